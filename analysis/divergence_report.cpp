@@ -1,0 +1,156 @@
+#include "analysis/divergence_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+#include <vector>
+
+#include "analysis/csv.hpp"
+
+namespace warpdiv::analysis {
+
+using sim::BlockClass;
+using sim::ClassCounts;
+using sim::Condition;
+using sim::Count;
+using sim::to_decimal;
+
+std::string percent(Count part, Count whole) {
+  if (whole == 0) return "0.00%";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.2f%%", 100.0 * sim::to_double(part) / sim::to_double(whole));
+  return buffer;
+}
+
+std::string condition_expression(Condition condition) {
+  switch (condition) {
+    case Condition::load_M: return "Row < J && p*T + tx < K, per phase";
+    case Condition::load_N: return "p*T + ty < K && Col < L, per phase";
+    case Condition::compute: return "Row < J && Col < L around the inner product, per phase";
+    case Condition::store: return "Row < J && Col < L around the write of P, once per warp";
+  }
+  return "";
+}
+
+void write_divergence_csv(std::ostream& out, const sim::DivergenceResult& result) {
+  out << kDivergenceCsvHeader << '\n';
+  for (Condition c : sim::kConditions) {
+    for (BlockClass k : sim::kBlockClasses) {
+      const ClassCounts& cell = result.at(c, k);
+      write_csv_row(out, {sim::name(c), sim::name(k), to_decimal(cell.blocks),
+                          to_decimal(cell.warps), to_decimal(cell.warp_phases),
+                          to_decimal(cell.divergent_warp_phases)});
+    }
+  }
+}
+
+namespace {
+
+// Two lecture "types" per load: the blocks whose rows (load_M) or columns (load_N) are all in
+// range, and the last block-row (load_M) or block-column (load_N).
+struct TypeView {
+  std::string type1_label, type2_label;
+  BlockClass type1_a, type1_b, type2_a, type2_b;
+};
+
+TypeView lecture_view(Condition condition) {
+  if (condition == Condition::load_M) {
+    return {"Type 1 (rows in range: interior + right_edge)",
+            "Type 2 (bottom block-row: bottom_edge + corner)", BlockClass::interior,
+            BlockClass::right_edge, BlockClass::bottom_edge, BlockClass::corner};
+  }
+  return {"Type 1 (columns in range: interior + bottom_edge)",
+          "Type 2 (right block-column: right_edge + corner)", BlockClass::interior,
+          BlockClass::bottom_edge, BlockClass::right_edge, BlockClass::corner};
+}
+
+std::string ratio(Count part, Count whole) {
+  return to_decimal(part) + "/" + to_decimal(whole) + " (" + percent(part, whole) + ")";
+}
+
+void write_table(std::ostream& out, const sim::DivergenceResult& result, Condition c) {
+  std::vector<std::vector<std::string>> rows;
+  rows.push_back({"class", "blocks", "warps", "warp-phases", "divergent", "fraction"});
+  for (BlockClass k : sim::kBlockClasses) {
+    const ClassCounts& cell = result.at(c, k);
+    rows.push_back({sim::name(k), to_decimal(cell.blocks), to_decimal(cell.warps),
+                    to_decimal(cell.warp_phases), to_decimal(cell.divergent_warp_phases),
+                    percent(cell.divergent_warp_phases, cell.warp_phases)});
+  }
+  std::vector<std::size_t> width(rows[0].size(), 0);
+  for (const auto& row : rows)
+    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  for (const auto& row : rows) {
+    out << "  " << std::left << std::setw(static_cast<int>(width[0])) << row[0];
+    for (std::size_t i = 1; i < row.size(); ++i)
+      out << "  " << std::right << std::setw(static_cast<int>(width[i])) << row[i];
+    out << '\n';
+  }
+}
+
+bool is_lecture_default(const sim::LaunchConfig& config) {
+  return config == sim::LaunchConfig::square(sim::limits::kLectureWidth);
+}
+
+}  // namespace
+
+void write_divergence_text(std::ostream& out, const sim::DivergenceResult& result) {
+  const sim::Geometry g(result.config);
+  out << "warpdiv analyze: " << sim::describe(result.config) << '\n';
+  out << "grid " << g.grid_x << " x " << g.grid_y << " blocks (" << g.blocks() << "), "
+      << g.threads_per_block << " threads = " << g.warps_per_block << " warps per block";
+  if (g.lanes_in_last_warp != result.config.warp_size)
+    out << " (last warp partial: " << g.lanes_in_last_warp << " of " << result.config.warp_size
+        << " lanes)";
+  out << ", " << g.phases << " phases\n";
+
+  for (Condition c : sim::kConditions) {
+    out << '\n' << sim::name(c) << ": " << condition_expression(c) << '\n';
+    write_table(out, result, c);
+    if (c == Condition::load_M || c == Condition::load_N) {
+      const TypeView view = lecture_view(c);
+      const ClassCounts& a1 = result.at(c, view.type1_a);
+      const ClassCounts& b1 = result.at(c, view.type1_b);
+      const ClassCounts& a2 = result.at(c, view.type2_a);
+      const ClassCounts& b2 = result.at(c, view.type2_b);
+      out << "  lecture view: " << view.type1_label << ": "
+          << to_decimal(a1.blocks + b1.blocks) << " blocks, "
+          << ratio(a1.divergent_warp_phases + b1.divergent_warp_phases,
+                   a1.warp_phases + b1.warp_phases)
+          << " warp-phases diverge\n";
+      out << "                " << view.type2_label << ": " << to_decimal(a2.blocks + b2.blocks)
+          << " blocks, "
+          << ratio(a2.divergent_warp_phases + b2.divergent_warp_phases,
+                   a2.warp_phases + b2.warp_phases)
+          << " warp-phases diverge\n";
+    }
+  }
+
+  out << "\nBound on the performance impact (divergent / all warp-phases of each check):\n";
+  for (Condition c : sim::kConditions) {
+    const ClassCounts& all = result.at(c, BlockClass::all);
+    out << "  " << std::left << std::setw(8) << sim::name(c) << ' '
+        << ratio(all.divergent_warp_phases, all.warp_phases) << '\n';
+  }
+  if (is_lecture_default(result.config)) {
+    const ClassCounts& all = result.at(Condition::load_M, BlockClass::all);
+    out << "Note: the lecture's summary \"less than 12% (350/2,944)\" has an arithmetic slip: "
+           "2,352 + 392 = 2,744, so the bound is "
+        << to_decimal(all.divergent_warp_phases) << "/" << to_decimal(all.warp_phases) << " = "
+        << percent(all.divergent_warp_phases, all.warp_phases) << ".\n";
+  }
+
+  out << "\nBarrier hazard: " << to_decimal(result.barrier_hazard_blocks) << " of " << g.blocks()
+      << " blocks have threads outside P (Row >= J or Col >= L).";
+  if (result.barrier_hazard_blocks == 0) {
+    out << " Every thread passes the compute guard, so a __syncthreads() inside it is safe here.\n";
+  } else {
+    out << " The lecture's guarded inner product puts __syncthreads() inside\n"
+           "  if (Row < J && Col < L): in those blocks only part of the block reaches the barrier,\n"
+           "  which is undefined behaviour (a hang or wrong results). Keep every __syncthreads()\n"
+           "  outside the guards, as warpdiv's own kernels do.\n";
+  }
+}
+
+}  // namespace warpdiv::analysis

@@ -1,0 +1,2 @@
+// Placeholder translation unit until the CUDA kernels land (issue 5).
+namespace warpdiv::kernels {}

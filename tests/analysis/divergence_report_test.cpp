@@ -1,0 +1,70 @@
+// The CSV writer read back with the CSV parser library (libfccp), and the escape function.
+#include <gtest/gtest.h>
+
+#include <limits>  // libfccp's csv.h uses std::numeric_limits without including it
+#include <libfccp/csv.h>
+
+#include <sstream>
+#include <string>
+
+#include "analysis/csv.hpp"
+#include "analysis/divergence_report.hpp"
+#include "sim/replay.hpp"
+
+namespace warpdiv::analysis {
+namespace {
+
+TEST(Csv, EscapesPerRfc4180) {
+  EXPECT_EQ(csv_escape("plain"), "plain");
+  EXPECT_EQ(csv_escape("a,b"), "\"a,b\"");
+  EXPECT_EQ(csv_escape("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(csv_escape("two\nlines"), "\"two\nlines\"");
+}
+
+TEST(DivergenceCsv, ReadBackWithFccp) {
+  const sim::DivergenceResult result = sim::replay(sim::LaunchConfig::square(100));
+  std::ostringstream text;
+  write_divergence_csv(text, result);
+  const std::string csv = text.str();
+  std::istringstream stream(csv);
+  io::CSVReader<6> reader("lecture.csv", stream);
+  reader.read_header(io::ignore_no_column, "condition", "block_class", "blocks", "warps",
+                     "warp_phases", "divergent_warp_phases");
+  std::string condition, block_class;
+  unsigned long long blocks, warps, phases, divergent;
+  int rows = 0;
+  const char* expected_conditions[] = {"load_M", "load_N", "compute", "store"};
+  const char* expected_classes[] = {"interior", "right_edge", "bottom_edge", "corner", "all"};
+  unsigned long long load_m_divergent = 0;
+  while (reader.read_row(condition, block_class, blocks, warps, phases, divergent)) {
+    EXPECT_EQ(condition, expected_conditions[rows / 5]);
+    EXPECT_EQ(block_class, expected_classes[rows % 5]);
+    if (condition == "load_M" && block_class != "all") load_m_divergent += divergent;
+    if (block_class == "all") {
+      EXPECT_EQ(blocks, 49u);
+      EXPECT_EQ(warps, 392u);
+      // The lecture: 2744 warp-phases per phase-loop check, 392 for the store (once per warp).
+      EXPECT_EQ(phases, condition == "store" ? 392u : 2744u);
+    }
+    ++rows;
+  }
+  EXPECT_EQ(rows, 20);
+  EXPECT_EQ(load_m_divergent, 336u + 14u);
+}
+
+TEST(DivergenceCsv, ClassesWithoutBlocksAreZeros) {
+  // A single block is a corner; the other classes have no blocks.
+  const sim::DivergenceResult result = sim::replay(sim::LaunchConfig::square(5));
+  std::ostringstream text;
+  write_divergence_csv(text, result);
+  EXPECT_NE(text.str().find("\nload_M,interior,0,0,0,0\n"), std::string::npos);
+  EXPECT_NE(text.str().find("\nload_M,corner,1,8,8,"), std::string::npos);
+}
+
+TEST(Percent, TwoDecimals) {
+  EXPECT_EQ(percent(350, 2744), "12.76%");
+  EXPECT_EQ(percent(0, 0), "0.00%");
+}
+
+}  // namespace
+}  // namespace warpdiv::analysis

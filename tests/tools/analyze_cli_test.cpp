@@ -1,0 +1,151 @@
+// `warpdiv analyze` through the real binary: the lecture report, the CSV, and every bad input.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/tools/cli_runner.hpp"
+
+namespace warpdiv::testing {
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::size_t count_lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+TEST(AnalyzeCli, LectureReport) {
+  const CliResult r = run_warpdiv({"analyze"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "336/2352")) << r.out;
+  EXPECT_TRUE(contains(r.out, "14/392")) << r.out;
+  EXPECT_TRUE(contains(r.out, "350/2744")) << r.out;
+  EXPECT_TRUE(contains(r.out, "2,352 + 392 = 2,744")) << r.out;  // the slide's slip, corrected
+  EXPECT_TRUE(contains(r.out, "13 of 49 blocks")) << r.out;     // barrier hazard
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(AnalyzeCli, CorrectionOnlyForTheLectureDefault) {
+  const CliResult r = run_warpdiv({"analyze", "--width", "200"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(contains(r.out, "2,944")) << r.out;
+}
+
+TEST(AnalyzeCli, HelpListsEveryFlag) {
+  const CliResult r = run_warpdiv({"analyze", "--help"});
+  ASSERT_EQ(r.status, 0);
+  for (const char* flag : {"--width", "--rows", "--inner", "--cols", "--tile", "--warp-size", "--csv"})
+    EXPECT_TRUE(contains(r.out, flag)) << flag;
+}
+
+TEST(AnalyzeCli, CsvHasTheSchemaAndReplacesAtomically) {
+  TempDir dir;
+  const std::string csv = dir.file("lecture.csv");
+  write_file(csv, "old contents\n");
+  const CliResult r = run_warpdiv({"analyze", "--csv", csv});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string text = read_file(csv);
+  EXPECT_EQ(count_lines(text), 21u);
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            "condition,block_class,blocks,warps,warp_phases,divergent_warp_phases");
+  // Hand-derived rows (see tests/sim/replay_test.cpp): load_M interior 36 blocks, 288 of 2016.
+  EXPECT_TRUE(contains(text, "\nload_M,interior,36,288,2016,288\n"));
+  EXPECT_TRUE(contains(text, "\nload_N,all,49,392,2744,350\n"));
+  EXPECT_TRUE(contains(text, "\nstore,all,49,392,392,50\n"));
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"lecture.csv"});  // no temp file left
+}
+
+struct BadInput {
+  std::vector<std::string> args;
+  std::string must_mention;
+};
+
+void PrintTo(const BadInput& bad, std::ostream* os) {
+  for (const std::string& a : bad.args) *os << '[' << a << ']';
+}
+
+class AnalyzeBadInput : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(AnalyzeBadInput, ExitsTwoWithOneLineAndNoFile) {
+  TempDir dir;
+  const std::string csv = dir.file("out.csv");
+  std::vector<std::string> args = {"analyze"};
+  args.insert(args.end(), GetParam().args.begin(), GetParam().args.end());
+  args.push_back("--csv");
+  args.push_back(csv);
+  const CliResult r = run_warpdiv(args);
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+  EXPECT_TRUE(contains(r.err, GetParam().must_mention)) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Flags, AnalyzeBadInput,
+    ::testing::Values(
+        BadInput{{"--width", "0"}, "--width must be an integer from 1 to 2147483647"},
+        BadInput{{"--width", "-5"}, "--width must be an integer from 1 to 2147483647"},
+        BadInput{{"--width", "abc"}, "--width must be an integer from 1 to 2147483647"},
+        BadInput{{"--width", "1e3"}, "--width must be an integer from 1 to 2147483647"},
+        BadInput{{"--width", "2147483648"}, "--width must be an integer from 1 to 2147483647"},
+        BadInput{{"--width", "99999999999999999999999"}, "--width must be an integer"},
+        BadInput{{"--width", ""}, "--width"},
+        BadInput{{"--width", "12.5"}, "--width must be an integer"},
+        BadInput{{"--rows", "0", "--inner", "5", "--cols", "5"}, "--rows must be an integer from 1"},
+        BadInput{{"--rows", "5", "--inner", "-1", "--cols", "5"}, "--inner must be an integer from 1"},
+        BadInput{{"--rows", "5", "--inner", "5", "--cols", "x"}, "--cols must be an integer from 1"},
+        BadInput{{"--rows", "5", "--inner", "5"}, "must be given together"},
+        BadInput{{"--width", "5", "--rows", "5"}, "cannot be combined"},
+        BadInput{{"--tile", "0"}, "--tile must be an integer from 1 to 32"},
+        BadInput{{"--tile", "33"}, "--tile must be an integer from 1 to 32"},
+        BadInput{{"--tile", "16x"}, "--tile must be an integer from 1 to 32"},
+        BadInput{{"--warp-size", "48"}, "--warp-size must be a power of two from 1 to 64"},
+        BadInput{{"--warp-size", "128"}, "--warp-size must be a power of two from 1 to 64"},
+        BadInput{{"--warp-size", "0"}, "--warp-size must be a power of two from 1 to 64"},
+        BadInput{{"--bogus"}, "unrecognised option '--bogus'"},
+        BadInput{{"stray"}, "positional"},
+        BadInput{{"--tile", "--warp-size"}, "--tile must be an integer from 1 to 32"},
+        // Too large for the replay engine: refused up front, not run for hours.
+        BadInput{{"--width", "2147483647", "--tile", "32"}, "warp-phases"}));
+
+TEST(AnalyzeCli, UnwritableCsvPathIsRefused) {
+  TempDir dir;
+  for (const std::string& path :
+       {dir.file("missing-folder/out.csv"), dir.path(), std::string("/proc/warpdiv.csv")}) {
+    const CliResult r = run_warpdiv({"analyze", "--csv", path});
+    EXPECT_EQ(r.status, 2) << path << r.err;
+    EXPECT_TRUE(contains(r.err, "--csv")) << r.err;
+    EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+  }
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST(AnalyzeCli, FailedRunKeepsTheOldFile) {
+  TempDir dir;
+  const std::string csv = dir.file("keep.csv");
+  write_file(csv, "precious\n");
+  const CliResult r = run_warpdiv({"analyze", "--tile", "99", "--csv", csv});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(read_file(csv), "precious\n");
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"keep.csv"});
+}
+
+TEST(AnalyzeCli, MissingValue) {
+  const CliResult r = run_warpdiv({"analyze", "--width"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "--width")) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+}
+
+TEST(AnalyzeCli, UnknownCommand) {
+  const CliResult r = run_warpdiv({"frobnicate"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "unknown command"));
+}
+
+}  // namespace
+}  // namespace warpdiv::testing

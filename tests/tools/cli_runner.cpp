@@ -1,0 +1,73 @@
+#include "tests/tools/cli_runner.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <sys/wait.h>
+
+namespace warpdiv::testing {
+
+namespace fs = std::filesystem;
+
+namespace {
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'') q += "'\\''";
+    else q += c;
+  }
+  return q + "'";
+}
+}  // namespace
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+bool file_exists(const std::string& path) { return fs::exists(path); }
+
+CliResult run_warpdiv(const std::vector<std::string>& args) {
+  TempDir capture;
+  std::string command = shell_quote(WARPDIV_BINARY);
+  for (const std::string& a : args) command += " " + shell_quote(a);
+  command += " >" + shell_quote(capture.file("out")) + " 2>" + shell_quote(capture.file("err")) +
+             " </dev/null";
+  const int raw = std::system(command.c_str());
+  CliResult result;
+  result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  result.out = read_file(capture.file("out"));
+  result.err = read_file(capture.file("err"));
+  return result;
+}
+
+TempDir::TempDir() {
+  std::string pattern = (fs::temp_directory_path() / "warpdiv-test-XXXXXX").string();
+  if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+  path_ = pattern;
+}
+
+TempDir::~TempDir() {
+  std::error_code ignored;
+  fs::remove_all(path_, ignored);
+}
+
+std::vector<std::string> TempDir::entries() const {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(path_)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace warpdiv::testing

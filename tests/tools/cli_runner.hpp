@@ -1,0 +1,38 @@
+// Runs the real warpdiv binary and captures its exit status, stdout and stderr.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace warpdiv::testing {
+
+struct CliResult {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+/// Runs WARPDIV_BINARY with `args` (each passed as one argument, shell-quoted).
+CliResult run_warpdiv(const std::vector<std::string>& args);
+
+/// A fresh empty folder under /tmp, removed by the destructor.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  /// Names of the entries in the folder (hidden ones included), sorted.
+  std::vector<std::string> entries() const;
+
+ private:
+  std::string path_;
+};
+
+std::string read_file(const std::string& path);
+void write_file(const std::string& path, const std::string& text);
+bool file_exists(const std::string& path);
+
+}  // namespace warpdiv::testing

@@ -1,0 +1,19 @@
+// The subcommands of `warpdiv`. Each parses its own arguments and returns an exit status; errors
+// are thrown (InvalidInput, NoDevice, Mismatch) and mapped to exit codes once, in run().
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace warpdiv::cli {
+
+using Args = std::vector<std::string>;
+
+int analyze_command(const Args& args, std::ostream& out);
+
+/// Dispatches argv to a subcommand and maps exceptions to exit codes:
+/// 0 ok, 1 mismatch or internal failure, 2 bad input, 3 no GPU.
+int run(int argc, char** argv, std::ostream& out, std::ostream& err);
+
+}  // namespace warpdiv::cli

@@ -1,0 +1,65 @@
+#include <exception>
+#include <iostream>
+#include <new>
+
+#include "sim/errors.hpp"
+#include "tools/cli/commands.hpp"
+
+namespace warpdiv::cli {
+
+namespace {
+
+struct Command {
+  const char* name;
+  int (*function)(const Args&, std::ostream&);
+  const char* summary;
+};
+
+constexpr Command kCommands[] = {
+    {"analyze", analyze_command,
+     "count divergent warp-phases of the tiled kernel's boundary checks"},
+};
+
+void usage(std::ostream& out) {
+  out << "warpdiv: warp-level divergence model and occupancy of the tiled matrix multiply\n\n"
+         "usage: warpdiv <command> [options]      (warpdiv <command> --help for its options)\n\n"
+         "commands:\n";
+  for (const Command& c : kCommands) out << "  " << c.name << "  " << c.summary << '\n';
+}
+
+}  // namespace
+
+int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
+  try {
+    if (argc < 2) {
+      usage(err);
+      return 2;
+    }
+    const std::string name = argv[1];
+    if (name == "--help" || name == "-h" || name == "help") {
+      usage(out);
+      return 0;
+    }
+    const Args args(argv + 2, argv + argc);
+    for (const Command& c : kCommands)
+      if (name == c.name) return c.function(args, out);
+    throw InvalidInput("unknown command '" + name + "' (see warpdiv --help)");
+  } catch (const InvalidInput& e) {
+    err << "warpdiv: error: " << e.what() << '\n';
+    return 2;
+  } catch (const NoDevice& e) {
+    err << "warpdiv: no GPU: " << e.what() << '\n';
+    return 3;
+  } catch (const Mismatch& e) {
+    err << "warpdiv: mismatch: " << e.what() << '\n';
+    return 1;
+  } catch (const std::bad_alloc&) {
+    err << "warpdiv: internal error: out of memory\n";
+    return 1;
+  } catch (const std::exception& e) {
+    err << "warpdiv: internal error: " << e.what() << '\n';
+    return 1;
+  }
+}
+
+}  // namespace warpdiv::cli

@@ -1,0 +1,46 @@
+# Shared by tools/run and tools/test: install what is missing, then configure and build into build/.
+# Safe to run again: apt-get runs only when a package is missing, cmake only rebuilds what changed.
+
+set -euo pipefail
+
+WARPDIV_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+WARPDIV_BUILD="${WARPDIV_BUILD:-$WARPDIV_ROOT/build}"
+export PATH="$PATH:/usr/local/cuda/bin"
+
+# Debian 12 packages the build and the tests need (the compiler toolchain and nvcc are assumed).
+WARPDIV_PACKAGES=(cmake make libboost-program-options-dev libfccp-dev googletest libgtest-dev
+                  libbenchmark-dev)
+
+warpdiv_missing_packages() {
+  local pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || echo "$pkg"
+  done
+}
+
+# warpdiv_install PKG...: apt-get update once, then apt-get install -y what is missing.
+warpdiv_install() {
+  local missing
+  missing=$(warpdiv_missing_packages "$@")
+  [ -z "$missing" ] && return 0
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "warpdiv: need root to install:" $missing >&2; return 1; }
+    sudo="sudo"
+  fi
+  echo "warpdiv: installing" $missing >&2
+  if [ -z "${WARPDIV_APT_UPDATED:-}" ]; then
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+    export WARPDIV_APT_UPDATED=1
+  fi
+  # shellcheck disable=SC2086
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >&2
+}
+
+warpdiv_build() {
+  warpdiv_install "${WARPDIV_PACKAGES[@]}"
+  if [ ! -f "$WARPDIV_BUILD/CMakeCache.txt" ]; then
+    cmake -S "$WARPDIV_ROOT" -B "$WARPDIV_BUILD" -DCMAKE_BUILD_TYPE=Release >&2
+  fi
+  cmake --build "$WARPDIV_BUILD" -j "$(nproc)" >&2
+}
