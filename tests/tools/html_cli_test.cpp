@@ -1,0 +1,72 @@
+// `warpdiv analyze --html` through the real binary: the page, its atomic replacement, bad paths.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "tests/tools/cli_runner.hpp"
+
+namespace warpdiv::testing {
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::size_t count_lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+TEST(HtmlCli, WritesTheLecturePageAndTheTextReport) {
+  TempDir dir;
+  const std::string page = dir.file("lecture.html");
+  write_file(page, "old contents\n");
+  const CliResult r = run_warpdiv({"analyze", "--html", page});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "336/2352")) << r.out;  // the text report is still printed
+  EXPECT_TRUE(contains(r.out, "HTML written to " + page)) << r.out;
+  const std::string html = read_file(page);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_TRUE(contains(html, "336/2,352 (14.29%)"));
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"lecture.html"});  // no temp file left
+}
+
+TEST(HtmlCli, WithCsvToo) {
+  TempDir dir;
+  const CliResult r =
+      run_warpdiv({"analyze", "--csv", dir.file("a.csv"), "--html", dir.file("a.html")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"a.csv", "a.html"}));
+}
+
+TEST(HtmlCli, HelpMentionsHtml) {
+  const CliResult r = run_warpdiv({"analyze", "--help"});
+  ASSERT_EQ(r.status, 0);
+  EXPECT_TRUE(contains(r.out, "--html")) << r.out;
+}
+
+TEST(HtmlCli, BadPathIsRefusedWithOneLine) {
+  TempDir dir;
+  for (const std::string& path : {dir.file("missing-folder/out.html"), dir.path(), std::string()}) {
+    const CliResult r = run_warpdiv({"analyze", "--html", path});
+    EXPECT_EQ(r.status, 2) << path << r.err;
+    EXPECT_TRUE(contains(r.err, "--html")) << r.err;
+    EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST(HtmlCli, FailedRunKeepsTheOldPage) {
+  TempDir dir;
+  const std::string page = dir.file("keep.html");
+  write_file(page, "precious\n");
+  const CliResult r = run_warpdiv({"analyze", "--tile", "0", "--html", page});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(read_file(page), "precious\n");
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"keep.html"});
+}
+
+}  // namespace
+}  // namespace warpdiv::testing
