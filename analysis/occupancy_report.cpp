@@ -127,8 +127,7 @@ void write_occupancy_text(std::ostream& out, const GpuSpec& gpu, const LaunchRes
   line(out, "Theoretical Active Warps per SM", str(r.active_warps),
        "of " + str(gpu.max_warps_per_sm));
   line(out, "Theoretical Occupancy", occupancy_text(r), "%");
-  out << "  " << std::left << std::setw(34) << "Limiter" << std::right << limiter_text(r, ", ")
-      << '\n';
+  line(out, "Limiter", limiter_text(r, ", "));
   if (!r.can_run()) out << "  Cannot run: " << r.reason << '\n';
 }
 
