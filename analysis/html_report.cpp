@@ -5,7 +5,9 @@
 #include <sstream>
 
 #include "analysis/divergence_report.hpp"
+#include "analysis/gpu_presets.hpp"
 #include "analysis/html.hpp"
+#include "analysis/occupancy_report.hpp"
 #include "sim/warp_map.hpp"
 
 namespace warpdiv::analysis {
@@ -36,6 +38,7 @@ constexpr double kMinRow = 0.5;              // px of one warp's row at least (1
 // Styles of this page only (the map cells use classes to keep large maps short).
 constexpr const char* kReportStyle =
     "<style>.legend{max-width:560px}figure.map figcaption{max-width:250px}"
+    ".row-note{text-align:left;color:#444;white-space:normal}"
     ".t{fill:#56B4E9}.f{fill:#E6E6E6}.d{fill:#D55E00}"
     ".sep{stroke:#fff;stroke-width:1}.grid-line{stroke:#fff;stroke-width:1.5}"
     ".p-edge{fill:none;stroke:#111;stroke-width:2;stroke-dasharray:6 3}"
@@ -562,8 +565,9 @@ std::string occupancy_section(const HtmlSection& section) {
   std::ostringstream out;
   out << "<section id=\"occupancy\"><h2>" << escape(section.heading) << "</h2>\n"
       << "<table id=\"occupancy-table\"><tbody>";
-  for (const auto& [label, value] : section.rows)
-    out << "<tr><td>" << escape(label) << "</td><td>" << escape(value) << "</td></tr>";
+  for (const HtmlRow& row : section.rows)
+    out << "<tr><td>" << escape(row.label) << "</td><td>" << escape(row.value)
+        << "</td><td class=\"row-note\">" << escape(row.note) << "</td></tr>";
   out << "</tbody></table>\n";
   for (const std::string& note : section.notes) out << "<p>" << escape(note) << "</p>\n";
   out << "</section>\n";
@@ -592,6 +596,44 @@ std::string barrier_section(const sim::DivergenceResult& result, const sim::Geom
 }
 
 }  // namespace
+
+HtmlSection occupancy_html_section(const GpuSpec& gpu, const LaunchResources& launch,
+                                   const OccupancyResult& r) {
+  const auto str = [](std::int64_t v) { return std::to_string(v); };
+  HtmlSection section;
+  section.heading = "Occupancy on " + gpu.name + " (" +
+                    (gpu.description.empty() ? "" : gpu.description + ", ") + "cc " +
+                    compute_capability_text(gpu) +
+                    (gpu.sm_count > 0 ? ", " + str(gpu.sm_count) + " SMs" : "") + ")";
+  section.rows = {
+      {"Block size", str(launch.threads_per_block),
+       "threads = " + str(r.warps_per_block) + " warps of " + str(gpu.warp_size)},
+      {"Registers per thread", str(launch.registers_per_thread),
+       str(r.registers_per_warp) + " per warp after rounding, " + str(r.registers_per_block) +
+           " per block"},
+      {"Static shared memory per block", str(launch.static_shared_bytes),
+       "bytes: two T × T float tiles"},
+      {"Shared memory allocated per block", str(r.shared_bytes_per_block),
+       "bytes, with the driver's " + str(gpu.reserved_shared_memory_per_block) +
+           " reserved, in units of " + str(gpu.shared_memory_allocation_unit)},
+      {"Shared memory configuration", str(r.shared_memory_config), "bytes per SM"},
+      {"Block limit SM", limit_text(r.limit_blocks), "resident blocks per SM"},
+      {"Block limit registers", limit_text(r.limit_registers), ""},
+      {"Block limit shared memory", limit_text(r.limit_shared_mem), ""},
+      {"Block limit warps", limit_text(r.limit_warps),
+       str(gpu.max_warps_per_sm) + " warps per SM / " + str(r.warps_per_block) + " per block"},
+  };
+  if (gpu.barriers_per_sm > 0)
+    section.rows.push_back({"Block limit barriers", limit_text(r.limit_barriers),
+                            str(gpu.barriers_per_sm) + " barriers per SM"});
+  section.rows.push_back({"Theoretical active blocks per SM", str(r.active_blocks), ""});
+  section.rows.push_back({"Theoretical active warps per SM", str(r.active_warps),
+                          "of " + str(gpu.max_warps_per_sm)});
+  section.rows.push_back({"Theoretical occupancy", occupancy_text(r) + "%", ""});
+  section.rows.push_back({"Limiter", limiter_text(r, ", "), ""});
+  if (!r.can_run()) section.notes.push_back("Cannot run: " + r.reason);
+  return section;
+}
 
 std::string render_divergence_html(const sim::DivergenceResult& result,
                                    const DivergenceHtmlOptions& options) {

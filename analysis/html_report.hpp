@@ -12,17 +12,30 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/occupancy.hpp"
 #include "sim/divergence.hpp"
 
 namespace warpdiv::analysis {
 
-/// A titled list of label/value rows with notes below; how the occupancy of the analysed launch
-/// reaches the page (the CLI fills it from the occupancy calculator).
+/// One line of a label/value table, with an optional note on how the value comes about.
+struct HtmlRow {
+  std::string label;
+  std::string value;
+  std::string note;
+};
+
+/// A titled label/value table with notes below: how the occupancy of the analysed launch reaches
+/// the page.
 struct HtmlSection {
   std::string heading;
-  std::vector<std::pair<std::string, std::string>> rows;
+  std::vector<HtmlRow> rows;
   std::vector<std::string> notes;
 };
+
+/// The occupancy of a launch as a section: each block limit, active blocks and warps, theoretical
+/// occupancy and limiter(s), as Nsight Compute's Occupancy section lists them.
+HtmlSection occupancy_html_section(const GpuSpec& gpu, const LaunchResources& launch,
+                                   const OccupancyResult& result);
 
 struct DivergenceHtmlOptions {
   std::optional<HtmlSection> occupancy;

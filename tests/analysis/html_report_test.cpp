@@ -186,12 +186,13 @@ TEST(DivergenceHtml, NoLectureNoteElsewhere) {
 
 TEST(DivergenceHtml, OccupancySectionIsEscaped) {
   DivergenceHtmlOptions options;
-  options.occupancy = HtmlSection{"Occupancy on <my GPU>", {{"active blocks", "6 & more"}},
+  options.occupancy = HtmlSection{"Occupancy on <my GPU>", {{"active blocks", "6 & more", "a<b"}},
                                   {"limited by \"threads\""}};
   const std::string page = render(sim::LaunchConfig::square(100), options);
   const std::string section = element(page, "section", "occupancy");
   EXPECT_TRUE(contains(section, "<h2>Occupancy on &lt;my GPU&gt;</h2>"));
   EXPECT_TRUE(contains(section, "<td>active blocks</td><td>6 &amp; more</td>"));
+  EXPECT_TRUE(contains(section, ">a&lt;b</td>"));
   EXPECT_TRUE(contains(section, "limited by &quot;threads&quot;"));
 }
 

@@ -48,12 +48,13 @@ class Browser : public ::testing::Test {
 
 TEST_F(Browser, LectureReport) {
   const std::string page = dir_.file("lecture.html");
-  const CliResult r = run_warpdiv({"analyze", "--html", page});
+  const CliResult r =
+      run_warpdiv({"analyze", "--gpu", "lecture-16k", "--regs", "16", "--html", page});
   ASSERT_EQ(r.status, 0) << r.err;
 
   const std::string dom = chromium_dump_dom(chromium_, page);
   // Chromium parsed the page into the expected sections, each holding its figures.
-  for (const char* id : {"grid", "maps", "warps", "summary", "barrier"})
+  for (const char* id : {"grid", "maps", "warps", "summary", "occupancy", "barrier"})
     EXPECT_TRUE(contains(dom, std::string("<section id=\"") + id + "\">")) << id;
   const std::string grid = between(dom, "<section id=\"grid\">", "</section>");
   EXPECT_TRUE(contains(grid, "<svg id=\"block-grid\""));
@@ -69,6 +70,9 @@ TEST_F(Browser, LectureReport) {
   EXPECT_TRUE(contains(summary, "14/392 (3.57%)"));
   EXPECT_TRUE(contains(summary, "350/2,744 (12.76%)"));
   EXPECT_TRUE(contains(between(dom, "<section id=\"barrier\">", "</section>"), "13 of 49 blocks"));
+  // The lecture's SM: 1,536 threads / 256 per block = 6 active blocks (shared memory allows 8).
+  EXPECT_TRUE(contains(between(dom, "<section id=\"occupancy\">", "</section>"),
+                       "<td>Theoretical active blocks per SM</td><td>6</td>"));
 
   const std::string png = dir_.file("lecture.png");
   chromium_screenshot(chromium_, page, png, 1150, 1700);

@@ -40,6 +40,28 @@ TEST(HtmlCli, WithCsvToo) {
   EXPECT_EQ(dir.entries(), (std::vector<std::string>{"a.csv", "a.html"}));
 }
 
+TEST(HtmlCli, OccupancySectionWithGpu) {
+  // The lecture's SM (lecture-16k, 16 registers a thread): a 16 x 16 tile is 256 threads = 8 warps
+  // and 2 KB of shared memory; 16 KB / 2 KB = 8 blocks, 1,536 threads / 256 = 6 blocks, so 6 are
+  // active (48 warps of 48: 100%), limited by warps.
+  TempDir dir;
+  const std::string page = dir.file("occupancy.html");
+  const CliResult r =
+      run_warpdiv({"analyze", "--gpu", "lecture-16k", "--regs", "16", "--html", page});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string html = read_file(page);
+  EXPECT_TRUE(contains(html, "<section id=\"occupancy\"><h2>Occupancy on lecture-16k"));
+  EXPECT_TRUE(contains(html, "<td>Block limit shared memory</td><td>8</td>"));
+  EXPECT_TRUE(contains(html, "<td>Block limit warps</td><td>6</td>"));
+  EXPECT_TRUE(contains(html, "<td>Theoretical active blocks per SM</td><td>6</td>"));
+  EXPECT_TRUE(contains(html, "<td>Theoretical occupancy</td><td>100.00%</td>"));
+  EXPECT_TRUE(contains(html, "<td>Limiter</td><td>warps</td>"));
+  // Without --gpu, no such section.
+  const CliResult plain = run_warpdiv({"analyze", "--html", page});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_FALSE(contains(read_file(page), "id=\"occupancy\""));
+}
+
 TEST(HtmlCli, HelpMentionsHtml) {
   const CliResult r = run_warpdiv({"analyze", "--help"});
   ASSERT_EQ(r.status, 0);

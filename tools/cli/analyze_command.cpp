@@ -1,11 +1,14 @@
 // warpdiv analyze: the divergence report of one launch, optionally as CSV.
 #include <memory>
+#include <optional>
 
 #include "analysis/atomic_file.hpp"
 #include "analysis/divergence_report.hpp"
 #include "analysis/html_report.hpp"
+#include "analysis/occupancy_report.hpp"
 #include "sim/replay.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/gpu_options.hpp"
 #include "tools/cli/options.hpp"
 
 namespace po = boost::program_options;
@@ -17,19 +20,23 @@ int analyze_command(const Args& args, std::ostream& out) {
       "warpdiv analyze: count divergent warp-phases of the tiled matrix multiply's boundary checks\n"
       "(P[J x L] = M[J x K] * N[K x L], blockDim (T, T)).\n\n"
       "usage: warpdiv analyze [--width W | --rows J --inner K --cols L] [--tile T] [--warp-size S]\n"
-      "                       [--csv FILE] [--html FILE]\n\noptions");
+      "                       [--csv FILE] [--html FILE] [--gpu NAME [--regs R] [--gpu-file FILE]]\n"
+      "\noptions");
   options.add_options()("help,h", "show this help");
   add_launch_options(options);
   options.add_options()("csv", po::value<std::string>()->value_name("FILE"),
                         "also write the 20-row CSV (condition x block class) to FILE")(
       "html", po::value<std::string>()->value_name("FILE"),
       "also write a self-contained HTML report (block grid, warp x phase maps, tables) to FILE");
+  add_gpu_options(options);  // --gpu NAME adds the launch's occupancy to the report
   const po::variables_map vm = parse_command_line("analyze", args, options);
   if (has(vm, "help")) {
     out << options << '\n';
     return 0;
   }
   const sim::LaunchConfig config = launch_from(vm);
+  const std::optional<TiledOccupancy> occupancy =
+      tiled_occupancy(vm, config.tile, config.warp_size);
   // Open the output first so a bad path is refused before any work.
   std::unique_ptr<analysis::AtomicFile> csv;
   if (has(vm, "csv")) csv = std::make_unique<analysis::AtomicFile>(get(vm, "csv"), "--csv");
@@ -40,10 +47,20 @@ int analyze_command(const Args& args, std::ostream& out) {
 
   // Render everything before committing anything, so a failure leaves no file half-updated.
   if (csv) analysis::write_divergence_csv(csv->stream(), result);
-  if (html) html->stream() << analysis::render_divergence_html(result);
+  if (html) {
+    analysis::DivergenceHtmlOptions page;
+    if (occupancy)
+      page.occupancy =
+          analysis::occupancy_html_section(occupancy->gpu, occupancy->launch, occupancy->result);
+    html->stream() << analysis::render_divergence_html(result, page);
+  }
   if (csv) csv->commit();
   if (html) html->commit();
   analysis::write_divergence_text(out, result);
+  if (occupancy) {
+    out << '\n';
+    analysis::write_occupancy_text(out, occupancy->gpu, occupancy->launch, occupancy->result);
+  }
   if (csv) out << "\nCSV written to " << csv->target() << '\n';
   if (html) out << (csv ? "" : "\n") << "HTML written to " << html->target() << '\n';
   return 0;
