@@ -37,7 +37,11 @@ constexpr double kMinRow = 0.5;              // px of one warp's row at least (1
 
 // Styles of this page only (the map cells use classes to keep large maps short).
 constexpr const char* kReportStyle =
-    "<style>.legend{max-width:560px}figure.map figcaption{max-width:250px}"
+    "<style>#class-legend{max-width:440px}#fig-grid figcaption,#fig-layout figcaption{max-width:440px}"
+    "figure.map figcaption{max-width:250px}"
+    // White labels on class colours and hatching, with a dark halo so they read on both.
+    "svg text.on-colour{fill:#fff;stroke:#000;stroke-opacity:.6;stroke-width:3px;"
+    "paint-order:stroke;stroke-linejoin:round}"
     ".row-note{text-align:left;color:#444;white-space:normal}"
     ".t{fill:#56B4E9}.f{fill:#E6E6E6}.d{fill:#D55E00}"
     ".sep{stroke:#fff;stroke-width:1}.grid-line{stroke:#fff;stroke-width:1.5}"
@@ -149,7 +153,8 @@ std::string class_label(BlockClass k, double x, double y, double w, double h) {
   const std::string label = sim::name(k);
   const double width = text_width(label);
   if (w >= width + 6 && h >= layout::kFont + 4)
-    return text_element(x + w / 2, y + h / 2 + 4, label, "middle", " style=\"fill:#fff\"");
+    return text_element(x + w / 2, y + h / 2 + 4, label, "middle",
+                        " class=\"on-colour\"");
   return "";  // too small: the legend below the figure names it
 }
 
@@ -326,7 +331,7 @@ std::string thread_layout_figure(const sim::Geometry& g, const std::vector<sim::
     const std::string label = "w" + std::to_string(w.warp);
     const double lw = (largest->tx1 - largest->tx0 + 1) * cell;
     const double lh = (largest->ty1 - largest->ty0 + 1) * cell;
-    const double font = std::min(layout::kFont, lh - 1);
+    const double font = std::min(13.0, lh - 1);
     if (font >= 8 && lw >= text_width(label, font) + 4)
       svg << text_element(largest->tx0 * cell + lw / 2, largest->ty0 * cell + lh / 2 + font / 3,
                           label, "middle", " font-size=\"" + coord(font) + "\"");
