@@ -3,6 +3,8 @@
 
 #include "analysis/atomic_file.hpp"
 #include "analysis/divergence_report.hpp"
+#include "sim/errors.hpp"
+#include "sim/exact.hpp"
 #include "sim/replay.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/options.hpp"
@@ -11,27 +13,54 @@ namespace po = boost::program_options;
 
 namespace warpdiv::cli {
 
+namespace {
+
+enum class Engine { exact, replay };
+
+Engine engine_from(const std::string& text) {
+  if (text == "exact") return Engine::exact;
+  if (text == "replay") return Engine::replay;
+  throw InvalidInput("--engine must be exact or replay (got '" + text + "')");
+}
+
+}  // namespace
+
 int analyze_command(const Args& args, std::ostream& out) {
   po::options_description options(
       "warpdiv analyze: count divergent warp-phases of the tiled matrix multiply's boundary checks\n"
       "(P[J x L] = M[J x K] * N[K x L], blockDim (T, T)).\n\n"
       "usage: warpdiv analyze [--width W | --rows J --inner K --cols L] [--tile T] [--warp-size S]\n"
-      "                       [--csv FILE]\n\noptions");
+      "                       [--engine exact|replay] [--csv FILE]\n\noptions");
   options.add_options()("help,h", "show this help");
   add_launch_options(options);
   options.add_options()("csv", po::value<std::string>()->value_name("FILE"),
                         "also write the 20-row CSV (condition x block class) to FILE");
+  options.add_options()("engine", po::value<std::string>()->value_name("E"),
+                        "exact (default: equivalence classes, any size, instant) or replay "
+                        "(visits every warp-phase; refuses launches above 10^10 of them)");
   const po::variables_map vm = parse_command_line("analyze", args, options);
   if (has(vm, "help")) {
     out << options << '\n';
     return 0;
   }
   const sim::LaunchConfig config = launch_from(vm);
+  const Engine engine = has(vm, "engine") ? engine_from(get(vm, "engine")) : Engine::exact;
+  const sim::ReplayOptions replay_options;
+  if (engine == Engine::replay) {
+    // Refuse before opening the output, and name the flag that gets the user an answer.
+    const sim::Count warp_phases = sim::warp_phases_per_condition(sim::Geometry(config));
+    if (warp_phases > replay_options.max_warp_phases)
+      throw InvalidInput("--engine replay would visit " + sim::to_decimal(warp_phases) +
+                         " warp-phases per check, above its limit of " +
+                         sim::to_decimal(replay_options.max_warp_phases) +
+                         "; use --engine exact (the default), which counts any size exactly");
+  }
   // Open the output first so a bad path is refused before any work.
   std::unique_ptr<analysis::AtomicFile> csv;
   if (has(vm, "csv")) csv = std::make_unique<analysis::AtomicFile>(get(vm, "csv"), "--csv");
 
-  const sim::DivergenceResult result = sim::replay(config);
+  const sim::DivergenceResult result =
+      engine == Engine::exact ? sim::exact(config) : sim::replay(config, replay_options);
 
   if (csv) {
     analysis::write_divergence_csv(csv->stream(), result);
