@@ -241,6 +241,47 @@ TEST(SweepCli, ProgressBarOnATerminal) {
   EXPECT_EQ(read_sweep_csv(dir.file("p.csv")).size(), 160000u);
 }
 
+TEST(SweepCli, CtrlCTypedOnTheTerminal) {
+  // The real keystroke: ^C written to the pseudo-terminal's master becomes SIGINT for the sweep
+  // (the terminal's foreground process). The bar's line is ended before the one-line note.
+  TempDir dir;
+  std::vector<std::string> args = {WARPDIV_BINARY, "sweep", "--sizes", "1:1000000:1",
+                                   "--tiles",      "32",    "--csv",   dir.file("t.csv")};
+  std::vector<char*> argv = argv_of(args);
+  int master = -1;
+  const pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
+  ASSERT_GE(pid, 0) << "forkpty failed";
+  if (pid == 0) {
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  std::string screen;
+  char buffer[4096];
+  bool sent = false;
+  while (true) {
+    const ssize_t n = ::read(master, buffer, sizeof buffer);
+    if (n > 0) screen.append(buffer, static_cast<std::size_t>(n));
+    else if (n < 0 && errno == EINTR) continue;
+    else break;
+    if (!sent && contains(screen, " launches")) {  // the bar is up: the sweep is running
+      const char ctrl_c = '\x03';
+      ASSERT_EQ(::write(master, &ctrl_c, 1), 1);
+      sent = true;
+    }
+  }
+  ::close(master);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << screen;
+  EXPECT_EQ(WEXITSTATUS(status), 130) << screen;
+  // The terminal echoes "^C" after the bar; the note starts on a line of its own.
+  EXPECT_TRUE(contains(screen, "\r\nwarpdiv sweep: interrupted: ")) << screen;
+  const std::vector<Row> rows = read_sweep_csv(dir.file("t.csv"));
+  EXPECT_EQ(rows.size() % 4, 0u);
+  EXPECT_LT(rows.size(), 4000000u);
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"t.csv"});
+}
+
 // Size of the sweep's temporary file (".c.csv.tmp.XXXXXX") in `dir`, or 0.
 off_t temp_file_size(const TempDir& dir) {
   for (const std::string& name : dir.entries()) {
