@@ -18,9 +18,9 @@ Count warp_phases_per_condition(const Geometry& g) {
 
 namespace {
 
-// Below this many warp-phases per condition one thread does the work: starting threads costs tens
-// of microseconds, more than replaying such a launch.
-constexpr Count kWarpPhasesPerExtraThread = 1u << 22;
+// Each extra thread must get at least this many warp-phases (about 0.25 ms of work at 1e9 per
+// second): starting a thread costs tens of microseconds, so smaller launches stay on one.
+constexpr Count kWarpPhasesPerExtraThread = 1u << 18;
 
 constexpr int kDisjointClasses = 4;  // interior, right_edge, bottom_edge, corner
 
