@@ -59,28 +59,37 @@ struct BoundMasks {
   const LaneMask* ty(int b) const { return ty_below.data() + static_cast<std::size_t>(b) * warps; }
 };
 
-// Divergent warps of one block in one phase, per phase-loop condition. The hot loop: one warp's
-// lanes are one mask, a condition is two ANDs and two compares. Compiled twice (AVX2 and the
-// baseline) and picked at load time, so the binary stays portable.
-struct PhaseDivergence {
+// The phase loop of one block: every phase, every warp, the three phase-loop checks. This is the
+// hot loop: one warp's lanes are one mask, a check is an AND and two compares, and the warps of a
+// phase are contiguous. Compiled twice (AVX2 and the baseline) and picked at load time, so the
+// binary stays portable.
+struct BlockDivergence {
+  std::uint64_t warp_phases = 0;  // visited, per check
   std::uint64_t load_m = 0, load_n = 0, compute = 0;
 };
 
 __attribute__((target_clones("avx2", "default")))
-PhaseDivergence divergent_in_phase(int warps, const LaneMask* existing, const LaneMask* rows_in,
-                                   const LaneMask* cols_in, const LaneMask* inner_tx,
-                                   const LaneMask* inner_ty) {
-  std::uint64_t load_m = 0, load_n = 0, compute = 0;
-  for (int w = 0; w < warps; ++w) {
-    const LaneMask all = existing[w];
-    const LaneMask m = inner_tx[w] & rows_in[w];  // load_M: p*T + tx < K && Row < J
-    const LaneMask n = inner_ty[w] & cols_in[w];  // load_N: p*T + ty < K && Col < L
-    const LaneMask c = cols_in[w] & rows_in[w];   // compute: Row < J && Col < L
-    load_m += static_cast<std::uint64_t>((m != 0) & (m != all));
-    load_n += static_cast<std::uint64_t>((n != 0) & (n != all));
-    compute += static_cast<std::uint64_t>((c != 0) & (c != all));
+BlockDivergence divergent_in_block(const BoundMasks& masks, std::int64_t phases, std::int64_t inner,
+                                   int tile, const LaneMask* rows_in, const LaneMask* cols_in) {
+  const int warps = masks.warps;
+  const LaneMask* existing = masks.existing.data();
+  BlockDivergence d;
+  for (std::int64_t p = 0; p < phases; ++p) {
+    const int inner_in = lanes_below(inner, p * tile, tile);  // t passing p*T + t < K
+    const LaneMask* inner_tx = masks.tx(inner_in);
+    const LaneMask* inner_ty = masks.ty(inner_in);
+    for (int w = 0; w < warps; ++w) {
+      const LaneMask all = existing[w];
+      const LaneMask m = inner_tx[w] & rows_in[w];  // load_M: p*T + tx < K && Row < J
+      const LaneMask n = inner_ty[w] & cols_in[w];  // load_N: p*T + ty < K && Col < L
+      const LaneMask c = cols_in[w] & rows_in[w];   // compute: Row < J && Col < L
+      d.load_m += static_cast<std::uint64_t>((m != 0) & (m != all));
+      d.load_n += static_cast<std::uint64_t>((n != 0) & (n != all));
+      d.compute += static_cast<std::uint64_t>((c != 0) & (c != all));
+    }
+    d.warp_phases += static_cast<std::uint64_t>(warps);
   }
-  return {load_m, load_n, compute};
+  return d;
 }
 
 // Replays block-rows [row_begin, row_end) of the grid into `out`.
@@ -113,16 +122,12 @@ void replay_rows(const Geometry& g, const BoundMasks& masks, std::int64_t row_be
       }
       if (barrier_hazard) out.barrier_hazard_blocks += 1;
 
-      for (std::int64_t p = 0; p < g.phases; ++p) {
-        const int inner_in = lanes_below(c.inner, p * T, T);  // t passing p*T + t < K
-        const PhaseDivergence d = divergent_in_phase(warps, masks.existing.data(), row_masks,
-                                                     col_masks, masks.tx(inner_in),
-                                                     masks.ty(inner_in));
-        for (int cond : {load_m, load_n, compute}) out.warp_phases[cond][k] += warps;
-        out.divergent[load_m][k] += d.load_m;
-        out.divergent[load_n][k] += d.load_n;
-        out.divergent[compute][k] += d.compute;
-      }
+      const BlockDivergence d =
+          divergent_in_block(masks, g.phases, c.inner, T, row_masks, col_masks);
+      for (int cond : {load_m, load_n, compute}) out.warp_phases[cond][k] += d.warp_phases;
+      out.divergent[load_m][k] += d.load_m;
+      out.divergent[load_n][k] += d.load_n;
+      out.divergent[compute][k] += d.compute;
     }
   }
 }
