@@ -7,6 +7,7 @@
 #include "sim/exact.hpp"
 #include "sim/replay.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/gpu_options.hpp"
 #include "tools/cli/options.hpp"
 
 namespace po = boost::program_options;
@@ -30,7 +31,8 @@ int analyze_command(const Args& args, std::ostream& out) {
       "warpdiv analyze: count divergent warp-phases of the tiled matrix multiply's boundary checks\n"
       "(P[J x L] = M[J x K] * N[K x L], blockDim (T, T)).\n\n"
       "usage: warpdiv analyze [--width W | --rows J --inner K --cols L] [--tile T] [--warp-size S]\n"
-      "                       [--engine exact|replay] [--csv FILE]\n\noptions");
+      "                       [--engine exact|replay] [--csv FILE]\n"
+      "                       [--gpu NAME [--regs R] [--gpu-file FILE]]\n\noptions");
   options.add_options()("help,h", "show this help");
   add_launch_options(options);
   options.add_options()("csv", po::value<std::string>()->value_name("FILE"),
@@ -38,6 +40,7 @@ int analyze_command(const Args& args, std::ostream& out) {
   options.add_options()("engine", po::value<std::string>()->value_name("E"),
                         "exact (default: equivalence classes, any size, instant) or replay "
                         "(visits every warp-phase; refuses launches above 10^10 of them)");
+  add_gpu_options(options);  // --gpu NAME adds the launch's occupancy to the report
   const po::variables_map vm = parse_command_line("analyze", args, options);
   if (has(vm, "help")) {
     out << options << '\n';
@@ -55,6 +58,7 @@ int analyze_command(const Args& args, std::ostream& out) {
                          sim::to_decimal(replay_options.max_warp_phases) +
                          "; use --engine exact (the default), which counts any size exactly");
   }
+  const auto occupancy = tiled_occupancy_block(vm, config.tile, config.warp_size);
   // Open the output first so a bad path is refused before any work.
   std::unique_ptr<analysis::AtomicFile> csv;
   if (has(vm, "csv")) csv = std::make_unique<analysis::AtomicFile>(get(vm, "csv"), "--csv");
@@ -67,6 +71,7 @@ int analyze_command(const Args& args, std::ostream& out) {
     csv->commit();
   }
   analysis::write_divergence_text(out, result);
+  if (occupancy) out << '\n' << *occupancy;
   if (csv) out << "\nCSV written to " << csv->target() << '\n';
   return 0;
 }

@@ -20,6 +20,7 @@ constexpr Command kCommands[] = {
     {"analyze", analyze_command,
      "count divergent warp-phases of the tiled kernel's boundary checks"},
     {"sweep", sweep_command, "exact counts of many sizes and tiles into one CSV (Ctrl-C keeps rows)"},
+    {"occupancy", occupancy_command, "theoretical occupancy of a launch on a GPU preset, limit by limit"},
 };
 
 void usage(std::ostream& out) {
@@ -27,7 +28,7 @@ void usage(std::ostream& out) {
          "usage: warpdiv <command> [options]      (warpdiv <command> --help for its options)\n\n"
          "commands:\n";
   for (const Command& c : kCommands)
-    out << "  " << std::left << std::setw(10) << c.name << c.summary << '\n';
+    out << "  " << std::left << std::setw(11) << c.name << c.summary << '\n';
 }
 
 }  // namespace
