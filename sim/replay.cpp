@@ -25,8 +25,9 @@ constexpr Count kWarpPhasesPerExtraThread = 1u << 18;
 constexpr int kDisjointClasses = 4;  // interior, right_edge, bottom_edge, corner
 
 // Counts of one worker over its block-rows. 64 bits suffice: the whole launch is at most
-// kReplayHardLimit warp-phases per condition.
-struct Partial {
+// kReplayHardLimit warp-phases per condition. Cache-line aligned so that two workers never write
+// to the same line.
+struct alignas(64) Partial {
   std::array<std::uint64_t, kDisjointClasses> blocks{};
   std::array<std::uint64_t, kDisjointClasses> warps{};
   // [condition][class]: warp-phases visited and divergent ones.
