@@ -20,7 +20,12 @@ std::string percent(Count part, Count whole) {
   if (whole == 0) return "0.00%";
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.2f%%", 100.0 * sim::to_double(part) / sim::to_double(whole));
-  return buffer;
+  // Huge launches have fractions like 1.5e-8: never round a nonzero share to "0.00%" or a partial
+  // one to "100.00%", which would read as "none" or "all".
+  const std::string text = buffer;
+  if (part != 0 && text == "0.00%") return "<0.01%";
+  if (part != whole && text == "100.00%") return ">99.99%";
+  return text;
 }
 
 std::string condition_expression(Condition condition) {

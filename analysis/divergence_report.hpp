@@ -20,7 +20,8 @@ void write_divergence_csv(std::ostream& out, const sim::DivergenceResult& result
 /// for the loads, the bound on the performance impact, and the barrier note.
 void write_divergence_text(std::ostream& out, const sim::DivergenceResult& result);
 
-/// "12.76%" (two decimals) of a/b; "0.00%" when b is 0.
+/// "12.76%" (two decimals) of a/b; "0.00%" when b is 0; "<0.01%" / ">99.99%" rather than rounding a
+/// nonzero share to none or a partial one to all.
 std::string percent(sim::Count part, sim::Count whole);
 
 /// The lecture's two kinds of blocks for a load: Type 1 has all rows (load_M) or all columns
