@@ -27,7 +27,8 @@ constexpr double kGridSpan = 360;            // px of a to-scale grid's longer s
 constexpr double kMaxCell = 44;              // px of one block at most
 constexpr double kBandSpan = 300;            // px standing for all but the last block (not to scale)
 constexpr double kLastSpan = 64;             // px of the last block (not to scale)
-constexpr double kFont = 11;                 // px, labels inside figures
+constexpr double kFont = 11;                 // px, labels of the maps
+constexpr double kPageFont = 14;             // px, other figure text (the page's font size)
 constexpr double kCharWidth = 0.62;          // of the font size, DejaVu Sans' average advance
 constexpr double kLayoutSpan = 320;          // px of the thread-layout figure's side
 constexpr double kMapHeight = 256;           // px of a warp x phase map with many warps
@@ -151,7 +152,7 @@ std::string break_mark(const GridAxis& axis, bool vertical, double length) {
 
 std::string class_label(BlockClass k, double x, double y, double w, double h) {
   const std::string label = sim::name(k);
-  const double width = text_width(label);
+  const double width = text_width(label, layout::kPageFont);
   if (w >= width + 6 && h >= layout::kFont + 4)
     return text_element(x + w / 2, y + h / 2 + 4, label, "middle",
                         " class=\"on-colour\"");
@@ -174,7 +175,8 @@ std::string block_grid_figure(const sim::DivergenceResult& result, const sim::Ge
   }
   // Room on the left for the last block-row's index and the rotated axis title.
   const double left =
-      std::max(58.0, text_width(html::group_digits(std::to_string(g.grid_y - 1))) + 36);
+      std::max(58.0, text_width(html::group_digits(std::to_string(g.grid_y - 1)),
+                                layout::kPageFont) + 40);
   const double top = 46, right = 16, bottom = 16;
   const double width = left + gx.span() + right, height = top + gy.span() + bottom;
 

@@ -17,10 +17,11 @@ using html::escape;
 namespace {
 
 namespace frame {
-constexpr double kWidth = 700;        // px of the whole SVG
-constexpr double kMinHeight = 380;    // px; more when the legend needs it
+constexpr double kMinHeight = 360;    // px; more when the legend needs it
 constexpr double kLeft = 74;          // px for the y tick labels and the y axis label
-constexpr double kRight = 190;        // px for the legend
+constexpr double kLegendSample = 46;  // px of a legend entry's line sample and gap
+constexpr double kLegendChar = 7.2;   // px per character of a 12 px legend label
+constexpr double kMinPlotWidth = 160; // px of the plotting area at least
 constexpr double kTop = 34;           // px for the title
 constexpr double kBottom = 56;        // px for the x tick labels and the x axis label
 constexpr double kLegendRow = 19;     // px per legend entry
@@ -206,7 +207,12 @@ std::string render_line_plot(const LinePlot& plot) {
 
   const double legend_height = frame::kLegendRow * static_cast<double>(plot.series.size()) + 24;
   const double height = std::max(frame::kMinHeight, frame::kTop + legend_height + frame::kBottom);
-  const double plot_w = frame::kWidth - frame::kLeft - frame::kRight;
+  // The legend takes what its longest label needs; the plotting area the rest.
+  std::size_t longest = 0;
+  for (const PlotSeries& s : plot.series) longest = std::max(longest, s.label.size());
+  const double right = 16 + frame::kLegendSample + frame::kLegendChar * static_cast<double>(longest);
+  const double width = std::max(plot.width, frame::kLeft + frame::kMinPlotWidth + right);
+  const double plot_w = width - frame::kLeft - right;
   const double plot_h = height - frame::kTop - frame::kBottom;
   const double tx0 = transform(xa, plot.x.log), tx1 = transform(xb, plot.x.log);
   const double ty0 = transform(ya, plot.y.log), ty1 = transform(yb, plot.y.log);
@@ -218,8 +224,8 @@ std::string render_line_plot(const LinePlot& plot) {
   };
 
   std::ostringstream svg;
-  svg << "<svg class=\"plot\" id=\"" << escape(plot.id) << "\" width=\"" << coord(frame::kWidth)
-      << "\" height=\"" << coord(height) << "\" viewBox=\"0 0 " << coord(frame::kWidth) << " "
+  svg << "<svg class=\"plot\" id=\"" << escape(plot.id) << "\" width=\"" << coord(width)
+      << "\" height=\"" << coord(height) << "\" viewBox=\"0 0 " << coord(width) << " "
       << coord(height) << "\" role=\"img\" aria-label=\"" << escape(plot.title) << "\">";
   svg << "<text x=\"" << coord(frame::kLeft + plot_w / 2) << "\" y=\"20\" text-anchor=\"middle\" "
       << "font-size=\"14\" font-weight=\"bold\">" << escape(plot.title) << "</text>";

@@ -32,6 +32,7 @@ struct LinePlot {
   std::string title;
   PlotAxis x, y;
   std::vector<PlotSeries> series;
+  double width = 700;  // px of the whole figure, legend included
 };
 
 /// Ticks of an axis: "nice" steps (1, 2, 5 x 10^k) on a linear axis, decades (with 2 and 5 when

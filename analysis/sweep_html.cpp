@@ -21,9 +21,13 @@ namespace {
 // A log axis once the sizes span this ratio: sweeps from 16 to 2^31 read only that way.
 constexpr double kLogAxisRatio = 20;
 
+// Two plots side by side on a wide page, one above the other on paper.
+constexpr double kFractionPlotWidth = 520;
+
 constexpr const char* kSweepStyle =
-    "<style>.plots{display:flex;flex-direction:column;gap:8px}"
-    "tr.swept td{font-weight:600;background:#eef5fb}</style>\n";
+    "<style>.plots{display:flex;flex-wrap:wrap;gap:8px 24px}"
+    "tr.swept td{font-weight:600;background:#eef5fb}"
+    "#occupancy-table td:last-child,#occupancy-table th:last-child{text-align:left}</style>\n";
 
 std::string number(std::int64_t value) { return html::group_digits(std::to_string(value)); }
 
@@ -81,6 +85,7 @@ std::string fraction_plot(const std::vector<SweepRow>& rows, const SweepFacts& f
                                                  : "matrix size W = J = L") +
                  " (elements" + (plot.x.log ? ", log scale)" : ")");
   plot.y.label = "divergent warp-phases (% of all)";
+  plot.width = kFractionPlotWidth;
   plot.y.percent = true;
   for (auto& [key, series] : curves) plot.series.push_back(std::move(series));
   return render_line_plot(plot);
@@ -120,8 +125,9 @@ std::string occupancy_part(const SweepHtmlOptions& options, const SweepFacts& fa
   }
   table << "</tbody></table>\n";
   plot.series.push_back(std::move(series));
-  out << "<figure id=\"fig-occupancy\">" << render_line_plot(plot) << "</figure>\n"
-      << table.str() << "</section>\n";
+  plot.width = kFractionPlotWidth;
+  out << "<div class=\"figure-row\"><figure id=\"fig-occupancy\">" << render_line_plot(plot)
+      << "</figure>\n" << table.str() << "</div></section>\n";
   return out.str();
 }
 

@@ -5,9 +5,7 @@
 
 #include <string>
 
-#include "analysis/atomic_file.hpp"
 #include "analysis/html.hpp"
-#include "analysis/html_report.hpp"
 #include "tests/tools/chromium.hpp"
 #include "tests/tools/cli_runner.hpp"
 
@@ -96,37 +94,63 @@ TEST_F(Browser, LectureReport) {
 }
 
 TEST_F(Browser, LargestLaunchReport) {
-  // The 2^31-1 cube, T = 32, with one-lane warps: the most rows a map can have (1024). Until the
-  // exact engine computes its counts, the page is rendered from counts of the widest possible
-  // form (39 digits), which can only make it larger.
-  sim::LaunchConfig config = sim::LaunchConfig::square(2147483647, 32, 1);
-  sim::DivergenceResult result;
-  result.config = config;
-  for (auto& row : result.table)
-    for (auto& cell : row) cell = {sim::kMaxCount, sim::kMaxCount, sim::kMaxCount, sim::kMaxCount};
-  const std::string page = dir_.file("huge.html");
-  {
-    analysis::AtomicFile file(page, "--html");
-    file.stream() << analysis::render_divergence_html(result);
-    file.commit();
-  }
+  // The 2^31-1 cube, T = 32 (counts by hand in tests/tools/html_cli_test.cpp): load_M diverges in
+  // 2^26 * (2^31 - 1) of 2^83 warp-phases.
+  const std::string page = dir_.file("cube.html");
+  const CliResult r =
+      run_warpdiv({"analyze", "--width", "2147483647", "--tile", "32", "--html", page});
+  ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_LT(read_file(page).size(), 2u * 1024u * 1024u);
 
   const std::string dom = chromium_dump_dom(chromium_, page);
   const std::string maps = between(dom, "<section id=\"maps\">", "</section>");
   EXPECT_EQ(count(maps, "<figure class=\"map\""), 16u);
   EXPECT_TRUE(contains(dom, "67,108,864 × 67,108,864 = 4,503,599,627,370,496 blocks"));
+  EXPECT_TRUE(contains(dom, "144,115,188,008,747,008/9,671,406,556,917,033,397,649,408"));
 
-  const std::string png = dir_.file("huge.png");
+  const std::string png = dir_.file("cube.png");
   chromium_screenshot(chromium_, page, png, 1150, 1400);
   const Image image = read_png(png);
   // Not to scale: the interior band is 300 x 300 px, the edge blocks 64 x 300 px, the corner
-  // 64 x 64 px (P covers 31 of its 32 rows and columns).
+  // 64 x 64 px (P covers 31 of its 32 rows and columns). The interior maps: every warp is
+  // uniformly true before the last phase and divergent in it (load_M).
   EXPECT_GT(image.count(parse_colour(colour::kInterior)), 40000u);
   EXPECT_GT(image.count(parse_colour(colour::kRightEdge)), 12000u);
   EXPECT_GT(image.count(parse_colour(colour::kBottomEdge)), 12000u);
   EXPECT_GT(image.count(parse_colour(colour::kCorner)), 2500u);
   EXPECT_GT(image.count(parse_colour(colour::kUniformTrue)), 10000u);
+  EXPECT_GT(image.count(parse_colour(colour::kDivergent)), 5000u);
+}
+
+TEST_F(Browser, SweepReport) {
+  const std::string page = dir_.file("sweep.html");
+  const CliResult r = run_warpdiv({"sweep", "--sizes", "100,150,200,300,500,1000,2000,5000",
+                                   "--tiles", "8,16,32", "--gpu", "lecture-16k", "--regs", "16",
+                                   "--html", page});
+  ASSERT_EQ(r.status, 0) << r.err;
+
+  const std::string dom = chromium_dump_dom(chromium_, page);
+  const std::string fraction = between(dom, "<section id=\"fraction\">", "</section>");
+  EXPECT_EQ(count(fraction, "<svg class=\"plot\""), 4u);
+  EXPECT_EQ(count(fraction, "<g class=\"series\""), 12u);  // 4 plots x 3 tile widths
+  EXPECT_EQ(count(fraction, ">T = 16</text>"), 4u);           // each plot's legend
+  EXPECT_EQ(count(fraction, ">matrix size W = J = K = L (elements, log scale)</text>"), 4u);
+  const std::string occupancy = between(dom, "<section id=\"occupancy\">", "</section>");
+  EXPECT_TRUE(contains(occupancy, "<svg class=\"plot\" id=\"plot-occupancy\""));
+  // The lecture's SM: T = 16 gives 6 blocks of 8 warps = 48 of 48 warps (100%).
+  EXPECT_TRUE(contains(occupancy, "<tr class=\"swept\"><td>16</td><td>256</td><td>2,048</td>"
+                                  "<td>6</td><td>48</td><td>100.00%</td>"));
+
+  const std::string png = dir_.file("sweep.png");
+  chromium_screenshot(chromium_, page, png, 1150, 1300);
+  const Image image = read_png(png);
+  // The three curves of the four plots in the series colours: 8 markers of about 25 px each per
+  // curve and plot (4 x 8 x 25 = 800 px) besides the lines, whose anti-aliased edges are not
+  // counted (and the third curve is dotted). A page without the curves has none.
+  EXPECT_GT(image.count(parse_colour("#0072B2")), 500u);
+  EXPECT_GT(image.count(parse_colour("#D55E00")), 500u);
+  EXPECT_GT(image.count(parse_colour("#009E73")), 500u);
+  EXPECT_GT(image.non_white(), 50000u);
 }
 
 TEST(Png, RefusesWhatIsNotAPng) {

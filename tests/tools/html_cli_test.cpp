@@ -62,6 +62,30 @@ TEST(HtmlCli, OccupancySectionWithGpu) {
   EXPECT_FALSE(contains(read_file(page), "id=\"occupancy\""));
 }
 
+TEST(HtmlCli, LargestCubeStaysUnderTwoMegabytes) {
+  // The 2^31-1 cube, T = 32: ceil((2^31 - 1) / 32) = 2^26 block-rows, block-columns and phases;
+  // the last of each holds 31 of 32 rows, columns or k. Warp w is row ty = w.
+  // load_M: outside the last block-row every warp splits in the last phase (tx < 31): 32 per
+  // block; in the last block-row warps 0..30 do (warp 31 is past J): 31 per block. In all
+  // 32 * (2^26 - 1) * 2^26 + 31 * 2^26 = 2^26 * (2^31 - 1) = 144,115,188,008,747,008 of
+  // 2^52 blocks * 32 warps * 2^26 phases = 2^83 = 9,671,406,556,917,033,397,649,408.
+  // Barrier hazard: the last block-row and block-column, 2 * 2^26 - 1 = 134,217,727 blocks.
+  constexpr std::size_t kTwoMegabytes = 2u * 1024u * 1024u;
+  TempDir dir;
+  for (const char* warp_size : {"32", "1"}) {
+    const std::string page = dir.file(std::string("cube-") + warp_size + ".html");
+    const CliResult r = run_warpdiv({"analyze", "--width", "2147483647", "--tile", "32",
+                                     "--warp-size", warp_size, "--html", page});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string html = read_file(page);
+    EXPECT_LT(html.size(), kTwoMegabytes) << warp_size;
+    EXPECT_TRUE(contains(html, "134,217,727 of 4,503,599,627,370,496 blocks")) << warp_size;
+  }
+  const std::string html = read_file(dir.file("cube-32.html"));
+  EXPECT_TRUE(contains(html, "<b>load_M</b> 144,115,188,008,747,008/"
+                             "9,671,406,556,917,033,397,649,408"));
+}
+
 TEST(HtmlCli, HelpMentionsHtml) {
   const CliResult r = run_warpdiv({"analyze", "--help"});
   ASSERT_EQ(r.status, 0);

@@ -4,16 +4,19 @@
 #include <csignal>
 #include <cstdint>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <unistd.h>
 
 #include "analysis/atomic_file.hpp"
+#include "analysis/sweep_html.hpp"
 #include "analysis/sweep_report.hpp"
 #include "sim/errors.hpp"
 #include "sim/exact.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/gpu_options.hpp"
 #include "tools/cli/options.hpp"
 
 namespace po = boost::program_options;
@@ -25,6 +28,9 @@ namespace {
 /// A sweep holds at most this many launches (a million launches take seconds with the exact
 /// engine and give a CSV of about 300 MB); larger ones are refused up front.
 constexpr std::uint64_t kMaxSweepLaunches = 1'000'000;
+/// A sweep with --html holds its rows in memory (about 70 bytes each, four per launch) to plot
+/// them: at most this many launches (28 MB of rows).
+constexpr std::uint64_t kMaxHtmlSweepLaunches = 100'000;
 /// Exit status after Ctrl-C, as a shell reports a process ended by SIGINT (128 + 2).
 constexpr int kInterruptedStatus = 130;
 /// Redraw the progress bar at most this often.
@@ -162,7 +168,8 @@ int sweep_command(const Args& args, std::ostream& out) {
       "gives K. A progress bar shows on stderr when it is a terminal. Ctrl-C stops after the\n"
       "launch in hand, writes every finished row to the CSV and exits with status 130.\n\n"
       "usage: warpdiv sweep --sizes LIST|START:STOP:STEP --tiles LIST [--inner LIST]\n"
-      "                     [--warp-size S] --csv FILE\n\noptions");
+      "                     [--warp-size S] [--csv FILE] [--html FILE [--gpu NAME [--regs R]\n"
+      "                     [--gpu-file FILE]]]   (--csv, --html or both)\n\noptions");
   options.add_options()("help,h", "show this help")
       ("sizes", po::value<std::string>()->value_name("LIST")->required(),
        "J = L (and K unless --inner): e.g. 100,4097 or 64:4096:64 (START:STOP:STEP, STOP "
@@ -173,9 +180,13 @@ int sweep_command(const Args& args, std::ostream& out) {
        "inner sizes K to pair with every size (default: K = the size)")
       ("warp-size", po::value<std::string>()->value_name("S"),
        "warp size, a power of two 1 .. 64 (default 32)")
-      ("csv", po::value<std::string>()->value_name("FILE")->required(),
+      ("csv", po::value<std::string>()->value_name("FILE"),
        "the CSV to write: rows,inner,cols,tile,warp_size,condition,warp_phases,"
-       "divergent_warp_phases,fraction");
+       "divergent_warp_phases,fraction")
+      ("html", po::value<std::string>()->value_name("FILE"),
+       "a self-contained HTML page with plots of the divergent fraction against size (a curve "
+       "per tile width, a plot per check); with --gpu, occupancy against tile width too");
+  add_gpu_options(options);  // --gpu NAME adds the occupancy plot to the --html page
   // --help must work without the required flags: look for it before Boost checks them.
   for (const std::string& a : args) {
     if (a == "--help" || a == "-h") {
@@ -193,6 +204,16 @@ int sweep_command(const Args& args, std::ostream& out) {
     inners = parse_integer_set("--inner", get(vm, "inner"), lim::kMinSize, lim::kMaxSize);
   const int warp_size = has(vm, "warp-size") ? parse_warp_size("--warp-size", get(vm, "warp-size"))
                                              : lim::kDefaultWarpSize;
+  if (!has(vm, "csv") && !has(vm, "html"))
+    throw InvalidInput("warpdiv sweep needs --csv FILE, --html FILE or both (see warpdiv sweep --help)");
+  if (has(vm, "gpu") && !has(vm, "html"))
+    throw InvalidInput("--gpu needs --html FILE (the occupancy plot is on the page)");
+  // The preset and --regs, checked as `warpdiv analyze --gpu` checks them (T = 1 stands for all).
+  analysis::SweepHtmlOptions page;
+  if (const auto occupancy = tiled_occupancy(vm, 1, warp_size)) {
+    page.gpu = occupancy->gpu;
+    page.registers_per_thread = occupancy->launch.registers_per_thread;
+  }
   // Each count is at most 2^31, so the product of three fits in 128 bits.
   const sim::Count launches = static_cast<sim::Count>(sizes.count()) * tiles.count() *
                               (has(vm, "inner") ? inners.count() : 1);
@@ -200,6 +221,10 @@ int sweep_command(const Args& args, std::ostream& out) {
     throw InvalidInput("--sizes, --inner and --tiles give " + sim::to_decimal(launches) +
                        " launches, above the limit of " + std::to_string(kMaxSweepLaunches) +
                        " per sweep; split it into several");
+  if (has(vm, "html") && launches > kMaxHtmlSweepLaunches)
+    throw InvalidInput("--html plots at most " + std::to_string(kMaxHtmlSweepLaunches) +
+                       " launches (this sweep has " + sim::to_decimal(launches) +
+                       "); use a coarser START:STOP:STEP or --csv alone");
 
   analysis::SweepPlan plan;
   plan.sizes = sizes.expand();
@@ -210,25 +235,37 @@ int sweep_command(const Args& args, std::ostream& out) {
 
   // Catch Ctrl-C from here on: the output is open, so there is something to save.
   const SigintHandler sigint;
-  analysis::AtomicFile csv(get(vm, "csv"), "--csv");
-  analysis::write_sweep_csv_header(csv.stream());
+  std::unique_ptr<analysis::AtomicFile> csv;
+  if (has(vm, "csv")) csv = std::make_unique<analysis::AtomicFile>(get(vm, "csv"), "--csv");
+  std::unique_ptr<analysis::AtomicFile> html;
+  if (has(vm, "html")) html = std::make_unique<analysis::AtomicFile>(get(vm, "html"), "--html");
+  if (csv) analysis::write_sweep_csv_header(csv->stream());
+  std::vector<analysis::SweepRow> kept;  // for the page
+  if (html) kept.reserve(plan.launches() * sim::kConditionCount);
   ProgressBar progress(plan.launches());
   std::size_t done = 0;
   for (; done < plan.launches() && !interrupted; ++done) {
-    for (const analysis::SweepRow& row : analysis::sweep_rows(sim::exact(plan.launch(done))))
-      analysis::write_sweep_csv_row(csv.stream(), row);
+    for (const analysis::SweepRow& row : analysis::sweep_rows(sim::exact(plan.launch(done)))) {
+      if (csv) analysis::write_sweep_csv_row(csv->stream(), row);
+      if (html) kept.push_back(row);
+    }
     progress.update(done + 1);
   }
   progress.finish();
-  csv.commit();
+  if (html) html->stream() << analysis::render_sweep_html(kept, page, interrupted != 0);
+  if (csv) csv->commit();
+  if (html) html->commit();
+  std::string files;
+  if (csv) files = csv->target();
+  if (html) files += (files.empty() ? "" : " and ") + html->target();
   if (interrupted) {
-    std::cerr << "warpdiv sweep: interrupted: " << csv.target() << " holds the "
-              << done * sim::kConditionCount << " rows of the " << done << " of "
+    std::cerr << "warpdiv sweep: interrupted: " << files << " hold" << (csv && html ? "" : "s")
+              << " the " << done * sim::kConditionCount << " rows of the " << done << " of "
               << plan.launches() << " launches finished\n";
     return kInterruptedStatus;
   }
   out << "warpdiv sweep: " << plan.launches() << " launches, "
-      << plan.launches() * sim::kConditionCount << " rows written to " << csv.target() << '\n';
+      << plan.launches() * sim::kConditionCount << " rows written to " << files << '\n';
   return 0;
 }
 
