@@ -1,10 +1,8 @@
 #include "tools/cli/gpu_options.hpp"
 
 #include <filesystem>
-#include <sstream>
 
 #include "analysis/gpu_presets.hpp"
-#include "analysis/occupancy_report.hpp"
 #include "sim/errors.hpp"
 #include "tools/cli/options.hpp"
 
@@ -75,15 +73,6 @@ std::optional<TiledOccupancy> tiled_occupancy(const po::variables_map& vm, int t
                        std::to_string(gpu.warp_size) + " of --gpu " + gpu.name);
   const analysis::LaunchResources launch = analysis::tiled_kernel_launch(tile, regs);
   return TiledOccupancy{gpu, launch, analysis::compute_occupancy(gpu, launch)};
-}
-
-std::optional<std::string> tiled_occupancy_block(const po::variables_map& vm, int tile,
-                                                 int warp_size) {
-  const std::optional<TiledOccupancy> occupancy = tiled_occupancy(vm, tile, warp_size);
-  if (!occupancy) return std::nullopt;
-  std::ostringstream text;
-  analysis::write_occupancy_text(text, occupancy->gpu, occupancy->launch, occupancy->result);
-  return text.str();
 }
 
 }  // namespace warpdiv::cli
