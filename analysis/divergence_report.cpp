@@ -80,15 +80,23 @@ void write_table(std::ostream& out, const sim::DivergenceResult& result, Conditi
 
 // Two lecture "types" per load: the blocks whose rows (load_M) or columns (load_N) are all in
 // range, and the last block-row (load_M) or block-column (load_N).
-LectureTypes lecture_types(Condition condition) {
+LectureTypes lecture_types(const sim::DivergenceResult& result, Condition condition) {
+  const auto sum = [&](BlockClass a, BlockClass b) {
+    const ClassCounts& x = result.at(condition, a);
+    const ClassCounts& y = result.at(condition, b);
+    return ClassCounts{x.blocks + y.blocks, x.warps + y.warps, x.warp_phases + y.warp_phases,
+                       x.divergent_warp_phases + y.divergent_warp_phases};
+  };
   if (condition == Condition::load_M) {
-    return {"Type 1 (rows in range: interior + right_edge)",
-            "Type 2 (bottom block-row: bottom_edge + corner)", BlockClass::interior,
-            BlockClass::right_edge, BlockClass::bottom_edge, BlockClass::corner};
+    return {{"Type 1 (rows in range: interior + right_edge)",
+             sum(BlockClass::interior, BlockClass::right_edge)},
+            {"Type 2 (bottom block-row: bottom_edge + corner)",
+             sum(BlockClass::bottom_edge, BlockClass::corner)}};
   }
-  return {"Type 1 (columns in range: interior + bottom_edge)",
-          "Type 2 (right block-column: right_edge + corner)", BlockClass::interior,
-          BlockClass::bottom_edge, BlockClass::right_edge, BlockClass::corner};
+  return {{"Type 1 (columns in range: interior + bottom_edge)",
+           sum(BlockClass::interior, BlockClass::bottom_edge)},
+          {"Type 2 (right block-column: right_edge + corner)",
+           sum(BlockClass::right_edge, BlockClass::corner)}};
 }
 
 bool is_lecture_default(const sim::LaunchConfig& config) {
@@ -109,21 +117,14 @@ void write_divergence_text(std::ostream& out, const sim::DivergenceResult& resul
     out << '\n' << sim::name(c) << ": " << condition_expression(c) << '\n';
     write_table(out, result, c);
     if (c == Condition::load_M || c == Condition::load_N) {
-      const LectureTypes view = lecture_types(c);
-      const ClassCounts& a1 = result.at(c, view.type1_a);
-      const ClassCounts& b1 = result.at(c, view.type1_b);
-      const ClassCounts& a2 = result.at(c, view.type2_a);
-      const ClassCounts& b2 = result.at(c, view.type2_b);
-      out << "  lecture view: " << view.type1_label << ": "
-          << to_decimal(a1.blocks + b1.blocks) << " blocks, "
-          << ratio(a1.divergent_warp_phases + b1.divergent_warp_phases,
-                   a1.warp_phases + b1.warp_phases)
-          << " warp-phases diverge\n";
-      out << "                " << view.type2_label << ": " << to_decimal(a2.blocks + b2.blocks)
-          << " blocks, "
-          << ratio(a2.divergent_warp_phases + b2.divergent_warp_phases,
-                   a2.warp_phases + b2.warp_phases)
-          << " warp-phases diverge\n";
+      const LectureTypes view = lecture_types(result, c);
+      const char* indent = "  lecture view: ";
+      for (const LectureType* type : {&view.type1, &view.type2}) {
+        out << indent << type->label << ": " << to_decimal(type->counts.blocks) << " blocks, "
+            << ratio(type->counts.divergent_warp_phases, type->counts.warp_phases)
+            << " warp-phases diverge\n";
+        indent = "                ";
+      }
     }
   }
 

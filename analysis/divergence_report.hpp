@@ -27,12 +27,15 @@ std::string percent(sim::Count part, sim::Count whole);
 /// The lecture's two kinds of blocks for a load: Type 1 has all rows (load_M) or all columns
 /// (load_N) in range, Type 2 is the last block-row (load_M) or block-column (load_N). Each type is
 /// the sum of two block classes.
+struct LectureType {
+  std::string label;
+  sim::ClassCounts counts;  // the sum of its two block classes
+};
 struct LectureTypes {
-  std::string type1_label, type2_label;
-  sim::BlockClass type1_a, type1_b, type2_a, type2_b;
+  LectureType type1, type2;
 };
 /// For load_M; any other condition gets load_N's (the mirror).
-LectureTypes lecture_types(sim::Condition load);
+LectureTypes lecture_types(const sim::DivergenceResult& result, sim::Condition load);
 
 /// True for the lecture's own launch (100 x 100 x 100, T = 16, warp size 32).
 bool is_lecture_default(const sim::LaunchConfig& config);

@@ -527,20 +527,15 @@ std::string condition_table(const sim::DivergenceResult& result, Condition c) {
   }
   out << "</tbody></table>";
   if (c == Condition::load_M || c == Condition::load_N) {
-    const LectureTypes view = lecture_types(c);
-    const ClassCounts& a1 = result.at(c, view.type1_a);
-    const ClassCounts& b1 = result.at(c, view.type1_b);
-    const ClassCounts& a2 = result.at(c, view.type2_a);
-    const ClassCounts& b2 = result.at(c, view.type2_b);
-    out << "<p class=\"lecture-view\">Lecture view: " << escape(view.type1_label) << ": "
-        << count_text(a1.blocks + b1.blocks) << " blocks, "
-        << ratio_text(a1.divergent_warp_phases + b1.divergent_warp_phases,
-                      a1.warp_phases + b1.warp_phases)
-        << " warp-phases diverge.<br>" << escape(view.type2_label) << ": "
-        << count_text(a2.blocks + b2.blocks) << " blocks, "
-        << ratio_text(a2.divergent_warp_phases + b2.divergent_warp_phases,
-                      a2.warp_phases + b2.warp_phases)
-        << " warp-phases diverge.</p>";
+    const LectureTypes view = lecture_types(result, c);
+    out << "<p class=\"lecture-view\">Lecture view: ";
+    for (const LectureType* type : {&view.type1, &view.type2}) {
+      out << (type == &view.type2 ? "<br>" : "") << escape(type->label) << ": "
+          << count_text(type->counts.blocks) << " blocks, "
+          << ratio_text(type->counts.divergent_warp_phases, type->counts.warp_phases)
+          << " warp-phases diverge.";
+    }
+    out << "</p>";
   }
   out << "</div>\n";
   return out.str();
