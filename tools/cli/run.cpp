@@ -18,6 +18,8 @@ struct Command {
 constexpr Command kCommands[] = {
     {"analyze", analyze_command,
      "count divergent warp-phases of the tiled kernel's boundary checks"},
+    {"validate", validate_command,
+     "run the real kernel on GPU 0 and compare it with the model (exit 3 without a GPU)"},
 };
 
 void usage(std::ostream& out) {
