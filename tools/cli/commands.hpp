@@ -11,6 +11,7 @@ namespace warpdiv::cli {
 using Args = std::vector<std::string>;
 
 int analyze_command(const Args& args, std::ostream& out);
+int occupancy_command(const Args& args, std::ostream& out);
 int validate_command(const Args& args, std::ostream& out);
 
 /// Dispatches argv to a subcommand and maps exceptions to exit codes:

@@ -18,6 +18,7 @@ struct Command {
 constexpr Command kCommands[] = {
     {"analyze", analyze_command,
      "count divergent warp-phases of the tiled kernel's boundary checks"},
+    {"occupancy", occupancy_command, "theoretical occupancy of a launch on a GPU preset, limit by limit"},
     {"validate", validate_command,
      "run the real kernel on GPU 0 and compare it with the model (exit 3 without a GPU)"},
 };

@@ -1,0 +1,248 @@
+#include "analysis/gpu_presets.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <fstream>
+#include <iomanip>
+#include <limits>  // libfccp's csv.h uses std::numeric_limits without including it
+#include <libfccp/csv.h>
+#include <map>
+
+#include "sim/errors.hpp"
+
+namespace warpdiv::analysis {
+
+namespace {
+
+using Reader = io::CSVReader<kGpuCsvColumnCount, io::trim_chars<' ', '\t'>,
+                             io::double_quote_escape<',', '"'>, io::throw_on_overflow,
+                             io::single_and_empty_line_comment<'#'>>;
+
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// One row's fields, with the location used in every message about them.
+class Row {
+ public:
+  Row(std::string file, unsigned line, const std::array<std::string, kGpuCsvColumnCount>& fields)
+      : file_(std::move(file)), line_(line), fields_(fields) {}
+
+  [[noreturn]] void fail(std::size_t column, const std::string& what) const {
+    throw InvalidInput(where() + ": column '" + kGpuCsvColumns[column] + "': " + what);
+  }
+  std::string where() const { return file_ + ":" + std::to_string(line_); }
+
+  const std::string& text(std::size_t column) const { return fields_[column]; }
+
+  // A decimal integer from 0 to max; anything else ("-1", "1.5", "", "12k") is refused.
+  std::int64_t integer(std::size_t column, std::int64_t max = std::numeric_limits<int>::max()) const {
+    const std::string& s = fields_[column];
+    return parse(column, s, max);
+  }
+  int small(std::size_t column) const { return static_cast<int>(integer(column)); }
+
+  std::int64_t parse(std::size_t column, const std::string& s, std::int64_t max) const {
+    if (s.empty()) fail(column, "is empty (a non-negative integer is required)");
+    if (s[0] == '-') fail(column, "'" + s + "' is negative (a non-negative integer is required)");
+    std::int64_t value = 0;
+    for (char c : s) {
+      if (c < '0' || c > '9') fail(column, "'" + s + "' is not a non-negative integer");
+      value = value * 10 + (c - '0');
+      if (value > max)
+        fail(column, "'" + s + "' is larger than " + std::to_string(max));
+    }
+    return value;
+  }
+
+ private:
+  std::string file_;
+  unsigned line_;
+  std::array<std::string, kGpuCsvColumnCount> fields_;
+};
+
+enum Column : std::size_t {
+  kName, kDescription, kCc, kSmCount, kWarpSize, kMaxThreadsPerBlock, kMaxThreadsPerSm,
+  kMaxBlocksPerSm, kRegistersPerSm, kRegistersPerBlock, kMaxRegistersPerThread,
+  kRegisterAllocationUnit, kWarpAllocationGranularity, kSharedPerSm, kSharedPerBlock,
+  kSharedPerBlockOptin, kSharedAllocationUnit, kReservedShared, kCarveouts, kBarriersPerSm, kSource
+};
+
+// Which column a validate() message is about: it names fields as the columns are named, and the
+// first name in the message is the field at fault ("max_threads_per_sm must be a multiple of
+// warp_size"). At equal positions the longer name wins (..._per_block_optin over ..._per_block).
+std::size_t column_named_in(const std::string& message) {
+  std::vector<std::pair<std::string, std::size_t>> needles = {{"shared_memory_carveouts", kCarveouts},
+                                                              {"compute capability", kCc}};
+  for (std::size_t i = 0; i < kGpuCsvColumnCount; ++i) needles.emplace_back(kGpuCsvColumns[i], i);
+  std::size_t best = kCc;
+  std::size_t best_pos = std::string::npos;
+  std::size_t best_length = 0;
+  for (const auto& [needle, column] : needles) {
+    const std::size_t pos = message.find(needle);
+    if (pos == std::string::npos) continue;
+    if (best_pos == std::string::npos || pos < best_pos ||
+        (pos == best_pos && needle.size() > best_length)) {
+      best = column;
+      best_pos = pos;
+      best_length = needle.size();
+    }
+  }
+  return best;
+}
+
+GpuSpec spec_from_row(const Row& row) {
+  GpuSpec g;
+  g.name = row.text(kName);
+  if (g.name.empty()) row.fail(kName, "is empty");
+  for (char c : g.name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
+      row.fail(kName, "'" + g.name + "' may hold only letters, digits, '.', '_' and '-'");
+  if (lower(g.name) == "list") row.fail(kName, "'list' is reserved (--gpu list prints the presets)");
+  g.description = row.text(kDescription);
+
+  const std::string& cc = row.text(kCc);
+  const std::size_t dot = cc.find('.');
+  if (dot == std::string::npos || dot == 0 || dot + 2 != cc.size())
+    row.fail(kCc, "'" + cc + "' is not a compute capability X.Y");
+  g.cc_major = static_cast<int>(row.parse(kCc, cc.substr(0, dot), 99));
+  g.cc_minor = static_cast<int>(row.parse(kCc, cc.substr(dot + 1), 9));
+
+  g.sm_count = row.small(kSmCount);
+  g.warp_size = row.small(kWarpSize);
+  g.max_threads_per_block = row.small(kMaxThreadsPerBlock);
+  g.max_threads_per_sm = row.small(kMaxThreadsPerSm);
+  g.max_blocks_per_sm = row.small(kMaxBlocksPerSm);
+  g.registers_per_sm = row.small(kRegistersPerSm);
+  g.registers_per_block = row.small(kRegistersPerBlock);
+  g.max_registers_per_thread = row.small(kMaxRegistersPerThread);
+  g.register_allocation_unit = row.small(kRegisterAllocationUnit);
+  g.warp_allocation_granularity = row.small(kWarpAllocationGranularity);
+  const std::int64_t max_bytes = occupancy_limits::kMaxBytes;
+  g.shared_memory_per_sm = row.integer(kSharedPerSm, max_bytes);
+  g.shared_memory_per_block = row.integer(kSharedPerBlock, max_bytes);
+  g.shared_memory_per_block_optin = row.integer(kSharedPerBlockOptin, max_bytes);
+  g.shared_memory_allocation_unit = row.integer(kSharedAllocationUnit, max_bytes);
+  g.reserved_shared_memory_per_block = row.integer(kReservedShared, max_bytes);
+  g.barriers_per_sm = row.small(kBarriersPerSm);
+  g.source = row.text(kSource);
+
+  const std::string& list = row.text(kCarveouts);
+  if (list.empty()) row.fail(kCarveouts, "is empty (KiB sizes separated by ';')");
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = list.find(';', start);
+    const std::string item = list.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    g.shared_memory_carveouts.push_back(row.parse(kCarveouts, item, max_bytes / 1024) * 1024);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  if (g.warp_size > 0) g.max_warps_per_sm = g.max_threads_per_sm / g.warp_size;
+
+  try {
+    validate(g);
+  } catch (const InvalidInput& e) {
+    const std::string message = e.what();
+    // validate() prefixes "GPU 'name': "; keep what follows.
+    const std::size_t colon = message.find("': ");
+    row.fail(column_named_in(message),
+             colon == std::string::npos ? message : message.substr(colon + 3));
+  }
+  return g;
+}
+
+}  // namespace
+
+std::string compute_capability_text(const GpuSpec& gpu) {
+  return std::to_string(gpu.cc_major) + "." + std::to_string(gpu.cc_minor);
+}
+
+std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, std::istream& in) {
+  std::vector<GpuSpec> gpus;
+  std::map<std::string, unsigned> first_line;  // lower-case name -> line
+  try {
+    Reader reader(file_name, in);
+    reader.read_header(io::ignore_extra_column, kGpuCsvColumns[0], kGpuCsvColumns[1],
+                       kGpuCsvColumns[2], kGpuCsvColumns[3], kGpuCsvColumns[4], kGpuCsvColumns[5],
+                       kGpuCsvColumns[6], kGpuCsvColumns[7], kGpuCsvColumns[8], kGpuCsvColumns[9],
+                       kGpuCsvColumns[10], kGpuCsvColumns[11], kGpuCsvColumns[12],
+                       kGpuCsvColumns[13], kGpuCsvColumns[14], kGpuCsvColumns[15],
+                       kGpuCsvColumns[16], kGpuCsvColumns[17], kGpuCsvColumns[18],
+                       kGpuCsvColumns[19], kGpuCsvColumns[20]);
+    std::array<std::string, kGpuCsvColumnCount> f;
+    while (true) {
+      bool more = false;
+      try {
+        more = reader.read_row(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10],
+                               f[11], f[12], f[13], f[14], f[15], f[16], f[17], f[18], f[19], f[20]);
+      } catch (const io::error::too_few_columns&) {
+        throw InvalidInput(file_name + ":" + std::to_string(reader.get_file_line()) +
+                           ": too few columns (expected " + std::to_string(kGpuCsvColumnCount) + ")");
+      } catch (const io::error::too_many_columns&) {
+        throw InvalidInput(file_name + ":" + std::to_string(reader.get_file_line()) +
+                           ": too many columns (expected " + std::to_string(kGpuCsvColumnCount) + ")");
+      } catch (const io::error::escaped_string_not_closed&) {
+        throw InvalidInput(file_name + ":" + std::to_string(reader.get_file_line()) +
+                           ": a quoted field is not closed");
+      }
+      if (!more) break;
+      const unsigned line = reader.get_file_line();
+      const Row row(file_name, line, f);
+      GpuSpec gpu = spec_from_row(row);
+      const auto [it, fresh] = first_line.emplace(lower(gpu.name), line);
+      if (!fresh)
+        row.fail(kName, "duplicate name '" + gpu.name + "' (names are case-insensitive; first on line " +
+                            std::to_string(it->second) + ")");
+      gpus.push_back(std::move(gpu));
+    }
+    if (gpus.empty()) throw InvalidInput(file_name + ": no GPU rows after the header");
+  } catch (const io::error::missing_column_in_header& e) {
+    throw InvalidInput(file_name + ":" + "header: column '" + e.column_name +
+                       "' is missing (see README, Occupancy)");
+  } catch (const io::error::duplicated_column_in_header& e) {
+    throw InvalidInput(file_name + ":" + "header: column '" + e.column_name + "' appears twice");
+  } catch (const io::error::header_missing&) {
+    throw InvalidInput(file_name + ": no header line (the file is empty)");
+  } catch (const io::error::base& e) {
+    throw InvalidInput(file_name + ": " + e.what());
+  }
+  return gpus;
+}
+
+std::vector<GpuSpec> load_gpu_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InvalidInput(path + ": cannot open the GPU file");
+  return parse_gpu_csv(path, in);
+}
+
+const GpuSpec& find_gpu(const std::vector<GpuSpec>& gpus, const std::string& name,
+                        const std::string& flag, const std::string& file_name) {
+  const std::string wanted = lower(name);
+  for (const GpuSpec& g : gpus)
+    if (lower(g.name) == wanted) return g;
+  std::string names;
+  for (const GpuSpec& g : gpus) names += (names.empty() ? "" : ", ") + g.name;
+  throw InvalidInput(flag + " must name a GPU of " + file_name + " (got '" + name + "'; known: " +
+                     names + ")");
+}
+
+void write_gpu_list(std::ostream& out, const std::vector<GpuSpec>& gpus, const std::string& file_name) {
+  out << "GPU presets (" << file_name << "):\n";
+  out << "  " << std::left << std::setw(14) << "name" << std::setw(6) << "cc" << std::right
+      << std::setw(5) << "SMs" << std::setw(9) << "threads" << std::setw(8) << "blocks"
+      << std::setw(9) << "regs" << std::setw(10) << "smem/SM" << std::setw(11) << "smem/block"
+      << "  description\n";
+  for (const GpuSpec& g : gpus) {
+    out << "  " << std::left << std::setw(14) << g.name << std::setw(6)
+        << compute_capability_text(g) << std::right << std::setw(5)
+        << (g.sm_count ? std::to_string(g.sm_count) : "?") << std::setw(9) << g.max_threads_per_sm
+        << std::setw(8) << g.max_blocks_per_sm << std::setw(9) << g.registers_per_sm
+        << std::setw(10) << g.shared_memory_per_sm << std::setw(11)
+        << g.shared_memory_per_block_optin << "  " << g.description << '\n';
+  }
+  out << "(threads, blocks, regs and smem/SM per SM; smem/block is the opt-in maximum; bytes)\n";
+}
+
+}  // namespace warpdiv::analysis

@@ -1,0 +1,82 @@
+#include "tools/cli/gpu_options.hpp"
+
+#include <filesystem>
+#include <sstream>
+
+#include "analysis/gpu_presets.hpp"
+#include "analysis/occupancy_report.hpp"
+#include "sim/errors.hpp"
+#include "tools/cli/options.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace warpdiv::cli {
+
+namespace {
+constexpr const char* kPresetFileName = "gpus.csv";
+}  // namespace
+
+std::string default_gpu_file() {
+  std::vector<fs::path> candidates;
+  std::error_code error;
+  // Beside the binary first: a binary copied elsewhere (the device machine) takes its CSV along.
+  const fs::path exe = fs::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    candidates.push_back(exe.parent_path() / kPresetFileName);
+    candidates.push_back(exe.parent_path() / "data" / kPresetFileName);
+  }
+#ifdef WARPDIV_DATA_DIR
+  candidates.push_back(fs::path(WARPDIV_DATA_DIR) / kPresetFileName);
+#endif
+  std::string looked;
+  for (const fs::path& p : candidates) {
+    if (fs::is_regular_file(p, error)) return p.string();
+    looked += (looked.empty() ? "" : ", ") + p.string();
+  }
+  throw InvalidInput("no GPU presets file found (looked at " + looked +
+                     "); give one with --gpu-file FILE");
+}
+
+void add_gpu_options(po::options_description& options) {
+  options.add_options()
+      ("gpu", po::value<std::string>()->value_name("NAME"),
+       "GPU preset (case-insensitive); 'list' prints the presets")
+      ("gpu-file", po::value<std::string>()->value_name("FILE"),
+       "read the GPU presets from FILE (same columns as data/gpus.csv)")
+      ("regs", po::value<std::string>()->value_name("R"),
+       "registers per thread: 0 .. 1024 (default 32)");
+}
+
+GpuCatalogue load_gpu_catalogue(const po::variables_map& vm) {
+  GpuCatalogue catalogue;
+  catalogue.file = has(vm, "gpu-file") ? get(vm, "gpu-file") : default_gpu_file();
+  catalogue.gpus = analysis::load_gpu_file(catalogue.file);
+  return catalogue;
+}
+
+int registers_from(const po::variables_map& vm) {
+  if (!has(vm, "regs")) return analysis::occupancy_limits::kDefaultRegistersPerThread;
+  return static_cast<int>(parse_integer("--regs", get(vm, "regs"), 0, gpu_flags::kMaxRegs));
+}
+
+std::optional<std::string> tiled_occupancy_block(const po::variables_map& vm, int tile,
+                                                 int warp_size) {
+  if (!has(vm, "gpu")) {
+    if (has(vm, "regs") || has(vm, "gpu-file"))
+      throw InvalidInput("--regs and --gpu-file need --gpu NAME");
+    return std::nullopt;
+  }
+  const int regs = registers_from(vm);
+  const GpuCatalogue catalogue = load_gpu_catalogue(vm);
+  const analysis::GpuSpec& gpu = analysis::find_gpu(catalogue.gpus, get(vm, "gpu"), "--gpu", catalogue.file);
+  if (gpu.warp_size != warp_size)
+    throw InvalidInput("--warp-size " + std::to_string(warp_size) + " differs from the warp size " +
+                       std::to_string(gpu.warp_size) + " of --gpu " + gpu.name);
+  const analysis::LaunchResources launch = analysis::tiled_kernel_launch(tile, regs);
+  std::ostringstream text;
+  analysis::write_occupancy_text(text, gpu, launch, analysis::compute_occupancy(gpu, launch));
+  return text.str();
+}
+
+}  // namespace warpdiv::cli

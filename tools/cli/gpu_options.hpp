@@ -1,0 +1,46 @@
+// The GPU flags shared by `warpdiv occupancy` and `warpdiv analyze`: --gpu NAME, --gpu-file FILE,
+// --regs R, and where the default presets file (gpus.csv) is found.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "analysis/occupancy.hpp"
+
+namespace warpdiv::cli {
+
+namespace gpu_flags {
+constexpr std::int64_t kMaxRegs = 1024;  // more than any GPU allows: such a launch cannot run (0 blocks)
+}  // namespace gpu_flags
+
+/// The presets file used without --gpu-file: gpus.csv beside the binary, else data/gpus.csv
+/// beside it, else the source tree's data/gpus.csv (compiled in). Throws InvalidInput naming the
+/// places looked at when none exists.
+std::string default_gpu_file();
+
+struct GpuCatalogue {
+  std::string file;
+  std::vector<analysis::GpuSpec> gpus;
+};
+
+/// Adds --gpu, --gpu-file and --regs.
+void add_gpu_options(boost::program_options::options_description& options);
+
+/// Loads --gpu-file FILE or the default file.
+GpuCatalogue load_gpu_catalogue(const boost::program_options::variables_map& vm);
+
+/// --regs R (0 .. 1024), default 32.
+int registers_from(const boost::program_options::variables_map& vm);
+
+/// For `warpdiv analyze`: with --gpu NAME, the occupancy block of the tiled kernel's launch
+/// (T*T threads, 2*T*T*4 bytes of static shared memory, --regs) written to `out`; without
+/// --gpu, nothing (and --regs or --gpu-file alone are refused). Call before the work so that a bad
+/// GPU flag is refused first; returns the text to print after the report.
+std::optional<std::string> tiled_occupancy_block(const boost::program_options::variables_map& vm,
+                                                 int tile, int warp_size);
+
+}  // namespace warpdiv::cli

@@ -1,0 +1,95 @@
+// warpdiv occupancy: the theoretical occupancy of one launch on one GPU preset, Nsight-style.
+#include <cctype>
+#include <memory>
+
+#include "analysis/atomic_file.hpp"
+#include "analysis/gpu_presets.hpp"
+#include "analysis/occupancy_report.hpp"
+#include "sim/errors.hpp"
+#include "tools/cli/commands.hpp"
+#include "tools/cli/gpu_options.hpp"
+#include "tools/cli/options.hpp"
+
+namespace po = boost::program_options;
+
+namespace warpdiv::cli {
+
+namespace {
+constexpr std::int64_t kMaxTile = 256;              // 65,536 threads: far past any block limit
+constexpr std::int64_t kMaxThreads = 65536;
+constexpr std::int64_t kMaxSharedBytes = 1 << 30;   // 1 GiB: far past any per-block limit
+constexpr int kDefaultTile = 16;
+}  // namespace
+
+int occupancy_command(const Args& args, std::ostream& out) {
+  po::options_description options(
+      "warpdiv occupancy: theoretical occupancy of a launch on a GPU, limit by limit, as NVIDIA's\n"
+      "occupancy calculator and Nsight Compute's Occupancy section work it out.\n\n"
+      "usage: warpdiv occupancy --gpu NAME [--tile T | --threads N] [--regs R] [--smem BYTES]\n"
+      "                         [--dynamic-smem BYTES] [--carveout PCT] [--gpu-file FILE] [--csv FILE]\n"
+      "       warpdiv occupancy --gpu list [--gpu-file FILE]\n\noptions");
+  options.add_options()("help,h", "show this help");
+  add_gpu_options(options);
+  options.add_options()
+      ("tile", po::value<std::string>()->value_name("T"),
+       "the tiled kernel's launch: T*T threads, 2*T*T*4 bytes static shared memory (1 .. 256; "
+       "default 16)")
+      ("threads", po::value<std::string>()->value_name("N"), "threads per block (1 .. 65536)")
+      ("smem", po::value<std::string>()->value_name("BYTES"),
+       "static shared memory per block (0 .. 1073741824); overrides --tile's")
+      ("dynamic-smem", po::value<std::string>()->value_name("BYTES"),
+       "dynamic shared memory per block (0 .. 1073741824; default 0)")
+      ("carveout", po::value<std::string>()->value_name("PCT"),
+       "preferred shared-memory carveout, % of the largest (0 .. 100; default: the largest)")
+      ("csv", po::value<std::string>()->value_name("FILE"), "also write the one-row CSV to FILE");
+  const po::variables_map vm = parse_command_line("occupancy", args, options);
+  if (has(vm, "help")) {
+    out << options << '\n';
+    return 0;
+  }
+  if (!has(vm, "gpu"))
+    throw InvalidInput("--gpu NAME is required (warpdiv occupancy --gpu list prints the presets)");
+  const GpuCatalogue catalogue = load_gpu_catalogue(vm);
+  std::string wanted = get(vm, "gpu");
+  for (char& c : wanted) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (wanted == "list") {
+    analysis::write_gpu_list(out, catalogue.gpus, catalogue.file);
+    return 0;
+  }
+  const analysis::GpuSpec& gpu = analysis::find_gpu(catalogue.gpus, get(vm, "gpu"), "--gpu", catalogue.file);
+
+  if (has(vm, "tile") && has(vm, "threads"))
+    throw InvalidInput("--tile and --threads cannot be combined (--tile T means T*T threads)");
+  const int regs = registers_from(vm);
+  analysis::LaunchResources launch;
+  if (has(vm, "threads")) {
+    launch.threads_per_block = parse_integer("--threads", get(vm, "threads"), 1, kMaxThreads);
+    launch.registers_per_thread = regs;
+  } else {
+    const std::int64_t tile =
+        has(vm, "tile") ? parse_integer("--tile", get(vm, "tile"), 1, kMaxTile) : kDefaultTile;
+    launch = analysis::tiled_kernel_launch(static_cast<int>(tile), regs);
+  }
+  if (has(vm, "smem"))
+    launch.static_shared_bytes = parse_integer("--smem", get(vm, "smem"), 0, kMaxSharedBytes);
+  if (has(vm, "dynamic-smem"))
+    launch.dynamic_shared_bytes =
+        parse_integer("--dynamic-smem", get(vm, "dynamic-smem"), 0, kMaxSharedBytes);
+  if (has(vm, "carveout"))
+    launch.carveout_percent = static_cast<int>(parse_integer("--carveout", get(vm, "carveout"), 0, 100));
+
+  // Open the output first so a bad path is refused before any work.
+  std::unique_ptr<analysis::AtomicFile> csv;
+  if (has(vm, "csv")) csv = std::make_unique<analysis::AtomicFile>(get(vm, "csv"), "--csv");
+
+  const analysis::OccupancyResult result = analysis::compute_occupancy(gpu, launch);
+  if (csv) {
+    analysis::write_occupancy_csv(csv->stream(), gpu, launch, result);
+    csv->commit();
+  }
+  analysis::write_occupancy_text(out, gpu, launch, result);
+  if (csv) out << "\nCSV written to " << csv->target() << '\n';
+  return 0;
+}
+
+}  // namespace warpdiv::cli
