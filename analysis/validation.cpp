@@ -257,6 +257,20 @@ double median(std::vector<double> values) {
   return values.size() % 2 == 1 ? values[half] : (values[half - 1] + values[half]) / 2.0;
 }
 
+namespace {
+double occupancy_percent(int blocks, int warps_per_block, int max_warps) {
+  return max_warps > 0 && blocks > 0 ? 100.0 * blocks * warps_per_block / max_warps : 0.0;
+}
+}  // namespace
+
+double OccupancyFigures::runtime_percent() const {
+  return occupancy_percent(runtime_blocks_per_sm, warps_per_block, max_warps_per_sm);
+}
+
+double OccupancyFigures::calculator_percent() const {
+  return occupancy_percent(calculator_blocks_per_sm, warps_per_block, max_warps_per_sm);
+}
+
 bool ValidationRecord::products_passed() const {
   return checked_product.passed() && instrumented_product.passed() && unchecked_product.passed();
 }
@@ -281,7 +295,8 @@ const char* const kValidationCsvHeader =
     "registers_checked,shared_bytes_checked,runtime_blocks_per_sm_checked,"
     "calculator_blocks_per_sm_checked,registers_instrumented,runtime_blocks_per_sm_instrumented,"
     "calculator_blocks_per_sm_instrumented,registers_unchecked,runtime_blocks_per_sm_unchecked,"
-    "calculator_blocks_per_sm_unchecked,occupancy_limit_checked,occupancy_match,"
+    "calculator_blocks_per_sm_unchecked,occupancy_limit_checked,runtime_occupancy_pct_checked,"
+    "calculator_occupancy_pct_checked,occupancy_match,"
     "checked_ms,unchecked_ms,checks_cost_pct,model_load_M_divergent_pct,"
     "model_load_N_divergent_pct,model_compute_divergent_pct,repeats,all_ok";
 
@@ -345,7 +360,8 @@ void write_validation_csv_row(std::ostream& out, const ValidationRecord& r) {
       std::to_string(r.unchecked_occupancy.registers_per_thread),
       std::to_string(r.unchecked_occupancy.runtime_blocks_per_sm),
       calculator_blocks(r.unchecked_occupancy), r.checked_occupancy.calculator_limit,
-      yes_no(r.occupancy_matched()), format("%.6f", r.checked_ms), format("%.6f", r.unchecked_ms),
+      format("%.2f", r.checked_occupancy.runtime_percent()),
+      format("%.2f", r.checked_occupancy.calculator_percent()), yes_no(r.occupancy_matched()), format("%.6f", r.checked_ms), format("%.6f", r.unchecked_ms),
       format("%.2f", r.checks_cost_percent()), pct(C::load_M), pct(C::load_N), pct(C::compute),
       std::to_string(r.repeats), yes_no(r.all_passed())});
 }
@@ -369,6 +385,8 @@ void write_occupancy_line(std::ostream& out, const char* what, const OccupancyFi
     out << "(not computed)";
   else
     out << o.calculator_blocks_per_sm << " (limited by " << o.calculator_limit << ")";
+  out << "; occupancy " << format("%.2f", o.runtime_percent()) << "% / "
+      << format("%.2f", o.calculator_percent()) << "%";
   out << (o.matched() ? "  agree" : "  DIFFER") << '\n';
 }
 

@@ -97,9 +97,14 @@ struct OccupancyFigures {
   std::uint64_t static_shared_bytes = 0;
   int runtime_blocks_per_sm = 0;     // cudaOccupancyMaxActiveBlocksPerMultiprocessor
   int calculator_blocks_per_sm = -1; // -1: not computed
-  std::string calculator_limit;      // the calculator's limiting factor
+  std::string calculator_limit;      // the calculator's limiting factors ("warps+blocks")
+  int warps_per_block = 0;
+  int max_warps_per_sm = 0;          // the device's
 
   bool matched() const { return runtime_blocks_per_sm == calculator_blocks_per_sm; }
+  /// Theoretical occupancy in percent: blocks per SM * warps per block / max warps per SM.
+  double runtime_percent() const;
+  double calculator_percent() const;
 };
 
 /// Everything `warpdiv validate` checked for one configuration.

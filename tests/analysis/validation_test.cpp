@@ -269,6 +269,8 @@ ValidationRecord lecture_record() {
     o->static_shared_bytes = 2048;
     o->runtime_blocks_per_sm = o->calculator_blocks_per_sm = 8;
     o->calculator_limit = "warps";
+    o->warps_per_block = 8;
+    o->max_warps_per_sm = 64;
   }
   r.checked_ms = 0.0105;
   r.unchecked_ms = 0.0100;
@@ -289,6 +291,8 @@ TEST(ValidationCsv, RowMatchesTheHeader) {
   EXPECT_NE(row.find(",100,100,100,16,49,8,7,2744,350,350,350,350,350,350,50,50,13,13,0,2744,0,yes,"),
             std::string::npos)
       << row;
+  // 8 blocks x 8 warps of 64: 100% both ways.
+  EXPECT_NE(row.find(",warps,100.00,100.00,yes,"), std::string::npos) << row;
   // (10.5 / 10.0 - 1) = 5.00%; 350 / 2744 = 12.7551%.
   EXPECT_NE(row.find(",5.00,12.7551,12.7551,12.7551,5,yes\n"), std::string::npos) << row;
 }

@@ -21,6 +21,8 @@ constexpr Command kCommands[] = {
     {"occupancy", occupancy_command, "theoretical occupancy of a launch on a GPU preset, limit by limit"},
     {"validate", validate_command,
      "run the real kernel on GPU 0 and compare it with the model (exit 3 without a GPU)"},
+    {"ncu-check", ncu_check_command,
+     "compare Nsight Compute's CSV for warpdiv's kernels with the calculator and the model"},
 };
 
 void usage(std::ostream& out) {

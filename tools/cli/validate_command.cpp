@@ -11,6 +11,7 @@
 #include "sim/errors.hpp"
 #include "sim/replay.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/device_occupancy.hpp"
 #include "tools/cli/options.hpp"
 
 namespace po = boost::program_options;
@@ -51,15 +52,6 @@ void check_host_memory(const sim::LaunchConfig& c) {
     throw InvalidInput("the launch needs " + sim::to_decimal(bytes) +
                        " bytes of host memory for M, N and P, more than this machine's " +
                        sim::to_decimal(physical) + "; use smaller sizes");
-}
-
-analysis::OccupancyFigures runtime_occupancy(kernels::Kernel kernel, int tile) {
-  const kernels::KernelResources r = kernels::kernel_resources(kernel, tile);
-  analysis::OccupancyFigures o;
-  o.registers_per_thread = r.registers_per_thread;
-  o.static_shared_bytes = r.static_shared_bytes;
-  o.runtime_blocks_per_sm = r.blocks_per_multiprocessor;
-  return o;
 }
 
 }  // namespace
@@ -143,9 +135,12 @@ int validate_command(const Args& args, std::ostream& out) {
     record.records = analysis::compare_records(config, twin.phase_records, twin.store_records);
   record.unchecked_product = analysis::check_product(config, m, n, gpu.run_unchecked(), rng);
 
-  record.checked_occupancy = runtime_occupancy(kernels::Kernel::checked, config.tile);
-  record.instrumented_occupancy = runtime_occupancy(kernels::Kernel::instrumented, config.tile);
-  record.unchecked_occupancy = runtime_occupancy(kernels::Kernel::unchecked, config.tile);
+  const analysis::GpuSpec gpu_spec = device_spec(device);
+  record.checked_occupancy = occupancy_both_ways(gpu_spec, kernels::Kernel::checked, config.tile);
+  record.instrumented_occupancy =
+      occupancy_both_ways(gpu_spec, kernels::Kernel::instrumented, config.tile);
+  record.unchecked_occupancy =
+      occupancy_both_ways(gpu_spec, kernels::Kernel::unchecked, config.tile);
 
   const kernels::KernelTimes times = gpu.time_kernels(repeats);
   record.checked_ms = analysis::median(times.checked_ms);
