@@ -6,8 +6,7 @@
 #include <limits>  // libfccp's csv.h uses std::numeric_limits without including it
 #include <tuple>
 
-#define CSV_IO_NO_THREAD
-#include <libfccp/csv.h>
+#include <libfccp/csv.h>  // with its reader thread, as in gpu_presets.cpp (one definition)
 
 #include "analysis/divergence_report.hpp"
 #include "sim/errors.hpp"

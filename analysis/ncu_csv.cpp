@@ -7,8 +7,7 @@
 #include <sstream>
 #include <tuple>
 
-#define CSV_IO_NO_THREAD  // the text is already in memory: no reader thread
-#include <libfccp/csv.h>
+#include <libfccp/csv.h>  // with its reader thread, as in gpu_presets.cpp (one definition)
 
 #include "sim/errors.hpp"
 

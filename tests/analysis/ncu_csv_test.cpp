@@ -3,6 +3,7 @@
 // figures in the comments are worked out by hand.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 
 #include "analysis/ncu_crosscheck.hpp"
@@ -172,6 +173,83 @@ TEST(NcuCrosscheck, RefusesAnotherLaunch) {
   EXPECT_THROW(crosscheck_ncu(parse_ncu_csv(lecture_csv(), "x.csv"),
                               sim::replay(sim::LaunchConfig::square(100, 8)), {}),
                InvalidInput);
+}
+
+
+// ---- the files recorded on an H200 (data/validation/ncu/nvidia-h200/) -------------------------
+
+std::string recorded(const std::string& name) {
+  return std::string(WARPDIV_SOURCE_DIR) + "/data/validation/ncu/nvidia-h200/" + name;
+}
+
+const CrosscheckFigure& figure(const NcuKernelCheck& k, const std::string& what) {
+  for (const CrosscheckFigure& f : k.figures)
+    if (f.what == what) return f;
+  throw std::runtime_error("no figure " + what);
+}
+
+TEST(NcuRecordedH200, LectureLaunchesAgreeWithTheCalculatorAndTheRuntime) {
+  int tile = 0;
+  const RuntimeRegisters registers =
+      read_runtime_registers(recorded("validate_100x100x100_T16.csv"), "--validate-csv", tile);
+  EXPECT_EQ(tile, 16);
+  // cudaFuncGetAttributes on the H200: 39, 48 and 32 registers per thread.
+  EXPECT_EQ(registers, (RuntimeRegisters{{"checked", 39}, {"instrumented", 48}, {"unchecked", 32}}));
+  const NcuCrosscheck check = crosscheck_ncu(
+      read_ncu_csv(recorded("ncu_100x100x100_T16.csv"), "--ncu-csv"),
+      sim::replay(sim::LaunchConfig::square(100)), registers);
+  // validate --repeat 1 launches checked, instrumented, unchecked, then a warm-up and one timed
+  // launch of checked and unchecked: 7 launches.
+  ASSERT_EQ(check.kernels.size(), 7u);
+  EXPECT_TRUE(check.matched());
+  const NcuKernelCheck& checked = check.kernels[0];
+  EXPECT_EQ(checked.kernel, "checked");
+  // ncu's figures: the driver chose a 64 KiB carveout, 65536 / (2048 + 1024) = 21 blocks; 39
+  // registers limit the block to 6 per SM: 48 of 64 warps, 75%.
+  EXPECT_EQ(figure(checked, "shared memory configuration (bytes per SM)").ncu, 65536.0);
+  EXPECT_EQ(figure(checked, "occupancy limit: shared memory (blocks)").ncu, 21.0);
+  EXPECT_EQ(figure(checked, "occupancy limit: registers (blocks)").ncu, 6.0);
+  EXPECT_EQ(figure(checked, "theoretical occupancy (%)").ncu, 75.0);
+  // The checked kernel's divergent branches are the compute guard's: 350, the model's count of
+  // divergent compute warp-phases; the load checks are predicated, not branches.
+  EXPECT_EQ(checked.divergent_branch_targets, 350.0);
+  EXPECT_EQ(check.model.at(sim::Condition::compute, sim::BlockClass::all).divergent_warp_phases,
+            350u);
+  EXPECT_EQ(check.kernels[2].kernel, "unchecked");
+  EXPECT_EQ(check.kernels[2].divergent_branch_targets, 0.0);
+}
+
+TEST(NcuRecordedH200, EveryRecordedRunAgrees) {
+  struct Run {
+    const char* name;
+    sim::LaunchConfig config;
+  };
+  const auto shape = [](std::int64_t j, std::int64_t k, std::int64_t l, int t) {
+    sim::LaunchConfig c;
+    c.rows = j;
+    c.inner = k;
+    c.cols = l;
+    c.tile = t;
+    return c;
+  };
+  for (const Run& run : {Run{"100x100x100_T8", shape(100, 100, 100, 8)},
+                         Run{"100x100x100_T32", shape(100, 100, 100, 32)},
+                         Run{"257x129x63_T12", shape(257, 129, 63, 12)},
+                         Run{"2048x2048x2048_T16", shape(2048, 2048, 2048, 16)}}) {
+    int tile = 0;
+    const RuntimeRegisters registers = read_runtime_registers(
+        recorded(std::string("validate_") + run.name + ".csv"), "--validate-csv", tile);
+    const NcuCrosscheck check = crosscheck_ncu(
+        read_ncu_csv(recorded(std::string("ncu_") + run.name + ".csv"), "--ncu-csv"),
+        sim::replay(run.config), registers);
+    EXPECT_EQ(check.kernels.size(), 7u) << run.name;
+    EXPECT_TRUE(check.matched()) << run.name;
+    // The compute guard again: 400 (100^3, T = 32), 1232 (257 x 129 x 63, T = 12), 0 (2048^3).
+    EXPECT_EQ(check.kernels[0].divergent_branch_targets,
+              sim::to_double(
+                  check.model.at(sim::Condition::compute, sim::BlockClass::all).divergent_warp_phases))
+        << run.name;
+  }
 }
 
 }  // namespace

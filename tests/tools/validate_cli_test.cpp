@@ -103,5 +103,49 @@ TEST(ValidateCli, UnwritableCsvIsRefusedBeforeTheGpu) {
   EXPECT_EQ(count_lines(r.err), 1u) << r.err;
 }
 
+
+// ---- warpdiv ncu-check on the ncu CSV recorded on an H200 ------------------------------------
+
+std::string recorded(const std::string& name) {
+  return std::string(WARPDIV_SOURCE_DIR) + "/data/validation/ncu/nvidia-h200/" + name;
+}
+
+TEST(NcuCheckCli, RecordedLectureAgrees) {
+  const CliResult r = run_warpdiv({"ncu-check", "--ncu-csv", recorded("ncu_100x100x100_T16.csv"),
+                                   "--validate-csv", recorded("validate_100x100x100_T16.csv")});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "ncu-check: ncu agrees with the calculator")) << r.out;
+  EXPECT_TRUE(contains(r.out, "divergent branch targets 350 of 5880")) << r.out;
+}
+
+TEST(NcuCheckCli, ADifferingFigureExitsOne) {
+  TempDir dir;
+  std::string text = read_file(recorded("ncu_100x100x100_T16.csv"));
+  // Claim 7 registers more for every launch: ncu's registers then differ from the runtime's.
+  const std::string from = "\"39\",";
+  ASSERT_NE(text.find(from), std::string::npos);
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + 1))
+    text.replace(at, from.size(), "\"46\",");
+  write_file(dir.file("ncu.csv"), text);
+  const CliResult r = run_warpdiv({"ncu-check", "--ncu-csv", dir.file("ncu.csv"), "--validate-csv",
+                                   recorded("validate_100x100x100_T16.csv")});
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "DIFFER")) << r.out;
+  EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+}
+
+TEST(NcuCheckCli, BadInputExitsTwo) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"ncu-check"},
+        std::vector<std::string>{"ncu-check", "--ncu-csv", "/nonexistent/ncu.csv"},
+        std::vector<std::string>{"ncu-check", "--ncu-csv", recorded("ncu_100x100x100_T16.csv"),
+                                 "--tile", "32"},
+        std::vector<std::string>{"ncu-check", "--ncu-csv", recorded("validate_100x100x100_T16.csv")}}) {
+    const CliResult r = run_warpdiv(args);
+    EXPECT_EQ(r.status, 2) << args.back() << ": " << r.out << r.err;
+    EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace warpdiv::testing
