@@ -20,7 +20,12 @@ std::string percent(Count part, Count whole) {
   if (whole == 0) return "0.00%";
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.2f%%", 100.0 * sim::to_double(part) / sim::to_double(whole));
-  return buffer;
+  // Huge launches have fractions like 1.5e-8: never round a nonzero share to "0.00%" or a partial
+  // one to "100.00%", which would read as "none" or "all".
+  const std::string text = buffer;
+  if (part != 0 && text == "0.00%") return "<0.01%";
+  if (part != whole && text == "100.00%") return ">99.99%";
+  return text;
 }
 
 std::string condition_expression(Condition condition) {
@@ -47,24 +52,6 @@ void write_divergence_csv(std::ostream& out, const sim::DivergenceResult& result
 
 namespace {
 
-// Two lecture "types" per load: the blocks whose rows (load_M) or columns (load_N) are all in
-// range, and the last block-row (load_M) or block-column (load_N).
-struct TypeView {
-  std::string type1_label, type2_label;
-  BlockClass type1_a, type1_b, type2_a, type2_b;
-};
-
-TypeView lecture_view(Condition condition) {
-  if (condition == Condition::load_M) {
-    return {"Type 1 (rows in range: interior + right_edge)",
-            "Type 2 (bottom block-row: bottom_edge + corner)", BlockClass::interior,
-            BlockClass::right_edge, BlockClass::bottom_edge, BlockClass::corner};
-  }
-  return {"Type 1 (columns in range: interior + bottom_edge)",
-          "Type 2 (right block-column: right_edge + corner)", BlockClass::interior,
-          BlockClass::bottom_edge, BlockClass::right_edge, BlockClass::corner};
-}
-
 std::string ratio(Count part, Count whole) {
   return to_decimal(part) + "/" + to_decimal(whole) + " (" + percent(part, whole) + ")";
 }
@@ -89,11 +76,24 @@ void write_table(std::ostream& out, const sim::DivergenceResult& result, Conditi
   }
 }
 
+}  // namespace
+
+// Two lecture "types" per load: the blocks whose rows (load_M) or columns (load_N) are all in
+// range, and the last block-row (load_M) or block-column (load_N).
+LectureTypes lecture_types(Condition condition) {
+  if (condition == Condition::load_M) {
+    return {"Type 1 (rows in range: interior + right_edge)",
+            "Type 2 (bottom block-row: bottom_edge + corner)", BlockClass::interior,
+            BlockClass::right_edge, BlockClass::bottom_edge, BlockClass::corner};
+  }
+  return {"Type 1 (columns in range: interior + bottom_edge)",
+          "Type 2 (right block-column: right_edge + corner)", BlockClass::interior,
+          BlockClass::bottom_edge, BlockClass::right_edge, BlockClass::corner};
+}
+
 bool is_lecture_default(const sim::LaunchConfig& config) {
   return config == sim::LaunchConfig::square(sim::limits::kLectureWidth);
 }
-
-}  // namespace
 
 void write_divergence_text(std::ostream& out, const sim::DivergenceResult& result) {
   const sim::Geometry g(result.config);
@@ -109,7 +109,7 @@ void write_divergence_text(std::ostream& out, const sim::DivergenceResult& resul
     out << '\n' << sim::name(c) << ": " << condition_expression(c) << '\n';
     write_table(out, result, c);
     if (c == Condition::load_M || c == Condition::load_N) {
-      const TypeView view = lecture_view(c);
+      const LectureTypes view = lecture_types(c);
       const ClassCounts& a1 = result.at(c, view.type1_a);
       const ClassCounts& b1 = result.at(c, view.type1_b);
       const ClassCounts& a2 = result.at(c, view.type2_a);

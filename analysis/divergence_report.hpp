@@ -20,8 +20,22 @@ void write_divergence_csv(std::ostream& out, const sim::DivergenceResult& result
 /// for the loads, the bound on the performance impact, and the barrier note.
 void write_divergence_text(std::ostream& out, const sim::DivergenceResult& result);
 
-/// "12.76%" (two decimals) of a/b; "0.00%" when b is 0.
+/// "12.76%" (two decimals) of a/b; "0.00%" when b is 0; "<0.01%" / ">99.99%" rather than rounding a
+/// nonzero share to none or a partial one to all.
 std::string percent(sim::Count part, sim::Count whole);
+
+/// The lecture's two kinds of blocks for a load: Type 1 has all rows (load_M) or all columns
+/// (load_N) in range, Type 2 is the last block-row (load_M) or block-column (load_N). Each type is
+/// the sum of two block classes.
+struct LectureTypes {
+  std::string type1_label, type2_label;
+  sim::BlockClass type1_a, type1_b, type2_a, type2_b;
+};
+/// For load_M; any other condition gets load_N's (the mirror).
+LectureTypes lecture_types(sim::Condition load);
+
+/// True for the lecture's own launch (100 x 100 x 100, T = 16, warp size 32).
+bool is_lecture_default(const sim::LaunchConfig& config);
 
 /// The condition as written in the kernel ("Row < J && p*T + tx < K").
 std::string condition_expression(sim::Condition condition);

@@ -74,15 +74,22 @@ WarpLaneTable::WarpLaneTable(const Geometry& g)
   existing_.assign(warps_, 0);
   tx_below_.assign(static_cast<std::size_t>(warps_) * (T + 1), 0);
   ty_below_.assign(static_cast<std::size_t>(warps_) * (T + 1), 0);
+  // First mark each lane at a = tx + 1 (the smallest bound it passes), then OR prefixes over a:
+  // lane passes "tx < a" for every a > tx. Linear in T*T rather than T*T*(T+1), which keeps the
+  // exact engine's per-launch cost in microseconds.
   for (int thread = 0; thread < g.threads_per_block; ++thread) {
     const int warp = thread / S;
     const LaneMask bit = LaneMask{1} << (thread % S);
     const int tx = thread % T;  // linear order ty*T + tx
     const int ty = thread / T;
     existing_[warp] |= bit;
-    for (int a = 0; a <= T; ++a) {
-      if (tx < a) tx_below_[warp * (T + 1) + a] |= bit;
-      if (ty < a) ty_below_[warp * (T + 1) + a] |= bit;
+    tx_below_[warp * (T + 1) + tx + 1] |= bit;
+    ty_below_[warp * (T + 1) + ty + 1] |= bit;
+  }
+  for (int warp = 0; warp < warps_; ++warp) {
+    for (int a = 1; a <= T; ++a) {
+      tx_below_[warp * (T + 1) + a] |= tx_below_[warp * (T + 1) + a - 1];
+      ty_below_[warp * (T + 1) + a] |= ty_below_[warp * (T + 1) + a - 1];
     }
   }
 }

@@ -1,5 +1,7 @@
 // The reference oracle: walks every block, warp and phase and classifies each warp-phase from its
-// lane masks. Simple on purpose; the exact engine is tested against it.
+// lane masks. It visits every warp-phase on purpose (the exact engine is tested against it), so
+// its cost grows with J * K * L; it is made fast by evaluating a warp's lanes as bit masks, hoisting
+// what is per block and per phase out of the inner loop, and splitting block-rows over threads.
 #pragma once
 
 #include "sim/count.hpp"
@@ -8,9 +10,16 @@
 
 namespace warpdiv::sim {
 
+/// Per-thread partial counts are 64-bit: no launch above 2^63 warp-phases is ever replayed,
+/// whatever ReplayOptions says (it would run for centuries anyway).
+constexpr Count kReplayHardLimit = Count{1} << 63;
+
 struct ReplayOptions {
   /// Launches with more warp-phases (per condition) are refused instead of running for hours.
   Count max_warp_phases = Count{10'000'000'000ULL};
+  /// Worker threads; 0 = std::thread::hardware_concurrency(). Small launches use one thread
+  /// whatever this says, since starting threads would cost more than the work.
+  unsigned threads = 0;
 };
 
 /// Warp-phases per condition of a launch: blocks * warps per block * phases (exact, 128-bit).

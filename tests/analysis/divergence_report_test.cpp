@@ -64,6 +64,12 @@ TEST(DivergenceCsv, ClassesWithoutBlocksAreZeros) {
 TEST(Percent, TwoDecimals) {
   EXPECT_EQ(percent(350, 2744), "12.76%");
   EXPECT_EQ(percent(0, 0), "0.00%");
+  EXPECT_EQ(percent(0, 5), "0.00%");
+  EXPECT_EQ(percent(5, 5), "100.00%");
+  // 1 in a million is 0.0001%, 999999 in a million 99.9999%: neither may read as none or all.
+  EXPECT_EQ(percent(1, 1000000), "<0.01%");
+  EXPECT_EQ(percent(999999, 1000000), ">99.99%");
+  EXPECT_EQ(percent(1, 10000), "0.01%");
 }
 
 }  // namespace

@@ -196,6 +196,30 @@ TEST(Replay, RefusesLaunchesAboveTheLimit) {
   EXPECT_NO_THROW(replay(LaunchConfig::square(100), options));
 }
 
+TEST(Replay, ThreadCountDoesNotChangeTheCounts) {
+  // 1500 x 1500, T = 16: 94 x 94 blocks * 8 warps * 94 phases = 6,644,672 warp-phases, above the
+  // size at which the replay starts extra threads. Bands of block-rows must add up the same for
+  // any number of workers, more workers than block-rows included (J = 32: two block-rows of
+  // 1250 blocks, 25,000,000 warp-phases).
+  for (const LaunchConfig& c : {LaunchConfig::square(1500), shape(32, 20000, 20000, 16)}) {
+    ReplayOptions one;
+    one.threads = 1;
+    const DivergenceResult reference = replay(c, one);
+    for (unsigned threads : {2u, 3u, 7u}) {
+      ReplayOptions many;
+      many.threads = threads;
+      EXPECT_TRUE(replay(c, many) == reference) << describe(c) << " threads " << threads;
+    }
+  }
+  // Hand check of the threaded run: 1500 = 93 * 16 + 12, so load_M's last phase (1488 + tx <
+  // 1500) splits every warp whose rows are in range: 93 * 94 blocks * 8 warps = 69936, plus the
+  // bottom row's rows 1488..1499 = ty < 12 = warps 0..5: 94 * 6 = 564. Total 70500.
+  ReplayOptions two;
+  two.threads = 2;
+  EXPECT_EQ(replay(LaunchConfig::square(1500), two).at(C::load_M, BC::all).divergent_warp_phases,
+            70500u);
+}
+
 TEST(Replay, RejectsInvalidConfigs) {
   EXPECT_THROW(replay(shape(0, 1, 1, 16)), InvalidInput);
   EXPECT_THROW(replay(shape(1, 1, 1, 33)), InvalidInput);

@@ -37,7 +37,8 @@ TEST(AnalyzeCli, CorrectionOnlyForTheLectureDefault) {
 TEST(AnalyzeCli, HelpListsEveryFlag) {
   const CliResult r = run_warpdiv({"analyze", "--help"});
   ASSERT_EQ(r.status, 0);
-  for (const char* flag : {"--width", "--rows", "--inner", "--cols", "--tile", "--warp-size", "--csv"})
+  for (const char* flag :
+       {"--width", "--rows", "--inner", "--cols", "--tile", "--warp-size", "--csv", "--engine"})
     EXPECT_TRUE(contains(r.out, flag)) << flag;
 }
 
@@ -109,8 +110,53 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--bogus"}, "unrecognised option '--bogus'"},
         BadInput{{"stray"}, "positional"},
         BadInput{{"--tile", "--warp-size"}, "--tile must be an integer from 1 to 32"},
-        // Too large for the replay engine: refused up front, not run for hours.
-        BadInput{{"--width", "2147483647", "--tile", "32"}, "warp-phases"}));
+        BadInput{{"--engine", "fast"}, "--engine must be exact or replay (got 'fast')"},
+        BadInput{{"--engine", ""}, "--engine must be exact or replay"},
+        // Too large for the replay engine: refused up front, not run for hours. 4097^3 with T = 16
+        // is 257^3 * 8 = 135,796,744 warp-phases, allowed; 2^31-1 with T = 32 is 2^83, refused.
+        BadInput{{"--width", "2147483647", "--tile", "32", "--engine", "replay"},
+                 "--engine replay would visit 9671406556917033397649408 warp-phases per check, "
+                 "above its limit of 10000000000; use --engine exact"}));
+
+TEST(AnalyzeCli, HugeCubePrintsExact128BitCounts) {
+  // Default engine (exact). N = 2^31 - 1, T = 32: G = 2^26 blocks per side and phases, 32 warps
+  // per block: 2^52 blocks, 2^57 warps, 2^83 = 9671406556917033397649408 warp-phases per
+  // phase-loop check (beyond 64 bits). The last block-row, block-column and phase hold 31
+  // indices: load_M diverges in the last phase of every warp with its row in range,
+  // 32 (G-1) G + 31 G = G (2^31 - 1) = 144115188008747008 (derivation in tests/sim/exact_test.cpp).
+  TempDir dir;
+  const std::string csv = dir.file("huge.csv");
+  const CliResult r = run_warpdiv({"analyze", "--rows", "2147483647", "--inner", "2147483647",
+                                   "--cols", "2147483647", "--tile", "32", "--csv", csv});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "144115188008747008/9671406556917033397649408")) << r.out;
+  EXPECT_TRUE(contains(r.out, "134217727 of 4503599627370496 blocks")) << r.out;  // 2G - 1 of G^2
+  const std::string text = read_file(csv);
+  EXPECT_TRUE(contains(text, "\nload_M,all,4503599627370496,144115188075855872,"
+                             "9671406556917033397649408,144115188008747008\n"))
+      << text;
+  EXPECT_TRUE(contains(text, "\nstore,all,4503599627370496,144115188075855872,"
+                             "144115188075855872,2147483647\n"))
+      << text;
+}
+
+TEST(AnalyzeCli, BothEnginesPrintTheSameReport) {
+  // 300 x 200 x 500, T = 12, warp 16: small enough to replay; the two reports and CSVs must be
+  // identical byte for byte.
+  TempDir dir;
+  const std::vector<std::string> launch = {"analyze", "--rows", "300", "--inner", "200",
+                                           "--cols", "500", "--tile", "12", "--warp-size", "16"};
+  std::vector<std::string> exact_args = launch, replay_args = launch;
+  exact_args.insert(exact_args.end(), {"--csv", dir.file("exact.csv")});
+  replay_args.insert(replay_args.end(), {"--engine", "replay", "--csv", dir.file("replay.csv")});
+  const CliResult a = run_warpdiv(exact_args);
+  const CliResult b = run_warpdiv(replay_args);
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_EQ(read_file(dir.file("exact.csv")), read_file(dir.file("replay.csv")));
+  const auto without_csv_line = [](const std::string& out) { return out.substr(0, out.rfind("CSV")); };
+  EXPECT_EQ(without_csv_line(a.out), without_csv_line(b.out));
+}
 
 TEST(AnalyzeCli, UnwritableCsvPathIsRefused) {
   TempDir dir;

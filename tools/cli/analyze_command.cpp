@@ -1,8 +1,13 @@
 // warpdiv analyze: the divergence report of one launch, optionally as CSV.
 #include <memory>
+#include <optional>
 
 #include "analysis/atomic_file.hpp"
 #include "analysis/divergence_report.hpp"
+#include "analysis/html_report.hpp"
+#include "analysis/occupancy_report.hpp"
+#include "sim/errors.hpp"
+#include "sim/exact.hpp"
 #include "sim/replay.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gpu_options.hpp"
@@ -12,16 +17,34 @@ namespace po = boost::program_options;
 
 namespace warpdiv::cli {
 
+namespace {
+
+enum class Engine { exact, replay };
+
+Engine engine_from(const std::string& text) {
+  if (text == "exact") return Engine::exact;
+  if (text == "replay") return Engine::replay;
+  throw InvalidInput("--engine must be exact or replay (got '" + text + "')");
+}
+
+}  // namespace
+
 int analyze_command(const Args& args, std::ostream& out) {
   po::options_description options(
       "warpdiv analyze: count divergent warp-phases of the tiled matrix multiply's boundary checks\n"
       "(P[J x L] = M[J x K] * N[K x L], blockDim (T, T)).\n\n"
       "usage: warpdiv analyze [--width W | --rows J --inner K --cols L] [--tile T] [--warp-size S]\n"
-      "                       [--csv FILE] [--gpu NAME [--regs R] [--gpu-file FILE]]\n\noptions");
+      "                       [--engine exact|replay] [--csv FILE] [--html FILE]\n"
+      "                       [--gpu NAME [--regs R] [--gpu-file FILE]]\n\noptions");
   options.add_options()("help,h", "show this help");
   add_launch_options(options);
   options.add_options()("csv", po::value<std::string>()->value_name("FILE"),
-                        "also write the 20-row CSV (condition x block class) to FILE");
+                        "also write the 20-row CSV (condition x block class) to FILE")(
+      "html", po::value<std::string>()->value_name("FILE"),
+      "also write a self-contained HTML report (block grid, warp x phase maps, tables) to FILE");
+  options.add_options()("engine", po::value<std::string>()->value_name("E"),
+                        "exact (default: equivalence classes, any size, instant) or replay "
+                        "(visits every warp-phase; refuses launches above 10^10 of them)");
   add_gpu_options(options);  // --gpu NAME adds the launch's occupancy to the report
   const po::variables_map vm = parse_command_line("analyze", args, options);
   if (has(vm, "help")) {
@@ -29,20 +52,46 @@ int analyze_command(const Args& args, std::ostream& out) {
     return 0;
   }
   const sim::LaunchConfig config = launch_from(vm);
-  const auto occupancy = tiled_occupancy_block(vm, config.tile, config.warp_size);
+  const Engine engine = has(vm, "engine") ? engine_from(get(vm, "engine")) : Engine::exact;
+  const sim::ReplayOptions replay_options;
+  if (engine == Engine::replay) {
+    // Refuse before opening the output, and name the flag that gets the user an answer.
+    const sim::Count warp_phases = sim::warp_phases_per_condition(sim::Geometry(config));
+    if (warp_phases > replay_options.max_warp_phases)
+      throw InvalidInput("--engine replay would visit " + sim::to_decimal(warp_phases) +
+                         " warp-phases per check, above its limit of " +
+                         sim::to_decimal(replay_options.max_warp_phases) +
+                         "; use --engine exact (the default), which counts any size exactly");
+  }
+  const std::optional<TiledOccupancy> occupancy =
+      tiled_occupancy(vm, config.tile, config.warp_size);
   // Open the output first so a bad path is refused before any work.
   std::unique_ptr<analysis::AtomicFile> csv;
   if (has(vm, "csv")) csv = std::make_unique<analysis::AtomicFile>(get(vm, "csv"), "--csv");
+  std::unique_ptr<analysis::AtomicFile> html;
+  if (has(vm, "html")) html = std::make_unique<analysis::AtomicFile>(get(vm, "html"), "--html");
 
-  const sim::DivergenceResult result = sim::replay(config);
+  const sim::DivergenceResult result =
+      engine == Engine::exact ? sim::exact(config) : sim::replay(config, replay_options);
 
-  if (csv) {
-    analysis::write_divergence_csv(csv->stream(), result);
-    csv->commit();
+  // Render everything before committing anything, so a failure leaves no file half-updated.
+  if (csv) analysis::write_divergence_csv(csv->stream(), result);
+  if (html) {
+    analysis::DivergenceHtmlOptions page;
+    if (occupancy)
+      page.occupancy =
+          analysis::occupancy_html_section(occupancy->gpu, occupancy->launch, occupancy->result);
+    html->stream() << analysis::render_divergence_html(result, page);
   }
+  if (csv) csv->commit();
+  if (html) html->commit();
   analysis::write_divergence_text(out, result);
-  if (occupancy) out << '\n' << *occupancy;
+  if (occupancy) {
+    out << '\n';
+    analysis::write_occupancy_text(out, occupancy->gpu, occupancy->launch, occupancy->result);
+  }
   if (csv) out << "\nCSV written to " << csv->target() << '\n';
+  if (html) out << (csv ? "" : "\n") << "HTML written to " << html->target() << '\n';
   return 0;
 }
 

@@ -11,6 +11,7 @@ namespace warpdiv::cli {
 using Args = std::vector<std::string>;
 
 int analyze_command(const Args& args, std::ostream& out);
+int sweep_command(const Args& args, std::ostream& out);
 int occupancy_command(const Args& args, std::ostream& out);
 int validate_command(const Args& args, std::ostream& out);
 int ncu_check_command(const Args& args, std::ostream& out);

@@ -1,10 +1,8 @@
 #include "tools/cli/gpu_options.hpp"
 
 #include <filesystem>
-#include <sstream>
 
 #include "analysis/gpu_presets.hpp"
-#include "analysis/occupancy_report.hpp"
 #include "sim/errors.hpp"
 #include "tools/cli/options.hpp"
 
@@ -60,8 +58,8 @@ int registers_from(const po::variables_map& vm) {
   return static_cast<int>(parse_integer("--regs", get(vm, "regs"), 0, gpu_flags::kMaxRegs));
 }
 
-std::optional<std::string> tiled_occupancy_block(const po::variables_map& vm, int tile,
-                                                 int warp_size) {
+std::optional<TiledOccupancy> tiled_occupancy(const po::variables_map& vm, int tile,
+                                              int warp_size) {
   if (!has(vm, "gpu")) {
     if (has(vm, "regs") || has(vm, "gpu-file"))
       throw InvalidInput("--regs and --gpu-file need --gpu NAME");
@@ -74,9 +72,7 @@ std::optional<std::string> tiled_occupancy_block(const po::variables_map& vm, in
     throw InvalidInput("--warp-size " + std::to_string(warp_size) + " differs from the warp size " +
                        std::to_string(gpu.warp_size) + " of --gpu " + gpu.name);
   const analysis::LaunchResources launch = analysis::tiled_kernel_launch(tile, regs);
-  std::ostringstream text;
-  analysis::write_occupancy_text(text, gpu, launch, analysis::compute_occupancy(gpu, launch));
-  return text.str();
+  return TiledOccupancy{gpu, launch, analysis::compute_occupancy(gpu, launch)};
 }
 
 }  // namespace warpdiv::cli

@@ -36,11 +36,17 @@ GpuCatalogue load_gpu_catalogue(const boost::program_options::variables_map& vm)
 /// --regs R (0 .. 1024), default 32.
 int registers_from(const boost::program_options::variables_map& vm);
 
-/// For `warpdiv analyze`: with --gpu NAME, the occupancy block of the tiled kernel's launch
-/// (T*T threads, 2*T*T*4 bytes of static shared memory, --regs) written to `out`; without
-/// --gpu, nothing (and --regs or --gpu-file alone are refused). Call before the work so that a bad
-/// GPU flag is refused first; returns the text to print after the report.
-std::optional<std::string> tiled_occupancy_block(const boost::program_options::variables_map& vm,
-                                                 int tile, int warp_size);
+/// The tiled kernel's launch on the --gpu preset and its occupancy.
+struct TiledOccupancy {
+  analysis::GpuSpec gpu;
+  analysis::LaunchResources launch;
+  analysis::OccupancyResult result;
+};
+
+/// With --gpu NAME, the occupancy of the tiled kernel's launch (T*T threads, 2*T*T*4 bytes of
+/// static shared memory, --regs); without --gpu, nothing (and --regs or --gpu-file alone are
+/// refused). Call before the work, so that a bad GPU flag is refused first.
+std::optional<TiledOccupancy> tiled_occupancy(const boost::program_options::variables_map& vm,
+                                              int tile, int warp_size);
 
 }  // namespace warpdiv::cli

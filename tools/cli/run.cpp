@@ -1,4 +1,5 @@
 #include <exception>
+#include <iomanip>
 #include <iostream>
 #include <new>
 
@@ -18,6 +19,7 @@ struct Command {
 constexpr Command kCommands[] = {
     {"analyze", analyze_command,
      "count divergent warp-phases of the tiled kernel's boundary checks"},
+    {"sweep", sweep_command, "exact counts of many sizes and tiles into one CSV (Ctrl-C keeps rows)"},
     {"occupancy", occupancy_command, "theoretical occupancy of a launch on a GPU preset, limit by limit"},
     {"validate", validate_command,
      "run the real kernel on GPU 0 and compare it with the model (exit 3 without a GPU)"},
@@ -29,7 +31,8 @@ void usage(std::ostream& out) {
   out << "warpdiv: warp-level divergence model and occupancy of the tiled matrix multiply\n\n"
          "usage: warpdiv <command> [options]      (warpdiv <command> --help for its options)\n\n"
          "commands:\n";
-  for (const Command& c : kCommands) out << "  " << c.name << "  " << c.summary << '\n';
+  for (const Command& c : kCommands)
+    out << "  " << std::left << std::setw(11) << c.name << c.summary << '\n';
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "analysis/validation.hpp"
 #include "kernels/tiled_matmul.hpp"
 #include "sim/errors.hpp"
+#include "sim/exact.hpp"
 #include "sim/replay.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/device_occupancy.hpp"
@@ -119,7 +120,10 @@ int validate_command(const Args& args, std::ostream& out) {
   record.date = utc_now();
   record.seed = seed;
   record.repeats = repeats;
-  record.model = sim::replay(config);
+  // The replay engine (the simple oracle) where it is willing, the exact engine beyond.
+  record.model = sim::warp_phases_per_condition(geometry) <= sim::ReplayOptions{}.max_warp_phases
+                     ? sim::replay(config)
+                     : sim::exact(config);
 
   std::mt19937_64 rng(seed);
   const std::vector<float> m = analysis::random_matrix(config.rows, config.inner, rng);

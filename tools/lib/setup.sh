@@ -9,7 +9,10 @@ export PATH="$PATH:/usr/local/cuda/bin"
 
 # Debian 12 packages the build and the tests need (the compiler toolchain and nvcc are assumed).
 WARPDIV_PACKAGES=(cmake make libboost-program-options-dev libfccp-dev googletest libgtest-dev
-                  libbenchmark-dev)
+                  libbenchmark-dev libpng-dev)
+# Only tools/test needs these: the browser test renders the HTML reports in headless Chromium (with a
+# font, so that text is drawn on a bare machine). If they cannot be installed, that test skips.
+WARPDIV_TEST_PACKAGES=(chromium fonts-dejavu-core)
 
 warpdiv_missing_packages() {
   local pkg
@@ -35,6 +38,14 @@ warpdiv_install() {
   fi
   # shellcheck disable=SC2086
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >&2
+}
+
+# warpdiv_install_optional PKG...: like warpdiv_install, but a failure only prints a note.
+warpdiv_install_optional() {
+  if ! warpdiv_install "$@"; then
+    echo "warpdiv: could not install" $(warpdiv_missing_packages "$@") \
+         "- the tests that need them will skip" >&2
+  fi
 }
 
 warpdiv_build() {

@@ -1,0 +1,167 @@
+// The HTML reports rendered by a real browser (headless Chromium, offline, fresh profile): the DOM
+// Chromium builds holds the expected sections, figures and lecture figures, and the screenshot
+// shows the figures' colours. Skips only where Chromium is not installed (tools/test installs it).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "analysis/html.hpp"
+#include "tests/tools/chromium.hpp"
+#include "tests/tools/cli_runner.hpp"
+
+namespace warpdiv::testing {
+namespace {
+
+namespace colour = analysis::html::colour;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::size_t count(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+// The serialised element that starts with `start_tag`, up to the first `end_tag` after it.
+std::string between(const std::string& text, const std::string& start_tag,
+                    const std::string& end_tag) {
+  const auto start = text.find(start_tag);
+  if (start == std::string::npos) return "";
+  return text.substr(start, text.find(end_tag, start) - start);
+}
+
+class Browser : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    chromium_ = find_chromium();
+    if (chromium_.empty())
+      GTEST_SKIP() << "Chromium is not installed (no chromium on PATH, WARPDIV_CHROMIUM unset); "
+                      "tools/test installs it with apt-get where it can";
+  }
+  std::string chromium_;
+  TempDir dir_;
+};
+
+TEST_F(Browser, LectureReport) {
+  const std::string page = dir_.file("lecture.html");
+  const CliResult r =
+      run_warpdiv({"analyze", "--gpu", "lecture-16k", "--regs", "16", "--html", page});
+  ASSERT_EQ(r.status, 0) << r.err;
+
+  const std::string dom = chromium_dump_dom(chromium_, page);
+  // Chromium parsed the page into the expected sections, each holding its figures.
+  for (const char* id : {"grid", "maps", "warps", "summary", "occupancy", "barrier"})
+    EXPECT_TRUE(contains(dom, std::string("<section id=\"") + id + "\">")) << id;
+  const std::string grid = between(dom, "<section id=\"grid\">", "</section>");
+  EXPECT_TRUE(contains(grid, "<svg id=\"block-grid\""));
+  EXPECT_TRUE(contains(grid, "<svg id=\"thread-layout\""));
+  // 7 x 7 blocks: four classes, a map per class and condition, all inside the maps section.
+  const std::string maps = between(dom, "<section id=\"maps\">", "</section>");
+  EXPECT_EQ(count(maps, "<figure class=\"map\""), 16u);
+  EXPECT_EQ(count(maps, "<svg class=\"map\""), 16u);
+  // The lecture's figures: Type 1 336 of 2,352, Type 2 14 of 392, 350 of 2,744 in all; the
+  // barrier hazard in the last block-row and block-column, 7 + 7 - 1 = 13 of 49 blocks.
+  const std::string summary = between(dom, "<section id=\"summary\">", "</section>");
+  EXPECT_TRUE(contains(summary, "336/2,352 (14.29%)"));
+  EXPECT_TRUE(contains(summary, "14/392 (3.57%)"));
+  EXPECT_TRUE(contains(summary, "350/2,744 (12.76%)"));
+  EXPECT_TRUE(contains(between(dom, "<section id=\"barrier\">", "</section>"), "13 of 49 blocks"));
+  // The lecture's SM: 1,536 threads / 256 per block = 6 active blocks (shared memory allows 8).
+  EXPECT_TRUE(contains(between(dom, "<section id=\"occupancy\">", "</section>"),
+                       "<td>Theoretical active blocks per SM</td><td>6</td>"));
+
+  const std::string png = dir_.file("lecture.png");
+  chromium_screenshot(chromium_, page, png, 1150, 1700);
+  const Image image = read_png(png);
+  ASSERT_EQ(image.width, 1150);
+  ASSERT_EQ(image.height, 1700);
+  // The grid is drawn to scale at 44 px a block: the interior is 6 x 6 blocks (264 x 264 px less
+  // the grid lines); the edge blocks hold 100 - 96 = 4 of 16 rows or columns of P, an 11 x 264 px
+  // strip in full colour, and the hatching keeps about half of the rest (33 x 264 px) coloured;
+  // the corner is 44 x 44 px, its 11 x 11 px inside P plus half the rest. Each class also has a
+  // 12 x 12 px legend swatch. A blank or broken page has none of these colours.
+  EXPECT_GT(image.count(parse_colour(colour::kInterior)), 40000u);
+  EXPECT_GT(image.count(parse_colour(colour::kRightEdge)), 4000u);
+  EXPECT_GT(image.count(parse_colour(colour::kBottomEdge)), 4000u);
+  EXPECT_GT(image.count(parse_colour(colour::kCorner)), 700u);
+  // The interior maps: load_M's last phase is a divergent column of 8 warps (18 x 128 px), and
+  // load_N's last phase leaves warps 2..7 idle (18 x 96 px).
+  EXPECT_GT(image.count(parse_colour(colour::kDivergent)), 1500u);
+  EXPECT_GT(image.count(parse_colour(colour::kUniformTrue)), 10000u);
+  EXPECT_GT(image.count(parse_colour(colour::kUniformFalse)), 1000u);
+}
+
+TEST_F(Browser, LargestLaunchReport) {
+  // The 2^31-1 cube, T = 32 (counts by hand in tests/tools/html_cli_test.cpp): load_M diverges in
+  // 2^26 * (2^31 - 1) of 2^83 warp-phases.
+  const std::string page = dir_.file("cube.html");
+  const CliResult r =
+      run_warpdiv({"analyze", "--width", "2147483647", "--tile", "32", "--html", page});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_LT(read_file(page).size(), 2u * 1024u * 1024u);
+
+  const std::string dom = chromium_dump_dom(chromium_, page);
+  const std::string maps = between(dom, "<section id=\"maps\">", "</section>");
+  EXPECT_EQ(count(maps, "<figure class=\"map\""), 16u);
+  EXPECT_TRUE(contains(dom, "67,108,864 × 67,108,864 = 4,503,599,627,370,496 blocks"));
+  EXPECT_TRUE(contains(dom, "144,115,188,008,747,008/9,671,406,556,917,033,397,649,408"));
+
+  const std::string png = dir_.file("cube.png");
+  chromium_screenshot(chromium_, page, png, 1150, 1400);
+  const Image image = read_png(png);
+  // Not to scale: the interior band is 300 x 300 px, the edge blocks 64 x 300 px, the corner
+  // 64 x 64 px (P covers 31 of its 32 rows and columns). The interior maps: every warp is
+  // uniformly true before the last phase and divergent in it (load_M).
+  EXPECT_GT(image.count(parse_colour(colour::kInterior)), 40000u);
+  EXPECT_GT(image.count(parse_colour(colour::kRightEdge)), 12000u);
+  EXPECT_GT(image.count(parse_colour(colour::kBottomEdge)), 12000u);
+  EXPECT_GT(image.count(parse_colour(colour::kCorner)), 2500u);
+  EXPECT_GT(image.count(parse_colour(colour::kUniformTrue)), 10000u);
+  EXPECT_GT(image.count(parse_colour(colour::kDivergent)), 5000u);
+}
+
+TEST_F(Browser, SweepReport) {
+  const std::string page = dir_.file("sweep.html");
+  const CliResult r = run_warpdiv({"sweep", "--sizes", "100,150,200,300,500,1000,2000,5000",
+                                   "--tiles", "8,16,32", "--gpu", "lecture-16k", "--regs", "16",
+                                   "--html", page});
+  ASSERT_EQ(r.status, 0) << r.err;
+
+  const std::string dom = chromium_dump_dom(chromium_, page);
+  const std::string fraction = between(dom, "<section id=\"fraction\">", "</section>");
+  EXPECT_EQ(count(fraction, "<svg class=\"plot\""), 4u);
+  EXPECT_EQ(count(fraction, "<g class=\"series\""), 12u);  // 4 plots x 3 tile widths
+  EXPECT_EQ(count(fraction, ">T = 16</text>"), 4u);           // each plot's legend
+  EXPECT_EQ(count(fraction, ">matrix size W = J = K = L (elements, log scale)</text>"), 4u);
+  const std::string occupancy = between(dom, "<section id=\"occupancy\">", "</section>");
+  EXPECT_TRUE(contains(occupancy, "<svg class=\"plot\" id=\"plot-occupancy\""));
+  // The lecture's SM: T = 16 gives 6 blocks of 8 warps = 48 of 48 warps (100%).
+  EXPECT_TRUE(contains(occupancy, "<tr class=\"swept\"><td>16</td><td>256</td><td>2,048</td>"
+                                  "<td>6</td><td>48</td><td>100.00%</td>"));
+
+  const std::string png = dir_.file("sweep.png");
+  chromium_screenshot(chromium_, page, png, 1150, 1300);
+  const Image image = read_png(png);
+  // The three curves of the four plots in the series colours: 8 markers of about 25 px each per
+  // curve and plot (4 x 8 x 25 = 800 px) besides the lines, whose anti-aliased edges are not
+  // counted (and the third curve is dotted). A page without the curves has none.
+  EXPECT_GT(image.count(parse_colour("#0072B2")), 500u);
+  EXPECT_GT(image.count(parse_colour("#D55E00")), 500u);
+  EXPECT_GT(image.count(parse_colour("#009E73")), 500u);
+  EXPECT_GT(image.non_white(), 50000u);
+}
+
+TEST(Png, RefusesWhatIsNotAPng) {
+  // The decoder itself, on a file that is not a PNG.
+  TempDir dir;
+  write_file(dir.file("x.png"), "not a png");
+  EXPECT_THROW(read_png(dir.file("x.png")), std::runtime_error);
+  EXPECT_EQ(parse_colour("#D55E00").r, 0xD5);
+  EXPECT_EQ(parse_colour("#D55E00").g, 0x5E);
+  EXPECT_EQ(parse_colour("#D55E00").b, 0x00);
+}
+
+}  // namespace
+}  // namespace warpdiv::testing

@@ -1,0 +1,272 @@
+// warpdiv sweep: the exact counts of many launches (sizes x inner sizes x tiles) into one CSV, with
+// a progress bar on a terminal and a clean stop on Ctrl-C.
+#include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "analysis/atomic_file.hpp"
+#include "analysis/sweep_html.hpp"
+#include "analysis/sweep_report.hpp"
+#include "sim/errors.hpp"
+#include "sim/exact.hpp"
+#include "tools/cli/commands.hpp"
+#include "tools/cli/gpu_options.hpp"
+#include "tools/cli/options.hpp"
+
+namespace po = boost::program_options;
+
+namespace warpdiv::cli {
+
+namespace {
+
+/// A sweep holds at most this many launches (a million launches take seconds with the exact
+/// engine and give a CSV of about 300 MB); larger ones are refused up front.
+constexpr std::uint64_t kMaxSweepLaunches = 1'000'000;
+/// A sweep with --html holds its rows in memory (about 70 bytes each, four per launch) to plot
+/// them: at most this many launches (28 MB of rows).
+constexpr std::uint64_t kMaxHtmlSweepLaunches = 100'000;
+/// Exit status after Ctrl-C, as a shell reports a process ended by SIGINT (128 + 2).
+constexpr int kInterruptedStatus = 130;
+/// Redraw the progress bar at most this often.
+constexpr auto kProgressInterval = std::chrono::milliseconds(100);
+constexpr int kProgressBarWidth = 30;
+
+// "LIST" (a,b,c) or "START:STOP:STEP" (START, START+STEP, ... <= STOP), parsed but not expanded,
+// so that a huge range is counted and refused without allocating it.
+struct IntegerSet {
+  std::vector<std::int64_t> values;  // a list
+  bool is_range = false;
+  std::int64_t start = 0, stop = 0, step = 1;
+
+  std::uint64_t count() const {
+    if (!is_range) return values.size();
+    return static_cast<std::uint64_t>((stop - start) / step) + 1;
+  }
+  std::vector<std::int64_t> expand() const {
+    if (!is_range) return values;
+    std::vector<std::int64_t> out;
+    out.reserve(count());
+    for (std::int64_t v = start; v <= stop; v += step) out.push_back(v);
+    return out;
+  }
+};
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::string::size_type begin = 0;
+  while (true) {
+    const auto end = text.find(separator, begin);
+    parts.push_back(text.substr(begin, end - begin));
+    if (end == std::string::npos) return parts;
+    begin = end + 1;
+  }
+}
+
+IntegerSet parse_integer_set(const std::string& flag, const std::string& text, std::int64_t min,
+                             std::int64_t max) {
+  const std::string expected = flag + " must be a comma-separated list of integers from " +
+                               std::to_string(min) + " to " + std::to_string(max) +
+                               ", or START:STOP:STEP (got '" + text + "')";
+  // parse_integer's own message names one element; the user gave the whole text, so name that.
+  const auto number = [&](const std::string& part, std::int64_t lo, std::int64_t hi) {
+    try {
+      return parse_integer(flag, part, lo, hi);
+    } catch (const InvalidInput&) {
+      throw InvalidInput(expected);
+    }
+  };
+  IntegerSet set;
+  if (text.find(':') != std::string::npos) {
+    const std::string range = flag + " START:STOP:STEP must be integers from " +
+                              std::to_string(min) + " to " + std::to_string(max) +
+                              " with START <= STOP and STEP >= 1 (got '" + text + "')";
+    const std::vector<std::string> parts = split(text, ':');
+    if (parts.size() != 3) throw InvalidInput(range);
+    set.is_range = true;
+    try {
+      set.start = parse_integer(flag, parts[0], min, max);
+      set.stop = parse_integer(flag, parts[1], min, max);
+      set.step = parse_integer(flag, parts[2], 1, max);
+    } catch (const InvalidInput&) {
+      throw InvalidInput(range);
+    }
+    if (set.start > set.stop) throw InvalidInput(range);
+    return set;
+  }
+  for (const std::string& part : split(text, ',')) set.values.push_back(number(part, min, max));
+  return set;
+}
+
+// SIGINT sets a flag; the sweep stops after the launch in hand and still commits its CSV.
+volatile std::sig_atomic_t interrupted = 0;
+extern "C" void on_sigint(int) { interrupted = 1; }
+
+class SigintHandler {
+ public:
+  SigintHandler() {
+    interrupted = 0;
+    struct sigaction action {};
+    action.sa_handler = on_sigint;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    installed_ = ::sigaction(SIGINT, &action, &previous_) == 0;
+  }
+  ~SigintHandler() {
+    if (installed_) ::sigaction(SIGINT, &previous_, nullptr);
+  }
+  SigintHandler(const SigintHandler&) = delete;
+  SigintHandler& operator=(const SigintHandler&) = delete;
+
+ private:
+  struct sigaction previous_ {};
+  bool installed_ = false;
+};
+
+// A one-line bar redrawn with '\r' on stderr, only when stderr is a terminal: piped or redirected
+// output (logs, CI) gets nothing.
+class ProgressBar {
+ public:
+  explicit ProgressBar(std::size_t total) : total_(total), enabled_(::isatty(STDERR_FILENO) == 1) {}
+
+  void update(std::size_t done) {
+    if (!enabled_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (done != total_ && drawn_ && now - last_ < kProgressInterval) return;
+    last_ = now;
+    drawn_ = true;
+    const std::size_t filled = total_ == 0 ? kProgressBarWidth : done * kProgressBarWidth / total_;
+    std::string bar(filled, '#');
+    bar.resize(kProgressBarWidth, '.');
+    std::cerr << "\rsweep [" << bar << "] " << (total_ == 0 ? 100 : done * 100 / total_) << "% "
+              << done << '/' << total_ << " launches" << std::flush;
+  }
+  /// Ends the bar's line so that what follows starts on a fresh one.
+  void finish() {
+    if (enabled_ && drawn_) std::cerr << '\n' << std::flush;
+    drawn_ = false;
+  }
+
+ private:
+  std::size_t total_;
+  bool enabled_;
+  bool drawn_ = false;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+}  // namespace
+
+int sweep_command(const Args& args, std::ostream& out) {
+  po::options_description options(
+      "warpdiv sweep: exact divergence counts of many launches into one CSV, one row per\n"
+      "(rows, inner, cols, tile, condition). Sizes are square (J = K = L = size) unless --inner\n"
+      "gives K. A progress bar shows on stderr when it is a terminal. Ctrl-C stops after the\n"
+      "launch in hand, writes every finished row to the CSV and exits with status 130.\n\n"
+      "usage: warpdiv sweep --sizes LIST|START:STOP:STEP --tiles LIST [--inner LIST]\n"
+      "                     [--warp-size S] [--csv FILE] [--html FILE [--gpu NAME [--regs R]\n"
+      "                     [--gpu-file FILE]]]   (--csv, --html or both)\n\noptions");
+  options.add_options()("help,h", "show this help")
+      ("sizes", po::value<std::string>()->value_name("LIST")->required(),
+       "J = L (and K unless --inner): e.g. 100,4097 or 64:4096:64 (START:STOP:STEP, STOP "
+       "included), each 1 .. 2147483647")
+      ("tiles", po::value<std::string>()->value_name("LIST")->required(),
+       "tile widths T, 1 .. 32: e.g. 8,16,32 or 1:32:1")
+      ("inner", po::value<std::string>()->value_name("LIST"),
+       "inner sizes K to pair with every size (default: K = the size)")
+      ("warp-size", po::value<std::string>()->value_name("S"),
+       "warp size, a power of two 1 .. 64 (default 32)")
+      ("csv", po::value<std::string>()->value_name("FILE"),
+       "the CSV to write: rows,inner,cols,tile,warp_size,condition,warp_phases,"
+       "divergent_warp_phases,fraction")
+      ("html", po::value<std::string>()->value_name("FILE"),
+       "a self-contained HTML page with plots of the divergent fraction against size (a curve "
+       "per tile width, a plot per check); with --gpu, occupancy against tile width too");
+  add_gpu_options(options);  // --gpu NAME adds the occupancy plot to the --html page
+  // --help must work without the required flags: look for it before Boost checks them.
+  for (const std::string& a : args) {
+    if (a == "--help" || a == "-h") {
+      out << options << '\n';
+      return 0;
+    }
+  }
+  const po::variables_map vm = parse_command_line("sweep", args, options);
+
+  namespace lim = sim::limits;
+  const IntegerSet sizes = parse_integer_set("--sizes", get(vm, "sizes"), lim::kMinSize, lim::kMaxSize);
+  const IntegerSet tiles = parse_integer_set("--tiles", get(vm, "tiles"), lim::kMinTile, lim::kMaxTile);
+  IntegerSet inners;
+  if (has(vm, "inner"))
+    inners = parse_integer_set("--inner", get(vm, "inner"), lim::kMinSize, lim::kMaxSize);
+  const int warp_size = has(vm, "warp-size") ? parse_warp_size("--warp-size", get(vm, "warp-size"))
+                                             : lim::kDefaultWarpSize;
+  if (!has(vm, "csv") && !has(vm, "html"))
+    throw InvalidInput("warpdiv sweep needs --csv FILE, --html FILE or both (see warpdiv sweep --help)");
+  if (has(vm, "gpu") && !has(vm, "html"))
+    throw InvalidInput("--gpu needs --html FILE (the occupancy plot is on the page)");
+  // The preset and --regs, checked as `warpdiv analyze --gpu` checks them (T = 1 stands for all).
+  analysis::SweepHtmlOptions page;
+  if (const auto occupancy = tiled_occupancy(vm, 1, warp_size)) {
+    page.gpu = occupancy->gpu;
+    page.registers_per_thread = occupancy->launch.registers_per_thread;
+  }
+  // Each count is at most 2^31, so the product of three fits in 128 bits.
+  const sim::Count launches = static_cast<sim::Count>(sizes.count()) * tiles.count() *
+                              (has(vm, "inner") ? inners.count() : 1);
+  if (launches > kMaxSweepLaunches)
+    throw InvalidInput("--sizes, --inner and --tiles give " + sim::to_decimal(launches) +
+                       " launches, above the limit of " + std::to_string(kMaxSweepLaunches) +
+                       " per sweep; split it into several");
+  if (has(vm, "html") && launches > kMaxHtmlSweepLaunches)
+    throw InvalidInput("--html plots at most " + std::to_string(kMaxHtmlSweepLaunches) +
+                       " launches (this sweep has " + sim::to_decimal(launches) +
+                       "); use a coarser START:STOP:STEP or --csv alone");
+
+  analysis::SweepPlan plan;
+  plan.sizes = sizes.expand();
+  plan.tiles.reserve(tiles.count());
+  for (std::int64_t t : tiles.expand()) plan.tiles.push_back(static_cast<int>(t));
+  if (has(vm, "inner")) plan.inners = inners.expand();
+  plan.warp_size = warp_size;
+
+  // Catch Ctrl-C from here on: the output is open, so there is something to save.
+  const SigintHandler sigint;
+  std::unique_ptr<analysis::AtomicFile> csv;
+  if (has(vm, "csv")) csv = std::make_unique<analysis::AtomicFile>(get(vm, "csv"), "--csv");
+  std::unique_ptr<analysis::AtomicFile> html;
+  if (has(vm, "html")) html = std::make_unique<analysis::AtomicFile>(get(vm, "html"), "--html");
+  if (csv) analysis::write_sweep_csv_header(csv->stream());
+  std::vector<analysis::SweepRow> kept;  // for the page
+  if (html) kept.reserve(plan.launches() * sim::kConditionCount);
+  ProgressBar progress(plan.launches());
+  std::size_t done = 0;
+  for (; done < plan.launches() && !interrupted; ++done) {
+    for (const analysis::SweepRow& row : analysis::sweep_rows(sim::exact(plan.launch(done)))) {
+      if (csv) analysis::write_sweep_csv_row(csv->stream(), row);
+      if (html) kept.push_back(row);
+    }
+    progress.update(done + 1);
+  }
+  progress.finish();
+  if (html) html->stream() << analysis::render_sweep_html(kept, page, interrupted != 0);
+  if (csv) csv->commit();
+  if (html) html->commit();
+  std::string files;
+  if (csv) files = csv->target();
+  if (html) files += (files.empty() ? "" : " and ") + html->target();
+  if (interrupted) {
+    std::cerr << "warpdiv sweep: interrupted: " << files << " hold" << (csv && html ? "" : "s")
+              << " the " << done * sim::kConditionCount << " rows of the " << done << " of "
+              << plan.launches() << " launches finished\n";
+    return kInterruptedStatus;
+  }
+  out << "warpdiv sweep: " << plan.launches() << " launches, "
+      << plan.launches() * sim::kConditionCount << " rows written to " << files << '\n';
+  return 0;
+}
+
+}  // namespace warpdiv::cli
