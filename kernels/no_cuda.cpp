@@ -1,2 +1,28 @@
-// Placeholder translation unit until the CUDA kernels land (issue 5).
-namespace warpdiv::kernels {}
+// The stand-in used when nvcc is not found: everything that needs the GPU reports "no GPU" (exit
+// status 3), so the rest of warpdiv builds and tests without CUDA.
+#include "kernels/tiled_matmul.hpp"
+#include "sim/errors.hpp"
+
+namespace warpdiv::kernels {
+
+namespace {
+[[noreturn]] void no_cuda() { throw NoDevice("warpdiv was built without CUDA (nvcc not found)"); }
+}  // namespace
+
+struct TiledMatmul::State {};
+
+bool built_with_cuda() { return false; }
+DeviceInfo query_device() { no_cuda(); }
+KernelResources kernel_resources(Kernel, int) { no_cuda(); }
+
+TiledMatmul::TiledMatmul(const sim::LaunchConfig&, bool) { no_cuda(); }
+TiledMatmul::~TiledMatmul() = default;
+const sim::LaunchConfig& TiledMatmul::config() const { no_cuda(); }
+bool TiledMatmul::with_records() const { no_cuda(); }
+void TiledMatmul::upload(const std::vector<float>&, const std::vector<float>&) { no_cuda(); }
+std::vector<float> TiledMatmul::run_checked() { no_cuda(); }
+InstrumentedRun TiledMatmul::run_instrumented() { no_cuda(); }
+std::vector<float> TiledMatmul::run_unchecked() { no_cuda(); }
+KernelTimes TiledMatmul::time_kernels(int) { no_cuda(); }
+
+}  // namespace warpdiv::kernels

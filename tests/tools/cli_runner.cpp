@@ -40,7 +40,10 @@ bool file_exists(const std::string& path) { return fs::exists(path); }
 
 CliResult run_warpdiv(const std::vector<std::string>& args) {
   TempDir capture;
-  std::string command = shell_quote(WARPDIV_BINARY);
+  // WARPDIV_BINARY in the environment overrides the build's path (the binaries are copied to
+  // the GPU machine, where the build folder does not exist).
+  const char* binary = std::getenv("WARPDIV_BINARY");
+  std::string command = shell_quote(binary != nullptr && *binary != '\0' ? binary : WARPDIV_BINARY);
   for (const std::string& a : args) command += " " + shell_quote(a);
   command += " >" + shell_quote(capture.file("out")) + " 2>" + shell_quote(capture.file("err")) +
              " </dev/null";

@@ -12,7 +12,8 @@ struct CliResult {
   std::string err;
 };
 
-/// Runs WARPDIV_BINARY with `args` (each passed as one argument, shell-quoted).
+/// Runs WARPDIV_BINARY (the environment variable of that name, if set, else the build's binary)
+/// with `args` (each passed as one argument, shell-quoted).
 CliResult run_warpdiv(const std::vector<std::string>& args);
 
 /// A fresh empty folder under /tmp, removed by the destructor.

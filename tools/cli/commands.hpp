@@ -13,6 +13,8 @@ using Args = std::vector<std::string>;
 int analyze_command(const Args& args, std::ostream& out);
 int sweep_command(const Args& args, std::ostream& out);
 int occupancy_command(const Args& args, std::ostream& out);
+int validate_command(const Args& args, std::ostream& out);
+int ncu_check_command(const Args& args, std::ostream& out);
 
 /// Dispatches argv to a subcommand and maps exceptions to exit codes:
 /// 0 ok, 1 mismatch or internal failure, 2 bad input, 3 no GPU.

@@ -21,6 +21,10 @@ constexpr Command kCommands[] = {
      "count divergent warp-phases of the tiled kernel's boundary checks"},
     {"sweep", sweep_command, "exact counts of many sizes and tiles into one CSV (Ctrl-C keeps rows)"},
     {"occupancy", occupancy_command, "theoretical occupancy of a launch on a GPU preset, limit by limit"},
+    {"validate", validate_command,
+     "run the real kernel on GPU 0 and compare it with the model (exit 3 without a GPU)"},
+    {"ncu-check", ncu_check_command,
+     "compare Nsight Compute's CSV for warpdiv's kernels with the calculator and the model"},
 };
 
 void usage(std::ostream& out) {

@@ -1,0 +1,75 @@
+// A reader of Nsight Compute's CSV (`ncu --csv --page raw`), built on libfccp: one row per
+// profiled kernel launch, one column per metric, a units row under the header.
+//
+// What ncu writes and the reader copes with: every field quoted; lines before the header (the
+// "==PROF==" progress lines, the program's own output when --log-file is not used) and after the
+// table; a units row (its ID is empty); numbers with thousands separators ("1,024"); metrics
+// missing where a section did not collect them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warpdiv::analysis {
+
+/// The columns the reader looks for (others are ignored, any of these may be missing).
+namespace ncu_metric {
+constexpr const char* kBlockSize = "launch__block_size";
+constexpr const char* kGridSize = "launch__grid_size";
+constexpr const char* kRegistersPerThread = "launch__registers_per_thread";
+constexpr const char* kStaticShared = "launch__shared_mem_per_block_static";
+constexpr const char* kDynamicShared = "launch__shared_mem_per_block_dynamic";
+constexpr const char* kDriverShared = "launch__shared_mem_per_block_driver";
+constexpr const char* kSharedConfig = "launch__shared_mem_config_size";
+constexpr const char* kLimitWarps = "launch__occupancy_limit_warps";
+constexpr const char* kLimitRegisters = "launch__occupancy_limit_registers";
+constexpr const char* kLimitSharedMem = "launch__occupancy_limit_shared_mem";
+constexpr const char* kLimitBlocks = "launch__occupancy_limit_blocks";
+constexpr const char* kTheoreticalOccupancy = "sm__maximum_warps_per_active_cycle_pct";
+constexpr const char* kAchievedOccupancy = "sm__warps_active.avg.pct_of_peak_sustained_active";
+constexpr const char* kBranchUniformPct = "smsp__sass_average_branch_targets_threads_uniform.pct";
+constexpr const char* kDivergentBranchTargets = "smsp__sass_branch_targets_threads_divergent.sum";
+constexpr const char* kBranchTargets = "smsp__sass_branch_targets.sum";
+constexpr const char* kSmCount = "device__attribute_multiprocessor_count";
+constexpr const char* kRegistersPerSm = "device__attribute_max_registers_per_multiprocessor";
+constexpr const char* kRegistersPerBlock = "device__attribute_max_registers_per_block";
+constexpr const char* kSharedPerSm = "device__attribute_max_shared_memory_per_multiprocessor";
+constexpr const char* kThreadsPerSm = "device__attribute_max_threads_per_multiprocessor";
+constexpr const char* kBlocksPerSm = "device__attribute_max_blocks_per_multiprocessor";
+constexpr const char* kCcMajor = "device__attribute_compute_capability_major";
+constexpr const char* kCcMinor = "device__attribute_compute_capability_minor";
+}  // namespace ncu_metric
+
+/// One profiled launch.
+struct NcuLaunch {
+  std::int64_t id = 0;
+  std::string kernel_name;         // as ncu prints it (demangled, or the function's base name)
+  std::string block_size;          // "(16, 16, 1)"
+  std::string grid_size;           // "(7, 7, 1)"
+  std::string compute_capability;  // "9.0"
+  std::map<std::string, double> metrics;  // the numeric metrics present in this row
+  std::map<std::string, std::string> units;  // from the units row, where given
+
+  std::optional<double> metric(const std::string& name) const;
+  /// The metric, or InvalidInput naming it and the launch when it is missing.
+  double require(const std::string& name) const;
+};
+
+/// A number as ncu prints it: "1024", "1,024", "93.75", "-0.5", "1e+06"; anything else
+/// (empty, "n/a", "1,02") is nullopt.
+std::optional<double> parse_ncu_number(const std::string& text);
+
+/// "(16, 16, 1)" -> {16, 16, 1}; throws InvalidInput on anything else.
+std::vector<std::int64_t> parse_ncu_dim3(const std::string& text);
+
+/// Parses ncu's CSV text. `source` names it in messages (a file name). Throws InvalidInput when
+/// there is no header, a row cannot be read, or no launch is listed.
+std::vector<NcuLaunch> parse_ncu_csv(const std::string& text, const std::string& source);
+
+/// Reads and parses a file; InvalidInput names `flag` and the file when it cannot be read.
+std::vector<NcuLaunch> read_ncu_csv(const std::string& path, const std::string& flag);
+
+}  // namespace warpdiv::analysis

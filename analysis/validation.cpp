@@ -1,0 +1,508 @@
+#include "analysis/validation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "analysis/csv.hpp"
+#include "analysis/divergence_report.hpp"
+#include "sim/conditions.hpp"
+#include "sim/lane_agreement.hpp"
+
+namespace warpdiv::analysis {
+
+namespace {
+
+std::size_t checked_size(std::int64_t a, std::int64_t b) {
+  return static_cast<std::size_t>(sim::checked_mul(static_cast<sim::Count>(a),
+                                                   static_cast<sim::Count>(b)));
+}
+
+std::string format(const char* pattern, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, pattern, value);
+  return buffer;
+}
+
+/// The largest error in rows [begin, end) of `rows` against columns `cols`.
+struct WorstEntry {
+  double error = 0.0;
+  std::int64_t row = -1;
+  std::int64_t col = -1;
+  std::uint64_t compared = 0;
+};
+
+void keep_worst(WorstEntry& worst, double error, std::int64_t row, std::int64_t col) {
+  if (std::isnan(worst.error)) return;  // a NaN error stays the verdict
+  if (std::isnan(error) || error > worst.error || worst.row < 0) {
+    worst.error = error;
+    worst.row = row;
+    worst.col = col;
+  }
+}
+
+WorstEntry compare_rows(const sim::LaunchConfig& c, const std::vector<float>& m,
+                        const std::vector<float>& n, const std::vector<float>& p,
+                        const std::vector<std::int64_t>& rows, std::size_t begin, std::size_t end,
+                        const std::vector<std::int64_t>& cols) {
+  const std::size_t K = static_cast<std::size_t>(c.inner);
+  const std::size_t L = static_cast<std::size_t>(c.cols);
+  std::vector<double> sum(cols.size());
+  std::vector<double> magnitude(cols.size());
+  WorstEntry worst;
+  for (std::size_t r = begin; r < end; ++r) {
+    const std::size_t i = static_cast<std::size_t>(rows[r]);
+    std::fill(sum.begin(), sum.end(), 0.0);
+    std::fill(magnitude.begin(), magnitude.end(), 0.0);
+    for (std::size_t k = 0; k < K; ++k) {
+      const double a = m[i * K + k];
+      const float* n_row = &n[k * L];
+      for (std::size_t jj = 0; jj < cols.size(); ++jj) {
+        const double term = a * static_cast<double>(n_row[cols[jj]]);
+        sum[jj] += term;
+        magnitude[jj] += std::fabs(term);
+      }
+    }
+    for (std::size_t jj = 0; jj < cols.size(); ++jj) {
+      const double gpu = p[i * L + static_cast<std::size_t>(cols[jj])];
+      const double difference = std::fabs(gpu - sum[jj]);
+      const double error = magnitude[jj] > 0.0 ? difference / magnitude[jj] : difference;
+      keep_worst(worst, error, static_cast<std::int64_t>(i), cols[jj]);
+      ++worst.compared;
+    }
+  }
+  return worst;
+}
+
+std::string cell_name(sim::Condition c, sim::BlockClass k, const char* field) {
+  return sim::name(c) + "/" + sim::name(k) + " " + field;
+}
+
+}  // namespace
+
+std::vector<float> random_matrix(std::int64_t rows, std::int64_t cols, std::mt19937_64& rng) {
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> values(checked_size(rows, cols));
+  for (float& v : values) v = uniform(rng);
+  return values;
+}
+
+bool ProductCheck::passed() const {
+  return non_finite == 0 && entries_compared > 0 && max_relative_error < kProductTolerance;
+}
+
+std::vector<std::int64_t> sample_lines(std::int64_t size, int tile, std::size_t count,
+                                       std::mt19937_64& rng) {
+  std::vector<std::int64_t> lines;
+  if (size < 1) return lines;
+  if (static_cast<std::uint64_t>(size) <= count) {
+    for (std::int64_t i = 0; i < size; ++i) lines.push_back(i);
+    return lines;
+  }
+  std::set<std::int64_t> chosen = {0, size - 1};
+  // The last tile holds the lines whose checks fail in some threads.
+  const std::int64_t last_tile_start = (sim::ceil_div(size, tile) - 1) * tile;
+  for (std::int64_t i = last_tile_start; i < size && chosen.size() < count; ++i) chosen.insert(i);
+  std::uniform_int_distribution<std::int64_t> any(0, size - 1);
+  while (chosen.size() < count) chosen.insert(any(rng));
+  lines.assign(chosen.begin(), chosen.end());
+  return lines;
+}
+
+ProductCheck check_product(const sim::LaunchConfig& config, const std::vector<float>& m,
+                           const std::vector<float>& n, const std::vector<float>& p,
+                           std::mt19937_64& rng, std::uint64_t full_limit) {
+  sim::validate(config);
+  if (m.size() != checked_size(config.rows, config.inner) ||
+      n.size() != checked_size(config.inner, config.cols) ||
+      p.size() != checked_size(config.rows, config.cols))
+    throw std::invalid_argument("check_product: matrix sizes do not match the launch");
+  ProductCheck check;
+  check.entries = p.size();
+  for (float v : p) check.non_finite += std::isfinite(v) ? 0 : 1;
+
+  const sim::Count work = sim::checked_mul(
+      sim::checked_mul(static_cast<sim::Count>(config.rows), config.inner), config.cols);
+  check.every_entry_compared = work <= full_limit;
+  const std::size_t lines =
+      check.every_entry_compared ? static_cast<std::size_t>(-1) : kSampledLines;
+  const std::vector<std::int64_t> rows = sample_lines(config.rows, config.tile, lines, rng);
+  const std::vector<std::int64_t> cols = sample_lines(config.cols, config.tile, lines, rng);
+
+  // Rows split across the host's cores; each thread keeps its own worst entry.
+  const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1,
+                                                      std::max<std::size_t>(rows.size(), 1));
+  std::vector<WorstEntry> worst(threads);
+  std::vector<std::thread> workers;
+  for (std::size_t t = 0; t < threads; ++t) {
+    const std::size_t begin = rows.size() * t / threads;
+    const std::size_t end = rows.size() * (t + 1) / threads;
+    workers.emplace_back([&, t, begin, end] {
+      worst[t] = compare_rows(config, m, n, p, rows, begin, end, cols);
+    });
+  }
+  for (std::thread& w : workers) w.join();
+  WorstEntry overall;
+  for (const WorstEntry& w : worst) {
+    if (w.row >= 0) keep_worst(overall, w.error, w.row, w.col);
+    check.entries_compared += w.compared;
+  }
+  check.max_relative_error = overall.error;
+  check.worst_row = overall.row;
+  check.worst_col = overall.col;
+  return check;
+}
+
+std::vector<CountDifference> compare_counts(const sim::DivergenceResult& model,
+                                            const sim::DivergenceResult& hardware) {
+  std::vector<CountDifference> differences;
+  const auto compare = [&](std::string cell, sim::Count a, sim::Count b) {
+    if (a != b) differences.push_back({std::move(cell), a, b});
+  };
+  for (sim::Condition c : sim::kConditions) {
+    for (sim::BlockClass k : sim::kBlockClasses) {
+      const sim::ClassCounts& a = model.at(c, k);
+      const sim::ClassCounts& b = hardware.at(c, k);
+      compare(cell_name(c, k, "blocks"), a.blocks, b.blocks);
+      compare(cell_name(c, k, "warps"), a.warps, b.warps);
+      compare(cell_name(c, k, "warp_phases"), a.warp_phases, b.warp_phases);
+      compare(cell_name(c, k, "divergent_warp_phases"), a.divergent_warp_phases,
+              b.divergent_warp_phases);
+    }
+  }
+  compare("barrier_hazard_blocks", model.barrier_hazard_blocks, hardware.barrier_hazard_blocks);
+  return differences;
+}
+
+namespace {
+std::string describe_record(std::uint8_t record, sim::Condition c) {
+  const sim::Agreement a = sim::unpack(record, c);
+  if (static_cast<int>(a) > static_cast<int>(sim::Agreement::all)) {
+    std::ostringstream s;
+    s << "no valid record (byte 0x" << std::hex << static_cast<int>(record) << ")";
+    return s.str();
+  }
+  return sim::name(a);
+}
+}  // namespace
+
+RecordComparison compare_records(const sim::LaunchConfig& config,
+                                 const std::vector<std::uint8_t>& phase_records,
+                                 const std::vector<std::uint8_t>& store_records) {
+  const sim::Geometry g(config);
+  const std::size_t warps = checked_size(checked_size(g.grid_x, g.grid_y), g.warps_per_block);
+  const std::size_t phases = static_cast<std::size_t>(g.phases);
+  if (store_records.size() != warps || phase_records.size() != warps * phases)
+    throw std::invalid_argument("compare_records: " + std::to_string(phase_records.size()) +
+                                " phase records and " + std::to_string(store_records.size()) +
+                                " store records, expected " + std::to_string(warps * phases) +
+                                " and " + std::to_string(warps));
+  const sim::WarpLaneTable lanes(g);
+  RecordComparison result;
+  const auto mismatch = [&](std::int64_t bx, std::int64_t by, int w, const std::string& when,
+                            sim::Condition c, sim::Agreement model, std::uint8_t record) {
+    ++result.mismatches;
+    if (!result.first_mismatch.empty()) return;
+    std::ostringstream s;
+    s << sim::name(c) << " in block (" << bx << ", " << by << ") ["
+      << sim::name(sim::classify_block(g, bx, by)) << "], warp " << w << when << ": the model says "
+      << sim::name(model) << ", the GPU's ballot says " << describe_record(record, c);
+    result.first_mismatch = s.str();
+  };
+  std::size_t warp_index = 0;
+  for (std::int64_t by = 0; by < g.grid_y; ++by) {
+    for (std::int64_t bx = 0; bx < g.grid_x; ++bx) {
+      for (int w = 0; w < g.warps_per_block; ++w, ++warp_index) {
+        const sim::LaneMask existing = lanes.existing(w);
+        for (std::size_t p = 0; p < phases; ++p) {
+          const auto phase = static_cast<std::int64_t>(p);
+          const sim::Agreement model_m = sim::agreement(
+              lanes.condition_mask(sim::Condition::load_M, bx, by, phase, w), existing);
+          const sim::Agreement model_n = sim::agreement(
+              lanes.condition_mask(sim::Condition::load_N, bx, by, phase, w), existing);
+          const sim::Agreement model_c = sim::agreement(
+              lanes.condition_mask(sim::Condition::compute, bx, by, phase, w), existing);
+          const std::uint8_t record = phase_records[warp_index * phases + p];
+          ++result.warp_phases_compared;
+          if (record == sim::pack(model_m, model_n, model_c)) continue;
+          const std::string when = ", phase " + std::to_string(p);
+          // Name the first condition that differs (a mismatch counts once per warp-phase).
+          if (sim::unpack(record, sim::Condition::load_M) != model_m)
+            mismatch(bx, by, w, when, sim::Condition::load_M, model_m, record);
+          else if (sim::unpack(record, sim::Condition::load_N) != model_n)
+            mismatch(bx, by, w, when, sim::Condition::load_N, model_n, record);
+          else
+            mismatch(bx, by, w, when, sim::Condition::compute, model_c, record);
+        }
+        const sim::Agreement model_s =
+            sim::agreement(lanes.condition_mask(sim::Condition::store, bx, by, 0, w), existing);
+        const std::uint8_t store = store_records[warp_index];
+        ++result.warps_compared;
+        if (store != static_cast<std::uint8_t>(model_s))
+          mismatch(bx, by, w, " (after the loop)", sim::Condition::store, model_s, store);
+      }
+    }
+  }
+  return result;
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const std::size_t half = values.size() / 2;
+  return values.size() % 2 == 1 ? values[half] : (values[half - 1] + values[half]) / 2.0;
+}
+
+namespace {
+double occupancy_percent(int blocks, int warps_per_block, int max_warps) {
+  return max_warps > 0 && blocks > 0 ? 100.0 * blocks * warps_per_block / max_warps : 0.0;
+}
+}  // namespace
+
+double OccupancyFigures::runtime_percent() const {
+  return occupancy_percent(runtime_blocks_per_sm, warps_per_block, max_warps_per_sm);
+}
+
+double OccupancyFigures::calculator_percent() const {
+  return occupancy_percent(calculator_blocks_per_sm, warps_per_block, max_warps_per_sm);
+}
+
+bool ValidationRecord::products_passed() const {
+  return checked_product.passed() && instrumented_product.passed() && unchecked_product.passed();
+}
+
+bool ValidationRecord::occupancy_matched() const {
+  return checked_occupancy.matched() && instrumented_occupancy.matched() &&
+         unchecked_occupancy.matched();
+}
+
+double ValidationRecord::checks_cost_percent() const {
+  return unchecked_ms > 0.0 ? (checked_ms / unchecked_ms - 1.0) * 100.0 : 0.0;
+}
+
+const char* const kValidationCsvHeader =
+    "device,compute_capability,driver_cuda,runtime_cuda,date,seed,rows,inner,cols,tile,blocks,"
+    "warps_per_block,phases,warp_phases,"
+    "model_load_M_divergent,gpu_load_M_divergent,model_load_N_divergent,gpu_load_N_divergent,"
+    "model_compute_divergent,gpu_compute_divergent,model_store_divergent,gpu_store_divergent,"
+    "model_barrier_hazard_blocks,gpu_barrier_hazard_blocks,count_fields_differing,"
+    "warp_phases_compared,record_mismatches,match,"
+    "product_entries_compared,product_max_rel_error,product_ok,"
+    "registers_checked,shared_bytes_checked,runtime_blocks_per_sm_checked,"
+    "calculator_blocks_per_sm_checked,registers_instrumented,runtime_blocks_per_sm_instrumented,"
+    "calculator_blocks_per_sm_instrumented,registers_unchecked,runtime_blocks_per_sm_unchecked,"
+    "calculator_blocks_per_sm_unchecked,occupancy_limit_checked,runtime_occupancy_pct_checked,"
+    "calculator_occupancy_pct_checked,occupancy_match,"
+    "checked_ms,unchecked_ms,checks_cost_pct,model_load_M_divergent_pct,"
+    "model_load_N_divergent_pct,model_compute_divergent_pct,repeats,all_ok";
+
+namespace {
+
+std::string yes_no(bool value) { return value ? "yes" : "no"; }
+
+std::string relative_error(const ProductCheck& check) {
+  return std::isnan(check.max_relative_error) ? "nan" : format("%.3e", check.max_relative_error);
+}
+
+double worst_error(const ValidationRecord& r) {
+  double worst = 0.0;
+  for (const ProductCheck* c : {&r.checked_product, &r.instrumented_product, &r.unchecked_product}) {
+    if (std::isnan(c->max_relative_error)) return c->max_relative_error;
+    worst = std::max(worst, c->max_relative_error);
+  }
+  return worst;
+}
+
+std::string calculator_blocks(const OccupancyFigures& o) {
+  return o.calculator_blocks_per_sm < 0 ? "" : std::to_string(o.calculator_blocks_per_sm);
+}
+
+}  // namespace
+
+void write_validation_csv_row(std::ostream& out, const ValidationRecord& r) {
+  const sim::Geometry g(r.model.config);
+  const auto& m = r.model;
+  const auto& h = r.hardware;
+  const auto divergent = [](const sim::DivergenceResult& d, sim::Condition c) {
+    return sim::to_decimal(d.at(c, sim::BlockClass::all).divergent_warp_phases);
+  };
+  const auto pct = [&](sim::Condition c) {
+    return format("%.4f", 100.0 * m.divergent_fraction(c, sim::BlockClass::all));
+  };
+  using C = sim::Condition;
+  ProductCheck errors;  // the worst relative error of the three kernels' products
+  errors.max_relative_error = worst_error(r);
+  write_csv_row(out, {
+      r.device, r.compute_capability, r.driver, r.runtime, r.date, std::to_string(r.seed),
+      std::to_string(m.config.rows), std::to_string(m.config.inner), std::to_string(m.config.cols),
+      std::to_string(m.config.tile), std::to_string(g.blocks()),
+      std::to_string(g.warps_per_block), std::to_string(g.phases),
+      sim::to_decimal(m.at(C::load_M, sim::BlockClass::all).warp_phases),
+      divergent(m, C::load_M), divergent(h, C::load_M), divergent(m, C::load_N),
+      divergent(h, C::load_N), divergent(m, C::compute), divergent(h, C::compute),
+      divergent(m, C::store), divergent(h, C::store), sim::to_decimal(m.barrier_hazard_blocks),
+      sim::to_decimal(h.barrier_hazard_blocks), std::to_string(r.count_differences.size()),
+      std::to_string(r.records ? r.records->warp_phases_compared : 0),
+      std::to_string(r.records ? r.records->mismatches : 0), yes_no(r.model_matched()),
+      std::to_string(r.checked_product.entries_compared), relative_error(errors),
+      yes_no(r.products_passed()),
+      std::to_string(r.checked_occupancy.registers_per_thread),
+      std::to_string(r.checked_occupancy.static_shared_bytes),
+      std::to_string(r.checked_occupancy.runtime_blocks_per_sm),
+      calculator_blocks(r.checked_occupancy),
+      std::to_string(r.instrumented_occupancy.registers_per_thread),
+      std::to_string(r.instrumented_occupancy.runtime_blocks_per_sm),
+      calculator_blocks(r.instrumented_occupancy),
+      std::to_string(r.unchecked_occupancy.registers_per_thread),
+      std::to_string(r.unchecked_occupancy.runtime_blocks_per_sm),
+      calculator_blocks(r.unchecked_occupancy), r.checked_occupancy.calculator_limit,
+      format("%.2f", r.checked_occupancy.runtime_percent()),
+      format("%.2f", r.checked_occupancy.calculator_percent()), yes_no(r.occupancy_matched()), format("%.6f", r.checked_ms), format("%.6f", r.unchecked_ms),
+      format("%.2f", r.checks_cost_percent()), pct(C::load_M), pct(C::load_N), pct(C::compute),
+      std::to_string(r.repeats), yes_no(r.all_passed())});
+}
+
+namespace {
+
+void write_product_line(std::ostream& out, const char* what, const ProductCheck& c) {
+  out << "  " << what << ": " << (c.passed() ? "ok" : "FAILED") << ", max relative error "
+      << relative_error(c) << " over " << c.entries_compared
+      << (c.every_entry_compared ? " entries (all)" : " sampled entries");
+  if (c.worst_row >= 0) out << ", worst at P[" << c.worst_row << "][" << c.worst_col << "]";
+  if (c.non_finite > 0) out << ", " << c.non_finite << " entries NaN or infinite (never written?)";
+  out << '\n';
+}
+
+void write_occupancy_line(std::ostream& out, const char* what, const OccupancyFigures& o) {
+  out << "  " << what << ": " << o.registers_per_thread << " registers/thread, "
+      << o.static_shared_bytes << " B shared/block; blocks per SM: runtime "
+      << o.runtime_blocks_per_sm << ", calculator ";
+  if (o.calculator_blocks_per_sm < 0)
+    out << "(not computed)";
+  else
+    out << o.calculator_blocks_per_sm << " (limited by " << o.calculator_limit << ")";
+  out << "; occupancy " << format("%.2f", o.runtime_percent()) << "% / "
+      << format("%.2f", o.calculator_percent()) << "%";
+  out << (o.matched() ? "  agree" : "  DIFFER") << '\n';
+}
+
+}  // namespace
+
+void write_validation_text(std::ostream& out, const ValidationRecord& r) {
+  const sim::LaunchConfig& c = r.model.config;
+  const sim::Geometry g(c);
+  out << "warpdiv validate: " << sim::describe(c) << "\n"
+      << "on " << r.device << " (compute capability " << r.compute_capability << ", driver CUDA "
+      << r.driver << ", runtime " << r.runtime << "), " << r.date << ", seed " << r.seed << "\n"
+      << "grid " << g.grid_x << " x " << g.grid_y << " blocks, " << g.warps_per_block
+      << " warps per block, " << g.phases << " phases\n\n";
+
+  out << "(a) P against a CPU double-precision reference (tolerance " << kProductTolerance
+      << ", inputs uniform in [-1, 1), P poisoned with NaN before each run)\n";
+  write_product_line(out, "checked kernel     ", r.checked_product);
+  write_product_line(out, "instrumented twin  ", r.instrumented_product);
+  write_product_line(out, "unchecked (padded) ", r.unchecked_product);
+
+  out << "\n(b) divergent warp-phases: model vs the GPU's __ballot_sync\n"
+      << "  condition  class          warp-phases    model      GPU\n";
+  for (sim::Condition cond : sim::kConditions) {
+    for (sim::BlockClass k : sim::kBlockClasses) {
+      const sim::ClassCounts& m = r.model.at(cond, k);
+      const sim::ClassCounts& h = r.hardware.at(cond, k);
+      if (m.blocks == 0 && h.blocks == 0) continue;
+      char line[160];
+      std::snprintf(line, sizeof line, "  %-9s  %-11s %14s %8s %8s%s\n", sim::name(cond).c_str(),
+                    sim::name(k).c_str(), sim::to_decimal(m.warp_phases).c_str(),
+                    sim::to_decimal(m.divergent_warp_phases).c_str(),
+                    sim::to_decimal(h.divergent_warp_phases).c_str(),
+                    m == h ? "" : "  <- differs");
+      out << line;
+    }
+  }
+  out << "  barrier-hazard blocks: model " << sim::to_decimal(r.model.barrier_hazard_blocks)
+      << ", GPU " << sim::to_decimal(r.hardware.barrier_hazard_blocks) << '\n';
+  if (r.counts_matched()) {
+    out << "  counts: all 20 cells x 4 fields and the hazard agree\n";
+  } else {
+    out << "  counts: " << r.count_differences.size() << " fields differ, first "
+        << r.count_differences.front().cell << ": model "
+        << sim::to_decimal(r.count_differences.front().model) << ", GPU "
+        << sim::to_decimal(r.count_differences.front().hardware) << '\n';
+  }
+  if (r.records) {
+    out << "  per warp-phase: " << r.records->warp_phases_compared << " warp-phases and "
+        << r.records->warps_compared << " stores compared exactly, " << r.records->mismatches
+        << " mismatches";
+    if (!r.records->matched()) out << "; first: " << r.records->first_mismatch;
+    out << '\n';
+  } else {
+    out << "  per warp-phase: not recorded (above the record limit; counts compared)\n";
+  }
+
+  out << "\n(c) occupancy: the CUDA runtime vs the calculator\n";
+  write_occupancy_line(out, "checked     ", r.checked_occupancy);
+  write_occupancy_line(out, "instrumented", r.instrumented_occupancy);
+  write_occupancy_line(out, "unchecked   ", r.unchecked_occupancy);
+
+  const sim::LaunchConfig p{g.grid_y * c.tile, g.phases * c.tile, g.grid_x * c.tile, c.tile,
+                            c.warp_size};
+  out << "\n(d) time, median of " << r.repeats << " (CUDA events)\n"
+      << "  checked kernel   " << c.rows << " x " << c.inner << " x " << c.cols << ": "
+      << format("%.4f", r.checked_ms) << " ms\n"
+      << "  unchecked kernel " << p.rows << " x " << p.inner << " x " << p.cols
+      << " (padded, same grid): " << format("%.4f", r.unchecked_ms) << " ms\n"
+      << "  cost of the checks: " << format("%+.2f", r.checks_cost_percent())
+      << "%; model's divergent warp-phases: load_M "
+      << percent(r.model.at(sim::Condition::load_M, sim::BlockClass::all).divergent_warp_phases,
+                 r.model.at(sim::Condition::load_M, sim::BlockClass::all).warp_phases)
+      << ", load_N "
+      << percent(r.model.at(sim::Condition::load_N, sim::BlockClass::all).divergent_warp_phases,
+                 r.model.at(sim::Condition::load_N, sim::BlockClass::all).warp_phases)
+      << ", compute "
+      << percent(r.model.at(sim::Condition::compute, sim::BlockClass::all).divergent_warp_phases,
+                 r.model.at(sim::Condition::compute, sim::BlockClass::all).warp_phases)
+      << "\n\n";
+  out << (r.all_passed() ? "validate: everything agrees\n" : "validate: MISMATCH\n");
+}
+
+std::string failure_summary(const ValidationRecord& r) {
+  std::vector<std::string> parts;
+  if (!r.counts_matched()) {
+    const CountDifference& d = r.count_differences.front();
+    parts.push_back(std::to_string(r.count_differences.size()) +
+                    " counts differ from the model (first " + d.cell + ": model " +
+                    sim::to_decimal(d.model) + ", GPU " + sim::to_decimal(d.hardware) + ")");
+  }
+  if (!r.records_matched())
+    parts.push_back(std::to_string(r.records->mismatches) +
+                    " warp-phase records differ (first: " + r.records->first_mismatch + ")");
+  const std::pair<const char*, const ProductCheck*> products[] = {
+      {"checked", &r.checked_product},
+      {"instrumented", &r.instrumented_product},
+      {"unchecked", &r.unchecked_product}};
+  for (const auto& [what, check] : products) {
+    if (check->passed()) continue;
+    parts.push_back(std::string("P of the ") + what + " kernel: max relative error " +
+                    relative_error(*check) + ", " + std::to_string(check->non_finite) +
+                    " entries NaN or infinite");
+  }
+  const std::pair<const char*, const OccupancyFigures*> occupancies[] = {
+      {"checked", &r.checked_occupancy},
+      {"instrumented", &r.instrumented_occupancy},
+      {"unchecked", &r.unchecked_occupancy}};
+  for (const auto& [what, o] : occupancies) {
+    if (o->matched()) continue;
+    parts.push_back(std::string("blocks per SM of the ") + what + " kernel: runtime " +
+                    std::to_string(o->runtime_blocks_per_sm) + ", calculator " +
+                    std::to_string(o->calculator_blocks_per_sm));
+  }
+  std::string summary;
+  for (const std::string& part : parts) summary += (summary.empty() ? "" : "; ") + part;
+  return summary;
+}
+
+}  // namespace warpdiv::analysis

@@ -1,0 +1,194 @@
+// The device code: the tiled kernel with boundary checks, its ballot-instrumented twin, and the
+// unchecked kernel for padded sizes, each a template on the tile width T (blockDim (T, T)).
+//
+// Written as the lecture's kernel but correct: the loop variable is p (not t), every
+// __syncthreads() is outside every guard so the whole block reaches it, and rows, columns and
+// element offsets are 64-bit, so Row*K cannot overflow and p*T + tx cannot wrap for K near 2^31.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/launchers.cuh"
+#include "sim/lane_agreement.hpp"
+
+namespace warpdiv::kernels {
+
+template <int T>
+__global__ void tiled_matmul_checked(const float* __restrict__ M, const float* __restrict__ N,
+                                     float* __restrict__ P, long long J, long long K, long long L) {
+  __shared__ float Ms[T][T];
+  __shared__ float Ns[T][T];
+  const int tx = threadIdx.x;
+  const int ty = threadIdx.y;
+  const long long row = static_cast<long long>(blockIdx.y) * T + ty;
+  const long long col = static_cast<long long>(blockIdx.x) * T + tx;
+  const long long phases = (K - 1) / T + 1;
+  float value = 0.0f;
+  for (long long p = 0; p < phases; ++p) {
+    const long long m_col = p * T + tx;  // column of M this thread loads
+    const long long n_row = p * T + ty;  // row of N this thread loads
+    if (row < J && m_col < K)
+      Ms[ty][tx] = M[static_cast<std::size_t>(row) * K + m_col];
+    else
+      Ms[ty][tx] = 0.0f;
+    if (n_row < K && col < L)
+      Ns[ty][tx] = N[static_cast<std::size_t>(n_row) * L + col];
+    else
+      Ns[ty][tx] = 0.0f;
+    __syncthreads();
+    if (row < J && col < L) {
+#pragma unroll
+      for (int k = 0; k < T; ++k) value += Ms[ty][k] * Ns[k][tx];
+    }
+    __syncthreads();
+  }
+  if (row < J && col < L) P[static_cast<std::size_t>(row) * L + col] = value;
+}
+
+/// No checks: J, K and L must be multiples of T (the padded sizes), so every access is in range.
+template <int T>
+__global__ void tiled_matmul_unchecked(const float* __restrict__ M, const float* __restrict__ N,
+                                       float* __restrict__ P, long long J, long long K,
+                                       long long L) {
+  __shared__ float Ms[T][T];
+  __shared__ float Ns[T][T];
+  const int tx = threadIdx.x;
+  const int ty = threadIdx.y;
+  const long long row = static_cast<long long>(blockIdx.y) * T + ty;
+  const long long col = static_cast<long long>(blockIdx.x) * T + tx;
+  const long long phases = K / T;
+  (void)J;
+  float value = 0.0f;
+  for (long long p = 0; p < phases; ++p) {
+    Ms[ty][tx] = M[static_cast<std::size_t>(row) * K + p * T + tx];
+    Ns[ty][tx] = N[static_cast<std::size_t>(p * T + ty) * L + col];
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < T; ++k) value += Ms[ty][k] * Ns[k][tx];
+    __syncthreads();
+  }
+  P[static_cast<std::size_t>(row) * L + col] = value;
+}
+
+namespace detail {
+
+// The device and the model must index conditions and classes the same way.
+static_assert(static_cast<int>(sim::Condition::load_M) == 0 &&
+              static_cast<int>(sim::Condition::load_N) == 1 &&
+              static_cast<int>(sim::Condition::compute) == 2 &&
+              static_cast<int>(sim::Condition::store) == 3);
+static_assert(static_cast<int>(sim::BlockClass::interior) == 0 &&
+              static_cast<int>(sim::BlockClass::right_edge) == 1 &&
+              static_cast<int>(sim::BlockClass::bottom_edge) == 2 &&
+              static_cast<int>(sim::BlockClass::corner) == 3);
+
+__device__ inline int block_class_of_this_block() {
+  const bool right = blockIdx.x == gridDim.x - 1;
+  const bool bottom = blockIdx.y == gridDim.y - 1;
+  return right && bottom ? 3 : right ? 1 : bottom ? 2 : 0;
+}
+
+}  // namespace detail
+
+/// The checked kernel plus, for each condition, a ballot over the warp's existing lanes (lanes
+/// past the end of a partial last warp do not exist and are left out of the mask). The ballots
+/// read the very predicates that guard the loads, the inner product and the store.
+template <int T>
+__global__ void tiled_matmul_instrumented(const float* __restrict__ M,
+                                          const float* __restrict__ N, float* __restrict__ P,
+                                          long long J, long long K, long long L,
+                                          detail::TwinOutputs out) {
+  using sim::Agreement;
+  using sim::Condition;
+  constexpr int kWarps = (T * T + kWarpSize - 1) / kWarpSize;
+  __shared__ float Ms[T][T];
+  __shared__ float Ns[T][T];
+  // Per condition: warps, warp-phases, divergent warp-phases seen by this block's warps.
+  __shared__ unsigned long long block_counts[sim::kConditionCount][3];
+  __shared__ int block_has_hazard;
+
+  const int tx = threadIdx.x;
+  const int ty = threadIdx.y;
+  const int linear = ty * T + tx;  // how CUDA numbers the threads of a (T, T) block
+  const int warp = linear / kWarpSize;
+  const int lane = linear % kWarpSize;
+  const int lanes_in_warp = min(kWarpSize, T * T - warp * kWarpSize);
+  const unsigned existing =
+      lanes_in_warp == kWarpSize ? 0xffffffffu : ((1u << lanes_in_warp) - 1u);
+
+  for (int i = linear; i < sim::kConditionCount * 3; i += T * T) block_counts[i / 3][i % 3] = 0;
+  if (linear == 0) block_has_hazard = 0;
+  __syncthreads();
+
+  const long long row = static_cast<long long>(blockIdx.y) * T + ty;
+  const long long col = static_cast<long long>(blockIdx.x) * T + tx;
+  const long long phases = (K - 1) / T + 1;
+  const std::size_t warp_index =
+      (static_cast<std::size_t>(blockIdx.y) * gridDim.x + blockIdx.x) * kWarps + warp;
+  unsigned long long phases_seen = 0;
+  unsigned long long divergent[3] = {0, 0, 0};  // load_M, load_N, compute
+  float value = 0.0f;
+  for (long long p = 0; p < phases; ++p) {
+    const long long m_col = p * T + tx;
+    const long long n_row = p * T + ty;
+    const bool load_m = row < J && m_col < K;
+    const bool load_n = n_row < K && col < L;
+    const bool compute = row < J && col < L;
+    const Agreement a_m = sim::agreement(__ballot_sync(existing, load_m), existing);
+    const Agreement a_n = sim::agreement(__ballot_sync(existing, load_n), existing);
+    const Agreement a_c = sim::agreement(__ballot_sync(existing, compute), existing);
+    ++phases_seen;
+    divergent[0] += a_m == Agreement::divergent;
+    divergent[1] += a_n == Agreement::divergent;
+    divergent[2] += a_c == Agreement::divergent;
+    if (out.phase_records != nullptr && lane == 0)
+      out.phase_records[warp_index * phases + p] = sim::pack(a_m, a_n, a_c);
+
+    if (load_m)
+      Ms[ty][tx] = M[static_cast<std::size_t>(row) * K + m_col];
+    else
+      Ms[ty][tx] = 0.0f;
+    if (load_n)
+      Ns[ty][tx] = N[static_cast<std::size_t>(n_row) * L + col];
+    else
+      Ns[ty][tx] = 0.0f;
+    __syncthreads();
+    if (compute) {
+#pragma unroll
+      for (int k = 0; k < T; ++k) value += Ms[ty][k] * Ns[k][tx];
+    }
+    __syncthreads();
+  }
+  const bool store = row < J && col < L;
+  const Agreement a_s = sim::agreement(__ballot_sync(existing, store), existing);
+  if (store) P[static_cast<std::size_t>(row) * L + col] = value;
+
+  if (lane == 0) {
+    for (int c = 0; c < 3; ++c) {
+      atomicAdd(&block_counts[c][0], 1ull);
+      atomicAdd(&block_counts[c][1], phases_seen);
+      atomicAdd(&block_counts[c][2], divergent[c]);
+    }
+    atomicAdd(&block_counts[3][0], 1ull);
+    atomicAdd(&block_counts[3][1], 1ull);
+    atomicAdd(&block_counts[3][2], a_s == Agreement::divergent ? 1ull : 0ull);
+    // A warp whose lanes do not all pass the compute guard makes the lecture's barrier (inside
+    // that guard) a hazard for the whole block.
+    if (a_s != Agreement::all) atomicExch(&block_has_hazard, 1);
+    if (out.store_records != nullptr) out.store_records[warp_index] = static_cast<std::uint8_t>(a_s);
+  }
+  __syncthreads();
+  if (linear == 0) {
+    const int block_class = detail::block_class_of_this_block();
+    for (int c = 0; c < sim::kConditionCount; ++c) {
+      unsigned long long* cell = out.counters + detail::counter_index(c, block_class, 0);
+      atomicAdd(cell + detail::kBlocksField, 1ull);
+      atomicAdd(cell + detail::kWarpsField, block_counts[c][0]);
+      atomicAdd(cell + detail::kWarpPhasesField, block_counts[c][1]);
+      atomicAdd(cell + detail::kDivergentField, block_counts[c][2]);
+    }
+    if (block_has_hazard) atomicAdd(out.counters + detail::kHazardIndex, 1ull);
+  }
+}
+
+}  // namespace warpdiv::kernels

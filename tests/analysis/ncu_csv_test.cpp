@@ -1,0 +1,256 @@
+// The ncu CSV reader and the cross-check, on text laid out as `ncu --csv --page raw` writes it:
+// progress lines first, every field quoted, a units row, thousands separators. The calculator's
+// figures in the comments are worked out by hand.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "analysis/ncu_crosscheck.hpp"
+#include "analysis/ncu_csv.hpp"
+#include "sim/errors.hpp"
+#include "sim/replay.hpp"
+
+namespace warpdiv::analysis {
+namespace {
+
+const std::string kHeader =
+    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\","
+    "\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"device__attribute_max_blocks_per_multiprocessor\","
+    "\"device__attribute_max_registers_per_multiprocessor\","
+    "\"device__attribute_max_shared_memory_per_multiprocessor\","
+    "\"device__attribute_max_threads_per_multiprocessor\",\"launch__block_size\","
+    "\"launch__grid_size\",\"launch__occupancy_limit_blocks\",\"launch__occupancy_limit_registers\","
+    "\"launch__occupancy_limit_shared_mem\",\"launch__occupancy_limit_warps\","
+    "\"launch__registers_per_thread\",\"launch__shared_mem_config_size\","
+    "\"launch__shared_mem_per_block_dynamic\",\"launch__shared_mem_per_block_static\","
+    "\"sm__maximum_warps_per_active_cycle_pct\","
+    "\"smsp__sass_average_branch_targets_threads_uniform.pct\","
+    "\"smsp__sass_branch_targets_threads_divergent.sum\"\n";
+const std::string kUnits =
+    "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"block\",\"register\",\"byte\","
+    "\"thread\",\"\",\"\",\"block\",\"block\",\"block\",\"block\",\"register/thread\",\"byte\","
+    "\"byte/block\",\"byte/block\",\"%\",\"%\",\"\"\n";
+
+std::string row(int id, const std::string& kernel, const std::string& block,
+                const std::string& grid, const std::string& limits, const std::string& rest) {
+  return "\"" + std::to_string(id) + "\",\"4242\",\"warpdiv\",\"127.0.0.1\",\"" + kernel +
+         "\",\"1\",\"7\",\"" + block + "\",\"" + grid +
+         "\",\"0\",\"9.0\",\"32\",\"65,536\",\"233,472\",\"2,048\"," + limits + "," + rest + "\n";
+}
+
+const std::string kChecked16 =
+    "void warpdiv::kernels::tiled_matmul_checked<16>(const float *, const float *, float *, long "
+    "long, long long, long long)";
+const std::string kTwin16 =
+    "void warpdiv::kernels::tiled_matmul_instrumented<16>(const float *, const float *, float *, "
+    "long long, long long, long long, warpdiv::kernels::detail::TwinOutputs)";
+
+// The lecture launch (grid 7 x 7, T = 16) on a cc 9.0 GPU, 32 registers per thread:
+//   warps: 64 warps per SM / 8 per block = 8 blocks;
+//   registers: 32 x 32 = 1024 per warp, 65536 per SM = 64 warps = 8 blocks;
+//   shared memory: 2048 static + 1024 reserved = 3072 per block; the driver chose a 64 KiB
+//   configuration: 65536 / 3072 = 21 blocks;  blocks: 32.
+//   theoretical occupancy: min = 8 blocks x 8 warps = 64 of 64 warps = 100%.
+// The twin: 40 registers -> 1280 per warp, 51 warps per SM -> 12 per sub-partition of 16384
+// registers (4 x 12 = 48 warps) = 6 blocks; shared 2148 + 1024 = 3172, rounded up to 128-byte
+// units = 3200: 65536 / 3200 = 20 blocks; occupancy 6 x 8 = 48 of 64 = 75%.
+std::string lecture_csv(const std::string& twin_shared_limit = "20") {
+  return "==PROF== Connected to process 4242 (/root/.devbin/warpdiv)\n"
+         "==PROF== Profiling \"tiled_matmul_checked\" - 0: 0%....50%....100% - 9 passes\n"
+         "warpdiv validate: M[100 x 100] * N[100 x 100], tile 16 x 16, warp size 32\n"
+         "==PROF== Disconnected from process 4242\n" +
+         kHeader + kUnits +
+         row(0, kChecked16, "(16, 16, 1)", "(7, 7, 1)",
+             "\"256\",\"49\",\"32\",\"8\",\"21\",\"8\"",
+             "\"32\",\"65,536\",\"0\",\"2,048\",\"100\",\"100\",\"0\"") +
+         row(1, "void at::native::vectorized_elementwise_kernel<4>(int)", "(128, 1, 1)",
+             "(1, 1, 1)", "\"128\",\"1\",\"32\",\"16\",\"\",\"16\"",
+             "\"16\",\"0\",\"0\",\"0\",\"100\",\"n/a\",\"0\"") +
+         row(2, kTwin16, "(16, 16, 1)", "(7, 7, 1)",
+             "\"256\",\"49\",\"32\",\"6\",\"" + twin_shared_limit + "\",\"8\"",
+             "\"40\",\"65,536\",\"0\",\"2,148\",\"75\",\"97.5\",\"14\"") +
+         "==PROF== Report: trailing line that is not part of the table\n";
+}
+
+TEST(NcuNumber, ThousandsSeparatorsAndRefusals) {
+  EXPECT_EQ(parse_ncu_number("1,024"), 1024.0);
+  EXPECT_EQ(parse_ncu_number("1,234,567.5"), 1234567.5);
+  EXPECT_EQ(parse_ncu_number("93.75"), 93.75);
+  EXPECT_EQ(parse_ncu_number("-0.5"), -0.5);
+  EXPECT_EQ(parse_ncu_number(" 42 "), 42.0);
+  EXPECT_EQ(parse_ncu_number("1e+06"), 1e6);
+  for (const char* bad : {"", "n/a", "1,02", "12,3456", ",123", "1,,000", "1.0,000", "inf", "nan",
+                          "12abc"})
+    EXPECT_FALSE(parse_ncu_number(bad).has_value()) << bad;
+}
+
+TEST(NcuDim3, ParsesAndRefuses) {
+  EXPECT_EQ(parse_ncu_dim3("(16, 16, 1)"), (std::vector<std::int64_t>{16, 16, 1}));
+  EXPECT_THROW(parse_ncu_dim3("(65,536, 1, 1)"), InvalidInput);  // ambiguous: refused
+  EXPECT_THROW(parse_ncu_dim3("16x16"), InvalidInput);
+  EXPECT_THROW(parse_ncu_dim3("(a, 1, 1)"), InvalidInput);
+}
+
+TEST(NcuCsv, SkipsPreambleUnitsAndTrailer) {
+  const std::vector<NcuLaunch> launches = parse_ncu_csv(lecture_csv(), "lecture.csv");
+  ASSERT_EQ(launches.size(), 3u);
+  EXPECT_EQ(launches[0].id, 0);
+  EXPECT_EQ(launches[0].kernel_name, kChecked16);
+  EXPECT_EQ(launches[0].block_size, "(16, 16, 1)");
+  EXPECT_EQ(launches[0].grid_size, "(7, 7, 1)");
+  EXPECT_EQ(launches[0].compute_capability, "9.0");
+  EXPECT_EQ(launches[0].metric(ncu_metric::kSharedConfig), 65536.0);
+  EXPECT_EQ(launches[0].metric(ncu_metric::kSharedPerSm), 233472.0);
+  EXPECT_EQ(launches[0].metric(ncu_metric::kLimitSharedMem), 21.0);
+  EXPECT_EQ(launches[0].units.at(ncu_metric::kStaticShared), "byte/block");
+  // "n/a" and an empty field are absent, not zero.
+  EXPECT_FALSE(launches[1].metric(ncu_metric::kBranchUniformPct).has_value());
+  EXPECT_FALSE(launches[1].metric(ncu_metric::kLimitSharedMem).has_value());
+  EXPECT_FALSE(launches[0].metric(ncu_metric::kAchievedOccupancy).has_value());  // no column
+  EXPECT_THROW(launches[1].require(ncu_metric::kLimitSharedMem), InvalidInput);
+  EXPECT_EQ(launches[2].metric(ncu_metric::kDivergentBranchTargets), 14.0);
+}
+
+TEST(NcuCsv, RefusesTextWithoutATable) {
+  EXPECT_THROW(parse_ncu_csv("==PROF== No kernels were profiled.\n", "empty.csv"), InvalidInput);
+  EXPECT_THROW(parse_ncu_csv(kHeader + kUnits, "units-only.csv"), InvalidInput);
+  try {
+    parse_ncu_csv("hello\n", "x.csv");
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_NE(std::string(e.what()).find("x.csv"), std::string::npos) << e.what();
+  }
+}
+
+TEST(NcuCsv, ReadsAFileOrNamesTheFlag) {
+  try {
+    read_ncu_csv("/nonexistent/ncu.csv", "--ncu-csv");
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_NE(std::string(e.what()).find("--ncu-csv"), std::string::npos) << e.what();
+  }
+}
+
+TEST(NcuCrosscheck, LectureAgreesWithTheCalculator) {
+  const sim::DivergenceResult model = sim::replay(sim::LaunchConfig::square(100));
+  const NcuCrosscheck check = crosscheck_ncu(parse_ncu_csv(lecture_csv(), "lecture.csv"), model,
+                                             {{"checked", 32}, {"instrumented", 40}});
+  ASSERT_EQ(check.kernels.size(), 2u);  // the PyTorch kernel is skipped
+  EXPECT_EQ(check.kernels[0].kernel, "checked");
+  EXPECT_EQ(check.kernels[1].kernel, "instrumented");
+  for (const NcuKernelCheck& k : check.kernels) {
+    for (const CrosscheckFigure& f : k.figures)
+      EXPECT_TRUE(f.matched) << k.kernel << ": " << f.what << " ncu " << f.ncu << ", " << f.other;
+    EXPECT_EQ(k.figures.size(), 7u);  // config, 4 limits, occupancy, registers
+  }
+  EXPECT_TRUE(check.matched());
+  EXPECT_EQ(check.kernels[1].branch_uniform_pct, 97.5);
+  std::ostringstream text;
+  write_ncu_crosscheck_text(text, check);
+  EXPECT_NE(text.str().find("ncu agrees with the calculator"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("load_M 350/2744 (12.76%)"), std::string::npos) << text.str();
+}
+
+TEST(NcuCrosscheck, NamesTheFigureThatDiffers) {
+  const sim::DivergenceResult model = sim::replay(sim::LaunchConfig::square(100));
+  const NcuCrosscheck check =
+      crosscheck_ncu(parse_ncu_csv(lecture_csv("21"), "x.csv"), model, {{"instrumented", 41}});
+  EXPECT_FALSE(check.matched());
+  EXPECT_TRUE(check.kernels[0].matched());
+  std::vector<std::string> differing;
+  for (const CrosscheckFigure& f : check.kernels[1].figures)
+    if (!f.matched) differing.push_back(f.what);
+  EXPECT_EQ(differing, (std::vector<std::string>{"occupancy limit: shared memory (blocks)",
+                                                 "registers per thread"}));
+}
+
+TEST(NcuCrosscheck, RefusesAnotherLaunch) {
+  // The CSV profiles a 7 x 7 grid of 16 x 16 blocks; 200 x 200 would be 13 x 13.
+  EXPECT_THROW(crosscheck_ncu(parse_ncu_csv(lecture_csv(), "x.csv"),
+                              sim::replay(sim::LaunchConfig::square(200)), {}),
+               InvalidInput);
+  EXPECT_THROW(crosscheck_ncu(parse_ncu_csv(lecture_csv(), "x.csv"),
+                              sim::replay(sim::LaunchConfig::square(100, 8)), {}),
+               InvalidInput);
+}
+
+
+// ---- the files recorded on an H200 (data/validation/ncu/nvidia-h200/) -------------------------
+
+std::string recorded(const std::string& name) {
+  return std::string(WARPDIV_SOURCE_DIR) + "/data/validation/ncu/nvidia-h200/" + name;
+}
+
+const CrosscheckFigure& figure(const NcuKernelCheck& k, const std::string& what) {
+  for (const CrosscheckFigure& f : k.figures)
+    if (f.what == what) return f;
+  throw std::runtime_error("no figure " + what);
+}
+
+TEST(NcuRecordedH200, LectureLaunchesAgreeWithTheCalculatorAndTheRuntime) {
+  int tile = 0;
+  const RuntimeRegisters registers =
+      read_runtime_registers(recorded("validate_100x100x100_T16.csv"), "--validate-csv", tile);
+  EXPECT_EQ(tile, 16);
+  // cudaFuncGetAttributes on the H200: 39, 48 and 32 registers per thread.
+  EXPECT_EQ(registers, (RuntimeRegisters{{"checked", 39}, {"instrumented", 48}, {"unchecked", 32}}));
+  const NcuCrosscheck check = crosscheck_ncu(
+      read_ncu_csv(recorded("ncu_100x100x100_T16.csv"), "--ncu-csv"),
+      sim::replay(sim::LaunchConfig::square(100)), registers);
+  // validate --repeat 1 launches checked, instrumented, unchecked, then a warm-up and one timed
+  // launch of checked and unchecked: 7 launches.
+  ASSERT_EQ(check.kernels.size(), 7u);
+  EXPECT_TRUE(check.matched());
+  const NcuKernelCheck& checked = check.kernels[0];
+  EXPECT_EQ(checked.kernel, "checked");
+  // ncu's figures: the driver chose a 64 KiB carveout, 65536 / (2048 + 1024) = 21 blocks; 39
+  // registers limit the block to 6 per SM: 48 of 64 warps, 75%.
+  EXPECT_EQ(figure(checked, "shared memory configuration (bytes per SM)").ncu, 65536.0);
+  EXPECT_EQ(figure(checked, "occupancy limit: shared memory (blocks)").ncu, 21.0);
+  EXPECT_EQ(figure(checked, "occupancy limit: registers (blocks)").ncu, 6.0);
+  EXPECT_EQ(figure(checked, "theoretical occupancy (%)").ncu, 75.0);
+  // The checked kernel's divergent branches are the compute guard's: 350, the model's count of
+  // divergent compute warp-phases; the load checks are predicated, not branches.
+  EXPECT_EQ(checked.divergent_branch_targets, 350.0);
+  EXPECT_EQ(check.model.at(sim::Condition::compute, sim::BlockClass::all).divergent_warp_phases,
+            350u);
+  EXPECT_EQ(check.kernels[2].kernel, "unchecked");
+  EXPECT_EQ(check.kernels[2].divergent_branch_targets, 0.0);
+}
+
+TEST(NcuRecordedH200, EveryRecordedRunAgrees) {
+  struct Run {
+    const char* name;
+    sim::LaunchConfig config;
+  };
+  const auto shape = [](std::int64_t j, std::int64_t k, std::int64_t l, int t) {
+    sim::LaunchConfig c;
+    c.rows = j;
+    c.inner = k;
+    c.cols = l;
+    c.tile = t;
+    return c;
+  };
+  for (const Run& run : {Run{"100x100x100_T8", shape(100, 100, 100, 8)},
+                         Run{"100x100x100_T32", shape(100, 100, 100, 32)},
+                         Run{"257x129x63_T12", shape(257, 129, 63, 12)},
+                         Run{"2048x2048x2048_T16", shape(2048, 2048, 2048, 16)}}) {
+    int tile = 0;
+    const RuntimeRegisters registers = read_runtime_registers(
+        recorded(std::string("validate_") + run.name + ".csv"), "--validate-csv", tile);
+    const NcuCrosscheck check = crosscheck_ncu(
+        read_ncu_csv(recorded(std::string("ncu_") + run.name + ".csv"), "--ncu-csv"),
+        sim::replay(run.config), registers);
+    EXPECT_EQ(check.kernels.size(), 7u) << run.name;
+    EXPECT_TRUE(check.matched()) << run.name;
+    // The compute guard again: 400 (100^3, T = 32), 1232 (257 x 129 x 63, T = 12), 0 (2048^3).
+    EXPECT_EQ(check.kernels[0].divergent_branch_targets,
+              sim::to_double(
+                  check.model.at(sim::Condition::compute, sim::BlockClass::all).divergent_warp_phases))
+        << run.name;
+  }
+}
+
+}  // namespace
+}  // namespace warpdiv::analysis

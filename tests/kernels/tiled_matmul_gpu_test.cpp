@@ -1,0 +1,210 @@
+// The real kernels on GPU 0 (ctest label gpu). Every test skips, with the reason, when there is
+// no CUDA device or driver, so a machine without a GPU still runs the rest of the suite.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "analysis/validation.hpp"
+#include "kernels/tiled_matmul.hpp"
+#include "sim/errors.hpp"
+#include "sim/replay.hpp"
+#include "tools/cli/device_occupancy.hpp"
+
+namespace warpdiv::sim {
+// Readable parameters in test output.
+inline void PrintTo(const LaunchConfig& c, std::ostream* os) { *os << describe(c); }
+}  // namespace warpdiv::sim
+
+namespace warpdiv::kernels {
+namespace {
+
+using sim::BlockClass;
+using sim::Condition;
+
+std::string no_device_reason() {
+  try {
+    query_device();
+    return "";
+  } catch (const NoDevice& e) {
+    return e.what();
+  }
+}
+
+#define SKIP_WITHOUT_GPU()                                                   \
+  do {                                                                       \
+    const std::string why = no_device_reason();                              \
+    if (!why.empty()) GTEST_SKIP() << "no CUDA device: " << why;             \
+  } while (0)
+
+sim::LaunchConfig shape(std::int64_t j, std::int64_t k, std::int64_t l, int t) {
+  sim::LaunchConfig c;  // warp size 32
+  c.rows = j;
+  c.inner = k;
+  c.cols = l;
+  c.tile = t;
+  return c;
+}
+
+/// Runs the three kernels once on random inputs and checks P, the counts and the records.
+sim::DivergenceResult run_and_check(const sim::LaunchConfig& c) {
+  SCOPED_TRACE(sim::describe(c));
+  const sim::DivergenceResult model = sim::replay(c);
+  const bool records = sim::warp_phases_per_condition(sim::Geometry(c)) <= kMaxRecordedWarpPhases;
+  TiledMatmul gpu(c, records);
+  std::mt19937_64 rng(std::random_device{}());
+  const std::vector<float> m = analysis::random_matrix(c.rows, c.inner, rng);
+  const std::vector<float> n = analysis::random_matrix(c.inner, c.cols, rng);
+  gpu.upload(m, n);
+
+  const analysis::ProductCheck checked = analysis::check_product(c, m, n, gpu.run_checked(), rng);
+  EXPECT_TRUE(checked.passed()) << checked.max_relative_error << ", non-finite "
+                                << checked.non_finite;
+  const InstrumentedRun twin = gpu.run_instrumented();
+  const analysis::ProductCheck twin_product = analysis::check_product(c, m, n, twin.product, rng);
+  EXPECT_TRUE(twin_product.passed()) << twin_product.max_relative_error;
+  const auto differences = analysis::compare_counts(model, twin.counts);
+  EXPECT_TRUE(differences.empty()) << differences.front().cell << ": model "
+                                   << sim::to_decimal(differences.front().model) << ", GPU "
+                                   << sim::to_decimal(differences.front().hardware);
+  if (records) {
+    const analysis::RecordComparison r =
+        analysis::compare_records(c, twin.phase_records, twin.store_records);
+    EXPECT_TRUE(r.matched()) << r.mismatches << " mismatches; first: " << r.first_mismatch;
+  } else {
+    EXPECT_TRUE(twin.phase_records.empty());
+  }
+  const analysis::ProductCheck unchecked =
+      analysis::check_product(c, m, n, gpu.run_unchecked(), rng);
+  EXPECT_TRUE(unchecked.passed()) << unchecked.max_relative_error;
+  return twin.counts;
+}
+
+TEST(GpuLecture, HardwareCountsAreTheLecturesFigures) {
+  SKIP_WITHOUT_GPU();
+  const sim::DivergenceResult gpu = run_and_check(sim::LaunchConfig::square(100));
+  // Hand-derived in tests/sim/replay_test.cpp and the lecture: Type 1 336/2352, Type 2 14/392.
+  EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::interior).divergent_warp_phases, 288u);
+  EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::right_edge).divergent_warp_phases, 48u);
+  EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::bottom_edge).divergent_warp_phases, 12u);
+  EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::corner).divergent_warp_phases, 2u);
+  EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::all).warp_phases, 2744u);
+  // load_N: the exercise, 350 of 2744, all in the right block-column.
+  EXPECT_EQ(gpu.at(Condition::load_N, BlockClass::all).divergent_warp_phases, 350u);
+  EXPECT_EQ(gpu.at(Condition::load_N, BlockClass::interior).divergent_warp_phases, 0u);
+  // compute: right_edge 6 blocks * 8 warps * 7 phases + corner 2 warps * 7 = 350; store 48 + 2.
+  EXPECT_EQ(gpu.at(Condition::compute, BlockClass::all).divergent_warp_phases, 350u);
+  EXPECT_EQ(gpu.at(Condition::store, BlockClass::all).divergent_warp_phases, 50u);
+  EXPECT_EQ(gpu.barrier_hazard_blocks, 13u);  // 6 + 6 + 1 edge blocks
+}
+
+TEST(GpuShapes, SizesBelowTheTileByHand) {
+  SKIP_WITHOUT_GPU();
+  // 5 x 3 x 7, T = 16: one block, 8 warps of two rows, one phase. load_M (ty < 5, tx < 3):
+  // warps 0, 1, 2 split; load_N (ty < 3, tx < 7): warps 0, 1; compute and store (ty < 5,
+  // tx < 7): warps 0, 1, 2. The one block is a barrier hazard.
+  const sim::DivergenceResult gpu = run_and_check(shape(5, 3, 7, 16));
+  EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::corner).divergent_warp_phases, 3u);
+  EXPECT_EQ(gpu.at(Condition::load_N, BlockClass::corner).divergent_warp_phases, 2u);
+  EXPECT_EQ(gpu.at(Condition::compute, BlockClass::corner).divergent_warp_phases, 3u);
+  EXPECT_EQ(gpu.at(Condition::store, BlockClass::corner).divergent_warp_phases, 3u);
+  EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::corner).warp_phases, 8u);
+  EXPECT_EQ(gpu.barrier_hazard_blocks, 1u);
+}
+
+TEST(GpuShapes, MultiplesOfTheTileNeverDiverge) {
+  SKIP_WITHOUT_GPU();
+  const sim::DivergenceResult gpu = run_and_check(shape(128, 64, 96, 16));
+  for (Condition c : sim::kConditions)
+    EXPECT_EQ(gpu.at(c, BlockClass::all).divergent_warp_phases, 0u) << sim::name(c);
+  EXPECT_EQ(gpu.barrier_hazard_blocks, 0u);
+  // 6 x 8 blocks, 8 warps, 4 phases.
+  EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::all).warp_phases, 48u * 8u * 4u);
+}
+
+TEST(GpuShapes, OneLaneWarpsNeverDiverge) {
+  SKIP_WITHOUT_GPU();
+  // T = 1: every warp has a single lane, which always agrees with itself.
+  const sim::DivergenceResult gpu = run_and_check(shape(50, 60, 70, 1));
+  for (Condition c : sim::kConditions)
+    EXPECT_EQ(gpu.at(c, BlockClass::all).divergent_warp_phases, 0u) << sim::name(c);
+  EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::all).warp_phases, 50u * 70u * 60u);
+}
+
+// Awkward shapes, each compared with the model exactly (counts and every warp-phase).
+class GpuAwkward : public ::testing::TestWithParam<sim::LaunchConfig> {};
+
+TEST_P(GpuAwkward, MatchesTheModel) {
+  SKIP_WITHOUT_GPU();
+  run_and_check(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, GpuAwkward,
+    ::testing::Values(shape(1, 1, 1, 1),          // the smallest launch
+                      shape(1, 1, 1, 32),         // one thread of 1024 in range
+                      shape(33, 17, 65, 32),      // one row / column past a tile
+                      shape(100, 100, 100, 5),    // 25 threads: one partial warp
+                      shape(64, 48, 80, 7),       // 49 threads: warps of 32 and 17 lanes
+                      shape(257, 129, 63, 12),    // 144 threads: 4 full warps and 16 lanes
+                      shape(31, 1024, 33, 31),    // 961 threads: the last warp has 1 lane
+                      shape(1000, 1, 1000, 16),   // K = 1
+                      shape(1, 1000, 1, 32),      // one output entry, long inner dimension
+                      shape(2, 300, 500, 3),      // 9 threads, wide and flat
+                      shape(300, 20, 2, 9),       // tall and thin
+                      shape(1023, 511, 257, 32),  // rectangular, every size off the tile
+                      shape(4000, 1000, 3000, 16)  // 23.7 M warp-phases: counters, no records
+                      ),
+    [](const ::testing::TestParamInfo<sim::LaunchConfig>& param) {
+      const sim::LaunchConfig& c = param.param;
+      return std::to_string(c.rows) + "x" + std::to_string(c.inner) + "x" +
+             std::to_string(c.cols) + "_T" + std::to_string(c.tile);
+    });
+
+TEST(GpuOccupancy, StaticSharedMemoryByHand) {
+  SKIP_WITHOUT_GPU();
+  for (int t : {1, 7, 16, 32}) {
+    const std::size_t tiles = 2u * static_cast<std::size_t>(t * t) * sizeof(float);  // Ms, Ns
+    EXPECT_EQ(kernel_resources(Kernel::checked, t).static_shared_bytes, tiles) << t;
+    EXPECT_EQ(kernel_resources(Kernel::unchecked, t).static_shared_bytes, tiles) << t;
+    // The twin adds 4 conditions x 3 counters of 8 bytes and a 4-byte hazard flag.
+    EXPECT_EQ(kernel_resources(Kernel::instrumented, t).static_shared_bytes, tiles + 100u) << t;
+  }
+}
+
+TEST(GpuOccupancy, RuntimeAgreesWithTheCalculatorForEveryTile) {
+  SKIP_WITHOUT_GPU();
+  const analysis::GpuSpec gpu = cli::device_spec(query_device());
+  for (Kernel k : kKernels) {
+    for (int t = 1; t <= 32; ++t) {
+      const analysis::OccupancyFigures o = cli::occupancy_both_ways(gpu, k, t);
+      EXPECT_GT(o.runtime_blocks_per_sm, 0) << name(k) << " T=" << t;
+      EXPECT_EQ(o.runtime_blocks_per_sm, o.calculator_blocks_per_sm)
+          << name(k) << " T=" << t << ", " << o.registers_per_thread << " registers, limited by "
+          << o.calculator_limit;
+    }
+  }
+}
+
+TEST(GpuRefusals, GridAndMemoryLimitsBeforeAllocating) {
+  SKIP_WITHOUT_GPU();
+  // 65536 rows with T = 1 is 65536 block-rows, one more than gridDim.y allows.
+  EXPECT_THROW(TiledMatmul(shape(65536, 1, 1, 1), false), InvalidInput);
+  // 200000^2 floats is 160 GB per matrix, six of them: beyond any GPU's memory.
+  EXPECT_THROW(TiledMatmul(sim::LaunchConfig::square(200000, 32), false), InvalidInput);
+  sim::LaunchConfig warp64 = sim::LaunchConfig::square(100);
+  warp64.warp_size = 64;
+  EXPECT_THROW(TiledMatmul(warp64, false), InvalidInput);
+}
+
+TEST(GpuDevice, ReportsItsProperties) {
+  SKIP_WITHOUT_GPU();
+  const DeviceInfo d = query_device();
+  EXPECT_FALSE(d.name.empty());
+  EXPECT_EQ(d.warp_size, 32);
+  EXPECT_GT(d.multiprocessors, 0);
+  EXPECT_GT(d.free_memory_bytes, 0u);
+  EXPECT_LE(d.free_memory_bytes, d.global_memory_bytes);
+}
+
+}  // namespace
+}  // namespace warpdiv::kernels

@@ -1,0 +1,21 @@
+// The occupancy calculator fed what GPU 0 and the CUDA runtime report, beside the runtime's own
+// answer (cudaOccupancyMaxActiveBlocksPerMultiprocessor): part (c) of `warpdiv validate`.
+#pragma once
+
+#include "analysis/occupancy.hpp"
+#include "analysis/validation.hpp"
+#include "kernels/tiled_matmul.hpp"
+
+namespace warpdiv::cli {
+
+/// The calculator's description of the device: its reported figures, the architecture's
+/// granularities (analysis::spec_from_device).
+analysis::GpuSpec device_spec(const kernels::DeviceInfo& device);
+
+/// Registers and static shared memory from cudaFuncGetAttributes, blocks per SM from the
+/// runtime, and the calculator's blocks per SM for the same figures (blockDim T*T, no dynamic
+/// shared memory, one barrier).
+analysis::OccupancyFigures occupancy_both_ways(const analysis::GpuSpec& gpu,
+                                               kernels::Kernel kernel, int tile);
+
+}  // namespace warpdiv::cli
