@@ -9,14 +9,6 @@
 namespace warpdiv::testing {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-std::size_t count_lines(const std::string& text) {
-  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
-}
-
 TEST(AnalyzeCli, LectureReport) {
   const CliResult r = run_warpdiv({"analyze"});
   ASSERT_EQ(r.status, 0) << r.err;

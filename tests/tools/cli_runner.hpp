@@ -1,6 +1,7 @@
 // Runs the real warpdiv binary and captures its exit status, stdout and stderr.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,11 @@ class TempDir {
  private:
   std::string path_;
 };
+
+/// True when `part` occurs in `text`.
+bool contains(const std::string& text, const std::string& part);
+/// Number of '\n' in `text` (a one-line error message has 1).
+std::size_t count_lines(const std::string& text);
 
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& text);

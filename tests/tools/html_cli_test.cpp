@@ -10,14 +10,6 @@
 namespace warpdiv::testing {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-std::size_t count_lines(const std::string& text) {
-  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
-}
-
 TEST(HtmlCli, WritesTheLecturePageAndTheTextReport) {
   TempDir dir;
   const std::string page = dir.file("lecture.html");

@@ -18,14 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-std::size_t count_lines(const std::string& text) {
-  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
-}
-
 // "  Block Limit Warps     6   ..." -> the value after the label.
 std::string value_of(const std::string& report, const std::string& label) {
   const std::regex re("\\n  " + label + " +([^ \\n]+)");
