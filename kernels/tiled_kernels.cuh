@@ -2,8 +2,11 @@
 // unchecked kernel for padded sizes, each a template on the tile width T (blockDim (T, T)).
 //
 // Written as the lecture's kernel but correct: the loop variable is p (not t), every
-// __syncthreads() is outside every guard so the whole block reaches it, and rows, columns and
-// element offsets are 64-bit, so Row*K cannot overflow and p*T + tx cannot wrap for K near 2^31.
+// __syncthreads() is outside every guard so the whole block reaches it, and element offsets are
+// 64-bit, so Row*K cannot overflow. The checks themselves compare 32-bit unsigned values: J, K and
+// L are at most 2^31 - 1 and p*T + tx <= K - 1 + 31 < 2^32, so nothing wraps. (64-bit comparisons
+// cost 7 more registers per thread on sm_90 — 39 against the unchecked kernel's 32 — which halves
+// the blocks per SM at T = 32 and would be charged to the checks.)
 #pragma once
 
 #include <cstdint>
@@ -18,56 +21,70 @@ __global__ void tiled_matmul_checked(const float* __restrict__ M, const float* _
                                      float* __restrict__ P, long long J, long long K, long long L) {
   __shared__ float Ms[T][T];
   __shared__ float Ns[T][T];
-  const int tx = threadIdx.x;
-  const int ty = threadIdx.y;
-  const long long row = static_cast<long long>(blockIdx.y) * T + ty;
-  const long long col = static_cast<long long>(blockIdx.x) * T + tx;
-  const long long phases = (K - 1) / T + 1;
+  const unsigned tx = threadIdx.x;
+  const unsigned ty = threadIdx.y;
+  const unsigned rows = static_cast<unsigned>(J);
+  const unsigned inner = static_cast<unsigned>(K);
+  const unsigned cols = static_cast<unsigned>(L);
+  const unsigned row = blockIdx.y * T + ty;
+  const unsigned col = blockIdx.x * T + tx;
+  const unsigned phases = (inner - 1) / T + 1;
+  // Offsets of this thread's element of M and N in phase p; they advance by T and T*L a phase.
+  std::size_t m_offset = static_cast<std::size_t>(row) * inner + tx;
+  std::size_t n_offset = static_cast<std::size_t>(ty) * cols + col;
+  const std::size_t n_step = static_cast<std::size_t>(T) * cols;
   float value = 0.0f;
-  for (long long p = 0; p < phases; ++p) {
-    const long long m_col = p * T + tx;  // column of M this thread loads
-    const long long n_row = p * T + ty;  // row of N this thread loads
-    if (row < J && m_col < K)
-      Ms[ty][tx] = M[static_cast<std::size_t>(row) * K + m_col];
+  for (unsigned p = 0; p < phases; ++p, m_offset += T, n_offset += n_step) {
+    const unsigned m_col = p * T + tx;  // column of M this thread loads
+    const unsigned n_row = p * T + ty;  // row of N this thread loads
+    if (row < rows && m_col < inner)
+      Ms[ty][tx] = M[m_offset];
     else
       Ms[ty][tx] = 0.0f;
-    if (n_row < K && col < L)
-      Ns[ty][tx] = N[static_cast<std::size_t>(n_row) * L + col];
+    if (n_row < inner && col < cols)
+      Ns[ty][tx] = N[n_offset];
     else
       Ns[ty][tx] = 0.0f;
     __syncthreads();
-    if (row < J && col < L) {
+    if (row < rows && col < cols) {
 #pragma unroll
       for (int k = 0; k < T; ++k) value += Ms[ty][k] * Ns[k][tx];
     }
     __syncthreads();
   }
-  if (row < J && col < L) P[static_cast<std::size_t>(row) * L + col] = value;
+  if (row < rows && col < cols) P[static_cast<std::size_t>(row) * cols + col] = value;
 }
 
 /// No checks: J, K and L must be multiples of T (the padded sizes), so every access is in range.
+/// Indexed like tiled_matmul_checked (32-bit sizes — padded ones stay below 2^32 — and 64-bit
+/// offsets advanced a phase at a time), so the two differ only by the checks.
 template <int T>
 __global__ void tiled_matmul_unchecked(const float* __restrict__ M, const float* __restrict__ N,
                                        float* __restrict__ P, long long J, long long K,
                                        long long L) {
   __shared__ float Ms[T][T];
   __shared__ float Ns[T][T];
-  const int tx = threadIdx.x;
-  const int ty = threadIdx.y;
-  const long long row = static_cast<long long>(blockIdx.y) * T + ty;
-  const long long col = static_cast<long long>(blockIdx.x) * T + tx;
-  const long long phases = K / T;
   (void)J;
+  const unsigned tx = threadIdx.x;
+  const unsigned ty = threadIdx.y;
+  const unsigned inner = static_cast<unsigned>(K);
+  const unsigned cols = static_cast<unsigned>(L);
+  const unsigned row = blockIdx.y * T + ty;
+  const unsigned col = blockIdx.x * T + tx;
+  const unsigned phases = inner / T;
+  std::size_t m_offset = static_cast<std::size_t>(row) * inner + tx;
+  std::size_t n_offset = static_cast<std::size_t>(ty) * cols + col;
+  const std::size_t n_step = static_cast<std::size_t>(T) * cols;
   float value = 0.0f;
-  for (long long p = 0; p < phases; ++p) {
-    Ms[ty][tx] = M[static_cast<std::size_t>(row) * K + p * T + tx];
-    Ns[ty][tx] = N[static_cast<std::size_t>(p * T + ty) * L + col];
+  for (unsigned p = 0; p < phases; ++p, m_offset += T, n_offset += n_step) {
+    Ms[ty][tx] = M[m_offset];
+    Ns[ty][tx] = N[n_offset];
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < T; ++k) value += Ms[ty][k] * Ns[k][tx];
     __syncthreads();
   }
-  P[static_cast<std::size_t>(row) * L + col] = value;
+  P[static_cast<std::size_t>(row) * cols + col] = value;
 }
 
 namespace detail {
@@ -120,20 +137,24 @@ __global__ void tiled_matmul_instrumented(const float* __restrict__ M,
   if (linear == 0) block_has_hazard = 0;
   __syncthreads();
 
-  const long long row = static_cast<long long>(blockIdx.y) * T + ty;
-  const long long col = static_cast<long long>(blockIdx.x) * T + tx;
-  const long long phases = (K - 1) / T + 1;
+  // The same 32-bit checks as tiled_matmul_checked (see the top of this file).
+  const unsigned rows = static_cast<unsigned>(J);
+  const unsigned inner = static_cast<unsigned>(K);
+  const unsigned cols = static_cast<unsigned>(L);
+  const unsigned row = blockIdx.y * T + static_cast<unsigned>(ty);
+  const unsigned col = blockIdx.x * T + static_cast<unsigned>(tx);
+  const unsigned phases = (inner - 1) / T + 1;
   const std::size_t warp_index =
       (static_cast<std::size_t>(blockIdx.y) * gridDim.x + blockIdx.x) * kWarps + warp;
   unsigned long long phases_seen = 0;
   unsigned long long divergent[3] = {0, 0, 0};  // load_M, load_N, compute
   float value = 0.0f;
-  for (long long p = 0; p < phases; ++p) {
-    const long long m_col = p * T + tx;
-    const long long n_row = p * T + ty;
-    const bool load_m = row < J && m_col < K;
-    const bool load_n = n_row < K && col < L;
-    const bool compute = row < J && col < L;
+  for (unsigned p = 0; p < phases; ++p) {
+    const unsigned m_col = p * T + static_cast<unsigned>(tx);
+    const unsigned n_row = p * T + static_cast<unsigned>(ty);
+    const bool load_m = row < rows && m_col < inner;
+    const bool load_n = n_row < inner && col < cols;
+    const bool compute = row < rows && col < cols;
     const Agreement a_m = sim::agreement(__ballot_sync(existing, load_m), existing);
     const Agreement a_n = sim::agreement(__ballot_sync(existing, load_n), existing);
     const Agreement a_c = sim::agreement(__ballot_sync(existing, compute), existing);
@@ -145,11 +166,11 @@ __global__ void tiled_matmul_instrumented(const float* __restrict__ M,
       out.phase_records[warp_index * phases + p] = sim::pack(a_m, a_n, a_c);
 
     if (load_m)
-      Ms[ty][tx] = M[static_cast<std::size_t>(row) * K + m_col];
+      Ms[ty][tx] = M[static_cast<std::size_t>(row) * inner + m_col];
     else
       Ms[ty][tx] = 0.0f;
     if (load_n)
-      Ns[ty][tx] = N[static_cast<std::size_t>(n_row) * L + col];
+      Ns[ty][tx] = N[static_cast<std::size_t>(n_row) * cols + col];
     else
       Ns[ty][tx] = 0.0f;
     __syncthreads();
@@ -159,9 +180,9 @@ __global__ void tiled_matmul_instrumented(const float* __restrict__ M,
     }
     __syncthreads();
   }
-  const bool store = row < J && col < L;
+  const bool store = row < rows && col < cols;
   const Agreement a_s = sim::agreement(__ballot_sync(existing, store), existing);
-  if (store) P[static_cast<std::size_t>(row) * L + col] = value;
+  if (store) P[static_cast<std::size_t>(row) * cols + col] = value;
 
   if (lane == 0) {
     for (int c = 0; c < 3; ++c) {
