@@ -193,8 +193,8 @@ TEST(NcuRecordedH200, LectureLaunchesAgreeWithTheCalculatorAndTheRuntime) {
   const RuntimeRegisters registers =
       read_runtime_registers(recorded("validate_100x100x100_T16.csv"), "--validate-csv", tile);
   EXPECT_EQ(tile, 16);
-  // cudaFuncGetAttributes on the H200: 39, 48 and 32 registers per thread.
-  EXPECT_EQ(registers, (RuntimeRegisters{{"checked", 39}, {"instrumented", 48}, {"unchecked", 32}}));
+  // cudaFuncGetAttributes on the H200: 31, 48 and 32 registers per thread.
+  EXPECT_EQ(registers, (RuntimeRegisters{{"checked", 31}, {"instrumented", 48}, {"unchecked", 32}}));
   const NcuCrosscheck check = crosscheck_ncu(
       read_ncu_csv(recorded("ncu_100x100x100_T16.csv"), "--ncu-csv"),
       sim::replay(sim::LaunchConfig::square(100)), registers);
@@ -204,12 +204,13 @@ TEST(NcuRecordedH200, LectureLaunchesAgreeWithTheCalculatorAndTheRuntime) {
   EXPECT_TRUE(check.matched());
   const NcuKernelCheck& checked = check.kernels[0];
   EXPECT_EQ(checked.kernel, "checked");
-  // ncu's figures: the driver chose a 64 KiB carveout, 65536 / (2048 + 1024) = 21 blocks; 39
-  // registers limit the block to 6 per SM: 48 of 64 warps, 75%.
+  // ncu's figures: the driver chose a 64 KiB carveout, 65536 / (2048 + 1024) = 21 blocks; 31
+  // registers round up to 32 * 32 = 1024 per warp, 65536 / 1024 = 64 warps = 8 blocks of 8 warps:
+  // 64 of 64 warps, 100%.
   EXPECT_EQ(figure(checked, "shared memory configuration (bytes per SM)").ncu, 65536.0);
   EXPECT_EQ(figure(checked, "occupancy limit: shared memory (blocks)").ncu, 21.0);
-  EXPECT_EQ(figure(checked, "occupancy limit: registers (blocks)").ncu, 6.0);
-  EXPECT_EQ(figure(checked, "theoretical occupancy (%)").ncu, 75.0);
+  EXPECT_EQ(figure(checked, "occupancy limit: registers (blocks)").ncu, 8.0);
+  EXPECT_EQ(figure(checked, "theoretical occupancy (%)").ncu, 100.0);
   // The checked kernel's divergent branches are the compute guard's: 350, the model's count of
   // divergent compute warp-phases; the load checks are predicated, not branches.
   EXPECT_EQ(checked.divergent_branch_targets, 350.0);
