@@ -1,34 +1,22 @@
 // The checked kernel for every T in 1..32.
-#include "kernels/cuda_check.cuh"
+// One translation unit per kernel, so nvcc builds them in parallel.
 #include "kernels/dispatch.cuh"
-#include "kernels/launchers.cuh"
 #include "kernels/tiled_kernels.cuh"
 
 namespace warpdiv::kernels::detail {
 
 namespace {
-struct Entry {
-  void (*launch)(const MatmulArgs&);
-  const void* function;
-};
-
-struct Maker {
+struct CheckedKernel {
+  static constexpr const char* kLaunchName = "launch of tiled_matmul_checked";
   template <int T>
-  static void launch(const MatmulArgs& a) {
-    tiled_matmul_checked<T><<<dim3(a.grid_x, a.grid_y), dim3(T, T)>>>(
-        a.m, a.n, a.p, a.rows, a.inner, a.cols);
-    WARPDIV_CUDA_LAUNCH("tiled_matmul_checked");
-  }
-  template <int T>
-  static Entry make() {
-    return {&launch<T>, reinterpret_cast<const void*>(&tiled_matmul_checked<T>)};
-  }
+  static auto function() { return &tiled_matmul_checked<T>; }
 };
+using Table = KernelTable<CheckedKernel>;
 }  // namespace
 
 void launch_checked(int tile, const MatmulArgs& args) {
-  tile_entry<Entry, Maker>(tile).launch(args);
+  Table::at(tile).launch(args);
 }
-const void* checked_function(int tile) { return tile_entry<Entry, Maker>(tile).function; }
+const void* checked_function(int tile) { return Table::at(tile).function; }
 
 }  // namespace warpdiv::kernels::detail
