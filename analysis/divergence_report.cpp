@@ -145,12 +145,12 @@ void write_divergence_text(std::ostream& out, const sim::DivergenceResult& resul
   out << "\nBarrier hazard: " << to_decimal(result.barrier_hazard_blocks) << " of " << g.blocks()
       << " blocks have threads outside P (Row >= J or Col >= L).";
   if (result.barrier_hazard_blocks == 0) {
-    out << " Every thread passes the compute guard, so a __syncthreads() inside it is safe here.\n";
+    out << "\n  Every thread passes the compute guard, so a __syncthreads() inside it is safe here.\n";
   } else {
-    out << " The lecture's guarded inner product puts __syncthreads() inside\n"
-           "  if (Row < J && Col < L): in those blocks only part of the block reaches the barrier,\n"
-           "  which is undefined behaviour (a hang or wrong results). Keep every __syncthreads()\n"
-           "  outside the guards, as warpdiv's own kernels do.\n";
+    out << "\n  The lecture's guarded inner product puts __syncthreads() inside if (Row < J && Col < L):\n"
+           "  in those blocks only part of the block reaches the barrier, which is undefined behaviour\n"
+           "  (a hang or wrong results). Keep every __syncthreads() outside the guards, as warpdiv's\n"
+           "  own kernels do.\n";
   }
 }
 
