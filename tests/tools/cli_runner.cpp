@@ -1,5 +1,7 @@
 #include "tests/tools/cli_runner.hpp"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -30,6 +32,16 @@ bool contains(const std::string& text, const std::string& part) {
 
 std::size_t count_lines(const std::string& text) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+void PrintTo(const BadInput& bad, std::ostream* os) {
+  for (const std::string& a : bad.args) *os << '[' << a << ']';
+}
+
+void expect_refusal(const CliResult& result, const BadInput& bad) {
+  EXPECT_EQ(result.status, 2) << result.out << result.err;
+  EXPECT_EQ(count_lines(result.err), 1u) << result.err;
+  EXPECT_TRUE(contains(result.err, bad.must_mention)) << result.err;
 }
 
 std::string read_file(const std::string& path) {

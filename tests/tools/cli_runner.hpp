@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,17 @@ class TempDir {
 bool contains(const std::string& text, const std::string& part);
 /// Number of '\n' in `text` (a one-line error message has 1).
 std::size_t count_lines(const std::string& text);
+
+/// One refused command line: the arguments and a phrase the one-line error must hold.
+struct BadInput {
+  std::vector<std::string> args;
+  std::string must_mention;
+};
+void PrintTo(const BadInput& bad, std::ostream* os);
+
+/// The refusal contract: exit status 2 and exactly one line on stderr naming `bad.must_mention`.
+/// (What must not be left on disk differs by command; each test checks that itself.)
+void expect_refusal(const CliResult& result, const BadInput& bad);
 
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& text);

@@ -56,16 +56,7 @@ TEST(SweepHtmlCli, PageAndCsvWithGpu) {
                              "<td>32</td><td>66.67%</td>"));
 }
 
-struct BadSweep {
-  std::vector<std::string> args;
-  std::string must_mention;
-};
-
-void PrintTo(const BadSweep& bad, std::ostream* os) {
-  for (const std::string& a : bad.args) *os << '[' << a << ']';
-}
-
-class SweepHtmlBadInput : public ::testing::TestWithParam<BadSweep> {};
+class SweepHtmlBadInput : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(SweepHtmlBadInput, ExitsTwoWithOneLineAndNoFile) {
   TempDir dir;
@@ -80,24 +71,22 @@ TEST_P(SweepHtmlBadInput, ExitsTwoWithOneLineAndNoFile) {
     args.push_back(a);
   }
   const CliResult r = run_warpdiv(args);
-  EXPECT_EQ(r.status, 2) << r.out << r.err;
-  EXPECT_EQ(count_lines(r.err), 1u) << r.err;
-  EXPECT_TRUE(contains(r.err, GetParam().must_mention)) << r.err;
+  expect_refusal(r, GetParam());
   EXPECT_TRUE(dir.entries().empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Flags, SweepHtmlBadInput,
     ::testing::Values(
-        BadSweep{{}, "needs --csv FILE, --html FILE or both"},
-        BadSweep{{"--gpu", "h100", "--csv", "@html"}, "--gpu needs --html FILE"},
-        BadSweep{{"--html", "@html", "--gpu", "no-such-gpu"}, "--gpu"},
-        BadSweep{{"--html", "@html", "--regs", "16"}, "--regs and --gpu-file need --gpu NAME"},
-        BadSweep{{"--html", "@html", "--gpu", "h100", "--regs", "x"}, "--regs must be an integer"},
-        BadSweep{{"--html", "@html", "--gpu", "h100", "--warp-size", "16"}, "warp size"},
-        BadSweep{{"--html", "@html", "--sizes", "1:200000:1"},
+        BadInput{{}, "needs --csv FILE, --html FILE or both"},
+        BadInput{{"--gpu", "h100", "--csv", "@html"}, "--gpu needs --html FILE"},
+        BadInput{{"--html", "@html", "--gpu", "no-such-gpu"}, "--gpu"},
+        BadInput{{"--html", "@html", "--regs", "16"}, "--regs and --gpu-file need --gpu NAME"},
+        BadInput{{"--html", "@html", "--gpu", "h100", "--regs", "x"}, "--regs must be an integer"},
+        BadInput{{"--html", "@html", "--gpu", "h100", "--warp-size", "16"}, "warp size"},
+        BadInput{{"--html", "@html", "--sizes", "1:200000:1"},
                  "--html plots at most 100000 launches"},
-        BadSweep{{"--html", "/proc/warpdiv/sweep.html"}, "--html"}));
+        BadInput{{"--html", "/proc/warpdiv/sweep.html"}, "--html"}));
 
 // Size of the CSV's temporary file (".c.csv.tmp.XXXXXX") in `dir`, or 0.
 off_t temp_csv_size(const TempDir& dir) {
