@@ -6,12 +6,19 @@
 
 namespace warpdiv::sim {
 
-LaunchConfig LaunchConfig::square(std::int64_t width, int tile, int warp_size) {
+LaunchConfig LaunchConfig::shape(std::int64_t rows, std::int64_t inner, std::int64_t cols, int tile,
+                                 int warp_size) {
   LaunchConfig c;
-  c.rows = c.inner = c.cols = width;
+  c.rows = rows;
+  c.inner = inner;
+  c.cols = cols;
   c.tile = tile;
   c.warp_size = warp_size;
   return c;
+}
+
+LaunchConfig LaunchConfig::square(std::int64_t width, int tile, int warp_size) {
+  return shape(width, width, width, tile, warp_size);
 }
 
 bool operator==(const LaunchConfig& a, const LaunchConfig& b) {

@@ -27,6 +27,10 @@ struct LaunchConfig {
   int tile = limits::kDefaultTile;             // T
   int warp_size = limits::kDefaultWarpSize;    // S
 
+  /// A J x K x L launch (rows, inner, cols).
+  static LaunchConfig shape(std::int64_t rows, std::int64_t inner, std::int64_t cols,
+                            int tile = limits::kDefaultTile,
+                            int warp_size = limits::kDefaultWarpSize);
   /// A square W x W x W launch.
   static LaunchConfig square(std::int64_t width, int tile = limits::kDefaultTile,
                              int warp_size = limits::kDefaultWarpSize);

@@ -31,16 +31,6 @@ std::string element(const std::string& page, const std::string& tag, const std::
   return page.substr(open, close - open);
 }
 
-sim::LaunchConfig shape(std::int64_t j, std::int64_t k, std::int64_t l, int t, int s = 32) {
-  sim::LaunchConfig c;
-  c.rows = j;
-  c.inner = k;
-  c.cols = l;
-  c.tile = t;
-  c.warp_size = s;
-  return c;
-}
-
 std::string render(const sim::LaunchConfig& config, const DivergenceHtmlOptions& options = {}) {
   return render_divergence_html(sim::replay(config), options);
 }
@@ -134,7 +124,7 @@ TEST(DivergenceHtml, LectureMapsByHand) {
 
 TEST(DivergenceHtml, SelfContained) {
   for (const sim::LaunchConfig& config :
-       {sim::LaunchConfig::square(100), shape(50, 37, 70, 12), sim::LaunchConfig::square(5)}) {
+       {sim::LaunchConfig::square(100), sim::LaunchConfig::shape(50, 37, 70, 12), sim::LaunchConfig::square(5)}) {
     const std::string page = render(config);
     for (const char* fetch : {"http:", "https:", "//", "src=", "<link", "@import", "<script"})
       EXPECT_FALSE(contains(page, fetch)) << fetch;
@@ -152,7 +142,7 @@ TEST(DivergenceHtml, OnlyTheClassesThatExist) {
   EXPECT_TRUE(contains(single, "id=\"map-corner-load_M\""));
   EXPECT_FALSE(contains(single, "id=\"maps-interior\""));
   // One block-row of three (J = 5, L = 40): bottom_edge and corner.
-  const std::string row = render(shape(5, 40, 40, 16));
+  const std::string row = render(sim::LaunchConfig::shape(5, 40, 40, 16));
   EXPECT_EQ(count(row, "<figure class=\"map\""), 8u);
   EXPECT_TRUE(contains(row, "id=\"maps-bottom_edge\""));
   EXPECT_FALSE(contains(row, "id=\"maps-right_edge\""));
@@ -160,7 +150,7 @@ TEST(DivergenceHtml, OnlyTheClassesThatExist) {
 
 TEST(DivergenceHtml, PartialWarpAndCrossingRows) {
   // T = 12, S = 32: 144 threads = 4 full warps and one of 16 lanes; warp 0 ends at (7, 2).
-  const std::string page = render(shape(50, 37, 70, 12));
+  const std::string page = render(sim::LaunchConfig::shape(50, 37, 70, 12));
   EXPECT_TRUE(contains(page, "last warp partial: 16 of 32 lanes"));
   const std::string table = element(page, "table", "warp-layout");
   EXPECT_TRUE(contains(table, "<td>w0</td><td>32</td><td>ty 0–2</td>"));
@@ -170,7 +160,7 @@ TEST(DivergenceHtml, PartialWarpAndCrossingRows) {
 
 TEST(DivergenceHtml, ManyPhasesGetTwoColumns) {
   // K = 1000, T = 16: 63 phases; 0..61 share their outcomes, 62 is the last (1000 - 992 = 8 < 16).
-  const std::string page = render(shape(40, 1000, 40, 16));
+  const std::string page = render(sim::LaunchConfig::shape(40, 1000, 40, 16));
   EXPECT_TRUE(contains(page, "With 63 phases, the first column stands for every phase but the last"));
   const std::string map = element(page, "figure", "map-interior-load_M");
   EXPECT_TRUE(contains(map, ">61</text>"));
@@ -201,7 +191,7 @@ TEST(DivergenceHtml, LargestLaunchStaysSmall) {
   // how many rows each map has: 32 warps of a row each, or 1024 warps of one lane (the most).
   constexpr std::size_t kTwoMegabytes = 2u * 1024u * 1024u;
   for (int warp_size : {32, 1, 64}) {
-    const sim::LaunchConfig config = shape(2147483647, 2147483647, 2147483647, 32, warp_size);
+    const sim::LaunchConfig config = sim::LaunchConfig::shape(2147483647, 2147483647, 2147483647, 32, warp_size);
     const std::string page = render_divergence_html(widest_counts(config));
     SCOPED_TRACE(warp_size);
     EXPECT_LT(page.size(), kTwoMegabytes);

@@ -225,18 +225,10 @@ TEST(NcuRecordedH200, EveryRecordedRunAgrees) {
     const char* name;
     sim::LaunchConfig config;
   };
-  const auto shape = [](std::int64_t j, std::int64_t k, std::int64_t l, int t) {
-    sim::LaunchConfig c;
-    c.rows = j;
-    c.inner = k;
-    c.cols = l;
-    c.tile = t;
-    return c;
-  };
-  for (const Run& run : {Run{"100x100x100_T8", shape(100, 100, 100, 8)},
-                         Run{"100x100x100_T32", shape(100, 100, 100, 32)},
-                         Run{"257x129x63_T12", shape(257, 129, 63, 12)},
-                         Run{"2048x2048x2048_T16", shape(2048, 2048, 2048, 16)}}) {
+  for (const Run& run : {Run{"100x100x100_T8", sim::LaunchConfig::shape(100, 100, 100, 8)},
+                         Run{"100x100x100_T32", sim::LaunchConfig::shape(100, 100, 100, 32)},
+                         Run{"257x129x63_T12", sim::LaunchConfig::shape(257, 129, 63, 12)},
+                         Run{"2048x2048x2048_T16", sim::LaunchConfig::shape(2048, 2048, 2048, 16)}}) {
     int tile = 0;
     const RuntimeRegisters registers = read_runtime_registers(
         recorded(std::string("validate_") + run.name + ".csv"), "--validate-csv", tile);

@@ -11,15 +11,6 @@
 namespace warpdiv::analysis {
 namespace {
 
-sim::LaunchConfig shape(std::int64_t j, std::int64_t k, std::int64_t l, int t) {
-  sim::LaunchConfig c;
-  c.rows = j;
-  c.inner = k;
-  c.cols = l;
-  c.tile = t;
-  return c;
-}
-
 std::size_t count_fields(const std::string& line) {
   return static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1;
 }
@@ -32,7 +23,7 @@ const std::vector<float> kN = {5, 6, 7, 8};
 
 TEST(CheckProduct, ExactProductPasses) {
   std::mt19937_64 rng(1);
-  const ProductCheck c = check_product(shape(2, 2, 2, 16), kM, kN, {19, 22, 43, 50}, rng);
+  const ProductCheck c = check_product(sim::LaunchConfig::shape(2, 2, 2, 16), kM, kN, {19, 22, 43, 50}, rng);
   EXPECT_TRUE(c.passed());
   EXPECT_EQ(c.entries, 4u);
   EXPECT_EQ(c.entries_compared, 4u);
@@ -44,7 +35,7 @@ TEST(CheckProduct, ExactProductPasses) {
 TEST(CheckProduct, ErrorIsRelativeToTheTermsAndNamesTheWorstEntry) {
   std::mt19937_64 rng(1);
   // P[1][0] off by 0.001: 0.001 / (|3*5| + |4*7|) = 0.001 / 43 = 2.3256e-5 > 1e-5.
-  const ProductCheck c = check_product(shape(2, 2, 2, 16), kM, kN, {19, 22, 43.001f, 50}, rng);
+  const ProductCheck c = check_product(sim::LaunchConfig::shape(2, 2, 2, 16), kM, kN, {19, 22, 43.001f, 50}, rng);
   EXPECT_FALSE(c.passed());
   EXPECT_NEAR(c.max_relative_error, 0.001 / 43, 1e-7);  // float 43.001 is within 4e-6 of it
   EXPECT_EQ(c.worst_row, 1);
@@ -54,7 +45,7 @@ TEST(CheckProduct, ErrorIsRelativeToTheTermsAndNamesTheWorstEntry) {
 TEST(CheckProduct, CancellingSumUsesTheMagnitudeOfTheTerms) {
   std::mt19937_64 rng(1);
   // M = [1 -1], N = [1; 1]: P_ref = 0 but the terms have magnitude 2, so 1e-6 is 5e-7.
-  const ProductCheck c = check_product(shape(1, 2, 1, 4), {1, -1}, {1, 1}, {1e-6f}, rng);
+  const ProductCheck c = check_product(sim::LaunchConfig::shape(1, 2, 1, 4), {1, -1}, {1, 1}, {1e-6f}, rng);
   EXPECT_TRUE(c.passed());
   EXPECT_NEAR(c.max_relative_error, 5e-7, 1e-12);
 }
@@ -62,7 +53,7 @@ TEST(CheckProduct, CancellingSumUsesTheMagnitudeOfTheTerms) {
 TEST(CheckProduct, LeftOverPoisonFails) {
   std::mt19937_64 rng(1);
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  const ProductCheck c = check_product(shape(2, 2, 2, 16), kM, kN, {19, nan, 43, 50}, rng);
+  const ProductCheck c = check_product(sim::LaunchConfig::shape(2, 2, 2, 16), kM, kN, {19, nan, 43, 50}, rng);
   EXPECT_FALSE(c.passed());
   EXPECT_EQ(c.non_finite, 1u);
   EXPECT_TRUE(std::isnan(c.max_relative_error));
@@ -72,13 +63,13 @@ TEST(CheckProduct, LeftOverPoisonFails) {
 
 TEST(CheckProduct, WrongSizesAreAnInternalError) {
   std::mt19937_64 rng(1);
-  EXPECT_THROW(check_product(shape(2, 2, 2, 16), kM, kN, {19, 22, 43}, rng),
+  EXPECT_THROW(check_product(sim::LaunchConfig::shape(2, 2, 2, 16), kM, kN, {19, 22, 43}, rng),
                std::invalid_argument);
 }
 
 TEST(CheckProduct, LargeProductsAreSampledIncludingTheLastTile) {
   // 200 x 3 x 150 with the full-comparison limit at 0: 64 sampled rows x 64 sampled columns.
-  const sim::LaunchConfig c = shape(200, 3, 150, 16);
+  const sim::LaunchConfig c = sim::LaunchConfig::shape(200, 3, 150, 16);
   std::mt19937_64 rng(7);
   const std::vector<float> m = random_matrix(200, 3, rng);
   const std::vector<float> n = random_matrix(3, 150, rng);
@@ -200,8 +191,8 @@ TEST(CompareRecords, LectureRecordsMatchEveryWarpPhase) {
 
 TEST(CompareRecords, PartialWarpsMatch) {
   // T = 7: 49 threads, warps of 32 and 17 lanes; T = 31: 961 threads, the last warp 1 lane.
-  for (const sim::LaunchConfig& c : {shape(64, 48, 80, 7), shape(31, 70, 33, 31),
-                                     shape(5, 3, 7, 16)}) {
+  for (const sim::LaunchConfig& c : {sim::LaunchConfig::shape(64, 48, 80, 7), sim::LaunchConfig::shape(31, 70, 33, 31),
+                                     sim::LaunchConfig::shape(5, 3, 7, 16)}) {
     const Records r = records_from_lanes(c);
     const RecordComparison result = compare_records(c, r.phases, r.stores);
     EXPECT_TRUE(result.matched()) << sim::describe(c) << ": " << result.first_mismatch;

@@ -36,15 +36,6 @@ std::string no_device_reason() {
     if (!why.empty()) GTEST_SKIP() << "no CUDA device: " << why;             \
   } while (0)
 
-sim::LaunchConfig shape(std::int64_t j, std::int64_t k, std::int64_t l, int t) {
-  sim::LaunchConfig c;  // warp size 32
-  c.rows = j;
-  c.inner = k;
-  c.cols = l;
-  c.tile = t;
-  return c;
-}
-
 /// Runs the three kernels once on random inputs and checks P, the counts and the records.
 sim::DivergenceResult run_and_check(const sim::LaunchConfig& c) {
   SCOPED_TRACE(sim::describe(c));
@@ -102,7 +93,7 @@ TEST(GpuShapes, SizesBelowTheTileByHand) {
   // 5 x 3 x 7, T = 16: one block, 8 warps of two rows, one phase. load_M (ty < 5, tx < 3):
   // warps 0, 1, 2 split; load_N (ty < 3, tx < 7): warps 0, 1; compute and store (ty < 5,
   // tx < 7): warps 0, 1, 2. The one block is a barrier hazard.
-  const sim::DivergenceResult gpu = run_and_check(shape(5, 3, 7, 16));
+  const sim::DivergenceResult gpu = run_and_check(sim::LaunchConfig::shape(5, 3, 7, 16));
   EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::corner).divergent_warp_phases, 3u);
   EXPECT_EQ(gpu.at(Condition::load_N, BlockClass::corner).divergent_warp_phases, 2u);
   EXPECT_EQ(gpu.at(Condition::compute, BlockClass::corner).divergent_warp_phases, 3u);
@@ -113,7 +104,7 @@ TEST(GpuShapes, SizesBelowTheTileByHand) {
 
 TEST(GpuShapes, MultiplesOfTheTileNeverDiverge) {
   SKIP_WITHOUT_GPU();
-  const sim::DivergenceResult gpu = run_and_check(shape(128, 64, 96, 16));
+  const sim::DivergenceResult gpu = run_and_check(sim::LaunchConfig::shape(128, 64, 96, 16));
   for (Condition c : sim::kConditions)
     EXPECT_EQ(gpu.at(c, BlockClass::all).divergent_warp_phases, 0u) << sim::name(c);
   EXPECT_EQ(gpu.barrier_hazard_blocks, 0u);
@@ -124,7 +115,7 @@ TEST(GpuShapes, MultiplesOfTheTileNeverDiverge) {
 TEST(GpuShapes, OneLaneWarpsNeverDiverge) {
   SKIP_WITHOUT_GPU();
   // T = 1: every warp has a single lane, which always agrees with itself.
-  const sim::DivergenceResult gpu = run_and_check(shape(50, 60, 70, 1));
+  const sim::DivergenceResult gpu = run_and_check(sim::LaunchConfig::shape(50, 60, 70, 1));
   for (Condition c : sim::kConditions)
     EXPECT_EQ(gpu.at(c, BlockClass::all).divergent_warp_phases, 0u) << sim::name(c);
   EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::all).warp_phases, 50u * 70u * 60u);
@@ -140,19 +131,19 @@ TEST_P(GpuAwkward, MatchesTheModel) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, GpuAwkward,
-    ::testing::Values(shape(1, 1, 1, 1),          // the smallest launch
-                      shape(1, 1, 1, 32),         // one thread of 1024 in range
-                      shape(33, 17, 65, 32),      // one row / column past a tile
-                      shape(100, 100, 100, 5),    // 25 threads: one partial warp
-                      shape(64, 48, 80, 7),       // 49 threads: warps of 32 and 17 lanes
-                      shape(257, 129, 63, 12),    // 144 threads: 4 full warps and 16 lanes
-                      shape(31, 1024, 33, 31),    // 961 threads: the last warp has 1 lane
-                      shape(1000, 1, 1000, 16),   // K = 1
-                      shape(1, 1000, 1, 32),      // one output entry, long inner dimension
-                      shape(2, 300, 500, 3),      // 9 threads, wide and flat
-                      shape(300, 20, 2, 9),       // tall and thin
-                      shape(1023, 511, 257, 32),  // rectangular, every size off the tile
-                      shape(4000, 1000, 3000, 16)  // 23.7 M warp-phases: counters, no records
+    ::testing::Values(sim::LaunchConfig::shape(1, 1, 1, 1),          // the smallest launch
+                      sim::LaunchConfig::shape(1, 1, 1, 32),         // one thread of 1024 in range
+                      sim::LaunchConfig::shape(33, 17, 65, 32),      // one row / column past a tile
+                      sim::LaunchConfig::shape(100, 100, 100, 5),    // 25 threads: one partial warp
+                      sim::LaunchConfig::shape(64, 48, 80, 7),       // 49 threads: warps of 32 and 17 lanes
+                      sim::LaunchConfig::shape(257, 129, 63, 12),    // 144 threads: 4 full warps and 16 lanes
+                      sim::LaunchConfig::shape(31, 1024, 33, 31),    // 961 threads: the last warp has 1 lane
+                      sim::LaunchConfig::shape(1000, 1, 1000, 16),   // K = 1
+                      sim::LaunchConfig::shape(1, 1000, 1, 32),      // one output entry, long inner dimension
+                      sim::LaunchConfig::shape(2, 300, 500, 3),      // 9 threads, wide and flat
+                      sim::LaunchConfig::shape(300, 20, 2, 9),       // tall and thin
+                      sim::LaunchConfig::shape(1023, 511, 257, 32),  // rectangular, every size off the tile
+                      sim::LaunchConfig::shape(4000, 1000, 3000, 16)  // 23.7 M warp-phases: counters, no records
                       ),
     [](const ::testing::TestParamInfo<sim::LaunchConfig>& param) {
       const sim::LaunchConfig& c = param.param;
@@ -188,7 +179,7 @@ TEST(GpuOccupancy, RuntimeAgreesWithTheCalculatorForEveryTile) {
 TEST(GpuRefusals, GridAndMemoryLimitsBeforeAllocating) {
   SKIP_WITHOUT_GPU();
   // 65536 rows with T = 1 is 65536 block-rows, one more than gridDim.y allows.
-  EXPECT_THROW(TiledMatmul(shape(65536, 1, 1, 1), false), InvalidInput);
+  EXPECT_THROW(TiledMatmul(sim::LaunchConfig::shape(65536, 1, 1, 1), false), InvalidInput);
   // 200000^2 floats is 160 GB per matrix, six of them: beyond any GPU's memory.
   EXPECT_THROW(TiledMatmul(sim::LaunchConfig::square(200000, 32), false), InvalidInput);
   sim::LaunchConfig warp64 = sim::LaunchConfig::square(100);

@@ -7,20 +7,11 @@
 namespace warpdiv::kernels {
 namespace {
 
-sim::LaunchConfig shape(std::int64_t j, std::int64_t k, std::int64_t l, int t) {
-  sim::LaunchConfig c;
-  c.rows = j;
-  c.inner = k;
-  c.cols = l;
-  c.tile = t;
-  return c;
-}
-
 TEST(Padded, RoundsEachSizeUpToTheTile) {
-  EXPECT_EQ(padded(sim::LaunchConfig::square(100)), shape(112, 112, 112, 16));  // 7 tiles of 16
-  EXPECT_EQ(padded(shape(5, 3, 7, 16)), shape(16, 16, 16, 16));
-  EXPECT_EQ(padded(shape(64, 48, 80, 16)), shape(64, 48, 80, 16));  // already multiples
-  EXPECT_EQ(padded(shape(33, 1, 65, 32)), shape(64, 32, 96, 32));
+  EXPECT_EQ(padded(sim::LaunchConfig::square(100)), sim::LaunchConfig::shape(112, 112, 112, 16));  // 7 tiles of 16
+  EXPECT_EQ(padded(sim::LaunchConfig::shape(5, 3, 7, 16)), sim::LaunchConfig::shape(16, 16, 16, 16));
+  EXPECT_EQ(padded(sim::LaunchConfig::shape(64, 48, 80, 16)), sim::LaunchConfig::shape(64, 48, 80, 16));  // already multiples
+  EXPECT_EQ(padded(sim::LaunchConfig::shape(33, 1, 65, 32)), sim::LaunchConfig::shape(64, 32, 96, 32));
 }
 
 TEST(DeviceBytes, LectureByHand) {

@@ -15,16 +15,6 @@ namespace {
 using BC = BlockClass;
 using C = Condition;
 
-LaunchConfig shape(std::int64_t j, std::int64_t k, std::int64_t l, int t, int s = 32) {
-  LaunchConfig c;
-  c.rows = j;
-  c.inner = k;
-  c.cols = l;
-  c.tile = t;
-  c.warp_size = s;
-  return c;
-}
-
 // Compares as decimal text so that a failure prints readable 128-bit values.
 void expect_cell(const DivergenceResult& r, C c, BC k, const char* blocks, const char* warps,
                  const char* phases, const char* divergent) {
@@ -97,7 +87,7 @@ TEST(Exact, OneBlockColumnAndOnePhase) {
   //            block: right_edge 10, corner 5.
   //   compute: as load_M: 16 + 4. store: the same 20, of 24 warps.
   //   interior and bottom_edge: no blocks. barrier hazard: all 3 blocks (Col < 10 fails).
-  const DivergenceResult r = exact(shape(40, 10, 10, 16));
+  const DivergenceResult r = exact(LaunchConfig::shape(40, 10, 10, 16));
   expect_cell(r, C::load_M, BC::interior, "0", "0", "0", "0");
   expect_cell(r, C::load_M, BC::bottom_edge, "0", "0", "0", "0");
   expect_cell(r, C::load_M, BC::right_edge, "2", "16", "16", "16");
@@ -121,7 +111,7 @@ TEST(Exact, PartialWarps) {
 
 TEST(Exact, MultiplesOfTheTileNeverDiverge) {
   for (int t : {1, 2, 4, 8, 16, 32}) {
-    const DivergenceResult r = exact(shape(7 * t, 5 * t, 3 * t, t));
+    const DivergenceResult r = exact(LaunchConfig::shape(7 * t, 5 * t, 3 * t, t));
     for (C c : kConditions) EXPECT_EQ(divergent(r, c, BC::all), "0") << "T=" << t;
     EXPECT_EQ(r.barrier_hazard_blocks, 0u);
   }
@@ -205,10 +195,10 @@ TEST(Exact, Cube2To31Minus1Tile16) {
 }
 
 TEST(Exact, RejectsInvalidConfigs) {
-  EXPECT_THROW(exact(shape(0, 1, 1, 16)), InvalidInput);
-  EXPECT_THROW(exact(shape(1, 2147483648, 1, 16)), InvalidInput);
-  EXPECT_THROW(exact(shape(1, 1, 1, 33)), InvalidInput);
-  EXPECT_THROW(exact(shape(1, 1, 1, 16, 48)), InvalidInput);
+  EXPECT_THROW(exact(LaunchConfig::shape(0, 1, 1, 16)), InvalidInput);
+  EXPECT_THROW(exact(LaunchConfig::shape(1, 2147483648, 1, 16)), InvalidInput);
+  EXPECT_THROW(exact(LaunchConfig::shape(1, 1, 1, 33)), InvalidInput);
+  EXPECT_THROW(exact(LaunchConfig::shape(1, 1, 1, 16, 48)), InvalidInput);
 }
 
 // ---- Agreement with the replay, which visits every warp-phase ----
@@ -230,7 +220,7 @@ TEST(ExactProperty, AgreesWithReplayOnTenThousandRandomLaunches) {
       for (int i = 0; i < 105; ++i) {
         const auto size = [&] { return static_cast<std::int64_t>(1 + rng() % (4 * t + 5)); };
         const std::int64_t j = size(), k = size(), l = size();
-        expect_engines_agree(shape(j, k, l, t, s));
+        expect_engines_agree(LaunchConfig::shape(j, k, l, t, s));
         ++launches;
       }
     }
@@ -244,7 +234,7 @@ TEST(ExactProperty, AgreesWithReplayForSmallWarps) {
   for (int t = 1; t <= 32; ++t)
     for (int s : {1, 2, 4, 8})
       for (int i = 0; i < 10; ++i)
-        expect_engines_agree(shape(static_cast<std::int64_t>(1 + rng() % (4 * t + 5)),
+        expect_engines_agree(LaunchConfig::shape(static_cast<std::int64_t>(1 + rng() % (4 * t + 5)),
                                    static_cast<std::int64_t>(1 + rng() % (4 * t + 5)),
                                    static_cast<std::int64_t>(1 + rng() % (4 * t + 5)), t, s));
 }
@@ -254,14 +244,14 @@ TEST(ExactProperty, AgreesWithReplayOnEveryShapeForTile3) {
   for (int s : {2, 4, 8, 32})
     for (std::int64_t j = 1; j <= 17; ++j)
       for (std::int64_t k = 1; k <= 17; ++k)
-        for (std::int64_t l = 1; l <= 17; ++l) expect_engines_agree(shape(j, k, l, 3, s));
+        for (std::int64_t l = 1; l <= 17; ++l) expect_engines_agree(LaunchConfig::shape(j, k, l, 3, s));
 }
 
 TEST(ExactProperty, AgreesWithReplayOnTheLectureCases) {
   for (const LaunchConfig& c :
        {LaunchConfig::square(100), LaunchConfig::square(100, 16, 64), LaunchConfig::square(3, 2),
-        LaunchConfig::square(1, 1), LaunchConfig::square(1, 16), shape(20, 40, 50, 16),
-        LaunchConfig::square(1000, 32), shape(4097, 33, 1000, 32, 16)})
+        LaunchConfig::square(1, 1), LaunchConfig::square(1, 16), LaunchConfig::shape(20, 40, 50, 16),
+        LaunchConfig::square(1000, 32), LaunchConfig::shape(4097, 33, 1000, 32, 16)})
     expect_engines_agree(c);
 }
 

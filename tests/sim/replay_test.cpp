@@ -10,16 +10,6 @@ namespace {
 using BC = BlockClass;
 using C = Condition;
 
-LaunchConfig shape(std::int64_t j, std::int64_t k, std::int64_t l, int t, int s = 32) {
-  LaunchConfig c;
-  c.rows = j;
-  c.inner = k;
-  c.cols = l;
-  c.tile = t;
-  c.warp_size = s;
-  return c;
-}
-
 // Expects (blocks, warps, warp_phases, divergent) of one cell.
 void expect_cell(const DivergenceResult& r, C c, BC k, Count blocks, Count warps, Count phases,
                  Count divergent) {
@@ -114,7 +104,7 @@ TEST(Replay, OneByOne) {
 TEST(Replay, MultiplesOfTileNeverDiverge) {
   for (int t : {1, 2, 4, 8, 16, 32}) {
     for (std::int64_t m : {1, 2, 3}) {
-      const DivergenceResult r = replay(shape(m * t, 2 * t, 3 * t, t));
+      const DivergenceResult r = replay(LaunchConfig::shape(m * t, 2 * t, 3 * t, t));
       for (C c : kConditions) EXPECT_EQ(divergent(r, c, BC::all), 0u) << "T=" << t;
       EXPECT_EQ(r.barrier_hazard_blocks, 0u);
     }
@@ -129,7 +119,7 @@ TEST(Replay, PartialWarpTile6) {
   for (C c : kConditions) expect_cell(r, c, BC::corner, 1, 2, 2, 1);
   // J = K = 6, L = 5, S = 16: warps 0 (16), 1 (16), 2 (4 lanes, tx 2..5). Col < 5 splits all three,
   // the partial one too (tx 2..4 in, 5 out); load_M has no bound in play.
-  const DivergenceResult s16 = replay(shape(6, 6, 5, 6, 16));
+  const DivergenceResult s16 = replay(LaunchConfig::shape(6, 6, 5, 6, 16));
   expect_cell(s16, C::compute, BC::corner, 1, 3, 3, 3);
   expect_cell(s16, C::store, BC::corner, 1, 3, 3, 3);
   expect_cell(s16, C::load_N, BC::corner, 1, 3, 3, 3);
@@ -153,7 +143,7 @@ TEST(Replay, PartialWarpTile12) {
 
 TEST(Replay, Rectangular20x40x50) {
   // J = 20, K = 40, L = 50, T = 16: grid 4 x 2, 3 phases, 8 warps of two rows.
-  const DivergenceResult r = replay(shape(20, 40, 50, 16));
+  const DivergenceResult r = replay(LaunchConfig::shape(20, 40, 50, 16));
   // load_M: last phase (32 + tx < 40) splits every warp with rows in range: top blocks 8 each,
   // bottom blocks (16 + ty < 20: warps 0, 1) 2 each.
   expect_cell(r, C::load_M, BC::interior, 3, 24, 72, 24);
@@ -201,7 +191,7 @@ TEST(Replay, ThreadCountDoesNotChangeTheCounts) {
   // size at which the replay starts extra threads. Bands of block-rows must add up the same for
   // any number of workers, more workers than block-rows included (J = 32: two block-rows of
   // 1250 blocks, 25,000,000 warp-phases).
-  for (const LaunchConfig& c : {LaunchConfig::square(1500), shape(32, 20000, 20000, 16)}) {
+  for (const LaunchConfig& c : {LaunchConfig::square(1500), LaunchConfig::shape(32, 20000, 20000, 16)}) {
     ReplayOptions one;
     one.threads = 1;
     const DivergenceResult reference = replay(c, one);
@@ -221,10 +211,10 @@ TEST(Replay, ThreadCountDoesNotChangeTheCounts) {
 }
 
 TEST(Replay, RejectsInvalidConfigs) {
-  EXPECT_THROW(replay(shape(0, 1, 1, 16)), InvalidInput);
-  EXPECT_THROW(replay(shape(1, 1, 1, 33)), InvalidInput);
-  EXPECT_THROW(replay(shape(1, 1, 1, 16, 48)), InvalidInput);
-  EXPECT_THROW(replay(shape(1, 1, 1, 16, 128)), InvalidInput);
+  EXPECT_THROW(replay(LaunchConfig::shape(0, 1, 1, 16)), InvalidInput);
+  EXPECT_THROW(replay(LaunchConfig::shape(1, 1, 1, 33)), InvalidInput);
+  EXPECT_THROW(replay(LaunchConfig::shape(1, 1, 1, 16, 48)), InvalidInput);
+  EXPECT_THROW(replay(LaunchConfig::shape(1, 1, 1, 16, 128)), InvalidInput);
 }
 
 }  // namespace

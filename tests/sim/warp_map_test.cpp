@@ -16,16 +16,6 @@ using BC = BlockClass;
 using C = Condition;
 using O = WarpOutcome;
 
-LaunchConfig shape(std::int64_t j, std::int64_t k, std::int64_t l, int t, int s = 32) {
-  LaunchConfig c;
-  c.rows = j;
-  c.inner = k;
-  c.cols = l;
-  c.tile = t;
-  c.warp_size = s;
-  return c;
-}
-
 RepresentativeBlock find_block(const Geometry& g, BC k) {
   for (const RepresentativeBlock& b : representative_blocks(g))
     if (b.block_class == k) return b;
@@ -58,7 +48,7 @@ TEST(WarpLayouts, WarpsCrossRowsAndTheLastIsPartial) {
   // T = 12, S = 32: 144 threads, 5 warps. Warp 0 = threads 0..31; 31 = 2*12 + 7 -> (tx 7, ty 2).
   // Warp 1 = 32..63: 32 = 2*12 + 8 -> (8, 2); 63 = 5*12 + 3 -> (3, 5).
   // Warp 4 = 128..143 (16 lanes): 128 = 10*12 + 8 -> (8, 10); 143 -> (11, 11).
-  const auto layouts = warp_layouts(Geometry(shape(50, 50, 50, 12)));
+  const auto layouts = warp_layouts(Geometry(LaunchConfig::shape(50, 50, 50, 12)));
   ASSERT_EQ(layouts.size(), 5u);
   EXPECT_EQ(layouts[0], (WarpLayout{0, 32, 0, 0, 7, 2}));
   EXPECT_EQ(layouts[1], (WarpLayout{1, 32, 8, 2, 3, 5}));
@@ -67,7 +57,7 @@ TEST(WarpLayouts, WarpsCrossRowsAndTheLastIsPartial) {
 
 TEST(WarpLayouts, WarpsSmallerThanARow) {
   // T = 32, S = 16: each row of 32 threads is two warps; warp 5 = row 2, tx 16..31.
-  const auto layouts = warp_layouts(Geometry(shape(64, 64, 64, 32, 16)));
+  const auto layouts = warp_layouts(Geometry(LaunchConfig::shape(64, 64, 64, 32, 16)));
   ASSERT_EQ(layouts.size(), 64u);
   EXPECT_EQ(layouts[5], (WarpLayout{5, 16, 16, 2, 31, 2}));
 }
@@ -104,7 +94,7 @@ TEST(RepresentativeBlocks, OnePerClassThatExists) {
   const auto single = representative_blocks(Geometry(LaunchConfig::square(5)));
   ASSERT_EQ(single.size(), 1u);
   EXPECT_EQ(single[0].block_class, BC::corner);
-  const auto row = representative_blocks(Geometry(shape(5, 40, 40, 16)));
+  const auto row = representative_blocks(Geometry(LaunchConfig::shape(5, 40, 40, 16)));
   ASSERT_EQ(row.size(), 2u);
   EXPECT_EQ(row[0].block_class, BC::bottom_edge);
   EXPECT_EQ(row[1].block_class, BC::corner);
@@ -191,7 +181,7 @@ TEST(WarpPhaseMap, MultipliedOutMatchesTheReplay) {
     const int tile = 1 + static_cast<int>(random() % 32);
     const auto size = [&] { return static_cast<std::int64_t>(1 + random() % (3 * tile + 4)); };
     const LaunchConfig config =
-        shape(size(), size(), size(), tile, warp_sizes[random() % std::size(warp_sizes)]);
+        LaunchConfig::shape(size(), size(), size(), tile, warp_sizes[random() % std::size(warp_sizes)]);
     SCOPED_TRACE(describe(config));
     const Geometry g(config);
     const WarpLaneTable lanes(g);
