@@ -8,28 +8,14 @@
 #include "analysis/html.hpp"
 #include "analysis/html_report.hpp"
 #include "sim/replay.hpp"
+#include "tests/text_helpers.hpp"
 
 namespace warpdiv::analysis {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-std::size_t count(const std::string& text, const std::string& part) {
-  std::size_t n = 0;
-  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
-}
-
-// The markup of one element with the given id, up to its closing tag (no nesting of that tag).
-std::string element(const std::string& page, const std::string& tag, const std::string& id) {
-  const auto start = page.find("id=\"" + id + "\"");
-  if (start == std::string::npos) return "";
-  const auto open = page.rfind("<" + tag, start);
-  const auto close = page.find("</" + tag + ">", start);
-  return page.substr(open, close - open);
-}
+using warpdiv::testing::contains;
+using warpdiv::testing::count_occurrences;
+using warpdiv::testing::element;
 
 std::string render(const sim::LaunchConfig& config, const DivergenceHtmlOptions& options = {}) {
   return render_divergence_html(sim::replay(config), options);
@@ -86,14 +72,14 @@ TEST(DivergenceHtml, LectureSectionsAndFigures) {
   for (const char* id : {"grid", "maps", "warps", "summary", "barrier"})
     EXPECT_TRUE(contains(page, std::string("<section id=\"") + id + "\"")) << id;
   // A 7 x 7 grid has all four classes: one coloured region each, one map per class and condition.
-  EXPECT_EQ(count(element(page, "svg", "block-grid"), "data-class="), 4u);
-  EXPECT_EQ(count(page, "<figure class=\"map\""), 16u);
+  EXPECT_EQ(count_occurrences(element(page, "svg", "block-grid"), "data-class="), 4u);
+  EXPECT_EQ(count_occurrences(page, "<figure class=\"map\""), 16u);
   for (const char* k : {"interior", "right_edge", "bottom_edge", "corner"})
     for (const char* c : {"load_M", "load_N", "compute", "store"})
       EXPECT_TRUE(contains(page, std::string("id=\"map-") + k + "-" + c + "\"")) << k << c;
   // Warp table: 8 warps of two rows each (T = 16, S = 32).
   const std::string table = element(page, "table", "warp-layout");
-  EXPECT_EQ(count(table, "<tr>"), 9u);  // header + 8 warps
+  EXPECT_EQ(count_occurrences(table, "<tr>"), 9u);  // header + 8 warps
   EXPECT_TRUE(contains(table, "<td>w3</td><td>32</td><td>ty 6–7</td><td>tx 0–15</td>"));
 }
 
@@ -102,16 +88,16 @@ TEST(DivergenceHtml, LectureMapsByHand) {
   // Interior, load_M: only phase 6 (96 + tx < 100) splits the warps: one divergent run (column p6,
   // warps 0..7) and one uniform-true run per other column. 8 of 8 * 7 = 56 per block, 36 blocks.
   const std::string interior = element(page, "figure", "map-interior-load_M");
-  EXPECT_EQ(count(interior, "class=\"d\""), 1u);
-  EXPECT_EQ(count(interior, "class=\"t\""), 6u);
-  EXPECT_EQ(count(interior, "class=\"f\""), 0u);
+  EXPECT_EQ(count_occurrences(interior, "class=\"d\""), 1u);
+  EXPECT_EQ(count_occurrences(interior, "class=\"t\""), 6u);
+  EXPECT_EQ(count_occurrences(interior, "class=\"f\""), 0u);
   EXPECT_TRUE(contains(interior, "8 of 56 warp-phases diverge in each such block; × 36 blocks = 288"));
   // Bottom edge, load_M: warps 0, 1 (ty < 4) load; 2..7 never do. Columns p0..p5: a true run and a
   // false run each; p6: a divergent run and a false run. 2 per block, 6 blocks = 12.
   const std::string bottom = element(page, "figure", "map-bottom_edge-load_M");
-  EXPECT_EQ(count(bottom, "class=\"d\""), 1u);
-  EXPECT_EQ(count(bottom, "class=\"t\""), 6u);
-  EXPECT_EQ(count(bottom, "class=\"f\""), 7u);
+  EXPECT_EQ(count_occurrences(bottom, "class=\"d\""), 1u);
+  EXPECT_EQ(count_occurrences(bottom, "class=\"t\""), 6u);
+  EXPECT_EQ(count_occurrences(bottom, "class=\"f\""), 7u);
   EXPECT_TRUE(contains(bottom, "2 of 56 warp-phases diverge in each such block; × 6 blocks = 12"));
   // Right edge, load_N: 6 * 8 + 2 = 50 per block, 6 blocks = 300.
   EXPECT_TRUE(contains(element(page, "figure", "map-right_edge-load_N"),
@@ -137,13 +123,13 @@ TEST(DivergenceHtml, SelfContained) {
 TEST(DivergenceHtml, OnlyTheClassesThatExist) {
   // One block (5 x 5 x 5, T = 16): it is the corner; one map per condition.
   const std::string single = render(sim::LaunchConfig::square(5));
-  EXPECT_EQ(count(single, "<figure class=\"map\""), 4u);
-  EXPECT_EQ(count(element(single, "svg", "block-grid"), "data-class="), 1u);
+  EXPECT_EQ(count_occurrences(single, "<figure class=\"map\""), 4u);
+  EXPECT_EQ(count_occurrences(element(single, "svg", "block-grid"), "data-class="), 1u);
   EXPECT_TRUE(contains(single, "id=\"map-corner-load_M\""));
   EXPECT_FALSE(contains(single, "id=\"maps-interior\""));
   // One block-row of three (J = 5, L = 40): bottom_edge and corner.
   const std::string row = render(sim::LaunchConfig::shape(5, 40, 40, 16));
-  EXPECT_EQ(count(row, "<figure class=\"map\""), 8u);
+  EXPECT_EQ(count_occurrences(row, "<figure class=\"map\""), 8u);
   EXPECT_TRUE(contains(row, "id=\"maps-bottom_edge\""));
   EXPECT_FALSE(contains(row, "id=\"maps-right_edge\""));
 }
@@ -195,7 +181,7 @@ TEST(DivergenceHtml, LargestLaunchStaysSmall) {
     const std::string page = render_divergence_html(widest_counts(config));
     SCOPED_TRACE(warp_size);
     EXPECT_LT(page.size(), kTwoMegabytes);
-    EXPECT_EQ(count(page, "<figure class=\"map\""), 16u);
+    EXPECT_EQ(count_occurrences(page, "<figure class=\"map\""), 16u);
     EXPECT_TRUE(contains(page, "67,108,864 × 67,108,864 = 4,503,599,627,370,496 blocks"));
     EXPECT_TRUE(contains(page, ">67,108,862</text>"));  // phases 0 .. 2^26 - 2 in one column
     EXPECT_TRUE(contains(page, "Not to scale"));

@@ -6,26 +6,14 @@
 
 #include "analysis/gpu_presets.hpp"
 #include "analysis/sweep_html.hpp"
+#include "tests/text_helpers.hpp"
 
 namespace warpdiv::analysis {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-std::size_t count(const std::string& text, const std::string& part) {
-  std::size_t n = 0;
-  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
-}
-
-std::string element(const std::string& page, const std::string& tag, const std::string& id) {
-  const auto start = page.find("id=\"" + id + "\"");
-  if (start == std::string::npos) return "";
-  const auto open = page.rfind("<" + tag, start);
-  return page.substr(open, page.find("</" + tag + ">", start) - open);
-}
+using warpdiv::testing::contains;
+using warpdiv::testing::count_occurrences;
+using warpdiv::testing::element;
 
 std::vector<SweepRow> sweep(std::vector<std::int64_t> sizes, std::vector<int> tiles,
                             std::vector<std::int64_t> inners = {}) {
@@ -47,7 +35,7 @@ TEST(SweepHtml, APlotPerConditionACurvePerTile) {
   for (const char* c : {"load_M", "load_N", "compute", "store"}) {
     const std::string plot = element(page, "svg", std::string("plot-") + c);
     ASSERT_FALSE(plot.empty()) << c;
-    EXPECT_EQ(count(plot, "<g class=\"series\""), 2u) << c;
+    EXPECT_EQ(count_occurrences(plot, "<g class=\"series\""), 2u) << c;
     EXPECT_TRUE(contains(plot, ">T = 16</text>")) << c;
     EXPECT_TRUE(contains(plot, ">T = 32</text>")) << c;
     EXPECT_TRUE(contains(plot, ">divergent warp-phases (% of all)</text>")) << c;
@@ -85,8 +73,8 @@ TEST(SweepHtml, OccupancyOnTheLectureSm) {
                               "<td>48</td><td>100.00%</td><td>warps</td></tr>"));
   EXPECT_TRUE(contains(table, "<tr class=\"swept\"><td>32</td><td>1024</td><td>8,192</td><td>1</td>"
                               "<td>32</td><td>66.67%</td>"));
-  EXPECT_EQ(count(table, "<tr class=\"swept\">"), 2u);
-  EXPECT_EQ(count(table, "<tr"), 33u);  // header + T = 1 .. 32
+  EXPECT_EQ(count_occurrences(table, "<tr class=\"swept\">"), 2u);
+  EXPECT_EQ(count_occurrences(table, "<tr"), 33u);  // header + T = 1 .. 32
   const std::string plot = element(page, "svg", "plot-occupancy");
   EXPECT_TRUE(contains(plot, ">tile width T (blockDim T × T, threads per block = T²)</text>"));
   EXPECT_TRUE(contains(plot, ">theoretical occupancy (% of max warps per SM)</text>"));

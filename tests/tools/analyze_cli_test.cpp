@@ -54,16 +54,7 @@ TEST(AnalyzeCli, CsvHasTheSchemaAndReplacesAtomically) {
 class AnalyzeBadInput : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(AnalyzeBadInput, ExitsTwoWithOneLineAndNoFile) {
-  TempDir dir;
-  const std::string csv = dir.file("out.csv");
-  std::vector<std::string> args = {"analyze"};
-  args.insert(args.end(), GetParam().args.begin(), GetParam().args.end());
-  args.push_back("--csv");
-  args.push_back(csv);
-  const CliResult r = run_warpdiv(args);
-  expect_refusal(r, GetParam());
-  EXPECT_TRUE(r.out.empty()) << r.out;
-  EXPECT_TRUE(dir.entries().empty());
+  expect_refused_leaving_no_file("analyze", GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -26,14 +26,6 @@ std::string shell_quote(const std::string& s) {
 }
 }  // namespace
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-std::size_t count_lines(const std::string& text) {
-  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
-}
-
 void PrintTo(const BadInput& bad, std::ostream* os) {
   for (const std::string& a : bad.args) *os << '[' << a << ']';
 }
@@ -42,6 +34,18 @@ void expect_refusal(const CliResult& result, const BadInput& bad) {
   EXPECT_EQ(result.status, 2) << result.out << result.err;
   EXPECT_EQ(count_lines(result.err), 1u) << result.err;
   EXPECT_TRUE(contains(result.err, bad.must_mention)) << result.err;
+}
+
+void expect_refused_leaving_no_file(const std::string& command, const BadInput& bad) {
+  TempDir dir;
+  std::vector<std::string> args = {command};
+  args.insert(args.end(), bad.args.begin(), bad.args.end());
+  args.push_back("--csv");
+  args.push_back(dir.file("out.csv"));
+  const CliResult r = run_warpdiv(args);
+  expect_refusal(r, bad);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_TRUE(dir.entries().empty());
 }
 
 std::string read_file(const std::string& path) {

@@ -1,6 +1,8 @@
 // Runs the real warpdiv binary and captures its exit status, stdout and stderr.
 #pragma once
 
+#include "tests/text_helpers.hpp"
+
 #include <cstddef>
 #include <ostream>
 #include <string>
@@ -34,11 +36,6 @@ class TempDir {
   std::string path_;
 };
 
-/// True when `part` occurs in `text`.
-bool contains(const std::string& text, const std::string& part);
-/// Number of '\n' in `text` (a one-line error message has 1).
-std::size_t count_lines(const std::string& text);
-
 /// One refused command line: the arguments and a phrase the one-line error must hold.
 struct BadInput {
   std::vector<std::string> args;
@@ -49,6 +46,10 @@ void PrintTo(const BadInput& bad, std::ostream* os);
 /// The refusal contract: exit status 2 and exactly one line on stderr naming `bad.must_mention`.
 /// (What must not be left on disk differs by command; each test checks that itself.)
 void expect_refusal(const CliResult& result, const BadInput& bad);
+
+/// Runs `warpdiv COMMAND bad.args --csv DIR/out.csv` in a fresh folder: the refusal contract, nothing
+/// on stdout, and nothing left in the folder.
+void expect_refused_leaving_no_file(const std::string& command, const BadInput& bad);
 
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& text);

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -124,16 +125,7 @@ TEST(SweepCli, HelpNeedsNoOtherFlag) {
 class SweepBadInput : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(SweepBadInput, ExitsTwoWithOneLineAndNoFile) {
-  TempDir dir;
-  const std::string csv = dir.file("out.csv");
-  std::vector<std::string> args = {"sweep"};
-  args.insert(args.end(), GetParam().args.begin(), GetParam().args.end());
-  args.push_back("--csv");
-  args.push_back(csv);
-  const CliResult r = run_warpdiv(args);
-  expect_refusal(r, GetParam());
-  EXPECT_TRUE(r.out.empty()) << r.out;
-  EXPECT_TRUE(dir.entries().empty());
+  expect_refused_leaving_no_file("sweep", GetParam());
 }
 
 const std::string kSizesList =
@@ -190,32 +182,49 @@ TEST(SweepCli, UnwritableCsvIsRefusedAndFailedRunKeepsTheOldFile) {
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"keep.csv"});
 }
 
-TEST(SweepCli, ProgressBarOnATerminal) {
-  // stderr (and stdout) on a pseudo-terminal: the bar is drawn with '\r' and ends at 100%.
-  TempDir dir;
-  std::vector<std::string> args = {WARPDIV_BINARY, "sweep",  "--sizes", "1:20000:1",
-                                   "--tiles",      "16,32",  "--csv",   dir.file("p.csv")};
+// What a program printed on a pseudo-terminal, and how it ended.
+struct PtyRun {
+  int status = -1;  // exit status, or -1 if it did not exit normally
+  std::string screen;
+};
+
+// Runs `args` (args[0] the program) with its terminal a pseudo-terminal; after each read,
+// `on_output(screen, master)` may type into the terminal by writing to `master`.
+PtyRun run_on_pty(std::vector<std::string> args,
+                  const std::function<void(const std::string&, int)>& on_output = {}) {
   std::vector<char*> argv = argv_of(args);
+  PtyRun run;
   int master = -1;
   const pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
-  ASSERT_GE(pid, 0) << "forkpty failed";
+  if (pid < 0) {
+    ADD_FAILURE() << "forkpty failed";
+    return run;
+  }
   if (pid == 0) {
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
-  std::string screen;
   char buffer[4096];
   while (true) {
     const ssize_t n = ::read(master, buffer, sizeof buffer);
-    if (n > 0) screen.append(buffer, static_cast<std::size_t>(n));
+    if (n > 0) run.screen.append(buffer, static_cast<std::size_t>(n));
     else if (n < 0 && errno == EINTR) continue;
     else break;  // EIO once the child has closed the terminal
+    if (on_output) on_output(run.screen, master);
   }
   ::close(master);
   int status = 0;
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 0) << screen;
+  if (::waitpid(pid, &status, 0) == pid && WIFEXITED(status)) run.status = WEXITSTATUS(status);
+  return run;
+}
+
+TEST(SweepCli, ProgressBarOnATerminal) {
+  // stderr (and stdout) on a pseudo-terminal: the bar is drawn with '\r' and ends at 100%.
+  TempDir dir;
+  const PtyRun run = run_on_pty({WARPDIV_BINARY, "sweep", "--sizes", "1:20000:1", "--tiles",
+                                  "16,32", "--csv", dir.file("p.csv")});
+  const std::string& screen = run.screen;
+  EXPECT_EQ(run.status, 0) << screen;
   EXPECT_TRUE(contains(screen, "\rsweep [")) << screen;
   EXPECT_TRUE(contains(screen, "] 100% 40000/40000 launches")) << screen;
   EXPECT_TRUE(contains(screen, "40000 launches, 160000 rows written")) << screen;
@@ -226,35 +235,19 @@ TEST(SweepCli, CtrlCTypedOnTheTerminal) {
   // The real keystroke: ^C written to the pseudo-terminal's master becomes SIGINT for the sweep
   // (the terminal's foreground process). The bar's line is ended before the one-line note.
   TempDir dir;
-  std::vector<std::string> args = {WARPDIV_BINARY, "sweep", "--sizes", "1:1000000:1",
-                                   "--tiles",      "32",    "--csv",   dir.file("t.csv")};
-  std::vector<char*> argv = argv_of(args);
-  int master = -1;
-  const pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
-  ASSERT_GE(pid, 0) << "forkpty failed";
-  if (pid == 0) {
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  std::string screen;
-  char buffer[4096];
   bool sent = false;
-  while (true) {
-    const ssize_t n = ::read(master, buffer, sizeof buffer);
-    if (n > 0) screen.append(buffer, static_cast<std::size_t>(n));
-    else if (n < 0 && errno == EINTR) continue;
-    else break;
-    if (!sent && contains(screen, " launches")) {  // the bar is up: the sweep is running
-      const char ctrl_c = '\x03';
-      ASSERT_EQ(::write(master, &ctrl_c, 1), 1);
-      sent = true;
-    }
-  }
-  ::close(master);
-  int status = 0;
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status)) << screen;
-  EXPECT_EQ(WEXITSTATUS(status), 130) << screen;
+  const PtyRun run = run_on_pty(
+      {WARPDIV_BINARY, "sweep", "--sizes", "1:1000000:1", "--tiles", "32", "--csv",
+       dir.file("t.csv")},
+      [&sent](const std::string& screen, int master) {
+        if (!sent && contains(screen, " launches")) {  // the bar is up: the sweep is running
+          const char ctrl_c = '\x03';
+          EXPECT_EQ(::write(master, &ctrl_c, 1), 1);
+          sent = true;
+        }
+      });
+  const std::string& screen = run.screen;
+  EXPECT_EQ(run.status, 130) << screen;
   // The terminal echoes "^C" after the bar; the note starts on a line of its own.
   EXPECT_TRUE(contains(screen, "\r\nwarpdiv sweep: interrupted: ")) << screen;
   const std::vector<Row> rows = read_sweep_csv(dir.file("t.csv"));

@@ -1,0 +1,37 @@
+// Small text searches shared by the tests (outputs, CSV and HTML pages).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+
+namespace warpdiv::testing {
+
+/// True when `part` occurs in `text`.
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+/// Number of '\n' in `text` (a one-line error message has 1).
+inline std::size_t count_lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+/// Number of (possibly overlapping) occurrences of `part` in `text`.
+inline std::size_t count_occurrences(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+/// The markup of the `tag` element with id `id`, up to its closing tag (no nesting of that tag);
+/// "" when there is none.
+inline std::string element(const std::string& page, const std::string& tag, const std::string& id) {
+  const auto start = page.find("id=\"" + id + "\"");
+  if (start == std::string::npos) return "";
+  const auto open = page.rfind("<" + tag, start);
+  const auto close = page.find("</" + tag + ">", start);
+  return page.substr(open, close - open);
+}
+
+}  // namespace warpdiv::testing
