@@ -18,15 +18,6 @@ namespace {
 // Per run, seconds: a first start on a cold machine takes a few seconds; a hang must not stall CI.
 constexpr int kTimeoutSeconds = 90;
 
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
-  }
-  return q + "'";
-}
-
 std::string on_path(const std::string& name) {
   const char* path = std::getenv("PATH");
   if (!path) return "";

@@ -15,17 +15,6 @@ namespace warpdiv::testing {
 
 namespace fs = std::filesystem;
 
-namespace {
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
-  }
-  return q + "'";
-}
-}  // namespace
-
 void PrintTo(const BadInput& bad, std::ostream* os) {
   for (const std::string& a : bad.args) *os << '[' << a << ']';
 }
@@ -46,6 +35,15 @@ void expect_refused_leaving_no_file(const std::string& command, const BadInput& 
   expect_refusal(r, bad);
   EXPECT_TRUE(r.out.empty()) << r.out;
   EXPECT_TRUE(dir.entries().empty());
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'') q += "'\\''";
+    else q += c;
+  }
+  return q + "'";
 }
 
 std::string read_file(const std::string& path) {

@@ -51,6 +51,9 @@ void expect_refusal(const CliResult& result, const BadInput& bad);
 /// on stdout, and nothing left in the folder.
 void expect_refused_leaving_no_file(const std::string& command, const BadInput& bad);
 
+/// `s` as one POSIX shell word (single-quoted).
+std::string shell_quote(const std::string& s);
+
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& text);
 bool file_exists(const std::string& path);
