@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/csv.hpp"
+#include "sim/message_text.hpp"
 
 namespace warpdiv::analysis {
 
@@ -107,11 +108,12 @@ void write_divergence_text(std::ostream& out, const sim::DivergenceResult& resul
   const sim::Geometry g(result.config);
   out << "warpdiv analyze: " << sim::describe(result.config) << '\n';
   out << "grid " << g.grid_x << " x " << g.grid_y << " blocks (" << g.blocks() << "), "
-      << g.threads_per_block << " threads = " << g.warps_per_block << " warps per block";
+      << sim::counted(g.threads_per_block, "thread") << " = "
+      << sim::counted(g.warps_per_block, "warp") << " per block";
   if (g.lanes_in_last_warp != result.config.warp_size)
     out << " (last warp partial: " << g.lanes_in_last_warp << " of " << result.config.warp_size
         << " lanes)";
-  out << ", " << g.phases << " phases\n";
+  out << ", " << sim::counted(g.phases, "phase") << '\n';
 
   for (Condition c : sim::kConditions) {
     out << '\n' << sim::name(c) << ": " << condition_expression(c) << '\n';
@@ -120,7 +122,7 @@ void write_divergence_text(std::ostream& out, const sim::DivergenceResult& resul
       const LectureTypes view = lecture_types(result, c);
       const char* indent = "  lecture view: ";
       for (const LectureType* type : {&view.type1, &view.type2}) {
-        out << indent << type->label << ": " << to_decimal(type->counts.blocks) << " blocks, "
+        out << indent << type->label << ": " << sim::counted(type->counts.blocks, "block") << ", "
             << ratio(type->counts.divergent_warp_phases, type->counts.warp_phases)
             << " warp-phases diverge\n";
         indent = "                ";
@@ -142,8 +144,9 @@ void write_divergence_text(std::ostream& out, const sim::DivergenceResult& resul
         << percent(all.divergent_warp_phases, all.warp_phases) << ".\n";
   }
 
-  out << "\nBarrier hazard: " << to_decimal(result.barrier_hazard_blocks) << " of " << g.blocks()
-      << " blocks have threads outside P (Row >= J or Col >= L).";
+  out << "\nBarrier hazard: " << to_decimal(result.barrier_hazard_blocks) << " of "
+      << sim::counted(g.blocks(), "block") << (result.barrier_hazard_blocks == 1 ? " has" : " have")
+      << " threads outside P (Row >= J or Col >= L).";
   if (result.barrier_hazard_blocks == 0) {
     out << "\n  Every thread passes the compute guard, so a __syncthreads() inside it is safe here.\n";
   } else {

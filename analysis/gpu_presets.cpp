@@ -10,6 +10,7 @@
 #include <map>
 
 #include "sim/errors.hpp"
+#include "sim/message_text.hpp"
 
 namespace warpdiv::analysis {
 
@@ -222,10 +223,10 @@ const GpuSpec& find_gpu(const std::vector<GpuSpec>& gpus, const std::string& nam
   const std::string wanted = lower(name);
   for (const GpuSpec& g : gpus)
     if (lower(g.name) == wanted) return g;
-  std::string names;
-  for (const GpuSpec& g : gpus) names += (names.empty() ? "" : ", ") + g.name;
-  throw InvalidInput(flag + " must name a GPU of " + file_name + " (got '" + name + "'; known: " +
-                     names + ")");
+  std::vector<std::string> names;
+  for (const GpuSpec& g : gpus) names.push_back(g.name);
+  throw InvalidInput(flag + " must name a GPU of " + file_name + " (got " + sim::quoted(name) +
+                     "; known: " + sim::listed(names) + "; " + flag + " list prints them)");
 }
 
 void write_gpu_list(std::ostream& out, const std::vector<GpuSpec>& gpus, const std::string& file_name) {

@@ -6,6 +6,7 @@
 
 #include "analysis/csv.hpp"
 #include "analysis/gpu_presets.hpp"
+#include "sim/message_text.hpp"
 
 namespace warpdiv::analysis {
 
@@ -75,7 +76,8 @@ void write_occupancy_text(std::ostream& out, const GpuSpec& gpu, const LaunchRes
   out << ")\n";
 
   line(out, "Block Size", str(launch.threads_per_block),
-       "threads = " + str(r.warps_per_block) + " warps of " + str(gpu.warp_size));
+       std::string(launch.threads_per_block == 1 ? "thread" : "threads") + " = " +
+           sim::counted(r.warps_per_block, "warp") + " of " + str(gpu.warp_size));
   line(out, "Registers Per Thread", str(launch.registers_per_thread),
        "-> " + str(r.registers_per_warp) + " per warp (unit " + str(gpu.register_allocation_unit) +
            "), " + str(r.registers_per_block) + " per block");
@@ -101,8 +103,9 @@ void write_occupancy_text(std::ostream& out, const GpuSpec& gpu, const LaunchRes
     const std::int64_t partition = gpu.registers_per_sm / gpu.warp_allocation_granularity;
     const std::int64_t warps = partition / r.registers_per_warp * gpu.warp_allocation_granularity;
     regs_note = str(gpu.registers_per_sm) + " registers in " + str(gpu.warp_allocation_granularity) +
-                " partitions hold " + str(warps) + " warps of " + str(r.registers_per_warp) + "; / " +
-                str(r.warps_per_block) + " warps" + per_block;
+                " partitions hold " + sim::counted(warps, "warp") + " of " +
+                str(r.registers_per_warp) + "; / " + sim::counted(r.warps_per_block, "warp") +
+                per_block;
   }
   line(out, "Block Limit Registers", limit_text(r.limit_registers), regs_note);
   std::string smem_note;
@@ -118,7 +121,7 @@ void write_occupancy_text(std::ostream& out, const GpuSpec& gpu, const LaunchRes
        launch.threads_per_block > gpu.max_threads_per_block
            ? "more than " + str(gpu.max_threads_per_block) + " threads" + per_block
            : str(gpu.max_warps_per_sm) + " warps (" + str(gpu.max_threads_per_sm) +
-                 " threads) per SM / " + str(r.warps_per_block) + " warps" + per_block);
+                 " threads) per SM / " + sim::counted(r.warps_per_block, "warp") + per_block);
   if (gpu.barriers_per_sm > 0)
     line(out, "Block Limit Barriers", limit_text(r.limit_barriers),
          str(gpu.barriers_per_sm) + " barriers per SM / " + str(launch.barriers_per_block) +

@@ -10,6 +10,7 @@
 
 #include "analysis/csv.hpp"
 #include "analysis/divergence_report.hpp"
+#include "sim/message_text.hpp"
 #include "sim/conditions.hpp"
 #include "sim/lane_agreement.hpp"
 
@@ -370,10 +371,14 @@ namespace {
 
 void write_product_line(std::ostream& out, const char* what, const ProductCheck& c) {
   out << "  " << what << ": " << (c.passed() ? "ok" : "FAILED") << ", max relative error "
-      << relative_error(c) << " over " << c.entries_compared
-      << (c.every_entry_compared ? " entries (all)" : " sampled entries");
+      << relative_error(c) << " over "
+      << (c.every_entry_compared
+              ? sim::counted(c.entries_compared, "entry", "entries") + " (all)"
+              : sim::counted(c.entries_compared, "sampled entry", "sampled entries"));
   if (c.worst_row >= 0) out << ", worst at P[" << c.worst_row << "][" << c.worst_col << "]";
-  if (c.non_finite > 0) out << ", " << c.non_finite << " entries NaN or infinite (never written?)";
+  if (c.non_finite > 0)
+    out << ", " << sim::counted(c.non_finite, "entry", "entries")
+        << " NaN or infinite (never written?)";
   out << '\n';
 }
 
@@ -398,8 +403,9 @@ void write_validation_text(std::ostream& out, const ValidationRecord& r) {
   out << "warpdiv validate: " << sim::describe(c) << "\n"
       << "on " << r.device << " (compute capability " << r.compute_capability << ", driver CUDA "
       << r.driver << ", runtime " << r.runtime << "), " << r.date << ", seed " << r.seed << "\n"
-      << "grid " << g.grid_x << " x " << g.grid_y << " blocks, " << g.warps_per_block
-      << " warps per block, " << g.phases << " phases\n\n";
+      << "grid " << g.grid_x << " x " << g.grid_y << " blocks, "
+      << sim::counted(g.warps_per_block, "warp") << " per block, " << sim::counted(g.phases, "phase")
+      << "\n\n";
 
   out << "(a) P against a CPU double-precision reference (tolerance " << kProductTolerance
       << ", inputs uniform in [-1, 1), P poisoned with NaN before each run)\n";
@@ -428,15 +434,16 @@ void write_validation_text(std::ostream& out, const ValidationRecord& r) {
   if (r.counts_matched()) {
     out << "  counts: all 20 cells x 4 fields and the hazard agree\n";
   } else {
-    out << "  counts: " << r.count_differences.size() << " fields differ, first "
+    out << "  counts: " << sim::counted(r.count_differences.size(), "field")
+        << (r.count_differences.size() == 1 ? " differs" : " differ") << ", first "
         << r.count_differences.front().cell << ": model "
         << sim::to_decimal(r.count_differences.front().model) << ", GPU "
         << sim::to_decimal(r.count_differences.front().hardware) << '\n';
   }
   if (r.records) {
-    out << "  per warp-phase: " << r.records->warp_phases_compared << " warp-phases and "
-        << r.records->warps_compared << " stores compared exactly, " << r.records->mismatches
-        << " mismatches";
+    out << "  per warp-phase: " << sim::counted(r.records->warp_phases_compared, "warp-phase")
+        << " and " << sim::counted(r.records->warps_compared, "store") << " compared exactly, "
+        << sim::counted(r.records->mismatches, "mismatch", "mismatches");
     if (!r.records->matched()) out << "; first: " << r.records->first_mismatch;
     out << '\n';
   } else {

@@ -8,6 +8,7 @@
 #include "analysis/occupancy_report.hpp"
 #include "sim/errors.hpp"
 #include "sim/exact.hpp"
+#include "sim/message_text.hpp"
 #include "sim/replay.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gpu_options.hpp"
@@ -24,7 +25,7 @@ enum class Engine { exact, replay };
 Engine engine_from(const std::string& text) {
   if (text == "exact") return Engine::exact;
   if (text == "replay") return Engine::replay;
-  throw InvalidInput("--engine must be exact or replay (got '" + text + "')");
+  throw InvalidInput("--engine must be exact or replay (got " + sim::quoted(text) + ")");
 }
 
 }  // namespace
@@ -35,7 +36,8 @@ int analyze_command(const Args& args, std::ostream& out) {
       "(P[J x L] = M[J x K] * N[K x L], blockDim (T, T)).\n\n"
       "usage: warpdiv analyze [--width W | --rows J --inner K --cols L] [--tile T] [--warp-size S]\n"
       "                       [--engine exact|replay] [--csv FILE] [--html FILE]\n"
-      "                       [--gpu NAME [--regs R] [--gpu-file FILE]]\n\noptions");
+      "                       [--gpu NAME [--regs R] [--gpu-file FILE]]\n"
+      "       warpdiv analyze --gpu list [--gpu-file FILE]\n\noptions");
   options.add_options()("help,h", "show this help");
   add_launch_options(options);
   options.add_options()("csv", po::value<std::string>()->value_name("FILE"),
@@ -48,9 +50,10 @@ int analyze_command(const Args& args, std::ostream& out) {
   add_gpu_options(options);  // --gpu NAME adds the launch's occupancy to the report
   const po::variables_map vm = parse_command_line("analyze", args, options);
   if (has(vm, "help")) {
-    out << options << '\n';
+    write_help(out, options);
     return 0;
   }
+  if (list_gpus_if_asked(vm, out)) return 0;
   const sim::LaunchConfig config = launch_from(vm);
   const Engine engine = has(vm, "engine") ? engine_from(get(vm, "engine")) : Engine::exact;
   const sim::ReplayOptions replay_options;

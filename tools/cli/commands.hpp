@@ -16,8 +16,9 @@ int occupancy_command(const Args& args, std::ostream& out);
 int validate_command(const Args& args, std::ostream& out);
 int ncu_check_command(const Args& args, std::ostream& out);
 
-/// Dispatches argv to a subcommand and maps exceptions to exit codes:
-/// 0 ok, 1 mismatch or internal failure, 2 bad input, 3 no GPU.
+/// Dispatches argv to a subcommand (or --help, --version) and maps exceptions to exit codes:
+/// 0 ok, 1 mismatch or internal failure, 2 bad input, 3 no GPU (130 interrupted is returned by
+/// the commands that catch Ctrl-C). Every error is one line: run() escapes and bounds it.
 int run(int argc, char** argv, std::ostream& out, std::ostream& err);
 
 }  // namespace warpdiv::cli

@@ -1,9 +1,11 @@
 #include "tools/cli/gpu_options.hpp"
 
+#include <cctype>
 #include <filesystem>
 
 #include "analysis/gpu_presets.hpp"
 #include "sim/errors.hpp"
+#include "sim/message_text.hpp"
 #include "tools/cli/options.hpp"
 
 namespace po = boost::program_options;
@@ -39,7 +41,8 @@ std::string default_gpu_file() {
 void add_gpu_options(po::options_description& options) {
   options.add_options()
       ("gpu", po::value<std::string>()->value_name("NAME"),
-       "GPU preset (case-insensitive); 'list' prints the presets")
+       "GPU preset (case-insensitive); 'list' prints the presets (with no other flag but "
+       "--gpu-file)")
       ("gpu-file", po::value<std::string>()->value_name("FILE"),
        "read the GPU presets from FILE (same columns as data/gpus.csv)")
       ("regs", po::value<std::string>()->value_name("R"),
@@ -51,6 +54,20 @@ GpuCatalogue load_gpu_catalogue(const po::variables_map& vm) {
   catalogue.file = has(vm, "gpu-file") ? get(vm, "gpu-file") : default_gpu_file();
   catalogue.gpus = analysis::load_gpu_file(catalogue.file);
   return catalogue;
+}
+
+bool list_gpus_if_asked(const po::variables_map& vm, std::ostream& out) {
+  if (!has(vm, "gpu")) return false;
+  std::string wanted = get(vm, "gpu");
+  for (char& c : wanted) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (wanted != "list") return false;
+  const std::vector<std::string> ignored = flags_other_than(vm, {"gpu", "gpu-file"});
+  if (!ignored.empty())
+    throw InvalidInput("--gpu list prints the presets and takes no flag but --gpu-file (got " +
+                       sim::listed(ignored) + ")");
+  const GpuCatalogue catalogue = load_gpu_catalogue(vm);
+  analysis::write_gpu_list(out, catalogue.gpus, catalogue.file);
+  return true;
 }
 
 int registers_from(const po::variables_map& vm) {

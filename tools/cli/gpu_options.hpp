@@ -1,5 +1,5 @@
-// The GPU flags shared by `warpdiv occupancy` and `warpdiv analyze`: --gpu NAME, --gpu-file FILE,
-// --regs R, and where the default presets file (gpus.csv) is found.
+// The GPU flags shared by `warpdiv occupancy`, `analyze` and `sweep`: --gpu NAME (or list),
+// --gpu-file FILE, --regs R, and where the default presets file (gpus.csv) is found.
 #pragma once
 
 #include <optional>
@@ -32,6 +32,11 @@ void add_gpu_options(boost::program_options::options_description& options);
 
 /// Loads --gpu-file FILE or the default file.
 GpuCatalogue load_gpu_catalogue(const boost::program_options::variables_map& vm);
+
+/// With `--gpu list` (any case): prints the presets of --gpu-file FILE or the default file and
+/// returns true; every other flag is refused, named, since a listing would ignore it. Without it,
+/// returns false. Call first, before the command checks its own flags.
+bool list_gpus_if_asked(const boost::program_options::variables_map& vm, std::ostream& out);
 
 /// --regs R (0 .. 1024), default 32.
 int registers_from(const boost::program_options::variables_map& vm);

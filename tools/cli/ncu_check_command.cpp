@@ -28,7 +28,7 @@ int ncu_check_command(const Args& args, std::ostream& out) {
       "tile", po::value<std::string>()->value_name("T"), "tile width 1 .. 32 (default 16)");
   const po::variables_map vm = parse_command_line("ncu-check", args, options);
   if (has(vm, "help")) {
-    out << options << '\n';
+    write_help(out, options);
     return 0;
   }
   if (!has(vm, "ncu-csv")) throw InvalidInput("--ncu-csv FILE is required (see warpdiv ncu-check --help)");

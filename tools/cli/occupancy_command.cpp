@@ -1,5 +1,4 @@
 // warpdiv occupancy: the theoretical occupancy of one launch on one GPU preset, Nsight-style.
-#include <cctype>
 #include <memory>
 
 #include "analysis/atomic_file.hpp"
@@ -44,18 +43,13 @@ int occupancy_command(const Args& args, std::ostream& out) {
       ("csv", po::value<std::string>()->value_name("FILE"), "also write the one-row CSV to FILE");
   const po::variables_map vm = parse_command_line("occupancy", args, options);
   if (has(vm, "help")) {
-    out << options << '\n';
+    write_help(out, options);
     return 0;
   }
   if (!has(vm, "gpu"))
     throw InvalidInput("--gpu NAME is required (warpdiv occupancy --gpu list prints the presets)");
+  if (list_gpus_if_asked(vm, out)) return 0;
   const GpuCatalogue catalogue = load_gpu_catalogue(vm);
-  std::string wanted = get(vm, "gpu");
-  for (char& c : wanted) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (wanted == "list") {
-    analysis::write_gpu_list(out, catalogue.gpus, catalogue.file);
-    return 0;
-  }
   const analysis::GpuSpec& gpu = analysis::find_gpu(catalogue.gpus, get(vm, "gpu"), "--gpu", catalogue.file);
 
   if (has(vm, "tile") && has(vm, "threads"))

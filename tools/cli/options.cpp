@@ -1,8 +1,11 @@
 #include "tools/cli/options.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <limits>
 
 #include "sim/errors.hpp"
+#include "sim/message_text.hpp"
 
 namespace po = boost::program_options;
 
@@ -10,27 +13,40 @@ namespace warpdiv::cli {
 
 std::int64_t parse_integer(const std::string& flag, const std::string& text, std::int64_t min,
                            std::int64_t max) {
-  const std::string range = flag + " must be an integer from " + std::to_string(min) + " to " +
-                            std::to_string(max) + " (got '" + text + "')";
+  const auto refuse = [&] {
+    return InvalidInput(flag + " must be an integer from " + std::to_string(min) + " to " +
+                        std::to_string(max) + " (got " + sim::quoted(text) + ")");
+  };
   std::size_t i = 0;
   bool negative = false;
   if (i < text.size() && (text[i] == '-' || text[i] == '+')) negative = text[i++] == '-';
-  if (i == text.size()) throw InvalidInput(range);
-  // Accumulate with a cap so that overflow reads as "out of range", not as a wrapped value.
-  constexpr std::int64_t kCap = std::numeric_limits<std::int64_t>::max() / 10 - 10;
-  std::int64_t value = 0;
+  if (i == text.size()) throw refuse();
+  // The magnitude, exact: past 2^63 no int64 can be meant, so stop there rather than wrap or cap.
+  constexpr std::uint64_t kBeyond = std::uint64_t{1} << 63;
+  std::uint64_t magnitude = 0;
   for (; i < text.size(); ++i) {
     const char c = text[i];
-    if (c < '0' || c > '9') throw InvalidInput(range);
-    if (value < kCap) value = value * 10 + (c - '0');
+    if (c < '0' || c > '9') throw refuse();
+    if (magnitude > kBeyond / 10) throw refuse();  // then magnitude * 10 > 2^63 (and may wrap)
+    magnitude = magnitude * 10 + static_cast<std::uint64_t>(c - '0');  // <= 2^63 + 9: no wrap
+    if (magnitude > kBeyond) throw refuse();
   }
-  if (negative) value = -value;
-  if (value < min || value > max) throw InvalidInput(range);
+  std::int64_t value = 0;
+  if (!negative) {
+    if (magnitude == kBeyond) throw refuse();
+    value = static_cast<std::int64_t>(magnitude);
+  } else if (magnitude == kBeyond) {
+    value = std::numeric_limits<std::int64_t>::min();
+  } else {
+    value = -static_cast<std::int64_t>(magnitude);
+  }
+  if (value < min || value > max) throw refuse();
   return value;
 }
 
 int parse_warp_size(const std::string& flag, const std::string& text) {
-  const std::string message = flag + " must be a power of two from 1 to 64 (got '" + text + "')";
+  const std::string message =
+      flag + " must be a power of two from 1 to 64 (got " + sim::quoted(text) + ")";
   std::int64_t value = 0;
   try {
     value = parse_integer(flag, text, 1, 64);
@@ -41,13 +57,124 @@ int parse_warp_size(const std::string& flag, const std::string& text) {
   return static_cast<int>(value);
 }
 
+std::string closest_name(const std::string& typed, const std::vector<std::string>& known) {
+  const auto lower = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  // Longer input cannot be a near miss of our short names; do not spend time on it.
+  constexpr std::size_t kMaxTyped = 64;
+  if (typed.size() > kMaxTyped) return "";
+  const std::string a = lower(typed);
+  std::string best;
+  std::size_t best_distance = 3;  // at most two edits
+  for (const std::string& name : known) {
+    const std::string b = lower(name);
+    // Optimal string alignment distance: insertions, deletions, substitutions, transpositions.
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+        d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+          d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+    const std::size_t distance = d[a.size()][b.size()];
+    // Two edits of a four-letter name leave little of it: demand half the name intact.
+    if (distance < best_distance && 2 * distance < b.size()) {
+      best = name;
+      best_distance = distance;
+    }
+  }
+  return best;
+}
+
+namespace {
+
+/// The long names of `options` ("width").
+std::vector<std::string> long_names(const po::options_description& options) {
+  std::vector<std::string> names;
+  for (const auto& o : options.options()) names.push_back(o->long_name());
+  return names;
+}
+
+/// Whether `value` names one of the command's flags: "--csv", "--csv=x" or "-h".
+bool names_a_flag(const std::string& value, const po::options_description& options) {
+  if (value.rfind("--", 0) == 0)
+    return options.find_nothrow(value.substr(2, value.find('=') - 2), false) != nullptr;
+  return value.size() == 2 && value[0] == '-' && options.find_nothrow(value, false) != nullptr;
+}
+
+/// Checks the shape of `args` before Boost sees them (Boost would take "--csv" as the value of
+/// "--html") and rewrites "--flag value" as "--flag=value", so that Boost reads a value such as
+/// "-x" as a value; an empty value stays a separate argument (Boost refuses "--flag=").
+std::vector<std::string> checked_args(const std::string& command, const std::vector<std::string>& args,
+                                      const po::options_description& options) {
+  const std::string see = " (see warpdiv " + command + " --help)";
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--") {  // the end of the flags: what follows is positional (refused by Boost)
+      out.insert(out.end(), args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+      return out;
+    }
+    if (arg.rfind("--", 0) != 0) {  // a short flag or a positional argument: Boost's to judge
+      out.push_back(arg);
+      continue;
+    }
+    const auto equals = arg.find('=');
+    const std::string name = arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
+    const po::option_description* option =
+        name.empty() ? nullptr : options.find_nothrow(name, false);
+    if (option == nullptr) {
+      const std::string guess = closest_name(name, long_names(options));
+      throw InvalidInput("unrecognised option " + sim::quoted("--" + name) +
+                         (guess.empty() ? "" : "; did you mean --" + guess + "?") + see);
+    }
+    if (option->semantic()->max_tokens() == 0) {  // --help: Boost refuses "--help=x" itself
+      out.push_back(arg);
+      continue;
+    }
+    const std::string flag = "--" + name;
+    const std::string wanted = flag + " needs a value (" + option->format_parameter() + ": " +
+                               option->description() + ")";
+    std::string value;
+    if (equals != std::string::npos) {
+      value = arg.substr(equals + 1);
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      throw InvalidInput(wanted);
+    }
+    // A lone "-" (stdout) and "-5" are values; a flag's name or anything starting with "--" is not.
+    if (names_a_flag(value, options))
+      throw InvalidInput(wanted + ", not the flag " + sim::quoted(value.substr(0, value.find('='))));
+    if (value.rfind("--", 0) == 0)
+      throw InvalidInput(wanted + ", not " + sim::quoted(value) +
+                         " (a value cannot start with '--'; write ./--NAME for a file of that name)");
+    if (value.empty()) {
+      out.push_back(flag);
+      out.push_back(value);
+    } else {
+      out.push_back(flag + "=" + value);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 po::variables_map parse_command_line(const std::string& command,
                                      const std::vector<std::string>& args,
                                      const po::options_description& options) {
+  const std::vector<std::string> checked = checked_args(command, args, options);
   po::variables_map vm;
   try {
     po::positional_options_description no_positionals;
-    po::store(po::command_line_parser(args)
+    po::store(po::command_line_parser(checked)
                   .options(options)
                   .positional(no_positionals)
                   .style(po::command_line_style::unix_style ^ po::command_line_style::allow_guessing)
@@ -61,6 +188,19 @@ po::variables_map parse_command_line(const std::string& command,
     throw InvalidInput(std::string(e.what()) + " (see warpdiv " + command + " --help)");
   }
   return vm;
+}
+
+std::vector<std::string> flags_other_than(const po::variables_map& vm,
+                                          const std::vector<std::string>& allowed) {
+  std::vector<std::string> flags;
+  for (const auto& entry : vm)
+    if (std::find(allowed.begin(), allowed.end(), entry.first) == allowed.end())
+      flags.push_back("--" + entry.first);
+  return flags;
+}
+
+void write_help(std::ostream& out, const po::options_description& options) {
+  out << options << '\n' << kExitStatusHelp;
 }
 
 bool has(const po::variables_map& vm, const char* flag) { return vm.count(flag) > 0; }
@@ -77,9 +217,9 @@ void add_launch_options(po::options_description& options) {
   options.add_options()
       ("width", po::value<std::string>()->value_name("W"),
        "square matrices: J = K = L = W (1 .. 2147483647; default 100)")
-      ("rows", po::value<std::string>()->value_name("J"), "rows of M and P (with --inner, --cols)")
-      ("inner", po::value<std::string>()->value_name("K"), "columns of M = rows of N")
-      ("cols", po::value<std::string>()->value_name("L"), "columns of N and P")
+      ("rows", po::value<std::string>()->value_name("J"), "rows of M and P, 1 .. 2147483647 (with --inner, --cols)")
+      ("inner", po::value<std::string>()->value_name("K"), "columns of M = rows of N, 1 .. 2147483647")
+      ("cols", po::value<std::string>()->value_name("L"), "columns of N and P, 1 .. 2147483647")
       ("tile", po::value<std::string>()->value_name("T"), "tile width, blockDim (T, T): 1 .. 32 (default 16)")
       ("warp-size", po::value<std::string>()->value_name("S"),
        "warp size, a power of two 1 .. 64 (default 32)");

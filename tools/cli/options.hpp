@@ -1,7 +1,8 @@
-// Parsing helpers shared by the subcommands: strict integers, Boost.Program_options glue.
+// Parsing helpers shared by the subcommands: strict integers, Boost.Program_options glue, help.
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -9,8 +10,10 @@
 
 namespace warpdiv::cli {
 
-/// Parses a decimal integer in [min, max]; anything else ("1e3", "0x10", "", "12abc", overflow)
-/// throws InvalidInput: "--rows must be an integer from 1 to 2147483647 (got '1e3')".
+/// Parses a decimal integer in [min, max]: digits with an optional sign ("+5", "-0" and leading
+/// zeros "007" are the integers they spell). Anything else ("1e3", "0x10", "", " 5", "12abc") and
+/// any value out of range, however many digits it has, throws InvalidInput:
+/// "--rows must be an integer from 1 to 2147483647 (got '1e3')".
 std::int64_t parse_integer(const std::string& flag, const std::string& text, std::int64_t min,
                            std::int64_t max);
 
@@ -18,10 +21,28 @@ std::int64_t parse_integer(const std::string& flag, const std::string& text, std
 int parse_warp_size(const std::string& flag, const std::string& text);
 
 /// Runs Boost.Program_options over `args` (no positional arguments allowed) and turns its errors
-/// (unknown flag, missing value, repeated flag) into InvalidInput naming the command.
+/// (unknown flag, missing value, repeated flag) into InvalidInput naming the command. A flag's
+/// value can never be a flag: `--csv --html`, `--csv` last, `--width=` and a value starting with
+/// "--" are a missing value, refused with the flag's description (its range); `--csv -` (stdout)
+/// and `--width -5` are values. An unknown flag near a known one gets "did you mean --width?".
 boost::program_options::variables_map parse_command_line(
     const std::string& command, const std::vector<std::string>& args,
     const boost::program_options::options_description& options);
+
+/// The flags given (as "--name", alphabetical) other than those in `allowed`.
+std::vector<std::string> flags_other_than(const boost::program_options::variables_map& vm,
+                                          const std::vector<std::string>& allowed);
+
+/// The name among `known` that `typed` most likely misspells (edit distance, case-insensitive,
+/// a transposition counting as one edit), or "" when none is close.
+std::string closest_name(const std::string& typed, const std::vector<std::string>& known);
+
+/// What every --help ends with.
+constexpr const char* kExitStatusHelp =
+    "exit status: 0 ok, 1 mismatch or internal failure, 2 bad input, 3 no GPU, 130 interrupted\n";
+
+/// A command's --help: the options, then the exit statuses.
+void write_help(std::ostream& out, const boost::program_options::options_description& options);
 
 /// The string value of `flag` if given.
 bool has(const boost::program_options::variables_map& vm, const char* flag);

@@ -4,7 +4,9 @@
 #include <new>
 
 #include "sim/errors.hpp"
+#include "sim/message_text.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/options.hpp"
 
 namespace warpdiv::cli {
 
@@ -29,10 +31,26 @@ constexpr Command kCommands[] = {
 
 void usage(std::ostream& out) {
   out << "warpdiv: warp-level divergence model and occupancy of the tiled matrix multiply\n\n"
-         "usage: warpdiv <command> [options]      (warpdiv <command> --help for its options)\n\n"
+         "usage: warpdiv <command> [options]      (warpdiv <command> --help for its options)\n"
+         "       warpdiv --version\n\n"
          "commands:\n";
   for (const Command& c : kCommands)
     out << "  " << std::left << std::setw(11) << c.name << c.summary << '\n';
+  out << '\n' << kExitStatusHelp;
+}
+
+[[noreturn]] void unknown_command(const std::string& name) {
+  std::vector<std::string> names;
+  for (const Command& c : kCommands) names.emplace_back(c.name);
+  const std::string guess = closest_name(name, names);
+  throw InvalidInput("unknown command " + sim::quoted(name) +
+                     (guess.empty() ? "" : "; did you mean '" + guess + "'?") +
+                     " (see warpdiv --help)");
+}
+
+/// The one line of an error: whatever the exception holds, escaped and bounded.
+void report(std::ostream& err, const char* kind, const std::exception& e) {
+  err << "warpdiv: " << kind << ": " << sim::one_line(e.what()) << '\n';
 }
 
 }  // namespace
@@ -48,24 +66,28 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
       usage(out);
       return 0;
     }
+    if (name == "--version" || name == "version") {
+      out << "warpdiv " << WARPDIV_VERSION << '\n';
+      return 0;
+    }
     const Args args(argv + 2, argv + argc);
     for (const Command& c : kCommands)
       if (name == c.name) return c.function(args, out);
-    throw InvalidInput("unknown command '" + name + "' (see warpdiv --help)");
+    unknown_command(name);
   } catch (const InvalidInput& e) {
-    err << "warpdiv: error: " << e.what() << '\n';
+    report(err, "error", e);
     return 2;
   } catch (const NoDevice& e) {
-    err << "warpdiv: no GPU: " << e.what() << '\n';
+    report(err, "no GPU", e);
     return 3;
   } catch (const Mismatch& e) {
-    err << "warpdiv: mismatch: " << e.what() << '\n';
+    report(err, "mismatch", e);
     return 1;
   } catch (const std::bad_alloc&) {
     err << "warpdiv: internal error: out of memory\n";
     return 1;
   } catch (const std::exception& e) {
-    err << "warpdiv: internal error: " << e.what() << '\n';
+    report(err, "internal error", e);
     return 1;
   }
 }

@@ -1,5 +1,6 @@
 // warpdiv sweep: the exact counts of many launches (sizes x inner sizes x tiles) into one CSV, with
 // a progress bar on a terminal and a clean stop on Ctrl-C.
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include "analysis/sweep_report.hpp"
 #include "sim/errors.hpp"
 #include "sim/exact.hpp"
+#include "sim/message_text.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gpu_options.hpp"
 #include "tools/cli/options.hpp"
@@ -72,7 +74,7 @@ IntegerSet parse_integer_set(const std::string& flag, const std::string& text, s
                              std::int64_t max) {
   const std::string expected = flag + " must be a comma-separated list of integers from " +
                                std::to_string(min) + " to " + std::to_string(max) +
-                               ", or START:STOP:STEP (got '" + text + "')";
+                               ", or START:STOP:STEP (got " + sim::quoted(text) + ")";
   // parse_integer's own message names one element; the user gave the whole text, so name that.
   const auto number = [&](const std::string& part, std::int64_t lo, std::int64_t hi) {
     try {
@@ -85,7 +87,7 @@ IntegerSet parse_integer_set(const std::string& flag, const std::string& text, s
   if (text.find(':') != std::string::npos) {
     const std::string range = flag + " START:STOP:STEP must be integers from " +
                               std::to_string(min) + " to " + std::to_string(max) +
-                              " with START <= STOP and STEP >= 1 (got '" + text + "')";
+                              " with START <= STOP and STEP >= 1 (got " + sim::quoted(text) + ")";
     const std::vector<std::string> parts = split(text, ':');
     if (parts.size() != 3) throw InvalidInput(range);
     set.is_range = true;
@@ -100,6 +102,13 @@ IntegerSet parse_integer_set(const std::string& flag, const std::string& text, s
     return set;
   }
   for (const std::string& part : split(text, ',')) set.values.push_back(number(part, min, max));
+  // A repeated value would only repeat rows (and curves): refuse it rather than guess.
+  std::vector<std::int64_t> sorted = set.values;
+  std::sort(sorted.begin(), sorted.end());
+  const auto repeated = std::adjacent_find(sorted.begin(), sorted.end());
+  if (repeated != sorted.end())
+    throw InvalidInput(flag + " names " + std::to_string(*repeated) +
+                       " more than once; give each value once (got " + sim::quoted(text) + ")");
   return set;
 }
 
@@ -159,6 +168,31 @@ class ProgressBar {
   std::chrono::steady_clock::time_point last_{};
 };
 
+/// What was written where ("" for a file not asked for): "8 launches, 32 rows written to s.csv;
+/// plots in s.html"; with the page alone, that no CSV holds the rows; after Ctrl-C, how many of
+/// the launches each file holds.
+std::string sweep_summary(std::size_t done, std::size_t planned, bool stopped,
+                          const std::string& csv, const std::string& html) {
+  const std::string rows = sim::counted(done * sim::kConditionCount, "row");
+  std::string text;
+  if (!stopped) {
+    text = sim::counted(planned, "launch", "launches");
+    if (!csv.empty()) text += ", " + rows + " written to " + csv;
+    if (!html.empty())
+      text += csv.empty() ? " plotted in " + html + " (no CSV written: add --csv FILE for the " +
+                                rows + ")"
+                          : "; plots in " + html;
+    return text;
+  }
+  const std::string finished =
+      std::to_string(done) + " of " + sim::counted(planned, "launch", "launches") + " finished";
+  if (!csv.empty()) text = csv + " holds the " + rows + " of the " + finished;
+  if (!html.empty())
+    text += csv.empty() ? html + " plots the " + finished + " (no CSV written)"
+                        : "; " + html + " plots them";
+  return text;
+}
+
 }  // namespace
 
 int sweep_command(const Args& args, std::ostream& out) {
@@ -171,13 +205,14 @@ int sweep_command(const Args& args, std::ostream& out) {
       "                     [--warp-size S] [--csv FILE] [--html FILE [--gpu NAME [--regs R]\n"
       "                     [--gpu-file FILE]]]   (--csv, --html or both)\n\noptions");
   options.add_options()("help,h", "show this help")
-      ("sizes", po::value<std::string>()->value_name("LIST")->required(),
-       "J = L (and K unless --inner): e.g. 100,4097 or 64:4096:64 (START:STOP:STEP, STOP "
-       "included), each 1 .. 2147483647")
-      ("tiles", po::value<std::string>()->value_name("LIST")->required(),
-       "tile widths T, 1 .. 32: e.g. 8,16,32 or 1:32:1")
+      ("sizes", po::value<std::string>()->value_name("LIST"),
+       "required: J = L (and K unless --inner): e.g. 100,4097 or 64:4096:64 (START:STOP:STEP, "
+       "STOP included), each 1 .. 2147483647 and each at most once")
+      ("tiles", po::value<std::string>()->value_name("LIST"),
+       "required: tile widths T, 1 .. 32, each at most once: e.g. 8,16,32 or 1:32:1")
       ("inner", po::value<std::string>()->value_name("LIST"),
-       "inner sizes K to pair with every size (default: K = the size)")
+       "inner sizes K to pair with every size, 1 .. 2147483647, each at most once (default: "
+       "K = the size)")
       ("warp-size", po::value<std::string>()->value_name("S"),
        "warp size, a power of two 1 .. 64 (default 32)")
       ("csv", po::value<std::string>()->value_name("FILE"),
@@ -190,11 +225,15 @@ int sweep_command(const Args& args, std::ostream& out) {
   // --help must work without the required flags: look for it before Boost checks them.
   for (const std::string& a : args) {
     if (a == "--help" || a == "-h") {
-      out << options << '\n';
+      write_help(out, options);
       return 0;
     }
   }
   const po::variables_map vm = parse_command_line("sweep", args, options);
+  if (list_gpus_if_asked(vm, out)) return 0;
+  for (const char* flag : {"sizes", "tiles"})
+    if (!has(vm, flag))
+      throw InvalidInput(std::string("--") + flag + " LIST is required (see warpdiv sweep --help)");
 
   namespace lim = sim::limits;
   const IntegerSet sizes = parse_integer_set("--sizes", get(vm, "sizes"), lim::kMinSize, lim::kMaxSize);
@@ -255,17 +294,13 @@ int sweep_command(const Args& args, std::ostream& out) {
   if (html) html->stream() << analysis::render_sweep_html(kept, page, interrupted != 0);
   if (csv) csv->commit();
   if (html) html->commit();
-  std::string files;
-  if (csv) files = csv->target();
-  if (html) files += (files.empty() ? "" : " and ") + html->target();
+  const std::string summary = sweep_summary(done, plan.launches(), interrupted != 0,
+                                            csv ? csv->target() : "", html ? html->target() : "");
   if (interrupted) {
-    std::cerr << "warpdiv sweep: interrupted: " << files << " hold" << (csv && html ? "" : "s")
-              << " the " << done * sim::kConditionCount << " rows of the " << done << " of "
-              << plan.launches() << " launches finished\n";
+    std::cerr << "warpdiv sweep: interrupted: " << summary << '\n';
     return kInterruptedStatus;
   }
-  out << "warpdiv sweep: " << plan.launches() << " launches, "
-      << plan.launches() * sim::kConditionCount << " rows written to " << files << '\n';
+  out << "warpdiv sweep: " << summary << '\n';
   return 0;
 }
 

@@ -64,16 +64,16 @@ int validate_command(const Args& args, std::ostream& out) {
       "(a) P against a CPU double-precision reference, (b) divergent warp-phases counted by\n"
       "__ballot_sync against the model, (c) occupancy from the CUDA runtime against the\n"
       "calculator, (d) times of the checked kernel and of the unchecked one on padded sizes.\n"
-      "Exit status 0 when all agree, 1 on any mismatch, 2 on bad input, 3 without a GPU.\n\n"
+      "Exit status 0 when all agree, 1 on any mismatch (see the list at the end).\n\n"
       "usage: warpdiv validate [--width W | --rows J --inner K --cols L] [--tile T]\n"
       "                        [--repeat N] [--seed S] [--csv FILE]\n\noptions");
   options.add_options()
       ("help,h", "show this help")
       ("width", po::value<std::string>()->value_name("W"),
-       "square matrices: J = K = L = W (default 100)")
-      ("rows", po::value<std::string>()->value_name("J"), "rows of M and P (with --inner, --cols)")
-      ("inner", po::value<std::string>()->value_name("K"), "columns of M = rows of N")
-      ("cols", po::value<std::string>()->value_name("L"), "columns of N and P")
+       "square matrices: J = K = L = W (1 .. 2147483647; default 100)")
+      ("rows", po::value<std::string>()->value_name("J"), "rows of M and P, 1 .. 2147483647 (with --inner, --cols)")
+      ("inner", po::value<std::string>()->value_name("K"), "columns of M = rows of N, 1 .. 2147483647")
+      ("cols", po::value<std::string>()->value_name("L"), "columns of N and P, 1 .. 2147483647")
       ("tile", po::value<std::string>()->value_name("T"),
        "tile width, blockDim (T, T): 1 .. 32 (default 16)")
       ("repeat", po::value<std::string>()->value_name("N"),
@@ -84,7 +84,7 @@ int validate_command(const Args& args, std::ostream& out) {
        "also write the header and one row of figures to FILE");
   const po::variables_map vm = parse_command_line("validate", args, options);
   if (has(vm, "help")) {
-    out << options << '\n';
+    write_help(out, options);
     return 0;
   }
   sim::LaunchConfig config = launch_from(vm);

@@ -1,0 +1,40 @@
+// Text for messages and reports: a user's value shown on one line and bounded, a whole message
+// made safe for one line, long lists summarised, and counts with the right noun ("1 warp").
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/count.hpp"
+
+namespace warpdiv::sim {
+
+namespace message_limits {
+constexpr std::size_t kMaxValueBytes = 60;     // of a user's value shown in a message
+constexpr std::size_t kMaxMessageBytes = 1000; // of a whole one-line message
+constexpr std::size_t kMaxListedItems = 10;    // items of a list named in a message
+}  // namespace message_limits
+
+/// `text` with what could break or hijack a terminal line escaped: \n, \r, \t, other control
+/// characters and DEL as \xNN (ESC is \x1b), C1 controls and U+2028/U+2029 as \uNNNN, and bytes
+/// that are not UTF-8 as \xNN. Printable text (UTF-8 included) is kept as it is.
+std::string escape_controls(std::string_view text);
+
+/// A user's value for a message, in single quotes: escaped, and cut after 60 bytes with a note of
+/// its length: 'abc', 'a\nb', 'xxxx…' (10485760 bytes).
+std::string quoted(std::string_view value);
+
+/// A message made safe for one line: escaped, and cut after 1000 bytes with a note of its length.
+std::string one_line(std::string_view message);
+
+/// "a, b, c", or the first 10 then "… and N more" (each item quoted as `quoted` does, without
+/// the quotes).
+std::string listed(const std::vector<std::string>& items);
+
+/// "1 warp", "0 warps", "8 warps"; the plural is `singular` + "s" unless given.
+std::string counted(Count n, std::string_view singular);
+std::string counted(Count n, std::string_view singular, std::string_view plural);
+
+}  // namespace warpdiv::sim
