@@ -225,7 +225,7 @@ const GpuSpec& find_gpu(const std::vector<GpuSpec>& gpus, const std::string& nam
     if (lower(g.name) == wanted) return g;
   std::vector<std::string> names;
   for (const GpuSpec& g : gpus) names.push_back(g.name);
-  throw InvalidInput(flag + " must name a GPU of " + file_name + " (got " + sim::quoted(name) +
+  throw InvalidInput(flag + " must name a GPU of " + file_name + " (got " + sim::quote_value(name) +
                      "; known: " + sim::listed(names) + "; " + flag + " list prints them)");
 }
 

@@ -103,7 +103,7 @@ std::string escape_controls(std::string_view text) {
   return out;
 }
 
-std::string quoted(std::string_view value) {
+std::string quote_value(std::string_view value) {
   bool cut = false;
   const std::string text = shown(value, cut);
   return cut ? "'" + text + "…'" + length_note(value.size()) : "'" + text + "'";

@@ -24,13 +24,13 @@ std::string escape_controls(std::string_view text);
 
 /// A user's value for a message, in single quotes: escaped, and cut after 60 bytes with a note of
 /// its length: 'abc', 'a\nb', 'xxxx…' (10485760 bytes).
-std::string quoted(std::string_view value);
+std::string quote_value(std::string_view value);
 
 /// A message made safe for one line: escaped, and cut after 1000 bytes with a note of its length.
 std::string one_line(std::string_view message);
 
-/// "a, b, c", or the first 10 then "… and N more" (each item quoted as `quoted` does, without
-/// the quotes).
+/// "a, b, c", or the first 10 then "… and N more"; each item escaped and cut as `quote_value`
+/// does, without the quotes.
 std::string listed(const std::vector<std::string>& items);
 
 /// "1 warp", "0 warps", "8 warps"; the plural is `singular` + "s" unless given.

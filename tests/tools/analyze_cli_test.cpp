@@ -81,7 +81,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--warp-size", "0"}, "--warp-size must be a power of two from 1 to 64"},
         BadInput{{"--bogus"}, "unrecognised option '--bogus'"},
         BadInput{{"stray"}, "positional"},
-        BadInput{{"--tile", "--warp-size"}, "--tile must be an integer from 1 to 32"},
+        BadInput{{"--tile", "--warp-size"}, "--tile needs a value (T: tile width, blockDim (T, T): 1 .. 32"},
         BadInput{{"--engine", "fast"}, "--engine must be exact or replay (got 'fast')"},
         BadInput{{"--engine", ""}, "--engine must be exact or replay"},
         // Too large for the replay engine: refused up front, not run for hours. 4097^3 with T = 16

@@ -137,8 +137,8 @@ INSTANTIATE_TEST_SUITE_P(
     Flags, SweepBadInput,
     ::testing::Values(
         BadInput{{"--sizes", "100", "--tiles", "16", "--sizes", "200"}, "more than once"},
-        BadInput{{"--tiles", "16"}, "'--sizes' is required"},
-        BadInput{{"--sizes", "100"}, "'--tiles' is required"},
+        BadInput{{"--tiles", "16"}, "--sizes LIST is required"},
+        BadInput{{"--sizes", "100"}, "--tiles LIST is required"},
         BadInput{{"--sizes", "", "--tiles", "16"}, kSizesList + " (got '')"},
         BadInput{{"--sizes", "0", "--tiles", "16"}, kSizesList + " (got '0')"},
         BadInput{{"--sizes", "100,,200", "--tiles", "16"}, kSizesList + " (got '100,,200')"},

@@ -31,7 +31,9 @@ TEST(SweepHtmlCli, PageWithoutCsv) {
   const CliResult r =
       run_warpdiv({"sweep", "--sizes", "100,1000", "--tiles", "16,32", "--html", page});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "4 launches, 16 rows written to " + page)) << r.out;
+  // No CSV: the summary must not say the page holds the rows as a CSV would.
+  EXPECT_EQ(r.out, "warpdiv sweep: 4 launches plotted in " + page +
+                       " (no CSV written: add --csv FILE for the 16 rows)\n");
   const std::string html = read_file(page);
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_EQ(count(html, "<svg class=\"plot\""), 4u);  // one plot per check, no occupancy plot

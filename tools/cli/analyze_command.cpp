@@ -25,7 +25,7 @@ enum class Engine { exact, replay };
 Engine engine_from(const std::string& text) {
   if (text == "exact") return Engine::exact;
   if (text == "replay") return Engine::replay;
-  throw InvalidInput("--engine must be exact or replay (got " + sim::quoted(text) + ")");
+  throw InvalidInput("--engine must be exact or replay (got " + sim::quote_value(text) + ")");
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ std::int64_t parse_integer(const std::string& flag, const std::string& text, std
                            std::int64_t max) {
   const auto refuse = [&] {
     return InvalidInput(flag + " must be an integer from " + std::to_string(min) + " to " +
-                        std::to_string(max) + " (got " + sim::quoted(text) + ")");
+                        std::to_string(max) + " (got " + sim::quote_value(text) + ")");
   };
   std::size_t i = 0;
   bool negative = false;
@@ -46,7 +46,7 @@ std::int64_t parse_integer(const std::string& flag, const std::string& text, std
 
 int parse_warp_size(const std::string& flag, const std::string& text) {
   const std::string message =
-      flag + " must be a power of two from 1 to 64 (got " + sim::quoted(text) + ")";
+      flag + " must be a power of two from 1 to 64 (got " + sim::quote_value(text) + ")";
   std::int64_t value = 0;
   try {
     value = parse_integer(flag, text, 1, 64);
@@ -131,7 +131,7 @@ std::vector<std::string> checked_args(const std::string& command, const std::vec
         name.empty() ? nullptr : options.find_nothrow(name, false);
     if (option == nullptr) {
       const std::string guess = closest_name(name, long_names(options));
-      throw InvalidInput("unrecognised option " + sim::quoted("--" + name) +
+      throw InvalidInput("unrecognised option " + sim::quote_value("--" + name) +
                          (guess.empty() ? "" : "; did you mean --" + guess + "?") + see);
     }
     if (option->semantic()->max_tokens() == 0) {  // --help: Boost refuses "--help=x" itself
@@ -151,9 +151,9 @@ std::vector<std::string> checked_args(const std::string& command, const std::vec
     }
     // A lone "-" (stdout) and "-5" are values; a flag's name or anything starting with "--" is not.
     if (names_a_flag(value, options))
-      throw InvalidInput(wanted + ", not the flag " + sim::quoted(value.substr(0, value.find('='))));
+      throw InvalidInput(wanted + ", not the flag " + sim::quote_value(value.substr(0, value.find('='))));
     if (value.rfind("--", 0) == 0)
-      throw InvalidInput(wanted + ", not " + sim::quoted(value) +
+      throw InvalidInput(wanted + ", not " + sim::quote_value(value) +
                          " (a value cannot start with '--'; write ./--NAME for a file of that name)");
     if (value.empty()) {
       out.push_back(flag);

@@ -43,7 +43,7 @@ void usage(std::ostream& out) {
   std::vector<std::string> names;
   for (const Command& c : kCommands) names.emplace_back(c.name);
   const std::string guess = closest_name(name, names);
-  throw InvalidInput("unknown command " + sim::quoted(name) +
+  throw InvalidInput("unknown command " + sim::quote_value(name) +
                      (guess.empty() ? "" : "; did you mean '" + guess + "'?") +
                      " (see warpdiv --help)");
 }

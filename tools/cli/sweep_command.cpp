@@ -74,7 +74,7 @@ IntegerSet parse_integer_set(const std::string& flag, const std::string& text, s
                              std::int64_t max) {
   const std::string expected = flag + " must be a comma-separated list of integers from " +
                                std::to_string(min) + " to " + std::to_string(max) +
-                               ", or START:STOP:STEP (got " + sim::quoted(text) + ")";
+                               ", or START:STOP:STEP (got " + sim::quote_value(text) + ")";
   // parse_integer's own message names one element; the user gave the whole text, so name that.
   const auto number = [&](const std::string& part, std::int64_t lo, std::int64_t hi) {
     try {
@@ -87,7 +87,7 @@ IntegerSet parse_integer_set(const std::string& flag, const std::string& text, s
   if (text.find(':') != std::string::npos) {
     const std::string range = flag + " START:STOP:STEP must be integers from " +
                               std::to_string(min) + " to " + std::to_string(max) +
-                              " with START <= STOP and STEP >= 1 (got " + sim::quoted(text) + ")";
+                              " with START <= STOP and STEP >= 1 (got " + sim::quote_value(text) + ")";
     const std::vector<std::string> parts = split(text, ':');
     if (parts.size() != 3) throw InvalidInput(range);
     set.is_range = true;
@@ -108,7 +108,7 @@ IntegerSet parse_integer_set(const std::string& flag, const std::string& text, s
   const auto repeated = std::adjacent_find(sorted.begin(), sorted.end());
   if (repeated != sorted.end())
     throw InvalidInput(flag + " names " + std::to_string(*repeated) +
-                       " more than once; give each value once (got " + sim::quoted(text) + ")");
+                       " more than once; give each value once (got " + sim::quote_value(text) + ")");
   return set;
 }
 
