@@ -134,7 +134,10 @@ std::vector<std::string> checked_args(const std::string& command, const std::vec
       throw InvalidInput("unrecognised option " + sim::quote_value("--" + name) +
                          (guess.empty() ? "" : "; did you mean --" + guess + "?") + see);
     }
-    if (option->semantic()->max_tokens() == 0) {  // --help: Boost refuses "--help=x" itself
+    // A switch (--help) or a flag whose value is optional takes no next argument; Boost judges
+    // "--help=x" itself.
+    if (option->semantic()->max_tokens() == 0 ||
+        (option->semantic()->min_tokens() == 0 && equals == std::string::npos)) {
       out.push_back(arg);
       continue;
     }
