@@ -45,18 +45,20 @@ bool printable_line(const std::string& text) {
 
 // --- A flag's value is never a flag -------------------------------------------------------------
 
-class MissingValue : public ::testing::TestWithParam<BadInput> {};
+// A refused command line run from inside an empty folder: the refusal contract, nothing on
+// stdout, and the folder still empty (no file named "--csv", "--gpu-file", "out.csv", ...).
+class RefusedInAFolder : public ::testing::TestWithParam<BadInput> {};
 
-TEST_P(MissingValue, RefusedWithTheFlagsRangeAndNoFileAnywhere) {
+TEST_P(RefusedInAFolder, OneLineAndNoFileAnywhere) {
   TempDir dir;
   const CliResult r = run_in(dir, GetParam().args);
   expect_refusal(r, GetParam());
   EXPECT_TRUE(r.out.empty()) << r.out;
-  EXPECT_TRUE(dir.entries().empty());  // no file named "--csv", "--gpu-file", "out.csv", ...
+  EXPECT_TRUE(dir.entries().empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Flags, MissingValue,
+    MissingValue, RefusedInAFolder,
     ::testing::Values(
         // The two cases of the issue: each wrote a file named after the next flag.
         BadInput{{"analyze", "--html", "--csv"}, "--html needs a value (FILE: "},
@@ -256,18 +258,9 @@ TEST(GpuList, ReadsGpuFile) {
   EXPECT_FALSE(contains(r.out, "a100")) << r.out;
 }
 
-class GpuListIgnoredFlags : public ::testing::TestWithParam<BadInput> {};
-
-TEST_P(GpuListIgnoredFlags, AreRefusedByName) {
-  TempDir dir;
-  const CliResult r = run_in(dir, GetParam().args);
-  expect_refusal(r, GetParam());
-  EXPECT_TRUE(r.out.empty()) << r.out;
-  EXPECT_TRUE(dir.entries().empty());
-}
-
+// Flags that a listing would ignore are refused, by name.
 INSTANTIATE_TEST_SUITE_P(
-    Flags, GpuListIgnoredFlags,
+    GpuListIgnoredFlags, RefusedInAFolder,
     ::testing::Values(
         BadInput{{"occupancy", "--gpu", "list", "--csv", "x.csv", "--tile", "8", "--regs", "16"},
                  "--gpu list prints the presets and takes no flag but --gpu-file (got --csv, "

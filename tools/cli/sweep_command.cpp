@@ -297,7 +297,7 @@ int sweep_command(const Args& args, std::ostream& out) {
   const std::string summary = sweep_summary(done, plan.launches(), interrupted != 0,
                                             csv ? csv->target() : "", html ? html->target() : "");
   if (interrupted) {
-    std::cerr << "warpdiv sweep: interrupted: " << summary << '\n';
+    std::cerr << "warpdiv sweep: interrupted: " << sim::one_line(summary) << '\n';
     return kInterruptedStatus;
   }
   out << "warpdiv sweep: " << summary << '\n';
