@@ -23,9 +23,8 @@ const char* kH100 =
     "0;8;16;32;64;100;132;164;196;228,64,guide\n";
 
 std::string error_of(const std::string& text) {
-  std::istringstream in(text);
   try {
-    parse_gpu_csv("my.csv", in);
+    parse_gpu_csv("my.csv", text);
   } catch (const InvalidInput& e) {
     return e.what();
   }
@@ -73,7 +72,7 @@ TEST(GpuPresets, TheShippedFileHasEveryRequiredPreset) {
 }
 
 TEST(GpuPresets, ReadsAValidRowWithCommentsAndQuotes) {
-  std::istringstream in(std::string("# comment\n\n") + kHeader +
+  const std::string in(std::string("# comment\n\n") + kHeader +
                         "x,\"A, quoted\",8.6,0,32,1024,1536,16,65536,65536,255,256,4,102400,49152,"
                         "101376,128,1024,0;8;16;32;64;100,0,\"guide, cc 8.6\"\n");
   const std::vector<GpuSpec> gpus = parse_gpu_csv("x.csv", in);
@@ -84,7 +83,7 @@ TEST(GpuPresets, ReadsAValidRowWithCommentsAndQuotes) {
 }
 
 TEST(GpuPresets, UnknownNameListsTheKnownOnes) {
-  std::istringstream in(std::string(kHeader) + kH100);
+  const std::string in(std::string(kHeader) + kH100);
   const std::vector<GpuSpec> gpus = parse_gpu_csv("x.csv", in);
   try {
     find_gpu(gpus, "h300", "--gpu", "x.csv");
@@ -121,7 +120,7 @@ std::string without_column(const std::string& column) {
 INSTANTIATE_TEST_SUITE_P(
     Files, MalformedGpuFile,
     ::testing::Values(
-        Malformed{without_column("registers_per_sm"), "my.csv:header: column 'registers_per_sm' is missing"},
+        Malformed{without_column("registers_per_sm"), "my.csv:1: header: column 'registers_per_sm' is missing"},
         Malformed{with("registers_per_sm", "lots"), "my.csv:2: column 'registers_per_sm': 'lots' is not a non-negative integer"},
         Malformed{with("sm_count", "-1"), "my.csv:2: column 'sm_count': '-1' is negative"},
         Malformed{with("shared_memory_per_sm", "1.5e5"), "my.csv:2: column 'shared_memory_per_sm'"},

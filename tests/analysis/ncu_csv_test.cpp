@@ -189,10 +189,14 @@ const CrosscheckFigure& figure(const NcuKernelCheck& k, const std::string& what)
 }
 
 TEST(NcuRecordedH200, LectureLaunchesAgreeWithTheCalculatorAndTheRuntime) {
-  int tile = 0;
-  const RuntimeRegisters registers =
-      read_runtime_registers(recorded("validate_100x100x100_T16.csv"), "--validate-csv", tile);
-  EXPECT_EQ(tile, 16);
+  const std::vector<ValidateRun> runs =
+      read_validate_csv(recorded("validate_100x100x100_T16.csv"), "--validate-csv");
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].tile, 16);
+  EXPECT_EQ(runs[0].rows, 100);
+  EXPECT_EQ(runs[0].inner, 100);
+  EXPECT_EQ(runs[0].cols, 100);
+  const RuntimeRegisters& registers = runs[0].registers;
   // cudaFuncGetAttributes on the H200: 31, 48 and 32 registers per thread.
   EXPECT_EQ(registers, (RuntimeRegisters{{"checked", 31}, {"instrumented", 48}, {"unchecked", 32}}));
   const NcuCrosscheck check = crosscheck_ncu(
@@ -229,9 +233,10 @@ TEST(NcuRecordedH200, EveryRecordedRunAgrees) {
                          Run{"100x100x100_T32", sim::LaunchConfig::shape(100, 100, 100, 32)},
                          Run{"257x129x63_T12", sim::LaunchConfig::shape(257, 129, 63, 12)},
                          Run{"2048x2048x2048_T16", sim::LaunchConfig::shape(2048, 2048, 2048, 16)}}) {
-    int tile = 0;
-    const RuntimeRegisters registers = read_runtime_registers(
-        recorded(std::string("validate_") + run.name + ".csv"), "--validate-csv", tile);
+    const RuntimeRegisters registers =
+        read_validate_csv(recorded(std::string("validate_") + run.name + ".csv"), "--validate-csv")
+            .at(0)
+            .registers;
     const NcuCrosscheck check = crosscheck_ncu(
         read_ncu_csv(recorded(std::string("ncu_") + run.name + ".csv"), "--ncu-csv"),
         sim::replay(run.config), registers);
