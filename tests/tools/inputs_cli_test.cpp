@@ -4,13 +4,11 @@
 // launch. Every run goes through `timeout`, so a hang fails the test instead of stalling CI.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/wait.h>
 
 #include "tests/tools/cli_runner.hpp"
 
@@ -20,29 +18,16 @@ namespace {
 constexpr int kTimeoutSeconds = 30;  // far above the 2 s a FIFO with no writer is given
 constexpr int kTimedOut = 124;       // timeout(1)'s status
 
-std::string binary() {
-  const char* b = std::getenv("WARPDIV_BINARY");
-  return b != nullptr && *b != '\0' ? b : WARPDIV_BINARY;
-}
-
-// Runs `shell_command` (a bash command line) under timeout, capturing stdout and stderr.
-CliResult run_shell(const std::string& shell_command) {
-  TempDir capture;
-  const std::string command = "timeout -k 5 " + std::to_string(kTimeoutSeconds) + " bash -c " +
-                              shell_quote(shell_command) + " >" + shell_quote(capture.file("out")) +
-                              " 2>" + shell_quote(capture.file("err")) + " </dev/null";
-  const int raw = std::system(command.c_str());
-  CliResult result;
-  result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  result.out = read_file(capture.file("out"));
-  result.err = read_file(capture.file("err"));
-  return result;
+// A bash command line under timeout(1).
+CliResult run_bash(const std::string& bash_command) {
+  return run_shell("timeout -k 5 " + std::to_string(kTimeoutSeconds) + " bash -c " +
+                   shell_quote(bash_command));
 }
 
 CliResult run(const std::vector<std::string>& args) {
-  std::string command = "exec " + shell_quote(binary());
+  std::string command = "exec " + shell_quote(warpdiv_binary());
   for (const std::string& a : args) command += " " + shell_quote(a);
-  return run_shell(command);
+  return run_bash(command);
 }
 
 std::string recorded(const std::string& name) {
@@ -84,7 +69,7 @@ TEST(InputsCli, AFifoWithNoWriterIsRefusedAfterABoundedWait) {
 
 TEST(InputsCli, PipesAreRead) {
   // Process substitution: /dev/fd/N, a pipe with a writer.
-  const CliResult r = run_shell("exec " + shell_quote(binary()) + " ncu-check --ncu-csv <(cat " +
+  const CliResult r = run_bash("exec " + shell_quote(warpdiv_binary()) + " ncu-check --ncu-csv <(cat " +
                                 shell_quote(kNcu) + ") --validate-csv <(cat " +
                                 shell_quote(kValidate) + ")");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
@@ -92,7 +77,7 @@ TEST(InputsCli, PipesAreRead) {
 }
 
 TEST(InputsCli, AnEndlessPipeIsCutAt64MiB) {
-  const CliResult r = run_shell("exec " + shell_quote(binary()) +
+  const CliResult r = run_bash("exec " + shell_quote(warpdiv_binary()) +
                                 " ncu-check --width 100 --ncu-csv <(yes '\"ID\",\"x\"')");
   expect_refused(r, {"--ncu-csv", "is larger than 64 MiB, the limit for an input file"});
 }
