@@ -9,7 +9,9 @@
 #include <thread>
 
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -62,6 +64,20 @@ TEST_F(InputFile, RefusesACharacterDeviceAtOnce) {
     GTEST_SKIP() << "mknod needs CAP_MKNOD (run as root) to create a character device";
   EXPECT_NE(error_of(path("zero")).find("is a character device, not a CSV file"),
             std::string::npos);
+}
+
+TEST_F(InputFile, RefusesASocket) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  const std::string name = path("sock");
+  ASSERT_LT(name.size(), sizeof address.sun_path);
+  name.copy(address.sun_path, name.size());
+  ASSERT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
+  EXPECT_EQ(error_of(name), "--ncu-csv: '" + name + "' is a socket, not a CSV file (give a "
+                            "regular file or a pipe)");
+  ::close(fd);
 }
 
 TEST_F(InputFile, RefusesAFileOverTheLimit) {
