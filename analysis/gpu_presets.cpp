@@ -3,22 +3,20 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <fstream>
 #include <iomanip>
-#include <limits>  // libfccp's csv.h uses std::numeric_limits without including it
-#include <libfccp/csv.h>
+#include <limits>
 #include <map>
+#include <optional>
+#include <vector>
 
+#include "analysis/csv.hpp"
+#include "analysis/input_file.hpp"
 #include "sim/errors.hpp"
 #include "sim/message_text.hpp"
 
 namespace warpdiv::analysis {
 
 namespace {
-
-using Reader = io::CSVReader<kGpuCsvColumnCount, io::trim_chars<' ', '\t'>,
-                             io::double_quote_escape<',', '"'>, io::throw_on_overflow,
-                             io::single_and_empty_line_comment<'#'>>;
 
 std::string lower(std::string text) {
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -28,7 +26,7 @@ std::string lower(std::string text) {
 // One row's fields, with the location used in every message about them.
 class Row {
  public:
-  Row(std::string file, unsigned line, const std::array<std::string, kGpuCsvColumnCount>& fields)
+  Row(std::string file, std::size_t line, const std::array<std::string, kGpuCsvColumnCount>& fields)
       : file_(std::move(file)), line_(line), fields_(fields) {}
 
   [[noreturn]] void fail(std::size_t column, const std::string& what) const {
@@ -48,19 +46,17 @@ class Row {
   std::int64_t parse(std::size_t column, const std::string& s, std::int64_t max) const {
     if (s.empty()) fail(column, "is empty (a non-negative integer is required)");
     if (s[0] == '-') fail(column, "'" + s + "' is negative (a non-negative integer is required)");
-    std::int64_t value = 0;
-    for (char c : s) {
-      if (c < '0' || c > '9') fail(column, "'" + s + "' is not a non-negative integer");
-      value = value * 10 + (c - '0');
-      if (value > max)
-        fail(column, "'" + s + "' is larger than " + std::to_string(max));
-    }
-    return value;
+    const std::optional<std::int64_t> value = parse_decimal_integer(s, 0, max);
+    if (value) return *value;
+    for (char c : s)
+      if (c < '0' || c > '9')
+        fail(column, "'" + s + "' is not a non-negative integer (0 to " + std::to_string(max) + ")");
+    fail(column, "'" + s + "' is larger than " + std::to_string(max));
   }
 
  private:
   std::string file_;
-  unsigned line_;
+  std::size_t line_;
   std::array<std::string, kGpuCsvColumnCount> fields_;
 };
 
@@ -160,62 +156,63 @@ std::string compute_capability_text(const GpuSpec& gpu) {
   return std::to_string(gpu.cc_major) + "." + std::to_string(gpu.cc_minor);
 }
 
-std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, std::istream& in) {
-  std::vector<GpuSpec> gpus;
-  std::map<std::string, unsigned> first_line;  // lower-case name -> line
-  try {
-    Reader reader(file_name, in);
-    reader.read_header(io::ignore_extra_column, kGpuCsvColumns[0], kGpuCsvColumns[1],
-                       kGpuCsvColumns[2], kGpuCsvColumns[3], kGpuCsvColumns[4], kGpuCsvColumns[5],
-                       kGpuCsvColumns[6], kGpuCsvColumns[7], kGpuCsvColumns[8], kGpuCsvColumns[9],
-                       kGpuCsvColumns[10], kGpuCsvColumns[11], kGpuCsvColumns[12],
-                       kGpuCsvColumns[13], kGpuCsvColumns[14], kGpuCsvColumns[15],
-                       kGpuCsvColumns[16], kGpuCsvColumns[17], kGpuCsvColumns[18],
-                       kGpuCsvColumns[19], kGpuCsvColumns[20]);
-    std::array<std::string, kGpuCsvColumnCount> f;
-    while (true) {
-      bool more = false;
-      try {
-        more = reader.read_row(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10],
-                               f[11], f[12], f[13], f[14], f[15], f[16], f[17], f[18], f[19], f[20]);
-      } catch (const io::error::too_few_columns&) {
-        throw InvalidInput(file_name + ":" + std::to_string(reader.get_file_line()) +
-                           ": too few columns (expected " + std::to_string(kGpuCsvColumnCount) + ")");
-      } catch (const io::error::too_many_columns&) {
-        throw InvalidInput(file_name + ":" + std::to_string(reader.get_file_line()) +
-                           ": too many columns (expected " + std::to_string(kGpuCsvColumnCount) + ")");
-      } catch (const io::error::escaped_string_not_closed&) {
-        throw InvalidInput(file_name + ":" + std::to_string(reader.get_file_line()) +
-                           ": a quoted field is not closed");
-      }
-      if (!more) break;
-      const unsigned line = reader.get_file_line();
-      const Row row(file_name, line, f);
-      GpuSpec gpu = spec_from_row(row);
-      const auto [it, fresh] = first_line.emplace(lower(gpu.name), line);
-      if (!fresh)
-        row.fail(kName, "duplicate name '" + gpu.name + "' (names are case-insensitive; first on line " +
-                            std::to_string(it->second) + ")");
-      gpus.push_back(std::move(gpu));
+std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, const std::string& text) {
+  CsvTokenizer csv(text, file_name);
+  // Lines starting with '#' and empty lines are comments, before the header as after it.
+  const auto skip_comments = [&] {
+    while (!csv.at_end() && (csv.rest_of_line().empty() || csv.rest_of_line()[0] == '#'))
+      csv.skip_line();
+  };
+  skip_comments();
+  if (csv.at_end()) throw InvalidInput(file_name + ": no header line (the file is empty)");
+  const std::string header_at = file_name + ":" + std::to_string(csv.line()) + ": header: ";
+  const CsvRecord header = csv.next();
+  // Where each of our columns is in the file's rows (others are ignored).
+  std::array<std::size_t, kGpuCsvColumnCount> position{};
+  for (std::size_t i = 0; i < kGpuCsvColumnCount; ++i) {
+    std::size_t found = header.fields.size();
+    for (std::size_t j = 0; j < header.fields.size(); ++j) {
+      if (header.fields[j] != kGpuCsvColumns[i]) continue;
+      if (found != header.fields.size())
+        throw InvalidInput(header_at + "column '" + kGpuCsvColumns[i] + "' appears twice");
+      found = j;
     }
-    if (gpus.empty()) throw InvalidInput(file_name + ": no GPU rows after the header");
-  } catch (const io::error::missing_column_in_header& e) {
-    throw InvalidInput(file_name + ":" + "header: column '" + e.column_name +
-                       "' is missing (see README, Occupancy)");
-  } catch (const io::error::duplicated_column_in_header& e) {
-    throw InvalidInput(file_name + ":" + "header: column '" + e.column_name + "' appears twice");
-  } catch (const io::error::header_missing&) {
-    throw InvalidInput(file_name + ": no header line (the file is empty)");
-  } catch (const io::error::base& e) {
-    throw InvalidInput(file_name + ": " + e.what());
+    if (found == header.fields.size())
+      throw InvalidInput(header_at + "column '" + kGpuCsvColumns[i] +
+                         "' is missing (see README, Occupancy)");
+    position[i] = found;
   }
+
+  std::vector<GpuSpec> gpus;
+  std::map<std::string, std::size_t> first_line;  // lower-case name -> line
+  while (true) {
+    skip_comments();
+    if (csv.at_end()) break;
+    const CsvRecord record = csv.next();
+    const std::string where = file_name + ":" + std::to_string(record.line);
+    const std::string expected =
+        " columns (" + std::to_string(record.fields.size()) + " where the header has " +
+        std::to_string(header.fields.size()) + ")";
+    if (record.fields.size() < header.fields.size())
+      throw InvalidInput(where + ": too few" + expected);
+    if (record.fields.size() > header.fields.size())
+      throw InvalidInput(where + ": too many" + expected);
+    std::array<std::string, kGpuCsvColumnCount> fields;
+    for (std::size_t i = 0; i < kGpuCsvColumnCount; ++i) fields[i] = record.fields[position[i]];
+    const Row row(file_name, record.line, fields);
+    GpuSpec gpu = spec_from_row(row);
+    const auto [it, fresh] = first_line.emplace(lower(gpu.name), record.line);
+    if (!fresh)
+      row.fail(kName, "duplicate name '" + gpu.name + "' (names are case-insensitive; first on line " +
+                          std::to_string(it->second) + ")");
+    gpus.push_back(std::move(gpu));
+  }
+  if (gpus.empty()) throw InvalidInput(file_name + ": no GPU rows after the header");
   return gpus;
 }
 
-std::vector<GpuSpec> load_gpu_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidInput(path + ": cannot open the GPU file");
-  return parse_gpu_csv(path, in);
+std::vector<GpuSpec> load_gpu_file(const std::string& path, const std::string& what) {
+  return parse_gpu_csv(path, read_input_file(path, what));
 }
 
 const GpuSpec& find_gpu(const std::vector<GpuSpec>& gpus, const std::string& name,
@@ -225,8 +222,12 @@ const GpuSpec& find_gpu(const std::vector<GpuSpec>& gpus, const std::string& nam
     if (lower(g.name) == wanted) return g;
   std::vector<std::string> names;
   for (const GpuSpec& g : gpus) names.push_back(g.name);
+  // One short line however many presets the file holds: the first few names, a count of the
+  // rest, and the closest name when it is a likely typo.
+  const std::string guess = sim::closest_name(name, names);
   throw InvalidInput(flag + " must name a GPU of " + file_name + " (got " + sim::quote_value(name) +
-                     "; known: " + sim::listed(names) + "; " + flag + " list prints them)");
+                     (guess.empty() ? "" : "; did you mean '" + guess + "'?") + "); known: " +
+                     sim::listed(names) + " (" + flag + " list prints them)");
 }
 
 void write_gpu_list(std::ostream& out, const std::vector<GpuSpec>& gpus, const std::string& file_name) {

@@ -1,8 +1,7 @@
 // GPU presets: data/gpus.csv (or a user's file of the same format), one GpuSpec per row, read with
-// the CSV parser library (libfccp). Every error names the file, the line and the column.
+// analysis/csv.hpp's RFC 4180 tokenizer. Every error names the file, the line and the column.
 #pragma once
 
-#include <istream>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -39,15 +38,17 @@ constexpr const char* kGpuCsvColumns[] = {
 };
 constexpr std::size_t kGpuCsvColumnCount = sizeof(kGpuCsvColumns) / sizeof(kGpuCsvColumns[0]);
 
-/// Reads a GPU file. Throws InvalidInput "FILE:LINE: column 'x': ..." for a missing column, a
-/// non-numeric or negative value, an inconsistent row, or a duplicate name; "FILE: ..." when it
-/// cannot be opened or has no rows.
-std::vector<GpuSpec> load_gpu_file(const std::string& path);
-/// The same from a stream; `file_name` is used in messages only.
-std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, std::istream& in);
+/// Reads a GPU file (RFC 4180: quoted fields may hold commas, quotes and line breaks; a UTF-8
+/// BOM is skipped) through read_input_file() (analysis/input_file.hpp), `what` naming it there
+/// ("--gpu-file"). Throws InvalidInput "FILE:LINE: column 'x': ..." (LINE as an editor numbers
+/// it) for a missing column, a value that is not an integer in range, an inconsistent row, or a
+/// duplicate name; "FILE: ..." when it has no rows.
+std::vector<GpuSpec> load_gpu_file(const std::string& path, const std::string& what = "--gpu-file");
+/// The same from the file's text; `file_name` is used in messages only.
+std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, const std::string& text);
 
-/// The preset named `name` (case-insensitive). Throws InvalidInput naming `flag`, the file and the
-/// known names when there is none.
+/// The preset named `name` (case-insensitive). Throws InvalidInput naming `flag`, the file, the
+/// closest name when it is a likely typo, and at most ten known names (then how many more).
 const GpuSpec& find_gpu(const std::vector<GpuSpec>& gpus, const std::string& name,
                         const std::string& flag, const std::string& file_name);
 

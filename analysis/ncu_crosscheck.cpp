@@ -3,12 +3,11 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <limits>  // libfccp's csv.h uses std::numeric_limits without including it
-#include <tuple>
+#include <limits>
 
-#include <libfccp/csv.h>  // with its reader thread, as in gpu_presets.cpp (one definition)
-
+#include "analysis/csv.hpp"
 #include "analysis/divergence_report.hpp"
+#include "analysis/input_file.hpp"
 #include "sim/errors.hpp"
 #include "sim/launch.hpp"
 
@@ -28,9 +27,13 @@ std::string kernel_kind(const std::string& name) {
   return "";
 }
 
+// Integers in full, fractions with two decimals (ncu's percentages), and anything too large for
+// that in %g form with every significant digit: never cut.
 std::string number(double value) {
-  char text[32];
-  if (value == std::floor(value) && std::fabs(value) < 1e15)
+  char text[40];
+  if (std::fabs(value) >= 1e15)
+    std::snprintf(text, sizeof text, "%.17g", value);
+  else if (value == std::floor(value))
     std::snprintf(text, sizeof text, "%.0f", value);
   else
     std::snprintf(text, sizeof text, "%.2f", value);
@@ -46,7 +49,7 @@ GpuSpec spec_from_ncu(const NcuLaunch& launch, std::string& source) {
     major = static_cast<int>(*launch.metric(m::kCcMajor));
     minor = static_cast<int>(*launch.metric(m::kCcMinor));
   } else if (std::sscanf(launch.compute_capability.c_str(), "%d.%d", &major, &minor) != 2) {
-    throw InvalidInput("ncu launch " + std::to_string(launch.id) +
+    throw InvalidInput(launch.describe() +
                        " names no compute capability (CC column or device__attribute_*)");
   }
   const GpuSpec arch = architecture_spec(major, minor);
@@ -92,23 +95,67 @@ bool NcuCrosscheck::matched() const {
   return !kernels.empty();
 }
 
-RuntimeRegisters read_runtime_registers(const std::string& path, const std::string& flag,
-                                        int& tile) {
-  RuntimeRegisters registers;
-  try {
-    io::CSVReader<4, io::trim_chars<' '>, io::double_quote_escape<',', '"'>> reader(path);
-    reader.read_header(io::ignore_extra_column, "tile", "registers_checked",
-                       "registers_instrumented", "registers_unchecked");
-    int checked = 0;
-    int instrumented = 0;
-    int unchecked = 0;
-    if (!reader.read_row(tile, checked, instrumented, unchecked))
-      throw InvalidInput(flag + ": '" + path + "' has no row");
-    registers = {{"checked", checked}, {"instrumented", instrumented}, {"unchecked", unchecked}};
-  } catch (const io::error::base& e) {
-    throw InvalidInput(flag + ": '" + path + "' is not a warpdiv validate CSV: " + e.what());
+std::vector<ValidateRun> parse_validate_csv(const std::string& text, const std::string& source) {
+  CsvTokenizer csv(text, source);
+  if (csv.at_end()) throw InvalidInput(source + ": no header line");
+  const std::size_t header_line = csv.line();
+  const std::vector<std::string> header = csv.next().fields;
+  constexpr std::array<const char*, 7> kColumns = {"rows", "inner", "cols", "tile",
+                                                   "registers_checked", "registers_instrumented",
+                                                   "registers_unchecked"};
+  std::array<std::size_t, kColumns.size()> position{};
+  for (std::size_t i = 0; i < kColumns.size(); ++i) {
+    position[i] = header.size();
+    for (std::size_t j = 0; j < header.size(); ++j)
+      if (header[j] == kColumns[i]) position[i] = j;
+    if (position[i] == header.size())
+      throw InvalidInput(source + ":" + std::to_string(header_line) + ": header: column '" +
+                         kColumns[i] + "' is missing (is this a warpdiv validate --csv file?)");
   }
-  return registers;
+  // The ranges warpdiv validate accepts: sizes of sim/launch.hpp, T = 1 .. 32, registers
+  // 0 .. 255.
+  const std::array<std::pair<std::int64_t, std::int64_t>, kColumns.size()> range = {{
+      {sim::limits::kMinSize, sim::limits::kMaxSize}, {sim::limits::kMinSize, sim::limits::kMaxSize},
+      {sim::limits::kMinSize, sim::limits::kMaxSize}, {sim::limits::kMinTile, sim::limits::kMaxTile},
+      {0, 255}, {0, 255}, {0, 255}}};
+  std::vector<ValidateRun> runs;
+  while (!csv.at_end()) {
+    if (csv.rest_of_line().empty()) {
+      csv.skip_line();
+      continue;
+    }
+    const CsvRecord record = csv.next();
+    ValidateRun run;
+    run.where = source + ":" + std::to_string(record.line);
+    if (record.fields.size() != header.size())
+      throw InvalidInput(run.where + ": " + std::to_string(record.fields.size()) +
+                         " fields where the header has " + std::to_string(header.size()));
+    std::array<std::int64_t, kColumns.size()> value{};
+    for (std::size_t i = 0; i < kColumns.size(); ++i) {
+      const std::string& text_value = record.fields[position[i]];
+      const std::optional<std::int64_t> v =
+          parse_decimal_integer(text_value, range[i].first, range[i].second);
+      if (!v)
+        throw InvalidInput(run.where + ": column '" + kColumns[i] + "': '" + text_value +
+                           "' is not an integer from " + std::to_string(range[i].first) + " to " +
+                           std::to_string(range[i].second));
+      value[i] = *v;
+    }
+    run.rows = value[0];
+    run.inner = value[1];
+    run.cols = value[2];
+    run.tile = static_cast<int>(value[3]);
+    run.registers = {{"checked", static_cast<int>(value[4])},
+                     {"instrumented", static_cast<int>(value[5])},
+                     {"unchecked", static_cast<int>(value[6])}};
+    runs.push_back(std::move(run));
+  }
+  if (runs.empty()) throw InvalidInput(source + ": no row after the header");
+  return runs;
+}
+
+std::vector<ValidateRun> read_validate_csv(const std::string& path, const std::string& flag) {
+  return parse_validate_csv(read_input_file(path, flag), path);
 }
 
 NcuCrosscheck crosscheck_ncu(const std::vector<NcuLaunch>& launches,
@@ -120,21 +167,37 @@ NcuCrosscheck crosscheck_ncu(const std::vector<NcuLaunch>& launches,
   for (const NcuLaunch& launch : launches) {
     const std::string kind = kernel_kind(launch.kernel_name);
     if (kind.empty()) continue;
-    const std::string which = "ncu launch " + std::to_string(launch.id) + " (" + kind + ")";
     NcuKernelCheck k;
     k.id = launch.id;
     k.kernel = kind;
-    const std::vector<std::int64_t> block = parse_ncu_dim3(launch.block_size);
-    const std::vector<std::int64_t> grid = parse_ncu_dim3(launch.grid_size);
-    k.tile = static_cast<int>(block[0]);
-    if (block.size() < 2 || block[0] != model.config.tile || block[1] != model.config.tile)
-      throw InvalidInput(which + " has blockDim " + launch.block_size + ", not (" +
-                         std::to_string(model.config.tile) + ", " +
-                         std::to_string(model.config.tile) + ", 1): pass its --tile");
-    if (grid.size() < 2 || grid[0] != g.grid_x || grid[1] != g.grid_y)
-      throw InvalidInput(which + " has grid " + launch.grid_size + ", not (" +
-                         std::to_string(g.grid_x) + ", " + std::to_string(g.grid_y) +
-                         ", 1): pass its sizes");
+    const std::vector<std::int64_t>& block = launch.block;
+    const std::vector<std::int64_t>& grid = launch.grid;
+    const std::int64_t tile = model.config.tile;
+    const auto dims = [](std::int64_t x, std::int64_t y) {
+      return "(" + std::to_string(x) + ", " + std::to_string(y) + ", 1)";
+    };
+    const auto third_is_one = [](const std::vector<std::int64_t>& d) {
+      return d.size() < 3 || d[2] == 1;
+    };
+    if (block.size() < 2 || block[0] != tile || block[1] != tile || !third_is_one(block))
+      throw InvalidInput(launch.describe() + " has blockDim " +
+                         (block.empty() ? "(none)" : launch.block_size) + ", not the blockDim " +
+                         dims(tile, tile) + " of T = " + std::to_string(tile));
+    if (grid.size() < 2 || grid[0] != g.grid_x || grid[1] != g.grid_y || !third_is_one(grid))
+      throw InvalidInput(launch.describe() + " has grid " +
+                         (grid.empty() ? "(none)" : launch.grid_size) + ", not the grid " +
+                         dims(g.grid_x, g.grid_y) + " of " + sim::describe(model.config));
+    const std::optional<double> threads = launch.metric(m::kBlockSize);
+    if (threads && *threads != static_cast<double>(tile * tile))
+      throw InvalidInput(launch.describe() + " has " + m::kBlockSize + " = " + number(*threads) +
+                         ", not the " + std::to_string(tile * tile) + " threads of blockDim " +
+                         launch.block_size);
+    const std::optional<double> blocks = launch.metric(m::kGridSize);
+    if (blocks && *blocks != static_cast<double>(g.blocks()))
+      throw InvalidInput(launch.describe() + " has " + m::kGridSize + " = " + number(*blocks) +
+                         ", not the " + std::to_string(g.blocks()) + " blocks of grid " +
+                         launch.grid_size);
+    k.tile = static_cast<int>(tile);
 
     const GpuSpec gpu = spec_from_ncu(launch, result.gpu_source);
     LaunchResources resources;

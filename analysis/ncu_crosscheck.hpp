@@ -49,14 +49,29 @@ struct NcuCrosscheck {
 /// `warpdiv validate --csv`; compared with ncu's when given.
 using RuntimeRegisters = std::map<std::string, int>;
 
-/// Reads registers_{checked,instrumented,unchecked} and tile of the first row of a
-/// `warpdiv validate --csv` file. Throws InvalidInput naming `flag` on a bad file.
-RuntimeRegisters read_runtime_registers(const std::string& path, const std::string& flag,
-                                        int& tile);
+/// One row of a `warpdiv validate --csv` file: the launch it ran and the registers per thread
+/// the runtime reported for each kernel.
+struct ValidateRun {
+  std::string where;  // "FILE:LINE" of the row, for messages
+  std::int64_t rows = 0;
+  std::int64_t inner = 0;
+  std::int64_t cols = 0;
+  int tile = 0;
+  RuntimeRegisters registers;
+};
+
+/// Reads the rows of a `warpdiv validate --csv` file (columns rows, inner, cols, tile,
+/// registers_{checked,instrumented,unchecked}; others ignored) through read_input_file(),
+/// `flag` naming it there. Every value must be an integer in range; InvalidInput
+/// "FILE:LINE: column 'x': ..." otherwise.
+std::vector<ValidateRun> read_validate_csv(const std::string& path, const std::string& flag);
+std::vector<ValidateRun> parse_validate_csv(const std::string& text, const std::string& source);
 
 /// Checks every launch of warpdiv's kernels in `launches` (others are skipped) against the
-/// calculator and `model`. InvalidInput when none of them is warpdiv's, or a launch's grid or
-/// block is not the model's launch.
+/// calculator and `model`. InvalidInput (naming the file and line of the launch) when none of
+/// them is warpdiv's, or a launch's grid or block is not the model's launch: blockDim (T, T, 1),
+/// grid (ceil(L / T), ceil(J / T), 1), and launch__block_size = T * T and launch__grid_size =
+/// the number of blocks where the CSV has them.
 NcuCrosscheck crosscheck_ncu(const std::vector<NcuLaunch>& launches,
                              const sim::DivergenceResult& model,
                              const RuntimeRegisters& runtime_registers);

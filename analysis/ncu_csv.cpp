@@ -2,13 +2,11 @@
 
 #include <array>
 #include <cstdlib>
-#include <fstream>
-#include <limits>  // libfccp's csv.h uses std::numeric_limits without including it
-#include <sstream>
+#include <limits>
 #include <tuple>
 
-#include <libfccp/csv.h>  // with its reader thread, as in gpu_presets.cpp (one definition)
-
+#include "analysis/csv.hpp"
+#include "analysis/input_file.hpp"
 #include "sim/errors.hpp"
 
 namespace warpdiv::analysis {
@@ -17,23 +15,51 @@ namespace {
 
 namespace m = ncu_metric;
 
-// Identity columns first, then the metrics; any may be missing.
-constexpr std::array<const char*, 29> kColumns = {
-    "ID", "Kernel Name", "Block Size", "Grid Size", "CC",
-    m::kBlockSize, m::kGridSize, m::kRegistersPerThread, m::kStaticShared, m::kDynamicShared,
-    m::kDriverShared, m::kSharedConfig, m::kLimitWarps, m::kLimitRegisters, m::kLimitSharedMem,
-    m::kLimitBlocks, m::kTheoreticalOccupancy, m::kAchievedOccupancy, m::kBranchUniformPct,
-    m::kDivergentBranchTargets, m::kBranchTargets, m::kSmCount, m::kRegistersPerSm,
-    m::kRegistersPerBlock, m::kSharedPerSm, m::kThreadsPerSm, m::kBlocksPerSm, m::kCcMajor,
-    m::kCcMinor};
-constexpr std::size_t kIdentityColumns = 5;
+/// What a metric column may hold.
+enum class Kind {
+  kSmallInteger,  // registers, bytes, blocks, threads, device attributes: 0 .. 2^31 - 1
+  kCount,         // a sum over a launch (branch targets, blocks of a grid): 0 .. 2^53
+  kPercent,       // 0 .. 100
+};
+constexpr std::int64_t kMaxSmall = std::numeric_limits<std::int32_t>::max();
+constexpr std::int64_t kMaxCount = std::int64_t{1} << 53;  // exact in a double
 
-using Reader = io::CSVReader<kColumns.size(), io::trim_chars<' ', '\t'>,
-                             io::double_quote_escape<',', '"'>, io::throw_on_overflow,
-                             io::no_comment>;
+struct MetricColumn {
+  const char* name;
+  Kind kind;
+};
 
-bool starts_with(const std::string& text, std::size_t at, const char* prefix) {
-  return text.compare(at, std::char_traits<char>::length(prefix), prefix) == 0;
+constexpr std::array<MetricColumn, 24> kMetricColumns = {{
+    {m::kBlockSize, Kind::kSmallInteger},
+    {m::kGridSize, Kind::kCount},
+    {m::kRegistersPerThread, Kind::kSmallInteger},
+    {m::kStaticShared, Kind::kSmallInteger},
+    {m::kDynamicShared, Kind::kSmallInteger},
+    {m::kDriverShared, Kind::kSmallInteger},
+    {m::kSharedConfig, Kind::kSmallInteger},
+    {m::kLimitWarps, Kind::kSmallInteger},
+    {m::kLimitRegisters, Kind::kSmallInteger},
+    {m::kLimitSharedMem, Kind::kSmallInteger},
+    {m::kLimitBlocks, Kind::kSmallInteger},
+    {m::kTheoreticalOccupancy, Kind::kPercent},
+    {m::kAchievedOccupancy, Kind::kPercent},
+    {m::kBranchUniformPct, Kind::kPercent},
+    {m::kDivergentBranchTargets, Kind::kCount},
+    {m::kBranchTargets, Kind::kCount},
+    {m::kSmCount, Kind::kSmallInteger},
+    {m::kRegistersPerSm, Kind::kSmallInteger},
+    {m::kRegistersPerBlock, Kind::kSmallInteger},
+    {m::kSharedPerSm, Kind::kSmallInteger},
+    {m::kThreadsPerSm, Kind::kSmallInteger},
+    {m::kBlocksPerSm, Kind::kSmallInteger},
+    {m::kCcMajor, Kind::kSmallInteger},
+    {m::kCcMinor, Kind::kSmallInteger},
+}};
+
+std::string trimmed(const std::string& text) {
+  const std::size_t first = text.find_first_not_of(' ');
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(' ') - first + 1);
 }
 
 bool is_digits(const std::string& s, std::size_t begin, std::size_t end) {
@@ -41,6 +67,46 @@ bool is_digits(const std::string& s, std::size_t begin, std::size_t end) {
   for (std::size_t i = begin; i < end; ++i)
     if (s[i] < '0' || s[i] > '9') return false;
   return true;
+}
+
+// "1,234,567.5" -> "1234567.5"; "1234" unchanged; nullopt where the commas are not thousands
+// separators (1 to 3 digits, then groups of exactly 3, before any fraction).
+std::optional<std::string> without_separators(const std::string& s) {
+  if (s.find(',') == std::string::npos) return s;
+  const std::size_t sign = s[0] == '-' ? 1 : 0;
+  const std::size_t dot = s.find('.');
+  const std::size_t integer_end = dot == std::string::npos ? s.size() : dot;
+  std::size_t group_start = sign;
+  std::string digits = s.substr(0, sign);
+  std::size_t comma = s.find(',', group_start);
+  if (comma == std::string::npos || comma > integer_end) return std::nullopt;
+  const std::size_t head = comma - group_start;
+  if (head < 1 || head > 3 || !is_digits(s, group_start, comma)) return std::nullopt;
+  digits += s.substr(group_start, head);
+  group_start = comma + 1;
+  while (true) {
+    comma = s.find(',', group_start);
+    const std::size_t group_end = comma == std::string::npos ? integer_end : comma;
+    if (group_end > integer_end || group_end - group_start != 3 ||
+        !is_digits(s, group_start, group_end))
+      return std::nullopt;
+    digits += s.substr(group_start, 3);
+    if (group_end == integer_end) break;
+    group_start = group_end + 1;
+  }
+  return digits + s.substr(integer_end);
+}
+
+bool is_missing(const std::string& field) {
+  const std::string t = trimmed(field);
+  return t.empty() || t == "n/a";
+}
+
+// The position of each wanted column in the header, or npos.
+std::size_t column_of(const std::vector<std::string>& header, const char* name) {
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (header[i] == name) return i;
+  return std::string::npos;
 }
 
 }  // namespace
@@ -51,143 +117,157 @@ std::optional<double> NcuLaunch::metric(const std::string& name) const {
   return it->second;
 }
 
+std::string NcuLaunch::describe() const {
+  return where + ": ncu launch " + std::to_string(id) + " (" + kernel_name + ")";
+}
+
 double NcuLaunch::require(const std::string& name) const {
   const std::optional<double> value = metric(name);
   if (!value)
-    throw InvalidInput("ncu launch " + std::to_string(id) + " (" + kernel_name +
-                       ") has no value for " + name +
+    throw InvalidInput(describe() + " has no value for " + name +
                        " (profile with the sections tools/ncu-crosscheck uses)");
   return *value;
 }
 
 std::optional<double> parse_ncu_number(const std::string& text) {
-  std::string s = text;
-  const std::size_t first = s.find_first_not_of(' ');
-  if (first == std::string::npos) return std::nullopt;
-  s = s.substr(first, s.find_last_not_of(' ') - first + 1);
-  if (s.find(',') != std::string::npos) {
-    // Thousands separators: 1 to 3 digits, then groups of exactly 3, then an optional fraction.
-    const std::size_t sign = s[0] == '-' ? 1 : 0;
-    const std::size_t dot = s.find('.');
-    const std::size_t integer_end = dot == std::string::npos ? s.size() : dot;
-    std::size_t group_start = sign;
-    std::string digits = s.substr(0, sign);
-    std::size_t comma = s.find(',', group_start);
-    if (comma == std::string::npos || comma > integer_end) return std::nullopt;
-    const std::size_t head = comma - group_start;
-    if (head < 1 || head > 3 || !is_digits(s, group_start, comma)) return std::nullopt;
-    digits += s.substr(group_start, head);
-    group_start = comma + 1;
-    while (true) {
-      comma = s.find(',', group_start);
-      const std::size_t group_end = comma == std::string::npos ? integer_end : comma;
-      if (group_end > integer_end || group_end - group_start != 3 ||
-          !is_digits(s, group_start, group_end))
-        return std::nullopt;
-      digits += s.substr(group_start, 3);
-      if (group_end == integer_end) break;
-      group_start = group_end + 1;
-    }
-    s = digits + s.substr(integer_end);
-  }
-  // strtod accepts what ncu prints (and "inf"/"nan", refused below).
+  const std::string t = trimmed(text);
+  if (t.empty()) return std::nullopt;
+  const std::optional<std::string> s = without_separators(t);
+  if (!s) return std::nullopt;
+  // strtod accepts what ncu prints (and "inf"/"nan"/hex, refused below).
   char* end = nullptr;
-  const double value = std::strtod(s.c_str(), &end);
-  if (end == s.c_str() || *end != '\0') return std::nullopt;
+  const double value = std::strtod(s->c_str(), &end);
+  if (end == s->c_str() || *end != '\0') return std::nullopt;
+  if (s->find_first_of("xXnN") != std::string::npos) return std::nullopt;  // hex, inf, nan
   if (!(value == value) || value > std::numeric_limits<double>::max() ||
       value < -std::numeric_limits<double>::max())
     return std::nullopt;
   return value;
 }
 
+std::optional<std::int64_t> parse_ncu_integer(const std::string& text, std::int64_t max) {
+  const std::optional<std::string> s = without_separators(trimmed(text));
+  if (!s) return std::nullopt;
+  return parse_decimal_integer(*s, 0, max);
+}
+
 std::vector<std::int64_t> parse_ncu_dim3(const std::string& text) {
   const auto bad = [&] {
-    return InvalidInput("'" + text + "' is not a dimension like (16, 16, 1)");
+    return InvalidInput("'" + text + "' is not a dimension like (16, 16, 1) (one to three " +
+                        "integers from 1 to " + std::to_string(kMaxSmall) + ")");
   };
   if (text.size() < 2 || text.front() != '(' || text.back() != ')') throw bad();
   std::vector<std::int64_t> dims;
-  std::stringstream parts(text.substr(1, text.size() - 2));
-  std::string part;
-  while (std::getline(parts, part, ',')) {
-    const std::optional<double> v = parse_ncu_number(part);
-    if (!v || *v < 0 || *v != static_cast<double>(static_cast<std::int64_t>(*v))) throw bad();
-    dims.push_back(static_cast<std::int64_t>(*v));
+  const std::string inside = text.substr(1, text.size() - 2);
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = inside.find(',', start);
+    const std::string part = trimmed(
+        inside.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    // No thousands separators here: "(65,536, 1, 1)" would be ambiguous.
+    const std::optional<std::int64_t> v = parse_decimal_integer(part, 1, kMaxSmall);
+    if (!v) throw bad();
+    dims.push_back(*v);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
   }
-  if (dims.empty() || dims.size() > 3) throw bad();
+  if (dims.size() > 3) throw bad();
   return dims;
 }
 
 std::vector<NcuLaunch> parse_ncu_csv(const std::string& text, const std::string& source) {
+  CsvTokenizer csv(text, source);
   // The table starts at the header line ("ID",...) and runs while lines start with a quote.
-  std::size_t begin = std::string::npos;
-  for (std::size_t at = 0; at < text.size();) {
-    if (starts_with(text, at, "\"ID\",")) {
-      begin = at;
-      break;
-    }
-    const std::size_t next = text.find('\n', at);
-    if (next == std::string::npos) break;
-    at = next + 1;
-  }
-  if (begin == std::string::npos)
+  while (!csv.at_end() && csv.rest_of_line().substr(0, 5) != "\"ID\",") csv.skip_line();
+  if (csv.at_end())
     throw InvalidInput(source + ": no ncu CSV header (a line starting with \"ID\") found; profile "
                        "with ncu --csv --page raw");
-  std::size_t end = begin;
-  while (end < text.size() && text[end] == '"') {
-    const std::size_t next = text.find('\n', end);
-    end = next == std::string::npos ? text.size() : next + 1;
-  }
-  const std::string table = text.substr(begin, end - begin);
+  const std::size_t header_line = csv.line();
+  const std::vector<std::string> header = csv.next().fields;
+  const std::size_t id_column = column_of(header, "ID");
+  const std::size_t name_column = column_of(header, "Kernel Name");
+  if (id_column == std::string::npos || name_column == std::string::npos)
+    throw InvalidInput(source + ":" + std::to_string(header_line) +
+                       ": the ncu CSV header has no \"ID\" or \"Kernel Name\" column");
+  const std::size_t block_column = column_of(header, "Block Size");
+  const std::size_t grid_column = column_of(header, "Grid Size");
+  const std::size_t cc_column = column_of(header, "CC");
+  std::array<std::size_t, kMetricColumns.size()> metric_column{};
+  for (std::size_t i = 0; i < kMetricColumns.size(); ++i)
+    metric_column[i] = column_of(header, kMetricColumns[i].name);
 
   std::vector<NcuLaunch> launches;
-  try {
-    Reader reader(source, table.data(), table.data() + table.size());
-    std::apply([&](auto... names) {
-      reader.read_header(io::ignore_extra_column | io::ignore_missing_column, names...);
-    }, kColumns);
-    if (!reader.has_column("ID") || !reader.has_column("Kernel Name"))
-      throw InvalidInput(source + ": the ncu CSV header has no \"ID\" or \"Kernel Name\" column");
-    std::array<std::string, kColumns.size()> fields;
-    std::map<std::string, std::string> units;
-    while (true) {
-      for (std::string& f : fields) f.clear();  // missing columns leave their field untouched
-      const bool more = std::apply([&](auto&... f) { return reader.read_row(f...); }, fields);
-      if (!more) break;
-      if (fields[0].empty()) {  // the units row
-        for (std::size_t i = kIdentityColumns; i < kColumns.size(); ++i)
-          if (!fields[i].empty()) units[kColumns[i]] = fields[i];
-        continue;
-      }
-      NcuLaunch launch;
-      const std::optional<double> id = parse_ncu_number(fields[0]);
-      if (!id || *id < 0)
-        throw InvalidInput(source + ":" + std::to_string(reader.get_file_line()) + ": ID '" +
-                           fields[0] + "' is not a launch number");
-      launch.id = static_cast<std::int64_t>(*id);
-      launch.kernel_name = fields[1];
-      launch.block_size = fields[2];
-      launch.grid_size = fields[3];
-      launch.compute_capability = fields[4];
-      for (std::size_t i = kIdentityColumns; i < kColumns.size(); ++i) {
-        if (const std::optional<double> v = parse_ncu_number(fields[i]))
-          launch.metrics[kColumns[i]] = *v;
-      }
-      launch.units = units;
-      launches.push_back(std::move(launch));
+  std::map<std::string, std::string> units;
+  while (!csv.at_end() && csv.rest_of_line().substr(0, 1) == "\"") {
+    const CsvRecord record = csv.next();
+    const std::string where = source + ":" + std::to_string(record.line);
+    if (record.fields.size() != header.size())
+      throw InvalidInput(where + ": " + std::to_string(record.fields.size()) +
+                         " fields where the header (line " + std::to_string(header_line) +
+                         ") has " + std::to_string(header.size()));
+    const auto field = [&](std::size_t column) -> const std::string& {
+      static const std::string kNone;
+      return column == std::string::npos ? kNone : record.fields[column];
+    };
+    const auto fail = [&](std::size_t column, const std::string& what) {
+      return InvalidInput(where + ": column '" + header[column] + "': '" + record.fields[column] +
+                          "' " + what);
+    };
+    if (field(id_column).empty()) {  // the units row
+      for (std::size_t i = 0; i < kMetricColumns.size(); ++i)
+        if (!field(metric_column[i]).empty())
+          units[kMetricColumns[i].name] = field(metric_column[i]);
+      continue;
     }
-  } catch (const io::error::base& e) {
-    throw InvalidInput(source + ": not an ncu CSV table: " + e.what());
+    NcuLaunch launch;
+    launch.where = where;
+    const std::optional<std::int64_t> id = parse_ncu_integer(field(id_column), kMaxCount);
+    if (!id)
+      throw fail(id_column, "is not a launch number (an integer from 0 to " +
+                                std::to_string(kMaxCount) + ")");
+    launch.id = *id;
+    launch.kernel_name = field(name_column);
+    launch.block_size = field(block_column);
+    launch.grid_size = field(grid_column);
+    launch.compute_capability = field(cc_column);
+    for (const auto& [column, dim_text, dims] :
+         {std::tuple{block_column, &launch.block_size, &launch.block},
+          std::tuple{grid_column, &launch.grid_size, &launch.grid}}) {
+      if (dim_text->empty()) continue;
+      try {
+        *dims = parse_ncu_dim3(*dim_text);
+      } catch (const InvalidInput& e) {
+        throw InvalidInput(where + ": column '" + header[column] + "': " + e.what());
+      }
+    }
+    for (std::size_t i = 0; i < kMetricColumns.size(); ++i) {
+      const std::size_t column = metric_column[i];
+      if (column == std::string::npos || is_missing(record.fields[column])) continue;
+      const Kind kind = kMetricColumns[i].kind;
+      double value = 0;
+      if (kind == Kind::kPercent) {
+        const std::optional<double> v = parse_ncu_number(record.fields[column]);
+        if (!v || *v < 0 || *v > 100) throw fail(column, "is not a percentage from 0 to 100");
+        value = *v;
+      } else {
+        const std::int64_t max = kind == Kind::kCount ? kMaxCount : kMaxSmall;
+        const std::optional<std::int64_t> v = parse_ncu_integer(record.fields[column], max);
+        if (!v) throw fail(column, "is not an integer from 0 to " + std::to_string(max));
+        value = static_cast<double>(*v);
+      }
+      launch.metrics[kMetricColumns[i].name] = value;
+    }
+    launch.units = units;
+    launches.push_back(std::move(launch));
   }
-  if (launches.empty()) throw InvalidInput(source + ": the ncu CSV lists no kernel launch");
+  if (launches.empty())
+    throw InvalidInput(source + ":" + std::to_string(header_line) +
+                       ": the ncu CSV lists no kernel launch");
   return launches;
 }
 
 std::vector<NcuLaunch> read_ncu_csv(const std::string& path, const std::string& flag) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidInput(flag + ": cannot read '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_ncu_csv(text.str(), path);
+  return parse_ncu_csv(read_input_file(path, flag), path);
 }
 
 }  // namespace warpdiv::analysis

@@ -1,10 +1,14 @@
-// A reader of Nsight Compute's CSV (`ncu --csv --page raw`), built on libfccp: one row per
-// profiled kernel launch, one column per metric, a units row under the header.
+// A reader of Nsight Compute's CSV (`ncu --csv --page raw`): one row per profiled kernel launch,
+// one column per metric, a units row under the header.
 //
-// What ncu writes and the reader copes with: every field quoted; lines before the header (the
-// "==PROF==" progress lines, the program's own output when --log-file is not used) and after the
-// table; a units row (its ID is empty); numbers with thousands separators ("1,024"); metrics
-// missing where a section did not collect them.
+// What ncu writes and the reader copes with: every field quoted (RFC 4180, through
+// analysis/csv.hpp's tokenizer); lines before the header (the "==PROF==" progress lines, the
+// program's own output when --log-file is not used) and after the table; a units row (its ID is
+// empty); numbers with thousands separators ("1,024"); metrics missing (an empty field or "n/a")
+// where a section did not collect them; a UTF-8 BOM. Strict where it matters: a metric that is a
+// count (registers, bytes, blocks, device attributes, branch targets) must be an integer, a
+// percentage a number from 0 to 100; anything else is refused naming the file, the physical line
+// (as an editor numbers it, progress lines included) and the column.
 #pragma once
 
 #include <cstdint>
@@ -45,31 +49,42 @@ constexpr const char* kCcMinor = "device__attribute_compute_capability_minor";
 
 /// One profiled launch.
 struct NcuLaunch {
+  std::string where;               // "FILE:LINE" of its row, for messages
   std::int64_t id = 0;
   std::string kernel_name;         // as ncu prints it (demangled, or the function's base name)
   std::string block_size;          // "(16, 16, 1)"
   std::string grid_size;           // "(7, 7, 1)"
+  std::vector<std::int64_t> block;  // {16, 16, 1}; empty where the CSV has no Block Size
+  std::vector<std::int64_t> grid;   // {7, 7, 1}; empty where the CSV has no Grid Size
   std::string compute_capability;  // "9.0"
   std::map<std::string, double> metrics;  // the numeric metrics present in this row
   std::map<std::string, std::string> units;  // from the units row, where given
 
   std::optional<double> metric(const std::string& name) const;
-  /// The metric, or InvalidInput naming it and the launch when it is missing.
+  /// The metric, or InvalidInput naming it, the launch and its line when it is missing.
   double require(const std::string& name) const;
+  /// "FILE:LINE: ncu launch ID (KERNEL)", the start of every message about this launch.
+  std::string describe() const;
 };
 
 /// A number as ncu prints it: "1024", "1,024", "93.75", "-0.5", "1e+06"; anything else
 /// (empty, "n/a", "1,02") is nullopt.
 std::optional<double> parse_ncu_number(const std::string& text);
 
-/// "(16, 16, 1)" -> {16, 16, 1}; throws InvalidInput on anything else.
+/// An integer as ncu prints it: "1024", "1,024"; nullopt for anything else ("1.5", "1e3", "-1",
+/// "1,02") and for values above `max`.
+std::optional<std::int64_t> parse_ncu_integer(const std::string& text, std::int64_t max);
+
+/// "(16, 16, 1)" -> {16, 16, 1}: one to three integers from 1 to 2^31 - 1; throws InvalidInput
+/// on anything else.
 std::vector<std::int64_t> parse_ncu_dim3(const std::string& text);
 
-/// Parses ncu's CSV text. `source` names it in messages (a file name). Throws InvalidInput when
-/// there is no header, a row cannot be read, or no launch is listed.
+/// Parses ncu's CSV text. `source` names it in messages (a file name). Throws InvalidInput
+/// "SOURCE:LINE: ..." when there is no header, a row cannot be read or holds a bad value, or no
+/// launch is listed.
 std::vector<NcuLaunch> parse_ncu_csv(const std::string& text, const std::string& source);
 
-/// Reads and parses a file; InvalidInput names `flag` and the file when it cannot be read.
+/// Reads (analysis/input_file.hpp's policy, `flag` naming the file there) and parses a file.
 std::vector<NcuLaunch> read_ncu_csv(const std::string& path, const std::string& flag);
 
 }  // namespace warpdiv::analysis

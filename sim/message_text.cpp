@@ -1,5 +1,7 @@
 #include "sim/message_text.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 namespace warpdiv::sim {
@@ -137,6 +139,41 @@ std::string counted(Count n, std::string_view singular) {
 
 std::string counted(Count n, std::string_view singular, std::string_view plural) {
   return to_decimal(n) + " " + std::string(n == 1 ? singular : plural);
+}
+
+std::string closest_name(const std::string& typed, const std::vector<std::string>& known) {
+  const auto lower = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  // Longer input cannot be a near miss of our short names; do not spend time on it.
+  constexpr std::size_t kMaxTyped = 64;
+  if (typed.size() > kMaxTyped) return "";
+  const std::string a = lower(typed);
+  std::string best;
+  std::size_t best_distance = 3;  // at most two edits
+  for (const std::string& name : known) {
+    const std::string b = lower(name);
+    // Optimal string alignment distance: insertions, deletions, substitutions, transpositions.
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+        d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+          d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+    const std::size_t distance = d[a.size()][b.size()];
+    // Two edits of a four-letter name leave little of it: demand half the name intact.
+    if (distance < best_distance && 2 * distance < b.size()) {
+      best = name;
+      best_distance = distance;
+    }
+  }
+  return best;
 }
 
 }  // namespace warpdiv::sim

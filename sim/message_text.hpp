@@ -37,4 +37,8 @@ std::string listed(const std::vector<std::string>& items);
 std::string counted(Count n, std::string_view singular);
 std::string counted(Count n, std::string_view singular, std::string_view plural);
 
+/// The name in `known` nearest to `typed` (case-insensitive optimal string alignment distance: at
+/// most two edits, and at least half the name intact), or "" when none is close: for "did you mean".
+std::string closest_name(const std::string& typed, const std::vector<std::string>& known);
+
 }  // namespace warpdiv::sim

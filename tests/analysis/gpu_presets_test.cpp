@@ -23,9 +23,8 @@ const char* kH100 =
     "0;8;16;32;64;100;132;164;196;228,64,guide\n";
 
 std::string error_of(const std::string& text) {
-  std::istringstream in(text);
   try {
-    parse_gpu_csv("my.csv", in);
+    parse_gpu_csv("my.csv", text);
   } catch (const InvalidInput& e) {
     return e.what();
   }
@@ -73,7 +72,7 @@ TEST(GpuPresets, TheShippedFileHasEveryRequiredPreset) {
 }
 
 TEST(GpuPresets, ReadsAValidRowWithCommentsAndQuotes) {
-  std::istringstream in(std::string("# comment\n\n") + kHeader +
+  const std::string in(std::string("# comment\n\n") + kHeader +
                         "x,\"A, quoted\",8.6,0,32,1024,1536,16,65536,65536,255,256,4,102400,49152,"
                         "101376,128,1024,0;8;16;32;64;100,0,\"guide, cc 8.6\"\n");
   const std::vector<GpuSpec> gpus = parse_gpu_csv("x.csv", in);
@@ -84,7 +83,7 @@ TEST(GpuPresets, ReadsAValidRowWithCommentsAndQuotes) {
 }
 
 TEST(GpuPresets, UnknownNameListsTheKnownOnes) {
-  std::istringstream in(std::string(kHeader) + kH100);
+  const std::string in(std::string(kHeader) + kH100);
   const std::vector<GpuSpec> gpus = parse_gpu_csv("x.csv", in);
   try {
     find_gpu(gpus, "h300", "--gpu", "x.csv");
@@ -121,7 +120,7 @@ std::string without_column(const std::string& column) {
 INSTANTIATE_TEST_SUITE_P(
     Files, MalformedGpuFile,
     ::testing::Values(
-        Malformed{without_column("registers_per_sm"), "my.csv:header: column 'registers_per_sm' is missing"},
+        Malformed{without_column("registers_per_sm"), "my.csv:1: header: column 'registers_per_sm' is missing"},
         Malformed{with("registers_per_sm", "lots"), "my.csv:2: column 'registers_per_sm': 'lots' is not a non-negative integer"},
         Malformed{with("sm_count", "-1"), "my.csv:2: column 'sm_count': '-1' is negative"},
         Malformed{with("shared_memory_per_sm", "1.5e5"), "my.csv:2: column 'shared_memory_per_sm'"},
@@ -143,6 +142,52 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{std::string(kHeader) + "# only a comment\n", "my.csv: no GPU rows"},
         Malformed{"", "my.csv: no header line"},
         Malformed{std::string(kHeader) + "h100,\"unclosed,9.0\n", "my.csv:2: a quoted field is not closed"}));
+
+TEST(GpuPresets, StrictIntegersNameTheRange) {
+  for (const char* bad : {"1e300", "1.5", "31.9"})
+    EXPECT_NE(error_of(with("max_registers_per_thread", bad))
+                  .find("my.csv:2: column 'max_registers_per_thread': '" + std::string(bad) +
+                        "' is not a non-negative integer (0 to 2147483647)"),
+              std::string::npos)
+        << bad;
+}
+
+TEST(GpuPresets, Rfc4180QuotedLineBreaksBomAndPhysicalLines) {
+  // A BOM, a comment, the header on line 2, a row on line 3 whose quoted description spans
+  // lines 3-5 and holds a comma and a doubled quote; the duplicate on line 6 is named as such.
+  const std::string text = std::string("\xEF\xBB\xBF# presets\n") + kHeader +
+                           "h100,\"NVIDIA H100,\nthe \"\"SXM5\"\"\nboard\",9.0,132,32,1024,2048,32,"
+                           "65536,65536,255,256,4,233472,49152,232448,128,1024,"
+                           "0;8;16;32;64;100;132;164;196;228,64,guide\n";
+  const std::vector<GpuSpec> gpus = parse_gpu_csv("my.csv", text);
+  ASSERT_EQ(gpus.size(), 1u);
+  EXPECT_EQ(gpus[0].description, "NVIDIA H100,\nthe \"SXM5\"\nboard");
+  EXPECT_EQ(error_of(text + kH100),
+            "my.csv:6: column 'name': duplicate name 'h100' (names are case-insensitive; first on "
+            "line 3)");
+}
+
+TEST(GpuPresets, BinaryGarbageNamesARealLine) {
+  EXPECT_EQ(error_of(std::string(kHeader) + "h100,\x01\x02\n"),
+            "my.csv:2: holds the control byte 0x01: binary data, not CSV text");
+}
+
+TEST(GpuPresets, UnknownNameAmongManyIsOneShortLine) {
+  // 100,000 presets h0 .. h99999 (the H100 row renamed).
+  std::string text = kHeader;
+  const std::string rest = std::string(kH100).substr(std::string(kH100).find(','));
+  for (int i = 0; i < 100000; ++i) text += "h" + std::to_string(i) + rest;
+  const std::vector<GpuSpec> gpus = parse_gpu_csv("many.csv", text);
+  try {
+    find_gpu(gpus, "x12345", "--gpu", "many.csv");
+    ADD_FAILURE();
+  } catch (const InvalidInput& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message,
+              "--gpu must name a GPU of many.csv (got 'x12345'; did you mean 'h12345'?); known: h0, "
+              "h1, h2, h3, h4, h5, h6, h7, h8, h9, \xe2\x80\xa6 and 99990 more (--gpu list prints them)");
+  }
+}
 
 TEST(GpuPresets, UnreadableFile) {
   try {

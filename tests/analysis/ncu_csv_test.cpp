@@ -3,7 +3,9 @@
 // figures in the comments are worked out by hand.
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <stdexcept>
+#include <tuple>
 #include <string>
 
 #include "analysis/ncu_crosscheck.hpp"
@@ -176,6 +178,137 @@ TEST(NcuCrosscheck, RefusesAnotherLaunch) {
 }
 
 
+// ---- strict values, physical lines, RFC 4180 (issue 9) -----------------------------------------
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_ncu_csv(text, "x.csv");
+  } catch (const InvalidInput& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// lecture_csv() with its first occurrence of `from` replaced.
+std::string lecture_with(const std::string& from, const std::string& to) {
+  std::string text = lecture_csv();
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
+TEST(NcuCsvStrict, LineNumbersCountTheProgressLinesAndTheUnitsRow) {
+  // lecture_csv(): 4 progress lines, the header on line 5, units on 6, launch 0 on line 7.
+  const std::vector<NcuLaunch> launches = parse_ncu_csv(lecture_csv(), "lecture.csv");
+  EXPECT_EQ(launches[0].where, "lecture.csv:7");
+  EXPECT_EQ(launches[2].where, "lecture.csv:9");
+  EXPECT_EQ(error_of(lecture_with("\"0\",\"4242\"", "\"1e300\",\"4242\"")),
+            "x.csv:7: column 'ID': '1e300' is not a launch number (an integer from 0 to "
+            "9007199254740992)");
+}
+
+TEST(NcuCsvStrict, IntegersOnlyWhereIntegersAreMeant) {
+  // Launch 0's registers per thread ("32") and its warps limit ("8") are integers.
+  EXPECT_EQ(error_of(lecture_with("\"32\",\"65,536\",\"0\"", "\"31.9\",\"65,536\",\"0\"")),
+            "x.csv:7: column 'launch__registers_per_thread': '31.9' is not an integer from 0 to "
+            "2147483647");
+  EXPECT_NE(error_of(lecture_with("\"0\",\"4242\"", "\"1.5\",\"4242\"")).find("x.csv:7: column 'ID': '1.5'"),
+            std::string::npos);
+  EXPECT_NE(error_of(lecture_with("\"32\",\"65,536\",\"0\"", "\"1e300\",\"65,536\",\"0\""))
+                .find("x.csv:7: column 'launch__registers_per_thread': '1e300'"),
+            std::string::npos);
+  // 2^31 registers would wrap around an int: refused, not -2147483648.
+  EXPECT_NE(error_of(lecture_with("\"32\",\"65,536\",\"0\"", "\"2,147,483,648\",\"65,536\",\"0\""))
+                .find("'2,147,483,648' is not an integer from 0 to 2147483647"),
+            std::string::npos);
+  // A percentage beyond 100 (launch 0's theoretical occupancy, "100").
+  EXPECT_NE(error_of(lecture_with("\"2,048\",\"100\"", "\"2,048\",\"1e308\""))
+                .find("x.csv:7: column 'sm__maximum_warps_per_active_cycle_pct': '1e308' is not a "
+                      "percentage from 0 to 100"),
+            std::string::npos);
+  // A malformed dimension names its line and column.
+  EXPECT_NE(error_of(lecture_with("(7, 7, 1)", "(7.5, 7, 1)")).find("x.csv:7: column 'Grid Size'"),
+            std::string::npos);
+}
+
+TEST(NcuCsvStrict, ABomAndAQuotedMultiLineKernelName) {
+  std::string text = "\xEF\xBB\xBF" + lecture_with("at::native::vectorized_elementwise_kernel<4>(int)",
+                                                    "my \"\"odd\"\",\nkernel");
+  const std::vector<NcuLaunch> launches = parse_ncu_csv(text, "bom.csv");
+  ASSERT_EQ(launches.size(), 3u);
+  EXPECT_EQ(launches[1].kernel_name, "void my \"odd\",\nkernel");
+  EXPECT_EQ(launches[1].where, "bom.csv:8");
+  EXPECT_EQ(launches[2].where, "bom.csv:10");  // the name's line break moved it down one line
+}
+
+TEST(NcuCsvStrict, AShortRowNamesItsLine) {
+  EXPECT_NE(error_of(lecture_with("\"0\",\"4242\",", "\"0\",")).find("x.csv:7: 27 fields where the header (line 5) has 28"),
+            std::string::npos);
+}
+
+TEST(NcuCrosscheck, LaunchMismatchesNameTheFileAndLine) {
+  // 200 x 200 with T = 16 is a grid of ceil(200 / 16) = 13 x 13 blocks, not the CSV's 7 x 7.
+  try {
+    crosscheck_ncu(parse_ncu_csv(lecture_csv(), "x.csv"),
+                   sim::replay(sim::LaunchConfig::square(200)), {});
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_NE(std::string(e.what()).find("x.csv:7: ncu launch 0"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("not the grid (13, 13, 1)"), std::string::npos) << e.what();
+  }
+  // launch__grid_size must be the 7 x 7 = 49 blocks of the grid, launch__block_size 16 x 16 = 256.
+  for (const auto& [from, to, what] :
+       {std::tuple<std::string, std::string, std::string>{"\"256\",\"49\"", "\"256\",\"50\"",
+                                                          "launch__grid_size = 50, not the 49 blocks"},
+        std::tuple<std::string, std::string, std::string>{"\"256\",\"49\"", "\"255\",\"49\"",
+                                                          "launch__block_size = 255, not the 256 threads"}}) {
+    try {
+      crosscheck_ncu(parse_ncu_csv(lecture_with(from, to), "x.csv"),
+                     sim::replay(sim::LaunchConfig::square(100)), {});
+      ADD_FAILURE() << what;
+    } catch (const InvalidInput& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(NcuCrosscheck, LargeCountsArePrintedWhole) {
+  // 2^53 = 9,007,199,254,740,992 divergent branch targets (the largest count the reader takes).
+  const NcuCrosscheck check = crosscheck_ncu(
+      parse_ncu_csv(lecture_with("\"100\",\"0\"", "\"100\",\"9,007,199,254,740,992\""), "x.csv"),
+      sim::replay(sim::LaunchConfig::square(100)), {});
+  std::ostringstream text;
+  write_ncu_crosscheck_text(text, check);
+  EXPECT_NE(text.str().find("divergent branch targets 9007199254740992 of"), std::string::npos)
+      << text.str();
+}
+
+TEST(ValidateCsv, StrictIntegersWithLineAndColumn) {
+  const std::string header = "device,rows,inner,cols,tile,registers_checked,registers_instrumented,"
+                             "registers_unchecked\n";
+  const std::vector<ValidateRun> runs = parse_validate_csv(
+      "\xEF\xBB\xBF" + header + "\"H200, \nline two\",100,99,98,16,31,48,32\n", "v.csv");
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].where, "v.csv:2");
+  EXPECT_EQ(runs[0].inner, 99);
+  EXPECT_EQ(runs[0].registers.at("instrumented"), 48);
+  const auto error = [&](const std::string& row) {
+    try {
+      parse_validate_csv(header + "x,100,100,100,16,31,48,32\n" + row, "v.csv");
+    } catch (const InvalidInput& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(error("x,100,100,100,16,31.9,48,32\n"),
+            "v.csv:3: column 'registers_checked': '31.9' is not an integer from 0 to 255");
+  EXPECT_EQ(error("x,1e300,100,100,16,31,48,32\n"),
+            "v.csv:3: column 'rows': '1e300' is not an integer from 1 to 2147483647");
+  EXPECT_EQ(error("x,100,100,100,33,31,48,32\n"),
+            "v.csv:3: column 'tile': '33' is not an integer from 1 to 32");
+}
+
+
 // ---- the files recorded on an H200 (data/validation/ncu/nvidia-h200/) -------------------------
 
 std::string recorded(const std::string& name) {
@@ -189,10 +322,14 @@ const CrosscheckFigure& figure(const NcuKernelCheck& k, const std::string& what)
 }
 
 TEST(NcuRecordedH200, LectureLaunchesAgreeWithTheCalculatorAndTheRuntime) {
-  int tile = 0;
-  const RuntimeRegisters registers =
-      read_runtime_registers(recorded("validate_100x100x100_T16.csv"), "--validate-csv", tile);
-  EXPECT_EQ(tile, 16);
+  const std::vector<ValidateRun> runs =
+      read_validate_csv(recorded("validate_100x100x100_T16.csv"), "--validate-csv");
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].tile, 16);
+  EXPECT_EQ(runs[0].rows, 100);
+  EXPECT_EQ(runs[0].inner, 100);
+  EXPECT_EQ(runs[0].cols, 100);
+  const RuntimeRegisters& registers = runs[0].registers;
   // cudaFuncGetAttributes on the H200: 31, 48 and 32 registers per thread.
   EXPECT_EQ(registers, (RuntimeRegisters{{"checked", 31}, {"instrumented", 48}, {"unchecked", 32}}));
   const NcuCrosscheck check = crosscheck_ncu(
@@ -229,9 +366,10 @@ TEST(NcuRecordedH200, EveryRecordedRunAgrees) {
                          Run{"100x100x100_T32", sim::LaunchConfig::shape(100, 100, 100, 32)},
                          Run{"257x129x63_T12", sim::LaunchConfig::shape(257, 129, 63, 12)},
                          Run{"2048x2048x2048_T16", sim::LaunchConfig::shape(2048, 2048, 2048, 16)}}) {
-    int tile = 0;
-    const RuntimeRegisters registers = read_runtime_registers(
-        recorded(std::string("validate_") + run.name + ".csv"), "--validate-csv", tile);
+    const RuntimeRegisters registers =
+        read_validate_csv(recorded(std::string("validate_") + run.name + ".csv"), "--validate-csv")
+            .at(0)
+            .registers;
     const NcuCrosscheck check = crosscheck_ncu(
         read_ncu_csv(recorded(std::string("ncu_") + run.name + ".csv"), "--ncu-csv"),
         sim::replay(run.config), registers);

@@ -60,15 +60,23 @@ void write_file(const std::string& path, const std::string& text) {
 
 bool file_exists(const std::string& path) { return fs::exists(path); }
 
-CliResult run_warpdiv(const std::vector<std::string>& args) {
-  TempDir capture;
+std::string warpdiv_binary() {
   // WARPDIV_BINARY in the environment overrides the build's path (the binaries are copied to
   // the GPU machine, where the build folder does not exist).
   const char* binary = std::getenv("WARPDIV_BINARY");
-  std::string command = shell_quote(binary != nullptr && *binary != '\0' ? binary : WARPDIV_BINARY);
+  return binary != nullptr && *binary != '\0' ? binary : WARPDIV_BINARY;
+}
+
+CliResult run_warpdiv(const std::vector<std::string>& args) {
+  std::string command = shell_quote(warpdiv_binary());
   for (const std::string& a : args) command += " " + shell_quote(a);
-  command += " >" + shell_quote(capture.file("out")) + " 2>" + shell_quote(capture.file("err")) +
-             " </dev/null";
+  return run_shell(command);
+}
+
+CliResult run_shell(const std::string& command_line) {
+  TempDir capture;
+  const std::string command = command_line + " >" + shell_quote(capture.file("out")) + " 2>" +
+                              shell_quote(capture.file("err")) + " </dev/null";
   const int raw = std::system(command.c_str());
   CliResult result;
   result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;

@@ -20,6 +20,12 @@ struct CliResult {
 /// with `args` (each passed as one argument, shell-quoted).
 CliResult run_warpdiv(const std::vector<std::string>& args);
 
+/// Runs a /bin/sh command line (stdin from /dev/null), capturing its status, stdout and stderr.
+CliResult run_shell(const std::string& command_line);
+
+/// The binary run_warpdiv runs.
+std::string warpdiv_binary();
+
 /// A fresh empty folder under /tmp, removed by the destructor.
 class TempDir {
  public:

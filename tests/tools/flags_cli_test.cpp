@@ -162,7 +162,7 @@ INSTANTIATE_TEST_SUITE_P(
         Escaped{{"analyze", "--tile", "1\r\n"}, "(got '1\\r\\n')"},
         Escaped{{"analyze", "--engine", "fast\treplay"}, "(got 'fast\\treplay')"},
         Escaped{{"analyze", "--warp-size", "\x1b[2J\x1b[31m32"}, "(got '\\x1b[2J\\x1b[31m32')"},
-        Escaped{{"occupancy", "--gpu", "h100\x7f\x01"}, "(got 'h100\\x7f\\x01';"},
+        Escaped{{"occupancy", "--gpu", "h100\x7f\x01"}, "(got 'h100\\x7f\\x01')"},
         Escaped{{"sweep", "--sizes", "1\n,2", "--tiles", "16", "--csv", "x.csv"}, "(got '1\\n,2')"},
         Escaped{{"validate", "--seed", "\n"}, "(got '\\n')"},
         // Boost's own messages and the command name go through the same net in run().
@@ -202,8 +202,8 @@ TEST(Messages, UnknownGpuAmongThousandsListsTenAndACount) {
   write_file(dir.file("many.csv"), text);
   const CliResult r = run_warpdiv(
       {"occupancy", "--gpu-file", dir.file("many.csv"), "--gpu", "h300"});
-  expect_refusal(r, {{}, "(got 'h300'; known: gpu0, gpu1, gpu2, gpu3, gpu4, gpu5, gpu6, gpu7, "
-                         "gpu8, gpu9, \xe2\x80\xa6 and 1990 more; --gpu list prints them)"});
+  expect_refusal(r, {{}, "(got 'h300'); known: gpu0, gpu1, gpu2, gpu3, gpu4, gpu5, gpu6, gpu7, "
+                         "gpu8, gpu9, \xe2\x80\xa6 and 1990 more (--gpu list prints them)"});
   EXPECT_LT(r.err.size(), 1000u);
 }
 

@@ -213,7 +213,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"occupancy", "--gpu", "h100", "--dynamic-smem", "-5"}, "--dynamic-smem must be an integer from 0"},
         BadInput{{"occupancy", "--gpu", "h100", "--carveout", "101"}, "--carveout must be an integer from 0 to 100"},
         BadInput{{"occupancy", "--gpu", "h100", "--bogus"}, "unrecognised option '--bogus'"},
-        BadInput{{"occupancy", "--gpu", "h100", "--gpu-file", "/nonexistent.csv"}, "/nonexistent.csv: cannot open"},
+        BadInput{{"occupancy", "--gpu", "h100", "--gpu-file", "/nonexistent.csv"}, "--gpu-file: '/nonexistent.csv' cannot be read"},
         BadInput{{"occupancy", "--gpu", "x", "--gpu-file", "@a.csv:" + kHeader + "x,X,9.0,132,32,1024,2048,32,many"
                   ",65536,255,256,4,233472,49152,232448,128,1024,0;228,64,s\n"},
                  "a.csv:2: column 'registers_per_sm': 'many' is not a non-negative integer"},
@@ -223,7 +223,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "c.csv:3: column 'sm_count': '-132' is negative"},
         BadInput{{"occupancy", "--gpu", "x", "--gpu-file",
                   "@d.csv:" + kHeader.substr(kHeader.find(',') + 1) + kRow.substr(2)},
-                 "d.csv:header: column 'name' is missing"},
+                 "d.csv:1: header: column 'name' is missing"},
         BadInput{{"analyze", "--regs", "16"}, "--regs and --gpu-file need --gpu NAME"},
         BadInput{{"analyze", "--gpu", "h100", "--warp-size", "16"}, "--warp-size 16 differs from the warp size 32"},
         BadInput{{"analyze", "--gpu", "nope"}, "--gpu must name a GPU of"},

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/errors.hpp"
+#include "sim/message_text.hpp"
 #include "tools/cli/options.hpp"
 
 namespace warpdiv::cli {
@@ -54,15 +55,15 @@ TEST(ParseInteger, RefusalsNameTheRange) {
 TEST(ClosestName, NearMissesOfTheCommands) {
   const std::vector<std::string> commands = {"analyze", "sweep", "occupancy", "validate",
                                              "ncu-check"};
-  EXPECT_EQ(closest_name("analyse", commands), "analyze");      // one substitution
-  EXPECT_EQ(closest_name("occupency", commands), "occupancy");  // one substitution
-  EXPECT_EQ(closest_name("valdiate", commands), "validate");    // one transposition
-  EXPECT_EQ(closest_name("ANALYZE", commands), "analyze");      // case
-  EXPECT_EQ(closest_name("swep", commands), "sweep");           // one deletion
-  EXPECT_EQ(closest_name("ncucheck", commands), "ncu-check");   // one insertion
-  EXPECT_EQ(closest_name("frobnicate", commands), "");
-  EXPECT_EQ(closest_name("x", commands), "");
-  EXPECT_EQ(closest_name("", commands), "");
+  EXPECT_EQ(sim::closest_name("analyse", commands), "analyze");      // one substitution
+  EXPECT_EQ(sim::closest_name("occupency", commands), "occupancy");  // one substitution
+  EXPECT_EQ(sim::closest_name("valdiate", commands), "validate");    // one transposition
+  EXPECT_EQ(sim::closest_name("ANALYZE", commands), "analyze");      // case
+  EXPECT_EQ(sim::closest_name("swep", commands), "sweep");           // one deletion
+  EXPECT_EQ(sim::closest_name("ncucheck", commands), "ncu-check");   // one insertion
+  EXPECT_EQ(sim::closest_name("frobnicate", commands), "");
+  EXPECT_EQ(sim::closest_name("x", commands), "");
+  EXPECT_EQ(sim::closest_name("", commands), "");
 }
 
 }  // namespace

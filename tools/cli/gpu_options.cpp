@@ -52,7 +52,8 @@ void add_gpu_options(po::options_description& options) {
 GpuCatalogue load_gpu_catalogue(const po::variables_map& vm) {
   GpuCatalogue catalogue;
   catalogue.file = has(vm, "gpu-file") ? get(vm, "gpu-file") : default_gpu_file();
-  catalogue.gpus = analysis::load_gpu_file(catalogue.file);
+  catalogue.gpus = analysis::load_gpu_file(
+      catalogue.file, has(vm, "gpu-file") ? "--gpu-file" : "the GPU presets file");
   return catalogue;
 }
 

@@ -33,9 +33,6 @@ boost::program_options::variables_map parse_command_line(
 std::vector<std::string> flags_other_than(const boost::program_options::variables_map& vm,
                                           const std::vector<std::string>& allowed);
 
-/// The name among `known` that `typed` most likely misspells (edit distance, case-insensitive,
-/// a transposition counting as one edit), or "" when none is close.
-std::string closest_name(const std::string& typed, const std::vector<std::string>& known);
 
 /// What every --help ends with.
 constexpr const char* kExitStatusHelp =

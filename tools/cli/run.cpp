@@ -42,7 +42,7 @@ void usage(std::ostream& out) {
 [[noreturn]] void unknown_command(const std::string& name) {
   std::vector<std::string> names;
   for (const Command& c : kCommands) names.emplace_back(c.name);
-  const std::string guess = closest_name(name, names);
+  const std::string guess = sim::closest_name(name, names);
   throw InvalidInput("unknown command " + sim::quote_value(name) +
                      (guess.empty() ? "" : "; did you mean '" + guess + "'?") +
                      " (see warpdiv --help)");

@@ -1,0 +1,255 @@
+// Input files through the real binary (issue 9): --gpu-file, --ncu-csv and --validate-csv never
+// hang and are never read without bound; values are strict and refusals name the file and the
+// line an editor shows; BOMs and RFC 4180 fields are read; ncu-check refuses a CSV of another
+// launch. Every run goes through `timeout`, so a hang fails the test instead of stalling CI.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "tests/tools/cli_runner.hpp"
+
+namespace warpdiv::testing {
+namespace {
+
+constexpr int kTimeoutSeconds = 30;  // far above the 2 s a FIFO with no writer is given
+constexpr int kTimedOut = 124;       // timeout(1)'s status
+
+// A bash command line under timeout(1).
+CliResult run_bash(const std::string& bash_command) {
+  return run_shell("timeout -k 5 " + std::to_string(kTimeoutSeconds) + " bash -c " +
+                   shell_quote(bash_command));
+}
+
+CliResult run(const std::vector<std::string>& args) {
+  std::string command = "exec " + shell_quote(warpdiv_binary());
+  for (const std::string& a : args) command += " " + shell_quote(a);
+  return run_bash(command);
+}
+
+std::string recorded(const std::string& name) {
+  return std::string(WARPDIV_SOURCE_DIR) + "/data/validation/ncu/nvidia-h200/" + name;
+}
+const std::string kNcu = recorded("ncu_100x100x100_T16.csv");
+const std::string kValidate = recorded("validate_100x100x100_T16.csv");
+const std::string kGpus = std::string(WARPDIV_SOURCE_DIR) + "/data/gpus.csv";
+
+// data/gpus.csv up to and including its header line (line 8, after 7 comment lines).
+std::string gpu_file_head() {
+  const std::string text = read_file(kGpus);
+  const std::size_t header = text.find("\nname,") + 1;
+  return text.substr(0, text.find('\n', header) + 1);
+}
+
+void expect_refused(const CliResult& r, const std::vector<std::string>& phrases) {
+  EXPECT_NE(r.status, kTimedOut) << "timed out";
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+  EXPECT_TRUE(contains(r.err, "warpdiv: error: ")) << r.err;
+  for (const std::string& p : phrases) EXPECT_TRUE(contains(r.err, p)) << p << " in " << r.err;
+  EXPECT_FALSE(contains(r.err, "line -1")) << r.err;
+}
+
+// The three flags that read a file, each in a command line that is otherwise valid.
+std::vector<std::pair<std::string, std::vector<std::string>>> with_input(const std::string& file) {
+  return {{"--gpu-file", {"occupancy", "--gpu", "h100", "--gpu-file", file}},
+          {"--ncu-csv", {"ncu-check", "--ncu-csv", file, "--width", "100"}},
+          {"--validate-csv", {"ncu-check", "--ncu-csv", kNcu, "--validate-csv", file}}};
+}
+
+TEST(InputsCli, AFifoWithNoWriterIsRefusedAfterABoundedWait) {
+  TempDir dir;
+  ASSERT_EQ(::mkfifo(dir.file("fifo").c_str(), 0600), 0);
+  for (const auto& [flag, args] : with_input(dir.file("fifo")))
+    expect_refused(run(args), {flag, "fifo' is a FIFO that no process writes to"});
+}
+
+TEST(InputsCli, PipesAreRead) {
+  // Process substitution: /dev/fd/N, a pipe with a writer.
+  const CliResult r = run_bash("exec " + shell_quote(warpdiv_binary()) + " ncu-check --ncu-csv <(cat " +
+                                shell_quote(kNcu) + ") --validate-csv <(cat " +
+                                shell_quote(kValidate) + ")");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "ncu-check: ncu agrees with the calculator")) << r.out;
+}
+
+TEST(InputsCli, AnEndlessPipeIsCutAt64MiB) {
+  const CliResult r = run_bash("exec " + shell_quote(warpdiv_binary()) +
+                                " ncu-check --width 100 --ncu-csv <(yes '\"ID\",\"x\"')");
+  expect_refused(r, {"--ncu-csv", "is larger than 64 MiB, the limit for an input file"});
+}
+
+TEST(InputsCli, ACharacterDeviceIsRefusedAtOnce) {
+  TempDir dir;
+  // Our own zero device (major 1, minor 5) in a private folder, never the machine's /dev.
+  if (::mknod(dir.file("zero").c_str(), S_IFCHR | 0600, makedev(1, 5)) != 0)
+    GTEST_SKIP() << "mknod needs CAP_MKNOD (run as root) to create a character device";
+  for (const auto& [flag, args] : with_input(dir.file("zero")))
+    expect_refused(run(args), {flag, "zero' is a character device, not a CSV file"});
+}
+
+TEST(InputsCli, DirectoryAndEmptyFileAreToldApart) {
+  TempDir dir;
+  write_file(dir.file("empty.csv"), "");
+  for (const auto& [flag, args] : with_input(dir.path()))
+    expect_refused(run(args), {flag + ": '" + dir.path() + "' is a directory"});
+  for (const auto& [flag, args] : with_input(dir.file("empty.csv")))
+    expect_refused(run(args), {flag + ": '" + dir.file("empty.csv") + "' is empty"});
+}
+
+TEST(InputsCli, BinaryGarbageNamesARealLine) {
+  TempDir dir;
+  // Each file's own header (the GPU file's on line 8, after 7 comment lines; the validate CSV's
+  // on line 1), then bytes no CSV holds.
+  const std::string garbage("\x01\x7f\xfe\0\x02,\xff\n\x03", 9);
+  write_file(dir.file("gpus.csv"), gpu_file_head() + garbage);
+  expect_refused(run({"occupancy", "--gpu", "h100", "--gpu-file", dir.file("gpus.csv")}),
+                 {"gpus.csv:9: holds the control byte 0x01: binary data, not CSV text"});
+  const std::string validate = read_file(kValidate);
+  write_file(dir.file("v.csv"), validate.substr(0, validate.find('\n') + 1) + garbage);
+  expect_refused(run({"ncu-check", "--ncu-csv", kNcu, "--validate-csv", dir.file("v.csv")}),
+                 {"v.csv:2: holds the control byte 0x01"});
+  write_file(dir.file("ncu.csv"), garbage + garbage);
+  expect_refused(run({"ncu-check", "--width", "100", "--ncu-csv", dir.file("ncu.csv")}),
+                 {"ncu.csv: no ncu CSV header"});
+}
+
+// The recorded ncu CSV with the first occurrence of `from` replaced.
+std::string ncu_with(const std::string& from, const std::string& to) {
+  std::string text = read_file(kNcu);
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
+TEST(InputsCli, StrictNumbersWithThePhysicalLine) {
+  // The recorded file: 3 progress lines, the header on line 4, units on 5, launch 0 on line 6
+  // (head -6 of the file shows it). Launch 0 uses 31 registers per thread: '"31",' is unique to
+  // its registers column in that row.
+  TempDir dir;
+  struct Case {
+    std::string from, to, phrase;
+  };
+  for (const Case& c :
+       {Case{"\"0\",\"4303\"", "\"1e300\",\"4303\"", "ncu.csv:6: column 'ID': '1e300' is not a launch number"},
+        Case{"\"0\",\"4303\"", "\"1.5\",\"4303\"", "ncu.csv:6: column 'ID': '1.5'"},
+        Case{"\"31\",", "\"31.9\",",
+             "ncu.csv:6: column 'launch__registers_per_thread': '31.9' is not an integer from 0 to "
+             "2147483647"},
+        Case{"\"31\",", "\"1e300\",", "ncu.csv:6: column 'launch__registers_per_thread': '1e300'"}}) {
+    write_file(dir.file("ncu.csv"), ncu_with(c.from, c.to));
+    expect_refused(run({"ncu-check", "--ncu-csv", dir.file("ncu.csv"), "--validate-csv", kValidate}),
+                   {c.phrase});
+  }
+  std::string validate = read_file(kValidate);
+  validate.replace(validate.find(",31,2048,"), 9, ",31.9,2048,");
+  write_file(dir.file("v.csv"), validate);
+  expect_refused(run({"ncu-check", "--ncu-csv", kNcu, "--validate-csv", dir.file("v.csv")}),
+                 {"v.csv:2: column 'registers_checked': '31.9' is not an integer from 0 to 255"});
+}
+
+TEST(InputsCli, ByteOrderMarksAreAccepted) {
+  TempDir dir;
+  write_file(dir.file("ncu.csv"), "\xEF\xBB\xBF" + read_file(kNcu));
+  write_file(dir.file("v.csv"), "\xEF\xBB\xBF" + read_file(kValidate));
+  write_file(dir.file("gpus.csv"), "\xEF\xBB\xBF" + read_file(kGpus));
+  const CliResult ncu = run({"ncu-check", "--ncu-csv", dir.file("ncu.csv"), "--validate-csv",
+                             dir.file("v.csv")});
+  EXPECT_EQ(ncu.status, 0) << ncu.out << ncu.err;
+  const CliResult gpu = run({"occupancy", "--gpu", "h100", "--gpu-file", dir.file("gpus.csv")});
+  EXPECT_EQ(gpu.status, 0) << gpu.out << gpu.err;
+}
+
+TEST(InputsCli, QuotedMultiLineFieldInTheGpuFile) {
+  TempDir dir;
+  // The shipped file with h100's description spread over three lines (with a comma and a
+  // doubled quote); then a row with a bad warp size, which must be named by its own line.
+  std::string text = read_file(kGpus);
+  const std::string from = "h100,NVIDIA H100 SXM5,";
+  const std::size_t at = text.find(from);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, from.size(), "h100,\"NVIDIA H100,\nthe \"\"SXM5\"\"\nboard\",");
+  write_file(dir.file("gpus.csv"), text);
+  const CliResult ok = run({"occupancy", "--gpu", "h100", "--gpu-file", dir.file("gpus.csv")});
+  EXPECT_EQ(ok.status, 0) << ok.out << ok.err;
+  std::size_t lines = 0;
+  for (char c : text) lines += c == '\n';
+  write_file(dir.file("bad.csv"), text + "x1,x,9.0,132,0,1024,2048,32,65536,65536,255,256,4,"
+                                         "233472,49152,232448,128,1024,0;8,64,x\n");
+  expect_refused(run({"occupancy", "--gpu", "h100", "--gpu-file", dir.file("bad.csv")}),
+                 {"bad.csv:" + std::to_string(lines + 1) + ": column 'warp_size'"});
+}
+
+TEST(InputsCli, NcuCheckRefusesAnotherLaunch) {
+  // The recorded CSVs profile 100 x 100 x 100 with T = 16: a grid of ceil(100 / 16) = 7 x 7.
+  const std::string other = recorded("ncu_257x129x63_T12.csv");
+  struct Case {
+    std::vector<std::string> args;
+    std::string phrase;
+  };
+  for (const Case& c : {
+           // 110 has the same 7 x 7 grid; the validate CSV says 100.
+           Case{{"--ncu-csv", kNcu, "--validate-csv", kValidate, "--width", "110"},
+                "validate_100x100x100_T16.csv:2 is the launch 100 x 100 x 100, T = 16, not the "
+                "110 x 110 x 110, T = 16"},
+           Case{{"--ncu-csv", kNcu, "--validate-csv", kValidate, "--tile", "8"}, "not the T = 8"},
+           // 200 / 16 -> 13 x 13 blocks.
+           Case{{"--ncu-csv", kNcu, "--width", "200"},
+                "ncu_100x100x100_T16.csv:6: ncu launch 0 (void tiled_matmul_checked<16>"},
+           Case{{"--ncu-csv", kNcu, "--width", "100", "--tile", "8"},
+                "has blockDim (16, 16, 1), not the blockDim (8, 8, 1) of T = 8"},
+           // The validate CSV of 100^3, T = 16 beside the ncu CSV of 257 x 129 x 63, T = 12.
+           Case{{"--ncu-csv", other, "--validate-csv", kValidate},
+                "has blockDim (12, 12, 1), not the blockDim (16, 16, 1) of T = 16"},
+           // Nothing gives K: the sizes are required without --validate-csv.
+           Case{{"--ncu-csv", kNcu}, "ncu-check needs the sizes of the profiled launch"},
+           // A validation CSV of 54 launches needs the flags to choose one.
+           Case{{"--ncu-csv", kNcu, "--validate-csv",
+                 std::string(WARPDIV_SOURCE_DIR) + "/data/validation/nvidia-h200.csv"},
+                "holds 54 launches"},
+       }) {
+    std::vector<std::string> args = {"ncu-check"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    expect_refused(run(args), {c.phrase});
+  }
+}
+
+TEST(InputsCli, NcuCheckTakesTheLaunchFromTheCsvs) {
+  // From the validate CSV: 257 x 129 x 63, T = 12 (the model's line names them).
+  const CliResult both = run({"ncu-check", "--ncu-csv", recorded("ncu_257x129x63_T12.csv"),
+                              "--validate-csv", recorded("validate_257x129x63_T12.csv")});
+  EXPECT_EQ(both.status, 0) << both.out << both.err;
+  EXPECT_TRUE(contains(both.out, "M[257 x 129] * N[129 x 63], tile 12 x 12")) << both.out;
+  // T from ncu's blockDim (12, 12, 1) when only the sizes are given.
+  const CliResult sizes = run({"ncu-check", "--ncu-csv", recorded("ncu_257x129x63_T12.csv"),
+                               "--rows", "257", "--inner", "129", "--cols", "63"});
+  EXPECT_EQ(sizes.status, 0) << sizes.out << sizes.err;
+  EXPECT_TRUE(contains(sizes.out, "tile 12 x 12")) << sizes.out;
+  // The sweep's validation CSV, one launch chosen by the flags.
+  const CliResult chosen =
+      run({"ncu-check", "--ncu-csv", kNcu, "--validate-csv",
+           std::string(WARPDIV_SOURCE_DIR) + "/data/validation/nvidia-h200.csv", "--width", "100",
+           "--tile", "16"});
+  EXPECT_EQ(chosen.status, 0) << chosen.out << chosen.err;
+}
+
+TEST(InputsCli, UnknownGpuAmongManyPresetsIsOneShortLine) {
+  TempDir dir;
+  std::string text = read_file(kGpus);
+  const std::size_t at = text.find("\nh100,");
+  ASSERT_NE(at, std::string::npos);
+  const std::size_t end = text.find('\n', at + 1);
+  const std::string rest = text.substr(at + 5, end - at - 5);  // ",NVIDIA H100 SXM5,..."
+  std::string many = gpu_file_head();
+  for (int i = 0; i < 2000; ++i) many += "gpu" + std::to_string(i) + rest + "\n";
+  write_file(dir.file("many.csv"), many);
+  const CliResult r = run({"occupancy", "--gpu", "gpu12345", "--gpu-file", dir.file("many.csv")});
+  expect_refused(r, {"and 1990 more (--gpu list prints them)"});
+  EXPECT_LT(r.err.size(), 400u) << r.err;
+}
+
+}  // namespace
+}  // namespace warpdiv::testing
