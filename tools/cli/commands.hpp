@@ -1,5 +1,5 @@
 // The subcommands of `warpdiv`. Each parses its own arguments and returns an exit status; errors
-// are thrown (InvalidInput, NoDevice, Mismatch) and mapped to exit codes once, in run().
+// are thrown (InvalidInput, NoDevice, Mismatch, WriteFailed) and mapped to exit codes once, in run().
 #pragma once
 
 #include <ostream>
@@ -17,7 +17,11 @@ int validate_command(const Args& args, std::ostream& out);
 int ncu_check_command(const Args& args, std::ostream& out);
 
 /// Dispatches argv to a subcommand and maps exceptions to exit codes:
-/// 0 ok, 1 mismatch or internal failure, 2 bad input, 3 no GPU.
+/// 0 ok, 1 mismatch, internal or write failure, 2 bad input, 3 no GPU.
 int run(int argc, char** argv, std::ostream& out, std::ostream& err);
+
+/// Flushes `out` (standard output) after run(): a failed write there (a full disk, a closed
+/// device) is an error, one line on `err` and exit status 1 where `status` was 0.
+int finish_standard_output(int status, std::ostream& out, std::ostream& err);
 
 }  // namespace warpdiv::cli

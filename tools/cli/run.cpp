@@ -1,3 +1,5 @@
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <iomanip>
 #include <iostream>
@@ -55,6 +57,9 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   } catch (const InvalidInput& e) {
     err << "warpdiv: error: " << e.what() << '\n';
     return 2;
+  } catch (const WriteFailed& e) {
+    err << "warpdiv: error: " << e.what() << '\n';
+    return 1;
   } catch (const NoDevice& e) {
     err << "warpdiv: no GPU: " << e.what() << '\n';
     return 3;
@@ -68,6 +73,16 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     err << "warpdiv: internal error: " << e.what() << '\n';
     return 1;
   }
+}
+
+int finish_standard_output(int status, std::ostream& out, std::ostream& err) {
+  errno = 0;
+  out.flush();
+  if (out) return status;
+  const int error = errno;  // 0 when the failed write was an earlier one
+  err << "warpdiv: error: writing to standard output failed"
+      << (error != 0 ? std::string(": ") + std::strerror(error) : std::string()) << '\n';
+  return status == 0 ? 1 : status;
 }
 
 }  // namespace warpdiv::cli
