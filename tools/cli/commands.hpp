@@ -21,7 +21,7 @@ int ncu_check_command(const Args& args, std::ostream& out);
 int run(int argc, char** argv, std::ostream& out, std::ostream& err);
 
 /// Flushes `out` (standard output) after run(): a failed write there (a full disk, a closed
-/// device) is an error, one line on `err` and exit status 1 where `status` was 0.
+/// device) turns a successful `status` into 1, with one line on `err`.
 int finish_standard_output(int status, std::ostream& out, std::ostream& err);
 
 }  // namespace warpdiv::cli

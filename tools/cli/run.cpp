@@ -78,11 +78,12 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
 int finish_standard_output(int status, std::ostream& out, std::ostream& err) {
   errno = 0;
   out.flush();
-  if (out) return status;
+  // A command that failed has said so in its one line already.
+  if (out || status != 0) return status;
   const int error = errno;  // 0 when the failed write was an earlier one
   err << "warpdiv: error: writing to standard output failed"
       << (error != 0 ? std::string(": ") + std::strerror(error) : std::string()) << '\n';
-  return status == 0 ? 1 : status;
+  return 1;
 }
 
 }  // namespace warpdiv::cli
