@@ -1,4 +1,5 @@
 // warpdiv analyze: the divergence report of one launch, optionally as CSV.
+#include <memory>
 #include <optional>
 
 #include "analysis/divergence_report.hpp"

@@ -17,7 +17,7 @@ int validate_command(const Args& args, std::ostream& out);
 int ncu_check_command(const Args& args, std::ostream& out);
 
 /// Dispatches argv to a subcommand and maps exceptions to exit codes:
-/// 0 ok, 1 mismatch, internal or write failure, 2 bad input, 3 no GPU.
+/// 0 ok, 1 mismatch or internal failure, 2 bad input, 3 no GPU.
 int run(int argc, char** argv, std::ostream& out, std::ostream& err);
 
 /// Flushes `out` (standard output) after run(): a failed write there (a full disk, a closed

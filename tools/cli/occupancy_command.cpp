@@ -1,5 +1,6 @@
 // warpdiv occupancy: the theoretical occupancy of one launch on one GPU preset, Nsight-style.
 #include <cctype>
+#include <memory>
 
 #include "analysis/gpu_presets.hpp"
 #include "analysis/occupancy_report.hpp"

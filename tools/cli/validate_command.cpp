@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <ctime>
+#include <memory>
 #include <random>
 
 #include "analysis/output_files.hpp"
