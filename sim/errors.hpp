@@ -1,5 +1,5 @@
 // Typed errors shared by every layer. Library code throws; only the CLI maps them to exit codes
-// (0 ok, 1 mismatch or internal failure, 2 bad input, 3 no GPU).
+// (0 ok, 1 mismatch, internal or write failure, 2 bad input, 3 no GPU).
 #pragma once
 
 #include <stdexcept>
@@ -21,6 +21,12 @@ class NoDevice : public std::runtime_error {
 
 /// The model and the hardware (or another oracle) disagree: exit status 1.
 class Mismatch : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// An output could not be written in full (disk full, a device error, a closed pipe): exit status 1.
+class WriteFailed : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };

@@ -256,10 +256,10 @@ TEST(SweepCli, CtrlCTypedOnTheTerminal) {
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"t.csv"});
 }
 
-// Size of the sweep's temporary file (".c.csv.tmp.XXXXXX") in `dir`, or 0.
+// Size of the sweep's temporary file (".wd.XXXXXX") in `dir`, or 0.
 off_t temp_file_size(const TempDir& dir) {
   for (const std::string& name : dir.entries()) {
-    if (name.rfind(".c.csv.tmp.", 0) != 0) continue;
+    if (name.rfind(".wd.", 0) != 0) continue;
     struct stat info {};
     if (::stat(dir.file(name).c_str(), &info) == 0) return info.st_size;
   }

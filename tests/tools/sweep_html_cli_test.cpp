@@ -90,14 +90,17 @@ INSTANTIATE_TEST_SUITE_P(
                  "--html plots at most 100000 launches"},
         BadInput{{"--html", "/proc/warpdiv/sweep.html"}, "--html"}));
 
-// Size of the CSV's temporary file (".c.csv.tmp.XXXXXX") in `dir`, or 0.
+// Size of the CSV's temporary file in `dir`, or 0: the largest ".wd.XXXXXX" (the page's stays
+// empty until the end).
 off_t temp_csv_size(const TempDir& dir) {
+  off_t largest = 0;
   for (const std::string& name : dir.entries()) {
-    if (name.rfind(".c.csv.tmp.", 0) != 0) continue;
+    if (name.rfind(".wd.", 0) != 0) continue;
     struct stat info {};
-    if (::stat(dir.file(name).c_str(), &info) == 0) return info.st_size;
+    if (::stat(dir.file(name).c_str(), &info) == 0 && info.st_size > largest)
+      largest = info.st_size;
   }
-  return 0;
+  return largest;
 }
 
 TEST(SweepHtmlCli, CtrlCStillWritesThePage) {

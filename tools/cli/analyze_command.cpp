@@ -2,10 +2,10 @@
 #include <memory>
 #include <optional>
 
-#include "analysis/atomic_file.hpp"
 #include "analysis/divergence_report.hpp"
 #include "analysis/html_report.hpp"
 #include "analysis/occupancy_report.hpp"
+#include "analysis/output_files.hpp"
 #include "sim/errors.hpp"
 #include "sim/exact.hpp"
 #include "sim/message_text.hpp"
@@ -68,11 +68,11 @@ int analyze_command(const Args& args, std::ostream& out) {
   }
   const std::optional<TiledOccupancy> occupancy =
       tiled_occupancy(vm, config.tile, config.warp_size);
-  // Open the output first so a bad path is refused before any work.
-  std::unique_ptr<analysis::AtomicFile> csv;
-  if (has(vm, "csv")) csv = std::make_unique<analysis::AtomicFile>(get(vm, "csv"), "--csv");
-  std::unique_ptr<analysis::AtomicFile> html;
-  if (has(vm, "html")) html = std::make_unique<analysis::AtomicFile>(get(vm, "html"), "--html");
+  // Open the outputs first so a bad path is refused before any work.
+  analysis::OutputFiles outputs(out);
+  analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
+  analysis::Output* html = has(vm, "html") ? &outputs.open("--html", get(vm, "html")) : nullptr;
+  std::ostream& report = outputs.report();  // nothing when an output goes to stdout
 
   const sim::DivergenceResult result =
       engine == Engine::exact ? sim::exact(config) : sim::replay(config, replay_options);
@@ -86,15 +86,14 @@ int analyze_command(const Args& args, std::ostream& out) {
           analysis::occupancy_html_section(occupancy->gpu, occupancy->launch, occupancy->result);
     html->stream() << analysis::render_divergence_html(result, page);
   }
-  if (csv) csv->commit();
-  if (html) html->commit();
-  analysis::write_divergence_text(out, result);
+  outputs.commit();
+  analysis::write_divergence_text(report, result);
   if (occupancy) {
-    out << '\n';
-    analysis::write_occupancy_text(out, occupancy->gpu, occupancy->launch, occupancy->result);
+    report << '\n';
+    analysis::write_occupancy_text(report, occupancy->gpu, occupancy->launch, occupancy->result);
   }
-  if (csv) out << "\nCSV written to " << csv->target() << '\n';
-  if (html) out << (csv ? "" : "\n") << "HTML written to " << html->target() << '\n';
+  if (csv) report << "\nCSV written to " << csv->name() << '\n';
+  if (html) report << (csv ? "" : "\n") << "HTML written to " << html->name() << '\n';
   return 0;
 }
 

@@ -1,5 +1,5 @@
 // The subcommands of `warpdiv`. Each parses its own arguments and returns an exit status; errors
-// are thrown (InvalidInput, NoDevice, Mismatch) and mapped to exit codes once, in run().
+// are thrown (InvalidInput, NoDevice, Mismatch, WriteFailed) and mapped to exit codes once, in run().
 #pragma once
 
 #include <ostream>
@@ -20,5 +20,9 @@ int ncu_check_command(const Args& args, std::ostream& out);
 /// 0 ok, 1 mismatch or internal failure, 2 bad input, 3 no GPU (130 interrupted is returned by
 /// the commands that catch Ctrl-C). Every error is one line: run() escapes and bounds it.
 int run(int argc, char** argv, std::ostream& out, std::ostream& err);
+
+/// Flushes `out` (standard output) after run(): a failed write there (a full disk, a closed
+/// device) turns a successful `status` into 1, with one line on `err`.
+int finish_standard_output(int status, std::ostream& out, std::ostream& err);
 
 }  // namespace warpdiv::cli

@@ -1,9 +1,9 @@
 // warpdiv occupancy: the theoretical occupancy of one launch on one GPU preset, Nsight-style.
 #include <memory>
 
-#include "analysis/atomic_file.hpp"
 #include "analysis/gpu_presets.hpp"
 #include "analysis/occupancy_report.hpp"
+#include "analysis/output_files.hpp"
 #include "sim/errors.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gpu_options.hpp"
@@ -73,16 +73,14 @@ int occupancy_command(const Args& args, std::ostream& out) {
     launch.carveout_percent = static_cast<int>(parse_integer("--carveout", get(vm, "carveout"), 0, 100));
 
   // Open the output first so a bad path is refused before any work.
-  std::unique_ptr<analysis::AtomicFile> csv;
-  if (has(vm, "csv")) csv = std::make_unique<analysis::AtomicFile>(get(vm, "csv"), "--csv");
+  analysis::OutputFiles outputs(out);
+  analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
 
   const analysis::OccupancyResult result = analysis::compute_occupancy(gpu, launch);
-  if (csv) {
-    analysis::write_occupancy_csv(csv->stream(), gpu, launch, result);
-    csv->commit();
-  }
-  analysis::write_occupancy_text(out, gpu, launch, result);
-  if (csv) out << "\nCSV written to " << csv->target() << '\n';
+  if (csv) analysis::write_occupancy_csv(csv->stream(), gpu, launch, result);
+  outputs.commit();
+  analysis::write_occupancy_text(outputs.report(), gpu, launch, result);
+  if (csv) outputs.report() << "\nCSV written to " << csv->name() << '\n';
   return 0;
 }
 

@@ -1,3 +1,5 @@
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <iomanip>
 #include <iostream>
@@ -77,6 +79,9 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   } catch (const InvalidInput& e) {
     report(err, "error", e);
     return 2;
+  } catch (const WriteFailed& e) {
+    report(err, "error", e);
+    return 1;
   } catch (const NoDevice& e) {
     report(err, "no GPU", e);
     return 3;
@@ -90,6 +95,17 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     report(err, "internal error", e);
     return 1;
   }
+}
+
+int finish_standard_output(int status, std::ostream& out, std::ostream& err) {
+  errno = 0;
+  out.flush();
+  // A command that failed has said so in its one line already.
+  if (out || status != 0) return status;
+  const int error = errno;  // 0 when the failed write was an earlier one
+  err << "warpdiv: error: writing to standard output failed"
+      << (error != 0 ? std::string(": ") + std::strerror(error) : std::string()) << '\n';
+  return 1;
 }
 
 }  // namespace warpdiv::cli

@@ -11,7 +11,7 @@
 
 #include <unistd.h>
 
-#include "analysis/atomic_file.hpp"
+#include "analysis/output_files.hpp"
 #include "analysis/sweep_html.hpp"
 #include "analysis/sweep_report.hpp"
 #include "sim/errors.hpp"
@@ -272,18 +272,18 @@ int sweep_command(const Args& args, std::ostream& out) {
   if (has(vm, "inner")) plan.inners = inners.expand();
   plan.warp_size = warp_size;
 
-  // Catch Ctrl-C from here on: the output is open, so there is something to save.
+  analysis::OutputFiles outputs(out);
+  analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
+  analysis::Output* html = has(vm, "html") ? &outputs.open("--html", get(vm, "html")) : nullptr;
+  // Catch Ctrl-C from here on (other signals remove the temporary files and end the sweep): the
+  // outputs are open, so there is something to save.
   const SigintHandler sigint;
-  std::unique_ptr<analysis::AtomicFile> csv;
-  if (has(vm, "csv")) csv = std::make_unique<analysis::AtomicFile>(get(vm, "csv"), "--csv");
-  std::unique_ptr<analysis::AtomicFile> html;
-  if (has(vm, "html")) html = std::make_unique<analysis::AtomicFile>(get(vm, "html"), "--html");
   if (csv) analysis::write_sweep_csv_header(csv->stream());
   std::vector<analysis::SweepRow> kept;  // for the page
   if (html) kept.reserve(plan.launches() * sim::kConditionCount);
   ProgressBar progress(plan.launches());
   std::size_t done = 0;
-  for (; done < plan.launches() && !interrupted; ++done) {
+  for (; done < plan.launches() && !interrupted && !outputs.failed(); ++done) {
     for (const analysis::SweepRow& row : analysis::sweep_rows(sim::exact(plan.launch(done)))) {
       if (csv) analysis::write_sweep_csv_row(csv->stream(), row);
       if (html) kept.push_back(row);
@@ -292,15 +292,14 @@ int sweep_command(const Args& args, std::ostream& out) {
   }
   progress.finish();
   if (html) html->stream() << analysis::render_sweep_html(kept, page, interrupted != 0);
-  if (csv) csv->commit();
-  if (html) html->commit();
+  outputs.commit();
   const std::string summary = sweep_summary(done, plan.launches(), interrupted != 0,
-                                            csv ? csv->target() : "", html ? html->target() : "");
+                                            csv ? csv->name() : "", html ? html->name() : "");
   if (interrupted) {
     std::cerr << "warpdiv sweep: interrupted: " << sim::one_line(summary) << '\n';
     return kInterruptedStatus;
   }
-  out << "warpdiv sweep: " << summary << '\n';
+  outputs.report() << "warpdiv sweep: " << summary << '\n';
   return 0;
 }
 

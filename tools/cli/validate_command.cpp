@@ -5,7 +5,7 @@
 #include <memory>
 #include <random>
 
-#include "analysis/atomic_file.hpp"
+#include "analysis/output_files.hpp"
 #include "analysis/validation.hpp"
 #include "kernels/tiled_matmul.hpp"
 #include "sim/errors.hpp"
@@ -101,8 +101,8 @@ int validate_command(const Args& args, std::ostream& out) {
            static_cast<std::uint64_t>(kMaxSeed);
   }
   // Refuse a bad output path before touching the GPU.
-  std::unique_ptr<analysis::AtomicFile> csv;
-  if (has(vm, "csv")) csv = std::make_unique<analysis::AtomicFile>(get(vm, "csv"), "--csv");
+  analysis::OutputFiles outputs(out);
+  analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
   check_host_memory(config);
 
   const kernels::DeviceInfo device = kernels::query_device();  // NoDevice: exit 3
@@ -150,13 +150,13 @@ int validate_command(const Args& args, std::ostream& out) {
   record.checked_ms = analysis::median(times.checked_ms);
   record.unchecked_ms = analysis::median(times.unchecked_ms);
 
-  analysis::write_validation_text(out, record);
   if (csv) {
     csv->stream() << analysis::kValidationCsvHeader << '\n';
     analysis::write_validation_csv_row(csv->stream(), record);
-    csv->commit();
-    out << "\nCSV written to " << csv->target() << '\n';
   }
+  outputs.commit();
+  analysis::write_validation_text(outputs.report(), record);
+  if (csv) outputs.report() << "\nCSV written to " << csv->name() << '\n';
   if (!record.all_passed()) throw Mismatch(analysis::failure_summary(record));
   return 0;
 }

@@ -1,0 +1,432 @@
+#include "analysis/output_files.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "sim/errors.hpp"
+
+namespace warpdiv::analysis {
+
+/// A buffered std::streambuf over a file descriptor it does not own. It retries interrupted writes,
+/// keeps the errno of the first failure and refuses every write after it.
+class FdWriter : public std::streambuf {
+ public:
+  explicit FdWriter(int fd) : fd_(fd) { setp(buffer_, buffer_ + sizeof buffer_); }
+  /// 0, or the errno of the write that failed.
+  int error() const { return error_; }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (!drain()) return traits_type::eof();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(c);
+      pbump(1);
+    }
+    return traits_type::not_eof(c);
+  }
+  int sync() override { return drain() ? 0 : -1; }
+
+ private:
+  bool drain() {
+    if (error_ != 0) return false;
+    for (const char* next = pbase(); next < pptr();) {
+      const ssize_t written = ::write(fd_, next, static_cast<std::size_t>(pptr() - next));
+      if (written < 0 && errno == EINTR) continue;
+      if (written <= 0) {
+        error_ = written < 0 ? errno : EIO;
+        return false;
+      }
+      next += written;
+    }
+    setp(buffer_, buffer_ + sizeof buffer_);
+    return true;
+  }
+
+  int fd_;
+  int error_ = 0;
+  char buffer_[1 << 16];
+};
+
+Output::~Output() = default;
+
+namespace {
+
+// The temporary files of every OutputFiles in the process, for the signal handler: fixed storage,
+// lock-free flags, nothing allocated, so that reading it from a handler is safe.
+constexpr int kMaxTemporaryFiles = 16;
+struct TemporaryFile {
+  std::atomic<bool> used{false};
+  char path[PATH_MAX] = {};
+};
+TemporaryFile temporary_files[kMaxTemporaryFiles];
+static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler reads these flags");
+
+constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ};
+constexpr int kMaxSymbolicLinks = 40;  // as Linux's own limit (ELOOP)
+
+extern "C" void remove_temporary_files_and_die(int signal_number) {
+  for (TemporaryFile& file : temporary_files)
+    if (file.used.load(std::memory_order_acquire)) ::unlink(file.path);
+  // Die by the same signal, so that the parent sees what happened (a shell reports 128 + N).
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  sigemptyset(&default_action.sa_mask);
+  ::sigaction(signal_number, &default_action, nullptr);
+  sigset_t this_signal;
+  sigemptyset(&this_signal);
+  sigaddset(&this_signal, signal_number);
+  ::pthread_sigmask(SIG_UNBLOCK, &this_signal, nullptr);
+  ::raise(signal_number);
+  ::_exit(128 + signal_number);  // not reached: every signal above terminates by default
+}
+
+sigset_t cleanup_signal_set() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int s : kCleanupSignals) sigaddset(&set, s);
+  return set;
+}
+
+/// Holds the cleanup signals back while a temporary file is created and listed, so that no signal
+/// finds it created but not yet listed.
+class BlockedSignals {
+ public:
+  BlockedSignals() {
+    const sigset_t set = cleanup_signal_set();
+    ::pthread_sigmask(SIG_BLOCK, &set, &previous_);
+  }
+  ~BlockedSignals() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+  BlockedSignals(const BlockedSignals&) = delete;
+  BlockedSignals& operator=(const BlockedSignals&) = delete;
+
+ private:
+  sigset_t previous_;
+};
+
+int list_temporary_file(const std::string& path) {
+  for (int i = 0; i < kMaxTemporaryFiles; ++i) {
+    TemporaryFile& file = temporary_files[i];
+    if (file.used.load(std::memory_order_acquire)) continue;
+    std::memcpy(file.path, path.c_str(), path.size() + 1);
+    file.used.store(true, std::memory_order_release);
+    return i;
+  }
+  return -1;
+}
+
+void unlist_temporary_file(int slot) {
+  temporary_files[slot].used.store(false, std::memory_order_release);
+}
+
+std::string folder_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string base_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string octal_mode(mode_t mode) {
+  char text[8];
+  std::snprintf(text, sizeof text, "%04o", static_cast<unsigned>(mode & 07777));
+  return text;
+}
+
+bool is_same_file(const struct stat& info, int fd) {
+  struct stat other {};
+  return ::fstat(fd, &other) == 0 && other.st_dev == info.st_dev && other.st_ino == info.st_ino;
+}
+
+/// `path` with every symbolic link followed (chains and relative links too) down to a name that is
+/// not a link or does not exist yet, in its folder's canonical absolute form. Throws InvalidInput.
+std::string resolve_links(const std::string& subject, const std::string& path) {
+  std::string current = path;
+  for (int hops = 0;; ++hops) {
+    struct stat info {};
+    if (::lstat(current.c_str(), &info) != 0) {
+      if (errno == ENOENT) break;  // a new file (or a dangling link's target): created there
+      throw InvalidInput(subject + " cannot be written: " + std::strerror(errno));
+    }
+    if (!S_ISLNK(info.st_mode)) break;
+    if (hops == kMaxSymbolicLinks)
+      throw InvalidInput(subject + " cannot be written: " + std::strerror(ELOOP));
+    std::string link(PATH_MAX, '\0');
+    const ssize_t length = ::readlink(current.c_str(), link.data(), link.size());
+    if (length < 0)
+      throw InvalidInput(subject + " cannot be written: " + std::strerror(errno));
+    link.resize(static_cast<std::size_t>(length));
+    current = link.front() == '/' ? link : folder_of(current) + "/" + link;
+  }
+  const std::string name = base_of(current);
+  if (name.empty() || name == "." || name == "..")
+    throw InvalidInput(subject + " names a folder; give a file path");
+  const std::string folder = folder_of(current);
+  char* canonical = ::realpath(folder.c_str(), nullptr);
+  if (canonical == nullptr) {
+    if (errno == ENOENT)
+      throw InvalidInput(subject + " cannot be written: its folder '" + folder + "' does not exist");
+    throw InvalidInput(subject + " cannot be written: " + std::strerror(errno));
+  }
+  const std::string resolved = canonical;
+  std::free(canonical);
+  return (resolved == "/" ? "" : resolved) + "/" + name;
+}
+
+/// A write-protected file is refused as the shell's `>` refuses it; root, whom `>` never refuses,
+/// is refused a file that has no write bit at all.
+void check_writable(const std::string& subject, const std::string& path, const struct stat& info) {
+  const std::string protected_file = subject + " is write-protected (mode " +
+                                     octal_mode(info.st_mode) +
+                                     "); make it writable (chmod u+w) or choose another file";
+  if (::geteuid() == 0) {
+    if ((info.st_mode & 0222) == 0) throw InvalidInput(protected_file);
+  } else if (::faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) != 0) {
+    if (errno == EACCES) throw InvalidInput(protected_file);
+    throw InvalidInput(subject + " cannot be written: " + std::strerror(errno));
+  }
+}
+
+int connect_socket(const std::string& path) {
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  if (path.size() >= sizeof address.sun_path) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+    const int error = errno;
+    ::close(fd);
+    errno = error;
+    return -1;
+  }
+  return fd;
+}
+
+/// Opens what is written in place: standard error, a socket, a device or a FIFO (which waits for
+/// a reader, as the shell's `>` does).
+int open_straight_through(const std::string& path, const struct stat& info) {
+  if (is_same_file(info, STDERR_FILENO)) return ::fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+  if (S_ISSOCK(info.st_mode)) return connect_socket(path);
+  int fd = -1;
+  do {
+    fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+  } while (fd < 0 && errno == EINTR);
+  return fd;
+}
+
+}  // namespace
+
+OutputFiles::OutputFiles(std::ostream& standard_output) : standard_output_(standard_output) {
+  struct sigaction action {};
+  action.sa_handler = remove_temporary_files_and_die;
+  action.sa_mask = cleanup_signal_set();  // one cleanup at a time
+  for (int s : kCleanupSignals) {
+    struct sigaction previous {};
+    if (::sigaction(s, nullptr, &previous) != 0) continue;
+    // A signal ignored by whoever started us (nohup, a background job) stays ignored.
+    if ((previous.sa_flags & SA_SIGINFO) == 0 && previous.sa_handler == SIG_IGN) continue;
+    if (::sigaction(s, &action, nullptr) == 0) previous_actions_.emplace_back(s, previous);
+  }
+}
+
+OutputFiles::~OutputFiles() {
+  if (!committed_) discard();
+  for (auto it = previous_actions_.rbegin(); it != previous_actions_.rend(); ++it)
+    ::sigaction(it->first, &it->second, nullptr);
+}
+
+Output& OutputFiles::open(const std::string& flag, const std::string& path) {
+  if (path.empty()) throw InvalidInput(flag + " needs a file path (got an empty string)");
+  std::unique_ptr<Output> output(new Output());
+  Output& o = *output;
+  o.flag_ = flag + " '" + path + "'";  // the subject of every message about it
+  o.name_ = path == "-" ? "standard output" : path;
+  struct stat info {};
+  if (path == "-") {
+    o.kind_ = Output::Kind::standard_output;
+  } else if (::stat(path.c_str(), &info) == 0) {
+    if (S_ISDIR(info.st_mode)) throw InvalidInput(o.flag_ + " is a folder; give a file path");
+    o.exists_ = true;
+    o.device_ = static_cast<unsigned long long>(info.st_dev);
+    o.inode_ = static_cast<unsigned long long>(info.st_ino);
+    if (is_same_file(info, STDOUT_FILENO))
+      o.kind_ = Output::Kind::standard_output;
+    else if (!S_ISREG(info.st_mode) || is_same_file(info, STDERR_FILENO))
+      o.kind_ = Output::Kind::straight_through;
+    else
+      o.kind_ = Output::Kind::replaced;
+  } else if (errno == ENOENT) {
+    o.kind_ = Output::Kind::replaced;  // a new file (or the missing target of a link)
+  } else {
+    throw InvalidInput(o.flag_ + " cannot be written: " + std::strerror(errno));
+  }
+
+  if (o.kind_ == Output::Kind::replaced) {
+    if (o.exists_) check_writable(o.flag_, path, info);
+    o.target_ = resolve_links(o.flag_, path);
+    struct stat resolved {};
+    const bool found = ::lstat(o.target_.c_str(), &resolved) == 0;
+    if (found != o.exists_ ||
+        (found && (resolved.st_dev != info.st_dev || resolved.st_ino != info.st_ino)))
+      throw InvalidInput(o.flag_ + " cannot be written: it changed while being resolved");
+  }
+
+  // Two outputs naming one file: refused before opening anything (a FIFO would wait for a reader).
+  for (const std::unique_ptr<Output>& before : outputs_) {
+    const bool same =
+        before->kind_ == Output::Kind::standard_output || o.kind_ == Output::Kind::standard_output
+            ? before->kind_ == o.kind_
+        : before->exists_ && o.exists_
+            ? before->device_ == o.device_ && before->inode_ == o.inode_
+            : !before->exists_ && !o.exists_ && before->target_ == o.target_;
+    if (same)
+      throw InvalidInput(o.flag_ + " names the same file as " + before->flag_ +
+                         "; give each output a file of its own");
+  }
+
+  switch (o.kind_) {
+    case Output::Kind::standard_output:
+      o.stream_ = &standard_output_;
+      break;
+    case Output::Kind::straight_through:
+      o.fd_ = open_straight_through(path, info);
+      if (o.fd_ < 0) throw InvalidInput(o.flag_ + " cannot be written: " + std::strerror(errno));
+      break;
+    case Output::Kind::replaced: {
+      const std::string folder = folder_of(o.target_);
+      std::string pattern = (folder == "/" ? "" : folder) + "/.wd.XXXXXX";
+      if (pattern.size() >= PATH_MAX)
+        throw InvalidInput(o.flag_ + " cannot be written: " + std::strerror(ENAMETOOLONG));
+      {
+        const BlockedSignals blocked;
+        o.fd_ = ::mkostemp(pattern.data(), O_CLOEXEC);
+        if (o.fd_ < 0)
+          throw InvalidInput(o.flag_ + " cannot be written: no temporary file can be made in '" +
+                             folder + "': " + std::strerror(errno));
+        o.temporary_ = pattern;
+        o.slot_ = list_temporary_file(pattern);
+        if (o.slot_ < 0) {
+          ::unlink(pattern.c_str());
+          ::close(o.fd_);
+          throw std::logic_error("more than 16 output files open at once");
+        }
+      }
+      outputs_.push_back(std::move(output));  // from here on, discard() removes the file
+      mode_t mode = 0;
+      if (o.exists_) {
+        // Only root may give a file away; anyone else's rewritten file becomes theirs.
+        if (::fchown(o.fd_, info.st_uid, info.st_gid) != 0) {
+        }
+        mode = info.st_mode & 07777;
+      } else {
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        mode = 0666 & ~mask;
+      }
+      if (::fchmod(o.fd_, mode) != 0)
+        throw InvalidInput(o.flag_ + " cannot be written: " + std::strerror(errno));
+      break;
+    }
+  }
+  if (o.fd_ >= 0) {
+    o.writer_ = std::make_unique<FdWriter>(o.fd_);
+    o.own_stream_ = std::make_unique<std::ostream>(o.writer_.get());
+    o.stream_ = o.own_stream_.get();
+  }
+  if (output) outputs_.push_back(std::move(output));
+  return o;
+}
+
+bool OutputFiles::uses_standard_output() const {
+  for (const std::unique_ptr<Output>& o : outputs_)
+    if (o->kind_ == Output::Kind::standard_output) return true;
+  return false;
+}
+
+std::ostream& OutputFiles::report() {
+  return uses_standard_output() ? discarded_ : standard_output_;
+}
+
+bool OutputFiles::failed() const {
+  for (const std::unique_ptr<Output>& o : outputs_)
+    if (!*o->stream_) return true;
+  return false;
+}
+
+std::string OutputFiles::finish(Output& o) {
+  if (o.kind_ == Output::Kind::standard_output) {
+    errno = 0;
+    o.stream_->flush();
+    if (*o.stream_) return "";
+    const int error = errno;
+    return o.flag_ + ": writing to standard output failed" +
+           (error != 0 ? std::string(": ") + std::strerror(error) : std::string());
+  }
+  o.stream_->flush();
+  int error = o.writer_->error();
+  if (error == 0 && !*o.stream_) error = EIO;
+  if (error == 0 && o.kind_ == Output::Kind::replaced && ::fsync(o.fd_) != 0) error = errno;
+  const int fd = o.fd_;
+  o.fd_ = -1;
+  if (::close(fd) != 0 && error == 0 && errno != EINTR) error = errno;
+  return error == 0 ? "" : o.flag_ + ": writing failed: " + std::strerror(error);
+}
+
+void OutputFiles::commit() {
+  // Everything written in full first; only then is any existing file replaced.
+  std::string failure;
+  for (const std::unique_ptr<Output>& o : outputs_) {
+    const std::string problem = finish(*o);
+    if (failure.empty()) failure = problem;
+  }
+  if (!failure.empty()) {
+    discard();
+    throw WriteFailed(failure);
+  }
+  for (const std::unique_ptr<Output>& o : outputs_) {
+    if (o->kind_ != Output::Kind::replaced) continue;
+    if (::rename(o->temporary_.c_str(), o->target_.c_str()) != 0) {
+      const std::string reason = std::strerror(errno);
+      discard();
+      throw WriteFailed(o->flag_ + ": renaming the finished file onto it failed: " + reason);
+    }
+    unlist_temporary_file(o->slot_);
+    o->slot_ = -1;
+  }
+  committed_ = true;
+}
+
+void OutputFiles::discard() noexcept {
+  for (const std::unique_ptr<Output>& o : outputs_) {
+    if (o->fd_ >= 0) {
+      ::close(o->fd_);
+      o->fd_ = -1;
+    }
+    if (o->slot_ >= 0) {
+      ::unlink(o->temporary_.c_str());
+      unlist_temporary_file(o->slot_);
+      o->slot_ = -1;
+    }
+  }
+}
+
+}  // namespace warpdiv::analysis

@@ -1,0 +1,113 @@
+// The output policy of every warpdiv command, in one place. A command opens all its outputs up
+// front (so that a bad path is refused before any work), writes them, and commits them together:
+//
+// - `-`, and any path that is the same file as standard output (`/dev/stdout`), is written to the
+//   command's output stream; the command then prints no text report, so that standard output
+//   carries that output alone.
+// - A path that is not a regular file once symbolic links are followed (a character or block
+//   device, a FIFO, a socket, standard error) is written straight through and never replaced.
+// - A regular file, or a path that does not exist yet, is written to a temporary file `.wd.XXXXXX`
+//   in the folder of the resolved target (symbolic links followed, chains and relative links
+//   included, so that a link stays a link) and renamed onto it by commit(). An existing file keeps
+//   its mode and, where permitted, its owner; a new one gets 0666 less the umask. A file the user
+//   may not write is refused as the shell's `>` would refuse it; root, whom `>` never refuses, is
+//   refused a file without any write bit (0444), as `rm` asks before removing one.
+// - Two outputs naming the same file (same device and inode, or the same resolved path for files
+//   not yet there) are refused.
+// - commit() first writes every output in full (flush, fsync, close) and renames only when all
+//   succeeded: if one fails, no existing file has been touched and no temporary file is left.
+// - While an OutputFiles exists, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE and SIGXFSZ remove its
+//   temporary files, then end the process by the same signal (a shell reports 128 + N). A signal
+//   ignored when the OutputFiles was made stays ignored.
+#pragma once
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <csignal>
+
+namespace warpdiv::analysis {
+
+class FdWriter;  // a std::streambuf over a file descriptor (output_files.cpp)
+
+/// One output of a command, owned by its OutputFiles.
+class Output {
+ public:
+  enum class Kind {
+    standard_output,  // `-` or the file standard output already is: the command's stream
+    straight_through,  // a device, FIFO, socket or standard error: written in place
+    replaced,          // a regular or new file: a temporary file renamed onto it at commit
+  };
+  ~Output();
+  Output(const Output&) = delete;
+  Output& operator=(const Output&) = delete;
+
+  std::ostream& stream() { return *stream_; }
+  /// The path as the user gave it ("standard output" for `-`), for messages.
+  const std::string& name() const { return name_; }
+  Kind kind() const { return kind_; }
+
+ private:
+  friend class OutputFiles;
+  Output() = default;
+
+  Kind kind_ = Kind::replaced;
+  std::string flag_;    // the option that named it (--csv), for messages
+  std::string name_;
+  std::string target_;  // replaced: the resolved path the temporary file is renamed onto
+  std::string temporary_;
+  int fd_ = -1;
+  int slot_ = -1;  // replaced: its entry in the signal handlers' list of temporary files
+  // Identity for the same-file check: device and inode where the file exists, else target_.
+  bool exists_ = false;
+  unsigned long long device_ = 0, inode_ = 0;
+  std::unique_ptr<FdWriter> writer_;
+  std::unique_ptr<std::ostream> own_stream_;
+  std::ostream* stream_ = nullptr;
+};
+
+/// The outputs of one command. Not thread-safe; at most 16 temporary files at a time per process.
+class OutputFiles {
+ public:
+  /// `standard_output` receives the outputs named `-` and stands for the process's standard output.
+  explicit OutputFiles(std::ostream& standard_output);
+  /// Removes the temporary files of an uncommitted set (an error or an early return).
+  ~OutputFiles();
+  OutputFiles(const OutputFiles&) = delete;
+  OutputFiles& operator=(const OutputFiles&) = delete;
+
+  /// Opens `path` for the option `flag` (--csv). Throws InvalidInput (exit 2) when the path cannot
+  /// be written (a folder, a missing folder, no permission, a write-protected file, a name too
+  /// long) or names the same file as an output opened before. The reference lives as long as *this.
+  Output& open(const std::string& flag, const std::string& path);
+
+  /// True when an output goes to standard output.
+  bool uses_standard_output() const;
+  /// Where the command's text report goes: the standard output stream, or a stream that discards
+  /// everything when an output already goes there.
+  std::ostream& report();
+  /// True once a write to some output has failed (the sweep stops early then).
+  bool failed() const;
+
+  /// Writes every output in full, then renames every temporary file onto its target. Throws
+  /// WriteFailed (exit 1), naming the output, when one cannot be written in full; every temporary
+  /// file is then removed and no existing file has been replaced.
+  void commit();
+
+ private:
+  /// Flushes `o` and, for a temporary file, syncs and closes it: "" when all went well, else the
+  /// message naming the output.
+  static std::string finish(Output& o);
+  void discard() noexcept;
+
+  std::ostream& standard_output_;
+  std::ostream discarded_{nullptr};
+  std::vector<std::unique_ptr<Output>> outputs_;
+  bool committed_ = false;
+  // The signal dispositions this set replaced, restored by the destructor.
+  std::vector<std::pair<int, struct sigaction>> previous_actions_;
+};
+
+}  // namespace warpdiv::analysis

@@ -1,0 +1,413 @@
+// OutputFiles, the output policy of every command: what is replaced and what is written in place,
+// symbolic links, modes and owners, refusals, outputs committed together, and the cleanup on
+// signals. Device nodes are made in the test's own folder, never taken from the machine's /dev.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analysis/output_files.hpp"
+#include "sim/errors.hpp"
+#include "tests/tools/cli_runner.hpp"
+#include "tests/tools/special_files.hpp"
+
+namespace warpdiv::analysis {
+namespace {
+
+using testing::contains;
+using testing::read_file;
+using testing::TempDir;
+using testing::temporary_files;
+using testing::write_file;
+
+/// Writes `text` to `path` as a command's only output, committed.
+void write_one(const std::string& path, const std::string& text) {
+  std::ostringstream out;
+  OutputFiles outputs(out);
+  outputs.open("--csv", path).stream() << text;
+  outputs.commit();
+}
+
+/// The message of the InvalidInput that opening `second` after `first` throws ("" if none).
+std::string refusal_of_second(const std::string& first, const std::string& second) {
+  std::ostringstream out;
+  OutputFiles outputs(out);
+  outputs.open("--csv", first);
+  try {
+    outputs.open("--html", second);
+  } catch (const InvalidInput& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string refusal_of(const std::string& path) {
+  std::ostringstream out;
+  OutputFiles outputs(out);
+  try {
+    outputs.open("--csv", path);
+  } catch (const InvalidInput& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string link_text(const std::string& path) {
+  std::string text(4096, '\0');
+  const ssize_t n = ::readlink(path.c_str(), text.data(), text.size());
+  text.resize(n < 0 ? 0 : static_cast<std::size_t>(n));
+  return text;
+}
+
+TEST(OutputFiles, NewFileGetsTheUmasksMode) {
+  TempDir dir;
+  const mode_t previous = ::umask(027);
+  write_one(dir.file("new.csv"), "a,b\n");
+  ::umask(previous);
+  EXPECT_EQ(read_file(dir.file("new.csv")), "a,b\n");
+  EXPECT_EQ(testing::file_mode(dir.file("new.csv")) & 07777, 0640u);  // 0666 less 027
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"new.csv"});
+}
+
+TEST(OutputFiles, ExistingFileKeepsItsModeAndOwner) {
+  TempDir dir;
+  const std::string secret = dir.file("secret.csv"), odd = dir.file("odd.csv");
+  write_file(secret, "old\n");
+  write_file(odd, "old\n");
+  ASSERT_EQ(::chmod(secret.c_str(), 0600), 0);
+  ASSERT_EQ(::chmod(odd.c_str(), 0751), 0);
+  const bool root = ::geteuid() == 0;
+  if (root) {
+    ASSERT_EQ(::chown(odd.c_str(), 1234, 4321), 0);
+  }
+  write_one(secret, "new secret\n");
+  write_one(odd, "new odd\n");
+  EXPECT_EQ(read_file(secret), "new secret\n");
+  EXPECT_EQ(read_file(odd), "new odd\n");
+  EXPECT_EQ(testing::file_mode(secret) & 07777, 0600u);
+  EXPECT_EQ(testing::file_mode(odd) & 07777, 0751u);
+  if (root) {
+    struct stat info {};
+    ASSERT_EQ(::stat(odd.c_str(), &info), 0);
+    EXPECT_EQ(info.st_uid, 1234u);
+    EXPECT_EQ(info.st_gid, 4321u);
+  }
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"odd.csv", "secret.csv"}));
+}
+
+TEST(OutputFiles, SymbolicLinkChainStaysAndItsTargetIsRewritten) {
+  // three -> (absolute) two -> (relative) links/one -> (relative, from links/) ../real/data.csv
+  TempDir dir;
+  ASSERT_EQ(::mkdir(dir.file("real").c_str(), 0755), 0);
+  ASSERT_EQ(::mkdir(dir.file("links").c_str(), 0755), 0);
+  write_file(dir.file("real/data.csv"), "old\n");
+  ASSERT_EQ(::chmod(dir.file("real/data.csv").c_str(), 0604), 0);
+  ASSERT_EQ(::symlink("../real/data.csv", dir.file("links/one").c_str()), 0);
+  ASSERT_EQ(::symlink("links/one", dir.file("two").c_str()), 0);
+  ASSERT_EQ(::symlink(dir.file("two").c_str(), dir.file("three").c_str()), 0);
+  write_one(dir.file("three"), "new\n");
+  EXPECT_EQ(read_file(dir.file("real/data.csv")), "new\n");
+  EXPECT_EQ(testing::file_mode(dir.file("real/data.csv")) & 07777, 0604u);
+  EXPECT_EQ(link_text(dir.file("three")), dir.file("two"));
+  EXPECT_EQ(link_text(dir.file("two")), "links/one");
+  EXPECT_EQ(link_text(dir.file("links/one")), "../real/data.csv");
+  EXPECT_TRUE(temporary_files(dir.path()).empty());
+  EXPECT_TRUE(temporary_files(dir.file("real")).empty());
+  EXPECT_TRUE(temporary_files(dir.file("links")).empty());
+}
+
+TEST(OutputFiles, DanglingLinkGetsItsTargetMade) {
+  TempDir dir;
+  ASSERT_EQ(::symlink("made.csv", dir.file("link.csv").c_str()), 0);
+  write_one(dir.file("link.csv"), "made\n");
+  EXPECT_TRUE(testing::is_symlink(dir.file("link.csv")));
+  EXPECT_EQ(read_file(dir.file("made.csv")), "made\n");
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"link.csv", "made.csv"}));
+}
+
+TEST(OutputFiles, NothingIsReplacedWithoutCommit) {
+  TempDir dir;
+  write_file(dir.file("keep.csv"), "precious\n");
+  {
+    std::ostringstream out;
+    OutputFiles outputs(out);
+    outputs.open("--csv", dir.file("keep.csv")).stream() << std::string(1 << 20, 'x');
+    outputs.open("--html", dir.file("new.html")).stream() << "<html>";
+    EXPECT_EQ(temporary_files(dir.path()).size(), 2u);
+  }  // an error or an early return
+  EXPECT_EQ(read_file(dir.file("keep.csv")), "precious\n");
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"keep.csv"});
+}
+
+TEST(OutputFiles, CharacterDeviceIsWrittenInPlace) {
+  TempDir dir;
+  if (!testing::make_char_device(dir.file("null"), 1, 3)) GTEST_SKIP() << "mknod not permitted";
+  std::ostringstream out;
+  OutputFiles outputs(out);
+  Output& csv = outputs.open("--csv", dir.file("null"));
+  EXPECT_EQ(csv.kind(), Output::Kind::straight_through);
+  csv.stream() << std::string(1 << 20, 'x');
+  outputs.commit();
+  EXPECT_TRUE(testing::is_char_device(dir.file("null")));
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"null"});
+}
+
+TEST(OutputFiles, OneFailedOutputLeavesEveryExistingFileUntouched) {
+  // A clone of /dev/full (1,7): every write fails with ENOSPC, as on a full disk.
+  TempDir dir;
+  if (!testing::make_char_device(dir.file("full"), 1, 7)) GTEST_SKIP() << "mknod not permitted";
+  write_file(dir.file("keep.csv"), "precious\n");
+  for (const bool full_first : {false, true}) {
+    SCOPED_TRACE(full_first ? "the full device opened first" : "the full device opened last");
+    std::ostringstream out;
+    OutputFiles outputs(out);
+    Output& a = outputs.open("--csv", dir.file(full_first ? "full" : "keep.csv"));
+    Output& b = outputs.open("--html", dir.file(full_first ? "keep.csv" : "full"));
+    a.stream() << "a new CSV\n";
+    b.stream() << "a new page\n";
+    try {
+      outputs.commit();
+      ADD_FAILURE() << "commit() succeeded";
+    } catch (const WriteFailed& e) {
+      EXPECT_TRUE(contains(e.what(), full_first ? "--csv" : "--html")) << e.what();
+      EXPECT_TRUE(contains(e.what(), "No space left on device")) << e.what();
+    }
+    EXPECT_EQ(read_file(dir.file("keep.csv")), "precious\n");
+    EXPECT_EQ(dir.entries(), (std::vector<std::string>{"full", "keep.csv"}));
+  }
+}
+
+TEST(OutputFiles, AFailedWriteIsSeenBeforeCommit) {
+  TempDir dir;
+  if (!testing::make_char_device(dir.file("full"), 1, 7)) GTEST_SKIP() << "mknod not permitted";
+  std::ostringstream out;
+  OutputFiles outputs(out);
+  Output& csv = outputs.open("--csv", dir.file("full"));
+  EXPECT_FALSE(outputs.failed());
+  csv.stream() << std::string(1 << 20, 'x');  // past the buffer: written, and refused
+  EXPECT_TRUE(outputs.failed());
+  EXPECT_THROW(outputs.commit(), WriteFailed);
+}
+
+TEST(OutputFiles, FifoIsWrittenInPlace) {
+  TempDir dir;
+  testing::FifoReader reader(dir.file("fifo"));
+  const std::string text = std::string(300000, 'f') + "\n";  // more than a pipe holds
+  {
+    std::ostringstream out;
+    OutputFiles outputs(out);
+    Output& csv = outputs.open("--csv", dir.file("fifo"));
+    EXPECT_EQ(csv.kind(), Output::Kind::straight_through);
+    csv.stream() << text;
+    outputs.commit();
+  }
+  EXPECT_EQ(reader.text(), text);
+  EXPECT_TRUE(testing::is_fifo(dir.file("fifo")));
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"fifo"});
+}
+
+TEST(OutputFiles, SocketIsWrittenInPlace) {
+  TempDir dir;
+  testing::SocketReader reader(dir.file("socket"));
+  {
+    std::ostringstream out;
+    OutputFiles outputs(out);
+    outputs.open("--csv", dir.file("socket")).stream() << "over a socket\n";
+    outputs.commit();
+  }
+  EXPECT_EQ(reader.text(), "over a socket\n");
+  EXPECT_TRUE(testing::is_socket(dir.file("socket")));
+}
+
+TEST(OutputFiles, DashIsTheStandardOutputStreamAndSilencesTheReport) {
+  std::ostringstream out;
+  OutputFiles outputs(out);
+  EXPECT_FALSE(outputs.uses_standard_output());
+  Output& csv = outputs.open("--csv", "-");
+  EXPECT_EQ(csv.kind(), Output::Kind::standard_output);
+  EXPECT_EQ(csv.name(), "standard output");
+  EXPECT_TRUE(outputs.uses_standard_output());
+  csv.stream() << "a,b\n1,2\n";
+  outputs.report() << "the text report\n";
+  outputs.commit();
+  EXPECT_EQ(out.str(), "a,b\n1,2\n");
+}
+
+TEST(OutputFiles, ReportGoesToStandardOutputOtherwise) {
+  TempDir dir;
+  std::ostringstream out;
+  OutputFiles outputs(out);
+  outputs.open("--csv", dir.file("a.csv")).stream() << "a\n";
+  outputs.commit();
+  outputs.report() << "the text report\n";
+  EXPECT_EQ(out.str(), "the text report\n");
+}
+
+TEST(OutputFiles, TwoOutputsNamingOneFileAreRefused) {
+  TempDir dir;
+  ASSERT_EQ(::mkdir(dir.file("sub").c_str(), 0755), 0);
+  write_file(dir.file("x.csv"), "precious\n");
+  ASSERT_EQ(::symlink("x.csv", dir.file("link.csv").c_str()), 0);
+  ASSERT_EQ(::link(dir.file("x.csv").c_str(), dir.file("hard.csv").c_str()), 0);
+  ASSERT_EQ(::symlink("sub", dir.file("sub-link").c_str()), 0);
+  const std::vector<std::string> entries = dir.entries();
+  struct Pair {
+    std::string first, second;
+  };
+  const std::vector<Pair> pairs = {
+      {dir.file("a"), dir.path() + "/./a"},                // a new file, twice
+      {dir.file("sub/b"), dir.file("sub/../sub/b")},        // a new file through ..
+      {dir.file("sub/b"), dir.file("sub-link/b")},          // a new file through a linked folder
+      {dir.file("x.csv"), dir.file("link.csv")},            // a file and a link to it
+      {dir.file("x.csv"), dir.file("hard.csv")},            // two hard links of one file
+      {"-", "-"},                                           // standard output twice
+  };
+  for (const Pair& p : pairs) {
+    const std::string message = refusal_of_second(p.first, p.second);
+    EXPECT_TRUE(contains(message, "names the same file as --csv")) << p.first << " " << p.second;
+    EXPECT_TRUE(contains(message, "--html '" + p.second + "'")) << message;
+  }
+  if (testing::make_char_device(dir.file("null"), 1, 3)) {
+    ASSERT_EQ(::symlink("null", dir.file("null-link").c_str()), 0);
+    EXPECT_NE(refusal_of_second(dir.file("null"), dir.file("null-link")), "");
+    ::unlink(dir.file("null").c_str());
+    ::unlink(dir.file("null-link").c_str());
+  }
+  EXPECT_EQ(read_file(dir.file("x.csv")), "precious\n");
+  EXPECT_EQ(dir.entries(), entries);  // nothing made, no temporary file left
+  // Different files are not refused.
+  EXPECT_EQ(refusal_of_second(dir.file("a"), dir.file("b")), "");
+  EXPECT_EQ(refusal_of_second(dir.file("a"), dir.file("sub/a")), "");
+}
+
+TEST(OutputFiles, LongestLegalNameFits) {
+  TempDir dir;
+  for (const std::size_t length : {244u, 250u, 255u}) {
+    const std::string name(length, 'n');
+    write_one(dir.file(name), "long\n");
+    EXPECT_EQ(read_file(dir.file(name)), "long\n") << length;
+  }
+  EXPECT_EQ(dir.entries().size(), 3u);  // no temporary file left
+  EXPECT_TRUE(contains(refusal_of(dir.file(std::string(256, 'n'))), "File name too long"));
+}
+
+TEST(OutputFiles, UnwritablePathsAreRefused) {
+  TempDir dir;
+  EXPECT_TRUE(contains(refusal_of(dir.path()), "is a folder"));
+  EXPECT_TRUE(contains(refusal_of(dir.file("missing/out.csv")), "its folder"));
+  EXPECT_TRUE(contains(refusal_of(dir.file("missing/out.csv")), "does not exist"));
+  EXPECT_TRUE(contains(refusal_of(dir.path() + "/new/"), "names a folder"));
+  EXPECT_TRUE(contains(refusal_of(""), "needs a file path"));
+  write_file(dir.file("ro.csv"), "read only\n");
+  ASSERT_EQ(::chmod(dir.file("ro.csv").c_str(), 0444), 0);
+  // Refused for everyone, root included (for whom the shell's `>` would rewrite it).
+  EXPECT_TRUE(contains(refusal_of(dir.file("ro.csv")), "is write-protected (mode 0444)"));
+  EXPECT_EQ(read_file(dir.file("ro.csv")), "read only\n");
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"ro.csv"});
+}
+
+TEST(OutputFiles, AnotherUserIsRefusedWhatTheShellWouldRefuse) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to act as another user";
+  TempDir dir;
+  ASSERT_EQ(::chmod(dir.path().c_str(), 0777), 0);
+  for (const auto& [name, mode] : {std::pair<const char*, mode_t>{"r444", 0444},
+                                   {"r644", 0644}, {"rw666", 0666}}) {
+    write_file(dir.file(name), "root's\n");
+    ASSERT_EQ(::chmod(dir.file(name).c_str(), mode), 0);
+  }
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(10);
+    int failures = 0;
+    if (!contains(refusal_of(dir.file("r444")), "write-protected")) failures |= 1;
+    if (!contains(refusal_of(dir.file("r644")), "write-protected")) failures |= 2;
+    try {
+      write_one(dir.file("rw666"), "nobody's\n");  // writable by anyone: accepted
+    } catch (...) {
+      failures |= 4;
+    }
+    ::_exit(failures);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(read_file(dir.file("r444")), "root's\n");
+  EXPECT_EQ(read_file(dir.file("r644")), "root's\n");
+  EXPECT_EQ(read_file(dir.file("rw666")), "nobody's\n");
+  EXPECT_EQ(testing::file_mode(dir.file("rw666")) & 07777, 0666u);
+  EXPECT_TRUE(temporary_files(dir.path()).empty());
+}
+
+TEST(OutputFiles, SignalsRemoveTheTemporaryFilesAndEndTheProcess) {
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ}) {
+    SCOPED_TRACE(strsignal(signal_number));
+    TempDir dir;
+    write_file(dir.file("keep.csv"), "precious\n");
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      const rlimit no_core{0, 0};
+      ::setrlimit(RLIMIT_CORE, &no_core);
+      std::ostringstream out;
+      OutputFiles outputs(out);
+      outputs.open("--csv", dir.file("keep.csv")).stream() << std::string(1 << 20, 'x');
+      outputs.open("--html", dir.file("new.html")).stream() << "<html>";
+      if (temporary_files(dir.path()).size() != 2) ::_exit(20);
+      ::raise(signal_number);
+      ::_exit(21);  // not reached
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "exit status " << WEXITSTATUS(status);
+    EXPECT_EQ(WTERMSIG(status), signal_number);
+    EXPECT_EQ(read_file(dir.file("keep.csv")), "precious\n");
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"keep.csv"});
+  }
+}
+
+TEST(OutputFiles, AnIgnoredSignalStaysIgnored) {
+  TempDir dir;
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::signal(SIGHUP, SIG_IGN);  // as nohup does
+    std::ostringstream out;
+    OutputFiles outputs(out);
+    outputs.open("--csv", dir.file("out.csv")).stream() << "kept\n";
+    ::raise(SIGHUP);
+    outputs.commit();
+    ::_exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(read_file(dir.file("out.csv")), "kept\n");
+}
+
+TEST(OutputFiles, PreviousSignalDispositionsComeBack) {
+  struct sigaction before {};
+  ASSERT_EQ(::sigaction(SIGTERM, nullptr, &before), 0);
+  {
+    std::ostringstream out;
+    OutputFiles outputs(out);
+    struct sigaction during {};
+    ASSERT_EQ(::sigaction(SIGTERM, nullptr, &during), 0);
+    EXPECT_NE(during.sa_handler, before.sa_handler);
+  }
+  struct sigaction after {};
+  ASSERT_EQ(::sigaction(SIGTERM, nullptr, &after), 0);
+  EXPECT_EQ(after.sa_handler, before.sa_handler);
+}
+
+}  // namespace
+}  // namespace warpdiv::analysis

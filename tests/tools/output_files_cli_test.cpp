@@ -1,0 +1,391 @@
+// The output policy through the real binary, for every command that writes files: device nodes
+// (clones of /dev/null and /dev/full made in the test's own folder, never the machine's /dev),
+// FIFOs and symbolic links written through, modes kept, one file named twice refused, outputs
+// committed together, signals during a long sweep or replay, the longest names, and standard output
+// (`-`, a link to it, a write error on it).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/tools/child_process.hpp"
+#include "tests/tools/cli_runner.hpp"
+#include "tests/tools/special_files.hpp"
+
+namespace warpdiv::testing {
+namespace {
+
+// The schemas, as the README documents them.
+const std::string kDivergenceHeader =
+    "condition,block_class,blocks,warps,warp_phases,divergent_warp_phases\n";
+const std::string kSweepHeader =
+    "rows,inner,cols,tile,warp_size,condition,warp_phases,divergent_warp_phases,fraction\n";
+// The lecture's launch (100^3, T = 16): 49 blocks of 8 warps, 7 phases; load_M diverges in 350 of
+// the 2,744 warp-phases.
+const std::string kLectureLoadM = "load_M,all,49,392,2744,350\n";
+const std::string kLectureSweepLoadM = "100,100,100,16,32,load_M,2744,350,";
+
+/// One command line of each command that writes files, with `--csv FILE` or `--html FILE` last
+/// but for its file.
+struct Writer {
+  std::string label;
+  std::vector<std::string> args;  // "@" stands for the file
+};
+const std::vector<Writer> kWriters = {
+    {"analyze --csv", {"analyze", "--csv", "@"}},
+    {"analyze --html", {"analyze", "--html", "@"}},
+    {"sweep --csv", {"sweep", "--sizes", "100,200", "--tiles", "16", "--csv", "@"}},
+    {"sweep --html", {"sweep", "--sizes", "100,200", "--tiles", "16", "--html", "@"}},
+    {"occupancy --csv",
+     {"occupancy", "--gpu", "lecture-16k", "--regs", "16", "--tile", "16", "--csv", "@"}},
+};
+
+std::vector<std::string> with_file(std::vector<std::string> args, const std::string& file) {
+  for (std::string& a : args)
+    if (a == "@") a = file;
+  return args;
+}
+
+TEST(OutputFilesCli, CharacterDeviceIsWrittenInPlaceNeverReplaced) {
+  TempDir dir;
+  if (!make_char_device(dir.file("null"), 1, 3)) GTEST_SKIP() << "mknod not permitted";
+  for (const Writer& w : kWriters) {
+    SCOPED_TRACE(w.label);
+    const CliResult r = run_warpdiv(with_file(w.args, dir.file("null")));
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(is_char_device(dir.file("null")));
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"null"});
+  }
+}
+
+TEST(OutputFilesCli, FullDeviceIsAWriteErrorAndStaysADevice) {
+  TempDir dir;
+  if (!make_char_device(dir.file("full"), 1, 7)) GTEST_SKIP() << "mknod not permitted";
+  for (const Writer& w : kWriters) {
+    SCOPED_TRACE(w.label);
+    const CliResult r = run_warpdiv(with_file(w.args, dir.file("full")));
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+    EXPECT_TRUE(contains(r.err, "No space left on device")) << r.err;
+    EXPECT_TRUE(is_char_device(dir.file("full")));
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"full"});
+  }
+}
+
+TEST(OutputFilesCli, OneFailedOutputLeavesTheOtherExistingFileUntouched) {
+  TempDir dir;
+  if (!make_char_device(dir.file("full"), 1, 7)) GTEST_SKIP() << "mknod not permitted";
+  write_file(dir.file("keep"), "precious\n");
+  const std::vector<std::vector<std::string>> runs = {
+      {"analyze", "--csv", dir.file("keep"), "--html", dir.file("full")},
+      {"analyze", "--csv", dir.file("full"), "--html", dir.file("keep")},
+      {"sweep", "--sizes", "100,200", "--tiles", "16", "--csv", dir.file("keep"), "--html",
+       dir.file("full")},
+      {"sweep", "--sizes", "100,200", "--tiles", "16", "--csv", dir.file("full"), "--html",
+       dir.file("keep")},
+  };
+  for (const std::vector<std::string>& args : runs) {
+    SCOPED_TRACE(args[0] + " " + args[args.size() - 4] + " " + args[args.size() - 3]);
+    const CliResult r = run_warpdiv(args);
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+    EXPECT_TRUE(contains(r.err, "No space left on device")) << r.err;
+    EXPECT_EQ(read_file(dir.file("keep")), "precious\n");
+    EXPECT_EQ(dir.entries(), (std::vector<std::string>{"full", "keep"}));
+  }
+}
+
+TEST(OutputFilesCli, SymbolicLinkChainStaysALinkAndItsTargetIsWritten) {
+  // csv -> (absolute) hop -> (relative) real/data.csv, a 0600 file; a dangling link for the page.
+  TempDir dir;
+  ASSERT_EQ(::mkdir(dir.file("real").c_str(), 0755), 0);
+  write_file(dir.file("real/data.csv"), "old\n");
+  ASSERT_EQ(::chmod(dir.file("real/data.csv").c_str(), 0600), 0);
+  ASSERT_EQ(::symlink("real/data.csv", dir.file("hop").c_str()), 0);
+  ASSERT_EQ(::symlink(dir.file("hop").c_str(), dir.file("csv").c_str()), 0);
+  ASSERT_EQ(::symlink("real/page.html", dir.file("html").c_str()), 0);
+  const CliResult r = run_warpdiv({"analyze", "--csv", dir.file("csv"), "--html", dir.file("html")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string csv = read_file(dir.file("real/data.csv"));
+  EXPECT_EQ(csv.substr(0, kDivergenceHeader.size()), kDivergenceHeader);
+  EXPECT_TRUE(contains(csv, kLectureLoadM)) << csv;
+  EXPECT_EQ(file_mode(dir.file("real/data.csv")) & 07777, 0600u);
+  EXPECT_TRUE(contains(read_file(dir.file("real/page.html")), "</html>"));
+  EXPECT_TRUE(is_symlink(dir.file("csv")));
+  EXPECT_TRUE(is_symlink(dir.file("hop")));
+  EXPECT_TRUE(is_symlink(dir.file("html")));
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"csv", "hop", "html", "real"}));
+  EXPECT_TRUE(temporary_files(dir.file("real")).empty());
+}
+
+TEST(OutputFilesCli, FifoIsWrittenThroughNotReplaced) {
+  for (const Writer& w : {kWriters[0], kWriters[2]}) {
+    SCOPED_TRACE(w.label);
+    TempDir dir;
+    FifoReader reader(dir.file("fifo"));
+    const CliResult r = run_warpdiv(with_file(w.args, dir.file("fifo")));
+    EXPECT_EQ(r.status, 0) << r.err;
+    const std::string text = reader.text();
+    if (w.args[0] == "analyze") {
+      EXPECT_EQ(text.substr(0, kDivergenceHeader.size()), kDivergenceHeader);
+      EXPECT_EQ(count_lines(text), 21u) << text;  // the header and 4 checks x 5 classes
+    } else {
+      EXPECT_EQ(text.substr(0, kSweepHeader.size()), kSweepHeader);
+      EXPECT_TRUE(contains(text, kLectureSweepLoadM)) << text;
+      EXPECT_EQ(count_lines(text), 9u) << text;  // the header and 2 launches x 4 checks
+    }
+    EXPECT_TRUE(is_fifo(dir.file("fifo")));
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"fifo"});
+  }
+}
+
+TEST(OutputFilesCli, ModeAndOwnerOfAnExistingFileAreKept) {
+  TempDir dir;
+  const std::string csv = dir.file("secret.csv");
+  write_file(csv, "old\n");
+  ASSERT_EQ(::chmod(csv.c_str(), 0600), 0);
+  const bool root = ::geteuid() == 0;
+  if (root) {
+    ASSERT_EQ(::chown(csv.c_str(), 1234, 4321), 0);
+  }
+  const CliResult r = run_warpdiv({"analyze", "--csv", csv});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(read_file(csv), kLectureLoadM));
+  struct stat info {};
+  ASSERT_EQ(::stat(csv.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 07777, 0600u);
+  if (root) {
+    EXPECT_EQ(info.st_uid, 1234u);
+    EXPECT_EQ(info.st_gid, 4321u);
+  }
+}
+
+TEST(OutputFilesCli, WriteProtectedFileIsRefused) {
+  // Refused for root too, although the shell's `>` would rewrite it for root.
+  for (const Writer& w : kWriters) {
+    SCOPED_TRACE(w.label);
+    TempDir dir;
+    write_file(dir.file("ro"), "read only\n");
+    ASSERT_EQ(::chmod(dir.file("ro").c_str(), 0444), 0);
+    const CliResult r = run_warpdiv(with_file(w.args, dir.file("ro")));
+    expect_refusal(r, BadInput{{}, "is write-protected (mode 0444)"});
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(read_file(dir.file("ro")), "read only\n");
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"ro"});
+  }
+}
+
+TEST(OutputFilesCli, TwoOutputsNamingOneFileAreRefused) {
+  TempDir dir;
+  write_file(dir.file("x"), "precious\n");
+  ASSERT_EQ(::symlink("x", dir.file("link").c_str()), 0);
+  ASSERT_EQ(::symlink("/proc/self/fd/1", dir.file("stdout").c_str()), 0);
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {dir.file("a"), dir.path() + "/./a"},  // a new file
+      {dir.file("x"), dir.file("link")},     // an existing file and a link to it
+      {"-", dir.file("stdout")},             // standard output, named twice
+  };
+  for (const auto& [csv, html] : pairs) {
+    for (const std::string command : {"analyze", "sweep"}) {
+      SCOPED_TRACE(command + (" --csv " + csv + " --html " + html));
+      std::vector<std::string> args = {command, "--csv", csv, "--html", html};
+      if (command == "sweep") args.insert(args.end(), {"--sizes", "100", "--tiles", "16"});
+      const CliResult r = run_warpdiv(args);
+      expect_refusal(r, BadInput{{}, "--html '" + html + "' names the same file as --csv '" + csv + "'"});
+      EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+  }
+  EXPECT_EQ(read_file(dir.file("x")), "precious\n");
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"link", "stdout", "x"}));
+}
+
+TEST(OutputFilesCli, DashAndALinkToStandardOutputCarryTheOutputAlone) {
+  TempDir dir;
+  ASSERT_EQ(::symlink("/proc/self/fd/1", dir.file("stdout").c_str()), 0);
+  for (const std::string& target : {std::string("-"), dir.file("stdout")}) {
+    SCOPED_TRACE(target);
+    const CliResult analyze = run_warpdiv({"analyze", "--csv", target});
+    ASSERT_EQ(analyze.status, 0) << analyze.err;
+    EXPECT_EQ(analyze.out.substr(0, kDivergenceHeader.size()), kDivergenceHeader);
+    EXPECT_EQ(count_lines(analyze.out), 21u) << analyze.out;  // no text report after the CSV
+    EXPECT_TRUE(contains(analyze.out, kLectureLoadM));
+    EXPECT_TRUE(analyze.err.empty()) << analyze.err;
+
+    const CliResult sweep = run_warpdiv({"sweep", "--sizes", "100", "--tiles", "16", "--csv", target});
+    ASSERT_EQ(sweep.status, 0) << sweep.err;
+    EXPECT_EQ(sweep.out.substr(0, kSweepHeader.size()), kSweepHeader);
+    EXPECT_EQ(count_lines(sweep.out), 5u) << sweep.out;
+    EXPECT_TRUE(contains(sweep.out, kLectureSweepLoadM));
+
+    const CliResult page = run_warpdiv({"analyze", "--html", target, "--csv", dir.file("a.csv")});
+    ASSERT_EQ(page.status, 0) << page.err;
+    EXPECT_EQ(page.out.rfind("<!DOCTYPE html>", 0), 0u) << page.out.substr(0, 200);
+    EXPECT_TRUE(contains(read_file(dir.file("a.csv")), kLectureLoadM));
+
+    const CliResult occupancy = run_warpdiv(
+        {"occupancy", "--gpu", "lecture-16k", "--regs", "16", "--tile", "16", "--csv", target});
+    ASSERT_EQ(occupancy.status, 0) << occupancy.err;
+    EXPECT_EQ(occupancy.out.rfind("gpu,threads_per_block,", 0), 0u) << occupancy.out;
+    EXPECT_EQ(count_lines(occupancy.out), 2u) << occupancy.out;
+  }
+  EXPECT_TRUE(is_symlink(dir.file("stdout")));
+}
+
+TEST(OutputFilesCli, AFailedWriteToStandardOutputIsAnError) {
+  TempDir dir, capture;
+  if (!make_char_device(dir.file("full"), 1, 7)) GTEST_SKIP() << "mknod not permitted";
+  const std::vector<std::vector<std::string>> runs = {
+      {"analyze"},
+      {"--help"},
+      {"analyze", "--help"},
+      {"occupancy", "--gpu", "list"},
+      {"occupancy", "--gpu", "lecture-16k", "--regs", "16"},
+      {"analyze", "--csv", "-"},
+      {"sweep", "--sizes", "1:2000:1", "--tiles", "16", "--csv", "-"},  // fails half-way
+  };
+  for (const std::vector<std::string>& args : runs) {
+    SCOPED_TRACE(args[0] + " " + args.back());
+    ChildSetup setup;
+    setup.stdout_path = dir.file("full");
+    setup.stderr_path = capture.file("err");
+    const ChildEnd end = wait_for(spawn_warpdiv(args, setup));
+    EXPECT_EQ(end.exit_status, 1);
+    const std::string err = read_file(capture.file("err"));
+    EXPECT_EQ(count_lines(err), 1u) << err;
+    EXPECT_TRUE(contains(err, "standard output failed")) << err;
+    EXPECT_TRUE(is_char_device(dir.file("full")));
+  }
+}
+
+TEST(OutputFilesCli, NamesOfUpTo255BytesAreAccepted) {
+  TempDir dir;
+  for (const std::size_t length : {244u, 250u, 254u, 255u}) {
+    const std::string name(length, 'n');
+    const CliResult r = run_warpdiv({"analyze", "--csv", dir.file(name)});
+    EXPECT_EQ(r.status, 0) << length << r.err;
+    EXPECT_TRUE(contains(read_file(dir.file(name)), kLectureLoadM)) << length;
+  }
+  EXPECT_EQ(dir.entries().size(), 4u);  // no temporary file left
+  const CliResult r = run_warpdiv({"analyze", "--csv", dir.file(std::string(256, 'n'))});
+  expect_refusal(r, BadInput{{}, "File name too long"});
+}
+
+/// Waits (up to 30 s) until a temporary file in `dir` holds `bytes` or more.
+bool temporary_file_grows_to(const TempDir& dir, off_t bytes) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
+    for (const std::string& name : temporary_files(dir.path())) {
+      struct stat info {};
+      if (::stat(dir.file(name).c_str(), &info) == 0 && info.st_size >= bytes) return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return false;
+}
+
+// A million launches (about ten seconds) into an existing CSV.
+const std::vector<std::string> kLongSweep = {"sweep", "--sizes", "1:1000000:1", "--tiles", "32",
+                                             "--csv"};
+
+TEST(OutputFilesCli, SignalsDuringALongSweepLeaveNoTemporaryFile) {
+  for (const int signal_number : {SIGTERM, SIGHUP, SIGQUIT}) {
+    SCOPED_TRACE(strsignal(signal_number));
+    TempDir dir;
+    write_file(dir.file("c.csv"), "precious\n");
+    std::vector<std::string> args = kLongSweep;
+    args.push_back(dir.file("c.csv"));
+    const pid_t pid = spawn_warpdiv(args, ChildSetup{});
+    ASSERT_TRUE(temporary_file_grows_to(dir, 64 * 1024)) << "the sweep wrote nothing";
+    ASSERT_EQ(::kill(pid, signal_number), 0);
+    const ChildEnd end = wait_for(pid);
+    EXPECT_EQ(end.signal, signal_number) << "exit status " << end.exit_status;
+    EXPECT_EQ(read_file(dir.file("c.csv")), "precious\n");
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"c.csv"});
+  }
+}
+
+TEST(OutputFilesCli, CtrlCDuringALongSweepStillCommitsTheFinishedRows) {
+  TempDir dir;
+  write_file(dir.file("c.csv"), "precious\n");
+  std::vector<std::string> args = kLongSweep;
+  args.push_back(dir.file("c.csv"));
+  const pid_t pid = spawn_warpdiv(args, ChildSetup{});
+  ASSERT_TRUE(temporary_file_grows_to(dir, 64 * 1024)) << "the sweep wrote nothing";
+  ASSERT_EQ(::kill(pid, SIGINT), 0);
+  const ChildEnd end = wait_for(pid);
+  EXPECT_EQ(end.exit_status, 130);
+  const std::string csv = read_file(dir.file("c.csv"));
+  EXPECT_EQ(csv.substr(0, kSweepHeader.size()), kSweepHeader);
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"c.csv"});
+}
+
+TEST(OutputFilesCli, FileSizeLimitDuringASweepLeavesNoTemporaryFile) {
+  // SIGXFSZ: the temporary file grows past RLIMIT_FSIZE (256 KiB).
+  TempDir dir;
+  write_file(dir.file("c.csv"), "precious\n");
+  std::vector<std::string> args = kLongSweep;
+  args.push_back(dir.file("c.csv"));
+  ChildSetup setup;
+  setup.file_size_limit = 256 * 1024;
+  const ChildEnd end = wait_for(spawn_warpdiv(args, setup));
+  EXPECT_EQ(end.signal, SIGXFSZ) << "exit status " << end.exit_status;
+  EXPECT_EQ(read_file(dir.file("c.csv")), "precious\n");
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"c.csv"});
+}
+
+TEST(OutputFilesCli, SigtermDuringASweepWithAPageLeavesNeitherFile) {
+  TempDir dir;
+  const pid_t pid = spawn_warpdiv({"sweep", "--sizes", "1:100000:1", "--tiles", "32", "--csv",
+                                   dir.file("c.csv"), "--html", dir.file("c.html")},
+                                  ChildSetup{});
+  ASSERT_TRUE(temporary_file_grows_to(dir, 64 * 1024)) << "the sweep wrote nothing";
+  ASSERT_EQ(::kill(pid, SIGTERM), 0);
+  EXPECT_EQ(wait_for(pid).signal, SIGTERM);
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST(OutputFilesCli, ClosedPipeOnStandardOutputLeavesNoTemporaryFile) {
+  // `warpdiv sweep --csv - --html page.html | head -1`: SIGPIPE when the reader has gone.
+  TempDir dir;
+  int pipe_ends[2];
+  ASSERT_EQ(::pipe(pipe_ends), 0);
+  ::close(pipe_ends[0]);  // nobody will read
+  ChildSetup setup;
+  setup.stdout_fd = pipe_ends[1];
+  const pid_t pid = spawn_warpdiv({"sweep", "--sizes", "1:100000:1", "--tiles", "32", "--csv", "-",
+                                   "--html", dir.file("page.html")},
+                                  setup);
+  ::close(pipe_ends[1]);
+  EXPECT_EQ(wait_for(pid).signal, SIGPIPE);
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST(OutputFilesCli, SignalsDuringALongReplayLeaveNoTemporaryFile) {
+  // --engine replay on 20000^3 with T = 32 visits about 8 * 10^9 warp-phases per check: minutes.
+  for (const int signal_number : {SIGTERM, SIGINT, SIGHUP}) {
+    SCOPED_TRACE(strsignal(signal_number));
+    TempDir dir;
+    write_file(dir.file("r.csv"), "precious\n");
+    const pid_t pid = spawn_warpdiv({"analyze", "--engine", "replay", "--width", "20000", "--tile",
+                                     "32", "--csv", dir.file("r.csv"), "--html", dir.file("r.html")},
+                                    ChildSetup{});
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (temporary_files(dir.path()).size() < 2 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_EQ(temporary_files(dir.path()).size(), 2u);
+    ASSERT_EQ(::kill(pid, signal_number), 0);
+    EXPECT_EQ(wait_for(pid).signal, signal_number);
+    EXPECT_EQ(read_file(dir.file("r.csv")), "precious\n");
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"r.csv"});
+  }
+}
+
+}  // namespace
+}  // namespace warpdiv::testing
