@@ -61,11 +61,16 @@ void write_file(const std::string& path, const std::string& text) {
 bool file_exists(const std::string& path) { return fs::exists(path); }
 
 CliResult run_warpdiv(const std::vector<std::string>& args) {
-  TempDir capture;
   // WARPDIV_BINARY in the environment overrides the build's path (the binaries are copied to
   // the GPU machine, where the build folder does not exist).
   const char* binary = std::getenv("WARPDIV_BINARY");
-  std::string command = shell_quote(binary != nullptr && *binary != '\0' ? binary : WARPDIV_BINARY);
+  return run_in(".", binary != nullptr && *binary != '\0' ? binary : WARPDIV_BINARY, args);
+}
+
+CliResult run_in(const std::string& cwd, const std::string& binary,
+                 const std::vector<std::string>& args) {
+  TempDir capture;
+  std::string command = "cd " + shell_quote(cwd) + " && " + shell_quote(binary);
   for (const std::string& a : args) command += " " + shell_quote(a);
   command += " >" + shell_quote(capture.file("out")) + " 2>" + shell_quote(capture.file("err")) +
              " </dev/null";

@@ -20,6 +20,10 @@ struct CliResult {
 /// with `args` (each passed as one argument, shell-quoted).
 CliResult run_warpdiv(const std::vector<std::string>& args);
 
+/// Runs `binary` with `args` from the folder `cwd`.
+CliResult run_in(const std::string& cwd, const std::string& binary,
+                 const std::vector<std::string>& args);
+
 /// A fresh empty folder under /tmp, removed by the destructor.
 class TempDir {
  public:

@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include <sys/wait.h>
 
 #include "tests/tools/cli_runner.hpp"
 
@@ -23,26 +22,6 @@ std::string value_of(const std::string& report, const std::string& label) {
   const std::regex re("\\n  " + label + " +([^ \\n]+)");
   std::smatch m;
   return std::regex_search(report, m, re) ? m[1].str() : "(missing)";
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// Runs `binary args` from the folder `cwd`.
-CliResult run_in(const std::string& cwd, const std::string& binary, const std::vector<std::string>& args) {
-  TempDir capture;
-  std::string command = "cd " + quote(cwd) + " && " + quote(binary);
-  for (const std::string& a : args) command += " " + quote(a);
-  command += " >" + quote(capture.file("out")) + " 2>" + quote(capture.file("err")) + " </dev/null";
-  const int raw = std::system(command.c_str());
-  CliResult r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = read_file(capture.file("out"));
-  r.err = read_file(capture.file("err"));
-  return r;
 }
 
 TEST(OccupancyCli, LectureTile16) {
