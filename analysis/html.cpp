@@ -78,8 +78,8 @@ border:1px solid #777}
 .hazard{border-left-color:#D55E00}
 code{font-family:"DejaVu Sans Mono",monospace;font-size:13px}
 footer{margin-top:28px;font-size:12px;color:#555;border-top:1px solid #ccc;padding-top:4px}
-@media print{body{margin:0;max-width:none;font-size:11pt}section{break-inside:avoid-page}
-h2{break-after:avoid}}
+@media print{body{margin:0;font-size:11pt}section{break-inside:avoid-page}
+h2{break-after:avoid}.table-box,figure{overflow:visible}}
 )css";
 }  // namespace
 

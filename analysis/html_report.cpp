@@ -360,9 +360,9 @@ std::string warp_layout_table(const sim::Geometry& g, const std::vector<sim::War
   const bool long_table = warps.size() > 32;
   if (long_table)
     out << "<details><summary>Threads of all " << warps.size() << " warps</summary>";
-  out << "<div class=\"table-box\"><table id=\"warp-layout\"><thead><tr><th>warp</th><th>lanes</th><th>rows</th>"
-         "<th>columns</th><th>first thread (tx, ty)</th><th>last thread (tx, ty)</th></tr>"
-         "</thead><tbody>";
+  out << "<div class=\"table-box\"><table id=\"warp-layout\"><thead><tr><th>warp</th>"
+         "<th>lanes</th><th>rows</th><th>columns</th><th>first thread (tx, ty)</th>"
+         "<th>last thread (tx, ty)</th></tr></thead><tbody>";
   for (const sim::WarpLayout& w : warps) {
     out << "<tr><td>w" << w.warp << "</td><td>" << w.lanes << "</td><td>"
         << escape(warp_rows_text(w)) << "</td><td>"
@@ -514,9 +514,9 @@ std::string maps_section(const sim::DivergenceResult& result, const sim::Geometr
 std::string condition_table(const sim::DivergenceResult& result, Condition c) {
   std::ostringstream out;
   out << "<div><h3>" << sim::name(c) << ": <code>" << escape(condition_expression(c))
-      << "</code></h3><div class=\"table-box\"><table id=\"table-" << sim::name(c) << "\"><thead><tr><th>class</th>"
-      << "<th>blocks</th><th>warps</th><th>warp-phases</th><th>divergent</th><th>fraction</th>"
-         "</tr></thead><tbody>";
+      << "</code></h3><div class=\"table-box\"><table id=\"table-" << sim::name(c)
+      << "\"><thead><tr><th>class</th><th>blocks</th><th>warps</th><th>warp-phases</th>"
+         "<th>divergent</th><th>fraction</th></tr></thead><tbody>";
   for (BlockClass k : sim::kBlockClasses) {
     const ClassCounts& cell = result.at(c, k);
     out << "<tr" << (k == BlockClass::all ? " class=\"all\"" : "") << "><td>" << sim::name(k)

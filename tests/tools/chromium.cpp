@@ -75,7 +75,8 @@ constexpr const char* kLayoutProbe = R"js(
   var width = window.innerWidth;
   var page = document.documentElement;
   if (page.scrollWidth > width + tolerance)
-    problems.push('the page is wider than the window: ' + page.scrollWidth + ' px > ' + width + ' px');
+    problems.push('the page is wider than the window: ' + page.scrollWidth + ' px > ' + width +
+                  ' px');
   function name(e) {
     var text = (e.textContent || '').trim().replace(/\s+/g, ' ');
     if (text.length > 40) text = text.slice(0, 40) + '...';
@@ -116,7 +117,8 @@ constexpr const char* kLayoutProbe = R"js(
   }
   var report = document.createElement('pre');
   report.id = 'layout-probe';
-  report.textContent = 'window ' + width + '\nchecked ' + items.length + '\n' + problems.join('\n') + '\nend\n';
+  report.textContent = 'window ' + width + '\nchecked ' + items.length + '\n' +
+                       problems.join('\n') + '\nend\n';
   document.body.appendChild(report);
 })();
 )js";
@@ -180,7 +182,8 @@ LayoutCheck chromium_layout_check(const std::string& chromium, const std::string
   if (start == std::string::npos || stop == std::string::npos)
     throw std::runtime_error("the layout probe did not run on " + html_file);
   LayoutCheck check;
-  std::istringstream lines(html_unescape(dom.substr(start + open.size(), stop - start - open.size())));
+  std::istringstream lines(
+      html_unescape(dom.substr(start + open.size(), stop - start - open.size())));
   bool ended = false;
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind("window ", 0) == 0) {

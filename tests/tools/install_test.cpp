@@ -25,7 +25,8 @@ TEST(Install, TheInstalledBinaryRunsFromAnyFolderWithItsPresets) {
 
   // H100 (cc 9.0), T = 16: 256 threads = 8 warps, 32 registers = 1,024 per warp; 65,536 registers
   // and 2,048 threads per SM both allow 8 blocks = 64 warps of 64: 100%.
-  const CliResult r = run_in(elsewhere.path(), binary, {"occupancy", "--gpu", "h100", "--tile", "16"});
+  const CliResult r =
+      run_in(elsewhere.path(), binary, {"occupancy", "--gpu", "h100", "--tile", "16"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "\n  Theoretical Active Blocks per SM          8\n")) << r.out;
   EXPECT_TRUE(contains(r.out, "\n  Theoretical Occupancy                100.00   %\n")) << r.out;
