@@ -1,6 +1,7 @@
 // The HTML reports rendered by a real browser (headless Chromium, offline, fresh profile): the DOM
-// Chromium builds holds the expected sections, figures and lecture figures, and the screenshot
-// shows the figures' colours. Skips only where Chromium is not installed (tools/test installs it).
+// Chromium builds holds the expected sections, figures and lecture figures, the screenshot shows
+// the figures' colours, and at every size nothing overprints in a narrow or a wide window. Skips
+// only where Chromium is not installed (tools/test installs it).
 #include <gtest/gtest.h>
 
 #include <ostream>
