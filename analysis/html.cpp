@@ -44,17 +44,21 @@ std::string group_digits(const std::string& digits) {
 
 namespace {
 // One style sheet for both reports. System fonts only: nothing is fetched. Sizes in px so that
-// the figures' text matches the page's.
+// the figures' text matches the page's. The page takes the window's width; rows of figures and
+// tables wrap, and a table or figure wider than the window scrolls inside its own box
+// (.table-box, figure) so that nothing overprints or runs off the page. The headings and notes of
+// the summary tables wrap at their table's width (width 0, at least 100%).
 constexpr const char* kStyle = R"css(
 body{font-family:"DejaVu Sans",Verdana,Arial,sans-serif;font-size:14px;color:#111;background:#fff;
-margin:20px auto;max-width:1120px;padding:0 16px;line-height:1.4}
+margin:20px 0;padding:0 16px;line-height:1.4}
 h1{font-size:22px;margin:0 0 4px}
 h2{font-size:18px;margin:26px 0 8px;border-bottom:1px solid #bbb;padding-bottom:2px}
 h3{font-size:15px;margin:16px 0 6px}
-p{margin:6px 0}
+p{margin:6px 0;max-width:120ch;overflow-wrap:anywhere}
 .config{color:#333}
 .figure-row{display:flex;flex-wrap:wrap;gap:14px 22px;align-items:flex-start}
-figure{margin:6px 0;break-inside:avoid}
+.figure-row>*{min-width:0;max-width:100%}
+figure{margin:6px 0;break-inside:avoid;max-width:100%;overflow-x:auto}
 figcaption{font-size:12px;color:#333;max-width:520px}
 svg{display:block;overflow:visible}
 svg text{font-family:"DejaVu Sans",Verdana,Arial,sans-serif;fill:#111}
@@ -63,7 +67,10 @@ th,td{padding:2px 9px;border-bottom:1px solid #ddd;text-align:right;white-space:
 th{border-bottom:1px solid #888;font-weight:600}
 th:first-child,td:first-child{text-align:left}
 tr.all td{font-weight:600;border-top:1px solid #888}
-.tables{display:grid;grid-template-columns:repeat(auto-fill,minmax(520px,1fr));gap:4px 24px}
+.table-box{max-width:100%;overflow-x:auto}
+.tables{display:flex;flex-wrap:wrap;gap:4px 40px;align-items:flex-start}
+.tables>div{min-width:0;max-width:100%}
+.tables h3,.tables p{width:0;min-width:100%}
 .legend{display:flex;flex-wrap:wrap;gap:4px 18px;font-size:13px;margin:4px 0}
 .legend span.swatch{display:inline-block;width:14px;height:14px;vertical-align:-2px;margin-right:5px;
 border:1px solid #777}
@@ -71,8 +78,8 @@ border:1px solid #777}
 .hazard{border-left-color:#D55E00}
 code{font-family:"DejaVu Sans Mono",monospace;font-size:13px}
 footer{margin-top:28px;font-size:12px;color:#555;border-top:1px solid #ccc;padding-top:4px}
-@media print{body{margin:0;max-width:none;font-size:11pt}section{break-inside:avoid-page}
-h2{break-after:avoid}}
+@media print{body{margin:0;font-size:11pt}section{break-inside:avoid-page}
+h2{break-after:avoid}.table-box,figure{overflow:visible}}
 )css";
 }  // namespace
 

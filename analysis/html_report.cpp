@@ -360,16 +360,16 @@ std::string warp_layout_table(const sim::Geometry& g, const std::vector<sim::War
   const bool long_table = warps.size() > 32;
   if (long_table)
     out << "<details><summary>Threads of all " << warps.size() << " warps</summary>";
-  out << "<table id=\"warp-layout\"><thead><tr><th>warp</th><th>lanes</th><th>rows</th>"
-         "<th>columns</th><th>first thread (tx, ty)</th><th>last thread (tx, ty)</th></tr>"
-         "</thead><tbody>";
+  out << "<div class=\"table-box\"><table id=\"warp-layout\"><thead><tr><th>warp</th>"
+         "<th>lanes</th><th>rows</th><th>columns</th><th>first thread (tx, ty)</th>"
+         "<th>last thread (tx, ty)</th></tr></thead><tbody>";
   for (const sim::WarpLayout& w : warps) {
     out << "<tr><td>w" << w.warp << "</td><td>" << w.lanes << "</td><td>"
         << escape(warp_rows_text(w)) << "</td><td>"
         << escape(warp_columns_text(w, g.config.tile)) << "</td><td>(" << w.first_tx << ", "
         << w.first_ty << ")</td><td>(" << w.last_tx << ", " << w.last_ty << ")</td></tr>";
   }
-  out << "</tbody></table>";
+  out << "</tbody></table></div>";
   if (long_table) out << "</details>";
   out << '\n';
   return out.str();
@@ -514,9 +514,9 @@ std::string maps_section(const sim::DivergenceResult& result, const sim::Geometr
 std::string condition_table(const sim::DivergenceResult& result, Condition c) {
   std::ostringstream out;
   out << "<div><h3>" << sim::name(c) << ": <code>" << escape(condition_expression(c))
-      << "</code></h3><table id=\"table-" << sim::name(c) << "\"><thead><tr><th>class</th>"
-      << "<th>blocks</th><th>warps</th><th>warp-phases</th><th>divergent</th><th>fraction</th>"
-         "</tr></thead><tbody>";
+      << "</code></h3><div class=\"table-box\"><table id=\"table-" << sim::name(c)
+      << "\"><thead><tr><th>class</th><th>blocks</th><th>warps</th><th>warp-phases</th>"
+         "<th>divergent</th><th>fraction</th></tr></thead><tbody>";
   for (BlockClass k : sim::kBlockClasses) {
     const ClassCounts& cell = result.at(c, k);
     out << "<tr" << (k == BlockClass::all ? " class=\"all\"" : "") << "><td>" << sim::name(k)
@@ -525,7 +525,7 @@ std::string condition_table(const sim::DivergenceResult& result, Condition c) {
         << count_text(cell.divergent_warp_phases) << "</td><td>"
         << percent(cell.divergent_warp_phases, cell.warp_phases) << "</td></tr>";
   }
-  out << "</tbody></table>";
+  out << "</tbody></table></div>";
   if (c == Condition::load_M || c == Condition::load_N) {
     const LectureTypes view = lecture_types(result, c);
     out << "<p class=\"lecture-view\">Lecture view: ";
@@ -546,13 +546,13 @@ std::string summary_section(const sim::DivergenceResult& result) {
   out << "<section id=\"summary\"><h2>Summary</h2>\n<div class=\"tables\">\n";
   for (Condition c : sim::kConditions) out << condition_table(result, c);
   out << "</div>\n<h3>Bound on the performance impact</h3><p>Divergent / all warp-phases of each "
-         "check:</p><table id=\"bound\"><tbody>";
+         "check:</p><div class=\"table-box\"><table id=\"bound\"><tbody>";
   for (Condition c : sim::kConditions) {
     const ClassCounts& all = result.at(c, BlockClass::all);
     out << "<tr><td>" << sim::name(c) << "</td><td>"
         << ratio_text(all.divergent_warp_phases, all.warp_phases) << "</td></tr>";
   }
-  out << "</tbody></table>\n";
+  out << "</tbody></table></div>\n";
   if (is_lecture_default(result.config)) {
     const ClassCounts& all = result.at(Condition::load_M, BlockClass::all);
     out << "<p class=\"note\" id=\"lecture-slip\">The lecture's summary “less than 12% "
@@ -566,11 +566,11 @@ std::string summary_section(const sim::DivergenceResult& result) {
 std::string occupancy_section(const HtmlSection& section) {
   std::ostringstream out;
   out << "<section id=\"occupancy\"><h2>" << escape(section.heading) << "</h2>\n"
-      << "<table id=\"occupancy-table\"><tbody>";
+      << "<div class=\"table-box\"><table id=\"occupancy-table\"><tbody>";
   for (const HtmlRow& row : section.rows)
     out << "<tr><td>" << escape(row.label) << "</td><td>" << escape(row.value)
         << "</td><td class=\"row-note\">" << escape(row.note) << "</td></tr>";
-  out << "</tbody></table>\n";
+  out << "</tbody></table></div>\n";
   for (const std::string& note : section.notes) out << "<p>" << escape(note) << "</p>\n";
   out << "</section>\n";
   return out.str();

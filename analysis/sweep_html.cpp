@@ -109,9 +109,9 @@ std::string occupancy_part(const SweepHtmlOptions& options, const SweepFacts& fa
   PlotSeries series;
   series.label = std::to_string(options.registers_per_thread) + " registers/thread";
   std::ostringstream table;
-  table << "<table id=\"occupancy-table\"><thead><tr><th>T</th><th>threads</th>"
-           "<th>shared memory (bytes)</th><th>active blocks</th><th>active warps</th>"
-           "<th>occupancy</th><th>limiter</th></tr></thead><tbody>";
+  table << "<div class=\"table-box\"><table id=\"occupancy-table\"><thead><tr><th>T</th>"
+           "<th>threads</th><th>shared memory (bytes)</th><th>active blocks</th>"
+           "<th>active warps</th><th>occupancy</th><th>limiter</th></tr></thead><tbody>";
   for (int tile = 1; tile <= kOccupancyPlotMaxTile; ++tile) {
     const LaunchResources launch = tiled_kernel_launch(tile, options.registers_per_thread);
     const OccupancyResult r = compute_occupancy(gpu, launch);
@@ -123,7 +123,7 @@ std::string occupancy_part(const SweepHtmlOptions& options, const SweepFacts& fa
           << escape(r.can_run() ? limiter_text(r, ", ") : "cannot run: " + r.reason)
           << "</td></tr>";
   }
-  table << "</tbody></table>\n";
+  table << "</tbody></table></div>\n";
   plot.series.push_back(std::move(series));
   plot.width = kFractionPlotWidth;
   out << "<div class=\"figure-row\"><figure id=\"fig-occupancy\">" << render_line_plot(plot)
@@ -139,16 +139,16 @@ std::string data_part(const std::vector<SweepRow>& rows, std::size_t max_rows) {
         << " rows, too many to list here; the sweep's CSV holds every one.</p>\n</section>\n";
     return out.str();
   }
-  out << "<table id=\"sweep-table\"><thead><tr><th>J = L</th><th>K</th><th>T</th>"
-         "<th>condition</th><th>warp-phases</th><th>divergent</th><th>fraction</th></tr></thead>"
-         "<tbody>";
+  out << "<div class=\"table-box\"><table id=\"sweep-table\"><thead><tr><th>J = L</th>"
+         "<th>K</th><th>T</th><th>condition</th><th>warp-phases</th><th>divergent</th>"
+         "<th>fraction</th></tr></thead><tbody>";
   for (const SweepRow& r : rows)
     out << "<tr><td>" << number(r.rows) << "</td><td>" << number(r.inner) << "</td><td>" << r.tile
         << "</td><td>" << sim::name(r.condition) << "</td><td>"
         << html::group_digits(sim::to_decimal(r.warp_phases)) << "</td><td>"
         << html::group_digits(sim::to_decimal(r.divergent_warp_phases)) << "</td><td>"
         << percent(r.divergent_warp_phases, r.warp_phases) << "</td></tr>";
-  out << "</tbody></table>\n</section>\n";
+  out << "</tbody></table></div>\n</section>\n";
   return out.str();
 }
 

@@ -1,8 +1,15 @@
 // The real kernels on GPU 0 (ctest label gpu). Every test skips, with the reason, when there is
-// no CUDA device or driver, so a machine without a GPU still runs the rest of the suite.
+// no CUDA device or driver, so a machine without a GPU still runs the rest of the suite. The random
+// inputs' seed is printed and named in failures; WARPDIV_TEST_SEED=N repeats a run.
 #include <gtest/gtest.h>
 
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
 #include <random>
+#include <stdexcept>
+#include <string>
 
 #include "analysis/validation.hpp"
 #include "kernels/tiled_matmul.hpp"
@@ -36,13 +43,39 @@ std::string no_device_reason() {
     if (!why.empty()) GTEST_SKIP() << "no CUDA device: " << why;             \
   } while (0)
 
-/// Runs the three kernels once on random inputs and checks P, the counts and the records.
+/// The seed of the random inputs: WARPDIV_TEST_SEED when set (decimal, to repeat a run), else a
+/// fresh one per process. Throws std::invalid_argument (the test fails with the message) on a value
+/// that is not a decimal number below 2^64.
+std::uint64_t test_seed() {
+  static const std::uint64_t seed = [] {
+    const char* text = std::getenv("WARPDIV_TEST_SEED");
+    if (!text || !*text) {
+      std::random_device device;
+      return (std::uint64_t{device()} << 32) ^ device();
+    }
+    const std::string digits = text;
+    errno = 0;
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(digits.c_str(), &end, 10);
+    if (digits.find_first_not_of("0123456789") != std::string::npos || errno == ERANGE)
+      throw std::invalid_argument("WARPDIV_TEST_SEED must be a decimal number from 0 to "
+                                  "18446744073709551615, got '" + digits + "'");
+    return std::uint64_t{value};
+  }();
+  return seed;
+}
+
+/// Runs the three kernels once on random inputs and checks P, the counts and the records. Every
+/// failure message names the seed; each launch starts from it, so one test repeats on its own.
 sim::DivergenceResult run_and_check(const sim::LaunchConfig& c) {
   SCOPED_TRACE(sim::describe(c));
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("random inputs from WARPDIV_TEST_SEED=" + std::to_string(seed));
+  std::cout << "[ seed     ] WARPDIV_TEST_SEED=" << seed << " (" << sim::describe(c) << ")\n";
   const sim::DivergenceResult model = sim::replay(c);
   const bool records = sim::warp_phases_per_condition(sim::Geometry(c)) <= kMaxRecordedWarpPhases;
   TiledMatmul gpu(c, records);
-  std::mt19937_64 rng(std::random_device{}());
+  std::mt19937_64 rng(seed);
   const std::vector<float> m = analysis::random_matrix(c.rows, c.inner, rng);
   const std::vector<float> n = analysis::random_matrix(c.inner, c.cols, rng);
   gpu.upload(m, n);

@@ -203,29 +203,53 @@ TEST(Exact, RejectsInvalidConfigs) {
 
 // ---- Agreement with the replay, which visits every warp-phase ----
 
-void expect_engines_agree(const LaunchConfig& c) {
+DivergenceResult expect_engines_agree(const LaunchConfig& c) {
   const DivergenceResult fast = exact(c);
   const DivergenceResult slow = replay(c);
-  ASSERT_TRUE(fast == slow) << describe(c);  // every one of the 20 CSV rows and the hazard count
+  EXPECT_TRUE(fast == slow) << describe(c);  // every one of the 20 CSV rows and the hazard count
+  return fast;
 }
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 TEST(ExactProperty, AgreesWithReplayOnTenThousandRandomLaunches) {
   // Every T from 1 to 32 with each warp size 16, 32 and 64, 105 random shapes each (J, K, L from
   // 1 to 4T + 5, so 1 to 5 blocks and phases with any remainder): 32 * 3 * 105 = 10,080 launches.
   // A fixed seed and plain modulo keep the set the same on every standard library.
+  // Besides the agreement, each launch's totals against the grid worked out here, and the sample
+  // must exercise what the engines could get wrong: launches that diverge and launches with
+  // threads outside P (two engines that never found any divergence would agree, and be wrong).
   std::mt19937_64 rng(20240531);
-  int launches = 0;
+  int diverging = 0, hazardous = 0, launches = 0;
   for (int t = 1; t <= 32; ++t) {
     for (int s : {16, 32, 64}) {
       for (int i = 0; i < 105; ++i) {
         const auto size = [&] { return static_cast<std::int64_t>(1 + rng() % (4 * t + 5)); };
         const std::int64_t j = size(), k = size(), l = size();
-        expect_engines_agree(LaunchConfig::shape(j, k, l, t, s));
+        const LaunchConfig c = LaunchConfig::shape(j, k, l, t, s);
+        const DivergenceResult r = expect_engines_agree(c);
+        // ceil(J/T) * ceil(L/T) blocks of ceil(T^2/S) warps; ceil(K/T) phases; the store once.
+        const auto warps = static_cast<Count>(ceil_div(j, t) * ceil_div(l, t) * ceil_div(t * t, s));
+        EXPECT_TRUE(r.at(C::load_M, BC::all).warps == warps) << describe(c);
+        EXPECT_TRUE(r.at(C::compute, BC::all).warp_phases ==
+                    warps * static_cast<Count>(ceil_div(k, t))) << describe(c);
+        EXPECT_TRUE(r.at(C::store, BC::all).warp_phases == warps) << describe(c);
+        // Threads outside P exist exactly when J or L is not a multiple of T.
+        EXPECT_EQ(r.barrier_hazard_blocks > 0, j % t != 0 || l % t != 0) << describe(c);
+        bool diverges = false;
+        for (C cond : kConditions) diverges |= r.at(cond, BC::all).divergent_warp_phases > 0;
+        diverging += diverges;
+        hazardous += r.barrier_hazard_blocks > 0;
         ++launches;
       }
     }
   }
-  EXPECT_GE(launches, 10000);
+  // J and L are each a multiple of T with chance at most 6/13 (T = 2, sizes 1 .. 13), 4/(4T+5)
+  // from T = 6 on; T = 1 (315 launches) has no threads outside P and one-lane warps that never
+  // diverge. So most launches have threads outside P, and most of those diverge: well over half
+  // of the 10,080 must do each.
+  EXPECT_GT(hazardous, launches / 2);
+  EXPECT_GT(diverging, launches / 2);
 }
 
 TEST(ExactProperty, AgreesWithReplayForSmallWarps) {

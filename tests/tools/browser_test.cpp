@@ -1,9 +1,12 @@
 // The HTML reports rendered by a real browser (headless Chromium, offline, fresh profile): the DOM
-// Chromium builds holds the expected sections, figures and lecture figures, and the screenshot
-// shows the figures' colours. Skips only where Chromium is not installed (tools/test installs it).
+// Chromium builds holds the expected sections, figures and lecture figures, the screenshot shows
+// the figures' colours, and at every size nothing overprints in a narrow or a wide window. Skips
+// only where Chromium is not installed (tools/test installs it).
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
+#include <vector>
 
 #include "analysis/html.hpp"
 #include "tests/tools/chromium.hpp"
@@ -148,6 +151,86 @@ TEST_F(Browser, SweepReport) {
   EXPECT_GT(image.count(parse_colour("#009E73")), 500u);
   EXPECT_GT(image.non_white(), 50000u);
 }
+
+// ---- Layout: nothing overprints or runs off the window, at any size ----
+
+// A small laptop's window and a wide screen's, px.
+constexpr int kWindowWidths[] = {800, 1600};
+
+std::string joined(const std::vector<std::string>& lines, std::size_t show = 12) {
+  std::string text;
+  for (std::size_t i = 0; i < lines.size() && i < show; ++i) text += "\n  " + lines[i];
+  if (lines.size() > show) text += "\n  ... " + std::to_string(lines.size() - show) + " more";
+  return text;
+}
+
+TEST_F(Browser, LayoutCheckFindsOverprintingAndOverflow) {
+  // The check itself, on a page built to fail it the ways the reports once did: two tables in
+  // grid columns narrower than the left table (it runs under the right one), a paragraph wider
+  // than the window, and an SVG label running out of its figure.
+  const std::string page = dir_.file("bad.html");
+  write_file(page,
+             "<!DOCTYPE html><html><body>"
+             "<div style=\"display:grid;grid-template-columns:200px 200px\">"
+             "<table><tr><td>9,671,406,556,917,033,397,649,408</td></tr></table>"
+             "<table><tr><td>right</td></tr></table></div>"
+             "<p style=\"width:1200px\">wide</p>"
+             "<svg width=\"100\" height=\"40\"><text x=\"60\" y=\"20\">a long label</text>"
+             "</svg></body></html>");
+  const LayoutCheck check = chromium_layout_check(chromium_, page, 800);
+  EXPECT_EQ(check.window_width, 800);
+  EXPECT_EQ(check.checked, 4);  // two cells, the paragraph, the label
+  const std::string found = joined(check.problems);
+  EXPECT_TRUE(contains(found, "overlap: <td> \"9,671,406,556,917,033,397,649,408\" and <td> "
+                              "\"right\"")) << found;
+  EXPECT_TRUE(contains(found, "the page is wider than the window: ")) << found;
+  EXPECT_TRUE(contains(found, "label outside its figure: <text> \"a long label\"")) << found;
+}
+
+struct LayoutPage {
+  std::string name;
+  std::vector<std::string> args;  // a warpdiv command line without --html
+};
+void PrintTo(const LayoutPage& page, std::ostream* os) { *os << page.name; }
+
+class BrowserLayout : public Browser, public ::testing::WithParamInterface<LayoutPage> {};
+
+TEST_P(BrowserLayout, NothingOverprintsInANarrowOrAWideWindow) {
+  const std::string page = dir_.file("page.html");
+  std::vector<std::string> args = GetParam().args;
+  args.insert(args.end(), {"--html", page});
+  const CliResult r = run_warpdiv(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (int width : kWindowWidths) {
+    SCOPED_TRACE("window " + std::to_string(width) + " px wide");
+    const LayoutCheck check = chromium_layout_check(chromium_, page, width);
+    EXPECT_EQ(check.window_width, width);
+    // Each page holds well over 100 headings, cells and labels; a page that failed to render
+    // would hold none to compare.
+    EXPECT_GT(check.checked, 100);
+    EXPECT_TRUE(check.problems.empty()) << check.problems.size() << " problems:"
+                                        << joined(check.problems);
+  }
+}
+
+const std::string kMaxSize = "2147483647";  // 2^31 - 1, the largest size the tool takes
+
+INSTANTIATE_TEST_SUITE_P(
+    Pages, BrowserLayout,
+    ::testing::Values(
+        LayoutPage{"Lecture", {"analyze", "--gpu", "lecture-16k", "--regs", "16"}},
+        // Where the two summary tables once overprinted each other (numbers of 12 digits).
+        LayoutPage{"Width50000", {"analyze", "--width", "50000"}},
+        // The largest counts (31 digits) and the most map rows (1,024 one-lane warps).
+        LayoutPage{"CubeWarpSize1",
+                   {"analyze", "--rows", kMaxSize, "--inner", kMaxSize, "--cols", kMaxSize,
+                    "--tile", "32", "--warp-size", "1"}},
+        LayoutPage{"CubeWarpSize32",
+                   {"analyze", "--rows", kMaxSize, "--inner", kMaxSize, "--cols", kMaxSize,
+                    "--tile", "32", "--warp-size", "32", "--gpu", "h100"}},
+        LayoutPage{"SweepToTheLargestSize",
+                   {"sweep", "--sizes", "100," + kMaxSize, "--tiles", "1,32", "--gpu", "h100"}}),
+    [](const ::testing::TestParamInfo<LayoutPage>& page) { return page.param.name; });
 
 TEST(Png, RefusesWhatIsNotAPng) {
   // The decoder itself, on a file that is not a PNG.

@@ -2,7 +2,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include <png.h>
 #include <sys/wait.h>
@@ -64,6 +66,82 @@ std::string run_chromium(const std::string& chromium, const std::string& html_fi
   return read_file(scratch.file("out"));
 }
 
+// Measures the page after it is laid out and appends what it found as <pre id="layout-probe">:
+// "window W", "checked N", one line per problem, "end". Boxes closer than 1 px count as touching.
+constexpr const char* kLayoutProbe = R"js(
+(function () {
+  var tolerance = 1;
+  var problems = [];
+  var width = window.innerWidth;
+  var page = document.documentElement;
+  if (page.scrollWidth > width + tolerance)
+    problems.push('the page is wider than the window: ' + page.scrollWidth + ' px > ' + width +
+                  ' px');
+  function name(e) {
+    var text = (e.textContent || '').trim().replace(/\s+/g, ' ');
+    if (text.length > 40) text = text.slice(0, 40) + '...';
+    return '<' + e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + '> "' + text + '"';
+  }
+  function shown(e) {
+    // Not drawn: inside a closed <details> (content-visibility: hidden) or display: none.
+    if (e.checkVisibility && !e.checkVisibility()) return null;
+    var r = e.getBoundingClientRect();
+    var box = {left: r.left, top: r.top, right: r.right, bottom: r.bottom};
+    for (var a = e.parentElement; a; a = a.parentElement) {
+      var s = getComputedStyle(a);
+      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      var c = a.getBoundingClientRect();
+      box.left = Math.max(box.left, c.left); box.top = Math.max(box.top, c.top);
+      box.right = Math.min(box.right, c.right); box.bottom = Math.min(box.bottom, c.bottom);
+    }
+    return box.right - box.left > tolerance && box.bottom - box.top > tolerance ? box : null;
+  }
+  var items = [];
+  document.querySelectorAll('h1,h2,h3,p,figcaption,th,td,summary,footer,.legend>span,svg text')
+      .forEach(function (e) { var box = shown(e); if (box) items.push({e: e, box: box}); });
+  for (var i = 0; i < items.length; ++i) {
+    var a = items[i];
+    if (a.e.ownerSVGElement) {
+      var svg = a.e.ownerSVGElement.getBoundingClientRect(), r = a.e.getBoundingClientRect();
+      if (r.left < svg.left - tolerance || r.right > svg.right + tolerance ||
+          r.top < svg.top - tolerance || r.bottom > svg.bottom + tolerance)
+        problems.push('label outside its figure: ' + name(a.e));
+    }
+    for (var j = i + 1; j < items.length; ++j) {
+      var b = items[j];
+      if (a.e.contains(b.e) || b.e.contains(a.e)) continue;
+      if (Math.min(a.box.right, b.box.right) - Math.max(a.box.left, b.box.left) > tolerance &&
+          Math.min(a.box.bottom, b.box.bottom) - Math.max(a.box.top, b.box.top) > tolerance)
+        problems.push('overlap: ' + name(a.e) + ' and ' + name(b.e));
+    }
+  }
+  var report = document.createElement('pre');
+  report.id = 'layout-probe';
+  report.textContent = 'window ' + width + '\nchecked ' + items.length + '\n' +
+                       problems.join('\n') + '\nend\n';
+  document.body.appendChild(report);
+})();
+)js";
+
+std::string html_unescape(std::string text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    bool replaced = false;
+    for (const auto& [entity, c] : {std::pair<const char*, char>{"&lt;", '<'}, {"&gt;", '>'},
+                                    {"&quot;", '"'}, {"&nbsp;", ' '}, {"&amp;", '&'}}) {
+      const std::string e = entity;
+      if (text.compare(i, e.size(), e) == 0) {
+        out += c;
+        i += e.size() - 1;
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) out += text[i];
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string find_chromium() {
@@ -85,6 +163,41 @@ void chromium_screenshot(const std::string& chromium, const std::string& html_fi
                "--screenshot=" + shell_quote(fs::absolute(png_file).string()) +
                    " --window-size=" + std::to_string(width) + "," + std::to_string(height));
   if (!fs::exists(png_file)) throw std::runtime_error("chromium wrote no screenshot");
+}
+
+LayoutCheck chromium_layout_check(const std::string& chromium, const std::string& html_file,
+                                  int width) {
+  std::string page = read_file(html_file);
+  const auto body_end = page.rfind("</body>");
+  if (body_end == std::string::npos) throw std::runtime_error("no </body> in " + html_file);
+  page.insert(body_end, std::string("<script>") + kLayoutProbe + "</script>");
+  TempDir scratch;
+  const std::string probe_page = scratch.file("probe.html");
+  write_file(probe_page, page);
+  const std::string dom = run_chromium(
+      chromium, probe_page, "--window-size=" + std::to_string(width) + ",1000 --dump-dom");
+  const std::string open = "<pre id=\"layout-probe\">";
+  const auto start = dom.find(open);
+  const auto stop = dom.find("</pre>", start);
+  if (start == std::string::npos || stop == std::string::npos)
+    throw std::runtime_error("the layout probe did not run on " + html_file);
+  LayoutCheck check;
+  std::istringstream lines(
+      html_unescape(dom.substr(start + open.size(), stop - start - open.size())));
+  bool ended = false;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("window ", 0) == 0) {
+      check.window_width = std::stoi(line.substr(7));
+    } else if (line.rfind("checked ", 0) == 0) {
+      check.checked = std::stoi(line.substr(8));
+    } else if (line == "end") {
+      ended = true;
+    } else if (!line.empty()) {
+      check.problems.push_back(line);
+    }
+  }
+  if (!ended) throw std::runtime_error("the layout probe stopped early on " + html_file);
+  return check;
 }
 
 Rgb parse_colour(const std::string& hex) {

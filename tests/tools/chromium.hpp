@@ -1,5 +1,5 @@
-// Headless Chromium for the browser tests: find it, dump a page's DOM, take a screenshot, and read
-// the screenshot's pixels back (libpng).
+// Headless Chromium for the browser tests: find it, dump a page's DOM, measure its layout, take a
+// screenshot, and read the screenshot's pixels back (libpng).
 #pragma once
 
 #include <cstddef>
@@ -19,6 +19,21 @@ std::string chromium_dump_dom(const std::string& chromium, const std::string& ht
 /// A screenshot of the first width x height pixels of the page (--screenshot).
 void chromium_screenshot(const std::string& chromium, const std::string& html_file,
                          const std::string& png_file, int width, int height);
+
+/// What the layout check found on a page rendered at one window width.
+struct LayoutCheck {
+  int window_width = 0;    // px, as the page saw it (window.innerWidth)
+  int checked = 0;         // text boxes compared (headings, paragraphs, cells, captions, labels)
+  std::vector<std::string> problems;  // one line each; empty when the layout is clean
+};
+
+/// Renders a copy of `html_file` with a measuring script added (the report itself stays
+/// script-free) in a window `width` px wide, and reports: the page wider than the window, two
+/// text boxes that overlap (headings, paragraphs, table cells, captions, legend entries, SVG
+/// labels; parts scrolled out of a scrolling box or inside a closed <details> do not count), and
+/// SVG labels that stick out of their figure.
+LayoutCheck chromium_layout_check(const std::string& chromium, const std::string& html_file,
+                                  int width);
 
 struct Rgb {
   std::uint8_t r = 0, g = 0, b = 0;

@@ -68,7 +68,12 @@ std::string warpdiv_binary() {
 }
 
 CliResult run_warpdiv(const std::vector<std::string>& args) {
-  std::string command = shell_quote(warpdiv_binary());
+  return run_in(".", warpdiv_binary(), args);
+}
+
+CliResult run_in(const std::string& cwd, const std::string& binary,
+                 const std::vector<std::string>& args) {
+  std::string command = "cd " + shell_quote(cwd) + " && " + shell_quote(binary);
   for (const std::string& a : args) command += " " + shell_quote(a);
   return run_shell(command);
 }

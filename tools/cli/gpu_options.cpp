@@ -25,6 +25,11 @@ std::string default_gpu_file() {
   if (!error) {
     candidates.push_back(exe.parent_path() / kPresetFileName);
     candidates.push_back(exe.parent_path() / "data" / kPresetFileName);
+#ifdef WARPDIV_INSTALLED_DATA_FROM_BIN
+    // Where `cmake --install` puts it: PREFIX/share/warpdiv beside PREFIX/bin.
+    candidates.push_back(
+        (exe.parent_path() / WARPDIV_INSTALLED_DATA_FROM_BIN / kPresetFileName).lexically_normal());
+#endif
   }
 #ifdef WARPDIV_DATA_DIR
   candidates.push_back(fs::path(WARPDIV_DATA_DIR) / kPresetFileName);

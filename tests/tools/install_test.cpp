@@ -1,0 +1,40 @@
+// `cmake --install BUILD --prefix DIR` and the installed tool: DIR/bin/warpdiv runs from any folder
+// and finds the presets installed beside it (DIR/share/warpdiv/gpus.csv), not the source tree's.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "tests/tools/cli_runner.hpp"
+
+namespace warpdiv::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(Install, TheInstalledBinaryRunsFromAnyFolderWithItsPresets) {
+  TempDir prefix, elsewhere;
+  const CliResult install = run_in(elsewhere.path(), WARPDIV_CMAKE_COMMAND,
+                                   {"--install", WARPDIV_BUILD_DIR, "--prefix", prefix.path()});
+  ASSERT_EQ(install.status, 0) << install.out << install.err;
+  const std::string binary = prefix.file("bin/warpdiv");
+  const std::string presets = prefix.file("share/warpdiv/gpus.csv");
+  ASSERT_TRUE(fs::is_regular_file(binary)) << install.out;
+  ASSERT_TRUE(fs::is_regular_file(presets)) << install.out;
+  EXPECT_EQ(read_file(presets), read_file(WARPDIV_SOURCE_DIR "/data/gpus.csv"));
+
+  // H100 (cc 9.0), T = 16: 256 threads = 8 warps, 32 registers = 1,024 per warp; 65,536 registers
+  // and 2,048 threads per SM both allow 8 blocks = 64 warps of 64: 100%.
+  const CliResult r =
+      run_in(elsewhere.path(), binary, {"occupancy", "--gpu", "h100", "--tile", "16"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "\n  Theoretical Active Blocks per SM          8\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\n  Theoretical Occupancy                100.00   %\n")) << r.out;
+  // The file it read is the installed one.
+  const CliResult list = run_in(elsewhere.path(), binary, {"occupancy", "--gpu", "list"});
+  ASSERT_EQ(list.status, 0) << list.err;
+  EXPECT_TRUE(contains(list.out, presets)) << list.out;
+}
+
+}  // namespace
+}  // namespace warpdiv::testing
