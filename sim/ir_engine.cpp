@@ -329,7 +329,9 @@ void WarpMachine::end_block(Tally& tally) {
 
 void WarpMachine::set_local(LocalId local, const std::uint64_t* lanes, LaneMask defined) {
   std::copy(lanes, lanes + kMaxLanes, local_lanes(local));
-  locals_[local] = LocalState{false, 0, defined};
+  bool same = true;
+  for (int l = 1; l < lanes_; ++l) same = same && lanes[l] == lanes[0];
+  locals_[local] = LocalState{same, lanes[0], defined};
 }
 
 void WarpMachine::evaluate(ExprId expr, LaneMask active, std::uint64_t* out) {
