@@ -349,6 +349,7 @@ void WarpMachine::end_block(Tally& tally) {
     Counts64& c = tally.statements[i];
     c.block_executions += block_max_[b];
     c.partial_block_executions += block_max_[b] - block_min_[b];
+    c.blocks_with_partial += block_max_[b] != block_min_[b] ? 1 : 0;
     const auto& block_k = block_iteration_arrivals_[b];
     if (block_k.empty()) continue;
     auto& per_k = tally.iterations[i];
@@ -357,6 +358,7 @@ void WarpMachine::end_block(Tally& tally) {
       const std::uint64_t fewest = block_k[k].threads < p_.threads_per_block ? 0 : block_k[k].min;
       per_k[k].block_executions += block_k[k].max;
       per_k[k].partial_block_executions += block_k[k].max - fewest;
+      per_k[k].blocks_with_partial += block_k[k].max != fewest ? 1 : 0;
     }
   }
 }

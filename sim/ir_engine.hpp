@@ -29,6 +29,7 @@ struct Counts64 {
   std::uint64_t taken = 0;
   std::uint64_t block_executions = 0;
   std::uint64_t partial_block_executions = 0;
+  std::uint64_t blocks_with_partial = 0;
 };
 
 /// One worker's counts.

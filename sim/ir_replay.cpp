@@ -26,7 +26,8 @@ bool operator==(const StatementCounts& a, const StatementCounts& b) {
   return a.warp_evaluations == b.warp_evaluations && a.divergent == b.divergent &&
          a.active_lanes == b.active_lanes && a.taken_lanes == b.taken_lanes &&
          a.block_executions == b.block_executions &&
-         a.partial_block_executions == b.partial_block_executions;
+         a.partial_block_executions == b.partial_block_executions &&
+         a.blocks_with_partial == b.blocks_with_partial;
 }
 
 StatementCounts& operator+=(StatementCounts& a, const StatementCounts& b) {
@@ -36,6 +37,7 @@ StatementCounts& operator+=(StatementCounts& a, const StatementCounts& b) {
   a.taken_lanes = checked_add(a.taken_lanes, b.taken_lanes);
   a.block_executions = checked_add(a.block_executions, b.block_executions);
   a.partial_block_executions = checked_add(a.partial_block_executions, b.partial_block_executions);
+  a.blocks_with_partial = checked_add(a.blocks_with_partial, b.blocks_with_partial);
   return a;
 }
 
@@ -134,6 +136,7 @@ ReplayResult to_result(const Kernel& kernel, const std::vector<Tally>& tallies) 
     s.taken_lanes = c.taken;
     s.block_executions = c.block_executions;
     s.partial_block_executions = c.partial_block_executions;
+    s.blocks_with_partial = c.blocks_with_partial;
     out += s;
   };
   for (const Tally& t : tallies) {

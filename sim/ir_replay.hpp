@@ -16,6 +16,7 @@
 //                     case label matches)
 //   block_executions  barriers: (block, instance) pairs that at least one thread reaches
 //   partial_block_executions  barriers: those that not every thread of the block reaches
+//   blocks_with_partial       barriers: blocks with at least one such instance
 // A barrier's instance j in a block is the (j+1)-th arrival of each thread, as the hardware
 // counts arrivals: block_executions = max over the block's threads of its arrivals, partial =
 // max - min (threads that arrive fewer times miss the last instances).
@@ -74,6 +75,8 @@ struct StatementCounts {
   Count taken_lanes = 0;
   Count block_executions = 0;
   Count partial_block_executions = 0;
+  /// Barriers: blocks in which at least one instance is partial (the lecture's "13 of 49 blocks").
+  Count blocks_with_partial = 0;
 };
 bool operator==(const StatementCounts& a, const StatementCounts& b);
 StatementCounts& operator+=(StatementCounts& a, const StatementCounts& b);  // overflow-checked

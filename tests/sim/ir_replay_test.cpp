@@ -217,6 +217,8 @@ TEST(IrReplay, BarrierInsideGuardIsPartial) {
   // Loop: instances 1..7 per block, every one missed by thread 0 at least.
   EXPECT_EQ(to_decimal(r.statements[in_loop].block_executions), "14");
   EXPECT_EQ(to_decimal(r.statements[in_loop].partial_block_executions), "14");
+  EXPECT_EQ(to_decimal(r.statements[guarded].blocks_with_partial), "2");
+  EXPECT_EQ(to_decimal(r.statements[all].blocks_with_partial), "0");
 }
 
 // for (i = 0; i < 3; ++i) if (tx < 2 || i > 0) __syncthreads();  threads 0, 1 arrive 3 times,

@@ -62,6 +62,8 @@ TEST(IrTiled, BarrierInGuardIsPartialInEdgeBlocks) {
   EXPECT_EQ(str(r.statements[t.barrier_1].block_executions), "343");
   EXPECT_EQ(str(r.statements[t.barrier_1].partial_block_executions), "91");
   EXPECT_EQ(str(r.statements[t.barrier_2].partial_block_executions), "91");
+  EXPECT_EQ(str(r.statements[t.barrier_1].blocks_with_partial), "13");
+  EXPECT_EQ(str(r.statements[t.barrier_2].blocks_with_partial), "13");
 }
 
 // Per phase with --by-iteration: load_M diverges only in the last phase (p = 6), in 350 warps.
@@ -82,6 +84,7 @@ TEST(IrTiled, LectureByIteration) {
   for (int p = 0; p < 7; ++p) {
     EXPECT_EQ(str(r.iterations[t.barrier_1][p].block_executions), "49") << p;
     EXPECT_EQ(str(r.iterations[t.barrier_1][p].partial_block_executions), "13") << p;
+    EXPECT_EQ(str(r.iterations[t.barrier_1][p].blocks_with_partial), "13") << p;
   }
   // The store is outside every loop.
   EXPECT_TRUE(r.iterations[t.store].empty());
@@ -118,6 +121,8 @@ TEST(IrTiled, AgreesWithTiledEngineOnRandomLaunches) {
     const Count partial = in_guard ? oracle.barrier_hazard_blocks * static_cast<Count>(g.phases) : 0;
     EXPECT_EQ(str(r.statements[t.barrier_1].partial_block_executions), str(partial));
     EXPECT_EQ(str(r.statements[t.barrier_2].partial_block_executions), str(partial));
+    EXPECT_EQ(str(r.statements[t.barrier_1].blocks_with_partial),
+              str(in_guard ? oracle.barrier_hazard_blocks : Count{0}));
     EXPECT_EQ(str(r.statements[t.barrier_1].block_executions),
               str(static_cast<Count>(g.blocks()) * static_cast<Count>(g.phases)));
     if (::testing::Test::HasFailure()) break;
