@@ -383,7 +383,10 @@ Counts64* WarpMachine::iteration_counts(StmtId id) {
   if (loop == kNone) return nullptr;
   const std::uint64_t k = loop_iteration_[loop];
   auto& per_k = (*iterations_)[id];
-  if (per_k.size() <= k) per_k.resize(k + 1);
+  if (per_k.size() <= k) {
+    if (k >= kMaxIterationsByIteration) too_many_iterations(loop);
+    per_k.resize(k + 1);
+  }
   return &per_k[k];
 }
 
@@ -441,9 +444,18 @@ void WarpMachine::arrive(StmtId id, LaneMask active) {
   if (by_iteration_ && p_.innermost_loop[id] != kNone) {
     const std::uint64_t k = loop_iteration_[p_.innermost_loop[id]];
     auto& per_k = warp_iteration_arrivals_[b];
-    if (per_k.size() <= k) per_k.resize(k + 1);
+    if (per_k.size() <= k) {
+      if (k >= kMaxIterationsByIteration) too_many_iterations(p_.innermost_loop[id]);
+      per_k.resize(k + 1);
+    }
     for (LaneMask m = active; m != 0; m &= m - 1) per_k[k].lanes[lowest_lane(m)] += 1;
   }
+}
+
+void WarpMachine::too_many_iterations(StmtId loop) const {
+  throw InvalidInput(location(k_, k_.stmts[loop].range) + ": the " + report_kind(k_.stmts[loop]) +
+                     " loop runs more than " + std::to_string(kMaxIterationsByIteration) +
+                     " iterations, the most that counts by iteration keep");
 }
 
 void WarpMachine::check_limits() {

@@ -154,6 +154,7 @@ class WarpMachine {
   Counts64* iteration_counts(StmtId id);
   void arrive(StmtId id, LaneMask active);
   void check_limits();
+  [[noreturn]] void too_many_iterations(StmtId loop) const;
   [[noreturn]] void undefined(ExprId expr, const std::string& what, LaneMask lanes) const;
   std::size_t frame_for(FrameKind a, FrameKind b) const;
 

@@ -84,8 +84,12 @@ StatementCounts& operator+=(StatementCounts& a, const StatementCounts& b);  // o
 /// A pre-run limit of about a minute on the 2-core machine (at >= 1e8 evaluations per second).
 constexpr Count kDefaultMaxEvaluations = Count{6'000'000'000ULL};
 
+/// With by_iteration, iterations of one loop counted separately at most (memory: one row each).
+constexpr std::uint64_t kMaxIterationsByIteration = std::uint64_t{1} << 20;
+
 struct ReplayOptions {
   /// Also count per iteration of each statement's innermost loop (ReplayResult::iterations).
+  /// A loop running past kMaxIterationsByIteration iterations then stops the run (InvalidInput).
   bool by_iteration = false;
   /// Replay only this block (blockIdx) / count only this warp (index within its block; with
   /// only_block unset, that warp of every block). Barrier counts stay per whole block.

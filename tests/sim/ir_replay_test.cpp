@@ -392,8 +392,25 @@ TEST(IrReplay, LimitsAndStop) {
   const Kernel forever = b.done({b.k.loop(LoopKind::For, kNone, kNone, kNone, b.work("w"))});
   o.max_evaluations = 100000;
   EXPECT_THROW(replay(forever, launch({1, 1, 1}, {1, 1, 1}, 32), o), InvalidInput);
-  std::atomic<bool> stop{true};
+  // By iteration, a loop past 2^20 iterations is refused rather than kept row by row.
+  K c;
+  const LocalId i = c.k.add_local("i", I);
+  const Kernel long_loop = c.done({c.k.loop(LoopKind::While, c.k.declare(i, c.c(0)),
+                                            c.bin(BinaryOp::Lt, c.var(i), c.c(2000000)),
+                                            c.k.assign(i, c.bin(BinaryOp::Add, c.var(i), c.c(1))), c.work("w"),
+                                            SourceRange{0, 4, 3, 4, 30})});
   o.max_evaluations = kDefaultMaxEvaluations;
+  o.by_iteration = true;
+  try {
+    replay(long_loop, launch({1, 1, 1}, {1, 1, 1}, 32), o);
+    FAIL() << "no error";
+  } catch (const InvalidInput& error) {
+    EXPECT_STREQ(error.what(), "test.cu:4:3: the while loop runs more than 1048576 iterations, the most "
+                               "that counts by iteration keep");
+  }
+  o.by_iteration = false;
+  EXPECT_NO_THROW(replay(long_loop, launch({1, 1, 1}, {1, 1, 1}, 32), o));
+  std::atomic<bool> stop{true};
   o.stop = &stop;
   EXPECT_THROW(replay(forever, launch({1, 1, 1}, {1, 1, 1}, 32), o), Interrupted);
 }
