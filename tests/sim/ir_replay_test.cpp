@@ -387,6 +387,9 @@ TEST(IrReplay, LimitsAndStop) {
     EXPECT_NE(std::string(error.what()).find("about 700 warp-statement evaluations"), std::string::npos)
         << error.what();
   }
+  const ReplayEstimate e = estimate(t.kernel, launch({100, 1, 1}, {64, 1, 1}, 32));
+  EXPECT_EQ(to_decimal(e.blocks), "100");
+  EXPECT_EQ(to_decimal(e.warp_statement_evaluations), "700");
   // for (;;) work; never ends: stopped past twice the limit, or by the stop flag.
   K b;
   const Kernel forever = b.done({b.k.loop(LoopKind::For, kNone, kNone, kNone, b.work("w"))});
