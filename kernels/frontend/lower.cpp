@@ -847,6 +847,7 @@ class Lowerer {
     }
     if (var->getType()->isArrayType()) return "local array";
     if (var->getType()->isPointerType()) return "memory";
+    if (llvm::isa<clang::ParmVarDecl>(var)) return "parameter";
     return "local variable";
   }
 

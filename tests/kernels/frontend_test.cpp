@@ -181,14 +181,18 @@ TEST_F(FrontendTest, TemplateKernelsAreUsedThroughTheirInstantiations) {
   const std::string source = R"(
 template <int B> __global__ void red(int* a) { if (threadIdx.x < B) a[0] = 1; }
 template <int B> __global__ void unused(int* a) { a[0] = B; }
+namespace ops { template <typename T> __global__ void fill(T* a) { a[threadIdx.x] = T(1); } }
+template __global__ void ops::fill<short>(short*);
 int main() { red<16><<<1, 32>>>(0); red<8><<<1, 32>>>(0); }
 )";
   const auto kernels = list_kernels(options(source));
-  ASSERT_EQ(kernels.size(), 3u);
+  ASSERT_EQ(kernels.size(), 4u);
   EXPECT_EQ(kernels[0].name, "red<16>");
   EXPECT_EQ(kernels[1].name, "red<8>");
   EXPECT_EQ(kernels[2].name, "unused");
   EXPECT_TRUE(kernels[2].uninstantiated_template);
+  EXPECT_EQ(kernels[3].name, "ops::fill<short>");  // an explicit instantiation
+  EXPECT_EQ(load(source, "fill").name, "ops::fill<short>");
   const ir::Kernel k = load(source, "red<8>");
   EXPECT_EQ(sexpr(k, first(k, ir::StmtKind::If).value), "(threadIdx.x < (uint32)8:int32)");
   EXPECT_NE(refusal(source, "red").find("matches 2 kernels (red<16>, red<8>)"), std::string::npos);
