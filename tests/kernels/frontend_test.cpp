@@ -245,6 +245,14 @@ __global__ void k(int* a) {
   o.defines = {};
   const ir::Kernel without = load_kernel(o);
   EXPECT_EQ(body(without), "{ }");
+  // nvcc's macros are defined, and __WARPDIV__ hides what warpdiv should not read.
+  EXPECT_EQ(body(load("#if defined(__CUDACC__) && __CUDA_ARCH__ >= 700 && __WARPDIV__\n"
+                      "__global__ void k(int* a) { a[0] = 1; }\n"
+                      "#endif\n"
+                      "#ifndef __WARPDIV__\n"
+                      "int main() { undeclared_host_api(); }\n"
+                      "#endif\n")),
+            "{ work[a[0] = 1]; }");
 }
 
 TEST_F(FrontendTest, HostCodeAndCudaHeadersParseWithoutTheToolkit) {
@@ -255,6 +263,8 @@ TEST_F(FrontendTest, HostCodeAndCudaHeadersParseWithoutTheToolkit) {
 #include <stdlib.h>
 #include <math.h>
 #include <assert.h>
+#include <vector>
+__noinline__ __device__ float twice(float x) { return 2 * x; }
 __global__ void k(float* out, const float* in, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = sqrtf(fabsf(in[i])) + __expf(1.0f) + min(i, 3);
@@ -270,13 +280,14 @@ int main() {
   if (e != cudaSuccess) { fprintf(stderr, "%s\n", cudaGetErrorString(e)); exit(1); }
   cudaMemcpy(d, d, 4, cudaMemcpyDeviceToHost);
   cudaFree(d);
-  return 0;
+  std::vector<float> host(64);
+  return host.empty() ? 1 : 0;
 }
 )");
   EXPECT_EQ(k.parameters.size(), 3u);
   EXPECT_TRUE(k.parameters[2].scalar);
   EXPECT_EQ(k.parameters[2].type, ir::ScalarType::I32);
-  EXPECT_EQ(first(k, ir::StmtKind::Barrier).range.line, 11u);
+  EXPECT_EQ(first(k, ir::StmtKind::Barrier).range.line, 13u);
 }
 
 // ---------------------------------------------------------------------------------------------
