@@ -365,6 +365,27 @@ __global__ void k(int* a, int n) {
             " for(-; -; -) { break; } }");
 }
 
+TEST_F(FrontendTest, MinMaxAbsOnIntegersAreModelled) {
+  const ir::Kernel k = load(R"(
+#include <algorithm>
+__global__ void k(int* a, int n) {
+  int i = threadIdx.x;
+  int lo = min(i, n);
+  unsigned hi = max(threadIdx.x, 3u);
+  int s = std::max(i, n - 1);
+  int d = abs(i - n);
+  a[0] = lo + hi + s + d;
+}
+)");
+  EXPECT_EQ(body(k),
+            "{ decl i = (int32)threadIdx.x;"
+            " decl lo = ((i < param:n) ? i : param:n);"
+            " decl hi = ((threadIdx.x > 3:uint32) ? threadIdx.x : 3:uint32);"
+            " decl s = ((i > (param:n - 1:int32)) ? i : (param:n - 1:int32));"
+            " decl d = (((i - param:n) < 0:int32) ? (-(i - param:n)) : (i - param:n));"
+            " work[a[0] = lo + hi + s + d]; }");
+}
+
 TEST_F(FrontendTest, DeviceFunctionsAreInlinedWithEarlyReturn) {
   const ir::Kernel k = load(R"(
 __device__ int clampi(int v, int hi) {
