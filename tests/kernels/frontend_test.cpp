@@ -517,7 +517,22 @@ INSTANTIATE_TEST_SUITE_P(
                     "calling a __device__ function in a loop condition"},
         Unsupported{"no_body", "  a[0] = undefined_fn(n);", ":3:10", "'undefined_fn' has no body in this file"},
         Unsupported{"barrier_count", "  int c = __syncthreads_count(n);", ":3:11",
-                    "__syncthreads_count is not supported"}),
+                    "__syncthreads_count is not supported"},
+        Unsupported{"static_local", "  static int count = 0;", ":3:3",
+                    "the static or extern local 'count' is not supported"},
+        Unsupported{"reference_local", "  int& r = n;", ":3:3", "the reference 'r' is not supported"},
+        Unsupported{"lambda", "  auto g = [](int x) { return x; };", ":3:12",
+                    "a lambda or statement expression is not supported"},
+        Unsupported{"range_for", "  int v[2] = {1, 2};\n  for (int x : v) a[x] = 0;", ":4:3",
+                    "a range-based for loop is not supported"},
+        Unsupported{"member_call",
+                    "  struct S { __device__ int get() const { return 1; } } s;\n"
+                    "  if (s.get() == 1) a[0] = 1;",
+                    ":4:7", "calling the member function or operator 'get' is not supported"},
+        Unsupported{"case_range", "  switch (n) { case 1 ... 3: a[0] = 1; }", ":3:16",
+                    "a case range (a ... b) is not supported"},
+        Unsupported{"nested_case", "  switch (n) { case 0: { a[0] = 0; case 1: a[1] = 1; } }", ":3:36",
+                    "a case label outside the top level"}),
     [](const ::testing::TestParamInfo<Unsupported>& p) { return std::string(p.param.name); });
 
 // ---------------------------------------------------------------------------------------------
