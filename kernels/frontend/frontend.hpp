@@ -17,8 +17,9 @@
 // What is modelled (see lower.cpp for the full list): integer and bool scalars (char ... long long,
 // size_t, enums) with every implicit conversion made explicit; the launch built-ins; the kernel's
 // scalar integer parameters (by index); if/else, ?:, &&, ||, for/while/do, break, continue, return,
-// switch; __syncthreads(); min/max/abs on integers; calls of __device__ functions defined in the
-// source (inlined). Memory reads are Opaque values described as written with their memory space
+// switch; __syncthreads(); min/max/abs (and std::min/std::max) on integers; calls of __device__
+// functions defined in the source (inlined); constexpr calls with constant arguments and
+// `if constexpr` folded as the compiler folds them. Memory reads are Opaque values described as written with their memory space
 // ("A[i] (global memory)", "tile[ty][tx] (shared memory)"); memory writes, floating-point work and
 // other calls are Work statements. A condition depending on an Opaque value is refused by
 // sim::ir::validate() (data-dependent branch); goto, recursion, inline asm, function pointers,

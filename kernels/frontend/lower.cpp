@@ -345,7 +345,12 @@ class Lowerer {
   }
 
   ir::StmtId lower_if(const clang::IfStmt* s) {
-    if (s->isConstexpr()) refuse(s, "if constexpr is not supported");
+    if (s->isConstexpr() && s->getInit() == nullptr) {  // only the branch the compiler keeps
+      const bool condition = s->getCond()->EvaluateKnownConstInt(context_).getBoolValue();
+      const clang::Stmt* kept = condition ? s->getThen() : s->getElse();
+      return kept != nullptr ? lower_stmt_here(kept) : ir::kNone;
+    }
+    if (s->isConstexpr()) refuse(s, "if constexpr with an initialiser is not supported");
     if (s->getConditionVariable() != nullptr)
       refuse(s, "a declaration in an if condition is not supported");
     std::vector<ir::StmtId> before;
@@ -745,6 +750,12 @@ class Lowerer {
     const ir::SourceRange where = range(call);
     if (callee == nullptr)
       refuse(call, "a call through a function pointer is not supported");
+    // A constexpr call with constant arguments (ceil_div(100, 16), numeric_limits<int>::max()) is
+    // a constant, as the compiler folds it.
+    if (callee->isConstexpr()) {  // EvaluateAsInt refuses side effects itself
+      clang::Expr::EvalResult result;
+      if (call->EvaluateAsInt(result, context_)) return constant(type, result.Val.getInt(), where);
+    }
     const std::string qualified = callee->getQualifiedNameAsString();
     const bool std_min_max = qualified == "std::min" || qualified == "std::max";
     if (in_prelude(callee) || std_min_max) {

@@ -199,6 +199,18 @@ int main() { red<16><<<1, 32>>>(0); red<8><<<1, 32>>>(0); }
   EXPECT_NE(refusal(source, "unused").find("has no instantiation in this file"), std::string::npos);
 }
 
+TEST_F(FrontendTest, IfConstexprKeepsOnlyTheBranchTheCompilerKeeps) {
+  const std::string source = R"(
+template <int B> __global__ void k(int* a) {
+  if constexpr (B > 8) { if (threadIdx.x < B) a[0] = 1; } else { a[1] = 2; }
+}
+template __global__ void k<8>(int*);
+template __global__ void k<16>(int*);
+)";
+  EXPECT_EQ(body(load(source, "k<8>")), "{ { work[a[1] = 2]; } }");
+  EXPECT_EQ(body(load(source, "k<16>")), "{ { if (threadIdx.x < (uint32)16:int32) work[a[0] = 1]; else - } }");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Clang's diagnostics, -D and -I
 
@@ -368,13 +380,16 @@ __global__ void k(int* a, int n) {
 TEST_F(FrontendTest, MinMaxAbsOnIntegersAreModelled) {
   const ir::Kernel k = load(R"(
 #include <algorithm>
+#include <limits>
+constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
 __global__ void k(int* a, int n) {
   int i = threadIdx.x;
   int lo = min(i, n);
   unsigned hi = max(threadIdx.x, 3u);
   int s = std::max(i, n - 1);
   int d = abs(i - n);
-  a[0] = lo + hi + s + d;
+  int c = std::numeric_limits<short>::max() + ceil_div(100, 16);
+  a[0] = lo + hi + s + d + c;
 }
 )");
   EXPECT_EQ(body(k),
@@ -383,7 +398,9 @@ __global__ void k(int* a, int n) {
             " decl hi = ((threadIdx.x > 3:uint32) ? threadIdx.x : 3:uint32);"
             " decl s = ((i > (param:n - 1:int32)) ? i : (param:n - 1:int32));"
             " decl d = (((i - param:n) < 0:int32) ? (-(i - param:n)) : (i - param:n));"
-            " work[a[0] = lo + hi + s + d]; }");
+            // constexpr calls with constant arguments are folded: 32767 (as int) + 7.
+            " decl c = ((int32)32767:int16 + 7:int32);"
+            " work[a[0] = lo + hi + s + d + c]; }");
 }
 
 TEST_F(FrontendTest, DeviceFunctionsAreInlinedWithEarlyReturn) {
@@ -472,6 +489,8 @@ struct Unsupported {
   const char* location;  // ":LINE:COL"
   const char* reason;
 };
+
+void PrintTo(const Unsupported& u, std::ostream* out) { *out << u.name; }
 
 class RefusalTest : public FrontendTest, public ::testing::WithParamInterface<Unsupported> {};
 
