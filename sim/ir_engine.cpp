@@ -385,7 +385,7 @@ Counts64* WarpMachine::iteration_counts(StmtId id) {
   return &per_k[k];
 }
 
-inline std::uint64_t WarpMachine::lanes_of(LaneMask mask) {
+__attribute__((always_inline)) inline std::uint64_t WarpMachine::lanes_of(LaneMask mask) {
   if (mask != counted_mask_) {
     counted_mask_ = mask;
     counted_lanes_ = static_cast<std::uint64_t>(popcount(mask));
@@ -393,7 +393,7 @@ inline std::uint64_t WarpMachine::lanes_of(LaneMask mask) {
   return counted_lanes_;
 }
 
-void WarpMachine::count(StmtId id, LaneMask active) {
+__attribute__((always_inline)) inline void WarpMachine::count(StmtId id, LaneMask active) {
   Counts64& c = counts_[id];
   const std::uint64_t lanes = lanes_of(active);
   c.evaluations += 1;
@@ -407,7 +407,8 @@ void WarpMachine::count(StmtId id, LaneMask active) {
   }
 }
 
-void WarpMachine::count_condition(StmtId id, LaneMask active, LaneMask taken) {
+__attribute__((always_inline)) inline void WarpMachine::count_condition(StmtId id, LaneMask active,
+                                                                  LaneMask taken) {
   Counts64& c = counts_[id];
   const auto divergent = static_cast<std::uint64_t>(taken != 0 && taken != active);
   const std::uint64_t lanes = lanes_of(active);
@@ -479,9 +480,35 @@ void WarpMachine::undefined(ExprId expr, const std::string& what, LaneMask lanes
 // ---------------------------------------------------------------------------------------------
 // Expressions
 
+inline bool WarpMachine::uniform_leaf(ExprId id, LaneMask active, std::uint64_t& value) const {
+  const CompiledExpr& e = p_.exprs[id];
+  switch (e.kind) {
+    case ExprKind::Constant: value = e.constant; return true;
+    case ExprKind::Param: value = p_.arguments[e.index]; return true;
+    case ExprKind::Local: {
+      const LocalState& l = locals_[e.index];
+      value = l.value;
+      return l.uniform && (active & ~l.defined) == 0;
+    }
+    default: return false;
+  }
+}
+
 inline WarpMachine::Val WarpMachine::operand(ExprId id, LaneMask active) {
   const CompiledExpr& e = p_.exprs[id];
   switch (e.kind) {
+    case ExprKind::Binary: {
+      // Two uniform leaves (`i + 1`, `p * T`): computed here; a fault goes to eval() to report.
+      std::uint64_t a = 0, b = 0;
+      if (uniform_leaf(e.operands[0], active, a) && uniform_leaf(e.operands[1], active, b)) {
+        bool fault = false;
+        const std::uint64_t r = e.binary_op == BinaryOp::Add && e.type == ScalarType::I32
+                                    ? ops::binary<BinaryOp::Add, ScalarType::I32>(a, b, fault)
+                                    : e.binary(a, b, fault);
+        if (!fault) return {nullptr, r};
+      }
+      break;
+    }
     case ExprKind::Constant: return {nullptr, e.constant};
     case ExprKind::Param: return {nullptr, p_.arguments[e.index]};
     case ExprKind::Local: {

@@ -141,6 +141,7 @@ class WarpMachine {
   // eval() with the leaves (constants, parameters, builtins, locals) inlined: most operands are
   // leaves, and a call per leaf was a third of the replay's time.
   inline Val operand(ExprId id, LaneMask active);
+  inline bool uniform_leaf(ExprId id, LaneMask active, std::uint64_t& value) const;
   LaneMask eval_mask(ExprId id, LaneMask active);
   inline LaneMask compare_mask(const CompiledExpr& e, LaneMask active);
   inline LaneMask condition(ExprId id, LaneMask active);  // eval_mask, comparisons inline
