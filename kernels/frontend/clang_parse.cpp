@@ -28,9 +28,8 @@ std::vector<std::string> clang_arguments(const FrontendOptions& options) {
       WARPDIV_CLANG_EXECUTABLE, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_70",
       // No CUDA installation is looked for or used: the prelude stands in for its headers.
       "-nocudainc", "-nocudalib", "--cuda-path=/__warpdiv__/no-cuda", "-fsyntax-only", "-std=c++17",
-      "-w", "-fno-color-diagnostics", "-Xclang", "-fcuda-allow-variadic-functions",
-      "-resource-dir", WARPDIV_CLANG_RESOURCE_DIR, "-isystem", kStubIncludeDir, "-include",
-      kPreludePath};
+      "-w", "-fno-color-diagnostics", "-Xclang", "-fcuda-allow-variadic-functions", "-resource-dir",
+      WARPDIV_CLANG_RESOURCE_DIR, "-isystem", kStubIncludeDir, "-include", kPreludePath};
   for (const auto& define : options.defines) args.push_back("-D" + define);
   for (const auto& dir : options.include_dirs) args.push_back("-I" + dir);
   args.push_back(options.file);
@@ -44,7 +43,8 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system() {
     memory->addFile(std::string(kStubIncludeDir) + "/" + header, 0,
                     llvm::MemoryBuffer::getMemBuffer("// warpdiv: the prelude declares this.\n"));
   }
-  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  auto overlay =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   overlay->pushOverlay(memory);
   return overlay;
 }
@@ -130,9 +130,9 @@ ParsedSource::ParsedSource(const FrontendOptions& options) : clang_(std::make_un
   c.diagnostic_options->ShowColors = false;
   c.printer = std::make_unique<clang::TextDiagnosticPrinter>(c.diagnostics_stream,
                                                              c.diagnostic_options.get());
-  c.diagnostics = clang::CompilerInstance::createDiagnostics(c.diagnostic_options.get(),
-                                                             c.printer.get(),
-                                                             /*ShouldOwnClient=*/false);
+  c.diagnostics =
+      clang::CompilerInstance::createDiagnostics(c.diagnostic_options.get(), c.printer.get(),
+                                                 /*ShouldOwnClient=*/false);
   const auto files = file_system();
   const std::vector<std::string> args = clang_arguments(options);
   std::vector<const char*> argv;

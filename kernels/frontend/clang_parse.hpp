@@ -1,5 +1,5 @@
-// Internal to the front-end (includes Clang): one parsed source file whose AST stays alive until the
-// object is destroyed, and the __global__ functions found in it.
+// Internal to the front-end (includes Clang): one parsed source file whose AST stays alive until
+// the object is destroyed, and the __global__ functions found in it.
 #pragma once
 
 #include <memory>

@@ -8,7 +8,9 @@ namespace warpdiv::frontend {
 namespace {
 
 /// "ns::k<16>" -> "ns::k"; "ns::k" -> "k" by unqualified().
-std::string without_template_arguments(const std::string& name) { return name.substr(0, name.find('<')); }
+std::string without_template_arguments(const std::string& name) {
+  return name.substr(0, name.find('<'));
+}
 std::string unqualified(const std::string& name) {
   const std::size_t colons = name.rfind("::");
   return colons == std::string::npos ? name : name.substr(colons + 2);

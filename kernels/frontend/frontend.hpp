@@ -19,13 +19,14 @@
 // scalar integer parameters (by index); if/else, ?:, &&, ||, for/while/do, break, continue, return,
 // switch; __syncthreads(); min/max/abs (and std::min/std::max) on integers; calls of __device__
 // functions defined in the source (inlined); constexpr calls with constant arguments and
-// `if constexpr` folded as the compiler folds them. Memory reads are Opaque values described as written with their memory space
-// ("A[i] (global memory)", "tile[ty][tx] (shared memory)"); memory writes, floating-point work and
-// other calls are Work statements. A condition depending on an Opaque value is refused by
-// sim::ir::validate() (data-dependent branch); goto, recursion, inline asm, function pointers,
-// calls without a body, side effects on modelled locals inside larger expressions, and calls of
-// __device__ functions where they would not run exactly once (loop conditions, &&/||/?: arms) are
-// refused with file:line:col and the reason.
+// `if constexpr` folded as the compiler folds them. Memory reads are Opaque values described as
+// written, with their memory space ("A[i] (global memory)", "tile[ty][tx] (shared memory)");
+// memory writes, floating-point work and other calls are Work statements. A condition depending
+// on an Opaque value is refused by sim::ir::validate() (data-dependent branch); goto, recursion,
+// inline asm, function pointers, calls without a body, member functions, side effects on
+// modelled locals inside larger expressions, and calls of __device__ functions where they would
+// not run exactly once (loop conditions, &&/||/?: arms) are refused with file:line:col and the
+// reason.
 //
 // Templates: a __global__ function template is usable through its instantiations in the file
 // (explicit, or implied by a launch `k<16><<<g, b>>>(...)`); they are listed as "k<16>". A template
@@ -50,8 +51,8 @@ struct FrontendOptions {
 
 /// A __global__ function defined in the file.
 struct KernelInfo {
-  std::string name;          // "k", "ns::k", or a template instantiation "k<16>"
-  std::string location;      // "FILE:LINE:COL" of its name
+  std::string name;                      // "k", "ns::k", or a template instantiation "k<16>"
+  std::string location;                  // "FILE:LINE:COL" of its name
   bool uninstantiated_template = false;  // a template with no instantiation: cannot be loaded
 };
 

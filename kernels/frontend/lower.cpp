@@ -38,23 +38,33 @@ std::optional<ir::ScalarType> scalar_type(clang::QualType type) {
   const auto* builtin = type->getAs<clang::BuiltinType>();
   if (builtin == nullptr) return std::nullopt;
   switch (builtin->getKind()) {
-    case clang::BuiltinType::Bool: return ir::ScalarType::Bool;
+    case clang::BuiltinType::Bool:
+      return ir::ScalarType::Bool;
     case clang::BuiltinType::Char_S:
-    case clang::BuiltinType::SChar: return ir::ScalarType::I8;
+    case clang::BuiltinType::SChar:
+      return ir::ScalarType::I8;
     case clang::BuiltinType::Char_U:
     case clang::BuiltinType::UChar:
-    case clang::BuiltinType::Char8: return ir::ScalarType::U8;
-    case clang::BuiltinType::Short: return ir::ScalarType::I16;
+    case clang::BuiltinType::Char8:
+      return ir::ScalarType::U8;
+    case clang::BuiltinType::Short:
+      return ir::ScalarType::I16;
     case clang::BuiltinType::UShort:
-    case clang::BuiltinType::Char16: return ir::ScalarType::U16;
-    case clang::BuiltinType::Int: return ir::ScalarType::I32;
+    case clang::BuiltinType::Char16:
+      return ir::ScalarType::U16;
+    case clang::BuiltinType::Int:
+      return ir::ScalarType::I32;
     case clang::BuiltinType::UInt:
-    case clang::BuiltinType::Char32: return ir::ScalarType::U32;
+    case clang::BuiltinType::Char32:
+      return ir::ScalarType::U32;
     case clang::BuiltinType::Long:
-    case clang::BuiltinType::LongLong: return ir::ScalarType::I64;
+    case clang::BuiltinType::LongLong:
+      return ir::ScalarType::I64;
     case clang::BuiltinType::ULong:
-    case clang::BuiltinType::ULongLong: return ir::ScalarType::U64;
-    default: return std::nullopt;
+    case clang::BuiltinType::ULongLong:
+      return ir::ScalarType::U64;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -215,7 +225,8 @@ class Lowerer {
       return true;
     }
     bool VisitUnaryOperator(clang::UnaryOperator* op) {
-      if (op->isIncrementDecrementOp() || op->getOpcode() == clang::UO_AddrOf) note(op->getSubExpr());
+      if (op->isIncrementDecrementOp() || op->getOpcode() == clang::UO_AddrOf)
+        note(op->getSubExpr());
       return true;
     }
 
@@ -290,14 +301,14 @@ class Lowerer {
     if (llvm::isa<clang::GotoStmt>(s) || llvm::isa<clang::IndirectGotoStmt>(s))
       refuse(s, "goto is not supported: the model follows structured control flow only");
     if (llvm::isa<clang::LabelStmt>(s))
-      refuse(s, "a label (a goto target) is not supported: the model follows structured control "
-                "flow only");
+      refuse(s,
+             "a label (a goto target) is not supported: the model follows structured control "
+             "flow only");
     if (llvm::isa<clang::AsmStmt>(s))
       refuse(s, "inline asm is not supported: the model cannot tell what it does");
     if (llvm::isa<clang::SwitchCase>(s))
       refuse(s, "a case label outside the top level of its switch's braces is not supported");
-    if (llvm::isa<clang::CXXForRangeStmt>(s))
-      refuse(s, "a range-based for loop is not supported");
+    if (llvm::isa<clang::CXXForRangeStmt>(s)) refuse(s, "a range-based for loop is not supported");
     if (llvm::isa<clang::CXXTryStmt>(s)) refuse(s, "try/catch is not supported");
     refuse(s, std::string("this statement (") + s->getStmtClassName() + ") is not supported");
   }
@@ -306,16 +317,18 @@ class Lowerer {
     std::vector<ir::StmtId> declared;
     for (const clang::Decl* decl : s->decls()) {
       const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
-      if (var == nullptr) continue;  // a typedef, a local struct ...
+      if (var == nullptr) continue;                         // a typedef, a local struct ...
       if (var->hasAttr<clang::CUDASharedAttr>()) continue;  // shared memory: nothing runs
       if (var->isStaticLocal() || var->hasExternalStorage())
         refuse(s, "the static or extern local '" + var->getNameAsString() + "' is not supported");
       const auto type = scalar_type(var->getType());
       if (var->getType()->isReferenceType()) {
         if (type && var->getType().getNonReferenceType().isConstQualified() && var->getInit()) {
-          const ir::LocalId local = k_.add_local(var->getNameAsString(), *type, range(var->getSourceRange()));
+          const ir::LocalId local =
+              k_.add_local(var->getNameAsString(), *type, range(var->getSourceRange()));
           bindings_[var] = Binding{Binding::Local, local};
-          declared.push_back(k_.declare(local, lower_int(var->getInit()), range(var->getSourceRange())));
+          declared.push_back(
+              k_.declare(local, lower_int(var->getInit()), range(var->getSourceRange())));
           continue;
         }
         refuse(s, "the reference '" + var->getNameAsString() + "' is not supported");
@@ -327,7 +340,8 @@ class Lowerer {
         if (const clang::Expr* init = var->getInit()) {
           if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(init->IgnoreParens()))
             init = list->getNumInits() == 1 ? list->getInit(0) : nullptr;
-          value = init != nullptr ? lower_int(init) : k_.constant(*type, 0, range(var->getSourceRange()));
+          value = init != nullptr ? lower_int(init)
+                                  : k_.constant(*type, 0, range(var->getSourceRange()));
         }
         bindings_[var] = Binding{Binding::Local, local};
         declared.push_back(k_.declare(local, value, range(var->getSourceRange())));
@@ -411,8 +425,9 @@ class Lowerer {
         if (const auto* c = llvm::dyn_cast<clang::CaseStmt>(label)) {
           if (c->caseStmtIsGNURange()) refuse(c, "a case range (a ... b) is not supported");
           const llvm::APSInt value = c->getLHS()->EvaluateKnownConstInt(context_);
-          const auto bits = static_cast<std::uint64_t>(value.isSigned() ? value.getSExtValue()
-                                                                         : static_cast<std::int64_t>(value.getZExtValue()));
+          const auto bits = static_cast<std::uint64_t>(
+              value.isSigned() ? value.getSExtValue()
+                               : static_cast<std::int64_t>(value.getZExtValue()));
           cases.push_back(ir::SwitchCase{ir::normalise(type, bits), index});
         } else {
           default_child = index;
@@ -499,8 +514,10 @@ class Lowerer {
     ir::ExprId lhs = k_.local(local, range(op->getLHS()));
     lhs = convert(lhs, *lhs_type, where);
     ir::ExprId rhs = lower_int(op->getRHS());
-    const ir::BinaryOp binary = binary_op(op, clang::BinaryOperator::getOpForCompoundAssignment(op->getOpcode()));
-    if (binary != ir::BinaryOp::Shl && binary != ir::BinaryOp::Shr) rhs = convert(rhs, *result_type, where);
+    const ir::BinaryOp binary =
+        binary_op(op, clang::BinaryOperator::getOpForCompoundAssignment(op->getOpcode()));
+    if (binary != ir::BinaryOp::Shl && binary != ir::BinaryOp::Shr)
+      rhs = convert(rhs, *result_type, where);
     return convert(k_.binary(binary, lhs, rhs, where), type, where);
   }
 
@@ -539,13 +556,16 @@ class Lowerer {
       return lower_int(subst->getReplacement());
     if (const auto* arg = dyn_cast<clang::CXXDefaultArgExpr>(e)) return lower_int(arg->getExpr());
     if (const auto* literal = dyn_cast<clang::IntegerLiteral>(e))
-      return constant(*type, llvm::APSInt(literal->getValue(), literal->getType()->isUnsignedIntegerType()), where);
+      return constant(
+          *type, llvm::APSInt(literal->getValue(), literal->getType()->isUnsignedIntegerType()),
+          where);
     if (const auto* literal = dyn_cast<clang::CXXBoolLiteralExpr>(e))
       return k_.constant(*type, literal->getValue() ? 1 : 0, where);
     if (const auto* literal = dyn_cast<clang::CharacterLiteral>(e))
       return k_.constant(*type, static_cast<std::int64_t>(literal->getValue()), where);
-    if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(e) || llvm::isa<clang::ImplicitValueInitExpr>(e) ||
-        llvm::isa<clang::CXXScalarValueInitExpr>(e) || llvm::isa<clang::TypeTraitExpr>(e)) {
+    if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(e) ||
+        llvm::isa<clang::ImplicitValueInitExpr>(e) || llvm::isa<clang::CXXScalarValueInitExpr>(e) ||
+        llvm::isa<clang::TypeTraitExpr>(e)) {
       return evaluated(e, *type);
     }
     if (const auto* cast = dyn_cast<clang::CastExpr>(e)) return lower_cast(cast, *type);
@@ -570,8 +590,8 @@ class Lowerer {
   }
 
   ir::ExprId constant(ir::ScalarType type, const llvm::APSInt& value, ir::SourceRange where) {
-    const std::int64_t bits = value.isSigned() ? value.getExtValue()
-                                               : static_cast<std::int64_t>(value.getZExtValue());
+    const std::int64_t bits =
+        value.isSigned() ? value.getExtValue() : static_cast<std::int64_t>(value.getZExtValue());
     return k_.constant(type, bits, where);
   }
 
@@ -613,16 +633,19 @@ class Lowerer {
     if (const auto* enumerator = llvm::dyn_cast<clang::EnumConstantDecl>(decl))
       return constant(type, enumerator->getInitVal(), where);
     const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
-    if (var == nullptr) refuse(ref, "a reference to '" + decl->getNameAsString() + "' is not supported");
+    if (var == nullptr)
+      refuse(ref, "a reference to '" + decl->getNameAsString() + "' is not supported");
     const auto found = bindings_.find(var);
     if (found != bindings_.end()) {
-      const ir::ExprId value = found->second.kind == Binding::Local ? k_.local(found->second.id, where)
-                                                                    : k_.param(found->second.id, where);
+      const ir::ExprId value = found->second.kind == Binding::Local
+                                   ? k_.local(found->second.id, where)
+                                   : k_.param(found->second.id, where);
       return convert(value, type, where);
     }
     if (in_prelude(var) && var->getName() == "warpSize")
       return convert(k_.builtin(ir::Builtin::WarpSize, where), type, where);
-    if (var->getType().isConstQualified() && var->getInit() != nullptr && !var->hasAttr<clang::CUDASharedAttr>()) {
+    if (var->getType().isConstQualified() && var->getInit() != nullptr &&
+        !var->hasAttr<clang::CUDASharedAttr>()) {
       if (const clang::APValue* value = var->evaluateValue(); value != nullptr && value->isInt())
         return constant(type, value->getInt(), where);
     }
@@ -657,18 +680,23 @@ class Lowerer {
   ir::ExprId lower_unary(const clang::UnaryOperator* op, ir::ScalarType type) {
     const ir::SourceRange where = range(op);
     switch (op->getOpcode()) {
-      case clang::UO_Plus: return lower_int(op->getSubExpr());
-      case clang::UO_Minus: return k_.unary(ir::UnaryOp::Neg, lower_int(op->getSubExpr()), where);
-      case clang::UO_Not: return k_.unary(ir::UnaryOp::BitNot, lower_int(op->getSubExpr()), where);
+      case clang::UO_Plus:
+        return lower_int(op->getSubExpr());
+      case clang::UO_Minus:
+        return k_.unary(ir::UnaryOp::Neg, lower_int(op->getSubExpr()), where);
+      case clang::UO_Not:
+        return k_.unary(ir::UnaryOp::BitNot, lower_int(op->getSubExpr()), where);
       case clang::UO_LNot:
         return k_.unary(ir::UnaryOp::LogicalNot, lower_int(op->getSubExpr()), where);
-      case clang::UO_Deref: return opaque(op, type);
+      case clang::UO_Deref:
+        return opaque(op, type);
       case clang::UO_PreInc:
       case clang::UO_PreDec:
       case clang::UO_PostInc:
       case clang::UO_PostDec:
-        refuse(op, "'" + text(op) + "' changes a variable inside a larger expression: not supported "
-                   "(write it as its own statement)");
+        refuse(op, "'" + text(op) +
+                       "' changes a variable inside a larger expression: not supported "
+                       "(write it as its own statement)");
       default:
         refuse(op, "this operator is not supported");
     }
@@ -676,31 +704,49 @@ class Lowerer {
 
   ir::BinaryOp binary_op(const clang::Stmt* at, clang::BinaryOperatorKind kind) const {
     switch (kind) {
-      case clang::BO_Add: return ir::BinaryOp::Add;
-      case clang::BO_Sub: return ir::BinaryOp::Sub;
-      case clang::BO_Mul: return ir::BinaryOp::Mul;
-      case clang::BO_Div: return ir::BinaryOp::Div;
-      case clang::BO_Rem: return ir::BinaryOp::Rem;
-      case clang::BO_Shl: return ir::BinaryOp::Shl;
-      case clang::BO_Shr: return ir::BinaryOp::Shr;
-      case clang::BO_And: return ir::BinaryOp::BitAnd;
-      case clang::BO_Or: return ir::BinaryOp::BitOr;
-      case clang::BO_Xor: return ir::BinaryOp::BitXor;
-      case clang::BO_LT: return ir::BinaryOp::Lt;
-      case clang::BO_LE: return ir::BinaryOp::Le;
-      case clang::BO_GT: return ir::BinaryOp::Gt;
-      case clang::BO_GE: return ir::BinaryOp::Ge;
-      case clang::BO_EQ: return ir::BinaryOp::Eq;
-      case clang::BO_NE: return ir::BinaryOp::Ne;
-      default: refuse(at, "this operator is not supported");
+      case clang::BO_Add:
+        return ir::BinaryOp::Add;
+      case clang::BO_Sub:
+        return ir::BinaryOp::Sub;
+      case clang::BO_Mul:
+        return ir::BinaryOp::Mul;
+      case clang::BO_Div:
+        return ir::BinaryOp::Div;
+      case clang::BO_Rem:
+        return ir::BinaryOp::Rem;
+      case clang::BO_Shl:
+        return ir::BinaryOp::Shl;
+      case clang::BO_Shr:
+        return ir::BinaryOp::Shr;
+      case clang::BO_And:
+        return ir::BinaryOp::BitAnd;
+      case clang::BO_Or:
+        return ir::BinaryOp::BitOr;
+      case clang::BO_Xor:
+        return ir::BinaryOp::BitXor;
+      case clang::BO_LT:
+        return ir::BinaryOp::Lt;
+      case clang::BO_LE:
+        return ir::BinaryOp::Le;
+      case clang::BO_GT:
+        return ir::BinaryOp::Gt;
+      case clang::BO_GE:
+        return ir::BinaryOp::Ge;
+      case clang::BO_EQ:
+        return ir::BinaryOp::Eq;
+      case clang::BO_NE:
+        return ir::BinaryOp::Ne;
+      default:
+        refuse(at, "this operator is not supported");
     }
   }
 
   ir::ExprId lower_binary(const clang::BinaryOperator* op, ir::ScalarType type) {
     const ir::SourceRange where = range(op);
     if (op->isAssignmentOp())
-      refuse(op, "'" + text(op) + "' assigns inside a larger expression: not supported (write it "
-                 "as its own statement)");
+      refuse(op, "'" + text(op) +
+                     "' assigns inside a larger expression: not supported (write it "
+                     "as its own statement)");
     if (op->getOpcode() == clang::BO_Comma)
       refuse(op, "the comma operator inside an expression is not supported");
     if (op->isLogicalOp()) {
@@ -733,23 +779,23 @@ class Lowerer {
       refuse(call, "launching a kernel from a kernel (dynamic parallelism) is not supported");
     const clang::FunctionDecl* definition = nullptr;
     if (!callee->hasBody(definition))
-      refuse(call, "'" + callee->getNameAsString() + "' has no body in this file: the model "
-                   "cannot follow the call");
+      refuse(call, "'" + callee->getNameAsString() +
+                       "' has no body in this file: the model "
+                       "cannot follow the call");
     if (llvm::isa<clang::CXXMethodDecl>(callee))
       refuse(call, "calling the member function or operator '" + callee->getNameAsString() +
-                   "' is not supported");
+                       "' is not supported");
     for (const clang::FunctionDecl* active : call_stack_) {
       if (active == definition)
-        refuse(call, "recursion is not supported: '" + callee->getNameAsString() +
-                     "' calls itself");
+        refuse(call,
+               "recursion is not supported: '" + callee->getNameAsString() + "' calls itself");
     }
   }
 
   ir::ExprId lower_call(const clang::CallExpr* call, ir::ScalarType type) {
     const clang::FunctionDecl* callee = call->getDirectCallee();
     const ir::SourceRange where = range(call);
-    if (callee == nullptr)
-      refuse(call, "a call through a function pointer is not supported");
+    if (callee == nullptr) refuse(call, "a call through a function pointer is not supported");
     // A constexpr call with constant arguments (ceil_div(100, 16), numeric_limits<int>::max()) is
     // a constant, as the compiler folds it.
     if (callee->isConstexpr()) {  // EvaluateAsInt refuses side effects itself
@@ -760,14 +806,17 @@ class Lowerer {
     const bool std_min_max = qualified == "std::min" || qualified == "std::max";
     if (in_prelude(callee) || std_min_max) {
       const std::string name = callee->getNameAsString();
-      if (name == "__syncthreads_count" || name == "__syncthreads_and" || name == "__syncthreads_or")
+      if (name == "__syncthreads_count" || name == "__syncthreads_and" ||
+          name == "__syncthreads_or")
         refuse(call, name + " is not supported: the model has no barrier that returns a value");
-      const bool integers = call->getNumArgs() > 0 && scalar_type(callee->getParamDecl(0)->getType());
+      const bool integers =
+          call->getNumArgs() > 0 && scalar_type(callee->getParamDecl(0)->getType());
       if ((name == "min" || name == "max") && integers && call->getNumArgs() == 2) {
         NoHoist no_hoist(*this, "an argument of min or max");
         const ir::BinaryOp compare = name == "min" ? ir::BinaryOp::Lt : ir::BinaryOp::Gt;
         // a < b ? a : b: each argument is lowered twice (the model is a tree).
-        const ir::ExprId test = k_.binary(compare, lower_int(call->getArg(0)), lower_int(call->getArg(1)), where);
+        const ir::ExprId test =
+            k_.binary(compare, lower_int(call->getArg(0)), lower_int(call->getArg(1)), where);
         const ir::ExprId a = lower_int(call->getArg(0));
         const ir::ExprId b = lower_int(call->getArg(1));
         return k_.select(test, a, b, where);
@@ -775,11 +824,13 @@ class Lowerer {
       if ((name == "abs" || name == "llabs") && integers && call->getNumArgs() == 1) {
         NoHoist no_hoist(*this, "an argument of abs");
         const ir::ExprId x = lower_int(call->getArg(0));
-        const ir::ExprId negative = k_.binary(ir::BinaryOp::Lt, x, k_.constant(type, 0, where), where);
+        const ir::ExprId negative =
+            k_.binary(ir::BinaryOp::Lt, x, k_.constant(type, 0, where), where);
         const ir::ExprId minus = k_.unary(ir::UnaryOp::Neg, lower_int(call->getArg(0)), where);
         return k_.select(negative, minus, lower_int(call->getArg(0)), where);
       }
-      return opaque(call, type);  // atomics, __popc, __ballot_sync ...: values the model does not compute
+      return opaque(call,
+                    type);  // atomics, __popc, __ballot_sync ...: values the model does not compute
     }
     if (!inlinable(callee)) return opaque(call, type);  // a system header's function
     check_callee(call, callee);
@@ -808,12 +859,13 @@ class Lowerer {
       const auto type = scalar_type(param->getType());
       const bool reference = param->getType()->isReferenceType();
       if (type && (!reference || param->getType().getNonReferenceType().isConstQualified())) {
-        const ir::LocalId local = k_.add_local(param->getNameAsString(), *type, range(param->getSourceRange()));
+        const ir::LocalId local =
+            k_.add_local(param->getNameAsString(), *type, range(param->getSourceRange()));
         body.push_back(k_.declare(local, convert(lower_int(arg), *type, where), where));
         bindings_[param] = Binding{Binding::Local, local};
       } else if (type) {
         refuse(call, "the reference parameter '" + param->getNameAsString() + "' of '" +
-                     callee->getNameAsString() + "' is not supported");
+                         callee->getNameAsString() + "' is not supported");
       } else {
         scan_work(arg);  // a pointer, float or struct argument: opaque
         bindings_.erase(param);
@@ -846,7 +898,8 @@ class Lowerer {
         base = strip(op->getSubExpr());
       } else if (const auto* arith = llvm::dyn_cast<clang::BinaryOperator>(base);
                  arith != nullptr && arith->getType()->isPointerType()) {
-        base = strip(arith->getLHS()->getType()->isPointerType() ? arith->getLHS() : arith->getRHS());
+        base =
+            strip(arith->getLHS()->getType()->isPointerType() ? arith->getLHS() : arith->getRHS());
       } else {
         break;
       }
@@ -881,14 +934,17 @@ class Lowerer {
       what = name.rfind("atomic", 0) == 0 ? "atomic result" : "result of " + name;
     } else if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(bare)) {
       const clang::QualType operand = op->getLHS()->IgnoreParenImpCasts()->getType();
-      what = operand->isRealFloatingType() || op->getRHS()->IgnoreParenImpCasts()->getType()->isRealFloatingType()
+      what = operand->isRealFloatingType() ||
+                     op->getRHS()->IgnoreParenImpCasts()->getType()->isRealFloatingType()
                  ? "floating point"
-                 : operand->isPointerType() ? "pointer" : "unmodelled value";
+             : operand->isPointerType() ? "pointer"
+                                        : "unmodelled value";
     } else if (bare->getType()->isRealFloatingType()) {
       what = "floating point";
     } else if (bare->getType()->isPointerType()) {
       what = "pointer";
-    } else if (const clang::VarDecl* var = named_variable(bare); var != nullptr && var->hasGlobalStorage()) {
+    } else if (const clang::VarDecl* var = named_variable(bare);
+               var != nullptr && var->hasGlobalStorage()) {
       what = memory_space(bare);
     } else {
       what = "unmodelled value";
@@ -909,7 +965,8 @@ class Lowerer {
     if (s == nullptr) return;
     if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s)) {
       if (op->isAssignmentOp() && bound_local(op->getLHS()))
-        refuse(op, "'" + text(op) + "' changes the local '" + text(op->getLHS()) +
+        refuse(op,
+               "'" + text(op) + "' changes the local '" + text(op->getLHS()) +
                    "' inside a larger expression: not supported (write it as its own statement)");
       if (op->isLogicalOp()) {
         scan_work(op->getLHS());
@@ -920,11 +977,12 @@ class Lowerer {
     }
     if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s)) {
       if (op->isIncrementDecrementOp() && bound_local(op->getSubExpr()))
-        refuse(op, "'" + text(op) + "' changes a local inside a larger expression: not supported "
-                   "(write it as its own statement)");
+        refuse(op, "'" + text(op) +
+                       "' changes a local inside a larger expression: not supported "
+                       "(write it as its own statement)");
       if (op->getOpcode() == clang::UO_AddrOf && bound_local(op->getSubExpr()))
         refuse(op, "taking the address of the local '" + text(op->getSubExpr()) +
-                   "' is not supported (the model cannot follow writes through it)");
+                       "' is not supported (the model cannot follow writes through it)");
     }
     if (const auto* conditional = llvm::dyn_cast<clang::AbstractConditionalOperator>(s)) {
       scan_work(conditional->getCond());
@@ -939,7 +997,7 @@ class Lowerer {
       const clang::CXXConstructorDecl* constructor = construct->getConstructor();
       if (!constructor->isTrivial() && !in_prelude(constructor) && inlinable(constructor))
         refuse(s, "the constructor of '" + constructor->getParent()->getNameAsString() +
-                  "' is not supported (the model cannot follow it)");
+                      "' is not supported (the model cannot follow it)");
     }
     if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s)) {
       const clang::FunctionDecl* callee = call->getDirectCallee();

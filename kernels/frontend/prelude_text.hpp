@@ -1,4 +1,5 @@
-// The prelude and the stub headers the front-end gives Clang, from memory (no file beside the binary).
+// The prelude and the stub headers the front-end gives Clang, from memory (no file beside the
+// binary).
 #pragma once
 
 namespace warpdiv::frontend::detail {
@@ -10,8 +11,12 @@ extern const char* const kPreludeText;
 constexpr const char* kPreludePath = "/__warpdiv__/prelude.cuh";
 constexpr const char* kStubIncludeDir = "/__warpdiv__/include";
 /// Headers that a CUDA file includes and the prelude already covers: empty stubs.
-constexpr const char* kStubHeaders[] = {"cuda_runtime.h", "cuda_runtime_api.h", "cuda.h",
-                                        "device_launch_parameters.h", "device_functions.h",
-                                        "cuda_device_runtime_api.h", "vector_types.h"};
+constexpr const char* kStubHeaders[] = {"cuda_runtime.h",
+                                        "cuda_runtime_api.h",
+                                        "cuda.h",
+                                        "device_launch_parameters.h",
+                                        "device_functions.h",
+                                        "cuda_device_runtime_api.h",
+                                        "vector_types.h"};
 
 }  // namespace warpdiv::frontend::detail

@@ -2,17 +2,17 @@
 // models are written out by hand from C's conversion rules (as an s-expression, printed by this
 // file's own printer), never taken from the code under test.
 #include "kernels/frontend/frontend.hpp"
-#include "sim/ir_replay.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <string>
-#include <unistd.h>
 
+#include "sim/ir_replay.hpp"
 #include "tests/text_helpers.hpp"
 
 namespace {
@@ -74,16 +74,26 @@ std::string sexpr(const ir::Kernel& k, ir::ExprId id) {
   const ir::Expr& e = k.exprs.at(id);
   auto op = [&](int i) { return sexpr(k, e.operands[i]); };
   switch (e.kind) {
-    case ir::ExprKind::Constant: return ir::to_string(ir::Value{e.type, e.constant}) + ":" + ir::name(e.type);
-    case ir::ExprKind::Param: return "param:" + k.parameters.at(e.index).name;
-    case ir::ExprKind::Builtin: return ir::name(e.builtin);
-    case ir::ExprKind::Local: return k.locals.at(e.index).name;
-    case ir::ExprKind::Opaque: return "opaque:" + ir::name(e.type) + "{" + e.description + "}";
-    case ir::ExprKind::Cast: return "(" + ir::name(e.type) + ")" + op(0);
-    case ir::ExprKind::Unary: return "(" + ir::name(e.unary_op) + op(0) + ")";
-    case ir::ExprKind::Binary: return "(" + op(0) + " " + ir::name(e.binary_op) + " " + op(1) + ")";
-    case ir::ExprKind::Logical: return "(" + op(0) + " " + ir::name(e.logical_op) + " " + op(1) + ")";
-    case ir::ExprKind::Select: return "(" + op(0) + " ? " + op(1) + " : " + op(2) + ")";
+    case ir::ExprKind::Constant:
+      return ir::to_string(ir::Value{e.type, e.constant}) + ":" + ir::name(e.type);
+    case ir::ExprKind::Param:
+      return "param:" + k.parameters.at(e.index).name;
+    case ir::ExprKind::Builtin:
+      return ir::name(e.builtin);
+    case ir::ExprKind::Local:
+      return k.locals.at(e.index).name;
+    case ir::ExprKind::Opaque:
+      return "opaque:" + ir::name(e.type) + "{" + e.description + "}";
+    case ir::ExprKind::Cast:
+      return "(" + ir::name(e.type) + ")" + op(0);
+    case ir::ExprKind::Unary:
+      return "(" + ir::name(e.unary_op) + op(0) + ")";
+    case ir::ExprKind::Binary:
+      return "(" + op(0) + " " + ir::name(e.binary_op) + " " + op(1) + ")";
+    case ir::ExprKind::Logical:
+      return "(" + op(0) + " " + ir::name(e.logical_op) + " " + op(1) + ")";
+    case ir::ExprKind::Select:
+      return "(" + op(0) + " ? " + op(1) + " : " + op(2) + ")";
   }
   return "?";
 }
@@ -98,26 +108,36 @@ std::string sstmt(const ir::Kernel& k, ir::StmtId id) {
     return out;
   };
   switch (s.kind) {
-    case ir::StmtKind::Block: return "{" + list(s.children) + " }";
-    case ir::StmtKind::Declare: return "decl " + k.locals.at(s.local).name + " = " + value() + ";";
-    case ir::StmtKind::Assign: return k.locals.at(s.local).name + " = " + value() + ";";
-    case ir::StmtKind::Work: return "work[" + s.description + "];";
-    case ir::StmtKind::If: return "if " + value() + " " + sstmt(k, s.then_stmt) + " else " + sstmt(k, s.else_stmt);
+    case ir::StmtKind::Block:
+      return "{" + list(s.children) + " }";
+    case ir::StmtKind::Declare:
+      return "decl " + k.locals.at(s.local).name + " = " + value() + ";";
+    case ir::StmtKind::Assign:
+      return k.locals.at(s.local).name + " = " + value() + ";";
+    case ir::StmtKind::Work:
+      return "work[" + s.description + "];";
+    case ir::StmtKind::If:
+      return "if " + value() + " " + sstmt(k, s.then_stmt) + " else " + sstmt(k, s.else_stmt);
     case ir::StmtKind::Loop:
       return ir::name(s.loop_kind) + "(" + sstmt(k, s.init) + "; " + value() + "; " +
              sstmt(k, s.step) + ") " + sstmt(k, s.body);
-    case ir::StmtKind::Break: return "break;";
-    case ir::StmtKind::Continue: return "continue;";
-    case ir::StmtKind::Return: return "return " + value() + ";";
-    case ir::StmtKind::Barrier: return "barrier;";
+    case ir::StmtKind::Break:
+      return "break;";
+    case ir::StmtKind::Continue:
+      return "continue;";
+    case ir::StmtKind::Return:
+      return "return " + value() + ";";
+    case ir::StmtKind::Barrier:
+      return "barrier;";
     case ir::StmtKind::InlinedCall:
-      return "call " + s.description + "->" + (s.local == ir::kNone ? "-" : k.locals.at(s.local).name) +
-             " " + sstmt(k, s.body);
+      return "call " + s.description + "->" +
+             (s.local == ir::kNone ? "-" : k.locals.at(s.local).name) + " " + sstmt(k, s.body);
     case ir::StmtKind::Switch: {
       std::string cases;
-      for (const auto& c : s.cases) cases += " " + std::to_string(c.value) + "@" + std::to_string(c.child);
-      return "switch " + value() + " [" + cases + " default@" + std::to_string(s.default_child) + " ]" +
-             list(s.children);
+      for (const auto& c : s.cases)
+        cases += " " + std::to_string(c.value) + "@" + std::to_string(c.child);
+      return "switch " + value() + " [" + cases + " default@" + std::to_string(s.default_child) +
+             " ]" + list(s.children);
     }
   }
   return "?";
@@ -161,14 +181,17 @@ TEST_F(FrontendTest, PicksTheOnlyKernelWithoutKernelOption) {
 
 TEST_F(FrontendTest, SeveralKernelsWithoutKernelOptionListsThem) {
   const std::string message = refusal(kTwoKernels);
-  EXPECT_NE(message.find("defines 2 __global__ functions (scale, clear): choose one with --kernel NAME"),
-            std::string::npos) << message;
+  EXPECT_NE(
+      message.find("defines 2 __global__ functions (scale, clear): choose one with --kernel NAME"),
+      std::string::npos)
+      << message;
 }
 
 TEST_F(FrontendTest, KernelOptionPicksOneAndAnUnknownNameListsThem) {
   EXPECT_EQ(load(kTwoKernels, "clear").name, "clear");
   const std::string message = refusal(kTwoKernels, "nope");
-  EXPECT_NE(message.find("no __global__ function named 'nope' (defined: scale, clear)"), std::string::npos)
+  EXPECT_NE(message.find("no __global__ function named 'nope' (defined: scale, clear)"),
+            std::string::npos)
       << message;
 }
 
@@ -208,7 +231,8 @@ template __global__ void k<8>(int*);
 template __global__ void k<16>(int*);
 )";
   EXPECT_EQ(body(load(source, "k<8>")), "{ { work[a[1] = 2]; } }");
-  EXPECT_EQ(body(load(source, "k<16>")), "{ { if (threadIdx.x < (uint32)16:int32) work[a[0] = 1]; else - } }");
+  EXPECT_EQ(body(load(source, "k<16>")),
+            "{ { if (threadIdx.x < (uint32)16:int32) work[a[0] = 1]; else - } }");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -222,7 +246,8 @@ TEST_F(FrontendTest, SyntaxErrorGivesClangsDiagnosticWithLocation) {
   } catch (const ClangDiagnostics& e) {
     const std::string text = e.what();
     EXPECT_EQ(text.rfind(o.file + ":2:11: error: expected ';' after expression", 0), 0u) << text;
-    EXPECT_NE(text.find("  a[0] = 1\n"), std::string::npos) << text;  // the source line, as Clang prints it
+    EXPECT_NE(text.find("  a[0] = 1\n"), std::string::npos)
+        << text;  // the source line, as Clang prints it
     EXPECT_NE(text.back(), '\n');
   }
 }
@@ -239,7 +264,8 @@ TEST_F(FrontendTest, MissingFileIsOneLine) {
 }
 
 TEST_F(FrontendTest, DefinesAndIncludeDirectoriesReachClang) {
-  write("inc/tile.cuh", "#define TILE_FROM_HEADER 8\n__device__ int twice(int x) { return 2 * x; }\n");
+  write("inc/tile.cuh",
+        "#define TILE_FROM_HEADER 8\n__device__ int twice(int x) { return 2 * x; }\n");
   FrontendOptions o = options(R"(
 #include "tile.cuh"
 __global__ void k(int* a) {
@@ -251,7 +277,8 @@ __global__ void k(int* a) {
   o.defines = {"USE_TWICE", "WIDTH=4"};
   o.include_dirs = {(dir_ / "inc").string()};
   const ir::Kernel k = load_kernel(o);
-  EXPECT_EQ(sexpr(k, first(k, ir::StmtKind::If).value), "(threadIdx.x < (uint32)(8:int32 * 4:int32))");
+  EXPECT_EQ(sexpr(k, first(k, ir::StmtKind::If).value),
+            "(threadIdx.x < (uint32)(8:int32 * 4:int32))");
   ASSERT_EQ(k.files.size(), 2u);  // the header holds twice()'s body
   EXPECT_EQ(k.files[1].path, (dir_ / "inc" / "tile.cuh").string());
   o.defines = {};
@@ -341,7 +368,8 @@ __global__ void k(int* a, int w) {
   EXPECT_EQ(sexpr(k, first(k, ir::StmtKind::If).value),
             "(((r < param:w) && ((-r) != (~param:w))) || (!(bool)(param:w % 3:int32)))");
   EXPECT_NE(body(k).find("decl r = (int32)((blockIdx.y * (uint32)16:int32) + threadIdx.y);"),
-            std::string::npos) << body(k);
+            std::string::npos)
+      << body(k);
   EXPECT_NE(body(k).find("decl m = ((r >= param:w) ? 1:int32 : 0:int32);"), std::string::npos)
       << body(k);
 }
@@ -496,10 +524,11 @@ class RefusalTest : public FrontendTest, public ::testing::WithParamInterface<Un
 
 TEST_P(RefusalTest, NamesLocationAndReason) {
   const Unsupported& u = GetParam();
-  const FrontendOptions o = options(std::string("__device__ int f(int x) { return x > 0 ? f(x - 1) : 0; } "
-                                                "__device__ int g2(int x) { return x; } "
-                                                "__device__ int undefined_fn(int);\n") +
-                                    "__global__ void k(int* a, int n) {\n" + u.body + "\n}\n");
+  const FrontendOptions o =
+      options(std::string("__device__ int f(int x) { return x > 0 ? f(x - 1) : 0; } "
+                          "__device__ int g2(int x) { return x; } "
+                          "__device__ int undefined_fn(int);\n") +
+              "__global__ void k(int* a, int n) {\n" + u.body + "\n}\n");
   try {
     load_kernel(o);
     FAIL() << "accepted: " << u.body;
@@ -515,15 +544,18 @@ TEST_P(RefusalTest, NamesLocationAndReason) {
 INSTANTIATE_TEST_SUITE_P(
     Constructs, RefusalTest,
     ::testing::Values(
-        Unsupported{"goto", "  if (n) goto end;\n  a[0] = 1;\nend:\n  a[1] = 2;", ":3:10", "goto is not supported"},
-        Unsupported{"recursion", "  a[0] = f(n);", ":1:42", "recursion is not supported: 'f' calls itself"},
+        Unsupported{"goto", "  if (n) goto end;\n  a[0] = 1;\nend:\n  a[1] = 2;", ":3:10",
+                    "goto is not supported"},
+        Unsupported{"recursion", "  a[0] = f(n);", ":1:42",
+                    "recursion is not supported: 'f' calls itself"},
         Unsupported{"inline_asm", "  asm(\"exit;\");", ":3:3", "inline asm is not supported"},
         Unsupported{"function_pointer", "  int (*g)(int) = nullptr;\n  a[0] = g(n);", ":4:10",
                     "a call through a function pointer is not supported"},
         Unsupported{"atomic_steers_branch", "  if (atomicAdd(a, 1) == 0) a[1] = 1;", ":3:3",
                     "atomicAdd(a, 1) (atomic result)"},
-        Unsupported{"local_array_in_condition", "  int idx[2] = {0, 1};\n  if (idx[threadIdx.x % 2]) a[0] = 1;",
-                    ":4:3", "idx[threadIdx.x % 2] (local array)"},
+        Unsupported{"local_array_in_condition",
+                    "  int idx[2] = {0, 1};\n  if (idx[threadIdx.x % 2]) a[0] = 1;", ":4:3",
+                    "idx[threadIdx.x % 2] (local array)"},
         Unsupported{"pointer_in_condition", "  int* p = a + n;\n  if (p > a) a[0] = 1;", ":4:3",
                     "p > a (pointer)"},
         Unsupported{"assignment_in_condition", "  int i = 0;\n  if ((i = n) > 2) a[0] = 1;", ":4:8",
@@ -532,14 +564,16 @@ INSTANTIATE_TEST_SUITE_P(
                     "changes a local inside a larger expression"},
         Unsupported{"address_of_local", "  int i = 0;\n  atomicAdd(&i, 1);", ":4:13",
                     "taking the address of the local 'i'"},
-        Unsupported{"call_in_loop_condition", "  for (int i = 0; i < g2(n); ++i) a[i] = 0;", ":3:23",
-                    "calling a __device__ function in a loop condition"},
-        Unsupported{"no_body", "  a[0] = undefined_fn(n);", ":3:10", "'undefined_fn' has no body in this file"},
+        Unsupported{"call_in_loop_condition", "  for (int i = 0; i < g2(n); ++i) a[i] = 0;",
+                    ":3:23", "calling a __device__ function in a loop condition"},
+        Unsupported{"no_body", "  a[0] = undefined_fn(n);", ":3:10",
+                    "'undefined_fn' has no body in this file"},
         Unsupported{"barrier_count", "  int c = __syncthreads_count(n);", ":3:11",
                     "__syncthreads_count is not supported"},
         Unsupported{"static_local", "  static int count = 0;", ":3:3",
                     "the static or extern local 'count' is not supported"},
-        Unsupported{"reference_local", "  int& r = n;", ":3:3", "the reference 'r' is not supported"},
+        Unsupported{"reference_local", "  int& r = n;", ":3:3",
+                    "the reference 'r' is not supported"},
         Unsupported{"lambda", "  auto g = [](int x) { return x; };", ":3:12",
                     "a lambda or statement expression is not supported"},
         Unsupported{"range_for", "  int v[2] = {1, 2};\n  for (int x : v) a[x] = 0;", ":4:3",
@@ -550,8 +584,8 @@ INSTANTIATE_TEST_SUITE_P(
                     ":4:7", "calling the member function or operator 'get' is not supported"},
         Unsupported{"case_range", "  switch (n) { case 1 ... 3: a[0] = 1; }", ":3:16",
                     "a case range (a ... b) is not supported"},
-        Unsupported{"nested_case", "  switch (n) { case 0: { a[0] = 0; case 1: a[1] = 1; } }", ":3:36",
-                    "a case label outside the top level"}),
+        Unsupported{"nested_case", "  switch (n) { case 0: { a[0] = 0; case 1: a[1] = 1; } }",
+                    ":3:36", "a case label outside the top level"}),
     [](const ::testing::TestParamInfo<Unsupported>& p) { return std::string(p.param.name); });
 
 // ---------------------------------------------------------------------------------------------
@@ -580,7 +614,8 @@ ir::Launch launch(const ir::Kernel& k, ir::Dim3 grid, ir::Dim3 block, int warp_s
   l.warp_size = warp_size;
   std::size_t next = 0;
   for (const auto& p : k.parameters)
-    l.arguments.push_back(p.scalar ? ir::Value::of(p.type, scalar_arguments.at(next++)) : ir::Value{});
+    l.arguments.push_back(p.scalar ? ir::Value::of(p.type, scalar_arguments.at(next++))
+                                   : ir::Value{});
   return l;
 }
 
@@ -605,9 +640,11 @@ TEST_F(FrontendTest, NaiveMatmulGuardCountsByHand) {
   const ir::ReplayResult r = ir::replay(k, launch(k, {2, 2, 1}, {4, 4, 1}, 8, {5}));
   EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 5)), (std::vector<std::uint64_t>{8, 4, 64, 25}));
   // The store runs in warps with at least one valid thread: 2 + 2 + 1 + 1.
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Work, 8)), (std::vector<std::uint64_t>{6, 0, 25, 0}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Work, 8)),
+            (std::vector<std::uint64_t>{6, 0, 25, 0}));
   // The k loop's condition: 6 times per valid thread and per warp with valid threads (k = 0..5).
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Loop, 7)), (std::vector<std::uint64_t>{36, 0, 150, 125}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Loop, 7)),
+            (std::vector<std::uint64_t>{36, 0, 150, 125}));
 }
 
 TEST_F(FrontendTest, ReductionCountsByHand) {
@@ -622,7 +659,8 @@ __global__ void reduce(float* s) {
 )");
   // One block of 16 threads, warps of 8: stride 1, 2, 4, 8 (four iterations, five tests).
   const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {16, 1, 1}, 8, {}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Loop, 4)), (std::vector<std::uint64_t>{10, 0, 80, 64}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Loop, 4)),
+            (std::vector<std::uint64_t>{10, 0, 80, 64}));
   // Taken: 8 + 4 + 2 + 1 threads. Divergent: both warps at strides 1, 2, 4 (lanes 0 and 8 are the
   // only true ones at 4), only warp 0 at stride 8.
   EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 6)), (std::vector<std::uint64_t>{8, 7, 64, 15}));
@@ -667,7 +705,8 @@ __global__ void k(int* a) {
   EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 8)), (std::vector<std::uint64_t>{1, 1, 8, 5}));
   // f: x < 3 for lanes 0..2, which return early; lanes 3..7 reach `return x`.
   EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 3)), (std::vector<std::uint64_t>{1, 1, 8, 3}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Return, 4)), (std::vector<std::uint64_t>{1, 0, 5, 0}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Return, 4)),
+            (std::vector<std::uint64_t>{1, 0, 5, 0}));
   // v = 0, 0, 0, 3, 4, 5, 6, 7: v > 5 for lanes 6 and 7.
   EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 10)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
 }
