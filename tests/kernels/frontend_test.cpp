@@ -12,6 +12,7 @@
 #include <functional>
 #include <string>
 
+#include "sim/ir_json.hpp"
 #include "sim/ir_replay.hpp"
 #include "tests/text_helpers.hpp"
 
@@ -645,6 +646,16 @@ TEST_F(FrontendTest, NaiveMatmulGuardCountsByHand) {
   // The k loop's condition: 6 times per valid thread and per warp with valid threads (k = 0..5).
   EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Loop, 7)),
             (std::vector<std::uint64_t>{36, 0, 150, 125}));
+}
+
+TEST_F(FrontendTest, ModelSurvivesTheJsonRoundTripWithItsCounts) {
+  // A model read here is analysed elsewhere (the GPU machine has no Clang): same model, same counts.
+  const ir::Kernel k = load(kNaiveMatmul);
+  const ir::Kernel back = ir::kernel_from_json(ir::to_json(k));
+  EXPECT_EQ(body(back), body(k));
+  EXPECT_EQ(back.files.at(0).lines, k.files.at(0).lines);
+  const ir::ReplayResult r = ir::replay(back, launch(back, {2, 2, 1}, {4, 4, 1}, 8, {5}));
+  EXPECT_EQ(counts(r, at_line(back, ir::StmtKind::If, 5)), (std::vector<std::uint64_t>{8, 4, 64, 25}));
 }
 
 TEST_F(FrontendTest, ReductionCountsByHand) {
