@@ -1,5 +1,5 @@
 // Typed errors shared by every layer. Library code throws; only the CLI maps them to exit codes
-// (0 ok, 1 mismatch or internal failure, 2 bad input, 3 no GPU).
+// (0 ok, 1 mismatch or internal failure, 2 bad input, 3 no GPU, 130 interrupted).
 #pragma once
 
 #include <stdexcept>
@@ -15,6 +15,12 @@ class InvalidInput : public std::runtime_error {
 
 /// No usable CUDA device or driver, or a build without CUDA: exit status 3.
 class NoDevice : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A long run stopped on request (Ctrl-C): exit status 130, no partial output.
+class Interrupted : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };

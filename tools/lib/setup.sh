@@ -9,7 +9,7 @@ export PATH="$PATH:/usr/local/cuda/bin"
 
 # Debian 12 packages the build and the tests need (the compiler toolchain and nvcc are assumed).
 WARPDIV_PACKAGES=(cmake make libboost-program-options-dev libfccp-dev googletest libgtest-dev
-                  libbenchmark-dev libpng-dev)
+                  libbenchmark-dev libpng-dev nlohmann-json3-dev)
 # Only tools/test needs these: the browser test renders the HTML reports in headless Chromium (with a
 # font, so that text is drawn on a bare machine). If they cannot be installed, that test skips.
 WARPDIV_TEST_PACKAGES=(chromium fonts-dejavu-core)

@@ -1,0 +1,432 @@
+#include "sim/ir.hpp"
+
+#include <array>
+#include <limits>
+#include <sstream>
+
+#include "sim/errors.hpp"
+
+namespace warpdiv::sim::ir {
+
+namespace {
+
+constexpr std::array<const char*, kScalarTypeCount> kTypeNames = {
+    "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"};
+constexpr std::array<const char*, kBuiltinCount> kBuiltinNames = {
+    "threadIdx.x", "threadIdx.y", "threadIdx.z", "blockIdx.x", "blockIdx.y", "blockIdx.z",
+    "blockDim.x",  "blockDim.y",  "blockDim.z",  "gridDim.x",  "gridDim.y",  "gridDim.z",
+    "warpSize"};
+constexpr std::array<const char*, kBinaryOpCount> kBinaryNames = {
+    "+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<", "<=", ">", ">=", "==", "!="};
+constexpr std::array<const char*, kExprKindCount> kExprKindNames = {
+    "constant", "param", "builtin", "local", "opaque", "cast", "unary", "binary", "logical", "select"};
+constexpr std::array<const char*, kStmtKindCount> kStmtKindNames = {
+    "block", "declare", "assign", "work", "if", "loop", "break", "continue", "return", "barrier",
+    "call", "switch"};
+
+std::int64_t min_of(ScalarType t) {
+  if (t == ScalarType::Bool || !is_signed(t)) return 0;
+  return -(std::int64_t{1} << (bit_width(t) - 2)) * 2;  // -2^(w-1) without overflow
+}
+std::uint64_t max_of(ScalarType t) {
+  const int w = bit_width(t);
+  if (is_signed(t)) return (std::uint64_t{1} << (w - 1)) - 1;
+  return w == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1;
+}
+std::string range_text(ScalarType t) {
+  return std::to_string(min_of(t)) + " to " + std::to_string(max_of(t));
+}
+
+}  // namespace
+
+std::string name(ScalarType type) { return kTypeNames[static_cast<int>(type)]; }
+
+ScalarType scalar_type_from_name(const std::string& text) {
+  for (int i = 0; i < kScalarTypeCount; ++i)
+    if (text == kTypeNames[i]) return static_cast<ScalarType>(i);
+  throw InvalidInput("unknown scalar type '" + text +
+                     "' (allowed: bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64)");
+}
+
+int bit_width(ScalarType type) {
+  switch (type) {
+    case ScalarType::Bool: return 1;
+    case ScalarType::I8: case ScalarType::U8: return 8;
+    case ScalarType::I16: case ScalarType::U16: return 16;
+    case ScalarType::I32: case ScalarType::U32: return 32;
+    case ScalarType::I64: case ScalarType::U64: return 64;
+  }
+  return 64;
+}
+
+bool is_signed(ScalarType type) {
+  return type == ScalarType::I8 || type == ScalarType::I16 || type == ScalarType::I32 ||
+         type == ScalarType::I64;
+}
+
+bool is_promoted(ScalarType type) {
+  return type == ScalarType::I32 || type == ScalarType::U32 || type == ScalarType::I64 ||
+         type == ScalarType::U64;
+}
+
+std::uint64_t normalise(ScalarType type, std::uint64_t bits) {
+  switch (type) {
+    case ScalarType::Bool: return bits != 0 ? 1 : 0;
+    case ScalarType::I8: return static_cast<std::uint64_t>(std::int64_t{static_cast<std::int8_t>(bits)});
+    case ScalarType::U8: return bits & 0xFFu;
+    case ScalarType::I16: return static_cast<std::uint64_t>(std::int64_t{static_cast<std::int16_t>(bits)});
+    case ScalarType::U16: return bits & 0xFFFFu;
+    case ScalarType::I32: return static_cast<std::uint64_t>(std::int64_t{static_cast<std::int32_t>(bits)});
+    case ScalarType::U32: return bits & 0xFFFFFFFFu;
+    case ScalarType::I64: case ScalarType::U64: return bits;
+  }
+  return bits;
+}
+
+Value Value::of(ScalarType type, std::int64_t value) {
+  const bool fits = value >= min_of(type) &&
+                    (value < 0 || static_cast<std::uint64_t>(value) <= max_of(type));
+  if (!fits) {
+    throw InvalidInput("value " + std::to_string(value) + " does not fit in " + name(type) +
+                       " (allowed: " + range_text(type) + ")");
+  }
+  return Value{type, normalise(type, static_cast<std::uint64_t>(value))};
+}
+
+Value Value::of_unsigned(ScalarType type, std::uint64_t value) {
+  if (value > max_of(type)) {
+    throw InvalidInput("value " + std::to_string(value) + " does not fit in " + name(type) +
+                       " (allowed: " + range_text(type) + ")");
+  }
+  return Value{type, value};
+}
+
+bool operator==(const Value& a, const Value& b) { return a.type == b.type && a.bits == b.bits; }
+
+Value parse_value(ScalarType type, const std::string& text) {
+  const std::string allowed = " (allowed: an integer from " + range_text(type) + ")";
+  if (type == ScalarType::Bool) {
+    if (text == "true" || text == "1") return Value{type, 1};
+    if (text == "false" || text == "0") return Value{type, 0};
+    throw InvalidInput("'" + text + "' is not a bool (allowed: true, false, 1, 0)");
+  }
+  std::size_t i = 0;
+  bool negative = false;
+  if (i < text.size() && (text[i] == '-' || text[i] == '+')) negative = text[i++] == '-';
+  if (i == text.size()) throw InvalidInput("'" + text + "' is not an integer" + allowed);
+  std::uint64_t magnitude = 0;
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c < '0' || c > '9') throw InvalidInput("'" + text + "' is not an integer" + allowed);
+    const auto digit = static_cast<std::uint64_t>(c - '0');
+    if (magnitude > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
+      throw InvalidInput("'" + text + "' is out of range for " + name(type) + allowed);
+    magnitude = magnitude * 10 + digit;
+  }
+  if (!negative) {
+    if (magnitude > max_of(type))
+      throw InvalidInput("'" + text + "' is out of range for " + name(type) + allowed);
+    return Value{type, magnitude};
+  }
+  // -magnitude must be >= min_of(type), i.e. magnitude <= 2^(w-1) for signed, 0 for unsigned.
+  const std::uint64_t limit = is_signed(type) ? max_of(type) + 1 : 0;
+  if (magnitude > limit)
+    throw InvalidInput("'" + text + "' is out of range for " + name(type) + allowed);
+  return Value{type, normalise(type, ~magnitude + 1)};
+}
+
+std::string to_string(const Value& value) {
+  if (value.type == ScalarType::Bool) return value.bits != 0 ? "true" : "false";
+  if (is_signed(value.type)) return std::to_string(value.as_signed());
+  return std::to_string(value.bits);
+}
+
+bool operator==(const SourceRange& a, const SourceRange& b) {
+  return a.file == b.file && a.line == b.line && a.column == b.column && a.end_line == b.end_line &&
+         a.end_column == b.end_column;
+}
+
+std::string name(Builtin builtin) { return kBuiltinNames[static_cast<int>(builtin)]; }
+std::string name(UnaryOp op) {
+  switch (op) {
+    case UnaryOp::Neg: return "-";
+    case UnaryOp::BitNot: return "~";
+    case UnaryOp::LogicalNot: return "!";
+  }
+  return "?";
+}
+std::string name(BinaryOp op) { return kBinaryNames[static_cast<int>(op)]; }
+std::string name(LogicalOp op) { return op == LogicalOp::And ? "&&" : "||"; }
+std::string name(ExprKind kind) { return kExprKindNames[static_cast<int>(kind)]; }
+std::string name(StmtKind kind) { return kStmtKindNames[static_cast<int>(kind)]; }
+std::string name(LoopKind kind) {
+  switch (kind) {
+    case LoopKind::For: return "for";
+    case LoopKind::While: return "while";
+    case LoopKind::Do: return "do";
+  }
+  return "?";
+}
+
+ScalarType builtin_type(Builtin builtin) {
+  return builtin == Builtin::WarpSize ? ScalarType::I32 : ScalarType::U32;
+}
+
+bool is_comparison(BinaryOp op) { return op >= BinaryOp::Lt; }
+
+// ---------------------------------------------------------------------------------------------
+// Builders
+
+ExprId Kernel::add(const Expr& expr) {
+  exprs.push_back(expr);
+  return static_cast<ExprId>(exprs.size() - 1);
+}
+
+StmtId Kernel::add(const Stmt& stmt) {
+  stmts.push_back(stmt);
+  return static_cast<StmtId>(stmts.size() - 1);
+}
+
+LocalId Kernel::add_local(const std::string& local_name, ScalarType type, SourceRange declared) {
+  locals.push_back(Local{local_name, type, declared});
+  return static_cast<LocalId>(locals.size() - 1);
+}
+
+std::int32_t Kernel::add_parameter(const std::string& parameter_name, ScalarType type) {
+  parameters.push_back(Parameter{parameter_name, type, true, ir::name(type)});
+  return static_cast<std::int32_t>(parameters.size() - 1);
+}
+
+std::int32_t Kernel::add_opaque_parameter(const std::string& parameter_name,
+                                          const std::string& type_spelling) {
+  parameters.push_back(Parameter{parameter_name, ScalarType::I32, false, type_spelling});
+  return static_cast<std::int32_t>(parameters.size() - 1);
+}
+
+namespace {
+Expr make_expr(ExprKind kind, ScalarType type, SourceRange range) {
+  Expr e;
+  e.kind = kind;
+  e.type = type;
+  e.range = range;
+  return e;
+}
+Stmt make_stmt(StmtKind kind, SourceRange range) {
+  Stmt s;
+  s.kind = kind;
+  s.range = range;
+  return s;
+}
+}  // namespace
+
+ExprId Kernel::constant(ScalarType type, std::int64_t value, SourceRange range) {
+  Expr e = make_expr(ExprKind::Constant, type, range);
+  e.constant = normalise(type, static_cast<std::uint64_t>(value));
+  return add(e);
+}
+
+ExprId Kernel::param(std::int32_t index, SourceRange range) {
+  const bool known = index >= 0 && static_cast<std::size_t>(index) < parameters.size();
+  Expr e = make_expr(ExprKind::Param, known ? parameters[index].type : ScalarType::I32, range);
+  e.index = index;
+  return add(e);
+}
+
+ExprId Kernel::builtin(Builtin which, SourceRange range) {
+  Expr e = make_expr(ExprKind::Builtin, builtin_type(which), range);
+  e.builtin = which;
+  return add(e);
+}
+
+ExprId Kernel::local(LocalId id, SourceRange range) {
+  const bool known = id >= 0 && static_cast<std::size_t>(id) < locals.size();
+  Expr e = make_expr(ExprKind::Local, known ? locals[id].type : ScalarType::I32, range);
+  e.index = id;
+  return add(e);
+}
+
+ExprId Kernel::opaque(ScalarType type, const std::string& description, SourceRange range) {
+  Expr e = make_expr(ExprKind::Opaque, type, range);
+  e.description = description;
+  return add(e);
+}
+
+namespace {
+ScalarType type_of(const Kernel& k, ExprId id) {
+  return id >= 0 && static_cast<std::size_t>(id) < k.exprs.size() ? k.exprs[id].type
+                                                                   : ScalarType::I32;
+}
+}  // namespace
+
+ExprId Kernel::cast(ScalarType to, ExprId operand, SourceRange range) {
+  Expr e = make_expr(ExprKind::Cast, to, range);
+  e.operands[0] = operand;
+  return add(e);
+}
+
+ExprId Kernel::unary(UnaryOp op, ExprId operand, SourceRange range) {
+  Expr e = make_expr(ExprKind::Unary,
+                     op == UnaryOp::LogicalNot ? ScalarType::Bool : type_of(*this, operand), range);
+  e.unary_op = op;
+  e.operands[0] = operand;
+  return add(e);
+}
+
+ExprId Kernel::binary(BinaryOp op, ExprId lhs, ExprId rhs, SourceRange range) {
+  Expr e = make_expr(ExprKind::Binary, is_comparison(op) ? ScalarType::Bool : type_of(*this, lhs),
+                     range);
+  e.binary_op = op;
+  e.operands[0] = lhs;
+  e.operands[1] = rhs;
+  return add(e);
+}
+
+ExprId Kernel::logical(LogicalOp op, ExprId lhs, ExprId rhs, SourceRange range) {
+  Expr e = make_expr(ExprKind::Logical, ScalarType::Bool, range);
+  e.logical_op = op;
+  e.operands[0] = lhs;
+  e.operands[1] = rhs;
+  return add(e);
+}
+
+ExprId Kernel::select(ExprId condition, ExprId if_true, ExprId if_false, SourceRange range) {
+  Expr e = make_expr(ExprKind::Select, type_of(*this, if_true), range);
+  e.operands[0] = condition;
+  e.operands[1] = if_true;
+  e.operands[2] = if_false;
+  return add(e);
+}
+
+StmtId Kernel::block(std::vector<StmtId> children, SourceRange range) {
+  Stmt s = make_stmt(StmtKind::Block, range);
+  s.children = std::move(children);
+  return add(s);
+}
+
+StmtId Kernel::declare(LocalId target, ExprId value, SourceRange range) {
+  Stmt s = make_stmt(StmtKind::Declare, range);
+  s.local = target;
+  s.value = value;
+  return add(s);
+}
+
+StmtId Kernel::assign(LocalId target, ExprId value, SourceRange range) {
+  Stmt s = make_stmt(StmtKind::Assign, range);
+  s.local = target;
+  s.value = value;
+  return add(s);
+}
+
+StmtId Kernel::work(const std::string& description, SourceRange range) {
+  Stmt s = make_stmt(StmtKind::Work, range);
+  s.description = description;
+  return add(s);
+}
+
+StmtId Kernel::if_(ExprId condition, StmtId then_stmt, StmtId else_stmt, SourceRange range) {
+  Stmt s = make_stmt(StmtKind::If, range);
+  s.value = condition;
+  s.then_stmt = then_stmt;
+  s.else_stmt = else_stmt;
+  return add(s);
+}
+
+StmtId Kernel::loop(LoopKind kind, StmtId init, ExprId condition, StmtId step, StmtId body,
+                    SourceRange range) {
+  Stmt s = make_stmt(StmtKind::Loop, range);
+  s.loop_kind = kind;
+  s.init = init;
+  s.value = condition;
+  s.step = step;
+  s.body = body;
+  return add(s);
+}
+
+StmtId Kernel::break_(SourceRange range) { return add(make_stmt(StmtKind::Break, range)); }
+StmtId Kernel::continue_(SourceRange range) { return add(make_stmt(StmtKind::Continue, range)); }
+
+StmtId Kernel::return_(ExprId value, SourceRange range) {
+  Stmt s = make_stmt(StmtKind::Return, range);
+  s.value = value;
+  return add(s);
+}
+
+StmtId Kernel::barrier(SourceRange range) { return add(make_stmt(StmtKind::Barrier, range)); }
+
+StmtId Kernel::inlined_call(const std::string& callee, LocalId result, StmtId body,
+                            SourceRange range) {
+  Stmt s = make_stmt(StmtKind::InlinedCall, range);
+  s.description = callee;
+  s.local = result;
+  s.body = body;
+  return add(s);
+}
+
+StmtId Kernel::switch_(ExprId condition, std::vector<StmtId> children,
+                       std::vector<SwitchCase> cases, std::int32_t default_child,
+                       SourceRange range) {
+  Stmt s = make_stmt(StmtKind::Switch, range);
+  s.value = condition;
+  s.children = std::move(children);
+  s.cases = std::move(cases);
+  s.default_child = default_child;
+  return add(s);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+
+std::string location(const Kernel& kernel, const SourceRange& range) {
+  if (range.line == 0) return "<unknown>";
+  const std::string path =
+      range.file < kernel.files.size() ? kernel.files[range.file].path : std::string("<unknown>");
+  return path + ":" + std::to_string(range.line) + ":" + std::to_string(range.column);
+}
+
+std::string report_kind(const Stmt& stmt) {
+  switch (stmt.kind) {
+    case StmtKind::If: return "if";
+    case StmtKind::Loop: return name(stmt.loop_kind);
+    case StmtKind::Switch: return "switch";
+    case StmtKind::Return: return "return";
+    case StmtKind::Break: return "break";
+    case StmtKind::Continue: return "continue";
+    case StmtKind::Barrier: return "barrier";
+    default: return "statement";
+  }
+}
+
+namespace {
+void mark_loops(const Kernel& k, StmtId id, StmtId loop, std::vector<StmtId>& out) {
+  if (id == kNone) return;
+  const Stmt& s = k.stmts[id];
+  out[id] = loop;
+  switch (s.kind) {
+    case StmtKind::Block:
+    case StmtKind::Switch:
+      for (StmtId c : s.children) mark_loops(k, c, loop, out);
+      break;
+    case StmtKind::If:
+      mark_loops(k, s.then_stmt, loop, out);
+      mark_loops(k, s.else_stmt, loop, out);
+      break;
+    case StmtKind::Loop:
+      out[id] = id;
+      mark_loops(k, s.init, loop, out);
+      mark_loops(k, s.body, id, out);
+      mark_loops(k, s.step, id, out);
+      break;
+    case StmtKind::InlinedCall: mark_loops(k, s.body, loop, out); break;
+    default: break;
+  }
+}
+}  // namespace
+
+std::vector<StmtId> innermost_loops(const Kernel& kernel) {
+  std::vector<StmtId> out(kernel.stmts.size(), kNone);
+  if (kernel.root >= 0 && static_cast<std::size_t>(kernel.root) < kernel.stmts.size())
+    mark_loops(kernel, kernel.root, kNone, out);
+  return out;
+}
+
+}  // namespace warpdiv::sim::ir

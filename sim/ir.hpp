@@ -1,0 +1,290 @@
+// The kernel model (IR): a CUDA kernel's control flow as a small structured program over integer
+// scalars with C's semantics. It owns no kernel: the Clang front-end (kernels/) lowers a source file
+// to it, JSON (sim/ir_json.hpp) saves and loads it, and the replay engine (sim/ir_replay.hpp) runs it
+// warp by warp. Nothing here knows Clang, CUDA or a particular kernel.
+//
+// Shape: a Kernel holds flat arenas of expressions and statements referenced by index (ExprId,
+// StmtId), so a statement's id is stable (results are indexed by it) and the model is trivially
+// serialised. The front-end makes every conversion explicit, as Clang's ImplicitCastExpr does:
+//   - arithmetic, bitwise and comparison operands have one type, one of int32, uint32, int64,
+//     uint64 (C's promoted types); the result has that type (bool for comparisons);
+//   - a shift's right operand may have another of those four types; the result has the left's type;
+//   - !, &&, || and the condition of ?: take bool and give bool (C++ rules: CUDA is C++);
+//   - Cast converts between any two scalar types (to bool: != 0; to a narrower type: modulo 2^n;
+//     from bool: 0 or 1).
+// Undefined behaviour (signed overflow, division by zero, INT_MIN / -1, a shift by a negative
+// amount or by >= the width, a negative left operand of <<, reading a local never assigned) is an
+// error naming the source location, never a computed value.
+//
+// Opaque values (a read from memory, a floating-point result, an atomic's result, a pointer
+// parameter ...) may flow into locals and work, but a condition that depends on one, directly or
+// through locals, is data-dependent: validate() refuses it before any launch (static taint through
+// locals, flow-insensitive: a local is tainted if any assignment to it is).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace warpdiv::sim::ir {
+
+// ---------------------------------------------------------------------------------------------
+// Scalar types and values
+
+/// CUDA's integer scalars: int = int32, unsigned = uint32, long / long long = int64,
+/// size_t / unsigned long = uint64 (LP64).
+enum class ScalarType : std::uint8_t { Bool, I8, U8, I16, U16, I32, U32, I64, U64 };
+constexpr int kScalarTypeCount = 9;
+
+/// "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64".
+std::string name(ScalarType type);
+/// Inverse of name(); throws InvalidInput naming the allowed names.
+ScalarType scalar_type_from_name(const std::string& text);
+/// 1 for bool, else 8, 16, 32 or 64.
+int bit_width(ScalarType type);
+bool is_signed(ScalarType type);
+/// int32, uint32, int64 or uint64: the types arithmetic, bitwise and comparison operators take.
+bool is_promoted(ScalarType type);
+
+/// A scalar of a given type. `bits` holds the value normalised to 64 bits: sign-extended for
+/// signed types, zero-extended for unsigned ones, 0 or 1 for bool.
+struct Value {
+  ScalarType type = ScalarType::I32;
+  std::uint64_t bits = 0;
+
+  /// The value as a signed 64-bit integer (exact for every type but uint64 above 2^63 - 1).
+  std::int64_t as_signed() const { return static_cast<std::int64_t>(bits); }
+  /// Throws InvalidInput when `value` is outside the range of `type` ("N must be ... from A to B").
+  static Value of(ScalarType type, std::int64_t value);
+  static Value of_unsigned(ScalarType type, std::uint64_t value);
+};
+bool operator==(const Value& a, const Value& b);
+/// Parses a decimal integer (optionally signed) into `type`; throws InvalidInput when it is not a
+/// number or out of the type's range (the message names the range).
+Value parse_value(ScalarType type, const std::string& text);
+/// Decimal text of the value as its type reads it ("-1", "4294967295", "true").
+std::string to_string(const Value& value);
+/// `bits` reduced to `type` (C's conversion: modulo 2^n, or != 0 for bool).
+std::uint64_t normalise(ScalarType type, std::uint64_t bits);
+
+// ---------------------------------------------------------------------------------------------
+// Source locations
+
+/// A source range, 1-based lines and columns, end inclusive as Clang reports it. `file` indexes
+/// Kernel::files (0 = the kernel's own file). line 0 = unknown.
+struct SourceRange {
+  std::uint32_t file = 0;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  std::uint32_t end_line = 0;
+  std::uint32_t end_column = 0;
+};
+bool operator==(const SourceRange& a, const SourceRange& b);
+
+// ---------------------------------------------------------------------------------------------
+// Expressions
+
+using ExprId = std::int32_t;
+using StmtId = std::int32_t;
+using LocalId = std::int32_t;
+constexpr std::int32_t kNone = -1;
+
+enum class ExprKind : std::uint8_t {
+  Constant,  // value
+  Param,     // index = kernel parameter (a scalar one)
+  Builtin,   // builtin
+  Local,     // index = local variable
+  Opaque,    // a value the model cannot compute; description says what it is
+  Cast,      // operands[0] converted to type
+  Unary,     // unary_op operands[0]
+  Binary,    // operands[0] binary_op operands[1]
+  Logical,   // operands[0] && / || operands[1], short-circuit (logical_op)
+  Select,    // operands[0] ? operands[1] : operands[2], only the chosen arm is evaluated
+};
+constexpr int kExprKindCount = 10;
+
+/// threadIdx, blockIdx, blockDim, gridDim (uint32, CUDA's unsigned int) and warpSize (int32).
+enum class Builtin : std::uint8_t {
+  ThreadIdxX, ThreadIdxY, ThreadIdxZ,
+  BlockIdxX, BlockIdxY, BlockIdxZ,
+  BlockDimX, BlockDimY, BlockDimZ,
+  GridDimX, GridDimY, GridDimZ,
+  WarpSize,
+};
+constexpr int kBuiltinCount = 13;
+
+enum class UnaryOp : std::uint8_t { Neg, BitNot, LogicalNot };
+enum class BinaryOp : std::uint8_t {
+  Add, Sub, Mul, Div, Rem, Shl, Shr, BitAnd, BitOr, BitXor,
+  Lt, Le, Gt, Ge, Eq, Ne,
+};
+constexpr int kBinaryOpCount = 16;
+enum class LogicalOp : std::uint8_t { And, Or };
+
+/// Names used in JSON and messages: "threadIdx.x" ..., "warpSize"; "-", "~", "!"; "+", "-", "*",
+/// "/", "%", "<<", ">>", "&", "|", "^", "<", "<=", ">", ">=", "==", "!="; "&&", "||";
+/// "constant", "param", "builtin", "local", "opaque", "cast", "unary", "binary", "logical", "select".
+std::string name(Builtin builtin);
+std::string name(UnaryOp op);
+std::string name(BinaryOp op);
+std::string name(LogicalOp op);
+std::string name(ExprKind kind);
+/// The type of a builtin: uint32, or int32 for warpSize.
+ScalarType builtin_type(Builtin builtin);
+/// True for <, <=, >, >=, ==, != (result bool).
+bool is_comparison(BinaryOp op);
+
+struct Expr {
+  ExprKind kind = ExprKind::Constant;
+  ScalarType type = ScalarType::I32;  // the result type
+  std::uint64_t constant = 0;         // Constant: the value's bits, normalised to `type`
+  std::int32_t index = kNone;         // Param: parameter index; Local: local id
+  Builtin builtin = Builtin::ThreadIdxX;
+  UnaryOp unary_op = UnaryOp::Neg;
+  BinaryOp binary_op = BinaryOp::Add;
+  LogicalOp logical_op = LogicalOp::And;
+  ExprId operands[3] = {kNone, kNone, kNone};
+  std::string description;  // Opaque: what the value is, e.g. "A[i] (read from global memory)"
+  SourceRange range;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Statements
+
+enum class StmtKind : std::uint8_t {
+  Block,        // children, in order
+  Declare,      // local = value (value may be kNone: declared, not initialised)
+  Assign,       // local = value
+  Work,         // opaque work (memory access, float math, a call the model need not follow):
+                // counted, decides nothing; description says what
+  If,           // if (value) then_stmt else else_stmt (else_stmt may be kNone)
+  Loop,         // loop_kind; init; while (value) { body; step } (value kNone = forever)
+  Break,        // leaves the innermost Loop or Switch
+  Continue,     // goes to the step of the innermost Loop
+  Return,       // leaves the innermost InlinedCall (value, if any, goes to its local) or the kernel
+  Barrier,      // __syncthreads()
+  InlinedCall,  // a __device__ function's body (body); a Return inside assigns local and leaves it
+  Switch,       // switch (value) over children with case labels (cases, default_child)
+};
+constexpr int kStmtKindCount = 12;
+
+enum class LoopKind : std::uint8_t { For, While, Do };
+
+/// "block", "declare", "assign", "work", "if", "loop", "break", "continue", "return", "barrier",
+/// "call", "switch"; "for", "while", "do".
+std::string name(StmtKind kind);
+std::string name(LoopKind kind);
+
+/// A case label of a Switch: lanes whose condition equals `value` enter at children[child].
+struct SwitchCase {
+  std::uint64_t value = 0;  // bits normalised to the condition's type
+  std::int32_t child = 0;   // index into Stmt::children (children.size() = after the last)
+};
+
+struct Stmt {
+  StmtKind kind = StmtKind::Work;
+  SourceRange range;
+  ExprId value = kNone;         // Declare/Assign: value; If/Loop/Switch: condition; Return: result
+  LocalId local = kNone;        // Declare/Assign: target; InlinedCall: result local (kNone: void)
+  std::vector<StmtId> children; // Block and Switch: statements in order
+  StmtId then_stmt = kNone;     // If
+  StmtId else_stmt = kNone;     // If (kNone: no else)
+  LoopKind loop_kind = LoopKind::For;
+  StmtId init = kNone;          // Loop: runs once before the first condition (kNone: none)
+  StmtId body = kNone;          // Loop and InlinedCall
+  StmtId step = kNone;          // Loop: runs after the body and after continue (kNone: none)
+  std::vector<SwitchCase> cases;          // Switch
+  std::int32_t default_child = kNone;     // Switch: child index of `default:` (kNone: none)
+  std::string description;      // Work: what it does ("P[Row*Width+Col] = Pvalue"); InlinedCall:
+                                // the callee's name
+};
+
+// ---------------------------------------------------------------------------------------------
+// Kernel
+
+/// A kernel parameter. Only scalar integer parameters have values in a launch; the others
+/// (pointers, floats, structs) are opaque: reading one is an Opaque expression.
+struct Parameter {
+  std::string name;
+  ScalarType type = ScalarType::I32;
+  bool scalar = true;         // false: opaque (pointer, float ...); `type` is then meaningless
+  std::string type_spelling;  // the source type as written ("int", "const float *")
+};
+
+struct Local {
+  std::string name;
+  ScalarType type = ScalarType::I32;
+  SourceRange declared;
+};
+
+struct SourceFile {
+  std::string path;
+  std::vector<std::string> lines;  // optional: the text, one entry per line, for listings
+};
+
+struct Kernel {
+  std::string name;
+  std::vector<SourceFile> files;   // files[0]: the kernel's own file
+  std::vector<Parameter> parameters;
+  std::vector<Local> locals;
+  std::vector<Expr> exprs;
+  std::vector<Stmt> stmts;
+  StmtId root = kNone;             // the body (a Block)
+
+  // Builders for the front-end and tests: append a node, return its id. They do not validate
+  // (validate() does, once the kernel is whole).
+  ExprId add(const Expr& expr);
+  StmtId add(const Stmt& stmt);
+  LocalId add_local(const std::string& name, ScalarType type, SourceRange declared = {});
+  std::int32_t add_parameter(const std::string& name, ScalarType type);
+  std::int32_t add_opaque_parameter(const std::string& name, const std::string& type_spelling);
+
+  // Expression shorthands (result types follow the rules at the top of this file).
+  ExprId constant(ScalarType type, std::int64_t value, SourceRange range = {});
+  ExprId param(std::int32_t index, SourceRange range = {});
+  ExprId builtin(Builtin builtin, SourceRange range = {});
+  ExprId local(LocalId id, SourceRange range = {});
+  ExprId opaque(ScalarType type, const std::string& description, SourceRange range = {});
+  ExprId cast(ScalarType to, ExprId operand, SourceRange range = {});
+  ExprId unary(UnaryOp op, ExprId operand, SourceRange range = {});
+  ExprId binary(BinaryOp op, ExprId lhs, ExprId rhs, SourceRange range = {});
+  ExprId logical(LogicalOp op, ExprId lhs, ExprId rhs, SourceRange range = {});
+  ExprId select(ExprId condition, ExprId if_true, ExprId if_false, SourceRange range = {});
+
+  // Statement shorthands.
+  StmtId block(std::vector<StmtId> children, SourceRange range = {});
+  StmtId declare(LocalId local, ExprId value, SourceRange range = {});
+  StmtId assign(LocalId local, ExprId value, SourceRange range = {});
+  StmtId work(const std::string& description, SourceRange range = {});
+  StmtId if_(ExprId condition, StmtId then_stmt, StmtId else_stmt = kNone, SourceRange range = {});
+  StmtId loop(LoopKind kind, StmtId init, ExprId condition, StmtId step, StmtId body,
+              SourceRange range = {});
+  StmtId break_(SourceRange range = {});
+  StmtId continue_(SourceRange range = {});
+  StmtId return_(ExprId value = kNone, SourceRange range = {});
+  StmtId barrier(SourceRange range = {});
+  StmtId inlined_call(const std::string& callee, LocalId result, StmtId body, SourceRange range = {});
+  StmtId switch_(ExprId condition, std::vector<StmtId> children, std::vector<SwitchCase> cases,
+                 std::int32_t default_child, SourceRange range = {});
+};
+
+/// Checks the whole model: ids in range, every statement and expression reached once from the root
+/// (a tree), operand types as the rules above say, break/continue inside a loop (or switch),
+/// constants normalised, and no condition that depends on an opaque value. Throws InvalidInput:
+/// for a structural fault, "kernel model: <what> (statement N / expression N)"; for a
+/// data-dependent condition, "FILE:LINE:COL: data-dependent branch: the condition of this <kind>
+/// depends on <description> (FILE:LINE:COL)".
+void validate(const Kernel& kernel);
+
+/// "FILE:LINE:COL" of a range (the path from kernel.files; "<unknown>" without a location).
+std::string location(const Kernel& kernel, const SourceRange& range);
+
+/// For each statement, the innermost enclosing Loop (kNone outside loops); a loop's own condition,
+/// body and step belong to it, its init does not. Indexed by StmtId.
+std::vector<StmtId> innermost_loops(const Kernel& kernel);
+
+/// The CSV `kind` of a statement: if, for, while, do, switch, return, break, continue, barrier,
+/// statement (Declare, Assign, Work, Block and InlinedCall are "statement").
+std::string report_kind(const Stmt& stmt);
+
+}  // namespace warpdiv::sim::ir

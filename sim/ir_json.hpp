@@ -1,0 +1,28 @@
+// Saving and loading the kernel model (sim/ir.hpp) as JSON, so that a machine without Clang (the GPU
+// machine) can analyse a kernel read elsewhere. The format is versioned:
+//   {"format": "warpdiv-kernel-model", "version": 1, "kernel": {...}}
+// and validated on load: a bad file throws InvalidInput naming the JSON path of the bad field
+// ("kernel model JSON: /kernel/stmts/4/kind: unknown statement kind 'goto' (allowed: ...)").
+// nlohmann/json is used only inside ir_json.cpp; nothing of it leaks through this header.
+#pragma once
+
+#include <string>
+
+#include "sim/ir.hpp"
+
+namespace warpdiv::sim::ir {
+
+constexpr const char* kModelFormat = "warpdiv-kernel-model";
+constexpr int kModelVersion = 1;
+
+/// The kernel as JSON text (2-space indented, ending in a newline).
+std::string to_json(const Kernel& kernel);
+
+/// Parses JSON text into a kernel and validates it (validate() included, so a data-dependent
+/// branch in a saved model is refused on load too). Throws InvalidInput.
+Kernel kernel_from_json(const std::string& text);
+
+/// Reads a file and parses it (InvalidInput names the file when it cannot be read).
+Kernel load_kernel(const std::string& path);
+
+}  // namespace warpdiv::sim::ir

@@ -1,0 +1,133 @@
+// The SIMT replay engine over the kernel IR (sim/ir.hpp): every block, every warp, lane masks.
+//
+// Threads form warps in linear order x + y*Bx + z*Bx*By; the last warp of a block may be partial
+// (its missing lanes do not exist). Within a warp, a branch splits the active mask and the halves
+// reconverge at the end of the statement; a loop's k-th condition is evaluated by the lanes still
+// in it; break, continue and return remove lanes until the end of their loop, iteration or call.
+// Warps of a block only meet at barriers, and control flow never depends on memory (validate()
+// refuses data-dependent conditions), so each warp is replayed on its own.
+//
+// Counts per statement (indexed by StmtId), 128-bit:
+//   warp_evaluations  warps reaching the statement with >= 1 active lane (for a Loop: each
+//                     evaluation of its condition, i.e. each time a warp reaches its head)
+//   divergent         conditions (If, Loop, Switch): the active lanes disagree
+//   active_lanes      active lanes summed over the warp evaluations
+//   taken_lanes       conditions: lanes for which it is true (If: then; Loop: stay in; Switch: a
+//                     case label matches)
+//   block_executions  barriers: (block, instance) pairs that at least one thread reaches
+//   partial_block_executions  barriers: those that not every thread of the block reaches
+// A barrier's instance j in a block is the (j+1)-th arrival of each thread, as the hardware
+// counts arrivals: block_executions = max over the block's threads of its arrivals, partial =
+// max - min (threads that arrive fewer times miss the last instances).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/count.hpp"
+#include "sim/ir.hpp"
+
+namespace warpdiv::sim::ir {
+
+struct Dim3 {
+  std::uint32_t x = 1;
+  std::uint32_t y = 1;
+  std::uint32_t z = 1;
+  std::uint64_t volume() const { return std::uint64_t{x} * y * z; }
+};
+bool operator==(const Dim3& a, const Dim3& b);
+/// "(x, y, z)".
+std::string to_string(const Dim3& d);
+
+namespace launch_limits {
+// CUDA's limits (compute capability 3.0 .. 9.0).
+constexpr std::uint32_t kMaxGridX = 2147483647;  // 2^31 - 1
+constexpr std::uint32_t kMaxGridYZ = 65535;
+constexpr std::uint32_t kMaxBlockXY = 1024;
+constexpr std::uint32_t kMaxBlockZ = 64;
+constexpr std::uint32_t kMaxThreadsPerBlock = 1024;
+constexpr int kMinWarpSize = 1;
+constexpr int kMaxWarpSize = 64;  // lane masks are 64-bit
+}  // namespace launch_limits
+
+struct Launch {
+  Dim3 grid;
+  Dim3 block;
+  int warp_size = 32;
+  /// One per kernel parameter, in order; the types must match the scalar parameters' types
+  /// (Value::of / parse_value make them); entries of opaque parameters are ignored.
+  std::vector<Value> arguments;
+};
+
+/// Throws InvalidInput naming the field and the allowed range: grid x 1..2^31-1, y and z
+/// 1..65535; block x, y 1..1024, z 1..64, x*y*z <= 1024; warp size a power of two 1..64;
+/// one argument per parameter, of the parameter's type.
+void validate(const Launch& launch, const Kernel& kernel);
+
+struct StatementCounts {
+  Count warp_evaluations = 0;
+  Count divergent = 0;
+  Count active_lanes = 0;
+  Count taken_lanes = 0;
+  Count block_executions = 0;
+  Count partial_block_executions = 0;
+};
+bool operator==(const StatementCounts& a, const StatementCounts& b);
+StatementCounts& operator+=(StatementCounts& a, const StatementCounts& b);  // overflow-checked
+
+/// A pre-run limit of about a minute on the 2-core machine (at >= 1e8 evaluations per second).
+constexpr Count kDefaultMaxEvaluations = Count{6'000'000'000ULL};
+
+struct ReplayOptions {
+  /// Also count per iteration of each statement's innermost loop (ReplayResult::iterations).
+  bool by_iteration = false;
+  /// Replay only this block (blockIdx) / count only this warp (index within its block; with
+  /// only_block unset, that warp of every block). Barrier counts stay per whole block.
+  std::optional<Dim3> only_block;
+  std::optional<std::uint32_t> only_warp;
+  /// Worker threads; 0 = std::thread::hardware_concurrency().
+  unsigned threads = 0;
+  /// Runs estimated above this many warp-statement evaluations are refused before they start,
+  /// and a run that turns out bigger than twice this is stopped (InvalidInput either way).
+  Count max_evaluations = kDefaultMaxEvaluations;
+  /// Set by the caller (e.g. from SIGINT) to stop the run: replay() then throws Interrupted.
+  const std::atomic<bool>* stop = nullptr;
+  /// Progress: the engine adds each finished block (read it from another thread).
+  std::atomic<std::uint64_t>* blocks_done = nullptr;
+};
+
+struct ReplayResult {
+  /// Indexed by StmtId.
+  std::vector<StatementCounts> statements;
+  /// With by_iteration: [StmtId][k] = counts of the statement in iteration k (0-based) of its
+  /// innermost loop (innermost_loops()); empty for statements outside loops. Barrier fields are
+  /// per iteration too (arrivals made in that iteration).
+  std::vector<std::vector<StatementCounts>> iterations;
+  Count blocks = 0;                       // blocks replayed
+  Count warps = 0;                        // warps replayed (counted ones under only_warp)
+  Count warp_statement_evaluations = 0;   // sum of warp_evaluations: the work done
+};
+
+/// What a run would cost, estimated by replaying a few sample blocks (the first, the last and
+/// some between) and scaling by the number of blocks.
+struct ReplayEstimate {
+  Count blocks = 0;
+  Count warp_statement_evaluations = 0;
+};
+ReplayEstimate estimate(const Kernel& kernel, const Launch& launch, const ReplayOptions& options = {});
+
+/// Validates kernel and launch, refuses runs estimated above options.max_evaluations (InvalidInput
+/// with the figure and the limit), then replays. Throws InvalidInput for undefined behaviour met on
+/// the way ("FILE:LINE:COL: undefined behaviour: ... in block (x, y, z), thread (x, y, z)"), and
+/// Interrupted when options.stop is set.
+ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOptions& options = {});
+
+/// Evaluates an expression that reads only constants and scalar parameters (no locals, no
+/// builtins, no opaque values): e.g. a grid size written over the kernel's arguments. Throws
+/// InvalidInput on undefined behaviour or on an expression that reads anything else.
+Value evaluate_uniform(const Kernel& kernel, ExprId expr, const std::vector<Value>& arguments);
+
+}  // namespace warpdiv::sim::ir

@@ -1,0 +1,361 @@
+// validate(): the structural and typing rules of sim/ir.hpp, and the data-dependence check.
+#include <string>
+#include <vector>
+
+#include "sim/errors.hpp"
+#include "sim/ir.hpp"
+
+namespace warpdiv::sim::ir {
+
+namespace {
+
+class Validator {
+ public:
+  explicit Validator(const Kernel& k) : k_(k) {}
+
+  void run() {
+    for (std::size_t i = 0; i < k_.exprs.size(); ++i) check_expr(static_cast<ExprId>(i));
+    if (k_.root < 0 || static_cast<std::size_t>(k_.root) >= k_.stmts.size())
+      fail("the root statement " + std::to_string(k_.root) + " does not exist");
+    if (k_.stmts[k_.root].kind != StmtKind::Block) fail("the root statement is not a block");
+    seen_.assign(k_.stmts.size(), false);
+    walk(k_.root, Context{});
+    for (std::size_t i = 0; i < seen_.size(); ++i)
+      if (!seen_[i]) fail("statement " + std::to_string(i) + " is not reachable from the root");
+    check_data_dependence();
+  }
+
+ private:
+  struct Context {
+    int loops = 0;
+    int switches = 0;
+    LocalId call_result = kNone;  // of the innermost InlinedCall
+    bool in_call = false;
+  };
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InvalidInput("kernel model: " + what);
+  }
+  [[noreturn]] void fail_expr(ExprId id, const std::string& what) const {
+    fail(what + " (expression " + std::to_string(id) + ")");
+  }
+  [[noreturn]] void fail_stmt(StmtId id, const std::string& what) const {
+    fail(what + " (statement " + std::to_string(id) + ")");
+  }
+
+  bool valid_local(LocalId id) const {
+    return id >= 0 && static_cast<std::size_t>(id) < k_.locals.size();
+  }
+
+  // Operands must exist and come before the expression: the arena is then acyclic.
+  ScalarType operand(ExprId self, int i) const {
+    const ExprId op = k_.exprs[self].operands[i];
+    if (op < 0 || op >= self)
+      fail_expr(self, "operand " + std::to_string(i) + " (" + std::to_string(op) +
+                          ") must be an expression defined before this one");
+    return k_.exprs[op].type;
+  }
+
+  void expect_type(ExprId self, ScalarType got, ScalarType want, const char* what) const {
+    if (got != want)
+      fail_expr(self, std::string(what) + " has type " + name(got) + ", expected " + name(want));
+  }
+
+  void check_expr(ExprId id) const {
+    const Expr& e = k_.exprs[id];
+    const std::string kind = name(e.kind);
+    switch (e.kind) {
+      case ExprKind::Constant:
+        if (e.constant != normalise(e.type, e.constant))
+          fail_expr(id, "constant " + std::to_string(e.constant) + " is not a normalised " +
+                            name(e.type));
+        break;
+      case ExprKind::Param: {
+        if (e.index < 0 || static_cast<std::size_t>(e.index) >= k_.parameters.size())
+          fail_expr(id, "parameter " + std::to_string(e.index) + " does not exist");
+        const Parameter& p = k_.parameters[e.index];
+        if (!p.scalar)
+          fail_expr(id, "parameter '" + p.name + "' is not an integer scalar (read it as opaque)");
+        expect_type(id, e.type, p.type, "parameter read");
+        break;
+      }
+      case ExprKind::Builtin: expect_type(id, e.type, builtin_type(e.builtin), "builtin"); break;
+      case ExprKind::Local:
+        if (!valid_local(e.index)) fail_expr(id, "local " + std::to_string(e.index) + " does not exist");
+        expect_type(id, e.type, k_.locals[e.index].type, "local read");
+        break;
+      case ExprKind::Opaque: break;
+      case ExprKind::Cast: operand(id, 0); break;
+      case ExprKind::Unary: {
+        const ScalarType t = operand(id, 0);
+        if (e.unary_op == UnaryOp::LogicalNot) {
+          expect_type(id, t, ScalarType::Bool, "operand of !");
+          expect_type(id, e.type, ScalarType::Bool, "result of !");
+        } else {
+          if (!is_promoted(t))
+            fail_expr(id, "operand of " + name(e.unary_op) + " has type " + name(t) +
+                              " (allowed: int32, uint32, int64, uint64)");
+          expect_type(id, e.type, t, "result");
+        }
+        break;
+      }
+      case ExprKind::Binary: {
+        const ScalarType a = operand(id, 0);
+        const ScalarType b = operand(id, 1);
+        if (!is_promoted(a) || !is_promoted(b))
+          fail_expr(id, "operands of " + name(e.binary_op) + " have types " + name(a) + " and " +
+                            name(b) + " (allowed: int32, uint32, int64, uint64)");
+        const bool shift = e.binary_op == BinaryOp::Shl || e.binary_op == BinaryOp::Shr;
+        if (!shift && a != b)
+          fail_expr(id, "operands of " + name(e.binary_op) + " have different types " + name(a) +
+                            " and " + name(b));
+        expect_type(id, e.type, is_comparison(e.binary_op) ? ScalarType::Bool : a, "result");
+        break;
+      }
+      case ExprKind::Logical:
+        expect_type(id, operand(id, 0), ScalarType::Bool, "left operand");
+        expect_type(id, operand(id, 1), ScalarType::Bool, "right operand");
+        expect_type(id, e.type, ScalarType::Bool, "result");
+        break;
+      case ExprKind::Select:
+        expect_type(id, operand(id, 0), ScalarType::Bool, "condition of ?:");
+        expect_type(id, operand(id, 1), e.type, "first arm of ?:");
+        expect_type(id, operand(id, 2), e.type, "second arm of ?:");
+        break;
+    }
+    (void)kind;
+  }
+
+  void expect_expr(StmtId s, ExprId e, const char* what) const {
+    if (e < 0 || static_cast<std::size_t>(e) >= k_.exprs.size())
+      fail_stmt(s, std::string(what) + " " + std::to_string(e) + " does not exist");
+  }
+
+  void walk_optional(StmtId id, const Context& c) {
+    if (id != kNone) walk(id, c);
+  }
+
+  void walk(StmtId id, const Context& c) {
+    if (id < 0 || static_cast<std::size_t>(id) >= k_.stmts.size())
+      fail("statement " + std::to_string(id) + " does not exist");
+    if (seen_[id]) fail_stmt(id, "statement reached twice (the statements must form a tree)");
+    seen_[id] = true;
+    const Stmt& s = k_.stmts[id];
+    switch (s.kind) {
+      case StmtKind::Block:
+        for (StmtId child : s.children) walk(child, c);
+        break;
+      case StmtKind::Declare:
+      case StmtKind::Assign:
+        if (!valid_local(s.local)) fail_stmt(id, "local " + std::to_string(s.local) + " does not exist");
+        if (s.value == kNone && s.kind == StmtKind::Declare) break;
+        expect_expr(id, s.value, "value");
+        if (k_.exprs[s.value].type != k_.locals[s.local].type)
+          fail_stmt(id, "value of type " + name(k_.exprs[s.value].type) + " assigned to local '" +
+                            k_.locals[s.local].name + "' of type " + name(k_.locals[s.local].type));
+        break;
+      case StmtKind::Work:
+      case StmtKind::Barrier: break;
+      case StmtKind::If:
+        expect_condition(id, s.value);
+        if (s.then_stmt == kNone) fail_stmt(id, "if without a then statement");
+        walk(s.then_stmt, c);
+        walk_optional(s.else_stmt, c);
+        break;
+      case StmtKind::Loop: {
+        if (s.value != kNone) expect_condition(id, s.value);
+        walk_optional(s.init, c);
+        Context inner = c;
+        inner.loops += 1;
+        inner.switches = 0;
+        if (s.body == kNone) fail_stmt(id, "loop without a body");
+        walk(s.body, inner);
+        walk_optional(s.step, inner);
+        break;
+      }
+      case StmtKind::Break:
+        if (c.loops == 0 && c.switches == 0) fail_stmt(id, "break outside a loop or switch");
+        break;
+      case StmtKind::Continue:
+        if (c.loops == 0) fail_stmt(id, "continue outside a loop");
+        break;
+      case StmtKind::Return:
+        if (!c.in_call || c.call_result == kNone) {
+          if (s.value != kNone) fail_stmt(id, "return with a value where there is no result local");
+        } else {
+          if (s.value == kNone) fail_stmt(id, "return without a value from a call with a result");
+          expect_expr(id, s.value, "value");
+          if (k_.exprs[s.value].type != k_.locals[c.call_result].type)
+            fail_stmt(id, "returned value of type " + name(k_.exprs[s.value].type) +
+                              ", the call's result has type " + name(k_.locals[c.call_result].type));
+        }
+        break;
+      case StmtKind::InlinedCall: {
+        if (s.local != kNone && !valid_local(s.local))
+          fail_stmt(id, "result local " + std::to_string(s.local) + " does not exist");
+        Context inner;  // break/continue do not cross a call
+        inner.in_call = true;
+        inner.call_result = s.local;
+        if (s.body == kNone) fail_stmt(id, "call without a body");
+        walk(s.body, inner);
+        break;
+      }
+      case StmtKind::Switch: {
+        expect_expr(id, s.value, "condition");
+        const ScalarType t = k_.exprs[s.value].type;
+        if (!is_promoted(t))
+          fail_stmt(id, "switch condition has type " + name(t) +
+                            " (allowed: int32, uint32, int64, uint64)");
+        const auto n = static_cast<std::int32_t>(s.children.size());
+        for (std::size_t i = 0; i < s.cases.size(); ++i) {
+          const SwitchCase& sc = s.cases[i];
+          if (sc.child < 0 || sc.child > n)
+            fail_stmt(id, "case " + std::to_string(i) + " enters at child " +
+                              std::to_string(sc.child) + " of " + std::to_string(n));
+          if (sc.value != normalise(t, sc.value))
+            fail_stmt(id, "case value " + std::to_string(sc.value) + " is not a normalised " + name(t));
+          for (std::size_t j = 0; j < i; ++j)
+            if (s.cases[j].value == sc.value) fail_stmt(id, "duplicate case value");
+        }
+        if (s.default_child != kNone && (s.default_child < 0 || s.default_child > n))
+          fail_stmt(id, "default enters at child " + std::to_string(s.default_child));
+        Context inner = c;
+        inner.switches += 1;
+        for (StmtId child : s.children) walk(child, inner);
+        break;
+      }
+    }
+  }
+
+  void expect_condition(StmtId s, ExprId e) const {
+    expect_expr(s, e, "condition");
+    if (k_.exprs[e].type != ScalarType::Bool)
+      fail_stmt(s, "condition has type " + name(k_.exprs[e].type) + ", expected bool");
+  }
+
+  // Static taint: which expressions and locals depend on an opaque value. `origin` records the
+  // Opaque expression that taints each (the first one found), for the message.
+  void check_data_dependence() {
+    std::vector<ExprId> local_origin(k_.locals.size(), kNone);
+    std::vector<ExprId> expr_origin(k_.exprs.size(), kNone);
+    std::vector<StmtId> local_via(k_.locals.size(), kNone);  // the assignment that tainted it
+    std::vector<std::pair<LocalId, ExprId>> writes;          // (local, value)
+    std::vector<StmtId> write_stmt;
+    collect_writes(k_.root, kNone, writes, write_stmt);
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (std::size_t i = 0; i < k_.exprs.size(); ++i) {
+        if (expr_origin[i] != kNone) continue;
+        const Expr& e = k_.exprs[i];
+        ExprId origin = kNone;
+        if (e.kind == ExprKind::Opaque) {
+          origin = static_cast<ExprId>(i);
+        } else if (e.kind == ExprKind::Local) {
+          origin = local_origin[e.index];
+        } else {
+          for (ExprId op : e.operands)
+            if (op != kNone && expr_origin[op] != kNone) {
+              origin = expr_origin[op];
+              break;
+            }
+        }
+        if (origin != kNone) {
+          expr_origin[i] = origin;
+          changed = true;
+        }
+      }
+      for (std::size_t w = 0; w < writes.size(); ++w) {
+        const auto [local, value] = writes[w];
+        if (local_origin[local] == kNone && expr_origin[value] != kNone) {
+          local_origin[local] = expr_origin[value];
+          local_via[local] = write_stmt[w];
+          changed = true;
+        }
+      }
+    }
+    for (std::size_t i = 0; i < k_.stmts.size(); ++i) {
+      const Stmt& s = k_.stmts[i];
+      const bool condition = s.kind == StmtKind::If || s.kind == StmtKind::Loop ||
+                             s.kind == StmtKind::Switch;
+      if (!condition || s.value == kNone || expr_origin[s.value] == kNone) continue;
+      const Expr& opaque = k_.exprs[expr_origin[s.value]];
+      std::string via;
+      const LocalId through = tainted_local_in(s.value, local_origin, expr_origin);
+      if (through != kNone) {
+        via = " through '" + k_.locals[through].name + "'";
+        if (local_via[through] != kNone)
+          via += " (assigned at " + location(k_, k_.stmts[local_via[through]].range) + ")";
+      }
+      throw InvalidInput(location(k_, s.range) + ": data-dependent branch: the condition of this " +
+                         report_kind(s) + " depends on " + opaque.description + via + " (" +
+                         location(k_, opaque.range) +
+                         "); the model follows control flow only where it can compute it");
+    }
+  }
+
+  // A tainted local read directly by the condition's expression tree, if the taint comes that way.
+  LocalId tainted_local_in(ExprId id, const std::vector<ExprId>& local_origin,
+                           const std::vector<ExprId>& expr_origin) const {
+    const Expr& e = k_.exprs[id];
+    if (e.kind == ExprKind::Opaque) return kNone;
+    if (e.kind == ExprKind::Local) return local_origin[e.index] != kNone ? e.index : kNone;
+    for (ExprId op : e.operands) {
+      if (op == kNone || expr_origin[op] == kNone) continue;
+      if (k_.exprs[op].kind == ExprKind::Opaque) return kNone;
+      return tainted_local_in(op, local_origin, expr_origin);
+    }
+    return kNone;
+  }
+
+  void collect_writes(StmtId id, LocalId call_result, std::vector<std::pair<LocalId, ExprId>>& writes,
+                      std::vector<StmtId>& write_stmt) const {
+    if (id == kNone) return;
+    const Stmt& s = k_.stmts[id];
+    auto recurse = [&](StmtId child) { collect_writes(child, call_result, writes, write_stmt); };
+    switch (s.kind) {
+      case StmtKind::Declare:
+      case StmtKind::Assign:
+        if (s.value != kNone) {
+          writes.emplace_back(s.local, s.value);
+          write_stmt.push_back(id);
+        }
+        break;
+      case StmtKind::Return:
+        if (s.value != kNone && call_result != kNone) {
+          writes.emplace_back(call_result, s.value);
+          write_stmt.push_back(id);
+        }
+        break;
+      case StmtKind::Block:
+      case StmtKind::Switch:
+        for (StmtId c : s.children) recurse(c);
+        break;
+      case StmtKind::If:
+        recurse(s.then_stmt);
+        recurse(s.else_stmt);
+        break;
+      case StmtKind::Loop:
+        recurse(s.init);
+        recurse(s.body);
+        recurse(s.step);
+        break;
+      case StmtKind::InlinedCall: collect_writes(s.body, s.local, writes, write_stmt); break;
+      default: break;
+    }
+  }
+
+  const Kernel& k_;
+  std::vector<bool> seen_;
+};
+
+}  // namespace
+
+void validate(const Kernel& kernel) {
+  for (std::size_t i = 0; i < kernel.locals.size(); ++i)
+    if (kernel.locals[i].name.empty())
+      throw InvalidInput("kernel model: local " + std::to_string(i) + " has no name");
+  Validator(kernel).run();
+}
+
+}  // namespace warpdiv::sim::ir
