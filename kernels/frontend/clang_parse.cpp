@@ -1,0 +1,182 @@
+// Runs Clang on a CUDA file as device code, with the prelude and stub headers served from memory.
+#include "kernels/frontend/clang_parse.hpp"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/FrontendActions.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Frontend/Utils.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/VirtualFileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <fstream>
+
+#include "kernels/frontend/prelude_text.hpp"
+
+namespace warpdiv::frontend::detail {
+namespace {
+
+/// Clang's -D/-I take the value in the same argument; a value that starts with '-' is the user's.
+std::vector<std::string> clang_arguments(const FrontendOptions& options) {
+  std::vector<std::string> args = {
+      WARPDIV_CLANG_EXECUTABLE, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_70",
+      // No CUDA installation is looked for or used: the prelude stands in for its headers.
+      "-nocudainc", "-nocudalib", "--cuda-path=/__warpdiv__/no-cuda", "-fsyntax-only", "-std=c++17",
+      "-w", "-fno-color-diagnostics", "-Xclang", "-fcuda-allow-variadic-functions",
+      "-resource-dir", WARPDIV_CLANG_RESOURCE_DIR, "-isystem", kStubIncludeDir, "-include",
+      kPreludePath};
+  for (const auto& define : options.defines) args.push_back("-D" + define);
+  for (const auto& dir : options.include_dirs) args.push_back("-I" + dir);
+  args.push_back(options.file);
+  return args;
+}
+
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system() {
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  memory->addFile(kPreludePath, 0, llvm::MemoryBuffer::getMemBuffer(kPreludeText));
+  for (const char* header : kStubHeaders) {
+    memory->addFile(std::string(kStubIncludeDir) + "/" + header, 0,
+                    llvm::MemoryBuffer::getMemBuffer("// warpdiv: the prelude declares this.\n"));
+  }
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  overlay->pushOverlay(memory);
+  return overlay;
+}
+
+std::string location_of(const clang::SourceManager& sources, clang::SourceLocation loc) {
+  const auto presumed = sources.getPresumedLoc(sources.getExpansionLoc(loc));
+  if (presumed.isInvalid()) return "<unknown>";
+  return std::string(presumed.getFilename()) + ":" + std::to_string(presumed.getLine()) + ":" +
+         std::to_string(presumed.getColumn());
+}
+
+/// Finds __global__ definitions outside system headers and the prelude, in source order.
+class KernelFinder : public clang::RecursiveASTVisitor<KernelFinder> {
+ public:
+  explicit KernelFinder(clang::ASTContext& context) : context_(context) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool VisitFunctionDecl(clang::FunctionDecl* function) {
+    if (!function->hasAttr<clang::CUDAGlobalAttr>() || !function->doesThisDeclarationHaveABody())
+      return true;
+    const auto& sources = context_.getSourceManager();
+    if (sources.isInSystemHeader(sources.getExpansionLoc(function->getLocation()))) return true;
+    FoundKernel kernel;
+    kernel.info.location = location_of(sources, function->getLocation());
+    std::string name;
+    llvm::raw_string_ostream out(name);
+    function->getNameForDiagnostic(out, context_.getPrintingPolicy(), /*Qualified=*/true);
+    out.flush();
+    kernel.info.name = name;
+    if (function->getDescribedFunctionTemplate() != nullptr) {
+      kernel.info.uninstantiated_template = true;
+      // Listed once; dropped below when an instantiation exists.
+    } else {
+      kernel.decl = function;
+    }
+    found.push_back(kernel);
+    return true;
+  }
+
+  std::vector<FoundKernel> found;
+
+ private:
+  clang::ASTContext& context_;
+};
+
+/// The qualified name of a template's pattern ("ns::k") for a found instantiation "ns::k<16>".
+std::string template_base(const std::string& name) { return name.substr(0, name.find('<')); }
+
+}  // namespace
+
+struct ParsedSource::Clang {
+  std::string diagnostics_text;
+  llvm::raw_string_ostream diagnostics_stream{diagnostics_text};
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagnostic_options =
+      llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  std::unique_ptr<clang::TextDiagnosticPrinter> printer;
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticsEngine> diagnostics;
+  std::unique_ptr<clang::CompilerInstance> instance;
+  std::unique_ptr<clang::SyntaxOnlyAction> action;
+  bool begun = false;
+
+  ~Clang() {
+    if (begun) action->EndSourceFile();
+  }
+
+  /// Clang's text as printed, without the trailing newline.
+  std::string text() {
+    diagnostics_stream.flush();
+    std::string result = diagnostics_text;
+    while (!result.empty() && result.back() == '\n') result.pop_back();
+    if (result.empty()) result = "error: Clang could not read the file";
+    return result;
+  }
+};
+
+ParsedSource::ParsedSource(const FrontendOptions& options) : clang_(std::make_unique<Clang>()) {
+  if (!std::ifstream(options.file)) {
+    throw InvalidInput("cannot read " + options.file + ": no such file or not readable");
+  }
+  Clang& c = *clang_;
+  c.diagnostic_options->ShowColors = false;
+  c.printer = std::make_unique<clang::TextDiagnosticPrinter>(c.diagnostics_stream,
+                                                             c.diagnostic_options.get());
+  c.diagnostics = clang::CompilerInstance::createDiagnostics(c.diagnostic_options.get(),
+                                                             c.printer.get(),
+                                                             /*ShouldOwnClient=*/false);
+  const auto files = file_system();
+  const std::vector<std::string> args = clang_arguments(options);
+  std::vector<const char*> argv;
+  for (const auto& arg : args) argv.push_back(arg.c_str());
+  std::shared_ptr<clang::CompilerInvocation> invocation =
+      clang::createInvocationFromCommandLine(argv, c.diagnostics, files);
+  if (!invocation || c.diagnostics->hasErrorOccurred()) throw ClangDiagnostics(c.text());
+  invocation->getFrontendOpts().DisableFree = false;  // free the AST with this object
+
+  c.instance = std::make_unique<clang::CompilerInstance>();
+  c.instance->setInvocation(invocation);
+  c.instance->setDiagnostics(c.diagnostics.get());
+  c.instance->setVerboseOutputStream(c.diagnostics_stream);
+  c.instance->createFileManager(files);
+  c.instance->createSourceManager(c.instance->getFileManager());
+  if (!c.instance->createTarget()) throw ClangDiagnostics(c.text());
+  c.action = std::make_unique<clang::SyntaxOnlyAction>();
+  if (c.instance->getFrontendOpts().Inputs.empty() ||
+      !c.action->BeginSourceFile(*c.instance, c.instance->getFrontendOpts().Inputs[0])) {
+    throw ClangDiagnostics(c.text());
+  }
+  c.begun = true;
+  if (llvm::Error error = c.action->Execute()) {
+    llvm::consumeError(std::move(error));
+    throw ClangDiagnostics(c.text());
+  }
+  if (c.diagnostics->hasErrorOccurred()) throw ClangDiagnostics(c.text());
+
+  KernelFinder finder(context());
+  finder.TraverseDecl(context().getTranslationUnitDecl());
+  // A template with instantiations is represented by them; one without stays listed, unusable.
+  for (const auto& kernel : finder.found) {
+    if (kernel.info.uninstantiated_template) {
+      bool instantiated = false;
+      for (const auto& other : finder.found) {
+        instantiated = instantiated || (!other.info.uninstantiated_template &&
+                                        other.info.name != template_base(other.info.name) &&
+                                        template_base(other.info.name) == kernel.info.name);
+      }
+      if (instantiated) continue;
+    }
+    kernels_.push_back(kernel);
+  }
+}
+
+ParsedSource::~ParsedSource() = default;
+
+clang::ASTContext& ParsedSource::context() const { return clang_->instance->getASTContext(); }
+
+}  // namespace warpdiv::frontend::detail

@@ -1,0 +1,77 @@
+// The Clang front-end: reads a CUDA source file with Clang (as device code, without the CUDA
+// Toolkit) and lowers one __global__ function to the kernel model (sim/ir.hpp). No Clang type
+// crosses this header; only kernels/frontend/*.cpp include Clang.
+//
+// Available when the build defines WARPDIV_HAVE_FRONTEND (CMake target warpdiv_frontend; off in
+// the statically linked GPU bundle).
+//
+// What Clang sees: the file as `clang -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -std=c++17
+// -nocudainc -nocudalib -w`, after a built-in prelude (the CUDA keywords, threadIdx ... warpSize,
+// __syncthreads and the warp functions, atomics, min/max, float math, device printf, enough of the
+// runtime API for host code) and with stub cuda_runtime.h, cuda_runtime_api.h, cuda.h,
+// device_launch_parameters.h. Host code in the file (main, cudaMalloc, <<<...>>>) parses and is
+// ignored. Warnings are off; errors are reported as Clang prints them.
+//
+// What is modelled (see lower.cpp for the full list): integer and bool scalars (char ... long long,
+// size_t, enums) with every implicit conversion made explicit; the launch built-ins; the kernel's
+// scalar integer parameters (by index); if/else, ?:, &&, ||, for/while/do, break, continue, return,
+// switch; __syncthreads(); min/max/abs on integers; calls of __device__ functions defined in the
+// source (inlined). Memory reads are Opaque values described as written with their memory space
+// ("A[i] (global memory)", "tile[ty][tx] (shared memory)"); memory writes, floating-point work and
+// other calls are Work statements. A condition depending on an Opaque value is refused by
+// sim::ir::validate() (data-dependent branch); goto, recursion, inline asm, function pointers,
+// calls without a body, side effects on modelled locals inside larger expressions, and calls of
+// __device__ functions where they would not run exactly once (loop conditions, &&/||/?: arms) are
+// refused with file:line:col and the reason.
+//
+// Templates: a __global__ function template is usable through its instantiations in the file
+// (explicit, or implied by a launch `k<16><<<g, b>>>(...)`); they are listed as "k<16>". A template
+// without an instantiation is listed but refused by load_kernel with a hint.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/errors.hpp"
+#include "sim/ir.hpp"
+
+namespace warpdiv::frontend {
+
+/// What to read and how.
+struct FrontendOptions {
+  std::string file;                       // the .cu file
+  std::string kernel;                     // the __global__ function; empty: the file's only one
+  std::vector<std::string> defines;       // "NAME" or "NAME=VALUE", passed as -D
+  std::vector<std::string> include_dirs;  // passed as -I, in order
+};
+
+/// A __global__ function defined in the file.
+struct KernelInfo {
+  std::string name;          // "k", "ns::k", or a template instantiation "k<16>"
+  std::string location;      // "FILE:LINE:COL" of its name
+  bool uninstantiated_template = false;  // a template with no instantiation: cannot be loaded
+};
+
+/// Clang reported errors: what() is Clang's text, as Clang prints it (one or more lines, each
+/// diagnostic "FILE:LINE:COL: error: ...", with the source line and caret), without a trailing
+/// newline. The CLI prints it as it is (no "warpdiv: error: " prefix) and exits 2.
+class ClangDiagnostics : public InvalidInput {
+ public:
+  using InvalidInput::InvalidInput;
+};
+
+/// The __global__ functions of options.file, in source order (options.kernel is ignored).
+/// Throws ClangDiagnostics when Clang reports an error, InvalidInput when the file cannot be read.
+std::vector<KernelInfo> list_kernels(const FrontendOptions& options);
+
+/// Parses options.file and lowers the chosen kernel to the model, then sim::ir::validate()s it.
+/// files[0] is options.file (as given), with its lines; headers the kernel uses follow.
+/// Throws ClangDiagnostics (Clang's errors), InvalidInput (unreadable file; no kernel, an unknown
+/// --kernel or several kernels without one, the message listing them; an unsupported construct or
+/// a data-dependent condition: "FILE:LINE:COL: ..." with the reason).
+sim::ir::Kernel load_kernel(const FrontendOptions& options);
+
+/// One line naming the kernels, for messages: "a, b<16>, ns::c".
+std::string kernel_names(const std::vector<KernelInfo>& kernels);
+
+}  // namespace warpdiv::frontend
