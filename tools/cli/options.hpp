@@ -17,11 +17,13 @@ std::int64_t parse_integer(const std::string& flag, const std::string& text, std
 /// A warp size: a power of two from 1 to 64.
 int parse_warp_size(const std::string& flag, const std::string& text);
 
-/// Runs Boost.Program_options over `args` (no positional arguments allowed) and turns its errors
-/// (unknown flag, missing value, repeated flag) into InvalidInput naming the command.
+/// Runs Boost.Program_options over `args` (positional arguments only where `positionals` names
+/// them) and turns its errors (unknown flag, missing value, repeated flag) into InvalidInput naming
+/// the command.
 boost::program_options::variables_map parse_command_line(
     const std::string& command, const std::vector<std::string>& args,
-    const boost::program_options::options_description& options);
+    const boost::program_options::options_description& options,
+    const boost::program_options::positional_options_description* positionals = nullptr);
 
 /// The string value of `flag` if given.
 bool has(const boost::program_options::variables_map& vm, const char* flag);
