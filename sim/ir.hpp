@@ -276,6 +276,11 @@ struct Kernel {
 /// depends on <description> (FILE:LINE:COL)".
 void validate(const Kernel& kernel);
 
+/// For each expression, the Opaque expression its value depends on (directly, or through locals
+/// assigned from one, flow-insensitively), or kNone when the model can compute it. Indexed by
+/// ExprId. validate() refuses conditions with an origin; the engine skips assignments of such values.
+std::vector<ExprId> opaque_origins(const Kernel& kernel);
+
 /// "FILE:LINE:COL" of a range (the path from kernel.files; "<unknown>" without a location).
 std::string location(const Kernel& kernel, const SourceRange& range);
 

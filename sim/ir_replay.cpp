@@ -1,8 +1,20 @@
 #include "sim/ir_replay.hpp"
 
+#include <algorithm>
+#include <array>
+#include <exception>
+#include <thread>
+
 #include "sim/errors.hpp"
+#include "sim/ir_engine.hpp"
+#include "sim/ir_ops.hpp"
 
 namespace warpdiv::sim::ir {
+
+using detail::Counts64;
+using detail::Program;
+using detail::Tally;
+using detail::WarpMachine;
 
 bool operator==(const Dim3& a, const Dim3& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 
@@ -27,15 +39,276 @@ StatementCounts& operator+=(StatementCounts& a, const StatementCounts& b) {
   return a;
 }
 
-void validate(const Launch&, const Kernel&) { throw std::logic_error("not implemented yet"); }
-ReplayEstimate estimate(const Kernel&, const Launch&, const ReplayOptions&) {
-  throw std::logic_error("not implemented yet");
+namespace {
+
+void check_range(const std::string& what, std::uint64_t value, std::uint64_t low, std::uint64_t high) {
+  if (value < low || value > high)
+    throw InvalidInput(what + " must be from " + std::to_string(low) + " to " + std::to_string(high) +
+                       " (got " + std::to_string(value) + ")");
 }
-ReplayResult replay(const Kernel&, const Launch&, const ReplayOptions&) {
-  throw std::logic_error("not implemented yet");
+
+// Blocks sampled to estimate a run: the first, the last and evenly spaced ones between.
+constexpr std::uint64_t kSampleBlocks = 8;
+
+std::array<std::uint32_t, 3> block_of(const Dim3& grid, std::uint64_t linear) {
+  return {static_cast<std::uint32_t>(linear % grid.x),
+          static_cast<std::uint32_t>(linear / grid.x % grid.y),
+          static_cast<std::uint32_t>(linear / (std::uint64_t{grid.x} * grid.y))};
 }
-Value evaluate_uniform(const Kernel&, ExprId, const std::vector<Value>&) {
-  throw std::logic_error("not implemented yet");
+
+Tally make_tally(const Kernel& kernel) {
+  Tally t;
+  t.statements.resize(kernel.stmts.size());
+  t.iterations.resize(kernel.stmts.size());
+  return t;
+}
+
+// Replays the given linear blocks (only_block: the one block) with one machine into `tally`.
+void replay_block(const Program& program, WarpMachine& machine, std::uint64_t linear, Tally& tally) {
+  const auto [x, y, z] = program.options.only_block
+                             ? std::array<std::uint32_t, 3>{program.options.only_block->x,
+                                                            program.options.only_block->y,
+                                                            program.options.only_block->z}
+                             : block_of(program.launch.grid, linear);
+  machine.begin_block(x, y, z);
+  const auto& only = program.options.only_warp;
+  for (int w = 0; w < program.warps_per_block; ++w) {
+    const bool counted = !only || *only == static_cast<std::uint32_t>(w);
+    // Warps that are not counted still run when the block has barriers (their arrivals count).
+    if (!counted && program.barriers == 0) continue;
+    machine.run_warp(w, tally, counted);
+  }
+  machine.end_block(tally);
+}
+
+Count blocks_to_replay(const Launch& launch, const ReplayOptions& options) {
+  return options.only_block ? Count{1}
+                            : static_cast<Count>(launch.grid.x) * launch.grid.y * launch.grid.z;
+}
+
+void check_options(const Launch& launch, const ReplayOptions& options, int warps_per_block) {
+  if (options.only_block) {
+    const Dim3& b = *options.only_block;
+    if (b.x >= launch.grid.x || b.y >= launch.grid.y || b.z >= launch.grid.z)
+      throw InvalidInput("block " + to_string(b) + " is outside the grid " + to_string(launch.grid) +
+                         " (allowed: each index below the grid's size in that dimension)");
+  }
+  if (options.only_warp && *options.only_warp >= static_cast<std::uint32_t>(warps_per_block))
+    throw InvalidInput("warp " + std::to_string(*options.only_warp) + " does not exist (a block of " +
+                       std::to_string(launch.block.volume()) + " threads has warps 0 to " +
+                       std::to_string(warps_per_block - 1) + ")");
+}
+
+std::uint64_t to_u64_saturated(Count c) {
+  return c > Count{~std::uint64_t{0} >> 1} ? ~std::uint64_t{0} >> 1 : static_cast<std::uint64_t>(c);
+}
+
+ReplayEstimate sample(Program& program, Count blocks) {
+  ReplayEstimate e;
+  e.blocks = blocks;
+  const std::uint64_t samples = blocks < kSampleBlocks ? static_cast<std::uint64_t>(blocks) : kSampleBlocks;
+  WarpMachine machine(program);
+  Tally tally = make_tally(program.kernel);
+  program.evaluation_cap = to_u64_saturated(program.options.max_evaluations);
+  program.sampling = true;
+  for (std::uint64_t i = 0; i < samples; ++i) {
+    const std::uint64_t linear =
+        samples <= 1 ? 0 : static_cast<std::uint64_t>((blocks - 1) * i / (samples - 1));
+    replay_block(program, machine, linear, tally);
+  }
+  program.sampling = false;
+  e.warp_statement_evaluations =
+      samples == 0 ? 0 : checked_mul(Count{tally.evaluations}, blocks) / samples;
+  return e;
+}
+
+ReplayResult to_result(const Kernel& kernel, const std::vector<Tally>& tallies) {
+  ReplayResult r;
+  r.statements.resize(kernel.stmts.size());
+  r.iterations.resize(kernel.stmts.size());
+  const auto add = [](StatementCounts& out, const Counts64& c) {
+    StatementCounts s;
+    s.warp_evaluations = c.evaluations;
+    s.divergent = c.divergent;
+    s.active_lanes = c.active;
+    s.taken_lanes = c.taken;
+    s.block_executions = c.block_executions;
+    s.partial_block_executions = c.partial_block_executions;
+    out += s;
+  };
+  for (const Tally& t : tallies) {
+    for (std::size_t i = 0; i < kernel.stmts.size(); ++i) {
+      add(r.statements[i], t.statements[i]);
+      const auto& per_k = t.iterations[i];
+      if (r.iterations[i].size() < per_k.size()) r.iterations[i].resize(per_k.size());
+      for (std::size_t k = 0; k < per_k.size(); ++k) add(r.iterations[i][k], per_k[k]);
+    }
+    r.blocks = checked_add(r.blocks, t.blocks);
+    r.warps = checked_add(r.warps, t.warps);
+    r.warp_statement_evaluations = checked_add(r.warp_statement_evaluations, t.evaluations);
+  }
+  return r;
+}
+
+void prepare(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
+  validate(kernel);
+  validate(launch, kernel);
+  const auto warps = static_cast<int>((launch.block.volume() + launch.warp_size - 1) / launch.warp_size);
+  check_options(launch, options, warps);
+}
+
+}  // namespace
+
+void validate(const Launch& launch, const Kernel& kernel) {
+  using namespace launch_limits;
+  check_range("grid x", launch.grid.x, 1, kMaxGridX);
+  check_range("grid y", launch.grid.y, 1, kMaxGridYZ);
+  check_range("grid z", launch.grid.z, 1, kMaxGridYZ);
+  check_range("block x", launch.block.x, 1, kMaxBlockXY);
+  check_range("block y", launch.block.y, 1, kMaxBlockXY);
+  check_range("block z", launch.block.z, 1, kMaxBlockZ);
+  if (launch.block.volume() > kMaxThreadsPerBlock)
+    throw InvalidInput("a block must have at most 1024 threads (got " + std::to_string(launch.block.x) +
+                       " x " + std::to_string(launch.block.y) + " x " + std::to_string(launch.block.z) +
+                       " = " + std::to_string(launch.block.volume()) + ")");
+  const int s = launch.warp_size;
+  if (s < kMinWarpSize || s > kMaxWarpSize || (s & (s - 1)) != 0)
+    throw InvalidInput("warp size must be a power of two from 1 to 64 (got " + std::to_string(s) + ")");
+  if (launch.arguments.size() != kernel.parameters.size())
+    throw InvalidInput("kernel " + kernel.name + " takes " + std::to_string(kernel.parameters.size()) +
+                       " arguments (got " + std::to_string(launch.arguments.size()) + ")");
+  for (std::size_t i = 0; i < kernel.parameters.size(); ++i) {
+    const Parameter& p = kernel.parameters[i];
+    if (p.scalar && launch.arguments[i].type != p.type)
+      throw InvalidInput("argument '" + p.name + "' has type " + name(launch.arguments[i].type) +
+                         ", the parameter has type " + name(p.type));
+  }
+}
+
+ReplayEstimate estimate(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
+  prepare(kernel, launch, options);
+  Program program(kernel, launch, options);
+  return sample(program, blocks_to_replay(launch, options));
+}
+
+ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
+  prepare(kernel, launch, options);
+  Program program(kernel, launch, options);
+  const Count blocks = blocks_to_replay(launch, options);
+  if (blocks > kSampleBlocks) {
+    const ReplayEstimate e = sample(program, blocks);
+    if (e.warp_statement_evaluations > options.max_evaluations)
+      throw InvalidInput("the replay would make about " + to_decimal(e.warp_statement_evaluations) +
+                         " warp-statement evaluations (" + to_decimal(blocks) +
+                         " blocks, estimated from " + std::to_string(kSampleBlocks) +
+                         " sample blocks), above its limit of " + to_decimal(options.max_evaluations) +
+                         " (about a minute); use a smaller launch or restrict it to one block");
+  }
+  std::atomic<std::uint64_t> shared{0};
+  program.shared_evaluations = &shared;
+  program.evaluation_cap = to_u64_saturated(checked_mul(options.max_evaluations, 2));
+
+  const auto total = static_cast<std::uint64_t>(blocks);
+  unsigned workers = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
+  workers = std::max(1u, workers);
+  if (total < workers) workers = static_cast<unsigned>(total);
+  // Blocks are handed out in chunks from one counter, so uneven blocks balance out.
+  const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min<std::uint64_t>(64, total / (workers * 16ull) + 1));
+  std::atomic<std::uint64_t> next{0};
+  std::atomic<bool> failed{false};
+  std::vector<Tally> tallies(workers, make_tally(kernel));
+  std::vector<std::exception_ptr> errors(workers);
+  const auto work = [&](unsigned i) {
+    try {
+      WarpMachine machine(program);
+      Tally& tally = tallies[i];
+      for (;;) {
+        const std::uint64_t first = next.fetch_add(chunk);
+        if (first >= total || failed.load(std::memory_order_relaxed)) return;
+        const std::uint64_t end = std::min(total, first + chunk);
+        for (std::uint64_t b = first; b < end; ++b) {
+          const std::uint64_t before = tally.evaluations;
+          replay_block(program, machine, b, tally);
+          shared.fetch_add(tally.evaluations - before, std::memory_order_relaxed);
+          if (options.blocks_done != nullptr) options.blocks_done->fetch_add(1);
+        }
+        if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed))
+          throw Interrupted("replay interrupted");
+      }
+    } catch (...) {
+      errors[i] = std::current_exception();
+      failed = true;
+    }
+  };
+  std::vector<std::thread> threads;
+  threads.reserve(workers - 1);
+  for (unsigned i = 1; i < workers; ++i) threads.emplace_back(work, i);
+  work(0);
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  return to_result(kernel, tallies);
+}
+
+namespace {
+
+Value eval_uniform(const Kernel& k, ExprId id, const std::vector<Value>& args) {
+  if (id < 0 || static_cast<std::size_t>(id) >= k.exprs.size())
+    throw InvalidInput("expression " + std::to_string(id) + " does not exist");
+  const Expr& e = k.exprs[id];
+  const auto operand = [&](int i) {
+    const ExprId op = e.operands[i];
+    if (op < 0 || op >= id) throw InvalidInput("expression " + std::to_string(id) + ": bad operand");
+    return eval_uniform(k, op, args);
+  };
+  const auto fail = [&](const std::string& what) {
+    throw InvalidInput(location(k, e.range) + ": undefined behaviour: " + what);
+  };
+  switch (e.kind) {
+    case ExprKind::Constant: return Value{e.type, e.constant};
+    case ExprKind::Param: {
+      if (e.index < 0 || static_cast<std::size_t>(e.index) >= args.size() ||
+          static_cast<std::size_t>(e.index) >= k.parameters.size() || !k.parameters[e.index].scalar)
+        throw InvalidInput("expression reads parameter " + std::to_string(e.index) +
+                           ", which has no integer value");
+      return Value{k.parameters[e.index].type, normalise(k.parameters[e.index].type, args[e.index].bits)};
+    }
+    case ExprKind::Cast: return Value{e.type, normalise(e.type, operand(0).bits)};
+    case ExprKind::Unary: {
+      const Value a = operand(0);
+      bool fault = false;
+      const std::uint64_t r = ops::unary_fn(e.unary_op, a.type)(a.bits, fault);
+      if (fault) fail(ops::describe_fault(e.unary_op, a.type));
+      return Value{e.unary_op == UnaryOp::LogicalNot ? ScalarType::Bool : a.type, r};
+    }
+    case ExprKind::Binary: {
+      const Value a = operand(0);
+      const Value b = operand(1);
+      bool fault = false;
+      const std::uint64_t r = ops::binary_fn(e.binary_op, a.type)(a.bits, b.bits, fault);
+      if (fault) fail(ops::describe_fault(e.binary_op, a.type, a.bits, b.bits));
+      return Value{is_comparison(e.binary_op) ? ScalarType::Bool : a.type, r};
+    }
+    case ExprKind::Logical: {
+      const bool left = operand(0).bits != 0;
+      if (e.logical_op == LogicalOp::And && !left) return Value{ScalarType::Bool, 0};
+      if (e.logical_op == LogicalOp::Or && left) return Value{ScalarType::Bool, 1};
+      return Value{ScalarType::Bool, operand(1).bits != 0 ? 1u : 0u};
+    }
+    case ExprKind::Select: return operand(0).bits != 0 ? operand(1) : operand(2);
+    case ExprKind::Builtin:
+    case ExprKind::Local:
+    case ExprKind::Opaque: break;
+  }
+  throw InvalidInput(location(k, e.range) + ": the expression reads a " + name(e.kind) +
+                     ", which is not known before the launch (allowed: constants and integer "
+                     "parameters)");
+}
+
+}  // namespace
+
+Value evaluate_uniform(const Kernel& kernel, ExprId expr, const std::vector<Value>& arguments) {
+  return eval_uniform(kernel, expr, arguments);
 }
 
 }  // namespace warpdiv::sim::ir

@@ -9,6 +9,95 @@ namespace warpdiv::sim::ir {
 
 namespace {
 
+// Which expressions and locals depend on an opaque value; `origin` records the Opaque expression
+// that taints each (the first one found), for messages. Needs a structurally valid kernel.
+struct Taint {
+  std::vector<ExprId> expr_origin;
+  std::vector<ExprId> local_origin;
+  std::vector<StmtId> local_via;  // the assignment that tainted the local
+};
+
+void collect_writes(const Kernel& k, StmtId id, LocalId call_result,
+                    std::vector<std::pair<LocalId, ExprId>>& writes,
+                    std::vector<StmtId>& write_stmt) {
+  if (id == kNone) return;
+  const Stmt& s = k.stmts[id];
+  auto recurse = [&](StmtId child) { collect_writes(k, child, call_result, writes, write_stmt); };
+  switch (s.kind) {
+    case StmtKind::Declare:
+    case StmtKind::Assign:
+      if (s.value != kNone) {
+        writes.emplace_back(s.local, s.value);
+        write_stmt.push_back(id);
+      }
+      break;
+    case StmtKind::Return:
+      if (s.value != kNone && call_result != kNone) {
+        writes.emplace_back(call_result, s.value);
+        write_stmt.push_back(id);
+      }
+      break;
+    case StmtKind::Block:
+    case StmtKind::Switch:
+      for (StmtId c : s.children) recurse(c);
+      break;
+    case StmtKind::If:
+      recurse(s.then_stmt);
+      recurse(s.else_stmt);
+      break;
+    case StmtKind::Loop:
+      recurse(s.init);
+      recurse(s.body);
+      recurse(s.step);
+      break;
+    case StmtKind::InlinedCall: collect_writes(k, s.body, s.local, writes, write_stmt); break;
+    default: break;
+  }
+}
+
+Taint compute_taint(const Kernel& k) {
+  Taint t;
+  t.expr_origin.assign(k.exprs.size(), kNone);
+  t.local_origin.assign(k.locals.size(), kNone);
+  t.local_via.assign(k.locals.size(), kNone);
+  std::vector<std::pair<LocalId, ExprId>> writes;  // (local, value)
+  std::vector<StmtId> write_stmt;
+  collect_writes(k, k.root, kNone, writes, write_stmt);
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (std::size_t i = 0; i < k.exprs.size(); ++i) {
+      if (t.expr_origin[i] != kNone) continue;
+      const Expr& e = k.exprs[i];
+      ExprId origin = kNone;
+      if (e.kind == ExprKind::Opaque) {
+        origin = static_cast<ExprId>(i);
+      } else if (e.kind == ExprKind::Local) {
+        origin = t.local_origin[e.index];
+      } else {
+        for (ExprId op : e.operands)
+          if (op != kNone && t.expr_origin[op] != kNone) {
+            origin = t.expr_origin[op];
+            break;
+          }
+      }
+      if (origin != kNone) {
+        t.expr_origin[i] = origin;
+        changed = true;
+      }
+    }
+    for (std::size_t w = 0; w < writes.size(); ++w) {
+      const auto [local, value] = writes[w];
+      if (t.local_origin[local] == kNone && t.expr_origin[value] != kNone) {
+        t.local_origin[local] = t.expr_origin[value];
+        t.local_via[local] = write_stmt[w];
+        changed = true;
+      }
+    }
+  }
+  return t;
+}
+
 class Validator {
  public:
   explicit Validator(const Kernel& k) : k_(k) {}
@@ -22,6 +111,7 @@ class Validator {
     walk(k_.root, Context{});
     for (std::size_t i = 0; i < seen_.size(); ++i)
       if (!seen_[i]) fail("statement " + std::to_string(i) + " is not reachable from the root");
+    check_single_use();
     check_data_dependence();
   }
 
@@ -227,65 +317,39 @@ class Validator {
     }
   }
 
+  // Expressions form trees: each is the operand or the value of at most one parent, so that the
+  // engine can keep one result buffer per expression.
+  void check_single_use() const {
+    std::vector<int> uses(k_.exprs.size(), 0);
+    const auto use = [&](ExprId id) {
+      if (id != kNone && ++uses[id] > 1)
+        fail_expr(id, "expression used twice (the expressions must form trees)");
+    };
+    for (const Expr& e : k_.exprs)
+      for (ExprId op : e.operands) use(op);
+    for (const Stmt& s : k_.stmts) use(s.value);
+  }
+
   void expect_condition(StmtId s, ExprId e) const {
     expect_expr(s, e, "condition");
     if (k_.exprs[e].type != ScalarType::Bool)
       fail_stmt(s, "condition has type " + name(k_.exprs[e].type) + ", expected bool");
   }
 
-  // Static taint: which expressions and locals depend on an opaque value. `origin` records the
-  // Opaque expression that taints each (the first one found), for the message.
   void check_data_dependence() {
-    std::vector<ExprId> local_origin(k_.locals.size(), kNone);
-    std::vector<ExprId> expr_origin(k_.exprs.size(), kNone);
-    std::vector<StmtId> local_via(k_.locals.size(), kNone);  // the assignment that tainted it
-    std::vector<std::pair<LocalId, ExprId>> writes;          // (local, value)
-    std::vector<StmtId> write_stmt;
-    collect_writes(k_.root, kNone, writes, write_stmt);
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      for (std::size_t i = 0; i < k_.exprs.size(); ++i) {
-        if (expr_origin[i] != kNone) continue;
-        const Expr& e = k_.exprs[i];
-        ExprId origin = kNone;
-        if (e.kind == ExprKind::Opaque) {
-          origin = static_cast<ExprId>(i);
-        } else if (e.kind == ExprKind::Local) {
-          origin = local_origin[e.index];
-        } else {
-          for (ExprId op : e.operands)
-            if (op != kNone && expr_origin[op] != kNone) {
-              origin = expr_origin[op];
-              break;
-            }
-        }
-        if (origin != kNone) {
-          expr_origin[i] = origin;
-          changed = true;
-        }
-      }
-      for (std::size_t w = 0; w < writes.size(); ++w) {
-        const auto [local, value] = writes[w];
-        if (local_origin[local] == kNone && expr_origin[value] != kNone) {
-          local_origin[local] = expr_origin[value];
-          local_via[local] = write_stmt[w];
-          changed = true;
-        }
-      }
-    }
+    const Taint taint = compute_taint(k_);
     for (std::size_t i = 0; i < k_.stmts.size(); ++i) {
       const Stmt& s = k_.stmts[i];
       const bool condition = s.kind == StmtKind::If || s.kind == StmtKind::Loop ||
                              s.kind == StmtKind::Switch;
-      if (!condition || s.value == kNone || expr_origin[s.value] == kNone) continue;
-      const Expr& opaque = k_.exprs[expr_origin[s.value]];
+      if (!condition || s.value == kNone || taint.expr_origin[s.value] == kNone) continue;
+      const Expr& opaque = k_.exprs[taint.expr_origin[s.value]];
       std::string via;
-      const LocalId through = tainted_local_in(s.value, local_origin, expr_origin);
+      const LocalId through = tainted_local_in(s.value, taint.local_origin, taint.expr_origin);
       if (through != kNone) {
         via = " through '" + k_.locals[through].name + "'";
-        if (local_via[through] != kNone)
-          via += " (assigned at " + location(k_, k_.stmts[local_via[through]].range) + ")";
+        if (taint.local_via[through] != kNone)
+          via += " (assigned at " + location(k_, k_.stmts[taint.local_via[through]].range) + ")";
       }
       throw InvalidInput(location(k_, s.range) + ": data-dependent branch: the condition of this " +
                          report_kind(s) + " depends on " + opaque.description + via + " (" +
@@ -308,43 +372,6 @@ class Validator {
     return kNone;
   }
 
-  void collect_writes(StmtId id, LocalId call_result, std::vector<std::pair<LocalId, ExprId>>& writes,
-                      std::vector<StmtId>& write_stmt) const {
-    if (id == kNone) return;
-    const Stmt& s = k_.stmts[id];
-    auto recurse = [&](StmtId child) { collect_writes(child, call_result, writes, write_stmt); };
-    switch (s.kind) {
-      case StmtKind::Declare:
-      case StmtKind::Assign:
-        if (s.value != kNone) {
-          writes.emplace_back(s.local, s.value);
-          write_stmt.push_back(id);
-        }
-        break;
-      case StmtKind::Return:
-        if (s.value != kNone && call_result != kNone) {
-          writes.emplace_back(call_result, s.value);
-          write_stmt.push_back(id);
-        }
-        break;
-      case StmtKind::Block:
-      case StmtKind::Switch:
-        for (StmtId c : s.children) recurse(c);
-        break;
-      case StmtKind::If:
-        recurse(s.then_stmt);
-        recurse(s.else_stmt);
-        break;
-      case StmtKind::Loop:
-        recurse(s.init);
-        recurse(s.body);
-        recurse(s.step);
-        break;
-      case StmtKind::InlinedCall: collect_writes(s.body, s.local, writes, write_stmt); break;
-      default: break;
-    }
-  }
-
   const Kernel& k_;
   std::vector<bool> seen_;
 };
@@ -357,5 +384,7 @@ void validate(const Kernel& kernel) {
       throw InvalidInput("kernel model: local " + std::to_string(i) + " has no name");
   Validator(kernel).run();
 }
+
+std::vector<ExprId> opaque_origins(const Kernel& kernel) { return compute_taint(kernel).expr_origin; }
 
 }  // namespace warpdiv::sim::ir

@@ -1,0 +1,768 @@
+#include "sim/ir_engine.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "sim/errors.hpp"
+#include "sim/ir_ops.hpp"
+
+namespace warpdiv::sim::ir::detail {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Lane loops. Every lane is computed whatever the active mask (inactive lanes hold garbage that is
+// never read); faults count only in active lanes. AU / BU: the operand is uniform (one value).
+
+template <BinaryOp OP, ScalarType T, bool AU, bool BU>
+bool binary_lanes(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out, int n,
+                  LaneMask active) {
+  std::uint64_t faults = 0;
+  for (int l = 0; l < n; ++l) {
+    bool fault = false;
+    out[l] = ops::binary<OP, T>(a[AU ? 0 : l], b[BU ? 0 : l], fault);
+    faults |= static_cast<std::uint64_t>(fault) << l;
+  }
+  return (faults & active) != 0;
+}
+
+template <BinaryOp OP, ScalarType T, bool AU, bool BU>
+LaneMask compare_lanes(const std::uint64_t* a, const std::uint64_t* b, int n) {
+  LaneMask m = 0;
+  for (int l = 0; l < n; ++l) {
+    bool fault = false;  // comparisons never fault
+    m |= ops::binary<OP, T>(a[AU ? 0 : l], b[BU ? 0 : l], fault) << l;
+  }
+  return m;
+}
+
+template <UnaryOp OP, ScalarType T>
+bool unary_lanes(const std::uint64_t* a, std::uint64_t* out, int n, LaneMask active) {
+  std::uint64_t faults = 0;
+  for (int l = 0; l < n; ++l) {
+    bool fault = false;
+    out[l] = ops::unary<OP, T>(a[l], fault);
+    faults |= static_cast<std::uint64_t>(fault) << l;
+  }
+  return (faults & active) != 0;
+}
+
+template <ScalarType To>
+std::uint64_t convert(std::uint64_t bits) {
+  if constexpr (To == ScalarType::Bool) return bits != 0 ? 1 : 0;
+  if constexpr (To == ScalarType::I8)
+    return static_cast<std::uint64_t>(std::int64_t{static_cast<std::int8_t>(bits)});
+  if constexpr (To == ScalarType::U8) return bits & 0xFFu;
+  if constexpr (To == ScalarType::I16)
+    return static_cast<std::uint64_t>(std::int64_t{static_cast<std::int16_t>(bits)});
+  if constexpr (To == ScalarType::U16) return bits & 0xFFFFu;
+  if constexpr (To == ScalarType::I32)
+    return static_cast<std::uint64_t>(std::int64_t{static_cast<std::int32_t>(bits)});
+  if constexpr (To == ScalarType::U32) return bits & 0xFFFFFFFFu;
+  return bits;
+}
+
+template <ScalarType To>
+void cast_lanes(const std::uint64_t* a, std::uint64_t* out, int n) {
+  for (int l = 0; l < n; ++l) out[l] = convert<To>(a[l]);
+}
+
+CastLaneFn cast_fn(ScalarType to) {
+  switch (to) {
+    case ScalarType::Bool: return &cast_lanes<ScalarType::Bool>;
+    case ScalarType::I8: return &cast_lanes<ScalarType::I8>;
+    case ScalarType::U8: return &cast_lanes<ScalarType::U8>;
+    case ScalarType::I16: return &cast_lanes<ScalarType::I16>;
+    case ScalarType::U16: return &cast_lanes<ScalarType::U16>;
+    case ScalarType::I32: return &cast_lanes<ScalarType::I32>;
+    case ScalarType::U32: return &cast_lanes<ScalarType::U32>;
+    case ScalarType::I64: return &cast_lanes<ScalarType::I64>;
+    case ScalarType::U64: return &cast_lanes<ScalarType::U64>;
+  }
+  return &cast_lanes<ScalarType::U64>;
+}
+
+template <BinaryOp OP, ScalarType T>
+void set_binary(CompiledExpr& c) {
+  c.binary_lanes = {&binary_lanes<OP, T, false, false>, &binary_lanes<OP, T, true, false>,
+                    &binary_lanes<OP, T, false, true>};
+  if constexpr (OP >= BinaryOp::Lt)
+    c.compare_lanes = {&compare_lanes<OP, T, false, false>, &compare_lanes<OP, T, true, false>,
+                       &compare_lanes<OP, T, false, true>};
+}
+
+template <BinaryOp OP>
+void set_binary_for(CompiledExpr& c, ScalarType t) {
+  switch (t) {
+    case ScalarType::I32: set_binary<OP, ScalarType::I32>(c); break;
+    case ScalarType::U32: set_binary<OP, ScalarType::U32>(c); break;
+    case ScalarType::I64: set_binary<OP, ScalarType::I64>(c); break;
+    case ScalarType::U64: set_binary<OP, ScalarType::U64>(c); break;
+    default: break;  // validate() allows only the four promoted types
+  }
+}
+
+void compile_binary(CompiledExpr& c, BinaryOp op, ScalarType t) {
+  switch (op) {
+    case BinaryOp::Add: set_binary_for<BinaryOp::Add>(c, t); break;
+    case BinaryOp::Sub: set_binary_for<BinaryOp::Sub>(c, t); break;
+    case BinaryOp::Mul: set_binary_for<BinaryOp::Mul>(c, t); break;
+    case BinaryOp::Div: set_binary_for<BinaryOp::Div>(c, t); break;
+    case BinaryOp::Rem: set_binary_for<BinaryOp::Rem>(c, t); break;
+    case BinaryOp::Shl: set_binary_for<BinaryOp::Shl>(c, t); break;
+    case BinaryOp::Shr: set_binary_for<BinaryOp::Shr>(c, t); break;
+    case BinaryOp::BitAnd: set_binary_for<BinaryOp::BitAnd>(c, t); break;
+    case BinaryOp::BitOr: set_binary_for<BinaryOp::BitOr>(c, t); break;
+    case BinaryOp::BitXor: set_binary_for<BinaryOp::BitXor>(c, t); break;
+    case BinaryOp::Lt: set_binary_for<BinaryOp::Lt>(c, t); break;
+    case BinaryOp::Le: set_binary_for<BinaryOp::Le>(c, t); break;
+    case BinaryOp::Gt: set_binary_for<BinaryOp::Gt>(c, t); break;
+    case BinaryOp::Ge: set_binary_for<BinaryOp::Ge>(c, t); break;
+    case BinaryOp::Eq: set_binary_for<BinaryOp::Eq>(c, t); break;
+    case BinaryOp::Ne: set_binary_for<BinaryOp::Ne>(c, t); break;
+  }
+  c.binary = ops::binary_fn(op, t);
+}
+
+UnaryLaneFn unary_lane_fn(UnaryOp op, ScalarType t) {
+  switch (op) {
+    case UnaryOp::Neg:
+      switch (t) {
+        case ScalarType::I32: return &unary_lanes<UnaryOp::Neg, ScalarType::I32>;
+        case ScalarType::U32: return &unary_lanes<UnaryOp::Neg, ScalarType::U32>;
+        case ScalarType::I64: return &unary_lanes<UnaryOp::Neg, ScalarType::I64>;
+        default: return &unary_lanes<UnaryOp::Neg, ScalarType::U64>;
+      }
+    case UnaryOp::BitNot:
+      switch (t) {
+        case ScalarType::I32: return &unary_lanes<UnaryOp::BitNot, ScalarType::I32>;
+        case ScalarType::U32: return &unary_lanes<UnaryOp::BitNot, ScalarType::U32>;
+        case ScalarType::I64: return &unary_lanes<UnaryOp::BitNot, ScalarType::I64>;
+        default: return &unary_lanes<UnaryOp::BitNot, ScalarType::U64>;
+      }
+    case UnaryOp::LogicalNot: return &unary_lanes<UnaryOp::LogicalNot, ScalarType::Bool>;
+  }
+  return nullptr;
+}
+
+int popcount(LaneMask m) { return __builtin_popcountll(m); }
+int lowest_lane(LaneMask m) { return __builtin_ctzll(m); }
+LaneMask bit(int lane) { return LaneMask{1} << lane; }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Program
+
+Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
+    : kernel(k), launch(l), options(o), warp_size(l.warp_size) {
+  threads_per_block = l.block.volume();
+  warps_per_block = static_cast<int>((threads_per_block + warp_size - 1) / warp_size);
+  warps.resize(warps_per_block);
+  const std::uint64_t bx = l.block.x, bxy = std::uint64_t{l.block.x} * l.block.y;
+  for (int w = 0; w < warps_per_block; ++w) {
+    WarpThreads& wt = warps[w];
+    wt.lanes = warp_size;
+    for (int lane = 0; lane < warp_size; ++lane) {
+      const std::uint64_t t = std::uint64_t(w) * warp_size + lane;
+      if (t >= threads_per_block) break;
+      wt.existing |= bit(lane);
+      wt.index[0][lane] = t % bx;
+      wt.index[1][lane] = (t / bx) % l.block.y;
+      wt.index[2][lane] = t / bxy;
+    }
+    for (int d = 0; d < 3; ++d) {
+      bool same = true;
+      for (int lane = 1; lane < warp_size; ++lane)
+        if ((wt.existing >> lane & 1) && wt.index[d][lane] != wt.index[d][0]) same = false;
+      wt.uniform[d] = same;
+    }
+  }
+  exprs.resize(k.exprs.size());
+  for (std::size_t i = 0; i < k.exprs.size(); ++i) {
+    const Expr& e = k.exprs[i];
+    CompiledExpr& c = exprs[i];
+    switch (e.kind) {
+      case ExprKind::Binary: compile_binary(c, e.binary_op, k.exprs[e.operands[0]].type); break;
+      case ExprKind::Unary:
+        c.unary = ops::unary_fn(e.unary_op, k.exprs[e.operands[0]].type);
+        c.unary_lanes = unary_lane_fn(e.unary_op, k.exprs[e.operands[0]].type);
+        break;
+      case ExprKind::Cast: c.cast_lanes = cast_fn(e.type); break;
+      default: break;
+    }
+  }
+  innermost_loop = innermost_loops(k);
+  barrier.assign(k.stmts.size(), kNone);
+  for (std::size_t i = 0; i < k.stmts.size(); ++i)
+    if (k.stmts[i].kind == StmtKind::Barrier) barrier[i] = barriers++;
+  const std::vector<ExprId> origins = opaque_origins(k);
+  skip_value.assign(k.stmts.size(), false);
+  for (std::size_t i = 0; i < k.stmts.size(); ++i) {
+    const Stmt& s = k.stmts[i];
+    skip_value[i] = s.value != kNone && origins[s.value] != kNone;
+  }
+  arguments.resize(k.parameters.size(), 0);
+  for (std::size_t i = 0; i < k.parameters.size() && i < l.arguments.size(); ++i)
+    arguments[i] = l.arguments[i].bits;
+  evaluation_cap = ~std::uint64_t{0};
+}
+
+// ---------------------------------------------------------------------------------------------
+// WarpMachine
+
+WarpMachine::WarpMachine(const Program& program) : p_(program), k_(program.kernel) {
+  locals_.resize(k_.locals.size());
+  local_lanes_.assign(k_.locals.size() * kMaxLanes, 0);
+  scratch_.assign(k_.exprs.size() * kMaxLanes, 0);
+  frames_.reserve(k_.stmts.size() + 1);
+  loop_iteration_.assign(k_.stmts.size(), 0);
+  sink_.resize(k_.stmts.size());
+  sink_iterations_.resize(k_.stmts.size());
+  full_arrivals_.assign(p_.barriers, 0);
+  lane_arrivals_.assign(std::size_t(p_.barriers) * kMaxLanes, 0);
+  block_max_.assign(p_.barriers, 0);
+  block_min_.assign(p_.barriers, 0);
+  warp_iteration_arrivals_.resize(p_.barriers);
+  block_iteration_arrivals_.resize(p_.barriers);
+  builtins_[static_cast<int>(Builtin::BlockDimX)] = p_.launch.block.x;
+  builtins_[static_cast<int>(Builtin::BlockDimY)] = p_.launch.block.y;
+  builtins_[static_cast<int>(Builtin::BlockDimZ)] = p_.launch.block.z;
+  builtins_[static_cast<int>(Builtin::GridDimX)] = p_.launch.grid.x;
+  builtins_[static_cast<int>(Builtin::GridDimY)] = p_.launch.grid.y;
+  builtins_[static_cast<int>(Builtin::GridDimZ)] = p_.launch.grid.z;
+  builtins_[static_cast<int>(Builtin::WarpSize)] = static_cast<std::uint64_t>(p_.warp_size);
+  begin_block(0, 0, 0);
+  start_warp(0);
+}
+
+void WarpMachine::begin_block(std::uint32_t x, std::uint32_t y, std::uint32_t z) {
+  block_index_ = {x, y, z};
+  block_start_evaluations_ = evaluations_;
+  builtins_[static_cast<int>(Builtin::BlockIdxX)] = x;
+  builtins_[static_cast<int>(Builtin::BlockIdxY)] = y;
+  builtins_[static_cast<int>(Builtin::BlockIdxZ)] = z;
+  std::fill(block_max_.begin(), block_max_.end(), 0);
+  std::fill(block_min_.begin(), block_min_.end(), ~std::uint64_t{0});
+  for (auto& per_k : block_iteration_arrivals_) per_k.clear();
+}
+
+void WarpMachine::start_warp(int warp) {
+  warp_ = warp;
+  threads_ = &p_.warps[warp];
+  lanes_ = threads_->lanes;
+  alive_ = threads_->existing;
+  for (LocalState& l : locals_) l = LocalState{};
+  frames_.clear();
+  std::fill(full_arrivals_.begin(), full_arrivals_.end(), 0);
+  std::fill(lane_arrivals_.begin(), lane_arrivals_.end(), 0);
+  for (auto& per_k : warp_iteration_arrivals_) per_k.clear();
+}
+
+void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
+  start_warp(warp);
+  if (counted) {
+    counts_ = tally.statements.data();
+    iterations_ = &tally.iterations;
+  } else {
+    counts_ = sink_.data();
+    iterations_ = &sink_iterations_;
+  }
+  const std::uint64_t before = evaluations_;
+  exec(k_.root, threads_->existing);
+  if (counted) {
+    tally.evaluations += evaluations_ - before;
+    tally.warps += 1;
+  }
+  // This warp's threads' barrier arrivals, into the block's extremes.
+  for (int b = 0; b < p_.barriers; ++b) {
+    std::uint64_t most = 0, fewest = ~std::uint64_t{0};
+    for (int lane = 0; lane < lanes_; ++lane) {
+      if (!(threads_->existing >> lane & 1)) continue;
+      const std::uint64_t c = full_arrivals_[b] + lane_arrivals_[std::size_t(b) * kMaxLanes + lane];
+      most = std::max(most, c);
+      fewest = std::min(fewest, c);
+    }
+    block_max_[b] = std::max(block_max_[b], most);
+    block_min_[b] = std::min(block_min_[b], fewest);
+    auto& block_k = block_iteration_arrivals_[b];
+    const auto& warp_k = warp_iteration_arrivals_[b];
+    if (block_k.size() < warp_k.size()) block_k.resize(warp_k.size());
+    for (std::size_t k = 0; k < warp_k.size(); ++k) {
+      for (int lane = 0; lane < lanes_; ++lane) {
+        if (!(threads_->existing >> lane & 1)) continue;
+        const std::uint64_t c = warp_k[k].lanes[lane];
+        block_k[k].max = std::max(block_k[k].max, c);
+        block_k[k].min = std::min(block_k[k].min, c);
+        block_k[k].threads += 1;
+      }
+    }
+  }
+}
+
+void WarpMachine::end_block(Tally& tally) {
+  tally.blocks += 1;
+  for (std::size_t i = 0; i < k_.stmts.size(); ++i) {
+    const int b = p_.barrier[i];
+    if (b == kNone) continue;
+    Counts64& c = tally.statements[i];
+    c.block_executions += block_max_[b];
+    c.partial_block_executions += block_max_[b] - block_min_[b];
+    const auto& block_k = block_iteration_arrivals_[b];
+    if (block_k.empty()) continue;
+    auto& per_k = tally.iterations[i];
+    if (per_k.size() < block_k.size()) per_k.resize(block_k.size());
+    for (std::size_t k = 0; k < block_k.size(); ++k) {
+      const std::uint64_t fewest = block_k[k].threads < p_.threads_per_block ? 0 : block_k[k].min;
+      per_k[k].block_executions += block_k[k].max;
+      per_k[k].partial_block_executions += block_k[k].max - fewest;
+    }
+  }
+}
+
+void WarpMachine::set_local(LocalId local, const std::uint64_t* lanes, LaneMask defined) {
+  std::copy(lanes, lanes + kMaxLanes, local_lanes(local));
+  locals_[local] = LocalState{false, 0, defined};
+}
+
+void WarpMachine::evaluate(ExprId expr, LaneMask active, std::uint64_t* out) {
+  const Val v = eval(expr, active);
+  for (int l = 0; l < kMaxLanes; ++l) out[l] = v.lanes != nullptr ? v.lanes[l] : v.value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counting
+
+Counts64* WarpMachine::iteration_counts(StmtId id) {
+  const StmtId loop = p_.innermost_loop[id];
+  if (loop == kNone) return nullptr;
+  const std::uint64_t k = loop_iteration_[loop];
+  auto& per_k = (*iterations_)[id];
+  if (per_k.size() <= k) per_k.resize(k + 1);
+  return &per_k[k];
+}
+
+void WarpMachine::count(StmtId id, LaneMask active) {
+  Counts64& c = counts_[id];
+  c.evaluations += 1;
+  c.active += static_cast<std::uint64_t>(popcount(active));
+  evaluations_ += 1;
+  if (p_.options.by_iteration) {
+    if (Counts64* it = iteration_counts(id)) {
+      it->evaluations += 1;
+      it->active += static_cast<std::uint64_t>(popcount(active));
+    }
+  }
+}
+
+void WarpMachine::count_condition(StmtId id, LaneMask active, LaneMask taken) {
+  Counts64& c = counts_[id];
+  const auto divergent = static_cast<std::uint64_t>(taken != 0 && taken != active);
+  c.evaluations += 1;
+  c.active += static_cast<std::uint64_t>(popcount(active));
+  c.taken += static_cast<std::uint64_t>(popcount(taken));
+  c.divergent += divergent;
+  evaluations_ += 1;
+  if (p_.options.by_iteration) {
+    if (Counts64* it = iteration_counts(id)) {
+      it->evaluations += 1;
+      it->active += static_cast<std::uint64_t>(popcount(active));
+      it->taken += static_cast<std::uint64_t>(popcount(taken));
+      it->divergent += divergent;
+    }
+  }
+}
+
+void WarpMachine::arrive(StmtId id, LaneMask active) {
+  const int b = p_.barrier[id];
+  if (active == threads_->existing) {
+    full_arrivals_[b] += 1;
+  } else {
+    for (LaneMask m = active; m != 0; m &= m - 1)
+      lane_arrivals_[std::size_t(b) * kMaxLanes + lowest_lane(m)] += 1;
+  }
+  if (p_.options.by_iteration && p_.innermost_loop[id] != kNone) {
+    const std::uint64_t k = loop_iteration_[p_.innermost_loop[id]];
+    auto& per_k = warp_iteration_arrivals_[b];
+    if (per_k.size() <= k) per_k.resize(k + 1);
+    for (LaneMask m = active; m != 0; m &= m - 1) per_k[k].lanes[lowest_lane(m)] += 1;
+  }
+}
+
+void WarpMachine::check_limits() {
+  if (p_.options.stop != nullptr && p_.options.stop->load(std::memory_order_relaxed))
+    throw Interrupted("replay interrupted");
+  const std::uint64_t done =
+      p_.shared_evaluations != nullptr ? p_.shared_evaluations->load(std::memory_order_relaxed) : 0;
+  if (done + (evaluations_ - block_start_evaluations_) > p_.evaluation_cap) {
+    if (p_.sampling)
+      throw InvalidInput("one block of the replay alone makes more than " +
+                         std::to_string(p_.evaluation_cap) +
+                         " warp-statement evaluations, the limit for a whole run (about a minute; "
+                         "a loop that does not end?)");
+    throw InvalidInput("the replay passed " + std::to_string(p_.evaluation_cap) +
+                       " warp-statement evaluations and was stopped (a loop that does not end, or "
+                       "a launch bigger than estimated)");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+void WarpMachine::undefined(ExprId expr, const std::string& what, LaneMask lanes) const {
+  const int lane = lowest_lane(lanes);
+  const std::uint64_t t = std::uint64_t(warp_) * p_.warp_size + lane;
+  const std::uint64_t bx = p_.launch.block.x, by = p_.launch.block.y;
+  const std::string thread = "(" + std::to_string(t % bx) + ", " + std::to_string(t / bx % by) +
+                             ", " + std::to_string(t / (bx * by)) + ")";
+  const std::string block = "(" + std::to_string(block_index_[0]) + ", " +
+                            std::to_string(block_index_[1]) + ", " +
+                            std::to_string(block_index_[2]) + ")";
+  throw InvalidInput(location(k_, k_.exprs[expr].range) + ": undefined behaviour: " + what +
+                     " in block " + block + ", thread " + thread);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expressions
+
+WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
+  const Expr& e = k_.exprs[id];
+  const CompiledExpr& c = p_.exprs[id];
+  switch (e.kind) {
+    case ExprKind::Constant: return {nullptr, e.constant};
+    case ExprKind::Param: return {nullptr, p_.arguments[e.index]};
+    case ExprKind::Builtin: {
+      const int b = static_cast<int>(e.builtin);
+      if (b <= static_cast<int>(Builtin::ThreadIdxZ)) {
+        if (threads_->uniform[b]) return {nullptr, threads_->index[b][0]};
+        return {threads_->index[b].data(), 0};
+      }
+      return {nullptr, builtins_[b]};
+    }
+    case ExprKind::Local: {
+      const LocalState& l = locals_[e.index];
+      if ((active & ~l.defined) != 0)
+        undefined(id, "'" + k_.locals[e.index].name + "' is read before it is assigned",
+                  active & ~l.defined);
+      if (l.uniform) return {nullptr, l.value};
+      return {local_lanes(e.index), 0};
+    }
+    case ExprKind::Opaque: break;
+    case ExprKind::Cast: {
+      const Val a = eval(e.operands[0], active);
+      if (a.lanes == nullptr) return {nullptr, normalise(e.type, a.value)};
+      std::uint64_t* out = scratch(id);
+      c.cast_lanes(a.lanes, out, lanes_);
+      return {out, 0};
+    }
+    case ExprKind::Unary: {
+      const Val a = eval(e.operands[0], active);
+      if (a.lanes == nullptr) {
+        bool fault = false;
+        const std::uint64_t r = c.unary(a.value, fault);
+        if (fault) undefined(id, ops::describe_fault(e.unary_op, e.type), active);
+        return {nullptr, r};
+      }
+      std::uint64_t* out = scratch(id);
+      if (c.unary_lanes(a.lanes, out, lanes_, active)) {
+        LaneMask bad = 0;
+        for (int l = 0; l < lanes_; ++l) {
+          bool fault = false;
+          c.unary(a.lanes[l], fault);
+          if (fault) bad |= bit(l);
+        }
+        undefined(id, ops::describe_fault(e.unary_op, e.type), bad & active);
+      }
+      return {out, 0};
+    }
+    case ExprKind::Binary: {
+      const Val a = eval(e.operands[0], active);
+      const Val b = eval(e.operands[1], active);
+      if (a.lanes == nullptr && b.lanes == nullptr) {
+        bool fault = false;
+        const std::uint64_t r = c.binary(a.value, b.value, fault);
+        if (fault)
+          undefined(id, ops::describe_fault(e.binary_op, k_.exprs[e.operands[0]].type, a.value, b.value),
+                    active);
+        return {nullptr, r};
+      }
+      const int variant = a.lanes == nullptr ? 1 : b.lanes == nullptr ? 2 : 0;
+      const std::uint64_t* pa = a.lanes != nullptr ? a.lanes : &a.value;
+      const std::uint64_t* pb = b.lanes != nullptr ? b.lanes : &b.value;
+      std::uint64_t* out = scratch(id);
+      if (c.binary_lanes[variant](pa, pb, out, lanes_, active)) {
+        for (int l = 0; l < lanes_; ++l) {
+          if (!(active >> l & 1)) continue;
+          const std::uint64_t x = pa[a.lanes != nullptr ? l : 0], y = pb[b.lanes != nullptr ? l : 0];
+          bool fault = false;
+          c.binary(x, y, fault);
+          if (fault)
+            undefined(id, ops::describe_fault(e.binary_op, k_.exprs[e.operands[0]].type, x, y), bit(l));
+        }
+      }
+      return {out, 0};
+    }
+    case ExprKind::Logical:
+    case ExprKind::Select: {
+      if (e.kind == ExprKind::Logical || e.type == ScalarType::Bool) {
+        // Computed as a mask (lazily), then spread into lanes.
+        const LaneMask m = eval_mask(id, active);
+        if (m == active) return {nullptr, 1};
+        if (m == 0) return {nullptr, 0};
+        std::uint64_t* out = scratch(id);
+        for (int l = 0; l < lanes_; ++l) out[l] = m >> l & 1;
+        return {out, 0};
+      }
+      const LaneMask m = eval_mask(e.operands[0], active);
+      const LaneMask t = active & m, f = active & ~m;
+      if (f == 0) return eval(e.operands[1], active);
+      if (t == 0) return eval(e.operands[2], active);
+      const Val x = eval(e.operands[1], t);
+      const Val y = eval(e.operands[2], f);
+      std::uint64_t* out = scratch(id);
+      for (int l = 0; l < lanes_; ++l) {
+        const std::uint64_t xv = x.lanes != nullptr ? x.lanes[l] : x.value;
+        const std::uint64_t yv = y.lanes != nullptr ? y.lanes[l] : y.value;
+        out[l] = (m >> l & 1) ? xv : yv;
+      }
+      return {out, 0};
+    }
+  }
+  throw std::logic_error("replay: an opaque value reached evaluation (" +
+                         location(k_, e.range) + ")");
+}
+
+LaneMask WarpMachine::eval_mask(ExprId id, LaneMask active) {
+  const Expr& e = k_.exprs[id];
+  switch (e.kind) {
+    case ExprKind::Binary:
+      if (is_comparison(e.binary_op)) {
+        const Val a = eval(e.operands[0], active);
+        const Val b = eval(e.operands[1], active);
+        const CompiledExpr& c = p_.exprs[id];
+        if (a.lanes == nullptr && b.lanes == nullptr) {
+          bool fault = false;
+          return c.binary(a.value, b.value, fault) != 0 ? active : 0;
+        }
+        const int variant = a.lanes == nullptr ? 1 : b.lanes == nullptr ? 2 : 0;
+        return c.compare_lanes[variant](a.lanes != nullptr ? a.lanes : &a.value,
+                                        b.lanes != nullptr ? b.lanes : &b.value, lanes_) &
+               active;
+      }
+      break;
+    case ExprKind::Logical: {
+      const LaneMask left = eval_mask(e.operands[0], active);
+      if (e.logical_op == LogicalOp::And) return left == 0 ? 0 : eval_mask(e.operands[1], left);
+      const LaneMask rest = active & ~left;
+      return rest == 0 ? left : left | eval_mask(e.operands[1], rest);
+    }
+    case ExprKind::Unary:
+      if (e.unary_op == UnaryOp::LogicalNot) return active & ~eval_mask(e.operands[0], active);
+      break;
+    case ExprKind::Select:
+      if (e.type == ScalarType::Bool) {
+        const LaneMask m = eval_mask(e.operands[0], active);
+        const LaneMask t = active & m, f = active & ~m;
+        LaneMask r = 0;
+        if (t != 0) r |= eval_mask(e.operands[1], t);
+        if (f != 0) r |= eval_mask(e.operands[2], f);
+        return r;
+      }
+      break;
+    default: break;
+  }
+  const Val v = eval(id, active);
+  if (v.lanes == nullptr) return v.value != 0 ? active : 0;
+  LaneMask m = 0;
+  for (int l = 0; l < lanes_; ++l) m |= static_cast<LaneMask>(v.lanes[l] != 0) << l;
+  return m & active;
+}
+
+void WarpMachine::write(LocalId local, Val v, LaneMask mask) {
+  LocalState& st = locals_[local];
+  std::uint64_t* lanes = local_lanes(local);
+  // Lanes that keep an older value and may still read it.
+  const LaneMask kept = st.defined & alive_ & ~mask;
+  if (v.lanes == nullptr) {
+    if (kept == 0 || (st.uniform && st.value == v.value)) {
+      st.uniform = true;
+      st.value = v.value;
+      st.defined = (kept == 0 ? 0 : st.defined) | mask;
+      return;
+    }
+    if (st.uniform) std::fill(lanes, lanes + lanes_, st.value);
+    for (int l = 0; l < lanes_; ++l)
+      if (mask >> l & 1) lanes[l] = v.value;
+  } else if (kept == 0) {
+    if (v.lanes != lanes) std::copy(v.lanes, v.lanes + lanes_, lanes);
+  } else {
+    if (st.uniform) std::fill(lanes, lanes + lanes_, st.value);
+    for (int l = 0; l < lanes_; ++l)
+      if (mask >> l & 1) lanes[l] = v.lanes[l];
+  }
+  st.uniform = false;
+  st.defined = (kept == 0 ? 0 : st.defined) | mask;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statements
+
+std::size_t WarpMachine::frame_for(FrameKind a, FrameKind b) const {
+  for (std::size_t i = frames_.size(); i-- > 0;)
+    if (frames_[i].kind == a || frames_[i].kind == b) return i;
+  return frames_.size();  // none (validate() makes this impossible for break and continue)
+}
+
+LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
+  const Stmt& s = k_.stmts[id];
+  switch (s.kind) {
+    case StmtKind::Block:
+      count(id, active);
+      for (StmtId child : s.children) {
+        active = exec(child, active);
+        if (active == 0) break;
+      }
+      return active;
+    case StmtKind::Declare:
+    case StmtKind::Assign:
+      count(id, active);
+      if (s.value == kNone) {
+        locals_[s.local].defined &= ~active;  // declared without a value: indeterminate again
+      } else if (!p_.skip_value[id]) {
+        write(s.local, eval(s.value, active), active);
+      }
+      return active;
+    case StmtKind::Work: count(id, active); return active;
+    case StmtKind::If: {
+      const LaneMask taken = eval_mask(s.value, active);
+      count_condition(id, active, taken);
+      LaneMask out = 0;
+      if (taken != 0) out |= exec(s.then_stmt, taken);
+      const LaneMask other = active & ~taken;
+      if (other != 0) out |= s.else_stmt != kNone ? exec(s.else_stmt, other) : other;
+      return out;
+    }
+    case StmtKind::Loop: return exec_loop(id, s, active);
+    case StmtKind::Break:
+      count(id, active);
+      frames_[frame_for(FrameKind::Loop, FrameKind::Switch)].broken |= active;
+      return 0;
+    case StmtKind::Continue:
+      count(id, active);
+      frames_[frame_for(FrameKind::Loop, FrameKind::Loop)].continued |= active;
+      return 0;
+    case StmtKind::Return: {
+      count(id, active);
+      const std::size_t call = frame_for(FrameKind::Call, FrameKind::Call);
+      if (call == frames_.size()) {
+        alive_ &= ~active;  // leaves the kernel
+        return 0;
+      }
+      if (s.value != kNone && !p_.skip_value[id]) {
+        write(frames_[call].result, eval(s.value, active), active);
+      }
+      frames_[call].returned |= active;
+      return 0;
+    }
+    case StmtKind::Barrier:
+      count(id, active);
+      arrive(id, active);
+      return active;
+    case StmtKind::InlinedCall: {
+      count(id, active);
+      Frame f{FrameKind::Call};
+      f.result = s.local;
+      frames_.push_back(f);
+      const LaneMask out = exec(s.body, active) | frames_.back().returned;
+      frames_.pop_back();
+      return out;
+    }
+    case StmtKind::Switch: return exec_switch(id, s, active);
+  }
+  return active;
+}
+
+LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
+  LaneMask in = active;
+  if (s.init != kNone) in = exec(s.init, in);
+  frames_.push_back(Frame{FrameKind::Loop});
+  const std::size_t frame = frames_.size() - 1;
+  LaneMask exits = 0;
+  const bool check_first = s.loop_kind != LoopKind::Do;
+  for (std::uint64_t k = 0; in != 0; ++k) {
+    loop_iteration_[id] = k;
+    if (check_first) {
+      const LaneMask stay = s.value != kNone ? eval_mask(s.value, in) : in;
+      count_condition(id, in, stay);
+      exits |= in & ~stay;
+      in = stay;
+      if (in == 0) break;
+    }
+    frames_[frame].broken = 0;
+    frames_[frame].continued = 0;
+    LaneMask after = exec(s.body, in);
+    after |= frames_[frame].continued;
+    exits |= frames_[frame].broken;
+    if (s.step != kNone && after != 0) after = exec(s.step, after);
+    in = after;
+    if (!check_first && in != 0) {
+      const LaneMask stay = s.value != kNone ? eval_mask(s.value, in) : in;
+      count_condition(id, in, stay);
+      exits |= in & ~stay;
+      in = stay;
+    }
+    if ((++ticks_ & 0x3FFF) == 0) check_limits();
+  }
+  frames_.pop_back();
+  return exits;
+}
+
+LaneMask WarpMachine::exec_switch(StmtId id, const Stmt& s, LaneMask active) {
+  const Val v = eval(s.value, active);
+  // Entry point of each active lane: a case's child, the default's, or past the end (none).
+  const auto n = static_cast<std::int32_t>(s.children.size());
+  std::vector<LaneMask> entry(static_cast<std::size_t>(n) + 1, 0);
+  LaneMask matched = 0;
+  for (const SwitchCase& c : s.cases) {
+    LaneMask m = 0;
+    if (v.lanes == nullptr) {
+      m = v.value == c.value ? active : 0;
+    } else {
+      for (int l = 0; l < lanes_; ++l) m |= static_cast<LaneMask>(v.lanes[l] == c.value) << l;
+      m &= active;
+    }
+    entry[c.child] |= m;
+    matched |= m;
+  }
+  const LaneMask unmatched = active & ~matched;
+  entry[s.default_child != kNone ? s.default_child : n] |= unmatched;
+  // Divergent when the active lanes enter at more than one point.
+  int points = 0;
+  for (LaneMask m : entry) points += m != 0;
+  Counts64& c = counts_[id];
+  c.evaluations += 1;
+  c.active += static_cast<std::uint64_t>(popcount(active));
+  c.taken += static_cast<std::uint64_t>(popcount(matched));
+  c.divergent += points > 1;
+  evaluations_ += 1;
+  if (p_.options.by_iteration) {
+    if (Counts64* it = iteration_counts(id)) {
+      it->evaluations += 1;
+      it->active += static_cast<std::uint64_t>(popcount(active));
+      it->taken += static_cast<std::uint64_t>(popcount(matched));
+      it->divergent += points > 1;
+    }
+  }
+  frames_.push_back(Frame{FrameKind::Switch});
+  const std::size_t frame = frames_.size() - 1;
+  LaneMask running = 0;
+  for (std::int32_t i = 0; i < n; ++i) {
+    running |= entry[i];
+    if (running != 0) running = exec(s.children[i], running);
+  }
+  running |= entry[n] | frames_[frame].broken;
+  frames_.pop_back();
+  return running;
+}
+
+}  // namespace warpdiv::sim::ir::detail

@@ -1,0 +1,178 @@
+// Inside the replay (sim/ir_replay.hpp): one kernel and launch compiled for fast evaluation
+// (Program), and the machine that runs one warp at a time over it (WarpMachine). Internal to sim/;
+// the tests use WarpMachine::evaluate to check C's semantics on lane arrays.
+//
+// Speed: values that are the same in every active lane (constants, parameters, blockIdx, locals
+// assigned such values, and threadIdx components that happen to be constant over a warp) are kept
+// as one scalar and computed once per warp, as GPU compilers scalarise them; the others are lane
+// arrays computed in tight loops specialised per operator and type. Conditions become lane masks.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "sim/ir.hpp"
+#include "sim/ir_replay.hpp"
+
+namespace warpdiv::sim::ir::detail {
+
+using LaneMask = std::uint64_t;
+constexpr int kMaxLanes = 64;
+
+/// Counts of one statement in 64 bits (one worker's share; summed into 128 bits at the end).
+struct Counts64 {
+  std::uint64_t evaluations = 0;
+  std::uint64_t divergent = 0;
+  std::uint64_t active = 0;
+  std::uint64_t taken = 0;
+  std::uint64_t block_executions = 0;
+  std::uint64_t partial_block_executions = 0;
+};
+
+/// One worker's counts.
+struct Tally {
+  std::vector<Counts64> statements;                 // [StmtId]
+  std::vector<std::vector<Counts64>> iterations;    // [StmtId][k], with by_iteration
+  std::uint64_t evaluations = 0;                    // all warp-statement evaluations
+  std::uint64_t blocks = 0;
+  std::uint64_t warps = 0;
+};
+
+using BinaryLaneFn = bool (*)(const std::uint64_t*, const std::uint64_t*, std::uint64_t*, int,
+                              LaneMask);
+using CompareLaneFn = LaneMask (*)(const std::uint64_t*, const std::uint64_t*, int);
+using UnaryLaneFn = bool (*)(const std::uint64_t*, std::uint64_t*, int, LaneMask);
+using CastLaneFn = void (*)(const std::uint64_t*, std::uint64_t*, int);
+
+struct CompiledExpr {
+  std::uint64_t (*binary)(std::uint64_t, std::uint64_t, bool&) = nullptr;
+  std::uint64_t (*unary)(std::uint64_t, bool&) = nullptr;
+  std::array<BinaryLaneFn, 3> binary_lanes{};   // [both varying, left uniform, right uniform]
+  std::array<CompareLaneFn, 3> compare_lanes{};
+  UnaryLaneFn unary_lanes = nullptr;
+  CastLaneFn cast_lanes = nullptr;
+};
+
+/// threadIdx of each lane of one warp, and whether a component is the same in all its lanes.
+struct WarpThreads {
+  LaneMask existing = 0;
+  int lanes = 0;
+  std::array<std::array<std::uint64_t, kMaxLanes>, 3> index{};  // [x, y, z][lane]
+  std::array<bool, 3> uniform{};
+};
+
+/// A kernel and launch, compiled once and shared (read-only) by every worker.
+struct Program {
+  Program(const Kernel& kernel, const Launch& launch, const ReplayOptions& options);
+
+  const Kernel& kernel;
+  Launch launch;
+  ReplayOptions options;
+  int warp_size = 32;
+  int warps_per_block = 0;
+  std::uint64_t threads_per_block = 0;
+  std::vector<WarpThreads> warps;
+  std::vector<CompiledExpr> exprs;
+  std::vector<StmtId> innermost_loop;   // [StmtId]
+  std::vector<std::int32_t> barrier;    // [StmtId]: barrier index, or kNone
+  int barriers = 0;
+  std::vector<bool> skip_value;         // [StmtId]: the assigned value is opaque (not computed)
+  std::vector<std::uint64_t> arguments; // bits per parameter
+  std::uint64_t evaluation_cap = 0;     // a run stops past this many evaluations
+  std::atomic<std::uint64_t>* shared_evaluations = nullptr;  // finished blocks' evaluations
+  bool sampling = false;                // estimating: passing the cap means the block is too big
+};
+
+class WarpMachine {
+ public:
+  explicit WarpMachine(const Program& program);
+
+  /// Starts block (x, y, z): resets the block's barrier arrivals.
+  void begin_block(std::uint32_t x, std::uint32_t y, std::uint32_t z);
+  /// Runs warp w of the current block. Counts go to `tally` when `counted`, else nowhere (the
+  /// warp still arrives at barriers).
+  void run_warp(int warp, Tally& tally, bool counted);
+  /// Ends the block: adds its barrier executions to `tally`.
+  void end_block(Tally& tally);
+
+  // For tests: evaluate an expression in warp 0 of block (0, 0, 0) with the given lane values of
+  // locals (lanes beyond the warp's existing ones are ignored). Throws InvalidInput on UB.
+  void set_local(LocalId local, const std::uint64_t* lanes, LaneMask defined);
+  void evaluate(ExprId expr, LaneMask active, std::uint64_t* out);
+
+ private:
+  struct Val {
+    const std::uint64_t* lanes;  // nullptr when uniform
+    std::uint64_t value;         // when uniform
+  };
+  struct LocalState {
+    bool uniform = true;
+    std::uint64_t value = 0;
+    LaneMask defined = 0;
+  };
+  enum class FrameKind : std::uint8_t { Loop, Switch, Call };
+  struct Frame {
+    FrameKind kind;
+    LaneMask broken = 0;     // Loop / Switch: lanes that left by break
+    LaneMask continued = 0;  // Loop
+    LaneMask returned = 0;   // Call
+    LocalId result = kNone;  // Call: the local a return's value goes to
+  };
+
+  void start_warp(int warp);
+  LaneMask exec(StmtId id, LaneMask active);
+  LaneMask exec_loop(StmtId id, const Stmt& s, LaneMask active);
+  LaneMask exec_switch(StmtId id, const Stmt& s, LaneMask active);
+  Val eval(ExprId id, LaneMask active);
+  LaneMask eval_mask(ExprId id, LaneMask active);
+  void write(LocalId local, Val value, LaneMask mask);
+  std::uint64_t* local_lanes(LocalId local) { return local_lanes_.data() + std::size_t(local) * kMaxLanes; }
+  std::uint64_t* scratch(ExprId id) { return scratch_.data() + std::size_t(id) * kMaxLanes; }
+  void count(StmtId id, LaneMask active);
+  void count_condition(StmtId id, LaneMask active, LaneMask taken);
+  Counts64* iteration_counts(StmtId id);
+  void arrive(StmtId id, LaneMask active);
+  void check_limits();
+  [[noreturn]] void undefined(ExprId expr, const std::string& what, LaneMask lanes) const;
+  std::size_t frame_for(FrameKind a, FrameKind b) const;
+
+  const Program& p_;
+  const Kernel& k_;
+  std::array<std::uint64_t, 3> block_index_{};
+  std::array<std::uint64_t, kBuiltinCount> builtins_{};  // uniform builtins of this block
+  int warp_ = 0;
+  const WarpThreads* threads_ = nullptr;
+  int lanes_ = 0;          // lanes to loop over (the warp size)
+  LaneMask alive_ = 0;     // lanes that have not returned from the kernel
+  std::vector<LocalState> locals_;
+  std::vector<std::uint64_t> local_lanes_;
+  std::vector<std::uint64_t> scratch_;
+  std::vector<Frame> frames_;
+  std::vector<std::uint64_t> loop_iteration_;  // [StmtId of a loop]
+  Counts64* counts_ = nullptr;                 // statements of the counted tally, or a sink
+  std::vector<std::vector<Counts64>>* iterations_ = nullptr;
+  std::vector<Counts64> sink_;
+  std::vector<std::vector<Counts64>> sink_iterations_;
+  std::uint64_t evaluations_ = 0;              // this machine's, all blocks
+  std::uint64_t block_start_evaluations_ = 0;  // evaluations_ when the current block began
+  std::uint64_t ticks_ = 0;
+  // Barrier arrivals of the current warp: full-warp arrivals, and per lane for partial ones.
+  std::vector<std::uint64_t> full_arrivals_;
+  std::vector<std::uint64_t> lane_arrivals_;    // [barrier][lane]
+  // Per barrier over the block's threads so far: most and fewest arrivals of a thread.
+  std::vector<std::uint64_t> block_max_, block_min_;
+  // With by_iteration: arrivals per (barrier, iteration): per lane in the warp, and per block
+  // (max, min over threads that arrived at least once, how many threads did).
+  struct IterationArrivals {
+    std::array<std::uint32_t, kMaxLanes> lanes{};
+  };
+  struct IterationBlock {
+    std::uint64_t max = 0, min = ~std::uint64_t{0}, threads = 0;
+  };
+  std::vector<std::vector<IterationArrivals>> warp_iteration_arrivals_;  // [barrier][k]
+  std::vector<std::vector<IterationBlock>> block_iteration_arrivals_;    // [barrier][k]
+};
+
+}  // namespace warpdiv::sim::ir::detail

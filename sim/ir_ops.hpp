@@ -1,0 +1,125 @@
+// C's integer operators on normalised 64-bit values (see Value in sim/ir.hpp), with undefined
+// behaviour reported through a `fault` flag instead of computed. One template per operator and
+// promoted type, written so that the replay's lane loops vectorise: no branches on the data.
+// Internal to sim/ (the replay engine and evaluate_uniform); tests may include it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sim/ir.hpp"
+
+namespace warpdiv::sim::ir::ops {
+
+template <ScalarType T>
+constexpr bool kSigned = T == ScalarType::I32 || T == ScalarType::I64;
+template <ScalarType T>
+constexpr int kWidth = (T == ScalarType::I32 || T == ScalarType::U32) ? 32 : 64;
+template <ScalarType T>
+constexpr std::uint64_t kMinBits = kWidth<T> == 32 ? 0xFFFFFFFF80000000ULL : 0x8000000000000000ULL;
+
+template <ScalarType T>
+inline std::uint64_t wrap(std::uint64_t bits) {
+  if constexpr (T == ScalarType::I32)
+    return static_cast<std::uint64_t>(std::int64_t{static_cast<std::int32_t>(bits)});
+  else if constexpr (T == ScalarType::U32)
+    return bits & 0xFFFFFFFFULL;
+  else
+    return bits;
+}
+
+inline std::int64_t s64(std::uint64_t bits) { return static_cast<std::int64_t>(bits); }
+inline std::uint64_t u64(std::int64_t value) { return static_cast<std::uint64_t>(value); }
+
+/// a OP b for operands of promoted type T (for shifts, b may be of any promoted type: its
+/// normalised bits compare as unsigned, so a negative amount is "too large" as well).
+template <BinaryOp OP, ScalarType T>
+inline std::uint64_t binary(std::uint64_t a, std::uint64_t b, bool& fault) {
+  constexpr bool S = kSigned<T>;
+  constexpr int W = kWidth<T>;
+  if constexpr (OP == BinaryOp::Add || OP == BinaryOp::Sub || OP == BinaryOp::Mul) {
+    if constexpr (W == 32 && S) {
+      // Exact in 64 bits: |a|, |b| <= 2^31.
+      const std::int64_t r = OP == BinaryOp::Add   ? s64(a) + s64(b)
+                             : OP == BinaryOp::Sub ? s64(a) - s64(b)
+                                                   : s64(a) * s64(b);
+      fault |= r != std::int64_t{static_cast<std::int32_t>(r)};
+      return u64(r);
+    } else if constexpr (W == 64 && S) {
+      std::int64_t r = 0;
+      if constexpr (OP == BinaryOp::Add) fault |= __builtin_add_overflow(s64(a), s64(b), &r);
+      if constexpr (OP == BinaryOp::Sub) fault |= __builtin_sub_overflow(s64(a), s64(b), &r);
+      if constexpr (OP == BinaryOp::Mul) fault |= __builtin_mul_overflow(s64(a), s64(b), &r);
+      return u64(r);
+    } else {
+      return wrap<T>(OP == BinaryOp::Add ? a + b : OP == BinaryOp::Sub ? a - b : a * b);
+    }
+  } else if constexpr (OP == BinaryOp::Div || OP == BinaryOp::Rem) {
+    // Division by zero, and (signed) MIN / -1, are undefined; the host must not trap on them
+    // either, so the divisor is replaced by 1 where they occur.
+    bool bad = b == 0;
+    if constexpr (S) bad |= a == kMinBits<T> && b == ~std::uint64_t{0};
+    fault |= bad;
+    const std::uint64_t d = bad ? 1 : b;
+    if constexpr (S) return u64(OP == BinaryOp::Div ? s64(a) / s64(d) : s64(a) % s64(d));
+    else return OP == BinaryOp::Div ? a / d : a % d;
+  } else if constexpr (OP == BinaryOp::Shl || OP == BinaryOp::Shr) {
+    const bool bad_amount = b >= static_cast<std::uint64_t>(W);
+    const unsigned s = bad_amount ? 0u : static_cast<unsigned>(b);
+    fault |= bad_amount;
+    if constexpr (OP == BinaryOp::Shl) {
+      if constexpr (S) {
+        // C++17 [expr.shift]: a non-negative a whose a * 2^s fits the unsigned type of width W.
+        const std::uint64_t lost = s == 0 ? 0 : (a & (W == 32 ? 0xFFFFFFFFULL : ~0ULL)) >> (W - s);
+        fault |= s64(a) < 0 || lost != 0;
+      }
+      return wrap<T>(a << s);
+    } else {
+      if constexpr (S) return u64(s64(a) >> s);  // arithmetic, as GCC, Clang and nvcc define it
+      else return a >> s;
+    }
+  } else if constexpr (OP == BinaryOp::BitAnd) {
+    return a & b;
+  } else if constexpr (OP == BinaryOp::BitOr) {
+    return a | b;
+  } else if constexpr (OP == BinaryOp::BitXor) {
+    return a ^ b;
+  } else {
+    // Comparisons: 0 or 1.
+    if constexpr (S) {
+      const std::int64_t x = s64(a), y = s64(b);
+      return OP == BinaryOp::Lt ? x < y : OP == BinaryOp::Le ? x <= y : OP == BinaryOp::Gt ? x > y
+           : OP == BinaryOp::Ge ? x >= y : OP == BinaryOp::Eq ? x == y : x != y;
+    } else {
+      return OP == BinaryOp::Lt ? a < b : OP == BinaryOp::Le ? a <= b : OP == BinaryOp::Gt ? a > b
+           : OP == BinaryOp::Ge ? a >= b : OP == BinaryOp::Eq ? a == b : a != b;
+    }
+  }
+}
+
+/// -a and ~a for promoted T (! works on bool and needs no template).
+template <UnaryOp OP, ScalarType T>
+inline std::uint64_t unary(std::uint64_t a, bool& fault) {
+  if constexpr (OP == UnaryOp::Neg) {
+    if constexpr (kSigned<T>) fault |= a == kMinBits<T>;
+    return wrap<T>(0 - a);
+  } else if constexpr (OP == UnaryOp::BitNot) {
+    return wrap<T>(~a);
+  } else {
+    return a ^ 1;
+  }
+}
+
+using BinaryFn = std::uint64_t (*)(std::uint64_t, std::uint64_t, bool&);
+using UnaryFn = std::uint64_t (*)(std::uint64_t, bool&);
+
+/// The scalar function of op on type (a promoted type; InvalidInput otherwise).
+BinaryFn binary_fn(BinaryOp op, ScalarType type);
+UnaryFn unary_fn(UnaryOp op, ScalarType type);
+
+/// Why a OP b (of type T, right operand type R) is undefined: "signed overflow in '+' (int32)",
+/// "division by zero in '/'", ... Only meaningful when the function reported a fault.
+std::string describe_fault(BinaryOp op, ScalarType type, std::uint64_t a, std::uint64_t b);
+std::string describe_fault(UnaryOp op, ScalarType type);
+
+}  // namespace warpdiv::sim::ir::ops
