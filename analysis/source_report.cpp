@@ -283,9 +283,11 @@ void write_source_text(std::ostream& out, const SourceReport& report) {
     if (p.blocks_with_partial)
       out << ", in " << to_decimal(*p.blocks_with_partial) << " of " << to_decimal(report.blocks)
           << " blocks";
-    out << ".\n  That is undefined behaviour: move the barrier out of the branch so that every\n"
-           "  thread of the block reaches it.\n";
+    out << '.';
   }
+  if (!report.partial_barriers.empty())
+    out << "\nThat is undefined behaviour: move the barrier out of the branch so that every\n"
+           "thread of the block reaches it.\n";
 }
 
 std::string source_csv_header() {

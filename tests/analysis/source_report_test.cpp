@@ -183,8 +183,8 @@ TEST(SourceReport, AnnotatedListingAndPartialBarrier) {
             "  line 7: 2 block executions, 2 of them partial\n"
             "\nguard.cu:7:7: partial barrier: only part of the block reaches this __syncthreads() "
             "in 2 of 2 block executions, in 1 of 1 blocks.\n"
-            "  That is undefined behaviour: move the barrier out of the branch so that every\n"
-            "  thread of the block reaches it.\n");
+            "That is undefined behaviour: move the barrier out of the branch so that every\n"
+            "thread of the block reaches it.\n");
 }
 
 TEST(SourceReport, ScopeOfOnlyBlockAndWarp) {
