@@ -1,0 +1,80 @@
+// The front-end's public API: parse, choose the kernel, lower, validate.
+#include "kernels/frontend/frontend.hpp"
+
+#include "kernels/frontend/clang_parse.hpp"
+#include "kernels/frontend/lower.hpp"
+
+namespace warpdiv::frontend {
+namespace {
+
+/// "ns::k<16>" -> "ns::k"; "ns::k" -> "k" by unqualified().
+std::string without_template_arguments(const std::string& name) { return name.substr(0, name.find('<')); }
+std::string unqualified(const std::string& name) {
+  const std::size_t colons = name.rfind("::");
+  return colons == std::string::npos ? name : name.substr(colons + 2);
+}
+
+/// The kernel `wanted` names: its full name; else the only one whose name without template
+/// arguments, or without namespaces, is `wanted`.
+const detail::FoundKernel& choose(const std::vector<detail::FoundKernel>& kernels,
+                                  const FrontendOptions& options) {
+  std::vector<KernelInfo> infos;
+  for (const auto& kernel : kernels) infos.push_back(kernel.info);
+  if (kernels.empty()) throw InvalidInput(options.file + ": no __global__ function is defined");
+  if (options.kernel.empty()) {
+    if (kernels.size() == 1) return kernels[0];
+    throw InvalidInput(options.file + " defines " + std::to_string(kernels.size()) +
+                       " __global__ functions (" + kernel_names(infos) +
+                       "): choose one with --kernel NAME");
+  }
+  for (const auto& kernel : kernels)
+    if (kernel.info.name == options.kernel) return kernel;
+  std::vector<const detail::FoundKernel*> matches;
+  for (const auto& kernel : kernels) {
+    const std::string base = without_template_arguments(kernel.info.name);
+    if (base == options.kernel || unqualified(base) == options.kernel ||
+        unqualified(kernel.info.name) == options.kernel)
+      matches.push_back(&kernel);
+  }
+  if (matches.size() == 1) return *matches[0];
+  if (matches.empty()) {
+    throw InvalidInput(options.file + ": no __global__ function named '" + options.kernel +
+                       "' (defined: " + kernel_names(infos) + ")");
+  }
+  std::vector<KernelInfo> candidates;
+  for (const auto* match : matches) candidates.push_back(match->info);
+  throw InvalidInput(options.file + ": --kernel " + options.kernel + " matches " +
+                     std::to_string(matches.size()) + " kernels (" + kernel_names(candidates) +
+                     "): name one exactly");
+}
+
+}  // namespace
+
+std::string kernel_names(const std::vector<KernelInfo>& kernels) {
+  std::string names;
+  for (const auto& kernel : kernels) names += (names.empty() ? "" : ", ") + kernel.name;
+  return names;
+}
+
+std::vector<KernelInfo> list_kernels(const FrontendOptions& options) {
+  const detail::ParsedSource source(options);
+  std::vector<KernelInfo> infos;
+  for (const auto& kernel : source.kernels()) infos.push_back(kernel.info);
+  return infos;
+}
+
+sim::ir::Kernel load_kernel(const FrontendOptions& options) {
+  const detail::ParsedSource source(options);
+  const detail::FoundKernel& kernel = choose(source.kernels(), options);
+  if (kernel.info.uninstantiated_template) {
+    throw InvalidInput(kernel.info.location + ": the kernel template '" + kernel.info.name +
+                       "' has no instantiation in this file: launch it (" + kernel.info.name +
+                       "<...><<<grid, block>>>(...)) or instantiate it (template __global__ void " +
+                       kernel.info.name + "<...>(...);)");
+  }
+  sim::ir::Kernel model = detail::lower_kernel(*kernel.decl, source.context(), kernel.info.name);
+  sim::ir::validate(model);
+  return model;
+}
+
+}  // namespace warpdiv::frontend

@@ -1,0 +1,980 @@
+// Lowers a __global__ function's Clang AST to the kernel model, in one recursive walk over its
+// statements and expressions. __device__ functions are inlined at each call; every implicit
+// conversion becomes an explicit Cast; what the model does not compute becomes an Opaque value or a
+// Work statement with a description; what it cannot represent is refused with its location.
+#include "kernels/frontend/lower.hpp"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/Stmt.h>
+#include <clang/AST/StmtCXX.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+#include "kernels/frontend/prelude_text.hpp"
+#include "sim/errors.hpp"
+
+namespace warpdiv::frontend::detail {
+namespace {
+
+namespace ir = sim::ir;
+
+/// The model's type for a C integer type (after typedefs and enums); nullopt for anything else.
+std::optional<ir::ScalarType> scalar_type(clang::QualType type) {
+  type = type.getCanonicalType().getNonReferenceType();
+  if (const auto* e = type->getAs<clang::EnumType>()) {
+    if (e->getDecl()->getIntegerType().isNull()) return std::nullopt;
+    type = e->getDecl()->getIntegerType().getCanonicalType();
+  }
+  const auto* builtin = type->getAs<clang::BuiltinType>();
+  if (builtin == nullptr) return std::nullopt;
+  switch (builtin->getKind()) {
+    case clang::BuiltinType::Bool: return ir::ScalarType::Bool;
+    case clang::BuiltinType::Char_S:
+    case clang::BuiltinType::SChar: return ir::ScalarType::I8;
+    case clang::BuiltinType::Char_U:
+    case clang::BuiltinType::UChar:
+    case clang::BuiltinType::Char8: return ir::ScalarType::U8;
+    case clang::BuiltinType::Short: return ir::ScalarType::I16;
+    case clang::BuiltinType::UShort:
+    case clang::BuiltinType::Char16: return ir::ScalarType::U16;
+    case clang::BuiltinType::Int: return ir::ScalarType::I32;
+    case clang::BuiltinType::UInt:
+    case clang::BuiltinType::Char32: return ir::ScalarType::U32;
+    case clang::BuiltinType::Long:
+    case clang::BuiltinType::LongLong: return ir::ScalarType::I64;
+    case clang::BuiltinType::ULong:
+    case clang::BuiltinType::ULongLong: return ir::ScalarType::U64;
+    default: return std::nullopt;
+  }
+}
+
+/// The type C's integer promotion gives (bool, char and short become int).
+ir::ScalarType promoted(ir::ScalarType type) {
+  return ir::is_promoted(type) ? type : ir::ScalarType::I32;
+}
+
+const clang::Expr* strip(const clang::Expr* e) { return e->IgnoreParenImpCasts(); }
+
+/// The variable an lvalue expression names directly (x, (x)), or null.
+const clang::VarDecl* named_variable(const clang::Expr* e) {
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts()))
+    return llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+  return nullptr;
+}
+
+class Lowerer {
+ public:
+  Lowerer(clang::ASTContext& context, ir::Kernel& out)
+      : context_(context), sources_(context.getSourceManager()), k_(out) {}
+
+  void lower(const clang::FunctionDecl& kernel) {
+    const clang::FunctionDecl* definition = nullptr;
+    kernel.hasBody(definition);
+    main_file_ = sources_.getFileID(sources_.getExpansionLoc(definition->getLocation()));
+    file_index(main_file_);
+    find_assigned_parameters(*definition);
+    for (const clang::ParmVarDecl* param : definition->parameters()) {
+      const std::string name = param->getNameAsString();
+      const auto type = scalar_type(param->getType());
+      if (!type || param->getType()->isReferenceType()) {
+        k_.add_opaque_parameter(name, param->getType().getAsString());
+        continue;
+      }
+      const std::int32_t index = k_.add_parameter(name, *type);
+      if (assigned_parameters_.count(param) == 0) {
+        bindings_[param] = Binding{Binding::Param, index};
+        continue;
+      }
+      // Assigned in the body: a local holding a copy, declared first thing.
+      const ir::SourceRange where = range(param->getSourceRange());
+      const ir::LocalId local = k_.add_local(name, *type, where);
+      bindings_[param] = Binding{Binding::Local, local};
+      parameter_copies_.push_back(k_.declare(local, k_.param(index, where), where));
+    }
+    call_stack_.push_back(definition);
+    std::vector<ir::StmtId> body = parameter_copies_;
+    const ir::StmtId statements = lower_stmt(definition->getBody());
+    body.push_back(statements);
+    if (parameter_copies_.empty()) {
+      k_.root = statements;
+    } else {
+      k_.root = k_.block(body, range(definition->getBody()->getSourceRange()));
+    }
+  }
+
+ private:
+  struct Binding {
+    enum Kind { Local, Param } kind = Local;
+    std::int32_t id = ir::kNone;
+  };
+
+  // ------------------------------------------------------------------------------------------
+  // Locations and text
+
+  std::uint32_t file_index(clang::FileID file) {
+    const auto found = files_.find(file);
+    if (found != files_.end()) return found->second;
+    ir::SourceFile source;
+    source.path = std::string(sources_.getFilename(sources_.getLocForStartOfFile(file)));
+    const llvm::StringRef text = sources_.getBufferData(file);
+    std::size_t start = 0;
+    while (start < text.size()) {
+      std::size_t end = text.find('\n', start);
+      if (end == llvm::StringRef::npos) end = text.size();
+      std::string line = text.substr(start, end - start).str();
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      source.lines.push_back(line);
+      start = end + 1;
+    }
+    k_.files.push_back(source);
+    const auto index = static_cast<std::uint32_t>(k_.files.size() - 1);
+    files_[file] = index;
+    return index;
+  }
+
+  ir::SourceRange range(clang::SourceRange source) {
+    ir::SourceRange result;
+    if (source.isInvalid()) return result;
+    const clang::CharSourceRange expansion = sources_.getExpansionRange(source);
+    const clang::SourceLocation begin = expansion.getBegin();
+    const clang::SourceLocation end = expansion.getEnd();
+    result.file = file_index(sources_.getFileID(begin));
+    result.line = sources_.getExpansionLineNumber(begin);
+    result.column = sources_.getExpansionColumnNumber(begin);
+    if (sources_.getFileID(end) == sources_.getFileID(begin)) {
+      // Clang's range ends at the last token's start: end inclusive at its last character.
+      const unsigned length =
+          clang::Lexer::MeasureTokenLength(end, sources_, context_.getLangOpts());
+      result.end_line = sources_.getExpansionLineNumber(end);
+      result.end_column = sources_.getExpansionColumnNumber(end) + (length > 0 ? length - 1 : 0);
+    } else {
+      result.end_line = result.line;
+      result.end_column = result.column;
+    }
+    return result;
+  }
+  ir::SourceRange range(const clang::Stmt* s) { return range(s->getSourceRange()); }
+
+  std::string location(clang::SourceLocation loc) const {
+    const auto presumed = sources_.getPresumedLoc(sources_.getExpansionLoc(loc));
+    if (presumed.isInvalid()) return "<unknown>";
+    return std::string(presumed.getFilename()) + ":" + std::to_string(presumed.getLine()) + ":" +
+           std::to_string(presumed.getColumn());
+  }
+
+  /// The source text of a node, on one line ("A[Row * Width + k]").
+  std::string text(const clang::Stmt* s) const {
+    const clang::CharSourceRange expansion = sources_.getExpansionRange(s->getSourceRange());
+    const std::string raw =
+        clang::Lexer::getSourceText(expansion, sources_, context_.getLangOpts()).str();
+    std::string result;
+    bool space = false;
+    for (const char c : raw) {
+      if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+        space = !result.empty();
+      } else {
+        if (space) result += ' ';
+        space = false;
+        result += c;
+      }
+    }
+    return result;
+  }
+
+  [[noreturn]] void refuse(const clang::Stmt* at, const std::string& what) const {
+    throw InvalidInput(location(at->getBeginLoc()) + ": " + what);
+  }
+
+  /// Declared in the prelude (by any of its declarations: math.h may declare sqrtf again).
+  bool in_prelude(const clang::Decl* decl) const {
+    for (const clang::Decl* redeclaration : decl->redecls()) {
+      const clang::SourceLocation loc = sources_.getExpansionLoc(redeclaration->getLocation());
+      if (sources_.getFilename(loc) == kPreludePath) return true;
+    }
+    return false;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Kernel parameters that the body assigns become locals (the model's parameters are read-only).
+
+  class AssignmentFinder : public clang::RecursiveASTVisitor<AssignmentFinder> {
+   public:
+    explicit AssignmentFinder(std::set<const clang::VarDecl*>& out) : out_(out) {}
+    bool VisitBinaryOperator(clang::BinaryOperator* op) {
+      if (op->isAssignmentOp()) note(op->getLHS());
+      return true;
+    }
+    bool VisitUnaryOperator(clang::UnaryOperator* op) {
+      if (op->isIncrementDecrementOp() || op->getOpcode() == clang::UO_AddrOf) note(op->getSubExpr());
+      return true;
+    }
+
+   private:
+    void note(const clang::Expr* target) {
+      if (const auto* var = named_variable(target))
+        if (llvm::isa<clang::ParmVarDecl>(var)) out_.insert(var);
+    }
+    std::set<const clang::VarDecl*>& out_;
+  };
+
+  void find_assigned_parameters(const clang::FunctionDecl& function) {
+    AssignmentFinder finder(assigned_parameters_);
+    finder.TraverseStmt(function.getBody());
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Statements
+
+  /// Lowers one statement; calls hoisted out of its expressions run first (a Block around them).
+  /// kNone: nothing to model (a null statement, a __shared__ declaration).
+  ir::StmtId lower_stmt(const clang::Stmt* s) {
+    std::vector<ir::StmtId> hoisted;
+    std::vector<ir::StmtId>* outer = hoisted_;
+    hoisted_ = &hoisted;
+    const ir::StmtId lowered = lower_stmt_here(s);
+    hoisted_ = outer;
+    if (hoisted.empty()) return lowered;
+    if (lowered != ir::kNone) hoisted.push_back(lowered);
+    return k_.block(hoisted, range(s));
+  }
+
+  /// A statement where one is required (a loop body, a branch): an empty Block for kNone.
+  ir::StmtId lower_required(const clang::Stmt* s) {
+    const ir::StmtId lowered = lower_stmt(s);
+    return lowered != ir::kNone ? lowered : k_.block({}, range(s));
+  }
+
+  ir::StmtId lower_stmt_here(const clang::Stmt* s) {
+    using clang::dyn_cast;
+    if (const auto* compound = dyn_cast<clang::CompoundStmt>(s)) {
+      std::vector<ir::StmtId> children;
+      for (const clang::Stmt* child : compound->body()) {
+        const ir::StmtId lowered = lower_stmt(child);
+        if (lowered != ir::kNone) children.push_back(lowered);
+      }
+      return k_.block(children, range(s));
+    }
+    if (llvm::isa<clang::NullStmt>(s)) return ir::kNone;
+    if (const auto* attributed = dyn_cast<clang::AttributedStmt>(s))  // #pragma unroll ...
+      return lower_stmt_here(attributed->getSubStmt());
+    if (const auto* decl = dyn_cast<clang::DeclStmt>(s)) return lower_decl_stmt(decl);
+    if (const auto* branch = dyn_cast<clang::IfStmt>(s)) return lower_if(branch);
+    if (const auto* loop = dyn_cast<clang::ForStmt>(s)) return lower_for(loop);
+    if (const auto* loop = dyn_cast<clang::WhileStmt>(s)) {
+      if (loop->getConditionVariable() != nullptr)
+        refuse(s, "a declaration in a while condition is not supported");
+      const ir::ExprId condition = lower_loop_condition(loop->getCond());
+      const ir::StmtId body = lower_required(loop->getBody());
+      return k_.loop(ir::LoopKind::While, ir::kNone, condition, ir::kNone, body, range(s));
+    }
+    if (const auto* loop = dyn_cast<clang::DoStmt>(s)) {
+      const ir::StmtId body = lower_required(loop->getBody());
+      const ir::ExprId condition = lower_loop_condition(loop->getCond());
+      return k_.loop(ir::LoopKind::Do, ir::kNone, condition, ir::kNone, body, range(s));
+    }
+    if (llvm::isa<clang::BreakStmt>(s)) return k_.break_(range(s));
+    if (llvm::isa<clang::ContinueStmt>(s)) return k_.continue_(range(s));
+    if (const auto* ret = dyn_cast<clang::ReturnStmt>(s)) return lower_return(ret);
+    if (const auto* sw = dyn_cast<clang::SwitchStmt>(s)) return lower_switch(sw);
+    if (const auto* e = dyn_cast<clang::Expr>(s)) return lower_expr_stmt(e);
+    if (llvm::isa<clang::GotoStmt>(s) || llvm::isa<clang::IndirectGotoStmt>(s))
+      refuse(s, "goto is not supported: the model follows structured control flow only");
+    if (llvm::isa<clang::LabelStmt>(s))
+      refuse(s, "a label (a goto target) is not supported: the model follows structured control "
+                "flow only");
+    if (llvm::isa<clang::AsmStmt>(s))
+      refuse(s, "inline asm is not supported: the model cannot tell what it does");
+    if (llvm::isa<clang::SwitchCase>(s))
+      refuse(s, "a case label outside the top level of its switch's braces is not supported");
+    if (llvm::isa<clang::CXXForRangeStmt>(s))
+      refuse(s, "a range-based for loop is not supported");
+    if (llvm::isa<clang::CXXTryStmt>(s)) refuse(s, "try/catch is not supported");
+    refuse(s, std::string("this statement (") + s->getStmtClassName() + ") is not supported");
+  }
+
+  ir::StmtId lower_decl_stmt(const clang::DeclStmt* s) {
+    std::vector<ir::StmtId> declared;
+    for (const clang::Decl* decl : s->decls()) {
+      const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
+      if (var == nullptr) continue;  // a typedef, a local struct ...
+      if (var->hasAttr<clang::CUDASharedAttr>()) continue;  // shared memory: nothing runs
+      if (var->isStaticLocal() || var->hasExternalStorage())
+        refuse(s, "the static or extern local '" + var->getNameAsString() + "' is not supported");
+      const auto type = scalar_type(var->getType());
+      if (var->getType()->isReferenceType()) {
+        if (type && var->getType().getNonReferenceType().isConstQualified() && var->getInit()) {
+          const ir::LocalId local = k_.add_local(var->getNameAsString(), *type, range(var->getSourceRange()));
+          bindings_[var] = Binding{Binding::Local, local};
+          declared.push_back(k_.declare(local, lower_int(var->getInit()), range(var->getSourceRange())));
+          continue;
+        }
+        refuse(s, "the reference '" + var->getNameAsString() + "' is not supported");
+      }
+      if (type) {
+        const ir::LocalId local =
+            k_.add_local(var->getNameAsString(), *type, range(var->getSourceRange()));
+        ir::ExprId value = ir::kNone;
+        if (const clang::Expr* init = var->getInit()) {
+          if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(init->IgnoreParens()))
+            init = list->getNumInits() == 1 ? list->getInit(0) : nullptr;
+          value = init != nullptr ? lower_int(init) : k_.constant(*type, 0, range(var->getSourceRange()));
+        }
+        bindings_[var] = Binding{Binding::Local, local};
+        declared.push_back(k_.declare(local, value, range(var->getSourceRange())));
+        continue;
+      }
+      // Floats, pointers, arrays, structs: opaque work when initialised.
+      if (const clang::Expr* init = var->getInit()) {
+        scan_work(init);
+        declared.push_back(k_.work(text(s), range(var->getSourceRange())));
+      }
+    }
+    if (declared.empty()) return ir::kNone;
+    if (declared.size() == 1) return declared[0];
+    return k_.block(declared, range(s));
+  }
+
+  ir::StmtId lower_if(const clang::IfStmt* s) {
+    if (s->isConstexpr()) refuse(s, "if constexpr is not supported");
+    if (s->getConditionVariable() != nullptr)
+      refuse(s, "a declaration in an if condition is not supported");
+    std::vector<ir::StmtId> before;
+    if (s->getInit() != nullptr) {
+      const ir::StmtId init = lower_stmt(s->getInit());
+      if (init != ir::kNone) before.push_back(init);
+    }
+    const ir::ExprId condition = lower_int(s->getCond());
+    const ir::StmtId then_stmt = lower_required(s->getThen());
+    const ir::StmtId else_stmt = s->getElse() != nullptr ? lower_required(s->getElse()) : ir::kNone;
+    const ir::StmtId branch = k_.if_(condition, then_stmt, else_stmt, range(s));
+    if (before.empty()) return branch;
+    before.push_back(branch);
+    return k_.block(before, range(s));
+  }
+
+  ir::StmtId lower_for(const clang::ForStmt* s) {
+    if (s->getConditionVariable() != nullptr)
+      refuse(s, "a declaration in a for condition is not supported");
+    const ir::StmtId init = s->getInit() != nullptr ? lower_stmt(s->getInit()) : ir::kNone;
+    const ir::ExprId condition =
+        s->getCond() != nullptr ? lower_loop_condition(s->getCond()) : ir::kNone;
+    ir::StmtId step = ir::kNone;
+    if (s->getInc() != nullptr) step = lower_stmt(s->getInc());  // a statement: calls may run first
+    const ir::StmtId body = lower_required(s->getBody());
+    return k_.loop(ir::LoopKind::For, init, condition, step, body, range(s));
+  }
+
+  ir::ExprId lower_loop_condition(const clang::Expr* condition) {
+    NoHoist no_hoist(*this, "a loop condition");
+    return lower_int(condition);
+  }
+
+  ir::StmtId lower_return(const clang::ReturnStmt* s) {
+    const clang::Expr* value = s->getRetValue();
+    if (value == nullptr) return k_.return_(ir::kNone, range(s));
+    if (call_stack_.size() > 1 && scalar_type(value->getType())) {
+      return k_.return_(lower_int(value), range(s));
+    }
+    scan_work(value);  // a float result: its work is opaque, the call's result unmodelled
+    return k_.return_(ir::kNone, range(s));
+  }
+
+  ir::StmtId lower_switch(const clang::SwitchStmt* s) {
+    if (s->getConditionVariable() != nullptr || s->getInit() != nullptr)
+      refuse(s, "a declaration in a switch condition is not supported");
+    const ir::ExprId condition = lower_int(s->getCond());
+    const ir::ScalarType type = k_.exprs[condition].type;
+    const auto* body = llvm::dyn_cast<clang::CompoundStmt>(s->getBody());
+    if (body == nullptr) refuse(s, "a switch whose body is not a { } block is not supported");
+    std::vector<ir::StmtId> children;
+    std::vector<ir::SwitchCase> cases;
+    std::int32_t default_child = ir::kNone;
+    for (const clang::Stmt* child : body->body()) {
+      const clang::Stmt* statement = child;
+      while (const auto* label = llvm::dyn_cast<clang::SwitchCase>(statement)) {
+        const auto index = static_cast<std::int32_t>(children.size());
+        if (const auto* c = llvm::dyn_cast<clang::CaseStmt>(label)) {
+          if (c->caseStmtIsGNURange()) refuse(c, "a case range (a ... b) is not supported");
+          const llvm::APSInt value = c->getLHS()->EvaluateKnownConstInt(context_);
+          const auto bits = static_cast<std::uint64_t>(value.isSigned() ? value.getSExtValue()
+                                                                         : static_cast<std::int64_t>(value.getZExtValue()));
+          cases.push_back(ir::SwitchCase{ir::normalise(type, bits), index});
+        } else {
+          default_child = index;
+        }
+        statement = label->getSubStmt();
+      }
+      const ir::StmtId lowered = lower_stmt(statement);
+      if (lowered != ir::kNone) children.push_back(lowered);
+    }
+    return k_.switch_(condition, children, cases, default_child, range(s));
+  }
+
+  /// An expression used as a statement.
+  ir::StmtId lower_expr_stmt(const clang::Expr* e) {
+    const clang::Expr* bare = e->IgnoreParens();
+    if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(bare))
+      bare = cleanups->getSubExpr()->IgnoreParens();
+    if (const auto* cast = llvm::dyn_cast<clang::CStyleCastExpr>(bare)) {
+      if (cast->getType()->isVoidType()) bare = cast->getSubExpr()->IgnoreParens();  // (void)x;
+    }
+    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(bare)) {
+      if (op->getOpcode() == clang::BO_Comma) {
+        const ir::StmtId first = lower_stmt(op->getLHS());
+        const ir::StmtId second = lower_stmt(op->getRHS());
+        std::vector<ir::StmtId> both;
+        if (first != ir::kNone) both.push_back(first);
+        if (second != ir::kNone) both.push_back(second);
+        return k_.block(both, range(e));
+      }
+      if (op->isAssignmentOp()) {
+        if (const auto local = bound_local(op->getLHS()))
+          return k_.assign(*local, assigned_value(op, *local), range(e));
+      }
+    }
+    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(bare)) {
+      if (op->isIncrementDecrementOp()) {
+        if (const auto local = bound_local(op->getSubExpr()))
+          return k_.assign(*local, incremented(op, *local), range(e));
+      }
+    }
+    if (const auto* conditional = llvm::dyn_cast<clang::ConditionalOperator>(bare)) {
+      if (conditional->getType()->isVoidType()) {  // c ? f() : g();  (assert() expands to this)
+        const ir::ExprId condition = lower_int(conditional->getCond());
+        const ir::StmtId then_stmt = lower_required(conditional->getTrueExpr());
+        const ir::StmtId else_stmt = lower_required(conditional->getFalseExpr());
+        return k_.if_(condition, then_stmt, else_stmt, range(e));
+      }
+    }
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(bare)) {
+      const clang::FunctionDecl* callee = call->getDirectCallee();
+      if (callee != nullptr && in_prelude(callee) && callee->getNameAsString() == "__syncthreads")
+        return k_.barrier(range(e));
+      if (callee != nullptr && inlinable(callee)) {
+        check_callee(call, callee);
+        return inline_call(call, callee, ir::kNone);
+      }
+    }
+    // Anything else (a memory write, float work, printf, an atomic ...) is opaque work.
+    scan_work(bare);
+    return k_.work(text(e), range(e));
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Assignments to modelled locals
+
+  std::optional<ir::LocalId> bound_local(const clang::Expr* target) {
+    const clang::VarDecl* var = named_variable(target);
+    if (var == nullptr) return std::nullopt;
+    const auto found = bindings_.find(var);
+    if (found == bindings_.end() || found->second.kind != Binding::Local) return std::nullopt;
+    return found->second.id;
+  }
+
+  /// The value `x op= rhs` or `x = rhs` stores, in x's type.
+  ir::ExprId assigned_value(const clang::BinaryOperator* op, ir::LocalId local) {
+    const ir::ScalarType type = k_.locals[local].type;
+    const ir::SourceRange where = range(op);
+    if (op->getOpcode() == clang::BO_Assign) return lower_int(op->getRHS());
+    const auto* compound = llvm::cast<clang::CompoundAssignOperator>(op);
+    const auto lhs_type = scalar_type(compound->getComputationLHSType());
+    const auto result_type = scalar_type(compound->getComputationResultType());
+    if (!lhs_type || !result_type)
+      refuse(op, "this compound assignment computes in a type the model does not have");
+    ir::ExprId lhs = k_.local(local, range(op->getLHS()));
+    lhs = convert(lhs, *lhs_type, where);
+    ir::ExprId rhs = lower_int(op->getRHS());
+    const ir::BinaryOp binary = binary_op(op, clang::BinaryOperator::getOpForCompoundAssignment(op->getOpcode()));
+    if (binary != ir::BinaryOp::Shl && binary != ir::BinaryOp::Shr) rhs = convert(rhs, *result_type, where);
+    return convert(k_.binary(binary, lhs, rhs, where), type, where);
+  }
+
+  /// The value ++x / x++ / --x / x-- stores.
+  ir::ExprId incremented(const clang::UnaryOperator* op, ir::LocalId local) {
+    const ir::ScalarType type = k_.locals[local].type;
+    if (type == ir::ScalarType::Bool) refuse(op, "incrementing a bool is not supported");
+    const ir::SourceRange where = range(op);
+    const ir::ScalarType computed = promoted(type);
+    const ir::ExprId value = convert(k_.local(local, range(op->getSubExpr())), computed, where);
+    const ir::ExprId one = k_.constant(computed, 1, where);
+    const ir::BinaryOp binary = op->isIncrementOp() ? ir::BinaryOp::Add : ir::BinaryOp::Sub;
+    return convert(k_.binary(binary, value, one, where), type, where);
+  }
+
+  ir::ExprId convert(ir::ExprId value, ir::ScalarType to, ir::SourceRange where) {
+    if (k_.exprs[value].type == to) return value;
+    return k_.cast(to, value, where);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Integer expressions
+
+  ir::ExprId lower_int(const clang::Expr* e) {
+    using clang::dyn_cast;
+    const auto type = scalar_type(e->getType());
+    if (!type) {
+      refuse(e, "the model expected an integer value here, not " + e->getType().getAsString());
+    }
+    const ir::SourceRange where = range(e);
+    if (const auto* paren = dyn_cast<clang::ParenExpr>(e)) return lower_int(paren->getSubExpr());
+    if (const auto* full = dyn_cast<clang::FullExpr>(e)) return lower_int(full->getSubExpr());
+    if (const auto* temp = dyn_cast<clang::MaterializeTemporaryExpr>(e))
+      return lower_int(temp->getSubExpr());
+    if (const auto* subst = dyn_cast<clang::SubstNonTypeTemplateParmExpr>(e))
+      return lower_int(subst->getReplacement());
+    if (const auto* arg = dyn_cast<clang::CXXDefaultArgExpr>(e)) return lower_int(arg->getExpr());
+    if (const auto* literal = dyn_cast<clang::IntegerLiteral>(e))
+      return constant(*type, llvm::APSInt(literal->getValue(), literal->getType()->isUnsignedIntegerType()), where);
+    if (const auto* literal = dyn_cast<clang::CXXBoolLiteralExpr>(e))
+      return k_.constant(*type, literal->getValue() ? 1 : 0, where);
+    if (const auto* literal = dyn_cast<clang::CharacterLiteral>(e))
+      return k_.constant(*type, static_cast<std::int64_t>(literal->getValue()), where);
+    if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(e) || llvm::isa<clang::ImplicitValueInitExpr>(e) ||
+        llvm::isa<clang::CXXScalarValueInitExpr>(e) || llvm::isa<clang::TypeTraitExpr>(e)) {
+      return evaluated(e, *type);
+    }
+    if (const auto* cast = dyn_cast<clang::CastExpr>(e)) return lower_cast(cast, *type);
+    if (const auto* ref = dyn_cast<clang::DeclRefExpr>(e)) return lower_ref(ref, *type);
+    if (const auto* member = dyn_cast<clang::MemberExpr>(e)) return lower_member(member, *type);
+    if (const auto* op = dyn_cast<clang::UnaryOperator>(e)) return lower_unary(op, *type);
+    if (const auto* op = dyn_cast<clang::BinaryOperator>(e)) return lower_binary(op, *type);
+    if (const auto* conditional = dyn_cast<clang::ConditionalOperator>(e)) {
+      const ir::ExprId condition = lower_int(conditional->getCond());
+      NoHoist no_hoist(*this, "an arm of ?:");
+      const ir::ExprId if_true = lower_int(conditional->getTrueExpr());
+      const ir::ExprId if_false = lower_int(conditional->getFalseExpr());
+      return k_.select(condition, if_true, if_false, where);
+    }
+    if (const auto* call = dyn_cast<clang::CallExpr>(e)) return lower_call(call, *type);
+    if (llvm::isa<clang::ArraySubscriptExpr>(e)) return opaque(e, *type);
+    if (!e->HasSideEffects(context_)) {
+      clang::Expr::EvalResult result;
+      if (e->EvaluateAsInt(result, context_)) return constant(*type, result.Val.getInt(), where);
+    }
+    refuse(e, std::string("this expression (") + e->getStmtClassName() + ") is not supported");
+  }
+
+  ir::ExprId constant(ir::ScalarType type, const llvm::APSInt& value, ir::SourceRange where) {
+    const std::int64_t bits = value.isSigned() ? value.getExtValue()
+                                               : static_cast<std::int64_t>(value.getZExtValue());
+    return k_.constant(type, bits, where);
+  }
+
+  ir::ExprId evaluated(const clang::Expr* e, ir::ScalarType type) {
+    clang::Expr::EvalResult result;
+    if (!e->EvaluateAsInt(result, context_))
+      refuse(e, "this expression should be a constant but Clang cannot evaluate it");
+    return constant(type, result.Val.getInt(), range(e));
+  }
+
+  ir::ExprId lower_cast(const clang::CastExpr* cast, ir::ScalarType type) {
+    const clang::Expr* operand = cast->getSubExpr();
+    switch (cast->getCastKind()) {
+      case clang::CK_LValueToRValue:
+      case clang::CK_NoOp:
+      case clang::CK_IntegralCast:
+      case clang::CK_IntegralToBoolean:
+      case clang::CK_BooleanToSignedIntegral: {
+        if (!scalar_type(operand->getType())) return opaque(cast, type);
+        const ir::ExprId value = lower_int(operand);
+        if (cast->getCastKind() == clang::CK_BooleanToSignedIntegral) {
+          const ir::SourceRange where = range(cast);
+          return k_.unary(ir::UnaryOp::Neg, convert(value, type, where), where);
+        }
+        return convert(value, type, range(cast));
+      }
+      case clang::CK_ConstructorConversion:
+      case clang::CK_UserDefinedConversion:
+        refuse(cast, "a user-defined conversion is not supported");
+      default:
+        // From a float, a pointer, a member pointer ...: a value the model does not compute.
+        return opaque(operand, type, cast);
+    }
+  }
+
+  ir::ExprId lower_ref(const clang::DeclRefExpr* ref, ir::ScalarType type) {
+    const clang::ValueDecl* decl = ref->getDecl();
+    const ir::SourceRange where = range(ref);
+    if (const auto* enumerator = llvm::dyn_cast<clang::EnumConstantDecl>(decl))
+      return constant(type, enumerator->getInitVal(), where);
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
+    if (var == nullptr) refuse(ref, "a reference to '" + decl->getNameAsString() + "' is not supported");
+    const auto found = bindings_.find(var);
+    if (found != bindings_.end()) {
+      const ir::ExprId value = found->second.kind == Binding::Local ? k_.local(found->second.id, where)
+                                                                    : k_.param(found->second.id, where);
+      return convert(value, type, where);
+    }
+    if (in_prelude(var) && var->getName() == "warpSize")
+      return convert(k_.builtin(ir::Builtin::WarpSize, where), type, where);
+    if (var->getType().isConstQualified() && var->getInit() != nullptr && !var->hasAttr<clang::CUDASharedAttr>()) {
+      if (const clang::APValue* value = var->evaluateValue(); value != nullptr && value->isInt())
+        return constant(type, value->getInt(), where);
+    }
+    if (var->hasGlobalStorage()) return opaque(ref, type);  // __device__ / __constant__ variables
+    refuse(ref, "'" + var->getNameAsString() + "' is not a variable the model knows");
+  }
+
+  ir::ExprId lower_member(const clang::MemberExpr* member, ir::ScalarType type) {
+    const clang::Expr* base = strip(member->getBase());
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(base)) {
+      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+      if (var != nullptr && in_prelude(var)) {
+        const std::string name = var->getNameAsString();
+        const std::string field = member->getMemberDecl()->getNameAsString();
+        static const std::map<std::string, ir::Builtin> builtins = {
+            {"threadIdx.x", ir::Builtin::ThreadIdxX}, {"threadIdx.y", ir::Builtin::ThreadIdxY},
+            {"threadIdx.z", ir::Builtin::ThreadIdxZ}, {"blockIdx.x", ir::Builtin::BlockIdxX},
+            {"blockIdx.y", ir::Builtin::BlockIdxY},   {"blockIdx.z", ir::Builtin::BlockIdxZ},
+            {"blockDim.x", ir::Builtin::BlockDimX},   {"blockDim.y", ir::Builtin::BlockDimY},
+            {"blockDim.z", ir::Builtin::BlockDimZ},   {"gridDim.x", ir::Builtin::GridDimX},
+            {"gridDim.y", ir::Builtin::GridDimY},     {"gridDim.z", ir::Builtin::GridDimZ}};
+        const auto found = builtins.find(name + "." + field);
+        if (found != builtins.end()) {
+          const ir::SourceRange where = range(member);
+          return convert(k_.builtin(found->second, where), type, where);
+        }
+      }
+    }
+    return opaque(member, type);
+  }
+
+  ir::ExprId lower_unary(const clang::UnaryOperator* op, ir::ScalarType type) {
+    const ir::SourceRange where = range(op);
+    switch (op->getOpcode()) {
+      case clang::UO_Plus: return lower_int(op->getSubExpr());
+      case clang::UO_Minus: return k_.unary(ir::UnaryOp::Neg, lower_int(op->getSubExpr()), where);
+      case clang::UO_Not: return k_.unary(ir::UnaryOp::BitNot, lower_int(op->getSubExpr()), where);
+      case clang::UO_LNot:
+        return k_.unary(ir::UnaryOp::LogicalNot, lower_int(op->getSubExpr()), where);
+      case clang::UO_Deref: return opaque(op, type);
+      case clang::UO_PreInc:
+      case clang::UO_PreDec:
+      case clang::UO_PostInc:
+      case clang::UO_PostDec:
+        refuse(op, "'" + text(op) + "' changes a variable inside a larger expression: not supported "
+                   "(write it as its own statement)");
+      default:
+        refuse(op, "this operator is not supported");
+    }
+  }
+
+  ir::BinaryOp binary_op(const clang::Stmt* at, clang::BinaryOperatorKind kind) const {
+    switch (kind) {
+      case clang::BO_Add: return ir::BinaryOp::Add;
+      case clang::BO_Sub: return ir::BinaryOp::Sub;
+      case clang::BO_Mul: return ir::BinaryOp::Mul;
+      case clang::BO_Div: return ir::BinaryOp::Div;
+      case clang::BO_Rem: return ir::BinaryOp::Rem;
+      case clang::BO_Shl: return ir::BinaryOp::Shl;
+      case clang::BO_Shr: return ir::BinaryOp::Shr;
+      case clang::BO_And: return ir::BinaryOp::BitAnd;
+      case clang::BO_Or: return ir::BinaryOp::BitOr;
+      case clang::BO_Xor: return ir::BinaryOp::BitXor;
+      case clang::BO_LT: return ir::BinaryOp::Lt;
+      case clang::BO_LE: return ir::BinaryOp::Le;
+      case clang::BO_GT: return ir::BinaryOp::Gt;
+      case clang::BO_GE: return ir::BinaryOp::Ge;
+      case clang::BO_EQ: return ir::BinaryOp::Eq;
+      case clang::BO_NE: return ir::BinaryOp::Ne;
+      default: refuse(at, "this operator is not supported");
+    }
+  }
+
+  ir::ExprId lower_binary(const clang::BinaryOperator* op, ir::ScalarType type) {
+    const ir::SourceRange where = range(op);
+    if (op->isAssignmentOp())
+      refuse(op, "'" + text(op) + "' assigns inside a larger expression: not supported (write it "
+                 "as its own statement)");
+    if (op->getOpcode() == clang::BO_Comma)
+      refuse(op, "the comma operator inside an expression is not supported");
+    if (op->isLogicalOp()) {
+      const ir::ExprId lhs = lower_int(op->getLHS());
+      NoHoist no_hoist(*this, "the right operand of && or ||");
+      const ir::ExprId rhs = lower_int(op->getRHS());
+      return k_.logical(op->getOpcode() == clang::BO_LAnd ? ir::LogicalOp::And : ir::LogicalOp::Or,
+                        lhs, rhs, where);
+    }
+    // Comparisons of floats or pointers, pointer differences: values the model does not compute.
+    if (!scalar_type(op->getLHS()->getType()) || !scalar_type(op->getRHS()->getType()))
+      return opaque(op, type);
+    const ir::BinaryOp binary = binary_op(op, op->getOpcode());
+    const ir::ExprId lhs = lower_int(op->getLHS());
+    const ir::ExprId rhs = lower_int(op->getRHS());
+    return k_.binary(binary, lhs, rhs, where);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Calls
+
+  /// A function the model follows: defined in the source (not the prelude, not a system header).
+  bool inlinable(const clang::FunctionDecl* callee) const {
+    return !in_prelude(callee) &&
+           !sources_.isInSystemHeader(sources_.getExpansionLoc(callee->getLocation()));
+  }
+
+  void check_callee(const clang::CallExpr* call, const clang::FunctionDecl* callee) {
+    const clang::FunctionDecl* definition = nullptr;
+    if (!callee->hasBody(definition))
+      refuse(call, "'" + callee->getNameAsString() + "' has no body in this file: the model "
+                   "cannot follow the call");
+    if (llvm::isa<clang::CXXMethodDecl>(callee))
+      refuse(call, "calling the member function or operator '" + callee->getNameAsString() +
+                   "' is not supported");
+    for (const clang::FunctionDecl* active : call_stack_) {
+      if (active == definition)
+        refuse(call, "recursion is not supported: '" + callee->getNameAsString() +
+                     "' calls itself");
+    }
+  }
+
+  ir::ExprId lower_call(const clang::CallExpr* call, ir::ScalarType type) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    const ir::SourceRange where = range(call);
+    if (callee == nullptr)
+      refuse(call, "a call through a function pointer is not supported");
+    if (in_prelude(callee)) {
+      const std::string name = callee->getNameAsString();
+      if (name == "__syncthreads_count" || name == "__syncthreads_and" || name == "__syncthreads_or")
+        refuse(call, name + " is not supported: the model has no barrier that returns a value");
+      const bool integers = call->getNumArgs() > 0 && scalar_type(callee->getParamDecl(0)->getType());
+      if ((name == "min" || name == "max") && integers && call->getNumArgs() == 2) {
+        NoHoist no_hoist(*this, "an argument of min or max");
+        const ir::BinaryOp compare = name == "min" ? ir::BinaryOp::Lt : ir::BinaryOp::Gt;
+        // a < b ? a : b: each argument is lowered twice (the model is a tree).
+        const ir::ExprId test = k_.binary(compare, lower_int(call->getArg(0)), lower_int(call->getArg(1)), where);
+        const ir::ExprId a = lower_int(call->getArg(0));
+        const ir::ExprId b = lower_int(call->getArg(1));
+        return k_.select(test, a, b, where);
+      }
+      if ((name == "abs" || name == "llabs") && integers && call->getNumArgs() == 1) {
+        NoHoist no_hoist(*this, "an argument of abs");
+        const ir::ExprId x = lower_int(call->getArg(0));
+        const ir::ExprId negative = k_.binary(ir::BinaryOp::Lt, x, k_.constant(type, 0, where), where);
+        const ir::ExprId minus = k_.unary(ir::UnaryOp::Neg, lower_int(call->getArg(0)), where);
+        return k_.select(negative, minus, lower_int(call->getArg(0)), where);
+      }
+      return opaque(call, type);  // atomics, __popc, __ballot_sync ...: values the model does not compute
+    }
+    if (!inlinable(callee)) return opaque(call, type);  // a system header's function
+    check_callee(call, callee);
+    const ir::LocalId result = k_.add_local(callee->getNameAsString() + "()", type, where);
+    hoist(call, inline_call(call, callee, result));
+    return k_.local(result, where);
+  }
+
+  void hoist(const clang::Stmt* at, ir::StmtId statement) {
+    if (no_hoist_ != nullptr)
+      refuse(at, std::string("calling a __device__ function in ") + no_hoist_ +
+                     " is not supported (the model runs calls once, before the statement)");
+    hoisted_->push_back(statement);
+  }
+
+  /// The callee's body as an InlinedCall; its parameters are locals declared from the arguments.
+  ir::StmtId inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee,
+                         ir::LocalId result) {
+    const clang::FunctionDecl* definition = nullptr;
+    callee->hasBody(definition);
+    const ir::SourceRange where = range(call);
+    std::vector<ir::StmtId> body;
+    for (unsigned i = 0; i < definition->getNumParams() && i < call->getNumArgs(); ++i) {
+      const clang::ParmVarDecl* param = definition->getParamDecl(i);
+      const clang::Expr* arg = call->getArg(i);
+      const auto type = scalar_type(param->getType());
+      const bool reference = param->getType()->isReferenceType();
+      if (type && (!reference || param->getType().getNonReferenceType().isConstQualified())) {
+        const ir::LocalId local = k_.add_local(param->getNameAsString(), *type, range(param->getSourceRange()));
+        body.push_back(k_.declare(local, convert(lower_int(arg), *type, where), where));
+        bindings_[param] = Binding{Binding::Local, local};
+      } else if (type) {
+        refuse(call, "the reference parameter '" + param->getNameAsString() + "' of '" +
+                     callee->getNameAsString() + "' is not supported");
+      } else {
+        scan_work(arg);  // a pointer, float or struct argument: opaque
+        bindings_.erase(param);
+      }
+    }
+    call_stack_.push_back(definition);
+    std::vector<ir::StmtId>* outer = hoisted_;
+    const char* outer_no_hoist = no_hoist_;
+    no_hoist_ = nullptr;
+    body.push_back(lower_required(definition->getBody()));
+    no_hoist_ = outer_no_hoist;
+    hoisted_ = outer;
+    call_stack_.pop_back();
+    return k_.inlined_call(callee->getNameAsString(), result, k_.block(body, where), where);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Opaque values and work
+
+  /// Where an lvalue lives: "global memory", "shared memory", "constant memory", "local array" ...
+  std::string memory_space(const clang::Expr* e) const {
+    const clang::Expr* base = strip(e);
+    while (true) {
+      if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(base)) {
+        base = strip(subscript->getBase());
+      } else if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(base)) {
+        base = strip(member->getBase());
+      } else if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(base);
+                 op != nullptr && op->getOpcode() == clang::UO_Deref) {
+        base = strip(op->getSubExpr());
+      } else if (const auto* arith = llvm::dyn_cast<clang::BinaryOperator>(base);
+                 arith != nullptr && arith->getType()->isPointerType()) {
+        base = strip(arith->getLHS()->getType()->isPointerType() ? arith->getLHS() : arith->getRHS());
+      } else {
+        break;
+      }
+    }
+    const clang::VarDecl* var = named_variable(base);
+    if (var == nullptr) return "memory";
+    if (var->hasAttr<clang::CUDASharedAttr>()) return "shared memory";
+    if (var->hasAttr<clang::CUDAConstantAttr>()) return "constant memory";
+    if (var->hasGlobalStorage()) return "global memory";
+    if (llvm::isa<clang::ParmVarDecl>(var) && var->getType()->isPointerType()) {
+      const bool kernel_parameter = var->getDeclContext() == call_stack_.front();
+      return kernel_parameter ? "global memory" : "memory";
+    }
+    if (var->getType()->isArrayType()) return "local array";
+    if (var->getType()->isPointerType()) return "memory";
+    return "local variable";
+  }
+
+  /// What an opaque expression is, for messages: "A[i] (global memory)", "x > 0.5f (floating
+  /// point)", "atomicAdd(&n, 1) (atomic result)".
+  std::string describe(const clang::Expr* e) const {
+    const clang::Expr* bare = strip(e);
+    std::string what;
+    if (llvm::isa<clang::ArraySubscriptExpr>(bare) || llvm::isa<clang::MemberExpr>(bare) ||
+        (llvm::isa<clang::UnaryOperator>(bare) &&
+         llvm::cast<clang::UnaryOperator>(bare)->getOpcode() == clang::UO_Deref)) {
+      what = memory_space(bare);
+    } else if (const auto* call = llvm::dyn_cast<clang::CallExpr>(bare)) {
+      const auto* callee = call->getDirectCallee();
+      const std::string name = callee != nullptr ? callee->getNameAsString() : "";
+      what = name.rfind("atomic", 0) == 0 ? "atomic result" : "result of " + name;
+    } else if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(bare)) {
+      const clang::QualType operand = op->getLHS()->IgnoreParenImpCasts()->getType();
+      what = operand->isRealFloatingType() || op->getRHS()->IgnoreParenImpCasts()->getType()->isRealFloatingType()
+                 ? "floating point"
+                 : operand->isPointerType() ? "pointer" : "unmodelled value";
+    } else if (bare->getType()->isRealFloatingType()) {
+      what = "floating point";
+    } else if (bare->getType()->isPointerType()) {
+      what = "pointer";
+    } else if (const clang::VarDecl* var = named_variable(bare); var != nullptr && var->hasGlobalStorage()) {
+      what = memory_space(bare);
+    } else {
+      what = "unmodelled value";
+    }
+    return text(e) + " (" + what + ")";
+  }
+
+  /// An Opaque value of `type` for `e` (its description) at `at`'s range (e's by default).
+  ir::ExprId opaque(const clang::Expr* e, ir::ScalarType type, const clang::Expr* at = nullptr) {
+    scan_work(e);
+    return k_.opaque(type, describe(e), range(at != nullptr ? at : e));
+  }
+
+  /// Checks an expression the model does not evaluate (work, or an opaque value): it must not
+  /// change a modelled local or take its address, nor hide a barrier; calls of __device__
+  /// functions in it are inlined before the statement.
+  void scan_work(const clang::Stmt* s) {
+    if (s == nullptr) return;
+    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s)) {
+      if (op->isAssignmentOp() && bound_local(op->getLHS()))
+        refuse(op, "'" + text(op) + "' changes the local '" + text(op->getLHS()) +
+                   "' inside a larger expression: not supported (write it as its own statement)");
+      if (op->isLogicalOp()) {
+        scan_work(op->getLHS());
+        NoHoist no_hoist(*this, "the right operand of && or ||");
+        scan_work(op->getRHS());
+        return;
+      }
+    }
+    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s)) {
+      if (op->isIncrementDecrementOp() && bound_local(op->getSubExpr()))
+        refuse(op, "'" + text(op) + "' changes a local inside a larger expression: not supported "
+                   "(write it as its own statement)");
+      if (op->getOpcode() == clang::UO_AddrOf && bound_local(op->getSubExpr()))
+        refuse(op, "taking the address of the local '" + text(op->getSubExpr()) +
+                   "' is not supported (the model cannot follow writes through it)");
+    }
+    if (const auto* conditional = llvm::dyn_cast<clang::AbstractConditionalOperator>(s)) {
+      scan_work(conditional->getCond());
+      NoHoist no_hoist(*this, "an arm of ?:");
+      scan_work(conditional->getTrueExpr());
+      scan_work(conditional->getFalseExpr());
+      return;
+    }
+    if (llvm::isa<clang::LambdaExpr>(s) || llvm::isa<clang::StmtExpr>(s))
+      refuse(s, "a lambda or statement expression is not supported");
+    if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(s)) {
+      const clang::CXXConstructorDecl* constructor = construct->getConstructor();
+      if (!constructor->isTrivial() && !in_prelude(constructor) && inlinable(constructor))
+        refuse(s, "the constructor of '" + constructor->getParent()->getNameAsString() +
+                  "' is not supported (the model cannot follow it)");
+    }
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s)) {
+      const clang::FunctionDecl* callee = call->getDirectCallee();
+      if (callee == nullptr) refuse(s, "a call through a function pointer is not supported");
+      if (in_prelude(callee) && callee->getNameAsString().rfind("__syncthreads", 0) == 0)
+        refuse(s, "a barrier inside a larger expression is not supported");
+      if (inlinable(callee)) {
+        check_callee(call, callee);
+        const auto type = scalar_type(callee->getReturnType());
+        const ir::LocalId result =
+            type ? k_.add_local(callee->getNameAsString() + "()", *type, range(call)) : ir::kNone;
+        hoist(call, inline_call(call, callee, result));
+        return;
+      }
+    }
+    for (const clang::Stmt* child : s->children()) scan_work(child);
+  }
+
+  /// While alive, calls of __device__ functions are refused (they would not run exactly once).
+  struct NoHoist {
+    NoHoist(Lowerer& lowerer, const char* where) : lowerer_(lowerer), outer_(lowerer.no_hoist_) {
+      if (outer_ == nullptr) lowerer_.no_hoist_ = where;
+    }
+    ~NoHoist() { lowerer_.no_hoist_ = outer_; }
+    NoHoist(const NoHoist&) = delete;
+    NoHoist& operator=(const NoHoist&) = delete;
+    Lowerer& lowerer_;
+    const char* outer_;
+  };
+
+  clang::ASTContext& context_;
+  const clang::SourceManager& sources_;
+  ir::Kernel& k_;
+  clang::FileID main_file_;
+  std::map<clang::FileID, std::uint32_t> files_;
+  std::unordered_map<const clang::VarDecl*, Binding> bindings_;
+  std::set<const clang::VarDecl*> assigned_parameters_;
+  std::vector<ir::StmtId> parameter_copies_;
+  std::vector<const clang::FunctionDecl*> call_stack_;
+  std::vector<ir::StmtId>* hoisted_ = nullptr;
+  const char* no_hoist_ = nullptr;
+};
+
+}  // namespace
+
+sim::ir::Kernel lower_kernel(const clang::FunctionDecl& kernel, clang::ASTContext& context,
+                             const std::string& name) {
+  sim::ir::Kernel result;
+  result.name = name;
+  Lowerer(context, result).lower(kernel);
+  return result;
+}
+
+}  // namespace warpdiv::frontend::detail

@@ -1,0 +1,486 @@
+// The Clang front-end: CUDA snippets written to temporary files, parsed and lowered. Expected
+// models are written out by hand from C's conversion rules (as an s-expression, printed by this
+// file's own printer), never taken from the code under test.
+#include "kernels/frontend/frontend.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <unistd.h>
+
+#include "tests/text_helpers.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace ir = warpdiv::sim::ir;
+using warpdiv::InvalidInput;
+using warpdiv::frontend::ClangDiagnostics;
+using warpdiv::frontend::FrontendOptions;
+using warpdiv::frontend::list_kernels;
+using warpdiv::frontend::load_kernel;
+
+/// A folder of its own under the temporary directory, removed at the end of the test.
+class FrontendTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("warpdiv_frontend_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path path = dir_ / name;
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+    return path.string();
+  }
+
+  FrontendOptions options(const std::string& source, const std::string& kernel = "") {
+    FrontendOptions o;
+    o.file = write("k.cu", source);
+    o.kernel = kernel;
+    return o;
+  }
+
+  ir::Kernel load(const std::string& source, const std::string& kernel = "") {
+    return load_kernel(options(source, kernel));
+  }
+
+  /// The message load_kernel refuses `source` with ("" when it does not).
+  std::string refusal(const std::string& source, const std::string& kernel = "") {
+    try {
+      load(source, kernel);
+    } catch (const InvalidInput& e) {
+      return e.what();
+    }
+    return "";
+  }
+
+  fs::path dir_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// An s-expression of a model, to compare with hand-written expectations.
+
+std::string sexpr(const ir::Kernel& k, ir::ExprId id) {
+  const ir::Expr& e = k.exprs.at(id);
+  auto op = [&](int i) { return sexpr(k, e.operands[i]); };
+  switch (e.kind) {
+    case ir::ExprKind::Constant: return ir::to_string(ir::Value{e.type, e.constant}) + ":" + ir::name(e.type);
+    case ir::ExprKind::Param: return "param:" + k.parameters.at(e.index).name;
+    case ir::ExprKind::Builtin: return ir::name(e.builtin);
+    case ir::ExprKind::Local: return k.locals.at(e.index).name;
+    case ir::ExprKind::Opaque: return "opaque:" + ir::name(e.type) + "{" + e.description + "}";
+    case ir::ExprKind::Cast: return "(" + ir::name(e.type) + ")" + op(0);
+    case ir::ExprKind::Unary: return "(" + ir::name(e.unary_op) + op(0) + ")";
+    case ir::ExprKind::Binary: return "(" + op(0) + " " + ir::name(e.binary_op) + " " + op(1) + ")";
+    case ir::ExprKind::Logical: return "(" + op(0) + " " + ir::name(e.logical_op) + " " + op(1) + ")";
+    case ir::ExprKind::Select: return "(" + op(0) + " ? " + op(1) + " : " + op(2) + ")";
+  }
+  return "?";
+}
+
+std::string sstmt(const ir::Kernel& k, ir::StmtId id) {
+  if (id == ir::kNone) return "-";
+  const ir::Stmt& s = k.stmts.at(id);
+  auto value = [&] { return s.value == ir::kNone ? std::string("-") : sexpr(k, s.value); };
+  auto list = [&](const std::vector<ir::StmtId>& ids) {
+    std::string out;
+    for (const auto c : ids) out += " " + sstmt(k, c);
+    return out;
+  };
+  switch (s.kind) {
+    case ir::StmtKind::Block: return "{" + list(s.children) + " }";
+    case ir::StmtKind::Declare: return "decl " + k.locals.at(s.local).name + " = " + value() + ";";
+    case ir::StmtKind::Assign: return k.locals.at(s.local).name + " = " + value() + ";";
+    case ir::StmtKind::Work: return "work[" + s.description + "];";
+    case ir::StmtKind::If: return "if " + value() + " " + sstmt(k, s.then_stmt) + " else " + sstmt(k, s.else_stmt);
+    case ir::StmtKind::Loop:
+      return ir::name(s.loop_kind) + "(" + sstmt(k, s.init) + "; " + value() + "; " +
+             sstmt(k, s.step) + ") " + sstmt(k, s.body);
+    case ir::StmtKind::Break: return "break;";
+    case ir::StmtKind::Continue: return "continue;";
+    case ir::StmtKind::Return: return "return " + value() + ";";
+    case ir::StmtKind::Barrier: return "barrier;";
+    case ir::StmtKind::InlinedCall:
+      return "call " + s.description + "->" + (s.local == ir::kNone ? "-" : k.locals.at(s.local).name) +
+             " " + sstmt(k, s.body);
+    case ir::StmtKind::Switch: {
+      std::string cases;
+      for (const auto& c : s.cases) cases += " " + std::to_string(c.value) + "@" + std::to_string(c.child);
+      return "switch " + value() + " [" + cases + " default@" + std::to_string(s.default_child) + " ]" +
+             list(s.children);
+    }
+  }
+  return "?";
+}
+
+std::string body(const ir::Kernel& k) { return sstmt(k, k.root); }
+
+/// The first statement of `kind` in id order (the front-end adds children before parents).
+const ir::Stmt& first(const ir::Kernel& k, ir::StmtKind kind) {
+  for (const auto& s : k.stmts)
+    if (s.kind == kind) return s;
+  throw std::runtime_error("no statement of kind " + ir::name(kind));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Choosing the kernel
+
+constexpr const char* kTwoKernels = R"(
+__global__ void scale(float* a, int n) { int i = threadIdx.x; if (i < n) a[i] *= 2; }
+__device__ int helper(int x) { return x + 1; }
+__global__ void clear(float* a) { a[threadIdx.x] = 0; }
+)";
+
+TEST_F(FrontendTest, ListsTheGlobalFunctionsInSourceOrder) {
+  const auto kernels = list_kernels(options(kTwoKernels));
+  ASSERT_EQ(kernels.size(), 2u);
+  EXPECT_EQ(kernels[0].name, "scale");
+  EXPECT_EQ(kernels[1].name, "clear");
+  EXPECT_EQ(kernels[0].location, (dir_ / "k.cu").string() + ":2:17");
+  EXPECT_EQ(kernels[1].location, (dir_ / "k.cu").string() + ":4:17");
+}
+
+TEST_F(FrontendTest, PicksTheOnlyKernelWithoutKernelOption) {
+  const ir::Kernel k = load("__global__ void only(int* a) { a[0] = 1; }\n");
+  EXPECT_EQ(k.name, "only");
+  ASSERT_EQ(k.parameters.size(), 1u);
+  EXPECT_FALSE(k.parameters[0].scalar);
+  EXPECT_EQ(k.files.at(0).path, (dir_ / "k.cu").string());
+  EXPECT_EQ(k.files[0].lines.at(0), "__global__ void only(int* a) { a[0] = 1; }");
+}
+
+TEST_F(FrontendTest, SeveralKernelsWithoutKernelOptionListsThem) {
+  const std::string message = refusal(kTwoKernels);
+  EXPECT_NE(message.find("defines 2 __global__ functions (scale, clear): choose one with --kernel NAME"),
+            std::string::npos) << message;
+}
+
+TEST_F(FrontendTest, KernelOptionPicksOneAndAnUnknownNameListsThem) {
+  EXPECT_EQ(load(kTwoKernels, "clear").name, "clear");
+  const std::string message = refusal(kTwoKernels, "nope");
+  EXPECT_NE(message.find("no __global__ function named 'nope' (defined: scale, clear)"), std::string::npos)
+      << message;
+}
+
+TEST_F(FrontendTest, NoKernelAtAll) {
+  EXPECT_NE(refusal("__device__ int f() { return 1; }\n").find("no __global__ function is defined"),
+            std::string::npos);
+}
+
+TEST_F(FrontendTest, TemplateKernelsAreUsedThroughTheirInstantiations) {
+  const std::string source = R"(
+template <int B> __global__ void red(int* a) { if (threadIdx.x < B) a[0] = 1; }
+template <int B> __global__ void unused(int* a) { a[0] = B; }
+int main() { red<16><<<1, 32>>>(0); red<8><<<1, 32>>>(0); }
+)";
+  const auto kernels = list_kernels(options(source));
+  ASSERT_EQ(kernels.size(), 3u);
+  EXPECT_EQ(kernels[0].name, "red<16>");
+  EXPECT_EQ(kernels[1].name, "red<8>");
+  EXPECT_EQ(kernels[2].name, "unused");
+  EXPECT_TRUE(kernels[2].uninstantiated_template);
+  const ir::Kernel k = load(source, "red<8>");
+  EXPECT_EQ(sexpr(k, first(k, ir::StmtKind::If).value), "(threadIdx.x < (uint32)8:int32)");
+  EXPECT_NE(refusal(source, "red").find("matches 2 kernels (red<16>, red<8>)"), std::string::npos);
+  EXPECT_NE(refusal(source, "unused").find("has no instantiation in this file"), std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clang's diagnostics, -D and -I
+
+TEST_F(FrontendTest, SyntaxErrorGivesClangsDiagnosticWithLocation) {
+  const FrontendOptions o = options("__global__ void k(int* a) {\n  a[0] = 1\n}\n");
+  try {
+    load_kernel(o);
+    FAIL() << "no error";
+  } catch (const ClangDiagnostics& e) {
+    const std::string text = e.what();
+    EXPECT_EQ(text.rfind(o.file + ":2:11: error: expected ';' after expression", 0), 0u) << text;
+    EXPECT_NE(text.find("  a[0] = 1\n"), std::string::npos) << text;  // the source line, as Clang prints it
+    EXPECT_NE(text.back(), '\n');
+  }
+}
+
+TEST_F(FrontendTest, MissingFileIsOneLine) {
+  FrontendOptions o;
+  o.file = (dir_ / "absent.cu").string();
+  try {
+    load_kernel(o);
+    FAIL() << "no error";
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot read " + o.file + ": no such file or not readable");
+  }
+}
+
+TEST_F(FrontendTest, DefinesAndIncludeDirectoriesReachClang) {
+  write("inc/tile.cuh", "#define TILE_FROM_HEADER 8\n__device__ int twice(int x) { return 2 * x; }\n");
+  FrontendOptions o = options(R"(
+#include "tile.cuh"
+__global__ void k(int* a) {
+#ifdef USE_TWICE
+  if (threadIdx.x < TILE_FROM_HEADER * WIDTH) a[0] = twice(3);
+#endif
+}
+)");
+  o.defines = {"USE_TWICE", "WIDTH=4"};
+  o.include_dirs = {(dir_ / "inc").string()};
+  const ir::Kernel k = load_kernel(o);
+  EXPECT_EQ(sexpr(k, first(k, ir::StmtKind::If).value), "(threadIdx.x < (uint32)(8:int32 * 4:int32))");
+  ASSERT_EQ(k.files.size(), 2u);  // the header holds twice()'s body
+  EXPECT_EQ(k.files[1].path, (dir_ / "inc" / "tile.cuh").string());
+  o.defines = {};
+  const ir::Kernel without = load_kernel(o);
+  EXPECT_EQ(body(without), "{ }");
+}
+
+TEST_F(FrontendTest, HostCodeAndCudaHeadersParseWithoutTheToolkit) {
+  const ir::Kernel k = load(R"(
+#include <cuda_runtime.h>
+#include <device_launch_parameters.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#include <assert.h>
+__global__ void k(float* out, const float* in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = sqrtf(fabsf(in[i])) + __expf(1.0f) + min(i, 3);
+  __syncthreads();
+  if (i == 0) { printf("%d\n", warpSize); atomicAdd(out, 1.0f); }
+}
+int main() {
+  float* d = nullptr;
+  cudaMalloc(&d, 64 * sizeof(float));
+  dim3 grid(2), block(32);
+  k<<<grid, block>>>(d, d, 64);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) { fprintf(stderr, "%s\n", cudaGetErrorString(e)); exit(1); }
+  cudaMemcpy(d, d, 4, cudaMemcpyDeviceToHost);
+  cudaFree(d);
+  return 0;
+}
+)");
+  EXPECT_EQ(k.parameters.size(), 3u);
+  EXPECT_TRUE(k.parameters[2].scalar);
+  EXPECT_EQ(k.parameters[2].type, ir::ScalarType::I32);
+  EXPECT_EQ(first(k, ir::StmtKind::Barrier).range.line, 11u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lowering: conversions, operators, control flow
+
+TEST_F(FrontendTest, ImplicitConversionsAreExplicit) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int* a, short s, unsigned char c, long n, unsigned long long big) {
+  unsigned u = threadIdx.x;
+  if (u - 1 < 5) a[0] = 1;
+  if (s + c > n) a[1] = 1;
+  size_t z = blockIdx.x;
+  if (z < big) a[2] = 1;
+  bool b = n;
+  if (b) a[3] = 1;
+}
+)");
+  // u - 1 < 5 is computed in unsigned: 0 - 1 wraps to 4294967295.
+  EXPECT_EQ(body(k),
+            "{ decl u = threadIdx.x;"
+            " if ((u - (uint32)1:int32) < (uint32)5:int32) work[a[0] = 1]; else -"
+            // short + unsigned char is int + int; the sum is converted to long for the comparison.
+            " if ((int64)((int32)param:s + (int32)param:c) > param:n) work[a[1] = 1]; else -"
+            " decl z = (uint64)blockIdx.x;"
+            " if (z < param:big) work[a[2] = 1]; else -"
+            " decl b = (bool)param:n;"
+            " if b work[a[3] = 1]; else - }");
+}
+
+TEST_F(FrontendTest, ShortCircuitSelectAndUnaryOperators) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int* a, int w) {
+  int r = blockIdx.y * 16 + threadIdx.y;
+  if (r < w && -r != ~w || !(w % 3)) a[0] = r > 4 ? r / 2 : w << 1;
+  int m = r >= w ? 1 : 0;
+  a[m] = 0;
+}
+)");
+  EXPECT_EQ(sexpr(k, first(k, ir::StmtKind::If).value),
+            "(((r < param:w) && ((-r) != (~param:w))) || (!(bool)(param:w % 3:int32)))");
+  EXPECT_NE(body(k).find("decl r = (int32)((blockIdx.y * (uint32)16:int32) + threadIdx.y);"),
+            std::string::npos) << body(k);
+  EXPECT_NE(body(k).find("decl m = ((r >= param:w) ? 1:int32 : 0:int32);"), std::string::npos)
+      << body(k);
+}
+
+TEST_F(FrontendTest, LoopsBreakContinueReturnAndSwitch) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int* a, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (i == 3) continue;
+    if (i > 5) break;
+    a[i] = i;
+  }
+  int j = 0;
+  while (j < 4) j += 2;
+  do { j--; } while (j > 0);
+  switch (threadIdx.x % 4) {
+    case 0: a[0] = 0; break;
+    case 1:
+    case 2: a[1] = 0;
+    default: return;
+  }
+  for (;;) { break; }
+}
+)");
+  EXPECT_EQ(body(k),
+            "{ for(decl i = 0:int32;; (i < param:n); i = (i + 1:int32);)"
+            " { if (i == 3:int32) continue; else - if (i > 5:int32) break; else - work[a[i] = i]; }"
+            " decl j = 0:int32;"
+            " while(-; (j < 4:int32); -) j = (j + 2:int32);"
+            " do(-; (j > 0:int32); -) { j = (j - 1:int32); }"
+            " switch (threadIdx.x % (uint32)4:int32) [ 0@0 1@2 2@2 default@3 ]"
+            " work[a[0] = 0]; break; work[a[1] = 0]; return -;"
+            " for(-; -; -) { break; } }");
+}
+
+TEST_F(FrontendTest, DeviceFunctionsAreInlinedWithEarlyReturn) {
+  const ir::Kernel k = load(R"(
+__device__ int clampi(int v, int hi) {
+  if (v > hi) return hi;
+  return v;
+}
+__device__ void mark(float* a, unsigned i) { if (i % 2 == 0) a[i] = 1.0f; }
+__global__ void k(float* a, int n) {
+  int c = clampi(threadIdx.x, n) + 1;
+  mark(a, c);
+  if (clampi(c, 4) == 4) a[0] = 0;
+}
+)");
+  EXPECT_EQ(body(k),
+            "{ { call clampi->clampi() { decl v = (int32)threadIdx.x; decl hi = param:n;"
+            " { if (v > hi) return hi; else - return v; } }"
+            " decl c = (clampi() + 1:int32); }"
+            " call mark->- { decl i = (uint32)c; { if ((i % (uint32)2:int32) == (uint32)0:int32)"
+            " work[a[i] = 1.0f]; else - } }"
+            " { call clampi->clampi() { decl v = c; decl hi = 4:int32;"
+            " { if (v > hi) return hi; else - return v; } }"
+            " if (clampi() == 4:int32) work[a[0] = 0]; else - } }");
+}
+
+TEST_F(FrontendTest, MemoryReadsAreOpaqueWithTheirMemorySpace) {
+  const ir::Kernel k = load(R"(
+__constant__ int table[4];
+__global__ void k(const int* A, float* out) {
+  __shared__ int tile[2][32];
+  tile[threadIdx.y][threadIdx.x] = A[threadIdx.x];
+  int v = tile[threadIdx.y][threadIdx.x] + table[1] + A[2];
+  out[0] = v;
+}
+)");
+  EXPECT_EQ(sexpr(k, first(k, ir::StmtKind::Declare).value),
+            "((opaque:int32{tile[threadIdx.y][threadIdx.x] (shared memory)} + "
+            "opaque:int32{table[1] (constant memory)}) + opaque:int32{A[2] (global memory)})");
+}
+
+TEST_F(FrontendTest, KernelParameterAssignedInTheBodyBecomesALocalCopy) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int* a, int n) { n -= 1; if (threadIdx.x < n) a[0] = 1; }
+)");
+  EXPECT_EQ(body(k),
+            "{ decl n = param:n; { n = (n - 1:int32);"
+            // unsigned < int compares as unsigned
+            " if (threadIdx.x < (uint32)n) work[a[0] = 1]; else - } }");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refusals: each names the location and the reason
+
+TEST_F(FrontendTest, DataDependentBranchNamesLocationAndValue) {
+  const FrontendOptions o = options(R"(
+__global__ void k(const float* data, int* out) {
+  int i = threadIdx.x;
+  if (data[i] > 0.5f) out[i] = 1;
+}
+)");
+  try {
+    load_kernel(o);
+    FAIL() << "no error";
+  } catch (const InvalidInput& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.rfind(o.file + ":4:3: data-dependent branch", 0), 0u) << message;
+    EXPECT_NE(message.find("data[i] > 0.5f (floating point)"), std::string::npos) << message;
+  }
+}
+
+TEST_F(FrontendTest, DataDependentThroughALocal) {
+  const std::string message = refusal(R"(
+__global__ void k(const int* data, int* out) {
+  int v = data[threadIdx.x];
+  while (v > 0) v = v / 2;
+}
+)");
+  EXPECT_NE(message.find(":4:3: data-dependent branch"), std::string::npos) << message;
+  EXPECT_NE(message.find("data[threadIdx.x] (global memory)"), std::string::npos) << message;
+}
+
+struct Unsupported {
+  const char* name;
+  const char* body;      // the kernel's body, starting on line 3 of the file
+  const char* location;  // ":LINE:COL"
+  const char* reason;
+};
+
+class RefusalTest : public FrontendTest, public ::testing::WithParamInterface<Unsupported> {};
+
+TEST_P(RefusalTest, NamesLocationAndReason) {
+  const Unsupported& u = GetParam();
+  const FrontendOptions o = options(std::string("__device__ int f(int x) { return x > 0 ? f(x - 1) : 0; } "
+                                                "__device__ int g2(int x) { return x; } "
+                                                "__device__ int undefined_fn(int);\n") +
+                                    "__global__ void k(int* a, int n) {\n" + u.body + "\n}\n");
+  try {
+    load_kernel(o);
+    FAIL() << "accepted: " << u.body;
+  } catch (const ClangDiagnostics& e) {
+    FAIL() << "Clang refused the snippet: " << e.what();
+  } catch (const InvalidInput& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.rfind(o.file + u.location + ": ", 0), 0u) << message;
+    EXPECT_NE(message.find(u.reason), std::string::npos) << message;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Constructs, RefusalTest,
+    ::testing::Values(
+        Unsupported{"goto", "  if (n) goto end;\n  a[0] = 1;\nend:\n  a[1] = 2;", ":3:10", "goto is not supported"},
+        Unsupported{"recursion", "  a[0] = f(n);", ":1:42", "recursion is not supported: 'f' calls itself"},
+        Unsupported{"inline_asm", "  asm(\"exit;\");", ":3:3", "inline asm is not supported"},
+        Unsupported{"function_pointer", "  int (*g)(int) = nullptr;\n  a[0] = g(n);", ":4:10",
+                    "a call through a function pointer is not supported"},
+        Unsupported{"atomic_steers_branch", "  if (atomicAdd(a, 1) == 0) a[1] = 1;", ":3:3",
+                    "atomicAdd(a, 1) (atomic result)"},
+        Unsupported{"local_array_in_condition", "  int idx[2] = {0, 1};\n  if (idx[threadIdx.x % 2]) a[0] = 1;",
+                    ":4:3", "idx[threadIdx.x % 2] (local array)"},
+        Unsupported{"pointer_in_condition", "  int* p = a + n;\n  if (p > a) a[0] = 1;", ":4:3",
+                    "p > a (pointer)"},
+        Unsupported{"assignment_in_condition", "  int i = 0;\n  if ((i = n) > 2) a[0] = 1;", ":4:8",
+                    "assigns inside a larger expression"},
+        Unsupported{"increment_in_index", "  int i = 0;\n  a[i++] = 1;", ":4:5",
+                    "changes a local inside a larger expression"},
+        Unsupported{"address_of_local", "  int i = 0;\n  atomicAdd(&i, 1);", ":4:13",
+                    "taking the address of the local 'i'"},
+        Unsupported{"call_in_loop_condition", "  for (int i = 0; i < g2(n); ++i) a[i] = 0;", ":3:23",
+                    "calling a __device__ function in a loop condition"},
+        Unsupported{"no_body", "  a[0] = undefined_fn(n);", ":3:10", "'undefined_fn' has no body in this file"},
+        Unsupported{"barrier_count", "  int c = __syncthreads_count(n);", ":3:11",
+                    "__syncthreads_count is not supported"}),
+    [](const ::testing::TestParamInfo<Unsupported>& p) { return std::string(p.param.name); });
+
+}  // namespace
