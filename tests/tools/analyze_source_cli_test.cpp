@@ -6,7 +6,10 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "tests/tools/cli_runner.hpp"
+#include "tests/tools/pty_runner.hpp"
 
 namespace warpdiv::testing {
 namespace {
@@ -212,6 +215,36 @@ TEST_F(AnalyzeSourceFile, OnlyWarpOfOneBlock) {
   const std::string csv = read_file(dir.file("w.csv"));
   EXPECT_TRUE(contains(csv, ",if,,1,0,32,0,,,1.0000,")) << csv;
   EXPECT_TRUE(contains(r.out, "(warp 7 of block (6, 6, 0) only)")) << r.out;
+}
+
+TEST_F(AnalyzeSourceFile, CtrlCStopsTheReplayAndWritesNothing) {
+  // The naive kernel at Width 2000: 15,625 blocks, some 5 x 10^8 warp evaluations (tens of
+  // seconds here). ^C typed on the terminal once the progress bar is up.
+  TempDir dir;
+  bool sent = false;
+  const PtyRun run = run_on_pty(
+      {WARPDIV_BINARY, "analyze", kNaive, "--grid", "(Width+15)/16,(Width+15)/16", "--block",
+       "16,16", "--arg", "Width=2000", "--csv", dir.file("big.csv")},
+      [&sent](const std::string& screen, int master) {
+        if (!sent && contains(screen, "\rreplay [")) {
+          const char ctrl_c = '\x03';
+          EXPECT_EQ(::write(master, &ctrl_c, 1), 1);
+          sent = true;
+        }
+      });
+  EXPECT_TRUE(sent) << run.screen;
+  EXPECT_EQ(run.status, 130) << run.screen;
+  EXPECT_TRUE(contains(run.screen, " blocks")) << run.screen;
+  EXPECT_TRUE(contains(run.screen, "\r\nwarpdiv analyze: interrupted: no file written")) << run.screen;
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST_F(AnalyzeSourceFile, ProgressBarReachesTheEndOnATerminal) {
+  TempDir dir;
+  const PtyRun run = run_on_pty({WARPDIV_BINARY, "analyze", kNaive, "--grid", "7,7", "--block",
+                                 "16,16", "--arg", "Width=100"});
+  EXPECT_EQ(run.status, 0) << run.screen;
+  EXPECT_TRUE(contains(run.screen, "] 100% 49/49 blocks")) << run.screen;
 }
 
 }  // namespace

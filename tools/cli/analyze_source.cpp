@@ -92,8 +92,8 @@ std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues&
     }
     const auto found = values.find(p.name);
     if (found == values.end())
-      throw InvalidInput("kernel " + kernel.name + "'s parameter '" + p.type_spelling + " " +
-                         p.name + "' needs a value: give --arg " + p.name + "=VALUE");
+      throw InvalidInput("kernel " + kernel.name + "'s parameter " + p.name + " (" +
+                         ir::name(p.type) + ") needs a value: give --arg " + p.name + "=VALUE");
     try {
       arguments.push_back(ir::Value::of(p.type, found->second));
     } catch (const InvalidInput& e) {
@@ -104,7 +104,11 @@ std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues&
 }
 
 ir::Dim3 parse_block_index(const std::string& text, const ir::Dim3& grid) {
-  const Extent3 at = parse_extent("--only-block", text, {});
+  // An index, so a component left out is 0 (parse_extent makes it 1, as for a size).
+  Extent3 at = parse_extent("--only-block", text, {});
+  const auto commas = std::count(text.begin(), text.end(), ',');
+  if (commas < 2) at.z = 0;
+  if (commas < 1) at.y = 0;
   const auto inside = [](std::int64_t v, std::uint32_t size) { return v >= 0 && v < size; };
   if (!inside(at.x, grid.x) || !inside(at.y, grid.y) || !inside(at.z, grid.z))
     throw InvalidInput("--only-block " + text + " is outside the grid " + ir::to_string(grid) +
@@ -117,10 +121,10 @@ ir::Dim3 parse_block_index(const std::string& text, const ir::Dim3& grid) {
 class ProgressThread {
  public:
   ProgressThread(std::uint64_t blocks, const std::atomic<std::uint64_t>& done)
-      : bar_("replay", "blocks", blocks), thread_([this, &done] {
+      : bar_("replay", "blocks", blocks), done_(done), thread_([this] {
           std::unique_lock<std::mutex> lock(mutex_);
           while (!finished_) {
-            bar_.update(done.load());
+            bar_.update(done_.load());
             wake_.wait_for(lock, std::chrono::milliseconds(100));
           }
         }) {}
@@ -131,6 +135,7 @@ class ProgressThread {
     }
     wake_.notify_all();
     thread_.join();
+    bar_.update(done_.load());  // the last state: 100% unless the run stopped early
     bar_.finish();
   }
   ProgressThread(const ProgressThread&) = delete;
@@ -138,6 +143,7 @@ class ProgressThread {
 
  private:
   ProgressBar bar_;
+  const std::atomic<std::uint64_t>& done_;
   std::mutex mutex_;
   std::condition_variable wake_;
   bool finished_ = false;
