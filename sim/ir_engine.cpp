@@ -145,7 +145,14 @@ UnaryLaneFn unary_lane_fn(UnaryOp op, ScalarType t) {
   return nullptr;
 }
 
-int popcount(LaneMask m) { return __builtin_popcountll(m); }
+// Without -mpopcnt (the binary stays portable) __builtin_popcountll is a library call; this is
+// the branch-free SWAR count, inlined.
+int popcount(LaneMask m) {
+  m = m - ((m >> 1) & 0x5555555555555555ULL);
+  m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
+  m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  return static_cast<int>((m * 0x0101010101010101ULL) >> 56);
+}
 int lowest_lane(LaneMask m) { return __builtin_ctzll(m); }
 LaneMask bit(int lane) { return LaneMask{1} << lane; }
 

@@ -1,11 +1,444 @@
 #include "sim/ir_json.hpp"
 
-#include <stdexcept>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/errors.hpp"
 
 namespace warpdiv::sim::ir {
 
-std::string to_json(const Kernel&) { throw std::logic_error("not implemented yet"); }
-Kernel kernel_from_json(const std::string&) { throw std::logic_error("not implemented yet"); }
-Kernel load_kernel(const std::string&) { throw std::logic_error("not implemented yet"); }
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+Json range_json(const SourceRange& r) {
+  return Json::array({r.file, r.line, r.column, r.end_line, r.end_column});
+}
+
+Json typed_number(ScalarType type, std::uint64_t bits) {
+  if (is_signed(type)) return Json(static_cast<std::int64_t>(bits));
+  return Json(bits);
+}
+
+Json expr_json(const Expr& e) {
+  Json j;
+  j["kind"] = name(e.kind);
+  j["type"] = name(e.type);
+  switch (e.kind) {
+    case ExprKind::Constant: j["value"] = typed_number(e.type, e.constant); break;
+    case ExprKind::Param:
+    case ExprKind::Local: j["index"] = e.index; break;
+    case ExprKind::Builtin: j["builtin"] = name(e.builtin); break;
+    case ExprKind::Opaque: j["description"] = e.description; break;
+    case ExprKind::Cast: j["operands"] = Json::array({e.operands[0]}); break;
+    case ExprKind::Unary:
+      j["op"] = name(e.unary_op);
+      j["operands"] = Json::array({e.operands[0]});
+      break;
+    case ExprKind::Binary:
+      j["op"] = name(e.binary_op);
+      j["operands"] = Json::array({e.operands[0], e.operands[1]});
+      break;
+    case ExprKind::Logical:
+      j["op"] = name(e.logical_op);
+      j["operands"] = Json::array({e.operands[0], e.operands[1]});
+      break;
+    case ExprKind::Select: j["operands"] = Json::array({e.operands[0], e.operands[1], e.operands[2]}); break;
+  }
+  j["range"] = range_json(e.range);
+  return j;
+}
+
+Json stmt_json(const Kernel& k, const Stmt& s) {
+  Json j;
+  j["kind"] = name(s.kind);
+  j["range"] = range_json(s.range);
+  const auto optional = [&](const char* key, std::int32_t id) {
+    if (id != kNone) j[key] = id;
+  };
+  switch (s.kind) {
+    case StmtKind::Block: j["children"] = s.children; break;
+    case StmtKind::Declare:
+    case StmtKind::Assign:
+      j["local"] = s.local;
+      optional("value", s.value);
+      break;
+    case StmtKind::Work: j["description"] = s.description; break;
+    case StmtKind::If:
+      j["value"] = s.value;
+      j["then"] = s.then_stmt;
+      optional("else", s.else_stmt);
+      break;
+    case StmtKind::Loop:
+      j["loop"] = name(s.loop_kind);
+      optional("init", s.init);
+      optional("value", s.value);
+      optional("step", s.step);
+      j["body"] = s.body;
+      break;
+    case StmtKind::Return: optional("value", s.value); break;
+    case StmtKind::InlinedCall:
+      j["callee"] = s.description;
+      optional("local", s.local);
+      j["body"] = s.body;
+      break;
+    case StmtKind::Switch: {
+      j["value"] = s.value;
+      j["children"] = s.children;
+      Json cases = Json::array();
+      const ScalarType t = s.value >= 0 && static_cast<std::size_t>(s.value) < k.exprs.size()
+                               ? k.exprs[s.value].type
+                               : ScalarType::I64;
+      for (const SwitchCase& c : s.cases)
+        cases.push_back(Json{{"value", typed_number(t, c.value)}, {"child", c.child}});
+      j["cases"] = cases;
+      optional("default", s.default_child);
+      break;
+    }
+    case StmtKind::Break:
+    case StmtKind::Continue:
+    case StmtKind::Barrier: break;
+  }
+  return j;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading: every access names its JSON path in errors.
+
+[[noreturn]] void bad(const std::string& path, const std::string& what) {
+  throw InvalidInput("kernel model JSON: " + path + ": " + what);
+}
+
+class Reader {
+ public:
+  Reader(const Json& j, std::string path) : j_(j), path_(std::move(path)) {}
+
+  const std::string& path() const { return path_; }
+  const Json& json() const { return j_; }
+
+  bool has(const char* key) const { return j_.is_object() && j_.contains(key); }
+
+  Reader at(const char* key) const {
+    if (!j_.is_object()) bad(path_, "expected an object");
+    if (!j_.contains(key)) bad(path_ + "/" + key, "missing");
+    return Reader(j_.at(key), path_ + "/" + key);
+  }
+  Reader at(std::size_t i) const { return Reader(j_.at(i), path_ + "/" + std::to_string(i)); }
+
+  std::size_t size() const {
+    if (!j_.is_array()) bad(path_, "expected an array");
+    return j_.size();
+  }
+
+  std::string string() const {
+    if (!j_.is_string()) bad(path_, "expected a string");
+    return j_.get<std::string>();
+  }
+
+  std::int64_t integer(std::int64_t low, std::int64_t high) const {
+    if (!j_.is_number_integer()) bad(path_, "expected an integer");
+    if (j_.is_number_unsigned() && j_.get<std::uint64_t>() > static_cast<std::uint64_t>(high))
+      bad(path_, "out of range " + std::to_string(low) + ".." + std::to_string(high));
+    const auto v = j_.get<std::int64_t>();
+    if (v < low || v > high)
+      bad(path_, std::to_string(v) + " is out of range " + std::to_string(low) + ".." +
+                     std::to_string(high));
+    return v;
+  }
+
+  // An id into an arena of `count` entries; -1 is allowed only when `optional`.
+  std::int32_t id(std::size_t count, const char* what) const {
+    if (!j_.is_number_integer()) bad(path_, "expected an integer " + std::string(what) + " id");
+    const auto v = j_.get<std::int64_t>();
+    if (v < 0 || static_cast<std::size_t>(v) >= count)
+      bad(path_, std::string(what) + " " + std::to_string(v) + " does not exist (the model has " +
+                     std::to_string(count) + ")");
+    return static_cast<std::int32_t>(v);
+  }
+
+  bool boolean() const {
+    if (!j_.is_boolean()) bad(path_, "expected true or false");
+    return j_.get<bool>();
+  }
+
+  template <class F>
+  auto wrap(F f) const {
+    try {
+      return f();
+    } catch (const InvalidInput& e) {
+      bad(path_, e.what());
+    }
+  }
+
+  ScalarType type() const {
+    const std::string s = string();
+    return wrap([&] { return scalar_type_from_name(s); });
+  }
+
+  std::uint64_t value_of(ScalarType type) const {
+    if (type == ScalarType::Bool && j_.is_boolean()) return j_.get<bool>() ? 1 : 0;
+    if (!j_.is_number_integer()) bad(path_, "expected an integer value of type " + name(type));
+    if (j_.is_number_unsigned())
+      return wrap([&] { return Value::of_unsigned(type, j_.get<std::uint64_t>()).bits; });
+    return wrap([&] { return Value::of(type, j_.get<std::int64_t>()).bits; });
+  }
+
+  SourceRange range(std::size_t files) const {
+    if (size() != 5) bad(path_, "expected [file, line, column, end_line, end_column]");
+    SourceRange r;
+    constexpr std::int64_t kMax = 0xFFFFFFFF;
+    r.file = static_cast<std::uint32_t>(at(std::size_t{0}).integer(0, kMax));
+    if (files != 0 && r.file >= files)
+      bad(path_ + "/0", "file " + std::to_string(r.file) + " does not exist (the model has " +
+                            std::to_string(files) + ")");
+    r.line = static_cast<std::uint32_t>(at(1).integer(0, kMax));
+    r.column = static_cast<std::uint32_t>(at(2).integer(0, kMax));
+    r.end_line = static_cast<std::uint32_t>(at(3).integer(0, kMax));
+    r.end_column = static_cast<std::uint32_t>(at(4).integer(0, kMax));
+    return r;
+  }
+
+ private:
+  const Json& j_;
+  std::string path_;
+};
+
+template <class E, std::size_t N, class NameOf>
+E enum_from(const Reader& r, const char* what, NameOf name_of) {
+  const std::string s = r.string();
+  std::string allowed;
+  for (std::size_t i = 0; i < N; ++i) {
+    const auto e = static_cast<E>(i);
+    if (name_of(e) == s) return e;
+    allowed += (i == 0 ? "" : ", ") + name_of(e);
+  }
+  bad(r.path(), "unknown " + std::string(what) + " '" + s + "' (allowed: " + allowed + ")");
+}
+
+Expr read_expr(const Kernel& k, const Reader& r, std::size_t expr_count) {
+  Expr e;
+  e.kind = enum_from<ExprKind, kExprKindCount>(r.at("kind"), "expression kind",
+                                              [](ExprKind x) { return name(x); });
+  e.type = r.at("type").type();
+  if (r.has("range")) e.range = r.at("range").range(k.files.size());
+  const auto operands = [&](std::size_t n) {
+    const Reader ops = r.at("operands");
+    if (ops.size() != n) bad(ops.path(), "expected " + std::to_string(n) + " operands");
+    for (std::size_t i = 0; i < n; ++i) e.operands[i] = ops.at(i).id(expr_count, "expression");
+  };
+  switch (e.kind) {
+    case ExprKind::Constant: e.constant = r.at("value").value_of(e.type); break;
+    case ExprKind::Param: e.index = r.at("index").id(k.parameters.size(), "parameter"); break;
+    case ExprKind::Local: e.index = r.at("index").id(k.locals.size(), "local"); break;
+    case ExprKind::Builtin:
+      e.builtin = enum_from<Builtin, kBuiltinCount>(r.at("builtin"), "builtin",
+                                                    [](Builtin x) { return name(x); });
+      break;
+    case ExprKind::Opaque: e.description = r.at("description").string(); break;
+    case ExprKind::Cast: operands(1); break;
+    case ExprKind::Unary:
+      e.unary_op = enum_from<UnaryOp, 3>(r.at("op"), "unary operator", [](UnaryOp x) { return name(x); });
+      operands(1);
+      break;
+    case ExprKind::Binary:
+      e.binary_op = enum_from<BinaryOp, kBinaryOpCount>(r.at("op"), "binary operator",
+                                                        [](BinaryOp x) { return name(x); });
+      operands(2);
+      break;
+    case ExprKind::Logical:
+      e.logical_op = enum_from<LogicalOp, 2>(r.at("op"), "logical operator",
+                                             [](LogicalOp x) { return name(x); });
+      operands(2);
+      break;
+    case ExprKind::Select: operands(3); break;
+  }
+  return e;
+}
+
+Stmt read_stmt(const Kernel& k, const Reader& r, std::size_t stmt_count) {
+  Stmt s;
+  s.kind = enum_from<StmtKind, kStmtKindCount>(r.at("kind"), "statement kind",
+                                              [](StmtKind x) { return name(x); });
+  if (r.has("range")) s.range = r.at("range").range(k.files.size());
+  const std::size_t exprs = k.exprs.size();
+  const auto stmt = [&](const char* key) { return r.at(key).id(stmt_count, "statement"); };
+  const auto optional_stmt = [&](const char* key) { return r.has(key) ? stmt(key) : kNone; };
+  const auto value = [&] { return r.at("value").id(exprs, "expression"); };
+  const auto optional_value = [&] { return r.has("value") ? value() : kNone; };
+  const auto children = [&] {
+    const Reader c = r.at("children");
+    std::vector<StmtId> out(c.size());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = c.at(i).id(stmt_count, "statement");
+    return out;
+  };
+  switch (s.kind) {
+    case StmtKind::Block: s.children = children(); break;
+    case StmtKind::Declare:
+    case StmtKind::Assign:
+      s.local = r.at("local").id(k.locals.size(), "local");
+      s.value = s.kind == StmtKind::Assign ? value() : optional_value();
+      break;
+    case StmtKind::Work: s.description = r.at("description").string(); break;
+    case StmtKind::If:
+      s.value = value();
+      s.then_stmt = stmt("then");
+      s.else_stmt = optional_stmt("else");
+      break;
+    case StmtKind::Loop:
+      s.loop_kind = enum_from<LoopKind, 3>(r.at("loop"), "loop kind", [](LoopKind x) { return name(x); });
+      s.init = optional_stmt("init");
+      s.value = optional_value();
+      s.step = optional_stmt("step");
+      s.body = stmt("body");
+      break;
+    case StmtKind::Return: s.value = optional_value(); break;
+    case StmtKind::InlinedCall:
+      s.description = r.at("callee").string();
+      s.local = r.has("local") ? r.at("local").id(k.locals.size(), "local") : kNone;
+      s.body = stmt("body");
+      break;
+    case StmtKind::Switch: {
+      s.value = value();
+      s.children = children();
+      const ScalarType t = k.exprs[s.value].type;
+      const Reader cases = r.at("cases");
+      for (std::size_t i = 0; i < cases.size(); ++i) {
+        const Reader c = cases.at(i);
+        SwitchCase sc;
+        sc.value = c.at("value").value_of(t);
+        sc.child = static_cast<std::int32_t>(
+            c.at("child").integer(0, static_cast<std::int64_t>(s.children.size())));
+        s.cases.push_back(sc);
+      }
+      if (r.has("default"))
+        s.default_child = static_cast<std::int32_t>(
+            r.at("default").integer(0, static_cast<std::int64_t>(s.children.size())));
+      break;
+    }
+    case StmtKind::Break:
+    case StmtKind::Continue:
+    case StmtKind::Barrier: break;
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string to_json(const Kernel& kernel) {
+  Json k;
+  k["name"] = kernel.name;
+  Json files = Json::array();
+  for (const SourceFile& f : kernel.files) files.push_back(Json{{"path", f.path}, {"lines", f.lines}});
+  k["files"] = files;
+  Json params = Json::array();
+  for (const Parameter& p : kernel.parameters) {
+    Json j{{"name", p.name}, {"scalar", p.scalar}, {"spelling", p.type_spelling}};
+    if (p.scalar) j["type"] = name(p.type);
+    params.push_back(j);
+  }
+  k["parameters"] = params;
+  Json locals = Json::array();
+  for (const Local& l : kernel.locals)
+    locals.push_back(Json{{"name", l.name}, {"type", name(l.type)}, {"range", range_json(l.declared)}});
+  k["locals"] = locals;
+  Json exprs = Json::array();
+  for (const Expr& e : kernel.exprs) exprs.push_back(expr_json(e));
+  k["exprs"] = exprs;
+  Json stmts = Json::array();
+  for (const Stmt& s : kernel.stmts) stmts.push_back(stmt_json(kernel, s));
+  k["stmts"] = stmts;
+  k["root"] = kernel.root;
+  Json doc;
+  doc["format"] = kModelFormat;
+  doc["version"] = kModelVersion;
+  doc["kernel"] = k;
+  return doc.dump(2) + "\n";
+}
+
+Kernel kernel_from_json(const std::string& text) {
+  Json doc;
+  try {
+    doc = Json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InvalidInput(std::string("kernel model JSON: not valid JSON: ") + e.what());
+  }
+  const Reader root(doc, "");
+  if (!doc.is_object()) bad("/", "expected an object");
+  const Reader format = root.at("format");
+  if (format.string() != kModelFormat)
+    bad(format.path(), "'" + format.string() + "' is not a warpdiv kernel model (expected '" +
+                           kModelFormat + "')");
+  const Reader version = root.at("version");
+  if (!version.json().is_number_integer() || version.json().get<std::int64_t>() != kModelVersion)
+    bad(version.path(), "version " + version.json().dump() + " is not supported (this warpdiv reads version " +
+                            std::to_string(kModelVersion) + ")");
+  const Reader r = root.at("kernel");
+  Kernel k;
+  k.name = r.at("name").string();
+  const Reader files = r.at("files");
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const Reader f = files.at(i);
+    SourceFile file;
+    file.path = f.at("path").string();
+    if (f.has("lines")) {
+      const Reader lines = f.at("lines");
+      for (std::size_t j = 0; j < lines.size(); ++j) file.lines.push_back(lines.at(j).string());
+    }
+    k.files.push_back(std::move(file));
+  }
+  const Reader params = r.at("parameters");
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    const Reader p = params.at(i);
+    Parameter param;
+    param.name = p.at("name").string();
+    param.scalar = p.at("scalar").boolean();
+    if (param.scalar) param.type = p.at("type").type();
+    if (p.has("spelling")) param.type_spelling = p.at("spelling").string();
+    k.parameters.push_back(param);
+  }
+  const Reader locals = r.at("locals");
+  for (std::size_t i = 0; i < locals.size(); ++i) {
+    const Reader l = locals.at(i);
+    Local local;
+    local.name = l.at("name").string();
+    local.type = l.at("type").type();
+    if (l.has("range")) local.declared = l.at("range").range(k.files.size());
+    k.locals.push_back(local);
+  }
+  const Reader exprs = r.at("exprs");
+  const std::size_t expr_count = exprs.size();
+  for (std::size_t i = 0; i < expr_count; ++i) k.exprs.push_back(read_expr(k, exprs.at(i), expr_count));
+  const Reader stmts = r.at("stmts");
+  const std::size_t stmt_count = stmts.size();
+  for (std::size_t i = 0; i < stmt_count; ++i) k.stmts.push_back(read_stmt(k, stmts.at(i), stmt_count));
+  k.root = r.at("root").id(stmt_count, "statement");
+  try {
+    validate(k);
+  } catch (const InvalidInput& e) {
+    const std::string what = e.what();
+    // Structural faults name the statement or expression, i.e. /kernel/stmts/N or /kernel/exprs/N.
+    if (what.rfind("kernel model: ", 0) == 0) throw InvalidInput("kernel model JSON: " + what.substr(14));
+    throw;
+  }
+  return k;
+}
+
+Kernel load_kernel(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InvalidInput("cannot read kernel model '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InvalidInput("cannot read kernel model '" + path + "'");
+  try {
+    return kernel_from_json(text.str());
+  } catch (const InvalidInput& e) {
+    throw InvalidInput(path + ": " + e.what());
+  }
+}
 
 }  // namespace warpdiv::sim::ir
