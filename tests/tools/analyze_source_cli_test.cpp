@@ -81,8 +81,12 @@ INSTANTIATE_TEST_SUITE_P(
                  "give FILE.cu or --model FILE, not both"},
         BadInput{{kNaive, kNaive, "--grid", "4", "--block", "4"}, "takes one file"},
         BadInput{{"--grid", "4", "--block", "4"}, "needs FILE.cu or --model FILE"},
-        BadInput{{"--model", "/nonexistent/m.json", "--kernel", "k", "--grid", "4", "--block", "4"},
-                 "--kernel applies to a source file"}));
+        BadInput{{"--model", kNaive, "--kernel", "k", "--grid", "4", "--block", "4"},
+                 "--kernel applies to a source file"},
+        BadInput{{"--model", "/nonexistent/m.json", "--grid", "4", "--block", "4"},
+                 "cannot read /nonexistent/m.json: no such file or not readable"},
+        BadInput{{"missing.cu", "--grid", "4", "--block", "4"},
+                 "cannot read missing.cu: no such file or not readable"}));
 
 TEST(AnalyzeSource, LectureFormIsUnchanged) {
   // No file and none of the source flags: the lecture's report, as before.

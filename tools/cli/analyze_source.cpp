@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -251,6 +252,10 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   if (has(vm, "file") == has(vm, "model"))
     throw InvalidInput(has(vm, "file") ? "give FILE.cu or --model FILE, not both"
                                        : "warpdiv analyze needs FILE.cu or --model FILE");
+  // A misspelt path is the likeliest mistake: name it before anything else.
+  const std::string input = has(vm, "file") ? get(vm, "file") : get(vm, "model");
+  if (!std::ifstream(input))
+    throw InvalidInput("cannot read " + input + ": no such file or not readable");
   if (has(vm, "engine") && get(vm, "engine") != "replay")
     throw InvalidInput("--engine must be replay for a source kernel (got '" + get(vm, "engine") +
                        "'; the exact engine knows only the lecture's kernel)");
