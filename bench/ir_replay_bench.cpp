@@ -48,6 +48,7 @@ void BM_IrReplayTiled(benchmark::State& state) {
 BENCHMARK(BM_IrReplayTiled)
     ->Args({2048, 32, 0})
     ->Args({2048, 32, 1})
+    ->Args({1024, 32, 1})
     ->Args({1000, 16, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

@@ -153,6 +153,29 @@ int popcount(LaneMask m) {
   m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
   return static_cast<int>((m * 0x0101010101010101ULL) >> 56);
 }
+// A comparison of two uniform values, inline (the common loop condition `k < T`).
+inline bool compare(BinaryOp op, bool is_signed_type, std::uint64_t a, std::uint64_t b) {
+  if (is_signed_type) {
+    const auto x = static_cast<std::int64_t>(a), y = static_cast<std::int64_t>(b);
+    switch (op) {
+      case BinaryOp::Lt: return x < y;
+      case BinaryOp::Le: return x <= y;
+      case BinaryOp::Gt: return x > y;
+      case BinaryOp::Ge: return x >= y;
+      case BinaryOp::Eq: return x == y;
+      default: return x != y;
+    }
+  }
+  switch (op) {
+    case BinaryOp::Lt: return a < b;
+    case BinaryOp::Le: return a <= b;
+    case BinaryOp::Gt: return a > b;
+    case BinaryOp::Ge: return a >= b;
+    case BinaryOp::Eq: return a == b;
+    default: return a != b;
+  }
+}
+
 int lowest_lane(LaneMask m) { return __builtin_ctzll(m); }
 LaneMask bit(int lane) { return LaneMask{1} << lane; }
 
@@ -189,6 +212,16 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
   for (std::size_t i = 0; i < k.exprs.size(); ++i) {
     const Expr& e = k.exprs[i];
     CompiledExpr& c = exprs[i];
+    c.kind = e.kind;
+    c.type = e.type;
+    c.builtin = e.builtin;
+    c.unary_op = e.unary_op;
+    c.binary_op = e.binary_op;
+    c.logical_op = e.logical_op;
+    c.index = e.index;
+    std::copy(std::begin(e.operands), std::end(e.operands), std::begin(c.operands));
+    c.constant = e.constant;
+    if (e.kind == ExprKind::Binary) c.signed_operands = is_signed(k.exprs[e.operands[0]].type);
     switch (e.kind) {
       case ExprKind::Binary: compile_binary(c, e.binary_op, k.exprs[e.operands[0]].type); break;
       case ExprKind::Unary:
@@ -204,10 +237,10 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
   for (std::size_t i = 0; i < k.stmts.size(); ++i)
     if (k.stmts[i].kind == StmtKind::Barrier) barrier[i] = barriers++;
   const std::vector<ExprId> origins = opaque_origins(k);
-  skip_value.assign(k.stmts.size(), false);
+  skip_value.assign(k.stmts.size(), 0);
   for (std::size_t i = 0; i < k.stmts.size(); ++i) {
     const Stmt& s = k.stmts[i];
-    skip_value[i] = s.value != kNone && origins[s.value] != kNone;
+    skip_value[i] = s.value != kNone && origins[s.value] != kNone ? 1 : 0;
   }
   arguments.resize(k.parameters.size(), 0);
   for (std::size_t i = 0; i < k.parameters.size() && i < l.arguments.size(); ++i)
@@ -218,7 +251,8 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
 // ---------------------------------------------------------------------------------------------
 // WarpMachine
 
-WarpMachine::WarpMachine(const Program& program) : p_(program), k_(program.kernel) {
+WarpMachine::WarpMachine(const Program& program)
+    : p_(program), k_(program.kernel), by_iteration_(program.options.by_iteration) {
   locals_.resize(k_.locals.size());
   local_lanes_.assign(k_.locals.size() * kMaxLanes, 0);
   scratch_.assign(k_.exprs.size() * kMaxLanes, 0);
@@ -329,7 +363,9 @@ void WarpMachine::end_block(Tally& tally) {
 
 void WarpMachine::set_local(LocalId local, const std::uint64_t* lanes, LaneMask defined) {
   std::copy(lanes, lanes + kMaxLanes, local_lanes(local));
-  locals_[local] = LocalState{false, 0, defined};
+  bool same = true;
+  for (int l = 1; l < lanes_; ++l) same = same && lanes[l] == lanes[0];
+  locals_[local] = LocalState{same, lanes[0], defined};
 }
 
 void WarpMachine::evaluate(ExprId expr, LaneMask active, std::uint64_t* out) {
@@ -349,15 +385,24 @@ Counts64* WarpMachine::iteration_counts(StmtId id) {
   return &per_k[k];
 }
 
+inline std::uint64_t WarpMachine::lanes_of(LaneMask mask) {
+  if (mask != counted_mask_) {
+    counted_mask_ = mask;
+    counted_lanes_ = static_cast<std::uint64_t>(popcount(mask));
+  }
+  return counted_lanes_;
+}
+
 void WarpMachine::count(StmtId id, LaneMask active) {
   Counts64& c = counts_[id];
+  const std::uint64_t lanes = lanes_of(active);
   c.evaluations += 1;
-  c.active += static_cast<std::uint64_t>(popcount(active));
+  c.active += lanes;
   evaluations_ += 1;
-  if (p_.options.by_iteration) {
+  if (by_iteration_) {
     if (Counts64* it = iteration_counts(id)) {
       it->evaluations += 1;
-      it->active += static_cast<std::uint64_t>(popcount(active));
+      it->active += lanes;
     }
   }
 }
@@ -365,16 +410,18 @@ void WarpMachine::count(StmtId id, LaneMask active) {
 void WarpMachine::count_condition(StmtId id, LaneMask active, LaneMask taken) {
   Counts64& c = counts_[id];
   const auto divergent = static_cast<std::uint64_t>(taken != 0 && taken != active);
+  const std::uint64_t lanes = lanes_of(active);
+  const std::uint64_t taken_lanes = taken == active ? lanes : static_cast<std::uint64_t>(popcount(taken));
   c.evaluations += 1;
-  c.active += static_cast<std::uint64_t>(popcount(active));
-  c.taken += static_cast<std::uint64_t>(popcount(taken));
+  c.active += lanes;
+  c.taken += taken_lanes;
   c.divergent += divergent;
   evaluations_ += 1;
-  if (p_.options.by_iteration) {
+  if (by_iteration_) {
     if (Counts64* it = iteration_counts(id)) {
       it->evaluations += 1;
-      it->active += static_cast<std::uint64_t>(popcount(active));
-      it->taken += static_cast<std::uint64_t>(popcount(taken));
+      it->active += lanes;
+      it->taken += taken_lanes;
       it->divergent += divergent;
     }
   }
@@ -388,7 +435,7 @@ void WarpMachine::arrive(StmtId id, LaneMask active) {
     for (LaneMask m = active; m != 0; m &= m - 1)
       lane_arrivals_[std::size_t(b) * kMaxLanes + lowest_lane(m)] += 1;
   }
-  if (p_.options.by_iteration && p_.innermost_loop[id] != kNone) {
+  if (by_iteration_ && p_.innermost_loop[id] != kNone) {
     const std::uint64_t k = loop_iteration_[p_.innermost_loop[id]];
     auto& per_k = warp_iteration_arrivals_[b];
     if (per_k.size() <= k) per_k.resize(k + 1);
@@ -432,9 +479,24 @@ void WarpMachine::undefined(ExprId expr, const std::string& what, LaneMask lanes
 // ---------------------------------------------------------------------------------------------
 // Expressions
 
+inline WarpMachine::Val WarpMachine::operand(ExprId id, LaneMask active) {
+  const CompiledExpr& e = p_.exprs[id];
+  switch (e.kind) {
+    case ExprKind::Constant: return {nullptr, e.constant};
+    case ExprKind::Param: return {nullptr, p_.arguments[e.index]};
+    case ExprKind::Local: {
+      const LocalState& l = locals_[e.index];
+      if ((active & ~l.defined) == 0) return l.uniform ? Val{nullptr, l.value} : Val{local_lanes(e.index), 0};
+      break;  // eval() reports the read of an unassigned local
+    }
+    default: break;
+  }
+  return eval(id, active);
+}
+
 WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
-  const Expr& e = k_.exprs[id];
-  const CompiledExpr& c = p_.exprs[id];
+  const CompiledExpr& e = p_.exprs[id];
+  const CompiledExpr& c = e;
   switch (e.kind) {
     case ExprKind::Constant: return {nullptr, e.constant};
     case ExprKind::Param: return {nullptr, p_.arguments[e.index]};
@@ -456,7 +518,7 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
     }
     case ExprKind::Opaque: break;
     case ExprKind::Cast: {
-      const Val a = eval(e.operands[0], active);
+      const Val a = operand(e.operands[0], active);
       if (a.lanes == nullptr) return {nullptr, normalise(e.type, a.value)};
       std::uint64_t* out = scratch(id);
       c.cast_lanes(a.lanes, out, lanes_);
@@ -483,11 +545,14 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
       return {out, 0};
     }
     case ExprKind::Binary: {
-      const Val a = eval(e.operands[0], active);
-      const Val b = eval(e.operands[1], active);
+      const Val a = operand(e.operands[0], active);
+      const Val b = operand(e.operands[1], active);
       if (a.lanes == nullptr && b.lanes == nullptr) {
         bool fault = false;
-        const std::uint64_t r = c.binary(a.value, b.value, fault);
+        // `i + 1` on int, the usual loop step, inline; the rest through the operator's function.
+        const std::uint64_t r = e.binary_op == BinaryOp::Add && e.type == ScalarType::I32
+                                    ? ops::binary<BinaryOp::Add, ScalarType::I32>(a.value, b.value, fault)
+                                    : c.binary(a.value, b.value, fault);
         if (fault)
           undefined(id, ops::describe_fault(e.binary_op, k_.exprs[e.operands[0]].type, a.value, b.value),
                     active);
@@ -536,21 +601,19 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
     }
   }
   throw std::logic_error("replay: an opaque value reached evaluation (" +
-                         location(k_, e.range) + ")");
+                         location(k_, k_.exprs[id].range) + ")");
 }
 
 LaneMask WarpMachine::eval_mask(ExprId id, LaneMask active) {
-  const Expr& e = k_.exprs[id];
+  const CompiledExpr& e = p_.exprs[id];
   switch (e.kind) {
     case ExprKind::Binary:
       if (is_comparison(e.binary_op)) {
-        const Val a = eval(e.operands[0], active);
-        const Val b = eval(e.operands[1], active);
-        const CompiledExpr& c = p_.exprs[id];
-        if (a.lanes == nullptr && b.lanes == nullptr) {
-          bool fault = false;
-          return c.binary(a.value, b.value, fault) != 0 ? active : 0;
-        }
+        const Val a = operand(e.operands[0], active);
+        const Val b = operand(e.operands[1], active);
+        const CompiledExpr& c = e;
+        if (a.lanes == nullptr && b.lanes == nullptr)
+          return compare(e.binary_op, e.signed_operands, a.value, b.value) ? active : 0;
         const int variant = a.lanes == nullptr ? 1 : b.lanes == nullptr ? 2 : 0;
         return c.compare_lanes[variant](a.lanes != nullptr ? a.lanes : &a.value,
                                         b.lanes != nullptr ? b.lanes : &b.value, lanes_) &
@@ -636,7 +699,7 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
       if (s.value == kNone) {
         locals_[s.local].defined &= ~active;  // declared without a value: indeterminate again
       } else if (!p_.skip_value[id]) {
-        write(s.local, eval(s.value, active), active);
+        write(s.local, operand(s.value, active), active);
       }
       return active;
     case StmtKind::Work: count(id, active); return active;
@@ -752,7 +815,7 @@ LaneMask WarpMachine::exec_switch(StmtId id, const Stmt& s, LaneMask active) {
   c.taken += static_cast<std::uint64_t>(popcount(matched));
   c.divergent += points > 1;
   evaluations_ += 1;
-  if (p_.options.by_iteration) {
+  if (by_iteration_) {
     if (Counts64* it = iteration_counts(id)) {
       it->evaluations += 1;
       it->active += static_cast<std::uint64_t>(popcount(active));

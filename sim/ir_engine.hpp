@@ -46,7 +46,19 @@ using CompareLaneFn = LaneMask (*)(const std::uint64_t*, const std::uint64_t*, i
 using UnaryLaneFn = bool (*)(const std::uint64_t*, std::uint64_t*, int, LaneMask);
 using CastLaneFn = void (*)(const std::uint64_t*, std::uint64_t*, int);
 
+/// The fields of an Expr the hot loops read (a compact copy: an Expr also carries strings and
+/// source ranges), plus the functions picked for its operator and operand type.
 struct CompiledExpr {
+  ExprKind kind = ExprKind::Constant;
+  ScalarType type = ScalarType::I32;
+  Builtin builtin = Builtin::ThreadIdxX;
+  UnaryOp unary_op = UnaryOp::Neg;
+  BinaryOp binary_op = BinaryOp::Add;
+  LogicalOp logical_op = LogicalOp::And;
+  bool signed_operands = false;   // Binary: the operands' type is signed
+  std::int32_t index = kNone;
+  ExprId operands[3] = {kNone, kNone, kNone};
+  std::uint64_t constant = 0;
   std::uint64_t (*binary)(std::uint64_t, std::uint64_t, bool&) = nullptr;
   std::uint64_t (*unary)(std::uint64_t, bool&) = nullptr;
   std::array<BinaryLaneFn, 3> binary_lanes{};   // [both varying, left uniform, right uniform]
@@ -78,7 +90,7 @@ struct Program {
   std::vector<StmtId> innermost_loop;   // [StmtId]
   std::vector<std::int32_t> barrier;    // [StmtId]: barrier index, or kNone
   int barriers = 0;
-  std::vector<bool> skip_value;         // [StmtId]: the assigned value is opaque (not computed)
+  std::vector<std::uint8_t> skip_value;  // [StmtId]: the assigned value is opaque (not computed)
   std::vector<std::uint64_t> arguments; // bits per parameter
   std::uint64_t evaluation_cap = 0;     // a run stops past this many evaluations
   std::atomic<std::uint64_t>* shared_evaluations = nullptr;  // finished blocks' evaluations
@@ -126,6 +138,9 @@ class WarpMachine {
   LaneMask exec_loop(StmtId id, const Stmt& s, LaneMask active);
   LaneMask exec_switch(StmtId id, const Stmt& s, LaneMask active);
   Val eval(ExprId id, LaneMask active);
+  // eval() with the leaves (constants, parameters, builtins, locals) inlined: most operands are
+  // leaves, and a call per leaf was a third of the replay's time.
+  inline Val operand(ExprId id, LaneMask active);
   LaneMask eval_mask(ExprId id, LaneMask active);
   void write(LocalId local, Val value, LaneMask mask);
   std::uint64_t* local_lanes(LocalId local) { return local_lanes_.data() + std::size_t(local) * kMaxLanes; }
@@ -155,6 +170,11 @@ class WarpMachine {
   std::vector<std::vector<Counts64>>* iterations_ = nullptr;
   std::vector<Counts64> sink_;
   std::vector<std::vector<Counts64>> sink_iterations_;
+  bool by_iteration_ = false;
+  // Active-lane counts of the last mask counted: consecutive statements mostly share one mask.
+  LaneMask counted_mask_ = 0;
+  std::uint64_t counted_lanes_ = 0;
+  std::uint64_t lanes_of(LaneMask mask);
   std::uint64_t evaluations_ = 0;              // this machine's, all blocks
   std::uint64_t block_start_evaluations_ = 0;  // evaluations_ when the current block began
   std::uint64_t ticks_ = 0;

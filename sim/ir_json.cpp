@@ -1,6 +1,7 @@
 #include "sim/ir_json.hpp"
 
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -420,10 +421,12 @@ Kernel kernel_from_json(const std::string& text) {
   try {
     validate(k);
   } catch (const InvalidInput& e) {
-    const std::string what = e.what();
-    // Structural faults name the statement or expression, i.e. /kernel/stmts/N or /kernel/exprs/N.
-    if (what.rfind("kernel model: ", 0) == 0) throw InvalidInput("kernel model JSON: " + what.substr(14));
-    throw;
+    std::string what = e.what();
+    if (what.rfind("kernel model: ", 0) != 0) throw;  // a data-dependent branch: keep its message
+    // Structural faults name the statement or expression: give their JSON paths instead.
+    what = std::regex_replace(what.substr(14), std::regex(R"(\(statement (\d+)\))"), "(/kernel/stmts/$1)");
+    what = std::regex_replace(what, std::regex(R"(\(expression (\d+)\))"), "(/kernel/exprs/$1)");
+    throw InvalidInput("kernel model JSON: " + what);
   }
   return k;
 }

@@ -1,0 +1,152 @@
+// Kernel model JSON: round trips (text and replay results) and refusals of bad files.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "sim/errors.hpp"
+#include "sim/ir_json.hpp"
+#include "sim/ir_replay.hpp"
+#include "tests/sim/tiled_matmul_ir.hpp"
+
+namespace warpdiv::sim::ir {
+namespace {
+
+constexpr ScalarType I = ScalarType::I32;
+
+// A kernel with every kind of expression and statement.
+Kernel every_kind() {
+  Kernel k;
+  k.name = "every_kind";
+  k.files.push_back(SourceFile{"every.cu", {"__global__ void every_kind(float* A, unsigned n) {", "}"}});
+  k.files.push_back(SourceFile{"helpers.cuh", {}});
+  k.add_opaque_parameter("A", "float *");
+  const int n = k.add_parameter("n", ScalarType::U32);
+  const LocalId i = k.add_local("i", I, SourceRange{0, 2, 3, 2, 12});
+  const LocalId r = k.add_local("r", ScalarType::I64);
+  const LocalId u = k.add_local("u", ScalarType::U64);
+  const LocalId f = k.add_local("f", I);
+  const auto tx = [&] { return k.cast(I, k.builtin(Builtin::ThreadIdxX)); };
+  std::vector<StmtId> body;
+  body.push_back(k.declare(i, k.unary(UnaryOp::Neg, k.constant(I, -5)), SourceRange{1, 3, 1, 3, 9}));
+  body.push_back(k.declare(u, k.cast(ScalarType::U64, k.binary(BinaryOp::Shl, k.param(n), k.constant(I, 2)))));
+  body.push_back(k.declare(f, k.opaque(I, "A[i] (read from global memory)")));
+  const StmtId sw = k.switch_(k.binary(BinaryOp::Rem, tx(), k.constant(I, 3)),
+                              {k.work("a"), k.break_(), k.work("b")},
+                              {SwitchCase{0, 0}, SwitchCase{normalise(I, static_cast<std::uint64_t>(-1)), 2}}, 2);
+  body.push_back(sw);
+  const StmtId call_body = k.block({k.if_(k.unary(UnaryOp::LogicalNot, k.binary(BinaryOp::Ge, tx(), k.constant(I, 2))),
+                                          k.return_(k.constant(ScalarType::I64, -7))),
+                                    k.return_(k.cast(ScalarType::I64, k.unary(UnaryOp::BitNot, tx())))});
+  body.push_back(k.inlined_call("helper", r, call_body));
+  body.push_back(k.loop(LoopKind::Do, kNone,
+                        k.logical(LogicalOp::Or, k.binary(BinaryOp::Lt, k.local(i), k.constant(I, 7)),
+                                  k.select(k.binary(BinaryOp::Eq, k.local(r), k.constant(ScalarType::I64, 0)),
+                                           k.constant(ScalarType::Bool, 1), k.constant(ScalarType::Bool, 0))),
+                        kNone,
+                        k.block({k.assign(i, k.binary(BinaryOp::Add, k.local(i), k.constant(I, 1))),
+                                 k.if_(k.binary(BinaryOp::Gt, k.local(i), k.constant(I, 6)), k.continue_()),
+                                 k.barrier()})));
+  body.push_back(k.loop(LoopKind::While, kNone, k.binary(BinaryOp::Ne, k.local(u), k.constant(ScalarType::U64, 0)),
+                        kNone, k.assign(u, k.binary(BinaryOp::Shr, k.local(u), k.constant(ScalarType::U64, 1)))));
+  body.push_back(k.if_(k.binary(BinaryOp::Lt, tx(), k.constant(I, 1)), k.return_(), k.work("rest")));
+  k.root = k.block(body, SourceRange{0, 1, 1, 2, 1});
+  return k;
+}
+
+Launch small_launch(const Kernel& k) {
+  Launch l;
+  l.grid = {2, 1, 1};
+  l.block = {8, 1, 1};
+  l.warp_size = 4;
+  l.arguments.resize(k.parameters.size());
+  l.arguments[1] = Value::of(ScalarType::U32, 5);
+  return l;
+}
+
+TEST(IrJson, RoundTripKeepsTextAndCounts) {
+  const Kernel k = every_kind();
+  validate(k);
+  const std::string text = to_json(k);
+  const Kernel back = kernel_from_json(text);
+  EXPECT_EQ(to_json(back), text);
+  const ReplayResult a = replay(k, small_launch(k));
+  const ReplayResult b = replay(back, small_launch(back));
+  ASSERT_EQ(a.statements.size(), b.statements.size());
+  for (std::size_t i = 0; i < a.statements.size(); ++i) EXPECT_EQ(a.statements[i], b.statements[i]) << i;
+  EXPECT_EQ(back.files[0].lines[0], "__global__ void every_kind(float* A, unsigned n) {");
+  EXPECT_EQ(back.locals[0].declared, (SourceRange{0, 2, 3, 2, 12}));
+  EXPECT_FALSE(back.parameters[0].scalar);
+  EXPECT_EQ(back.parameters[0].type_spelling, "float *");
+}
+
+TEST(IrJson, TiledKernelRoundTripAndFile) {
+  const auto t = testing::tiled_matmul_ir(16, true);
+  const std::string path = ::testing::TempDir() + "/tiled_model.json";
+  {
+    std::ofstream out(path);
+    out << to_json(t.kernel);
+  }
+  const Kernel back = load_kernel(path);
+  EXPECT_EQ(to_json(back), to_json(t.kernel));
+  EXPECT_THROW(load_kernel(path + ".missing"), InvalidInput);
+}
+
+// The message of kernel_from_json on `text` (empty when it loads).
+std::string refusal(const std::string& text) {
+  try {
+    kernel_from_json(text);
+  } catch (const InvalidInput& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// every_kind() as JSON with one edit: `from` replaced by `to` (once).
+std::string edited(const std::string& from, const std::string& to) {
+  std::string text = to_json(every_kind());
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST(IrJson, RefusesBadFilesNamingThePath) {
+  EXPECT_EQ(refusal("{").rfind("kernel model JSON: not valid JSON", 0), 0u) << refusal("{");
+  EXPECT_EQ(refusal(edited("\"version\": 1", "\"version\": 2")),
+            "kernel model JSON: /version: version 2 is not supported (this warpdiv reads version 1)");
+  EXPECT_EQ(refusal(edited("\"format\": \"warpdiv-kernel-model\"", "\"format\": \"other\"")),
+            "kernel model JSON: /format: 'other' is not a warpdiv kernel model (expected "
+            "'warpdiv-kernel-model')");
+  const std::string goto_kind = refusal(edited("\"kind\": \"barrier\"", "\"kind\": \"goto\""));
+  EXPECT_NE(goto_kind.find("/kernel/stmts/"), std::string::npos) << goto_kind;
+  EXPECT_NE(goto_kind.find("/kind: unknown statement kind 'goto' (allowed: block, declare"), std::string::npos)
+      << goto_kind;
+  const std::string type = refusal(edited("\"type\": \"uint32\"", "\"type\": \"uint33\""));
+  EXPECT_NE(type.find("/type: unknown scalar type 'uint33'"), std::string::npos) << type;
+  const std::string local = refusal(edited("\"local\": 3", "\"local\": 9"));
+  EXPECT_NE(local.find("/local: local 9 does not exist (the model has 4)"), std::string::npos) << local;
+  const std::string missing = refusal(edited("\"root\":", "\"rot\":"));
+  EXPECT_EQ(missing, "kernel model JSON: /kernel/root: missing");
+  const std::string constant = refusal(edited("\"value\": -5", "\"value\": 2147483648"));
+  EXPECT_NE(constant.find("does not fit in int32"), std::string::npos) << constant;
+  const std::string builtin = refusal(edited("\"builtin\": \"threadIdx.x\"", "\"builtin\": \"laneId\""));
+  EXPECT_NE(builtin.find("unknown builtin 'laneId'"), std::string::npos) << builtin;
+  // A structural fault found by validate() names the statement's JSON path.
+  const std::string typed = refusal(edited("\"op\": \"<<\"", "\"op\": \"<\""));
+  EXPECT_NE(typed.find("(/kernel/exprs/"), std::string::npos) << typed;
+}
+
+TEST(IrJson, RefusesADataDependentBranchOnLoad) {
+  Kernel k = every_kind();
+  // if (f > 0) where f was read from memory.
+  const LocalId f = 3;
+  k.stmts[k.root].children.push_back(
+      k.if_(k.binary(BinaryOp::Gt, k.local(f), k.constant(I, 0)), k.work("x"), kNone, SourceRange{0, 9, 5, 9, 20}));
+  const std::string text = to_json(k);
+  EXPECT_NE(refusal(text).find("every.cu:9:5: data-dependent branch: the condition of this if depends on A[i]"),
+            std::string::npos)
+      << refusal(text);
+}
+
+}  // namespace
+}  // namespace warpdiv::sim::ir
