@@ -2,6 +2,7 @@
 // models are written out by hand from C's conversion rules (as an s-expression, printed by this
 // file's own printer), never taken from the code under test.
 #include "kernels/frontend/frontend.hpp"
+#include "sim/ir_replay.hpp"
 
 #include <gtest/gtest.h>
 
@@ -482,5 +483,123 @@ INSTANTIATE_TEST_SUITE_P(
         Unsupported{"barrier_count", "  int c = __syncthreads_count(n);", ":3:11",
                     "__syncthreads_count is not supported"}),
     [](const ::testing::TestParamInfo<Unsupported>& p) { return std::string(p.param.name); });
+
+// ---------------------------------------------------------------------------------------------
+// Through the replay engine: counts worked out by hand for small launches
+
+/// The statement of `kind` whose range starts on `line` of the kernel's file.
+ir::StmtId at_line(const ir::Kernel& k, ir::StmtKind kind, std::uint32_t line) {
+  for (std::size_t i = 0; i < k.stmts.size(); ++i)
+    if (k.stmts[i].kind == kind && k.stmts[i].range.file == 0 && k.stmts[i].range.line == line)
+      return static_cast<ir::StmtId>(i);
+  throw std::runtime_error("no " + ir::name(kind) + " on line " + std::to_string(line));
+}
+
+/// warp evaluations, divergent, active lanes, taken lanes (as 64-bit numbers, for messages).
+std::vector<std::uint64_t> counts(const ir::ReplayResult& r, ir::StmtId id) {
+  const auto& c = r.statements.at(id);
+  return {static_cast<std::uint64_t>(c.warp_evaluations), static_cast<std::uint64_t>(c.divergent),
+          static_cast<std::uint64_t>(c.active_lanes), static_cast<std::uint64_t>(c.taken_lanes)};
+}
+
+ir::Launch launch(const ir::Kernel& k, ir::Dim3 grid, ir::Dim3 block, int warp_size,
+                  const std::vector<std::int64_t>& scalar_arguments) {
+  ir::Launch l;
+  l.grid = grid;
+  l.block = block;
+  l.warp_size = warp_size;
+  std::size_t next = 0;
+  for (const auto& p : k.parameters)
+    l.arguments.push_back(p.scalar ? ir::Value::of(p.type, scalar_arguments.at(next++)) : ir::Value{});
+  return l;
+}
+
+constexpr const char* kNaiveMatmul = R"(
+__global__ void MatrixMulKernel(float* M, float* N, float* P, int Width) {
+  int Row = blockIdx.y * blockDim.y + threadIdx.y;
+  int Col = blockIdx.x * blockDim.x + threadIdx.x;
+  if ((Row < Width) && (Col < Width)) {
+    float Pvalue = 0;
+    for (int k = 0; k < Width; ++k) Pvalue += M[Row * Width + k] * N[k * Width + Col];
+    P[Row * Width + Col] = Pvalue;
+  }
+}
+)";
+
+TEST_F(FrontendTest, NaiveMatmulGuardCountsByHand) {
+  // Width 5, 2x2 blocks of 4x4 threads, warps of 8 (rows y = 0,1 and y = 2,3 of each block).
+  // Block (0,0): all 16 threads valid. Block (1,0): Col 4..7, only x = 0 valid: both warps split.
+  // Block (0,1): Row 4..7, only y = 0 valid: warp 0 splits, warp 1 all false. Block (1,1): only
+  // thread (0,0) valid: warp 0 splits, warp 1 all false. Valid threads: 5 x 5 = 25.
+  const ir::Kernel k = load(kNaiveMatmul);
+  const ir::ReplayResult r = ir::replay(k, launch(k, {2, 2, 1}, {4, 4, 1}, 8, {5}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 5)), (std::vector<std::uint64_t>{8, 4, 64, 25}));
+  // The store runs in warps with at least one valid thread: 2 + 2 + 1 + 1.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Work, 8)), (std::vector<std::uint64_t>{6, 0, 25, 0}));
+  // The k loop's condition: 6 times per valid thread and per warp with valid threads (k = 0..5).
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Loop, 7)), (std::vector<std::uint64_t>{36, 0, 150, 125}));
+}
+
+TEST_F(FrontendTest, ReductionCountsByHand) {
+  const ir::Kernel k = load(R"(
+__global__ void reduce(float* s) {
+  unsigned t = threadIdx.x;
+  for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
+    __syncthreads();
+    if (t % (2 * stride) == 0) s[t] += s[t + stride];
+  }
+}
+)");
+  // One block of 16 threads, warps of 8: stride 1, 2, 4, 8 (four iterations, five tests).
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {16, 1, 1}, 8, {}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Loop, 4)), (std::vector<std::uint64_t>{10, 0, 80, 64}));
+  // Taken: 8 + 4 + 2 + 1 threads. Divergent: both warps at strides 1, 2, 4 (lanes 0 and 8 are the
+  // only true ones at 4), only warp 0 at stride 8.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 6)), (std::vector<std::uint64_t>{8, 7, 64, 15}));
+  const auto& barrier = r.statements.at(at_line(k, ir::StmtKind::Barrier, 5));
+  EXPECT_EQ(static_cast<std::uint64_t>(barrier.block_executions), 4u);
+  EXPECT_EQ(static_cast<std::uint64_t>(barrier.partial_block_executions), 0u);
+}
+
+TEST_F(FrontendTest, BarrierInsideTheGuardIsPartialInEdgeBlocks) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int Width) {
+  int Row = blockIdx.y * blockDim.y + threadIdx.y;
+  int Col = blockIdx.x * blockDim.x + threadIdx.x;
+  if ((Row < Width) && (Col < Width)) {
+    __syncthreads();
+  }
+}
+)");
+  // As in the naive matmul above: every block has a valid thread; all but block (0,0) have
+  // invalid ones too.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {2, 2, 1}, {4, 4, 1}, 8, {5}));
+  const auto& barrier = r.statements.at(at_line(k, ir::StmtKind::Barrier, 6));
+  EXPECT_EQ(static_cast<std::uint64_t>(barrier.block_executions), 4u);
+  EXPECT_EQ(static_cast<std::uint64_t>(barrier.partial_block_executions), 3u);
+}
+
+TEST_F(FrontendTest, UnsignedWrapAndInlinedEarlyReturnCountsByHand) {
+  const ir::Kernel k = load(R"(
+__device__ int f(int x) {
+  if (x < 3) return 0;
+  return x;
+}
+__global__ void k(int* a) {
+  unsigned u = threadIdx.x;
+  if (u - 1 < 5) a[0] = 1;
+  int v = f(threadIdx.x);
+  if (v > 5) a[1] = 1;
+}
+)");
+  // 8 threads, one warp. u - 1 wraps to 4294967295 for u = 0: true for u = 1..5 only.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 8)), (std::vector<std::uint64_t>{1, 1, 8, 5}));
+  // f: x < 3 for lanes 0..2, which return early; lanes 3..7 reach `return x`.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 3)), (std::vector<std::uint64_t>{1, 1, 8, 3}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Return, 4)), (std::vector<std::uint64_t>{1, 0, 5, 0}));
+  // v = 0, 0, 0, 3, 4, 5, 6, 7: v > 5 for lanes 6 and 7.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 10)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
+}
 
 }  // namespace
