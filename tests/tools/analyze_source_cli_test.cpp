@@ -148,7 +148,11 @@ TEST_F(AnalyzeSourceFile, BadSources) {
         "--grid", "1", "--block", "32"},
        "goto"},
       {{kNaive, "--grid", "7,7", "--block", "16,16", "--arg", "Width=3000000000"},
-       "--arg Width"},
+       "--arg Width: value 3000000000 does not fit in int32"},
+      // 6,250^2 blocks of 8 warps, each testing the k loop 100,001 times: refused before it runs.
+      {{kNaive, "--grid", "(Width+15)/16,(Width+15)/16", "--block", "16,16", "--arg",
+        "Width=100000"},
+       "above its limit of"},
   };
   for (const BadInput& bad : cases) {
     SCOPED_TRACE(bad.args[0]);
@@ -189,11 +193,15 @@ TEST_F(AnalyzeSourceFile, DefinesReachClang) {
                                   "  if (threadIdx.x < LIMIT)\n"
                                   "    out[threadIdx.x] = 1;\n"
                                   "}\n");
-  const CliResult r =
-      run_warpdiv({"analyze", file, "-D", "LIMIT=40", "--grid", "1", "--block", "64"});
-  ASSERT_EQ(r.status, 0) << r.err;
-  // Warp 0 (lanes 0..31) all in, warp 1 (32..63) split at 40: 1 of 2 divergent.
-  EXPECT_TRUE(contains(r.out, "if (threadIdx.x < LIMIT)")) << r.out;
+  for (const std::vector<std::string>& define :
+       {std::vector<std::string>{"-D", "LIMIT=40"}, std::vector<std::string>{"-DLIMIT=40"}}) {
+    const CliResult r =
+        run_warpdiv(with(with({"analyze", file}, define), {"--grid", "1", "--block", "64"}));
+    ASSERT_EQ(r.status, 0) << r.err;
+    // Warp 0 (lanes 0..31) all in, warp 1 (32..63) split at 40: 2 evaluations, 1 divergent.
+    EXPECT_TRUE(contains(r.out, "    2            2           1   100.0%    if (threadIdx.x < LIMIT)"))
+        << r.out;
+  }
 }
 
 TEST_F(AnalyzeSourceFile, SavedModelGivesTheSameReport) {
