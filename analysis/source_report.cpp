@@ -63,13 +63,13 @@ SourceRow make_row(const ir::Kernel& kernel, ir::StmtId id, const ir::StatementC
 }
 
 // The kernel's lines: from the last line at or above the body's first that names the kernel (its
-// signature), to the body's last line.
-std::vector<std::pair<std::uint32_t, std::string>> listing(const ir::Kernel& kernel) {
-  std::vector<std::pair<std::uint32_t, std::string>> out;
-  if (kernel.root == ir::kNone || kernel.files.empty()) return out;
+// signature), to the body's last line. {0, 0} when the model has no source text.
+std::pair<std::uint32_t, std::uint32_t> kernel_lines(const ir::Kernel& kernel) {
+  if (kernel.root == ir::kNone || kernel.files.empty()) return {0, 0};
   const ir::SourceRange& body = kernel.stmts[static_cast<std::size_t>(kernel.root)].range;
-  const auto& lines = kernel.files[body.file].lines;
-  if (body.line == 0 || body.end_line < body.line || body.end_line > lines.size()) return out;
+  const auto& lines = kernel.files[0].lines;
+  if (body.file != 0 || body.line == 0 || body.end_line < body.line || body.end_line > lines.size())
+    return {0, 0};
   std::uint32_t first = body.line;
   constexpr std::uint32_t kSignatureSearch = 12;  // lines above the body to look for the name
   for (std::uint32_t l = body.line; l >= 1 && body.line - l <= kSignatureSearch; --l) {
@@ -82,8 +82,7 @@ std::vector<std::pair<std::uint32_t, std::string>> listing(const ir::Kernel& ker
   if (first > 1 && trim(lines[first - 2]).rfind("__global__", 0) == 0 &&
       lines[first - 1].find("__global__") == std::string::npos)
     --first;
-  for (std::uint32_t l = first; l <= body.end_line; ++l) out.emplace_back(l, lines[l - 1]);
-  return out;
+  return {first, body.end_line};
 }
 
 std::string dim3_text(const ir::Dim3& d) { return ir::to_string(d); }
@@ -208,7 +207,30 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
     partial.partial_block_executions = b.counts.partial_block_executions;
     report.partial_barriers.push_back(partial);
   }
-  report.listing = listing(kernel);
+  // The line each whole-kernel row starts, and the row that line shows.
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> shown;  // (file, line) -> row
+  for (std::size_t i = 0; i < report.rows.size(); ++i) {
+    const SourceRow& row = report.rows[i];
+    if (row.iteration) continue;
+    const ir::SourceRange& range = kernel.stmts[static_cast<std::size_t>(row.statement)].range;
+    shown.emplace(std::make_pair(range.file, range.line), i);  // rows are in display order
+  }
+  const auto [first, last] = kernel_lines(kernel);
+  for (std::uint32_t l = first; first != 0 && l <= last; ++l) {
+    ListingLine line{std::to_string(l), kernel.files[0].lines[l - 1], std::nullopt};
+    const auto found = shown.find({0, l});
+    if (found != shown.end()) line.row = found->second;
+    report.listing.push_back(line);
+  }
+  for (const auto& [where, index] : shown) {
+    if (where.first == 0 && first != 0 && where.second >= first && where.second <= last) continue;
+    const ir::SourceRange range{where.first, where.second, 0, 0, 0};
+    const std::string* text = source_line(kernel, range);
+    const std::string label = where.first == 0 ? std::to_string(where.second)
+                                               : report.rows[index].file + ":" +
+                                                     std::to_string(where.second);
+    report.elsewhere.push_back({label, text ? *text : report.rows[index].text, index});
+  }
   return report;
 }
 
@@ -222,13 +244,6 @@ void write_source_text(std::ostream& out, const SourceReport& report) {
          "divergent evaluations of conditions (the active lanes disagree), and SIMD efficiency\n"
          "(active lanes / (evaluations x warp size)).\n\n";
 
-  // The statement each line shows, and the per-iteration rows that follow it.
-  std::map<std::uint32_t, std::size_t> shown;  // line -> index into rows
-  for (std::size_t i = 0; i < report.rows.size(); ++i) {
-    const SourceRow& row = report.rows[i];
-    if (row.iteration || row.file != report.file) continue;
-    if (!shown.count(row.line)) shown[row.line] = i;
-  }
   const auto header = [&out] {
     out << std::right << std::setw(5) << "line" << std::setw(13) << "warp evals" << std::setw(12)
         << "divergent" << std::setw(9) << "SIMD" << "  source\n";
@@ -239,27 +254,23 @@ void write_source_text(std::ostream& out, const SourceReport& report) {
     out << std::right << std::setw(5) << label << std::setw(13) << f.evaluations << std::setw(12)
         << f.divergent << std::setw(9) << f.efficiency << "  " << text << '\n';
   };
-  const auto iterations_of = [&](std::size_t i) {
-    for (std::size_t j = i + 1; j < report.rows.size() && report.rows[j].iteration; ++j)
-      figure_line("", report.rows[j], "  iteration " + std::to_string(*report.rows[j].iteration));
-  };
-  header();
-  if (!report.listing.empty()) {
-    for (const auto& [line, text] : report.listing) {
-      const auto found = shown.find(line);
-      if (found == shown.end()) {
-        out << std::right << std::setw(5) << line << std::setw(34) << "" << "  " << text << '\n';
+  const auto print = [&](const std::vector<ListingLine>& lines) {
+    for (const ListingLine& line : lines) {
+      if (!line.row) {
+        out << std::right << std::setw(5) << line.label << std::setw(34) << "" << "  " << line.text
+            << '\n';
         continue;
       }
-      figure_line(std::to_string(line), report.rows[found->second], text);
-      iterations_of(found->second);
+      figure_line(line.label, report.rows[*line.row], line.text);
+      for (std::size_t j = *line.row + 1; j < report.rows.size() && report.rows[j].iteration; ++j)
+        figure_line("", report.rows[j], "  iteration " + std::to_string(*report.rows[j].iteration));
     }
-  } else {
-    // A model saved without its source text: the statements' own descriptions.
-    for (const auto& [line, index] : shown) {
-      figure_line(std::to_string(line), report.rows[index], report.rows[index].text);
-      iterations_of(index);
-    }
+  };
+  header();
+  print(report.listing);
+  if (!report.elsewhere.empty()) {
+    if (!report.listing.empty()) out << "\nStatements outside the kernel's lines (inlined functions):\n";
+    print(report.elsewhere);
   }
 
   out << "\nBarriers (__syncthreads): ";

@@ -40,6 +40,16 @@ struct PartialBarrier {
   std::optional<sim::Count> blocks_with_partial;
 };
 
+/// A line of the annotated listing.
+struct ListingLine {
+  std::string label;  // the line number; "FILE:LINE" for a line of another file
+  std::string text;   // the source line (or, without source text, the statement's description)
+  /// Index into SourceReport::rows of the statement the line shows: the one that starts first on
+  /// it (a condition or barrier before a plain statement at the same column); none for a line
+  /// without statements. With by_iteration its per-iteration rows follow it in `rows`.
+  std::optional<std::size_t> row;
+};
+
 struct SourceReport {
   std::string kernel;
   std::string file;
@@ -52,9 +62,12 @@ struct SourceReport {
   /// Whole-kernel rows (iteration empty) in source order; with by_iteration, each statement inside
   /// a loop is followed by its per-iteration rows.
   std::vector<SourceRow> rows;
-  /// The kernel's source lines for the listing: (line number, text), from its signature to its
-  /// closing brace; empty when the model carries no source text.
-  std::vector<std::pair<std::uint32_t, std::string>> listing;
+  /// The kernel's source lines, from its signature to its closing brace (empty when the model
+  /// carries no source text), each with the statement it shows, if any.
+  std::vector<ListingLine> listing;
+  /// Lines with statements outside those (inlined __device__ functions, headers; every statement's
+  /// line when the model has no source text), in file and line order.
+  std::vector<ListingLine> elsewhere;
   std::vector<SourceRow> barriers;  // the barrier rows (whole kernel), in source order
   std::vector<PartialBarrier> partial_barriers;
 };

@@ -204,6 +204,30 @@ TEST_F(AnalyzeSourceFile, DefinesReachClang) {
   }
 }
 
+TEST_F(AnalyzeSourceFile, InlinedFunctionsAreListedAfterTheKernel) {
+  const std::string file = source("device.cu",
+                                  "__device__ int clampi(int v, int hi) {\n"
+                                  "  if (v > hi)\n"
+                                  "    return hi;\n"
+                                  "  return v;\n"
+                                  "}\n"
+                                  "\n"
+                                  "__global__ void k(int *out, int n) {\n"
+                                  "  int i = clampi(threadIdx.x, n);\n"
+                                  "  out[i] = 1;\n"
+                                  "}\n");
+  const CliResult r = run_warpdiv({"analyze", file, "--grid", "1", "--block", "64", "--arg", "n=40"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  // threadIdx.x 0..63 against 40: warp 0 (0..31) all below, warp 1 split: 41..63 (23 lanes) take
+  // the first return (SIMD 23/32 = 71.9%), the other 41 lanes the second (41/64 = 64.1%).
+  EXPECT_TRUE(contains(r.out,
+                       "\nStatements outside the kernel's lines (inlined functions):\n"
+                       "    2            2           1   100.0%    if (v > hi)\n"
+                       "    3            1           -    71.9%      return hi;\n"
+                       "    4            2           -    64.1%    return v;\n"))
+      << r.out;
+}
+
 TEST_F(AnalyzeSourceFile, SavedModelGivesTheSameReport) {
   TempDir dir;
   const CliResult saved = run_warpdiv({"analyze", kNaive, "--save-model", dir.file("m.json")});
