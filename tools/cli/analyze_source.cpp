@@ -118,6 +118,39 @@ ir::Dim3 parse_block_index(const std::string& text, const ir::Dim3& grid) {
                   static_cast<std::uint32_t>(at.z)};
 }
 
+// The launch and what to count, from the flags (before the kernel is read).
+struct ReplayRequest {
+  ArgValues values;
+  ir::Launch launch;  // without arguments: they need the kernel's parameters
+  ir::ReplayOptions replay_options;
+  analysis::SourceReportOptions report_options;
+};
+
+ReplayRequest replay_request(const po::variables_map& vm) {
+  ReplayRequest r;
+  r.values = parse_arg_values(get_all(vm, "arg"));
+  const Extent3 grid = parse_extent("--grid", get(vm, "grid"), r.values);
+  const Extent3 block = parse_extent("--block", get(vm, "block"), r.values);
+  check_grid("--grid", grid);
+  check_block("--block", block);
+  r.launch.grid = to_dim3(grid);
+  r.launch.block = to_dim3(block);
+  if (has(vm, "warp-size"))
+    r.launch.warp_size = parse_warp_size("--warp-size", get(vm, "warp-size"));
+  if (has(vm, "only-block"))
+    r.replay_options.only_block = parse_block_index(get(vm, "only-block"), r.launch.grid);
+  if (has(vm, "only-warp")) {
+    const auto warp_size = static_cast<std::uint64_t>(r.launch.warp_size);
+    const std::uint64_t warps = (r.launch.block.volume() + warp_size - 1) / warp_size;
+    r.replay_options.only_warp = static_cast<std::uint32_t>(parse_integer(
+        "--only-warp", get(vm, "only-warp"), 0, static_cast<std::int64_t>(warps) - 1));
+  }
+  r.replay_options.by_iteration = r.report_options.by_iteration = has(vm, "by-iteration");
+  r.report_options.only_block = r.replay_options.only_block;
+  r.report_options.only_warp = r.replay_options.only_warp;
+  return r;
+}
+
 // Draws the progress bar from the engine's block counter until the run ends.
 class ProgressThread {
  public:
@@ -271,32 +304,11 @@ int analyze_source_command(const Args& args, std::ostream& out) {
                            " needs a launch: give --grid and --block (or use --save-model alone)");
 
   // Everything the command line says is checked before the kernel is read.
-  ir::Launch launch;
-  ir::ReplayOptions replay_options;
-  analysis::SourceReportOptions report_options;
-  ArgValues values;
-  if (!save_only) {
-    values = parse_arg_values(get_all(vm, "arg"));
-    const Extent3 grid = parse_extent("--grid", get(vm, "grid"), values);
-    const Extent3 block = parse_extent("--block", get(vm, "block"), values);
-    check_grid("--grid", grid);
-    check_block("--block", block);
-    launch.grid = to_dim3(grid);
-    launch.block = to_dim3(block);
-    if (has(vm, "warp-size")) launch.warp_size = parse_warp_size("--warp-size", get(vm, "warp-size"));
-    if (has(vm, "only-block"))
-      replay_options.only_block = parse_block_index(get(vm, "only-block"), launch.grid);
-    if (has(vm, "only-warp")) {
-      const std::uint64_t warps =
-          (launch.block.volume() + static_cast<std::uint64_t>(launch.warp_size) - 1) /
-          static_cast<std::uint64_t>(launch.warp_size);
-      replay_options.only_warp = static_cast<std::uint32_t>(parse_integer(
-          "--only-warp", get(vm, "only-warp"), 0, static_cast<std::int64_t>(warps) - 1));
-    }
-    replay_options.by_iteration = report_options.by_iteration = has(vm, "by-iteration");
-    report_options.only_block = replay_options.only_block;
-    report_options.only_warp = replay_options.only_warp;
-  }
+  ReplayRequest request;
+  if (!save_only) request = replay_request(vm);
+  ir::Launch& launch = request.launch;
+  ir::ReplayOptions& replay_options = request.replay_options;
+  const analysis::SourceReportOptions& report_options = request.report_options;
 
   ir::Kernel kernel;
 #ifdef WARPDIV_HAVE_FRONTEND
@@ -310,7 +322,7 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   kernel = read_kernel(vm);
 #endif
   if (!save_only) {
-    launch.arguments = bind_arguments(kernel, values);
+    launch.arguments = bind_arguments(kernel, request.values);
     ir::validate(launch, kernel);
   }
 
