@@ -604,21 +604,28 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
                          location(k_, k_.exprs[id].range) + ")");
 }
 
+inline LaneMask WarpMachine::compare_mask(const CompiledExpr& e, LaneMask active) {
+  const Val a = operand(e.operands[0], active);
+  const Val b = operand(e.operands[1], active);
+  if (a.lanes == nullptr && b.lanes == nullptr)
+    return compare(e.binary_op, e.signed_operands, a.value, b.value) ? active : 0;
+  const int variant = a.lanes == nullptr ? 1 : b.lanes == nullptr ? 2 : 0;
+  return e.compare_lanes[variant](a.lanes != nullptr ? a.lanes : &a.value,
+                                  b.lanes != nullptr ? b.lanes : &b.value, lanes_) &
+         active;
+}
+
+inline LaneMask WarpMachine::condition(ExprId id, LaneMask active) {
+  const CompiledExpr& e = p_.exprs[id];
+  if (e.kind == ExprKind::Binary && is_comparison(e.binary_op)) return compare_mask(e, active);
+  return eval_mask(id, active);
+}
+
 LaneMask WarpMachine::eval_mask(ExprId id, LaneMask active) {
   const CompiledExpr& e = p_.exprs[id];
   switch (e.kind) {
     case ExprKind::Binary:
-      if (is_comparison(e.binary_op)) {
-        const Val a = operand(e.operands[0], active);
-        const Val b = operand(e.operands[1], active);
-        const CompiledExpr& c = e;
-        if (a.lanes == nullptr && b.lanes == nullptr)
-          return compare(e.binary_op, e.signed_operands, a.value, b.value) ? active : 0;
-        const int variant = a.lanes == nullptr ? 1 : b.lanes == nullptr ? 2 : 0;
-        return c.compare_lanes[variant](a.lanes != nullptr ? a.lanes : &a.value,
-                                        b.lanes != nullptr ? b.lanes : &b.value, lanes_) &
-               active;
-      }
+      if (is_comparison(e.binary_op)) return compare_mask(e, active);
       break;
     case ExprKind::Logical: {
       const LaneMask left = eval_mask(e.operands[0], active);
@@ -689,6 +696,11 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
     case StmtKind::Block:
       count(id, active);
       for (StmtId child : s.children) {
+        // Work statements (a third of a typical kernel's) are only counted: no call for them.
+        if (k_.stmts[child].kind == StmtKind::Work) {
+          count(child, active);
+          continue;
+        }
         active = exec(child, active);
         if (active == 0) break;
       }
@@ -704,7 +716,7 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
       return active;
     case StmtKind::Work: count(id, active); return active;
     case StmtKind::If: {
-      const LaneMask taken = eval_mask(s.value, active);
+      const LaneMask taken = condition(s.value, active);
       count_condition(id, active, taken);
       LaneMask out = 0;
       if (taken != 0) out |= exec(s.then_stmt, taken);
@@ -762,7 +774,7 @@ LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
   for (std::uint64_t k = 0; in != 0; ++k) {
     loop_iteration_[id] = k;
     if (check_first) {
-      const LaneMask stay = s.value != kNone ? eval_mask(s.value, in) : in;
+      const LaneMask stay = s.value != kNone ? condition(s.value, in) : in;
       count_condition(id, in, stay);
       exits |= in & ~stay;
       in = stay;
@@ -770,13 +782,23 @@ LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
     }
     frames_[frame].broken = 0;
     frames_[frame].continued = 0;
-    LaneMask after = exec(s.body, in);
+    LaneMask after = in;
+    if (k_.stmts[s.body].kind == StmtKind::Work) count(s.body, in);
+    else after = exec(s.body, in);
     after |= frames_[frame].continued;
     exits |= frames_[frame].broken;
-    if (s.step != kNone && after != 0) after = exec(s.step, after);
+    if (s.step != kNone && after != 0) {
+      const Stmt& step = k_.stmts[s.step];
+      if (step.kind == StmtKind::Assign && !p_.skip_value[s.step]) {  // `++i`, inline
+        count(s.step, after);
+        write(step.local, operand(step.value, after), after);
+      } else {
+        after = exec(s.step, after);
+      }
+    }
     in = after;
     if (!check_first && in != 0) {
-      const LaneMask stay = s.value != kNone ? eval_mask(s.value, in) : in;
+      const LaneMask stay = s.value != kNone ? condition(s.value, in) : in;
       count_condition(id, in, stay);
       exits |= in & ~stay;
       in = stay;

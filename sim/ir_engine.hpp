@@ -142,6 +142,8 @@ class WarpMachine {
   // leaves, and a call per leaf was a third of the replay's time.
   inline Val operand(ExprId id, LaneMask active);
   LaneMask eval_mask(ExprId id, LaneMask active);
+  inline LaneMask compare_mask(const CompiledExpr& e, LaneMask active);
+  inline LaneMask condition(ExprId id, LaneMask active);  // eval_mask, comparisons inline
   void write(LocalId local, Val value, LaneMask mask);
   std::uint64_t* local_lanes(LocalId local) { return local_lanes_.data() + std::size_t(local) * kMaxLanes; }
   std::uint64_t* scratch(ExprId id) { return scratch_.data() + std::size_t(id) * kMaxLanes; }
