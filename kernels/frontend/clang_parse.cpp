@@ -15,6 +15,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <fstream>
+#include <set>
 
 #include "kernels/frontend/prelude_text.hpp"
 
@@ -66,6 +67,7 @@ class KernelFinder : public clang::RecursiveASTVisitor<KernelFinder> {
       return true;
     const auto& sources = context_.getSourceManager();
     if (sources.isInSystemHeader(sources.getExpansionLoc(function->getLocation()))) return true;
+    if (!seen_.insert(function).second) return true;  // an instantiation can be reached twice
     FoundKernel kernel;
     kernel.info.location = location_of(sources, function->getLocation());
     std::string name;
@@ -87,6 +89,7 @@ class KernelFinder : public clang::RecursiveASTVisitor<KernelFinder> {
 
  private:
   clang::ASTContext& context_;
+  std::set<const clang::FunctionDecl*> seen_;
 };
 
 /// The qualified name of a template's pattern ("ns::k") for a found instantiation "ns::k<16>".

@@ -10,7 +10,9 @@
 // __syncthreads and the warp functions, atomics, min/max, float math, device printf, enough of the
 // runtime API for host code) and with stub cuda_runtime.h, cuda_runtime_api.h, cuda.h,
 // device_launch_parameters.h. Host code in the file (main, cudaMalloc, <<<...>>>) parses and is
-// ignored. Warnings are off; errors are reported as Clang prints them.
+// ignored. Warnings are off; errors are reported as Clang prints them. Defined macros: __CUDACC__,
+// __NVCC__, __CUDA_ARCH__ (700) and __WARPDIV__ (host code that uses what the prelude lacks can be
+// hidden with #ifndef __WARPDIV__ or #ifndef __CUDA_ARCH__).
 //
 // What is modelled (see lower.cpp for the full list): integer and bool scalars (char ... long long,
 // size_t, enums) with every implicit conversion made explicit; the launch built-ins; the kernel's

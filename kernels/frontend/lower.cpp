@@ -724,6 +724,8 @@ class Lowerer {
   }
 
   void check_callee(const clang::CallExpr* call, const clang::FunctionDecl* callee) {
+    if (llvm::isa<clang::CUDAKernelCallExpr>(call))
+      refuse(call, "launching a kernel from a kernel (dynamic parallelism) is not supported");
     const clang::FunctionDecl* definition = nullptr;
     if (!callee->hasBody(definition))
       refuse(call, "'" + callee->getNameAsString() + "' has no body in this file: the model "
@@ -743,7 +745,9 @@ class Lowerer {
     const ir::SourceRange where = range(call);
     if (callee == nullptr)
       refuse(call, "a call through a function pointer is not supported");
-    if (in_prelude(callee)) {
+    const std::string qualified = callee->getQualifiedNameAsString();
+    const bool std_min_max = qualified == "std::min" || qualified == "std::max";
+    if (in_prelude(callee) || std_min_max) {
       const std::string name = callee->getNameAsString();
       if (name == "__syncthreads_count" || name == "__syncthreads_and" || name == "__syncthreads_or")
         refuse(call, name + " is not supported: the model has no barrier that returns a value");
@@ -847,6 +851,7 @@ class Lowerer {
     }
     if (var->getType()->isArrayType()) return "local array";
     if (var->getType()->isPointerType()) return "memory";
+    if (llvm::isa<clang::ParmVarDecl>(var)) return "parameter";
     return "local variable";
   }
 

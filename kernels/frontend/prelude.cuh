@@ -11,9 +11,18 @@
 #define __managed__ __attribute__((managed))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __forceinline__ __inline__ __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
+// Empty, not __attribute__((noinline)): libstdc++ writes __attribute__((__noinline__)), which must
+// stay valid (an empty attribute list is), and inlining is no matter for the model.
+#define __noinline__
 #define __align__(n) __attribute__((aligned(n)))
 #define __restrict__ __restrict
+// nvcc's macros (Clang defines __CUDA_ARCH__ itself), and one of ours so that a file can hide code
+// from warpdiv: #ifndef __WARPDIV__ ... #endif.
+#ifndef __CUDACC__
+#define __CUDACC__ 1
+#endif
+#define __NVCC__ 1
+#define __WARPDIV__ 1
 #define CUDART_VERSION 12000
 #define __CUDACC_VER_MAJOR__ 12
 #define __CUDACC_VER_MINOR__ 0
@@ -160,9 +169,18 @@ typedef struct CUstream_st* cudaStream_t;
 typedef struct CUevent_st* cudaEvent_t;
 struct cudaDeviceProp {
   char name[256];
-  size_t totalGlobalMem, sharedMemPerBlock;
-  int regsPerBlock, warpSize, maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3];
-  int major, minor, multiProcessorCount, maxThreadsPerMultiProcessor;
+  size_t totalGlobalMem, sharedMemPerBlock, totalConstMem, sharedMemPerMultiprocessor;
+  size_t sharedMemPerBlockOptin, reservedSharedMemPerBlock;
+  int regsPerBlock, regsPerMultiprocessor, warpSize, maxThreadsPerBlock, maxThreadsDim[3];
+  int maxGridSize[3], clockRate, memoryClockRate, memoryBusWidth, l2CacheSize;
+  int major, minor, multiProcessorCount, maxThreadsPerMultiProcessor, maxBlocksPerMultiProcessor;
+};
+struct cudaFuncAttributes {
+  size_t sharedSizeBytes, constSizeBytes, localSizeBytes;
+  int maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion, maxDynamicSharedSizeBytes;
+};
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8, cudaFuncAttributePreferredSharedMemoryCarveout = 9
 };
 cudaError_t cudaMalloc(void** devPtr, size_t size);
 template <class T> cudaError_t cudaMalloc(T** devPtr, size_t size);
@@ -178,6 +196,8 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpy
 template <class T> cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count,
                                                   size_t offset = 0,
                                                   cudaMemcpyKind kind = cudaMemcpyHostToDevice);
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                         size_t height, cudaMemcpyKind kind);
 cudaError_t cudaMemset(void* devPtr, int value, size_t count);
 cudaError_t cudaDeviceSynchronize();
 cudaError_t cudaDeviceReset();
@@ -188,6 +208,14 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
 cudaError_t cudaGetLastError();
 cudaError_t cudaPeekAtLastError();
 const char* cudaGetErrorString(cudaError_t error);
+const char* cudaGetErrorName(cudaError_t error);
+cudaError_t cudaRuntimeGetVersion(int* version);
+cudaError_t cudaDriverGetVersion(int* version);
+cudaError_t cudaMemGetInfo(size_t* free, size_t* total);
+template <class T> cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, T* function);
+template <class T> cudaError_t cudaFuncSetAttribute(T* function, cudaFuncAttribute attribute, int value);
+template <class T> cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+    int* blocks, T* function, int block_size, size_t dynamic_shared_bytes);
 cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);

@@ -181,14 +181,18 @@ TEST_F(FrontendTest, TemplateKernelsAreUsedThroughTheirInstantiations) {
   const std::string source = R"(
 template <int B> __global__ void red(int* a) { if (threadIdx.x < B) a[0] = 1; }
 template <int B> __global__ void unused(int* a) { a[0] = B; }
+namespace ops { template <typename T> __global__ void fill(T* a) { a[threadIdx.x] = T(1); } }
+template __global__ void ops::fill<short>(short*);
 int main() { red<16><<<1, 32>>>(0); red<8><<<1, 32>>>(0); }
 )";
   const auto kernels = list_kernels(options(source));
-  ASSERT_EQ(kernels.size(), 3u);
+  ASSERT_EQ(kernels.size(), 4u);
   EXPECT_EQ(kernels[0].name, "red<16>");
   EXPECT_EQ(kernels[1].name, "red<8>");
   EXPECT_EQ(kernels[2].name, "unused");
   EXPECT_TRUE(kernels[2].uninstantiated_template);
+  EXPECT_EQ(kernels[3].name, "ops::fill<short>");  // an explicit instantiation
+  EXPECT_EQ(load(source, "fill").name, "ops::fill<short>");
   const ir::Kernel k = load(source, "red<8>");
   EXPECT_EQ(sexpr(k, first(k, ir::StmtKind::If).value), "(threadIdx.x < (uint32)8:int32)");
   EXPECT_NE(refusal(source, "red").find("matches 2 kernels (red<16>, red<8>)"), std::string::npos);
@@ -241,6 +245,14 @@ __global__ void k(int* a) {
   o.defines = {};
   const ir::Kernel without = load_kernel(o);
   EXPECT_EQ(body(without), "{ }");
+  // nvcc's macros are defined, and __WARPDIV__ hides what warpdiv should not read.
+  EXPECT_EQ(body(load("#if defined(__CUDACC__) && __CUDA_ARCH__ >= 700 && __WARPDIV__\n"
+                      "__global__ void k(int* a) { a[0] = 1; }\n"
+                      "#endif\n"
+                      "#ifndef __WARPDIV__\n"
+                      "int main() { undeclared_host_api(); }\n"
+                      "#endif\n")),
+            "{ work[a[0] = 1]; }");
 }
 
 TEST_F(FrontendTest, HostCodeAndCudaHeadersParseWithoutTheToolkit) {
@@ -251,6 +263,8 @@ TEST_F(FrontendTest, HostCodeAndCudaHeadersParseWithoutTheToolkit) {
 #include <stdlib.h>
 #include <math.h>
 #include <assert.h>
+#include <vector>
+__noinline__ __device__ float twice(float x) { return 2 * x; }
 __global__ void k(float* out, const float* in, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = sqrtf(fabsf(in[i])) + __expf(1.0f) + min(i, 3);
@@ -266,13 +280,14 @@ int main() {
   if (e != cudaSuccess) { fprintf(stderr, "%s\n", cudaGetErrorString(e)); exit(1); }
   cudaMemcpy(d, d, 4, cudaMemcpyDeviceToHost);
   cudaFree(d);
-  return 0;
+  std::vector<float> host(64);
+  return host.empty() ? 1 : 0;
 }
 )");
   EXPECT_EQ(k.parameters.size(), 3u);
   EXPECT_TRUE(k.parameters[2].scalar);
   EXPECT_EQ(k.parameters[2].type, ir::ScalarType::I32);
-  EXPECT_EQ(first(k, ir::StmtKind::Barrier).range.line, 11u);
+  EXPECT_EQ(first(k, ir::StmtKind::Barrier).range.line, 13u);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -348,6 +363,27 @@ __global__ void k(int* a, int n) {
             " switch (threadIdx.x % (uint32)4:int32) [ 0@0 1@2 2@2 default@3 ]"
             " work[a[0] = 0]; break; work[a[1] = 0]; return -;"
             " for(-; -; -) { break; } }");
+}
+
+TEST_F(FrontendTest, MinMaxAbsOnIntegersAreModelled) {
+  const ir::Kernel k = load(R"(
+#include <algorithm>
+__global__ void k(int* a, int n) {
+  int i = threadIdx.x;
+  int lo = min(i, n);
+  unsigned hi = max(threadIdx.x, 3u);
+  int s = std::max(i, n - 1);
+  int d = abs(i - n);
+  a[0] = lo + hi + s + d;
+}
+)");
+  EXPECT_EQ(body(k),
+            "{ decl i = (int32)threadIdx.x;"
+            " decl lo = ((i < param:n) ? i : param:n);"
+            " decl hi = ((threadIdx.x > 3:uint32) ? threadIdx.x : 3:uint32);"
+            " decl s = ((i > (param:n - 1:int32)) ? i : (param:n - 1:int32));"
+            " decl d = (((i - param:n) < 0:int32) ? (-(i - param:n)) : (i - param:n));"
+            " work[a[0] = lo + hi + s + d]; }");
 }
 
 TEST_F(FrontendTest, DeviceFunctionsAreInlinedWithEarlyReturn) {
