@@ -88,6 +88,16 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"missing.cu", "--grid", "4", "--block", "4"},
                  "cannot read missing.cu: no such file or not readable"}));
 
+TEST(AnalyzeSource, RefusalLeavesAnExistingCsvAlone) {
+  TempDir dir;
+  write_file(dir.file("keep.csv"), "precious\n");
+  const CliResult r = run_warpdiv(
+      {"analyze", kNaive, "--grid", "7,7", "--block", "32,33", "--csv", dir.file("keep.csv")});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(read_file(dir.file("keep.csv")), "precious\n");
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"keep.csv"});
+}
+
 TEST(AnalyzeSource, LectureFormIsUnchanged) {
   // No file and none of the source flags: the lecture's report, as before.
   const CliResult r = run_warpdiv({"analyze", "--warp-size", "32"});
