@@ -31,13 +31,16 @@ Engine engine_from(const std::string& text) {
 }  // namespace
 
 int analyze_command(const Args& args, std::ostream& out) {
+  if (is_source_analysis(args)) return analyze_source_command(args, out);
   po::options_description options(
       "warpdiv analyze: count divergent warp-phases of the tiled matrix multiply's boundary checks\n"
       "(P[J x L] = M[J x K] * N[K x L], blockDim (T, T)).\n\n"
       "usage: warpdiv analyze [--width W | --rows J --inner K --cols L] [--tile T] [--warp-size S]\n"
       "                       [--engine exact|replay] [--csv FILE] [--html FILE]\n"
       "                       [--gpu NAME [--regs R] [--gpu-file FILE]]\n"
-      "       warpdiv analyze --gpu list [--gpu-file FILE]\n\noptions");
+      "       warpdiv analyze --gpu list [--gpu-file FILE]\n"
+      "       warpdiv analyze FILE.cu --grid X[,Y[,Z]] --block X[,Y[,Z]] ...  (any kernel; see\n"
+      "                       warpdiv analyze FILE.cu --help)\n\noptions");
   options.add_options()("help,h", "show this help");
   add_launch_options(options);
   options.add_options()("csv", po::value<std::string>()->value_name("FILE"),

@@ -11,6 +11,10 @@ namespace warpdiv::cli {
 using Args = std::vector<std::string>;
 
 int analyze_command(const Args& args, std::ostream& out);
+/// `warpdiv analyze FILE.cu | --model FILE`: analyze_command hands over when is_source_analysis().
+int analyze_source_command(const Args& args, std::ostream& out);
+/// True when the arguments name a file or use a flag only a source analysis takes (--model, --grid ...).
+bool is_source_analysis(const Args& args);
 int sweep_command(const Args& args, std::ostream& out);
 int occupancy_command(const Args& args, std::ostream& out);
 int validate_command(const Args& args, std::ostream& out);

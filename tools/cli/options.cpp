@@ -137,21 +137,23 @@ std::vector<std::string> checked_args(const std::string& command, const std::vec
 
 po::variables_map parse_command_line(const std::string& command,
                                      const std::vector<std::string>& args,
-                                     const po::options_description& options) {
+                                     const po::options_description& options,
+                                     const po::positional_options_description* positionals) {
   const std::vector<std::string> checked = checked_args(command, args, options);
   po::variables_map vm;
   try {
-    po::positional_options_description no_positionals;
+    const po::positional_options_description no_positionals;
     po::store(po::command_line_parser(checked)
                   .options(options)
-                  .positional(no_positionals)
+                  .positional(positionals ? *positionals : no_positionals)
                   .style(po::command_line_style::unix_style ^ po::command_line_style::allow_guessing)
                   .run(),
               vm);
     po::notify(vm);
   } catch (const po::too_many_positional_options_error&) {
-    throw InvalidInput("warpdiv " + command + " takes no positional arguments (see warpdiv " +
-                       command + " --help)");
+    throw InvalidInput("warpdiv " + command +
+                       (positionals ? " takes one file" : " takes no positional arguments") +
+                       " (see warpdiv " + command + " --help)");
   } catch (const po::error& e) {
     throw InvalidInput(std::string(e.what()) + " (see warpdiv " + command + " --help)");
   }

@@ -20,14 +20,16 @@ std::int64_t parse_integer(const std::string& flag, const std::string& text, std
 /// A warp size: a power of two from 1 to 64.
 int parse_warp_size(const std::string& flag, const std::string& text);
 
-/// Runs Boost.Program_options over `args` (no positional arguments allowed) and turns its errors
-/// (unknown flag, missing value, repeated flag) into InvalidInput naming the command. A flag's
-/// value can never be a flag: `--csv --html`, `--csv` last, `--width=` and a value starting with
-/// "--" are a missing value, refused with the flag's description (its range); `--csv -` (stdout)
-/// and `--width -5` are values. An unknown flag near a known one gets "did you mean --width?".
+/// Runs Boost.Program_options over `args` (positional arguments only where `positionals` names
+/// them) and turns its errors (unknown flag, missing value, repeated flag) into InvalidInput naming
+/// the command. A flag's value can never be a flag: `--csv --html`, `--csv` last, `--width=` and a
+/// value starting with "--" are a missing value, refused with the flag's description (its range);
+/// `--csv -` (stdout) and `--width -5` are values. An unknown flag near a known one gets "did you
+/// mean --width?".
 boost::program_options::variables_map parse_command_line(
     const std::string& command, const std::vector<std::string>& args,
-    const boost::program_options::options_description& options);
+    const boost::program_options::options_description& options,
+    const boost::program_options::positional_options_description* positionals = nullptr);
 
 /// The flags given (as "--name", alphabetical) other than those in `allowed`.
 std::vector<std::string> flags_other_than(const boost::program_options::variables_map& vm,

@@ -1,15 +1,11 @@
 // warpdiv sweep: the exact counts of many launches (sizes x inner sizes x tiles) into one CSV, with
 // a progress bar on a terminal and a clean stop on Ctrl-C.
 #include <algorithm>
-#include <chrono>
-#include <csignal>
 #include <cstdint>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #include "analysis/output_files.hpp"
 #include "analysis/sweep_html.hpp"
@@ -20,6 +16,7 @@
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gpu_options.hpp"
 #include "tools/cli/options.hpp"
+#include "tools/cli/terminal.hpp"
 
 namespace po = boost::program_options;
 
@@ -33,11 +30,6 @@ constexpr std::uint64_t kMaxSweepLaunches = 1'000'000;
 /// A sweep with --html holds its rows in memory (about 70 bytes each, four per launch) to plot
 /// them: at most this many launches (28 MB of rows).
 constexpr std::uint64_t kMaxHtmlSweepLaunches = 100'000;
-/// Exit status after Ctrl-C, as a shell reports a process ended by SIGINT (128 + 2).
-constexpr int kInterruptedStatus = 130;
-/// Redraw the progress bar at most this often.
-constexpr auto kProgressInterval = std::chrono::milliseconds(100);
-constexpr int kProgressBarWidth = 30;
 
 // "LIST" (a,b,c) or "START:STOP:STEP" (START, START+STEP, ... <= STOP), parsed but not expanded,
 // so that a huge range is counted and refused without allocating it.
@@ -111,62 +103,6 @@ IntegerSet parse_integer_set(const std::string& flag, const std::string& text, s
                        " more than once; give each value once (got " + sim::quote_value(text) + ")");
   return set;
 }
-
-// SIGINT sets a flag; the sweep stops after the launch in hand and still commits its CSV.
-volatile std::sig_atomic_t interrupted = 0;
-extern "C" void on_sigint(int) { interrupted = 1; }
-
-class SigintHandler {
- public:
-  SigintHandler() {
-    interrupted = 0;
-    struct sigaction action {};
-    action.sa_handler = on_sigint;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    installed_ = ::sigaction(SIGINT, &action, &previous_) == 0;
-  }
-  ~SigintHandler() {
-    if (installed_) ::sigaction(SIGINT, &previous_, nullptr);
-  }
-  SigintHandler(const SigintHandler&) = delete;
-  SigintHandler& operator=(const SigintHandler&) = delete;
-
- private:
-  struct sigaction previous_ {};
-  bool installed_ = false;
-};
-
-// A one-line bar redrawn with '\r' on stderr, only when stderr is a terminal: piped or redirected
-// output (logs, CI) gets nothing.
-class ProgressBar {
- public:
-  explicit ProgressBar(std::size_t total) : total_(total), enabled_(::isatty(STDERR_FILENO) == 1) {}
-
-  void update(std::size_t done) {
-    if (!enabled_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (done != total_ && drawn_ && now - last_ < kProgressInterval) return;
-    last_ = now;
-    drawn_ = true;
-    const std::size_t filled = total_ == 0 ? kProgressBarWidth : done * kProgressBarWidth / total_;
-    std::string bar(filled, '#');
-    bar.resize(kProgressBarWidth, '.');
-    std::cerr << "\rsweep [" << bar << "] " << (total_ == 0 ? 100 : done * 100 / total_) << "% "
-              << done << '/' << total_ << " launches" << std::flush;
-  }
-  /// Ends the bar's line so that what follows starts on a fresh one.
-  void finish() {
-    if (enabled_ && drawn_) std::cerr << '\n' << std::flush;
-    drawn_ = false;
-  }
-
- private:
-  std::size_t total_;
-  bool enabled_;
-  bool drawn_ = false;
-  std::chrono::steady_clock::time_point last_{};
-};
 
 /// What was written where ("" for a file not asked for): "8 launches, 32 rows written to s.csv;
 /// plots in s.html"; with the page alone, that no CSV holds the rows; after Ctrl-C, how many of
@@ -281,9 +217,9 @@ int sweep_command(const Args& args, std::ostream& out) {
   if (csv) analysis::write_sweep_csv_header(csv->stream());
   std::vector<analysis::SweepRow> kept;  // for the page
   if (html) kept.reserve(plan.launches() * sim::kConditionCount);
-  ProgressBar progress(plan.launches());
+  ProgressBar progress("sweep", "launches", plan.launches());
   std::size_t done = 0;
-  for (; done < plan.launches() && !interrupted && !outputs.failed(); ++done) {
+  for (; done < plan.launches() && !sigint.interrupted() && !outputs.failed(); ++done) {
     for (const analysis::SweepRow& row : analysis::sweep_rows(sim::exact(plan.launch(done)))) {
       if (csv) analysis::write_sweep_csv_row(csv->stream(), row);
       if (html) kept.push_back(row);
@@ -291,11 +227,11 @@ int sweep_command(const Args& args, std::ostream& out) {
     progress.update(done + 1);
   }
   progress.finish();
-  if (html) html->stream() << analysis::render_sweep_html(kept, page, interrupted != 0);
+  if (html) html->stream() << analysis::render_sweep_html(kept, page, sigint.interrupted());
   outputs.commit();
-  const std::string summary = sweep_summary(done, plan.launches(), interrupted != 0,
+  const std::string summary = sweep_summary(done, plan.launches(), sigint.interrupted(),
                                             csv ? csv->name() : "", html ? html->name() : "");
-  if (interrupted) {
+  if (sigint.interrupted()) {
     std::cerr << "warpdiv sweep: interrupted: " << sim::one_line(summary) << '\n';
     return kInterruptedStatus;
   }

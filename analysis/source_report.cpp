@@ -1,0 +1,321 @@
+#include "analysis/source_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iomanip>
+#include <map>
+#include <sstream>
+
+#include "analysis/csv.hpp"
+
+namespace warpdiv::analysis {
+
+namespace ir = sim::ir;
+using sim::Count;
+using sim::to_decimal;
+
+namespace {
+
+std::string trim(const std::string& text) {
+  const auto begin = text.find_first_not_of(" \t\r");
+  if (begin == std::string::npos) return "";
+  const auto end = text.find_last_not_of(" \t\r");
+  return text.substr(begin, end - begin + 1);
+}
+
+const std::string* source_line(const ir::Kernel& kernel, const ir::SourceRange& range) {
+  if (range.file >= kernel.files.size()) return nullptr;
+  const auto& lines = kernel.files[range.file].lines;
+  if (range.line == 0 || range.line > lines.size()) return nullptr;
+  return &lines[range.line - 1];
+}
+
+double simd_efficiency(const ir::StatementCounts& counts, int warp_size) {
+  if (counts.warp_evaluations == 0) return 0.0;
+  return sim::to_double(counts.active_lanes) /
+         (sim::to_double(counts.warp_evaluations) * warp_size);
+}
+
+bool is_condition(ir::StmtKind kind) {
+  return kind == ir::StmtKind::If || kind == ir::StmtKind::Loop || kind == ir::StmtKind::Switch;
+}
+
+SourceRow make_row(const ir::Kernel& kernel, ir::StmtId id, const ir::StatementCounts& counts,
+                   int warp_size) {
+  const ir::Stmt& stmt = kernel.stmts[static_cast<std::size_t>(id)];
+  SourceRow row;
+  row.statement = id;
+  row.file = stmt.range.file < kernel.files.size() ? kernel.files[stmt.range.file].path : "";
+  row.line = stmt.range.line;
+  row.column = stmt.range.column;
+  row.kind = ir::report_kind(stmt);
+  row.condition = is_condition(stmt.kind);
+  row.barrier = stmt.kind == ir::StmtKind::Barrier;
+  row.counts = counts;
+  row.simd_efficiency = simd_efficiency(counts, warp_size);
+  if (const std::string* line = source_line(kernel, stmt.range))
+    row.text = trim(stmt.range.column > 0 && stmt.range.column <= line->size()
+                        ? line->substr(stmt.range.column - 1)
+                        : *line);
+  else
+    row.text = stmt.description;
+  return row;
+}
+
+// The kernel's lines: from the last line at or above the body's first that names the kernel (its
+// signature), to the body's last line. {0, 0} when the model has no source text.
+std::pair<std::uint32_t, std::uint32_t> kernel_lines(const ir::Kernel& kernel) {
+  if (kernel.root == ir::kNone || kernel.files.empty()) return {0, 0};
+  const ir::SourceRange& body = kernel.stmts[static_cast<std::size_t>(kernel.root)].range;
+  const auto& lines = kernel.files[0].lines;
+  if (body.file != 0 || body.line == 0 || body.end_line < body.line || body.end_line > lines.size())
+    return {0, 0};
+  std::uint32_t first = body.line;
+  constexpr std::uint32_t kSignatureSearch = 12;  // lines above the body to look for the name
+  for (std::uint32_t l = body.line; l >= 1 && body.line - l <= kSignatureSearch; --l) {
+    if (lines[l - 1].find(kernel.name) != std::string::npos) {
+      first = l;
+      break;
+    }
+  }
+  // Keep the signature's declaration specifiers written on the line above (`__global__`).
+  if (first > 1 && trim(lines[first - 2]).rfind("__global__", 0) == 0 &&
+      lines[first - 1].find("__global__") == std::string::npos)
+    --first;
+  return {first, body.end_line};
+}
+
+std::string dim3_text(const ir::Dim3& d) { return ir::to_string(d); }
+
+std::string percent_text(double fraction) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "%.1f%%", 100.0 * fraction);
+  return buffer;
+}
+
+std::string efficiency_text(const SourceRow& row) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "%.4f", row.simd_efficiency);
+  return buffer;
+}
+
+// Figures of one row for the listing: warp evaluations, divergent (conditions), SIMD efficiency.
+struct Figures {
+  std::string evaluations, divergent, efficiency;
+};
+Figures figures(const SourceRow& row) {
+  Figures f;
+  f.evaluations = to_decimal(row.counts.warp_evaluations);
+  f.divergent = row.condition ? to_decimal(row.counts.divergent) : "-";
+  f.efficiency = row.counts.warp_evaluations == 0 ? "-" : percent_text(row.simd_efficiency);
+  return f;
+}
+
+// Which statement a listing line shows: the one that starts first on the line; a condition or a
+// barrier before a plain statement starting at the same column (`for` before its init).
+bool shows_before(const SourceRow& a, const SourceRow& b) {
+  if (a.column != b.column) return a.column < b.column;
+  const bool a_special = a.condition || a.barrier, b_special = b.condition || b.barrier;
+  if (a_special != b_special) return a_special;
+  return a.statement < b.statement;
+}
+
+struct Column {
+  const char* name;
+  std::string (*value)(const SourceRow&);
+};
+
+const std::vector<Column>& csv_columns() {
+  static const std::vector<Column> columns = {
+      {"file", [](const SourceRow& r) { return r.file; }},
+      {"line", [](const SourceRow& r) { return std::to_string(r.line); }},
+      {"column", [](const SourceRow& r) { return std::to_string(r.column); }},
+      {"kind", [](const SourceRow& r) { return r.kind; }},
+      {"iteration",
+       [](const SourceRow& r) { return r.iteration ? std::to_string(*r.iteration) : ""; }},
+      {"warp_evaluations", [](const SourceRow& r) { return to_decimal(r.counts.warp_evaluations); }},
+      {"divergent",
+       [](const SourceRow& r) { return r.condition ? to_decimal(r.counts.divergent) : "0"; }},
+      {"active_lanes", [](const SourceRow& r) { return to_decimal(r.counts.active_lanes); }},
+      {"taken_lanes",
+       [](const SourceRow& r) { return r.condition ? to_decimal(r.counts.taken_lanes) : ""; }},
+      {"block_executions",
+       [](const SourceRow& r) { return r.barrier ? to_decimal(r.counts.block_executions) : ""; }},
+      {"partial_block_executions",
+       [](const SourceRow& r) {
+         return r.barrier ? to_decimal(r.counts.partial_block_executions) : "";
+       }},
+      {"simd_efficiency", efficiency_text},
+      {"statement", [](const SourceRow& r) { return r.text; }},
+  };
+  return columns;
+}
+
+}  // namespace
+
+SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& launch,
+                                const ir::ReplayResult& result,
+                                const SourceReportOptions& options) {
+  SourceReport report;
+  report.kernel = kernel.name;
+  report.file = kernel.files.empty() ? "" : kernel.files[0].path;
+  report.launch = "grid " + dim3_text(launch.grid) + ", block " + dim3_text(launch.block) +
+                  ", warp size " + std::to_string(launch.warp_size);
+  for (std::size_t i = 0; i < kernel.parameters.size() && i < launch.arguments.size(); ++i) {
+    if (!kernel.parameters[i].scalar) continue;
+    report.arguments += (report.arguments.empty() ? "" : ", ") + kernel.parameters[i].name +
+                        " = " + ir::to_string(launch.arguments[i]);
+  }
+  if (options.only_warp)
+    report.scope = "warp " + std::to_string(*options.only_warp) + " of " +
+                   (options.only_block ? "block " + dim3_text(*options.only_block) : "every block");
+  else if (options.only_block)
+    report.scope = "block " + dim3_text(*options.only_block);
+  report.blocks = result.blocks;
+  report.warps = result.warps;
+  report.by_iteration = options.by_iteration;
+
+  std::vector<SourceRow> statements;
+  for (std::size_t id = 0; id < kernel.stmts.size() && id < result.statements.size(); ++id) {
+    if (kernel.stmts[id].kind == ir::StmtKind::Block) continue;
+    statements.push_back(
+        make_row(kernel, static_cast<ir::StmtId>(id), result.statements[id], launch.warp_size));
+  }
+  std::stable_sort(statements.begin(), statements.end(), [](const SourceRow& a, const SourceRow& b) {
+    if (a.file != b.file) return a.file < b.file;
+    if (a.line != b.line) return a.line < b.line;
+    return shows_before(a, b);
+  });
+  for (const SourceRow& row : statements) {
+    report.rows.push_back(row);
+    if (row.barrier) report.barriers.push_back(row);
+    const auto id = static_cast<std::size_t>(row.statement);
+    if (!options.by_iteration || id >= result.iterations.size()) continue;
+    const auto& per_iteration = result.iterations[id];
+    for (std::size_t k = 0; k < per_iteration.size(); ++k) {
+      SourceRow iteration = make_row(kernel, row.statement, per_iteration[k], launch.warp_size);
+      iteration.iteration = k + 1;
+      report.rows.push_back(iteration);
+    }
+  }
+  for (const SourceRow& b : report.barriers) {
+    if (b.counts.partial_block_executions == 0) continue;
+    PartialBarrier partial;
+    partial.where = ir::location(kernel, kernel.stmts[static_cast<std::size_t>(b.statement)].range);
+    partial.line = b.line;
+    partial.block_executions = b.counts.block_executions;
+    partial.partial_block_executions = b.counts.partial_block_executions;
+    report.partial_barriers.push_back(partial);
+  }
+  // The line each whole-kernel row starts, and the row that line shows.
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> shown;  // (file, line) -> row
+  for (std::size_t i = 0; i < report.rows.size(); ++i) {
+    const SourceRow& row = report.rows[i];
+    if (row.iteration) continue;
+    const ir::SourceRange& range = kernel.stmts[static_cast<std::size_t>(row.statement)].range;
+    shown.emplace(std::make_pair(range.file, range.line), i);  // rows are in display order
+  }
+  const auto [first, last] = kernel_lines(kernel);
+  for (std::uint32_t l = first; first != 0 && l <= last; ++l) {
+    ListingLine line{std::to_string(l), kernel.files[0].lines[l - 1], std::nullopt};
+    const auto found = shown.find({0, l});
+    if (found != shown.end()) line.row = found->second;
+    report.listing.push_back(line);
+  }
+  for (const auto& [where, index] : shown) {
+    if (where.first == 0 && first != 0 && where.second >= first && where.second <= last) continue;
+    const ir::SourceRange range{where.first, where.second, 0, 0, 0};
+    const std::string* text = source_line(kernel, range);
+    const std::string label = where.first == 0 ? std::to_string(where.second)
+                                               : report.rows[index].file + ":" +
+                                                     std::to_string(where.second);
+    report.elsewhere.push_back({label, text ? *text : report.rows[index].text, index});
+  }
+  return report;
+}
+
+void write_source_text(std::ostream& out, const SourceReport& report) {
+  out << "warpdiv analyze: " << report.kernel << " in " << report.file << '\n'
+      << "launch: " << report.launch;
+  if (!report.arguments.empty()) out << "; " << report.arguments;
+  out << '\n' << "counted: " << to_decimal(report.blocks) << " blocks, " << to_decimal(report.warps)
+      << " warps" << (report.scope.empty() ? "" : " (" + report.scope + " only)") << "\n\n";
+  out << "Per statement: warp evaluations (a warp reaching it with at least one active lane),\n"
+         "divergent evaluations of conditions (the active lanes disagree), and SIMD efficiency\n"
+         "(active lanes / (evaluations x warp size)).\n\n";
+
+  const auto header = [&out] {
+    out << std::right << std::setw(5) << "line" << std::setw(13) << "warp evals" << std::setw(12)
+        << "divergent" << std::setw(9) << "SIMD" << "  source\n";
+  };
+  const auto figure_line = [&out](const std::string& label, const SourceRow& row,
+                                   const std::string& text) {
+    const Figures f = figures(row);
+    out << std::right << std::setw(5) << label << std::setw(13) << f.evaluations << std::setw(12)
+        << f.divergent << std::setw(9) << f.efficiency << "  " << text << '\n';
+  };
+  const auto print = [&](const std::vector<ListingLine>& lines) {
+    for (const ListingLine& line : lines) {
+      if (!line.row) {
+        out << std::right << std::setw(5) << line.label << std::setw(34) << "" << "  " << line.text
+            << '\n';
+        continue;
+      }
+      figure_line(line.label, report.rows[*line.row], line.text);
+      for (std::size_t j = *line.row + 1; j < report.rows.size() && report.rows[j].iteration; ++j)
+        figure_line("", report.rows[j], "  iteration " + std::to_string(*report.rows[j].iteration));
+    }
+  };
+  header();
+  print(report.listing);
+  if (!report.elsewhere.empty()) {
+    if (!report.listing.empty()) out << "\nStatements outside the kernel's lines (inlined functions):\n";
+    print(report.elsewhere);
+  }
+
+  out << "\nBarriers (__syncthreads): ";
+  if (report.barriers.empty()) {
+    out << "none\n";
+    return;
+  }
+  out << "(block, instance) executions that at least one thread reaches\n";
+  for (const SourceRow& b : report.barriers) {
+    out << "  line " << b.line << ": " << to_decimal(b.counts.block_executions)
+        << " block executions, ";
+    if (b.counts.partial_block_executions == 0)
+      out << "every thread of the block reaches each\n";
+    else
+      out << to_decimal(b.counts.partial_block_executions) << " of them partial\n";
+  }
+  for (const PartialBarrier& p : report.partial_barriers) {
+    out << "\n" << p.where << ": partial barrier: only part of the block reaches this "
+        << "__syncthreads() in " << to_decimal(p.partial_block_executions) << " of "
+        << to_decimal(p.block_executions) << " block executions";
+    if (p.blocks_with_partial)
+      out << ", in " << to_decimal(*p.blocks_with_partial) << " of " << to_decimal(report.blocks)
+          << " blocks";
+    out << '.';
+  }
+  if (!report.partial_barriers.empty())
+    out << "\nThat is undefined behaviour: move the barrier out of the branch so that every\n"
+           "thread of the block reaches it.\n";
+}
+
+std::string source_csv_header() {
+  std::string header;
+  for (const Column& c : csv_columns()) header += (header.empty() ? "" : ",") + std::string(c.name);
+  return header;
+}
+
+void write_source_csv(std::ostream& out, const SourceReport& report) {
+  std::vector<std::string> fields;
+  for (const Column& c : csv_columns()) fields.emplace_back(c.name);
+  write_csv_row(out, fields);
+  for (const SourceRow& row : report.rows) {
+    fields.clear();
+    for (const Column& c : csv_columns()) fields.push_back(c.value(row));
+    write_csv_row(out, fields);
+  }
+}
+
+}  // namespace warpdiv::analysis

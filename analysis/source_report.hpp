@@ -1,0 +1,101 @@
+// The report of `warpdiv analyze FILE.cu`: a source kernel's replay counts as data rows (one per
+// statement, or per statement and iteration of its innermost loop), and two formatters: the
+// annotated listing of the kernel's source and the CSV.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/ir.hpp"
+#include "sim/ir_replay.hpp"
+
+namespace warpdiv::analysis {
+
+struct SourceRow {
+  sim::ir::StmtId statement = sim::ir::kNone;
+  std::string file;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  std::string kind;                        // sim::ir::report_kind
+  std::optional<std::uint64_t> iteration;  // 1 = the first iteration (only with --by-iteration)
+  bool condition = false;                  // if, loop or switch: taken_lanes means something
+  bool barrier = false;                    // block_executions and partial_... mean something
+  sim::ir::StatementCounts counts;
+  /// active lanes / (warp evaluations x warp size), in [0, 1]; 0 when never evaluated.
+  double simd_efficiency = 0.0;
+  std::string text;  // the statement's first source line, trimmed, or the model's description
+};
+
+/// A barrier some block reaches only in part (undefined behaviour).
+struct PartialBarrier {
+  std::string where;  // "FILE:LINE:COL"
+  std::uint32_t line = 0;
+  sim::Count block_executions = 0;
+  sim::Count partial_block_executions = 0;
+  /// Blocks with at least one partial execution, when counted (small grids only).
+  std::optional<sim::Count> blocks_with_partial;
+};
+
+/// A line of the annotated listing.
+struct ListingLine {
+  std::string label;  // the line number; "FILE:LINE" for a line of another file
+  std::string text;   // the source line (or, without source text, the statement's description)
+  /// Index into SourceReport::rows of the statement the line shows: the one that starts first on
+  /// it (a condition or barrier before a plain statement at the same column); none for a line
+  /// without statements. With by_iteration its per-iteration rows follow it in `rows`.
+  std::optional<std::size_t> row;
+};
+
+struct SourceReport {
+  std::string kernel;
+  std::string file;
+  std::string launch;  // "grid (7, 7, 1), block (16, 16, 1), warp size 32"
+  std::string arguments;  // "Width = 100" ("" without scalar parameters)
+  std::string scope;      // "" (all blocks), "block (0, 0, 0)", "warp 1 of block (0, 0, 0)" ...
+  sim::Count blocks = 0;
+  sim::Count warps = 0;
+  bool by_iteration = false;
+  /// Whole-kernel rows (iteration empty) in source order; with by_iteration, each statement inside
+  /// a loop is followed by its per-iteration rows.
+  std::vector<SourceRow> rows;
+  /// The kernel's source lines, from its signature to its closing brace (empty when the model
+  /// carries no source text), each with the statement it shows, if any.
+  std::vector<ListingLine> listing;
+  /// Lines with statements outside those (inlined __device__ functions, headers; every statement's
+  /// line when the model has no source text), in file and line order.
+  std::vector<ListingLine> elsewhere;
+  std::vector<SourceRow> barriers;  // the barrier rows (whole kernel), in source order
+  std::vector<PartialBarrier> partial_barriers;
+};
+
+struct SourceReportOptions {
+  bool by_iteration = false;
+  std::optional<sim::ir::Dim3> only_block;
+  std::optional<std::uint32_t> only_warp;
+};
+
+/// Builds the rows from a replay of `kernel` at `launch` (made with the same by_iteration,
+/// only_block and only_warp). Block statements (braces) get no row: their children do.
+SourceReport make_source_report(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
+                                const sim::ir::ReplayResult& result,
+                                const SourceReportOptions& options);
+
+/// The annotated listing: each source line of the kernel with the figures of the statement that
+/// starts it (warp evaluations, divergent evaluations for conditions, SIMD efficiency), then the
+/// barrier findings.
+void write_source_text(std::ostream& out, const SourceReport& report);
+
+/// The CSV's header: file,line,column,kind,iteration,warp_evaluations,divergent,active_lanes,
+/// taken_lanes,block_executions,partial_block_executions (the columns, in its order), then
+/// simd_efficiency and statement. Header and rows come from one column list.
+std::string source_csv_header();
+
+/// The header, then one row per SourceRow: iteration empty without --by-iteration, taken_lanes
+/// empty for non-conditions, the two block columns empty for non-barriers.
+void write_source_csv(std::ostream& out, const SourceReport& report);
+
+}  // namespace warpdiv::analysis

@@ -1,0 +1,209 @@
+// The source report's rows and formatters, on a kernel model built by hand and counts chosen by
+// hand (the engine is not involved: what is tested is what the report does with counts).
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+#include "analysis/source_report.hpp"
+#include "tests/text_helpers.hpp"
+
+namespace warpdiv::analysis {
+namespace {
+
+namespace ir = sim::ir;
+using warpdiv::testing::contains;
+
+ir::SourceRange at(std::uint32_t line, std::uint32_t column, std::uint32_t end_line = 0) {
+  return ir::SourceRange{0, line, column, end_line == 0 ? line : end_line, 80};
+}
+
+// guard.cu, 1-based lines:
+//  1 // a kernel
+//  2 __global__ void k(float *P, int Width)
+//  3 {
+//  4   int Row = threadIdx.x;
+//  5   for (int p = 0; p < 2; ++p) {
+//  6     if (Row < Width) {
+//  7       __syncthreads();
+//  8     }
+//  9   }
+// 10   P[Row] = 1.0f;
+// 11 }
+struct GuardKernel {
+  ir::Kernel kernel;
+  ir::StmtId declare_row, loop, init, step, guard, barrier, store;
+
+  GuardKernel() {
+    using ir::ScalarType;
+    kernel.name = "k";
+    kernel.files.push_back({"guard.cu",
+                            {"// a kernel", "__global__ void k(float *P, int Width)", "{",
+                             "  int Row = threadIdx.x;", "  for (int p = 0; p < 2; ++p) {",
+                             "    if (Row < Width) {", "      __syncthreads();", "    }", "  }",
+                             "  P[Row] = 1.0f;", "}"}});
+    kernel.add_opaque_parameter("P", "float *");
+    const auto width = kernel.add_parameter("Width", ScalarType::I32);
+    const auto row = kernel.add_local("Row", ScalarType::I32, at(4, 3));
+    const auto p = kernel.add_local("p", ScalarType::I32, at(5, 8));
+    declare_row = kernel.declare(
+        row, kernel.cast(ScalarType::I32, kernel.builtin(ir::Builtin::ThreadIdxX)), at(4, 3));
+    barrier = kernel.barrier(at(7, 7));
+    guard = kernel.if_(kernel.binary(ir::BinaryOp::Lt, kernel.local(row), kernel.param(width)),
+                       kernel.block({barrier}, at(6, 22, 8)), ir::kNone, at(6, 5, 8));
+    init = kernel.declare(p, kernel.constant(ScalarType::I32, 0), at(5, 8));
+    step = kernel.assign(p, kernel.binary(ir::BinaryOp::Add, kernel.local(p),
+                                          kernel.constant(ScalarType::I32, 1)),
+                         at(5, 26));
+    loop = kernel.loop(ir::LoopKind::For, init,
+                       kernel.binary(ir::BinaryOp::Lt, kernel.local(p),
+                                     kernel.constant(ScalarType::I32, 2)),
+                       step, kernel.block({guard}, at(5, 31, 9)), at(5, 3, 9));
+    store = kernel.work("P[Row] = 1.0f", at(10, 3));
+    kernel.root = kernel.block({declare_row, loop, store}, at(3, 1, 11));
+  }
+};
+
+// A launch of one block of 48 threads, warp size 32 (a full warp and one of 16 lanes), Width 40:
+// the guard splits warp 1 (lanes 32..47: 32..39 pass); counts for 2 iterations.
+struct GuardRun {
+  GuardKernel g;
+  ir::Launch launch;
+  ir::ReplayResult result;
+
+  explicit GuardRun(bool by_iteration) {
+    launch.grid = {1, 1, 1};
+    launch.block = {48, 1, 1};
+    launch.warp_size = 32;
+    launch.arguments = {ir::Value{}, ir::Value::of(ir::ScalarType::I32, 40)};
+    result.statements.resize(g.kernel.stmts.size());
+    result.blocks = 1;
+    result.warps = 2;
+    auto& s = result.statements;
+    s[static_cast<std::size_t>(g.declare_row)] = {2, 0, 48, 0, 0, 0};
+    s[static_cast<std::size_t>(g.init)] = {2, 0, 48, 0, 0, 0};
+    s[static_cast<std::size_t>(g.loop)] = {6, 0, 144, 96, 0, 0};
+    s[static_cast<std::size_t>(g.step)] = {4, 0, 96, 0, 0, 0};
+    s[static_cast<std::size_t>(g.guard)] = {4, 2, 96, 80, 0, 0};
+    s[static_cast<std::size_t>(g.barrier)] = {4, 0, 80, 0, 2, 2};
+    s[static_cast<std::size_t>(g.store)] = {2, 0, 48, 0, 0, 0};
+    if (by_iteration) {
+      result.iterations.resize(g.kernel.stmts.size());
+      result.iterations[static_cast<std::size_t>(g.guard)] = {{2, 1, 48, 40, 0, 0},
+                                                              {2, 1, 48, 40, 0, 0}};
+      result.iterations[static_cast<std::size_t>(g.loop)] = {
+          {2, 0, 48, 48, 0, 0}, {2, 0, 48, 48, 0, 0}, {2, 0, 48, 0, 0, 0}};
+    }
+  }
+};
+
+std::string csv_of(const SourceReport& report) {
+  std::ostringstream out;
+  write_source_csv(out, report);
+  return out.str();
+}
+std::string text_of(const SourceReport& report) {
+  std::ostringstream out;
+  write_source_text(out, report);
+  return out.str();
+}
+
+TEST(SourceReport, CsvColumnsInTheIssuesOrder) {
+  EXPECT_EQ(source_csv_header(),
+            "file,line,column,kind,iteration,warp_evaluations,divergent,active_lanes,taken_lanes,"
+            "block_executions,partial_block_executions,simd_efficiency,statement");
+}
+
+TEST(SourceReport, CsvRowsInSourceOrder) {
+  const GuardRun run(false);
+  const SourceReport report = make_source_report(run.g.kernel, run.launch, run.result, {});
+  // SIMD efficiency = active lanes / (evaluations x 32): 48/64 = 0.75, 144/192, 96/128 = 0.75,
+  // 80/128 = 0.625. The braces (Block statements) get no row; the for's init and step do, after
+  // the loop that starts first on line 5.
+  EXPECT_EQ(csv_of(report),
+            source_csv_header() + "\n"
+            "guard.cu,4,3,statement,,2,0,48,,,,0.7500,int Row = threadIdx.x;\n"
+            "guard.cu,5,3,for,,6,0,144,96,,,0.7500,for (int p = 0; p < 2; ++p) {\n"
+            "guard.cu,5,8,statement,,2,0,48,,,,0.7500,int p = 0; p < 2; ++p) {\n"
+            "guard.cu,5,26,statement,,4,0,96,,,,0.7500,++p) {\n"
+            "guard.cu,6,5,if,,4,2,96,80,,,0.7500,if (Row < Width) {\n"
+            "guard.cu,7,7,barrier,,4,0,80,,2,2,0.6250,__syncthreads();\n"
+            "guard.cu,10,3,statement,,2,0,48,,,,0.7500,P[Row] = 1.0f;\n");
+}
+
+TEST(SourceReport, ByIterationRowsFollowTheirStatement) {
+  const GuardRun run(true);
+  SourceReportOptions options;
+  options.by_iteration = true;
+  const SourceReport report = make_source_report(run.g.kernel, run.launch, run.result, options);
+  const std::string csv = csv_of(report);
+  EXPECT_TRUE(contains(csv,
+                       "guard.cu,5,3,for,,6,0,144,96,,,0.7500,for (int p = 0; p < 2; ++p) {\n"
+                       "guard.cu,5,3,for,1,2,0,48,48,,,0.7500,for (int p = 0; p < 2; ++p) {\n"
+                       "guard.cu,5,3,for,2,2,0,48,48,,,0.7500,for (int p = 0; p < 2; ++p) {\n"
+                       "guard.cu,5,3,for,3,2,0,48,0,,,0.7500,for (int p = 0; p < 2; ++p) {\n"))
+      << csv;
+  EXPECT_TRUE(contains(csv,
+                       "guard.cu,6,5,if,,4,2,96,80,,,0.7500,if (Row < Width) {\n"
+                       "guard.cu,6,5,if,1,2,1,48,40,,,0.7500,if (Row < Width) {\n"
+                       "guard.cu,6,5,if,2,2,1,48,40,,,0.7500,if (Row < Width) {\n"))
+      << csv;
+  const std::string text = text_of(report);
+  EXPECT_TRUE(contains(text, "   6            4           2    75.0%      if (Row < Width) {\n"
+                             "                 2           1    75.0%    iteration 1\n"))
+      << text;
+}
+
+TEST(SourceReport, AnnotatedListingAndPartialBarrier) {
+  const GuardRun run(false);
+  SourceReport report = make_source_report(run.g.kernel, run.launch, run.result, {});
+  ASSERT_EQ(report.partial_barriers.size(), 1u);
+  report.partial_barriers[0].blocks_with_partial = 1;
+  const std::string text = text_of(report);
+  EXPECT_EQ(text,
+            "warpdiv analyze: k in guard.cu\n"
+            "launch: grid (1, 1, 1), block (48, 1, 1), warp size 32; Width = 40\n"
+            "counted: 1 blocks, 2 warps\n\n"
+            "Per statement: warp evaluations (a warp reaching it with at least one active lane),\n"
+            "divergent evaluations of conditions (the active lanes disagree), and SIMD efficiency\n"
+            "(active lanes / (evaluations x warp size)).\n\n"
+            " line   warp evals   divergent     SIMD  source\n"
+            "    2                                    __global__ void k(float *P, int Width)\n"
+            "    3                                    {\n"
+            "    4            2           -    75.0%    int Row = threadIdx.x;\n"
+            "    5            6           0    75.0%    for (int p = 0; p < 2; ++p) {\n"
+            "    6            4           2    75.0%      if (Row < Width) {\n"
+            "    7            4           -    62.5%        __syncthreads();\n"
+            "    8                                        }\n"
+            "    9                                      }\n"
+            "   10            2           -    75.0%    P[Row] = 1.0f;\n"
+            "   11                                    }\n"
+            "\nBarriers (__syncthreads): (block, instance) executions that at least one thread "
+            "reaches\n"
+            "  line 7: 2 block executions, 2 of them partial\n"
+            "\nguard.cu:7:7: partial barrier: only part of the block reaches this __syncthreads() "
+            "in 2 of 2 block executions, in 1 of 1 blocks.\n"
+            "That is undefined behaviour: move the barrier out of the branch so that every\n"
+            "thread of the block reaches it.\n");
+}
+
+TEST(SourceReport, ScopeOfOnlyBlockAndWarp) {
+  const GuardRun run(false);
+  SourceReportOptions options;
+  options.only_block = ir::Dim3{0, 0, 0};
+  options.only_warp = 1;
+  const SourceReport report = make_source_report(run.g.kernel, run.launch, run.result, options);
+  EXPECT_EQ(report.scope, "warp 1 of block (0, 0, 0)");
+  EXPECT_TRUE(contains(text_of(report), "(warp 1 of block (0, 0, 0) only)"));
+}
+
+TEST(SourceReport, ModelWithoutSourceTextListsDescriptions) {
+  GuardRun run(false);
+  run.g.kernel.files[0].lines.clear();
+  const SourceReport report = make_source_report(run.g.kernel, run.launch, run.result, {});
+  const std::string text = text_of(report);
+  EXPECT_TRUE(contains(text, "   10            2           -    75.0%  P[Row] = 1.0f\n")) << text;
+}
+
+}  // namespace
+}  // namespace warpdiv::analysis

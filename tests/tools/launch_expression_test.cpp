@@ -1,0 +1,121 @@
+// The --grid / --block expressions and --arg values of `warpdiv analyze FILE.cu`. Expected values
+// are C's own: each expression is also written below as a C++ expression the compiler evaluates.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "sim/errors.hpp"
+#include "tests/text_helpers.hpp"
+#include "tools/cli/launch_expression.hpp"
+
+namespace warpdiv::cli {
+namespace {
+
+using warpdiv::testing::contains;
+
+std::string refusal(const std::string& text, const ArgValues& values) {
+  try {
+    evaluate_expression("--grid", text, values);
+  } catch (const InvalidInput& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+TEST(LaunchExpression, CArithmetic) {
+  const ArgValues v{{"N", 1024}, {"Width", 100}, {"neg", -7}};
+  constexpr std::int64_t N = 1024, Width = 100, neg = -7;
+  EXPECT_EQ(evaluate_expression("--grid", "(N+127)/128", v), (N + 127) / 128);
+  EXPECT_EQ(evaluate_expression("--grid", "(Width-1)/16+1", v), (Width - 1) / 16 + 1);
+  EXPECT_EQ(evaluate_expression("--grid", " 2 + 3 * 4 - 10 / 3 % 2 ", v), 2 + 3 * 4 - 10 / 3 % 2);
+  EXPECT_EQ(evaluate_expression("--grid", "neg / 2", v), neg / 2);    // truncates toward zero: -3
+  EXPECT_EQ(evaluate_expression("--grid", "neg % 4", v), neg % 4);    // sign of the dividend: -3
+  EXPECT_EQ(evaluate_expression("--grid", "-(-N)", v), N);
+  EXPECT_EQ(evaluate_expression("--grid", "+N - -1", v), N + 1);
+  EXPECT_EQ(evaluate_expression("--grid", "9223372036854775807", v), INT64_MAX);
+  EXPECT_EQ(evaluate_expression("--grid", "N*N*N/N/N", v), N);
+}
+
+TEST(LaunchExpression, RefusesWhatCannotBeComputed) {
+  const ArgValues v{{"N", 1024}, {"zero", 0}, {"big", INT64_MAX}};
+  EXPECT_TRUE(contains(refusal("N/zero", v), "division by zero")) << refusal("N/zero", v);
+  EXPECT_TRUE(contains(refusal("N%(N-1024)", v), "remainder by zero"));
+  EXPECT_TRUE(contains(refusal("big+1", v), "does not fit in a 64-bit"));
+  EXPECT_TRUE(contains(refusal("-big-2", v), "does not fit in a 64-bit"));
+  EXPECT_TRUE(contains(refusal("big*2", v), "does not fit in a 64-bit"));
+  EXPECT_TRUE(contains(refusal("9223372036854775808", v), "does not fit in a 64-bit"));
+  EXPECT_TRUE(contains(refusal("(-big-1)/-1", v), "does not fit in a 64-bit"));
+  EXPECT_EQ(refusal("(M+1)/2", v),
+            "--grid '(M+1)/2': unknown name 'M' (give its value with --arg M=VALUE)");
+  EXPECT_TRUE(contains(refusal("(N+1", v), "missing ')'"));
+  EXPECT_TRUE(contains(refusal("N+", v), "ends early"));
+  EXPECT_TRUE(contains(refusal("", v), "ends early"));
+  EXPECT_TRUE(contains(refusal("N 2", v), "unexpected '2'"));
+  EXPECT_TRUE(contains(refusal("N<<2", v), "unexpected '<'"));
+  EXPECT_TRUE(contains(refusal("1e3", v), "'1e' is not a decimal integer"));
+  EXPECT_TRUE(contains(refusal("0x10", v), "'0x' is not a decimal integer"));
+  EXPECT_TRUE(contains(refusal("2.5", v), "'2.' is not a decimal integer"));
+}
+
+TEST(LaunchExpression, ExtentsDefaultToOne) {
+  const ArgValues v{{"Width", 100}};
+  const Extent3 g = parse_extent("--grid", "(Width-1)/16+1,(Width-1)/16+1", v);
+  EXPECT_EQ(g.x, 7);
+  EXPECT_EQ(g.y, 7);
+  EXPECT_EQ(g.z, 1);
+  const Extent3 b = parse_extent("--block", "8, 8, 4", v);
+  EXPECT_EQ(b.x * b.y * b.z, 256);
+  EXPECT_THROW(parse_extent("--block", "1,1,1,1", v), InvalidInput);
+  EXPECT_THROW(parse_extent("--block", "16,", v), InvalidInput);
+}
+
+std::string limit_refusal(bool block, Extent3 e) {
+  try {
+    if (block)
+      check_block("--block", e);
+    else
+      check_grid("--grid", e);
+  } catch (const InvalidInput& ex) {
+    return ex.what();
+  }
+  return "(accepted)";
+}
+
+TEST(LaunchExpression, CudaLimits) {
+  // Accepted at every limit (CUDA C Programming Guide, "Technical Specifications per Compute
+  // Capability": 1024 x 1024 x 64 block, 1024 threads, grid (2^31 - 1) x 65535 x 65535).
+  EXPECT_EQ(limit_refusal(true, {1024, 1, 1}), "(accepted)");
+  EXPECT_EQ(limit_refusal(true, {1, 1024, 1}), "(accepted)");
+  EXPECT_EQ(limit_refusal(true, {16, 1, 64}), "(accepted)");
+  EXPECT_EQ(limit_refusal(false, {2147483647, 65535, 65535}), "(accepted)");
+  EXPECT_EQ(limit_refusal(true, {32, 33, 1}),
+            "--block 32,33,1 has 1056 threads, above CUDA's limit of 1024 per block");
+  EXPECT_EQ(limit_refusal(true, {1025, 1, 1}), "--block x must be from 1 to 1024 (CUDA's limit; got 1025)");
+  EXPECT_EQ(limit_refusal(true, {1, 1, 65}), "--block z must be from 1 to 64 (CUDA's limit; got 65)");
+  EXPECT_EQ(limit_refusal(true, {0, 1, 1}), "--block x must be from 1 to 1024 (CUDA's limit; got 0)");
+  EXPECT_EQ(limit_refusal(false, {2147483648, 1, 1}),
+            "--grid x must be from 1 to 2147483647 (CUDA's limit; got 2147483648)");
+  EXPECT_EQ(limit_refusal(false, {1, 65536, 1}), "--grid y must be from 1 to 65535 (CUDA's limit; got 65536)");
+  EXPECT_EQ(limit_refusal(false, {1, 1, -3}), "--grid z must be from 1 to 65535 (CUDA's limit; got -3)");
+}
+
+TEST(LaunchExpression, ArgValues) {
+  const ArgValues v = parse_arg_values({"N=1024", "neg=-5", "_x1=+3", "min=-9223372036854775808"});
+  EXPECT_EQ(v.at("N"), 1024);
+  EXPECT_EQ(v.at("neg"), -5);
+  EXPECT_EQ(v.at("_x1"), 3);
+  EXPECT_EQ(v.at("min"), INT64_MIN);
+  for (const char* bad : {"N", "=3", "1N=3", "N=", "N=1e3", "N=0x10", "N=9223372036854775808",
+                          "N=-", "N-1=2"})
+    EXPECT_THROW(parse_arg_values({bad}), InvalidInput) << bad;
+  try {
+    parse_arg_values({"N=1", "N=2"});
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_STREQ(e.what(), "--arg N is given twice");
+  }
+}
+
+}  // namespace
+}  // namespace warpdiv::cli

@@ -1,0 +1,373 @@
+// warpdiv analyze FILE.cu | --model FILE.json: the warp-level replay of any kernel the model can
+// read, as an annotated listing of its source and optionally a CSV.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "analysis/output_files.hpp"
+#include "analysis/source_report.hpp"
+#include "sim/errors.hpp"
+#include "sim/ir.hpp"
+#include "sim/ir_json.hpp"
+#include "sim/ir_replay.hpp"
+#include "tools/cli/commands.hpp"
+#include "tools/cli/launch_expression.hpp"
+#include "tools/cli/options.hpp"
+#include "tools/cli/terminal.hpp"
+#ifdef WARPDIV_HAVE_FRONTEND
+#include "kernels/frontend/frontend.hpp"
+#endif
+
+namespace po = boost::program_options;
+namespace ir = warpdiv::sim::ir;
+
+namespace warpdiv::cli {
+
+namespace {
+
+/// Partial barriers are located to their blocks by replaying block by block, for grids of at
+/// most this many blocks (the engine's counts are per statement, not per block).
+constexpr std::uint64_t kMaxBlocksToLocatePartialBarriers = 4096;
+
+// Flags that only `analyze FILE.cu` / `analyze --model` takes: any of them selects that mode.
+constexpr const char* kSourceOnlyFlags[] = {
+    "--model", "--kernel", "--grid", "--block", "--arg", "--by-iteration", "--only-block",
+    "--only-warp", "--save-model", "--define", "--include-dir", "-D", "-I"};
+
+// The lecture's flags all take a value; so does every flag of analyze but these.
+bool takes_no_value(const std::string& flag) {
+  return flag == "-h" || flag == "--help" || flag == "--by-iteration";
+}
+
+std::vector<std::string> get_all(const po::variables_map& vm, const char* flag) {
+  if (!has(vm, flag)) return {};
+  return vm[flag].as<std::vector<std::string>>();
+}
+
+ir::Dim3 to_dim3(const Extent3& e) {
+  // check_block / check_grid keep every component within 1 .. 2^31 - 1.
+  return ir::Dim3{static_cast<std::uint32_t>(e.x), static_cast<std::uint32_t>(e.y),
+                  static_cast<std::uint32_t>(e.z)};
+}
+
+ir::Kernel read_kernel(const po::variables_map& vm) {
+  if (has(vm, "model")) {
+    for (const char* flag : {"kernel", "define", "include-dir"})
+      if (has(vm, flag))
+        throw InvalidInput(std::string("--") + flag +
+                           " applies to a source file; a --model holds one kernel already read");
+    return ir::load_kernel(get(vm, "model"));
+  }
+#ifdef WARPDIV_HAVE_FRONTEND
+  frontend::FrontendOptions options;
+  options.file = get(vm, "file");
+  if (has(vm, "kernel")) options.kernel = get(vm, "kernel");
+  options.defines = get_all(vm, "define");
+  options.include_dirs = get_all(vm, "include-dir");
+  return frontend::load_kernel(options);
+#else
+  throw InvalidInput("this warpdiv was built without the Clang front-end, so it cannot read " +
+                     get(vm, "file") +
+                     "; save the kernel's model where it was built (warpdiv analyze FILE.cu "
+                     "--save-model K.json) and analyse that with --model K.json");
+#endif
+}
+
+// One value per kernel parameter: the --arg of each scalar one (refusing a missing one by name);
+// opaque ones (pointers, floats) take none.
+std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues& values) {
+  std::vector<ir::Value> arguments;
+  for (const ir::Parameter& p : kernel.parameters) {
+    if (!p.scalar) {
+      arguments.emplace_back();
+      continue;
+    }
+    const auto found = values.find(p.name);
+    if (found == values.end())
+      throw InvalidInput("kernel " + kernel.name + "'s parameter " + p.name + " (" +
+                         ir::name(p.type) + ") needs a value: give --arg " + p.name + "=VALUE");
+    try {
+      arguments.push_back(ir::Value::of(p.type, found->second));
+    } catch (const InvalidInput& e) {
+      throw InvalidInput("--arg " + p.name + ": " + e.what());
+    }
+  }
+  return arguments;
+}
+
+ir::Dim3 parse_block_index(const std::string& text, const ir::Dim3& grid) {
+  // An index, so a component left out is 0 (parse_extent makes it 1, as for a size).
+  Extent3 at = parse_extent("--only-block", text, {});
+  const auto commas = std::count(text.begin(), text.end(), ',');
+  if (commas < 2) at.z = 0;
+  if (commas < 1) at.y = 0;
+  const auto inside = [](std::int64_t v, std::uint32_t size) { return v >= 0 && v < size; };
+  if (!inside(at.x, grid.x) || !inside(at.y, grid.y) || !inside(at.z, grid.z))
+    throw InvalidInput("--only-block " + text + " is outside the grid " + ir::to_string(grid) +
+                       " (each index from 0 to its size - 1)");
+  return ir::Dim3{static_cast<std::uint32_t>(at.x), static_cast<std::uint32_t>(at.y),
+                  static_cast<std::uint32_t>(at.z)};
+}
+
+// The launch and what to count, from the flags (before the kernel is read).
+struct ReplayRequest {
+  ArgValues values;
+  ir::Launch launch;  // without arguments: they need the kernel's parameters
+  ir::ReplayOptions replay_options;
+  analysis::SourceReportOptions report_options;
+};
+
+ReplayRequest replay_request(const po::variables_map& vm) {
+  ReplayRequest r;
+  r.values = parse_arg_values(get_all(vm, "arg"));
+  const Extent3 grid = parse_extent("--grid", get(vm, "grid"), r.values);
+  const Extent3 block = parse_extent("--block", get(vm, "block"), r.values);
+  check_grid("--grid", grid);
+  check_block("--block", block);
+  r.launch.grid = to_dim3(grid);
+  r.launch.block = to_dim3(block);
+  if (has(vm, "warp-size"))
+    r.launch.warp_size = parse_warp_size("--warp-size", get(vm, "warp-size"));
+  if (has(vm, "only-block"))
+    r.replay_options.only_block = parse_block_index(get(vm, "only-block"), r.launch.grid);
+  if (has(vm, "only-warp")) {
+    const auto warp_size = static_cast<std::uint64_t>(r.launch.warp_size);
+    const std::uint64_t warps = (r.launch.block.volume() + warp_size - 1) / warp_size;
+    r.replay_options.only_warp = static_cast<std::uint32_t>(parse_integer(
+        "--only-warp", get(vm, "only-warp"), 0, static_cast<std::int64_t>(warps) - 1));
+  }
+  r.replay_options.by_iteration = r.report_options.by_iteration = has(vm, "by-iteration");
+  r.report_options.only_block = r.replay_options.only_block;
+  r.report_options.only_warp = r.replay_options.only_warp;
+  return r;
+}
+
+// Draws the progress bar from the engine's block counter until the run ends.
+class ProgressThread {
+ public:
+  ProgressThread(std::uint64_t blocks, const std::atomic<std::uint64_t>& done)
+      : bar_("replay", "blocks", blocks), done_(done), thread_([this] {
+          std::unique_lock<std::mutex> lock(mutex_);
+          while (!finished_) {
+            bar_.update(done_.load());
+            wake_.wait_for(lock, std::chrono::milliseconds(100));
+          }
+        }) {}
+  ~ProgressThread() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      finished_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+    bar_.update(done_.load());  // the last state: 100% unless the run stopped early
+    bar_.finish();
+  }
+  ProgressThread(const ProgressThread&) = delete;
+  ProgressThread& operator=(const ProgressThread&) = delete;
+
+ private:
+  ProgressBar bar_;
+  const std::atomic<std::uint64_t>& done_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool finished_ = false;
+  std::thread thread_;
+};
+
+// For each partial barrier, the blocks where it is partial (small grids only): a replay per block.
+void locate_partial_barriers(const ir::Kernel& kernel, const ir::Launch& launch,
+                             const ir::ReplayOptions& base, analysis::SourceReport& report) {
+  if (report.partial_barriers.empty() || base.only_block || base.only_warp) return;
+  if (launch.grid.volume() > kMaxBlocksToLocatePartialBarriers) return;
+  std::vector<sim::Count> blocks(report.partial_barriers.size(), 0);
+  ir::ReplayOptions one = base;
+  one.by_iteration = false;
+  one.blocks_done = nullptr;
+  for (std::uint32_t z = 0; z < launch.grid.z; ++z)
+    for (std::uint32_t y = 0; y < launch.grid.y; ++y)
+      for (std::uint32_t x = 0; x < launch.grid.x; ++x) {
+        one.only_block = ir::Dim3{x, y, z};
+        const ir::ReplayResult r = ir::replay(kernel, launch, one);
+        std::size_t i = 0;
+        for (const analysis::SourceRow& b : report.barriers) {
+          if (b.counts.partial_block_executions == 0) continue;
+          if (r.statements[static_cast<std::size_t>(b.statement)].partial_block_executions > 0)
+            blocks[i] += 1;
+          ++i;
+        }
+      }
+  for (std::size_t i = 0; i < blocks.size(); ++i)
+    report.partial_barriers[i].blocks_with_partial = blocks[i];
+}
+
+}  // namespace
+
+bool is_source_analysis(const Args& args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    for (const char* flag : kSourceOnlyFlags) {
+      const std::string f = flag;
+      if (a == f || a.rfind(f + "=", 0) == 0 || (f.size() == 2 && a.rfind(f, 0) == 0)) return true;
+    }
+    if (a.empty() || a[0] != '-') return true;  // a positional: the file
+    // Skip the flag's value; a value never starts with "--" (parse_command_line refuses that as
+    // a missing value), so `--width --csv out.csv` is the lecture's command, refused there.
+    if (a.find('=') == std::string::npos && !takes_no_value(a) && i + 1 < args.size() &&
+        args[i + 1].rfind("--", 0) != 0)
+      ++i;
+  }
+  return false;
+}
+
+int analyze_source_command(const Args& args, std::ostream& out) {
+  po::options_description options(
+      "warpdiv analyze FILE.cu: replay any kernel warp by warp and count, per statement, warp\n"
+      "evaluations, divergent evaluations and SIMD efficiency, and partial barriers.\n\n"
+      "usage: warpdiv analyze FILE.cu [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
+      "                       --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg NAME=VALUE]...\n"
+      "                       [--warp-size S] [--engine replay] [--csv FILE] [--by-iteration]\n"
+      "                       [--only-block X[,Y[,Z]]] [--only-warp W] [--save-model FILE]\n"
+      "       warpdiv analyze --model FILE.json --grid ... (a model saved with --save-model)\n"
+      "       warpdiv analyze FILE.cu --save-model FILE.json (save only: no launch needed)\n\n"
+      "Sizes in --grid and --block are integer expressions (+ - * / % and parentheses) of the\n"
+      "--arg names, e.g. --grid '(N+127)/128' --arg N=1000. Each scalar parameter of the kernel\n"
+      "needs an --arg of its name; pointer and floating-point parameters need none.\n"
+      "A progress bar shows on stderr when it is a terminal; Ctrl-C stops the replay with status\n"
+      "130 and writes no file.\n\noptions");
+  options.add_options()("help,h", "show this help")
+      ("model", po::value<std::string>()->value_name("FILE"),
+       "a kernel model saved with --save-model, in place of FILE.cu (no Clang needed)")
+      ("kernel", po::value<std::string>()->value_name("NAME"),
+       "the __global__ function to analyse (needed when the file defines several)")
+      ("define,D", po::value<std::vector<std::string>>()->value_name("NAME[=VALUE]")->composing(),
+       "a macro for Clang, as -D NAME=VALUE")
+      ("include-dir,I", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
+       "a folder Clang searches for #include files")
+      ("grid", po::value<std::string>()->value_name("X[,Y[,Z]]"),
+       "gridDim: x 1 .. 2147483647, y and z 1 .. 65535")
+      ("block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
+       "blockDim: x and y 1 .. 1024, z 1 .. 64, at most 1024 threads")
+      ("arg", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
+       "a kernel parameter's value, also usable in --grid and --block (repeat for each)")
+      ("warp-size", po::value<std::string>()->value_name("S"),
+       "warp size, a power of two 1 .. 64 (default 32)")
+      ("engine", po::value<std::string>()->value_name("E"),
+       "replay (the only engine for a source kernel: visits every warp of every block)")
+      ("csv", po::value<std::string>()->value_name("FILE"),
+       "also write one row per statement: file,line,column,kind,iteration,warp_evaluations,"
+       "divergent,active_lanes,taken_lanes,block_executions,partial_block_executions,"
+       "simd_efficiency,statement")
+      ("by-iteration", "break down statements inside loops by the iteration of their innermost "
+                       "loop (1 = the first)")
+      ("only-block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
+       "count only this block (blockIdx)")
+      ("only-warp", po::value<std::string>()->value_name("W"),
+       "count only this warp (index within its block; of every block unless --only-block)")
+      ("save-model", po::value<std::string>()->value_name("FILE"),
+       "save the kernel's model as JSON, for --model on a machine without Clang");
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  po::options_description hidden;
+  hidden.add_options()("file", po::value<std::string>());
+  po::options_description all;
+  all.add(options).add(hidden);
+  const po::variables_map vm = parse_command_line("analyze", args, all, &positional);
+  if (has(vm, "help")) {
+    out << options << '\n';
+    return 0;
+  }
+  if (has(vm, "file") == has(vm, "model"))
+    throw InvalidInput(has(vm, "file") ? "give FILE.cu or --model FILE, not both"
+                                       : "warpdiv analyze needs FILE.cu or --model FILE");
+  // A misspelt path is the likeliest mistake: name it before anything else.
+  const std::string input = has(vm, "file") ? get(vm, "file") : get(vm, "model");
+  if (!std::ifstream(input))
+    throw InvalidInput("cannot read " + input + ": no such file or not readable");
+  if (has(vm, "engine") && get(vm, "engine") != "replay")
+    throw InvalidInput("--engine must be replay for a source kernel (got '" + get(vm, "engine") +
+                       "'; the exact engine knows only the lecture's kernel)");
+  const bool save_only = has(vm, "save-model") && !has(vm, "grid") && !has(vm, "block");
+  if (!save_only && !(has(vm, "grid") && has(vm, "block")))
+    throw InvalidInput("warpdiv analyze " +
+                       std::string(has(vm, "file") ? get(vm, "file") : "--model") +
+                       " needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] (the launch to replay)");
+  if (save_only)
+    for (const char* flag : {"csv", "arg", "by-iteration", "only-block", "only-warp", "warp-size"})
+      if (has(vm, flag))
+        throw InvalidInput(std::string("--") + flag +
+                           " needs a launch: give --grid and --block (or use --save-model alone)");
+
+  // Everything the command line says is checked before the kernel is read.
+  ReplayRequest request;
+  if (!save_only) request = replay_request(vm);
+  ir::Launch& launch = request.launch;
+  ir::ReplayOptions& replay_options = request.replay_options;
+  const analysis::SourceReportOptions& report_options = request.report_options;
+
+  ir::Kernel kernel;
+#ifdef WARPDIV_HAVE_FRONTEND
+  try {
+    kernel = read_kernel(vm);
+  } catch (const frontend::ClangDiagnostics& e) {
+    std::cerr << e.what() << '\n';  // as Clang prints them: file:line:col: error: ...
+    return 2;
+  }
+#else
+  kernel = read_kernel(vm);
+#endif
+  if (!save_only) {
+    launch.arguments = bind_arguments(kernel, request.values);
+    ir::validate(launch, kernel);
+  }
+
+  // Open the outputs before the run, so that a bad path is refused before any work.
+  analysis::OutputFiles outputs(out);
+  analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
+  analysis::Output* model =
+      has(vm, "save-model") ? &outputs.open("--save-model", get(vm, "save-model")) : nullptr;
+  std::ostream& text = outputs.report();  // nothing when an output goes to stdout
+  if (model) model->stream() << ir::to_json(kernel);
+  if (save_only) {
+    outputs.commit();
+    text << "Model of " << kernel.name << " written to " << model->name() << '\n';
+    return 0;
+  }
+
+  const SigintHandler sigint;
+  replay_options.stop = sigint.flag();
+  std::atomic<std::uint64_t> blocks_done{0};
+  replay_options.blocks_done = &blocks_done;
+  analysis::SourceReport report;
+  try {
+    ir::ReplayResult result;
+    {
+      const ProgressThread progress(replay_options.only_block ? 1 : launch.grid.volume(),
+                                    blocks_done);
+      result = ir::replay(kernel, launch, replay_options);
+    }
+    report = analysis::make_source_report(kernel, launch, result, report_options);
+    locate_partial_barriers(kernel, launch, replay_options, report);
+  } catch (const Interrupted&) {
+    std::cerr << "warpdiv analyze: interrupted: no file written\n";
+    return kInterruptedStatus;
+  }
+
+  if (csv) analysis::write_source_csv(csv->stream(), report);
+  outputs.commit();
+  analysis::write_source_text(text, report);
+  if (csv) text << "\nCSV written to " << csv->name() << '\n';
+  if (model) text << (csv ? "" : "\n") << "Model written to " << model->name() << '\n';
+  return 0;
+}
+
+}  // namespace warpdiv::cli

@@ -1,0 +1,221 @@
+#include "tools/cli/launch_expression.hpp"
+
+#include <cctype>
+#include <limits>
+
+#include "sim/errors.hpp"
+
+namespace warpdiv::cli {
+
+namespace {
+
+bool is_identifier(const std::string& name) {
+  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
+    return false;
+  for (const char c : name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
+// Recursive descent over C's grammar for + - * / % and parentheses:
+//   sum := product (('+' | '-') product)*
+//   product := unary (('*' | '/' | '%') unary)*
+//   unary := ('+' | '-') unary | '(' sum ')' | NUMBER | NAME
+class ExpressionParser {
+ public:
+  ExpressionParser(const std::string& flag, const std::string& text, const ArgValues& values)
+      : flag_(flag), text_(text), values_(values) {}
+
+  std::int64_t parse() {
+    const std::int64_t value = sum();
+    skip_space();
+    if (pos_ != text_.size()) fail("unexpected '" + text_.substr(pos_, 1) + "'");
+    return value;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InvalidInput(flag_ + " '" + text_ + "': " + what);
+  }
+  [[noreturn]] void overflow() const {
+    fail("the value does not fit in a 64-bit signed integer");
+  }
+
+  void skip_space() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  bool accept(char c) {
+    skip_space();
+    if (pos_ < text_.size() && text_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+
+  std::int64_t sum() {
+    std::int64_t value = product();
+    while (true) {
+      std::int64_t result = 0;
+      if (accept('+')) {
+        if (__builtin_add_overflow(value, product(), &result)) overflow();
+      } else if (accept('-')) {
+        if (__builtin_sub_overflow(value, product(), &result)) overflow();
+      } else {
+        return value;
+      }
+      value = result;
+    }
+  }
+
+  std::int64_t product() {
+    std::int64_t value = unary();
+    while (true) {
+      if (accept('*')) {
+        std::int64_t result = 0;
+        if (__builtin_mul_overflow(value, unary(), &result)) overflow();
+        value = result;
+      } else if (accept('/') || accept('%')) {
+        const bool remainder = text_[pos_ - 1] == '%';
+        const std::int64_t divisor = unary();
+        if (divisor == 0) fail(remainder ? "remainder by zero" : "division by zero");
+        if (value == std::numeric_limits<std::int64_t>::min() && divisor == -1) overflow();
+        value = remainder ? value % divisor : value / divisor;
+      } else {
+        return value;
+      }
+    }
+  }
+
+  std::int64_t unary() {
+    if (accept('-')) {
+      const std::int64_t operand = unary();
+      if (operand == std::numeric_limits<std::int64_t>::min()) overflow();
+      return -operand;
+    }
+    if (accept('+')) return unary();
+    if (accept('(')) {
+      const std::int64_t value = sum();
+      if (!accept(')')) fail("missing ')'");
+      return value;
+    }
+    skip_space();
+    const std::size_t begin = pos_;
+    if (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+      std::int64_t value = 0;
+      while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+        if (__builtin_mul_overflow(value, 10, &value) ||
+            __builtin_add_overflow(value, text_[pos_] - '0', &value))
+          overflow();
+        ++pos_;
+      }
+      if (pos_ < text_.size() && (std::isalpha(static_cast<unsigned char>(text_[pos_])) ||
+                                  text_[pos_] == '_' || text_[pos_] == '.'))
+        fail("'" + text_.substr(begin, pos_ + 1 - begin) +
+             "' is not a decimal integer (only + - * / % ( ), integers and --arg names)");
+      return value;
+    }
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+      ++pos_;
+    if (pos_ == begin) {
+      if (pos_ == text_.size()) fail("expression ends early");
+      fail("unexpected '" + text_.substr(pos_, 1) +
+           "' (only + - * / % ( ), integers and --arg names)");
+    }
+    const std::string name = text_.substr(begin, pos_ - begin);
+    const auto found = values_.find(name);
+    if (found == values_.end())
+      fail("unknown name '" + name + "' (give its value with --arg " + name + "=VALUE)");
+    return found->second;
+  }
+
+  const std::string& flag_;
+  const std::string& text_;
+  const ArgValues& values_;
+  std::size_t pos_ = 0;
+};
+
+void check_range(const std::string& flag, const char* component, std::int64_t value,
+                 std::int64_t max) {
+  if (value < 1 || value > max)
+    throw InvalidInput(flag + " " + component + " must be from 1 to " + std::to_string(max) +
+                       " (CUDA's limit; got " + std::to_string(value) + ")");
+}
+
+}  // namespace
+
+ArgValues parse_arg_values(const std::vector<std::string>& pairs) {
+  ArgValues values;
+  for (const std::string& pair : pairs) {
+    const auto equals = pair.find('=');
+    const std::string name = pair.substr(0, equals);
+    if (equals == std::string::npos || !is_identifier(name))
+      throw InvalidInput("--arg must be NAME=VALUE with NAME a C identifier (got '" + pair + "')");
+    const std::string text = pair.substr(equals + 1);
+    std::size_t i = (!text.empty() && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
+    bool digits = i < text.size();
+    std::int64_t magnitude = 0;  // accumulated negative so that INT64_MIN fits
+    for (; i < text.size() && digits; ++i) {
+      const char c = text[i];
+      if (c < '0' || c > '9' || __builtin_mul_overflow(magnitude, 10, &magnitude) ||
+          __builtin_sub_overflow(magnitude, c - '0', &magnitude))
+        digits = false;
+    }
+    const bool negative = !text.empty() && text[0] == '-';
+    if (digits && !negative && magnitude == std::numeric_limits<std::int64_t>::min())
+      digits = false;
+    if (!digits)
+      throw InvalidInput("--arg " + name + " must be a decimal integer from " +
+                         std::to_string(std::numeric_limits<std::int64_t>::min()) + " to " +
+                         std::to_string(std::numeric_limits<std::int64_t>::max()) + " (got '" +
+                         text + "')");
+    if (!values.emplace(name, negative ? magnitude : -magnitude).second)
+      throw InvalidInput("--arg " + name + " is given twice");
+  }
+  return values;
+}
+
+std::int64_t evaluate_expression(const std::string& flag, const std::string& text,
+                                 const ArgValues& values) {
+  return ExpressionParser(flag, text, values).parse();
+}
+
+Extent3 parse_extent(const std::string& flag, const std::string& text, const ArgValues& values) {
+  std::vector<std::string> parts;
+  std::string::size_type begin = 0;
+  while (true) {
+    const auto comma = text.find(',', begin);
+    parts.push_back(text.substr(begin, comma - begin));
+    if (comma == std::string::npos) break;
+    begin = comma + 1;
+  }
+  if (parts.size() > 3)
+    throw InvalidInput(flag + " takes X[,Y[,Z]]: at most three sizes (got '" + text + "')");
+  std::int64_t component[3] = {1, 1, 1};
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    component[i] = evaluate_expression(flag, parts[i], values);
+  return Extent3{component[0], component[1], component[2]};
+}
+
+void check_block(const std::string& flag, const Extent3& block) {
+  namespace lim = cuda_limits;
+  check_range(flag, "x", block.x, lim::kMaxBlockX);
+  check_range(flag, "y", block.y, lim::kMaxBlockY);
+  check_range(flag, "z", block.z, lim::kMaxBlockZ);
+  const std::int64_t threads = block.x * block.y * block.z;  // <= 1024 * 1024 * 64: no overflow
+  if (threads > lim::kMaxThreadsPerBlock)
+    throw InvalidInput(flag + " " + std::to_string(block.x) + "," + std::to_string(block.y) + "," +
+                       std::to_string(block.z) + " has " + std::to_string(threads) +
+                       " threads, above CUDA's limit of " +
+                       std::to_string(lim::kMaxThreadsPerBlock) + " per block");
+}
+
+void check_grid(const std::string& flag, const Extent3& grid) {
+  namespace lim = cuda_limits;
+  check_range(flag, "x", grid.x, lim::kMaxGridX);
+  check_range(flag, "y", grid.y, lim::kMaxGridYZ);
+  check_range(flag, "z", grid.z, lim::kMaxGridYZ);
+}
+
+}  // namespace warpdiv::cli

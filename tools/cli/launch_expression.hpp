@@ -1,0 +1,49 @@
+// The launch of a source kernel as the user writes it: --grid and --block are one to three
+// integer expressions of the --arg names ("(N+127)/128,4"), checked against CUDA's limits.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace warpdiv::cli {
+
+/// --arg NAME=VALUE pairs, by name.
+using ArgValues = std::map<std::string, std::int64_t>;
+
+/// Parses each "NAME=VALUE" (NAME a C identifier, VALUE a decimal integer that fits in 64 bits,
+/// optionally signed). A repeated name or a malformed pair throws InvalidInput naming it.
+ArgValues parse_arg_values(const std::vector<std::string>& pairs);
+
+/// Evaluates an integer expression: decimal literals, names from `values`, + - * / % with C's
+/// precedence and truncating division, unary + and -, parentheses. 64-bit arithmetic; overflow,
+/// division by zero, an unknown name or a syntax error throws InvalidInput that quotes `flag`
+/// and `text`.
+std::int64_t evaluate_expression(const std::string& flag, const std::string& text,
+                                 const ArgValues& values);
+
+/// A launch dimension (gridDim or blockDim).
+struct Extent3 {
+  std::int64_t x = 1, y = 1, z = 1;
+};
+
+/// "X[,Y[,Z]]" of expressions; missing components are 1.
+Extent3 parse_extent(const std::string& flag, const std::string& text, const ArgValues& values);
+
+/// CUDA's limits (compute capability 3.0 and later): blockDim x, y <= 1024, z <= 64, at most 1024
+/// threads per block; gridDim x <= 2^31 - 1, y, z <= 65535; every component >= 1.
+namespace cuda_limits {
+constexpr std::int64_t kMaxBlockX = 1024;
+constexpr std::int64_t kMaxBlockY = 1024;
+constexpr std::int64_t kMaxBlockZ = 64;
+constexpr std::int64_t kMaxThreadsPerBlock = 1024;
+constexpr std::int64_t kMaxGridX = 2147483647;
+constexpr std::int64_t kMaxGridYZ = 65535;
+}  // namespace cuda_limits
+
+/// Throws InvalidInput naming the component and its range when `block` breaks a limit.
+void check_block(const std::string& flag, const Extent3& block);
+void check_grid(const std::string& flag, const Extent3& grid);
+
+}  // namespace warpdiv::cli
