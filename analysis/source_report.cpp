@@ -205,6 +205,7 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
     partial.line = b.line;
     partial.block_executions = b.counts.block_executions;
     partial.partial_block_executions = b.counts.partial_block_executions;
+    partial.blocks_with_partial = b.counts.blocks_with_partial;
     report.partial_barriers.push_back(partial);
   }
   // The line each whole-kernel row starts, and the row that line shows.

@@ -36,7 +36,7 @@ struct PartialBarrier {
   std::uint32_t line = 0;
   sim::Count block_executions = 0;
   sim::Count partial_block_executions = 0;
-  /// Blocks with at least one partial execution, when counted (small grids only).
+  /// Blocks with at least one partial execution.
   std::optional<sim::Count> blocks_with_partial;
 };
 

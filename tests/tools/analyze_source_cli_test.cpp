@@ -64,6 +64,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{kNaive, "--grid", "(N+127)/128", "--block", "128"},
                  "unknown name 'N' (give its value with --arg N=VALUE)"},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--arg", "N"}, "--arg must be NAME=VALUE"},
+        // A misspelt name is neither a parameter (Width) nor in --grid/--block: refused, not ignored.
+        BadInput{{kNaive, "--grid", "7,7", "--block", "16,16", "--arg", "Width=100", "--arg",
+                  "Widht=100"},
+                 "--arg 'Widht' names no parameter of MatrixMulKernel (Width) and no name in --grid "
+                 "or --block; did you mean Width?"},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--arg", "N=1", "--arg", "N=2"},
                  "--arg N is given twice"},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--arg", "N=1.5"},

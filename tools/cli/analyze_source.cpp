@@ -2,6 +2,7 @@
 // read, as an annotated listing of its source and optionally a CSV.
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <condition_variable>
 #include <fstream>
@@ -9,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "analysis/output_files.hpp"
 #include "analysis/source_report.hpp"
 #include "sim/errors.hpp"
+#include "sim/message_text.hpp"
 #include "sim/ir.hpp"
 #include "sim/ir_json.hpp"
 #include "sim/ir_replay.hpp"
@@ -33,10 +36,6 @@ namespace ir = warpdiv::sim::ir;
 namespace warpdiv::cli {
 
 namespace {
-
-/// Partial barriers are located to their blocks by replaying block by block, for grids of at
-/// most this many blocks (the engine's counts are per statement, not per block).
-constexpr std::uint64_t kMaxBlocksToLocatePartialBarriers = 4096;
 
 // Flags that only `analyze FILE.cu` / `analyze --model` takes: any of them selects that mode.
 constexpr const char* kSourceOnlyFlags[] = {
@@ -84,7 +83,37 @@ ir::Kernel read_kernel(const po::variables_map& vm) {
 
 // One value per kernel parameter: the --arg of each scalar one (refusing a missing one by name);
 // opaque ones (pointers, floats) take none.
-std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues& values) {
+// An --arg that names neither a parameter nor a name used in `expressions` (--grid, --block) is
+// refused: a misspelt name would otherwise be ignored silently.
+std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues& values,
+                                      const std::string& expressions) {
+  std::set<std::string> used;
+  for (std::size_t i = 0; i < expressions.size();) {
+    const auto is_start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+    if (!is_start(expressions[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < expressions.size() &&
+           (is_start(expressions[end]) || std::isdigit(static_cast<unsigned char>(expressions[end]))))
+      ++end;
+    used.insert(expressions.substr(i, end - i));
+    i = end;
+  }
+  std::vector<std::string> parameters;
+  for (const ir::Parameter& p : kernel.parameters) {
+    used.insert(p.name);
+    if (p.scalar) parameters.push_back(p.name);
+  }
+  for (const auto& [name, value] : values)
+    if (used.count(name) == 0) {
+      const std::string guess = sim::closest_name(name, parameters);
+      throw InvalidInput("--arg " + sim::quote_value(name) + " names no parameter of " +
+                         kernel.name + " (" + (parameters.empty() ? "none" : sim::listed(parameters)) +
+                         ") and no name in --grid or --block" +
+                         (guess.empty() ? "" : "; did you mean " + guess + "?"));
+    }
   std::vector<ir::Value> arguments;
   for (const ir::Parameter& p : kernel.parameters) {
     if (!p.scalar) {
@@ -183,32 +212,6 @@ class ProgressThread {
   bool finished_ = false;
   std::thread thread_;
 };
-
-// For each partial barrier, the blocks where it is partial (small grids only): a replay per block.
-void locate_partial_barriers(const ir::Kernel& kernel, const ir::Launch& launch,
-                             const ir::ReplayOptions& base, analysis::SourceReport& report) {
-  if (report.partial_barriers.empty() || base.only_block || base.only_warp) return;
-  if (launch.grid.volume() > kMaxBlocksToLocatePartialBarriers) return;
-  std::vector<sim::Count> blocks(report.partial_barriers.size(), 0);
-  ir::ReplayOptions one = base;
-  one.by_iteration = false;
-  one.blocks_done = nullptr;
-  for (std::uint32_t z = 0; z < launch.grid.z; ++z)
-    for (std::uint32_t y = 0; y < launch.grid.y; ++y)
-      for (std::uint32_t x = 0; x < launch.grid.x; ++x) {
-        one.only_block = ir::Dim3{x, y, z};
-        const ir::ReplayResult r = ir::replay(kernel, launch, one);
-        std::size_t i = 0;
-        for (const analysis::SourceRow& b : report.barriers) {
-          if (b.counts.partial_block_executions == 0) continue;
-          if (r.statements[static_cast<std::size_t>(b.statement)].partial_block_executions > 0)
-            blocks[i] += 1;
-          ++i;
-        }
-      }
-  for (std::size_t i = 0; i < blocks.size(); ++i)
-    report.partial_barriers[i].blocks_with_partial = blocks[i];
-}
 
 }  // namespace
 
@@ -326,7 +329,7 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   kernel = read_kernel(vm);
 #endif
   if (!save_only) {
-    launch.arguments = bind_arguments(kernel, request.values);
+    launch.arguments = bind_arguments(kernel, request.values, get(vm, "grid") + " " + get(vm, "block"));
     ir::validate(launch, kernel);
   }
 
@@ -356,7 +359,6 @@ int analyze_source_command(const Args& args, std::ostream& out) {
       result = ir::replay(kernel, launch, replay_options);
     }
     report = analysis::make_source_report(kernel, launch, result, report_options);
-    locate_partial_barriers(kernel, launch, replay_options, report);
   } catch (const Interrupted&) {
     std::cerr << "warpdiv analyze: interrupted: no file written\n";
     return kInterruptedStatus;
