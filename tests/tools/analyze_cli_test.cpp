@@ -81,7 +81,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--warp-size", "0"}, "--warp-size must be a power of two from 1 to 64"},
         BadInput{{"--bogus"}, "unrecognised option '--bogus'"},
         // A positional argument is a kernel's source file (warpdiv analyze FILE.cu).
-        BadInput{{"stray"}, "cannot read stray: no such file or not readable"},
+        BadInput{{"stray"}, "cannot read 'stray': no such file or not readable"},
         BadInput{{"--tile", "--warp-size"}, "--tile needs a value (T: tile width, blockDim (T, T): 1 .. 32"},
         BadInput{{"--engine", "fast"}, "--engine must be exact or replay (got 'fast')"},
         BadInput{{"--engine", ""}, "--engine must be exact or replay"},

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tests/tools/cli_runner.hpp"
@@ -64,6 +65,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{kNaive, "--grid", "(N+127)/128", "--block", "128"},
                  "unknown name 'N' (give its value with --arg N=VALUE)"},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--arg", "N"}, "--arg must be NAME=VALUE"},
+        BadInput{{kNaive, "--grid", "7,7", "--block", "16,16", "--arg", "Width=100", "--tile", "16"},
+                 "--tile sets the lecture kernel's launch (warpdiv analyze without a file); for "
+                 "FILE.cu give --grid, --block and --arg NAME=VALUE"},
         // A misspelt name is neither a parameter (Width) nor in --grid/--block: refused, not ignored.
         BadInput{{kNaive, "--grid", "7,7", "--block", "16,16", "--arg", "Width=100", "--arg",
                   "Widht=100"},
@@ -89,9 +93,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--model", kNaive, "--kernel", "k", "--grid", "4", "--block", "4"},
                  "--kernel applies to a source file"},
         BadInput{{"--model", "/nonexistent/m.json", "--grid", "4", "--block", "4"},
-                 "cannot read /nonexistent/m.json: no such file or not readable"},
+                 "cannot read '/nonexistent/m.json': no such file or not readable"},
         BadInput{{"missing.cu", "--grid", "4", "--block", "4"},
-                 "cannot read missing.cu: no such file or not readable"}));
+                 "cannot read 'missing.cu': no such file or not readable"}));
 
 TEST(AnalyzeSource, RefusalLeavesAnExistingCsvAlone) {
   TempDir dir;
@@ -101,6 +105,22 @@ TEST(AnalyzeSource, RefusalLeavesAnExistingCsvAlone) {
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(read_file(dir.file("keep.csv")), "precious\n");
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"keep.csv"});
+}
+
+// Inputs never hang: a FIFO that no process writes to, as the source or as --model, and a folder.
+TEST(AnalyzeSource, FifoAndFolderInputsAreRefusedWithoutWaiting) {
+  TempDir dir;
+  ASSERT_EQ(::mkfifo(dir.file("pipe").c_str(), 0600), 0);
+  const std::string launch = " --grid 1 --block 32 </dev/null";
+  // `timeout` ends a hang with 124: a refusal must come well before.
+  const CliResult source = run_shell("timeout 20 " + shell_quote(warpdiv_binary()) + " analyze " +
+                                     shell_quote(dir.file("pipe")) + launch);
+  expect_refusal(source, {{}, "': not a regular file (give the kernel's .cu source file)"});
+  const CliResult model = run_shell("timeout 20 " + shell_quote(warpdiv_binary()) +
+                                    " analyze --model " + shell_quote(dir.file("pipe")) + launch);
+  expect_refusal(model, {{}, "is a FIFO that no process writes to"});
+  const CliResult folder = run_warpdiv({"analyze", dir.path(), "--grid", "1", "--block", "32"});
+  expect_refusal(folder, {{}, "': not a regular file"});
 }
 
 TEST(AnalyzeSource, LectureFormIsUnchanged) {

@@ -15,6 +15,10 @@
 #include <thread>
 #include <vector>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/input_file.hpp"
 #include "analysis/output_files.hpp"
 #include "analysis/source_report.hpp"
 #include "sim/errors.hpp"
@@ -64,7 +68,13 @@ ir::Kernel read_kernel(const po::variables_map& vm) {
       if (has(vm, flag))
         throw InvalidInput(std::string("--") + flag +
                            " applies to a source file; a --model holds one kernel already read");
-    return ir::load_kernel(get(vm, "model"));
+    const std::string path = get(vm, "model");
+    const std::string text = analysis::read_input_file(path, "--model");
+    try {
+      return ir::kernel_from_json(text);
+    } catch (const InvalidInput& e) {
+      throw InvalidInput(path + ": " + e.what());
+    }
   }
 #ifdef WARPDIV_HAVE_FRONTEND
   frontend::FrontendOptions options;
@@ -284,18 +294,31 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   hidden.add_options()("file", po::value<std::string>());
   po::options_description all;
   all.add(options).add(hidden);
+  // The lecture's own launch flags mean nothing for a source file: say so rather than "unknown".
+  for (const std::string& a : args)
+    for (const char* lecture : {"--width", "--rows", "--inner", "--cols", "--tile"})
+      if (a == lecture || a.rfind(std::string(lecture) + "=", 0) == 0)
+        throw InvalidInput(std::string(lecture) +
+                           " sets the lecture kernel's launch (warpdiv analyze without a file); for "
+                           "FILE.cu give --grid, --block and --arg NAME=VALUE");
   const po::variables_map vm = parse_command_line("analyze", args, all, &positional);
   if (has(vm, "help")) {
-    out << options << '\n';
+    write_help(out, options);
     return 0;
   }
   if (has(vm, "file") == has(vm, "model"))
     throw InvalidInput(has(vm, "file") ? "give FILE.cu or --model FILE, not both"
                                        : "warpdiv analyze needs FILE.cu or --model FILE");
   // A misspelt path is the likeliest mistake: name it before anything else.
+  // Never open what could block (a FIFO without a writer): the source must be a regular file
+  // (Clang reads it by name); a model is read whole through the input policy below.
   const std::string input = has(vm, "file") ? get(vm, "file") : get(vm, "model");
-  if (!std::ifstream(input))
-    throw InvalidInput("cannot read " + input + ": no such file or not readable");
+  struct stat info {};
+  if (::stat(input.c_str(), &info) != 0 || ::access(input.c_str(), R_OK) != 0)
+    throw InvalidInput("cannot read " + sim::quote_value(input) + ": no such file or not readable");
+  if (has(vm, "file") && !S_ISREG(info.st_mode))
+    throw InvalidInput("cannot read " + sim::quote_value(input) +
+                       ": not a regular file (give the kernel's .cu source file)");
   if (has(vm, "engine") && get(vm, "engine") != "replay")
     throw InvalidInput("--engine must be replay for a source kernel (got '" + get(vm, "engine") +
                        "'; the exact engine knows only the lecture's kernel)");
