@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "analysis/csv.hpp"
+#include "sim/message_text.hpp"
 
 namespace warpdiv::analysis {
 
@@ -239,8 +240,8 @@ void write_source_text(std::ostream& out, const SourceReport& report) {
   out << "warpdiv analyze: " << report.kernel << " in " << report.file << '\n'
       << "launch: " << report.launch;
   if (!report.arguments.empty()) out << "; " << report.arguments;
-  out << '\n' << "counted: " << to_decimal(report.blocks) << " blocks, " << to_decimal(report.warps)
-      << " warps" << (report.scope.empty() ? "" : " (" + report.scope + " only)") << "\n\n";
+  out << '\n' << "counted: " << sim::counted(report.blocks, "block") << ", "
+      << sim::counted(report.warps, "warp") << (report.scope.empty() ? "" : " (" + report.scope + " only)") << "\n\n";
   out << "Per statement: warp evaluations (a warp reaching it with at least one active lane),\n"
          "divergent evaluations of conditions (the active lanes disagree), and SIMD efficiency\n"
          "(active lanes / (evaluations x warp size)).\n\n";

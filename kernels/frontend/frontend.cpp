@@ -52,12 +52,6 @@ const detail::FoundKernel& choose(const std::vector<detail::FoundKernel>& kernel
 
 }  // namespace
 
-std::string kernel_names(const std::vector<KernelInfo>& kernels) {
-  std::string names;
-  for (const auto& kernel : kernels) names += (names.empty() ? "" : ", ") + kernel.name;
-  return names;
-}
-
 std::vector<KernelInfo> list_kernels(const FrontendOptions& options) {
   const detail::ParsedSource source(options);
   std::vector<KernelInfo> infos;

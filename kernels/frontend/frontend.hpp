@@ -2,8 +2,11 @@
 // Toolkit) and lowers one __global__ function to the kernel model (sim/ir.hpp). No Clang type
 // crosses this header; only kernels/frontend/*.cpp include Clang.
 //
-// Available when the build defines WARPDIV_HAVE_FRONTEND (CMake target warpdiv_frontend; off in
-// the statically linked GPU bundle).
+// Available when the build defines WARPDIV_HAVE_FRONTEND; off in the statically linked GPU bundle.
+// Two implementations of this header: warpdiv_frontend (Clang itself, linked into the front-end's
+// tests and into the plugin libwarpdiv-frontend.so) and warpdiv_frontend_loader (loader.cpp, what
+// the warpdiv CLI links), which loads that plugin on first use, so that a warpdiv run that reads no
+// source (the lecture, --model, occupancy) never pays for loading LLVM (tens of ms per start).
 //
 // What Clang sees: the file as `clang -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -std=c++17
 // -nocudainc -nocudalib -w`, after a built-in prelude (the CUDA keywords, threadIdx ... warpSize,
@@ -76,6 +79,10 @@ std::vector<KernelInfo> list_kernels(const FrontendOptions& options);
 sim::ir::Kernel load_kernel(const FrontendOptions& options);
 
 /// One line naming the kernels, for messages: "a, b<16>, ns::c".
-std::string kernel_names(const std::vector<KernelInfo>& kernels);
+inline std::string kernel_names(const std::vector<KernelInfo>& kernels) {
+  std::string names;
+  for (const auto& kernel : kernels) names += (names.empty() ? "" : ", ") + kernel.name;
+  return names;
+}
 
 }  // namespace warpdiv::frontend

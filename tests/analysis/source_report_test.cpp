@@ -163,7 +163,7 @@ TEST(SourceReport, AnnotatedListingAndPartialBarrier) {
   EXPECT_EQ(text,
             "warpdiv analyze: k in guard.cu\n"
             "launch: grid (1, 1, 1), block (48, 1, 1), warp size 32; Width = 40\n"
-            "counted: 1 blocks, 2 warps\n\n"
+            "counted: 1 block, 2 warps\n\n"
             "Per statement: warp evaluations (a warp reaching it with at least one active lane),\n"
             "divergent evaluations of conditions (the active lanes disagree), and SIMD efficiency\n"
             "(active lanes / (evaluations x warp size)).\n\n"

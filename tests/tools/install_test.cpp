@@ -34,6 +34,19 @@ TEST(Install, TheInstalledBinaryRunsFromAnyFolderWithItsPresets) {
   const CliResult list = run_in(elsewhere.path(), binary, {"occupancy", "--gpu", "list"});
   ASSERT_EQ(list.status, 0) << list.err;
   EXPECT_TRUE(contains(list.out, presets)) << list.out;
+
+#ifdef WARPDIV_TEST_HAS_FRONTEND
+  // The installed binary reads CUDA sources through the installed front-end plugin
+  // (DIR/lib/.../warpdiv/libwarpdiv-frontend.so). The naive multiply on one warp of 32 threads
+  // with Width 20: Row = 0 < 20 in every lane, Col = 0 .. 31 < 20 in 20 lanes: one evaluation of
+  // the guard, divergent, 32 active lanes, 20 taken.
+  const CliResult source = run_in(
+      elsewhere.path(), binary,
+      {"analyze", WARPDIV_SOURCE_DIR "/kernels/zoo/naive_matmul.cu", "--grid", "1", "--block", "32",
+       "--arg", "Width=20", "--csv", "-"});
+  ASSERT_EQ(source.status, 0) << source.err;
+  EXPECT_TRUE(contains(source.out, "naive_matmul.cu,14,3,if,,1,1,32,20,,,")) << source.out;
+#endif
 }
 
 }  // namespace

@@ -1,0 +1,79 @@
+// The front-end plugin, libwarpdiv-frontend.so: Clang and LLVM behind one C entry point
+// (plugin_abi.hpp), loaded by loader.cpp only when a source file is read. Everything but the three
+// entry points is hidden (-fvisibility=hidden, --exclude-libs), so the plugin's copy of sim/ never
+// meets the executable's.
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "kernels/frontend/frontend.hpp"
+#include "kernels/frontend/plugin_abi.hpp"
+#include "sim/ir_json.hpp"
+
+namespace {
+
+using nlohmann::json;
+using warpdiv::frontend::FrontendOptions;
+
+char* copy_out(const std::string& text) {
+  char* reply = static_cast<char*>(std::malloc(text.size() + 1));
+  if (reply != nullptr) std::memcpy(reply, text.c_str(), text.size() + 1);
+  return reply;
+}
+
+json error(const char* kind, const std::string& message) {
+  return json{{"error", {{"kind", kind}, {"message", message}}}};
+}
+
+json answer(const std::string& request_text) {
+  try {
+    const json request = json::parse(request_text);
+    FrontendOptions options;
+    options.file = request.at("file").get<std::string>();
+    options.kernel = request.value("kernel", std::string());
+    options.defines = request.value("defines", std::vector<std::string>());
+    options.include_dirs = request.value("include_dirs", std::vector<std::string>());
+    const std::string op = request.at("op").get<std::string>();
+    if (op == "load")
+      return json{{"model", json::parse(warpdiv::sim::ir::to_json(
+                                warpdiv::frontend::load_kernel(options)))}};
+    if (op == "list") {
+      json kernels = json::array();
+      for (const auto& k : warpdiv::frontend::list_kernels(options))
+        kernels.push_back({{"name", k.name},
+                           {"location", k.location},
+                           {"uninstantiated_template", k.uninstantiated_template}});
+      return json{{"kernels", kernels}};
+    }
+    return error("internal", "unknown front-end request '" + op + "'");
+  } catch (const warpdiv::frontend::ClangDiagnostics& e) {
+    return error("clang", e.what());
+  } catch (const warpdiv::InvalidInput& e) {
+    return error("input", e.what());
+  } catch (const std::exception& e) {
+    return error("internal", e.what());
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) int warpdiv_frontend_abi_version() {
+  return warpdiv::frontend::plugin_abi::kVersion;
+}
+
+__attribute__((visibility("default"))) char* warpdiv_frontend_request(const char* request) {
+  try {
+    return copy_out(answer(request == nullptr ? "" : request).dump());
+  } catch (...) {
+    return nullptr;  // out of memory while building the reply: the loader reports it
+  }
+}
+
+__attribute__((visibility("default"))) void warpdiv_frontend_free(char* reply) { std::free(reply); }
+
+}  // extern "C"

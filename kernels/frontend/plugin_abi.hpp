@@ -1,0 +1,23 @@
+// The one entry point of the front-end plugin (libwarpdiv-frontend.so), shared by plugin.cpp and
+// loader.cpp. Requests and replies are JSON text, so that no C++ object crosses the boundary:
+//   request  {"op": "load" | "list", "file": ..., "kernel": ..., "defines": [...], "include_dirs": [...]}
+//   reply    {"model": <the kernel model, sim/ir_json's format>}     (op "load")
+//            {"kernels": [{"name", "location", "uninstantiated_template"}]}   (op "list")
+//            {"error": {"kind": "clang" | "input" | "internal", "message": ...}}
+#pragma once
+
+namespace warpdiv::frontend::plugin_abi {
+
+/// Bumped whenever the request or reply changes: the loader refuses a plugin of another version.
+constexpr int kVersion = 1;
+constexpr const char* kFileName = "libwarpdiv-frontend.so";
+constexpr const char* kVersionSymbol = "warpdiv_frontend_abi_version";
+constexpr const char* kRequestSymbol = "warpdiv_frontend_request";
+constexpr const char* kFreeSymbol = "warpdiv_frontend_free";
+
+using VersionFunction = int (*)();
+/// Returns the reply, allocated by the plugin and released with the free function.
+using RequestFunction = char* (*)(const char* request);
+using FreeFunction = void (*)(char* reply);
+
+}  // namespace warpdiv::frontend::plugin_abi
