@@ -218,11 +218,7 @@ void locate_partial_barriers(const ir::Kernel& kernel, const ir::Launch& launch,
 std::optional<KernelOccupancy> source_occupancy(const po::variables_map& vm,
                                                 const ir::Kernel& kernel,
                                                 const ir::Launch& launch) {
-  if (!has(vm, "gpu")) {
-    for (const char* flag : {"regs", "smem", "gpu-file"})
-      if (has(vm, flag)) throw InvalidInput(std::string("--") + flag + " needs --gpu NAME");
-    return std::nullopt;
-  }
+  if (!has(vm, "gpu")) return std::nullopt;
   const GpuCatalogue catalogue = load_gpu_catalogue(vm);
   const analysis::GpuSpec& gpu =
       analysis::find_gpu(catalogue.gpus, get(vm, "gpu"), "--gpu", catalogue.file);
@@ -345,6 +341,12 @@ int analyze_source_command(const Args& args, std::ostream& out) {
       if (has(vm, flag))
         throw InvalidInput(std::string("--") + flag +
                            " needs a launch: give --grid and --block (or use --save-model alone)");
+
+  if (!has(vm, "gpu"))
+    for (const char* flag : {"regs", "smem", "gpu-file"})
+      if (has(vm, flag)) throw InvalidInput(std::string("--") + flag + " needs --gpu NAME");
+  if (has(vm, "regs")) registers_from(vm);  // checked before the kernel is read
+  if (has(vm, "smem")) static_shared_from(vm);
 
   // Everything the command line says is checked before the kernel is read.
   ReplayRequest request;
