@@ -28,9 +28,12 @@ std::string arch_name(int major, int minor) {
   return "sm_" + std::to_string(major) + std::to_string(minor);
 }
 
-std::string without_spaces(std::string s) {
+// A kernel name as compared: no spaces, integer suffixes dropped (Clang prints red<16U>, the
+// demangler red<16u>).
+std::string comparable(std::string s) {
   s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
-  return s;
+  static const std::regex suffix("([0-9])[uUlL]+([,>])");
+  return std::regex_replace(s, suffix, "$1$2");
 }
 
 std::string demangle(const std::string& mangled) {
@@ -401,9 +404,9 @@ CompiledResources compile_resources(const CompileRequest& request) {
                          "): choose one with --kernel NAME");
     chosen = &functions[0];
   } else {
-    const std::string wanted = without_spaces(request.kernel);
+    const std::string wanted = comparable(request.kernel);
     for (const CompiledResources& f : functions)
-      if (f.mangled == lowered || without_spaces(function_name(f.kernel)) == wanted) chosen = &f;
+      if (f.mangled == lowered || comparable(function_name(f.kernel)) == wanted) chosen = &f;
     if (!chosen)
       throw InvalidInput("kernel " + request.kernel + " is not among those " + compiler +
                          " compiled from " + request.file + " (" + names_of(functions) +

@@ -238,6 +238,8 @@ TEST(CompiledResources, TemplateInstantiationsByTheFrontEndsNames) {
   EXPECT_EQ(r64.static_shared_bytes, 2 * 64 * 4);
   EXPECT_EQ(r64.kernel, "void red<64>(float*)");
   EXPECT_EQ(r64.registers_per_thread, cubin_registers(request.file, "sm_90").at("_Z3redILi64EEvPf"));
+  request.kernel = "red<64U>";  // as Clang prints an unsigned argument; the demangler says 64u
+  EXPECT_EQ(compile_resources(request).static_shared_bytes, 2 * 64 * 4);
   request.kernel = "red<32>";
   EXPECT_THROW(compile_resources(request), InvalidInput);  // not instantiated
   request.kernel.clear();
