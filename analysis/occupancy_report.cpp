@@ -87,7 +87,8 @@ void write_occupancy_text(std::ostream& out, const GpuSpec& gpu, const LaunchRes
        std::string(launch.threads_per_block == 1 ? "thread" : "threads") + " = " +
            sim::counted(r.warps_per_block, "warp") + " of " + str(gpu.warp_size));
   line(out, "Registers Per Thread", str(launch.registers_per_thread),
-       (regs_origin.empty() ? "" : "from " + regs_origin + "; ") + "-> " + str(r.registers_per_warp) + " per warp (unit " + str(gpu.register_allocation_unit) +
+       (regs_origin.empty() ? "" : "from " + regs_origin + "; ") + "-> " +
+           str(r.registers_per_warp) + " per warp (unit " + str(gpu.register_allocation_unit) +
            "), " + str(r.registers_per_block) + " per block");
   const std::string smem_origin = origin_of(origins, &ResourceOrigins::static_shared);
   line(out, "Static Shared Memory Per Block", str(launch.static_shared_bytes),

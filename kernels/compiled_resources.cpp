@@ -7,11 +7,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <regex>
 #include <sstream>
@@ -173,8 +174,8 @@ std::vector<CompiledResources> compile_with_nvcc(const std::string& nvcc,
   }
   TempDir temp;
   std::string input = request.file;
-  std::vector<std::string> argv = {nvcc, "-cubin", "-arch=" + arch, "-Xptxas=-v",
-                                   "-o", (temp.path() / "kernel.cubin").string()};
+  std::vector<std::string> argv = {nvcc,         "-cubin", "-arch=" + arch,
+                                   "-Xptxas=-v", "-o",     (temp.path() / "kernel.cubin").string()};
   if (!request.source.empty()) {
     input = (temp.path() / fs::path(request.file.empty() ? "kernel.cu" : request.file).filename())
                 .string();
@@ -244,8 +245,7 @@ class Nvrtc {
   bool complete_ = true;
 };
 
-std::vector<CompiledResources> compile_with_nvrtc(const Nvrtc& nvrtc,
-                                                  const CompileRequest& request,
+std::vector<CompiledResources> compile_with_nvrtc(const Nvrtc& nvrtc, const CompileRequest& request,
                                                   const std::string& arch, std::string& compiler,
                                                   std::string& lowered) {
   int major = 0, minor = 0;
@@ -276,7 +276,8 @@ std::vector<CompiledResources> compile_with_nvrtc(const Nvrtc& nvrtc,
   const std::unique_ptr<Nvrtc::Program, std::function<void(Nvrtc::Program*)>> guard(
       &program, [&nvrtc](Nvrtc::Program* p) { nvrtc.destroy(p); });
   if (!request.kernel.empty()) nvrtc.add_name(program, request.kernel.c_str());
-  std::vector<std::string> options = {"-arch=" + arch, "-Xptxas=-v", "-I" + directory_of(request.file)};
+  std::vector<std::string> options = {"-arch=" + arch, "-Xptxas=-v",
+                                      "-I" + directory_of(request.file)};
   for (const std::string& d : request.defines) options.push_back("-D" + d);
   for (const std::string& i : request.include_dirs) options.push_back("-I" + i);
   std::vector<const char*> pointers;
@@ -288,7 +289,8 @@ std::vector<CompiledResources> compile_with_nvrtc(const Nvrtc& nvrtc,
   if (size > 0) nvrtc.log(program, log.data());
   if (status != 0)
     throw InvalidInput(compiler + " cannot compile " + request.file + " for " + arch + ": " +
-                       first_errors(log) + " (NVRTC compiles device code only: hide host code "
+                       first_errors(log) +
+                       " (NVRTC compiles device code only: hide host code "
                        "with #ifndef __CUDACC_RTC__)");
   const char* name = nullptr;
   if (!request.kernel.empty() && nvrtc.lowered_name(program, request.kernel.c_str(), &name) == 0 &&
@@ -306,9 +308,7 @@ std::string names_of(const std::vector<CompiledResources>& functions) {
 
 }  // namespace
 
-std::string CompiledResources::origin() const {
-  return compiler + " for " + arch + " (ptxas)";
-}
+std::string CompiledResources::origin() const { return compiler + " for " + arch + " (ptxas)"; }
 
 std::string function_name(const std::string& demangled) {
   // The parameter list: the last '(' at template depth 0 whose ')' closes the name.
@@ -316,9 +316,12 @@ std::string function_name(const std::string& demangled) {
   std::size_t open = std::string::npos, start = 0;
   for (std::size_t i = 0; i < demangled.size(); ++i) {
     const char c = demangled[i];
-    if (c == '<') ++depth;
-    else if (c == '>') --depth;
-    else if (c == ' ' && depth == 0 && open == std::string::npos) start = i + 1;  // after "void "
+    if (c == '<')
+      ++depth;
+    else if (c == '>')
+      --depth;
+    else if (c == ' ' && depth == 0 && open == std::string::npos)
+      start = i + 1;  // after "void "
     else if (c == '(' && depth == 0) {
       open = i;
       break;
@@ -329,8 +332,9 @@ std::string function_name(const std::string& demangled) {
 
 std::vector<CompiledResources> parse_ptxas_report(const std::string& report) {
   static const std::regex entry("Compiling entry function '([^']+)' for '([^']+)'");
-  static const std::regex stack("([0-9]+) bytes stack frame, ([0-9]+) bytes spill stores, "
-                                "([0-9]+) bytes spill loads");
+  static const std::regex stack(
+      "([0-9]+) bytes stack frame, ([0-9]+) bytes spill stores, "
+      "([0-9]+) bytes spill loads");
   static const std::regex used("Used ([0-9]+) registers");
   static const std::regex barriers("used ([0-9]+) barriers");
   static const std::regex smem("([0-9]+) bytes smem");
@@ -377,8 +381,7 @@ CompileRequest compile_request(const sim::ir::Kernel& kernel, int cc_major, int 
 CompiledResources compile_resources(const CompileRequest& request) {
   const std::string arch = arch_name(request.cc_major, request.cc_minor);
   std::string looked;
-  const std::string nvcc =
-      request.compiler == CompilerChoice::nvrtc ? "" : find_nvcc(looked);
+  const std::string nvcc = request.compiler == CompilerChoice::nvrtc ? "" : find_nvcc(looked);
   std::vector<CompiledResources> functions;
   std::string compiler, lowered;
   if (!nvcc.empty()) {
@@ -389,7 +392,8 @@ CompiledResources compile_resources(const CompileRequest& request) {
       throw NoCompiler(
           "compiling " + (request.file.empty() ? std::string("the kernel") : request.file) +
           " needs nvcc or NVRTC (CUDA Toolkit): " +
-          (request.compiler == CompilerChoice::nvrtc ? "" : "no nvcc (looked at " + looked + "), ") +
+          (request.compiler == CompilerChoice::nvrtc ? ""
+                                                     : "no nvcc (looked at " + looked + "), ") +
           "no libnvrtc.so; give --regs R and --smem BYTES");
     functions = compile_with_nvrtc(nvrtc, request, arch, compiler, lowered);
   }

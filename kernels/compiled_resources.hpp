@@ -3,7 +3,8 @@
 // is needed: the kernel is compiled, not run.
 //
 // How: the source is compiled for that architecture with nvcc (`nvcc -cubin -arch=sm_XY
-// -Xptxas=-v`; found as $WARPDIV_NVCC, on PATH, or under $CUDA_HOME, $CUDA_PATH, /usr/local/cuda)
+// -Xptxas=-v`; found as $WARPDIV_NVCC, on PATH, or under $CUDA_HOME, $CUDA_PATH, /usr/local/cuda;
+// WARPDIV_NVCC set empty means "no nvcc")
 // or, where nvcc is absent, with NVRTC (libnvrtc.so, loaded at run time; no host code allowed in
 // the file), and the figures are read from ptxas's own resource report (`ptxas info : Used N
 // registers, used B barriers, S bytes smem` and `F bytes stack frame`), which both print for every
@@ -33,28 +34,28 @@ class NoCompiler : public NoDevice {
 enum class CompilerChoice { any, nvcc, nvrtc };  // any: nvcc when found, else NVRTC
 
 struct CompileRequest {
-  std::string file;                       // the .cu file (read by nvcc; named in messages)
-  std::string source;                     // its text; when set, compiled in place of reading file
-  std::string kernel;                     // "k", "ns::k", "red<16>"; empty: the file's only kernel
-  int cc_major = 9;                       // the architecture: sm_<major><minor>
+  std::string file;    // the .cu file (read by nvcc; named in messages)
+  std::string source;  // its text; when set, compiled in place of reading file
+  std::string kernel;  // "k", "ns::k", "red<16>"; empty: the file's only kernel
+  int cc_major = 9;    // the architecture: sm_<major><minor>
   int cc_minor = 0;
-  std::vector<std::string> defines;       // "NAME" or "NAME=VALUE"
+  std::vector<std::string> defines;  // "NAME" or "NAME=VALUE"
   std::vector<std::string> include_dirs;
   CompilerChoice compiler = CompilerChoice::any;
 };
 
 /// One entry function as ptxas reports it.
 struct CompiledResources {
-  std::string kernel;                     // demangled: "MatrixMulKernel(float*, float*, float*, int)"
-  std::string mangled;                    // as in the cubin: "_Z15MatrixMulKernelPfS_S_i"
-  std::string arch;                       // "sm_90"
-  std::string compiler;                   // "nvcc 13.0" or "NVRTC 13.0"
+  std::string kernel;    // demangled: "MatrixMulKernel(float*, float*, float*, int)"
+  std::string mangled;   // as in the cubin: "_Z15MatrixMulKernelPfS_S_i"
+  std::string arch;      // "sm_90"
+  std::string compiler;  // "nvcc 13.0" or "NVRTC 13.0"
   int registers_per_thread = 0;
-  std::int64_t static_shared_bytes = 0;   // __shared__ arrays, per block
-  std::int64_t local_bytes = 0;           // stack frame per thread (local arrays, spills)
+  std::int64_t static_shared_bytes = 0;  // __shared__ arrays, per block
+  std::int64_t local_bytes = 0;          // stack frame per thread (local arrays, spills)
   std::int64_t spill_store_bytes = 0;
   std::int64_t spill_load_bytes = 0;
-  int barriers = 0;                       // named barriers the kernel uses (__syncthreads: 1)
+  int barriers = 0;  // named barriers the kernel uses (__syncthreads: 1)
 
   /// "nvcc 13.0 for sm_90 (ptxas)": where the figures come from.
   std::string origin() const;
@@ -68,6 +69,10 @@ struct CompiledResources {
 CompiledResources compile_resources(const CompileRequest& request);
 
 /// The request for a kernel model: its file, its text where the model holds it, its name.
+/// For a GPU run: compile_resources(compile_request(kernel, major, minor)) gives what
+/// cudaFuncGetAttributes reports as numRegs, sharedSizeBytes and localSizeBytes for the kernel
+/// built by the same compiler (set request.compiler = CompilerChoice::nvrtc where the run loads an
+/// NVRTC-compiled kernel: nvcc and NVRTC may differ by a few registers).
 CompileRequest compile_request(const sim::ir::Kernel& kernel, int cc_major, int cc_minor);
 
 /// Parses ptxas's -v report (as nvcc or NVRTC's log print it) into one entry per entry function,

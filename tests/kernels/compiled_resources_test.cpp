@@ -49,7 +49,10 @@ std::map<std::string, int> registers_from_cubin(const std::string& path) {
   bytes << in.rdbuf();
   const std::string d = bytes.str();
   std::map<std::string, int> registers;
-  if (d.size() < 64 || d.compare(0, 4, "\x7f" "ELF") != 0) return registers;
+  if (d.size() < 64 || d.compare(0, 4,
+                                 "\x7f"
+                                 "ELF") != 0)
+    return registers;
   const auto shoff = read_at<std::uint64_t>(d, 0x28);
   const auto shentsize = read_at<std::uint16_t>(d, 0x3a);
   const auto shnum = read_at<std::uint16_t>(d, 0x3c);
@@ -82,7 +85,8 @@ std::map<std::string, int> registers_from_cubin(const std::string& path) {
     if (format == 0x04 && attribute == 0x2f && size == 8) {
       const auto symbol = read_at<std::uint32_t>(d, at + 4);
       const auto name = read_at<std::uint32_t>(d, symtab->offset + symbol * 24);
-      registers[c_string(strtab.offset + name)] = static_cast<int>(read_at<std::uint32_t>(d, at + 8));
+      registers[c_string(strtab.offset + name)] =
+          static_cast<int>(read_at<std::uint32_t>(d, at + 8));
     }
     at += 4 + (format == 0x04 ? size : 0);
   }
@@ -118,15 +122,16 @@ std::map<std::string, int> cubin_registers(const std::string& source, const std:
 }
 
 // Registers of every entry function, compiled by NVRTC (opened here by the test) into a cubin.
-std::map<std::string, int> nvrtc_cubin_registers(const std::string& source, const std::string& arch) {
+std::map<std::string, int> nvrtc_cubin_registers(const std::string& source,
+                                                 const std::string& arch) {
   void* lib = dlopen(kNvrtc, RTLD_NOW | RTLD_LOCAL);
   if (!lib) return {};
   using Program = void*;
-  const auto create = reinterpret_cast<int (*)(Program*, const char*, const char*, int,
-                                               const char* const*, const char* const*)>(
-      dlsym(lib, "nvrtcCreateProgram"));
-  const auto compile =
-      reinterpret_cast<int (*)(Program, int, const char* const*)>(dlsym(lib, "nvrtcCompileProgram"));
+  const auto create =
+      reinterpret_cast<int (*)(Program*, const char*, const char*, int, const char* const*,
+                               const char* const*)>(dlsym(lib, "nvrtcCreateProgram"));
+  const auto compile = reinterpret_cast<int (*)(Program, int, const char* const*)>(
+      dlsym(lib, "nvrtcCompileProgram"));
   const auto cubin_size =
       reinterpret_cast<int (*)(Program, std::size_t*)>(dlsym(lib, "nvrtcGetCUBINSize"));
   const auto cubin = reinterpret_cast<int (*)(Program, char*)>(dlsym(lib, "nvrtcGetCUBIN"));
@@ -158,9 +163,9 @@ std::map<std::string, int> nvrtc_cubin_registers(const std::string& source, cons
 
 struct ZooKernel {
   const char* file;
-  const char* mangled;      // as nvcc names the kernel
-  std::int64_t shared;      // bytes, by hand
-  int barriers;             // __syncthreads() calls in the kernel (one barrier, 0)
+  const char* mangled;  // as nvcc names the kernel
+  std::int64_t shared;  // bytes, by hand
+  int barriers;         // __syncthreads() calls in the kernel (one barrier, 0)
 };
 
 // Shared memory by hand: two TILE_WIDTH x TILE_WIDTH float tiles = 2*16*16*4; the reductions'
@@ -224,7 +229,8 @@ const char* const kTemplateFile =
     "  x[threadIdx.x] = s[2 * N - 1 - threadIdx.x];\n"
     "}\n"
     "template __global__ void red<64>(float*);\n"
-    "int main() { float* x; cudaMalloc(&x, 512); red<16><<<1, 32>>>(x); std::printf(\"ok\\n\"); }\n";
+    "int main() { float* x; cudaMalloc(&x, 512); red<16><<<1, 32>>>(x); std::printf(\"ok\\n\"); "
+    "}\n";
 
 TEST(CompiledResources, TemplateInstantiationsByTheFrontEndsNames) {
   if (!have_nvcc()) GTEST_SKIP() << kNvcc << " is absent";
@@ -237,7 +243,8 @@ TEST(CompiledResources, TemplateInstantiationsByTheFrontEndsNames) {
   const CompiledResources r64 = compile_resources(request);
   EXPECT_EQ(r64.static_shared_bytes, 2 * 64 * 4);
   EXPECT_EQ(r64.kernel, "void red<64>(float*)");
-  EXPECT_EQ(r64.registers_per_thread, cubin_registers(request.file, "sm_90").at("_Z3redILi64EEvPf"));
+  EXPECT_EQ(r64.registers_per_thread,
+            cubin_registers(request.file, "sm_90").at("_Z3redILi64EEvPf"));
   request.kernel = "red<64U>";  // as Clang prints an unsigned argument; the demangler says 64u
   EXPECT_EQ(compile_resources(request).static_shared_bytes, 2 * 64 * 4);
   request.kernel = "red<32>";
@@ -258,13 +265,12 @@ TEST(CompiledResources, FromAModelsText) {
   // file is not on disk. Two 8 x 8 float arrays: 2*8*8*4 bytes.
   sim::ir::Kernel kernel;
   kernel.name = "k";
-  kernel.files.push_back({"/nonexistent/k.cu",
-                          {"#define W 8", "__global__ void k(float* p) {",
-                           "  __shared__ float a[W][W], b[W][W];",
-                           "  a[threadIdx.y][threadIdx.x] = p[threadIdx.x];", "  __syncthreads();",
-                           "  b[threadIdx.x][threadIdx.y] = a[threadIdx.y][threadIdx.x];",
-                           "  __syncthreads();", "  p[threadIdx.x] = b[threadIdx.y][threadIdx.x];",
-                           "}"}});
+  kernel.files.push_back(
+      {"/nonexistent/k.cu",
+       {"#define W 8", "__global__ void k(float* p) {", "  __shared__ float a[W][W], b[W][W];",
+        "  a[threadIdx.y][threadIdx.x] = p[threadIdx.x];", "  __syncthreads();",
+        "  b[threadIdx.x][threadIdx.y] = a[threadIdx.y][threadIdx.x];", "  __syncthreads();",
+        "  p[threadIdx.x] = b[threadIdx.y][threadIdx.x];", "}"}});
   const CompileRequest request = compile_request(kernel, 8, 6);
   const CompiledResources r = compile_resources(request);
   EXPECT_EQ(r.static_shared_bytes, 2 * 8 * 8 * 4);
@@ -282,7 +288,8 @@ TEST(CompiledResources, MissingCompilerAndOldArchitecturesAreNoCompiler) {
     compile_resources(request);
     ADD_FAILURE() << "sm_35 compiled";
   } catch (const NoCompiler& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot compile for sm_35"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cannot compile for sm_35"), std::string::npos)
+        << e.what();
     EXPECT_NE(std::string(e.what()).find("--regs"), std::string::npos) << e.what();
   }
   request.cc_major = 9;

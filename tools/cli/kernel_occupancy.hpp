@@ -3,9 +3,8 @@
 // Shared by `warpdiv occupancy FILE.cu` and `warpdiv analyze FILE.cu --gpu NAME`.
 #pragma once
 
-#include <cstdint>
-
 #include <boost/program_options.hpp>
+#include <cstdint>
 
 #include "analysis/occupancy.hpp"
 #include "analysis/occupancy_report.hpp"
