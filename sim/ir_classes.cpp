@@ -745,6 +745,12 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
       loops.push_back(static_cast<StmtId>(i));
       structure[static_cast<StmtId>(i)] = *c;
     }
+  // Loops that share a variable would share its symbol: none of them runs as classes.
+  std::map<LocalId, int> users;
+  for (const auto& [loop, acc] : structure) users[acc.variable] += 1;
+  loops.erase(std::remove_if(loops.begin(), loops.end(),
+                             [&](StmtId l) { return users[structure[l].variable] > 1; }),
+              loops.end());
   ClassPlan plan;
   plan.limits = limits;
   for (;;) {
@@ -958,8 +964,19 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     for (const Box& b : boxes) {
       const auto cs = corners(b);
       const BlockRun& first = run(cs.front());
-      for (std::size_t i = 1; i < cs.size(); ++i)
-        if (!(run(cs[i]).trace.entries == first.trace.entries)) settled = false;
+      for (std::size_t i = 1; i < cs.size(); ++i) {
+        const BlockRun& other = run(cs[i]);
+        if (!(other.trace.entries == first.trace.entries)) settled = false;
+        // Equal traces mean equal paths; equal counts are checked as well, defensively.
+        for (std::size_t s = 0; s < kernel.stmts.size() && settled; ++s) {
+          const detail::Counts64& x = first.tally.statements[s];
+          const detail::Counts64& y = other.tally.statements[s];
+          settled = x.evaluations == y.evaluations && x.divergent == y.divergent &&
+                    x.active == y.active && x.taken == y.taken &&
+                    x.block_executions == y.block_executions &&
+                    x.partial_block_executions == y.partial_block_executions;
+        }
+      }
     }
     if (!settled) break;
   }
