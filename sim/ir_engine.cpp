@@ -509,18 +509,25 @@ void WarpMachine::record(ExprId id, LaneMask active, Val a, Val b) {
     any_above = d > 0;
     zero = d == 0;
   } else if (e.narrow_operands) {
-    // 32-bit operands: D fits in 64 bits, and the loop stays in registers.
+    // 32-bit operands (normalised to 64 bits, so both signednesses read as int64): D fits in 64
+    // bits; every lane is computed, branch-free, and the inactive ones masked out.
+    std::array<std::int64_t, kMaxLanes> d;
+    const std::uint64_t* pa = a.lanes != nullptr ? a.lanes : nullptr;
+    const std::uint64_t* pb = b.lanes != nullptr ? b.lanes : nullptr;
+    const auto av = static_cast<std::int64_t>(a.value), bv = static_cast<std::int64_t>(b.value);
+    for (int l = 0; l < lanes_; ++l)
+      d[l] = (pa != nullptr ? static_cast<std::int64_t>(pa[l]) : av) -
+             (pb != nullptr ? static_cast<std::int64_t>(pb[l]) : bv);
     std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
-    for (LaneMask m = active; m != 0; m &= m - 1) {
-      const int l = lowest_lane(m);
-      const std::uint64_t x = a.lanes != nullptr ? a.lanes[l] : a.value;
-      const std::uint64_t y = b.lanes != nullptr ? b.lanes[l] : b.value;
-      const std::int64_t d = static_cast<std::int64_t>(x) - static_cast<std::int64_t>(y);
-      lt |= static_cast<LaneMask>(d < 0) << l;
-      gt |= static_cast<LaneMask>(d > 0) << l;
-      lo = std::min(lo, d);
-      hi = std::max(hi, d);
+    for (int l = 0; l < lanes_; ++l) {
+      const bool on = (active >> l & 1) != 0;
+      lt |= static_cast<LaneMask>(d[l] < 0) << l;
+      gt |= static_cast<LaneMask>(d[l] > 0) << l;
+      lo = std::min(lo, on ? d[l] : lo);
+      hi = std::max(hi, on ? d[l] : hi);
     }
+    lt &= active;
+    gt &= active;
     any = active != 0;
     low = lo;
     high = hi;
