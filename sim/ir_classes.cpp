@@ -1030,6 +1030,8 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     result.classes.push_back(std::move(c));
   }
   result.blocks_replayed = runs.size();
+  if (options.blocks_done != nullptr)
+    options.blocks_done->fetch_add(static_cast<std::uint64_t>(result.blocks));
   return result;
 }
 

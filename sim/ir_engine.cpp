@@ -1044,7 +1044,10 @@ LaneMask WarpMachine::iteration_class(StmtId id, const Stmt& s, std::size_t fram
   LaneMask out = iteration(id, s, frame, in, exits);
   const std::uint64_t next = class_frames_.back().next;
   class_frames_.pop_back();
-  if (out != in || next == ~std::uint64_t{0} || next <= k + 2) return out;
+  // The jump sets the variable as one value: it must still be one (lanes outside the loop that
+  // keep another value make it a lane array).
+  if (out != in || !v.uniform || (in & ~v.defined) != 0 || next == ~std::uint64_t{0} || next <= k + 2)
+    return out;
   snapshot(2 * depth + 1);
   const std::size_t middle = trace_->entries.size();
   const std::uint64_t last = next - 1;

@@ -327,5 +327,36 @@ TEST(IrClasses, RefusesAComparisonOfAValueThatWrapsAround) {
   EXPECT_EQ(plan.refusal->location, "wrap.cu:3:7");
 }
 
+// A loop variable assigned for every lane before a guard, then stepped only by the lanes inside
+// it, becomes a lane array after the first step: the iterations are then replayed, and the counts
+// stay the replay's.
+//   int p = 0;
+//   if (threadIdx.x < g) for (p = 0; p < n; ++p) if (p * 2 + tx < m) work;
+TEST(IrClasses, LoopVariableThatStopsBeingUniform) {
+  Kernel k;
+  k.name = "guarded";
+  k.files.push_back(SourceFile{"guarded.cu", {}});
+  const ScalarType I = ScalarType::I32;
+  const int n = k.add_parameter("n", I), m = k.add_parameter("m", I), g = k.add_parameter("g", I);
+  const LocalId p = k.add_local("p", I), tx = k.add_local("tx", I);
+  const auto c = [&](std::int64_t v) { return k.constant(I, v); };
+  const StmtId loop = k.loop(
+      LoopKind::For, k.assign(p, c(0)), k.binary(BinaryOp::Lt, k.local(p), k.param(n)),
+      k.assign(p, k.binary(BinaryOp::Add, k.local(p), c(1))),
+      k.if_(k.binary(BinaryOp::Lt, k.binary(BinaryOp::Add, k.binary(BinaryOp::Mul, k.local(p), c(2)), k.local(tx)),
+                     k.param(m)),
+            k.work("w")));
+  k.root = k.block({k.declare(tx, k.cast(I, k.builtin(Builtin::ThreadIdxX))), k.declare(p, c(0)),
+                    k.if_(k.binary(BinaryOp::Lt, k.local(tx), k.param(g)), loop)});
+  Launch l;
+  l.grid = Dim3{3, 1, 1};
+  l.block = Dim3{40, 1, 1};
+  for (const std::int64_t lanes_in : {0, 5, 40}) {
+    l.arguments = {Value::of(I, 300), Value::of(I, 250), Value::of(I, lanes_in)};
+    SCOPED_TRACE(lanes_in);
+    expect_same(k, replay(k, l), class_replay(k, l));
+  }
+}
+
 }  // namespace
 }  // namespace warpdiv::sim::ir
