@@ -587,7 +587,10 @@ std::string describe_expr(const Kernel& k, ExprId id) {
   switch (e.kind) {
     case ExprKind::Binary: what = "'" + name(e.binary_op) + "'"; break;
     case ExprKind::Unary: what = "'" + name(e.unary_op) + "'"; break;
-    case ExprKind::Cast: what = "a conversion to " + name(e.type) + " that may wrap around"; break;
+    case ExprKind::Cast:
+      what = e.type == ScalarType::Bool ? std::string("a conversion to bool (a step, not a line)")
+                                        : "a conversion to " + name(e.type) + " that may wrap around";
+      break;
     case ExprKind::Opaque: what = e.description; break;
     default: what = name(e.kind); break;
   }
