@@ -1,6 +1,7 @@
 // The generated probe without a GPU: what the source must and must not contain, and that it
 // compiles (NVRTC where libnvrtc is found; nvcc where the build found it).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -73,6 +74,7 @@ TEST(ProbeSource, CompilesWithNvcc) {
 #ifndef WARPDIV_NVCC
   GTEST_SKIP() << "the build found no nvcc";
 #else
+  if (access(WARPDIV_NVCC, X_OK) != 0) GTEST_SKIP() << WARPDIV_NVCC << " is not on this machine";
   const std::string path = ::testing::TempDir() + "warpdiv_probe_test.cu";
   std::ofstream(path) << kernels::probe_source(all_constructs_model());
   const std::string command = std::string(WARPDIV_NVCC) + " -c -arch=sm_90 -o " + path + ".o " +
