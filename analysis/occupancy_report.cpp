@@ -38,6 +38,10 @@ std::string carveout_note(const GpuSpec& gpu, const LaunchResources& launch,
   return note;
 }
 
+std::string origin_of(const ResourceOrigins* origins, const std::string ResourceOrigins::*field) {
+  return origins ? origins->*field : std::string();
+}
+
 }  // namespace
 
 std::string limit_text(int limit) {
@@ -68,20 +72,26 @@ void write_occupancy_csv(std::ostream& out, const GpuSpec& gpu, const LaunchReso
 }
 
 void write_occupancy_text(std::ostream& out, const GpuSpec& gpu, const LaunchResources& launch,
-                          const OccupancyResult& r) {
+                          const OccupancyResult& r, const ResourceOrigins* origins) {
+  const std::string regs_origin = origin_of(origins, &ResourceOrigins::registers);
   out << "Occupancy on " << gpu.name << " (";
   if (!gpu.description.empty()) out << gpu.description << ", ";
   out << "cc " << compute_capability_text(gpu);
   if (gpu.sm_count > 0) out << ", " << gpu.sm_count << " SMs";
   out << ")\n";
+  if (origins && !origins->kernel.empty())
+    out << "  Kernel " << origins->kernel << (origins->compiled.empty() ? "" : ": ")
+        << origins->compiled << '\n';
 
   line(out, "Block Size", str(launch.threads_per_block),
        std::string(launch.threads_per_block == 1 ? "thread" : "threads") + " = " +
            sim::counted(r.warps_per_block, "warp") + " of " + str(gpu.warp_size));
   line(out, "Registers Per Thread", str(launch.registers_per_thread),
-       "-> " + str(r.registers_per_warp) + " per warp (unit " + str(gpu.register_allocation_unit) +
+       (regs_origin.empty() ? "" : "from " + regs_origin + "; ") + "-> " + str(r.registers_per_warp) + " per warp (unit " + str(gpu.register_allocation_unit) +
            "), " + str(r.registers_per_block) + " per block");
-  line(out, "Static Shared Memory Per Block", str(launch.static_shared_bytes), "bytes");
+  const std::string smem_origin = origin_of(origins, &ResourceOrigins::static_shared);
+  line(out, "Static Shared Memory Per Block", str(launch.static_shared_bytes),
+       smem_origin.empty() ? "bytes" : "bytes, from " + smem_origin);
   line(out, "Dynamic Shared Memory Per Block", str(launch.dynamic_shared_bytes), "bytes");
   line(out, "Driver Shared Memory Per Block", str(gpu.reserved_shared_memory_per_block),
        "bytes (reserved by the driver from cc 8.0)");

@@ -20,10 +20,20 @@ constexpr const char* kOccupancyCsvHeader =
 void write_occupancy_csv(std::ostream& out, const GpuSpec& gpu, const LaunchResources& launch,
                          const OccupancyResult& result);
 
+/// Where a launch's registers and static shared memory come from, for the text block: e.g.
+/// "nvcc 13.0 for sm_90 (ptxas)" for a compiled kernel, "--regs" for a flag. Empty: not said.
+struct ResourceOrigins {
+  std::string registers;
+  std::string static_shared;
+  std::string kernel;    // what was compiled: "MatrixMulKernel(float*, float*, float*, int)"
+  std::string compiled;  // what else the compiler reported: "0 bytes local memory per thread, ..."
+};
+
 /// The readable block: the launch as allocated, each block limit with how it comes about, the
 /// active blocks and warps, the theoretical occupancy and the limiter(s), or why it cannot run.
+/// With origins, the register and shared-memory lines say where their figures come from.
 void write_occupancy_text(std::ostream& out, const GpuSpec& gpu, const LaunchResources& launch,
-                          const OccupancyResult& result);
+                          const OccupancyResult& result, const ResourceOrigins* origins = nullptr);
 
 /// "8", or "unlimited" for occupancy_limits::kUnlimited.
 std::string limit_text(int limit);

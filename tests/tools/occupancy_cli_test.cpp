@@ -150,6 +150,80 @@ TEST(AnalyzeCli, GpuAddsTheOccupancyOfTheAnalysedLaunch) {
   EXPECT_FALSE(contains(run_warpdiv({"analyze"}).out, "Occupancy on"));
 }
 
+// ---------------------------------------------------------------------------------------------
+// A kernel file: compiled for the preset's architecture (the registers themselves are checked
+// against the cubin in tests/kernels/compiled_resources_test.cpp).
+
+const std::string kZoo = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/";
+const char* const kNvcc = "/usr/local/cuda/bin/nvcc";
+
+// `warpdiv ARGS` with $WARPDIV_NVCC naming a compiler that does not exist.
+CliResult run_without_nvcc(const std::string& args) {
+  return run_shell("WARPDIV_NVCC=/nonexistent/nvcc '" + warpdiv_binary() + "' " + args);
+}
+
+TEST(OccupancyCli, KernelFileTakesTheCompiledFigures) {
+  if (!fs::exists(kNvcc)) GTEST_SKIP() << kNvcc << " is absent";
+  const CliResult r = run_warpdiv(
+      {"occupancy", kZoo + "tiled_matmul.cu", "--block", "16,16", "--gpu", "h100"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "\n  Kernel MatrixMulKernel(float*, float*, float*, int): 0 bytes "
+                              "local memory per thread (0 bytes spill stores), 1 barrier, for sm_90\n"))
+      << r.out;
+  // Two 16 x 16 float tiles: 2*16*16*4 = 2048 bytes, + 1 KB reserve = 3072; 233472 / 3072 = 76.
+  EXPECT_EQ(value_of(r.out, "Static Shared Memory Per Block"), "2048") << r.out;
+  EXPECT_TRUE(contains(r.out, "bytes, from nvcc ")) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("Registers Per Thread +[0-9]+   from nvcc [0-9.]+ "
+                                                  "for sm_90 \\(ptxas\\); ")))
+      << r.out;
+  EXPECT_EQ(value_of(r.out, "Block Limit Shared Mem"), "76") << r.out;
+  EXPECT_EQ(value_of(r.out, "Block Size"), "256") << r.out;
+  // The same kernel for an RTX 3090 (cc 8.6): 102400 / 3072 = 33 blocks by shared memory.
+  const CliResult ampere = run_warpdiv(
+      {"occupancy", kZoo + "tiled_matmul.cu", "--block", "16,16", "--gpu", "rtx3090"});
+  ASSERT_EQ(ampere.status, 0) << ampere.err;
+  EXPECT_TRUE(contains(ampere.out, "for sm_86 (ptxas)")) << ampere.out;
+  EXPECT_EQ(value_of(ampere.out, "Block Limit Shared Mem"), "33") << ampere.out;
+}
+
+TEST(OccupancyCli, RegsAndSmemNeedNoCompiler) {
+  // 64 registers: 2048 per warp; 65536 / 4 partitions = 16384 = 8 warps each, 32 in all; / 8
+  // warps per block (16 x 16) = 4 blocks. 4096 + 1024 bytes: 233472 / 5120 = 45.
+  const CliResult r = run_without_nvcc("occupancy '" + kZoo + "tiled_matmul.cu' --block 16,16 "
+                                       "--gpu h100 --regs 64 --smem 4096");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "from --regs; -> 2048 per warp")) << r.out;
+  EXPECT_TRUE(contains(r.out, "4096   bytes, from --smem")) << r.out;
+  EXPECT_EQ(value_of(r.out, "Block Limit Registers"), "4") << r.out;
+  EXPECT_EQ(value_of(r.out, "Block Limit Shared Mem"), "45") << r.out;
+}
+
+TEST(OccupancyCli, WithoutACompilerExitsThreeWithOneLine) {
+  for (const std::string& args :
+       {"occupancy '" + kZoo + "tiled_matmul.cu' --block 16,16 --gpu h100 --regs 32",
+        "analyze '" + kZoo + "naive_matmul.cu' --grid 1 --block 32 --arg Width=8 --gpu h100"}) {
+    SCOPED_TRACE(args);
+    const CliResult r = run_without_nvcc(args);
+    EXPECT_EQ(r.status, 3) << r.out << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(contains(r.err, "needs nvcc or NVRTC")) << r.err;
+    EXPECT_TRUE(contains(r.err, "--regs R and --smem BYTES")) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;  // refused before the replay
+  }
+}
+
+TEST(AnalyzeCli, KernelFileWithGpuAddsItsCompiledOccupancy) {
+  if (!fs::exists(kNvcc)) GTEST_SKIP() << kNvcc << " is absent";
+  const CliResult r = run_warpdiv({"analyze", kZoo + "reduction_contiguous.cu", "--grid", "4",
+                                   "--block", "256", "--gpu", "rtx3090"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "Occupancy on rtx3090")) << r.out;
+  // partialSum[2*BLOCK_SIZE] floats: 2*256*4 = 2048 bytes; 1536 threads / 256 = 6 blocks by warps.
+  EXPECT_EQ(value_of(r.out, "Static Shared Memory Per Block"), "2048") << r.out;
+  EXPECT_EQ(value_of(r.out, "Block Limit Warps"), "6") << r.out;
+  EXPECT_TRUE(contains(r.out, "\n  Kernel reduce(float*, float*): ")) << r.out;
+}
+
 class OccupancyBadInput : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(OccupancyBadInput, ExitsTwoWithOneLineAndNoFile) {
@@ -207,6 +281,16 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"occupancy", "--gpu", "x", "--gpu-file",
                   "@d.csv:" + kHeader.substr(kHeader.find(',') + 1) + kRow.substr(2)},
                  "d.csv:1: header: column 'name' is missing"},
+        BadInput{{"occupancy", kZoo + "tiled_matmul.cu", "--gpu", "h100"}, "needs --block X[,Y[,Z]]"},
+        BadInput{{"occupancy", kZoo + "tiled_matmul.cu", "--gpu", "h100", "--block", "16,16", "--tile", "16"},
+                 "--tile does not apply to a kernel file"},
+        BadInput{{"occupancy", kZoo + "tiled_matmul.cu", "--gpu", "h100", "--block", "32,33"},
+                 "--block"},
+        BadInput{{"occupancy", "--gpu", "h100", "--block", "16,16"}, "--block applies to a kernel file"},
+        BadInput{{"occupancy", "/nonexistent/k.cu", "--gpu", "h100", "--block", "16"},
+                 "cannot read /nonexistent/k.cu"},
+        BadInput{{"analyze", kZoo + "naive_matmul.cu", "--grid", "1", "--block", "32", "--arg",
+                  "Width=8", "--regs", "16"}, "--regs needs --gpu NAME"},
         BadInput{{"analyze", "--regs", "16"}, "--regs and --gpu-file need --gpu NAME"},
         BadInput{{"analyze", "--gpu", "h100", "--warp-size", "16"}, "--warp-size 16 differs from the warp size 32"},
         BadInput{{"analyze", "--gpu", "nope"}, "--gpu must name a GPU of"},

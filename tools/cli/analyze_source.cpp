@@ -19,7 +19,11 @@
 #include "sim/ir.hpp"
 #include "sim/ir_json.hpp"
 #include "sim/ir_replay.hpp"
+#include "analysis/gpu_presets.hpp"
+#include "analysis/occupancy_report.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/gpu_options.hpp"
+#include "tools/cli/kernel_occupancy.hpp"
 #include "tools/cli/launch_expression.hpp"
 #include "tools/cli/options.hpp"
 #include "tools/cli/source_kernel.hpp"
@@ -39,7 +43,7 @@ constexpr std::uint64_t kMaxBlocksToLocatePartialBarriers = 4096;
 // Flags that only `analyze FILE.cu` / `analyze --model` takes: any of them selects that mode.
 constexpr const char* kSourceOnlyFlags[] = {
     "--model", "--kernel", "--grid", "--block", "--arg", "--by-iteration", "--only-block",
-    "--only-warp", "--save-model", "--define", "--include-dir", "-D", "-I"};
+    "--only-warp", "--save-model", "--define", "--include-dir", "-D", "-I", "--smem"};
 
 // The lecture's flags all take a value; so does every flag of analyze but these.
 bool takes_no_value(const std::string& flag) {
@@ -145,6 +149,30 @@ void locate_partial_barriers(const ir::Kernel& kernel, const ir::Launch& launch,
     report.partial_barriers[i].blocks_with_partial = blocks[i];
 }
 
+// With --gpu NAME: the launch's occupancy, the kernel compiled for that GPU's architecture.
+std::optional<KernelOccupancy> source_occupancy(const po::variables_map& vm,
+                                                const ir::Kernel& kernel,
+                                                const ir::Launch& launch) {
+  if (!has(vm, "gpu")) return std::nullopt;
+  const GpuCatalogue catalogue = load_gpu_catalogue(vm);
+  const analysis::GpuSpec& gpu =
+      analysis::find_gpu(catalogue.gpus, get(vm, "gpu"), "--gpu", catalogue.file);
+  if (gpu.warp_size != launch.warp_size)
+    throw InvalidInput("--warp-size " + std::to_string(launch.warp_size) +
+                       " differs from the warp size " + std::to_string(gpu.warp_size) +
+                       " of --gpu " + gpu.name);
+  kernels::CompileRequest request = kernels::compile_request(kernel, gpu.cc_major, gpu.cc_minor);
+  if (has(vm, "file")) {
+    request.file = get(vm, "file");  // compile the file itself, with the same -D and -I
+    request.source.clear();
+    request.defines = get_all(vm, "define");
+    request.include_dirs = get_all(vm, "include-dir");
+  }
+  analysis::LaunchResources resources;
+  resources.threads_per_block = static_cast<std::int64_t>(launch.block.volume());
+  return kernel_occupancy(vm, gpu, request, resources);
+}
+
 }  // namespace
 
 bool is_source_analysis(const Args& args) {
@@ -173,7 +201,9 @@ int analyze_source_command(const Args& args, std::ostream& out) {
       "                       [--warp-size S] [--engine replay] [--csv FILE] [--by-iteration]\n"
       "                       [--only-block X[,Y[,Z]]] [--only-warp W] [--save-model FILE]\n"
       "       warpdiv analyze --model FILE.json --grid ... (a model saved with --save-model)\n"
-      "       warpdiv analyze FILE.cu --save-model FILE.json (save only: no launch needed)\n\n"
+      "       warpdiv analyze FILE.cu --save-model FILE.json (save only: no launch needed)\n"
+      "       warpdiv analyze FILE.cu ... --gpu NAME [--regs R] [--smem BYTES] (adds the launch's\n"
+      "                       occupancy, the kernel compiled for that GPU with nvcc or NVRTC)\n\n"
       "Sizes in --grid and --block are integer expressions (+ - * / % and parentheses) of the\n"
       "--arg names, e.g. --grid '(N+127)/128' --arg N=1000. Each scalar parameter of the kernel\n"
       "needs an --arg of its name; pointer and floating-point parameters need none.\n"
@@ -210,6 +240,10 @@ int analyze_source_command(const Args& args, std::ostream& out) {
        "count only this warp (index within its block; of every block unless --only-block)")
       ("save-model", po::value<std::string>()->value_name("FILE"),
        "save the kernel's model as JSON, for --model on a machine without Clang");
+  add_gpu_options(options);
+  options.add_options()("smem", po::value<std::string>()->value_name("BYTES"),
+                        "static shared memory per block for --gpu (0 .. 1073741824; default: "
+                        "compiled)");
   po::positional_options_description positional;
   positional.add("file", 1);
   po::options_description hidden;
@@ -237,10 +271,17 @@ int analyze_source_command(const Args& args, std::ostream& out) {
                        std::string(has(vm, "file") ? get(vm, "file") : "--model") +
                        " needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] (the launch to replay)");
   if (save_only)
-    for (const char* flag : {"csv", "arg", "by-iteration", "only-block", "only-warp", "warp-size"})
+    for (const char* flag : {"csv", "arg", "by-iteration", "only-block", "only-warp", "warp-size",
+                             "gpu", "regs", "smem", "gpu-file"})
       if (has(vm, flag))
         throw InvalidInput(std::string("--") + flag +
                            " needs a launch: give --grid and --block (or use --save-model alone)");
+
+  if (!has(vm, "gpu"))
+    for (const char* flag : {"regs", "smem", "gpu-file"})
+      if (has(vm, flag)) throw InvalidInput(std::string("--") + flag + " needs --gpu NAME");
+  if (has(vm, "regs")) registers_from(vm);  // checked before the kernel is read
+  if (has(vm, "smem")) static_shared_from(vm);
 
   // Everything the command line says is checked before the kernel is read.
   ReplayRequest request;
@@ -255,6 +296,9 @@ int analyze_source_command(const Args& args, std::ostream& out) {
     launch.arguments = bind_arguments(kernel, request.values);
     ir::validate(launch, kernel);
   }
+  // Compiled before the replay, so that a compiler's refusal comes before any work.
+  const std::optional<KernelOccupancy> occupancy =
+      save_only ? std::nullopt : source_occupancy(vm, kernel, launch);
 
   // Open the outputs before the run, so that a bad path is refused before any work.
   analysis::OutputFiles outputs(out);
@@ -291,6 +335,11 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   if (csv) analysis::write_source_csv(csv->stream(), report);
   outputs.commit();
   analysis::write_source_text(text, report);
+  if (occupancy) {
+    text << '\n';
+    analysis::write_occupancy_text(text, occupancy->gpu, occupancy->launch, occupancy->result,
+                                   &occupancy->origins);
+  }
   if (csv) text << "\nCSV written to " << csv->name() << '\n';
   if (model) text << (csv ? "" : "\n") << "Model written to " << model->name() << '\n';
   return 0;

@@ -1,5 +1,7 @@
 // warpdiv occupancy: the theoretical occupancy of one launch on one GPU preset, Nsight-style.
+#include <fstream>
 #include <memory>
+#include <optional>
 
 #include "analysis/gpu_presets.hpp"
 #include "analysis/occupancy_report.hpp"
@@ -7,6 +9,8 @@
 #include "sim/errors.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gpu_options.hpp"
+#include "tools/cli/kernel_occupancy.hpp"
+#include "tools/cli/launch_expression.hpp"
 #include "tools/cli/options.hpp"
 
 namespace po = boost::program_options;
@@ -18,6 +22,10 @@ constexpr std::int64_t kMaxTile = 256;              // 65,536 threads: far past 
 constexpr std::int64_t kMaxThreads = 65536;
 constexpr std::int64_t kMaxSharedBytes = 1 << 30;   // 1 GiB: far past any per-block limit
 constexpr int kDefaultTile = 16;
+
+std::vector<std::string> get_all(const po::variables_map& vm, const char* flag) {
+  return has(vm, flag) ? vm[flag].as<std::vector<std::string>>() : std::vector<std::string>{};
+}
 }  // namespace
 
 int occupancy_command(const Args& args, std::ostream& out) {
@@ -26,7 +34,12 @@ int occupancy_command(const Args& args, std::ostream& out) {
       "occupancy calculator and Nsight Compute's Occupancy section work it out.\n\n"
       "usage: warpdiv occupancy --gpu NAME [--tile T | --threads N] [--regs R] [--smem BYTES]\n"
       "                         [--dynamic-smem BYTES] [--carveout PCT] [--gpu-file FILE] [--csv FILE]\n"
-      "       warpdiv occupancy --gpu list [--gpu-file FILE]\n\noptions");
+      "       warpdiv occupancy FILE.cu [--kernel NAME] --block X[,Y[,Z]] --gpu NAME [-D ...] [-I ...]\n"
+      "                         [--regs R] [--smem BYTES] [--dynamic-smem BYTES] ...\n"
+      "       warpdiv occupancy --gpu list [--gpu-file FILE]\n\n"
+      "With FILE.cu the kernel is compiled for the GPU's architecture (nvcc, else NVRTC; no GPU\n"
+      "needed) and its registers and static shared memory are read from ptxas's report;\n"
+      "--regs and --smem override them.\n\noptions");
   options.add_options()("help,h", "show this help");
   add_gpu_options(options);
   options.add_options()
@@ -34,6 +47,14 @@ int occupancy_command(const Args& args, std::ostream& out) {
        "the tiled kernel's launch: T*T threads, 2*T*T*4 bytes static shared memory (1 .. 256; "
        "default 16)")
       ("threads", po::value<std::string>()->value_name("N"), "threads per block (1 .. 65536)")
+      ("block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
+       "blockDim of FILE.cu's launch: x and y 1 .. 1024, z 1 .. 64, at most 1024 threads")
+      ("kernel", po::value<std::string>()->value_name("NAME"),
+       "FILE.cu's __global__ function (needed when it defines several; a template as red<16>)")
+      ("define,D", po::value<std::vector<std::string>>()->value_name("NAME[=VALUE]")->composing(),
+       "a macro for the compiler, as -D NAME=VALUE")
+      ("include-dir,I", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
+       "a folder the compiler searches for #include files")
       ("smem", po::value<std::string>()->value_name("BYTES"),
        "static shared memory per block (0 .. 1073741824); overrides --tile's")
       ("dynamic-smem", po::value<std::string>()->value_name("BYTES"),
@@ -41,7 +62,13 @@ int occupancy_command(const Args& args, std::ostream& out) {
       ("carveout", po::value<std::string>()->value_name("PCT"),
        "preferred shared-memory carveout, % of the largest (0 .. 100; default: the largest)")
       ("csv", po::value<std::string>()->value_name("FILE"), "also write the one-row CSV to FILE");
-  const po::variables_map vm = parse_command_line("occupancy", args, options);
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  po::options_description hidden;
+  hidden.add_options()("file", po::value<std::string>());
+  po::options_description all;
+  all.add(options).add(hidden);
+  const po::variables_map vm = parse_command_line("occupancy", args, all, &positional);
   if (has(vm, "help")) {
     write_help(out, options);
     return 0;
@@ -52,34 +79,64 @@ int occupancy_command(const Args& args, std::ostream& out) {
   const GpuCatalogue catalogue = load_gpu_catalogue(vm);
   const analysis::GpuSpec& gpu = analysis::find_gpu(catalogue.gpus, get(vm, "gpu"), "--gpu", catalogue.file);
 
-  if (has(vm, "tile") && has(vm, "threads"))
-    throw InvalidInput("--tile and --threads cannot be combined (--tile T means T*T threads)");
-  const int regs = registers_from(vm);
+  const bool from_file = has(vm, "file");
   analysis::LaunchResources launch;
-  if (has(vm, "threads")) {
-    launch.threads_per_block = parse_integer("--threads", get(vm, "threads"), 1, kMaxThreads);
-    launch.registers_per_thread = regs;
+  if (from_file) {
+    if (!std::ifstream(get(vm, "file")))
+      throw InvalidInput("cannot read " + get(vm, "file") + ": no such file or not readable");
+    for (const char* flag : {"tile", "threads"})
+      if (has(vm, flag))
+        throw InvalidInput(std::string("--") + flag + " does not apply to a kernel file: give its "
+                           "launch's --block X[,Y[,Z]]");
+    if (!has(vm, "block"))
+      throw InvalidInput("warpdiv occupancy " + get(vm, "file") + " needs --block X[,Y[,Z]]");
+    const Extent3 block = parse_extent("--block", get(vm, "block"), {});
+    check_block("--block", block);
+    launch.threads_per_block = block.x * block.y * block.z;
   } else {
-    const std::int64_t tile =
-        has(vm, "tile") ? parse_integer("--tile", get(vm, "tile"), 1, kMaxTile) : kDefaultTile;
-    launch = analysis::tiled_kernel_launch(static_cast<int>(tile), regs);
+    for (const char* flag : {"block", "kernel", "define", "include-dir"})
+      if (has(vm, flag))
+        throw InvalidInput(std::string("--") + flag + " applies to a kernel file: warpdiv "
+                           "occupancy FILE.cu --block X[,Y[,Z]] --gpu NAME");
+    if (has(vm, "tile") && has(vm, "threads"))
+      throw InvalidInput("--tile and --threads cannot be combined (--tile T means T*T threads)");
+    const int regs = registers_from(vm);
+    if (has(vm, "threads")) {
+      launch.threads_per_block = parse_integer("--threads", get(vm, "threads"), 1, kMaxThreads);
+      launch.registers_per_thread = regs;
+    } else {
+      const std::int64_t tile =
+          has(vm, "tile") ? parse_integer("--tile", get(vm, "tile"), 1, kMaxTile) : kDefaultTile;
+      launch = analysis::tiled_kernel_launch(static_cast<int>(tile), regs);
+    }
+    if (has(vm, "smem")) launch.static_shared_bytes = static_shared_from(vm);
   }
-  if (has(vm, "smem"))
-    launch.static_shared_bytes = parse_integer("--smem", get(vm, "smem"), 0, kMaxSharedBytes);
   if (has(vm, "dynamic-smem"))
     launch.dynamic_shared_bytes =
         parse_integer("--dynamic-smem", get(vm, "dynamic-smem"), 0, kMaxSharedBytes);
   if (has(vm, "carveout"))
     launch.carveout_percent = static_cast<int>(parse_integer("--carveout", get(vm, "carveout"), 0, 100));
 
-  // Open the output first so a bad path is refused before any work.
+  // Open the output first so a bad path is refused before any work (a compile included).
   analysis::OutputFiles outputs(out);
   analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
 
+  std::optional<KernelOccupancy> compiled;
+  if (from_file) {
+    const std::string file = get(vm, "file");
+    kernels::CompileRequest request;
+    request.file = file;
+    if (has(vm, "kernel")) request.kernel = get(vm, "kernel");
+    request.defines = get_all(vm, "define");
+    request.include_dirs = get_all(vm, "include-dir");
+    compiled = kernel_occupancy(vm, gpu, request, launch);
+    launch = compiled->launch;
+  }
   const analysis::OccupancyResult result = analysis::compute_occupancy(gpu, launch);
   if (csv) analysis::write_occupancy_csv(csv->stream(), gpu, launch, result);
   outputs.commit();
-  analysis::write_occupancy_text(outputs.report(), gpu, launch, result);
+  analysis::write_occupancy_text(outputs.report(), gpu, launch, result,
+                                 compiled ? &compiled->origins : nullptr);
   if (csv) outputs.report() << "\nCSV written to " << csv->name() << '\n';
   return 0;
 }

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <new>
 
+#include "kernels/compiled_resources.hpp"
 #include "sim/errors.hpp"
 #include "sim/message_text.hpp"
 #include "tools/cli/commands.hpp"
@@ -82,6 +83,9 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   } catch (const WriteFailed& e) {
     report(err, "error", e);
     return 1;
+  } catch (const kernels::NoCompiler& e) {
+    report(err, "no CUDA compiler", e);
+    return 3;
   } catch (const NoDevice& e) {
     report(err, "no GPU", e);
     return 3;

@@ -1,0 +1,418 @@
+#include "kernels/compiled_resources.hpp"
+
+#include <cxxabi.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace warpdiv::kernels {
+
+namespace {
+
+constexpr int kMaxErrorLines = 6;  // of the compiler's output, in an InvalidInput message
+
+std::string arch_name(int major, int minor) {
+  return "sm_" + std::to_string(major) + std::to_string(minor);
+}
+
+std::string without_spaces(std::string s) {
+  s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
+  return s;
+}
+
+std::string demangle(const std::string& mangled) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> text(
+      abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
+  return status == 0 && text ? std::string(text.get()) : mangled;
+}
+
+// The first lines of a compiler's output that say "error", else its first lines.
+std::string first_errors(const std::string& output) {
+  std::istringstream in(output);
+  std::string line, errors, any;
+  int n_errors = 0, n_any = 0;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    if (n_any < kMaxErrorLines) any += (n_any++ ? "; " : "") + line;
+    if (line.find("error") != std::string::npos && n_errors < kMaxErrorLines)
+      errors += (n_errors++ ? "; " : "") + line;
+  }
+  return errors.empty() ? any : errors;
+}
+
+struct ProcessResult {
+  int status = -1;     // exit status, -1 when it could not run or was killed
+  std::string output;  // stdout and stderr together
+};
+
+// Runs argv[0] (searched on PATH when it has no '/') without a shell.
+ProcessResult run_process(const std::vector<std::string>& argv) {
+  ProcessResult result;
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) return result;
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return result;
+  }
+  if (pid == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    dup2(fds[1], STDERR_FILENO);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  close(fds[1]);
+  char buffer[4096];
+  ssize_t n;
+  while ((n = read(fds[0], buffer, sizeof buffer)) > 0 || (n < 0 && errno == EINTR))
+    if (n > 0) result.output.append(buffer, static_cast<std::size_t>(n));
+  close(fds[0]);
+  int wstatus = 0;
+  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(wstatus)) result.status = WEXITSTATUS(wstatus);
+  return result;
+}
+
+bool is_executable(const fs::path& p) {
+  std::error_code error;
+  return fs::is_regular_file(p, error) && access(p.c_str(), X_OK) == 0;
+}
+
+// nvcc: $WARPDIV_NVCC, PATH, then the usual toolkit homes. Empty when none; `looked` lists them.
+std::string find_nvcc(std::string& looked) {
+  if (const char* env = std::getenv("WARPDIV_NVCC")) return env;  // as asked, even if wrong
+  std::vector<fs::path> candidates;
+  if (const char* path = std::getenv("PATH")) {
+    std::istringstream dirs(path);
+    std::string dir;
+    while (std::getline(dirs, dir, ':'))
+      if (!dir.empty()) candidates.push_back(fs::path(dir) / "nvcc");
+  }
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* home = std::getenv(var)) candidates.push_back(fs::path(home) / "bin" / "nvcc");
+  candidates.push_back("/usr/local/cuda/bin/nvcc");
+  looked = "PATH, $CUDA_HOME, $CUDA_PATH, /usr/local/cuda/bin";
+  for (const fs::path& p : candidates)
+    if (is_executable(p)) return p.string();
+  return "";
+}
+
+// A temporary folder, removed with its contents on destruction.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "warpdiv-compile-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot create a temporary folder");
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+std::string directory_of(const std::string& file) {
+  const fs::path dir = fs::path(file).parent_path();
+  return dir.empty() ? "." : dir.string();
+}
+
+// "nvcc 13.0": the release from `nvcc --version`.
+std::string nvcc_version(const std::string& nvcc) {
+  const ProcessResult r = run_process({nvcc, "--version"});
+  std::smatch m;
+  if (r.status == 0 && std::regex_search(r.output, m, std::regex("release ([0-9]+\\.[0-9]+)")))
+    return "nvcc " + m[1].str();
+  return "nvcc";
+}
+
+std::vector<CompiledResources> compile_with_nvcc(const std::string& nvcc,
+                                                 const CompileRequest& request,
+                                                 const std::string& arch, std::string& compiler) {
+  compiler = nvcc_version(nvcc);
+  const ProcessResult codes = run_process({nvcc, "--list-gpu-code"});
+  if (codes.status != 0)
+    throw NoCompiler("needs nvcc or NVRTC: " + nvcc + " does not run (" +
+                     (codes.output.empty() ? "exit status " + std::to_string(codes.status)
+                                           : first_errors(codes.output)) +
+                     "); give --regs R and --smem BYTES");
+  if (!std::regex_search(codes.output, std::regex("(^|\\s)" + arch + "(\\s|$)"))) {
+    std::istringstream words(codes.output);
+    std::string listed, word;
+    while (words >> word) listed += (listed.empty() ? "" : ", ") + word;
+    throw NoCompiler(compiler + " cannot compile for " + arch + " (cc " +
+                     std::to_string(request.cc_major) + "." + std::to_string(request.cc_minor) +
+                     "; it targets " + listed + "); give --regs R and --smem BYTES");
+  }
+  TempDir temp;
+  std::string input = request.file;
+  std::vector<std::string> argv = {nvcc, "-cubin", "-arch=" + arch, "-Xptxas=-v",
+                                   "-o", (temp.path() / "kernel.cubin").string()};
+  if (!request.source.empty()) {
+    input = (temp.path() / fs::path(request.file.empty() ? "kernel.cu" : request.file).filename())
+                .string();
+    std::ofstream(input) << request.source;
+    argv.push_back("-I" + directory_of(request.file));
+  }
+  for (const std::string& d : request.defines) argv.push_back("-D" + d);
+  for (const std::string& i : request.include_dirs) argv.push_back("-I" + i);
+  argv.push_back(input);
+  const ProcessResult r = run_process(argv);
+  if (r.status != 0)
+    throw InvalidInput(compiler + " cannot compile " + request.file + " for " + arch + ": " +
+                       first_errors(r.output));
+  return parse_ptxas_report(r.output);
+}
+
+// NVRTC's C API, opened at run time so that the build needs no CUDA Toolkit.
+class Nvrtc {
+ public:
+  using Program = void*;
+  Nvrtc() {
+    std::vector<std::string> names = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"};
+    for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+      if (const char* home = std::getenv(var))
+        names.push_back((fs::path(home) / "lib64" / "libnvrtc.so").string());
+    names.push_back("/usr/local/cuda/lib64/libnvrtc.so");
+    for (const std::string& name : names)
+      if ((library_ = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL))) break;
+    if (!library_) return;
+    load(version, "nvrtcVersion");
+    load(num_archs, "nvrtcGetNumSupportedArchs");
+    load(archs, "nvrtcGetSupportedArchs");
+    load(create, "nvrtcCreateProgram");
+    load(add_name, "nvrtcAddNameExpression");
+    load(compile, "nvrtcCompileProgram");
+    load(log_size, "nvrtcGetProgramLogSize");
+    load(log, "nvrtcGetProgramLog");
+    load(lowered_name, "nvrtcGetLoweredName");
+    load(destroy, "nvrtcDestroyProgram");
+  }
+  ~Nvrtc() {
+    if (library_) dlclose(library_);
+  }
+  Nvrtc(const Nvrtc&) = delete;
+  Nvrtc& operator=(const Nvrtc&) = delete;
+  bool ok() const { return library_ && complete_; }
+
+  int (*version)(int*, int*) = nullptr;
+  int (*num_archs)(int*) = nullptr;
+  int (*archs)(int*) = nullptr;
+  int (*create)(Program*, const char*, const char*, int, const char* const*,
+                const char* const*) = nullptr;
+  int (*add_name)(Program, const char*) = nullptr;
+  int (*compile)(Program, int, const char* const*) = nullptr;
+  int (*log_size)(Program, std::size_t*) = nullptr;
+  int (*log)(Program, char*) = nullptr;
+  int (*lowered_name)(Program, const char*, const char**) = nullptr;
+  int (*destroy)(Program*) = nullptr;
+
+ private:
+  template <typename F>
+  void load(F& f, const char* symbol) {
+    f = reinterpret_cast<F>(dlsym(library_, symbol));
+    if (!f) complete_ = false;
+  }
+  void* library_ = nullptr;
+  bool complete_ = true;
+};
+
+std::vector<CompiledResources> compile_with_nvrtc(const Nvrtc& nvrtc,
+                                                  const CompileRequest& request,
+                                                  const std::string& arch, std::string& compiler,
+                                                  std::string& lowered) {
+  int major = 0, minor = 0;
+  nvrtc.version(&major, &minor);
+  compiler = "NVRTC " + std::to_string(major) + "." + std::to_string(minor);
+  int count = 0;
+  nvrtc.num_archs(&count);
+  std::vector<int> archs(static_cast<std::size_t>(std::max(count, 0)));
+  if (count > 0) nvrtc.archs(archs.data());
+  const int wanted = std::stoi(arch.substr(3));
+  if (std::find(archs.begin(), archs.end(), wanted) == archs.end()) {
+    std::string listed;
+    for (int a : archs) listed += (listed.empty() ? "sm_" : ", sm_") + std::to_string(a);
+    throw NoCompiler(compiler + " cannot compile for " + arch + " (it targets " + listed +
+                     "); give --regs R and --smem BYTES");
+  }
+  std::string source = request.source;
+  if (source.empty()) {
+    std::ifstream in(request.file);
+    if (!in) throw InvalidInput("cannot read " + request.file + ": no such file or not readable");
+    std::ostringstream text;
+    text << in.rdbuf();
+    source = text.str();
+  }
+  Nvrtc::Program program = nullptr;
+  if (nvrtc.create(&program, source.c_str(), request.file.c_str(), 0, nullptr, nullptr) != 0)
+    throw std::runtime_error("NVRTC could not create a program");
+  const std::unique_ptr<Nvrtc::Program, std::function<void(Nvrtc::Program*)>> guard(
+      &program, [&nvrtc](Nvrtc::Program* p) { nvrtc.destroy(p); });
+  if (!request.kernel.empty()) nvrtc.add_name(program, request.kernel.c_str());
+  std::vector<std::string> options = {"-arch=" + arch, "-Xptxas=-v", "-I" + directory_of(request.file)};
+  for (const std::string& d : request.defines) options.push_back("-D" + d);
+  for (const std::string& i : request.include_dirs) options.push_back("-I" + i);
+  std::vector<const char*> pointers;
+  for (const std::string& o : options) pointers.push_back(o.c_str());
+  const int status = nvrtc.compile(program, static_cast<int>(pointers.size()), pointers.data());
+  std::size_t size = 0;
+  nvrtc.log_size(program, &size);
+  std::string log(size, '\0');
+  if (size > 0) nvrtc.log(program, log.data());
+  if (status != 0)
+    throw InvalidInput(compiler + " cannot compile " + request.file + " for " + arch + ": " +
+                       first_errors(log) + " (NVRTC compiles device code only: hide host code "
+                       "with #ifndef __CUDACC_RTC__)");
+  const char* name = nullptr;
+  if (!request.kernel.empty() && nvrtc.lowered_name(program, request.kernel.c_str(), &name) == 0 &&
+      name)
+    lowered = name;
+  return parse_ptxas_report(log);
+}
+
+std::string names_of(const std::vector<CompiledResources>& functions) {
+  std::string names;
+  for (const CompiledResources& f : functions)
+    names += (names.empty() ? "" : ", ") + function_name(f.kernel);
+  return names;
+}
+
+}  // namespace
+
+std::string CompiledResources::origin() const {
+  return compiler + " for " + arch + " (ptxas)";
+}
+
+std::string function_name(const std::string& demangled) {
+  // The parameter list: the last '(' at template depth 0 whose ')' closes the name.
+  int depth = 0;
+  std::size_t open = std::string::npos, start = 0;
+  for (std::size_t i = 0; i < demangled.size(); ++i) {
+    const char c = demangled[i];
+    if (c == '<') ++depth;
+    else if (c == '>') --depth;
+    else if (c == ' ' && depth == 0 && open == std::string::npos) start = i + 1;  // after "void "
+    else if (c == '(' && depth == 0) {
+      open = i;
+      break;
+    }
+  }
+  return demangled.substr(start, open == std::string::npos ? std::string::npos : open - start);
+}
+
+std::vector<CompiledResources> parse_ptxas_report(const std::string& report) {
+  static const std::regex entry("Compiling entry function '([^']+)' for '([^']+)'");
+  static const std::regex stack("([0-9]+) bytes stack frame, ([0-9]+) bytes spill stores, "
+                                "([0-9]+) bytes spill loads");
+  static const std::regex used("Used ([0-9]+) registers");
+  static const std::regex barriers("used ([0-9]+) barriers");
+  static const std::regex smem("([0-9]+) bytes smem");
+  std::vector<CompiledResources> functions;
+  std::istringstream in(report);
+  std::string line;
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (std::regex_search(line, m, entry)) {
+      CompiledResources f;
+      f.mangled = m[1];
+      f.kernel = demangle(f.mangled);
+      functions.push_back(f);
+      continue;
+    }
+    if (functions.empty()) continue;
+    CompiledResources& f = functions.back();
+    if (std::regex_search(line, m, stack)) {
+      f.local_bytes = std::stoll(m[1]);
+      f.spill_store_bytes = std::stoll(m[2]);
+      f.spill_load_bytes = std::stoll(m[3]);
+    }
+    if (std::regex_search(line, m, used)) {
+      f.registers_per_thread = std::stoi(m[1]);
+      if (std::regex_search(line, m, barriers)) f.barriers = std::stoi(m[1]);
+      if (std::regex_search(line, m, smem)) f.static_shared_bytes = std::stoll(m[1]);
+    }
+  }
+  return functions;
+}
+
+CompileRequest compile_request(const sim::ir::Kernel& kernel, int cc_major, int cc_minor) {
+  CompileRequest request;
+  request.kernel = kernel.name;
+  request.cc_major = cc_major;
+  request.cc_minor = cc_minor;
+  if (!kernel.files.empty()) {
+    request.file = kernel.files[0].path;
+    for (const std::string& line : kernel.files[0].lines) request.source += line + '\n';
+  }
+  return request;
+}
+
+CompiledResources compile_resources(const CompileRequest& request) {
+  const std::string arch = arch_name(request.cc_major, request.cc_minor);
+  std::string looked;
+  const std::string nvcc =
+      request.compiler == CompilerChoice::nvrtc ? "" : find_nvcc(looked);
+  std::vector<CompiledResources> functions;
+  std::string compiler, lowered;
+  if (!nvcc.empty()) {
+    functions = compile_with_nvcc(nvcc, request, arch, compiler);
+  } else {
+    const Nvrtc nvrtc;
+    if (request.compiler == CompilerChoice::nvcc || !nvrtc.ok())
+      throw NoCompiler(
+          "compiling " + (request.file.empty() ? std::string("the kernel") : request.file) +
+          " needs nvcc or NVRTC (CUDA Toolkit): " +
+          (request.compiler == CompilerChoice::nvrtc ? "" : "no nvcc (looked at " + looked + "), ") +
+          "no libnvrtc.so; give --regs R and --smem BYTES");
+    functions = compile_with_nvrtc(nvrtc, request, arch, compiler, lowered);
+  }
+  if (functions.empty())
+    throw InvalidInput(request.file + " has no __global__ function that " + compiler +
+                       " compiled for " + arch);
+
+  const CompiledResources* chosen = nullptr;
+  if (request.kernel.empty()) {
+    if (functions.size() > 1)
+      throw InvalidInput(request.file + " defines several kernels (" + names_of(functions) +
+                         "): choose one with --kernel NAME");
+    chosen = &functions[0];
+  } else {
+    const std::string wanted = without_spaces(request.kernel);
+    for (const CompiledResources& f : functions)
+      if (f.mangled == lowered || without_spaces(function_name(f.kernel)) == wanted) chosen = &f;
+    if (!chosen)
+      throw InvalidInput("kernel " + request.kernel + " is not among those " + compiler +
+                         " compiled from " + request.file + " (" + names_of(functions) +
+                         "; a template is compiled for the instantiations the file uses)");
+  }
+  CompiledResources result = *chosen;
+  result.arch = arch;
+  result.compiler = compiler;
+  return result;
+}
+
+}  // namespace warpdiv::kernels
