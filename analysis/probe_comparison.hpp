@@ -69,6 +69,15 @@ struct ProbeRecord {
   sim::Count partial_barrier_executions = 0;
   ProbeComparison comparison;
   std::string outcome;                     // comparison.summary()
+  // The kernel's own resources: compiled for this GPU's architecture (kernels/compiled_resources)
+  // beside what the runtime reports for it loaded (cudaFuncGetAttributes); -1 where unknown,
+  // and kernel_resources_note says why.
+  std::string kernel_compiled_by;          // "nvcc 13.0 for sm_90 (ptxas)"
+  int kernel_registers_compiled = -1;
+  std::int64_t kernel_static_shared_compiled = -1;  // bytes
+  int kernel_registers_runtime = -1;
+  std::int64_t kernel_static_shared_runtime = -1;   // bytes
+  std::string kernel_resources_note;
   int probe_registers = 0;                 // cudaFuncGetAttributes of the probe
   std::size_t probe_local_bytes = 0;
   double compile_seconds = 0;

@@ -29,6 +29,9 @@ KernelTimes TiledMatmul::time_kernels(int) { no_cuda(); }
 DeviceInfo open_probe_device() { no_cuda(); }
 std::string nvrtc_version() { no_cuda(); }
 std::vector<char> compile_probe(const std::string&, const std::string&) { no_cuda(); }
+ProbeResources loaded_kernel_attributes(const std::string&, const std::string&, const std::string&) {
+  no_cuda();
+}
 ProbeRun run_probe(const sim::ir::Kernel&, const sim::ir::Launch&, const sim::ir::WarpTrace*,
                    std::uint64_t) {
   no_cuda();

@@ -170,6 +170,29 @@ std::vector<char> compile_probe(const std::string& source, const std::string& ar
   return cubin;
 }
 
+namespace {
+
+ProbeResources attributes_of(cudaKernel_t entry) {
+  cudaFuncAttributes attributes{};
+  WARPDIV_CUDA(cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(entry)));
+  ProbeResources r;
+  r.registers_per_thread = attributes.numRegs;
+  r.static_shared_bytes = attributes.sharedSizeBytes;
+  r.local_bytes = attributes.localSizeBytes;
+  r.max_threads_per_block = attributes.maxThreadsPerBlock;
+  r.binary_version = attributes.binaryVersion;
+  return r;
+}
+
+}  // namespace
+
+ProbeResources loaded_kernel_attributes(const std::string& source, const std::string& architecture,
+                                        const std::string& name) {
+  (void)open_probe_device();
+  const Library library(compile_probe(source, architecture));
+  return attributes_of(library.kernel(name.c_str()));
+}
+
 ProbeRun run_probe(const ir::Kernel& kernel, const ir::Launch& launch, const ir::WarpTrace* layout,
                    std::uint64_t guard) {
   if (launch.warp_size != kProbeWarpSize)
@@ -187,15 +210,9 @@ ProbeRun run_probe(const ir::Kernel& kernel, const ir::Launch& launch, const ir:
   run.compile_seconds = seconds_since(compile_start);
   const Library library(cubin);
   const cudaKernel_t entry = library.kernel(kProbeEntry);
-  cudaFuncAttributes attributes{};
-  WARPDIV_CUDA(cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(entry)));
-  run.resources.registers_per_thread = attributes.numRegs;
-  run.resources.static_shared_bytes = attributes.sharedSizeBytes;
-  run.resources.local_bytes = attributes.localSizeBytes;
-  run.resources.max_threads_per_block = attributes.maxThreadsPerBlock;
-  run.resources.binary_version = attributes.binaryVersion;
-  if (launch.block.volume() > static_cast<std::uint64_t>(attributes.maxThreadsPerBlock))
-    throw InvalidInput("the probe runs at most " + std::to_string(attributes.maxThreadsPerBlock) +
+  run.resources = attributes_of(entry);
+  if (launch.block.volume() > static_cast<std::uint64_t>(run.resources.max_threads_per_block))
+    throw InvalidInput("the probe runs at most " + std::to_string(run.resources.max_threads_per_block) +
                        " threads per block on this GPU (the launch has " +
                        std::to_string(launch.block.volume()) + ")");
 

@@ -50,6 +50,12 @@ std::string nvrtc_version();
 /// Compiles `source` for GPU 0's architecture; the cubin, or CudaError with NVRTC's log.
 std::vector<char> compile_probe(const std::string& source, const std::string& architecture);
 
+/// What the runtime reports for function `name` (mangled, as in the cubin) of CUDA source
+/// `source` compiled by NVRTC for `architecture` and loaded on GPU 0: the user's real kernel
+/// beside its compiled figures. Throws NoDevice, CudaError (it does not compile or load).
+ProbeResources loaded_kernel_attributes(const std::string& source, const std::string& architecture,
+                                        const std::string& name);
+
 /// Generates, compiles and launches the probe of `kernel` with `launch` (warp size 32). With
 /// `layout` (the model's WarpTrace), each warp records up to its count there: the result's
 /// `warps` has the same offsets. Each warp stops after `guard` evaluations (a probe that

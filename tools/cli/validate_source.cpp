@@ -9,6 +9,7 @@
 
 #include "analysis/output_files.hpp"
 #include "analysis/probe_comparison.hpp"
+#include "kernels/compiled_resources.hpp"
 #include "kernels/probe.hpp"
 #include "sim/errors.hpp"
 #include "sim/ir.hpp"
@@ -76,6 +77,32 @@ void write_statements(std::ostream& out, const ir::Kernel& kernel, const ir::Rep
     column(m.divergent, 12);
     column(m.active_lanes, 14);
     out << "   " << (m == gpu[i] ? "yes" : "NO") << '\n';
+  }
+}
+
+// The kernel's own registers and static shared memory: compiled for GPU 0's architecture (nvcc or
+// NVRTC, ptxas's report) beside cudaFuncGetAttributes of the same kernel loaded there. Where either
+// is out of reach (no compiler, a source the model does not hold) the record says why; the
+// validation itself does not depend on it.
+void kernel_resources(const ir::Kernel& kernel, const kernels::DeviceInfo& device,
+                      const std::string& architecture, analysis::ProbeRecord& record) {
+  try {
+    const kernels::CompileRequest request =
+        kernels::compile_request(kernel, device.compute_major, device.compute_minor);
+    if (request.source.empty()) {
+      record.kernel_resources_note = "the model holds no source text to compile";
+      return;
+    }
+    const kernels::CompiledResources compiled = kernels::compile_resources(request);
+    record.kernel_compiled_by = compiled.origin();
+    record.kernel_registers_compiled = compiled.registers_per_thread;
+    record.kernel_static_shared_compiled = compiled.static_shared_bytes;
+    const kernels::ProbeResources loaded =
+        kernels::loaded_kernel_attributes(request.source, architecture, compiled.mangled);
+    record.kernel_registers_runtime = loaded.registers_per_thread;
+    record.kernel_static_shared_runtime = static_cast<std::int64_t>(loaded.static_shared_bytes);
+  } catch (const std::exception& e) {
+    record.kernel_resources_note = e.what();
   }
 }
 
@@ -216,6 +243,7 @@ int validate_source_command(const Args& args, std::ostream& out) {
   }
   record.comparison = comparison;
   record.outcome = comparison.summary(kernel);
+  kernel_resources(kernel, device, gpu.architecture, record);
   record.probe_registers = gpu.resources.registers_per_thread;
   record.probe_local_bytes = gpu.resources.local_bytes;
   record.compile_seconds = gpu.compile_seconds;
@@ -233,6 +261,14 @@ int validate_source_command(const Args& args, std::ostream& out) {
        << "probe: " << gpu.resources.registers_per_thread << " registers per thread, "
        << gpu.resources.local_bytes << " bytes of local memory; compiled in "
        << gpu.compile_seconds << " s, ran in " << gpu.kernel_seconds << " s\n";
+  if (record.kernel_registers_runtime >= 0)
+    text << "kernel: " << record.kernel_registers_compiled << " registers per thread and "
+         << record.kernel_static_shared_compiled << " bytes of static shared memory compiled ("
+         << record.kernel_compiled_by << "); loaded, the runtime reports "
+         << record.kernel_registers_runtime << " and " << record.kernel_static_shared_runtime
+         << " (cudaFuncGetAttributes)\n";
+  else
+    text << "kernel: resources not compiled (" << record.kernel_resources_note << ")\n";
   write_statements(text, kernel, model, gpu.statements);
   if (!warp_by_warp)
     text << "warp by warp: not compared (the model makes about "
