@@ -67,7 +67,9 @@ int validate_command(const Args& args, std::ostream& out) {
       "calculator, (d) times of the checked kernel and of the unchecked one on padded sizes.\n"
       "Exit status 0 when all agree, 1 on any mismatch (see the list at the end).\n\n"
       "usage: warpdiv validate [--width W | --rows J --inner K --cols L] [--tile T]\n"
-      "                        [--repeat N] [--seed S] [--csv FILE]\n\noptions");
+      "                        [--repeat N] [--seed S] [--csv FILE]\n"
+      "       warpdiv validate FILE.cu | --model FILE.json --grid ... --block ... (any kernel's\n"
+      "                        control flow on the GPU: warpdiv validate FILE.cu --help)\n\noptions");
   options.add_options()
       ("help,h", "show this help")
       ("width", po::value<std::string>()->value_name("W"),
