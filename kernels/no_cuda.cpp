@@ -1,5 +1,6 @@
 // The stand-in used when nvcc is not found: everything that needs the GPU reports "no GPU" (exit
 // status 3), so the rest of warpdiv builds and tests without CUDA.
+#include "kernels/probe.hpp"
 #include "kernels/tiled_matmul.hpp"
 #include "sim/errors.hpp"
 
@@ -24,5 +25,16 @@ std::vector<float> TiledMatmul::run_checked() { no_cuda(); }
 InstrumentedRun TiledMatmul::run_instrumented() { no_cuda(); }
 std::vector<float> TiledMatmul::run_unchecked() { no_cuda(); }
 KernelTimes TiledMatmul::time_kernels(int) { no_cuda(); }
+
+DeviceInfo open_probe_device() { no_cuda(); }
+std::string nvrtc_version() { no_cuda(); }
+std::vector<char> compile_probe(const std::string&, const std::string&) { no_cuda(); }
+ProbeResources loaded_kernel_attributes(const std::string&, const std::string&, const std::string&) {
+  no_cuda();
+}
+ProbeRun run_probe(const sim::ir::Kernel&, const sim::ir::Launch&, const sim::ir::WarpTrace*,
+                   std::uint64_t) {
+  no_cuda();
+}
 
 }  // namespace warpdiv::kernels

@@ -422,6 +422,7 @@ __attribute__((always_inline)) inline void WarpMachine::count(StmtId id, LaneMas
   c.evaluations += 1;
   c.active += lanes;
   evaluations_ += 1;
+  if (p_.options.observer != nullptr) observe(id, active, 0);
   if (by_iteration_) {
     if (Counts64* it = iteration_counts(id)) {
       it->evaluations += 1;
@@ -441,6 +442,7 @@ __attribute__((always_inline)) inline void WarpMachine::count_condition(StmtId i
   c.taken += taken_lanes;
   c.divergent += divergent;
   evaluations_ += 1;
+  if (p_.options.observer != nullptr) observe(id, active, taken);
   if (by_iteration_) {
     if (Counts64* it = iteration_counts(id)) {
       it->evaluations += 1;
@@ -449,6 +451,14 @@ __attribute__((always_inline)) inline void WarpMachine::count_condition(StmtId i
       it->divergent += divergent;
     }
   }
+}
+
+void WarpMachine::observe(StmtId id, LaneMask active, LaneMask taken) {
+  if (p_.sampling) return;  // estimate()'s sample blocks are replayed again for real
+  const Dim3 block{static_cast<std::uint32_t>(block_index_[0]),
+                   static_cast<std::uint32_t>(block_index_[1]),
+                   static_cast<std::uint32_t>(block_index_[2])};
+  p_.options.observer->evaluation(block, static_cast<std::uint32_t>(warp_), id, active, taken);
 }
 
 void WarpMachine::arrive(StmtId id, LaneMask active) {
@@ -1127,6 +1137,7 @@ LaneMask WarpMachine::exec_switch(StmtId id, const Stmt& s, LaneMask active) {
   c.taken += static_cast<std::uint64_t>(popcount(matched));
   c.divergent += points > 1;
   evaluations_ += 1;
+  if (p_.options.observer != nullptr) observe(id, active, matched);
   if (by_iteration_) {
     if (Counts64* it = iteration_counts(id)) {
       it->evaluations += 1;

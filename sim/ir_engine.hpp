@@ -210,6 +210,7 @@ class WarpMachine {
   std::uint64_t* local_lanes(LocalId local) { return local_lanes_.data() + std::size_t(local) * kMaxLanes; }
   std::uint64_t* scratch(ExprId id) { return scratch_.data() + std::size_t(id) * kMaxLanes; }
   void count(StmtId id, LaneMask active);
+  void observe(StmtId id, LaneMask active, LaneMask taken);
   void count_condition(StmtId id, LaneMask active, LaneMask taken);
   Counts64* iteration_counts(StmtId id);
   void arrive(StmtId id, LaneMask active);

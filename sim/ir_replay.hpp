@@ -81,6 +81,19 @@ struct StatementCounts {
 bool operator==(const StatementCounts& a, const StatementCounts& b);
 StatementCounts& operator+=(StatementCounts& a, const StatementCounts& b);  // overflow-checked
 
+/// Sees every warp evaluation of a replay, in each warp's own order (a probe's comparison keeps
+/// them). Called from the replay's worker threads: concurrently for different blocks, never for
+/// two evaluations of one block at once. Not called while estimate() samples.
+class EvaluationObserver {
+ public:
+  virtual ~EvaluationObserver() = default;
+  /// Warp `warp` (index within its block) of block `block` reached `statement` with lanes
+  /// `active` (bit i = lane i); `taken`: for a condition (If, Loop, Switch), the lanes for which
+  /// it holds (see taken_lanes), else 0.
+  virtual void evaluation(const Dim3& block, std::uint32_t warp, StmtId statement,
+                          std::uint64_t active, std::uint64_t taken) = 0;
+};
+
 /// A pre-run limit of about a minute on the 2-core machine (at >= 1e8 evaluations per second).
 constexpr Count kDefaultMaxEvaluations = Count{6'000'000'000ULL};
 
@@ -104,6 +117,8 @@ struct ReplayOptions {
   const std::atomic<bool>* stop = nullptr;
   /// Progress: the engine adds each finished block (read it from another thread).
   std::atomic<std::uint64_t>* blocks_done = nullptr;
+  /// Sees each warp evaluation (nullptr: none; the replay is then as fast as without).
+  EvaluationObserver* observer = nullptr;
 };
 
 struct ReplayResult {

@@ -2,7 +2,6 @@
 // read, as an annotated listing of its source and optionally a CSV.
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <chrono>
 #include <condition_variable>
 #include <fstream>
@@ -10,13 +9,10 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "analysis/input_file.hpp"
 #include "analysis/output_files.hpp"
@@ -33,10 +29,8 @@
 #include "tools/cli/kernel_occupancy.hpp"
 #include "tools/cli/launch_expression.hpp"
 #include "tools/cli/options.hpp"
+#include "tools/cli/source_kernel.hpp"
 #include "tools/cli/terminal.hpp"
-#ifdef WARPDIV_HAVE_FRONTEND
-#include "kernels/frontend/frontend.hpp"
-#endif
 
 namespace po = boost::program_options;
 namespace ir = warpdiv::sim::ir;
@@ -53,98 +47,6 @@ constexpr const char* kSourceOnlyFlags[] = {
 // The lecture's flags all take a value; so does every flag of analyze but these.
 bool takes_no_value(const std::string& flag) {
   return flag == "-h" || flag == "--help" || flag == "--by-iteration";
-}
-
-std::vector<std::string> get_all(const po::variables_map& vm, const char* flag) {
-  if (!has(vm, flag)) return {};
-  return vm[flag].as<std::vector<std::string>>();
-}
-
-ir::Dim3 to_dim3(const Extent3& e) {
-  // check_block / check_grid keep every component within 1 .. 2^31 - 1.
-  return ir::Dim3{static_cast<std::uint32_t>(e.x), static_cast<std::uint32_t>(e.y),
-                  static_cast<std::uint32_t>(e.z)};
-}
-
-ir::Kernel read_kernel(const po::variables_map& vm) {
-  if (has(vm, "model")) {
-    for (const char* flag : {"kernel", "define", "include-dir"})
-      if (has(vm, flag))
-        throw InvalidInput(std::string("--") + flag +
-                           " applies to a source file; a --model holds one kernel already read");
-    const std::string path = get(vm, "model");
-    const std::string text = analysis::read_input_file(path, "--model");
-    try {
-      return ir::kernel_from_json(text);
-    } catch (const InvalidInput& e) {
-      throw InvalidInput(path + ": " + e.what());
-    }
-  }
-#ifdef WARPDIV_HAVE_FRONTEND
-  frontend::FrontendOptions options;
-  options.file = get(vm, "file");
-  if (has(vm, "kernel")) options.kernel = get(vm, "kernel");
-  options.defines = get_all(vm, "define");
-  options.include_dirs = get_all(vm, "include-dir");
-  return frontend::load_kernel(options);
-#else
-  throw InvalidInput("this warpdiv was built without the Clang front-end, so it cannot read " +
-                     get(vm, "file") +
-                     "; save the kernel's model where it was built (warpdiv analyze FILE.cu "
-                     "--save-model K.json) and analyse that with --model K.json");
-#endif
-}
-
-// One value per kernel parameter: the --arg of each scalar one (refusing a missing one by name);
-// opaque ones (pointers, floats) take none.
-// An --arg that names neither a parameter nor a name used in `expressions` (--grid, --block) is
-// refused: a misspelt name would otherwise be ignored silently.
-std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues& values,
-                                      const std::string& expressions) {
-  std::set<std::string> used;
-  for (std::size_t i = 0; i < expressions.size();) {
-    const auto is_start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
-    if (!is_start(expressions[i])) {
-      ++i;
-      continue;
-    }
-    std::size_t end = i;
-    while (end < expressions.size() &&
-           (is_start(expressions[end]) || std::isdigit(static_cast<unsigned char>(expressions[end]))))
-      ++end;
-    used.insert(expressions.substr(i, end - i));
-    i = end;
-  }
-  std::vector<std::string> parameters;
-  for (const ir::Parameter& p : kernel.parameters) {
-    used.insert(p.name);
-    if (p.scalar) parameters.push_back(p.name);
-  }
-  for (const auto& [name, value] : values)
-    if (used.count(name) == 0) {
-      const std::string guess = sim::closest_name(name, parameters);
-      throw InvalidInput("--arg " + sim::quote_value(name) + " names no parameter of " +
-                         kernel.name + " (" + (parameters.empty() ? "none" : sim::listed(parameters)) +
-                         ") and no name in --grid or --block" +
-                         (guess.empty() ? "" : "; did you mean " + guess + "?"));
-    }
-  std::vector<ir::Value> arguments;
-  for (const ir::Parameter& p : kernel.parameters) {
-    if (!p.scalar) {
-      arguments.emplace_back();
-      continue;
-    }
-    const auto found = values.find(p.name);
-    if (found == values.end())
-      throw InvalidInput("kernel " + kernel.name + "'s parameter " + p.name + " (" +
-                         ir::name(p.type) + ") needs a value: give --arg " + p.name + "=VALUE");
-    try {
-      arguments.push_back(ir::Value::of(p.type, found->second));
-    } catch (const InvalidInput& e) {
-      throw InvalidInput("--arg " + p.name + ": " + e.what());
-    }
-  }
-  return arguments;
 }
 
 ir::Dim3 parse_block_index(const std::string& text, const ir::Dim3& grid) {
@@ -172,14 +74,7 @@ struct ReplayRequest {
 ReplayRequest replay_request(const po::variables_map& vm) {
   ReplayRequest r;
   r.values = parse_arg_values(get_all(vm, "arg"));
-  const Extent3 grid = parse_extent("--grid", get(vm, "grid"), r.values);
-  const Extent3 block = parse_extent("--block", get(vm, "block"), r.values);
-  check_grid("--grid", grid);
-  check_block("--block", block);
-  r.launch.grid = to_dim3(grid);
-  r.launch.block = to_dim3(block);
-  if (has(vm, "warp-size"))
-    r.launch.warp_size = parse_warp_size("--warp-size", get(vm, "warp-size"));
+  r.launch = launch_from_flags(vm, r.values);
   if (has(vm, "only-block"))
     r.replay_options.only_block = parse_block_index(get(vm, "only-block"), r.launch.grid);
   if (has(vm, "only-warp")) {
@@ -344,15 +239,7 @@ int analyze_source_command(const Args& args, std::ostream& out) {
     throw InvalidInput(has(vm, "file") ? "give FILE.cu or --model FILE, not both"
                                        : "warpdiv analyze needs FILE.cu or --model FILE");
   // A misspelt path is the likeliest mistake: name it before anything else.
-  // Never open what could block (a FIFO without a writer): the source must be a regular file
-  // (Clang reads it by name); a model is read whole through the input policy below.
-  const std::string input = has(vm, "file") ? get(vm, "file") : get(vm, "model");
-  struct stat info {};
-  if (::stat(input.c_str(), &info) != 0 || ::access(input.c_str(), R_OK) != 0)
-    throw InvalidInput("cannot read " + sim::quote_value(input) + ": no such file or not readable");
-  if (has(vm, "file") && !S_ISREG(info.st_mode))
-    throw InvalidInput("cannot read " + sim::quote_value(input) +
-                       ": not a regular file (give the kernel's .cu source file)");
+  check_kernel_input(vm);
   if (has(vm, "engine") && get(vm, "engine") != "replay")
     throw InvalidInput("--engine must be replay for a source kernel (got '" + get(vm, "engine") +
                        "'; the exact engine knows only the lecture's kernel)");
@@ -382,16 +269,7 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   const analysis::SourceReportOptions& report_options = request.report_options;
 
   ir::Kernel kernel;
-#ifdef WARPDIV_HAVE_FRONTEND
-  try {
-    kernel = read_kernel(vm);
-  } catch (const frontend::ClangDiagnostics& e) {
-    std::cerr << e.what() << '\n';  // as Clang prints them: file:line:col: error: ...
-    return 2;
-  }
-#else
-  kernel = read_kernel(vm);
-#endif
+  if (!read_kernel_or_print(vm, kernel)) return 2;
   if (!save_only) {
     launch.arguments = bind_arguments(kernel, request.values, get(vm, "grid") + " " + get(vm, "block"));
     ir::validate(launch, kernel);

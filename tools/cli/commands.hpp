@@ -18,7 +18,14 @@ bool is_source_analysis(const Args& args);
 int sweep_command(const Args& args, std::ostream& out);
 int occupancy_command(const Args& args, std::ostream& out);
 int validate_command(const Args& args, std::ostream& out);
+/// `warpdiv validate FILE.cu | --model FILE`: validate_command hands over when is_source_analysis().
+int validate_source_command(const Args& args, std::ostream& out);
 int ncu_check_command(const Args& args, std::ostream& out);
+
+/// "13.0" for 13000 (cudaDriverGetVersion's encoding).
+std::string cuda_version(int version);
+/// The current time, UTC, as 2026-11-22T06:30:00Z.
+std::string utc_now();
 
 /// Dispatches argv to a subcommand (or --help, --version) and maps exceptions to exit codes:
 /// 0 ok, 1 mismatch or internal failure, 2 bad input, 3 no GPU (130 interrupted is returned by

@@ -25,19 +25,6 @@ constexpr std::int64_t kDefaultRepeats = 20;
 constexpr std::int64_t kMaxRepeats = 10000;
 constexpr std::int64_t kMaxSeed = 9223372036854775807;  // 2^63 - 1
 
-std::string cuda_version(int version) {  // 13000 -> "13.0"
-  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
-}
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
-
 /// Host memory for M, N and three copies of P, refused beyond the machine's physical memory.
 void check_host_memory(const sim::LaunchConfig& c) {
   const sim::Count floats = sim::checked_add(
@@ -57,7 +44,21 @@ void check_host_memory(const sim::LaunchConfig& c) {
 
 }  // namespace
 
+std::string cuda_version(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
 int validate_command(const Args& args, std::ostream& out) {
+  if (is_source_analysis(args)) return validate_source_command(args, out);
   namespace lim = sim::limits;
   po::options_description options(
       "warpdiv validate: run the tiled kernel on GPU 0 and compare the GPU with the model:\n"
@@ -66,7 +67,9 @@ int validate_command(const Args& args, std::ostream& out) {
       "calculator, (d) times of the checked kernel and of the unchecked one on padded sizes.\n"
       "Exit status 0 when all agree, 1 on any mismatch (see the list at the end).\n\n"
       "usage: warpdiv validate [--width W | --rows J --inner K --cols L] [--tile T]\n"
-      "                        [--repeat N] [--seed S] [--csv FILE]\n\noptions");
+      "                        [--repeat N] [--seed S] [--csv FILE]\n"
+      "       warpdiv validate FILE.cu | --model FILE.json --grid ... --block ... (any kernel's\n"
+      "                        control flow on the GPU: warpdiv validate FILE.cu --help)\n\noptions");
   options.add_options()
       ("help,h", "show this help")
       ("width", po::value<std::string>()->value_name("W"),

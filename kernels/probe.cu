@@ -1,0 +1,284 @@
+// The probe runner: NVRTC through dlopen (exit 3 with one line when it is missing), the runtime's
+// library API for the compiled cubin.
+#include <dlfcn.h>
+#include <nvrtc.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "kernels/cuda_check.cuh"
+#include "kernels/probe.hpp"
+#include "kernels/probe_source.hpp"
+#include "sim/errors.hpp"
+
+namespace warpdiv::kernels {
+
+namespace {
+
+namespace ir = sim::ir;
+
+// The NVRTC functions the probe needs, from the shared library found at run time.
+struct Nvrtc {
+  nvrtcResult (*version)(int*, int*) = nullptr;
+  nvrtcResult (*create)(nvrtcProgram*, const char*, const char*, int, const char* const*,
+                        const char* const*) = nullptr;
+  nvrtcResult (*compile)(nvrtcProgram, int, const char* const*) = nullptr;
+  nvrtcResult (*log_size)(nvrtcProgram, std::size_t*) = nullptr;
+  nvrtcResult (*log)(nvrtcProgram, char*) = nullptr;
+  nvrtcResult (*cubin_size)(nvrtcProgram, std::size_t*) = nullptr;
+  nvrtcResult (*cubin)(nvrtcProgram, char*) = nullptr;
+  nvrtcResult (*destroy)(nvrtcProgram*) = nullptr;
+  const char* (*error)(nvrtcResult) = nullptr;
+};
+
+template <typename F>
+void bind(void* library, const char* symbol, F& f) {
+  f = reinterpret_cast<F>(dlsym(library, symbol));
+  if (f == nullptr) throw NoDevice(std::string("no NVRTC: libnvrtc lacks ") + symbol);
+}
+
+const Nvrtc& nvrtc() {
+  static const Nvrtc loaded = [] {
+    std::vector<std::string> names;
+    if (const char* path = std::getenv("WARPDIV_NVRTC")) names.emplace_back(path);
+    for (const char* n : {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so",
+                          "/usr/local/cuda/lib64/libnvrtc.so.13", "/usr/local/cuda/lib64/libnvrtc.so",
+                          "/usr/local/cuda/lib64/libnvrtc.so.12"})
+      names.emplace_back(n);
+    void* library = nullptr;
+    for (const std::string& n : names)
+      if ((library = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
+    if (library == nullptr)
+      throw NoDevice("no NVRTC: libnvrtc.so (CUDA Toolkit 12 or 13) not found; put its folder "
+                     "on LD_LIBRARY_PATH or name the file in WARPDIV_NVRTC");
+    Nvrtc n;
+    bind(library, "nvrtcVersion", n.version);
+    bind(library, "nvrtcCreateProgram", n.create);
+    bind(library, "nvrtcCompileProgram", n.compile);
+    bind(library, "nvrtcGetProgramLogSize", n.log_size);
+    bind(library, "nvrtcGetProgramLog", n.log);
+    bind(library, "nvrtcGetCUBINSize", n.cubin_size);
+    bind(library, "nvrtcGetCUBIN", n.cubin);
+    bind(library, "nvrtcDestroyProgram", n.destroy);
+    bind(library, "nvrtcGetErrorString", n.error);
+    return n;
+  }();
+  return loaded;
+}
+
+void check(nvrtcResult status, const char* call) {
+  if (status != NVRTC_SUCCESS)
+    throw CudaError(std::string("NVRTC error in ") + call + ": " + nvrtc().error(status));
+}
+
+// A device allocation freed on every path.
+template <typename T>
+class DeviceArray {
+ public:
+  explicit DeviceArray(std::size_t count) : count_(count) {
+    if (count_ > 0) {
+      WARPDIV_CUDA(cudaMalloc(&data_, count_ * sizeof(T)));
+      WARPDIV_CUDA(cudaMemset(data_, 0, count_ * sizeof(T)));
+    }
+  }
+  ~DeviceArray() {
+    if (data_ != nullptr) (void)cudaFree(data_);
+  }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  T* get() const { return data_; }
+  void upload(const std::vector<T>& host) {
+    if (count_ > 0) WARPDIV_CUDA(cudaMemcpy(data_, host.data(), count_ * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  std::vector<T> download() const {
+    std::vector<T> host(count_);
+    if (count_ > 0) WARPDIV_CUDA(cudaMemcpy(host.data(), data_, count_ * sizeof(T), cudaMemcpyDeviceToHost));
+    return host;
+  }
+
+ private:
+  std::size_t count_ = 0;
+  T* data_ = nullptr;
+};
+
+class Library {
+ public:
+  explicit Library(const std::vector<char>& cubin) {
+    WARPDIV_CUDA(cudaLibraryLoadData(&library_, cubin.data(), nullptr, nullptr, 0, nullptr,
+                                     nullptr, 0));
+  }
+  ~Library() { (void)cudaLibraryUnload(library_); }
+  Library(const Library&) = delete;
+  Library& operator=(const Library&) = delete;
+  cudaKernel_t kernel(const char* name) const {
+    cudaKernel_t k{};
+    WARPDIV_CUDA(cudaLibraryGetKernel(&k, library_, name));
+    return k;
+  }
+
+ private:
+  cudaLibrary_t library_{};
+};
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+}  // namespace
+
+std::string nvrtc_version() {
+  int major = 0, minor = 0;
+  check(nvrtc().version(&major, &minor), "nvrtcVersion");
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+DeviceInfo open_probe_device() {
+  (void)nvrtc();  // "no NVRTC" before "no GPU": both are needed
+  return query_device();
+}
+
+std::vector<char> compile_probe(const std::string& source, const std::string& architecture) {
+  const Nvrtc& n = nvrtc();
+  nvrtcProgram program{};
+  check(n.create(&program, source.c_str(), "warpdiv_probe.cu", 0, nullptr, nullptr),
+        "nvrtcCreateProgram");
+  struct Destroy {
+    const Nvrtc& n;
+    nvrtcProgram& p;
+    ~Destroy() { (void)n.destroy(&p); }
+  } destroy{n, program};
+  const std::string arch = "--gpu-architecture=" + architecture;
+  const char* options[] = {arch.c_str(), "-std=c++17"};
+  const nvrtcResult status = n.compile(program, 2, options);
+  if (status != NVRTC_SUCCESS) {
+    std::size_t size = 0;
+    (void)n.log_size(program, &size);
+    std::string log(size, '\0');
+    if (size > 0) (void)n.log(program, &log[0]);
+    for (char& c : log)
+      if (c == '\n' || c == '\0') c = ' ';
+    throw CudaError(std::string("NVRTC could not compile the probe for ") + architecture + ": " +
+                    n.error(status) + ": " + log);
+  }
+  std::size_t size = 0;
+  check(n.cubin_size(program, &size), "nvrtcGetCUBINSize");
+  std::vector<char> cubin(size);
+  check(n.cubin(program, cubin.data()), "nvrtcGetCUBIN");
+  return cubin;
+}
+
+namespace {
+
+ProbeResources attributes_of(cudaKernel_t entry) {
+  cudaFuncAttributes attributes{};
+  WARPDIV_CUDA(cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(entry)));
+  ProbeResources r;
+  r.registers_per_thread = attributes.numRegs;
+  r.static_shared_bytes = attributes.sharedSizeBytes;
+  r.local_bytes = attributes.localSizeBytes;
+  r.max_threads_per_block = attributes.maxThreadsPerBlock;
+  r.binary_version = attributes.binaryVersion;
+  return r;
+}
+
+}  // namespace
+
+ProbeResources loaded_kernel_attributes(const std::string& source, const std::string& architecture,
+                                        const std::string& name) {
+  (void)open_probe_device();
+  const Library library(compile_probe(source, architecture));
+  return attributes_of(library.kernel(name.c_str()));
+}
+
+ProbeRun run_probe(const ir::Kernel& kernel, const ir::Launch& launch, const ir::WarpTrace* layout,
+                   std::uint64_t guard) {
+  if (launch.warp_size != kProbeWarpSize)
+    throw InvalidInput("the GPU probe runs 32-lane warps (got warp size " +
+                       std::to_string(launch.warp_size) + ")");
+  ir::validate(launch, kernel);
+  ProbeRun run;
+  run.device = open_probe_device();
+  run.nvrtc_version = nvrtc_version();
+  run.architecture =
+      "sm_" + std::to_string(run.device.compute_major * 10 + run.device.compute_minor);
+
+  const auto compile_start = Clock::now();
+  const std::vector<char> cubin = compile_probe(probe_source(kernel), run.architecture);
+  run.compile_seconds = seconds_since(compile_start);
+  const Library library(cubin);
+  const cudaKernel_t entry = library.kernel(kProbeEntry);
+  run.resources = attributes_of(entry);
+  if (launch.block.volume() > static_cast<std::uint64_t>(run.resources.max_threads_per_block))
+    throw InvalidInput("the probe runs at most " + std::to_string(run.resources.max_threads_per_block) +
+                       " threads per block on this GPU (the launch has " +
+                       std::to_string(launch.block.volume()) + ")");
+
+  const std::uint64_t warps = launch.grid.volume() * ir::warps_per_block(launch);
+  std::vector<std::uint64_t> args(kernel.parameters.size(), 0);
+  for (std::size_t i = 0; i < args.size(); ++i) args[i] = launch.arguments[i].bits;
+  DeviceArray<std::uint64_t> d_args(args.size() + 1);  // never empty
+  args.push_back(0);
+  d_args.upload(args);
+  DeviceArray<std::uint64_t> totals(kernel.stmts.size() * kProbeTotalsPerStatement);
+  DeviceArray<std::uint64_t> counts(layout != nullptr ? static_cast<std::size_t>(warps) : 0);
+  DeviceArray<std::uint64_t> flags(kProbeFlags);
+  const std::uint64_t recorded = layout != nullptr ? layout->offsets.back() : 0;
+  if (layout != nullptr && layout->counts.size() != warps)
+    throw InvalidInput("the warp trace does not match the launch's " + std::to_string(warps) +
+                       " warps");
+  if (layout != nullptr && recorded * 16 > run.device.free_memory_bytes / 2)
+    throw InvalidInput("the warp-by-warp records would take " + std::to_string(recorded * 16) +
+                       " bytes, more than half of the GPU's free memory");
+  DeviceArray<std::uint64_t> records(static_cast<std::size_t>(recorded * kProbeWordsPerRecord));
+  DeviceArray<std::uint64_t> offsets(layout != nullptr ? layout->offsets.size() : 0);
+  if (layout != nullptr) offsets.upload(layout->offsets);
+
+  const std::uint64_t* a_args = d_args.get();
+  std::uint64_t* a_totals = totals.get();
+  std::uint64_t* a_records = layout != nullptr && recorded > 0 ? records.get() : nullptr;
+  const std::uint64_t* a_offsets = layout != nullptr ? offsets.get() : nullptr;
+  std::uint64_t* a_counts = layout != nullptr ? counts.get() : nullptr;
+  std::uint64_t* a_flags = flags.get();
+  void* params[] = {&a_args, &a_totals, &a_records, &a_offsets, &a_counts, &a_flags, &guard};
+  const dim3 grid(launch.grid.x, launch.grid.y, launch.grid.z);
+  const dim3 block(launch.block.x, launch.block.y, launch.block.z);
+  const auto kernel_start = Clock::now();
+  WARPDIV_CUDA(cudaLaunchKernel(reinterpret_cast<const void*>(entry), grid, block, params, 0,
+                                nullptr));
+  WARPDIV_CUDA(cudaDeviceSynchronize());
+  run.kernel_seconds = seconds_since(kernel_start);
+
+  const std::vector<std::uint64_t> t = totals.download();
+  run.statements.resize(kernel.stmts.size());
+  for (std::size_t i = 0; i < kernel.stmts.size(); ++i) {
+    const std::uint64_t* s = &t[i * kProbeTotalsPerStatement];
+    ir::StatementCounts& c = run.statements[i];
+    c.warp_evaluations = s[0];
+    c.divergent = s[1];
+    c.active_lanes = s[2];
+    c.taken_lanes = s[3];
+    c.block_executions = s[4];
+    c.partial_block_executions = s[5];
+    c.blocks_with_partial = s[6];
+  }
+  run.lane_order_faults = flags.download()[0];
+  if (layout != nullptr) {
+    run.warps.warps_per_block = layout->warps_per_block;
+    run.warps.offsets = layout->offsets;
+    run.warps.counts = counts.download();
+    const std::vector<std::uint64_t> words = records.download();
+    run.warps.evaluations.resize(static_cast<std::size_t>(recorded));
+    for (std::size_t i = 0; i < recorded; ++i) {
+      ir::WarpEvaluation& e = run.warps.evaluations[i];
+      e.statement = static_cast<ir::StmtId>(words[i * 2]);
+      e.active = words[i * 2 + 1] & 0xFFFFFFFFULL;
+      e.taken = words[i * 2 + 1] >> 32;
+    }
+  }
+  return run;
+}
+
+}  // namespace warpdiv::kernels

@@ -1,0 +1,67 @@
+// Runs a kernel model's GPU probe (kernels/probe_source.hpp) on GPU 0: compiled at run time with
+// NVRTC (the CUDA Toolkit's libnvrtc, opened when first needed, so a machine without it still runs
+// everything else), loaded with the runtime's library API and launched with the model's launch.
+// Plain C++ header; in a build without nvcc every function throws NoDevice.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernels/probe_source.hpp"
+#include "kernels/tiled_matmul.hpp"
+#include "sim/ir.hpp"
+#include "sim/ir_replay.hpp"
+#include "sim/ir_trace.hpp"
+
+namespace warpdiv::kernels {
+
+/// What the CUDA runtime reports for the compiled probe (cudaFuncGetAttributes).
+struct ProbeResources {
+  int registers_per_thread = 0;
+  std::size_t static_shared_bytes = 0;
+  std::size_t local_bytes = 0;  // per thread
+  int max_threads_per_block = 0;
+  int binary_version = 0;       // 90 = sm_90
+};
+
+struct ProbeRun {
+  DeviceInfo device;
+  std::string nvrtc_version;  // "13.0"
+  std::string architecture;   // "sm_90": what NVRTC compiled for
+  /// Per statement (indexed by StmtId), as sim::ir::replay counts them.
+  std::vector<sim::ir::StatementCounts> statements;
+  /// Warp by warp, in the layout of the trace passed to run_probe (empty without one).
+  sim::ir::WarpTrace warps;
+  /// Threads whose %laneid differs from (x + y*Bx + z*Bx*By) % 32.
+  std::uint64_t lane_order_faults = 0;
+  ProbeResources resources;
+  double compile_seconds = 0;
+  double kernel_seconds = 0;
+};
+
+/// The first GPU and NVRTC, or NoDevice with one line saying which is missing ("no NVRTC: ...",
+/// "no CUDA device ...").
+DeviceInfo open_probe_device();
+
+/// NVRTC's version ("13.0"), or NoDevice when libnvrtc cannot be opened.
+std::string nvrtc_version();
+
+/// Compiles `source` for GPU 0's architecture; the cubin, or CudaError with NVRTC's log.
+std::vector<char> compile_probe(const std::string& source, const std::string& architecture);
+
+/// What the runtime reports for function `name` (mangled, as in the cubin) of CUDA source
+/// `source` compiled by NVRTC for `architecture` and loaded on GPU 0: the user's real kernel
+/// beside its compiled figures. Throws NoDevice, CudaError (it does not compile or load).
+ProbeResources loaded_kernel_attributes(const std::string& source, const std::string& architecture,
+                                        const std::string& name);
+
+/// Generates, compiles and launches the probe of `kernel` with `launch` (warp size 32). With
+/// `layout` (the model's WarpTrace), each warp records up to its count there: the result's
+/// `warps` has the same offsets. Each warp stops after `guard` evaluations (a probe that
+/// disagrees with a model never loops for ever). Throws NoDevice, CudaError (a failed call or
+/// compilation) or InvalidInput (a launch the GPU refuses, a record buffer beyond its memory).
+ProbeRun run_probe(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
+                   const sim::ir::WarpTrace* layout, std::uint64_t guard);
+
+}  // namespace warpdiv::kernels
