@@ -307,15 +307,21 @@ std::string source_csv_header() {
   return header;
 }
 
-void write_source_csv(std::ostream& out, const SourceReport& report) {
+std::vector<std::string> source_csv_columns() {
+  std::vector<std::string> names;
+  for (const Column& c : csv_columns()) names.emplace_back(c.name);
+  return names;
+}
+
+std::vector<std::string> source_csv_fields(const SourceRow& row) {
   std::vector<std::string> fields;
-  for (const Column& c : csv_columns()) fields.emplace_back(c.name);
-  write_csv_row(out, fields);
-  for (const SourceRow& row : report.rows) {
-    fields.clear();
-    for (const Column& c : csv_columns()) fields.push_back(c.value(row));
-    write_csv_row(out, fields);
-  }
+  for (const Column& c : csv_columns()) fields.push_back(c.value(row));
+  return fields;
+}
+
+void write_source_csv(std::ostream& out, const SourceReport& report) {
+  write_csv_row(out, source_csv_columns());
+  for (const SourceRow& row : report.rows) write_csv_row(out, source_csv_fields(row));
 }
 
 }  // namespace warpdiv::analysis

@@ -93,6 +93,9 @@ void write_source_text(std::ostream& out, const SourceReport& report);
 /// taken_lanes,block_executions,partial_block_executions (the columns, in its order), then
 /// simd_efficiency and statement. Header and rows come from one column list.
 std::string source_csv_header();
+/// The CSV's column names, and one row's fields in the same order (for CSVs that add columns).
+std::vector<std::string> source_csv_columns();
+std::vector<std::string> source_csv_fields(const SourceRow& row);
 
 /// The header, then one row per SourceRow: iteration empty without --by-iteration, taken_lanes
 /// empty for non-conditions, the two block columns empty for non-barriers.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/output_files.hpp"
+#include "analysis/source_html.hpp"
 #include "analysis/source_report.hpp"
 #include "sim/errors.hpp"
 #include "sim/ir.hpp"
@@ -22,10 +23,8 @@
 #include "tools/cli/commands.hpp"
 #include "tools/cli/launch_expression.hpp"
 #include "tools/cli/options.hpp"
+#include "tools/cli/source_kernel.hpp"
 #include "tools/cli/terminal.hpp"
-#ifdef WARPDIV_HAVE_FRONTEND
-#include "kernels/frontend/frontend.hpp"
-#endif
 
 namespace po = boost::program_options;
 namespace ir = warpdiv::sim::ir;
@@ -41,67 +40,11 @@ constexpr std::uint64_t kMaxBlocksToLocatePartialBarriers = 4096;
 // Flags that only `analyze FILE.cu` / `analyze --model` takes: any of them selects that mode.
 constexpr const char* kSourceOnlyFlags[] = {
     "--model", "--kernel", "--grid", "--block", "--arg", "--by-iteration", "--only-block",
-    "--only-warp", "--save-model", "--define", "--include-dir", "-D", "-I"};
+    "--only-warp", "--save-model", "--define", "--include-dir", "-D", "-I", "--by-class"};
 
 // The lecture's flags all take a value; so does every flag of analyze but these.
 bool takes_no_value(const std::string& flag) {
-  return flag == "-h" || flag == "--help" || flag == "--by-iteration";
-}
-
-std::vector<std::string> get_all(const po::variables_map& vm, const char* flag) {
-  if (!has(vm, flag)) return {};
-  return vm[flag].as<std::vector<std::string>>();
-}
-
-ir::Dim3 to_dim3(const Extent3& e) {
-  // check_block / check_grid keep every component within 1 .. 2^31 - 1.
-  return ir::Dim3{static_cast<std::uint32_t>(e.x), static_cast<std::uint32_t>(e.y),
-                  static_cast<std::uint32_t>(e.z)};
-}
-
-ir::Kernel read_kernel(const po::variables_map& vm) {
-  if (has(vm, "model")) {
-    for (const char* flag : {"kernel", "define", "include-dir"})
-      if (has(vm, flag))
-        throw InvalidInput(std::string("--") + flag +
-                           " applies to a source file; a --model holds one kernel already read");
-    return ir::load_kernel(get(vm, "model"));
-  }
-#ifdef WARPDIV_HAVE_FRONTEND
-  frontend::FrontendOptions options;
-  options.file = get(vm, "file");
-  if (has(vm, "kernel")) options.kernel = get(vm, "kernel");
-  options.defines = get_all(vm, "define");
-  options.include_dirs = get_all(vm, "include-dir");
-  return frontend::load_kernel(options);
-#else
-  throw InvalidInput("this warpdiv was built without the Clang front-end, so it cannot read " +
-                     get(vm, "file") +
-                     "; save the kernel's model where it was built (warpdiv analyze FILE.cu "
-                     "--save-model K.json) and analyse that with --model K.json");
-#endif
-}
-
-// One value per kernel parameter: the --arg of each scalar one (refusing a missing one by name);
-// opaque ones (pointers, floats) take none.
-std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues& values) {
-  std::vector<ir::Value> arguments;
-  for (const ir::Parameter& p : kernel.parameters) {
-    if (!p.scalar) {
-      arguments.emplace_back();
-      continue;
-    }
-    const auto found = values.find(p.name);
-    if (found == values.end())
-      throw InvalidInput("kernel " + kernel.name + "'s parameter " + p.name + " (" +
-                         ir::name(p.type) + ") needs a value: give --arg " + p.name + "=VALUE");
-    try {
-      arguments.push_back(ir::Value::of(p.type, found->second));
-    } catch (const InvalidInput& e) {
-      throw InvalidInput("--arg " + p.name + ": " + e.what());
-    }
-  }
-  return arguments;
+  return flag == "-h" || flag == "--help" || flag == "--by-iteration" || flag == "--by-class";
 }
 
 ir::Dim3 parse_block_index(const std::string& text, const ir::Dim3& grid) {
@@ -150,39 +93,6 @@ ReplayRequest replay_request(const po::variables_map& vm) {
   r.report_options.only_warp = r.replay_options.only_warp;
   return r;
 }
-
-// Draws the progress bar from the engine's block counter until the run ends.
-class ProgressThread {
- public:
-  ProgressThread(std::uint64_t blocks, const std::atomic<std::uint64_t>& done)
-      : bar_("replay", "blocks", blocks), done_(done), thread_([this] {
-          std::unique_lock<std::mutex> lock(mutex_);
-          while (!finished_) {
-            bar_.update(done_.load());
-            wake_.wait_for(lock, std::chrono::milliseconds(100));
-          }
-        }) {}
-  ~ProgressThread() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      finished_ = true;
-    }
-    wake_.notify_all();
-    thread_.join();
-    bar_.update(done_.load());  // the last state: 100% unless the run stopped early
-    bar_.finish();
-  }
-  ProgressThread(const ProgressThread&) = delete;
-  ProgressThread& operator=(const ProgressThread&) = delete;
-
- private:
-  ProgressBar bar_;
-  const std::atomic<std::uint64_t>& done_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool finished_ = false;
-  std::thread thread_;
-};
 
 // For each partial barrier, the blocks where it is partial (small grids only): a replay per block.
 void locate_partial_barriers(const ir::Kernel& kernel, const ir::Launch& launch,
@@ -235,8 +145,9 @@ int analyze_source_command(const Args& args, std::ostream& out) {
       "evaluations, divergent evaluations and SIMD efficiency, and partial barriers.\n\n"
       "usage: warpdiv analyze FILE.cu [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
       "                       --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg NAME=VALUE]...\n"
-      "                       [--warp-size S] [--engine replay] [--csv FILE] [--by-iteration]\n"
-      "                       [--only-block X[,Y[,Z]]] [--only-warp W] [--save-model FILE]\n"
+      "                       [--warp-size S] [--engine auto|exact|replay] [--csv FILE] [--html FILE]\n"
+      "                       [--by-iteration] [--by-class] [--only-block X[,Y[,Z]]]\n"
+      "                       [--only-warp W] [--save-model FILE]\n"
       "       warpdiv analyze --model FILE.json --grid ... (a model saved with --save-model)\n"
       "       warpdiv analyze FILE.cu --save-model FILE.json (save only: no launch needed)\n\n"
       "Sizes in --grid and --block are integer expressions (+ - * / % and parentheses) of the\n"
@@ -244,15 +155,9 @@ int analyze_source_command(const Args& args, std::ostream& out) {
       "needs an --arg of its name; pointer and floating-point parameters need none.\n"
       "A progress bar shows on stderr when it is a terminal; Ctrl-C stops the replay with status\n"
       "130 and writes no file.\n\noptions");
-  options.add_options()("help,h", "show this help")
-      ("model", po::value<std::string>()->value_name("FILE"),
-       "a kernel model saved with --save-model, in place of FILE.cu (no Clang needed)")
-      ("kernel", po::value<std::string>()->value_name("NAME"),
-       "the __global__ function to analyse (needed when the file defines several)")
-      ("define,D", po::value<std::vector<std::string>>()->value_name("NAME[=VALUE]")->composing(),
-       "a macro for Clang, as -D NAME=VALUE")
-      ("include-dir,I", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
-       "a folder Clang searches for #include files")
+  options.add_options()("help,h", "show this help");
+  add_kernel_source_options(options);
+  options.add_options()
       ("grid", po::value<std::string>()->value_name("X[,Y[,Z]]"),
        "gridDim: x 1 .. 2147483647, y and z 1 .. 65535")
       ("block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
@@ -262,11 +167,16 @@ int analyze_source_command(const Args& args, std::ostream& out) {
       ("warp-size", po::value<std::string>()->value_name("S"),
        "warp size, a power of two 1 .. 64 (default 32)")
       ("engine", po::value<std::string>()->value_name("E"),
-       "replay (the only engine for a source kernel: visits every warp of every block)")
+       "auto (default: the class engine where it can prove its classes, else the replay, said in "
+       "one line), exact (the class engine or exit 2 naming the condition) or replay (visits "
+       "every warp of every block)")
       ("csv", po::value<std::string>()->value_name("FILE"),
        "also write one row per statement: file,line,column,kind,iteration,warp_evaluations,"
        "divergent,active_lanes,taken_lanes,block_executions,partial_block_executions,"
        "simd_efficiency,statement")
+      ("html", po::value<std::string>()->value_name("FILE"),
+       "also write a self-contained HTML page: the annotated source shaded by divergence and "
+       "SIMD efficiency, the block classes on the grid, warp x iteration maps per class")
       ("by-iteration", "break down statements inside loops by the iteration of their innermost "
                        "loop (1 = the first)")
       ("only-block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
@@ -293,16 +203,16 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   const std::string input = has(vm, "file") ? get(vm, "file") : get(vm, "model");
   if (!std::ifstream(input))
     throw InvalidInput("cannot read " + input + ": no such file or not readable");
-  if (has(vm, "engine") && get(vm, "engine") != "replay")
-    throw InvalidInput("--engine must be replay for a source kernel (got '" + get(vm, "engine") +
-                       "'; the exact engine knows only the lecture's kernel)");
+  const SourceEngine engine =
+      has(vm, "engine") ? parse_source_engine(get(vm, "engine")) : SourceEngine::automatic;
   const bool save_only = has(vm, "save-model") && !has(vm, "grid") && !has(vm, "block");
   if (!save_only && !(has(vm, "grid") && has(vm, "block")))
     throw InvalidInput("warpdiv analyze " +
                        std::string(has(vm, "file") ? get(vm, "file") : "--model") +
                        " needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] (the launch to replay)");
   if (save_only)
-    for (const char* flag : {"csv", "arg", "by-iteration", "only-block", "only-warp", "warp-size"})
+    for (const char* flag :
+         {"csv", "html", "arg", "by-iteration", "only-block", "only-warp", "warp-size", "engine"})
       if (has(vm, flag))
         throw InvalidInput(std::string("--") + flag +
                            " needs a launch: give --grid and --block (or use --save-model alone)");
@@ -315,16 +225,7 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   const analysis::SourceReportOptions& report_options = request.report_options;
 
   ir::Kernel kernel;
-#ifdef WARPDIV_HAVE_FRONTEND
-  try {
-    kernel = read_kernel(vm);
-  } catch (const frontend::ClangDiagnostics& e) {
-    std::cerr << e.what() << '\n';  // as Clang prints them: file:line:col: error: ...
-    return 2;
-  }
-#else
-  kernel = read_kernel(vm);
-#endif
+  if (!read_source_kernel(vm, kernel)) return 2;
   if (!save_only) {
     launch.arguments = bind_arguments(kernel, request.values);
     ir::validate(launch, kernel);
@@ -333,6 +234,7 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   // Open the outputs before the run, so that a bad path is refused before any work.
   analysis::OutputFiles outputs(out);
   analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
+  analysis::Output* html = has(vm, "html") ? &outputs.open("--html", get(vm, "html")) : nullptr;
   analysis::Output* model =
       has(vm, "save-model") ? &outputs.open("--save-model", get(vm, "save-model")) : nullptr;
   std::ostream& text = outputs.report();  // nothing when an output goes to stdout
@@ -348,25 +250,32 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   std::atomic<std::uint64_t> blocks_done{0};
   replay_options.blocks_done = &blocks_done;
   analysis::SourceReport report;
+  SourceCounts counts;
+  analysis::SourceHtmlPage page;
   try {
-    ir::ReplayResult result;
     {
-      const ProgressThread progress(replay_options.only_block ? 1 : launch.grid.volume(),
+      const ProgressThread progress("replay", "blocks",
+                                    replay_options.only_block ? 1 : launch.grid.volume(),
                                     blocks_done);
-      result = ir::replay(kernel, launch, replay_options);
+      counts = count_source(kernel, launch, replay_options, engine);
     }
-    report = analysis::make_source_report(kernel, launch, result, report_options);
+    report = analysis::make_source_report(kernel, launch, counts.result, report_options);
     locate_partial_barriers(kernel, launch, replay_options, report);
+    if (html) page = source_html_page(kernel, launch, replay_options, counts);
   } catch (const Interrupted&) {
     std::cerr << "warpdiv analyze: interrupted: no file written\n";
     return kInterruptedStatus;
   }
+  if (!counts.note.empty()) std::cerr << "warpdiv: note: " << counts.note << '\n';
 
   if (csv) analysis::write_source_csv(csv->stream(), report);
+  if (html) html->stream() << analysis::render_source_html(report, page);
   outputs.commit();
   analysis::write_source_text(text, report);
-  if (csv) text << "\nCSV written to " << csv->name() << '\n';
-  if (model) text << (csv ? "" : "\n") << "Model written to " << model->name() << '\n';
+  if (csv || html || model) text << '\n';
+  if (csv) text << "CSV written to " << csv->name() << '\n';
+  if (html) text << "HTML written to " << html->name() << '\n';
+  if (model) text << "Model written to " << model->name() << '\n';
   return 0;
 }
 

@@ -1,0 +1,174 @@
+#include "tools/cli/source_kernel.hpp"
+
+#include <chrono>
+#include <iostream>
+
+#include "sim/errors.hpp"
+#include "sim/message_text.hpp"
+#include "sim/ir_json.hpp"
+#include "tools/cli/options.hpp"
+#ifdef WARPDIV_HAVE_FRONTEND
+#include "kernels/frontend/frontend.hpp"
+#endif
+
+namespace po = boost::program_options;
+namespace ir = warpdiv::sim::ir;
+
+namespace warpdiv::cli {
+
+void add_kernel_source_options(po::options_description& options) {
+  options.add_options()
+      ("model", po::value<std::string>()->value_name("FILE"),
+       "a kernel model saved with --save-model, in place of FILE.cu (no Clang needed)")
+      ("kernel", po::value<std::string>()->value_name("NAME"),
+       "the __global__ function to analyse (needed when the file defines several)")
+      ("define,D", po::value<std::vector<std::string>>()->value_name("NAME[=VALUE]")->composing(),
+       "a macro for Clang, as -D NAME=VALUE")
+      ("include-dir,I", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
+       "a folder Clang searches for #include files");
+}
+
+std::vector<std::string> get_all(const po::variables_map& vm, const char* flag) {
+  if (!has(vm, flag)) return {};
+  return vm[flag].as<std::vector<std::string>>();
+}
+
+namespace {
+
+ir::Kernel read_kernel(const po::variables_map& vm) {
+  if (has(vm, "model")) {
+    for (const char* flag : {"kernel", "define", "include-dir"})
+      if (has(vm, flag))
+        throw InvalidInput(std::string("--") + flag +
+                           " applies to a source file; a --model holds one kernel already read");
+    return ir::load_kernel(get(vm, "model"));
+  }
+#ifdef WARPDIV_HAVE_FRONTEND
+  frontend::FrontendOptions options;
+  options.file = get(vm, "file");
+  if (has(vm, "kernel")) options.kernel = get(vm, "kernel");
+  options.defines = get_all(vm, "define");
+  options.include_dirs = get_all(vm, "include-dir");
+  return frontend::load_kernel(options);
+#else
+  throw InvalidInput("this warpdiv was built without the Clang front-end, so it cannot read " +
+                     get(vm, "file") +
+                     "; save the kernel's model where it was built (warpdiv analyze FILE.cu "
+                     "--save-model K.json) and analyse that with --model K.json");
+#endif
+}
+
+}  // namespace
+
+bool read_source_kernel(const po::variables_map& vm, ir::Kernel& kernel) {
+#ifdef WARPDIV_HAVE_FRONTEND
+  try {
+    kernel = read_kernel(vm);
+  } catch (const frontend::ClangDiagnostics& e) {
+    std::cerr << e.what() << '\n';  // as Clang prints them: file:line:col: error: ...
+    return false;
+  }
+#else
+  kernel = read_kernel(vm);
+#endif
+  return true;
+}
+
+std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues& values) {
+  std::vector<ir::Value> arguments;
+  for (const ir::Parameter& p : kernel.parameters) {
+    if (!p.scalar) {
+      arguments.emplace_back();
+      continue;
+    }
+    const auto found = values.find(p.name);
+    if (found == values.end())
+      throw InvalidInput("kernel " + kernel.name + "'s parameter " + p.name + " (" +
+                         ir::name(p.type) + ") needs a value: give --arg " + p.name + "=VALUE");
+    try {
+      arguments.push_back(ir::Value::of(p.type, found->second));
+    } catch (const InvalidInput& e) {
+      throw InvalidInput("--arg " + p.name + ": " + e.what());
+    }
+  }
+  return arguments;
+}
+
+ir::Dim3 to_dim3(const Extent3& e) {
+  // check_block / check_grid keep every component within 1 .. 2^31 - 1.
+  return ir::Dim3{static_cast<std::uint32_t>(e.x), static_cast<std::uint32_t>(e.y),
+                  static_cast<std::uint32_t>(e.z)};
+}
+
+SourceEngine parse_source_engine(const std::string& text) {
+  if (text == "auto") return SourceEngine::automatic;
+  if (text == "exact") return SourceEngine::exact;
+  if (text == "replay") return SourceEngine::replay;
+  throw InvalidInput("--engine must be auto, exact or replay (got " + sim::quote_value(text) + ")");
+}
+
+SourceCounts count_source(const ir::Kernel& kernel, const ir::Launch& launch,
+                          const ir::ReplayOptions& options, SourceEngine engine) {
+  SourceCounts counts;
+  if (engine == SourceEngine::exact)
+    throw InvalidInput("--engine exact: this warpdiv has no class engine; use --engine replay");
+  if (engine == SourceEngine::automatic)
+    counts.note = "counted by the replay (every warp of every block): this warpdiv has no class "
+                  "engine";
+  counts.result = ir::replay(kernel, launch, options);
+  counts.engine_line = "Counted by the replay engine: every warp of every block.";
+  return counts;
+}
+
+analysis::SourceHtmlPage source_html_page(const ir::Kernel& kernel, const ir::Launch& launch,
+                                          const ir::ReplayOptions& options,
+                                          const SourceCounts& counts) {
+  analysis::SourceHtmlPage page;
+  page.classes = counts.classes;
+  page.engine_note = counts.classes.empty()
+                         ? counts.engine_line + " Block classes are found by the class engine "
+                                                "(--engine exact or auto)."
+                         : counts.engine_line;
+  const auto add = [&](const std::string& title, const ir::Dim3& block) {
+    page.maps.push_back({title, analysis::warp_iteration_maps(kernel, launch, block)});
+  };
+  if (options.only_block) {
+    add("block " + ir::to_string(*options.only_block), *options.only_block);
+  } else if (!counts.classes.empty()) {
+    for (std::size_t i = 0; i < counts.classes.size() && i < analysis::kMaxMapClasses; ++i) {
+      const analysis::BlockClassView& c = counts.classes[i];
+      add(c.name + ": " + c.definition + " (" + sim::to_decimal(c.blocks) + " blocks), block " +
+              ir::to_string(c.representative),
+          c.representative);
+    }
+  } else {
+    const ir::Dim3 first{0, 0, 0};
+    const ir::Dim3 last{launch.grid.x - 1, launch.grid.y - 1, launch.grid.z - 1};
+    add("first block " + ir::to_string(first), first);
+    if (!(last == first)) add("last block " + ir::to_string(last), last);
+  }
+  return page;
+}
+
+ProgressThread::ProgressThread(const std::string& label, const std::string& unit,
+                               std::uint64_t total, const std::atomic<std::uint64_t>& done)
+    : bar_(label, unit, total), done_(done), thread_([this] {
+        std::unique_lock<std::mutex> lock(mutex_);
+        while (!finished_) {
+          bar_.update(done_.load());
+          wake_.wait_for(lock, std::chrono::milliseconds(100));
+        }
+      }) {}
+
+ProgressThread::~ProgressThread() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    finished_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+  bar_.update(done_.load());  // the last state: 100% unless the run stopped early
+  bar_.finish();
+}
+
+}  // namespace warpdiv::cli

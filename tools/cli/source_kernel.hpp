@@ -1,0 +1,90 @@
+// What `warpdiv analyze FILE.cu` and `warpdiv sweep FILE.cu` share: reading the kernel (a source
+// file through the Clang front-end, or a saved --model), binding --arg values to its parameters,
+// and the progress bar of a long count.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "analysis/source_html.hpp"
+#include "sim/ir.hpp"
+#include "sim/ir_replay.hpp"
+#include "tools/cli/launch_expression.hpp"
+#include "tools/cli/terminal.hpp"
+
+namespace warpdiv::cli {
+
+/// Adds --model, --kernel, --define/-D and --include-dir/-I.
+void add_kernel_source_options(boost::program_options::options_description& options);
+
+/// Every value of a repeatable flag (none when not given).
+std::vector<std::string> get_all(const boost::program_options::variables_map& vm,
+                                 const char* flag);
+
+/// The kernel of the positional "file" (Clang) or of --model (JSON). Clang's own diagnostics are
+/// printed to stderr as Clang prints them; the return is then false (the caller exits 2).
+bool read_source_kernel(const boost::program_options::variables_map& vm,
+                        sim::ir::Kernel& kernel);
+
+/// One value per kernel parameter: the --arg of each scalar one (refusing a missing one by
+/// name); opaque ones (pointers, floats) take none.
+std::vector<sim::ir::Value> bind_arguments(const sim::ir::Kernel& kernel,
+                                           const ArgValues& values);
+
+/// A launch extent within CUDA's limits (check_grid / check_block) as the IR's Dim3.
+sim::ir::Dim3 to_dim3(const Extent3& extent);
+
+/// Which engine counts a source kernel's launch (--engine).
+enum class SourceEngine { automatic, exact, replay };
+/// "auto", "exact" or "replay"; anything else throws InvalidInput naming the three.
+SourceEngine parse_source_engine(const std::string& text);
+
+/// A launch's counts and how they were made.
+struct SourceCounts {
+  sim::ir::ReplayResult result;
+  /// The block classes the class engine found; empty from the replay.
+  std::vector<analysis::BlockClassView> classes;
+  /// One line for stderr when --engine auto fell back to the replay, saying why; else empty.
+  std::string note;
+  /// How the counts were made, for the HTML page.
+  std::string engine_line;
+};
+
+/// Counts `launch` with `engine`: exact throws InvalidInput naming the condition the class engine
+/// cannot prove; auto falls back to the replay then (SourceCounts::note says so).
+SourceCounts count_source(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
+                          const sim::ir::ReplayOptions& options, SourceEngine engine);
+
+/// The HTML page's classes and maps: a map set per class (its representative block), or without
+/// classes for the first and the last block (or the --only-block).
+analysis::SourceHtmlPage source_html_page(const sim::ir::Kernel& kernel,
+                                          const sim::ir::Launch& launch,
+                                          const sim::ir::ReplayOptions& options,
+                                          const SourceCounts& counts);
+
+/// Draws a progress bar from a counter another thread advances, until destroyed.
+class ProgressThread {
+ public:
+  ProgressThread(const std::string& label, const std::string& unit, std::uint64_t total,
+                 const std::atomic<std::uint64_t>& done);
+  ~ProgressThread();
+  ProgressThread(const ProgressThread&) = delete;
+  ProgressThread& operator=(const ProgressThread&) = delete;
+
+ private:
+  ProgressBar bar_;
+  const std::atomic<std::uint64_t>& done_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool finished_ = false;
+  std::thread thread_;
+};
+
+}  // namespace warpdiv::cli
