@@ -1,0 +1,129 @@
+// The class engine over the kernel IR: exact counts for any launch size by finding the classes of
+// blocks (and of loop iterations) that behave identically, replaying one representative of each
+// with the SIMT replay machinery (sim/ir_engine.hpp) and multiplying by the class sizes (128-bit,
+// overflow-checked).
+//
+// Why it is exact. plan_classes() proves, from the kernel alone, that every comparison whose
+// operands depend on a block index is affine in the block indices (c . blockIdx + r, c known once
+// the launch is, r the same for every block that follows the same path) and wrap-free, and that no
+// operation that could be undefined (signed overflow, division, shifts) sees a non-affine
+// block-dependent value. Then, for one lane and one dynamic instance, a comparison's outcome is a
+// step function of each block index; the thresholds (breakpoints) come from the representative's
+// operand values. class_replay() partitions each grid dimension at the breakpoints, replays the
+// corners of every box of the partition with a trace of every such comparison, and accepts a box
+// only when all its corners agree on every lane of every comparison: a linear function has the
+// same sign at every point of a box when it has it at all corners, so every block of the box then
+// follows the same path with the same masks (and, for the same reason, no signed operation
+// overflows inside it when none does at the corners). Boxes whose corners disagree are split
+// further; a kernel whose boxes do not settle (a condition such as blockIdx.x + blockIdx.y < n
+// makes a staircase) is refused with ClassesUnproven rather than guessed.
+//
+// Iteration classes: a loop whose trip count is the same for every lane and block (its variable
+// starts at a block-independent uniform value, steps by a constant, is compared against a
+// loop-invariant bound, and the loop carries no other state) is run as classes of iterations in the
+// same way (first, interior, last ...), so a launch at 2^31 - 1 does not replay 2^26 phases per
+// representative block. Loops that depend on the lane, `%`, early returns and the like inside a
+// representative are simply replayed. With by_iteration every iteration is replayed (a loop past
+// kMaxIterationsByIteration iterations is refused as ir::replay refuses it).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/count.hpp"
+#include "sim/errors.hpp"
+#include "sim/ir.hpp"
+#include "sim/ir_replay.hpp"
+
+namespace warpdiv::sim::ir {
+
+/// Why the class engine cannot prove a kernel's classes.
+struct ClassRefusal {
+  SourceRange range;     // of the expression (or statement) in question
+  std::string location;  // "FILE:LINE:COL" ("<launch>" for a refusal found while replaying)
+  std::string what;      // what it is: "the condition of this if", "'%'", "this comparison" ...
+  std::string reason;    // why: "depends on blockIdx.x through '%', which is not affine"
+  /// "FILE:LINE:COL: the class engine cannot prove the block classes: WHAT REASON".
+  std::string message() const;
+};
+
+/// Thrown by class_replay() (and by plans that refused) when the classes cannot be proven; an
+/// InvalidInput (exit 2 for `--engine exact`); `--engine auto` catches it and falls back to the
+/// replay.
+class ClassesUnproven : public InvalidInput {
+ public:
+  explicit ClassesUnproven(ClassRefusal refusal);
+  const ClassRefusal& refusal() const { return refusal_; }
+
+ private:
+  ClassRefusal refusal_;
+};
+
+namespace detail {
+struct ClassAnalysis;  // the static analysis behind a plan (sim/ir_classes.cpp)
+}
+
+/// The outcome of the static analysis of one kernel and launch.
+struct ClassPlan {
+  /// Set when the kernel is outside what the class engine can prove (then class_replay throws
+  /// ClassesUnproven with it).
+  std::optional<ClassRefusal> refusal;
+  bool ok() const { return !refusal.has_value(); }
+  /// Loops run as iteration classes (StmtIds), for reports ("the phase loop at 24:3").
+  std::vector<StmtId> accelerated_loops;
+  std::shared_ptr<const detail::ClassAnalysis> analysis;
+};
+
+/// Validates kernel and launch (InvalidInput as ir::replay does) and analyses the kernel. A
+/// non-affine condition is not an exception: it is the plan's refusal.
+ClassPlan plan_classes(const Kernel& kernel, const Launch& launch);
+
+/// One grid dimension's share of a block class: blockIdx.<dim> in [first, last].
+struct DimensionInterval {
+  std::uint32_t first = 0;
+  std::uint32_t last = 0;
+  /// "blockIdx.x = 6 (last)", "blockIdx.y < 6", "blockIdx.x in [3, 9]", "blockIdx.x = 0",
+  /// "blockIdx.x > 3"; empty when the interval is the whole dimension.
+  std::string definition;
+  std::uint64_t size() const { return std::uint64_t{last} - first + 1; }
+};
+
+/// Blocks that behave identically: the product of one interval per dimension.
+struct BlockClass {
+  std::array<DimensionInterval, 3> intervals;  // x, y, z
+  Count blocks = 0;                            // number of blocks in the class
+  Dim3 representative;                         // the block replayed for it (its lowest corner)
+  /// The non-empty interval definitions joined with ", " ("all blocks" when every one is empty).
+  std::string definition;
+  /// Totals over the class's blocks, indexed by StmtId (one block's counts times `blocks`).
+  std::vector<StatementCounts> statements;
+  /// With by_iteration: [StmtId][k], totals over the class's blocks, as ReplayResult::iterations.
+  std::vector<std::vector<StatementCounts>> iterations;
+};
+
+/// What class_replay() returns: exactly what ir::replay() returns for the launch (same fields,
+/// same figures), plus the classes it found.
+struct ClassReplayResult : ReplayResult {
+  /// Ordered by z, then y, then x of their intervals; their statements sum to `statements`.
+  std::vector<BlockClass> classes;
+  /// Blocks actually replayed (representatives and the corners that prove them).
+  Count blocks_replayed = 0;
+};
+
+/// Counts the launch by block classes. Honours options.by_iteration (every iteration replayed),
+/// only_warp (only that warp of each block counted; barriers stay per whole block), only_block
+/// (that one block, replayed: one class of one block), stop (Interrupted) and max_evaluations (the
+/// work actually done). Throws ClassesUnproven when the plan refused or the classes do not settle,
+/// InvalidInput for undefined behaviour as ir::replay() does.
+ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const ClassPlan& plan,
+                               const ReplayOptions& options = {});
+
+/// plan_classes() then class_replay().
+ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch,
+                               const ReplayOptions& options = {});
+
+}  // namespace warpdiv::sim::ir
