@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <set>
+#include <tuple>
 
 #include "analysis/html.hpp"
 #include "sim/errors.hpp"
@@ -172,7 +173,9 @@ std::string grid_html(const SourceReport& report, const SourceHtmlPage& page) {
 
 std::string map_svg(const WarpIterationMap& m, const std::string& id) {
   const double left = 56, top = 16;
-  const double width = left + kCell * m.iterations + 8, height = top + kCell * m.warps + 18;
+  // Wide enough for the axis label under a map of few iterations.
+  const double width = std::max(left + kCell * m.iterations + 8, left + 110.0);
+  const double height = top + kCell * m.warps + 18;
   std::string out = "<figure><svg id=\"" + escape(id) + "\" width=\"" + coord(width) +
                     "\" height=\"" + coord(height) + "\" role=\"img\" aria-label=\"" +
                     escape(m.label) + "\">\n";
@@ -214,9 +217,14 @@ std::vector<WarpIterationMap> warp_iteration_maps(const ir::Kernel& kernel,
   const auto warp_size = static_cast<std::uint64_t>(launch.warp_size);
   const std::uint64_t warps = (launch.block.volume() + warp_size - 1) / warp_size;
   const auto shown_warps = static_cast<std::uint32_t>(std::min<std::uint64_t>(warps, kMaxMapWarps));
-  std::vector<ir::StmtId> branches;
+  std::vector<ir::StmtId> branches;  // in source order
   for (std::size_t id = 0; id < kernel.stmts.size(); ++id)
     if (is_branch(kernel.stmts[id])) branches.push_back(static_cast<ir::StmtId>(id));
+  std::stable_sort(branches.begin(), branches.end(), [&](ir::StmtId a, ir::StmtId b) {
+    const ir::SourceRange& ra = kernel.stmts[static_cast<std::size_t>(a)].range;
+    const ir::SourceRange& rb = kernel.stmts[static_cast<std::size_t>(b)].range;
+    return std::tie(ra.file, ra.line, ra.column) < std::tie(rb.file, rb.line, rb.column);
+  });
   std::vector<ir::ReplayResult> results;  // one replay per warp shown
   ir::ReplayOptions options;
   options.by_iteration = true;
@@ -272,7 +280,7 @@ std::string render_source_html(const SourceReport& report, const SourceHtmlPage&
   out += "<style>.bar{display:inline-block;width:60px;height:9px;border:1px solid #777;"
          "vertical-align:-1px;background:#fff}.bar>span{display:block;height:100%;background:" +
          std::string(html::colour::kUniformTrue) +
-         "}td.src{text-align:left;font-family:\"DejaVu Sans Mono\",monospace;white-space:pre}"
+         "}#source th:last-child{text-align:left}td.src{text-align:left;font-family:\"DejaVu Sans Mono\",monospace;white-space:pre}"
          ".swatch-inline{display:inline-block;width:11px;height:11px;margin-right:5px;"
          "border:1px solid #777}</style>\n";
   out += "<h1>warpdiv analyze: " + escape(report.kernel) + "</h1>\n<p class=\"config\">" +

@@ -74,8 +74,10 @@ INSTANTIATE_TEST_SUITE_P(
                  "--only-block 4 is outside the grid (4, 1, 1)"},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--only-warp", "4"},
                  "--only-warp must be an integer from 0 to 3"},
-        BadInput{{kNaive, "--grid", "4", "--block", "128", "--engine", "exact"},
-                 "--engine must be replay for a source kernel"},
+        BadInput{{kNaive, "--grid", "4", "--block", "128", "--engine", "fast"},
+                 "--engine must be auto, exact or replay (got 'fast')"},
+        BadInput{{kNaive, "--grid", "4", "--block", "128", "--by-class", "--engine", "replay"},
+                 "--by-class needs the class engine"},
         BadInput{{kNaive, "--grid", "4"}, "needs --grid X[,Y[,Z]] and --block X[,Y[,Z]]"},
         BadInput{{kNaive, "--model", "m.json", "--grid", "4", "--block", "4"},
                  "give FILE.cu or --model FILE, not both"},
@@ -109,7 +111,7 @@ TEST(AnalyzeSource, HelpOfTheSourceForm) {
   const CliResult r = run_warpdiv({"analyze", kNaive, "--help"});
   ASSERT_EQ(r.status, 0) << r.err;
   for (const char* flag : {"--kernel", "--grid", "--block", "--arg", "--warp-size", "-D", "-I",
-                           "--engine", "--csv", "--by-iteration", "--only-block", "--only-warp",
+                           "--engine", "--csv", "--html", "--by-class", "--by-iteration", "--only-block", "--only-warp",
                            "--save-model", "--model"})
     EXPECT_TRUE(contains(r.out, flag)) << flag;
 }

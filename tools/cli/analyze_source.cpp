@@ -177,6 +177,8 @@ int analyze_source_command(const Args& args, std::ostream& out) {
       ("html", po::value<std::string>()->value_name("FILE"),
        "also write a self-contained HTML page: the annotated source shaded by divergence and "
        "SIMD efficiency, the block classes on the grid, warp x iteration maps per class")
+      ("by-class", "with --csv: one row per block class and statement (the columns above, then "
+                   "class,class_blocks,class_definition,representative); needs the class engine")
       ("by-iteration", "break down statements inside loops by the iteration of their innermost "
                        "loop (1 = the first)")
       ("only-block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
@@ -205,6 +207,10 @@ int analyze_source_command(const Args& args, std::ostream& out) {
     throw InvalidInput("cannot read " + input + ": no such file or not readable");
   const SourceEngine engine =
       has(vm, "engine") ? parse_source_engine(get(vm, "engine")) : SourceEngine::automatic;
+  const bool by_class = has(vm, "by-class");
+  if (by_class && !has(vm, "csv")) throw InvalidInput("--by-class needs --csv FILE (the CSV it shapes)");
+  if (by_class && engine == SourceEngine::replay)
+    throw InvalidInput("--by-class needs the class engine: use --engine auto or exact, not replay");
   const bool save_only = has(vm, "save-model") && !has(vm, "grid") && !has(vm, "block");
   if (!save_only && !(has(vm, "grid") && has(vm, "block")))
     throw InvalidInput("warpdiv analyze " +
@@ -260,6 +266,7 @@ int analyze_source_command(const Args& args, std::ostream& out) {
       counts = count_source(kernel, launch, replay_options, engine);
     }
     report = analysis::make_source_report(kernel, launch, counts.result, report_options);
+    analysis::add_block_classes(report, kernel, launch, counts.classes, report_options);
     locate_partial_barriers(kernel, launch, replay_options, report);
     if (html) page = source_html_page(kernel, launch, replay_options, counts);
   } catch (const Interrupted&) {
@@ -268,7 +275,14 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   }
   if (!counts.note.empty()) std::cerr << "warpdiv: note: " << counts.note << '\n';
 
-  if (csv) analysis::write_source_csv(csv->stream(), report);
+  if (csv && by_class && report.classes.empty())
+    throw InvalidInput("--by-class needs block classes, and " + counts.note);
+  if (csv) {
+    if (by_class)
+      analysis::write_source_class_csv(csv->stream(), report);
+    else
+      analysis::write_source_csv(csv->stream(), report);
+  }
   if (html) html->stream() << analysis::render_source_html(report, page);
   outputs.commit();
   analysis::write_source_text(text, report);

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <optional>
 
 #include "sim/errors.hpp"
 #include "sim/message_text.hpp"
@@ -110,11 +111,28 @@ SourceEngine parse_source_engine(const std::string& text) {
 SourceCounts count_source(const ir::Kernel& kernel, const ir::Launch& launch,
                           const ir::ReplayOptions& options, SourceEngine engine) {
   SourceCounts counts;
-  if (engine == SourceEngine::exact)
-    throw InvalidInput("--engine exact: this warpdiv has no class engine; use --engine replay");
-  if (engine == SourceEngine::automatic)
-    counts.note = "counted by the replay (every warp of every block): this warpdiv has no class "
-                  "engine";
+  if (engine != SourceEngine::replay) {
+    std::optional<ir::ClassRefusal> refusal;
+    const ir::ClassPlan plan = ir::plan_classes(kernel, launch);
+    if (plan.ok()) {
+      try {
+        ir::ClassReplayResult r = ir::class_replay(kernel, launch, plan, options);
+        counts.classes = std::move(r.classes);
+        counts.engine_line = "Counted by the class engine: " +
+                             sim::counted(counts.classes.size(), "block class", "block classes") +
+                             ", " + sim::counted(r.blocks_replayed, "block") + " replayed.";
+        counts.result = std::move(static_cast<ir::ReplayResult&>(r));
+        return counts;
+      } catch (const ir::ClassesUnproven& e) {
+        if (engine == SourceEngine::exact) throw;
+        refusal = e.refusal();
+      }
+    } else {
+      refusal = plan.refusal;
+    }
+    if (engine == SourceEngine::exact) throw ir::ClassesUnproven(*refusal);
+    counts.note = refusal->message() + "; counting every block with the replay instead";
+  }
   counts.result = ir::replay(kernel, launch, options);
   counts.engine_line = "Counted by the replay engine: every warp of every block.";
   return counts;
@@ -124,7 +142,18 @@ analysis::SourceHtmlPage source_html_page(const ir::Kernel& kernel, const ir::La
                                           const ir::ReplayOptions& options,
                                           const SourceCounts& counts) {
   analysis::SourceHtmlPage page;
-  page.classes = counts.classes;
+  for (std::size_t i = 0; i < counts.classes.size(); ++i) {
+    const ir::BlockClass& c = counts.classes[i];
+    analysis::BlockClassView v;
+    v.name = "class " + std::to_string(i + 1);
+    v.definition = c.definition;
+    v.x = {c.intervals[0].first, c.intervals[0].last + 1};
+    v.y = {c.intervals[1].first, c.intervals[1].last + 1};
+    v.z = {c.intervals[2].first, c.intervals[2].last + 1};
+    v.blocks = c.blocks;
+    v.representative = c.representative;
+    page.classes.push_back(v);
+  }
   page.engine_note = counts.classes.empty()
                          ? counts.engine_line + " Block classes are found by the class engine "
                                                 "(--engine exact or auto)."
@@ -135,8 +164,8 @@ analysis::SourceHtmlPage source_html_page(const ir::Kernel& kernel, const ir::La
   if (options.only_block) {
     add("block " + ir::to_string(*options.only_block), *options.only_block);
   } else if (!counts.classes.empty()) {
-    for (std::size_t i = 0; i < counts.classes.size() && i < analysis::kMaxMapClasses; ++i) {
-      const analysis::BlockClassView& c = counts.classes[i];
+    for (std::size_t i = 0; i < page.classes.size() && i < analysis::kMaxMapClasses; ++i) {
+      const analysis::BlockClassView& c = page.classes[i];
       add(c.name + ": " + c.definition + " (" + sim::to_decimal(c.blocks) + " blocks), block " +
               ir::to_string(c.representative),
           c.representative);

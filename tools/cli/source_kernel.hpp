@@ -15,6 +15,7 @@
 
 #include "analysis/source_html.hpp"
 #include "sim/ir.hpp"
+#include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
 #include "tools/cli/launch_expression.hpp"
 #include "tools/cli/terminal.hpp"
@@ -50,7 +51,7 @@ SourceEngine parse_source_engine(const std::string& text);
 struct SourceCounts {
   sim::ir::ReplayResult result;
   /// The block classes the class engine found; empty from the replay.
-  std::vector<analysis::BlockClassView> classes;
+  std::vector<sim::ir::BlockClass> classes;
   /// One line for stderr when --engine auto fell back to the replay, saying why; else empty.
   std::string note;
   /// How the counts were made, for the HTML page.
