@@ -120,13 +120,14 @@ std::string sweep_summary(std::size_t done, std::size_t planned, std::size_t row
 
 int sweep_source_command(const Args& args, std::ostream& out) {
   po::options_description options(
-      "warpdiv sweep FILE.cu: replay one kernel over many launches: lists or ranges of any\n"
+      "warpdiv sweep FILE.cu: count one kernel over many launches: lists or ranges of any\n"
       "--arg and of the block size. One CSV row per launch and statement (the launch's columns,\n"
       "then those of warpdiv analyze FILE.cu --csv). A progress bar shows on stderr when it is a\n"
       "terminal; Ctrl-C stops after the launch in hand, keeps every finished row and exits 130.\n\n"
       "usage: warpdiv sweep FILE.cu [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
       "                     --grid X[,Y[,Z]] --block LIST [--arg NAME=VALUE|LIST|START:STOP:STEP]...\n"
-      "                     [--warp-size S] [--csv FILE] [--html FILE]   (--csv, --html or both)\n"
+      "                     [--warp-size S] [--engine auto|exact|replay]\n"
+      "                     [--csv FILE] [--html FILE]   (--csv, --html or both)\n"
       "       warpdiv sweep --model FILE.json --grid ... (a model saved with --save-model)\n\n"
       "--grid is an expression of the --arg names and of block_x, block_y, block_z (the swept\n"
       "block's sizes), e.g. --grid '(N+block_x-1)/block_x' --block 64,128,256\n"
@@ -145,6 +146,9 @@ int sweep_source_command(const Args& args, std::ostream& out) {
        "repeat for each parameter")
       ("warp-size", po::value<std::string>()->value_name("S"),
        "warp size, a power of two 1 .. 64 (default 32)")
+      ("engine", po::value<std::string>()->value_name("E"),
+       "auto (default: the class engine where it can prove its classes, else the replay, said "
+       "once), exact or replay, as for warpdiv analyze FILE.cu")
       ("csv", po::value<std::string>()->value_name("FILE"), "the CSV to write")
       ("html", po::value<std::string>()->value_name("FILE"),
        "a self-contained HTML page: each branch's divergent fraction against the first swept "
@@ -175,6 +179,8 @@ int sweep_source_command(const Args& args, std::ostream& out) {
   if (!has(vm, "csv") && !has(vm, "html"))
     throw InvalidInput("warpdiv sweep needs --csv FILE, --html FILE or both");
 
+  const SourceEngine engine =
+      has(vm, "engine") ? parse_source_engine(get(vm, "engine")) : SourceEngine::automatic;
   // Every launch is worked out and checked before the kernel is read and before any output.
   const std::vector<SweptArg> swept_args = parse_swept_args(get_all(vm, "arg"));
   const std::vector<Extent3> blocks = parse_block_list(get(vm, "block"));
@@ -259,14 +265,20 @@ int sweep_source_command(const Args& args, std::ostream& out) {
   const analysis::SourceReportOptions report_options;
   ProgressBar progress("sweep", "launches", total);
   std::size_t done = 0, rows = 0;
+  bool noted = false;  // the fallback to the replay is said once, not per launch
   for (; done < total && !outputs.failed(); ++done) {
     if (sigint.interrupted()) break;
     analysis::SourceSweepLaunch described;
     const ir::Launch launch = make_launch(done, described);
     analysis::SourceReport report;
     try {
-      const ir::ReplayResult result = ir::replay(kernel, launch, replay_options);
-      report = analysis::make_source_report(kernel, launch, result, report_options);
+      const SourceCounts counts = count_source(kernel, launch, replay_options, engine);
+      report = analysis::make_source_report(kernel, launch, counts.result, report_options);
+      if (!counts.note.empty() && !noted) {
+        progress.finish();
+        std::cerr << "warpdiv: note: " << counts.note << '\n';
+        noted = true;
+      }
     } catch (const Interrupted&) {
       break;  // the launch in hand is dropped; the finished ones stay
     }
