@@ -84,8 +84,13 @@ void add_to_page(SourceSweepPage& page, const SourceSweepLaunch& launch,
   point.launch = launch;
   for (const SourceRow& row : report.rows) {
     if (row.iteration || !row.condition) continue;
-    if (first)
-      page.branches.push_back({"line " + std::to_string(row.line) + ": " + row.text});
+    if (first) {
+      // A plot's title: the line and the statement's start, short enough for the plot's width.
+      constexpr std::size_t kMaxTitleText = 32;
+      std::string text = row.text;
+      if (text.size() > kMaxTitleText) text = text.substr(0, kMaxTitleText) + "…";
+      page.branches.push_back({"line " + std::to_string(row.line) + ": " + text});
+    }
     point.fractions.push_back(row.counts.warp_evaluations == 0
                                   ? std::nan("")
                                   : sim::to_double(row.counts.divergent) /
