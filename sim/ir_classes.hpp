@@ -67,6 +67,11 @@ namespace detail {
 struct ClassAnalysis;  // the static analysis behind a plan (sim/ir_classes.cpp)
 }
 
+/// Grid sizes the class engine accepts: CUDA's (grid y and z up to 65,535), or the model's (every
+/// dimension up to 2^31 - 1: the lecture shorthand's matrices, e.g. a 2^31 - 1 cube at T = 32
+/// needs 2^26 block rows, which no single CUDA launch has).
+enum class GridLimits { Cuda, Model };
+
 /// The outcome of the static analysis of one kernel and launch.
 struct ClassPlan {
   /// Set when the kernel is outside what the class engine can prove (then class_replay throws
@@ -75,12 +80,14 @@ struct ClassPlan {
   bool ok() const { return !refusal.has_value(); }
   /// Loops run as iteration classes (StmtIds), for reports ("the phase loop at 24:3").
   std::vector<StmtId> accelerated_loops;
+  GridLimits limits = GridLimits::Cuda;
   std::shared_ptr<const detail::ClassAnalysis> analysis;
 };
 
 /// Validates kernel and launch (InvalidInput as ir::replay does) and analyses the kernel. A
 /// non-affine condition is not an exception: it is the plan's refusal.
-ClassPlan plan_classes(const Kernel& kernel, const Launch& launch);
+ClassPlan plan_classes(const Kernel& kernel, const Launch& launch,
+                       GridLimits limits = GridLimits::Cuda);
 
 /// One grid dimension's share of a block class: blockIdx.<dim> in [first, last].
 struct DimensionInterval {
@@ -124,6 +131,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
 
 /// plan_classes() then class_replay().
 ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch,
-                               const ReplayOptions& options = {});
+                               const ReplayOptions& options = {},
+                               GridLimits limits = GridLimits::Cuda);
 
 }  // namespace warpdiv::sim::ir

@@ -248,6 +248,18 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
   evaluation_cap = ~std::uint64_t{0};
 }
 
+void Program::track(std::vector<std::optional<TrackedComparison>> comparisons,
+                    std::vector<std::optional<AcceleratedLoop>> loops) {
+  tracked = std::move(comparisons);
+  accelerated = std::move(loops);
+  for (std::size_t i = 0; i < exprs.size() && i < tracked.size(); ++i)
+    exprs[i].tracked = tracked[i].has_value();
+}
+
+bool operator==(const TraceEntry& a, const TraceEntry& b) {
+  return a.id == b.id && a.active == b.active && a.lt == b.lt && a.gt == b.gt;
+}
+
 // ---------------------------------------------------------------------------------------------
 // WarpMachine
 
@@ -310,9 +322,11 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
     iterations_ = &sink_iterations_;
   }
   const std::uint64_t before = evaluations_;
+  skipped_evaluations_ = 0;
+  class_frames_.clear();
   exec(k_.root, threads_->existing);
   if (counted) {
-    tally.evaluations += evaluations_ - before;
+    tally.evaluations += evaluations_ - before + skipped_evaluations_;
     tally.warps += 1;
   }
   // This warp's threads' barrier arrivals, into the block's extremes.
@@ -452,6 +466,85 @@ void WarpMachine::arrive(StmtId id, LaneMask active) {
   }
 }
 
+namespace {
+__extension__ typedef __int128 Wide;
+Wide floor_div(Wide n, Wide d) {
+  Wide q = n / d;
+  if (n % d != 0 && ((n < 0) != (d < 0))) --q;
+  return q;
+}
+Wide ceil_div(Wide n, Wide d) { return -floor_div(-n, d); }
+}  // namespace
+
+// A tracked comparison: its outcome per lane (less, greater) into the trace, and where along each
+// block index (and each accelerated loop's iterations) some lane's outcome changes. For one lane,
+// a - b = D now and D + c * delta at a block index (iteration) delta further on: its sign changes
+// at delta = ceil(-D / c) (to or from 0) and floor(-D / c) + 1 (past 0).
+void WarpMachine::record(ExprId id, LaneMask active, Val a, Val b) {
+  const CompiledExpr& e = p_.exprs[id];
+  const TrackedComparison& t = *p_.tracked[id];
+  std::array<Wide, kMaxLanes> diff{};
+  LaneMask lt = 0, gt = 0;
+  Wide low = 0, high = 0;
+  bool first = true;
+  for (LaneMask m = active; m != 0; m &= m - 1) {
+    const int l = lowest_lane(m);
+    const std::uint64_t x = a.lanes != nullptr ? a.lanes[l] : a.value;
+    const std::uint64_t y = b.lanes != nullptr ? b.lanes[l] : b.value;
+    const Wide d = e.signed_operands ? Wide{static_cast<std::int64_t>(x)} - static_cast<std::int64_t>(y)
+                                     : Wide{x} - Wide{y};
+    diff[l] = d;
+    lt |= static_cast<LaneMask>(d < 0) << l;
+    gt |= static_cast<LaneMask>(d > 0) << l;
+    if (first || d < low) low = d;
+    if (first || d > high) high = d;
+    first = false;
+  }
+  trace_->entries.push_back(TraceEntry{id, active, lt, gt});
+  if (active == 0) return;
+  const std::uint64_t grid[3] = {p_.launch.grid.x, p_.launch.grid.y, p_.launch.grid.z};
+  for (int dim = 0; dim < 3; ++dim) {
+    const Wide c = t.block_coefficient[dim];
+    if (c == 0) continue;
+    const Wide b0 = block_index_[dim];
+    auto& out = trace_->breakpoints[dim];
+    const auto add = [&](Wide at) {
+      if (at > 0 && at < Wide{grid[dim]}) out.push_back(static_cast<std::uint64_t>(at));
+    };
+    // Thresholds are monotonic in D: those of the lanes lie between those of the extremes.
+    const Wide t1 = b0 + ceil_div(-low, c), t2 = b0 + ceil_div(-high, c);
+    const Wide u1 = b0 + floor_div(-low, c) + 1, u2 = b0 + floor_div(-high, c) + 1;
+    const Wide from = std::min(std::min(t1, t2), std::min(u1, u2));
+    const Wide to = std::max(std::max(t1, t2), std::max(u1, u2));
+    if (to - from <= 8) {
+      for (Wide at = from; at <= to; ++at) add(at);
+    } else {
+      for (LaneMask m = active; m != 0; m &= m - 1) {
+        const Wide d = diff[lowest_lane(m)];
+        add(b0 + ceil_div(-d, c));
+        add(b0 + floor_div(-d, c) + 1);
+      }
+    }
+  }
+  for (const auto& [loop, coefficient] : t.loop_coefficients) {
+    for (std::size_t i = class_frames_.size(); i-- > 0;) {
+      ClassFrame& f = class_frames_[i];
+      if (f.loop != loop) continue;
+      const Wide c = Wide{coefficient} * p_.accelerated[loop]->step;
+      if (c == 0) break;
+      const Wide k0 = f.k;
+      Wide next = f.next;
+      for (LaneMask m = active; m != 0; m &= m - 1) {
+        const Wide d = diff[lowest_lane(m)];
+        for (const Wide at : {k0 + ceil_div(-d, c), k0 + floor_div(-d, c) + 1})
+          if (at > k0 && at < next) next = at;
+      }
+      f.next = static_cast<std::uint64_t>(next);
+      break;
+    }
+  }
+}
+
 void WarpMachine::too_many_iterations(StmtId loop) const {
   throw InvalidInput(location(k_, k_.stmts[loop].range) + ": the " + report_kind(k_.stmts[loop]) +
                      " loop runs more than " + std::to_string(kMaxIterationsByIteration) +
@@ -514,6 +607,7 @@ inline WarpMachine::Val WarpMachine::operand(ExprId id, LaneMask active) {
     case ExprKind::Binary: {
       // Two uniform leaves (`i + 1`, `p * T`): computed here; a fault goes to eval() to report.
       std::uint64_t a = 0, b = 0;
+      if (e.tracked && trace_ != nullptr) break;
       if (uniform_leaf(e.operands[0], active, a) && uniform_leaf(e.operands[1], active, b)) {
         bool fault = false;
         const std::uint64_t r = e.binary_op == BinaryOp::Add && e.type == ScalarType::I32
@@ -586,6 +680,12 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
       return {out, 0};
     }
     case ExprKind::Binary: {
+      if (e.tracked && trace_ != nullptr) {  // a comparison as a value: through compare_mask
+        const LaneMask m = compare_mask(e, active);
+        std::uint64_t* out = scratch(id);
+        for (int l = 0; l < lanes_; ++l) out[l] = m >> l & 1;
+        return {out, 0};
+      }
       const Val a = operand(e.operands[0], active);
       const Val b = operand(e.operands[1], active);
       if (a.lanes == nullptr && b.lanes == nullptr) {
@@ -648,6 +748,7 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
 inline LaneMask WarpMachine::compare_mask(const CompiledExpr& e, LaneMask active) {
   const Val a = operand(e.operands[0], active);
   const Val b = operand(e.operands[1], active);
+  if (e.tracked && trace_ != nullptr) record(static_cast<ExprId>(&e - p_.exprs.data()), active, a, b);
   if (a.lanes == nullptr && b.lanes == nullptr)
     return compare(e.binary_op, e.signed_operands, a.value, b.value) ? active : 0;
   const int variant = a.lanes == nullptr ? 1 : b.lanes == nullptr ? 2 : 0;
@@ -811,43 +912,134 @@ LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
   frames_.push_back(Frame{FrameKind::Loop});
   const std::size_t frame = frames_.size() - 1;
   LaneMask exits = 0;
-  const bool check_first = s.loop_kind != LoopKind::Do;
+  const bool classes = trace_ != nullptr && !by_iteration_ && !p_.accelerated.empty() &&
+                       p_.accelerated[id].has_value() && s.loop_kind != LoopKind::Do;
   for (std::uint64_t k = 0; in != 0; ++k) {
     loop_iteration_[id] = k;
-    if (check_first) {
-      const LaneMask stay = s.value != kNone ? condition(s.value, in) : in;
-      count_condition(id, in, stay);
-      exits |= in & ~stay;
-      in = stay;
-      if (in == 0) break;
-    }
-    frames_[frame].broken = 0;
-    frames_[frame].continued = 0;
-    LaneMask after = in;
-    if (k_.stmts[s.body].kind == StmtKind::Work) count(s.body, in);
-    else after = exec(s.body, in);
-    after |= frames_[frame].continued;
-    exits |= frames_[frame].broken;
-    if (s.step != kNone && after != 0) {
-      const Stmt& step = k_.stmts[s.step];
-      if (step.kind == StmtKind::Assign && !p_.skip_value[s.step]) {  // `++i`, inline
-        count(s.step, after);
-        write(step.local, operand(step.value, after), after);
-      } else {
-        after = exec(s.step, after);
-      }
-    }
-    in = after;
-    if (!check_first && in != 0) {
-      const LaneMask stay = s.value != kNone ? condition(s.value, in) : in;
-      count_condition(id, in, stay);
-      exits |= in & ~stay;
-      in = stay;
-    }
+    in = classes ? iteration_class(id, s, frame, in, exits, k) : iteration(id, s, frame, in, exits);
     if ((++ticks_ & 0x3FFF) == 0) check_limits();
   }
   frames_.pop_back();
   return exits;
+}
+
+// One iteration of a loop: the condition (before the body, or after it for do), the body, the
+// step. Returns the lanes that go on to the next iteration; lanes that leave join `exits`.
+LaneMask WarpMachine::iteration(StmtId id, const Stmt& s, std::size_t frame, LaneMask in,
+                                LaneMask& exits) {
+  const bool check_first = s.loop_kind != LoopKind::Do;
+  if (check_first) {
+    const LaneMask stay = s.value != kNone ? condition(s.value, in) : in;
+    count_condition(id, in, stay);
+    exits |= in & ~stay;
+    in = stay;
+    if (in == 0) return 0;
+  }
+  frames_[frame].broken = 0;
+  frames_[frame].continued = 0;
+  LaneMask after = in;
+  if (k_.stmts[s.body].kind == StmtKind::Work) count(s.body, in);
+  else after = exec(s.body, in);
+  after |= frames_[frame].continued;
+  exits |= frames_[frame].broken;
+  if (s.step != kNone && after != 0) {
+    const Stmt& step = k_.stmts[s.step];
+    if (step.kind == StmtKind::Assign && !p_.skip_value[s.step]) {  // `++i`, inline
+      count(s.step, after);
+      write(step.local, operand(step.value, after), after);
+    } else {
+      after = exec(s.step, after);
+    }
+  }
+  in = after;
+  if (!check_first && in != 0) {
+    const LaneMask stay = s.value != kNone ? condition(s.value, in) : in;
+    count_condition(id, in, stay);
+    exits |= in & ~stay;
+    in = stay;
+  }
+  return in;
+}
+
+// Class engine: runs iteration k of an accelerated loop and, when the comparisons recorded in it
+// put the next breakpoint at `next` > k + 2, iteration next - 1 as well; when both record the same
+// trace, the iterations between behave as they do (every comparison in them is affine in the
+// loop variable alone and has the same outcome at both ends), so their counts are iteration k's,
+// added without running them. k is left at the last iteration run.
+LaneMask WarpMachine::iteration_class(StmtId id, const Stmt& s, std::size_t frame, LaneMask in,
+                                      LaneMask& exits, std::uint64_t& k) {
+  const AcceleratedLoop& acc = *p_.accelerated[id];
+  LocalState& v = locals_[acc.variable];
+  if (!v.uniform || (in & ~v.defined) != 0) return iteration(id, s, frame, in, exits);
+  const std::uint64_t v0 = v.value;
+  const std::size_t depth = class_frames_.size();
+  if (snapshots_.size() < 2 * depth + 2) {
+    snapshots_.resize(2 * depth + 2);
+    arrival_snapshots_.resize(2 * depth + 2);
+  }
+  const auto snapshot = [&](std::size_t slot) {
+    snapshots_[slot].assign(counts_, counts_ + k_.stmts.size());
+    snapshots_[slot].push_back(Counts64{evaluations_ + skipped_evaluations_});
+    std::vector<std::uint64_t>& a = arrival_snapshots_[slot];
+    a.assign(full_arrivals_.begin(), full_arrivals_.end());
+    a.insert(a.end(), lane_arrivals_.begin(), lane_arrivals_.end());
+  };
+  snapshot(2 * depth);
+  class_frames_.push_back(ClassFrame{id, k, ~std::uint64_t{0}});
+  const std::size_t start = trace_->entries.size();
+  LaneMask out = iteration(id, s, frame, in, exits);
+  const std::uint64_t next = class_frames_.back().next;
+  class_frames_.pop_back();
+  if (out != in || next == ~std::uint64_t{0} || next <= k + 2) return out;
+  snapshot(2 * depth + 1);
+  const std::size_t middle = trace_->entries.size();
+  const std::uint64_t last = next - 1;
+  // The variable at iteration `last`: a value the loop reaches (the loop's own condition gives a
+  // breakpoint at its exit), so modular arithmetic gives it exactly.
+  v.value = normalise(k_.locals[acc.variable].type,
+                      v0 + static_cast<std::uint64_t>(acc.step) * (last - k));
+  loop_iteration_[id] = last;
+  class_frames_.push_back(ClassFrame{id, last, ~std::uint64_t{0}});
+  out = iteration(id, s, frame, in, exits);
+  class_frames_.pop_back();
+  const auto& e = trace_->entries;
+  if (out != in || e.size() - middle != middle - start ||
+      !std::equal(e.begin() + static_cast<std::ptrdiff_t>(start),
+                  e.begin() + static_cast<std::ptrdiff_t>(middle),
+                  e.begin() + static_cast<std::ptrdiff_t>(middle)))
+    throw IterationClassMismatch(location(k_, s.range) + ": iterations " + std::to_string(k) +
+                                 " and " + std::to_string(last) + " of this loop differ");
+  scale_iteration(snapshots_[2 * depth], snapshots_[2 * depth + 1], last - k - 1);
+  const auto& a0 = arrival_snapshots_[2 * depth];
+  const auto& a1 = arrival_snapshots_[2 * depth + 1];
+  const std::size_t nb = full_arrivals_.size();
+  for (std::size_t i = 0; i < a0.size(); ++i) {
+    std::uint64_t& target = i < nb ? full_arrivals_[i] : lane_arrivals_[i - nb];
+    std::uint64_t add = 0;
+    if (__builtin_mul_overflow(a1[i] - a0[i], last - k - 1, &add) ||
+        __builtin_add_overflow(target, add, &target))
+      throw InvalidInput("the counts of one warp pass 2^64");
+  }
+  trace_->entries.push_back(TraceEntry{-static_cast<std::int64_t>(id) - 1, k, last, 0});
+  k = last;
+  return out;
+}
+
+void WarpMachine::scale_iteration(const std::vector<Counts64>& before,
+                                  const std::vector<Counts64>& after, std::uint64_t times) {
+  const auto add = [times](std::uint64_t& target, std::uint64_t b, std::uint64_t a) {
+    std::uint64_t d = 0;
+    if (__builtin_mul_overflow(a - b, times, &d) || __builtin_add_overflow(target, d, &target))
+      throw InvalidInput("the counts of one warp pass 2^64");
+  };
+  for (std::size_t i = 0; i < k_.stmts.size(); ++i) {
+    Counts64& c = counts_[i];
+    add(c.evaluations, before[i].evaluations, after[i].evaluations);
+    add(c.divergent, before[i].divergent, after[i].divergent);
+    add(c.active, before[i].active, after[i].active);
+    add(c.taken, before[i].taken, after[i].taken);
+  }
+  add(skipped_evaluations_, before.back().evaluations, after.back().evaluations);
 }
 
 LaneMask WarpMachine::exec_switch(StmtId id, const Stmt& s, LaneMask active) {

@@ -11,6 +11,9 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "sim/ir.hpp"
@@ -66,6 +69,48 @@ struct CompiledExpr {
   std::array<CompareLaneFn, 3> compare_lanes{};
   UnaryLaneFn unary_lanes = nullptr;
   CastLaneFn cast_lanes = nullptr;
+  bool tracked = false;           // the class engine records this comparison (TrackedComparison)
+};
+
+// ---------------------------------------------------------------------------------------------
+// The class engine's view into a replay (sim/ir_classes.cpp); unused by a plain replay.
+
+/// A comparison a - b whose operands the class engine proved affine and wrap-free in the block
+/// indices and in the variables of accelerated loops (zero coefficients for the others).
+struct TrackedComparison {
+  std::array<std::int64_t, 3> block_coefficient{};  // d(a - b) / d blockIdx.{x, y, z}
+  std::vector<std::pair<StmtId, std::int64_t>> loop_coefficients;  // (loop, d(a - b) / d variable)
+};
+
+/// A loop run as classes of iterations: its variable (uniform at entry) steps by `step`.
+struct AcceleratedLoop {
+  LocalId variable = kNone;
+  std::int64_t step = 0;
+};
+
+/// One recorded comparison (id >= 0: its ExprId; lt / gt: the active lanes where a < b / a > b),
+/// or (id < 0) a class of iterations of loop -(id + 1): iterations active .. lt run as one.
+struct TraceEntry {
+  std::int64_t id = 0;
+  LaneMask active = 0;
+  LaneMask lt = 0;
+  LaneMask gt = 0;
+};
+bool operator==(const TraceEntry& a, const TraceEntry& b);
+
+/// What one block's replay recorded for the class engine.
+struct ClassTrace {
+  std::vector<TraceEntry> entries;
+  /// Per grid dimension: block indices where some lane's outcome of some comparison can change
+  /// (the first index of a new interval), unsorted, with repeats.
+  std::array<std::vector<std::uint64_t>, 3> breakpoints;
+};
+
+/// A class of iterations that did not behave as its first iteration (the analysis was wrong):
+/// the class engine turns it into a refusal.
+class IterationClassMismatch : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
 };
 
 /// threadIdx of each lane of one warp, and whether a component is the same in all its lanes.
@@ -96,6 +141,11 @@ struct Program {
   std::uint64_t evaluation_cap = 0;     // a run stops past this many evaluations
   std::atomic<std::uint64_t>* shared_evaluations = nullptr;  // finished blocks' evaluations
   bool sampling = false;                // estimating: passing the cap means the block is too big
+  // The class engine's: [ExprId] / [StmtId]; empty in a plain replay (set by track()).
+  std::vector<std::optional<TrackedComparison>> tracked;
+  std::vector<std::optional<AcceleratedLoop>> accelerated;
+  void track(std::vector<std::optional<TrackedComparison>> comparisons,
+             std::vector<std::optional<AcceleratedLoop>> loops);
 };
 
 class WarpMachine {
@@ -109,6 +159,9 @@ class WarpMachine {
   void run_warp(int warp, Tally& tally, bool counted);
   /// Ends the block: adds its barrier executions to `tally`.
   void end_block(Tally& tally);
+  /// Class engine: record tracked comparisons into `trace` and run accelerated loops as classes
+  /// of iterations (not with by_iteration); nullptr = a plain replay.
+  void set_trace(ClassTrace* trace) { trace_ = trace; }
 
   // For tests: evaluate an expression in warp 0 of block (0, 0, 0) with the given lane values of
   // locals (lanes beyond the warp's existing ones are ignored). Throws InvalidInput on UB.
@@ -137,6 +190,12 @@ class WarpMachine {
   void start_warp(int warp);
   LaneMask exec(StmtId id, LaneMask active);
   LaneMask exec_loop(StmtId id, const Stmt& s, LaneMask active);
+  LaneMask iteration(StmtId id, const Stmt& s, std::size_t frame, LaneMask in, LaneMask& exits);
+  LaneMask iteration_class(StmtId id, const Stmt& s, std::size_t frame, LaneMask in,
+                           LaneMask& exits, std::uint64_t& k);
+  void record(ExprId id, LaneMask active, Val a, Val b);
+  void scale_iteration(const std::vector<Counts64>& before, const std::vector<Counts64>& after,
+                       std::uint64_t times);
   LaneMask exec_switch(StmtId id, const Stmt& s, LaneMask active);
   Val eval(ExprId id, LaneMask active);
   // eval() with the leaves (constants, parameters, builtins, locals) inlined: most operands are
@@ -160,6 +219,17 @@ class WarpMachine {
 
   const Program& p_;
   const Kernel& k_;
+  ClassTrace* trace_ = nullptr;
+  // Accelerated loops being run: the loop, its iteration, the first breakpoint found (in iterations).
+  struct ClassFrame {
+    StmtId loop;
+    std::uint64_t k;
+    std::uint64_t next;
+  };
+  std::vector<ClassFrame> class_frames_;
+  std::vector<std::vector<Counts64>> snapshots_;  // [depth * 2 + 0/1]: before / after iteration k
+  std::vector<std::vector<std::uint64_t>> arrival_snapshots_;
+  std::uint64_t skipped_evaluations_ = 0;  // this warp's evaluations of iterations not run
   std::array<std::uint64_t, 3> block_index_{};
   std::array<std::uint64_t, kBuiltinCount> builtins_{};  // uniform builtins of this block
   int warp_ = 0;

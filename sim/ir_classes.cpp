@@ -1,0 +1,1024 @@
+#include "sim/ir_classes.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "sim/ir_engine.hpp"
+#include "sim/ir_ops.hpp"
+
+namespace warpdiv::sim::ir {
+
+namespace detail {
+
+__extension__ typedef __int128 Wide;
+
+// The abstract value of an expression. Symbols are the three block indices and the variables of
+// the candidate loops. The expression's mathematical value M is sum(coefficient[s] * s) + r,
+// where r does not change with a symbol s that is not `wild` (for the same path: the same
+// outcomes of every condition so far); M lies in [low, high]; `exact`: the value the kernel
+// computes is M itself (else it is M reduced modulo 2^width of the type: an unsigned wrap).
+struct Form {
+  std::vector<Wide> coefficient;
+  std::uint64_t wild = 0;          // bit s: depends on symbol s in a way that is not affine
+  Wide low = 0, high = 0;
+  bool exact = true;
+  ExprId wild_origin = kNone;      // where the first non-affine dependence arose
+  bool assigned = false;           // locals: some assignment seen
+};
+
+struct ClassAnalysis {
+  std::vector<std::optional<TrackedComparison>> tracked;   // [ExprId]
+  std::vector<std::optional<AcceleratedLoop>> accelerated;  // [StmtId]
+};
+
+}  // namespace detail
+
+namespace {
+
+using detail::Form;
+using detail::Wide;
+using detail::TraceEntry;
+using detail::AcceleratedLoop;
+using detail::TrackedComparison;
+
+constexpr int kBlockSymbols = 3;
+constexpr std::size_t kMaxClasses = 4096;   // boxes of the partition, at most
+constexpr int kMaxRounds = 24;              // refinements of the partition, at most
+constexpr Wide kHuge = Wide{1} << 100;      // ranges past this are treated as unknown
+
+Wide type_min(ScalarType t) {
+  switch (t) {
+    case ScalarType::Bool: case ScalarType::U8: case ScalarType::U16: case ScalarType::U32:
+    case ScalarType::U64: return 0;
+    case ScalarType::I8: return -128;
+    case ScalarType::I16: return -32768;
+    case ScalarType::I32: return -Wide{2147483648LL};
+    case ScalarType::I64: return -(Wide{1} << 63);
+  }
+  return 0;
+}
+Wide type_max(ScalarType t) {
+  switch (t) {
+    case ScalarType::Bool: return 1;
+    case ScalarType::U8: return 255;
+    case ScalarType::U16: return 65535;
+    case ScalarType::U32: return Wide{4294967295ULL};
+    case ScalarType::U64: return (Wide{1} << 64) - 1;
+    case ScalarType::I8: return 127;
+    case ScalarType::I16: return 32767;
+    case ScalarType::I32: return 2147483647;
+    case ScalarType::I64: return (Wide{1} << 63) - 1;
+  }
+  return 0;
+}
+Wide math_value(ScalarType t, std::uint64_t bits) {
+  return is_signed(t) ? Wide{static_cast<std::int64_t>(bits)} : Wide{bits};
+}
+
+std::string dim_name(int d) { return std::string("blockIdx.") + "xyz"[d]; }
+
+class Analyser {
+ public:
+  Analyser(const Kernel& k, const Launch& l, std::vector<StmtId> loops)
+      : k_(k), l_(l), loops_(std::move(loops)), symbols_(kBlockSymbols + loops_.size()) {
+    origins_ = opaque_origins(k);
+    loop_symbol_.assign(k.stmts.size(), -1);
+    for (std::size_t i = 0; i < loops_.size(); ++i)
+      loop_symbol_[loops_[i]] = static_cast<int>(kBlockSymbols + i);
+    variable_symbol_.assign(k.locals.size(), -1);
+    for (std::size_t i = 0; i < loops_.size(); ++i)
+      variable_symbol_[k.stmts[k.stmts[loops_[i]].step].local] = static_cast<int>(kBlockSymbols + i);
+    forms_.resize(k.exprs.size());
+    context_.resize(k.exprs.size());
+  }
+
+  // Forms of every local (fixed point) and then of every evaluated expression.
+  void run() {
+    locals_.assign(k_.locals.size(), Form{});
+    for (Form& f : locals_) f.coefficient.assign(symbols_, 0);
+    for (int round = 0; round < 40; ++round) {
+      changed_.assign(k_.locals.size(), false);
+      walk(k_.root, {}, false);
+      if (std::none_of(changed_.begin(), changed_.end(), [](bool c) { return c; })) break;
+      if (round >= 6) {
+        for (std::size_t i = 0; i < locals_.size(); ++i)
+          if (changed_[i]) widen(locals_[i], k_.locals[i].type);
+      }
+    }
+    evaluated_.assign(k_.exprs.size(), false);
+    walk(k_.root, {}, true);
+  }
+
+  const Form& form(ExprId id) const { return forms_[id]; }
+  bool evaluated(ExprId id) const { return evaluated_[id]; }
+  const std::vector<StmtId>& loops() const { return loops_; }
+  int symbols() const { return static_cast<int>(symbols_); }
+  // The innermost candidate loop (or kNone) whose body, condition or step holds the expression.
+  StmtId context(ExprId id) const { return context_[id]; }
+  std::vector<StmtId> enclosing(ExprId id) const { return enclosing_.count(id) ? enclosing_.at(id) : std::vector<StmtId>{}; }
+
+ private:
+  using Refinements = std::map<LocalId, std::pair<Wide, Wide>>;
+
+  Form constant(Wide v) const {
+    Form f;
+    f.coefficient.assign(symbols_, 0);
+    f.low = f.high = v;
+    return f;
+  }
+  Form range(Wide low, Wide high) const {
+    Form f = constant(low);
+    f.high = high;
+    return f;
+  }
+  // Drops the affine view: symbols with a coefficient become wild; the value is its type's.
+  void collapse(Form& f, ScalarType t, ExprId origin) const {
+    for (std::size_t s = 0; s < symbols_; ++s)
+      if (f.coefficient[s] != 0) {
+        f.wild |= std::uint64_t{1} << s;
+        f.coefficient[s] = 0;
+        if (f.wild_origin == kNone) f.wild_origin = origin;
+      }
+    if (!f.exact || f.low < type_min(t) || f.high > type_max(t)) {
+      f.low = type_min(t);
+      f.high = type_max(t);
+    }
+    f.exact = true;
+  }
+  void widen(Form& f, ScalarType t) const {
+    if (!f.exact) collapse(f, t, kNone);
+    f.low = type_min(t);
+    f.high = type_max(t);
+  }
+  static void join(Form& into, const Form& f, std::size_t symbols, int ignore) {
+    if (!into.assigned) {
+      into = f;
+      into.assigned = true;
+      if (ignore >= 0) into.coefficient[static_cast<std::size_t>(ignore)] = 0;
+      return;
+    }
+    for (std::size_t s = 0; s < symbols; ++s) {
+      if (static_cast<int>(s) == ignore) continue;
+      if (into.coefficient[s] != f.coefficient[s]) {
+        into.wild |= std::uint64_t{1} << s;
+        into.coefficient[s] = 0;
+      }
+    }
+    into.wild |= f.wild;
+    if (into.wild_origin == kNone) into.wild_origin = f.wild_origin;
+    into.low = std::min(into.low, f.low);
+    into.high = std::max(into.high, f.high);
+    into.exact = into.exact && f.exact;
+  }
+  static bool same(const Form& a, const Form& b) {
+    return a.coefficient == b.coefficient && a.wild == b.wild && a.low == b.low &&
+           a.high == b.high && a.exact == b.exact && a.assigned == b.assigned;
+  }
+
+  void assign(LocalId local, const Form& value) {
+    Form next = locals_[local];
+    join(next, value, symbols_, variable_symbol_[local]);
+    if (next.high - next.low > kHuge || next.low < -kHuge || next.high > kHuge)
+      widen(next, k_.locals[local].type);
+    if (!same(next, locals_[local])) {
+      locals_[local] = next;
+      changed_[local] = true;
+    }
+  }
+
+  // Walks statements: values of assignments into locals, and (final) the forms of expressions.
+  void walk(StmtId id, const Refinements& refine, bool final) {
+    if (id == kNone) return;
+    const Stmt& s = k_.stmts[id];
+    switch (s.kind) {
+      case StmtKind::Block:
+      case StmtKind::Switch:
+        if (s.kind == StmtKind::Switch) eval(s.value, refine, final);
+        for (StmtId c : s.children) walk(c, refine, final);
+        break;
+      case StmtKind::Declare:
+      case StmtKind::Assign:
+        if (s.value != kNone && origins_[s.value] == kNone) assign(s.local, eval(s.value, refine, final));
+        break;
+      case StmtKind::Return:
+        if (s.value != kNone && origins_[s.value] == kNone && !calls_.empty() && calls_.back() != kNone)
+          assign(calls_.back(), eval(s.value, refine, final));
+        break;
+      case StmtKind::If:
+        eval(s.value, refine, final);
+        walk(s.then_stmt, refine, final);
+        walk(s.else_stmt, refine, final);
+        break;
+      case StmtKind::InlinedCall:
+        calls_.push_back(s.local);
+        walk(s.body, refine, final);
+        calls_.pop_back();
+        break;
+      case StmtKind::Loop: {
+        walk(s.init, refine, final);
+        if (loop_symbol_[id] >= 0) open_.push_back(id);
+        if (s.value != kNone) eval(s.value, refine, final);
+        const Refinements inner = refined(s, refine);
+        walk(s.body, inner, final);
+        walk(s.step, inner, final);
+        if (loop_symbol_[id] >= 0) open_.pop_back();
+        break;
+      }
+      default: break;
+    }
+  }
+
+  // Inside a loop `for (...; v < E; step)` whose body does not assign v, v < E holds in the body
+  // and the step.
+  Refinements refined(const Stmt& loop, const Refinements& outer) {
+    Refinements r = outer;
+    if (loop.value == kNone || loop.loop_kind == LoopKind::Do) return r;
+    const Expr& c = k_.exprs[loop.value];
+    if (c.kind != ExprKind::Binary || !is_comparison(c.binary_op)) return r;
+    for (int side = 0; side < 2; ++side) {
+      const Expr& v = k_.exprs[c.operands[side]];
+      if (v.kind != ExprKind::Local || assigns(loop.body, v.index)) continue;
+      const Form& bound = eval(c.operands[1 - side], outer, false);
+      if (!bound.exact) continue;
+      BinaryOp op = c.binary_op;
+      if (side == 1) {  // E op v  ->  v op' E
+        op = op == BinaryOp::Lt ? BinaryOp::Gt : op == BinaryOp::Gt ? BinaryOp::Lt
+           : op == BinaryOp::Le ? BinaryOp::Ge : op == BinaryOp::Ge ? BinaryOp::Le : op;
+      }
+      Wide low = -kHuge, high = kHuge;
+      if (op == BinaryOp::Lt) high = bound.high - 1;
+      else if (op == BinaryOp::Le) high = bound.high;
+      else if (op == BinaryOp::Gt) low = bound.low + 1;
+      else if (op == BinaryOp::Ge) low = bound.low;
+      else continue;
+      auto it = r.find(v.index);
+      if (it != r.end()) {
+        low = std::max(low, it->second.first);
+        high = std::min(high, it->second.second);
+      }
+      r[v.index] = {low, high};
+    }
+    return r;
+  }
+
+  bool assigns(StmtId id, LocalId local) const {
+    if (id == kNone) return false;
+    const Stmt& s = k_.stmts[id];
+    if ((s.kind == StmtKind::Assign || s.kind == StmtKind::Declare) && s.local == local) return true;
+    if (s.kind == StmtKind::InlinedCall && s.local == local) return true;
+    for (StmtId c : s.children) if (assigns(c, local)) return true;
+    return assigns(s.then_stmt, local) || assigns(s.else_stmt, local) || assigns(s.init, local) ||
+           assigns(s.body, local) || assigns(s.step, local);
+  }
+
+  const Form& eval(ExprId id, const Refinements& refine, bool final) {
+    Form f = compute(id, refine, final);
+    if (final) {
+      evaluated_[id] = true;
+      context_[id] = open_.empty() ? kNone : open_.back();
+      enclosing_[id] = open_;
+    }
+    forms_[id] = std::move(f);
+    return forms_[id];
+  }
+
+  Form compute(ExprId id, const Refinements& refine, bool final) {
+    const Expr& e = k_.exprs[id];
+    switch (e.kind) {
+      case ExprKind::Constant: return constant(math_value(e.type, e.constant));
+      case ExprKind::Param: return constant(math_value(e.type, l_.arguments[e.index].bits));
+      case ExprKind::Builtin: {
+        const int b = static_cast<int>(e.builtin);
+        const std::uint32_t block[3] = {l_.block.x, l_.block.y, l_.block.z};
+        const std::uint32_t grid[3] = {l_.grid.x, l_.grid.y, l_.grid.z};
+        if (b <= static_cast<int>(Builtin::ThreadIdxZ)) return range(0, block[b] - 1);
+        if (b <= static_cast<int>(Builtin::BlockIdxZ)) {
+          const int d = b - static_cast<int>(Builtin::BlockIdxX);
+          Form f = range(0, grid[d] - 1);
+          f.coefficient[static_cast<std::size_t>(d)] = 1;
+          return f;
+        }
+        if (b <= static_cast<int>(Builtin::BlockDimZ)) return constant(block[b - static_cast<int>(Builtin::BlockDimX)]);
+        if (b <= static_cast<int>(Builtin::GridDimZ)) return constant(grid[b - static_cast<int>(Builtin::GridDimX)]);
+        return constant(l_.warp_size);
+      }
+      case ExprKind::Local: {
+        Form f = locals_[e.index];
+        if (!f.assigned) f = range(type_min(e.type), type_max(e.type));  // never assigned: UB on read
+        f.assigned = false;
+        const auto it = refine.find(e.index);
+        if (it != refine.end() && f.exact) {
+          f.low = std::max(f.low, it->second.first);
+          f.high = std::min(f.high, it->second.second);
+          if (f.low > f.high) f.high = f.low;  // unreachable; keep a valid range
+        }
+        const int s = variable_symbol_[e.index];
+        if (s >= 0) f.coefficient[static_cast<std::size_t>(s)] = 1;
+        return f;
+      }
+      case ExprKind::Opaque: {
+        Form f = range(type_min(e.type), type_max(e.type));
+        f.wild = ~std::uint64_t{0};
+        f.wild_origin = id;
+        return f;
+      }
+      case ExprKind::Cast: return cast(id, e, eval(e.operands[0], refine, final));
+      case ExprKind::Unary: {
+        Form a = eval(e.operands[0], refine, final);
+        if (e.unary_op == UnaryOp::LogicalNot) return boolean(a, id);
+        if (e.unary_op == UnaryOp::BitNot) {
+          collapse(a, e.type, id);
+          a.low = type_min(e.type);
+          a.high = type_max(e.type);
+          return a;
+        }
+        for (Wide& c : a.coefficient) c = -c;
+        const Wide low = -a.high, high = -a.low;
+        a.low = low;
+        a.high = high;
+        return arithmetic(id, e.type, a);
+      }
+      case ExprKind::Binary: {
+        Form a = eval(e.operands[0], refine, final);
+        Form b = eval(e.operands[1], refine, final);
+        return binary(id, e, std::move(a), std::move(b));
+      }
+      case ExprKind::Logical: {
+        Form a = eval(e.operands[0], refine, final);
+        const Form& b = eval(e.operands[1], refine, final);
+        a.wild |= b.wild;
+        if (a.wild_origin == kNone) a.wild_origin = b.wild_origin;
+        return boolean(a, id);
+      }
+      case ExprKind::Select: {
+        const Form c = eval(e.operands[0], refine, final);
+        Form x = eval(e.operands[1], refine, final);
+        const Form& y = eval(e.operands[2], refine, final);
+        x.assigned = true;
+        join(x, y, symbols_, -1);
+        x.assigned = false;
+        x.wild |= c.wild;
+        if (x.wild_origin == kNone) x.wild_origin = c.wild_origin;
+        return x;
+      }
+    }
+    return range(type_min(e.type), type_max(e.type));
+  }
+
+  // A truth value: the same within a class unless its operand is not affine, or (a conversion
+  // of a number to bool) depends on a symbol at all.
+  Form boolean(const Form& a, ExprId id) const {
+    Form f = range(0, 1);
+    f.wild = a.wild;
+    f.wild_origin = a.wild_origin;
+    for (std::size_t s = 0; s < symbols_; ++s)
+      if (a.coefficient[s] != 0) {
+        f.wild |= std::uint64_t{1} << s;
+        if (f.wild_origin == kNone) f.wild_origin = id;
+      }
+    return f;
+  }
+
+  // The result of + - * or unary - of type t: signed results are M itself (an overflow is
+  // undefined behaviour, which the replay reports where it happens); unsigned ones wrap.
+  Form arithmetic(ExprId id, ScalarType t, Form f) const {
+    if (f.low < -kHuge || f.high > kHuge) {
+      collapse(f, t, id);
+      return f;
+    }
+    if (is_signed(t)) {
+      f.low = std::max(f.low, type_min(t));
+      f.high = std::min(f.high, type_max(t));
+      if (f.low > f.high) f.high = f.low;
+    } else if (f.low < 0 || f.high > type_max(t)) {
+      f.exact = false;
+    }
+    return f;
+  }
+
+  Form cast(ExprId id, const Expr& e, Form a) const {
+    const ScalarType from = k_.exprs[e.operands[0]].type, to = e.type;
+    if (to == ScalarType::Bool) return boolean(a, id);
+    if (from == ScalarType::Bool) return a;
+    if (!a.exact && bit_width(to) > bit_width(from)) {
+      collapse(a, from, id);
+      a.low = type_min(to);
+      a.high = type_max(to);
+      return a;
+    }
+    a.exact = a.low >= type_min(to) && a.high <= type_max(to);
+    return a;
+  }
+
+  static bool is_constant(const Form& f) {
+    return f.exact && f.wild == 0 && f.low == f.high &&
+           std::all_of(f.coefficient.begin(), f.coefficient.end(), [](Wide c) { return c == 0; });
+  }
+
+  Form binary(ExprId id, const Expr& e, Form a, Form b) const {
+    const ScalarType t = k_.exprs[e.operands[0]].type;
+    const BinaryOp op = e.binary_op;
+    if (op == BinaryOp::Add || op == BinaryOp::Sub) {
+      if (is_signed(t)) { collapse_inexact(a, t, id); collapse_inexact(b, t, id); }
+      Form f = a;
+      for (std::size_t s = 0; s < symbols_; ++s)
+        f.coefficient[s] = op == BinaryOp::Add ? a.coefficient[s] + b.coefficient[s]
+                                               : a.coefficient[s] - b.coefficient[s];
+      f.wild = a.wild | b.wild;
+      if (f.wild_origin == kNone) f.wild_origin = b.wild_origin;
+      f.low = op == BinaryOp::Add ? a.low + b.low : a.low - b.high;
+      f.high = op == BinaryOp::Add ? a.high + b.high : a.high - b.low;
+      f.exact = a.exact && b.exact;
+      return arithmetic(id, t, f);
+    }
+    if (op == BinaryOp::Mul) {
+      if (is_signed(t)) { collapse_inexact(a, t, id); collapse_inexact(b, t, id); }
+      if (!is_constant(a) && is_constant(b)) std::swap(a, b);
+      Form f = b;
+      f.exact = a.exact && b.exact;
+      if (is_constant(a)) {
+        const Wide k = a.low;
+        for (Wide& c : f.coefficient) c *= k;
+        f.low = std::min(b.low * k, b.high * k);
+        f.high = std::max(b.low * k, b.high * k);
+      } else {
+        for (Form* g : {&a, &b})
+          for (std::size_t s = 0; s < symbols_; ++s)
+            if (g->coefficient[s] != 0) {
+              f.wild |= std::uint64_t{1} << s;
+              if (f.wild_origin == kNone) f.wild_origin = id;
+            }
+        for (Wide& c : f.coefficient) c = 0;
+        f.wild |= a.wild;
+        if (f.wild_origin == kNone) f.wild_origin = a.wild_origin;
+        if (a.low < -kHuge / 2 || a.high > kHuge / 2 || b.low < -kHuge / 2 || b.high > kHuge / 2) {
+          f.low = -kHuge * 2;
+          f.high = kHuge * 2;
+        } else {
+          const Wide p[4] = {a.low * b.low, a.low * b.high, a.high * b.low, a.high * b.high};
+          f.low = *std::min_element(p, p + 4);
+          f.high = *std::max_element(p, p + 4);
+        }
+      }
+      return arithmetic(id, t, f);
+    }
+    if (is_comparison(op)) {
+      collapse_inexact(a, t, id);
+      collapse_inexact(b, t, id);
+      Form f = range(0, 1);
+      f.wild = a.wild | b.wild;
+      f.wild_origin = a.wild_origin != kNone ? a.wild_origin : b.wild_origin;
+      return f;
+    }
+    // / % << >> & | ^: not affine in a symbol; ranges where they are easy.
+    const bool both_constant = is_constant(a) && is_constant(b);
+    Wide low = type_min(t), high = type_max(t);
+    if (both_constant) {
+      bool fault = false;
+      const auto bits = [](Wide v) { return static_cast<std::uint64_t>(v); };
+      const std::uint64_t r = ops::binary_fn(op, t)(normalise(t, bits(a.low)), normalise(t, bits(b.low)), fault);
+      if (!fault) low = high = math_value(t, r);
+    } else if (is_constant(b) && b.low > 0 && a.exact) {
+      if (op == BinaryOp::Div) { low = a.low / b.low; high = a.high / b.low; }
+      if (op == BinaryOp::Rem) {
+        low = a.low >= 0 ? 0 : -(b.low - 1);
+        high = a.high <= 0 ? 0 : std::min(a.high, b.low - 1);
+      }
+      if (op == BinaryOp::Shr && a.low >= 0 && b.low < bit_width(t)) {
+        low = a.low >> static_cast<int>(b.low);
+        high = a.high >> static_cast<int>(b.low);
+      }
+      if (op == BinaryOp::BitAnd && a.low >= 0) { low = 0; high = std::min(a.high, b.low); }
+    }
+    collapse(a, t, id);
+    collapse(b, t, id);
+    Form f = range(low, high);
+    f.wild = a.wild | b.wild;
+    f.wild_origin = a.wild_origin != kNone ? a.wild_origin : b.wild_origin;
+    return f;
+  }
+
+  void collapse_inexact(Form& f, ScalarType t, ExprId origin) const {
+    if (!f.exact) collapse(f, t, origin);
+  }
+
+  const Kernel& k_;
+  const Launch& l_;
+  std::vector<StmtId> loops_;
+  std::size_t symbols_;
+  std::vector<ExprId> origins_;
+  std::vector<int> loop_symbol_;      // [StmtId]
+  std::vector<int> variable_symbol_;  // [LocalId]
+  std::vector<Form> locals_;
+  std::vector<bool> changed_;
+  std::vector<Form> forms_;
+  std::vector<bool> evaluated_;
+  std::vector<StmtId> context_;
+  std::map<ExprId, std::vector<StmtId>> enclosing_;
+  std::vector<LocalId> calls_;
+  std::vector<StmtId> open_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Loops that may run as classes of iterations: structure only (forms decide the rest).
+
+void collect(const Kernel& k, StmtId id, std::vector<StmtId>& out) {
+  if (id == kNone) return;
+  out.push_back(id);
+  const Stmt& s = k.stmts[id];
+  for (StmtId c : s.children) collect(k, c, out);
+  for (StmtId c : {s.then_stmt, s.else_stmt, s.init, s.body, s.step}) collect(k, c, out);
+}
+
+// Breaks that leave `loop` itself, and returns that leave the kernel, inside its body.
+bool leaves(const Kernel& k, StmtId id, int loops_deep, int calls_deep) {
+  if (id == kNone) return false;
+  const Stmt& s = k.stmts[id];
+  if (s.kind == StmtKind::Break && loops_deep == 0) return true;
+  if (s.kind == StmtKind::Return && calls_deep == 0) return true;
+  const int inner_loops = loops_deep + (s.kind == StmtKind::Loop || s.kind == StmtKind::Switch ? 1 : 0);
+  const int inner_calls = calls_deep + (s.kind == StmtKind::InlinedCall ? 1 : 0);
+  for (StmtId c : s.children) if (leaves(k, c, inner_loops, inner_calls)) return true;
+  for (StmtId c : {s.then_stmt, s.else_stmt, s.body, s.step})
+    if (leaves(k, c, inner_loops, inner_calls)) return true;
+  return leaves(k, s.init, loops_deep, calls_deep);
+}
+
+std::optional<AcceleratedLoop> candidate(const Kernel& k, StmtId id,
+                                         const std::vector<ExprId>& origins) {
+  const Stmt& s = k.stmts[id];
+  if (s.kind != StmtKind::Loop || s.loop_kind == LoopKind::Do || s.step == kNone || s.value == kNone)
+    return std::nullopt;
+  const Stmt& step = k.stmts[s.step];
+  if (step.kind != StmtKind::Assign || step.value == kNone || origins[step.value] != kNone)
+    return std::nullopt;
+  const LocalId v = step.local;
+  if (leaves(k, s.body, 0, 0)) return std::nullopt;
+  std::vector<StmtId> inside;
+  collect(k, s.body, inside);
+  std::set<LocalId> declared;
+  for (StmtId i : inside)
+    if (k.stmts[i].kind == StmtKind::Declare) declared.insert(k.stmts[i].local);
+  for (StmtId i : inside) {
+    const Stmt& t = k.stmts[i];
+    const bool writes = (t.kind == StmtKind::Assign && t.value != kNone && origins[t.value] == kNone) ||
+                        (t.kind == StmtKind::InlinedCall && t.local != kNone);
+    if (writes && (t.local == v || declared.count(t.local) == 0)) return std::nullopt;
+  }
+  // The step: v = v + K or v - K (casts around either allowed), K a constant of the launch; K
+  // itself is read off the form of the step's value later.
+  return AcceleratedLoop{v, 0};
+}
+
+ClassRefusal refusal(const Kernel& k, ExprId id, const std::string& what, const std::string& reason) {
+  ClassRefusal r;
+  r.range = k.exprs[id].range;
+  r.location = location(k, r.range);
+  r.what = what;
+  r.reason = reason;
+  return r;
+}
+
+std::string describe_expr(const Kernel& k, ExprId id) {
+  const Expr& e = k.exprs[id];
+  std::string what;
+  switch (e.kind) {
+    case ExprKind::Binary: what = "'" + name(e.binary_op) + "'"; break;
+    case ExprKind::Unary: what = "'" + name(e.unary_op) + "'"; break;
+    case ExprKind::Cast: what = "a conversion to " + name(e.type) + " that may wrap around"; break;
+    case ExprKind::Opaque: what = e.description; break;
+    default: what = name(e.kind); break;
+  }
+  return what + " (" + location(k, e.range) + ")";
+}
+
+bool faulting(const Expr& e, const Kernel& k, int operand) {
+  if (e.kind == ExprKind::Unary) return e.unary_op == UnaryOp::Neg && is_signed(e.type);
+  if (e.kind != ExprKind::Binary) return false;
+  const bool s = is_signed(k.exprs[e.operands[0]].type);
+  switch (e.binary_op) {
+    case BinaryOp::Add: case BinaryOp::Sub: case BinaryOp::Mul: return s;
+    case BinaryOp::Div: case BinaryOp::Rem: return operand == 1 || s;
+    case BinaryOp::Shl: return operand == 1 || s;
+    case BinaryOp::Shr: return operand == 1;
+    default: return false;
+  }
+}
+
+struct Checked {
+  std::optional<ClassRefusal> refused;      // about a block index
+  std::set<StmtId> rejected_loops;
+};
+
+// Every place where a value that is not affine in a symbol could change control flow or be
+// undefined somewhere the engine does not replay.
+Checked check(const Kernel& k, const Analyser& a) {
+  Checked out;
+  const auto symbol_name = [&](int s) { return s < kBlockSymbols ? dim_name(s) : std::string("a loop variable"); };
+  const auto bad = [&](ExprId at, std::uint64_t wild, const std::string& what, ExprId origin) {
+    for (int s = 0; s < a.symbols(); ++s) {
+      if (!(wild >> s & 1)) continue;
+      if (s < kBlockSymbols) {
+        if (!out.refused) {
+          const std::string through = origin != kNone ? " through " + describe_expr(k, origin) : "";
+          out.refused = refusal(k, at, what, "depends on " + symbol_name(s) + through +
+                                                 ", which is not affine in it");
+        }
+      } else {
+        const StmtId loop = a.loops()[static_cast<std::size_t>(s - kBlockSymbols)];
+        const auto enclosing = a.enclosing(at);
+        if (std::find(enclosing.begin(), enclosing.end(), loop) != enclosing.end())
+          out.rejected_loops.insert(loop);
+      }
+    }
+  };
+  const auto coefficients = [&](const Form& f) {
+    std::uint64_t m = 0;
+    for (int s = 0; s < a.symbols(); ++s)
+      if (f.coefficient[static_cast<std::size_t>(s)] != 0) m |= std::uint64_t{1} << s;
+    return m;
+  };
+  for (std::size_t i = 0; i < k.exprs.size(); ++i) {
+    const auto id = static_cast<ExprId>(i);
+    if (!a.evaluated(id)) continue;
+    const Expr& e = k.exprs[i];
+    if (e.kind == ExprKind::Binary && is_comparison(e.binary_op)) {
+      const Form& x = a.form(e.operands[0]);
+      const Form& y = a.form(e.operands[1]);
+      const std::uint64_t inexact = (x.exact ? 0 : coefficients(x)) | (y.exact ? 0 : coefficients(y));
+      bad(id, x.wild | y.wild, "this comparison", x.wild_origin != kNone ? x.wild_origin : y.wild_origin);
+      bad(id, inexact, "this comparison", id);
+    }
+    if (e.kind == ExprKind::Select) {
+      const Form& c = a.form(e.operands[0]);
+      bad(id, c.wild, "the condition of this ?:", c.wild_origin);
+    }
+    for (int o = 0; o < 2; ++o) {
+      if (e.operands[o] == kNone || !faulting(e, k, o)) continue;
+      const Form& f = a.form(e.operands[o]);
+      std::uint64_t risky = f.wild;
+      // Linear operands of + - * and unary -: checked at the corners; the others are not linear.
+      const bool linear = e.kind == ExprKind::Unary || e.binary_op == BinaryOp::Add ||
+                          e.binary_op == BinaryOp::Sub || e.binary_op == BinaryOp::Mul;
+      if (!linear) risky |= coefficients(f);
+      bad(id, risky, "this '" + (e.kind == ExprKind::Unary ? name(e.unary_op) : name(e.binary_op)) + "'",
+          f.wild_origin != kNone ? f.wild_origin : id);
+    }
+  }
+  for (std::size_t i = 0; i < k.stmts.size(); ++i) {
+    const Stmt& s = k.stmts[i];
+    if (s.value == kNone || !a.evaluated(s.value)) continue;
+    const Form& f = a.form(s.value);
+    if (s.kind == StmtKind::If || s.kind == StmtKind::Loop)
+      bad(s.value, f.wild, "the condition of this " + report_kind(s), f.wild_origin);
+    if (s.kind == StmtKind::Switch)
+      bad(s.value, f.wild | coefficients(f), "the value of this switch", f.wild_origin != kNone ? f.wild_origin : s.value);
+  }
+  return out;
+}
+
+// The step constant of a candidate loop: the step's value is v + K (its form's coefficient on
+// v's symbol is 1 and, v aside, it is a constant) - found by strip-matching v + K / v - K.
+std::optional<std::int64_t> step_of(const Kernel& k, const Analyser& a, StmtId loop, int symbol) {
+  const Stmt& step = k.stmts[k.stmts[loop].step];
+  const Form& f = a.form(step.value);
+  if (!f.exact || f.wild != 0 || f.coefficient[static_cast<std::size_t>(symbol)] != 1) return std::nullopt;
+  ExprId e = step.value;
+  while (k.exprs[e].kind == ExprKind::Cast) e = k.exprs[e].operands[0];
+  const Expr& add = k.exprs[e];
+  if (add.kind != ExprKind::Binary || (add.binary_op != BinaryOp::Add && add.binary_op != BinaryOp::Sub))
+    return std::nullopt;
+  for (int side = 0; side < 2; ++side) {
+    ExprId v = add.operands[side];
+    while (k.exprs[v].kind == ExprKind::Cast) v = k.exprs[v].operands[0];
+    if (k.exprs[v].kind != ExprKind::Local || k.exprs[v].index != step.local) continue;
+    if (side == 1 && add.binary_op == BinaryOp::Sub) return std::nullopt;
+    const Form& c = a.form(add.operands[1 - side]);
+    if (!c.exact || c.wild != 0 || c.low != c.high || c.low == 0) return std::nullopt;
+    if (std::any_of(c.coefficient.begin(), c.coefficient.end(), [](Wide x) { return x != 0; }))
+      return std::nullopt;
+    if (c.low > Wide{1} << 40 || c.low < -(Wide{1} << 40)) return std::nullopt;
+    const auto K = static_cast<std::int64_t>(c.low);
+    return add.binary_op == BinaryOp::Add ? K : -K;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Plan
+
+std::string ClassRefusal::message() const {
+  return location + ": the class engine cannot prove the block classes: " + what + " " + reason;
+}
+
+ClassesUnproven::ClassesUnproven(ClassRefusal refusal)
+    : InvalidInput(refusal.message()), refusal_(std::move(refusal)) {}
+
+namespace {
+
+void validate_launch(const Launch& launch, const Kernel& kernel, GridLimits limits) {
+  if (limits == GridLimits::Cuda) return validate(launch, kernel);
+  Launch cuda = launch;
+  for (std::uint32_t* d : {&cuda.grid.y, &cuda.grid.z}) {
+    if (*d > launch_limits::kMaxGridX)
+      throw InvalidInput("grid " + std::string(d == &cuda.grid.y ? "y" : "z") +
+                         " must be from 1 to 2147483647 (got " + std::to_string(*d) + ")");
+    *d = std::min(*d, launch_limits::kMaxGridYZ);
+  }
+  validate(cuda, kernel);
+}
+
+}  // namespace
+
+ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits limits) {
+  validate(kernel);
+  validate_launch(launch, kernel, limits);
+  const std::vector<ExprId> origins = opaque_origins(kernel);
+  std::vector<StmtId> loops;
+  std::map<StmtId, AcceleratedLoop> structure;
+  for (std::size_t i = 0; i < kernel.stmts.size(); ++i)
+    if (auto c = candidate(kernel, static_cast<StmtId>(i), origins)) {
+      loops.push_back(static_cast<StmtId>(i));
+      structure[static_cast<StmtId>(i)] = *c;
+    }
+  ClassPlan plan;
+  plan.limits = limits;
+  for (;;) {
+    Analyser a(kernel, launch, loops);
+    a.run();
+    Checked c = check(kernel, a);
+    std::map<StmtId, std::int64_t> steps;
+    for (std::size_t i = 0; i < loops.size(); ++i) {
+      const auto step = step_of(kernel, a, loops[i], static_cast<int>(kBlockSymbols + i));
+      if (!step) c.rejected_loops.insert(loops[i]);
+      else steps[loops[i]] = *step;
+    }
+    if (!c.rejected_loops.empty()) {
+      loops.erase(std::remove_if(loops.begin(), loops.end(),
+                                 [&](StmtId l) { return c.rejected_loops.count(l) != 0; }),
+                  loops.end());
+      continue;
+    }
+    if (c.refused) {
+      plan.refusal = c.refused;
+      return plan;
+    }
+    auto analysis = std::make_shared<detail::ClassAnalysis>();
+    analysis->tracked.resize(kernel.exprs.size());
+    analysis->accelerated.resize(kernel.stmts.size());
+    for (std::size_t i = 0; i < loops.size(); ++i) {
+      AcceleratedLoop acc = structure[loops[i]];
+      acc.step = steps[loops[i]];
+      analysis->accelerated[loops[i]] = acc;
+    }
+    for (std::size_t i = 0; i < kernel.exprs.size(); ++i) {
+      const Expr& e = kernel.exprs[i];
+      if (!a.evaluated(static_cast<ExprId>(i)) || e.kind != ExprKind::Binary || !is_comparison(e.binary_op))
+        continue;
+      const Form& x = a.form(e.operands[0]);
+      const Form& y = a.form(e.operands[1]);
+      TrackedComparison t;
+      bool any = false;
+      for (int s = 0; s < a.symbols(); ++s) {
+        const Wide d = x.coefficient[static_cast<std::size_t>(s)] - y.coefficient[static_cast<std::size_t>(s)];
+        if (d == 0) continue;
+        if (d > Wide{1} << 62 || d < -(Wide{1} << 62)) {
+          plan.refusal = refusal(kernel, static_cast<ExprId>(i), "this comparison",
+                                 "has a coefficient too large to follow");
+          return plan;
+        }
+        any = true;
+        if (s < kBlockSymbols) t.block_coefficient[static_cast<std::size_t>(s)] = static_cast<std::int64_t>(d);
+        else t.loop_coefficients.emplace_back(loops[static_cast<std::size_t>(s - kBlockSymbols)],
+                                              static_cast<std::int64_t>(d));
+      }
+      if (any) analysis->tracked[i] = t;
+    }
+    plan.accelerated_loops = loops;
+    plan.analysis = analysis;
+    return plan;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replay by classes
+
+namespace {
+
+using Corner = std::array<std::uint32_t, 3>;
+
+struct BlockRun {
+  detail::Tally tally;
+  detail::ClassTrace trace;
+};
+
+std::string interval_definition(int d, std::uint64_t first, std::uint64_t last, std::uint64_t size) {
+  const std::string n = dim_name(d);
+  if (first == 0 && last + 1 == size) return "";
+  if (first == last) {
+    const std::string where = last + 1 == size ? " (last)" : first == 0 ? " (first)" : "";
+    return n + " = " + std::to_string(first) + where;
+  }
+  if (first == 0) return n + " < " + std::to_string(last + 1);
+  if (last + 1 == size) return n + " >= " + std::to_string(first);
+  return n + " in [" + std::to_string(first) + ", " + std::to_string(last) + "]";
+}
+
+StatementCounts scaled(const detail::Counts64& c, Count times) {
+  StatementCounts s;
+  s.warp_evaluations = checked_mul(c.evaluations, times);
+  s.divergent = checked_mul(c.divergent, times);
+  s.active_lanes = checked_mul(c.active, times);
+  s.taken_lanes = checked_mul(c.taken, times);
+  s.block_executions = checked_mul(c.block_executions, times);
+  s.partial_block_executions = checked_mul(c.partial_block_executions, times);
+  s.blocks_with_partial = checked_mul(c.blocks_with_partial, times);
+  return s;
+}
+
+ClassReplayResult one_block(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
+  ClassReplayResult r;
+  static_cast<ReplayResult&>(r) = replay(kernel, launch, options);
+  BlockClass c;
+  const Dim3 b = *options.only_block;
+  const std::uint32_t at[3] = {b.x, b.y, b.z};
+  const std::uint32_t size[3] = {launch.grid.x, launch.grid.y, launch.grid.z};
+  std::string definition;
+  for (int d = 0; d < 3; ++d) {
+    c.intervals[static_cast<std::size_t>(d)] =
+        DimensionInterval{at[d], at[d], interval_definition(d, at[d], at[d], size[d])};
+    const std::string& def = c.intervals[static_cast<std::size_t>(d)].definition;
+    if (!def.empty()) definition += (definition.empty() ? "" : ", ") + def;
+  }
+  c.definition = definition.empty() ? "all blocks" : definition;
+  c.blocks = 1;
+  c.representative = b;
+  c.statements = r.statements;
+  c.iterations = r.iterations;
+  r.classes.push_back(c);
+  r.blocks_replayed = 1;
+  return r;
+}
+
+}  // namespace
+
+ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const ClassPlan& plan,
+                               const ReplayOptions& options) {
+  if (!plan.ok()) throw ClassesUnproven(*plan.refusal);
+  if (!plan.analysis) throw std::logic_error("class_replay: a plan without its analysis");
+  validate(kernel);
+  validate_launch(launch, kernel, plan.limits);
+  if (options.only_block) return one_block(kernel, launch, options);
+  detail::Program program(kernel, launch, options);
+  if (options.only_warp && *options.only_warp >= static_cast<std::uint32_t>(program.warps_per_block))
+    throw InvalidInput("warp " + std::to_string(*options.only_warp) + " does not exist (a block of " +
+                       std::to_string(launch.block.volume()) + " threads has warps 0 to " +
+                       std::to_string(program.warps_per_block - 1) + ")");
+  program.track(plan.analysis->tracked, plan.analysis->accelerated);
+  program.evaluation_cap =
+      options.max_evaluations > Count{~std::uint64_t{0} >> 2} ? ~std::uint64_t{0} >> 2
+                                                               : static_cast<std::uint64_t>(options.max_evaluations);
+  detail::WarpMachine machine(program);
+  const std::uint64_t grid[3] = {launch.grid.x, launch.grid.y, launch.grid.z};
+  std::map<Corner, BlockRun> runs;
+  const auto run = [&](const Corner& c) -> const BlockRun& {
+    auto it = runs.find(c);
+    if (it != runs.end()) return it->second;
+    if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed))
+      throw Interrupted("replay interrupted");
+    BlockRun r;
+    r.tally.statements.resize(kernel.stmts.size());
+    r.tally.iterations.resize(kernel.stmts.size());
+    machine.set_trace(&r.trace);
+    machine.begin_block(c[0], c[1], c[2]);
+    for (int w = 0; w < program.warps_per_block; ++w) {
+      const bool counted = !options.only_warp || *options.only_warp == static_cast<std::uint32_t>(w);
+      if (!counted && program.barriers == 0) continue;
+      try {
+        machine.run_warp(w, r.tally, counted);
+      } catch (const detail::IterationClassMismatch& e) {
+        ClassRefusal why;
+        why.location = "<launch>";
+        why.what = "a loop's iterations";
+        why.reason = std::string("do not fall into classes: ") + e.what();
+        throw ClassesUnproven(why);
+      }
+    }
+    machine.end_block(r.tally);
+    machine.set_trace(nullptr);
+    return runs.emplace(c, std::move(r)).first->second;
+  };
+  std::array<std::set<std::uint64_t>, 3> starts;
+  for (auto& s : starts) s.insert(0);
+  struct Box {
+    std::array<std::uint64_t, 3> first, last;
+  };
+  std::vector<Box> boxes;
+  const auto intervals = [&](int d) {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
+    for (auto it = starts[d].begin(); it != starts[d].end(); ++it) {
+      auto next = std::next(it);
+      out.emplace_back(*it, (next == starts[d].end() ? grid[d] : *next) - 1);
+    }
+    return out;
+  };
+  const auto corners = [](const Box& b) {
+    std::vector<Corner> out;
+    for (int m = 0; m < 8; ++m) {
+      Corner c{};
+      bool duplicate = false;
+      for (int d = 0; d < 3; ++d) {
+        const bool high = (m >> d & 1) != 0;
+        if (high && b.first[d] == b.last[d]) duplicate = true;
+        c[d] = static_cast<std::uint32_t>(high ? b.last[d] : b.first[d]);
+      }
+      if (!duplicate) out.push_back(c);
+    }
+    return out;
+  };
+  bool settled = false;
+  for (int round = 0; round < kMaxRounds && !settled; ++round) {
+    const auto ix = intervals(0), iy = intervals(1), iz = intervals(2);
+    if (ix.size() * iy.size() * iz.size() > kMaxClasses) break;
+    boxes.clear();
+    for (const auto& z : iz)
+      for (const auto& y : iy)
+        for (const auto& x : ix) boxes.push_back(Box{{x.first, y.first, z.first}, {x.second, y.second, z.second}});
+    bool grew = false;
+    for (const Box& b : boxes)
+      for (const Corner& c : corners(b))
+        for (int d = 0; d < 3; ++d)
+          for (std::uint64_t at : run(c).trace.breakpoints[d]) grew |= starts[d].insert(at).second;
+    if (grew) continue;
+    settled = true;
+    for (const Box& b : boxes) {
+      const auto cs = corners(b);
+      const BlockRun& first = run(cs.front());
+      for (std::size_t i = 1; i < cs.size(); ++i)
+        if (!(run(cs[i]).trace.entries == first.trace.entries)) settled = false;
+    }
+    if (!settled) break;
+  }
+  if (!settled) {
+    ClassRefusal why;
+    why.location = "<launch>";
+    why.what = "the blocks";
+    why.reason = "do not fall into at most " + std::to_string(kMaxClasses) +
+                 " boxes of intervals per grid dimension (a condition that mixes block indices, "
+                 "such as blockIdx.x + blockIdx.y < n?)";
+    throw ClassesUnproven(why);
+  }
+  ClassReplayResult result;
+  result.statements.resize(kernel.stmts.size());
+  result.iterations.resize(kernel.stmts.size());
+  for (const Box& b : boxes) {
+    const Corner rep{static_cast<std::uint32_t>(b.first[0]), static_cast<std::uint32_t>(b.first[1]),
+                     static_cast<std::uint32_t>(b.first[2])};
+    const BlockRun& r = run(rep);
+    BlockClass c;
+    Count size = 1;
+    std::string definition;
+    for (int d = 0; d < 3; ++d) {
+      DimensionInterval& in = c.intervals[static_cast<std::size_t>(d)];
+      in.first = static_cast<std::uint32_t>(b.first[d]);
+      in.last = static_cast<std::uint32_t>(b.last[d]);
+      in.definition = interval_definition(d, b.first[d], b.last[d], grid[d]);
+      size = checked_mul(size, in.size());
+      if (!in.definition.empty()) definition += (definition.empty() ? "" : ", ") + in.definition;
+    }
+    c.definition = definition.empty() ? "all blocks" : definition;
+    c.blocks = size;
+    c.representative = Dim3{rep[0], rep[1], rep[2]};
+    c.statements.resize(kernel.stmts.size());
+    c.iterations.resize(kernel.stmts.size());
+    for (std::size_t i = 0; i < kernel.stmts.size(); ++i) {
+      c.statements[i] = scaled(r.tally.statements[i], size);
+      result.statements[i] += c.statements[i];
+      const auto& per_k = r.tally.iterations[i];
+      c.iterations[i].resize(per_k.size());
+      if (result.iterations[i].size() < per_k.size()) result.iterations[i].resize(per_k.size());
+      for (std::size_t k = 0; k < per_k.size(); ++k) {
+        c.iterations[i][k] = scaled(per_k[k], size);
+        result.iterations[i][k] += c.iterations[i][k];
+      }
+    }
+    result.blocks = checked_add(result.blocks, size);
+    result.warps = checked_add(result.warps, checked_mul(r.tally.warps, size));
+    result.warp_statement_evaluations =
+        checked_add(result.warp_statement_evaluations, checked_mul(r.tally.evaluations, size));
+    result.classes.push_back(std::move(c));
+  }
+  result.blocks_replayed = runs.size();
+  return result;
+}
+
+ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const ReplayOptions& options,
+                               GridLimits limits) {
+  return class_replay(kernel, launch, plan_classes(kernel, launch, limits), options);
+}
+
+}  // namespace warpdiv::sim::ir

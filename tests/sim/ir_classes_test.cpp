@@ -1,0 +1,231 @@
+// The class engine (sim/ir_classes.hpp) against two independent oracles: the SIMT replay of every
+// block (sim/ir_replay.hpp) on random launches, and the hand-derived tiled exact engine
+// (sim/exact.hpp, whose classes a person worked out) at sizes no replay reaches; the lecture's
+// Type 1 / Type 2 split found from the kernel alone; refusals of non-affine conditions.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "sim/count.hpp"
+#include "sim/exact.hpp"
+#include "sim/ir_classes.hpp"
+#include "sim/ir_replay.hpp"
+#include "tests/sim/tiled_matmul_ir.hpp"
+
+namespace warpdiv::sim::ir {
+namespace {
+
+using testing::TiledMatmulIr;
+using testing::tiled_matmul_ir;
+
+std::string str(Count c) { return to_decimal(c); }
+
+Launch tiled_launch(const TiledMatmulIr& t, const LaunchConfig& c) {
+  Launch l;
+  l.block = Dim3{static_cast<std::uint32_t>(c.tile), static_cast<std::uint32_t>(c.tile), 1};
+  l.grid = Dim3{static_cast<std::uint32_t>(ceil_div(c.cols, c.tile)),
+                static_cast<std::uint32_t>(ceil_div(c.rows, c.tile)), 1};
+  l.warp_size = c.warp_size;
+  l.arguments.resize(t.kernel.parameters.size());
+  l.arguments[TiledMatmulIr::kParamJ] = Value::of(ScalarType::I32, c.rows);
+  l.arguments[TiledMatmulIr::kParamK] = Value::of(ScalarType::I32, c.inner);
+  l.arguments[TiledMatmulIr::kParamL] = Value::of(ScalarType::I32, c.cols);
+  return l;
+}
+
+// Every field of every statement (and, with by_iteration, of every iteration) equal.
+void expect_same(const Kernel& k, const ReplayResult& want, const ReplayResult& got) {
+  ASSERT_EQ(want.statements.size(), got.statements.size());
+  for (std::size_t i = 0; i < want.statements.size(); ++i) {
+    const StatementCounts& a = want.statements[i];
+    const StatementCounts& b = got.statements[i];
+    const std::string at = "statement " + std::to_string(i) + " (" + location(k, k.stmts[i].range) + ")";
+    EXPECT_EQ(str(a.warp_evaluations), str(b.warp_evaluations)) << at;
+    EXPECT_EQ(str(a.divergent), str(b.divergent)) << at;
+    EXPECT_EQ(str(a.active_lanes), str(b.active_lanes)) << at;
+    EXPECT_EQ(str(a.taken_lanes), str(b.taken_lanes)) << at;
+    EXPECT_EQ(str(a.block_executions), str(b.block_executions)) << at;
+    EXPECT_EQ(str(a.partial_block_executions), str(b.partial_block_executions)) << at;
+    EXPECT_EQ(str(a.blocks_with_partial), str(b.blocks_with_partial)) << at;
+  }
+  EXPECT_EQ(want.iterations.size(), got.iterations.size());
+  for (std::size_t i = 0; i < want.iterations.size() && i < got.iterations.size(); ++i) {
+    ASSERT_EQ(want.iterations[i].size(), got.iterations[i].size()) << "statement " << i;
+    for (std::size_t k2 = 0; k2 < want.iterations[i].size(); ++k2)
+      EXPECT_TRUE(want.iterations[i][k2] == got.iterations[i][k2]) << "statement " << i << " iteration " << k2;
+  }
+  EXPECT_EQ(str(want.blocks), str(got.blocks));
+  EXPECT_EQ(str(want.warps), str(got.warps));
+  EXPECT_EQ(str(want.warp_statement_evaluations), str(got.warp_statement_evaluations));
+}
+
+TEST(IrClasses, TiledAgreesWithReplayOnRandomLaunches) {
+  std::mt19937_64 rng(112026);
+  const auto pick = [&](std::int64_t low, std::int64_t high) {
+    return std::uniform_int_distribution<std::int64_t>(low, high)(rng);
+  };
+  for (int i = 0; i < 400; ++i) {
+    const int tile = static_cast<int>(pick(1, 32));
+    const int warp_size = 1 << pick(0, 6);
+    const std::int64_t top = 4 * tile + 3;
+    const LaunchConfig c = LaunchConfig::shape(pick(1, top), pick(1, top), pick(1, top), tile, warp_size);
+    SCOPED_TRACE(describe(c) + (i % 2 ? ", barriers in the guard" : ""));
+    const TiledMatmulIr t = tiled_matmul_ir(tile, i % 2 == 1);
+    const Launch l = tiled_launch(t, c);
+    ReplayOptions o;
+    o.by_iteration = i % 4 == 3;
+    const ClassPlan plan = plan_classes(t.kernel, l);
+    ASSERT_TRUE(plan.ok()) << plan.refusal->message();
+    const ClassReplayResult got = class_replay(t.kernel, l, plan, o);
+    expect_same(t.kernel, replay(t.kernel, l, o), got);
+    // The classes partition the grid.
+    Count blocks = 0;
+    for (const BlockClass& bc : got.classes) blocks += bc.blocks;
+    EXPECT_EQ(str(blocks), str(got.blocks));
+    if (::testing::Test::HasFailure()) break;
+  }
+}
+
+// The lecture (100 x 100, T = 16, 7 x 7 blocks of 8 warps of two rows, 7 phases). load_M is
+// `Row < 100 && p*16 + tx < 100`: it can split a warp only in the last phase (p = 6, columns
+// 96..111: tx < 4 in, tx >= 4 out). Type 1, the 42 blocks above the last block row: 42 x 8 x 7 =
+// 2,352 warp-phases, and in the last phase every warp splits: 42 x 8 = 336. Type 2, the 7 blocks of
+// the last block row (rows 96..111): 7 x 8 x 7 = 392 warp-phases; rows 96..99 are warps 0 and 1,
+// which split in the last phase (2 x 7 = 14), and warps 2..7 have Row >= 100 (all false).
+TEST(IrClasses, LectureTypeOneAndTwoFromTheSourceAlone) {
+  const TiledMatmulIr t = tiled_matmul_ir(16);
+  const ClassReplayResult r = class_replay(t.kernel, tiled_launch(t, LaunchConfig::square(100)));
+  Count type1_blocks = 0, type1_evals = 0, type1_div = 0, type2_blocks = 0, type2_evals = 0, type2_div = 0;
+  for (const BlockClass& c : r.classes) {
+    const bool last_row = c.intervals[1].first == 6;
+    if (last_row) {
+      EXPECT_EQ(c.intervals[1].definition, "blockIdx.y = 6 (last)");
+    } else {
+      EXPECT_EQ(c.intervals[1].definition, "blockIdx.y < 6");
+    }
+    (last_row ? type2_blocks : type1_blocks) += c.blocks;
+    (last_row ? type2_evals : type1_evals) += c.statements[t.load_m].warp_evaluations;
+    (last_row ? type2_div : type1_div) += c.statements[t.load_m].divergent;
+  }
+  EXPECT_EQ(r.classes.size(), 4u);  // interior, right edge, bottom edge, corner
+  EXPECT_EQ(str(type1_blocks), "42");
+  EXPECT_EQ(str(type1_evals), "2352");
+  EXPECT_EQ(str(type1_div), "336");
+  EXPECT_EQ(str(type2_blocks), "7");
+  EXPECT_EQ(str(type2_evals), "392");
+  EXPECT_EQ(str(type2_div), "14");
+  // The corner is one block: the last of both dimensions.
+  bool corner = false;
+  for (const BlockClass& c : r.classes)
+    if (c.definition == "blockIdx.x = 6 (last), blockIdx.y = 6 (last)") corner = str(c.blocks) == "1";
+  EXPECT_TRUE(corner);
+  // The phase loop ran as classes of iterations.
+  EXPECT_FALSE(plan_classes(t.kernel, tiled_launch(t, LaunchConfig::square(100))).accelerated_loops.empty());
+}
+
+// At 2^31 - 1 the IR's class engine against the hand-derived exact engine (README "Large sizes").
+TEST(IrClasses, TiledAtHugeSizesAgreesWithHandDerivedExactEngine) {
+  constexpr std::int64_t kMax = 2147483647;
+  for (const int tile : {32, 16, 1}) {
+    for (const bool in_guard : {false, true}) {
+      const LaunchConfig c = LaunchConfig::square(kMax, tile);
+      SCOPED_TRACE(describe(c));
+      const TiledMatmulIr t = tiled_matmul_ir(tile, in_guard);
+      const ClassReplayResult r = class_replay(t.kernel, tiled_launch(t, c), {}, GridLimits::Model);
+      const DivergenceResult oracle = exact(c);
+      const auto expect = [&](StmtId id, Condition cond) {
+        const ClassCounts& cell = oracle.at(cond, sim::BlockClass::all);
+        EXPECT_EQ(str(r.statements[id].warp_evaluations), str(cell.warp_phases)) << name(cond);
+        EXPECT_EQ(str(r.statements[id].divergent), str(cell.divergent_warp_phases)) << name(cond);
+      };
+      expect(t.load_m, Condition::load_M);
+      expect(t.load_n, Condition::load_N);
+      expect(t.compute, Condition::compute);
+      expect(t.store, Condition::store);
+      const Geometry g(c);
+      const Count phases = static_cast<Count>(g.phases);
+      EXPECT_EQ(str(r.statements[t.barrier_1].block_executions),
+                str(checked_mul(static_cast<Count>(g.blocks()), phases)));
+      EXPECT_EQ(str(r.statements[t.barrier_2].partial_block_executions),
+                str(in_guard ? checked_mul(oracle.barrier_hazard_blocks, phases) : Count{0}));
+      EXPECT_LE(r.blocks_replayed, Count{16});
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refusals
+
+// if (blockIdx.x OP c == 0) work;  with OP = % (line 7) or blockIdx.x * blockIdx.x < n (line 8).
+Kernel block_condition_kernel(bool square) {
+  Kernel k;
+  k.name = "k";
+  k.files.push_back(SourceFile{"k.cu", {}});
+  const int n = k.add_parameter("n", ScalarType::U32);
+  const auto at = [](std::uint32_t line, std::uint32_t col) { return SourceRange{0, line, col, line, col + 5}; };
+  const ExprId bx = k.builtin(Builtin::BlockIdxX);
+  ExprId cond = kNone;
+  if (square) {
+    cond = k.binary(BinaryOp::Lt, k.binary(BinaryOp::Mul, bx, k.builtin(Builtin::BlockIdxX), at(8, 7)),
+                    k.param(n), at(8, 7));
+  } else {
+    cond = k.binary(BinaryOp::Eq, k.binary(BinaryOp::Rem, bx, k.constant(ScalarType::U32, 2), at(7, 9)),
+                    k.constant(ScalarType::U32, 0), at(7, 7));
+  }
+  k.root = k.block({k.if_(cond, k.work("x", at(9, 3)), kNone, at(7, 3))}, at(6, 1));
+  return k;
+}
+
+Launch small_launch(std::uint32_t grid, std::uint32_t n) {
+  Launch l;
+  l.grid = Dim3{grid, 1, 1};
+  l.block = Dim3{64, 1, 1};
+  l.arguments = {Value::of(ScalarType::U32, n)};
+  return l;
+}
+
+TEST(IrClasses, RefusesAConditionNotAffineInABlockIndex) {
+  const Kernel k = block_condition_kernel(false);
+  const ClassPlan plan = plan_classes(k, small_launch(10, 5));
+  ASSERT_FALSE(plan.ok());
+  EXPECT_EQ(plan.refusal->location, "k.cu:7:7");
+  EXPECT_NE(plan.refusal->message().find("depends on blockIdx.x through '%' (k.cu:7:9)"), std::string::npos)
+      << plan.refusal->message();
+  EXPECT_THROW(class_replay(k, small_launch(10, 5), plan), ClassesUnproven);
+  try {
+    class_replay(k, small_launch(10, 5));
+    FAIL() << "no refusal";
+  } catch (const ClassesUnproven& e) {
+    EXPECT_EQ(e.refusal().location, "k.cu:7:7");
+  }
+}
+
+TEST(IrClasses, RefusesAProductOfBlockIndices) {
+  const Kernel k = block_condition_kernel(true);
+  const ClassPlan plan = plan_classes(k, small_launch(10, 5));
+  ASSERT_FALSE(plan.ok());
+  EXPECT_EQ(plan.refusal->location, "k.cu:8:7");
+  EXPECT_NE(plan.refusal->message().find("through '*' (k.cu:8:7)"), std::string::npos)
+      << plan.refusal->message();
+}
+
+// blockIdx.x + blockIdx.y < n: affine, but its breakpoints along x move with y (a staircase).
+// On a small grid the classes settle (and agree with the replay); on a big one they do not,
+// and the engine says so instead of guessing.
+TEST(IrClasses, StaircaseSettlesWhenSmallAndIsRefusedWhenBig) {
+  Kernel k;
+  k.name = "k";
+  k.files.push_back(SourceFile{"k.cu", {}});
+  const int n = k.add_parameter("n", ScalarType::U32);
+  const ExprId sum = k.binary(BinaryOp::Add, k.builtin(Builtin::BlockIdxX), k.builtin(Builtin::BlockIdxY));
+  k.root = k.block({k.if_(k.binary(BinaryOp::Lt, sum, k.param(n)), k.work("x"))});
+  Launch l = small_launch(9, 7);
+  l.grid.y = 6;
+  expect_same(k, replay(k, l), class_replay(k, l));
+  l.grid = Dim3{100000, 60000, 1};
+  l.arguments = {Value::of(ScalarType::U32, 70000)};
+  EXPECT_THROW(class_replay(k, l), ClassesUnproven);
+}
+
+}  // namespace
+}  // namespace warpdiv::sim::ir
