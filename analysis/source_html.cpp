@@ -213,7 +213,7 @@ std::string map_svg(const WarpIterationMap& m, const std::string& id) {
 
 std::vector<WarpIterationMap> warp_iteration_maps(const ir::Kernel& kernel,
                                                   const ir::Launch& launch,
-                                                  const ir::Dim3& block) {
+                                                  const ir::Dim3& block, std::string* note) {
   const auto warp_size = static_cast<std::uint64_t>(launch.warp_size);
   const std::uint64_t warps = (launch.block.volume() + warp_size - 1) / warp_size;
   const auto shown_warps = static_cast<std::uint32_t>(std::min<std::uint64_t>(warps, kMaxMapWarps));
@@ -230,14 +230,19 @@ std::vector<WarpIterationMap> warp_iteration_maps(const ir::Kernel& kernel,
   options.by_iteration = true;
   options.only_block = block;
   options.threads = 1;
+  // The replay stops a run past twice its limit: a warp's replay stays small, whatever the loop.
+  options.max_evaluations = kMaxMapEvaluationsPerWarp / 2;
   for (std::uint32_t w = 0; w < shown_warps; ++w) {
     options.only_warp = w;
     try {
       results.push_back(ir::replay(kernel, launch, options));
     } catch (const InvalidInput&) {
-      // A loop past by_iteration's limit: the whole run in one column instead.
-      options.by_iteration = false;
-      results.push_back(ir::replay(kernel, launch, options));
+      if (note)
+        *note = "No maps: a warp of this block makes more than " +
+                std::to_string(kMaxMapEvaluationsPerWarp) +
+                " statement evaluations (or a loop runs past the per-iteration limit); the "
+                "counts above are exact.";
+      return {};
     }
   }
   std::vector<WarpIterationMap> maps;
@@ -311,7 +316,8 @@ std::string render_source_html(const SourceReport& report, const SourceHtmlPage&
     out += "<h3>" + escape(group.title) + "</h3>\n<div class=\"figure-row\">\n";
     for (const WarpIterationMap& m : group.maps)
       out += map_svg(m, "map-" + std::to_string(++n));
-    if (group.maps.empty()) out += "<p>No branch.</p>\n";
+    if (group.maps.empty())
+      out += "<p>" + escape(group.note.empty() ? "No branch." : group.note) + "</p>\n";
     out += "</div>\n";
   }
   out += "</section>\n";

@@ -43,12 +43,16 @@ struct WarpIterationMap {
 constexpr std::uint32_t kMaxMapWarps = 64;
 constexpr std::uint32_t kMaxMapIterations = 64;
 constexpr std::size_t kMaxMapClasses = 8;
+/// A map's replay of one warp stops past this many warp-statement evaluations (milliseconds);
+/// the block then gets no maps, and a note.
+constexpr std::uint64_t kMaxMapEvaluationsPerWarp = 1'000'000;
 
 /// The maps of every branch (if, loop, switch) of `kernel` in block `block`: one replay per warp
-/// shown, with by_iteration.
+/// shown, with by_iteration. None when a warp's replay runs past kMaxMapEvaluationsPerWarp (or
+/// a loop past by_iteration's limit); `note` then says so.
 std::vector<WarpIterationMap> warp_iteration_maps(const sim::ir::Kernel& kernel,
                                                   const sim::ir::Launch& launch,
-                                                  const sim::ir::Dim3& block);
+                                                  const sim::ir::Dim3& block, std::string* note);
 
 struct SourceHtmlPage {
   /// The classes the engine found; empty when it did not find them (the replay fallback).
@@ -58,6 +62,7 @@ struct SourceHtmlPage {
   struct Maps {
     std::string title;  // "class 1: blockIdx.x = 6 (last) (6 blocks), block (6, 0, 0)"
     std::vector<WarpIterationMap> maps;
+    std::string note;  // why there are none
   };
   std::vector<Maps> maps;
 };

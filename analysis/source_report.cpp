@@ -264,17 +264,24 @@ void write_class_text(std::ostream& out, const SourceReport& report) {
          "size):\n";
   std::size_t width = 10;
   for (const ClassSection& c : report.classes) width = std::max(width, c.name.size());
+  // Blocks per class: at most 2^31-1 x 65535 x 65535, 23 digits.
   out << "  " << std::left << std::setw(static_cast<int>(width)) << "class" << std::right
-      << std::setw(22) << "blocks" << "  defined by (representative block)\n";
+      << std::setw(24) << "blocks" << "  defined by\n";
   for (const ClassSection& c : report.classes)
     out << "  " << std::left << std::setw(static_cast<int>(width)) << c.name << std::right
-        << std::setw(22) << to_decimal(c.blocks) << "  " << c.definition << " ("
-        << dim3_text(c.representative) << ")\n";
+        << std::setw(24) << to_decimal(c.blocks) << "  " << c.definition << ", e.g. block "
+        << dim3_text(c.representative) << "\n";
+  int cell_width = 26;  // "divergent/evaluations" of the widest cell, and room between
+  for (const ClassSection& c : report.classes)
+    for (const SourceRow& row : c.rows)
+      if (!row.iteration && row.condition)
+        cell_width = std::max(cell_width, static_cast<int>(fraction_text(row).size()) + 2);
   for (std::size_t first = 0; first < report.classes.size(); first += kClassesPerTable) {
     const std::size_t last = std::min(report.classes.size(), first + kClassesPerTable);
     out << "\nDivergent / warp evaluations of each branch, per class:\n" << std::right
         << std::setw(5) << "line" << std::setw(10) << "kind";
-    for (std::size_t k = first; k < last; ++k) out << std::setw(26) << report.classes[k].name;
+    for (std::size_t k = first; k < last; ++k)
+      out << std::setw(cell_width) << report.classes[k].name;
     out << '\n';
     for (std::size_t r = 0; r < report.rows.size(); ++r) {
       const SourceRow& row = report.rows[r];
@@ -282,7 +289,7 @@ void write_class_text(std::ostream& out, const SourceReport& report) {
       out << std::setw(5) << row.line << std::setw(10) << row.kind;
       for (std::size_t k = first; k < last; ++k) {
         const auto& rows = report.classes[k].rows;
-        out << std::setw(26) << (r < rows.size() ? fraction_text(rows[r]) : "");
+        out << std::setw(cell_width) << (r < rows.size() ? fraction_text(rows[r]) : "");
       }
       out << '\n';
     }
@@ -301,21 +308,29 @@ void write_source_text(std::ostream& out, const SourceReport& report) {
          "divergent evaluations of conditions (the active lanes disagree), and SIMD efficiency\n"
          "(active lanes / (evaluations x warp size)).\n\n";
 
-  const auto header = [&out] {
-    out << std::right << std::setw(5) << "line" << std::setw(13) << "warp evals" << std::setw(12)
-        << "divergent" << std::setw(9) << "SIMD" << "  source\n";
-  };
-  const auto figure_line = [&out](const std::string& label, const SourceRow& row,
-                                   const std::string& text) {
+  // Columns as wide as their longest figure (counts reach 39 digits), at least the usual width.
+  int evals_width = 13, divergent_width = 12;
+  for (const SourceRow& row : report.rows) {
     const Figures f = figures(row);
-    out << std::right << std::setw(5) << label << std::setw(13) << f.evaluations << std::setw(12)
-        << f.divergent << std::setw(9) << f.efficiency << "  " << text << '\n';
+    evals_width = std::max(evals_width, static_cast<int>(f.evaluations.size()) + 2);
+    divergent_width = std::max(divergent_width, static_cast<int>(f.divergent.size()) + 2);
+  }
+  const auto header = [&] {
+    out << std::right << std::setw(5) << "line" << std::setw(evals_width) << "warp evals"
+        << std::setw(divergent_width) << "divergent" << std::setw(9) << "SIMD" << "  source\n";
+  };
+  const auto figure_line = [&](const std::string& label, const SourceRow& row,
+                               const std::string& text) {
+    const Figures f = figures(row);
+    out << std::right << std::setw(5) << label << std::setw(evals_width) << f.evaluations
+        << std::setw(divergent_width) << f.divergent << std::setw(9) << f.efficiency << "  "
+        << text << '\n';
   };
   const auto print = [&](const std::vector<ListingLine>& lines) {
     for (const ListingLine& line : lines) {
       if (!line.row) {
-        out << std::right << std::setw(5) << line.label << std::setw(34) << "" << "  " << line.text
-            << '\n';
+        out << std::right << std::setw(5) << line.label
+            << std::setw(evals_width + divergent_width + 9) << "" << "  " << line.text << '\n';
         continue;
       }
       figure_line(line.label, report.rows[*line.row], line.text);

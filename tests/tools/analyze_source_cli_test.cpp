@@ -165,7 +165,7 @@ TEST_F(AnalyzeSourceFile, BadSources) {
        "--arg Width: value 3000000000 does not fit in int32"},
       // 6,250^2 blocks of 8 warps, each testing the k loop 100,001 times: refused before it runs.
       {{kNaive, "--grid", "(Width+15)/16,(Width+15)/16", "--block", "16,16", "--arg",
-        "Width=100000"},
+        "Width=100000", "--engine", "replay"},
        "above its limit of"},
   };
   for (const BadInput& bad : cases) {
@@ -274,7 +274,7 @@ TEST_F(AnalyzeSourceFile, CtrlCStopsTheReplayAndWritesNothing) {
   bool sent = false;
   const PtyRun run = run_on_pty(
       {WARPDIV_BINARY, "analyze", kNaive, "--grid", "(Width+15)/16,(Width+15)/16", "--block",
-       "16,16", "--arg", "Width=2000", "--csv", dir.file("big.csv")},
+       "16,16", "--arg", "Width=2000", "--engine", "replay", "--csv", dir.file("big.csv")},
       [&sent](const std::string& screen, int master) {
         if (!sent && contains(screen, "\rreplay [")) {
           const char ctrl_c = '\x03';
@@ -385,8 +385,10 @@ TEST_F(AnalyzeSourceFile, ByClassCsvGivesTheLecturesTypeOneAndTypeTwo) {
 TEST_F(AnalyzeSourceFile, HtmlPageShadesTheSourceAndMapsTheWarps) {
   TempDir dir;
   const std::string html = dir.file("blur.html");
+  // The replay: maps of the first and the last block.
   const CliResult r = run_warpdiv({"analyze", kZoo + "image_blur.cu", "--grid", "3,2", "--block",
-                                   "16,16", "--arg", "w=40", "--arg", "h=20", "--html", html});
+                                   "16,16", "--arg", "w=40", "--arg", "h=20", "--engine",
+                                   "replay", "--html", html});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "HTML written to " + html)) << r.out;
   const std::string page = read_file(html);
@@ -403,6 +405,23 @@ TEST_F(AnalyzeSourceFile, HtmlPageShadesTheSourceAndMapsTheWarps) {
   EXPECT_TRUE(contains(page, "id=\"map-8\""));
   EXPECT_FALSE(contains(page, "id=\"map-9\""));
   EXPECT_LT(page.size(), 200'000u);
+}
+
+TEST_F(AnalyzeSourceFile, HtmlPageDrawsTheBlockClasses) {
+  if (!has_class_engine()) GTEST_SKIP() << "this warpdiv has no class engine yet";
+  TempDir dir;
+  const std::string html = dir.file("blur.html");
+  const CliResult r = run_warpdiv({"analyze", kZoo + "image_blur.cu", "--grid", "3,2", "--block",
+                                   "16,16", "--arg", "w=40", "--arg", "h=20", "--html", html});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string page = read_file(html);
+  // The blur window reaches one pixel past each side, so the first, middle and last block of
+  // each row and column differ: 3 x 2 classes of one block, each with a map per branch (4).
+  EXPECT_TRUE(contains(page, "<svg id=\"class-grid\""));
+  EXPECT_TRUE(contains(page, ">class 6</td>"));
+  EXPECT_FALSE(contains(page, ">class 7</td>"));
+  EXPECT_TRUE(contains(page, "id=\"map-24\""));
+  EXPECT_FALSE(contains(page, "id=\"map-25\""));
 }
 
 TEST_F(AnalyzeSourceFile, HtmlPageStaysSmallAtAnySize) {

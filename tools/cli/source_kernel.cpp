@@ -122,6 +122,9 @@ SourceCounts count_source(const ir::Kernel& kernel, const ir::Launch& launch,
                              sim::counted(counts.classes.size(), "block class", "block classes") +
                              ", " + sim::counted(r.blocks_replayed, "block") + " replayed.";
         counts.result = std::move(static_cast<ir::ReplayResult&>(r));
+        // Every block is counted: the progress bar ends at 100% as after a replay.
+        if (options.blocks_done)
+          options.blocks_done->store(options.only_block ? 1 : launch.grid.volume());
         return counts;
       } catch (const ir::ClassesUnproven& e) {
         if (engine == SourceEngine::exact) throw;
@@ -159,7 +162,9 @@ analysis::SourceHtmlPage source_html_page(const ir::Kernel& kernel, const ir::La
                                                 "(--engine exact or auto)."
                          : counts.engine_line;
   const auto add = [&](const std::string& title, const ir::Dim3& block) {
-    page.maps.push_back({title, analysis::warp_iteration_maps(kernel, launch, block)});
+    std::string note;
+    auto maps = analysis::warp_iteration_maps(kernel, launch, block, &note);
+    page.maps.push_back({title, std::move(maps), note});
   };
   if (options.only_block) {
     add("block " + ir::to_string(*options.only_block), *options.only_block);
