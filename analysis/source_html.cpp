@@ -126,7 +126,9 @@ std::string grid_html(const SourceReport& report, const SourceHtmlPage& page) {
   }
   const std::vector<std::uint32_t> xb(xs.begin(), xs.end()), yb(ys.begin(), ys.end());
   const double left = 110, top = 20;
-  const double width = left + kGridCell * static_cast<double>(xb.size() - 1) + 10;
+  // Wide enough for the axis label above a grid of few segments.
+  const double width = std::max(left + kGridCell * static_cast<double>(xb.size() - 1) + 10,
+                                left + 160.0);
   const double height = top + kGridCell * static_cast<double>(yb.size() - 1) + 10;
   out += "<figure><svg id=\"class-grid\" width=\"" + coord(width) + "\" height=\"" +
          coord(height) + "\" role=\"img\" aria-label=\"block classes on the grid\">\n";

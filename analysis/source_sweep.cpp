@@ -154,8 +154,8 @@ std::string render_source_sweep_html(const SourceSweepPage& page, bool interrupt
       const std::size_t c = curve_of[curve_label(plan, p.launch)];
       if (c >= plot.series.size() || b >= p.fractions.size() || std::isnan(p.fractions[b]))
         continue;
-      plot.series[c].points.push_back(
-          {static_cast<double>(p.launch.value(plan, x_name)), p.fractions[b]});
+      plot.series[c].points.push_back(  // y in percent, as svg_plot's percent axis takes it
+          {static_cast<double>(p.launch.value(plan, x_name)), 100.0 * p.fractions[b]});
     }
     for (PlotSeries& s : plot.series)
       std::sort(s.points.begin(), s.points.end(),

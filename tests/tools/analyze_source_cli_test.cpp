@@ -312,15 +312,6 @@ std::vector<std::string> csv_fields(const std::string& line) {
   return fields;
 }
 
-bool has_class_engine() {
-  static const bool has = [] {
-    const CliResult r = run_warpdiv({"analyze", kNaive, "--grid", "7,7", "--block", "16,16",
-                                     "--arg", "Width=100", "--engine", "exact"});
-    return r.status == 0;
-  }();
-  return has;
-}
-
 TEST_F(AnalyzeSourceFile, EngineExactRefusesWhatItCannotProveAndAutoFallsBack) {
   const std::string file = source("mod.cu",
                                   "__global__ void k(float* a) {\n"
@@ -344,7 +335,6 @@ TEST_F(AnalyzeSourceFile, EngineExactRefusesWhatItCannotProveAndAutoFallsBack) {
 }
 
 TEST_F(AnalyzeSourceFile, ByClassCsvGivesTheLecturesTypeOneAndTypeTwo) {
-  if (!has_class_engine()) GTEST_SKIP() << "this warpdiv has no class engine yet";
   TempDir dir;
   const std::string csv = dir.file("c.csv");
   const CliResult r = run_warpdiv({"analyze", kZoo + "tiled_matmul.cu", "--grid", "7,7", "--block",
@@ -408,7 +398,6 @@ TEST_F(AnalyzeSourceFile, HtmlPageShadesTheSourceAndMapsTheWarps) {
 }
 
 TEST_F(AnalyzeSourceFile, HtmlPageDrawsTheBlockClasses) {
-  if (!has_class_engine()) GTEST_SKIP() << "this warpdiv has no class engine yet";
   TempDir dir;
   const std::string html = dir.file("blur.html");
   const CliResult r = run_warpdiv({"analyze", kZoo + "image_blur.cu", "--grid", "3,2", "--block",
@@ -426,7 +415,6 @@ TEST_F(AnalyzeSourceFile, HtmlPageDrawsTheBlockClasses) {
 
 TEST_F(AnalyzeSourceFile, HtmlPageStaysSmallAtAnySize) {
   // 2^26 x 65535 blocks of 1024 threads: the page draws classes and a few maps, never the grid.
-  if (!has_class_engine()) GTEST_SKIP() << "this warpdiv has no class engine yet";
   TempDir dir;
   const std::string html = dir.file("big.html");
   const CliResult r = run_warpdiv({"analyze", kZoo + "naive_matmul.cu", "--grid",

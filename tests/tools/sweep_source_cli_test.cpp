@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tests/tools/child_process.hpp"
 #include "tests/tools/cli_runner.hpp"
 #include "tests/tools/pty_runner.hpp"
 
@@ -132,6 +133,19 @@ TEST_F(SweepSource, HtmlPlotsEachBranchAgainstTheSweptValue) {
   EXPECT_LT(page.size(), 100'000u);
 }
 
+TEST_F(SweepSource, HtmlPlotsFractionsInPercent) {
+  // The interleaved reduction (t % stride == 0, 256 threads, 8 warps): the if diverges in
+  // 188 of its 288 warp evaluations (65.3%) at n = 2048 and at n = 4096 alike (per block the
+  // same), so its plot's axis reaches past 60% and its curve is flat there.
+  const std::string html = dir_.file("r.html");
+  const CliResult r = run_warpdiv({"sweep", kZoo + "reduction_interleaved.cu", "--grid",
+                                   "n/(2*block_x)", "--block", "256", "--arg", "n=2048,4096",
+                                   "--html", html});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string page = read_file(html);
+  EXPECT_TRUE(contains(page, ">60%</text>")) << page;
+}
+
 class SweepSourceFlags : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(SweepSourceFlags, ExitsTwoWithOneLineAndNoFile) {
@@ -168,43 +182,25 @@ TEST_F(SweepSource, MissingArgIsNamedBeforeAnyRow) {
   EXPECT_TRUE(dir_.entries().empty());
 }
 
-// Size of the sweep's temporary file (".wd.XXXXXX") in `dir`, or 0.
-off_t temp_file_size(const TempDir& dir) {
-  for (const std::string& name : dir.entries()) {
-    if (name.rfind(".wd.", 0) != 0) continue;
-    struct stat info {};
-    if (::stat(dir.file(name).c_str(), &info) == 0) return info.st_size;
-  }
-  return 0;
-}
-
 TEST_F(SweepSource, CtrlCKeepsEveryFinishedLaunch) {
   // 100,000 launches (far more than the test waits for); SIGINT once rows reach the disk.
   const std::string csv = dir_.file("c.csv");
   const std::string err = dir_.file("stderr.txt");
-  std::vector<std::string> args = {WARPDIV_BINARY, "sweep", kSaxpy,  "--grid", "4", "--block",
-                                   "64", "--arg", "n=1:100000:1", "--arg", "a=1", "--csv", csv};
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(fd, STDERR_FILENO);
-    ::dup2(fd, STDOUT_FILENO);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
+  ChildSetup setup;
+  setup.stdout_path = err;  // stdout too: the summary would go there
+  setup.stderr_path = err;
+  const pid_t pid = spawn_warpdiv({"sweep", kSaxpy, "--grid", "4", "--block", "64", "--arg",
+                                   "n=1:100000:1", "--arg", "a=1", "--csv", csv},
+                                  setup);
+  ASSERT_GT(pid, 0);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (temp_file_size(dir_) < 16 * 1024 && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   ASSERT_GE(temp_file_size(dir_), 16 * 1024) << "the sweep wrote nothing";
   ASSERT_EQ(::kill(pid, SIGINT), 0);
-  int status = 0;
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status)) << "killed by a signal instead of stopping cleanly";
-  EXPECT_EQ(WEXITSTATUS(status), 130);
+  const ChildEnd end = wait_for(pid);
+  ASSERT_EQ(end.signal, 0) << "killed by a signal instead of stopping cleanly";
+  EXPECT_EQ(end.exit_status, 130);
   EXPECT_EQ(dir_.entries(), (std::vector<std::string>{"c.csv", "stderr.txt"}));
   const std::string text = read_file(csv);
   ASSERT_FALSE(text.empty());

@@ -4,7 +4,6 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -141,8 +140,9 @@ bool is_source_analysis(const Args& args) {
 
 int analyze_source_command(const Args& args, std::ostream& out) {
   po::options_description options(
-      "warpdiv analyze FILE.cu: replay any kernel warp by warp and count, per statement, warp\n"
-      "evaluations, divergent evaluations and SIMD efficiency, and partial barriers.\n\n"
+      "warpdiv analyze FILE.cu: count, per statement of any kernel, warp evaluations, divergent\n"
+      "evaluations and SIMD efficiency, and partial barriers: by block classes (exact at any size)\n"
+      "where the class engine can prove them, else by replaying every warp.\n\n"
       "usage: warpdiv analyze FILE.cu [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
       "                       --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg NAME=VALUE]...\n"
       "                       [--warp-size S] [--engine auto|exact|replay] [--csv FILE] [--html FILE]\n"
@@ -187,24 +187,12 @@ int analyze_source_command(const Args& args, std::ostream& out) {
        "count only this warp (index within its block; of every block unless --only-block)")
       ("save-model", po::value<std::string>()->value_name("FILE"),
        "save the kernel's model as JSON, for --model on a machine without Clang");
-  po::positional_options_description positional;
-  positional.add("file", 1);
-  po::options_description hidden;
-  hidden.add_options()("file", po::value<std::string>());
-  po::options_description all;
-  all.add(options).add(hidden);
-  const po::variables_map vm = parse_command_line("analyze", args, all, &positional);
+  std::string input;
+  const po::variables_map vm = parse_source_command_line("analyze", args, options, input);
   if (has(vm, "help")) {
     out << options << '\n';
     return 0;
   }
-  if (has(vm, "file") == has(vm, "model"))
-    throw InvalidInput(has(vm, "file") ? "give FILE.cu or --model FILE, not both"
-                                       : "warpdiv analyze needs FILE.cu or --model FILE");
-  // A misspelt path is the likeliest mistake: name it before anything else.
-  const std::string input = has(vm, "file") ? get(vm, "file") : get(vm, "model");
-  if (!std::ifstream(input))
-    throw InvalidInput("cannot read " + input + ": no such file or not readable");
   const SourceEngine engine =
       has(vm, "engine") ? parse_source_engine(get(vm, "engine")) : SourceEngine::automatic;
   const bool by_class = has(vm, "by-class");

@@ -1,6 +1,7 @@
 #include "tools/cli/source_kernel.hpp"
 
 #include <chrono>
+#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -27,6 +28,28 @@ void add_kernel_source_options(po::options_description& options) {
        "a macro for Clang, as -D NAME=VALUE")
       ("include-dir,I", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
        "a folder Clang searches for #include files");
+}
+
+po::variables_map parse_source_command_line(const std::string& command,
+                                            const std::vector<std::string>& args,
+                                            const po::options_description& options,
+                                            std::string& input) {
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  po::options_description hidden;
+  hidden.add_options()("file", po::value<std::string>());
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::variables_map vm = parse_command_line(command, args, all, &positional);
+  if (has(vm, "help")) return vm;
+  if (has(vm, "file") == has(vm, "model"))
+    throw InvalidInput(has(vm, "file") ? "give FILE.cu or --model FILE, not both"
+                                       : "warpdiv " + command + " needs FILE.cu or --model FILE");
+  // A misspelt path is the likeliest mistake: name it before anything else.
+  input = has(vm, "file") ? get(vm, "file") : get(vm, "model");
+  if (!std::ifstream(input))
+    throw InvalidInput("cannot read " + input + ": no such file or not readable");
+  return vm;
 }
 
 std::vector<std::string> get_all(const po::variables_map& vm, const char* flag) {

@@ -25,6 +25,12 @@ namespace warpdiv::cli {
 /// Adds --model, --kernel, --define/-D and --include-dir/-I.
 void add_kernel_source_options(boost::program_options::options_description& options);
 
+/// Parses a source command's flags (FILE.cu the one positional argument) and checks that exactly
+/// one of FILE.cu and --model is given, and that it is readable. Returns the input's path too.
+boost::program_options::variables_map parse_source_command_line(
+    const std::string& command, const std::vector<std::string>& args,
+    const boost::program_options::options_description& options, std::string& input);
+
 /// Every value of a repeatable flag (none when not given).
 std::vector<std::string> get_all(const boost::program_options::variables_map& vm,
                                  const char* flag);

@@ -60,7 +60,14 @@ std::string sweep_summary(std::size_t done, std::size_t planned, bool stopped,
 }  // namespace
 
 int sweep_command(const Args& args, std::ostream& out) {
-  if (is_source_analysis(args)) return sweep_source_command(args, out);
+  // FILE.cu or a flag of a source sweep, and none of the tiled sweep's own flags (so that a stray
+  // word after --sizes is refused as a positional, not taken for a kernel file).
+  const bool tiled = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+    for (const char* flag : {"--sizes", "--tiles", "--inner"})
+      if (a == flag || a.rfind(std::string(flag) + "=", 0) == 0) return true;
+    return false;
+  });
+  if (!tiled && is_source_analysis(args)) return sweep_source_command(args, out);
   po::options_description options(
       "warpdiv sweep: exact divergence counts of many launches into one CSV, one row per\n"
       "(rows, inner, cols, tile, condition). Sizes are square (J = K = L = size) unless --inner\n"

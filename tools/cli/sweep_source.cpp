@@ -2,7 +2,6 @@
 // values and of the block size, one CSV row per launch and statement, with the progress bar and
 // Ctrl-C behaviour of the tiled sweep (finished rows kept, exit 130).
 #include <atomic>
-#include <fstream>
 #include <iostream>
 #include <limits>
 #include <string>
@@ -153,24 +152,13 @@ int sweep_source_command(const Args& args, std::ostream& out) {
       ("html", po::value<std::string>()->value_name("FILE"),
        "a self-contained HTML page: each branch's divergent fraction against the first swept "
        "value, a curve per value of the others");
-  po::positional_options_description positional;
-  positional.add("file", 1);
-  po::options_description hidden;
-  hidden.add_options()("file", po::value<std::string>());
-  po::options_description all;
-  all.add(options).add(hidden);
   for (const std::string& a : args)
     if (a == "--help" || a == "-h") {
       write_help(out, options);
       return 0;
     }
-  const po::variables_map vm = parse_command_line("sweep", args, all, &positional);
-  if (has(vm, "file") == has(vm, "model"))
-    throw InvalidInput(has(vm, "file") ? "give FILE.cu or --model FILE, not both"
-                                       : "warpdiv sweep needs FILE.cu or --model FILE");
-  const std::string input = has(vm, "file") ? get(vm, "file") : get(vm, "model");
-  if (!std::ifstream(input))
-    throw InvalidInput("cannot read " + input + ": no such file or not readable");
+  std::string input;
+  const po::variables_map vm = parse_source_command_line("sweep", args, options, input);
   for (const char* flag : {"grid", "block"})
     if (!has(vm, flag))
       throw InvalidInput(std::string("warpdiv sweep ") + input + " needs --" + flag +
