@@ -587,7 +587,10 @@ std::string describe_expr(const Kernel& k, ExprId id) {
   switch (e.kind) {
     case ExprKind::Binary: what = "'" + name(e.binary_op) + "'"; break;
     case ExprKind::Unary: what = "'" + name(e.unary_op) + "'"; break;
-    case ExprKind::Cast: what = "a conversion to " + name(e.type) + " that may wrap around"; break;
+    case ExprKind::Cast:
+      what = e.type == ScalarType::Bool ? std::string("a conversion to bool (a step, not a line)")
+                                        : "a conversion to " + name(e.type) + " that may wrap around";
+      break;
     case ExprKind::Opaque: what = e.description; break;
     default: what = name(e.kind); break;
   }
@@ -745,6 +748,12 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
       loops.push_back(static_cast<StmtId>(i));
       structure[static_cast<StmtId>(i)] = *c;
     }
+  // Loops that share a variable would share its symbol: none of them runs as classes.
+  std::map<LocalId, int> users;
+  for (const auto& [loop, acc] : structure) users[acc.variable] += 1;
+  loops.erase(std::remove_if(loops.begin(), loops.end(),
+                             [&](StmtId l) { return users[structure[l].variable] > 1; }),
+              loops.end());
   ClassPlan plan;
   plan.limits = limits;
   for (;;) {
@@ -958,8 +967,19 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     for (const Box& b : boxes) {
       const auto cs = corners(b);
       const BlockRun& first = run(cs.front());
-      for (std::size_t i = 1; i < cs.size(); ++i)
-        if (!(run(cs[i]).trace.entries == first.trace.entries)) settled = false;
+      for (std::size_t i = 1; i < cs.size(); ++i) {
+        const BlockRun& other = run(cs[i]);
+        if (!(other.trace.entries == first.trace.entries)) settled = false;
+        // Equal traces mean equal paths; equal counts are checked as well, defensively.
+        for (std::size_t s = 0; s < kernel.stmts.size() && settled; ++s) {
+          const detail::Counts64& x = first.tally.statements[s];
+          const detail::Counts64& y = other.tally.statements[s];
+          settled = x.evaluations == y.evaluations && x.divergent == y.divergent &&
+                    x.active == y.active && x.taken == y.taken &&
+                    x.block_executions == y.block_executions &&
+                    x.partial_block_executions == y.partial_block_executions;
+        }
+      }
     }
     if (!settled) break;
   }
@@ -1013,6 +1033,8 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     result.classes.push_back(std::move(c));
   }
   result.blocks_replayed = runs.size();
+  if (options.blocks_done != nullptr)
+    options.blocks_done->fetch_add(static_cast<std::uint64_t>(result.blocks));
   return result;
 }
 

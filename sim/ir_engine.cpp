@@ -1,6 +1,7 @@
 #include "sim/ir_engine.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "sim/errors.hpp"
@@ -221,7 +222,10 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
     c.index = e.index;
     std::copy(std::begin(e.operands), std::end(e.operands), std::begin(c.operands));
     c.constant = e.constant;
-    if (e.kind == ExprKind::Binary) c.signed_operands = is_signed(k.exprs[e.operands[0]].type);
+    if (e.kind == ExprKind::Binary) {
+      c.signed_operands = is_signed(k.exprs[e.operands[0]].type);
+      c.narrow_operands = bit_width(k.exprs[e.operands[0]].type) <= 32;
+    }
     switch (e.kind) {
       case ExprKind::Binary: compile_binary(c, e.binary_op, k.exprs[e.operands[0]].type); break;
       case ExprKind::Unary:
@@ -483,25 +487,71 @@ Wide ceil_div(Wide n, Wide d) { return -floor_div(-n, d); }
 void WarpMachine::record(ExprId id, LaneMask active, Val a, Val b) {
   const CompiledExpr& e = p_.exprs[id];
   const TrackedComparison& t = *p_.tracked[id];
-  std::array<Wide, kMaxLanes> diff{};
-  LaneMask lt = 0, gt = 0;
-  Wide low = 0, high = 0;
-  bool first = true;
-  for (LaneMask m = active; m != 0; m &= m - 1) {
-    const int l = lowest_lane(m);
+  const auto diff = [&](int l) {
     const std::uint64_t x = a.lanes != nullptr ? a.lanes[l] : a.value;
     const std::uint64_t y = b.lanes != nullptr ? b.lanes[l] : b.value;
-    const Wide d = e.signed_operands ? Wide{static_cast<std::int64_t>(x)} - static_cast<std::int64_t>(y)
-                                     : Wide{x} - Wide{y};
-    diff[l] = d;
-    lt |= static_cast<LaneMask>(d < 0) << l;
-    gt |= static_cast<LaneMask>(d > 0) << l;
-    if (first || d < low) low = d;
-    if (first || d > high) high = d;
-    first = false;
+    return e.signed_operands ? Wide{static_cast<std::int64_t>(x)} - static_cast<std::int64_t>(y)
+                             : Wide{x} - Wide{y};
+  };
+  // Per lane: the outcome; over the lanes: the extremes of D, and those nearest 0 on each side
+  // (the first iteration where some lane's outcome changes comes from one of them).
+  LaneMask lt = 0, gt = 0;
+  Wide low = 0, high = 0, below = 0, above = 0;
+  bool any = false, any_below = false, any_above = false, zero = false;
+  if (a.lanes == nullptr && b.lanes == nullptr) {
+    const Wide d = diff(0);
+    any = active != 0;
+    lt = d < 0 ? active : 0;
+    gt = d > 0 ? active : 0;
+    low = high = d;
+    below = above = d;
+    any_below = d < 0;
+    any_above = d > 0;
+    zero = d == 0;
+  } else if (e.narrow_operands) {
+    // 32-bit operands (normalised to 64 bits, so both signednesses read as int64): D fits in 64
+    // bits; every lane is computed, branch-free, and the inactive ones masked out.
+    std::array<std::int64_t, kMaxLanes> d;
+    const std::uint64_t* pa = a.lanes != nullptr ? a.lanes : nullptr;
+    const std::uint64_t* pb = b.lanes != nullptr ? b.lanes : nullptr;
+    const auto av = static_cast<std::int64_t>(a.value), bv = static_cast<std::int64_t>(b.value);
+    for (int l = 0; l < lanes_; ++l)
+      d[l] = (pa != nullptr ? static_cast<std::int64_t>(pa[l]) : av) -
+             (pb != nullptr ? static_cast<std::int64_t>(pb[l]) : bv);
+    std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
+    for (int l = 0; l < lanes_; ++l) {
+      const bool on = (active >> l & 1) != 0;
+      lt |= static_cast<LaneMask>(d[l] < 0) << l;
+      gt |= static_cast<LaneMask>(d[l] > 0) << l;
+      lo = std::min(lo, on ? d[l] : lo);
+      hi = std::max(hi, on ? d[l] : hi);
+    }
+    lt &= active;
+    gt &= active;
+    any = active != 0;
+    low = lo;
+    high = hi;
+  } else {
+    for (LaneMask m = active; m != 0; m &= m - 1) {
+      const int l = lowest_lane(m);
+      const Wide d = diff(l);
+      lt |= static_cast<LaneMask>(d < 0) << l;
+      gt |= static_cast<LaneMask>(d > 0) << l;
+      if (!any || d < low) low = d;
+      if (!any || d > high) high = d;
+      any = true;
+    }
+  }
+  if (!t.loop_coefficients.empty() && !(a.lanes == nullptr && b.lanes == nullptr)) {
+    for (LaneMask m = active; m != 0; m &= m - 1) {
+      const Wide d = diff(lowest_lane(m));
+      if (d < 0 && (!any_below || d > below)) { below = d; any_below = true; }
+      if (d > 0 && (!any_above || d < above)) { above = d; any_above = true; }
+      zero |= d == 0;
+    }
   }
   trace_->entries.push_back(TraceEntry{id, active, lt, gt});
-  if (active == 0) return;
+  if (!any) return;
   const std::uint64_t grid[3] = {p_.launch.grid.x, p_.launch.grid.y, p_.launch.grid.z};
   for (int dim = 0; dim < 3; ++dim) {
     const Wide c = t.block_coefficient[dim];
@@ -520,7 +570,7 @@ void WarpMachine::record(ExprId id, LaneMask active, Val a, Val b) {
       for (Wide at = from; at <= to; ++at) add(at);
     } else {
       for (LaneMask m = active; m != 0; m &= m - 1) {
-        const Wide d = diff[lowest_lane(m)];
+        const Wide d = diff(lowest_lane(m));
         add(b0 + ceil_div(-d, c));
         add(b0 + floor_div(-d, c) + 1);
       }
@@ -532,13 +582,17 @@ void WarpMachine::record(ExprId id, LaneMask active, Val a, Val b) {
       if (f.loop != loop) continue;
       const Wide c = Wide{coefficient} * p_.accelerated[loop]->step;
       if (c == 0) break;
+      // Thresholds after k0 come from the lanes whose D has the sign opposite to c (or is 0):
+      // the nearest such D gives the nearest threshold.
       const Wide k0 = f.k;
       Wide next = f.next;
-      for (LaneMask m = active; m != 0; m &= m - 1) {
-        const Wide d = diff[lowest_lane(m)];
+      const auto consider = [&](Wide d) {
         for (const Wide at : {k0 + ceil_div(-d, c), k0 + floor_div(-d, c) + 1})
           if (at > k0 && at < next) next = at;
-      }
+      };
+      if (c > 0 && any_below) consider(below);
+      if (c < 0 && any_above) consider(above);
+      if (zero) consider(0);
       f.next = static_cast<std::uint64_t>(next);
       break;
     }
@@ -990,7 +1044,10 @@ LaneMask WarpMachine::iteration_class(StmtId id, const Stmt& s, std::size_t fram
   LaneMask out = iteration(id, s, frame, in, exits);
   const std::uint64_t next = class_frames_.back().next;
   class_frames_.pop_back();
-  if (out != in || next == ~std::uint64_t{0} || next <= k + 2) return out;
+  // The jump sets the variable as one value: it must still be one (lanes outside the loop that
+  // keep another value make it a lane array).
+  if (out != in || !v.uniform || (in & ~v.defined) != 0 || next == ~std::uint64_t{0} || next <= k + 2)
+    return out;
   snapshot(2 * depth + 1);
   const std::size_t middle = trace_->entries.size();
   const std::uint64_t last = next - 1;

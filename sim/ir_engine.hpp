@@ -60,6 +60,7 @@ struct CompiledExpr {
   BinaryOp binary_op = BinaryOp::Add;
   LogicalOp logical_op = LogicalOp::And;
   bool signed_operands = false;   // Binary: the operands' type is signed
+  bool narrow_operands = false;   // Binary: the operands' type has at most 32 bits
   std::int32_t index = kNone;
   ExprId operands[3] = {kNone, kNone, kNone};
   std::uint64_t constant = 0;

@@ -64,15 +64,16 @@ TEST(IrClasses, TiledAgreesWithReplayOnRandomLaunches) {
   const auto pick = [&](std::int64_t low, std::int64_t high) {
     return std::uniform_int_distribution<std::int64_t>(low, high)(rng);
   };
-  for (int i = 0; i < 400; ++i) {
+  for (int i = 0; i < 300; ++i) {
     const int tile = static_cast<int>(pick(1, 32));
     const int warp_size = 1 << pick(0, 6);
-    const std::int64_t top = 4 * tile + 3;
+    const std::int64_t top = 3 * tile + 3;
     const LaunchConfig c = LaunchConfig::shape(pick(1, top), pick(1, top), pick(1, top), tile, warp_size);
     SCOPED_TRACE(describe(c) + (i % 2 ? ", barriers in the guard" : ""));
     const TiledMatmulIr t = tiled_matmul_ir(tile, i % 2 == 1);
     const Launch l = tiled_launch(t, c);
     ReplayOptions o;
+    o.threads = 1;
     o.by_iteration = i % 4 == 3;
     const ClassPlan plan = plan_classes(t.kernel, l);
     ASSERT_TRUE(plan.ok()) << plan.refusal->message();
@@ -225,6 +226,136 @@ TEST(IrClasses, StaircaseSettlesWhenSmallAndIsRefusedWhenBig) {
   l.grid = Dim3{100000, 60000, 1};
   l.arguments = {Value::of(ScalarType::U32, 70000)};
   EXPECT_THROW(class_replay(k, l), ClassesUnproven);
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Loops that mix a block index and the loop variable, a loop variable behind '%', a triangular
+// nest (the inner loop starts at the outer variable), a step of 3 with continue and a local
+// declared in the body, and barriers inside: all against the replay on random launches.
+//
+//   int bx = blockIdx.x, tx = threadIdx.x;
+//   for (int p = 0; p < n; p += step) {            // step 1, or 3 in the `stepped` variant
+//     int q = p * 2 - tx;
+//     if (q > m) continue;
+//     if (p % 3 == 0) work;                        // only in the `modulo` variant
+//     if (bx * 4 + p < m) work;
+//     __syncthreads();
+//     for (int j = p; j < n; ++j)
+//       if (j + tx < m) work;
+//   }
+Kernel loop_kernel(bool modulo, bool stepped) {
+  Kernel k;
+  k.name = "loops";
+  k.files.push_back(SourceFile{"loops.cu", {}});
+  const ScalarType I = ScalarType::I32;
+  const int n = k.add_parameter("n", I), m = k.add_parameter("m", I);
+  const LocalId bx = k.add_local("bx", I), tx = k.add_local("tx", I), p = k.add_local("p", I);
+  const LocalId q = k.add_local("q", I), j = k.add_local("j", I);
+  const auto c = [&](std::int64_t v) { return k.constant(I, v); };
+  const auto at = [](std::uint32_t line) { return SourceRange{0, line, 1, line, 2}; };
+  std::vector<StmtId> body;
+  body.push_back(k.declare(q, k.binary(BinaryOp::Sub, k.binary(BinaryOp::Mul, k.local(p), c(2)), k.local(tx)), at(4)));
+  body.push_back(k.if_(k.binary(BinaryOp::Gt, k.local(q), k.param(m)), k.continue_(at(5)), kNone, at(5)));
+  if (modulo)
+    body.push_back(k.if_(k.binary(BinaryOp::Eq, k.binary(BinaryOp::Rem, k.local(p), c(3)), c(0)),
+                         k.work("a", at(6)), kNone, at(6)));
+  body.push_back(k.if_(k.binary(BinaryOp::Lt, k.binary(BinaryOp::Add, k.binary(BinaryOp::Mul, k.local(bx), c(4)),
+                                                         k.local(p)), k.param(m)),
+                       k.work("b", at(7)), kNone, at(7)));
+  body.push_back(k.barrier(at(8)));
+  body.push_back(k.loop(LoopKind::For, k.declare(j, k.local(p), at(9)), k.binary(BinaryOp::Lt, k.local(j), k.param(n)),
+                        k.assign(j, k.binary(BinaryOp::Add, k.local(j), c(1)), at(9)),
+                        k.if_(k.binary(BinaryOp::Lt, k.binary(BinaryOp::Add, k.local(j), k.local(tx)), k.param(m)),
+                              k.work("c", at(10)), kNone, at(10)),
+                        at(9)));
+  const StmtId loop = k.loop(LoopKind::For, k.declare(p, c(0), at(3)), k.binary(BinaryOp::Lt, k.local(p), k.param(n)),
+                             k.assign(p, k.binary(BinaryOp::Add, k.local(p), c(stepped ? 3 : 1)), at(3)),
+                             k.block(body, at(3)), at(3));
+  k.root = k.block({k.declare(bx, k.cast(I, k.builtin(Builtin::BlockIdxX)), at(2)),
+                    k.declare(tx, k.cast(I, k.builtin(Builtin::ThreadIdxX)), at(2)), loop},
+                   at(1));
+  return k;
+}
+
+TEST(IrClasses, LoopsAgreeWithReplayOnRandomLaunches) {
+  std::mt19937_64 rng(7);
+  const auto pick = [&](std::int64_t low, std::int64_t high) {
+    return std::uniform_int_distribution<std::int64_t>(low, high)(rng);
+  };
+  for (int i = 0; i < 300; ++i) {
+    const Kernel k = loop_kernel(i % 3 == 0, i % 2 == 1);
+    Launch l;
+    l.grid = Dim3{static_cast<std::uint32_t>(pick(1, 30)), static_cast<std::uint32_t>(pick(1, 2)), 1};
+    l.block = Dim3{static_cast<std::uint32_t>(pick(1, 70)), 1, 1};
+    l.warp_size = 1 << pick(0, 6);
+    l.arguments = {Value::of(ScalarType::I32, pick(0, 20)), Value::of(ScalarType::I32, pick(-5, 130))};
+    SCOPED_TRACE("launch " + std::to_string(i));
+    ReplayOptions o;
+    o.threads = 1;
+    o.by_iteration = i % 5 == 0;
+    const ClassPlan plan = plan_classes(k, l);
+    ASSERT_TRUE(plan.ok()) << plan.refusal->message();
+    // The loop behind '%' is replayed; the others run as classes of iterations.
+    if (i % 3 == 0) EXPECT_EQ(plan.accelerated_loops.size(), 1u);  // only the inner loop
+    else EXPECT_EQ(plan.accelerated_loops.size(), 2u);
+    expect_same(k, replay(k, l, o), class_replay(k, l, plan, o));
+    if (::testing::Test::HasFailure()) break;
+  }
+}
+
+// unsigned u = blockIdx.x * 1000000u + threadIdx.x; if (u < m) ...: exact while the product stays
+// below 2^32, refused (it wraps around between the blocks the engine would replay) beyond.
+TEST(IrClasses, RefusesAComparisonOfAValueThatWrapsAround) {
+  Kernel k;
+  k.name = "wrap";
+  k.files.push_back(SourceFile{"wrap.cu", {}});
+  const ScalarType U = ScalarType::U32;
+  const int m = k.add_parameter("m", U);
+  const ExprId u = k.binary(BinaryOp::Add,
+                            k.binary(BinaryOp::Mul, k.builtin(Builtin::BlockIdxX), k.constant(U, 1000000)),
+                            k.builtin(Builtin::ThreadIdxX));
+  k.root = k.block({k.if_(k.binary(BinaryOp::Lt, u, k.param(m), SourceRange{0, 3, 7, 3, 20}), k.work("x"))});
+  Launch l;
+  l.block = Dim3{32, 1, 1};
+  l.arguments = {Value::of(U, 2500000)};
+  l.grid = Dim3{4294, 1, 1};  // 4293 * 1e6 + 31 < 2^32
+  expect_same(k, replay(k, l), class_replay(k, l));
+  l.grid = Dim3{4296, 1, 1};
+  const ClassPlan plan = plan_classes(k, l);
+  ASSERT_FALSE(plan.ok());
+  EXPECT_EQ(plan.refusal->location, "wrap.cu:3:7");
+}
+
+// A loop variable assigned for every lane before a guard, then stepped only by the lanes inside
+// it, becomes a lane array after the first step: the iterations are then replayed, and the counts
+// stay the replay's.
+//   int p = 0;
+//   if (threadIdx.x < g) for (p = 0; p < n; ++p) if (p * 2 + tx < m) work;
+TEST(IrClasses, LoopVariableThatStopsBeingUniform) {
+  Kernel k;
+  k.name = "guarded";
+  k.files.push_back(SourceFile{"guarded.cu", {}});
+  const ScalarType I = ScalarType::I32;
+  const int n = k.add_parameter("n", I), m = k.add_parameter("m", I), g = k.add_parameter("g", I);
+  const LocalId p = k.add_local("p", I), tx = k.add_local("tx", I);
+  const auto c = [&](std::int64_t v) { return k.constant(I, v); };
+  const StmtId loop = k.loop(
+      LoopKind::For, k.assign(p, c(0)), k.binary(BinaryOp::Lt, k.local(p), k.param(n)),
+      k.assign(p, k.binary(BinaryOp::Add, k.local(p), c(1))),
+      k.if_(k.binary(BinaryOp::Lt, k.binary(BinaryOp::Add, k.binary(BinaryOp::Mul, k.local(p), c(2)), k.local(tx)),
+                     k.param(m)),
+            k.work("w")));
+  k.root = k.block({k.declare(tx, k.cast(I, k.builtin(Builtin::ThreadIdxX))), k.declare(p, c(0)),
+                    k.if_(k.binary(BinaryOp::Lt, k.local(tx), k.param(g)), loop)});
+  Launch l;
+  l.grid = Dim3{3, 1, 1};
+  l.block = Dim3{40, 1, 1};
+  for (const std::int64_t lanes_in : {0, 5, 40}) {
+    l.arguments = {Value::of(I, 300), Value::of(I, 250), Value::of(I, lanes_in)};
+    SCOPED_TRACE(lanes_in);
+    expect_same(k, replay(k, l), class_replay(k, l));
+  }
 }
 
 }  // namespace

@@ -1,0 +1,91 @@
+// Speed of the class engine (issue 11 wants it under 1 ms per launch for every zoo kernel at its
+// largest legal size): plan_classes() + class_replay() of each kernels/zoo/*.cu, read once by the
+// Clang front-end (not timed), at the largest launch its header's grid formula allows within
+// CUDA's limits (grid x up to 2^31 - 1, y and z up to 65,535) and without the index arithmetic
+// wrapping around.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernels/frontend/frontend.hpp"
+#include "sim/ir_classes.hpp"
+
+namespace {
+
+using namespace warpdiv::sim::ir;
+
+struct ZooLaunch {
+  const char* file;
+  Dim3 grid;
+  Dim3 block;
+  std::map<std::string, std::int64_t> arguments;  // scalar parameters by name
+};
+
+constexpr std::int64_t kIntMax = 2147483647;
+
+// The launches (derivations beside each).
+const ZooLaunch kLaunches[] = {
+    // grid ((width-1)/14+1, (height-1)/14+1): width = 2^31-1 gives 153,391,689 block columns;
+    // height = 65,535 * 14 gives 65,535 block rows.
+    {"convolution_2d.cu", {153391689, 65535, 1}, {16, 16, 1}, {{"width", kIntMax}, {"height", 917490}}},
+    // grid ((nx+7)/8, (ny+7)/8, (nz+3)/4) with nx + 7 <= 2^31 - 1: nx = 2^31 - 8.
+    {"early_return_3d.cu", {268435455, 65535, 65535}, {8, 8, 4},
+     {{"nx", kIntMax - 7}, {"ny", 524273}, {"nz", 262137}}},
+    // n + blockDim.x * gridDim.x <= 2^31 keeps i += stride from wrapping: n = 2^30, 2^22 blocks
+    // of 128 (two elements per thread).
+    {"grid_stride_loop.cu", {4194304, 1, 1}, {128, 1, 1}, {{"n", 1073741824}, {"a", 2}}},
+    // grid ((w-1)/16+1, (h-1)/16+1): w = 2^31 - 1, h = 65,535 * 16.
+    {"image_blur.cu", {134217728, 65535, 1}, {16, 16, 1}, {{"w", kIntMax}, {"h", 1048560}}},
+    // Width = 2^31 - 1: 134,217,728 block columns; the first 65,535 block rows (CUDA's limit).
+    {"naive_matmul.cu", {134217728, 65535, 1}, {16, 16, 1}, {{"Width", kIntMax}}},
+    {"reduction_contiguous.cu", {2147483647, 1, 1}, {256, 1, 1}, {}},
+    {"reduction_interleaved.cu", {2147483647, 1, 1}, {256, 1, 1}, {}},
+    // 134,217,728 phases per block.
+    {"tiled_matmul.cu", {134217728, 65535, 1}, {16, 16, 1}, {{"Width", kIntMax}}},
+    {"tiled_matmul_barrier_in_guard.cu", {134217728, 65535, 1}, {16, 16, 1}, {{"Width", kIntMax}}},
+};
+
+void BM_ClassEngine(benchmark::State& state, const ZooLaunch& z) {
+  warpdiv::frontend::FrontendOptions o;
+  o.file = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/" + z.file;
+  const Kernel kernel = warpdiv::frontend::load_kernel(o);
+  Launch launch;
+  launch.grid = z.grid;
+  launch.block = z.block;
+  for (const Parameter& p : kernel.parameters) {
+    const auto it = z.arguments.find(p.name);
+    launch.arguments.push_back(p.scalar ? Value::of(p.type, it != z.arguments.end() ? it->second : 0)
+                                        : Value{});
+  }
+  std::size_t classes = 0;
+  double replayed = 0;
+  for (auto _ : state) {
+    const ClassPlan plan = plan_classes(kernel, launch);
+    if (!plan.ok()) {
+      state.SkipWithError(plan.refusal->message().c_str());
+      return;
+    }
+    const ClassReplayResult r = class_replay(kernel, launch, plan);
+    classes = r.classes.size();
+    replayed = static_cast<double>(r.blocks_replayed);
+    benchmark::DoNotOptimize(r.warp_statement_evaluations);
+  }
+  state.counters["classes"] = static_cast<double>(classes);
+  state.counters["blocks_replayed"] = replayed;
+}
+
+int register_all() {
+  for (const ZooLaunch& z : kLaunches)
+    benchmark::RegisterBenchmark((std::string("BM_ClassEngine/") + z.file).c_str(),
+                                 [&z](benchmark::State& s) { BM_ClassEngine(s, z); })
+        ->Unit(benchmark::kMicrosecond);
+  return 0;
+}
+const int registered = register_all();
+
+}  // namespace
+
+BENCHMARK_MAIN();
