@@ -6,6 +6,7 @@
 
 #include "sim/count.hpp"
 #include "sim/errors.hpp"
+#include "sim/ir_json.hpp"
 #include "sim/ir_replay.hpp"
 
 namespace warpdiv::analysis {
@@ -19,8 +20,6 @@ sim::ir::Launch lecture_source_launch(const ir::Kernel& model, const sim::Launch
   const sim::Geometry g(config);
   ir::Launch launch;
   const auto dim = [](std::int64_t v) { return static_cast<std::uint32_t>(v); };
-  if (g.grid_x > ir::launch_limits::kMaxGridX || g.grid_y > ir::launch_limits::kMaxGridYZ)
-    throw InvalidInput("the lecture launch's grid is past CUDA's limits");
   launch.grid = {dim(g.grid_x), dim(g.grid_y), 1};
   launch.block = {dim(config.tile), dim(config.tile), 1};
   launch.warp_size = config.warp_size;
@@ -33,8 +32,23 @@ sim::ir::Launch lecture_source_launch(const ir::Kernel& model, const sim::Launch
                                                                            : config.cols;
     launch.arguments.push_back(ir::Value::of(p.type, value));
   }
-  ir::validate(launch, model);
   return launch;
+}
+
+namespace detail {
+extern const char* const kLectureModelJson;
+}
+
+const ir::Kernel& lecture_model() {
+  static const ir::Kernel model = ir::kernel_from_json(detail::kLectureModelJson);
+  return model;
+}
+
+sim::DivergenceResult lecture_counts(const sim::LaunchConfig& config) {
+  const ir::Kernel& model = lecture_model();
+  const ir::Launch launch = lecture_source_launch(model, config);
+  return lecture_result(model, config,
+                        ir::class_replay(model, launch, {}, ir::GridLimits::Model));
 }
 
 sim::DivergenceResult lecture_result(const ir::Kernel& model, const sim::LaunchConfig& config,

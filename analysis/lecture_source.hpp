@@ -2,10 +2,10 @@
 // (kernels/zoo/tiled_matmul_rect.cu, whose saved model sits beside it) run by the class engine,
 // and its counts arranged as today's 20-row table (condition x block class).
 //
-// Not yet what `warpdiv analyze --width ...` runs (issue 11, item 3): the lecture flags still run
-// the hand-written model in sim/ (exact.cpp, replay.cpp), because it also takes launches whose
-// gridDim.y exceeds CUDA's 65,535 (J > 65,535 T), which a launch of the IR refuses. The test of
-// this file checks the class engine over the lecture source against that model.
+// This is what `warpdiv analyze --width ... / --rows --inner --cols` runs (the exact engine, the
+// default): the model is compiled into the binary. The hand-written model in sim/ (exact.cpp,
+// replay.cpp) stays only as an independent oracle: the tests compare the two, and the lecture
+// flags' --engine replay still walks it (the IR replay has no per-class split of its counts).
 #pragma once
 
 #include "sim/divergence.hpp"
@@ -15,9 +15,12 @@
 
 namespace warpdiv::analysis {
 
+/// The lecture source's model, compiled in (parsed once).
+const sim::ir::Kernel& lecture_model();
+
 /// The lecture's launch as a launch of the model: grid ((L-1)/T+1, (J-1)/T+1), block (T, T),
-/// arguments J, K, L (the pointers need none). Throws InvalidInput where the grid is past CUDA's
-/// limits.
+/// arguments J, K, L (the pointers need none). The grid may pass CUDA's y limit (the class engine
+/// takes it with GridLimits::Model).
 sim::ir::Launch lecture_source_launch(const sim::ir::Kernel& model,
                                       const sim::LaunchConfig& config);
 
@@ -28,5 +31,8 @@ sim::ir::Launch lecture_source_launch(const sim::ir::Kernel& model,
 sim::DivergenceResult lecture_result(const sim::ir::Kernel& model,
                                      const sim::LaunchConfig& config,
                                      const sim::ir::ClassReplayResult& counts);
+
+/// The lecture's table for `config`: the class engine over lecture_model(), arranged.
+sim::DivergenceResult lecture_counts(const sim::LaunchConfig& config);
 
 }  // namespace warpdiv::analysis

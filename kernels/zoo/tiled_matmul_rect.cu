@@ -2,9 +2,10 @@
 // shapes `warpdiv analyze --rows J --inner K --cols L --tile T` models: P[J x L] = M[J x K] *
 // N[K x L], blockDim (T, T), gridDim ((L-1)/T+1, (J-1)/T+1). The slide's kernel with its one
 // Width split into J, K and L, and TILE_WIDTH read from blockDim.x (the tile is the block), so
-// that one model serves every T; indices in size_t so that 2^31 - 1 matrices do not overflow.
-// The four checks the lecture counts: load_M (line 31), load_N (line 36), compute (line 43) and
-// store (line 48).
+// that one model serves every T; rows, columns and indices in 64 bits so that matrices up to
+// 2^31 - 1 do not overflow (Row reaches J + T - 2).
+// The four checks the lecture counts: load_M (line 32), load_N (line 37), compute (line 44) and
+// store (line 49).
 //
 //   warpdiv analyze kernels/zoo/tiled_matmul_rect.cu --grid '(L-1)/16+1,(J-1)/16+1' \
 //       --block 16,16 --arg J=100 --arg K=100 --arg L=100
@@ -21,20 +22,20 @@ __global__ void TiledMatMul(float* M, float* N, float* P, int J, int K, int L)
   int bx = blockIdx.x; int by = blockIdx.y;
   int tx = threadIdx.x; int ty = threadIdx.y;
 
-  int Row = by * blockDim.y + ty;
-  int Col = bx * blockDim.x + tx;
+  long long Row = (long long)by * blockDim.y + ty;
+  long long Col = (long long)bx * blockDim.x + tx;
   float Pvalue = 0;
 
   // Loop over the M and N tiles required to compute the P element
   for (int p = 0; p < (K-1)/T+1; ++p) {
     // Collaborative loading of M and N tiles into shared memory
-    if (Row < J && p*T+tx < K) {
-      ds_M[ty][tx] = M[(size_t)Row*K + p*T+tx];
+    if (Row < J && (long long)p*T+tx < K) {
+      ds_M[ty][tx] = M[Row*K + (long long)p*T+tx];
     } else {
       ds_M[ty][tx] = 0.0;
     }
-    if (p*T+ty < K && Col < L) {
-      ds_N[ty][tx] = N[(size_t)(p*T+ty)*L + Col];
+    if ((long long)p*T+ty < K && Col < L) {
+      ds_N[ty][tx] = N[((long long)p*T+ty)*L + Col];
     } else {
       ds_N[ty][tx] = 0.0;
     }
@@ -46,5 +47,5 @@ __global__ void TiledMatMul(float* M, float* N, float* P, int J, int K, int L)
     __syncthreads();
   }
   if (Row < J && Col < L)
-    P[(size_t)Row*L + Col] = Pvalue;
+    P[Row*L + Col] = Pvalue;
 }

@@ -1,7 +1,7 @@
-// The lecture source's saved model (kernels/zoo/tiled_matmul_rect.json) counted by the class
-// engine and arranged as the 20-row table, against the hand-written lecture model in sim/
-// (sim::exact, itself checked against its own replay on 10,080 launches): an independent oracle,
-// which is why that model is kept.
+// The lecture flags' counts: the lecture source's model compiled into warpdiv (from
+// kernels/zoo/tiled_matmul_rect.json) counted by the class engine and arranged as the 20-row
+// table, against the hand-written lecture model in sim/ (sim::exact, itself checked against its
+// own replay on 10,080 launches): an independent oracle, which is why that model is kept.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -22,7 +22,8 @@ const sim::ir::Kernel& model() {
 
 sim::DivergenceResult through_source(const sim::LaunchConfig& config) {
   const sim::ir::Launch launch = lecture_source_launch(model(), config);
-  return lecture_result(model(), config, sim::ir::class_replay(model(), launch));
+  return lecture_result(model(), config,
+                        sim::ir::class_replay(model(), launch, {}, sim::ir::GridLimits::Model));
 }
 
 TEST(LectureSource, TheLecturesLaunch) {
@@ -45,8 +46,8 @@ TEST(LectureSource, AgreesWithTheHandWrittenModelOnRandomLaunches) {
   for (int i = 0; i < 300; ++i) {
     const int tile = std::uniform_int_distribution<int>(1, 32)(random);
     const int warp_size = warp_sizes[std::uniform_int_distribution<int>(0, 6)(random)];
-    // J within CUDA's gridDim.y (65,535 blocks of T rows); K and L anywhere up to 2^31 - 1.
-    const std::int64_t max_rows = std::min<std::int64_t>(65535LL * tile, 2147483647LL);
+    // J, K and L anywhere up to 2^31 - 1 (gridDim.y past CUDA's 65,535: the model's limits).
+    const std::int64_t max_rows = 2147483647LL;
     const auto size = [&](std::int64_t max) {
       switch (std::uniform_int_distribution<int>(0, 2)(random)) {
         case 0: return std::uniform_int_distribution<std::int64_t>(1, std::min<std::int64_t>(max, 300))(random);
@@ -59,6 +60,16 @@ TEST(LectureSource, AgreesWithTheHandWrittenModelOnRandomLaunches) {
     SCOPED_TRACE(sim::describe(config));
     EXPECT_TRUE(through_source(config) == sim::exact(config));
   }
+}
+
+TEST(LectureSource, CompiledInModelIsTheSavedOneAndGivesTheLargestCube) {
+  EXPECT_EQ(sim::ir::to_json(lecture_model()), sim::ir::to_json(model()));
+  for (int tile : {1, 7, 16, 32})
+    for (int warp_size : {1, 32, 64}) {
+      const sim::LaunchConfig config = sim::LaunchConfig::square(2147483647, tile, warp_size);
+      SCOPED_TRACE(sim::describe(config));
+      EXPECT_TRUE(lecture_counts(config) == sim::exact(config));
+    }
 }
 
 }  // namespace
