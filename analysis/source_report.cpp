@@ -236,6 +236,70 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
   return report;
 }
 
+void add_block_classes(SourceReport& report, const ir::Kernel& kernel, const ir::Launch& launch,
+                       const std::vector<ir::BlockClass>& classes,
+                       const SourceReportOptions& options) {
+  for (std::size_t i = 0; i < classes.size(); ++i) {
+    const ir::BlockClass& c = classes[i];
+    ir::ReplayResult part;
+    part.statements = c.statements;
+    part.iterations = c.iterations;
+    part.blocks = c.blocks;
+    const SourceReport one = make_source_report(kernel, launch, part, options);
+    report.classes.push_back(
+        {"class " + std::to_string(i + 1), c.definition, c.blocks, c.representative, one.rows});
+  }
+}
+
+namespace {
+
+std::string fraction_text(const SourceRow& row) {
+  if (!row.condition) return "-";
+  return to_decimal(row.counts.divergent) + "/" + to_decimal(row.counts.warp_evaluations);
+}
+
+// The classes' sizes and definitions, then a table: per statement (rows), divergent / warp
+// evaluations of each class (columns, a few at a time so that lines stay readable).
+void write_class_text(std::ostream& out, const SourceReport& report) {
+  constexpr std::size_t kClassesPerTable = 4;
+  out << "\nBlock classes (found by the class engine; each counted once and multiplied by its "
+         "size):\n";
+  std::size_t width = 10;
+  for (const ClassSection& c : report.classes) width = std::max(width, c.name.size());
+  // Blocks per class: at most 2^31-1 x 65535 x 65535, 23 digits.
+  out << "  " << std::left << std::setw(static_cast<int>(width)) << "class" << std::right
+      << std::setw(24) << "blocks" << "  defined by\n";
+  for (const ClassSection& c : report.classes)
+    out << "  " << std::left << std::setw(static_cast<int>(width)) << c.name << std::right
+        << std::setw(24) << to_decimal(c.blocks) << "  " << c.definition << ", e.g. block "
+        << dim3_text(c.representative) << "\n";
+  int cell_width = 26;  // "divergent/evaluations" of the widest cell, and room between
+  for (const ClassSection& c : report.classes)
+    for (const SourceRow& row : c.rows)
+      if (!row.iteration && row.condition)
+        cell_width = std::max(cell_width, static_cast<int>(fraction_text(row).size()) + 2);
+  for (std::size_t first = 0; first < report.classes.size(); first += kClassesPerTable) {
+    const std::size_t last = std::min(report.classes.size(), first + kClassesPerTable);
+    out << "\nDivergent / warp evaluations of each branch, per class:\n" << std::right
+        << std::setw(5) << "line" << std::setw(10) << "kind";
+    for (std::size_t k = first; k < last; ++k)
+      out << std::setw(cell_width) << report.classes[k].name;
+    out << '\n';
+    for (std::size_t r = 0; r < report.rows.size(); ++r) {
+      const SourceRow& row = report.rows[r];
+      if (row.iteration || !row.condition) continue;
+      out << std::setw(5) << row.line << std::setw(10) << row.kind;
+      for (std::size_t k = first; k < last; ++k) {
+        const auto& rows = report.classes[k].rows;
+        out << std::setw(cell_width) << (r < rows.size() ? fraction_text(rows[r]) : "");
+      }
+      out << '\n';
+    }
+  }
+}
+
+}  // namespace
+
 void write_source_text(std::ostream& out, const SourceReport& report) {
   out << "warpdiv analyze: " << report.kernel << " in " << report.file << '\n'
       << "launch: " << report.launch;
@@ -246,21 +310,29 @@ void write_source_text(std::ostream& out, const SourceReport& report) {
          "divergent evaluations of conditions (the active lanes disagree), and SIMD efficiency\n"
          "(active lanes / (evaluations x warp size)).\n\n";
 
-  const auto header = [&out] {
-    out << std::right << std::setw(5) << "line" << std::setw(13) << "warp evals" << std::setw(12)
-        << "divergent" << std::setw(9) << "SIMD" << "  source\n";
-  };
-  const auto figure_line = [&out](const std::string& label, const SourceRow& row,
-                                   const std::string& text) {
+  // Columns as wide as their longest figure (counts reach 39 digits), at least the usual width.
+  int evals_width = 13, divergent_width = 12;
+  for (const SourceRow& row : report.rows) {
     const Figures f = figures(row);
-    out << std::right << std::setw(5) << label << std::setw(13) << f.evaluations << std::setw(12)
-        << f.divergent << std::setw(9) << f.efficiency << "  " << text << '\n';
+    evals_width = std::max(evals_width, static_cast<int>(f.evaluations.size()) + 2);
+    divergent_width = std::max(divergent_width, static_cast<int>(f.divergent.size()) + 2);
+  }
+  const auto header = [&] {
+    out << std::right << std::setw(5) << "line" << std::setw(evals_width) << "warp evals"
+        << std::setw(divergent_width) << "divergent" << std::setw(9) << "SIMD" << "  source\n";
+  };
+  const auto figure_line = [&](const std::string& label, const SourceRow& row,
+                               const std::string& text) {
+    const Figures f = figures(row);
+    out << std::right << std::setw(5) << label << std::setw(evals_width) << f.evaluations
+        << std::setw(divergent_width) << f.divergent << std::setw(9) << f.efficiency << "  "
+        << text << '\n';
   };
   const auto print = [&](const std::vector<ListingLine>& lines) {
     for (const ListingLine& line : lines) {
       if (!line.row) {
-        out << std::right << std::setw(5) << line.label << std::setw(34) << "" << "  " << line.text
-            << '\n';
+        out << std::right << std::setw(5) << line.label
+            << std::setw(evals_width + divergent_width + 9) << "" << "  " << line.text << '\n';
         continue;
       }
       figure_line(line.label, report.rows[*line.row], line.text);
@@ -274,6 +346,8 @@ void write_source_text(std::ostream& out, const SourceReport& report) {
     if (!report.listing.empty()) out << "\nStatements outside the kernel's lines (inlined functions):\n";
     print(report.elsewhere);
   }
+
+  if (!report.classes.empty()) write_class_text(out, report);
 
   out << "\nBarriers (__syncthreads): ";
   if (report.barriers.empty()) {
@@ -309,15 +383,47 @@ std::string source_csv_header() {
   return header;
 }
 
-void write_source_csv(std::ostream& out, const SourceReport& report) {
+std::vector<std::string> source_csv_columns() {
+  std::vector<std::string> names;
+  for (const Column& c : csv_columns()) names.emplace_back(c.name);
+  return names;
+}
+
+std::vector<std::string> source_csv_fields(const SourceRow& row) {
   std::vector<std::string> fields;
-  for (const Column& c : csv_columns()) fields.emplace_back(c.name);
-  write_csv_row(out, fields);
-  for (const SourceRow& row : report.rows) {
-    fields.clear();
-    for (const Column& c : csv_columns()) fields.push_back(c.value(row));
-    write_csv_row(out, fields);
+  for (const Column& c : csv_columns()) fields.push_back(c.value(row));
+  return fields;
+}
+
+namespace {
+const char* const kClassColumns[] = {"class", "class_blocks", "class_definition", "representative"};
+}
+
+std::string source_class_csv_header() {
+  std::string header = source_csv_header();
+  for (const char* c : kClassColumns) header += std::string(",") + c;
+  return header;
+}
+
+void write_source_class_csv(std::ostream& out, const SourceReport& report) {
+  std::vector<std::string> names = source_csv_columns();
+  for (const char* c : kClassColumns) names.emplace_back(c);
+  write_csv_row(out, names);
+  for (const ClassSection& c : report.classes) {
+    for (const SourceRow& row : c.rows) {
+      std::vector<std::string> fields = source_csv_fields(row);
+      fields.push_back(c.name);
+      fields.push_back(to_decimal(c.blocks));
+      fields.push_back(c.definition);
+      fields.push_back(dim3_text(c.representative));
+      write_csv_row(out, fields);
+    }
   }
+}
+
+void write_source_csv(std::ostream& out, const SourceReport& report) {
+  write_csv_row(out, source_csv_columns());
+  for (const SourceRow& row : report.rows) write_csv_row(out, source_csv_fields(row));
 }
 
 }  // namespace warpdiv::analysis

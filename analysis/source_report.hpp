@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/ir.hpp"
+#include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
 
 namespace warpdiv::analysis {
@@ -50,6 +51,16 @@ struct ListingLine {
   std::optional<std::size_t> row;
 };
 
+/// A block class the class engine found, with its own per-statement rows (whole-kernel rows in
+/// the order of SourceReport::rows; with by_iteration, per-iteration rows follow theirs).
+struct ClassSection {
+  std::string name;        // "class 1"
+  std::string definition;  // "blockIdx.x = 6 (last), blockIdx.y < 6" ("all blocks")
+  sim::Count blocks = 0;
+  sim::ir::Dim3 representative;
+  std::vector<SourceRow> rows;
+};
+
 struct SourceReport {
   std::string kernel;
   std::string file;
@@ -70,6 +81,8 @@ struct SourceReport {
   std::vector<ListingLine> elsewhere;
   std::vector<SourceRow> barriers;  // the barrier rows (whole kernel), in source order
   std::vector<PartialBarrier> partial_barriers;
+  /// The block classes, when the class engine counted (empty from the replay).
+  std::vector<ClassSection> classes;
 };
 
 struct SourceReportOptions {
@@ -84,6 +97,13 @@ SourceReport make_source_report(const sim::ir::Kernel& kernel, const sim::ir::La
                                 const sim::ir::ReplayResult& result,
                                 const SourceReportOptions& options);
 
+/// Adds the classes of a class-engine count (made with the same options) to the report: their
+/// sizes, definitions and per-statement rows.
+void add_block_classes(SourceReport& report, const sim::ir::Kernel& kernel,
+                       const sim::ir::Launch& launch,
+                       const std::vector<sim::ir::BlockClass>& classes,
+                       const SourceReportOptions& options);
+
 /// The annotated listing: each source line of the kernel with the figures of the statement that
 /// starts it (warp evaluations, divergent evaluations for conditions, SIMD efficiency), then the
 /// barrier findings.
@@ -93,9 +113,17 @@ void write_source_text(std::ostream& out, const SourceReport& report);
 /// taken_lanes,block_executions,partial_block_executions (the columns, in its order), then
 /// simd_efficiency and statement. Header and rows come from one column list.
 std::string source_csv_header();
+/// The CSV's column names, and one row's fields in the same order (for CSVs that add columns).
+std::vector<std::string> source_csv_columns();
+std::vector<std::string> source_csv_fields(const SourceRow& row);
 
 /// The header, then one row per SourceRow: iteration empty without --by-iteration, taken_lanes
 /// empty for non-conditions, the two block columns empty for non-barriers.
 void write_source_csv(std::ostream& out, const SourceReport& report);
+
+/// --by-class: source_csv_header()'s columns, then class,class_blocks,class_definition,
+/// representative; one row per class and statement (classes in the engine's order).
+std::string source_class_csv_header();
+void write_source_class_csv(std::ostream& out, const SourceReport& report);
 
 }  // namespace warpdiv::analysis

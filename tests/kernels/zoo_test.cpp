@@ -475,5 +475,21 @@ TEST_F(Zoo, EarlyReturn3d) {
   EXPECT_EQ(store.at("simd_efficiency"), "0.8333");
 }
 
+// ---------------------------------------------------------------------------------------------
+// tiled_matmul_rect.cu: its saved model (read where there is no Clang, by
+// tests/analysis/lecture_source_test.cpp) is what the front-end reads from it today.
+
+TEST_F(Zoo, LectureSourceModelIsUpToDate) {
+  TempDir dir;
+  const std::string saved = dir.file("rect.json");
+  const CliResult r = run_in(WARPDIV_SOURCE_DIR, warpdiv_binary(),
+                             {"analyze", "kernels/zoo/tiled_matmul_rect.cu", "--save-model", saved});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(read_file(saved) == read_file(kZoo + "tiled_matmul_rect.json"))
+      << "kernels/zoo/tiled_matmul_rect.json is stale: save it again from the .cu (from the "
+         "repository's root: warpdiv analyze kernels/zoo/tiled_matmul_rect.cu --save-model "
+         "kernels/zoo/tiled_matmul_rect.json)";
+}
+
 }  // namespace
 }  // namespace warpdiv::testing

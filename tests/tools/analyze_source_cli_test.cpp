@@ -3,6 +3,8 @@
 // diagnostics are printed as Clang prints them).
 #include <gtest/gtest.h>
 
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -83,8 +85,10 @@ INSTANTIATE_TEST_SUITE_P(
                  "--only-block 4 is outside the grid (4, 1, 1)"},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--only-warp", "4"},
                  "--only-warp must be an integer from 0 to 3"},
-        BadInput{{kNaive, "--grid", "4", "--block", "128", "--engine", "exact"},
-                 "--engine must be replay for a source kernel"},
+        BadInput{{kNaive, "--grid", "4", "--block", "128", "--engine", "fast"},
+                 "--engine must be auto, exact or replay (got 'fast')"},
+        BadInput{{kNaive, "--grid", "4", "--block", "128", "--by-class", "--engine", "replay"},
+                 "--by-class needs the class engine"},
         BadInput{{kNaive, "--grid", "4"}, "needs --grid X[,Y[,Z]] and --block X[,Y[,Z]]"},
         BadInput{{kNaive, "--model", "m.json", "--grid", "4", "--block", "4"},
                  "give FILE.cu or --model FILE, not both"},
@@ -134,7 +138,7 @@ TEST(AnalyzeSource, HelpOfTheSourceForm) {
   const CliResult r = run_warpdiv({"analyze", kNaive, "--help"});
   ASSERT_EQ(r.status, 0) << r.err;
   for (const char* flag : {"--kernel", "--grid", "--block", "--arg", "--warp-size", "-D", "-I",
-                           "--engine", "--csv", "--by-iteration", "--only-block", "--only-warp",
+                           "--engine", "--csv", "--html", "--by-class", "--by-iteration", "--only-block", "--only-warp",
                            "--save-model", "--model"})
     EXPECT_TRUE(contains(r.out, flag)) << flag;
 }
@@ -186,7 +190,7 @@ TEST_F(AnalyzeSourceFile, BadSources) {
        "--arg Width: value 3000000000 does not fit in int32"},
       // 6,250^2 blocks of 8 warps, each testing the k loop 100,001 times: refused before it runs.
       {{kNaive, "--grid", "(Width+15)/16,(Width+15)/16", "--block", "16,16", "--arg",
-        "Width=100000"},
+        "Width=100000", "--engine", "replay"},
        "above its limit of"},
   };
   for (const BadInput& bad : cases) {
@@ -295,7 +299,7 @@ TEST_F(AnalyzeSourceFile, CtrlCStopsTheReplayAndWritesNothing) {
   bool sent = false;
   const PtyRun run = run_on_pty(
       {WARPDIV_BINARY, "analyze", kNaive, "--grid", "(Width+15)/16,(Width+15)/16", "--block",
-       "16,16", "--arg", "Width=2000", "--csv", dir.file("big.csv")},
+       "16,16", "--arg", "Width=2000", "--engine", "replay", "--csv", dir.file("big.csv")},
       [&sent](const std::string& screen, int master) {
         if (!sent && contains(screen, "\rreplay [")) {
           const char ctrl_c = '\x03';
@@ -316,6 +320,134 @@ TEST_F(AnalyzeSourceFile, ProgressBarReachesTheEndOnATerminal) {
                                  "16,16", "--arg", "Width=100"});
   EXPECT_EQ(run.status, 0) << run.screen;
   EXPECT_TRUE(contains(run.screen, "] 100% 49/49 blocks")) << run.screen;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 11: engines, block classes, the HTML page.
+
+std::vector<std::string> csv_fields(const std::string& line) {
+  // The class CSV quotes only the statement text and the definition; split outside quotes.
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) fields.emplace_back();
+    else fields.back() += c;
+  }
+  return fields;
+}
+
+TEST_F(AnalyzeSourceFile, EngineExactRefusesWhatItCannotProveAndAutoFallsBack) {
+  const std::string file = source("mod.cu",
+                                  "__global__ void k(float* a) {\n"
+                                  "  if (blockIdx.x % 3 == 0) a[threadIdx.x] = 0;\n"
+                                  "}\n");
+  const std::vector<std::string> launch = {"--grid", "7", "--block", "64"};
+  CliResult r = run_warpdiv(with({"analyze", file, "--engine", "exact"}, launch));
+  expect_refusal(r, {{}, "the class engine cannot prove the block classes"});
+  EXPECT_TRUE(r.out.empty());
+  r = run_warpdiv(with({"analyze", file}, launch));  // auto: the replay, said in one line
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+  EXPECT_TRUE(contains(r.err, "warpdiv: note: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "counting every block with the replay instead")) << r.err;
+  // 7 blocks x 2 warps test the condition; each block takes it or not as a whole.
+  EXPECT_TRUE(contains(r.out, "    2           14           0   100.0%    if (blockIdx.x % 3 == 0)"))
+      << r.out;
+  r = run_warpdiv(with({"analyze", file, "--engine", "replay"}, launch));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;  // asked for: nothing to say
+}
+
+TEST_F(AnalyzeSourceFile, ByClassCsvGivesTheLecturesTypeOneAndTypeTwo) {
+  TempDir dir;
+  const std::string csv = dir.file("c.csv");
+  const CliResult r = run_warpdiv({"analyze", kZoo + "tiled_matmul.cu", "--grid", "7,7", "--block",
+                                   "16,16", "--arg", "Width=100", "--by-class", "--csv", csv});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "Block classes (found by the class engine")) << r.out;
+  std::istringstream in(read_file(csv));
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line,
+            "file,line,column,kind,iteration,warp_evaluations,divergent,active_lanes,taken_lanes,"
+            "block_executions,partial_block_executions,simd_efficiency,statement,class,"
+            "class_blocks,class_definition,representative");
+  // The lecture: load_M (line 27) diverges in 336 of the 2,352 warp-phases of the 42 blocks whose
+  // rows are all in range (Type 1) and in 14 of the 392 of the bottom block-row's 7 (Type 2).
+  long long type1_evals = 0, type1_divergent = 0, type2_evals = 0, type2_divergent = 0;
+  long long type1_blocks = 0, type2_blocks = 0;
+  std::set<std::string> classes;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> f = csv_fields(line);
+    ASSERT_EQ(f.size(), 17u) << line;
+    if (f[1] != "27" || f[3] != "if") continue;
+    const bool bottom = f[16].find(", 6, ") != std::string::npos;  // representative (x, 6, 0)
+    classes.insert(f[13]);
+    (bottom ? type2_evals : type1_evals) += std::stoll(f[5]);
+    (bottom ? type2_divergent : type1_divergent) += std::stoll(f[6]);
+    (bottom ? type2_blocks : type1_blocks) += std::stoll(f[14]);
+  }
+  EXPECT_GE(classes.size(), 2u);
+  EXPECT_EQ(type1_blocks, 42);
+  EXPECT_EQ(type1_evals, 2352);
+  EXPECT_EQ(type1_divergent, 336);
+  EXPECT_EQ(type2_blocks, 7);
+  EXPECT_EQ(type2_evals, 392);
+  EXPECT_EQ(type2_divergent, 14);
+}
+
+TEST_F(AnalyzeSourceFile, HtmlPageShadesTheSourceAndMapsTheWarps) {
+  TempDir dir;
+  const std::string html = dir.file("blur.html");
+  // The replay: maps of the first and the last block.
+  const CliResult r = run_warpdiv({"analyze", kZoo + "image_blur.cu", "--grid", "3,2", "--block",
+                                   "16,16", "--arg", "w=40", "--arg", "h=20", "--engine",
+                                   "replay", "--html", html});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "HTML written to " + html)) << r.out;
+  const std::string page = read_file(html);
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_FALSE(contains(page, "<script"));
+  EXPECT_FALSE(contains(page, "http://"));
+  EXPECT_FALSE(contains(page, "https://"));
+  // `if (Col < w && Row < h)` (line 15) in a 40 x 20 image, blocks of 16 x 16 (warps of two
+  // rows): the 8 warps of block (2, 0) straddle column 40 and 2 of block (2, 1) reach rows
+  // 16..19: 10 of 48 warps diverge, 20.8%, so the line is shaded.
+  EXPECT_TRUE(contains(page, "<td>15</td><td>48</td><td>10 (20.8%)</td>")) << page;
+  EXPECT_TRUE(contains(page, "rgba(213,94,0,0.12)"));  // 0.6 x 10/48
+  // Every branch gets a map per block shown: 4 branches (if, two fors, if) x 2 blocks.
+  EXPECT_TRUE(contains(page, "id=\"map-8\""));
+  EXPECT_FALSE(contains(page, "id=\"map-9\""));
+  EXPECT_LT(page.size(), 200'000u);
+}
+
+TEST_F(AnalyzeSourceFile, HtmlPageDrawsTheBlockClasses) {
+  TempDir dir;
+  const std::string html = dir.file("blur.html");
+  const CliResult r = run_warpdiv({"analyze", kZoo + "image_blur.cu", "--grid", "3,2", "--block",
+                                   "16,16", "--arg", "w=40", "--arg", "h=20", "--html", html});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string page = read_file(html);
+  // The blur window reaches one pixel past each side, so the first, middle and last block of
+  // each row and column differ: 3 x 2 classes of one block, each with a map per branch (4).
+  EXPECT_TRUE(contains(page, "<svg id=\"class-grid\""));
+  EXPECT_TRUE(contains(page, ">class 6</td>"));
+  EXPECT_FALSE(contains(page, ">class 7</td>"));
+  EXPECT_TRUE(contains(page, "id=\"map-24\""));
+  EXPECT_FALSE(contains(page, "id=\"map-25\""));
+}
+
+TEST_F(AnalyzeSourceFile, HtmlPageStaysSmallAtAnySize) {
+  // 2^26 x 65535 blocks of 1024 threads: the page draws classes and a few maps, never the grid.
+  TempDir dir;
+  const std::string html = dir.file("big.html");
+  const CliResult r = run_warpdiv({"analyze", kZoo + "naive_matmul.cu", "--grid",
+                                   "67108864,65535", "--block", "32,32", "--arg",
+                                   "Width=2147483000", "--html", html});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_LT(read_file(html).size(), 300'000u);
+  EXPECT_TRUE(contains(read_file(html), "id=\"class-grid\""));
 }
 
 }  // namespace

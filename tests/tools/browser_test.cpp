@@ -152,6 +152,29 @@ TEST_F(Browser, SweepReport) {
   EXPECT_GT(image.non_white(), 50000u);
 }
 
+TEST_F(Browser, ZooKernelSourcePage) {
+  // The image blur of the lecture at its launch (40 x 20 image, blocks of 16 x 16).
+  const std::string page = dir_.file("blur.html");
+  const CliResult r = run_warpdiv(
+      {"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/image_blur.cu", "--grid", "3,2",
+       "--block", "16,16", "--arg", "w=40", "--arg", "h=20", "--html", page});
+  if (contains(r.err, "without the Clang front-end")) GTEST_SKIP() << "no Clang front-end";
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string dom = chromium_dump_dom(chromium_, page);
+  // The listing has a row per source line of the kernel (10 .. 36), and the maps are drawn.
+  const std::string listing = between(dom, "<table id=\"source\">", "</table>");
+  EXPECT_EQ(count(listing, "<tr"), 1u + 27u);
+  EXPECT_GE(count(dom, "<svg id=\"map-"), 8u);
+
+  const std::string png = dir_.file("blur.png");
+  chromium_screenshot(chromium_, page, png, 1150, 1800);
+  const Image image = read_png(png);
+  // SIMD bars (sky blue) on 14 lines, divergent cells in the maps (vermillion), and the shading
+  // of the two divergent lines.
+  EXPECT_GT(image.count(parse_colour(colour::kUniformTrue)), 3000u);
+  EXPECT_GT(image.count(parse_colour(colour::kDivergent)), 100u);
+}
+
 // ---- Layout: nothing overprints or runs off the window, at any size ----
 
 // A small laptop's window and a wide screen's, px.
@@ -190,6 +213,7 @@ TEST_F(Browser, LayoutCheckFindsOverprintingAndOverflow) {
 struct LayoutPage {
   std::string name;
   std::vector<std::string> args;  // a warpdiv command line without --html
+  int min_checked = 100;  // elements the page holds at least (a page that failed holds none)
 };
 void PrintTo(const LayoutPage& page, std::ostream* os) { *os << page.name; }
 
@@ -205,9 +229,9 @@ TEST_P(BrowserLayout, NothingOverprintsInANarrowOrAWideWindow) {
     SCOPED_TRACE("window " + std::to_string(width) + " px wide");
     const LayoutCheck check = chromium_layout_check(chromium_, page, width);
     EXPECT_EQ(check.window_width, width);
-    // Each page holds well over 100 headings, cells and labels; a page that failed to render
-    // would hold none to compare.
-    EXPECT_GT(check.checked, 100);
+    // Each page holds many headings, cells and labels (over 100; the source sweep's four plots,
+    // over 40); a page that failed to render would hold none to compare.
+    EXPECT_GT(check.checked, GetParam().min_checked);
     EXPECT_TRUE(check.problems.empty()) << check.problems.size() << " problems:"
                                         << joined(check.problems);
   }
@@ -229,7 +253,17 @@ INSTANTIATE_TEST_SUITE_P(
                    {"analyze", "--rows", kMaxSize, "--inner", kMaxSize, "--cols", kMaxSize,
                     "--tile", "32", "--warp-size", "32", "--gpu", "h100"}},
         LayoutPage{"SweepToTheLargestSize",
-                   {"sweep", "--sizes", "100," + kMaxSize, "--tiles", "1,32", "--gpu", "h100"}}),
+                   {"sweep", "--sizes", "100," + kMaxSize, "--tiles", "1,32", "--gpu", "h100"}},
+        // A zoo kernel's source page (the blur: nested loops, two shaded branches) and a source
+        // sweep (a curve per block size).
+        LayoutPage{"ZooImageBlur",
+                   {"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/image_blur.cu",
+                    "--grid", "3,2", "--block", "16,16", "--arg", "w=40", "--arg", "h=20"}},
+        LayoutPage{"ZooSweep",
+                   {"sweep", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/image_blur.cu",
+                    "--grid", "(w+block_x-1)/block_x,(h+block_y-1)/block_y", "--block",
+                    "8x8,16x16,32x32", "--arg", "w=8:400:8", "--arg", "h=20"},
+                   40}),
     [](const ::testing::TestParamInfo<LayoutPage>& page) { return page.param.name; });
 
 TEST(Png, RefusesWhatIsNotAPng) {

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 namespace warpdiv::testing {
@@ -35,6 +36,15 @@ void expect_refused_leaving_no_file(const std::string& command, const BadInput& 
   expect_refusal(r, bad);
   EXPECT_TRUE(r.out.empty()) << r.out;
   EXPECT_TRUE(dir.entries().empty());
+}
+
+long long temp_file_size(const TempDir& dir) {
+  for (const std::string& name : dir.entries()) {
+    if (name.rfind(".wd.", 0) != 0) continue;
+    struct stat info {};
+    if (::stat(dir.file(name).c_str(), &info) == 0) return static_cast<long long>(info.st_size);
+  }
+  return 0;
 }
 
 std::string shell_quote(const std::string& s) {

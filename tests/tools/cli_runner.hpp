@@ -64,6 +64,9 @@ void expect_refused_leaving_no_file(const std::string& command, const BadInput& 
 /// `s` as one POSIX shell word (single-quoted).
 std::string shell_quote(const std::string& s);
 
+/// Size of an output's temporary file (".wd.XXXXXX") in `dir`, or 0 when there is none.
+long long temp_file_size(const TempDir& dir);
+
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& text);
 bool file_exists(const std::string& path);

@@ -213,16 +213,6 @@ TEST(SweepCli, CtrlCTypedOnTheTerminal) {
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"t.csv"});
 }
 
-// Size of the sweep's temporary file (".wd.XXXXXX") in `dir`, or 0.
-off_t temp_file_size(const TempDir& dir) {
-  for (const std::string& name : dir.entries()) {
-    if (name.rfind(".wd.", 0) != 0) continue;
-    struct stat info {};
-    if (::stat(dir.file(name).c_str(), &info) == 0) return info.st_size;
-  }
-  return 0;
-}
-
 TEST(SweepCli, CtrlCKeepsEveryFinishedRow) {
   // A million launches (about ten seconds); SIGINT once the first rows reach the disk.
   TempDir dir;

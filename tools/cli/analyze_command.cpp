@@ -4,10 +4,10 @@
 
 #include "analysis/divergence_report.hpp"
 #include "analysis/html_report.hpp"
+#include "analysis/lecture_source.hpp"
 #include "analysis/occupancy_report.hpp"
 #include "analysis/output_files.hpp"
 #include "sim/errors.hpp"
-#include "sim/exact.hpp"
 #include "sim/message_text.hpp"
 #include "sim/replay.hpp"
 #include "tools/cli/commands.hpp"
@@ -78,7 +78,7 @@ int analyze_command(const Args& args, std::ostream& out) {
   std::ostream& report = outputs.report();  // nothing when an output goes to stdout
 
   const sim::DivergenceResult result =
-      engine == Engine::exact ? sim::exact(config) : sim::replay(config, replay_options);
+      engine == Engine::exact ? analysis::lecture_counts(config) : sim::replay(config, replay_options);
 
   // Render everything before committing anything, so a failure leaves no file half-updated.
   if (csv) analysis::write_divergence_csv(csv->stream(), result);

@@ -4,7 +4,6 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -16,6 +15,7 @@
 
 #include "analysis/input_file.hpp"
 #include "analysis/output_files.hpp"
+#include "analysis/source_html.hpp"
 #include "analysis/source_report.hpp"
 #include "sim/errors.hpp"
 #include "sim/message_text.hpp"
@@ -42,11 +42,11 @@ namespace {
 // Flags that only `analyze FILE.cu` / `analyze --model` takes: any of them selects that mode.
 constexpr const char* kSourceOnlyFlags[] = {
     "--model", "--kernel", "--grid", "--block", "--arg", "--by-iteration", "--only-block",
-    "--only-warp", "--save-model", "--define", "--include-dir", "-D", "-I", "--smem"};
+    "--only-warp", "--save-model", "--define", "--include-dir", "-D", "-I", "--smem", "--by-class"};
 
 // The lecture's flags all take a value; so does every flag of analyze but these.
 bool takes_no_value(const std::string& flag) {
-  return flag == "-h" || flag == "--help" || flag == "--by-iteration";
+  return flag == "-h" || flag == "--help" || flag == "--by-iteration" || flag == "--by-class";
 }
 
 ir::Dim3 parse_block_index(const std::string& text, const ir::Dim3& grid) {
@@ -88,39 +88,6 @@ ReplayRequest replay_request(const po::variables_map& vm) {
   r.report_options.only_warp = r.replay_options.only_warp;
   return r;
 }
-
-// Draws the progress bar from the engine's block counter until the run ends.
-class ProgressThread {
- public:
-  ProgressThread(std::uint64_t blocks, const std::atomic<std::uint64_t>& done)
-      : bar_("replay", "blocks", blocks), done_(done), thread_([this] {
-          std::unique_lock<std::mutex> lock(mutex_);
-          while (!finished_) {
-            bar_.update(done_.load());
-            wake_.wait_for(lock, std::chrono::milliseconds(100));
-          }
-        }) {}
-  ~ProgressThread() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      finished_ = true;
-    }
-    wake_.notify_all();
-    thread_.join();
-    bar_.update(done_.load());  // the last state: 100% unless the run stopped early
-    bar_.finish();
-  }
-  ProgressThread(const ProgressThread&) = delete;
-  ProgressThread& operator=(const ProgressThread&) = delete;
-
- private:
-  ProgressBar bar_;
-  const std::atomic<std::uint64_t>& done_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool finished_ = false;
-  std::thread thread_;
-};
 
 // With --gpu NAME: the launch's occupancy, the kernel compiled for that GPU's architecture.
 std::optional<KernelOccupancy> source_occupancy(const po::variables_map& vm,
@@ -167,12 +134,14 @@ bool is_source_analysis(const Args& args) {
 
 int analyze_source_command(const Args& args, std::ostream& out) {
   po::options_description options(
-      "warpdiv analyze FILE.cu: replay any kernel warp by warp and count, per statement, warp\n"
-      "evaluations, divergent evaluations and SIMD efficiency, and partial barriers.\n\n"
+      "warpdiv analyze FILE.cu: count, per statement of any kernel, warp evaluations, divergent\n"
+      "evaluations and SIMD efficiency, and partial barriers: by block classes (exact at any size)\n"
+      "where the class engine can prove them, else by replaying every warp.\n\n"
       "usage: warpdiv analyze FILE.cu [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
       "                       --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg NAME=VALUE]...\n"
-      "                       [--warp-size S] [--engine replay] [--csv FILE] [--by-iteration]\n"
-      "                       [--only-block X[,Y[,Z]]] [--only-warp W] [--save-model FILE]\n"
+      "                       [--warp-size S] [--engine auto|exact|replay] [--csv FILE] [--html FILE]\n"
+      "                       [--by-iteration] [--by-class] [--only-block X[,Y[,Z]]]\n"
+      "                       [--only-warp W] [--save-model FILE]\n"
       "       warpdiv analyze --model FILE.json --grid ... (a model saved with --save-model)\n"
       "       warpdiv analyze FILE.cu --save-model FILE.json (save only: no launch needed)\n"
       "       warpdiv analyze FILE.cu ... --gpu NAME [--regs R] [--smem BYTES] (adds the launch's\n"
@@ -182,15 +151,9 @@ int analyze_source_command(const Args& args, std::ostream& out) {
       "needs an --arg of its name; pointer and floating-point parameters need none.\n"
       "A progress bar shows on stderr when it is a terminal; Ctrl-C stops the replay with status\n"
       "130 and writes no file.\n\noptions");
-  options.add_options()("help,h", "show this help")
-      ("model", po::value<std::string>()->value_name("FILE"),
-       "a kernel model saved with --save-model, in place of FILE.cu (no Clang needed)")
-      ("kernel", po::value<std::string>()->value_name("NAME"),
-       "the __global__ function to analyse (needed when the file defines several)")
-      ("define,D", po::value<std::vector<std::string>>()->value_name("NAME[=VALUE]")->composing(),
-       "a macro for Clang, as -D NAME=VALUE")
-      ("include-dir,I", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
-       "a folder Clang searches for #include files")
+  options.add_options()("help,h", "show this help");
+  add_kernel_source_options(options);
+  options.add_options()
       ("grid", po::value<std::string>()->value_name("X[,Y[,Z]]"),
        "gridDim: x 1 .. 2147483647, y and z 1 .. 65535")
       ("block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
@@ -200,11 +163,18 @@ int analyze_source_command(const Args& args, std::ostream& out) {
       ("warp-size", po::value<std::string>()->value_name("S"),
        "warp size, a power of two 1 .. 64 (default 32)")
       ("engine", po::value<std::string>()->value_name("E"),
-       "replay (the only engine for a source kernel: visits every warp of every block)")
+       "auto (default: the class engine where it can prove its classes, else the replay, said in "
+       "one line), exact (the class engine or exit 2 naming the condition) or replay (visits "
+       "every warp of every block)")
       ("csv", po::value<std::string>()->value_name("FILE"),
        "also write one row per statement: file,line,column,kind,iteration,warp_evaluations,"
        "divergent,active_lanes,taken_lanes,block_executions,partial_block_executions,"
        "simd_efficiency,statement")
+      ("html", po::value<std::string>()->value_name("FILE"),
+       "also write a self-contained HTML page: the annotated source shaded by divergence and "
+       "SIMD efficiency, the block classes on the grid, warp x iteration maps per class")
+      ("by-class", "with --csv: one row per block class and statement (the columns above, then "
+                   "class,class_blocks,class_definition,representative); needs the class engine")
       ("by-iteration", "break down statements inside loops by the iteration of their innermost "
                        "loop (1 = the first)")
       ("only-block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
@@ -217,12 +187,6 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   options.add_options()("smem", po::value<std::string>()->value_name("BYTES"),
                         "static shared memory per block for --gpu (0 .. 1073741824; default: "
                         "compiled)");
-  po::positional_options_description positional;
-  positional.add("file", 1);
-  po::options_description hidden;
-  hidden.add_options()("file", po::value<std::string>());
-  po::options_description all;
-  all.add(options).add(hidden);
   // The lecture's own launch flags mean nothing for a source file: say so rather than "unknown".
   for (const std::string& a : args)
     for (const char* lecture : {"--width", "--rows", "--inner", "--cols", "--tile"})
@@ -230,27 +194,26 @@ int analyze_source_command(const Args& args, std::ostream& out) {
         throw InvalidInput(std::string(lecture) +
                            " sets the lecture kernel's launch (warpdiv analyze without a file); for "
                            "FILE.cu give --grid, --block and --arg NAME=VALUE");
-  const po::variables_map vm = parse_command_line("analyze", args, all, &positional);
+  std::string input;
+  const po::variables_map vm = parse_source_command_line("analyze", args, options, input);
   if (has(vm, "help")) {
     write_help(out, options);
     return 0;
   }
-  if (has(vm, "file") == has(vm, "model"))
-    throw InvalidInput(has(vm, "file") ? "give FILE.cu or --model FILE, not both"
-                                       : "warpdiv analyze needs FILE.cu or --model FILE");
-  // A misspelt path is the likeliest mistake: name it before anything else.
-  check_kernel_input(vm);
-  if (has(vm, "engine") && get(vm, "engine") != "replay")
-    throw InvalidInput("--engine must be replay for a source kernel (got '" + get(vm, "engine") +
-                       "'; the exact engine knows only the lecture's kernel)");
+  const SourceEngine engine =
+      has(vm, "engine") ? parse_source_engine(get(vm, "engine")) : SourceEngine::automatic;
+  const bool by_class = has(vm, "by-class");
+  if (by_class && !has(vm, "csv")) throw InvalidInput("--by-class needs --csv FILE (the CSV it shapes)");
+  if (by_class && engine == SourceEngine::replay)
+    throw InvalidInput("--by-class needs the class engine: use --engine auto or exact, not replay");
   const bool save_only = has(vm, "save-model") && !has(vm, "grid") && !has(vm, "block");
   if (!save_only && !(has(vm, "grid") && has(vm, "block")))
     throw InvalidInput("warpdiv analyze " +
                        std::string(has(vm, "file") ? get(vm, "file") : "--model") +
                        " needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] (the launch to replay)");
   if (save_only)
-    for (const char* flag : {"csv", "arg", "by-iteration", "only-block", "only-warp", "warp-size",
-                             "gpu", "regs", "smem", "gpu-file"})
+    for (const char* flag : {"csv", "html", "arg", "by-iteration", "only-block", "only-warp",
+                             "warp-size", "engine", "gpu", "regs", "smem", "gpu-file"})
       if (has(vm, flag))
         throw InvalidInput(std::string("--") + flag +
                            " needs a launch: give --grid and --block (or use --save-model alone)");
@@ -269,7 +232,7 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   const analysis::SourceReportOptions& report_options = request.report_options;
 
   ir::Kernel kernel;
-  if (!read_kernel_or_print(vm, kernel)) return 2;
+  if (!read_source_kernel(vm, kernel)) return 2;
   if (!save_only) {
     launch.arguments = bind_arguments(kernel, request.values, get(vm, "grid") + " " + get(vm, "block"));
     ir::validate(launch, kernel);
@@ -281,6 +244,7 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   // Open the outputs before the run, so that a bad path is refused before any work.
   analysis::OutputFiles outputs(out);
   analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
+  analysis::Output* html = has(vm, "html") ? &outputs.open("--html", get(vm, "html")) : nullptr;
   analysis::Output* model =
       has(vm, "save-model") ? &outputs.open("--save-model", get(vm, "save-model")) : nullptr;
   std::ostream& text = outputs.report();  // nothing when an output goes to stdout
@@ -296,20 +260,33 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   std::atomic<std::uint64_t> blocks_done{0};
   replay_options.blocks_done = &blocks_done;
   analysis::SourceReport report;
+  SourceCounts counts;
+  analysis::SourceHtmlPage page;
   try {
-    ir::ReplayResult result;
     {
-      const ProgressThread progress(replay_options.only_block ? 1 : launch.grid.volume(),
+      const ProgressThread progress("replay", "blocks",
+                                    replay_options.only_block ? 1 : launch.grid.volume(),
                                     blocks_done);
-      result = ir::replay(kernel, launch, replay_options);
+      counts = count_source(kernel, launch, replay_options, engine);
     }
-    report = analysis::make_source_report(kernel, launch, result, report_options);
+    report = analysis::make_source_report(kernel, launch, counts.result, report_options);
+    analysis::add_block_classes(report, kernel, launch, counts.classes, report_options);
+    if (html) page = source_html_page(kernel, launch, replay_options, counts);
   } catch (const Interrupted&) {
     std::cerr << "warpdiv analyze: interrupted: no file written\n";
     return kInterruptedStatus;
   }
+  if (!counts.note.empty()) std::cerr << "warpdiv: note: " << counts.note << '\n';
 
-  if (csv) analysis::write_source_csv(csv->stream(), report);
+  if (csv && by_class && report.classes.empty())
+    throw InvalidInput("--by-class needs block classes, and " + counts.note);
+  if (csv) {
+    if (by_class)
+      analysis::write_source_class_csv(csv->stream(), report);
+    else
+      analysis::write_source_csv(csv->stream(), report);
+  }
+  if (html) html->stream() << analysis::render_source_html(report, page);
   outputs.commit();
   analysis::write_source_text(text, report);
   if (occupancy) {
@@ -317,8 +294,10 @@ int analyze_source_command(const Args& args, std::ostream& out) {
     analysis::write_occupancy_text(text, occupancy->gpu, occupancy->launch, occupancy->result,
                                    &occupancy->origins);
   }
-  if (csv) text << "\nCSV written to " << csv->name() << '\n';
-  if (model) text << (csv ? "" : "\n") << "Model written to " << model->name() << '\n';
+  if (csv || html || model) text << '\n';
+  if (csv) text << "CSV written to " << csv->name() << '\n';
+  if (html) text << "HTML written to " << html->name() << '\n';
+  if (model) text << "Model written to " << model->name() << '\n';
   return 0;
 }
 

@@ -16,6 +16,8 @@ int analyze_source_command(const Args& args, std::ostream& out);
 /// True when the arguments name a file or use a flag only a source analysis takes (--model, --grid ...).
 bool is_source_analysis(const Args& args);
 int sweep_command(const Args& args, std::ostream& out);
+/// `warpdiv sweep FILE.cu | --model FILE`: sweep_command hands over when is_source_analysis().
+int sweep_source_command(const Args& args, std::ostream& out);
 int occupancy_command(const Args& args, std::ostream& out);
 int validate_command(const Args& args, std::ostream& out);
 /// `warpdiv validate FILE.cu | --model FILE`: validate_command hands over when is_source_analysis().

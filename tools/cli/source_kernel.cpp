@@ -1,7 +1,9 @@
 #include "tools/cli/source_kernel.hpp"
 
 #include <cctype>
+#include <chrono>
 #include <iostream>
+#include <optional>
 #include <set>
 
 #include <sys/stat.h>
@@ -16,20 +18,45 @@
 #include "kernels/frontend/frontend.hpp"
 #endif
 
+namespace po = boost::program_options;
+namespace ir = warpdiv::sim::ir;
+
 namespace warpdiv::cli {
 
-std::vector<std::string> get_all(const boost::program_options::variables_map& vm, const char* flag) {
-  if (!has(vm, flag)) return {};
-  return vm[flag].as<std::vector<std::string>>();
+void add_kernel_source_options(po::options_description& options) {
+  options.add_options()
+      ("model", po::value<std::string>()->value_name("FILE"),
+       "a kernel model saved with --save-model, in place of FILE.cu (no Clang needed)")
+      ("kernel", po::value<std::string>()->value_name("NAME"),
+       "the __global__ function to analyse (needed when the file defines several)")
+      ("define,D", po::value<std::vector<std::string>>()->value_name("NAME[=VALUE]")->composing(),
+       "a macro for Clang, as -D NAME=VALUE")
+      ("include-dir,I", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
+       "a folder Clang searches for #include files");
 }
 
-sim::ir::Dim3 to_dim3(const Extent3& e) {
-  // check_block / check_grid keep every component within 1 .. 2^31 - 1.
-  return sim::ir::Dim3{static_cast<std::uint32_t>(e.x), static_cast<std::uint32_t>(e.y),
-                  static_cast<std::uint32_t>(e.z)};
+po::variables_map parse_source_command_line(const std::string& command,
+                                            const std::vector<std::string>& args,
+                                            const po::options_description& options,
+                                            std::string& input) {
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  po::options_description hidden;
+  hidden.add_options()("file", po::value<std::string>());
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::variables_map vm = parse_command_line(command, args, all, &positional);
+  if (has(vm, "help")) return vm;
+  if (has(vm, "file") == has(vm, "model"))
+    throw InvalidInput(has(vm, "file") ? "give FILE.cu or --model FILE, not both"
+                                       : "warpdiv " + command + " needs FILE.cu or --model FILE");
+  // A misspelt path is the likeliest mistake: name it before anything else.
+  input = has(vm, "file") ? get(vm, "file") : get(vm, "model");
+  check_kernel_input(vm);
+  return vm;
 }
 
-void check_kernel_input(const boost::program_options::variables_map& vm) {
+void check_kernel_input(const po::variables_map& vm) {
   const std::string input = has(vm, "file") ? get(vm, "file") : get(vm, "model");
   struct stat info {};
   if (::stat(input.c_str(), &info) != 0 || ::access(input.c_str(), R_OK) != 0)
@@ -39,8 +66,14 @@ void check_kernel_input(const boost::program_options::variables_map& vm) {
                        ": not a regular file (give the kernel's .cu source file)");
 }
 
-sim::ir::Kernel read_kernel(const boost::program_options::variables_map& vm) {
-  check_kernel_input(vm);
+std::vector<std::string> get_all(const po::variables_map& vm, const char* flag) {
+  if (!has(vm, flag)) return {};
+  return vm[flag].as<std::vector<std::string>>();
+}
+
+namespace {
+
+ir::Kernel read_kernel(const po::variables_map& vm) {
   if (has(vm, "model")) {
     for (const char* flag : {"kernel", "define", "include-dir"})
       if (has(vm, flag))
@@ -49,7 +82,7 @@ sim::ir::Kernel read_kernel(const boost::program_options::variables_map& vm) {
     const std::string path = get(vm, "model");
     const std::string text = analysis::read_input_file(path, "--model");
     try {
-      return sim::ir::kernel_from_json(text);
+      return ir::kernel_from_json(text);
     } catch (const InvalidInput& e) {
       throw InvalidInput(path + ": " + e.what());
     }
@@ -69,10 +102,24 @@ sim::ir::Kernel read_kernel(const boost::program_options::variables_map& vm) {
 #endif
 }
 
-// One value per kernel parameter: the --arg of each scalar one (refusing a missing one by name);
-// opaque ones (pointers, floats) take none.
-std::vector<sim::ir::Value> bind_arguments(const sim::ir::Kernel& kernel, const ArgValues& values,
-                                           const std::string& expressions) {
+}  // namespace
+
+bool read_source_kernel(const po::variables_map& vm, ir::Kernel& kernel) {
+#ifdef WARPDIV_HAVE_FRONTEND
+  try {
+    kernel = read_kernel(vm);
+  } catch (const frontend::ClangDiagnostics& e) {
+    std::cerr << e.what() << '\n';  // as Clang prints them: file:line:col: error: ...
+    return false;
+  }
+#else
+  kernel = read_kernel(vm);
+#endif
+  return true;
+}
+
+std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues& values,
+                                      const std::string& expressions) {
   std::set<std::string> used;
   const auto starts_name = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
   for (std::size_t i = 0; i < expressions.size();) {
@@ -88,7 +135,7 @@ std::vector<sim::ir::Value> bind_arguments(const sim::ir::Kernel& kernel, const 
     i = end;
   }
   std::vector<std::string> parameters;
-  for (const sim::ir::Parameter& p : kernel.parameters) {
+  for (const ir::Parameter& p : kernel.parameters) {
     used.insert(p.name);
     if (p.scalar) parameters.push_back(p.name);
   }
@@ -100,8 +147,8 @@ std::vector<sim::ir::Value> bind_arguments(const sim::ir::Kernel& kernel, const 
                          ") and no name in --grid or --block" +
                          (guess.empty() ? "" : "; did you mean " + guess + "?"));
     }
-  std::vector<sim::ir::Value> arguments;
-  for (const sim::ir::Parameter& p : kernel.parameters) {
+  std::vector<ir::Value> arguments;
+  for (const ir::Parameter& p : kernel.parameters) {
     if (!p.scalar) {
       arguments.emplace_back();
       continue;
@@ -109,9 +156,9 @@ std::vector<sim::ir::Value> bind_arguments(const sim::ir::Kernel& kernel, const 
     const auto found = values.find(p.name);
     if (found == values.end())
       throw InvalidInput("kernel " + kernel.name + "'s parameter " + p.name + " (" +
-                         sim::ir::name(p.type) + ") needs a value: give --arg " + p.name + "=VALUE");
+                         ir::name(p.type) + ") needs a value: give --arg " + p.name + "=VALUE");
     try {
-      arguments.push_back(sim::ir::Value::of(p.type, found->second));
+      arguments.push_back(ir::Value::of(p.type, found->second));
     } catch (const InvalidInput& e) {
       throw InvalidInput("--arg " + p.name + ": " + e.what());
     }
@@ -119,23 +166,14 @@ std::vector<sim::ir::Value> bind_arguments(const sim::ir::Kernel& kernel, const 
   return arguments;
 }
 
-bool read_kernel_or_print(const boost::program_options::variables_map& vm, sim::ir::Kernel& kernel) {
-#ifdef WARPDIV_HAVE_FRONTEND
-  try {
-    kernel = read_kernel(vm);
-  } catch (const frontend::ClangDiagnostics& e) {
-    std::cerr << e.what() << '\n';  // as Clang prints them: file:line:col: error: ...
-    return false;
-  }
-#else
-  kernel = read_kernel(vm);
-#endif
-  return true;
+ir::Dim3 to_dim3(const Extent3& e) {
+  // check_block / check_grid keep every component within 1 .. 2^31 - 1.
+  return ir::Dim3{static_cast<std::uint32_t>(e.x), static_cast<std::uint32_t>(e.y),
+                  static_cast<std::uint32_t>(e.z)};
 }
 
-sim::ir::Launch launch_from_flags(const boost::program_options::variables_map& vm,
-                                  const ArgValues& values) {
-  sim::ir::Launch launch;
+ir::Launch launch_from_flags(const po::variables_map& vm, const ArgValues& values) {
+  ir::Launch launch;
   const Extent3 grid = parse_extent("--grid", get(vm, "grid"), values);
   const Extent3 block = parse_extent("--block", get(vm, "block"), values);
   check_grid("--grid", grid);
@@ -144,6 +182,110 @@ sim::ir::Launch launch_from_flags(const boost::program_options::variables_map& v
   launch.block = to_dim3(block);
   if (has(vm, "warp-size")) launch.warp_size = parse_warp_size("--warp-size", get(vm, "warp-size"));
   return launch;
+}
+
+SourceEngine parse_source_engine(const std::string& text) {
+  if (text == "auto") return SourceEngine::automatic;
+  if (text == "exact") return SourceEngine::exact;
+  if (text == "replay") return SourceEngine::replay;
+  throw InvalidInput("--engine must be auto, exact or replay (got " + sim::quote_value(text) + ")");
+}
+
+SourceCounts count_source(const ir::Kernel& kernel, const ir::Launch& launch,
+                          const ir::ReplayOptions& options, SourceEngine engine) {
+  SourceCounts counts;
+  if (engine != SourceEngine::replay) {
+    std::optional<ir::ClassRefusal> refusal;
+    const ir::ClassPlan plan = ir::plan_classes(kernel, launch);
+    if (plan.ok()) {
+      try {
+        ir::ClassReplayResult r = ir::class_replay(kernel, launch, plan, options);
+        counts.classes = std::move(r.classes);
+        counts.engine_line = "Counted by the class engine: " +
+                             sim::counted(counts.classes.size(), "block class", "block classes") +
+                             ", " + sim::counted(r.blocks_replayed, "block") + " replayed.";
+        counts.result = std::move(static_cast<ir::ReplayResult&>(r));
+        // Every block is counted: the progress bar ends at 100% as after a replay.
+        if (options.blocks_done)
+          options.blocks_done->store(options.only_block ? 1 : launch.grid.volume());
+        return counts;
+      } catch (const ir::ClassesUnproven& e) {
+        if (engine == SourceEngine::exact) throw;
+        refusal = e.refusal();
+      }
+    } else {
+      refusal = plan.refusal;
+    }
+    if (engine == SourceEngine::exact) throw ir::ClassesUnproven(*refusal);
+    counts.note = refusal->message() + "; counting every block with the replay instead";
+  }
+  counts.result = ir::replay(kernel, launch, options);
+  counts.engine_line = "Counted by the replay engine: every warp of every block.";
+  return counts;
+}
+
+analysis::SourceHtmlPage source_html_page(const ir::Kernel& kernel, const ir::Launch& launch,
+                                          const ir::ReplayOptions& options,
+                                          const SourceCounts& counts) {
+  analysis::SourceHtmlPage page;
+  for (std::size_t i = 0; i < counts.classes.size(); ++i) {
+    const ir::BlockClass& c = counts.classes[i];
+    analysis::BlockClassView v;
+    v.name = "class " + std::to_string(i + 1);
+    v.definition = c.definition;
+    v.x = {c.intervals[0].first, c.intervals[0].last + 1};
+    v.y = {c.intervals[1].first, c.intervals[1].last + 1};
+    v.z = {c.intervals[2].first, c.intervals[2].last + 1};
+    v.blocks = c.blocks;
+    v.representative = c.representative;
+    page.classes.push_back(v);
+  }
+  page.engine_note = counts.classes.empty()
+                         ? counts.engine_line + " Block classes are found by the class engine "
+                                                "(--engine exact or auto)."
+                         : counts.engine_line;
+  const auto add = [&](const std::string& title, const ir::Dim3& block) {
+    std::string note;
+    auto maps = analysis::warp_iteration_maps(kernel, launch, block, &note);
+    page.maps.push_back({title, std::move(maps), note});
+  };
+  if (options.only_block) {
+    add("block " + ir::to_string(*options.only_block), *options.only_block);
+  } else if (!counts.classes.empty()) {
+    for (std::size_t i = 0; i < page.classes.size() && i < analysis::kMaxMapClasses; ++i) {
+      const analysis::BlockClassView& c = page.classes[i];
+      add(c.name + ": " + c.definition + " (" + sim::to_decimal(c.blocks) + " blocks), block " +
+              ir::to_string(c.representative),
+          c.representative);
+    }
+  } else {
+    const ir::Dim3 first{0, 0, 0};
+    const ir::Dim3 last{launch.grid.x - 1, launch.grid.y - 1, launch.grid.z - 1};
+    add("first block " + ir::to_string(first), first);
+    if (!(last == first)) add("last block " + ir::to_string(last), last);
+  }
+  return page;
+}
+
+ProgressThread::ProgressThread(const std::string& label, const std::string& unit,
+                               std::uint64_t total, const std::atomic<std::uint64_t>& done)
+    : bar_(label, unit, total), done_(done), thread_([this] {
+        std::unique_lock<std::mutex> lock(mutex_);
+        while (!finished_) {
+          bar_.update(done_.load());
+          wake_.wait_for(lock, std::chrono::milliseconds(100));
+        }
+      }) {}
+
+ProgressThread::~ProgressThread() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    finished_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+  bar_.update(done_.load());  // the last state: 100% unless the run stopped early
+  bar_.finish();
 }
 
 }  // namespace warpdiv::cli

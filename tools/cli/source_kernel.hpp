@@ -1,38 +1,52 @@
-// What `warpdiv analyze FILE.cu` and `warpdiv validate FILE.cu` share: the kernel read from a
-// source file (through the Clang front-end where it is built) or from a saved model, its launch
-// from --grid/--block/--arg, and the arguments bound to its parameters.
+// What `warpdiv analyze FILE.cu`, `warpdiv sweep FILE.cu` and `warpdiv validate FILE.cu` share:
+// reading the kernel (a source file through the Clang front-end, or a saved --model), the launch of
+// --grid/--block, binding --arg values to its parameters, and the progress bar of a long count.
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <boost/program_options.hpp>
 
+#include "analysis/source_html.hpp"
 #include "sim/ir.hpp"
+#include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
 #include "tools/cli/launch_expression.hpp"
+#include "tools/cli/terminal.hpp"
 
 namespace warpdiv::cli {
 
-/// The values of a repeatable flag (empty when absent).
-std::vector<std::string> get_all(const boost::program_options::variables_map& vm, const char* flag);
-
-sim::ir::Dim3 to_dim3(const Extent3& e);
+/// Adds --model, --kernel, --define/-D and --include-dir/-I.
+void add_kernel_source_options(boost::program_options::options_description& options);
 
 /// Refuses at once a FILE.cu or --model FILE that does not exist or cannot be read, and a source
 /// that is not a regular file; nothing that could block (a FIFO without a writer) is opened.
 void check_kernel_input(const boost::program_options::variables_map& vm);
 
-/// The kernel of --model FILE or of the positional FILE.cu (--kernel, -D, -I). Throws
-/// InvalidInput; a build without the front-end refuses FILE.cu, naming --model.
-sim::ir::Kernel read_kernel(const boost::program_options::variables_map& vm);
-/// read_kernel(), with Clang's own diagnostics printed on stderr as Clang prints them: false then
-/// (exit status 2).
-bool read_kernel_or_print(const boost::program_options::variables_map& vm, sim::ir::Kernel& kernel);
+/// Parses a source command's flags (FILE.cu the one positional argument) and checks that exactly
+/// one of FILE.cu and --model is given, and that it is readable. Returns the input's path too.
+boost::program_options::variables_map parse_source_command_line(
+    const std::string& command, const std::vector<std::string>& args,
+    const boost::program_options::options_description& options, std::string& input);
 
-/// One value per kernel parameter: the --arg of each scalar one (refusing a missing one by name);
-/// opaque ones (pointers, floats) take none. An --arg that names neither a parameter nor a name
-/// used in `expressions` (the text of --grid and --block) is refused: a misspelt name would
+/// Every value of a repeatable flag (none when not given).
+std::vector<std::string> get_all(const boost::program_options::variables_map& vm,
+                                 const char* flag);
+
+/// The kernel of the positional "file" (Clang) or of --model (JSON). Clang's own diagnostics are
+/// printed to stderr as Clang prints them; the return is then false (the caller exits 2).
+bool read_source_kernel(const boost::program_options::variables_map& vm,
+                        sim::ir::Kernel& kernel);
+
+/// One value per kernel parameter: the --arg of each scalar one (refusing a missing one by
+/// name); opaque ones (pointers, floats) take none. An --arg that names neither a parameter nor a
+/// name used in `expressions` (the text of --grid and --block) is refused: a misspelt name would
 /// otherwise be ignored silently.
 std::vector<sim::ir::Value> bind_arguments(const sim::ir::Kernel& kernel, const ArgValues& values,
                                            const std::string& expressions);
@@ -40,5 +54,54 @@ std::vector<sim::ir::Value> bind_arguments(const sim::ir::Kernel& kernel, const 
 /// The launch of --grid, --block and --warp-size (without arguments: they need the kernel).
 sim::ir::Launch launch_from_flags(const boost::program_options::variables_map& vm,
                                   const ArgValues& values);
+
+/// A launch extent within CUDA's limits (check_grid / check_block) as the IR's Dim3.
+sim::ir::Dim3 to_dim3(const Extent3& extent);
+
+/// Which engine counts a source kernel's launch (--engine).
+enum class SourceEngine { automatic, exact, replay };
+/// "auto", "exact" or "replay"; anything else throws InvalidInput naming the three.
+SourceEngine parse_source_engine(const std::string& text);
+
+/// A launch's counts and how they were made.
+struct SourceCounts {
+  sim::ir::ReplayResult result;
+  /// The block classes the class engine found; empty from the replay.
+  std::vector<sim::ir::BlockClass> classes;
+  /// One line for stderr when --engine auto fell back to the replay, saying why; else empty.
+  std::string note;
+  /// How the counts were made, for the HTML page.
+  std::string engine_line;
+};
+
+/// Counts `launch` with `engine`: exact throws InvalidInput naming the condition the class engine
+/// cannot prove; auto falls back to the replay then (SourceCounts::note says so).
+SourceCounts count_source(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
+                          const sim::ir::ReplayOptions& options, SourceEngine engine);
+
+/// The HTML page's classes and maps: a map set per class (its representative block), or without
+/// classes for the first and the last block (or the --only-block).
+analysis::SourceHtmlPage source_html_page(const sim::ir::Kernel& kernel,
+                                          const sim::ir::Launch& launch,
+                                          const sim::ir::ReplayOptions& options,
+                                          const SourceCounts& counts);
+
+/// Draws a progress bar from a counter another thread advances, until destroyed.
+class ProgressThread {
+ public:
+  ProgressThread(const std::string& label, const std::string& unit, std::uint64_t total,
+                 const std::atomic<std::uint64_t>& done);
+  ~ProgressThread();
+  ProgressThread(const ProgressThread&) = delete;
+  ProgressThread& operator=(const ProgressThread&) = delete;
+
+ private:
+  ProgressBar bar_;
+  const std::atomic<std::uint64_t>& done_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool finished_ = false;
+  std::thread thread_;
+};
 
 }  // namespace warpdiv::cli

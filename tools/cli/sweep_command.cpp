@@ -15,6 +15,7 @@
 #include "sim/message_text.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gpu_options.hpp"
+#include "tools/cli/integer_set.hpp"
 #include "tools/cli/options.hpp"
 #include "tools/cli/terminal.hpp"
 
@@ -30,79 +31,6 @@ constexpr std::uint64_t kMaxSweepLaunches = 1'000'000;
 /// A sweep with --html holds its rows in memory (about 70 bytes each, four per launch) to plot
 /// them: at most this many launches (28 MB of rows).
 constexpr std::uint64_t kMaxHtmlSweepLaunches = 100'000;
-
-// "LIST" (a,b,c) or "START:STOP:STEP" (START, START+STEP, ... <= STOP), parsed but not expanded,
-// so that a huge range is counted and refused without allocating it.
-struct IntegerSet {
-  std::vector<std::int64_t> values;  // a list
-  bool is_range = false;
-  std::int64_t start = 0, stop = 0, step = 1;
-
-  std::uint64_t count() const {
-    if (!is_range) return values.size();
-    return static_cast<std::uint64_t>((stop - start) / step) + 1;
-  }
-  std::vector<std::int64_t> expand() const {
-    if (!is_range) return values;
-    std::vector<std::int64_t> out;
-    out.reserve(count());
-    for (std::int64_t v = start; v <= stop; v += step) out.push_back(v);
-    return out;
-  }
-};
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::string::size_type begin = 0;
-  while (true) {
-    const auto end = text.find(separator, begin);
-    parts.push_back(text.substr(begin, end - begin));
-    if (end == std::string::npos) return parts;
-    begin = end + 1;
-  }
-}
-
-IntegerSet parse_integer_set(const std::string& flag, const std::string& text, std::int64_t min,
-                             std::int64_t max) {
-  const std::string expected = flag + " must be a comma-separated list of integers from " +
-                               std::to_string(min) + " to " + std::to_string(max) +
-                               ", or START:STOP:STEP (got " + sim::quote_value(text) + ")";
-  // parse_integer's own message names one element; the user gave the whole text, so name that.
-  const auto number = [&](const std::string& part, std::int64_t lo, std::int64_t hi) {
-    try {
-      return parse_integer(flag, part, lo, hi);
-    } catch (const InvalidInput&) {
-      throw InvalidInput(expected);
-    }
-  };
-  IntegerSet set;
-  if (text.find(':') != std::string::npos) {
-    const std::string range = flag + " START:STOP:STEP must be integers from " +
-                              std::to_string(min) + " to " + std::to_string(max) +
-                              " with START <= STOP and STEP >= 1 (got " + sim::quote_value(text) + ")";
-    const std::vector<std::string> parts = split(text, ':');
-    if (parts.size() != 3) throw InvalidInput(range);
-    set.is_range = true;
-    try {
-      set.start = parse_integer(flag, parts[0], min, max);
-      set.stop = parse_integer(flag, parts[1], min, max);
-      set.step = parse_integer(flag, parts[2], 1, max);
-    } catch (const InvalidInput&) {
-      throw InvalidInput(range);
-    }
-    if (set.start > set.stop) throw InvalidInput(range);
-    return set;
-  }
-  for (const std::string& part : split(text, ',')) set.values.push_back(number(part, min, max));
-  // A repeated value would only repeat rows (and curves): refuse it rather than guess.
-  std::vector<std::int64_t> sorted = set.values;
-  std::sort(sorted.begin(), sorted.end());
-  const auto repeated = std::adjacent_find(sorted.begin(), sorted.end());
-  if (repeated != sorted.end())
-    throw InvalidInput(flag + " names " + std::to_string(*repeated) +
-                       " more than once; give each value once (got " + sim::quote_value(text) + ")");
-  return set;
-}
 
 /// What was written where ("" for a file not asked for): "8 launches, 32 rows written to s.csv;
 /// plots in s.html"; with the page alone, that no CSV holds the rows; after Ctrl-C, how many of
@@ -132,6 +60,14 @@ std::string sweep_summary(std::size_t done, std::size_t planned, bool stopped,
 }  // namespace
 
 int sweep_command(const Args& args, std::ostream& out) {
+  // FILE.cu or a flag of a source sweep, and none of the tiled sweep's own flags (so that a stray
+  // word after --sizes is refused as a positional, not taken for a kernel file).
+  const bool tiled = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+    for (const char* flag : {"--sizes", "--tiles", "--inner"})
+      if (a == flag || a.rfind(std::string(flag) + "=", 0) == 0) return true;
+    return false;
+  });
+  if (!tiled && is_source_analysis(args)) return sweep_source_command(args, out);
   po::options_description options(
       "warpdiv sweep: exact divergence counts of many launches into one CSV, one row per\n"
       "(rows, inner, cols, tile, condition). Sizes are square (J = K = L = size) unless --inner\n"
@@ -139,7 +75,9 @@ int sweep_command(const Args& args, std::ostream& out) {
       "launch in hand, writes every finished row to the CSV and exits with status 130.\n\n"
       "usage: warpdiv sweep --sizes LIST|START:STOP:STEP --tiles LIST [--inner LIST]\n"
       "                     [--warp-size S] [--csv FILE] [--html FILE [--gpu NAME [--regs R]\n"
-      "                     [--gpu-file FILE]]]   (--csv, --html or both)\n\noptions");
+      "                     [--gpu-file FILE]]]   (--csv, --html or both)\n"
+      "       warpdiv sweep FILE.cu --grid X[,Y[,Z]] --block LIST [--arg NAME=LIST]...  (any\n"
+      "                     kernel; see warpdiv sweep FILE.cu --help)\n\noptions");
   options.add_options()("help,h", "show this help")
       ("sizes", po::value<std::string>()->value_name("LIST"),
        "required: J = L (and K unless --inner): e.g. 100,4097 or 64:4096:64 (START:STOP:STEP, "

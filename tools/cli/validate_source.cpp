@@ -174,7 +174,7 @@ int validate_source_command(const Args& args, std::ostream& out) {
                          : kDefaultWarpRecords;
 
   ir::Kernel kernel;
-  if (!read_kernel_or_print(vm, kernel)) return 2;
+  if (!read_source_kernel(vm, kernel)) return 2;
   launch.arguments = bind_arguments(kernel, values, get(vm, "grid") + " " + get(vm, "block"));
   ir::validate(kernel);
   ir::validate(launch, kernel);

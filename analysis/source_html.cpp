@@ -1,0 +1,329 @@
+#include "analysis/source_html.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+#include <tuple>
+
+#include "analysis/html.hpp"
+#include "sim/errors.hpp"
+
+namespace warpdiv::analysis {
+
+namespace ir = sim::ir;
+using html::coord;
+using html::escape;
+
+namespace {
+
+constexpr double kCell = 8;         // px per cell of a warp x iteration map
+constexpr double kGridCell = 26;    // px per segment of the class grid
+constexpr const char* kMixed = "#9AC8E6";  // uniform in each instance, not in all of them
+// A class's colour: the report palette, then greys.
+constexpr const char* kClassColours[] = {html::colour::kInterior, html::colour::kRightEdge,
+                                         html::colour::kBottomEdge, html::colour::kCorner,
+                                         "#F0E442", "#56B4E9", "#999999", "#000000"};
+
+const char* cell_colour(WarpCell c) {
+  switch (c) {
+    case WarpCell::AllTrue: return html::colour::kUniformTrue;
+    case WarpCell::AllFalse: return html::colour::kUniformFalse;
+    case WarpCell::Divergent: return html::colour::kDivergent;
+    case WarpCell::Mixed: return kMixed;
+    case WarpCell::NotReached: break;
+  }
+  return "#FFFFFF";
+}
+
+WarpCell cell_of(const ir::StatementCounts& c) {
+  if (c.warp_evaluations == 0) return WarpCell::NotReached;
+  if (c.divergent > 0) return WarpCell::Divergent;
+  if (c.taken_lanes == c.active_lanes) return WarpCell::AllTrue;
+  if (c.taken_lanes == 0) return WarpCell::AllFalse;
+  return WarpCell::Mixed;
+}
+
+bool is_branch(const ir::Stmt& s) {
+  return s.kind == ir::StmtKind::If || s.kind == ir::StmtKind::Loop ||
+         s.kind == ir::StmtKind::Switch;
+}
+
+std::string percent(double f) {
+  char b[16];
+  std::snprintf(b, sizeof b, "%.1f%%", 100.0 * f);
+  return b;
+}
+
+std::string alpha(double f) {
+  char b[16];
+  std::snprintf(b, sizeof b, "%.2f", f);
+  return b;
+}
+
+// The annotated source: divergent fraction shades the line (vermillion), SIMD efficiency is a bar.
+std::string listing_html(const SourceReport& report) {
+  std::string out =
+      "<section><h2>Annotated source</h2>\n<p>Each line that starts a statement shows its warp "
+      "evaluations, divergent evaluations (branches) and SIMD efficiency (active lanes / "
+      "(evaluations &times; warp size)). The line is shaded by its divergent fraction; the bar "
+      "shows its SIMD efficiency.</p>\n<div class=\"table-box\"><table id=\"source\">\n"
+      "<tr><th>line</th><th>warp evals</th><th>divergent</th><th>SIMD</th><th>source</th></tr>\n";
+  const auto line = [&](const ListingLine& l) {
+    if (!l.row) {
+      out += "<tr><td>" + escape(l.label) + "</td><td></td><td></td><td></td><td class=\"src\">" +
+             escape(l.text) + "</td></tr>\n";
+      return;
+    }
+    const SourceRow& r = report.rows[*l.row];
+    const double evals = sim::to_double(r.counts.warp_evaluations);
+    const double divergent = r.condition && evals > 0 ? sim::to_double(r.counts.divergent) / evals : 0;
+    out += "<tr class=\"stmt\" style=\"background:rgba(213,94,0," + alpha(0.6 * divergent) +
+           ")\"><td>" + escape(l.label) + "</td><td>" +
+           html::group_digits(sim::to_decimal(r.counts.warp_evaluations)) + "</td><td>" +
+           (r.condition ? html::group_digits(sim::to_decimal(r.counts.divergent)) +
+                              (evals > 0 ? " (" + percent(divergent) + ")" : "")
+                        : "-") +
+           "</td><td>";
+    if (evals > 0)
+      out += "<span class=\"bar\"><span style=\"width:" + coord(100 * r.simd_efficiency) +
+             "%\"></span></span> " + percent(r.simd_efficiency);
+    else
+      out += "-";
+    out += "</td><td class=\"src\">" + escape(l.text) + "</td></tr>\n";
+  };
+  for (const ListingLine& l : report.listing) line(l);
+  if (!report.elsewhere.empty()) {
+    out += "<tr><th colspan=\"5\">statements outside the kernel's lines (inlined functions)</th></tr>\n";
+    for (const ListingLine& l : report.elsewhere) line(l);
+  }
+  return out + "</table></div></section>\n";
+}
+
+std::string legend(const std::vector<std::pair<const char*, std::string>>& items) {
+  std::string out = "<div class=\"legend\">";
+  for (const auto& [colour, text] : items)
+    out += "<span><span class=\"swatch\" style=\"background:" + std::string(colour) +
+           "\"></span>" + escape(text) + "</span>";
+  return out + "</div>\n";
+}
+
+// The grid, drawn by segments: the class intervals' bounds cut x and y into a few segments.
+std::string grid_html(const SourceReport& report, const SourceHtmlPage& page) {
+  std::string out = "<section><h2>Block classes</h2>\n";
+  if (page.classes.empty()) {
+    out += "<p class=\"note\">" + escape(page.engine_note) + "</p>\n</section>\n";
+    return out;
+  }
+  out += "<p>" + std::to_string(page.classes.size()) +
+         " classes of blocks whose warps behave alike; each is counted once and multiplied by its "
+         "size. The grid is drawn by segments of blockIdx (a segment may stand for many blocks).</p>\n";
+  std::set<std::uint32_t> xs, ys;
+  for (const BlockClassView& c : page.classes) {
+    xs.insert(c.x.begin);
+    xs.insert(c.x.end);
+    ys.insert(c.y.begin);
+    ys.insert(c.y.end);
+  }
+  const std::vector<std::uint32_t> xb(xs.begin(), xs.end()), yb(ys.begin(), ys.end());
+  const double left = 110, top = 20;
+  // Wide enough for the axis label above a grid of few segments.
+  const double width = std::max(left + kGridCell * static_cast<double>(xb.size() - 1) + 10,
+                                left + 160.0);
+  const double height = top + kGridCell * static_cast<double>(yb.size() - 1) + 10;
+  out += "<figure><svg id=\"class-grid\" width=\"" + coord(width) + "\" height=\"" +
+         coord(height) + "\" role=\"img\" aria-label=\"block classes on the grid\">\n";
+  const auto range = [](std::uint32_t a, std::uint32_t b) {
+    return b - a == 1 ? std::to_string(a) : std::to_string(a) + "-" + std::to_string(b - 1);
+  };
+  for (std::size_t j = 0; j + 1 < yb.size(); ++j) {
+    out += "<text x=\"" + coord(left - 6) + "\" y=\"" +
+           coord(top + kGridCell * (static_cast<double>(j) + 0.65)) +
+           "\" text-anchor=\"end\" font-size=\"11\">y " + range(yb[j], yb[j + 1]) + "</text>\n";
+    for (std::size_t i = 0; i + 1 < xb.size(); ++i) {
+      const char* colour = "#FFFFFF";
+      std::string name;
+      for (std::size_t k = 0; k < page.classes.size(); ++k) {
+        const BlockClassView& c = page.classes[k];
+        if (c.x.begin <= xb[i] && xb[i] < c.x.end && c.y.begin <= yb[j] && yb[j] < c.y.end) {
+          colour = kClassColours[k % std::size(kClassColours)];
+          name = c.name;
+          break;
+        }
+      }
+      out += "<rect x=\"" + coord(left + kGridCell * static_cast<double>(i)) + "\" y=\"" +
+             coord(top + kGridCell * static_cast<double>(j)) + "\" width=\"" + coord(kGridCell - 2) +
+             "\" height=\"" + coord(kGridCell - 2) + "\" fill=\"" + colour + "\"><title>" +
+             escape(name + ": blockIdx.x " + range(xb[i], xb[i + 1]) + ", blockIdx.y " +
+                    range(yb[j], yb[j + 1])) +
+             "</title></rect>\n";
+    }
+  }
+  out += "<text x=\"" + coord(left) + "\" y=\"12\" font-size=\"11\">blockIdx.x segments &#8594;</text>\n";
+  out += "</svg><figcaption>grid " + escape(report.launch) + "</figcaption></figure>\n";
+  out += "<table id=\"classes\"><tr><th>class</th><th>blocks</th><th>defined by</th><th>representative</th></tr>\n";
+  for (std::size_t k = 0; k < page.classes.size(); ++k) {
+    const BlockClassView& c = page.classes[k];
+    out += "<tr><td><span class=\"swatch-inline\" style=\"background:" +
+           std::string(kClassColours[k % std::size(kClassColours)]) + "\"></span>" +
+           escape(c.name) + "</td><td>" + html::group_digits(sim::to_decimal(c.blocks)) +
+           "</td><td style=\"text-align:left\">" + escape(c.definition) + "</td><td>" +
+           escape(ir::to_string(c.representative)) + "</td></tr>\n";
+  }
+  out += "</table>\n</section>\n";
+  return out;
+}
+
+std::string map_svg(const WarpIterationMap& m, const std::string& id) {
+  const double left = 56, top = 16;
+  // Wide enough for the axis label under a map of few iterations.
+  const double width = std::max(left + kCell * m.iterations + 8, left + 110.0);
+  const double height = top + kCell * m.warps + 18;
+  std::string out = "<figure><svg id=\"" + escape(id) + "\" width=\"" + coord(width) +
+                    "\" height=\"" + coord(height) + "\" role=\"img\" aria-label=\"" +
+                    escape(m.label) + "\">\n";
+  // One rect per run of equal cells in a row: the size follows the changes, not the cells.
+  for (std::uint32_t w = 0; w < m.warps; ++w) {
+    std::uint32_t k = 0;
+    while (k < m.iterations) {
+      const WarpCell c = m.cells[w * m.iterations + k];
+      std::uint32_t e = k + 1;
+      while (e < m.iterations && m.cells[w * m.iterations + e] == c) ++e;
+      if (c != WarpCell::NotReached)
+        out += "<rect x=\"" + coord(left + kCell * k) + "\" y=\"" + coord(top + kCell * w) +
+               "\" width=\"" + coord(kCell * (e - k)) + "\" height=\"" + coord(kCell - 1) +
+               "\" fill=\"" + cell_colour(c) + "\"/>\n";
+      k = e;
+    }
+  }
+  out += "<text x=\"" + coord(left - 4) + "\" y=\"" + coord(top + 7) +
+         "\" text-anchor=\"end\" font-size=\"10\">warp 0</text>\n";
+  if (m.warps > 1)
+    out += "<text x=\"" + coord(left - 4) + "\" y=\"" + coord(top + kCell * (m.warps - 1) + 7) +
+           "\" text-anchor=\"end\" font-size=\"10\">warp " + std::to_string(m.warps - 1) +
+           "</text>\n";
+  out += "<text x=\"" + coord(left) + "\" y=\"" + coord(top + kCell * m.warps + 13) +
+         "\" font-size=\"10\">" +
+         (m.iterations > 1 ? "iteration 1 &#8594; " + std::to_string(m.iterations) : "once") +
+         "</text>\n</svg><figcaption>" + escape(m.label) +
+         (m.more_warps ? "; first " + std::to_string(m.warps) + " warps" : "") +
+         (m.more_iterations ? "; first " + std::to_string(m.iterations) + " iterations" : "") +
+         "</figcaption></figure>\n";
+  return out;
+}
+
+}  // namespace
+
+std::vector<WarpIterationMap> warp_iteration_maps(const ir::Kernel& kernel,
+                                                  const ir::Launch& launch,
+                                                  const ir::Dim3& block, std::string* note) {
+  const auto warp_size = static_cast<std::uint64_t>(launch.warp_size);
+  const std::uint64_t warps = (launch.block.volume() + warp_size - 1) / warp_size;
+  const auto shown_warps = static_cast<std::uint32_t>(std::min<std::uint64_t>(warps, kMaxMapWarps));
+  std::vector<ir::StmtId> branches;  // in source order
+  for (std::size_t id = 0; id < kernel.stmts.size(); ++id)
+    if (is_branch(kernel.stmts[id])) branches.push_back(static_cast<ir::StmtId>(id));
+  std::stable_sort(branches.begin(), branches.end(), [&](ir::StmtId a, ir::StmtId b) {
+    const ir::SourceRange& ra = kernel.stmts[static_cast<std::size_t>(a)].range;
+    const ir::SourceRange& rb = kernel.stmts[static_cast<std::size_t>(b)].range;
+    return std::tie(ra.file, ra.line, ra.column) < std::tie(rb.file, rb.line, rb.column);
+  });
+  std::vector<ir::ReplayResult> results;  // one replay per warp shown
+  ir::ReplayOptions options;
+  options.by_iteration = true;
+  options.only_block = block;
+  options.threads = 1;
+  // The replay stops a run past twice its limit: a warp's replay stays small, whatever the loop.
+  options.max_evaluations = kMaxMapEvaluationsPerWarp / 2;
+  for (std::uint32_t w = 0; w < shown_warps; ++w) {
+    options.only_warp = w;
+    try {
+      results.push_back(ir::replay(kernel, launch, options));
+    } catch (const InvalidInput&) {
+      if (note)
+        *note = "No maps: a warp of this block makes more than " +
+                std::to_string(kMaxMapEvaluationsPerWarp) +
+                " statement evaluations (or a loop runs past the per-iteration limit); the "
+                "counts above are exact.";
+      return {};
+    }
+  }
+  std::vector<WarpIterationMap> maps;
+  for (ir::StmtId id : branches) {
+    const auto i = static_cast<std::size_t>(id);
+    const ir::Stmt& stmt = kernel.stmts[i];
+    WarpIterationMap m;
+    m.statement = id;
+    m.label = "line " + std::to_string(stmt.range.line) + ": " + ir::report_kind(stmt);
+    m.warps = shown_warps;
+    m.more_warps = warps > shown_warps;
+    std::size_t iterations = 1;
+    bool in_loop = false;
+    for (const ir::ReplayResult& r : results)
+      if (i < r.iterations.size() && !r.iterations[i].empty()) {
+        in_loop = true;
+        iterations = std::max(iterations, r.iterations[i].size());
+      }
+    m.iterations = static_cast<std::uint32_t>(std::min<std::size_t>(iterations, kMaxMapIterations));
+    m.more_iterations = iterations > m.iterations;
+    m.cells.assign(std::size_t{m.warps} * m.iterations, WarpCell::NotReached);
+    for (std::uint32_t w = 0; w < m.warps; ++w) {
+      const ir::ReplayResult& r = results[w];
+      for (std::uint32_t k = 0; k < m.iterations; ++k) {
+        if (in_loop) {
+          if (i < r.iterations.size() && k < r.iterations[i].size())
+            m.cells[w * m.iterations + k] = cell_of(r.iterations[i][k]);
+        } else {
+          m.cells[w * m.iterations + k] = cell_of(r.statements[i]);
+        }
+      }
+    }
+    maps.push_back(std::move(m));
+  }
+  return maps;
+}
+
+std::string render_source_html(const SourceReport& report, const SourceHtmlPage& page) {
+  std::string out = html::page_start("warpdiv analyze: " + report.kernel);
+  out += "<style>.bar{display:inline-block;width:60px;height:9px;border:1px solid #777;"
+         "vertical-align:-1px;background:#fff}.bar>span{display:block;height:100%;background:" +
+         std::string(html::colour::kUniformTrue) +
+         "}#source th:last-child{text-align:left}td.src{text-align:left;font-family:\"DejaVu Sans Mono\",monospace;white-space:pre}"
+         ".swatch-inline{display:inline-block;width:11px;height:11px;margin-right:5px;"
+         "border:1px solid #777}</style>\n";
+  out += "<h1>warpdiv analyze: " + escape(report.kernel) + "</h1>\n<p class=\"config\">" +
+         escape(report.file) + "; launch: " + escape(report.launch) +
+         (report.arguments.empty() ? "" : "; " + escape(report.arguments)) + "; counted " +
+         html::group_digits(sim::to_decimal(report.blocks)) + " blocks, " +
+         html::group_digits(sim::to_decimal(report.warps)) + " warps" +
+         (report.scope.empty() ? "" : " (" + escape(report.scope) + " only)") + ".</p>\n";
+  if (!page.engine_note.empty() && !page.classes.empty())
+    out += "<p class=\"config\">" + escape(page.engine_note) + "</p>\n";
+  out += listing_html(report);
+  for (const PartialBarrier& p : report.partial_barriers)
+    out += "<p class=\"note hazard\">" + escape(p.where) +
+           ": partial barrier: only part of the block reaches this __syncthreads() in " +
+           html::group_digits(sim::to_decimal(p.partial_block_executions)) + " of " +
+           html::group_digits(sim::to_decimal(p.block_executions)) +
+           " block executions (undefined behaviour).</p>\n";
+  out += grid_html(report, page);
+  out += "<section><h2>Warp &times; iteration maps</h2>\n<p>For each branch, one row per warp "
+         "of the block named, one column per iteration of the branch's innermost loop.</p>\n";
+  out += legend({{html::colour::kUniformTrue, "every active lane true"},
+                 {html::colour::kUniformFalse, "every active lane false"},
+                 {html::colour::kDivergent, "divergent (the active lanes disagree)"},
+                 {kMixed, "uniform in each instance, not the same in all"},
+                 {"#FFFFFF", "not reached"}});
+  std::size_t n = 0;
+  for (const SourceHtmlPage::Maps& group : page.maps) {
+    out += "<h3>" + escape(group.title) + "</h3>\n<div class=\"figure-row\">\n";
+    for (const WarpIterationMap& m : group.maps)
+      out += map_svg(m, "map-" + std::to_string(++n));
+    if (group.maps.empty())
+      out += "<p>" + escape(group.note.empty() ? "No branch." : group.note) + "</p>\n";
+    out += "</div>\n";
+  }
+  out += "</section>\n";
+  return out + html::page_end();
+}
+
+}  // namespace warpdiv::analysis

@@ -1,0 +1,76 @@
+// The lecture flags' counts: the lecture source's model compiled into warpdiv (from
+// kernels/zoo/tiled_matmul_rect.json) counted by the class engine and arranged as the 20-row
+// table, against the hand-written lecture model in sim/ (sim::exact, itself checked against its
+// own replay on 10,080 launches): an independent oracle, which is why that model is kept.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "analysis/lecture_source.hpp"
+#include "sim/exact.hpp"
+#include "sim/ir_json.hpp"
+
+namespace warpdiv::analysis {
+namespace {
+
+const sim::ir::Kernel& model() {
+  static const sim::ir::Kernel k =
+      sim::ir::load_kernel(std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/tiled_matmul_rect.json");
+  return k;
+}
+
+sim::DivergenceResult through_source(const sim::LaunchConfig& config) {
+  const sim::ir::Launch launch = lecture_source_launch(model(), config);
+  return lecture_result(model(), config,
+                        sim::ir::class_replay(model(), launch, {}, sim::ir::GridLimits::Model));
+}
+
+TEST(LectureSource, TheLecturesLaunch) {
+  const sim::LaunchConfig config = sim::LaunchConfig::square(100, 16, 32);
+  const sim::DivergenceResult r = through_source(config);
+  // The lecture: 350 of 2,744 warp-phases of each load check; Type 1 (interior + right_edge)
+  // 336 of 2,352 for load_M.
+  EXPECT_EQ(r.at(sim::Condition::load_M, sim::BlockClass::all).divergent_warp_phases, 350u);
+  EXPECT_EQ(r.at(sim::Condition::load_M, sim::BlockClass::all).warp_phases, 2744u);
+  EXPECT_EQ(r.at(sim::Condition::load_M, sim::BlockClass::interior).divergent_warp_phases +
+                r.at(sim::Condition::load_M, sim::BlockClass::right_edge).divergent_warp_phases,
+            336u);
+  EXPECT_EQ(r.barrier_hazard_blocks, 13u);
+  EXPECT_TRUE(r == sim::exact(config));
+}
+
+TEST(LectureSource, AgreesWithTheHandWrittenModelOnRandomLaunches) {
+  std::mt19937_64 random(11);
+  const int warp_sizes[] = {1, 2, 4, 8, 16, 32, 64};
+  for (int i = 0; i < 300; ++i) {
+    const int tile = std::uniform_int_distribution<int>(1, 32)(random);
+    const int warp_size = warp_sizes[std::uniform_int_distribution<int>(0, 6)(random)];
+    // J, K and L anywhere up to 2^31 - 1 (gridDim.y past CUDA's 65,535: the model's limits).
+    const std::int64_t max_rows = 2147483647LL;
+    const auto size = [&](std::int64_t max) {
+      switch (std::uniform_int_distribution<int>(0, 2)(random)) {
+        case 0: return std::uniform_int_distribution<std::int64_t>(1, std::min<std::int64_t>(max, 300))(random);
+        case 1: return std::uniform_int_distribution<std::int64_t>(1, max)(random);
+        default: return std::min<std::int64_t>(max, tile * std::uniform_int_distribution<std::int64_t>(1, 20)(random));
+      }
+    };
+    const sim::LaunchConfig config = sim::LaunchConfig::shape(
+        size(max_rows), size(2147483647LL), size(2147483647LL), tile, warp_size);
+    SCOPED_TRACE(sim::describe(config));
+    EXPECT_TRUE(through_source(config) == sim::exact(config));
+  }
+}
+
+TEST(LectureSource, CompiledInModelIsTheSavedOneAndGivesTheLargestCube) {
+  EXPECT_EQ(sim::ir::to_json(lecture_model()), sim::ir::to_json(model()));
+  for (int tile : {1, 7, 16, 32})
+    for (int warp_size : {1, 32, 64}) {
+      const sim::LaunchConfig config = sim::LaunchConfig::square(2147483647, tile, warp_size);
+      SCOPED_TRACE(sim::describe(config));
+      EXPECT_TRUE(lecture_counts(config) == sim::exact(config));
+    }
+}
+
+}  // namespace
+}  // namespace warpdiv::analysis
