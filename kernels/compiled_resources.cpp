@@ -1,7 +1,7 @@
 #include "kernels/compiled_resources.hpp"
+#include "kernels/nvrtc_library.hpp"
 
 #include <cxxabi.h>
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -192,60 +192,7 @@ std::vector<CompiledResources> compile_with_nvcc(const std::string& nvcc,
   return parse_ptxas_report(r.output);
 }
 
-// NVRTC's C API, opened at run time so that the build needs no CUDA Toolkit.
-class Nvrtc {
- public:
-  using Program = void*;
-  Nvrtc() {
-    std::vector<std::string> names = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"};
-    for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
-      if (const char* home = std::getenv(var))
-        names.push_back((fs::path(home) / "lib64" / "libnvrtc.so").string());
-    names.push_back("/usr/local/cuda/lib64/libnvrtc.so");
-    for (const std::string& name : names)
-      if ((library_ = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL))) break;
-    if (!library_) return;
-    load(version, "nvrtcVersion");
-    load(num_archs, "nvrtcGetNumSupportedArchs");
-    load(archs, "nvrtcGetSupportedArchs");
-    load(create, "nvrtcCreateProgram");
-    load(add_name, "nvrtcAddNameExpression");
-    load(compile, "nvrtcCompileProgram");
-    load(log_size, "nvrtcGetProgramLogSize");
-    load(log, "nvrtcGetProgramLog");
-    load(lowered_name, "nvrtcGetLoweredName");
-    load(destroy, "nvrtcDestroyProgram");
-  }
-  ~Nvrtc() {
-    if (library_) dlclose(library_);
-  }
-  Nvrtc(const Nvrtc&) = delete;
-  Nvrtc& operator=(const Nvrtc&) = delete;
-  bool ok() const { return library_ && complete_; }
-
-  int (*version)(int*, int*) = nullptr;
-  int (*num_archs)(int*) = nullptr;
-  int (*archs)(int*) = nullptr;
-  int (*create)(Program*, const char*, const char*, int, const char* const*,
-                const char* const*) = nullptr;
-  int (*add_name)(Program, const char*) = nullptr;
-  int (*compile)(Program, int, const char* const*) = nullptr;
-  int (*log_size)(Program, std::size_t*) = nullptr;
-  int (*log)(Program, char*) = nullptr;
-  int (*lowered_name)(Program, const char*, const char**) = nullptr;
-  int (*destroy)(Program*) = nullptr;
-
- private:
-  template <typename F>
-  void load(F& f, const char* symbol) {
-    f = reinterpret_cast<F>(dlsym(library_, symbol));
-    if (!f) complete_ = false;
-  }
-  void* library_ = nullptr;
-  bool complete_ = true;
-};
-
-std::vector<CompiledResources> compile_with_nvrtc(const Nvrtc& nvrtc, const CompileRequest& request,
+std::vector<CompiledResources> compile_with_nvrtc(const NvrtcLibrary& nvrtc, const CompileRequest& request,
                                                   const std::string& arch, std::string& compiler,
                                                   std::string& lowered) {
   int major = 0, minor = 0;
@@ -270,11 +217,11 @@ std::vector<CompiledResources> compile_with_nvrtc(const Nvrtc& nvrtc, const Comp
     text << in.rdbuf();
     source = text.str();
   }
-  Nvrtc::Program program = nullptr;
+  NvrtcLibrary::Program program = nullptr;
   if (nvrtc.create(&program, source.c_str(), request.file.c_str(), 0, nullptr, nullptr) != 0)
     throw std::runtime_error("NVRTC could not create a program");
-  const std::unique_ptr<Nvrtc::Program, std::function<void(Nvrtc::Program*)>> guard(
-      &program, [&nvrtc](Nvrtc::Program* p) { nvrtc.destroy(p); });
+  const std::unique_ptr<NvrtcLibrary::Program, std::function<void(NvrtcLibrary::Program*)>> guard(
+      &program, [&nvrtc](NvrtcLibrary::Program* p) { nvrtc.destroy(p); });
   if (!request.kernel.empty()) nvrtc.add_name(program, request.kernel.c_str());
   std::vector<std::string> options = {"-arch=" + arch, "-Xptxas=-v",
                                       "-I" + directory_of(request.file)};
@@ -387,15 +334,16 @@ CompiledResources compile_resources(const CompileRequest& request) {
   if (!nvcc.empty()) {
     functions = compile_with_nvcc(nvcc, request, arch, compiler);
   } else {
-    const Nvrtc nvrtc;
-    if (request.compiler == CompilerChoice::nvcc || !nvrtc.ok())
+    const NvrtcLibrary* nvrtc =
+        request.compiler == CompilerChoice::nvcc ? nullptr : nvrtc_library();
+    if (nvrtc == nullptr)
       throw NoCompiler(
           "compiling " + (request.file.empty() ? std::string("the kernel") : request.file) +
           " needs nvcc or NVRTC (CUDA Toolkit): " +
           (request.compiler == CompilerChoice::nvrtc ? ""
                                                      : "no nvcc (looked at " + looked + "), ") +
           "no libnvrtc.so; give --regs R and --smem BYTES");
-    functions = compile_with_nvrtc(nvrtc, request, arch, compiler, lowered);
+    functions = compile_with_nvrtc(*nvrtc, request, arch, compiler, lowered);
   }
   if (functions.empty())
     throw InvalidInput(request.file + " has no __global__ function that " + compiler +

@@ -1,7 +1,6 @@
-// The probe runner: NVRTC through dlopen (exit 3 with one line when it is missing), the runtime's
-// library API for the compiled cubin.
-#include <dlfcn.h>
-#include <nvrtc.h>
+// The probe runner: NVRTC opened at run time (nvrtc_library.hpp; exit 3 with one line when it
+// is missing), the runtime's library API for the compiled cubin.
+#include <nvrtc.h>  // NVRTC_SUCCESS only: the functions come from nvrtc_library
 
 #include <chrono>
 #include <cstdlib>
@@ -9,6 +8,7 @@
 #include <vector>
 
 #include "kernels/cuda_check.cuh"
+#include "kernels/nvrtc_library.hpp"
 #include "kernels/probe.hpp"
 #include "kernels/probe_source.hpp"
 #include "sim/errors.hpp"
@@ -19,56 +19,15 @@ namespace {
 
 namespace ir = sim::ir;
 
-// The NVRTC functions the probe needs, from the shared library found at run time.
-struct Nvrtc {
-  nvrtcResult (*version)(int*, int*) = nullptr;
-  nvrtcResult (*create)(nvrtcProgram*, const char*, const char*, int, const char* const*,
-                        const char* const*) = nullptr;
-  nvrtcResult (*compile)(nvrtcProgram, int, const char* const*) = nullptr;
-  nvrtcResult (*log_size)(nvrtcProgram, std::size_t*) = nullptr;
-  nvrtcResult (*log)(nvrtcProgram, char*) = nullptr;
-  nvrtcResult (*cubin_size)(nvrtcProgram, std::size_t*) = nullptr;
-  nvrtcResult (*cubin)(nvrtcProgram, char*) = nullptr;
-  nvrtcResult (*destroy)(nvrtcProgram*) = nullptr;
-  const char* (*error)(nvrtcResult) = nullptr;
-};
-
-template <typename F>
-void bind(void* library, const char* symbol, F& f) {
-  f = reinterpret_cast<F>(dlsym(library, symbol));
-  if (f == nullptr) throw NoDevice(std::string("no NVRTC: libnvrtc lacks ") + symbol);
+// NVRTC, opened at run time (nvrtc_library.hpp): "no NVRTC" (exit 3) when it is missing.
+const NvrtcLibrary& nvrtc() {
+  std::string why;
+  const NvrtcLibrary* library = nvrtc_library(&why);
+  if (library == nullptr) throw NoDevice("no NVRTC: " + why);
+  return *library;
 }
 
-const Nvrtc& nvrtc() {
-  static const Nvrtc loaded = [] {
-    std::vector<std::string> names;
-    if (const char* path = std::getenv("WARPDIV_NVRTC")) names.emplace_back(path);
-    for (const char* n : {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so",
-                          "/usr/local/cuda/lib64/libnvrtc.so.13", "/usr/local/cuda/lib64/libnvrtc.so",
-                          "/usr/local/cuda/lib64/libnvrtc.so.12"})
-      names.emplace_back(n);
-    void* library = nullptr;
-    for (const std::string& n : names)
-      if ((library = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
-    if (library == nullptr)
-      throw NoDevice("no NVRTC: libnvrtc.so (CUDA Toolkit 12 or 13) not found; put its folder "
-                     "on LD_LIBRARY_PATH or name the file in WARPDIV_NVRTC");
-    Nvrtc n;
-    bind(library, "nvrtcVersion", n.version);
-    bind(library, "nvrtcCreateProgram", n.create);
-    bind(library, "nvrtcCompileProgram", n.compile);
-    bind(library, "nvrtcGetProgramLogSize", n.log_size);
-    bind(library, "nvrtcGetProgramLog", n.log);
-    bind(library, "nvrtcGetCUBINSize", n.cubin_size);
-    bind(library, "nvrtcGetCUBIN", n.cubin);
-    bind(library, "nvrtcDestroyProgram", n.destroy);
-    bind(library, "nvrtcGetErrorString", n.error);
-    return n;
-  }();
-  return loaded;
-}
-
-void check(nvrtcResult status, const char* call) {
+void check(int status, const char* call) {
   if (status != NVRTC_SUCCESS)
     throw CudaError(std::string("NVRTC error in ") + call + ": " + nvrtc().error(status));
 }
@@ -141,18 +100,18 @@ DeviceInfo open_probe_device() {
 }
 
 std::vector<char> compile_probe(const std::string& source, const std::string& architecture) {
-  const Nvrtc& n = nvrtc();
-  nvrtcProgram program{};
+  const NvrtcLibrary& n = nvrtc();
+  NvrtcLibrary::Program program = nullptr;
   check(n.create(&program, source.c_str(), "warpdiv_probe.cu", 0, nullptr, nullptr),
         "nvrtcCreateProgram");
   struct Destroy {
-    const Nvrtc& n;
-    nvrtcProgram& p;
+    const NvrtcLibrary& n;
+    NvrtcLibrary::Program& p;
     ~Destroy() { (void)n.destroy(&p); }
   } destroy{n, program};
   const std::string arch = "--gpu-architecture=" + architecture;
   const char* options[] = {arch.c_str(), "-std=c++17"};
-  const nvrtcResult status = n.compile(program, 2, options);
+  const int status = n.compile(program, 2, options);
   if (status != NVRTC_SUCCESS) {
     std::size_t size = 0;
     (void)n.log_size(program, &size);

@@ -1,0 +1,75 @@
+#include "kernels/nvrtc_library.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <vector>
+
+namespace warpdiv::kernels {
+
+namespace {
+
+struct Loaded {
+  NvrtcLibrary library;
+  bool ok = false;
+  std::string why;
+};
+
+template <typename F>
+bool bind(void* handle, const char* symbol, F& f, std::string& why) {
+  f = reinterpret_cast<F>(dlsym(handle, symbol));
+  if (f == nullptr) why = "libnvrtc lacks " + std::string(symbol);
+  return f != nullptr;
+}
+
+Loaded load() {
+  Loaded l;
+  std::vector<std::string> names;
+  if (const char* path = std::getenv("WARPDIV_NVRTC"); path != nullptr && *path != '\0')
+    names.emplace_back(path);
+  for (const char* n : {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"}) names.emplace_back(n);
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* home = std::getenv(var); home != nullptr && *home != '\0')
+      names.push_back((std::filesystem::path(home) / "lib64" / "libnvrtc.so").string());
+  for (const char* n : {"/usr/local/cuda/lib64/libnvrtc.so", "/usr/local/cuda/lib64/libnvrtc.so.13",
+                        "/usr/local/cuda/lib64/libnvrtc.so.12"})
+    names.emplace_back(n);
+  void* handle = nullptr;
+  for (const std::string& n : names)
+    if ((handle = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL)) != nullptr) {
+      l.library.path = n;
+      break;
+    }
+  if (handle == nullptr) {
+    l.why = "libnvrtc.so (CUDA Toolkit 12 or 13) not found; put its folder on LD_LIBRARY_PATH or "
+            "name the file in WARPDIV_NVRTC";
+    return l;
+  }
+  // Kept open for the life of the process.
+  NvrtcLibrary& n = l.library;
+  l.ok = bind(handle, "nvrtcVersion", n.version, l.why) &&
+         bind(handle, "nvrtcGetNumSupportedArchs", n.num_archs, l.why) &&
+         bind(handle, "nvrtcGetSupportedArchs", n.archs, l.why) &&
+         bind(handle, "nvrtcCreateProgram", n.create, l.why) &&
+         bind(handle, "nvrtcAddNameExpression", n.add_name, l.why) &&
+         bind(handle, "nvrtcCompileProgram", n.compile, l.why) &&
+         bind(handle, "nvrtcGetProgramLogSize", n.log_size, l.why) &&
+         bind(handle, "nvrtcGetProgramLog", n.log, l.why) &&
+         bind(handle, "nvrtcGetLoweredName", n.lowered_name, l.why) &&
+         bind(handle, "nvrtcGetCUBINSize", n.cubin_size, l.why) &&
+         bind(handle, "nvrtcGetCUBIN", n.cubin, l.why) &&
+         bind(handle, "nvrtcDestroyProgram", n.destroy, l.why) &&
+         bind(handle, "nvrtcGetErrorString", n.error, l.why);
+  return l;
+}
+
+}  // namespace
+
+const NvrtcLibrary* nvrtc_library(std::string* why) {
+  static const Loaded loaded = load();
+  if (!loaded.ok && why != nullptr) *why = loaded.why;
+  return loaded.ok ? &loaded.library : nullptr;
+}
+
+}  // namespace warpdiv::kernels
