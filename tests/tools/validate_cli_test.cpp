@@ -76,7 +76,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--rows", "10", "--cols", "10"}, "must be given together"},
         BadInput{{"--warp-size", "32"}, "warp-size"},  // the GPU's warp size is not a choice
         // A positional argument is a kernel source (warpdiv validate FILE.cu): it must exist.
-        BadInput{{"extra"}, "cannot read extra: no such file"}));
+        BadInput{{"extra"}, "cannot read 'extra': no such file"}));
 
 TEST(ValidateCli, UnwritableCsvIsRefusedBeforeTheGpu) {
   const CliResult r = run_warpdiv({"validate", "--csv", "/nonexistent-folder/v.csv"});

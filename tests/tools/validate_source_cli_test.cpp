@@ -87,7 +87,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"NAIVE", "--grid", "7", "--block", "16", "--arg", "Width=100", "--records", "-1"},
                  "--records must be an integer from 0 to 100000000"},
         BadInput{{"/nonexistent/kernel.cu", "--grid", "1", "--block", "1"},
-                 "cannot read /nonexistent/kernel.cu"},
+                 "cannot read '/nonexistent/kernel.cu'"},
         BadInput{{"NAIVE", "--model", "NAIVE", "--grid", "1", "--block", "1"},
                  "give FILE.cu or --model FILE, not both"},
         BadInput{{"NAIVE", "--grid", "1", "--block", "2000", "--arg", "Width=1"}, "--block"},

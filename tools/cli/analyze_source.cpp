@@ -153,13 +153,8 @@ int analyze_source_command(const Args& args, std::ostream& out) {
       "130 and writes no file.\n\noptions");
   options.add_options()("help,h", "show this help");
   add_kernel_source_options(options);
+  add_launch_source_options(options);
   options.add_options()
-      ("grid", po::value<std::string>()->value_name("X[,Y[,Z]]"),
-       "gridDim: x 1 .. 2147483647, y and z 1 .. 65535")
-      ("block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
-       "blockDim: x and y 1 .. 1024, z 1 .. 64, at most 1024 threads")
-      ("arg", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
-       "a kernel parameter's value, also usable in --grid and --block (repeat for each)")
       ("warp-size", po::value<std::string>()->value_name("S"),
        "warp size, a power of two 1 .. 64 (default 32)")
       ("engine", po::value<std::string>()->value_name("E"),

@@ -35,6 +35,16 @@ void add_kernel_source_options(po::options_description& options) {
        "a folder Clang searches for #include files");
 }
 
+void add_launch_source_options(po::options_description& options) {
+  options.add_options()
+      ("grid", po::value<std::string>()->value_name("X[,Y[,Z]]"),
+       "gridDim: x 1 .. 2147483647, y and z 1 .. 65535")
+      ("block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
+       "blockDim: x and y 1 .. 1024, z 1 .. 64, at most 1024 threads")
+      ("arg", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
+       "a kernel parameter's value, also usable in --grid and --block (repeat for each)");
+}
+
 po::variables_map parse_source_command_line(const std::string& command,
                                             const std::vector<std::string>& args,
                                             const po::options_description& options,

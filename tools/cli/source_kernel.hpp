@@ -25,6 +25,9 @@ namespace warpdiv::cli {
 /// Adds --model, --kernel, --define/-D and --include-dir/-I.
 void add_kernel_source_options(boost::program_options::options_description& options);
 
+/// Adds --grid, --block and --arg (a launch of one kernel: analyze and validate FILE.cu).
+void add_launch_source_options(boost::program_options::options_description& options);
+
 /// Refuses at once a FILE.cu or --model FILE that does not exist or cannot be read, and a source
 /// that is not a regular file; nothing that could block (a FIFO without a writer) is opened.
 void check_kernel_input(const boost::program_options::variables_map& vm);

@@ -1,7 +1,6 @@
 // warpdiv validate FILE.cu | --model FILE.json: the kernel's GPU probe (kernels/probe.hpp) against
 // the model's replay, per statement and warp by warp.
 #include <algorithm>
-#include <fstream>
 #include <memory>
 #include <tuple>
 #include <iostream>
@@ -123,44 +122,22 @@ int validate_source_command(const Args& args, std::ostream& out) {
       "       warpdiv validate --model FILE.json --grid ... (a model saved by analyze --save-model)\n"
       "       warpdiv validate [--width W | --rows J --inner K --cols L] ... (the lecture's kernels)\n"
       "\noptions");
-  options.add_options()("help,h", "show this help")
-      ("model", po::value<std::string>()->value_name("FILE"),
-       "a kernel model saved with analyze --save-model, in place of FILE.cu (no Clang needed)")
-      ("kernel", po::value<std::string>()->value_name("NAME"),
-       "the __global__ function (needed when the file defines several)")
-      ("define,D", po::value<std::vector<std::string>>()->value_name("NAME[=VALUE]")->composing(),
-       "a macro for Clang, as -D NAME=VALUE")
-      ("include-dir,I", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
-       "a folder Clang searches for #include files")
-      ("grid", po::value<std::string>()->value_name("X[,Y[,Z]]"),
-       "gridDim: x 1 .. 2147483647, y and z 1 .. 65535")
-      ("block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
-       "blockDim: x and y 1 .. 1024, z 1 .. 64, at most 1024 threads")
-      ("arg", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
-       "a kernel parameter's value, also usable in --grid and --block (repeat for each)")
+  options.add_options()("help,h", "show this help");
+  add_kernel_source_options(options);
+  add_launch_source_options(options);
+  options.add_options()
       ("warp-size", po::value<std::string>()->value_name("S"), "32, the GPU's (the default)")
       ("records", po::value<std::string>()->value_name("N"),
        "compare warp by warp when the model makes at most N warp evaluations, 0 .. 100000000 "
        "(default 4000000; 0 = totals only)")
       ("csv", po::value<std::string>()->value_name("FILE"),
        "also write the header and one row: device, launch, figures, outcome");
-  po::positional_options_description positional;
-  positional.add("file", 1);
-  po::options_description hidden;
-  hidden.add_options()("file", po::value<std::string>());
-  po::options_description all;
-  all.add(options).add(hidden);
-  const po::variables_map vm = parse_command_line("validate", args, all, &positional);
+  std::string input;
+  const po::variables_map vm = parse_source_command_line("validate", args, options, input);
   if (has(vm, "help")) {
-    out << options << '\n';
+    write_help(out, options);
     return 0;
   }
-  if (has(vm, "file") == has(vm, "model"))
-    throw InvalidInput(has(vm, "file") ? "give FILE.cu or --model FILE, not both"
-                                       : "warpdiv validate needs FILE.cu or --model FILE");
-  const std::string input = has(vm, "file") ? get(vm, "file") : get(vm, "model");
-  if (!std::ifstream(input))
-    throw InvalidInput("cannot read " + input + ": no such file or not readable");
   if (!(has(vm, "grid") && has(vm, "block")))
     throw InvalidInput("warpdiv validate " + std::string(has(vm, "file") ? input : "--model") +
                        " needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] (the launch to run)");
@@ -176,8 +153,7 @@ int validate_source_command(const Args& args, std::ostream& out) {
   ir::Kernel kernel;
   if (!read_source_kernel(vm, kernel)) return 2;
   launch.arguments = bind_arguments(kernel, values, get(vm, "grid") + " " + get(vm, "block"));
-  ir::validate(kernel);
-  ir::validate(launch, kernel);
+  ir::validate(launch, kernel);  // the kernel itself was validated as it was read
   const ir::ReplayEstimate estimate = ir::estimate(kernel, launch);
 
   analysis::OutputFiles outputs(out);
