@@ -14,20 +14,9 @@ namespace warpdiv::sim::ir {
 namespace {
 
 using testing::TiledMatmulIr;
+using testing::tiled_launch;
 using testing::tiled_matmul_ir;
 
-Launch tiled_launch(const TiledMatmulIr& t, const LaunchConfig& c) {
-  Launch l;
-  l.block = Dim3{static_cast<std::uint32_t>(c.tile), static_cast<std::uint32_t>(c.tile), 1};
-  l.grid = Dim3{static_cast<std::uint32_t>(ceil_div(c.cols, c.tile)),
-                static_cast<std::uint32_t>(ceil_div(c.rows, c.tile)), 1};
-  l.warp_size = c.warp_size;
-  l.arguments.resize(t.kernel.parameters.size());
-  l.arguments[TiledMatmulIr::kParamJ] = Value::of(ScalarType::I32, c.rows);
-  l.arguments[TiledMatmulIr::kParamK] = Value::of(ScalarType::I32, c.inner);
-  l.arguments[TiledMatmulIr::kParamL] = Value::of(ScalarType::I32, c.cols);
-  return l;
-}
 
 std::string str(Count c) { return to_decimal(c); }
 

@@ -25,6 +25,8 @@
 #pragma once
 
 #include "sim/ir.hpp"
+#include "sim/ir_replay.hpp"
+#include "sim/launch.hpp"
 
 namespace warpdiv::sim::ir::testing {
 
@@ -119,6 +121,20 @@ inline TiledMatmulIr tiled_matmul_ir(int tile, bool barrier_in_guard = false) {
   body.push_back(t.store);
   k.root = k.block(body, at(2));
   return t;
+}
+
+/// The lecture's launch of the model: blockDim (T, T), grid (ceil(L/T), ceil(J/T)), J, K, L.
+inline Launch tiled_launch(const TiledMatmulIr& t, const LaunchConfig& c) {
+  Launch l;
+  l.block = Dim3{static_cast<std::uint32_t>(c.tile), static_cast<std::uint32_t>(c.tile), 1};
+  l.grid = Dim3{static_cast<std::uint32_t>(ceil_div(c.cols, c.tile)),
+                static_cast<std::uint32_t>(ceil_div(c.rows, c.tile)), 1};
+  l.warp_size = c.warp_size;
+  l.arguments.resize(t.kernel.parameters.size());
+  l.arguments[TiledMatmulIr::kParamJ] = Value::of(ScalarType::I32, c.rows);
+  l.arguments[TiledMatmulIr::kParamK] = Value::of(ScalarType::I32, c.inner);
+  l.arguments[TiledMatmulIr::kParamL] = Value::of(ScalarType::I32, c.cols);
+  return l;
 }
 
 }  // namespace warpdiv::sim::ir::testing
