@@ -2,18 +2,13 @@
 // read, as an annotated listing of its source and optionally a CSV.
 #include <algorithm>
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
 #include <iostream>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 
-#include "analysis/input_file.hpp"
 #include "analysis/output_files.hpp"
 #include "analysis/source_html.hpp"
 #include "analysis/source_report.hpp"
