@@ -234,6 +234,7 @@ int sweep_source_command(const Args& args, std::ostream& out) {
     launch.grid = l.grid;
     launch.block = l.block;
     launch.warp_size = warp_size;
+    // `values` also holds the swept block's sizes (block_x ...) for --grid; they name no parameter.
     launch.arguments = bind_arguments(
         kernel, values, grid_text + " " + kBlockNames[0] + " " + kBlockNames[1] + " " + kBlockNames[2]);
     ir::validate(launch, kernel);
