@@ -1,6 +1,9 @@
 #include "analysis/lecture_source.hpp"
 
 #include <algorithm>
+#include <array>
+#include <mutex>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -8,6 +11,8 @@
 #include "sim/errors.hpp"
 #include "sim/ir_json.hpp"
 #include "sim/ir_replay.hpp"
+#include "sim/ir_trace.hpp"
+#include "sim/lane_agreement.hpp"
 
 namespace warpdiv::analysis {
 
@@ -51,20 +56,29 @@ sim::DivergenceResult lecture_counts(const sim::LaunchConfig& config) {
                         ir::class_replay(model, launch, {}, ir::GridLimits::Model));
 }
 
-sim::DivergenceResult lecture_result(const ir::Kernel& model, const sim::LaunchConfig& config,
-                                     const ir::ClassReplayResult& counts) {
-  // The four checks: the model's ifs in source order.
-  std::vector<std::size_t> ifs;
+namespace {
+
+// The four checks: the model's ifs in source order (load_M, load_N, compute, store).
+std::array<ir::StmtId, sim::kConditionCount> lecture_ifs(const ir::Kernel& model) {
+  std::vector<ir::StmtId> ifs;
   for (std::size_t id = 0; id < model.stmts.size(); ++id)
-    if (model.stmts[id].kind == ir::StmtKind::If) ifs.push_back(id);
-  std::sort(ifs.begin(), ifs.end(), [&](std::size_t a, std::size_t b) {
-    const ir::SourceRange& ra = model.stmts[a].range;
-    const ir::SourceRange& rb = model.stmts[b].range;
+    if (model.stmts[id].kind == ir::StmtKind::If) ifs.push_back(static_cast<ir::StmtId>(id));
+  std::sort(ifs.begin(), ifs.end(), [&](ir::StmtId a, ir::StmtId b) {
+    const ir::SourceRange& ra = model.stmts[static_cast<std::size_t>(a)].range;
+    const ir::SourceRange& rb = model.stmts[static_cast<std::size_t>(b)].range;
     return std::tie(ra.line, ra.column) < std::tie(rb.line, rb.column);
   });
   if (ifs.size() != sim::kConditionCount)
     throw InvalidInput("the lecture model must have four if statements (load_M, load_N, compute, "
                        "store); it has " + std::to_string(ifs.size()));
+  return {ifs[0], ifs[1], ifs[2], ifs[3]};
+}
+
+}  // namespace
+
+sim::DivergenceResult lecture_result(const ir::Kernel& model, const sim::LaunchConfig& config,
+                                     const ir::ClassReplayResult& counts) {
+  const auto ifs = lecture_ifs(model);
   const sim::Geometry g(config);
   const auto last_x = static_cast<std::uint32_t>(g.grid_x - 1);
   const auto last_y = static_cast<std::uint32_t>(g.grid_y - 1);
@@ -86,12 +100,13 @@ sim::DivergenceResult lecture_result(const ir::Kernel& model, const sim::LaunchC
       if (total % c.blocks != 0) throw InvalidInput("a class's counts are not a multiple of its size");
       return total / c.blocks;
     };
-    const ir::StatementCounts& store = c.statements[ifs[3]];
+    const ir::StatementCounts& store = c.statements[static_cast<std::size_t>(ifs[3])];
     const bool hazard = per_block(store.taken_lanes) < per_block(store.active_lanes);
     for (const auto& [block_class, blocks] : shares) {
       if (blocks == 0) continue;
       for (int k = 0; k < sim::kConditionCount; ++k) {
-        const ir::StatementCounts& s = c.statements[ifs[static_cast<std::size_t>(k)]];
+        const ir::StatementCounts& s =
+            c.statements[static_cast<std::size_t>(ifs[static_cast<std::size_t>(k)])];
         sim::ClassCounts& cell = result.at(static_cast<Condition>(k), block_class);
         cell.blocks = sim::checked_add(cell.blocks, blocks);
         cell.warps = sim::checked_add(
@@ -106,6 +121,144 @@ sim::DivergenceResult lecture_result(const ir::Kernel& model, const sim::LaunchC
   }
   result.sum_all_classes();
   return result;
+}
+
+namespace {
+
+ir::ReplayOptions lecture_options(ir::ReplayOptions options) {
+  if (options.only_block || options.only_warp || options.only_blocks || options.by_iteration)
+    throw std::logic_error("lecture replay: only_block, only_warp, only_blocks and by_iteration "
+                           "must be unset");
+  options.grid_limits = ir::GridLimits::Model;
+  return options;
+}
+
+// Blocks in which some warp reaches the store's guard with lanes for which it is false.
+class HazardObserver : public ir::EvaluationObserver {
+ public:
+  explicit HazardObserver(ir::StmtId store) : store_(store) {}
+  void evaluation(const ir::Dim3& block, std::uint32_t, ir::StmtId statement, std::uint64_t active,
+                  std::uint64_t taken) override {
+    if (statement != store_ || taken == active) return;
+    const std::lock_guard<std::mutex> lock(mutex_);
+    blocks_.insert({block.x, block.y, block.z});
+  }
+  sim::Count blocks() const { return blocks_.size(); }
+
+ private:
+  ir::StmtId store_;
+  std::mutex mutex_;
+  std::set<std::array<std::uint32_t, 3>> blocks_;
+};
+
+}  // namespace
+
+sim::Count lecture_replay_cost(const sim::LaunchConfig& config) {
+  // The class engine counts the work exactly (a sampled estimate would replay whole blocks of
+  // 2^26 phases at the largest sizes).
+  const ir::Kernel& model = lecture_model();
+  return ir::class_replay(model, lecture_source_launch(model, config), {}, ir::GridLimits::Model)
+      .warp_statement_evaluations;
+}
+
+sim::DivergenceResult lecture_replay(const sim::LaunchConfig& config,
+                                     const ir::ReplayOptions& options) {
+  const ir::Kernel& model = lecture_model();
+  const ir::Launch launch = lecture_source_launch(model, config);
+  ir::ReplayOptions run = lecture_options(options);
+  const sim::Count cost = lecture_replay_cost(config);
+  if (cost > run.max_evaluations)
+    throw InvalidInput("the replay would make " + sim::to_decimal(cost) +
+                       " warp-statement evaluations, above its limit of " +
+                       sim::to_decimal(run.max_evaluations));
+  const auto ifs = lecture_ifs(model);
+  HazardObserver hazard(ifs[3]);
+  run.observer = &hazard;
+  const sim::Geometry g(config);
+  const auto last_x = static_cast<std::uint32_t>(g.grid_x - 1);
+  const auto last_y = static_cast<std::uint32_t>(g.grid_y - 1);
+  // Columns 0 .. last-1 and the last one; rows likewise (the "other" range is empty for one).
+  struct Range {
+    BlockClass block_class;
+    bool last_column, last_row;
+  };
+  const Range ranges[] = {{BlockClass::interior, false, false},
+                          {BlockClass::right_edge, true, false},
+                          {BlockClass::bottom_edge, false, true},
+                          {BlockClass::corner, true, true}};
+  sim::DivergenceResult result;
+  result.config = config;
+  for (const Range& r : ranges) {
+    if ((!r.last_column && last_x == 0) || (!r.last_row && last_y == 0)) continue;
+    ir::BlockRange blocks;
+    blocks.first = {r.last_column ? last_x : 0, r.last_row ? last_y : 0, 0};
+    blocks.last = {r.last_column ? last_x : last_x - 1, r.last_row ? last_y : last_y - 1, 0};
+    run.only_blocks = blocks;
+    const ir::ReplayResult counts = ir::replay(model, launch, run);
+    for (int k = 0; k < sim::kConditionCount; ++k) {
+      const ir::StatementCounts& s = counts.statements[static_cast<std::size_t>(ifs[static_cast<std::size_t>(k)])];
+      sim::ClassCounts& cell = result.at(static_cast<Condition>(k), r.block_class);
+      cell.blocks = counts.blocks;
+      cell.warps = counts.warps;
+      cell.warp_phases = s.warp_evaluations;
+      cell.divergent_warp_phases = s.divergent;
+    }
+  }
+  result.barrier_hazard_blocks = hazard.blocks();
+  result.sum_all_classes();
+  return result;
+}
+
+namespace {
+
+// Packs each warp's agreements as the instrumented kernel does.
+class RecordObserver : public ir::EvaluationObserver {
+ public:
+  RecordObserver(const std::array<ir::StmtId, sim::kConditionCount>& ifs, const ir::Launch& launch,
+                 std::uint64_t phases, LectureRecords& out)
+      : ifs_(ifs), launch_(launch), phases_(phases), out_(out) {
+    const std::uint64_t warps = launch.grid.volume() * ir::warps_per_block(launch);
+    out_.phases.assign(warps * phases, 0);
+    out_.stores.assign(warps, 0);
+    for (auto& n : next_) n.assign(warps, 0);
+  }
+  void evaluation(const ir::Dim3& block, std::uint32_t warp, ir::StmtId statement,
+                  std::uint64_t active, std::uint64_t taken) override {
+    int k = 0;
+    while (k < sim::kConditionCount && ifs_[static_cast<std::size_t>(k)] != statement) ++k;
+    if (k == sim::kConditionCount) return;
+    const std::uint64_t w = ir::global_warp(launch_, block, warp);
+    const auto a = static_cast<std::uint8_t>(sim::agreement(taken, active));
+    if (k == static_cast<int>(Condition::store)) {
+      out_.stores[w] = a;
+      return;
+    }
+    const std::uint64_t p = next_[static_cast<std::size_t>(k)][w]++;
+    if (p >= phases_) throw std::logic_error("lecture records: more phases than (K-1)/T+1");
+    out_.phases[w * phases_ + p] |=
+        static_cast<std::uint8_t>(a << sim::record_shift(static_cast<Condition>(k)));
+  }
+
+ private:
+  std::array<ir::StmtId, sim::kConditionCount> ifs_;
+  const ir::Launch& launch_;
+  std::uint64_t phases_;
+  LectureRecords& out_;
+  std::array<std::vector<std::uint64_t>, 3> next_;
+};
+
+}  // namespace
+
+LectureRecords lecture_records(const sim::LaunchConfig& config) {
+  const ir::Kernel& model = lecture_model();
+  const ir::Launch launch = lecture_source_launch(model, config);
+  LectureRecords records;
+  RecordObserver observer(lecture_ifs(model), launch,
+                          static_cast<std::uint64_t>(sim::Geometry(config).phases), records);
+  ir::ReplayOptions options = lecture_options({});
+  options.observer = &observer;
+  ir::replay(model, launch, options);
+  return records;
 }
 
 }  // namespace warpdiv::analysis

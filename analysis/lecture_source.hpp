@@ -1,16 +1,21 @@
 // The lecture's launch counted through the general engines: the lecture source
-// (kernels/zoo/tiled_matmul_rect.cu, whose saved model sits beside it) run by the class engine,
-// and its counts arranged as today's 20-row table (condition x block class).
+// (kernels/zoo/tiled_matmul_rect.cu, whose saved model sits beside it) run by the class engine
+// (lecture_counts) or by the SIMT replay (lecture_replay), and its counts arranged as the 20-row
+// table (condition x block class).
 //
-// This is what `warpdiv analyze --width ... / --rows --inner --cols` runs (the exact engine, the
-// default): the model is compiled into the binary. The hand-written model in sim/ (exact.cpp,
-// replay.cpp) stays only as an independent oracle: the tests compare the two, and the lecture
-// flags' --engine replay still walks it (the IR replay has no per-class split of its counts).
+// This is what `warpdiv analyze --width ... / --rows --inner --cols` runs (the model is compiled
+// into the binary), and what `warpdiv sweep --sizes`, `validate` and `ncu-check` compare with. The
+// hand-written model of the lecture kernel (its fixed conditions, block classes and engines) is
+// retired from the tool: it lives on only as an independent oracle in the tests (tests/oracle/).
 #pragma once
+
+#include <cstdint>
+#include <vector>
 
 #include "sim/divergence.hpp"
 #include "sim/ir.hpp"
 #include "sim/ir_classes.hpp"
+#include "sim/ir_replay.hpp"
 #include "sim/launch.hpp"
 
 namespace warpdiv::analysis {
@@ -34,5 +39,26 @@ sim::DivergenceResult lecture_result(const sim::ir::Kernel& model,
 
 /// The lecture's table for `config`: the class engine over lecture_model(), arranged.
 sim::DivergenceResult lecture_counts(const sim::LaunchConfig& config);
+
+/// What lecture_replay() would cost: its warp-statement evaluations, counted by the class engine.
+sim::Count lecture_replay_cost(const sim::LaunchConfig& config);
+
+/// The lecture's table by the SIMT replay (ir::replay over lecture_model()): every warp of every
+/// block visited, class by class (interior, right edge, bottom edge and corner are four ranges of
+/// blocks, each replayed on its own), the barrier hazard counted block by block. `options` as
+/// ir::replay takes them (limits, threads, stop); only_block, only_warp and by_iteration must be
+/// unset. Throws InvalidInput above options.max_evaluations.
+sim::DivergenceResult lecture_replay(const sim::LaunchConfig& config,
+                                     const sim::ir::ReplayOptions& options = {});
+
+/// What the instrumented lecture kernel (kernels/tiled_matmul.cu) records, as the model says it:
+/// per warp (blocks in x + y*Gx order, then the warp in the block), one byte per phase packing the
+/// agreement (sim/lane_agreement.hpp) of load_M, load_N and compute, and one byte for the store.
+/// From a replay of lecture_model() that sees every warp evaluation.
+struct LectureRecords {
+  std::vector<std::uint8_t> phases;  // [warp * phases + p]
+  std::vector<std::uint8_t> stores;  // [warp]
+};
+LectureRecords lecture_records(const sim::LaunchConfig& config);
 
 }  // namespace warpdiv::analysis

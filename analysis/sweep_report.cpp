@@ -4,7 +4,7 @@
 #include <string>
 
 #include "analysis/csv.hpp"
-#include "sim/exact.hpp"
+#include "analysis/lecture_source.hpp"
 
 namespace warpdiv::analysis {
 
@@ -52,7 +52,7 @@ std::vector<SweepRow> run_sweep(const SweepPlan& plan) {
   std::vector<SweepRow> rows;
   rows.reserve(plan.launches() * sim::kConditionCount);
   for (std::size_t i = 0; i < plan.launches(); ++i) {
-    const std::vector<SweepRow> launch_rows = sweep_rows(sim::exact(plan.launch(i)));
+    const std::vector<SweepRow> launch_rows = sweep_rows(lecture_counts(plan.launch(i)));
     rows.insert(rows.end(), launch_rows.begin(), launch_rows.end());
   }
   return rows;

@@ -10,6 +10,7 @@
 
 #include "analysis/csv.hpp"
 #include "analysis/divergence_report.hpp"
+#include "analysis/lecture_source.hpp"
 #include "sim/message_text.hpp"
 #include "sim/conditions.hpp"
 #include "sim/lane_agreement.hpp"
@@ -202,49 +203,43 @@ RecordComparison compare_records(const sim::LaunchConfig& config,
                                 " phase records and " + std::to_string(store_records.size()) +
                                 " store records, expected " + std::to_string(warps * phases) +
                                 " and " + std::to_string(warps));
-  const sim::WarpLaneTable lanes(g);
+  const LectureRecords model = lecture_records(config);
   RecordComparison result;
   const auto mismatch = [&](std::int64_t bx, std::int64_t by, int w, const std::string& when,
-                            sim::Condition c, sim::Agreement model, std::uint8_t record) {
+                            sim::Condition c, sim::Agreement expected, std::uint8_t record) {
     ++result.mismatches;
     if (!result.first_mismatch.empty()) return;
     std::ostringstream s;
     s << sim::name(c) << " in block (" << bx << ", " << by << ") ["
       << sim::name(sim::classify_block(g, bx, by)) << "], warp " << w << when << ": the model says "
-      << sim::name(model) << ", the GPU's ballot says " << describe_record(record, c);
+      << sim::name(expected) << ", the GPU's ballot says " << describe_record(record, c);
     result.first_mismatch = s.str();
   };
   std::size_t warp_index = 0;
   for (std::int64_t by = 0; by < g.grid_y; ++by) {
     for (std::int64_t bx = 0; bx < g.grid_x; ++bx) {
       for (int w = 0; w < g.warps_per_block; ++w, ++warp_index) {
-        const sim::LaneMask existing = lanes.existing(w);
         for (std::size_t p = 0; p < phases; ++p) {
-          const auto phase = static_cast<std::int64_t>(p);
-          const sim::Agreement model_m = sim::agreement(
-              lanes.condition_mask(sim::Condition::load_M, bx, by, phase, w), existing);
-          const sim::Agreement model_n = sim::agreement(
-              lanes.condition_mask(sim::Condition::load_N, bx, by, phase, w), existing);
-          const sim::Agreement model_c = sim::agreement(
-              lanes.condition_mask(sim::Condition::compute, bx, by, phase, w), existing);
+          const std::uint8_t expected = model.phases[warp_index * phases + p];
           const std::uint8_t record = phase_records[warp_index * phases + p];
           ++result.warp_phases_compared;
-          if (record == sim::pack(model_m, model_n, model_c)) continue;
+          if (record == expected) continue;
           const std::string when = ", phase " + std::to_string(p);
           // Name the first condition that differs (a mismatch counts once per warp-phase).
-          if (sim::unpack(record, sim::Condition::load_M) != model_m)
-            mismatch(bx, by, w, when, sim::Condition::load_M, model_m, record);
-          else if (sim::unpack(record, sim::Condition::load_N) != model_n)
-            mismatch(bx, by, w, when, sim::Condition::load_N, model_n, record);
-          else
-            mismatch(bx, by, w, when, sim::Condition::compute, model_c, record);
+          sim::Condition c = sim::Condition::compute;
+          for (const sim::Condition k : {sim::Condition::load_M, sim::Condition::load_N})
+            if (sim::unpack(record, k) != sim::unpack(expected, k)) {
+              c = k;
+              break;
+            }
+          mismatch(bx, by, w, when, c, sim::unpack(expected, c), record);
         }
-        const sim::Agreement model_s =
-            sim::agreement(lanes.condition_mask(sim::Condition::store, bx, by, 0, w), existing);
+        const std::uint8_t expected = model.stores[warp_index];
         const std::uint8_t store = store_records[warp_index];
         ++result.warps_compared;
-        if (store != static_cast<std::uint8_t>(model_s))
-          mismatch(bx, by, w, " (after the loop)", sim::Condition::store, model_s, store);
+        if (store != expected)
+          mismatch(bx, by, w, " (after the loop)", sim::Condition::store,
+                   static_cast<sim::Agreement>(expected), store);
       }
     }
   }

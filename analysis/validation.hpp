@@ -78,7 +78,8 @@ struct RecordComparison {
 };
 
 /// Compares the instrumented kernel's records (kernels/tiled_matmul.hpp's layout, the packing of
-/// sim/lane_agreement.hpp) with the model's lane masks, warp-phase by warp-phase. Throws
+/// sim/lane_agreement.hpp) with the model's (lecture_records(): a replay of the lecture source),
+/// warp-phase by warp-phase. Throws
 /// std::invalid_argument when the record vectors do not have the launch's sizes.
 RecordComparison compare_records(const sim::LaunchConfig& config,
                                  const std::vector<std::uint8_t>& phase_records,

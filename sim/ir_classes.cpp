@@ -721,25 +721,10 @@ std::string ClassRefusal::message() const {
 ClassesUnproven::ClassesUnproven(ClassRefusal refusal)
     : InvalidInput(refusal.message()), refusal_(std::move(refusal)) {}
 
-namespace {
-
-void validate_launch(const Launch& launch, const Kernel& kernel, GridLimits limits) {
-  if (limits == GridLimits::Cuda) return validate(launch, kernel);
-  Launch cuda = launch;
-  for (std::uint32_t* d : {&cuda.grid.y, &cuda.grid.z}) {
-    if (*d > launch_limits::kMaxGridX)
-      throw InvalidInput("grid " + std::string(d == &cuda.grid.y ? "y" : "z") +
-                         " must be from 1 to 2147483647 (got " + std::to_string(*d) + ")");
-    *d = std::min(*d, launch_limits::kMaxGridYZ);
-  }
-  validate(cuda, kernel);
-}
-
-}  // namespace
 
 ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits limits) {
   validate(kernel);
-  validate_launch(launch, kernel, limits);
+  validate(launch, kernel, limits);
   const std::vector<ExprId> origins = opaque_origins(kernel);
   std::vector<StmtId> loops;
   std::map<StmtId, AcceleratedLoop> structure;
@@ -880,8 +865,12 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   if (!plan.ok()) throw ClassesUnproven(*plan.refusal);
   if (!plan.analysis) throw std::logic_error("class_replay: a plan without its analysis");
   validate(kernel);
-  validate_launch(launch, kernel, plan.limits);
-  if (options.only_block) return one_block(kernel, launch, options);
+  validate(launch, kernel, plan.limits);
+  if (options.only_block) {
+    ReplayOptions one = options;
+    one.grid_limits = plan.limits;
+    return one_block(kernel, launch, one);
+  }
   detail::Program program(kernel, launch, options);
   if (options.only_warp && *options.only_warp >= static_cast<std::uint32_t>(program.warps_per_block))
     throw InvalidInput("warp " + std::to_string(*options.only_warp) + " does not exist (a block of " +

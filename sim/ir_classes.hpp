@@ -67,10 +67,7 @@ namespace detail {
 struct ClassAnalysis;  // the static analysis behind a plan (sim/ir_classes.cpp)
 }
 
-/// Grid sizes the class engine accepts: CUDA's (grid y and z up to 65,535), or the model's (every
-/// dimension up to 2^31 - 1: the lecture shorthand's matrices, e.g. a 2^31 - 1 cube at T = 32
-/// needs 2^26 block rows, which no single CUDA launch has).
-enum class GridLimits { Cuda, Model };
+// GridLimits (sim/ir_replay.hpp): the grid sizes the class engine accepts.
 
 /// The outcome of the static analysis of one kernel and launch.
 struct ClassPlan {

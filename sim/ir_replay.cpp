@@ -65,14 +65,20 @@ Tally make_tally(const Kernel& kernel) {
   return t;
 }
 
-// Replays the given linear blocks (only_block: the one block) with one machine into `tally`.
+// The blocks a run visits: only_block, only_blocks, or the whole grid.
+BlockRange blocks_of(const Launch& launch, const ReplayOptions& options) {
+  if (options.only_block) return BlockRange{*options.only_block, *options.only_block};
+  if (options.only_blocks) return *options.only_blocks;
+  return BlockRange{Dim3{0, 0, 0}, Dim3{launch.grid.x - 1, launch.grid.y - 1, launch.grid.z - 1}};
+}
+
+// Replays block `linear` (in x, y, z order) of the run's blocks with one machine into `tally`.
 void replay_block(const Program& program, WarpMachine& machine, std::uint64_t linear, Tally& tally) {
-  const auto [x, y, z] = program.options.only_block
-                             ? std::array<std::uint32_t, 3>{program.options.only_block->x,
-                                                            program.options.only_block->y,
-                                                            program.options.only_block->z}
-                             : block_of(program.launch.grid, linear);
-  machine.begin_block(x, y, z);
+  const BlockRange range = blocks_of(program.launch, program.options);
+  const Dim3 extent{range.last.x - range.first.x + 1, range.last.y - range.first.y + 1,
+                    range.last.z - range.first.z + 1};
+  const auto [x, y, z] = block_of(extent, linear);
+  machine.begin_block(range.first.x + x, range.first.y + y, range.first.z + z);
   const auto& only = program.options.only_warp;
   for (int w = 0; w < program.warps_per_block; ++w) {
     const bool counted = !only || *only == static_cast<std::uint32_t>(w);
@@ -84,8 +90,7 @@ void replay_block(const Program& program, WarpMachine& machine, std::uint64_t li
 }
 
 Count blocks_to_replay(const Launch& launch, const ReplayOptions& options) {
-  return options.only_block ? Count{1}
-                            : static_cast<Count>(launch.grid.x) * launch.grid.y * launch.grid.z;
+  return blocks_of(launch, options).volume();
 }
 
 void check_options(const Launch& launch, const ReplayOptions& options, int warps_per_block) {
@@ -94,6 +99,15 @@ void check_options(const Launch& launch, const ReplayOptions& options, int warps
     if (b.x >= launch.grid.x || b.y >= launch.grid.y || b.z >= launch.grid.z)
       throw InvalidInput("block " + to_string(b) + " is outside the grid " + to_string(launch.grid) +
                          " (allowed: each index below the grid's size in that dimension)");
+  }
+  if (options.only_blocks) {
+    const BlockRange& r = *options.only_blocks;
+    if (options.only_block) throw InvalidInput("only one of a block and a range of blocks can be replayed");
+    if (r.first.x > r.last.x || r.first.y > r.last.y || r.first.z > r.last.z ||
+        r.last.x >= launch.grid.x || r.last.y >= launch.grid.y || r.last.z >= launch.grid.z)
+      throw InvalidInput("blocks " + to_string(r.first) + " to " + to_string(r.last) +
+                         " are not a range of the grid " + to_string(launch.grid) +
+                         " (allowed: first <= last < the grid's size in each dimension)");
   }
   if (options.only_warp && *options.only_warp >= static_cast<std::uint32_t>(warps_per_block))
     throw InvalidInput("warp " + std::to_string(*options.only_warp) + " does not exist (a block of " +
@@ -155,7 +169,7 @@ ReplayResult to_result(const Kernel& kernel, const std::vector<Tally>& tallies) 
 
 void prepare(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
   validate(kernel);
-  validate(launch, kernel);
+  validate(launch, kernel, options.grid_limits);
   const auto warps = static_cast<int>((launch.block.volume() + launch.warp_size - 1) / launch.warp_size);
   check_options(launch, options, warps);
 }
@@ -186,6 +200,18 @@ void validate(const Launch& launch, const Kernel& kernel) {
       throw InvalidInput("argument '" + p.name + "' has type " + name(launch.arguments[i].type) +
                          ", the parameter has type " + name(p.type));
   }
+}
+
+void validate(const Launch& launch, const Kernel& kernel, GridLimits limits) {
+  if (limits == GridLimits::Cuda) return validate(launch, kernel);
+  Launch cuda = launch;
+  for (std::uint32_t* d : {&cuda.grid.y, &cuda.grid.z}) {
+    if (*d > launch_limits::kMaxGridX)
+      throw InvalidInput("grid " + std::string(d == &cuda.grid.y ? "y" : "z") +
+                         " must be from 1 to 2147483647 (got " + std::to_string(*d) + ")");
+    *d = std::min(*d, launch_limits::kMaxGridYZ);
+  }
+  validate(cuda, kernel);
 }
 
 ReplayEstimate estimate(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {

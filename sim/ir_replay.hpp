@@ -54,6 +54,11 @@ constexpr int kMinWarpSize = 1;
 constexpr int kMaxWarpSize = 64;  // lane masks are 64-bit
 }  // namespace launch_limits
 
+/// Grid sizes an engine accepts: CUDA's (grid y and z up to 65,535), or the model's (every
+/// dimension up to 2^31 - 1: the lecture shorthand's matrices, e.g. a 2^31 - 1 cube at T = 32
+/// needs 2^26 block rows, which no single CUDA launch has).
+enum class GridLimits { Cuda, Model };
+
 struct Launch {
   Dim3 grid;
   Dim3 block;
@@ -67,6 +72,17 @@ struct Launch {
 /// 1..65535; block x, y 1..1024, z 1..64, x*y*z <= 1024; warp size a power of two 1..64;
 /// one argument per parameter, of the parameter's type.
 void validate(const Launch& launch, const Kernel& kernel);
+/// As validate(), with grid y and z up to 2^31 - 1 under GridLimits::Model.
+void validate(const Launch& launch, const Kernel& kernel, GridLimits limits);
+
+/// The blocks first .. last (inclusive in each dimension) of a grid.
+struct BlockRange {
+  Dim3 first{0, 0, 0};
+  Dim3 last{0, 0, 0};
+  std::uint64_t volume() const {
+    return std::uint64_t{last.x - first.x + 1} * (last.y - first.y + 1) * (last.z - first.z + 1);
+  }
+};
 
 struct StatementCounts {
   Count warp_evaluations = 0;
@@ -108,6 +124,11 @@ struct ReplayOptions {
   /// only_block unset, that warp of every block). Barrier counts stay per whole block.
   std::optional<Dim3> only_block;
   std::optional<std::uint32_t> only_warp;
+  /// Replay only these blocks (a box of the grid; not with only_block): e.g. the lecture's four
+  /// block classes, each replayed on its own.
+  std::optional<BlockRange> only_blocks;
+  /// Grid sizes accepted (GridLimits::Model: y and z up to 2^31 - 1, for the lecture shorthand).
+  GridLimits grid_limits = GridLimits::Cuda;
   /// Worker threads; 0 = std::thread::hardware_concurrency().
   unsigned threads = 0;
   /// Runs estimated above this many warp-statement evaluations are refused before they start,

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "sim/count.hpp"
 #include "sim/errors.hpp"
 
 namespace warpdiv::sim {
@@ -75,6 +76,11 @@ std::string describe(const LaunchConfig& c) {
   s << "M[" << c.rows << " x " << c.inner << "] * N[" << c.inner << " x " << c.cols << "], tile "
     << c.tile << " x " << c.tile << ", warp size " << c.warp_size;
   return s.str();
+}
+
+Count Geometry::warp_phases() const {
+  return checked_mul(checked_mul(checked_mul(static_cast<Count>(grid_x), grid_y), phases),
+                     static_cast<Count>(warps_per_block));
 }
 
 }  // namespace warpdiv::sim

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/count.hpp"
+
 namespace warpdiv::sim {
 
 namespace limits {
@@ -57,6 +59,8 @@ struct Geometry {
   explicit Geometry(const LaunchConfig& config);  // validates
 
   std::int64_t blocks() const { return grid_x * grid_y; }
+  /// Warp-phases per phase-loop check: blocks * warps per block * phases (exact, 128-bit).
+  Count warp_phases() const;
   /// Existing lanes of warp w of a block (S, or fewer for the last, partial warp).
   int lanes_in_warp(int warp) const;
 };

@@ -9,7 +9,7 @@
 
 #include "analysis/csv.hpp"
 #include "analysis/divergence_report.hpp"
-#include "sim/replay.hpp"
+#include "analysis/lecture_source.hpp"
 
 namespace warpdiv::analysis {
 namespace {
@@ -22,7 +22,7 @@ TEST(Csv, EscapesPerRfc4180) {
 }
 
 TEST(DivergenceCsv, ReadBackWithFccp) {
-  const sim::DivergenceResult result = sim::replay(sim::LaunchConfig::square(100));
+  const sim::DivergenceResult result = analysis::lecture_counts(sim::LaunchConfig::square(100));
   std::ostringstream text;
   write_divergence_csv(text, result);
   const std::string csv = text.str();
@@ -54,7 +54,7 @@ TEST(DivergenceCsv, ReadBackWithFccp) {
 
 TEST(DivergenceCsv, ClassesWithoutBlocksAreZeros) {
   // A single block is a corner; the other classes have no blocks.
-  const sim::DivergenceResult result = sim::replay(sim::LaunchConfig::square(5));
+  const sim::DivergenceResult result = analysis::lecture_counts(sim::LaunchConfig::square(5));
   std::ostringstream text;
   write_divergence_csv(text, result);
   EXPECT_NE(text.str().find("\nload_M,interior,0,0,0,0\n"), std::string::npos);

@@ -7,7 +7,7 @@
 
 #include "analysis/html.hpp"
 #include "analysis/html_report.hpp"
-#include "sim/replay.hpp"
+#include "analysis/lecture_source.hpp"
 #include "tests/text_helpers.hpp"
 
 namespace warpdiv::analysis {
@@ -18,7 +18,7 @@ using warpdiv::testing::count_occurrences;
 using warpdiv::testing::element;
 
 std::string render(const sim::LaunchConfig& config, const DivergenceHtmlOptions& options = {}) {
-  return render_divergence_html(sim::replay(config), options);
+  return render_divergence_html(analysis::lecture_counts(config), options);
 }
 
 // A result whose every count has the most digits a 128-bit count can have (39): the page can

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "analysis/lecture_source.hpp"
-#include "sim/exact.hpp"
+#include "tests/oracle/exact.hpp"
 #include "sim/ir_json.hpp"
 
 namespace warpdiv::analysis {

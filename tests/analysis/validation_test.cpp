@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "analysis/validation.hpp"
-#include "sim/replay.hpp"
+#include "analysis/lecture_source.hpp"
 
 namespace warpdiv::analysis {
 namespace {
@@ -114,12 +114,12 @@ TEST(SampleLines, LargeSizesKeepTheEdgesAndTheLastTile) {
 // ---- counts ----------------------------------------------------------------------------------
 
 TEST(CompareCounts, EqualTablesAgree) {
-  const sim::DivergenceResult model = sim::replay(sim::LaunchConfig::square(100));
+  const sim::DivergenceResult model = analysis::lecture_counts(sim::LaunchConfig::square(100));
   EXPECT_TRUE(compare_counts(model, model).empty());
 }
 
 TEST(CompareCounts, NamesEveryDifferingField) {
-  const sim::DivergenceResult model = sim::replay(sim::LaunchConfig::square(100));
+  const sim::DivergenceResult model = analysis::lecture_counts(sim::LaunchConfig::square(100));
   sim::DivergenceResult gpu = model;
   // The lecture's corner block has 2 divergent load_M warp-phases (hand count in replay_test).
   gpu.at(sim::Condition::load_M, sim::BlockClass::corner).divergent_warp_phases = 3;
@@ -247,7 +247,7 @@ ValidationRecord lecture_record() {
   r.date = "2026-01-01T00:00:00Z";
   r.seed = 42;
   r.repeats = 5;
-  r.model = sim::replay(sim::LaunchConfig::square(100));
+  r.model = analysis::lecture_counts(sim::LaunchConfig::square(100));
   r.hardware = r.model;
   r.records = RecordComparison{2744, 392, 0, ""};
   for (ProductCheck* p : {&r.checked_product, &r.instrumented_product, &r.unchecked_product}) {

@@ -14,7 +14,7 @@
 #include "analysis/validation.hpp"
 #include "kernels/tiled_matmul.hpp"
 #include "sim/errors.hpp"
-#include "sim/replay.hpp"
+#include "analysis/lecture_source.hpp"
 #include "tools/cli/device_occupancy.hpp"
 
 namespace warpdiv::sim {
@@ -72,8 +72,8 @@ sim::DivergenceResult run_and_check(const sim::LaunchConfig& c) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("random inputs from WARPDIV_TEST_SEED=" + std::to_string(seed));
   std::cout << "[ seed     ] WARPDIV_TEST_SEED=" << seed << " (" << sim::describe(c) << ")\n";
-  const sim::DivergenceResult model = sim::replay(c);
-  const bool records = sim::warp_phases_per_condition(sim::Geometry(c)) <= kMaxRecordedWarpPhases;
+  const sim::DivergenceResult model = analysis::lecture_counts(c);
+  const bool records = sim::Geometry(c).warp_phases() <= kMaxRecordedWarpPhases;
   TiledMatmul gpu(c, records);
   std::mt19937_64 rng(seed);
   const std::vector<float> m = analysis::random_matrix(c.rows, c.inner, rng);

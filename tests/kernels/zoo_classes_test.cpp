@@ -13,7 +13,7 @@
 #include "kernels/frontend/frontend.hpp"
 #include "sim/count.hpp"
 #include "sim/errors.hpp"
-#include "sim/exact.hpp"
+#include "tests/oracle/exact.hpp"
 #include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
 

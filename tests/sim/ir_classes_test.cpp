@@ -7,7 +7,7 @@
 #include <random>
 
 #include "sim/count.hpp"
-#include "sim/exact.hpp"
+#include "tests/oracle/exact.hpp"
 #include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
 #include "tests/sim/tiled_matmul_ir.hpp"

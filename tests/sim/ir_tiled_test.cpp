@@ -5,9 +5,9 @@
 #include <random>
 
 #include "sim/count.hpp"
-#include "sim/exact.hpp"
+#include "tests/oracle/exact.hpp"
 #include "sim/ir_replay.hpp"
-#include "sim/replay.hpp"
+#include "tests/oracle/replay.hpp"
 #include "tests/sim/tiled_matmul_ir.hpp"
 
 namespace warpdiv::sim::ir {

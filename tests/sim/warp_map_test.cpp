@@ -6,7 +6,7 @@
 #include <string>
 
 #include "sim/errors.hpp"
-#include "sim/replay.hpp"
+#include "tests/oracle/replay.hpp"
 #include "sim/warp_map.hpp"
 
 namespace warpdiv::sim {

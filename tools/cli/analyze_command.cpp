@@ -9,7 +9,7 @@
 #include "analysis/output_files.hpp"
 #include "sim/errors.hpp"
 #include "sim/message_text.hpp"
-#include "sim/replay.hpp"
+#include "sim/ir_replay.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gpu_options.hpp"
 #include "tools/cli/options.hpp"
@@ -48,8 +48,8 @@ int analyze_command(const Args& args, std::ostream& out) {
       "html", po::value<std::string>()->value_name("FILE"),
       "also write a self-contained HTML report (block grid, warp x phase maps, tables) to FILE");
   options.add_options()("engine", po::value<std::string>()->value_name("E"),
-                        "exact (default: equivalence classes, any size, instant) or replay "
-                        "(visits every warp-phase; refuses launches above 10^10 of them)");
+                        "exact (default: the class engine, any size, instant) or replay (visits "
+                        "every warp of the lecture source; refuses runs above about a minute)");
   add_gpu_options(options);  // --gpu NAME adds the launch's occupancy to the report
   const po::variables_map vm = parse_command_line("analyze", args, options);
   if (has(vm, "help")) {
@@ -59,15 +59,16 @@ int analyze_command(const Args& args, std::ostream& out) {
   if (list_gpus_if_asked(vm, out)) return 0;
   const sim::LaunchConfig config = launch_from(vm);
   const Engine engine = has(vm, "engine") ? engine_from(get(vm, "engine")) : Engine::exact;
-  const sim::ReplayOptions replay_options;
+  const sim::ir::ReplayOptions replay_options;
   if (engine == Engine::replay) {
     // Refuse before opening the output, and name the flag that gets the user an answer.
-    const sim::Count warp_phases = sim::warp_phases_per_condition(sim::Geometry(config));
-    if (warp_phases > replay_options.max_warp_phases)
-      throw InvalidInput("--engine replay would visit " + sim::to_decimal(warp_phases) +
-                         " warp-phases per check, above its limit of " +
-                         sim::to_decimal(replay_options.max_warp_phases) +
-                         "; use --engine exact (the default), which counts any size exactly");
+    const sim::Count cost = analysis::lecture_replay_cost(config);
+    if (cost > replay_options.max_evaluations)
+      throw InvalidInput("--engine replay would make " + sim::to_decimal(cost) +
+                         " warp-statement evaluations, above its limit of " +
+                         sim::to_decimal(replay_options.max_evaluations) +
+                         " (about a minute); use --engine exact (the default), which counts any "
+                         "size exactly");
   }
   const std::optional<TiledOccupancy> occupancy =
       tiled_occupancy(vm, config.tile, config.warp_size);
@@ -78,7 +79,8 @@ int analyze_command(const Args& args, std::ostream& out) {
   std::ostream& report = outputs.report();  // nothing when an output goes to stdout
 
   const sim::DivergenceResult result =
-      engine == Engine::exact ? analysis::lecture_counts(config) : sim::replay(config, replay_options);
+      engine == Engine::exact ? analysis::lecture_counts(config)
+                              : analysis::lecture_replay(config, replay_options);
 
   // Render everything before committing anything, so a failure leaves no file half-updated.
   if (csv) analysis::write_divergence_csv(csv->stream(), result);

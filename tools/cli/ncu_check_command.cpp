@@ -4,7 +4,7 @@
 
 #include "analysis/ncu_crosscheck.hpp"
 #include "sim/errors.hpp"
-#include "sim/replay.hpp"
+#include "analysis/lecture_source.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/options.hpp"
 
@@ -117,7 +117,7 @@ int ncu_check_command(const Args& args, std::ostream& out) {
       config.tile = static_cast<int>(first->block[0]);
   }
   const analysis::NcuCrosscheck check =
-      analysis::crosscheck_ncu(launches, sim::replay(config), registers);
+      analysis::crosscheck_ncu(launches, analysis::lecture_counts(config), registers);
   analysis::write_ncu_crosscheck_text(out, check);
   if (!check.matched()) throw Mismatch("ncu's occupancy figures differ from the calculator's");
   return 0;

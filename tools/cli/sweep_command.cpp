@@ -1,6 +1,9 @@
 // warpdiv sweep: the exact counts of many launches (sizes x inner sizes x tiles) into one CSV, with
 // a progress bar on a terminal and a clean stop on Ctrl-C.
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <thread>
 #include <cstdint>
 #include <iostream>
 #include <memory>
@@ -11,7 +14,7 @@
 #include "analysis/sweep_html.hpp"
 #include "analysis/sweep_report.hpp"
 #include "sim/errors.hpp"
-#include "sim/exact.hpp"
+#include "analysis/lecture_source.hpp"
 #include "sim/message_text.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gpu_options.hpp"
@@ -156,13 +159,37 @@ int sweep_command(const Args& args, std::ostream& out) {
   std::vector<analysis::SweepRow> kept;  // for the page
   if (html) kept.reserve(plan.launches() * sim::kConditionCount);
   ProgressBar progress("sweep", "launches", plan.launches());
+  // Launches are counted in chunks, each chunk's launches spread over the cores, and written in
+  // order; Ctrl-C is seen between chunks (a chunk takes well under a second).
+  const std::size_t workers = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t chunk = 16 * workers;
+  std::vector<std::vector<analysis::SweepRow>> results(chunk);
   std::size_t done = 0;
-  for (; done < plan.launches() && !sigint.interrupted() && !outputs.failed(); ++done) {
-    for (const analysis::SweepRow& row : analysis::sweep_rows(sim::exact(plan.launch(done)))) {
-      if (csv) analysis::write_sweep_csv_row(csv->stream(), row);
-      if (html) kept.push_back(row);
-    }
-    progress.update(done + 1);
+  while (done < plan.launches() && !sigint.interrupted() && !outputs.failed()) {
+    const std::size_t n = std::min(chunk, plan.launches() - done);
+    std::atomic<std::size_t> next{0};
+    std::vector<std::exception_ptr> errors(workers);
+    const auto work = [&](std::size_t w) {
+      try {
+        for (std::size_t i; (i = next.fetch_add(1)) < n;)
+          results[i] = analysis::sweep_rows(analysis::lecture_counts(plan.launch(done + i)));
+      } catch (...) {
+        errors[w] = std::current_exception();
+      }
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t w = 1; w < std::min(workers, n); ++w) threads.emplace_back(work, w);
+    work(0);
+    for (std::thread& t : threads) t.join();
+    for (const std::exception_ptr& e : errors)
+      if (e) std::rethrow_exception(e);
+    for (std::size_t i = 0; i < n; ++i)
+      for (const analysis::SweepRow& row : results[i]) {
+        if (csv) analysis::write_sweep_csv_row(csv->stream(), row);
+        if (html) kept.push_back(row);
+      }
+    done += n;
+    progress.update(done);
   }
   progress.finish();
   if (html) html->stream() << analysis::render_sweep_html(kept, page, sigint.interrupted());

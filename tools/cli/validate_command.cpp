@@ -9,8 +9,7 @@
 #include "analysis/validation.hpp"
 #include "kernels/tiled_matmul.hpp"
 #include "sim/errors.hpp"
-#include "sim/exact.hpp"
-#include "sim/replay.hpp"
+#include "analysis/lecture_source.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/device_occupancy.hpp"
 #include "tools/cli/options.hpp"
@@ -111,7 +110,7 @@ int validate_command(const Args& args, std::ostream& out) {
   const kernels::DeviceInfo device = kernels::query_device();  // NoDevice: exit 3
   const sim::Geometry geometry(config);
   const bool with_records =
-      sim::warp_phases_per_condition(geometry) <= kernels::kMaxRecordedWarpPhases;
+      geometry.warp_phases() <= kernels::kMaxRecordedWarpPhases;
   kernels::TiledMatmul gpu(config, with_records);  // refuses what does not fit, before allocating
 
   analysis::ValidationRecord record;
@@ -123,10 +122,11 @@ int validate_command(const Args& args, std::ostream& out) {
   record.date = utc_now();
   record.seed = seed;
   record.repeats = repeats;
-  // The replay engine (the simple oracle) where it is willing, the exact engine beyond.
-  record.model = sim::warp_phases_per_condition(geometry) <= sim::ReplayOptions{}.max_warp_phases
-                     ? sim::replay(config)
-                     : sim::exact(config);
+  // The lecture source's model: replayed warp by warp where that takes under a minute, counted
+  // by classes beyond.
+  record.model = analysis::lecture_replay_cost(config) <= sim::ir::ReplayOptions{}.max_evaluations
+                     ? analysis::lecture_replay(config)
+                     : analysis::lecture_counts(config);
 
   std::mt19937_64 rng(seed);
   const std::vector<float> m = analysis::random_matrix(config.rows, config.inner, rng);

@@ -6,8 +6,8 @@
 #include <random>
 
 #include "sim/errors.hpp"
-#include "sim/exact.hpp"
-#include "sim/replay.hpp"
+#include "tests/oracle/exact.hpp"
+#include "tests/oracle/replay.hpp"
 
 namespace warpdiv::sim {
 namespace {

@@ -28,9 +28,6 @@ struct ReplayOptions {
   unsigned threads = 0;
 };
 
-/// Warp-phases per condition of a launch: blocks * warps per block * phases (exact, 128-bit).
-Count warp_phases_per_condition(const Geometry& geometry);
-
 /// Throws InvalidInput when the launch exceeds options.max_warp_phases.
 DivergenceResult replay(const LaunchConfig& config, const ReplayOptions& options = {});
 

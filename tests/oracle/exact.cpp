@@ -1,4 +1,4 @@
-#include "sim/exact.hpp"
+#include "tests/oracle/exact.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "sim/replay.hpp"
+#include "tests/oracle/replay.hpp"
 
 #include <algorithm>
 #include <array>
@@ -10,11 +10,6 @@
 #include "sim/errors.hpp"
 
 namespace warpdiv::sim {
-
-Count warp_phases_per_condition(const Geometry& g) {
-  return checked_mul(checked_mul(checked_mul(static_cast<Count>(g.grid_x), g.grid_y), g.phases),
-                     static_cast<Count>(g.warps_per_block));
-}
 
 namespace {
 
@@ -147,7 +142,7 @@ unsigned worker_count(const ReplayOptions& options, const Geometry& g, Count tot
 
 DivergenceResult replay(const LaunchConfig& config, const ReplayOptions& options) {
   const Geometry g(config);
-  const Count total = warp_phases_per_condition(g);
+  const Count total = g.warp_phases();
   const Count limit = std::min(options.max_warp_phases, kReplayHardLimit);
   if (total > limit) {
     throw InvalidInput("the replay engine would visit " + to_decimal(total) +

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/errors.hpp"
-#include "sim/replay.hpp"
+#include "tests/oracle/replay.hpp"
 
 namespace warpdiv::sim {
 namespace {
