@@ -227,7 +227,7 @@ std::string grid_html(const SourceReport& report, const SourceHtmlPage& page) {
              html::group_digits(std::to_string(panels - kMaxGridPanels)) + " left out (blockIdx.z " +
              index_range(zb[kMaxGridPanels], zb.back()) + "); the table lists every class.</p>\n";
   }
-  out += "<table id=\"classes\"><tr><th>class</th><th>blocks</th><th>defined by</th><th>representative</th></tr>\n";
+  out += "<div class=\"table-box\"><table id=\"classes\"><tr><th>class</th><th>blocks</th><th>defined by</th><th>representative</th></tr>\n";
   for (std::size_t k = 0; k < page.classes.size(); ++k) {
     const BlockClassView& c = page.classes[k];
     out += "<tr><td><span class=\"swatch-inline\" style=\"background:" +
@@ -236,7 +236,7 @@ std::string grid_html(const SourceReport& report, const SourceHtmlPage& page) {
            "</td><td style=\"text-align:left\">" + escape(c.definition) + "</td><td>" +
            escape(ir::to_string(c.representative)) + "</td></tr>\n";
   }
-  out += "</table>\n</section>\n";
+  out += "</table></div>\n</section>\n";
   return out;
 }
 

@@ -277,11 +277,12 @@ INSTANTIATE_TEST_SUITE_P(
         LayoutPage{"ZooImageBlur",
                    {"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/image_blur.cu",
                     "--grid", "3,2", "--block", "16,16", "--arg", "w=40", "--arg", "h=20"}},
-        // A 3-D grid's class panels, side by side or wrapped.
-        LayoutPage{"ZooEarlyReturn3d",
+        // A 3-D grid's class panels, side by side or wrapped: the largest CUDA grid, whose 27
+        // classes make three panels with long segment labels and class numbers on the cells.
+        LayoutPage{"ZooEarlyReturn3dLargest",
                    {"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/early_return_3d.cu",
-                    "--grid", "3,2,8", "--block", "8,8,4", "--arg", "nx=20", "--arg", "ny=12",
-                    "--arg", "nz=26"}},
+                    "--grid", "268435455,65535,65535", "--block", "8,8,4", "--arg",
+                    "nx=2147483630", "--arg", "ny=524270", "--arg", "nz=262130"}},
         LayoutPage{"ZooSweep",
                    {"sweep", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/image_blur.cu",
                     "--grid", "(w+block_x-1)/block_x,(h+block_y-1)/block_y", "--block",
