@@ -23,6 +23,9 @@ constexpr const char* kMixed = "#9AC8E6";  // uniform in each instance, not in a
 constexpr const char* kClassColours[] = {html::colour::kInterior, html::colour::kRightEdge,
                                          html::colour::kBottomEdge, html::colour::kCorner,
                                          "#F0E442", "#56B4E9", "#999999", "#000000"};
+// A class number written on each of those is white on the blue and the black (else the page's).
+constexpr bool kWhiteClassNumber[] = {false, false, false, true, false, false, false, true};
+static_assert(std::size(kWhiteClassNumber) == std::size(kClassColours));
 
 const char* cell_colour(WarpCell c) {
   switch (c) {
@@ -107,60 +110,124 @@ std::string legend(const std::vector<std::pair<const char*, std::string>>& items
   return out + "</div>\n";
 }
 
-// The grid, drawn by segments: the class intervals' bounds cut x and y into a few segments.
+// The bounds of the classes' intervals in one dimension: they cut it into segments.
+std::vector<std::uint32_t> bounds(const std::vector<BlockClassView>& classes,
+                                  IndexInterval BlockClassView::*dim) {
+  std::set<std::uint32_t> b;
+  for (const BlockClassView& c : classes) {
+    b.insert((c.*dim).begin);
+    b.insert((c.*dim).end);
+  }
+  return {b.begin(), b.end()};
+}
+
+std::string index_range(std::uint32_t a, std::uint32_t b) {
+  return b - a == 1 ? std::to_string(a) : std::to_string(a) + "-" + std::to_string(b - 1);
+}
+
+// A panel's label: the z part of the definition of a class whose z interval is the segment
+// ("blockIdx.z < 6", "blockIdx.z = 7 (last)"; it is the last part, as dimensions go x, y, z);
+// else the segment itself.
+std::string z_label(const std::vector<BlockClassView>& classes, IndexInterval z, std::uint32_t grid_z) {
+  for (const BlockClassView& c : classes) {
+    const auto at = c.definition.find("blockIdx.z");
+    if (c.z.begin == z.begin && c.z.end == z.end && at != std::string::npos)
+      return c.definition.substr(at);
+  }
+  const std::string last = z.end == grid_z ? " (last)" : "";
+  if (z.end - z.begin == 1) return "blockIdx.z = " + std::to_string(z.begin) + last;
+  return "blockIdx.z in [" + std::to_string(z.begin) + ", " + std::to_string(z.end - 1) + "]" + last;
+}
+
+// One x-y picture of the classes whose z interval holds segment z: a cell per segment of x and
+// y, coloured by the first class holding it. `z_title` ("" in a 2-D picture) ends each cell's title.
+std::string grid_svg(const std::vector<BlockClassView>& classes, const std::vector<std::uint32_t>& xb,
+                     const std::vector<std::uint32_t>& yb, IndexInterval z, const std::string& id,
+                     const std::string& z_title) {
+  const double left = 110, top = 20;
+  // Wide enough for the axis label above a grid of few segments.
+  const double width = std::max(left + kGridCell * static_cast<double>(xb.size() - 1) + 10,
+                                left + 160.0);
+  const double height = top + kGridCell * static_cast<double>(yb.size() - 1) + 10;
+  std::string out = "<svg id=\"" + id + "\" width=\"" + coord(width) + "\" height=\"" +
+                    coord(height) + "\" role=\"img\" aria-label=\"block classes on the grid" +
+                    escape(z_title) + "\">\n";
+  for (std::size_t j = 0; j + 1 < yb.size(); ++j) {
+    out += "<text x=\"" + coord(left - 6) + "\" y=\"" +
+           coord(top + kGridCell * (static_cast<double>(j) + 0.65)) +
+           "\" text-anchor=\"end\" font-size=\"11\">y " + index_range(yb[j], yb[j + 1]) + "</text>\n";
+    for (std::size_t i = 0; i + 1 < xb.size(); ++i) {
+      const char* colour = "#FFFFFF";
+      std::string name;
+      std::size_t k = 0;
+      for (; k < classes.size(); ++k) {
+        const BlockClassView& c = classes[k];
+        if (c.x.begin <= xb[i] && xb[i] < c.x.end && c.y.begin <= yb[j] && yb[j] < c.y.end &&
+            c.z.begin <= z.begin && z.begin < c.z.end) {
+          colour = kClassColours[k % std::size(kClassColours)];
+          name = c.name;
+          break;
+        }
+      }
+      const double x = left + kGridCell * static_cast<double>(i),
+                   y = top + kGridCell * static_cast<double>(j);
+      out += "<rect x=\"" + coord(x) + "\" y=\"" + coord(y) + "\" width=\"" + coord(kGridCell - 2) +
+             "\" height=\"" + coord(kGridCell - 2) + "\" fill=\"" + colour + "\"><title>" +
+             escape(name + ": blockIdx.x " + index_range(xb[i], xb[i + 1]) + ", blockIdx.y " +
+                    index_range(yb[j], yb[j + 1]) + z_title) +
+             "</title></rect>\n";
+      // More classes than colours: each cell also shows its class's number.
+      if (k < classes.size() && classes.size() > std::size(kClassColours)) {
+        const std::string number = std::to_string(k + 1);
+        out += "<text x=\"" + coord(x + (kGridCell - 2) / 2) + "\" y=\"" + coord(y + 15.5) +
+               "\" text-anchor=\"middle\" font-size=\"" + (number.size() > 3 ? "8" : "10") +
+               "\"" + (kWhiteClassNumber[k % std::size(kClassColours)] ? " style=\"fill:#FFFFFF\"" : "") +
+               ">" + number + "</text>\n";
+      }
+    }
+  }
+  out += "<text x=\"" + coord(left) + "\" y=\"12\" font-size=\"11\">blockIdx.x segments &#8594;</text>\n";
+  return out + "</svg>";
+}
+
+// The grid, drawn by segments: the class intervals' bounds cut x and y into a few segments. When
+// they cut z too, one x-y panel per segment of z (at most kMaxGridPanels), side by side.
 std::string grid_html(const SourceReport& report, const SourceHtmlPage& page) {
   std::string out = "<section><h2>Block classes</h2>\n";
   if (page.classes.empty()) {
     out += "<p class=\"note\">" + escape(page.engine_note) + "</p>\n</section>\n";
     return out;
   }
+  const std::vector<std::uint32_t> xb = bounds(page.classes, &BlockClassView::x),
+                                   yb = bounds(page.classes, &BlockClassView::y),
+                                   zb = bounds(page.classes, &BlockClassView::z);
+  const std::size_t panels = zb.size() - 1;
   out += "<p>" + std::to_string(page.classes.size()) +
          " classes of blocks whose warps behave alike; each is counted once and multiplied by its "
-         "size. The grid is drawn by segments of blockIdx (a segment may stand for many blocks).</p>\n";
-  std::set<std::uint32_t> xs, ys;
-  for (const BlockClassView& c : page.classes) {
-    xs.insert(c.x.begin);
-    xs.insert(c.x.end);
-    ys.insert(c.y.begin);
-    ys.insert(c.y.end);
-  }
-  const std::vector<std::uint32_t> xb(xs.begin(), xs.end()), yb(ys.begin(), ys.end());
-  const double left = 110, top = 20;
-  // Wide enough for the axis label above a grid of few segments.
-  const double width = std::max(left + kGridCell * static_cast<double>(xb.size() - 1) + 10,
-                                left + 160.0);
-  const double height = top + kGridCell * static_cast<double>(yb.size() - 1) + 10;
-  out += "<figure><svg id=\"class-grid\" width=\"" + coord(width) + "\" height=\"" +
-         coord(height) + "\" role=\"img\" aria-label=\"block classes on the grid\">\n";
-  const auto range = [](std::uint32_t a, std::uint32_t b) {
-    return b - a == 1 ? std::to_string(a) : std::to_string(a) + "-" + std::to_string(b - 1);
-  };
-  for (std::size_t j = 0; j + 1 < yb.size(); ++j) {
-    out += "<text x=\"" + coord(left - 6) + "\" y=\"" +
-           coord(top + kGridCell * (static_cast<double>(j) + 0.65)) +
-           "\" text-anchor=\"end\" font-size=\"11\">y " + range(yb[j], yb[j + 1]) + "</text>\n";
-    for (std::size_t i = 0; i + 1 < xb.size(); ++i) {
-      const char* colour = "#FFFFFF";
-      std::string name;
-      for (std::size_t k = 0; k < page.classes.size(); ++k) {
-        const BlockClassView& c = page.classes[k];
-        if (c.x.begin <= xb[i] && xb[i] < c.x.end && c.y.begin <= yb[j] && yb[j] < c.y.end) {
-          colour = kClassColours[k % std::size(kClassColours)];
-          name = c.name;
-          break;
-        }
-      }
-      out += "<rect x=\"" + coord(left + kGridCell * static_cast<double>(i)) + "\" y=\"" +
-             coord(top + kGridCell * static_cast<double>(j)) + "\" width=\"" + coord(kGridCell - 2) +
-             "\" height=\"" + coord(kGridCell - 2) + "\" fill=\"" + colour + "\"><title>" +
-             escape(name + ": blockIdx.x " + range(xb[i], xb[i + 1]) + ", blockIdx.y " +
-                    range(yb[j], yb[j + 1])) +
-             "</title></rect>\n";
+         "size. The grid is drawn by segments of blockIdx (a segment may stand for many blocks)" +
+         (panels > 1 ? ", one panel of blockIdx.x and .y per segment of blockIdx.z" : "") +
+         ".</p>\n";
+  if (panels == 1) {
+    out += "<figure>" + grid_svg(page.classes, xb, yb, {zb[0], zb[1]}, "class-grid", "") +
+           "<figcaption>" + escape(report.launch) + "</figcaption></figure>\n";
+  } else {
+    out += "<figure id=\"class-grid\"><div class=\"figure-row\">\n";
+    for (std::size_t p = 0; p < panels && p < kMaxGridPanels; ++p) {
+      const IndexInterval z{zb[p], zb[p + 1]};
+      out += "<figure><figcaption style=\"font-weight:600\">" +
+             escape(z_label(page.classes, z, zb.back())) + "</figcaption>" +
+             grid_svg(page.classes, xb, yb, z, "class-grid-z" + std::to_string(p + 1),
+                      ", blockIdx.z " + index_range(z.begin, z.end)) +
+             "</figure>\n";
     }
+    out += "</div><figcaption>" + escape(report.launch) + "</figcaption></figure>\n";
+    if (panels > kMaxGridPanels)
+      out += "<p class=\"note\">Only the first " + std::to_string(kMaxGridPanels) + " of the " +
+             html::group_digits(std::to_string(panels)) + " segments of blockIdx.z are drawn: " +
+             html::group_digits(std::to_string(panels - kMaxGridPanels)) + " left out (blockIdx.z " +
+             index_range(zb[kMaxGridPanels], zb.back()) + "); the table lists every class.</p>\n";
   }
-  out += "<text x=\"" + coord(left) + "\" y=\"12\" font-size=\"11\">blockIdx.x segments &#8594;</text>\n";
-  out += "</svg><figcaption>grid " + escape(report.launch) + "</figcaption></figure>\n";
-  out += "<table id=\"classes\"><tr><th>class</th><th>blocks</th><th>defined by</th><th>representative</th></tr>\n";
+  out += "<div class=\"table-box\"><table id=\"classes\"><tr><th>class</th><th>blocks</th><th>defined by</th><th>representative</th></tr>\n";
   for (std::size_t k = 0; k < page.classes.size(); ++k) {
     const BlockClassView& c = page.classes[k];
     out += "<tr><td><span class=\"swatch-inline\" style=\"background:" +
@@ -169,7 +236,7 @@ std::string grid_html(const SourceReport& report, const SourceHtmlPage& page) {
            "</td><td style=\"text-align:left\">" + escape(c.definition) + "</td><td>" +
            escape(ir::to_string(c.representative)) + "</td></tr>\n";
   }
-  out += "</table>\n</section>\n";
+  out += "</table></div>\n</section>\n";
   return out;
 }
 

@@ -39,6 +39,8 @@ struct WarpIterationMap {
   std::vector<WarpCell> cells;  // warps x iterations, row-major
 };
 
+/// The class grid of a 3-D launch draws one x-y panel per segment of blockIdx.z, at most this many.
+constexpr std::size_t kMaxGridPanels = 16;
 /// Maps show at most this many warps and iterations, and at most this many classes get maps.
 constexpr std::uint32_t kMaxMapWarps = 64;
 constexpr std::uint32_t kMaxMapIterations = 64;

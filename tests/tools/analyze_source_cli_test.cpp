@@ -438,6 +438,32 @@ TEST_F(AnalyzeSourceFile, HtmlPageDrawsTheBlockClasses) {
   EXPECT_FALSE(contains(page, "id=\"map-25\""));
 }
 
+TEST_F(AnalyzeSourceFile, HtmlPageDrawsAPanelPerSegmentOfBlockIdxZ) {
+  // early_return_3d.cu, a 20 x 12 x 26 volume in blocks of 8 x 8 x 4 on a grid (3, 2, 8): z =
+  // 4 bz + tz < 26 holds for every slice of bz <= 5, half of bz = 6 (24, 25) and none of bz = 7;
+  // x < 20 cuts bx at 2, y < 12 cuts by at 1. So 2 x 2 x 3 classes, ordered by z: 1-4 in
+  // panel "blockIdx.z < 6", 5-8 in "blockIdx.z = 6", 9-12 in "blockIdx.z = 7 (last)".
+  TempDir dir;
+  const std::string html = dir.file("volume.html");
+  const CliResult r = run_warpdiv({"analyze", kZoo + "early_return_3d.cu", "--grid", "3,2,8",
+                                   "--block", "8,8,4", "--arg", "nx=20", "--arg", "ny=12", "--arg",
+                                   "nz=26", "--html", html});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string page = read_file(html);
+  EXPECT_TRUE(contains(page, ">class 12</td>"));
+  EXPECT_FALSE(contains(page, ">class 13</td>"));
+  EXPECT_TRUE(contains(page, ">blockIdx.z &lt; 6</figcaption><svg id=\"class-grid-z1\""));
+  EXPECT_TRUE(contains(page, ">blockIdx.z = 6</figcaption><svg id=\"class-grid-z2\""));
+  EXPECT_TRUE(contains(page, ">blockIdx.z = 7 (last)</figcaption><svg id=\"class-grid-z3\""));
+  EXPECT_FALSE(contains(page, "class-grid-z4"));
+  for (int panel = 1; panel <= 3; ++panel) {
+    const std::string svg = element(page, "svg", "class-grid-z" + std::to_string(panel));
+    for (int k = 1; k <= 12; ++k)
+      EXPECT_EQ(contains(svg, "<title>class " + std::to_string(k) + ":"), (k + 3) / 4 == panel)
+          << "class " << k << ", panel " << panel;
+  }
+}
+
 TEST_F(AnalyzeSourceFile, HtmlPageStaysSmallAtAnySize) {
   // 2^26 x 65535 blocks of 1024 threads: the page draws classes and a few maps, never the grid.
   TempDir dir;

@@ -175,6 +175,24 @@ TEST_F(Browser, ZooKernelSourcePage) {
   EXPECT_GT(image.count(parse_colour(colour::kDivergent)), 100u);
 }
 
+TEST_F(Browser, ZooKernel3dSourcePagePanels) {
+  // early_return_3d.cu on a grid (3, 2, 8) with nz = 26: its classes cut blockIdx.z into z < 6,
+  // z = 6 (half the slices in) and z = 7 (none in), so the grid is three x-y panels of 2 x 2
+  // segments (tests/tools/analyze_source_cli_test.cpp works the classes out).
+  const std::string page = dir_.file("volume.html");
+  const CliResult r = run_warpdiv(
+      {"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/early_return_3d.cu", "--grid",
+       "3,2,8", "--block", "8,8,4", "--arg", "nx=20", "--arg", "ny=12", "--arg", "nz=26", "--html",
+       page});
+  if (contains(r.err, "without the Clang front-end")) GTEST_SKIP() << "no Clang front-end";
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string dom = chromium_dump_dom(chromium_, page);
+  const std::string grid = between(dom, "<figure id=\"class-grid\">", "<table id=\"classes\">");
+  EXPECT_EQ(count(grid, "<svg id=\"class-grid-z"), 3u);
+  EXPECT_EQ(count(grid, "<rect "), 12u);
+  EXPECT_TRUE(contains(grid, ">blockIdx.z = 7 (last)</figcaption>")) << grid;
+}
+
 // ---- Layout: nothing overprints or runs off the window, at any size ----
 
 // A small laptop's window and a wide screen's, px.
@@ -259,6 +277,12 @@ INSTANTIATE_TEST_SUITE_P(
         LayoutPage{"ZooImageBlur",
                    {"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/image_blur.cu",
                     "--grid", "3,2", "--block", "16,16", "--arg", "w=40", "--arg", "h=20"}},
+        // A 3-D grid's class panels, side by side or wrapped: the largest CUDA grid, whose 27
+        // classes make three panels with long segment labels and class numbers on the cells.
+        LayoutPage{"ZooEarlyReturn3dLargest",
+                   {"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/early_return_3d.cu",
+                    "--grid", "268435455,65535,65535", "--block", "8,8,4", "--arg",
+                    "nx=2147483630", "--arg", "ny=524270", "--arg", "nz=262130"}},
         LayoutPage{"ZooSweep",
                    {"sweep", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/image_blur.cu",
                     "--grid", "(w+block_x-1)/block_x,(h+block_y-1)/block_y", "--block",
