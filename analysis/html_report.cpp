@@ -7,6 +7,7 @@
 #include "analysis/divergence_report.hpp"
 #include "analysis/gpu_presets.hpp"
 #include "analysis/html.hpp"
+#include "analysis/lecture_source.hpp"
 #include "analysis/occupancy_report.hpp"
 #include "sim/warp_map.hpp"
 
@@ -477,8 +478,8 @@ std::string outcome_legend() {
 std::string maps_section(const sim::DivergenceResult& result, const sim::Geometry& g,
                          const std::vector<sim::WarpLayout>& warps,
                          const DivergenceHtmlOptions& options) {
-  const sim::WarpLaneTable lanes(g);
   const auto columns = sim::phase_columns(g, options.max_phase_columns);
+  const std::vector<sim::WarpPhaseMap> maps = lecture_warp_maps(result.config, columns);
   const bool summary = static_cast<std::int64_t>(columns.size()) < g.phases;
   std::ostringstream out;
   out << "<section id=\"maps\"><h2>Warps × phases, by block class</h2>\n";
@@ -500,9 +501,10 @@ std::string maps_section(const sim::DivergenceResult& result, const sim::Geometr
         << ", by " << html::group_digits(std::to_string(block.by)) << ")</h3>\n"
         << "<div class=\"figure-row\">";
     bool first = true;
-    for (Condition c : sim::kConditions) {
-      const sim::WarpPhaseMap map = sim::warp_phase_map(g, lanes, c, block, columns);
-      out << warp_phase_map_figure(map, warps, summary, first, result.at(c, block.block_class));
+    for (const sim::WarpPhaseMap& map : maps) {
+      if (map.block.block_class != block.block_class) continue;
+      out << warp_phase_map_figure(map, warps, summary, first,
+                                   result.at(map.condition, block.block_class));
       first = false;
     }
     out << "</div></div>\n";

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <mutex>
+#include <optional>
+#include <stdexcept>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -259,6 +261,81 @@ LectureRecords lecture_records(const sim::LaunchConfig& config) {
   options.observer = &observer;
   ir::replay(model, launch, options);
   return records;
+}
+
+namespace {
+
+sim::WarpOutcome map_outcome(ir::WarpOutcome o) {
+  switch (o) {
+    case ir::WarpOutcome::AllTrue: return sim::WarpOutcome::uniform_true;
+    case ir::WarpOutcome::AllFalse: return sim::WarpOutcome::uniform_false;
+    case ir::WarpOutcome::Divergent: return sim::WarpOutcome::divergent;
+    case ir::WarpOutcome::NotReached:
+    case ir::WarpOutcome::Mixed: break;
+  }
+  throw std::logic_error("lecture maps: a warp of a representative block did not evaluate a check "
+                         "alike in every phase of a column");
+}
+
+const ir::BlockClass& class_of(const ir::ClassReplayResult& r, std::int64_t bx, std::int64_t by) {
+  for (const ir::BlockClass& c : r.classes)
+    if (c.intervals[0].first <= bx && bx <= c.intervals[0].last && c.intervals[1].first <= by &&
+        by <= c.intervals[1].last)
+      return c;
+  throw std::logic_error("lecture maps: no class holds block (" + std::to_string(bx) + ", " +
+                         std::to_string(by) + ")");
+}
+
+}  // namespace
+
+std::vector<sim::WarpPhaseMap> lecture_warp_maps(const sim::LaunchConfig& config,
+                                                 const std::vector<sim::PhaseColumn>& columns) {
+  const ir::Kernel& model = lecture_model();
+  const ir::ClassReplayResult r = ir::class_replay(model, lecture_source_launch(model, config), {},
+                                                   ir::GridLimits::Model);
+  const auto ifs = lecture_ifs(model);
+  const std::size_t n = model.stmts.size();
+  const sim::Geometry g(config);
+  std::vector<sim::WarpPhaseMap> maps;
+  for (const sim::RepresentativeBlock& block : sim::representative_blocks(g)) {
+    const ir::BlockClass& c = class_of(r, block.bx, block.by);
+    if (c.outcomes.empty() || c.warps != static_cast<std::uint32_t>(g.warps_per_block))
+      throw std::logic_error("lecture maps: the class engine kept no outcomes per warp");
+    for (const Condition k : sim::kConditions) {
+      const auto id = static_cast<std::size_t>(ifs[static_cast<std::size_t>(k)]);
+      sim::WarpPhaseMap map;
+      map.condition = k;
+      map.block = block;
+      map.warps = g.warps_per_block;
+      map.columns = k == Condition::store ? std::vector<sim::PhaseColumn>{{0, 0, true}} : columns;
+      // The iteration classes of the phase loop (the loop around the check) in this class.
+      std::vector<const ir::IterationClass*> phases;
+      for (const ir::IterationClass& ic : c.iteration_classes)
+        if (!ic.exit && ic.statements[id].warp_evaluations != 0) phases.push_back(&ic);
+      for (std::size_t w = 0; w < static_cast<std::size_t>(map.warps); ++w) {
+        for (const sim::PhaseColumn& column : map.columns) {
+          if (k == Condition::store) {
+            map.outcomes.push_back(map_outcome(c.outcomes[w * n + id]));
+            continue;
+          }
+          std::optional<ir::WarpOutcome> outcome;
+          for (const ir::IterationClass* ic : phases) {
+            if (ic->last < static_cast<std::uint64_t>(column.first) ||
+                ic->first > static_cast<std::uint64_t>(column.last))
+              continue;
+            if (ic->outcomes.empty())
+              throw std::logic_error("lecture maps: the class engine kept no outcomes per warp");
+            const ir::WarpOutcome o = ic->outcomes[w * n + id];
+            if (outcome && *outcome != o) outcome = ir::WarpOutcome::Mixed;
+            else outcome = o;
+          }
+          map.outcomes.push_back(map_outcome(outcome.value_or(ir::WarpOutcome::NotReached)));
+        }
+      }
+      maps.push_back(std::move(map));
+    }
+  }
+  return maps;
 }
 
 }  // namespace warpdiv::analysis

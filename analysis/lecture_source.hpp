@@ -17,6 +17,7 @@
 #include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
 #include "sim/launch.hpp"
+#include "sim/warp_map.hpp"
 
 namespace warpdiv::analysis {
 
@@ -50,6 +51,15 @@ sim::Count lecture_replay_cost(const sim::LaunchConfig& config);
 /// unset. Throws InvalidInput above options.max_evaluations.
 sim::DivergenceResult lecture_replay(const sim::LaunchConfig& config,
                                      const sim::ir::ReplayOptions& options = {});
+
+/// The warp x phase maps of the HTML report: for each lecture class that has blocks, drawn from
+/// its block nearest the origin (sim::representative_blocks), and each check, how every warp of
+/// that block evaluated the check in each column of phases (`columns`, from sim::phase_columns;
+/// the store: one column, once per warp). From the class engine's iteration classes of the
+/// lecture source's phase loop, so the maps exist at any size. Throws std::logic_error when a
+/// column holds phases that the engine did not find alike (the columns would mislead).
+std::vector<sim::WarpPhaseMap> lecture_warp_maps(const sim::LaunchConfig& config,
+                                                 const std::vector<sim::PhaseColumn>& columns);
 
 /// What the instrumented lecture kernel (kernels/tiled_matmul.cu) records, as the model says it:
 /// per warp (blocks in x + y*Gx order, then the warp in the block), one byte per phase packing the

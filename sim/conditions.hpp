@@ -1,4 +1,6 @@
-// The tiled kernel's four boundary checks, its block classes, and lane masks of a warp.
+// The lecture table's four boundary checks and its block classes (the rows and columns of the
+// 20-row table), and lane masks of a warp. (The checks' per-lane definitions, the hand-written
+// model, are a test oracle now: tests/oracle/lane_masks.hpp.)
 #pragma once
 
 #include <array>
@@ -40,43 +42,8 @@ BlockClass block_class_from_name(const std::string& text);
 /// The class of block (bx, by): last block-column and/or last block-row.
 BlockClass classify_block(const Geometry& geometry, std::int64_t bx, std::int64_t by);
 
-/// True when thread (tx, ty) of block (bx, by) passes `condition` in phase p (per-lane definition).
-bool condition_holds(Condition condition, const LaunchConfig& config, std::int64_t bx,
-                     std::int64_t by, std::int64_t p, int tx, int ty);
-
 /// Bit i set = lane i of the warp. 64 bits hold the largest warp size.
 using LaneMask = std::uint64_t;
-
-/// How many of tx (or ty) in 0..T-1 pass a bound "start + t < size": clamp(size - start, 0, T).
-int lanes_below(std::int64_t size, std::int64_t start, int tile);
-
-/// Per-warp lane masks of one block shape, built lane by lane from the linear order ty*T + tx.
-/// Every condition is "tx < a && ty < b" for some a, b in 0..T, so its mask for warp w is
-/// tx_below(w, a) & ty_below(w, b).
-class WarpLaneTable {
- public:
-  explicit WarpLaneTable(const Geometry& geometry);
-
-  int warps() const { return warps_; }
-  /// Lanes that exist in warp w (all S, or fewer in a partial last warp).
-  LaneMask existing(int warp) const { return existing_[warp]; }
-  /// Existing lanes of warp w whose tx < a (a in 0..T).
-  LaneMask tx_below(int warp, int a) const { return tx_below_[warp * (tile_ + 1) + a]; }
-  /// Existing lanes of warp w whose ty < b (b in 0..T).
-  LaneMask ty_below(int warp, int b) const { return ty_below_[warp * (tile_ + 1) + b]; }
-
-  /// Mask of the lanes of warp w passing `condition` in block (bx, by), phase p.
-  LaneMask condition_mask(Condition condition, std::int64_t bx, std::int64_t by, std::int64_t p,
-                          int warp) const;
-
- private:
-  LaunchConfig config_;
-  int tile_;
-  int warps_;
-  std::vector<LaneMask> existing_;
-  std::vector<LaneMask> tx_below_;
-  std::vector<LaneMask> ty_below_;
-};
 
 /// A warp is divergent for a condition when its existing lanes disagree.
 inline bool is_divergent(LaneMask passing, LaneMask existing) {

@@ -56,36 +56,4 @@ std::vector<RepresentativeBlock> representative_blocks(const Geometry& g) {
   return blocks;
 }
 
-WarpPhaseMap warp_phase_map(const Geometry& g, const WarpLaneTable& lanes, Condition condition,
-                            const RepresentativeBlock& block,
-                            const std::vector<PhaseColumn>& columns) {
-  WarpPhaseMap map;
-  map.condition = condition;
-  map.block = block;
-  map.warps = g.warps_per_block;
-  if (condition == Condition::store) {
-    map.columns = {PhaseColumn{0, 0, true}};
-  } else {
-    map.columns = columns;
-  }
-  map.outcomes.reserve(static_cast<std::size_t>(map.warps) * map.columns.size());
-  for (int w = 0; w < map.warps; ++w) {
-    for (const PhaseColumn& column : map.columns) {
-      if (column.first < 0 || column.last < column.first || column.last >= g.phases)
-        throw InvalidInput("phase column " + std::to_string(column.first) + ".." +
-                           std::to_string(column.last) + " is outside the " +
-                           std::to_string(g.phases) + " phases");
-      const LaneMask first =
-          lanes.condition_mask(condition, block.bx, block.by, column.first, w);
-      // A column stands for all of its phases; only the last phase of the loop differs from the
-      // others, so comparing the column's ends catches a column that mixes the two.
-      if (lanes.condition_mask(condition, block.bx, block.by, column.last, w) != first)
-        throw InvalidInput("phase column " + std::to_string(column.first) + ".." +
-                           std::to_string(column.last) + " mixes phases with different outcomes");
-      map.outcomes.push_back(classify_warp(first, lanes.existing(w)));
-    }
-  }
-  return map;
-}
-
 }  // namespace warpdiv::sim

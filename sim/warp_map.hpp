@@ -73,10 +73,4 @@ struct WarpPhaseMap {
   }
 };
 
-/// The map of `condition` for `block`. For the phase-loop conditions the columns are `columns`
-/// (from phase_columns); for store it is one column marked once_per_warp.
-WarpPhaseMap warp_phase_map(const Geometry& geometry, const WarpLaneTable& lanes,
-                            Condition condition, const RepresentativeBlock& block,
-                            const std::vector<PhaseColumn>& columns);
-
 }  // namespace warpdiv::sim

@@ -8,6 +8,7 @@
 
 #include "analysis/validation.hpp"
 #include "analysis/lecture_source.hpp"
+#include "tests/oracle/lane_masks.hpp"
 
 namespace warpdiv::analysis {
 namespace {

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 
+#include "tests/oracle/lane_masks.hpp"
 #include "sim/conditions.hpp"
 #include "sim/count.hpp"
 

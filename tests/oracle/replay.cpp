@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/oracle/lane_masks.hpp"
 #include "sim/conditions.hpp"
 #include "sim/errors.hpp"
 

@@ -5,6 +5,7 @@
 #include <random>
 #include <string>
 
+#include "tests/oracle/lane_masks.hpp"
 #include "sim/errors.hpp"
 #include "tests/oracle/replay.hpp"
 #include "sim/warp_map.hpp"

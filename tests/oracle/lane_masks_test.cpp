@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "tests/oracle/lane_masks.hpp"
 #include "sim/conditions.hpp"
 
 namespace warpdiv::sim {
