@@ -372,16 +372,22 @@ TEST_F(AnalyzeSourceFile, ByClassCsvGivesTheLecturesTypeOneAndTypeTwo) {
   EXPECT_EQ(line,
             "file,line,column,kind,iteration,warp_evaluations,divergent,active_lanes,taken_lanes,"
             "block_executions,partial_block_executions,simd_efficiency,statement,class,"
-            "class_blocks,class_definition,representative");
+            "class_blocks,class_definition,representative,loop_line,first_iteration,iterations,"
+            "iteration_class");
   // The lecture: load_M (line 27) diverges in 336 of the 2,352 warp-phases of the 42 blocks whose
   // rows are all in range (Type 1) and in 14 of the 392 of the bottom block-row's 7 (Type 2).
   long long type1_evals = 0, type1_divergent = 0, type2_evals = 0, type2_divergent = 0;
   long long type1_blocks = 0, type2_blocks = 0;
+  long long last_phase_divergent = 0, other_phases_divergent = 0;
   std::set<std::string> classes;
   while (std::getline(in, line)) {
     const std::vector<std::string> f = csv_fields(line);
-    ASSERT_EQ(f.size(), 17u) << line;
+    ASSERT_EQ(f.size(), 21u) << line;
     if (f[1] != "27" || f[3] != "if") continue;
+    if (!f[17].empty()) {  // an iteration-class row (the phase loop's classes)
+      (f[20] == "p = 6 (last)" ? last_phase_divergent : other_phases_divergent) += std::stoll(f[6]);
+      continue;
+    }
     const bool bottom = f[16].find(", 6, ") != std::string::npos;  // representative (x, 6, 0)
     classes.insert(f[13]);
     (bottom ? type2_evals : type1_evals) += std::stoll(f[5]);
@@ -395,6 +401,10 @@ TEST_F(AnalyzeSourceFile, ByClassCsvGivesTheLecturesTypeOneAndTypeTwo) {
   EXPECT_EQ(type2_blocks, 7);
   EXPECT_EQ(type2_evals, 392);
   EXPECT_EQ(type2_divergent, 14);
+  // Every one of those 350 divergent warp-phases is in the last phase, p = 6 (Width = 100 = 6 x
+  // 16 + 4: only there do the tile's columns pass the matrix's edge).
+  EXPECT_EQ(last_phase_divergent, 350);
+  EXPECT_EQ(other_phases_divergent, 0);
 }
 
 TEST_F(AnalyzeSourceFile, HtmlPageShadesTheSourceAndMapsTheWarps) {
