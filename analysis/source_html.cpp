@@ -17,6 +17,7 @@ using html::escape;
 namespace {
 
 constexpr double kCell = 8;         // px per cell of a warp x iteration map
+constexpr double kClassCell = 24;   // px per column of a warp x iteration-class map
 constexpr double kGridCell = 26;    // px per segment of the class grid
 constexpr const char* kMixed = "#9AC8E6";  // uniform in each instance, not in all of them
 // A class's colour: the report palette, then greys.
@@ -242,8 +243,10 @@ std::string grid_html(const SourceReport& report, const SourceHtmlPage& page) {
 
 std::string map_svg(const WarpIterationMap& m, const std::string& id) {
   const double left = 56, top = 16;
+  // Iteration classes get wider columns (a few of them, each named in the caption).
+  const double cell = m.columns.empty() ? kCell : kClassCell;
   // Wide enough for the axis label under a map of few iterations.
-  const double width = std::max(left + kCell * m.iterations + 8, left + 110.0);
+  const double width = std::max(left + cell * m.iterations + 8, left + 110.0);
   const double height = top + kCell * m.warps + 18;
   std::string out = "<figure><svg id=\"" + escape(id) + "\" width=\"" + coord(width) +
                     "\" height=\"" + coord(height) + "\" role=\"img\" aria-label=\"" +
@@ -255,10 +258,18 @@ std::string map_svg(const WarpIterationMap& m, const std::string& id) {
       const WarpCell c = m.cells[w * m.iterations + k];
       std::uint32_t e = k + 1;
       while (e < m.iterations && m.cells[w * m.iterations + e] == c) ++e;
-      if (c != WarpCell::NotReached)
-        out += "<rect x=\"" + coord(left + kCell * k) + "\" y=\"" + coord(top + kCell * w) +
-               "\" width=\"" + coord(kCell * (e - k)) + "\" height=\"" + coord(kCell - 1) +
-               "\" fill=\"" + cell_colour(c) + "\"/>\n";
+      if (c != WarpCell::NotReached) {
+        out += "<rect x=\"" + coord(left + cell * k) + "\" y=\"" + coord(top + kCell * w) +
+               "\" width=\"" + coord(cell * (e - k)) + "\" height=\"" + coord(kCell - 1) +
+               "\" fill=\"" + cell_colour(c) + "\"";
+        if (m.columns.empty())
+          out += "/>\n";
+        else
+          out += "><title>" +
+                 escape("warp " + std::to_string(w) + ": " + m.columns[k] +
+                        (e - k > 1 ? " .. " + m.columns[e - 1] : "")) +
+                 "</title></rect>\n";
+      }
       k = e;
     }
   }
@@ -268,10 +279,15 @@ std::string map_svg(const WarpIterationMap& m, const std::string& id) {
     out += "<text x=\"" + coord(left - 4) + "\" y=\"" + coord(top + kCell * (m.warps - 1) + 7) +
            "\" text-anchor=\"end\" font-size=\"10\">warp " + std::to_string(m.warps - 1) +
            "</text>\n";
+  std::string axis = m.iterations > 1 ? "iteration 1 &#8594; " + std::to_string(m.iterations) : "once";
+  std::string columns;
+  if (!m.columns.empty()) {
+    axis = std::to_string(m.iterations) + (m.iterations == 1 ? " class" : " classes") + " &#8594;";
+    for (std::size_t j = 0; j < m.columns.size(); ++j) columns += (j ? " | " : "") + m.columns[j];
+  }
   out += "<text x=\"" + coord(left) + "\" y=\"" + coord(top + kCell * m.warps + 13) +
-         "\" font-size=\"10\">" +
-         (m.iterations > 1 ? "iteration 1 &#8594; " + std::to_string(m.iterations) : "once") +
-         "</text>\n</svg><figcaption>" + escape(m.label) +
+         "\" font-size=\"10\">" + axis + "</text>\n</svg><figcaption>" + escape(m.label) +
+         (columns.empty() ? "" : "<br>" + escape(columns)) +
          (m.more_warps ? "; first " + std::to_string(m.warps) + " warps" : "") +
          (m.more_iterations ? "; first " + std::to_string(m.iterations) + " iterations" : "") +
          "</figcaption></figure>\n";
@@ -349,6 +365,127 @@ std::vector<WarpIterationMap> warp_iteration_maps(const ir::Kernel& kernel,
   return maps;
 }
 
+namespace {
+
+WarpCell cell_from(ir::WarpOutcome o) {
+  switch (o) {
+    case ir::WarpOutcome::AllTrue: return WarpCell::AllTrue;
+    case ir::WarpOutcome::AllFalse: return WarpCell::AllFalse;
+    case ir::WarpOutcome::Divergent: return WarpCell::Divergent;
+    case ir::WarpOutcome::Mixed: return WarpCell::Mixed;
+    case ir::WarpOutcome::NotReached: break;
+  }
+  return WarpCell::NotReached;
+}
+
+std::string branch_label(const ir::Stmt& stmt) {
+  return "line " + std::to_string(stmt.range.line) + ": " + ir::report_kind(stmt);
+}
+
+}  // namespace
+
+std::vector<WarpIterationMap> class_iteration_maps(const ir::Kernel& kernel,
+                                                   const ir::Launch& launch,
+                                                   const ir::BlockClass& block_class,
+                                                   std::string* note) {
+  const std::size_t stmts = kernel.stmts.size();
+  const std::uint32_t warps = block_class.warps;
+  const std::uint32_t shown_warps = std::min(warps, kMaxMapWarps);
+  // The accelerated loops with classes, in source order, and the statements inside each.
+  std::vector<ir::StmtId> loops;
+  for (const ir::IterationClass& c : block_class.iteration_classes)
+    if (std::find(loops.begin(), loops.end(), c.loop) == loops.end()) loops.push_back(c.loop);
+  std::vector<std::vector<bool>> inside;
+  for (ir::StmtId l : loops) inside.push_back(ir::statements_inside(kernel, l));
+  const std::vector<ir::StmtId> innermost = ir::innermost_loops(kernel);
+  std::vector<ir::StmtId> branches;  // in source order
+  for (std::size_t id = 0; id < stmts; ++id)
+    if (is_branch(kernel.stmts[id])) branches.push_back(static_cast<ir::StmtId>(id));
+  std::stable_sort(branches.begin(), branches.end(), [&](ir::StmtId a, ir::StmtId b) {
+    const ir::SourceRange& ra = kernel.stmts[static_cast<std::size_t>(a)].range;
+    const ir::SourceRange& rb = kernel.stmts[static_cast<std::size_t>(b)].range;
+    return std::tie(ra.file, ra.line, ra.column) < std::tie(rb.file, rb.line, rb.column);
+  });
+  const auto in_classes = [&](ir::StmtId id) {
+    for (const auto& in : inside)
+      if (in[static_cast<std::size_t>(id)]) return true;
+    return false;
+  };
+  // Branches in loops that do not run as classes: their per-iteration maps from a replay.
+  std::vector<WarpIterationMap> replayed;
+  if (std::any_of(branches.begin(), branches.end(), [&](ir::StmtId id) {
+        return innermost[static_cast<std::size_t>(id)] != ir::kNone && !in_classes(id);
+      }))
+    replayed = warp_iteration_maps(kernel, launch, block_class.representative, nullptr);
+  const auto whole_run = [&](ir::StmtId id, const std::string& label) {
+    WarpIterationMap m;
+    m.statement = id;
+    m.label = label;
+    m.warps = shown_warps;
+    m.more_warps = warps > shown_warps;
+    m.iterations = 1;
+    m.cells.assign(shown_warps, WarpCell::NotReached);
+    for (std::uint32_t w = 0; w < shown_warps; ++w)
+      m.cells[w] = cell_from(block_class.outcomes[w * stmts + static_cast<std::size_t>(id)]);
+    return m;
+  };
+  std::vector<WarpIterationMap> maps;
+  bool degraded = false;
+  for (const ir::StmtId id : branches) {
+    const ir::Stmt& stmt = kernel.stmts[static_cast<std::size_t>(id)];
+    bool drawn = false;
+    for (std::size_t l = 0; l < loops.size(); ++l) {
+      if (!inside[l][static_cast<std::size_t>(id)]) continue;
+      std::vector<const ir::IterationClass*> columns;
+      for (const ir::IterationClass& c : block_class.iteration_classes)
+        if (c.loop == loops[l] && columns.size() < kMaxMapIterations) columns.push_back(&c);
+      if (std::all_of(columns.begin(), columns.end(),
+                      [](const ir::IterationClass* c) { return c->outcomes.empty(); }))
+        continue;  // outcomes not kept (past their bound)
+      const ir::Stmt& loop = kernel.stmts[static_cast<std::size_t>(loops[l])];
+      const std::string variable = ir::loop_variable(kernel, loops[l]);
+      WarpIterationMap m;
+      m.statement = id;
+      m.label = branch_label(stmt) + ", per iteration class of " +
+                (variable.empty() ? std::string("the loop") : variable) + " (line " +
+                std::to_string(loop.range.line) + ")";
+      m.warps = shown_warps;
+      m.more_warps = warps > shown_warps;
+      m.iterations = static_cast<std::uint32_t>(columns.size());
+      m.cells.assign(std::size_t{m.warps} * m.iterations, WarpCell::NotReached);
+      for (std::uint32_t j = 0; j < m.iterations; ++j) {
+        const ir::IterationClass& c = *columns[j];
+        m.columns.push_back(c.definition + (c.size() > 1 ? " (" + std::to_string(c.size()) + " iterations)" : ""));
+        if (c.outcomes.empty()) continue;
+        for (std::uint32_t w = 0; w < m.warps; ++w)
+          m.cells[w * m.iterations + j] = cell_from(c.outcomes[w * stmts + static_cast<std::size_t>(id)]);
+      }
+      maps.push_back(std::move(m));
+      drawn = true;
+    }
+    if (drawn) continue;
+    if (block_class.outcomes.size() != std::size_t{warps} * stmts) continue;  // past the bound
+    if (innermost[static_cast<std::size_t>(id)] == ir::kNone) {
+      maps.push_back(whole_run(id, branch_label(stmt)));
+      continue;
+    }
+    const auto found = std::find_if(replayed.begin(), replayed.end(),
+                                    [&](const WarpIterationMap& m) { return m.statement == id; });
+    if (found != replayed.end()) {
+      maps.push_back(*found);
+    } else {
+      maps.push_back(whole_run(id, branch_label(stmt) + ", all iterations together"));
+      degraded = true;
+    }
+  }
+  if (degraded && note)
+    *note = "Maps marked 'all iterations together': a warp of this block makes more than " +
+            std::to_string(kMaxMapEvaluationsPerWarp) +
+            " statement evaluations (or a loop runs past the per-iteration limit), too many to "
+            "replay per iteration; the counts above are exact.";
+  return maps;
+}
+
 std::string render_source_html(const SourceReport& report, const SourceHtmlPage& page) {
   std::string out = html::page_start("warpdiv analyze: " + report.kernel);
   out += "<style>.bar{display:inline-block;width:60px;height:9px;border:1px solid #777;"
@@ -374,7 +511,9 @@ std::string render_source_html(const SourceReport& report, const SourceHtmlPage&
            " block executions (undefined behaviour).</p>\n";
   out += grid_html(report, page);
   out += "<section><h2>Warp &times; iteration maps</h2>\n<p>For each branch, one row per warp "
-         "of the block named, one column per iteration of the branch's innermost loop.</p>\n";
+         "of the block named, one column per iteration of the branch's innermost loop; inside a "
+         "loop the class engine runs as classes of iterations, one column per iteration class "
+         "(what the warp does in each iteration of the class), named under the map.</p>\n";
   out += legend({{html::colour::kUniformTrue, "every active lane true"},
                  {html::colour::kUniformFalse, "every active lane false"},
                  {html::colour::kDivergent, "divergent (the active lanes disagree)"},
@@ -387,6 +526,8 @@ std::string render_source_html(const SourceReport& report, const SourceHtmlPage&
       out += map_svg(m, "map-" + std::to_string(++n));
     if (group.maps.empty())
       out += "<p>" + escape(group.note.empty() ? "No branch." : group.note) + "</p>\n";
+    else if (!group.note.empty())
+      out += "<p class=\"note\">" + escape(group.note) + "</p>\n";
     out += "</div>\n";
   }
   out += "</section>\n";

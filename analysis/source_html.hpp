@@ -10,6 +10,7 @@
 
 #include "analysis/source_report.hpp"
 #include "sim/ir.hpp"
+#include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
 
 namespace warpdiv::analysis {
@@ -37,6 +38,9 @@ struct WarpIterationMap {
   std::uint32_t warps = 0, iterations = 0;  // shown
   bool more_warps = false, more_iterations = false;  // capped
   std::vector<WarpCell> cells;  // warps x iterations, row-major
+  /// When the columns are iteration classes of a loop (class_iteration_maps): each column's
+  /// definition ("p < 6", "p = 6 (last)"), one per column; empty: column k is iteration k + 1.
+  std::vector<std::string> columns;
 };
 
 /// The class grid of a 3-D launch draws one x-y panel per segment of blockIdx.z, at most this many.
@@ -55,6 +59,17 @@ constexpr std::uint64_t kMaxMapEvaluationsPerWarp = 1'000'000;
 std::vector<WarpIterationMap> warp_iteration_maps(const sim::ir::Kernel& kernel,
                                                   const sim::ir::Launch& launch,
                                                   const sim::ir::Dim3& block, std::string* note);
+
+/// The maps of a block class the class engine found (from its run alone, at any size): a branch
+/// inside accelerated loops gets one map per such loop, its columns the loop's iteration classes
+/// (BlockClass::iteration_classes: in one iteration of each class, what each warp did); a branch
+/// outside loops one column (BlockClass::outcomes); a branch in other loops the per-iteration
+/// map of warp_iteration_maps() (a replay of the representative), or, when that replay is too
+/// big, one column over all its iterations (`note` then says so).
+std::vector<WarpIterationMap> class_iteration_maps(const sim::ir::Kernel& kernel,
+                                                   const sim::ir::Launch& launch,
+                                                   const sim::ir::BlockClass& block_class,
+                                                   std::string* note);
 
 struct SourceHtmlPage {
   /// The classes the engine found; empty when it did not find them (the replay fallback).

@@ -239,6 +239,7 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
 void add_block_classes(SourceReport& report, const ir::Kernel& kernel, const ir::Launch& launch,
                        const std::vector<ir::BlockClass>& classes,
                        const SourceReportOptions& options) {
+  std::map<ir::StmtId, std::vector<bool>> inside;  // per accelerated loop
   for (std::size_t i = 0; i < classes.size(); ++i) {
     const ir::BlockClass& c = classes[i];
     ir::ReplayResult part;
@@ -246,8 +247,33 @@ void add_block_classes(SourceReport& report, const ir::Kernel& kernel, const ir:
     part.iterations = c.iterations;
     part.blocks = c.blocks;
     const SourceReport one = make_source_report(kernel, launch, part, options);
-    report.classes.push_back(
-        {"class " + std::to_string(i + 1), c.definition, c.blocks, c.representative, one.rows});
+    ClassSection section{"class " + std::to_string(i + 1), c.definition, c.blocks,
+                         c.representative, one.rows, {}};
+    for (const ir::IterationClass& ic : c.iteration_classes) {
+      if (!inside.count(ic.loop)) inside[ic.loop] = ir::statements_inside(kernel, ic.loop);
+      const std::vector<bool>& in = inside[ic.loop];
+      const ir::Stmt& loop = kernel.stmts[static_cast<std::size_t>(ic.loop)];
+      IterationSection it;
+      it.loop = ic.loop;
+      it.line = loop.range.line;
+      it.kind = ir::report_kind(loop);
+      it.variable = ir::loop_variable(kernel, ic.loop);
+      it.definition = ic.definition;
+      it.first = ic.first + 1;
+      it.iterations = ic.size();
+      it.exit = ic.exit;
+      it.merged = ic.merged;
+      for (const SourceRow& row : report.rows) {
+        if (row.iteration || !in[static_cast<std::size_t>(row.statement)]) continue;
+        SourceRow r = make_row(kernel, row.statement,
+                               ic.statements[static_cast<std::size_t>(row.statement)],
+                               launch.warp_size);
+        r.barrier = false;  // block executions are per block, not per iteration class
+        it.rows.push_back(std::move(r));
+      }
+      section.iterations.push_back(std::move(it));
+    }
+    report.classes.push_back(std::move(section));
   }
 }
 
@@ -294,6 +320,81 @@ void write_class_text(std::ostream& out, const SourceReport& report) {
         out << std::setw(cell_width) << (r < rows.size() ? fraction_text(rows[r]) : "");
       }
       out << '\n';
+    }
+  }
+}
+
+// Per accelerated loop, a table: a row per (block class, iteration class) with the class's
+// iterations and definition, then divergent / warp evaluations of each branch inside the loop
+// (columns, as many as fit in about 120 characters per table). The loops' last checks (exit
+// classes: the loop's condition only, no lane stays) are named below the table, not shown.
+void write_iteration_text(std::ostream& out, const SourceReport& report) {
+  std::vector<std::pair<ir::StmtId, const IterationSection*>> loops;  // first section of each loop
+  for (const ClassSection& c : report.classes)
+    for (const IterationSection& it : c.iterations)
+      if (std::none_of(loops.begin(), loops.end(), [&](const auto& l) { return l.first == it.loop; }))
+        loops.emplace_back(it.loop, &it);
+  if (loops.empty()) return;
+  std::stable_sort(loops.begin(), loops.end(), [](const auto& a, const auto& b) {
+    return a.second->line < b.second->line;
+  });
+  out << "\nIteration classes (the iterations of a loop that behave alike, each class run once and "
+         "multiplied by\nits size): per block class, divergent / warp evaluations of each branch "
+         "inside the loop.\n";
+  constexpr std::size_t kTableWidth = 120;
+  for (const auto& [loop, first] : loops) {
+    out << "\n" << first->kind << " loop at line " << first->line
+        << (first->variable.empty() ? "" : " (" + first->variable + ")") << ":\n";
+    // The branch columns: the condition rows inside the loop, in report order.
+    std::vector<std::size_t> columns;
+    for (std::size_t r = 0; r < first->rows.size(); ++r)
+      if (first->rows[r].condition) columns.push_back(r);
+    std::size_t name_width = 5, definition_width = 10;
+    int cell_width = 10;
+    std::vector<std::string> exits;
+    for (const ClassSection& c : report.classes)
+      for (const IterationSection& it : c.iterations) {
+        if (it.loop != loop) continue;
+        if (it.exit) {
+          if (std::find(exits.begin(), exits.end(), it.definition) == exits.end())
+            exits.push_back(it.definition);
+          continue;
+        }
+        name_width = std::max(name_width, c.name.size());
+        definition_width = std::max(definition_width, it.definition.size());
+        for (std::size_t col : columns)
+          cell_width = std::max(cell_width, static_cast<int>(fraction_text(it.rows[col]).size()) + 2);
+      }
+    const std::size_t fixed = 2 + name_width + 12 + 2 + definition_width;
+    const std::size_t per_table = std::max<std::size_t>(
+        1, kTableWidth > fixed ? (kTableWidth - fixed) / static_cast<std::size_t>(cell_width) : 1);
+    for (std::size_t from = 0; from < columns.size() || from == 0; from += per_table) {
+      const std::size_t to = std::min(columns.size(), from + per_table);
+      const auto lead = [&](const std::string& name, const std::string& count, const std::string& def) {
+        out << "  " << std::left << std::setw(static_cast<int>(name_width)) << name << std::right
+            << std::setw(12) << count << "  " << std::left
+            << std::setw(static_cast<int>(definition_width)) << def << std::right;
+      };
+      lead("", "", "");
+      for (std::size_t k = from; k < to; ++k)
+        out << std::setw(cell_width) << "line " + std::to_string(first->rows[columns[k]].line);
+      out << '\n';
+      lead("class", "iterations", "defined by");
+      for (std::size_t k = from; k < to; ++k) out << std::setw(cell_width) << first->rows[columns[k]].kind;
+      out << '\n';
+      for (const ClassSection& c : report.classes)
+        for (const IterationSection& it : c.iterations) {
+          if (it.loop != loop || it.exit) continue;
+          lead(c.name, std::to_string(it.iterations), it.definition);
+          for (std::size_t k = from; k < to; ++k) out << std::setw(cell_width) << fraction_text(it.rows[columns[k]]);
+          out << '\n';
+        }
+      if (columns.empty()) break;
+    }
+    if (!exits.empty()) {
+      out << "  Not shown: the loop's last check in each instance (no lane stays): ";
+      for (std::size_t i = 0; i < exits.size(); ++i) out << (i ? ", " : "") << exits[i];
+      out << ".\n";
     }
   }
 }
@@ -347,7 +448,10 @@ void write_source_text(std::ostream& out, const SourceReport& report) {
     print(report.elsewhere);
   }
 
-  if (!report.classes.empty()) write_class_text(out, report);
+  if (!report.classes.empty()) {
+    write_class_text(out, report);
+    write_iteration_text(out, report);
+  }
 
   out << "\nBarriers (__syncthreads): ";
   if (report.barriers.empty()) {
@@ -396,7 +500,9 @@ std::vector<std::string> source_csv_fields(const SourceRow& row) {
 }
 
 namespace {
-const char* const kClassColumns[] = {"class", "class_blocks", "class_definition", "representative"};
+const char* const kClassColumns[] = {"class",     "class_blocks",    "class_definition",
+                                     "representative", "loop_line", "first_iteration",
+                                     "iterations", "iteration_class"};
 }
 
 std::string source_class_csv_header() {
@@ -410,14 +516,28 @@ void write_source_class_csv(std::ostream& out, const SourceReport& report) {
   for (const char* c : kClassColumns) names.emplace_back(c);
   write_csv_row(out, names);
   for (const ClassSection& c : report.classes) {
-    for (const SourceRow& row : c.rows) {
+    const auto row_of = [&](const SourceRow& row) {
       std::vector<std::string> fields = source_csv_fields(row);
       fields.push_back(c.name);
       fields.push_back(to_decimal(c.blocks));
       fields.push_back(c.definition);
       fields.push_back(dim3_text(c.representative));
+      return fields;
+    };
+    for (const SourceRow& row : c.rows) {
+      std::vector<std::string> fields = row_of(row);
+      fields.insert(fields.end(), 4, "");
       write_csv_row(out, fields);
     }
+    for (const IterationSection& it : c.iterations)
+      for (const SourceRow& row : it.rows) {
+        std::vector<std::string> fields = row_of(row);
+        fields.push_back(std::to_string(it.line));
+        fields.push_back(std::to_string(it.first));
+        fields.push_back(std::to_string(it.iterations));
+        fields.push_back(it.definition);
+        write_csv_row(out, fields);
+      }
   }
 }
 

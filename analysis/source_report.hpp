@@ -51,14 +51,32 @@ struct ListingLine {
   std::optional<std::size_t> row;
 };
 
+/// A class of iterations of an accelerated loop in one block class (sim::ir::IterationClass):
+/// rows for the statements inside the loop (at any depth), in the order of SourceReport::rows.
+/// Barrier rows carry no block executions (those are per block: see the class's own rows).
+struct IterationSection {
+  sim::ir::StmtId loop = sim::ir::kNone;
+  std::uint32_t line = 0;     // the loop's line
+  std::string kind;           // "for", "while"
+  std::string variable;       // "p"
+  std::string definition;     // "p = 6 (last)"
+  std::uint64_t first = 0;    // 1-based, as SourceRow::iteration
+  std::uint64_t iterations = 0;
+  bool exit = false;          // only the loop's last check (no lane stays)
+  bool merged = false;
+  std::vector<SourceRow> rows;
+};
+
 /// A block class the class engine found, with its own per-statement rows (whole-kernel rows in
-/// the order of SourceReport::rows; with by_iteration, per-iteration rows follow theirs).
+/// the order of SourceReport::rows; with by_iteration, per-iteration rows follow theirs), and the
+/// iteration classes of its accelerated loops (by loop in source order, then by iteration).
 struct ClassSection {
   std::string name;        // "class 1"
   std::string definition;  // "blockIdx.x = 6 (last), blockIdx.y < 6" ("all blocks")
   sim::Count blocks = 0;
   sim::ir::Dim3 representative;
   std::vector<SourceRow> rows;
+  std::vector<IterationSection> iterations;
 };
 
 struct SourceReport {
@@ -122,7 +140,11 @@ std::vector<std::string> source_csv_fields(const SourceRow& row);
 void write_source_csv(std::ostream& out, const SourceReport& report);
 
 /// --by-class: source_csv_header()'s columns, then class,class_blocks,class_definition,
-/// representative; one row per class and statement (classes in the engine's order).
+/// representative,loop_line,first_iteration,iterations,iteration_class; per class (in the
+/// engine's order) one row per statement (the last four empty), then per iteration class of each
+/// accelerated loop one row per statement inside the loop: the loop's line, the class's first
+/// iteration (1-based), its number of iterations and its definition ("p = 6 (last)"); the
+/// barrier columns are empty there.
 std::string source_class_csv_header();
 void write_source_class_csv(std::ostream& out, const SourceReport& report);
 

@@ -422,6 +422,25 @@ void mark_loops(const Kernel& k, StmtId id, StmtId loop, std::vector<StmtId>& ou
 }
 }  // namespace
 
+std::vector<bool> statements_inside(const Kernel& kernel, StmtId loop) {
+  std::vector<bool> inside(kernel.stmts.size(), false);
+  if (loop < 0 || static_cast<std::size_t>(loop) >= kernel.stmts.size()) return inside;
+  std::vector<StmtId> todo;
+  const Stmt& l = kernel.stmts[static_cast<std::size_t>(loop)];
+  inside[static_cast<std::size_t>(loop)] = true;
+  for (StmtId c : {l.body, l.step}) todo.push_back(c);
+  while (!todo.empty()) {
+    const StmtId id = todo.back();
+    todo.pop_back();
+    if (id == kNone || inside[static_cast<std::size_t>(id)]) continue;
+    inside[static_cast<std::size_t>(id)] = true;
+    const Stmt& s = kernel.stmts[static_cast<std::size_t>(id)];
+    todo.insert(todo.end(), s.children.begin(), s.children.end());
+    for (StmtId c : {s.init, s.then_stmt, s.else_stmt, s.body, s.step}) todo.push_back(c);
+  }
+  return inside;
+}
+
 std::vector<StmtId> innermost_loops(const Kernel& kernel) {
   std::vector<StmtId> out(kernel.stmts.size(), kNone);
   if (kernel.root >= 0 && static_cast<std::size_t>(kernel.root) < kernel.stmts.size())

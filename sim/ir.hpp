@@ -288,6 +288,10 @@ std::string location(const Kernel& kernel, const SourceRange& range);
 /// body and step belong to it, its init does not. Indexed by StmtId.
 std::vector<StmtId> innermost_loops(const Kernel& kernel);
 
+/// For a loop, whether each statement is inside it: the loop itself (its condition), its body and
+/// its step, at any depth (not its init). Indexed by StmtId.
+std::vector<bool> statements_inside(const Kernel& kernel, StmtId loop);
+
 /// The CSV `kind` of a statement: if, for, while, do, switch, return, break, continue, barrier,
 /// statement (Declare, Assign, Work, Block and InlinedCall are "statement").
 std::string report_kind(const Stmt& stmt);

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <thread>
+#include <tuple>
 
 #include "sim/ir_engine.hpp"
 #include "sim/ir_ops.hpp"
@@ -834,6 +835,152 @@ StatementCounts scaled(const detail::Counts64& c, Count times) {
   return s;
 }
 
+std::string value_text(ScalarType type, std::uint64_t bits) {
+  return is_signed(type) ? std::to_string(static_cast<std::int64_t>(bits)) : std::to_string(bits);
+}
+
+// The definition of iterations first .. last of a loop whose last check (every lane leaves) is
+// iteration `exit_at` (see IterationClass::definition).
+std::string iteration_definition(const Kernel& kernel, const AcceleratedLoop& acc, const detail::LoopLog& log,
+                                 const IterationClass& c, std::uint64_t exit_at) {
+  const std::uint64_t a = c.first, b = c.last;
+  const std::uint64_t body_last = exit_at == 0 ? 0 : exit_at - 1;
+  const bool whole = exit_at > 0 && a == 0 && b >= body_last && !c.exit;
+  std::string text;
+  if (log.by_value && log.started) {
+    const Local& variable = kernel.locals[static_cast<std::size_t>(acc.variable)];
+    const auto value = [&](std::uint64_t k) {
+      return normalise(variable.type, log.start + static_cast<std::uint64_t>(acc.step) * k);
+    };
+    const auto v = [&](std::uint64_t k) { return value_text(variable.type, value(k)); };
+    const std::string& n = variable.name;
+    const bool up = acc.step > 0;
+    if (a == b) {
+      text = n + " = " + v(a) +
+             (c.exit ? " (exit)" : a == body_last ? " (last)" : a == 0 ? " (first)" : "");
+    } else if (whole || (a != 0 && b < body_last)) {
+      const bool ascending = is_signed(variable.type)
+                                 ? static_cast<std::int64_t>(value(a)) < static_cast<std::int64_t>(value(b))
+                                 : value(a) < value(b);
+      text = n + " in [" + (ascending ? v(a) : v(b)) + ", " + (ascending ? v(b) : v(a)) + "]" +
+             (whole ? " (all)" : "");
+    } else if (a == 0) {
+      if (acc.step == 1 || acc.step == -1) text = n + (up ? " < " : " > ") + v(b + 1);
+      else text = n + (up ? " <= " : " >= ") + v(b);
+    } else {
+      text = n + (up ? " >= " : " <= ") + v(a);
+    }
+  } else if (a == b) {
+    text = "iteration " + std::to_string(a + 1) +
+           (c.exit ? " (exit)" : a == body_last ? " (last)" : a == 0 ? " (first)" : "");
+  } else {
+    text = "iterations " + std::to_string(a + 1) + " to " + std::to_string(b + 1) +
+           (whole ? " (all)" : "");
+  }
+  return c.merged ? text + " (merged)" : text;
+}
+
+// The iteration classes of one representative block's log, for a class of `blocks` blocks.
+std::vector<IterationClass> iteration_classes(const Kernel& kernel, const detail::Program& program,
+                                              detail::IterationLog& log, Count blocks) {
+  std::vector<std::size_t> order(program.loop_shapes.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const auto where = [&](std::size_t i) {
+    const SourceRange& r = kernel.stmts[static_cast<std::size_t>(program.loop_shapes[i].loop)].range;
+    return std::make_tuple(r.file, r.line, r.column, program.loop_shapes[i].loop);
+  };
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return where(x) < where(y); });
+  const std::size_t stmts = kernel.stmts.size();
+  const auto warps = static_cast<std::size_t>(program.warps_per_block);
+  std::vector<IterationClass> out;
+  for (const std::size_t i : order) {
+    const detail::Program::LoopShape& shape = program.loop_shapes[i];
+    detail::LoopLog& loop_log = log.loops[i];
+    if (loop_log.pieces.empty()) continue;
+    detail::compact(loop_log);
+    const auto& pieces = loop_log.pieces;
+    const std::uint64_t exit_at = pieces.back().last;
+    const bool outcomes = warps * stmts * pieces.size() <= kMaxOutcomeCells;
+    std::size_t own = 0;  // the loop's own statement among the shape's
+    while (shape.statements[own] != shape.loop) ++own;
+    for (const detail::IterationPiece& piece : pieces) {
+      IterationClass c;
+      c.loop = shape.loop;
+      c.first = piece.first;
+      c.last = piece.last;
+      c.merged = piece.merged;
+      const Count times = piece.merged ? blocks : checked_mul(Count{c.size()}, blocks);
+      c.statements.resize(stmts);
+      bool others = false;
+      for (std::size_t j = 0; j < shape.statements.size(); ++j) {
+        c.statements[static_cast<std::size_t>(shape.statements[j])] = scaled(piece.counts[j], times);
+        if (j != own && piece.counts[j].evaluations != 0) others = true;
+      }
+      const detail::Counts64& condition = piece.counts[own];
+      c.exit = !piece.merged && !others && condition.evaluations != 0 && condition.taken == 0;
+      if (outcomes && !piece.outcomes.empty()) {
+        c.outcomes.assign(warps * stmts, WarpOutcome::NotReached);
+        const std::size_t nc = shape.conditions.size();
+        for (std::size_t w = 0; w < warps; ++w)
+          for (std::size_t j = 0; j < nc; ++j)
+            c.outcomes[w * stmts + static_cast<std::size_t>(shape.statements[shape.conditions[j]])] =
+                piece.outcomes[w * nc + j];
+      }
+      c.definition = iteration_definition(kernel, *program.accelerated[static_cast<std::size_t>(shape.loop)],
+                                          loop_log, c, exit_at);
+      out.push_back(std::move(c));
+    }
+  }
+  return out;
+}
+
+// A fresh log for one block of `program`.
+detail::IterationLog new_log(const Kernel& kernel, const detail::Program& program) {
+  detail::IterationLog log;
+  log.loops.resize(program.loop_shapes.size());
+  const std::size_t cells = static_cast<std::size_t>(program.warps_per_block) * kernel.stmts.size();
+  if (cells <= kMaxOutcomeCells) log.outcomes.assign(cells, WarpOutcome::NotReached);
+  return log;
+}
+
+// Runs block `c` with a trace (and, when given, an iteration log) on `machine`.
+BlockRun run_block(detail::WarpMachine& machine, const detail::Program& program, const Kernel& kernel,
+                   const ReplayOptions& options, const Corner& c, detail::IterationLog* log) {
+  BlockRun r;
+  r.tally.statements.resize(kernel.stmts.size());
+  r.tally.iterations.resize(kernel.stmts.size());
+  machine.set_trace(&r.trace);
+  machine.set_log(log);
+  machine.begin_block(c[0], c[1], c[2]);
+  for (int w = 0; w < program.warps_per_block; ++w) {
+    const bool counted = !options.only_warp || *options.only_warp == static_cast<std::uint32_t>(w);
+    if (!counted && program.barriers == 0) continue;
+    try {
+      machine.run_warp(w, r.tally, counted);
+    } catch (const detail::IterationClassMismatch& e) {
+      machine.set_trace(nullptr);
+      machine.set_log(nullptr);
+      ClassRefusal why;
+      why.location = "<launch>";
+      why.what = "a loop's iterations";
+      why.reason = std::string("do not fall into classes: ") + e.what();
+      throw ClassesUnproven(why);
+    }
+  }
+  machine.end_block(r.tally);
+  machine.set_trace(nullptr);
+  machine.set_log(nullptr);
+  return r;
+}
+
+// The per-warp outcomes and iteration classes of a class whose representative was run with `log`.
+void attach_log(BlockClass& c, const Kernel& kernel, const detail::Program& program,
+                detail::IterationLog& log) {
+  c.warps = static_cast<std::uint32_t>(program.warps_per_block);
+  c.outcomes = log.outcomes;
+  c.iteration_classes = iteration_classes(kernel, program, log, c.blocks);
+}
+
 ClassReplayResult one_block(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
   ClassReplayResult r;
   static_cast<ReplayResult&>(r) = replay(kernel, launch, options);
@@ -865,12 +1012,18 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   if (!plan.ok()) throw ClassesUnproven(*plan.refusal);
   if (!plan.analysis) throw std::logic_error("class_replay: a plan without its analysis");
   validate(kernel);
+<<<<<<< HEAD
   validate(launch, kernel, plan.limits);
   if (options.only_block) {
     ReplayOptions one = options;
     one.grid_limits = plan.limits;
     return one_block(kernel, launch, one);
   }
+=======
+  validate_launch(launch, kernel, plan.limits);
+  ClassReplayResult single;
+  if (options.only_block) single = one_block(kernel, launch, options);
+>>>>>>> i11-iter
   detail::Program program(kernel, launch, options);
   if (options.only_warp && *options.only_warp >= static_cast<std::uint32_t>(program.warps_per_block))
     throw InvalidInput("warp " + std::to_string(*options.only_warp) + " does not exist (a block of " +
@@ -881,6 +1034,18 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
       options.max_evaluations > Count{~std::uint64_t{0} >> 2} ? ~std::uint64_t{0} >> 2
                                                                : static_cast<std::uint64_t>(options.max_evaluations);
   detail::WarpMachine machine(program);
+  if (options.only_block) {
+    // The block was replayed; its run by classes gives its iteration classes (none when its
+    // loops do not fall into classes).
+    const Dim3 b = *options.only_block;
+    detail::IterationLog log = new_log(kernel, program);
+    try {
+      run_block(machine, program, kernel, options, Corner{b.x, b.y, b.z}, &log);
+      attach_log(single.classes.front(), kernel, program, log);
+    } catch (const ClassesUnproven&) {
+    }
+    return single;
+  }
   const std::uint64_t grid[3] = {launch.grid.x, launch.grid.y, launch.grid.z};
   std::map<Corner, BlockRun> runs;
   const auto run = [&](const Corner& c) -> const BlockRun& {
@@ -888,27 +1053,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     if (it != runs.end()) return it->second;
     if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed))
       throw Interrupted("replay interrupted");
-    BlockRun r;
-    r.tally.statements.resize(kernel.stmts.size());
-    r.tally.iterations.resize(kernel.stmts.size());
-    machine.set_trace(&r.trace);
-    machine.begin_block(c[0], c[1], c[2]);
-    for (int w = 0; w < program.warps_per_block; ++w) {
-      const bool counted = !options.only_warp || *options.only_warp == static_cast<std::uint32_t>(w);
-      if (!counted && program.barriers == 0) continue;
-      try {
-        machine.run_warp(w, r.tally, counted);
-      } catch (const detail::IterationClassMismatch& e) {
-        ClassRefusal why;
-        why.location = "<launch>";
-        why.what = "a loop's iterations";
-        why.reason = std::string("do not fall into classes: ") + e.what();
-        throw ClassesUnproven(why);
-      }
-    }
-    machine.end_block(r.tally);
-    machine.set_trace(nullptr);
-    return runs.emplace(c, std::move(r)).first->second;
+    return runs.emplace(c, run_block(machine, program, kernel, options, c, nullptr)).first->second;
   };
   std::array<std::set<std::uint64_t>, 3> starts;
   for (auto& s : starts) s.insert(0);
@@ -987,7 +1132,9 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   for (const Box& b : boxes) {
     const Corner rep{static_cast<std::uint32_t>(b.first[0]), static_cast<std::uint32_t>(b.first[1]),
                      static_cast<std::uint32_t>(b.first[2])};
-    const BlockRun& r = run(rep);
+    // The representative once more, with its iterations logged (its counts are the first run's).
+    detail::IterationLog log = new_log(kernel, program);
+    const BlockRun r = run_block(machine, program, kernel, options, rep, &log);
     BlockClass c;
     Count size = 1;
     std::string definition;
@@ -1019,6 +1166,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     result.warps = checked_add(result.warps, checked_mul(r.tally.warps, size));
     result.warp_statement_evaluations =
         checked_add(result.warp_statement_evaluations, checked_mul(r.tally.evaluations, size));
+    attach_log(c, kernel, program, log);
     result.classes.push_back(std::move(c));
   }
   result.blocks_replayed = runs.size();
@@ -1030,6 +1178,15 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
 ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const ReplayOptions& options,
                                GridLimits limits) {
   return class_replay(kernel, launch, plan_classes(kernel, launch, limits), options);
+}
+
+std::string loop_variable(const Kernel& kernel, StmtId loop) {
+  if (loop < 0 || static_cast<std::size_t>(loop) >= kernel.stmts.size()) return "";
+  const Stmt& s = kernel.stmts[static_cast<std::size_t>(loop)];
+  if (s.kind != StmtKind::Loop || s.step == kNone) return "";
+  const Stmt& step = kernel.stmts[static_cast<std::size_t>(s.step)];
+  if (step.kind != StmtKind::Assign || step.local < 0) return "";
+  return kernel.locals[static_cast<std::size_t>(step.local)].name;
 }
 
 }  // namespace warpdiv::sim::ir

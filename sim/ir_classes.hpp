@@ -96,6 +96,58 @@ struct DimensionInterval {
   std::uint64_t size() const { return std::uint64_t{last} - first + 1; }
 };
 
+/// How one warp's active lanes evaluated a condition (If, Loop, Switch) over a set of its
+/// evaluations: never (NotReached), true in every active lane each time (AllTrue), false in every
+/// active lane each time (AllFalse), split at least once (Divergent), or uniform each time but
+/// not the same every time (Mixed).
+enum class WarpOutcome : std::uint8_t { NotReached, AllTrue, AllFalse, Divergent, Mixed };
+
+/// Iteration classes kept per accelerated loop and block class: past this, the last class is
+/// `merged` (it holds every later iteration; its counts are exact, it has no outcomes).
+constexpr std::size_t kMaxIterationClasses = 64;
+/// Outcomes are kept for a loop only while warps x (statements inside the loop) x
+/// kMaxIterationClasses stays at most this (one byte each), and BlockClass::outcomes while warps x
+/// statements does.
+constexpr std::size_t kMaxOutcomeCells = std::size_t{1} << 18;
+
+/// A class of iterations of an accelerated loop (ClassPlan::accelerated_loops) in one block
+/// class: consecutive iterations in which every warp of the representative block behaves alike
+/// (the same per-iteration counts of every statement inside the loop, the same outcomes), found
+/// from the representative's run alone (the engine runs the first and last iteration of a class
+/// and multiplies; iterations it ran one by one are classes of one iteration, merged with their
+/// neighbours when they behave alike). Iteration k of a loop is counted as ReplayOptions::
+/// by_iteration counts it: the k-th evaluation of the loop's condition in an instance (0-based),
+/// then its body and step; an instance's last evaluation (every lane leaves) is the iteration
+/// after its last body. Instances of the loop (a loop nested in another loop, and the warps of
+/// the block) are summed: iteration k of a class is the k-th iteration of every instance; their
+/// classes are refined to the common breakpoints. The classes of a loop partition iterations
+/// 0 .. N of the block class, N the longest instance's last (exit) check.
+struct IterationClass {
+  StmtId loop = kNone;
+  std::uint64_t first = 0, last = 0;  // 0-based iterations of `loop` in this class (inclusive)
+  std::uint64_t size() const { return last - first + 1; }
+  /// By the loop variable's values v0 + step * k when v0 is the same in every instance of the
+  /// representative block (the loop's statements assign the variable only in its step): "p < 6",
+  /// "p = 6 (last)", "p = 7 (exit)", "p >= 3", "p in [2, 5]", "i in [0, 15] (all)", "blurRow = -1
+  /// (first)" ("step 16" added when |step| > 1); else by 1-based iteration numbers: "iterations 1
+  /// to 6", "iteration 7 (last)". "(last)": the class holds the last iteration with a body;
+  /// "(exit)": only the loop's condition, false in every lane; " (merged)" when `merged`.
+  std::string definition;
+  bool exit = false;    // only the loop's condition is evaluated, false in every active lane
+  bool merged = false;  // past kMaxIterationClasses: iterations that need not behave alike
+  /// [StmtId]: totals over the block class's blocks and this class's iterations of the statements
+  /// inside `loop` (its condition, body and step, at any depth: a nested loop's statements are
+  /// summed over its iterations), zeros elsewhere; the sum over a loop's classes is the block
+  /// class's count of each such statement. Barrier statements: warp evaluations and active lanes
+  /// only (block_executions and the partial fields are per block: see BlockClass::statements).
+  std::vector<StatementCounts> statements;
+  /// [warp * kernel.stmts.size() + StmtId]: in ONE iteration of this class (every iteration of it
+  /// alike), in the representative block, how warp w evaluated each condition inside `loop`
+  /// (summed over the loop's instances: Mixed when they differ); NotReached elsewhere. Empty when
+  /// merged or past kMaxOutcomeCells; under only_warp, only that warp's row is filled.
+  std::vector<WarpOutcome> outcomes;
+};
+
 /// Blocks that behave identically: the product of one interval per dimension.
 struct BlockClass {
   std::array<DimensionInterval, 3> intervals;  // x, y, z
@@ -107,7 +159,20 @@ struct BlockClass {
   std::vector<StatementCounts> statements;
   /// With by_iteration: [StmtId][k], totals over the class's blocks, as ReplayResult::iterations.
   std::vector<std::vector<StatementCounts>> iterations;
+  /// The iteration classes of each accelerated loop the representative reaches: by loop (in
+  /// source order), then by first iteration.
+  std::vector<IterationClass> iteration_classes;
+  /// Warps per block: the rows of `outcomes` (and of IterationClass::outcomes).
+  std::uint32_t warps = 0;
+  /// [warp * kernel.stmts.size() + StmtId]: how warp w of the representative block evaluated each
+  /// condition over the whole run (once for a condition outside loops; over every evaluation
+  /// inside a loop); NotReached for other statements. Empty past kMaxOutcomeCells; under
+  /// only_warp, only that warp's row is filled.
+  std::vector<WarpOutcome> outcomes;
 };
+
+/// The name of an accelerated loop's variable (the local its step assigns); "" for other loops.
+std::string loop_variable(const Kernel& kernel, StmtId loop);
 
 /// What class_replay() returns: exactly what ir::replay() returns for the launch (same fields,
 /// same figures), plus the classes it found.

@@ -258,6 +258,43 @@ void Program::track(std::vector<std::optional<TrackedComparison>> comparisons,
   accelerated = std::move(loops);
   for (std::size_t i = 0; i < exprs.size() && i < tracked.size(); ++i)
     exprs[i].tracked = tracked[i].has_value();
+  loop_shapes.clear();
+  loop_shape.assign(kernel.stmts.size(), -1);
+  // A statement is inside loop L when L is among its enclosing loops: its innermost loop, then
+  // the loop around each loop in turn (a loop's init is outside it).
+  std::vector<StmtId> outer(kernel.stmts.size(), kNone);  // [loop]: the loop around it
+  const auto mark = [&](const auto& self, StmtId id, StmtId around) -> void {
+    if (id == kNone) return;
+    const Stmt& st = kernel.stmts[static_cast<std::size_t>(id)];
+    const bool loop = st.kind == StmtKind::Loop;
+    if (loop) outer[static_cast<std::size_t>(id)] = around;
+    const StmtId inside = loop ? id : around;
+    self(self, st.init, around);
+    for (StmtId c : st.children) self(self, c, inside);
+    for (StmtId c : {st.then_stmt, st.else_stmt, st.body, st.step}) self(self, c, inside);
+  };
+  mark(mark, kernel.root, kNone);
+  for (std::size_t i = 0; i < accelerated.size() && i < kernel.stmts.size(); ++i) {
+    if (!accelerated[i]) continue;
+    loop_shape[i] = static_cast<std::int32_t>(loop_shapes.size());
+    LoopShape shape;
+    shape.loop = static_cast<StmtId>(i);
+    loop_shapes.push_back(shape);
+  }
+  for (std::size_t s = 0; s < kernel.stmts.size(); ++s) {
+    for (StmtId l = innermost_loop[s]; l != kNone; l = outer[static_cast<std::size_t>(l)]) {
+      const std::int32_t shape = loop_shape[static_cast<std::size_t>(l)];
+      if (shape < 0) continue;
+      LoopShape& sh = loop_shapes[static_cast<std::size_t>(shape)];
+      const StmtKind kind = kernel.stmts[s].kind;
+      if (kind == StmtKind::If || kind == StmtKind::Loop || kind == StmtKind::Switch)
+        sh.conditions.push_back(static_cast<std::uint32_t>(sh.statements.size()));
+      sh.statements.push_back(static_cast<StmtId>(s));
+    }
+  }
+  for (LoopShape& sh : loop_shapes)
+    sh.outcomes = std::size_t(warps_per_block) * sh.conditions.size() * kMaxIterationClasses <=
+                  kMaxOutcomeCells;
 }
 
 bool operator==(const TraceEntry& a, const TraceEntry& b) {
@@ -328,7 +365,23 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
   const std::uint64_t before = evaluations_;
   skipped_evaluations_ = 0;
   class_frames_.clear();
+  counted_ = counted;
+  log_depth_ = 0;
+  const bool log_outcomes = log_ != nullptr && counted && !log_->outcomes.empty();
+  if (log_outcomes) warp_start_.assign(counts_, counts_ + k_.stmts.size());
   exec(k_.root, threads_->existing);
+  if (log_outcomes) {
+    for (std::size_t i = 0; i < k_.stmts.size(); ++i) {
+      const StmtKind kind = k_.stmts[i].kind;
+      if (kind != StmtKind::If && kind != StmtKind::Loop && kind != StmtKind::Switch) continue;
+      Counts64 c = counts_[i];
+      c.evaluations -= warp_start_[i].evaluations;
+      c.divergent -= warp_start_[i].divergent;
+      c.active -= warp_start_[i].active;
+      c.taken -= warp_start_[i].taken;
+      log_->outcomes[std::size_t(warp) * k_.stmts.size() + i] = outcome_of(c);
+    }
+  }
   if (counted) {
     tally.evaluations += evaluations_ - before + skipped_evaluations_;
     tally.warps += 1;
@@ -970,17 +1023,88 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
   return active;
 }
 
+namespace {
+
+std::uint64_t product(std::uint64_t a, std::uint64_t n) {
+  std::uint64_t r = 0;
+  if (__builtin_mul_overflow(a, n, &r)) throw InvalidInput("the counts of one block pass 2^64");
+  return r;
+}
+void add_to(std::uint64_t& target, std::uint64_t v) {
+  if (__builtin_add_overflow(target, v, &target))
+    throw InvalidInput("the counts of one block pass 2^64");
+}
+// a += c * n, field by field.
+void add_scaled(Counts64& a, const Counts64& c, std::uint64_t n) {
+  add_to(a.evaluations, product(c.evaluations, n));
+  add_to(a.divergent, product(c.divergent, n));
+  add_to(a.active, product(c.active, n));
+  add_to(a.taken, product(c.taken, n));
+}
+
+// The piece that holds iteration k (pieces are consecutive from 0; k within them).
+std::size_t piece_of(const std::vector<IterationPiece>& pieces, std::uint64_t k) {
+  const auto it = std::upper_bound(pieces.begin(), pieces.end(), k,
+                                   [](std::uint64_t v, const IterationPiece& p) { return v < p.first; });
+  return static_cast<std::size_t>(it - pieces.begin()) - 1;
+}
+
+// Cuts the piece holding iteration k so that a piece starts at k (merged pieces stay whole).
+void split_at(std::vector<IterationPiece>& pieces, std::uint64_t k) {
+  if (pieces.empty() || k > pieces.back().last || k == 0) return;
+  const std::size_t i = piece_of(pieces, k);
+  if (pieces[i].first == k || pieces[i].merged) return;
+  IterationPiece right = pieces[i];
+  right.first = k;
+  pieces[i].last = k - 1;
+  pieces.insert(pieces.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(right));
+}
+
+}  // namespace
+
 LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
   LaneMask in = active;
   if (s.init != kNone) in = exec(s.init, in);
   frames_.push_back(Frame{FrameKind::Loop});
   const std::size_t frame = frames_.size() - 1;
   LaneMask exits = 0;
-  const bool classes = trace_ != nullptr && !by_iteration_ && !p_.accelerated.empty() &&
-                       p_.accelerated[id].has_value() && s.loop_kind != LoopKind::Do;
+  const bool accelerated = trace_ != nullptr && !p_.accelerated.empty() &&
+                           p_.accelerated[id].has_value() && s.loop_kind != LoopKind::Do;
+  const bool classes = accelerated && !by_iteration_;
+  const int shape = accelerated && log_ != nullptr && counted_ ? p_.loop_shape[id] : -1;
+  if (shape >= 0 && in != 0) log_start(shape, in);
   for (std::uint64_t k = 0; in != 0; ++k) {
     loop_iteration_[id] = k;
-    in = classes ? iteration_class(id, s, frame, in, exits, k) : iteration(id, s, frame, in, exits);
+    if (shape >= 0) {
+      // Logged: the counts before the iteration (or class of iterations), then the segment.
+      const std::size_t slot = log_depth_++;
+      if (log_before_.size() <= slot) log_before_.resize(slot + 1);
+      const auto& statements = p_.loop_shapes[static_cast<std::size_t>(shape)].statements;
+      auto& before = log_before_[slot];
+      before.resize(statements.size());
+      for (std::size_t i = 0; i < statements.size(); ++i) before[i] = counts_[statements[i]];
+      const std::uint64_t first = k;
+      const std::size_t class_depth = class_frames_.size();
+      const std::size_t journal_start = journal_.size();
+      in = classes ? iteration_class(id, s, frame, in, exits, k) : iteration(id, s, frame, in, exits);
+      --log_depth_;
+      if (k - first >= 2) {
+        // A class: the nested loops' iterations logged in its first iteration stand for the
+        // iterations between first and last as well (not run).
+        const std::size_t mark = journal_mark_[class_depth];
+        for (std::size_t e = journal_start; e < mark; ++e) {
+          const LogEntry entry = journal_[e];
+          const std::uint64_t more = product(entry.times, k - first - 1);
+          log_add(entry.shape, entry.first, entry.last, entry.counts, entry.outcomes, more);
+          if (log_depth_ > 0)
+            journal_.push_back({entry.shape, entry.first, entry.last, entry.counts, entry.outcomes, more});
+        }
+      }
+      log_segment(shape, first, k, slot, class_depth);
+      if (log_depth_ == 0) journal_.clear();
+    } else {
+      in = classes ? iteration_class(id, s, frame, in, exits, k) : iteration(id, s, frame, in, exits);
+    }
     if ((++ticks_ & 0x3FFF) == 0) check_limits();
   }
   frames_.pop_back();
@@ -1059,6 +1183,10 @@ LaneMask WarpMachine::iteration_class(StmtId id, const Stmt& s, std::size_t fram
   if (out != in || !v.uniform || (in & ~v.defined) != 0 || next == ~std::uint64_t{0} || next <= k + 2)
     return out;
   snapshot(2 * depth + 1);
+  if (log_ != nullptr) {
+    if (journal_mark_.size() <= depth) journal_mark_.resize(depth + 1);
+    journal_mark_[depth] = journal_.size();
+  }
   const std::size_t middle = trace_->entries.size();
   const std::uint64_t last = next - 1;
   // The variable at iteration `last`: a value the loop reaches (the loop's own condition gives a
@@ -1090,6 +1218,162 @@ LaneMask WarpMachine::iteration_class(StmtId id, const Stmt& s, std::size_t fram
   trace_->entries.push_back(TraceEntry{-static_cast<std::int64_t>(id) - 1, k, last, 0});
   k = last;
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The class engine's iteration log
+
+WarpOutcome outcome_of(const Counts64& c) {
+  if (c.evaluations == 0) return WarpOutcome::NotReached;
+  if (c.divergent > 0) return WarpOutcome::Divergent;
+  if (c.taken == c.active) return WarpOutcome::AllTrue;
+  if (c.taken == 0) return WarpOutcome::AllFalse;
+  return WarpOutcome::Mixed;
+}
+
+WarpOutcome combine(WarpOutcome a, WarpOutcome b) {
+  if (a == WarpOutcome::NotReached) return b;
+  if (b == WarpOutcome::NotReached) return a;
+  if (a == WarpOutcome::Divergent || b == WarpOutcome::Divergent) return WarpOutcome::Divergent;
+  return a == b ? a : WarpOutcome::Mixed;
+}
+
+bool operator==(const Counts64& a, const Counts64& b) {
+  return a.evaluations == b.evaluations && a.divergent == b.divergent && a.active == b.active &&
+         a.taken == b.taken && a.block_executions == b.block_executions &&
+         a.partial_block_executions == b.partial_block_executions &&
+         a.blocks_with_partial == b.blocks_with_partial;
+}
+
+
+void compact(LoopLog& log) {
+  std::vector<IterationPiece>& pieces = log.pieces;
+  std::vector<IterationPiece> out;
+  out.reserve(pieces.size());
+  for (IterationPiece& p : pieces) {
+    if (!out.empty() && !out.back().merged && !p.merged && out.back().counts == p.counts &&
+        out.back().outcomes == p.outcomes) {
+      out.back().last = p.last;
+      continue;
+    }
+    out.push_back(std::move(p));
+  }
+  if (out.size() > kMaxIterationClasses) {
+    IterationPiece& tail = out[kMaxIterationClasses - 1];
+    if (!tail.merged)
+      for (Counts64& c : tail.counts) {
+        const Counts64 each = c;
+        c = Counts64{};
+        add_scaled(c, each, tail.last - tail.first + 1);
+      }
+    tail.merged = true;
+    tail.outcomes.clear();
+    for (std::size_t i = kMaxIterationClasses; i < out.size(); ++i) {
+      const IterationPiece& p = out[i];
+      for (std::size_t j = 0; j < tail.counts.size(); ++j)
+        add_scaled(tail.counts[j], p.counts[j], p.merged ? 1 : p.last - p.first + 1);
+      tail.last = p.last;
+    }
+    out.resize(kMaxIterationClasses);
+  }
+  pieces = std::move(out);
+}
+
+void WarpMachine::log_start(int shape, LaneMask in) {
+  LoopLog& log = log_->loops[static_cast<std::size_t>(shape)];
+  const LocalState& v = locals_[p_.accelerated[p_.loop_shapes[static_cast<std::size_t>(shape)].loop]->variable];
+  if (!v.uniform || (in & ~v.defined) != 0) {
+    log.by_value = false;
+  } else if (!log.started) {
+    log.started = true;
+    log.start = v.value;
+  } else if (log.start != v.value) {
+    log.by_value = false;
+  }
+}
+
+// Iterations first .. last of a logged loop have run (one, or a class: iteration first, then
+// last, the ones between added as first's): one iteration's counts of the statements inside the
+// loop, checked alike in both runs of a class, go into the log's pieces.
+void WarpMachine::log_segment(int shape, std::uint64_t first, std::uint64_t last, std::size_t slot,
+                              std::size_t class_depth) {
+  const Program::LoopShape& sh = p_.loop_shapes[static_cast<std::size_t>(shape)];
+  const auto& before = log_before_[slot];
+  const std::uint64_t n = last - first + 1;
+  segment_.resize(sh.statements.size());
+  for (std::size_t i = 0; i < sh.statements.size(); ++i) {
+    const Counts64& now = counts_[sh.statements[i]];
+    Counts64 total;
+    total.evaluations = now.evaluations - before[i].evaluations;
+    total.divergent = now.divergent - before[i].divergent;
+    total.active = now.active - before[i].active;
+    total.taken = now.taken - before[i].taken;
+    if (n == 1) {
+      segment_[i] = total;
+      continue;
+    }
+    // A class: iteration first's counts (iteration_class's snapshots around it), n times.
+    const Counts64& a = snapshots_[2 * class_depth][sh.statements[i]];
+    const Counts64& b = snapshots_[2 * class_depth + 1][sh.statements[i]];
+    Counts64 each;
+    each.evaluations = b.evaluations - a.evaluations;
+    each.divergent = b.divergent - a.divergent;
+    each.active = b.active - a.active;
+    each.taken = b.taken - a.taken;
+    Counts64 expected;
+    add_scaled(expected, each, n);
+    if (!(expected == total))
+      throw IterationClassMismatch(location(k_, k_.stmts[sh.loop].range) + ": iterations " +
+                                   std::to_string(first) + " and " + std::to_string(last) +
+                                   " of this loop count differently");
+    segment_[i] = each;
+  }
+  const std::size_t nc = sh.conditions.size();
+  segment_outcomes_.resize(nc);
+  for (std::size_t j = 0; j < nc; ++j) segment_outcomes_[j] = outcome_of(segment_[sh.conditions[j]]);
+  log_add(shape, first, last, segment_, segment_outcomes_, 1);
+  // Inside an iteration of an enclosing logged loop: kept, in case that iteration stands for more.
+  if (log_depth_ > 0) journal_.push_back({shape, first, last, segment_, segment_outcomes_, 1});
+}
+
+// Adds `times` instances' iterations first .. last, each with counts `each` and outcomes
+// `outcomes` (of the current warp), to a loop's pieces.
+void WarpMachine::log_add(int shape, std::uint64_t first, std::uint64_t last,
+                          const std::vector<Counts64>& each, const std::vector<WarpOutcome>& outcomes,
+                          std::uint64_t times) {
+  const Program::LoopShape& sh = p_.loop_shapes[static_cast<std::size_t>(shape)];
+  const std::size_t nc = sh.conditions.size();
+  std::vector<IterationPiece>& pieces = log_->loops[static_cast<std::size_t>(shape)].pieces;
+  const std::size_t outcome_cells = sh.outcomes ? std::size_t(p_.warps_per_block) * nc : 0;
+  const std::uint64_t end = pieces.empty() ? 0 : pieces.back().last + 1;
+  if (last >= end) {
+    if (!pieces.empty() && pieces.back().merged) {
+      pieces.back().last = last;
+    } else {
+      IterationPiece fresh;
+      fresh.first = end;
+      fresh.last = last;
+      fresh.counts.resize(sh.statements.size());
+      fresh.outcomes.assign(outcome_cells, WarpOutcome::NotReached);
+      pieces.push_back(std::move(fresh));
+    }
+  }
+  split_at(pieces, first);
+  split_at(pieces, last + 1);
+  for (std::size_t i = piece_of(pieces, first); i < pieces.size() && pieces[i].first <= last; ++i) {
+    IterationPiece& p = pieces[i];
+    if (p.merged) {
+      const std::uint64_t overlap = std::min(p.last, last) - std::max(p.first, first) + 1;
+      for (std::size_t j = 0; j < each.size(); ++j) add_scaled(p.counts[j], each[j], product(overlap, times));
+      continue;
+    }
+    for (std::size_t j = 0; j < each.size(); ++j) add_scaled(p.counts[j], each[j], times);
+    if (!p.outcomes.empty()) {
+      WarpOutcome* row = p.outcomes.data() + std::size_t(warp_) * nc;
+      for (std::size_t j = 0; j < nc; ++j) row[j] = combine(row[j], outcomes[j]);
+    }
+  }
+  if (pieces.size() > kMaxIterationClasses) compact(log_->loops[static_cast<std::size_t>(shape)]);
 }
 
 void WarpMachine::scale_iteration(const std::vector<Counts64>& before,

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sim/ir.hpp"
+#include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
 
 namespace warpdiv::sim::ir::detail {
@@ -34,6 +35,8 @@ struct Counts64 {
   std::uint64_t partial_block_executions = 0;
   std::uint64_t blocks_with_partial = 0;
 };
+
+bool operator==(const Counts64& a, const Counts64& b);
 
 /// One worker's counts.
 struct Tally {
@@ -107,6 +110,33 @@ struct ClassTrace {
   std::array<std::vector<std::uint64_t>, 3> breakpoints;
 };
 
+/// The class engine's record of one block's accelerated loops (WarpMachine::set_log): per loop,
+/// iterations 0 .. N cut into consecutive pieces in which every counted warp's per-iteration
+/// counts of the statements inside the loop stay the same (summed over the loop's instances).
+struct IterationPiece {
+  std::uint64_t first = 0, last = 0;
+  bool merged = false;                 // past kMaxIterationClasses pieces: totals only
+  std::vector<Counts64> counts;        // [LoopShape position]: one iteration's (merged: the total)
+  std::vector<WarpOutcome> outcomes;   // [warp * conditions + j]; empty when not kept or merged
+};
+struct LoopLog {
+  std::vector<IterationPiece> pieces;  // consecutive, from iteration 0
+  bool started = false;
+  bool by_value = true;                // every instance started with the same uniform value
+  std::uint64_t start = 0;             // the variable's bits at iteration 0
+};
+struct IterationLog {
+  std::vector<LoopLog> loops;          // [index into Program::loop_shapes]
+  std::vector<WarpOutcome> outcomes;   // [warp * stmts + StmtId] over the whole run, or empty
+};
+/// Merges neighbouring pieces that behave alike, and past kMaxIterationClasses pieces the last
+/// ones into one merged piece (its counts the totals).
+void compact(LoopLog& log);
+/// The outcome of one warp's evaluations summed in `c` (NotReached when none).
+WarpOutcome outcome_of(const Counts64& c);
+/// The outcome of two sets of evaluations together.
+WarpOutcome combine(WarpOutcome a, WarpOutcome b);
+
 /// A class of iterations that did not behave as its first iteration (the analysis was wrong):
 /// the class engine turns it into a refusal.
 class IterationClassMismatch : public std::logic_error {
@@ -147,6 +177,16 @@ struct Program {
   std::vector<std::optional<AcceleratedLoop>> accelerated;
   void track(std::vector<std::optional<TrackedComparison>> comparisons,
              std::vector<std::optional<AcceleratedLoop>> loops);
+  // Set by track(): per accelerated loop (in StmtId order), the statements inside it (condition,
+  // body and step, at any depth) and the positions of the conditions among them.
+  struct LoopShape {
+    StmtId loop = kNone;
+    std::vector<StmtId> statements;
+    std::vector<std::uint32_t> conditions;
+    bool outcomes = false;  // warps x conditions x kMaxIterationClasses within kMaxOutcomeCells
+  };
+  std::vector<LoopShape> loop_shapes;
+  std::vector<std::int32_t> loop_shape;  // [StmtId]: index into loop_shapes, or -1
 };
 
 class WarpMachine {
@@ -163,6 +203,10 @@ class WarpMachine {
   /// Class engine: record tracked comparisons into `trace` and run accelerated loops as classes
   /// of iterations (not with by_iteration); nullptr = a plain replay.
   void set_trace(ClassTrace* trace) { trace_ = trace; }
+  /// Class engine, with a trace set: record the counted warps' iterations of accelerated loops
+  /// into `log` (sized by the caller: one LoopLog per Program::loop_shapes), and their outcomes
+  /// over the whole run into log->outcomes when it is sized; nullptr = none.
+  void set_log(IterationLog* log) { log_ = log; }
 
   // For tests: evaluate an expression in warp 0 of block (0, 0, 0) with the given lane values of
   // locals (lanes beyond the warp's existing ones are ignored). Throws InvalidInput on UB.
@@ -197,6 +241,11 @@ class WarpMachine {
   void record(ExprId id, LaneMask active, Val a, Val b);
   void scale_iteration(const std::vector<Counts64>& before, const std::vector<Counts64>& after,
                        std::uint64_t times);
+  void log_start(int shape, LaneMask in);
+  void log_segment(int shape, std::uint64_t first, std::uint64_t last, std::size_t slot,
+                   std::size_t class_depth);
+  void log_add(int shape, std::uint64_t first, std::uint64_t last, const std::vector<Counts64>& each,
+               const std::vector<WarpOutcome>& outcomes, std::uint64_t times);
   LaneMask exec_switch(StmtId id, const Stmt& s, LaneMask active);
   Val eval(ExprId id, LaneMask active);
   // eval() with the leaves (constants, parameters, builtins, locals) inlined: most operands are
@@ -222,6 +271,24 @@ class WarpMachine {
   const Program& p_;
   const Kernel& k_;
   ClassTrace* trace_ = nullptr;
+  IterationLog* log_ = nullptr;
+  bool counted_ = false;                         // the current warp's counts are kept
+  std::size_t log_depth_ = 0;                    // logged loops being run
+  std::vector<std::vector<Counts64>> log_before_;  // [log_depth_]: counts before a segment
+  std::vector<Counts64> warp_start_;             // counts when the warp began (log_->outcomes)
+  std::vector<Counts64> segment_;                // one iteration's counts (log_segment)
+  std::vector<WarpOutcome> segment_outcomes_;
+  // Segments logged inside iterations of enclosing logged loops, while one runs: an iteration
+  // that turns out to stand for a class adds its nested segments again for the iterations not run.
+  struct LogEntry {
+    int shape;
+    std::uint64_t first, last;
+    std::vector<Counts64> counts;
+    std::vector<WarpOutcome> outcomes;
+    std::uint64_t times;
+  };
+  std::vector<LogEntry> journal_;
+  std::vector<std::size_t> journal_mark_;  // [class depth]: journal_.size() after a class's first iteration
   // Accelerated loops being run: the loop, its iteration, the first breakpoint found (in iterations).
   struct ClassFrame {
     StmtId loop;

@@ -372,16 +372,22 @@ TEST_F(AnalyzeSourceFile, ByClassCsvGivesTheLecturesTypeOneAndTypeTwo) {
   EXPECT_EQ(line,
             "file,line,column,kind,iteration,warp_evaluations,divergent,active_lanes,taken_lanes,"
             "block_executions,partial_block_executions,simd_efficiency,statement,class,"
-            "class_blocks,class_definition,representative");
+            "class_blocks,class_definition,representative,loop_line,first_iteration,iterations,"
+            "iteration_class");
   // The lecture: load_M (line 27) diverges in 336 of the 2,352 warp-phases of the 42 blocks whose
   // rows are all in range (Type 1) and in 14 of the 392 of the bottom block-row's 7 (Type 2).
   long long type1_evals = 0, type1_divergent = 0, type2_evals = 0, type2_divergent = 0;
   long long type1_blocks = 0, type2_blocks = 0;
+  long long last_phase_divergent = 0, other_phases_divergent = 0;
   std::set<std::string> classes;
   while (std::getline(in, line)) {
     const std::vector<std::string> f = csv_fields(line);
-    ASSERT_EQ(f.size(), 17u) << line;
+    ASSERT_EQ(f.size(), 21u) << line;
     if (f[1] != "27" || f[3] != "if") continue;
+    if (!f[17].empty()) {  // an iteration-class row (the phase loop's classes)
+      (f[20] == "p = 6 (last)" ? last_phase_divergent : other_phases_divergent) += std::stoll(f[6]);
+      continue;
+    }
     const bool bottom = f[16].find(", 6, ") != std::string::npos;  // representative (x, 6, 0)
     classes.insert(f[13]);
     (bottom ? type2_evals : type1_evals) += std::stoll(f[5]);
@@ -395,6 +401,10 @@ TEST_F(AnalyzeSourceFile, ByClassCsvGivesTheLecturesTypeOneAndTypeTwo) {
   EXPECT_EQ(type2_blocks, 7);
   EXPECT_EQ(type2_evals, 392);
   EXPECT_EQ(type2_divergent, 14);
+  // Every one of those 350 divergent warp-phases is in the last phase, p = 6 (Width = 100 = 6 x
+  // 16 + 4: only there do the tile's columns pass the matrix's edge).
+  EXPECT_EQ(last_phase_divergent, 350);
+  EXPECT_EQ(other_phases_divergent, 0);
 }
 
 TEST_F(AnalyzeSourceFile, HtmlPageShadesTheSourceAndMapsTheWarps) {
@@ -474,6 +484,54 @@ TEST_F(AnalyzeSourceFile, HtmlPageStaysSmallAtAnySize) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_LT(read_file(html).size(), 300'000u);
   EXPECT_TRUE(contains(read_file(html), "id=\"class-grid\""));
+}
+
+// The lecture's kernel (kernels/zoo/tiled_matmul_rect.cu) at J = K = L = 100, T = 16: the phase
+// loop's iteration classes per block class, worked out by hand (see also
+// tests/kernels/zoo_iteration_classes_test.cpp). Interior (class 1, 36 blocks = 288 warps): p < 6
+// is 6 x 288 = 1728 evaluations of each check, none split; in p = 6 only columns tx < 4 of the
+// tile are inside K = 100 = 96 + 4, so line 32 splits all 288 warps; the inner loop (line 45) is
+// evaluated 17 times per warp and phase: 288 x 17 = 4896. Corner (class 4, 8 warps): line 37 (Col
+// < L, Col = 96 + tx) splits every warp in p < 6 (48 of 48) and warps 0, 1 (rows ty < 4 inside
+// K) in p = 6; line 44 (Row < J && Col < L) splits warps 0, 1 (rows 96 .. 99): 12 of 48, 2 of 8.
+TEST_F(AnalyzeSourceFile, TextListsTheIterationClassesOfEachLoop) {
+  const CliResult r = run_warpdiv({"analyze", kZoo + "tiled_matmul_rect.cu", "--grid",
+                                   "(L-1)/16+1,(J-1)/16+1", "--block", "16,16", "--arg", "J=100",
+                                   "--arg", "K=100", "--arg", "L=100"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "\nfor loop at line 30 (p):\n")) << r.out;
+  EXPECT_TRUE(contains(r.out,
+                       "  class    iterations  defined by         for        if        if        if       for\n"
+                       "  class 1           6  p < 6           0/1728    0/1728    0/1728    0/1728   0/29376\n"
+                       "  class 1           1  p = 6 (last)     0/288   288/288     0/288     0/288    0/4896\n"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out,
+                       "  class 4           6  p < 6             0/48      0/48     48/48     12/48     0/204\n"
+                       "  class 4           1  p = 6 (last)       0/8       2/8       2/8       2/8      0/34\n"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "(no lane stays): p = 7 (exit).\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "  class 1          16  i in [0, 15] (all)   0/32256\n")) << r.out;
+}
+
+// At a size no replay reaches (J = 65535 x 16, K = L = 2^31 - 1: 2^27 phases per block), the maps
+// of the phase loop are drawn from its iteration classes, and the page stays small.
+TEST_F(AnalyzeSourceFile, HtmlMapsUseIterationClassesAtAnySize) {
+  TempDir dir;
+  const std::string html = dir.file("tiled.html");
+  const CliResult r = run_warpdiv({"analyze", kZoo + "tiled_matmul_rect.cu", "--grid",
+                                   "(L-1)/16+1,(J-1)/16+1", "--block", "16,16", "--arg",
+                                   "J=1048560", "--arg", "K=2147483647", "--arg", "L=2147483647",
+                                   "--html", html});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string page = read_file(html);
+  EXPECT_LT(page.size(), 100'000u);
+  EXPECT_FALSE(contains(page, "No maps")) << page;
+  EXPECT_TRUE(contains(page, "line 32: if, per iteration class of p (line 30)")) << page;
+  // 2^31 - 2 = 16 x 134217727 + 14: the last phase is p = 134217727, where tx = 15 is past K.
+  EXPECT_TRUE(contains(page, "p &lt; 134217727 (134217727 iterations) | p = 134217727 (last) | "
+                             "p = 134217728 (exit)"))
+      << page;
+  EXPECT_TRUE(contains(page, "<title>warp 0: p = 134217727 (last)</title>")) << page;
 }
 
 }  // namespace

@@ -164,7 +164,10 @@ int analyze_source_command(const Args& args, std::ostream& out) {
        "also write a self-contained HTML page: the annotated source shaded by divergence and "
        "SIMD efficiency, the block classes on the grid, warp x iteration maps per class")
       ("by-class", "with --csv: one row per block class and statement (the columns above, then "
-                   "class,class_blocks,class_definition,representative); needs the class engine")
+                   "class,class_blocks,class_definition,representative,loop_line,first_iteration,"
+                   "iterations,iteration_class), then per iteration class of each loop run as "
+                   "classes one row per statement inside the loop (the last four columns filled); "
+                   "needs the class engine")
       ("by-iteration", "break down statements inside loops by the iteration of their innermost "
                        "loop (1 = the first)")
       ("only-block", po::value<std::string>()->value_name("X[,Y[,Z]]"),

@@ -259,14 +259,24 @@ analysis::SourceHtmlPage source_html_page(const ir::Kernel& kernel, const ir::La
     auto maps = analysis::warp_iteration_maps(kernel, launch, block, &note);
     page.maps.push_back({title, std::move(maps), note});
   };
+  // With classes: maps from each class's run (iteration classes as columns), at any size.
+  const auto add_class = [&](const std::string& title, const ir::BlockClass& c) {
+    std::string note;
+    auto maps = analysis::class_iteration_maps(kernel, launch, c, &note);
+    page.maps.push_back({title, std::move(maps), note});
+  };
   if (options.only_block) {
-    add("block " + ir::to_string(*options.only_block), *options.only_block);
+    const std::string title = "block " + ir::to_string(*options.only_block);
+    if (counts.classes.size() == 1)
+      add_class(title, counts.classes.front());
+    else
+      add(title, *options.only_block);
   } else if (!counts.classes.empty()) {
     for (std::size_t i = 0; i < page.classes.size() && i < analysis::kMaxMapClasses; ++i) {
       const analysis::BlockClassView& c = page.classes[i];
-      add(c.name + ": " + c.definition + " (" + sim::to_decimal(c.blocks) + " blocks), block " +
-              ir::to_string(c.representative),
-          c.representative);
+      add_class(c.name + ": " + c.definition + " (" + sim::to_decimal(c.blocks) + " blocks), block " +
+                    ir::to_string(c.representative),
+                counts.classes[i]);
     }
   } else {
     const ir::Dim3 first{0, 0, 0};
