@@ -1012,18 +1012,13 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   if (!plan.ok()) throw ClassesUnproven(*plan.refusal);
   if (!plan.analysis) throw std::logic_error("class_replay: a plan without its analysis");
   validate(kernel);
-<<<<<<< HEAD
   validate(launch, kernel, plan.limits);
+  ClassReplayResult single;
   if (options.only_block) {
     ReplayOptions one = options;
     one.grid_limits = plan.limits;
-    return one_block(kernel, launch, one);
+    single = one_block(kernel, launch, one);
   }
-=======
-  validate_launch(launch, kernel, plan.limits);
-  ClassReplayResult single;
-  if (options.only_block) single = one_block(kernel, launch, options);
->>>>>>> i11-iter
   detail::Program program(kernel, launch, options);
   if (options.only_warp && *options.only_warp >= static_cast<std::uint32_t>(program.warps_per_block))
     throw InvalidInput("warp " + std::to_string(*options.only_warp) + " does not exist (a block of " +

@@ -108,7 +108,7 @@ constexpr std::size_t kMaxIterationClasses = 64;
 /// Outcomes are kept for a loop only while warps x (statements inside the loop) x
 /// kMaxIterationClasses stays at most this (one byte each), and BlockClass::outcomes while warps x
 /// statements does.
-constexpr std::size_t kMaxOutcomeCells = std::size_t{1} << 18;
+constexpr std::size_t kMaxOutcomeCells = std::size_t{1} << 20;
 
 /// A class of iterations of an accelerated loop (ClassPlan::accelerated_loops) in one block
 /// class: consecutive iterations in which every warp of the representative block behaves alike

@@ -1,7 +1,8 @@
 // The lecture flags' counts: the lecture source's model compiled into warpdiv (from
-// kernels/zoo/tiled_matmul_rect.json) counted by the class engine and arranged as the 20-row
-// table, against the hand-written lecture model in sim/ (sim::exact, itself checked against its
-// own replay on 10,080 launches): an independent oracle, which is why that model is kept.
+// kernels/zoo/tiled_matmul_rect.json) counted by the class engine (lecture_counts) and by the
+// SIMT replay (lecture_replay) and arranged as the 20-row table, against the retired hand-written
+// lecture model in tests/oracle/ (sim::exact and sim::replay, checked against each other on 10,080
+// launches): an independent oracle, which is why that model is kept.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -9,6 +10,7 @@
 
 #include "analysis/lecture_source.hpp"
 #include "tests/oracle/exact.hpp"
+#include "tests/oracle/replay.hpp"
 #include "sim/ir_json.hpp"
 
 namespace warpdiv::analysis {
@@ -70,6 +72,41 @@ TEST(LectureSource, CompiledInModelIsTheSavedOneAndGivesTheLargestCube) {
       SCOPED_TRACE(sim::describe(config));
       EXPECT_TRUE(lecture_counts(config) == sim::exact(config));
     }
+}
+
+TEST(LectureSource, ReplayAgreesWithTheHandWrittenReplayOnRandomLaunches) {
+  // Small launches (the replay visits every warp), ragged and exact multiples of the tile, every
+  // warp size; one block-row or block-column included (classes without blocks).
+  std::mt19937_64 random(12);
+  const int warp_sizes[] = {1, 2, 4, 8, 16, 32, 64};
+  for (int i = 0; i < 150; ++i) {
+    const int tile = std::uniform_int_distribution<int>(1, 32)(random);
+    const int warp_size = warp_sizes[std::uniform_int_distribution<int>(0, 6)(random)];
+    const auto size = [&] {
+      return std::uniform_int_distribution<std::int64_t>(1, 4 * tile + 3)(random);
+    };
+    const sim::LaunchConfig config = sim::LaunchConfig::shape(size(), size(), size(), tile, warp_size);
+    SCOPED_TRACE(sim::describe(config));
+    const sim::DivergenceResult r = lecture_replay(config);
+    EXPECT_TRUE(r == sim::replay(config));
+    EXPECT_TRUE(r == lecture_counts(config));
+  }
+}
+
+TEST(LectureSource, ReplayOfTheLecturesLaunchAndItsCost) {
+  const sim::LaunchConfig config = sim::LaunchConfig::square(100, 16, 32);
+  const sim::DivergenceResult r = lecture_replay(config);
+  EXPECT_EQ(r.at(sim::Condition::load_M, sim::BlockClass::all).divergent_warp_phases, 350u);
+  EXPECT_EQ(r.barrier_hazard_blocks, 13u);  // the last block-row and block-column: 7 + 7 - 1
+  // The work, counted by the class engine, is what the plain replay of the whole grid does.
+  const sim::Count work =
+      sim::ir::replay(lecture_model(), lecture_source_launch(lecture_model(), config)).warp_statement_evaluations;
+  EXPECT_EQ(sim::to_decimal(lecture_replay_cost(config)), sim::to_decimal(work));
+  sim::ir::ReplayOptions small;
+  small.max_evaluations = work - 1;
+  EXPECT_THROW(lecture_replay(config, small), InvalidInput);
+  small.only_warp = 0;
+  EXPECT_THROW(lecture_replay(config, small), std::logic_error);
 }
 
 }  // namespace

@@ -1,13 +1,11 @@
-// Warp x phase maps and warp layouts against figures worked out by hand (in the comments), and the
-// maps of every class multiplied out against the replay engine's counts.
+// Warp layouts, phase columns and representative blocks (the geometry of the lecture's warp x phase
+// maps) against figures worked out by hand (in the comments). The maps themselves:
+// tests/analysis/lecture_maps_test.cpp.
 #include <gtest/gtest.h>
 
-#include <random>
 #include <string>
 
-#include "tests/oracle/lane_masks.hpp"
 #include "sim/errors.hpp"
-#include "tests/oracle/replay.hpp"
 #include "sim/warp_map.hpp"
 
 namespace warpdiv::sim {
@@ -16,19 +14,6 @@ namespace {
 using BC = BlockClass;
 using C = Condition;
 using O = WarpOutcome;
-
-RepresentativeBlock find_block(const Geometry& g, BC k) {
-  for (const RepresentativeBlock& b : representative_blocks(g))
-    if (b.block_class == k) return b;
-  ADD_FAILURE() << "no block of class " << name(k);
-  return {};
-}
-
-WarpPhaseMap lecture_map(C c, BC k) {
-  const Geometry g(LaunchConfig::square(100));
-  const WarpLaneTable lanes(g);
-  return warp_phase_map(g, lanes, c, find_block(g, k), phase_columns(g, 8));
-}
 
 TEST(WarpOutcome, FromMasks) {
   EXPECT_EQ(classify_warp(0xF, 0xF), O::uniform_true);
@@ -100,115 +85,6 @@ TEST(RepresentativeBlocks, OnePerClassThatExists) {
   EXPECT_EQ(row[0].block_class, BC::bottom_edge);
   EXPECT_EQ(row[1].block_class, BC::corner);
   EXPECT_EQ(row[1].bx, 2);
-}
-
-TEST(WarpPhaseMap, LectureLoadMType1) {
-  // Interior block: rows all in range; phases 0..5 load every column of M (p*16 + 15 < 100);
-  // phase 6 loads tx < 4 only (96 + tx < 100), splitting all 8 warps.
-  const WarpPhaseMap map = lecture_map(C::load_M, BC::interior);
-  ASSERT_EQ(map.warps, 8);
-  ASSERT_EQ(map.columns.size(), 7u);
-  for (int w = 0; w < 8; ++w) {
-    for (std::size_t p = 0; p < 6; ++p) EXPECT_EQ(map.at(w, p), O::uniform_true) << w << " " << p;
-    EXPECT_EQ(map.at(w, 6), O::divergent) << w;
-  }
-}
-
-TEST(WarpPhaseMap, LectureLoadMType2) {
-  // Bottom block-row: Row = 96 + ty < 100 holds for ty < 4, i.e. warps 0 and 1. Warps 2..7 never
-  // load; warps 0 and 1 diverge only in the last phase.
-  const WarpPhaseMap map = lecture_map(C::load_M, BC::bottom_edge);
-  for (int w = 0; w < 8; ++w) {
-    for (std::size_t p = 0; p < 7; ++p) {
-      const O expected = w >= 2 ? O::uniform_false : p == 6 ? O::divergent : O::uniform_true;
-      EXPECT_EQ(map.at(w, p), expected) << w << " " << p;
-    }
-  }
-}
-
-TEST(WarpPhaseMap, LectureLoadNRightColumn) {
-  // Right block-column: Col = 96 + tx < 100 splits every warp while p*16 + ty < 100 holds for all
-  // rows (phases 0..5); in phase 6 only ty < 4 (warps 0, 1) load, still split; warps 2..7 are
-  // uniformly false. 6 * 8 + 2 = 50 per block, as in the lecture exercise.
-  for (BC k : {BC::right_edge, BC::corner}) {
-    const WarpPhaseMap map = lecture_map(C::load_N, k);
-    for (int w = 0; w < 8; ++w) {
-      for (std::size_t p = 0; p < 6; ++p) EXPECT_EQ(map.at(w, p), O::divergent);
-      EXPECT_EQ(map.at(w, 6), w < 2 ? O::divergent : O::uniform_false) << name(k) << " " << w;
-    }
-  }
-}
-
-TEST(WarpPhaseMap, StoreIsOneColumn) {
-  // Corner: Row < 100 and Col < 100 hold for ty < 4 and tx < 4: warps 0 and 1 split, 2..7 idle.
-  const WarpPhaseMap map = lecture_map(C::store, BC::corner);
-  ASSERT_EQ(map.columns.size(), 1u);
-  EXPECT_TRUE(map.columns[0].once_per_warp);
-  for (int w = 0; w < 8; ++w)
-    EXPECT_EQ(map.at(w, 0), w < 2 ? O::divergent : O::uniform_false) << w;
-  EXPECT_EQ(lecture_map(C::store, BC::interior).at(5, 0), O::uniform_true);
-}
-
-TEST(WarpPhaseMap, HugeSizeStaysSmall) {
-  // 2^31 - 1 cube, T = 32: K - 67108863 * 32 = 31, so the last phase loads tx < 31 of M in an
-  // interior block: every warp (one row of 32) diverges there, never before.
-  const Geometry g(LaunchConfig::square(2147483647, 32));
-  const WarpLaneTable lanes(g);
-  const WarpPhaseMap map =
-      warp_phase_map(g, lanes, C::load_M, find_block(g, BC::interior), phase_columns(g, 8));
-  ASSERT_EQ(map.outcomes.size(), 32u * 2u);
-  for (int w = 0; w < 32; ++w) {
-    EXPECT_EQ(map.at(w, 0), O::uniform_true);
-    EXPECT_EQ(map.at(w, 1), O::divergent);
-  }
-}
-
-TEST(WarpPhaseMap, RefusesAColumnThatMixesOutcomes) {
-  const Geometry g(LaunchConfig::square(100));
-  const WarpLaneTable lanes(g);
-  EXPECT_THROW(warp_phase_map(g, lanes, C::load_M, find_block(g, BC::interior), {{0, 6, false}}),
-               InvalidInput);
-  EXPECT_THROW(warp_phase_map(g, lanes, C::load_M, find_block(g, BC::interior), {{5, 7, false}}),
-               InvalidInput);
-}
-
-// Multiplying each class's map out (blocks of the class x phases of a column x divergent warps)
-// must give the replay's count, for every condition and class, with all phases or with the
-// two-column summary.
-TEST(WarpPhaseMap, MultipliedOutMatchesTheReplay) {
-  std::mt19937 random(20240611);
-  const int warp_sizes[] = {1, 4, 16, 32, 64};
-  for (int trial = 0; trial < 300; ++trial) {
-    const int tile = 1 + static_cast<int>(random() % 32);
-    const auto size = [&] { return static_cast<std::int64_t>(1 + random() % (3 * tile + 4)); };
-    const LaunchConfig config =
-        LaunchConfig::shape(size(), size(), size(), tile, warp_sizes[random() % std::size(warp_sizes)]);
-    SCOPED_TRACE(describe(config));
-    const Geometry g(config);
-    const WarpLaneTable lanes(g);
-    const DivergenceResult expected = replay(config);
-    for (std::int64_t max_columns : {std::int64_t{2}, std::int64_t{64}}) {
-      const auto columns = phase_columns(g, max_columns);
-      for (C c : kConditions) {
-        Count total_divergent = 0;
-        for (const RepresentativeBlock& block : representative_blocks(g)) {
-          const WarpPhaseMap map = warp_phase_map(g, lanes, c, block, columns);
-          Count per_block = 0;
-          for (int w = 0; w < map.warps; ++w)
-            for (std::size_t i = 0; i < map.columns.size(); ++i)
-              if (map.at(w, i) == O::divergent)
-                per_block += static_cast<Count>(map.columns[i].phases());
-          const Count blocks = expected.at(c, block.block_class).blocks;
-          EXPECT_EQ(to_decimal(per_block * blocks),
-                    to_decimal(expected.at(c, block.block_class).divergent_warp_phases))
-              << name(c) << "/" << name(block.block_class);
-          total_divergent += per_block * blocks;
-        }
-        EXPECT_EQ(to_decimal(total_divergent),
-                  to_decimal(expected.at(c, BC::all).divergent_warp_phases));
-      }
-    }
-  }
 }
 
 }  // namespace
