@@ -824,6 +824,7 @@ using Corner = std::array<std::uint32_t, 3>;
 struct BlockRun {
   detail::Tally tally;
   detail::ClassTrace trace;
+  detail::IterationLog log;  // iterations of accelerated loops and outcomes (attach_log)
 };
 
 std::string interval_definition(int d, std::uint64_t first, std::uint64_t last, std::uint64_t size) {
@@ -1059,7 +1060,11 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     if (it != runs.end()) return it->second;
     if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed))
       throw Interrupted("replay interrupted");
-    return runs.emplace(c, run_block(machine, program, kernel, options, c, nullptr)).first->second;
+    // Every run keeps its log: the representatives' become their classes' iteration classes.
+    detail::IterationLog log = new_log(kernel, program);
+    BlockRun r = run_block(machine, program, kernel, options, c, &log);
+    r.log = std::move(log);
+    return runs.emplace(c, std::move(r)).first->second;
   };
   std::array<std::set<std::uint64_t>, 3> starts;
   for (auto& s : starts) s.insert(0);
@@ -1138,9 +1143,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   for (const Box& b : boxes) {
     const Corner rep{static_cast<std::uint32_t>(b.first[0]), static_cast<std::uint32_t>(b.first[1]),
                      static_cast<std::uint32_t>(b.first[2])};
-    // The representative once more, with its iterations logged (its counts are the first run's).
-    detail::IterationLog log = new_log(kernel, program);
-    const BlockRun r = run_block(machine, program, kernel, options, rep, &log);
+    BlockRun& r = runs.at(rep);
     BlockClass c;
     Count size = 1;
     std::string definition;
@@ -1172,7 +1175,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     result.warps = checked_add(result.warps, checked_mul(r.tally.warps, size));
     result.warp_statement_evaluations =
         checked_add(result.warp_statement_evaluations, checked_mul(r.tally.evaluations, size));
-    attach_log(c, kernel, program, log);
+    attach_log(c, kernel, program, r.log);
     result.classes.push_back(std::move(c));
   }
   result.blocks_replayed = runs.size();

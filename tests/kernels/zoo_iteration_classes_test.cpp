@@ -266,7 +266,7 @@ const char* const kKernels[] = {
 };
 
 TEST(ZooIterationClasses, AgreeWithAnObservedReplayOnRandomLaunches) {
-  constexpr int kLaunches = 400;
+  constexpr int kLaunches = 1000;
   std::mt19937_64 rng(20261122);
   const auto pick = [&](std::int64_t low, std::int64_t high) {
     return std::uniform_int_distribution<std::int64_t>(low, high)(rng);
