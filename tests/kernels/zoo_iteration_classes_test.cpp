@@ -547,5 +547,44 @@ TEST(ZooIterationClasses, LectureBlurWindowByHand) {
   EXPECT_EQ(left[2]->definition, "blurCol = 2 (exit)");
 }
 
+Kernel kernel_from(const std::string& name, const std::string& text) {
+  const std::string file = ::testing::TempDir() + "/" + name;
+  {
+    std::ofstream(file) << text;
+  }
+  frontend::FrontendOptions o;
+  o.file = file;
+  return frontend::load_kernel(o);
+}
+
+// A loop whose every iteration differs: in a block of 1024 threads, `(int)threadIdx.x < i` splits warp
+// i / 32 (lanes below i % 32) when i % 32 != 0, so iterations 0 .. 1023 do not fall into fewer
+// than about 1024 classes: 63 are kept and the 64th holds the rest, merged (exact counts, no
+// outcomes). The counts still agree with the observed replay and with by_iteration.
+TEST(ZooIterationClasses, PastSixtyFourClassesTheRestAreMerged) {
+  const Kernel k = kernel_from("staircase.cu",
+                               "__global__ void staircase(int* out, int n) {\n"
+                               "  for (int i = 0; i < n; ++i) {\n"
+                               "    if ((int)threadIdx.x < i) out[threadIdx.x] = i;\n"
+                               "  }\n"
+                               "}\n");
+  Launch l;
+  l.block = Dim3{1024, 1, 1};
+  l.grid = Dim3{2, 1, 1};
+  for (const Parameter& p : k.parameters) l.arguments.push_back(p.scalar ? Value::of(p.type, 1024) : Value{});
+  const ClassPlan plan = plan_classes(k, l);
+  ASSERT_TRUE(plan.ok());
+  ASSERT_EQ(plan.accelerated_loops.size(), 1u);
+  const ClassReplayResult r = class_replay(k, l, plan);
+  ASSERT_EQ(r.classes.size(), 1u);
+  const auto& classes = r.classes[0].iteration_classes;
+  ASSERT_EQ(classes.size(), kMaxIterationClasses);
+  EXPECT_TRUE(classes.back().merged);
+  EXPECT_TRUE(classes.back().outcomes.empty());
+  EXPECT_EQ(classes.back().last, 1024u);  // the exit check, i = 1024, is in the merged class
+  EXPECT_FALSE(classes.front().merged);
+  check_iteration_classes(k, l, plan, r);
+}
+
 }  // namespace
 }  // namespace warpdiv::sim::ir
