@@ -547,8 +547,65 @@ bool leaves(const Kernel& k, StmtId id, int loops_deep, int calls_deep) {
   return leaves(k, s.init, loops_deep, calls_deep);
 }
 
+// Where each expression is used: the expression it is an operand of, or the statement whose
+// value it is.
+struct Uses {
+  std::vector<ExprId> parent;     // [ExprId]
+  std::vector<StmtId> statement;  // [ExprId]
+};
+Uses uses_of(const Kernel& k) {
+  Uses u;
+  u.parent.assign(k.exprs.size(), kNone);
+  u.statement.assign(k.exprs.size(), kNone);
+  for (std::size_t i = 0; i < k.exprs.size(); ++i)
+    for (ExprId o : k.exprs[i].operands)
+      if (o != kNone) u.parent[static_cast<std::size_t>(o)] = static_cast<ExprId>(i);
+  for (std::size_t i = 0; i < k.stmts.size(); ++i)
+    if (k.stmts[i].value != kNone) u.statement[static_cast<std::size_t>(k.stmts[i].value)] = static_cast<StmtId>(i);
+  return u;
+}
+
+bool reads(const Kernel& k, ExprId id, LocalId local) {
+  if (id == kNone) return false;
+  const Expr& e = k.exprs[static_cast<std::size_t>(id)];
+  if (e.kind == ExprKind::Local && e.index == local) return true;
+  for (ExprId o : e.operands)
+    if (reads(k, o, local)) return true;
+  return false;
+}
+
+// The step `x = x + e` / `x = x - e` (e not reading x) that statement `t` is, or kNone (e's id).
+ExprId counter_step(const Kernel& k, const Stmt& t) {
+  if (t.kind != StmtKind::Assign || t.value == kNone) return kNone;
+  const Expr& b = k.exprs[static_cast<std::size_t>(t.value)];
+  if (b.kind != ExprKind::Binary || (b.binary_op != BinaryOp::Add && b.binary_op != BinaryOp::Sub) ||
+      b.type != k.locals[static_cast<std::size_t>(t.local)].type)
+    return kNone;
+  for (int side = 0; side < (b.binary_op == BinaryOp::Add ? 2 : 1); ++side) {
+    const Expr& x = k.exprs[static_cast<std::size_t>(b.operands[side])];
+    if (x.kind == ExprKind::Local && x.index == t.local && !reads(k, b.operands[1 - side], t.local))
+      return b.operands[1 - side];
+  }
+  return kNone;
+}
+
+// A local that only its own steps read (every read of it is the x of an `x = x +- e`).
+bool only_stepped(const Kernel& k, LocalId local, const Uses& uses) {
+  for (std::size_t i = 0; i < k.exprs.size(); ++i) {
+    const Expr& e = k.exprs[i];
+    if (e.kind != ExprKind::Local || e.index != local) continue;
+    const ExprId p = uses.parent[i];
+    if (p == kNone) return false;
+    const StmtId s = uses.statement[static_cast<std::size_t>(p)];
+    if (s == kNone) return false;
+    const Stmt& t = k.stmts[static_cast<std::size_t>(s)];
+    if (t.local != local || counter_step(k, t) == kNone) return false;
+  }
+  return true;
+}
+
 std::optional<AcceleratedLoop> candidate(const Kernel& k, StmtId id,
-                                         const std::vector<ExprId>& origins) {
+                                         const std::vector<ExprId>& origins, const Uses& uses) {
   const Stmt& s = k.stmts[id];
   if (s.kind != StmtKind::Loop || s.loop_kind == LoopKind::Do || s.step == kNone || s.value == kNone)
     return std::nullopt;
@@ -562,15 +619,40 @@ std::optional<AcceleratedLoop> candidate(const Kernel& k, StmtId id,
   std::set<LocalId> declared;
   for (StmtId i : inside)
     if (k.stmts[i].kind == StmtKind::Declare) declared.insert(k.stmts[i].local);
+  AcceleratedLoop acc{v, 0, {}};
   for (StmtId i : inside) {
     const Stmt& t = k.stmts[i];
     const bool writes = (t.kind == StmtKind::Assign && t.value != kNone && origins[t.value] == kNone) ||
                         (t.kind == StmtKind::InlinedCall && t.local != kNone);
-    if (writes && (t.local == v || declared.count(t.local) == 0)) return std::nullopt;
+    if (!writes || (t.local != v && declared.count(t.local) != 0)) continue;
+    // State carried from one iteration to the next: only a counter (its steps' operands are
+    // checked against the loop's variable once the forms are known).
+    if (t.local == v || counter_step(k, t) == kNone || !only_stepped(k, t.local, uses)) return std::nullopt;
+    if (std::find(acc.counters.begin(), acc.counters.end(), t.local) == acc.counters.end())
+      acc.counters.push_back(t.local);
   }
   // The step: v = v + K or v - K (casts around either allowed), K a constant of the launch; K
   // itself is read off the form of the step's value later.
-  return AcceleratedLoop{v, 0};
+  return acc;
+}
+
+// The counters' steps inside `loop` do not depend on its variable (`symbol`): every iteration of a
+// class steps them alike.
+bool counters_steady(const Kernel& k, const Analyser& a, StmtId loop, const AcceleratedLoop& acc, int symbol) {
+  if (acc.counters.empty()) return true;
+  std::vector<StmtId> inside;
+  collect(k, k.stmts[static_cast<std::size_t>(loop)].body, inside);
+  for (StmtId i : inside) {
+    const Stmt& t = k.stmts[static_cast<std::size_t>(i)];
+    if (t.kind != StmtKind::Assign ||
+        std::find(acc.counters.begin(), acc.counters.end(), t.local) == acc.counters.end())
+      continue;
+    const ExprId e = counter_step(k, t);
+    if (e == kNone || !a.evaluated(e)) return false;
+    const Form& f = a.form(e);
+    if (f.coefficient[static_cast<std::size_t>(symbol)] != 0 || (f.wild >> symbol & 1) != 0) return false;
+  }
+  return true;
 }
 
 ClassRefusal refusal(const Kernel& k, ExprId id, const std::string& what, const std::string& reason) {
@@ -742,10 +824,11 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
   validate(kernel);
   validate_launch(launch, kernel, limits);
   const std::vector<ExprId> origins = opaque_origins(kernel);
+  const Uses uses = uses_of(kernel);
   std::vector<StmtId> loops;
   std::map<StmtId, AcceleratedLoop> structure;
   for (std::size_t i = 0; i < kernel.stmts.size(); ++i)
-    if (auto c = candidate(kernel, static_cast<StmtId>(i), origins)) {
+    if (auto c = candidate(kernel, static_cast<StmtId>(i), origins, uses)) {
       loops.push_back(static_cast<StmtId>(i));
       structure[static_cast<StmtId>(i)] = *c;
     }
@@ -764,7 +847,8 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
     std::map<StmtId, std::int64_t> steps;
     for (std::size_t i = 0; i < loops.size(); ++i) {
       const auto step = step_of(kernel, a, loops[i], static_cast<int>(kBlockSymbols + i));
-      if (!step) c.rejected_loops.insert(loops[i]);
+      if (!step || !counters_steady(kernel, a, loops[i], structure[loops[i]], static_cast<int>(kBlockSymbols + i)))
+        c.rejected_loops.insert(loops[i]);
       else steps[loops[i]] = *step;
     }
     if (!c.rejected_loops.empty()) {
