@@ -553,6 +553,35 @@ TEST(ZooIterationClasses, PastSixtyFourClassesTheRestAreMerged) {
   check_iteration_classes(k, l, plan, r);
 }
 
+// The grid-stride loop (kernels/zoo/grid_stride_loop.cu) at n = 1000, 4 blocks of 128: its
+// variable starts at the thread's global index, not one value per warp, so its classes are named
+// by iteration numbers. Thread g runs i = g and g + 512 when g + 512 < 1000, i.e. g < 488: blocks
+// 0 .. 2 (g < 384, 12 warps) run two iterations everywhere; in block 3 (g = 384 .. 511) the warp
+// of g = 480 .. 511 splits in the second iteration (480 .. 487 stay): 1 divergent of 4.
+TEST(ZooIterationClasses, GridStrideLoopByIterationNumbers) {
+  const Kernel k = load("grid_stride_loop.cu");
+  Launch l;
+  l.block = Dim3{128, 1, 1};
+  l.grid = Dim3{4, 1, 1};
+  for (const Parameter& p : k.parameters) l.arguments.push_back(p.scalar ? Value::of(p.type, p.name == "n" ? 1000 : 2) : Value{});
+  const ClassPlan plan = plan_classes(k, l);
+  const ClassReplayResult r = class_replay(k, l, plan);
+  check_iteration_classes(k, l, plan, r);
+  const StmtId loop = at_line(k, 12, StmtKind::Loop);
+  const auto first = classes_of(class_of(r, {0, 0, 0}), loop);
+  ASSERT_EQ(first.size(), 2u);
+  EXPECT_EQ(first[0]->definition, "iterations 1 to 2 (all)");
+  EXPECT_EQ(str(first[0]->statements[loop].warp_evaluations), "24");
+  EXPECT_EQ(str(first[0]->statements[loop].divergent), "0");
+  EXPECT_EQ(first[1]->definition, "iteration 3 (exit)");
+  const auto last = classes_of(class_of(r, {3, 0, 0}), loop);
+  ASSERT_EQ(last.size(), 3u);
+  EXPECT_EQ(last[0]->definition, "iteration 1 (first)");
+  EXPECT_EQ(last[1]->definition, "iteration 2 (last)");
+  EXPECT_EQ(str(last[1]->statements[loop].divergent), "1");
+  EXPECT_EQ(str(last[1]->statements[loop].warp_evaluations), "4");
+}
+
 // A counter that a loop only steps (`c = c + 1`) is carried across the iterations a class does
 // not run: 2147483600 + n stays an int for n <= 47, and the 48th step overflows (undefined
 // behaviour, which the replay reports): n = 47 agrees with the replay, n = 48 is refused by both.
