@@ -46,6 +46,7 @@ using detail::TrackedComparison;
 
 constexpr int kBlockSymbols = 3;
 constexpr std::size_t kMaxClasses = 4096;   // boxes of the partition, at most
+constexpr std::size_t kMaxLoggedOutcomes = std::size_t{64} << 20;  // bytes, over all block runs
 constexpr int kMaxRounds = 24;              // refinements of the partition, at most
 constexpr Wide kHuge = Wide{1} << 100;      // ranges past this are treated as unknown
 
@@ -1139,13 +1140,17 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   }
   const std::uint64_t grid[3] = {launch.grid.x, launch.grid.y, launch.grid.z};
   std::map<Corner, BlockRun> runs;
+  std::size_t logged_outcomes = 0;
   const auto run = [&](const Corner& c) -> const BlockRun& {
     auto it = runs.find(c);
     if (it != runs.end()) return it->second;
     if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed))
       throw Interrupted("replay interrupted");
     // Every run keeps its log: the representatives' become their classes' iteration classes.
+    // The whole-run outcomes of all runs together stay within kMaxLoggedOutcomes bytes.
     detail::IterationLog log = new_log(kernel, program);
+    if (logged_outcomes + log.outcomes.size() > kMaxLoggedOutcomes) log.outcomes.clear();
+    logged_outcomes += log.outcomes.size();
     BlockRun r = run_block(machine, program, kernel, options, c, &log);
     r.log = std::move(log);
     return runs.emplace(c, std::move(r)).first->second;

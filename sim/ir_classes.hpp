@@ -111,7 +111,8 @@ constexpr std::size_t kMaxIterationClasses = 64;
 /// Outcomes (one byte each) are kept: for a loop, while the engine's record of them, warps x
 /// (conditions inside the loop) x kMaxIterationClasses, and the classes' own, warps x statements x
 /// (the loop's classes in the block class), each stay at most this; BlockClass::outcomes while
-/// warps x statements does.
+/// warps x statements does (and while the blocks the engine ran, corners included, keep at most
+/// 64 MiB of them together).
 constexpr std::size_t kMaxOutcomeCells = std::size_t{1} << 18;
 
 /// A class of iterations of an accelerated loop (ClassPlan::accelerated_loops) in one block
