@@ -108,12 +108,10 @@ enum class WarpOutcome : std::uint8_t { NotReached, AllTrue, AllFalse, Divergent
 /// Iteration classes kept per accelerated loop and block class: past this, the last class is
 /// `merged` (it holds every later iteration; its counts are exact, it has no outcomes).
 constexpr std::size_t kMaxIterationClasses = 64;
-/// Outcomes (one byte each) are kept: for a loop, while the engine's record of them, warps x
-/// (conditions inside the loop) x kMaxIterationClasses, and the classes' own, warps x statements x
-/// (the loop's classes in the block class), each stay at most this; BlockClass::outcomes while
-/// warps x statements does (and while the blocks the engine ran, corners included, keep at most
-/// 64 MiB of them together).
-constexpr std::size_t kMaxOutcomeCells = std::size_t{1} << 18;
+/// Outcomes are kept for a loop only while warps x (statements inside the loop) x
+/// kMaxIterationClasses stays at most this (one byte each), and BlockClass::outcomes while warps x
+/// statements does.
+constexpr std::size_t kMaxOutcomeCells = std::size_t{1} << 20;
 
 /// A class of iterations of an accelerated loop (ClassPlan::accelerated_loops) in one block
 /// class: consecutive iterations that behave alike in the representative block (the same
@@ -150,7 +148,9 @@ struct IterationClass {
   /// [warp * kernel.stmts.size() + StmtId]: in ONE iteration of this class (every iteration of it
   /// alike), in the representative block, how warp w evaluated each condition inside `loop`
   /// (summed over the loop's instances: Mixed when they differ); NotReached elsewhere. Empty when
-  /// merged or past kMaxOutcomeCells; under only_warp, only that warp's row is filled.
+  /// merged, or past kMaxOutcomeCells (the engine's record: warps x conditions inside the loop x
+  /// kMaxIterationClasses; these vectors: warps x statements x the loop's classes in the block
+  /// class); under only_warp, only that warp's row is filled.
   std::vector<WarpOutcome> outcomes;
 };
 
@@ -172,8 +172,9 @@ struct BlockClass {
   std::uint32_t warps = 0;
   /// [warp * kernel.stmts.size() + StmtId]: how warp w of the representative block evaluated each
   /// condition over the whole run (once for a condition outside loops; over every evaluation
-  /// inside a loop); NotReached for other statements. Empty past kMaxOutcomeCells; under
-  /// only_warp, only that warp's row is filled.
+  /// inside a loop); NotReached for other statements. Empty past kMaxOutcomeCells, or once the
+  /// blocks the engine ran (corners included) hold 64 MiB of them together; under only_warp, only
+  /// that warp's row is filled.
   std::vector<WarpOutcome> outcomes;
 };
 
