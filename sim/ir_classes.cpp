@@ -46,6 +46,7 @@ using detail::TrackedComparison;
 
 constexpr int kBlockSymbols = 3;
 constexpr std::size_t kMaxClasses = 4096;   // boxes of the partition, at most
+constexpr std::size_t kMaxLoggedOutcomes = std::size_t{64} << 20;  // bytes, over all block runs
 constexpr int kMaxRounds = 24;              // refinements of the partition, at most
 constexpr Wide kHuge = Wide{1} << 100;      // ranges past this are treated as unknown
 
@@ -547,8 +548,65 @@ bool leaves(const Kernel& k, StmtId id, int loops_deep, int calls_deep) {
   return leaves(k, s.init, loops_deep, calls_deep);
 }
 
+// Where each expression is used: the expression it is an operand of, or the statement whose
+// value it is.
+struct Uses {
+  std::vector<ExprId> parent;     // [ExprId]
+  std::vector<StmtId> statement;  // [ExprId]
+};
+Uses uses_of(const Kernel& k) {
+  Uses u;
+  u.parent.assign(k.exprs.size(), kNone);
+  u.statement.assign(k.exprs.size(), kNone);
+  for (std::size_t i = 0; i < k.exprs.size(); ++i)
+    for (ExprId o : k.exprs[i].operands)
+      if (o != kNone) u.parent[static_cast<std::size_t>(o)] = static_cast<ExprId>(i);
+  for (std::size_t i = 0; i < k.stmts.size(); ++i)
+    if (k.stmts[i].value != kNone) u.statement[static_cast<std::size_t>(k.stmts[i].value)] = static_cast<StmtId>(i);
+  return u;
+}
+
+bool reads(const Kernel& k, ExprId id, LocalId local) {
+  if (id == kNone) return false;
+  const Expr& e = k.exprs[static_cast<std::size_t>(id)];
+  if (e.kind == ExprKind::Local && e.index == local) return true;
+  for (ExprId o : e.operands)
+    if (reads(k, o, local)) return true;
+  return false;
+}
+
+// The step `x = x + e` / `x = x - e` (e not reading x) that statement `t` is, or kNone (e's id).
+ExprId counter_step(const Kernel& k, const Stmt& t) {
+  if (t.kind != StmtKind::Assign || t.value == kNone) return kNone;
+  const Expr& b = k.exprs[static_cast<std::size_t>(t.value)];
+  if (b.kind != ExprKind::Binary || (b.binary_op != BinaryOp::Add && b.binary_op != BinaryOp::Sub) ||
+      b.type != k.locals[static_cast<std::size_t>(t.local)].type)
+    return kNone;
+  for (int side = 0; side < (b.binary_op == BinaryOp::Add ? 2 : 1); ++side) {
+    const Expr& x = k.exprs[static_cast<std::size_t>(b.operands[side])];
+    if (x.kind == ExprKind::Local && x.index == t.local && !reads(k, b.operands[1 - side], t.local))
+      return b.operands[1 - side];
+  }
+  return kNone;
+}
+
+// A local that only its own steps read (every read of it is the x of an `x = x +- e`).
+bool only_stepped(const Kernel& k, LocalId local, const Uses& uses) {
+  for (std::size_t i = 0; i < k.exprs.size(); ++i) {
+    const Expr& e = k.exprs[i];
+    if (e.kind != ExprKind::Local || e.index != local) continue;
+    const ExprId p = uses.parent[i];
+    if (p == kNone) return false;
+    const StmtId s = uses.statement[static_cast<std::size_t>(p)];
+    if (s == kNone) return false;
+    const Stmt& t = k.stmts[static_cast<std::size_t>(s)];
+    if (t.local != local || counter_step(k, t) == kNone) return false;
+  }
+  return true;
+}
+
 std::optional<AcceleratedLoop> candidate(const Kernel& k, StmtId id,
-                                         const std::vector<ExprId>& origins) {
+                                         const std::vector<ExprId>& origins, const Uses& uses) {
   const Stmt& s = k.stmts[id];
   if (s.kind != StmtKind::Loop || s.loop_kind == LoopKind::Do || s.step == kNone || s.value == kNone)
     return std::nullopt;
@@ -562,15 +620,40 @@ std::optional<AcceleratedLoop> candidate(const Kernel& k, StmtId id,
   std::set<LocalId> declared;
   for (StmtId i : inside)
     if (k.stmts[i].kind == StmtKind::Declare) declared.insert(k.stmts[i].local);
+  AcceleratedLoop acc{v, 0, {}};
   for (StmtId i : inside) {
     const Stmt& t = k.stmts[i];
     const bool writes = (t.kind == StmtKind::Assign && t.value != kNone && origins[t.value] == kNone) ||
                         (t.kind == StmtKind::InlinedCall && t.local != kNone);
-    if (writes && (t.local == v || declared.count(t.local) == 0)) return std::nullopt;
+    if (!writes || (t.local != v && declared.count(t.local) != 0)) continue;
+    // State carried from one iteration to the next: only a counter (its steps' operands are
+    // checked against the loop's variable once the forms are known).
+    if (t.local == v || counter_step(k, t) == kNone || !only_stepped(k, t.local, uses)) return std::nullopt;
+    if (std::find(acc.counters.begin(), acc.counters.end(), t.local) == acc.counters.end())
+      acc.counters.push_back(t.local);
   }
   // The step: v = v + K or v - K (casts around either allowed), K a constant of the launch; K
   // itself is read off the form of the step's value later.
-  return AcceleratedLoop{v, 0};
+  return acc;
+}
+
+// The counters' steps inside `loop` do not depend on its variable (`symbol`): every iteration of a
+// class steps them alike.
+bool counters_steady(const Kernel& k, const Analyser& a, StmtId loop, const AcceleratedLoop& acc, int symbol) {
+  if (acc.counters.empty()) return true;
+  std::vector<StmtId> inside;
+  collect(k, k.stmts[static_cast<std::size_t>(loop)].body, inside);
+  for (StmtId i : inside) {
+    const Stmt& t = k.stmts[static_cast<std::size_t>(i)];
+    if (t.kind != StmtKind::Assign ||
+        std::find(acc.counters.begin(), acc.counters.end(), t.local) == acc.counters.end())
+      continue;
+    const ExprId e = counter_step(k, t);
+    if (e == kNone || !a.evaluated(e)) return false;
+    const Form& f = a.form(e);
+    if (f.coefficient[static_cast<std::size_t>(symbol)] != 0 || (f.wild >> symbol & 1) != 0) return false;
+  }
+  return true;
 }
 
 ClassRefusal refusal(const Kernel& k, ExprId id, const std::string& what, const std::string& reason) {
@@ -727,10 +810,11 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
   validate(kernel);
   validate(launch, kernel, limits);
   const std::vector<ExprId> origins = opaque_origins(kernel);
+  const Uses uses = uses_of(kernel);
   std::vector<StmtId> loops;
   std::map<StmtId, AcceleratedLoop> structure;
   for (std::size_t i = 0; i < kernel.stmts.size(); ++i)
-    if (auto c = candidate(kernel, static_cast<StmtId>(i), origins)) {
+    if (auto c = candidate(kernel, static_cast<StmtId>(i), origins, uses)) {
       loops.push_back(static_cast<StmtId>(i));
       structure[static_cast<StmtId>(i)] = *c;
     }
@@ -749,7 +833,8 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
     std::map<StmtId, std::int64_t> steps;
     for (std::size_t i = 0; i < loops.size(); ++i) {
       const auto step = step_of(kernel, a, loops[i], static_cast<int>(kBlockSymbols + i));
-      if (!step) c.rejected_loops.insert(loops[i]);
+      if (!step || !counters_steady(kernel, a, loops[i], structure[loops[i]], static_cast<int>(kBlockSymbols + i)))
+        c.rejected_loops.insert(loops[i]);
       else steps[loops[i]] = *step;
     }
     if (!c.rejected_loops.empty()) {
@@ -809,6 +894,7 @@ using Corner = std::array<std::uint32_t, 3>;
 struct BlockRun {
   detail::Tally tally;
   detail::ClassTrace trace;
+  detail::IterationLog log;  // iterations of accelerated loops and outcomes (attach_log)
 };
 
 std::string interval_definition(int d, std::uint64_t first, std::uint64_t last, std::uint64_t size) {
@@ -1043,12 +1129,20 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   }
   const std::uint64_t grid[3] = {launch.grid.x, launch.grid.y, launch.grid.z};
   std::map<Corner, BlockRun> runs;
+  std::size_t logged_outcomes = 0;
   const auto run = [&](const Corner& c) -> const BlockRun& {
     auto it = runs.find(c);
     if (it != runs.end()) return it->second;
     if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed))
       throw Interrupted("replay interrupted");
-    return runs.emplace(c, run_block(machine, program, kernel, options, c, nullptr)).first->second;
+    // Every run keeps its log: the representatives' become their classes' iteration classes.
+    // The whole-run outcomes of all runs together stay within kMaxLoggedOutcomes bytes.
+    detail::IterationLog log = new_log(kernel, program);
+    if (logged_outcomes + log.outcomes.size() > kMaxLoggedOutcomes) log.outcomes.clear();
+    logged_outcomes += log.outcomes.size();
+    BlockRun r = run_block(machine, program, kernel, options, c, &log);
+    r.log = std::move(log);
+    return runs.emplace(c, std::move(r)).first->second;
   };
   std::array<std::set<std::uint64_t>, 3> starts;
   for (auto& s : starts) s.insert(0);
@@ -1127,9 +1221,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   for (const Box& b : boxes) {
     const Corner rep{static_cast<std::uint32_t>(b.first[0]), static_cast<std::uint32_t>(b.first[1]),
                      static_cast<std::uint32_t>(b.first[2])};
-    // The representative once more, with its iterations logged (its counts are the first run's).
-    detail::IterationLog log = new_log(kernel, program);
-    const BlockRun r = run_block(machine, program, kernel, options, rep, &log);
+    BlockRun& r = runs.at(rep);
     BlockClass c;
     Count size = 1;
     std::string definition;
@@ -1161,7 +1253,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     result.warps = checked_add(result.warps, checked_mul(r.tally.warps, size));
     result.warp_statement_evaluations =
         checked_add(result.warp_statement_evaluations, checked_mul(r.tally.evaluations, size));
-    attach_log(c, kernel, program, log);
+    attach_log(c, kernel, program, r.log);
     result.classes.push_back(std::move(c));
   }
   result.blocks_replayed = runs.size();

@@ -111,11 +111,12 @@ constexpr std::size_t kMaxIterationClasses = 64;
 constexpr std::size_t kMaxOutcomeCells = std::size_t{1} << 20;
 
 /// A class of iterations of an accelerated loop (ClassPlan::accelerated_loops) in one block
-/// class: consecutive iterations in which every warp of the representative block behaves alike
-/// (the same per-iteration counts of every statement inside the loop, the same outcomes), found
-/// from the representative's run alone (the engine runs the first and last iteration of a class
-/// and multiplies; iterations it ran one by one are classes of one iteration, merged with their
-/// neighbours when they behave alike). Iteration k of a loop is counted as ReplayOptions::
+/// class: consecutive iterations that behave alike in the representative block (the same
+/// per-iteration counts of every statement inside the loop, summed over the warps, and the same
+/// outcome of each condition in each warp), recorded during the representative's run by classes
+/// (no extra replay: the engine runs the first and last iteration of a class and multiplies;
+/// iterations it ran one by one are classes of one iteration, merged with their neighbours when
+/// they behave alike). Iteration k of a loop is counted as ReplayOptions::
 /// by_iteration counts it: the k-th evaluation of the loop's condition in an instance (0-based),
 /// then its body and step; an instance's last evaluation (every lane leaves) is the iteration
 /// after its last body. Instances of the loop (a loop nested in another loop, and the warps of
@@ -129,8 +130,8 @@ struct IterationClass {
   /// By the loop variable's values v0 + step * k when v0 is the same in every instance of the
   /// representative block (the loop's statements assign the variable only in its step): "p < 6",
   /// "p = 6 (last)", "p = 7 (exit)", "p >= 3", "p in [2, 5]", "i in [0, 15] (all)", "blurRow = -1
-  /// (first)" ("step 16" added when |step| > 1); else by 1-based iteration numbers: "iterations 1
-  /// to 6", "iteration 7 (last)". "(last)": the class holds the last iteration with a body;
+  /// (first)" (for a step other than +-1, "p <= 80" rather than "p < 81"); else by 1-based
+  /// iteration numbers: "iterations 1 to 6", "iteration 7 (last)". "(last)": the class holds the last iteration with a body;
   /// "(exit)": only the loop's condition, false in every lane; " (merged)" when `merged`.
   std::string definition;
   bool exit = false;    // only the loop's condition is evaluated, false in every active lane
@@ -144,7 +145,9 @@ struct IterationClass {
   /// [warp * kernel.stmts.size() + StmtId]: in ONE iteration of this class (every iteration of it
   /// alike), in the representative block, how warp w evaluated each condition inside `loop`
   /// (summed over the loop's instances: Mixed when they differ); NotReached elsewhere. Empty when
-  /// merged or past kMaxOutcomeCells; under only_warp, only that warp's row is filled.
+  /// merged, or past kMaxOutcomeCells (the engine's record: warps x conditions inside the loop x
+  /// kMaxIterationClasses; these vectors: warps x statements x the loop's classes in the block
+  /// class); under only_warp, only that warp's row is filled.
   std::vector<WarpOutcome> outcomes;
 };
 
@@ -166,8 +169,9 @@ struct BlockClass {
   std::uint32_t warps = 0;
   /// [warp * kernel.stmts.size() + StmtId]: how warp w of the representative block evaluated each
   /// condition over the whole run (once for a condition outside loops; over every evaluation
-  /// inside a loop); NotReached for other statements. Empty past kMaxOutcomeCells; under
-  /// only_warp, only that warp's row is filled.
+  /// inside a loop); NotReached for other statements. Empty past kMaxOutcomeCells, or once the
+  /// blocks the engine ran (corners included) hold 64 MiB of them together; under only_warp, only
+  /// that warp's row is filled.
   std::vector<WarpOutcome> outcomes;
 };
 

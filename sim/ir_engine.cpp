@@ -536,6 +536,14 @@ void WarpMachine::arrive(StmtId id, LaneMask active) {
 namespace {
 __extension__ typedef __int128 Wide;
 Wide floor_div(Wide n, Wide d) {
+  // Mostly 64-bit operands: a 64-bit division is many times faster than a 128-bit one.
+  constexpr Wide kLow = std::numeric_limits<std::int64_t>::min(), kHigh = std::numeric_limits<std::int64_t>::max();
+  if (n > kLow && n <= kHigh && d > kLow && d <= kHigh) {
+    const auto a = static_cast<std::int64_t>(n), b = static_cast<std::int64_t>(d);
+    std::int64_t q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0))) --q;
+    return q;
+  }
   Wide q = n / d;
   if (n % d != 0 && ((n < 0) != (d < 0))) --q;
   return q;
@@ -561,6 +569,7 @@ void WarpMachine::record(ExprId id, LaneMask active, Val a, Val b) {
   LaneMask lt = 0, gt = 0;
   Wide low = 0, high = 0, below = 0, above = 0;
   bool any = false, any_below = false, any_above = false, zero = false;
+  bool lanes_scanned = false;  // below, above and zero already found
   if (a.lanes == nullptr && b.lanes == nullptr) {
     const Wide d = diff(0);
     any = active != 0;
@@ -582,18 +591,42 @@ void WarpMachine::record(ExprId id, LaneMask active, Val a, Val b) {
       d[l] = (pa != nullptr ? static_cast<std::int64_t>(pa[l]) : av) -
              (pb != nullptr ? static_cast<std::int64_t>(pb[l]) : bv);
     std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
-    for (int l = 0; l < lanes_; ++l) {
-      const bool on = (active >> l & 1) != 0;
-      lt |= static_cast<LaneMask>(d[l] < 0) << l;
-      gt |= static_cast<LaneMask>(d[l] > 0) << l;
-      lo = std::min(lo, on ? d[l] : lo);
-      hi = std::max(hi, on ? d[l] : hi);
+    // With a running class of iterations, also the active lanes' D nearest 0 on each side.
+    std::int64_t nearest_below = std::numeric_limits<std::int64_t>::min();
+    std::int64_t nearest_above = std::numeric_limits<std::int64_t>::max();
+    const bool nearest = !t.loop_coefficients.empty() && !class_frames_.empty();
+    if (nearest) {
+      for (int l = 0; l < lanes_; ++l) {
+        const bool on = (active >> l & 1) != 0;
+        lt |= static_cast<LaneMask>(d[l] < 0) << l;
+        gt |= static_cast<LaneMask>(d[l] > 0) << l;
+        lo = std::min(lo, on ? d[l] : lo);
+        hi = std::max(hi, on ? d[l] : hi);
+        nearest_below = std::max(nearest_below, on && d[l] < 0 ? d[l] : nearest_below);
+        nearest_above = std::min(nearest_above, on && d[l] > 0 ? d[l] : nearest_above);
+      }
+    } else {
+      for (int l = 0; l < lanes_; ++l) {
+        const bool on = (active >> l & 1) != 0;
+        lt |= static_cast<LaneMask>(d[l] < 0) << l;
+        gt |= static_cast<LaneMask>(d[l] > 0) << l;
+        lo = std::min(lo, on ? d[l] : lo);
+        hi = std::max(hi, on ? d[l] : hi);
+      }
     }
     lt &= active;
     gt &= active;
     any = active != 0;
     low = lo;
     high = hi;
+    if (nearest) {
+      any_below = lt != 0;
+      any_above = gt != 0;
+      below = nearest_below;
+      above = nearest_above;
+      zero = (active & ~lt & ~gt) != 0;
+      lanes_scanned = true;
+    }
   } else {
     for (LaneMask m = active; m != 0; m &= m - 1) {
       const int l = lowest_lane(m);
@@ -605,7 +638,8 @@ void WarpMachine::record(ExprId id, LaneMask active, Val a, Val b) {
       any = true;
     }
   }
-  if (!t.loop_coefficients.empty() && !(a.lanes == nullptr && b.lanes == nullptr)) {
+  if (!t.loop_coefficients.empty() && !class_frames_.empty() && !lanes_scanned &&
+      !(a.lanes == nullptr && b.lanes == nullptr)) {
     for (LaneMask m = active; m != 0; m &= m - 1) {
       const Wide d = diff(lowest_lane(m));
       if (d < 0 && (!any_below || d > below)) { below = d; any_below = true; }
@@ -1085,7 +1119,7 @@ LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
       for (std::size_t i = 0; i < statements.size(); ++i) before[i] = counts_[statements[i]];
       const std::uint64_t first = k;
       const std::size_t class_depth = class_frames_.size();
-      const std::size_t journal_start = journal_.size();
+      const std::size_t journal_start = journal_used_;
       in = classes ? iteration_class(id, s, frame, in, exits, k) : iteration(id, s, frame, in, exits);
       --log_depth_;
       if (k - first >= 2) {
@@ -1093,15 +1127,21 @@ LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
         // iterations between first and last as well (not run).
         const std::size_t mark = journal_mark_[class_depth];
         for (std::size_t e = journal_start; e < mark; ++e) {
-          const LogEntry entry = journal_[e];
-          const std::uint64_t more = product(entry.times, k - first - 1);
-          log_add(entry.shape, entry.first, entry.last, entry.counts, entry.outcomes, more);
-          if (log_depth_ > 0)
-            journal_.push_back({entry.shape, entry.first, entry.last, entry.counts, entry.outcomes, more});
+          const std::uint64_t more = product(journal_[e].times, k - first - 1);
+          log_add(journal_[e].shape, journal_[e].first, journal_[e].last, journal_[e].counts,
+                  journal_[e].outcomes, more);
+          if (log_depth_ > 0) {
+            const LogEntry& entry = journal_[e];  // journal() may grow the vector: copy first
+            const int shape_e = entry.shape;
+            const std::uint64_t first_e = entry.first, last_e = entry.last;
+            std::vector<Counts64> counts_e = entry.counts;
+            std::vector<WarpOutcome> outcomes_e = entry.outcomes;
+            journal(shape_e, first_e, last_e, counts_e, outcomes_e, more);
+          }
         }
       }
       log_segment(shape, first, k, slot, class_depth);
-      if (log_depth_ == 0) journal_.clear();
+      if (log_depth_ == 0) journal_used_ = 0;
     } else {
       in = classes ? iteration_class(id, s, frame, in, exits, k) : iteration(id, s, frame, in, exits);
     }
@@ -1164,7 +1204,10 @@ LaneMask WarpMachine::iteration_class(StmtId id, const Stmt& s, std::size_t fram
   if (snapshots_.size() < 2 * depth + 2) {
     snapshots_.resize(2 * depth + 2);
     arrival_snapshots_.resize(2 * depth + 2);
+    counter_snapshots_.resize(2 * depth + 2);
   }
+  const bool counters = !acc.counters.empty();
+  if (counters) capture_counters(acc, counter_snapshots_[2 * depth]);
   const auto snapshot = [&](std::size_t slot) {
     snapshots_[slot].assign(counts_, counts_ + k_.stmts.size());
     snapshots_[slot].push_back(Counts64{evaluations_ + skipped_evaluations_});
@@ -1182,10 +1225,14 @@ LaneMask WarpMachine::iteration_class(StmtId id, const Stmt& s, std::size_t fram
   // keep another value make it a lane array).
   if (out != in || !v.uniform || (in & ~v.defined) != 0 || next == ~std::uint64_t{0} || next <= k + 2)
     return out;
+  if (counters) {
+    capture_counters(acc, counter_snapshots_[2 * depth + 1]);
+    if (counter_snapshots_[2 * depth + 1].defined != counter_snapshots_[2 * depth].defined) return out;
+  }
   snapshot(2 * depth + 1);
   if (log_ != nullptr) {
     if (journal_mark_.size() <= depth) journal_mark_.resize(depth + 1);
-    journal_mark_[depth] = journal_.size();
+    journal_mark_[depth] = journal_used_;
   }
   const std::size_t middle = trace_->entries.size();
   const std::uint64_t last = next - 1;
@@ -1194,9 +1241,60 @@ LaneMask WarpMachine::iteration_class(StmtId id, const Stmt& s, std::size_t fram
   v.value = normalise(k_.locals[acc.variable].type,
                       v0 + static_cast<std::uint64_t>(acc.step) * (last - k));
   loop_iteration_[id] = last;
+  // Counters: each lane's step over iteration k, times the iterations up to `last` (the steps in
+  // between are the same: the same path with the same operands), so that iteration `last` starts
+  // from the value it has in the replay (its own steps then check overflow there, the largest or
+  // smallest of the class). Passing the type's range on the way is signed overflow.
+  if (counter_entering_.size() <= depth) counter_entering_.resize(depth + 1);
+  std::vector<std::array<std::uint64_t, kMaxLanes>>& entering = counter_entering_[depth];
+  if (counters) {
+    const CounterSnapshot& a = counter_snapshots_[2 * depth];
+    const CounterSnapshot& b = counter_snapshots_[2 * depth + 1];
+    entering.resize(acc.counters.size());
+    for (std::size_t c = 0; c < acc.counters.size(); ++c) {
+      const LocalId x = acc.counters[c];
+      const ScalarType type = k_.locals[x].type;
+      const auto math = [&](std::uint64_t bits) {
+        return is_signed(type) ? Wide{static_cast<std::int64_t>(bits)} : Wide{bits};
+      };
+      const int width = bit_width(type);
+      const Wide low = is_signed(type) ? -(Wide{1} << (width - 1)) : 0;
+      const Wide high = is_signed(type) ? (Wide{1} << (width - 1)) - 1 : (Wide{1} << width) - 1;
+      for (int l = 0; l < lanes_; ++l) {
+        entering[c][l] = b.values[c][l];
+        if (!(a.defined[c] >> l & 1)) continue;
+        const Wide step = math(b.values[c][l]) - math(a.values[c][l]);
+        Wide value = math(a.values[c][l]) + step * Wide{last - k};
+        if (is_signed(type) && (value < low || value > high))
+          throw InvalidInput(location(k_, s.range) + ": undefined behaviour: " + k_.locals[x].name +
+                             " overflows its type (" + name(type) + ") in iterations " +
+                             std::to_string(k + 1) + " to " + std::to_string(last) +
+                             " of this loop, in block (" + std::to_string(block_index_[0]) + ", " +
+                             std::to_string(block_index_[1]) + ", " + std::to_string(block_index_[2]) +
+                             ")");
+        if (!is_signed(type)) value &= high;
+        entering[c][l] = normalise(type, static_cast<std::uint64_t>(value));
+      }
+      write(x, Val{entering[c].data(), 0}, a.defined[c] & alive_);
+    }
+  }
   class_frames_.push_back(ClassFrame{id, last, ~std::uint64_t{0}});
   out = iteration(id, s, frame, in, exits);
   class_frames_.pop_back();
+  if (counters) {
+    // The steps of iteration `last` are iteration k's (defensive).
+    CounterSnapshot& after = counter_after_;
+    capture_counters(acc, after);
+    const CounterSnapshot& a = counter_snapshots_[2 * depth];
+    const CounterSnapshot& b = counter_snapshots_[2 * depth + 1];
+    for (std::size_t c = 0; c < acc.counters.size(); ++c)
+      for (int l = 0; l < lanes_; ++l)
+        if ((a.defined[c] >> l & 1) &&
+            after.values[c][l] - counter_entering_[depth][c][l] != b.values[c][l] - a.values[c][l])
+          throw IterationClassMismatch(location(k_, s.range) + ": iterations " + std::to_string(k) +
+                                       " and " + std::to_string(last) + " of this loop step " +
+                                       k_.locals[acc.counters[c]].name + " differently");
+  }
   const auto& e = trace_->entries;
   if (out != in || e.size() - middle != middle - start ||
       !std::equal(e.begin() + static_cast<std::ptrdiff_t>(start),
@@ -1333,7 +1431,21 @@ void WarpMachine::log_segment(int shape, std::uint64_t first, std::uint64_t last
   for (std::size_t j = 0; j < nc; ++j) segment_outcomes_[j] = outcome_of(segment_[sh.conditions[j]]);
   log_add(shape, first, last, segment_, segment_outcomes_, 1);
   // Inside an iteration of an enclosing logged loop: kept, in case that iteration stands for more.
-  if (log_depth_ > 0) journal_.push_back({shape, first, last, segment_, segment_outcomes_, 1});
+  if (log_depth_ > 0) journal(shape, first, last, segment_, segment_outcomes_, 1);
+}
+
+// Keeps a logged segment in the journal (its entries' storage reused from run to run).
+void WarpMachine::journal(int shape, std::uint64_t first, std::uint64_t last,
+                          const std::vector<Counts64>& each, const std::vector<WarpOutcome>& outcomes,
+                          std::uint64_t times) {
+  if (journal_used_ == journal_.size()) journal_.emplace_back();
+  LogEntry& e = journal_[journal_used_++];
+  e.shape = shape;
+  e.first = first;
+  e.last = last;
+  e.counts.assign(each.begin(), each.end());
+  e.outcomes.assign(outcomes.begin(), outcomes.end());
+  e.times = times;
 }
 
 // Adds `times` instances' iterations first .. last, each with counts `each` and outcomes
@@ -1374,6 +1486,17 @@ void WarpMachine::log_add(int shape, std::uint64_t first, std::uint64_t last,
     }
   }
   if (pieces.size() > kMaxIterationClasses) compact(log_->loops[static_cast<std::size_t>(shape)]);
+}
+
+void WarpMachine::capture_counters(const AcceleratedLoop& acc, CounterSnapshot& into) {
+  into.values.resize(acc.counters.size());
+  into.defined.resize(acc.counters.size());
+  for (std::size_t c = 0; c < acc.counters.size(); ++c) {
+    const LocalState& st = locals_[acc.counters[c]];
+    const std::uint64_t* lanes = local_lanes(acc.counters[c]);
+    for (int l = 0; l < lanes_; ++l) into.values[c][l] = st.uniform ? st.value : lanes[l];
+    into.defined[c] = st.defined;
+  }
 }
 
 void WarpMachine::scale_iteration(const std::vector<Counts64>& before,

@@ -90,6 +90,10 @@ struct TrackedComparison {
 struct AcceleratedLoop {
   LocalId variable = kNone;
   std::int64_t step = 0;
+  /// Counters: locals declared outside the loop that its body only steps (`x = x + e`, `x = x -
+  /// e`, e the same in every iteration) and that nothing but those steps reads. A class of
+  /// iterations sets them, lane by lane, to the value they reach before its last iteration.
+  std::vector<LocalId> counters;
 };
 
 /// One recorded comparison (id >= 0: its ExprId; lt / gt: the active lanes where a < b / a > b),
@@ -288,7 +292,10 @@ class WarpMachine {
     std::uint64_t times;
   };
   std::vector<LogEntry> journal_;
-  std::vector<std::size_t> journal_mark_;  // [class depth]: journal_.size() after a class's first iteration
+  std::size_t journal_used_ = 0;  // entries of journal_ in use
+  void journal(int shape, std::uint64_t first, std::uint64_t last, const std::vector<Counts64>& each,
+               const std::vector<WarpOutcome>& outcomes, std::uint64_t times);
+  std::vector<std::size_t> journal_mark_;  // [class depth]: journal_used_ after a class's first iteration
   // Accelerated loops being run: the loop, its iteration, the first breakpoint found (in iterations).
   struct ClassFrame {
     StmtId loop;
@@ -298,6 +305,16 @@ class WarpMachine {
   std::vector<ClassFrame> class_frames_;
   std::vector<std::vector<Counts64>> snapshots_;  // [depth * 2 + 0/1]: before / after iteration k
   std::vector<std::vector<std::uint64_t>> arrival_snapshots_;
+  // [depth * 2 + 0/1]: the accelerated loop's counters (lane values, defined lanes) before / after
+  // iteration k.
+  struct CounterSnapshot {
+    std::vector<std::array<std::uint64_t, kMaxLanes>> values;
+    std::vector<LaneMask> defined;
+  };
+  std::vector<CounterSnapshot> counter_snapshots_;
+  CounterSnapshot counter_after_;
+  std::vector<std::vector<std::array<std::uint64_t, kMaxLanes>>> counter_entering_;  // [depth]
+  void capture_counters(const AcceleratedLoop& acc, CounterSnapshot& into);
   std::uint64_t skipped_evaluations_ = 0;  // this warp's evaluations of iterations not run
   std::array<std::uint64_t, 3> block_index_{};
   std::array<std::uint64_t, kBuiltinCount> builtins_{};  // uniform builtins of this block

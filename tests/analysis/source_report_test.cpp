@@ -205,5 +205,68 @@ TEST(SourceReport, ModelWithoutSourceTextListsDescriptions) {
   EXPECT_TRUE(contains(text, "   10            2           -    75.0%  P[Row] = 1.0f\n")) << text;
 }
 
+// One block class (the whole launch) with the loop's two iteration classes, chosen by hand: p in
+// [0, 1] (both body iterations: the guard splits warp 1 once per iteration, 2 of 4) and p = 2, the
+// last check (2 warps, no lane stays).
+TEST(SourceReport, ByClassCsvAndTextListIterationClasses) {
+  const GuardRun run(false);
+  const GuardKernel& g = run.g;
+  SourceReport report = make_source_report(g.kernel, run.launch, run.result, {});
+  ir::BlockClass c;
+  c.blocks = 1;
+  c.representative = {0, 0, 0};
+  c.definition = "all blocks";
+  c.statements = run.result.statements;
+  const std::size_t n = g.kernel.stmts.size();
+  ir::IterationClass body;
+  body.loop = g.loop;
+  body.first = 0;
+  body.last = 1;
+  body.definition = "p in [0, 1] (all)";
+  body.statements.resize(n);
+  body.statements[static_cast<std::size_t>(g.loop)] = {4, 0, 96, 96, 0, 0};
+  body.statements[static_cast<std::size_t>(g.step)] = {4, 0, 96, 0, 0, 0};
+  body.statements[static_cast<std::size_t>(g.guard)] = {4, 2, 96, 80, 0, 0};
+  body.statements[static_cast<std::size_t>(g.barrier)] = {4, 0, 80, 0, 2, 2};
+  ir::IterationClass exit = body;
+  exit.first = exit.last = 2;
+  exit.definition = "p = 2 (exit)";
+  exit.exit = true;
+  exit.statements.assign(n, {});
+  exit.statements[static_cast<std::size_t>(g.loop)] = {2, 0, 48, 0, 0, 0};
+  c.iteration_classes = {body, exit};
+  add_block_classes(report, g.kernel, run.launch, {c}, {});
+  EXPECT_EQ(source_class_csv_header(),
+            source_csv_header() +
+                ",class,class_blocks,class_definition,representative,loop_line,first_iteration,"
+                "iterations,iteration_class");
+  std::ostringstream csv;
+  write_source_class_csv(csv, report);
+  // The class's own rows end with four empty columns; the iteration classes' rows follow, for the
+  // statements inside the loop (the for, its step, the guard, the barrier; not the init), the
+  // barrier's block columns empty.
+  EXPECT_TRUE(contains(csv.str(), "guard.cu,6,5,if,,4,2,96,80,,,0.7500,if (Row < Width) {,class 1,1,"
+                                  "all blocks,\"(0, 0, 0)\",,,,\n"))
+      << csv.str();
+  EXPECT_TRUE(contains(csv.str(), "guard.cu,6,5,if,,4,2,96,80,,,0.7500,if (Row < Width) {,class 1,1,"
+                                  "all blocks,\"(0, 0, 0)\",5,1,2,\"p in [0, 1] (all)\"\n"))
+      << csv.str();
+  EXPECT_TRUE(contains(csv.str(), "guard.cu,7,7,barrier,,4,0,80,,,,0.6250,__syncthreads();,class 1,1,"
+                                  "all blocks,\"(0, 0, 0)\",5,1,2,\"p in [0, 1] (all)\"\n"))
+      << csv.str();
+  EXPECT_TRUE(contains(csv.str(), "guard.cu,5,3,for,,2,0,48,0,,,0.7500,for (int p = 0; p < 2; ++p) {,"
+                                  "class 1,1,all blocks,\"(0, 0, 0)\",5,3,1,p = 2 (exit)\n"))
+      << csv.str();
+  std::size_t init_rows = 0;  // the init (line 5, column 8) is outside the loop: its class row only
+  for (std::size_t at = csv.str().find("\nguard.cu,5,8,"); at != std::string::npos;
+       at = csv.str().find("\nguard.cu,5,8,", at + 1))
+    ++init_rows;
+  EXPECT_EQ(init_rows, 1u) << csv.str();
+  const std::string text = text_of(report);
+  EXPECT_TRUE(contains(text, "\nfor loop at line 5 (p):\n")) << text;
+  EXPECT_TRUE(contains(text, "  class 1           2  p in [0, 1] (all)       0/4       2/4\n")) << text;
+  EXPECT_TRUE(contains(text, "(no lane stays): p = 2 (exit).\n")) << text;
+}
+
 }  // namespace
 }  // namespace warpdiv::analysis

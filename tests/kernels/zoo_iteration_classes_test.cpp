@@ -266,7 +266,7 @@ const char* const kKernels[] = {
 };
 
 TEST(ZooIterationClasses, AgreeWithAnObservedReplayOnRandomLaunches) {
-  constexpr int kLaunches = 400;
+  constexpr int kLaunches = 1000;
   std::mt19937_64 rng(20261122);
   const auto pick = [&](std::int64_t low, std::int64_t high) {
     return std::uniform_int_distribution<std::int64_t>(low, high)(rng);
@@ -330,6 +330,16 @@ std::vector<const IterationClass*> classes_of(const BlockClass& c, StmtId loop) 
   for (const IterationClass& ic : c.iteration_classes)
     if (ic.loop == loop) out.push_back(&ic);
   return out;
+}
+
+Kernel kernel_from(const std::string& name, const std::string& text) {
+  const std::string file = ::testing::TempDir() + "/" + name;
+  {
+    std::ofstream(file) << text;
+  }
+  frontend::FrontendOptions o;
+  o.file = file;
+  return frontend::load_kernel(o);
 }
 
 Launch tiled_launch(const Kernel& k, std::int64_t size, std::uint32_t tile) {
@@ -449,13 +459,11 @@ TEST(ZooIterationClasses, LectureTiledKernelAtTheLargestSize) {
   EXPECT_EQ(str(phases[0]->statements[load_m].warp_evaluations), str(interior_warps * 134217727));
 }
 
-// The lecture's image blur on its 40 x 20 image, 16 x 16 blocks, grid (3, 2). The zoo's
-// kernels/zoo/image_blur.cu counts pixels in an int declared before the window loops (`pixels++`),
-// state the loops carry, so the class engine replays its window loops one by one (no iteration
-// classes); the same kernel with the count kept as a float (memory-like, never deciding control
-// flow) has window loops that run as classes. The window loops `for (blurRow = -1; blurRow < 2;
-// ++blurRow)` (line 9) and `for (blurCol = -1; ...)` (line 10); the pixel check `if (curRow > -1
-// && curRow < h && curCol > -1 && curCol < w)` (line 13).
+// The lecture's image blur (kernels/zoo/image_blur.cu) on its 40 x 20 image, 16 x 16 blocks, grid
+// (3, 2). The window loops `for (blurRow = -1; blurRow < 2; ++blurRow)` (line 20) and `for
+// (blurCol = -1; ...)` (line 21) carry only `pixels++`, a counter nothing else reads but the
+// division stored to memory: they run as classes. The pixel check `if (curRow > -1 && curRow < h
+// && curCol > -1 && curCol < w)` (line 26):
 //   Block (1, 0): Col = 16 .. 31, so curCol = 15 .. 32 is always inside; Row = 0 .. 15, so in
 //     window row blurRow = -1 the lanes of row 0 (warp 0) read row -1: warp 0's three checks split,
 //     warps 1 .. 7 do not: 3 divergent of 8 x 3 = 24; blurRow = 0 and 1: 0 of 48.
@@ -463,29 +471,6 @@ TEST(ZooIterationClasses, LectureTiledKernelAtTheLargestSize) {
 //     (warp 1, ty = 3) reads row 20: 3 divergent of 2 x 3 = 6; blurRow = -1, 0: 0 of 12.
 //   Block (0, 0) (Col = 0 .. 15): blurCol = -1 reads column -1 for tx = 0 in every warp and window
 //     row: 8 x 3 = 24 divergent of 24; blurCol = 0, 1: only warp 0 in window row -1: 1 of 24 each.
-constexpr const char* kFloatCountBlur = R"(#define BLUR_SIZE 1
-__global__ void blurKernel(unsigned char * in, unsigned char * out, int w, int h) {
-  int Col = blockIdx.x * blockDim.x + threadIdx.x;
-  int Row = blockIdx.y * blockDim.y + threadIdx.y;
-
-  if (Col < w && Row < h) {
-    float pixVal = 0;
-    float pixels = 0;
-    for(int blurRow = -BLUR_SIZE; blurRow < BLUR_SIZE+1; ++blurRow) {
-      for(int blurCol = -BLUR_SIZE; blurCol < BLUR_SIZE+1; ++blurCol) {
-        int curRow = Row + blurRow;
-        int curCol = Col + blurCol;
-        if(curRow > -1 && curRow < h && curCol > -1 && curCol < w) {
-          pixVal += in[curRow * w + curCol];
-          pixels += 1;
-        }
-      }
-    }
-    out[Row * w + Col] = (unsigned char)(pixVal / pixels);
-  }
-}
-)";
-
 Launch blur_launch(const Kernel& k) {
   Launch l;
   l.block = Dim3{16, 16, 1};
@@ -496,22 +481,13 @@ Launch blur_launch(const Kernel& k) {
 }
 
 TEST(ZooIterationClasses, LectureBlurWindowByHand) {
-  {
-    const Kernel zoo = load("image_blur.cu");
-    const ClassReplayResult r = class_replay(zoo, blur_launch(zoo));
-    for (const BlockClass& c : r.classes) EXPECT_TRUE(c.iteration_classes.empty()) << c.definition;
-  }
-  const std::string file = ::testing::TempDir() + "/float_count_blur.cu";
-  {
-    std::ofstream(file) << kFloatCountBlur;
-  }
-  frontend::FrontendOptions o;
-  o.file = file;
-  const Kernel k = frontend::load_kernel(o);
+  const Kernel k = load("image_blur.cu");
   const Launch l = blur_launch(k);
-  const ClassReplayResult r = class_replay(k, l);
-  const StmtId rows = at_line(k, 9, StmtKind::Loop), cols = at_line(k, 10, StmtKind::Loop);
-  const StmtId check = at_line(k, 13, StmtKind::If);
+  const ClassPlan plan = plan_classes(k, l);
+  const ClassReplayResult r = class_replay(k, l, plan);
+  check_iteration_classes(k, l, plan, r);
+  const StmtId rows = at_line(k, 20, StmtKind::Loop), cols = at_line(k, 21, StmtKind::Loop);
+  const StmtId check = at_line(k, 26, StmtKind::If);
   EXPECT_EQ(loop_variable(k, rows), "blurRow");
 
   const auto top = classes_of(class_of(r, {1, 0, 0}), rows);
@@ -545,6 +521,112 @@ TEST(ZooIterationClasses, LectureBlurWindowByHand) {
   EXPECT_EQ(str(left[1]->statements[check].divergent), "2");
   EXPECT_EQ(str(left[1]->statements[check].warp_evaluations), "48");
   EXPECT_EQ(left[2]->definition, "blurCol = 2 (exit)");
+}
+
+
+// A loop whose every iteration differs: in a block of 1024 threads, `(int)threadIdx.x < i` splits warp
+// i / 32 (lanes below i % 32) when i % 32 != 0, so iterations 0 .. 1023 do not fall into fewer
+// than about 1024 classes: 63 are kept and the 64th holds the rest, merged (exact counts, no
+// outcomes). The counts still agree with the observed replay and with by_iteration.
+TEST(ZooIterationClasses, PastSixtyFourClassesTheRestAreMerged) {
+  const Kernel k = kernel_from("staircase.cu",
+                               "__global__ void staircase(int* out, int n) {\n"
+                               "  for (int i = 0; i < n; ++i) {\n"
+                               "    if ((int)threadIdx.x < i) out[threadIdx.x] = i;\n"
+                               "  }\n"
+                               "}\n");
+  Launch l;
+  l.block = Dim3{1024, 1, 1};
+  l.grid = Dim3{2, 1, 1};
+  for (const Parameter& p : k.parameters) l.arguments.push_back(p.scalar ? Value::of(p.type, 1024) : Value{});
+  const ClassPlan plan = plan_classes(k, l);
+  ASSERT_TRUE(plan.ok());
+  ASSERT_EQ(plan.accelerated_loops.size(), 1u);
+  const ClassReplayResult r = class_replay(k, l, plan);
+  ASSERT_EQ(r.classes.size(), 1u);
+  const auto& classes = r.classes[0].iteration_classes;
+  ASSERT_EQ(classes.size(), kMaxIterationClasses);
+  EXPECT_TRUE(classes.back().merged);
+  EXPECT_TRUE(classes.back().outcomes.empty());
+  EXPECT_EQ(classes.back().last, 1024u);  // the exit check, i = 1024, is in the merged class
+  EXPECT_FALSE(classes.front().merged);
+  check_iteration_classes(k, l, plan, r);
+}
+
+// The grid-stride loop (kernels/zoo/grid_stride_loop.cu) at n = 1000, 4 blocks of 128: its
+// variable starts at the thread's global index, not one value per warp, so its classes are named
+// by iteration numbers. Thread g runs i = g and g + 512 when g + 512 < 1000, i.e. g < 488: blocks
+// 0 .. 2 (g < 384, 12 warps) run two iterations everywhere; in block 3 (g = 384 .. 511) the warp
+// of g = 480 .. 511 splits in the second iteration (480 .. 487 stay): 1 divergent of 4.
+TEST(ZooIterationClasses, GridStrideLoopByIterationNumbers) {
+  const Kernel k = load("grid_stride_loop.cu");
+  Launch l;
+  l.block = Dim3{128, 1, 1};
+  l.grid = Dim3{4, 1, 1};
+  for (const Parameter& p : k.parameters) l.arguments.push_back(p.scalar ? Value::of(p.type, p.name == "n" ? 1000 : 2) : Value{});
+  const ClassPlan plan = plan_classes(k, l);
+  const ClassReplayResult r = class_replay(k, l, plan);
+  check_iteration_classes(k, l, plan, r);
+  const StmtId loop = at_line(k, 12, StmtKind::Loop);
+  const auto first = classes_of(class_of(r, {0, 0, 0}), loop);
+  ASSERT_EQ(first.size(), 2u);
+  EXPECT_EQ(first[0]->definition, "iterations 1 to 2 (all)");
+  EXPECT_EQ(str(first[0]->statements[loop].warp_evaluations), "24");
+  EXPECT_EQ(str(first[0]->statements[loop].divergent), "0");
+  EXPECT_EQ(first[1]->definition, "iteration 3 (exit)");
+  const auto last = classes_of(class_of(r, {3, 0, 0}), loop);
+  ASSERT_EQ(last.size(), 3u);
+  EXPECT_EQ(last[0]->definition, "iteration 1 (first)");
+  EXPECT_EQ(last[1]->definition, "iteration 2 (last)");
+  EXPECT_EQ(str(last[1]->statements[loop].divergent), "1");
+  EXPECT_EQ(str(last[1]->statements[loop].warp_evaluations), "4");
+}
+
+// A counter that a loop only steps (`c = c + 1`) is carried across the iterations a class does
+// not run: 2147483600 + n stays an int for n <= 47, and the 48th step overflows (undefined
+// behaviour, which the replay reports): n = 47 agrees with the replay, n = 48 is refused by both.
+// A step that depends on the loop's variable (`c = c + i`) keeps the loop out of classes.
+TEST(ZooIterationClasses, CountersCarriedAcrossAClassAndTheirOverflow) {
+  const Kernel k = kernel_from("counter.cu",
+                               "__global__ void counter(int* out, int n) {\n"
+                               "  int c = 2147483600;\n"
+                               "  for (int i = 0; i < n; ++i) {\n"
+                               "    c = c + 1;\n"
+                               "  }\n"
+                               "  out[threadIdx.x] = c;\n"
+                               "}\n");
+  Launch l;
+  l.block = Dim3{64, 1, 1};
+  l.grid = Dim3{3, 1, 1};
+  for (const std::int64_t n : {47, 48}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    l.arguments.clear();
+    for (const Parameter& p : k.parameters) l.arguments.push_back(p.scalar ? Value::of(p.type, n) : Value{});
+    const ClassPlan plan = plan_classes(k, l);
+    ASSERT_EQ(plan.accelerated_loops.size(), 1u);
+    if (n == 48) {
+      EXPECT_THROW(replay(k, l), InvalidInput);
+      EXPECT_THROW(class_replay(k, l, plan), InvalidInput);
+      continue;
+    }
+    const ClassReplayResult r = class_replay(k, l, plan);
+    const auto classes = classes_of(r.classes[0], plan.accelerated_loops[0]);
+    ASSERT_EQ(classes.size(), 2u);
+    EXPECT_EQ(classes[0]->definition, "i in [0, 46] (all)");
+    check_iteration_classes(k, l, plan, r);
+  }
+  const Kernel steps_by_i = kernel_from("counter_by_i.cu",
+                                        "__global__ void counter(int* out, int n) {\n"
+                                        "  int c = 0;\n"
+                                        "  for (int i = 0; i < n; ++i) {\n"
+                                        "    c = c + i;\n"
+                                        "  }\n"
+                                        "  out[threadIdx.x] = c;\n"
+                                        "}\n");
+  l.arguments.clear();
+  for (const Parameter& p : steps_by_i.parameters)
+    l.arguments.push_back(p.scalar ? Value::of(p.type, 10) : Value{});
+  EXPECT_TRUE(plan_classes(steps_by_i, l).accelerated_loops.empty());
 }
 
 }  // namespace

@@ -440,12 +440,17 @@ TEST_F(AnalyzeSourceFile, HtmlPageDrawsTheBlockClasses) {
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string page = read_file(html);
   // The blur window reaches one pixel past each side, so the first, middle and last block of
-  // each row and column differ: 3 x 2 classes of one block, each with a map per branch (4).
+  // each row and column differ: 3 x 2 classes of one block. Each class has 6 maps: the guard
+  // (line 15, outside loops) one; the window loops run as iteration classes, so a branch gets a
+  // map per window loop it is inside: the blurRow loop (line 20) one, the blurCol loop (line 21,
+  // inside blurRow) two, the pixel check (line 26, inside both) two.
   EXPECT_TRUE(contains(page, "<svg id=\"class-grid\""));
   EXPECT_TRUE(contains(page, ">class 6</td>"));
   EXPECT_FALSE(contains(page, ">class 7</td>"));
-  EXPECT_TRUE(contains(page, "id=\"map-24\""));
-  EXPECT_FALSE(contains(page, "id=\"map-25\""));
+  EXPECT_TRUE(contains(page, "id=\"map-36\""));
+  EXPECT_FALSE(contains(page, "id=\"map-37\""));
+  EXPECT_TRUE(contains(page, "line 26: if, per iteration class of blurRow (line 20)")) << page;
+  EXPECT_TRUE(contains(page, "line 26: if, per iteration class of blurCol (line 21)")) << page;
 }
 
 TEST_F(AnalyzeSourceFile, HtmlPageDrawsAPanelPerSegmentOfBlockIdxZ) {
