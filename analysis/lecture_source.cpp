@@ -51,11 +51,13 @@ const ir::Kernel& lecture_model() {
   return model;
 }
 
-sim::DivergenceResult lecture_counts(const sim::LaunchConfig& config) {
+sim::DivergenceResult lecture_counts(const sim::LaunchConfig& config, unsigned threads) {
   const ir::Kernel& model = lecture_model();
   const ir::Launch launch = lecture_source_launch(model, config);
+  ir::ReplayOptions options;
+  options.threads = threads;
   return lecture_result(model, config,
-                        ir::class_replay(model, launch, {}, ir::GridLimits::Model));
+                        ir::class_replay(model, launch, options, ir::GridLimits::Model));
 }
 
 namespace {

@@ -38,8 +38,9 @@ sim::DivergenceResult lecture_result(const sim::ir::Kernel& model,
                                      const sim::LaunchConfig& config,
                                      const sim::ir::ClassReplayResult& counts);
 
-/// The lecture's table for `config`: the class engine over lecture_model(), arranged.
-sim::DivergenceResult lecture_counts(const sim::LaunchConfig& config);
+/// The lecture's table for `config`: the class engine over lecture_model(), arranged. `threads`:
+/// the class engine's workers (0: every core; a sweep that spreads launches over the cores gives 1).
+sim::DivergenceResult lecture_counts(const sim::LaunchConfig& config, unsigned threads = 0);
 
 /// What lecture_replay() would cost: its warp-statement evaluations, counted by the class engine.
 sim::Count lecture_replay_cost(const sim::LaunchConfig& config);

@@ -1,6 +1,9 @@
 #include "sim/ir_classes.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <exception>
 #include <map>
 #include <set>
 #include <thread>
@@ -48,6 +51,9 @@ constexpr int kBlockSymbols = 3;
 constexpr std::size_t kMaxClasses = 4096;   // boxes of the partition, at most
 constexpr std::size_t kMaxLoggedOutcomes = std::size_t{64} << 20;  // bytes, over all block runs
 constexpr int kMaxRounds = 24;              // refinements of the partition, at most
+// A round's corner runs go to worker threads when they are estimated (from the longest run so
+// far) to take at least this long in all: starting a thread costs some 45 us.
+constexpr std::chrono::steady_clock::duration kParallelRoundWork = std::chrono::microseconds(300);
 constexpr Wide kHuge = Wide{1} << 100;      // ranges past this are treated as unknown
 
 Wide type_min(ScalarType t) {
@@ -1130,6 +1136,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   const std::uint64_t grid[3] = {launch.grid.x, launch.grid.y, launch.grid.z};
   std::map<Corner, BlockRun> runs;
   std::size_t logged_outcomes = 0;
+  std::chrono::steady_clock::duration longest{0};  // the longest corner run so far
   const auto run = [&](const Corner& c) -> const BlockRun& {
     auto it = runs.find(c);
     if (it != runs.end()) return it->second;
@@ -1140,9 +1147,62 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     detail::IterationLog log = new_log(kernel, program);
     if (logged_outcomes + log.outcomes.size() > kMaxLoggedOutcomes) log.outcomes.clear();
     logged_outcomes += log.outcomes.size();
+    const auto began = std::chrono::steady_clock::now();
     BlockRun r = run_block(machine, program, kernel, options, c, &log);
     r.log = std::move(log);
+    longest = std::max(longest, std::chrono::steady_clock::now() - began);
     return runs.emplace(c, std::move(r)).first->second;
+  };
+  // The corners of a round that have not run yet: spread over worker threads (each with its own
+  // machine; the program is shared read-only, as the replay shares it) when the runs so far say
+  // that they take long enough to pay for starting threads (some 45 us each here). Results,
+  // outcome budgets and errors are taken in the corners' order, so the outcome is the sequential
+  // one whatever the timing.
+  unsigned workers = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
+  workers = std::max(1u, workers);
+  const auto run_all = [&](const std::vector<Corner>& wanted) {
+    std::vector<Corner> missing;
+    for (const Corner& c : wanted)
+      if (runs.count(c) == 0 && std::find(missing.begin(), missing.end(), c) == missing.end())
+        missing.push_back(c);
+    if (missing.size() < 2 || workers < 2 ||
+        longest * static_cast<long>(missing.size()) < kParallelRoundWork) {
+      for (const Corner& c : missing) run(c);
+      return;
+    }
+    if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed))
+      throw Interrupted("replay interrupted");
+    std::vector<BlockRun> done(missing.size());
+    std::vector<detail::IterationLog> logs(missing.size());
+    for (detail::IterationLog& log : logs) {
+      log = new_log(kernel, program);
+      if (logged_outcomes + log.outcomes.size() > kMaxLoggedOutcomes) log.outcomes.clear();
+      logged_outcomes += log.outcomes.size();
+    }
+    std::vector<std::exception_ptr> errors(missing.size());
+    std::atomic<std::size_t> next{0};
+    const auto work = [&](detail::WarpMachine& m) {
+      for (std::size_t i; (i = next.fetch_add(1)) < missing.size();) {
+        try {
+          done[i] = run_block(m, program, kernel, options, missing[i], &logs[i]);
+          done[i].log = std::move(logs[i]);
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
+      }
+    };
+    std::vector<std::thread> threads;
+    const std::size_t n = std::min<std::size_t>(workers, missing.size());
+    for (std::size_t t = 1; t < n; ++t)
+      threads.emplace_back([&] {
+        detail::WarpMachine own(program);
+        work(own);
+      });
+    work(machine);
+    for (std::thread& t : threads) t.join();
+    for (const std::exception_ptr& e : errors)
+      if (e) std::rethrow_exception(e);
+    for (std::size_t i = 0; i < missing.size(); ++i) runs.emplace(missing[i], std::move(done[i]));
   };
   std::array<std::set<std::uint64_t>, 3> starts;
   for (auto& s : starts) s.insert(0);
@@ -1180,6 +1240,10 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     for (const auto& z : iz)
       for (const auto& y : iy)
         for (const auto& x : ix) boxes.push_back(Box{{x.first, y.first, z.first}, {x.second, y.second, z.second}});
+    std::vector<Corner> wanted;
+    for (const Box& b : boxes)
+      for (const Corner& c : corners(b)) wanted.push_back(c);
+    run_all(wanted);
     bool grew = false;
     for (const Box& b : boxes)
       for (const Corner& c : corners(b))

@@ -187,7 +187,9 @@ struct ClassReplayResult : ReplayResult {
   Count blocks_replayed = 0;
 };
 
-/// Counts the launch by block classes. Honours options.by_iteration (every iteration replayed),
+/// Counts the launch by block classes. The corner blocks of a round of the partition run on
+/// options.threads workers (0: every core) when they take long enough to pay for the threads; the
+/// result does not depend on it. Honours options.by_iteration (every iteration replayed),
 /// only_warp (only that warp of each block counted; barriers stay per whole block), only_block
 /// (that one block, replayed: one class of one block), stop (Interrupted) and max_evaluations (the
 /// work actually done). Throws ClassesUnproven when the plan refused or the classes do not settle,

@@ -172,7 +172,7 @@ int sweep_command(const Args& args, std::ostream& out) {
     const auto work = [&](std::size_t w) {
       try {
         for (std::size_t i; (i = next.fetch_add(1)) < n;)
-          results[i] = analysis::sweep_rows(analysis::lecture_counts(plan.launch(done + i)));
+          results[i] = analysis::sweep_rows(analysis::lecture_counts(plan.launch(done + i), 1));
       } catch (...) {
         errors[w] = std::current_exception();
       }
