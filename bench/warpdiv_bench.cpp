@@ -41,15 +41,19 @@ BENCHMARK(BM_LectureCounts)
     ->Unit(benchmark::kMicrosecond);
 
 // Args: width, tile, threads (0 = all cores). Reports warp-phases per second (one warp-phase =
-// one warp in one phase, its three phase-loop checks and the rest of the phase's statements).
+// one warp in one phase: its three phase-loop checks and every other statement of the phase, the
+// T iterations of the inner product included) and warp-statement evaluations per second.
 void BM_LectureReplay(benchmark::State& state) {
   const LaunchConfig config = LaunchConfig::square(state.range(0), static_cast<int>(state.range(1)));
   warpdiv::sim::ir::ReplayOptions options;
   options.threads = static_cast<unsigned>(state.range(2));
   const double warp_phases = warpdiv::sim::to_double(warpdiv::sim::Geometry(config).warp_phases());
+  const double evaluations = warpdiv::sim::to_double(warpdiv::analysis::lecture_replay_cost(config));
   for (auto _ : state) benchmark::DoNotOptimize(warpdiv::analysis::lecture_replay(config, options));
   state.counters["warp_phases_per_s"] = benchmark::Counter(
       warp_phases * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["evaluations_per_s"] = benchmark::Counter(
+      evaluations * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.SetLabel(std::to_string(state.range(0)) + "^3 T=" + std::to_string(state.range(1)) +
                  (state.range(2) == 0 ? " all cores" : " threads=" + std::to_string(state.range(2))));
 }
