@@ -46,6 +46,9 @@ const ZooLaunch kLaunches[] = {
     // 134,217,728 phases per block.
     {"tiled_matmul.cu", {134217728, 65535, 1}, {16, 16, 1}, {{"Width", kIntMax}}},
     {"tiled_matmul_barrier_in_guard.cu", {134217728, 65535, 1}, {16, 16, 1}, {{"Width", kIntMax}}},
+    // The lecture source, at its header's 16 x 16 blocks: L = K = 2^31 - 1, J = 65,535 * 16.
+    {"tiled_matmul_rect.cu", {134217728, 65535, 1}, {16, 16, 1},
+     {{"J", 1048560}, {"K", kIntMax}, {"L", kIntMax}}},
 };
 
 void BM_ClassEngine(benchmark::State& state, const ZooLaunch& z) {
