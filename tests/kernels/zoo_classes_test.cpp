@@ -10,30 +10,17 @@
 #include <string>
 #include <vector>
 
-#include "kernels/frontend/frontend.hpp"
 #include "sim/count.hpp"
 #include "sim/errors.hpp"
 #include "tests/oracle/exact.hpp"
 #include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
+#include "tests/kernels/zoo_launches.hpp"
 
 namespace warpdiv::sim::ir {
 namespace {
 
-const std::string kZoo = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/";
-
-const char* const kKernels[] = {
-    "convolution_2d.cu",       "early_return_3d.cu",    "grid_stride_loop.cu",
-    "image_blur.cu",           "naive_matmul.cu",       "reduction_contiguous.cu",
-    "reduction_interleaved.cu", "tiled_matmul.cu",      "tiled_matmul_barrier_in_guard.cu",
-};
 constexpr int kLaunches = 10000;
-
-Kernel load(const std::string& file) {
-  frontend::FrontendOptions o;
-  o.file = kZoo + file;
-  return frontend::load_kernel(o);
-}
 
 std::string str(Count c) { return to_decimal(c); }
 
@@ -41,30 +28,15 @@ bool same(const StatementCounts& a, const StatementCounts& b) { return a == b; }
 
 TEST(ZooClasses, AgreeWithReplayOnRandomLaunches) {
   std::mt19937_64 rng(20261122);
-  const auto pick = [&](std::int64_t low, std::int64_t high) {
-    return std::uniform_int_distribution<std::int64_t>(low, high)(rng);
-  };
   std::vector<Kernel> kernels;
-  for (const char* f : kKernels) kernels.push_back(load(f));
+  for (const std::string& f : zoo::files()) kernels.push_back(zoo::load(f));
+  ASSERT_GE(kernels.size(), 10u);
 
   int compared = 0, refused_by_both = 0;
   for (int i = 0; i < kLaunches; ++i) {
     const Kernel& k = kernels[static_cast<std::size_t>(i) % kernels.size()];
-    Launch l;
-    do {
-      l.block = Dim3{static_cast<std::uint32_t>(pick(1, 24)), static_cast<std::uint32_t>(pick(1, 4)),
-                     static_cast<std::uint32_t>(pick(1, 2))};
-    } while (l.block.volume() > 1024);
-    l.grid = Dim3{static_cast<std::uint32_t>(pick(1, i % 5 == 0 ? 60 : 6)),
-                  static_cast<std::uint32_t>(pick(1, 4)), static_cast<std::uint32_t>(pick(1, 2))};
-    l.warp_size = pick(0, 2) == 0 ? 1 << pick(0, 6) : 32;
-    std::string what = k.files[0].path + " grid " + to_string(l.grid) + " block " + to_string(l.block) +
-                       " warp " + std::to_string(l.warp_size);
-    for (const Parameter& p : k.parameters) {
-      const std::int64_t v = is_signed(p.type) ? pick(-3, 60) : pick(0, 60);
-      l.arguments.push_back(p.scalar ? Value::of(p.type, v) : Value{});
-      if (p.scalar) what += " " + p.name + "=" + std::to_string(v);
-    }
+    std::string what;
+    const Launch l = zoo::random_launch(k, rng, i % 5 == 0 ? 60 : 6, 4, 60, what);
     SCOPED_TRACE(what);
     ReplayOptions o;
     o.threads = 1;
@@ -111,7 +83,7 @@ TEST(ZooClasses, AgreeWithReplayOnRandomLaunches) {
 // column holds 15 columns of P, so each of its 8 warps (two rows of 16) splits on
 // `Row < Width && Col < Width` wherever its rows are inside P (all rows: 65535 * 16 < Width).
 TEST(ZooClasses, NaiveMatmulAtTheLargestLegalSize) {
-  const Kernel k = load("naive_matmul.cu");
+  const Kernel k = zoo::load("naive_matmul.cu");
   Launch l;
   l.grid = Dim3{134217728, 65535, 1};
   l.block = Dim3{16, 16, 1};
@@ -133,9 +105,9 @@ TEST(ZooClasses, NaiveMatmulAtTheLargestLegalSize) {
 // it is there), against the hand-derived tiled exact engine (sim/exact.hpp), at the lecture's size
 // and at 2^31 - 1 (past CUDA's grid y limit: GridLimits::Model), for T = 32, 16 and 1.
 TEST(ZooClasses, LectureFlagsKernelAgreesWithHandDerivedExactEngine) {
-  const std::string file = kZoo + "tiled_matmul_rect.cu";
+  const std::string file = zoo::folder() + "tiled_matmul_rect.cu";
   if (!std::ifstream(file)) GTEST_SKIP() << file << " is not in this checkout";
-  const Kernel k = load("tiled_matmul_rect.cu");
+  const Kernel k = zoo::load("tiled_matmul_rect.cu");
   std::vector<StmtId> checks;  // load_M, load_N, compute, store: the four ifs, in source order
   for (std::size_t s = 0; s < k.stmts.size(); ++s)
     if (k.stmts[s].kind == StmtKind::If) checks.push_back(static_cast<StmtId>(s));

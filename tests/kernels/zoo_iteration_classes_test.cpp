@@ -17,22 +17,16 @@
 #include <tuple>
 #include <vector>
 
-#include "kernels/frontend/frontend.hpp"
 #include "sim/count.hpp"
 #include "sim/errors.hpp"
 #include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
+#include "tests/kernels/zoo_launches.hpp"
 
 namespace warpdiv::sim::ir {
 namespace {
 
-const std::string kZoo = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/";
-
-Kernel load(const std::string& file) {
-  frontend::FrontendOptions o;
-  o.file = kZoo + file;
-  return frontend::load_kernel(o);
-}
+using zoo::load;
 
 std::string str(Count c) { return to_decimal(c); }
 
@@ -258,39 +252,18 @@ void check_iteration_classes(const Kernel& k, const Launch& l, const ClassPlan& 
   }
 }
 
-const char* const kKernels[] = {
-    "convolution_2d.cu",       "early_return_3d.cu",     "grid_stride_loop.cu",
-    "image_blur.cu",           "naive_matmul.cu",        "reduction_contiguous.cu",
-    "reduction_interleaved.cu", "tiled_matmul.cu",       "tiled_matmul_barrier_in_guard.cu",
-    "tiled_matmul_rect.cu",
-};
 
 TEST(ZooIterationClasses, AgreeWithAnObservedReplayOnRandomLaunches) {
   constexpr int kLaunches = 1000;
   std::mt19937_64 rng(20261122);
-  const auto pick = [&](std::int64_t low, std::int64_t high) {
-    return std::uniform_int_distribution<std::int64_t>(low, high)(rng);
-  };
   std::vector<Kernel> kernels;
-  for (const char* f : kKernels) kernels.push_back(load(f));
+  for (const std::string& f : zoo::files()) kernels.push_back(load(f));
+  ASSERT_GE(kernels.size(), 10u);
   int compared = 0;
   for (int i = 0; i < kLaunches; ++i) {
     const Kernel& k = kernels[static_cast<std::size_t>(i) % kernels.size()];
-    Launch l;
-    do {
-      l.block = Dim3{static_cast<std::uint32_t>(pick(1, 24)), static_cast<std::uint32_t>(pick(1, 4)),
-                     static_cast<std::uint32_t>(pick(1, 2))};
-    } while (l.block.volume() > 1024);
-    l.grid = Dim3{static_cast<std::uint32_t>(pick(1, 5)), static_cast<std::uint32_t>(pick(1, 3)),
-                  static_cast<std::uint32_t>(pick(1, 2))};
-    l.warp_size = pick(0, 2) == 0 ? 1 << pick(0, 6) : 32;
-    std::string what = k.files[0].path + " grid " + to_string(l.grid) + " block " + to_string(l.block) +
-                       " warp " + std::to_string(l.warp_size);
-    for (const Parameter& p : k.parameters) {
-      const std::int64_t v = is_signed(p.type) ? pick(-3, 40) : pick(0, 40);
-      l.arguments.push_back(p.scalar ? Value::of(p.type, v) : Value{});
-      if (p.scalar) what += " " + p.name + "=" + std::to_string(v);
-    }
+    std::string what;
+    const Launch l = zoo::random_launch(k, rng, 5, 3, 40, what);
     SCOPED_TRACE(what);
     const ClassPlan plan = plan_classes(k, l);
     ASSERT_TRUE(plan.ok()) << plan.refusal->message();
