@@ -98,7 +98,7 @@ TEST(SweepCsv, ReadBackWithFccp) {
 }
 
 TEST(SweepCsv, HeaderAndHugeCounts) {
-  // The 2^31-1 cube with T = 32: 2^83 warp-phases (tests/sim/exact_test.cpp derives every cell).
+  // The 2^31-1 cube with T = 32: 2^83 warp-phases (tests/oracle/exact_test.cpp derives every cell).
   std::ostringstream text;
   write_sweep_csv(text, sweep_rows(analysis::lecture_counts(sim::LaunchConfig::square(2147483647, 32))));
   const std::string csv = text.str();

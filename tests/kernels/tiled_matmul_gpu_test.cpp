@@ -106,7 +106,7 @@ sim::DivergenceResult run_and_check(const sim::LaunchConfig& c) {
 TEST(GpuLecture, HardwareCountsAreTheLecturesFigures) {
   SKIP_WITHOUT_GPU();
   const sim::DivergenceResult gpu = run_and_check(sim::LaunchConfig::square(100));
-  // Hand-derived in tests/sim/replay_test.cpp and the lecture: Type 1 336/2352, Type 2 14/392.
+  // Hand-derived in tests/oracle/replay_test.cpp and the lecture: Type 1 336/2352, Type 2 14/392.
   EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::interior).divergent_warp_phases, 288u);
   EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::right_edge).divergent_warp_phases, 48u);
   EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::bottom_edge).divergent_warp_phases, 12u);

@@ -30,7 +30,7 @@ std::string divergent(const DivergenceResult& r, C c, BC k) {
   return to_decimal(r.at(c, k).divergent_warp_phases);
 }
 
-// ---- Lecture and small hand-worked cases (the same figures as tests/sim/replay_test.cpp) ----
+// ---- Lecture and small hand-worked cases (the same figures as tests/oracle/replay_test.cpp) ----
 
 TEST(Exact, LectureExample) {
   // 100 x 100, T = 16: grid 7 x 7, 8 warps of two rows, 7 phases. load_M: Type 1 blocks split

@@ -1,6 +1,6 @@
 // The class engine (sim/ir_classes.hpp) against two independent oracles: the SIMT replay of every
 // block (sim/ir_replay.hpp) on random launches, and the hand-derived tiled exact engine
-// (sim/exact.hpp, whose classes a person worked out) at sizes no replay reaches; the lecture's
+// (tests/oracle/exact.hpp, whose classes a person worked out) at sizes no replay reaches; the lecture's
 // Type 1 / Type 2 split found from the kernel alone; refusals of non-affine conditions.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The IR replay of the tiled kernel, written as IR by hand (tiled_matmul_ir.hpp), against the
-// independent hand-written tiled engines (sim/replay.hpp, sim/exact.hpp) and the lecture's figures.
+// independent hand-written tiled engines (tests/oracle/replay.hpp, tests/oracle/exact.hpp) and the lecture's figures.
 #include <gtest/gtest.h>
 
 #include <random>

@@ -44,7 +44,7 @@ TEST(AnalyzeCli, CsvHasTheSchemaAndReplacesAtomically) {
   EXPECT_EQ(count_lines(text), 21u);
   EXPECT_EQ(text.substr(0, text.find('\n')),
             "condition,block_class,blocks,warps,warp_phases,divergent_warp_phases");
-  // Hand-derived rows (see tests/sim/replay_test.cpp): load_M interior 36 blocks, 288 of 2016.
+  // Hand-derived rows (see tests/oracle/replay_test.cpp): load_M interior 36 blocks, 288 of 2016.
   EXPECT_TRUE(contains(text, "\nload_M,interior,36,288,2016,288\n"));
   EXPECT_TRUE(contains(text, "\nload_N,all,49,392,2744,350\n"));
   EXPECT_TRUE(contains(text, "\nstore,all,49,392,392,50\n"));
@@ -96,7 +96,7 @@ TEST(AnalyzeCli, HugeCubePrintsExact128BitCounts) {
   // per block: 2^52 blocks, 2^57 warps, 2^83 = 9671406556917033397649408 warp-phases per
   // phase-loop check (beyond 64 bits). The last block-row, block-column and phase hold 31
   // indices: load_M diverges in the last phase of every warp with its row in range,
-  // 32 (G-1) G + 31 G = G (2^31 - 1) = 144115188008747008 (derivation in tests/sim/exact_test.cpp).
+  // 32 (G-1) G + 31 G = G (2^31 - 1) = 144115188008747008 (derivation in tests/oracle/exact_test.cpp).
   TempDir dir;
   const std::string csv = dir.file("huge.csv");
   const CliResult r = run_warpdiv({"analyze", "--rows", "2147483647", "--inner", "2147483647",
