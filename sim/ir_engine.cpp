@@ -555,6 +555,39 @@ Wide ceil_div(Wide n, Wide d) { return -floor_div(-n, d); }
 // block index (and each accelerated loop's iterations) some lane's outcome changes. For one lane,
 // a - b = D now and D + c * delta at a block index (iteration) delta further on: its sign changes
 // at delta = ceil(-D / c) (to or from 0) and floor(-D / c) + 1 (past 0).
+// D = a - b of lanes 0 .. lanes_-1 into d, when every lane's D fits in 64 bits: always for 32-bit
+// operands (normalised to 64 bits, so both signednesses read as int64); for 64-bit ones when no
+// lane's subtraction overflows (lanes that are not active may make it fail: then the caller takes
+// the 128-bit path, which is exact anyway).
+bool WarpMachine::d_fits_64(const CompiledExpr& e, const Val& a, const Val& b,
+                            std::array<std::int64_t, kMaxLanes>& d) const {
+  const std::uint64_t* pa = a.lanes;
+  const std::uint64_t* pb = b.lanes;
+  const std::uint64_t av = a.value, bv = b.value;
+  if (e.narrow_operands) {
+    for (int l = 0; l < lanes_; ++l)
+      d[l] = static_cast<std::int64_t>(pa != nullptr ? pa[l] : av) -
+             static_cast<std::int64_t>(pb != nullptr ? pb[l] : bv);
+    return true;
+  }
+  bool fits = true;
+  if (e.signed_operands) {
+    for (int l = 0; l < lanes_; ++l) {
+      long long r = 0;
+      fits &= !__builtin_sub_overflow(static_cast<long long>(pa != nullptr ? pa[l] : av),
+                                      static_cast<long long>(pb != nullptr ? pb[l] : bv), &r);
+      d[l] = r;
+    }
+  } else {
+    for (int l = 0; l < lanes_; ++l) {
+      const std::uint64_t x = pa != nullptr ? pa[l] : av, y = pb != nullptr ? pb[l] : bv;
+      fits &= ((x | y) >> 63) == 0;  // both below 2^63: x - y cannot overflow int64
+      d[l] = static_cast<std::int64_t>(x - y);
+    }
+  }
+  return fits;
+}
+
 void WarpMachine::record(ExprId id, LaneMask active, Val a, Val b) {
   const CompiledExpr& e = p_.exprs[id];
   const TrackedComparison& t = *p_.tracked[id];
@@ -580,16 +613,9 @@ void WarpMachine::record(ExprId id, LaneMask active, Val a, Val b) {
     any_below = d < 0;
     any_above = d > 0;
     zero = d == 0;
-  } else if (e.narrow_operands) {
-    // 32-bit operands (normalised to 64 bits, so both signednesses read as int64): D fits in 64
-    // bits; every lane is computed, branch-free, and the inactive ones masked out.
-    std::array<std::int64_t, kMaxLanes> d;
-    const std::uint64_t* pa = a.lanes != nullptr ? a.lanes : nullptr;
-    const std::uint64_t* pb = b.lanes != nullptr ? b.lanes : nullptr;
-    const auto av = static_cast<std::int64_t>(a.value), bv = static_cast<std::int64_t>(b.value);
-    for (int l = 0; l < lanes_; ++l)
-      d[l] = (pa != nullptr ? static_cast<std::int64_t>(pa[l]) : av) -
-             (pb != nullptr ? static_cast<std::int64_t>(pb[l]) : bv);
+  } else if (std::array<std::int64_t, kMaxLanes> d64; d_fits_64(e, a, b, d64)) {
+    // D of every lane in 64 bits (always for 32-bit operands, nearly always for 64-bit ones):
+    // every lane is computed, branch-free, and the inactive ones masked out.
     std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
     // With a running class of iterations, also the active lanes' D nearest 0 on each side.
     std::int64_t nearest_below = std::numeric_limits<std::int64_t>::min();
@@ -598,20 +624,20 @@ void WarpMachine::record(ExprId id, LaneMask active, Val a, Val b) {
     if (nearest) {
       for (int l = 0; l < lanes_; ++l) {
         const bool on = (active >> l & 1) != 0;
-        lt |= static_cast<LaneMask>(d[l] < 0) << l;
-        gt |= static_cast<LaneMask>(d[l] > 0) << l;
-        lo = std::min(lo, on ? d[l] : lo);
-        hi = std::max(hi, on ? d[l] : hi);
-        nearest_below = std::max(nearest_below, on && d[l] < 0 ? d[l] : nearest_below);
-        nearest_above = std::min(nearest_above, on && d[l] > 0 ? d[l] : nearest_above);
+        lt |= static_cast<LaneMask>(d64[l] < 0) << l;
+        gt |= static_cast<LaneMask>(d64[l] > 0) << l;
+        lo = std::min(lo, on ? d64[l] : lo);
+        hi = std::max(hi, on ? d64[l] : hi);
+        nearest_below = std::max(nearest_below, on && d64[l] < 0 ? d64[l] : nearest_below);
+        nearest_above = std::min(nearest_above, on && d64[l] > 0 ? d64[l] : nearest_above);
       }
     } else {
       for (int l = 0; l < lanes_; ++l) {
         const bool on = (active >> l & 1) != 0;
-        lt |= static_cast<LaneMask>(d[l] < 0) << l;
-        gt |= static_cast<LaneMask>(d[l] > 0) << l;
-        lo = std::min(lo, on ? d[l] : lo);
-        hi = std::max(hi, on ? d[l] : hi);
+        lt |= static_cast<LaneMask>(d64[l] < 0) << l;
+        gt |= static_cast<LaneMask>(d64[l] > 0) << l;
+        lo = std::min(lo, on ? d64[l] : lo);
+        hi = std::max(hi, on ? d64[l] : hi);
       }
     }
     lt &= active;

@@ -243,6 +243,8 @@ class WarpMachine {
   LaneMask iteration_class(StmtId id, const Stmt& s, std::size_t frame, LaneMask in,
                            LaneMask& exits, std::uint64_t& k);
   void record(ExprId id, LaneMask active, Val a, Val b);
+  bool d_fits_64(const CompiledExpr& e, const Val& a, const Val& b,
+                 std::array<std::int64_t, kMaxLanes>& d) const;
   void scale_iteration(const std::vector<Counts64>& before, const std::vector<Counts64>& after,
                        std::uint64_t times);
   void log_start(int shape, LaneMask in);
