@@ -1137,72 +1137,66 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   std::map<Corner, BlockRun> runs;
   std::size_t logged_outcomes = 0;
   std::chrono::steady_clock::duration longest{0};  // the longest corner run so far
-  const auto run = [&](const Corner& c) -> const BlockRun& {
-    auto it = runs.find(c);
-    if (it != runs.end()) return it->second;
-    if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed))
-      throw Interrupted("replay interrupted");
-    // Every run keeps its log: the representatives' become their classes' iteration classes.
-    // The whole-run outcomes of all runs together stay within kMaxLoggedOutcomes bytes.
-    detail::IterationLog log = new_log(kernel, program);
-    if (logged_outcomes + log.outcomes.size() > kMaxLoggedOutcomes) log.outcomes.clear();
-    logged_outcomes += log.outcomes.size();
-    const auto began = std::chrono::steady_clock::now();
-    BlockRun r = run_block(machine, program, kernel, options, c, &log);
-    r.log = std::move(log);
-    longest = std::max(longest, std::chrono::steady_clock::now() - began);
-    return runs.emplace(c, std::move(r)).first->second;
-  };
-  // The corners of a round that have not run yet: spread over worker threads (each with its own
-  // machine; the program is shared read-only, as the replay shares it) when the runs so far say
-  // that they take long enough to pay for starting threads (some 45 us each here). Results,
-  // outcome budgets and errors are taken in the corners' order, so the outcome is the sequential
-  // one whatever the timing.
   unsigned workers = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
   workers = std::max(1u, workers);
+  // Runs the corners of `wanted` that have not run yet. Every run keeps its log: the
+  // representatives' become their classes' iteration classes; the whole-run outcomes of all runs
+  // together stay within kMaxLoggedOutcomes bytes. The runs go to worker threads (each with its
+  // own machine; the program is shared read-only, as the replay shares it) when the runs so far
+  // say that they take long enough to pay for starting threads (some 45 us each here), else one
+  // after the other on `machine`. Budgets, results and errors are taken in the corners' order, so
+  // the outcome is the sequential one whatever the timing.
   const auto run_all = [&](const std::vector<Corner>& wanted) {
     std::vector<Corner> missing;
     for (const Corner& c : wanted)
       if (runs.count(c) == 0 && std::find(missing.begin(), missing.end(), c) == missing.end())
         missing.push_back(c);
-    if (missing.size() < 2 || workers < 2 ||
-        longest * static_cast<long>(missing.size()) < kParallelRoundWork) {
-      for (const Corner& c : missing) run(c);
-      return;
-    }
-    if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed))
-      throw Interrupted("replay interrupted");
     std::vector<BlockRun> done(missing.size());
-    std::vector<detail::IterationLog> logs(missing.size());
-    for (detail::IterationLog& log : logs) {
-      log = new_log(kernel, program);
-      if (logged_outcomes + log.outcomes.size() > kMaxLoggedOutcomes) log.outcomes.clear();
-      logged_outcomes += log.outcomes.size();
+    for (BlockRun& r : done) {
+      r.log = new_log(kernel, program);
+      if (logged_outcomes + r.log.outcomes.size() > kMaxLoggedOutcomes) r.log.outcomes.clear();
+      logged_outcomes += r.log.outcomes.size();
     }
+    const bool parallel = missing.size() >= 2 && workers >= 2 &&
+                          longest * static_cast<long>(missing.size()) >= kParallelRoundWork;
     std::vector<std::exception_ptr> errors(missing.size());
+    std::vector<std::chrono::steady_clock::duration> took(missing.size());
     std::atomic<std::size_t> next{0};
     const auto work = [&](detail::WarpMachine& m) {
       for (std::size_t i; (i = next.fetch_add(1)) < missing.size();) {
         try {
-          done[i] = run_block(m, program, kernel, options, missing[i], &logs[i]);
-          done[i].log = std::move(logs[i]);
+          if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed))
+            throw Interrupted("replay interrupted");
+          const auto began = std::chrono::steady_clock::now();
+          detail::IterationLog log = std::move(done[i].log);
+          done[i] = run_block(m, program, kernel, options, missing[i], &log);
+          done[i].log = std::move(log);
+          took[i] = std::chrono::steady_clock::now() - began;
         } catch (...) {
           errors[i] = std::current_exception();
+          if (!parallel) return;  // the corners after it would not have run
         }
       }
     };
     std::vector<std::thread> threads;
-    const std::size_t n = std::min<std::size_t>(workers, missing.size());
-    for (std::size_t t = 1; t < n; ++t)
-      threads.emplace_back([&] {
-        detail::WarpMachine own(program);
-        work(own);
-      });
+    if (parallel)
+      for (std::size_t t = 1; t < std::min<std::size_t>(workers, missing.size()); ++t)
+        threads.emplace_back([&] {
+          detail::WarpMachine own(program);
+          work(own);
+        });
     work(machine);
     for (std::thread& t : threads) t.join();
     for (const std::exception_ptr& e : errors)
       if (e) std::rethrow_exception(e);
-    for (std::size_t i = 0; i < missing.size(); ++i) runs.emplace(missing[i], std::move(done[i]));
+    for (std::size_t i = 0; i < missing.size(); ++i) {
+      longest = std::max(longest, took[i]);
+      runs.emplace(missing[i], std::move(done[i]));
+    }
+  };
+  const auto run = [&](const Corner& c) -> const BlockRun& {
+    if (runs.count(c) == 0) run_all({c});
+    return runs.at(c);
   };
   std::array<std::set<std::uint64_t>, 3> starts;
   for (auto& s : starts) s.insert(0);

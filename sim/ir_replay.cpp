@@ -73,8 +73,8 @@ BlockRange blocks_of(const Launch& launch, const ReplayOptions& options) {
 }
 
 // Replays block `linear` (in x, y, z order) of the run's blocks with one machine into `tally`.
-void replay_block(const Program& program, WarpMachine& machine, std::uint64_t linear, Tally& tally) {
-  const BlockRange range = blocks_of(program.launch, program.options);
+void replay_block(const Program& program, const BlockRange& range, WarpMachine& machine,
+                  std::uint64_t linear, Tally& tally) {
   const Dim3 extent{range.last.x - range.first.x + 1, range.last.y - range.first.y + 1,
                     range.last.z - range.first.z + 1};
   const auto [x, y, z] = block_of(extent, linear);
@@ -87,10 +87,6 @@ void replay_block(const Program& program, WarpMachine& machine, std::uint64_t li
     machine.run_warp(w, tally, counted);
   }
   machine.end_block(tally);
-}
-
-Count blocks_to_replay(const Launch& launch, const ReplayOptions& options) {
-  return blocks_of(launch, options).volume();
 }
 
 void check_options(const Launch& launch, const ReplayOptions& options, int warps_per_block) {
@@ -119,7 +115,8 @@ std::uint64_t to_u64_saturated(Count c) {
   return c > Count{~std::uint64_t{0} >> 1} ? ~std::uint64_t{0} >> 1 : static_cast<std::uint64_t>(c);
 }
 
-ReplayEstimate sample(Program& program, Count blocks) {
+ReplayEstimate sample(Program& program, const BlockRange& range) {
+  const Count blocks = range.volume();
   ReplayEstimate e;
   e.blocks = blocks;
   const std::uint64_t samples = blocks < kSampleBlocks ? static_cast<std::uint64_t>(blocks) : kSampleBlocks;
@@ -130,7 +127,7 @@ ReplayEstimate sample(Program& program, Count blocks) {
   for (std::uint64_t i = 0; i < samples; ++i) {
     const std::uint64_t linear =
         samples <= 1 ? 0 : static_cast<std::uint64_t>((blocks - 1) * i / (samples - 1));
-    replay_block(program, machine, linear, tally);
+    replay_block(program, range, machine, linear, tally);
   }
   program.sampling = false;
   e.warp_statement_evaluations =
@@ -217,15 +214,16 @@ void validate(const Launch& launch, const Kernel& kernel, GridLimits limits) {
 ReplayEstimate estimate(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
   prepare(kernel, launch, options);
   Program program(kernel, launch, options);
-  return sample(program, blocks_to_replay(launch, options));
+  return sample(program, blocks_of(launch, options));
 }
 
 ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
   prepare(kernel, launch, options);
   Program program(kernel, launch, options);
-  const Count blocks = blocks_to_replay(launch, options);
+  const BlockRange range = blocks_of(launch, options);
+  const Count blocks = range.volume();
   if (blocks > kSampleBlocks) {
-    const ReplayEstimate e = sample(program, blocks);
+    const ReplayEstimate e = sample(program, range);
     if (e.warp_statement_evaluations > options.max_evaluations)
       throw InvalidInput("the replay would make about " + to_decimal(e.warp_statement_evaluations) +
                          " warp-statement evaluations (" + to_decimal(blocks) +
@@ -257,7 +255,7 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
         const std::uint64_t end = std::min(total, first + chunk);
         for (std::uint64_t b = first; b < end; ++b) {
           const std::uint64_t before = tally.evaluations;
-          replay_block(program, machine, b, tally);
+          replay_block(program, range, machine, b, tally);
           shared.fetch_add(tally.evaluations - before, std::memory_order_relaxed);
           if (options.blocks_done != nullptr) options.blocks_done->fetch_add(1);
         }

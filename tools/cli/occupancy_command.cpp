@@ -12,6 +12,7 @@
 #include "tools/cli/kernel_occupancy.hpp"
 #include "tools/cli/launch_expression.hpp"
 #include "tools/cli/options.hpp"
+#include "tools/cli/source_kernel.hpp"
 
 namespace po = boost::program_options;
 
@@ -22,10 +23,6 @@ constexpr std::int64_t kMaxTile = 256;              // 65,536 threads: far past 
 constexpr std::int64_t kMaxThreads = 65536;
 constexpr std::int64_t kMaxSharedBytes = 1 << 30;   // 1 GiB: far past any per-block limit
 constexpr int kDefaultTile = 16;
-
-std::vector<std::string> get_all(const po::variables_map& vm, const char* flag) {
-  return has(vm, flag) ? vm[flag].as<std::vector<std::string>>() : std::vector<std::string>{};
-}
 }  // namespace
 
 int occupancy_command(const Args& args, std::ostream& out) {
@@ -48,13 +45,9 @@ int occupancy_command(const Args& args, std::ostream& out) {
        "default 16)")
       ("threads", po::value<std::string>()->value_name("N"), "threads per block (1 .. 65536)")
       ("block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
-       "blockDim of FILE.cu's launch: x and y 1 .. 1024, z 1 .. 64, at most 1024 threads")
-      ("kernel", po::value<std::string>()->value_name("NAME"),
-       "FILE.cu's __global__ function (needed when it defines several; a template as red<16>)")
-      ("define,D", po::value<std::vector<std::string>>()->value_name("NAME[=VALUE]")->composing(),
-       "a macro for the compiler, as -D NAME=VALUE")
-      ("include-dir,I", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
-       "a folder the compiler searches for #include files")
+       "blockDim of FILE.cu's launch: x and y 1 .. 1024, z 1 .. 64, at most 1024 threads");
+  add_compiler_options(options, "the compiler");
+  options.add_options()
       ("smem", po::value<std::string>()->value_name("BYTES"),
        "static shared memory per block (0 .. 1073741824); overrides --tile's")
       ("dynamic-smem", po::value<std::string>()->value_name("BYTES"),
@@ -126,9 +119,7 @@ int occupancy_command(const Args& args, std::ostream& out) {
     const std::string file = get(vm, "file");
     kernels::CompileRequest request;
     request.file = file;
-    if (has(vm, "kernel")) request.kernel = get(vm, "kernel");
-    request.defines = get_all(vm, "define");
-    request.include_dirs = get_all(vm, "include-dir");
+    read_compiler_options(vm, request);
     compiled = kernel_occupancy(vm, gpu, request, launch);
     launch = compiled->launch;
   }

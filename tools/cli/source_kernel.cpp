@@ -23,16 +23,20 @@ namespace ir = warpdiv::sim::ir;
 
 namespace warpdiv::cli {
 
-void add_kernel_source_options(po::options_description& options) {
+void add_compiler_options(po::options_description& options, const std::string& compiler) {
   options.add_options()
-      ("model", po::value<std::string>()->value_name("FILE"),
-       "a kernel model saved with --save-model, in place of FILE.cu (no Clang needed)")
       ("kernel", po::value<std::string>()->value_name("NAME"),
-       "the __global__ function to analyse (needed when the file defines several)")
+       "the __global__ function of FILE.cu (needed when it defines several; a template as red<16>)")
       ("define,D", po::value<std::vector<std::string>>()->value_name("NAME[=VALUE]")->composing(),
-       "a macro for Clang, as -D NAME=VALUE")
+       ("a macro for " + compiler + ", as -D NAME=VALUE").c_str())
       ("include-dir,I", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
-       "a folder Clang searches for #include files");
+       ("a folder " + compiler + " searches for #include files").c_str());
+}
+
+void add_kernel_source_options(po::options_description& options) {
+  options.add_options()("model", po::value<std::string>()->value_name("FILE"),
+                        "a kernel model saved with --save-model, in place of FILE.cu (no Clang needed)");
+  add_compiler_options(options, "Clang");
 }
 
 void add_launch_source_options(po::options_description& options) {
@@ -100,9 +104,7 @@ ir::Kernel read_kernel(const po::variables_map& vm) {
 #ifdef WARPDIV_HAVE_FRONTEND
   frontend::FrontendOptions options;
   options.file = get(vm, "file");
-  if (has(vm, "kernel")) options.kernel = get(vm, "kernel");
-  options.defines = get_all(vm, "define");
-  options.include_dirs = get_all(vm, "include-dir");
+  read_compiler_options(vm, options);
   return frontend::load_kernel(options);
 #else
   throw InvalidInput("this warpdiv was built without the Clang front-end, so it cannot read " +

@@ -22,7 +22,12 @@
 
 namespace warpdiv::cli {
 
-/// Adds --model, --kernel, --define/-D and --include-dir/-I.
+/// Adds --kernel, --define/-D and --include-dir/-I: which __global__ function of FILE.cu, and
+/// how `compiler` ("Clang", "nvcc") preprocesses it.
+void add_compiler_options(boost::program_options::options_description& options,
+                          const std::string& compiler);
+
+/// Adds --model and the compiler options (for Clang).
 void add_kernel_source_options(boost::program_options::options_description& options);
 
 /// Adds --grid, --block and --arg (a launch of one kernel: analyze and validate FILE.cu).
@@ -41,6 +46,15 @@ boost::program_options::variables_map parse_source_command_line(
 /// Every value of a repeatable flag (none when not given).
 std::vector<std::string> get_all(const boost::program_options::variables_map& vm,
                                  const char* flag);
+
+/// The compiler options' values into a request that has `kernel`, `defines` and `include_dirs`
+/// (the front-end's and nvcc's requests).
+template <class Request>
+void read_compiler_options(const boost::program_options::variables_map& vm, Request& request) {
+  if (vm.count("kernel") != 0) request.kernel = vm["kernel"].as<std::string>();
+  request.defines = get_all(vm, "define");
+  request.include_dirs = get_all(vm, "include-dir");
+}
 
 /// The kernel of the positional "file" (Clang) or of --model (JSON). Clang's own diagnostics are
 /// printed to stderr as Clang prints them; the return is then false (the caller exits 2).
