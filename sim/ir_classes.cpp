@@ -3,8 +3,12 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <exception>
+#include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <set>
 #include <thread>
 #include <tuple>
@@ -51,9 +55,84 @@ constexpr int kBlockSymbols = 3;
 constexpr std::size_t kMaxClasses = 4096;   // boxes of the partition, at most
 constexpr std::size_t kMaxLoggedOutcomes = std::size_t{64} << 20;  // bytes, over all block runs
 constexpr int kMaxRounds = 24;              // refinements of the partition, at most
-// A round's corner runs go to worker threads when they are estimated (from the longest run so
-// far) to take at least this long in all: starting a thread costs some 45 us.
-constexpr std::chrono::steady_clock::duration kParallelRoundWork = std::chrono::microseconds(300);
+
+// A round's corner runs go to the helper threads as well when they are estimated (from the longest
+// run so far) to take at least this long in all: waking a helper and giving it a machine of its
+// own costs some tens of microseconds.
+constexpr std::chrono::steady_clock::duration kParallelRoundWork = std::chrono::microseconds(150);
+
+// Helper threads for the corner runs of a round, started once per process and kept waiting: a
+// launch's corner runs take tens of microseconds each, about what starting a thread costs. A job
+// is `items` calls of `work(item, helper)`; the caller runs items too and returns when all are
+// done. A helper that wakes after the caller took the last item does nothing, and the caller does
+// not wait for it: the job's state is shared, and `work` (which refers to the caller's frame) is
+// called only for an item taken before all were done.
+class Helpers {
+ public:
+  static Helpers& get() {
+    static Helpers* helpers = new Helpers;  // never destroyed: helpers may still wait at exit
+    return *helpers;
+  }
+  // Runs items 0 .. items-1 on the caller and up to `helpers` helper threads; `work`'s second
+  // argument is 0 on the caller, 1 .. helpers on the helpers.
+  void run(std::size_t items, unsigned helpers, const std::function<void(std::size_t, unsigned)>& work) {
+    auto job = std::make_shared<Job>();
+    job->items = items;
+    job->work = &work;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      while (threads_ < helpers) {
+        std::thread([this, id = ++threads_] { serve(id); }).detach();
+      }
+      job_ = job;
+      ++generation_;
+      wanted_ = helpers;
+    }
+    wake_.notify_all();
+    take(*job, 0);
+    std::unique_lock<std::mutex> lock(job->mutex);
+    job->finished.wait(lock, [&] { return job->done == job->items; });
+    std::lock_guard<std::mutex> clear(mutex_);
+    if (job_ == job) job_.reset();
+  }
+
+ private:
+  struct Job {
+    std::size_t items = 0;
+    const std::function<void(std::size_t, unsigned)>* work = nullptr;
+    std::atomic<std::size_t> next{0};
+    std::size_t done = 0;  // under mutex
+    std::mutex mutex;
+    std::condition_variable finished;
+  };
+  static void take(Job& job, unsigned helper) {
+    for (std::size_t i; (i = job.next.fetch_add(1)) < job.items;) {
+      (*job.work)(i, helper);
+      std::lock_guard<std::mutex> lock(job.mutex);
+      if (++job.done == job.items) job.finished.notify_all();
+    }
+  }
+  void serve(unsigned id) {
+    std::uint64_t seen = 0;
+    for (;;) {
+      std::shared_ptr<Job> job;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return generation_ != seen; });
+        seen = generation_;
+        if (id > wanted_) continue;
+        job = job_;
+      }
+      if (job) take(*job, id);
+    }
+  }
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::shared_ptr<Job> job_;
+  std::uint64_t generation_ = 0;
+  unsigned threads_ = 0;
+  unsigned wanted_ = 0;
+};
 constexpr Wide kHuge = Wide{1} << 100;      // ranges past this are treated as unknown
 
 Wide type_min(ScalarType t) {
@@ -901,6 +980,7 @@ struct BlockRun {
   detail::Tally tally;
   detail::ClassTrace trace;
   detail::IterationLog log;  // iterations of accelerated loops and outcomes (attach_log)
+  bool logged = false;       // run with `log` (only blocks that may represent a class are)
 };
 
 std::string interval_definition(int d, std::uint64_t first, std::uint64_t last, std::uint64_t size) {
@@ -1134,72 +1214,88 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     return single;
   }
   const std::uint64_t grid[3] = {launch.grid.x, launch.grid.y, launch.grid.z};
+  // Per grid dimension, the first blocks of the intervals found so far.
+  std::array<std::set<std::uint64_t>, 3> starts;
+  for (auto& s : starts) s.insert(0);
   std::map<Corner, BlockRun> runs;
   std::size_t logged_outcomes = 0;
   std::chrono::steady_clock::duration longest{0};  // the longest corner run so far
   unsigned workers = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
   workers = std::max(1u, workers);
-  // Runs the corners of `wanted` that have not run yet. Every run keeps its log: the
-  // representatives' become their classes' iteration classes; the whole-run outcomes of all runs
-  // together stay within kMaxLoggedOutcomes bytes. The runs go to worker threads (each with its
-  // own machine; the program is shared read-only, as the replay shares it) when the runs so far
-  // say that they take long enough to pay for starting threads (some 45 us each here), else one
-  // after the other on `machine`. Budgets, results and errors are taken in the corners' order, so
-  // the outcome is the sequential one whatever the timing.
+  // Runs the corners of `wanted` that have not run yet. A corner that starts an interval in every
+  // dimension, or is the grid's last block in it (often a class of its own once the first
+  // breakpoints are in), may represent a class: it runs with a log, whose iterations and outcomes
+  // become its class's (the whole-run outcomes of all runs together stay within
+  // kMaxLoggedOutcomes bytes). The others only check that their boxes are uniform: their logs
+  // would be thrown away. With more than one worker the runs also go to the helper threads, each
+  // with a machine of its own (the program is shared read-only, as the replay shares it). Budgets,
+  // results and errors are taken in the corners' order, so the outcome is the sequential one
+  // whatever the timing.
   const auto run_all = [&](const std::vector<Corner>& wanted) {
     std::vector<Corner> missing;
     for (const Corner& c : wanted)
       if (runs.count(c) == 0 && std::find(missing.begin(), missing.end(), c) == missing.end())
         missing.push_back(c);
     std::vector<BlockRun> done(missing.size());
-    for (BlockRun& r : done) {
+    for (std::size_t i = 0; i < missing.size(); ++i) {
+      BlockRun& r = done[i];
+      r.logged = true;
+      for (int d = 0; d < 3; ++d)
+        r.logged = r.logged && (starts[d].count(missing[i][d]) != 0 || missing[i][d] + 1 == grid[d]);
+      if (!r.logged) continue;
       r.log = new_log(kernel, program);
       if (logged_outcomes + r.log.outcomes.size() > kMaxLoggedOutcomes) r.log.outcomes.clear();
       logged_outcomes += r.log.outcomes.size();
     }
-    const bool parallel = missing.size() >= 2 && workers >= 2 &&
-                          longest * static_cast<long>(missing.size()) >= kParallelRoundWork;
     std::vector<std::exception_ptr> errors(missing.size());
     std::vector<std::chrono::steady_clock::duration> took(missing.size());
-    std::atomic<std::size_t> next{0};
-    const auto work = [&](detail::WarpMachine& m) {
-      for (std::size_t i; (i = next.fetch_add(1)) < missing.size();) {
-        try {
-          if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed))
-            throw Interrupted("replay interrupted");
-          const auto began = std::chrono::steady_clock::now();
-          detail::IterationLog log = std::move(done[i].log);
-          done[i] = run_block(m, program, kernel, options, missing[i], &log);
-          done[i].log = std::move(log);
-          took[i] = std::chrono::steady_clock::now() - began;
-        } catch (...) {
-          errors[i] = std::current_exception();
-          if (!parallel) return;  // the corners after it would not have run
-        }
+    std::vector<std::unique_ptr<detail::WarpMachine>> own(workers);  // [helper]; 0: `machine`
+    bool sequential = true;
+    std::atomic<bool> failed{false};  // sequential: a failed run ends the round (later ones would not run)
+    const auto work = [&](std::size_t i, unsigned helper) {
+      if (sequential && failed) return;
+      try {
+        if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed))
+          throw Interrupted("replay interrupted");
+        if (helper != 0 && !own[helper]) own[helper] = std::make_unique<detail::WarpMachine>(program);
+        detail::WarpMachine& m = helper == 0 ? machine : *own[helper];
+        const auto began = std::chrono::steady_clock::now();
+        const bool logged = done[i].logged;
+        detail::IterationLog log = std::move(done[i].log);
+        done[i] = run_block(m, program, kernel, options, missing[i], logged ? &log : nullptr);
+        done[i].log = std::move(log);
+        done[i].logged = logged;
+        took[i] = std::chrono::steady_clock::now() - began;
+      } catch (...) {
+        errors[i] = std::current_exception();
+        failed = true;
       }
     };
-    std::vector<std::thread> threads;
-    if (parallel)
-      for (std::size_t t = 1; t < std::min<std::size_t>(workers, missing.size()); ++t)
-        threads.emplace_back([&] {
-          detail::WarpMachine own(program);
-          work(own);
-        });
-    work(machine);
-    for (std::thread& t : threads) t.join();
+    // The first run of all says how long a run takes; the rest go to the helpers as well when
+    // they should take long enough in all to pay for waking them.
+    std::size_t first = 0;
+    if (longest == std::chrono::steady_clock::duration{0} && missing.size() >= 2 && workers >= 2) {
+      work(0, 0);
+      longest = took[0];
+      first = 1;
+    }
+    const std::size_t rest = missing.size() - first;
+    if (workers >= 2 && rest >= 2 && longest * static_cast<long>(rest) >= kParallelRoundWork) {
+      sequential = false;
+      const auto helpers = static_cast<unsigned>(std::min<std::size_t>(workers, rest) - 1);
+      Helpers::get().run(rest, helpers, [&](std::size_t i, unsigned helper) { work(first + i, helper); });
+    } else {
+      for (std::size_t i = first; i < missing.size(); ++i) work(i, 0);
+    }
+    for (const auto& t : took) longest = std::max(longest, t);
     for (const std::exception_ptr& e : errors)
       if (e) std::rethrow_exception(e);
-    for (std::size_t i = 0; i < missing.size(); ++i) {
-      longest = std::max(longest, took[i]);
-      runs.emplace(missing[i], std::move(done[i]));
-    }
+    for (std::size_t i = 0; i < missing.size(); ++i) runs.emplace(missing[i], std::move(done[i]));
   };
   const auto run = [&](const Corner& c) -> const BlockRun& {
     if (runs.count(c) == 0) run_all({c});
     return runs.at(c);
   };
-  std::array<std::set<std::uint64_t>, 3> starts;
-  for (auto& s : starts) s.insert(0);
   struct Box {
     std::array<std::uint64_t, 3> first, last;
   };
@@ -1273,6 +1369,16 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
                  "such as blockIdx.x + blockIdx.y < n?)";
     throw ClassesUnproven(why);
   }
+  // A representative whose block ended an interval when it ran (a later breakpoint made it a
+  // start) runs again, with its log.
+  std::vector<Corner> unlogged;
+  for (const Box& b : boxes) {
+    const Corner rep{static_cast<std::uint32_t>(b.first[0]), static_cast<std::uint32_t>(b.first[1]),
+                     static_cast<std::uint32_t>(b.first[2])};
+    if (!runs.at(rep).logged) unlogged.push_back(rep);
+  }
+  for (const Corner& c : unlogged) runs.erase(c);
+  if (!unlogged.empty()) run_all(unlogged);
   ClassReplayResult result;
   result.statements.resize(kernel.stmts.size());
   result.iterations.resize(kernel.stmts.size());

@@ -1234,9 +1234,14 @@ LaneMask WarpMachine::iteration_class(StmtId id, const Stmt& s, std::size_t fram
   }
   const bool counters = !acc.counters.empty();
   if (counters) capture_counters(acc, counter_snapshots_[2 * depth]);
+  // Only the statements inside the loop count in an iteration: those (in the loop shape's order),
+  // then the warp's evaluations.
+  const std::vector<StmtId>& inside = p_.loop_shapes[static_cast<std::size_t>(p_.loop_shape[id])].statements;
   const auto snapshot = [&](std::size_t slot) {
-    snapshots_[slot].assign(counts_, counts_ + k_.stmts.size());
-    snapshots_[slot].push_back(Counts64{evaluations_ + skipped_evaluations_});
+    std::vector<Counts64>& to = snapshots_[slot];
+    to.resize(inside.size() + 1);
+    for (std::size_t i = 0; i < inside.size(); ++i) to[i] = counts_[inside[i]];
+    to.back() = Counts64{evaluations_ + skipped_evaluations_};
     std::vector<std::uint64_t>& a = arrival_snapshots_[slot];
     a.assign(full_arrivals_.begin(), full_arrivals_.end());
     a.insert(a.end(), lane_arrivals_.begin(), lane_arrivals_.end());
@@ -1328,7 +1333,7 @@ LaneMask WarpMachine::iteration_class(StmtId id, const Stmt& s, std::size_t fram
                   e.begin() + static_cast<std::ptrdiff_t>(middle)))
     throw IterationClassMismatch(location(k_, s.range) + ": iterations " + std::to_string(k) +
                                  " and " + std::to_string(last) + " of this loop differ");
-  scale_iteration(snapshots_[2 * depth], snapshots_[2 * depth + 1], last - k - 1);
+  scale_iteration(inside, snapshots_[2 * depth], snapshots_[2 * depth + 1], last - k - 1);
   const auto& a0 = arrival_snapshots_[2 * depth];
   const auto& a1 = arrival_snapshots_[2 * depth + 1];
   const std::size_t nb = full_arrivals_.size();
@@ -1437,8 +1442,8 @@ void WarpMachine::log_segment(int shape, std::uint64_t first, std::uint64_t last
       continue;
     }
     // A class: iteration first's counts (iteration_class's snapshots around it), n times.
-    const Counts64& a = snapshots_[2 * class_depth][sh.statements[i]];
-    const Counts64& b = snapshots_[2 * class_depth + 1][sh.statements[i]];
+    const Counts64& a = snapshots_[2 * class_depth][i];  // the same loop's snapshots, by position
+    const Counts64& b = snapshots_[2 * class_depth + 1][i];
     Counts64 each;
     each.evaluations = b.evaluations - a.evaluations;
     each.divergent = b.divergent - a.divergent;
@@ -1525,15 +1530,16 @@ void WarpMachine::capture_counters(const AcceleratedLoop& acc, CounterSnapshot& 
   }
 }
 
-void WarpMachine::scale_iteration(const std::vector<Counts64>& before,
+void WarpMachine::scale_iteration(const std::vector<StmtId>& statements,
+                                  const std::vector<Counts64>& before,
                                   const std::vector<Counts64>& after, std::uint64_t times) {
   const auto add = [times](std::uint64_t& target, std::uint64_t b, std::uint64_t a) {
     std::uint64_t d = 0;
     if (__builtin_mul_overflow(a - b, times, &d) || __builtin_add_overflow(target, d, &target))
       throw InvalidInput("the counts of one warp pass 2^64");
   };
-  for (std::size_t i = 0; i < k_.stmts.size(); ++i) {
-    Counts64& c = counts_[i];
+  for (std::size_t i = 0; i < statements.size(); ++i) {
+    Counts64& c = counts_[statements[i]];
     add(c.evaluations, before[i].evaluations, after[i].evaluations);
     add(c.divergent, before[i].divergent, after[i].divergent);
     add(c.active, before[i].active, after[i].active);

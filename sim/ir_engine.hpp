@@ -245,8 +245,10 @@ class WarpMachine {
   void record(ExprId id, LaneMask active, Val a, Val b);
   bool d_fits_64(const CompiledExpr& e, const Val& a, const Val& b,
                  std::array<std::int64_t, kMaxLanes>& d) const;
-  void scale_iteration(const std::vector<Counts64>& before, const std::vector<Counts64>& after,
-                       std::uint64_t times);
+  // Adds (after - before) x times to the counts of `statements` (before / after: theirs by
+  // position, then the warp's evaluations).
+  void scale_iteration(const std::vector<StmtId>& statements, const std::vector<Counts64>& before,
+                       const std::vector<Counts64>& after, std::uint64_t times);
   void log_start(int shape, LaneMask in);
   void log_segment(int shape, std::uint64_t first, std::uint64_t last, std::size_t slot,
                    std::size_t class_depth);
@@ -305,7 +307,9 @@ class WarpMachine {
     std::uint64_t next;
   };
   std::vector<ClassFrame> class_frames_;
-  std::vector<std::vector<Counts64>> snapshots_;  // [depth * 2 + 0/1]: before / after iteration k
+  // [depth * 2 + 0/1]: before / after iteration k, the counts of the statements inside the loop
+  // (Program::LoopShape::statements, by position), then the warp's evaluations.
+  std::vector<std::vector<Counts64>> snapshots_;
   std::vector<std::vector<std::uint64_t>> arrival_snapshots_;
   // [depth * 2 + 0/1]: the accelerated loop's counters (lane values, defined lanes) before / after
   // iteration k.
