@@ -64,7 +64,7 @@ void BM_ClassEngine(benchmark::State& state, const ZooLaunch& z) {
                                         : Value{});
   }
   std::size_t classes = 0;
-  double replayed = 0;
+  double replayed = 0, warps = 0;
   for (auto _ : state) {
     const ClassPlan plan = plan_classes(kernel, launch);
     if (!plan.ok()) {
@@ -74,10 +74,12 @@ void BM_ClassEngine(benchmark::State& state, const ZooLaunch& z) {
     const ClassReplayResult r = class_replay(kernel, launch, plan);
     classes = r.classes.size();
     replayed = static_cast<double>(r.blocks_replayed);
+    warps = static_cast<double>(r.warps_replayed);
     benchmark::DoNotOptimize(r.warp_statement_evaluations);
   }
   state.counters["classes"] = static_cast<double>(classes);
   state.counters["blocks_replayed"] = replayed;
+  state.counters["warps_replayed"] = warps;
 }
 
 int register_all() {

@@ -39,6 +39,9 @@ struct Form {
 struct ClassAnalysis {
   std::vector<std::optional<TrackedComparison>> tracked;   // [ExprId]
   std::vector<std::optional<AcceleratedLoop>> accelerated;  // [StmtId]
+  /// The warps of a block fall into classes too: threadIdx is affine in the warp's index and no
+  /// condition depends on it otherwise (tracked comparisons then carry a warp coefficient).
+  bool warp_classes = false;
 };
 
 }  // namespace detail
@@ -51,7 +54,10 @@ using detail::TraceEntry;
 using detail::AcceleratedLoop;
 using detail::TrackedComparison;
 
+// Symbols: blockIdx.x, y, z; the warp's index in its block; then the candidate loops' variables.
 constexpr int kBlockSymbols = 3;
+constexpr int kWarpSymbol = 3;
+constexpr int kLoopSymbols = 4;
 constexpr std::size_t kMaxClasses = 4096;   // boxes of the partition, at most
 constexpr std::size_t kMaxLoggedOutcomes = std::size_t{64} << 20;  // bytes, over all block runs
 constexpr int kMaxRounds = 24;              // refinements of the partition, at most
@@ -168,15 +174,16 @@ std::string dim_name(int d) { return std::string("blockIdx.") + "xyz"[d]; }
 
 class Analyser {
  public:
-  Analyser(const Kernel& k, const Launch& l, std::vector<StmtId> loops)
-      : k_(k), l_(l), loops_(std::move(loops)), symbols_(kBlockSymbols + loops_.size()) {
+  Analyser(const Kernel& k, const Launch& l, std::vector<StmtId> loops, std::array<std::int64_t, 3> warp_steps)
+      : k_(k), l_(l), loops_(std::move(loops)), symbols_(kLoopSymbols + loops_.size()),
+        warp_steps_(warp_steps) {
     origins_ = opaque_origins(k);
     loop_symbol_.assign(k.stmts.size(), -1);
     for (std::size_t i = 0; i < loops_.size(); ++i)
-      loop_symbol_[loops_[i]] = static_cast<int>(kBlockSymbols + i);
+      loop_symbol_[loops_[i]] = static_cast<int>(kLoopSymbols + i);
     variable_symbol_.assign(k.locals.size(), -1);
     for (std::size_t i = 0; i < loops_.size(); ++i)
-      variable_symbol_[k.stmts[k.stmts[loops_[i]].step].local] = static_cast<int>(kBlockSymbols + i);
+      variable_symbol_[k.stmts[k.stmts[loops_[i]].step].local] = static_cast<int>(kLoopSymbols + i);
     forms_.resize(k.exprs.size());
     context_.resize(k.exprs.size());
   }
@@ -380,7 +387,11 @@ class Analyser {
         const int b = static_cast<int>(e.builtin);
         const std::uint32_t block[3] = {l_.block.x, l_.block.y, l_.block.z};
         const std::uint32_t grid[3] = {l_.grid.x, l_.grid.y, l_.grid.z};
-        if (b <= static_cast<int>(Builtin::ThreadIdxZ)) return range(0, block[b] - 1);
+        if (b <= static_cast<int>(Builtin::ThreadIdxZ)) {
+          Form f = range(0, block[b] - 1);
+          f.coefficient[kWarpSymbol] = warp_steps_[static_cast<std::size_t>(b)];
+          return f;
+        }
         if (b <= static_cast<int>(Builtin::BlockIdxZ)) {
           const int d = b - static_cast<int>(Builtin::BlockIdxX);
           Form f = range(0, grid[d] - 1);
@@ -595,6 +606,7 @@ class Analyser {
   const Launch& l_;
   std::vector<StmtId> loops_;
   std::size_t symbols_;
+  std::array<std::int64_t, 3> warp_steps_;  // d threadIdx.{x, y, z} / d warp (0: none)
   std::vector<ExprId> origins_;
   std::vector<int> loop_symbol_;      // [StmtId]
   std::vector<int> variable_symbol_;  // [LocalId]
@@ -741,6 +753,20 @@ bool counters_steady(const Kernel& k, const Analyser& a, StmtId loop, const Acce
   return true;
 }
 
+// How threadIdx.{x, y, z} step from one warp of a block to the next, when every thread's index is
+// (step x warp) + a part that is the same in every warp: 1-D blocks whose size is a multiple of
+// the warp size (threadIdx.x = warp size x warp + lane), and 2-D blocks whose rows fit a warp a
+// whole number of times (threadIdx.y = rows per warp x warp + lane / blockDim.x). Not for other
+// blocks, nor for fewer than three warps (nothing to gain), nor for a last warp not full.
+std::optional<std::array<std::int64_t, 3>> warp_steps(const Launch& l) {
+  const std::uint64_t w = l.warp_size, bx = l.block.x, by = l.block.y, bz = l.block.z;
+  const std::uint64_t threads = bx * by * bz;
+  if (w == 0 || threads % w != 0 || threads / w < 3) return std::nullopt;
+  if (by == 1 && bz == 1 && bx % w == 0) return std::array<std::int64_t, 3>{static_cast<std::int64_t>(w), 0, 0};
+  if (bz == 1 && w % bx == 0) return std::array<std::int64_t, 3>{0, static_cast<std::int64_t>(w / bx), 0};
+  return std::nullopt;
+}
+
 ClassRefusal refusal(const Kernel& k, ExprId id, const std::string& what, const std::string& reason) {
   ClassRefusal r;
   r.range = k.exprs[id].range;
@@ -782,6 +808,7 @@ bool faulting(const Expr& e, const Kernel& k, int operand) {
 struct Checked {
   std::optional<ClassRefusal> refused;      // about a block index
   std::set<StmtId> rejected_loops;
+  bool warp_wild = false;                   // something decides by the warp index, not affinely
 };
 
 // Every place where a value that is not affine in a symbol could change control flow or be
@@ -789,17 +816,21 @@ struct Checked {
 Checked check(const Kernel& k, const Analyser& a) {
   Checked out;
   const auto symbol_name = [&](int s) { return s < kBlockSymbols ? dim_name(s) : std::string("a loop variable"); };
+  // A block index: the plan is refused. The warp index: the warps of a block are all run. A loop
+  // variable: the loop does not run as classes.
   const auto bad = [&](ExprId at, std::uint64_t wild, const std::string& what, ExprId origin) {
     for (int s = 0; s < a.symbols(); ++s) {
       if (!(wild >> s & 1)) continue;
-      if (s < kBlockSymbols) {
+      if (s == kWarpSymbol) {
+        out.warp_wild = true;
+      } else if (s < kBlockSymbols) {
         if (!out.refused) {
           const std::string through = origin != kNone ? " through " + describe_expr(k, origin) : "";
           out.refused = refusal(k, at, what, "depends on " + symbol_name(s) + through +
                                                  ", which is not affine in it");
         }
       } else {
-        const StmtId loop = a.loops()[static_cast<std::size_t>(s - kBlockSymbols)];
+        const StmtId loop = a.loops()[static_cast<std::size_t>(s - kLoopSymbols)];
         const auto enclosing = a.enclosing(at);
         if (std::find(enclosing.begin(), enclosing.end(), loop) != enclosing.end())
           out.rejected_loops.insert(loop);
@@ -911,14 +942,16 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
               loops.end());
   ClassPlan plan;
   plan.limits = limits;
+  const std::optional<std::array<std::int64_t, 3>> steps_per_warp = warp_steps(launch);
   for (;;) {
-    Analyser a(kernel, launch, loops);
+    Analyser a(kernel, launch, loops, steps_per_warp.value_or(std::array<std::int64_t, 3>{}));
     a.run();
     Checked c = check(kernel, a);
+    const bool warp_classes = steps_per_warp.has_value() && !c.warp_wild;
     std::map<StmtId, std::int64_t> steps;
     for (std::size_t i = 0; i < loops.size(); ++i) {
-      const auto step = step_of(kernel, a, loops[i], static_cast<int>(kBlockSymbols + i));
-      if (!step || !counters_steady(kernel, a, loops[i], structure[loops[i]], static_cast<int>(kBlockSymbols + i)))
+      const auto step = step_of(kernel, a, loops[i], static_cast<int>(kLoopSymbols + i));
+      if (!step || !counters_steady(kernel, a, loops[i], structure[loops[i]], static_cast<int>(kLoopSymbols + i)))
         c.rejected_loops.insert(loops[i]);
       else steps[loops[i]] = *step;
     }
@@ -950,19 +983,25 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
       bool any = false;
       for (int s = 0; s < a.symbols(); ++s) {
         const Wide d = x.coefficient[static_cast<std::size_t>(s)] - y.coefficient[static_cast<std::size_t>(s)];
-        if (d == 0) continue;
+        if (d == 0 || (s == kWarpSymbol && !warp_classes)) continue;
         if (d > Wide{1} << 62 || d < -(Wide{1} << 62)) {
           plan.refusal = refusal(kernel, static_cast<ExprId>(i), "this comparison",
                                  "has a coefficient too large to follow");
           return plan;
         }
         any = true;
-        if (s < kBlockSymbols) t.block_coefficient[static_cast<std::size_t>(s)] = static_cast<std::int64_t>(d);
-        else t.loop_coefficients.emplace_back(loops[static_cast<std::size_t>(s - kBlockSymbols)],
-                                              static_cast<std::int64_t>(d));
+        if (s == kWarpSymbol) {
+          t.warp_coefficient = static_cast<std::int64_t>(d);
+        } else if (s < kBlockSymbols) {
+          t.block_coefficient[static_cast<std::size_t>(s)] = static_cast<std::int64_t>(d);
+        } else {
+          t.loop_coefficients.emplace_back(loops[static_cast<std::size_t>(s - kLoopSymbols)],
+                                           static_cast<std::int64_t>(d));
+        }
       }
       if (any) analysis->tracked[i] = t;
     }
+    analysis->warp_classes = warp_classes;
     plan.accelerated_loops = loops;
     plan.analysis = analysis;
     return plan;
@@ -981,6 +1020,7 @@ struct BlockRun {
   detail::ClassTrace trace;
   detail::IterationLog log;  // iterations of accelerated loops and outcomes (attach_log)
   bool logged = false;       // run with `log` (only blocks that may represent a class are)
+  std::uint64_t warps_run = 0;
 };
 
 std::string interval_definition(int d, std::uint64_t first, std::uint64_t last, std::uint64_t size) {
@@ -1115,28 +1155,199 @@ detail::IterationLog new_log(const Kernel& kernel, const detail::Program& progra
   return log;
 }
 
+[[noreturn]] void iterations_unproven(const detail::IterationClassMismatch& e) {
+  ClassRefusal why;
+  why.location = "<launch>";
+  why.what = "a loop's iterations";
+  why.reason = std::string("do not fall into classes: ") + e.what();
+  throw ClassesUnproven(why);
+}
+
+// Thresholds of one record that warps not run may add, when the two ends' ranges span more block
+// indices than this: the block's warps are run one by one instead.
+constexpr Wide kMaxFilledThresholds = 16;
+
+std::uint64_t times(std::uint64_t a, std::uint64_t n) {
+  std::uint64_t r = 0;
+  if (__builtin_mul_overflow(a, n, &r)) throw InvalidInput("the counts of one block pass 2^64");
+  return r;
+}
+void add_times(detail::Counts64& into, const detail::Counts64& each, std::uint64_t n) {
+  into.evaluations += times(each.evaluations, n);
+  into.divergent += times(each.divergent, n);
+  into.active += times(each.active, n);
+  into.taken += times(each.taken, n);
+}
+
+// `log` holds warp 0's run alone: it becomes that of warps 0 .. n-1 running alike (counts n
+// times, warp 0's rows of outcomes copied to the others').
+void copy_first_warp(detail::IterationLog& log, std::uint64_t n, std::size_t warps) {
+  const auto copy_rows = [&](std::vector<WarpOutcome>& rows) {
+    if (rows.empty()) return;
+    const std::size_t width = rows.size() / warps;
+    for (std::uint64_t w = 1; w < n; ++w)
+      std::copy(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(width),
+                rows.begin() + static_cast<std::ptrdiff_t>(w * width));
+  };
+  copy_rows(log.outcomes);
+  for (detail::LoopLog& loop : log.loops)
+    for (detail::IterationPiece& p : loop.pieces) {
+      for (detail::Counts64& c : p.counts) {
+        const detail::Counts64 one = c;
+        c = detail::Counts64{};
+        add_times(c, one, n);
+      }
+      copy_rows(p.outcomes);
+    }
+}
+
+// The block's warps by classes, as its blocks are found: intervals of warp indices whose ends'
+// comparisons put the next breakpoint (a lane's outcome changing) beyond them run their two ends
+// only; equal ends stand for the warps between (every comparison in them is affine in the warp
+// index, so each lane's outcome keeps its value from end to end). The block's breakpoints from
+// those warps lie between the ends' (a - b of each lane is monotonic in the warp index): the
+// whole range goes in. Fills `r` as running every warp would, but for the order of the
+// breakpoints; false when the warps do not fall into classes that way (nothing in `r` changed
+// but warps_run).
+bool run_warp_classes(detail::WarpMachine& machine, const detail::Program& program,
+                      const Kernel& kernel, const Corner& c, detail::IterationLog* log, BlockRun& r) {
+  const int warps = program.warps_per_block;
+  struct WarpRun {
+    detail::Tally tally;
+    detail::ClassTrace trace;
+  };
+  std::map<std::uint64_t, WarpRun> runs;
+  // Warp 0 starts a class whatever the others do: it runs with the log, which is then its alone.
+  const auto run = [&](std::uint64_t w) -> const WarpRun& {
+    auto it = runs.find(w);
+    if (it != runs.end()) return it->second;
+    WarpRun& x = runs[w];
+    x.tally.statements.resize(kernel.stmts.size());
+    x.tally.iterations.resize(kernel.stmts.size());
+    machine.set_trace(&x.trace);
+    machine.set_log(w == 0 ? log : nullptr);
+    machine.run_warp(static_cast<int>(w), x.tally, true);
+    machine.set_log(nullptr);
+    machine.set_trace(nullptr);
+    r.warps_run += 1;
+    return x;
+  };
+  std::set<std::uint64_t> starts{0};
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> intervals;
+  for (bool grew = true; grew;) {
+    intervals.clear();
+    for (auto it = starts.begin(); it != starts.end(); ++it) {
+      const auto next = std::next(it);
+      intervals.emplace_back(*it, (next == starts.end() ? static_cast<std::uint64_t>(warps) : *next) - 1);
+    }
+    grew = false;
+    for (const auto& [first, last] : intervals)
+      for (const std::uint64_t w : {first, last})
+        for (const std::uint64_t at : run(w).trace.warp_breakpoints) grew |= starts.insert(at).second;
+  }
+  const std::uint64_t grid[3] = {program.launch.grid.x, program.launch.grid.y, program.launch.grid.z};
+  std::array<std::vector<std::uint64_t>, 3> filled;
+  for (const auto& [first, last] : intervals) {
+    if (first == last) continue;
+    const WarpRun& a = runs.at(first);
+    const WarpRun& b = runs.at(last);
+    if (!(a.trace.entries == b.trace.entries) || a.tally.evaluations != b.tally.evaluations) return false;
+    for (std::size_t s = 0; s < kernel.stmts.size(); ++s)
+      if (!(a.tally.statements[s] == b.tally.statements[s])) return false;
+    if (last - first < 2) continue;
+    const auto& ra = a.trace.block_ranges;
+    const auto& rb = b.trace.block_ranges;
+    if (ra.size() != rb.size()) return false;
+    for (std::size_t i = 0; i < ra.size(); ++i) {
+      if (ra[i].dim != rb[i].dim) return false;
+      const int d = ra[i].dim;
+      const Wide from = std::max<Wide>(std::min(ra[i].from, rb[i].from), 1);
+      const Wide to = std::min<Wide>(std::max(ra[i].to, rb[i].to), Wide{grid[d]} - 1);
+      if (to - from + 1 > kMaxFilledThresholds) return false;
+      for (Wide at = from; at <= to; ++at) filled[static_cast<std::size_t>(d)].push_back(static_cast<std::uint64_t>(at));
+    }
+  }
+  for (const auto& [first, last] : intervals) {
+    const WarpRun& rep = runs.at(first);
+    const std::uint64_t n = last - first + 1;
+    for (std::size_t s = 0; s < kernel.stmts.size(); ++s)
+      add_times(r.tally.statements[s], rep.tally.statements[s], n);
+    r.tally.evaluations += times(rep.tally.evaluations, n);
+    r.tally.warps += n;
+    for (std::uint64_t k = 0; k < n; ++k)
+      r.trace.entries.insert(r.trace.entries.end(), rep.trace.entries.begin(), rep.trace.entries.end());
+  }
+  for (const auto& [w, x] : runs)
+    for (int d = 0; d < 3; ++d)
+      r.trace.breakpoints[d].insert(r.trace.breakpoints[d].end(), x.trace.breakpoints[d].begin(),
+                                    x.trace.breakpoints[d].end());
+  for (int d = 0; d < 3; ++d)
+    r.trace.breakpoints[d].insert(r.trace.breakpoints[d].end(), filled[d].begin(), filled[d].end());
+  if (log != nullptr) {
+    // Warp 0's log stands for its class; the other classes' first warps run again with the log,
+    // each standing for its class.
+    copy_first_warp(*log, intervals.front().second + 1, static_cast<std::size_t>(warps));
+    detail::Tally scratch;
+    scratch.statements.resize(kernel.stmts.size());
+    scratch.iterations.resize(kernel.stmts.size());
+    detail::ClassTrace trace;
+    machine.set_trace(&trace);
+    machine.set_log(log);
+    for (const auto& [first, last] : intervals) {
+      if (first == 0) continue;
+      machine.set_log_copies(static_cast<std::uint32_t>(last - first + 1));
+      machine.run_warp(static_cast<int>(first), scratch, true);
+      r.warps_run += 1;
+    }
+    machine.set_log_copies(1);
+    machine.set_log(nullptr);
+    machine.set_trace(nullptr);
+  }
+  (void)c;
+  return true;
+}
+
 // Runs block `c` with a trace (and, when given, an iteration log) on `machine`.
 BlockRun run_block(detail::WarpMachine& machine, const detail::Program& program, const Kernel& kernel,
                    const ReplayOptions& options, const Corner& c, detail::IterationLog* log) {
   BlockRun r;
   r.tally.statements.resize(kernel.stmts.size());
   r.tally.iterations.resize(kernel.stmts.size());
+  machine.begin_block(c[0], c[1], c[2]);
+  try {
+    if (program.warp_classes) {
+      if (run_warp_classes(machine, program, kernel, c, log, r)) {
+        machine.end_block(r.tally);
+        return r;
+      }
+      if (log != nullptr) {  // warp 0 ran with it: empty again
+        for (detail::LoopLog& loop : log->loops) loop = detail::LoopLog{};
+        std::fill(log->outcomes.begin(), log->outcomes.end(), WarpOutcome::NotReached);
+      }
+    }
+  } catch (const detail::IterationClassMismatch& e) {
+    machine.set_trace(nullptr);
+    machine.set_log(nullptr);
+    machine.set_log_copies(1);
+    iterations_unproven(e);
+  } catch (...) {
+    machine.set_trace(nullptr);
+    machine.set_log(nullptr);
+    machine.set_log_copies(1);
+    throw;
+  }
   machine.set_trace(&r.trace);
   machine.set_log(log);
-  machine.begin_block(c[0], c[1], c[2]);
   for (int w = 0; w < program.warps_per_block; ++w) {
     const bool counted = !options.only_warp || *options.only_warp == static_cast<std::uint32_t>(w);
     if (!counted && program.barriers == 0) continue;
     try {
       machine.run_warp(w, r.tally, counted);
+      r.warps_run += 1;
     } catch (const detail::IterationClassMismatch& e) {
       machine.set_trace(nullptr);
       machine.set_log(nullptr);
-      ClassRefusal why;
-      why.location = "<launch>";
-      why.what = "a loop's iterations";
-      why.reason = std::string("do not fall into classes: ") + e.what();
-      throw ClassesUnproven(why);
+      iterations_unproven(e);
     }
   }
   machine.end_block(r.tally);
@@ -1197,6 +1408,11 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
                        std::to_string(launch.block.volume()) + " threads has warps 0 to " +
                        std::to_string(program.warps_per_block - 1) + ")");
   program.track(plan.analysis->tracked, plan.analysis->accelerated);
+  // Warps by classes, but not where each warp is wanted on its own (an observer, one warp, counts
+  // by iteration). A block's barrier executions are the extremes of its warps' arrivals: the
+  // warps run give them, as a class's warps arrive alike.
+  program.warp_classes = plan.analysis->warp_classes && options.observer == nullptr &&
+                         !options.only_warp && !options.by_iteration;
   program.evaluation_cap =
       options.max_evaluations > Count{~std::uint64_t{0} >> 2} ? ~std::uint64_t{0} >> 2
                                                                : static_cast<std::uint64_t>(options.max_evaluations);
@@ -1218,6 +1434,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   std::array<std::set<std::uint64_t>, 3> starts;
   for (auto& s : starts) s.insert(0);
   std::map<Corner, BlockRun> runs;
+  std::uint64_t warps_replayed = 0;
   std::size_t logged_outcomes = 0;
   std::chrono::steady_clock::duration longest{0};  // the longest corner run so far
   unsigned workers = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
@@ -1290,7 +1507,10 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     for (const auto& t : took) longest = std::max(longest, t);
     for (const std::exception_ptr& e : errors)
       if (e) std::rethrow_exception(e);
-    for (std::size_t i = 0; i < missing.size(); ++i) runs.emplace(missing[i], std::move(done[i]));
+    for (std::size_t i = 0; i < missing.size(); ++i) {
+      warps_replayed += done[i].warps_run;
+      runs.emplace(missing[i], std::move(done[i]));
+    }
   };
   const auto run = [&](const Corner& c) -> const BlockRun& {
     if (runs.count(c) == 0) run_all({c});
@@ -1421,6 +1641,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     result.classes.push_back(std::move(c));
   }
   result.blocks_replayed = runs.size();
+  result.warps_replayed = warps_replayed;
   if (options.blocks_done != nullptr)
     options.blocks_done->fetch_add(static_cast<std::uint64_t>(result.blocks));
   return result;

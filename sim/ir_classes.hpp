@@ -185,6 +185,9 @@ struct ClassReplayResult : ReplayResult {
   std::vector<BlockClass> classes;
   /// Blocks actually replayed (representatives and the corners that prove them).
   Count blocks_replayed = 0;
+  /// Warps actually run in them: with warp classes, the ends of each class of a block's warps,
+  /// and the first again for its log when the block represents a class.
+  Count warps_replayed = 0;
 };
 
 /// Counts the launch by block classes. The corner blocks of a round of the partition run on

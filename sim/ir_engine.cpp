@@ -379,7 +379,8 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
       c.divergent -= warp_start_[i].divergent;
       c.active -= warp_start_[i].active;
       c.taken -= warp_start_[i].taken;
-      log_->outcomes[std::size_t(warp) * k_.stmts.size() + i] = outcome_of(c);
+      for (std::uint32_t copy = 0; copy < log_copies_; ++copy)
+        log_->outcomes[(std::size_t(warp) + copy) * k_.stmts.size() + i] = outcome_of(c);
     }
   }
   if (counted) {
@@ -676,13 +677,12 @@ void WarpMachine::record(ExprId id, LaneMask active, Val a, Val b) {
   trace_->entries.push_back(TraceEntry{id, active, lt, gt});
   if (!any) return;
   const std::uint64_t grid[3] = {p_.launch.grid.x, p_.launch.grid.y, p_.launch.grid.z};
-  for (int dim = 0; dim < 3; ++dim) {
-    const Wide c = t.block_coefficient[dim];
-    if (c == 0) continue;
-    const Wide b0 = block_index_[dim];
-    auto& out = trace_->breakpoints[dim];
+  // The indices along a block (warp) index where some active lane's outcome changes, the index
+  // now b0 and a - b changing by c per step, into `out` when within (0, size); returns the range
+  // they span (unclipped).
+  const auto thresholds = [&](Wide c, Wide b0, std::uint64_t size, std::vector<std::uint64_t>& out) {
     const auto add = [&](Wide at) {
-      if (at > 0 && at < Wide{grid[dim]}) out.push_back(static_cast<std::uint64_t>(at));
+      if (at > 0 && at < Wide{size}) out.push_back(static_cast<std::uint64_t>(at));
     };
     // Thresholds are monotonic in D: those of the lanes lie between those of the extremes.
     const Wide t1 = b0 + ceil_div(-low, c), t2 = b0 + ceil_div(-high, c);
@@ -698,7 +698,17 @@ void WarpMachine::record(ExprId id, LaneMask active, Val a, Val b) {
         add(b0 + floor_div(-d, c) + 1);
       }
     }
+    return std::pair<Wide, Wide>{from, to};
+  };
+  for (int dim = 0; dim < 3; ++dim) {
+    const Wide c = t.block_coefficient[dim];
+    if (c == 0) continue;
+    const auto [from, to] = thresholds(c, Wide{block_index_[dim]}, grid[dim], trace_->breakpoints[dim]);
+    if (p_.warp_classes) trace_->block_ranges.push_back(ClassTrace::BlockRange{dim, from, to});
   }
+  if (p_.warp_classes && t.warp_coefficient != 0)
+    thresholds(Wide{t.warp_coefficient}, Wide{warp_}, static_cast<std::uint64_t>(p_.warps_per_block),
+               trace_->warp_breakpoints);
   for (const auto& [loop, coefficient] : t.loop_coefficients) {
     for (std::size_t i = class_frames_.size(); i-- > 0;) {
       ClassFrame& f = class_frames_[i];
@@ -1507,13 +1517,16 @@ void WarpMachine::log_add(int shape, std::uint64_t first, std::uint64_t last,
     IterationPiece& p = pieces[i];
     if (p.merged) {
       const std::uint64_t overlap = std::min(p.last, last) - std::max(p.first, first) + 1;
-      for (std::size_t j = 0; j < each.size(); ++j) add_scaled(p.counts[j], each[j], product(overlap, times));
+      for (std::size_t j = 0; j < each.size(); ++j)
+        add_scaled(p.counts[j], each[j], product(product(overlap, times), log_copies_));
       continue;
     }
-    for (std::size_t j = 0; j < each.size(); ++j) add_scaled(p.counts[j], each[j], times);
+    for (std::size_t j = 0; j < each.size(); ++j) add_scaled(p.counts[j], each[j], product(times, log_copies_));
     if (!p.outcomes.empty()) {
-      WarpOutcome* row = p.outcomes.data() + std::size_t(warp_) * nc;
-      for (std::size_t j = 0; j < nc; ++j) row[j] = combine(row[j], outcomes[j]);
+      for (std::uint32_t copy = 0; copy < log_copies_; ++copy) {
+        WarpOutcome* row = p.outcomes.data() + (std::size_t(warp_) + copy) * nc;
+        for (std::size_t j = 0; j < nc; ++j) row[j] = combine(row[j], outcomes[j]);
+      }
     }
   }
   if (pieces.size() > kMaxIterationClasses) compact(log_->loops[static_cast<std::size_t>(shape)]);

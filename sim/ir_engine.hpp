@@ -83,6 +83,7 @@ struct CompiledExpr {
 /// indices and in the variables of accelerated loops (zero coefficients for the others).
 struct TrackedComparison {
   std::array<std::int64_t, 3> block_coefficient{};  // d(a - b) / d blockIdx.{x, y, z}
+  std::int64_t warp_coefficient = 0;                // d(a - b) / d (warp index), with warp classes
   std::vector<std::pair<StmtId, std::int64_t>> loop_coefficients;  // (loop, d(a - b) / d variable)
 };
 
@@ -112,6 +113,15 @@ struct ClassTrace {
   /// Per grid dimension: block indices where some lane's outcome of some comparison can change
   /// (the first index of a new interval), unsorted, with repeats.
   std::array<std::vector<std::uint64_t>, 3> breakpoints;
+  /// With warp classes: the warp indices where some lane's outcome can change, and for every
+  /// recorded comparison with a block coefficient, in order, the range of block indices its
+  /// active lanes' thresholds span (from the extremes of a - b; not clipped to the grid).
+  std::vector<std::uint64_t> warp_breakpoints;
+  struct BlockRange {
+    int dim;
+    __extension__ __int128 from, to;
+  };
+  std::vector<BlockRange> block_ranges;
 };
 
 /// The class engine's record of one block's accelerated loops (WarpMachine::set_log): per loop,
@@ -176,6 +186,7 @@ struct Program {
   std::uint64_t evaluation_cap = 0;     // a run stops past this many evaluations
   std::atomic<std::uint64_t>* shared_evaluations = nullptr;  // finished blocks' evaluations
   bool sampling = false;                // estimating: passing the cap means the block is too big
+  bool warp_classes = false;            // class engine: record warp breakpoints and block ranges
   // The class engine's: [ExprId] / [StmtId]; empty in a plain replay (set by track()).
   std::vector<std::optional<TrackedComparison>> tracked;
   std::vector<std::optional<AcceleratedLoop>> accelerated;
@@ -211,6 +222,10 @@ class WarpMachine {
   /// into `log` (sized by the caller: one LoopLog per Program::loop_shapes), and their outcomes
   /// over the whole run into log->outcomes when it is sized; nullptr = none.
   void set_log(IterationLog* log) { log_ = log; }
+  /// Class engine, with a log: the warps run next stand for `copies` warps each (a class of warps
+  /// of the block, the run one first): their counts go into the log `copies` times and their
+  /// outcomes into the rows of all of them.
+  void set_log_copies(std::uint32_t copies) { log_copies_ = copies; }
 
   // For tests: evaluate an expression in warp 0 of block (0, 0, 0) with the given lane values of
   // locals (lanes beyond the warp's existing ones are ignored). Throws InvalidInput on UB.
@@ -280,6 +295,7 @@ class WarpMachine {
   const Kernel& k_;
   ClassTrace* trace_ = nullptr;
   IterationLog* log_ = nullptr;
+  std::uint32_t log_copies_ = 1;
   bool counted_ = false;                         // the current warp's counts are kept
   std::size_t log_depth_ = 0;                    // logged loops being run
   std::vector<std::vector<Counts64>> log_before_;  // [log_depth_]: counts before a segment
