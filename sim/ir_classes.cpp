@@ -1,5 +1,8 @@
 #include "sim/ir_classes.hpp"
 
+#include <pthread.h>
+#include <signal.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -87,8 +90,23 @@ class Helpers {
     job->work = &work;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      while (threads_ < helpers) {
-        std::thread([this, id = ++threads_] { serve(id); }).detach();
+      if (threads_ < helpers) {
+        // Helpers take no signals: they outlive the runs that start them, and a signal handled
+        // on one would not be held back where the caller blocks signals (output files do,
+        // while they list a temporary file). They inherit the mask they start with.
+        sigset_t all, previous;
+        sigfillset(&all);
+        ::pthread_sigmask(SIG_BLOCK, &all, &previous);
+        try {
+          while (threads_ < helpers) {
+            std::thread([this, id = threads_ + 1] { serve(id); }).detach();
+            ++threads_;
+          }
+        } catch (...) {
+          ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+          throw;
+        }
+        ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
       }
       job_ = job;
       ++generation_;
@@ -1213,17 +1231,26 @@ bool run_warp_classes(detail::WarpMachine& machine, const detail::Program& progr
                       const Kernel& kernel, const Corner& c, detail::IterationLog* log, BlockRun& r) {
   const int warps = program.warps_per_block;
   struct WarpRun {
-    detail::Tally tally;
+    bool ran = false;
+    detail::Tally tally;  // statements only: no counts by iteration with warp classes
     detail::ClassTrace trace;
   };
-  std::map<std::uint64_t, WarpRun> runs;
+  // [warp]; kept from block to block on each thread, so that their vectors keep their storage.
+  thread_local std::vector<WarpRun> runs;
+  if (runs.size() < static_cast<std::size_t>(warps)) runs.resize(static_cast<std::size_t>(warps));
+  for (int w = 0; w < warps; ++w) runs[static_cast<std::size_t>(w)].ran = false;
   // Warp 0 starts a class whatever the others do: it runs with the log, which is then its alone.
   const auto run = [&](std::uint64_t w) -> const WarpRun& {
-    auto it = runs.find(w);
-    if (it != runs.end()) return it->second;
     WarpRun& x = runs[w];
-    x.tally.statements.resize(kernel.stmts.size());
-    x.tally.iterations.resize(kernel.stmts.size());
+    if (x.ran) return x;
+    x.ran = true;
+    x.tally.statements.assign(kernel.stmts.size(), detail::Counts64{});
+    x.tally.evaluations = 0;
+    x.tally.warps = 0;
+    x.trace.entries.clear();
+    for (auto& b : x.trace.breakpoints) b.clear();
+    x.trace.warp_breakpoints.clear();
+    x.trace.block_ranges.clear();
     machine.set_trace(&x.trace);
     machine.set_log(w == 0 ? log : nullptr);
     machine.run_warp(static_cast<int>(w), x.tally, true);
@@ -1249,8 +1276,8 @@ bool run_warp_classes(detail::WarpMachine& machine, const detail::Program& progr
   std::array<std::vector<std::uint64_t>, 3> filled;
   for (const auto& [first, last] : intervals) {
     if (first == last) continue;
-    const WarpRun& a = runs.at(first);
-    const WarpRun& b = runs.at(last);
+    const WarpRun& a = runs[first];
+    const WarpRun& b = runs[last];
     if (!(a.trace.entries == b.trace.entries) || a.tally.evaluations != b.tally.evaluations) return false;
     for (std::size_t s = 0; s < kernel.stmts.size(); ++s)
       if (!(a.tally.statements[s] == b.tally.statements[s])) return false;
@@ -1267,8 +1294,11 @@ bool run_warp_classes(detail::WarpMachine& machine, const detail::Program& progr
       for (Wide at = from; at <= to; ++at) filled[static_cast<std::size_t>(d)].push_back(static_cast<std::uint64_t>(at));
     }
   }
+  std::size_t entries = 0;
+  for (const auto& [first, last] : intervals) entries += runs[first].trace.entries.size() * (last - first + 1);
+  r.trace.entries.reserve(entries);
   for (const auto& [first, last] : intervals) {
-    const WarpRun& rep = runs.at(first);
+    const WarpRun& rep = runs[first];
     const std::uint64_t n = last - first + 1;
     for (std::size_t s = 0; s < kernel.stmts.size(); ++s)
       add_times(r.tally.statements[s], rep.tally.statements[s], n);
@@ -1277,25 +1307,31 @@ bool run_warp_classes(detail::WarpMachine& machine, const detail::Program& progr
     for (std::uint64_t k = 0; k < n; ++k)
       r.trace.entries.insert(r.trace.entries.end(), rep.trace.entries.begin(), rep.trace.entries.end());
   }
-  for (const auto& [w, x] : runs)
+  for (int w = 0; w < warps; ++w) {
+    const WarpRun& x = runs[static_cast<std::size_t>(w)];
+    if (!x.ran) continue;
     for (int d = 0; d < 3; ++d)
       r.trace.breakpoints[d].insert(r.trace.breakpoints[d].end(), x.trace.breakpoints[d].begin(),
                                     x.trace.breakpoints[d].end());
+  }
   for (int d = 0; d < 3; ++d)
     r.trace.breakpoints[d].insert(r.trace.breakpoints[d].end(), filled[d].begin(), filled[d].end());
   if (log != nullptr) {
     // Warp 0's log stands for its class; the other classes' first warps run again with the log,
     // each standing for its class.
     copy_first_warp(*log, intervals.front().second + 1, static_cast<std::size_t>(warps));
-    detail::Tally scratch;
+    thread_local detail::Tally scratch;
+    thread_local detail::ClassTrace trace;
     scratch.statements.resize(kernel.stmts.size());
-    scratch.iterations.resize(kernel.stmts.size());
-    detail::ClassTrace trace;
     machine.set_trace(&trace);
     machine.set_log(log);
     for (const auto& [first, last] : intervals) {
       if (first == 0) continue;
       machine.set_log_copies(static_cast<std::uint32_t>(last - first + 1));
+      trace.entries.clear();
+      for (auto& b : trace.breakpoints) b.clear();
+      trace.warp_breakpoints.clear();
+      trace.block_ranges.clear();
       machine.run_warp(static_cast<int>(first), scratch, true);
       r.warps_run += 1;
     }
