@@ -347,5 +347,94 @@ TEST(IrClasses, LoopVariableThatStopsBeingUniform) {
   }
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// Warp classes: the three ways a block's warps run. `if (E < n) work;` in 1-D blocks of 4 warps
+// (blockDim 128, warp size 32), E one of
+//   threadIdx.x                      warps by classes (threadIdx.x = 32 w + lane)
+//   blockIdx.x + 1000 * threadIdx.x  by classes where a block's lanes agree, but the block
+//                                    breakpoints of the warps between the ends span 96,000 block
+//                                    indices: those blocks run every warp
+//   threadIdx.x % 3                  not affine in the warp: every warp runs
+// Each is checked against the replay, and the warps run against what running every warp takes.
+struct SilentObserver : EvaluationObserver {
+  void evaluation(const Dim3&, std::uint32_t, StmtId, std::uint64_t, std::uint64_t) override {}
+};
+
+Kernel warp_kernel(int variant) {
+  Kernel k;
+  k.name = "warps";
+  k.files.push_back(SourceFile{"warps.cu", {}});
+  const ScalarType U = ScalarType::U32;
+  const int n = k.add_parameter("n", U);
+  const ExprId tx = k.builtin(Builtin::ThreadIdxX);
+  ExprId e = tx;
+  if (variant == 1)
+    e = k.binary(BinaryOp::Add, k.builtin(Builtin::BlockIdxX), k.binary(BinaryOp::Mul, k.constant(U, 1000), tx));
+  if (variant == 2) e = k.binary(BinaryOp::Rem, tx, k.constant(U, 3));
+  k.root = k.block({k.if_(k.binary(BinaryOp::Lt, e, k.param(n)), k.work("x"))});
+  return k;
+}
+
+TEST(IrClasses, WarpClassesRunFewerWarpsWherePossibleAndAgreeWithReplay) {
+  // Warps run against running every warp: fewer (warp classes), the same (not affine in the warp:
+  // the same runs), more (a block whose warps' breakpoints span too much runs them all after its
+  // first two), or either (classes of one or two warps: the ends and the log's runs may pass 4).
+  enum class Warps { fewer, same, more, any };
+  struct Case {
+    int variant;
+    std::uint32_t grid, n;
+    Warps expect;
+  };
+  for (const Case& c : {Case{0, 5, 128, Warps::fewer}, Case{0, 5, 1000, Warps::fewer},
+                        Case{0, 5, 70, Warps::any}, Case{0, 9, 33, Warps::any},
+                        Case{1, 200000, 150000, Warps::more}, Case{1, 200, 57, Warps::any},
+                        Case{2, 5, 1, Warps::same}, Case{2, 5, 2, Warps::same}}) {
+    SCOPED_TRACE("variant " + std::to_string(c.variant) + " grid " + std::to_string(c.grid) + " n " +
+                 std::to_string(c.n));
+    const Kernel k = warp_kernel(c.variant);
+    Launch l;
+    l.grid = Dim3{c.grid, 1, 1};
+    l.block = Dim3{128, 1, 1};
+    l.arguments = {Value::of(ScalarType::U32, c.n)};
+    ReplayOptions o;
+    o.threads = 1;
+    const ClassPlan plan = plan_classes(k, l);
+    ASSERT_TRUE(plan.ok()) << plan.refusal->message();
+    const ClassReplayResult got = class_replay(k, l, plan, o);
+    expect_same(k, replay(k, l, o), got);
+    SilentObserver silent;
+    ReplayOptions every = o;
+    every.observer = &silent;
+    const ClassReplayResult all = class_replay(k, l, plan, every);
+    EXPECT_EQ(to_decimal(all.warps_replayed), to_decimal(all.blocks_replayed * 4));
+    EXPECT_EQ(to_decimal(got.blocks_replayed), to_decimal(all.blocks_replayed));
+    ASSERT_EQ(got.classes.size(), all.classes.size());
+    for (std::size_t i = 0; i < got.classes.size(); ++i) {
+      EXPECT_EQ(got.classes[i].definition, all.classes[i].definition);
+      EXPECT_TRUE(got.classes[i].statements == all.classes[i].statements);
+      EXPECT_TRUE(got.classes[i].outcomes == all.classes[i].outcomes);
+    }
+    if (c.expect == Warps::fewer) {
+      EXPECT_LT(got.warps_replayed, all.warps_replayed);
+    } else if (c.expect == Warps::same) {
+      EXPECT_EQ(to_decimal(got.warps_replayed), to_decimal(all.warps_replayed));
+    } else if (c.expect == Warps::more) {
+      EXPECT_GT(got.warps_replayed, all.warps_replayed);
+    }
+  }
+  // threadIdx.x < 128 holds in every lane of every block: one block class (its corners, blocks 0
+  // and 4, replayed) and one class of warps, whose ends, warps 0 and 3, run in each: 4 warps.
+  const Kernel k = warp_kernel(0);
+  Launch l;
+  l.grid = Dim3{5, 1, 1};
+  l.block = Dim3{128, 1, 1};
+  l.arguments = {Value::of(ScalarType::U32, 128)};
+  const ClassReplayResult r = class_replay(k, l);
+  ASSERT_EQ(r.classes.size(), 1u);
+  EXPECT_EQ(to_decimal(r.blocks_replayed), "2");
+  EXPECT_EQ(to_decimal(r.warps_replayed), "4");
+}
+
 }  // namespace
 }  // namespace warpdiv::sim::ir
