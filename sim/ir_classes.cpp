@@ -1232,6 +1232,7 @@ bool run_warp_classes(detail::WarpMachine& machine, const detail::Program& progr
   const int warps = program.warps_per_block;
   struct WarpRun {
     bool ran = false;
+    bool logged = false;  // ran with the log
     detail::Tally tally;  // statements only: no counts by iteration with warp classes
     detail::ClassTrace trace;
   };
@@ -1239,11 +1240,18 @@ bool run_warp_classes(detail::WarpMachine& machine, const detail::Program& progr
   thread_local std::vector<WarpRun> runs;
   if (runs.size() < static_cast<std::size_t>(warps)) runs.resize(static_cast<std::size_t>(warps));
   for (int w = 0; w < warps; ++w) runs[static_cast<std::size_t>(w)].ran = false;
-  // Warp 0 starts a class whatever the others do: it runs with the log, which is then its alone.
+  std::set<std::uint64_t> starts{0};
+  // Warp 0 starts a class whatever the others do: it runs with the log, which is then its alone
+  // (copy_first_warp makes it stand for its class). Once warp 0's class is warp 0 alone, a warp
+  // that is a class by itself (intervals only split) runs with the log too.
+  const auto alone = [&](std::uint64_t w) {
+    return starts.count(w) != 0 && (w + 1 == static_cast<std::uint64_t>(warps) || starts.count(w + 1) != 0);
+  };
   const auto run = [&](std::uint64_t w) -> const WarpRun& {
     WarpRun& x = runs[w];
     if (x.ran) return x;
     x.ran = true;
+    x.logged = log != nullptr && (w == 0 || (alone(0) && alone(w)));
     x.tally.statements.assign(kernel.stmts.size(), detail::Counts64{});
     x.tally.evaluations = 0;
     x.tally.warps = 0;
@@ -1252,14 +1260,13 @@ bool run_warp_classes(detail::WarpMachine& machine, const detail::Program& progr
     x.trace.warp_breakpoints.clear();
     x.trace.block_ranges.clear();
     machine.set_trace(&x.trace);
-    machine.set_log(w == 0 ? log : nullptr);
+    machine.set_log(x.logged ? log : nullptr);
     machine.run_warp(static_cast<int>(w), x.tally, true);
     machine.set_log(nullptr);
     machine.set_trace(nullptr);
     r.warps_run += 1;
     return x;
   };
-  std::set<std::uint64_t> starts{0};
   std::vector<std::pair<std::uint64_t, std::uint64_t>> intervals;
   for (bool grew = true; grew;) {
     intervals.clear();
@@ -1318,7 +1325,7 @@ bool run_warp_classes(detail::WarpMachine& machine, const detail::Program& progr
     r.trace.breakpoints[d].insert(r.trace.breakpoints[d].end(), filled[d].begin(), filled[d].end());
   if (log != nullptr) {
     // Warp 0's log stands for its class; the other classes' first warps run again with the log,
-    // each standing for its class.
+    // each standing for its class, unless they ran with it (classes of one warp).
     copy_first_warp(*log, intervals.front().second + 1, static_cast<std::size_t>(warps));
     thread_local detail::Tally scratch;
     thread_local detail::ClassTrace trace;
@@ -1326,7 +1333,7 @@ bool run_warp_classes(detail::WarpMachine& machine, const detail::Program& progr
     machine.set_trace(&trace);
     machine.set_log(log);
     for (const auto& [first, last] : intervals) {
-      if (first == 0) continue;
+      if (first == 0 || runs[first].logged) continue;
       machine.set_log_copies(static_cast<std::uint32_t>(last - first + 1));
       trace.entries.clear();
       for (auto& b : trace.breakpoints) b.clear();
