@@ -1482,6 +1482,9 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   std::chrono::steady_clock::duration longest{0};  // the longest corner run so far
   unsigned workers = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
   workers = std::max(1u, workers);
+  // [helper]: the helpers' machines, made when first needed and kept for the later rounds; 0 is
+  // `machine`.
+  std::vector<std::unique_ptr<detail::WarpMachine>> own(workers);
   // Runs the corners of `wanted` that have not run yet. A corner that starts an interval in every
   // dimension, or is the grid's last block in it (often a class of its own once the first
   // breakpoints are in), may represent a class: it runs with a log, whose iterations and outcomes
@@ -1509,7 +1512,6 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     }
     std::vector<std::exception_ptr> errors(missing.size());
     std::vector<std::chrono::steady_clock::duration> took(missing.size());
-    std::vector<std::unique_ptr<detail::WarpMachine>> own(workers);  // [helper]; 0: `machine`
     bool sequential = true;
     std::atomic<bool> failed{false};  // sequential: a failed run ends the round (later ones would not run)
     const auto work = [&](std::size_t i, unsigned helper) {
