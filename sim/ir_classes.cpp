@@ -1173,29 +1173,9 @@ detail::IterationLog new_log(const Kernel& kernel, const detail::Program& progra
   return log;
 }
 
-[[noreturn]] void iterations_unproven(const detail::IterationClassMismatch& e) {
-  ClassRefusal why;
-  why.location = "<launch>";
-  why.what = "a loop's iterations";
-  why.reason = std::string("do not fall into classes: ") + e.what();
-  throw ClassesUnproven(why);
-}
-
 // Thresholds of one record that warps not run may add, when the two ends' ranges span more block
 // indices than this: the block's warps are run one by one instead.
 constexpr Wide kMaxFilledThresholds = 16;
-
-std::uint64_t times(std::uint64_t a, std::uint64_t n) {
-  std::uint64_t r = 0;
-  if (__builtin_mul_overflow(a, n, &r)) throw InvalidInput("the counts of one block pass 2^64");
-  return r;
-}
-void add_times(detail::Counts64& into, const detail::Counts64& each, std::uint64_t n) {
-  into.evaluations += times(each.evaluations, n);
-  into.divergent += times(each.divergent, n);
-  into.active += times(each.active, n);
-  into.taken += times(each.taken, n);
-}
 
 // `log` holds warp 0's run alone: it becomes that of warps 0 .. n-1 running alike (counts n
 // times, warp 0's rows of outcomes copied to the others').
@@ -1213,7 +1193,7 @@ void copy_first_warp(detail::IterationLog& log, std::uint64_t n, std::size_t war
       for (detail::Counts64& c : p.counts) {
         const detail::Counts64 one = c;
         c = detail::Counts64{};
-        add_times(c, one, n);
+        detail::add_scaled(c, one, n);
       }
       copy_rows(p.outcomes);
     }
@@ -1228,7 +1208,7 @@ void copy_first_warp(detail::IterationLog& log, std::uint64_t n, std::size_t war
 // breakpoints; false when the warps do not fall into classes that way (nothing in `r` changed
 // but warps_run).
 bool run_warp_classes(detail::WarpMachine& machine, const detail::Program& program,
-                      const Kernel& kernel, const Corner& c, detail::IterationLog* log, BlockRun& r) {
+                      const Kernel& kernel, detail::IterationLog* log, BlockRun& r) {
   const int warps = program.warps_per_block;
   struct WarpRun {
     bool ran = false;
@@ -1255,15 +1235,10 @@ bool run_warp_classes(detail::WarpMachine& machine, const detail::Program& progr
     x.tally.statements.assign(kernel.stmts.size(), detail::Counts64{});
     x.tally.evaluations = 0;
     x.tally.warps = 0;
-    x.trace.entries.clear();
-    for (auto& b : x.trace.breakpoints) b.clear();
-    x.trace.warp_breakpoints.clear();
-    x.trace.block_ranges.clear();
+    x.trace.clear();
     machine.set_trace(&x.trace);
     machine.set_log(x.logged ? log : nullptr);
     machine.run_warp(static_cast<int>(w), x.tally, true);
-    machine.set_log(nullptr);
-    machine.set_trace(nullptr);
     r.warps_run += 1;
     return x;
   };
@@ -1308,8 +1283,8 @@ bool run_warp_classes(detail::WarpMachine& machine, const detail::Program& progr
     const WarpRun& rep = runs[first];
     const std::uint64_t n = last - first + 1;
     for (std::size_t s = 0; s < kernel.stmts.size(); ++s)
-      add_times(r.tally.statements[s], rep.tally.statements[s], n);
-    r.tally.evaluations += times(rep.tally.evaluations, n);
+      detail::add_scaled(r.tally.statements[s], rep.tally.statements[s], n);
+    r.tally.evaluations += detail::product(rep.tally.evaluations, n);
     r.tally.warps += n;
     for (std::uint64_t k = 0; k < n; ++k)
       r.trace.entries.insert(r.trace.entries.end(), rep.trace.entries.begin(), rep.trace.entries.end());
@@ -1335,31 +1310,34 @@ bool run_warp_classes(detail::WarpMachine& machine, const detail::Program& progr
     for (const auto& [first, last] : intervals) {
       if (first == 0 || runs[first].logged) continue;
       machine.set_log_copies(static_cast<std::uint32_t>(last - first + 1));
-      trace.entries.clear();
-      for (auto& b : trace.breakpoints) b.clear();
-      trace.warp_breakpoints.clear();
-      trace.block_ranges.clear();
+      trace.clear();
       machine.run_warp(static_cast<int>(first), scratch, true);
       r.warps_run += 1;
     }
-    machine.set_log_copies(1);
-    machine.set_log(nullptr);
-    machine.set_trace(nullptr);
   }
-  (void)c;
   return true;
 }
 
-// Runs block `c` with a trace (and, when given, an iteration log) on `machine`.
+// Runs block `c` with a trace (and, when given, an iteration log) on `machine`: its warps by
+// classes where the program allows, else (or when they do not fall into classes) one by one.
 BlockRun run_block(detail::WarpMachine& machine, const detail::Program& program, const Kernel& kernel,
                    const ReplayOptions& options, const Corner& c, detail::IterationLog* log) {
+  // The machine records nothing after the block, whichever way it ends.
+  struct Detach {
+    detail::WarpMachine& m;
+    ~Detach() {
+      m.set_trace(nullptr);
+      m.set_log(nullptr);
+      m.set_log_copies(1);
+    }
+  } detach{machine};
   BlockRun r;
   r.tally.statements.resize(kernel.stmts.size());
   r.tally.iterations.resize(kernel.stmts.size());
   machine.begin_block(c[0], c[1], c[2]);
   try {
     if (program.warp_classes) {
-      if (run_warp_classes(machine, program, kernel, c, log, r)) {
+      if (run_warp_classes(machine, program, kernel, log, r)) {
         machine.end_block(r.tally);
         return r;
       }
@@ -1368,34 +1346,22 @@ BlockRun run_block(detail::WarpMachine& machine, const detail::Program& program,
         std::fill(log->outcomes.begin(), log->outcomes.end(), WarpOutcome::NotReached);
       }
     }
-  } catch (const detail::IterationClassMismatch& e) {
-    machine.set_trace(nullptr);
-    machine.set_log(nullptr);
-    machine.set_log_copies(1);
-    iterations_unproven(e);
-  } catch (...) {
-    machine.set_trace(nullptr);
-    machine.set_log(nullptr);
-    machine.set_log_copies(1);
-    throw;
-  }
-  machine.set_trace(&r.trace);
-  machine.set_log(log);
-  for (int w = 0; w < program.warps_per_block; ++w) {
-    const bool counted = !options.only_warp || *options.only_warp == static_cast<std::uint32_t>(w);
-    if (!counted && program.barriers == 0) continue;
-    try {
+    machine.set_trace(&r.trace);
+    machine.set_log(log);
+    for (int w = 0; w < program.warps_per_block; ++w) {
+      const bool counted = !options.only_warp || *options.only_warp == static_cast<std::uint32_t>(w);
+      if (!counted && program.barriers == 0) continue;
       machine.run_warp(w, r.tally, counted);
       r.warps_run += 1;
-    } catch (const detail::IterationClassMismatch& e) {
-      machine.set_trace(nullptr);
-      machine.set_log(nullptr);
-      iterations_unproven(e);
     }
+  } catch (const detail::IterationClassMismatch& e) {
+    ClassRefusal why;
+    why.location = "<launch>";
+    why.what = "a loop's iterations";
+    why.reason = std::string("do not fall into classes: ") + e.what();
+    throw ClassesUnproven(why);
   }
   machine.end_block(r.tally);
-  machine.set_trace(nullptr);
-  machine.set_log(nullptr);
   return r;
 }
 
@@ -1563,6 +1529,11 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   };
   struct Box {
     std::array<std::uint64_t, 3> first, last;
+    // The block that represents the box's class: its lowest corner.
+    Corner representative() const {
+      return {static_cast<std::uint32_t>(first[0]), static_cast<std::uint32_t>(first[1]),
+              static_cast<std::uint32_t>(first[2])};
+    }
   };
   std::vector<Box> boxes;
   const auto intervals = [&](int d) {
@@ -1638,8 +1609,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   // start) runs again, with its log.
   std::vector<Corner> unlogged;
   for (const Box& b : boxes) {
-    const Corner rep{static_cast<std::uint32_t>(b.first[0]), static_cast<std::uint32_t>(b.first[1]),
-                     static_cast<std::uint32_t>(b.first[2])};
+    const Corner rep = b.representative();
     if (!runs.at(rep).logged) unlogged.push_back(rep);
   }
   for (const Corner& c : unlogged) runs.erase(c);
@@ -1648,8 +1618,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   result.statements.resize(kernel.stmts.size());
   result.iterations.resize(kernel.stmts.size());
   for (const Box& b : boxes) {
-    const Corner rep{static_cast<std::uint32_t>(b.first[0]), static_cast<std::uint32_t>(b.first[1]),
-                     static_cast<std::uint32_t>(b.first[2])};
+    const Corner rep = b.representative();
     BlockRun& r = runs.at(rep);
     BlockClass c;
     Count size = 1;

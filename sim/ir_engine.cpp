@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "sim/errors.hpp"
 #include "sim/ir_ops.hpp"
@@ -552,6 +553,35 @@ Wide floor_div(Wide n, Wide d) {
 Wide ceil_div(Wide n, Wide d) { return -floor_div(-n, d); }
 }  // namespace
 
+// D of lanes 0 .. lanes-1 in one branch-free pass: the signs of every lane; over the active
+// ones, the extremes and (kNearest) the values nearest 0 on each side. A function of its own with
+// local accumulators, so that they stay in registers.
+namespace {
+struct LaneScan {
+  LaneMask lt = 0, gt = 0;
+  std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
+  std::int64_t below = std::numeric_limits<std::int64_t>::min(), above = std::numeric_limits<std::int64_t>::max();
+};
+template <bool kNearest>
+__attribute__((always_inline)) inline LaneScan scan_lanes(const std::int64_t* d, int lanes, LaneMask active) {
+  LaneMask lt = 0, gt = 0;
+  std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
+  std::int64_t below = std::numeric_limits<std::int64_t>::min(), above = std::numeric_limits<std::int64_t>::max();
+  for (int l = 0; l < lanes; ++l) {
+    const bool on = (active >> l & 1) != 0;
+    lt |= static_cast<LaneMask>(d[l] < 0) << l;
+    gt |= static_cast<LaneMask>(d[l] > 0) << l;
+    lo = std::min(lo, on ? d[l] : lo);
+    hi = std::max(hi, on ? d[l] : hi);
+    if constexpr (kNearest) {
+      below = std::max(below, on && d[l] < 0 ? d[l] : below);
+      above = std::min(above, on && d[l] > 0 ? d[l] : above);
+    }
+  }
+  return LaneScan{lt, gt, lo, hi, below, above};
+}
+}  // namespace
+
 // A tracked comparison: its outcome per lane (less, greater) into the trace, and where along each
 // block index (and each accelerated loop's iterations) some lane's outcome changes. For one lane,
 // a - b = D now and D + c * delta at a block index (iteration) delta further on: its sign changes
@@ -617,40 +647,20 @@ void WarpMachine::record(ExprId id, LaneMask active, Val a, Val b) {
   } else if (std::array<std::int64_t, kMaxLanes> d64; d_fits_64(e, a, b, d64)) {
     // D of every lane in 64 bits (always for 32-bit operands, nearly always for 64-bit ones):
     // every lane is computed, branch-free, and the inactive ones masked out.
-    std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
     // With a running class of iterations, also the active lanes' D nearest 0 on each side.
-    std::int64_t nearest_below = std::numeric_limits<std::int64_t>::min();
-    std::int64_t nearest_above = std::numeric_limits<std::int64_t>::max();
     const bool nearest = !t.loop_coefficients.empty() && !class_frames_.empty();
-    if (nearest) {
-      for (int l = 0; l < lanes_; ++l) {
-        const bool on = (active >> l & 1) != 0;
-        lt |= static_cast<LaneMask>(d64[l] < 0) << l;
-        gt |= static_cast<LaneMask>(d64[l] > 0) << l;
-        lo = std::min(lo, on ? d64[l] : lo);
-        hi = std::max(hi, on ? d64[l] : hi);
-        nearest_below = std::max(nearest_below, on && d64[l] < 0 ? d64[l] : nearest_below);
-        nearest_above = std::min(nearest_above, on && d64[l] > 0 ? d64[l] : nearest_above);
-      }
-    } else {
-      for (int l = 0; l < lanes_; ++l) {
-        const bool on = (active >> l & 1) != 0;
-        lt |= static_cast<LaneMask>(d64[l] < 0) << l;
-        gt |= static_cast<LaneMask>(d64[l] > 0) << l;
-        lo = std::min(lo, on ? d64[l] : lo);
-        hi = std::max(hi, on ? d64[l] : hi);
-      }
-    }
-    lt &= active;
-    gt &= active;
+    const LaneScan sc = nearest ? scan_lanes<true>(d64.data(), lanes_, active)
+                                : scan_lanes<false>(d64.data(), lanes_, active);
+    lt = sc.lt & active;
+    gt = sc.gt & active;
     any = active != 0;
-    low = lo;
-    high = hi;
+    low = sc.lo;
+    high = sc.hi;
     if (nearest) {
       any_below = lt != 0;
       any_above = gt != 0;
-      below = nearest_below;
-      above = nearest_above;
+      below = sc.below;
+      above = sc.above;
       zero = (active & ~lt & ~gt) != 0;
       lanes_scanned = true;
     }
@@ -1093,24 +1103,9 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
   return active;
 }
 
-namespace {
+void counts_overflow() { throw InvalidInput("the counts of one block pass 2^64"); }
 
-std::uint64_t product(std::uint64_t a, std::uint64_t n) {
-  std::uint64_t r = 0;
-  if (__builtin_mul_overflow(a, n, &r)) throw InvalidInput("the counts of one block pass 2^64");
-  return r;
-}
-void add_to(std::uint64_t& target, std::uint64_t v) {
-  if (__builtin_add_overflow(target, v, &target))
-    throw InvalidInput("the counts of one block pass 2^64");
-}
-// a += c * n, field by field.
-void add_scaled(Counts64& a, const Counts64& c, std::uint64_t n) {
-  add_to(a.evaluations, product(c.evaluations, n));
-  add_to(a.divergent, product(c.divergent, n));
-  add_to(a.active, product(c.active, n));
-  add_to(a.taken, product(c.taken, n));
-}
+namespace {
 
 // The piece that holds iteration k (pieces are consecutive from 0; k within them).
 std::size_t piece_of(const std::vector<IterationPiece>& pieces, std::uint64_t k) {

@@ -37,6 +37,24 @@ struct Counts64 {
 };
 
 bool operator==(const Counts64& a, const Counts64& b);
+/// Throws InvalidInput: "the counts of one block pass 2^64".
+[[noreturn]] void counts_overflow();
+/// a * n, checked (inline: the class engine's hot loops scale counts).
+inline std::uint64_t product(std::uint64_t a, std::uint64_t n) {
+  std::uint64_t r = 0;
+  if (__builtin_mul_overflow(a, n, &r)) counts_overflow();
+  return r;
+}
+/// a += c * n, field by field (evaluations, divergent, active, taken), checked.
+inline void add_scaled(Counts64& a, const Counts64& c, std::uint64_t n) {
+  const auto add = [](std::uint64_t& target, std::uint64_t v) {
+    if (__builtin_add_overflow(target, v, &target)) counts_overflow();
+  };
+  add(a.evaluations, product(c.evaluations, n));
+  add(a.divergent, product(c.divergent, n));
+  add(a.active, product(c.active, n));
+  add(a.taken, product(c.taken, n));
+}
 
 /// One worker's counts.
 struct Tally {
@@ -122,6 +140,13 @@ struct ClassTrace {
     __extension__ __int128 from, to;
   };
   std::vector<BlockRange> block_ranges;
+  /// Empties every record, keeping the vectors' storage.
+  void clear() {
+    entries.clear();
+    for (auto& b : breakpoints) b.clear();
+    warp_breakpoints.clear();
+    block_ranges.clear();
+  }
 };
 
 /// The class engine's record of one block's accelerated loops (WarpMachine::set_log): per loop,

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -57,6 +58,17 @@ inline Launch random_launch(const Kernel& k, std::mt19937_64& rng, std::int64_t 
     if (p.scalar) what += " " + p.name + "=" + std::to_string(v);
   }
   return l;
+}
+
+/// The replay of `l`, or nothing when the replay refuses it (undefined behaviour in some lane):
+/// the class engine must then refuse it too.
+inline std::optional<ReplayResult> replay_unless_refused(const Kernel& k, const Launch& l,
+                                                         const ReplayOptions& o) {
+  try {
+    return replay(k, l, o);
+  } catch (const InvalidInput&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace warpdiv::sim::ir::zoo

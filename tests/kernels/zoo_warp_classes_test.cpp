@@ -100,11 +100,7 @@ TEST(ZooWarpClasses, SameFiguresAsRunningEveryWarp) {
     SCOPED_TRACE(what);
     ReplayOptions o;
     o.threads = 1;
-    std::optional<ReplayResult> want;
-    try {
-      want = replay(k, l, o);
-    } catch (const InvalidInput&) {
-    }
+    const std::optional<ReplayResult> want = zoo::replay_unless_refused(k, l, o);
     const ClassPlan plan = plan_classes(k, l);
     ASSERT_TRUE(plan.ok()) << plan.refusal->message();
     Silent silent;
