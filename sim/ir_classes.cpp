@@ -65,98 +65,6 @@ constexpr std::size_t kMaxClasses = 4096;   // boxes of the partition, at most
 constexpr std::size_t kMaxLoggedOutcomes = std::size_t{64} << 20;  // bytes, over all block runs
 constexpr int kMaxRounds = 24;              // refinements of the partition, at most
 
-// A round's corner runs go to the helper threads as well when they are estimated (from the longest
-// run so far) to take at least this long in all: waking a helper and giving it a machine of its
-// own costs some tens of microseconds.
-constexpr std::chrono::steady_clock::duration kParallelRoundWork = std::chrono::microseconds(150);
-
-// Helper threads for the corner runs of a round, started once per process and kept waiting: a
-// launch's corner runs take tens of microseconds each, about what starting a thread costs. A job
-// is `items` calls of `work(item, helper)`; the caller runs items too and returns when all are
-// done. A helper that wakes after the caller took the last item does nothing, and the caller does
-// not wait for it: the job's state is shared, and `work` (which refers to the caller's frame) is
-// called only for an item taken before all were done.
-class Helpers {
- public:
-  static Helpers& get() {
-    static Helpers* helpers = new Helpers;  // never destroyed: helpers may still wait at exit
-    return *helpers;
-  }
-  // Runs items 0 .. items-1 on the caller and up to `helpers` helper threads; `work`'s second
-  // argument is 0 on the caller, 1 .. helpers on the helpers.
-  void run(std::size_t items, unsigned helpers, const std::function<void(std::size_t, unsigned)>& work) {
-    auto job = std::make_shared<Job>();
-    job->items = items;
-    job->work = &work;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (threads_ < helpers) {
-        // Helpers take no signals: they outlive the runs that start them, and a signal handled
-        // on one would not be held back where the caller blocks signals (output files do,
-        // while they list a temporary file). They inherit the mask they start with.
-        sigset_t all, previous;
-        sigfillset(&all);
-        ::pthread_sigmask(SIG_BLOCK, &all, &previous);
-        try {
-          while (threads_ < helpers) {
-            std::thread([this, id = threads_ + 1] { serve(id); }).detach();
-            ++threads_;
-          }
-        } catch (...) {
-          ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-          throw;
-        }
-        ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-      }
-      job_ = job;
-      ++generation_;
-      wanted_ = helpers;
-    }
-    wake_.notify_all();
-    take(*job, 0);
-    std::unique_lock<std::mutex> lock(job->mutex);
-    job->finished.wait(lock, [&] { return job->done == job->items; });
-    std::lock_guard<std::mutex> clear(mutex_);
-    if (job_ == job) job_.reset();
-  }
-
- private:
-  struct Job {
-    std::size_t items = 0;
-    const std::function<void(std::size_t, unsigned)>* work = nullptr;
-    std::atomic<std::size_t> next{0};
-    std::size_t done = 0;  // under mutex
-    std::mutex mutex;
-    std::condition_variable finished;
-  };
-  static void take(Job& job, unsigned helper) {
-    for (std::size_t i; (i = job.next.fetch_add(1)) < job.items;) {
-      (*job.work)(i, helper);
-      std::lock_guard<std::mutex> lock(job.mutex);
-      if (++job.done == job.items) job.finished.notify_all();
-    }
-  }
-  void serve(unsigned id) {
-    std::uint64_t seen = 0;
-    for (;;) {
-      std::shared_ptr<Job> job;
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        wake_.wait(lock, [&] { return generation_ != seen; });
-        seen = generation_;
-        if (id > wanted_) continue;
-        job = job_;
-      }
-      if (job) take(*job, id);
-    }
-  }
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::shared_ptr<Job> job_;
-  std::uint64_t generation_ = 0;
-  unsigned threads_ = 0;
-  unsigned wanted_ = 0;
-};
 constexpr Wide kHuge = Wide{1} << 100;      // ranges past this are treated as unknown
 
 Wide type_min(ScalarType t) {
@@ -1033,6 +941,99 @@ namespace {
 
 using Corner = std::array<std::uint32_t, 3>;
 
+// A round's corner runs go to the helper threads as well when they are estimated (from the longest
+// run so far) to take at least this long in all: waking a helper and giving it a machine of its
+// own costs some tens of microseconds.
+constexpr std::chrono::steady_clock::duration kParallelRoundWork = std::chrono::microseconds(150);
+
+// Helper threads for the corner runs of a round, started once per process and kept waiting: a
+// launch's corner runs take tens of microseconds each, about what starting a thread costs. A job
+// is `items` calls of `work(item, helper)`; the caller runs items too and returns when all are
+// done. A helper that wakes after the caller took the last item does nothing, and the caller does
+// not wait for it: the job's state is shared, and `work` (which refers to the caller's frame) is
+// called only for an item taken before all were done.
+class Helpers {
+ public:
+  static Helpers& get() {
+    static Helpers* helpers = new Helpers;  // never destroyed: helpers may still wait at exit
+    return *helpers;
+  }
+  // Runs items 0 .. items-1 on the caller and up to `helpers` helper threads; `work`'s second
+  // argument is 0 on the caller, 1 .. helpers on the helpers.
+  void run(std::size_t items, unsigned helpers, const std::function<void(std::size_t, unsigned)>& work) {
+    auto job = std::make_shared<Job>();
+    job->items = items;
+    job->work = &work;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (threads_ < helpers) {
+        // Helpers take no signals: they outlive the runs that start them, and a signal handled
+        // on one would not be held back where the caller blocks signals (output files do,
+        // while they list a temporary file). They inherit the mask they start with.
+        sigset_t all, previous;
+        sigfillset(&all);
+        ::pthread_sigmask(SIG_BLOCK, &all, &previous);
+        try {
+          while (threads_ < helpers) {
+            std::thread([this, id = threads_ + 1] { serve(id); }).detach();
+            ++threads_;
+          }
+        } catch (...) {
+          ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+          throw;
+        }
+        ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+      }
+      job_ = job;
+      ++generation_;
+      wanted_ = helpers;
+    }
+    wake_.notify_all();
+    take(*job, 0);
+    std::unique_lock<std::mutex> lock(job->mutex);
+    job->finished.wait(lock, [&] { return job->done == job->items; });
+    std::lock_guard<std::mutex> clear(mutex_);
+    if (job_ == job) job_.reset();
+  }
+
+ private:
+  struct Job {
+    std::size_t items = 0;
+    const std::function<void(std::size_t, unsigned)>* work = nullptr;
+    std::atomic<std::size_t> next{0};
+    std::size_t done = 0;  // under mutex
+    std::mutex mutex;
+    std::condition_variable finished;
+  };
+  static void take(Job& job, unsigned helper) {
+    for (std::size_t i; (i = job.next.fetch_add(1)) < job.items;) {
+      (*job.work)(i, helper);
+      std::lock_guard<std::mutex> lock(job.mutex);
+      if (++job.done == job.items) job.finished.notify_all();
+    }
+  }
+  void serve(unsigned id) {
+    std::uint64_t seen = 0;
+    for (;;) {
+      std::shared_ptr<Job> job;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return generation_ != seen; });
+        seen = generation_;
+        if (id > wanted_) continue;
+        job = job_;
+      }
+      if (job) take(*job, id);
+    }
+  }
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::shared_ptr<Job> job_;
+  std::uint64_t generation_ = 0;
+  unsigned threads_ = 0;
+  unsigned wanted_ = 0;
+};
+
 struct BlockRun {
   detail::Tally tally;
   detail::ClassTrace trace;
@@ -1180,6 +1181,7 @@ constexpr Wide kMaxFilledThresholds = 16;
 // `log` holds warp 0's run alone: it becomes that of warps 0 .. n-1 running alike (counts n
 // times, warp 0's rows of outcomes copied to the others').
 void copy_first_warp(detail::IterationLog& log, std::uint64_t n, std::size_t warps) {
+  if (n == 1) return;
   const auto copy_rows = [&](std::vector<WarpOutcome>& rows) {
     if (rows.empty()) return;
     const std::size_t width = rows.size() / warps;
