@@ -1208,7 +1208,7 @@ void copy_first_warp(detail::IterationLog& log, std::uint64_t n, std::size_t war
 // those warps lie between the ends' (a - b of each lane is monotonic in the warp index): the
 // whole range goes in. Fills `r` as running every warp would, but for the order of the
 // breakpoints; false when the warps do not fall into classes that way (nothing in `r` changed
-// but warps_run).
+// but warps_run, and the log as it was).
 bool run_warp_classes(detail::WarpMachine& machine, const detail::Program& program,
                       const Kernel& kernel, detail::IterationLog* log, BlockRun& r) {
   const int warps = program.warps_per_block;
@@ -1222,6 +1222,14 @@ bool run_warp_classes(detail::WarpMachine& machine, const detail::Program& progr
   thread_local std::vector<WarpRun> runs;
   if (runs.size() < static_cast<std::size_t>(warps)) runs.resize(static_cast<std::size_t>(warps));
   for (int w = 0; w < warps; ++w) runs[static_cast<std::size_t>(w)].ran = false;
+  // Not in classes: the log (which warp 0 ran with) is empty again, for the warps one by one.
+  const auto give_up = [&] {
+    if (log != nullptr) {
+      for (detail::LoopLog& loop : log->loops) loop = detail::LoopLog{};
+      std::fill(log->outcomes.begin(), log->outcomes.end(), WarpOutcome::NotReached);
+    }
+    return false;
+  };
   std::set<std::uint64_t> starts{0};
   // Warp 0 starts a class whatever the others do: it runs with the log, which is then its alone
   // (copy_first_warp makes it stand for its class). Once warp 0's class is warp 0 alone, a warp
@@ -1262,19 +1270,19 @@ bool run_warp_classes(detail::WarpMachine& machine, const detail::Program& progr
     if (first == last) continue;
     const WarpRun& a = runs[first];
     const WarpRun& b = runs[last];
-    if (!(a.trace.entries == b.trace.entries) || a.tally.evaluations != b.tally.evaluations) return false;
+    if (!(a.trace.entries == b.trace.entries) || a.tally.evaluations != b.tally.evaluations) return give_up();
     for (std::size_t s = 0; s < kernel.stmts.size(); ++s)
-      if (!(a.tally.statements[s] == b.tally.statements[s])) return false;
+      if (!(a.tally.statements[s] == b.tally.statements[s])) return give_up();
     if (last - first < 2) continue;
     const auto& ra = a.trace.block_ranges;
     const auto& rb = b.trace.block_ranges;
-    if (ra.size() != rb.size()) return false;
+    if (ra.size() != rb.size()) return give_up();
     for (std::size_t i = 0; i < ra.size(); ++i) {
-      if (ra[i].dim != rb[i].dim) return false;
+      if (ra[i].dim != rb[i].dim) return give_up();
       const int d = ra[i].dim;
       const Wide from = std::max<Wide>(std::min(ra[i].from, rb[i].from), 1);
       const Wide to = std::min<Wide>(std::max(ra[i].to, rb[i].to), Wide{grid[d]} - 1);
-      if (to - from + 1 > kMaxFilledThresholds) return false;
+      if (to - from + 1 > kMaxFilledThresholds) return give_up();
       for (Wide at = from; at <= to; ++at) filled[static_cast<std::size_t>(d)].push_back(static_cast<std::uint64_t>(at));
     }
   }
@@ -1338,15 +1346,9 @@ BlockRun run_block(detail::WarpMachine& machine, const detail::Program& program,
   r.tally.iterations.resize(kernel.stmts.size());
   machine.begin_block(c[0], c[1], c[2]);
   try {
-    if (program.warp_classes) {
-      if (run_warp_classes(machine, program, kernel, log, r)) {
-        machine.end_block(r.tally);
-        return r;
-      }
-      if (log != nullptr) {  // warp 0 ran with it: empty again
-        for (detail::LoopLog& loop : log->loops) loop = detail::LoopLog{};
-        std::fill(log->outcomes.begin(), log->outcomes.end(), WarpOutcome::NotReached);
-      }
+    if (program.warp_classes && run_warp_classes(machine, program, kernel, log, r)) {
+      machine.end_block(r.tally);
+      return r;
     }
     machine.set_trace(&r.trace);
     machine.set_log(log);
