@@ -43,6 +43,12 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system() {
     memory->addFile(std::string(kStubIncludeDir) + "/" + header, 0,
                     llvm::MemoryBuffer::getMemBuffer("// warpdiv: the prelude declares this.\n"));
   }
+  memory->addFile(std::string(kStubIncludeDir) + "/" + kCooperativeGroupsHeader, 0,
+                  llvm::MemoryBuffer::getMemBuffer(kCooperativeGroupsText));
+  for (const char* part : kCooperativeGroupsParts) {
+    memory->addFile(std::string(kStubIncludeDir) + "/" + part, 0,
+                    llvm::MemoryBuffer::getMemBuffer("#include <cooperative_groups.h>\n"));
+  }
   auto overlay =
       llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   overlay->pushOverlay(memory);

@@ -205,11 +205,12 @@ class Lowerer {
     throw InvalidInput(location(at->getBeginLoc()) + ": " + what);
   }
 
-  /// Declared in the prelude (by any of its declarations: math.h may declare sqrtf again).
+  /// Declared in the prelude or another of warpdiv's built-in headers (<cooperative_groups.h>),
+  /// by any of its declarations (math.h may declare sqrtf again).
   bool in_prelude(const clang::Decl* decl) const {
     for (const clang::Decl* redeclaration : decl->redecls()) {
       const clang::SourceLocation loc = sources_.getExpansionLoc(redeclaration->getLocation());
-      if (sources_.getFilename(loc) == kPreludePath) return true;
+      if (sources_.getFilename(loc).startswith(kBuiltinDir)) return true;
     }
     return false;
   }
@@ -321,6 +322,11 @@ class Lowerer {
       if (var->hasAttr<clang::CUDASharedAttr>()) continue;  // shared memory: nothing runs
       if (var->isStaticLocal() || var->hasExternalStorage())
         refuse(s, "the static or extern local '" + var->getNameAsString() + "' is not supported");
+      if (is_group_type(var->getType())) {  // cg::thread_block b = cg::this_thread_block(); ...
+        groups_[var] = var->getInit() != nullptr ? group_of(var->getInit())
+                                                 : group_of_type(var->getType());
+        continue;
+      }
       const auto type = scalar_type(var->getType());
       if (var->getType()->isReferenceType()) {
         if (type && var->getType().getNonReferenceType().isConstQualified() && var->getInit()) {
@@ -480,6 +486,7 @@ class Lowerer {
       const clang::FunctionDecl* callee = call->getDirectCallee();
       if (callee != nullptr && in_prelude(callee) && callee->getNameAsString() == "__syncthreads")
         return k_.barrier(range(e));
+      if (callee != nullptr && is_group_sync(call)) return lower_group_sync(call);
       if (callee != nullptr && inlinable(callee)) {
         check_callee(call, callee);
         return inline_call(call, callee, ir::kNone);
@@ -655,6 +662,10 @@ class Lowerer {
 
   ir::ExprId lower_member(const clang::MemberExpr* member, ir::ScalarType type) {
     const clang::Expr* base = strip(member->getBase());
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(base)) {  // cta.group_index().x
+      if (call->getDirectCallee() != nullptr && in_group_api(call->getDirectCallee()))
+        return lower_group_dim3(call, member, type);
+    }
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(base)) {
       const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
       if (var != nullptr && in_prelude(var)) {
@@ -777,14 +788,19 @@ class Lowerer {
   void check_callee(const clang::CallExpr* call, const clang::FunctionDecl* callee) {
     if (llvm::isa<clang::CUDAKernelCallExpr>(call))
       refuse(call, "launching a kernel from a kernel (dynamic parallelism) is not supported");
+    check_function(call, callee);
+  }
+
+  void check_function(const clang::Expr* call, const clang::FunctionDecl* callee) {
     const clang::FunctionDecl* definition = nullptr;
     if (!callee->hasBody(definition))
       refuse(call, "'" + callee->getNameAsString() +
                        "' has no body in this file: the model "
                        "cannot follow the call");
-    if (llvm::isa<clang::CXXMethodDecl>(callee))
-      refuse(call, "calling the member function or operator '" + callee->getNameAsString() +
-                       "' is not supported");
+    if (const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(callee);
+        method != nullptr && method->isVirtual())
+      refuse(call, "calling the virtual function '" + callee->getNameAsString() +
+                       "' is not supported: the model cannot tell which override runs");
     for (const clang::FunctionDecl* active : call_stack_) {
       if (active == definition)
         refuse(call,
@@ -802,6 +818,7 @@ class Lowerer {
       clang::Expr::EvalResult result;
       if (call->EvaluateAsInt(result, context_)) return constant(type, result.Val.getInt(), where);
     }
+    if (in_group_api(callee)) return lower_group_query(call, type);
     const std::string qualified = callee->getQualifiedNameAsString();
     const bool std_min_max = qualified == "std::min" || qualified == "std::max";
     if (in_prelude(callee) || std_min_max) {
@@ -846,16 +863,49 @@ class Lowerer {
     hoisted_->push_back(statement);
   }
 
+  /// The arguments that a call passes to the callee's parameters, in order: a member function's
+  /// object is not among them (an operator's first operand is its object when it is a member).
+  static std::vector<const clang::Expr*> call_arguments(const clang::CallExpr* call,
+                                                        const clang::FunctionDecl* callee) {
+    std::vector<const clang::Expr*> args(call->arg_begin(), call->arg_end());
+    const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(callee);
+    if (llvm::isa<clang::CXXOperatorCallExpr>(call) && method != nullptr && !args.empty())
+      args.erase(args.begin());
+    return args;
+  }
+
+  /// The object a member function is called on (obj.f(), p->f(), obj + x for a member operator),
+  /// or null.
+  static const clang::Expr* call_object(const clang::CallExpr* call) {
+    if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call))
+      return member->getImplicitObjectArgument();
+    if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call)) {
+      if (llvm::isa_and_nonnull<clang::CXXMethodDecl>(op->getDirectCallee()) && op->getNumArgs() > 0)
+        return op->getArg(0);
+    }
+    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(call->getCallee()->IgnoreParens()))
+      return member->getBase();  // a static member called through an object
+    return nullptr;
+  }
+
   /// The callee's body as an InlinedCall; its parameters are locals declared from the arguments.
+  /// A member function's object is opaque memory to the model: its work is scanned, and the body
+  /// reads its members as opaque values (this->n) and writes them as work.
   ir::StmtId inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee,
                          ir::LocalId result) {
+    if (const clang::Expr* object = call_object(call)) scan_work(object);
+    return inline_function(call, callee, call_arguments(call, callee), result);
+  }
+
+  ir::StmtId inline_function(const clang::Expr* call, const clang::FunctionDecl* callee,
+                             const std::vector<const clang::Expr*>& args, ir::LocalId result) {
     const clang::FunctionDecl* definition = nullptr;
     callee->hasBody(definition);
     const ir::SourceRange where = range(call);
     std::vector<ir::StmtId> body;
-    for (unsigned i = 0; i < definition->getNumParams() && i < call->getNumArgs(); ++i) {
+    for (unsigned i = 0; i < definition->getNumParams() && i < args.size(); ++i) {
       const clang::ParmVarDecl* param = definition->getParamDecl(i);
-      const clang::Expr* arg = call->getArg(i);
+      const clang::Expr* arg = args[i];
       const auto type = scalar_type(param->getType());
       const bool reference = param->getType()->isReferenceType();
       if (type && (!reference || param->getType().getNonReferenceType().isConstQualified())) {
@@ -866,10 +916,16 @@ class Lowerer {
       } else if (type) {
         refuse(call, "the reference parameter '" + param->getNameAsString() + "' of '" +
                          callee->getNameAsString() + "' is not supported");
+      } else if (is_group_type(param->getType())) {
+        groups_[param] = group_of(arg);  // a cooperative group passed on: nothing runs
       } else {
         scan_work(arg);  // a pointer, float or struct argument: opaque
         bindings_.erase(param);
       }
+    }
+    if (const auto* constructor = llvm::dyn_cast<clang::CXXConstructorDecl>(definition)) {
+      for (const clang::CXXCtorInitializer* init : constructor->inits())
+        scan_work(init->getInit());  // members and bases are the object's memory: work
     }
     call_stack_.push_back(definition);
     std::vector<ir::StmtId>* outer = hoisted_;
@@ -880,6 +936,325 @@ class Lowerer {
     hoisted_ = outer;
     call_stack_.pop_back();
     return k_.inlined_call(callee->getNameAsString(), result, k_.block(body, where), where);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Cooperative groups (<cooperative_groups.h>, declared in cooperative_groups.cuh)
+  //
+  // A group object holds nothing the model needs beyond what it is: each group variable (and
+  // each group parameter of an inlined function) is bound to a Group found from its initialiser
+  // (this_thread_block(), tiled_partition<N>(parent), this_grid(), another group) or, failing
+  // that, from its type. Ranks and sizes are computed from the launch built-ins as the toolkit
+  // computes them; a block's sync is a barrier; shuffles, votes and reductions are opaque values.
+
+  struct Group {
+    enum Kind { Block, Tile, Grid, Other } kind = Other;
+    std::uint32_t size = 0;         // Tile: its threads (a power of two)
+    std::uint32_t parent_size = 0;  // Tile: the parent tile's threads; 0 when the parent is the block
+  };
+
+  static const clang::CXXRecordDecl* record_of(clang::QualType type) {
+    type = type.getNonReferenceType();
+    if (const auto* pointer = type->getAs<clang::PointerType>()) type = pointer->getPointeeType();
+    return type->getAsCXXRecordDecl();
+  }
+
+  /// A declaration of the cooperative_groups namespace in warpdiv's <cooperative_groups.h>.
+  bool in_group_namespace(const clang::Decl* decl) const {
+    const clang::DeclContext* context = decl->getDeclContext();
+    while (context != nullptr && !context->isNamespace()) context = context->getParent();
+    const auto* ns = llvm::dyn_cast_or_null<clang::NamespaceDecl>(context);
+    return ns != nullptr && ns->getName() == "cooperative_groups" && in_prelude(decl);
+  }
+
+  bool is_group_type(clang::QualType type) const {
+    const clang::CXXRecordDecl* record = record_of(type);
+    if (record == nullptr || !in_group_namespace(record)) return false;
+    const std::string name = record->getNameAsString();
+    return name == "thread_block" || name == "thread_block_tile" || name == "grid_group" ||
+           name == "thread_group" || name == "coalesced_group";
+  }
+
+  bool in_group_api(const clang::FunctionDecl* callee) const {
+    return in_group_namespace(callee);
+  }
+
+  /// Template argument `index` of a class template specialisation, as an unsigned constant.
+  static std::optional<std::uint32_t> template_constant(const clang::CXXRecordDecl* record,
+                                                        unsigned index) {
+    const auto* specialisation =
+        llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(record);
+    if (specialisation == nullptr || specialisation->getTemplateArgs().size() <= index)
+      return std::nullopt;
+    const clang::TemplateArgument& arg = specialisation->getTemplateArgs()[index];
+    if (arg.getKind() != clang::TemplateArgument::Integral) return std::nullopt;
+    return static_cast<std::uint32_t>(arg.getAsIntegral().getZExtValue());
+  }
+
+  Group tile_of(std::uint32_t size, const Group& parent) const {
+    Group tile;
+    tile.kind = Group::Tile;
+    tile.size = size;
+    tile.parent_size = parent.kind == Group::Tile ? parent.size : 0;
+    // A tile of a tile, or of a group the model does not know, has a meta-group rank the model
+    // cannot compute exactly unless the parent is the block or a tile of it.
+    if (parent.kind != Group::Block && parent.kind != Group::Tile) tile.kind = Group::Other;
+    return tile;
+  }
+
+  Group group_of_type(clang::QualType type) const {
+    const clang::CXXRecordDecl* record = record_of(type);
+    Group group;
+    if (record == nullptr || !in_group_namespace(record)) return group;
+    const std::string name = record->getNameAsString();
+    if (name == "thread_block") group.kind = Group::Block;
+    if (name == "grid_group") group.kind = Group::Grid;
+    if (name == "thread_block_tile") {
+      const auto size = template_constant(record, 0);
+      if (!size) return group;
+      Group parent;  // thread_block_tile<N> (no parent type): partitioned from the block
+      parent.kind = Group::Block;
+      const auto* specialisation = llvm::cast<clang::ClassTemplateSpecializationDecl>(record);
+      const clang::TemplateArgument& parent_arg = specialisation->getTemplateArgs()[1];
+      if (parent_arg.getKind() == clang::TemplateArgument::Type &&
+          !parent_arg.getAsType()->isVoidType())
+        parent = group_of_type(parent_arg.getAsType());
+      return tile_of(*size, parent);
+    }
+    return group;
+  }
+
+  /// The group an expression denotes: a bound variable, a call that makes one, or its type.
+  Group group_of(const clang::Expr* e) const {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(e))
+      return group_of(cleanups->getSubExpr());
+    if (const auto* temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
+      return group_of(temp->getSubExpr());
+    if (const auto* bind = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e))
+      return group_of(bind->getSubExpr());
+    if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e)) {
+      if (construct->getNumArgs() == 1 && is_group_type(construct->getArg(0)->getType())) {
+        Group copied = group_of(construct->getArg(0));  // a copy, or a tile<N, P> as tile<N>
+        return copied.kind != Group::Other ? copied : group_of_type(e->getType());
+      }
+    }
+    if (const auto* var = named_variable(e)) {
+      const auto found = groups_.find(var);
+      if (found != groups_.end()) return found->second;
+    }
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(e)) {
+      const clang::FunctionDecl* callee = call->getDirectCallee();
+      if (callee != nullptr && in_group_api(callee)) {
+        const std::string name = callee->getNameAsString();
+        if (name == "this_thread_block") {
+          Group block;
+          block.kind = Group::Block;
+          return block;
+        }
+        if (name == "this_grid") {
+          Group grid;
+          grid.kind = Group::Grid;
+          return grid;
+        }
+        if (name == "tiled_partition" && call->getNumArgs() == 1) {
+          const clang::TemplateArgumentList* args = callee->getTemplateSpecializationArgs();
+          if (args != nullptr && args->size() >= 1 &&
+              args->get(0).getKind() == clang::TemplateArgument::Integral)
+            return tile_of(static_cast<std::uint32_t>(args->get(0).getAsIntegral().getZExtValue()),
+                           group_of(call->getArg(0)));
+        }
+        if (name == "tiled_partition" && call->getNumArgs() == 2) {
+          clang::Expr::EvalResult size;
+          if (call->getArg(1)->EvaluateAsInt(size, context_)) {
+            const std::uint64_t n = size.Val.getInt().getZExtValue();
+            if (n >= 1 && n <= 32 && (n & (n - 1)) == 0)
+              return tile_of(static_cast<std::uint32_t>(n), group_of(call->getArg(0)));
+          }
+          return Group{};  // a tile size the model does not know
+        }
+      }
+    }
+    return group_of_type(e->getType());
+  }
+
+  /// The group a call on a group acts on: the object of obj.f() / p->f(), the first argument
+  /// of cg::sync(g), cg::thread_rank(g) ..., or the class of cg::thread_block::sync().
+  Group called_group(const clang::CallExpr* call) const {
+    if (const clang::Expr* object = call_object(call)) return group_of(object);
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(callee))
+      return group_of_type(clang::QualType(method->getParent()->getTypeForDecl(), 0));
+    if (call->getNumArgs() > 0 && is_group_type(call->getArg(0)->getType()))
+      return group_of(call->getArg(0));
+    return Group{};
+  }
+
+  bool is_group_sync(const clang::CallExpr* call) const {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (callee == nullptr || !in_group_api(callee)) return false;
+    const std::string name = callee->getNameAsString();
+    return name == "sync" || name == "wait" || name == "wait_prior" || name == "barrier_wait";
+  }
+
+  /// g.sync(), cg::sync(g), cg::wait(g): a block's is a barrier; a warp tile's is a warp
+  /// barrier (work for the model: a warp's lanes run together); a grid's is refused.
+  ir::StmtId lower_group_sync(const clang::CallExpr* call) {
+    const Group group = called_group(call);
+    const ir::SourceRange where = range(call);
+    switch (group.kind) {
+      case Group::Block:
+        return k_.barrier(where);
+      case Group::Grid:
+        refuse(call, "a grid-wide sync is not supported: the model has no barrier across blocks "
+                     "(it needs a cooperative launch)");
+      case Group::Tile:
+        if (group.size > 32)
+          refuse(call, "the sync of a tile of " + std::to_string(group.size) +
+                           " threads is not supported: the model has no barrier over part of a "
+                           "block");
+        return k_.work(text(call) + " (a warp barrier)", where);
+      case Group::Other:
+        break;
+    }
+    refuse(call, "'" + text(call) +
+                     "' is not supported: the model cannot tell which threads this group holds");
+  }
+
+  ir::ExprId u32_builtin(ir::Builtin builtin, ir::SourceRange where) {
+    return convert(k_.builtin(builtin, where), ir::ScalarType::U32, where);
+  }
+  ir::ExprId u32_constant(std::uint32_t value, ir::SourceRange where) {
+    return k_.constant(ir::ScalarType::U32, value, where);
+  }
+  ir::ExprId u32(ir::BinaryOp op, ir::ExprId a, ir::ExprId b, ir::SourceRange where) {
+    return k_.binary(op, a, b, where);
+  }
+
+  /// (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x, in unsigned int as
+  /// thread_block::thread_rank() computes it.
+  ir::ExprId block_rank(ir::SourceRange where) {
+    using ir::BinaryOp;
+    using ir::Builtin;
+    const ir::ExprId zy = u32(BinaryOp::Add,
+                              u32(BinaryOp::Mul, u32_builtin(Builtin::ThreadIdxZ, where),
+                                  u32_builtin(Builtin::BlockDimY, where), where),
+                              u32_builtin(Builtin::ThreadIdxY, where), where);
+    return u32(BinaryOp::Add,
+               u32(BinaryOp::Mul, zy, u32_builtin(Builtin::BlockDimX, where), where),
+               u32_builtin(Builtin::ThreadIdxX, where), where);
+  }
+
+  /// blockDim.x * blockDim.y * blockDim.z (unsigned int).
+  ir::ExprId block_size(ir::SourceRange where) {
+    using ir::BinaryOp;
+    using ir::Builtin;
+    return u32(BinaryOp::Mul,
+               u32(BinaryOp::Mul, u32_builtin(Builtin::BlockDimX, where),
+                   u32_builtin(Builtin::BlockDimY, where), where),
+               u32_builtin(Builtin::BlockDimZ, where), where);
+  }
+
+  /// The rank of the calling thread's block in the grid, (z * gridDim.y + y) * gridDim.x + x,
+  /// and the grid's blocks, in unsigned long long.
+  ir::ExprId grid_block_rank(ir::SourceRange where) {
+    using ir::BinaryOp;
+    using ir::Builtin;
+    auto u64 = [&](Builtin b) { return convert(k_.builtin(b, where), ir::ScalarType::U64, where); };
+    const ir::ExprId zy =
+        k_.binary(BinaryOp::Add,
+                  k_.binary(BinaryOp::Mul, u64(Builtin::BlockIdxZ), u64(Builtin::GridDimY), where),
+                  u64(Builtin::BlockIdxY), where);
+    return k_.binary(BinaryOp::Add, k_.binary(BinaryOp::Mul, zy, u64(Builtin::GridDimX), where),
+                     u64(Builtin::BlockIdxX), where);
+  }
+  ir::ExprId grid_blocks(ir::SourceRange where) {
+    using ir::BinaryOp;
+    using ir::Builtin;
+    auto u64 = [&](Builtin b) { return convert(k_.builtin(b, where), ir::ScalarType::U64, where); };
+    return k_.binary(
+        BinaryOp::Mul,
+        k_.binary(BinaryOp::Mul, u64(Builtin::GridDimX), u64(Builtin::GridDimY), where),
+        u64(Builtin::GridDimZ), where);
+  }
+
+  /// A group's rank or size, as the toolkit computes it; anything else a group call returns
+  /// (shuffles, votes, reduce, is_valid ...) is a value the model does not know.
+  ir::ExprId lower_group_query(const clang::CallExpr* call, ir::ScalarType type) {
+    using ir::BinaryOp;
+    const std::string name = call->getDirectCallee()->getNameAsString();
+    const ir::SourceRange where = range(call);
+    if (name == "this_grid" || name == "this_thread_block" || name == "tiled_partition")
+      return opaque(call, type);
+    const Group group = called_group(call);
+    const bool rank = name == "thread_rank";
+    const bool size = name == "size" || name == "num_threads" || name == "group_size";
+    ir::ExprId value = ir::kNone;
+    if (group.kind == Group::Block) {
+      if (rank) value = block_rank(where);
+      if (size) value = block_size(where);
+    } else if (group.kind == Group::Tile) {
+      // thread_rank: the block rank's low bits; meta_group_rank: the parent's rank / size.
+      const ir::ExprId parent_rank =
+          group.parent_size == 0
+              ? block_rank(where)
+              : u32(BinaryOp::BitAnd, block_rank(where), u32_constant(group.parent_size - 1, where),
+                    where);
+      const ir::ExprId parent_size =
+          group.parent_size == 0 ? block_size(where) : u32_constant(group.parent_size, where);
+      if (rank)
+        value = u32(BinaryOp::BitAnd, block_rank(where), u32_constant(group.size - 1, where),
+                    where);
+      if (size) value = u32_constant(group.size, where);
+      if (name == "meta_group_rank")
+        value = u32(BinaryOp::Div, parent_rank, u32_constant(group.size, where), where);
+      if (name == "meta_group_size")
+        value = u32(BinaryOp::Div,
+                    u32(BinaryOp::Add, parent_size, u32_constant(group.size - 1, where), where),
+                    u32_constant(group.size, where), where);
+    } else if (group.kind == Group::Grid) {
+      const ir::ExprId block_threads = convert(block_size(where), ir::ScalarType::U64, where);
+      if (rank)
+        value = k_.binary(
+            BinaryOp::Add, k_.binary(BinaryOp::Mul, grid_block_rank(where), block_threads, where),
+            convert(block_rank(where), ir::ScalarType::U64, where), where);
+      if (size) value = k_.binary(BinaryOp::Mul, grid_blocks(where), block_threads, where);
+      if (name == "block_rank") value = grid_block_rank(where);
+      if (name == "num_blocks") value = grid_blocks(where);
+    }
+    if (value == ir::kNone) {
+      if (const clang::Expr* object = call_object(call)) scan_work(object);
+      return opaque(call, type);
+    }
+    return convert(value, type, where);
+  }
+
+  /// .x/.y/.z of a group's dim3: a block's group_index (blockIdx), thread_index (threadIdx),
+  /// group_dim and dim_threads (blockDim); a grid's block_index (blockIdx), dim_blocks (gridDim).
+  ir::ExprId lower_group_dim3(const clang::CallExpr* call, const clang::MemberExpr* member,
+                              ir::ScalarType type) {
+    using ir::Builtin;
+    const std::string name = call->getDirectCallee()->getNameAsString();
+    const std::string field = member->getMemberDecl()->getNameAsString();
+    const Group group = called_group(call);
+    const int axis = field == "x" ? 0 : field == "y" ? 1 : field == "z" ? 2 : -1;
+    const ir::SourceRange where = range(member);
+    const Builtin* row = nullptr;
+    static const Builtin thread_idx[] = {Builtin::ThreadIdxX, Builtin::ThreadIdxY,
+                                         Builtin::ThreadIdxZ};
+    static const Builtin block_idx[] = {Builtin::BlockIdxX, Builtin::BlockIdxY, Builtin::BlockIdxZ};
+    static const Builtin block_dim[] = {Builtin::BlockDimX, Builtin::BlockDimY, Builtin::BlockDimZ};
+    static const Builtin grid_dim[] = {Builtin::GridDimX, Builtin::GridDimY, Builtin::GridDimZ};
+    if (group.kind == Group::Block) {
+      if (name == "group_index") row = block_idx;
+      if (name == "thread_index") row = thread_idx;
+      if (name == "group_dim" || name == "dim_threads") row = block_dim;
+    } else if (group.kind == Group::Grid) {
+      if (name == "block_index") row = block_idx;
+      if (name == "dim_blocks") row = grid_dim;
+    }
+    if (row == nullptr || axis < 0) return opaque(member, type);
+    return convert(k_.builtin(row[axis], where), type, where);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -931,7 +1306,16 @@ class Lowerer {
     } else if (const auto* call = llvm::dyn_cast<clang::CallExpr>(bare)) {
       const auto* callee = call->getDirectCallee();
       const std::string name = callee != nullptr ? callee->getNameAsString() : "";
-      what = name.rfind("atomic", 0) == 0 ? "atomic result" : "result of " + name;
+      const bool builtin = callee != nullptr && in_prelude(callee);
+      if (name.rfind("atomic", 0) == 0) {
+        what = "atomic result";
+      } else if (builtin && name.rfind("tex", 0) == 0) {
+        what = "texture memory";  // tex1Dfetch, tex2D ...: a load whose value the model lacks
+      } else if (builtin && name.rfind("surf", 0) == 0) {
+        what = "surface memory";
+      } else {
+        what = "result of " + name;
+      }
     } else if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(bare)) {
       const clang::QualType operand = op->getLHS()->IgnoreParenImpCasts()->getType();
       what = operand->isRealFloatingType() ||
@@ -994,15 +1378,20 @@ class Lowerer {
     if (llvm::isa<clang::LambdaExpr>(s) || llvm::isa<clang::StmtExpr>(s))
       refuse(s, "a lambda or statement expression is not supported");
     if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(s)) {
+      // A user-written constructor runs as an inlined call on opaque object memory.
       const clang::CXXConstructorDecl* constructor = construct->getConstructor();
-      if (!constructor->isTrivial() && !in_prelude(constructor) && inlinable(constructor))
-        refuse(s, "the constructor of '" + constructor->getParent()->getNameAsString() +
-                      "' is not supported (the model cannot follow it)");
+      if (!constructor->isTrivial() && inlinable(constructor) && constructor->hasBody()) {
+        check_function(construct, constructor);
+        std::vector<const clang::Expr*> args(construct->arg_begin(), construct->arg_end());
+        hoist(construct, inline_function(construct, constructor, args, ir::kNone));
+        return;
+      }
     }
     if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s)) {
       const clang::FunctionDecl* callee = call->getDirectCallee();
       if (callee == nullptr) refuse(s, "a call through a function pointer is not supported");
-      if (in_prelude(callee) && callee->getNameAsString().rfind("__syncthreads", 0) == 0)
+      if ((in_prelude(callee) && callee->getNameAsString().rfind("__syncthreads", 0) == 0) ||
+          is_group_sync(call))
         refuse(s, "a barrier inside a larger expression is not supported");
       if (inlinable(callee)) {
         check_callee(call, callee);
@@ -1034,6 +1423,7 @@ class Lowerer {
   clang::FileID main_file_;
   std::map<clang::FileID, std::uint32_t> files_;
   std::unordered_map<const clang::VarDecl*, Binding> bindings_;
+  std::unordered_map<const clang::VarDecl*, Group> groups_;
   std::set<const clang::VarDecl*> assigned_parameters_;
   std::vector<ir::StmtId> parameter_copies_;
   std::vector<const clang::FunctionDecl*> call_stack_;

@@ -579,10 +579,6 @@ INSTANTIATE_TEST_SUITE_P(
                     "a lambda or statement expression is not supported"},
         Unsupported{"range_for", "  int v[2] = {1, 2};\n  for (int x : v) a[x] = 0;", ":4:3",
                     "a range-based for loop is not supported"},
-        Unsupported{"member_call",
-                    "  struct S { __device__ int get() const { return 1; } } s;\n"
-                    "  if (s.get() == 1) a[0] = 1;",
-                    ":4:7", "calling the member function or operator 'get' is not supported"},
         Unsupported{"case_range", "  switch (n) { case 1 ... 3: a[0] = 1; }", ":3:16",
                     "a case range (a ... b) is not supported"},
         Unsupported{"nested_case", "  switch (n) { case 0: { a[0] = 0; case 1: a[1] = 1; } }",
@@ -720,6 +716,170 @@ __global__ void k(int* a) {
             (std::vector<std::uint64_t>{1, 0, 5, 0}));
   // v = 0, 0, 0, 3, 4, 5, 6, 7: v > 5 for lanes 6 and 7.
   EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 10)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cooperative groups: ranks and sizes from the launch built-ins, a block's sync a barrier
+
+TEST_F(FrontendTest, CooperativeGroupsReductionCountsByHand) {
+  const ir::Kernel k = load(R"(#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void reduce(const int* in, int* out, unsigned n) {
+  cg::thread_block cta = cg::this_thread_block();
+  extern __shared__ int sdata[];
+  unsigned tid = cta.thread_rank();
+  unsigned i = blockIdx.x * cta.size() + tid;
+  sdata[tid] = (i < n) ? in[i] : 0;
+  cg::sync(cta);
+  for (unsigned s = cta.size() / 2; s > 0; s >>= 1) {
+    if (tid < s) sdata[tid] += sdata[tid + s];
+    cta.sync();
+  }
+  if (cta.thread_rank() == 0) out[blockIdx.x] = sdata[0];
+}
+)");
+  // 2 blocks of 64 threads, warps of 32: s = 32, 16, 8, 4, 2, 1 (six iterations, seven tests).
+  const ir::ReplayResult r = ir::replay(k, launch(k, {2, 1, 1}, {64, 1, 1}, 32, {100}));
+  // Loop: 2 warps x 7 tests x 2 blocks; taken 6 iterations x 64 threads x 2 blocks.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Loop, 10)),
+            (std::vector<std::uint64_t>{28, 0, 896, 768}));
+  // tid < s: per block 32 + 16 + 8 + 4 + 2 + 1 threads; warp 0 splits at s = 16 .. 1 (5 times),
+  // warp 1 is never true.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 11)),
+            (std::vector<std::uint64_t>{24, 10, 768, 126}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 14)), (std::vector<std::uint64_t>{4, 2, 128, 2}));
+  const auto& first_sync = r.statements.at(at_line(k, ir::StmtKind::Barrier, 9));
+  EXPECT_EQ(static_cast<std::uint64_t>(first_sync.block_executions), 2u);
+  const auto& loop_sync = r.statements.at(at_line(k, ir::StmtKind::Barrier, 12));
+  EXPECT_EQ(static_cast<std::uint64_t>(loop_sync.block_executions), 12u);
+  EXPECT_EQ(static_cast<std::uint64_t>(loop_sync.partial_block_executions), 0u);
+}
+
+TEST_F(FrontendTest, CooperativeGroupsTileRanksInATwoDimensionalBlock) {
+  const ir::Kernel k = load(R"(#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__device__ unsigned lane_of(const cg::thread_block_tile<4>& t) { return t.thread_rank(); }
+__global__ void k(int* out) {
+  cg::thread_block b = cg::this_thread_block();
+  cg::thread_block_tile<4> t = cg::tiled_partition<4>(b);
+  if (lane_of(t) == 0) out[0] = 1;
+  if (t.meta_group_rank() % 3 == 0) out[1] = 1;
+  if (b.thread_index().y == 1) out[2] = 1;
+  if (t.meta_group_size() == 8 && t.size() == 4 && b.size() == 32) out[3] = 1;
+  auto pair = cg::tiled_partition<2>(t);
+  if (pair.meta_group_rank() == 1) out[4] = 1;
+}
+)");
+  // One block of 8 x 4 threads, warps of 8: rank = y * 8 + x, warp w holds ranks 8w .. 8w + 7.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 4, 1}, 8, {}));
+  // rank % 4 == 0: lanes 0 and 4 of every warp.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 7)), (std::vector<std::uint64_t>{4, 4, 32, 8}));
+  // rank / 4 in {0, 3, 6}: warp 0 lanes 0-3, warp 1 lanes 4-7, warp 3 lanes 0-3; warp 2 none.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 8)), (std::vector<std::uint64_t>{4, 3, 32, 12}));
+  // threadIdx.y == 1 is warp 1 whole.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 9)), (std::vector<std::uint64_t>{4, 0, 32, 8}));
+  // (32 + 3) / 4 = 8 tiles of 4 in a block of 32: true everywhere.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 10)), (std::vector<std::uint64_t>{4, 0, 32, 32}));
+  // A tile of 2 in a tile of 4: meta rank (rank % 4) / 2 == 1 for ranks 2, 3 of every 4.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 12)), (std::vector<std::uint64_t>{4, 4, 32, 16}));
+}
+
+TEST_F(FrontendTest, CooperativeGroupsGridStrideLoopCountsByHand) {
+  const ir::Kernel k = load(R"(#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void fill(int* out, unsigned long long n) {
+  cg::grid_group grid = cg::this_grid();
+  for (unsigned long long i = grid.thread_rank(); i < n; i += grid.size()) out[i] = 0;
+}
+)");
+  // 3 blocks of 8 threads, warps of 8: 24 threads; n = 50. Threads 0 and 1 run i = r, r + 24,
+  // r + 48 (3 iterations), threads 2 .. 23 two. Warp 0 tests 4 times (the 4th for lanes 0, 1
+  // only), warps 1 and 2 three times; only warp 0's third test splits.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {3, 1, 1}, {8, 1, 1}, 8, {50}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Loop, 5)),
+            (std::vector<std::uint64_t>{10, 1, 74, 50}));
+}
+
+TEST_F(FrontendTest, CooperativeGroupsWhatTheModelCannotDoIsRefusedWithTheReason) {
+  const std::string head = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n";
+  EXPECT_PRED2(warpdiv::testing::contains, refusal(head + R"(__global__ void k(int* a) {
+  cg::grid_group g = cg::this_grid();
+  a[0] = 1;
+  g.sync();
+})"),
+                   "k.cu:6:3: a grid-wide sync is not supported");
+  EXPECT_PRED2(warpdiv::testing::contains, refusal(head + R"(__global__ void k(int* a) {
+  auto t = cg::tiled_partition<64>(cg::this_thread_block());
+  t.sync();
+})"),
+                   "k.cu:5:3: the sync of a tile of 64 threads is not supported");
+  // A shuffle's value is data: a branch on it is refused, naming it.
+  EXPECT_PRED2(warpdiv::testing::contains, refusal(head + R"(__global__ void k(int* a) {
+  cg::thread_block_tile<32> w = cg::tiled_partition<32>(cg::this_thread_block());
+  int v = w.shfl_down((int)threadIdx.x, 1);
+  if (v > 3) a[0] = 1;
+})"),
+                   "w.shfl_down(");
+  EXPECT_PRED2(warpdiv::testing::contains, refusal(head + R"(__global__ void k(int* a, int n) {
+  auto t = cg::tiled_partition(cg::this_thread_block(), n);
+  t.sync();
+})"),
+                   "k.cu:5:3: 't.sync()' is not supported: the model cannot tell which threads");
+}
+
+// ---------------------------------------------------------------------------------------------
+// C++ as real suites write it: members of structs and class templates, operators, constructors
+
+TEST_F(FrontendTest, MemberFunctionsOperatorsAndConstructorsAreInlined) {
+  const ir::Kernel k = load(R"(
+template <int N> struct Tiles {
+  static __device__ int row(int t) { return t / N; }
+  __device__ int col(int t) const { return t % N; }
+};
+struct V { float x, y; };
+__device__ V operator+(V a, V b) { V r; r.x = a.x + b.x; r.y = a.y + b.y; return r; }
+struct Acc {
+  float sum;
+  __device__ Acc() : sum(0) {}
+  __device__ void add(float v, int t) { if (t % 2 == 0) sum += v; }
+};
+__global__ void k(float* out) {
+  int t = threadIdx.x;
+  Tiles<4> tiles;
+  if (Tiles<4>::row(t) == 1) out[0] = 1;
+  if (tiles.col(t) == 3) out[1] = 1;
+  V a{1, 2};
+  V b = a + a;
+  Acc acc;
+  acc.add(b.x, t);
+  out[2] = acc.sum;
+}
+)");
+  // 8 threads, one warp of 8.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {}));
+  // t / 4 == 1 for t = 4 .. 7; t % 4 == 3 for t = 3, 7; t % 2 == 0 for 4 threads.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 16)), (std::vector<std::uint64_t>{1, 1, 8, 4}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 17)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 11)), (std::vector<std::uint64_t>{1, 1, 8, 4}));
+}
+
+TEST_F(FrontendTest, AMemberReadThroughThisIsData) {
+  // The object's members are memory the model does not know: a branch on one is refused.
+  EXPECT_PRED2(warpdiv::testing::contains, refusal(R"(
+struct Range {
+  int lo, hi;
+  __device__ bool contains(int i) const { return i >= lo && i < hi; }
+};
+__global__ void k(Range r, int* out) {
+  if (r.contains(threadIdx.x)) out[0] = 1;
+}
+)"),
+                   "lo");
+  EXPECT_PRED2(warpdiv::testing::contains, refusal(R"(
+struct Base { virtual __device__ int f() const { return 1; } };
+__global__ void k(const Base* b, int* out) { out[0] = b->f(); }
+)"),
+                   "virtual function 'f' is not supported");
 }
 
 }  // namespace

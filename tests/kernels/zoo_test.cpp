@@ -491,5 +491,56 @@ TEST_F(Zoo, LectureSourceModelIsUpToDate) {
          "kernels/zoo/tiled_matmul_rect.json)";
 }
 
+// ---------------------------------------------------------------------------------------------
+// cg_reduction.cu: n 1000, blockDim 256, gridDim 2 (two inputs per thread): 16 warps.
+
+TEST_F(Zoo, CooperativeGroupsReduction) {
+  const std::string f = "cg_reduction.cu";
+  const Analysis a = analyze(f, {"--grid", "(n+511)/512", "--block", "256", "--arg", "n=1000"});
+  // i + 256 < 1000: block 0 (i = 0 .. 255) always; block 1 (i = 512 .. 767) for tid < 232:
+  // warp 7 (tid 224 .. 255) splits. Taken 256 + 232.
+  expect_figures(a.row(line_of(f, "if (i + blockDim.x < n)"), "if"), {16, 1, 512, 488});
+  // s = 128, 64 (s > 32): three tests a warp, whole warps in or out of tid < s.
+  expect_figures(a.row(line_of(f, "for (unsigned int s = blockDim.x / 2"), "for"),
+                 {48, 0, 1536, 1024});
+  expect_figures(a.row(line_of(f, "if (tid < s) {"), "if"), {32, 0, 1024, 384});
+  const CsvRow in_loop = a.row(line_of(f, "cta.sync();"), "barrier");
+  EXPECT_EQ(in_loop.at("block_executions"), "4");
+  EXPECT_EQ(in_loop.at("partial_block_executions"), "0");
+  EXPECT_EQ(a.row(line_of(f, "cg::sync(cta);"), "barrier").at("block_executions"), "2");
+  // thread_rank() < 32 is warp 0 of each block; tile32.size() is 32: offsets 16 .. 1, six tests.
+  expect_figures(a.row(line_of(f, "if (cta.thread_rank() < 32)"), "if"), {16, 0, 512, 64});
+  expect_figures(a.row(line_of(f, "for (int offset = tile32.size() / 2"), "for"),
+                 {12, 0, 384, 320});
+  expect_figures(a.row(line_of(f, "if (cta.thread_rank() == 0)"), "if"), {16, 2, 512, 2});
+}
+
+// ---------------------------------------------------------------------------------------------
+// tiled_transpose.cu: width 40, height 20, blockDim (32, 8), gridDim (2, 1): a warp is one row.
+
+TEST_F(Zoo, TiledTranspose) {
+  const std::string f = "tiled_transpose.cu";
+  const Analysis a = analyze(f, {"--grid", "(width+31)/32,(height+31)/32", "--block", "32,8",
+                                 "--arg", "width=40", "--arg", "height=20"});
+  const Dim grid{2, 1, 1}, block{32, 8, 1};
+  // Loads: row ty + j < 20 in 20 of 32 (warp, j) pairs per block; block 0's columns 0 .. 31 are
+  // all inside, block 1's 32 .. 63 only for tx < 8: its 20 in-range pairs split. 40 x 20 taken.
+  Figures load;
+  for (int j = 0; j < 32; j += 8)
+    load += count_warps(grid, block, 32, [](const Thread&) { return true; },
+                        [j](const Thread& t) { return t.bx * 32 + t.tx < 40 && t.ty + j < 20; });
+  EXPECT_EQ(load.warp_evaluations, 64u);
+  EXPECT_EQ(load.divergent, 20u);
+  EXPECT_EQ(load.taken_lanes, 800u);
+  expect_figures(a.row(line_of(f, "if (xIndex < width && yIndex + j < height)"), "if"), load);
+  // Stores: columns tx < 20 of the output split every warp that is in range: all 32 pairs of
+  // block 0 (rows 0 .. 31 of 40), only j = 0 in block 1 (rows 32 .. 39).
+  expect_figures(a.row(line_of(f, "if (xOut < height && yOut + j < width)"), "if"),
+                 {64, 40, 2048, 800});
+  const CsvRow barrier = a.row(line_of(f, "cg::sync(cta);"), "barrier");
+  EXPECT_EQ(barrier.at("block_executions"), "2");
+  EXPECT_EQ(barrier.at("partial_block_executions"), "0");
+}
+
 }  // namespace
 }  // namespace warpdiv::testing
