@@ -124,7 +124,8 @@ class Lowerer {
 
  private:
   struct Binding {
-    enum Kind { Local, Param } kind = Local;
+    // Memory: a reference to memory (int& c = a[i]): reads are opaque, writes are work.
+    enum Kind { Local, Param, Memory } kind = Local;
     std::int32_t id = ir::kNone;
   };
 
@@ -231,6 +232,28 @@ class Lowerer {
       return true;
     }
 
+    /// int& r = n: r may assign n.
+    bool VisitVarDecl(clang::VarDecl* var) {
+      const clang::QualType type = var->getType();
+      if (type->isLValueReferenceType() && !type.getNonReferenceType().isConstQualified() &&
+          var->getInit() != nullptr)
+        note(var->getInit());
+      return true;
+    }
+
+    /// f(x) where f takes int& x: f may assign it.
+    bool VisitCallExpr(clang::CallExpr* call) {
+      const clang::FunctionDecl* callee = call->getDirectCallee();
+      if (callee == nullptr) return true;
+      const auto args = call_arguments(call, callee);
+      for (unsigned i = 0; i < callee->getNumParams() && i < args.size(); ++i) {
+        const clang::QualType type = callee->getParamDecl(i)->getType();
+        if (type->isLValueReferenceType() && !type.getNonReferenceType().isConstQualified())
+          note(args[i]);
+      }
+      return true;
+    }
+
    private:
     void note(const clang::Expr* target) {
       if (const auto* var = named_variable(target))
@@ -328,17 +351,29 @@ class Lowerer {
         continue;
       }
       const auto type = scalar_type(var->getType());
-      if (var->getType()->isReferenceType()) {
-        if (type && var->getType().getNonReferenceType().isConstQualified() && var->getInit()) {
+      if (var->getType()->isReferenceType() && var->getInit() != nullptr) {
+        const clang::Expr* init = var->getInit();
+        if (type && var->getType().getNonReferenceType().isConstQualified() &&
+            !bound_local(init)) {  // const int& r = a + b: a copy of the value
           const ir::LocalId local =
               k_.add_local(var->getNameAsString(), *type, range(var->getSourceRange()));
           bindings_[var] = Binding{Binding::Local, local};
-          declared.push_back(
-              k_.declare(local, lower_int(var->getInit()), range(var->getSourceRange())));
+          declared.push_back(k_.declare(local, lower_int(init), range(var->getSourceRange())));
           continue;
         }
-        refuse(s, "the reference '" + var->getNameAsString() + "' is not supported");
+        if (type) {
+          const auto binding = reference_binding(init, *type);
+          if (!binding)
+            refuse(s, "the reference '" + var->getNameAsString() + "' is bound to '" + text(init) +
+                          "', which the model cannot change through it");
+          bindings_[var] = *binding;
+          continue;
+        }
+        scan_work(init);  // float& c = a[i] ...: memory the model does not follow
+        continue;
       }
+      if (var->getType()->isReferenceType())
+        refuse(s, "the reference '" + var->getNameAsString() + "' is not supported");
       if (type) {
         const ir::LocalId local =
             k_.add_local(var->getNameAsString(), *type, range(var->getSourceRange()));
@@ -489,7 +524,11 @@ class Lowerer {
       if (callee != nullptr && is_group_sync(call)) return lower_group_sync(call);
       if (callee != nullptr && inlinable(callee)) {
         check_callee(call, callee);
-        return inline_call(call, callee, ir::kNone);
+        // A result nobody uses still has a local for the callee's return to assign.
+        const auto type = scalar_type(callee->getReturnType());
+        const ir::LocalId result =
+            type ? k_.add_local(callee->getNameAsString() + "()", *type, range(call)) : ir::kNone;
+        return inline_call(call, callee, result);
       }
     }
     // Anything else (a memory write, float work, printf, an atomic ...) is opaque work.
@@ -499,6 +538,25 @@ class Lowerer {
 
   // ------------------------------------------------------------------------------------------
   // Assignments to modelled locals
+
+  /// What an int& bound to `target` is: the local itself (writes through it reach the local),
+  /// memory (a[i], s.n: opaque reads, writes as work), or nothing the model can follow (a
+  /// kernel parameter, a local of another type).
+  std::optional<Binding> reference_binding(const clang::Expr* target, ir::ScalarType type) {
+    if (const auto local = bound_local(target))
+      return k_.locals[*local].type == type ? std::optional<Binding>(Binding{Binding::Local, *local})
+                                            : std::nullopt;
+    if (const clang::VarDecl* var = named_variable(target)) {
+      const auto found = bindings_.find(var);
+      if (found != bindings_.end()) {
+        if (found->second.kind == Binding::Memory) return found->second;
+        return std::nullopt;
+      }
+      if (!var->hasGlobalStorage()) return std::nullopt;
+    }
+    scan_work(target);
+    return Binding{Binding::Memory, ir::kNone};
+  }
 
   std::optional<ir::LocalId> bound_local(const clang::Expr* target) {
     const clang::VarDecl* var = named_variable(target);
@@ -644,6 +702,7 @@ class Lowerer {
       refuse(ref, "a reference to '" + decl->getNameAsString() + "' is not supported");
     const auto found = bindings_.find(var);
     if (found != bindings_.end()) {
+      if (found->second.kind == Binding::Memory) return opaque(ref, type);
       const ir::ExprId value = found->second.kind == Binding::Local
                                    ? k_.local(found->second.id, where)
                                    : k_.param(found->second.id, where);
@@ -914,8 +973,14 @@ class Lowerer {
         body.push_back(k_.declare(local, convert(lower_int(arg), *type, where), where));
         bindings_[param] = Binding{Binding::Local, local};
       } else if (type) {
-        refuse(call, "the reference parameter '" + param->getNameAsString() + "' of '" +
-                         callee->getNameAsString() + "' is not supported");
+        // int& d: the callee's d is the caller's local itself (writes reach it). Bound to
+        // anything else (a[i], s.n), it reads that memory (opaque) and its writes are memory work.
+        const auto binding = reference_binding(arg, *type);
+        if (!binding)
+          refuse(call, "the reference parameter '" + param->getNameAsString() + "' of '" +
+                           callee->getNameAsString() + "' is bound to '" + text(arg) +
+                           "', which the model cannot change through it");
+        bindings_[param] = *binding;
       } else if (is_group_type(param->getType())) {
         groups_[param] = group_of(arg);  // a cooperative group passed on: nothing runs
       } else {

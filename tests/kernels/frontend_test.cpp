@@ -573,8 +573,6 @@ INSTANTIATE_TEST_SUITE_P(
                     "__syncthreads_count is not supported"},
         Unsupported{"static_local", "  static int count = 0;", ":3:3",
                     "the static or extern local 'count' is not supported"},
-        Unsupported{"reference_local", "  int& r = n;", ":3:3",
-                    "the reference 'r' is not supported"},
         Unsupported{"lambda", "  auto g = [](int x) { return x; };", ":3:12",
                     "a lambda or statement expression is not supported"},
         Unsupported{"range_for", "  int v[2] = {1, 2};\n  for (int x : v) a[x] = 0;", ":4:3",
@@ -880,6 +878,60 @@ struct Base { virtual __device__ int f() const { return 1; } };
 __global__ void k(const Base* b, int* out) { out[0] = b->f(); }
 )"),
                    "virtual function 'f' is not supported");
+}
+
+TEST_F(FrontendTest, IntegerReferenceParametersChangeTheCallersLocal) {
+  const ir::Kernel k = load(R"(
+__device__ int mirror(int& d, const int& size) {
+  if (d < 0) d = -d;
+  if (d >= size) d = 2 * size - 2 - d;
+  return d;
+}
+__global__ void k(int* out, int n) {
+  int x = (int)threadIdx.x - 2;
+  mirror(x, n);
+  if (x == 1) out[0] = 1;
+  mirror(n, 3);
+  if (n == -2) out[1] = 1;
+}
+)");
+  // 8 threads, one warp of 8, n = 6: x = -2 .. 5 mirrored to 2, 1, 0, 1, 2, 3, 4, 5 (x == 1 for
+  // threads 1 and 3); n itself mirrored at 3: 6 >= 3, so n = 2 * 3 - 2 - 6 = -2 for every thread.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {6}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 10)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 12)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
+  // A call whose int result is discarded still runs (mirror(x, n) and mirror(n, 3) are statements).
+  // d < 0 in the first call (each call inlines its own statements): true for threads 0 and 1.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 3)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
+}
+
+TEST_F(FrontendTest, ReferenceLocalsAliasLocalsAndReadMemoryAsData) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int* out, int n) {
+  int x = threadIdx.x;
+  int& r = x;
+  r = r + 1;
+  const int& c = x;
+  x = x * 2;
+  if (c == 4) out[0] = 1;
+  int& m = n;
+  m = 3;
+  if (n == 3) out[1] = 1;
+}
+)");
+  // 8 threads, n = 0: c is x itself, (t + 1) * 2 == 4 for t = 1 only; n becomes 3 through m.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {0}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 8)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 11)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
+  // A reference to memory reads memory: a branch on it is data-dependent, even after a write.
+  EXPECT_PRED2(warpdiv::testing::contains, refusal(R"(
+__global__ void k(int* out) {
+  int& m = out[threadIdx.x];
+  m = 3;
+  if (m == 3) out[0] = 1;
+}
+)"),
+               "k.cu:5:7");
 }
 
 }  // namespace
