@@ -934,4 +934,77 @@ __global__ void k(int* out) {
                "k.cu:5:7");
 }
 
+TEST_F(FrontendTest, LocalObjectsAreFollowedMemberByMember) {
+  const ir::Kernel k = load(R"(
+struct Loader {
+  int last, stride, end;
+  __device__ void init(int first, int step, int n) { last = first - step; stride = step; end = n; }
+  __device__ int next() {
+    last += stride;
+    if (last == end) { last -= 2 * stride; stride = -stride; }
+    return last;
+  }
+};
+struct Base { int lo; __device__ Base(int l) : lo(l) {} };
+struct Window : Base {
+  int hi = 100;
+  __device__ Window(int l, int h) : Base(l) { hi = h; }
+  __device__ bool contains(int i) const { return i >= lo && i < hi; }
+};
+struct Pair { int a, b; };
+__global__ void k(int* out, int n) {
+  Loader l;
+  l.init(threadIdx.x, 1, n);
+  int v = 0;
+  for (int i = 0; i < 3; ++i) v = l.next();
+  if (v == 2) out[0] = 1;
+  Window w(2, 6);
+  if (w.contains(threadIdx.x)) out[1] = 1;
+  Pair p = {(int)threadIdx.x, 3};
+  Pair q = p;
+  q.b = q.a + q.b;
+  if (q.b > 7) out[2] = 1;
+  Window c = w;
+  c.hi = 4;
+  if (c.contains(threadIdx.x)) out[3] = 1;
+}
+)");
+  // 8 threads, one warp, n = 6. The loader starts at t - 1 and steps by 1 three times, turning
+  // back by two at 6: t = 4, 5, 6 meet 6 at their third, second, first step (one lane each time)
+  // and end at 4, 3, 2; t = 0 ends at 2, t = 7 at 9. v == 2 for t = 0 and 6.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {6}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 7)), (std::vector<std::uint64_t>{3, 3, 24, 3}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 23)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
+  // Window(2, 6): lo from the base's constructor, hi 100 from its initialiser, then 6: t = 2 .. 5.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 25)), (std::vector<std::uint64_t>{1, 1, 8, 4}));
+  // q is a copy of {t, 3}: q.b = t + 3 > 7 for t = 5, 6, 7.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 29)), (std::vector<std::uint64_t>{1, 1, 8, 3}));
+  // c is a copy of w with hi 4: t = 2, 3.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 32)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
+}
+
+TEST_F(FrontendTest, WritesToAnObjectTheModelCannotFollowAreRefused) {
+  const std::string s = "struct S { int n; __device__ int& get() { return n; } };\n";
+  EXPECT_PRED2(warpdiv::testing::contains,
+               refusal(s + "__global__ void k(int* out) { S s; s.n = 1; s.get() = 5; }"),
+               "k.cu:1:43: returning a reference to 'n' is not supported");
+  EXPECT_PRED2(warpdiv::testing::contains,
+               refusal(s + "__global__ void k(int* out) { S s; S* p = &s; p->n = 2; }"),
+               "taking the address of the local 's' is not supported");
+  EXPECT_PRED2(warpdiv::testing::contains,
+               refusal(s + "__device__ void set(S* p) { p->n = 3; }\n"
+                           "struct T { int m; __device__ void f() { set(nullptr); g(this); }\n"
+                           "  __device__ void g(T* t) { t->m = 1; } };\n"
+                           "__global__ void k(int* out) { T t; t.f(); }"),
+               "handing 'this' on is not supported");
+  // A member read before it is written is undefined behaviour, named when a thread does it.
+  const ir::Kernel k = load(s + "__global__ void k(int* out) { S s; if (s.n == 1) out[0] = 1; }");
+  try {
+    ir::replay(k, launch(k, {1, 1, 1}, {1, 1, 1}, 32, {}));
+    ADD_FAILURE() << "reading s.n before it is written was accepted";
+  } catch (const InvalidInput& e) {
+    EXPECT_PRED2(warpdiv::testing::contains, e.what(), "s.n");
+  }
+}
+
 }  // namespace
