@@ -124,7 +124,8 @@ class Lowerer {
 
  private:
   struct Binding {
-    enum Kind { Local, Param } kind = Local;
+    // Memory: a reference to memory (int& c = a[i]): reads are opaque, writes are work.
+    enum Kind { Local, Param, Memory } kind = Local;
     std::int32_t id = ir::kNone;
   };
 
@@ -231,6 +232,28 @@ class Lowerer {
       return true;
     }
 
+    /// int& r = n: r may assign n.
+    bool VisitVarDecl(clang::VarDecl* var) {
+      const clang::QualType type = var->getType();
+      if (type->isLValueReferenceType() && !type.getNonReferenceType().isConstQualified() &&
+          var->getInit() != nullptr)
+        note(var->getInit());
+      return true;
+    }
+
+    /// f(x) where f takes int& x: f may assign it.
+    bool VisitCallExpr(clang::CallExpr* call) {
+      const clang::FunctionDecl* callee = call->getDirectCallee();
+      if (callee == nullptr) return true;
+      const auto args = call_arguments(call, callee);
+      for (unsigned i = 0; i < callee->getNumParams() && i < args.size(); ++i) {
+        const clang::QualType type = callee->getParamDecl(i)->getType();
+        if (type->isLValueReferenceType() && !type.getNonReferenceType().isConstQualified())
+          note(args[i]);
+      }
+      return true;
+    }
+
    private:
     void note(const clang::Expr* target) {
       if (const auto* var = named_variable(target))
@@ -322,23 +345,51 @@ class Lowerer {
       if (var->hasAttr<clang::CUDASharedAttr>()) continue;  // shared memory: nothing runs
       if (var->isStaticLocal() || var->hasExternalStorage())
         refuse(s, "the static or extern local '" + var->getNameAsString() + "' is not supported");
+      if (const auto* record = trackable(var->getType())) {
+        object_vars_.erase(var);
+        if (var->getType()->isReferenceType()) {  // S& r = s: s itself
+          const int object = var->getInit() != nullptr ? object_of(var->getInit()) : kUnknownObject;
+          if (object != kUnknownObject) {
+            object_vars_[var] = object;
+            continue;
+          }
+        } else {
+          const ir::SourceRange where = range(var->getSourceRange());
+          const int object = make_object(record, var->getNameAsString(), where, declared);
+          object_vars_[var] = object;
+          if (var->getInit() != nullptr) initialise(object, var->getInit(), declared);
+          continue;
+        }
+      }
       if (is_group_type(var->getType())) {  // cg::thread_block b = cg::this_thread_block(); ...
         groups_[var] = var->getInit() != nullptr ? group_of(var->getInit())
                                                  : group_of_type(var->getType());
         continue;
       }
       const auto type = scalar_type(var->getType());
-      if (var->getType()->isReferenceType()) {
-        if (type && var->getType().getNonReferenceType().isConstQualified() && var->getInit()) {
+      if (var->getType()->isReferenceType() && var->getInit() != nullptr) {
+        const clang::Expr* init = var->getInit();
+        if (type && var->getType().getNonReferenceType().isConstQualified() &&
+            !bound_local(init)) {  // const int& r = a + b: a copy of the value
           const ir::LocalId local =
               k_.add_local(var->getNameAsString(), *type, range(var->getSourceRange()));
           bindings_[var] = Binding{Binding::Local, local};
-          declared.push_back(
-              k_.declare(local, lower_int(var->getInit()), range(var->getSourceRange())));
+          declared.push_back(k_.declare(local, lower_int(init), range(var->getSourceRange())));
           continue;
         }
-        refuse(s, "the reference '" + var->getNameAsString() + "' is not supported");
+        if (type) {
+          const auto binding = reference_binding(init, *type);
+          if (!binding)
+            refuse(s, "the reference '" + var->getNameAsString() + "' is bound to '" + text(init) +
+                          "', which the model cannot change through it");
+          bindings_[var] = *binding;
+          continue;
+        }
+        scan_work(init);  // float& c = a[i] ...: memory the model does not follow
+        continue;
       }
+      if (var->getType()->isReferenceType())
+        refuse(s, "the reference '" + var->getNameAsString() + "' is not supported");
       if (type) {
         const ir::LocalId local =
             k_.add_local(var->getNameAsString(), *type, range(var->getSourceRange()));
@@ -406,6 +457,12 @@ class Lowerer {
 
   ir::StmtId lower_return(const clang::ReturnStmt* s) {
     const clang::Expr* value = s->getRetValue();
+    const clang::QualType returned = call_stack_.back()->getReturnType();
+    if (value != nullptr && returned->isLValueReferenceType() &&
+        !returned.getNonReferenceType().isConstQualified() &&
+        (bound_local(value) || object_of(value) != kUnknownObject))
+      refuse(s, "returning a reference to '" + text(value) +
+                    "' is not supported (the model cannot follow writes through it)");
     if (value == nullptr) return k_.return_(ir::kNone, range(s));
     if (call_stack_.size() > 1 && scalar_type(value->getType())) {
       return k_.return_(lower_int(value), range(s));
@@ -454,6 +511,11 @@ class Lowerer {
     if (const auto* cast = llvm::dyn_cast<clang::CStyleCastExpr>(bare)) {
       if (cast->getType()->isVoidType()) bare = cast->getSubExpr()->IgnoreParens();  // (void)x;
     }
+    if (const auto assigned = object_assignment(bare)) {  // a = b; for an object the model tracks
+      std::vector<ir::StmtId> copied;
+      copy_object(assigned->first, assigned->second, copied);
+      return k_.block(copied, range(e));
+    }
     if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(bare)) {
       if (op->getOpcode() == clang::BO_Comma) {
         const ir::StmtId first = lower_stmt(op->getLHS());
@@ -489,7 +551,11 @@ class Lowerer {
       if (callee != nullptr && is_group_sync(call)) return lower_group_sync(call);
       if (callee != nullptr && inlinable(callee)) {
         check_callee(call, callee);
-        return inline_call(call, callee, ir::kNone);
+        // A result nobody uses still has a local for the callee's return to assign.
+        const auto type = scalar_type(callee->getReturnType());
+        const ir::LocalId result =
+            type ? k_.add_local(callee->getNameAsString() + "()", *type, range(call)) : ir::kNone;
+        return inline_call(call, callee, result);
       }
     }
     // Anything else (a memory write, float work, printf, an atomic ...) is opaque work.
@@ -500,7 +566,28 @@ class Lowerer {
   // ------------------------------------------------------------------------------------------
   // Assignments to modelled locals
 
+  /// What an int& bound to `target` is: the local itself (writes through it reach the local),
+  /// memory (a[i], s.n: opaque reads, writes as work), or nothing the model can follow (a
+  /// kernel parameter, a local of another type).
+  std::optional<Binding> reference_binding(const clang::Expr* target, ir::ScalarType type) {
+    if (const auto local = bound_local(target))
+      return k_.locals[*local].type == type ? std::optional<Binding>(Binding{Binding::Local, *local})
+                                            : std::nullopt;
+    if (const clang::VarDecl* var = named_variable(target)) {
+      const auto found = bindings_.find(var);
+      if (found != bindings_.end()) {
+        if (found->second.kind == Binding::Memory) return found->second;
+        return std::nullopt;
+      }
+      if (!var->hasGlobalStorage()) return std::nullopt;
+    }
+    scan_work(target);
+    return Binding{Binding::Memory, ir::kNone};
+  }
+
   std::optional<ir::LocalId> bound_local(const clang::Expr* target) {
+    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(target->IgnoreParenImpCasts()))
+      return field_local(member);
     const clang::VarDecl* var = named_variable(target);
     if (var == nullptr) return std::nullopt;
     const auto found = bindings_.find(var);
@@ -562,6 +649,7 @@ class Lowerer {
     if (const auto* subst = dyn_cast<clang::SubstNonTypeTemplateParmExpr>(e))
       return lower_int(subst->getReplacement());
     if (const auto* arg = dyn_cast<clang::CXXDefaultArgExpr>(e)) return lower_int(arg->getExpr());
+    if (const auto* init = dyn_cast<clang::CXXDefaultInitExpr>(e)) return lower_int(init->getExpr());
     if (const auto* literal = dyn_cast<clang::IntegerLiteral>(e))
       return constant(
           *type, llvm::APSInt(literal->getValue(), literal->getType()->isUnsignedIntegerType()),
@@ -644,6 +732,7 @@ class Lowerer {
       refuse(ref, "a reference to '" + decl->getNameAsString() + "' is not supported");
     const auto found = bindings_.find(var);
     if (found != bindings_.end()) {
+      if (found->second.kind == Binding::Memory) return opaque(ref, type);
       const ir::ExprId value = found->second.kind == Binding::Local
                                    ? k_.local(found->second.id, where)
                                    : k_.param(found->second.id, where);
@@ -661,6 +750,8 @@ class Lowerer {
   }
 
   ir::ExprId lower_member(const clang::MemberExpr* member, ir::ScalarType type) {
+    if (const auto local = field_local(member))
+      return convert(k_.local(*local, range(member)), type, range(member));
     const clang::Expr* base = strip(member->getBase());
     if (const auto* call = llvm::dyn_cast<clang::CallExpr>(base)) {  // cta.group_index().x
       if (call->getDirectCallee() != nullptr && in_group_api(call->getDirectCallee()))
@@ -893,12 +984,17 @@ class Lowerer {
   /// reads its members as opaque values (this->n) and writes them as work.
   ir::StmtId inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee,
                          ir::LocalId result) {
-    if (const clang::Expr* object = call_object(call)) scan_work(object);
-    return inline_function(call, callee, call_arguments(call, callee), result);
+    int this_object = kUnknownObject;
+    if (const clang::Expr* object = call_object(call)) {
+      this_object = object_of(object);
+      if (this_object == kUnknownObject) scan_work(object);
+    }
+    return inline_function(call, callee, call_arguments(call, callee), result, this_object);
   }
 
   ir::StmtId inline_function(const clang::Expr* call, const clang::FunctionDecl* callee,
-                             const std::vector<const clang::Expr*>& args, ir::LocalId result) {
+                             const std::vector<const clang::Expr*>& args, ir::LocalId result,
+                             int this_object = kUnknownObject) {
     const clang::FunctionDecl* definition = nullptr;
     callee->hasBody(definition);
     const ir::SourceRange where = range(call);
@@ -914,18 +1010,39 @@ class Lowerer {
         body.push_back(k_.declare(local, convert(lower_int(arg), *type, where), where));
         bindings_[param] = Binding{Binding::Local, local};
       } else if (type) {
-        refuse(call, "the reference parameter '" + param->getNameAsString() + "' of '" +
-                         callee->getNameAsString() + "' is not supported");
+        // int& d: the callee's d is the caller's local itself (writes reach it). Bound to
+        // anything else (a[i], s.n), it reads that memory (opaque) and its writes are memory work.
+        const auto binding = reference_binding(arg, *type);
+        if (!binding)
+          refuse(call, "the reference parameter '" + param->getNameAsString() + "' of '" +
+                           callee->getNameAsString() + "' is bound to '" + text(arg) +
+                           "', which the model cannot change through it");
+        bindings_[param] = *binding;
       } else if (is_group_type(param->getType())) {
         groups_[param] = group_of(arg);  // a cooperative group passed on: nothing runs
+      } else if (const auto* record = trackable(param->getType())) {
+        object_vars_.erase(param);
+        if (reference) {  // S& s: the caller's object itself, when the model tracks it
+          const int object = object_of(arg);
+          if (object != kUnknownObject) object_vars_[param] = object;
+          else scan_work(arg);
+        } else {  // S s: a copy
+          const int object = make_object(record, param->getNameAsString(),
+                                         range(param->getSourceRange()), body);
+          object_vars_[param] = object;
+          copy_object(object, arg, body);
+        }
       } else {
-        scan_work(arg);  // a pointer, float or struct argument: opaque
+        scan_work(arg);  // a pointer, float or untracked struct argument: opaque
         bindings_.erase(param);
       }
     }
+    const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(definition);
+    const bool has_this = method != nullptr && !method->isStatic();
+    this_stack_.push_back(has_this ? this_object : kUnknownObject);
     if (const auto* constructor = llvm::dyn_cast<clang::CXXConstructorDecl>(definition)) {
       for (const clang::CXXCtorInitializer* init : constructor->inits())
-        scan_work(init->getInit());  // members and bases are the object's memory: work
+        initialise_member(init, this_object, body);
     }
     call_stack_.push_back(definition);
     std::vector<ir::StmtId>* outer = hoisted_;
@@ -935,7 +1052,293 @@ class Lowerer {
     no_hoist_ = outer_no_hoist;
     hoisted_ = outer;
     call_stack_.pop_back();
+    this_stack_.pop_back();
     return k_.inlined_call(callee->getNameAsString(), result, k_.block(body, where), where);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Objects: a local variable of a struct or class type is followed member by member. Each
+  // integer member (of the class and its bases, and of member objects) is a local of the model
+  // named "s.n"; a member function runs inlined on its object (this); copies and assignments
+  // copy member by member. An object the model does not track (in memory, shared, an array
+  // element, a kernel parameter, a union or one with bit-fields) reads as opaque memory and is
+  // written as work.
+
+  static constexpr int kUnknownObject = -1;
+
+  struct Object {
+    std::unordered_map<const clang::FieldDecl*, ir::LocalId> scalars;  // integer members
+    std::unordered_map<const clang::FieldDecl*, int> records;          // member objects
+  };
+
+  /// The class of `type` (or of what it references) when the model can follow its members.
+  const clang::CXXRecordDecl* trackable(clang::QualType type) const {
+    type = type.getNonReferenceType();
+    const clang::CXXRecordDecl* record = type->getAsCXXRecordDecl();
+    if (record == nullptr || !record->hasDefinition()) return nullptr;
+    record = record->getDefinition();
+    if (type.isVolatileQualified() || in_prelude(record) ||
+        sources_.isInSystemHeader(sources_.getExpansionLoc(record->getLocation())))
+      return nullptr;
+    return plain_layout(record) ? record : nullptr;
+  }
+
+  /// No union, bit-field, virtual base or virtual function anywhere in it.
+  static bool plain_layout(const clang::CXXRecordDecl* record) {
+    if (record->isUnion() || record->getNumVBases() > 0 || record->isPolymorphic()) return false;
+    for (const clang::FieldDecl* field : record->fields())
+      if (field->isBitField()) return false;
+    for (const clang::CXXBaseSpecifier& base : record->bases()) {
+      const clang::CXXRecordDecl* parent = base.getType()->getAsCXXRecordDecl();
+      if (parent == nullptr || !parent->hasDefinition() || !plain_layout(parent->getDefinition()))
+        return false;
+    }
+    return true;
+  }
+
+  /// A new object of `record` named `name`: its members' locals are declared in `out`, unassigned
+  /// (reading one before it is written is undefined behaviour, as for any local; so is copying a
+  /// partly assigned object, which C++ allows for trivially copyable types: the model is stricter).
+  int make_object(const clang::CXXRecordDecl* record, const std::string& name,
+                  ir::SourceRange where, std::vector<ir::StmtId>& out) {
+    const int id = static_cast<int>(objects_.size());
+    objects_.emplace_back();
+    add_members(id, record, name, where, out);
+    return id;
+  }
+
+  void add_members(int id, const clang::CXXRecordDecl* record, const std::string& name,
+                   ir::SourceRange where, std::vector<ir::StmtId>& out) {
+    for (const clang::CXXBaseSpecifier& base : record->bases())
+      add_members(id, base.getType()->getAsCXXRecordDecl()->getDefinition(), name, where, out);
+    for (const clang::FieldDecl* field : record->fields()) {
+      const std::string member = name + "." + field->getNameAsString();
+      if (field->getType()->isReferenceType()) continue;
+      if (const auto type = scalar_type(field->getType())) {
+        const ir::LocalId local = k_.add_local(member, *type, where);
+        out.push_back(k_.declare(local, ir::kNone, where));
+        objects_[id].scalars[field] = local;
+      } else if (const auto* inner = trackable(field->getType())) {
+        objects_[id].records[field] = make_object(inner, member, where, out);
+      }
+    }
+  }
+
+  /// The tracked object an expression names: a local object, a member object of one, `this` or
+  /// `*this` in an inlined member function; kUnknownObject otherwise.
+  int object_of(const clang::Expr* e) const {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
+      return object_of(temp->getSubExpr());
+    if (llvm::isa<clang::CXXThisExpr>(e))
+      return this_stack_.empty() ? kUnknownObject : this_stack_.back();
+    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
+        op != nullptr && op->getOpcode() == clang::UO_Deref &&
+        llvm::isa<clang::CXXThisExpr>(op->getSubExpr()->IgnoreParenImpCasts()))
+      return this_stack_.empty() ? kUnknownObject : this_stack_.back();
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+      const auto found = var != nullptr ? object_vars_.find(var) : object_vars_.end();
+      return found != object_vars_.end() ? found->second : kUnknownObject;
+    }
+    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
+      const auto* field = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
+      const int base = member_base_object(member);
+      if (field == nullptr || base == kUnknownObject) return kUnknownObject;
+      const auto found = objects_[base].records.find(field);
+      return found != objects_[base].records.end() ? found->second : kUnknownObject;
+    }
+    return kUnknownObject;
+  }
+
+  /// The object whose member `member` reads: obj.n, this->n, n inside a member function.
+  int member_base_object(const clang::MemberExpr* member) const {
+    const clang::Expr* base = member->getBase()->IgnoreParenImpCasts();
+    if (member->isArrow() && !llvm::isa<clang::CXXThisExpr>(base)) return kUnknownObject;
+    return object_of(base);
+  }
+
+  /// The local holding an integer member of a tracked object.
+  std::optional<ir::LocalId> field_local(const clang::MemberExpr* member) const {
+    const auto* field = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
+    if (field == nullptr) return std::nullopt;
+    const int object = member_base_object(member);
+    if (object == kUnknownObject) return std::nullopt;
+    const auto found = objects_[object].scalars.find(field);
+    if (found == objects_[object].scalars.end()) return std::nullopt;
+    return found->second;
+  }
+
+  /// Every member of `object` set to an opaque value (it was written by what the model does not
+  /// follow: a copy from memory, a call's struct result ...).
+  void forget(int object, const std::string& why, ir::SourceRange where,
+              std::vector<ir::StmtId>& out) {
+    for (const auto& [field, local] : objects_[object].scalars)
+      out.push_back(k_.assign(local, k_.opaque(k_.locals[local].type,
+                                               k_.locals[local].name + " (" + why + ")", where),
+                              where));
+    for (const auto& [field, inner] : objects_[object].records) forget(inner, why, where, out);
+  }
+
+  void zero(int object, ir::SourceRange where, std::vector<ir::StmtId>& out) {
+    for (const auto& [field, local] : objects_[object].scalars)
+      out.push_back(k_.assign(local, k_.constant(k_.locals[local].type, 0, where), where));
+    for (const auto& [field, inner] : objects_[object].records) zero(inner, where, out);
+  }
+
+  /// dst = src, member by member (a trivial or defaulted copy); from an untracked source, the
+  /// members become opaque.
+  void copy_object(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out) {
+    const ir::SourceRange where = range(src);
+    const int from = object_of(src);
+    if (from == kUnknownObject) {
+      run_statement_parts(src, out);
+      forget(dst, "copied from " + text(src), where, out);
+      return;
+    }
+    if (from == dst) return;
+    for (const auto& [field, local] : objects_[dst].scalars) {
+      const auto found = objects_[from].scalars.find(field);
+      out.push_back(k_.assign(local,
+                              found != objects_[from].scalars.end()
+                                  ? k_.local(found->second, where)
+                                  : k_.opaque(k_.locals[local].type, text(src), where),
+                              where));
+    }
+    for (const auto& [field, inner] : objects_[dst].records) {
+      const auto found = objects_[from].records.find(field);
+      if (found != objects_[from].records.end()) {
+        copy_between(inner, found->second, where, out);
+      } else {
+        forget(inner, "copied from " + text(src), where, out);
+      }
+    }
+  }
+
+  void copy_between(int dst, int from, ir::SourceRange where, std::vector<ir::StmtId>& out) {
+    for (const auto& [field, local] : objects_[dst].scalars)
+      out.push_back(k_.assign(local, k_.local(objects_[from].scalars.at(field), where), where));
+    for (const auto& [field, inner] : objects_[dst].records)
+      copy_between(inner, objects_[from].records.at(field), where, out);
+  }
+
+  /// Scans an expression the model does not evaluate, with its calls run first, into `out`.
+  void run_statement_parts(const clang::Expr* e, std::vector<ir::StmtId>& out) {
+    std::vector<ir::StmtId>* outer = hoisted_;
+    hoisted_ = &out;
+    scan_work(e);
+    hoisted_ = outer;
+  }
+
+  /// Runs an expression's own statements (its hoisted calls) into `out` and returns its value.
+  ir::ExprId value_into(const clang::Expr* e, ir::ScalarType type, std::vector<ir::StmtId>& out) {
+    std::vector<ir::StmtId>* outer = hoisted_;
+    hoisted_ = &out;
+    const ir::ExprId value = convert(lower_int(e), type, range(e));
+    hoisted_ = outer;
+    return value;
+  }
+
+  /// The object's initialisation from `init` (a constructor, a copy, braces, anything else).
+  void initialise(int object, const clang::Expr* init, std::vector<ir::StmtId>& out) {
+    init = init->IgnoreParens();
+    if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(init))
+      init = cleanups->getSubExpr()->IgnoreParens();
+    if (const auto* bind = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(init))
+      init = bind->getSubExpr()->IgnoreParens();
+    const ir::SourceRange where = range(init);
+    if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(init)) {
+      const clang::CXXConstructorDecl* constructor = construct->getConstructor();
+      if (construct->requiresZeroInitialization()) zero(object, where, out);
+      if (constructor->isCopyOrMoveConstructor() &&
+          (constructor->isTrivial() || constructor->isDefaulted())) {
+        copy_object(object, construct->getArg(0), out);
+        return;
+      }
+      if (constructor->isTrivial()) return;
+      if (!inlinable(constructor) || !constructor->hasBody()) {
+        run_statement_parts(init, out);
+        forget(object, "set by " + text(init), where, out);
+        return;
+      }
+      check_function(construct, constructor);
+      std::vector<const clang::Expr*> args(construct->arg_begin(), construct->arg_end());
+      std::vector<ir::StmtId>* outer = hoisted_;
+      hoisted_ = &out;
+      out.push_back(inline_function(construct, constructor, args, ir::kNone, object));
+      hoisted_ = outer;
+      return;
+    }
+    if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(init)) {
+      const auto* record = list->getType()->getAsCXXRecordDecl();
+      if (record != nullptr && record->getNumBases() == 0 && !list->getType()->isUnionType()) {
+        unsigned index = 0;
+        for (const clang::FieldDecl* field : record->fields()) {
+          if (index >= list->getNumInits()) break;
+          initialise_field(object, field, list->getInit(index++), out);
+        }
+        return;
+      }
+    }
+    if (llvm::isa<clang::ImplicitValueInitExpr>(init) || llvm::isa<clang::CXXScalarValueInitExpr>(init)) {
+      zero(object, where, out);
+      return;
+    }
+    copy_object(object, init, out);
+  }
+
+  void initialise_field(int object, const clang::FieldDecl* field, const clang::Expr* init,
+                        std::vector<ir::StmtId>& out) {
+    const auto scalar = objects_[object].scalars.find(field);
+    if (scalar != objects_[object].scalars.end()) {
+      const ir::LocalId local = scalar->second;
+      out.push_back(
+          k_.assign(local, value_into(init, k_.locals[local].type, out), range(init)));
+      return;
+    }
+    const auto inner = objects_[object].records.find(field);
+    if (inner != objects_[object].records.end()) {
+      initialise(inner->second, init, out);
+      return;
+    }
+    run_statement_parts(init, out);  // a float or pointer member: work on memory
+  }
+
+  /// A constructor's member or base initialiser, run on `object` (or scanned as work when the
+  /// object is not tracked).
+  void initialise_member(const clang::CXXCtorInitializer* init, int object,
+                         std::vector<ir::StmtId>& out) {
+    if (object == kUnknownObject) {
+      run_statement_parts(init->getInit(), out);
+      return;
+    }
+    if (init->isBaseInitializer()) {
+      initialise(object, init->getInit(), out);  // the base's members are the object's own
+      return;
+    }
+    if (const clang::FieldDecl* field = init->getMember()) {
+      initialise_field(object, field, init->getInit(), out);
+      return;
+    }
+    run_statement_parts(init->getInit(), out);
+  }
+
+  /// `a = b` (built-in, trivial or defaulted assignment) where a is a tracked object.
+  std::optional<std::pair<int, const clang::Expr*>> object_assignment(const clang::Expr* e) const {
+    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(e);
+        op != nullptr && op->getOpcode() == clang::BO_Assign) {
+      const int object = object_of(op->getLHS());
+      if (object != kUnknownObject) return std::make_pair(object, op->getRHS());
+    }
+    if (const auto* call = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e);
+        call != nullptr && call->getOperator() == clang::OO_Equal && call->getNumArgs() == 2) {
+      const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
+      if (method != nullptr && (method->isTrivial() || method->isDefaulted())) {
+        const int object = object_of(call->getArg(0));
+        if (object != kUnknownObject) return std::make_pair(object, call->getArg(1));
+      }
+    }
+    return std::nullopt;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -1364,7 +1767,8 @@ class Lowerer {
         refuse(op, "'" + text(op) +
                        "' changes a local inside a larger expression: not supported "
                        "(write it as its own statement)");
-      if (op->getOpcode() == clang::UO_AddrOf && bound_local(op->getSubExpr()))
+      if (op->getOpcode() == clang::UO_AddrOf &&
+          (bound_local(op->getSubExpr()) || object_of(op->getSubExpr()) != kUnknownObject))
         refuse(op, "taking the address of the local '" + text(op->getSubExpr()) +
                        "' is not supported (the model cannot follow writes through it)");
     }
@@ -1377,6 +1781,17 @@ class Lowerer {
     }
     if (llvm::isa<clang::LambdaExpr>(s) || llvm::isa<clang::StmtExpr>(s))
       refuse(s, "a lambda or statement expression is not supported");
+    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(s)) {
+      // this->n: a member read, not `this` handed on.
+      if (llvm::isa<clang::CXXThisExpr>(member->getBase()->IgnoreParenImpCasts())) return;
+    }
+    if (llvm::isa<clang::CXXThisExpr>(s) && !this_stack_.empty() &&
+        this_stack_.back() != kUnknownObject)
+      refuse(s, "handing 'this' on is not supported: the model follows this object's members and "
+                "could not follow writes through the pointer");
+    if (const auto* e = llvm::dyn_cast<clang::Expr>(s); e != nullptr && object_assignment(e))
+      refuse(s, "'" + text(s) + "' assigns an object inside a larger expression: not supported "
+                "(write it as its own statement)");
     if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(s)) {
       // A user-written constructor runs as an inlined call on opaque object memory.
       const clang::CXXConstructorDecl* constructor = construct->getConstructor();
@@ -1424,6 +1839,9 @@ class Lowerer {
   std::map<clang::FileID, std::uint32_t> files_;
   std::unordered_map<const clang::VarDecl*, Binding> bindings_;
   std::unordered_map<const clang::VarDecl*, Group> groups_;
+  std::vector<Object> objects_;
+  std::unordered_map<const clang::VarDecl*, int> object_vars_;
+  std::vector<int> this_stack_;  // the object of each inlined call (kUnknownObject: none known)
   std::set<const clang::VarDecl*> assigned_parameters_;
   std::vector<ir::StmtId> parameter_copies_;
   std::vector<const clang::FunctionDecl*> call_stack_;

@@ -573,8 +573,6 @@ INSTANTIATE_TEST_SUITE_P(
                     "__syncthreads_count is not supported"},
         Unsupported{"static_local", "  static int count = 0;", ":3:3",
                     "the static or extern local 'count' is not supported"},
-        Unsupported{"reference_local", "  int& r = n;", ":3:3",
-                    "the reference 'r' is not supported"},
         Unsupported{"lambda", "  auto g = [](int x) { return x; };", ":3:12",
                     "a lambda or statement expression is not supported"},
         Unsupported{"range_for", "  int v[2] = {1, 2};\n  for (int x : v) a[x] = 0;", ":4:3",
@@ -880,6 +878,133 @@ struct Base { virtual __device__ int f() const { return 1; } };
 __global__ void k(const Base* b, int* out) { out[0] = b->f(); }
 )"),
                    "virtual function 'f' is not supported");
+}
+
+TEST_F(FrontendTest, IntegerReferenceParametersChangeTheCallersLocal) {
+  const ir::Kernel k = load(R"(
+__device__ int mirror(int& d, const int& size) {
+  if (d < 0) d = -d;
+  if (d >= size) d = 2 * size - 2 - d;
+  return d;
+}
+__global__ void k(int* out, int n) {
+  int x = (int)threadIdx.x - 2;
+  mirror(x, n);
+  if (x == 1) out[0] = 1;
+  mirror(n, 3);
+  if (n == -2) out[1] = 1;
+}
+)");
+  // 8 threads, one warp of 8, n = 6: x = -2 .. 5 mirrored to 2, 1, 0, 1, 2, 3, 4, 5 (x == 1 for
+  // threads 1 and 3); n itself mirrored at 3: 6 >= 3, so n = 2 * 3 - 2 - 6 = -2 for every thread.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {6}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 10)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 12)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
+  // A call whose int result is discarded still runs (mirror(x, n) and mirror(n, 3) are statements).
+  // d < 0 in the first call (each call inlines its own statements): true for threads 0 and 1.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 3)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
+}
+
+TEST_F(FrontendTest, ReferenceLocalsAliasLocalsAndReadMemoryAsData) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int* out, int n) {
+  int x = threadIdx.x;
+  int& r = x;
+  r = r + 1;
+  const int& c = x;
+  x = x * 2;
+  if (c == 4) out[0] = 1;
+  int& m = n;
+  m = 3;
+  if (n == 3) out[1] = 1;
+}
+)");
+  // 8 threads, n = 0: c is x itself, (t + 1) * 2 == 4 for t = 1 only; n becomes 3 through m.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {0}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 8)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 11)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
+  // A reference to memory reads memory: a branch on it is data-dependent, even after a write.
+  EXPECT_PRED2(warpdiv::testing::contains, refusal(R"(
+__global__ void k(int* out) {
+  int& m = out[threadIdx.x];
+  m = 3;
+  if (m == 3) out[0] = 1;
+}
+)"),
+               "k.cu:5:7");
+}
+
+TEST_F(FrontendTest, LocalObjectsAreFollowedMemberByMember) {
+  const ir::Kernel k = load(R"(
+struct Loader {
+  int last, stride, end;
+  __device__ void init(int first, int step, int n) { last = first - step; stride = step; end = n; }
+  __device__ int next() {
+    last += stride;
+    if (last == end) { last -= 2 * stride; stride = -stride; }
+    return last;
+  }
+};
+struct Base { int lo; __device__ Base(int l) : lo(l) {} };
+struct Window : Base {
+  int hi = 100;
+  __device__ Window(int l, int h) : Base(l) { hi = h; }
+  __device__ bool contains(int i) const { return i >= lo && i < hi; }
+};
+struct Pair { int a, b; };
+__global__ void k(int* out, int n) {
+  Loader l;
+  l.init(threadIdx.x, 1, n);
+  int v = 0;
+  for (int i = 0; i < 3; ++i) v = l.next();
+  if (v == 2) out[0] = 1;
+  Window w(2, 6);
+  if (w.contains(threadIdx.x)) out[1] = 1;
+  Pair p = {(int)threadIdx.x, 3};
+  Pair q = p;
+  q.b = q.a + q.b;
+  if (q.b > 7) out[2] = 1;
+  Window c = w;
+  c.hi = 4;
+  if (c.contains(threadIdx.x)) out[3] = 1;
+}
+)");
+  // 8 threads, one warp, n = 6. The loader starts at t - 1 and steps by 1 three times, turning
+  // back by two at 6: t = 4, 5, 6 meet 6 at their third, second, first step (one lane each time)
+  // and end at 4, 3, 2; t = 0 ends at 2, t = 7 at 9. v == 2 for t = 0 and 6.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {6}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 7)), (std::vector<std::uint64_t>{3, 3, 24, 3}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 23)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
+  // Window(2, 6): lo from the base's constructor, hi 100 from its initialiser, then 6: t = 2 .. 5.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 25)), (std::vector<std::uint64_t>{1, 1, 8, 4}));
+  // q is a copy of {t, 3}: q.b = t + 3 > 7 for t = 5, 6, 7.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 29)), (std::vector<std::uint64_t>{1, 1, 8, 3}));
+  // c is a copy of w with hi 4: t = 2, 3.
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 32)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
+}
+
+TEST_F(FrontendTest, WritesToAnObjectTheModelCannotFollowAreRefused) {
+  const std::string s = "struct S { int n; __device__ int& get() { return n; } };\n";
+  EXPECT_PRED2(warpdiv::testing::contains,
+               refusal(s + "__global__ void k(int* out) { S s; s.n = 1; s.get() = 5; }"),
+               "k.cu:1:43: returning a reference to 'n' is not supported");
+  EXPECT_PRED2(warpdiv::testing::contains,
+               refusal(s + "__global__ void k(int* out) { S s; S* p = &s; p->n = 2; }"),
+               "taking the address of the local 's' is not supported");
+  EXPECT_PRED2(warpdiv::testing::contains,
+               refusal(s + "__device__ void set(S* p) { p->n = 3; }\n"
+                           "struct T { int m; __device__ void f() { set(nullptr); g(this); }\n"
+                           "  __device__ void g(T* t) { t->m = 1; } };\n"
+                           "__global__ void k(int* out) { T t; t.f(); }"),
+               "handing 'this' on is not supported");
+  // A member read before it is written is undefined behaviour, named when a thread does it.
+  const ir::Kernel k = load(s + "__global__ void k(int* out) { S s; if (s.n == 1) out[0] = 1; }");
+  try {
+    ir::replay(k, launch(k, {1, 1, 1}, {1, 1, 1}, 32, {}));
+    ADD_FAILURE() << "reading s.n before it is written was accepted";
+  } catch (const InvalidInput& e) {
+    EXPECT_PRED2(warpdiv::testing::contains, e.what(), "s.n");
+  }
 }
 
 }  // namespace
