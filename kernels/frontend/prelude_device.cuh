@@ -1261,6 +1261,10 @@ static __device__ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridD
 static __device__ cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
 static __device__ cudaError_t __cudaLaunchKernel_helper(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
 
+// math_functions.h leaves rint(double) out of nvcc's host pass (a workaround for a Boost header);
+// device code calls it.
+static __device__ double rint(double x);
+
 // ---- Legacy texture and surface references (CUDA 11's texture_fetch_functions.h and
 // surface_functions.h): an element-type read returns T; a normalized-float read returns float of
 // T's width.
