@@ -16,6 +16,7 @@
 #define __noinline__
 #define __align__(n) __attribute__((aligned(n)))
 #define __restrict__ __restrict
+#define __grid_constant__
 // nvcc's macros (Clang defines __CUDA_ARCH__ itself), and one of ours so that a file can hide code
 // from warpdiv: #ifndef __WARPDIV__ ... #endif.
 #ifndef __CUDACC__
@@ -24,9 +25,22 @@
 #define __NVCC__ 1
 #define __WARPDIV__ 1
 #define CUDART_VERSION 12000
-// cuda_runtime.h's guard: nvcc includes it before the file, so code that tests it (the samples'
-// helper_cuda.h) sees it defined.
+// The include guards of cuda_runtime.h and what it includes: nvcc includes it before the file, so
+// code that tests them (the samples' helper_cuda.h: #ifdef __DRIVER_TYPES_H__) sees them defined.
 #define __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_API_H__
+#define __DRIVER_TYPES_H__
+#define __DRIVER_FUNCTIONS_H__
+#define __VECTOR_TYPES_H__
+#define __VECTOR_FUNCTIONS_H__
+#define __TEXTURE_TYPES_H__
+#define __SURFACE_TYPES_H__
+#define __CHANNEL_DESCRIPTOR_H__
+#define __DEVICE_TYPES_H__
+#define __LIBRARY_TYPES_H__
+#define __HOST_DEFINES_H__
+#define __BUILTIN_TYPES_H__
+#define __DEVICE_LAUNCH_PARAMETERS_H__
 #define __CUDA_API_VERSION 12000
 #define __CUDA_API_VER_MAJOR__ 12
 #define __CUDA_API_VER_MINOR__ 0

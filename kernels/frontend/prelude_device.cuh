@@ -1318,7 +1318,9 @@ WARPDIV_SURF(2DLayered, cudaSurfaceType2DLayered, int x, int y, int layer)
 #undef WARPDIV_SURF
 
 // ---- What nvcc's cuda_runtime.h includes (crt/common_functions.h, crt/math_functions.h,
-// crt/host_defines.h): host code calls malloc, fabs, strcpy, clock, assert without including them.
+// crt/host_defines.h; driver_types.h includes limits.h and stddef.h): host code calls malloc, fabs, strcpy, clock, assert without including them.
+#include <limits.h>
+#include <stddef.h>
 #include <ctype.h>
 #include <string.h>
 #include <time.h>
