@@ -25,6 +25,7 @@ constexpr const char* kStubHeaders[] = {"cuda_runtime.h",
                                         "device_launch_parameters.h",
                                         "device_functions.h",
                                         "cuda_device_runtime_api.h",
-                                        "vector_types.h"};
+                                        "vector_types.h",
+                                        "cuda_profiler_api.h"};
 
 }  // namespace warpdiv::frontend::detail
