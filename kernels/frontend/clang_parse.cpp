@@ -10,6 +10,7 @@
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Frontend/Utils.h>
+#include <clang/Lex/Preprocessor.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
@@ -163,6 +164,7 @@ struct ParsedSource::Clang {
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagnostic_options =
       llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
   std::unique_ptr<RecordingConsumer> consumer;
+  std::vector<SeenToken> tokens;  // what the parser read outside system headers (reach.hpp)
   llvm::IntrusiveRefCntPtr<clang::DiagnosticsEngine> diagnostics;
   std::unique_ptr<clang::CompilerInstance> instance;
   std::unique_ptr<clang::SyntaxOnlyAction> action;
@@ -210,6 +212,18 @@ ParsedSource::ParsedSource(const FrontendOptions& options) : clang_(std::make_un
     throw ClangDiagnostics(c.text());
   }
   c.begun = true;
+  // The tokens, for the reach's check of names of invalid declarations (reach.hpp).
+  const clang::SourceManager& sources = c.instance->getSourceManager();
+  c.instance->getPreprocessor().setTokenWatcher([&c, &sources](const clang::Token& token) {
+    if (!token.is(clang::tok::identifier) && !clang::tok::getPunctuatorSpelling(token.getKind()) &&
+        !clang::tok::getKeywordSpelling(token.getKind()))
+      return;
+    const clang::SourceLocation location = token.getLocation();
+    if (location.isInvalid() || sources.isInSystemHeader(sources.getExpansionLoc(location))) return;
+    c.tokens.push_back(SeenToken{location, token.getKind(),
+                                 token.is(clang::tok::identifier) ? token.getIdentifierInfo()
+                                                                   : nullptr});
+  });
   if (llvm::Error error = c.action->Execute()) {
     llvm::consumeError(std::move(error));
     throw ClangDiagnostics(c.text());
@@ -247,7 +261,7 @@ std::string ParsedSource::all_errors() const { return clang_->text(); }
 std::vector<std::string> ParsedSource::notes_for(const FoundKernel& kernel) const {
   const auto& errors = clang_->consumer->errors;
   if (errors.empty() || kernel.decl == nullptr) return {};
-  const KernelReach reach(*kernel.decl, context());
+  const KernelReach reach(*kernel.decl, context(), clang_->tokens);
   const auto& sources = context().getSourceManager();
   std::string in_reach;
   std::vector<std::string> notes;
@@ -265,8 +279,8 @@ std::vector<std::string> ParsedSource::notes_for(const FoundKernel& kernel) cons
   }
   if (!in_reach.empty()) throw ClangDiagnostics(trimmed(in_reach));
   if (reach.broken()) {
-    throw ClangDiagnostics(clang_->text() + "\nnote: the kernel " + kernel.info.name +
-                           " uses a declaration that these errors left invalid");
+    throw ClangDiagnostics(clang_->text() + "\nnote: the kernel " + kernel.info.name + " " +
+                           reach.broken_reason());
   }
   return notes;
 }

@@ -5,9 +5,11 @@
 #include <clang/AST/Attr.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/OperatorKinds.h>
 #include <clang/Basic/SourceManager.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <map>
 #include <set>
 #include <vector>
 
@@ -59,6 +61,7 @@ struct KernelReach::State : RecursiveASTVisitor<KernelReach::State> {
   std::set<const Type*> types_seen;
   std::vector<const Decl*> to_walk;  // definitions whose text is still to be walked
   bool broken = false;
+  std::string reason;  // why broken
   std::vector<Region> regions;
 
   explicit State(ASTContext& c) : context(c), sources(c.getSourceManager()) {}
@@ -68,8 +71,24 @@ struct KernelReach::State : RecursiveASTVisitor<KernelReach::State> {
   bool shouldVisitImplicitCode() const { return true; }
   bool shouldVisitTemplateInstantiations() const { return false; }  // reached ones are walked
 
+  std::string where(SourceLocation location) const {
+    const PresumedLoc presumed = sources.getPresumedLoc(sources.getExpansionLoc(location));
+    if (presumed.isInvalid()) return "<unknown>";
+    return std::string(presumed.getFilename()) + ":" + std::to_string(presumed.getLine()) + ":" +
+           std::to_string(presumed.getColumn());
+  }
+
+  void set_broken(const std::string& why) {
+    if (broken) return;
+    broken = true;
+    reason = why;
+  }
+
   void check_valid(const Decl* decl) {
-    if (decl != nullptr && decl->isInvalidDecl()) broken = true;
+    if (decl == nullptr || !decl->isInvalidDecl()) return;
+    const std::string name = name_of(decl);
+    set_broken("uses " + (name.empty() ? std::string("a declaration") : "'" + name + "'") + " (" +
+               where(decl->getLocation()) + "), which the errors above left invalid");
   }
 
   void reach(const Decl* decl) {
@@ -174,7 +193,8 @@ struct KernelReach::State : RecursiveASTVisitor<KernelReach::State> {
     return true;
   }
   bool VisitExpr(Expr* expr) {
-    if (expr->containsErrors()) broken = true;
+    if (expr->containsErrors())
+      set_broken("holds an expression Clang could not build (" + where(expr->getExprLoc()) + ")");
     reach_type(expr->getType());
     return true;
   }
@@ -258,6 +278,76 @@ struct KernelReach::State : RecursiveASTVisitor<KernelReach::State> {
     }
   }
 
+  /// The innermost region holding `location`'s expansion; null when none does.
+  const Region* innermost(SourceLocation location) const {
+    if (location.isInvalid()) return nullptr;
+    const auto [file, offset] = sources.getDecomposedExpansionLoc(location);
+    const Region* inner = nullptr;
+    for (const Region& region : regions) {
+      if (region.file != file || offset < region.begin || offset > region.end) continue;
+      if (inner == nullptr || region.end - region.begin < inner->end - inner->begin) inner = &region;
+    }
+    return inner;
+  }
+
+  /// The spelling a use of the operator `kind` starts with: "+", "(" for "()", "new" for "new[]".
+  static std::string operator_token(OverloadedOperatorKind kind) {
+    std::string spelling = getOperatorSpelling(kind);
+    if (spelling == "()" || spelling == "[]") return spelling.substr(0, 1);
+    for (const char* keyword : {"new", "delete"})
+      if (spelling.rfind(keyword, 0) == 0) return keyword;
+    return spelling;
+  }
+
+  /// Breaks the kernel when its reach holds the name of an invalid declaration (reach.hpp).
+  void check_invalid_names(const std::vector<SeenToken>& tokens) {
+    std::map<const IdentifierInfo*, const Decl*> names;
+    std::map<std::string, const Decl*> symbols;  // operators
+    for (const Region& region : regions) {
+      const Decl* decl = region.decl;
+      if (!decl->isInvalidDecl() || reached.count(region.key) != 0) continue;
+      if (const auto* t = dyn_cast<TemplateDecl>(decl); t != nullptr && t->getTemplatedDecl())
+        decl = t->getTemplatedDecl();
+      const auto* named = dyn_cast<NamedDecl>(decl);
+      if (named == nullptr) continue;
+      if (isa<CXXConstructorDecl, CXXDestructorDecl, CXXConversionDecl>(decl)) {
+        const auto* record = cast<CXXRecordDecl>(decl->getDeclContext());
+        if (reached.count(key_of(record)) != 0) {
+          check_valid(decl);
+          return;
+        }
+        named = record;
+      }
+      if (const auto* f = dyn_cast<FunctionDecl>(named);
+          f != nullptr && f->getOverloadedOperator() != OO_None) {
+        symbols.emplace(operator_token(f->getOverloadedOperator()), f);
+      } else if (const IdentifierInfo* id = named->getIdentifier()) {
+        names.emplace(id, named);
+      }
+    }
+    if (names.empty() && symbols.empty()) return;
+    for (const SeenToken& token : tokens) {
+      const Decl* decl = nullptr;
+      if (token.identifier != nullptr) {
+        const auto found = names.find(token.identifier);
+        if (found != names.end()) decl = found->second;
+      } else if (!symbols.empty()) {
+        const char* spelling = tok::getPunctuatorSpelling(token.kind);
+        if (spelling == nullptr) spelling = tok::getKeywordSpelling(token.kind);
+        if (spelling != nullptr) {
+          const auto found = symbols.find(spelling);
+          if (found != symbols.end()) decl = found->second;
+        }
+      }
+      if (decl == nullptr) continue;
+      const Region* region = innermost(token.location);
+      if (region != nullptr && reached.count(region->key) != 0) {
+        check_valid(decl);
+        return;
+      }
+    }
+  }
+
   static std::string name_of(const Decl* decl) {
     const auto* named = dyn_cast<NamedDecl>(decl);
     if (named == nullptr) return "";
@@ -279,26 +369,23 @@ struct KernelReach::State : RecursiveASTVisitor<KernelReach::State> {
   }
 };
 
-KernelReach::KernelReach(const FunctionDecl& kernel, ASTContext& context)
+KernelReach::KernelReach(const FunctionDecl& kernel, ASTContext& context,
+                         const std::vector<SeenToken>& tokens)
     : state_(std::make_unique<State>(context)) {
   state_->walk(kernel);
   state_->collect_regions(*context.getTranslationUnitDecl());
+  if (!state_->broken) state_->check_invalid_names(tokens);
 }
 
 KernelReach::~KernelReach() = default;
 
 bool KernelReach::broken() const { return state_->broken; }
 
+std::string KernelReach::broken_reason() const { return state_->reason; }
+
 ErrorPlace KernelReach::place(SourceLocation location) const {
   ErrorPlace place;
-  if (location.isInvalid()) return place;
-  const auto [file, offset] = state_->sources.getDecomposedExpansionLoc(location);
-  const Region* innermost = nullptr;
-  for (const Region& region : state_->regions) {
-    if (region.file != file || offset < region.begin || offset > region.end) continue;
-    if (innermost == nullptr || region.end - region.begin < innermost->end - innermost->begin)
-      innermost = &region;
-  }
+  const Region* innermost = state_->innermost(location);
   if (innermost == nullptr) return place;
   place.owner = State::name_of(innermost->decl);
   place.owner_kind = State::kind_of(innermost->decl);

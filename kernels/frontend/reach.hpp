@@ -13,15 +13,28 @@
 // An error outside every such declaration (a stray token at file scope, a preprocessor error, a
 // using-directive or static_assert at file scope, an error without a location) cannot be
 // attributed and counts as in reach.
+//
+// Invalid declarations: Clang drops a use of a declaration it marked invalid (a global of an
+// unknown type, a function with a parameter of one), often silently: `a[0] = vbo;` leaves no trace
+// in the kernel's AST and no error there. So the tokens Clang read are kept too, and the kernel is
+// broken when its reach holds the name of an invalid declaration (an operator's symbol for an
+// invalid operator; the class's name for an invalid constructor, destructor or conversion), as
+// well as when it reaches an invalid declaration or an expression Clang could not build. A name
+// that only happens to be the same (a local variable called like an invalid host global) counts
+// too: a false failure rather than a kernel lowered without a statement.
 #pragma once
+
+#include <clang/Basic/SourceLocation.h>
+#include <clang/Basic/TokenKinds.h>
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace clang {
 class ASTContext;
 class FunctionDecl;
-class SourceLocation;
+class IdentifierInfo;
 }  // namespace clang
 
 namespace warpdiv::frontend::detail {
@@ -35,10 +48,19 @@ struct ErrorPlace {
   std::string owner_kind;
 };
 
+/// A token Clang's parser read (outside system headers): where, and what.
+struct SeenToken {
+  clang::SourceLocation location;
+  clang::tok::TokenKind kind = clang::tok::unknown;
+  const clang::IdentifierInfo* identifier = nullptr;  // for identifiers
+};
+
 class KernelReach {
  public:
-  /// Walks `kernel` (a definition) and what it reaches in `context`'s translation unit.
-  KernelReach(const clang::FunctionDecl& kernel, clang::ASTContext& context);
+  /// Walks `kernel` (a definition) and what it reaches in `context`'s translation unit; `tokens`
+  /// are those the parse read, in order.
+  KernelReach(const clang::FunctionDecl& kernel, clang::ASTContext& context,
+              const std::vector<SeenToken>& tokens);
   ~KernelReach();
   KernelReach(const KernelReach&) = delete;
   KernelReach& operator=(const KernelReach&) = delete;
@@ -46,6 +68,8 @@ class KernelReach {
   /// A declaration in the reach is invalid (Clang marked it) or holds an expression Clang could
   /// not build: the kernel is broken even where no error is attributed to the reach.
   bool broken() const;
+  /// Why, for a note: "uses 'vbo' (FILE:LINE:COL), which the errors above left invalid".
+  std::string broken_reason() const;
   /// Where an error reported at `location` lies.
   ErrorPlace place(clang::SourceLocation location) const;
 

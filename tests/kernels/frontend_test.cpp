@@ -307,7 +307,8 @@ int main() {
   EXPECT_EQ(found[0], file() + ":5:3: error in host code the kernel does not reach (main): use of "
                                "undeclared identifier 'glewInit'");
   EXPECT_EQ(found[1], file() + ":6:3: error in host code the kernel does not reach (main): use of "
-                               "undeclared identifier 'cudaThreadSynchronize'");
+                               "undeclared identifier 'cudaThreadSynchronize'; did you mean "
+                               "'cudaDeviceSynchronize'?");
   EXPECT_EQ(load(source).name, "k");
   ASSERT_EQ(list_kernels(options(source)).size(), 1u);
 }
@@ -337,18 +338,18 @@ int main() { glewInit(); }
 
 TEST_F(ReachTest, AnErrorInAHelperFailsOnlyWhenTheKernelCallsIt) {
   const std::string called = R"(
-__device__ int helper(int x) { return x + missing; }
+__device__ int helper(int x) { return x + undeclared_value; }
 __global__ void k(int* a) { a[0] = helper(threadIdx.x); }
 )";
   EXPECT_EQ(clang_failure(called).rfind(file() + ":2:43: error: use of undeclared identifier "
-                                                 "'missing'", 0),
+                                                 "'undeclared_value'", 0),
             0u);
   // Called through another helper, a member function, a constructor or an operator: still reached.
   EXPECT_NE(clang_failure(R"(
-__device__ int helper(int x) { return x + missing; }
+__device__ int helper(int x) { return x + undeclared_value; }
 __device__ int middle(int x) { return helper(x); }
 __global__ void k(int* a) { a[0] = middle(threadIdx.x); }
-)").find("'missing'"), std::string::npos);
+)").find("'undeclared_value'"), std::string::npos);
   EXPECT_NE(clang_failure(R"(
 struct S {
   __device__ S(int v) : x(v + missing) {}
@@ -359,16 +360,16 @@ struct S {
 __global__ void k(int* a) { S s(1); a[0] = s + 1; a[1] = s.get(); }
 )").find("third_missing"), std::string::npos);
   const std::vector<std::string> found = notes(R"(
-__device__ int unused(int x) { return x + missing; }
+__device__ int unused(int x) { return x + undeclared_value; }
 struct S {
-  __device__ int used() const { return 1; }
+  int used;
   __device__ int unused_member() const { return nope; }
 };
-__global__ void k(int* a) { S s; a[0] = s.used(); }
+__global__ void k(S* s) { s->used = 1; }
 )");
   ASSERT_EQ(found.size(), 2u);
   EXPECT_EQ(found[0], file() + ":2:43: error in code the kernel does not reach (unused): use of "
-                               "undeclared identifier 'missing'");
+                               "undeclared identifier 'undeclared_value'");
   EXPECT_NE(found[1].find("(S::unused_member): use of undeclared identifier 'nope'"),
             std::string::npos)
       << found[1];
@@ -384,10 +385,34 @@ __global__ void k(int* a) { a[0] = table[threadIdx.x % 4]; }
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0], file() + ":2:1: error in a declaration the kernel does not use (vbo): "
                                "unknown type name 'GLuint'");
-  EXPECT_NE(clang_failure(R"(
+  // Used by the kernel: Clang drops `a[0] = vbo;` without a word (vbo is invalid), so the name
+  // alone breaks the kernel.
+  const std::string used = clang_failure(R"(
 GLuint vbo;
 __global__ void k(int* a) { a[0] = vbo; }
-)").find("unknown type name 'GLuint'"), std::string::npos);
+)");
+  EXPECT_EQ(used.rfind(file() + ":2:1: error: unknown type name 'GLuint'", 0), 0u) << used;
+  EXPECT_NE(used.find("\nnote: the kernel k uses 'vbo' (" + file() +
+                      ":2:8), which the errors above left invalid"),
+            std::string::npos)
+      << used;
+  // The same for a function whose declaration is invalid, and an invalid operator.
+  EXPECT_NE(clang_failure(R"(
+__device__ int helper(Missing m);
+__device__ int other(int x) { return x; }
+__global__ void k(int* a) { a[0] = other(1); a[1] = helper(1); }
+)").find("uses 'helper'"), std::string::npos);
+  EXPECT_NE(clang_failure(R"(
+struct V { int x; };
+__device__ int operator+(V v, Missing m);
+__global__ void k(V* v, int* a) { a[0] = *v + 1; }
+)").find("unknown type name 'Missing'"), std::string::npos);
+  // An invalid host function's name elsewhere in the file does not matter.
+  ASSERT_EQ(notes(R"(
+void upload(GLuint buffer) {}
+__global__ void k(int* a) { a[0] = 1; }
+int main() { upload(0); }
+)").size(), 1u);
   // A type the kernel uses, through a typedef and a field.
   EXPECT_NE(clang_failure(R"(
 struct Inner { Missing m; };
@@ -429,7 +454,7 @@ __global__ void k(int* a) { a[0] = 1; }
 int main() { host_only(1); }
 )");
   ASSERT_EQ(found.size(), 1u);
-  EXPECT_NE(found[0].find(":2:45: error in host code the kernel does not reach (host_only)"),
+  EXPECT_NE(found[0].find(":2:46: error in host code the kernel does not reach (host_only)"),
             std::string::npos)
       << found[0];
   // A template the kernel uses too: the error in its text counts against the kernel, whichever
