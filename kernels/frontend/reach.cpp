@@ -7,6 +7,7 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/OperatorKinds.h>
 #include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <map>
@@ -247,14 +248,43 @@ struct KernelReach::State : RecursiveASTVisitor<KernelReach::State> {
 
   // --- where errors lie --------------------------------------------------------------------
 
+  /// The offset of the ';' that ends the declaration whose last token starts at `offset` in
+  /// `file` (skipping brackets); `offset` itself when there is none. Clang leaves out of a
+  /// variable's range an initializer it could not build: `const char* s[] = {"a", NULL};`
+  /// without NULL ends at "s[]".
+  unsigned statement_end(FileID file, unsigned offset) const {
+    bool invalid = false;
+    const llvm::StringRef buffer = sources.getBufferData(file, &invalid);
+    if (invalid || offset >= buffer.size()) return offset;
+    Lexer lexer(sources.getLocForStartOfFile(file), context.getLangOpts(), buffer.begin(),
+                buffer.begin() + offset, buffer.end());
+    Token token;
+    lexer.LexFromRawLexer(token);  // the declaration's last token
+    int depth = 0;
+    for (;;) {
+      const bool at_end = lexer.LexFromRawLexer(token);
+      if (token.is(tok::eof)) break;
+      if (token.isOneOf(tok::l_paren, tok::l_square, tok::l_brace)) {
+        ++depth;
+      } else if (token.isOneOf(tok::r_paren, tok::r_square, tok::r_brace)) {
+        if (--depth < 0) break;  // the enclosing scope closes: no ';' of its own
+      } else if (token.is(tok::semi) && depth == 0) {
+        return sources.getFileOffset(token.getLocation());
+      }
+      if (at_end) break;
+    }
+    return offset;
+  }
+
   void add_region(const Decl* decl) {
     const SourceRange range = decl->getSourceRange();
     if (range.isInvalid()) return;
     const SourceLocation begin = sources.getExpansionRange(range.getBegin()).getBegin();
     const SourceLocation end = sources.getExpansionRange(range.getEnd()).getEnd();
     const auto [begin_file, begin_offset] = sources.getDecomposedLoc(begin);
-    const auto [end_file, end_offset] = sources.getDecomposedLoc(end);
+    auto [end_file, end_offset] = sources.getDecomposedLoc(end);
     if (begin_file.isInvalid() || begin_file != end_file || end_offset < begin_offset) return;
+    if (isa<VarDecl>(decl)) end_offset = statement_end(end_file, end_offset);
     regions.push_back(Region{begin_file, begin_offset, end_offset, decl, key_of(decl)});
   }
 

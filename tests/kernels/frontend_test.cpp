@@ -379,12 +379,17 @@ TEST_F(ReachTest, AFileScopeDeclarationIsJudgedByWhetherTheKernelUsesIt) {
   const std::string unused = R"(
 GLuint vbo;
 __constant__ int table[4];
+const char* names[] = {"default", "blocking", NOT_DECLARED};
 __global__ void k(int* a) { a[0] = table[threadIdx.x % 4]; }
 )";
   const std::vector<std::string> found = notes(unused);
-  ASSERT_EQ(found.size(), 1u);
+  ASSERT_EQ(found.size(), 2u);
   EXPECT_EQ(found[0], file() + ":2:1: error in a declaration the kernel does not use (vbo): "
                                "unknown type name 'GLuint'");
+  // Clang leaves the initializer it could not build out of the variable's range: the error is
+  // still the variable's.
+  EXPECT_EQ(found[1], file() + ":4:47: error in a declaration the kernel does not use (names): "
+                               "use of undeclared identifier 'NOT_DECLARED'");
   // Used by the kernel: Clang drops `a[0] = vbo;` without a word (vbo is invalid), so the name
   // alone breaks the kernel.
   const std::string used = clang_failure(R"(
