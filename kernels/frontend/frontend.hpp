@@ -21,14 +21,16 @@
 // member functions and template instantiations included) and the variables and types it uses. An
 // error inside a declaration outside the reach (host code such as main calling an API the prelude
 // does not declare, another kernel, an unused helper or global) is a note: load_kernel returns one
-// line per such error and the kernel loads. An error in the reach, one that cannot be attributed
-// to a declaration (file scope: a stray token, a preprocessor error, a file-scope static_assert
-// or using-directive), or an invalid declaration the kernel reaches, fails the load with Clang's
-// text of those errors (ClangDiagnostics). An error in a template's text counts against every
-// user of the template, whichever instantiation it came from. A fatal error (a missing #include:
-// Clang stops there and the header's macros could have changed the kernel) always fails, with
-// all of Clang's text; give -I a folder where the header, or a stub of it, is found. The prelude
-// and its stub headers can also be kept away from host code with #ifndef __WARPDIV__.
+// line per such error and the kernel loads. These fail the load with Clang's text of those errors
+// (ClangDiagnostics): an error in the reach; one that cannot be attributed to a declaration (file
+// scope: a stray token, a preprocessor error, a file-scope static_assert or using-directive); an
+// error in a template the kernel uses, whichever instantiation it came from. A kernel that reaches
+// a declaration Clang marked invalid, or names one, fails with all of Clang's errors and a note
+// naming it: Clang drops a use of an invalid declaration silently (`a[0] = vbo;` with `GLuint vbo;`
+// undeclared leaves no trace in the kernel), so the name alone counts. A fatal error (a missing
+// #include: Clang stops there, and the header's macros could have changed the kernel) always
+// fails, with all of Clang's text; give -I a folder holding the header or a stub of it, or hide
+// host code with #ifndef __WARPDIV__.
 //
 // What is modelled (see lower.cpp for the full list): integer and bool scalars (char ... long long,
 // size_t, enums) with every implicit conversion made explicit; the launch built-ins; the kernel's
