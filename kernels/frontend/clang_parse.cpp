@@ -10,6 +10,7 @@
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Frontend/Utils.h>
+#include <clang/Lex/Preprocessor.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
@@ -18,6 +19,7 @@
 #include <set>
 
 #include "kernels/frontend/prelude_text.hpp"
+#include "kernels/frontend/reach.hpp"
 
 namespace warpdiv::frontend::detail {
 namespace {
@@ -62,6 +64,67 @@ std::string location_of(const clang::SourceManager& sources, clang::SourceLocati
          std::to_string(presumed.getColumn());
 }
 
+/// One error Clang reported, with the notes that followed it.
+struct ReportedError {
+  clang::SourceLocation location;
+  std::string message;  // Clang's message alone: "use of undeclared identifier 'x'"
+  std::string text;     // as Clang printed it: location, message, source line, caret, notes
+};
+
+/// Prints every diagnostic as Clang's TextDiagnosticPrinter does (into one text) and keeps each
+/// error apart, with its place and its notes, so that errors can be judged one by one.
+class RecordingConsumer : public clang::DiagnosticConsumer {
+ public:
+  explicit RecordingConsumer(clang::DiagnosticOptions* options) : printer_(stream_, options) {}
+
+  void BeginSourceFile(const clang::LangOptions& language,
+                       const clang::Preprocessor* preprocessor) override {
+    printer_.BeginSourceFile(language, preprocessor);
+  }
+  void EndSourceFile() override { printer_.EndSourceFile(); }
+
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                        const clang::Diagnostic& info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info);
+    stream_.flush();
+    const std::size_t before = text_.size();
+    printer_.HandleDiagnostic(level, info);
+    stream_.flush();
+    const std::string printed = text_.substr(before);
+    if (level >= clang::DiagnosticsEngine::Error) {
+      llvm::SmallString<128> message;
+      info.FormatDiagnostic(message);
+      std::string line(message.str());
+      for (char& c : line)
+        if (c == '\n') c = ' ';
+      errors.push_back(ReportedError{info.getLocation(), line, printed});
+    } else if (level == clang::DiagnosticsEngine::Note && !errors.empty()) {
+      errors.back().text += printed;
+    }
+  }
+
+  /// Everything printed, without the trailing newline.
+  std::string text() {
+    stream_.flush();
+    return text_;
+  }
+  llvm::raw_ostream& stream() { return stream_; }
+
+  std::vector<ReportedError> errors;
+
+ private:
+  std::string text_;
+  llvm::raw_string_ostream stream_{text_};
+  clang::TextDiagnosticPrinter printer_;
+};
+
+/// Clang's text without the trailing newlines (never empty).
+std::string trimmed(std::string text) {
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  if (text.empty()) text = "error: Clang could not read the file";
+  return text;
+}
+
 /// Finds __global__ definitions outside system headers and the prelude, in source order.
 class KernelFinder : public clang::RecursiveASTVisitor<KernelFinder> {
  public:
@@ -104,11 +167,10 @@ std::string template_base(const std::string& name) { return name.substr(0, name.
 }  // namespace
 
 struct ParsedSource::Clang {
-  std::string diagnostics_text;
-  llvm::raw_string_ostream diagnostics_stream{diagnostics_text};
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagnostic_options =
       llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-  std::unique_ptr<clang::TextDiagnosticPrinter> printer;
+  std::unique_ptr<RecordingConsumer> consumer;
+  std::vector<SeenToken> tokens;  // what the parser read outside system headers (reach.hpp)
   llvm::IntrusiveRefCntPtr<clang::DiagnosticsEngine> diagnostics;
   std::unique_ptr<clang::CompilerInstance> instance;
   std::unique_ptr<clang::SyntaxOnlyAction> action;
@@ -119,13 +181,7 @@ struct ParsedSource::Clang {
   }
 
   /// Clang's text as printed, without the trailing newline.
-  std::string text() {
-    diagnostics_stream.flush();
-    std::string result = diagnostics_text;
-    while (!result.empty() && result.back() == '\n') result.pop_back();
-    if (result.empty()) result = "error: Clang could not read the file";
-    return result;
-  }
+  std::string text() { return trimmed(consumer->text()); }
 };
 
 ParsedSource::ParsedSource(const FrontendOptions& options) : clang_(std::make_unique<Clang>()) {
@@ -134,11 +190,12 @@ ParsedSource::ParsedSource(const FrontendOptions& options) : clang_(std::make_un
   }
   Clang& c = *clang_;
   c.diagnostic_options->ShowColors = false;
-  c.printer = std::make_unique<clang::TextDiagnosticPrinter>(c.diagnostics_stream,
-                                                             c.diagnostic_options.get());
+  c.consumer = std::make_unique<RecordingConsumer>(c.diagnostic_options.get());
   c.diagnostics =
-      clang::CompilerInstance::createDiagnostics(c.diagnostic_options.get(), c.printer.get(),
+      clang::CompilerInstance::createDiagnostics(c.diagnostic_options.get(), c.consumer.get(),
                                                  /*ShouldOwnClient=*/false);
+  // Every error is reported (no "too many errors emitted"): host code can hold many.
+  c.diagnostics->setErrorLimit(0);
   const auto files = file_system();
   const std::vector<std::string> args = clang_arguments(options);
   std::vector<const char*> argv;
@@ -151,7 +208,7 @@ ParsedSource::ParsedSource(const FrontendOptions& options) : clang_(std::make_un
   c.instance = std::make_unique<clang::CompilerInstance>();
   c.instance->setInvocation(invocation);
   c.instance->setDiagnostics(c.diagnostics.get());
-  c.instance->setVerboseOutputStream(c.diagnostics_stream);
+  c.instance->setVerboseOutputStream(c.consumer->stream());
   c.instance->createFileManager(files);
   c.instance->createSourceManager(c.instance->getFileManager());
   if (!c.instance->createTarget()) throw ClangDiagnostics(c.text());
@@ -161,11 +218,26 @@ ParsedSource::ParsedSource(const FrontendOptions& options) : clang_(std::make_un
     throw ClangDiagnostics(c.text());
   }
   c.begun = true;
+  // The tokens, for the reach's check of names of invalid declarations (reach.hpp).
+  const clang::SourceManager& sources = c.instance->getSourceManager();
+  c.instance->getPreprocessor().setTokenWatcher([&c, &sources](const clang::Token& token) {
+    if (!token.is(clang::tok::identifier) && !clang::tok::getPunctuatorSpelling(token.getKind()) &&
+        !clang::tok::getKeywordSpelling(token.getKind()))
+      return;
+    const clang::SourceLocation location = token.getLocation();
+    if (location.isInvalid() || sources.isInSystemHeader(sources.getExpansionLoc(location))) return;
+    c.tokens.push_back(SeenToken{location, token.getKind(),
+                                 token.is(clang::tok::identifier) ? token.getIdentifierInfo()
+                                                                   : nullptr});
+  });
   if (llvm::Error error = c.action->Execute()) {
     llvm::consumeError(std::move(error));
     throw ClangDiagnostics(c.text());
   }
-  if (c.diagnostics->hasErrorOccurred()) throw ClangDiagnostics(c.text());
+  // A fatal error (a missing #include) stops Clang, and it reports nothing after it: what the
+  // file would have declared is unknown, so no part of it can be trusted. Other errors are
+  // judged against the chosen kernel (notes_for).
+  if (c.diagnostics->hasFatalErrorOccurred()) throw ClangDiagnostics(c.text());
 
   KernelFinder finder(context());
   finder.TraverseDecl(context().getTranslationUnitDecl());
@@ -187,5 +259,36 @@ ParsedSource::ParsedSource(const FrontendOptions& options) : clang_(std::make_un
 ParsedSource::~ParsedSource() = default;
 
 clang::ASTContext& ParsedSource::context() const { return clang_->instance->getASTContext(); }
+
+bool ParsedSource::has_errors() const { return !clang_->consumer->errors.empty(); }
+
+std::string ParsedSource::all_errors() const { return clang_->text(); }
+
+std::vector<std::string> ParsedSource::notes_for(const FoundKernel& kernel) const {
+  const auto& errors = clang_->consumer->errors;
+  if (errors.empty() || kernel.decl == nullptr) return {};
+  const KernelReach reach(*kernel.decl, context(), clang_->tokens);
+  const auto& sources = context().getSourceManager();
+  std::string in_reach;
+  std::vector<std::string> notes;
+  for (const ReportedError& error : errors) {
+    const ErrorPlace place = reach.place(error.location);
+    if (place.in_reach) {
+      in_reach += error.text;
+      continue;
+    }
+    const std::string where = place.owner_kind == "a declaration"
+                                  ? "a declaration the kernel does not use"
+                                  : place.owner_kind + " the kernel does not reach";
+    notes.push_back(location_of(sources, error.location) + ": error in " + where + " (" +
+                    place.owner + "): " + error.message);
+  }
+  if (!in_reach.empty()) throw ClangDiagnostics(trimmed(in_reach));
+  if (reach.broken()) {
+    throw ClangDiagnostics(clang_->text() + "\nnote: the kernel " + kernel.info.name + " " +
+                           reach.broken_reason());
+  }
+  return notes;
+}
 
 }  // namespace warpdiv::frontend::detail

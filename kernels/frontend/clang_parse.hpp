@@ -22,7 +22,9 @@ struct FoundKernel {
 
 class ParsedSource {
  public:
-  /// Runs Clang on options.file; throws ClangDiagnostics or InvalidInput (see frontend.hpp).
+  /// Runs Clang on options.file. Throws InvalidInput when the file cannot be read, and
+  /// ClangDiagnostics when Clang could not read it to the end (a fatal error, such as a missing
+  /// #include, or an error before the parse). Other errors are kept: has_errors(), notes_for().
   explicit ParsedSource(const FrontendOptions& options);
   ~ParsedSource();
   ParsedSource(const ParsedSource&) = delete;
@@ -30,6 +32,16 @@ class ParsedSource {
 
   clang::ASTContext& context() const;
   const std::vector<FoundKernel>& kernels() const { return kernels_; }
+
+  /// Whether Clang reported errors (none of them fatal).
+  bool has_errors() const;
+  /// Clang's text of every error, with its notes, as Clang printed it (no trailing newline).
+  std::string all_errors() const;
+  /// Judges the errors against `kernel` (a definition; see reach.hpp): throws ClangDiagnostics
+  /// with Clang's text of those in its reach, or of all of them when the kernel reaches a
+  /// declaration Clang marked invalid; otherwise returns one line per error, "FILE:LINE:COL: error
+  /// in host code the kernel does not reach (main): <Clang's message>", in Clang's order.
+  std::vector<std::string> notes_for(const FoundKernel& kernel) const;
 
  private:
   struct Clang;

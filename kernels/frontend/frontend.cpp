@@ -17,12 +17,19 @@ std::string unqualified(const std::string& name) {
 }
 
 /// The kernel `wanted` names: its full name; else the only one whose name without template
-/// arguments, or without namespaces, is `wanted`.
-const detail::FoundKernel& choose(const std::vector<detail::FoundKernel>& kernels,
+/// arguments, or without namespaces, is `wanted`. Where Clang reported errors and no kernel is
+/// found, the errors may be why: they are shown, with the reason after them.
+const detail::FoundKernel& choose(const detail::ParsedSource& source,
                                   const FrontendOptions& options) {
+  const std::vector<detail::FoundKernel>& kernels = source.kernels();
+  const auto not_found = [&](const std::string& message) {
+    if (source.has_errors())
+      throw ClangDiagnostics(source.all_errors() + "\nwarpdiv: error: " + message);
+    throw InvalidInput(message);
+  };
   std::vector<KernelInfo> infos;
   for (const auto& kernel : kernels) infos.push_back(kernel.info);
-  if (kernels.empty()) throw InvalidInput(options.file + ": no __global__ function is defined");
+  if (kernels.empty()) not_found(options.file + ": no __global__ function is defined");
   if (options.kernel.empty()) {
     if (kernels.size() == 1) return kernels[0];
     throw InvalidInput(options.file + " defines " + std::to_string(kernels.size()) +
@@ -40,8 +47,8 @@ const detail::FoundKernel& choose(const std::vector<detail::FoundKernel>& kernel
   }
   if (matches.size() == 1) return *matches[0];
   if (matches.empty()) {
-    throw InvalidInput(options.file + ": no __global__ function named '" + options.kernel +
-                       "' (defined: " + kernel_names(infos) + ")");
+    not_found(options.file + ": no __global__ function named '" + options.kernel +
+              "' (defined: " + kernel_names(infos) + ")");
   }
   std::vector<KernelInfo> candidates;
   for (const auto* match : matches) candidates.push_back(match->info);
@@ -59,17 +66,19 @@ std::vector<KernelInfo> list_kernels(const FrontendOptions& options) {
   return infos;
 }
 
-sim::ir::Kernel load_kernel(const FrontendOptions& options) {
+sim::ir::Kernel load_kernel(const FrontendOptions& options, std::vector<std::string>* notes) {
   const detail::ParsedSource source(options);
-  const detail::FoundKernel& kernel = choose(source.kernels(), options);
+  const detail::FoundKernel& kernel = choose(source, options);
   if (kernel.info.uninstantiated_template) {
     throw InvalidInput(kernel.info.location + ": the kernel template '" + kernel.info.name +
                        "' has no instantiation in this file: launch it (" + kernel.info.name +
                        "<...><<<grid, block>>>(...)) or instantiate it (template __global__ void " +
                        kernel.info.name + "<...>(...);)");
   }
+  std::vector<std::string> host_notes = source.notes_for(kernel);  // throws for errors in reach
   sim::ir::Kernel model = detail::lower_kernel(*kernel.decl, source.context(), kernel.info.name);
   sim::ir::validate(model);
+  if (notes != nullptr) *notes = std::move(host_notes);
   return model;
 }
 

@@ -13,9 +13,24 @@
 // __syncthreads and the warp functions, atomics, min/max, float math, device printf, enough of the
 // runtime API for host code) and with stub cuda_runtime.h, cuda_runtime_api.h, cuda.h,
 // device_launch_parameters.h. Host code in the file (main, cudaMalloc, <<<...>>>) parses and is
-// ignored. Warnings are off; errors are reported as Clang prints them. Defined macros: __CUDACC__,
-// __NVCC__, __CUDA_ARCH__ (700) and __WARPDIV__ (host code that uses what the prelude lacks can be
-// hidden with #ifndef __WARPDIV__ or #ifndef __CUDA_ARCH__).
+// ignored. Warnings are off. Defined macros: __CUDACC__, __NVCC__, __CUDA_ARCH__ (700) and
+// __WARPDIV__.
+//
+// Clang's errors: only the chosen kernel and what it reaches must be clean (reach.hpp). Its reach
+// is the kernel's definition and, transitively, the functions it calls (constructors, operators,
+// member functions and template instantiations included) and the variables and types it uses. An
+// error inside a declaration outside the reach (host code such as main calling an API the prelude
+// does not declare, another kernel, an unused helper or global) is a note: load_kernel returns one
+// line per such error and the kernel loads. These fail the load with Clang's text of those errors
+// (ClangDiagnostics): an error in the reach; one that cannot be attributed to a declaration (file
+// scope: a stray token, a preprocessor error, a file-scope static_assert or using-directive); an
+// error in a template the kernel uses, whichever instantiation it came from. A kernel that reaches
+// a declaration Clang marked invalid, or names one, fails with all of Clang's errors and a note
+// naming it: Clang drops a use of an invalid declaration silently (`a[0] = vbo;` with `GLuint vbo;`
+// undeclared leaves no trace in the kernel), so the name alone counts. A fatal error (a missing
+// #include: Clang stops there, and the header's macros could have changed the kernel) always
+// fails, with all of Clang's text; give -I a folder holding the header or a stub of it, or hide
+// host code with #ifndef __WARPDIV__.
 //
 // What is modelled (see lower.cpp for the full list): integer and bool scalars (char ... long long,
 // size_t, enums) with every implicit conversion made explicit; the launch built-ins; the kernel's
@@ -67,16 +82,24 @@ class ClangDiagnostics : public InvalidInput {
   using InvalidInput::InvalidInput;
 };
 
-/// The __global__ functions of options.file, in source order (options.kernel is ignored).
-/// Throws ClangDiagnostics when Clang reports an error, InvalidInput when the file cannot be read.
+/// The __global__ functions of options.file, in source order (options.kernel is ignored), also
+/// when Clang reported errors in the file (a kernel among them then fails to load). Throws
+/// ClangDiagnostics when Clang stopped (a fatal error), InvalidInput when the file cannot be read.
 std::vector<KernelInfo> list_kernels(const FrontendOptions& options);
 
 /// Parses options.file and lowers the chosen kernel to the model, then sim::ir::validate()s it.
 /// files[0] is options.file (as given), with its lines; headers the kernel uses follow.
-/// Throws ClangDiagnostics (Clang's errors), InvalidInput (unreadable file; no kernel, an unknown
-/// --kernel or several kernels without one, the message listing them; an unsupported construct or
-/// a data-dependent condition: "FILE:LINE:COL: ..." with the reason).
-sim::ir::Kernel load_kernel(const FrontendOptions& options);
+/// `notes`, when given, receives one line per Clang error outside the kernel's reach, in Clang's
+/// order: "FILE:LINE:COL: error in host code the kernel does not reach (main): <Clang's message>"
+/// ("code" for another kernel or a __device__ function, "a declaration the kernel does not use
+/// (NAME)" for a variable or a type).
+/// Throws ClangDiagnostics (Clang's errors in the kernel's reach, or a fatal error; when no kernel
+/// is found in a file with errors, all of them and then "warpdiv: error: <why>"), InvalidInput
+/// (unreadable file; no kernel, an unknown --kernel or several kernels without one, the message
+/// listing them; an unsupported construct or a data-dependent condition: "FILE:LINE:COL: ..." with
+/// the reason).
+sim::ir::Kernel load_kernel(const FrontendOptions& options,
+                            std::vector<std::string>* notes = nullptr);
 
 /// One line naming the kernels, for messages: "a, b<16>, ns::c".
 inline std::string kernel_names(const std::vector<KernelInfo>& kernels) {

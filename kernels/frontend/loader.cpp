@@ -105,8 +105,10 @@ std::vector<KernelInfo> list_kernels(const FrontendOptions& options) {
   return kernels;
 }
 
-sim::ir::Kernel load_kernel(const FrontendOptions& options) {
-  return sim::ir::kernel_from_json(ask("load", options).at("model").dump());
+sim::ir::Kernel load_kernel(const FrontendOptions& options, std::vector<std::string>* notes) {
+  const json answer = ask("load", options);
+  if (notes != nullptr) *notes = answer.value("notes", std::vector<std::string>());
+  return sim::ir::kernel_from_json(answer.at("model").dump());
 }
 
 }  // namespace warpdiv::frontend

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <exception>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -37,9 +38,11 @@ json answer(const std::string& request_text) {
     options.defines = request.value("defines", std::vector<std::string>());
     options.include_dirs = request.value("include_dirs", std::vector<std::string>());
     const std::string op = request.at("op").get<std::string>();
-    if (op == "load")
-      return json{{"model", json::parse(warpdiv::sim::ir::to_json(
-                                warpdiv::frontend::load_kernel(options)))}};
+    if (op == "load") {
+      std::vector<std::string> notes;
+      const warpdiv::sim::ir::Kernel kernel = warpdiv::frontend::load_kernel(options, &notes);
+      return json{{"model", json::parse(warpdiv::sim::ir::to_json(kernel))}, {"notes", notes}};
+    }
     if (op == "list") {
       json kernels = json::array();
       for (const auto& k : warpdiv::frontend::list_kernels(options))

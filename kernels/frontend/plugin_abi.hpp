@@ -1,7 +1,8 @@
 // The one entry point of the front-end plugin (libwarpdiv-frontend.so), shared by plugin.cpp and
 // loader.cpp. Requests and replies are JSON text, so that no C++ object crosses the boundary:
 //   request  {"op": "load" | "list", "file": ..., "kernel": ..., "defines": [...], "include_dirs": [...]}
-//   reply    {"model": <the kernel model, sim/ir_json's format>}     (op "load")
+//   reply    {"model": <the kernel model, sim/ir_json's format>, "notes": [...]}   (op "load";
+//            notes: frontend.hpp's load_kernel notes, one line each)
 //            {"kernels": [{"name", "location", "uninstantiated_template"}]}   (op "list")
 //            {"error": {"kind": "clang" | "input" | "internal", "message": ...}}
 #pragma once
@@ -9,7 +10,7 @@
 namespace warpdiv::frontend::plugin_abi {
 
 /// Bumped whenever the request or reply changes: the loader refuses a plugin of another version.
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;
 constexpr const char* kFileName = "libwarpdiv-frontend.so";
 constexpr const char* kVersionSymbol = "warpdiv_frontend_abi_version";
 constexpr const char* kRequestSymbol = "warpdiv_frontend_request";

@@ -264,6 +264,243 @@ TEST_F(FrontendTest, MissingFileIsOneLine) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Clang's errors outside the kernel's reach are notes; inside it they fail the load.
+
+class ReachTest : public FrontendTest {
+ protected:
+  /// Loads `source`'s `kernel`, returning its notes (the test fails if the load throws).
+  std::vector<std::string> notes(const std::string& source, const std::string& kernel = "") {
+    std::vector<std::string> found;
+    try {
+      load_kernel(options(source, kernel), &found);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "not loaded: " << e.what();
+    }
+    return found;
+  }
+  /// Clang's text load_kernel fails `source`'s `kernel` with ("" when it does not).
+  std::string clang_failure(const std::string& source, const std::string& kernel = "") {
+    try {
+      load_kernel(options(source, kernel));
+    } catch (const ClangDiagnostics& e) {
+      return e.what();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "not a Clang failure: " << e.what();
+    }
+    return "";
+  }
+  std::string file() const { return (dir_ / "k.cu").string(); }
+};
+
+TEST_F(ReachTest, AnErrorInMainIsANoteNamingMainAndTheLine) {
+  const std::string source = R"(
+__global__ void k(int* a) { if (threadIdx.x < 4) a[0] = 1; }
+int main() {
+  k<<<1, 32>>>(0);
+  glewInit();
+  cudaThreadSynchronize();
+}
+)";
+  const std::vector<std::string> found = notes(source);
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0], file() + ":5:3: error in host code the kernel does not reach (main): use of "
+                               "undeclared identifier 'glewInit'");
+  EXPECT_EQ(found[1], file() + ":6:3: error in host code the kernel does not reach (main): use of "
+                               "undeclared identifier 'cudaThreadSynchronize'; did you mean "
+                               "'cudaDeviceSynchronize'?");
+  EXPECT_EQ(load(source).name, "k");
+  ASSERT_EQ(list_kernels(options(source)).size(), 1u);
+}
+
+TEST_F(ReachTest, ABrokenSecondKernelIsANoteUnlessItIsChosen) {
+  const std::string source = R"(
+__global__ void good(int* a) { a[0] = 1; }
+__global__ void bad(int* a) { a[0] = nope; }
+int main() { glewInit(); }
+)";
+  const std::vector<std::string> found = notes(source, "good");
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0], file() + ":3:38: error in code the kernel does not reach (bad): use of "
+                               "undeclared identifier 'nope'");
+  EXPECT_NE(found[1].find("(main)"), std::string::npos) << found[1];
+  const std::string text = clang_failure(source, "bad");
+  // Clang's text of the chosen kernel's error alone: main's error is not the kernel's.
+  EXPECT_EQ(text.rfind(file() + ":3:38: error: use of undeclared identifier 'nope'", 0), 0u) << text;
+  EXPECT_NE(text.find("  ^"), std::string::npos) << text;
+  EXPECT_EQ(text.find("glewInit"), std::string::npos) << text;
+  // Both are listed; without --kernel the choice is asked for as usual.
+  const auto kernels = list_kernels(options(source));
+  ASSERT_EQ(kernels.size(), 2u);
+  EXPECT_EQ(kernels[1].name, "bad");
+  EXPECT_NE(refusal(source).find("choose one with --kernel NAME"), std::string::npos);
+}
+
+TEST_F(ReachTest, AnErrorInAHelperFailsOnlyWhenTheKernelCallsIt) {
+  const std::string called = R"(
+__device__ int helper(int x) { return x + undeclared_value; }
+__global__ void k(int* a) { a[0] = helper(threadIdx.x); }
+)";
+  EXPECT_EQ(clang_failure(called).rfind(file() + ":2:43: error: use of undeclared identifier "
+                                                 "'undeclared_value'", 0),
+            0u);
+  // Called through another helper, a member function, a constructor or an operator: still reached.
+  EXPECT_NE(clang_failure(R"(
+__device__ int helper(int x) { return x + undeclared_value; }
+__device__ int middle(int x) { return helper(x); }
+__global__ void k(int* a) { a[0] = middle(threadIdx.x); }
+)").find("'undeclared_value'"), std::string::npos);
+  EXPECT_NE(clang_failure(R"(
+struct S {
+  __device__ S(int v) : x(v + missing) {}
+  __device__ int operator+(int y) const { return x + y + other_missing; }
+  __device__ int get() const { return x + third_missing; }
+  int x;
+};
+__global__ void k(int* a) { S s(1); a[0] = s + 1; a[1] = s.get(); }
+)").find("third_missing"), std::string::npos);
+  const std::vector<std::string> found = notes(R"(
+__device__ int unused(int x) { return x + undeclared_value; }
+struct S {
+  int used;
+  __device__ int unused_member() const { return nope; }
+};
+__global__ void k(S* s) { s->used = 1; }
+)");
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0], file() + ":2:43: error in code the kernel does not reach (unused): use of "
+                               "undeclared identifier 'undeclared_value'");
+  EXPECT_NE(found[1].find("(S::unused_member): use of undeclared identifier 'nope'"),
+            std::string::npos)
+      << found[1];
+}
+
+TEST_F(ReachTest, AFileScopeDeclarationIsJudgedByWhetherTheKernelUsesIt) {
+  const std::string unused = R"(
+GLuint vbo;
+__constant__ int table[4];
+const char* names[] = {"default", "blocking", NOT_DECLARED};
+__global__ void k(int* a) { a[0] = table[threadIdx.x % 4]; }
+)";
+  const std::vector<std::string> found = notes(unused);
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0], file() + ":2:1: error in a declaration the kernel does not use (vbo): "
+                               "unknown type name 'GLuint'");
+  // Clang leaves the initializer it could not build out of the variable's range: the error is
+  // still the variable's.
+  EXPECT_EQ(found[1], file() + ":4:47: error in a declaration the kernel does not use (names): "
+                               "use of undeclared identifier 'NOT_DECLARED'");
+  // Used by the kernel: Clang drops `a[0] = vbo;` without a word (vbo is invalid), so the name
+  // alone breaks the kernel.
+  const std::string used = clang_failure(R"(
+GLuint vbo;
+__global__ void k(int* a) { a[0] = vbo; }
+)");
+  EXPECT_EQ(used.rfind(file() + ":2:1: error: unknown type name 'GLuint'", 0), 0u) << used;
+  EXPECT_NE(used.find("\nnote: the kernel k uses 'vbo' (" + file() +
+                      ":2:8), which the errors above left invalid"),
+            std::string::npos)
+      << used;
+  // The same for a function whose declaration is invalid, and an invalid operator.
+  EXPECT_NE(clang_failure(R"(
+__device__ int helper(Missing m);
+__device__ int other(int x) { return x; }
+__global__ void k(int* a) { a[0] = other(1); a[1] = helper(1); }
+)").find("uses 'helper'"), std::string::npos);
+  EXPECT_NE(clang_failure(R"(
+struct V { int x; };
+__device__ int operator+(V v, Missing m);
+__global__ void k(V* v, int* a) { a[0] = *v + 1; }
+)").find("unknown type name 'Missing'"), std::string::npos);
+  // An invalid host function's name elsewhere in the file does not matter.
+  ASSERT_EQ(notes(R"(
+void upload(GLuint buffer) {}
+__global__ void k(int* a) { a[0] = 1; }
+int main() { upload(0); }
+)").size(), 1u);
+  // A type the kernel uses, through a typedef and a field.
+  EXPECT_NE(clang_failure(R"(
+struct Inner { Missing m; };
+struct Outer { Inner i; int x; };
+typedef Outer Alias;
+__global__ void k(Alias* a) { a->x = 1; }
+)").find("unknown type name 'Missing'"), std::string::npos);
+  // What cannot be attributed to a declaration fails.
+  EXPECT_NE(clang_failure(R"(
+static_assert(sizeof(int) == 8, "an int is not 8 bytes");
+__global__ void k(int* a) { a[0] = 1; }
+)").find("an int is not 8 bytes"), std::string::npos);
+}
+
+TEST_F(ReachTest, MacrosCountWhereTheyAreExpanded) {
+  const std::string source = R"(
+#define INIT_GL() glewInit()
+#define LIMIT undeclared_limit
+__global__ void k(int* a) { if (threadIdx.x < 4) a[0] = 1; }
+int main() { INIT_GL(); }
+__global__ void other(int* a) { a[0] = LIMIT; }
+)";
+  const std::vector<std::string> found = notes(source, "k");
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].rfind(file() + ":5:14: error in host code the kernel does not reach (main)", 0),
+            0u)
+      << found[0];
+  EXPECT_NE(found[1].find("(other): use of undeclared identifier 'undeclared_limit'"),
+            std::string::npos)
+      << found[1];
+  EXPECT_NE(clang_failure(source, "other").find("undeclared_limit"), std::string::npos);
+}
+
+TEST_F(ReachTest, TemplatesInstantiatedFromHostCode) {
+  // Instantiated from main only: a note.
+  const std::vector<std::string> found = notes(R"(
+template <typename T> void host_only(T x) { x.frob(); }
+__global__ void k(int* a) { a[0] = 1; }
+int main() { host_only(1); }
+)");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_NE(found[0].find(":2:46: error in host code the kernel does not reach (host_only)"),
+            std::string::npos)
+      << found[0];
+  // A template the kernel uses too: the error in its text counts against the kernel, whichever
+  // instantiation it came from.
+  EXPECT_NE(clang_failure(R"(
+template <typename T> __host__ __device__ int size_of(T x) { return x.size(); }
+struct Box { __host__ __device__ int size() const { return 4; } };
+__global__ void k(int* a) { a[0] = size_of(Box()); }
+int main() { return size_of(1); }
+)").find("member reference base type 'int' is not a structure or union"),
+            std::string::npos);
+}
+
+TEST_F(ReachTest, EveryErrorIsReportedAndAMissingIncludeFails) {
+  std::string many = "__global__ void k(int* a) { a[0] = 1; }\nint main() {\n";
+  for (int i = 0; i < 30; ++i) many += "  host_api_" + std::to_string(i) + "();\n";
+  many += "}\n";
+  EXPECT_EQ(notes(many).size(), 30u);  // no "too many errors emitted"
+  // A header no machine has (GL/glew.h, the usual one, may be installed).
+  const std::string missing = R"(
+#include <warpdiv_absent/glew.h>
+__global__ void k(int* a) { a[0] = 1; }
+int main() { glewInit(); }
+)";
+  const std::string text = clang_failure(missing);
+  EXPECT_NE(text.find("fatal error: 'warpdiv_absent/glew.h' file not found"), std::string::npos) << text;
+  EXPECT_THROW(list_kernels(options(missing)), ClangDiagnostics);
+}
+
+TEST_F(ReachTest, NoKernelFoundInAFileWithErrorsShowsTheErrors) {
+  const std::string text = clang_failure(R"(
+__global__ void k(int* a) { a[0] = 1; }
+int main() { glewInit(); }
+)", "kk");
+  EXPECT_NE(text.find("error: use of undeclared identifier 'glewInit'"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nwarpdiv: error: " + file() + ": no __global__ function named 'kk' "
+                      "(defined: k)"),
+            std::string::npos)
+      << text;
+}
+
 TEST_F(FrontendTest, DefinesAndIncludeDirectoriesReachClang) {
   write("inc/tile.cuh",
         "#define TILE_FROM_HEADER 8\n__device__ int twice(int x) { return 2 * x; }\n");

@@ -225,6 +225,51 @@ TEST_F(AnalyzeSourceFile, SyntaxErrorShowsClangsDiagnostic) {
   EXPECT_TRUE(out.entries().empty());
 }
 
+TEST_F(AnalyzeSourceFile, ErrorsInHostCodeAreNotesAndTheKernelIsRead) {
+  const std::string file = source("host.cu",
+                                  "__global__ void k(int *a) { a[threadIdx.x] = 1; }\n"
+                                  "int main() {\n"
+                                  "  glewInit();\n"
+                                  "}\n");
+  const CliResult r = run_warpdiv({"analyze", file, "--grid", "1", "--block", "32"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "warpdiv: note: " + file +
+                       ":3:3: error in host code the kernel does not reach (main): use of "
+                       "undeclared identifier 'glewInit'\n");
+  EXPECT_TRUE(contains(r.out, "counted: 1 block, 1 warp")) << r.out;
+}
+
+TEST_F(AnalyzeSourceFile, ManyHostErrorsAreCappedAndAnErrorInTheKernelStillFails) {
+  std::string text = "__global__ void k(int *a) { a[threadIdx.x] = 1; }\nint main() {\n";
+  for (int i = 0; i < 8; ++i) text += "  host_api_" + std::to_string(i) + "();\n";
+  text += "}\n";
+  const std::string file = source("many.cu", text);
+  const CliResult r = run_warpdiv({"analyze", file, "--grid", "1", "--block", "32"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  std::istringstream lines(r.err);
+  std::vector<std::string> err;
+  for (std::string line; std::getline(lines, line);) err.push_back(line);
+  ASSERT_EQ(err.size(), 6u) << r.err;
+  EXPECT_EQ(err[0], "warpdiv: note: " + file +
+                        ":3:3: error in host code the kernel does not reach (main): use of "
+                        "undeclared identifier 'host_api_0'");
+  EXPECT_TRUE(contains(err[4], "'host_api_4'")) << err[4];
+  EXPECT_EQ(err[5], "warpdiv: note: and 3 more errors in code the kernel does not reach");
+
+  TempDir out;
+  const std::string broken = source("broken_kernel.cu",
+                                    "__global__ void k(int *a) { a[threadIdx.x] = nope; }\n"
+                                    "int main() { glewInit(); }\n");
+  const CliResult b = run_warpdiv(
+      {"analyze", broken, "--grid", "1", "--block", "32", "--csv", out.file("out.csv")});
+  EXPECT_EQ(b.status, 2);
+  EXPECT_EQ(b.err.rfind(broken + ":1:46: error: use of undeclared identifier 'nope'", 0), 0u)
+      << b.err;
+  EXPECT_FALSE(contains(b.err, "glewInit")) << b.err;
+  EXPECT_TRUE(b.out.empty()) << b.out;
+  EXPECT_TRUE(out.entries().empty());
+}
+
 TEST_F(AnalyzeSourceFile, DefinesReachClang) {
   // LIMIT comes from -D only.
   const std::string file = source("define.cu",

@@ -87,7 +87,7 @@ std::vector<std::string> get_all(const po::variables_map& vm, const char* flag) 
 
 namespace {
 
-ir::Kernel read_kernel(const po::variables_map& vm) {
+ir::Kernel read_kernel(const po::variables_map& vm, std::vector<std::string>& notes) {
   if (has(vm, "model")) {
     for (const char* flag : {"kernel", "define", "include-dir"})
       if (has(vm, flag))
@@ -105,7 +105,7 @@ ir::Kernel read_kernel(const po::variables_map& vm) {
   frontend::FrontendOptions options;
   options.file = get(vm, "file");
   read_compiler_options(vm, options);
-  return frontend::load_kernel(options);
+  return frontend::load_kernel(options, &notes);
 #else
   throw InvalidInput("this warpdiv was built without the Clang front-end, so it cannot read " +
                      get(vm, "file") +
@@ -116,17 +116,27 @@ ir::Kernel read_kernel(const po::variables_map& vm) {
 
 }  // namespace
 
+void print_source_notes(std::ostream& out, const std::vector<std::string>& notes) {
+  const std::size_t shown = notes.size() <= kMaxSourceNotes + 1 ? notes.size() : kMaxSourceNotes;
+  for (std::size_t i = 0; i < shown; ++i) out << "warpdiv: note: " << notes[i] << '\n';
+  if (shown < notes.size())
+    out << "warpdiv: note: and " << notes.size() - shown
+        << " more errors in code the kernel does not reach\n";
+}
+
 bool read_source_kernel(const po::variables_map& vm, ir::Kernel& kernel) {
+  std::vector<std::string> notes;
 #ifdef WARPDIV_HAVE_FRONTEND
   try {
-    kernel = read_kernel(vm);
+    kernel = read_kernel(vm, notes);
   } catch (const frontend::ClangDiagnostics& e) {
     std::cerr << e.what() << '\n';  // as Clang prints them: file:line:col: error: ...
     return false;
   }
 #else
-  kernel = read_kernel(vm);
+  kernel = read_kernel(vm, notes);
 #endif
+  print_source_notes(std::cerr, notes);
   return true;
 }
 

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <ostream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -57,9 +58,17 @@ void read_compiler_options(const boost::program_options::variables_map& vm, Requ
 }
 
 /// The kernel of the positional "file" (Clang) or of --model (JSON). Clang's own diagnostics are
-/// printed to stderr as Clang prints them; the return is then false (the caller exits 2).
+/// printed to stderr as Clang prints them; the return is then false (the caller exits 2). Clang's
+/// errors outside the kernel's reach (host code) are printed to stderr as notes, one line each
+/// (print_source_notes), and the kernel is read.
 bool read_source_kernel(const boost::program_options::variables_map& vm,
                         sim::ir::Kernel& kernel);
+
+/// At most this many front-end notes are printed, then "and N more".
+constexpr std::size_t kMaxSourceNotes = 5;
+/// The front-end's notes, "warpdiv: note: NOTE" each, at most kMaxSourceNotes of them then one
+/// line "warpdiv: note: and N more errors in code the kernel does not reach".
+void print_source_notes(std::ostream& out, const std::vector<std::string>& notes);
 
 /// One value per kernel parameter: the --arg of each scalar one (refusing a missing one by
 /// name); opaque ones (pointers, floats) take none. An --arg that names neither a parameter nor a
