@@ -9,12 +9,17 @@
 // source (the lecture, --model, occupancy) never pays for loading LLVM (tens of ms per start).
 //
 // What Clang sees: the file as `clang -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -std=c++17
-// -nocudainc -nocudalib -w`, after a built-in prelude (the CUDA keywords, threadIdx ... warpSize,
-// __syncthreads and the warp functions, atomics, min/max, float math, device printf, enough of the
-// runtime API for host code) and with stub cuda_runtime.h, cuda_runtime_api.h, cuda.h,
-// device_launch_parameters.h. Host code in the file (main, cudaMalloc, <<<...>>>) parses and is
-// ignored. Warnings are off. Defined macros: __CUDACC__, __NVCC__, __CUDA_ARCH__ (700) and
-// __WARPDIV__.
+// -nocudainc -nocudalib -w`, after a built-in prelude (prelude.cuh, prelude_runtime.cuh,
+// prelude_device.cuh, compiled in as one text: the CUDA keywords and launch built-ins, the
+// runtime API as CUDA 13's cuda_runtime_api.h declares it plus the calls CUDA 13 removed
+// (cudaThreadSynchronize, texture references, cudaDeviceProp's old fields), the math, intrinsic,
+// atomic, warp, texture and surface functions, the vector types, and at its end the C and C++
+// headers nvcc's cuda_runtime.h includes), with stub cuda_runtime.h, cuda.h ... and a built-in
+// <cooperative_groups.h> (cooperative_groups.cuh). tests/kernels/prelude_drift_test.cpp checks
+// the prelude's declarations against the installed toolkit's. Host code in the file (main,
+// cudaMalloc, <<<...>>>) parses and is ignored. Warnings are off. Defined macros: __CUDACC__,
+// __NVCC__, __CUDA_ARCH__ (700), __WARPDIV__, and the toolkit headers' guards
+// (__CUDA_RUNTIME_H__, __DRIVER_TYPES_H__ ...) that helper headers test.
 //
 // Clang's errors: only the chosen kernel and what it reaches must be clean (reach.hpp). Its reach
 // is the kernel's definition and, transitively, the functions it calls (constructors, operators,
@@ -36,15 +41,20 @@
 // size_t, enums) with every implicit conversion made explicit; the launch built-ins; the kernel's
 // scalar integer parameters (by index); if/else, ?:, &&, ||, for/while/do, break, continue, return,
 // switch; __syncthreads(); min/max/abs (and std::min/std::max) on integers; calls of __device__
-// functions defined in the source (inlined); constexpr calls with constant arguments and
-// `if constexpr` folded as the compiler folds them. Memory reads are Opaque values described as
-// written, with their memory space ("A[i] (global memory)", "tile[ty][tx] (shared memory)");
-// memory writes, floating-point work and other calls are Work statements. A condition depending
-// on an Opaque value is refused by sim::ir::validate() (data-dependent branch); goto, recursion,
-// inline asm, function pointers, calls without a body, member functions, side effects on
-// modelled locals inside larger expressions, and calls of __device__ functions where they would
-// not run exactly once (loop conditions, &&/||/?: arms) are refused with file:line:col and the
-// reason.
+// functions defined in the source (inlined), member functions and operators of the file's
+// structs and class templates included; integer references (int& aliases the local it is bound
+// to); local objects of struct and class type member by member (constructors, copies,
+// assignments); constexpr calls with constant arguments and `if constexpr` folded as the
+// compiler folds them; cooperative groups (a block's sync is a barrier; ranks and sizes of
+// blocks, tiles and grids computed from the launch built-ins). Memory reads are Opaque values
+// described as written, with their memory space ("A[i] (global memory)", "tile[ty][tx] (shared
+// memory)", "tex1Dfetch(t, i) (texture memory)"); memory writes, floating-point work and other
+// calls are Work statements; shuffles, votes and cg::reduce are Opaque values. A condition
+// depending on an Opaque value is refused by sim::ir::validate() (data-dependent branch); goto,
+// recursion, inline asm, function pointers, calls without a body, virtual calls, grid-wide
+// syncs, side effects on modelled locals inside larger expressions, taking a tracked local's
+// or object's address, and calls of __device__ functions where they would not run exactly once
+// (loop conditions, &&/||/?: arms) are refused with file:line:col and the reason.
 //
 // Templates: a __global__ function template is usable through its instantiations in the file
 // (explicit, or implied by a launch `k<16><<<g, b>>>(...)`); they are listed as "k<16>". A template

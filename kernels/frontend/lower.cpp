@@ -919,15 +919,23 @@ class Lowerer {
         refuse(call, name + " is not supported: the model has no barrier that returns a value");
       const bool integers =
           call->getNumArgs() > 0 && scalar_type(callee->getParamDecl(0)->getType());
-      if ((name == "min" || name == "max") && integers && call->getNumArgs() == 2) {
+      static const std::set<std::string> minimum = {"min", "umin", "llmin", "ullmin"};
+      static const std::set<std::string> maximum = {"max", "umax", "llmax", "ullmax"};
+      const auto result_type = scalar_type(callee->getReturnType());
+      if ((minimum.count(name) != 0 || maximum.count(name) != 0) && integers && result_type &&
+          call->getNumArgs() == 2 && scalar_type(callee->getParamDecl(1)->getType())) {
         NoHoist no_hoist(*this, "an argument of min or max");
-        const ir::BinaryOp compare = name == "min" ? ir::BinaryOp::Lt : ir::BinaryOp::Gt;
-        // a < b ? a : b: each argument is lowered twice (the model is a tree).
-        const ir::ExprId test =
-            k_.binary(compare, lower_int(call->getArg(0)), lower_int(call->getArg(1)), where);
-        const ir::ExprId a = lower_int(call->getArg(0));
-        const ir::ExprId b = lower_int(call->getArg(1));
-        return k_.select(test, a, b, where);
+        const ir::BinaryOp compare = minimum.count(name) != 0 ? ir::BinaryOp::Lt : ir::BinaryOp::Gt;
+        // a < b ? a : b, both converted to the result type first as math_functions.hpp does
+        // (min(int, unsigned) compares as unsigned); each argument is lowered twice (the model
+        // is a tree).
+        const auto argument = [&](unsigned i) {
+          return convert(lower_int(call->getArg(i)), *result_type, where);
+        };
+        const ir::ExprId test = k_.binary(compare, argument(0), argument(1), where);
+        const ir::ExprId a = argument(0);
+        const ir::ExprId b = argument(1);
+        return convert(k_.select(test, a, b, where), type, where);
       }
       if ((name == "abs" || name == "llabs") && integers && call->getNumArgs() == 1) {
         NoHoist no_hoist(*this, "an argument of abs");

@@ -84,10 +84,9 @@ __device__ int __syncthreads_count(int);
 __device__ int __syncthreads_and(int);
 __device__ int __syncthreads_or(int);
 
-// min/max/abs/llabs on integers are modelled (recognised by name); on floating point they are
-// opaque values. The long and float/double overloads follow math_functions.h; its mixed-sign
-// integer overloads (min(int, unsigned) ...) are left out: the model compares min's arguments in
-// their own types, so a call that needs them stays ambiguous (a Clang error) rather than wrong.
+// min/max/abs/llabs on integers are modelled (recognised by name; both arguments converted to
+// the result type, as math_functions.hpp converts them: min(int, unsigned) compares unsigned);
+// on floating point they are opaque values. The overloads follow math_functions.h.
 __host__ __device__ int min(int a, int b);
 __host__ __device__ unsigned int min(unsigned int a, unsigned int b);
 __host__ __device__ long long min(long long a, long long b);
@@ -103,6 +102,11 @@ __host__ __device__ double max(double a, double b);
 #define WARPDIV_MIN_MAX(R, A, B) __host__ __device__ R min(A a, B b); __host__ __device__ R max(A a, B b);
 WARPDIV_MIN_MAX(long, long, long) WARPDIV_MIN_MAX(unsigned long, unsigned long, unsigned long)
 WARPDIV_MIN_MAX(double, float, double) WARPDIV_MIN_MAX(double, double, float)
+WARPDIV_MIN_MAX(unsigned int, int, unsigned int) WARPDIV_MIN_MAX(unsigned int, unsigned int, int)
+WARPDIV_MIN_MAX(unsigned long, long, unsigned long)
+WARPDIV_MIN_MAX(unsigned long, unsigned long, long)
+WARPDIV_MIN_MAX(unsigned long long, long long, unsigned long long)
+WARPDIV_MIN_MAX(unsigned long long, unsigned long long, long long)
 #undef WARPDIV_MIN_MAX
 static __device__ int abs(int);
 __device__ long long llabs(long long);
