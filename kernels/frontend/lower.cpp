@@ -274,13 +274,49 @@ class Lowerer {
   /// kNone: nothing to model (a null statement, a __shared__ declaration).
   ir::StmtId lower_stmt(const clang::Stmt* s) {
     std::vector<ir::StmtId> hoisted;
+    Deferred deferred;
     std::vector<ir::StmtId>* outer = hoisted_;
+    Deferred* outer_deferred = deferred_;
     hoisted_ = &hoisted;
+    deferred_ = &deferred;
     const ir::StmtId lowered = lower_stmt_here(s);
     hoisted_ = outer;
-    if (hoisted.empty()) return lowered;
+    deferred_ = outer_deferred;
+    if (!deferred.updates.empty() && !llvm::isa<clang::Expr>(s) && !llvm::isa<clang::DeclStmt>(s))
+      refuse(deferred.first, "'" + text(deferred.first) +
+                                 "' changes a local inside a condition: not supported (write it "
+                                 "as its own statement)");
+    if (hoisted.empty() && deferred.updates.empty()) return lowered;
     if (lowered != ir::kNone) hoisted.push_back(lowered);
+    hoisted.insert(hoisted.end(), deferred.updates.begin(), deferred.updates.end());
     return k_.block(hoisted, range(s));
+  }
+
+  /// Changes to modelled locals inside an expression the model does not evaluate (a[i++] = v;
+  /// s[t] = sum = sum + s[t + k]): they run after the statement, as the work between does not
+  /// touch locals. Distinct locals only, and an assignment (whose value may read others) alone.
+  struct Deferred {
+    std::vector<ir::StmtId> updates;
+    std::set<ir::LocalId> changed;
+    bool assignment = false;
+    const clang::Stmt* first = nullptr;
+  };
+
+  /// Defers `at`'s change of `local` when that is allowed here; false when it is not.
+  bool defer(const clang::Expr* at, ir::LocalId local, bool assignment) {
+    if (deferred_ == nullptr || no_hoist_ != nullptr) return false;
+    if (deferred_->changed.count(local) != 0 || deferred_->assignment ||
+        (assignment && !deferred_->updates.empty()))
+      return false;
+    const ir::SourceRange where = range(at);
+    ir::ExprId value = ir::kNone;
+    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(at)) value = assigned_value(op, local);
+    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(at)) value = incremented(op, local);
+    deferred_->updates.push_back(k_.assign(local, value, where));
+    deferred_->changed.insert(local);
+    deferred_->assignment = assignment;
+    if (deferred_->first == nullptr) deferred_->first = at;
+    return true;
   }
 
   /// A statement where one is required (a loop body, a branch): an empty Block for kNone.
@@ -526,8 +562,21 @@ class Lowerer {
         return k_.block(both, range(e));
       }
       if (op->isAssignmentOp()) {
-        if (const auto local = bound_local(op->getLHS()))
+        if (const auto local = bound_local(op->getLHS())) {
+          // x = y = e: y's assignment first, then x from y.
+          const auto* inner =
+              llvm::dyn_cast<clang::BinaryOperator>(op->getRHS()->IgnoreParenImpCasts());
+          if (op->getOpcode() == clang::BO_Assign && inner != nullptr &&
+              inner->isAssignmentOp() && bound_local(inner->getLHS())) {
+            const ir::StmtId first = lower_expr_stmt(inner);
+            const ir::LocalId source = *bound_local(inner->getLHS());
+            const ir::SourceRange where = range(e);
+            const ir::ExprId value =
+                convert(k_.local(source, where), k_.locals[*local].type, where);
+            return k_.block({first, k_.assign(*local, value, where)}, where);
+          }
           return k_.assign(*local, assigned_value(op, *local), range(e));
+        }
       }
     }
     if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(bare)) {
@@ -1759,6 +1808,9 @@ class Lowerer {
   void scan_work(const clang::Stmt* s) {
     if (s == nullptr) return;
     if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s)) {
+      if (op->isAssignmentOp() && bound_local(op->getLHS()) &&
+          defer(op, *bound_local(op->getLHS()), /*assignment=*/true))
+        return;
       if (op->isAssignmentOp() && bound_local(op->getLHS()))
         refuse(op,
                "'" + text(op) + "' changes the local '" + text(op->getLHS()) +
@@ -1771,6 +1823,9 @@ class Lowerer {
       }
     }
     if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s)) {
+      if (op->isIncrementDecrementOp() && bound_local(op->getSubExpr()) &&
+          defer(op, *bound_local(op->getSubExpr()), /*assignment=*/false))
+        return;
       if (op->isIncrementDecrementOp() && bound_local(op->getSubExpr()))
         refuse(op, "'" + text(op) +
                        "' changes a local inside a larger expression: not supported "
@@ -1854,6 +1909,7 @@ class Lowerer {
   std::vector<ir::StmtId> parameter_copies_;
   std::vector<const clang::FunctionDecl*> call_stack_;
   std::vector<ir::StmtId>* hoisted_ = nullptr;
+  Deferred* deferred_ = nullptr;
   const char* no_hoist_ = nullptr;
 };
 

@@ -797,7 +797,7 @@ INSTANTIATE_TEST_SUITE_P(
                     "p > a (pointer)"},
         Unsupported{"assignment_in_condition", "  int i = 0;\n  if ((i = n) > 2) a[0] = 1;", ":4:8",
                     "assigns inside a larger expression"},
-        Unsupported{"increment_in_index", "  int i = 0;\n  a[i++] = 1;", ":4:5",
+        Unsupported{"increment_twice", "  int i = 0;\n  a[i++] = i++;", ":4:12",
                     "changes a local inside a larger expression"},
         Unsupported{"address_of_local", "  int i = 0;\n  atomicAdd(&i, 1);", ":4:13",
                     "taking the address of the local 'i'"},
@@ -1257,6 +1257,37 @@ __global__ void k(int* out, int n) {
   EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 3)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
   EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 4)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
   EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 5)), (std::vector<std::uint64_t>{1, 1, 8, 5}));
+}
+
+TEST_F(FrontendTest, ChangesToLocalsInsideWorkRunAfterTheStatement) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int* a, const int* b) {
+  int j = 0;
+  int sum = 0;
+  for (int t = 0; t < 4; ++t) {
+    a[j++] = b[t];
+  }
+  if (j == threadIdx.x) a[9] = 1;
+  int x, y;
+  x = y = threadIdx.x;
+  if (x + y == 6) a[10] = 1;
+  a[0] = sum = sum + 2;
+  if (sum == 2) a[1] = 1;
+}
+)");
+  // One warp of 8: j ends at 4 (thread 4 alone); x = y = t, 2t == 6 for t = 3; sum is 2 for all.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 8)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 11)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 13)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
+  // In a condition the change would run after the whole if: refused.
+  EXPECT_PRED2(warpdiv::testing::contains, refusal(R"(
+__global__ void k(int* a) {
+  int j = 0;
+  if (a[j++] == 1) a[5] = 2;
+}
+)"),
+               "k.cu:4:9: 'j++' changes a local inside a condition");
 }
 
 }  // namespace
