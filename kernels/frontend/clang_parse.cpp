@@ -30,7 +30,12 @@ std::vector<std::string> clang_arguments(const FrontendOptions& options) {
       WARPDIV_CLANG_EXECUTABLE, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_70",
       // No CUDA installation is looked for or used: the prelude stands in for its headers.
       "-nocudainc", "-nocudalib", "--cuda-path=/__warpdiv__/no-cuda", "-fsyntax-only", "-std=c++17",
-      "-w", "-fno-color-diagnostics", "-Xclang", "-fcuda-allow-variadic-functions", "-resource-dir",
+      "-w",
+      // Old code writes "%d"FMT, a macro right after a string (C++03 style): Clang's error by
+      // default, a warning from nvcc 13 (its host compiler's -Wliteral-suffix), which reads it
+      // as the string followed by the macro. So does Clang without this diagnostic.
+      "-Wno-reserved-user-defined-literal", "-fno-color-diagnostics", "-Xclang",
+      "-fcuda-allow-variadic-functions", "-resource-dir",
       WARPDIV_CLANG_RESOURCE_DIR, "-isystem", kStubIncludeDir, "-include", kPreludePath};
   for (const auto& define : options.defines) args.push_back("-D" + define);
   for (const auto& dir : options.include_dirs) args.push_back("-I" + dir);
@@ -204,6 +209,10 @@ ParsedSource::ParsedSource(const FrontendOptions& options) : clang_(std::make_un
       clang::createInvocationFromCommandLine(argv, c.diagnostics, files);
   if (!invocation || c.diagnostics->hasErrorOccurred()) throw ClangDiagnostics(c.text());
   invocation->getFrontendOpts().DisableFree = false;  // free the AST with this object
+  // The command line's -w and -Wno-... configure the engine made before the invocation existed.
+  clang::ProcessWarningOptions(*c.diagnostics, invocation->getDiagnosticOpts(),
+                               /*ReportDiags=*/false);
+  c.diagnostics->setErrorLimit(0);  // again: the driver's default -ferror-limit came with them
 
   c.instance = std::make_unique<clang::CompilerInstance>();
   c.instance->setInvocation(invocation);

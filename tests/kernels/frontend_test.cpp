@@ -1290,4 +1290,17 @@ __global__ void k(int* a) {
                "k.cu:4:9: 'j++' changes a local inside a condition");
 }
 
+TEST_F(FrontendTest, AMacroRightAfterAStringReadsAsNvccReadsIt) {
+  // "%d"FMT: a C++11 literal suffix error in Clang by default, a warning in nvcc 13.
+  const ir::Kernel k = load(R"(
+#define FMT "%d"
+__global__ void k(int n) {
+  printf("node ("FMT")\n", n);
+  if (threadIdx.x < 3) printf("x");
+}
+)");
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {0}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 5)), (std::vector<std::uint64_t>{1, 1, 8, 3}));
+}
+
 }  // namespace
