@@ -282,13 +282,18 @@ class Lowerer {
     const ir::StmtId lowered = lower_stmt_here(s);
     hoisted_ = outer;
     deferred_ = outer_deferred;
-    if (!deferred.updates.empty() && !llvm::isa<clang::Expr>(s) && !llvm::isa<clang::DeclStmt>(s))
+    const bool returns = llvm::isa<clang::ReturnStmt>(s);
+    if (!deferred.updates.empty() && !llvm::isa<clang::Expr>(s) && !llvm::isa<clang::DeclStmt>(s) &&
+        !returns)
       refuse(deferred.first, "'" + text(deferred.first) +
                                  "' changes a local inside a condition: not supported (write it "
                                  "as its own statement)");
     if (hoisted.empty() && deferred.updates.empty()) return lowered;
+    // After a return nothing runs: its changes go before it (the value it returns was opaque,
+    // so their order does not matter to it).
+    if (returns) hoisted.insert(hoisted.end(), deferred.updates.begin(), deferred.updates.end());
     if (lowered != ir::kNone) hoisted.push_back(lowered);
-    hoisted.insert(hoisted.end(), deferred.updates.begin(), deferred.updates.end());
+    if (!returns) hoisted.insert(hoisted.end(), deferred.updates.begin(), deferred.updates.end());
     return k_.block(hoisted, range(s));
   }
 
@@ -986,6 +991,8 @@ class Lowerer {
         const ir::ExprId b = argument(1);
         return convert(k_.select(test, a, b, where), type, where);
       }
+      if ((name == "__umul24" || name == "__mul24") && integers && call->getNumArgs() == 2)
+        return convert(multiply_24(call, name == "__mul24"), type, where);
       if ((name == "abs" || name == "llabs") && integers && call->getNumArgs() == 1) {
         NoHoist no_hoist(*this, "an argument of abs");
         const ir::ExprId x = lower_int(call->getArg(0));
@@ -1002,6 +1009,32 @@ class Lowerer {
     const ir::LocalId result = k_.add_local(callee->getNameAsString() + "()", type, where);
     hoist(call, inline_call(call, callee, result));
     return k_.local(result, where);
+  }
+
+  /// __umul24(x, y) / __mul24(x, y): the low 32 bits of the product of the arguments' low 24
+  /// bits, taken as unsigned / signed (sign-extended from bit 23), as the CUDA math API defines
+  /// them. Computed in 64 bits, where the product of two 24-bit values cannot overflow.
+  ir::ExprId multiply_24(const clang::CallExpr* call, bool is_signed) {
+    using ir::BinaryOp;
+    const ir::SourceRange where = range(call);
+    NoHoist no_hoist(*this, "an argument of __mul24");
+    const ir::ScalarType wide = is_signed ? ir::ScalarType::I64 : ir::ScalarType::U64;
+    const auto low_bits = [&](unsigned i) {  // arg & 0xFFFFFF, widened
+      const ir::ExprId arg = convert(lower_int(call->getArg(i)), ir::ScalarType::U32, where);
+      const ir::ExprId masked = k_.binary(BinaryOp::BitAnd, arg,
+                                          k_.constant(ir::ScalarType::U32, 0xFFFFFF, where), where);
+      return convert(masked, wide, where);
+    };
+    const auto operand = [&](unsigned i) {
+      if (!is_signed) return low_bits(i);
+      // v - 2 * (v & 0x800000): bit 23 set means v - 2^24.
+      const ir::ExprId sign = k_.binary(BinaryOp::BitAnd, low_bits(i),
+                                        k_.constant(wide, 0x800000, where), where);
+      return k_.binary(BinaryOp::Sub, low_bits(i),
+                       k_.binary(BinaryOp::Mul, k_.constant(wide, 2, where), sign, where), where);
+    };
+    const ir::ExprId product = k_.binary(BinaryOp::Mul, operand(0), operand(1), where);
+    return convert(product, is_signed ? ir::ScalarType::I32 : ir::ScalarType::U32, where);
   }
 
   void hoist(const clang::Stmt* at, ir::StmtId statement) {

@@ -1303,4 +1303,26 @@ __global__ void k(int n) {
   EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 5)), (std::vector<std::uint64_t>{1, 1, 8, 3}));
 }
 
+TEST_F(FrontendTest, TwentyFourBitMultipliesAndChangesInAReturn) {
+  const ir::Kernel k = load(R"(
+__device__ float bump(int& c, float* a) { return a[c++]; }
+__global__ void k(float* a, int n) {
+  int c = threadIdx.x;
+  bump(c, a);
+  if (c == 3) a[0] = 1;
+  if (__umul24(threadIdx.x, 0x1000001u) == threadIdx.x) a[1] = 1;
+  if (__mul24(n, 2) == -2) a[2] = 1;
+  if (__mul24(threadIdx.x, 0xFFFFFF) == -(int)threadIdx.x) a[3] = 1;
+}
+)");
+  // One warp of 8, n = 0xFFFFFF. c++ in bump's return still happens: c = t + 1 == 3 for t = 2.
+  // __umul24 keeps the low 24 bits (0x1000001 -> 1): t * 1 == t for all. __mul24 sign-extends
+  // bit 23: 0xFFFFFF is -1, so -1 * 2 == -2 and t * -1 == -t for all.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {0xFFFFFF}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 6)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 7)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 8)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 9)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
+}
+
 }  // namespace
