@@ -14,6 +14,7 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -991,6 +992,9 @@ class Lowerer {
         const ir::ExprId b = argument(1);
         return convert(k_.select(test, a, b, where), type, where);
       }
+      if ((name == "__popc" || name == "__popcll" || name == "__ffs" || name == "__ffsll") &&
+          integers && call->getNumArgs() == 1)
+        return convert(bit_count(call, name), type, where);
       if ((name == "__umul24" || name == "__mul24") && integers && call->getNumArgs() == 2)
         return convert(multiply_24(call, name == "__mul24"), type, where);
       if ((name == "abs" || name == "llabs") && integers && call->getNumArgs() == 1) {
@@ -1035,6 +1039,48 @@ class Lowerer {
     };
     const ir::ExprId product = k_.binary(BinaryOp::Mul, operand(0), operand(1), where);
     return convert(product, is_signed ? ir::ScalarType::I32 : ir::ScalarType::U32, where);
+  }
+
+  /// __popc / __popcll (set bits) and __ffs / __ffsll (1 + the index of the lowest set bit, 0 for
+  /// none) as integer arithmetic: the classic SWAR population count, on the argument as unsigned
+  /// (wrap-around is defined there), x & -x isolating the lowest set bit.
+  ir::ExprId bit_count(const clang::CallExpr* call, const std::string& name) {
+    using ir::BinaryOp;
+    const ir::SourceRange where = range(call);
+    NoHoist no_hoist(*this, "an argument of __popc or __ffs");
+    const bool wide = name == "__popcll" || name == "__ffsll";
+    const ir::ScalarType u = wide ? ir::ScalarType::U64 : ir::ScalarType::U32;
+    const auto c = [&](std::uint64_t value) {
+      return k_.constant(u, static_cast<std::int64_t>(value), where);
+    };
+    const auto bin = [&](BinaryOp op, ir::ExprId a, ir::ExprId b) { return k_.binary(op, a, b, where); };
+    const auto argument = [&] { return convert(lower_int(call->getArg(0)), u, where); };
+    // Each use of v builds its own copy (the model is a tree).
+    const auto popcount = [&](const std::function<ir::ExprId()>& v) {
+      const auto v1 = [&] {
+        return bin(BinaryOp::Sub, v(),
+                   bin(BinaryOp::BitAnd, bin(BinaryOp::Shr, v(), c(1)), c(0x5555555555555555ULL)));
+      };
+      const auto v2 = [&] {
+        return bin(BinaryOp::Add, bin(BinaryOp::BitAnd, v1(), c(0x3333333333333333ULL)),
+                   bin(BinaryOp::BitAnd, bin(BinaryOp::Shr, v1(), c(2)), c(0x3333333333333333ULL)));
+      };
+      const ir::ExprId v3 = bin(BinaryOp::BitAnd, bin(BinaryOp::Add, v2(), bin(BinaryOp::Shr, v2(), c(4))),
+                                c(0x0F0F0F0F0F0F0F0FULL));
+      return convert(bin(BinaryOp::Shr, bin(BinaryOp::Mul, v3, c(0x0101010101010101ULL)),
+                         c(wide ? 56 : 24)),
+                     ir::ScalarType::I32, where);
+    };
+    if (name == "__popc" || name == "__popcll") return popcount(argument);
+    // __ffs: x == 0 ? 0 : popc((x & -x) - 1) + 1.
+    const auto below_lowest = [&] {
+      return bin(BinaryOp::Sub, bin(BinaryOp::BitAnd, argument(), bin(BinaryOp::Sub, c(0), argument())),
+                 c(1));
+    };
+    const ir::ExprId index = k_.binary(BinaryOp::Add, popcount(below_lowest),
+                                       k_.constant(ir::ScalarType::I32, 1, where), where);
+    return k_.select(bin(BinaryOp::Eq, argument(), c(0)), k_.constant(ir::ScalarType::I32, 0, where),
+                     index, where);
   }
 
   void hoist(const clang::Stmt* at, ir::StmtId statement) {

@@ -1325,4 +1325,27 @@ __global__ void k(float* a, int n) {
   EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 9)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
 }
 
+TEST_F(FrontendTest, PopulationCountAndFindFirstSetAreComputed) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int* a, unsigned long long big) {
+  if (__popc(threadIdx.x * 5u) == 2) a[0] = 1;
+  if (__ffs(threadIdx.x * 4) == 3) a[1] = 1;
+  if (__ffs(threadIdx.x) == 0) a[2] = 1;
+  if (__popcll(big) == 63 && __ffsll(big << 40) == 41) a[3] = 1;
+  for (unsigned i = 0; i < __ffs(threadIdx.x); ++i) a[4] = i;
+}
+)");
+  // One warp of 8, big = 2^63 - 1. 5t = 0, 5, 10, 15, 20, 25, 30, 35 has two set bits for
+  // t = 1 (101), 2 (1010), 4 (10100) only (35 = 100011 has three): 3 lanes. __ffs(4t) == 3 for odd t; __ffs(0) is
+  // 0 (t = 0 only). 63 bits set; big << 40 has bit 40 lowest: __ffsll 41.
+  const ir::ReplayResult r =
+      ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {INT64_MAX}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 3)), (std::vector<std::uint64_t>{1, 1, 8, 3}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 4)), (std::vector<std::uint64_t>{1, 1, 8, 4}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 5)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 6)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
+  // __ffs(t) = 0, 1, 2, 1, 3, 1, 2, 1 iterations: 11 taken; the warp tests 4 times (max 3 + 1).
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Loop, 7)).at(3), 11u);
+}
+
 }  // namespace
