@@ -75,7 +75,23 @@ struct FrontendOptions {
   std::string kernel;                     // the __global__ function; empty: the file's only one
   std::vector<std::string> defines;       // "NAME" or "NAME=VALUE", passed as -D
   std::vector<std::string> include_dirs;  // passed as -I, in order
+  /// Which headers declare CUDA for Clang (cuda_headers_choices()):
+  ///   "builtin": warpdiv's prelude and <cooperative_groups.h> (no toolkit needed; the default);
+  ///   "toolkit": the CUDA Toolkit's own headers at cuda_path, through Clang's CUDA wrapper headers
+  ///              (as `clang -x cuda --cuda-path=...`), with the shims docs/toolkit-headers.md
+  ///              lists; a toolkit without include/cuda_runtime.h is refused (InvalidInput);
+  ///   "auto":    "toolkit" where <cuda_path>/include/cuda_runtime.h exists, else "builtin".
+  std::string cuda_headers = "builtin";
+  /// The toolkit's folder; empty: $CUDA_PATH when set, else /usr/local/cuda.
+  std::string cuda_path;
 };
+
+/// The values FrontendOptions::cuda_headers takes, for messages: "builtin, toolkit, auto".
+constexpr const char* kCudaHeadersChoices = "builtin, toolkit, auto";
+/// Whether `value` is one of them.
+inline bool is_cuda_headers_choice(const std::string& value) {
+  return value == "builtin" || value == "toolkit" || value == "auto";
+}
 
 /// A __global__ function defined in the file.
 struct KernelInfo {
