@@ -1030,7 +1030,8 @@ class Lowerer {
       if (llvm::isa_and_nonnull<clang::CXXMethodDecl>(op->getDirectCallee()) && op->getNumArgs() > 0)
         return op->getArg(0);
     }
-    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(call->getCallee()->IgnoreParens()))
+    if (const auto* member =
+            llvm::dyn_cast<clang::MemberExpr>(call->getCallee()->IgnoreParenImpCasts()))
       return member->getBase();  // a static member called through an object
     return nullptr;
   }
@@ -1478,7 +1479,7 @@ class Lowerer {
         "thread_block_tile", "thread_block_tile_impl", "tiled_partition_impl",
         "__single_warp_thread_block_tile", "__multi_warp_thread_block_tile",
         "__static_size_tile_base", "__static_size_thread_block_tile_base",
-        "__static_size_multi_warp_tile_base"};
+        "__static_size_multi_warp_tile_base", "__static_parent_thread_block_tile_base"};
     if (tiles.count(name) != 0) {
       const auto size = template_constant(record, 0);
       if (!size) return group;
