@@ -15,6 +15,8 @@
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -24,37 +26,165 @@
 namespace warpdiv::frontend::detail {
 namespace {
 
+void add_builtin_files(llvm::vfs::InMemoryFileSystem& memory) {
+  memory.addFile(kPreludePath, 0, llvm::MemoryBuffer::getMemBuffer(kPreludeText));
+  for (const char* header : kStubHeaders) {
+    memory.addFile(std::string(kStubIncludeDir) + "/" + header, 0,
+                    llvm::MemoryBuffer::getMemBuffer("// warpdiv: the prelude declares this.\n"));
+  }
+  memory.addFile(std::string(kStubIncludeDir) + "/" + kCooperativeGroupsHeader, 0,
+                  llvm::MemoryBuffer::getMemBuffer(kCooperativeGroupsText));
+  for (const char* part : kCooperativeGroupsParts) {
+    memory.addFile(std::string(kStubIncludeDir) + "/" + part, 0,
+                    llvm::MemoryBuffer::getMemBuffer("#include <cooperative_groups.h>\n"));
+  }
+}
+
+/// Where the toolkit route is, once the choice is made (resolve_route).
+struct Route {
+  bool toolkit = false;
+  std::string cuda_path;  // the toolkit's folder (toolkit route only)
+  int cuda_version = 0;   // cuda.h's CUDA_VERSION (13000), 0 when not found
+};
+
+/// The toolkit's folder: options.cuda_path, else $CUDA_PATH, else /usr/local/cuda.
+std::string cuda_path_of(const FrontendOptions& options) {
+  if (!options.cuda_path.empty()) return options.cuda_path;
+  if (const char* env = std::getenv("CUDA_PATH"); env != nullptr && *env != '\0') return env;
+  return "/usr/local/cuda";
+}
+
+bool exists(const std::string& path) {
+  std::error_code error;
+  return std::filesystem::exists(path, error);
+}
+
+int read_cuda_version(const std::string& cuda_h) {
+  std::ifstream in(cuda_h);
+  std::string line;
+  while (std::getline(in, line)) {
+    const std::string key = "#define CUDA_VERSION ";
+    if (line.rfind(key, 0) == 0) return std::atoi(line.c_str() + key.size());
+  }
+  return 0;
+}
+
+Route resolve_route(const FrontendOptions& options) {
+  if (!is_cuda_headers_choice(options.cuda_headers))
+    throw InvalidInput("unknown CUDA headers '" + options.cuda_headers + "' (choose one of " +
+                       kCudaHeadersChoices + ")");
+  Route route;
+  if (options.cuda_headers == "builtin") return route;
+  const std::string path = cuda_path_of(options);
+  const bool found = exists(path + "/include/cuda_runtime.h");
+  if (!found) {
+    if (options.cuda_headers == "auto") return route;
+    throw InvalidInput("no CUDA Toolkit at " + path + " (" + path +
+                       "/include/cuda_runtime.h is missing): give its folder with --cuda-path "
+                       "DIR, or read the file with warpdiv's own headers (--cuda-headers builtin)");
+  }
+  route.toolkit = true;
+  route.cuda_path = path;
+  route.cuda_version = read_cuda_version(path + "/include/cuda.h");
+  return route;
+}
+
+/// The toolkit route's in-memory headers: a quote folder searched first for the wrapper's
+/// #include "...", so that a user -I folder holding its own cuda.h (Rodinia's b+tree) cannot hide
+/// the toolkit's (each forwards to the toolkit's file by its absolute path, as a system header),
+/// and the shims of docs/toolkit-headers.md: T (texture_fetch_functions.h, which CUDA 12.x dropped),
+/// R (a stand-in texture reference template for Clang 14's texture intrinsics; CUDA 12 dropped
+/// the template) and M (host min/max: nvcc's host pass has them, Clang's headers only device ones).
+constexpr const char* kToolkitQuoteDir = "/__warpdiv__/toolkit";
+constexpr const char* kToolkitShimPath = "/__warpdiv__/toolkit_host_minmax.h";
+/// What Clang 14's CUDA wrapper headers (__clang_cuda_*.h) #include "..." from the toolkit.
+constexpr const char* kWrapperQuotedHeaders[] = {
+    "cuda.h", "host_defines.h", "driver_types.h", "host_config.h", "cuda_runtime.h",
+    "crt/device_runtime.h", "crt/host_runtime.h", "crt/device_functions.hpp",
+    "crt/device_double_functions.hpp", "crt/math_functions.hpp", "crt/sm_70_rt.hpp",
+    "device_functions.hpp", "math_functions.hpp", "math_functions_dbl_ptx3.hpp",
+    "device_atomic_functions.h", "device_atomic_functions.hpp", "device_double_functions.h",
+    "sm_20_atomic_functions.hpp", "sm_20_intrinsics.hpp", "sm_32_atomic_functions.hpp",
+    "sm_60_atomic_functions.hpp", "sm_61_intrinsics.hpp", "texture_fetch_functions.h",
+    "texture_indirect_functions.h", "curand_mtgp32_kernel.h"};
+/// The newest CUDA version Clang 14 knows: the SDK version that makes <<<>>> call
+/// __cudaPushCallConfiguration (shim S; the driver gives the device side none).
+constexpr const char* kClangKnownCudaVersion = "11.5";
+
+constexpr const char* kHostMinMax = R"(// warpdiv: host min/max (shim M)
+#pragma clang system_header
+#define WARPDIV_MINMAX(T) \
+  static inline __host__ T min(T a, T b) { return a < b ? a : b; } \
+  static inline __host__ T max(T a, T b) { return a > b ? a : b; }
+WARPDIV_MINMAX(int)
+WARPDIV_MINMAX(unsigned int)
+WARPDIV_MINMAX(long)
+WARPDIV_MINMAX(unsigned long)
+WARPDIV_MINMAX(long long)
+WARPDIV_MINMAX(unsigned long long)
+WARPDIV_MINMAX(float)
+WARPDIV_MINMAX(double)
+#undef WARPDIV_MINMAX
+)";
+
 /// Clang's -D/-I take the value in the same argument; a value that starts with '-' is the user's.
-std::vector<std::string> clang_arguments(const FrontendOptions& options) {
-  std::vector<std::string> args = {
-      WARPDIV_CLANG_EXECUTABLE, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_70",
-      // No CUDA installation is looked for or used: the prelude stands in for its headers.
-      "-nocudainc", "-nocudalib", "--cuda-path=/__warpdiv__/no-cuda", "-fsyntax-only", "-std=c++17",
-      "-w",
-      // Old code writes "%d"FMT, a macro right after a string (C++03 style): Clang's error by
-      // default, a warning from nvcc 13 (its host compiler's -Wliteral-suffix), which reads it
-      // as the string followed by the macro. So does Clang without this diagnostic.
-      "-Wno-reserved-user-defined-literal", "-fno-color-diagnostics", "-Xclang",
-      "-fcuda-allow-variadic-functions", "-resource-dir",
-      WARPDIV_CLANG_RESOURCE_DIR, "-isystem", kStubIncludeDir, "-include", kPreludePath};
+std::vector<std::string> clang_arguments(const FrontendOptions& options, const Route& route) {
+  std::vector<std::string> args = {WARPDIV_CLANG_EXECUTABLE, "-x", "cuda", "--cuda-device-only",
+                                   "--cuda-gpu-arch=sm_70", "-nocudalib", "-fsyntax-only",
+                                   "-std=c++17", "-w",
+                                   // Old code writes "%d"FMT, a macro right after a string (C++03
+                                   // style): Clang's error by default, a warning from nvcc 13 (its
+                                   // host compiler's -Wliteral-suffix), which reads it as the
+                                   // string followed by the macro. So does Clang without it.
+                                   "-Wno-reserved-user-defined-literal", "-fno-color-diagnostics",
+                                   "-Xclang", "-fcuda-allow-variadic-functions", "-resource-dir",
+                                   WARPDIV_CLANG_RESOURCE_DIR};
+  if (route.toolkit) {
+    args.insert(args.end(),
+                {"--cuda-path=" + route.cuda_path, "-Xclang",
+                 std::string("-target-sdk-version=") + kClangKnownCudaVersion, "-iquote",
+                 kToolkitQuoteDir, "-D__WARPDIV__=1", "-include", kToolkitShimPath});
+    // libcu++ (cooperative groups' <cuda/std/...>): CUDA 13 keeps it under include/cccl (shim C).
+    if (exists(route.cuda_path + "/include/cccl"))
+      args.push_back("-isystem" + route.cuda_path + "/include/cccl");
+  } else {
+    // No CUDA installation is looked for or used: the prelude stands in for its headers.
+    args.insert(args.end(), {"-nocudainc", "--cuda-path=/__warpdiv__/no-cuda", "-isystem",
+                             kStubIncludeDir, "-include", kPreludePath});
+  }
   for (const auto& define : options.defines) args.push_back("-D" + define);
   for (const auto& dir : options.include_dirs) args.push_back("-I" + dir);
   args.push_back(options.file);
   return args;
 }
 
-llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system() {
-  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  memory->addFile(kPreludePath, 0, llvm::MemoryBuffer::getMemBuffer(kPreludeText));
-  for (const char* header : kStubHeaders) {
-    memory->addFile(std::string(kStubIncludeDir) + "/" + header, 0,
-                    llvm::MemoryBuffer::getMemBuffer("// warpdiv: the prelude declares this.\n"));
+void add_toolkit_files(llvm::vfs::InMemoryFileSystem& memory, const Route& route) {
+  const std::string include = route.cuda_path + "/include/";
+  for (const char* header : kWrapperQuotedHeaders) {
+    const std::string name = header;
+    std::string text = "// warpdiv: the toolkit's " + name + "\n#pragma clang system_header\n";
+    if (exists(include + name)) {
+      text += "#include \"" + include + name + "\"\n";
+    } else if (name != "texture_fetch_functions.h") {  // shim T: an empty one
+      continue;  // the wrapper includes it only where the toolkit has it
+    }
+    if (name == "sm_61_intrinsics.hpp" && route.cuda_version >= 12000) {  // shim R
+      text +=
+          "template <class T, int dim = 1, enum cudaTextureReadMode mode = "
+          "cudaReadModeElementType> struct texture {};\n";
+    }
+    memory.addFile(std::string(kToolkitQuoteDir) + "/" + name, 0,
+                   llvm::MemoryBuffer::getMemBufferCopy(text));
   }
-  memory->addFile(std::string(kStubIncludeDir) + "/" + kCooperativeGroupsHeader, 0,
-                  llvm::MemoryBuffer::getMemBuffer(kCooperativeGroupsText));
-  for (const char* part : kCooperativeGroupsParts) {
-    memory->addFile(std::string(kStubIncludeDir) + "/" + part, 0,
-                    llvm::MemoryBuffer::getMemBuffer("#include <cooperative_groups.h>\n"));
+  memory.addFile(kToolkitShimPath, 0, llvm::MemoryBuffer::getMemBuffer(kHostMinMax));
+}
+
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system(const Route& route) {
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  if (route.toolkit) {
+    add_toolkit_files(*memory, route);
+  } else {
+    add_builtin_files(*memory);
   }
   auto overlay =
       llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
@@ -201,8 +331,13 @@ ParsedSource::ParsedSource(const FrontendOptions& options) : clang_(std::make_un
                                                  /*ShouldOwnClient=*/false);
   // Every error is reported (no "too many errors emitted"): host code can hold many.
   c.diagnostics->setErrorLimit(0);
-  const auto files = file_system();
-  const std::vector<std::string> args = clang_arguments(options);
+  const Route route = resolve_route(options);
+  if (route.toolkit) {
+    api_dirs_ = {std::string(WARPDIV_CLANG_RESOURCE_DIR) + "/include/", route.cuda_path + "/include/",
+                 std::string(kToolkitQuoteDir) + "/"};
+  }
+  const auto files = file_system(route);
+  const std::vector<std::string> args = clang_arguments(options, route);
   std::vector<const char*> argv;
   for (const auto& arg : args) argv.push_back(arg.c_str());
   std::shared_ptr<clang::CompilerInvocation> invocation =

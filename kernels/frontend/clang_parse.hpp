@@ -43,10 +43,16 @@ class ParsedSource {
   /// in host code the kernel does not reach (main): <Clang's message>", in Clang's order.
   std::vector<std::string> notes_for(const FoundKernel& kernel) const;
 
+  /// The folders whose system headers declare the CUDA API on the toolkit route (Clang's resource
+  /// headers, the toolkit's include folder, warpdiv's forwarding folder), each ending in '/';
+  /// empty on the built-in route (the prelude is recognised by its own folder).
+  const std::vector<std::string>& api_dirs() const { return api_dirs_; }
+
  private:
   struct Clang;
   std::unique_ptr<Clang> clang_;
   std::vector<FoundKernel> kernels_;
+  std::vector<std::string> api_dirs_;
 };
 
 }  // namespace warpdiv::frontend::detail

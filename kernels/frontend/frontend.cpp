@@ -76,7 +76,8 @@ sim::ir::Kernel load_kernel(const FrontendOptions& options, std::vector<std::str
                        kernel.info.name + "<...>(...);)");
   }
   std::vector<std::string> host_notes = source.notes_for(kernel);  // throws for errors in reach
-  sim::ir::Kernel model = detail::lower_kernel(*kernel.decl, source.context(), kernel.info.name);
+  sim::ir::Kernel model = detail::lower_kernel(*kernel.decl, source.context(), kernel.info.name,
+                                                     source.api_dirs());
   sim::ir::validate(model);
   if (notes != nullptr) *notes = std::move(host_notes);
   return model;

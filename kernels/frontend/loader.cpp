@@ -81,7 +81,9 @@ json ask(const char* op, const FrontendOptions& options) {
                      {"file", options.file},
                      {"kernel", options.kernel},
                      {"defines", options.defines},
-                     {"include_dirs", options.include_dirs}};
+                     {"include_dirs", options.include_dirs},
+                     {"cuda_headers", options.cuda_headers},
+                     {"cuda_path", options.cuda_path}};
   const std::unique_ptr<char, abi::FreeFunction> reply(p.request(request.dump().c_str()), p.free);
   if (!reply) throw std::runtime_error("the Clang front-end gave no reply (out of memory?)");
   json answer = json::parse(reply.get());

@@ -12,6 +12,7 @@
 #include <clang/AST/Stmt.h>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
+#include <clang/Basic/TargetBuiltins.h>
 #include <clang/Lex/Lexer.h>
 
 #include <functional>
@@ -85,8 +86,8 @@ const clang::VarDecl* named_variable(const clang::Expr* e) {
 
 class Lowerer {
  public:
-  Lowerer(clang::ASTContext& context, ir::Kernel& out)
-      : context_(context), sources_(context.getSourceManager()), k_(out) {}
+  Lowerer(clang::ASTContext& context, ir::Kernel& out, const std::vector<std::string>& api_dirs)
+      : context_(context), sources_(context.getSourceManager()), k_(out), api_dirs_(api_dirs) {}
 
   void lower(const clang::FunctionDecl& kernel) {
     const clang::FunctionDecl* definition = nullptr;
@@ -215,6 +216,29 @@ class Lowerer {
       if (sources_.getFilename(loc).startswith(kBuiltinDir)) return true;
     }
     return false;
+  }
+
+  /// Part of the CUDA API: declared in warpdiv's built-in headers (in_prelude) or, on the toolkit
+  /// route, in a system header of the toolkit or of Clang's CUDA wrapper headers (api_dirs_), by
+  /// any of its declarations.
+  bool is_cuda_api(const clang::Decl* decl) const {
+    if (in_prelude(decl)) return true;
+    if (api_dirs_.empty()) return false;
+    for (const clang::Decl* redeclaration : decl->redecls()) {
+      const clang::SourceLocation loc = sources_.getExpansionLoc(redeclaration->getLocation());
+      if (!sources_.isInSystemHeader(loc)) continue;
+      const llvm::StringRef file = sources_.getFilename(loc);
+      for (const std::string& dir : api_dirs_)
+        if (file.startswith(dir)) return true;
+    }
+    return false;
+  }
+
+  /// __syncthreads(): the prelude's, or Clang's builtin (the toolkit route: matched by its
+  /// builtin ID, as the implicit declaration sits wherever it was first used).
+  bool is_syncthreads(const clang::FunctionDecl* callee) const {
+    if (callee->getBuiltinID() == clang::NVPTX::BI__syncthreads) return true;
+    return callee->getNameAsString() == "__syncthreads" && is_cuda_api(callee);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -601,8 +625,7 @@ class Lowerer {
     }
     if (const auto* call = llvm::dyn_cast<clang::CallExpr>(bare)) {
       const clang::FunctionDecl* callee = call->getDirectCallee();
-      if (callee != nullptr && in_prelude(callee) && callee->getNameAsString() == "__syncthreads")
-        return k_.barrier(range(e));
+      if (callee != nullptr && is_syncthreads(callee)) return k_.barrier(range(e));
       if (callee != nullptr && is_group_sync(call)) return lower_group_sync(call);
       if (callee != nullptr && inlinable(callee)) {
         check_callee(call, callee);
@@ -721,6 +744,8 @@ class Lowerer {
     if (const auto* cast = dyn_cast<clang::CastExpr>(e)) return lower_cast(cast, *type);
     if (const auto* ref = dyn_cast<clang::DeclRefExpr>(e)) return lower_ref(ref, *type);
     if (const auto* member = dyn_cast<clang::MemberExpr>(e)) return lower_member(member, *type);
+    if (const auto* property = dyn_cast<clang::PseudoObjectExpr>(e))  // the toolkit's threadIdx.x
+      return lower_property(property, *type);
     if (const auto* op = dyn_cast<clang::UnaryOperator>(e)) return lower_unary(op, *type);
     if (const auto* op = dyn_cast<clang::BinaryOperator>(e)) return lower_binary(op, *type);
     if (const auto* conditional = dyn_cast<clang::ConditionalOperator>(e)) {
@@ -793,7 +818,7 @@ class Lowerer {
                                    : k_.param(found->second.id, where);
       return convert(value, type, where);
     }
-    if (in_prelude(var) && var->getName() == "warpSize")
+    if (var->getName() == "warpSize" && is_cuda_api(var))
       return convert(k_.builtin(ir::Builtin::WarpSize, where), type, where);
     if (var->getType().isConstQualified() && var->getInit() != nullptr &&
         !var->hasAttr<clang::CUDASharedAttr>()) {
@@ -812,26 +837,49 @@ class Lowerer {
       if (call->getDirectCallee() != nullptr && in_group_api(call->getDirectCallee()))
         return lower_group_dim3(call, member, type);
     }
-    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(base)) {
-      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-      if (var != nullptr && in_prelude(var)) {
-        const std::string name = var->getNameAsString();
-        const std::string field = member->getMemberDecl()->getNameAsString();
-        static const std::map<std::string, ir::Builtin> builtins = {
-            {"threadIdx.x", ir::Builtin::ThreadIdxX}, {"threadIdx.y", ir::Builtin::ThreadIdxY},
-            {"threadIdx.z", ir::Builtin::ThreadIdxZ}, {"blockIdx.x", ir::Builtin::BlockIdxX},
-            {"blockIdx.y", ir::Builtin::BlockIdxY},   {"blockIdx.z", ir::Builtin::BlockIdxZ},
-            {"blockDim.x", ir::Builtin::BlockDimX},   {"blockDim.y", ir::Builtin::BlockDimY},
-            {"blockDim.z", ir::Builtin::BlockDimZ},   {"gridDim.x", ir::Builtin::GridDimX},
-            {"gridDim.y", ir::Builtin::GridDimY},     {"gridDim.z", ir::Builtin::GridDimZ}};
-        const auto found = builtins.find(name + "." + field);
-        if (found != builtins.end()) {
-          const ir::SourceRange where = range(member);
-          return convert(k_.builtin(found->second, where), type, where);
-        }
-      }
+    if (const auto builtin = launch_builtin(base, member->getMemberDecl()->getNameAsString())) {
+      const ir::SourceRange where = range(member);
+      return convert(k_.builtin(*builtin, where), type, where);
     }
     return opaque(member, type);
+  }
+
+  /// threadIdx.x ... gridDim.z: `field` of a launch built-in named by `base`, or nullopt.
+  std::optional<ir::Builtin> launch_builtin(const clang::Expr* base, const std::string& field) const {
+    base = base->IgnoreParenImpCasts();
+    if (const auto* value = llvm::dyn_cast<clang::OpaqueValueExpr>(base))  // a property's base
+      base = value->getSourceExpr() != nullptr ? value->getSourceExpr()->IgnoreParenImpCasts() : base;
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(base);
+    if (ref == nullptr) return std::nullopt;
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    if (var == nullptr || !is_cuda_api(var)) return std::nullopt;
+    static const std::map<std::string, ir::Builtin> builtins = {
+        {"threadIdx.x", ir::Builtin::ThreadIdxX}, {"threadIdx.y", ir::Builtin::ThreadIdxY},
+        {"threadIdx.z", ir::Builtin::ThreadIdxZ}, {"blockIdx.x", ir::Builtin::BlockIdxX},
+        {"blockIdx.y", ir::Builtin::BlockIdxY},   {"blockIdx.z", ir::Builtin::BlockIdxZ},
+        {"blockDim.x", ir::Builtin::BlockDimX},   {"blockDim.y", ir::Builtin::BlockDimY},
+        {"blockDim.z", ir::Builtin::BlockDimZ},   {"gridDim.x", ir::Builtin::GridDimX},
+        {"gridDim.y", ir::Builtin::GridDimY},     {"gridDim.z", ir::Builtin::GridDimZ}};
+    const auto found = builtins.find(var->getNameAsString() + "." + field);
+    if (found == builtins.end()) return std::nullopt;
+    return found->second;
+  }
+
+  /// The toolkit route's launch built-ins: Clang's __clang_cuda_builtin_vars.h declares threadIdx
+  /// as a struct whose x, y, z are properties (__declspec(property)), so threadIdx.x is a
+  /// PseudoObjectExpr whose syntactic form is an MSPropertyRefExpr. Any other property read is
+  /// opaque.
+  ir::ExprId lower_property(const clang::PseudoObjectExpr* e, ir::ScalarType type) {
+    const auto* property =
+        llvm::dyn_cast<clang::MSPropertyRefExpr>(e->getSyntacticForm()->IgnoreParens());
+    if (property != nullptr) {
+      if (const auto builtin = launch_builtin(property->getBaseExpr(),
+                                              property->getPropertyDecl()->getNameAsString())) {
+        const ir::SourceRange where = range(e);
+        return convert(k_.builtin(*builtin, where), type, where);
+      }
+    }
+    return opaque(e, type);
   }
 
   ir::ExprId lower_unary(const clang::UnaryOperator* op, ir::ScalarType type) {
@@ -967,7 +1015,7 @@ class Lowerer {
     if (in_group_api(callee)) return lower_group_query(call, type);
     const std::string qualified = callee->getQualifiedNameAsString();
     const bool std_min_max = qualified == "std::min" || qualified == "std::max";
-    if (in_prelude(callee) || std_min_max) {
+    if (is_cuda_api(callee) || std_min_max) {
       const std::string name = callee->getNameAsString();
       if (name == "__syncthreads_count" || name == "__syncthreads_and" ||
           name == "__syncthreads_or")
@@ -1110,7 +1158,8 @@ class Lowerer {
       if (llvm::isa_and_nonnull<clang::CXXMethodDecl>(op->getDirectCallee()) && op->getNumArgs() > 0)
         return op->getArg(0);
     }
-    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(call->getCallee()->IgnoreParens()))
+    if (const auto* member =
+            llvm::dyn_cast<clang::MemberExpr>(call->getCallee()->IgnoreParenImpCasts()))
       return member->getBase();  // a static member called through an object
     return nullptr;
   }
@@ -1498,12 +1547,15 @@ class Lowerer {
     return type->getAsCXXRecordDecl();
   }
 
-  /// A declaration of the cooperative_groups namespace in warpdiv's <cooperative_groups.h>.
+  /// A declaration of the cooperative_groups namespace (or one inside it: the toolkit's
+  /// cooperative_groups::__v1, ::details) in warpdiv's <cooperative_groups.h> or the toolkit's.
   bool in_group_namespace(const clang::Decl* decl) const {
-    const clang::DeclContext* context = decl->getDeclContext();
-    while (context != nullptr && !context->isNamespace()) context = context->getParent();
-    const auto* ns = llvm::dyn_cast_or_null<clang::NamespaceDecl>(context);
-    return ns != nullptr && ns->getName() == "cooperative_groups" && in_prelude(decl);
+    for (const clang::DeclContext* context = decl->getDeclContext(); context != nullptr;
+         context = context->getParent()) {
+      const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(context);
+      if (ns != nullptr && ns->getName() == "cooperative_groups") return is_cuda_api(decl);
+    }
+    return false;
   }
 
   bool is_group_type(clang::QualType type) const {
@@ -1548,17 +1600,30 @@ class Lowerer {
     const std::string name = record->getNameAsString();
     if (name == "thread_block") group.kind = Group::Block;
     if (name == "grid_group") group.kind = Group::Grid;
-    if (name == "thread_block_tile") {
+    // The toolkit's tiles: thread_block_tile<N, P> derives from details::thread_block_tile_impl,
+    // __single_warp_thread_block_tile<N, P>, __static_size_tile_base<N> ...: N is the first
+    // template argument of each, P (when there) the second.
+    static const std::set<std::string> tiles = {
+        "thread_block_tile", "thread_block_tile_impl", "tiled_partition_impl",
+        "__single_warp_thread_block_tile", "__multi_warp_thread_block_tile",
+        "__static_size_tile_base", "__static_size_thread_block_tile_base",
+        "__static_size_multi_warp_tile_base", "__static_parent_thread_block_tile_base"};
+    if (tiles.count(name) != 0) {
       const auto size = template_constant(record, 0);
       if (!size) return group;
       Group parent;  // thread_block_tile<N> (no parent type): partitioned from the block
       parent.kind = Group::Block;
-      const auto* specialisation = llvm::cast<clang::ClassTemplateSpecializationDecl>(record);
-      const clang::TemplateArgument& parent_arg = specialisation->getTemplateArgs()[1];
-      if (parent_arg.getKind() == clang::TemplateArgument::Type &&
-          !parent_arg.getAsType()->isVoidType())
-        parent = group_of_type(parent_arg.getAsType());
+      const auto& args = llvm::cast<clang::ClassTemplateSpecializationDecl>(record)->getTemplateArgs();
+      if (args.size() > 1 && args[1].getKind() == clang::TemplateArgument::Type &&
+          !args[1].getAsType()->isVoidType())
+        parent = group_of_type(args[1].getAsType());
       return tile_of(*size, parent);
+    }
+    if (group.kind == Group::Other && record->hasDefinition()) {  // a class derived from a group
+      for (const clang::CXXBaseSpecifier& base : record->bases()) {
+        const Group found = group_of_type(base.getType());
+        if (found.kind != Group::Other) return found;
+      }
     }
     return group;
   }
@@ -1845,7 +1910,7 @@ class Lowerer {
     } else if (const auto* call = llvm::dyn_cast<clang::CallExpr>(bare)) {
       const auto* callee = call->getDirectCallee();
       const std::string name = callee != nullptr ? callee->getNameAsString() : "";
-      const bool builtin = callee != nullptr && in_prelude(callee);
+      const bool builtin = callee != nullptr && is_cuda_api(callee);
       if (name.rfind("atomic", 0) == 0) {
         what = "atomic result";
       } else if (builtin && name.rfind("tex", 0) == 0) {
@@ -1947,7 +2012,8 @@ class Lowerer {
     if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s)) {
       const clang::FunctionDecl* callee = call->getDirectCallee();
       if (callee == nullptr) refuse(s, "a call through a function pointer is not supported");
-      if ((in_prelude(callee) && callee->getNameAsString().rfind("__syncthreads", 0) == 0) ||
+      if (is_syncthreads(callee) ||
+          (is_cuda_api(callee) && callee->getNameAsString().rfind("__syncthreads", 0) == 0) ||
           is_group_sync(call))
         refuse(s, "a barrier inside a larger expression is not supported");
       if (inlinable(callee)) {
@@ -1977,6 +2043,7 @@ class Lowerer {
   clang::ASTContext& context_;
   const clang::SourceManager& sources_;
   ir::Kernel& k_;
+  const std::vector<std::string>& api_dirs_;
   clang::FileID main_file_;
   std::map<clang::FileID, std::uint32_t> files_;
   std::unordered_map<const clang::VarDecl*, Binding> bindings_;
@@ -1995,10 +2062,10 @@ class Lowerer {
 }  // namespace
 
 sim::ir::Kernel lower_kernel(const clang::FunctionDecl& kernel, clang::ASTContext& context,
-                             const std::string& name) {
+                             const std::string& name, const std::vector<std::string>& api_dirs) {
   sim::ir::Kernel result;
   result.name = name;
-  Lowerer(context, result).lower(kernel);
+  Lowerer(context, result, api_dirs).lower(kernel);
   return result;
 }
 

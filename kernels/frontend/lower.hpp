@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "sim/ir.hpp"
 
@@ -16,6 +17,7 @@ namespace warpdiv::frontend::detail {
 /// Throws InvalidInput "FILE:LINE:COL: <construct> is not supported: <why>" for what the model
 /// cannot represent. Does not validate() (the caller does).
 sim::ir::Kernel lower_kernel(const clang::FunctionDecl& kernel, clang::ASTContext& context,
-                             const std::string& name);
+                             const std::string& name,
+                             const std::vector<std::string>& api_dirs = {});
 
 }  // namespace warpdiv::frontend::detail

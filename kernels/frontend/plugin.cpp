@@ -37,6 +37,8 @@ json answer(const std::string& request_text) {
     options.kernel = request.value("kernel", std::string());
     options.defines = request.value("defines", std::vector<std::string>());
     options.include_dirs = request.value("include_dirs", std::vector<std::string>());
+    options.cuda_headers = request.value("cuda_headers", options.cuda_headers);
+    options.cuda_path = request.value("cuda_path", std::string());
     const std::string op = request.at("op").get<std::string>();
     if (op == "load") {
       std::vector<std::string> notes;

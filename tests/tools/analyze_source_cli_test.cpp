@@ -49,6 +49,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadInput{{kNaive, "--grid", "7,7", "--block", "32,33"},
                  "--block 32,33,1 has 1056 threads, above CUDA's limit of 1024 per block"},
+        BadInput{{kNaive, "--grid", "7,7", "--block", "16,16", "--arg", "Width=100",
+                  "--cuda-headers", "nvcc"},
+                 "is not one of builtin, toolkit, auto"},
         BadInput{{kNaive, "--grid", "7", "--block", "2000"},
                  "--block x must be from 1 to 1024 (CUDA's limit; got 2000)"},
         BadInput{{kNaive, "--grid", "7", "--block", "1,1,65"},
@@ -286,6 +289,26 @@ TEST_F(AnalyzeSourceFile, DefinesReachClang) {
     EXPECT_TRUE(contains(r.out, "    2            2           1   100.0%    if (threadIdx.x < LIMIT)"))
         << r.out;
   }
+}
+
+TEST_F(AnalyzeSourceFile, ToolkitHeadersGiveTheSameReport) {
+  if (::access("/usr/local/cuda/include/cuda_runtime.h", R_OK) != 0)
+    GTEST_SKIP() << "no CUDA Toolkit: /usr/local/cuda/include/cuda_runtime.h is missing";
+  const CliResult builtin = run_warpdiv(with({"analyze", kNaive}, kNaiveLaunch));
+  ASSERT_EQ(builtin.status, 0) << builtin.err;
+  for (const char* headers : {"toolkit", "auto"}) {
+    const CliResult toolkit = run_warpdiv(with(
+        with({"analyze", kNaive}, kNaiveLaunch),
+        {"--cuda-headers", headers, "--cuda-path", "/usr/local/cuda"}));
+    ASSERT_EQ(toolkit.status, 0) << toolkit.err;
+    EXPECT_EQ(toolkit.out, builtin.out);
+  }
+  // A toolkit that is not there: exit 2, one line naming the folder.
+  const CliResult missing = run_warpdiv(with(with({"analyze", kNaive}, kNaiveLaunch),
+                                             {"--cuda-headers", "toolkit", "--cuda-path",
+                                              sources_.file("no-cuda")}));
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_TRUE(contains(missing.err, "no CUDA Toolkit at " + sources_.file("no-cuda"))) << missing.err;
 }
 
 TEST_F(AnalyzeSourceFile, InlinedFunctionsAreListedAfterTheKernel) {

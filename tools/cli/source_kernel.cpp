@@ -37,6 +37,23 @@ void add_kernel_source_options(po::options_description& options) {
   options.add_options()("model", po::value<std::string>()->value_name("FILE"),
                         "a kernel model saved with --save-model, in place of FILE.cu (no Clang needed)");
   add_compiler_options(options, "Clang");
+  options.add_options()
+      ("cuda-headers", po::value<std::string>()->value_name("WHICH"),
+       "which headers declare CUDA for Clang: builtin (warpdiv's own, no toolkit needed; the "
+       "default), toolkit (the CUDA Toolkit's, as nvcc reads them; slower) or auto (toolkit "
+       "where one is found)")
+      ("cuda-path", po::value<std::string>()->value_name("DIR"),
+       "the CUDA Toolkit's folder for --cuda-headers toolkit/auto (default: $CUDA_PATH, else "
+       "/usr/local/cuda)");
+}
+
+/// A --cuda-headers value other than builtin, toolkit and auto is refused before anything is read.
+static void check_cuda_headers(const po::variables_map& vm) {
+  const std::string choices = "builtin, toolkit, auto";  // frontend::kCudaHeadersChoices
+  if (!has(vm, "cuda-headers")) return;
+  const std::string value = get(vm, "cuda-headers");
+  if (value != "builtin" && value != "toolkit" && value != "auto")
+    throw InvalidInput("--cuda-headers " + sim::quote_value(value) + " is not one of " + choices);
 }
 
 void add_launch_source_options(po::options_description& options) {
@@ -67,6 +84,7 @@ po::variables_map parse_source_command_line(const std::string& command,
   // A misspelt path is the likeliest mistake: name it before anything else.
   input = has(vm, "file") ? get(vm, "file") : get(vm, "model");
   check_kernel_input(vm);
+  check_cuda_headers(vm);
   return vm;
 }
 
@@ -89,7 +107,7 @@ namespace {
 
 ir::Kernel read_kernel(const po::variables_map& vm, std::vector<std::string>& notes) {
   if (has(vm, "model")) {
-    for (const char* flag : {"kernel", "define", "include-dir"})
+    for (const char* flag : {"kernel", "define", "include-dir", "cuda-headers", "cuda-path"})
       if (has(vm, flag))
         throw InvalidInput(std::string("--") + flag +
                            " applies to a source file; a --model holds one kernel already read");
@@ -105,6 +123,8 @@ ir::Kernel read_kernel(const po::variables_map& vm, std::vector<std::string>& no
   frontend::FrontendOptions options;
   options.file = get(vm, "file");
   read_compiler_options(vm, options);
+  if (has(vm, "cuda-headers")) options.cuda_headers = get(vm, "cuda-headers");
+  if (has(vm, "cuda-path")) options.cuda_path = get(vm, "cuda-path");
   return frontend::load_kernel(options, &notes);
 #else
   throw InvalidInput("this warpdiv was built without the Clang front-end, so it cannot read " +
