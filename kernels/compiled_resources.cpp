@@ -120,6 +120,24 @@ std::string find_nvcc(std::string& looked) {
   return "";
 }
 
+/// The toolkit's include folders for NVRTC, which searches none by default (nvcc adds them
+/// itself): <cooperative_groups.h> and the libcu++ headers it includes (include/cccl in CUDA 13).
+/// The first of $CUDA_HOME, $CUDA_PATH, /usr/local/cuda that has include/cuda_runtime.h.
+std::vector<std::string> toolkit_include_dirs() {
+  std::vector<fs::path> roots;
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* home = std::getenv(var); home != nullptr && *home != '\0') roots.push_back(home);
+  roots.push_back("/usr/local/cuda");
+  std::error_code error;
+  for (const fs::path& root : roots) {
+    if (!fs::exists(root / "include" / "cuda_runtime.h", error)) continue;
+    std::vector<std::string> dirs = {(root / "include").string()};
+    if (fs::exists(root / "include" / "cccl", error)) dirs.push_back((root / "include" / "cccl").string());
+    return dirs;
+  }
+  return {};
+}
+
 // A temporary folder, removed with its contents on destruction.
 class TempDir {
  public:
@@ -227,6 +245,7 @@ std::vector<CompiledResources> compile_with_nvrtc(const NvrtcLibrary& nvrtc, con
                                       "-I" + directory_of(request.file)};
   for (const std::string& d : request.defines) options.push_back("-D" + d);
   for (const std::string& i : request.include_dirs) options.push_back("-I" + i);
+  for (const std::string& i : toolkit_include_dirs()) options.push_back("-I" + i);
   std::vector<const char*> pointers;
   for (const std::string& o : options) pointers.push_back(o.c_str());
   const int status = nvrtc.compile(program, static_cast<int>(pointers.size()), pointers.data());

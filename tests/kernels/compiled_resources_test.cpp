@@ -140,13 +140,17 @@ std::map<std::string, int> nvrtc_cubin_registers(const std::string& source,
   std::ifstream in(source);
   std::ostringstream text;
   text << in.rdbuf();
-  const std::string option = "-arch=" + arch;
-  const char* options[] = {option.c_str()};
+  // NVRTC searches no folder by default: the toolkit's, for <cooperative_groups.h> (CUDA 13
+  // keeps the libcu++ headers it includes under include/cccl).
+  const std::string arch_option = "-arch=" + arch;
+  const std::string include = "-I/usr/local/cuda/include";
+  const std::string cccl = "-I/usr/local/cuda/include/cccl";
+  const char* options[] = {arch_option.c_str(), include.c_str(), cccl.c_str()};
   Program program = nullptr;
   std::size_t size = 0;
   if (create && compile && cubin_size && cubin && destroy &&
       create(&program, text.str().c_str(), "k.cu", 0, nullptr, nullptr) == 0) {
-    if (compile(program, 1, options) == 0 && cubin_size(program, &size) == 0) {
+    if (compile(program, 3, options) == 0 && cubin_size(program, &size) == 0) {
       std::string bytes(size, '\0');
       cubin(program, bytes.data());
       const Scratch scratch;
@@ -180,6 +184,11 @@ const ZooKernel kZooKernels[] = {
     {"image_blur.cu", "_Z10blurKernelPhS_ii", 0, 0},
     {"grid_stride_loop.cu", "_Z5saxpyifPfS_", 0, 0},
     {"early_return_3d.cu", "_Z12scale_volumePfiii", 0, 0},
+    // Cooperative groups (NVRTC finds <cooperative_groups.h> in the toolkit's include folder):
+    // the reduction's shared memory is extern (dynamic, 0 static); the transpose's padded tile
+    // is 32 x 33 floats. Each syncs its block: one barrier.
+    {"cg_reduction.cu", "_Z9reduce_cgPKiPij", 0, 1},
+    {"tiled_transpose.cu", "_Z18transposeCoalescedPfPKfii", 32 * 33 * 4, 1},
 };
 
 void expect_zoo(CompilerChoice compiler, const char* tool) {
