@@ -14,6 +14,7 @@
 
 #include "sim/ir_json.hpp"
 #include "sim/ir_replay.hpp"
+#include "tests/kernels/source_dir.hpp"
 #include "tests/text_helpers.hpp"
 
 namespace {
@@ -26,46 +27,9 @@ using warpdiv::frontend::FrontendOptions;
 using warpdiv::frontend::list_kernels;
 using warpdiv::frontend::load_kernel;
 
-/// A folder of its own under the temporary directory, removed at the end of the test.
-class FrontendTest : public ::testing::Test {
+class FrontendTest : public warpdiv::testing::SnippetTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("warpdiv_frontend_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& text) {
-    const fs::path path = dir_ / name;
-    fs::create_directories(path.parent_path());
-    std::ofstream(path) << text;
-    return path.string();
-  }
-
-  FrontendOptions options(const std::string& source, const std::string& kernel = "") {
-    FrontendOptions o;
-    o.file = write("k.cu", source);
-    o.kernel = kernel;
-    return o;
-  }
-
-  ir::Kernel load(const std::string& source, const std::string& kernel = "") {
-    return load_kernel(options(source, kernel));
-  }
-
-  /// The message load_kernel refuses `source` with ("" when it does not).
-  std::string refusal(const std::string& source, const std::string& kernel = "") {
-    try {
-      load(source, kernel);
-    } catch (const InvalidInput& e) {
-      return e.what();
-    }
-    return "";
-  }
-
-  fs::path dir_;
+  FrontendTest() : SnippetTest("warpdiv_frontend_") {}
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/frontend/frontend.hpp"
+#include "tests/kernels/source_dir.hpp"
 #include "sim/ir.hpp"
 #include "sim/ir_replay.hpp"
 #include "tests/kernels/zoo_launches.hpp"
@@ -32,22 +33,9 @@ bool have_toolkit() { return fs::exists(std::string(kToolkit) + "/include/cuda_r
   if (!have_toolkit())                                                                      \
   GTEST_SKIP() << "no CUDA Toolkit: " << kToolkit << "/include/cuda_runtime.h is missing"
 
-class ToolkitRouteTest : public ::testing::Test {
+class ToolkitRouteTest : public warpdiv::testing::SourceDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("warpdiv_toolkit_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& text) {
-    const fs::path path = dir_ / name;
-    fs::create_directories(path.parent_path());
-    std::ofstream(path) << text;
-    return path.string();
-  }
+  ToolkitRouteTest() : SourceDirTest("warpdiv_toolkit_") {}
 
   static FrontendOptions options(const std::string& file, const std::string& headers) {
     FrontendOptions o;
@@ -57,7 +45,6 @@ class ToolkitRouteTest : public ::testing::Test {
     return o;
   }
 
-  fs::path dir_;
 };
 
 /// Replays `launch` on both models and expects the same counts, statement by statement.

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "kernels/frontend/frontend.hpp"
+#include "tests/kernels/source_dir.hpp"
 
 namespace {
 
@@ -20,39 +21,9 @@ using warpdiv::InvalidInput;
 using warpdiv::frontend::FrontendOptions;
 using warpdiv::frontend::load_kernel;
 
-class PreludeTest : public ::testing::Test {
+class PreludeTest : public warpdiv::testing::SnippetTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("warpdiv_prelude_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  FrontendOptions options(const std::string& source, const std::string& kernel = "") {
-    FrontendOptions o;
-    o.file = (dir_ / "k.cu").string();
-    std::ofstream(o.file) << source;
-    o.kernel = kernel;
-    return o;
-  }
-
-  ir::Kernel load(const std::string& source, const std::string& kernel = "") {
-    return load_kernel(options(source, kernel));
-  }
-
-  /// The message load_kernel refuses `source` with ("" when it does not).
-  std::string refusal(const std::string& source, const std::string& kernel = "") {
-    try {
-      load(source, kernel);
-    } catch (const InvalidInput& e) {
-      return e.what();
-    }
-    return "";
-  }
-
-  fs::path dir_;
+  PreludeTest() : SnippetTest("warpdiv_prelude_") {}
 };
 
 /// The Work statements' descriptions, in statement order.
