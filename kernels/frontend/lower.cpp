@@ -663,7 +663,41 @@ class Lowerer {
     return Binding{Binding::Memory, ir::kNone};
   }
 
+  /// A pointer parameter bound to a local of the caller (f(&x) with f(int* p)): *p and p[0] are x.
+  /// Nothing else may be done with p (arithmetic, a copy, a comparison): scan_work refuses it.
+  std::optional<ir::LocalId> pointed_local(const clang::Expr* e) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
+        op != nullptr && op->getOpcode() == clang::UO_AddrOf)
+      return bound_local(op->getSubExpr());
+    if (const clang::VarDecl* var = named_variable(e)) {
+      const auto found = pointer_targets_.find(var);
+      if (found != pointer_targets_.end()) return found->second;
+    }
+    return std::nullopt;
+  }
+
+  /// *p or p[0] where p points to a local: that local.
+  std::optional<ir::LocalId> dereferenced_local(const clang::Expr* e) const {
+    e = e->IgnoreParenImpCasts();
+    const clang::Expr* pointer = nullptr;
+    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
+        op != nullptr && op->getOpcode() == clang::UO_Deref)
+      pointer = op->getSubExpr();
+    if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) {
+      clang::Expr::EvalResult index;
+      if (subscript->getIdx()->EvaluateAsInt(index, context_) && index.Val.getInt() == 0)
+        pointer = subscript->getBase();
+    }
+    if (pointer == nullptr) return std::nullopt;
+    const clang::VarDecl* var = named_variable(pointer);
+    const auto found = var != nullptr ? pointer_targets_.find(var) : pointer_targets_.end();
+    if (found == pointer_targets_.end()) return std::nullopt;
+    return found->second;
+  }
+
   std::optional<ir::LocalId> bound_local(const clang::Expr* target) {
+    if (const auto local = dereferenced_local(target)) return local;
     if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(target->IgnoreParenImpCasts()))
       return field_local(member);
     const clang::VarDecl* var = named_variable(target);
@@ -756,7 +790,11 @@ class Lowerer {
       return k_.select(condition, if_true, if_false, where);
     }
     if (const auto* call = dyn_cast<clang::CallExpr>(e)) return lower_call(call, *type);
-    if (llvm::isa<clang::ArraySubscriptExpr>(e)) return opaque(e, *type);
+    if (llvm::isa<clang::ArraySubscriptExpr>(e)) {
+      if (const auto local = dereferenced_local(e))
+        return convert(k_.local(*local, where), *type, where);
+      return opaque(e, *type);
+    }
     if (!e->HasSideEffects(context_)) {
       clang::Expr::EvalResult result;
       if (e->EvaluateAsInt(result, context_)) return constant(*type, result.Val.getInt(), where);
@@ -894,6 +932,8 @@ class Lowerer {
       case clang::UO_LNot:
         return k_.unary(ir::UnaryOp::LogicalNot, lower_int(op->getSubExpr()), where);
       case clang::UO_Deref:
+        if (const auto local = dereferenced_local(op))
+          return convert(k_.local(*local, where), type, where);
         return opaque(op, type);
       case clang::UO_PreInc:
       case clang::UO_PreDec:
@@ -1187,6 +1227,7 @@ class Lowerer {
     for (unsigned i = 0; i < definition->getNumParams() && i < args.size(); ++i) {
       const clang::ParmVarDecl* param = definition->getParamDecl(i);
       const clang::Expr* arg = args[i];
+      pointer_targets_.erase(param);  // a binding of an earlier call does not carry over
       const auto type = scalar_type(param->getType());
       const bool reference = param->getType()->isReferenceType();
       if (type && (!reference || param->getType().getNonReferenceType().isConstQualified())) {
@@ -1203,6 +1244,15 @@ class Lowerer {
                            callee->getNameAsString() + "' is bound to '" + text(arg) +
                            "', which the model cannot change through it");
         bindings_[param] = *binding;
+      } else if (const auto pointed = param->getType()->isPointerType()
+                                          ? pointed_local(arg)
+                                          : std::optional<ir::LocalId>()) {
+        // f(&x) with f(int* p): p stands for x (writes through it reach x).
+        const auto pointee = scalar_type(param->getType()->getPointeeType());
+        if (!pointee || *pointee != k_.locals[*pointed].type)
+          refuse(call, "'" + text(arg) + "' passes a local to '" + callee->getNameAsString() +
+                           "' as a pointer of another type: not supported");
+        pointer_targets_[param] = *pointed;
       } else if (is_group_type(param->getType())) {
         groups_[param] = group_of(arg);  // a cooperative group passed on: nothing runs
       } else if (const auto* record = trackable(param->getType())) {
@@ -1951,6 +2001,16 @@ class Lowerer {
   /// functions in it are inlined before the statement.
   void scan_work(const clang::Stmt* s) {
     if (s == nullptr) return;
+    if (const auto* e = llvm::dyn_cast<clang::Expr>(s); e != nullptr && dereferenced_local(e))
+      return;  // *p read where p points to a local: the model knows it
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(s)) {
+      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+      if (var != nullptr && pointer_targets_.count(var) != 0)
+        refuse(s, "the pointer '" + var->getNameAsString() +
+                      "' to a local is used other than as *" + var->getNameAsString() + " or " +
+                      var->getNameAsString() + "[0]: not supported (the model could not follow "
+                      "writes through it)");
+    }
     if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s)) {
       if (op->isAssignmentOp() && bound_local(op->getLHS()) &&
           defer(op, *bound_local(op->getLHS()), /*assignment=*/true))
@@ -2048,6 +2108,7 @@ class Lowerer {
   std::map<clang::FileID, std::uint32_t> files_;
   std::unordered_map<const clang::VarDecl*, Binding> bindings_;
   std::unordered_map<const clang::VarDecl*, Group> groups_;
+  std::unordered_map<const clang::VarDecl*, ir::LocalId> pointer_targets_;  // int* p = &x
   std::vector<Object> objects_;
   std::unordered_map<const clang::VarDecl*, int> object_vars_;
   std::vector<int> this_stack_;  // the object of each inlined call (kUnknownObject: none known)

@@ -1312,4 +1312,32 @@ __global__ void k(int* a, unsigned long long big) {
   EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Loop, 7)).at(3), 11u);
 }
 
+TEST_F(FrontendTest, APointerToALocalWritesTheLocal) {
+  const ir::Kernel k = load(R"(
+__device__ void split(int v, int* hi, int* lo) { *hi = v / 4; lo[0] = v % 4; }
+__device__ void twice(int* c) { (*c)++; *c += 1; }
+__global__ void k(int* a) {
+  int h, l;
+  split(threadIdx.x, &h, &l);
+  if (h == 1 && l == 3) a[0] = 1;
+  int c = threadIdx.x;
+  twice(&c);
+  if (c == 9) a[1] = 1;
+  split(c, a, a + 1);
+}
+)");
+  // One warp of 8: t = 7 is 1 * 4 + 3; c = t + 2 == 9 for t = 7. The last call writes memory.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 7)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
+  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 10)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
+  EXPECT_PRED2(warpdiv::testing::contains, refusal(R"(
+__device__ void next(int* p) { p[1] = 0; }
+__global__ void k(int* a) {
+  int x = 0;
+  next(&x);
+}
+)"),
+               "k.cu:2:32: the pointer 'p' to a local is used other than as *p or p[0]");
+}
+
 }  // namespace
