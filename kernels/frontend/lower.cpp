@@ -1945,6 +1945,10 @@ class Lowerer {
     if (var->getType()->isArrayType()) return "local array";
     if (var->getType()->isPointerType()) return "memory";
     if (llvm::isa<clang::ParmVarDecl>(var)) return "parameter";
+    if (var->getType()->isRecordType() && trackable(var->getType()) == nullptr)
+      return "a local object the model does not follow member by member (a union, bit-fields or "
+             "virtual functions)";
+    if (var->getType()->isRecordType()) return "a member the model does not compute";
     return "local variable";
   }
 

@@ -1340,4 +1340,19 @@ __global__ void k(int* a) {
                "k.cu:2:32: the pointer 'p' to a local is used other than as *p or p[0]");
 }
 
+TEST_F(FrontendTest, AMemberOfAnObjectTheModelDoesNotFollowIsNamedSo) {
+  // A union's members overlap: the model keeps no locals for them, and says why a branch on one
+  // is refused.
+  EXPECT_PRED2(warpdiv::testing::contains, refusal(R"(
+union Node { unsigned data; struct { unsigned char x, y, z, w; } c; };
+__global__ void k(const unsigned* in, int* out) {
+  Node n;
+  n.data = in[threadIdx.x];
+  if (n.c.x > 3) out[0] = 1;
+}
+)"),
+               "n.c.x (a local object the model does not follow member by member (a union, "
+               "bit-fields or virtual functions))");
+}
+
 }  // namespace
