@@ -254,6 +254,25 @@ OutputFiles::~OutputFiles() {
     ::sigaction(it->first, &it->second, nullptr);
 }
 
+void OutputFiles::refuse_if_same(const Output& o, const Input& input) {
+  if (o.exists_ && o.device_ == input.device && o.inode_ == input.inode)
+    throw InvalidInput(o.flag_ + " is the same file as " + input.subject +
+                       ", an input of this run: an output never replaces an input; give another "
+                       "path");
+}
+
+void OutputFiles::protect(const std::string& what, const std::string& path) {
+  struct stat info {};
+  if (path.empty() || path == "-" || ::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
+    return;
+  Input input;
+  input.subject = what + " '" + path + "'";
+  input.device = static_cast<unsigned long long>(info.st_dev);
+  input.inode = static_cast<unsigned long long>(info.st_ino);
+  for (const std::unique_ptr<Output>& o : outputs_) refuse_if_same(*o, input);
+  inputs_.push_back(input);
+}
+
 Output& OutputFiles::open(const std::string& flag, const std::string& path) {
   if (path.empty()) throw InvalidInput(flag + " needs a file path (got an empty string)");
   std::unique_ptr<Output> output(new Output());
@@ -302,6 +321,7 @@ Output& OutputFiles::open(const std::string& flag, const std::string& path) {
       throw InvalidInput(o.flag_ + " names the same file as " + before->flag_ +
                          "; give each output a file of its own");
   }
+  for (const Input& input : inputs_) refuse_if_same(o, input);
 
   switch (o.kind_) {
     case Output::Kind::standard_output:

@@ -13,7 +13,8 @@
 //   may not write is refused as the shell's `>` would refuse it; root, whom `>` never refuses, is
 //   refused a file without any write bit (0444), as `rm` asks before removing one.
 // - Two outputs naming the same file (same device and inode, or the same resolved path for files
-//   not yet there) are refused.
+//   not yet there) are refused, and so is an output that is the same file (device and inode, so
+//   symbolic links, `..` and hard links included) as an input of the run given to protect().
 // - commit() first writes every output in full (flush, fsync, close) and renames only when all
 //   succeeded: if one fails, no existing file has been touched and no temporary file is left.
 // - While an OutputFiles exists, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE and SIGXFSZ remove its
@@ -83,6 +84,11 @@ class OutputFiles {
   /// long) or names the same file as an output opened before. The reference lives as long as *this.
   Output& open(const std::string& flag, const std::string& path);
 
+  /// Registers an input of the run (the source, a header it includes, --model ...): `what` names
+  /// it in messages ("the kernel source"). An output opened before or after that is the same
+  /// regular file is refused with InvalidInput naming both. A path that does not exist is ignored.
+  void protect(const std::string& what, const std::string& path);
+
   /// True when an output goes to standard output.
   bool uses_standard_output() const;
   /// Where the command's text report goes: the standard output stream, or a stream that discards
@@ -105,6 +111,13 @@ class OutputFiles {
   std::ostream& standard_output_;
   std::ostream discarded_{nullptr};
   std::vector<std::unique_ptr<Output>> outputs_;
+  struct Input {
+    std::string subject;  // "the kernel source 'k.cu'"
+    unsigned long long device = 0, inode = 0;
+  };
+  std::vector<Input> inputs_;
+  /// Throws when `o` is the same file as `input`.
+  static void refuse_if_same(const Output& o, const Input& input);
   bool committed_ = false;
   // The signal dispositions this set replaced, restored by the destructor.
   std::vector<std::pair<int, struct sigaction>> previous_actions_;

@@ -2,7 +2,7 @@
 // (clones of /dev/null and /dev/full made in the test's own folder, never the machine's /dev),
 // FIFOs and symbolic links written through, modes kept, one file named twice refused, outputs
 // committed together, signals during a long sweep or replay, the longest names, and standard output
-// (`-`, a link to it, a write error on it).
+// (`-`, a link to it, a write error on it), and no output replacing an input of the run.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -204,6 +204,64 @@ TEST(OutputFilesCli, TwoOutputsNamingOneFileAreRefused) {
   }
   EXPECT_EQ(read_file(dir.file("x")), "precious\n");
   EXPECT_EQ(dir.entries(), (std::vector<std::string>{"link", "stdout", "x"}));
+}
+
+TEST(OutputFilesCli, AnOutputNeverReplacesAnInput) {
+  // The kernel's source, --model and --gpu-file named as outputs, directly or through `./`, `..`,
+  // a symbolic link, a hard link and a linked folder: exit 2 naming both, the input untouched.
+  TempDir dir;
+  const std::string source =
+      read_file(std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/naive_matmul.cu");
+  write_file(dir.file("nm.cu"), source);
+  write_file(dir.file("gpus.csv"), read_file(std::string(WARPDIV_SOURCE_DIR) + "/data/gpus.csv"));
+  ASSERT_EQ(::symlink("nm.cu", dir.file("link.cu").c_str()), 0);
+  ASSERT_EQ(::link(dir.file("nm.cu").c_str(), dir.file("hard.cu").c_str()), 0);
+  ASSERT_EQ(::symlink(".", dir.file("here").c_str()), 0);
+  const std::vector<std::string> launch = {"--grid", "7,7", "--block", "16,16", "--arg", "Width=100"};
+  const auto expect_refused = [&](std::vector<std::string> args, const std::string& output,
+                                  const std::string& input) {
+    SCOPED_TRACE(args.front() + " ... " + args[args.size() - 2] + " " + output);
+    const CliResult r = run_warpdiv(args);
+    expect_refusal(r, BadInput{{}, "'" + output + "' is the same file as " + input +
+                                       ", an input of this run"});
+  };
+  for (const std::string& name :
+       {dir.file("nm.cu"), dir.path() + "/./nm.cu", dir.path() + "/../" +
+            dir.path().substr(dir.path().rfind('/') + 1) + "/nm.cu",
+        dir.file("link.cu"), dir.file("hard.cu"), dir.file("here/nm.cu")}) {
+    for (const std::string flag : {"--csv", "--html", "--save-model"}) {
+      std::vector<std::string> args = {"analyze", dir.file("nm.cu")};
+      args.insert(args.end(), launch.begin(), launch.end());
+      args.insert(args.end(), {flag, name});
+      expect_refused(args, name, "the kernel source '" + dir.file("nm.cu") + "'");
+    }
+  }
+  expect_refused({"sweep", dir.file("nm.cu"), "--grid", "7,7", "--block", "256", "--arg",
+                  "Width=100", "--csv", dir.file("link.cu")},
+                 dir.file("link.cu"), "the kernel source '" + dir.file("nm.cu") + "'");
+  ASSERT_EQ(run_warpdiv({"analyze", dir.file("nm.cu"), "--save-model", dir.file("m.json")}).status, 0);
+  const std::string model = read_file(dir.file("m.json"));
+  std::vector<std::string> from_model = {"analyze", "--model", dir.file("m.json")};
+  from_model.insert(from_model.end(), launch.begin(), launch.end());
+  from_model.insert(from_model.end(), {"--csv", dir.file("here/m.json")});
+  expect_refused(from_model, dir.file("here/m.json"), "--model '" + dir.file("m.json") + "'");
+  expect_refused({"occupancy", "--gpu", "h100", "--gpu-file", dir.file("gpus.csv"), "--threads",
+                  "128", "--regs", "40", "--csv", dir.file("gpus.csv")},
+                 dir.file("gpus.csv"), "--gpu-file '" + dir.file("gpus.csv") + "'");
+  // A header the kernel's statements come from is an input too.
+  write_file(dir.file("guard.cuh"), "__device__ bool inside(int i, int n) { return i < n; }\n");
+  write_file(dir.file("k.cu"), "#include \"guard.cuh\"\n__global__ void k(int* a, int n) {\n"
+                               "  if (inside(threadIdx.x, n)) a[threadIdx.x] = 0;\n}\n");
+  expect_refused({"analyze", dir.file("k.cu"), "--grid", "1", "--block", "32", "--arg", "n=5",
+                  "--csv", dir.file("guard.cuh")},
+                 dir.file("guard.cuh"), "the header '" + dir.file("guard.cuh") + "'");
+  EXPECT_EQ(read_file(dir.file("guard.cuh")),
+            "__device__ bool inside(int i, int n) { return i < n; }\n");
+  EXPECT_EQ(read_file(dir.file("nm.cu")), source);
+  EXPECT_EQ(read_file(dir.file("m.json")), model);
+  EXPECT_EQ(dir.entries(),
+            (std::vector<std::string>{"gpus.csv", "guard.cuh", "hard.cu", "here", "k.cu", "link.cu",
+                                      "m.json", "nm.cu"}));
 }
 
 TEST(OutputFilesCli, DashAndALinkToStandardOutputCarryTheOutputAlone) {

@@ -74,6 +74,7 @@ int analyze_command(const Args& args, std::ostream& out) {
       tiled_occupancy(vm, config.tile, config.warp_size);
   // Open the outputs first so a bad path is refused before any work.
   analysis::OutputFiles outputs(out);
+  protect_inputs(outputs, vm);
   analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
   analysis::Output* html = has(vm, "html") ? &outputs.open("--html", get(vm, "html")) : nullptr;
   std::ostream& report = outputs.report();  // nothing when an output goes to stdout

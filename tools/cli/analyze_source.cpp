@@ -236,6 +236,7 @@ int analyze_source_command(const Args& args, std::ostream& out) {
 
   // Open the outputs before the run, so that a bad path is refused before any work.
   analysis::OutputFiles outputs(out);
+  protect_inputs(outputs, vm, source_files(kernel));
   analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
   analysis::Output* html = has(vm, "html") ? &outputs.open("--html", get(vm, "html")) : nullptr;
   analysis::Output* model =

@@ -112,6 +112,7 @@ int occupancy_command(const Args& args, std::ostream& out) {
 
   // Open the output first so a bad path is refused before any work (a compile included).
   analysis::OutputFiles outputs(out);
+  protect_inputs(outputs, vm);
   analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
 
   std::optional<KernelOccupancy> compiled;

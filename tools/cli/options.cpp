@@ -4,6 +4,7 @@
 #include <cctype>
 #include <limits>
 
+#include "analysis/output_files.hpp"
 #include "sim/errors.hpp"
 #include "sim/message_text.hpp"
 
@@ -217,6 +218,17 @@ sim::LaunchConfig launch_from(const po::variables_map& vm) {
   if (has(vm, "warp-size")) config.warp_size = parse_warp_size("--warp-size", get(vm, "warp-size"));
   sim::validate(config);
   return config;
+}
+
+void protect_inputs(analysis::OutputFiles& outputs, const boost::program_options::variables_map& vm,
+                    const std::vector<std::string>& sources) {
+  static const std::pair<const char*, const char*> flags[] = {
+      {"file", "the kernel source"}, {"model", "--model"}, {"gpu-file", "--gpu-file"},
+      {"ncu-csv", "--ncu-csv"}};
+  for (const auto& [flag, what] : flags)
+    if (vm.count(flag) != 0) outputs.protect(what, get(vm, flag));
+  for (std::size_t i = 0; i < sources.size(); ++i)
+    outputs.protect(i == 0 ? "the kernel source" : "the header", sources[i]);
 }
 
 }  // namespace warpdiv::cli

@@ -49,6 +49,20 @@ std::string get(const boost::program_options::variables_map& vm, const char* fla
 
 }  // namespace warpdiv::cli
 
+namespace warpdiv::analysis {
+class OutputFiles;
+}
+
+namespace warpdiv::cli {
+
+/// Registers the run's inputs with `outputs`, so that no output replaces one: FILE.cu, --model,
+/// --gpu-file, --ncu-csv where given, and `sources` (the files of a kernel model: its source and
+/// the headers its statements come from). Call before opening any output.
+void protect_inputs(analysis::OutputFiles& outputs, const boost::program_options::variables_map& vm,
+                    const std::vector<std::string>& sources = {});
+
+}  // namespace warpdiv::cli
+
 #include "sim/launch.hpp"
 
 namespace warpdiv::cli {

@@ -64,6 +64,13 @@ void read_compiler_options(const boost::program_options::variables_map& vm, Requ
 bool read_source_kernel(const boost::program_options::variables_map& vm,
                         sim::ir::Kernel& kernel);
 
+/// The paths of the files the kernel model was read from (its source, then its headers).
+inline std::vector<std::string> source_files(const sim::ir::Kernel& kernel) {
+  std::vector<std::string> paths;
+  for (const auto& file : kernel.files) paths.push_back(file.path);
+  return paths;
+}
+
 /// At most this many front-end notes are printed, then "and N more".
 constexpr std::size_t kMaxSourceNotes = 5;
 /// The front-end's notes, "warpdiv: note: NOTE" each, at most kMaxSourceNotes of them then one

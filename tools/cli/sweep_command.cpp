@@ -150,6 +150,7 @@ int sweep_command(const Args& args, std::ostream& out) {
   plan.warp_size = warp_size;
 
   analysis::OutputFiles outputs(out);
+  protect_inputs(outputs, vm);
   analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
   analysis::Output* html = has(vm, "html") ? &outputs.open("--html", get(vm, "html")) : nullptr;
   // Catch Ctrl-C from here on (other signals remove the temporary files and end the sweep): the

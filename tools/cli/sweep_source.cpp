@@ -246,6 +246,7 @@ int sweep_source_command(const Args& args, std::ostream& out) {
   }
 
   analysis::OutputFiles outputs(out);
+  protect_inputs(outputs, vm, source_files(kernel));
   analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
   analysis::Output* html = has(vm, "html") ? &outputs.open("--html", get(vm, "html")) : nullptr;
   const SigintHandler sigint;

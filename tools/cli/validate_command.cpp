@@ -104,6 +104,7 @@ int validate_command(const Args& args, std::ostream& out) {
   }
   // Refuse a bad output path before touching the GPU.
   analysis::OutputFiles outputs(out);
+  protect_inputs(outputs, vm);
   analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
   check_host_memory(config);
 

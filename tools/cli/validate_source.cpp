@@ -157,6 +157,7 @@ int validate_source_command(const Args& args, std::ostream& out) {
   const ir::ReplayEstimate estimate = ir::estimate(kernel, launch);
 
   analysis::OutputFiles outputs(out);
+  protect_inputs(outputs, vm, source_files(kernel));
   analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
   std::ostream& text = outputs.report();
 
