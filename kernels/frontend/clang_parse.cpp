@@ -17,6 +17,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
 #include <set>
 
@@ -433,6 +434,17 @@ std::vector<std::string> ParsedSource::notes_for(const FoundKernel& kernel) cons
                            reach.broken_reason());
   }
   return notes;
+}
+
+std::vector<std::string> ParsedSource::files_read() const {
+  const clang::SourceManager& sources = context().getSourceManager();
+  std::vector<std::string> files;
+  for (auto it = sources.fileinfo_begin(); it != sources.fileinfo_end(); ++it) {
+    const std::string name = it->first->getName().str();
+    if (name.rfind(kBuiltinDir, 0) != 0) files.push_back(name);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 }  // namespace warpdiv::frontend::detail

@@ -48,6 +48,10 @@ class ParsedSource {
   /// empty on the built-in route (the prelude is recognised by its own folder).
   const std::vector<std::string>& api_dirs() const { return api_dirs_; }
 
+  /// Every real file Clang read: the source and whatever it includes, directly or not (warpdiv's
+  /// in-memory headers left out), as Clang names them. The inputs no output may replace.
+  std::vector<std::string> files_read() const;
+
  private:
   struct Clang;
   std::unique_ptr<Clang> clang_;

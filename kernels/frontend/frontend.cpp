@@ -66,7 +66,8 @@ std::vector<KernelInfo> list_kernels(const FrontendOptions& options) {
   return infos;
 }
 
-sim::ir::Kernel load_kernel(const FrontendOptions& options, std::vector<std::string>* notes) {
+sim::ir::Kernel load_kernel(const FrontendOptions& options, std::vector<std::string>* notes,
+                            std::vector<std::string>* files_read) {
   const detail::ParsedSource source(options);
   const detail::FoundKernel& kernel = choose(source, options);
   if (kernel.info.uninstantiated_template) {
@@ -80,6 +81,7 @@ sim::ir::Kernel load_kernel(const FrontendOptions& options, std::vector<std::str
                                                      source.api_dirs());
   sim::ir::validate(model);
   if (notes != nullptr) *notes = std::move(host_notes);
+  if (files_read != nullptr) *files_read = source.files_read();
   return model;
 }
 

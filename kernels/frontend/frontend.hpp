@@ -137,8 +137,10 @@ std::vector<KernelInfo> list_kernels(const FrontendOptions& options);
 /// (unreadable file; no kernel, an unknown --kernel or several kernels without one, the message
 /// listing them; an unsupported construct or a data-dependent condition: "FILE:LINE:COL: ..." with
 /// the reason).
+/// `files_read`, when given, receives every real file Clang read (the source and all it includes).
 sim::ir::Kernel load_kernel(const FrontendOptions& options,
-                            std::vector<std::string>* notes = nullptr);
+                            std::vector<std::string>* notes = nullptr,
+                            std::vector<std::string>* files_read = nullptr);
 
 /// One line naming the kernels, for messages: "a, b<16>, ns::c".
 inline std::string kernel_names(const std::vector<KernelInfo>& kernels) {

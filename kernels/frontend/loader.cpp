@@ -107,9 +107,12 @@ std::vector<KernelInfo> list_kernels(const FrontendOptions& options) {
   return kernels;
 }
 
-sim::ir::Kernel load_kernel(const FrontendOptions& options, std::vector<std::string>* notes) {
+sim::ir::Kernel load_kernel(const FrontendOptions& options, std::vector<std::string>* notes,
+                            std::vector<std::string>* files_read) {
   const json answer = ask("load", options);
   if (notes != nullptr) *notes = answer.value("notes", std::vector<std::string>());
+  if (files_read != nullptr)
+    *files_read = answer.value("files_read", std::vector<std::string>());
   return sim::ir::kernel_from_json(answer.at("model").dump());
 }
 

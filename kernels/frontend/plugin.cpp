@@ -42,8 +42,12 @@ json answer(const std::string& request_text) {
     const std::string op = request.at("op").get<std::string>();
     if (op == "load") {
       std::vector<std::string> notes;
-      const warpdiv::sim::ir::Kernel kernel = warpdiv::frontend::load_kernel(options, &notes);
-      return json{{"model", json::parse(warpdiv::sim::ir::to_json(kernel))}, {"notes", notes}};
+      std::vector<std::string> files_read;
+      const warpdiv::sim::ir::Kernel kernel =
+          warpdiv::frontend::load_kernel(options, &notes, &files_read);
+      return json{{"model", json::parse(warpdiv::sim::ir::to_json(kernel))},
+                  {"notes", notes},
+                  {"files_read", files_read}};
     }
     if (op == "list") {
       json kernels = json::array();

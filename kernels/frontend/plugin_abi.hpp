@@ -2,8 +2,8 @@
 // loader.cpp. Requests and replies are JSON text, so that no C++ object crosses the boundary:
 //   request  {"op": "load" | "list", "file": ..., "kernel": ..., "defines": [...], "include_dirs": [...],
 //             "cuda_headers": "builtin" | "toolkit" | "auto", "cuda_path": ...}
-//   reply    {"model": <the kernel model, sim/ir_json's format>, "notes": [...]}   (op "load";
-//            notes: frontend.hpp's load_kernel notes, one line each)
+//   reply    {"model": <the kernel model, sim/ir_json's format>, "notes": [...],
+//             "files_read": [...]}   (op "load"; notes and files_read: frontend.hpp's load_kernel)
 //            {"kernels": [{"name", "location", "uninstantiated_template"}]}   (op "list")
 //            {"error": {"kind": "clang" | "input" | "internal", "message": ...}}
 #pragma once
@@ -11,7 +11,7 @@
 namespace warpdiv::frontend::plugin_abi {
 
 /// Bumped whenever the request or reply changes: the loader refuses a plugin of another version.
-constexpr int kVersion = 3;
+constexpr int kVersion = 4;
 constexpr const char* kFileName = "libwarpdiv-frontend.so";
 constexpr const char* kVersionSymbol = "warpdiv_frontend_abi_version";
 constexpr const char* kRequestSymbol = "warpdiv_frontend_request";

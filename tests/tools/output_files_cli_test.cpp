@@ -257,11 +257,19 @@ TEST(OutputFilesCli, AnOutputNeverReplacesAnInput) {
                  dir.file("guard.cuh"), "the header '" + dir.file("guard.cuh") + "'");
   EXPECT_EQ(read_file(dir.file("guard.cuh")),
             "__device__ bool inside(int i, int n) { return i < n; }\n");
+  // ... and so is one it only includes (no statement of the kernel comes from a #define).
+  write_file(dir.file("sizes.h"), "#define LIMIT 5\n");
+  write_file(dir.file("d.cu"), "#include \"sizes.h\"\n__global__ void k(int* a) {\n"
+                               "  if (threadIdx.x < LIMIT) a[threadIdx.x] = 0;\n}\n");
+  expect_refused({"analyze", dir.file("d.cu"), "--grid", "1", "--block", "32", "--csv",
+                  dir.file("sizes.h")},
+                 dir.file("sizes.h"), "the header '" + dir.file("sizes.h") + "'");
+  EXPECT_EQ(read_file(dir.file("sizes.h")), "#define LIMIT 5\n");
   EXPECT_EQ(read_file(dir.file("nm.cu")), source);
   EXPECT_EQ(read_file(dir.file("m.json")), model);
   EXPECT_EQ(dir.entries(),
-            (std::vector<std::string>{"gpus.csv", "guard.cuh", "hard.cu", "here", "k.cu", "link.cu",
-                                      "m.json", "nm.cu"}));
+            (std::vector<std::string>{"d.cu", "gpus.csv", "guard.cuh", "hard.cu", "here", "k.cu",
+                                      "link.cu", "m.json", "nm.cu", "sizes.h"}));
 }
 
 TEST(OutputFilesCli, DashAndALinkToStandardOutputCarryTheOutputAlone) {

@@ -225,7 +225,8 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   const analysis::SourceReportOptions& report_options = request.report_options;
 
   ir::Kernel kernel;
-  if (!read_source_kernel(vm, kernel)) return 2;
+  std::vector<std::string> files_read;  // inputs: no output may replace one
+  if (!read_source_kernel(vm, kernel, &files_read)) return 2;
   if (!save_only) {
     launch.arguments = bind_arguments(kernel, request.values, get(vm, "grid") + " " + get(vm, "block"));
     ir::validate(launch, kernel);
@@ -236,7 +237,7 @@ int analyze_source_command(const Args& args, std::ostream& out) {
 
   // Open the outputs before the run, so that a bad path is refused before any work.
   analysis::OutputFiles outputs(out);
-  protect_inputs(outputs, vm, source_files(kernel));
+  protect_inputs(outputs, vm, source_files(kernel, files_read));
   analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
   analysis::Output* html = has(vm, "html") ? &outputs.open("--html", get(vm, "html")) : nullptr;
   analysis::Output* model =

@@ -56,8 +56,9 @@ class OutputFiles;
 namespace warpdiv::cli {
 
 /// Registers the run's inputs with `outputs`, so that no output replaces one: FILE.cu, --model,
-/// --gpu-file, --ncu-csv where given, and `sources` (the files of a kernel model: its source and
-/// the headers its statements come from). Call before opening any output.
+/// --gpu-file, --ncu-csv where given, and `sources` (the files of a kernel model: its source, the
+/// headers its statements come from, and every file Clang read for it). Call before opening any
+/// output.
 void protect_inputs(analysis::OutputFiles& outputs, const boost::program_options::variables_map& vm,
                     const std::vector<std::string>& sources = {});
 

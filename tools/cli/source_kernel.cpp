@@ -105,7 +105,8 @@ std::vector<std::string> get_all(const po::variables_map& vm, const char* flag) 
 
 namespace {
 
-ir::Kernel read_kernel(const po::variables_map& vm, std::vector<std::string>& notes) {
+ir::Kernel read_kernel(const po::variables_map& vm, std::vector<std::string>& notes,
+                       std::vector<std::string>* files_read) {
   if (has(vm, "model")) {
     for (const char* flag : {"kernel", "define", "include-dir", "cuda-headers", "cuda-path"})
       if (has(vm, flag))
@@ -125,7 +126,7 @@ ir::Kernel read_kernel(const po::variables_map& vm, std::vector<std::string>& no
   read_compiler_options(vm, options);
   if (has(vm, "cuda-headers")) options.cuda_headers = get(vm, "cuda-headers");
   if (has(vm, "cuda-path")) options.cuda_path = get(vm, "cuda-path");
-  return frontend::load_kernel(options, &notes);
+  return frontend::load_kernel(options, &notes, files_read);
 #else
   throw InvalidInput("this warpdiv was built without the Clang front-end, so it cannot read " +
                      get(vm, "file") +
@@ -144,17 +145,18 @@ void print_source_notes(std::ostream& out, const std::vector<std::string>& notes
         << " more errors in code the kernel does not reach\n";
 }
 
-bool read_source_kernel(const po::variables_map& vm, ir::Kernel& kernel) {
+bool read_source_kernel(const po::variables_map& vm, ir::Kernel& kernel,
+                        std::vector<std::string>* files_read) {
   std::vector<std::string> notes;
 #ifdef WARPDIV_HAVE_FRONTEND
   try {
-    kernel = read_kernel(vm, notes);
+    kernel = read_kernel(vm, notes, files_read);
   } catch (const frontend::ClangDiagnostics& e) {
     std::cerr << e.what() << '\n';  // as Clang prints them: file:line:col: error: ...
     return false;
   }
 #else
-  kernel = read_kernel(vm, notes);
+  kernel = read_kernel(vm, notes, files_read);
 #endif
   print_source_notes(std::cerr, notes);
   return true;

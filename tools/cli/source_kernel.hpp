@@ -60,14 +60,19 @@ void read_compiler_options(const boost::program_options::variables_map& vm, Requ
 /// The kernel of the positional "file" (Clang) or of --model (JSON). Clang's own diagnostics are
 /// printed to stderr as Clang prints them; the return is then false (the caller exits 2). Clang's
 /// errors outside the kernel's reach (host code) are printed to stderr as notes, one line each
-/// (print_source_notes), and the kernel is read.
+/// (print_source_notes), and the kernel is read. `files_read`, when given, receives every file
+/// Clang read (the source and all it includes; nothing for --model): inputs of the run.
 bool read_source_kernel(const boost::program_options::variables_map& vm,
-                        sim::ir::Kernel& kernel);
+                        sim::ir::Kernel& kernel,
+                        std::vector<std::string>* files_read = nullptr);
 
-/// The paths of the files the kernel model was read from (its source, then its headers).
-inline std::vector<std::string> source_files(const sim::ir::Kernel& kernel) {
+/// The paths of the files the kernel model was read from (its source, then its headers), then
+/// `files_read` (every file Clang read for it).
+inline std::vector<std::string> source_files(const sim::ir::Kernel& kernel,
+                                             const std::vector<std::string>& files_read = {}) {
   std::vector<std::string> paths;
   for (const auto& file : kernel.files) paths.push_back(file.path);
+  paths.insert(paths.end(), files_read.begin(), files_read.end());
   return paths;
 }
 

@@ -224,7 +224,8 @@ int sweep_source_command(const Args& args, std::ostream& out) {
   }
 
   ir::Kernel kernel;
-  if (!read_source_kernel(vm, kernel)) return 2;
+  std::vector<std::string> files_read;  // inputs: no output may replace one
+  if (!read_source_kernel(vm, kernel, &files_read)) return 2;
   plan.kernel = kernel.name;
   plan.file = kernel.files.empty() ? input : kernel.files[0].path;
   const auto make_launch = [&](std::size_t i, analysis::SourceSweepLaunch& l) {
@@ -246,7 +247,7 @@ int sweep_source_command(const Args& args, std::ostream& out) {
   }
 
   analysis::OutputFiles outputs(out);
-  protect_inputs(outputs, vm, source_files(kernel));
+  protect_inputs(outputs, vm, source_files(kernel, files_read));
   analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
   analysis::Output* html = has(vm, "html") ? &outputs.open("--html", get(vm, "html")) : nullptr;
   const SigintHandler sigint;

@@ -151,13 +151,14 @@ int validate_source_command(const Args& args, std::ostream& out) {
                          : kDefaultWarpRecords;
 
   ir::Kernel kernel;
-  if (!read_source_kernel(vm, kernel)) return 2;
+  std::vector<std::string> files_read;  // inputs: no output may replace one
+  if (!read_source_kernel(vm, kernel, &files_read)) return 2;
   launch.arguments = bind_arguments(kernel, values, get(vm, "grid") + " " + get(vm, "block"));
   ir::validate(launch, kernel);  // the kernel itself was validated as it was read
   const ir::ReplayEstimate estimate = ir::estimate(kernel, launch);
 
   analysis::OutputFiles outputs(out);
-  protect_inputs(outputs, vm, source_files(kernel));
+  protect_inputs(outputs, vm, source_files(kernel, files_read));
   analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
   std::ostream& text = outputs.report();
 
