@@ -49,11 +49,6 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadInput{{kNaive, "--grid", "7,7", "--block", "32,33"},
                  "--block 32,33,1 has 1056 threads, above CUDA's limit of 1024 per block"},
-        // A value for a pointer parameter would be ignored (the model reads no memory).
-        BadInput{{kNaive, "--grid", "7,7", "--block", "16,16", "--arg", "Width=100", "--arg",
-                  "M=5"},
-                 "--arg 'M': the parameter M of MatrixMulKernel is 'float *', a value the model "
-                 "does not use (it takes integer parameters only); leave it out"},
         BadInput{{kNaive, "--grid", "7,7", "--block", "16,16", "--arg", "Width=100",
                   "--cuda-headers", "nvcc"},
                  "is not one of builtin, toolkit, auto"},

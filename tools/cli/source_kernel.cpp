@@ -180,13 +180,6 @@ std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues&
   }
   std::vector<std::string> parameters;
   for (const ir::Parameter& p : kernel.parameters) {
-    // A value for a pointer or float parameter would be ignored: refused, unless --grid or
-    // --block use the name (then it is theirs).
-    if (!p.scalar && values.count(p.name) != 0 && used.count(p.name) == 0)
-      throw InvalidInput("--arg " + sim::quote_value(p.name) + ": the parameter " + p.name + " of " +
-                         kernel.name + " is '" + p.type_spelling +
-                         "', a value the model does not use (it takes integer parameters only); "
-                         "leave it out");
     used.insert(p.name);
     if (p.scalar) parameters.push_back(p.name);
   }
