@@ -102,6 +102,15 @@ bool is_executable(const fs::path& p) {
 }
 
 // nvcc: $WARPDIV_NVCC, PATH, then the usual toolkit homes. Empty when none; `looked` lists them.
+/// Where a CUDA Toolkit may be: $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, in that order.
+std::vector<fs::path> toolkit_roots() {
+  std::vector<fs::path> roots;
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* home = std::getenv(var); home != nullptr && *home != '\0') roots.push_back(home);
+  roots.push_back("/usr/local/cuda");
+  return roots;
+}
+
 std::string find_nvcc(std::string& looked) {
   if (const char* env = std::getenv("WARPDIV_NVCC")) return env;  // as asked, even if wrong
   std::vector<fs::path> candidates;
@@ -111,9 +120,7 @@ std::string find_nvcc(std::string& looked) {
     while (std::getline(dirs, dir, ':'))
       if (!dir.empty()) candidates.push_back(fs::path(dir) / "nvcc");
   }
-  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* home = std::getenv(var)) candidates.push_back(fs::path(home) / "bin" / "nvcc");
-  candidates.push_back("/usr/local/cuda/bin/nvcc");
+  for (const fs::path& root : toolkit_roots()) candidates.push_back(root / "bin" / "nvcc");
   looked = "PATH, $CUDA_HOME, $CUDA_PATH, /usr/local/cuda/bin";
   for (const fs::path& p : candidates)
     if (is_executable(p)) return p.string();
@@ -122,14 +129,10 @@ std::string find_nvcc(std::string& looked) {
 
 /// The toolkit's include folders for NVRTC, which searches none by default (nvcc adds them
 /// itself): <cooperative_groups.h> and the libcu++ headers it includes (include/cccl in CUDA 13).
-/// The first of $CUDA_HOME, $CUDA_PATH, /usr/local/cuda that has include/cuda_runtime.h.
+/// The first toolkit root that has include/cuda_runtime.h.
 std::vector<std::string> toolkit_include_dirs() {
-  std::vector<fs::path> roots;
-  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* home = std::getenv(var); home != nullptr && *home != '\0') roots.push_back(home);
-  roots.push_back("/usr/local/cuda");
   std::error_code error;
-  for (const fs::path& root : roots) {
+  for (const fs::path& root : toolkit_roots()) {
     if (!fs::exists(root / "include" / "cuda_runtime.h", error)) continue;
     std::vector<std::string> dirs = {(root / "include").string()};
     if (fs::exists(root / "include" / "cccl", error)) dirs.push_back((root / "include" / "cccl").string());

@@ -222,12 +222,11 @@ class Lowerer {
   /// route, in a system header of the toolkit or of Clang's CUDA wrapper headers (api_dirs_), by
   /// any of its declarations.
   bool is_cuda_api(const clang::Decl* decl) const {
-    if (in_prelude(decl)) return true;
-    if (api_dirs_.empty()) return false;
     for (const clang::Decl* redeclaration : decl->redecls()) {
       const clang::SourceLocation loc = sources_.getExpansionLoc(redeclaration->getLocation());
-      if (!sources_.isInSystemHeader(loc)) continue;
       const llvm::StringRef file = sources_.getFilename(loc);
+      if (file.startswith(kBuiltinDir)) return true;
+      if (api_dirs_.empty() || !sources_.isInSystemHeader(loc)) continue;
       for (const std::string& dir : api_dirs_)
         if (file.startswith(dir)) return true;
     }
@@ -679,6 +678,7 @@ class Lowerer {
 
   /// *p or p[0] where p points to a local: that local.
   std::optional<ir::LocalId> dereferenced_local(const clang::Expr* e) const {
+    if (pointer_targets_.empty()) return std::nullopt;  // the common case: no index evaluated
     e = e->IgnoreParenImpCasts();
     const clang::Expr* pointer = nullptr;
     if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
@@ -872,7 +872,7 @@ class Lowerer {
       return convert(k_.local(*local, range(member)), type, range(member));
     const clang::Expr* base = strip(member->getBase());
     if (const auto* call = llvm::dyn_cast<clang::CallExpr>(base)) {  // cta.group_index().x
-      if (call->getDirectCallee() != nullptr && in_group_api(call->getDirectCallee()))
+      if (call->getDirectCallee() != nullptr && in_group_namespace(call->getDirectCallee()))
         return lower_group_dim3(call, member, type);
     }
     if (const auto builtin = launch_builtin(base, member->getMemberDecl()->getNameAsString())) {
@@ -1052,7 +1052,7 @@ class Lowerer {
       clang::Expr::EvalResult result;
       if (call->EvaluateAsInt(result, context_)) return constant(type, result.Val.getInt(), where);
     }
-    if (in_group_api(callee)) return lower_group_query(call, type);
+    if (in_group_namespace(callee)) return lower_group_query(call, type);
     const std::string qualified = callee->getQualifiedNameAsString();
     const bool std_min_max = qualified == "std::min" || qualified == "std::max";
     if (is_cuda_api(callee) || std_min_max) {
@@ -1431,30 +1431,29 @@ class Lowerer {
       forget(dst, "copied from " + text(src), where, out);
       return;
     }
-    if (from == dst) return;
+    if (from != dst) copy_between(dst, from, text(src), where, out);
+  }
+
+  /// dst's members from `from`'s, matched by declaration (a member `from` lacks, as in a slice
+  /// of another class, becomes opaque, described as `source`).
+  void copy_between(int dst, int from, const std::string& source, ir::SourceRange where,
+                    std::vector<ir::StmtId>& out) {
     for (const auto& [field, local] : objects_[dst].scalars) {
       const auto found = objects_[from].scalars.find(field);
       out.push_back(k_.assign(local,
                               found != objects_[from].scalars.end()
                                   ? k_.local(found->second, where)
-                                  : k_.opaque(k_.locals[local].type, text(src), where),
+                                  : k_.opaque(k_.locals[local].type, source, where),
                               where));
     }
     for (const auto& [field, inner] : objects_[dst].records) {
       const auto found = objects_[from].records.find(field);
       if (found != objects_[from].records.end()) {
-        copy_between(inner, found->second, where, out);
+        copy_between(inner, found->second, source, where, out);
       } else {
-        forget(inner, "copied from " + text(src), where, out);
+        forget(inner, "copied from " + source, where, out);
       }
     }
-  }
-
-  void copy_between(int dst, int from, ir::SourceRange where, std::vector<ir::StmtId>& out) {
-    for (const auto& [field, local] : objects_[dst].scalars)
-      out.push_back(k_.assign(local, k_.local(objects_[from].scalars.at(field), where), where));
-    for (const auto& [field, inner] : objects_[dst].records)
-      copy_between(inner, objects_[from].records.at(field), where, out);
   }
 
   /// Scans an expression the model does not evaluate, with its calls run first, into `out`.
@@ -1616,10 +1615,6 @@ class Lowerer {
            name == "thread_group" || name == "coalesced_group";
   }
 
-  bool in_group_api(const clang::FunctionDecl* callee) const {
-    return in_group_namespace(callee);
-  }
-
   /// Template argument `index` of a class template specialisation, as an unsigned constant.
   static std::optional<std::uint32_t> template_constant(const clang::CXXRecordDecl* record,
                                                         unsigned index) {
@@ -1699,7 +1694,7 @@ class Lowerer {
     }
     if (const auto* call = llvm::dyn_cast<clang::CallExpr>(e)) {
       const clang::FunctionDecl* callee = call->getDirectCallee();
-      if (callee != nullptr && in_group_api(callee)) {
+      if (callee != nullptr && in_group_namespace(callee)) {
         const std::string name = callee->getNameAsString();
         if (name == "this_thread_block") {
           Group block;
@@ -1746,7 +1741,7 @@ class Lowerer {
 
   bool is_group_sync(const clang::CallExpr* call) const {
     const clang::FunctionDecl* callee = call->getDirectCallee();
-    if (callee == nullptr || !in_group_api(callee)) return false;
+    if (callee == nullptr || !in_group_namespace(callee)) return false;
     const std::string name = callee->getNameAsString();
     return name == "sync" || name == "wait" || name == "wait_prior" || name == "barrier_wait";
   }
@@ -1775,14 +1770,11 @@ class Lowerer {
                      "' is not supported: the model cannot tell which threads this group holds");
   }
 
-  ir::ExprId u32_builtin(ir::Builtin builtin, ir::SourceRange where) {
-    return convert(k_.builtin(builtin, where), ir::ScalarType::U32, where);
+  ir::ExprId builtin_as(ir::Builtin builtin, ir::ScalarType type, ir::SourceRange where) {
+    return convert(k_.builtin(builtin, where), type, where);
   }
   ir::ExprId u32_constant(std::uint32_t value, ir::SourceRange where) {
     return k_.constant(ir::ScalarType::U32, value, where);
-  }
-  ir::ExprId u32(ir::BinaryOp op, ir::ExprId a, ir::ExprId b, ir::SourceRange where) {
-    return k_.binary(op, a, b, where);
   }
 
   /// (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x, in unsigned int as
@@ -1790,23 +1782,22 @@ class Lowerer {
   ir::ExprId block_rank(ir::SourceRange where) {
     using ir::BinaryOp;
     using ir::Builtin;
-    const ir::ExprId zy = u32(BinaryOp::Add,
-                              u32(BinaryOp::Mul, u32_builtin(Builtin::ThreadIdxZ, where),
-                                  u32_builtin(Builtin::BlockDimY, where), where),
-                              u32_builtin(Builtin::ThreadIdxY, where), where);
-    return u32(BinaryOp::Add,
-               u32(BinaryOp::Mul, zy, u32_builtin(Builtin::BlockDimX, where), where),
-               u32_builtin(Builtin::ThreadIdxX, where), where);
+    const auto u32 = [&](Builtin b) { return builtin_as(b, ir::ScalarType::U32, where); };
+    const ir::ExprId zy = k_.binary(
+        BinaryOp::Add, k_.binary(BinaryOp::Mul, u32(Builtin::ThreadIdxZ), u32(Builtin::BlockDimY), where),
+        u32(Builtin::ThreadIdxY), where);
+    return k_.binary(BinaryOp::Add, k_.binary(BinaryOp::Mul, zy, u32(Builtin::BlockDimX), where),
+                     u32(Builtin::ThreadIdxX), where);
   }
 
   /// blockDim.x * blockDim.y * blockDim.z (unsigned int).
   ir::ExprId block_size(ir::SourceRange where) {
     using ir::BinaryOp;
     using ir::Builtin;
-    return u32(BinaryOp::Mul,
-               u32(BinaryOp::Mul, u32_builtin(Builtin::BlockDimX, where),
-                   u32_builtin(Builtin::BlockDimY, where), where),
-               u32_builtin(Builtin::BlockDimZ, where), where);
+    const auto u32 = [&](Builtin b) { return builtin_as(b, ir::ScalarType::U32, where); };
+    return k_.binary(
+        BinaryOp::Mul, k_.binary(BinaryOp::Mul, u32(Builtin::BlockDimX), u32(Builtin::BlockDimY), where),
+        u32(Builtin::BlockDimZ), where);
   }
 
   /// The rank of the calling thread's block in the grid, (z * gridDim.y + y) * gridDim.x + x,
@@ -1814,7 +1805,7 @@ class Lowerer {
   ir::ExprId grid_block_rank(ir::SourceRange where) {
     using ir::BinaryOp;
     using ir::Builtin;
-    auto u64 = [&](Builtin b) { return convert(k_.builtin(b, where), ir::ScalarType::U64, where); };
+    const auto u64 = [&](Builtin b) { return builtin_as(b, ir::ScalarType::U64, where); };
     const ir::ExprId zy =
         k_.binary(BinaryOp::Add,
                   k_.binary(BinaryOp::Mul, u64(Builtin::BlockIdxZ), u64(Builtin::GridDimY), where),
@@ -1825,57 +1816,68 @@ class Lowerer {
   ir::ExprId grid_blocks(ir::SourceRange where) {
     using ir::BinaryOp;
     using ir::Builtin;
-    auto u64 = [&](Builtin b) { return convert(k_.builtin(b, where), ir::ScalarType::U64, where); };
+    const auto u64 = [&](Builtin b) { return builtin_as(b, ir::ScalarType::U64, where); };
     return k_.binary(
         BinaryOp::Mul,
         k_.binary(BinaryOp::Mul, u64(Builtin::GridDimX), u64(Builtin::GridDimY), where),
         u64(Builtin::GridDimZ), where);
   }
 
+  /// A tile's query: thread_rank is the block rank's low bits, meta_group_rank the parent's
+  /// rank / size; kNone for what the model does not compute. Builds only what it returns.
+  ir::ExprId tile_query(const Group& tile, const std::string& name, ir::SourceRange where) {
+    using ir::BinaryOp;
+    const auto low_bits = [&](std::uint32_t size) {
+      return k_.binary(BinaryOp::BitAnd, block_rank(where), u32_constant(size - 1, where), where);
+    };
+    const ir::ExprId n = u32_constant(tile.size, where);
+    if (name == "thread_rank") return low_bits(tile.size);
+    if (name == "size" || name == "num_threads" || name == "group_size") return n;
+    if (name == "meta_group_rank") {
+      const ir::ExprId parent_rank =
+          tile.parent_size == 0 ? block_rank(where) : low_bits(tile.parent_size);
+      return k_.binary(BinaryOp::Div, parent_rank, n, where);
+    }
+    if (name == "meta_group_size") {  // (parent size + size - 1) / size
+      const ir::ExprId parent_size =
+          tile.parent_size == 0 ? block_size(where) : u32_constant(tile.parent_size, where);
+      return k_.binary(
+          BinaryOp::Div,
+          k_.binary(BinaryOp::Add, parent_size, u32_constant(tile.size - 1, where), where), n,
+          where);
+    }
+    return ir::kNone;
+  }
+
+  /// A grid's query (unsigned long long): ranks and sizes of threads and blocks; kNone else.
+  ir::ExprId grid_query(const std::string& name, ir::SourceRange where) {
+    using ir::BinaryOp;
+    const auto block_threads = [&] { return convert(block_size(where), ir::ScalarType::U64, where); };
+    if (name == "thread_rank")
+      return k_.binary(
+          BinaryOp::Add, k_.binary(BinaryOp::Mul, grid_block_rank(where), block_threads(), where),
+          convert(block_rank(where), ir::ScalarType::U64, where), where);
+    if (name == "size" || name == "num_threads" || name == "group_size")
+      return k_.binary(BinaryOp::Mul, grid_blocks(where), block_threads(), where);
+    if (name == "block_rank") return grid_block_rank(where);
+    if (name == "num_blocks") return grid_blocks(where);
+    return ir::kNone;
+  }
+
   /// A group's rank or size, as the toolkit computes it; anything else a group call returns
   /// (shuffles, votes, reduce, is_valid ...) is a value the model does not know.
   ir::ExprId lower_group_query(const clang::CallExpr* call, ir::ScalarType type) {
-    using ir::BinaryOp;
     const std::string name = call->getDirectCallee()->getNameAsString();
     const ir::SourceRange where = range(call);
     if (name == "this_grid" || name == "this_thread_block" || name == "tiled_partition")
       return opaque(call, type);
     const Group group = called_group(call);
-    const bool rank = name == "thread_rank";
-    const bool size = name == "size" || name == "num_threads" || name == "group_size";
     ir::ExprId value = ir::kNone;
-    if (group.kind == Group::Block) {
-      if (rank) value = block_rank(where);
-      if (size) value = block_size(where);
-    } else if (group.kind == Group::Tile) {
-      // thread_rank: the block rank's low bits; meta_group_rank: the parent's rank / size.
-      const ir::ExprId parent_rank =
-          group.parent_size == 0
-              ? block_rank(where)
-              : u32(BinaryOp::BitAnd, block_rank(where), u32_constant(group.parent_size - 1, where),
-                    where);
-      const ir::ExprId parent_size =
-          group.parent_size == 0 ? block_size(where) : u32_constant(group.parent_size, where);
-      if (rank)
-        value = u32(BinaryOp::BitAnd, block_rank(where), u32_constant(group.size - 1, where),
-                    where);
-      if (size) value = u32_constant(group.size, where);
-      if (name == "meta_group_rank")
-        value = u32(BinaryOp::Div, parent_rank, u32_constant(group.size, where), where);
-      if (name == "meta_group_size")
-        value = u32(BinaryOp::Div,
-                    u32(BinaryOp::Add, parent_size, u32_constant(group.size - 1, where), where),
-                    u32_constant(group.size, where), where);
-    } else if (group.kind == Group::Grid) {
-      const ir::ExprId block_threads = convert(block_size(where), ir::ScalarType::U64, where);
-      if (rank)
-        value = k_.binary(
-            BinaryOp::Add, k_.binary(BinaryOp::Mul, grid_block_rank(where), block_threads, where),
-            convert(block_rank(where), ir::ScalarType::U64, where), where);
-      if (size) value = k_.binary(BinaryOp::Mul, grid_blocks(where), block_threads, where);
-      if (name == "block_rank") value = grid_block_rank(where);
-      if (name == "num_blocks") value = grid_blocks(where);
-    }
+    if (group.kind == Group::Block && name == "thread_rank") value = block_rank(where);
+    if (group.kind == Group::Block && (name == "size" || name == "num_threads" || name == "group_size"))
+      value = block_size(where);
+    if (group.kind == Group::Tile) value = tile_query(group, name, where);
+    if (group.kind == Group::Grid) value = grid_query(name, where);
     if (value == ir::kNone) {
       if (const clang::Expr* object = call_object(call)) scan_work(object);
       return opaque(call, type);
