@@ -22,6 +22,7 @@
 // locals, flow-insensitive: a local is tainted if any assignment to it is).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -268,12 +269,29 @@ struct Kernel {
                  std::int32_t default_child, SourceRange range = {});
 };
 
+// ---------------------------------------------------------------------------------------------
+// Limits on a model's size and shape (validate() refuses a model past them, naming where).
+
+/// Nesting as the source reads it: statements within statements (an else-if chain counts as one
+/// level, however long), and operands within expressions.
+constexpr int kMaxNesting = 1000;
+/// Statements within statements counting each link of an else-if chain: the depth the checks and
+/// engines recurse to (run them on a large stack: sim/large_stack.hpp). An else-if chain of
+/// 100,000 branches is 100,000 deep.
+constexpr int kMaxDepth = 1'000'000;
+/// Statements, expressions and locals in one model.
+constexpr std::size_t kMaxStatements = std::size_t{4} << 20;
+constexpr std::size_t kMaxExpressions = std::size_t{16} << 20;
+constexpr std::size_t kMaxLocals = std::size_t{1} << 20;
+
 /// Checks the whole model: ids in range, every statement and expression reached once from the root
 /// (a tree), operand types as the rules above say, break/continue inside a loop (or switch),
 /// constants normalised, and no condition that depends on an opaque value. Throws InvalidInput:
 /// for a structural fault, "kernel model: <what> (statement N / expression N)"; for a
 /// data-dependent condition, "FILE:LINE:COL: data-dependent branch: the condition of this <kind>
-/// depends on <description> (FILE:LINE:COL)".
+/// depends on <description> (FILE:LINE:COL)"; past a limit above, "nesting deeper than N at
+/// FILE:LINE:COL ..." or the size and its limit. The nesting is measured without recursion, before
+/// anything else recurses over the model.
 void validate(const Kernel& kernel);
 
 /// For each expression, the Opaque expression its value depends on (directly, or through locals

@@ -61,6 +61,7 @@ using detail::TrackedComparison;
 constexpr int kBlockSymbols = 3;
 constexpr int kWarpSymbol = 3;
 constexpr int kLoopSymbols = 4;
+constexpr int kMaxSymbols = 64;             // Form::wild has a bit per symbol
 constexpr std::size_t kMaxClasses = 4096;   // boxes of the partition, at most
 constexpr std::size_t kMaxLoggedOutcomes = std::size_t{64} << 20;  // bytes, over all block runs
 constexpr int kMaxRounds = 24;              // refinements of the partition, at most
@@ -226,10 +227,17 @@ class Analyser {
         if (s.value != kNone && origins_[s.value] == kNone && !calls_.empty() && calls_.back() != kNone)
           assign(calls_.back(), eval(s.value, refine, final));
         break;
-      case StmtKind::If:
-        eval(s.value, refine, final);
-        walk(s.then_stmt, refine, final);
-        walk(s.else_stmt, refine, final);
+      case StmtKind::If:  // an else-if chain link by link, without recursion
+        for (StmtId at = id; at != kNone;) {
+          const Stmt& link = k_.stmts[at];
+          if (link.kind != StmtKind::If) {
+            walk(at, refine, final);
+            break;
+          }
+          eval(link.value, refine, final);
+          walk(link.then_stmt, refine, final);
+          at = link.else_stmt;
+        }
         break;
       case StmtKind::InlinedCall:
         calls_.push_back(s.local);
@@ -866,6 +874,10 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
   loops.erase(std::remove_if(loops.begin(), loops.end(),
                              [&](StmtId l) { return users[structure[l].variable] > 1; }),
               loops.end());
+  // One symbol per loop, kMaxSymbols in all: the loops past that run iteration by iteration
+  // (exact, only slower), which also keeps the analysis linear in the kernel's size.
+  if (loops.size() > static_cast<std::size_t>(kMaxSymbols - kLoopSymbols))
+    loops.resize(static_cast<std::size_t>(kMaxSymbols - kLoopSymbols));
   ClassPlan plan;
   plan.limits = limits;
   const std::optional<std::array<std::int64_t, 3>> steps_per_warp = warp_steps(launch);

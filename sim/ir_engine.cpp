@@ -757,28 +757,31 @@ void WarpMachine::check_limits() {
     if (p_.sampling)
       throw InvalidInput("one block of the replay alone makes more than " +
                          std::to_string(p_.evaluation_cap) +
-                         " warp-statement evaluations, the limit for a whole run (about a minute; "
-                         "a loop that does not end?)");
-    throw InvalidInput("the replay passed " + std::to_string(p_.evaluation_cap) +
-                       " warp-statement evaluations and was stopped (a loop that does not end, or "
-                       "a launch bigger than estimated)");
+                         " warp-statement evaluations, the budget for a whole run (--max-evaluations)" +
+                         running_loop() + "; a loop that does not end?");
+    throw InvalidInput("the run passed " + std::to_string(p_.evaluation_cap) +
+                       " warp-statement evaluations (its budget, --max-evaluations) and was stopped" +
+                       running_loop() + "; a loop that does not end, or a launch bigger than estimated");
   }
+}
+
+std::string WarpMachine::running_loop() const {
+  for (std::size_t i = frames_.size(); i-- > 0;)
+    if (frames_[i].kind == FrameKind::Loop && frames_[i].loop != kNone) {
+      const Stmt& s = k_.stmts[static_cast<std::size_t>(frames_[i].loop)];
+      return " in the " + report_kind(s) + " loop at " + location(k_, s.range) + " (block (" +
+             std::to_string(block_index_[0]) + ", " + std::to_string(block_index_[1]) + ", " +
+             std::to_string(block_index_[2]) + "), warp " + std::to_string(warp_) + ")";
+    }
+  return "";
 }
 
 // ---------------------------------------------------------------------------------------------
 // Errors
 
 void WarpMachine::undefined(ExprId expr, const std::string& what, LaneMask lanes) const {
-  const int lane = lowest_lane(lanes);
-  const std::uint64_t t = std::uint64_t(warp_) * p_.warp_size + lane;
-  const std::uint64_t bx = p_.launch.block.x, by = p_.launch.block.y;
-  const std::string thread = "(" + std::to_string(t % bx) + ", " + std::to_string(t / bx % by) +
-                             ", " + std::to_string(t / (bx * by)) + ")";
-  const std::string block = "(" + std::to_string(block_index_[0]) + ", " +
-                            std::to_string(block_index_[1]) + ", " +
-                            std::to_string(block_index_[2]) + ")";
-  throw InvalidInput(location(k_, k_.exprs[expr].range) + ": undefined behaviour: " + what +
-                     " in block " + block + ", thread " + thread);
+  throw InvalidInput(location(k_, k_.exprs[expr].range) + ": undefined behaviour: " + what + " in " +
+                     block_and_thread(lowest_lane(lanes)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1055,13 +1058,19 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
       return active;
     case StmtKind::Work: count(id, active); return active;
     case StmtKind::If: {
-      const LaneMask taken = condition(s.value, active);
-      count_condition(id, active, taken);
+      // An else-if chain runs as a loop, link by link: its length costs no stack.
       LaneMask out = 0;
-      if (taken != 0) out |= exec(s.then_stmt, taken);
-      const LaneMask other = active & ~taken;
-      if (other != 0) out |= s.else_stmt != kNone ? exec(s.else_stmt, other) : other;
-      return out;
+      for (StmtId at = id;;) {
+        const Stmt& link = k_.stmts[at];
+        const LaneMask taken = condition(link.value, active);
+        count_condition(at, active, taken);
+        if (taken != 0) out |= exec(link.then_stmt, taken);
+        active &= ~taken;
+        if (active == 0) return out;
+        if (link.else_stmt == kNone) return out | active;
+        if (k_.stmts[link.else_stmt].kind != StmtKind::If) return out | exec(link.else_stmt, active);
+        at = link.else_stmt;
+      }
     }
     case StmtKind::Loop: return exec_loop(id, s, active);
     case StmtKind::Break:
@@ -1130,7 +1139,9 @@ void split_at(std::vector<IterationPiece>& pieces, std::uint64_t k) {
 LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
   LaneMask in = active;
   if (s.init != kNone) in = exec(s.init, in);
-  frames_.push_back(Frame{FrameKind::Loop});
+  Frame loop_frame{FrameKind::Loop};
+  loop_frame.loop = id;
+  frames_.push_back(loop_frame);
   const std::size_t frame = frames_.size() - 1;
   LaneMask exits = 0;
   const bool accelerated = trace_ != nullptr && !p_.accelerated.empty() &&
@@ -1138,7 +1149,10 @@ LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
   const bool classes = accelerated && !by_iteration_;
   const int shape = accelerated && log_ != nullptr && counted_ ? p_.loop_shape[id] : -1;
   if (shape >= 0 && in != 0) log_start(shape, in);
+  std::unique_ptr<RepeatWatch> watch;
+  std::uint64_t heads = 0;
   for (std::uint64_t k = 0; in != 0; ++k) {
+    if (++heads >= kRepeatWatchStart) watch_repeat(id, watch, heads, in);
     loop_iteration_[id] = k;
     if (shape >= 0) {
       // Logged: the counts before the iteration (or class of iterations), then the segment.
@@ -1180,6 +1194,104 @@ LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
   }
   frames_.pop_back();
   return exits;
+}
+
+namespace {
+
+// Locals written inside a loop (its body, condition and step, at any depth), without recursion.
+std::vector<LocalId> written_in_loop(const Kernel& k, StmtId loop) {
+  std::vector<bool> seen(k.locals.size(), false);
+  std::vector<LocalId> written;
+  const Stmt& l = k.stmts[static_cast<std::size_t>(loop)];
+  std::vector<StmtId> open{l.body, l.step};
+  while (!open.empty()) {
+    const StmtId id = open.back();
+    open.pop_back();
+    if (id == kNone) continue;
+    const Stmt& s = k.stmts[static_cast<std::size_t>(id)];
+    const bool writes = s.kind == StmtKind::Declare || s.kind == StmtKind::Assign ||
+                        s.kind == StmtKind::InlinedCall;
+    if (writes && s.local != kNone && !seen[static_cast<std::size_t>(s.local)]) {
+      seen[static_cast<std::size_t>(s.local)] = true;
+      written.push_back(s.local);
+    }
+    open.insert(open.end(), s.children.begin(), s.children.end());
+    for (StmtId c : {s.then_stmt, s.else_stmt, s.init, s.body, s.step}) open.push_back(c);
+  }
+  return written;
+}
+
+std::string lane_ranges(LaneMask lanes) {
+  std::string text;
+  for (int l = 0; l < kMaxLanes; ++l) {
+    if (!(lanes >> l & 1)) continue;
+    int last = l;
+    while (last + 1 < kMaxLanes && (lanes >> (last + 1) & 1)) ++last;
+    text += (text.empty() ? "" : ", ") + std::to_string(l) + (last > l ? "-" + std::to_string(last) : "");
+    l = last;
+  }
+  return text;
+}
+
+}  // namespace
+
+void WarpMachine::watch_repeat(StmtId loop, std::unique_ptr<RepeatWatch>& watch, std::uint64_t heads,
+                               LaneMask in) {
+  if (watch == nullptr) {
+    watch = std::make_unique<RepeatWatch>();
+    watch->written = written_in_loop(k_, loop);
+  } else if ((heads & (heads - 1)) != 0) {
+    // Compared every 16th head: a cycle of period p is still found, within 16 p heads of a save.
+    if (((heads - watch->saved_at) & 15) == 0 && same_state(*watch, in))
+      never_ends(loop, in, heads - watch->saved_at);
+    return;
+  }
+  if ((heads & (heads - 1)) == 0) {  // a power of two: the state to compare the next heads with
+    save_state(*watch, in);
+    watch->saved_at = heads;
+  }
+}
+
+void WarpMachine::save_state(RepeatWatch& w, LaneMask in) {
+  w.in = in;
+  w.values.assign(w.written.size() * std::size_t(lanes_), 0);
+  w.defined.assign(w.written.size(), 0);
+  for (std::size_t i = 0; i < w.written.size(); ++i) {
+    const LocalState& st = locals_[w.written[i]];
+    const std::uint64_t* lanes = local_lanes(w.written[i]);
+    w.defined[i] = st.defined;
+    for (int l = 0; l < lanes_; ++l)
+      if (st.defined >> l & 1) w.values[i * std::size_t(lanes_) + l] = st.uniform ? st.value : lanes[l];
+  }
+}
+
+bool WarpMachine::same_state(const RepeatWatch& w, LaneMask in) const {
+  if (in != w.in) return false;
+  for (std::size_t i = 0; i < w.written.size(); ++i) {
+    const LocalState& st = locals_[w.written[i]];
+    if (st.defined != w.defined[i]) return false;
+    const std::uint64_t* lanes = local_lanes_.data() + std::size_t(w.written[i]) * kMaxLanes;
+    for (int l = 0; l < lanes_; ++l)
+      if ((st.defined >> l & 1) && (st.uniform ? st.value : lanes[l]) != w.values[i * std::size_t(lanes_) + l])
+        return false;
+  }
+  return true;
+}
+
+std::string WarpMachine::block_and_thread(int lane) const {
+  const std::uint64_t t = std::uint64_t(warp_) * p_.warp_size + lane;
+  const std::uint64_t bx = p_.launch.block.x, by = p_.launch.block.y;
+  return "block (" + std::to_string(block_index_[0]) + ", " + std::to_string(block_index_[1]) + ", " +
+         std::to_string(block_index_[2]) + "), thread (" + std::to_string(t % bx) + ", " +
+         std::to_string(t / bx % by) + ", " + std::to_string(t / (bx * by)) + ")";
+}
+
+void WarpMachine::never_ends(StmtId loop, LaneMask in, std::uint64_t period) const {
+  throw InvalidInput(location(k_, k_.stmts[loop].range) + ": the " + report_kind(k_.stmts[loop]) +
+                     " loop never ends: warp " + std::to_string(warp_) + " (lanes " + lane_ranges(in) +
+                     ") is back in the state it had " + std::to_string(period) + " iteration" +
+                     (period == 1 ? "" : "s") + " before, so it repeats forever (first thread: " +
+                     block_and_thread(lowest_lane(in)) + ")");
 }
 
 // One iteration of a loop: the condition (before the body, or after it for do), the body, the

@@ -11,6 +11,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <utility>
@@ -24,6 +25,8 @@ namespace warpdiv::sim::ir::detail {
 
 using LaneMask = std::uint64_t;
 constexpr int kMaxLanes = 64;
+/// Heads of one loop instance before WarpMachine watches it for a repeated state (never ending).
+constexpr std::uint64_t kRepeatWatchStart = std::uint64_t{1} << 12;
 
 /// Counts of one statement in 64 bits (one worker's share; summed into 128 bits at the end).
 struct Counts64 {
@@ -274,6 +277,7 @@ class WarpMachine {
     LaneMask continued = 0;  // Loop
     LaneMask returned = 0;   // Call
     LocalId result = kNone;  // Call: the local a return's value goes to
+    StmtId loop = kNone;     // Loop: the loop statement
   };
 
   void start_warp(int warp);
@@ -313,6 +317,22 @@ class WarpMachine {
   void arrive(StmtId id, LaneMask active);
   void check_limits();
   [[noreturn]] void too_many_iterations(StmtId loop) const;
+  // A loop whose warp comes back to a state it was in at its head never ends (a warp runs on its
+  // own and deterministically): past kRepeatWatchStart heads, the state (the lanes in the loop and
+  // the locals the loop writes) is saved at heads 2^j and compared with later heads (Brent).
+  struct RepeatWatch {
+    std::uint64_t heads = 0, saved_at = 0;
+    LaneMask in = 0;
+    std::vector<LocalId> written;            // locals the loop's body, condition and step write
+    std::vector<std::uint64_t> values;       // [written][lane], undefined lanes 0
+    std::vector<LaneMask> defined;           // [written]
+  };
+  void watch_repeat(StmtId loop, std::unique_ptr<RepeatWatch>& watch, std::uint64_t heads, LaneMask in);
+  void save_state(RepeatWatch& w, LaneMask in);
+  bool same_state(const RepeatWatch& w, LaneMask in) const;
+  [[noreturn]] void never_ends(StmtId loop, LaneMask in, std::uint64_t period) const;
+  std::string block_and_thread(int lane) const;
+  std::string running_loop() const;  // " in the for loop at FILE:LINE:COL (block ..., warp N)"
   [[noreturn]] void undefined(ExprId expr, const std::string& what, LaneMask lanes) const;
   std::size_t frame_for(FrameKind a, FrameKind b) const;
 

@@ -222,7 +222,8 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
   Program program(kernel, launch, options);
   const BlockRange range = blocks_of(launch, options);
   const Count blocks = range.volume();
-  if (blocks > kSampleBlocks) {
+  const bool estimated = blocks > kSampleBlocks;
+  if (estimated) {
     const ReplayEstimate e = sample(program, range);
     if (e.warp_statement_evaluations > options.max_evaluations)
       throw InvalidInput("the replay would make about " + to_decimal(e.warp_statement_evaluations) +
@@ -233,7 +234,9 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
   }
   std::atomic<std::uint64_t> shared{0};
   program.shared_evaluations = &shared;
-  program.evaluation_cap = to_u64_saturated(checked_mul(options.max_evaluations, 2));
+  // The budget; twice it where an estimate from sample blocks let the run start.
+  program.evaluation_cap =
+      to_u64_saturated(estimated ? checked_mul(options.max_evaluations, 2) : options.max_evaluations);
 
   const auto total = static_cast<std::uint64_t>(blocks);
   unsigned workers = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();

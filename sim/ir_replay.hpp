@@ -131,8 +131,10 @@ struct ReplayOptions {
   GridLimits grid_limits = GridLimits::Cuda;
   /// Worker threads; 0 = std::thread::hardware_concurrency().
   unsigned threads = 0;
-  /// Runs estimated above this many warp-statement evaluations are refused before they start,
-  /// and a run that turns out bigger than twice this is stopped (InvalidInput either way).
+  /// The run's budget of warp-statement evaluations: a launch of many blocks estimated above it
+  /// (from sample blocks) is refused before it starts, and one that turns out bigger than twice
+  /// it is stopped; a run of a few blocks (no estimate) is stopped past it. InvalidInput either
+  /// way, naming the loop that was running.
   Count max_evaluations = kDefaultMaxEvaluations;
   /// Set by the caller (e.g. from SIGINT) to stop the run: replay() then throws Interrupted.
   const std::atomic<bool>* stop = nullptr;

@@ -1,4 +1,5 @@
 // validate(): the structural and typing rules of sim/ir.hpp, and the data-dependence check.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -103,10 +104,13 @@ class Validator {
   explicit Validator(const Kernel& k) : k_(k) {}
 
   void run() {
+    check_sizes();
     for (std::size_t i = 0; i < k_.exprs.size(); ++i) check_expr(static_cast<ExprId>(i));
+    check_expression_nesting();
     if (k_.root < 0 || static_cast<std::size_t>(k_.root) >= k_.stmts.size())
       fail("the root statement " + std::to_string(k_.root) + " does not exist");
     if (k_.stmts[k_.root].kind != StmtKind::Block) fail("the root statement is not a block");
+    check_statement_nesting();
     seen_.assign(k_.stmts.size(), false);
     walk(k_.root, Context{});
     for (std::size_t i = 0; i < seen_.size(); ++i)
@@ -131,6 +135,66 @@ class Validator {
   }
   [[noreturn]] void fail_stmt(StmtId id, const std::string& what) const {
     fail(what + " (statement " + std::to_string(id) + ")");
+  }
+
+  void check_sizes() const {
+    const auto limit = [&](const char* what, std::size_t count, std::size_t most) {
+      if (count > most)
+        throw InvalidInput("kernel model: " + std::to_string(count) + " " + what + ", more than the " +
+                           std::to_string(most) + " warpdiv models");
+    };
+    limit("statements", k_.stmts.size(), kMaxStatements);
+    limit("expressions", k_.exprs.size(), kMaxExpressions);
+    limit("locals", k_.locals.size(), kMaxLocals);
+  }
+
+  [[noreturn]] void too_deep(const SourceRange& range, const std::string& how) const {
+    throw InvalidInput("nesting deeper than " + std::to_string(kMaxNesting) + " at " +
+                       location(k_, range) + " (" + how + "; warpdiv follows at most " +
+                       std::to_string(kMaxNesting) + " levels)");
+  }
+
+  // Operands come before their expression (check_expr), so one pass in order finds every depth.
+  void check_expression_nesting() const {
+    std::vector<std::int32_t> depth(k_.exprs.size(), 1);
+    for (std::size_t i = 0; i < k_.exprs.size(); ++i) {
+      for (ExprId op : k_.exprs[i].operands)
+        if (op != kNone) depth[i] = std::max(depth[i], depth[static_cast<std::size_t>(op)] + 1);
+      if (depth[i] > kMaxNesting) too_deep(k_.exprs[i].range, "operands within an expression");
+    }
+  }
+
+  // Statements within statements, without recursion: nesting as the source reads it (the next
+  // if of an else-if chain is not nested), and the depth the recursive walks reach (it is).
+  // Ids out of range and statements reached twice are left to walk(), which names them.
+  void check_statement_nesting() const {
+    struct Open {
+      StmtId id;
+      std::int32_t nesting, depth;
+    };
+    std::vector<bool> visited(k_.stmts.size(), false);
+    std::vector<Open> open{{k_.root, 1, 1}};
+    while (!open.empty()) {
+      const Open at = open.back();
+      open.pop_back();
+      if (at.id < 0 || static_cast<std::size_t>(at.id) >= k_.stmts.size() || visited[at.id]) continue;
+      visited[at.id] = true;
+      const Stmt& s = k_.stmts[at.id];
+      if (at.nesting > kMaxNesting) too_deep(s.range, "statements within statements");
+      if (at.depth > kMaxDepth)
+        throw InvalidInput("an else-if chain at " + location(k_, s.range) + " is longer than " +
+                           std::to_string(kMaxDepth) + " branches, the most warpdiv follows");
+      // A block only groups (its braces nest no deeper to a reader); the if after an else
+      // continues its chain.
+      const auto push = [&](StmtId child, bool chained) {
+        if (child < 0 || static_cast<std::size_t>(child) >= k_.stmts.size()) return;
+        const bool nested = !chained && k_.stmts[child].kind != StmtKind::Block;
+        open.push_back({child, at.nesting + (nested ? 1 : 0), at.depth + 1});
+      };
+      for (StmtId c : s.children) push(c, false);
+      for (StmtId c : {s.then_stmt, s.init, s.body, s.step}) push(c, false);
+      push(s.else_stmt, s.kind == StmtKind::If);
+    }
   }
 
   bool valid_local(LocalId id) const {

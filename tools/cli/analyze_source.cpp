@@ -79,6 +79,7 @@ ReplayRequest replay_request(const po::variables_map& vm) {
         "--only-warp", get(vm, "only-warp"), 0, static_cast<std::int64_t>(warps) - 1));
   }
   r.replay_options.by_iteration = r.report_options.by_iteration = has(vm, "by-iteration");
+  r.replay_options.max_evaluations = max_evaluations_from(vm);
   r.report_options.only_block = r.replay_options.only_block;
   r.report_options.only_warp = r.replay_options.only_warp;
   return r;

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <chrono>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <set>
 
@@ -64,6 +65,21 @@ void add_launch_source_options(po::options_description& options) {
        "blockDim: x and y 1 .. 1024, z 1 .. 64, at most 1024 threads")
       ("arg", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
        "a kernel parameter's value, also usable in --grid and --block (repeat for each)");
+  add_budget_option(options);
+}
+
+void add_budget_option(po::options_description& options) {
+  options.add_options()("max-evaluations", po::value<std::string>()->value_name("N"),
+                        ("the run's budget of warp-statement evaluations, 1 .. 9223372036854775807 "
+                         "(default " + sim::to_decimal(ir::kDefaultMaxEvaluations) +
+                         ", about a minute): a run past it stops with exit 2 naming the loop "
+                         "that was running").c_str());
+}
+
+sim::Count max_evaluations_from(const po::variables_map& vm) {
+  if (!has(vm, "max-evaluations")) return ir::kDefaultMaxEvaluations;
+  return static_cast<sim::Count>(parse_integer("--max-evaluations", get(vm, "max-evaluations"), 1,
+                                               std::numeric_limits<std::int64_t>::max()));
 }
 
 po::variables_map parse_source_command_line(const std::string& command,
@@ -180,6 +196,13 @@ std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues&
   }
   std::vector<std::string> parameters;
   for (const ir::Parameter& p : kernel.parameters) {
+    // A value for a pointer would be ignored (the model reads no memory): refused, unless
+    // --grid or --block use the name (then it is theirs).
+    const bool pointer = p.type_spelling.find_first_of("*[") != std::string::npos;
+    if (!p.scalar && pointer && values.count(p.name) != 0 && used.count(p.name) == 0)
+      throw InvalidInput("--arg " + sim::quote_value(p.name) + ": the parameter " + p.name + " of " +
+                         kernel.name + " is a pointer ('" + p.type_spelling +
+                         "'), which takes no value (the model reads no memory); leave it out");
     used.insert(p.name);
     if (p.scalar) parameters.push_back(p.name);
   }

@@ -33,6 +33,11 @@ void add_kernel_source_options(boost::program_options::options_description& opti
 
 /// Adds --grid, --block and --arg (a launch of one kernel: analyze and validate FILE.cu).
 void add_launch_source_options(boost::program_options::options_description& options);
+/// --max-evaluations N: the run's budget of warp-statement evaluations (added by
+/// add_launch_source_options; sweep adds it with add_budget_option).
+void add_budget_option(boost::program_options::options_description& options);
+/// Its value (1 .. 9223372036854775807), or the engines' default (about a minute of work).
+sim::Count max_evaluations_from(const boost::program_options::variables_map& vm);
 
 /// Refuses at once a FILE.cu or --model FILE that does not exist or cannot be read, and a source
 /// that is not a regular file; nothing that could block (a FIFO without a writer) is opened.

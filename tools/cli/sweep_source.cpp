@@ -152,6 +152,7 @@ int sweep_source_command(const Args& args, std::ostream& out) {
       ("html", po::value<std::string>()->value_name("FILE"),
        "a self-contained HTML page: each branch's divergent fraction against the first swept "
        "value, a curve per value of the others");
+  add_budget_option(options);  // per launch
   for (const std::string& a : args)
     if (a == "--help" || a == "-h") {
       write_help(out, options);
@@ -254,6 +255,7 @@ int sweep_source_command(const Args& args, std::ostream& out) {
   if (csv) analysis::write_source_sweep_csv_header(csv->stream(), plan);
   ir::ReplayOptions replay_options;
   replay_options.stop = sigint.flag();
+  replay_options.max_evaluations = max_evaluations_from(vm);
   const analysis::SourceReportOptions report_options;
   ProgressBar progress("sweep", "launches", total);
   std::size_t done = 0, rows = 0;

@@ -155,14 +155,17 @@ int validate_source_command(const Args& args, std::ostream& out) {
   if (!read_source_kernel(vm, kernel, &files_read)) return 2;
   launch.arguments = bind_arguments(kernel, values, get(vm, "grid") + " " + get(vm, "block"));
   ir::validate(launch, kernel);  // the kernel itself was validated as it was read
-  const ir::ReplayEstimate estimate = ir::estimate(kernel, launch);
 
   analysis::OutputFiles outputs(out);
   protect_inputs(outputs, vm, source_files(kernel, files_read));
   analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
   std::ostream& text = outputs.report();
 
+  // The GPU before any run of the model: without one there is nothing to compare with.
   const kernels::DeviceInfo device = kernels::open_probe_device();  // NoDevice: exit 3
+  ir::ReplayOptions replay_options;
+  replay_options.max_evaluations = max_evaluations_from(vm);
+  const ir::ReplayEstimate estimate = ir::estimate(kernel, launch, replay_options);
 
   // The model, warp by warp when small enough.
   const std::uint64_t warps = launch.grid.volume() * ir::warps_per_block(launch);
@@ -170,7 +173,6 @@ int validate_source_command(const Args& args, std::ostream& out) {
                                 static_cast<sim::Count>(record_limit) &&
                             record_limit > 0 && warps <= kMaxRecordedWarps;
   const SigintHandler sigint;
-  ir::ReplayOptions replay_options;
   replay_options.stop = sigint.flag();
   std::unique_ptr<ir::WarpTraceRecorder> recorder;
   if (warp_by_warp) {
