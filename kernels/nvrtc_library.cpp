@@ -1,6 +1,7 @@
 #include "kernels/nvrtc_library.hpp"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -21,6 +22,21 @@ bool bind(void* handle, const char* symbol, F& f, std::string& why) {
   f = reinterpret_cast<F>(dlsym(handle, symbol));
   if (f == nullptr) why = "libnvrtc lacks " + std::string(symbol);
   return f != nullptr;
+}
+
+// NVRTC opens its builtins library (libnvrtc-builtins.so.MAJOR.MINOR) by name when it compiles,
+// so the dynamic loader looks for it only on the library path, which a CUDA Toolkit installed in
+// /usr/local/cuda is not on without loader configuration. A library already loaded answers to
+// its name: open the builtins that sit beside the libnvrtc just opened, by full path, first.
+void load_builtins_beside(void* nvrtc) {
+  char origin[4096] = {};
+  if (dlinfo(nvrtc, RTLD_DI_ORIGIN, origin) != 0) return;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(origin, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("libnvrtc-builtins.so.", 0) == 0)
+      dlopen(entry.path().c_str(), RTLD_NOW | RTLD_LOCAL);  // kept open, as libnvrtc is
+  }
 }
 
 Loaded load() {
@@ -47,6 +63,7 @@ Loaded load() {
     return l;
   }
   // Kept open for the life of the process.
+  load_builtins_beside(handle);
   NvrtcLibrary& n = l.library;
   l.ok = bind(handle, "nvrtcVersion", n.version, l.why) &&
          bind(handle, "nvrtcGetNumSupportedArchs", n.num_archs, l.why) &&

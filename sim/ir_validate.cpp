@@ -173,7 +173,7 @@ class Validator {
       std::int32_t nesting, depth;
     };
     std::vector<bool> visited(k_.stmts.size(), false);
-    std::vector<Open> open{{k_.root, 1, 1}};
+    std::vector<Open> open{{k_.root, 0, 1}};  // the body: its statements are at level 1
     while (!open.empty()) {
       const Open at = open.back();
       open.pop_back();

@@ -30,6 +30,7 @@ namespace fs = std::filesystem;
 const std::string kZoo = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/";
 const char* const kNvcc = "/usr/local/cuda/bin/nvcc";
 const char* const kNvrtc = "/usr/local/cuda/lib64/libnvrtc.so";
+const char* const kNvrtcBuiltins = "/usr/local/cuda/lib64/libnvrtc-builtins.so";
 
 // ---------------------------------------------------------------------------------------------
 // The second route: registers per entry function from a cubin's ELF (.nv.info: records of
@@ -126,6 +127,9 @@ std::map<std::string, int> nvrtc_cubin_registers(const std::string& source,
                                                  const std::string& arch) {
   void* lib = dlopen(kNvrtc, RTLD_NOW | RTLD_LOCAL);
   if (!lib) return {};
+  // NVRTC opens its builtins by name; where the toolkit's folder is not on the loader's path
+  // (a fresh machine, no ldconfig for it), the copy beside it, opened first, answers that name.
+  dlopen(kNvrtcBuiltins, RTLD_NOW | RTLD_LOCAL);
   using Program = void*;
   const auto create =
       reinterpret_cast<int (*)(Program*, const char*, const char*, int, const char* const*,

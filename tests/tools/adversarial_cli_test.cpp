@@ -1,0 +1,164 @@
+// Issue 19's adversarial cases against the engines, through the real binary: a kernel that never
+// ends, a launch past the run's budget, validate without a GPU, values that mean nothing. Each
+// ends in exit 2 (3 without a GPU) with one line naming the loop, within seconds.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "kernels/probe.hpp"
+#include "sim/errors.hpp"
+#include "tests/tools/cli_runner.hpp"
+
+namespace warpdiv::testing {
+namespace {
+
+bool reads_sources() {
+  static const bool reads = [] {
+    TempDir dir;
+    std::ofstream(dir.file("k.cu")) << "__global__ void k(int* p) { p[threadIdx.x] = 1; }\n";
+    const CliResult r = run_warpdiv({"analyze", dir.file("k.cu"), "--save-model", dir.file("m.json")});
+    return !contains(r.err, "without the Clang front-end");
+  }();
+  return reads;
+}
+
+std::string write(const TempDir& dir, const std::string& name, const std::string& text) {
+  std::ofstream(dir.file(name)) << text;
+  return dir.file(name);
+}
+
+struct NeverEnds {
+  const char* name;
+  const char* source;
+  std::vector<std::string> args;
+  const char* loop;  // where the loop is, as the message names it
+};
+void PrintTo(const NeverEnds& c, std::ostream* os) { *os << c.name; }
+
+class NeverEndingKernel : public ::testing::TestWithParam<NeverEnds> {};
+
+// Each engine names the loop, the warp and its lanes; nothing is written.
+TEST_P(NeverEndingKernel, IsNamedByEveryEngineAndSweep) {
+  if (!reads_sources()) GTEST_SKIP() << "this warpdiv is built without the Clang front-end";
+  const NeverEnds& c = GetParam();
+  TempDir dir;
+  const std::string file = write(dir, "k.cu", c.source);
+  const std::string loop = std::string("k.cu:") + c.loop + ": the ";
+  for (const std::string engine : {"auto", "replay"}) {
+    SCOPED_TRACE(engine);
+    std::vector<std::string> args = {"analyze", file, "--grid", "2", "--block", "64", "--engine", engine,
+                                     "--csv", dir.file("out.csv")};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const CliResult r = run_warpdiv(args);
+    expect_refusal(r, BadInput{args, loop});
+    EXPECT_TRUE(contains(r.err, " loop never ends: warp 0 (lanes ")) << r.err;
+  }
+  std::vector<std::string> sweep = {"sweep", file, "--grid", "1", "--block", "32,64", "--csv",
+                                    dir.file("sweep.csv")};
+  sweep.insert(sweep.end(), c.args.begin(), c.args.end());
+  expect_refusal(run_warpdiv(sweep), BadInput{sweep, " loop never ends: warp 0"});
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"k.cu"});  // no CSV, no temporary file
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Issue19, NeverEndingKernel,
+    ::testing::Values(
+        NeverEnds{"while_1",
+                  "__global__ void k(int* out) {\n"
+                  "  int t = threadIdx.x;\n"
+                  "  while (1) { out[t] = t; }\n"
+                  "}\n",
+                  {}, "3:3"},
+        NeverEnds{"for_ever",
+                  "__global__ void k(int* out) {\n"
+                  "  for (;;) out[threadIdx.x] = 0;\n"
+                  "}\n",
+                  {}, "2:3"},
+        // Only lane 5 of warp 0 leaves: the other lanes go round for ever.
+        NeverEnds{"one_lane_breaks",
+                  "__global__ void k(int* out) {\n"
+                  "  int t = threadIdx.x;\n"
+                  "  for (;;) { if (t == 5) break; out[t] = 1; }\n"
+                  "}\n",
+                  {}, "3:3"},
+        NeverEnds{"step_of_zero",
+                  "__global__ void k(int* out, int s) {\n"
+                  "  int t = threadIdx.x;\n"
+                  "  for (int i = 0; i < 10; i += s) { out[t] += i; }\n"
+                  "}\n",
+                  {"--arg", "s=0"}, "3:3"}),
+    [](const ::testing::TestParamInfo<NeverEnds>& info) { return std::string(info.param.name); });
+
+const char* const kLongLoop =
+    "__global__ void k(int* out, long long n) {\n"
+    "  int t = threadIdx.x;\n"
+    "  for (long long i = 0; i < n; ++i) { if (i == t) out[t] = 1; }\n"
+    "}\n";
+
+// 2^40 iterations: the replay stops at its budget, naming the loop; the class engine counts the
+// same launch at once (its iterations fall into three classes).
+TEST(RunBudget, AReplayPastItsBudgetStopsNamingTheLoop) {
+  if (!reads_sources()) GTEST_SKIP() << "this warpdiv is built without the Clang front-end";
+  TempDir dir;
+  const std::string file = write(dir, "k.cu", kLongLoop);
+  const std::vector<std::string> launch = {"--grid", "1", "--block", "64", "--arg", "n=1099511627776"};
+  std::vector<std::string> args = {"analyze", file, "--engine", "replay", "--max-evaluations", "1000000"};
+  args.insert(args.end(), launch.begin(), launch.end());
+  const CliResult stopped = run_warpdiv(args);
+  expect_refusal(stopped, BadInput{args, "the run passed 1000000 warp-statement evaluations (its "
+                                         "budget, --max-evaluations) and was stopped in the for loop at "});
+  EXPECT_TRUE(contains(stopped.err, "/k.cu:3:3 (block (0, 0, 0), warp 0)")) << stopped.err;
+  std::vector<std::string> classes = {"analyze", file, "--max-evaluations", "1000000"};
+  classes.insert(classes.end(), launch.begin(), launch.end());
+  const CliResult r = run_warpdiv(classes);
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
+TEST(RunBudget, TheFlagTakesAPositiveCount) {
+  TempDir dir;
+  const std::string file = write(dir, "k.cu", kLongLoop);
+  for (const std::string value : {"0", "-1", "1e9", "9223372036854775808"}) {
+    const std::vector<std::string> args = {"analyze", file, "--grid", "1", "--block", "32",
+                                           "--arg", "n=5", "--max-evaluations", value};
+    expect_refusal(run_warpdiv(args),
+                   BadInput{args, "--max-evaluations must be an integer from 1 to 9223372036854775807"});
+  }
+}
+
+// Without a GPU, validate says so before it runs the model: a kernel that never ends must not
+// keep it from answering.
+TEST(ValidateFirst, WithoutAGpuAKernelThatNeverEndsStillGetsExitThree) {
+  if (!reads_sources()) GTEST_SKIP() << "this warpdiv is built without the Clang front-end";
+  try {
+    kernels::open_probe_device();
+    GTEST_SKIP() << "a CUDA device is present";
+  } catch (const NoDevice&) {
+  }
+  TempDir dir;
+  const std::string file = write(dir, "k.cu",
+                                 "__global__ void k(int* out) {\n  while (1) { out[threadIdx.x] = 0; }\n}\n");
+  const CliResult r = run_warpdiv({"validate", file, "--grid", "1", "--block", "32"});
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+}
+
+TEST(NoGuesses, AValueForAPointerIsRefused) {
+  if (!reads_sources()) GTEST_SKIP() << "this warpdiv is built without the Clang front-end";
+  TempDir dir;
+  const std::string file = write(dir, "k.cu", "__global__ void k(float* out, int n) {\n"
+                                              "  if (threadIdx.x < n) out[threadIdx.x] = 0;\n}\n");
+  const std::vector<std::string> args = {"analyze", file, "--grid", "1", "--block", "32",
+                                         "--arg", "n=4", "--arg", "out=5"};
+  expect_refusal(run_warpdiv(args),
+                 BadInput{args, "--arg 'out': the parameter out of k is a pointer ('float *'), "
+                                "which takes no value"});
+  // A name that --grid uses is --grid's, even where a pointer has it.
+  const CliResult r = run_warpdiv({"analyze", file, "--grid", "out", "--block", "32", "--arg",
+                                   "n=4", "--arg", "out=2"});
+  EXPECT_EQ(r.status, 0) << r.err;
+}
+
+}  // namespace
+}  // namespace warpdiv::testing
