@@ -413,9 +413,10 @@ TEST(IrReplay, LimitsAndStop) {
   }
   o.by_iteration = false;
   EXPECT_NO_THROW(replay(long_loop, launch({1, 1, 1}, {1, 1, 1}, 32), o));
+  // The stop flag ends a long run (the loop that never ends is named before the flag is read).
   std::atomic<bool> stop{true};
   o.stop = &stop;
-  EXPECT_THROW(replay(forever, launch({1, 1, 1}, {1, 1, 1}, 32), o), Interrupted);
+  EXPECT_THROW(replay(long_loop, launch({1, 1, 1}, {1, 1, 1}, 32), o), Interrupted);
 }
 
 TEST(IrReplay, LaunchLimits) {

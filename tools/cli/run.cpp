@@ -93,8 +93,11 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     report(err, "mismatch", e);
     return 1;
   } catch (const std::bad_alloc&) {
-    err << "warpdiv: internal error: out of memory\n";
-    return 1;
+    // Memory grows with the kernel's size (statements, expressions, locals: sim/ir.hpp's limits)
+    // and with what is kept per launch; past what the machine gives, one line and exit 2.
+    err << "warpdiv: error: out of memory: this kernel and launch need more memory than the "
+           "machine gives (try a smaller kernel, launch, or fewer outputs)\n";
+    return 2;
   } catch (const std::exception& e) {
     report(err, "internal error", e);
     return 1;
