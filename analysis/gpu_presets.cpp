@@ -45,13 +45,13 @@ class Row {
 
   std::int64_t parse(std::size_t column, const std::string& s, std::int64_t max) const {
     if (s.empty()) fail(column, "is empty (a non-negative integer is required)");
-    if (s[0] == '-') fail(column, "'" + s + "' is negative (a non-negative integer is required)");
+    if (s[0] == '-') fail(column, sim::quote_value(s) + " is negative (a non-negative integer is required)");
     const std::optional<std::int64_t> value = parse_decimal_integer(s, 0, max);
     if (value) return *value;
     for (char c : s)
       if (c < '0' || c > '9')
-        fail(column, "'" + s + "' is not a non-negative integer (0 to " + std::to_string(max) + ")");
-    fail(column, "'" + s + "' is larger than " + std::to_string(max));
+        fail(column, sim::quote_value(s) + " is not a non-negative integer (0 to " + std::to_string(max) + ")");
+    fail(column, sim::quote_value(s) + " is larger than " + std::to_string(max));
   }
 
  private:
@@ -96,14 +96,14 @@ GpuSpec spec_from_row(const Row& row) {
   if (g.name.empty()) row.fail(kName, "is empty");
   for (char c : g.name)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
-      row.fail(kName, "'" + g.name + "' may hold only letters, digits, '.', '_' and '-'");
+      row.fail(kName, sim::quote_value(g.name) + " may hold only letters, digits, '.', '_' and '-'");
   if (lower(g.name) == "list") row.fail(kName, "'list' is reserved (--gpu list prints the presets)");
   g.description = row.text(kDescription);
 
   const std::string& cc = row.text(kCc);
   const std::size_t dot = cc.find('.');
   if (dot == std::string::npos || dot == 0 || dot + 2 != cc.size())
-    row.fail(kCc, "'" + cc + "' is not a compute capability X.Y");
+    row.fail(kCc, sim::quote_value(cc) + " is not a compute capability X.Y");
   g.cc_major = static_cast<int>(row.parse(kCc, cc.substr(0, dot), 99));
   g.cc_minor = static_cast<int>(row.parse(kCc, cc.substr(dot + 1), 9));
 
@@ -203,7 +203,7 @@ std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, const std::stri
     GpuSpec gpu = spec_from_row(row);
     const auto [it, fresh] = first_line.emplace(lower(gpu.name), record.line);
     if (!fresh)
-      row.fail(kName, "duplicate name '" + gpu.name + "' (names are case-insensitive; first on line " +
+      row.fail(kName, "duplicate name " + sim::quote_value(gpu.name) + " (names are case-insensitive; first on line " +
                           std::to_string(it->second) + ")");
     gpus.push_back(std::move(gpu));
   }

@@ -8,6 +8,7 @@
 #include "analysis/csv.hpp"
 #include "analysis/input_file.hpp"
 #include "sim/errors.hpp"
+#include "sim/message_text.hpp"
 
 namespace warpdiv::analysis {
 
@@ -153,7 +154,7 @@ std::optional<std::int64_t> parse_ncu_integer(const std::string& text, std::int6
 
 std::vector<std::int64_t> parse_ncu_dim3(const std::string& text) {
   const auto bad = [&] {
-    return InvalidInput("'" + text + "' is not a dimension like (16, 16, 1) (one to three " +
+    return InvalidInput(sim::quote_value(text) + " is not a dimension like (16, 16, 1) (one to three " +
                         "integers from 1 to " + std::to_string(kMaxSmall) + ")");
   };
   if (text.size() < 2 || text.front() != '(' || text.back() != ')') throw bad();
@@ -210,8 +211,8 @@ std::vector<NcuLaunch> parse_ncu_csv(const std::string& text, const std::string&
       return column == std::string::npos ? kNone : record.fields[column];
     };
     const auto fail = [&](std::size_t column, const std::string& what) {
-      return InvalidInput(where + ": column '" + header[column] + "': '" + record.fields[column] +
-                          "' " + what);
+      return InvalidInput(where + ": column " + sim::quote_value(header[column]) + ": " +
+                          sim::quote_value(record.fields[column]) + " " + what);
     };
     if (field(id_column).empty()) {  // the units row
       for (std::size_t i = 0; i < kMetricColumns.size(); ++i)
@@ -237,7 +238,7 @@ std::vector<NcuLaunch> parse_ncu_csv(const std::string& text, const std::string&
       try {
         *dims = parse_ncu_dim3(*dim_text);
       } catch (const InvalidInput& e) {
-        throw InvalidInput(where + ": column '" + header[column] + "': " + e.what());
+        throw InvalidInput(where + ": column " + sim::quote_value(header[column]) + ": " + e.what());
       }
     }
     for (std::size_t i = 0; i < kMetricColumns.size(); ++i) {

@@ -2,13 +2,16 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -20,12 +23,16 @@
 namespace warpdiv::analysis {
 
 /// A buffered std::streambuf over a file descriptor it does not own. It retries interrupted writes,
-/// keeps the errno of the first failure and refuses every write after it.
+/// keeps the errno of the first failure and refuses every write after it. On a descriptor opened
+/// without blocking (a FIFO or a socket) it waits for room, but at most output_limits::kStallMs
+/// at a time: a reader that stops reading fails the write (stalled()) instead of hanging it.
 class FdWriter : public std::streambuf {
  public:
   explicit FdWriter(int fd) : fd_(fd) { setp(buffer_, buffer_ + sizeof buffer_); }
   /// 0, or the errno of the write that failed.
   int error() const { return error_; }
+  /// True when the write failed because the reader took nothing for output_limits::kStallMs.
+  bool stalled() const { return stalled_; }
 
  protected:
   int_type overflow(int_type c) override {
@@ -44,6 +51,14 @@ class FdWriter : public std::streambuf {
     for (const char* next = pbase(); next < pptr();) {
       const ssize_t written = ::write(fd_, next, static_cast<std::size_t>(pptr() - next));
       if (written < 0 && errno == EINTR) continue;
+      if (written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        pollfd room{fd_, POLLOUT, 0};
+        const int ready = ::poll(&room, 1, output_limits::kStallMs);
+        if (ready > 0 || (ready < 0 && errno == EINTR)) continue;  // room, or a closed reader: write says
+        stalled_ = ready == 0;
+        error_ = ready == 0 ? ETIMEDOUT : errno;
+        return false;
+      }
       if (written <= 0) {
         error_ = written < 0 ? errno : EIO;
         return false;
@@ -56,6 +71,7 @@ class FdWriter : public std::streambuf {
 
   int fd_;
   int error_ = 0;
+  bool stalled_ = false;
   char buffer_[1 << 16];
 };
 
@@ -221,11 +237,40 @@ int connect_socket(const std::string& path) {
   return fd;
 }
 
-/// Opens what is written in place: standard error, a socket, a device or a FIFO (which waits for
-/// a reader, as the shell's `>` does).
-int open_straight_through(const std::string& path, const struct stat& info) {
+/// Opens a FIFO for writing without blocking: as the shell's `>` does, it waits for a process to
+/// open it for reading, but at most output_limits::kReaderWaitMs. The descriptor stays
+/// non-blocking (FdWriter bounds each wait for room). Throws InvalidInput when no reader came.
+int open_fifo(const std::string& subject, const std::string& path) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  while (true) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd >= 0 || (errno != ENXIO && errno != EINTR)) return fd;
+    if (errno == ENXIO) {  // no reader yet
+      if (Clock::now() - start >= std::chrono::milliseconds(output_limits::kReaderWaitMs))
+        throw InvalidInput(subject + " is a FIFO that no process reads from (waited " +
+                           std::to_string(output_limits::kReaderWaitMs / 1000) + " s)");
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+}
+
+/// Opens what is written in place: standard error, a socket, a device or a FIFO. A FIFO and a
+/// socket are left non-blocking, so that a reader that stops reading cannot hang a write.
+int open_straight_through(const std::string& subject, const std::string& path,
+                          const struct stat& info) {
   if (is_same_file(info, STDERR_FILENO)) return ::fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
-  if (S_ISSOCK(info.st_mode)) return connect_socket(path);
+  if (S_ISFIFO(info.st_mode)) return open_fifo(subject, path);
+  if (S_ISSOCK(info.st_mode)) {
+    const int fd = connect_socket(path);
+    if (fd >= 0 && ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK) != 0) {
+      const int error = errno;
+      ::close(fd);
+      errno = error;
+      return -1;
+    }
+    return fd;
+  }
   int fd = -1;
   do {
     fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
@@ -328,7 +373,7 @@ Output& OutputFiles::open(const std::string& flag, const std::string& path) {
       o.stream_ = &standard_output_;
       break;
     case Output::Kind::straight_through:
-      o.fd_ = open_straight_through(path, info);
+      o.fd_ = open_straight_through(o.flag_, path, info);
       if (o.fd_ < 0) throw InvalidInput(o.flag_ + " cannot be written: " + std::strerror(errno));
       break;
     case Output::Kind::replaced: {
@@ -402,6 +447,12 @@ std::string OutputFiles::finish(Output& o) {
            (error != 0 ? std::string(": ") + std::strerror(error) : std::string());
   }
   o.stream_->flush();
+  if (o.writer_->stalled()) {
+    ::close(o.fd_);
+    o.fd_ = -1;
+    return o.flag_ + ": writing failed: the process reading it took nothing for " +
+           std::to_string(output_limits::kStallMs / 1000) + " s (it stopped reading)";
+  }
   int error = o.writer_->error();
   if (error == 0 && !*o.stream_) error = EIO;
   if (error == 0 && o.kind_ == Output::Kind::replaced && ::fsync(o.fd_) != 0) error = errno;

@@ -6,6 +6,10 @@
 //   carries that output alone.
 // - A path that is not a regular file once symbolic links are followed (a character or block
 //   device, a FIFO, a socket, standard error) is written straight through and never replaced.
+//   Writing to a FIFO waits for a process to open it for reading, as the shell's `>` does, but at
+//   most output_limits::kReaderWaitMs (then InvalidInput, exit 2); and a write to a FIFO or a
+//   socket whose reader stops reading fails after output_limits::kStallMs without progress
+//   (WriteFailed, exit 1): the same bounds analysis/input_file.hpp puts on inputs.
 // - A regular file, or a path that does not exist yet, is written to a temporary file `.wd.XXXXXX`
 //   in the folder of the resolved target (symbolic links followed, chains and relative links
 //   included, so that a link stays a link) and renamed onto it by commit(). An existing file keeps
@@ -30,6 +34,11 @@
 #include <csignal>
 
 namespace warpdiv::analysis {
+
+namespace output_limits {
+constexpr int kReaderWaitMs = 2000;  // a FIFO that no process has opened for reading yet
+constexpr int kStallMs = 10000;      // a FIFO or socket whose reader takes nothing more
+}  // namespace output_limits
 
 class FdWriter;  // a std::streambuf over a file descriptor (output_files.cpp)
 

@@ -1,12 +1,16 @@
 #include "sim/ir_json.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "sim/errors.hpp"
+#include "sim/ir_limits.hpp"
+#include "sim/message_text.hpp"
 
 namespace warpdiv::sim::ir {
 
@@ -109,10 +113,26 @@ Json stmt_json(const Kernel& k, const Stmt& s) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reading: every access names its JSON path in errors.
+// Reading: every access names its JSON path in errors, and every number its range.
 
 [[noreturn]] void bad(const std::string& path, const std::string& what) {
   throw InvalidInput("kernel model JSON: " + path + ": " + what);
+}
+
+// What a JSON value is, short and on one line, for "(got ...)": a scalar as written, a string
+// quoted and cut, an array or object by its kind only (never dumped: it may be large or deep).
+std::string got(const Json& j) {
+  switch (j.type()) {
+    case Json::value_t::string: return "the string " + quote_value(j.get_ref<const std::string&>());
+    case Json::value_t::array: return "an array";
+    case Json::value_t::object: return "an object";
+    case Json::value_t::discarded: return "nothing";
+    default: return j.dump();  // null, true, false or a number: short
+  }
+}
+
+std::string range_text(std::int64_t low, std::int64_t high) {
+  return std::to_string(low) + " to " + std::to_string(high);
 }
 
 class Reader {
@@ -125,45 +145,49 @@ class Reader {
   bool has(const char* key) const { return j_.is_object() && j_.contains(key); }
 
   Reader at(const char* key) const {
-    if (!j_.is_object()) bad(path_, "expected an object");
+    if (!j_.is_object()) bad(path_, "expected an object (got " + got(j_) + ")");
     if (!j_.contains(key)) bad(path_ + "/" + key, "missing");
     return Reader(j_.at(key), path_ + "/" + key);
   }
   Reader at(std::size_t i) const { return Reader(j_.at(i), path_ + "/" + std::to_string(i)); }
 
   std::size_t size() const {
-    if (!j_.is_array()) bad(path_, "expected an array");
+    if (!j_.is_array()) bad(path_, "expected an array (got " + got(j_) + ")");
     return j_.size();
   }
 
   std::string string() const {
-    if (!j_.is_string()) bad(path_, "expected a string");
+    if (!j_.is_string()) bad(path_, "expected a string (got " + got(j_) + ")");
     return j_.get<std::string>();
   }
 
-  std::int64_t integer(std::int64_t low, std::int64_t high) const {
-    if (!j_.is_number_integer()) bad(path_, "expected an integer");
-    if (j_.is_number_unsigned() && j_.get<std::uint64_t>() > static_cast<std::uint64_t>(high))
-      bad(path_, "out of range " + std::to_string(low) + ".." + std::to_string(high));
-    const auto v = j_.get<std::int64_t>();
-    if (v < low || v > high)
-      bad(path_, std::to_string(v) + " is out of range " + std::to_string(low) + ".." +
-                     std::to_string(high));
-    return v;
+  // An integer in [low, high]; `what` says what it counts, for the message.
+  std::int64_t integer(std::int64_t low, std::int64_t high, const std::string& what = "") const {
+    const auto refuse = [&] {
+      bad(path_, "expected " + (what.empty() ? std::string("an integer") : what) + " from " +
+                     range_text(low, high) + " (got " + got(j_) + ")");
+    };
+    if (!j_.is_number_integer()) refuse();
+    if (j_.is_number_unsigned()) {
+      if (j_.get<std::uint64_t>() > static_cast<std::uint64_t>(high)) refuse();
+    } else {
+      const auto v = j_.get<std::int64_t>();
+      if (v < low || v > high) refuse();
+    }
+    return j_.get<std::int64_t>();
   }
 
-  // An id into an arena of `count` entries; -1 is allowed only when `optional`.
+  // An id into an arena of `count` entries.
   std::int32_t id(std::size_t count, const char* what) const {
-    if (!j_.is_number_integer()) bad(path_, "expected an integer " + std::string(what) + " id");
-    const auto v = j_.get<std::int64_t>();
-    if (v < 0 || static_cast<std::size_t>(v) >= count)
-      bad(path_, std::string(what) + " " + std::to_string(v) + " does not exist (the model has " +
-                     std::to_string(count) + ")");
-    return static_cast<std::int32_t>(v);
+    if (count == 0)
+      bad(path_, "refers to " + std::string(what) + " " + got(j_) + ", but the model has no " +
+                     what + "s");
+    return static_cast<std::int32_t>(integer(0, static_cast<std::int64_t>(count) - 1,
+                                             std::string("a ") + what + " id"));
   }
 
   bool boolean() const {
-    if (!j_.is_boolean()) bad(path_, "expected true or false");
+    if (!j_.is_boolean()) bad(path_, "expected true or false (got " + got(j_) + ")");
     return j_.get<bool>();
   }
 
@@ -183,24 +207,26 @@ class Reader {
 
   std::uint64_t value_of(ScalarType type) const {
     if (type == ScalarType::Bool && j_.is_boolean()) return j_.get<bool>() ? 1 : 0;
-    if (!j_.is_number_integer()) bad(path_, "expected an integer value of type " + name(type));
+    if (!j_.is_number_integer())
+      bad(path_, "expected an integer value of type " + name(type) + " (got " + got(j_) + ")");
     if (j_.is_number_unsigned())
       return wrap([&] { return Value::of_unsigned(type, j_.get<std::uint64_t>()).bits; });
     return wrap([&] { return Value::of(type, j_.get<std::int64_t>()).bits; });
   }
 
   SourceRange range(std::size_t files) const {
-    if (size() != 5) bad(path_, "expected [file, line, column, end_line, end_column]");
+    if (size() != 5)
+      bad(path_, "expected [file, line, column, end_line, end_column] (got " +
+                     std::to_string(size()) + " entries)");
     SourceRange r;
     constexpr std::int64_t kMax = 0xFFFFFFFF;
-    r.file = static_cast<std::uint32_t>(at(std::size_t{0}).integer(0, kMax));
-    if (files != 0 && r.file >= files)
-      bad(path_ + "/0", "file " + std::to_string(r.file) + " does not exist (the model has " +
-                            std::to_string(files) + ")");
-    r.line = static_cast<std::uint32_t>(at(1).integer(0, kMax));
-    r.column = static_cast<std::uint32_t>(at(2).integer(0, kMax));
-    r.end_line = static_cast<std::uint32_t>(at(3).integer(0, kMax));
-    r.end_column = static_cast<std::uint32_t>(at(4).integer(0, kMax));
+    r.file = static_cast<std::uint32_t>(
+        files == 0 ? at(std::size_t{0}).integer(0, kMax, "a file index")
+                   : at(std::size_t{0}).id(files, "file"));
+    r.line = static_cast<std::uint32_t>(at(1).integer(0, kMax, "a line number"));
+    r.column = static_cast<std::uint32_t>(at(2).integer(0, kMax, "a column number"));
+    r.end_line = static_cast<std::uint32_t>(at(3).integer(0, kMax, "a line number"));
+    r.end_column = static_cast<std::uint32_t>(at(4).integer(0, kMax, "a column number"));
     return r;
   }
 
@@ -218,7 +244,7 @@ E enum_from(const Reader& r, const char* what, NameOf name_of) {
     if (name_of(e) == s) return e;
     allowed += (i == 0 ? "" : ", ") + name_of(e);
   }
-  bad(r.path(), "unknown " + std::string(what) + " '" + s + "' (allowed: " + allowed + ")");
+  bad(r.path(), "unknown " + std::string(what) + " " + quote_value(s) + " (allowed: " + allowed + ")");
 }
 
 Expr read_expr(const Kernel& k, const Reader& r, std::size_t expr_count) {
@@ -312,13 +338,13 @@ Stmt read_stmt(const Kernel& k, const Reader& r, std::size_t stmt_count) {
         const Reader c = cases.at(i);
         SwitchCase sc;
         sc.value = c.at("value").value_of(t);
-        sc.child = static_cast<std::int32_t>(
-            c.at("child").integer(0, static_cast<std::int64_t>(s.children.size())));
+        sc.child = static_cast<std::int32_t>(c.at("child").integer(
+            0, static_cast<std::int64_t>(s.children.size()), "a child index"));
         s.cases.push_back(sc);
       }
       if (r.has("default"))
-        s.default_child = static_cast<std::int32_t>(
-            r.at("default").integer(0, static_cast<std::int64_t>(s.children.size())));
+        s.default_child = static_cast<std::int32_t>(r.at("default").integer(
+            0, static_cast<std::int64_t>(s.children.size()), "a child index"));
       break;
     }
     case StmtKind::Break:
@@ -326,6 +352,43 @@ Stmt read_stmt(const Kernel& k, const Reader& r, std::size_t stmt_count) {
     case StmtKind::Barrier: break;
   }
   return s;
+}
+
+// The JSON text parsed, refusing what nlohmann would accept silently or fail on deep inside:
+// a key given twice in one object (nlohmann keeps one of them), nesting deeper than
+// model_limits::kMaxJsonDepth, and a number beyond a double's range.
+Json parse_model_json(const std::string& text) {
+  // The keys of each object being read, innermost last.
+  std::vector<std::set<std::string>> keys;
+  const auto check = [&](int depth, Json::parse_event_t event, Json& parsed) {
+    switch (event) {
+      case Json::parse_event_t::object_start:
+      case Json::parse_event_t::array_start:
+        if (depth >= model_limits::kMaxJsonDepth)
+          throw InvalidInput("kernel model JSON: nesting deeper than " +
+                             std::to_string(model_limits::kMaxJsonDepth) +
+                             " arrays and objects (a kernel model needs 6)");
+        if (event == Json::parse_event_t::object_start) keys.emplace_back();
+        break;
+      case Json::parse_event_t::object_end: keys.pop_back(); break;
+      case Json::parse_event_t::key:
+        if (!keys.back().insert(parsed.get<std::string>()).second)
+          throw InvalidInput("kernel model JSON: the key " + quote_value(parsed.get<std::string>()) +
+                             " appears twice in one object");
+        break;
+      default: break;
+    }
+    return true;
+  };
+  try {
+    return Json::parse(text, check);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InvalidInput(std::string("kernel model JSON: not valid JSON: ") + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    // out_of_range 406: a number beyond a double's range ("version": 1e400).
+    throw InvalidInput(std::string("kernel model JSON: a number out of range (a double's range "
+                                   "is about -1.8e308 to 1.8e308): ") + e.what());
+  }
 }
 
 }  // namespace
@@ -362,21 +425,17 @@ std::string to_json(const Kernel& kernel) {
 }
 
 Kernel kernel_from_json(const std::string& text) {
-  Json doc;
-  try {
-    doc = Json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InvalidInput(std::string("kernel model JSON: not valid JSON: ") + e.what());
-  }
+  const Json doc = parse_model_json(text);
   const Reader root(doc, "");
-  if (!doc.is_object()) bad("/", "expected an object");
+  if (!doc.is_object()) bad("/", "expected an object (got " + got(doc) + ")");
   const Reader format = root.at("format");
   if (format.string() != kModelFormat)
-    bad(format.path(), "'" + format.string() + "' is not a warpdiv kernel model (expected '" +
+    bad(format.path(), quote_value(format.string()) + " is not a warpdiv kernel model (expected '" +
                            kModelFormat + "')");
   const Reader version = root.at("version");
   if (!version.json().is_number_integer() || version.json().get<std::int64_t>() != kModelVersion)
-    bad(version.path(), "version " + version.json().dump() + " is not supported (this warpdiv reads version " +
+    bad(version.path(), "version " + got(version.json()) +
+                            " is not supported (this warpdiv reads version " +
                             std::to_string(kModelVersion) + ")");
   const Reader r = root.at("kernel");
   Kernel k;
@@ -393,6 +452,7 @@ Kernel kernel_from_json(const std::string& text) {
     k.files.push_back(std::move(file));
   }
   const Reader params = r.at("parameters");
+  std::set<std::string> parameter_names;  // unnamed parameters ("") may repeat
   for (std::size_t i = 0; i < params.size(); ++i) {
     const Reader p = params.at(i);
     Parameter param;
@@ -400,6 +460,9 @@ Kernel kernel_from_json(const std::string& text) {
     param.scalar = p.at("scalar").boolean();
     if (param.scalar) param.type = p.at("type").type();
     if (p.has("spelling")) param.type_spelling = p.at("spelling").string();
+    if (!param.name.empty() && !parameter_names.insert(param.name).second)
+      bad(p.at("name").path(), "a second parameter named " + quote_value(param.name) +
+                                     " (parameter names are unique)");
     k.parameters.push_back(param);
   }
   const Reader locals = r.at("locals");

@@ -148,10 +148,16 @@ class Validator {
     limit("locals", k_.locals.size(), kMaxLocals);
   }
 
-  [[noreturn]] void too_deep(const SourceRange& range, const std::string& how) const {
+  // Where the model has the source location, the message names it; else the node ("kernel
+  // model: ... (statement N)", which the JSON reader turns into its path).
+  [[noreturn]] void too_deep(const SourceRange& range, const std::string& how, const char* node,
+                             std::size_t id) const {
+    const std::string why = " (" + how + "; warpdiv follows at most " + std::to_string(kMaxNesting) + " levels)";
+    if (range.line == 0)
+      fail("nesting deeper than " + std::to_string(kMaxNesting) + why + " (" + node + " " +
+           std::to_string(id) + ")");
     throw InvalidInput("nesting deeper than " + std::to_string(kMaxNesting) + " at " +
-                       location(k_, range) + " (" + how + "; warpdiv follows at most " +
-                       std::to_string(kMaxNesting) + " levels)");
+                       location(k_, range) + why);
   }
 
   // Operands come before their expression (check_expr), so one pass in order finds every depth.
@@ -160,7 +166,8 @@ class Validator {
     for (std::size_t i = 0; i < k_.exprs.size(); ++i) {
       for (ExprId op : k_.exprs[i].operands)
         if (op != kNone) depth[i] = std::max(depth[i], depth[static_cast<std::size_t>(op)] + 1);
-      if (depth[i] > kMaxNesting) too_deep(k_.exprs[i].range, "operands within an expression");
+      if (depth[i] > kMaxNesting)
+        too_deep(k_.exprs[i].range, "operands within an expression", "expression", i);
     }
   }
 
@@ -180,7 +187,8 @@ class Validator {
       if (at.id < 0 || static_cast<std::size_t>(at.id) >= k_.stmts.size() || visited[at.id]) continue;
       visited[at.id] = true;
       const Stmt& s = k_.stmts[at.id];
-      if (at.nesting > kMaxNesting) too_deep(s.range, "statements within statements");
+      if (at.nesting > kMaxNesting)
+        too_deep(s.range, "statements within statements", "statement", static_cast<std::size_t>(at.id));
       if (at.depth > kMaxDepth)
         throw InvalidInput("an else-if chain at " + location(k_, s.range) + " is longer than " +
                            std::to_string(kMaxDepth) + " branches, the most warpdiv follows");

@@ -3,11 +3,13 @@
 // signals. Device nodes are made in the test's own folder, never taken from the machine's /dev.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <csignal>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -211,6 +213,50 @@ TEST(OutputFiles, FifoIsWrittenInPlace) {
   EXPECT_EQ(reader.text(), text);
   EXPECT_TRUE(testing::is_fifo(dir.file("fifo")));
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"fifo"});
+}
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+TEST(OutputFiles, FifoThatNoProcessReadsIsRefusedAfterTwoSeconds) {
+  TempDir dir;
+  ASSERT_EQ(::mkfifo(dir.file("fifo").c_str(), 0600), 0);
+  const Clock::time_point start = Clock::now();
+  EXPECT_EQ(refusal_of(dir.file("fifo")),
+            "--csv '" + dir.file("fifo") + "' is a FIFO that no process reads from (waited 2 s)");
+  const double waited = seconds_since(start);
+  EXPECT_GE(waited, 2.0);
+  EXPECT_LT(waited, 6.0);
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"fifo"});
+}
+
+TEST(OutputFiles, FifoWhoseReaderNeverReadsFailsTheWriteAfterTenSeconds) {
+  TempDir dir;
+  ASSERT_EQ(::mkfifo(dir.file("fifo").c_str(), 0600), 0);
+  // A reader that opens the FIFO and never reads: the pipe fills (64 KiB on Linux), then stays full.
+  const int reader = ::open(dir.file("fifo").c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  ASSERT_GE(reader, 0);
+  std::ostringstream out;
+  OutputFiles outputs(out);
+  Output& csv = outputs.open("--csv", dir.file("fifo"));
+  const Clock::time_point start = Clock::now();
+  csv.stream() << std::string(1 << 20, 'f');  // 1 MiB: far more than the pipe holds
+  EXPECT_TRUE(outputs.failed());
+  try {
+    outputs.commit();
+    ADD_FAILURE() << "commit() succeeded";
+  } catch (const WriteFailed& e) {
+    EXPECT_STREQ(e.what(), ("--csv '" + dir.file("fifo") +
+                            "': writing failed: the process reading it took nothing for 10 s (it "
+                            "stopped reading)").c_str());
+  }
+  const double waited = seconds_since(start);
+  EXPECT_GE(waited, 10.0);
+  EXPECT_LT(waited, 20.0);
+  ::close(reader);
 }
 
 TEST(OutputFiles, SocketIsWrittenInPlace) {

@@ -6,6 +6,7 @@
 #include "sim/errors.hpp"
 #include "sim/ir_json.hpp"
 #include "sim/ir_replay.hpp"
+#include "tests/sim/nested_model.hpp"
 #include "tests/sim/tiled_matmul_ir.hpp"
 
 namespace warpdiv::sim::ir {
@@ -124,7 +125,7 @@ TEST(IrJson, RefusesBadFilesNamingThePath) {
   const std::string type = refusal(edited("\"type\": \"uint32\"", "\"type\": \"uint33\""));
   EXPECT_NE(type.find("/type: unknown scalar type 'uint33'"), std::string::npos) << type;
   const std::string local = refusal(edited("\"local\": 3", "\"local\": 9"));
-  EXPECT_NE(local.find("/local: local 9 does not exist (the model has 4)"), std::string::npos) << local;
+  EXPECT_NE(local.find("/local: expected a local id from 0 to 3 (got 9)"), std::string::npos) << local;
   const std::string missing = refusal(edited("\"root\":", "\"rot\":"));
   EXPECT_EQ(missing, "kernel model JSON: /kernel/root: missing");
   const std::string constant = refusal(edited("\"value\": -5", "\"value\": 2147483648"));
@@ -146,6 +147,134 @@ TEST(IrJson, RefusesADataDependentBranchOnLoad) {
   EXPECT_NE(refusal(text).find("every.cu:9:5: data-dependent branch: the condition of this if depends on A[i]"),
             std::string::npos)
       << refusal(text);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Nesting (sim/ir.hpp): statements and expressions each at most kMaxNesting deep. A model
+// at the limit in both loads, validates and replays on the default stack (this test runs on the
+// 8 MiB main thread; the replay's workers get the same); one level more is refused, before any
+// recursive walk, naming the first node too deep (testing::nested_model() gives the ids).
+
+using testing::nested_model;
+constexpr int kLimit = kMaxNesting;
+
+TEST(IrJson, NestingAtTheLimitLoadsAndReplays) {
+  const Kernel k = nested_model(kLimit + 1, kLimit);  // the work at level 1000
+  const Kernel back = kernel_from_json(to_json(k));
+  Launch l;
+  l.grid = {1, 1, 1};
+  l.block = {32, 1, 1};
+  l.warp_size = 32;
+  const ReplayResult r = replay(back, l);
+  // One warp, every condition true: the work at the bottom is reached once, by all 32 lanes.
+  EXPECT_EQ(r.statements[0].warp_evaluations, 1u);
+  EXPECT_EQ(r.statements[0].active_lanes, 32u);
+  EXPECT_EQ(r.statements[1].divergent, 0u);
+}
+
+TEST(IrJson, NestingDeeperThanTheLimitIsRefused) {
+  const std::string statements = " (statements within statements; warpdiv follows at most 1000 levels)";
+  EXPECT_EQ(refusal(to_json(nested_model(kLimit + 2, 3))),
+            "kernel model JSON: nesting deeper than 1000" + statements + " (/kernel/stmts/0)");
+  // The comparison is expression kLimit + 1, the first one too deep.
+  EXPECT_EQ(refusal(to_json(nested_model(3, kLimit + 1))),
+            "kernel model JSON: nesting deeper than 1000 (operands within an expression; warpdiv "
+            "follows at most 1000 levels) (/kernel/exprs/1001)");
+  // Issue 19: ifs 30,000 deep crashed the reader's caller (validate() recursed off the stack).
+  // The if at level 1001 is the first too deep: the outermost (level 1) is statement 29998.
+  EXPECT_EQ(refusal(to_json(nested_model(30000, 3))),
+            "kernel model JSON: nesting deeper than 1000" + statements + " (/kernel/stmts/28998)");
+}
+
+TEST(IrJson, DeepJsonIsRefusedWithoutRecursion) {
+  // 64 arrays in one another are read (and refused for what they are); 65 are too deep. A million
+  // costs nothing more: the parse stops at the 65th.
+  EXPECT_EQ(refusal(std::string(64, '[') + std::string(64, ']')),
+            "kernel model JSON: /: expected an object (got an array)");
+  EXPECT_EQ(refusal(std::string(65, '[') + std::string(65, ']')),
+            "kernel model JSON: nesting deeper than 64 arrays and objects (a kernel model needs 6)");
+  EXPECT_EQ(refusal(std::string(1000000, '[')),
+            "kernel model JSON: nesting deeper than 64 arrays and objects (a kernel model needs 6)");
+  std::string objects;
+  for (int i = 0; i < 100000; ++i) objects += "{\"a\":";
+  EXPECT_TRUE(refusal(objects).find("nesting deeper than 64") != std::string::npos);
+}
+
+TEST(IrJson, DuplicateKeysAndParameterNamesAreRefused) {
+  EXPECT_EQ(refusal(edited("\"name\": \"every_kind\"", "\"name\": \"every_kind\", \"name\": \"x\"")),
+            "kernel model JSON: the key 'name' appears twice in one object");
+  EXPECT_EQ(refusal(edited("\"root\":", "\"root\": 0, \"root\":")),
+            "kernel model JSON: the key 'root' appears twice in one object");
+  // The same key in two objects is fine (every statement has a "kind").
+  EXPECT_EQ(refusal(to_json(every_kind())), "");
+  EXPECT_EQ(refusal(edited("\"name\": \"n\"", "\"name\": \"A\"")),
+            "kernel model JSON: /kernel/parameters/1/name: a second parameter named 'A' (parameter "
+            "names are unique)");
+  // Locals may share a name: C scopes (two loops' `int i`, a helper inlined twice) make them.
+  EXPECT_EQ(refusal(edited("\"name\": \"r\"", "\"name\": \"i\"")), "");
+}
+
+// Every number the reader takes, given a bad value of each class, is refused naming the field
+// (its JSON path) and the range. every_kind() has 2 files, 4 locals, 2 parameters; the switch has
+// 3 children.
+TEST(IrJson, NumbersOutOfRangeNameTheFieldAndTheRange) {
+  const std::string root = R"("root": )" + std::to_string(every_kind().root);
+  const std::string stmts = std::to_string(every_kind().stmts.size());
+  const std::string last = std::to_string(every_kind().stmts.size() - 1);
+  const std::string root_range = "kernel model JSON: /kernel/root: expected a statement id from 0 to " + last;
+  EXPECT_EQ(refusal(edited(root, R"("root": -1)")), root_range + " (got -1)");
+  EXPECT_EQ(refusal(edited(root, R"("root": )" + stmts)), root_range + " (got " + stmts + ")");
+  EXPECT_EQ(refusal(edited(root, R"("root": 18446744073709551615)")),
+            root_range + " (got 18446744073709551615)");
+  EXPECT_EQ(refusal(edited(root, R"("root": 1.5)")), root_range + " (got 1.5)");
+  EXPECT_EQ(refusal(edited(root, R"("root": 1e400)")).rfind(
+                "kernel model JSON: a number out of range (a double's range is about -1.8e308 to "
+                "1.8e308)", 0),
+            0u);
+  EXPECT_EQ(refusal(edited(root, R"("root": "3")")), root_range + " (got the string '3')");
+  EXPECT_EQ(refusal(edited(root, R"("root": true)")), root_range + " (got true)");
+  EXPECT_EQ(refusal(edited(root, R"("root": null)")), root_range + " (got null)");
+  EXPECT_EQ(refusal(edited(root, R"("root": [0])")), root_range + " (got an array)");
+  // The version: any other number, of any size, and any other type.
+  for (const char* version : {"1e400", "1.0", "-1", "18446744073709551616", "\"1\"", "[1]"}) {
+    const std::string message = refusal(edited("\"version\": 1", std::string("\"version\": ") + version));
+    EXPECT_NE(message, "") << version;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+  EXPECT_EQ(refusal(edited("\"version\": 1", "\"version\": 1.0")),
+            "kernel model JSON: /version: version 1.0 is not supported (this warpdiv reads version 1)");
+  EXPECT_EQ(refusal(edited("\"version\": 1", "\"version\": [1]")),
+            "kernel model JSON: /version: version an array is not supported (this warpdiv reads "
+            "version 1)");
+  // A line number: 0 to 2^32 - 1.
+  EXPECT_EQ(refusal(edited("\"range\": [\n          0,\n          2,", "\"range\": [\n          0,\n          -2,")),
+            "kernel model JSON: /kernel/locals/0/range/1: expected a line number from 0 to "
+            "4294967295 (got -2)");
+  EXPECT_EQ(refusal(edited("\"range\": [\n          0,\n          2,", "\"range\": [\n          0,\n          4294967296,")),
+            "kernel model JSON: /kernel/locals/0/range/1: expected a line number from 0 to "
+            "4294967295 (got 4294967296)");
+  // A file index: the model has 2 files.
+  EXPECT_EQ(refusal(edited("\"range\": [\n          0,\n          2,", "\"range\": [\n          2,\n          2,")),
+            "kernel model JSON: /kernel/locals/0/range/0: expected a file id from 0 to 1 (got 2)");
+  // A local index: 4 locals.
+  EXPECT_EQ(refusal(edited("\"local\": 3", "\"local\": 4")),
+            "kernel model JSON: /kernel/stmts/2/local: expected a local id from 0 to 3 (got 4)");
+  // A constant against its type, and a float where an integer value is expected.
+  EXPECT_NE(refusal(edited("\"value\": -5", "\"value\": 2147483648"))
+                .find("value 2147483648 does not fit in int32 (allowed: "),
+            std::string::npos);
+  EXPECT_NE(refusal(edited("\"value\": -5", "\"value\": -5.5"))
+                .find("/value: expected an integer value of type int32 (got -5.5)"),
+            std::string::npos);
+  // A case's child: the switch has 3 children, so 0 to 3 (3 = after the last).
+  EXPECT_NE(refusal(edited("\"child\": 2", "\"child\": 4"))
+                .find("/child: expected a child index from 0 to 3 (got 4)"),
+            std::string::npos);
+  // Other types where a name or a flag is expected.
+  EXPECT_NE(refusal(edited("\"scalar\": true", "\"scalar\": 1")).find("/scalar: expected true or false (got 1)"),
+            std::string::npos);
+  EXPECT_NE(refusal(edited("\"op\": \"<<\"", "\"op\": 7")).find("/op: expected a string (got 7)"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -58,6 +58,41 @@ TEST(LaunchExpression, RefusesWhatCannotBeComputed) {
   EXPECT_TRUE(contains(refusal("2.5", v), "'2.' is not a decimal integer"));
 }
 
+// Nesting and length are bounded (expression_limits): 256 levels of parentheses or unary signs
+// are accepted, 257 are refused with one short line; a text over 1,024 bytes is refused before
+// it is parsed, so that 60,000 parentheses neither exhaust the stack nor make a 60 KB message.
+TEST(LaunchExpression, NestingAndLengthAreBounded) {
+  const ArgValues v{{"N", 5}};
+  const auto parens = [](int n) { return std::string(n, '(') + "N" + std::string(n, ')'); };
+  EXPECT_EQ(evaluate_expression("--grid", parens(256), v), 5);
+  EXPECT_EQ(evaluate_expression("--grid", std::string(256, '-') + "N", v), 5);  // even: +5
+  EXPECT_EQ(evaluate_expression("--grid", std::string(255, '-') + "N", v), -5);
+  EXPECT_EQ(evaluate_expression("--grid", std::string(128, '+') + std::string(128, '-') + "N", v),
+            5);  // 128 negations
+  // 257 levels: 515 and 258 bytes, under the length limit.
+  const std::string deep = refusal(parens(257), v);
+  EXPECT_EQ(deep.rfind("nesting deeper than 256 in --grid '((((", 0), 0u) << deep;
+  EXPECT_TRUE(contains(deep, "(515 bytes)")) << deep;
+  EXPECT_LT(deep.size(), 200u) << deep;
+  EXPECT_TRUE(contains(refusal(std::string(257, '-') + "N", v), "nesting deeper than 256 in --grid"));
+  EXPECT_TRUE(contains(refusal("(" + std::string(256, '+') + "N)", v), "nesting deeper than 256"));
+  // 1,024 bytes are accepted: 1 then 511 times "+1" is 1,023 bytes; one more space is 1,024.
+  std::string sum = "1";
+  for (int i = 0; i < 511; ++i) sum += "+1";
+  EXPECT_EQ(evaluate_expression("--grid", sum + " ", v), 512);
+  const std::string too_long = refusal(sum + "  ", v);
+  EXPECT_TRUE(contains(too_long, "(1025 bytes) is longer than 1024 bytes, the limit for a launch "
+                                 "expression")) << too_long;
+  // The crashes of issue 19: 60,000 parentheses or minus signs, through both entry points.
+  for (const std::string& text : {parens(60000), std::string(60000, '-') + "1"}) {
+    const std::string message = refusal(text, v);
+    EXPECT_TRUE(contains(message, "is longer than 1024 bytes")) << message.substr(0, 200);
+    EXPECT_LT(message.size(), 200u);
+    EXPECT_THROW(parse_extent("--grid", text + ",1", v), InvalidInput);
+  }
+  EXPECT_THROW(parse_extent("--block", "1," + parens(257), v), InvalidInput);
+}
+
 TEST(LaunchExpression, ExtentsDefaultToOne) {
   const ArgValues v{{"Width", 100}};
   const Extent3 g = parse_extent("--grid", "(Width-1)/16+1,(Width-1)/16+1", v);

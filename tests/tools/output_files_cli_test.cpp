@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -359,6 +360,43 @@ bool temporary_file_grows_to(const TempDir& dir, off_t bytes) {
 // A million launches (about ten seconds) into an existing CSV.
 const std::vector<std::string> kLongSweep = {"sweep", "--sizes", "1:1000000:1", "--tiles", "32",
                                              "--csv"};
+
+// A FIFO that no process opens for reading: refused after the bounded wait, exit 2, one line.
+TEST(OutputFilesCli, FifoThatNoProcessReadsIsRefused) {
+  for (const Writer& w : {kWriters[0], kWriters[2]}) {
+    SCOPED_TRACE(w.label);
+    TempDir dir;
+    ASSERT_EQ(::mkfifo(dir.file("fifo").c_str(), 0600), 0);
+    const auto start = std::chrono::steady_clock::now();
+    const CliResult r = run_warpdiv(with_file(w.args, dir.file("fifo")));
+    const auto waited = std::chrono::steady_clock::now() - start;
+    expect_refusal(r, BadInput{w.args, "is a FIFO that no process reads from (waited 2 s)"});
+    EXPECT_LT(waited, std::chrono::seconds(8));
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"fifo"});
+  }
+}
+
+// A reader that opens the FIFO and never reads: once the pipe is full, the write fails after the
+// bounded wait (exit 1, one line) instead of hanging.
+TEST(OutputFilesCli, FifoWhoseReaderNeverReadsFailsTheWrite) {
+  TempDir dir;
+  ASSERT_EQ(::mkfifo(dir.file("fifo").c_str(), 0600), 0);
+  const int reader = ::open(dir.file("fifo").c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  ASSERT_GE(reader, 0);
+  std::vector<std::string> args = kLongSweep;
+  args.push_back(dir.file("fifo"));
+  const auto start = std::chrono::steady_clock::now();
+  const CliResult r = run_warpdiv(args);
+  const auto waited = std::chrono::steady_clock::now() - start;
+  ::close(reader);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+  EXPECT_TRUE(contains(r.err, "writing failed: the process reading it took nothing for 10 s"))
+      << r.err;
+  EXPECT_GE(waited, std::chrono::seconds(10));
+  EXPECT_LT(waited, std::chrono::seconds(40));
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"fifo"});
+}
 
 TEST(OutputFilesCli, SignalsDuringALongSweepLeaveNoTemporaryFile) {
   for (const int signal_number : {SIGTERM, SIGHUP, SIGQUIT}) {

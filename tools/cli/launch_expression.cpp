@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "sim/errors.hpp"
+#include "sim/message_text.hpp"
 
 namespace warpdiv::cli {
 
@@ -21,12 +22,22 @@ bool is_identifier(const std::string& name) {
 //   sum := product (('+' | '-') product)*
 //   product := unary (('*' | '/' | '%') unary)*
 //   unary := ('+' | '-') unary | '(' sum ')' | NUMBER | NAME
+// Each unary sign and parenthesis is one level of recursion: depth_ bounds them
+// (expression_limits::kMaxNesting), so that no text exhausts the stack.
+void check_length(const std::string& flag, const std::string& text) {
+  if (text.size() > expression_limits::kMaxTextBytes)
+    throw InvalidInput(flag + " " + sim::quote_value(text) + " is longer than " +
+                       std::to_string(expression_limits::kMaxTextBytes) +
+                       " bytes, the limit for a launch expression");
+}
+
 class ExpressionParser {
  public:
   ExpressionParser(const std::string& flag, const std::string& text, const ArgValues& values)
       : flag_(flag), text_(text), values_(values) {}
 
   std::int64_t parse() {
+    check_length(flag_, text_);
     const std::int64_t value = sum();
     skip_space();
     if (pos_ != text_.size()) fail("unexpected '" + text_.substr(pos_, 1) + "'");
@@ -35,7 +46,7 @@ class ExpressionParser {
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw InvalidInput(flag_ + " '" + text_ + "': " + what);
+    throw InvalidInput(flag_ + " " + sim::quote_value(text_) + ": " + what);
   }
   [[noreturn]] void overflow() const {
     fail("the value does not fit in a 64-bit signed integer");
@@ -87,14 +98,36 @@ class ExpressionParser {
     }
   }
 
+  // One level deeper for a sign or a parenthesis; the level ends with the object.
+  class Level {
+   public:
+    explicit Level(ExpressionParser& parser) : parser_(parser) {
+      if (++parser_.depth_ > expression_limits::kMaxNesting)
+        throw InvalidInput("nesting deeper than " + std::to_string(expression_limits::kMaxNesting) +
+                           " in " + parser_.flag_ + " " + sim::quote_value(parser_.text_) +
+                           " (parentheses and unary signs)");
+    }
+    ~Level() { --parser_.depth_; }
+    Level(const Level&) = delete;
+    Level& operator=(const Level&) = delete;
+
+   private:
+    ExpressionParser& parser_;
+  };
+
   std::int64_t unary() {
     if (accept('-')) {
+      const Level level(*this);
       const std::int64_t operand = unary();
       if (operand == std::numeric_limits<std::int64_t>::min()) overflow();
       return -operand;
     }
-    if (accept('+')) return unary();
+    if (accept('+')) {
+      const Level level(*this);
+      return unary();
+    }
     if (accept('(')) {
+      const Level level(*this);
       const std::int64_t value = sum();
       if (!accept(')')) fail("missing ')'");
       return value;
@@ -134,6 +167,7 @@ class ExpressionParser {
   const std::string& text_;
   const ArgValues& values_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 void check_range(const std::string& flag, const char* component, std::int64_t value,
@@ -182,6 +216,7 @@ std::int64_t evaluate_expression(const std::string& flag, const std::string& tex
 }
 
 Extent3 parse_extent(const std::string& flag, const std::string& text, const ArgValues& values) {
+  check_length(flag, text);
   std::vector<std::string> parts;
   std::string::size_type begin = 0;
   while (true) {
@@ -191,7 +226,8 @@ Extent3 parse_extent(const std::string& flag, const std::string& text, const Arg
     begin = comma + 1;
   }
   if (parts.size() > 3)
-    throw InvalidInput(flag + " takes X[,Y[,Z]]: at most three sizes (got '" + text + "')");
+    throw InvalidInput(flag + " takes X[,Y[,Z]]: at most three sizes (got " + sim::quote_value(text) +
+                       ")");
   std::int64_t component[3] = {1, 1, 1};
   for (std::size_t i = 0; i < parts.size(); ++i)
     component[i] = evaluate_expression(flag, parts[i], values);

@@ -2,6 +2,7 @@
 // integer expressions of the --arg names ("(N+127)/128,4"), checked against CUDA's limits.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -16,10 +17,19 @@ using ArgValues = std::map<std::string, std::int64_t>;
 /// optionally signed). A repeated name or a malformed pair throws InvalidInput naming it.
 ArgValues parse_arg_values(const std::vector<std::string>& pairs);
 
+/// Bounds on what --grid and --block take, so that no text can exhaust the parser's stack or make
+/// a message of the whole text: at most kMaxTextBytes bytes (all three sizes together), and
+/// parentheses and unary signs nested at most kMaxNesting deep ("((N))" is 2, "-(-N)" is 3).
+namespace expression_limits {
+constexpr std::size_t kMaxTextBytes = 1024;
+constexpr int kMaxNesting = 256;
+}  // namespace expression_limits
+
 /// Evaluates an integer expression: decimal literals, names from `values`, + - * / % with C's
 /// precedence and truncating division, unary + and -, parentheses. 64-bit arithmetic; overflow,
-/// division by zero, an unknown name or a syntax error throws InvalidInput that quotes `flag`
-/// and `text`.
+/// division by zero, an unknown name, a syntax error, a text longer than
+/// expression_limits::kMaxTextBytes or nesting deeper than expression_limits::kMaxNesting throws
+/// InvalidInput that quotes `flag` and `text` (cut after 60 bytes: sim::quote_value).
 std::int64_t evaluate_expression(const std::string& flag, const std::string& text,
                                  const ArgValues& values);
 
@@ -28,7 +38,7 @@ struct Extent3 {
   std::int64_t x = 1, y = 1, z = 1;
 };
 
-/// "X[,Y[,Z]]" of expressions; missing components are 1.
+/// "X[,Y[,Z]]" of expressions; missing components are 1. The limits above apply to the whole text.
 Extent3 parse_extent(const std::string& flag, const std::string& text, const ArgValues& values);
 
 /// CUDA's limits (compute capability 3.0 and later): blockDim x, y <= 1024, z <= 64, at most 1024
