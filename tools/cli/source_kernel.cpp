@@ -26,7 +26,8 @@ namespace warpdiv::cli {
 void add_compiler_options(po::options_description& options, const std::string& compiler) {
   options.add_options()
       ("kernel", po::value<std::string>()->value_name("NAME"),
-       "the __global__ function of FILE.cu (needed when it defines several; a template as red<16>)")
+       "the __global__ function of FILE.cu (needed when it defines several; a template as red<16>, "
+       "an overload by its parameter types as 'ov(float*)')")
       ("define,D", po::value<std::vector<std::string>>()->value_name("NAME[=VALUE]")->composing(),
        ("a macro for " + compiler + ", as -D NAME=VALUE").c_str())
       ("include-dir,I", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
