@@ -429,14 +429,18 @@ class Limits : public clang::PPCallbacks {
       default:
         break;
     }
+    // Statements nested without braces are refused at the lowering's own limit: Clang's name
+    // lookup walks every enclosing scope, so parsing them is quadratic too.
     const int which = chain_of(token.getKind());
-    if (which < 0 || ++levels_.back()[which] <= kMaxChain) return;
+    const bool statement = which == kChains - 1;
+    const int limit = statement ? kMaxNesting : kMaxChain;
+    if (which < 0 || ++levels_.back()[which] <= limit) return;
     const clang::SourceLocation location = token.getLocation();
     if (sources_.isInSystemHeader(sources_.getExpansionLoc(location))) return;
-    stop("nesting deeper than " + std::to_string(kMaxChain) + " at " + place(location) +
-         ": more than " + std::to_string(kMaxChain) +
-         " operators of one precedence in a row, or statements nested without braces (the "
-         "front-end's limit)");
+    stop("nesting deeper than " + std::to_string(limit) + " at " + place(location) + ": more than " +
+         std::to_string(limit) +
+         (statement ? " statements nested without braces" : " operators of one precedence in a row") +
+         " (the front-end's limit)");
   }
 
   clang::Preprocessor& preprocessor_;

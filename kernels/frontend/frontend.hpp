@@ -99,13 +99,14 @@ namespace warpdiv::frontend {
 /// (kernels are a few KB; the largest Rodinia file is 60 KB).
 constexpr std::uint64_t kMaxSourceBytes = std::uint64_t{4} << 20;
 /// The most tokens the preprocessor may produce: those the parser reads plus those macro
-/// expansions produce (the prelude and a kernel: ~0.2 million; the toolkit's headers: ~2 million).
-/// Above it a macro expands without end (#define A1 A0 A0, #define A2 A1 A1 ...).
+/// expansions produce (a kernel with its headers: far fewer). Above it a macro expands without
+/// end (#define A1 A0 A0, #define A2 A1 A1 ...).
 constexpr std::uint64_t kMaxTokens = 20'000'000;
 /// The longest chain Clang is given: operators of one precedence at one level of brackets in one
-/// statement (a || b || ..., !!!...x) or control statements nested without braces
-/// (if (a) if (b) ...), counted as the tokens arrive; beyond it "nesting deeper than 10000 at FILE:LINE" before Clang's parser
-/// recursion and Sema's quadratic cost on such chains set in.
+/// statement (a || b || ..., !!!...x), counted as the tokens arrive; beyond it "nesting deeper
+/// than 10000 at FILE:LINE" before Clang's parser recursion and Sema's quadratic cost on such
+/// chains set in. Control statements nested without braces (if (a) if (b) ...) are counted so
+/// too, up to kMaxNesting (Clang's name lookup walks every enclosing scope).
 constexpr int kMaxChain = 10'000;
 /// The deepest statement or expression nesting the lowering follows (lower.cpp): deeper is
 /// refused with "nesting deeper than 1000 at FILE:LINE". An else-if chain is not nesting (its

@@ -75,9 +75,9 @@ TEST(AdversarialFrontendCli, ThirtyThousandNestedIfsAreRefusedWithTheNestingLine
   std::string source = "__global__ void k(int* out) {\n  int t = threadIdx.x; int r = 0;\n";
   for (int i = 0; i < 30'000; ++i) source += "  if (t > " + std::to_string(i % 7) + ")\n";
   write_file(dir.file("nested.cu"), source + "  r = 1;\n  out[t] = r;\n}\n");
-  // The 10,001st if in a row, on line 2 + 10,001.
+  // The 1,001st if in a row, on line 2 + 1,001.
   expect_one_line_refusal(analyze(dir.file("nested.cu")),
-                          "nesting deeper than 10000 at " + dir.file("nested.cu") + ":10003:");
+                          "nesting deeper than 1000 at " + dir.file("nested.cu") + ":1003:");
 }
 
 TEST(AdversarialFrontendCli, AConditionOf100000TermsIsRefusedWithTheNestingLine) {
