@@ -243,7 +243,10 @@ std::vector<CompiledResources> compile_with_nvrtc(const NvrtcLibrary& nvrtc, con
     throw std::runtime_error("NVRTC could not create a program");
   const std::unique_ptr<NvrtcLibrary::Program, std::function<void(NvrtcLibrary::Program*)>> guard(
       &program, [&nvrtc](NvrtcLibrary::Program* p) { nvrtc.destroy(p); });
-  if (!request.kernel.empty()) nvrtc.add_name(program, request.kernel.c_str());
+  // A name expression; an overloaded kernel named by its signature ("ov(float *)") is no
+  // expression, and is found among the compiled functions by that signature instead.
+  const bool by_signature = request.kernel.find('(') != std::string::npos;
+  if (!request.kernel.empty() && !by_signature) nvrtc.add_name(program, request.kernel.c_str());
   std::vector<std::string> options = {"-arch=" + arch, "-Xptxas=-v",
                                       "-I" + directory_of(request.file)};
   for (const std::string& d : request.defines) options.push_back("-D" + d);
@@ -262,8 +265,8 @@ std::vector<CompiledResources> compile_with_nvrtc(const NvrtcLibrary& nvrtc, con
                        " (NVRTC compiles device code only: hide host code "
                        "with #ifndef __CUDACC_RTC__)");
   const char* name = nullptr;
-  if (!request.kernel.empty() && nvrtc.lowered_name(program, request.kernel.c_str(), &name) == 0 &&
-      name)
+  if (!request.kernel.empty() && !by_signature &&
+      nvrtc.lowered_name(program, request.kernel.c_str(), &name) == 0 && name)
     lowered = name;
   return parse_ptxas_report(log);
 }
@@ -378,9 +381,17 @@ CompiledResources compile_resources(const CompileRequest& request) {
                          "): choose one with --kernel NAME");
     chosen = &functions[0];
   } else {
+    // By name, or, for an overloaded kernel the front-end names by its signature ("ov(float *)"),
+    // by the demangled signature ("ov(float*)"; a template's starts with its return type).
     const std::string wanted = comparable(request.kernel);
+    const bool by_signature = request.kernel.find('(') != std::string::npos;
+    const auto signature = [](const std::string& demangled) {
+      return comparable(demangled.rfind("void ", 0) == 0 ? demangled.substr(5) : demangled);
+    };
     for (const CompiledResources& f : functions)
-      if (f.mangled == lowered || comparable(function_name(f.kernel)) == wanted) chosen = &f;
+      if (f.mangled == lowered ||
+          (by_signature ? signature(f.kernel) : comparable(function_name(f.kernel))) == wanted)
+        chosen = &f;
     if (!chosen)
       throw InvalidInput("kernel " + request.kernel + " is not among those " + compiler +
                          " compiled from " + request.file + " (" + names_of(functions) +

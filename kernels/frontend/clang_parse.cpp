@@ -10,6 +10,8 @@
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Frontend/Utils.h>
+#include <clang/Lex/MacroInfo.h>
+#include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/VirtualFileSystem.h>
@@ -18,6 +20,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <algorithm>
+#include <array>
 #include <fstream>
 #include <set>
 
@@ -261,6 +264,17 @@ std::string trimmed(std::string text) {
   return text;
 }
 
+/// "NAME(T1, T2)": the kernel's name and its parameter types as Clang prints them.
+std::string signature_of(const std::string& name, const clang::FunctionDecl& function,
+                         const clang::ASTContext& context) {
+  std::string signature = name + "(";
+  for (unsigned i = 0; i < function.getNumParams(); ++i) {
+    if (i != 0) signature += ", ";
+    signature += function.getParamDecl(i)->getType().getAsString(context.getPrintingPolicy());
+  }
+  return signature + ")";
+}
+
 /// Finds __global__ definitions outside system headers and the prelude, in source order.
 class KernelFinder : public clang::RecursiveASTVisitor<KernelFinder> {
  public:
@@ -280,6 +294,7 @@ class KernelFinder : public clang::RecursiveASTVisitor<KernelFinder> {
     function->getNameForDiagnostic(out, context_.getPrintingPolicy(), /*Qualified=*/true);
     out.flush();
     kernel.info.name = name;
+    kernel.info.signature = signature_of(name, *function, context_);
     if (function->getDescribedFunctionTemplate() != nullptr) {
       kernel.info.uninstantiated_template = true;
       // Listed once; dropped below when an instantiation exists.
@@ -297,6 +312,144 @@ class KernelFinder : public clang::RecursiveASTVisitor<KernelFinder> {
   std::set<const clang::FunctionDecl*> seen_;
 };
 
+/// The front-end's limits on what Clang reads (frontend.hpp): the size of every file outside the
+/// system folders (kMaxSourceBytes), the tokens the preprocessor produces (kMaxTokens), and the
+/// length of a chain of operators or of control statements nested without braces (kMaxChain).
+/// Seeing one broken, it stops Clang where it stands: from then on every token the parser reads is
+/// the end of the file (the parser's own way out of any state; nothing is unwound), and macros no
+/// longer expand (so an expansion inside another's arguments ends too). message() says why.
+class Limits : public clang::PPCallbacks {
+ public:
+  explicit Limits(clang::Preprocessor& preprocessor)
+      : preprocessor_(preprocessor), sources_(preprocessor.getSourceManager()) {}
+
+  bool stopped() const { return !message_.empty(); }
+  const std::string& message() const { return message_; }
+
+  /// Called for every token the parser reads; false when it was turned into the end of the file.
+  bool see(const clang::Token& token) {
+    if (!stopped()) {
+      count(1, token.getLocation());
+      chain(token);
+    }
+    if (!stopped()) return true;
+    auto& parsers_token = const_cast<clang::Token&>(token);  // the parser's own, not const
+    const clang::SourceLocation location = token.getLocation();
+    parsers_token.startToken();
+    parsers_token.setKind(clang::tok::eof);
+    parsers_token.setLocation(location);
+    return false;
+  }
+
+  void FileChanged(clang::SourceLocation location, FileChangeReason reason,
+                   clang::SrcMgr::CharacteristicKind kind, clang::FileID) override {
+    if (stopped() || reason != EnterFile || kind != clang::SrcMgr::C_User) return;
+    const clang::FileEntry* file = sources_.getFileEntryForID(sources_.getFileID(location));
+    if (file == nullptr || static_cast<std::uint64_t>(file->getSize()) <= kMaxSourceBytes) return;
+    stop(file->getName().str() + " is " + std::to_string(file->getSize()) +
+         " bytes, above the front-end's limit of " + std::to_string(kMaxSourceBytes) +
+         " bytes (4 MiB) for a source file or a header it includes");
+  }
+
+  void MacroExpands(const clang::Token& name, const clang::MacroDefinition& definition,
+                    clang::SourceRange, const clang::MacroArgs*) override {
+    const clang::MacroInfo* macro = definition.getMacroInfo();
+    if (!stopped()) count(macro != nullptr ? macro->getNumTokens() : 1, name.getLocation());
+  }
+
+ private:
+  void stop(const std::string& message) {
+    message_ = message;
+    preprocessor_.SetMacroExpansionOnlyInDirectives();
+  }
+
+  std::string place(clang::SourceLocation location) const {
+    const auto presumed = sources_.getPresumedLoc(sources_.getExpansionLoc(location));
+    if (presumed.isInvalid()) return "<unknown>";
+    return std::string(presumed.getFilename()) + ":" + std::to_string(presumed.getLine());
+  }
+
+  void count(std::uint64_t tokens, clang::SourceLocation location) {
+    tokens_ += tokens;
+    if (tokens_ <= kMaxTokens) return;
+    stop("the preprocessor produced more than " + std::to_string(kMaxTokens) +
+         " tokens, the front-end's limit, by " + place(location) +
+         ": does a macro expand without end (#define A2 A1 A1 ...)?");
+  }
+
+  /// The chains a token can lengthen: one per precedence level of C++'s operators (prefix
+  /// operators, and control statements nested without braces, apart); -1 for any other token.
+  static int chain_of(clang::tok::TokenKind kind) {
+    using namespace clang::tok;
+    switch (kind) {
+      case pipepipe: return 0;
+      case ampamp: return 1;
+      case pipe: return 2;
+      case caret: return 3;
+      case amp: return 4;
+      case equalequal: case exclaimequal: return 5;
+      case less: case greater: case lessequal: case greaterequal: case spaceship: return 6;
+      case lessless: case greatergreater: return 7;
+      case plus: case minus: return 8;
+      case star: case slash: case percent: return 9;
+      case periodstar: case arrowstar: return 10;
+      case equal: case plusequal: case minusequal: case starequal: case slashequal:
+      case percentequal: case ampequal: case pipeequal: case caretequal: case lesslessequal:
+      case greatergreaterequal: return 11;
+      case question: return 12;
+      case exclaim: case tilde: case plusplus: case minusminus: return 13;
+      case kw_if: case kw_while: case kw_for: case kw_switch: case kw_do: return 14;
+      default: return -1;
+    }
+  }
+  static constexpr int kChains = 15;
+  using Level = std::array<int, kChains>;
+
+  /// Counts, at each level of brackets, the operators of each precedence since the statement or
+  /// the list element began (n of them nest n deep: a || b || c is (a || b) || c), and control
+  /// statements nested without braces (an else-if chain starts again at each ';' or '}').
+  void chain(const clang::Token& token) {
+    using namespace clang::tok;
+    switch (token.getKind()) {
+      case l_paren:
+      case l_square:
+      case l_brace:
+        levels_.push_back(Level{});
+        return;
+      case r_paren:
+      case r_square:
+      case r_brace:
+        if (levels_.size() > 1) levels_.pop_back();
+        if (token.is(r_brace)) levels_.back() = Level{};
+        return;
+      case semi:
+      case comma:
+        levels_.back() = Level{};
+        return;
+      default:
+        break;
+    }
+    // Statements nested without braces are refused at the lowering's own limit: Clang's name
+    // lookup walks every enclosing scope, so parsing them is quadratic too.
+    const int which = chain_of(token.getKind());
+    const bool statement = which == kChains - 1;
+    const int limit = statement ? kMaxNesting : kMaxChain;
+    if (which < 0 || ++levels_.back()[which] <= limit) return;
+    const clang::SourceLocation location = token.getLocation();
+    if (sources_.isInSystemHeader(sources_.getExpansionLoc(location))) return;
+    stop("nesting deeper than " + std::to_string(limit) + " at " + place(location) + ": more than " +
+         std::to_string(limit) +
+         (statement ? " statements nested without braces" : " operators of one precedence in a row") +
+         " (the front-end's limit)");
+  }
+
+  clang::Preprocessor& preprocessor_;
+  const clang::SourceManager& sources_;
+  std::uint64_t tokens_ = 0;
+  std::vector<Level> levels_{Level{}};
+  std::string message_;
+};
+
 /// The qualified name of a template's pattern ("ns::k") for a found instantiation "ns::k<16>".
 std::string template_base(const std::string& name) { return name.substr(0, name.find('<')); }
 
@@ -310,6 +463,7 @@ struct ParsedSource::Clang {
   llvm::IntrusiveRefCntPtr<clang::DiagnosticsEngine> diagnostics;
   std::unique_ptr<clang::CompilerInstance> instance;
   std::unique_ptr<clang::SyntaxOnlyAction> action;
+  Limits* limits = nullptr;  // owned by the preprocessor
   bool begun = false;
 
   ~Clang() {
@@ -324,6 +478,12 @@ ParsedSource::ParsedSource(const FrontendOptions& options) : clang_(std::make_un
   if (!std::ifstream(options.file)) {
     throw InvalidInput("cannot read " + options.file + ": no such file or not readable");
   }
+  std::error_code size_error;
+  const std::uintmax_t size = std::filesystem::file_size(options.file, size_error);
+  if (!size_error && size > kMaxSourceBytes)
+    throw InvalidInput(options.file + " is " + std::to_string(size) +
+                       " bytes, above the front-end's limit of " + std::to_string(kMaxSourceBytes) +
+                       " bytes (4 MiB) for a source file");
   Clang& c = *clang_;
   c.diagnostic_options->ShowColors = false;
   c.consumer = std::make_unique<RecordingConsumer>(c.diagnostic_options.get());
@@ -365,7 +525,12 @@ ParsedSource::ParsedSource(const FrontendOptions& options) : clang_(std::make_un
   c.begun = true;
   // The tokens, for the reach's check of names of invalid declarations (reach.hpp).
   const clang::SourceManager& sources = c.instance->getSourceManager();
-  c.instance->getPreprocessor().setTokenWatcher([&c, &sources](const clang::Token& token) {
+  clang::Preprocessor& preprocessor = c.instance->getPreprocessor();
+  auto limits = std::make_unique<Limits>(preprocessor);
+  c.limits = limits.get();
+  preprocessor.addPPCallbacks(std::move(limits));
+  preprocessor.setTokenWatcher([&c, &sources](const clang::Token& token) {
+    if (!c.limits->see(token)) return;
     if (!token.is(clang::tok::identifier) && !clang::tok::getPunctuatorSpelling(token.getKind()) &&
         !clang::tok::getKeywordSpelling(token.getKind()))
       return;
@@ -375,10 +540,14 @@ ParsedSource::ParsedSource(const FrontendOptions& options) : clang_(std::make_un
                                  token.is(clang::tok::identifier) ? token.getIdentifierInfo()
                                                                    : nullptr});
   });
-  if (llvm::Error error = c.action->Execute()) {
+  const bool executed = [&c] {
+    llvm::Error error = c.action->Execute();
+    const bool ok = !error;
     llvm::consumeError(std::move(error));
-    throw ClangDiagnostics(c.text());
-  }
+    return ok;
+  }();
+  if (c.limits->stopped()) throw InvalidInput(c.limits->message());  // Clang's errors after it are moot
+  if (!executed) throw ClangDiagnostics(c.text());
   // A fatal error (a missing #include) stops Clang, and it reports nothing after it: what the
   // file would have declared is unknown, so no part of it can be trusted. Other errors are
   // judged against the chosen kernel (notes_for).

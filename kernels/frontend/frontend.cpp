@@ -1,6 +1,9 @@
 // The front-end's public API: parse, choose the kernel, lower, validate.
 #include "kernels/frontend/frontend.hpp"
 
+#include <cctype>
+
+#include "sim/large_stack.hpp"
 #include "kernels/frontend/clang_parse.hpp"
 #include "kernels/frontend/lower.hpp"
 
@@ -16,8 +19,17 @@ std::string unqualified(const std::string& name) {
   return colons == std::string::npos ? name : name.substr(colons + 2);
 }
 
-/// The kernel `wanted` names: its full name; else the only one whose name without template
-/// arguments, or without namespaces, is `wanted`. Where Clang reported errors and no kernel is
+/// `text` without spaces: signatures compare so ("ov(float*)" is "ov(float *)").
+std::string without_spaces(const std::string& text) {
+  std::string result;
+  for (const char c : text)
+    if (std::isspace(static_cast<unsigned char>(c)) == 0) result += c;
+  return result;
+}
+
+/// The kernel `wanted` names: with '(' its signature (spaces ignored); else its full name, when
+/// no other kernel has it (overloads); else the only one whose name without template arguments,
+/// or without namespaces, is `wanted`. Where Clang reported errors and no kernel is
 /// found, the errors may be why: they are shown, with the reason after them.
 const detail::FoundKernel& choose(const detail::ParsedSource& source,
                                   const FrontendOptions& options) {
@@ -36,9 +48,29 @@ const detail::FoundKernel& choose(const detail::ParsedSource& source,
                        " __global__ functions (" + kernel_names(infos) +
                        "): choose one with --kernel NAME");
   }
-  for (const auto& kernel : kernels)
-    if (kernel.info.name == options.kernel) return kernel;
   std::vector<const detail::FoundKernel*> matches;
+  if (options.kernel.find('(') != std::string::npos) {
+    const std::string wanted = without_spaces(options.kernel);
+    for (const auto& kernel : kernels)
+      if (without_spaces(kernel.info.signature) == wanted) return kernel;
+    std::string signatures;
+    for (const auto& kernel : kernels)
+      signatures += (signatures.empty() ? "" : ", ") + kernel.info.signature;
+    not_found(options.file + ": no __global__ function has the signature '" + options.kernel +
+              "' (defined: " + signatures + ")");
+  }
+  for (const auto& kernel : kernels)
+    if (kernel.info.name == options.kernel) matches.push_back(&kernel);
+  if (matches.size() > 1) {  // overloads: only a signature tells them apart
+    std::string signatures;
+    for (const auto* match : matches)
+      signatures += (signatures.empty() ? "" : ", ") + match->info.signature;
+    throw InvalidInput(options.file + ": --kernel " + options.kernel + " names " +
+                       std::to_string(matches.size()) + " overloaded kernels (" + signatures +
+                       "): choose one by its parameter types, as --kernel '" +
+                       matches.back()->info.signature + "'");
+  }
+  if (matches.size() == 1) return *matches[0];
   for (const auto& kernel : kernels) {
     const std::string base = without_template_arguments(kernel.info.name);
     if (base == options.kernel || unqualified(base) == options.kernel ||
@@ -59,15 +91,22 @@ const detail::FoundKernel& choose(const detail::ParsedSource& source,
 
 }  // namespace
 
+// Both entry points run Clang and the lowering on a large stack (sim/large_stack.hpp): Clang's
+// parser recurses once per nested statement, and an else-if chain is as deep as it is long.
+
 std::vector<KernelInfo> list_kernels(const FrontendOptions& options) {
-  const detail::ParsedSource source(options);
   std::vector<KernelInfo> infos;
-  for (const auto& kernel : source.kernels()) infos.push_back(kernel.info);
+  sim::run_with_large_stack([&] {
+    const detail::ParsedSource source(options);
+    for (const auto& kernel : source.kernels()) infos.push_back(kernel.info);
+  });
   return infos;
 }
 
-sim::ir::Kernel load_kernel(const FrontendOptions& options, std::vector<std::string>* notes,
-                            std::vector<std::string>* files_read) {
+namespace {
+
+sim::ir::Kernel load_here(const FrontendOptions& options, std::vector<std::string>* notes,
+                          std::vector<std::string>* files_read) {
   const detail::ParsedSource source(options);
   const detail::FoundKernel& kernel = choose(source, options);
   if (kernel.info.uninstantiated_template) {
@@ -77,11 +116,25 @@ sim::ir::Kernel load_kernel(const FrontendOptions& options, std::vector<std::str
                        kernel.info.name + "<...>(...);)");
   }
   std::vector<std::string> host_notes = source.notes_for(kernel);  // throws for errors in reach
-  sim::ir::Kernel model = detail::lower_kernel(*kernel.decl, source.context(), kernel.info.name,
-                                                     source.api_dirs());
+  // An overloaded kernel is named by its signature in the model (and so in reports).
+  bool overloaded = false;
+  for (const auto& other : source.kernels())
+    overloaded = overloaded || (&other != &kernel && other.info.name == kernel.info.name);
+  sim::ir::Kernel model =
+      detail::lower_kernel(*kernel.decl, source.context(),
+                           overloaded ? kernel.info.signature : kernel.info.name, source.api_dirs());
   sim::ir::validate(model);
   if (notes != nullptr) *notes = std::move(host_notes);
   if (files_read != nullptr) *files_read = source.files_read();
+  return model;
+}
+
+}  // namespace
+
+sim::ir::Kernel load_kernel(const FrontendOptions& options, std::vector<std::string>* notes,
+                            std::vector<std::string>* files_read) {
+  sim::ir::Kernel model;
+  sim::run_with_large_stack([&] { model = load_here(options, notes, files_read); });
   return model;
 }
 

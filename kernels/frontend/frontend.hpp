@@ -72,8 +72,22 @@
 // Templates: a __global__ function template is usable through its instantiations in the file
 // (explicit, or implied by a launch `k<16><<<g, b>>>(...)`); they are listed as "k<16>". A template
 // without an instantiation is listed but refused by load_kernel with a hint.
+//
+// Overloads: kernels sharing a name are told apart by their signatures, "ov(float *)" (the
+// parameter types as Clang prints them); --kernel takes one (spaces ignored), and a bare name
+// shared by several is refused listing them.
+//
+// Limits (each refused with one line, InvalidInput, exit 2; a normal kernel, its prelude and the
+// toolkit's headers stay far below them): kMaxSourceBytes per file, kMaxTokens for the
+// preprocessor, kMaxChain for what Clang's parser and Sema follow (Sema is quadratic in the length
+// of a chain like a || b || c ...: Stmt::getBeginLoc walks the left spine at every operator), and
+// kMaxNesting for the lowering (lower.cpp). Clang runs on a thread with a large stack
+// (sim/large_stack.hpp);
+// the CLI runs it in a child process as well (loader.cpp), so that a crash or a runaway parse ends
+// in a one-line refusal.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -81,6 +95,27 @@
 #include "sim/ir.hpp"
 
 namespace warpdiv::frontend {
+
+/// The largest source file, and header outside the system folders, the front-end reads: 4 MiB
+/// (kernels are a few KB; the largest Rodinia file is 60 KB).
+constexpr std::uint64_t kMaxSourceBytes = std::uint64_t{4} << 20;
+/// The most tokens the preprocessor may produce: those the parser reads plus those macro
+/// expansions produce (a kernel with its headers: far fewer). Above it a macro expands without
+/// end (#define A1 A0 A0, #define A2 A1 A1 ...).
+constexpr std::uint64_t kMaxTokens = 20'000'000;
+/// The longest chain Clang is given: operators of one precedence at one level of brackets in one
+/// statement (a || b || ..., !!!...x), counted as the tokens arrive; beyond it "nesting deeper
+/// than 10000 at FILE:LINE" before Clang's parser recursion and Sema's quadratic cost on such
+/// chains set in. Control statements nested without braces (if (a) if (b) ...) are counted so
+/// too, up to kMaxNesting (Clang's name lookup walks every enclosing scope).
+constexpr int kMaxChain = 10'000;
+/// The deepest statement or expression nesting the lowering follows (lower.cpp): the model's own
+/// limit (sim/ir.hpp), refused as the lowering meets it with "nesting deeper than 1000 at
+/// FILE:LINE". An else-if chain is not nesting (its length is free).
+constexpr int kMaxNesting = sim::ir::kMaxNesting;
+/// The CLI's wall-time limit for one front-end request (loader.cpp's child process): a kernel
+/// takes ~0.05 s (2 s with the toolkit's <cooperative_groups.h>).
+constexpr int kFrontendSeconds = 60;
 
 /// What to read and how.
 struct FrontendOptions {
@@ -111,6 +146,9 @@ struct KernelInfo {
   std::string name;                      // "k", "ns::k", or a template instantiation "k<16>"
   std::string location;                  // "FILE:LINE:COL" of its name
   bool uninstantiated_template = false;  // a template with no instantiation: cannot be loaded
+  /// The name with its parameter types as Clang prints them: "ov(float *)", "k<16>(int *, int)";
+  /// --kernel takes it (spaces ignored) to choose among overloads.
+  std::string signature;
 };
 
 /// Clang reported errors: what() is Clang's text, as Clang prints it (one or more lines, each
@@ -142,10 +180,18 @@ sim::ir::Kernel load_kernel(const FrontendOptions& options,
                             std::vector<std::string>* notes = nullptr,
                             std::vector<std::string>* files_read = nullptr);
 
-/// One line naming the kernels, for messages: "a, b<16>, ns::c".
+/// One line naming the kernels, for messages: "a, b<16>, ns::c"; overloads (kernels sharing a
+/// name) by their signatures: "ov(int *), ov(float *)".
 inline std::string kernel_names(const std::vector<KernelInfo>& kernels) {
   std::string names;
-  for (const auto& kernel : kernels) names += (names.empty() ? "" : ", ") + kernel.name;
+  for (const auto& kernel : kernels) {
+    bool overloaded = false;
+    for (const auto& other : kernels)
+      overloaded = overloaded || (&other != &kernel && other.name == kernel.name);
+    const std::string& shown =
+        overloaded && !kernel.signature.empty() ? kernel.signature : kernel.name;
+    names += (names.empty() ? "" : ", ") + shown;
+  }
   return names;
 }
 

@@ -2,9 +2,29 @@
 // LLVM inside) on first use and talks to it through plugin_abi.hpp's JSON requests. The plugin is
 // looked for beside the binary (the build folder, a copied bundle), then where `cmake --install`
 // puts it relative to the binary; WARPDIV_FRONTEND_PLUGIN names another file.
+//
+// Each request runs in a child process forked once the plugin is loaded (the plugin itself runs
+// Clang on a thread with a large stack: sim/large_stack.hpp). The child sends the JSON reply back through
+// a pipe; the parent waits at most kFrontendSeconds. So a crash inside Clang (a signal: a parse
+// deeper than even the large stack, a Clang bug) or a runaway parse ends in a one-line refusal that
+// names the file, not in a SIGSEGV or a hang of warpdiv, and whatever Clang allocated goes with
+// the child (a sweep that reads several sources starts each from the loaded plugin's clean state).
+// A fork costs ~1 ms next to a parse's ~40 ms. Where fork fails the request runs in this process.
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <iostream>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -75,6 +95,94 @@ const Plugin& plugin() {
   return loaded;
 }
 
+/// The plugin's reply to `request`, asked in this process; empty when it gave none.
+std::string ask_here(const Plugin& p, const std::string& request) {
+  const std::unique_ptr<char, abi::FreeFunction> reply(p.request(request.c_str()), p.free);
+  return reply ? std::string(reply.get()) : std::string();
+}
+
+void write_all(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t written = ::write(fd, data, size);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) return;
+    data += written;
+    size -= static_cast<std::size_t>(written);
+  }
+}
+
+/// The child's side: the request, the reply into `fd`, and out without running any of the
+/// parent's exit handlers or flushing its buffers.
+[[noreturn]] void answer_in_child(const Plugin& p, const std::string& request, int fd,
+                                  pid_t parent) {
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive warpdiv (a killed test, Ctrl-C)
+  if (::getppid() != parent) ::_exit(1);
+  const rlimit no_core{0, 0};
+  ::setrlimit(RLIMIT_CORE, &no_core);  // a crash leaves no core file of Clang's gigabytes
+  const std::string reply = ask_here(p, request);
+  write_all(fd, reply.data(), reply.size());
+  ::_exit(reply.empty() ? 1 : 0);
+}
+
+/// The plugin's reply to `request`, asked in a child process (see the top of this file).
+std::string ask_isolated(const Plugin& p, const std::string& request, const std::string& file) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return ask_here(p, request);
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  const pid_t parent = ::getpid();
+  const pid_t child = ::fork();
+  if (child < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return ask_here(p, request);
+  }
+  if (child == 0) {
+    ::close(fds[0]);
+    answer_in_child(p, request, fds[1], parent);
+  }
+  ::close(fds[1]);
+  std::string reply;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kFrontendSeconds);
+  bool timed_out = false;
+  char buffer[65536];
+  while (true) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd ready{fds[0], POLLIN, 0};
+    const int polled = ::poll(&ready, 1, static_cast<int>(left.count()));
+    if (polled < 0 && errno == EINTR) continue;
+    if (polled == 0) continue;  // the deadline is checked above
+    const ssize_t got = ::read(fds[0], buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;  // the child closed its end: done, or dead
+    reply.append(buffer, static_cast<std::size_t>(got));
+  }
+  ::close(fds[0]);
+  if (timed_out) ::kill(child, SIGKILL);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (timed_out)
+    throw InvalidInput("Clang did not finish reading " + file + " within " +
+                       std::to_string(kFrontendSeconds) +
+                       " s, the front-end's time limit; it was stopped (Clang 14's name lookup "
+                       "is quadratic in an else-if chain: 10,000 branches take about 8 s, 30,000 "
+                       "over a minute)");
+  if (WIFSIGNALED(status)) {
+    const int signal = WTERMSIG(status);
+    throw InvalidInput("Clang could not read " + file + ": it stopped on signal " +
+                       std::to_string(signal) + " (" + ::strsignal(signal) +
+                       "); the source may nest too deeply or need more memory than there is");
+  }
+  return reply;
+}
+
 json ask(const char* op, const FrontendOptions& options) {
   const Plugin& p = plugin();
   const json request{{"op", op},
@@ -84,9 +192,9 @@ json ask(const char* op, const FrontendOptions& options) {
                      {"include_dirs", options.include_dirs},
                      {"cuda_headers", options.cuda_headers},
                      {"cuda_path", options.cuda_path}};
-  const std::unique_ptr<char, abi::FreeFunction> reply(p.request(request.dump().c_str()), p.free);
-  if (!reply) throw std::runtime_error("the Clang front-end gave no reply (out of memory?)");
-  json answer = json::parse(reply.get());
+  const std::string reply = ask_isolated(p, request.dump(), options.file);
+  if (reply.empty()) throw std::runtime_error("the Clang front-end gave no reply (out of memory?)");
+  json answer = json::parse(reply);
   if (const auto e = answer.find("error"); e != answer.end()) {
     const std::string kind = e->at("kind").get<std::string>();
     const std::string message = e->at("message").get<std::string>();
@@ -103,7 +211,8 @@ std::vector<KernelInfo> list_kernels(const FrontendOptions& options) {
   std::vector<KernelInfo> kernels;
   for (const json& k : ask("list", options).at("kernels"))
     kernels.push_back(KernelInfo{k.at("name").get<std::string>(), k.at("location").get<std::string>(),
-                                 k.at("uninstantiated_template").get<bool>()});
+                                 k.at("uninstantiated_template").get<bool>(),
+                                 k.at("signature").get<std::string>()});
   return kernels;
 }
 

@@ -22,6 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "kernels/frontend/frontend.hpp"
 #include "kernels/frontend/prelude_text.hpp"
 #include "sim/errors.hpp"
 
@@ -297,6 +298,7 @@ class Lowerer {
   /// Lowers one statement; calls hoisted out of its expressions run first (a Block around them).
   /// kNone: nothing to model (a null statement, a __shared__ declaration).
   ir::StmtId lower_stmt(const clang::Stmt* s) {
+    const Deeper deeper(*this, s);
     std::vector<ir::StmtId> hoisted;
     Deferred deferred;
     std::vector<ir::StmtId>* outer = hoisted_;
@@ -486,21 +488,68 @@ class Lowerer {
       const clang::Stmt* kept = condition ? s->getThen() : s->getElse();
       return kept != nullptr ? lower_stmt_here(kept) : ir::kNone;
     }
-    if (s->isConstexpr()) refuse(s, "if constexpr with an initialiser is not supported");
-    if (s->getConditionVariable() != nullptr)
-      refuse(s, "a declaration in an if condition is not supported");
-    std::vector<ir::StmtId> before;
-    if (s->getInit() != nullptr) {
-      const ir::StmtId init = lower_stmt(s->getInit());
-      if (init != ir::kNone) before.push_back(init);
+    // An else-if chain is lowered link by link in this loop, not by recursion: its length is not
+    // nesting (100,000 branches are fine), and each link's range ends where the chain ends
+    // (Clang's IfStmt::getEndLoc walks the rest of the chain: quadratic over the links).
+    struct Link {
+      const clang::IfStmt* s;
+      std::vector<ir::StmtId> before;   // the link's init statement
+      ir::ExprId condition = ir::kNone;
+      ir::StmtId then_stmt = ir::kNone;
+      std::vector<ir::StmtId> hoisted;  // calls in an else-if's condition (as lower_stmt hoists)
+    };
+    std::vector<Link> chain;
+    const clang::Stmt* rest = nullptr;  // the last else, when it is not a link
+    for (const clang::IfStmt* link = s; link != nullptr;) {
+      if (link->isConstexpr()) refuse(link, "if constexpr with an initialiser is not supported");
+      if (link->getConditionVariable() != nullptr)
+        refuse(link, "a declaration in an if condition is not supported");
+      Link lowered{link, {}, ir::kNone, ir::kNone, {}};
+      // An else-if's condition runs in its own statement, as lower_stmt(else) would run it.
+      std::vector<ir::StmtId>* outer = hoisted_;
+      Deferred* outer_deferred = deferred_;
+      Deferred deferred;
+      if (link != s) {
+        hoisted_ = &lowered.hoisted;
+        deferred_ = &deferred;
+      }
+      if (link->getInit() != nullptr) {
+        const ir::StmtId init = lower_stmt(link->getInit());
+        if (init != ir::kNone) lowered.before.push_back(init);
+      }
+      lowered.condition = lower_int(link->getCond());
+      lowered.then_stmt = lower_required(link->getThen());
+      hoisted_ = outer;
+      deferred_ = outer_deferred;
+      if (!deferred.updates.empty())
+        refuse(deferred.first, "'" + text(deferred.first) +
+                                   "' changes a local inside a condition: not supported (write it "
+                                   "as its own statement)");
+      chain.push_back(std::move(lowered));
+      const auto* next = llvm::dyn_cast_or_null<clang::IfStmt>(link->getElse());
+      if (next != nullptr && next->isConstexpr() && next->getInit() == nullptr) next = nullptr;
+      if (next == nullptr) rest = link->getElse();
+      link = next;
     }
-    const ir::ExprId condition = lower_int(s->getCond());
-    const ir::StmtId then_stmt = lower_required(s->getThen());
-    const ir::StmtId else_stmt = s->getElse() != nullptr ? lower_required(s->getElse()) : ir::kNone;
-    const ir::StmtId branch = k_.if_(condition, then_stmt, else_stmt, range(s));
-    if (before.empty()) return branch;
-    before.push_back(branch);
-    return k_.block(before, range(s));
+    ir::StmtId else_stmt = rest != nullptr ? lower_required(rest) : ir::kNone;
+    const clang::IfStmt* last = chain.back().s;
+    const clang::SourceLocation end =
+        (last->getElse() != nullptr ? last->getElse() : last->getThen())->getEndLoc();
+    for (std::size_t i = chain.size(); i-- > 0;) {
+      Link& link = chain[i];
+      const ir::SourceRange where = range(clang::SourceRange(link.s->getBeginLoc(), end));
+      ir::StmtId branch = k_.if_(link.condition, link.then_stmt, else_stmt, where);
+      if (!link.before.empty()) {
+        link.before.push_back(branch);
+        branch = k_.block(link.before, where);
+      }
+      if (!link.hoisted.empty()) {
+        link.hoisted.push_back(branch);
+        branch = k_.block(link.hoisted, where);
+      }
+      else_stmt = branch;
+    }
+    return else_stmt;
   }
 
   ir::StmtId lower_for(const clang::ForStmt* s) {
@@ -748,6 +797,7 @@ class Lowerer {
   // Integer expressions
 
   ir::ExprId lower_int(const clang::Expr* e) {
+    const Deeper deeper(*this, e);
     using clang::dyn_cast;
     const auto type = scalar_type(e->getType());
     if (!type) {
@@ -2007,6 +2057,7 @@ class Lowerer {
   /// functions in it are inlined before the statement.
   void scan_work(const clang::Stmt* s) {
     if (s == nullptr) return;
+    const Deeper deeper(*this, s);
     if (const auto* e = llvm::dyn_cast<clang::Expr>(s); e != nullptr && dereferenced_local(e))
       return;  // *p read where p points to a local: the model knows it
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(s)) {
@@ -2094,6 +2145,30 @@ class Lowerer {
     for (const clang::Stmt* child : s->children()) scan_work(child);
   }
 
+  /// One level deeper into statements or expressions while alive (lower_stmt, lower_int,
+  /// scan_work: the walks a user's nesting drives, inlined calls included); past kMaxNesting
+  /// the kernel is refused, before the walk's recursion (or the engines' over the model) could
+  /// exhaust the stack.
+  struct Deeper {
+    Deeper(Lowerer& lowerer, const clang::Stmt* at) : lowerer_(lowerer) {
+      if (++lowerer_.depth_ <= kMaxNesting) return;
+      const auto presumed = lowerer_.sources_.getPresumedLoc(
+          lowerer_.sources_.getExpansionLoc(at->getBeginLoc()));
+      const std::string where =
+          presumed.isInvalid()
+              ? std::string("<unknown>")
+              : std::string(presumed.getFilename()) + ":" + std::to_string(presumed.getLine());
+      --lowerer_.depth_;
+      throw InvalidInput("nesting deeper than " + std::to_string(kMaxNesting) + " at " + where +
+                         ": the front-end follows statements and expressions (inlined calls "
+                         "included) at most " + std::to_string(kMaxNesting) + " levels deep");
+    }
+    ~Deeper() { --lowerer_.depth_; }
+    Deeper(const Deeper&) = delete;
+    Deeper& operator=(const Deeper&) = delete;
+    Lowerer& lowerer_;
+  };
+
   /// While alive, calls of __device__ functions are refused (they would not run exactly once).
   struct NoHoist {
     NoHoist(Lowerer& lowerer, const char* where) : lowerer_(lowerer), outer_(lowerer.no_hoist_) {
@@ -2124,6 +2199,7 @@ class Lowerer {
   std::vector<ir::StmtId>* hoisted_ = nullptr;
   Deferred* deferred_ = nullptr;
   const char* no_hoist_ = nullptr;
+  int depth_ = 0;  // Deeper's count
 };
 
 }  // namespace

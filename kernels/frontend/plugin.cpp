@@ -54,7 +54,8 @@ json answer(const std::string& request_text) {
       for (const auto& k : warpdiv::frontend::list_kernels(options))
         kernels.push_back({{"name", k.name},
                            {"location", k.location},
-                           {"uninstantiated_template", k.uninstantiated_template}});
+                           {"uninstantiated_template", k.uninstantiated_template},
+                           {"signature", k.signature}});
       return json{{"kernels", kernels}};
     }
     return error("internal", "unknown front-end request '" + op + "'");

@@ -4,14 +4,15 @@
 //             "cuda_headers": "builtin" | "toolkit" | "auto", "cuda_path": ...}
 //   reply    {"model": <the kernel model, sim/ir_json's format>, "notes": [...],
 //             "files_read": [...]}   (op "load"; notes and files_read: frontend.hpp's load_kernel)
-//            {"kernels": [{"name", "location", "uninstantiated_template"}]}   (op "list")
+//            {"kernels": [{"name", "location", "uninstantiated_template", "signature"}]}
+//                                                                              (op "list")
 //            {"error": {"kind": "clang" | "input" | "internal", "message": ...}}
 #pragma once
 
 namespace warpdiv::frontend::plugin_abi {
 
 /// Bumped whenever the request or reply changes: the loader refuses a plugin of another version.
-constexpr int kVersion = 4;
+constexpr int kVersion = 5;
 constexpr const char* kFileName = "libwarpdiv-frontend.so";
 constexpr const char* kVersionSymbol = "warpdiv_frontend_abi_version";
 constexpr const char* kRequestSymbol = "warpdiv_frontend_request";

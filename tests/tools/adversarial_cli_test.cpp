@@ -160,5 +160,32 @@ TEST(NoGuesses, AValueForAPointerIsRefused) {
   EXPECT_EQ(r.status, 0) << r.err;
 }
 
+// --arg takes the whole range of the parameter's type (an unsigned long long up to 2^64 - 1) and
+// Unicode parameter names. With u = 2^64 - 1 every thread passes `threadIdx.x < u`; with
+// n\u00f1 = 40 the 64 threads of one block split 40 / 24: warp 0 all in, warp 1 (32..63) 8 in.
+TEST(NoGuesses, ArgTakesTheParametersWholeRangeAndUnicodeNames) {
+  if (!reads_sources()) GTEST_SKIP() << "this warpdiv is built without the Clang front-end";
+  TempDir dir;
+  const std::string file = write(dir, "k.cu",
+                                 "__global__ void k(int* out, unsigned long long u, int \xc3\xb1, unsigned s) {\n"
+                                 "  if (threadIdx.x < u) out[threadIdx.x] = 1;\n"
+                                 "  if (threadIdx.x < \xc3\xb1) out[threadIdx.x] = 2;\n"
+                                 "}\n");
+  const std::vector<std::string> args = {"analyze", file, "--grid", "1", "--block", "\xc3\xb1+24",
+                                         "--arg", "u=18446744073709551615", "--arg", "\xc3\xb1=40",
+                                         "--arg", "s=4294967295", "--csv", "-"};
+  const CliResult r = run_warpdiv(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  // file,line,column,kind,iteration,warp_evaluations,divergent,...: line 2 never diverges, line 3
+  // diverges in warp 1 only.
+  EXPECT_TRUE(contains(r.out, ",2,3,if,,2,0,")) << r.out;
+  EXPECT_TRUE(contains(r.out, ",3,3,if,,2,1,")) << r.out;
+  // Out of the parameter's type: one line naming the type's range.
+  const std::vector<std::string> negative = {"analyze", file, "--grid", "1", "--block", "64",
+                                             "--arg", "u=5", "--arg", "\xc3\xb1=1", "--arg", "s=-1"};
+  expect_refusal(run_warpdiv(negative), BadInput{negative, "--arg s:"});
+  EXPECT_TRUE(contains(run_warpdiv(negative).err, "4294967295")) << run_warpdiv(negative).err;
+}
+
 }  // namespace
 }  // namespace warpdiv::testing

@@ -81,7 +81,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--arg", "N=1", "--arg", "N=2"},
                  "--arg N is given twice"},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--arg", "N=1.5"},
-                 "--arg N must be a decimal integer"},
+                 "--arg 'N' must be a decimal integer from -9223372036854775808 to 18446744073709551615"},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--warp-size", "48"},
                  "--warp-size must be a power of two from 1 to 64"},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--only-block", "4"},

@@ -141,9 +141,38 @@ TEST(LaunchExpression, ArgValues) {
   EXPECT_EQ(v.at("neg"), -5);
   EXPECT_EQ(v.at("_x1"), 3);
   EXPECT_EQ(v.at("min"), INT64_MIN);
-  for (const char* bad : {"N", "=3", "1N=3", "N=", "N=1e3", "N=0x10", "N=9223372036854775808",
-                          "N=-", "N-1=2"})
+  for (const char* bad : {"N", "=3", "1N=3", "N=", "N=1e3", "N=0x10", "N=18446744073709551616",
+                          "N=-9223372036854775809", "N=-", "N-1=2"})
     EXPECT_THROW(parse_arg_values({bad}), InvalidInput) << bad;
+  try {
+    parse_arg_values({"N=18446744073709551616"});
+  } catch (const InvalidInput& e) {
+    EXPECT_STREQ(e.what(), "--arg 'N' must be a decimal integer from -9223372036854775808 to "
+                           "18446744073709551615 (the parameter's type narrows it; got "
+                           "'18446744073709551616')");
+  }
+}
+
+// Issue 19: every 64-bit type's range (2^64 - 1 for an unsigned long long), and Unicode names
+// (UTF-8), as C++ allows them.
+TEST(LaunchExpression, ArgValuesTakeTheWholeRangeAndUnicodeNames) {
+  const ArgValues v = parse_arg_values({"u=18446744073709551615", "big=9223372036854775808",
+                                        "top=9223372036854775807", "\xc3\xb1=5"});
+  EXPECT_FALSE(v.at("u").fits_int64());
+  EXPECT_EQ(v.at("u").bits(), UINT64_MAX);
+  EXPECT_EQ(v.at("u").text(), "18446744073709551615");
+  EXPECT_FALSE(v.at("big").fits_int64());
+  EXPECT_EQ(v.at("big").bits(), std::uint64_t{1} << 63);
+  EXPECT_TRUE(v.at("top").fits_int64());
+  EXPECT_EQ(v.at("top").value, INT64_MAX);
+  EXPECT_EQ(evaluate_expression("--grid", "\xc3\xb1 * 2 + 1", v), 11);
+  try {
+    evaluate_expression("--grid", "u / 2", v);
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_STREQ(e.what(), "--grid 'u / 2': u = 18446744073709551615 is above 9223372036854775807, "
+                           "the largest value --grid and --block compute with");
+  }
   try {
     parse_arg_values({"N=1", "N=2"});
     FAIL();

@@ -8,15 +8,32 @@
 
 namespace warpdiv::cli {
 
-namespace {
-
+bool is_identifier_start(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return std::isalpha(u) || c == '_' || u >= 0x80;
+}
+bool is_identifier_char(char c) {
+  return is_identifier_start(c) || std::isdigit(static_cast<unsigned char>(c));
+}
 bool is_identifier(const std::string& name) {
-  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
-    return false;
+  if (name.empty() || !is_identifier_start(name[0])) return false;
   for (const char c : name)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+    if (!is_identifier_char(c)) return false;
   return true;
 }
+
+ArgValue ArgValue::above_int64(std::uint64_t bits) {
+  ArgValue v(static_cast<std::int64_t>(bits));
+  v.above_ = true;
+  return v;
+}
+std::string ArgValue::text() const { return above_ ? std::to_string(bits()) : std::to_string(value); }
+bool operator==(const ArgValue& a, const ArgValue& b) {
+  return a.fits_int64() == b.fits_int64() && a.value == b.value;
+}
+
+namespace {
+
 
 // Recursive descent over C's grammar for + - * / % and parentheses:
 //   sum := product (('+' | '-') product)*
@@ -142,15 +159,13 @@ class ExpressionParser {
           overflow();
         ++pos_;
       }
-      if (pos_ < text_.size() && (std::isalpha(static_cast<unsigned char>(text_[pos_])) ||
-                                  text_[pos_] == '_' || text_[pos_] == '.'))
+      if (pos_ < text_.size() && (is_identifier_start(text_[pos_]) || text_[pos_] == '.'))
         fail("'" + text_.substr(begin, pos_ + 1 - begin) +
              "' is not a decimal integer (only + - * / % ( ), integers and --arg names)");
       return value;
     }
-    while (pos_ < text_.size() &&
-           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
-      ++pos_;
+    if (pos_ < text_.size() && is_identifier_start(text_[pos_]))
+      while (pos_ < text_.size() && is_identifier_char(text_[pos_])) ++pos_;
     if (pos_ == begin) {
       if (pos_ == text_.size()) fail("expression ends early");
       fail("unexpected '" + text_.substr(pos_, 1) +
@@ -160,7 +175,10 @@ class ExpressionParser {
     const auto found = values_.find(name);
     if (found == values_.end())
       fail("unknown name '" + name + "' (give its value with --arg " + name + "=VALUE)");
-    return found->second;
+    if (!found->second.fits_int64())
+      fail(name + " = " + found->second.text() +
+           " is above 9223372036854775807, the largest value --grid and --block compute with");
+    return found->second.value;
   }
 
   const std::string& flag_;
@@ -185,26 +203,32 @@ ArgValues parse_arg_values(const std::vector<std::string>& pairs) {
     const auto equals = pair.find('=');
     const std::string name = pair.substr(0, equals);
     if (equals == std::string::npos || !is_identifier(name))
-      throw InvalidInput("--arg must be NAME=VALUE with NAME a C identifier (got '" + pair + "')");
+      throw InvalidInput("--arg must be NAME=VALUE with NAME a C identifier (got " +
+                         sim::quote_value(pair) + ")");
     const std::string text = pair.substr(equals + 1);
+    const bool negative = !text.empty() && text[0] == '-';
     std::size_t i = (!text.empty() && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
     bool digits = i < text.size();
-    std::int64_t magnitude = 0;  // accumulated negative so that INT64_MIN fits
+    std::uint64_t magnitude = 0;
     for (; i < text.size() && digits; ++i) {
       const char c = text[i];
-      if (c < '0' || c > '9' || __builtin_mul_overflow(magnitude, 10, &magnitude) ||
-          __builtin_sub_overflow(magnitude, c - '0', &magnitude))
+      if (c < '0' || c > '9' || __builtin_mul_overflow(magnitude, std::uint64_t{10}, &magnitude) ||
+          __builtin_add_overflow(magnitude, static_cast<std::uint64_t>(c - '0'), &magnitude))
         digits = false;
     }
-    const bool negative = !text.empty() && text[0] == '-';
-    if (digits && !negative && magnitude == std::numeric_limits<std::int64_t>::min())
-      digits = false;
+    constexpr std::uint64_t kMinMagnitude = std::uint64_t{1} << 63;  // of -2^63
+    if (digits && negative && magnitude > kMinMagnitude) digits = false;
     if (!digits)
-      throw InvalidInput("--arg " + name + " must be a decimal integer from " +
+      throw InvalidInput("--arg " + sim::quote_value(name) + " must be a decimal integer from " +
                          std::to_string(std::numeric_limits<std::int64_t>::min()) + " to " +
-                         std::to_string(std::numeric_limits<std::int64_t>::max()) + " (got '" +
-                         text + "')");
-    if (!values.emplace(name, negative ? magnitude : -magnitude).second)
+                         std::to_string(std::numeric_limits<std::uint64_t>::max()) +
+                         " (the parameter's type narrows it; got " + sim::quote_value(text) + ")");
+    const ArgValue value =
+        negative ? ArgValue(static_cast<std::int64_t>(0 - magnitude))
+        : magnitude > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
+            ? ArgValue::above_int64(magnitude)
+            : ArgValue(static_cast<std::int64_t>(magnitude));
+    if (!values.emplace(name, value).second)
       throw InvalidInput("--arg " + name + " is given twice");
   }
   return values;

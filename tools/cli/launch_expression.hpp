@@ -10,10 +10,33 @@
 
 namespace warpdiv::cli {
 
-/// --arg NAME=VALUE pairs, by name.
-using ArgValues = std::map<std::string, std::int64_t>;
+/// An --arg value: a decimal integer from -2^63 to 2^64 - 1 (every 64-bit type's range), held as
+/// an int64 where it fits and as its unsigned bits above 2^63 - 1.
+struct ArgValue {
+  ArgValue(std::int64_t v = 0) : value(v) {}  // NOLINT: implicit, as the integers it holds
+  static ArgValue above_int64(std::uint64_t bits);
+  /// The value as an int64; false above 2^63 - 1.
+  bool fits_int64() const { return !above_; }
+  std::int64_t value = 0;   // fits_int64()
+  std::uint64_t bits() const { return static_cast<std::uint64_t>(value); }
+  /// Decimal text ("18446744073709551615").
+  std::string text() const;
 
-/// Parses each "NAME=VALUE" (NAME a C identifier, VALUE a decimal integer that fits in 64 bits,
+ private:
+  bool above_ = false;
+};
+bool operator==(const ArgValue& a, const ArgValue& b);
+
+/// --arg NAME=VALUE pairs, by name.
+using ArgValues = std::map<std::string, ArgValue>;
+
+/// A name as C++ spells identifiers: a letter or '_' first, then letters, digits and '_'; any
+/// byte of a UTF-8 sequence (>= 0x80) counts as a letter (C++ allows Unicode identifiers: `ñ`).
+bool is_identifier(const std::string& name);
+bool is_identifier_start(char c);
+bool is_identifier_char(char c);
+
+/// Parses each "NAME=VALUE" (NAME an identifier, VALUE a decimal integer from -2^63 to 2^64 - 1,
 /// optionally signed). A repeated name or a malformed pair throws InvalidInput naming it.
 ArgValues parse_arg_values(const std::vector<std::string>& pairs);
 

@@ -27,7 +27,8 @@ namespace warpdiv::cli {
 void add_compiler_options(po::options_description& options, const std::string& compiler) {
   options.add_options()
       ("kernel", po::value<std::string>()->value_name("NAME"),
-       "the __global__ function of FILE.cu (needed when it defines several; a template as red<16>)")
+       "the __global__ function of FILE.cu (needed when it defines several; a template as red<16>, "
+       "an overload by its parameter types as 'ov(float*)')")
       ("define,D", po::value<std::vector<std::string>>()->value_name("NAME[=VALUE]")->composing(),
        ("a macro for " + compiler + ", as -D NAME=VALUE").c_str())
       ("include-dir,I", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
@@ -181,16 +182,13 @@ bool read_source_kernel(const po::variables_map& vm, ir::Kernel& kernel,
 std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues& values,
                                       const std::string& expressions) {
   std::set<std::string> used;
-  const auto starts_name = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
   for (std::size_t i = 0; i < expressions.size();) {
-    if (!starts_name(expressions[i])) {
+    if (!is_identifier_start(expressions[i])) {
       ++i;
       continue;
     }
     std::size_t end = i;
-    while (end < expressions.size() && (starts_name(expressions[end]) ||
-                                        std::isdigit(static_cast<unsigned char>(expressions[end]))))
-      ++end;
+    while (end < expressions.size() && is_identifier_char(expressions[end])) ++end;
     used.insert(expressions.substr(i, end - i));
     i = end;
   }
@@ -225,7 +223,9 @@ std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues&
       throw InvalidInput("kernel " + kernel.name + "'s parameter " + p.name + " (" +
                          ir::name(p.type) + ") needs a value: give --arg " + p.name + "=VALUE");
     try {
-      arguments.push_back(ir::Value::of(p.type, found->second));
+      const ArgValue& a = found->second;
+      arguments.push_back(a.fits_int64() ? ir::Value::of(p.type, a.value)
+                                         : ir::Value::of_unsigned(p.type, a.bits()));
     } catch (const InvalidInput& e) {
       throw InvalidInput("--arg " + p.name + ": " + e.what());
     }

@@ -1,0 +1,139 @@
+// `warpdiv analyze FILE.cu` on sources made to break the front-end (issue 19), through the real
+// binary: what is analysed prints its counts, what is refused exits 2 with one line naming the
+// limit; nothing crashes or hangs (the test's TIMEOUT is a generous bound). Expected figures are
+// worked out by hand in the comments.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/tools/cli_runner.hpp"
+
+namespace warpdiv::testing {
+namespace {
+
+bool reads_sources() {
+  static const bool reads = [] {
+    TempDir dir;
+    write_file(dir.file("k.cu"), "__global__ void k(int* p) { p[threadIdx.x] = 1; }\n");
+    const CliResult r = run_warpdiv({"analyze", dir.file("k.cu"), "--grid", "1", "--block", "32"});
+    return !contains(r.err, "without the Clang front-end");
+  }();
+  return reads;
+}
+
+#define SKIP_WITHOUT_FRONTEND()                                                         \
+  if (!reads_sources()) GTEST_SKIP() << "warpdiv was built without the Clang front-end"
+
+const std::vector<std::string> kLaunch = {"--grid", "1", "--block", "64"};
+
+CliResult analyze(const std::string& file, std::vector<std::string> more = {}) {
+  std::vector<std::string> args = {"analyze", file};
+  args.insert(args.end(), kLaunch.begin(), kLaunch.end());
+  args.insert(args.end(), more.begin(), more.end());
+  return run_warpdiv(args);
+}
+
+/// Exit 2, nothing on stdout, one line on stderr starting with "warpdiv: error: " + `start`.
+void expect_one_line_refusal(const CliResult& r, const std::string& start) {
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  ASSERT_FALSE(r.err.empty());
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+  EXPECT_EQ(r.err.rfind("warpdiv: error: " + start, 0), 0u) << r.err;
+}
+
+// 10,000 links: past a main thread's stack in Clang's parser; Clang 14's Sema is quadratic in the
+// chain (two scopes per link, walked by every name lookup), so 100,000 would take minutes.
+TEST(AdversarialFrontendCli, AnElseIfChainOf10000BranchesIsAnalysed) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  std::string source = "__global__ void k(int* out) {\n  int t = threadIdx.x;\n  int r = 0;\n";
+  for (int i = 0; i < 10'000; ++i)
+    source += std::string(i == 0 ? "  " : "  else ") + "if (t == " + std::to_string(i) +
+              ") r = " + std::to_string(i + 1) + ";\n";
+  write_file(dir.file("chain.cu"), source + "  out[t] = r;\n}\n");
+  const CliResult r = analyze(dir.file("chain.cu"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  // Link i (t == i, line 4 + i) is reached by threads t >= i of warps 0 (t < 32) and 1: warp
+  // evaluations 2 for i <= 31, 1 for i <= 63, then none; divergent unless one active lane is
+  // left (i = 31 in warp 0, i = 63 in warp 1) or none of the warp's lanes is i (warp 1, i <= 31);
+  // SIMD efficiency (64 - i) / (evaluations x 32).
+  EXPECT_TRUE(contains(r.out, "\n    4            2           1   100.0%    if (t == 0) r = 1;\n"))
+      << r.out.substr(0, 2000);
+  EXPECT_TRUE(contains(r.out, "\n   34            2           1    53.1%    else if (t == 30) r = 31;\n"));
+  EXPECT_TRUE(contains(r.out, "\n   35            2           0    51.6%    else if (t == 31) r = 32;\n"));
+  EXPECT_TRUE(contains(r.out, "\n   36            1           1   100.0%    else if (t == 32) r = 33;\n"));
+  EXPECT_TRUE(contains(r.out, "\n   67            1           0     3.1%    else if (t == 63) r = 64;\n"));
+  EXPECT_TRUE(contains(r.out, "\n   68            0           0        -    else if (t == 64) r = 65;\n"));
+  EXPECT_TRUE(contains(r.out, "\n10003            0           0        -    else if (t == 9999) r = 10000;\n"));
+}
+
+TEST(AdversarialFrontendCli, ThirtyThousandNestedIfsAreRefusedWithTheNestingLine) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  std::string source = "__global__ void k(int* out) {\n  int t = threadIdx.x; int r = 0;\n";
+  for (int i = 0; i < 30'000; ++i) source += "  if (t > " + std::to_string(i % 7) + ")\n";
+  write_file(dir.file("nested.cu"), source + "  r = 1;\n  out[t] = r;\n}\n");
+  // The 1,001st if in a row, on line 2 + 1,001.
+  expect_one_line_refusal(analyze(dir.file("nested.cu")),
+                          "nesting deeper than 1000 at " + dir.file("nested.cu") + ":1003:");
+}
+
+TEST(AdversarialFrontendCli, AConditionOf100000TermsIsRefusedWithTheNestingLine) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  std::string condition;
+  for (int i = 0; i < 100'000; ++i)
+    condition += std::string(i == 0 ? "" : " || ") + "t == " + std::to_string(i);
+  write_file(dir.file("or.cu"), "__global__ void k(int* out) {\n  int t = threadIdx.x; int r = 0;\n"
+                                "  if (" + condition + ") r = 1;\n  out[t] = r;\n}\n");
+  expect_one_line_refusal(analyze(dir.file("or.cu")),
+                          "nesting deeper than 10000 at " + dir.file("or.cu") + ":3:");
+}
+
+TEST(AdversarialFrontendCli, AMacroBombIsRefusedNamingTheTokenLimit) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  std::string source = "#define A0 x\n";
+  for (int i = 1; i <= 30; ++i)
+    source += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" +
+              std::to_string(i - 1) + "\n";
+  write_file(dir.file("bomb.cu"),
+             source + "__global__ void k(int* out) { int x = 0; int y = A30; out[0] = y; }\n");
+  const CliResult r = analyze(dir.file("bomb.cu"));
+  expect_one_line_refusal(r, "the preprocessor produced more than 20000000 tokens");
+  EXPECT_TRUE(contains(r.err, "macro")) << r.err;
+}
+
+TEST(AdversarialFrontendCli, ATenMebibyteSourceIsRefusedNamingTheSizeLimit) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  // 163,840 comment lines of 64 bytes (10 MiB), then a kernel of 54 bytes.
+  std::string source;
+  for (int i = 0; i < 163'840; ++i) source += "//" + std::string(61, 'x') + "\n";
+  write_file(dir.file("big.cu"), source + "__global__ void k(int* out) { out[threadIdx.x] = 1; }\n");
+  expect_one_line_refusal(analyze(dir.file("big.cu")),
+                          dir.file("big.cu") + " is 10485814 bytes, above the front-end's limit "
+                                               "of 4194304 bytes (4 MiB) for a source file\n");
+}
+
+TEST(AdversarialFrontendCli, OverloadedKernelsAreListedBySignatureAndChosenByIt) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  const std::string file = dir.file("ov.cu");
+  write_file(file,
+             "__global__ void ov(int* p) { p[threadIdx.x] = 1; }\n"
+             "__global__ void ov(float* p) { if (threadIdx.x < 40) p[threadIdx.x] = 2; }\n");
+  expect_one_line_refusal(analyze(file, {"--kernel", "ov"}),
+                          file + ": --kernel ov names 2 overloaded kernels (ov(int *), "
+                                 "ov(float *)): choose one by its parameter types, as --kernel "
+                                 "'ov(float *)'\n");
+  // ov(float*): threads 0..39 pass; warp 0 all of its 32, warp 1 8 of 32: divergent once.
+  const CliResult r = analyze(file, {"--kernel", "ov(float*)"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "warpdiv analyze: ov(float *) in ")) << r.out;
+}
+
+}  // namespace
+}  // namespace warpdiv::testing
