@@ -5,6 +5,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <unordered_set>
 
 #include <nlohmann/json.hpp>
 
@@ -354,40 +355,69 @@ Stmt read_stmt(const Kernel& k, const Reader& r, std::size_t stmt_count) {
   return s;
 }
 
-// The JSON text parsed, refusing what nlohmann would accept silently or fail on deep inside:
-// a key given twice in one object (nlohmann keeps one of them), nesting deeper than
-// model_limits::kMaxJsonDepth, and a number beyond a double's range.
-Json parse_model_json(const std::string& text) {
-  // The keys of each object being read, innermost last.
-  std::vector<std::set<std::string>> keys;
-  const auto check = [&](int depth, Json::parse_event_t event, Json& parsed) {
-    switch (event) {
-      case Json::parse_event_t::object_start:
-      case Json::parse_event_t::array_start:
-        if (depth >= model_limits::kMaxJsonDepth)
-          throw InvalidInput("kernel model JSON: nesting deeper than " +
-                             std::to_string(model_limits::kMaxJsonDepth) +
-                             " arrays and objects (a kernel model needs 6)");
-        if (event == Json::parse_event_t::object_start) keys.emplace_back();
-        break;
-      case Json::parse_event_t::object_end: keys.pop_back(); break;
-      case Json::parse_event_t::key:
-        if (!keys.back().insert(parsed.get<std::string>()).second)
-          throw InvalidInput("kernel model JSON: the key " + quote_value(parsed.get<std::string>()) +
-                             " appears twice in one object");
-        break;
-      default: break;
-    }
+// A first pass over the JSON text (nlohmann's SAX interface, linear, nothing built) refusing what
+// the DOM parser would accept silently or fail on deep inside: a key given twice in one object
+// (nlohmann keeps one of them), nesting deeper than model_limits::kMaxJsonDepth, and a number
+// beyond a double's range. (A parser callback would do it in the same pass, but nlohmann's
+// callback parser scans the whole enclosing array at each object's end: quadratic in a model's
+// arrays.)
+class JsonChecker {
+ public:
+  bool null() { return true; }
+  bool boolean(bool) { return true; }
+  bool number_integer(Json::number_integer_t) { return true; }
+  bool number_unsigned(Json::number_unsigned_t) { return true; }
+  bool number_float(Json::number_float_t, const std::string&) { return true; }
+  bool string(std::string&) { return true; }
+  bool binary(Json::binary_t&) { return true; }
+  bool start_object(std::size_t) {
+    open();
+    keys_.emplace_back();
     return true;
-  };
-  try {
-    return Json::parse(text, check);
-  } catch (const nlohmann::json::parse_error& e) {
+  }
+  bool key(std::string& key) {
+    if (!keys_.back().insert(key).second)
+      throw InvalidInput("kernel model JSON: the key " + quote_value(key) + " appears twice in one object");
+    return true;
+  }
+  bool end_object() {
+    keys_.pop_back();
+    --depth_;
+    return true;
+  }
+  bool start_array(std::size_t) {
+    open();
+    return true;
+  }
+  bool end_array() {
+    --depth_;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
+    if (e.id == 406)  // out_of_range: a number beyond a double's range ("version": 1e400)
+      throw InvalidInput(std::string("kernel model JSON: a number out of range (a double's range "
+                                     "is about -1.8e308 to 1.8e308): ") + e.what());
     throw InvalidInput(std::string("kernel model JSON: not valid JSON: ") + e.what());
-  } catch (const nlohmann::json::exception& e) {
-    // out_of_range 406: a number beyond a double's range ("version": 1e400).
-    throw InvalidInput(std::string("kernel model JSON: a number out of range (a double's range "
-                                   "is about -1.8e308 to 1.8e308): ") + e.what());
+  }
+
+ private:
+  void open() {
+    if (++depth_ > model_limits::kMaxJsonDepth)
+      throw InvalidInput("kernel model JSON: nesting deeper than " +
+                         std::to_string(model_limits::kMaxJsonDepth) +
+                         " arrays and objects (a kernel model needs 6)");
+  }
+  int depth_ = 0;
+  std::vector<std::unordered_set<std::string>> keys_;  // of each object being read, innermost last
+};
+
+Json parse_model_json(const std::string& text) {
+  JsonChecker checker;
+  Json::sax_parse(text, &checker);
+  try {
+    return Json::parse(text);
+  } catch (const nlohmann::json::exception& e) {  // the check above has refused every error
+    throw InvalidInput(std::string("kernel model JSON: not valid JSON: ") + e.what());
   }
 }
 
