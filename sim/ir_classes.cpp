@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -856,6 +857,44 @@ ClassesUnproven::ClassesUnproven(ClassRefusal refusal)
     : InvalidInput(refusal.message()), refusal_(std::move(refusal)) {}
 
 
+const StatementCounts& SparseCounts::operator[](std::size_t id) const {
+  static const StatementCounts zero;
+  const auto it = std::lower_bound(entries_.begin(), entries_.end(), id,
+                                   [](const auto& entry, std::size_t wanted) { return entry.first < wanted; });
+  return it != entries_.end() && it->first == id ? it->second : zero;
+}
+
+void SparseCounts::set(std::size_t id, const StatementCounts& counts) {
+  if (id >= size_) throw std::logic_error("SparseCounts: statement " + std::to_string(id) + " out of range");
+  if (entries_.empty() || entries_.back().first < id) {  // the usual case: ids in increasing order
+    entries_.emplace_back(id, counts);
+    return;
+  }
+  const auto it = std::lower_bound(entries_.begin(), entries_.end(), id,
+                                   [](const auto& entry, std::size_t wanted) { return entry.first < wanted; });
+  if (it != entries_.end() && it->first == id)
+    it->second = counts;
+  else
+    entries_.emplace(it, id, counts);
+}
+
+bool operator==(const SparseCounts& a, const SparseCounts& b) {
+  if (a.size_ != b.size_) return false;
+  for (std::size_t i = 0, j = 0; i < a.entries_.size() || j < b.entries_.size();) {
+    // Entries of zeros count as absent.
+    const bool take_a = j == b.entries_.size() || (i < a.entries_.size() && a.entries_[i].first < b.entries_[j].first);
+    const bool take_b = i == a.entries_.size() || (j < b.entries_.size() && b.entries_[j].first < a.entries_[i].first);
+    if (take_a) {
+      if (!(a.entries_[i++].second == StatementCounts{})) return false;
+    } else if (take_b) {
+      if (!(b.entries_[j++].second == StatementCounts{})) return false;
+    } else if (!(a.entries_[i++].second == b.entries_[j++].second)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits limits) {
   validate(kernel);
   validate(launch, kernel, limits);
@@ -1153,10 +1192,10 @@ std::vector<IterationClass> iteration_classes(const Kernel& kernel, const detail
       c.last = piece.last;
       c.merged = piece.merged;
       const Count times = piece.merged ? blocks : checked_mul(Count{c.size()}, blocks);
-      c.statements.resize(stmts);
+      c.statements = SparseCounts(stmts);
       bool others = false;
       for (std::size_t j = 0; j < shape.statements.size(); ++j) {
-        c.statements[static_cast<std::size_t>(shape.statements[j])] = scaled(piece.counts[j], times);
+        c.statements.set(static_cast<std::size_t>(shape.statements[j]), scaled(piece.counts[j], times));
         if (j != own && piece.counts[j].evaluations != 0) others = true;
       }
       const detail::Counts64& condition = piece.counts[own];

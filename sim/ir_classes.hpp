@@ -123,6 +123,26 @@ constexpr std::size_t kMaxOutcomeCells = std::size_t{1} << 20;
 /// the block) are summed: iteration k of a class is the k-th iteration of every instance; their
 /// classes are refined to the common breakpoints. The classes of a loop partition iterations
 /// 0 .. N of the block class, N the longest instance's last (exit) check.
+/// Counts indexed by StmtId where only some statements have any (those inside one loop): stored
+/// sparsely, so that a kernel of many loops keeps memory linear. Reading an id without counts
+/// gives zeros.
+class SparseCounts {
+ public:
+  SparseCounts() = default;
+  explicit SparseCounts(std::size_t size) : size_(size) {}
+  /// The counts of statement `id` (< size()); zeros where none were set.
+  const StatementCounts& operator[](std::size_t id) const;
+  /// Sets the counts of `id` (< size(); cheapest in increasing order of ids).
+  void set(std::size_t id, const StatementCounts& counts);
+  /// The number of statements (kernel.stmts.size()).
+  std::size_t size() const { return size_; }
+  friend bool operator==(const SparseCounts& a, const SparseCounts& b);
+
+ private:
+  std::size_t size_ = 0;
+  std::vector<std::pair<std::size_t, StatementCounts>> entries_;  // by id, increasing
+};
+
 struct IterationClass {
   StmtId loop = kNone;
   std::uint64_t first = 0, last = 0;  // 0-based iterations of `loop` in this class (inclusive)
@@ -141,7 +161,7 @@ struct IterationClass {
   /// summed over its iterations), zeros elsewhere; the sum over a loop's classes is the block
   /// class's count of each such statement. Barrier statements: warp evaluations and active lanes
   /// only (block_executions and the partial fields are per block: see BlockClass::statements).
-  std::vector<StatementCounts> statements;
+  SparseCounts statements;
   /// [warp * kernel.stmts.size() + StmtId]: in ONE iteration of this class (every iteration of it
   /// alike), in the representative block, how warp w evaluated each condition inside `loop`
   /// (summed over the loop's instances: Mixed when they differ); NotReached elsewhere. Empty when

@@ -223,17 +223,17 @@ TEST(SourceReport, ByClassCsvAndTextListIterationClasses) {
   body.first = 0;
   body.last = 1;
   body.definition = "p in [0, 1] (all)";
-  body.statements.resize(n);
-  body.statements[static_cast<std::size_t>(g.loop)] = {4, 0, 96, 96, 0, 0};
-  body.statements[static_cast<std::size_t>(g.step)] = {4, 0, 96, 0, 0, 0};
-  body.statements[static_cast<std::size_t>(g.guard)] = {4, 2, 96, 80, 0, 0};
-  body.statements[static_cast<std::size_t>(g.barrier)] = {4, 0, 80, 0, 2, 2};
+  body.statements = ir::SparseCounts(n);
+  body.statements.set(static_cast<std::size_t>(g.loop), {4, 0, 96, 96, 0, 0});
+  body.statements.set(static_cast<std::size_t>(g.step), {4, 0, 96, 0, 0, 0});
+  body.statements.set(static_cast<std::size_t>(g.guard), {4, 2, 96, 80, 0, 0});
+  body.statements.set(static_cast<std::size_t>(g.barrier), {4, 0, 80, 0, 2, 2});
   ir::IterationClass exit = body;
   exit.first = exit.last = 2;
   exit.definition = "p = 2 (exit)";
   exit.exit = true;
-  exit.statements.assign(n, {});
-  exit.statements[static_cast<std::size_t>(g.loop)] = {2, 0, 48, 0, 0, 0};
+  exit.statements = ir::SparseCounts(n);
+  exit.statements.set(static_cast<std::size_t>(g.loop), {2, 0, 48, 0, 0, 0});
   c.iteration_classes = {body, exit};
   add_block_classes(report, g.kernel, run.launch, {c}, {});
   EXPECT_EQ(source_class_csv_header(),

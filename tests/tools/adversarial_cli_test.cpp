@@ -7,7 +7,10 @@
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
+
 #include "kernels/probe.hpp"
+#include "sim/ir_json.hpp"
 #include "sim/errors.hpp"
 #include "tests/tools/cli_runner.hpp"
 
@@ -158,6 +161,61 @@ TEST(NoGuesses, AValueForAPointerIsRefused) {
   const CliResult r = run_warpdiv({"analyze", file, "--grid", "out", "--block", "32", "--arg",
                                    "n=4", "--arg", "out=2"});
   EXPECT_EQ(r.status, 0) << r.err;
+}
+
+// Memory grows with the kernel, not faster: 10,000 small loops one after the other (3.7 GB and
+// exit 1 before issue 19) are counted in well under 1 GB. The peak is the largest child this test
+// process waited for (getrusage: warpdiv, or the front-end's child).
+TEST(Memory, TenThousandSmallLoopsAreCountedUnderOneGigabyte) {
+  if (!reads_sources()) GTEST_SKIP() << "this warpdiv is built without the Clang front-end";
+  TempDir dir;
+  std::string text = "__global__ void k(int* out) {\n  int t = threadIdx.x; int r = 0;\n";
+  for (int i = 0; i < 10000; ++i) {
+    const std::string v = "i" + std::to_string(i);
+    text += "  for (int " + v + " = 0; " + v + " < (t & 3); ++" + v + ") r += 1;\n";
+  }
+  text += "  out[t] = r;\n}\n";
+  const std::string file = write(dir, "loops.cu", text);
+  // Each loop: thread t runs t & 3 iterations, so each of the 2 warps tests it 4 times (the last
+  // with only the lanes of t & 3 = 3 left, all leaving) and diverges in the first 3: 8 and 6.
+  const CliResult r = run_warpdiv({"analyze", file, "--grid", "1", "--block", "64", "--csv", "-"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, ",3,3,for,,8,6,")) << r.out.substr(0, 2000);
+  EXPECT_TRUE(contains(r.out, ",10002,3,for,,8,6,")) << r.out.substr(0, 2000);
+  rusage usage{};
+  ASSERT_EQ(getrusage(RUSAGE_CHILDREN, &usage), 0);
+  EXPECT_LT(usage.ru_maxrss, 1024L * 1024L) << "peak resident memory " << usage.ru_maxrss << " KB";
+}
+
+// A saved model of an else-if chain of 50,000 branches (the engines' side; Clang 14 itself is
+// quadratic in such a chain; 100,000 are counted in tests/sim/ir_limits_test.cpp, but their saved
+// model passes the 64 MiB limit on an input file) is read, counted and reported: 64 threads take one branch each, so
+// test i is reached by 2 warps below 32, by 1 below 64 (see tests/sim/ir_limits_test.cpp).
+TEST(LongChains, AModelOfAnElseIfChainOf50000BranchesIsCounted) {
+  namespace ir = sim::ir;
+  ir::Kernel k;
+  k.name = "chain";
+  k.files.push_back(ir::SourceFile{"chain.cu", {}});
+  const ir::LocalId t = k.add_local("t", ir::ScalarType::I32);
+  const ir::LocalId r = k.add_local("r", ir::ScalarType::I32);
+  const ir::StmtId declare_t = k.declare(t, k.cast(ir::ScalarType::I32, k.builtin(ir::Builtin::ThreadIdxX)));
+  ir::StmtId next = k.assign(r, k.constant(ir::ScalarType::I32, -1));
+  for (int i = 49999; i >= 0; --i) {
+    const ir::SourceRange at{0, static_cast<std::uint32_t>(i) + 3, 3, static_cast<std::uint32_t>(i) + 3, 20};
+    next = k.if_(k.binary(ir::BinaryOp::Eq, k.local(t), k.constant(ir::ScalarType::I32, i)),
+                 k.assign(r, k.constant(ir::ScalarType::I32, i + 1)), next, at);
+  }
+  k.root = k.block({declare_t, next});
+  TempDir dir;
+  write_file(dir.file("chain.json"), ir::to_json(k));
+  const CliResult out = run_warpdiv({"analyze", "--model", dir.file("chain.json"), "--grid", "1",
+                                     "--block", "64", "--csv", "-"});
+  ASSERT_EQ(out.status, 0) << out.err;
+  EXPECT_TRUE(contains(out.out, "chain.cu,3,3,if,,2,1,")) << out.out.substr(0, 2000);      // test 0
+  EXPECT_TRUE(contains(out.out, "chain.cu,35,3,if,,1,1,")) << out.out.substr(0, 2000);     // test 32
+  EXPECT_TRUE(contains(out.out, "chain.cu,66,3,if,,1,0,")) << out.out.substr(0, 2000);     // test 63
+  EXPECT_TRUE(contains(out.out, "chain.cu,67,3,if,,0,0,")) << out.out.substr(0, 2000);     // test 64
+  EXPECT_TRUE(contains(out.out, "chain.cu,50002,3,if,,0,0,")) << out.out.substr(0, 2000);  // last
 }
 
 // --arg takes the whole range of the parameter's type (an unsigned long long up to 2^64 - 1) and
