@@ -361,6 +361,11 @@ Stmt read_stmt(const Kernel& k, const Reader& r, std::size_t stmt_count) {
 // beyond a double's range. (A parser callback would do it in the same pass, but nlohmann's
 // callback parser scans the whole enclosing array at each object's end: quadratic in a model's
 // arrays.)
+std::string short_text(const std::string& text) {
+  constexpr std::size_t kMost = 300;
+  return text.size() <= kMost ? text : text.substr(0, kMost) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
 class JsonChecker {
  public:
   bool null() { return true; }
@@ -393,11 +398,12 @@ class JsonChecker {
     --depth_;
     return true;
   }
+  // nlohmann's message quotes what it last read, which may be long: cut (escaped, one line).
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
     if (e.id == 406)  // out_of_range: a number beyond a double's range ("version": 1e400)
-      throw InvalidInput(std::string("kernel model JSON: a number out of range (a double's range "
-                                     "is about -1.8e308 to 1.8e308): ") + e.what());
-    throw InvalidInput(std::string("kernel model JSON: not valid JSON: ") + e.what());
+      throw InvalidInput("kernel model JSON: a number out of range (a double's range is about "
+                         "-1.8e308 to 1.8e308): " + short_text(e.what()));
+    throw InvalidInput("kernel model JSON: not valid JSON: " + short_text(e.what()));
   }
 
  private:
@@ -417,7 +423,7 @@ Json parse_model_json(const std::string& text) {
   try {
     return Json::parse(text);
   } catch (const nlohmann::json::exception& e) {  // the check above has refused every error
-    throw InvalidInput(std::string("kernel model JSON: not valid JSON: ") + e.what());
+    throw InvalidInput("kernel model JSON: not valid JSON: " + short_text(e.what()));
   }
 }
 

@@ -186,6 +186,15 @@ TEST(IrJson, NestingDeeperThanTheLimitIsRefused) {
             "kernel model JSON: nesting deeper than 1000" + statements + " (/kernel/stmts/28998)");
 }
 
+// Found by fuzz_model_json: nlohmann's parse error quotes the token it last read, here 1,500
+// bytes; the message keeps one short line.
+TEST(IrJson, AParseErrorOnALongTokenStaysShort) {
+  const std::string message = refusal("{\"a\": \"x" + std::string(1500, '\t') + "\"}");
+  EXPECT_EQ(message.rfind("kernel model JSON: not valid JSON: [json.exception.parse_error.101]", 0), 0u)
+      << message;
+  EXPECT_LT(message.size(), 450u) << message;
+}
+
 TEST(IrJson, DeepJsonIsRefusedWithoutRecursion) {
   // 64 arrays in one another are read (and refused for what they are); 65 are too deep. A million
   // costs nothing more: the parse stops at the 65th.

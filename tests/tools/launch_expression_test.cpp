@@ -155,6 +155,21 @@ TEST(LaunchExpression, ArgValues) {
 
 // Issue 19: every 64-bit type's range (2^64 - 1 for an unsigned long long), and Unicode names
 // (UTF-8), as C++ allows them.
+// Found by fuzz_launch_expression: a name of 450 bytes >= 0x80 (identifier bytes since names may be
+// Unicode) was quoted whole; and by fuzz_model_json: nlohmann's parse error quoted 1,500 bytes.
+TEST(LaunchExpression, ALongUnknownNameIsQuotedShort) {
+  const std::string name(450, '\xfa');
+  try {
+    evaluate_expression("--grid", "((" + name + "))", {});
+    FAIL();
+  } catch (const InvalidInput& e) {
+    const std::string what = e.what();
+    EXPECT_LT(what.size(), 1100u) << what;  // each byte escaped as \xfa: 4 characters
+    EXPECT_NE(what.find("unknown name '"), std::string::npos) << what;
+    EXPECT_NE(what.find("(give its value with --arg NAME=VALUE)"), std::string::npos) << what;
+  }
+}
+
 TEST(LaunchExpression, ArgValuesTakeTheWholeRangeAndUnicodeNames) {
   const ArgValues v = parse_arg_values({"u=18446744073709551615", "big=9223372036854775808",
                                         "top=9223372036854775807", "\xc3\xb1=5"});
@@ -170,7 +185,7 @@ TEST(LaunchExpression, ArgValuesTakeTheWholeRangeAndUnicodeNames) {
     evaluate_expression("--grid", "u / 2", v);
     FAIL();
   } catch (const InvalidInput& e) {
-    EXPECT_STREQ(e.what(), "--grid 'u / 2': u = 18446744073709551615 is above 9223372036854775807, "
+    EXPECT_STREQ(e.what(), "--grid 'u / 2': 'u' = 18446744073709551615 is above 9223372036854775807, "
                            "the largest value --grid and --block compute with");
   }
   try {

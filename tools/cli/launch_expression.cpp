@@ -174,9 +174,10 @@ class ExpressionParser {
     const std::string name = text_.substr(begin, pos_ - begin);
     const auto found = values_.find(name);
     if (found == values_.end())
-      fail("unknown name '" + name + "' (give its value with --arg " + name + "=VALUE)");
+      fail("unknown name " + sim::quote_value(name) + " (give its value with --arg " +
+           (name.size() <= 60 ? name : std::string("NAME")) + "=VALUE)");
     if (!found->second.fits_int64())
-      fail(name + " = " + found->second.text() +
+      fail(sim::quote_value(name) + " = " + found->second.text() +
            " is above 9223372036854775807, the largest value --grid and --block compute with");
     return found->second.value;
   }
