@@ -879,20 +879,7 @@ void SparseCounts::set(std::size_t id, const StatementCounts& counts) {
 }
 
 bool operator==(const SparseCounts& a, const SparseCounts& b) {
-  if (a.size_ != b.size_) return false;
-  for (std::size_t i = 0, j = 0; i < a.entries_.size() || j < b.entries_.size();) {
-    // Entries of zeros count as absent.
-    const bool take_a = j == b.entries_.size() || (i < a.entries_.size() && a.entries_[i].first < b.entries_[j].first);
-    const bool take_b = i == a.entries_.size() || (j < b.entries_.size() && b.entries_[j].first < a.entries_[i].first);
-    if (take_a) {
-      if (!(a.entries_[i++].second == StatementCounts{})) return false;
-    } else if (take_b) {
-      if (!(b.entries_[j++].second == StatementCounts{})) return false;
-    } else if (!(a.entries_[i++].second == b.entries_[j++].second)) {
-      return false;
-    }
-  }
-  return true;
+  return a.size_ == b.size_ && a.entries_ == b.entries_;
 }
 
 ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits limits) {

@@ -132,7 +132,8 @@ class SparseCounts {
   explicit SparseCounts(std::size_t size) : size_(size) {}
   /// The counts of statement `id` (< size()); zeros where none were set.
   const StatementCounts& operator[](std::size_t id) const;
-  /// Sets the counts of `id` (< size(); cheapest in increasing order of ids).
+  /// Sets the counts of `id` (< size(); cheapest in increasing order of ids). Two tables are
+  /// equal when they have the same size and the same ids set to the same counts.
   void set(std::size_t id, const StatementCounts& counts);
   /// The number of statements (kernel.stmts.size()).
   std::size_t size() const { return size_; }

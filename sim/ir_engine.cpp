@@ -1239,7 +1239,7 @@ void WarpMachine::watch_repeat(StmtId loop, std::unique_ptr<RepeatWatch>& watch,
                                LaneMask in) {
   if (watch == nullptr) {
     watch = std::make_unique<RepeatWatch>();
-    watch->written = written_in_loop(k_, loop);
+    watch->written = &written_in(loop);
   } else if ((heads & (heads - 1)) != 0) {
     // Compared every 16th head: a cycle of period p is still found, within 16 p heads of a save.
     if (((heads - watch->saved_at) & 15) == 0 && same_state(*watch, in))
@@ -1252,13 +1252,20 @@ void WarpMachine::watch_repeat(StmtId loop, std::unique_ptr<RepeatWatch>& watch,
   }
 }
 
+const std::vector<LocalId>& WarpMachine::written_in(StmtId loop) {
+  if (written_in_.empty()) written_in_.resize(k_.stmts.size());
+  auto& written = written_in_[static_cast<std::size_t>(loop)];
+  if (written == nullptr) written = std::make_unique<std::vector<LocalId>>(written_in_loop(k_, loop));
+  return *written;
+}
+
 void WarpMachine::save_state(RepeatWatch& w, LaneMask in) {
   w.in = in;
-  w.values.assign(w.written.size() * std::size_t(lanes_), 0);
-  w.defined.assign(w.written.size(), 0);
-  for (std::size_t i = 0; i < w.written.size(); ++i) {
-    const LocalState& st = locals_[w.written[i]];
-    const std::uint64_t* lanes = local_lanes(w.written[i]);
+  w.values.assign(w.written->size() * std::size_t(lanes_), 0);
+  w.defined.assign(w.written->size(), 0);
+  for (std::size_t i = 0; i < w.written->size(); ++i) {
+    const LocalState& st = locals_[(*w.written)[i]];
+    const std::uint64_t* lanes = local_lanes((*w.written)[i]);
     w.defined[i] = st.defined;
     for (int l = 0; l < lanes_; ++l)
       if (st.defined >> l & 1) w.values[i * std::size_t(lanes_) + l] = st.uniform ? st.value : lanes[l];
@@ -1267,10 +1274,10 @@ void WarpMachine::save_state(RepeatWatch& w, LaneMask in) {
 
 bool WarpMachine::same_state(const RepeatWatch& w, LaneMask in) const {
   if (in != w.in) return false;
-  for (std::size_t i = 0; i < w.written.size(); ++i) {
-    const LocalState& st = locals_[w.written[i]];
+  for (std::size_t i = 0; i < w.written->size(); ++i) {
+    const LocalState& st = locals_[(*w.written)[i]];
     if (st.defined != w.defined[i]) return false;
-    const std::uint64_t* lanes = local_lanes_.data() + std::size_t(w.written[i]) * kMaxLanes;
+    const std::uint64_t* lanes = local_lanes_.data() + std::size_t((*w.written)[i]) * kMaxLanes;
     for (int l = 0; l < lanes_; ++l)
       if ((st.defined >> l & 1) && (st.uniform ? st.value : lanes[l]) != w.values[i * std::size_t(lanes_) + l])
         return false;

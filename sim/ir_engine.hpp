@@ -323,11 +323,14 @@ class WarpMachine {
   struct RepeatWatch {
     std::uint64_t heads = 0, saved_at = 0;
     LaneMask in = 0;
-    std::vector<LocalId> written;            // locals the loop's body, condition and step write
+    const std::vector<LocalId>* written = nullptr;  // written_in(loop)
     std::vector<std::uint64_t> values;       // [written][lane], undefined lanes 0
     std::vector<LaneMask> defined;           // [written]
   };
   void watch_repeat(StmtId loop, std::unique_ptr<RepeatWatch>& watch, std::uint64_t heads, LaneMask in);
+  // The locals a loop's body, condition and step write, found once per loop (when first watched).
+  const std::vector<LocalId>& written_in(StmtId loop);
+  std::vector<std::unique_ptr<std::vector<LocalId>>> written_in_;  // [StmtId], made on demand
   void save_state(RepeatWatch& w, LaneMask in);
   bool same_state(const RepeatWatch& w, LaneMask in) const;
   [[noreturn]] void never_ends(StmtId loop, LaneMask in, std::uint64_t period) const;

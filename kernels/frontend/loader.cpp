@@ -171,9 +171,9 @@ std::string ask_isolated(const Plugin& p, const std::string& request, const std:
   if (timed_out)
     throw InvalidInput("Clang did not finish reading " + file + " within " +
                        std::to_string(kFrontendSeconds) +
-                       " s, the front-end's time limit; it was stopped (Clang 14's name lookup "
-                       "is quadratic in an else-if chain: 10,000 branches take about 8 s, 30,000 "
-                       "over a minute)");
+                       " s, the front-end's time limit; it was stopped (one known cause: Clang 14's "
+                       "name lookup is quadratic in an else-if chain, 10,000 branches take about "
+                       "8 s and 30,000 over a minute)");
   if (WIFSIGNALED(status)) {
     const int signal = WTERMSIG(status);
     throw InvalidInput("Clang could not read " + file + ": it stopped on signal " +
