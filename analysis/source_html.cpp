@@ -21,8 +21,8 @@ constexpr double kClassCell = 24;   // px per column of a warp x iteration-class
 constexpr double kGridCell = 26;    // px per segment of the class grid
 constexpr const char* kMixed = "#9AC8E6";  // uniform in each instance, not in all of them
 // A class's colour: the report palette, then greys.
-constexpr const char* kClassColours[] = {html::colour::kInterior, html::colour::kRightEdge,
-                                         html::colour::kBottomEdge, html::colour::kCorner,
+constexpr const char* kClassColours[] = {html::colour::kClass1, html::colour::kClass2,
+                                         html::colour::kClass3, html::colour::kClass4,
                                          "#F0E442", "#56B4E9", "#999999", "#000000"};
 // A class number written on each of those is white on the blue and the black (else the page's).
 constexpr bool kWhiteClassNumber[] = {false, false, false, true, false, false, false, true};

@@ -13,13 +13,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "analysis/lecture_source.hpp"
+#include "analysis/lecture/lecture_source.hpp"
 
 namespace {
 
-using warpdiv::sim::LaunchConfig;
+using warpdiv::lecture::LaunchConfig;
 
-constexpr std::int64_t kMaxSize = warpdiv::sim::limits::kMaxSize;  // 2^31 - 1
+constexpr std::int64_t kMaxSize = warpdiv::lecture::limits::kMaxSize;  // 2^31 - 1
 
 // Args: width, tile, warp size. Target: under 1 ms per launch at any size (issue 11).
 void BM_LectureCounts(benchmark::State& state) {
@@ -47,7 +47,7 @@ void BM_LectureReplay(benchmark::State& state) {
   const LaunchConfig config = LaunchConfig::square(state.range(0), static_cast<int>(state.range(1)));
   warpdiv::sim::ir::ReplayOptions options;
   options.threads = static_cast<unsigned>(state.range(2));
-  const double warp_phases = warpdiv::sim::to_double(warpdiv::sim::Geometry(config).warp_phases());
+  const double warp_phases = warpdiv::sim::to_double(warpdiv::lecture::Geometry(config).warp_phases());
   const double evaluations = warpdiv::sim::to_double(warpdiv::analysis::lecture_replay_cost(config));
   for (auto _ : state) benchmark::DoNotOptimize(warpdiv::analysis::lecture_replay(config, options));
   state.counters["warp_phases_per_s"] = benchmark::Counter(

@@ -2,7 +2,7 @@
 // device code and the host-only sources).
 #pragma once
 
-#include "sim/conditions.hpp"
+#include "analysis/lecture/conditions.hpp"
 
 namespace warpdiv::kernels::detail {
 
@@ -13,7 +13,7 @@ constexpr int kWarpPhasesField = 2;
 constexpr int kDivergentField = 3;
 constexpr int kCounterFields = 4;
 constexpr int kDisjointClasses = 4;
-constexpr int kHazardIndex = sim::kConditionCount * kDisjointClasses * kCounterFields;
+constexpr int kHazardIndex = lecture::kConditionCount * kDisjointClasses * kCounterFields;
 constexpr int kCounterCount = kHazardIndex + 1;
 
 #ifdef __CUDACC__

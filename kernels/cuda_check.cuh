@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "kernels/tiled_matmul.hpp"
+#include "kernels/device.hpp"
 
 namespace warpdiv::kernels::detail {
 

@@ -11,11 +11,11 @@
 #include "kernels/launchers.cuh"
 #include "kernels/tiled_matmul.hpp"
 #include "sim/errors.hpp"
-#include "sim/launch.hpp"
+#include "analysis/lecture/launch.hpp"
 
 namespace warpdiv::kernels::detail {
 
-constexpr int kTileCount = sim::limits::kMaxTile;  // T = 1 .. 32
+constexpr int kTileCount = lecture::limits::kMaxTile;  // T = 1 .. 32
 
 /// make_tile_table<Entry, Maker>(): {Maker::template make<1>(), ..., Maker::template make<32>()}.
 template <typename Entry, typename Maker, int... Index>
@@ -27,7 +27,7 @@ template <typename Entry, typename Maker>
 const Entry& tile_entry(int tile) {
   static const std::array<Entry, kTileCount> table =
       make_tile_table<Entry, Maker>(std::make_integer_sequence<int, kTileCount>{});
-  if (tile < sim::limits::kMinTile || tile > sim::limits::kMaxTile)
+  if (tile < lecture::limits::kMinTile || tile > lecture::limits::kMaxTile)
     throw InvalidInput("tile must be an integer from 1 to 32 (got " + std::to_string(tile) + ")");
   return table[static_cast<std::size_t>(tile - 1)];
 }

@@ -8,7 +8,7 @@
 
 #include "kernels/counter_layout.hpp"
 #include "kernels/tiled_matmul.hpp"
-#include "sim/conditions.hpp"
+#include "analysis/lecture/conditions.hpp"
 
 namespace warpdiv::kernels::detail {
 

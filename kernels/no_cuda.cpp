@@ -13,12 +13,13 @@ namespace {
 struct TiledMatmul::State {};
 
 bool built_with_cuda() { return false; }
+void open_device() { no_cuda(); }
 DeviceInfo query_device() { no_cuda(); }
 KernelResources kernel_resources(Kernel, int) { no_cuda(); }
 
-TiledMatmul::TiledMatmul(const sim::LaunchConfig&, bool) { no_cuda(); }
+TiledMatmul::TiledMatmul(const lecture::LaunchConfig&, bool) { no_cuda(); }
 TiledMatmul::~TiledMatmul() = default;
-const sim::LaunchConfig& TiledMatmul::config() const { no_cuda(); }
+const lecture::LaunchConfig& TiledMatmul::config() const { no_cuda(); }
 bool TiledMatmul::with_records() const { no_cuda(); }
 void TiledMatmul::upload(const std::vector<float>&, const std::vector<float>&) { no_cuda(); }
 std::vector<float> TiledMatmul::run_checked() { no_cuda(); }

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "kernels/probe_source.hpp"
-#include "kernels/tiled_matmul.hpp"
+#include "kernels/device.hpp"
 #include "sim/ir.hpp"
 #include "sim/ir_replay.hpp"
 #include "sim/ir_trace.hpp"

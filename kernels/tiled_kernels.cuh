@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "kernels/launchers.cuh"
-#include "sim/lane_agreement.hpp"
+#include "analysis/lecture/lane_agreement.hpp"
 
 namespace warpdiv::kernels {
 
@@ -90,14 +90,14 @@ __global__ void tiled_matmul_unchecked(const float* __restrict__ M, const float*
 namespace detail {
 
 // The device and the model must index conditions and classes the same way.
-static_assert(static_cast<int>(sim::Condition::load_M) == 0 &&
-              static_cast<int>(sim::Condition::load_N) == 1 &&
-              static_cast<int>(sim::Condition::compute) == 2 &&
-              static_cast<int>(sim::Condition::store) == 3);
-static_assert(static_cast<int>(sim::BlockClass::interior) == 0 &&
-              static_cast<int>(sim::BlockClass::right_edge) == 1 &&
-              static_cast<int>(sim::BlockClass::bottom_edge) == 2 &&
-              static_cast<int>(sim::BlockClass::corner) == 3);
+static_assert(static_cast<int>(lecture::Condition::load_M) == 0 &&
+              static_cast<int>(lecture::Condition::load_N) == 1 &&
+              static_cast<int>(lecture::Condition::compute) == 2 &&
+              static_cast<int>(lecture::Condition::store) == 3);
+static_assert(static_cast<int>(lecture::BlockClass::interior) == 0 &&
+              static_cast<int>(lecture::BlockClass::right_edge) == 1 &&
+              static_cast<int>(lecture::BlockClass::bottom_edge) == 2 &&
+              static_cast<int>(lecture::BlockClass::corner) == 3);
 
 __device__ inline int block_class_of_this_block() {
   const bool right = blockIdx.x == gridDim.x - 1;
@@ -115,13 +115,13 @@ __global__ void tiled_matmul_instrumented(const float* __restrict__ M,
                                           const float* __restrict__ N, float* __restrict__ P,
                                           long long J, long long K, long long L,
                                           detail::TwinOutputs out) {
-  using sim::Agreement;
-  using sim::Condition;
+  using lecture::Agreement;
+  using lecture::Condition;
   constexpr int kWarps = (T * T + kWarpSize - 1) / kWarpSize;
   __shared__ float Ms[T][T];
   __shared__ float Ns[T][T];
   // Per condition: warps, warp-phases, divergent warp-phases seen by this block's warps.
-  __shared__ unsigned long long block_counts[sim::kConditionCount][3];
+  __shared__ unsigned long long block_counts[lecture::kConditionCount][3];
   __shared__ int block_has_hazard;
 
   const int tx = threadIdx.x;
@@ -133,7 +133,7 @@ __global__ void tiled_matmul_instrumented(const float* __restrict__ M,
   const unsigned existing =
       lanes_in_warp == kWarpSize ? 0xffffffffu : ((1u << lanes_in_warp) - 1u);
 
-  for (int i = linear; i < sim::kConditionCount * 3; i += T * T) block_counts[i / 3][i % 3] = 0;
+  for (int i = linear; i < lecture::kConditionCount * 3; i += T * T) block_counts[i / 3][i % 3] = 0;
   if (linear == 0) block_has_hazard = 0;
   __syncthreads();
 
@@ -155,15 +155,15 @@ __global__ void tiled_matmul_instrumented(const float* __restrict__ M,
     const bool load_m = row < rows && m_col < inner;
     const bool load_n = n_row < inner && col < cols;
     const bool compute = row < rows && col < cols;
-    const Agreement a_m = sim::agreement(__ballot_sync(existing, load_m), existing);
-    const Agreement a_n = sim::agreement(__ballot_sync(existing, load_n), existing);
-    const Agreement a_c = sim::agreement(__ballot_sync(existing, compute), existing);
+    const Agreement a_m = lecture::agreement(__ballot_sync(existing, load_m), existing);
+    const Agreement a_n = lecture::agreement(__ballot_sync(existing, load_n), existing);
+    const Agreement a_c = lecture::agreement(__ballot_sync(existing, compute), existing);
     ++phases_seen;
     divergent[0] += a_m == Agreement::divergent;
     divergent[1] += a_n == Agreement::divergent;
     divergent[2] += a_c == Agreement::divergent;
     if (out.phase_records != nullptr && lane == 0)
-      out.phase_records[warp_index * phases + p] = sim::pack(a_m, a_n, a_c);
+      out.phase_records[warp_index * phases + p] = lecture::pack(a_m, a_n, a_c);
 
     if (load_m)
       Ms[ty][tx] = M[static_cast<std::size_t>(row) * inner + m_col];
@@ -181,7 +181,7 @@ __global__ void tiled_matmul_instrumented(const float* __restrict__ M,
     __syncthreads();
   }
   const bool store = row < rows && col < cols;
-  const Agreement a_s = sim::agreement(__ballot_sync(existing, store), existing);
+  const Agreement a_s = lecture::agreement(__ballot_sync(existing, store), existing);
   if (store) P[static_cast<std::size_t>(row) * cols + col] = value;
 
   if (lane == 0) {
@@ -201,7 +201,7 @@ __global__ void tiled_matmul_instrumented(const float* __restrict__ M,
   __syncthreads();
   if (linear == 0) {
     const int block_class = detail::block_class_of_this_block();
-    for (int c = 0; c < sim::kConditionCount; ++c) {
+    for (int c = 0; c < lecture::kConditionCount; ++c) {
       unsigned long long* cell = out.counters + detail::counter_index(c, block_class, 0);
       atomicAdd(cell + detail::kBlocksField, 1ull);
       atomicAdd(cell + detail::kWarpsField, block_counts[c][0]);

@@ -16,7 +16,6 @@ namespace warpdiv::kernels {
 
 namespace {
 
-constexpr int kDevice = 0;
 constexpr unsigned char kPoisonByte = 0xFF;       // 0xFFFFFFFF is a NaN as a float
 constexpr unsigned char kUnwrittenRecord = 0xFF;  // not a valid record: unwritten stays visible
 
@@ -64,20 +63,6 @@ class Event {
   cudaEvent_t event_{};
 };
 
-/// GPU 0 selected, or NoDevice. The one place that turns "no device or driver" into exit 3.
-void open_device() {
-  int count = 0;
-  const cudaError_t status = cudaGetDeviceCount(&count);
-  if (status != cudaSuccess) {
-    // Clear the sticky error so that nothing later reports it again.
-    (void)cudaGetLastError();
-    throw NoDevice(std::string("no CUDA device or driver (cudaGetDeviceCount: ") +
-                   cudaGetErrorName(status) + ", " + cudaGetErrorString(status) + ")");
-  }
-  if (count == 0) throw NoDevice("no CUDA device (cudaGetDeviceCount found 0 devices)");
-  WARPDIV_CUDA(cudaSetDevice(kDevice));
-}
-
 sim::Count elements(std::int64_t a, std::int64_t b) {
   return sim::checked_mul(static_cast<sim::Count>(a), static_cast<sim::Count>(b));
 }
@@ -92,39 +77,6 @@ std::string gib(std::uint64_t bytes) {
 std::size_t to_size(sim::Count value) { return static_cast<std::size_t>(value); }
 
 }  // namespace
-
-bool built_with_cuda() { return true; }
-
-DeviceInfo query_device() {
-  open_device();
-  cudaDeviceProp prop{};
-  WARPDIV_CUDA(cudaGetDeviceProperties(&prop, kDevice));
-  DeviceInfo info;
-  info.name = prop.name;
-  info.compute_major = prop.major;
-  info.compute_minor = prop.minor;
-  info.multiprocessors = prop.multiProcessorCount;
-  info.warp_size = prop.warpSize;
-  info.max_threads_per_multiprocessor = prop.maxThreadsPerMultiProcessor;
-  info.max_blocks_per_multiprocessor = prop.maxBlocksPerMultiProcessor;
-  info.max_threads_per_block = prop.maxThreadsPerBlock;
-  info.registers_per_multiprocessor = prop.regsPerMultiprocessor;
-  info.registers_per_block = prop.regsPerBlock;
-  info.shared_memory_per_multiprocessor = prop.sharedMemPerMultiprocessor;
-  info.shared_memory_per_block = prop.sharedMemPerBlock;
-  info.shared_memory_per_block_optin = prop.sharedMemPerBlockOptin;
-  info.reserved_shared_memory_per_block = prop.reservedSharedMemPerBlock;
-  info.global_memory_bytes = prop.totalGlobalMem;
-  info.max_grid_x = prop.maxGridSize[0];
-  info.max_grid_y = prop.maxGridSize[1];
-  std::size_t free_bytes = 0;
-  std::size_t total_bytes = 0;
-  WARPDIV_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-  info.free_memory_bytes = free_bytes;
-  WARPDIV_CUDA(cudaDriverGetVersion(&info.driver_version));
-  WARPDIV_CUDA(cudaRuntimeGetVersion(&info.runtime_version));
-  return info;
-}
 
 KernelResources kernel_resources(Kernel kernel, int tile) {
   const void* function = nullptr;
@@ -148,20 +100,20 @@ KernelResources kernel_resources(Kernel kernel, int tile) {
 }
 
 struct TiledMatmul::State {
-  sim::LaunchConfig config;
-  sim::LaunchConfig padded_config;
-  sim::Geometry geometry;
+  lecture::LaunchConfig config;
+  lecture::LaunchConfig padded_config;
+  lecture::Geometry geometry;
   bool with_records = false;
   DeviceBuffer m, n, p;                       // J x K, K x L, J x L
   DeviceBuffer m_padded, n_padded, p_padded;  // the same, padded to multiples of T with zeros
   DeviceBuffer counters;
   DeviceBuffer phase_records, store_records;
 
-  State(const sim::LaunchConfig& c, bool records)
+  State(const lecture::LaunchConfig& c, bool records)
       : config(c), padded_config(padded(c)), geometry(c), with_records(records) {}
 
   detail::MatmulArgs args(bool padded_sizes) const {
-    const sim::LaunchConfig& s = padded_sizes ? padded_config : config;
+    const lecture::LaunchConfig& s = padded_sizes ? padded_config : config;
     detail::MatmulArgs a;
     a.m = padded_sizes ? m_padded.as<float>() : m.as<float>();
     a.n = padded_sizes ? n_padded.as<float>() : n.as<float>();
@@ -182,8 +134,8 @@ struct TiledMatmul::State {
   }
 };
 
-TiledMatmul::TiledMatmul(const sim::LaunchConfig& config, bool with_records) {
-  sim::validate(config);
+TiledMatmul::TiledMatmul(const lecture::LaunchConfig& config, bool with_records) {
+  lecture::validate(config);
   if (config.warp_size != kWarpSize)
     throw InvalidInput("the CUDA kernels run with warps of " + std::to_string(kWarpSize) +
                        " lanes (got warp size " + std::to_string(config.warp_size) + ")");
@@ -192,7 +144,7 @@ TiledMatmul::TiledMatmul(const sim::LaunchConfig& config, bool with_records) {
     throw CudaError(device.name + " reports a warp size of " + std::to_string(device.warp_size) +
                     "; the instrumented kernel's ballots assume " + std::to_string(kWarpSize));
   auto state = std::make_unique<State>(config, with_records);
-  const sim::Geometry& g = state->geometry;
+  const lecture::Geometry& g = state->geometry;
   if (g.grid_x > device.max_grid_x || g.grid_y > device.max_grid_y) {
     throw InvalidInput("the grid of " + std::to_string(g.grid_x) + " x " +
                        std::to_string(g.grid_y) + " blocks exceeds " + device.name +
@@ -206,7 +158,7 @@ TiledMatmul::TiledMatmul(const sim::LaunchConfig& config, bool with_records) {
                        "padded copies) but " + device.name + " has " +
                        gib(device.free_memory_bytes) + " free; use smaller sizes");
   }
-  const sim::LaunchConfig& p = state->padded_config;
+  const lecture::LaunchConfig& p = state->padded_config;
   state->m = DeviceBuffer(to_size(elements(config.rows, config.inner)) * sizeof(float));
   state->n = DeviceBuffer(to_size(elements(config.inner, config.cols)) * sizeof(float));
   state->p = DeviceBuffer(to_size(elements(config.rows, config.cols)) * sizeof(float));
@@ -224,7 +176,7 @@ TiledMatmul::TiledMatmul(const sim::LaunchConfig& config, bool with_records) {
 
 TiledMatmul::~TiledMatmul() = default;
 
-const sim::LaunchConfig& TiledMatmul::config() const { return state_->config; }
+const lecture::LaunchConfig& TiledMatmul::config() const { return state_->config; }
 bool TiledMatmul::with_records() const { return state_->with_records; }
 
 void TiledMatmul::upload(const std::vector<float>& m, const std::vector<float>& n) {
@@ -277,13 +229,13 @@ InstrumentedRun TiledMatmul::run_instrumented() {
   WARPDIV_CUDA(cudaMemcpy(counters.data(), s.counters.as<void>(), s.counters.bytes(),
                           cudaMemcpyDeviceToHost));
   run.counts.config = s.config;
-  for (sim::Condition c : sim::kConditions) {
-    for (sim::BlockClass k : sim::kDisjointBlockClasses) {
+  for (lecture::Condition c : lecture::kConditions) {
+    for (lecture::BlockClass k : lecture::kDisjointBlockClasses) {
       const auto at = [&](int field) {
         return static_cast<sim::Count>(counters[static_cast<std::size_t>(
             detail::counter_index(static_cast<int>(c), static_cast<int>(k), field))]);
       };
-      sim::ClassCounts& cell = run.counts.at(c, k);
+      lecture::ClassCounts& cell = run.counts.at(c, k);
       cell.blocks = at(detail::kBlocksField);
       cell.warps = at(detail::kWarpsField);
       cell.warp_phases = at(detail::kWarpPhasesField);

@@ -17,50 +17,14 @@
 #include <string>
 #include <vector>
 
-#include "sim/divergence.hpp"
-#include "sim/launch.hpp"
+#include "analysis/lecture/divergence.hpp"
+#include "kernels/device.hpp"
+#include "analysis/lecture/launch.hpp"
 
 namespace warpdiv::kernels {
 
 /// The kernels' ballots assume NVIDIA's 32-lane warp; a device reporting another size is refused.
 constexpr int kWarpSize = 32;
-
-/// A CUDA runtime call or kernel launch failed: the call, the error's name and text, file:line.
-/// (Exit status 1 through the CLI's catch of std::exception.)
-class CudaError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-/// False in a build without nvcc.
-bool built_with_cuda();
-
-/// The properties of GPU 0 that the validator and the occupancy calculator use.
-struct DeviceInfo {
-  std::string name;                              // "NVIDIA H200"
-  int compute_major = 0;
-  int compute_minor = 0;
-  int multiprocessors = 0;
-  int warp_size = 0;
-  int max_threads_per_multiprocessor = 0;
-  int max_blocks_per_multiprocessor = 0;
-  int max_threads_per_block = 0;
-  int registers_per_multiprocessor = 0;          // 32-bit registers
-  int registers_per_block = 0;
-  std::size_t shared_memory_per_multiprocessor = 0;       // bytes
-  std::size_t shared_memory_per_block = 0;                // bytes, without opt-in
-  std::size_t shared_memory_per_block_optin = 0;          // bytes
-  std::size_t reserved_shared_memory_per_block = 0;       // bytes the driver reserves per block
-  std::size_t global_memory_bytes = 0;
-  std::size_t free_memory_bytes = 0;             // at the time of the query
-  std::int64_t max_grid_x = 0;
-  std::int64_t max_grid_y = 0;
-  int driver_version = 0;                        // 13000 = CUDA 13.0
-  int runtime_version = 0;
-};
-
-/// Opens GPU 0. Throws NoDevice (one line) when there is no CUDA device or driver.
-DeviceInfo query_device();
 
 enum class Kernel { checked, instrumented, unchecked };
 constexpr std::array<Kernel, 3> kKernels = {Kernel::checked, Kernel::instrumented,
@@ -85,20 +49,20 @@ struct KernelResources {
 KernelResources kernel_resources(Kernel kernel, int tile);
 
 /// The sizes padded up to multiples of T, which the unchecked kernel needs (same grid).
-sim::LaunchConfig padded(const sim::LaunchConfig& config);
+lecture::LaunchConfig padded(const lecture::LaunchConfig& config);
 
 /// Launches with at most this many warp-phases (per condition) get the per-warp-phase record.
 constexpr std::uint64_t kMaxRecordedWarpPhases = 8'000'000;
 
 /// Bytes of GPU memory a TiledMatmul of this launch allocates (M, N, P, their padded copies,
 /// counters, and records when asked for). Exact, saturating at 2^64 - 1.
-std::uint64_t device_bytes_needed(const sim::LaunchConfig& config, bool with_records);
+std::uint64_t device_bytes_needed(const lecture::LaunchConfig& config, bool with_records);
 
 /// The outcome of one launch of the instrumented kernel.
 struct InstrumentedRun {
   /// The hardware's counts, from the per-class counters (barrier_hazard_blocks included).
-  sim::DivergenceResult counts;
-  /// One byte per warp-phase (sim/lane_agreement.hpp's packing), index
+  lecture::DivergenceResult counts;
+  /// One byte per warp-phase (analysis/lecture/lane_agreement.hpp's packing), index
   /// ((by * grid_x + bx) * warps_per_block + warp) * phases + p. Empty unless recorded.
   std::vector<std::uint8_t> phase_records;
   /// One byte per warp for the store, index (by * grid_x + bx) * warps_per_block + warp.
@@ -119,12 +83,12 @@ class TiledMatmul {
   /// Checks the launch against the device (grid limits, free memory) before allocating anything:
   /// InvalidInput when it cannot run there, NoDevice without a device. The warp size of
   /// `config` must be kWarpSize.
-  TiledMatmul(const sim::LaunchConfig& config, bool with_records);
+  TiledMatmul(const lecture::LaunchConfig& config, bool with_records);
   ~TiledMatmul();
   TiledMatmul(const TiledMatmul&) = delete;
   TiledMatmul& operator=(const TiledMatmul&) = delete;
 
-  const sim::LaunchConfig& config() const;
+  const lecture::LaunchConfig& config() const;
   bool with_records() const;
 
   /// Copies M (J x K) and N (K x L), row-major, to the device, and their zero-padded copies.

@@ -33,22 +33,22 @@ const char* function_name(Kernel kernel) {
   return "?";
 }
 
-sim::LaunchConfig padded(const sim::LaunchConfig& config) {
-  const sim::Geometry g(config);
-  sim::LaunchConfig p = config;
+lecture::LaunchConfig padded(const lecture::LaunchConfig& config) {
+  const lecture::Geometry g(config);
+  lecture::LaunchConfig p = config;
   p.rows = g.grid_y * config.tile;
   p.inner = g.phases * config.tile;
   p.cols = g.grid_x * config.tile;
   return p;
 }
 
-std::uint64_t device_bytes_needed(const sim::LaunchConfig& config, bool with_records) {
+std::uint64_t device_bytes_needed(const lecture::LaunchConfig& config, bool with_records) {
   using sim::checked_add;
   using sim::checked_mul;
   constexpr auto kMax = std::numeric_limits<std::uint64_t>::max();
   try {
-    const sim::Geometry g(config);
-    const sim::LaunchConfig p = padded(config);
+    const lecture::Geometry g(config);
+    const lecture::LaunchConfig p = padded(config);
     const sim::Count floats = checked_add(
         checked_add(checked_add(elements(config.rows, config.inner),
                                 elements(config.inner, config.cols)),

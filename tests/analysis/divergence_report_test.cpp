@@ -8,8 +8,8 @@
 #include <string>
 
 #include "analysis/csv.hpp"
-#include "analysis/divergence_report.hpp"
-#include "analysis/lecture_source.hpp"
+#include "analysis/lecture/divergence_report.hpp"
+#include "analysis/lecture/lecture_source.hpp"
 
 namespace warpdiv::analysis {
 namespace {
@@ -22,7 +22,7 @@ TEST(Csv, EscapesPerRfc4180) {
 }
 
 TEST(DivergenceCsv, ReadBackWithFccp) {
-  const sim::DivergenceResult result = analysis::lecture_counts(sim::LaunchConfig::square(100));
+  const lecture::DivergenceResult result = analysis::lecture_counts(lecture::LaunchConfig::square(100));
   std::ostringstream text;
   write_divergence_csv(text, result);
   const std::string csv = text.str();
@@ -54,7 +54,7 @@ TEST(DivergenceCsv, ReadBackWithFccp) {
 
 TEST(DivergenceCsv, ClassesWithoutBlocksAreZeros) {
   // A single block is a corner; the other classes have no blocks.
-  const sim::DivergenceResult result = analysis::lecture_counts(sim::LaunchConfig::square(5));
+  const lecture::DivergenceResult result = analysis::lecture_counts(lecture::LaunchConfig::square(5));
   std::ostringstream text;
   write_divergence_csv(text, result);
   EXPECT_NE(text.str().find("\nload_M,interior,0,0,0,0\n"), std::string::npos);

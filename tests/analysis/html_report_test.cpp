@@ -6,8 +6,8 @@
 #include <string>
 
 #include "analysis/html.hpp"
-#include "analysis/html_report.hpp"
-#include "analysis/lecture_source.hpp"
+#include "analysis/lecture/html_report.hpp"
+#include "analysis/lecture/lecture_source.hpp"
 #include "tests/text_helpers.hpp"
 
 namespace warpdiv::analysis {
@@ -17,14 +17,14 @@ using warpdiv::testing::contains;
 using warpdiv::testing::count_occurrences;
 using warpdiv::testing::element;
 
-std::string render(const sim::LaunchConfig& config, const DivergenceHtmlOptions& options = {}) {
+std::string render(const lecture::LaunchConfig& config, const DivergenceHtmlOptions& options = {}) {
   return render_divergence_html(analysis::lecture_counts(config), options);
 }
 
 // A result whose every count has the most digits a 128-bit count can have (39): the page can
 // only be larger than this through its figures, whose size does not depend on the counts.
-sim::DivergenceResult widest_counts(const sim::LaunchConfig& config) {
-  sim::DivergenceResult result;
+lecture::DivergenceResult widest_counts(const lecture::LaunchConfig& config) {
+  lecture::DivergenceResult result;
   result.config = config;
   for (auto& row : result.table)
     for (auto& cell : row) cell = {sim::kMaxCount, sim::kMaxCount, sim::kMaxCount, sim::kMaxCount};
@@ -52,7 +52,7 @@ TEST(Html, GroupDigits) {
 }
 
 TEST(DivergenceHtml, LectureFigures) {
-  const std::string page = render(sim::LaunchConfig::square(100));
+  const std::string page = render(lecture::LaunchConfig::square(100));
   ASSERT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_EQ(page.substr(page.size() - 8), "</html>\n");
   // The lecture: Type 1 blocks 336 of 2,352 warp-phases, Type 2 14 of 392; 350 of 2,744 in all.
@@ -68,7 +68,7 @@ TEST(DivergenceHtml, LectureFigures) {
 }
 
 TEST(DivergenceHtml, LectureSectionsAndFigures) {
-  const std::string page = render(sim::LaunchConfig::square(100));
+  const std::string page = render(lecture::LaunchConfig::square(100));
   for (const char* id : {"grid", "maps", "warps", "summary", "barrier"})
     EXPECT_TRUE(contains(page, std::string("<section id=\"") + id + "\"")) << id;
   // A 7 x 7 grid has all four classes: one coloured region each, one map per class and condition.
@@ -84,7 +84,7 @@ TEST(DivergenceHtml, LectureSectionsAndFigures) {
 }
 
 TEST(DivergenceHtml, LectureMapsByHand) {
-  const std::string page = render(sim::LaunchConfig::square(100));
+  const std::string page = render(lecture::LaunchConfig::square(100));
   // Interior, load_M: only phase 6 (96 + tx < 100) splits the warps: one divergent run (column p6,
   // warps 0..7) and one uniform-true run per other column. 8 of 8 * 7 = 56 per block, 36 blocks.
   const std::string interior = element(page, "figure", "map-interior-load_M");
@@ -109,8 +109,8 @@ TEST(DivergenceHtml, LectureMapsByHand) {
 }
 
 TEST(DivergenceHtml, SelfContained) {
-  for (const sim::LaunchConfig& config :
-       {sim::LaunchConfig::square(100), sim::LaunchConfig::shape(50, 37, 70, 12), sim::LaunchConfig::square(5)}) {
+  for (const lecture::LaunchConfig& config :
+       {lecture::LaunchConfig::square(100), lecture::LaunchConfig::shape(50, 37, 70, 12), lecture::LaunchConfig::square(5)}) {
     const std::string page = render(config);
     for (const char* fetch : {"http:", "https:", "//", "src=", "<link", "@import", "<script"})
       EXPECT_FALSE(contains(page, fetch)) << fetch;
@@ -122,13 +122,13 @@ TEST(DivergenceHtml, SelfContained) {
 
 TEST(DivergenceHtml, OnlyTheClassesThatExist) {
   // One block (5 x 5 x 5, T = 16): it is the corner; one map per condition.
-  const std::string single = render(sim::LaunchConfig::square(5));
+  const std::string single = render(lecture::LaunchConfig::square(5));
   EXPECT_EQ(count_occurrences(single, "<figure class=\"map\""), 4u);
   EXPECT_EQ(count_occurrences(element(single, "svg", "block-grid"), "data-class="), 1u);
   EXPECT_TRUE(contains(single, "id=\"map-corner-load_M\""));
   EXPECT_FALSE(contains(single, "id=\"maps-interior\""));
   // One block-row of three (J = 5, L = 40): bottom_edge and corner.
-  const std::string row = render(sim::LaunchConfig::shape(5, 40, 40, 16));
+  const std::string row = render(lecture::LaunchConfig::shape(5, 40, 40, 16));
   EXPECT_EQ(count_occurrences(row, "<figure class=\"map\""), 8u);
   EXPECT_TRUE(contains(row, "id=\"maps-bottom_edge\""));
   EXPECT_FALSE(contains(row, "id=\"maps-right_edge\""));
@@ -136,7 +136,7 @@ TEST(DivergenceHtml, OnlyTheClassesThatExist) {
 
 TEST(DivergenceHtml, PartialWarpAndCrossingRows) {
   // T = 12, S = 32: 144 threads = 4 full warps and one of 16 lanes; warp 0 ends at (7, 2).
-  const std::string page = render(sim::LaunchConfig::shape(50, 37, 70, 12));
+  const std::string page = render(lecture::LaunchConfig::shape(50, 37, 70, 12));
   EXPECT_TRUE(contains(page, "last warp partial: 16 of 32 lanes"));
   const std::string table = element(page, "table", "warp-layout");
   EXPECT_TRUE(contains(table, "<td>w0</td><td>32</td><td>ty 0–2</td>"));
@@ -146,7 +146,7 @@ TEST(DivergenceHtml, PartialWarpAndCrossingRows) {
 
 TEST(DivergenceHtml, ManyPhasesGetTwoColumns) {
   // K = 1000, T = 16: 63 phases; 0..61 share their outcomes, 62 is the last (1000 - 992 = 8 < 16).
-  const std::string page = render(sim::LaunchConfig::shape(40, 1000, 40, 16));
+  const std::string page = render(lecture::LaunchConfig::shape(40, 1000, 40, 16));
   EXPECT_TRUE(contains(page, "With 63 phases, the first column stands for every phase but the last"));
   const std::string map = element(page, "figure", "map-interior-load_M");
   EXPECT_TRUE(contains(map, ">61</text>"));
@@ -157,14 +157,14 @@ TEST(DivergenceHtml, ManyPhasesGetTwoColumns) {
 }
 
 TEST(DivergenceHtml, NoLectureNoteElsewhere) {
-  EXPECT_FALSE(contains(render(sim::LaunchConfig::square(200)), "2,944"));
+  EXPECT_FALSE(contains(render(lecture::LaunchConfig::square(200)), "2,944"));
 }
 
 TEST(DivergenceHtml, OccupancySectionIsEscaped) {
   DivergenceHtmlOptions options;
   options.occupancy = HtmlSection{"Occupancy on <my GPU>", {{"active blocks", "6 & more", "a<b"}},
                                   {"limited by \"threads\""}};
-  const std::string page = render(sim::LaunchConfig::square(100), options);
+  const std::string page = render(lecture::LaunchConfig::square(100), options);
   const std::string section = element(page, "section", "occupancy");
   EXPECT_TRUE(contains(section, "<h2>Occupancy on &lt;my GPU&gt;</h2>"));
   EXPECT_TRUE(contains(section, "<td>active blocks</td><td>6 &amp; more</td>"));
@@ -177,7 +177,7 @@ TEST(DivergenceHtml, LargestLaunchStaysSmall) {
   // how many rows each map has: 32 warps of a row each, or 1024 warps of one lane (the most).
   constexpr std::size_t kTwoMegabytes = 2u * 1024u * 1024u;
   for (int warp_size : {32, 1, 64}) {
-    const sim::LaunchConfig config = sim::LaunchConfig::shape(2147483647, 2147483647, 2147483647, 32, warp_size);
+    const lecture::LaunchConfig config = lecture::LaunchConfig::shape(2147483647, 2147483647, 2147483647, 32, warp_size);
     const std::string page = render_divergence_html(widest_counts(config));
     SCOPED_TRACE(warp_size);
     EXPECT_LT(page.size(), kTwoMegabytes);

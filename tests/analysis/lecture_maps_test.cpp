@@ -8,12 +8,15 @@
 #include <stdexcept>
 #include <string>
 
-#include "analysis/lecture_source.hpp"
-#include "sim/warp_map.hpp"
+#include "analysis/lecture/lecture_source.hpp"
+#include "analysis/lecture/warp_map.hpp"
 #include "tests/oracle/lane_masks.hpp"
 #include "tests/oracle/replay.hpp"
 
 namespace warpdiv::sim {
+
+// The lecture's schema (its launch, checks, block classes and table), which this oracle checks.
+using namespace ::warpdiv::lecture;
 namespace {
 
 using BC = BlockClass;

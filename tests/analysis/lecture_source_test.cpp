@@ -8,7 +8,7 @@
 #include <random>
 #include <string>
 
-#include "analysis/lecture_source.hpp"
+#include "analysis/lecture/lecture_source.hpp"
 #include "tests/oracle/exact.hpp"
 #include "tests/oracle/replay.hpp"
 #include "sim/ir_json.hpp"
@@ -22,21 +22,21 @@ const sim::ir::Kernel& model() {
   return k;
 }
 
-sim::DivergenceResult through_source(const sim::LaunchConfig& config) {
+lecture::DivergenceResult through_source(const lecture::LaunchConfig& config) {
   const sim::ir::Launch launch = lecture_source_launch(model(), config);
   return lecture_result(model(), config,
                         sim::ir::class_replay(model(), launch, {}, sim::ir::GridLimits::Model));
 }
 
 TEST(LectureSource, TheLecturesLaunch) {
-  const sim::LaunchConfig config = sim::LaunchConfig::square(100, 16, 32);
-  const sim::DivergenceResult r = through_source(config);
+  const lecture::LaunchConfig config = lecture::LaunchConfig::square(100, 16, 32);
+  const lecture::DivergenceResult r = through_source(config);
   // The lecture: 350 of 2,744 warp-phases of each load check; Type 1 (interior + right_edge)
   // 336 of 2,352 for load_M.
-  EXPECT_EQ(r.at(sim::Condition::load_M, sim::BlockClass::all).divergent_warp_phases, 350u);
-  EXPECT_EQ(r.at(sim::Condition::load_M, sim::BlockClass::all).warp_phases, 2744u);
-  EXPECT_EQ(r.at(sim::Condition::load_M, sim::BlockClass::interior).divergent_warp_phases +
-                r.at(sim::Condition::load_M, sim::BlockClass::right_edge).divergent_warp_phases,
+  EXPECT_EQ(r.at(lecture::Condition::load_M, lecture::BlockClass::all).divergent_warp_phases, 350u);
+  EXPECT_EQ(r.at(lecture::Condition::load_M, lecture::BlockClass::all).warp_phases, 2744u);
+  EXPECT_EQ(r.at(lecture::Condition::load_M, lecture::BlockClass::interior).divergent_warp_phases +
+                r.at(lecture::Condition::load_M, lecture::BlockClass::right_edge).divergent_warp_phases,
             336u);
   EXPECT_EQ(r.barrier_hazard_blocks, 13u);
   EXPECT_TRUE(r == sim::exact(config));
@@ -57,9 +57,9 @@ TEST(LectureSource, AgreesWithTheHandWrittenModelOnRandomLaunches) {
         default: return std::min<std::int64_t>(max, tile * std::uniform_int_distribution<std::int64_t>(1, 20)(random));
       }
     };
-    const sim::LaunchConfig config = sim::LaunchConfig::shape(
+    const lecture::LaunchConfig config = lecture::LaunchConfig::shape(
         size(max_rows), size(2147483647LL), size(2147483647LL), tile, warp_size);
-    SCOPED_TRACE(sim::describe(config));
+    SCOPED_TRACE(lecture::describe(config));
     EXPECT_TRUE(through_source(config) == sim::exact(config));
   }
 }
@@ -68,8 +68,8 @@ TEST(LectureSource, CompiledInModelIsTheSavedOneAndGivesTheLargestCube) {
   EXPECT_EQ(sim::ir::to_json(lecture_model()), sim::ir::to_json(model()));
   for (int tile : {1, 7, 16, 32})
     for (int warp_size : {1, 32, 64}) {
-      const sim::LaunchConfig config = sim::LaunchConfig::square(2147483647, tile, warp_size);
-      SCOPED_TRACE(sim::describe(config));
+      const lecture::LaunchConfig config = lecture::LaunchConfig::square(2147483647, tile, warp_size);
+      SCOPED_TRACE(lecture::describe(config));
       EXPECT_TRUE(lecture_counts(config) == sim::exact(config));
     }
 }
@@ -85,18 +85,18 @@ TEST(LectureSource, ReplayAgreesWithTheHandWrittenReplayOnRandomLaunches) {
     const auto size = [&] {
       return std::uniform_int_distribution<std::int64_t>(1, 4 * tile + 3)(random);
     };
-    const sim::LaunchConfig config = sim::LaunchConfig::shape(size(), size(), size(), tile, warp_size);
-    SCOPED_TRACE(sim::describe(config));
-    const sim::DivergenceResult r = lecture_replay(config);
+    const lecture::LaunchConfig config = lecture::LaunchConfig::shape(size(), size(), size(), tile, warp_size);
+    SCOPED_TRACE(lecture::describe(config));
+    const lecture::DivergenceResult r = lecture_replay(config);
     EXPECT_TRUE(r == sim::replay(config));
     EXPECT_TRUE(r == lecture_counts(config));
   }
 }
 
 TEST(LectureSource, ReplayOfTheLecturesLaunchAndItsCost) {
-  const sim::LaunchConfig config = sim::LaunchConfig::square(100, 16, 32);
-  const sim::DivergenceResult r = lecture_replay(config);
-  EXPECT_EQ(r.at(sim::Condition::load_M, sim::BlockClass::all).divergent_warp_phases, 350u);
+  const lecture::LaunchConfig config = lecture::LaunchConfig::square(100, 16, 32);
+  const lecture::DivergenceResult r = lecture_replay(config);
+  EXPECT_EQ(r.at(lecture::Condition::load_M, lecture::BlockClass::all).divergent_warp_phases, 350u);
   EXPECT_EQ(r.barrier_hazard_blocks, 13u);  // the last block-row and block-column: 7 + 7 - 1
   // The work, counted by the class engine, is what the plain replay of the whole grid does.
   const sim::Count work =

@@ -8,10 +8,10 @@
 #include <tuple>
 #include <string>
 
-#include "analysis/ncu_crosscheck.hpp"
+#include "analysis/lecture/ncu_crosscheck.hpp"
 #include "analysis/ncu_csv.hpp"
 #include "sim/errors.hpp"
-#include "analysis/lecture_source.hpp"
+#include "analysis/lecture/lecture_source.hpp"
 
 namespace warpdiv::analysis {
 namespace {
@@ -135,7 +135,7 @@ TEST(NcuCsv, ReadsAFileOrNamesTheFlag) {
 }
 
 TEST(NcuCrosscheck, LectureAgreesWithTheCalculator) {
-  const sim::DivergenceResult model = analysis::lecture_counts(sim::LaunchConfig::square(100));
+  const lecture::DivergenceResult model = analysis::lecture_counts(lecture::LaunchConfig::square(100));
   const NcuCrosscheck check = crosscheck_ncu(parse_ncu_csv(lecture_csv(), "lecture.csv"), model,
                                              {{"checked", 32}, {"instrumented", 40}});
   ASSERT_EQ(check.kernels.size(), 2u);  // the PyTorch kernel is skipped
@@ -155,7 +155,7 @@ TEST(NcuCrosscheck, LectureAgreesWithTheCalculator) {
 }
 
 TEST(NcuCrosscheck, NamesTheFigureThatDiffers) {
-  const sim::DivergenceResult model = analysis::lecture_counts(sim::LaunchConfig::square(100));
+  const lecture::DivergenceResult model = analysis::lecture_counts(lecture::LaunchConfig::square(100));
   const NcuCrosscheck check =
       crosscheck_ncu(parse_ncu_csv(lecture_csv("21"), "x.csv"), model, {{"instrumented", 41}});
   EXPECT_FALSE(check.matched());
@@ -170,10 +170,10 @@ TEST(NcuCrosscheck, NamesTheFigureThatDiffers) {
 TEST(NcuCrosscheck, RefusesAnotherLaunch) {
   // The CSV profiles a 7 x 7 grid of 16 x 16 blocks; 200 x 200 would be 13 x 13.
   EXPECT_THROW(crosscheck_ncu(parse_ncu_csv(lecture_csv(), "x.csv"),
-                              analysis::lecture_counts(sim::LaunchConfig::square(200)), {}),
+                              analysis::lecture_counts(lecture::LaunchConfig::square(200)), {}),
                InvalidInput);
   EXPECT_THROW(crosscheck_ncu(parse_ncu_csv(lecture_csv(), "x.csv"),
-                              analysis::lecture_counts(sim::LaunchConfig::square(100, 8)), {}),
+                              analysis::lecture_counts(lecture::LaunchConfig::square(100, 8)), {}),
                InvalidInput);
 }
 
@@ -250,7 +250,7 @@ TEST(NcuCrosscheck, LaunchMismatchesNameTheFileAndLine) {
   // 200 x 200 with T = 16 is a grid of ceil(200 / 16) = 13 x 13 blocks, not the CSV's 7 x 7.
   try {
     crosscheck_ncu(parse_ncu_csv(lecture_csv(), "x.csv"),
-                   analysis::lecture_counts(sim::LaunchConfig::square(200)), {});
+                   analysis::lecture_counts(lecture::LaunchConfig::square(200)), {});
     FAIL();
   } catch (const InvalidInput& e) {
     EXPECT_NE(std::string(e.what()).find("x.csv:7: ncu launch 0"), std::string::npos) << e.what();
@@ -264,7 +264,7 @@ TEST(NcuCrosscheck, LaunchMismatchesNameTheFileAndLine) {
                                                           "launch__block_size = 255, not the 256 threads"}}) {
     try {
       crosscheck_ncu(parse_ncu_csv(lecture_with(from, to), "x.csv"),
-                     analysis::lecture_counts(sim::LaunchConfig::square(100)), {});
+                     analysis::lecture_counts(lecture::LaunchConfig::square(100)), {});
       ADD_FAILURE() << what;
     } catch (const InvalidInput& e) {
       EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
@@ -276,7 +276,7 @@ TEST(NcuCrosscheck, LargeCountsArePrintedWhole) {
   // 2^53 = 9,007,199,254,740,992 divergent branch targets (the largest count the reader takes).
   const NcuCrosscheck check = crosscheck_ncu(
       parse_ncu_csv(lecture_with("\"100\",\"0\"", "\"100\",\"9,007,199,254,740,992\""), "x.csv"),
-      analysis::lecture_counts(sim::LaunchConfig::square(100)), {});
+      analysis::lecture_counts(lecture::LaunchConfig::square(100)), {});
   std::ostringstream text;
   write_ncu_crosscheck_text(text, check);
   EXPECT_NE(text.str().find("divergent branch targets 9007199254740992 of"), std::string::npos)
@@ -334,7 +334,7 @@ TEST(NcuRecordedH200, LectureLaunchesAgreeWithTheCalculatorAndTheRuntime) {
   EXPECT_EQ(registers, (RuntimeRegisters{{"checked", 31}, {"instrumented", 48}, {"unchecked", 32}}));
   const NcuCrosscheck check = crosscheck_ncu(
       read_ncu_csv(recorded("ncu_100x100x100_T16.csv"), "--ncu-csv"),
-      analysis::lecture_counts(sim::LaunchConfig::square(100)), registers);
+      analysis::lecture_counts(lecture::LaunchConfig::square(100)), registers);
   // validate --repeat 1 launches checked, instrumented, unchecked, then a warm-up and one timed
   // launch of checked and unchecked: 7 launches.
   ASSERT_EQ(check.kernels.size(), 7u);
@@ -351,7 +351,7 @@ TEST(NcuRecordedH200, LectureLaunchesAgreeWithTheCalculatorAndTheRuntime) {
   // The checked kernel's divergent branches are the compute guard's: 350, the model's count of
   // divergent compute warp-phases; the load checks are predicated, not branches.
   EXPECT_EQ(checked.divergent_branch_targets, 350.0);
-  EXPECT_EQ(check.model.at(sim::Condition::compute, sim::BlockClass::all).divergent_warp_phases,
+  EXPECT_EQ(check.model.at(lecture::Condition::compute, lecture::BlockClass::all).divergent_warp_phases,
             350u);
   EXPECT_EQ(check.kernels[2].kernel, "unchecked");
   EXPECT_EQ(check.kernels[2].divergent_branch_targets, 0.0);
@@ -360,12 +360,12 @@ TEST(NcuRecordedH200, LectureLaunchesAgreeWithTheCalculatorAndTheRuntime) {
 TEST(NcuRecordedH200, EveryRecordedRunAgrees) {
   struct Run {
     const char* name;
-    sim::LaunchConfig config;
+    lecture::LaunchConfig config;
   };
-  for (const Run& run : {Run{"100x100x100_T8", sim::LaunchConfig::shape(100, 100, 100, 8)},
-                         Run{"100x100x100_T32", sim::LaunchConfig::shape(100, 100, 100, 32)},
-                         Run{"257x129x63_T12", sim::LaunchConfig::shape(257, 129, 63, 12)},
-                         Run{"2048x2048x2048_T16", sim::LaunchConfig::shape(2048, 2048, 2048, 16)}}) {
+  for (const Run& run : {Run{"100x100x100_T8", lecture::LaunchConfig::shape(100, 100, 100, 8)},
+                         Run{"100x100x100_T32", lecture::LaunchConfig::shape(100, 100, 100, 32)},
+                         Run{"257x129x63_T12", lecture::LaunchConfig::shape(257, 129, 63, 12)},
+                         Run{"2048x2048x2048_T16", lecture::LaunchConfig::shape(2048, 2048, 2048, 16)}}) {
     const RuntimeRegisters registers =
         read_validate_csv(recorded(std::string("validate_") + run.name + ".csv"), "--validate-csv")
             .at(0)
@@ -378,7 +378,7 @@ TEST(NcuRecordedH200, EveryRecordedRunAgrees) {
     // The compute guard again: 400 (100^3, T = 32), 1232 (257 x 129 x 63, T = 12), 0 (2048^3).
     EXPECT_EQ(check.kernels[0].divergent_branch_targets,
               sim::to_double(
-                  check.model.at(sim::Condition::compute, sim::BlockClass::all).divergent_warp_phases))
+                  check.model.at(lecture::Condition::compute, lecture::BlockClass::all).divergent_warp_phases))
         << run.name;
   }
 }

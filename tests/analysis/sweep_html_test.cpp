@@ -5,7 +5,7 @@
 #include <string>
 
 #include "analysis/gpu_presets.hpp"
-#include "analysis/sweep_html.hpp"
+#include "analysis/lecture/sweep_html.hpp"
 #include "tests/text_helpers.hpp"
 
 namespace warpdiv::analysis {

@@ -9,18 +9,18 @@
 #include <string>
 #include <vector>
 
-#include "analysis/sweep_report.hpp"
-#include "analysis/lecture_source.hpp"
+#include "analysis/lecture/sweep_report.hpp"
+#include "analysis/lecture/lecture_source.hpp"
 
 namespace warpdiv::analysis {
 namespace {
 
-using sim::Condition;
+using lecture::Condition;
 
 TEST(SweepRows, LectureLaunchGivesFourRowsOverAllBlocks) {
   // 100^3, T = 16: 49 blocks * 8 warps * 7 phases = 2744 warp-phases per phase-loop check, 350
   // divergent (the lecture, load_N its exercise); store once per warp: 50 of 392.
-  const std::vector<SweepRow> rows = sweep_rows(analysis::lecture_counts(sim::LaunchConfig::square(100)));
+  const std::vector<SweepRow> rows = sweep_rows(analysis::lecture_counts(lecture::LaunchConfig::square(100)));
   ASSERT_EQ(rows.size(), 4u);
   const Condition order[] = {Condition::load_M, Condition::load_N, Condition::compute,
                              Condition::store};
@@ -51,7 +51,7 @@ TEST(SweepPlan, OrdersSizeThenInnerThenTile) {
   EXPECT_EQ(plan.launch(0).tile, 4);
   EXPECT_EQ(plan.launch(1).tile, 8);
   EXPECT_EQ(plan.launch(2).inner, 6);
-  const sim::LaunchConfig last = plan.launch(11);
+  const lecture::LaunchConfig last = plan.launch(11);
   EXPECT_EQ(last.rows, 20);
   EXPECT_EQ(last.cols, 20);
   EXPECT_EQ(last.inner, 7);
@@ -100,7 +100,7 @@ TEST(SweepCsv, ReadBackWithFccp) {
 TEST(SweepCsv, HeaderAndHugeCounts) {
   // The 2^31-1 cube with T = 32: 2^83 warp-phases (tests/oracle/exact_test.cpp derives every cell).
   std::ostringstream text;
-  write_sweep_csv(text, sweep_rows(analysis::lecture_counts(sim::LaunchConfig::square(2147483647, 32))));
+  write_sweep_csv(text, sweep_rows(analysis::lecture_counts(lecture::LaunchConfig::square(2147483647, 32))));
   const std::string csv = text.str();
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "rows,inner,cols,tile,warp_size,condition,warp_phases,divergent_warp_phases,fraction");

@@ -6,8 +6,8 @@
 #include <limits>
 #include <sstream>
 
-#include "analysis/validation.hpp"
-#include "analysis/lecture_source.hpp"
+#include "analysis/lecture/validation.hpp"
+#include "analysis/lecture/lecture_source.hpp"
 #include "tests/oracle/lane_masks.hpp"
 
 namespace warpdiv::analysis {
@@ -25,7 +25,7 @@ const std::vector<float> kN = {5, 6, 7, 8};
 
 TEST(CheckProduct, ExactProductPasses) {
   std::mt19937_64 rng(1);
-  const ProductCheck c = check_product(sim::LaunchConfig::shape(2, 2, 2, 16), kM, kN, {19, 22, 43, 50}, rng);
+  const ProductCheck c = check_product(lecture::LaunchConfig::shape(2, 2, 2, 16), kM, kN, {19, 22, 43, 50}, rng);
   EXPECT_TRUE(c.passed());
   EXPECT_EQ(c.entries, 4u);
   EXPECT_EQ(c.entries_compared, 4u);
@@ -37,7 +37,7 @@ TEST(CheckProduct, ExactProductPasses) {
 TEST(CheckProduct, ErrorIsRelativeToTheTermsAndNamesTheWorstEntry) {
   std::mt19937_64 rng(1);
   // P[1][0] off by 0.001: 0.001 / (|3*5| + |4*7|) = 0.001 / 43 = 2.3256e-5 > 1e-5.
-  const ProductCheck c = check_product(sim::LaunchConfig::shape(2, 2, 2, 16), kM, kN, {19, 22, 43.001f, 50}, rng);
+  const ProductCheck c = check_product(lecture::LaunchConfig::shape(2, 2, 2, 16), kM, kN, {19, 22, 43.001f, 50}, rng);
   EXPECT_FALSE(c.passed());
   EXPECT_NEAR(c.max_relative_error, 0.001 / 43, 1e-7);  // float 43.001 is within 4e-6 of it
   EXPECT_EQ(c.worst_row, 1);
@@ -47,7 +47,7 @@ TEST(CheckProduct, ErrorIsRelativeToTheTermsAndNamesTheWorstEntry) {
 TEST(CheckProduct, CancellingSumUsesTheMagnitudeOfTheTerms) {
   std::mt19937_64 rng(1);
   // M = [1 -1], N = [1; 1]: P_ref = 0 but the terms have magnitude 2, so 1e-6 is 5e-7.
-  const ProductCheck c = check_product(sim::LaunchConfig::shape(1, 2, 1, 4), {1, -1}, {1, 1}, {1e-6f}, rng);
+  const ProductCheck c = check_product(lecture::LaunchConfig::shape(1, 2, 1, 4), {1, -1}, {1, 1}, {1e-6f}, rng);
   EXPECT_TRUE(c.passed());
   EXPECT_NEAR(c.max_relative_error, 5e-7, 1e-12);
 }
@@ -55,7 +55,7 @@ TEST(CheckProduct, CancellingSumUsesTheMagnitudeOfTheTerms) {
 TEST(CheckProduct, LeftOverPoisonFails) {
   std::mt19937_64 rng(1);
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  const ProductCheck c = check_product(sim::LaunchConfig::shape(2, 2, 2, 16), kM, kN, {19, nan, 43, 50}, rng);
+  const ProductCheck c = check_product(lecture::LaunchConfig::shape(2, 2, 2, 16), kM, kN, {19, nan, 43, 50}, rng);
   EXPECT_FALSE(c.passed());
   EXPECT_EQ(c.non_finite, 1u);
   EXPECT_TRUE(std::isnan(c.max_relative_error));
@@ -65,13 +65,13 @@ TEST(CheckProduct, LeftOverPoisonFails) {
 
 TEST(CheckProduct, WrongSizesAreAnInternalError) {
   std::mt19937_64 rng(1);
-  EXPECT_THROW(check_product(sim::LaunchConfig::shape(2, 2, 2, 16), kM, kN, {19, 22, 43}, rng),
+  EXPECT_THROW(check_product(lecture::LaunchConfig::shape(2, 2, 2, 16), kM, kN, {19, 22, 43}, rng),
                std::invalid_argument);
 }
 
 TEST(CheckProduct, LargeProductsAreSampledIncludingTheLastTile) {
   // 200 x 3 x 150 with the full-comparison limit at 0: 64 sampled rows x 64 sampled columns.
-  const sim::LaunchConfig c = sim::LaunchConfig::shape(200, 3, 150, 16);
+  const lecture::LaunchConfig c = lecture::LaunchConfig::shape(200, 3, 150, 16);
   std::mt19937_64 rng(7);
   const std::vector<float> m = random_matrix(200, 3, rng);
   const std::vector<float> n = random_matrix(3, 150, rng);
@@ -115,15 +115,15 @@ TEST(SampleLines, LargeSizesKeepTheEdgesAndTheLastTile) {
 // ---- counts ----------------------------------------------------------------------------------
 
 TEST(CompareCounts, EqualTablesAgree) {
-  const sim::DivergenceResult model = analysis::lecture_counts(sim::LaunchConfig::square(100));
+  const lecture::DivergenceResult model = analysis::lecture_counts(lecture::LaunchConfig::square(100));
   EXPECT_TRUE(compare_counts(model, model).empty());
 }
 
 TEST(CompareCounts, NamesEveryDifferingField) {
-  const sim::DivergenceResult model = analysis::lecture_counts(sim::LaunchConfig::square(100));
-  sim::DivergenceResult gpu = model;
+  const lecture::DivergenceResult model = analysis::lecture_counts(lecture::LaunchConfig::square(100));
+  lecture::DivergenceResult gpu = model;
   // The lecture's corner block has 2 divergent load_M warp-phases (hand count in replay_test).
-  gpu.at(sim::Condition::load_M, sim::BlockClass::corner).divergent_warp_phases = 3;
+  gpu.at(lecture::Condition::load_M, lecture::BlockClass::corner).divergent_warp_phases = 3;
   gpu.barrier_hazard_blocks = 12;
   const std::vector<CountDifference> d = compare_counts(model, gpu);
   ASSERT_EQ(d.size(), 2u);
@@ -148,7 +148,7 @@ std::uint8_t code(int passing, int existing) {
   return passing == 0 ? 0 : passing == existing ? 2 : 1;
 }
 
-Records records_from_lanes(const sim::LaunchConfig& c) {
+Records records_from_lanes(const lecture::LaunchConfig& c) {
   const std::int64_t T = c.tile;
   const std::int64_t gx = (c.cols + T - 1) / T;
   const std::int64_t gy = (c.rows + T - 1) / T;
@@ -159,7 +159,7 @@ Records records_from_lanes(const sim::LaunchConfig& c) {
   for (std::int64_t by = 0; by < gy; ++by)
     for (std::int64_t bx = 0; bx < gx; ++bx)
       for (int w = 0; w < warps; ++w) {
-        const auto count = [&](sim::Condition cond, std::int64_t p, int& existing) {
+        const auto count = [&](lecture::Condition cond, std::int64_t p, int& existing) {
           int passing = 0;
           existing = 0;
           for (int thread = w * 32; thread < std::min(threads, w * 32 + 32); ++thread) {
@@ -171,19 +171,19 @@ Records records_from_lanes(const sim::LaunchConfig& c) {
         };
         int existing = 0;
         for (std::int64_t p = 0; p < phases; ++p) {
-          const int m = count(sim::Condition::load_M, p, existing);
-          const int n = count(sim::Condition::load_N, p, existing);
-          const int k = count(sim::Condition::compute, p, existing);
+          const int m = count(lecture::Condition::load_M, p, existing);
+          const int n = count(lecture::Condition::load_N, p, existing);
+          const int k = count(lecture::Condition::compute, p, existing);
           r.phases.push_back(static_cast<std::uint8_t>(
               code(m, existing) | code(n, existing) << 2 | code(k, existing) << 4));
         }
-        r.stores.push_back(code(count(sim::Condition::store, 0, existing), existing));
+        r.stores.push_back(code(count(lecture::Condition::store, 0, existing), existing));
       }
   return r;
 }
 
 TEST(CompareRecords, LectureRecordsMatchEveryWarpPhase) {
-  const sim::LaunchConfig c = sim::LaunchConfig::square(100);
+  const lecture::LaunchConfig c = lecture::LaunchConfig::square(100);
   const Records r = records_from_lanes(c);
   const RecordComparison result = compare_records(c, r.phases, r.stores);
   EXPECT_TRUE(result.matched()) << result.first_mismatch;
@@ -193,16 +193,16 @@ TEST(CompareRecords, LectureRecordsMatchEveryWarpPhase) {
 
 TEST(CompareRecords, PartialWarpsMatch) {
   // T = 7: 49 threads, warps of 32 and 17 lanes; T = 31: 961 threads, the last warp 1 lane.
-  for (const sim::LaunchConfig& c : {sim::LaunchConfig::shape(64, 48, 80, 7), sim::LaunchConfig::shape(31, 70, 33, 31),
-                                     sim::LaunchConfig::shape(5, 3, 7, 16)}) {
+  for (const lecture::LaunchConfig& c : {lecture::LaunchConfig::shape(64, 48, 80, 7), lecture::LaunchConfig::shape(31, 70, 33, 31),
+                                     lecture::LaunchConfig::shape(5, 3, 7, 16)}) {
     const Records r = records_from_lanes(c);
     const RecordComparison result = compare_records(c, r.phases, r.stores);
-    EXPECT_TRUE(result.matched()) << sim::describe(c) << ": " << result.first_mismatch;
+    EXPECT_TRUE(result.matched()) << lecture::describe(c) << ": " << result.first_mismatch;
   }
 }
 
 TEST(CompareRecords, NamesTheFirstMismatch) {
-  const sim::LaunchConfig c = sim::LaunchConfig::square(100);
+  const lecture::LaunchConfig c = lecture::LaunchConfig::square(100);
   Records r = records_from_lanes(c);
   // Block (6, 0) is a right-edge block; its warp 3 in phase 2 has load_N divergent (Col < 100
   // only for tx < 4): claim all lanes passed instead. Index ((0 * 7 + 6) * 8 + 3) * 7 + 2 = 359.
@@ -223,7 +223,7 @@ TEST(CompareRecords, NamesTheFirstMismatch) {
 }
 
 TEST(CompareRecords, WrongSizesAreAnInternalError) {
-  const sim::LaunchConfig c = sim::LaunchConfig::square(100);
+  const lecture::LaunchConfig c = lecture::LaunchConfig::square(100);
   Records r = records_from_lanes(c);
   r.phases.pop_back();
   EXPECT_THROW(compare_records(c, r.phases, r.stores), std::invalid_argument);
@@ -248,7 +248,7 @@ ValidationRecord lecture_record() {
   r.date = "2026-01-01T00:00:00Z";
   r.seed = 42;
   r.repeats = 5;
-  r.model = analysis::lecture_counts(sim::LaunchConfig::square(100));
+  r.model = analysis::lecture_counts(lecture::LaunchConfig::square(100));
   r.hardware = r.model;
   r.records = RecordComparison{2744, 392, 0, ""};
   for (ProductCheck* p : {&r.checked_product, &r.instrumented_product, &r.unchecked_product}) {
@@ -324,7 +324,7 @@ TEST(ValidationText, AgreementAndMismatch) {
   EXPECT_NE(ok.str().find("cost of the checks: +5.00%"), std::string::npos) << ok.str();
   EXPECT_TRUE(failure_summary(r).empty());
 
-  r.hardware.at(sim::Condition::load_N, sim::BlockClass::right_edge).divergent_warp_phases = 0;
+  r.hardware.at(lecture::Condition::load_N, lecture::BlockClass::right_edge).divergent_warp_phases = 0;
   r.count_differences = compare_counts(r.model, r.hardware);
   r.unchecked_occupancy.calculator_blocks_per_sm = 7;
   std::ostringstream bad;

@@ -11,22 +11,22 @@
 #include <stdexcept>
 #include <string>
 
-#include "analysis/validation.hpp"
+#include "analysis/lecture/validation.hpp"
 #include "kernels/tiled_matmul.hpp"
 #include "sim/errors.hpp"
-#include "analysis/lecture_source.hpp"
+#include "analysis/lecture/lecture_source.hpp"
 #include "tools/cli/device_occupancy.hpp"
 
-namespace warpdiv::sim {
+namespace warpdiv::lecture {
 // Readable parameters in test output.
 inline void PrintTo(const LaunchConfig& c, std::ostream* os) { *os << describe(c); }
-}  // namespace warpdiv::sim
+}  // namespace warpdiv::lecture
 
 namespace warpdiv::kernels {
 namespace {
 
-using sim::BlockClass;
-using sim::Condition;
+using lecture::BlockClass;
+using lecture::Condition;
 
 std::string no_device_reason() {
   try {
@@ -67,13 +67,13 @@ std::uint64_t test_seed() {
 
 /// Runs the three kernels once on random inputs and checks P, the counts and the records. Every
 /// failure message names the seed; each launch starts from it, so one test repeats on its own.
-sim::DivergenceResult run_and_check(const sim::LaunchConfig& c) {
-  SCOPED_TRACE(sim::describe(c));
+lecture::DivergenceResult run_and_check(const lecture::LaunchConfig& c) {
+  SCOPED_TRACE(lecture::describe(c));
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("random inputs from WARPDIV_TEST_SEED=" + std::to_string(seed));
-  std::cout << "[ seed     ] WARPDIV_TEST_SEED=" << seed << " (" << sim::describe(c) << ")\n";
-  const sim::DivergenceResult model = analysis::lecture_counts(c);
-  const bool records = sim::Geometry(c).warp_phases() <= kMaxRecordedWarpPhases;
+  std::cout << "[ seed     ] WARPDIV_TEST_SEED=" << seed << " (" << lecture::describe(c) << ")\n";
+  const lecture::DivergenceResult model = analysis::lecture_counts(c);
+  const bool records = lecture::Geometry(c).warp_phases() <= kMaxRecordedWarpPhases;
   TiledMatmul gpu(c, records);
   std::mt19937_64 rng(seed);
   const std::vector<float> m = analysis::random_matrix(c.rows, c.inner, rng);
@@ -105,7 +105,7 @@ sim::DivergenceResult run_and_check(const sim::LaunchConfig& c) {
 
 TEST(GpuLecture, HardwareCountsAreTheLecturesFigures) {
   SKIP_WITHOUT_GPU();
-  const sim::DivergenceResult gpu = run_and_check(sim::LaunchConfig::square(100));
+  const lecture::DivergenceResult gpu = run_and_check(lecture::LaunchConfig::square(100));
   // Hand-derived in tests/oracle/replay_test.cpp and the lecture: Type 1 336/2352, Type 2 14/392.
   EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::interior).divergent_warp_phases, 288u);
   EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::right_edge).divergent_warp_phases, 48u);
@@ -126,7 +126,7 @@ TEST(GpuShapes, SizesBelowTheTileByHand) {
   // 5 x 3 x 7, T = 16: one block, 8 warps of two rows, one phase. load_M (ty < 5, tx < 3):
   // warps 0, 1, 2 split; load_N (ty < 3, tx < 7): warps 0, 1; compute and store (ty < 5,
   // tx < 7): warps 0, 1, 2. The one block is a barrier hazard.
-  const sim::DivergenceResult gpu = run_and_check(sim::LaunchConfig::shape(5, 3, 7, 16));
+  const lecture::DivergenceResult gpu = run_and_check(lecture::LaunchConfig::shape(5, 3, 7, 16));
   EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::corner).divergent_warp_phases, 3u);
   EXPECT_EQ(gpu.at(Condition::load_N, BlockClass::corner).divergent_warp_phases, 2u);
   EXPECT_EQ(gpu.at(Condition::compute, BlockClass::corner).divergent_warp_phases, 3u);
@@ -137,9 +137,9 @@ TEST(GpuShapes, SizesBelowTheTileByHand) {
 
 TEST(GpuShapes, MultiplesOfTheTileNeverDiverge) {
   SKIP_WITHOUT_GPU();
-  const sim::DivergenceResult gpu = run_and_check(sim::LaunchConfig::shape(128, 64, 96, 16));
-  for (Condition c : sim::kConditions)
-    EXPECT_EQ(gpu.at(c, BlockClass::all).divergent_warp_phases, 0u) << sim::name(c);
+  const lecture::DivergenceResult gpu = run_and_check(lecture::LaunchConfig::shape(128, 64, 96, 16));
+  for (Condition c : lecture::kConditions)
+    EXPECT_EQ(gpu.at(c, BlockClass::all).divergent_warp_phases, 0u) << lecture::name(c);
   EXPECT_EQ(gpu.barrier_hazard_blocks, 0u);
   // 6 x 8 blocks, 8 warps, 4 phases.
   EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::all).warp_phases, 48u * 8u * 4u);
@@ -148,14 +148,14 @@ TEST(GpuShapes, MultiplesOfTheTileNeverDiverge) {
 TEST(GpuShapes, OneLaneWarpsNeverDiverge) {
   SKIP_WITHOUT_GPU();
   // T = 1: every warp has a single lane, which always agrees with itself.
-  const sim::DivergenceResult gpu = run_and_check(sim::LaunchConfig::shape(50, 60, 70, 1));
-  for (Condition c : sim::kConditions)
-    EXPECT_EQ(gpu.at(c, BlockClass::all).divergent_warp_phases, 0u) << sim::name(c);
+  const lecture::DivergenceResult gpu = run_and_check(lecture::LaunchConfig::shape(50, 60, 70, 1));
+  for (Condition c : lecture::kConditions)
+    EXPECT_EQ(gpu.at(c, BlockClass::all).divergent_warp_phases, 0u) << lecture::name(c);
   EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::all).warp_phases, 50u * 70u * 60u);
 }
 
 // Awkward shapes, each compared with the model exactly (counts and every warp-phase).
-class GpuAwkward : public ::testing::TestWithParam<sim::LaunchConfig> {};
+class GpuAwkward : public ::testing::TestWithParam<lecture::LaunchConfig> {};
 
 TEST_P(GpuAwkward, MatchesTheModel) {
   SKIP_WITHOUT_GPU();
@@ -164,22 +164,22 @@ TEST_P(GpuAwkward, MatchesTheModel) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, GpuAwkward,
-    ::testing::Values(sim::LaunchConfig::shape(1, 1, 1, 1),          // the smallest launch
-                      sim::LaunchConfig::shape(1, 1, 1, 32),         // one thread of 1024 in range
-                      sim::LaunchConfig::shape(33, 17, 65, 32),      // one row / column past a tile
-                      sim::LaunchConfig::shape(100, 100, 100, 5),    // 25 threads: one partial warp
-                      sim::LaunchConfig::shape(64, 48, 80, 7),       // 49 threads: warps of 32 and 17 lanes
-                      sim::LaunchConfig::shape(257, 129, 63, 12),    // 144 threads: 4 full warps and 16 lanes
-                      sim::LaunchConfig::shape(31, 1024, 33, 31),    // 961 threads: the last warp has 1 lane
-                      sim::LaunchConfig::shape(1000, 1, 1000, 16),   // K = 1
-                      sim::LaunchConfig::shape(1, 1000, 1, 32),      // one output entry, long inner dimension
-                      sim::LaunchConfig::shape(2, 300, 500, 3),      // 9 threads, wide and flat
-                      sim::LaunchConfig::shape(300, 20, 2, 9),       // tall and thin
-                      sim::LaunchConfig::shape(1023, 511, 257, 32),  // rectangular, every size off the tile
-                      sim::LaunchConfig::shape(4000, 1000, 3000, 16)  // 23.7 M warp-phases: counters, no records
+    ::testing::Values(lecture::LaunchConfig::shape(1, 1, 1, 1),          // the smallest launch
+                      lecture::LaunchConfig::shape(1, 1, 1, 32),         // one thread of 1024 in range
+                      lecture::LaunchConfig::shape(33, 17, 65, 32),      // one row / column past a tile
+                      lecture::LaunchConfig::shape(100, 100, 100, 5),    // 25 threads: one partial warp
+                      lecture::LaunchConfig::shape(64, 48, 80, 7),       // 49 threads: warps of 32 and 17 lanes
+                      lecture::LaunchConfig::shape(257, 129, 63, 12),    // 144 threads: 4 full warps and 16 lanes
+                      lecture::LaunchConfig::shape(31, 1024, 33, 31),    // 961 threads: the last warp has 1 lane
+                      lecture::LaunchConfig::shape(1000, 1, 1000, 16),   // K = 1
+                      lecture::LaunchConfig::shape(1, 1000, 1, 32),      // one output entry, long inner dimension
+                      lecture::LaunchConfig::shape(2, 300, 500, 3),      // 9 threads, wide and flat
+                      lecture::LaunchConfig::shape(300, 20, 2, 9),       // tall and thin
+                      lecture::LaunchConfig::shape(1023, 511, 257, 32),  // rectangular, every size off the tile
+                      lecture::LaunchConfig::shape(4000, 1000, 3000, 16)  // 23.7 M warp-phases: counters, no records
                       ),
-    [](const ::testing::TestParamInfo<sim::LaunchConfig>& param) {
-      const sim::LaunchConfig& c = param.param;
+    [](const ::testing::TestParamInfo<lecture::LaunchConfig>& param) {
+      const lecture::LaunchConfig& c = param.param;
       return std::to_string(c.rows) + "x" + std::to_string(c.inner) + "x" +
              std::to_string(c.cols) + "_T" + std::to_string(c.tile);
     });
@@ -212,10 +212,10 @@ TEST(GpuOccupancy, RuntimeAgreesWithTheCalculatorForEveryTile) {
 TEST(GpuRefusals, GridAndMemoryLimitsBeforeAllocating) {
   SKIP_WITHOUT_GPU();
   // 65536 rows with T = 1 is 65536 block-rows, one more than gridDim.y allows.
-  EXPECT_THROW(TiledMatmul(sim::LaunchConfig::shape(65536, 1, 1, 1), false), InvalidInput);
+  EXPECT_THROW(TiledMatmul(lecture::LaunchConfig::shape(65536, 1, 1, 1), false), InvalidInput);
   // 200000^2 floats is 160 GB per matrix, six of them: beyond any GPU's memory.
-  EXPECT_THROW(TiledMatmul(sim::LaunchConfig::square(200000, 32), false), InvalidInput);
-  sim::LaunchConfig warp64 = sim::LaunchConfig::square(100);
+  EXPECT_THROW(TiledMatmul(lecture::LaunchConfig::square(200000, 32), false), InvalidInput);
+  lecture::LaunchConfig warp64 = lecture::LaunchConfig::square(100);
   warp64.warp_size = 64;
   EXPECT_THROW(TiledMatmul(warp64, false), InvalidInput);
 }

@@ -125,7 +125,7 @@ TEST(ZooClasses, LectureFlagsKernelAgreesWithHandDerivedExactEngine) {
       const ClassReplayResult r = class_replay(k, l, {}, GridLimits::Model);
       const DivergenceResult oracle = exact(c);
       for (int i = 0; i < 4; ++i) {
-        const ClassCounts& cell = oracle.at(conditions[i], sim::BlockClass::all);
+        const ClassCounts& cell = oracle.at(conditions[i], lecture::BlockClass::all);
         EXPECT_EQ(str(r.statements[checks[i]].warp_evaluations), str(cell.warp_phases)) << name(conditions[i]);
         EXPECT_EQ(str(r.statements[checks[i]].divergent), str(cell.divergent_warp_phases)) << name(conditions[i]);
       }

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "tests/oracle/lane_masks.hpp"
-#include "sim/conditions.hpp"
+#include "analysis/lecture/conditions.hpp"
 #include "sim/count.hpp"
 
 namespace warpdiv::sim {

@@ -9,16 +9,19 @@
 // of the representative multiplied by the class sizes (128-bit, overflow-checked).
 //
 // Retired as the lecture flags' model (issue 11): `warpdiv analyze --width ...` counts through the
-// class engine over kernels/zoo/tiled_matmul_rect.cu (analysis/lecture_source.hpp). Kept as an
+// class engine over kernels/zoo/tiled_matmul_rect.cu (analysis/lecture/lecture_source.hpp). Kept as an
 // independent oracle for it (tests/analysis/lecture_source_test.cpp, tests/kernels/
 // zoo_classes_test.cpp, tests/sim/ir_tiled_test.cpp), and still what `--engine replay` and
 // `warpdiv sweep --sizes` run.
 #pragma once
 
-#include "sim/divergence.hpp"
-#include "sim/launch.hpp"
+#include "analysis/lecture/divergence.hpp"
+#include "analysis/lecture/launch.hpp"
 
 namespace warpdiv::sim {
+
+// The lecture's schema (its launch, checks, block classes and table), which this oracle checks.
+using namespace ::warpdiv::lecture;
 
 /// The same breakdown as replay() (4 conditions x 5 block classes + barrier_hazard_blocks), for
 /// any valid launch, in time independent of J, K and L. Throws InvalidInput on an invalid config.

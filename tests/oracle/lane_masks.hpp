@@ -1,17 +1,20 @@
 // The hand-written lecture model's per-lane definitions of the four checks, the warp lane tables
 // built from them, and the warp x phase maps they give: the oracle the general engines' lecture
-// counts, records and maps (analysis/lecture_source.hpp) are tested against. Retired from the
+// counts, records and maps (analysis/lecture/lecture_source.hpp) are tested against. Retired from the
 // tool by issue 11; see tests/oracle/CMakeLists.txt.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "sim/conditions.hpp"
-#include "sim/launch.hpp"
-#include "sim/warp_map.hpp"
+#include "analysis/lecture/conditions.hpp"
+#include "analysis/lecture/launch.hpp"
+#include "analysis/lecture/warp_map.hpp"
 
 namespace warpdiv::sim {
+
+// The lecture's schema (its launch, checks, block classes and table), which this oracle checks.
+using namespace ::warpdiv::lecture;
 
 /// True when thread (tx, ty) of block (bx, by) passes `condition` in phase p (per-lane definition).
 bool condition_holds(Condition condition, const LaunchConfig& config, std::int64_t bx,

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/oracle/lane_masks.hpp"
-#include "sim/conditions.hpp"
+#include "analysis/lecture/conditions.hpp"
 
 namespace warpdiv::sim {
 namespace {

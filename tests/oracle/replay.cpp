@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "tests/oracle/lane_masks.hpp"
-#include "sim/conditions.hpp"
+#include "analysis/lecture/conditions.hpp"
 #include "sim/errors.hpp"
 
 namespace warpdiv::sim {

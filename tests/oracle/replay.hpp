@@ -4,17 +4,20 @@
 // what is per block and per phase out of the inner loop, and splitting block-rows over threads.
 //
 // Retired as the lecture flags' model (issue 11): `warpdiv analyze --width ...` counts through the
-// class engine over kernels/zoo/tiled_matmul_rect.cu (analysis/lecture_source.hpp). Kept as an
+// class engine over kernels/zoo/tiled_matmul_rect.cu (analysis/lecture/lecture_source.hpp). Kept as an
 // independent oracle for it (tests/analysis/lecture_source_test.cpp, tests/kernels/
 // zoo_classes_test.cpp, tests/sim/ir_tiled_test.cpp), and still what `--engine replay` and
 // `warpdiv sweep --sizes` run.
 #pragma once
 
 #include "sim/count.hpp"
-#include "sim/divergence.hpp"
-#include "sim/launch.hpp"
+#include "analysis/lecture/divergence.hpp"
+#include "analysis/lecture/launch.hpp"
 
 namespace warpdiv::sim {
+
+// The lecture's schema (its launch, checks, block classes and table), which this oracle checks.
+using namespace ::warpdiv::lecture;
 
 /// Per-thread partial counts are 64-bit: no launch above 2^63 warp-phases is ever replayed,
 /// whatever ReplayOptions says (it would run for centuries anyway).

@@ -124,7 +124,7 @@ TEST(IrClasses, TiledAtHugeSizesAgreesWithHandDerivedExactEngine) {
       const ClassReplayResult r = class_replay(t.kernel, tiled_launch(t, c), {}, GridLimits::Model);
       const DivergenceResult oracle = exact(c);
       const auto expect = [&](StmtId id, Condition cond) {
-        const ClassCounts& cell = oracle.at(cond, sim::BlockClass::all);
+        const ClassCounts& cell = oracle.at(cond, lecture::BlockClass::all);
         EXPECT_EQ(str(r.statements[id].warp_evaluations), str(cell.warp_phases)) << name(cond);
         EXPECT_EQ(str(r.statements[id].divergent), str(cell.divergent_warp_phases)) << name(cond);
       };

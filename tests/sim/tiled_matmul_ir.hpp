@@ -26,9 +26,12 @@
 
 #include "sim/ir.hpp"
 #include "sim/ir_replay.hpp"
-#include "sim/launch.hpp"
+#include "analysis/lecture/launch.hpp"
 
 namespace warpdiv::sim::ir::testing {
+
+using lecture::ceil_div;
+using lecture::LaunchConfig;
 
 struct TiledMatmulIr {
   Kernel kernel;

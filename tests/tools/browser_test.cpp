@@ -81,10 +81,10 @@ TEST_F(Browser, LectureReport) {
   // strip in full colour, and the hatching keeps about half of the rest (33 x 264 px) coloured;
   // the corner is 44 x 44 px, its 11 x 11 px inside P plus half the rest. Each class also has a
   // 12 x 12 px legend swatch. A blank or broken page has none of these colours.
-  EXPECT_GT(image.count(parse_colour(colour::kInterior)), 40000u);
-  EXPECT_GT(image.count(parse_colour(colour::kRightEdge)), 4000u);
-  EXPECT_GT(image.count(parse_colour(colour::kBottomEdge)), 4000u);
-  EXPECT_GT(image.count(parse_colour(colour::kCorner)), 700u);
+  EXPECT_GT(image.count(parse_colour(colour::kClass1)), 40000u);
+  EXPECT_GT(image.count(parse_colour(colour::kClass2)), 4000u);
+  EXPECT_GT(image.count(parse_colour(colour::kClass3)), 4000u);
+  EXPECT_GT(image.count(parse_colour(colour::kClass4)), 700u);
   // The interior maps: load_M's last phase is a divergent column of 8 warps (18 x 128 px), and
   // load_N's last phase leaves warps 2..7 idle (18 x 96 px).
   EXPECT_GT(image.count(parse_colour(colour::kDivergent)), 1500u);
@@ -113,10 +113,10 @@ TEST_F(Browser, LargestLaunchReport) {
   // Not to scale: the interior band is 300 x 300 px, the edge blocks 64 x 300 px, the corner
   // 64 x 64 px (P covers 31 of its 32 rows and columns). The interior maps: every warp is
   // uniformly true before the last phase and divergent in it (load_M).
-  EXPECT_GT(image.count(parse_colour(colour::kInterior)), 40000u);
-  EXPECT_GT(image.count(parse_colour(colour::kRightEdge)), 12000u);
-  EXPECT_GT(image.count(parse_colour(colour::kBottomEdge)), 12000u);
-  EXPECT_GT(image.count(parse_colour(colour::kCorner)), 2500u);
+  EXPECT_GT(image.count(parse_colour(colour::kClass1)), 40000u);
+  EXPECT_GT(image.count(parse_colour(colour::kClass2)), 12000u);
+  EXPECT_GT(image.count(parse_colour(colour::kClass3)), 12000u);
+  EXPECT_GT(image.count(parse_colour(colour::kClass4)), 2500u);
   EXPECT_GT(image.count(parse_colour(colour::kUniformTrue)), 10000u);
   EXPECT_GT(image.count(parse_colour(colour::kDivergent)), 5000u);
 }

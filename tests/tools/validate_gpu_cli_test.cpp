@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-#include "analysis/validation.hpp"
+#include "analysis/lecture/validation.hpp"
 #include "kernels/tiled_matmul.hpp"
 #include "sim/errors.hpp"
 #include "tests/tools/cli_runner.hpp"

@@ -2,9 +2,9 @@
 #include <memory>
 #include <optional>
 
-#include "analysis/divergence_report.hpp"
-#include "analysis/html_report.hpp"
-#include "analysis/lecture_source.hpp"
+#include "analysis/lecture/divergence_report.hpp"
+#include "analysis/lecture/html_report.hpp"
+#include "analysis/lecture/lecture_source.hpp"
 #include "analysis/occupancy_report.hpp"
 #include "analysis/output_files.hpp"
 #include "sim/errors.hpp"
@@ -57,7 +57,7 @@ int analyze_command(const Args& args, std::ostream& out) {
     return 0;
   }
   if (list_gpus_if_asked(vm, out)) return 0;
-  const sim::LaunchConfig config = launch_from(vm);
+  const lecture::LaunchConfig config = launch_from(vm);
   const Engine engine = has(vm, "engine") ? engine_from(get(vm, "engine")) : Engine::exact;
   const sim::ir::ReplayOptions replay_options;
   if (engine == Engine::replay) {
@@ -79,7 +79,7 @@ int analyze_command(const Args& args, std::ostream& out) {
   analysis::Output* html = has(vm, "html") ? &outputs.open("--html", get(vm, "html")) : nullptr;
   std::ostream& report = outputs.report();  // nothing when an output goes to stdout
 
-  const sim::DivergenceResult result =
+  const lecture::DivergenceResult result =
       engine == Engine::exact ? analysis::lecture_counts(config)
                               : analysis::lecture_replay(config, replay_options);
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "analysis/occupancy.hpp"
-#include "analysis/validation.hpp"
+#include "analysis/lecture/validation.hpp"
 #include "kernels/tiled_matmul.hpp"
 
 namespace warpdiv::cli {

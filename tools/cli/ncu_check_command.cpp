@@ -2,9 +2,9 @@
 #include <set>
 #include <tuple>
 
-#include "analysis/ncu_crosscheck.hpp"
+#include "analysis/lecture/ncu_crosscheck.hpp"
 #include "sim/errors.hpp"
-#include "analysis/lecture_source.hpp"
+#include "analysis/lecture/lecture_source.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/options.hpp"
 
@@ -24,7 +24,7 @@ std::string sizes_text(std::int64_t rows, std::int64_t inner, std::int64_t cols,
 // than one launch to choose from.
 const analysis::ValidateRun& pick_validate_run(const std::vector<analysis::ValidateRun>& runs,
                                                const po::variables_map& vm,
-                                               const sim::LaunchConfig& flags, bool sizes_given,
+                                               const lecture::LaunchConfig& flags, bool sizes_given,
                                                bool tile_given) {
   const auto matches = [&](const analysis::ValidateRun& r) {
     return (!sizes_given ||
@@ -83,7 +83,7 @@ int ncu_check_command(const Args& args, std::ostream& out) {
     return 0;
   }
   if (!has(vm, "ncu-csv")) throw InvalidInput("--ncu-csv FILE is required (see warpdiv ncu-check --help)");
-  sim::LaunchConfig config = launch_from(vm);
+  lecture::LaunchConfig config = launch_from(vm);
   config.warp_size = 32;  // NVIDIA's warps, as profiled
   const bool sizes_given = has(vm, "width") || has(vm, "rows") || has(vm, "inner") || has(vm, "cols");
   bool tile_known = has(vm, "tile");
@@ -113,7 +113,7 @@ int ncu_check_command(const Args& args, std::ostream& out) {
                          std::string(first ? "its grid " + first->grid_size : "grids") +
                          "; pass --width W or --rows J --inner K --cols L, or --validate-csv FILE");
     if (first && first->block.size() >= 2 && first->block[0] == first->block[1] &&
-        first->block[0] <= sim::limits::kMaxTile)
+        first->block[0] <= lecture::limits::kMaxTile)
       config.tile = static_cast<int>(first->block[0]);
   }
   const analysis::NcuCrosscheck check =

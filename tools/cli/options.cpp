@@ -196,9 +196,9 @@ void add_launch_options(po::options_description& options) {
        "warp size, a power of two 1 .. 64 (default 32)");
 }
 
-sim::LaunchConfig launch_from(const po::variables_map& vm) {
-  namespace lim = sim::limits;
-  sim::LaunchConfig config;
+lecture::LaunchConfig launch_from(const po::variables_map& vm) {
+  namespace lim = lecture::limits;
+  lecture::LaunchConfig config;
   const bool any_shape = has(vm, "rows") || has(vm, "inner") || has(vm, "cols");
   if (has(vm, "width")) {
     if (any_shape)
@@ -216,7 +216,7 @@ sim::LaunchConfig launch_from(const po::variables_map& vm) {
     config.tile = static_cast<int>(
         parse_integer("--tile", get(vm, "tile"), lim::kMinTile, lim::kMaxTile));
   if (has(vm, "warp-size")) config.warp_size = parse_warp_size("--warp-size", get(vm, "warp-size"));
-  sim::validate(config);
+  lecture::validate(config);
   return config;
 }
 

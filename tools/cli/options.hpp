@@ -64,7 +64,7 @@ void protect_inputs(analysis::OutputFiles& outputs, const boost::program_options
 
 }  // namespace warpdiv::cli
 
-#include "sim/launch.hpp"
+#include "analysis/lecture/launch.hpp"
 
 namespace warpdiv::cli {
 
@@ -73,6 +73,6 @@ void add_launch_options(boost::program_options::options_description& options);
 
 /// The launch from those flags: --width W sets J = K = L = W and excludes the other three, which
 /// must be given together. Defaults: W = 100, T = 16, S = 32.
-sim::LaunchConfig launch_from(const boost::program_options::variables_map& vm);
+lecture::LaunchConfig launch_from(const boost::program_options::variables_map& vm);
 
 }  // namespace warpdiv::cli

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "analysis/output_files.hpp"
-#include "analysis/sweep_html.hpp"
-#include "analysis/sweep_report.hpp"
+#include "analysis/lecture/sweep_html.hpp"
+#include "analysis/lecture/sweep_report.hpp"
 #include "sim/errors.hpp"
-#include "analysis/lecture_source.hpp"
+#include "analysis/lecture/lecture_source.hpp"
 #include "sim/message_text.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gpu_options.hpp"
@@ -40,7 +40,7 @@ constexpr std::uint64_t kMaxHtmlSweepLaunches = 100'000;
 /// the launches each file holds.
 std::string sweep_summary(std::size_t done, std::size_t planned, bool stopped,
                           const std::string& csv, const std::string& html) {
-  const std::string rows = sim::counted(done * sim::kConditionCount, "row");
+  const std::string rows = sim::counted(done * lecture::kConditionCount, "row");
   std::string text;
   if (!stopped) {
     text = sim::counted(planned, "launch", "launches");
@@ -112,7 +112,7 @@ int sweep_command(const Args& args, std::ostream& out) {
     if (!has(vm, flag))
       throw InvalidInput(std::string("--") + flag + " LIST is required (see warpdiv sweep --help)");
 
-  namespace lim = sim::limits;
+  namespace lim = lecture::limits;
   const IntegerSet sizes = parse_integer_set("--sizes", get(vm, "sizes"), lim::kMinSize, lim::kMaxSize);
   const IntegerSet tiles = parse_integer_set("--tiles", get(vm, "tiles"), lim::kMinTile, lim::kMaxTile);
   IntegerSet inners;
@@ -158,7 +158,7 @@ int sweep_command(const Args& args, std::ostream& out) {
   const SigintHandler sigint;
   if (csv) analysis::write_sweep_csv_header(csv->stream());
   std::vector<analysis::SweepRow> kept;  // for the page
-  if (html) kept.reserve(plan.launches() * sim::kConditionCount);
+  if (html) kept.reserve(plan.launches() * lecture::kConditionCount);
   ProgressBar progress("sweep", "launches", plan.launches());
   // Launches are counted in chunks, each chunk's launches spread over the cores, and written in
   // order; Ctrl-C is seen between chunks (a chunk takes well under a second).

@@ -6,10 +6,10 @@
 #include <random>
 
 #include "analysis/output_files.hpp"
-#include "analysis/validation.hpp"
+#include "analysis/lecture/validation.hpp"
 #include "kernels/tiled_matmul.hpp"
 #include "sim/errors.hpp"
-#include "analysis/lecture_source.hpp"
+#include "analysis/lecture/lecture_source.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/device_occupancy.hpp"
 #include "tools/cli/options.hpp"
@@ -25,7 +25,7 @@ constexpr std::int64_t kMaxRepeats = 10000;
 constexpr std::int64_t kMaxSeed = 9223372036854775807;  // 2^63 - 1
 
 /// Host memory for M, N and three copies of P, refused beyond the machine's physical memory.
-void check_host_memory(const sim::LaunchConfig& c) {
+void check_host_memory(const lecture::LaunchConfig& c) {
   const sim::Count floats = sim::checked_add(
       sim::checked_add(sim::checked_mul(static_cast<sim::Count>(c.rows), c.inner),
                        sim::checked_mul(static_cast<sim::Count>(c.inner), c.cols)),
@@ -58,7 +58,7 @@ std::string utc_now() {
 
 int validate_command(const Args& args, std::ostream& out) {
   if (is_source_analysis(args)) return validate_source_command(args, out);
-  namespace lim = sim::limits;
+  namespace lim = lecture::limits;
   po::options_description options(
       "warpdiv validate: run the tiled kernel on GPU 0 and compare the GPU with the model:\n"
       "(a) P against a CPU double-precision reference, (b) divergent warp-phases counted by\n"
@@ -89,7 +89,7 @@ int validate_command(const Args& args, std::ostream& out) {
     write_help(out, options);
     return 0;
   }
-  sim::LaunchConfig config = launch_from(vm);
+  lecture::LaunchConfig config = launch_from(vm);
   config.warp_size = kernels::kWarpSize;
   const int repeats = has(vm, "repeat") ? static_cast<int>(parse_integer(
                                               "--repeat", get(vm, "repeat"), 1, kMaxRepeats))
@@ -109,7 +109,7 @@ int validate_command(const Args& args, std::ostream& out) {
   check_host_memory(config);
 
   const kernels::DeviceInfo device = kernels::query_device();  // NoDevice: exit 3
-  const sim::Geometry geometry(config);
+  const lecture::Geometry geometry(config);
   const bool with_records =
       geometry.warp_phases() <= kernels::kMaxRecordedWarpPhases;
   kernels::TiledMatmul gpu(config, with_records);  // refuses what does not fit, before allocating

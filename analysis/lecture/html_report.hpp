@@ -2,7 +2,7 @@
 // coloured by class, a warp x phase map per class and condition, the thread layout of the warps,
 // the summary tables, an optional occupancy section and the barrier note.
 //
-// Everything is drawn per block class and per phase column (sim/warp_map.hpp), never per block or
+// Everything is drawn per block class and per phase column (analysis/lecture/warp_map.hpp), never per block or
 // per phase, so the page has the same size for a 100 x 100 launch as for a 2^31-1 cube.
 #pragma once
 
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "analysis/occupancy.hpp"
-#include "sim/divergence.hpp"
+#include "analysis/lecture/divergence.hpp"
 
 namespace warpdiv::analysis {
 
@@ -45,7 +45,7 @@ struct DivergenceHtmlOptions {
 };
 
 /// The whole page, "<!DOCTYPE html>" to "</html>".
-std::string render_divergence_html(const sim::DivergenceResult& result,
+std::string render_divergence_html(const lecture::DivergenceResult& result,
                                    const DivergenceHtmlOptions& options = {});
 
 }  // namespace warpdiv::analysis

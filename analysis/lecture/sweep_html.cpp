@@ -1,4 +1,4 @@
-#include "analysis/sweep_html.hpp"
+#include "analysis/lecture/sweep_html.hpp"
 
 #include <algorithm>
 #include <map>
@@ -6,7 +6,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "analysis/divergence_report.hpp"
+#include "analysis/lecture/divergence_report.hpp"
 #include "analysis/gpu_presets.hpp"
 #include "analysis/html.hpp"
 #include "analysis/occupancy_report.hpp"
@@ -63,7 +63,7 @@ SweepFacts facts_of(const std::vector<SweepRow>& rows) {
 }
 
 std::string fraction_plot(const std::vector<SweepRow>& rows, const SweepFacts& facts,
-                          sim::Condition condition) {
+                          lecture::Condition condition) {
   // One curve per tile width (and per inner size K when K is swept on its own).
   std::map<std::pair<int, std::int64_t>, PlotSeries> curves;
   for (const SweepRow& r : rows) {
@@ -76,8 +76,8 @@ std::string fraction_plot(const std::vector<SweepRow>& rows, const SweepFacts& f
     s.points.push_back({static_cast<double>(r.rows), 100.0 * r.fraction()});
   }
   LinePlot plot;
-  plot.id = "plot-" + sim::name(condition);
-  plot.title = sim::name(condition) + ": divergent warp-phases against matrix size";
+  plot.id = "plot-" + lecture::name(condition);
+  plot.title = lecture::name(condition) + ": divergent warp-phases against matrix size";
   const double lo = facts.sizes.empty() ? 1 : static_cast<double>(*facts.sizes.begin());
   const double hi = facts.sizes.empty() ? 1 : static_cast<double>(*facts.sizes.rbegin());
   plot.x.log = hi / lo >= kLogAxisRatio;
@@ -144,7 +144,7 @@ std::string data_part(const std::vector<SweepRow>& rows, std::size_t max_rows) {
          "<th>fraction</th></tr></thead><tbody>";
   for (const SweepRow& r : rows)
     out << "<tr><td>" << number(r.rows) << "</td><td>" << number(r.inner) << "</td><td>" << r.tile
-        << "</td><td>" << sim::name(r.condition) << "</td><td>"
+        << "</td><td>" << lecture::name(r.condition) << "</td><td>"
         << html::group_digits(sim::to_decimal(r.warp_phases)) << "</td><td>"
         << html::group_digits(sim::to_decimal(r.divergent_warp_phases)) << "</td><td>"
         << percent(r.divergent_warp_phases, r.warp_phases) << "</td></tr>";
@@ -157,7 +157,7 @@ std::string data_part(const std::vector<SweepRow>& rows, std::size_t max_rows) {
 std::string render_sweep_html(const std::vector<SweepRow>& rows, const SweepHtmlOptions& options,
                               bool interrupted) {
   const SweepFacts facts = facts_of(rows);
-  const std::size_t launches = rows.size() / sim::kConditionCount;
+  const std::size_t launches = rows.size() / lecture::kConditionCount;
   std::ostringstream out;
   out << html::page_start("warpdiv sweep") << kSweepStyle;
   out << "<header><h1>Divergence sweep of the tiled matrix multiply</h1>\n<p class=\"config\">"
@@ -177,9 +177,9 @@ std::string render_sweep_html(const std::vector<SweepRow>& rows, const SweepHtml
          "block-column and phase can diverge, so the share falls roughly as T / W: as the "
          "lecture says, “for larger matrices the impact will be significantly smaller”.</p>\n"
       << "<div class=\"plots\">\n";
-  for (sim::Condition c : sim::kConditions) {
-    out << "<figure id=\"fig-" << sim::name(c) << "\">" << fraction_plot(rows, facts, c)
-        << "<figcaption><b>" << sim::name(c) << "</b>: <code>"
+  for (lecture::Condition c : lecture::kConditions) {
+    out << "<figure id=\"fig-" << lecture::name(c) << "\">" << fraction_plot(rows, facts, c)
+        << "<figcaption><b>" << lecture::name(c) << "</b>: <code>"
         << escape(condition_expression(c)) << "</code></figcaption></figure>\n";
   }
   out << "</div>\n</section>\n";

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "sim/count.hpp"
-#include "sim/divergence.hpp"
-#include "sim/launch.hpp"
+#include "analysis/lecture/divergence.hpp"
+#include "analysis/lecture/launch.hpp"
 
 namespace warpdiv::analysis {
 
@@ -51,7 +51,7 @@ std::vector<std::int64_t> sample_lines(std::int64_t size, int tile, std::size_t 
 
 /// Compares P (J x L) with the double-precision product of M (J x K) and N (K x L): every entry
 /// when J*K*L <= full_limit, else sample_lines() rows x columns. Every entry is scanned for NaN.
-ProductCheck check_product(const sim::LaunchConfig& config, const std::vector<float>& m,
+ProductCheck check_product(const lecture::LaunchConfig& config, const std::vector<float>& m,
                            const std::vector<float>& n, const std::vector<float>& p,
                            std::mt19937_64& rng,
                            std::uint64_t full_limit = kFullReferenceMultiplyAdds);
@@ -65,8 +65,8 @@ struct CountDifference {
 };
 
 /// Every field of every cell (20 cells x 4 fields) and the barrier-hazard blocks; empty = agree.
-std::vector<CountDifference> compare_counts(const sim::DivergenceResult& model,
-                                            const sim::DivergenceResult& hardware);
+std::vector<CountDifference> compare_counts(const lecture::DivergenceResult& model,
+                                            const lecture::DivergenceResult& hardware);
 
 struct RecordComparison {
   std::uint64_t warp_phases_compared = 0;  // per-phase records (3 conditions each)
@@ -78,10 +78,10 @@ struct RecordComparison {
 };
 
 /// Compares the instrumented kernel's records (kernels/tiled_matmul.hpp's layout, the packing of
-/// sim/lane_agreement.hpp) with the model's (lecture_records(): a replay of the lecture source),
+/// analysis/lecture/lane_agreement.hpp) with the model's (lecture_records(): a replay of the lecture source),
 /// warp-phase by warp-phase. Throws
 /// std::invalid_argument when the record vectors do not have the launch's sizes.
-RecordComparison compare_records(const sim::LaunchConfig& config,
+RecordComparison compare_records(const lecture::LaunchConfig& config,
                                  const std::vector<std::uint8_t>& phase_records,
                                  const std::vector<std::uint8_t>& store_records);
 
@@ -119,8 +119,8 @@ struct ValidationRecord {
   std::uint64_t seed = 0;
   int repeats = 0;
 
-  sim::DivergenceResult model;
-  sim::DivergenceResult hardware;
+  lecture::DivergenceResult model;
+  lecture::DivergenceResult hardware;
   std::vector<CountDifference> count_differences;
   std::optional<RecordComparison> records;  // absent above kernels::kMaxRecordedWarpPhases
 

@@ -7,7 +7,9 @@
 
 #include "sim/count.hpp"
 
-namespace warpdiv::sim {
+namespace warpdiv::lecture {
+
+using sim::Count;
 
 namespace limits {
 constexpr std::int64_t kMinSize = 1;
@@ -70,4 +72,4 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b);
 /// "100 x 100 x 100, T = 16, warp 32" style description for reports and messages.
 std::string describe(const LaunchConfig& config);
 
-}  // namespace warpdiv::sim
+}  // namespace warpdiv::lecture

@@ -1,4 +1,4 @@
-#include "analysis/ncu_crosscheck.hpp"
+#include "analysis/lecture/ncu_crosscheck.hpp"
 
 #include <array>
 #include <cmath>
@@ -6,10 +6,10 @@
 #include <limits>
 
 #include "analysis/csv.hpp"
-#include "analysis/divergence_report.hpp"
+#include "analysis/lecture/divergence_report.hpp"
 #include "analysis/input_file.hpp"
 #include "sim/errors.hpp"
-#include "sim/launch.hpp"
+#include "analysis/lecture/launch.hpp"
 
 namespace warpdiv::analysis {
 
@@ -112,11 +112,11 @@ std::vector<ValidateRun> parse_validate_csv(const std::string& text, const std::
       throw InvalidInput(source + ":" + std::to_string(header_line) + ": header: column '" +
                          kColumns[i] + "' is missing (is this a warpdiv validate --csv file?)");
   }
-  // The ranges warpdiv validate accepts: sizes of sim/launch.hpp, T = 1 .. 32, registers
+  // The ranges warpdiv validate accepts: sizes of analysis/lecture/launch.hpp, T = 1 .. 32, registers
   // 0 .. 255.
   const std::array<std::pair<std::int64_t, std::int64_t>, kColumns.size()> range = {{
-      {sim::limits::kMinSize, sim::limits::kMaxSize}, {sim::limits::kMinSize, sim::limits::kMaxSize},
-      {sim::limits::kMinSize, sim::limits::kMaxSize}, {sim::limits::kMinTile, sim::limits::kMaxTile},
+      {lecture::limits::kMinSize, lecture::limits::kMaxSize}, {lecture::limits::kMinSize, lecture::limits::kMaxSize},
+      {lecture::limits::kMinSize, lecture::limits::kMaxSize}, {lecture::limits::kMinTile, lecture::limits::kMaxTile},
       {0, 255}, {0, 255}, {0, 255}}};
   std::vector<ValidateRun> runs;
   while (!csv.at_end()) {
@@ -159,9 +159,9 @@ std::vector<ValidateRun> read_validate_csv(const std::string& path, const std::s
 }
 
 NcuCrosscheck crosscheck_ncu(const std::vector<NcuLaunch>& launches,
-                             const sim::DivergenceResult& model,
+                             const lecture::DivergenceResult& model,
                              const RuntimeRegisters& runtime_registers) {
-  const sim::Geometry g(model.config);
+  const lecture::Geometry g(model.config);
   NcuCrosscheck result;
   result.model = model;
   for (const NcuLaunch& launch : launches) {
@@ -186,7 +186,7 @@ NcuCrosscheck crosscheck_ncu(const std::vector<NcuLaunch>& launches,
     if (grid.size() < 2 || grid[0] != g.grid_x || grid[1] != g.grid_y || !third_is_one(grid))
       throw InvalidInput(launch.describe() + " has grid " +
                          (grid.empty() ? "(none)" : launch.grid_size) + ", not the grid " +
-                         dims(g.grid_x, g.grid_y) + " of " + sim::describe(model.config));
+                         dims(g.grid_x, g.grid_y) + " of " + lecture::describe(model.config));
     const std::optional<double> threads = launch.metric(m::kBlockSize);
     if (threads && *threads != static_cast<double>(tile * tile))
       throw InvalidInput(launch.describe() + " has " + m::kBlockSize + " = " + number(*threads) +
@@ -246,8 +246,8 @@ NcuCrosscheck crosscheck_ncu(const std::vector<NcuLaunch>& launches,
 }
 
 void write_ncu_crosscheck_text(std::ostream& out, const NcuCrosscheck& check) {
-  const sim::DivergenceResult& model = check.model;
-  out << "warpdiv ncu-check: " << sim::describe(model.config) << "\n"
+  const lecture::DivergenceResult& model = check.model;
+  out << "warpdiv ncu-check: " << lecture::describe(model.config) << "\n"
       << "calculator's GPU: " << check.gpu_source << "\n";
   for (const NcuKernelCheck& k : check.kernels) {
     out << "\nlaunch " << k.id << ": " << k.kernel << " kernel, T = " << k.tile << "\n";
@@ -264,14 +264,14 @@ void write_ncu_crosscheck_text(std::ostream& out, const NcuCrosscheck& check) {
         << (k.divergent_branch_targets ? number(*k.divergent_branch_targets) : "(not collected)")
         << " of " << (k.branch_targets ? number(*k.branch_targets) : "(not collected)") << "\n";
   }
-  const auto cell = [&](sim::Condition c) {
-    const sim::ClassCounts& all = model.at(c, sim::BlockClass::all);
+  const auto cell = [&](lecture::Condition c) {
+    const lecture::ClassCounts& all = model.at(c, lecture::BlockClass::all);
     return sim::to_decimal(all.divergent_warp_phases) + "/" + sim::to_decimal(all.warp_phases) +
            " (" + percent(all.divergent_warp_phases, all.warp_phases) + ")";
   };
   out << "\nthe model's divergent warp-phases, beside those branch figures: load_M "
-      << cell(sim::Condition::load_M) << ", load_N " << cell(sim::Condition::load_N)
-      << ", compute " << cell(sim::Condition::compute) << ", store " << cell(sim::Condition::store)
+      << cell(lecture::Condition::load_M) << ", load_N " << cell(lecture::Condition::load_N)
+      << ", compute " << cell(lecture::Condition::compute) << ", store " << cell(lecture::Condition::store)
       << "\n(ncu counts divergent branches; a check compiled to a predicated load is no branch, so "
          "it can diverge in the model and the ballot yet not in ncu's branch metrics)\n\n"
       << (check.matched() ? "ncu-check: ncu agrees with the calculator\n"

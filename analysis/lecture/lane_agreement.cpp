@@ -1,6 +1,6 @@
-#include "sim/lane_agreement.hpp"
+#include "analysis/lecture/lane_agreement.hpp"
 
-namespace warpdiv::sim {
+namespace warpdiv::lecture {
 
 const char* name(Agreement agreement) {
   switch (agreement) {
@@ -11,4 +11,4 @@ const char* name(Agreement agreement) {
   return "invalid record";
 }
 
-}  // namespace warpdiv::sim
+}  // namespace warpdiv::lecture

@@ -11,10 +11,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/conditions.hpp"
-#include "sim/launch.hpp"
+#include "analysis/lecture/conditions.hpp"
+#include "analysis/lecture/launch.hpp"
 
-namespace warpdiv::sim {
+namespace warpdiv::lecture {
 
 /// How the existing lanes of one warp evaluate a condition in one phase.
 enum class WarpOutcome : std::uint8_t { uniform_true, uniform_false, divergent };
@@ -73,4 +73,4 @@ struct WarpPhaseMap {
   }
 };
 
-}  // namespace warpdiv::sim
+}  // namespace warpdiv::lecture

@@ -12,12 +12,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/divergence.hpp"
+#include "analysis/lecture/divergence.hpp"
 #include "sim/ir.hpp"
 #include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
-#include "sim/launch.hpp"
-#include "sim/warp_map.hpp"
+#include "analysis/lecture/launch.hpp"
+#include "analysis/lecture/warp_map.hpp"
 
 namespace warpdiv::analysis {
 
@@ -28,48 +28,48 @@ const sim::ir::Kernel& lecture_model();
 /// arguments J, K, L (the pointers need none). The grid may pass CUDA's y limit (the class engine
 /// takes it with GridLimits::Model).
 sim::ir::Launch lecture_source_launch(const sim::ir::Kernel& model,
-                                      const sim::LaunchConfig& config);
+                                      const lecture::LaunchConfig& config);
 
 /// The table from a class count of that launch: the model's four ifs in source order are load_M,
 /// load_N, compute and store; each class's counts (the same in each of its blocks) go to
 /// interior, right_edge, bottom_edge and corner by where its blocks stand (last block-column,
 /// last block-row). The barrier hazard counts blocks where the store's guard is false for a lane.
-sim::DivergenceResult lecture_result(const sim::ir::Kernel& model,
-                                     const sim::LaunchConfig& config,
+lecture::DivergenceResult lecture_result(const sim::ir::Kernel& model,
+                                     const lecture::LaunchConfig& config,
                                      const sim::ir::ClassReplayResult& counts);
 
 /// The lecture's table for `config`: the class engine over lecture_model(), arranged. `threads`:
 /// the class engine's workers (0: every core; a sweep that spreads launches over the cores gives 1).
-sim::DivergenceResult lecture_counts(const sim::LaunchConfig& config, unsigned threads = 0);
+lecture::DivergenceResult lecture_counts(const lecture::LaunchConfig& config, unsigned threads = 0);
 
 /// What lecture_replay() would cost: its warp-statement evaluations, counted by the class engine.
-sim::Count lecture_replay_cost(const sim::LaunchConfig& config);
+sim::Count lecture_replay_cost(const lecture::LaunchConfig& config);
 
 /// The lecture's table by the SIMT replay (ir::replay over lecture_model()): every warp of every
 /// block visited, class by class (interior, right edge, bottom edge and corner are four ranges of
 /// blocks, each replayed on its own), the barrier hazard counted block by block. `options` as
 /// ir::replay takes them (limits, threads, stop); only_block, only_warp and by_iteration must be
 /// unset. Throws InvalidInput above options.max_evaluations.
-sim::DivergenceResult lecture_replay(const sim::LaunchConfig& config,
+lecture::DivergenceResult lecture_replay(const lecture::LaunchConfig& config,
                                      const sim::ir::ReplayOptions& options = {});
 
 /// The warp x phase maps of the HTML report: for each lecture class that has blocks, drawn from
-/// its block nearest the origin (sim::representative_blocks), and each check, how every warp of
-/// that block evaluated the check in each column of phases (`columns`, from sim::phase_columns;
+/// its block nearest the origin (lecture::representative_blocks), and each check, how every warp of
+/// that block evaluated the check in each column of phases (`columns`, from lecture::phase_columns;
 /// the store: one column, once per warp). From the class engine's iteration classes of the
 /// lecture source's phase loop, so the maps exist at any size. Throws std::logic_error when a
 /// column holds phases that the engine did not find alike (the columns would mislead).
-std::vector<sim::WarpPhaseMap> lecture_warp_maps(const sim::LaunchConfig& config,
-                                                 const std::vector<sim::PhaseColumn>& columns);
+std::vector<lecture::WarpPhaseMap> lecture_warp_maps(const lecture::LaunchConfig& config,
+                                                 const std::vector<lecture::PhaseColumn>& columns);
 
 /// What the instrumented lecture kernel (kernels/tiled_matmul.cu) records, as the model says it:
 /// per warp (blocks in x + y*Gx order, then the warp in the block), one byte per phase packing the
-/// agreement (sim/lane_agreement.hpp) of load_M, load_N and compute, and one byte for the store.
+/// agreement (analysis/lecture/lane_agreement.hpp) of load_M, load_N and compute, and one byte for the store.
 /// From a replay of lecture_model() that sees every warp evaluation.
 struct LectureRecords {
   std::vector<std::uint8_t> phases;  // [warp * phases + p]
   std::vector<std::uint8_t> stores;  // [warp]
 };
-LectureRecords lecture_records(const sim::LaunchConfig& config);
+LectureRecords lecture_records(const lecture::LaunchConfig& config);
 
 }  // namespace warpdiv::analysis

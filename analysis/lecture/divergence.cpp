@@ -1,6 +1,9 @@
-#include "sim/divergence.hpp"
+#include "analysis/lecture/divergence.hpp"
 
-namespace warpdiv::sim {
+namespace warpdiv::lecture {
+
+using sim::checked_add;
+using sim::to_double;
 
 bool operator==(const ClassCounts& a, const ClassCounts& b) {
   return a.blocks == b.blocks && a.warps == b.warps && a.warp_phases == b.warp_phases &&
@@ -33,4 +36,4 @@ bool operator==(const DivergenceResult& a, const DivergenceResult& b) {
          a.barrier_hazard_blocks == b.barrier_hazard_blocks;
 }
 
-}  // namespace warpdiv::sim
+}  // namespace warpdiv::lecture

@@ -1,11 +1,13 @@
-#include "sim/launch.hpp"
+#include "analysis/lecture/launch.hpp"
 
 #include <sstream>
 
 #include "sim/count.hpp"
 #include "sim/errors.hpp"
 
-namespace warpdiv::sim {
+namespace warpdiv::lecture {
+
+using sim::checked_mul;
 
 LaunchConfig LaunchConfig::shape(std::int64_t rows, std::int64_t inner, std::int64_t cols, int tile,
                                  int warp_size) {
@@ -83,4 +85,4 @@ Count Geometry::warp_phases() const {
                      static_cast<Count>(warps_per_block));
 }
 
-}  // namespace warpdiv::sim
+}  // namespace warpdiv::lecture

@@ -12,7 +12,7 @@
 
 #include "analysis/ncu_csv.hpp"
 #include "analysis/occupancy.hpp"
-#include "sim/divergence.hpp"
+#include "analysis/lecture/divergence.hpp"
 
 namespace warpdiv::analysis {
 
@@ -38,7 +38,7 @@ struct NcuKernelCheck {
 };
 
 struct NcuCrosscheck {
-  sim::DivergenceResult model;  // the launch being profiled
+  lecture::DivergenceResult model;  // the launch being profiled
   std::string gpu_source;       // where the calculator's GPU figures came from
   std::vector<NcuKernelCheck> kernels;
 
@@ -73,7 +73,7 @@ std::vector<ValidateRun> parse_validate_csv(const std::string& text, const std::
 /// grid (ceil(L / T), ceil(J / T), 1), and launch__block_size = T * T and launch__grid_size =
 /// the number of blocks where the CSV has them.
 NcuCrosscheck crosscheck_ncu(const std::vector<NcuLaunch>& launches,
-                             const sim::DivergenceResult& model,
+                             const lecture::DivergenceResult& model,
                              const RuntimeRegisters& runtime_registers);
 
 void write_ncu_crosscheck_text(std::ostream& out, const NcuCrosscheck& check);

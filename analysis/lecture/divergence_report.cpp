@@ -1,4 +1,4 @@
-#include "analysis/divergence_report.hpp"
+#include "analysis/lecture/divergence_report.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -11,9 +11,9 @@
 
 namespace warpdiv::analysis {
 
-using sim::BlockClass;
-using sim::ClassCounts;
-using sim::Condition;
+using lecture::BlockClass;
+using lecture::ClassCounts;
+using lecture::Condition;
 using sim::Count;
 using sim::to_decimal;
 
@@ -39,12 +39,12 @@ std::string condition_expression(Condition condition) {
   return "";
 }
 
-void write_divergence_csv(std::ostream& out, const sim::DivergenceResult& result) {
+void write_divergence_csv(std::ostream& out, const lecture::DivergenceResult& result) {
   out << kDivergenceCsvHeader << '\n';
-  for (Condition c : sim::kConditions) {
-    for (BlockClass k : sim::kBlockClasses) {
+  for (Condition c : lecture::kConditions) {
+    for (BlockClass k : lecture::kBlockClasses) {
       const ClassCounts& cell = result.at(c, k);
-      write_csv_row(out, {sim::name(c), sim::name(k), to_decimal(cell.blocks),
+      write_csv_row(out, {lecture::name(c), lecture::name(k), to_decimal(cell.blocks),
                           to_decimal(cell.warps), to_decimal(cell.warp_phases),
                           to_decimal(cell.divergent_warp_phases)});
     }
@@ -57,12 +57,12 @@ std::string ratio(Count part, Count whole) {
   return to_decimal(part) + "/" + to_decimal(whole) + " (" + percent(part, whole) + ")";
 }
 
-void write_table(std::ostream& out, const sim::DivergenceResult& result, Condition c) {
+void write_table(std::ostream& out, const lecture::DivergenceResult& result, Condition c) {
   std::vector<std::vector<std::string>> rows;
   rows.push_back({"class", "blocks", "warps", "warp-phases", "divergent", "fraction"});
-  for (BlockClass k : sim::kBlockClasses) {
+  for (BlockClass k : lecture::kBlockClasses) {
     const ClassCounts& cell = result.at(c, k);
-    rows.push_back({sim::name(k), to_decimal(cell.blocks), to_decimal(cell.warps),
+    rows.push_back({lecture::name(k), to_decimal(cell.blocks), to_decimal(cell.warps),
                     to_decimal(cell.warp_phases), to_decimal(cell.divergent_warp_phases),
                     percent(cell.divergent_warp_phases, cell.warp_phases)});
   }
@@ -81,7 +81,7 @@ void write_table(std::ostream& out, const sim::DivergenceResult& result, Conditi
 
 // Two lecture "types" per load: the blocks whose rows (load_M) or columns (load_N) are all in
 // range, and the last block-row (load_M) or block-column (load_N).
-LectureTypes lecture_types(const sim::DivergenceResult& result, Condition condition) {
+LectureTypes lecture_types(const lecture::DivergenceResult& result, Condition condition) {
   const auto sum = [&](BlockClass a, BlockClass b) {
     const ClassCounts& x = result.at(condition, a);
     const ClassCounts& y = result.at(condition, b);
@@ -100,13 +100,13 @@ LectureTypes lecture_types(const sim::DivergenceResult& result, Condition condit
            sum(BlockClass::right_edge, BlockClass::corner)}};
 }
 
-bool is_lecture_default(const sim::LaunchConfig& config) {
-  return config == sim::LaunchConfig::square(sim::limits::kLectureWidth);
+bool is_lecture_default(const lecture::LaunchConfig& config) {
+  return config == lecture::LaunchConfig::square(lecture::limits::kLectureWidth);
 }
 
-void write_divergence_text(std::ostream& out, const sim::DivergenceResult& result) {
-  const sim::Geometry g(result.config);
-  out << "warpdiv analyze: " << sim::describe(result.config) << '\n';
+void write_divergence_text(std::ostream& out, const lecture::DivergenceResult& result) {
+  const lecture::Geometry g(result.config);
+  out << "warpdiv analyze: " << lecture::describe(result.config) << '\n';
   out << "grid " << g.grid_x << " x " << g.grid_y << " blocks (" << g.blocks() << "), "
       << sim::counted(g.threads_per_block, "thread") << " = "
       << sim::counted(g.warps_per_block, "warp") << " per block";
@@ -115,8 +115,8 @@ void write_divergence_text(std::ostream& out, const sim::DivergenceResult& resul
         << " lanes)";
   out << ", " << sim::counted(g.phases, "phase") << '\n';
 
-  for (Condition c : sim::kConditions) {
-    out << '\n' << sim::name(c) << ": " << condition_expression(c) << '\n';
+  for (Condition c : lecture::kConditions) {
+    out << '\n' << lecture::name(c) << ": " << condition_expression(c) << '\n';
     write_table(out, result, c);
     if (c == Condition::load_M || c == Condition::load_N) {
       const LectureTypes view = lecture_types(result, c);
@@ -131,9 +131,9 @@ void write_divergence_text(std::ostream& out, const sim::DivergenceResult& resul
   }
 
   out << "\nBound on the performance impact (divergent / all warp-phases of each check):\n";
-  for (Condition c : sim::kConditions) {
+  for (Condition c : lecture::kConditions) {
     const ClassCounts& all = result.at(c, BlockClass::all);
-    out << "  " << std::left << std::setw(8) << sim::name(c) << ' '
+    out << "  " << std::left << std::setw(8) << lecture::name(c) << ' '
         << ratio(all.divergent_warp_phases, all.warp_phases) << '\n';
   }
   if (is_lecture_default(result.config)) {

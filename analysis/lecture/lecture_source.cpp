@@ -1,4 +1,4 @@
-#include "analysis/lecture_source.hpp"
+#include "analysis/lecture/lecture_source.hpp"
 
 #include <algorithm>
 #include <array>
@@ -14,17 +14,17 @@
 #include "sim/ir_json.hpp"
 #include "sim/ir_replay.hpp"
 #include "sim/ir_trace.hpp"
-#include "sim/lane_agreement.hpp"
+#include "analysis/lecture/lane_agreement.hpp"
 
 namespace warpdiv::analysis {
 
 namespace ir = sim::ir;
-using sim::BlockClass;
-using sim::Condition;
+using lecture::BlockClass;
+using lecture::Condition;
 using sim::Count;
 
-sim::ir::Launch lecture_source_launch(const ir::Kernel& model, const sim::LaunchConfig& config) {
-  const sim::Geometry g(config);
+sim::ir::Launch lecture_source_launch(const ir::Kernel& model, const lecture::LaunchConfig& config) {
+  const lecture::Geometry g(config);
   ir::Launch launch;
   const auto dim = [](std::int64_t v) { return static_cast<std::uint32_t>(v); };
   launch.grid = {dim(g.grid_x), dim(g.grid_y), 1};
@@ -51,7 +51,7 @@ const ir::Kernel& lecture_model() {
   return model;
 }
 
-sim::DivergenceResult lecture_counts(const sim::LaunchConfig& config, unsigned threads) {
+lecture::DivergenceResult lecture_counts(const lecture::LaunchConfig& config, unsigned threads) {
   const ir::Kernel& model = lecture_model();
   const ir::Launch launch = lecture_source_launch(model, config);
   ir::ReplayOptions options;
@@ -63,7 +63,7 @@ sim::DivergenceResult lecture_counts(const sim::LaunchConfig& config, unsigned t
 namespace {
 
 // The four checks: the model's ifs in source order (load_M, load_N, compute, store).
-std::array<ir::StmtId, sim::kConditionCount> lecture_ifs(const ir::Kernel& model) {
+std::array<ir::StmtId, lecture::kConditionCount> lecture_ifs(const ir::Kernel& model) {
   std::vector<ir::StmtId> ifs;
   for (std::size_t id = 0; id < model.stmts.size(); ++id)
     if (model.stmts[id].kind == ir::StmtKind::If) ifs.push_back(static_cast<ir::StmtId>(id));
@@ -72,7 +72,7 @@ std::array<ir::StmtId, sim::kConditionCount> lecture_ifs(const ir::Kernel& model
     const ir::SourceRange& rb = model.stmts[static_cast<std::size_t>(b)].range;
     return std::tie(ra.line, ra.column) < std::tie(rb.line, rb.column);
   });
-  if (ifs.size() != sim::kConditionCount)
+  if (ifs.size() != lecture::kConditionCount)
     throw InvalidInput("the lecture model must have four if statements (load_M, load_N, compute, "
                        "store); it has " + std::to_string(ifs.size()));
   return {ifs[0], ifs[1], ifs[2], ifs[3]};
@@ -80,13 +80,13 @@ std::array<ir::StmtId, sim::kConditionCount> lecture_ifs(const ir::Kernel& model
 
 }  // namespace
 
-sim::DivergenceResult lecture_result(const ir::Kernel& model, const sim::LaunchConfig& config,
+lecture::DivergenceResult lecture_result(const ir::Kernel& model, const lecture::LaunchConfig& config,
                                      const ir::ClassReplayResult& counts) {
   const auto ifs = lecture_ifs(model);
-  const sim::Geometry g(config);
+  const lecture::Geometry g(config);
   const auto last_x = static_cast<std::uint32_t>(g.grid_x - 1);
   const auto last_y = static_cast<std::uint32_t>(g.grid_y - 1);
-  sim::DivergenceResult result;
+  lecture::DivergenceResult result;
   result.config = config;
   for (const ir::BlockClass& c : counts.classes) {
     if (c.blocks == 0) continue;
@@ -108,10 +108,10 @@ sim::DivergenceResult lecture_result(const ir::Kernel& model, const sim::LaunchC
     const bool hazard = per_block(store.taken_lanes) < per_block(store.active_lanes);
     for (const auto& [block_class, blocks] : shares) {
       if (blocks == 0) continue;
-      for (int k = 0; k < sim::kConditionCount; ++k) {
+      for (int k = 0; k < lecture::kConditionCount; ++k) {
         const ir::StatementCounts& s =
             c.statements[static_cast<std::size_t>(ifs[static_cast<std::size_t>(k)])];
-        sim::ClassCounts& cell = result.at(static_cast<Condition>(k), block_class);
+        lecture::ClassCounts& cell = result.at(static_cast<Condition>(k), block_class);
         cell.blocks = sim::checked_add(cell.blocks, blocks);
         cell.warps = sim::checked_add(
             cell.warps, sim::checked_mul(blocks, static_cast<Count>(g.warps_per_block)));
@@ -157,7 +157,7 @@ class HazardObserver : public ir::EvaluationObserver {
 
 }  // namespace
 
-sim::Count lecture_replay_cost(const sim::LaunchConfig& config) {
+sim::Count lecture_replay_cost(const lecture::LaunchConfig& config) {
   // The class engine counts the work exactly (a sampled estimate would replay whole blocks of
   // 2^26 phases at the largest sizes).
   const ir::Kernel& model = lecture_model();
@@ -165,7 +165,7 @@ sim::Count lecture_replay_cost(const sim::LaunchConfig& config) {
       .warp_statement_evaluations;
 }
 
-sim::DivergenceResult lecture_replay(const sim::LaunchConfig& config,
+lecture::DivergenceResult lecture_replay(const lecture::LaunchConfig& config,
                                      const ir::ReplayOptions& options) {
   const ir::Kernel& model = lecture_model();
   const ir::Launch launch = lecture_source_launch(model, config);
@@ -178,7 +178,7 @@ sim::DivergenceResult lecture_replay(const sim::LaunchConfig& config,
   const auto ifs = lecture_ifs(model);
   HazardObserver hazard(ifs[3]);
   run.observer = &hazard;
-  const sim::Geometry g(config);
+  const lecture::Geometry g(config);
   const auto last_x = static_cast<std::uint32_t>(g.grid_x - 1);
   const auto last_y = static_cast<std::uint32_t>(g.grid_y - 1);
   // Columns 0 .. last-1 and the last one; rows likewise (the "other" range is empty for one).
@@ -190,7 +190,7 @@ sim::DivergenceResult lecture_replay(const sim::LaunchConfig& config,
                           {BlockClass::right_edge, true, false},
                           {BlockClass::bottom_edge, false, true},
                           {BlockClass::corner, true, true}};
-  sim::DivergenceResult result;
+  lecture::DivergenceResult result;
   result.config = config;
   for (const Range& r : ranges) {
     if ((!r.last_column && last_x == 0) || (!r.last_row && last_y == 0)) continue;
@@ -199,9 +199,9 @@ sim::DivergenceResult lecture_replay(const sim::LaunchConfig& config,
     blocks.last = {r.last_column ? last_x : last_x - 1, r.last_row ? last_y : last_y - 1, 0};
     run.only_blocks = blocks;
     const ir::ReplayResult counts = ir::replay(model, launch, run);
-    for (int k = 0; k < sim::kConditionCount; ++k) {
+    for (int k = 0; k < lecture::kConditionCount; ++k) {
       const ir::StatementCounts& s = counts.statements[static_cast<std::size_t>(ifs[static_cast<std::size_t>(k)])];
-      sim::ClassCounts& cell = result.at(static_cast<Condition>(k), r.block_class);
+      lecture::ClassCounts& cell = result.at(static_cast<Condition>(k), r.block_class);
       cell.blocks = counts.blocks;
       cell.warps = counts.warps;
       cell.warp_phases = s.warp_evaluations;
@@ -218,7 +218,7 @@ namespace {
 // Packs each warp's agreements as the instrumented kernel does.
 class RecordObserver : public ir::EvaluationObserver {
  public:
-  RecordObserver(const std::array<ir::StmtId, sim::kConditionCount>& ifs, const ir::Launch& launch,
+  RecordObserver(const std::array<ir::StmtId, lecture::kConditionCount>& ifs, const ir::Launch& launch,
                  std::uint64_t phases, LectureRecords& out)
       : ifs_(ifs), launch_(launch), phases_(phases), out_(out) {
     const std::uint64_t warps = launch.grid.volume() * ir::warps_per_block(launch);
@@ -229,10 +229,10 @@ class RecordObserver : public ir::EvaluationObserver {
   void evaluation(const ir::Dim3& block, std::uint32_t warp, ir::StmtId statement,
                   std::uint64_t active, std::uint64_t taken) override {
     int k = 0;
-    while (k < sim::kConditionCount && ifs_[static_cast<std::size_t>(k)] != statement) ++k;
-    if (k == sim::kConditionCount) return;
+    while (k < lecture::kConditionCount && ifs_[static_cast<std::size_t>(k)] != statement) ++k;
+    if (k == lecture::kConditionCount) return;
     const std::uint64_t w = ir::global_warp(launch_, block, warp);
-    const auto a = static_cast<std::uint8_t>(sim::agreement(taken, active));
+    const auto a = static_cast<std::uint8_t>(lecture::agreement(taken, active));
     if (k == static_cast<int>(Condition::store)) {
       out_.stores[w] = a;
       return;
@@ -240,11 +240,11 @@ class RecordObserver : public ir::EvaluationObserver {
     const std::uint64_t p = next_[static_cast<std::size_t>(k)][w]++;
     if (p >= phases_) throw std::logic_error("lecture records: more phases than (K-1)/T+1");
     out_.phases[w * phases_ + p] |=
-        static_cast<std::uint8_t>(a << sim::record_shift(static_cast<Condition>(k)));
+        static_cast<std::uint8_t>(a << lecture::record_shift(static_cast<Condition>(k)));
   }
 
  private:
-  std::array<ir::StmtId, sim::kConditionCount> ifs_;
+  std::array<ir::StmtId, lecture::kConditionCount> ifs_;
   const ir::Launch& launch_;
   std::uint64_t phases_;
   LectureRecords& out_;
@@ -253,12 +253,12 @@ class RecordObserver : public ir::EvaluationObserver {
 
 }  // namespace
 
-LectureRecords lecture_records(const sim::LaunchConfig& config) {
+LectureRecords lecture_records(const lecture::LaunchConfig& config) {
   const ir::Kernel& model = lecture_model();
   const ir::Launch launch = lecture_source_launch(model, config);
   LectureRecords records;
   RecordObserver observer(lecture_ifs(model), launch,
-                          static_cast<std::uint64_t>(sim::Geometry(config).phases), records);
+                          static_cast<std::uint64_t>(lecture::Geometry(config).phases), records);
   ir::ReplayOptions options = lecture_options({});
   options.observer = &observer;
   ir::replay(model, launch, options);
@@ -267,11 +267,11 @@ LectureRecords lecture_records(const sim::LaunchConfig& config) {
 
 namespace {
 
-sim::WarpOutcome map_outcome(ir::WarpOutcome o) {
+lecture::WarpOutcome map_outcome(ir::WarpOutcome o) {
   switch (o) {
-    case ir::WarpOutcome::AllTrue: return sim::WarpOutcome::uniform_true;
-    case ir::WarpOutcome::AllFalse: return sim::WarpOutcome::uniform_false;
-    case ir::WarpOutcome::Divergent: return sim::WarpOutcome::divergent;
+    case ir::WarpOutcome::AllTrue: return lecture::WarpOutcome::uniform_true;
+    case ir::WarpOutcome::AllFalse: return lecture::WarpOutcome::uniform_false;
+    case ir::WarpOutcome::Divergent: return lecture::WarpOutcome::divergent;
     case ir::WarpOutcome::NotReached:
     case ir::WarpOutcome::Mixed: break;
   }
@@ -290,32 +290,32 @@ const ir::BlockClass& class_of(const ir::ClassReplayResult& r, std::int64_t bx, 
 
 }  // namespace
 
-std::vector<sim::WarpPhaseMap> lecture_warp_maps(const sim::LaunchConfig& config,
-                                                 const std::vector<sim::PhaseColumn>& columns) {
+std::vector<lecture::WarpPhaseMap> lecture_warp_maps(const lecture::LaunchConfig& config,
+                                                 const std::vector<lecture::PhaseColumn>& columns) {
   const ir::Kernel& model = lecture_model();
   const ir::ClassReplayResult r = ir::class_replay(model, lecture_source_launch(model, config), {},
                                                    ir::GridLimits::Model);
   const auto ifs = lecture_ifs(model);
   const std::size_t n = model.stmts.size();
-  const sim::Geometry g(config);
-  std::vector<sim::WarpPhaseMap> maps;
-  for (const sim::RepresentativeBlock& block : sim::representative_blocks(g)) {
+  const lecture::Geometry g(config);
+  std::vector<lecture::WarpPhaseMap> maps;
+  for (const lecture::RepresentativeBlock& block : lecture::representative_blocks(g)) {
     const ir::BlockClass& c = class_of(r, block.bx, block.by);
     if (c.outcomes.empty() || c.warps != static_cast<std::uint32_t>(g.warps_per_block))
       throw std::logic_error("lecture maps: the class engine kept no outcomes per warp");
-    for (const Condition k : sim::kConditions) {
+    for (const Condition k : lecture::kConditions) {
       const auto id = static_cast<std::size_t>(ifs[static_cast<std::size_t>(k)]);
-      sim::WarpPhaseMap map;
+      lecture::WarpPhaseMap map;
       map.condition = k;
       map.block = block;
       map.warps = g.warps_per_block;
-      map.columns = k == Condition::store ? std::vector<sim::PhaseColumn>{{0, 0, true}} : columns;
+      map.columns = k == Condition::store ? std::vector<lecture::PhaseColumn>{{0, 0, true}} : columns;
       // The iteration classes of the phase loop (the loop around the check) in this class.
       std::vector<const ir::IterationClass*> phases;
       for (const ir::IterationClass& ic : c.iteration_classes)
         if (!ic.exit && ic.statements[id].warp_evaluations != 0) phases.push_back(&ic);
       for (std::size_t w = 0; w < static_cast<std::size_t>(map.warps); ++w) {
-        for (const sim::PhaseColumn& column : map.columns) {
+        for (const lecture::PhaseColumn& column : map.columns) {
           if (k == Condition::store) {
             map.outcomes.push_back(map_outcome(c.outcomes[w * n + id]));
             continue;

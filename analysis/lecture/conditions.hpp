@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/launch.hpp"
+#include "analysis/lecture/launch.hpp"
 
-namespace warpdiv::sim {
+namespace warpdiv::lecture {
 
 /// The boundary checks of the tiled kernel (Row = by*T + ty, Col = bx*T + tx):
 ///   load_M : Row < J && p*T + tx < K
@@ -50,4 +50,4 @@ inline bool is_divergent(LaneMask passing, LaneMask existing) {
   return passing != 0 && passing != existing;
 }
 
-}  // namespace warpdiv::sim
+}  // namespace warpdiv::lecture

@@ -1,23 +1,23 @@
-#include "analysis/html_report.hpp"
+#include "analysis/lecture/html_report.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
-#include "analysis/divergence_report.hpp"
+#include "analysis/lecture/divergence_report.hpp"
 #include "analysis/gpu_presets.hpp"
 #include "analysis/html.hpp"
-#include "analysis/lecture_source.hpp"
+#include "analysis/lecture/lecture_source.hpp"
 #include "analysis/occupancy_report.hpp"
-#include "sim/warp_map.hpp"
+#include "analysis/lecture/warp_map.hpp"
 
 namespace warpdiv::analysis {
 
 using html::coord;
 using html::escape;
-using sim::BlockClass;
-using sim::ClassCounts;
-using sim::Condition;
+using lecture::BlockClass;
+using lecture::ClassCounts;
+using lecture::Condition;
 using sim::Count;
 
 namespace {
@@ -66,20 +66,20 @@ double text_width(const std::string& text, double font = layout::kFont) {
 
 const char* class_colour(BlockClass k) {
   switch (k) {
-    case BlockClass::interior: return html::colour::kInterior;
-    case BlockClass::right_edge: return html::colour::kRightEdge;
-    case BlockClass::bottom_edge: return html::colour::kBottomEdge;
-    case BlockClass::corner: return html::colour::kCorner;
+    case BlockClass::interior: return html::colour::kClass1;
+    case BlockClass::right_edge: return html::colour::kClass2;
+    case BlockClass::bottom_edge: return html::colour::kClass3;
+    case BlockClass::corner: return html::colour::kClass4;
     case BlockClass::all: break;
   }
   return "#999999";
 }
 
-const char* outcome_class(sim::WarpOutcome outcome) {
+const char* outcome_class(lecture::WarpOutcome outcome) {
   switch (outcome) {
-    case sim::WarpOutcome::uniform_true: return "t";
-    case sim::WarpOutcome::uniform_false: return "f";
-    case sim::WarpOutcome::divergent: return "d";
+    case lecture::WarpOutcome::uniform_true: return "t";
+    case lecture::WarpOutcome::uniform_false: return "f";
+    case lecture::WarpOutcome::divergent: return "d";
   }
   return "f";
 }
@@ -152,7 +152,7 @@ std::string break_mark(const GridAxis& axis, bool vertical, double length) {
 }
 
 std::string class_label(BlockClass k, double x, double y, double w, double h) {
-  const std::string label = sim::name(k);
+  const std::string label = lecture::name(k);
   const double width = text_width(label, layout::kPageFont);
   if (w >= width + 6 && h >= layout::kFont + 4)
     return text_element(x + w / 2, y + h / 2 + 4, label, "middle",
@@ -160,8 +160,8 @@ std::string class_label(BlockClass k, double x, double y, double w, double h) {
   return "";  // too small: the legend below the figure names it
 }
 
-std::string block_grid_figure(const sim::DivergenceResult& result, const sim::Geometry& g) {
-  const sim::LaunchConfig& c = result.config;
+std::string block_grid_figure(const lecture::DivergenceResult& result, const lecture::Geometry& g) {
+  const lecture::LaunchConfig& c = result.config;
   const double cell = std::min(layout::kMaxCell,
                                layout::kGridSpan / static_cast<double>(std::max(g.grid_x, g.grid_y)));
   const GridAxis x = grid_axis(g.grid_x, std::min(layout::kMaxCell, layout::kGridSpan /
@@ -205,7 +205,7 @@ std::string block_grid_figure(const sim::DivergenceResult& result, const sim::Ge
     if (!r.exists) continue;
     svg << rect_element(r.x, r.y, r.w, r.h,
                         "fill=\"" + std::string(class_colour(r.k)) + "\" data-class=\"" +
-                            sim::name(r.k) + "\"");
+                            lecture::name(r.k) + "\"");
   }
   svg << "<path class=\"grid-line\" d=\"" << grid_lines(gx, true, gy.span())
       << grid_lines(gy, false, gx.span()) << "\"/>";
@@ -268,9 +268,9 @@ std::string block_grid_figure(const sim::DivergenceResult& result, const sim::Ge
   out << "<figure id=\"fig-grid\">" << svg.str() << "<figcaption>" << escape(caption.str())
       << "</figcaption></figure>\n";
   out << "<div class=\"legend\" id=\"class-legend\">";
-  for (BlockClass k : sim::kDisjointBlockClasses) {
+  for (BlockClass k : lecture::kDisjointBlockClasses) {
     out << "<span><span class=\"swatch\" style=\"background:" << class_colour(k) << "\"></span>"
-        << sim::name(k) << ": " << blocks_text(result.at(Condition::load_M, k).blocks)
+        << lecture::name(k) << ": " << blocks_text(result.at(Condition::load_M, k).blocks)
         << "</span>";
   }
   out << "</div>\n";
@@ -282,9 +282,9 @@ std::string range_text(int first, int last) {
   return first == last ? std::to_string(first) : std::to_string(first) + "–" + std::to_string(last);
 }
 
-std::string warp_rows_text(const sim::WarpLayout& w) { return "ty " + range_text(w.first_ty, w.last_ty); }
+std::string warp_rows_text(const lecture::WarpLayout& w) { return "ty " + range_text(w.first_ty, w.last_ty); }
 
-std::string warp_columns_text(const sim::WarpLayout& w, int tile) {
+std::string warp_columns_text(const lecture::WarpLayout& w, int tile) {
   if (w.first_ty == w.last_ty) return "tx " + range_text(w.first_tx, w.last_tx);
   if (w.first_tx == 0 && w.last_tx == tile - 1) return "tx " + range_text(0, tile - 1);
   return "tx " + std::to_string(w.first_tx) + "–" + std::to_string(tile - 1) + " of ty " +
@@ -292,7 +292,7 @@ std::string warp_columns_text(const sim::WarpLayout& w, int tile) {
          std::to_string(w.last_ty);
 }
 
-std::string thread_layout_figure(const sim::Geometry& g, const std::vector<sim::WarpLayout>& warps) {
+std::string thread_layout_figure(const lecture::Geometry& g, const std::vector<lecture::WarpLayout>& warps) {
   const int T = g.config.tile;
   const double cell = std::clamp(std::floor(layout::kLayoutSpan / T), 6.0, 24.0);
   const double left = 40, top = 34;
@@ -301,7 +301,7 @@ std::string thread_layout_figure(const sim::Geometry& g, const std::vector<sim::
   svg << "<svg id=\"thread-layout\" width=\"" << coord(left + side + 8) << "\" height=\""
       << coord(top + side + 8) << "\" role=\"img\" aria-label=\"threads of a block by warp\">";
   svg << "<g transform=\"translate(" << coord(left) << " " << coord(top) << ")\">";
-  for (const sim::WarpLayout& w : warps) {
+  for (const lecture::WarpLayout& w : warps) {
     // The warp's threads split into row segments; full rows merge into one rectangle.
     const int first = w.first_ty * T + w.first_tx;
     const int last = w.last_ty * T + w.last_tx;
@@ -356,7 +356,7 @@ std::string thread_layout_figure(const sim::Geometry& g, const std::vector<sim::
   return out.str();
 }
 
-std::string warp_layout_table(const sim::Geometry& g, const std::vector<sim::WarpLayout>& warps) {
+std::string warp_layout_table(const lecture::Geometry& g, const std::vector<lecture::WarpLayout>& warps) {
   std::ostringstream out;
   const bool long_table = warps.size() > 32;
   if (long_table)
@@ -364,7 +364,7 @@ std::string warp_layout_table(const sim::Geometry& g, const std::vector<sim::War
   out << "<div class=\"table-box\"><table id=\"warp-layout\"><thead><tr><th>warp</th>"
          "<th>lanes</th><th>rows</th><th>columns</th><th>first thread (tx, ty)</th>"
          "<th>last thread (tx, ty)</th></tr></thead><tbody>";
-  for (const sim::WarpLayout& w : warps) {
+  for (const lecture::WarpLayout& w : warps) {
     out << "<tr><td>w" << w.warp << "</td><td>" << w.lanes << "</td><td>"
         << escape(warp_rows_text(w)) << "</td><td>"
         << escape(warp_columns_text(w, g.config.tile)) << "</td><td>(" << w.first_tx << ", "
@@ -376,7 +376,7 @@ std::string warp_layout_table(const sim::Geometry& g, const std::vector<sim::War
   return out.str();
 }
 
-std::vector<std::string> column_label(const sim::PhaseColumn& column, bool summary) {
+std::vector<std::string> column_label(const lecture::PhaseColumn& column, bool summary) {
   if (column.once_per_warp) return {"after", "loop"};
   if (!summary) return {"p" + std::to_string(column.first)};
   if (column.first == column.last)
@@ -385,20 +385,20 @@ std::vector<std::string> column_label(const sim::PhaseColumn& column, bool summa
 }
 
 // Per block of the class: divergent warp-phases and all warp-phases the map stands for.
-std::pair<Count, Count> map_totals(const sim::WarpPhaseMap& map) {
+std::pair<Count, Count> map_totals(const lecture::WarpPhaseMap& map) {
   Count divergent = 0, all = 0;
   for (int w = 0; w < map.warps; ++w) {
     for (std::size_t i = 0; i < map.columns.size(); ++i) {
       const auto phases = static_cast<Count>(map.columns[i].phases());
       all += phases;
-      if (map.at(w, i) == sim::WarpOutcome::divergent) divergent += phases;
+      if (map.at(w, i) == lecture::WarpOutcome::divergent) divergent += phases;
     }
   }
   return {divergent, all};
 }
 
-std::string warp_phase_map_figure(const sim::WarpPhaseMap& map,
-                                  const std::vector<sim::WarpLayout>& warps, bool summary,
+std::string warp_phase_map_figure(const lecture::WarpPhaseMap& map,
+                                  const std::vector<lecture::WarpLayout>& warps, bool summary,
                                   bool with_rows, const ClassCounts& counts) {
   const double row = std::clamp(layout::kMapHeight / map.warps, layout::kMinRow, layout::kMaxRow);
   const double column_width = map.columns.front().once_per_warp ? 40 : summary ? 66 : 20;
@@ -416,10 +416,10 @@ std::string warp_phase_map_figure(const sim::WarpPhaseMap& map,
   const double cells_height = row * map.warps;
   const double width = left + cells_width + 4, height = top + cells_height + 4;
 
-  const std::string id = "map-" + sim::name(map.block.block_class) + "-" + sim::name(map.condition);
+  const std::string id = "map-" + lecture::name(map.block.block_class) + "-" + lecture::name(map.condition);
   std::ostringstream svg;
   svg << "<svg class=\"map\" width=\"" << coord(width) << "\" height=\"" << coord(height)
-      << "\" role=\"img\" aria-label=\"" << escape(sim::name(map.condition) + " warp x phase map")
+      << "\" role=\"img\" aria-label=\"" << escape(lecture::name(map.condition) + " warp x phase map")
       << "\"><g transform=\"translate(" << coord(left) << " " << coord(top) << ")\">";
   // Runs of warps with the same outcome in a column are one rectangle.
   for (std::size_t i = 0; i < map.columns.size(); ++i) {
@@ -454,7 +454,7 @@ std::string warp_phase_map_figure(const sim::WarpPhaseMap& map,
 
   const auto [divergent, all] = map_totals(map);
   std::ostringstream caption;
-  caption << "<b>" << sim::name(map.condition) << "</b>: " << count_text(divergent) << " of "
+  caption << "<b>" << lecture::name(map.condition) << "</b>: " << count_text(divergent) << " of "
           << count_text(all) << " warp-phases diverge in each such block; × "
           << blocks_text(counts.blocks) << " = " << count_text(counts.divergent_warp_phases);
   std::ostringstream out;
@@ -475,11 +475,11 @@ std::string outcome_legend() {
   return out.str();
 }
 
-std::string maps_section(const sim::DivergenceResult& result, const sim::Geometry& g,
-                         const std::vector<sim::WarpLayout>& warps,
+std::string maps_section(const lecture::DivergenceResult& result, const lecture::Geometry& g,
+                         const std::vector<lecture::WarpLayout>& warps,
                          const DivergenceHtmlOptions& options) {
-  const auto columns = sim::phase_columns(g, options.max_phase_columns);
-  const std::vector<sim::WarpPhaseMap> maps = lecture_warp_maps(result.config, columns);
+  const auto columns = lecture::phase_columns(g, options.max_phase_columns);
+  const std::vector<lecture::WarpPhaseMap> maps = lecture_warp_maps(result.config, columns);
   const bool summary = static_cast<std::int64_t>(columns.size()) < g.phases;
   std::ostringstream out;
   out << "<section id=\"maps\"><h2>Warps × phases, by block class</h2>\n";
@@ -490,8 +490,8 @@ std::string maps_section(const sim::DivergenceResult& result, const sim::Geometr
         << " phases, the first column stands for every phase but the last: in all of them "
            "p·T + t &lt; K holds for every t &lt; T, so only the last phase can differ.";
   out << "</p>\n" << outcome_legend();
-  for (const sim::RepresentativeBlock& block : sim::representative_blocks(g)) {
-    const std::string class_name = sim::name(block.block_class);
+  for (const lecture::RepresentativeBlock& block : lecture::representative_blocks(g)) {
+    const std::string class_name = lecture::name(block.block_class);
     out << "<div class=\"class-maps\" id=\"maps-" << class_name << "\"><h3>"
         << "<span class=\"swatch\" style=\"display:inline-block;width:12px;height:12px;"
            "margin-right:6px;background:"
@@ -501,7 +501,7 @@ std::string maps_section(const sim::DivergenceResult& result, const sim::Geometr
         << ", by " << html::group_digits(std::to_string(block.by)) << ")</h3>\n"
         << "<div class=\"figure-row\">";
     bool first = true;
-    for (const sim::WarpPhaseMap& map : maps) {
+    for (const lecture::WarpPhaseMap& map : maps) {
       if (map.block.block_class != block.block_class) continue;
       out << warp_phase_map_figure(map, warps, summary, first,
                                    result.at(map.condition, block.block_class));
@@ -513,15 +513,15 @@ std::string maps_section(const sim::DivergenceResult& result, const sim::Geometr
   return out.str();
 }
 
-std::string condition_table(const sim::DivergenceResult& result, Condition c) {
+std::string condition_table(const lecture::DivergenceResult& result, Condition c) {
   std::ostringstream out;
-  out << "<div><h3>" << sim::name(c) << ": <code>" << escape(condition_expression(c))
-      << "</code></h3><div class=\"table-box\"><table id=\"table-" << sim::name(c)
+  out << "<div><h3>" << lecture::name(c) << ": <code>" << escape(condition_expression(c))
+      << "</code></h3><div class=\"table-box\"><table id=\"table-" << lecture::name(c)
       << "\"><thead><tr><th>class</th><th>blocks</th><th>warps</th><th>warp-phases</th>"
          "<th>divergent</th><th>fraction</th></tr></thead><tbody>";
-  for (BlockClass k : sim::kBlockClasses) {
+  for (BlockClass k : lecture::kBlockClasses) {
     const ClassCounts& cell = result.at(c, k);
-    out << "<tr" << (k == BlockClass::all ? " class=\"all\"" : "") << "><td>" << sim::name(k)
+    out << "<tr" << (k == BlockClass::all ? " class=\"all\"" : "") << "><td>" << lecture::name(k)
         << "</td><td>" << count_text(cell.blocks) << "</td><td>" << count_text(cell.warps)
         << "</td><td>" << count_text(cell.warp_phases) << "</td><td>"
         << count_text(cell.divergent_warp_phases) << "</td><td>"
@@ -543,15 +543,15 @@ std::string condition_table(const sim::DivergenceResult& result, Condition c) {
   return out.str();
 }
 
-std::string summary_section(const sim::DivergenceResult& result) {
+std::string summary_section(const lecture::DivergenceResult& result) {
   std::ostringstream out;
   out << "<section id=\"summary\"><h2>Summary</h2>\n<div class=\"tables\">\n";
-  for (Condition c : sim::kConditions) out << condition_table(result, c);
+  for (Condition c : lecture::kConditions) out << condition_table(result, c);
   out << "</div>\n<h3>Bound on the performance impact</h3><p>Divergent / all warp-phases of each "
          "check:</p><div class=\"table-box\"><table id=\"bound\"><tbody>";
-  for (Condition c : sim::kConditions) {
+  for (Condition c : lecture::kConditions) {
     const ClassCounts& all = result.at(c, BlockClass::all);
-    out << "<tr><td>" << sim::name(c) << "</td><td>"
+    out << "<tr><td>" << lecture::name(c) << "</td><td>"
         << ratio_text(all.divergent_warp_phases, all.warp_phases) << "</td></tr>";
   }
   out << "</tbody></table></div>\n";
@@ -578,7 +578,7 @@ std::string occupancy_section(const HtmlSection& section) {
   return out.str();
 }
 
-std::string barrier_section(const sim::DivergenceResult& result, const sim::Geometry& g) {
+std::string barrier_section(const lecture::DivergenceResult& result, const lecture::Geometry& g) {
   std::ostringstream out;
   out << "<section id=\"barrier\"><h2>Barrier note</h2>\n<p class=\"note"
       << (result.barrier_hazard_blocks > 0 ? " hazard" : "") << "\">"
@@ -639,14 +639,14 @@ HtmlSection occupancy_html_section(const GpuSpec& gpu, const LaunchResources& la
   return section;
 }
 
-std::string render_divergence_html(const sim::DivergenceResult& result,
+std::string render_divergence_html(const lecture::DivergenceResult& result,
                                    const DivergenceHtmlOptions& options) {
-  const sim::Geometry g(result.config);
-  const auto warps = sim::warp_layouts(g);
+  const lecture::Geometry g(result.config);
+  const auto warps = lecture::warp_layouts(g);
   std::ostringstream out;
-  out << html::page_start("warpdiv: " + sim::describe(result.config)) << kReportStyle;
+  out << html::page_start("warpdiv: " + lecture::describe(result.config)) << kReportStyle;
   out << "<header><h1>Warp divergence of the tiled matrix multiply</h1>\n<p class=\"config\">"
-      << escape(sim::describe(result.config)) << "<br>grid "
+      << escape(lecture::describe(result.config)) << "<br>grid "
       << html::group_digits(std::to_string(g.grid_x)) << " × "
       << html::group_digits(std::to_string(g.grid_y)) << " blocks ("
       << html::group_digits(std::to_string(g.blocks())) << "), " << g.threads_per_block
@@ -656,9 +656,9 @@ std::string render_divergence_html(const sim::DivergenceResult& result,
         << " lanes)";
   out << ", " << html::group_digits(std::to_string(g.phases)) << " phases</p>\n<p id=\"headline\">";
   bool first = true;
-  for (Condition c : sim::kConditions) {
+  for (Condition c : lecture::kConditions) {
     const ClassCounts& all = result.at(c, BlockClass::all);
-    out << (first ? "" : " · ") << "<b>" << sim::name(c) << "</b> "
+    out << (first ? "" : " · ") << "<b>" << lecture::name(c) << "</b> "
         << ratio_text(all.divergent_warp_phases, all.warp_phases);
     first = false;
   }

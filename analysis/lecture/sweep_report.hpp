@@ -7,10 +7,10 @@
 #include <ostream>
 #include <vector>
 
-#include "sim/conditions.hpp"
+#include "analysis/lecture/conditions.hpp"
 #include "sim/count.hpp"
-#include "sim/divergence.hpp"
-#include "sim/launch.hpp"
+#include "analysis/lecture/divergence.hpp"
+#include "analysis/lecture/launch.hpp"
 
 namespace warpdiv::analysis {
 
@@ -21,7 +21,7 @@ struct SweepRow {
   std::int64_t cols = 0;   // L
   int tile = 0;            // T
   int warp_size = 0;       // S
-  sim::Condition condition = sim::Condition::load_M;
+  lecture::Condition condition = lecture::Condition::load_M;
   sim::Count warp_phases = 0;  // for `store`, each warp once
   sim::Count divergent_warp_phases = 0;
 
@@ -31,7 +31,7 @@ struct SweepRow {
 bool operator==(const SweepRow& a, const SweepRow& b);
 
 /// The four rows of one launch, in the order load_M, load_N, compute, store.
-std::vector<SweepRow> sweep_rows(const sim::DivergenceResult& result);
+std::vector<SweepRow> sweep_rows(const lecture::DivergenceResult& result);
 
 /// What to sweep: J = L = each size ("square sizes"), K = the same size or, when `inners` is not
 /// empty, each of them; every tile; one warp size. Launches are ordered size, inner, tile.
@@ -39,11 +39,11 @@ struct SweepPlan {
   std::vector<std::int64_t> sizes;
   std::vector<std::int64_t> inners;  // empty: K = J = L
   std::vector<int> tiles;
-  int warp_size = sim::limits::kDefaultWarpSize;
+  int warp_size = lecture::limits::kDefaultWarpSize;
 
   std::size_t launches() const;
   /// The launch at `index` (0 .. launches() - 1).
-  sim::LaunchConfig launch(std::size_t index) const;
+  lecture::LaunchConfig launch(std::size_t index) const;
 };
 
 /// Every row of a plan, computed with the exact engine (for callers that need no progress or

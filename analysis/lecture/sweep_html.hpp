@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "analysis/occupancy.hpp"
-#include "analysis/sweep_report.hpp"
+#include "analysis/lecture/sweep_report.hpp"
 
 namespace warpdiv::analysis {
 

@@ -1,4 +1,4 @@
-#include "analysis/validation.hpp"
+#include "analysis/lecture/validation.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,11 +9,11 @@
 #include <thread>
 
 #include "analysis/csv.hpp"
-#include "analysis/divergence_report.hpp"
-#include "analysis/lecture_source.hpp"
+#include "analysis/lecture/divergence_report.hpp"
+#include "analysis/lecture/lecture_source.hpp"
 #include "sim/message_text.hpp"
-#include "sim/conditions.hpp"
-#include "sim/lane_agreement.hpp"
+#include "analysis/lecture/conditions.hpp"
+#include "analysis/lecture/lane_agreement.hpp"
 
 namespace warpdiv::analysis {
 
@@ -47,7 +47,7 @@ void keep_worst(WorstEntry& worst, double error, std::int64_t row, std::int64_t 
   }
 }
 
-WorstEntry compare_rows(const sim::LaunchConfig& c, const std::vector<float>& m,
+WorstEntry compare_rows(const lecture::LaunchConfig& c, const std::vector<float>& m,
                         const std::vector<float>& n, const std::vector<float>& p,
                         const std::vector<std::int64_t>& rows, std::size_t begin, std::size_t end,
                         const std::vector<std::int64_t>& cols) {
@@ -80,8 +80,8 @@ WorstEntry compare_rows(const sim::LaunchConfig& c, const std::vector<float>& m,
   return worst;
 }
 
-std::string cell_name(sim::Condition c, sim::BlockClass k, const char* field) {
-  return sim::name(c) + "/" + sim::name(k) + " " + field;
+std::string cell_name(lecture::Condition c, lecture::BlockClass k, const char* field) {
+  return lecture::name(c) + "/" + lecture::name(k) + " " + field;
 }
 
 }  // namespace
@@ -107,7 +107,7 @@ std::vector<std::int64_t> sample_lines(std::int64_t size, int tile, std::size_t 
   }
   std::set<std::int64_t> chosen = {0, size - 1};
   // The last tile holds the lines whose checks fail in some threads.
-  const std::int64_t last_tile_start = (sim::ceil_div(size, tile) - 1) * tile;
+  const std::int64_t last_tile_start = (lecture::ceil_div(size, tile) - 1) * tile;
   for (std::int64_t i = last_tile_start; i < size && chosen.size() < count; ++i) chosen.insert(i);
   std::uniform_int_distribution<std::int64_t> any(0, size - 1);
   while (chosen.size() < count) chosen.insert(any(rng));
@@ -115,10 +115,10 @@ std::vector<std::int64_t> sample_lines(std::int64_t size, int tile, std::size_t 
   return lines;
 }
 
-ProductCheck check_product(const sim::LaunchConfig& config, const std::vector<float>& m,
+ProductCheck check_product(const lecture::LaunchConfig& config, const std::vector<float>& m,
                            const std::vector<float>& n, const std::vector<float>& p,
                            std::mt19937_64& rng, std::uint64_t full_limit) {
-  sim::validate(config);
+  lecture::validate(config);
   if (m.size() != checked_size(config.rows, config.inner) ||
       n.size() != checked_size(config.inner, config.cols) ||
       p.size() != checked_size(config.rows, config.cols))
@@ -159,16 +159,16 @@ ProductCheck check_product(const sim::LaunchConfig& config, const std::vector<fl
   return check;
 }
 
-std::vector<CountDifference> compare_counts(const sim::DivergenceResult& model,
-                                            const sim::DivergenceResult& hardware) {
+std::vector<CountDifference> compare_counts(const lecture::DivergenceResult& model,
+                                            const lecture::DivergenceResult& hardware) {
   std::vector<CountDifference> differences;
   const auto compare = [&](std::string cell, sim::Count a, sim::Count b) {
     if (a != b) differences.push_back({std::move(cell), a, b});
   };
-  for (sim::Condition c : sim::kConditions) {
-    for (sim::BlockClass k : sim::kBlockClasses) {
-      const sim::ClassCounts& a = model.at(c, k);
-      const sim::ClassCounts& b = hardware.at(c, k);
+  for (lecture::Condition c : lecture::kConditions) {
+    for (lecture::BlockClass k : lecture::kBlockClasses) {
+      const lecture::ClassCounts& a = model.at(c, k);
+      const lecture::ClassCounts& b = hardware.at(c, k);
       compare(cell_name(c, k, "blocks"), a.blocks, b.blocks);
       compare(cell_name(c, k, "warps"), a.warps, b.warps);
       compare(cell_name(c, k, "warp_phases"), a.warp_phases, b.warp_phases);
@@ -181,21 +181,21 @@ std::vector<CountDifference> compare_counts(const sim::DivergenceResult& model,
 }
 
 namespace {
-std::string describe_record(std::uint8_t record, sim::Condition c) {
-  const sim::Agreement a = sim::unpack(record, c);
-  if (static_cast<int>(a) > static_cast<int>(sim::Agreement::all)) {
+std::string describe_record(std::uint8_t record, lecture::Condition c) {
+  const lecture::Agreement a = lecture::unpack(record, c);
+  if (static_cast<int>(a) > static_cast<int>(lecture::Agreement::all)) {
     std::ostringstream s;
     s << "no valid record (byte 0x" << std::hex << static_cast<int>(record) << ")";
     return s.str();
   }
-  return sim::name(a);
+  return lecture::name(a);
 }
 }  // namespace
 
-RecordComparison compare_records(const sim::LaunchConfig& config,
+RecordComparison compare_records(const lecture::LaunchConfig& config,
                                  const std::vector<std::uint8_t>& phase_records,
                                  const std::vector<std::uint8_t>& store_records) {
-  const sim::Geometry g(config);
+  const lecture::Geometry g(config);
   const std::size_t warps = checked_size(checked_size(g.grid_x, g.grid_y), g.warps_per_block);
   const std::size_t phases = static_cast<std::size_t>(g.phases);
   if (store_records.size() != warps || phase_records.size() != warps * phases)
@@ -206,13 +206,13 @@ RecordComparison compare_records(const sim::LaunchConfig& config,
   const LectureRecords model = lecture_records(config);
   RecordComparison result;
   const auto mismatch = [&](std::int64_t bx, std::int64_t by, int w, const std::string& when,
-                            sim::Condition c, sim::Agreement expected, std::uint8_t record) {
+                            lecture::Condition c, lecture::Agreement expected, std::uint8_t record) {
     ++result.mismatches;
     if (!result.first_mismatch.empty()) return;
     std::ostringstream s;
-    s << sim::name(c) << " in block (" << bx << ", " << by << ") ["
-      << sim::name(sim::classify_block(g, bx, by)) << "], warp " << w << when << ": the model says "
-      << sim::name(expected) << ", the GPU's ballot says " << describe_record(record, c);
+    s << lecture::name(c) << " in block (" << bx << ", " << by << ") ["
+      << lecture::name(lecture::classify_block(g, bx, by)) << "], warp " << w << when << ": the model says "
+      << lecture::name(expected) << ", the GPU's ballot says " << describe_record(record, c);
     result.first_mismatch = s.str();
   };
   std::size_t warp_index = 0;
@@ -226,20 +226,20 @@ RecordComparison compare_records(const sim::LaunchConfig& config,
           if (record == expected) continue;
           const std::string when = ", phase " + std::to_string(p);
           // Name the first condition that differs (a mismatch counts once per warp-phase).
-          sim::Condition c = sim::Condition::compute;
-          for (const sim::Condition k : {sim::Condition::load_M, sim::Condition::load_N})
-            if (sim::unpack(record, k) != sim::unpack(expected, k)) {
+          lecture::Condition c = lecture::Condition::compute;
+          for (const lecture::Condition k : {lecture::Condition::load_M, lecture::Condition::load_N})
+            if (lecture::unpack(record, k) != lecture::unpack(expected, k)) {
               c = k;
               break;
             }
-          mismatch(bx, by, w, when, c, sim::unpack(expected, c), record);
+          mismatch(bx, by, w, when, c, lecture::unpack(expected, c), record);
         }
         const std::uint8_t expected = model.stores[warp_index];
         const std::uint8_t store = store_records[warp_index];
         ++result.warps_compared;
         if (store != expected)
-          mismatch(bx, by, w, " (after the loop)", sim::Condition::store,
-                   static_cast<sim::Agreement>(expected), store);
+          mismatch(bx, by, w, " (after the loop)", lecture::Condition::store,
+                   static_cast<lecture::Agreement>(expected), store);
       }
     }
   }
@@ -320,16 +320,16 @@ std::string calculator_blocks(const OccupancyFigures& o) {
 }  // namespace
 
 void write_validation_csv_row(std::ostream& out, const ValidationRecord& r) {
-  const sim::Geometry g(r.model.config);
+  const lecture::Geometry g(r.model.config);
   const auto& m = r.model;
   const auto& h = r.hardware;
-  const auto divergent = [](const sim::DivergenceResult& d, sim::Condition c) {
-    return sim::to_decimal(d.at(c, sim::BlockClass::all).divergent_warp_phases);
+  const auto divergent = [](const lecture::DivergenceResult& d, lecture::Condition c) {
+    return sim::to_decimal(d.at(c, lecture::BlockClass::all).divergent_warp_phases);
   };
-  const auto pct = [&](sim::Condition c) {
-    return format("%.4f", 100.0 * m.divergent_fraction(c, sim::BlockClass::all));
+  const auto pct = [&](lecture::Condition c) {
+    return format("%.4f", 100.0 * m.divergent_fraction(c, lecture::BlockClass::all));
   };
-  using C = sim::Condition;
+  using C = lecture::Condition;
   ProductCheck errors;  // the worst relative error of the three kernels' products
   errors.max_relative_error = worst_error(r);
   write_csv_row(out, {
@@ -337,7 +337,7 @@ void write_validation_csv_row(std::ostream& out, const ValidationRecord& r) {
       std::to_string(m.config.rows), std::to_string(m.config.inner), std::to_string(m.config.cols),
       std::to_string(m.config.tile), std::to_string(g.blocks()),
       std::to_string(g.warps_per_block), std::to_string(g.phases),
-      sim::to_decimal(m.at(C::load_M, sim::BlockClass::all).warp_phases),
+      sim::to_decimal(m.at(C::load_M, lecture::BlockClass::all).warp_phases),
       divergent(m, C::load_M), divergent(h, C::load_M), divergent(m, C::load_N),
       divergent(h, C::load_N), divergent(m, C::compute), divergent(h, C::compute),
       divergent(m, C::store), divergent(h, C::store), sim::to_decimal(m.barrier_hazard_blocks),
@@ -393,9 +393,9 @@ void write_occupancy_line(std::ostream& out, const char* what, const OccupancyFi
 }  // namespace
 
 void write_validation_text(std::ostream& out, const ValidationRecord& r) {
-  const sim::LaunchConfig& c = r.model.config;
-  const sim::Geometry g(c);
-  out << "warpdiv validate: " << sim::describe(c) << "\n"
+  const lecture::LaunchConfig& c = r.model.config;
+  const lecture::Geometry g(c);
+  out << "warpdiv validate: " << lecture::describe(c) << "\n"
       << "on " << r.device << " (compute capability " << r.compute_capability << ", driver CUDA "
       << r.driver << ", runtime " << r.runtime << "), " << r.date << ", seed " << r.seed << "\n"
       << "grid " << g.grid_x << " x " << g.grid_y << " blocks, "
@@ -410,14 +410,14 @@ void write_validation_text(std::ostream& out, const ValidationRecord& r) {
 
   out << "\n(b) divergent warp-phases: model vs the GPU's __ballot_sync\n"
       << "  condition  class          warp-phases    model      GPU\n";
-  for (sim::Condition cond : sim::kConditions) {
-    for (sim::BlockClass k : sim::kBlockClasses) {
-      const sim::ClassCounts& m = r.model.at(cond, k);
-      const sim::ClassCounts& h = r.hardware.at(cond, k);
+  for (lecture::Condition cond : lecture::kConditions) {
+    for (lecture::BlockClass k : lecture::kBlockClasses) {
+      const lecture::ClassCounts& m = r.model.at(cond, k);
+      const lecture::ClassCounts& h = r.hardware.at(cond, k);
       if (m.blocks == 0 && h.blocks == 0) continue;
       char line[160];
-      std::snprintf(line, sizeof line, "  %-9s  %-11s %14s %8s %8s%s\n", sim::name(cond).c_str(),
-                    sim::name(k).c_str(), sim::to_decimal(m.warp_phases).c_str(),
+      std::snprintf(line, sizeof line, "  %-9s  %-11s %14s %8s %8s%s\n", lecture::name(cond).c_str(),
+                    lecture::name(k).c_str(), sim::to_decimal(m.warp_phases).c_str(),
                     sim::to_decimal(m.divergent_warp_phases).c_str(),
                     sim::to_decimal(h.divergent_warp_phases).c_str(),
                     m == h ? "" : "  <- differs");
@@ -450,7 +450,7 @@ void write_validation_text(std::ostream& out, const ValidationRecord& r) {
   write_occupancy_line(out, "instrumented", r.instrumented_occupancy);
   write_occupancy_line(out, "unchecked   ", r.unchecked_occupancy);
 
-  const sim::LaunchConfig p{g.grid_y * c.tile, g.phases * c.tile, g.grid_x * c.tile, c.tile,
+  const lecture::LaunchConfig p{g.grid_y * c.tile, g.phases * c.tile, g.grid_x * c.tile, c.tile,
                             c.warp_size};
   out << "\n(d) time, median of " << r.repeats << " (CUDA events)\n"
       << "  checked kernel   " << c.rows << " x " << c.inner << " x " << c.cols << ": "
@@ -459,14 +459,14 @@ void write_validation_text(std::ostream& out, const ValidationRecord& r) {
       << " (padded, same grid): " << format("%.4f", r.unchecked_ms) << " ms\n"
       << "  cost of the checks: " << format("%+.2f", r.checks_cost_percent())
       << "%; model's divergent warp-phases: load_M "
-      << percent(r.model.at(sim::Condition::load_M, sim::BlockClass::all).divergent_warp_phases,
-                 r.model.at(sim::Condition::load_M, sim::BlockClass::all).warp_phases)
+      << percent(r.model.at(lecture::Condition::load_M, lecture::BlockClass::all).divergent_warp_phases,
+                 r.model.at(lecture::Condition::load_M, lecture::BlockClass::all).warp_phases)
       << ", load_N "
-      << percent(r.model.at(sim::Condition::load_N, sim::BlockClass::all).divergent_warp_phases,
-                 r.model.at(sim::Condition::load_N, sim::BlockClass::all).warp_phases)
+      << percent(r.model.at(lecture::Condition::load_N, lecture::BlockClass::all).divergent_warp_phases,
+                 r.model.at(lecture::Condition::load_N, lecture::BlockClass::all).warp_phases)
       << ", compute "
-      << percent(r.model.at(sim::Condition::compute, sim::BlockClass::all).divergent_warp_phases,
-                 r.model.at(sim::Condition::compute, sim::BlockClass::all).warp_phases)
+      << percent(r.model.at(lecture::Condition::compute, lecture::BlockClass::all).divergent_warp_phases,
+                 r.model.at(lecture::Condition::compute, lecture::BlockClass::all).warp_phases)
       << "\n\n";
   out << (r.all_passed() ? "validate: everything agrees\n" : "validate: MISMATCH\n");
 }

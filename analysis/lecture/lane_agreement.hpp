@@ -4,9 +4,9 @@
 
 #include <cstdint>
 
-#include "sim/conditions.hpp"
+#include "analysis/lecture/conditions.hpp"
 
-namespace warpdiv::sim {
+namespace warpdiv::lecture {
 
 /// none: no existing lane passes; divergent: some do, some don't; all: every existing lane passes.
 /// The values are the record's bit patterns, so they are fixed.
@@ -42,4 +42,4 @@ constexpr std::uint8_t pack(Agreement load_m, Agreement load_n, Agreement comput
                                    static_cast<unsigned>(compute) << (2 * kAgreementBits));
 }
 
-}  // namespace warpdiv::sim
+}  // namespace warpdiv::lecture

@@ -3,11 +3,11 @@
 
 #include <array>
 
-#include "sim/conditions.hpp"
+#include "analysis/lecture/conditions.hpp"
 #include "sim/count.hpp"
-#include "sim/launch.hpp"
+#include "analysis/lecture/launch.hpp"
 
-namespace warpdiv::sim {
+namespace warpdiv::lecture {
 
 struct ClassCounts {
   Count blocks = 0;
@@ -38,4 +38,4 @@ struct DivergenceResult {
 };
 bool operator==(const DivergenceResult& a, const DivergenceResult& b);
 
-}  // namespace warpdiv::sim
+}  // namespace warpdiv::lecture

@@ -1,10 +1,10 @@
-#include "sim/conditions.hpp"
+#include "analysis/lecture/conditions.hpp"
 
 #include <algorithm>
 
 #include "sim/errors.hpp"
 
-namespace warpdiv::sim {
+namespace warpdiv::lecture {
 
 std::string name(Condition condition) {
   switch (condition) {
@@ -49,4 +49,4 @@ BlockClass classify_block(const Geometry& geometry, std::int64_t bx, std::int64_
   return BlockClass::interior;
 }
 
-}  // namespace warpdiv::sim
+}  // namespace warpdiv::lecture

@@ -1,10 +1,10 @@
-#include "sim/warp_map.hpp"
+#include "analysis/lecture/warp_map.hpp"
 
 #include <string>
 
 #include "sim/errors.hpp"
 
-namespace warpdiv::sim {
+namespace warpdiv::lecture {
 
 WarpOutcome classify_warp(LaneMask passing, LaneMask existing) {
   if (passing == existing) return WarpOutcome::uniform_true;
@@ -56,4 +56,4 @@ std::vector<RepresentativeBlock> representative_blocks(const Geometry& g) {
   return blocks;
 }
 
-}  // namespace warpdiv::sim
+}  // namespace warpdiv::lecture

@@ -6,9 +6,12 @@
 #include <string>
 
 #include "sim/errors.hpp"
-#include "sim/warp_map.hpp"
+#include "analysis/lecture/warp_map.hpp"
 
 namespace warpdiv::sim {
+
+// The lecture's schema (its launch, checks, block classes and table), which this oracle checks.
+using namespace ::warpdiv::lecture;
 namespace {
 
 using BC = BlockClass;
