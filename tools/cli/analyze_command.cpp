@@ -82,11 +82,7 @@ AnalyzeRequest parse_analyze(const Args& args) {
 int analyze_command(const Args& args, std::ostream& out) {
   if (is_source_analysis(args)) return analyze_source_command(args, out);
   const AnalyzeRequest request = parse_analyze(args);
-  if (!request.help.empty() || request.list_gpus) {
-    if (request.list_gpus) list_gpus(out, request.gpu);
-    out << request.help;
-    return 0;
-  }
+  if (answered_at_once(out, request.help, request.list_gpus ? &request.gpu : nullptr)) return 0;
   const std::optional<TiledOccupancy> occupancy =
       tiled_occupancy(request.gpu, request.config.tile, request.config.warp_size);
   CommandOutputs outputs(out, run_inputs({}, request.gpu.file));

@@ -202,10 +202,7 @@ AnalyzeSourceRequest parse_analyze_source(const Args& args) {
 
 int analyze_source_command(const Args& args, std::ostream& out) {
   const AnalyzeSourceRequest request = parse_analyze_source(args);
-  if (!request.help.empty()) {
-    out << request.help;
-    return 0;
-  }
+  if (answered_at_once(out, request.help)) return 0;
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;  // Clang's diagnostics are on stderr
   const ir::Kernel& kernel = read->kernel;

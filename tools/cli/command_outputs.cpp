@@ -1,5 +1,7 @@
 #include "tools/cli/command_outputs.hpp"
 
+#include "tools/cli/gpu_options.hpp"
+
 namespace warpdiv::cli {
 
 std::vector<RunInput> run_inputs(const KernelSource& source,
@@ -12,6 +14,12 @@ std::vector<RunInput> run_inputs(const KernelSource& source,
   for (std::size_t i = 0; i < sources.size(); ++i)
     inputs.emplace_back(i == 0 ? "the kernel source" : "the header", sources[i]);
   return inputs;
+}
+
+bool answered_at_once(std::ostream& out, const std::string& help, const GpuRequest* gpus) {
+  if (gpus) list_gpus(out, *gpus);
+  out << help;
+  return gpus || !help.empty();
 }
 
 CommandOutputs::CommandOutputs(std::ostream& standard_output, const std::vector<RunInput>& inputs)

@@ -25,6 +25,11 @@ std::vector<RunInput> run_inputs(const KernelSource& source,
                                  const std::optional<std::string>& gpu_file,
                                  const std::vector<std::string>& sources = {});
 
+/// What a request may ask for instead of any work: its `help` (printed when not empty) or, with
+/// `gpus`, the GPU presets (--gpu list). True when that was all, and the command exits 0.
+bool answered_at_once(std::ostream& out, const std::string& help,
+                      const GpuRequest* gpus = nullptr);
+
 class CommandOutputs {
  public:
   /// `standard_output` receives the outputs named `-` and the text report; `inputs` are protected

@@ -133,11 +133,7 @@ OccupancyRequest parse_occupancy(const Args& args) {
 
 int occupancy_command(const Args& args, std::ostream& out) {
   const OccupancyRequest request = parse_occupancy(args);
-  if (!request.help.empty() || request.list_gpus) {
-    if (request.list_gpus) list_gpus(out, request.gpu);
-    out << request.help;
-    return 0;
-  }
+  if (answered_at_once(out, request.help, request.list_gpus ? &request.gpu : nullptr)) return 0;
   const analysis::GpuSpec gpu = find_requested_gpu(request.gpu);
   // Open the output first so a bad path is refused before any work (a compile included).
   CommandOutputs outputs(out, run_inputs(request.source, request.gpu.file));

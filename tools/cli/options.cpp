@@ -181,6 +181,11 @@ std::string help_text(const po::options_description& options) {
   return text.str();
 }
 
+bool asks_for_help(const std::vector<std::string>& args) {
+  return std::find(args.begin(), args.end(), "--help") != args.end() ||
+         std::find(args.begin(), args.end(), "-h") != args.end();
+}
+
 bool has(const po::variables_map& vm, const char* flag) { return vm.count(flag) > 0; }
 
 std::optional<std::string> get_optional(const po::variables_map& vm, const char* flag) {

@@ -49,6 +49,9 @@ constexpr const char* kExitStatusHelp =
 void write_help(std::ostream& out, const boost::program_options::options_description& options);
 /// The same text, for a request's `help`.
 std::string help_text(const boost::program_options::options_description& options);
+/// True when `args` hold --help or -h anywhere: a command whose flags Boost would refuse without
+/// their required ones looks for it first.
+bool asks_for_help(const std::vector<std::string>& args);
 
 /// The string value of `flag` if given.
 bool has(const boost::program_options::variables_map& vm, const char* flag);

@@ -128,12 +128,10 @@ analysis::SweepPlan parse_plan(const po::variables_map& vm, GpuRequest& gpu) {
 SweepRequest parse_sweep(const Args& args) {
   const po::options_description options = sweep_options();
   SweepRequest r;
-  // --help must work without the required flags: look for it before Boost checks them.
-  for (const std::string& a : args)
-    if (a == "--help" || a == "-h") {
-      r.help = help_text(options);
-      return r;
-    }
+  if (asks_for_help(args)) {  // before Boost refuses the missing required flags
+    r.help = help_text(options);
+    return r;
+  }
   const po::variables_map vm = parse_command_line("sweep", args, options);
   if ((r.list_gpus = gpu_list_asked(vm, r.gpu))) return r;
   for (const char* flag : {"sizes", "tiles"})
@@ -155,11 +153,7 @@ int sweep_command(const Args& args, std::ostream& out) {
   });
   if (!tiled && is_source_analysis(args)) return sweep_source_command(args, out);
   const SweepRequest request = parse_sweep(args);
-  if (!request.help.empty() || request.list_gpus) {
-    if (request.list_gpus) list_gpus(out, request.gpu);
-    out << request.help;
-    return 0;
-  }
+  if (answered_at_once(out, request.help, request.list_gpus ? &request.gpu : nullptr)) return 0;
   // The preset and --regs, checked as `warpdiv analyze --gpu` checks them (T = 1 stands for all).
   analysis::SweepHtmlOptions page;
   if (const auto occupancy = tiled_occupancy(request.gpu, 1, request.plan.warp_size)) {

@@ -166,11 +166,10 @@ void check_launch_count(const SweepSourceRequest& r) {
 SweepSourceRequest parse_sweep_source(const Args& args) {
   const po::options_description options = sweep_source_options();
   SweepSourceRequest r;
-  for (const std::string& a : args)
-    if (a == "--help" || a == "-h") {
-      r.help = help_text(options);
-      return r;
-    }
+  if (asks_for_help(args)) {  // before Boost refuses the missing required flags
+    r.help = help_text(options);
+    return r;
+  }
   std::string input;
   const po::variables_map vm = parse_source_command_line("sweep", args, options, input);
   for (const char* flag : {"grid", "block"})
@@ -200,10 +199,7 @@ SweepSourceRequest parse_sweep_source(const Args& args) {
 
 int sweep_source_command(const Args& args, std::ostream& out) {
   const SweepSourceRequest request = parse_sweep_source(args);
-  if (!request.help.empty()) {
-    out << request.help;
-    return 0;
-  }
+  if (answered_at_once(out, request.help)) return 0;
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;  // Clang's diagnostics are on stderr
   analysis::SourceSweepPage page;

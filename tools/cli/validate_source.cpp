@@ -85,10 +85,7 @@ ValidateSourceRequest parse_validate_source(const Args& args) {
 
 int validate_source_command(const Args& args, std::ostream& out) {
   const ValidateSourceRequest request = parse_validate_source(args);
-  if (!request.help.empty()) {
-    out << request.help;
-    return 0;
-  }
+  if (answered_at_once(out, request.help)) return 0;
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;  // Clang's diagnostics are on stderr
   const ir::Launch launch =
