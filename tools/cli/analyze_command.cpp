@@ -85,12 +85,14 @@ int analyze_command(const Args& args, std::ostream& out) {
   if (answered_at_once(out, request.help, request.list_gpus ? &request.gpu : nullptr)) return 0;
   const std::optional<TiledOccupancy> occupancy =
       tiled_occupancy(request.gpu, request.config.tile, request.config.warp_size);
+  // The outputs are opened before the work, so that a bad path is refused at once.
   CommandOutputs outputs(out, run_inputs({}, request.gpu.file));
   analysis::Output* csv = outputs.open("--csv", request.csv, "CSV");
   analysis::Output* html = outputs.open("--html", request.html, "HTML");
 
   const sim::DivergenceResult result = run_analyze(request);
 
+  // Everything is rendered before anything is committed, so a failure leaves no file half-updated.
   if (csv) analysis::write_divergence_csv(csv->stream(), result);
   if (html) {
     analysis::DivergenceHtmlOptions page;

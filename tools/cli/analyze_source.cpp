@@ -209,6 +209,8 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   const ir::Launch launch = request.save_only ? ir::Launch{}
                                               : bind_launch(kernel, request.launch, request.values,
                                                             request.launch_text);
+  // Compiled before the outputs are opened and the replay runs, so that a compiler's refusal
+  // comes before any work.
   const std::optional<KernelOccupancy> occupancy =
       request.save_only ? std::nullopt : source_occupancy(request, kernel, launch);
   CommandOutputs outputs(out, run_inputs(request.source, request.gpu.file,
