@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <initializer_list>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -14,6 +16,69 @@ std::string csv_escape(std::string_view field);
 
 /// Writes one record: escaped fields joined by commas, ended by "\n".
 void write_csv_row(std::ostream& out, const std::vector<std::string>& fields);
+
+/// One column of a CSV the tool writes: its name in the header and its field in a row.
+template <class Row>
+struct CsvColumn {
+  std::string name;
+  std::function<std::string(const Row&)> field;
+};
+
+/// The columns of a CSV the tool writes, in order. Every CSV writer builds its header and its
+/// rows from one such list, so that a column cannot be added, dropped or moved in one and not in
+/// the other; the headers themselves are pinned as literal text by the tests. `Row` is whatever
+/// one record is made from (a report's row, or a small struct of references for a record that
+/// joins several things, such as a launch and a statement).
+template <class Row>
+class CsvColumns {
+ public:
+  CsvColumns() = default;
+  CsvColumns(std::initializer_list<CsvColumn<Row>> columns) : columns_(columns) {}
+
+  /// Adds a column after the others.
+  CsvColumns& add(std::string name, std::function<std::string(const Row&)> field) {
+    columns_.push_back({std::move(name), std::move(field)});
+    return *this;
+  }
+  /// Adds every column of `other` after these, each field taken from the part of a row that
+  /// `part` returns (a reference to a `Part`): a CSV that extends another's columns.
+  template <class Part, class GetPart>
+  CsvColumns& add_all(const CsvColumns<Part>& other, GetPart part) {
+    for (const CsvColumn<Part>& c : other.columns())
+      add(c.name, [field = c.field, part](const Row& row) { return field(part(row)); });
+    return *this;
+  }
+
+  const std::vector<CsvColumn<Row>>& columns() const { return columns_; }
+  std::vector<std::string> names() const {
+    std::vector<std::string> names;
+    for (const CsvColumn<Row>& c : columns_) names.push_back(c.name);
+    return names;
+  }
+  /// The header line without its line break: the names, escaped, joined by commas.
+  std::string header() const {
+    std::string header;
+    for (std::size_t i = 0; i < columns_.size(); ++i)
+      header += (i == 0 ? "" : ",") + csv_escape(columns_[i].name);
+    return header;
+  }
+  std::vector<std::string> fields(const Row& row) const {
+    std::vector<std::string> fields;
+    for (const CsvColumn<Row>& c : columns_) fields.push_back(c.field(row));
+    return fields;
+  }
+  void write_header(std::ostream& out) const { write_csv_row(out, names()); }
+  void write_row(std::ostream& out, const Row& row) const { write_csv_row(out, fields(row)); }
+  /// The header, then one record per element of `rows`.
+  template <class Rows>
+  void write(std::ostream& out, const Rows& rows) const {
+    write_header(out);
+    for (const Row& row : rows) write_row(out, row);
+  }
+
+ private:
+  std::vector<CsvColumn<Row>> columns_;
+};
 
 /// One record of a CSV text and the physical line (1-based, as a text editor numbers it) on
 /// which it starts.

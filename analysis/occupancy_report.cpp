@@ -60,15 +60,41 @@ std::string occupancy_text(const OccupancyResult& result) {
   return buffer;
 }
 
+namespace {
+
+// The one record of `warpdiv occupancy --csv`.
+struct OccupancyCsvRow {
+  const GpuSpec& gpu;
+  const LaunchResources& launch;
+  const OccupancyResult& result;
+};
+
+const CsvColumns<OccupancyCsvRow>& occupancy_csv_columns() {
+  using R = const OccupancyCsvRow&;
+  static const CsvColumns<OccupancyCsvRow> columns = {
+      {"gpu", [](R r) { return r.gpu.name; }},
+      {"threads_per_block", [](R r) { return str(r.launch.threads_per_block); }},
+      {"regs_per_thread", [](R r) { return str(r.launch.registers_per_thread); }},
+      {"smem_per_block",
+       [](R r) { return str(r.launch.static_shared_bytes + r.launch.dynamic_shared_bytes); }},
+      {"limit_warps", [](R r) { return limit_text(r.result.limit_warps); }},
+      {"limit_blocks", [](R r) { return limit_text(r.result.limit_blocks); }},
+      {"limit_registers", [](R r) { return limit_text(r.result.limit_registers); }},
+      {"limit_shared_mem", [](R r) { return limit_text(r.result.limit_shared_mem); }},
+      {"active_blocks", [](R r) { return str(r.result.active_blocks); }},
+      {"active_warps", [](R r) { return str(r.result.active_warps); }},
+      {"occupancy_pct", [](R r) { return occupancy_text(r.result); }},
+      {"limiter", [](R r) { return limiter_text(r.result, ";"); }},
+  };
+  return columns;
+}
+
+}  // namespace
+
 void write_occupancy_csv(std::ostream& out, const GpuSpec& gpu, const LaunchResources& launch,
                          const OccupancyResult& r) {
-  out << kOccupancyCsvHeader << '\n';
-  write_csv_row(out, {gpu.name, str(launch.threads_per_block), str(launch.registers_per_thread),
-                      str(launch.static_shared_bytes + launch.dynamic_shared_bytes),
-                      limit_text(r.limit_warps), limit_text(r.limit_blocks),
-                      limit_text(r.limit_registers), limit_text(r.limit_shared_mem),
-                      str(r.active_blocks), str(r.active_warps), occupancy_text(r),
-                      limiter_text(r, ";")});
+  occupancy_csv_columns().write_header(out);
+  occupancy_csv_columns().write_row(out, {gpu, launch, r});
 }
 
 void write_occupancy_text(std::ostream& out, const GpuSpec& gpu, const LaunchResources& launch,

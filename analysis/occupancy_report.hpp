@@ -9,12 +9,8 @@
 
 namespace warpdiv::analysis {
 
-/// The fixed CSV header of `warpdiv occupancy --csv`.
-constexpr const char* kOccupancyCsvHeader =
-    "gpu,threads_per_block,regs_per_thread,smem_per_block,limit_warps,limit_blocks,"
-    "limit_registers,limit_shared_mem,active_blocks,active_warps,occupancy_pct,limiter";
-
-/// Header plus one row. smem_per_block is the launch's static + dynamic shared memory (bytes, as
+/// Header (gpu,threads_per_block,regs_per_thread,smem_per_block,limit_warps,limit_blocks,
+/// limit_registers,limit_shared_mem,active_blocks,active_warps,occupancy_pct,limiter) plus one row. smem_per_block is the launch's static + dynamic shared memory (bytes, as
 /// asked, before the reserve and rounding); a limit the launch does not reach is "unlimited";
 /// occupancy_pct has two decimals; limiter joins the limiting resources with ';'.
 void write_occupancy_csv(std::ostream& out, const GpuSpec& gpu, const LaunchResources& launch,

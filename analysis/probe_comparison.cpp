@@ -144,11 +144,6 @@ ProbeComparison compare_probe(const ir::Kernel& kernel, const ir::Launch& launch
 
 namespace {
 
-struct ProbeColumn {
-  const char* name;
-  std::function<std::string(const ProbeRecord&)> value;
-};
-
 std::string seconds(double s) {
   std::ostringstream o;
   o.precision(6);
@@ -156,9 +151,9 @@ std::string seconds(double s) {
   return o.str();
 }
 
-const std::vector<ProbeColumn>& probe_columns() {
+const CsvColumns<ProbeRecord>& probe_columns() {
   using R = const ProbeRecord&;
-  static const std::vector<ProbeColumn> columns = {
+  static const CsvColumns<ProbeRecord> columns = {
       {"date", [](R r) { return r.date; }},
       {"device", [](R r) { return r.device; }},
       {"compute_capability", [](R r) { return r.compute_capability; }},
@@ -203,14 +198,7 @@ const std::vector<ProbeColumn>& probe_columns() {
 }  // namespace
 
 void write_probe_csv(std::ostream& out, const std::vector<ProbeRecord>& records) {
-  std::vector<std::string> fields;
-  for (const ProbeColumn& c : probe_columns()) fields.emplace_back(c.name);
-  write_csv_row(out, fields);
-  for (const ProbeRecord& r : records) {
-    fields.clear();
-    for (const ProbeColumn& c : probe_columns()) fields.push_back(c.value(r));
-    write_csv_row(out, fields);
-  }
+  probe_columns().write(out, records);
 }
 
 }  // namespace warpdiv::analysis

@@ -121,13 +121,10 @@ bool shows_before(const SourceRow& a, const SourceRow& b) {
   return a.statement < b.statement;
 }
 
-struct Column {
-  const char* name;
-  std::string (*value)(const SourceRow&);
-};
+}  // namespace
 
-const std::vector<Column>& csv_columns() {
-  static const std::vector<Column> columns = {
+const CsvColumns<SourceRow>& source_csv_columns() {
+  static const CsvColumns<SourceRow> columns = {
       {"file", [](const SourceRow& r) { return r.file; }},
       {"line", [](const SourceRow& r) { return std::to_string(r.line); }},
       {"column", [](const SourceRow& r) { return std::to_string(r.column); }},
@@ -151,8 +148,6 @@ const std::vector<Column>& csv_columns() {
   };
   return columns;
 }
-
-}  // namespace
 
 SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& launch,
                                 const ir::ReplayResult& result,
@@ -481,69 +476,57 @@ void write_source_text(std::ostream& out, const SourceReport& report) {
            "thread of the block reaches it.\n";
 }
 
-std::string source_csv_header() {
-  std::string header;
-  for (const Column& c : csv_columns()) header += (header.empty() ? "" : ",") + std::string(c.name);
-  return header;
-}
-
-std::vector<std::string> source_csv_columns() {
-  std::vector<std::string> names;
-  for (const Column& c : csv_columns()) names.emplace_back(c.name);
-  return names;
-}
-
-std::vector<std::string> source_csv_fields(const SourceRow& row) {
-  std::vector<std::string> fields;
-  for (const Column& c : csv_columns()) fields.push_back(c.value(row));
-  return fields;
-}
+std::string source_csv_header() { return source_csv_columns().header(); }
 
 namespace {
-const char* const kClassColumns[] = {"class",     "class_blocks",    "class_definition",
-                                     "representative", "loop_line", "first_iteration",
-                                     "iterations", "iteration_class"};
+
+// One record of the --by-class CSV: a statement's row in a block class, and in one of its
+// iteration classes (null for the class's own rows).
+struct ClassCsvRow {
+  const ClassSection& block_class;
+  const IterationSection* iteration;
+  const SourceRow& row;
+};
+
+// The iteration columns of a class's own rows are empty.
+std::function<std::string(const ClassCsvRow&)> iteration_field(
+    std::string (*field)(const IterationSection&)) {
+  return [field](const ClassCsvRow& r) { return r.iteration ? field(*r.iteration) : ""; };
 }
 
-std::string source_class_csv_header() {
-  std::string header = source_csv_header();
-  for (const char* c : kClassColumns) header += std::string(",") + c;
-  return header;
+const CsvColumns<ClassCsvRow>& class_csv_columns() {
+  using R = const ClassCsvRow&;
+  using I = const IterationSection&;
+  static const CsvColumns<ClassCsvRow> columns =
+      CsvColumns<ClassCsvRow>()
+          .add_all(source_csv_columns(), [](R r) -> const SourceRow& { return r.row; })
+          .add("class", [](R r) { return r.block_class.name; })
+          .add("class_blocks", [](R r) { return to_decimal(r.block_class.blocks); })
+          .add("class_definition", [](R r) { return r.block_class.definition; })
+          .add("representative", [](R r) { return dim3_text(r.block_class.representative); })
+          .add("loop_line", iteration_field([](I it) { return std::to_string(it.line); }))
+          .add("first_iteration", iteration_field([](I it) { return std::to_string(it.first); }))
+          .add("iterations", iteration_field([](I it) { return std::to_string(it.iterations); }))
+          .add("iteration_class", iteration_field([](I it) { return it.definition; }));
+  return columns;
 }
+
+}  // namespace
+
+std::string source_class_csv_header() { return class_csv_columns().header(); }
 
 void write_source_class_csv(std::ostream& out, const SourceReport& report) {
-  std::vector<std::string> names = source_csv_columns();
-  for (const char* c : kClassColumns) names.emplace_back(c);
-  write_csv_row(out, names);
+  const CsvColumns<ClassCsvRow>& columns = class_csv_columns();
+  columns.write_header(out);
   for (const ClassSection& c : report.classes) {
-    const auto row_of = [&](const SourceRow& row) {
-      std::vector<std::string> fields = source_csv_fields(row);
-      fields.push_back(c.name);
-      fields.push_back(to_decimal(c.blocks));
-      fields.push_back(c.definition);
-      fields.push_back(dim3_text(c.representative));
-      return fields;
-    };
-    for (const SourceRow& row : c.rows) {
-      std::vector<std::string> fields = row_of(row);
-      fields.insert(fields.end(), 4, "");
-      write_csv_row(out, fields);
-    }
+    for (const SourceRow& row : c.rows) columns.write_row(out, {c, nullptr, row});
     for (const IterationSection& it : c.iterations)
-      for (const SourceRow& row : it.rows) {
-        std::vector<std::string> fields = row_of(row);
-        fields.push_back(std::to_string(it.line));
-        fields.push_back(std::to_string(it.first));
-        fields.push_back(std::to_string(it.iterations));
-        fields.push_back(it.definition);
-        write_csv_row(out, fields);
-      }
+      for (const SourceRow& row : it.rows) columns.write_row(out, {c, &it, row});
   }
 }
 
 void write_source_csv(std::ostream& out, const SourceReport& report) {
-  write_csv_row(out, source_csv_columns());
-  for (const SourceRow& row : report.rows) write_csv_row(out, source_csv_fields(row));
+  source_csv_columns().write(out, report.rows);
 }
 
 }  // namespace warpdiv::analysis

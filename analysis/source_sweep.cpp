@@ -19,14 +19,6 @@ namespace {
 constexpr double kLogAxisRatio = 20;
 constexpr double kPlotWidth = 520;  // px: two plots side by side on a wide page
 
-std::vector<std::string> launch_columns(const SourceSweepPlan& plan) {
-  std::vector<std::string> names = plan.arg_names;
-  for (const char* n : {"block_x", "block_y", "block_z", "grid_x", "grid_y", "grid_z",
-                        "warp_size"})
-    names.emplace_back(n);
-  return names;
-}
-
 std::string number(std::int64_t value) { return html::group_digits(std::to_string(value)); }
 
 std::string curve_label(const SourceSweepPlan& plan, const SourceSweepLaunch& launch) {
@@ -49,32 +41,26 @@ std::int64_t SourceSweepLaunch::value(const SourceSweepPlan& plan, const std::st
   return 0;
 }
 
-std::string source_sweep_csv_header(const SourceSweepPlan& plan) {
-  std::string header;
-  for (const std::string& n : launch_columns(plan)) header += n + ",";
-  return header + source_csv_header();
+CsvColumns<SourceSweepCsvRow> source_sweep_csv_columns(const SourceSweepPlan& plan) {
+  using R = const SourceSweepCsvRow&;
+  CsvColumns<SourceSweepCsvRow> columns;
+  for (std::size_t i = 0; i < plan.arg_names.size(); ++i)
+    columns.add(plan.arg_names[i], [i](R r) { return std::to_string(r.launch.args.at(i)); });
+  columns.add("block_x", [](R r) { return std::to_string(r.launch.block.x); })
+      .add("block_y", [](R r) { return std::to_string(r.launch.block.y); })
+      .add("block_z", [](R r) { return std::to_string(r.launch.block.z); })
+      .add("grid_x", [](R r) { return std::to_string(r.launch.grid.x); })
+      .add("grid_y", [](R r) { return std::to_string(r.launch.grid.y); })
+      .add("grid_z", [](R r) { return std::to_string(r.launch.grid.z); })
+      .add("warp_size", [](R r) { return std::to_string(r.launch.warp_size); })
+      .add_all(source_csv_columns(), [](R r) -> const SourceRow& { return r.row; });
+  return columns;
 }
 
-void write_source_sweep_csv_header(std::ostream& out, const SourceSweepPlan& plan) {
-  std::vector<std::string> names = launch_columns(plan);
-  for (const std::string& n : source_csv_columns()) names.push_back(n);
-  write_csv_row(out, names);
-}
-
-void write_source_sweep_csv_rows(std::ostream& out, const SourceSweepLaunch& launch,
-                                 const SourceReport& report) {
-  std::vector<std::string> prefix;
-  for (std::int64_t v : launch.args) prefix.push_back(std::to_string(v));
-  for (std::uint32_t v : {launch.block.x, launch.block.y, launch.block.z, launch.grid.x,
-                          launch.grid.y, launch.grid.z})
-    prefix.push_back(std::to_string(v));
-  prefix.push_back(std::to_string(launch.warp_size));
-  for (const SourceRow& row : report.rows) {
-    if (row.iteration) continue;
-    std::vector<std::string> fields = prefix;
-    for (std::string& f : source_csv_fields(row)) fields.push_back(std::move(f));
-    write_csv_row(out, fields);
-  }
+void write_source_sweep_csv_rows(std::ostream& out, const CsvColumns<SourceSweepCsvRow>& columns,
+                                 const SourceSweepLaunch& launch, const SourceReport& report) {
+  for (const SourceRow& row : report.rows)
+    if (!row.iteration) columns.write_row(out, {launch, row});
 }
 
 void add_to_page(SourceSweepPage& page, const SourceSweepLaunch& launch,

@@ -33,13 +33,17 @@ struct SourceSweepLaunch {
   std::int64_t value(const SourceSweepPlan& plan, const std::string& name) const;
 };
 
-/// The CSV header: the arg names, block_x, block_y, block_z, grid_x, grid_y, grid_z, warp_size,
-/// then source_csv_header()'s columns.
-std::string source_sweep_csv_header(const SourceSweepPlan& plan);
-void write_source_sweep_csv_header(std::ostream& out, const SourceSweepPlan& plan);
+/// One record of the sweep's CSV: a launch and one statement's row of its report.
+struct SourceSweepCsvRow {
+  const SourceSweepLaunch& launch;
+  const SourceRow& row;
+};
+/// The CSV's columns: the arg names, block_x, block_y, block_z, grid_x, grid_y, grid_z,
+/// warp_size, then source_csv_columns().
+CsvColumns<SourceSweepCsvRow> source_sweep_csv_columns(const SourceSweepPlan& plan);
 /// One row per whole-kernel row of `report` (statements in source order).
-void write_source_sweep_csv_rows(std::ostream& out, const SourceSweepLaunch& launch,
-                                 const SourceReport& report);
+void write_source_sweep_csv_rows(std::ostream& out, const CsvColumns<SourceSweepCsvRow>& columns,
+                                 const SourceSweepLaunch& launch, const SourceReport& report);
 
 /// What the page keeps of a launch: its values and, per branch (if, loop, switch), divergent /
 /// warp evaluations (NaN where the branch was never evaluated).

@@ -39,16 +39,35 @@ std::string condition_expression(Condition condition) {
   return "";
 }
 
+namespace {
+
+// One record of `warpdiv analyze --csv`: a condition's counts in one block class.
+struct DivergenceCsvRow {
+  Condition condition;
+  BlockClass block_class;
+  const ClassCounts& counts;
+};
+
+const CsvColumns<DivergenceCsvRow>& divergence_csv_columns() {
+  using R = const DivergenceCsvRow&;
+  static const CsvColumns<DivergenceCsvRow> columns = {
+      {"condition", [](R r) { return std::string(lecture::name(r.condition)); }},
+      {"block_class", [](R r) { return std::string(lecture::name(r.block_class)); }},
+      {"blocks", [](R r) { return to_decimal(r.counts.blocks); }},
+      {"warps", [](R r) { return to_decimal(r.counts.warps); }},
+      {"warp_phases", [](R r) { return to_decimal(r.counts.warp_phases); }},
+      {"divergent_warp_phases", [](R r) { return to_decimal(r.counts.divergent_warp_phases); }},
+  };
+  return columns;
+}
+
+}  // namespace
+
 void write_divergence_csv(std::ostream& out, const lecture::DivergenceResult& result) {
-  out << kDivergenceCsvHeader << '\n';
-  for (Condition c : lecture::kConditions) {
-    for (BlockClass k : lecture::kBlockClasses) {
-      const ClassCounts& cell = result.at(c, k);
-      write_csv_row(out, {lecture::name(c), lecture::name(k), to_decimal(cell.blocks),
-                          to_decimal(cell.warps), to_decimal(cell.warp_phases),
-                          to_decimal(cell.divergent_warp_phases)});
-    }
-  }
+  const CsvColumns<DivergenceCsvRow>& columns = divergence_csv_columns();
+  columns.write_header(out);
+  for (Condition c : lecture::kConditions)
+    for (BlockClass k : lecture::kBlockClasses) columns.write_row(out, {c, k, result.at(c, k)});
 }
 
 namespace {

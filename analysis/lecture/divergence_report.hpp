@@ -8,11 +8,7 @@
 
 namespace warpdiv::analysis {
 
-/// The fixed CSV header of `warpdiv analyze --csv`.
-constexpr const char* kDivergenceCsvHeader =
-    "condition,block_class,blocks,warps,warp_phases,divergent_warp_phases";
-
-/// Header plus 20 rows: conditions load_M, load_N, compute, store; classes interior, right_edge,
+/// Header (condition,block_class,blocks,warps,warp_phases,divergent_warp_phases) plus 20 rows: conditions load_M, load_N, compute, store; classes interior, right_edge,
 /// bottom_edge, corner, all.
 void write_divergence_csv(std::ostream& out, const lecture::DivergenceResult& result);
 

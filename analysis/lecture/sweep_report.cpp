@@ -4,7 +4,6 @@
 #include <string>
 
 #include "analysis/csv.hpp"
-#include "analysis/lecture/lecture_source.hpp"
 
 namespace warpdiv::analysis {
 
@@ -48,31 +47,40 @@ lecture::LaunchConfig SweepPlan::launch(std::size_t index) const {
   return c;
 }
 
-std::vector<SweepRow> run_sweep(const SweepPlan& plan) {
-  std::vector<SweepRow> rows;
-  rows.reserve(plan.launches() * lecture::kConditionCount);
-  for (std::size_t i = 0; i < plan.launches(); ++i) {
-    const std::vector<SweepRow> launch_rows = sweep_rows(lecture_counts(plan.launch(i)));
-    rows.insert(rows.end(), launch_rows.begin(), launch_rows.end());
-  }
-  return rows;
-}
+namespace {
 
-void write_sweep_csv_header(std::ostream& out) { out << kSweepCsvHeader << '\n'; }
-
-void write_sweep_csv_row(std::ostream& out, const SweepRow& row) {
+std::string fraction_text(const SweepRow& row) {
   char fraction[32];
   std::snprintf(fraction, sizeof fraction, "%.10g", row.fraction());
-  write_csv_row(out, {std::to_string(row.rows), std::to_string(row.inner),
-                      std::to_string(row.cols), std::to_string(row.tile),
-                      std::to_string(row.warp_size), lecture::name(row.condition),
-                      sim::to_decimal(row.warp_phases), sim::to_decimal(row.divergent_warp_phases),
-                      fraction});
+  return fraction;
+}
+
+const CsvColumns<SweepRow>& sweep_csv_columns() {
+  using R = const SweepRow&;
+  static const CsvColumns<SweepRow> columns = {
+      {"rows", [](R r) { return std::to_string(r.rows); }},
+      {"inner", [](R r) { return std::to_string(r.inner); }},
+      {"cols", [](R r) { return std::to_string(r.cols); }},
+      {"tile", [](R r) { return std::to_string(r.tile); }},
+      {"warp_size", [](R r) { return std::to_string(r.warp_size); }},
+      {"condition", [](R r) { return std::string(lecture::name(r.condition)); }},
+      {"warp_phases", [](R r) { return sim::to_decimal(r.warp_phases); }},
+      {"divergent_warp_phases", [](R r) { return sim::to_decimal(r.divergent_warp_phases); }},
+      {"fraction", fraction_text},
+  };
+  return columns;
+}
+
+}  // namespace
+
+void write_sweep_csv_header(std::ostream& out) { sweep_csv_columns().write_header(out); }
+
+void write_sweep_csv_row(std::ostream& out, const SweepRow& row) {
+  sweep_csv_columns().write_row(out, row);
 }
 
 void write_sweep_csv(std::ostream& out, const std::vector<SweepRow>& rows) {
-  write_sweep_csv_header(out);
-  for (const SweepRow& row : rows) write_sweep_csv_row(out, row);
+  sweep_csv_columns().write(out, rows);
 }
 
 }  // namespace warpdiv::analysis

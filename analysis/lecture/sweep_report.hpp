@@ -46,14 +46,8 @@ struct SweepPlan {
   lecture::LaunchConfig launch(std::size_t index) const;
 };
 
-/// Every row of a plan, computed with the exact engine (for callers that need no progress or
-/// interruption; `warpdiv sweep` walks the plan launch by launch instead).
-std::vector<SweepRow> run_sweep(const SweepPlan& plan);
-
-/// The fixed CSV header of `warpdiv sweep --csv`.
-constexpr const char* kSweepCsvHeader =
-    "rows,inner,cols,tile,warp_size,condition,warp_phases,divergent_warp_phases,fraction";
-
+/// The CSV header of `warpdiv sweep --csv`:
+/// rows,inner,cols,tile,warp_size,condition,warp_phases,divergent_warp_phases,fraction
 void write_sweep_csv_header(std::ostream& out);
 /// One record; counts in decimal (128-bit), the fraction with 10 significant digits.
 void write_sweep_csv_row(std::ostream& out, const SweepRow& row);

@@ -280,22 +280,6 @@ double ValidationRecord::checks_cost_percent() const {
   return unchecked_ms > 0.0 ? (checked_ms / unchecked_ms - 1.0) * 100.0 : 0.0;
 }
 
-const char* const kValidationCsvHeader =
-    "device,compute_capability,driver_cuda,runtime_cuda,date,seed,rows,inner,cols,tile,blocks,"
-    "warps_per_block,phases,warp_phases,"
-    "model_load_M_divergent,gpu_load_M_divergent,model_load_N_divergent,gpu_load_N_divergent,"
-    "model_compute_divergent,gpu_compute_divergent,model_store_divergent,gpu_store_divergent,"
-    "model_barrier_hazard_blocks,gpu_barrier_hazard_blocks,count_fields_differing,"
-    "warp_phases_compared,record_mismatches,match,"
-    "product_entries_compared,product_max_rel_error,product_ok,"
-    "registers_checked,shared_bytes_checked,runtime_blocks_per_sm_checked,"
-    "calculator_blocks_per_sm_checked,registers_instrumented,runtime_blocks_per_sm_instrumented,"
-    "calculator_blocks_per_sm_instrumented,registers_unchecked,runtime_blocks_per_sm_unchecked,"
-    "calculator_blocks_per_sm_unchecked,occupancy_limit_checked,runtime_occupancy_pct_checked,"
-    "calculator_occupancy_pct_checked,occupancy_match,"
-    "checked_ms,unchecked_ms,checks_cost_pct,model_load_M_divergent_pct,"
-    "model_load_N_divergent_pct,model_compute_divergent_pct,repeats,all_ok";
-
 namespace {
 
 std::string yes_no(bool value) { return value ? "yes" : "no"; }
@@ -317,49 +301,109 @@ std::string calculator_blocks(const OccupancyFigures& o) {
   return o.calculator_blocks_per_sm < 0 ? "" : std::to_string(o.calculator_blocks_per_sm);
 }
 
+
+// The validation CSV's columns; each divergent count and percentage is a condition's over all
+// blocks.
+const CsvColumns<ValidationRecord>& validation_csv_columns() {
+  using R = const ValidationRecord&;
+  using C = lecture::Condition;
+  const auto divergent = [](bool model, C c) {
+    return [model, c](R r) {
+      const lecture::DivergenceResult& d = model ? r.model : r.hardware;
+      return sim::to_decimal(d.at(c, lecture::BlockClass::all).divergent_warp_phases);
+    };
+  };
+  const auto pct = [](C c) {
+    return [c](R r) {
+      return format("%.4f", 100.0 * r.model.divergent_fraction(c, lecture::BlockClass::all));
+    };
+  };
+  const auto geometry = [](R r) { return lecture::Geometry(r.model.config); };
+  static const CsvColumns<ValidationRecord> columns = {
+      {"device", [](R r) { return r.device; }},
+      {"compute_capability", [](R r) { return r.compute_capability; }},
+      {"driver_cuda", [](R r) { return r.driver; }},
+      {"runtime_cuda", [](R r) { return r.runtime; }},
+      {"date", [](R r) { return r.date; }},
+      {"seed", [](R r) { return std::to_string(r.seed); }},
+      {"rows", [](R r) { return std::to_string(r.model.config.rows); }},
+      {"inner", [](R r) { return std::to_string(r.model.config.inner); }},
+      {"cols", [](R r) { return std::to_string(r.model.config.cols); }},
+      {"tile", [](R r) { return std::to_string(r.model.config.tile); }},
+      {"blocks", [geometry](R r) { return std::to_string(geometry(r).blocks()); }},
+      {"warps_per_block", [geometry](R r) { return std::to_string(geometry(r).warps_per_block); }},
+      {"phases", [geometry](R r) { return std::to_string(geometry(r).phases); }},
+      {"warp_phases",
+       [](R r) {
+         return sim::to_decimal(r.model.at(C::load_M, lecture::BlockClass::all).warp_phases);
+       }},
+      {"model_load_M_divergent", divergent(true, C::load_M)},
+      {"gpu_load_M_divergent", divergent(false, C::load_M)},
+      {"model_load_N_divergent", divergent(true, C::load_N)},
+      {"gpu_load_N_divergent", divergent(false, C::load_N)},
+      {"model_compute_divergent", divergent(true, C::compute)},
+      {"gpu_compute_divergent", divergent(false, C::compute)},
+      {"model_store_divergent", divergent(true, C::store)},
+      {"gpu_store_divergent", divergent(false, C::store)},
+      {"model_barrier_hazard_blocks", [](R r) { return sim::to_decimal(r.model.barrier_hazard_blocks); }},
+      {"gpu_barrier_hazard_blocks", [](R r) { return sim::to_decimal(r.hardware.barrier_hazard_blocks); }},
+      {"count_fields_differing", [](R r) { return std::to_string(r.count_differences.size()); }},
+      {"warp_phases_compared",
+       [](R r) { return std::to_string(r.records ? r.records->warp_phases_compared : 0); }},
+      {"record_mismatches", [](R r) { return std::to_string(r.records ? r.records->mismatches : 0); }},
+      {"match", [](R r) { return yes_no(r.model_matched()); }},
+      {"product_entries_compared",
+       [](R r) { return std::to_string(r.checked_product.entries_compared); }},
+      {"product_max_rel_error",
+       [](R r) {
+         ProductCheck errors;  // the worst relative error of the three kernels' products
+         errors.max_relative_error = worst_error(r);
+         return relative_error(errors);
+       }},
+      {"product_ok", [](R r) { return yes_no(r.products_passed()); }},
+      {"registers_checked",
+       [](R r) { return std::to_string(r.checked_occupancy.registers_per_thread); }},
+      {"shared_bytes_checked",
+       [](R r) { return std::to_string(r.checked_occupancy.static_shared_bytes); }},
+      {"runtime_blocks_per_sm_checked",
+       [](R r) { return std::to_string(r.checked_occupancy.runtime_blocks_per_sm); }},
+      {"calculator_blocks_per_sm_checked", [](R r) { return calculator_blocks(r.checked_occupancy); }},
+      {"registers_instrumented",
+       [](R r) { return std::to_string(r.instrumented_occupancy.registers_per_thread); }},
+      {"runtime_blocks_per_sm_instrumented",
+       [](R r) { return std::to_string(r.instrumented_occupancy.runtime_blocks_per_sm); }},
+      {"calculator_blocks_per_sm_instrumented",
+       [](R r) { return calculator_blocks(r.instrumented_occupancy); }},
+      {"registers_unchecked",
+       [](R r) { return std::to_string(r.unchecked_occupancy.registers_per_thread); }},
+      {"runtime_blocks_per_sm_unchecked",
+       [](R r) { return std::to_string(r.unchecked_occupancy.runtime_blocks_per_sm); }},
+      {"calculator_blocks_per_sm_unchecked",
+       [](R r) { return calculator_blocks(r.unchecked_occupancy); }},
+      {"occupancy_limit_checked", [](R r) { return r.checked_occupancy.calculator_limit; }},
+      {"runtime_occupancy_pct_checked",
+       [](R r) { return format("%.2f", r.checked_occupancy.runtime_percent()); }},
+      {"calculator_occupancy_pct_checked",
+       [](R r) { return format("%.2f", r.checked_occupancy.calculator_percent()); }},
+      {"occupancy_match", [](R r) { return yes_no(r.occupancy_matched()); }},
+      {"checked_ms", [](R r) { return format("%.6f", r.checked_ms); }},
+      {"unchecked_ms", [](R r) { return format("%.6f", r.unchecked_ms); }},
+      {"checks_cost_pct", [](R r) { return format("%.2f", r.checks_cost_percent()); }},
+      {"model_load_M_divergent_pct", pct(C::load_M)},
+      {"model_load_N_divergent_pct", pct(C::load_N)},
+      {"model_compute_divergent_pct", pct(C::compute)},
+      {"repeats", [](R r) { return std::to_string(r.repeats); }},
+      {"all_ok", [](R r) { return yes_no(r.all_passed()); }},
+  };
+  return columns;
+}
+
 }  // namespace
 
-void write_validation_csv_row(std::ostream& out, const ValidationRecord& r) {
-  const lecture::Geometry g(r.model.config);
-  const auto& m = r.model;
-  const auto& h = r.hardware;
-  const auto divergent = [](const lecture::DivergenceResult& d, lecture::Condition c) {
-    return sim::to_decimal(d.at(c, lecture::BlockClass::all).divergent_warp_phases);
-  };
-  const auto pct = [&](lecture::Condition c) {
-    return format("%.4f", 100.0 * m.divergent_fraction(c, lecture::BlockClass::all));
-  };
-  using C = lecture::Condition;
-  ProductCheck errors;  // the worst relative error of the three kernels' products
-  errors.max_relative_error = worst_error(r);
-  write_csv_row(out, {
-      r.device, r.compute_capability, r.driver, r.runtime, r.date, std::to_string(r.seed),
-      std::to_string(m.config.rows), std::to_string(m.config.inner), std::to_string(m.config.cols),
-      std::to_string(m.config.tile), std::to_string(g.blocks()),
-      std::to_string(g.warps_per_block), std::to_string(g.phases),
-      sim::to_decimal(m.at(C::load_M, lecture::BlockClass::all).warp_phases),
-      divergent(m, C::load_M), divergent(h, C::load_M), divergent(m, C::load_N),
-      divergent(h, C::load_N), divergent(m, C::compute), divergent(h, C::compute),
-      divergent(m, C::store), divergent(h, C::store), sim::to_decimal(m.barrier_hazard_blocks),
-      sim::to_decimal(h.barrier_hazard_blocks), std::to_string(r.count_differences.size()),
-      std::to_string(r.records ? r.records->warp_phases_compared : 0),
-      std::to_string(r.records ? r.records->mismatches : 0), yes_no(r.model_matched()),
-      std::to_string(r.checked_product.entries_compared), relative_error(errors),
-      yes_no(r.products_passed()),
-      std::to_string(r.checked_occupancy.registers_per_thread),
-      std::to_string(r.checked_occupancy.static_shared_bytes),
-      std::to_string(r.checked_occupancy.runtime_blocks_per_sm),
-      calculator_blocks(r.checked_occupancy),
-      std::to_string(r.instrumented_occupancy.registers_per_thread),
-      std::to_string(r.instrumented_occupancy.runtime_blocks_per_sm),
-      calculator_blocks(r.instrumented_occupancy),
-      std::to_string(r.unchecked_occupancy.registers_per_thread),
-      std::to_string(r.unchecked_occupancy.runtime_blocks_per_sm),
-      calculator_blocks(r.unchecked_occupancy), r.checked_occupancy.calculator_limit,
-      format("%.2f", r.checked_occupancy.runtime_percent()),
-      format("%.2f", r.checked_occupancy.calculator_percent()), yes_no(r.occupancy_matched()), format("%.6f", r.checked_ms), format("%.6f", r.unchecked_ms),
-      format("%.2f", r.checks_cost_percent()), pct(C::load_M), pct(C::load_N), pct(C::compute),
-      std::to_string(r.repeats), yes_no(r.all_passed())});
+const std::string kValidationCsvHeader = validation_csv_columns().header();
+
+void write_validation_csv_row(std::ostream& out, const ValidationRecord& record) {
+  validation_csv_columns().write_row(out, record);
 }
 
 namespace {

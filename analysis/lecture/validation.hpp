@@ -146,8 +146,9 @@ struct ValidationRecord {
   double checks_cost_percent() const;
 };
 
-/// The fixed header of the validation CSV (one row per configuration).
-extern const char* const kValidationCsvHeader;
+/// The header of the validation CSV (one row per configuration), from the column list that
+/// write_validation_csv_row writes.
+extern const std::string kValidationCsvHeader;
 
 void write_validation_csv_row(std::ostream& out, const ValidationRecord& record);
 

@@ -6,6 +6,7 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "analysis/csv.hpp"
 #include "analysis/lecture/divergence_report.hpp"
@@ -19,6 +20,38 @@ TEST(Csv, EscapesPerRfc4180) {
   EXPECT_EQ(csv_escape("a,b"), "\"a,b\"");
   EXPECT_EQ(csv_escape("say \"hi\""), "\"say \"\"hi\"\"\"");
   EXPECT_EQ(csv_escape("two\nlines"), "\"two\nlines\"");
+}
+
+// One record of a made-up CSV: a name with a comma, so that header and fields are escaped alike.
+struct Pair {
+  std::string name;
+  int value;
+};
+
+TEST(CsvColumns, HeaderAndRowsFromOneList) {
+  CsvColumns<Pair> columns = {{"name", [](const Pair& p) { return p.name; }}};
+  columns.add("value, doubled", [](const Pair& p) { return std::to_string(2 * p.value); });
+  EXPECT_EQ(columns.header(), "name,\"value, doubled\"");
+  EXPECT_EQ(columns.names(), (std::vector<std::string>{"name", "value, doubled"}));
+  std::ostringstream out;
+  columns.write(out, std::vector<Pair>{{"a", 1}, {"b,c", 21}});
+  EXPECT_EQ(out.str(), "name,\"value, doubled\"\na,2\n\"b,c\",42\n");
+  // Columns of a part of a wider row, after that row's own.
+  struct Wide {
+    Pair pair;
+    std::string extra;
+  };
+  CsvColumns<Wide> wide = {{"extra", [](const Wide& w) { return w.extra; }}};
+  wide.add_all(columns, [](const Wide& w) -> const Pair& { return w.pair; });
+  EXPECT_EQ(wide.header(), "extra,name,\"value, doubled\"");
+  EXPECT_EQ(wide.fields(Wide{{"x", 4}, "e"}), (std::vector<std::string>{"e", "x", "8"}));
+}
+
+TEST(DivergenceCsv, HeaderPinned) {
+  std::ostringstream text;
+  write_divergence_csv(text, analysis::lecture_counts(lecture::LaunchConfig::square(5)));
+  EXPECT_EQ(text.str().substr(0, text.str().find('\n')),
+            "condition,block_class,blocks,warps,warp_phases,divergent_warp_phases");
 }
 
 TEST(DivergenceCsv, ReadBackWithFccp) {

@@ -152,8 +152,14 @@ TEST(ProbeComparison, CsvHeaderAndRowComeFromOneColumnList) {
   write_probe_csv(out, {r});
   const std::string text = out.str();
   const std::string header = text.substr(0, text.find('\n'));
-  EXPECT_EQ(header.rfind("date,device,compute_capability,driver,runtime,nvrtc,file,kernel,grid,block,", 0), 0u)
-      << header;
+  EXPECT_EQ(header,
+            "date,device,compute_capability,driver,runtime,nvrtc,file,kernel,grid,block,"
+            "arguments,statements,warps,warp_evaluations,divergent_evaluations,"
+            "partial_barrier_executions,warps_compared,evaluations_compared,"
+            "figures_differing,warps_differing,agree,outcome,kernel_compiled_by,"
+            "kernel_registers_compiled,kernel_static_shared_compiled,"
+            "kernel_registers_runtime,kernel_static_shared_runtime,kernel_resources_note,"
+            "probe_registers,probe_local_bytes,compile_seconds,kernel_seconds");
   EXPECT_NE(text.find(",\"(2, 1, 1)\","), std::string::npos) << text;
   EXPECT_NE(text.find(",yes,agree: 4 statements' totals,"), std::string::npos) << text;
 }

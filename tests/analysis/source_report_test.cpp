@@ -6,6 +6,7 @@
 #include <string>
 
 #include "analysis/source_report.hpp"
+#include "analysis/source_sweep.hpp"
 #include "tests/text_helpers.hpp"
 
 namespace warpdiv::analysis {
@@ -112,6 +113,26 @@ TEST(SourceReport, CsvColumnsInTheIssuesOrder) {
   EXPECT_EQ(source_csv_header(),
             "file,line,column,kind,iteration,warp_evaluations,divergent,active_lanes,taken_lanes,"
             "block_executions,partial_block_executions,simd_efficiency,statement");
+}
+
+TEST(SourceSweepCsv, TheLaunchsColumnsThenTheSourceCsvs) {
+  const GuardRun run(false);
+  const SourceReport report = make_source_report(run.g.kernel, run.launch, run.result, {});
+  SourceSweepPlan plan;
+  plan.arg_names = {"Width"};
+  SourceSweepLaunch launch;
+  launch.args = {5};
+  launch.block = {32, 1, 1};
+  launch.grid = {2, 1, 1};
+  const CsvColumns<SourceSweepCsvRow> columns = source_sweep_csv_columns(plan);
+  EXPECT_EQ(columns.header(),
+            "Width,block_x,block_y,block_z,grid_x,grid_y,grid_z,warp_size,file,line,column,kind,"
+            "iteration,warp_evaluations,divergent,active_lanes,taken_lanes,block_executions,"
+            "partial_block_executions,simd_efficiency,statement");
+  std::ostringstream out;
+  write_source_sweep_csv_rows(out, columns, launch, report);
+  EXPECT_EQ(out.str().substr(0, out.str().find('\n') + 1),
+            "5,32,1,1,2,1,1,32,guard.cu,4,3,statement,,2,0,48,,,,0.7500,int Row = threadIdx.x;\n");
 }
 
 TEST(SourceReport, CsvRowsInSourceOrder) {

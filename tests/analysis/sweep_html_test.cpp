@@ -5,6 +5,7 @@
 #include <string>
 
 #include "analysis/gpu_presets.hpp"
+#include "analysis/lecture/lecture_source.hpp"
 #include "analysis/lecture/sweep_html.hpp"
 #include "tests/text_helpers.hpp"
 
@@ -21,7 +22,10 @@ std::vector<SweepRow> sweep(std::vector<std::int64_t> sizes, std::vector<int> ti
   plan.sizes = std::move(sizes);
   plan.tiles = std::move(tiles);
   plan.inners = std::move(inners);
-  return run_sweep(plan);
+  std::vector<SweepRow> rows;
+  for (std::size_t i = 0; i < plan.launches(); ++i)
+    for (const SweepRow& row : sweep_rows(lecture_counts(plan.launch(i)))) rows.push_back(row);
+  return rows;
 }
 
 GpuSpec lecture_sm() {

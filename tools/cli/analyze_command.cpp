@@ -1,18 +1,18 @@
 // warpdiv analyze: the divergence report of one launch, optionally as CSV.
-#include <memory>
 #include <optional>
 
 #include "analysis/lecture/divergence_report.hpp"
 #include "analysis/lecture/html_report.hpp"
 #include "analysis/lecture/lecture_source.hpp"
 #include "analysis/occupancy_report.hpp"
-#include "analysis/output_files.hpp"
 #include "sim/errors.hpp"
 #include "sim/message_text.hpp"
-#include "sim/ir_replay.hpp"
+#include "tools/cli/command_outputs.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gpu_options.hpp"
 #include "tools/cli/options.hpp"
+#include "tools/cli/requests.hpp"
+#include "tools/cli/runs.hpp"
 
 namespace po = boost::program_options;
 
@@ -20,18 +20,13 @@ namespace warpdiv::cli {
 
 namespace {
 
-enum class Engine { exact, replay };
-
-Engine engine_from(const std::string& text) {
-  if (text == "exact") return Engine::exact;
-  if (text == "replay") return Engine::replay;
+LectureEngine engine_from(const std::string& text) {
+  if (text == "exact") return LectureEngine::exact;
+  if (text == "replay") return LectureEngine::replay;
   throw InvalidInput("--engine must be exact or replay (got " + sim::quote_value(text) + ")");
 }
 
-}  // namespace
-
-int analyze_command(const Args& args, std::ostream& out) {
-  if (is_source_analysis(args)) return analyze_source_command(args, out);
+po::options_description analyze_options() {
   po::options_description options(
       "warpdiv analyze: count divergent warp-phases of the tiled matrix multiply's boundary checks\n"
       "(P[J x L] = M[J x K] * N[K x L], blockDim (T, T)).\n\n"
@@ -51,39 +46,53 @@ int analyze_command(const Args& args, std::ostream& out) {
                         "exact (default: the class engine, any size, instant) or replay (visits "
                         "every warp of the lecture source; refuses runs above about a minute)");
   add_gpu_options(options);  // --gpu NAME adds the launch's occupancy to the report
+  return options;
+}
+
+}  // namespace
+
+AnalyzeRequest parse_analyze(const Args& args) {
+  const po::options_description options = analyze_options();
   const po::variables_map vm = parse_command_line("analyze", args, options);
+  AnalyzeRequest r;
   if (has(vm, "help")) {
-    write_help(out, options);
-    return 0;
+    r.help = help_text(options);
+    return r;
   }
-  if (list_gpus_if_asked(vm, out)) return 0;
-  const lecture::LaunchConfig config = launch_from(vm);
-  const Engine engine = has(vm, "engine") ? engine_from(get(vm, "engine")) : Engine::exact;
-  const sim::ir::ReplayOptions replay_options;
-  if (engine == Engine::replay) {
-    // Refuse before opening the output, and name the flag that gets the user an answer.
-    const sim::Count cost = analysis::lecture_replay_cost(config);
-    if (cost > replay_options.max_evaluations)
+  if ((r.list_gpus = gpu_list_asked(vm, r.gpu))) return r;
+  r.config = launch_from(vm);
+  if (has(vm, "engine")) r.engine = engine_from(get(vm, "engine"));
+  if (r.engine == LectureEngine::replay) {
+    // Refused before any output is opened, naming the flag that gets the user an answer.
+    const sim::Count cost = analysis::lecture_replay_cost(r.config);
+    const sim::Count limit = sim::ir::ReplayOptions{}.max_evaluations;
+    if (cost > limit)
       throw InvalidInput("--engine replay would make " + sim::to_decimal(cost) +
                          " warp-statement evaluations, above its limit of " +
-                         sim::to_decimal(replay_options.max_evaluations) +
+                         sim::to_decimal(limit) +
                          " (about a minute); use --engine exact (the default), which counts any "
                          "size exactly");
   }
+  r.gpu = tiled_gpu_request(vm);
+  r.csv = get_optional(vm, "csv");
+  r.html = get_optional(vm, "html");
+  return r;
+}
+
+int analyze_command(const Args& args, std::ostream& out) {
+  if (is_source_analysis(args)) return analyze_source_command(args, out);
+  const AnalyzeRequest request = parse_analyze(args);
+  if (answered_at_once(out, request.help, request.list_gpus ? &request.gpu : nullptr)) return 0;
   const std::optional<TiledOccupancy> occupancy =
-      tiled_occupancy(vm, config.tile, config.warp_size);
-  // Open the outputs first so a bad path is refused before any work.
-  analysis::OutputFiles outputs(out);
-  protect_inputs(outputs, vm);
-  analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
-  analysis::Output* html = has(vm, "html") ? &outputs.open("--html", get(vm, "html")) : nullptr;
-  std::ostream& report = outputs.report();  // nothing when an output goes to stdout
+      tiled_occupancy(request.gpu, request.config.tile, request.config.warp_size);
+  // The outputs are opened before the work, so that a bad path is refused at once.
+  CommandOutputs outputs(out, run_inputs({}, request.gpu.file));
+  analysis::Output* csv = outputs.open("--csv", request.csv, "CSV");
+  analysis::Output* html = outputs.open("--html", request.html, "HTML");
 
-  const lecture::DivergenceResult result =
-      engine == Engine::exact ? analysis::lecture_counts(config)
-                              : analysis::lecture_replay(config, replay_options);
+  const lecture::DivergenceResult result = run_analyze(request);
 
-  // Render everything before committing anything, so a failure leaves no file half-updated.
+  // Everything is rendered before anything is committed, so a failure leaves no file half-updated.
   if (csv) analysis::write_divergence_csv(csv->stream(), result);
   if (html) {
     analysis::DivergenceHtmlOptions page;
@@ -93,13 +102,13 @@ int analyze_command(const Args& args, std::ostream& out) {
     html->stream() << analysis::render_divergence_html(result, page);
   }
   outputs.commit();
-  analysis::write_divergence_text(report, result);
+  std::ostream& text = outputs.report();
+  analysis::write_divergence_text(text, result);
   if (occupancy) {
-    report << '\n';
-    analysis::write_occupancy_text(report, occupancy->gpu, occupancy->launch, occupancy->result);
+    text << '\n';
+    analysis::write_occupancy_text(text, occupancy->gpu, occupancy->launch, occupancy->result);
   }
-  if (csv) report << "\nCSV written to " << csv->name() << '\n';
-  if (html) report << (csv ? "" : "\n") << "HTML written to " << html->name() << '\n';
+  outputs.announce();
   return 0;
 }
 

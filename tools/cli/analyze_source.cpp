@@ -1,29 +1,25 @@
 // warpdiv analyze FILE.cu | --model FILE.json: the warp-level replay of any kernel the model can
 // read, as an annotated listing of its source and optionally a CSV.
 #include <algorithm>
-#include <atomic>
 #include <iostream>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-
-#include "analysis/output_files.hpp"
+#include "analysis/occupancy_report.hpp"
 #include "analysis/source_html.hpp"
 #include "analysis/source_report.hpp"
 #include "sim/errors.hpp"
-#include "sim/message_text.hpp"
 #include "sim/ir.hpp"
 #include "sim/ir_json.hpp"
-#include "sim/ir_replay.hpp"
-#include "analysis/gpu_presets.hpp"
-#include "analysis/occupancy_report.hpp"
+#include "tools/cli/command_outputs.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gpu_options.hpp"
 #include "tools/cli/kernel_occupancy.hpp"
 #include "tools/cli/launch_expression.hpp"
 #include "tools/cli/options.hpp"
+#include "tools/cli/requests.hpp"
+#include "tools/cli/runs.hpp"
 #include "tools/cli/source_kernel.hpp"
 #include "tools/cli/terminal.hpp"
 
@@ -58,77 +54,27 @@ ir::Dim3 parse_block_index(const std::string& text, const ir::Dim3& grid) {
                   static_cast<std::uint32_t>(at.z)};
 }
 
-// The launch and what to count, from the flags (before the kernel is read).
-struct ReplayRequest {
-  ArgValues values;
-  ir::Launch launch;  // without arguments: they need the kernel's parameters
-  ir::ReplayOptions replay_options;
-  analysis::SourceReportOptions report_options;
-};
-
-ReplayRequest replay_request(const po::variables_map& vm) {
-  ReplayRequest r;
+// The launch and what to count (not the arguments: they need the kernel's parameters).
+void parse_launch(const po::variables_map& vm, AnalyzeSourceRequest& r) {
   r.values = parse_arg_values(get_all(vm, "arg"));
   r.launch = launch_from_flags(vm, r.values);
+  r.launch_text = get(vm, "grid") + " " + get(vm, "block");
+  ir::ReplayOptions& replay = r.replay_options;
   if (has(vm, "only-block"))
-    r.replay_options.only_block = parse_block_index(get(vm, "only-block"), r.launch.grid);
+    replay.only_block = parse_block_index(get(vm, "only-block"), r.launch.grid);
   if (has(vm, "only-warp")) {
     const auto warp_size = static_cast<std::uint64_t>(r.launch.warp_size);
     const std::uint64_t warps = (r.launch.block.volume() + warp_size - 1) / warp_size;
-    r.replay_options.only_warp = static_cast<std::uint32_t>(parse_integer(
+    replay.only_warp = static_cast<std::uint32_t>(parse_integer(
         "--only-warp", get(vm, "only-warp"), 0, static_cast<std::int64_t>(warps) - 1));
   }
-  r.replay_options.by_iteration = r.report_options.by_iteration = has(vm, "by-iteration");
-  r.replay_options.max_evaluations = max_evaluations_from(vm);
-  r.report_options.only_block = r.replay_options.only_block;
-  r.report_options.only_warp = r.replay_options.only_warp;
-  return r;
+  replay.by_iteration = r.report_options.by_iteration = has(vm, "by-iteration");
+  replay.max_evaluations = max_evaluations_from(vm);
+  r.report_options.only_block = replay.only_block;
+  r.report_options.only_warp = replay.only_warp;
 }
 
-// With --gpu NAME: the launch's occupancy, the kernel compiled for that GPU's architecture.
-std::optional<KernelOccupancy> source_occupancy(const po::variables_map& vm,
-                                                const ir::Kernel& kernel,
-                                                const ir::Launch& launch) {
-  if (!has(vm, "gpu")) return std::nullopt;
-  const GpuCatalogue catalogue = load_gpu_catalogue(vm);
-  const analysis::GpuSpec& gpu =
-      analysis::find_gpu(catalogue.gpus, get(vm, "gpu"), "--gpu", catalogue.file);
-  if (gpu.warp_size != launch.warp_size)
-    throw InvalidInput("--warp-size " + std::to_string(launch.warp_size) +
-                       " differs from the warp size " + std::to_string(gpu.warp_size) +
-                       " of --gpu " + gpu.name);
-  kernels::CompileRequest request = kernels::compile_request(kernel, gpu.cc_major, gpu.cc_minor);
-  if (has(vm, "file")) {
-    request.file = get(vm, "file");  // compile the file itself, with the same -D and -I
-    request.source.clear();
-    request.defines = get_all(vm, "define");
-    request.include_dirs = get_all(vm, "include-dir");
-  }
-  analysis::LaunchResources resources;
-  resources.threads_per_block = static_cast<std::int64_t>(launch.block.volume());
-  return kernel_occupancy(vm, gpu, request, resources);
-}
-
-}  // namespace
-
-bool is_source_analysis(const Args& args) {
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    for (const char* flag : kSourceOnlyFlags) {
-      const std::string f = flag;
-      if (a == f || a.rfind(f + "=", 0) == 0 || (f.size() == 2 && a.rfind(f, 0) == 0)) return true;
-    }
-    if (a.empty() || a[0] != '-') return true;  // a positional: the file
-    // Skip the flag's value; a value never starts with "--" (parse_command_line refuses that as
-    // a missing value), so `--width --csv out.csv` is the lecture's command, refused there.
-    if (a.find('=') == std::string::npos && !takes_no_value(a) && i + 1 < args.size() &&
-        args[i + 1].rfind("--", 0) != 0)
-      ++i;
-  }
-  return false;
-}
-
-int analyze_source_command(const Args& args, std::ostream& out) {
+po::options_description analyze_source_options() {
   po::options_description options(
       "warpdiv analyze FILE.cu: count, per statement of any kernel, warp evaluations, divergent\n"
       "evaluations and SIMD efficiency, and partial barriers: by block classes (exact at any size)\n"
@@ -181,6 +127,51 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   options.add_options()("smem", po::value<std::string>()->value_name("BYTES"),
                         "static shared memory per block for --gpu (0 .. 1073741824; default: "
                         "compiled)");
+  return options;
+}
+
+// The flags that only a launch gives meaning to, refused with --save-model alone; and the GPU's.
+void check_flag_combinations(const po::variables_map& vm, const AnalyzeSourceRequest& r) {
+  if (r.by_class && !has(vm, "csv"))
+    throw InvalidInput("--by-class needs --csv FILE (the CSV it shapes)");
+  if (r.by_class && r.engine == SourceEngine::replay)
+    throw InvalidInput("--by-class needs the class engine: use --engine auto or exact, not replay");
+  if (!r.save_only && !(has(vm, "grid") && has(vm, "block")))
+    throw InvalidInput("warpdiv analyze " +
+                       std::string(has(vm, "file") ? get(vm, "file") : "--model") +
+                       " needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] (the launch to replay)");
+  if (r.save_only)
+    for (const char* flag : {"csv", "html", "arg", "by-iteration", "only-block", "only-warp",
+                             "warp-size", "engine", "gpu", "regs", "smem", "gpu-file"})
+      if (has(vm, flag))
+        throw InvalidInput(std::string("--") + flag +
+                           " needs a launch: give --grid and --block (or use --save-model alone)");
+  if (!has(vm, "gpu"))
+    for (const char* flag : {"regs", "smem", "gpu-file"})
+      if (has(vm, flag)) throw InvalidInput(std::string("--") + flag + " needs --gpu NAME");
+}
+
+}  // namespace
+
+bool is_source_analysis(const Args& args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    for (const char* flag : kSourceOnlyFlags) {
+      const std::string f = flag;
+      if (a == f || a.rfind(f + "=", 0) == 0 || (f.size() == 2 && a.rfind(f, 0) == 0)) return true;
+    }
+    if (a.empty() || a[0] != '-') return true;  // a positional: the file
+    // Skip the flag's value; a value never starts with "--" (parse_command_line refuses that as
+    // a missing value), so `--width --csv out.csv` is the lecture's command, refused there.
+    if (a.find('=') == std::string::npos && !takes_no_value(a) && i + 1 < args.size() &&
+        args[i + 1].rfind("--", 0) != 0)
+      ++i;
+  }
+  return false;
+}
+
+AnalyzeSourceRequest parse_analyze_source(const Args& args) {
+  const po::options_description options = analyze_source_options();
   // The lecture's own launch flags mean nothing for a source file: say so rather than "unknown".
   for (const std::string& a : args)
     for (const char* lecture : {"--width", "--rows", "--inner", "--cols", "--tile"})
@@ -190,110 +181,72 @@ int analyze_source_command(const Args& args, std::ostream& out) {
                            "FILE.cu give --grid, --block and --arg NAME=VALUE");
   std::string input;
   const po::variables_map vm = parse_source_command_line("analyze", args, options, input);
+  AnalyzeSourceRequest r;
   if (has(vm, "help")) {
-    write_help(out, options);
-    return 0;
+    r.help = help_text(options);
+    return r;
   }
-  const SourceEngine engine =
-      has(vm, "engine") ? parse_source_engine(get(vm, "engine")) : SourceEngine::automatic;
-  const bool by_class = has(vm, "by-class");
-  if (by_class && !has(vm, "csv")) throw InvalidInput("--by-class needs --csv FILE (the CSV it shapes)");
-  if (by_class && engine == SourceEngine::replay)
-    throw InvalidInput("--by-class needs the class engine: use --engine auto or exact, not replay");
-  const bool save_only = has(vm, "save-model") && !has(vm, "grid") && !has(vm, "block");
-  if (!save_only && !(has(vm, "grid") && has(vm, "block")))
-    throw InvalidInput("warpdiv analyze " +
-                       std::string(has(vm, "file") ? get(vm, "file") : "--model") +
-                       " needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] (the launch to replay)");
-  if (save_only)
-    for (const char* flag : {"csv", "html", "arg", "by-iteration", "only-block", "only-warp",
-                             "warp-size", "engine", "gpu", "regs", "smem", "gpu-file"})
-      if (has(vm, flag))
-        throw InvalidInput(std::string("--") + flag +
-                           " needs a launch: give --grid and --block (or use --save-model alone)");
+  if (has(vm, "engine")) r.engine = parse_source_engine(get(vm, "engine"));
+  r.by_class = has(vm, "by-class");
+  r.save_only = has(vm, "save-model") && !has(vm, "grid") && !has(vm, "block");
+  check_flag_combinations(vm, r);
+  r.gpu = gpu_request(vm);  // --regs and --smem are checked before the kernel is read
+  r.static_shared = static_shared_from(vm);
+  if (!r.save_only) parse_launch(vm, r);
+  r.csv = get_optional(vm, "csv");
+  r.html = get_optional(vm, "html");
+  r.save_model = get_optional(vm, "save-model");
+  r.source = kernel_source(vm);
+  return r;
+}
 
-  if (!has(vm, "gpu"))
-    for (const char* flag : {"regs", "smem", "gpu-file"})
-      if (has(vm, flag)) throw InvalidInput(std::string("--") + flag + " needs --gpu NAME");
-  if (has(vm, "regs")) registers_from(vm);  // checked before the kernel is read
-  if (has(vm, "smem")) static_shared_from(vm);
-
-  // Everything the command line says is checked before the kernel is read.
-  ReplayRequest request;
-  if (!save_only) request = replay_request(vm);
-  ir::Launch& launch = request.launch;
-  ir::ReplayOptions& replay_options = request.replay_options;
-  const analysis::SourceReportOptions& report_options = request.report_options;
-
-  ir::Kernel kernel;
-  std::vector<std::string> files_read;  // inputs: no output may replace one
-  if (!read_source_kernel(vm, kernel, &files_read)) return 2;
-  if (!save_only) {
-    launch.arguments = bind_arguments(kernel, request.values, get(vm, "grid") + " " + get(vm, "block"));
-    ir::validate(launch, kernel);
-  }
-  // Compiled before the replay, so that a compiler's refusal comes before any work.
+int analyze_source_command(const Args& args, std::ostream& out) {
+  const AnalyzeSourceRequest request = parse_analyze_source(args);
+  if (answered_at_once(out, request.help)) return 0;
+  const std::optional<SourceKernel> read = read_source_kernel(request.source);
+  if (!read) return 2;  // Clang's diagnostics are on stderr
+  const ir::Kernel& kernel = read->kernel;
+  const ir::Launch launch = request.save_only ? ir::Launch{}
+                                              : bind_launch(kernel, request.launch, request.values,
+                                                            request.launch_text);
+  // Compiled before the outputs are opened and the replay runs, so that a compiler's refusal
+  // comes before any work.
   const std::optional<KernelOccupancy> occupancy =
-      save_only ? std::nullopt : source_occupancy(vm, kernel, launch);
-
-  // Open the outputs before the run, so that a bad path is refused before any work.
-  analysis::OutputFiles outputs(out);
-  protect_inputs(outputs, vm, source_files(kernel, files_read));
-  analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
-  analysis::Output* html = has(vm, "html") ? &outputs.open("--html", get(vm, "html")) : nullptr;
-  analysis::Output* model =
-      has(vm, "save-model") ? &outputs.open("--save-model", get(vm, "save-model")) : nullptr;
-  std::ostream& text = outputs.report();  // nothing when an output goes to stdout
+      request.save_only ? std::nullopt : source_occupancy(request, kernel, launch);
+  CommandOutputs outputs(out, run_inputs(request.source, request.gpu.file,
+                                         source_files(kernel, read->files_read)));
+  analysis::Output* csv = outputs.open("--csv", request.csv, "CSV");
+  analysis::Output* html = outputs.open("--html", request.html, "HTML");
+  analysis::Output* model = outputs.open("--save-model", request.save_model, "Model");
   if (model) model->stream() << ir::to_json(kernel);
-  if (save_only) {
+  if (request.save_only) {
     outputs.commit();
-    text << "Model of " << kernel.name << " written to " << model->name() << '\n';
+    outputs.report() << "Model of " << kernel.name << " written to " << model->name() << '\n';
     return 0;
   }
 
   const SigintHandler sigint;
-  replay_options.stop = sigint.flag();
-  std::atomic<std::uint64_t> blocks_done{0};
-  replay_options.blocks_done = &blocks_done;
-  analysis::SourceReport report;
-  SourceCounts counts;
-  analysis::SourceHtmlPage page;
+  AnalyzeSourceReport run;
   try {
-    {
-      const ProgressThread progress("replay", "blocks",
-                                    replay_options.only_block ? 1 : launch.grid.volume(),
-                                    blocks_done);
-      counts = count_source(kernel, launch, replay_options, engine);
-    }
-    report = analysis::make_source_report(kernel, launch, counts.result, report_options);
-    analysis::add_block_classes(report, kernel, launch, counts.classes, report_options);
-    if (html) page = source_html_page(kernel, launch, replay_options, counts);
+    run = run_analyze_source(request, kernel, launch, html != nullptr, sigint.flag());
   } catch (const Interrupted&) {
     std::cerr << "warpdiv analyze: interrupted: no file written\n";
     return kInterruptedStatus;
   }
-  if (!counts.note.empty()) std::cerr << "warpdiv: note: " << counts.note << '\n';
-
-  if (csv && by_class && report.classes.empty())
-    throw InvalidInput("--by-class needs block classes, and " + counts.note);
-  if (csv) {
-    if (by_class)
-      analysis::write_source_class_csv(csv->stream(), report);
-    else
-      analysis::write_source_csv(csv->stream(), report);
-  }
-  if (html) html->stream() << analysis::render_source_html(report, page);
+  if (!run.counts.note.empty()) std::cerr << "warpdiv: note: " << run.counts.note << '\n';
+  if (csv && request.by_class && run.report.classes.empty())
+    throw InvalidInput("--by-class needs block classes, and " + run.counts.note);
+  if (csv && request.by_class) analysis::write_source_class_csv(csv->stream(), run.report);
+  if (csv && !request.by_class) analysis::write_source_csv(csv->stream(), run.report);
+  if (html) html->stream() << analysis::render_source_html(run.report, run.page);
   outputs.commit();
-  analysis::write_source_text(text, report);
+  analysis::write_source_text(outputs.report(), run.report);
   if (occupancy) {
-    text << '\n';
-    analysis::write_occupancy_text(text, occupancy->gpu, occupancy->launch, occupancy->result,
-                                   &occupancy->origins);
+    outputs.report() << '\n';
+    analysis::write_occupancy_text(outputs.report(), occupancy->gpu, occupancy->launch,
+                                   occupancy->result, &occupancy->origins);
   }
-  if (csv || html || model) text << '\n';
-  if (csv) text << "CSV written to " << csv->name() << '\n';
-  if (html) text << "HTML written to " << html->name() << '\n';
-  if (model) text << "Model written to " << model->name() << '\n';
+  outputs.announce();
   return 0;
 }
 

@@ -1,5 +1,8 @@
-// The subcommands of `warpdiv`. Each parses its own arguments and returns an exit status; errors
-// are thrown (InvalidInput, NoDevice, Mismatch, WriteFailed) and mapped to exit codes once, in run().
+// The subcommands of `warpdiv`. Each wires three steps and returns an exit status: parse_xxx turns
+// its arguments into a request (tools/cli/requests.hpp), run_xxx does the work and returns a report
+// (tools/cli/runs.hpp), and the command opens, renders, commits and announces its outputs
+// (tools/cli/command_outputs.hpp) and prints. Errors are thrown (InvalidInput, NoDevice, Mismatch,
+// WriteFailed) and mapped to exit codes once, in run().
 #pragma once
 
 #include <ostream>

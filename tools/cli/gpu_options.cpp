@@ -54,15 +54,22 @@ void add_gpu_options(po::options_description& options) {
        "registers per thread: 0 .. 1024 (default 32)");
 }
 
-GpuCatalogue load_gpu_catalogue(const po::variables_map& vm) {
-  GpuCatalogue catalogue;
-  catalogue.file = has(vm, "gpu-file") ? get(vm, "gpu-file") : default_gpu_file();
-  catalogue.gpus = analysis::load_gpu_file(
-      catalogue.file, has(vm, "gpu-file") ? "--gpu-file" : "the GPU presets file");
-  return catalogue;
+GpuRequest gpu_request(const po::variables_map& vm) {
+  GpuRequest gpu;
+  if (has(vm, "gpu")) gpu.name = get(vm, "gpu");
+  if (has(vm, "gpu-file")) gpu.file = get(vm, "gpu-file");
+  if (has(vm, "regs"))
+    gpu.registers = static_cast<int>(parse_integer("--regs", get(vm, "regs"), 0, gpu_flags::kMaxRegs));
+  return gpu;
 }
 
-bool list_gpus_if_asked(const po::variables_map& vm, std::ostream& out) {
+GpuRequest tiled_gpu_request(const po::variables_map& vm) {
+  if (!has(vm, "gpu") && (has(vm, "regs") || has(vm, "gpu-file")))
+    throw InvalidInput("--regs and --gpu-file need --gpu NAME");
+  return gpu_request(vm);
+}
+
+bool gpu_list_asked(const po::variables_map& vm, GpuRequest& gpu) {
   if (!has(vm, "gpu")) return false;
   std::string wanted = get(vm, "gpu");
   for (char& c : wanted) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -71,30 +78,36 @@ bool list_gpus_if_asked(const po::variables_map& vm, std::ostream& out) {
   if (!ignored.empty())
     throw InvalidInput("--gpu list prints the presets and takes no flag but --gpu-file (got " +
                        sim::listed(ignored) + ")");
-  const GpuCatalogue catalogue = load_gpu_catalogue(vm);
-  analysis::write_gpu_list(out, catalogue.gpus, catalogue.file);
+  gpu = gpu_request(vm);
   return true;
 }
 
-int registers_from(const po::variables_map& vm) {
-  if (!has(vm, "regs")) return analysis::occupancy_limits::kDefaultRegistersPerThread;
-  return static_cast<int>(parse_integer("--regs", get(vm, "regs"), 0, gpu_flags::kMaxRegs));
+GpuCatalogue load_gpu_catalogue(const GpuRequest& gpu) {
+  GpuCatalogue catalogue;
+  catalogue.file = gpu.file ? *gpu.file : default_gpu_file();
+  catalogue.gpus =
+      analysis::load_gpu_file(catalogue.file, gpu.file ? "--gpu-file" : "the GPU presets file");
+  return catalogue;
 }
 
-std::optional<TiledOccupancy> tiled_occupancy(const po::variables_map& vm, int tile,
-                                              int warp_size) {
-  if (!has(vm, "gpu")) {
-    if (has(vm, "regs") || has(vm, "gpu-file"))
-      throw InvalidInput("--regs and --gpu-file need --gpu NAME");
-    return std::nullopt;
-  }
-  const int regs = registers_from(vm);
-  const GpuCatalogue catalogue = load_gpu_catalogue(vm);
-  const analysis::GpuSpec& gpu = analysis::find_gpu(catalogue.gpus, get(vm, "gpu"), "--gpu", catalogue.file);
+analysis::GpuSpec find_requested_gpu(const GpuRequest& gpu) {
+  const GpuCatalogue catalogue = load_gpu_catalogue(gpu);
+  return analysis::find_gpu(catalogue.gpus, gpu.name, "--gpu", catalogue.file);
+}
+
+void list_gpus(std::ostream& out, const GpuRequest& gpu) {
+  const GpuCatalogue catalogue = load_gpu_catalogue(gpu);
+  analysis::write_gpu_list(out, catalogue.gpus, catalogue.file);
+}
+
+std::optional<TiledOccupancy> tiled_occupancy(const GpuRequest& request, int tile, int warp_size) {
+  if (request.name.empty()) return std::nullopt;
+  const analysis::GpuSpec gpu = find_requested_gpu(request);
   if (gpu.warp_size != warp_size)
     throw InvalidInput("--warp-size " + std::to_string(warp_size) + " differs from the warp size " +
                        std::to_string(gpu.warp_size) + " of --gpu " + gpu.name);
-  const analysis::LaunchResources launch = analysis::tiled_kernel_launch(tile, regs);
+  const analysis::LaunchResources launch = analysis::tiled_kernel_launch(
+      tile, request.registers.value_or(analysis::occupancy_limits::kDefaultRegistersPerThread));
   return TiledOccupancy{gpu, launch, analysis::compute_occupancy(gpu, launch)};
 }
 

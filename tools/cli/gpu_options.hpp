@@ -10,6 +10,7 @@
 #include <boost/program_options.hpp>
 
 #include "analysis/occupancy.hpp"
+#include "tools/cli/requests.hpp"
 
 namespace warpdiv::cli {
 
@@ -30,16 +31,22 @@ struct GpuCatalogue {
 /// Adds --gpu, --gpu-file and --regs.
 void add_gpu_options(boost::program_options::options_description& options);
 
+/// --gpu, --gpu-file and --regs as given, --regs parsed (0 .. 1024).
+GpuRequest gpu_request(const boost::program_options::variables_map& vm);
+/// The GPU flags of the lecture's commands: --regs and --gpu-file are refused without --gpu NAME.
+GpuRequest tiled_gpu_request(const boost::program_options::variables_map& vm);
+
+/// True with `--gpu list` (any case), after refusing every other flag but --gpu-file, named,
+/// since a listing would ignore it; `gpu` then holds --gpu-file. Check it first, before the
+/// command checks its own flags.
+bool gpu_list_asked(const boost::program_options::variables_map& vm, GpuRequest& gpu);
+
 /// Loads --gpu-file FILE or the default file.
-GpuCatalogue load_gpu_catalogue(const boost::program_options::variables_map& vm);
-
-/// With `--gpu list` (any case): prints the presets of --gpu-file FILE or the default file and
-/// returns true; every other flag is refused, named, since a listing would ignore it. Without it,
-/// returns false. Call first, before the command checks its own flags.
-bool list_gpus_if_asked(const boost::program_options::variables_map& vm, std::ostream& out);
-
-/// --regs R (0 .. 1024), default 32.
-int registers_from(const boost::program_options::variables_map& vm);
+GpuCatalogue load_gpu_catalogue(const GpuRequest& gpu);
+/// The preset --gpu NAME names (InvalidInput naming the presets when none does).
+analysis::GpuSpec find_requested_gpu(const GpuRequest& gpu);
+/// `--gpu list`: the presets of --gpu-file FILE or the default file.
+void list_gpus(std::ostream& out, const GpuRequest& gpu);
 
 /// The tiled kernel's launch on the --gpu preset and its occupancy.
 struct TiledOccupancy {
@@ -49,9 +56,8 @@ struct TiledOccupancy {
 };
 
 /// With --gpu NAME, the occupancy of the tiled kernel's launch (T*T threads, 2*T*T*4 bytes of
-/// static shared memory, --regs); without --gpu, nothing (and --regs or --gpu-file alone are
-/// refused). Call before the work, so that a bad GPU flag is refused first.
-std::optional<TiledOccupancy> tiled_occupancy(const boost::program_options::variables_map& vm,
-                                              int tile, int warp_size);
+/// static shared memory, --regs, default 32) on that preset, whose warp size must be
+/// `warp_size`; without --gpu, nothing. Call before the work, so that a bad GPU is refused first.
+std::optional<TiledOccupancy> tiled_occupancy(const GpuRequest& gpu, int tile, int warp_size);
 
 }  // namespace warpdiv::cli

@@ -3,6 +3,7 @@
 #include "sim/message_text.hpp"
 #include "tools/cli/gpu_options.hpp"
 #include "tools/cli/options.hpp"
+#include "tools/cli/runs.hpp"
 
 namespace warpdiv::cli {
 
@@ -10,18 +11,19 @@ namespace {
 constexpr std::int64_t kMaxSharedBytes = 1 << 30;  // 1 GiB: far past any per-block limit
 }  // namespace
 
-std::int64_t static_shared_from(const boost::program_options::variables_map& vm) {
+std::optional<std::int64_t> static_shared_from(const boost::program_options::variables_map& vm) {
+  if (!has(vm, "smem")) return std::nullopt;
   return parse_integer("--smem", get(vm, "smem"), 0, kMaxSharedBytes);
 }
 
-KernelOccupancy kernel_occupancy(const boost::program_options::variables_map& vm,
-                                 const analysis::GpuSpec& gpu, kernels::CompileRequest request,
-                                 const analysis::LaunchResources& launch) {
+KernelOccupancy kernel_occupancy(const analysis::GpuSpec& gpu, kernels::CompileRequest request,
+                                 const analysis::LaunchResources& launch,
+                                 std::optional<int> registers,
+                                 std::optional<std::int64_t> static_shared) {
   KernelOccupancy k;
   k.gpu = gpu;
   k.launch = launch;
-  const bool regs_given = has(vm, "regs"), smem_given = has(vm, "smem");
-  if (!regs_given || !smem_given) {
+  if (!registers || !static_shared) {
     request.cc_major = gpu.cc_major;
     request.cc_minor = gpu.cc_minor;
     const kernels::CompiledResources compiled = kernels::compile_resources(request);
@@ -34,16 +36,33 @@ KernelOccupancy kernel_occupancy(const boost::program_options::variables_map& vm
                          std::to_string(compiled.spill_store_bytes) + " bytes spill stores), " +
                          sim::counted(compiled.barriers, "barrier") + ", for " + compiled.arch;
   }
-  if (regs_given) {
-    k.launch.registers_per_thread = registers_from(vm);
+  if (registers) {
+    k.launch.registers_per_thread = *registers;
     k.origins.registers = "--regs";
   }
-  if (smem_given) {
-    k.launch.static_shared_bytes = static_shared_from(vm);
+  if (static_shared) {
+    k.launch.static_shared_bytes = *static_shared;
     k.origins.static_shared = "--smem";
   }
   k.result = analysis::compute_occupancy(gpu, k.launch);
   return k;
+}
+
+KernelOccupancy run_occupancy(const OccupancyRequest& request, const analysis::GpuSpec& gpu) {
+  if (request.source.file.empty()) {
+    KernelOccupancy k;
+    k.gpu = gpu;
+    k.launch = request.launch;
+    k.result = analysis::compute_occupancy(gpu, k.launch);
+    return k;
+  }
+  kernels::CompileRequest compile;
+  compile.file = request.source.file;
+  if (request.source.kernel) compile.kernel = *request.source.kernel;
+  compile.defines = request.source.defines;
+  compile.include_dirs = request.source.include_dirs;
+  return kernel_occupancy(gpu, compile, request.launch, request.gpu.registers,
+                          request.static_shared);
 }
 
 }  // namespace warpdiv::cli

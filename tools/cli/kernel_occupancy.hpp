@@ -5,6 +5,7 @@
 
 #include <boost/program_options.hpp>
 #include <cstdint>
+#include <optional>
 
 #include "analysis/occupancy.hpp"
 #include "analysis/occupancy_report.hpp"
@@ -20,15 +21,16 @@ struct KernelOccupancy {
 };
 
 /// `launch` (its block size, dynamic shared memory, carveout) of request's kernel on `gpu`, with
-/// --regs R and --smem BYTES (flags of `vm`) where given and the compiled registers, static shared
-/// memory and barriers for the others (request's architecture is set from
-/// gpu's compute capability; nothing is compiled when both flags are given). Throws what
+/// `registers` (--regs) and `static_shared` (--smem) where given and the compiled registers,
+/// static shared memory and barriers for the others (request's architecture is set from gpu's
+/// compute capability; nothing is compiled when both are given). Throws what
 /// kernels::compile_resources throws.
-KernelOccupancy kernel_occupancy(const boost::program_options::variables_map& vm,
-                                 const analysis::GpuSpec& gpu, kernels::CompileRequest request,
-                                 const analysis::LaunchResources& launch);
+KernelOccupancy kernel_occupancy(const analysis::GpuSpec& gpu, kernels::CompileRequest request,
+                                 const analysis::LaunchResources& launch,
+                                 std::optional<int> registers,
+                                 std::optional<std::int64_t> static_shared);
 
 /// --smem BYTES: 0 .. 1073741824.
-std::int64_t static_shared_from(const boost::program_options::variables_map& vm);
+std::optional<std::int64_t> static_shared_from(const boost::program_options::variables_map& vm);
 
 }  // namespace warpdiv::cli

@@ -1,17 +1,18 @@
 // warpdiv occupancy: the theoretical occupancy of one launch on one GPU preset, Nsight-style.
 #include <fstream>
-#include <memory>
 #include <optional>
 
 #include "analysis/gpu_presets.hpp"
 #include "analysis/occupancy_report.hpp"
-#include "analysis/output_files.hpp"
 #include "sim/errors.hpp"
+#include "tools/cli/command_outputs.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gpu_options.hpp"
 #include "tools/cli/kernel_occupancy.hpp"
 #include "tools/cli/launch_expression.hpp"
 #include "tools/cli/options.hpp"
+#include "tools/cli/requests.hpp"
+#include "tools/cli/runs.hpp"
 #include "tools/cli/source_kernel.hpp"
 
 namespace po = boost::program_options;
@@ -23,9 +24,8 @@ constexpr std::int64_t kMaxTile = 256;              // 65,536 threads: far past 
 constexpr std::int64_t kMaxThreads = 65536;
 constexpr std::int64_t kMaxSharedBytes = 1 << 30;   // 1 GiB: far past any per-block limit
 constexpr int kDefaultTile = 16;
-}  // namespace
 
-int occupancy_command(const Args& args, std::ostream& out) {
+po::options_description occupancy_options() {
   po::options_description options(
       "warpdiv occupancy: theoretical occupancy of a launch on a GPU, limit by limit, as NVIDIA's\n"
       "occupancy calculator and Nsight Compute's Occupancy section work it out.\n\n"
@@ -55,6 +55,52 @@ int occupancy_command(const Args& args, std::ostream& out) {
       ("carveout", po::value<std::string>()->value_name("PCT"),
        "preferred shared-memory carveout, % of the largest (0 .. 100; default: the largest)")
       ("csv", po::value<std::string>()->value_name("FILE"), "also write the one-row CSV to FILE");
+  return options;
+}
+
+// FILE.cu's launch: its block (registers and shared memory come from the compiler or the flags).
+void parse_file_launch(const po::variables_map& vm, OccupancyRequest& r) {
+  if (!std::ifstream(get(vm, "file")))
+    throw InvalidInput("cannot read " + get(vm, "file") + ": no such file or not readable");
+  for (const char* flag : {"tile", "threads"})
+    if (has(vm, flag))
+      throw InvalidInput(std::string("--") + flag + " does not apply to a kernel file: give its "
+                         "launch's --block X[,Y[,Z]]");
+  if (!has(vm, "block"))
+    throw InvalidInput("warpdiv occupancy " + get(vm, "file") + " needs --block X[,Y[,Z]]");
+  const Extent3 block = parse_extent("--block", get(vm, "block"), {});
+  check_block("--block", block);
+  r.launch.threads_per_block = block.x * block.y * block.z;
+  r.source.file = get(vm, "file");
+  if (has(vm, "kernel")) r.source.kernel = get(vm, "kernel");
+  r.source.defines = get_all(vm, "define");
+  r.source.include_dirs = get_all(vm, "include-dir");
+}
+
+// The launch of --tile T (the tiled kernel's) or --threads N, with --regs and --smem.
+void parse_flag_launch(const po::variables_map& vm, OccupancyRequest& r) {
+  for (const char* flag : {"block", "kernel", "define", "include-dir"})
+    if (has(vm, flag))
+      throw InvalidInput(std::string("--") + flag + " applies to a kernel file: warpdiv "
+                         "occupancy FILE.cu --block X[,Y[,Z]] --gpu NAME");
+  if (has(vm, "tile") && has(vm, "threads"))
+    throw InvalidInput("--tile and --threads cannot be combined (--tile T means T*T threads)");
+  const int regs = r.gpu.registers.value_or(analysis::occupancy_limits::kDefaultRegistersPerThread);
+  if (has(vm, "threads")) {
+    r.launch.threads_per_block = parse_integer("--threads", get(vm, "threads"), 1, kMaxThreads);
+    r.launch.registers_per_thread = regs;
+  } else {
+    const std::int64_t tile =
+        has(vm, "tile") ? parse_integer("--tile", get(vm, "tile"), 1, kMaxTile) : kDefaultTile;
+    r.launch = analysis::tiled_kernel_launch(static_cast<int>(tile), regs);
+  }
+  if (r.static_shared) r.launch.static_shared_bytes = *r.static_shared;
+}
+
+}  // namespace
+
+OccupancyRequest parse_occupancy(const Args& args) {
+  const po::options_description options = occupancy_options();
   po::positional_options_description positional;
   positional.add("file", 1);
   po::options_description hidden;
@@ -62,74 +108,42 @@ int occupancy_command(const Args& args, std::ostream& out) {
   po::options_description all;
   all.add(options).add(hidden);
   const po::variables_map vm = parse_command_line("occupancy", args, all, &positional);
+  OccupancyRequest r;
   if (has(vm, "help")) {
-    write_help(out, options);
-    return 0;
+    r.help = help_text(options);
+    return r;
   }
   if (!has(vm, "gpu"))
     throw InvalidInput("--gpu NAME is required (warpdiv occupancy --gpu list prints the presets)");
-  if (list_gpus_if_asked(vm, out)) return 0;
-  const GpuCatalogue catalogue = load_gpu_catalogue(vm);
-  const analysis::GpuSpec& gpu = analysis::find_gpu(catalogue.gpus, get(vm, "gpu"), "--gpu", catalogue.file);
-
-  const bool from_file = has(vm, "file");
-  analysis::LaunchResources launch;
-  if (from_file) {
-    if (!std::ifstream(get(vm, "file")))
-      throw InvalidInput("cannot read " + get(vm, "file") + ": no such file or not readable");
-    for (const char* flag : {"tile", "threads"})
-      if (has(vm, flag))
-        throw InvalidInput(std::string("--") + flag + " does not apply to a kernel file: give its "
-                           "launch's --block X[,Y[,Z]]");
-    if (!has(vm, "block"))
-      throw InvalidInput("warpdiv occupancy " + get(vm, "file") + " needs --block X[,Y[,Z]]");
-    const Extent3 block = parse_extent("--block", get(vm, "block"), {});
-    check_block("--block", block);
-    launch.threads_per_block = block.x * block.y * block.z;
-  } else {
-    for (const char* flag : {"block", "kernel", "define", "include-dir"})
-      if (has(vm, flag))
-        throw InvalidInput(std::string("--") + flag + " applies to a kernel file: warpdiv "
-                           "occupancy FILE.cu --block X[,Y[,Z]] --gpu NAME");
-    if (has(vm, "tile") && has(vm, "threads"))
-      throw InvalidInput("--tile and --threads cannot be combined (--tile T means T*T threads)");
-    const int regs = registers_from(vm);
-    if (has(vm, "threads")) {
-      launch.threads_per_block = parse_integer("--threads", get(vm, "threads"), 1, kMaxThreads);
-      launch.registers_per_thread = regs;
-    } else {
-      const std::int64_t tile =
-          has(vm, "tile") ? parse_integer("--tile", get(vm, "tile"), 1, kMaxTile) : kDefaultTile;
-      launch = analysis::tiled_kernel_launch(static_cast<int>(tile), regs);
-    }
-    if (has(vm, "smem")) launch.static_shared_bytes = static_shared_from(vm);
-  }
+  if ((r.list_gpus = gpu_list_asked(vm, r.gpu))) return r;
+  r.gpu = gpu_request(vm);
+  r.static_shared = static_shared_from(vm);
+  if (has(vm, "file"))
+    parse_file_launch(vm, r);
+  else
+    parse_flag_launch(vm, r);
   if (has(vm, "dynamic-smem"))
-    launch.dynamic_shared_bytes =
+    r.launch.dynamic_shared_bytes =
         parse_integer("--dynamic-smem", get(vm, "dynamic-smem"), 0, kMaxSharedBytes);
   if (has(vm, "carveout"))
-    launch.carveout_percent = static_cast<int>(parse_integer("--carveout", get(vm, "carveout"), 0, 100));
+    r.launch.carveout_percent = static_cast<int>(parse_integer("--carveout", get(vm, "carveout"), 0, 100));
+  r.csv = get_optional(vm, "csv");
+  return r;
+}
 
+int occupancy_command(const Args& args, std::ostream& out) {
+  const OccupancyRequest request = parse_occupancy(args);
+  if (answered_at_once(out, request.help, request.list_gpus ? &request.gpu : nullptr)) return 0;
+  const analysis::GpuSpec gpu = find_requested_gpu(request.gpu);
   // Open the output first so a bad path is refused before any work (a compile included).
-  analysis::OutputFiles outputs(out);
-  protect_inputs(outputs, vm);
-  analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
-
-  std::optional<KernelOccupancy> compiled;
-  if (from_file) {
-    const std::string file = get(vm, "file");
-    kernels::CompileRequest request;
-    request.file = file;
-    read_compiler_options(vm, request);
-    compiled = kernel_occupancy(vm, gpu, request, launch);
-    launch = compiled->launch;
-  }
-  const analysis::OccupancyResult result = analysis::compute_occupancy(gpu, launch);
-  if (csv) analysis::write_occupancy_csv(csv->stream(), gpu, launch, result);
+  CommandOutputs outputs(out, run_inputs(request.source, request.gpu.file));
+  analysis::Output* csv = outputs.open("--csv", request.csv, "CSV");
+  const KernelOccupancy occupancy = run_occupancy(request, gpu);
+  if (csv) analysis::write_occupancy_csv(csv->stream(), gpu, occupancy.launch, occupancy.result);
   outputs.commit();
-  analysis::write_occupancy_text(outputs.report(), gpu, launch, result,
-                                 compiled ? &compiled->origins : nullptr);
-  if (csv) outputs.report() << "\nCSV written to " << csv->name() << '\n';
+  analysis::write_occupancy_text(outputs.report(), gpu, occupancy.launch, occupancy.result,
+                                 request.source.file.empty() ? nullptr : &occupancy.origins);
+  outputs.announce();
   return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <sstream>
 
 #include "analysis/output_files.hpp"
 #include "sim/errors.hpp"
@@ -174,7 +175,23 @@ void write_help(std::ostream& out, const po::options_description& options) {
   out << options << '\n' << kExitStatusHelp;
 }
 
+std::string help_text(const po::options_description& options) {
+  std::ostringstream text;
+  write_help(text, options);
+  return text.str();
+}
+
+bool asks_for_help(const std::vector<std::string>& args) {
+  return std::find(args.begin(), args.end(), "--help") != args.end() ||
+         std::find(args.begin(), args.end(), "-h") != args.end();
+}
+
 bool has(const po::variables_map& vm, const char* flag) { return vm.count(flag) > 0; }
+
+std::optional<std::string> get_optional(const po::variables_map& vm, const char* flag) {
+  if (!has(vm, flag)) return std::nullopt;
+  return get(vm, flag);
+}
 
 std::string get(const po::variables_map& vm, const char* flag) {
   return vm[flag].as<std::string>();

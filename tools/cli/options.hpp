@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -36,12 +37,21 @@ std::vector<std::string> flags_other_than(const boost::program_options::variable
                                           const std::vector<std::string>& allowed);
 
 
+/// The value of `flag` if given.
+std::optional<std::string> get_optional(const boost::program_options::variables_map& vm,
+                                        const char* flag);
+
 /// What every --help ends with.
 constexpr const char* kExitStatusHelp =
     "exit status: 0 ok, 1 mismatch or internal failure, 2 bad input, 3 no GPU, 130 interrupted\n";
 
 /// A command's --help: the options, then the exit statuses.
 void write_help(std::ostream& out, const boost::program_options::options_description& options);
+/// The same text, for a request's `help`.
+std::string help_text(const boost::program_options::options_description& options);
+/// True when `args` hold --help or -h anywhere: a command whose flags Boost would refuse without
+/// their required ones looks for it first.
+bool asks_for_help(const std::vector<std::string>& args);
 
 /// The string value of `flag` if given.
 bool has(const boost::program_options::variables_map& vm, const char* flag);

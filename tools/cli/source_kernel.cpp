@@ -120,33 +120,49 @@ std::vector<std::string> get_all(const po::variables_map& vm, const char* flag) 
   return vm[flag].as<std::vector<std::string>>();
 }
 
-namespace {
-
-ir::Kernel read_kernel(const po::variables_map& vm, std::vector<std::string>& notes,
-                       std::vector<std::string>* files_read) {
-  if (has(vm, "model")) {
+KernelSource kernel_source(const po::variables_map& vm) {
+  KernelSource source;
+  if (has(vm, "file")) source.file = get(vm, "file");
+  if (has(vm, "model")) source.model = get(vm, "model");
+  if (has(vm, "kernel")) source.kernel = get(vm, "kernel");
+  source.defines = get_all(vm, "define");
+  source.include_dirs = get_all(vm, "include-dir");
+  if (has(vm, "cuda-headers")) source.cuda_headers = get(vm, "cuda-headers");
+  if (has(vm, "cuda-path")) source.cuda_path = get(vm, "cuda-path");
+  if (has(vm, "model"))
     for (const char* flag : {"kernel", "define", "include-dir", "cuda-headers", "cuda-path"})
       if (has(vm, flag))
         throw InvalidInput(std::string("--") + flag +
                            " applies to a source file; a --model holds one kernel already read");
-    const std::string path = get(vm, "model");
-    const std::string text = analysis::read_input_file(path, "--model");
+  return source;
+}
+
+namespace {
+
+ir::Kernel read_kernel(const KernelSource& source, std::vector<std::string>& notes,
+                       std::vector<std::string>* files_read) {
+  if (!source.model.empty()) {
+    const std::string text = analysis::read_input_file(source.model, "--model");
     try {
       return ir::kernel_from_json(text);
     } catch (const InvalidInput& e) {
-      throw InvalidInput(path + ": " + e.what());
+      throw InvalidInput(source.model + ": " + e.what());
     }
   }
 #ifdef WARPDIV_HAVE_FRONTEND
   frontend::FrontendOptions options;
-  options.file = get(vm, "file");
-  read_compiler_options(vm, options);
-  if (has(vm, "cuda-headers")) options.cuda_headers = get(vm, "cuda-headers");
-  if (has(vm, "cuda-path")) options.cuda_path = get(vm, "cuda-path");
+  options.file = source.file;
+  if (source.kernel) options.kernel = *source.kernel;
+  options.defines = source.defines;
+  options.include_dirs = source.include_dirs;
+  if (source.cuda_headers) options.cuda_headers = *source.cuda_headers;
+  if (source.cuda_path) options.cuda_path = *source.cuda_path;
   return frontend::load_kernel(options, &notes, files_read);
 #else
+  (void)notes;
+  (void)files_read;
   throw InvalidInput("this warpdiv was built without the Clang front-end, so it cannot read " +
-                     get(vm, "file") +
+                     source.file +
                      "; save the kernel's model where it was built (warpdiv analyze FILE.cu "
                      "--save-model K.json) and analyse that with --model K.json");
 #endif
@@ -162,21 +178,21 @@ void print_source_notes(std::ostream& out, const std::vector<std::string>& notes
         << " more errors in code the kernel does not reach\n";
 }
 
-bool read_source_kernel(const po::variables_map& vm, ir::Kernel& kernel,
-                        std::vector<std::string>* files_read) {
+std::optional<SourceKernel> read_source_kernel(const KernelSource& source) {
+  SourceKernel read;
   std::vector<std::string> notes;
 #ifdef WARPDIV_HAVE_FRONTEND
   try {
-    kernel = read_kernel(vm, notes, files_read);
+    read.kernel = read_kernel(source, notes, &read.files_read);
   } catch (const frontend::ClangDiagnostics& e) {
     std::cerr << e.what() << '\n';  // as Clang prints them: file:line:col: error: ...
-    return false;
+    return std::nullopt;
   }
 #else
-  kernel = read_kernel(vm, notes, files_read);
+  read.kernel = read_kernel(source, notes, &read.files_read);
 #endif
   print_source_notes(std::cerr, notes);
-  return true;
+  return read;
 }
 
 std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues& values,

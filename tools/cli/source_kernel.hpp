@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <thread>
@@ -19,6 +20,7 @@
 #include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
 #include "tools/cli/launch_expression.hpp"
+#include "tools/cli/requests.hpp"
 #include "tools/cli/terminal.hpp"
 
 namespace warpdiv::cli {
@@ -53,23 +55,22 @@ boost::program_options::variables_map parse_source_command_line(
 std::vector<std::string> get_all(const boost::program_options::variables_map& vm,
                                  const char* flag);
 
-/// The compiler options' values into a request that has `kernel`, `defines` and `include_dirs`
-/// (the front-end's and nvcc's requests).
-template <class Request>
-void read_compiler_options(const boost::program_options::variables_map& vm, Request& request) {
-  if (vm.count("kernel") != 0) request.kernel = vm["kernel"].as<std::string>();
-  request.defines = get_all(vm, "define");
-  request.include_dirs = get_all(vm, "include-dir");
-}
+/// FILE.cu (the positional "file") or --model, and the compiler flags, as given. A --model with
+/// any compiler flag is refused: the model holds one kernel already read.
+KernelSource kernel_source(const boost::program_options::variables_map& vm);
 
-/// The kernel of the positional "file" (Clang) or of --model (JSON). Clang's own diagnostics are
-/// printed to stderr as Clang prints them; the return is then false (the caller exits 2). Clang's
+/// A kernel as read, and every file Clang read for it (the source and all it includes; nothing
+/// for --model): inputs of the run.
+struct SourceKernel {
+  sim::ir::Kernel kernel;
+  std::vector<std::string> files_read;
+};
+
+/// Reads the kernel of FILE.cu (Clang) or of --model (JSON). Clang's own diagnostics are printed
+/// to stderr as Clang prints them, and the return is then empty (the caller exits 2). Clang's
 /// errors outside the kernel's reach (host code) are printed to stderr as notes, one line each
-/// (print_source_notes), and the kernel is read. `files_read`, when given, receives every file
-/// Clang read (the source and all it includes; nothing for --model): inputs of the run.
-bool read_source_kernel(const boost::program_options::variables_map& vm,
-                        sim::ir::Kernel& kernel,
-                        std::vector<std::string>* files_read = nullptr);
+/// (print_source_notes), and the kernel is read.
+std::optional<SourceKernel> read_source_kernel(const KernelSource& source);
 
 /// The paths of the files the kernel model was read from (its source, then its headers), then
 /// `files_read` (every file Clang read for it).
@@ -101,8 +102,6 @@ sim::ir::Launch launch_from_flags(const boost::program_options::variables_map& v
 /// A launch extent within CUDA's limits (check_grid / check_block) as the IR's Dim3.
 sim::ir::Dim3 to_dim3(const Extent3& extent);
 
-/// Which engine counts a source kernel's launch (--engine).
-enum class SourceEngine { automatic, exact, replay };
 /// "auto", "exact" or "replay"; anything else throws InvalidInput naming the three.
 SourceEngine parse_source_engine(const std::string& text);
 

@@ -1,25 +1,22 @@
 // warpdiv sweep: the exact counts of many launches (sizes x inner sizes x tiles) into one CSV, with
 // a progress bar on a terminal and a clean stop on Ctrl-C.
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <thread>
 #include <cstdint>
 #include <iostream>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "analysis/output_files.hpp"
 #include "analysis/lecture/sweep_html.hpp"
 #include "analysis/lecture/sweep_report.hpp"
 #include "sim/errors.hpp"
-#include "analysis/lecture/lecture_source.hpp"
 #include "sim/message_text.hpp"
+#include "tools/cli/command_outputs.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gpu_options.hpp"
 #include "tools/cli/integer_set.hpp"
 #include "tools/cli/options.hpp"
+#include "tools/cli/requests.hpp"
+#include "tools/cli/runs.hpp"
 #include "tools/cli/terminal.hpp"
 
 namespace po = boost::program_options;
@@ -60,17 +57,7 @@ std::string sweep_summary(std::size_t done, std::size_t planned, bool stopped,
   return text;
 }
 
-}  // namespace
-
-int sweep_command(const Args& args, std::ostream& out) {
-  // FILE.cu or a flag of a source sweep, and none of the tiled sweep's own flags (so that a stray
-  // word after --sizes is refused as a positional, not taken for a kernel file).
-  const bool tiled = std::any_of(args.begin(), args.end(), [](const std::string& a) {
-    for (const char* flag : {"--sizes", "--tiles", "--inner"})
-      if (a == flag || a.rfind(std::string(flag) + "=", 0) == 0) return true;
-    return false;
-  });
-  if (!tiled && is_source_analysis(args)) return sweep_source_command(args, out);
+po::options_description sweep_options() {
   po::options_description options(
       "warpdiv sweep: exact divergence counts of many launches into one CSV, one row per\n"
       "(rows, inner, cols, tile, condition). Sizes are square (J = K = L = size) unless --inner\n"
@@ -99,37 +86,25 @@ int sweep_command(const Args& args, std::ostream& out) {
        "a self-contained HTML page with plots of the divergent fraction against size (a curve "
        "per tile width, a plot per check); with --gpu, occupancy against tile width too");
   add_gpu_options(options);  // --gpu NAME adds the occupancy plot to the --html page
-  // --help must work without the required flags: look for it before Boost checks them.
-  for (const std::string& a : args) {
-    if (a == "--help" || a == "-h") {
-      write_help(out, options);
-      return 0;
-    }
-  }
-  const po::variables_map vm = parse_command_line("sweep", args, options);
-  if (list_gpus_if_asked(vm, out)) return 0;
-  for (const char* flag : {"sizes", "tiles"})
-    if (!has(vm, flag))
-      throw InvalidInput(std::string("--") + flag + " LIST is required (see warpdiv sweep --help)");
+  return options;
+}
 
+// The plan of --sizes, --tiles, --inner and --warp-size, its size checked, and the GPU flags.
+analysis::SweepPlan parse_plan(const po::variables_map& vm, GpuRequest& gpu) {
   namespace lim = lecture::limits;
   const IntegerSet sizes = parse_integer_set("--sizes", get(vm, "sizes"), lim::kMinSize, lim::kMaxSize);
   const IntegerSet tiles = parse_integer_set("--tiles", get(vm, "tiles"), lim::kMinTile, lim::kMaxTile);
   IntegerSet inners;
   if (has(vm, "inner"))
     inners = parse_integer_set("--inner", get(vm, "inner"), lim::kMinSize, lim::kMaxSize);
-  const int warp_size = has(vm, "warp-size") ? parse_warp_size("--warp-size", get(vm, "warp-size"))
-                                             : lim::kDefaultWarpSize;
+  analysis::SweepPlan plan;
+  plan.warp_size = has(vm, "warp-size") ? parse_warp_size("--warp-size", get(vm, "warp-size"))
+                                        : lim::kDefaultWarpSize;
   if (!has(vm, "csv") && !has(vm, "html"))
     throw InvalidInput("warpdiv sweep needs --csv FILE, --html FILE or both (see warpdiv sweep --help)");
   if (has(vm, "gpu") && !has(vm, "html"))
     throw InvalidInput("--gpu needs --html FILE (the occupancy plot is on the page)");
-  // The preset and --regs, checked as `warpdiv analyze --gpu` checks them (T = 1 stands for all).
-  analysis::SweepHtmlOptions page;
-  if (const auto occupancy = tiled_occupancy(vm, 1, warp_size)) {
-    page.gpu = occupancy->gpu;
-    page.registers_per_thread = occupancy->launch.registers_per_thread;
-  }
+  gpu = tiled_gpu_request(vm);
   // Each count is at most 2^31, so the product of three fits in 128 bits.
   const sim::Count launches = static_cast<sim::Count>(sizes.count()) * tiles.count() *
                               (has(vm, "inner") ? inners.count() : 1);
@@ -141,61 +116,69 @@ int sweep_command(const Args& args, std::ostream& out) {
     throw InvalidInput("--html plots at most " + std::to_string(kMaxHtmlSweepLaunches) +
                        " launches (this sweep has " + sim::to_decimal(launches) +
                        "); use a coarser START:STOP:STEP or --csv alone");
-
-  analysis::SweepPlan plan;
   plan.sizes = sizes.expand();
   plan.tiles.reserve(tiles.count());
   for (std::int64_t t : tiles.expand()) plan.tiles.push_back(static_cast<int>(t));
   if (has(vm, "inner")) plan.inners = inners.expand();
-  plan.warp_size = warp_size;
+  return plan;
+}
 
-  analysis::OutputFiles outputs(out);
-  protect_inputs(outputs, vm);
-  analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
-  analysis::Output* html = has(vm, "html") ? &outputs.open("--html", get(vm, "html")) : nullptr;
+}  // namespace
+
+SweepRequest parse_sweep(const Args& args) {
+  const po::options_description options = sweep_options();
+  SweepRequest r;
+  if (asks_for_help(args)) {  // before Boost refuses the missing required flags
+    r.help = help_text(options);
+    return r;
+  }
+  const po::variables_map vm = parse_command_line("sweep", args, options);
+  if ((r.list_gpus = gpu_list_asked(vm, r.gpu))) return r;
+  for (const char* flag : {"sizes", "tiles"})
+    if (!has(vm, flag))
+      throw InvalidInput(std::string("--") + flag + " LIST is required (see warpdiv sweep --help)");
+  r.plan = parse_plan(vm, r.gpu);
+  r.csv = get_optional(vm, "csv");
+  r.html = get_optional(vm, "html");
+  return r;
+}
+
+int sweep_command(const Args& args, std::ostream& out) {
+  // FILE.cu or a flag of a source sweep, and none of the tiled sweep's own flags (so that a stray
+  // word after --sizes is refused as a positional, not taken for a kernel file).
+  const bool tiled = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+    for (const char* flag : {"--sizes", "--tiles", "--inner"})
+      if (a == flag || a.rfind(std::string(flag) + "=", 0) == 0) return true;
+    return false;
+  });
+  if (!tiled && is_source_analysis(args)) return sweep_source_command(args, out);
+  const SweepRequest request = parse_sweep(args);
+  if (answered_at_once(out, request.help, request.list_gpus ? &request.gpu : nullptr)) return 0;
+  // The preset and --regs, checked as `warpdiv analyze --gpu` checks them (T = 1 stands for all).
+  analysis::SweepHtmlOptions page;
+  if (const auto occupancy = tiled_occupancy(request.gpu, 1, request.plan.warp_size)) {
+    page.gpu = occupancy->gpu;
+    page.registers_per_thread = occupancy->launch.registers_per_thread;
+  }
+  CommandOutputs outputs(out, run_inputs({}, request.gpu.file));
+  analysis::Output* csv = outputs.open("--csv", request.csv, "CSV");
+  analysis::Output* html = outputs.open("--html", request.html, "HTML");
   // Catch Ctrl-C from here on (other signals remove the temporary files and end the sweep): the
   // outputs are open, so there is something to save.
   const SigintHandler sigint;
   if (csv) analysis::write_sweep_csv_header(csv->stream());
   std::vector<analysis::SweepRow> kept;  // for the page
-  if (html) kept.reserve(plan.launches() * lecture::kConditionCount);
-  ProgressBar progress("sweep", "launches", plan.launches());
-  // Launches are counted in chunks, each chunk's launches spread over the cores, and written in
-  // order; Ctrl-C is seen between chunks (a chunk takes well under a second).
-  const std::size_t workers = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t chunk = 16 * workers;
-  std::vector<std::vector<analysis::SweepRow>> results(chunk);
-  std::size_t done = 0;
-  while (done < plan.launches() && !sigint.interrupted() && !outputs.failed()) {
-    const std::size_t n = std::min(chunk, plan.launches() - done);
-    std::atomic<std::size_t> next{0};
-    std::vector<std::exception_ptr> errors(workers);
-    const auto work = [&](std::size_t w) {
-      try {
-        for (std::size_t i; (i = next.fetch_add(1)) < n;)
-          results[i] = analysis::sweep_rows(analysis::lecture_counts(plan.launch(done + i), 1));
-      } catch (...) {
-        errors[w] = std::current_exception();
-      }
-    };
-    std::vector<std::thread> threads;
-    for (std::size_t w = 1; w < std::min(workers, n); ++w) threads.emplace_back(work, w);
-    work(0);
-    for (std::thread& t : threads) t.join();
-    for (const std::exception_ptr& e : errors)
-      if (e) std::rethrow_exception(e);
-    for (std::size_t i = 0; i < n; ++i)
-      for (const analysis::SweepRow& row : results[i]) {
+  if (html) kept.reserve(request.plan.launches() * lecture::kConditionCount);
+  const std::size_t done = run_sweep_lecture(
+      request.plan,
+      [&](const analysis::SweepRow& row) {
         if (csv) analysis::write_sweep_csv_row(csv->stream(), row);
         if (html) kept.push_back(row);
-      }
-    done += n;
-    progress.update(done);
-  }
-  progress.finish();
+      },
+      [&] { return sigint.interrupted() || outputs.failed(); });
   if (html) html->stream() << analysis::render_sweep_html(kept, page, sigint.interrupted());
   outputs.commit();
-  const std::string summary = sweep_summary(done, plan.launches(), sigint.interrupted(),
+  const std::string summary = sweep_summary(done, request.plan.launches(), sigint.interrupted(),
                                             csv ? csv->name() : "", html ? html->name() : "");
   if (sigint.interrupted()) {
     std::cerr << "warpdiv sweep: interrupted: " << sim::one_line(summary) << '\n';

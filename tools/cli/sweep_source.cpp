@@ -1,22 +1,22 @@
 // warpdiv sweep FILE.cu | --model FILE.json: one source kernel over lists or ranges of its --arg
 // values and of the block size, one CSV row per launch and statement, with the progress bar and
 // Ctrl-C behaviour of the tiled sweep (finished rows kept, exit 130).
-#include <atomic>
 #include <iostream>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include "analysis/output_files.hpp"
 #include "analysis/source_report.hpp"
 #include "analysis/source_sweep.hpp"
 #include "sim/errors.hpp"
-#include "sim/ir_replay.hpp"
 #include "sim/message_text.hpp"
+#include "tools/cli/command_outputs.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/integer_set.hpp"
 #include "tools/cli/launch_expression.hpp"
 #include "tools/cli/options.hpp"
+#include "tools/cli/requests.hpp"
+#include "tools/cli/runs.hpp"
 #include "tools/cli/source_kernel.hpp"
 #include "tools/cli/terminal.hpp"
 
@@ -32,13 +32,6 @@ namespace {
 constexpr std::uint64_t kMaxSourceSweepLaunches = 1'000'000;
 constexpr std::uint64_t kMaxSourceSweepHtmlLaunches = 100'000;
 
-// Names the --grid expressions may use for the swept block's sizes.
-constexpr const char* kBlockNames[] = {"block_x", "block_y", "block_z"};
-
-struct SweptArg {
-  std::string name;
-  std::vector<std::int64_t> values;
-};
 
 std::vector<SweptArg> parse_swept_args(const std::vector<std::string>& pairs) {
   std::vector<SweptArg> args;
@@ -52,7 +45,7 @@ std::vector<SweptArg> parse_swept_args(const std::vector<std::string>& pairs) {
     parse_arg_values({name + "=0"});  // checks the name
     for (const SweptArg& a : args)
       if (a.name == name) throw InvalidInput("--arg " + name + " is given twice; give it once");
-    for (const char* reserved : kBlockNames)
+    for (const char* reserved : kSweepBlockNames)
       if (name == reserved)
         throw InvalidInput("--arg " + name + ": the name is taken by the swept block's size");
     const IntegerSet set = parse_integer_set("--arg " + name, pair.substr(eq + 1),
@@ -115,9 +108,7 @@ std::string sweep_summary(std::size_t done, std::size_t planned, std::size_t row
   return text;
 }
 
-}  // namespace
-
-int sweep_source_command(const Args& args, std::ostream& out) {
+po::options_description sweep_source_options() {
   po::options_description options(
       "warpdiv sweep FILE.cu: count one kernel over many launches: lists or ranges of any\n"
       "--arg and of the block size. One CSV row per launch and statement (the launch's columns,\n"
@@ -153,11 +144,32 @@ int sweep_source_command(const Args& args, std::ostream& out) {
        "a self-contained HTML page: each branch's divergent fraction against the first swept "
        "value, a curve per value of the others");
   add_budget_option(options);  // per launch
-  for (const std::string& a : args)
-    if (a == "--help" || a == "-h") {
-      write_help(out, options);
-      return 0;
-    }
+  return options;
+}
+
+// Refuses a sweep of more launches than the limits allow (fewer with --html).
+void check_launch_count(const SweepSourceRequest& r) {
+  sim::Count planned = r.blocks.size();
+  for (const SweptArg& a : r.args) planned *= a.values.size();
+  if (planned > kMaxSourceSweepLaunches)
+    throw InvalidInput("--arg and --block give " + sim::to_decimal(planned) +
+                       " launches, above the limit of " +
+                       std::to_string(kMaxSourceSweepLaunches) + " per sweep; split it");
+  if (r.html && planned > kMaxSourceSweepHtmlLaunches)
+    throw InvalidInput("--html plots at most " + std::to_string(kMaxSourceSweepHtmlLaunches) +
+                       " launches (this sweep has " + sim::to_decimal(planned) +
+                       "); use a coarser START:STOP:STEP or --csv alone");
+}
+
+}  // namespace
+
+SweepSourceRequest parse_sweep_source(const Args& args) {
+  const po::options_description options = sweep_source_options();
+  SweepSourceRequest r;
+  if (asks_for_help(args)) {  // before Boost refuses the missing required flags
+    r.help = help_text(options);
+    return r;
+  }
   std::string input;
   const po::variables_map vm = parse_source_command_line("sweep", args, options, input);
   for (const char* flag : {"grid", "block"})
@@ -167,126 +179,54 @@ int sweep_source_command(const Args& args, std::ostream& out) {
                          " (see warpdiv sweep FILE.cu --help)");
   if (!has(vm, "csv") && !has(vm, "html"))
     throw InvalidInput("warpdiv sweep needs --csv FILE, --html FILE or both");
-
-  const SourceEngine engine =
-      has(vm, "engine") ? parse_source_engine(get(vm, "engine")) : SourceEngine::automatic;
+  r.csv = get_optional(vm, "csv");
+  r.html = get_optional(vm, "html");
+  if (has(vm, "engine")) r.engine = parse_source_engine(get(vm, "engine"));
   // Every launch is worked out and checked before the kernel is read and before any output.
-  const std::vector<SweptArg> swept_args = parse_swept_args(get_all(vm, "arg"));
-  const std::vector<Extent3> blocks = parse_block_list(get(vm, "block"));
-  const int warp_size =
-      has(vm, "warp-size") ? parse_warp_size("--warp-size", get(vm, "warp-size")) : 32;
-  sim::Count planned = blocks.size();
-  for (const SweptArg& a : swept_args) planned *= a.values.size();
-  if (planned > kMaxSourceSweepLaunches)
-    throw InvalidInput("--arg and --block give " + sim::to_decimal(planned) +
-                       " launches, above the limit of " +
-                       std::to_string(kMaxSourceSweepLaunches) + " per sweep; split it");
-  if (has(vm, "html") && planned > kMaxSourceSweepHtmlLaunches)
-    throw InvalidInput("--html plots at most " + std::to_string(kMaxSourceSweepHtmlLaunches) +
-                       " launches (this sweep has " + sim::to_decimal(planned) +
-                       "); use a coarser START:STOP:STEP or --csv alone");
+  r.args = parse_swept_args(get_all(vm, "arg"));
+  r.blocks = parse_block_list(get(vm, "block"));
+  if (has(vm, "warp-size")) r.warp_size = parse_warp_size("--warp-size", get(vm, "warp-size"));
+  check_launch_count(r);
+  r.grid_text = get(vm, "grid");
+  for (std::size_t i = 0; i < r.launches(); ++i) {
+    ArgValues values;
+    r.launch(i, values);
+  }
+  r.max_evaluations = max_evaluations_from(vm);
+  r.source = kernel_source(vm);
+  return r;
+}
 
+int sweep_source_command(const Args& args, std::ostream& out) {
+  const SweepSourceRequest request = parse_sweep_source(args);
+  if (answered_at_once(out, request.help)) return 0;
+  const std::optional<SourceKernel> read = read_source_kernel(request.source);
+  if (!read) return 2;  // Clang's diagnostics are on stderr
   analysis::SourceSweepPage page;
-  analysis::SourceSweepPlan& plan = page.plan;
-  for (const SweptArg& a : swept_args) {
-    plan.arg_names.push_back(a.name);
-    if (a.values.size() > 1) plan.swept.push_back(a.name);
-  }
-  if (blocks.size() > 1) plan.swept.push_back("block");
+  page.plan = request.plan();
+  page.plan.kernel = read->kernel.name;
+  page.plan.file = read->kernel.files.empty() ? request.source.input() : read->kernel.files[0].path;
+  check_sweep_launches(request, read->kernel);
 
-  // Launch i: blocks outermost, then the args in the order given, the last fastest. Made twice
-  // (checked, then counted) rather than held: a million launches would hold hundreds of MB.
-  const auto total = static_cast<std::size_t>(planned);
-  const std::string grid_text = get(vm, "grid");
-  const auto describe = [&](std::size_t i, ArgValues& values) {
-    std::size_t rest = i;
-    analysis::SourceSweepLaunch l;
-    l.args.resize(swept_args.size());
-    for (std::size_t k = swept_args.size(); k-- > 0;) {
-      const auto& v = swept_args[k].values;
-      l.args[k] = v[rest % v.size()];
-      values[swept_args[k].name] = l.args[k];
-      rest /= v.size();
-    }
-    const Extent3& block = blocks[rest];
-    values[kBlockNames[0]] = block.x;
-    values[kBlockNames[1]] = block.y;
-    values[kBlockNames[2]] = block.z;
-    const Extent3 grid = parse_extent("--grid", grid_text, values);
-    check_grid("--grid", grid);
-    l.grid = to_dim3(grid);
-    l.block = to_dim3(block);
-    l.warp_size = warp_size;
-    return l;
-  };
-  for (std::size_t i = 0; i < total; ++i) {
-    ArgValues values;
-    describe(i, values);
-  }
-
-  ir::Kernel kernel;
-  std::vector<std::string> files_read;  // inputs: no output may replace one
-  if (!read_source_kernel(vm, kernel, &files_read)) return 2;
-  plan.kernel = kernel.name;
-  plan.file = kernel.files.empty() ? input : kernel.files[0].path;
-  const auto make_launch = [&](std::size_t i, analysis::SourceSweepLaunch& l) {
-    ArgValues values;
-    l = describe(i, values);
-    ir::Launch launch;
-    launch.grid = l.grid;
-    launch.block = l.block;
-    launch.warp_size = warp_size;
-    // `values` also holds the swept block's sizes (block_x ...) for --grid; they name no parameter.
-    launch.arguments = bind_arguments(
-        kernel, values, grid_text + " " + kBlockNames[0] + " " + kBlockNames[1] + " " + kBlockNames[2]);
-    ir::validate(launch, kernel);
-    return launch;
-  };
-  for (std::size_t i = 0; i < total; ++i) {
-    analysis::SourceSweepLaunch l;
-    make_launch(i, l);
-  }
-
-  analysis::OutputFiles outputs(out);
-  protect_inputs(outputs, vm, source_files(kernel, files_read));
-  analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
-  analysis::Output* html = has(vm, "html") ? &outputs.open("--html", get(vm, "html")) : nullptr;
+  CommandOutputs outputs(out, run_inputs(request.source, std::nullopt,
+                                         source_files(read->kernel, read->files_read)));
+  analysis::Output* csv = outputs.open("--csv", request.csv, "CSV");
+  analysis::Output* html = outputs.open("--html", request.html, "HTML");
   const SigintHandler sigint;
-  if (csv) analysis::write_source_sweep_csv_header(csv->stream(), plan);
-  ir::ReplayOptions replay_options;
-  replay_options.stop = sigint.flag();
-  replay_options.max_evaluations = max_evaluations_from(vm);
-  const analysis::SourceReportOptions report_options;
-  ProgressBar progress("sweep", "launches", total);
-  std::size_t done = 0, rows = 0;
-  bool noted = false;  // the fallback to the replay is said once, not per launch
-  for (; done < total && !outputs.failed(); ++done) {
-    if (sigint.interrupted()) break;
-    analysis::SourceSweepLaunch described;
-    const ir::Launch launch = make_launch(done, described);
-    analysis::SourceReport report;
-    try {
-      const SourceCounts counts = count_source(kernel, launch, replay_options, engine);
-      report = analysis::make_source_report(kernel, launch, counts.result, report_options);
-      if (!counts.note.empty() && !noted) {
-        progress.finish();
-        std::cerr << "warpdiv: note: " << counts.note << '\n';
-        noted = true;
-      }
-    } catch (const Interrupted&) {
-      break;  // the launch in hand is dropped; the finished ones stay
-    }
-    if (csv) analysis::write_source_sweep_csv_rows(csv->stream(), described, report);
-    if (html) analysis::add_to_page(page, described, report);
-    for (const analysis::SourceRow& r : report.rows) rows += r.iteration ? 0 : 1;
-    progress.update(done + 1);
-  }
-  progress.finish();
+  const auto columns = analysis::source_sweep_csv_columns(page.plan);
+  if (csv) columns.write_header(csv->stream());
+  const SourceSweepOutcome done = run_sweep_source(
+      request, read->kernel,
+      [&](const analysis::SourceSweepLaunch& launch, const analysis::SourceReport& report) {
+        if (csv) analysis::write_source_sweep_csv_rows(csv->stream(), columns, launch, report);
+        if (html) analysis::add_to_page(page, launch, report);
+      },
+      sigint.flag(), [&] { return outputs.failed(); });
   const bool stopped = sigint.interrupted();
   if (html) html->stream() << analysis::render_source_sweep_html(page, stopped);
   outputs.commit();
-  const std::string summary =
-      sweep_summary(done, total, rows, stopped, csv ? csv->name() : "", html ? html->name() : "");
+  const std::string summary = sweep_summary(done.launches, request.launches(), done.rows, stopped,
+                                            csv ? csv->name() : "", html ? html->name() : "");
   if (stopped) {
     std::cerr << "warpdiv sweep: interrupted: " << sim::one_line(summary) << '\n';
     return kInterruptedStatus;

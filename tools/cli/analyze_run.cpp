@@ -1,0 +1,67 @@
+// The work of `warpdiv analyze`: the lecture's table, and a source kernel's counts and report.
+#include <atomic>
+
+#include "analysis/gpu_presets.hpp"
+#include "analysis/lecture/lecture_source.hpp"
+#include "tools/cli/gpu_options.hpp"
+#include "tools/cli/runs.hpp"
+
+namespace ir = warpdiv::sim::ir;
+
+namespace warpdiv::cli {
+
+lecture::DivergenceResult run_analyze(const AnalyzeRequest& request) {
+  return request.engine == LectureEngine::exact
+             ? analysis::lecture_counts(request.config)
+             : analysis::lecture_replay(request.config, ir::ReplayOptions{});
+}
+
+ir::Launch bind_launch(const ir::Kernel& kernel, ir::Launch launch, const ArgValues& values,
+                       const std::string& launch_text) {
+  launch.arguments = bind_arguments(kernel, values, launch_text);
+  ir::validate(launch, kernel);  // the kernel itself was validated as it was read
+  return launch;
+}
+
+std::optional<KernelOccupancy> source_occupancy(const AnalyzeSourceRequest& request,
+                                                const ir::Kernel& kernel,
+                                                const ir::Launch& launch) {
+  if (request.gpu.name.empty()) return std::nullopt;
+  const analysis::GpuSpec gpu = find_requested_gpu(request.gpu);
+  if (gpu.warp_size != launch.warp_size)
+    throw InvalidInput("--warp-size " + std::to_string(launch.warp_size) +
+                       " differs from the warp size " + std::to_string(gpu.warp_size) +
+                       " of --gpu " + gpu.name);
+  kernels::CompileRequest compile = kernels::compile_request(kernel, gpu.cc_major, gpu.cc_minor);
+  const KernelSource& source = request.source;
+  if (!source.file.empty()) {
+    compile.file = source.file;  // compile the file itself, with the same -D and -I
+    compile.source.clear();
+    compile.defines = source.defines;
+    compile.include_dirs = source.include_dirs;
+  }
+  analysis::LaunchResources resources;
+  resources.threads_per_block = static_cast<std::int64_t>(launch.block.volume());
+  return kernel_occupancy(gpu, compile, resources, request.gpu.registers, request.static_shared);
+}
+
+AnalyzeSourceReport run_analyze_source(const AnalyzeSourceRequest& request,
+                                       const ir::Kernel& kernel, const ir::Launch& launch,
+                                       bool with_page, const std::atomic<bool>* stop) {
+  ir::ReplayOptions options = request.replay_options;
+  options.stop = stop;
+  std::atomic<std::uint64_t> blocks_done{0};
+  options.blocks_done = &blocks_done;
+  AnalyzeSourceReport r;
+  {
+    const ProgressThread progress("replay", "blocks", options.only_block ? 1 : launch.grid.volume(),
+                                  blocks_done);
+    r.counts = count_source(kernel, launch, options, request.engine);
+  }
+  r.report = analysis::make_source_report(kernel, launch, r.counts.result, request.report_options);
+  analysis::add_block_classes(r.report, kernel, launch, r.counts.classes, request.report_options);
+  if (with_page) r.page = source_html_page(kernel, launch, options, r.counts);
+  return r;
+}
+
+}  // namespace warpdiv::cli

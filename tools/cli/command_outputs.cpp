@@ -1,0 +1,45 @@
+#include "tools/cli/command_outputs.hpp"
+
+#include "tools/cli/gpu_options.hpp"
+
+namespace warpdiv::cli {
+
+std::vector<RunInput> run_inputs(const KernelSource& source,
+                                 const std::optional<std::string>& gpu_file,
+                                 const std::vector<std::string>& sources) {
+  std::vector<RunInput> inputs;
+  if (!source.file.empty()) inputs.emplace_back("the kernel source", source.file);
+  if (!source.model.empty()) inputs.emplace_back("--model", source.model);
+  if (gpu_file) inputs.emplace_back("--gpu-file", *gpu_file);
+  for (std::size_t i = 0; i < sources.size(); ++i)
+    inputs.emplace_back(i == 0 ? "the kernel source" : "the header", sources[i]);
+  return inputs;
+}
+
+bool answered_at_once(std::ostream& out, const std::string& help, const GpuRequest* gpus) {
+  if (gpus) list_gpus(out, *gpus);
+  out << help;
+  return gpus || !help.empty();
+}
+
+CommandOutputs::CommandOutputs(std::ostream& standard_output, const std::vector<RunInput>& inputs)
+    : files_(standard_output) {
+  for (const auto& [what, path] : inputs) files_.protect(what, path);
+}
+
+analysis::Output* CommandOutputs::open(const std::string& flag,
+                                       const std::optional<std::string>& path,
+                                       const std::string& label) {
+  if (!path) return nullptr;
+  analysis::Output& output = files_.open(flag, *path);
+  opened_.emplace_back(label, &output);
+  return &output;
+}
+
+void CommandOutputs::announce(Spacing spacing) {
+  std::ostream& text = files_.report();
+  if (spacing == Spacing::blank_line && !opened_.empty()) text << '\n';
+  for (const auto& [label, output] : opened_) text << label << " written to " << output->name() << '\n';
+}
+
+}  // namespace warpdiv::cli

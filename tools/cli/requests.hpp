@@ -1,0 +1,150 @@
+// What each command's flags ask for, as plain data. A command is three steps: parse_xxx turns its
+// arguments into an XxxRequest (every flag and every combination of flags checked, each refusal
+// one line, InvalidInput: exit 2), run_xxx (tools/cli/runs.hpp) does the work and returns a
+// report, and the command itself (commands.hpp) wires the two to the outputs
+// (tools/cli/command_outputs.hpp) and prints. The parse functions are tested without the binary
+// (tests/tools/requests_test.cpp); nothing here depends on Boost.Program_options.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/occupancy.hpp"
+#include "analysis/source_report.hpp"
+#include "analysis/source_sweep.hpp"
+#include "analysis/lecture/sweep_report.hpp"
+#include "sim/ir.hpp"
+#include "sim/ir_replay.hpp"
+#include "analysis/lecture/launch.hpp"
+#include "tools/cli/commands.hpp"
+#include "tools/cli/launch_expression.hpp"
+
+namespace warpdiv::cli {
+
+/// --gpu NAME, --gpu-file FILE and --regs R as given (--gpu list: the command's list_gpus).
+struct GpuRequest {
+  std::string name;                 // empty without --gpu
+  std::optional<std::string> file;  // --gpu-file
+  std::optional<int> registers;     // --regs, 0 .. gpu_flags::kMaxRegs
+};
+
+/// Where a source command reads its kernel: FILE.cu through the Clang front-end (with the
+/// compiler flags), or a model saved with --save-model.
+struct KernelSource {
+  std::string file;   // FILE.cu; empty with --model
+  std::string model;  // --model FILE; empty with FILE.cu
+  std::optional<std::string> kernel;  // --kernel NAME
+  std::vector<std::string> defines;       // -D
+  std::vector<std::string> include_dirs;  // -I
+  std::optional<std::string> cuda_headers, cuda_path;
+  /// The path given: FILE.cu or --model's.
+  const std::string& input() const { return file.empty() ? model : file; }
+};
+
+/// Which engine counts a source kernel's launch (--engine).
+enum class SourceEngine { automatic, exact, replay };
+/// Which engine counts the lecture's launch (--engine of `warpdiv analyze` without a file).
+enum class LectureEngine { exact, replay };
+
+/// `warpdiv analyze [--width W | --rows J --inner K --cols L] ...`: the lecture's table.
+struct AnalyzeRequest {
+  std::string help;  // --help: the text to print, and nothing else to do
+  bool list_gpus = false;  // --gpu list
+  lecture::LaunchConfig config;
+  LectureEngine engine = LectureEngine::exact;
+  GpuRequest gpu;
+  std::optional<std::string> csv, html;
+};
+AnalyzeRequest parse_analyze(const Args& args);
+
+/// `warpdiv analyze FILE.cu | --model FILE`: any kernel's listing.
+struct AnalyzeSourceRequest {
+  std::string help;
+  KernelSource source;
+  SourceEngine engine = SourceEngine::automatic;
+  bool by_class = false;   // --by-class (with --csv)
+  bool save_only = false;  // --save-model without --grid and --block: no launch
+  /// The launch without arguments (they need the kernel's parameters), the --arg values and the
+  /// text they may appear in ("GRID BLOCK").
+  sim::ir::Launch launch;
+  ArgValues values;
+  std::string launch_text;
+  sim::ir::ReplayOptions replay_options;  // by_iteration, only_block, only_warp, the budget
+  analysis::SourceReportOptions report_options;
+  GpuRequest gpu;
+  std::optional<std::int64_t> static_shared;  // --smem, with --gpu
+  std::optional<std::string> csv, html, save_model;
+};
+AnalyzeSourceRequest parse_analyze_source(const Args& args);
+
+/// `warpdiv sweep --sizes ... --tiles ...`: the lecture's counts of many launches.
+struct SweepRequest {
+  std::string help;
+  bool list_gpus = false;
+  analysis::SweepPlan plan;
+  GpuRequest gpu;  // with --html: the occupancy plot
+  std::optional<std::string> csv, html;
+};
+SweepRequest parse_sweep(const Args& args);
+
+/// Names the --grid expressions of a source sweep may use for the swept block's sizes.
+constexpr const char* kSweepBlockNames[] = {"block_x", "block_y", "block_z"};
+
+/// An --arg of a source sweep: its values in order.
+struct SweptArg {
+  std::string name;
+  std::vector<std::int64_t> values;
+};
+
+/// `warpdiv sweep FILE.cu | --model FILE`: one kernel over lists of --arg values and blocks.
+struct SweepSourceRequest {
+  std::string help;
+  KernelSource source;
+  SourceEngine engine = SourceEngine::automatic;
+  std::vector<SweptArg> args;
+  std::vector<Extent3> blocks;
+  std::string grid_text;  // --grid, expressions of the args and block_x, block_y, block_z
+  int warp_size = 32;
+  sim::Count max_evaluations = 0;  // per launch
+  std::optional<std::string> csv, html;
+  /// Launches in order: blocks outermost, then the args in the order given, the last fastest.
+  std::size_t launches() const;
+  /// Launch i's values (`values` receives the args and block_x ... by name), its grid checked.
+  analysis::SourceSweepLaunch launch(std::size_t i, ArgValues& values) const;
+  /// The page's and the CSV's plan: arg names and what varies (kernel and file set by the run).
+  analysis::SourceSweepPlan plan() const;
+};
+SweepSourceRequest parse_sweep_source(const Args& args);
+
+/// `warpdiv occupancy --gpu NAME ...`: one launch's theoretical occupancy.
+struct OccupancyRequest {
+  std::string help;
+  bool list_gpus = false;
+  GpuRequest gpu;
+  /// FILE.cu (and --kernel, -D, -I), compiled for the GPU's architecture for its registers and
+  /// shared memory; no file: the launch as the flags give it.
+  KernelSource source;
+  std::optional<std::int64_t> static_shared;  // --smem
+  /// The launch: threads, and with no FILE.cu registers and static shared memory too; dynamic
+  /// shared memory and carveout either way.
+  analysis::LaunchResources launch;
+  std::optional<std::string> csv;
+};
+OccupancyRequest parse_occupancy(const Args& args);
+
+/// `warpdiv validate FILE.cu | --model FILE`: the kernel's control flow on GPU 0.
+struct ValidateSourceRequest {
+  std::string help;
+  KernelSource source;
+  sim::ir::Launch launch;  // without arguments
+  ArgValues values;
+  std::string launch_text;
+  std::int64_t record_limit = 0;  // --records
+  sim::Count max_evaluations = 0;
+  std::optional<std::string> csv;
+};
+ValidateSourceRequest parse_validate_source(const Args& args);
+
+}  // namespace warpdiv::cli

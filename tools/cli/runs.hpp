@@ -1,0 +1,119 @@
+// The work of each command, from its request (tools/cli/requests.hpp) to a report: what the
+// command then renders into its outputs and prints. Nothing here parses flags or opens outputs;
+// what runs long draws a progress bar on a terminal and stops on the `stop` flag it is given
+// (Ctrl-C), throwing Interrupted where a run in hand is dropped.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "analysis/occupancy.hpp"
+#include "analysis/occupancy_report.hpp"
+#include "analysis/probe_comparison.hpp"
+#include "analysis/source_html.hpp"
+#include "analysis/source_report.hpp"
+#include "analysis/source_sweep.hpp"
+#include "analysis/lecture/sweep_report.hpp"
+#include "kernels/probe.hpp"
+#include "analysis/lecture/divergence.hpp"
+#include "sim/ir.hpp"
+#include "sim/ir_replay.hpp"
+#include "tools/cli/kernel_occupancy.hpp"
+#include "tools/cli/requests.hpp"
+#include "tools/cli/source_kernel.hpp"
+
+namespace warpdiv::cli {
+
+// ---- analyze ------------------------------------------------------------------------------
+
+/// The lecture's table: the class engine, or the replay of every warp (--engine replay).
+lecture::DivergenceResult run_analyze(const AnalyzeRequest& request);
+
+/// The request's launch with the kernel's arguments bound (--arg values to its parameters) and
+/// checked against the kernel.
+sim::ir::Launch bind_launch(const sim::ir::Kernel& kernel, sim::ir::Launch launch,
+                            const ArgValues& values, const std::string& launch_text);
+
+/// With --gpu NAME: the launch's occupancy, the kernel compiled for that GPU's architecture
+/// (FILE.cu itself with its -D and -I; a --model's source text). Call before opening the outputs,
+/// so that a compiler's refusal comes before any work.
+std::optional<KernelOccupancy> source_occupancy(const AnalyzeSourceRequest& request,
+                                                const sim::ir::Kernel& kernel,
+                                                const sim::ir::Launch& launch);
+
+/// What `warpdiv analyze FILE.cu` found.
+struct AnalyzeSourceReport {
+  SourceCounts counts;  // the engine's counts, classes and its note for stderr
+  analysis::SourceReport report;  // rows and block classes
+  analysis::SourceHtmlPage page;  // with_page only: the classes on the grid and the maps
+};
+/// Counts the launch with the request's engine (a progress bar of blocks on a terminal) and
+/// builds the report. Throws Interrupted when `stop` is set.
+AnalyzeSourceReport run_analyze_source(const AnalyzeSourceRequest& request,
+                                       const sim::ir::Kernel& kernel,
+                                       const sim::ir::Launch& launch, bool with_page,
+                                       const std::atomic<bool>* stop);
+
+// ---- sweep --------------------------------------------------------------------------------
+
+/// Counts the plan's launches with the class engine, spread over the cores in chunks, and hands
+/// each row to `take` in the plan's order, a chunk at a time; between chunks it stops once
+/// `stop()` is true (Ctrl-C, a failed output). A progress bar of launches on a terminal. Returns
+/// the number of launches done, all of whose rows were taken.
+std::size_t run_sweep_lecture(const analysis::SweepPlan& plan,
+                              const std::function<void(const analysis::SweepRow&)>& take,
+                              const std::function<bool()>& stop);
+
+/// Binds and checks every launch of the sweep to the kernel before any output is opened, so
+/// that a bad one is refused before any work.
+void check_sweep_launches(const SweepSourceRequest& request, const sim::ir::Kernel& kernel);
+
+/// What a source sweep finished.
+struct SourceSweepOutcome {
+  std::size_t launches = 0;  // counted and taken
+  std::size_t rows = 0;      // whole-kernel rows of those launches (the CSV's)
+};
+/// Counts each launch of the sweep in order and hands its report to `take`; the engine's note
+/// (a fallback to the replay) goes to stderr once. Before each launch it stops once `stop` is
+/// set (the launch in hand is dropped) or `failed()` is true.
+SourceSweepOutcome run_sweep_source(
+    const SweepSourceRequest& request, const sim::ir::Kernel& kernel,
+    const std::function<void(const analysis::SourceSweepLaunch&, const analysis::SourceReport&)>&
+        take,
+    const std::atomic<bool>* stop, const std::function<bool()>& failed);
+
+// ---- occupancy ----------------------------------------------------------------------------
+
+/// The launch's occupancy on the --gpu preset: FILE.cu compiled for its architecture (--regs and
+/// --smem override what it reports), else the request's launch as given.
+KernelOccupancy run_occupancy(const OccupancyRequest& request, const analysis::GpuSpec& gpu);
+
+// ---- validate FILE.cu ---------------------------------------------------------------------
+
+/// What `warpdiv validate FILE.cu` compared.
+struct ValidateSourceReport {
+  kernels::DeviceInfo device;
+  kernels::ProbeRun gpu;
+  sim::ir::ReplayResult model;
+  /// Compared warp by warp (the launch made at most --records warp evaluations), and the
+  /// model's estimate of them.
+  bool warp_by_warp = false;
+  sim::Count estimated_evaluations = 0;
+  analysis::ProbeRecord record;  // the CSV's row, and what the text says
+};
+/// Opens GPU 0 (NoDevice: exit 3), replays the model (warp by warp when small enough), runs the
+/// probe and compares. Throws Interrupted when `stop` is set during the replay.
+ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
+                                         const sim::ir::Kernel& kernel,
+                                         const sim::ir::Launch& launch,
+                                         const std::atomic<bool>* stop);
+/// The text report: device, launch, probe, kernel resources, the statements' figures, the outcome.
+void write_validate_source_text(std::ostream& out, const ValidateSourceRequest& request,
+                                const sim::ir::Kernel& kernel, const ValidateSourceReport& report);
+
+}  // namespace warpdiv::cli

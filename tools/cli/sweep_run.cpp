@@ -1,0 +1,155 @@
+// The work of `warpdiv sweep`: the lecture's launches spread over the cores, and a source
+// kernel's launches one by one.
+#include <algorithm>
+#include <exception>
+#include <iostream>
+#include <thread>
+
+#include "analysis/lecture/lecture_source.hpp"
+#include "sim/errors.hpp"
+#include "tools/cli/runs.hpp"
+#include "tools/cli/terminal.hpp"
+
+namespace ir = warpdiv::sim::ir;
+
+namespace warpdiv::cli {
+
+std::size_t run_sweep_lecture(const analysis::SweepPlan& plan,
+                              const std::function<void(const analysis::SweepRow&)>& take,
+                              const std::function<bool()>& stop) {
+  ProgressBar progress("sweep", "launches", plan.launches());
+  // Launches are counted in chunks, each chunk's launches spread over the cores, and taken in
+  // order; a stop is seen between chunks (a chunk takes well under a second).
+  const std::size_t workers = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t chunk = 16 * workers;
+  std::vector<std::vector<analysis::SweepRow>> results(chunk);
+  std::size_t done = 0;
+  while (done < plan.launches() && !stop()) {
+    const std::size_t n = std::min(chunk, plan.launches() - done);
+    std::atomic<std::size_t> next{0};
+    std::vector<std::exception_ptr> errors(workers);
+    const auto work = [&](std::size_t w) {
+      try {
+        for (std::size_t i; (i = next.fetch_add(1)) < n;)
+          results[i] = analysis::sweep_rows(analysis::lecture_counts(plan.launch(done + i), 1));
+      } catch (...) {
+        errors[w] = std::current_exception();
+      }
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t w = 1; w < std::min(workers, n); ++w) threads.emplace_back(work, w);
+    work(0);
+    for (std::thread& t : threads) t.join();
+    for (const std::exception_ptr& e : errors)
+      if (e) std::rethrow_exception(e);
+    for (std::size_t i = 0; i < n; ++i)
+      for (const analysis::SweepRow& row : results[i]) take(row);
+    done += n;
+    progress.update(done);
+  }
+  progress.finish();
+  return done;
+}
+
+std::size_t SweepSourceRequest::launches() const {
+  std::size_t total = blocks.size();
+  for (const SweptArg& a : args) total *= a.values.size();
+  return total;
+}
+
+analysis::SourceSweepLaunch SweepSourceRequest::launch(std::size_t i, ArgValues& values) const {
+  std::size_t rest = i;
+  analysis::SourceSweepLaunch l;
+  l.args.resize(args.size());
+  for (std::size_t k = args.size(); k-- > 0;) {
+    const auto& v = args[k].values;
+    l.args[k] = v[rest % v.size()];
+    values[args[k].name] = l.args[k];
+    rest /= v.size();
+  }
+  const Extent3& block = blocks[rest];
+  values[kSweepBlockNames[0]] = block.x;
+  values[kSweepBlockNames[1]] = block.y;
+  values[kSweepBlockNames[2]] = block.z;
+  const Extent3 grid = parse_extent("--grid", grid_text, values);
+  check_grid("--grid", grid);
+  l.grid = to_dim3(grid);
+  l.block = to_dim3(block);
+  l.warp_size = warp_size;
+  return l;
+}
+
+analysis::SourceSweepPlan SweepSourceRequest::plan() const {
+  analysis::SourceSweepPlan plan;
+  for (const SweptArg& a : args) {
+    plan.arg_names.push_back(a.name);
+    if (a.values.size() > 1) plan.swept.push_back(a.name);
+  }
+  if (blocks.size() > 1) plan.swept.push_back("block");
+  return plan;
+}
+
+namespace {
+
+// Launch i of the sweep, bound to the kernel; `described` receives its values. Made twice
+// (checked, then counted) rather than held: a million launches would hold hundreds of MB.
+ir::Launch sweep_launch(const SweepSourceRequest& request, const ir::Kernel& kernel,
+                        std::size_t i, analysis::SourceSweepLaunch& described) {
+  ArgValues values;
+  described = request.launch(i, values);
+  ir::Launch launch;
+  launch.grid = described.grid;
+  launch.block = described.block;
+  launch.warp_size = request.warp_size;
+  // `values` also holds the swept block's sizes (block_x ...) for --grid; they name no parameter.
+  launch.arguments =
+      bind_arguments(kernel, values, request.grid_text + " " + kSweepBlockNames[0] + " " +
+                                         kSweepBlockNames[1] + " " + kSweepBlockNames[2]);
+  ir::validate(launch, kernel);
+  return launch;
+}
+
+}  // namespace
+
+void check_sweep_launches(const SweepSourceRequest& request, const ir::Kernel& kernel) {
+  analysis::SourceSweepLaunch described;
+  for (std::size_t i = 0; i < request.launches(); ++i) sweep_launch(request, kernel, i, described);
+}
+
+SourceSweepOutcome run_sweep_source(
+    const SweepSourceRequest& request, const ir::Kernel& kernel,
+    const std::function<void(const analysis::SourceSweepLaunch&, const analysis::SourceReport&)>&
+        take,
+    const std::atomic<bool>* stop, const std::function<bool()>& failed) {
+  ir::ReplayOptions replay_options;
+  replay_options.stop = stop;
+  replay_options.max_evaluations = request.max_evaluations;
+  const analysis::SourceReportOptions report_options;
+  const std::size_t total = request.launches();
+  ProgressBar progress("sweep", "launches", total);
+  SourceSweepOutcome outcome;
+  bool noted = false;  // the fallback to the replay is said once, not per launch
+  for (; outcome.launches < total && !failed() && !stop->load(); ++outcome.launches) {
+    analysis::SourceSweepLaunch described;
+    const ir::Launch launch = sweep_launch(request, kernel, outcome.launches, described);
+    analysis::SourceReport report;
+    try {
+      const SourceCounts counts = count_source(kernel, launch, replay_options, request.engine);
+      report = analysis::make_source_report(kernel, launch, counts.result, report_options);
+      if (!counts.note.empty() && !noted) {
+        progress.finish();
+        std::cerr << "warpdiv: note: " << counts.note << '\n';
+        noted = true;
+      }
+    } catch (const Interrupted&) {
+      break;  // the launch in hand is dropped; the finished ones stay
+    }
+    take(described, report);
+    for (const analysis::SourceRow& r : report.rows) outcome.rows += r.iteration ? 0 : 1;
+    progress.update(outcome.launches + 1);
+  }
+  progress.finish();
+  return outcome;
+}
+
+}  // namespace warpdiv::cli

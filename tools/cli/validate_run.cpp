@@ -1,0 +1,199 @@
+// The work of `warpdiv validate FILE.cu`: the model's replay beside the GPU probe's, and the
+// text that sets them side by side.
+#include <algorithm>
+#include <memory>
+#include <sstream>
+#include <tuple>
+
+#include "kernels/compiled_resources.hpp"
+#include "sim/errors.hpp"
+#include "sim/ir_trace.hpp"
+#include "sim/message_text.hpp"
+#include "tools/cli/runs.hpp"
+
+namespace ir = warpdiv::sim::ir;
+
+namespace warpdiv::cli {
+
+namespace {
+
+/// Warps kept warp by warp at most (a vector each on the host).
+constexpr std::uint64_t kMaxRecordedWarps = 4'000'000;
+
+std::string arguments_text(const ir::Kernel& kernel, const ir::Launch& launch) {
+  std::string text;
+  for (std::size_t i = 0; i < kernel.parameters.size(); ++i) {
+    if (!kernel.parameters[i].scalar) continue;
+    if (!text.empty()) text += ' ';
+    text += kernel.parameters[i].name + "=" + ir::to_string(launch.arguments[i]);
+  }
+  return text;
+}
+
+void write_statements(std::ostream& out, const ir::Kernel& kernel, const ir::ReplayResult& model,
+                      const std::vector<ir::StatementCounts>& gpu) {
+  out << "  statement                      kind       warp evals   divergent  active lanes"
+         "   model = GPU\n";
+  // In source order.
+  std::vector<std::size_t> order(kernel.stmts.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const ir::SourceRange& x = kernel.stmts[a].range;
+    const ir::SourceRange& y = kernel.stmts[b].range;
+    return std::tie(x.file, x.line, x.column) < std::tie(y.file, y.line, y.column);
+  });
+  for (const std::size_t i : order) {
+    const ir::Stmt& s = kernel.stmts[i];
+    const ir::StatementCounts& m = model.statements[i];
+    if (m.warp_evaluations == 0 && gpu[i].warp_evaluations == 0) continue;
+    const std::string kind = ir::report_kind(s);
+    if (kind == "statement" && s.kind != ir::StmtKind::Work) continue;  // blocks, declarations
+    std::ostringstream row;
+    row << "  " << ir::location(kernel, s.range);
+    std::string text = row.str();
+    if (text.size() < 33) text.resize(33, ' ');
+    out << text << ' ' << kind;
+    for (std::size_t pad = kind.size(); pad < 9; ++pad) out << ' ';
+    const auto column = [&](sim::Count c, std::size_t width) {
+      const std::string v = sim::to_decimal(c);
+      for (std::size_t pad = v.size(); pad < width; ++pad) out << ' ';
+      out << v;
+    };
+    column(m.warp_evaluations, 12);
+    column(m.divergent, 12);
+    column(m.active_lanes, 14);
+    out << "   " << (m == gpu[i] ? "yes" : "NO") << '\n';
+  }
+}
+
+// The kernel's own registers and static shared memory: compiled for GPU 0's architecture (nvcc or
+// NVRTC, ptxas's report) beside cudaFuncGetAttributes of the same kernel loaded there. Where either
+// is out of reach (no compiler, a source the model does not hold) the record says why; the
+// validation itself does not depend on it.
+void kernel_resources(const ir::Kernel& kernel, const kernels::DeviceInfo& device,
+                      const std::string& architecture, analysis::ProbeRecord& record) {
+  try {
+    const kernels::CompileRequest request =
+        kernels::compile_request(kernel, device.compute_major, device.compute_minor);
+    if (request.source.empty()) {
+      record.kernel_resources_note = "the model holds no source text to compile";
+      return;
+    }
+    const kernels::CompiledResources compiled = kernels::compile_resources(request);
+    record.kernel_compiled_by = compiled.origin();
+    record.kernel_registers_compiled = compiled.registers_per_thread;
+    record.kernel_static_shared_compiled = compiled.static_shared_bytes;
+    const kernels::ProbeResources loaded =
+        kernels::loaded_kernel_attributes(request.source, architecture, compiled.mangled);
+    record.kernel_registers_runtime = loaded.registers_per_thread;
+    record.kernel_static_shared_runtime = static_cast<std::int64_t>(loaded.static_shared_bytes);
+  } catch (const std::exception& e) {
+    record.kernel_resources_note = e.what();
+  }
+}
+
+// The record of the CSV and the text: device, launch, the model's totals, the comparison.
+analysis::ProbeRecord probe_record(const ir::Kernel& kernel, const ir::Launch& launch,
+                                   const ValidateSourceReport& r,
+                                   const analysis::ProbeComparison& comparison) {
+  analysis::ProbeRecord record;
+  record.date = utc_now();
+  record.device = r.device.name;
+  record.compute_capability =
+      std::to_string(r.device.compute_major) + "." + std::to_string(r.device.compute_minor);
+  record.driver = cuda_version(r.device.driver_version);
+  record.runtime = cuda_version(r.device.runtime_version);
+  record.nvrtc = r.gpu.nvrtc_version;
+  record.kernel = kernel.name;
+  record.file = kernel.files.empty() ? std::string() : kernel.files[0].path;
+  record.grid = ir::to_string(launch.grid);
+  record.block = ir::to_string(launch.block);
+  record.arguments = arguments_text(kernel, launch);
+  record.statements = kernel.stmts.size();
+  record.warps = launch.grid.volume() * ir::warps_per_block(launch);
+  for (const ir::StatementCounts& c : r.model.statements) {
+    record.warp_evaluations += c.warp_evaluations;
+    record.divergent_evaluations += c.divergent;
+    record.partial_barrier_executions += c.partial_block_executions;
+  }
+  record.comparison = comparison;
+  record.outcome = comparison.summary(kernel);
+  kernel_resources(kernel, r.device, r.gpu.architecture, record);
+  record.probe_registers = r.gpu.resources.registers_per_thread;
+  record.probe_local_bytes = r.gpu.resources.local_bytes;
+  record.compile_seconds = r.gpu.compile_seconds;
+  record.kernel_seconds = r.gpu.kernel_seconds;
+  return record;
+}
+
+}  // namespace
+
+ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
+                                         const ir::Kernel& kernel, const ir::Launch& launch,
+                                         const std::atomic<bool>* stop) {
+  ValidateSourceReport r;
+  // The GPU before any run of the model: without one there is nothing to compare with.
+  r.device = kernels::open_probe_device();  // NoDevice: exit 3
+  ir::ReplayOptions replay_options;
+  replay_options.max_evaluations = request.max_evaluations;
+  r.estimated_evaluations = ir::estimate(kernel, launch, replay_options).warp_statement_evaluations;
+
+  // The model, warp by warp when small enough.
+  const std::uint64_t warps = launch.grid.volume() * ir::warps_per_block(launch);
+  r.warp_by_warp = r.estimated_evaluations <= static_cast<sim::Count>(request.record_limit) &&
+                   request.record_limit > 0 && warps <= kMaxRecordedWarps;
+  replay_options.stop = stop;
+  std::unique_ptr<ir::WarpTraceRecorder> recorder;
+  if (r.warp_by_warp) {
+    recorder = std::make_unique<ir::WarpTraceRecorder>(launch, kMaxRecordedWarps);
+    replay_options.observer = recorder.get();
+  }
+  r.model = ir::replay(kernel, launch, replay_options);
+  ir::WarpTrace model_trace;
+  if (recorder) model_trace = recorder->flatten();
+  recorder.reset();
+
+  // Each warp may run a little past the model's longest before the probe gives up on it.
+  std::uint64_t longest = 0;
+  for (std::uint64_t c : model_trace.counts) longest = std::max(longest, c);
+  const std::uint64_t guard = r.warp_by_warp ? 2 * longest + 1024 : ~std::uint64_t{0};
+  const ir::WarpTrace* trace = r.warp_by_warp ? &model_trace : nullptr;
+  r.gpu = kernels::run_probe(kernel, launch, trace, guard);
+  const analysis::ProbeComparison comparison =
+      analysis::compare_probe(kernel, launch, r.model, r.gpu.statements, trace,
+                              r.warp_by_warp ? &r.gpu.warps : nullptr, r.gpu.lane_order_faults);
+  r.record = probe_record(kernel, launch, r, comparison);
+  return r;
+}
+
+void write_validate_source_text(std::ostream& text, const ValidateSourceRequest& request,
+                                const ir::Kernel& kernel, const ValidateSourceReport& r) {
+  const analysis::ProbeRecord& record = r.record;
+  text << "warpdiv validate " << kernel.name << " (" << record.file << ") on " << r.device.name
+       << " (compute capability " << record.compute_capability << ", driver " << record.driver
+       << ", NVRTC " << r.gpu.nvrtc_version << ", " << r.gpu.architecture << ")\n"
+       << "launch: grid " << record.grid << ", block " << record.block
+       << (record.arguments.empty() ? "" : ", " + record.arguments) << "; " << record.warps
+       << " warps, " << sim::to_decimal(r.model.warp_statement_evaluations)
+       << " warp evaluations in the model\n"
+       << "probe: " << r.gpu.resources.registers_per_thread << " registers per thread, "
+       << r.gpu.resources.local_bytes << " bytes of local memory; compiled in "
+       << r.gpu.compile_seconds << " s, ran in " << r.gpu.kernel_seconds << " s\n";
+  if (record.kernel_registers_runtime >= 0)
+    text << "kernel: " << record.kernel_registers_compiled << " registers per thread and "
+         << record.kernel_static_shared_compiled << " bytes of static shared memory compiled ("
+         << record.kernel_compiled_by << "); loaded, the runtime reports "
+         << record.kernel_registers_runtime << " and " << record.kernel_static_shared_runtime
+         << " (cudaFuncGetAttributes)\n";
+  else
+    text << "kernel: resources not compiled (" << record.kernel_resources_note << ")\n";
+  write_statements(text, kernel, r.model, r.gpu.statements);
+  if (!r.warp_by_warp)
+    text << "warp by warp: not compared (the model makes about "
+         << sim::to_decimal(r.estimated_evaluations) << " warp evaluations, above --records "
+         << request.record_limit << ")\n";
+  text << (record.comparison.agree() ? "Model and GPU: " : "Model and GPU DIFFER: ")
+       << record.outcome << '\n';
+}
+
+}  // namespace warpdiv::cli
