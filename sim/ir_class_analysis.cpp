@@ -1,3 +1,5 @@
+// The class engine's static analysis: the affine form of every value of the kernel in the block
+// indices, the warp index and the candidate loops' variables (sim/ir_class_detail.hpp).
 #include <algorithm>
 #include <map>
 #include <memory>

@@ -1,3 +1,5 @@
+// The class engine's result from the settled partition: block classes, their definitions, their
+// iteration classes and per-warp outcomes.
 #include <algorithm>
 #include <string>
 #include <tuple>
@@ -166,7 +168,6 @@ ClassReplayResult one_block(const Kernel& kernel, const Launch& launch, const Re
   r.blocks_replayed = 1;
   return r;
 }
-
 
 // One class per box: its blocks' counts are its representative's times their number.
 namespace {

@@ -1,3 +1,5 @@
+// One block of the class engine, run on a machine with its recorder: its warps by classes where
+// the analysis allows, else one by one.
 #include <algorithm>
 #include <set>
 #include <string>

@@ -54,7 +54,6 @@ constexpr int kMaxRounds = 24;              // refinements of the partition, at 
 
 constexpr Wide kHuge = Wide{1} << 100;      // ranges past this are treated as unknown
 
-
 /// The mathematical range of a type.
 Wide type_min(ScalarType t);
 Wide type_max(ScalarType t);

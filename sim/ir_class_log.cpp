@@ -1,3 +1,5 @@
+// The class engine's iteration log (sim/ir_class_recorder.hpp): per accelerated loop, the
+// iterations of a block cut into pieces that behave alike, with their counts and outcomes.
 #include "sim/ir_class_recorder.hpp"
 
 #include <algorithm>

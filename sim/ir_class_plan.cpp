@@ -1,3 +1,5 @@
+// The class engine's plan (plan_classes): which loops run as classes of iterations, which
+// comparisons are tracked and with what coefficients, or why the kernel is refused.
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -322,7 +324,6 @@ std::string ClassRefusal::message() const {
 
 ClassesUnproven::ClassesUnproven(ClassRefusal refusal)
     : InvalidInput(refusal.message()), refusal_(std::move(refusal)) {}
-
 
 ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits limits) {
   validate(kernel);

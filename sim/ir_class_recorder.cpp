@@ -1,3 +1,5 @@
+// The class engine's recorder on the warp machine: tracked comparisons and their breakpoints,
+// and accelerated loops run as classes of iterations (sim/ir_class_recorder.hpp).
 #include "sim/ir_class_recorder.hpp"
 
 #include <algorithm>
@@ -58,7 +60,6 @@ __attribute__((always_inline)) inline LaneScan scan_lanes(const std::int64_t* d,
 }
 }  // namespace
 
-
 // ---------------------------------------------------------------------------------------------
 // ClassProgram
 
@@ -110,7 +111,6 @@ ClassProgram::ClassProgram(Program& p, std::vector<std::optional<TrackedComparis
 bool operator==(const TraceEntry& a, const TraceEntry& b) {
   return a.id == b.id && a.active == b.active && a.lt == b.lt && a.gt == b.gt;
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // ClassRecorder
@@ -327,6 +327,7 @@ __attribute__((always_inline)) inline Extremes extremes(const CompiledExpr& e, c
 // at delta = ceil(-D / c) (to or from 0) and floor(-D / c) + 1 (past 0).
 void ClassRecorder::comparison(WarpMachine&, ExprId id, LaneMask active, const Operand& a,
                                const Operand& b) {
+  if (trace_ == nullptr) return;  // between blocks: nothing to record into
   const CompiledExpr& e = m_.program().exprs[id];
   const TrackedComparison& t = *c_.tracked[id];
   const Difference diff{a, b, e.signed_operands};
@@ -390,7 +391,6 @@ void ClassRecorder::comparison(WarpMachine&, ExprId id, LaneMask active, const O
     }
   }
 }
-
 
 // Class engine: runs iteration k of an accelerated loop and, when the comparisons recorded in it
 // put the next breakpoint at `next` > k + 2, iteration next - 1 as well; when both record the same
@@ -566,6 +566,5 @@ void ClassRecorder::scale_iteration(const std::vector<StmtId>& statements,
   }
   add(m_.skipped_evaluations(), before.back().evaluations, after.back().evaluations);
 }
-
 
 }  // namespace warpdiv::sim::ir::detail

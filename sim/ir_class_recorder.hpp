@@ -105,7 +105,6 @@ class IterationClassMismatch : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
-
 /// The class engine's additions to a Program, shared (read-only) by every recorder of a run.
 struct ClassProgram {
   /// Marks the tracked comparisons in `program` (CompiledExpr::recorded) and finds the shapes of

@@ -1,3 +1,5 @@
+// class_replay(): the partition of the grid into boxes, refined at the breakpoints that the
+// corners' runs find until every box's corners agree; the corner runs fanned out to helpers.
 #include <algorithm>
 #include <array>
 #include <atomic>

@@ -1,6 +1,8 @@
 // Inside the replay (sim/ir_replay.hpp): one kernel and launch compiled for fast evaluation
 // (Program), and the machine that runs one warp at a time over it (WarpMachine). Internal to sim/;
-// the tests use WarpMachine::evaluate to check C's semantics on lane arrays.
+// the tests use WarpMachine::evaluate to check C's semantics on lane arrays. The machine knows
+// nothing of the engines built on it: the class engine watches it through a Recorder (sim/
+// ir_recorder.hpp), which the plain replay leaves unset.
 //
 // Speed: values that are the same in every active lane (constants, parameters, blockIdx, locals
 // assigned such values, and threadIdx components that happen to be constant over a warp) are kept
