@@ -64,7 +64,7 @@ class ClassesUnproven : public InvalidInput {
 };
 
 namespace detail {
-struct ClassAnalysis;  // the static analysis behind a plan (sim/ir_classes.cpp)
+struct ClassAnalysis;  // the static analysis behind a plan (sim/ir_class_detail.hpp)
 }
 
 // GridLimits (sim/ir_replay.hpp): the grid sizes the class engine accepts.

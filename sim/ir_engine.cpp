@@ -253,55 +253,6 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
   evaluation_cap = ~std::uint64_t{0};
 }
 
-void Program::track(std::vector<std::optional<TrackedComparison>> comparisons,
-                    std::vector<std::optional<AcceleratedLoop>> loops) {
-  tracked = std::move(comparisons);
-  accelerated = std::move(loops);
-  for (std::size_t i = 0; i < exprs.size() && i < tracked.size(); ++i)
-    exprs[i].tracked = tracked[i].has_value();
-  loop_shapes.clear();
-  loop_shape.assign(kernel.stmts.size(), -1);
-  // A statement is inside loop L when L is among its enclosing loops: its innermost loop, then
-  // the loop around each loop in turn (a loop's init is outside it).
-  std::vector<StmtId> outer(kernel.stmts.size(), kNone);  // [loop]: the loop around it
-  const auto mark = [&](const auto& self, StmtId id, StmtId around) -> void {
-    if (id == kNone) return;
-    const Stmt& st = kernel.stmts[static_cast<std::size_t>(id)];
-    const bool loop = st.kind == StmtKind::Loop;
-    if (loop) outer[static_cast<std::size_t>(id)] = around;
-    const StmtId inside = loop ? id : around;
-    self(self, st.init, around);
-    for (StmtId c : st.children) self(self, c, inside);
-    for (StmtId c : {st.then_stmt, st.else_stmt, st.body, st.step}) self(self, c, inside);
-  };
-  mark(mark, kernel.root, kNone);
-  for (std::size_t i = 0; i < accelerated.size() && i < kernel.stmts.size(); ++i) {
-    if (!accelerated[i]) continue;
-    loop_shape[i] = static_cast<std::int32_t>(loop_shapes.size());
-    LoopShape shape;
-    shape.loop = static_cast<StmtId>(i);
-    loop_shapes.push_back(shape);
-  }
-  for (std::size_t s = 0; s < kernel.stmts.size(); ++s) {
-    for (StmtId l = innermost_loop[s]; l != kNone; l = outer[static_cast<std::size_t>(l)]) {
-      const std::int32_t shape = loop_shape[static_cast<std::size_t>(l)];
-      if (shape < 0) continue;
-      LoopShape& sh = loop_shapes[static_cast<std::size_t>(shape)];
-      const StmtKind kind = kernel.stmts[s].kind;
-      if (kind == StmtKind::If || kind == StmtKind::Loop || kind == StmtKind::Switch)
-        sh.conditions.push_back(static_cast<std::uint32_t>(sh.statements.size()));
-      sh.statements.push_back(static_cast<StmtId>(s));
-    }
-  }
-  for (LoopShape& sh : loop_shapes)
-    sh.outcomes = std::size_t(warps_per_block) * sh.conditions.size() * kMaxIterationClasses <=
-                  kMaxOutcomeCells;
-}
-
-bool operator==(const TraceEntry& a, const TraceEntry& b) {
-  return a.id == b.id && a.active == b.active && a.lt == b.lt && a.gt == b.gt;
-}
-
 // ---------------------------------------------------------------------------------------------
 // WarpMachine
 
@@ -365,25 +316,10 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
   }
   const std::uint64_t before = evaluations_;
   skipped_evaluations_ = 0;
-  class_frames_.clear();
   counted_ = counted;
-  log_depth_ = 0;
-  const bool log_outcomes = log_ != nullptr && counted && !log_->outcomes.empty();
-  if (log_outcomes) warp_start_.assign(counts_, counts_ + k_.stmts.size());
+  if (recorder_ != nullptr) recorder_->warp_begin(*this);
   exec(k_.root, threads_->existing);
-  if (log_outcomes) {
-    for (std::size_t i = 0; i < k_.stmts.size(); ++i) {
-      const StmtKind kind = k_.stmts[i].kind;
-      if (kind != StmtKind::If && kind != StmtKind::Loop && kind != StmtKind::Switch) continue;
-      Counts64 c = counts_[i];
-      c.evaluations -= warp_start_[i].evaluations;
-      c.divergent -= warp_start_[i].divergent;
-      c.active -= warp_start_[i].active;
-      c.taken -= warp_start_[i].taken;
-      for (std::uint32_t copy = 0; copy < log_copies_; ++copy)
-        log_->outcomes[(std::size_t(warp) + copy) * k_.stmts.size() + i] = outcome_of(c);
-    }
-  }
+  if (recorder_ != nullptr) recorder_->warp_end(*this);
   if (counted) {
     tally.evaluations += evaluations_ - before + skipped_evaluations_;
     tally.warps += 1;
@@ -535,213 +471,6 @@ void WarpMachine::arrive(StmtId id, LaneMask active) {
   }
 }
 
-namespace {
-__extension__ typedef __int128 Wide;
-Wide floor_div(Wide n, Wide d) {
-  // Mostly 64-bit operands: a 64-bit division is many times faster than a 128-bit one.
-  constexpr Wide kLow = std::numeric_limits<std::int64_t>::min(), kHigh = std::numeric_limits<std::int64_t>::max();
-  if (n > kLow && n <= kHigh && d > kLow && d <= kHigh) {
-    const auto a = static_cast<std::int64_t>(n), b = static_cast<std::int64_t>(d);
-    std::int64_t q = a / b;
-    if (a % b != 0 && ((a < 0) != (b < 0))) --q;
-    return q;
-  }
-  Wide q = n / d;
-  if (n % d != 0 && ((n < 0) != (d < 0))) --q;
-  return q;
-}
-Wide ceil_div(Wide n, Wide d) { return -floor_div(-n, d); }
-}  // namespace
-
-// D of lanes 0 .. lanes-1 in one branch-free pass: the signs of every lane; over the active
-// ones, the extremes and (kNearest) the values nearest 0 on each side. A function of its own with
-// local accumulators, so that they stay in registers.
-namespace {
-struct LaneScan {
-  LaneMask lt = 0, gt = 0;
-  std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
-  std::int64_t below = std::numeric_limits<std::int64_t>::min(), above = std::numeric_limits<std::int64_t>::max();
-};
-template <bool kNearest>
-__attribute__((always_inline)) inline LaneScan scan_lanes(const std::int64_t* d, int lanes, LaneMask active) {
-  LaneMask lt = 0, gt = 0;
-  std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
-  std::int64_t below = std::numeric_limits<std::int64_t>::min(), above = std::numeric_limits<std::int64_t>::max();
-  for (int l = 0; l < lanes; ++l) {
-    const bool on = (active >> l & 1) != 0;
-    lt |= static_cast<LaneMask>(d[l] < 0) << l;
-    gt |= static_cast<LaneMask>(d[l] > 0) << l;
-    lo = std::min(lo, on ? d[l] : lo);
-    hi = std::max(hi, on ? d[l] : hi);
-    if constexpr (kNearest) {
-      below = std::max(below, on && d[l] < 0 ? d[l] : below);
-      above = std::min(above, on && d[l] > 0 ? d[l] : above);
-    }
-  }
-  return LaneScan{lt, gt, lo, hi, below, above};
-}
-}  // namespace
-
-// A tracked comparison: its outcome per lane (less, greater) into the trace, and where along each
-// block index (and each accelerated loop's iterations) some lane's outcome changes. For one lane,
-// a - b = D now and D + c * delta at a block index (iteration) delta further on: its sign changes
-// at delta = ceil(-D / c) (to or from 0) and floor(-D / c) + 1 (past 0).
-// D = a - b of lanes 0 .. lanes_-1 into d, when every lane's D fits in 64 bits: always for 32-bit
-// operands (normalised to 64 bits, so both signednesses read as int64); for 64-bit ones when no
-// lane's subtraction overflows (lanes that are not active may make it fail: then the caller takes
-// the 128-bit path, which is exact anyway).
-bool WarpMachine::d_fits_64(const CompiledExpr& e, const Val& a, const Val& b,
-                            std::array<std::int64_t, kMaxLanes>& d) const {
-  const std::uint64_t* pa = a.lanes;
-  const std::uint64_t* pb = b.lanes;
-  const std::uint64_t av = a.value, bv = b.value;
-  if (e.narrow_operands) {
-    for (int l = 0; l < lanes_; ++l)
-      d[l] = static_cast<std::int64_t>(pa != nullptr ? pa[l] : av) -
-             static_cast<std::int64_t>(pb != nullptr ? pb[l] : bv);
-    return true;
-  }
-  bool fits = true;
-  if (e.signed_operands) {
-    for (int l = 0; l < lanes_; ++l) {
-      long long r = 0;
-      fits &= !__builtin_sub_overflow(static_cast<long long>(pa != nullptr ? pa[l] : av),
-                                      static_cast<long long>(pb != nullptr ? pb[l] : bv), &r);
-      d[l] = r;
-    }
-  } else {
-    for (int l = 0; l < lanes_; ++l) {
-      const std::uint64_t x = pa != nullptr ? pa[l] : av, y = pb != nullptr ? pb[l] : bv;
-      fits &= ((x | y) >> 63) == 0;  // both below 2^63: x - y cannot overflow int64
-      d[l] = static_cast<std::int64_t>(x - y);
-    }
-  }
-  return fits;
-}
-
-void WarpMachine::record(ExprId id, LaneMask active, Val a, Val b) {
-  const CompiledExpr& e = p_.exprs[id];
-  const TrackedComparison& t = *p_.tracked[id];
-  const auto diff = [&](int l) {
-    const std::uint64_t x = a.lanes != nullptr ? a.lanes[l] : a.value;
-    const std::uint64_t y = b.lanes != nullptr ? b.lanes[l] : b.value;
-    return e.signed_operands ? Wide{static_cast<std::int64_t>(x)} - static_cast<std::int64_t>(y)
-                             : Wide{x} - Wide{y};
-  };
-  // Per lane: the outcome; over the lanes: the extremes of D, and those nearest 0 on each side
-  // (the first iteration where some lane's outcome changes comes from one of them).
-  LaneMask lt = 0, gt = 0;
-  Wide low = 0, high = 0, below = 0, above = 0;
-  bool any = false, any_below = false, any_above = false, zero = false;
-  bool lanes_scanned = false;  // below, above and zero already found
-  if (a.lanes == nullptr && b.lanes == nullptr) {
-    const Wide d = diff(0);
-    any = active != 0;
-    lt = d < 0 ? active : 0;
-    gt = d > 0 ? active : 0;
-    low = high = d;
-    below = above = d;
-    any_below = d < 0;
-    any_above = d > 0;
-    zero = d == 0;
-  } else if (std::array<std::int64_t, kMaxLanes> d64; d_fits_64(e, a, b, d64)) {
-    // D of every lane in 64 bits (always for 32-bit operands, nearly always for 64-bit ones):
-    // every lane is computed, branch-free, and the inactive ones masked out.
-    // With a running class of iterations, also the active lanes' D nearest 0 on each side.
-    const bool nearest = !t.loop_coefficients.empty() && !class_frames_.empty();
-    const LaneScan sc = nearest ? scan_lanes<true>(d64.data(), lanes_, active)
-                                : scan_lanes<false>(d64.data(), lanes_, active);
-    lt = sc.lt & active;
-    gt = sc.gt & active;
-    any = active != 0;
-    low = sc.lo;
-    high = sc.hi;
-    if (nearest) {
-      any_below = lt != 0;
-      any_above = gt != 0;
-      below = sc.below;
-      above = sc.above;
-      zero = (active & ~lt & ~gt) != 0;
-      lanes_scanned = true;
-    }
-  } else {
-    for (LaneMask m = active; m != 0; m &= m - 1) {
-      const int l = lowest_lane(m);
-      const Wide d = diff(l);
-      lt |= static_cast<LaneMask>(d < 0) << l;
-      gt |= static_cast<LaneMask>(d > 0) << l;
-      if (!any || d < low) low = d;
-      if (!any || d > high) high = d;
-      any = true;
-    }
-  }
-  if (!t.loop_coefficients.empty() && !class_frames_.empty() && !lanes_scanned &&
-      !(a.lanes == nullptr && b.lanes == nullptr)) {
-    for (LaneMask m = active; m != 0; m &= m - 1) {
-      const Wide d = diff(lowest_lane(m));
-      if (d < 0 && (!any_below || d > below)) { below = d; any_below = true; }
-      if (d > 0 && (!any_above || d < above)) { above = d; any_above = true; }
-      zero |= d == 0;
-    }
-  }
-  trace_->entries.push_back(TraceEntry{id, active, lt, gt});
-  if (!any) return;
-  const std::uint64_t grid[3] = {p_.launch.grid.x, p_.launch.grid.y, p_.launch.grid.z};
-  // The indices along a block (warp) index where some active lane's outcome changes, the index
-  // now b0 and a - b changing by c per step, into `out` when within (0, size); returns the range
-  // they span (unclipped).
-  const auto thresholds = [&](Wide c, Wide b0, std::uint64_t size, std::vector<std::uint64_t>& out) {
-    const auto add = [&](Wide at) {
-      if (at > 0 && at < Wide{size}) out.push_back(static_cast<std::uint64_t>(at));
-    };
-    // Thresholds are monotonic in D: those of the lanes lie between those of the extremes.
-    const Wide t1 = b0 + ceil_div(-low, c), t2 = b0 + ceil_div(-high, c);
-    const Wide u1 = b0 + floor_div(-low, c) + 1, u2 = b0 + floor_div(-high, c) + 1;
-    const Wide from = std::min(std::min(t1, t2), std::min(u1, u2));
-    const Wide to = std::max(std::max(t1, t2), std::max(u1, u2));
-    if (to - from <= 8) {
-      for (Wide at = from; at <= to; ++at) add(at);
-    } else {
-      for (LaneMask m = active; m != 0; m &= m - 1) {
-        const Wide d = diff(lowest_lane(m));
-        add(b0 + ceil_div(-d, c));
-        add(b0 + floor_div(-d, c) + 1);
-      }
-    }
-    return std::pair<Wide, Wide>{from, to};
-  };
-  for (int dim = 0; dim < 3; ++dim) {
-    const Wide c = t.block_coefficient[dim];
-    if (c == 0) continue;
-    const auto [from, to] = thresholds(c, Wide{block_index_[dim]}, grid[dim], trace_->breakpoints[dim]);
-    if (p_.warp_classes) trace_->block_ranges.push_back(ClassTrace::BlockRange{dim, from, to});
-  }
-  if (p_.warp_classes && t.warp_coefficient != 0)
-    thresholds(Wide{t.warp_coefficient}, Wide{warp_}, static_cast<std::uint64_t>(p_.warps_per_block),
-               trace_->warp_breakpoints);
-  for (const auto& [loop, coefficient] : t.loop_coefficients) {
-    for (std::size_t i = class_frames_.size(); i-- > 0;) {
-      ClassFrame& f = class_frames_[i];
-      if (f.loop != loop) continue;
-      const Wide c = Wide{coefficient} * p_.accelerated[loop]->step;
-      if (c == 0) break;
-      // Thresholds after k0 come from the lanes whose D has the sign opposite to c (or is 0):
-      // the nearest such D gives the nearest threshold.
-      const Wide k0 = f.k;
-      Wide next = f.next;
-      const auto consider = [&](Wide d) {
-        for (const Wide at : {k0 + ceil_div(-d, c), k0 + floor_div(-d, c) + 1})
-          if (at > k0 && at < next) next = at;
-      };
-      if (c > 0 && any_below) consider(below);
-      if (c < 0 && any_above) consider(above);
-      if (zero) consider(0);
-      f.next = static_cast<std::uint64_t>(next);
-      break;
-    }
-  }
-}
-
 void WarpMachine::too_many_iterations(StmtId loop) const {
   throw InvalidInput(location(k_, k_.stmts[loop].range) + ": the " + report_kind(k_.stmts[loop]) +
                      " loop runs more than " + std::to_string(kMaxIterationsByIteration) +
@@ -807,7 +536,7 @@ inline WarpMachine::Val WarpMachine::operand(ExprId id, LaneMask active) {
     case ExprKind::Binary: {
       // Two uniform leaves (`i + 1`, `p * T`): computed here; a fault goes to eval() to report.
       std::uint64_t a = 0, b = 0;
-      if (e.tracked && trace_ != nullptr) break;
+      if (e.recorded && recorder_ != nullptr) break;
       if (uniform_leaf(e.operands[0], active, a) && uniform_leaf(e.operands[1], active, b)) {
         bool fault = false;
         const std::uint64_t r = e.binary_op == BinaryOp::Add && e.type == ScalarType::I32
@@ -859,28 +588,9 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
       c.cast_lanes(a.lanes, out, lanes_);
       return {out, 0};
     }
-    case ExprKind::Unary: {
-      const Val a = eval(e.operands[0], active);
-      if (a.lanes == nullptr) {
-        bool fault = false;
-        const std::uint64_t r = c.unary(a.value, fault);
-        if (fault) undefined(id, ops::describe_fault(e.unary_op, e.type), active);
-        return {nullptr, r};
-      }
-      std::uint64_t* out = scratch(id);
-      if (c.unary_lanes(a.lanes, out, lanes_, active)) {
-        LaneMask bad = 0;
-        for (int l = 0; l < lanes_; ++l) {
-          bool fault = false;
-          c.unary(a.lanes[l], fault);
-          if (fault) bad |= bit(l);
-        }
-        undefined(id, ops::describe_fault(e.unary_op, e.type), bad & active);
-      }
-      return {out, 0};
-    }
+    case ExprKind::Unary: return eval_unary(id, e, active);
     case ExprKind::Binary: {
-      if (e.tracked && trace_ != nullptr) {  // a comparison as a value: through compare_mask
+      if (e.recorded && recorder_ != nullptr) {  // a comparison as a value: through compare_mask
         const LaneMask m = compare_mask(e, active);
         std::uint64_t* out = scratch(id);
         for (int l = 0; l < lanes_; ++l) out[l] = m >> l & 1;
@@ -916,39 +626,66 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
       return {out, 0};
     }
     case ExprKind::Logical:
-    case ExprKind::Select: {
-      if (e.kind == ExprKind::Logical || e.type == ScalarType::Bool) {
-        // Computed as a mask (lazily), then spread into lanes.
-        const LaneMask m = eval_mask(id, active);
-        if (m == active) return {nullptr, 1};
-        if (m == 0) return {nullptr, 0};
-        std::uint64_t* out = scratch(id);
-        for (int l = 0; l < lanes_; ++l) out[l] = m >> l & 1;
-        return {out, 0};
-      }
-      const LaneMask m = eval_mask(e.operands[0], active);
-      const LaneMask t = active & m, f = active & ~m;
-      if (f == 0) return eval(e.operands[1], active);
-      if (t == 0) return eval(e.operands[2], active);
-      const Val x = eval(e.operands[1], t);
-      const Val y = eval(e.operands[2], f);
-      std::uint64_t* out = scratch(id);
-      for (int l = 0; l < lanes_; ++l) {
-        const std::uint64_t xv = x.lanes != nullptr ? x.lanes[l] : x.value;
-        const std::uint64_t yv = y.lanes != nullptr ? y.lanes[l] : y.value;
-        out[l] = (m >> l & 1) ? xv : yv;
-      }
-      return {out, 0};
-    }
+    case ExprKind::Select: return eval_select(id, e, active);
   }
   throw std::logic_error("replay: an opaque value reached evaluation (" +
                          location(k_, k_.exprs[id].range) + ")");
 }
 
+// A unary operator, lane by lane (a fault in an active lane is undefined behaviour).
+WarpMachine::Val WarpMachine::eval_unary(ExprId id, const CompiledExpr& e, LaneMask active) {
+  const CompiledExpr& c = e;
+  const Val a = eval(e.operands[0], active);
+  if (a.lanes == nullptr) {
+    bool fault = false;
+    const std::uint64_t r = c.unary(a.value, fault);
+    if (fault) undefined(id, ops::describe_fault(e.unary_op, e.type), active);
+    return {nullptr, r};
+  }
+  std::uint64_t* out = scratch(id);
+  if (c.unary_lanes(a.lanes, out, lanes_, active)) {
+    LaneMask bad = 0;
+    for (int l = 0; l < lanes_; ++l) {
+      bool fault = false;
+      c.unary(a.lanes[l], fault);
+      if (fault) bad |= bit(l);
+    }
+    undefined(id, ops::describe_fault(e.unary_op, e.type), bad & active);
+  }
+  return {out, 0};
+}
+
+// && and || (always), and ?: of a bool, as masks spread into lanes; ?: of an integer by lanes.
+WarpMachine::Val WarpMachine::eval_select(ExprId id, const CompiledExpr& e, LaneMask active) {
+  if (e.kind == ExprKind::Logical || e.type == ScalarType::Bool) {
+    // Computed as a mask (lazily), then spread into lanes.
+    const LaneMask m = eval_mask(id, active);
+    if (m == active) return {nullptr, 1};
+    if (m == 0) return {nullptr, 0};
+    std::uint64_t* out = scratch(id);
+    for (int l = 0; l < lanes_; ++l) out[l] = m >> l & 1;
+    return {out, 0};
+  }
+  const LaneMask m = eval_mask(e.operands[0], active);
+  const LaneMask t = active & m, f = active & ~m;
+  if (f == 0) return eval(e.operands[1], active);
+  if (t == 0) return eval(e.operands[2], active);
+  const Val x = eval(e.operands[1], t);
+  const Val y = eval(e.operands[2], f);
+  std::uint64_t* out = scratch(id);
+  for (int l = 0; l < lanes_; ++l) {
+    const std::uint64_t xv = x.lanes != nullptr ? x.lanes[l] : x.value;
+    const std::uint64_t yv = y.lanes != nullptr ? y.lanes[l] : y.value;
+    out[l] = (m >> l & 1) ? xv : yv;
+  }
+  return {out, 0};
+}
+
 inline LaneMask WarpMachine::compare_mask(const CompiledExpr& e, LaneMask active) {
   const Val a = operand(e.operands[0], active);
   const Val b = operand(e.operands[1], active);
-  if (e.tracked && trace_ != nullptr) record(static_cast<ExprId>(&e - p_.exprs.data()), active, a, b);
+  if (e.recorded && recorder_ != nullptr)
+    recorder_->comparison(*this, static_cast<ExprId>(&e - p_.exprs.data()), active, a, b);
   if (a.lanes == nullptr && b.lanes == nullptr)
     return compare(e.binary_op, e.signed_operands, a.value, b.value) ? active : 0;
   const int variant = a.lanes == nullptr ? 1 : b.lanes == nullptr ? 2 : 0;
@@ -1114,27 +851,12 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
 
 void counts_overflow() { throw InvalidInput("the counts of one block pass 2^64"); }
 
-namespace {
-
-// The piece that holds iteration k (pieces are consecutive from 0; k within them).
-std::size_t piece_of(const std::vector<IterationPiece>& pieces, std::uint64_t k) {
-  const auto it = std::upper_bound(pieces.begin(), pieces.end(), k,
-                                   [](std::uint64_t v, const IterationPiece& p) { return v < p.first; });
-  return static_cast<std::size_t>(it - pieces.begin()) - 1;
+bool operator==(const Counts64& a, const Counts64& b) {
+  return a.evaluations == b.evaluations && a.divergent == b.divergent && a.active == b.active &&
+         a.taken == b.taken && a.block_executions == b.block_executions &&
+         a.partial_block_executions == b.partial_block_executions &&
+         a.blocks_with_partial == b.blocks_with_partial;
 }
-
-// Cuts the piece holding iteration k so that a piece starts at k (merged pieces stay whole).
-void split_at(std::vector<IterationPiece>& pieces, std::uint64_t k) {
-  if (pieces.empty() || k > pieces.back().last || k == 0) return;
-  const std::size_t i = piece_of(pieces, k);
-  if (pieces[i].first == k || pieces[i].merged) return;
-  IterationPiece right = pieces[i];
-  right.first = k;
-  pieces[i].last = k - 1;
-  pieces.insert(pieces.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(right));
-}
-
-}  // namespace
 
 LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
   LaneMask in = active;
@@ -1144,52 +866,15 @@ LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
   frames_.push_back(loop_frame);
   const std::size_t frame = frames_.size() - 1;
   LaneMask exits = 0;
-  const bool accelerated = trace_ != nullptr && !p_.accelerated.empty() &&
-                           p_.accelerated[id].has_value() && s.loop_kind != LoopKind::Do;
-  const bool classes = accelerated && !by_iteration_;
-  const int shape = accelerated && log_ != nullptr && counted_ ? p_.loop_shape[id] : -1;
-  if (shape >= 0 && in != 0) log_start(shape, in);
+  // A recorder may run this instance's iterations its own way (the class engine: by classes).
+  const bool recorded = recorder_ != nullptr && recorder_->loop_begin(*this, id, in);
   std::unique_ptr<RepeatWatch> watch;
   std::uint64_t heads = 0;
   for (std::uint64_t k = 0; in != 0; ++k) {
     if (++heads >= kRepeatWatchStart) watch_repeat(id, watch, heads, in);
     loop_iteration_[id] = k;
-    if (shape >= 0) {
-      // Logged: the counts before the iteration (or class of iterations), then the segment.
-      const std::size_t slot = log_depth_++;
-      if (log_before_.size() <= slot) log_before_.resize(slot + 1);
-      const auto& statements = p_.loop_shapes[static_cast<std::size_t>(shape)].statements;
-      auto& before = log_before_[slot];
-      before.resize(statements.size());
-      for (std::size_t i = 0; i < statements.size(); ++i) before[i] = counts_[statements[i]];
-      const std::uint64_t first = k;
-      const std::size_t class_depth = class_frames_.size();
-      const std::size_t journal_start = journal_used_;
-      in = classes ? iteration_class(id, s, frame, in, exits, k) : iteration(id, s, frame, in, exits);
-      --log_depth_;
-      if (k - first >= 2) {
-        // A class: the nested loops' iterations logged in its first iteration stand for the
-        // iterations between first and last as well (not run).
-        const std::size_t mark = journal_mark_[class_depth];
-        for (std::size_t e = journal_start; e < mark; ++e) {
-          const std::uint64_t more = product(journal_[e].times, k - first - 1);
-          log_add(journal_[e].shape, journal_[e].first, journal_[e].last, journal_[e].counts,
-                  journal_[e].outcomes, more);
-          if (log_depth_ > 0) {
-            const LogEntry& entry = journal_[e];  // journal() may grow the vector: copy first
-            const int shape_e = entry.shape;
-            const std::uint64_t first_e = entry.first, last_e = entry.last;
-            std::vector<Counts64> counts_e = entry.counts;
-            std::vector<WarpOutcome> outcomes_e = entry.outcomes;
-            journal(shape_e, first_e, last_e, counts_e, outcomes_e, more);
-          }
-        }
-      }
-      log_segment(shape, first, k, slot, class_depth);
-      if (log_depth_ == 0) journal_used_ = 0;
-    } else {
-      in = classes ? iteration_class(id, s, frame, in, exits, k) : iteration(id, s, frame, in, exits);
-    }
+    in = recorded ? recorder_->iterations(*this, id, frame, in, exits, k)
+                  : iteration(id, s, frame, in, exits);
     if ((++ticks_ & 0x3FFF) == 0) check_limits();
   }
   frames_.pop_back();
@@ -1301,8 +986,6 @@ void WarpMachine::never_ends(StmtId loop, LaneMask in, std::uint64_t period) con
                      block_and_thread(lowest_lane(in)) + ")");
 }
 
-// One iteration of a loop: the condition (before the body, or after it for do), the body, the
-// step. Returns the lanes that go on to the next iteration; lanes that leave join `exits`.
 LaneMask WarpMachine::iteration(StmtId id, const Stmt& s, std::size_t frame, LaneMask in,
                                 LaneMask& exits) {
   const bool check_first = s.loop_kind != LoopKind::Do;
@@ -1337,342 +1020,6 @@ LaneMask WarpMachine::iteration(StmtId id, const Stmt& s, std::size_t frame, Lan
     in = stay;
   }
   return in;
-}
-
-// Class engine: runs iteration k of an accelerated loop and, when the comparisons recorded in it
-// put the next breakpoint at `next` > k + 2, iteration next - 1 as well; when both record the same
-// trace, the iterations between behave as they do (every comparison in them is affine in the
-// loop variable alone and has the same outcome at both ends), so their counts are iteration k's,
-// added without running them. k is left at the last iteration run.
-LaneMask WarpMachine::iteration_class(StmtId id, const Stmt& s, std::size_t frame, LaneMask in,
-                                      LaneMask& exits, std::uint64_t& k) {
-  const AcceleratedLoop& acc = *p_.accelerated[id];
-  LocalState& v = locals_[acc.variable];
-  if (!v.uniform || (in & ~v.defined) != 0) return iteration(id, s, frame, in, exits);
-  const std::uint64_t v0 = v.value;
-  const std::size_t depth = class_frames_.size();
-  if (snapshots_.size() < 2 * depth + 2) {
-    snapshots_.resize(2 * depth + 2);
-    arrival_snapshots_.resize(2 * depth + 2);
-    counter_snapshots_.resize(2 * depth + 2);
-  }
-  const bool counters = !acc.counters.empty();
-  if (counters) capture_counters(acc, counter_snapshots_[2 * depth]);
-  // Only the statements inside the loop count in an iteration: those (in the loop shape's order),
-  // then the warp's evaluations.
-  const std::vector<StmtId>& inside = p_.loop_shapes[static_cast<std::size_t>(p_.loop_shape[id])].statements;
-  const auto snapshot = [&](std::size_t slot) {
-    std::vector<Counts64>& to = snapshots_[slot];
-    to.resize(inside.size() + 1);
-    for (std::size_t i = 0; i < inside.size(); ++i) to[i] = counts_[inside[i]];
-    to.back() = Counts64{evaluations_ + skipped_evaluations_};
-    std::vector<std::uint64_t>& a = arrival_snapshots_[slot];
-    a.assign(full_arrivals_.begin(), full_arrivals_.end());
-    a.insert(a.end(), lane_arrivals_.begin(), lane_arrivals_.end());
-  };
-  snapshot(2 * depth);
-  class_frames_.push_back(ClassFrame{id, k, ~std::uint64_t{0}});
-  const std::size_t start = trace_->entries.size();
-  LaneMask out = iteration(id, s, frame, in, exits);
-  const std::uint64_t next = class_frames_.back().next;
-  class_frames_.pop_back();
-  // The jump sets the variable as one value: it must still be one (lanes outside the loop that
-  // keep another value make it a lane array).
-  if (out != in || !v.uniform || (in & ~v.defined) != 0 || next == ~std::uint64_t{0} || next <= k + 2)
-    return out;
-  if (counters) {
-    capture_counters(acc, counter_snapshots_[2 * depth + 1]);
-    if (counter_snapshots_[2 * depth + 1].defined != counter_snapshots_[2 * depth].defined) return out;
-  }
-  snapshot(2 * depth + 1);
-  if (log_ != nullptr) {
-    if (journal_mark_.size() <= depth) journal_mark_.resize(depth + 1);
-    journal_mark_[depth] = journal_used_;
-  }
-  const std::size_t middle = trace_->entries.size();
-  const std::uint64_t last = next - 1;
-  // The variable at iteration `last`: a value the loop reaches (the loop's own condition gives a
-  // breakpoint at its exit), so modular arithmetic gives it exactly.
-  v.value = normalise(k_.locals[acc.variable].type,
-                      v0 + static_cast<std::uint64_t>(acc.step) * (last - k));
-  loop_iteration_[id] = last;
-  // Counters: each lane's step over iteration k, times the iterations up to `last` (the steps in
-  // between are the same: the same path with the same operands), so that iteration `last` starts
-  // from the value it has in the replay (its own steps then check overflow there, the largest or
-  // smallest of the class). Passing the type's range on the way is signed overflow.
-  if (counter_entering_.size() <= depth) counter_entering_.resize(depth + 1);
-  std::vector<std::array<std::uint64_t, kMaxLanes>>& entering = counter_entering_[depth];
-  if (counters) {
-    const CounterSnapshot& a = counter_snapshots_[2 * depth];
-    const CounterSnapshot& b = counter_snapshots_[2 * depth + 1];
-    entering.resize(acc.counters.size());
-    for (std::size_t c = 0; c < acc.counters.size(); ++c) {
-      const LocalId x = acc.counters[c];
-      const ScalarType type = k_.locals[x].type;
-      const auto math = [&](std::uint64_t bits) {
-        return is_signed(type) ? Wide{static_cast<std::int64_t>(bits)} : Wide{bits};
-      };
-      const int width = bit_width(type);
-      const Wide low = is_signed(type) ? -(Wide{1} << (width - 1)) : 0;
-      const Wide high = is_signed(type) ? (Wide{1} << (width - 1)) - 1 : (Wide{1} << width) - 1;
-      for (int l = 0; l < lanes_; ++l) {
-        entering[c][l] = b.values[c][l];
-        if (!(a.defined[c] >> l & 1)) continue;
-        const Wide step = math(b.values[c][l]) - math(a.values[c][l]);
-        Wide value = math(a.values[c][l]) + step * Wide{last - k};
-        if (is_signed(type) && (value < low || value > high))
-          throw InvalidInput(location(k_, s.range) + ": undefined behaviour: " + k_.locals[x].name +
-                             " overflows its type (" + name(type) + ") in iterations " +
-                             std::to_string(k + 1) + " to " + std::to_string(last) +
-                             " of this loop, in block (" + std::to_string(block_index_[0]) + ", " +
-                             std::to_string(block_index_[1]) + ", " + std::to_string(block_index_[2]) +
-                             ")");
-        if (!is_signed(type)) value &= high;
-        entering[c][l] = normalise(type, static_cast<std::uint64_t>(value));
-      }
-      write(x, Val{entering[c].data(), 0}, a.defined[c] & alive_);
-    }
-  }
-  class_frames_.push_back(ClassFrame{id, last, ~std::uint64_t{0}});
-  out = iteration(id, s, frame, in, exits);
-  class_frames_.pop_back();
-  if (counters) {
-    // The steps of iteration `last` are iteration k's (defensive).
-    CounterSnapshot& after = counter_after_;
-    capture_counters(acc, after);
-    const CounterSnapshot& a = counter_snapshots_[2 * depth];
-    const CounterSnapshot& b = counter_snapshots_[2 * depth + 1];
-    for (std::size_t c = 0; c < acc.counters.size(); ++c)
-      for (int l = 0; l < lanes_; ++l)
-        if ((a.defined[c] >> l & 1) &&
-            after.values[c][l] - counter_entering_[depth][c][l] != b.values[c][l] - a.values[c][l])
-          throw IterationClassMismatch(location(k_, s.range) + ": iterations " + std::to_string(k) +
-                                       " and " + std::to_string(last) + " of this loop step " +
-                                       k_.locals[acc.counters[c]].name + " differently");
-  }
-  const auto& e = trace_->entries;
-  if (out != in || e.size() - middle != middle - start ||
-      !std::equal(e.begin() + static_cast<std::ptrdiff_t>(start),
-                  e.begin() + static_cast<std::ptrdiff_t>(middle),
-                  e.begin() + static_cast<std::ptrdiff_t>(middle)))
-    throw IterationClassMismatch(location(k_, s.range) + ": iterations " + std::to_string(k) +
-                                 " and " + std::to_string(last) + " of this loop differ");
-  scale_iteration(inside, snapshots_[2 * depth], snapshots_[2 * depth + 1], last - k - 1);
-  const auto& a0 = arrival_snapshots_[2 * depth];
-  const auto& a1 = arrival_snapshots_[2 * depth + 1];
-  const std::size_t nb = full_arrivals_.size();
-  for (std::size_t i = 0; i < a0.size(); ++i) {
-    std::uint64_t& target = i < nb ? full_arrivals_[i] : lane_arrivals_[i - nb];
-    std::uint64_t add = 0;
-    if (__builtin_mul_overflow(a1[i] - a0[i], last - k - 1, &add) ||
-        __builtin_add_overflow(target, add, &target))
-      throw InvalidInput("the counts of one warp pass 2^64");
-  }
-  trace_->entries.push_back(TraceEntry{-static_cast<std::int64_t>(id) - 1, k, last, 0});
-  k = last;
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The class engine's iteration log
-
-WarpOutcome outcome_of(const Counts64& c) {
-  if (c.evaluations == 0) return WarpOutcome::NotReached;
-  if (c.divergent > 0) return WarpOutcome::Divergent;
-  if (c.taken == c.active) return WarpOutcome::AllTrue;
-  if (c.taken == 0) return WarpOutcome::AllFalse;
-  return WarpOutcome::Mixed;
-}
-
-WarpOutcome combine(WarpOutcome a, WarpOutcome b) {
-  if (a == WarpOutcome::NotReached) return b;
-  if (b == WarpOutcome::NotReached) return a;
-  if (a == WarpOutcome::Divergent || b == WarpOutcome::Divergent) return WarpOutcome::Divergent;
-  return a == b ? a : WarpOutcome::Mixed;
-}
-
-bool operator==(const Counts64& a, const Counts64& b) {
-  return a.evaluations == b.evaluations && a.divergent == b.divergent && a.active == b.active &&
-         a.taken == b.taken && a.block_executions == b.block_executions &&
-         a.partial_block_executions == b.partial_block_executions &&
-         a.blocks_with_partial == b.blocks_with_partial;
-}
-
-
-void compact(LoopLog& log) {
-  std::vector<IterationPiece>& pieces = log.pieces;
-  std::vector<IterationPiece> out;
-  out.reserve(pieces.size());
-  for (IterationPiece& p : pieces) {
-    if (!out.empty() && !out.back().merged && !p.merged && out.back().counts == p.counts &&
-        out.back().outcomes == p.outcomes) {
-      out.back().last = p.last;
-      continue;
-    }
-    out.push_back(std::move(p));
-  }
-  if (out.size() > kMaxIterationClasses) {
-    IterationPiece& tail = out[kMaxIterationClasses - 1];
-    if (!tail.merged)
-      for (Counts64& c : tail.counts) {
-        const Counts64 each = c;
-        c = Counts64{};
-        add_scaled(c, each, tail.last - tail.first + 1);
-      }
-    tail.merged = true;
-    tail.outcomes.clear();
-    for (std::size_t i = kMaxIterationClasses; i < out.size(); ++i) {
-      const IterationPiece& p = out[i];
-      for (std::size_t j = 0; j < tail.counts.size(); ++j)
-        add_scaled(tail.counts[j], p.counts[j], p.merged ? 1 : p.last - p.first + 1);
-      tail.last = p.last;
-    }
-    out.resize(kMaxIterationClasses);
-  }
-  pieces = std::move(out);
-}
-
-void WarpMachine::log_start(int shape, LaneMask in) {
-  LoopLog& log = log_->loops[static_cast<std::size_t>(shape)];
-  const LocalState& v = locals_[p_.accelerated[p_.loop_shapes[static_cast<std::size_t>(shape)].loop]->variable];
-  if (!v.uniform || (in & ~v.defined) != 0) {
-    log.by_value = false;
-  } else if (!log.started) {
-    log.started = true;
-    log.start = v.value;
-  } else if (log.start != v.value) {
-    log.by_value = false;
-  }
-}
-
-// Iterations first .. last of a logged loop have run (one, or a class: iteration first, then
-// last, the ones between added as first's): one iteration's counts of the statements inside the
-// loop, checked alike in both runs of a class, go into the log's pieces.
-void WarpMachine::log_segment(int shape, std::uint64_t first, std::uint64_t last, std::size_t slot,
-                              std::size_t class_depth) {
-  const Program::LoopShape& sh = p_.loop_shapes[static_cast<std::size_t>(shape)];
-  const auto& before = log_before_[slot];
-  const std::uint64_t n = last - first + 1;
-  segment_.resize(sh.statements.size());
-  for (std::size_t i = 0; i < sh.statements.size(); ++i) {
-    const Counts64& now = counts_[sh.statements[i]];
-    Counts64 total;
-    total.evaluations = now.evaluations - before[i].evaluations;
-    total.divergent = now.divergent - before[i].divergent;
-    total.active = now.active - before[i].active;
-    total.taken = now.taken - before[i].taken;
-    if (n == 1) {
-      segment_[i] = total;
-      continue;
-    }
-    // A class: iteration first's counts (iteration_class's snapshots around it), n times.
-    const Counts64& a = snapshots_[2 * class_depth][i];  // the same loop's snapshots, by position
-    const Counts64& b = snapshots_[2 * class_depth + 1][i];
-    Counts64 each;
-    each.evaluations = b.evaluations - a.evaluations;
-    each.divergent = b.divergent - a.divergent;
-    each.active = b.active - a.active;
-    each.taken = b.taken - a.taken;
-    Counts64 expected;
-    add_scaled(expected, each, n);
-    if (!(expected == total))
-      throw IterationClassMismatch(location(k_, k_.stmts[sh.loop].range) + ": iterations " +
-                                   std::to_string(first) + " and " + std::to_string(last) +
-                                   " of this loop count differently");
-    segment_[i] = each;
-  }
-  const std::size_t nc = sh.conditions.size();
-  segment_outcomes_.resize(nc);
-  for (std::size_t j = 0; j < nc; ++j) segment_outcomes_[j] = outcome_of(segment_[sh.conditions[j]]);
-  log_add(shape, first, last, segment_, segment_outcomes_, 1);
-  // Inside an iteration of an enclosing logged loop: kept, in case that iteration stands for more.
-  if (log_depth_ > 0) journal(shape, first, last, segment_, segment_outcomes_, 1);
-}
-
-// Keeps a logged segment in the journal (its entries' storage reused from run to run).
-void WarpMachine::journal(int shape, std::uint64_t first, std::uint64_t last,
-                          const std::vector<Counts64>& each, const std::vector<WarpOutcome>& outcomes,
-                          std::uint64_t times) {
-  if (journal_used_ == journal_.size()) journal_.emplace_back();
-  LogEntry& e = journal_[journal_used_++];
-  e.shape = shape;
-  e.first = first;
-  e.last = last;
-  e.counts.assign(each.begin(), each.end());
-  e.outcomes.assign(outcomes.begin(), outcomes.end());
-  e.times = times;
-}
-
-// Adds `times` instances' iterations first .. last, each with counts `each` and outcomes
-// `outcomes` (of the current warp), to a loop's pieces.
-void WarpMachine::log_add(int shape, std::uint64_t first, std::uint64_t last,
-                          const std::vector<Counts64>& each, const std::vector<WarpOutcome>& outcomes,
-                          std::uint64_t times) {
-  const Program::LoopShape& sh = p_.loop_shapes[static_cast<std::size_t>(shape)];
-  const std::size_t nc = sh.conditions.size();
-  std::vector<IterationPiece>& pieces = log_->loops[static_cast<std::size_t>(shape)].pieces;
-  const std::size_t outcome_cells = sh.outcomes ? std::size_t(p_.warps_per_block) * nc : 0;
-  const std::uint64_t end = pieces.empty() ? 0 : pieces.back().last + 1;
-  if (last >= end) {
-    if (!pieces.empty() && pieces.back().merged) {
-      pieces.back().last = last;
-    } else {
-      IterationPiece fresh;
-      fresh.first = end;
-      fresh.last = last;
-      fresh.counts.resize(sh.statements.size());
-      fresh.outcomes.assign(outcome_cells, WarpOutcome::NotReached);
-      pieces.push_back(std::move(fresh));
-    }
-  }
-  split_at(pieces, first);
-  split_at(pieces, last + 1);
-  for (std::size_t i = piece_of(pieces, first); i < pieces.size() && pieces[i].first <= last; ++i) {
-    IterationPiece& p = pieces[i];
-    if (p.merged) {
-      const std::uint64_t overlap = std::min(p.last, last) - std::max(p.first, first) + 1;
-      for (std::size_t j = 0; j < each.size(); ++j)
-        add_scaled(p.counts[j], each[j], product(product(overlap, times), log_copies_));
-      continue;
-    }
-    for (std::size_t j = 0; j < each.size(); ++j) add_scaled(p.counts[j], each[j], product(times, log_copies_));
-    if (!p.outcomes.empty()) {
-      for (std::uint32_t copy = 0; copy < log_copies_; ++copy) {
-        WarpOutcome* row = p.outcomes.data() + (std::size_t(warp_) + copy) * nc;
-        for (std::size_t j = 0; j < nc; ++j) row[j] = combine(row[j], outcomes[j]);
-      }
-    }
-  }
-  if (pieces.size() > kMaxIterationClasses) compact(log_->loops[static_cast<std::size_t>(shape)]);
-}
-
-void WarpMachine::capture_counters(const AcceleratedLoop& acc, CounterSnapshot& into) {
-  into.values.resize(acc.counters.size());
-  into.defined.resize(acc.counters.size());
-  for (std::size_t c = 0; c < acc.counters.size(); ++c) {
-    const LocalState& st = locals_[acc.counters[c]];
-    const std::uint64_t* lanes = local_lanes(acc.counters[c]);
-    for (int l = 0; l < lanes_; ++l) into.values[c][l] = st.uniform ? st.value : lanes[l];
-    into.defined[c] = st.defined;
-  }
-}
-
-void WarpMachine::scale_iteration(const std::vector<StmtId>& statements,
-                                  const std::vector<Counts64>& before,
-                                  const std::vector<Counts64>& after, std::uint64_t times) {
-  const auto add = [times](std::uint64_t& target, std::uint64_t b, std::uint64_t a) {
-    std::uint64_t d = 0;
-    if (__builtin_mul_overflow(a - b, times, &d) || __builtin_add_overflow(target, d, &target))
-      throw InvalidInput("the counts of one warp pass 2^64");
-  };
-  for (std::size_t i = 0; i < statements.size(); ++i) {
-    Counts64& c = counts_[statements[i]];
-    add(c.evaluations, before[i].evaluations, after[i].evaluations);
-    add(c.divergent, before[i].divergent, after[i].divergent);
-    add(c.active, before[i].active, after[i].active);
-    add(c.taken, before[i].taken, after[i].taken);
-  }
-  add(skipped_evaluations_, before.back().evaluations, after.back().evaluations);
 }
 
 LaneMask WarpMachine::exec_switch(StmtId id, const Stmt& s, LaneMask active) {

@@ -1,6 +1,8 @@
 // Inside the replay (sim/ir_replay.hpp): one kernel and launch compiled for fast evaluation
 // (Program), and the machine that runs one warp at a time over it (WarpMachine). Internal to sim/;
-// the tests use WarpMachine::evaluate to check C's semantics on lane arrays.
+// the tests use WarpMachine::evaluate to check C's semantics on lane arrays. The machine knows
+// nothing of the engines built on it: the class engine watches it through a Recorder (sim/
+// ir_recorder.hpp), which the plain replay leaves unset.
 //
 // Speed: values that are the same in every active lane (constants, parameters, blockIdx, locals
 // assigned such values, and threadIdx components that happen to be constant over a warp) are kept
@@ -18,13 +20,11 @@
 #include <vector>
 
 #include "sim/ir.hpp"
-#include "sim/ir_classes.hpp"
+#include "sim/ir_recorder.hpp"
 #include "sim/ir_replay.hpp"
 
 namespace warpdiv::sim::ir::detail {
 
-using LaneMask = std::uint64_t;
-constexpr int kMaxLanes = 64;
 /// Heads of one loop instance before WarpMachine watches it for a repeated state (never ending).
 constexpr std::uint64_t kRepeatWatchStart = std::uint64_t{1} << 12;
 
@@ -94,96 +94,7 @@ struct CompiledExpr {
   std::array<CompareLaneFn, 3> compare_lanes{};
   UnaryLaneFn unary_lanes = nullptr;
   CastLaneFn cast_lanes = nullptr;
-  bool tracked = false;           // the class engine records this comparison (TrackedComparison)
-};
-
-// ---------------------------------------------------------------------------------------------
-// The class engine's view into a replay (sim/ir_classes.cpp); unused by a plain replay.
-
-/// A comparison a - b whose operands the class engine proved affine and wrap-free in the block
-/// indices and in the variables of accelerated loops (zero coefficients for the others).
-struct TrackedComparison {
-  std::array<std::int64_t, 3> block_coefficient{};  // d(a - b) / d blockIdx.{x, y, z}
-  std::int64_t warp_coefficient = 0;                // d(a - b) / d (warp index), with warp classes
-  std::vector<std::pair<StmtId, std::int64_t>> loop_coefficients;  // (loop, d(a - b) / d variable)
-};
-
-/// A loop run as classes of iterations: its variable (uniform at entry) steps by `step`.
-struct AcceleratedLoop {
-  LocalId variable = kNone;
-  std::int64_t step = 0;
-  /// Counters: locals declared outside the loop that its body only steps (`x = x + e`, `x = x -
-  /// e`, e the same in every iteration) and that nothing but those steps reads. A class of
-  /// iterations sets them, lane by lane, to the value they reach before its last iteration.
-  std::vector<LocalId> counters;
-};
-
-/// One recorded comparison (id >= 0: its ExprId; lt / gt: the active lanes where a < b / a > b),
-/// or (id < 0) a class of iterations of loop -(id + 1): iterations active .. lt run as one.
-struct TraceEntry {
-  std::int64_t id = 0;
-  LaneMask active = 0;
-  LaneMask lt = 0;
-  LaneMask gt = 0;
-};
-bool operator==(const TraceEntry& a, const TraceEntry& b);
-
-/// What one block's replay recorded for the class engine.
-struct ClassTrace {
-  std::vector<TraceEntry> entries;
-  /// Per grid dimension: block indices where some lane's outcome of some comparison can change
-  /// (the first index of a new interval), unsorted, with repeats.
-  std::array<std::vector<std::uint64_t>, 3> breakpoints;
-  /// With warp classes: the warp indices where some lane's outcome can change, and for every
-  /// recorded comparison with a block coefficient, in order, the range of block indices its
-  /// active lanes' thresholds span (from the extremes of a - b; not clipped to the grid).
-  std::vector<std::uint64_t> warp_breakpoints;
-  struct BlockRange {
-    int dim;
-    __extension__ __int128 from, to;
-  };
-  std::vector<BlockRange> block_ranges;
-  /// Empties every record, keeping the vectors' storage.
-  void clear() {
-    entries.clear();
-    for (auto& b : breakpoints) b.clear();
-    warp_breakpoints.clear();
-    block_ranges.clear();
-  }
-};
-
-/// The class engine's record of one block's accelerated loops (WarpMachine::set_log): per loop,
-/// iterations 0 .. N cut into consecutive pieces in which every counted warp's per-iteration
-/// counts of the statements inside the loop stay the same (summed over the loop's instances).
-struct IterationPiece {
-  std::uint64_t first = 0, last = 0;
-  bool merged = false;                 // past kMaxIterationClasses pieces: totals only
-  std::vector<Counts64> counts;        // [LoopShape position]: one iteration's (merged: the total)
-  std::vector<WarpOutcome> outcomes;   // [warp * conditions + j]; empty when not kept or merged
-};
-struct LoopLog {
-  std::vector<IterationPiece> pieces;  // consecutive, from iteration 0
-  bool started = false;
-  bool by_value = true;                // every instance started with the same uniform value
-  std::uint64_t start = 0;             // the variable's bits at iteration 0
-};
-struct IterationLog {
-  std::vector<LoopLog> loops;          // [index into Program::loop_shapes]
-  std::vector<WarpOutcome> outcomes;   // [warp * stmts + StmtId] over the whole run, or empty
-};
-/// Merges neighbouring pieces that behave alike, and past kMaxIterationClasses pieces the last
-/// ones into one merged piece (its counts the totals).
-void compact(LoopLog& log);
-/// The outcome of one warp's evaluations summed in `c` (NotReached when none).
-WarpOutcome outcome_of(const Counts64& c);
-/// The outcome of two sets of evaluations together.
-WarpOutcome combine(WarpOutcome a, WarpOutcome b);
-
-/// A class of iterations that did not behave as its first iteration (the analysis was wrong):
-/// the class engine turns it into a refusal.
-class IterationClassMismatch : public std::logic_error {
- public:
-  using std::logic_error::logic_error;
+  bool recorded = false;          // a comparison the Recorder is told of (Recorder::comparison)
 };
 
 /// threadIdx of each lane of one warp, and whether a component is the same in all its lanes.
@@ -214,22 +125,6 @@ struct Program {
   std::uint64_t evaluation_cap = 0;     // a run stops past this many evaluations
   std::atomic<std::uint64_t>* shared_evaluations = nullptr;  // finished blocks' evaluations
   bool sampling = false;                // estimating: passing the cap means the block is too big
-  bool warp_classes = false;            // class engine: record warp breakpoints and block ranges
-  // The class engine's: [ExprId] / [StmtId]; empty in a plain replay (set by track()).
-  std::vector<std::optional<TrackedComparison>> tracked;
-  std::vector<std::optional<AcceleratedLoop>> accelerated;
-  void track(std::vector<std::optional<TrackedComparison>> comparisons,
-             std::vector<std::optional<AcceleratedLoop>> loops);
-  // Set by track(): per accelerated loop (in StmtId order), the statements inside it (condition,
-  // body and step, at any depth) and the positions of the conditions among them.
-  struct LoopShape {
-    StmtId loop = kNone;
-    std::vector<StmtId> statements;
-    std::vector<std::uint32_t> conditions;
-    bool outcomes = false;  // warps x conditions x kMaxIterationClasses within kMaxOutcomeCells
-  };
-  std::vector<LoopShape> loop_shapes;
-  std::vector<std::int32_t> loop_shape;  // [StmtId]: index into loop_shapes, or -1
 };
 
 class WarpMachine {
@@ -243,33 +138,51 @@ class WarpMachine {
   void run_warp(int warp, Tally& tally, bool counted);
   /// Ends the block: adds its barrier executions to `tally`.
   void end_block(Tally& tally);
-  /// Class engine: record tracked comparisons into `trace` and run accelerated loops as classes
-  /// of iterations (not with by_iteration); nullptr = a plain replay.
-  void set_trace(ClassTrace* trace) { trace_ = trace; }
-  /// Class engine, with a trace set: record the counted warps' iterations of accelerated loops
-  /// into `log` (sized by the caller: one LoopLog per Program::loop_shapes), and their outcomes
-  /// over the whole run into log->outcomes when it is sized; nullptr = none.
-  void set_log(IterationLog* log) { log_ = log; }
-  /// Class engine, with a log: the warps run next stand for `copies` warps each (a class of warps
-  /// of the block, the run one first): their counts go into the log `copies` times and their
-  /// outcomes into the rows of all of them.
-  void set_log_copies(std::uint32_t copies) { log_copies_ = copies; }
+  /// The recorder told of this machine's runs (sim/ir_recorder.hpp); nullptr = none (a plain replay).
+  void set_recorder(Recorder* recorder) { recorder_ = recorder; }
 
   // For tests: evaluate an expression in warp 0 of block (0, 0, 0) with the given lane values of
   // locals (lanes beyond the warp's existing ones are ignored). Throws InvalidInput on UB.
   void set_local(LocalId local, const std::uint64_t* lanes, LaneMask defined);
   void evaluate(ExprId expr, LaneMask active, std::uint64_t* out);
 
- private:
-  struct Val {
-    const std::uint64_t* lanes;  // nullptr when uniform
-    std::uint64_t value;         // when uniform
-  };
+  // ---- For a Recorder: the state of the warp being run, read and changed between statements.
+  using Val = Operand;
   struct LocalState {
     bool uniform = true;
     std::uint64_t value = 0;
     LaneMask defined = 0;
   };
+  const Program& program() const { return p_; }
+  const Kernel& kernel() const { return k_; }
+  int warp() const { return warp_; }
+  const std::array<std::uint64_t, 3>& block_index() const { return block_index_; }
+  int lanes() const { return lanes_; }
+  LaneMask alive() const { return alive_; }  // lanes that have not returned from the kernel
+  bool counted() const { return counted_; }  // the current warp's counts are kept
+  bool by_iteration() const { return by_iteration_; }
+  /// The current warp's counts, [StmtId] (the counted tally's, or a sink).
+  Counts64* counts() { return counts_; }
+  /// Evaluations this machine made, and those of iterations a recorder stood for without running
+  /// them in the current warp (added to the tally's evaluations with it).
+  std::uint64_t evaluations() const { return evaluations_; }
+  std::uint64_t& skipped_evaluations() { return skipped_evaluations_; }
+  LocalState& local(LocalId local) { return locals_[static_cast<std::size_t>(local)]; }
+  std::uint64_t* local_lanes(LocalId local) { return local_lanes_.data() + std::size_t(local) * kMaxLanes; }
+  const std::uint64_t* local_lanes(LocalId local) const {
+    return local_lanes_.data() + std::size_t(local) * kMaxLanes;
+  }
+  void write(LocalId local, Val value, LaneMask mask);
+  /// The current warp's barrier arrivals: [barrier] by the whole warp, [barrier * kMaxLanes +
+  /// lane] by single lanes.
+  std::vector<std::uint64_t>& full_arrivals() { return full_arrivals_; }
+  std::vector<std::uint64_t>& lane_arrivals() { return lane_arrivals_; }
+  void set_loop_iteration(StmtId loop, std::uint64_t k) { loop_iteration_[static_cast<std::size_t>(loop)] = k; }
+  /// One iteration of a loop: the condition (before the body, or after it for do), the body, the
+  /// step. Returns the lanes that go on to the next iteration; lanes that leave join `exits`.
+  LaneMask iteration(StmtId id, const Stmt& s, std::size_t frame, LaneMask in, LaneMask& exits);
+
+ private:
   enum class FrameKind : std::uint8_t { Loop, Switch, Call };
   struct Frame {
     FrameKind kind;
@@ -283,23 +196,10 @@ class WarpMachine {
   void start_warp(int warp);
   LaneMask exec(StmtId id, LaneMask active);
   LaneMask exec_loop(StmtId id, const Stmt& s, LaneMask active);
-  LaneMask iteration(StmtId id, const Stmt& s, std::size_t frame, LaneMask in, LaneMask& exits);
-  LaneMask iteration_class(StmtId id, const Stmt& s, std::size_t frame, LaneMask in,
-                           LaneMask& exits, std::uint64_t& k);
-  void record(ExprId id, LaneMask active, Val a, Val b);
-  bool d_fits_64(const CompiledExpr& e, const Val& a, const Val& b,
-                 std::array<std::int64_t, kMaxLanes>& d) const;
-  // Adds (after - before) x times to the counts of `statements` (before / after: theirs by
-  // position, then the warp's evaluations).
-  void scale_iteration(const std::vector<StmtId>& statements, const std::vector<Counts64>& before,
-                       const std::vector<Counts64>& after, std::uint64_t times);
-  void log_start(int shape, LaneMask in);
-  void log_segment(int shape, std::uint64_t first, std::uint64_t last, std::size_t slot,
-                   std::size_t class_depth);
-  void log_add(int shape, std::uint64_t first, std::uint64_t last, const std::vector<Counts64>& each,
-               const std::vector<WarpOutcome>& outcomes, std::uint64_t times);
   LaneMask exec_switch(StmtId id, const Stmt& s, LaneMask active);
   Val eval(ExprId id, LaneMask active);
+  Val eval_unary(ExprId id, const CompiledExpr& e, LaneMask active);
+  Val eval_select(ExprId id, const CompiledExpr& e, LaneMask active);
   // eval() with the leaves (constants, parameters, builtins, locals) inlined: most operands are
   // leaves, and a call per leaf was a third of the replay's time.
   inline Val operand(ExprId id, LaneMask active);
@@ -307,8 +207,6 @@ class WarpMachine {
   LaneMask eval_mask(ExprId id, LaneMask active);
   inline LaneMask compare_mask(const CompiledExpr& e, LaneMask active);
   inline LaneMask condition(ExprId id, LaneMask active);  // eval_mask, comparisons inline
-  void write(LocalId local, Val value, LaneMask mask);
-  std::uint64_t* local_lanes(LocalId local) { return local_lanes_.data() + std::size_t(local) * kMaxLanes; }
   std::uint64_t* scratch(ExprId id) { return scratch_.data() + std::size_t(id) * kMaxLanes; }
   void count(StmtId id, LaneMask active);
   void observe(StmtId id, LaneMask active, LaneMask taken);
@@ -341,50 +239,8 @@ class WarpMachine {
 
   const Program& p_;
   const Kernel& k_;
-  ClassTrace* trace_ = nullptr;
-  IterationLog* log_ = nullptr;
-  std::uint32_t log_copies_ = 1;
-  bool counted_ = false;                         // the current warp's counts are kept
-  std::size_t log_depth_ = 0;                    // logged loops being run
-  std::vector<std::vector<Counts64>> log_before_;  // [log_depth_]: counts before a segment
-  std::vector<Counts64> warp_start_;             // counts when the warp began (log_->outcomes)
-  std::vector<Counts64> segment_;                // one iteration's counts (log_segment)
-  std::vector<WarpOutcome> segment_outcomes_;
-  // Segments logged inside iterations of enclosing logged loops, while one runs: an iteration
-  // that turns out to stand for a class adds its nested segments again for the iterations not run.
-  struct LogEntry {
-    int shape;
-    std::uint64_t first, last;
-    std::vector<Counts64> counts;
-    std::vector<WarpOutcome> outcomes;
-    std::uint64_t times;
-  };
-  std::vector<LogEntry> journal_;
-  std::size_t journal_used_ = 0;  // entries of journal_ in use
-  void journal(int shape, std::uint64_t first, std::uint64_t last, const std::vector<Counts64>& each,
-               const std::vector<WarpOutcome>& outcomes, std::uint64_t times);
-  std::vector<std::size_t> journal_mark_;  // [class depth]: journal_used_ after a class's first iteration
-  // Accelerated loops being run: the loop, its iteration, the first breakpoint found (in iterations).
-  struct ClassFrame {
-    StmtId loop;
-    std::uint64_t k;
-    std::uint64_t next;
-  };
-  std::vector<ClassFrame> class_frames_;
-  // [depth * 2 + 0/1]: before / after iteration k, the counts of the statements inside the loop
-  // (Program::LoopShape::statements, by position), then the warp's evaluations.
-  std::vector<std::vector<Counts64>> snapshots_;
-  std::vector<std::vector<std::uint64_t>> arrival_snapshots_;
-  // [depth * 2 + 0/1]: the accelerated loop's counters (lane values, defined lanes) before / after
-  // iteration k.
-  struct CounterSnapshot {
-    std::vector<std::array<std::uint64_t, kMaxLanes>> values;
-    std::vector<LaneMask> defined;
-  };
-  std::vector<CounterSnapshot> counter_snapshots_;
-  CounterSnapshot counter_after_;
-  std::vector<std::vector<std::array<std::uint64_t, kMaxLanes>>> counter_entering_;  // [depth]
-  void capture_counters(const AcceleratedLoop& acc, CounterSnapshot& into);
+  Recorder* recorder_ = nullptr;
+  bool counted_ = false;                   // the current warp's counts are kept
   std::uint64_t skipped_evaluations_ = 0;  // this warp's evaluations of iterations not run
   std::array<std::uint64_t, 3> block_index_{};
   std::array<std::uint64_t, kBuiltinCount> builtins_{};  // uniform builtins of this block

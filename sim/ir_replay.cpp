@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <array>
-#include <exception>
-#include <thread>
 
 #include "sim/errors.hpp"
 #include "sim/ir_engine.hpp"
 #include "sim/ir_ops.hpp"
+#include "sim/parallel.hpp"
 
 namespace warpdiv::sim::ir {
 
@@ -239,19 +238,17 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
       to_u64_saturated(estimated ? checked_mul(options.max_evaluations, 2) : options.max_evaluations);
 
   const auto total = static_cast<std::uint64_t>(blocks);
-  unsigned workers = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
-  workers = std::max(1u, workers);
-  if (total < workers) workers = static_cast<unsigned>(total);
+  const unsigned workers = parallel_workers(total, options.threads);
   // Blocks are handed out in chunks from one counter, so uneven blocks balance out.
   const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min<std::uint64_t>(64, total / (workers * 16ull) + 1));
   std::atomic<std::uint64_t> next{0};
-  std::atomic<bool> failed{false};
+  std::atomic<bool> failed{false};  // a worker's error stops the others at their next chunk
   std::vector<Tally> tallies(workers, make_tally(kernel));
-  std::vector<std::exception_ptr> errors(workers);
-  const auto work = [&](unsigned i) {
+  // One item per worker, each with a machine of its own, taking chunks until none is left.
+  parallel_for(workers, workers, [&](std::size_t item, unsigned) {
     try {
       WarpMachine machine(program);
-      Tally& tally = tallies[i];
+      Tally& tally = tallies[item];
       for (;;) {
         const std::uint64_t first = next.fetch_add(chunk);
         if (first >= total || failed.load(std::memory_order_relaxed)) return;
@@ -266,17 +263,10 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
           throw Interrupted("replay interrupted");
       }
     } catch (...) {
-      errors[i] = std::current_exception();
       failed = true;
+      throw;
     }
-  };
-  std::vector<std::thread> threads;
-  threads.reserve(workers - 1);
-  for (unsigned i = 1; i < workers; ++i) threads.emplace_back(work, i);
-  work(0);
-  for (std::thread& t : threads) t.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
+  });
   return to_result(kernel, tallies);
 }
 

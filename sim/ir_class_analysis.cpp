@@ -1,0 +1,511 @@
+// The class engine's static analysis: the affine form of every value of the kernel in the block
+// indices, the warp index and the candidate loops' variables (sim/ir_class_detail.hpp).
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "sim/ir_class_detail.hpp"
+#include "sim/ir_ops.hpp"
+
+namespace warpdiv::sim::ir::detail {
+
+Wide type_min(ScalarType t) {
+  switch (t) {
+    case ScalarType::Bool: case ScalarType::U8: case ScalarType::U16: case ScalarType::U32:
+    case ScalarType::U64: return 0;
+    case ScalarType::I8: return -128;
+    case ScalarType::I16: return -32768;
+    case ScalarType::I32: return -Wide{2147483648LL};
+    case ScalarType::I64: return -(Wide{1} << 63);
+  }
+  return 0;
+}
+Wide type_max(ScalarType t) {
+  switch (t) {
+    case ScalarType::Bool: return 1;
+    case ScalarType::U8: return 255;
+    case ScalarType::U16: return 65535;
+    case ScalarType::U32: return Wide{4294967295ULL};
+    case ScalarType::U64: return (Wide{1} << 64) - 1;
+    case ScalarType::I8: return 127;
+    case ScalarType::I16: return 32767;
+    case ScalarType::I32: return 2147483647;
+    case ScalarType::I64: return (Wide{1} << 63) - 1;
+  }
+  return 0;
+}
+Wide math_value(ScalarType t, std::uint64_t bits) {
+  return is_signed(t) ? Wide{static_cast<std::int64_t>(bits)} : Wide{bits};
+}
+
+std::string dim_name(int d) { return std::string("blockIdx.") + "xyz"[d]; }
+
+class Analyser::State {
+ public:
+  State(const Kernel& k, const Launch& l, std::vector<StmtId> loops, std::array<std::int64_t, 3> warp_steps)
+      : k_(k), l_(l), loops_(std::move(loops)), symbols_(kLoopSymbols + loops_.size()),
+        warp_steps_(warp_steps) {
+    origins_ = opaque_origins(k);
+    loop_symbol_.assign(k.stmts.size(), -1);
+    for (std::size_t i = 0; i < loops_.size(); ++i)
+      loop_symbol_[loops_[i]] = static_cast<int>(kLoopSymbols + i);
+    variable_symbol_.assign(k.locals.size(), -1);
+    for (std::size_t i = 0; i < loops_.size(); ++i)
+      variable_symbol_[k.stmts[k.stmts[loops_[i]].step].local] = static_cast<int>(kLoopSymbols + i);
+    forms_.resize(k.exprs.size());
+    context_.resize(k.exprs.size());
+  }
+
+  // Forms of every local (fixed point) and then of every evaluated expression.
+  void run() {
+    locals_.assign(k_.locals.size(), Form{});
+    for (Form& f : locals_) f.coefficient.assign(symbols_, 0);
+    for (int round = 0; round < 40; ++round) {
+      changed_.assign(k_.locals.size(), false);
+      walk(k_.root, {}, false);
+      if (std::none_of(changed_.begin(), changed_.end(), [](bool c) { return c; })) break;
+      if (round >= 6) {
+        for (std::size_t i = 0; i < locals_.size(); ++i)
+          if (changed_[i]) widen(locals_[i], k_.locals[i].type);
+      }
+    }
+    evaluated_.assign(k_.exprs.size(), false);
+    walk(k_.root, {}, true);
+  }
+
+  const Form& form(ExprId id) const { return forms_[id]; }
+  bool evaluated(ExprId id) const { return evaluated_[id]; }
+  const std::vector<StmtId>& loops() const { return loops_; }
+  int symbols() const { return static_cast<int>(symbols_); }
+  // The innermost candidate loop (or kNone) whose body, condition or step holds the expression.
+  StmtId context(ExprId id) const { return context_[id]; }
+  std::vector<StmtId> enclosing(ExprId id) const { return enclosing_.count(id) ? enclosing_.at(id) : std::vector<StmtId>{}; }
+
+ private:
+  using Refinements = std::map<LocalId, std::pair<Wide, Wide>>;
+
+  Form constant(Wide v) const {
+    Form f;
+    f.coefficient.assign(symbols_, 0);
+    f.low = f.high = v;
+    return f;
+  }
+  Form range(Wide low, Wide high) const {
+    Form f = constant(low);
+    f.high = high;
+    return f;
+  }
+  // Drops the affine view: symbols with a coefficient become wild; the value is its type's.
+  void collapse(Form& f, ScalarType t, ExprId origin) const {
+    for (std::size_t s = 0; s < symbols_; ++s)
+      if (f.coefficient[s] != 0) {
+        f.wild |= std::uint64_t{1} << s;
+        f.coefficient[s] = 0;
+        if (f.wild_origin == kNone) f.wild_origin = origin;
+      }
+    if (!f.exact || f.low < type_min(t) || f.high > type_max(t)) {
+      f.low = type_min(t);
+      f.high = type_max(t);
+    }
+    f.exact = true;
+  }
+  void widen(Form& f, ScalarType t) const {
+    if (!f.exact) collapse(f, t, kNone);
+    f.low = type_min(t);
+    f.high = type_max(t);
+  }
+  static void join(Form& into, const Form& f, std::size_t symbols, int ignore) {
+    if (!into.assigned) {
+      into = f;
+      into.assigned = true;
+      if (ignore >= 0) into.coefficient[static_cast<std::size_t>(ignore)] = 0;
+      return;
+    }
+    for (std::size_t s = 0; s < symbols; ++s) {
+      if (static_cast<int>(s) == ignore) continue;
+      if (into.coefficient[s] != f.coefficient[s]) {
+        into.wild |= std::uint64_t{1} << s;
+        into.coefficient[s] = 0;
+      }
+    }
+    into.wild |= f.wild;
+    if (into.wild_origin == kNone) into.wild_origin = f.wild_origin;
+    into.low = std::min(into.low, f.low);
+    into.high = std::max(into.high, f.high);
+    into.exact = into.exact && f.exact;
+  }
+  static bool same(const Form& a, const Form& b) {
+    return a.coefficient == b.coefficient && a.wild == b.wild && a.low == b.low &&
+           a.high == b.high && a.exact == b.exact && a.assigned == b.assigned;
+  }
+
+  void assign(LocalId local, const Form& value) {
+    Form next = locals_[local];
+    join(next, value, symbols_, variable_symbol_[local]);
+    if (next.high - next.low > kHuge || next.low < -kHuge || next.high > kHuge)
+      widen(next, k_.locals[local].type);
+    if (!same(next, locals_[local])) {
+      locals_[local] = next;
+      changed_[local] = true;
+    }
+  }
+
+  // Walks statements: values of assignments into locals, and (final) the forms of expressions.
+  void walk(StmtId id, const Refinements& refine, bool final) {
+    if (id == kNone) return;
+    const Stmt& s = k_.stmts[id];
+    switch (s.kind) {
+      case StmtKind::Block:
+      case StmtKind::Switch:
+        if (s.kind == StmtKind::Switch) eval(s.value, refine, final);
+        for (StmtId c : s.children) walk(c, refine, final);
+        break;
+      case StmtKind::Declare:
+      case StmtKind::Assign:
+        if (s.value != kNone && origins_[s.value] == kNone) assign(s.local, eval(s.value, refine, final));
+        break;
+      case StmtKind::Return:
+        if (s.value != kNone && origins_[s.value] == kNone && !calls_.empty() && calls_.back() != kNone)
+          assign(calls_.back(), eval(s.value, refine, final));
+        break;
+      case StmtKind::If:  // an else-if chain link by link, without recursion
+        for (StmtId at = id; at != kNone;) {
+          const Stmt& link = k_.stmts[at];
+          if (link.kind != StmtKind::If) {
+            walk(at, refine, final);
+            break;
+          }
+          eval(link.value, refine, final);
+          walk(link.then_stmt, refine, final);
+          at = link.else_stmt;
+        }
+        break;
+      case StmtKind::InlinedCall:
+        calls_.push_back(s.local);
+        walk(s.body, refine, final);
+        calls_.pop_back();
+        break;
+      case StmtKind::Loop: {
+        walk(s.init, refine, final);
+        if (loop_symbol_[id] >= 0) open_.push_back(id);
+        if (s.value != kNone) eval(s.value, refine, final);
+        const Refinements inner = refined(s, refine);
+        walk(s.body, inner, final);
+        walk(s.step, inner, final);
+        if (loop_symbol_[id] >= 0) open_.pop_back();
+        break;
+      }
+      default: break;
+    }
+  }
+
+  // Inside a loop `for (...; v < E; step)` whose body does not assign v, v < E holds in the body
+  // and the step.
+  Refinements refined(const Stmt& loop, const Refinements& outer) {
+    Refinements r = outer;
+    if (loop.value == kNone || loop.loop_kind == LoopKind::Do) return r;
+    const Expr& c = k_.exprs[loop.value];
+    if (c.kind != ExprKind::Binary || !is_comparison(c.binary_op)) return r;
+    for (int side = 0; side < 2; ++side) {
+      const Expr& v = k_.exprs[c.operands[side]];
+      if (v.kind != ExprKind::Local || assigns(loop.body, v.index)) continue;
+      const Form& bound = eval(c.operands[1 - side], outer, false);
+      if (!bound.exact) continue;
+      BinaryOp op = c.binary_op;
+      if (side == 1) {  // E op v  ->  v op' E
+        op = op == BinaryOp::Lt ? BinaryOp::Gt : op == BinaryOp::Gt ? BinaryOp::Lt
+           : op == BinaryOp::Le ? BinaryOp::Ge : op == BinaryOp::Ge ? BinaryOp::Le : op;
+      }
+      Wide low = -kHuge, high = kHuge;
+      if (op == BinaryOp::Lt) high = bound.high - 1;
+      else if (op == BinaryOp::Le) high = bound.high;
+      else if (op == BinaryOp::Gt) low = bound.low + 1;
+      else if (op == BinaryOp::Ge) low = bound.low;
+      else continue;
+      auto it = r.find(v.index);
+      if (it != r.end()) {
+        low = std::max(low, it->second.first);
+        high = std::min(high, it->second.second);
+      }
+      r[v.index] = {low, high};
+    }
+    return r;
+  }
+
+  bool assigns(StmtId id, LocalId local) const {
+    if (id == kNone) return false;
+    const Stmt& s = k_.stmts[id];
+    if ((s.kind == StmtKind::Assign || s.kind == StmtKind::Declare) && s.local == local) return true;
+    if (s.kind == StmtKind::InlinedCall && s.local == local) return true;
+    for (StmtId c : s.children) if (assigns(c, local)) return true;
+    return assigns(s.then_stmt, local) || assigns(s.else_stmt, local) || assigns(s.init, local) ||
+           assigns(s.body, local) || assigns(s.step, local);
+  }
+
+  const Form& eval(ExprId id, const Refinements& refine, bool final) {
+    Form f = compute(id, refine, final);
+    if (final) {
+      evaluated_[id] = true;
+      context_[id] = open_.empty() ? kNone : open_.back();
+      enclosing_[id] = open_;
+    }
+    forms_[id] = std::move(f);
+    return forms_[id];
+  }
+
+  Form compute(ExprId id, const Refinements& refine, bool final) {
+    const Expr& e = k_.exprs[id];
+    switch (e.kind) {
+      case ExprKind::Constant: return constant(math_value(e.type, e.constant));
+      case ExprKind::Param: return constant(math_value(e.type, l_.arguments[e.index].bits));
+      case ExprKind::Builtin: {
+        const int b = static_cast<int>(e.builtin);
+        const std::uint32_t block[3] = {l_.block.x, l_.block.y, l_.block.z};
+        const std::uint32_t grid[3] = {l_.grid.x, l_.grid.y, l_.grid.z};
+        if (b <= static_cast<int>(Builtin::ThreadIdxZ)) {
+          Form f = range(0, block[b] - 1);
+          f.coefficient[kWarpSymbol] = warp_steps_[static_cast<std::size_t>(b)];
+          return f;
+        }
+        if (b <= static_cast<int>(Builtin::BlockIdxZ)) {
+          const int d = b - static_cast<int>(Builtin::BlockIdxX);
+          Form f = range(0, grid[d] - 1);
+          f.coefficient[static_cast<std::size_t>(d)] = 1;
+          return f;
+        }
+        if (b <= static_cast<int>(Builtin::BlockDimZ)) return constant(block[b - static_cast<int>(Builtin::BlockDimX)]);
+        if (b <= static_cast<int>(Builtin::GridDimZ)) return constant(grid[b - static_cast<int>(Builtin::GridDimX)]);
+        return constant(l_.warp_size);
+      }
+      case ExprKind::Local: {
+        Form f = locals_[e.index];
+        if (!f.assigned) f = range(type_min(e.type), type_max(e.type));  // never assigned: UB on read
+        f.assigned = false;
+        const auto it = refine.find(e.index);
+        if (it != refine.end() && f.exact) {
+          f.low = std::max(f.low, it->second.first);
+          f.high = std::min(f.high, it->second.second);
+          if (f.low > f.high) f.high = f.low;  // unreachable; keep a valid range
+        }
+        const int s = variable_symbol_[e.index];
+        if (s >= 0) f.coefficient[static_cast<std::size_t>(s)] = 1;
+        return f;
+      }
+      case ExprKind::Opaque: {
+        Form f = range(type_min(e.type), type_max(e.type));
+        f.wild = ~std::uint64_t{0};
+        f.wild_origin = id;
+        return f;
+      }
+      case ExprKind::Cast: return cast(id, e, eval(e.operands[0], refine, final));
+      case ExprKind::Unary: {
+        Form a = eval(e.operands[0], refine, final);
+        if (e.unary_op == UnaryOp::LogicalNot) return boolean(a, id);
+        if (e.unary_op == UnaryOp::BitNot) {
+          collapse(a, e.type, id);
+          a.low = type_min(e.type);
+          a.high = type_max(e.type);
+          return a;
+        }
+        for (Wide& c : a.coefficient) c = -c;
+        const Wide low = -a.high, high = -a.low;
+        a.low = low;
+        a.high = high;
+        return arithmetic(id, e.type, a);
+      }
+      case ExprKind::Binary: {
+        Form a = eval(e.operands[0], refine, final);
+        Form b = eval(e.operands[1], refine, final);
+        return binary(id, e, std::move(a), std::move(b));
+      }
+      case ExprKind::Logical: {
+        Form a = eval(e.operands[0], refine, final);
+        const Form& b = eval(e.operands[1], refine, final);
+        a.wild |= b.wild;
+        if (a.wild_origin == kNone) a.wild_origin = b.wild_origin;
+        return boolean(a, id);
+      }
+      case ExprKind::Select: {
+        const Form c = eval(e.operands[0], refine, final);
+        Form x = eval(e.operands[1], refine, final);
+        const Form& y = eval(e.operands[2], refine, final);
+        x.assigned = true;
+        join(x, y, symbols_, -1);
+        x.assigned = false;
+        x.wild |= c.wild;
+        if (x.wild_origin == kNone) x.wild_origin = c.wild_origin;
+        return x;
+      }
+    }
+    return range(type_min(e.type), type_max(e.type));
+  }
+
+  // A truth value: the same within a class unless its operand is not affine, or (a conversion
+  // of a number to bool) depends on a symbol at all.
+  Form boolean(const Form& a, ExprId id) const {
+    Form f = range(0, 1);
+    f.wild = a.wild;
+    f.wild_origin = a.wild_origin;
+    for (std::size_t s = 0; s < symbols_; ++s)
+      if (a.coefficient[s] != 0) {
+        f.wild |= std::uint64_t{1} << s;
+        if (f.wild_origin == kNone) f.wild_origin = id;
+      }
+    return f;
+  }
+
+  // The result of + - * or unary - of type t: signed results are M itself (an overflow is
+  // undefined behaviour, which the replay reports where it happens); unsigned ones wrap.
+  Form arithmetic(ExprId id, ScalarType t, Form f) const {
+    if (f.low < -kHuge || f.high > kHuge) {
+      collapse(f, t, id);
+      return f;
+    }
+    if (is_signed(t)) {
+      f.low = std::max(f.low, type_min(t));
+      f.high = std::min(f.high, type_max(t));
+      if (f.low > f.high) f.high = f.low;
+    } else if (f.low < 0 || f.high > type_max(t)) {
+      f.exact = false;
+    }
+    return f;
+  }
+
+  Form cast(ExprId id, const Expr& e, Form a) const {
+    const ScalarType from = k_.exprs[e.operands[0]].type, to = e.type;
+    if (to == ScalarType::Bool) return boolean(a, id);
+    if (from == ScalarType::Bool) return a;
+    if (!a.exact && bit_width(to) > bit_width(from)) {
+      collapse(a, from, id);
+      a.low = type_min(to);
+      a.high = type_max(to);
+      return a;
+    }
+    a.exact = a.low >= type_min(to) && a.high <= type_max(to);
+    return a;
+  }
+
+  static bool is_constant(const Form& f) {
+    return f.exact && f.wild == 0 && f.low == f.high &&
+           std::all_of(f.coefficient.begin(), f.coefficient.end(), [](Wide c) { return c == 0; });
+  }
+
+  Form binary(ExprId id, const Expr& e, Form a, Form b) const {
+    const ScalarType t = k_.exprs[e.operands[0]].type;
+    const BinaryOp op = e.binary_op;
+    if (op == BinaryOp::Add || op == BinaryOp::Sub) {
+      if (is_signed(t)) { collapse_inexact(a, t, id); collapse_inexact(b, t, id); }
+      Form f = a;
+      for (std::size_t s = 0; s < symbols_; ++s)
+        f.coefficient[s] = op == BinaryOp::Add ? a.coefficient[s] + b.coefficient[s]
+                                               : a.coefficient[s] - b.coefficient[s];
+      f.wild = a.wild | b.wild;
+      if (f.wild_origin == kNone) f.wild_origin = b.wild_origin;
+      f.low = op == BinaryOp::Add ? a.low + b.low : a.low - b.high;
+      f.high = op == BinaryOp::Add ? a.high + b.high : a.high - b.low;
+      f.exact = a.exact && b.exact;
+      return arithmetic(id, t, f);
+    }
+    if (op == BinaryOp::Mul) {
+      if (is_signed(t)) { collapse_inexact(a, t, id); collapse_inexact(b, t, id); }
+      if (!is_constant(a) && is_constant(b)) std::swap(a, b);
+      Form f = b;
+      f.exact = a.exact && b.exact;
+      if (is_constant(a)) {
+        const Wide k = a.low;
+        for (Wide& c : f.coefficient) c *= k;
+        f.low = std::min(b.low * k, b.high * k);
+        f.high = std::max(b.low * k, b.high * k);
+      } else {
+        for (Form* g : {&a, &b})
+          for (std::size_t s = 0; s < symbols_; ++s)
+            if (g->coefficient[s] != 0) {
+              f.wild |= std::uint64_t{1} << s;
+              if (f.wild_origin == kNone) f.wild_origin = id;
+            }
+        for (Wide& c : f.coefficient) c = 0;
+        f.wild |= a.wild;
+        if (f.wild_origin == kNone) f.wild_origin = a.wild_origin;
+        if (a.low < -kHuge / 2 || a.high > kHuge / 2 || b.low < -kHuge / 2 || b.high > kHuge / 2) {
+          f.low = -kHuge * 2;
+          f.high = kHuge * 2;
+        } else {
+          const Wide p[4] = {a.low * b.low, a.low * b.high, a.high * b.low, a.high * b.high};
+          f.low = *std::min_element(p, p + 4);
+          f.high = *std::max_element(p, p + 4);
+        }
+      }
+      return arithmetic(id, t, f);
+    }
+    if (is_comparison(op)) {
+      collapse_inexact(a, t, id);
+      collapse_inexact(b, t, id);
+      Form f = range(0, 1);
+      f.wild = a.wild | b.wild;
+      f.wild_origin = a.wild_origin != kNone ? a.wild_origin : b.wild_origin;
+      return f;
+    }
+    // / % << >> & | ^: not affine in a symbol; ranges where they are easy.
+    const bool both_constant = is_constant(a) && is_constant(b);
+    Wide low = type_min(t), high = type_max(t);
+    if (both_constant) {
+      bool fault = false;
+      const auto bits = [](Wide v) { return static_cast<std::uint64_t>(v); };
+      const std::uint64_t r = ops::binary_fn(op, t)(normalise(t, bits(a.low)), normalise(t, bits(b.low)), fault);
+      if (!fault) low = high = math_value(t, r);
+    } else if (is_constant(b) && b.low > 0 && a.exact) {
+      if (op == BinaryOp::Div) { low = a.low / b.low; high = a.high / b.low; }
+      if (op == BinaryOp::Rem) {
+        low = a.low >= 0 ? 0 : -(b.low - 1);
+        high = a.high <= 0 ? 0 : std::min(a.high, b.low - 1);
+      }
+      if (op == BinaryOp::Shr && a.low >= 0 && b.low < bit_width(t)) {
+        low = a.low >> static_cast<int>(b.low);
+        high = a.high >> static_cast<int>(b.low);
+      }
+      if (op == BinaryOp::BitAnd && a.low >= 0) { low = 0; high = std::min(a.high, b.low); }
+    }
+    collapse(a, t, id);
+    collapse(b, t, id);
+    Form f = range(low, high);
+    f.wild = a.wild | b.wild;
+    f.wild_origin = a.wild_origin != kNone ? a.wild_origin : b.wild_origin;
+    return f;
+  }
+
+  void collapse_inexact(Form& f, ScalarType t, ExprId origin) const {
+    if (!f.exact) collapse(f, t, origin);
+  }
+
+  const Kernel& k_;
+  const Launch& l_;
+  std::vector<StmtId> loops_;
+  std::size_t symbols_;
+  std::array<std::int64_t, 3> warp_steps_;  // d threadIdx.{x, y, z} / d warp (0: none)
+  std::vector<ExprId> origins_;
+  std::vector<int> loop_symbol_;      // [StmtId]
+  std::vector<int> variable_symbol_;  // [LocalId]
+  std::vector<Form> locals_;
+  std::vector<bool> changed_;
+  std::vector<Form> forms_;
+  std::vector<bool> evaluated_;
+  std::vector<StmtId> context_;
+  std::map<ExprId, std::vector<StmtId>> enclosing_;
+  std::vector<LocalId> calls_;
+  std::vector<StmtId> open_;
+};
+
+Analyser::Analyser(const Kernel& k, const Launch& l, std::vector<StmtId> loops,
+                   std::array<std::int64_t, 3> warp_steps)
+    : s_(std::make_unique<State>(k, l, std::move(loops), warp_steps)) {}
+Analyser::~Analyser() = default;
+void Analyser::run() { s_->run(); }
+const Form& Analyser::form(ExprId id) const { return s_->form(id); }
+bool Analyser::evaluated(ExprId id) const { return s_->evaluated(id); }
+const std::vector<StmtId>& Analyser::loops() const { return s_->loops(); }
+int Analyser::symbols() const { return s_->symbols(); }
+StmtId Analyser::context(ExprId id) const { return s_->context(id); }
+std::vector<StmtId> Analyser::enclosing(ExprId id) const { return s_->enclosing(id); }
+
+}  // namespace warpdiv::sim::ir::detail

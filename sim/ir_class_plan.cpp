@@ -1,0 +1,418 @@
+// The class engine's plan (plan_classes): which loops run as classes of iterations, which
+// comparisons are tracked and with what coefficients, or why the kernel is refused.
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "sim/ir_class_detail.hpp"
+#include "sim/ir_ops.hpp"
+
+namespace warpdiv::sim::ir {
+
+namespace {
+
+using detail::AcceleratedLoop;
+using detail::Analyser;
+using detail::Form;
+using detail::TrackedComparison;
+using detail::Wide;
+using detail::kBlockSymbols;
+using detail::kLoopSymbols;
+using detail::kMaxSymbols;
+using detail::kWarpSymbol;
+using detail::dim_name;
+
+// ---------------------------------------------------------------------------------------------
+// Loops that may run as classes of iterations: structure only (forms decide the rest).
+
+void collect(const Kernel& k, StmtId id, std::vector<StmtId>& out) {
+  if (id == kNone) return;
+  out.push_back(id);
+  const Stmt& s = k.stmts[id];
+  for (StmtId c : s.children) collect(k, c, out);
+  for (StmtId c : {s.then_stmt, s.else_stmt, s.init, s.body, s.step}) collect(k, c, out);
+}
+
+// Breaks that leave `loop` itself, and returns that leave the kernel, inside its body.
+bool leaves(const Kernel& k, StmtId id, int loops_deep, int calls_deep) {
+  if (id == kNone) return false;
+  const Stmt& s = k.stmts[id];
+  if (s.kind == StmtKind::Break && loops_deep == 0) return true;
+  if (s.kind == StmtKind::Return && calls_deep == 0) return true;
+  const int inner_loops = loops_deep + (s.kind == StmtKind::Loop || s.kind == StmtKind::Switch ? 1 : 0);
+  const int inner_calls = calls_deep + (s.kind == StmtKind::InlinedCall ? 1 : 0);
+  for (StmtId c : s.children) if (leaves(k, c, inner_loops, inner_calls)) return true;
+  for (StmtId c : {s.then_stmt, s.else_stmt, s.body, s.step})
+    if (leaves(k, c, inner_loops, inner_calls)) return true;
+  return leaves(k, s.init, loops_deep, calls_deep);
+}
+
+// Where each expression is used: the expression it is an operand of, or the statement whose
+// value it is.
+struct Uses {
+  std::vector<ExprId> parent;     // [ExprId]
+  std::vector<StmtId> statement;  // [ExprId]
+};
+Uses uses_of(const Kernel& k) {
+  Uses u;
+  u.parent.assign(k.exprs.size(), kNone);
+  u.statement.assign(k.exprs.size(), kNone);
+  for (std::size_t i = 0; i < k.exprs.size(); ++i)
+    for (ExprId o : k.exprs[i].operands)
+      if (o != kNone) u.parent[static_cast<std::size_t>(o)] = static_cast<ExprId>(i);
+  for (std::size_t i = 0; i < k.stmts.size(); ++i)
+    if (k.stmts[i].value != kNone) u.statement[static_cast<std::size_t>(k.stmts[i].value)] = static_cast<StmtId>(i);
+  return u;
+}
+
+bool reads(const Kernel& k, ExprId id, LocalId local) {
+  if (id == kNone) return false;
+  const Expr& e = k.exprs[static_cast<std::size_t>(id)];
+  if (e.kind == ExprKind::Local && e.index == local) return true;
+  for (ExprId o : e.operands)
+    if (reads(k, o, local)) return true;
+  return false;
+}
+
+// The step `x = x + e` / `x = x - e` (e not reading x) that statement `t` is, or kNone (e's id).
+ExprId counter_step(const Kernel& k, const Stmt& t) {
+  if (t.kind != StmtKind::Assign || t.value == kNone) return kNone;
+  const Expr& b = k.exprs[static_cast<std::size_t>(t.value)];
+  if (b.kind != ExprKind::Binary || (b.binary_op != BinaryOp::Add && b.binary_op != BinaryOp::Sub) ||
+      b.type != k.locals[static_cast<std::size_t>(t.local)].type)
+    return kNone;
+  for (int side = 0; side < (b.binary_op == BinaryOp::Add ? 2 : 1); ++side) {
+    const Expr& x = k.exprs[static_cast<std::size_t>(b.operands[side])];
+    if (x.kind == ExprKind::Local && x.index == t.local && !reads(k, b.operands[1 - side], t.local))
+      return b.operands[1 - side];
+  }
+  return kNone;
+}
+
+// A local that only its own steps read (every read of it is the x of an `x = x +- e`).
+bool only_stepped(const Kernel& k, LocalId local, const Uses& uses) {
+  for (std::size_t i = 0; i < k.exprs.size(); ++i) {
+    const Expr& e = k.exprs[i];
+    if (e.kind != ExprKind::Local || e.index != local) continue;
+    const ExprId p = uses.parent[i];
+    if (p == kNone) return false;
+    const StmtId s = uses.statement[static_cast<std::size_t>(p)];
+    if (s == kNone) return false;
+    const Stmt& t = k.stmts[static_cast<std::size_t>(s)];
+    if (t.local != local || counter_step(k, t) == kNone) return false;
+  }
+  return true;
+}
+
+std::optional<AcceleratedLoop> candidate(const Kernel& k, StmtId id,
+                                         const std::vector<ExprId>& origins, const Uses& uses) {
+  const Stmt& s = k.stmts[id];
+  if (s.kind != StmtKind::Loop || s.loop_kind == LoopKind::Do || s.step == kNone || s.value == kNone)
+    return std::nullopt;
+  const Stmt& step = k.stmts[s.step];
+  if (step.kind != StmtKind::Assign || step.value == kNone || origins[step.value] != kNone)
+    return std::nullopt;
+  const LocalId v = step.local;
+  if (leaves(k, s.body, 0, 0)) return std::nullopt;
+  std::vector<StmtId> inside;
+  collect(k, s.body, inside);
+  std::set<LocalId> declared;
+  for (StmtId i : inside)
+    if (k.stmts[i].kind == StmtKind::Declare) declared.insert(k.stmts[i].local);
+  AcceleratedLoop acc{v, 0, {}};
+  for (StmtId i : inside) {
+    const Stmt& t = k.stmts[i];
+    const bool writes = (t.kind == StmtKind::Assign && t.value != kNone && origins[t.value] == kNone) ||
+                        (t.kind == StmtKind::InlinedCall && t.local != kNone);
+    if (!writes || (t.local != v && declared.count(t.local) != 0)) continue;
+    // State carried from one iteration to the next: only a counter (its steps' operands are
+    // checked against the loop's variable once the forms are known).
+    if (t.local == v || counter_step(k, t) == kNone || !only_stepped(k, t.local, uses)) return std::nullopt;
+    if (std::find(acc.counters.begin(), acc.counters.end(), t.local) == acc.counters.end())
+      acc.counters.push_back(t.local);
+  }
+  // The step: v = v + K or v - K (casts around either allowed), K a constant of the launch; K
+  // itself is read off the form of the step's value later.
+  return acc;
+}
+
+// The counters' steps inside `loop` do not depend on its variable (`symbol`): every iteration of a
+// class steps them alike.
+bool counters_steady(const Kernel& k, const Analyser& a, StmtId loop, const AcceleratedLoop& acc, int symbol) {
+  if (acc.counters.empty()) return true;
+  std::vector<StmtId> inside;
+  collect(k, k.stmts[static_cast<std::size_t>(loop)].body, inside);
+  for (StmtId i : inside) {
+    const Stmt& t = k.stmts[static_cast<std::size_t>(i)];
+    if (t.kind != StmtKind::Assign ||
+        std::find(acc.counters.begin(), acc.counters.end(), t.local) == acc.counters.end())
+      continue;
+    const ExprId e = counter_step(k, t);
+    if (e == kNone || !a.evaluated(e)) return false;
+    const Form& f = a.form(e);
+    if (f.coefficient[static_cast<std::size_t>(symbol)] != 0 || (f.wild >> symbol & 1) != 0) return false;
+  }
+  return true;
+}
+
+// How threadIdx.{x, y, z} step from one warp of a block to the next, when every thread's index is
+// (step x warp) + a part that is the same in every warp: 1-D blocks whose size is a multiple of
+// the warp size (threadIdx.x = warp size x warp + lane), and 2-D blocks whose rows fit a warp a
+// whole number of times (threadIdx.y = rows per warp x warp + lane / blockDim.x). Not for other
+// blocks, nor for fewer than three warps (nothing to gain), nor for a last warp not full.
+std::optional<std::array<std::int64_t, 3>> warp_steps(const Launch& l) {
+  const std::uint64_t w = l.warp_size, bx = l.block.x, by = l.block.y, bz = l.block.z;
+  const std::uint64_t threads = bx * by * bz;
+  if (w == 0 || threads % w != 0 || threads / w < 3) return std::nullopt;
+  if (by == 1 && bz == 1 && bx % w == 0) return std::array<std::int64_t, 3>{static_cast<std::int64_t>(w), 0, 0};
+  if (bz == 1 && w % bx == 0) return std::array<std::int64_t, 3>{0, static_cast<std::int64_t>(w / bx), 0};
+  return std::nullopt;
+}
+
+ClassRefusal refusal(const Kernel& k, ExprId id, const std::string& what, const std::string& reason) {
+  ClassRefusal r;
+  r.range = k.exprs[id].range;
+  r.location = location(k, r.range);
+  r.what = what;
+  r.reason = reason;
+  return r;
+}
+
+std::string describe_expr(const Kernel& k, ExprId id) {
+  const Expr& e = k.exprs[id];
+  std::string what;
+  switch (e.kind) {
+    case ExprKind::Binary: what = "'" + name(e.binary_op) + "'"; break;
+    case ExprKind::Unary: what = "'" + name(e.unary_op) + "'"; break;
+    case ExprKind::Cast:
+      what = e.type == ScalarType::Bool ? std::string("a conversion to bool (a step, not a line)")
+                                        : "a conversion to " + name(e.type) + " that may wrap around";
+      break;
+    case ExprKind::Opaque: what = e.description; break;
+    default: what = name(e.kind); break;
+  }
+  return what + " (" + location(k, e.range) + ")";
+}
+
+bool faulting(const Expr& e, const Kernel& k, int operand) {
+  if (e.kind == ExprKind::Unary) return e.unary_op == UnaryOp::Neg && is_signed(e.type);
+  if (e.kind != ExprKind::Binary) return false;
+  const bool s = is_signed(k.exprs[e.operands[0]].type);
+  switch (e.binary_op) {
+    case BinaryOp::Add: case BinaryOp::Sub: case BinaryOp::Mul: return s;
+    case BinaryOp::Div: case BinaryOp::Rem: return operand == 1 || s;
+    case BinaryOp::Shl: return operand == 1 || s;
+    case BinaryOp::Shr: return operand == 1;
+    default: return false;
+  }
+}
+
+struct Checked {
+  std::optional<ClassRefusal> refused;      // about a block index
+  std::set<StmtId> rejected_loops;
+  bool warp_wild = false;                   // something decides by the warp index, not affinely
+};
+
+// Every place where a value that is not affine in a symbol could change control flow or be
+// undefined somewhere the engine does not replay.
+Checked check(const Kernel& k, const Analyser& a) {
+  Checked out;
+  const auto symbol_name = [&](int s) { return s < kBlockSymbols ? dim_name(s) : std::string("a loop variable"); };
+  // A block index: the plan is refused. The warp index: the warps of a block are all run. A loop
+  // variable: the loop does not run as classes.
+  const auto bad = [&](ExprId at, std::uint64_t wild, const std::string& what, ExprId origin) {
+    for (int s = 0; s < a.symbols(); ++s) {
+      if (!(wild >> s & 1)) continue;
+      if (s == kWarpSymbol) {
+        out.warp_wild = true;
+      } else if (s < kBlockSymbols) {
+        if (!out.refused) {
+          const std::string through = origin != kNone ? " through " + describe_expr(k, origin) : "";
+          out.refused = refusal(k, at, what, "depends on " + symbol_name(s) + through +
+                                                 ", which is not affine in it");
+        }
+      } else {
+        const StmtId loop = a.loops()[static_cast<std::size_t>(s - kLoopSymbols)];
+        const auto enclosing = a.enclosing(at);
+        if (std::find(enclosing.begin(), enclosing.end(), loop) != enclosing.end())
+          out.rejected_loops.insert(loop);
+      }
+    }
+  };
+  const auto coefficients = [&](const Form& f) {
+    std::uint64_t m = 0;
+    for (int s = 0; s < a.symbols(); ++s)
+      if (f.coefficient[static_cast<std::size_t>(s)] != 0) m |= std::uint64_t{1} << s;
+    return m;
+  };
+  for (std::size_t i = 0; i < k.exprs.size(); ++i) {
+    const auto id = static_cast<ExprId>(i);
+    if (!a.evaluated(id)) continue;
+    const Expr& e = k.exprs[i];
+    if (e.kind == ExprKind::Binary && is_comparison(e.binary_op)) {
+      const Form& x = a.form(e.operands[0]);
+      const Form& y = a.form(e.operands[1]);
+      const std::uint64_t inexact = (x.exact ? 0 : coefficients(x)) | (y.exact ? 0 : coefficients(y));
+      bad(id, x.wild | y.wild, "this comparison", x.wild_origin != kNone ? x.wild_origin : y.wild_origin);
+      bad(id, inexact, "this comparison", id);
+    }
+    if (e.kind == ExprKind::Select) {
+      const Form& c = a.form(e.operands[0]);
+      bad(id, c.wild, "the condition of this ?:", c.wild_origin);
+    }
+    for (int o = 0; o < 2; ++o) {
+      if (e.operands[o] == kNone || !faulting(e, k, o)) continue;
+      const Form& f = a.form(e.operands[o]);
+      std::uint64_t risky = f.wild;
+      // Linear operands of + - * and unary -: checked at the corners; the others are not linear.
+      const bool linear = e.kind == ExprKind::Unary || e.binary_op == BinaryOp::Add ||
+                          e.binary_op == BinaryOp::Sub || e.binary_op == BinaryOp::Mul;
+      if (!linear) risky |= coefficients(f);
+      bad(id, risky, "this '" + (e.kind == ExprKind::Unary ? name(e.unary_op) : name(e.binary_op)) + "'",
+          f.wild_origin != kNone ? f.wild_origin : id);
+    }
+  }
+  for (std::size_t i = 0; i < k.stmts.size(); ++i) {
+    const Stmt& s = k.stmts[i];
+    if (s.value == kNone || !a.evaluated(s.value)) continue;
+    const Form& f = a.form(s.value);
+    if (s.kind == StmtKind::If || s.kind == StmtKind::Loop)
+      bad(s.value, f.wild, "the condition of this " + report_kind(s), f.wild_origin);
+    if (s.kind == StmtKind::Switch)
+      bad(s.value, f.wild | coefficients(f), "the value of this switch", f.wild_origin != kNone ? f.wild_origin : s.value);
+  }
+  return out;
+}
+
+// The step constant of a candidate loop: the step's value is v + K (its form's coefficient on
+// v's symbol is 1 and, v aside, it is a constant) - found by strip-matching v + K / v - K.
+std::optional<std::int64_t> step_of(const Kernel& k, const Analyser& a, StmtId loop, int symbol) {
+  const Stmt& step = k.stmts[k.stmts[loop].step];
+  const Form& f = a.form(step.value);
+  if (!f.exact || f.wild != 0 || f.coefficient[static_cast<std::size_t>(symbol)] != 1) return std::nullopt;
+  ExprId e = step.value;
+  while (k.exprs[e].kind == ExprKind::Cast) e = k.exprs[e].operands[0];
+  const Expr& add = k.exprs[e];
+  if (add.kind != ExprKind::Binary || (add.binary_op != BinaryOp::Add && add.binary_op != BinaryOp::Sub))
+    return std::nullopt;
+  for (int side = 0; side < 2; ++side) {
+    ExprId v = add.operands[side];
+    while (k.exprs[v].kind == ExprKind::Cast) v = k.exprs[v].operands[0];
+    if (k.exprs[v].kind != ExprKind::Local || k.exprs[v].index != step.local) continue;
+    if (side == 1 && add.binary_op == BinaryOp::Sub) return std::nullopt;
+    const Form& c = a.form(add.operands[1 - side]);
+    if (!c.exact || c.wild != 0 || c.low != c.high || c.low == 0) return std::nullopt;
+    if (std::any_of(c.coefficient.begin(), c.coefficient.end(), [](Wide x) { return x != 0; }))
+      return std::nullopt;
+    if (c.low > Wide{1} << 40 || c.low < -(Wide{1} << 40)) return std::nullopt;
+    const auto K = static_cast<std::int64_t>(c.low);
+    return add.binary_op == BinaryOp::Add ? K : -K;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Plan
+
+std::string ClassRefusal::message() const {
+  return location + ": the class engine cannot prove the block classes: " + what + " " + reason;
+}
+
+ClassesUnproven::ClassesUnproven(ClassRefusal refusal)
+    : InvalidInput(refusal.message()), refusal_(std::move(refusal)) {}
+
+ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits limits) {
+  validate(kernel);
+  validate(launch, kernel, limits);
+  const std::vector<ExprId> origins = opaque_origins(kernel);
+  const Uses uses = uses_of(kernel);
+  std::vector<StmtId> loops;
+  std::map<StmtId, AcceleratedLoop> structure;
+  for (std::size_t i = 0; i < kernel.stmts.size(); ++i)
+    if (auto c = candidate(kernel, static_cast<StmtId>(i), origins, uses)) {
+      loops.push_back(static_cast<StmtId>(i));
+      structure[static_cast<StmtId>(i)] = *c;
+    }
+  // Loops that share a variable would share its symbol: none of them runs as classes.
+  std::map<LocalId, int> users;
+  for (const auto& [loop, acc] : structure) users[acc.variable] += 1;
+  loops.erase(std::remove_if(loops.begin(), loops.end(),
+                             [&](StmtId l) { return users[structure[l].variable] > 1; }),
+              loops.end());
+  // One symbol per loop, kMaxSymbols in all: the loops past that run iteration by iteration
+  // (exact, only slower), which also keeps the analysis linear in the kernel's size.
+  if (loops.size() > static_cast<std::size_t>(kMaxSymbols - kLoopSymbols))
+    loops.resize(static_cast<std::size_t>(kMaxSymbols - kLoopSymbols));
+  ClassPlan plan;
+  plan.limits = limits;
+  const std::optional<std::array<std::int64_t, 3>> steps_per_warp = warp_steps(launch);
+  for (;;) {
+    Analyser a(kernel, launch, loops, steps_per_warp.value_or(std::array<std::int64_t, 3>{}));
+    a.run();
+    Checked c = check(kernel, a);
+    const bool warp_classes = steps_per_warp.has_value() && !c.warp_wild;
+    std::map<StmtId, std::int64_t> steps;
+    for (std::size_t i = 0; i < loops.size(); ++i) {
+      const auto step = step_of(kernel, a, loops[i], static_cast<int>(kLoopSymbols + i));
+      if (!step || !counters_steady(kernel, a, loops[i], structure[loops[i]], static_cast<int>(kLoopSymbols + i)))
+        c.rejected_loops.insert(loops[i]);
+      else steps[loops[i]] = *step;
+    }
+    if (!c.rejected_loops.empty()) {
+      loops.erase(std::remove_if(loops.begin(), loops.end(),
+                                 [&](StmtId l) { return c.rejected_loops.count(l) != 0; }),
+                  loops.end());
+      continue;
+    }
+    if (c.refused) {
+      plan.refusal = c.refused;
+      return plan;
+    }
+    auto analysis = std::make_shared<detail::ClassAnalysis>();
+    analysis->tracked.resize(kernel.exprs.size());
+    analysis->accelerated.resize(kernel.stmts.size());
+    for (std::size_t i = 0; i < loops.size(); ++i) {
+      AcceleratedLoop acc = structure[loops[i]];
+      acc.step = steps[loops[i]];
+      analysis->accelerated[loops[i]] = acc;
+    }
+    for (std::size_t i = 0; i < kernel.exprs.size(); ++i) {
+      const Expr& e = kernel.exprs[i];
+      if (!a.evaluated(static_cast<ExprId>(i)) || e.kind != ExprKind::Binary || !is_comparison(e.binary_op))
+        continue;
+      const Form& x = a.form(e.operands[0]);
+      const Form& y = a.form(e.operands[1]);
+      TrackedComparison t;
+      bool any = false;
+      for (int s = 0; s < a.symbols(); ++s) {
+        const Wide d = x.coefficient[static_cast<std::size_t>(s)] - y.coefficient[static_cast<std::size_t>(s)];
+        if (d == 0 || (s == kWarpSymbol && !warp_classes)) continue;
+        if (d > Wide{1} << 62 || d < -(Wide{1} << 62)) {
+          plan.refusal = refusal(kernel, static_cast<ExprId>(i), "this comparison",
+                                 "has a coefficient too large to follow");
+          return plan;
+        }
+        any = true;
+        if (s == kWarpSymbol) {
+          t.warp_coefficient = static_cast<std::int64_t>(d);
+        } else if (s < kBlockSymbols) {
+          t.block_coefficient[static_cast<std::size_t>(s)] = static_cast<std::int64_t>(d);
+        } else {
+          t.loop_coefficients.emplace_back(loops[static_cast<std::size_t>(s - kLoopSymbols)],
+                                           static_cast<std::int64_t>(d));
+        }
+      }
+      if (any) analysis->tracked[i] = t;
+    }
+    analysis->warp_classes = warp_classes;
+    plan.accelerated_loops = loops;
+    plan.analysis = analysis;
+    return plan;
+  }
+}
+
+}  // namespace warpdiv::sim::ir

@@ -1,0 +1,227 @@
+// The class engine's recorder (sim/ir_recorder.hpp): what it adds to a replay of one block on the
+// warp machine. It records the comparisons the analysis proved affine (their outcomes and where
+// along each block index, the warp index and each accelerated loop's iterations they change: the
+// class engine's breakpoints), runs accelerated loops as classes of iterations (the first and
+// last of a class, the ones between added without running them), and keeps the iteration log of
+// a block that may represent a class. Internal to the class engine (sim/ir_class_*.cpp).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "sim/ir_classes.hpp"
+#include "sim/ir_engine.hpp"
+#include "sim/ir_recorder.hpp"
+
+namespace warpdiv::sim::ir::detail {
+
+/// A comparison a - b whose operands the class engine proved affine and wrap-free in the block
+/// indices and in the variables of accelerated loops (zero coefficients for the others).
+struct TrackedComparison {
+  std::array<std::int64_t, 3> block_coefficient{};  // d(a - b) / d blockIdx.{x, y, z}
+  std::int64_t warp_coefficient = 0;                // d(a - b) / d (warp index), with warp classes
+  std::vector<std::pair<StmtId, std::int64_t>> loop_coefficients;  // (loop, d(a - b) / d variable)
+};
+
+/// A loop run as classes of iterations: its variable (uniform at entry) steps by `step`.
+struct AcceleratedLoop {
+  LocalId variable = kNone;
+  std::int64_t step = 0;
+  /// Counters: locals declared outside the loop that its body only steps (`x = x + e`, `x = x -
+  /// e`, e the same in every iteration) and that nothing but those steps reads. A class of
+  /// iterations sets them, lane by lane, to the value they reach before its last iteration.
+  std::vector<LocalId> counters;
+};
+
+/// One recorded comparison (id >= 0: its ExprId; lt / gt: the active lanes where a < b / a > b),
+/// or (id < 0) a class of iterations of loop -(id + 1): iterations active .. lt run as one.
+struct TraceEntry {
+  std::int64_t id = 0;
+  LaneMask active = 0;
+  LaneMask lt = 0;
+  LaneMask gt = 0;
+};
+bool operator==(const TraceEntry& a, const TraceEntry& b);
+
+/// What one block's replay recorded for the class engine.
+struct ClassTrace {
+  std::vector<TraceEntry> entries;
+  /// Per grid dimension: block indices where some lane's outcome of some comparison can change
+  /// (the first index of a new interval), unsorted, with repeats.
+  std::array<std::vector<std::uint64_t>, 3> breakpoints;
+  /// With warp classes: the warp indices where some lane's outcome can change, and for every
+  /// recorded comparison with a block coefficient, in order, the range of block indices its
+  /// active lanes' thresholds span (from the extremes of a - b; not clipped to the grid).
+  std::vector<std::uint64_t> warp_breakpoints;
+  struct BlockRange {
+    int dim;
+    __extension__ __int128 from, to;
+  };
+  std::vector<BlockRange> block_ranges;
+  /// Empties every record, keeping the vectors' storage.
+  void clear() {
+    entries.clear();
+    for (auto& b : breakpoints) b.clear();
+    warp_breakpoints.clear();
+    block_ranges.clear();
+  }
+};
+
+/// The class engine's record of one block's accelerated loops (ClassRecorder::set_log): per loop,
+/// iterations 0 .. N cut into consecutive pieces in which every counted warp's per-iteration
+/// counts of the statements inside the loop stay the same (summed over the loop's instances).
+struct IterationPiece {
+  std::uint64_t first = 0, last = 0;
+  bool merged = false;                 // past kMaxIterationClasses pieces: totals only
+  std::vector<Counts64> counts;        // [LoopShape position]: one iteration's (merged: the total)
+  std::vector<WarpOutcome> outcomes;   // [warp * conditions + j]; empty when not kept or merged
+};
+struct LoopLog {
+  std::vector<IterationPiece> pieces;  // consecutive, from iteration 0
+  bool started = false;
+  bool by_value = true;                // every instance started with the same uniform value
+  std::uint64_t start = 0;             // the variable's bits at iteration 0
+};
+struct IterationLog {
+  std::vector<LoopLog> loops;          // [index into ClassProgram::loop_shapes]
+  std::vector<WarpOutcome> outcomes;   // [warp * stmts + StmtId] over the whole run, or empty
+};
+/// Merges neighbouring pieces that behave alike, and past kMaxIterationClasses pieces the last
+/// ones into one merged piece (its counts the totals).
+void compact(LoopLog& log);
+/// The outcome of one warp's evaluations summed in `c` (NotReached when none).
+WarpOutcome outcome_of(const Counts64& c);
+/// The outcome of two sets of evaluations together.
+WarpOutcome combine(WarpOutcome a, WarpOutcome b);
+
+/// A class of iterations that did not behave as its first iteration (the analysis was wrong):
+/// the class engine turns it into a refusal.
+class IterationClassMismatch : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+/// The class engine's additions to a Program, shared (read-only) by every recorder of a run.
+struct ClassProgram {
+  /// Marks the tracked comparisons in `program` (CompiledExpr::recorded) and finds the shapes of
+  /// the accelerated loops. `warp_classes`: record warp breakpoints and block ranges.
+  ClassProgram(Program& program, std::vector<std::optional<TrackedComparison>> comparisons,
+               std::vector<std::optional<AcceleratedLoop>> loops, bool warp_classes);
+
+  const Program& program;
+  std::vector<std::optional<TrackedComparison>> tracked;    // [ExprId]
+  std::vector<std::optional<AcceleratedLoop>> accelerated;  // [StmtId]
+  bool warp_classes = false;
+  // Per accelerated loop (in StmtId order), the statements inside it (condition, body and step,
+  // at any depth) and the positions of the conditions among them.
+  struct LoopShape {
+    StmtId loop = kNone;
+    std::vector<StmtId> statements;
+    std::vector<std::uint32_t> conditions;
+    bool outcomes = false;  // warps x conditions x kMaxIterationClasses within kMaxOutcomeCells
+  };
+  std::vector<LoopShape> loop_shapes;
+  std::vector<std::int32_t> loop_shape;  // [StmtId]: index into loop_shapes, or -1
+};
+
+/// Records one machine's runs for the class engine; attaches itself to the machine for its life.
+class ClassRecorder final : public Recorder {
+ public:
+  ClassRecorder(const ClassProgram& classes, WarpMachine& machine);
+  ~ClassRecorder() override;
+  ClassRecorder(const ClassRecorder&) = delete;
+  ClassRecorder& operator=(const ClassRecorder&) = delete;
+
+  /// Record tracked comparisons into `trace` and run accelerated loops as classes of iterations
+  /// (not with by_iteration); nullptr = record nothing, and run every iteration.
+  void set_trace(ClassTrace* trace) { trace_ = trace; }
+  /// With a trace set: record the counted warps' iterations of accelerated loops into `log`
+  /// (sized by the caller: one LoopLog per ClassProgram::loop_shapes), and their outcomes over
+  /// the whole run into log->outcomes when it is sized; nullptr = none.
+  void set_log(IterationLog* log) { log_ = log; }
+  /// With a log: the warps run next stand for `copies` warps each (a class of warps of the block,
+  /// the run one first): their counts go into the log `copies` times and their outcomes into the
+  /// rows of all of them.
+  void set_log_copies(std::uint32_t copies) { log_copies_ = copies; }
+
+  void warp_begin(WarpMachine& m) override;
+  void warp_end(WarpMachine& m) override;
+  void comparison(WarpMachine& m, ExprId id, LaneMask active, const Operand& a,
+                  const Operand& b) override;
+  bool loop_begin(WarpMachine& m, StmtId loop, LaneMask in) override;
+  LaneMask iterations(WarpMachine& m, StmtId loop, std::size_t frame, LaneMask in, LaneMask& exits,
+                      std::uint64_t& k) override;
+
+ private:
+  using LocalState = WarpMachine::LocalState;
+  LaneMask iteration_class(StmtId id, const Stmt& s, std::size_t frame, LaneMask in,
+                           LaneMask& exits, std::uint64_t& k);
+  LaneMask logged_iterations(int shape, StmtId id, const Stmt& s, std::size_t frame, LaneMask in,
+                             LaneMask& exits, std::uint64_t& k);
+  // Adds (after - before) x times to the counts of `statements` (before / after: theirs by
+  // position, then the warp's evaluations).
+  void scale_iteration(const std::vector<StmtId>& statements, const std::vector<Counts64>& before,
+                       const std::vector<Counts64>& after, std::uint64_t times);
+  void jump_counters(const AcceleratedLoop& acc, const Stmt& s, std::size_t depth, std::uint64_t k,
+                     std::uint64_t last);
+  void check_counters(const AcceleratedLoop& acc, const Stmt& s, std::size_t depth, std::uint64_t k,
+                      std::uint64_t last);
+  void add_arrivals(std::size_t depth, std::uint64_t times);
+  void log_start(int shape, LaneMask in);
+  void log_segment(int shape, std::uint64_t first, std::uint64_t last, std::size_t slot,
+                   std::size_t class_depth);
+  void log_add(int shape, std::uint64_t first, std::uint64_t last, const std::vector<Counts64>& each,
+               const std::vector<WarpOutcome>& outcomes, std::uint64_t times);
+
+  const ClassProgram& c_;
+  WarpMachine& m_;
+  ClassTrace* trace_ = nullptr;
+  IterationLog* log_ = nullptr;
+  std::uint32_t log_copies_ = 1;
+  std::size_t log_depth_ = 0;                    // logged loops being run
+  std::vector<std::vector<Counts64>> log_before_;  // [log_depth_]: counts before a segment
+  std::vector<Counts64> warp_start_;             // counts when the warp began (log_->outcomes)
+  std::vector<Counts64> segment_;                // one iteration's counts (log_segment)
+  std::vector<WarpOutcome> segment_outcomes_;
+  // Segments logged inside iterations of enclosing logged loops, while one runs: an iteration
+  // that turns out to stand for a class adds its nested segments again for the iterations not run.
+  struct LogEntry {
+    int shape;
+    std::uint64_t first, last;
+    std::vector<Counts64> counts;
+    std::vector<WarpOutcome> outcomes;
+    std::uint64_t times;
+  };
+  std::vector<LogEntry> journal_;
+  std::size_t journal_used_ = 0;  // entries of journal_ in use
+  void journal(int shape, std::uint64_t first, std::uint64_t last, const std::vector<Counts64>& each,
+               const std::vector<WarpOutcome>& outcomes, std::uint64_t times);
+  std::vector<std::size_t> journal_mark_;  // [class depth]: journal_used_ after a class's first iteration
+  // Accelerated loops being run: the loop, its iteration, the first breakpoint found (in iterations).
+  struct ClassFrame {
+    StmtId loop;
+    std::uint64_t k;
+    std::uint64_t next;
+  };
+  std::vector<ClassFrame> class_frames_;
+  // [depth * 2 + 0/1]: before / after iteration k, the counts of the statements inside the loop
+  // (ClassProgram::LoopShape::statements, by position), then the warp's evaluations.
+  std::vector<std::vector<Counts64>> snapshots_;
+  std::vector<std::vector<std::uint64_t>> arrival_snapshots_;
+  // [depth * 2 + 0/1]: the accelerated loop's counters (lane values, defined lanes) before / after
+  // iteration k.
+  struct CounterSnapshot {
+    std::vector<std::array<std::uint64_t, kMaxLanes>> values;
+    std::vector<LaneMask> defined;
+  };
+  std::vector<CounterSnapshot> counter_snapshots_;
+  CounterSnapshot counter_after_;
+  std::vector<std::vector<std::array<std::uint64_t, kMaxLanes>>> counter_entering_;  // [depth]
+  void capture_counters(const AcceleratedLoop& acc, CounterSnapshot& into);
+};
+
+}  // namespace warpdiv::sim::ir::detail
