@@ -15,17 +15,13 @@ struct TiledMatmul::State {};
 bool built_with_cuda() { return false; }
 void open_device() { no_cuda(); }
 DeviceInfo query_device() { no_cuda(); }
-KernelResources kernel_resources(Kernel, int) { no_cuda(); }
 
-TiledMatmul::TiledMatmul(const lecture::LaunchConfig&, bool) { no_cuda(); }
+TiledMatmul::TiledMatmul(const MatmulShape&) { no_cuda(); }
 TiledMatmul::~TiledMatmul() = default;
-const lecture::LaunchConfig& TiledMatmul::config() const { no_cuda(); }
-bool TiledMatmul::with_records() const { no_cuda(); }
 void TiledMatmul::upload(const std::vector<float>&, const std::vector<float>&) { no_cuda(); }
-std::vector<float> TiledMatmul::run_checked() { no_cuda(); }
-InstrumentedRun TiledMatmul::run_instrumented() { no_cuda(); }
-std::vector<float> TiledMatmul::run_unchecked() { no_cuda(); }
-KernelTimes TiledMatmul::time_kernels(int) { no_cuda(); }
+std::vector<float> TiledMatmul::run() { no_cuda(); }
+std::vector<double> TiledMatmul::time(int) { no_cuda(); }
+KernelResources TiledMatmul::resources() const { no_cuda(); }
 
 DeviceInfo open_probe_device() { no_cuda(); }
 std::string nvrtc_version() { no_cuda(); }

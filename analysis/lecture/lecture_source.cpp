@@ -14,7 +14,6 @@
 #include "sim/ir_json.hpp"
 #include "sim/ir_replay.hpp"
 #include "sim/ir_trace.hpp"
-#include "analysis/lecture/lane_agreement.hpp"
 
 namespace warpdiv::analysis {
 
@@ -213,56 +212,46 @@ lecture::DivergenceResult lecture_replay(const lecture::LaunchConfig& config,
   return result;
 }
 
-namespace {
-
-// Packs each warp's agreements as the instrumented kernel does.
-class RecordObserver : public ir::EvaluationObserver {
- public:
-  RecordObserver(const std::array<ir::StmtId, lecture::kConditionCount>& ifs, const ir::Launch& launch,
-                 std::uint64_t phases, LectureRecords& out)
-      : ifs_(ifs), launch_(launch), phases_(phases), out_(out) {
-    const std::uint64_t warps = launch.grid.volume() * ir::warps_per_block(launch);
-    out_.phases.assign(warps * phases, 0);
-    out_.stores.assign(warps, 0);
-    for (auto& n : next_) n.assign(warps, 0);
-  }
-  void evaluation(const ir::Dim3& block, std::uint32_t warp, ir::StmtId statement,
-                  std::uint64_t active, std::uint64_t taken) override {
-    int k = 0;
-    while (k < lecture::kConditionCount && ifs_[static_cast<std::size_t>(k)] != statement) ++k;
-    if (k == lecture::kConditionCount) return;
-    const std::uint64_t w = ir::global_warp(launch_, block, warp);
-    const auto a = static_cast<std::uint8_t>(lecture::agreement(taken, active));
-    if (k == static_cast<int>(Condition::store)) {
-      out_.stores[w] = a;
-      return;
-    }
-    const std::uint64_t p = next_[static_cast<std::size_t>(k)][w]++;
-    if (p >= phases_) throw std::logic_error("lecture records: more phases than (K-1)/T+1");
-    out_.phases[w * phases_ + p] |=
-        static_cast<std::uint8_t>(a << lecture::record_shift(static_cast<Condition>(k)));
-  }
-
- private:
-  std::array<ir::StmtId, lecture::kConditionCount> ifs_;
-  const ir::Launch& launch_;
-  std::uint64_t phases_;
-  LectureRecords& out_;
-  std::array<std::vector<std::uint64_t>, 3> next_;
-};
-
-}  // namespace
-
-LectureRecords lecture_records(const lecture::LaunchConfig& config) {
-  const ir::Kernel& model = lecture_model();
+lecture::DivergenceResult lecture_table(const ir::Kernel& model, const lecture::LaunchConfig& config,
+                                        const ir::WarpTrace& trace) {
   const ir::Launch launch = lecture_source_launch(model, config);
-  LectureRecords records;
-  RecordObserver observer(lecture_ifs(model), launch,
-                          static_cast<std::uint64_t>(lecture::Geometry(config).phases), records);
-  ir::ReplayOptions options = lecture_options({});
-  options.observer = &observer;
-  ir::replay(model, launch, options);
-  return records;
+  const auto ifs = lecture_ifs(model);
+  const lecture::Geometry g(config);
+  const std::uint64_t warps_per_block = ir::warps_per_block(launch);
+  if (trace.warps() != launch.grid.volume() * warps_per_block || trace.offsets.size() != trace.warps() + 1)
+    throw std::invalid_argument("lecture_table: the trace does not have the launch's warps");
+  lecture::DivergenceResult result;
+  result.config = config;
+  for (std::uint64_t w = 0; w < trace.warps(); w += warps_per_block) {
+    ir::Dim3 block;
+    std::uint32_t first_warp = 0;
+    ir::split_global_warp(launch, w, block, first_warp);
+    const BlockClass block_class = lecture::classify_block(g, block.x, block.y);
+    bool hazard = false;
+    for (int k = 0; k < lecture::kConditionCount; ++k) {
+      lecture::ClassCounts& cell = result.at(static_cast<Condition>(k), block_class);
+      cell.blocks += 1;
+      cell.warps += warps_per_block;
+    }
+    for (std::uint64_t v = w; v < w + warps_per_block; ++v) {
+      const std::uint64_t end = trace.offsets[v] + std::min(trace.counts[v], trace.capacity(v));
+      for (std::uint64_t e = trace.offsets[v]; e < end; ++e) {
+        const ir::WarpEvaluation& evaluation = trace.evaluations[e];
+        const auto k = static_cast<std::size_t>(
+            std::find(ifs.begin(), ifs.end(), evaluation.statement) - ifs.begin());
+        if (k == ifs.size()) continue;
+        lecture::ClassCounts& cell = result.at(static_cast<Condition>(k), block_class);
+        cell.warp_phases += 1;
+        if (evaluation.taken != 0 && evaluation.taken != evaluation.active)
+          cell.divergent_warp_phases += 1;
+        if (static_cast<Condition>(k) == Condition::store && evaluation.taken != evaluation.active)
+          hazard = true;
+      }
+    }
+    if (hazard) result.barrier_hazard_blocks += 1;
+  }
+  result.sum_all_classes();
+  return result;
 }
 
 namespace {

@@ -16,6 +16,7 @@
 #include "sim/ir.hpp"
 #include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
+#include "sim/ir_trace.hpp"
 #include "analysis/lecture/launch.hpp"
 #include "analysis/lecture/warp_map.hpp"
 
@@ -62,14 +63,14 @@ lecture::DivergenceResult lecture_replay(const lecture::LaunchConfig& config,
 std::vector<lecture::WarpPhaseMap> lecture_warp_maps(const lecture::LaunchConfig& config,
                                                  const std::vector<lecture::PhaseColumn>& columns);
 
-/// What the instrumented lecture kernel (kernels/tiled_matmul.cu) records, as the model says it:
-/// per warp (blocks in x + y*Gx order, then the warp in the block), one byte per phase packing the
-/// agreement (analysis/lecture/lane_agreement.hpp) of load_M, load_N and compute, and one byte for the store.
-/// From a replay of lecture_model() that sees every warp evaluation.
-struct LectureRecords {
-  std::vector<std::uint8_t> phases;  // [warp * phases + p]
-  std::vector<std::uint8_t> stores;  // [warp]
-};
-LectureRecords lecture_records(const lecture::LaunchConfig& config);
+/// The lecture's table of a warp trace of lecture_model() at `config` (a GPU probe's or a replay's,
+/// sim/ir_trace.hpp): each evaluation of one of the four ifs counted in its block's class, a
+/// divergent one where some active lanes take it and some do not; the barrier hazard counts the
+/// blocks where some warp reaches the store's guard with lanes for which it is false. The same
+/// table as lecture_counts() when the trace is the model's. Throws std::invalid_argument when the
+/// trace does not have the launch's warps.
+lecture::DivergenceResult lecture_table(const sim::ir::Kernel& model,
+                                        const lecture::LaunchConfig& config,
+                                        const sim::ir::WarpTrace& trace);
 
 }  // namespace warpdiv::analysis

@@ -1,5 +1,6 @@
 #include "analysis/lecture/ncu_crosscheck.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -21,7 +22,10 @@ namespace m = ncu_metric;
 constexpr double kPercentTolerance = 0.01;
 
 std::string kernel_kind(const std::string& name) {
-  // "unchecked" contains "checked": test the longer names first.
+  // The lecture's kernel as warpdiv validate runs it (kernels/zoo/tiled_matmul_rect.cu).
+  if (name.find("TiledMatMul") != std::string::npos) return "TiledMatMul";
+  // The hand-written kernels of earlier versions, in the profiles recorded with them
+  // (data/validation/ncu/). "unchecked" contains "checked": test the longer names first.
   for (const char* kind : {"instrumented", "unchecked", "checked"})
     if (name.find(std::string("tiled_matmul_") + kind) != std::string::npos) return kind;
   return "";
@@ -100,10 +104,14 @@ std::vector<ValidateRun> parse_validate_csv(const std::string& text, const std::
   if (csv.at_end()) throw InvalidInput(source + ": no header line");
   const std::size_t header_line = csv.line();
   const std::vector<std::string> header = csv.next().fields;
-  constexpr std::array<const char*, 7> kColumns = {"rows", "inner", "cols", "tile",
-                                                   "registers_checked", "registers_instrumented",
-                                                   "registers_unchecked"};
-  std::array<std::size_t, kColumns.size()> position{};
+  // Today's file has one kernel's registers; earlier versions' files (data/validation/) three.
+  const bool one_kernel = std::find(header.begin(), header.end(), "registers") != header.end();
+  const std::vector<std::string> kernels =
+      one_kernel ? std::vector<std::string>{"TiledMatMul"}
+                 : std::vector<std::string>{"checked", "instrumented", "unchecked"};
+  std::vector<std::string> kColumns = {"rows", "inner", "cols", "tile"};
+  for (const std::string& k : kernels) kColumns.push_back(one_kernel ? "registers" : "registers_" + k);
+  std::vector<std::size_t> position(kColumns.size());
   for (std::size_t i = 0; i < kColumns.size(); ++i) {
     position[i] = header.size();
     for (std::size_t j = 0; j < header.size(); ++j)
@@ -112,12 +120,13 @@ std::vector<ValidateRun> parse_validate_csv(const std::string& text, const std::
       throw InvalidInput(source + ":" + std::to_string(header_line) + ": header: column '" +
                          kColumns[i] + "' is missing (is this a warpdiv validate --csv file?)");
   }
-  // The ranges warpdiv validate accepts: sizes of analysis/lecture/launch.hpp, T = 1 .. 32, registers
-  // 0 .. 255.
-  const std::array<std::pair<std::int64_t, std::int64_t>, kColumns.size()> range = {{
-      {lecture::limits::kMinSize, lecture::limits::kMaxSize}, {lecture::limits::kMinSize, lecture::limits::kMaxSize},
-      {lecture::limits::kMinSize, lecture::limits::kMaxSize}, {lecture::limits::kMinTile, lecture::limits::kMaxTile},
-      {0, 255}, {0, 255}, {0, 255}}};
+  // The ranges warpdiv validate accepts: sizes of analysis/lecture/launch.hpp, T = 1 .. 32,
+  // registers 0 .. 255.
+  namespace lim = lecture::limits;
+  std::vector<std::pair<std::int64_t, std::int64_t>> range = {
+      {lim::kMinSize, lim::kMaxSize}, {lim::kMinSize, lim::kMaxSize},
+      {lim::kMinSize, lim::kMaxSize}, {lim::kMinTile, lim::kMaxTile}};
+  range.resize(kColumns.size(), {0, 255});
   std::vector<ValidateRun> runs;
   while (!csv.at_end()) {
     if (csv.rest_of_line().empty()) {
@@ -130,7 +139,7 @@ std::vector<ValidateRun> parse_validate_csv(const std::string& text, const std::
     if (record.fields.size() != header.size())
       throw InvalidInput(run.where + ": " + std::to_string(record.fields.size()) +
                          " fields where the header has " + std::to_string(header.size()));
-    std::array<std::int64_t, kColumns.size()> value{};
+    std::vector<std::int64_t> value(kColumns.size());
     for (std::size_t i = 0; i < kColumns.size(); ++i) {
       const std::string& text_value = record.fields[position[i]];
       const std::optional<std::int64_t> v =
@@ -145,9 +154,8 @@ std::vector<ValidateRun> parse_validate_csv(const std::string& text, const std::
     run.inner = value[1];
     run.cols = value[2];
     run.tile = static_cast<int>(value[3]);
-    run.registers = {{"checked", static_cast<int>(value[4])},
-                     {"instrumented", static_cast<int>(value[5])},
-                     {"unchecked", static_cast<int>(value[6])}};
+    for (std::size_t k = 0; k < kernels.size(); ++k)
+      run.registers[kernels[k]] = static_cast<int>(value[4 + k]);
     runs.push_back(std::move(run));
   }
   if (runs.empty()) throw InvalidInput(source + ": no row after the header");
@@ -240,8 +248,9 @@ NcuCrosscheck crosscheck_ncu(const std::vector<NcuLaunch>& launches,
     result.kernels.push_back(std::move(k));
   }
   if (result.kernels.empty())
-    throw InvalidInput("the ncu CSV has no launch of warpdiv's kernels (tiled_matmul_checked, "
-                       "tiled_matmul_instrumented, tiled_matmul_unchecked)");
+    throw InvalidInput("the ncu CSV has no launch of warpdiv's kernels (TiledMatMul; "
+                       "tiled_matmul_checked, tiled_matmul_instrumented, tiled_matmul_unchecked "
+                       "in earlier versions)");
   return result;
 }
 

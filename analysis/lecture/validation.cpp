@@ -13,7 +13,7 @@
 #include "analysis/lecture/lecture_source.hpp"
 #include "sim/message_text.hpp"
 #include "analysis/lecture/conditions.hpp"
-#include "analysis/lecture/lane_agreement.hpp"
+#include "sim/parallel.hpp"
 
 namespace warpdiv::analysis {
 
@@ -135,19 +135,14 @@ ProductCheck check_product(const lecture::LaunchConfig& config, const std::vecto
   const std::vector<std::int64_t> rows = sample_lines(config.rows, config.tile, lines, rng);
   const std::vector<std::int64_t> cols = sample_lines(config.cols, config.tile, lines, rng);
 
-  // Rows split across the host's cores; each thread keeps its own worst entry.
-  const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1,
-                                                      std::max<std::size_t>(rows.size(), 1));
-  std::vector<WorstEntry> worst(threads);
-  std::vector<std::thread> workers;
-  for (std::size_t t = 0; t < threads; ++t) {
-    const std::size_t begin = rows.size() * t / threads;
-    const std::size_t end = rows.size() * (t + 1) / threads;
-    workers.emplace_back([&, t, begin, end] {
-      worst[t] = compare_rows(config, m, n, p, rows, begin, end, cols);
-    });
-  }
-  for (std::thread& w : workers) w.join();
+  // Rows split across the host's cores (sim::parallel_for); each part keeps its own worst entry.
+  const std::size_t parts = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1,
+                                                    std::max<std::size_t>(rows.size(), 1));
+  std::vector<WorstEntry> worst(parts);
+  sim::parallel_for(parts, static_cast<unsigned>(parts), [&](std::size_t t, unsigned) {
+    worst[t] = compare_rows(config, m, n, p, rows, rows.size() * t / parts,
+                            rows.size() * (t + 1) / parts, cols);
+  });
   WorstEntry overall;
   for (const WorstEntry& w : worst) {
     if (w.row >= 0) keep_worst(overall, w.error, w.row, w.col);
@@ -180,72 +175,6 @@ std::vector<CountDifference> compare_counts(const lecture::DivergenceResult& mod
   return differences;
 }
 
-namespace {
-std::string describe_record(std::uint8_t record, lecture::Condition c) {
-  const lecture::Agreement a = lecture::unpack(record, c);
-  if (static_cast<int>(a) > static_cast<int>(lecture::Agreement::all)) {
-    std::ostringstream s;
-    s << "no valid record (byte 0x" << std::hex << static_cast<int>(record) << ")";
-    return s.str();
-  }
-  return lecture::name(a);
-}
-}  // namespace
-
-RecordComparison compare_records(const lecture::LaunchConfig& config,
-                                 const std::vector<std::uint8_t>& phase_records,
-                                 const std::vector<std::uint8_t>& store_records) {
-  const lecture::Geometry g(config);
-  const std::size_t warps = checked_size(checked_size(g.grid_x, g.grid_y), g.warps_per_block);
-  const std::size_t phases = static_cast<std::size_t>(g.phases);
-  if (store_records.size() != warps || phase_records.size() != warps * phases)
-    throw std::invalid_argument("compare_records: " + std::to_string(phase_records.size()) +
-                                " phase records and " + std::to_string(store_records.size()) +
-                                " store records, expected " + std::to_string(warps * phases) +
-                                " and " + std::to_string(warps));
-  const LectureRecords model = lecture_records(config);
-  RecordComparison result;
-  const auto mismatch = [&](std::int64_t bx, std::int64_t by, int w, const std::string& when,
-                            lecture::Condition c, lecture::Agreement expected, std::uint8_t record) {
-    ++result.mismatches;
-    if (!result.first_mismatch.empty()) return;
-    std::ostringstream s;
-    s << lecture::name(c) << " in block (" << bx << ", " << by << ") ["
-      << lecture::name(lecture::classify_block(g, bx, by)) << "], warp " << w << when << ": the model says "
-      << lecture::name(expected) << ", the GPU's ballot says " << describe_record(record, c);
-    result.first_mismatch = s.str();
-  };
-  std::size_t warp_index = 0;
-  for (std::int64_t by = 0; by < g.grid_y; ++by) {
-    for (std::int64_t bx = 0; bx < g.grid_x; ++bx) {
-      for (int w = 0; w < g.warps_per_block; ++w, ++warp_index) {
-        for (std::size_t p = 0; p < phases; ++p) {
-          const std::uint8_t expected = model.phases[warp_index * phases + p];
-          const std::uint8_t record = phase_records[warp_index * phases + p];
-          ++result.warp_phases_compared;
-          if (record == expected) continue;
-          const std::string when = ", phase " + std::to_string(p);
-          // Name the first condition that differs (a mismatch counts once per warp-phase).
-          lecture::Condition c = lecture::Condition::compute;
-          for (const lecture::Condition k : {lecture::Condition::load_M, lecture::Condition::load_N})
-            if (lecture::unpack(record, k) != lecture::unpack(expected, k)) {
-              c = k;
-              break;
-            }
-          mismatch(bx, by, w, when, c, lecture::unpack(expected, c), record);
-        }
-        const std::uint8_t expected = model.stores[warp_index];
-        const std::uint8_t store = store_records[warp_index];
-        ++result.warps_compared;
-        if (store != expected)
-          mismatch(bx, by, w, " (after the loop)", lecture::Condition::store,
-                   static_cast<lecture::Agreement>(expected), store);
-      }
-    }
-  }
-  return result;
-}
-
 double median(std::vector<double> values) {
   if (values.empty()) return 0.0;
   std::sort(values.begin(), values.end());
@@ -267,19 +196,6 @@ double OccupancyFigures::calculator_percent() const {
   return occupancy_percent(calculator_blocks_per_sm, warps_per_block, max_warps_per_sm);
 }
 
-bool ValidationRecord::products_passed() const {
-  return checked_product.passed() && instrumented_product.passed() && unchecked_product.passed();
-}
-
-bool ValidationRecord::occupancy_matched() const {
-  return checked_occupancy.matched() && instrumented_occupancy.matched() &&
-         unchecked_occupancy.matched();
-}
-
-double ValidationRecord::checks_cost_percent() const {
-  return unchecked_ms > 0.0 ? (checked_ms / unchecked_ms - 1.0) * 100.0 : 0.0;
-}
-
 namespace {
 
 std::string yes_no(bool value) { return value ? "yes" : "no"; }
@@ -288,28 +204,21 @@ std::string relative_error(const ProductCheck& check) {
   return std::isnan(check.max_relative_error) ? "nan" : format("%.3e", check.max_relative_error);
 }
 
-double worst_error(const ValidationRecord& r) {
-  double worst = 0.0;
-  for (const ProductCheck* c : {&r.checked_product, &r.instrumented_product, &r.unchecked_product}) {
-    if (std::isnan(c->max_relative_error)) return c->max_relative_error;
-    worst = std::max(worst, c->max_relative_error);
-  }
-  return worst;
-}
-
 std::string calculator_blocks(const OccupancyFigures& o) {
   return o.calculator_blocks_per_sm < 0 ? "" : std::to_string(o.calculator_blocks_per_sm);
 }
 
 
 // The validation CSV's columns; each divergent count and percentage is a condition's over all
-// blocks.
+// blocks. The GPU's counts are empty where the probe was not compared warp by warp (its table
+// needs every warp's evaluations).
 const CsvColumns<ValidationRecord>& validation_csv_columns() {
   using R = const ValidationRecord&;
   using C = lecture::Condition;
   const auto divergent = [](bool model, C c) {
     return [model, c](R r) {
-      const lecture::DivergenceResult& d = model ? r.model : r.hardware;
+      if (!model && !r.hardware) return std::string();
+      const lecture::DivergenceResult& d = model ? r.model : *r.hardware;
       return sim::to_decimal(d.at(c, lecture::BlockClass::all).divergent_warp_phases);
     };
   };
@@ -324,6 +233,7 @@ const CsvColumns<ValidationRecord>& validation_csv_columns() {
       {"compute_capability", [](R r) { return r.compute_capability; }},
       {"driver_cuda", [](R r) { return r.driver; }},
       {"runtime_cuda", [](R r) { return r.runtime; }},
+      {"nvrtc", [](R r) { return r.probe.nvrtc; }},
       {"date", [](R r) { return r.date; }},
       {"seed", [](R r) { return std::to_string(r.seed); }},
       {"rows", [](R r) { return std::to_string(r.model.config.rows); }},
@@ -346,49 +256,30 @@ const CsvColumns<ValidationRecord>& validation_csv_columns() {
       {"model_store_divergent", divergent(true, C::store)},
       {"gpu_store_divergent", divergent(false, C::store)},
       {"model_barrier_hazard_blocks", [](R r) { return sim::to_decimal(r.model.barrier_hazard_blocks); }},
-      {"gpu_barrier_hazard_blocks", [](R r) { return sim::to_decimal(r.hardware.barrier_hazard_blocks); }},
+      {"gpu_barrier_hazard_blocks",
+       [](R r) { return r.hardware ? sim::to_decimal(r.hardware->barrier_hazard_blocks) : ""; }},
       {"count_fields_differing", [](R r) { return std::to_string(r.count_differences.size()); }},
-      {"warp_phases_compared",
-       [](R r) { return std::to_string(r.records ? r.records->warp_phases_compared : 0); }},
-      {"record_mismatches", [](R r) { return std::to_string(r.records ? r.records->mismatches : 0); }},
+      {"statements_compared",
+       [](R r) { return std::to_string(r.probe.comparison.statements_compared); }},
+      {"warps_compared", [](R r) { return std::to_string(r.probe.comparison.warps_compared); }},
+      {"evaluations_compared",
+       [](R r) { return std::to_string(r.probe.comparison.evaluations_compared); }},
+      {"warps_differing", [](R r) { return std::to_string(r.probe.comparison.warps_differing); }},
       {"match", [](R r) { return yes_no(r.model_matched()); }},
-      {"product_entries_compared",
-       [](R r) { return std::to_string(r.checked_product.entries_compared); }},
-      {"product_max_rel_error",
-       [](R r) {
-         ProductCheck errors;  // the worst relative error of the three kernels' products
-         errors.max_relative_error = worst_error(r);
-         return relative_error(errors);
-       }},
+      {"product_entries_compared", [](R r) { return std::to_string(r.product.entries_compared); }},
+      {"product_max_rel_error", [](R r) { return relative_error(r.product); }},
       {"product_ok", [](R r) { return yes_no(r.products_passed()); }},
-      {"registers_checked",
-       [](R r) { return std::to_string(r.checked_occupancy.registers_per_thread); }},
-      {"shared_bytes_checked",
-       [](R r) { return std::to_string(r.checked_occupancy.static_shared_bytes); }},
-      {"runtime_blocks_per_sm_checked",
-       [](R r) { return std::to_string(r.checked_occupancy.runtime_blocks_per_sm); }},
-      {"calculator_blocks_per_sm_checked", [](R r) { return calculator_blocks(r.checked_occupancy); }},
-      {"registers_instrumented",
-       [](R r) { return std::to_string(r.instrumented_occupancy.registers_per_thread); }},
-      {"runtime_blocks_per_sm_instrumented",
-       [](R r) { return std::to_string(r.instrumented_occupancy.runtime_blocks_per_sm); }},
-      {"calculator_blocks_per_sm_instrumented",
-       [](R r) { return calculator_blocks(r.instrumented_occupancy); }},
-      {"registers_unchecked",
-       [](R r) { return std::to_string(r.unchecked_occupancy.registers_per_thread); }},
-      {"runtime_blocks_per_sm_unchecked",
-       [](R r) { return std::to_string(r.unchecked_occupancy.runtime_blocks_per_sm); }},
-      {"calculator_blocks_per_sm_unchecked",
-       [](R r) { return calculator_blocks(r.unchecked_occupancy); }},
-      {"occupancy_limit_checked", [](R r) { return r.checked_occupancy.calculator_limit; }},
-      {"runtime_occupancy_pct_checked",
-       [](R r) { return format("%.2f", r.checked_occupancy.runtime_percent()); }},
-      {"calculator_occupancy_pct_checked",
-       [](R r) { return format("%.2f", r.checked_occupancy.calculator_percent()); }},
+      {"registers", [](R r) { return std::to_string(r.occupancy.registers_per_thread); }},
+      {"shared_bytes", [](R r) { return std::to_string(r.occupancy.static_shared_bytes); }},
+      {"runtime_blocks_per_sm",
+       [](R r) { return std::to_string(r.occupancy.runtime_blocks_per_sm); }},
+      {"calculator_blocks_per_sm", [](R r) { return calculator_blocks(r.occupancy); }},
+      {"occupancy_limit", [](R r) { return r.occupancy.calculator_limit; }},
+      {"runtime_occupancy_pct", [](R r) { return format("%.2f", r.occupancy.runtime_percent()); }},
+      {"calculator_occupancy_pct",
+       [](R r) { return format("%.2f", r.occupancy.calculator_percent()); }},
       {"occupancy_match", [](R r) { return yes_no(r.occupancy_matched()); }},
-      {"checked_ms", [](R r) { return format("%.6f", r.checked_ms); }},
-      {"unchecked_ms", [](R r) { return format("%.6f", r.unchecked_ms); }},
-      {"checks_cost_pct", [](R r) { return format("%.2f", r.checks_cost_percent()); }},
+      {"kernel_ms", [](R r) { return format("%.6f", r.kernel_ms); }},
       {"model_load_M_divergent_pct", pct(C::load_M)},
       {"model_load_N_divergent_pct", pct(C::load_N)},
       {"model_compute_divergent_pct", pct(C::compute)},
@@ -436,32 +327,20 @@ void write_occupancy_line(std::ostream& out, const char* what, const OccupancyFi
 
 }  // namespace
 
-void write_validation_text(std::ostream& out, const ValidationRecord& r) {
-  const lecture::LaunchConfig& c = r.model.config;
-  const lecture::Geometry g(c);
-  out << "warpdiv validate: " << lecture::describe(c) << "\n"
-      << "on " << r.device << " (compute capability " << r.compute_capability << ", driver CUDA "
-      << r.driver << ", runtime " << r.runtime << "), " << r.date << ", seed " << r.seed << "\n"
-      << "grid " << g.grid_x << " x " << g.grid_y << " blocks, "
-      << sim::counted(g.warps_per_block, "warp") << " per block, " << sim::counted(g.phases, "phase")
-      << "\n\n";
+namespace {
 
-  out << "(a) P against a CPU double-precision reference (tolerance " << kProductTolerance
-      << ", inputs uniform in [-1, 1), P poisoned with NaN before each run)\n";
-  write_product_line(out, "checked kernel     ", r.checked_product);
-  write_product_line(out, "instrumented twin  ", r.instrumented_product);
-  write_product_line(out, "unchecked (padded) ", r.unchecked_product);
-
-  out << "\n(b) divergent warp-phases: model vs the GPU's __ballot_sync\n"
-      << "  condition  class          warp-phases    model      GPU\n";
+void write_table(std::ostream& out, const ValidationRecord& r) {
+  const lecture::DivergenceResult& gpu = *r.hardware;
+  out << "  condition  class          warp-phases    model      GPU\n";
   for (lecture::Condition cond : lecture::kConditions) {
     for (lecture::BlockClass k : lecture::kBlockClasses) {
       const lecture::ClassCounts& m = r.model.at(cond, k);
-      const lecture::ClassCounts& h = r.hardware.at(cond, k);
+      const lecture::ClassCounts& h = gpu.at(cond, k);
       if (m.blocks == 0 && h.blocks == 0) continue;
       char line[160];
-      std::snprintf(line, sizeof line, "  %-9s  %-11s %14s %8s %8s%s\n", lecture::name(cond).c_str(),
-                    lecture::name(k).c_str(), sim::to_decimal(m.warp_phases).c_str(),
+      std::snprintf(line, sizeof line, "  %-9s  %-11s %14s %8s %8s%s\n",
+                    lecture::name(cond).c_str(), lecture::name(k).c_str(),
+                    sim::to_decimal(m.warp_phases).c_str(),
                     sim::to_decimal(m.divergent_warp_phases).c_str(),
                     sim::to_decimal(h.divergent_warp_phases).c_str(),
                     m == h ? "" : "  <- differs");
@@ -469,49 +348,64 @@ void write_validation_text(std::ostream& out, const ValidationRecord& r) {
     }
   }
   out << "  barrier-hazard blocks: model " << sim::to_decimal(r.model.barrier_hazard_blocks)
-      << ", GPU " << sim::to_decimal(r.hardware.barrier_hazard_blocks) << '\n';
+      << ", GPU " << sim::to_decimal(gpu.barrier_hazard_blocks) << '\n';
   if (r.counts_matched()) {
     out << "  counts: all 20 cells x 4 fields and the hazard agree\n";
-  } else {
-    out << "  counts: " << sim::counted(r.count_differences.size(), "field")
-        << (r.count_differences.size() == 1 ? " differs" : " differ") << ", first "
-        << r.count_differences.front().cell << ": model "
-        << sim::to_decimal(r.count_differences.front().model) << ", GPU "
-        << sim::to_decimal(r.count_differences.front().hardware) << '\n';
+    return;
   }
-  if (r.records) {
-    out << "  per warp-phase: " << sim::counted(r.records->warp_phases_compared, "warp-phase")
-        << " and " << sim::counted(r.records->warps_compared, "store") << " compared exactly, "
-        << sim::counted(r.records->mismatches, "mismatch", "mismatches");
-    if (!r.records->matched()) out << "; first: " << r.records->first_mismatch;
-    out << '\n';
-  } else {
-    out << "  per warp-phase: not recorded (above the record limit; counts compared)\n";
-  }
+  const CountDifference& d = r.count_differences.front();
+  out << "  counts: " << sim::counted(r.count_differences.size(), "field")
+      << (r.count_differences.size() == 1 ? " differs" : " differ") << ", first " << d.cell
+      << ": model " << sim::to_decimal(d.model) << ", GPU " << sim::to_decimal(d.hardware) << '\n';
+}
+
+std::string divergent_percent(const ValidationRecord& r, lecture::Condition c) {
+  const lecture::ClassCounts& all = r.model.at(c, lecture::BlockClass::all);
+  return percent(all.divergent_warp_phases, all.warp_phases);
+}
+
+}  // namespace
+
+void write_validation_text(std::ostream& out, const ValidationRecord& r) {
+  const lecture::LaunchConfig& c = r.model.config;
+  const lecture::Geometry g(c);
+  out << "warpdiv validate: " << lecture::describe(c) << "\n"
+      << "on " << r.device << " (compute capability " << r.compute_capability << ", driver CUDA "
+      << r.driver << ", runtime " << r.runtime << ", NVRTC " << r.probe.nvrtc << "), " << r.date
+      << ", seed " << r.seed << "\n"
+      << "grid " << g.grid_x << " x " << g.grid_y << " blocks, "
+      << sim::counted(g.warps_per_block, "warp") << " per block, " << sim::counted(g.phases, "phase")
+      << "\nkernel: TiledMatMul of kernels/zoo/tiled_matmul_rect.cu, the file the model is read "
+         "from\n\n";
+
+  out << "(a) P against a CPU double-precision reference (tolerance " << kProductTolerance
+      << ", inputs uniform in [-1, 1), P poisoned with NaN before the run)\n";
+  write_product_line(out, "TiledMatMul", r.product);
+
+  out << "\n(b) the four checks: the model against the GPU probe of the same source (every warp "
+         "evaluation by __ballot_sync)\n";
+  if (r.hardware)
+    write_table(out, r);
+  else
+    out << "  table: not built (the launch is above the probe's warp-by-warp limit; the "
+           "statements' totals are compared)\n";
+  out << "  probe: " << sim::counted(r.probe.comparison.statements_compared, "statement")
+      << " compared";
+  if (r.probe.warp_by_warp)
+    out << ", " << sim::counted(r.probe.comparison.warps_compared, "warp") << " and "
+        << sim::counted(r.probe.comparison.evaluations_compared, "warp evaluation")
+        << " one by one";
+  out << "; " << r.probe.outcome << '\n';
 
   out << "\n(c) occupancy: the CUDA runtime vs the calculator\n";
-  write_occupancy_line(out, "checked     ", r.checked_occupancy);
-  write_occupancy_line(out, "instrumented", r.instrumented_occupancy);
-  write_occupancy_line(out, "unchecked   ", r.unchecked_occupancy);
+  write_occupancy_line(out, "TiledMatMul", r.occupancy);
 
-  const lecture::LaunchConfig p{g.grid_y * c.tile, g.phases * c.tile, g.grid_x * c.tile, c.tile,
-                            c.warp_size};
   out << "\n(d) time, median of " << r.repeats << " (CUDA events)\n"
-      << "  checked kernel   " << c.rows << " x " << c.inner << " x " << c.cols << ": "
-      << format("%.4f", r.checked_ms) << " ms\n"
-      << "  unchecked kernel " << p.rows << " x " << p.inner << " x " << p.cols
-      << " (padded, same grid): " << format("%.4f", r.unchecked_ms) << " ms\n"
-      << "  cost of the checks: " << format("%+.2f", r.checks_cost_percent())
-      << "%; model's divergent warp-phases: load_M "
-      << percent(r.model.at(lecture::Condition::load_M, lecture::BlockClass::all).divergent_warp_phases,
-                 r.model.at(lecture::Condition::load_M, lecture::BlockClass::all).warp_phases)
-      << ", load_N "
-      << percent(r.model.at(lecture::Condition::load_N, lecture::BlockClass::all).divergent_warp_phases,
-                 r.model.at(lecture::Condition::load_N, lecture::BlockClass::all).warp_phases)
-      << ", compute "
-      << percent(r.model.at(lecture::Condition::compute, lecture::BlockClass::all).divergent_warp_phases,
-                 r.model.at(lecture::Condition::compute, lecture::BlockClass::all).warp_phases)
-      << "\n\n";
+      << "  TiledMatMul " << c.rows << " x " << c.inner << " x " << c.cols << ": "
+      << format("%.4f", r.kernel_ms) << " ms; model's divergent warp-phases: load_M "
+      << divergent_percent(r, lecture::Condition::load_M) << ", load_N "
+      << divergent_percent(r, lecture::Condition::load_N) << ", compute "
+      << divergent_percent(r, lecture::Condition::compute) << "\n\n";
   out << (r.all_passed() ? "validate: everything agrees\n" : "validate: MISMATCH\n");
 }
 
@@ -523,29 +417,14 @@ std::string failure_summary(const ValidationRecord& r) {
                     " counts differ from the model (first " + d.cell + ": model " +
                     sim::to_decimal(d.model) + ", GPU " + sim::to_decimal(d.hardware) + ")");
   }
-  if (!r.records_matched())
-    parts.push_back(std::to_string(r.records->mismatches) +
-                    " warp-phase records differ (first: " + r.records->first_mismatch + ")");
-  const std::pair<const char*, const ProductCheck*> products[] = {
-      {"checked", &r.checked_product},
-      {"instrumented", &r.instrumented_product},
-      {"unchecked", &r.unchecked_product}};
-  for (const auto& [what, check] : products) {
-    if (check->passed()) continue;
-    parts.push_back(std::string("P of the ") + what + " kernel: max relative error " +
-                    relative_error(*check) + ", " + std::to_string(check->non_finite) +
-                    " entries NaN or infinite");
-  }
-  const std::pair<const char*, const OccupancyFigures*> occupancies[] = {
-      {"checked", &r.checked_occupancy},
-      {"instrumented", &r.instrumented_occupancy},
-      {"unchecked", &r.unchecked_occupancy}};
-  for (const auto& [what, o] : occupancies) {
-    if (o->matched()) continue;
-    parts.push_back(std::string("blocks per SM of the ") + what + " kernel: runtime " +
-                    std::to_string(o->runtime_blocks_per_sm) + ", calculator " +
-                    std::to_string(o->calculator_blocks_per_sm));
-  }
+  if (!r.probe.comparison.agree()) parts.push_back("the probe: " + r.probe.outcome);
+  if (!r.product.passed())
+    parts.push_back("P of TiledMatMul: max relative error " + relative_error(r.product) + ", " +
+                    std::to_string(r.product.non_finite) + " entries NaN or infinite");
+  if (!r.occupancy.matched())
+    parts.push_back("blocks per SM of TiledMatMul: runtime " +
+                    std::to_string(r.occupancy.runtime_blocks_per_sm) + ", calculator " +
+                    std::to_string(r.occupancy.calculator_blocks_per_sm));
   std::string summary;
   for (const std::string& part : parts) summary += (summary.empty() ? "" : "; ") + part;
   return summary;

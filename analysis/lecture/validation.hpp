@@ -1,6 +1,6 @@
 // The host half of `warpdiv validate`: random inputs, the CPU double-precision reference, the
-// comparisons of the model with the hardware's counts and per-warp-phase records, and the
-// recorded row (CSV) of one validated configuration. No CUDA here: the GPU figures arrive as
+// lecture's table of the model against the GPU's (its probe's warp trace seen by the lecture), and
+// the recorded row (CSV) of one validated configuration. No CUDA here: the GPU figures arrive as
 // plain data from kernels/.
 #pragma once
 
@@ -13,6 +13,7 @@
 
 #include "sim/count.hpp"
 #include "analysis/lecture/divergence.hpp"
+#include "analysis/probe_comparison.hpp"
 #include "analysis/lecture/launch.hpp"
 
 namespace warpdiv::analysis {
@@ -68,23 +69,6 @@ struct CountDifference {
 std::vector<CountDifference> compare_counts(const lecture::DivergenceResult& model,
                                             const lecture::DivergenceResult& hardware);
 
-struct RecordComparison {
-  std::uint64_t warp_phases_compared = 0;  // per-phase records (3 conditions each)
-  std::uint64_t warps_compared = 0;        // store records
-  std::uint64_t mismatches = 0;            // records that differ from the model
-  std::string first_mismatch;              // empty when none
-
-  bool matched() const { return mismatches == 0; }
-};
-
-/// Compares the instrumented kernel's records (kernels/tiled_matmul.hpp's layout, the packing of
-/// analysis/lecture/lane_agreement.hpp) with the model's (lecture_records(): a replay of the lecture source),
-/// warp-phase by warp-phase. Throws
-/// std::invalid_argument when the record vectors do not have the launch's sizes.
-RecordComparison compare_records(const lecture::LaunchConfig& config,
-                                 const std::vector<std::uint8_t>& phase_records,
-                                 const std::vector<std::uint8_t>& store_records);
-
 // ---- timings ------------------------------------------------------------------------------------
 
 /// The median (mean of the two middle values for an even count); 0 for no values.
@@ -108,6 +92,14 @@ struct OccupancyFigures {
   double calculator_percent() const;
 };
 
+/// The probe of the lecture model on the GPU (analysis/probe_comparison.hpp), seen by the lecture.
+struct ProbeFigures {
+  std::string nvrtc;                 // "13.0"
+  bool warp_by_warp = false;         // every warp evaluation compared (else totals only)
+  ProbeComparison comparison;        // per statement, and warp by warp when recorded
+  std::string outcome;               // comparison.summary()
+};
+
 /// Everything `warpdiv validate` checked for one configuration.
 struct ValidationRecord {
   // provenance
@@ -119,31 +111,24 @@ struct ValidationRecord {
   std::uint64_t seed = 0;
   int repeats = 0;
 
+  /// The lecture's table: the model's, and the GPU's from its probe's warp trace (lecture_table()
+  /// of it); the GPU's only when the probe was compared warp by warp.
   lecture::DivergenceResult model;
-  lecture::DivergenceResult hardware;
+  std::optional<lecture::DivergenceResult> hardware;
   std::vector<CountDifference> count_differences;
-  std::optional<RecordComparison> records;  // absent above kernels::kMaxRecordedWarpPhases
+  ProbeFigures probe;
 
-  ProductCheck checked_product;       // the checked kernel's P
-  ProductCheck instrumented_product;  // the twin's P
-  ProductCheck unchecked_product;     // the unchecked kernel's P on the padded sizes (top-left)
-
-  OccupancyFigures checked_occupancy;
-  OccupancyFigures instrumented_occupancy;
-  OccupancyFigures unchecked_occupancy;
-
-  double checked_ms = 0.0;    // medians
-  double unchecked_ms = 0.0;
+  ProductCheck product;        // P of the real kernel (kernels/zoo/tiled_matmul_rect.cu)
+  OccupancyFigures occupancy;  // the real kernel's
+  double kernel_ms = 0.0;      // median
 
   bool counts_matched() const { return count_differences.empty(); }
-  bool records_matched() const { return !records || records->matched(); }
-  bool products_passed() const;
-  bool occupancy_matched() const;
-  /// The model agrees with the hardware (counts and, where recorded, every warp-phase).
-  bool model_matched() const { return counts_matched() && records_matched(); }
+  bool products_passed() const { return product.passed(); }
+  bool occupancy_matched() const { return occupancy.matched(); }
+  /// The model agrees with the GPU: the probe's every statement (and, where recorded, every warp
+  /// evaluation) and the lecture's table.
+  bool model_matched() const { return counts_matched() && probe.comparison.agree(); }
   bool all_passed() const { return model_matched() && products_passed() && occupancy_matched(); }
-  /// (checked / unchecked - 1) in percent.
-  double checks_cost_percent() const;
 };
 
 /// The header of the validation CSV (one row per configuration), from the column list that

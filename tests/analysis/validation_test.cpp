@@ -135,98 +135,93 @@ TEST(CompareCounts, NamesEveryDifferingField) {
   EXPECT_EQ(d[1].hardware, 12u);
 }
 
-// ---- records ---------------------------------------------------------------------------------
+// ---- the lecture's table of a warp trace ------------------------------------------------------
 
-// Records as the instrumented kernel writes them, built here lane by lane from the per-thread
-// conditions (not from the model's lane masks): 2 bits per condition, 0 none, 1 some, 2 all.
-struct Records {
-  std::vector<std::uint8_t> phases;
-  std::vector<std::uint8_t> stores;
-};
-
-std::uint8_t code(int passing, int existing) {
-  return passing == 0 ? 0 : passing == existing ? 2 : 1;
-}
-
-Records records_from_lanes(const lecture::LaunchConfig& c) {
+// A trace as the GPU probe of the lecture source records it, built here lane by lane from the
+// per-thread conditions (tests/oracle/lane_masks.hpp, not from the model): each warp evaluates
+// load_M, load_N and compute once per phase, then the store once; every existing lane is active
+// (the kernel has no early exit). Only the four ifs are in it: lecture_table() reads nothing else.
+sim::ir::WarpTrace trace_from_lanes(const lecture::LaunchConfig& c) {
+  const sim::ir::Kernel& model = lecture_model();
+  // The four checks sit on lines 32, 37, 44 and 49 of kernels/zoo/tiled_matmul_rect.cu.
+  std::array<sim::ir::StmtId, 4> ifs{};
+  const int lines[] = {32, 37, 44, 49};
+  for (std::size_t id = 0; id < model.stmts.size(); ++id)
+    for (std::size_t k = 0; k < 4; ++k)
+      if (model.stmts[id].kind == sim::ir::StmtKind::If && model.stmts[id].range.line == lines[k])
+        ifs[k] = static_cast<sim::ir::StmtId>(id);
   const std::int64_t T = c.tile;
-  const std::int64_t gx = (c.cols + T - 1) / T;
-  const std::int64_t gy = (c.rows + T - 1) / T;
+  const std::int64_t gx = (c.cols + T - 1) / T, gy = (c.rows + T - 1) / T;
   const std::int64_t phases = (c.inner + T - 1) / T;
   const int threads = c.tile * c.tile;
-  const int warps = (threads + 31) / 32;
-  Records r;
+  const int warps = (threads + c.warp_size - 1) / c.warp_size;
+  sim::ir::WarpTrace trace;
+  trace.warps_per_block = static_cast<std::uint32_t>(warps);
+  trace.offsets.push_back(0);
   for (std::int64_t by = 0; by < gy; ++by)
     for (std::int64_t bx = 0; bx < gx; ++bx)
       for (int w = 0; w < warps; ++w) {
-        const auto count = [&](lecture::Condition cond, std::int64_t p, int& existing) {
-          int passing = 0;
-          existing = 0;
-          for (int thread = w * 32; thread < std::min(threads, w * 32 + 32); ++thread) {
-            ++existing;
-            passing += sim::condition_holds(cond, c, bx, by, p, thread % c.tile,
-                                            thread / c.tile) ? 1 : 0;
+        const auto evaluate = [&](lecture::Condition cond, std::int64_t p) {
+          sim::ir::WarpEvaluation e;
+          e.statement = ifs[static_cast<std::size_t>(cond)];
+          for (int lane = 0; lane < c.warp_size && w * c.warp_size + lane < threads; ++lane) {
+            const int thread = w * c.warp_size + lane;
+            e.active |= std::uint64_t{1} << lane;
+            if (sim::condition_holds(cond, c, bx, by, p, thread % c.tile, thread / c.tile))
+              e.taken |= std::uint64_t{1} << lane;
           }
-          return passing;
+          trace.evaluations.push_back(e);
         };
-        int existing = 0;
-        for (std::int64_t p = 0; p < phases; ++p) {
-          const int m = count(lecture::Condition::load_M, p, existing);
-          const int n = count(lecture::Condition::load_N, p, existing);
-          const int k = count(lecture::Condition::compute, p, existing);
-          r.phases.push_back(static_cast<std::uint8_t>(
-              code(m, existing) | code(n, existing) << 2 | code(k, existing) << 4));
-        }
-        r.stores.push_back(code(count(lecture::Condition::store, 0, existing), existing));
+        for (std::int64_t p = 0; p < phases; ++p)
+          for (lecture::Condition cond :
+               {lecture::Condition::load_M, lecture::Condition::load_N, lecture::Condition::compute})
+            evaluate(cond, p);
+        evaluate(lecture::Condition::store, 0);
+        trace.counts.push_back(trace.evaluations.size() - trace.offsets.back());
+        trace.offsets.push_back(trace.evaluations.size());
       }
-  return r;
+  return trace;
 }
 
-TEST(CompareRecords, LectureRecordsMatchEveryWarpPhase) {
-  const lecture::LaunchConfig c = lecture::LaunchConfig::square(100);
-  const Records r = records_from_lanes(c);
-  const RecordComparison result = compare_records(c, r.phases, r.stores);
-  EXPECT_TRUE(result.matched()) << result.first_mismatch;
-  EXPECT_EQ(result.warp_phases_compared, 2744u);  // 49 blocks * 8 warps * 7 phases
-  EXPECT_EQ(result.warps_compared, 392u);
-}
-
-TEST(CompareRecords, PartialWarpsMatch) {
-  // T = 7: 49 threads, warps of 32 and 17 lanes; T = 31: 961 threads, the last warp 1 lane.
-  for (const lecture::LaunchConfig& c : {lecture::LaunchConfig::shape(64, 48, 80, 7), lecture::LaunchConfig::shape(31, 70, 33, 31),
-                                     lecture::LaunchConfig::shape(5, 3, 7, 16)}) {
-    const Records r = records_from_lanes(c);
-    const RecordComparison result = compare_records(c, r.phases, r.stores);
-    EXPECT_TRUE(result.matched()) << lecture::describe(c) << ": " << result.first_mismatch;
+TEST(LectureTable, AGpuTraceOfTheLanesIsTheModelsTable) {
+  // Square, rectangular with partial warps (T = 5: 25 threads), and a warp of 16 lanes.
+  for (const lecture::LaunchConfig& c :
+       {lecture::LaunchConfig::square(100), lecture::LaunchConfig::shape(70, 33, 45, 5),
+        lecture::LaunchConfig::shape(40, 17, 23, 8, 16), lecture::LaunchConfig::square(7, 1)}) {
+    SCOPED_TRACE(lecture::describe(c));
+    const lecture::DivergenceResult table = lecture_table(lecture_model(), c, trace_from_lanes(c));
+    EXPECT_TRUE(table == lecture_counts(c));
   }
+  // By hand at 100 x 100 x 100, T = 16: 7 x 7 blocks of 8 warps, 7 phases: 2,744 warp-phases per
+  // phase check, 350 divergent in load_M; 50 divergent stores; 13 blocks with a partial store.
+  const lecture::DivergenceResult t =
+      lecture_table(lecture_model(), lecture::LaunchConfig::square(100),
+                    trace_from_lanes(lecture::LaunchConfig::square(100)));
+  EXPECT_EQ(t.at(lecture::Condition::load_M, lecture::BlockClass::all).warp_phases, 2744u);
+  EXPECT_EQ(t.at(lecture::Condition::load_M, lecture::BlockClass::all).divergent_warp_phases, 350u);
+  EXPECT_EQ(t.at(lecture::Condition::store, lecture::BlockClass::all).divergent_warp_phases, 50u);
+  EXPECT_EQ(t.at(lecture::Condition::store, lecture::BlockClass::corner).blocks, 1u);
+  EXPECT_EQ(t.barrier_hazard_blocks, 13u);
 }
 
-TEST(CompareRecords, NamesTheFirstMismatch) {
+TEST(LectureTable, AWarpThatDisagreesChangesItsCell) {
   const lecture::LaunchConfig c = lecture::LaunchConfig::square(100);
-  Records r = records_from_lanes(c);
-  // Block (6, 0) is a right-edge block; its warp 3 in phase 2 has load_N divergent (Col < 100
-  // only for tx < 4): claim all lanes passed instead. Index ((0 * 7 + 6) * 8 + 3) * 7 + 2 = 359.
-  ASSERT_EQ(r.phases[359] >> 2 & 3, 1);
-  r.phases[359] = static_cast<std::uint8_t>((r.phases[359] & ~0x0C) | 2 << 2);
-  r.stores[0] = 0xFF;  // block (0, 0) warp 0: never written
-  const RecordComparison result = compare_records(c, r.phases, r.stores);
-  EXPECT_EQ(result.mismatches, 2u);
-  EXPECT_EQ(result.first_mismatch,
-            "store in block (0, 0) [interior], warp 0 (after the loop): the model says all lanes "
-            "pass, the GPU's ballot says no valid record (byte 0xff)");
-  r.stores[0] = 2;
-  const RecordComparison second = compare_records(c, r.phases, r.stores);
-  EXPECT_EQ(second.mismatches, 1u);
-  EXPECT_EQ(second.first_mismatch,
-            "load_N in block (6, 0) [right_edge], warp 3, phase 2: the model says divergent, "
-            "the GPU's ballot says all lanes pass");
+  sim::ir::WarpTrace trace = trace_from_lanes(c);
+  // The first warp of block (6, 0) (the first block of the right edge): its first evaluation is
+  // load_M of phase 0, which every lane passes; make it divergent.
+  const std::uint64_t w = 6 * trace.warps_per_block;
+  trace.evaluations[trace.offsets[w]].taken = 1;
+  const lecture::DivergenceResult table = lecture_table(lecture_model(), c, trace);
+  const std::vector<CountDifference> d = compare_counts(lecture_counts(c), table);
+  ASSERT_EQ(d.size(), 2u);  // the right_edge cell and the `all` column
+  EXPECT_EQ(d[0].cell, "load_M/right_edge divergent_warp_phases");
+  EXPECT_EQ(d[0].hardware, d[0].model + 1);
 }
 
-TEST(CompareRecords, WrongSizesAreAnInternalError) {
-  const lecture::LaunchConfig c = lecture::LaunchConfig::square(100);
-  Records r = records_from_lanes(c);
-  r.phases.pop_back();
-  EXPECT_THROW(compare_records(c, r.phases, r.stores), std::invalid_argument);
+TEST(LectureTable, ATraceOfAnotherLaunchIsAnInternalError) {
+  EXPECT_THROW(lecture_table(lecture_model(), lecture::LaunchConfig::square(100),
+                             trace_from_lanes(lecture::LaunchConfig::square(50))),
+               std::invalid_argument);
 }
 
 // ---- timings ---------------------------------------------------------------------------------
@@ -250,23 +245,22 @@ ValidationRecord lecture_record() {
   r.repeats = 5;
   r.model = analysis::lecture_counts(lecture::LaunchConfig::square(100));
   r.hardware = r.model;
-  r.records = RecordComparison{2744, 392, 0, ""};
-  for (ProductCheck* p : {&r.checked_product, &r.instrumented_product, &r.unchecked_product}) {
-    p->entries = p->entries_compared = 10000;
-    p->every_entry_compared = true;
-    p->max_relative_error = 2e-7;
-  }
-  for (OccupancyFigures* o : {&r.checked_occupancy, &r.instrumented_occupancy,
-                              &r.unchecked_occupancy}) {
-    o->registers_per_thread = 32;
-    o->static_shared_bytes = 2048;
-    o->runtime_blocks_per_sm = o->calculator_blocks_per_sm = 8;
-    o->calculator_limit = "warps";
-    o->warps_per_block = 8;
-    o->max_warps_per_sm = 64;
-  }
-  r.checked_ms = 0.0105;
-  r.unchecked_ms = 0.0100;
+  r.probe.nvrtc = "13.0";
+  r.probe.warp_by_warp = true;
+  r.probe.comparison.statements_compared = 21;
+  r.probe.comparison.warps_compared = 392;
+  r.probe.comparison.evaluations_compared = 30000;
+  r.probe.outcome = "agree";
+  r.product.entries = r.product.entries_compared = 10000;
+  r.product.every_entry_compared = true;
+  r.product.max_relative_error = 2e-7;
+  r.occupancy.registers_per_thread = 32;
+  r.occupancy.static_shared_bytes = 8192;
+  r.occupancy.runtime_blocks_per_sm = r.occupancy.calculator_blocks_per_sm = 8;
+  r.occupancy.calculator_limit = "warps";
+  r.occupancy.warps_per_block = 8;
+  r.occupancy.max_warps_per_sm = 64;
+  r.kernel_ms = 0.0105;
   return r;
 }
 
@@ -276,44 +270,47 @@ TEST(ValidationCsv, RowMatchesTheHeader) {
   const std::string row = out.str();
   ASSERT_EQ(row.back(), '\n');
   // The device name holds a comma and quotes: one quoted field.
-  EXPECT_EQ(row.rfind("\"Test GPU, rev. \"\"A\"\"\",9.0,13.0,13.0,2026-01-01T00:00:00Z,42,", 0), 0u)
+  EXPECT_EQ(row.rfind("\"Test GPU, rev. \"\"A\"\"\",9.0,13.0,13.0,13.0,2026-01-01T00:00:00Z,42,", 0),
+            0u)
       << row;
   EXPECT_EQ(count_fields(row) - 1, count_fields(kValidationCsvHeader));  // the name's comma
   // Lecture: 7 x 7 blocks, 8 warps, 7 phases, 2744 warp-phases; divergent load_M 350,
   // load_N 350, compute 7 x 50 = 350, store 50 (right_edge 6 x 8 + corner 2); hazard 13 blocks.
-  EXPECT_NE(row.find(",100,100,100,16,49,8,7,2744,350,350,350,350,350,350,50,50,13,13,0,2744,0,yes,"),
-            std::string::npos)
+  EXPECT_NE(
+      row.find(",100,100,100,16,49,8,7,2744,350,350,350,350,350,350,50,50,13,13,0,21,392,30000,0,yes,"),
+      std::string::npos)
       << row;
   // 8 blocks x 8 warps of 64: 100% both ways.
-  EXPECT_NE(row.find(",warps,100.00,100.00,yes,"), std::string::npos) << row;
-  // (10.5 / 10.0 - 1) = 5.00%; 350 / 2744 = 12.7551%.
-  EXPECT_NE(row.find(",5.00,12.7551,12.7551,12.7551,5,yes\n"), std::string::npos) << row;
+  EXPECT_NE(row.find(",32,8192,8,8,warps,100.00,100.00,yes,"), std::string::npos) << row;
+  // 350 / 2744 = 12.7551%.
+  EXPECT_NE(row.find(",0.010500,12.7551,12.7551,12.7551,5,yes\n"), std::string::npos) << row;
 }
 
-// The schema of the validation CSV, as the H200 run recorded in data/validation wrote it.
+TEST(ValidationCsv, WithoutTheGpusTableItsCountsAreEmpty) {
+  ValidationRecord r = lecture_record();
+  r.hardware.reset();
+  r.probe.warp_by_warp = false;
+  std::ostringstream out;
+  write_validation_csv_row(out, r);
+  EXPECT_NE(out.str().find(",2744,350,,350,,350,,50,,13,,0,"), std::string::npos) << out.str();
+}
+
+// The schema of the validation CSV since the lecture runs through the general probe (issue 20);
+// files of earlier versions (data/validation/nvidia-h200.csv) have the twin kernels' columns.
 const std::string kValidationSchema =
-    "device,compute_capability,driver_cuda,runtime_cuda,date,seed,rows,inner,cols,tile,blocks,"
-    "warps_per_block,phases,warp_phases,model_load_M_divergent,gpu_load_M_divergent,"
+    "device,compute_capability,driver_cuda,runtime_cuda,nvrtc,date,seed,rows,inner,cols,tile,"
+    "blocks,warps_per_block,phases,warp_phases,model_load_M_divergent,gpu_load_M_divergent,"
     "model_load_N_divergent,gpu_load_N_divergent,model_compute_divergent,gpu_compute_divergent,"
     "model_store_divergent,gpu_store_divergent,model_barrier_hazard_blocks,"
-    "gpu_barrier_hazard_blocks,count_fields_differing,warp_phases_compared,record_mismatches,"
-    "match,product_entries_compared,product_max_rel_error,product_ok,registers_checked,"
-    "shared_bytes_checked,runtime_blocks_per_sm_checked,calculator_blocks_per_sm_checked,"
-    "registers_instrumented,runtime_blocks_per_sm_instrumented,"
-    "calculator_blocks_per_sm_instrumented,registers_unchecked,runtime_blocks_per_sm_unchecked,"
-    "calculator_blocks_per_sm_unchecked,occupancy_limit_checked,runtime_occupancy_pct_checked,"
-    "calculator_occupancy_pct_checked,occupancy_match,checked_ms,unchecked_ms,checks_cost_pct,"
+    "gpu_barrier_hazard_blocks,count_fields_differing,statements_compared,warps_compared,"
+    "evaluations_compared,warps_differing,match,product_entries_compared,product_max_rel_error,"
+    "product_ok,registers,shared_bytes,runtime_blocks_per_sm,calculator_blocks_per_sm,"
+    "occupancy_limit,runtime_occupancy_pct,calculator_occupancy_pct,occupancy_match,kernel_ms,"
     "model_load_M_divergent_pct,model_load_N_divergent_pct,model_compute_divergent_pct,repeats,"
     "all_ok";
 
-TEST(ValidationCsv, HeaderIsTheRecordedSchema) {
-  // `validate --csv` writes kValidationCsvHeader as its first line (tests/tools/
-  // validate_gpu_cli_test.cpp); the recorded run's file must stay readable under it.
+TEST(ValidationCsv, HeaderIsTheSchema) {
   EXPECT_EQ(std::string(kValidationCsvHeader), kValidationSchema);
-  std::ifstream recorded(WARPDIV_SOURCE_DIR "/data/validation/nvidia-h200.csv");
-  std::string first_line;
-  ASSERT_TRUE(std::getline(recorded, first_line));
-  EXPECT_EQ(first_line, kValidationSchema);
 }
 
 TEST(ValidationText, AgreementAndMismatch) {
@@ -321,12 +318,16 @@ TEST(ValidationText, AgreementAndMismatch) {
   std::ostringstream ok;
   write_validation_text(ok, r);
   EXPECT_NE(ok.str().find("validate: everything agrees"), std::string::npos) << ok.str();
-  EXPECT_NE(ok.str().find("cost of the checks: +5.00%"), std::string::npos) << ok.str();
+  EXPECT_NE(ok.str().find("TiledMatMul 100 x 100 x 100: 0.0105 ms"), std::string::npos)
+      << ok.str();
+  EXPECT_NE(ok.str().find("counts: all 20 cells x 4 fields and the hazard agree"),
+            std::string::npos)
+      << ok.str();
   EXPECT_TRUE(failure_summary(r).empty());
 
-  r.hardware.at(lecture::Condition::load_N, lecture::BlockClass::right_edge).divergent_warp_phases = 0;
-  r.count_differences = compare_counts(r.model, r.hardware);
-  r.unchecked_occupancy.calculator_blocks_per_sm = 7;
+  r.hardware->at(lecture::Condition::load_N, lecture::BlockClass::right_edge).divergent_warp_phases = 0;
+  r.count_differences = compare_counts(r.model, *r.hardware);
+  r.occupancy.calculator_blocks_per_sm = 7;
   std::ostringstream bad;
   write_validation_text(bad, r);
   EXPECT_NE(bad.str().find("validate: MISMATCH"), std::string::npos);
@@ -334,7 +335,7 @@ TEST(ValidationText, AgreementAndMismatch) {
   const std::string summary = failure_summary(r);
   EXPECT_NE(summary.find("first load_N/right_edge divergent_warp_phases"), std::string::npos)
       << summary;
-  EXPECT_NE(summary.find("blocks per SM of the unchecked kernel: runtime 8, calculator 7"),
+  EXPECT_NE(summary.find("blocks per SM of TiledMatMul: runtime 8, calculator 7"),
             std::string::npos)
       << summary;
   EXPECT_EQ(summary.find('\n'), std::string::npos);  // one line

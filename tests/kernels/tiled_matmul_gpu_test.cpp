@@ -1,4 +1,4 @@
-// The real kernels on GPU 0 (ctest label gpu). Every test skips, with the reason, when there is
+// The lecture on GPU 0 through the general probe, and its real kernel (ctest label gpu). Every test skips, with the reason, when there is
 // no CUDA device or driver, so a machine without a GPU still runs the rest of the suite. The random
 // inputs' seed is printed and named in failures; WARPDIV_TEST_SEED=N repeats a run.
 #include <gtest/gtest.h>
@@ -16,6 +16,7 @@
 #include "sim/errors.hpp"
 #include "analysis/lecture/lecture_source.hpp"
 #include "tools/cli/device_occupancy.hpp"
+#include "tools/cli/runs.hpp"
 
 namespace warpdiv::lecture {
 // Readable parameters in test output.
@@ -65,42 +66,30 @@ std::uint64_t test_seed() {
   return seed;
 }
 
-/// Runs the three kernels once on random inputs and checks P, the counts and the records. Every
-/// failure message names the seed; each launch starts from it, so one test repeats on its own.
+/// Validates one launch as `warpdiv validate` does (cli::run_validate: the probe of the lecture
+/// source compared with the model warp by warp, its trace as the lecture's table, and the real
+/// kernel's P against the host's) and checks that everything agrees. Every failure message names
+/// the seed, so one test repeats on its own. Returns the GPU's table (the model's where the launch
+/// is above the probe's warp-by-warp limit and only totals were compared).
 lecture::DivergenceResult run_and_check(const lecture::LaunchConfig& c) {
   SCOPED_TRACE(lecture::describe(c));
-  const std::uint64_t seed = test_seed();
-  SCOPED_TRACE("random inputs from WARPDIV_TEST_SEED=" + std::to_string(seed));
-  std::cout << "[ seed     ] WARPDIV_TEST_SEED=" << seed << " (" << lecture::describe(c) << ")\n";
-  const lecture::DivergenceResult model = analysis::lecture_counts(c);
-  const bool records = lecture::Geometry(c).warp_phases() <= kMaxRecordedWarpPhases;
-  TiledMatmul gpu(c, records);
-  std::mt19937_64 rng(seed);
-  const std::vector<float> m = analysis::random_matrix(c.rows, c.inner, rng);
-  const std::vector<float> n = analysis::random_matrix(c.inner, c.cols, rng);
-  gpu.upload(m, n);
-
-  const analysis::ProductCheck checked = analysis::check_product(c, m, n, gpu.run_checked(), rng);
-  EXPECT_TRUE(checked.passed()) << checked.max_relative_error << ", non-finite "
-                                << checked.non_finite;
-  const InstrumentedRun twin = gpu.run_instrumented();
-  const analysis::ProductCheck twin_product = analysis::check_product(c, m, n, twin.product, rng);
-  EXPECT_TRUE(twin_product.passed()) << twin_product.max_relative_error;
-  const auto differences = analysis::compare_counts(model, twin.counts);
-  EXPECT_TRUE(differences.empty()) << differences.front().cell << ": model "
-                                   << sim::to_decimal(differences.front().model) << ", GPU "
-                                   << sim::to_decimal(differences.front().hardware);
-  if (records) {
-    const analysis::RecordComparison r =
-        analysis::compare_records(c, twin.phase_records, twin.store_records);
-    EXPECT_TRUE(r.matched()) << r.mismatches << " mismatches; first: " << r.first_mismatch;
-  } else {
-    EXPECT_TRUE(twin.phase_records.empty());
-  }
-  const analysis::ProductCheck unchecked =
-      analysis::check_product(c, m, n, gpu.run_unchecked(), rng);
-  EXPECT_TRUE(unchecked.passed()) << unchecked.max_relative_error;
-  return twin.counts;
+  cli::ValidateRequest request;
+  request.config = c;
+  request.repeats = 1;
+  request.seed = test_seed();
+  SCOPED_TRACE("random inputs from WARPDIV_TEST_SEED=" + std::to_string(request.seed));
+  std::cout << "[ seed     ] WARPDIV_TEST_SEED=" << request.seed << " (" << lecture::describe(c)
+            << ")\n";
+  const analysis::ValidationRecord r = cli::run_validate(request, nullptr);
+  EXPECT_TRUE(r.product.passed()) << r.product.max_relative_error << ", non-finite "
+                                  << r.product.non_finite;
+  EXPECT_TRUE(r.probe.comparison.agree()) << r.probe.outcome;
+  EXPECT_TRUE(r.counts_matched()) << r.count_differences.front().cell << ": model "
+                                  << sim::to_decimal(r.count_differences.front().model)
+                                  << ", GPU "
+                                  << sim::to_decimal(r.count_differences.front().hardware);
+  EXPECT_TRUE(r.occupancy_matched()) << analysis::failure_summary(r);
+  return r.hardware ? *r.hardware : r.model;
 }
 
 TEST(GpuLecture, HardwareCountsAreTheLecturesFigures) {
@@ -154,7 +143,7 @@ TEST(GpuShapes, OneLaneWarpsNeverDiverge) {
   EXPECT_EQ(gpu.at(Condition::load_M, BlockClass::all).warp_phases, 50u * 70u * 60u);
 }
 
-// Awkward shapes, each compared with the model exactly (counts and every warp-phase).
+// Awkward shapes, each compared with the model exactly (every warp evaluation and the table).
 class GpuAwkward : public ::testing::TestWithParam<lecture::LaunchConfig> {};
 
 TEST_P(GpuAwkward, MatchesTheModel) {
@@ -176,7 +165,7 @@ INSTANTIATE_TEST_SUITE_P(
                       lecture::LaunchConfig::shape(2, 300, 500, 3),      // 9 threads, wide and flat
                       lecture::LaunchConfig::shape(300, 20, 2, 9),       // tall and thin
                       lecture::LaunchConfig::shape(1023, 511, 257, 32),  // rectangular, every size off the tile
-                      lecture::LaunchConfig::shape(4000, 1000, 3000, 16)  // 23.7 M warp-phases: counters, no records
+                      lecture::LaunchConfig::shape(4000, 1000, 3000, 16)  // 23.7 M warp-phases: totals only
                       ),
     [](const ::testing::TestParamInfo<lecture::LaunchConfig>& param) {
       const lecture::LaunchConfig& c = param.param;
@@ -186,38 +175,30 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(GpuOccupancy, StaticSharedMemoryByHand) {
   SKIP_WITHOUT_GPU();
-  for (int t : {1, 7, 16, 32}) {
-    const std::size_t tiles = 2u * static_cast<std::size_t>(t * t) * sizeof(float);  // Ms, Ns
-    EXPECT_EQ(kernel_resources(Kernel::checked, t).static_shared_bytes, tiles) << t;
-    EXPECT_EQ(kernel_resources(Kernel::unchecked, t).static_shared_bytes, tiles) << t;
-    // The twin adds 4 conditions x 3 counters of 8 bytes and a 4-byte hazard flag.
-    EXPECT_EQ(kernel_resources(Kernel::instrumented, t).static_shared_bytes, tiles + 100u) << t;
-  }
+  // ds_M and ds_N are MAX_TILE x MAX_TILE = 32 x 32 floats each, whatever the tile: 8,192 bytes.
+  for (int t : {1, 7, 16, 32})
+    EXPECT_EQ(TiledMatmul({100, 100, 100, t}).resources().static_shared_bytes, 8192u) << t;
 }
 
 TEST(GpuOccupancy, RuntimeAgreesWithTheCalculatorForEveryTile) {
   SKIP_WITHOUT_GPU();
   const analysis::GpuSpec gpu = cli::device_spec(query_device());
-  for (Kernel k : kKernels) {
-    for (int t = 1; t <= 32; ++t) {
-      const analysis::OccupancyFigures o = cli::occupancy_both_ways(gpu, k, t);
-      EXPECT_GT(o.runtime_blocks_per_sm, 0) << name(k) << " T=" << t;
-      EXPECT_EQ(o.runtime_blocks_per_sm, o.calculator_blocks_per_sm)
-          << name(k) << " T=" << t << ", " << o.registers_per_thread << " registers, limited by "
-          << o.calculator_limit;
-    }
+  for (int t = 1; t <= 32; ++t) {
+    const analysis::OccupancyFigures o =
+        cli::occupancy_both_ways(gpu, TiledMatmul({64, 64, 64, t}).resources(), t);
+    EXPECT_GT(o.runtime_blocks_per_sm, 0) << "T=" << t;
+    EXPECT_EQ(o.runtime_blocks_per_sm, o.calculator_blocks_per_sm)
+        << "T=" << t << ", " << o.registers_per_thread << " registers, limited by "
+        << o.calculator_limit;
   }
 }
 
 TEST(GpuRefusals, GridAndMemoryLimitsBeforeAllocating) {
   SKIP_WITHOUT_GPU();
   // 65536 rows with T = 1 is 65536 block-rows, one more than gridDim.y allows.
-  EXPECT_THROW(TiledMatmul(lecture::LaunchConfig::shape(65536, 1, 1, 1), false), InvalidInput);
-  // 200000^2 floats is 160 GB per matrix, six of them: beyond any GPU's memory.
-  EXPECT_THROW(TiledMatmul(lecture::LaunchConfig::square(200000, 32), false), InvalidInput);
-  lecture::LaunchConfig warp64 = lecture::LaunchConfig::square(100);
-  warp64.warp_size = 64;
-  EXPECT_THROW(TiledMatmul(warp64, false), InvalidInput);
+  EXPECT_THROW(TiledMatmul({65536, 1, 1, 1}), InvalidInput);
+  // 200000^2 floats is 160 GB per matrix, three of them: beyond any GPU's memory.
+  EXPECT_THROW(TiledMatmul({200000, 200000, 200000, 32}), InvalidInput);
 }
 
 TEST(GpuDevice, ReportsItsProperties) {

@@ -1,37 +1,30 @@
 // The parts of kernels/ that need no GPU, and the no-device behaviour.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "kernels/tiled_matmul.hpp"
 #include "sim/errors.hpp"
 
 namespace warpdiv::kernels {
 namespace {
 
-TEST(Padded, RoundsEachSizeUpToTheTile) {
-  EXPECT_EQ(padded(lecture::LaunchConfig::square(100)), lecture::LaunchConfig::shape(112, 112, 112, 16));  // 7 tiles of 16
-  EXPECT_EQ(padded(lecture::LaunchConfig::shape(5, 3, 7, 16)), lecture::LaunchConfig::shape(16, 16, 16, 16));
-  EXPECT_EQ(padded(lecture::LaunchConfig::shape(64, 48, 80, 16)), lecture::LaunchConfig::shape(64, 48, 80, 16));  // already multiples
-  EXPECT_EQ(padded(lecture::LaunchConfig::shape(33, 1, 65, 32)), lecture::LaunchConfig::shape(64, 32, 96, 32));
-}
-
 TEST(DeviceBytes, LectureByHand) {
-  // 100^3 and its padding 112^3: 3 * 10000 + 3 * 12544 = 67632 floats = 270528 bytes, plus
-  // 4 * 4 * 4 + 1 = 65 counters of 8 bytes = 520: 271048.
-  EXPECT_EQ(device_bytes_needed(lecture::LaunchConfig::square(100), false), 271048u);
-  // Records: 49 blocks * 8 warps = 392 warps, * 7 phases = 2744 bytes, + 392 store bytes.
-  EXPECT_EQ(device_bytes_needed(lecture::LaunchConfig::square(100), true), 271048u + 2744u + 392u);
+  // M, N and P of 100 x 100 x 100: 3 * 10,000 floats = 120,000 bytes.
+  EXPECT_EQ(device_bytes_needed({100, 100, 100, 16}), 120000u);
+  // 1000 x 10 x 20: 10,000 + 200 + 20,000 floats = 120,800 bytes.
+  EXPECT_EQ(device_bytes_needed({1000, 10, 20, 8}), 120800u);
 }
 
 TEST(DeviceBytes, HugeLaunchesSaturateInsteadOfWrapping) {
-  const lecture::LaunchConfig huge = lecture::LaunchConfig::square(2147483647, 1);
-  // (2^31 - 1)^2 * 4 bytes * 6 matrices is about 1.1e20, above 2^64 = 1.8e19.
-  EXPECT_EQ(device_bytes_needed(huge, false), std::numeric_limits<std::uint64_t>::max());
+  constexpr std::int64_t kMax = 2147483647;
+  // (2^31 - 1)^2 * 4 bytes * 3 matrices is about 5.5e19, above 2^64 = 1.8e19.
+  EXPECT_EQ(device_bytes_needed({kMax, kMax, kMax, 1}), std::numeric_limits<std::uint64_t>::max());
 }
 
-TEST(Names, KernelsAsProfilersPrintThem) {
-  EXPECT_STREQ(name(Kernel::checked), "checked");
-  EXPECT_STREQ(function_name(Kernel::instrumented), "tiled_matmul_instrumented");
-  EXPECT_STREQ(function_name(Kernel::unchecked), "tiled_matmul_unchecked");
+TEST(Kernel, TheLecturesKernelAsProfilersPrintIt) {
+  // The __global__ function of kernels/zoo/tiled_matmul_rect.cu.
+  EXPECT_STREQ(kMatmulFunction, "TiledMatMul");
 }
 
 TEST(NoDevice, OneLineReason) {

@@ -24,8 +24,7 @@ analysis::GpuSpec device_spec(const kernels::DeviceInfo& d) {
 }
 
 analysis::OccupancyFigures occupancy_both_ways(const analysis::GpuSpec& gpu,
-                                               kernels::Kernel kernel, int tile) {
-  const kernels::KernelResources r = kernels::kernel_resources(kernel, tile);
+                                               const kernels::KernelResources& r, int tile) {
   analysis::OccupancyFigures o;
   o.registers_per_thread = r.registers_per_thread;
   o.static_shared_bytes = r.static_shared_bytes;

@@ -12,10 +12,10 @@ namespace warpdiv::cli {
 /// granularities (analysis::spec_from_device).
 analysis::GpuSpec device_spec(const kernels::DeviceInfo& device);
 
-/// Registers and static shared memory from cudaFuncGetAttributes, blocks per SM from the
-/// runtime, and the calculator's blocks per SM for the same figures (blockDim T*T, no dynamic
-/// shared memory, one barrier).
+/// Registers and static shared memory from cudaFuncGetAttributes and blocks per SM from the
+/// runtime (`runtime`, for blockDim T*T), beside the calculator's blocks per SM for the same
+/// figures (no dynamic shared memory, one barrier).
 analysis::OccupancyFigures occupancy_both_ways(const analysis::GpuSpec& gpu,
-                                               kernels::Kernel kernel, int tile);
+                                               const kernels::KernelResources& runtime, int tile);
 
 }  // namespace warpdiv::cli

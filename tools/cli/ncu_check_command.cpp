@@ -107,7 +107,9 @@ int ncu_check_command(const Args& args, std::ostream& out) {
     // ceil(L/T) and ceil(J/T), and nothing gives K.
     const analysis::NcuLaunch* first = nullptr;
     for (const analysis::NcuLaunch& l : launches)
-      if (!first && l.kernel_name.find("tiled_matmul_") != std::string::npos) first = &l;
+      if (!first && (l.kernel_name.find("TiledMatMul") != std::string::npos ||
+                     l.kernel_name.find("tiled_matmul_") != std::string::npos))
+        first = &l;
     if (!sizes_known)
       throw InvalidInput("ncu-check needs the sizes of the profiled launch: ncu's CSV gives only " +
                          std::string(first ? "its grid " + first->grid_size : "grids") +

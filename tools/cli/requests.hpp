@@ -135,6 +135,10 @@ struct OccupancyRequest {
 OccupancyRequest parse_occupancy(const Args& args);
 
 /// `warpdiv validate FILE.cu | --model FILE`: the kernel's control flow on GPU 0.
+/// Launches up to this many warp evaluations (by the model's estimate) are compared one by one by
+/// default; bigger ones by their per-statement totals only (16 bytes per evaluation on each side).
+constexpr std::int64_t kDefaultWarpRecords = 4'000'000;
+
 struct ValidateSourceRequest {
   std::string help;
   KernelSource source;
@@ -146,5 +150,15 @@ struct ValidateSourceRequest {
   std::optional<std::string> csv;
 };
 ValidateSourceRequest parse_validate_source(const Args& args);
+
+/// `warpdiv validate [--width W | --rows J --inner K --cols L] [--tile T] ...`: the lecture on GPU 0.
+struct ValidateRequest {
+  std::string help;
+  lecture::LaunchConfig config;  // warp size 32, the GPU's
+  int repeats = 20;              // --repeat: timed launches
+  std::uint64_t seed = 0;        // --seed, else drawn fresh
+  std::optional<std::string> csv;
+};
+ValidateRequest parse_validate(const Args& args);
 
 }  // namespace warpdiv::cli

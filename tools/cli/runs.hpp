@@ -21,6 +21,7 @@
 #include "analysis/lecture/sweep_report.hpp"
 #include "kernels/probe.hpp"
 #include "analysis/lecture/divergence.hpp"
+#include "analysis/lecture/validation.hpp"
 #include "sim/ir.hpp"
 #include "sim/ir_replay.hpp"
 #include "tools/cli/kernel_occupancy.hpp"
@@ -115,5 +116,15 @@ ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
 /// The text report: device, launch, probe, kernel resources, the statements' figures, the outcome.
 void write_validate_source_text(std::ostream& out, const ValidateSourceRequest& request,
                                 const sim::ir::Kernel& kernel, const ValidateSourceReport& report);
+
+// ---- validate (the lecture) ---------------------------------------------------------------
+
+/// The lecture on GPU 0 through the general path: the probe of lecture_model() at the lecture's
+/// launch (run_validate_source), its warp trace seen as the lecture's table beside the model's, and
+/// the real kernel (kernels/zoo/tiled_matmul_rect.cu, compiled in) run on random inputs, its P
+/// checked against the host's product, its occupancy and time measured. Throws NoDevice (exit 3),
+/// InvalidInput (a launch the GPU or this host cannot hold), Interrupted.
+analysis::ValidationRecord run_validate(const ValidateRequest& request,
+                                        const std::atomic<bool>* stop);
 
 }  // namespace warpdiv::cli

@@ -1,12 +1,12 @@
 // The work of `warpdiv sweep`: the lecture's launches spread over the cores, and a source
 // kernel's launches one by one.
 #include <algorithm>
-#include <exception>
 #include <iostream>
 #include <thread>
 
 #include "analysis/lecture/lecture_source.hpp"
 #include "sim/errors.hpp"
+#include "sim/parallel.hpp"
 #include "tools/cli/runs.hpp"
 #include "tools/cli/terminal.hpp"
 
@@ -26,22 +26,9 @@ std::size_t run_sweep_lecture(const analysis::SweepPlan& plan,
   std::size_t done = 0;
   while (done < plan.launches() && !stop()) {
     const std::size_t n = std::min(chunk, plan.launches() - done);
-    std::atomic<std::size_t> next{0};
-    std::vector<std::exception_ptr> errors(workers);
-    const auto work = [&](std::size_t w) {
-      try {
-        for (std::size_t i; (i = next.fetch_add(1)) < n;)
-          results[i] = analysis::sweep_rows(analysis::lecture_counts(plan.launch(done + i), 1));
-      } catch (...) {
-        errors[w] = std::current_exception();
-      }
-    };
-    std::vector<std::thread> threads;
-    for (std::size_t w = 1; w < std::min(workers, n); ++w) threads.emplace_back(work, w);
-    work(0);
-    for (std::thread& t : threads) t.join();
-    for (const std::exception_ptr& e : errors)
-      if (e) std::rethrow_exception(e);
+    sim::parallel_for(n, static_cast<unsigned>(workers), [&](std::size_t i, unsigned) {
+      results[i] = analysis::sweep_rows(analysis::lecture_counts(plan.launch(done + i), 1));
+    });
     for (std::size_t i = 0; i < n; ++i)
       for (const analysis::SweepRow& row : results[i]) take(row);
     done += n;

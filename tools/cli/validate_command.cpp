@@ -1,13 +1,19 @@
-// warpdiv validate: runs the real kernels on GPU 0 and sets the model beside the hardware.
+// warpdiv validate (the lecture flags): the flags into a ValidateRequest, and the command that
+// wires run_validate (tools/cli/validate_run.cpp) to its outputs.
 #include <unistd.h>
 
 #include <ctime>
+#include <iostream>
 #include <memory>
 #include <random>
 
 #include "analysis/output_files.hpp"
 #include "analysis/lecture/validation.hpp"
-#include "kernels/tiled_matmul.hpp"
+#include "kernels/probe.hpp"
+#include "tools/cli/command_outputs.hpp"
+#include "tools/cli/requests.hpp"
+#include "tools/cli/runs.hpp"
+#include "tools/cli/terminal.hpp"
 #include "sim/errors.hpp"
 #include "analysis/lecture/lecture_source.hpp"
 #include "tools/cli/commands.hpp"
@@ -56,14 +62,15 @@ std::string utc_now() {
   return text;
 }
 
-int validate_command(const Args& args, std::ostream& out) {
-  if (is_source_analysis(args)) return validate_source_command(args, out);
-  namespace lim = lecture::limits;
+namespace {
+
+po::options_description validate_options() {
   po::options_description options(
-      "warpdiv validate: run the tiled kernel on GPU 0 and compare the GPU with the model:\n"
-      "(a) P against a CPU double-precision reference, (b) divergent warp-phases counted by\n"
-      "__ballot_sync against the model, (c) occupancy from the CUDA runtime against the\n"
-      "calculator, (d) times of the checked kernel and of the unchecked one on padded sizes.\n"
+      "warpdiv validate: run the lecture's kernel (kernels/zoo/tiled_matmul_rect.cu, the file\n"
+      "the model is read from) on GPU 0 and compare the GPU with the model: (a) P against a CPU\n"
+      "double-precision reference, (b) the model against the GPU probe of the same source, every\n"
+      "warp evaluation by __ballot_sync, as the lecture's table, (c) occupancy from the CUDA\n"
+      "runtime against the calculator, (d) the kernel's time.\n"
       "Exit status 0 when all agree, 1 on any mismatch (see the list at the end).\n\n"
       "usage: warpdiv validate [--width W | --rows J --inner K --cols L] [--tile T]\n"
       "                        [--repeat N] [--seed S] [--csv FILE]\n"
@@ -84,83 +91,58 @@ int validate_command(const Args& args, std::ostream& out) {
        "seed of the random inputs, 0 .. 2^63-1 (default: fresh each run, printed)")
       ("csv", po::value<std::string>()->value_name("FILE"),
        "also write the header and one row of figures to FILE");
+  return options;
+}
+
+}  // namespace
+
+ValidateRequest parse_validate(const Args& args) {
+  const po::options_description options = validate_options();
   const po::variables_map vm = parse_command_line("validate", args, options);
+  ValidateRequest r;
   if (has(vm, "help")) {
-    write_help(out, options);
-    return 0;
+    r.help = help_text(options);
+    return r;
   }
-  lecture::LaunchConfig config = launch_from(vm);
-  config.warp_size = kernels::kWarpSize;
-  const int repeats = has(vm, "repeat") ? static_cast<int>(parse_integer(
+  r.config = launch_from(vm);
+  r.config.warp_size = kernels::kProbeWarpSize;
+  r.repeats = has(vm, "repeat") ? static_cast<int>(parse_integer(
                                               "--repeat", get(vm, "repeat"), 1, kMaxRepeats))
                                         : static_cast<int>(kDefaultRepeats);
-  std::uint64_t seed = 0;
   if (has(vm, "seed")) {
-    seed = static_cast<std::uint64_t>(parse_integer("--seed", get(vm, "seed"), 0, kMaxSeed));
+    r.seed = static_cast<std::uint64_t>(parse_integer("--seed", get(vm, "seed"), 0, kMaxSeed));
   } else {
     std::random_device entropy;
-    seed = (static_cast<std::uint64_t>(entropy()) << 31 ^ entropy()) &
+    r.seed = (static_cast<std::uint64_t>(entropy()) << 31 ^ entropy()) &
            static_cast<std::uint64_t>(kMaxSeed);
   }
-  // Refuse a bad output path before touching the GPU.
-  analysis::OutputFiles outputs(out);
-  protect_inputs(outputs, vm);
-  analysis::Output* csv = has(vm, "csv") ? &outputs.open("--csv", get(vm, "csv")) : nullptr;
-  check_host_memory(config);
+  r.csv = get_optional(vm, "csv");
+  check_host_memory(r.config);
+  return r;
+}
 
-  const kernels::DeviceInfo device = kernels::query_device();  // NoDevice: exit 3
-  const lecture::Geometry geometry(config);
-  const bool with_records =
-      geometry.warp_phases() <= kernels::kMaxRecordedWarpPhases;
-  kernels::TiledMatmul gpu(config, with_records);  // refuses what does not fit, before allocating
-
+int validate_command(const Args& args, std::ostream& out) {
+  if (is_source_analysis(args)) return validate_source_command(args, out);
+  const ValidateRequest request = parse_validate(args);
+  if (answered_at_once(out, request.help)) return 0;
+  // A bad output path is refused before the GPU is touched.
+  CommandOutputs outputs(out, run_inputs({}, std::nullopt));
+  analysis::Output* csv = outputs.open("--csv", request.csv, "CSV");
+  const SigintHandler sigint;
   analysis::ValidationRecord record;
-  record.device = device.name;
-  record.compute_capability =
-      std::to_string(device.compute_major) + "." + std::to_string(device.compute_minor);
-  record.driver = cuda_version(device.driver_version);
-  record.runtime = cuda_version(device.runtime_version);
-  record.date = utc_now();
-  record.seed = seed;
-  record.repeats = repeats;
-  // The lecture source's model: replayed warp by warp where that takes under a minute, counted
-  // by classes beyond.
-  record.model = analysis::lecture_replay_cost(config) <= sim::ir::ReplayOptions{}.max_evaluations
-                     ? analysis::lecture_replay(config)
-                     : analysis::lecture_counts(config);
-
-  std::mt19937_64 rng(seed);
-  const std::vector<float> m = analysis::random_matrix(config.rows, config.inner, rng);
-  const std::vector<float> n = analysis::random_matrix(config.inner, config.cols, rng);
-  gpu.upload(m, n);
-
-  record.checked_product = analysis::check_product(config, m, n, gpu.run_checked(), rng);
-  kernels::InstrumentedRun twin = gpu.run_instrumented();
-  record.instrumented_product = analysis::check_product(config, m, n, twin.product, rng);
-  record.hardware = twin.counts;
-  record.count_differences = analysis::compare_counts(record.model, record.hardware);
-  if (with_records)
-    record.records = analysis::compare_records(config, twin.phase_records, twin.store_records);
-  record.unchecked_product = analysis::check_product(config, m, n, gpu.run_unchecked(), rng);
-
-  const analysis::GpuSpec gpu_spec = device_spec(device);
-  record.checked_occupancy = occupancy_both_ways(gpu_spec, kernels::Kernel::checked, config.tile);
-  record.instrumented_occupancy =
-      occupancy_both_ways(gpu_spec, kernels::Kernel::instrumented, config.tile);
-  record.unchecked_occupancy =
-      occupancy_both_ways(gpu_spec, kernels::Kernel::unchecked, config.tile);
-
-  const kernels::KernelTimes times = gpu.time_kernels(repeats);
-  record.checked_ms = analysis::median(times.checked_ms);
-  record.unchecked_ms = analysis::median(times.unchecked_ms);
-
+  try {
+    record = run_validate(request, sigint.flag());
+  } catch (const Interrupted&) {
+    std::cerr << "warpdiv validate: interrupted: no file written\n";
+    return kInterruptedStatus;
+  }
   if (csv) {
     csv->stream() << analysis::kValidationCsvHeader << '\n';
     analysis::write_validation_csv_row(csv->stream(), record);
   }
   outputs.commit();
   analysis::write_validation_text(outputs.report(), record);
-  if (csv) outputs.report() << "\nCSV written to " << csv->name() << '\n';
+  outputs.announce();
   if (!record.all_passed()) throw Mismatch(analysis::failure_summary(record));
   return 0;
 }

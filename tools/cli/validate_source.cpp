@@ -21,9 +21,7 @@ namespace warpdiv::cli {
 
 namespace {
 
-/// Launches up to this many warp evaluations (by the model's estimate) are compared one by one;
-/// bigger ones by their per-statement totals only (16 bytes per evaluation on each side).
-constexpr std::int64_t kDefaultWarpRecords = 4'000'000;
+/// The most --records accepts (kDefaultWarpRecords, requests.hpp, is the default).
 constexpr std::int64_t kMaxWarpRecords = 100'000'000;
 
 po::options_description validate_source_options() {
