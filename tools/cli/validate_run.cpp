@@ -13,6 +13,7 @@
 #include "kernels/tiled_matmul.hpp"
 #include "tools/cli/device_occupancy.hpp"
 #include "sim/errors.hpp"
+#include "sim/ir_classes.hpp"
 #include "sim/ir_trace.hpp"
 #include "sim/message_text.hpp"
 #include "tools/cli/runs.hpp"
@@ -22,6 +23,9 @@ namespace ir = warpdiv::sim::ir;
 namespace warpdiv::cli {
 
 namespace {
+
+/// The lecture's launches compared warp by warp: up to this many warp evaluations.
+constexpr std::int64_t kLectureWarpRecords = 32'000'000;
 
 /// Warps kept warp by warp at most (a vector each on the host).
 constexpr std::uint64_t kMaxRecordedWarps = 4'000'000;
@@ -132,6 +136,22 @@ analysis::ProbeRecord probe_record(const ir::Kernel& kernel, const ir::Launch& l
   return record;
 }
 
+// The model's counts: its replay (which records the trace when asked), or, for a launch compared by
+// its totals only and estimated above the replay's budget, the class engine's totals, exact at any
+// size where it proves its classes (else the replay refuses, naming the budget).
+ir::ReplayResult model_totals(const ir::Kernel& kernel, const ir::Launch& launch,
+                              const ir::ReplayOptions& options, sim::Count estimate) {
+  if (estimate > options.max_evaluations) {
+    try {
+      ir::ReplayOptions class_options;
+      class_options.stop = options.stop;
+      return ir::class_replay(kernel, launch, class_options);
+    } catch (const ir::ClassesUnproven&) {
+    }
+  }
+  return ir::replay(kernel, launch, options);
+}
+
 }  // namespace
 
 ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
@@ -154,7 +174,8 @@ ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
     recorder = std::make_unique<ir::WarpTraceRecorder>(launch, kMaxRecordedWarps);
     replay_options.observer = recorder.get();
   }
-  r.model = ir::replay(kernel, launch, replay_options);
+  r.model = model_totals(kernel, launch, replay_options,
+                         r.warp_by_warp ? 0 : r.estimated_evaluations);
   ir::WarpTrace model_trace;
   if (recorder) model_trace = recorder->flatten();
   recorder.reset();
@@ -214,7 +235,9 @@ analysis::ValidationRecord run_validate(const ValidateRequest& request,
   const ir::Kernel& model = analysis::lecture_model();
   const ir::Launch launch = analysis::lecture_source_launch(model, config);
   ValidateSourceRequest probe_request;
-  probe_request.record_limit = kDefaultWarpRecords;
+  // Up to 32 M warp evaluations (512 MB of records each side) the lecture's table of the GPU is
+  // built, warp by warp; beyond, the statements' totals are compared.
+  probe_request.record_limit = kLectureWarpRecords;
   probe_request.max_evaluations = ir::ReplayOptions{}.max_evaluations;
   const ValidateSourceReport probe = run_validate_source(probe_request, model, launch, stop);
 
