@@ -56,7 +56,9 @@ const analysis::ValidateRun& pick_validate_run(const std::vector<analysis::Valid
 
 }  // namespace
 
-int ncu_check_command(const Args& args, std::ostream& out) {
+namespace {
+
+po::options_description ncu_check_options() {
   po::options_description options(
       "warpdiv ncu-check: compare Nsight Compute's occupancy figures for warpdiv's kernels with\n"
       "the calculator (fed ncu's registers, shared memory and carveout), and print ncu's branch\n"
@@ -77,18 +79,26 @@ int ncu_check_command(const Args& args, std::ostream& out) {
       "inner", po::value<std::string>()->value_name("K"), "columns of M = rows of N")(
       "cols", po::value<std::string>()->value_name("L"), "columns of N and P")(
       "tile", po::value<std::string>()->value_name("T"), "tile width 1 .. 32");
-  const po::variables_map vm = parse_command_line("ncu-check", args, options);
-  if (has(vm, "help")) {
-    write_help(out, options);
-    return 0;
-  }
+  return options;
+}
+
+// The profiled launch: from the flags, the --validate-csv row and ncu's blockDim (see the help),
+// with the registers per thread the runtime reported; and ncu's launches.
+struct NcuCheckInput {
+  lecture::LaunchConfig config;
+  analysis::RuntimeRegisters registers;
+  std::vector<analysis::NcuLaunch> launches;
+};
+
+NcuCheckInput ncu_check_input(const po::variables_map& vm) {
   if (!has(vm, "ncu-csv")) throw InvalidInput("--ncu-csv FILE is required (see warpdiv ncu-check --help)");
-  lecture::LaunchConfig config = launch_from(vm);
+  NcuCheckInput input;
+  lecture::LaunchConfig& config = input.config;
+  config = launch_from(vm);
   config.warp_size = 32;  // NVIDIA's warps, as profiled
   const bool sizes_given = has(vm, "width") || has(vm, "rows") || has(vm, "inner") || has(vm, "cols");
   bool tile_known = has(vm, "tile");
   bool sizes_known = sizes_given;
-  analysis::RuntimeRegisters registers;
   if (has(vm, "validate-csv")) {
     const analysis::ValidateRun& run = pick_validate_run(
         analysis::read_validate_csv(get(vm, "validate-csv"), "--validate-csv"), vm, config,
@@ -98,10 +108,10 @@ int ncu_check_command(const Args& args, std::ostream& out) {
     config.cols = run.cols;
     config.tile = run.tile;
     sizes_known = tile_known = true;
-    registers = run.registers;
+    input.registers = run.registers;
   }
-  const std::vector<analysis::NcuLaunch> launches =
-      analysis::read_ncu_csv(get(vm, "ncu-csv"), "--ncu-csv");
+  input.launches = analysis::read_ncu_csv(get(vm, "ncu-csv"), "--ncu-csv");
+  const std::vector<analysis::NcuLaunch>& launches = input.launches;
   if (!tile_known || !sizes_known) {
     // ncu's first launch of warpdiv's kernels: its blockDim (T, T, 1) gives T; its grid only
     // ceil(L/T) and ceil(J/T), and nothing gives K.
@@ -118,8 +128,22 @@ int ncu_check_command(const Args& args, std::ostream& out) {
         first->block[0] <= lecture::limits::kMaxTile)
       config.tile = static_cast<int>(first->block[0]);
   }
+  return input;
+}
+
+}  // namespace
+
+int ncu_check_command(const Args& args, std::ostream& out) {
+  const po::options_description options = ncu_check_options();
+  const po::variables_map vm = parse_command_line("ncu-check", args, options);
+  if (has(vm, "help")) {
+    write_help(out, options);
+    return 0;
+  }
+  const NcuCheckInput input = ncu_check_input(vm);
   const analysis::NcuCrosscheck check =
-      analysis::crosscheck_ncu(launches, analysis::lecture_counts(config), registers);
+      analysis::crosscheck_ncu(input.launches, analysis::lecture_counts(input.config),
+                               input.registers);
   analysis::write_ncu_crosscheck_text(out, check);
   if (!check.matched()) throw Mismatch("ncu's occupancy figures differ from the calculator's");
   return 0;
