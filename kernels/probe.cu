@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/cuda_check.cuh"
+#include "kernels/device_memory.cuh"
 #include "kernels/nvrtc_library.hpp"
 #include "kernels/probe.hpp"
 #include "kernels/probe_source.hpp"
@@ -32,35 +33,7 @@ void check(int status, const char* call) {
     throw CudaError(std::string("NVRTC error in ") + call + ": " + nvrtc().error(status));
 }
 
-// A device allocation freed on every path.
-template <typename T>
-class DeviceArray {
- public:
-  explicit DeviceArray(std::size_t count) : count_(count) {
-    if (count_ > 0) {
-      WARPDIV_CUDA(cudaMalloc(&data_, count_ * sizeof(T)));
-      WARPDIV_CUDA(cudaMemset(data_, 0, count_ * sizeof(T)));
-    }
-  }
-  ~DeviceArray() {
-    if (data_ != nullptr) (void)cudaFree(data_);
-  }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  T* get() const { return data_; }
-  void upload(const std::vector<T>& host) {
-    if (count_ > 0) WARPDIV_CUDA(cudaMemcpy(data_, host.data(), count_ * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  std::vector<T> download() const {
-    std::vector<T> host(count_);
-    if (count_ > 0) WARPDIV_CUDA(cudaMemcpy(host.data(), data_, count_ * sizeof(T), cudaMemcpyDeviceToHost));
-    return host;
-  }
-
- private:
-  std::size_t count_ = 0;
-  T* data_ = nullptr;
-};
+using detail::DeviceArray;
 
 class Library {
  public:

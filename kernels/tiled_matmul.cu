@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "kernels/cuda_check.cuh"
+#include "kernels/device_memory.cuh"
 #include "sim/count.hpp"
 #include "sim/errors.hpp"
 
@@ -21,42 +22,8 @@ namespace {
 
 constexpr unsigned char kPoisonByte = 0xFF;  // 0xFFFFFFFF is a NaN as a float
 
-/// Device memory owned by one object; freed without throwing.
-class DeviceBuffer {
- public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
-    if (bytes > 0) WARPDIV_CUDA(cudaMalloc(&pointer_, bytes));
-  }
-  ~DeviceBuffer() {
-    if (pointer_ != nullptr) cudaFree(pointer_);
-  }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
-    std::swap(pointer_, other.pointer_);
-    std::swap(bytes_, other.bytes_);
-    return *this;
-  }
-  float* get() const { return static_cast<float*>(pointer_); }
-  std::size_t bytes() const { return bytes_; }
-
- private:
-  void* pointer_ = nullptr;
-  std::size_t bytes_ = 0;
-};
-
-class Event {
- public:
-  Event() { WARPDIV_CUDA(cudaEventCreate(&event_)); }
-  ~Event() { cudaEventDestroy(event_); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  cudaEvent_t get() const { return event_; }
-
- private:
-  cudaEvent_t event_{};
-};
+using detail::DeviceArray;
+using detail::Event;
 
 std::size_t elements(std::int64_t a, std::int64_t b) {
   return static_cast<std::size_t>(a) * static_cast<std::size_t>(b);
@@ -76,7 +43,7 @@ std::int64_t blocks_along(std::int64_t size, int tile) { return (size - 1) / til
 struct TiledMatmul::State {
   MatmulShape shape;
   dim3 grid, block;
-  DeviceBuffer m, n, p;  // J x K, K x L, J x L
+  DeviceArray<float> m, n, p;  // J x K, K x L, J x L
 
   void launch() const {
     TiledMatMul<<<grid, block>>>(m.get(), n.get(), p.get(), static_cast<int>(shape.rows),
@@ -109,31 +76,29 @@ TiledMatmul::TiledMatmul(const MatmulShape& shape) {
   state->shape = shape;
   state->grid = dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y));
   state->block = dim3(static_cast<unsigned>(shape.tile), static_cast<unsigned>(shape.tile));
-  state->m = DeviceBuffer(elements(shape.rows, shape.inner) * sizeof(float));
-  state->n = DeviceBuffer(elements(shape.inner, shape.cols) * sizeof(float));
-  state->p = DeviceBuffer(elements(shape.rows, shape.cols) * sizeof(float));
+  state->m = DeviceArray<float>(elements(shape.rows, shape.inner));
+  state->n = DeviceArray<float>(elements(shape.inner, shape.cols));
+  state->p = DeviceArray<float>(elements(shape.rows, shape.cols));
   state_ = std::move(state);
 }
 
 TiledMatmul::~TiledMatmul() = default;
 
 void TiledMatmul::upload(const std::vector<float>& m, const std::vector<float>& n) {
-  const State& s = *state_;
+  State& s = *state_;
   if (m.size() != elements(s.shape.rows, s.shape.inner) ||
       n.size() != elements(s.shape.inner, s.shape.cols))
     throw std::invalid_argument("TiledMatmul::upload: M must hold J*K and N K*L elements");
-  WARPDIV_CUDA(cudaMemcpy(s.m.get(), m.data(), s.m.bytes(), cudaMemcpyHostToDevice));
-  WARPDIV_CUDA(cudaMemcpy(s.n.get(), n.data(), s.n.bytes(), cudaMemcpyHostToDevice));
+  s.m.upload(m);
+  s.n.upload(n);
 }
 
 std::vector<float> TiledMatmul::run() {
-  const State& s = *state_;
-  WARPDIV_CUDA(cudaMemset(s.p.get(), kPoisonByte, s.p.bytes()));
+  State& s = *state_;
+  s.p.fill_bytes(kPoisonByte);
   s.launch();
   WARPDIV_CUDA(cudaDeviceSynchronize());
-  std::vector<float> host(elements(s.shape.rows, s.shape.cols));
-  WARPDIV_CUDA(cudaMemcpy(host.data(), s.p.get(), s.p.bytes(), cudaMemcpyDeviceToHost));
-  return host;
+  return s.p.download();
 }
 
 std::vector<double> TiledMatmul::time(int repeats) {

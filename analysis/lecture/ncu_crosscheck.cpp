@@ -21,16 +21,6 @@ namespace m = ncu_metric;
 /// ncu prints percentages with two decimals at most.
 constexpr double kPercentTolerance = 0.01;
 
-std::string kernel_kind(const std::string& name) {
-  // The lecture's kernel as warpdiv validate runs it (kernels/zoo/tiled_matmul_rect.cu).
-  if (name.find("TiledMatMul") != std::string::npos) return "TiledMatMul";
-  // The hand-written kernels of earlier versions, in the profiles recorded with them
-  // (data/validation/ncu/). "unchecked" contains "checked": test the longer names first.
-  for (const char* kind : {"instrumented", "unchecked", "checked"})
-    if (name.find(std::string("tiled_matmul_") + kind) != std::string::npos) return kind;
-  return "";
-}
-
 // Integers in full, fractions with two decimals (ncu's percentages), and anything too large for
 // that in %g form with every significant digit: never cut.
 std::string number(double value) {
@@ -86,6 +76,16 @@ GpuSpec spec_from_ncu(const NcuLaunch& launch, std::string& source) {
 }
 
 }  // namespace
+
+std::string lecture_kernel_kind(const std::string& name) {
+  // The lecture's kernel as warpdiv validate runs it (kernels/zoo/tiled_matmul_rect.cu).
+  if (name.find("TiledMatMul") != std::string::npos) return "TiledMatMul";
+  // The hand-written kernels of earlier versions, in the profiles recorded with them
+  // (data/validation/ncu/). "unchecked" contains "checked": test the longer names first.
+  for (const char* kind : {"instrumented", "unchecked", "checked"})
+    if (name.find(std::string("tiled_matmul_") + kind) != std::string::npos) return kind;
+  return "";
+}
 
 bool NcuKernelCheck::matched() const {
   for (const CrosscheckFigure& f : figures)
@@ -173,7 +173,7 @@ NcuCrosscheck crosscheck_ncu(const std::vector<NcuLaunch>& launches,
   NcuCrosscheck result;
   result.model = model;
   for (const NcuLaunch& launch : launches) {
-    const std::string kind = kernel_kind(launch.kernel_name);
+    const std::string kind = lecture_kernel_kind(launch.kernel_name);
     if (kind.empty()) continue;
     NcuKernelCheck k;
     k.id = launch.id;

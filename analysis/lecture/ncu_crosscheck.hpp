@@ -67,6 +67,11 @@ struct ValidateRun {
 std::vector<ValidateRun> read_validate_csv(const std::string& path, const std::string& flag);
 std::vector<ValidateRun> parse_validate_csv(const std::string& text, const std::string& source);
 
+/// Which of warpdiv's kernels an ncu "Kernel Name" is: "TiledMatMul" (the lecture's kernel as
+/// `warpdiv validate` runs it), "checked", "unchecked" or "instrumented" (the hand-written kernels
+/// of earlier versions, in the profiles recorded with them), or "" for any other kernel.
+std::string lecture_kernel_kind(const std::string& kernel_name);
+
 /// Checks every launch of warpdiv's kernels in `launches` (others are skipped) against the
 /// calculator and `model`. InvalidInput (naming the file and line of the launch) when none of
 /// them is warpdiv's, or a launch's grid or block is not the model's launch: blockDim (T, T, 1),

@@ -177,6 +177,20 @@ TEST(NcuCrosscheck, RefusesAnotherLaunch) {
                InvalidInput);
 }
 
+TEST(NcuCrosscheck, KernelKindsByTheirNcuNames) {
+  // Kernel names as ncu printed them: the one kernel validate runs (an extern "C" name) and the
+  // hand-written kernels of earlier versions (data/validation/ncu/*.csv).
+  EXPECT_EQ(lecture_kernel_kind("TiledMatMul"), "TiledMatMul");
+  EXPECT_EQ(lecture_kernel_kind("void warpdiv::kernels::tiled_matmul_checked<16>(const float *, "
+                                "const float *, float *, long, long, long)"),
+            "checked");
+  EXPECT_EQ(lecture_kernel_kind("void warpdiv::kernels::tiled_matmul_unchecked<32>(const float *)"),
+            "unchecked");
+  EXPECT_EQ(lecture_kernel_kind("void warpdiv::kernels::tiled_matmul_instrumented<8>(int)"),
+            "instrumented");
+  EXPECT_EQ(lecture_kernel_kind("void tiled_matmul_other(float *)"), "");
+  EXPECT_EQ(lecture_kernel_kind("MatrixMulCUDA"), "");
+}
 
 // ---- strict values, physical lines, RFC 4180 (issue 9) -----------------------------------------
 

@@ -117,9 +117,7 @@ NcuCheckInput ncu_check_input(const po::variables_map& vm) {
     // ceil(L/T) and ceil(J/T), and nothing gives K.
     const analysis::NcuLaunch* first = nullptr;
     for (const analysis::NcuLaunch& l : launches)
-      if (!first && (l.kernel_name.find("TiledMatMul") != std::string::npos ||
-                     l.kernel_name.find("tiled_matmul_") != std::string::npos))
-        first = &l;
+      if (!first && !analysis::lecture_kernel_kind(l.kernel_name).empty()) first = &l;
     if (!sizes_known)
       throw InvalidInput("ncu-check needs the sizes of the profiled launch: ncu's CSV gives only " +
                          std::string(first ? "its grid " + first->grid_size : "grids") +
