@@ -399,3 +399,53 @@ TEST(NcuRecordedH200, EveryRecordedRunAgrees) {
 
 }  // namespace
 }  // namespace warpdiv::analysis
+
+// ---- the files recorded on an H100 with the one kernel (data/validation/ncu/nvidia-h100/) -------
+
+namespace warpdiv::analysis {
+namespace {
+
+std::string recorded_h100(const std::string& name) {
+  return std::string(WARPDIV_SOURCE_DIR) + "/data/validation/ncu/nvidia-h100/" + name;
+}
+
+TEST(NcuRecordedH100, TheOneKernelAgreesWithTheCalculatorAndTheRuntime) {
+  const std::vector<ValidateRun> runs =
+      read_validate_csv(recorded_h100("validate_100x100x100_T16.csv"), "--validate-csv");
+  ASSERT_EQ(runs.size(), 1u);
+  // cudaFuncGetAttributes on the H100: TiledMatMul (kernels/zoo/tiled_matmul_rect.cu) 32
+  // registers per thread.
+  EXPECT_EQ(runs[0].registers, (RuntimeRegisters{{"TiledMatMul", 32}}));
+  const NcuCrosscheck check =
+      crosscheck_ncu(read_ncu_csv(recorded_h100("ncu_100x100x100_T16.csv"), "--ncu-csv"),
+                     analysis::lecture_counts(lecture::LaunchConfig::square(100)), runs[0].registers);
+  ASSERT_FALSE(check.kernels.empty());
+  EXPECT_TRUE(check.matched());
+  for (const NcuKernelCheck& k : check.kernels) {
+    EXPECT_EQ(k.kernel, "TiledMatMul");
+    // Registers: 32 per thread, 32 * 32 = 1024 per warp, 65536 / 1024 = 64 warps = 8 blocks of
+    // 8 warps, which is also the warps' limit (64 / 8): 100%.
+    EXPECT_EQ(figure(k, "occupancy limit: registers (blocks)").ncu, 8.0);
+    EXPECT_EQ(figure(k, "theoretical occupancy (%)").ncu, 100.0);
+    // The compute guard's divergent warp-phases, as the lecture counts them by hand: 350.
+    EXPECT_EQ(k.divergent_branch_targets, 350.0);
+  }
+}
+
+TEST(NcuRecordedH100, EveryRecordedRunAgrees) {
+  for (const char* name : {"100x100x100_T8", "100x100x100_T32", "257x129x63_T12", "2048x2048x2048_T16"}) {
+    const std::vector<ValidateRun> runs =
+        read_validate_csv(recorded_h100(std::string("validate_") + name + ".csv"), "--validate-csv");
+    ASSERT_EQ(runs.size(), 1u) << name;
+    const ValidateRun& r = runs[0];
+    const NcuCrosscheck check = crosscheck_ncu(
+        read_ncu_csv(recorded_h100(std::string("ncu_") + name + ".csv"), "--ncu-csv"),
+        analysis::lecture_counts(lecture::LaunchConfig::shape(r.rows, r.inner, r.cols, r.tile)),
+        r.registers);
+    EXPECT_FALSE(check.kernels.empty()) << name;
+    EXPECT_TRUE(check.matched()) << name;
+  }
+}
+
+}  // namespace
+}  // namespace warpdiv::analysis
