@@ -325,9 +325,12 @@ TEST(ValidateCsv, StrictIntegersWithLineAndColumn) {
 
 // ---- the files recorded on an H200 (data/validation/ncu/nvidia-h200/) -------------------------
 
-std::string recorded(const std::string& name) {
-  return std::string(WARPDIV_SOURCE_DIR) + "/data/validation/ncu/nvidia-h200/" + name;
+// A file recorded on `gpu` (a folder of data/validation/ncu/).
+std::string recorded_on(const std::string& gpu, const std::string& name) {
+  return std::string(WARPDIV_SOURCE_DIR) + "/data/validation/ncu/" + gpu + "/" + name;
 }
+
+std::string recorded(const std::string& name) { return recorded_on("nvidia-h200", name); }
 
 const CrosscheckFigure& figure(const NcuKernelCheck& k, const std::string& what) {
   for (const CrosscheckFigure& f : k.figures)
@@ -397,17 +400,9 @@ TEST(NcuRecordedH200, EveryRecordedRunAgrees) {
   }
 }
 
-}  // namespace
-}  // namespace warpdiv::analysis
-
 // ---- the files recorded on an H100 with the one kernel (data/validation/ncu/nvidia-h100/) -------
 
-namespace warpdiv::analysis {
-namespace {
-
-std::string recorded_h100(const std::string& name) {
-  return std::string(WARPDIV_SOURCE_DIR) + "/data/validation/ncu/nvidia-h100/" + name;
-}
+std::string recorded_h100(const std::string& name) { return recorded_on("nvidia-h100", name); }
 
 TEST(NcuRecordedH100, TheOneKernelAgreesWithTheCalculatorAndTheRuntime) {
   const std::vector<ValidateRun> runs =

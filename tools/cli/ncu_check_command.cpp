@@ -54,10 +54,6 @@ const analysis::ValidateRun& pick_validate_run(const std::vector<analysis::Valid
   return *chosen;
 }
 
-}  // namespace
-
-namespace {
-
 po::options_description ncu_check_options() {
   po::options_description options(
       "warpdiv ncu-check: compare Nsight Compute's occupancy figures for warpdiv's kernels with\n"
