@@ -168,6 +168,39 @@ std::string name(LoopKind kind) {
   return "?";
 }
 
+std::string name(AddressSpace space) {
+  switch (space) {
+    case AddressSpace::Global: return "global";
+    case AddressSpace::Shared: return "shared";
+    case AddressSpace::Local: return "local";
+    case AddressSpace::Constant: return "constant";
+  }
+  return "?";
+}
+
+AddressSpace address_space_from_name(const std::string& text) {
+  for (AddressSpace s : {AddressSpace::Global, AddressSpace::Shared, AddressSpace::Local,
+                         AddressSpace::Constant})
+    if (name(s) == text) return s;
+  throw InvalidInput("unknown address space '" + text +
+                     "' (allowed: global, shared, local, constant)");
+}
+
+std::string name(AccessKind kind) {
+  switch (kind) {
+    case AccessKind::Load: return "load";
+    case AccessKind::Store: return "store";
+    case AccessKind::Atomic: return "atomic";
+  }
+  return "?";
+}
+
+AccessKind access_kind_from_name(const std::string& text) {
+  for (AccessKind k : {AccessKind::Load, AccessKind::Store, AccessKind::Atomic})
+    if (name(k) == text) return k;
+  throw InvalidInput("unknown access kind '" + text + "' (allowed: load, store, atomic)");
+}
+
 ScalarType builtin_type(Builtin builtin) {
   return builtin == Builtin::WarpSize ? ScalarType::I32 : ScalarType::U32;
 }
@@ -201,6 +234,16 @@ std::int32_t Kernel::add_opaque_parameter(const std::string& parameter_name,
                                           const std::string& type_spelling) {
   parameters.push_back(Parameter{parameter_name, ScalarType::I32, false, type_spelling});
   return static_cast<std::int32_t>(parameters.size() - 1);
+}
+
+std::int32_t Kernel::add_base(const MemoryBase& base) {
+  bases.push_back(base);
+  return static_cast<std::int32_t>(bases.size() - 1);
+}
+
+std::int32_t Kernel::add_access(const MemoryAccess& access) {
+  accesses.push_back(access);
+  return static_cast<std::int32_t>(accesses.size() - 1);
 }
 
 namespace {

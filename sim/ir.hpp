@@ -182,6 +182,12 @@ struct SwitchCase {
   std::int32_t child = 0;   // index into Stmt::children (children.size() = after the last)
 };
 
+/// Floating-point operations a statement runs per lane, in the lanes where `guard` holds.
+struct FloatOps {
+  std::uint32_t operations = 0;
+  ExprId guard = kNone;  // bool, or kNone: every active lane
+};
+
 struct Stmt {
   StmtKind kind = StmtKind::Work;
   SourceRange range;
@@ -198,6 +204,17 @@ struct Stmt {
   std::int32_t default_child = kNone;     // Switch: child index of `default:` (kNone: none)
   std::string description;      // Work: what it does ("P[Row*Width+Col] = Pvalue"); InlinedCall:
                                 // the callee's name
+  /// Memory accesses the statement makes (indexes into Kernel::accesses), in source order. Only
+  /// Declare, Assign, Work and Return carry them; each runs once per warp execution of the
+  /// statement, in its active lanes where its guard holds. (A condition that reads memory is
+  /// data-dependent: validate() refuses it, so conditions carry none.)
+  std::vector<std::int32_t> accesses;
+  /// Floating-point operations per lane (add, sub, mul, div 1; fma 2), each group with the
+  /// guard of the lanes that run it (kNone: every active lane). Declare, Assign, Work, Return.
+  std::vector<FloatOps> flops;
+  /// Non-empty when some of the statement's floating-point operations could not be placed (their
+  /// guard is a condition the model cannot follow): why. `flops` then counts the others.
+  std::string flops_not_counted;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -210,6 +227,49 @@ struct Parameter {
   ScalarType type = ScalarType::I32;
   bool scalar = true;         // false: opaque (pointer, float ...); `type` is then meaningless
   std::string type_spelling;  // the source type as written ("int", "const float *")
+};
+
+// ---------------------------------------------------------------------------------------------
+// Memory: where loads and stores go. An access's address is a base (a buffer) plus a byte offset
+// computed per lane by an ordinary integer expression of the model; its value stays opaque (the
+// engines count requests, sectors and wavefronts, not data).
+
+/// CUDA's state spaces an access can name.
+enum class AddressSpace : std::uint8_t { Global, Shared, Local, Constant };
+/// "global", "shared", "local", "constant".
+std::string name(AddressSpace space);
+AddressSpace address_space_from_name(const std::string& text);
+
+/// A buffer: a pointer parameter's (parameter >= 0; cudaMalloc's allocations start 256-byte
+/// aligned) or a declared variable (a __shared__ array, extern __shared__ with bytes 0 = sized at
+/// launch, a __device__ / __constant__ variable, a local array).
+struct MemoryBase {
+  std::string name;                 // "A", "ds_M"
+  AddressSpace space = AddressSpace::Global;
+  std::int32_t parameter = kNone;   // the pointer parameter, or kNone for a variable
+  std::uint64_t bytes = 0;          // a variable's size (0 for a parameter's buffer / extern)
+  std::uint32_t alignment = 256;    // the start's alignment in bytes (a power of two)
+  SourceRange declared;
+};
+
+enum class AccessKind : std::uint8_t { Load, Store, Atomic };
+/// "load", "store", "atomic".
+std::string name(AccessKind kind);
+AccessKind access_kind_from_name(const std::string& text);
+
+/// One load, store or atomic read-modify-write as the source writes it. A warp executing it with
+/// at least one participating lane makes one request.
+struct MemoryAccess {
+  AccessKind kind = AccessKind::Load;
+  AddressSpace space = AddressSpace::Global;
+  std::int32_t base = kNone;   // Kernel::bases; kNone: not lowered (`reason` says why)
+  ExprId offset = kNone;       // int64 bytes from the base's start, per lane
+  ExprId guard = kNone;        // bool: the lanes that make the access (kNone: all active lanes);
+                               // `c ? A[i] : 0`, `i < n && A[i] > 0`
+  std::uint32_t width = 4;     // bytes per lane: 1, 2, 4, 8 or 16
+  std::string text;            // the source of the access ("A[Row * Width + k]")
+  std::string reason;          // not lowered: why ("the pointer is chosen by a branch")
+  SourceRange range;
 };
 
 struct Local {
@@ -231,6 +291,8 @@ struct Kernel {
   std::vector<Expr> exprs;
   std::vector<Stmt> stmts;
   StmtId root = kNone;             // the body (a Block)
+  std::vector<MemoryBase> bases;
+  std::vector<MemoryAccess> accesses;  // each belongs to exactly one statement (Stmt::accesses)
 
   // Builders for the front-end and tests: append a node, return its id. They do not validate
   // (validate() does, once the kernel is whole).
@@ -239,6 +301,8 @@ struct Kernel {
   LocalId add_local(const std::string& name, ScalarType type, SourceRange declared = {});
   std::int32_t add_parameter(const std::string& name, ScalarType type);
   std::int32_t add_opaque_parameter(const std::string& name, const std::string& type_spelling);
+  std::int32_t add_base(const MemoryBase& base);
+  std::int32_t add_access(const MemoryAccess& access);
 
   // Expression shorthands (result types follow the rules at the top of this file).
   ExprId constant(ScalarType type, std::int64_t value, SourceRange range = {});

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "sim/errors.hpp"
+#include "sim/ir_memory.hpp"
 #include "sim/ir_ops.hpp"
 
 namespace warpdiv::sim::ir::detail {
@@ -247,6 +248,21 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
     const Stmt& s = k.stmts[i];
     skip_value[i] = s.value != kNone && origins[s.value] != kNone ? 1 : 0;
   }
+  const std::vector<std::string> uncounted = uncounted_accesses(k);
+  has_memory.assign(k.stmts.size(), 0);
+  memory.resize(k.stmts.size());
+  for (std::size_t i = 0; i < k.stmts.size(); ++i) {
+    StatementMemory& m = memory[i];
+    for (std::int32_t a : k.stmts[i].accesses) {
+      if (!uncounted[a].empty()) continue;
+      const MemoryAccess& access = k.accesses[a];
+      m.accesses.push_back(CompiledAccess{a, access.offset, access.guard, static_cast<int>(access.width),
+                                          access.space == AddressSpace::Shared});
+    }
+    for (const FloatOps& f : k.stmts[i].flops)
+      if (f.guard == kNone || origins[f.guard] == kNone) m.flops.push_back(f);
+    has_memory[i] = !m.accesses.empty() || !m.flops.empty() ? 1 : 0;
+  }
   arguments.resize(k.parameters.size(), 0);
   for (std::size_t i = 0; i < k.parameters.size() && i < l.arguments.size(); ++i)
     arguments[i] = l.arguments[i].bits;
@@ -264,6 +280,9 @@ WarpMachine::WarpMachine(const Program& program)
   frames_.reserve(k_.stmts.size() + 1);
   loop_iteration_.assign(k_.stmts.size(), 0);
   sink_.resize(k_.stmts.size());
+  sink_accesses_.resize(k_.accesses.size());
+  sink_flops_.resize(k_.stmts.size());
+  sink_faults_.resize(k_.accesses.size() + k_.stmts.size());
   sink_iterations_.resize(k_.stmts.size());
   full_arrivals_.assign(p_.barriers, 0);
   lane_arrivals_.assign(std::size_t(p_.barriers) * kMaxLanes, 0);
@@ -314,6 +333,12 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
     counts_ = sink_.data();
     iterations_ = &sink_iterations_;
   }
+  const bool memory_counted = counted && tally.accesses.size() == k_.accesses.size() &&
+                              tally.flops.size() == k_.stmts.size() &&
+                              tally.faults.size() == k_.accesses.size() + k_.stmts.size();
+  access_counts_ = memory_counted ? tally.accesses.data() : sink_accesses_.data();
+  flop_counts_ = memory_counted ? tally.flops.data() : sink_flops_.data();
+  faults_ = memory_counted ? tally.faults.data() : sink_faults_.data();
   const std::uint64_t before = evaluations_;
   skipped_evaluations_ = 0;
   counted_ = counted;
@@ -778,6 +803,7 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
         // Work statements (a third of a typical kernel's) are only counted: no call for them.
         if (k_.stmts[child].kind == StmtKind::Work) {
           count(child, active);
+          if (p_.has_memory[child]) memory(child, active);
           continue;
         }
         active = exec(child, active);
@@ -787,13 +813,17 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
     case StmtKind::Declare:
     case StmtKind::Assign:
       count(id, active);
+      if (p_.has_memory[id]) memory(id, active);
       if (s.value == kNone) {
         locals_[s.local].defined &= ~active;  // declared without a value: indeterminate again
       } else if (!p_.skip_value[id]) {
         write(s.local, operand(s.value, active), active);
       }
       return active;
-    case StmtKind::Work: count(id, active); return active;
+    case StmtKind::Work:
+      count(id, active);
+      if (p_.has_memory[id]) memory(id, active);
+      return active;
     case StmtKind::If: {
       // An else-if chain runs as a loop, link by link: its length costs no stack.
       LaneMask out = 0;
@@ -820,6 +850,7 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
       return 0;
     case StmtKind::Return: {
       count(id, active);
+      if (p_.has_memory[id]) memory(id, active);
       const std::size_t call = frame_for(FrameKind::Call, FrameKind::Call);
       if (call == frames_.size()) {
         alive_ &= ~active;  // leaves the kernel
@@ -847,6 +878,90 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
     case StmtKind::Switch: return exec_switch(id, s, active);
   }
   return active;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory
+
+void WarpMachine::memory(StmtId id, LaneMask active) {
+  const StatementMemory& m = p_.memory[static_cast<std::size_t>(id)];
+  const std::size_t flop_item = k_.accesses.size() + static_cast<std::size_t>(id);
+  for (const FloatOps& f : m.flops) {
+    if (faults_[flop_item].met) break;
+    LaneMask lanes = active;
+    if (f.guard != kNone) {
+      try {
+        lanes = eval_mask(f.guard, active);
+      } catch (const InvalidInput& e) {
+        fault(flop_item, e.what());
+        break;
+      }
+    }
+    flop_counts_[id] += std::uint64_t{f.operations} * static_cast<std::uint64_t>(popcount(lanes));
+  }
+  for (const CompiledAccess& a : m.accesses) {
+    if (faults_[a.id].met) continue;
+    LaneMask lanes = active;
+    Val offset{};
+    try {
+      if (a.guard != kNone) lanes = eval_mask(a.guard, active);
+      if (lanes == 0) continue;
+      offset = eval(a.offset, lanes);
+    } catch (const InvalidInput& e) {
+      fault(static_cast<std::size_t>(a.id), e.what());
+      continue;
+    }
+    AccessCounts64& c = access_counts_[a.id];
+    const auto n = static_cast<std::uint64_t>(popcount(lanes));
+    c.requests += 1;
+    c.lanes += n;
+    c.bytes += n * static_cast<std::uint64_t>(a.width);
+    if (offset.lanes == nullptr) {  // one address for every lane: one sector, one wavefront
+      const auto at = static_cast<std::int64_t>(offset.value);
+      if (at % a.width != 0) {
+        misaligned(a, lowest_lane(lanes), at);
+        continue;
+      }
+      (a.shared ? c.wavefronts : c.sectors) += 1;
+      continue;
+    }
+    bool aligned = true;
+    for (LaneMask l = lanes; l != 0; l &= l - 1) {
+      const int lane = lowest_lane(l);
+      const auto at = static_cast<std::int64_t>(offset.lanes[lane]);
+      if (at % a.width != 0) {
+        misaligned(a, lane, at);
+        aligned = false;
+        break;
+      }
+      addresses_[static_cast<std::size_t>(lane)] = at;
+    }
+    if (!aligned) continue;
+    if (a.shared) {
+      c.wavefronts += static_cast<std::uint64_t>(shared_wavefronts(addresses_.data(), lanes, a.width));
+    } else {
+      c.sectors += static_cast<std::uint64_t>(sectors_touched(addresses_.data(), lanes, a.width));
+    }
+  }
+}
+
+void WarpMachine::misaligned(const CompiledAccess& a, int lane, std::int64_t offset) {
+  const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
+  fault(static_cast<std::size_t>(a.id),
+        location(k_, access.range) + ": misaligned access: '" + access.text + "' moves " +
+            std::to_string(a.width) + " bytes at byte " + std::to_string(offset) + " of '" +
+            k_.bases[access.base].name + "', not a multiple of " + std::to_string(a.width) +
+            " (the GPU stops the kernel there) in " + block_and_thread(lane));
+}
+
+void WarpMachine::fault(std::size_t item, const std::string& message) {
+  MemoryFault& f = faults_[item];
+  const std::uint64_t block =
+      block_index_[0] + p_.launch.grid.x * (block_index_[1] + std::uint64_t{p_.launch.grid.y} * block_index_[2]);
+  if (f.met && f.block <= block) return;
+  f.met = true;
+  f.block = block;
+  f.message = message;
 }
 
 void counts_overflow() { throw InvalidInput("the counts of one block pass 2^64"); }
@@ -999,7 +1114,10 @@ LaneMask WarpMachine::iteration(StmtId id, const Stmt& s, std::size_t frame, Lan
   frames_[frame].broken = 0;
   frames_[frame].continued = 0;
   LaneMask after = in;
-  if (k_.stmts[s.body].kind == StmtKind::Work) count(s.body, in);
+  if (k_.stmts[s.body].kind == StmtKind::Work) {
+    count(s.body, in);
+    if (p_.has_memory[s.body]) memory(s.body, in);
+  }
   else after = exec(s.body, in);
   after |= frames_[frame].continued;
   exits |= frames_[frame].broken;

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -59,9 +60,27 @@ inline void add_scaled(Counts64& a, const Counts64& c, std::uint64_t n) {
   add(a.taken, product(c.taken, n));
 }
 
+/// Memory figures of one access (sim/ir_memory.hpp), one worker's share.
+struct AccessCounts64 {
+  std::uint64_t requests = 0, lanes = 0, bytes = 0, sectors = 0, wavefronts = 0;
+};
+
+/// The first undefined behaviour (or misaligned address) met while placing an access or
+/// choosing the lanes of a statement's floating-point operations: that figure is then not
+/// counted. `block` (linear) orders faults of several workers, so the one reported is the same
+/// however the blocks were shared out.
+struct MemoryFault {
+  bool met = false;
+  std::uint64_t block = 0;
+  std::string message;
+};
+
 /// One worker's counts.
 struct Tally {
   std::vector<Counts64> statements;                 // [StmtId]
+  std::vector<AccessCounts64> accesses;             // [access id]; empty: not counted
+  std::vector<std::uint64_t> flops;                 // [StmtId]; empty: not counted
+  std::vector<MemoryFault> faults;                  // [access id, then accesses + StmtId (flops)]
   std::vector<std::vector<Counts64>> iterations;    // [StmtId][k], with by_iteration
   std::uint64_t evaluations = 0;                    // all warp-statement evaluations
   std::uint64_t blocks = 0;
@@ -105,6 +124,21 @@ struct WarpThreads {
   std::array<bool, 3> uniform{};
 };
 
+/// An access the machine counts (sim/ir_memory.hpp): its offset and guard, width and space.
+struct CompiledAccess {
+  std::int32_t id = kNone;
+  ExprId offset = kNone;
+  ExprId guard = kNone;
+  int width = 4;
+  bool shared = false;  // shared memory (wavefronts), else global (sectors)
+};
+
+/// A statement's memory work: its counted accesses and floating-point operations.
+struct StatementMemory {
+  std::vector<CompiledAccess> accesses;
+  std::vector<FloatOps> flops;  // those whose lanes the model knows
+};
+
 /// A kernel and launch, compiled once and shared (read-only) by every worker.
 struct Program {
   Program(const Kernel& kernel, const Launch& launch, const ReplayOptions& options);
@@ -121,6 +155,8 @@ struct Program {
   std::vector<std::int32_t> barrier;    // [StmtId]: barrier index, or kNone
   int barriers = 0;
   std::vector<std::uint8_t> skip_value;  // [StmtId]: the assigned value is opaque (not computed)
+  std::vector<std::uint8_t> has_memory;  // [StmtId]: memory[id] has work
+  std::vector<StatementMemory> memory;   // [StmtId]
   std::vector<std::uint64_t> arguments; // bits per parameter
   std::uint64_t evaluation_cap = 0;     // a run stops past this many evaluations
   std::atomic<std::uint64_t>* shared_evaluations = nullptr;  // finished blocks' evaluations
@@ -209,6 +245,8 @@ class WarpMachine {
   inline LaneMask condition(ExprId id, LaneMask active);  // eval_mask, comparisons inline
   std::uint64_t* scratch(ExprId id) { return scratch_.data() + std::size_t(id) * kMaxLanes; }
   void count(StmtId id, LaneMask active);
+  void memory(StmtId id, LaneMask active);
+  void misaligned(const CompiledAccess& a, int lane, std::int64_t offset);
   void observe(StmtId id, LaneMask active, LaneMask taken);
   void count_condition(StmtId id, LaneMask active, LaneMask taken);
   Counts64* iteration_counts(StmtId id);
@@ -256,6 +294,14 @@ class WarpMachine {
   Counts64* counts_ = nullptr;                 // statements of the counted tally, or a sink
   std::vector<std::vector<Counts64>>* iterations_ = nullptr;
   std::vector<Counts64> sink_;
+  AccessCounts64* access_counts_ = nullptr;  // the counted tally's, or a sink
+  std::uint64_t* flop_counts_ = nullptr;
+  MemoryFault* faults_ = nullptr;
+  std::vector<MemoryFault> sink_faults_;
+  void fault(std::size_t item, const std::string& message);
+  std::vector<AccessCounts64> sink_accesses_;
+  std::vector<std::uint64_t> sink_flops_;
+  std::array<std::int64_t, kMaxLanes> addresses_{};
   std::vector<std::vector<Counts64>> sink_iterations_;
   bool by_iteration_ = false;
   // Active-lane counts of the last mask counted: consecutive statements mostly share one mask.

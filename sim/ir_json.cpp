@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -110,6 +111,39 @@ Json stmt_json(const Kernel& k, const Stmt& s) {
     case StmtKind::Continue:
     case StmtKind::Barrier: break;
   }
+  if (!s.accesses.empty()) j["accesses"] = s.accesses;
+  if (!s.flops.empty()) {
+    Json flops = Json::array();
+    for (const FloatOps& f : s.flops) {
+      Json one{{"operations", f.operations}};
+      if (f.guard != kNone) one["guard"] = f.guard;
+      flops.push_back(one);
+    }
+    j["flops"] = flops;
+  }
+  if (!s.flops_not_counted.empty()) j["flops_not_counted"] = s.flops_not_counted;
+  return j;
+}
+
+Json base_json(const MemoryBase& b) {
+  Json j{{"name", b.name}, {"space", name(b.space)}};
+  if (b.parameter != kNone) j["parameter"] = b.parameter;
+  j["bytes"] = b.bytes;
+  j["alignment"] = b.alignment;
+  j["range"] = range_json(b.declared);
+  return j;
+}
+
+Json access_json(const MemoryAccess& a) {
+  Json j{{"kind", name(a.kind)}, {"space", name(a.space)}, {"width", a.width}, {"text", a.text}};
+  if (a.base != kNone) {
+    j["base"] = a.base;
+    j["offset"] = a.offset;
+    if (a.guard != kNone) j["guard"] = a.guard;
+  } else {
+    j["reason"] = a.reason;
+  }
+  j["range"] = range_json(a.range);
   return j;
 }
 
@@ -352,7 +386,55 @@ Stmt read_stmt(const Kernel& k, const Reader& r, std::size_t stmt_count) {
     case StmtKind::Continue:
     case StmtKind::Barrier: break;
   }
+  if (r.has("accesses")) {
+    const Reader a = r.at("accesses");
+    for (std::size_t i = 0; i < a.size(); ++i)
+      s.accesses.push_back(a.at(i).id(k.accesses.size(), "access"));
+  }
+  if (r.has("flops")) {
+    const Reader f = r.at("flops");
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      FloatOps ops;
+      ops.operations = static_cast<std::uint32_t>(
+          f.at(i).at("operations").integer(0, 0xFFFFFFFF, "a number of operations"));
+      if (f.at(i).has("guard")) ops.guard = f.at(i).at("guard").id(exprs, "expression");
+      s.flops.push_back(ops);
+    }
+  }
+  if (r.has("flops_not_counted")) s.flops_not_counted = r.at("flops_not_counted").string();
   return s;
+}
+
+MemoryBase read_base(const Kernel& k, const Reader& r) {
+  MemoryBase b;
+  b.name = r.at("name").string();
+  const std::string space = r.at("space").string();
+  b.space = r.at("space").wrap([&] { return address_space_from_name(space); });
+  if (r.has("parameter")) b.parameter = r.at("parameter").id(k.parameters.size(), "parameter");
+  b.bytes = static_cast<std::uint64_t>(
+      r.at("bytes").integer(0, std::numeric_limits<std::int64_t>::max(), "a size in bytes"));
+  b.alignment = static_cast<std::uint32_t>(r.at("alignment").integer(1, 1 << 30, "an alignment"));
+  if (r.has("range")) b.declared = r.at("range").range(k.files.size());
+  return b;
+}
+
+MemoryAccess read_access(const Kernel& k, const Reader& r) {
+  MemoryAccess a;
+  const std::string kind = r.at("kind").string();
+  a.kind = r.at("kind").wrap([&] { return access_kind_from_name(kind); });
+  const std::string space = r.at("space").string();
+  a.space = r.at("space").wrap([&] { return address_space_from_name(space); });
+  a.width = static_cast<std::uint32_t>(r.at("width").integer(1, 16, "a width in bytes"));
+  a.text = r.at("text").string();
+  if (r.has("base")) {
+    a.base = r.at("base").id(k.bases.size(), "base");
+    a.offset = r.at("offset").id(k.exprs.size(), "expression");
+    if (r.has("guard")) a.guard = r.at("guard").id(k.exprs.size(), "expression");
+  } else {
+    a.reason = r.at("reason").string();
+  }
+  if (r.has("range")) a.range = r.at("range").range(k.files.size());
+  return a;
 }
 
 // A first pass over the JSON text (nlohmann's SAX interface, linear, nothing built) refusing what
@@ -453,6 +535,12 @@ std::string to_json(const Kernel& kernel) {
   for (const Stmt& s : kernel.stmts) stmts.push_back(stmt_json(kernel, s));
   k["stmts"] = stmts;
   k["root"] = kernel.root;
+  Json bases = Json::array();
+  for (const MemoryBase& b : kernel.bases) bases.push_back(base_json(b));
+  k["bases"] = bases;
+  Json accesses = Json::array();
+  for (const MemoryAccess& a : kernel.accesses) accesses.push_back(access_json(a));
+  k["accesses"] = accesses;
   Json doc;
   doc["format"] = kModelFormat;
   doc["version"] = kModelVersion;
@@ -469,6 +557,10 @@ Kernel kernel_from_json(const std::string& text) {
     bad(format.path(), quote_value(format.string()) + " is not a warpdiv kernel model (expected '" +
                            kModelFormat + "')");
   const Reader version = root.at("version");
+  if (version.json().is_number_integer() && version.json().get<std::int64_t>() == 1)
+    bad(version.path(), "version 1 was saved before the model knew memory accesses (this "
+                        "warpdiv reads version " + std::to_string(kModelVersion) +
+                        "): save it again from its source with --save-model");
   if (!version.json().is_number_integer() || version.json().get<std::int64_t>() != kModelVersion)
     bad(version.path(), "version " + got(version.json()) +
                             " is not supported (this warpdiv reads version " +
@@ -513,6 +605,11 @@ Kernel kernel_from_json(const std::string& text) {
   const Reader exprs = r.at("exprs");
   const std::size_t expr_count = exprs.size();
   for (std::size_t i = 0; i < expr_count; ++i) k.exprs.push_back(read_expr(k, exprs.at(i), expr_count));
+  const Reader bases = r.at("bases");
+  for (std::size_t i = 0; i < bases.size(); ++i) k.bases.push_back(read_base(k, bases.at(i)));
+  const Reader accesses = r.at("accesses");
+  for (std::size_t i = 0; i < accesses.size(); ++i)
+    k.accesses.push_back(read_access(k, accesses.at(i)));
   const Reader stmts = r.at("stmts");
   const std::size_t stmt_count = stmts.size();
   for (std::size_t i = 0; i < stmt_count; ++i) k.stmts.push_back(read_stmt(k, stmts.at(i), stmt_count));

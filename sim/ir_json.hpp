@@ -1,6 +1,6 @@
 // Saving and loading the kernel model (sim/ir.hpp) as JSON, so that a machine without Clang (the GPU
 // machine) can analyse a kernel read elsewhere. The format is versioned:
-//   {"format": "warpdiv-kernel-model", "version": 1, "kernel": {...}}
+//   {"format": "warpdiv-kernel-model", "version": 2, "kernel": {...}}
 // and validated on load: a bad file throws InvalidInput naming the JSON path of the bad field
 // ("kernel model JSON: /kernel/stmts/4/kind: unknown statement kind 'goto' (allowed: ...)").
 // nlohmann/json is used only inside ir_json.cpp; nothing of it leaks through this header.
@@ -13,7 +13,7 @@
 namespace warpdiv::sim::ir {
 
 constexpr const char* kModelFormat = "warpdiv-kernel-model";
-constexpr int kModelVersion = 1;
+constexpr int kModelVersion = 2;
 
 /// The kernel as JSON text (2-space indented, ending in a newline).
 std::string to_json(const Kernel& kernel);

@@ -61,6 +61,9 @@ Tally make_tally(const Kernel& kernel) {
   Tally t;
   t.statements.resize(kernel.stmts.size());
   t.iterations.resize(kernel.stmts.size());
+  t.accesses.resize(kernel.accesses.size());
+  t.flops.resize(kernel.stmts.size());
+  t.faults.resize(kernel.accesses.size() + kernel.stmts.size());
   return t;
 }
 
@@ -138,6 +141,9 @@ ReplayResult to_result(const Kernel& kernel, const std::vector<Tally>& tallies) 
   ReplayResult r;
   r.statements.resize(kernel.stmts.size());
   r.iterations.resize(kernel.stmts.size());
+  r.memory_counted = true;
+  r.accesses.resize(kernel.accesses.size());
+  r.flops.resize(kernel.stmts.size(), 0);
   const auto add = [](StatementCounts& out, const Counts64& c) {
     StatementCounts s;
     s.warp_evaluations = c.evaluations;
@@ -156,9 +162,33 @@ ReplayResult to_result(const Kernel& kernel, const std::vector<Tally>& tallies) 
       if (r.iterations[i].size() < per_k.size()) r.iterations[i].resize(per_k.size());
       for (std::size_t k = 0; k < per_k.size(); ++k) add(r.iterations[i][k], per_k[k]);
     }
+    for (std::size_t a = 0; a < kernel.accesses.size(); ++a) {
+      const detail::AccessCounts64& c = t.accesses[a];
+      r.accesses[a] += AccessCounts{c.requests, c.lanes, c.bytes, c.sectors, c.wavefronts};
+    }
+    for (std::size_t i = 0; i < kernel.stmts.size(); ++i) r.flops[i] = checked_add(r.flops[i], t.flops[i]);
     r.blocks = checked_add(r.blocks, t.blocks);
     r.warps = checked_add(r.warps, t.warps);
     r.warp_statement_evaluations = checked_add(r.warp_statement_evaluations, t.evaluations);
+  }
+  // Faults: the one in the lowest block wins; a faulted figure is not counted.
+  const std::size_t accesses = kernel.accesses.size();
+  r.access_faults.assign(accesses, "");
+  r.flop_faults.assign(kernel.stmts.size(), "");
+  for (std::size_t item = 0; item < accesses + kernel.stmts.size(); ++item) {
+    const detail::MemoryFault* first = nullptr;
+    for (const Tally& t : tallies) {
+      const detail::MemoryFault& f = t.faults[item];
+      if (f.met && (first == nullptr || f.block < first->block)) first = &f;
+    }
+    if (first == nullptr) continue;
+    if (item < accesses) {
+      r.access_faults[item] = first->message;
+      r.accesses[item] = AccessCounts{};
+    } else {
+      r.flop_faults[item - accesses] = first->message;
+      r.flops[item - accesses] = 0;
+    }
   }
   return r;
 }

@@ -30,6 +30,7 @@
 
 #include "sim/count.hpp"
 #include "sim/ir.hpp"
+#include "sim/ir_memory.hpp"
 
 namespace warpdiv::sim::ir {
 
@@ -151,6 +152,19 @@ struct ReplayResult {
   /// innermost loop (innermost_loops()); empty for statements outside loops. Barrier fields are
   /// per iteration too (arrivals made in that iteration).
   std::vector<std::vector<StatementCounts>> iterations;
+  /// Memory figures (sim/ir_memory.hpp) of each access, indexed as Kernel::accesses, and the
+  /// floating-point operations of each statement (lanes x operations), indexed by StmtId; with
+  /// `memory_counted` false (an engine that does not count them) both are empty.
+  bool memory_counted = false;
+  std::vector<AccessCounts> accesses;
+  std::vector<Count> flops;
+  /// Undefined behaviour met in an access's address or its lanes' guard (an index that
+  /// overflows int at this launch ...) or a misaligned address, in the first block (in x, y, z
+  /// order) where it happens: the access is then not counted (its figures are 0) and this says
+  /// why; "" for the others. `flop_faults`, by StmtId, likewise for the guard of a
+  /// statement's floating-point operations.
+  std::vector<std::string> access_faults;
+  std::vector<std::string> flop_faults;
   Count blocks = 0;                       // blocks replayed
   Count warps = 0;                        // warps replayed (counted ones under only_warp)
   Count warp_statement_evaluations = 0;   // sum of warp_evaluations: the work done

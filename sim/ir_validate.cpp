@@ -115,6 +115,7 @@ class Validator {
     walk(k_.root, Context{});
     for (std::size_t i = 0; i < seen_.size(); ++i)
       if (!seen_[i]) fail("statement " + std::to_string(i) + " is not reachable from the root");
+    check_memory();
     check_single_use();
     check_data_dependence();
   }
@@ -400,6 +401,86 @@ class Validator {
     for (const Expr& e : k_.exprs)
       for (ExprId op : e.operands) use(op);
     for (const Stmt& s : k_.stmts) use(s.value);
+    for (const MemoryAccess& a : k_.accesses) {
+      use(a.offset);
+      use(a.guard);
+    }
+    for (const Stmt& s : k_.stmts)
+      for (const FloatOps& f : s.flops) use(f.guard);
+  }
+
+  // Bases and accesses: each access belongs to one statement of a kind that runs it, its base
+  // exists (or it says why it was not lowered), its offset is int64 and its guard bool.
+  void check_memory() const {
+    for (std::size_t b = 0; b < k_.bases.size(); ++b) {
+      const MemoryBase& base = k_.bases[b];
+      const std::string what = "base " + std::to_string(b) + " ('" + base.name + "')";
+      if (base.alignment == 0 || (base.alignment & (base.alignment - 1)) != 0)
+        fail(what + " has alignment " + std::to_string(base.alignment) + " (allowed: a power of two)");
+      if (base.parameter != kNone) {
+        if (base.parameter < 0 || static_cast<std::size_t>(base.parameter) >= k_.parameters.size())
+          fail(what + " names parameter " + std::to_string(base.parameter) + ", which does not exist");
+        if (k_.parameters[base.parameter].scalar)
+          fail(what + " names the integer parameter '" + k_.parameters[base.parameter].name +
+               "' (a base is a pointer parameter)");
+      }
+    }
+    std::vector<StmtId> owner(k_.accesses.size(), kNone);
+    for (std::size_t i = 0; i < k_.stmts.size(); ++i) {
+      const Stmt& s = k_.stmts[i];
+      if (s.accesses.empty() && s.flops.empty()) continue;
+      const bool runs = s.kind == StmtKind::Declare || s.kind == StmtKind::Assign ||
+                        s.kind == StmtKind::Work || s.kind == StmtKind::Return;
+      if (!runs)
+        fail_stmt(static_cast<StmtId>(i), "a " + name(s.kind) +
+                                              " statement carries memory accesses or "
+                                              "floating-point operations");
+      for (const FloatOps& f : s.flops) {
+        if (f.guard == kNone) continue;
+        if (f.guard < 0 || static_cast<std::size_t>(f.guard) >= k_.exprs.size())
+          fail_stmt(static_cast<StmtId>(i), "flops guard " + std::to_string(f.guard) + " does not exist");
+        if (k_.exprs[f.guard].type != ScalarType::Bool)
+          fail_stmt(static_cast<StmtId>(i), "flops guard of type " + name(k_.exprs[f.guard].type) +
+                                                ", expected bool");
+      }
+      for (std::int32_t a : s.accesses) {
+        if (a < 0 || static_cast<std::size_t>(a) >= k_.accesses.size())
+          fail_stmt(static_cast<StmtId>(i), "access " + std::to_string(a) + " does not exist");
+        if (owner[a] != kNone)
+          fail_stmt(static_cast<StmtId>(i), "access " + std::to_string(a) +
+                                                " already belongs to statement " +
+                                                std::to_string(owner[a]));
+        owner[a] = static_cast<StmtId>(i);
+      }
+    }
+    for (std::size_t i = 0; i < k_.accesses.size(); ++i) {
+      const MemoryAccess& a = k_.accesses[i];
+      const std::string what = "access " + std::to_string(i) + " ('" + a.text + "')";
+      if (owner[i] == kNone) fail(what + " belongs to no statement");
+      const std::uint32_t w = a.width;
+      if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
+        fail(what + " has width " + std::to_string(w) + " (allowed: 1, 2, 4, 8, 16)");
+      if (a.base == kNone) {
+        if (a.reason.empty()) fail(what + " has neither a base nor a reason it has none");
+        if (a.offset != kNone || a.guard != kNone) fail(what + " has no base but an offset or guard");
+        continue;
+      }
+      if (a.base < 0 || static_cast<std::size_t>(a.base) >= k_.bases.size())
+        fail(what + " names base " + std::to_string(a.base) + ", which does not exist");
+      if (k_.bases[a.base].space != a.space)
+        fail(what + " is in " + name(a.space) + " memory but its base '" + k_.bases[a.base].name +
+             "' is in " + name(k_.bases[a.base].space) + " memory");
+      if (a.offset < 0 || static_cast<std::size_t>(a.offset) >= k_.exprs.size())
+        fail(what + " has offset " + std::to_string(a.offset) + ", which does not exist");
+      if (k_.exprs[a.offset].type != ScalarType::I64)
+        fail(what + " has an offset of type " + name(k_.exprs[a.offset].type) + ", expected int64");
+      if (a.guard != kNone) {
+        if (a.guard < 0 || static_cast<std::size_t>(a.guard) >= k_.exprs.size())
+          fail(what + " has guard " + std::to_string(a.guard) + ", which does not exist");
+        if (k_.exprs[a.guard].type != ScalarType::Bool)
+          fail(what + " has a guard of type " + name(k_.exprs[a.guard].type) + ", expected bool");
+      }
+    }
   }
 
   void expect_condition(StmtId s, ExprId e) const {

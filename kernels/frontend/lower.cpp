@@ -5,6 +5,7 @@
 #include "kernels/frontend/lower.hpp"
 
 #include <clang/AST/ASTContext.h>
+#include <clang/AST/RecordLayout.h>
 #include <clang/AST/Attr.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
@@ -100,7 +101,8 @@ class Lowerer {
       const std::string name = param->getNameAsString();
       const auto type = scalar_type(param->getType());
       if (!type || param->getType()->isReferenceType()) {
-        k_.add_opaque_parameter(name, param->getType().getAsString());
+        const std::int32_t index = k_.add_opaque_parameter(name, param->getType().getAsString());
+        if (param->getType()->isPointerType()) bind_parameter_pointer(index, param);
         continue;
       }
       const std::int32_t index = k_.add_parameter(name, *type);
@@ -305,7 +307,15 @@ class Lowerer {
     Deferred* outer_deferred = deferred_;
     hoisted_ = &hoisted;
     deferred_ = &deferred;
-    const ir::StmtId lowered = lower_stmt_here(s);
+    Pending pending;
+    Pending* outer_pending = pending_;
+    pending_ = &pending;
+    std::vector<Guard> outer_guards;
+    outer_guards.swap(guards_);
+    ir::StmtId lowered = lower_stmt_here(s);
+    pending_ = outer_pending;
+    guards_.swap(outer_guards);
+    lowered = attach(pending, lowered, s);
     hoisted_ = outer;
     deferred_ = outer_deferred;
     const bool returns = llvm::isa<clang::ReturnStmt>(s);
@@ -471,6 +481,9 @@ class Lowerer {
         declared.push_back(k_.declare(local, value, range(var->getSourceRange())));
         continue;
       }
+      if (var->getType()->isPointerType() &&
+          bind_pointer(var, var->getInit(), range(var->getSourceRange()), declared))
+        continue;
       // Floats, pointers, arrays, structs: opaque work when initialised.
       if (const clang::Expr* init = var->getInit()) {
         scan_work(init);
@@ -684,6 +697,7 @@ class Lowerer {
         return inline_call(call, callee, result);
       }
     }
+    if (const auto update = pointer_update(bare)) return *update;
     // Anything else (a memory write, float work, printf, an atomic ...) is opaque work.
     scan_work(bare);
     return k_.work(text(e), range(e));
@@ -835,7 +849,12 @@ class Lowerer {
     if (const auto* conditional = dyn_cast<clang::ConditionalOperator>(e)) {
       const ir::ExprId condition = lower_int(conditional->getCond());
       NoHoist no_hoist(*this, "an arm of ?:");
-      const ir::ExprId if_true = lower_int(conditional->getTrueExpr());
+      ir::ExprId if_true = ir::kNone;
+      {
+        const GuardScope guard(*this, conditional->getCond(), true);
+        if_true = lower_int(conditional->getTrueExpr());
+      }
+      const GuardScope guard(*this, conditional->getCond(), false);
       const ir::ExprId if_false = lower_int(conditional->getFalseExpr());
       return k_.select(condition, if_true, if_false, where);
     }
@@ -1047,6 +1066,7 @@ class Lowerer {
     if (op->isLogicalOp()) {
       const ir::ExprId lhs = lower_int(op->getLHS());
       NoHoist no_hoist(*this, "the right operand of && or ||");
+      const GuardScope guard(*this, op->getLHS(), op->getOpcode() == clang::BO_LAnd);
       const ir::ExprId rhs = lower_int(op->getRHS());
       return k_.logical(op->getOpcode() == clang::BO_LAnd ? ir::LogicalOp::And : ir::LogicalOp::Or,
                         lhs, rhs, where);
@@ -1317,6 +1337,9 @@ class Lowerer {
           object_vars_[param] = object;
           copy_object(object, arg, body);
         }
+      } else if (param->getType()->isPointerType() && !reference &&
+                 bind_pointer(param, arg, range(param->getSourceRange()), body)) {
+        bindings_.erase(param);  // a pointer into memory the model follows (p[i] is placed)
       } else {
         scan_work(arg);  // a pointer, float or untracked struct argument: opaque
         bindings_.erase(param);
@@ -1964,6 +1987,701 @@ class Lowerer {
   }
 
   // ------------------------------------------------------------------------------------------
+  // Memory accesses: each load, store and atomic of a statement becomes an ir::MemoryAccess with
+  // its address, a base (a pointer parameter's buffer, a __shared__ / __device__ / __constant__
+  // variable, a local array) plus a byte offset lowered as an ordinary integer expression.
+  // Pointers the model follows: kernel pointer parameters, pointer locals and __device__
+  // function pointer parameters whose every change is `p += k`, `p -= k`, `++p`, `p++` ... as a
+  // statement of its own (an int64 local holds the byte offset), &lvalue, p + k, casts between
+  // pointer types (reinterpret_cast<float4*>(p): the width is the accessed type's). An access
+  // the model cannot place keeps its text with the reason, reported as not counted.
+
+  /// A byte offset under construction: expr (int64, kNone = 0) + constant.
+  struct Offset {
+    ir::ExprId expr = ir::kNone;
+    std::int64_t constant = 0;
+  };
+  struct Address {
+    std::int32_t base = ir::kNone;
+    Offset offset;
+  };
+  /// A pointer variable the model follows: its buffer, and the int64 local holding its offset
+  /// (kNone: always 0, a kernel parameter never changed).
+  struct PointerBinding {
+    std::int32_t base = ir::kNone;
+    ir::LocalId offset = ir::kNone;
+  };
+  /// Lanes that make an access inside `c ? x : y` or `a && b`: those where condition == holds.
+  struct Guard {
+    const clang::Expr* condition;
+    bool holds;
+  };
+  /// Thrown while placing an access the model cannot place: why (caught by try_address).
+  struct Unplaced {
+    std::string reason;
+  };
+  struct PendingFlops {
+    std::uint32_t operations;
+    std::vector<Guard> guards;
+  };
+  /// What lower_stmt collects for the statement it lowers.
+  struct Pending {
+    std::vector<ir::MemoryAccess> accesses;
+    std::vector<PendingFlops> flops;
+  };
+
+  /// While alive, loads and flops met are not recorded (an expression lowered a second time).
+  struct Quiet {
+    explicit Quiet(Lowerer& l) : l_(l) { ++l_.quiet_; }
+    ~Quiet() { --l_.quiet_; }
+    Quiet(const Quiet&) = delete;
+    Quiet& operator=(const Quiet&) = delete;
+    Lowerer& l_;
+  };
+
+  class GuardScope {
+   public:
+    GuardScope(Lowerer& l, const clang::Expr* condition, bool holds) : l_(l) {
+      l_.guards_.push_back(Guard{condition, holds});
+    }
+    ~GuardScope() { l_.guards_.pop_back(); }
+    GuardScope(const GuardScope&) = delete;
+    GuardScope& operator=(const GuardScope&) = delete;
+
+   private:
+    Lowerer& l_;
+  };
+
+  ir::ExprId i64(std::int64_t value, ir::SourceRange where) {
+    return k_.constant(ir::ScalarType::I64, value, where);
+  }
+
+  ir::ExprId offset_expr(const Offset& o, ir::SourceRange where) {
+    if (o.expr == ir::kNone) return i64(o.constant, where);
+    if (o.constant == 0) return o.expr;
+    return k_.binary(ir::BinaryOp::Add, o.expr, i64(o.constant, where), where);
+  }
+
+  Offset add(Offset a, const Offset& b, ir::SourceRange where) {
+    if (__builtin_add_overflow(a.constant, b.constant, &a.constant))
+      throw Unplaced{"a constant offset past 2^63 bytes"};
+    if (b.expr != ir::kNone)
+      a.expr = a.expr == ir::kNone ? b.expr : k_.binary(ir::BinaryOp::Add, a.expr, b.expr, where);
+    return a;
+  }
+
+  std::int64_t size_of(clang::QualType type, const clang::Expr* at) const {
+    if (type->isIncompleteType() || type->isDependentType() || type->isFunctionType())
+      throw Unplaced{"the size of " + type.getAsString() + " is not known"};
+    (void)at;
+    return context_.getTypeSizeInChars(type).getQuantity();
+  }
+
+  /// index * size in bytes, index an integer expression of the source.
+  Offset scaled(const clang::Expr* index, std::int64_t size, bool negate, ir::SourceRange where) {
+    if (!scalar_type(index->getType())) throw Unplaced{"the index is not an integer"};
+    if (index->HasSideEffects(context_))
+      throw Unplaced{"the index '" + text(index) + "' has side effects"};
+    clang::Expr::EvalResult constant;
+    if (index->EvaluateAsInt(constant, context_)) {
+      const llvm::APSInt v = constant.Val.getInt();
+      if (v.getMinSignedBits() > 63) throw Unplaced{"the index is past 2^63"};
+      std::int64_t bytes = 0;
+      const std::int64_t value = v.isSigned() ? v.getExtValue() : static_cast<std::int64_t>(v.getZExtValue());
+      if (__builtin_mul_overflow(value, size, &bytes) || (negate && bytes == INT64_MIN))
+        throw Unplaced{"a constant offset past 2^63 bytes"};
+      return Offset{ir::kNone, negate ? -bytes : bytes};
+    }
+    ir::ExprId e = k_.cast(ir::ScalarType::I64, lower_int(index), where);
+    if (size != 1) e = k_.binary(ir::BinaryOp::Mul, e, i64(size, where), where);
+    if (negate) e = k_.unary(ir::UnaryOp::Neg, e, where);
+    return Offset{e, 0};
+  }
+
+  /// The base of a declared variable (a __shared__, __device__ or __constant__ variable, or a
+  /// local array), made on first use.
+  std::int32_t variable_base(const clang::VarDecl* var) {
+    const auto found = variable_bases_.find(var);
+    if (found != variable_bases_.end()) return found->second;
+    ir::MemoryBase base;
+    base.name = var->getNameAsString();
+    if (var->hasAttr<clang::CUDASharedAttr>()) {
+      base.space = ir::AddressSpace::Shared;
+    } else if (var->hasAttr<clang::CUDAConstantAttr>()) {
+      base.space = ir::AddressSpace::Constant;
+    } else if (var->hasGlobalStorage()) {
+      base.space = ir::AddressSpace::Global;
+    } else {
+      base.space = ir::AddressSpace::Local;
+    }
+    const clang::QualType type = var->getType();
+    base.bytes = type->isIncompleteType() ? 0
+                                          : static_cast<std::uint64_t>(
+                                                context_.getTypeSizeInChars(type).getQuantity());
+    base.alignment = static_cast<std::uint32_t>(context_.getDeclAlign(var).getQuantity());
+    base.declared = range(var->getSourceRange());
+    const std::int32_t id = k_.add_base(base);
+    variable_bases_[var] = id;
+    return id;
+  }
+
+  /// A kernel pointer parameter's buffer (256-byte aligned, as cudaMalloc returns it).
+  std::int32_t parameter_base(std::int32_t index, const clang::ParmVarDecl* param) {
+    const auto found = parameter_bases_.find(index);
+    if (found != parameter_bases_.end()) return found->second;
+    ir::MemoryBase base;
+    base.name = param->getNameAsString();
+    base.space = ir::AddressSpace::Global;
+    base.parameter = index;
+    base.alignment = 256;
+    base.declared = range(param->getSourceRange());
+    const std::int32_t id = k_.add_base(base);
+    parameter_bases_[index] = id;
+    return id;
+  }
+
+  /// Where an lvalue of the source lives; throws Unplaced.
+  Address address_of(const clang::Expr* e) {
+    e = e->IgnoreParens();
+    const ir::SourceRange where = range(e);
+    if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) {
+      Address a = pointer_value(subscript->getBase());
+      a.offset = add(a.offset, scaled(subscript->getIdx(), size_of(e->getType(), e), false, where), where);
+      return a;
+    }
+    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
+        op != nullptr && op->getOpcode() == clang::UO_Deref)
+      return pointer_value(op->getSubExpr());
+    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
+      const clang::ValueDecl* decl = member->getMemberDecl();
+      const auto* field = llvm::dyn_cast<clang::FieldDecl>(decl);
+      if (field != nullptr && field->isBitField()) throw Unplaced{"a bit-field"};
+      if (field == nullptr && !llvm::isa<clang::IndirectFieldDecl>(decl))
+        throw Unplaced{"a static member"};
+      const clang::Expr* object = member->getBase();
+      if (llvm::isa<clang::CXXThisExpr>(object->IgnoreParenImpCasts()))
+        throw Unplaced{"a member of an object the model does not place ('this')"};
+      Address a = member->isArrow() ? pointer_value(object) : address_of(object);
+      a.offset.constant += static_cast<std::int64_t>(context_.getFieldOffset(decl) / 8);
+      return a;
+    }
+    if (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) {
+      if (cast->getCastKind() == clang::CK_NoOp) return address_of(cast->getSubExpr());
+      if (cast->getCastKind() == clang::CK_UncheckedDerivedToBase ||
+          cast->getCastKind() == clang::CK_DerivedToBase) {
+        Address a = address_of(cast->getSubExpr());
+        a.offset.constant += base_class_offset(cast);
+        return a;
+      }
+    }
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+      if (var == nullptr) throw Unplaced{"not a variable"};
+      const auto bound = bindings_.find(var);
+      if (bound != bindings_.end() && bound->second.kind == Binding::Memory)
+        throw Unplaced{"reached through the reference '" + var->getNameAsString() + "'"};
+      if (var->getType()->isReferenceType())
+        throw Unplaced{"reached through the reference '" + var->getNameAsString() + "'"};
+      if (!var->hasGlobalStorage() && !var->getType()->isArrayType())
+        throw Unplaced{"'" + var->getNameAsString() + "' is a local variable, not memory"};
+      return Address{variable_base(var), {}};
+    }
+    throw Unplaced{"the model does not follow '" + text(e) + "' to an address"};
+  }
+
+  std::int64_t base_class_offset(const clang::CastExpr* cast) const {
+    std::int64_t offset = 0;
+    const clang::CXXRecordDecl* derived =
+        cast->getSubExpr()->getType()->getAsCXXRecordDecl();
+    for (const clang::CXXBaseSpecifier* base : cast->path()) {
+      if (base->isVirtual()) throw Unplaced{"a virtual base class"};
+      const clang::CXXRecordDecl* parent = base->getType()->getAsCXXRecordDecl();
+      if (derived == nullptr || parent == nullptr) throw Unplaced{"a base class"};
+      offset += context_.getASTRecordLayout(derived).getBaseClassOffset(parent).getQuantity();
+      derived = parent;
+    }
+    return offset;
+  }
+
+  /// The address a pointer-valued expression holds; throws Unplaced.
+  Address pointer_value(const clang::Expr* e) {
+    e = e->IgnoreParens();
+    const ir::SourceRange where = range(e);
+    if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(e)) {
+      switch (cast->getCastKind()) {
+        case clang::CK_ArrayToPointerDecay: return address_of(cast->getSubExpr());
+        case clang::CK_NoOp:
+        case clang::CK_BitCast:
+        case clang::CK_AddressSpaceConversion: return pointer_value(cast->getSubExpr());
+        case clang::CK_LValueToRValue: {
+          const clang::Expr* sub = cast->getSubExpr()->IgnoreParens();
+          const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(sub);
+          const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+          if (var == nullptr)
+            throw Unplaced{"the pointer '" + text(sub) + "' is read from memory"};
+          const auto found = pointers_.find(var);
+          if (found == pointers_.end()) {
+            const auto why = unfollowed_pointers_.find(var);
+            throw Unplaced{why != unfollowed_pointers_.end()
+                               ? why->second
+                               : "the model does not follow the pointer '" +
+                                     var->getNameAsString() + "'"};
+          }
+          Address a{found->second.base, {}};
+          if (found->second.offset != ir::kNone) a.offset.expr = k_.local(found->second.offset, where);
+          return a;
+        }
+        case clang::CK_NullToPointer: throw Unplaced{"a null pointer"};
+        case clang::CK_IntegralToPointer: throw Unplaced{"a pointer made from an integer"};
+        default: break;
+      }
+      if (llvm::isa<clang::ExplicitCastExpr>(cast) && cast->getSubExpr()->getType()->isPointerType())
+        return pointer_value(cast->getSubExpr());
+      throw Unplaced{"the model does not follow the pointer '" + text(e) + "'"};
+    }
+    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(e)) {
+      const clang::BinaryOperatorKind kind = op->getOpcode();
+      if (kind == clang::BO_Add || kind == clang::BO_Sub) {
+        const bool left = op->getLHS()->getType()->isPointerType();
+        const clang::Expr* pointer = left ? op->getLHS() : op->getRHS();
+        const clang::Expr* index = left ? op->getRHS() : op->getLHS();
+        if (!index->getType()->isIntegerType()) throw Unplaced{"a pointer difference"};
+        Address a = pointer_value(pointer);
+        const std::int64_t size = size_of(pointer->getType()->getPointeeType(), e);
+        a.offset = add(a.offset, scaled(index, size, kind == clang::BO_Sub, where), where);
+        return a;
+      }
+    }
+    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
+        op != nullptr && op->getOpcode() == clang::UO_AddrOf)
+      return address_of(op->getSubExpr());
+    if (llvm::isa<clang::ConditionalOperator>(e) || llvm::isa<clang::BinaryConditionalOperator>(e))
+      throw Unplaced{"the pointer is chosen by a condition"};
+    if (llvm::isa<clang::CallExpr>(e)) throw Unplaced{"the pointer is returned by a call"};
+    throw Unplaced{"the model does not follow the pointer '" + text(e) + "'"};
+  }
+
+  /// Whether an lvalue is memory the model counts accesses to (not a modelled local, a launch
+  /// built-in or a compile-time constant).
+  bool is_memory(const clang::Expr* e) {
+    e = e->IgnoreParens();
+    if (!e->isGLValue() || dereferenced_local(e)) return false;
+    if (llvm::isa<clang::ArraySubscriptExpr>(e)) return true;
+    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e))
+      return op->getOpcode() == clang::UO_Deref;
+    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
+      if (field_local(member)) return false;
+      const clang::Expr* base = strip(member->getBase());
+      if (launch_builtin(base, member->getMemberDecl()->getNameAsString())) return false;
+      if (llvm::isa<clang::CXXThisExpr>(base))
+        return this_stack_.empty() || this_stack_.back() == kUnknownObject;
+      return member->isArrow() || is_memory(member->getBase());
+    }
+    if (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(e))
+      return cast->isGLValue() && is_memory(cast->getSubExpr());
+    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+      if (var == nullptr) return false;
+      const auto bound = bindings_.find(var);
+      if (bound != bindings_.end()) return bound->second.kind == Binding::Memory;
+      if (!var->hasGlobalStorage() || is_cuda_api(var)) return false;
+      return var->hasAttr<clang::CUDASharedAttr>() || var->hasAttr<clang::CUDAConstantAttr>() ||
+             var->hasAttr<clang::CUDADeviceAttr>();
+    }
+    return false;
+  }
+
+  /// The space an access the model cannot place is in, as far as the source tells.
+  ir::AddressSpace guessed_space(const clang::Expr* e) const {
+    const std::string space = memory_space(e);
+    if (space == "shared memory") return ir::AddressSpace::Shared;
+    if (space == "constant memory") return ir::AddressSpace::Constant;
+    if (space == "local array") return ir::AddressSpace::Local;
+    return ir::AddressSpace::Global;
+  }
+
+  /// Records an access of `kind` to the lvalue `e` (or, with `pointer`, to what the pointer
+  /// expression `e` points to) in the statement being lowered. True when it was placed: its
+  /// address's subexpressions are then lowered (their own loads recorded) and need no scan.
+  /// `again`: the address was lowered before (the load of `a[i] += v`): loads inside it are
+  /// not recorded a second time.
+  bool record_access(ir::AccessKind kind, const clang::Expr* e, bool pointer = false,
+                     bool again = false) {
+    if (pending_ == nullptr || quiet_ > 0) return false;
+    const clang::QualType type = pointer ? e->getType()->getPointeeType() : e->getType();
+    ir::MemoryAccess access;
+    access.kind = kind;
+    access.text = text(e);
+    access.range = range(e);
+    access.space = pointer ? ir::AddressSpace::Global : guessed_space(e);
+    const std::size_t exprs = k_.exprs.size();
+    const std::size_t pending = pending_->accesses.size();
+    try {
+      if (type->isIncompleteType() || type->isVoidType()) throw Unplaced{"an access of unknown size"};
+      const std::int64_t width = context_.getTypeSizeInChars(type).getQuantity();
+      access.width = static_cast<std::uint32_t>(width);
+      if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16)
+        throw Unplaced{"a " + std::to_string(width) +
+                       "-byte object, which the compiler moves in several accesses"};
+      std::optional<Quiet> quiet;
+      if (again) quiet.emplace(*this);
+      const Address a = pointer ? pointer_value(e) : address_of(e);
+      quiet.reset();
+      access.base = a.base;
+      access.space = k_.bases[a.base].space;
+      access.offset = offset_expr(a.offset, access.range);
+      access.guard = guard_expr(guards_, access.range);
+    } catch (const Unplaced& why) {
+      rollback(exprs, pending);
+      access = unplaced(access, why.reason);
+      pending_->accesses.push_back(access);
+      return false;
+    } catch (const InvalidInput& why) {
+      rollback(exprs, pending);
+      access = unplaced(access, std::string("its address is not an integer expression the model "
+                                            "follows: ") + why.what());
+      pending_->accesses.push_back(access);
+      return false;
+    }
+    pending_->accesses.push_back(access);
+    return true;
+  }
+
+  static ir::MemoryAccess unplaced(ir::MemoryAccess access, const std::string& reason) {
+    access.base = ir::kNone;
+    access.offset = ir::kNone;
+    access.guard = ir::kNone;
+    access.reason = reason;
+    if (access.width != 1 && access.width != 2 && access.width != 4 && access.width != 8 &&
+        access.width != 16)
+      access.width = 1;  // an object moved in several accesses: its width says nothing
+    return access;
+  }
+
+  /// Forgets the expressions (and loads inside them) of an attempt that failed.
+  void rollback(std::size_t exprs, std::size_t pending) {
+    k_.exprs.resize(exprs);
+    pending_->accesses.resize(pending);
+  }
+
+  /// The conjunction of the guards, lowered afresh (each access owns its expressions); kNone
+  /// without guards. Throws Unplaced when a condition cannot be lowered again.
+  ir::ExprId guard_expr(const std::vector<Guard>& guards, ir::SourceRange where) {
+    ir::ExprId all = ir::kNone;
+    const Quiet quiet(*this);  // the condition's own loads and flops were counted where it ran
+    for (const Guard& g : guards) {
+      if (g.condition->HasSideEffects(context_))
+        throw Unplaced{"it is made only where '" + text(g.condition) +
+                       "' holds, a condition with side effects"};
+      ir::ExprId c = lower_int(g.condition);
+      if (k_.exprs[c].type != ir::ScalarType::Bool) c = k_.cast(ir::ScalarType::Bool, c, where);
+      if (!g.holds) c = k_.unary(ir::UnaryOp::LogicalNot, c, where);
+      all = all == ir::kNone ? c : k_.logical(ir::LogicalOp::And, all, c, where);
+    }
+    return all;
+  }
+
+  /// Floating-point operations of one expression node, counted in the statement being lowered.
+  void count_flops(std::uint32_t operations) {
+    if (pending_ == nullptr || quiet_ > 0 || operations == 0) return;
+    pending_->flops.push_back(PendingFlops{operations, guards_});
+  }
+
+  /// add, sub, mul, div and their compound assignments, ++ and -- on a float: 1; fma: 2.
+  static std::uint32_t float_operations(const clang::Stmt* s) {
+    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s)) {
+      const bool arithmetic = op->getOpcode() == clang::BO_Add || op->getOpcode() == clang::BO_Sub ||
+                              op->getOpcode() == clang::BO_Mul || op->getOpcode() == clang::BO_Div ||
+                              op->getOpcode() == clang::BO_AddAssign ||
+                              op->getOpcode() == clang::BO_SubAssign ||
+                              op->getOpcode() == clang::BO_MulAssign ||
+                              op->getOpcode() == clang::BO_DivAssign;
+      const clang::QualType type = llvm::isa<clang::CompoundAssignOperator>(op)
+                                       ? llvm::cast<clang::CompoundAssignOperator>(op)->getComputationResultType()
+                                       : op->getType();
+      return arithmetic && type->isRealFloatingType() ? 1 : 0;
+    }
+    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s))
+      return op->isIncrementDecrementOp() && op->getType()->isRealFloatingType() ? 1 : 0;
+    return 0;
+  }
+
+  static bool is_fma(const clang::FunctionDecl* callee) {
+    const std::string name = callee->getNameAsString();
+    return name == "fmaf" || name == "fma" || name.rfind("__fmaf_", 0) == 0 ||
+           name.rfind("__fma_", 0) == 0;
+  }
+
+  /// Moves what the statement collected into `id` (a Declare, Assign, Work or Return); for
+  /// another statement, into a Work statement placed before it.
+  ir::StmtId attach(Pending& p, ir::StmtId id, const clang::Stmt* s) {
+    if (p.accesses.empty() && p.flops.empty()) return id;
+    const auto carries = [&](ir::StmtId at) {
+      const ir::StmtKind kind = k_.stmts[at].kind;
+      return kind == ir::StmtKind::Declare || kind == ir::StmtKind::Assign ||
+             kind == ir::StmtKind::Work || kind == ir::StmtKind::Return;
+    };
+    if (id != ir::kNone) {
+      const ir::StmtKind kind = k_.stmts[id].kind;
+      // A condition that reads memory is refused as data-dependent: its accesses need no place.
+      if (kind == ir::StmtKind::If || kind == ir::StmtKind::Loop || kind == ir::StmtKind::Switch)
+        return id;
+    }
+    ir::StmtId target = id;
+    if (id == ir::kNone || !carries(id)) target = k_.work(text(s), range(s));
+    ir::Stmt& stmt = k_.stmts[target];
+    for (ir::MemoryAccess& a : p.accesses) stmt.accesses.push_back(k_.add_access(a));
+    std::uint32_t unguarded = 0;
+    for (const PendingFlops& f : p.flops) {
+      if (f.guards.empty()) {
+        unguarded += f.operations;
+        continue;
+      }
+      const std::size_t exprs = k_.exprs.size();
+      try {
+        const ir::ExprId guard = guard_expr(f.guards, range(s));
+        k_.stmts[target].flops.push_back(ir::FloatOps{f.operations, guard});
+      } catch (const Unplaced& why) {
+        k_.exprs.resize(exprs);
+        k_.stmts[target].flops_not_counted = why.reason;
+      } catch (const InvalidInput& why) {
+        k_.exprs.resize(exprs);
+        k_.stmts[target].flops_not_counted = why.what();
+      }
+    }
+    if (unguarded != 0) {
+      auto& flops = k_.stmts[target].flops;
+      flops.insert(flops.begin(), ir::FloatOps{unguarded, ir::kNone});
+    }
+    if (target == id) return id;
+    if (id == ir::kNone) return target;
+    if (k_.stmts[id].kind == ir::StmtKind::Block) {
+      auto& children = k_.stmts[id].children;
+      children.insert(children.begin(), target);
+      return id;
+    }
+    return k_.block({target, id}, range(s));
+  }
+
+
+  /// `lvalue op= v`, `lvalue = v`, `++lvalue` ...: a load (when `load`) and a store of one
+  /// address; the loads inside the address are recorded once. True when placed.
+  bool load_and_store(const clang::Expr* lvalue, bool load) {
+    if (pending_ == nullptr || quiet_ > 0) return false;
+    if (load && !record_access(ir::AccessKind::Load, lvalue)) {
+      record_unplaced(ir::AccessKind::Store, lvalue);
+      return false;
+    }
+    return record_access(ir::AccessKind::Store, lvalue, false, /*again=*/load);
+  }
+
+  /// The store half of an access whose load could not be placed: the same reason.
+  void record_unplaced(ir::AccessKind kind, const clang::Expr* lvalue) {
+    (void)lvalue;
+    ir::MemoryAccess copy = pending_->accesses.back();
+    copy.kind = kind;
+    pending_->accesses.push_back(copy);
+  }
+
+  /// Atomics (atomicAdd(p, v) ...: a read-modify-write of *p) and the load / store intrinsics
+  /// (__ldg(p), __stcg(p, v) ...); nullopt for any other function.
+  std::optional<ir::AccessKind> memory_intrinsic(const clang::FunctionDecl* callee) const {
+    if (!is_cuda_api(callee)) return std::nullopt;
+    const std::string name = callee->getNameAsString();
+    if (name.rfind("atomic", 0) == 0) return ir::AccessKind::Atomic;
+    for (const char* load : {"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"})
+      if (name == load) return ir::AccessKind::Load;
+    for (const char* store : {"__stwb", "__stcg", "__stcs", "__stwt"})
+      if (name == store) return ir::AccessKind::Store;
+    return std::nullopt;
+  }
+
+  // ---- Pointers the model follows
+
+  /// The pointer variable an lvalue names (p, (p)), or null.
+  static const clang::VarDecl* pointer_variable(const clang::Expr* e) {
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+    const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+    return var != nullptr && var->getType()->isPointerType() ? var : nullptr;
+  }
+
+  /// p + k, k + p or p - k (k an integer without side effects) for the pointer variable var.
+  static bool offset_of_itself(const clang::Expr* e, const clang::VarDecl* var,
+                               clang::ASTContext& context) {
+    const auto* op = llvm::dyn_cast<clang::BinaryOperator>(e->IgnoreParenImpCasts());
+    if (op == nullptr || (op->getOpcode() != clang::BO_Add && op->getOpcode() != clang::BO_Sub))
+      return false;
+    const bool left = pointer_variable(op->getLHS()) == var;
+    const bool right = op->getOpcode() == clang::BO_Add && pointer_variable(op->getRHS()) == var;
+    const clang::Expr* index = left ? op->getRHS() : op->getLHS();
+    return (left || right) && index->getType()->isIntegerType() && !index->HasSideEffects(context);
+  }
+
+  /// Finds, once per function, the pointer variables changed other than by a statement of its
+  /// own `p += k`, `p -= k`, `p = p + k`, `++p`, `p++`, `--p`, `p--` (or whose address is taken):
+  /// the model does not follow those (unfollowed_pointers_ says why).
+  void scan_pointer_writes(const clang::FunctionDecl* function) {
+    if (function == nullptr || !pointer_writes_scanned_.insert(function).second) return;
+    const clang::FunctionDecl* definition = nullptr;
+    if (!function->hasBody(definition)) return;
+    std::function<void(const clang::Stmt*, bool)> walk = [&](const clang::Stmt* s, bool statement) {
+      if (s == nullptr) return;
+      const clang::VarDecl* target = nullptr;
+      bool followed = false;
+      if (const auto* e = llvm::dyn_cast<clang::Expr>(s)) {
+        const clang::Expr* bare = e->IgnoreParens();
+        if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(bare); op && op->isAssignmentOp()) {
+          target = pointer_variable(op->getLHS());
+          const auto kind = op->getOpcode();
+          followed = statement && target != nullptr &&
+                     (((kind == clang::BO_AddAssign || kind == clang::BO_SubAssign) &&
+                       !op->getRHS()->HasSideEffects(context_)) ||
+                      (kind == clang::BO_Assign && offset_of_itself(op->getRHS(), target, context_)));
+        } else if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(bare)) {
+          if (unary->isIncrementDecrementOp()) {
+            target = pointer_variable(unary->getSubExpr());
+            followed = statement;
+          } else if (unary->getOpcode() == clang::UO_AddrOf) {
+            target = pointer_variable(unary->getSubExpr());
+          }
+        }
+      }
+      if (target != nullptr && !followed && unfollowed_pointers_.count(target) == 0)
+        unfollowed_pointers_[target] =
+            "the pointer '" + target->getNameAsString() + "' is changed by '" +
+            text(llvm::cast<clang::Expr>(s)) +
+            "' (the model follows a pointer changed only by statements of their own: p += k, "
+            "p -= k, p = p + k, ++p, p++)";
+      const bool comma = statement && llvm::isa<clang::BinaryOperator>(s) &&
+                         llvm::cast<clang::BinaryOperator>(s)->getOpcode() == clang::BO_Comma;
+      for (const clang::Stmt* child : s->children()) {
+        bool child_statement = llvm::isa<clang::CompoundStmt>(s) || comma;
+        if (const auto* loop = llvm::dyn_cast<clang::ForStmt>(s))
+          child_statement = child == loop->getInc() || child == loop->getBody() || child == loop->getInit();
+        if (llvm::isa<clang::IfStmt>(s) || llvm::isa<clang::WhileStmt>(s) ||
+            llvm::isa<clang::DoStmt>(s) || llvm::isa<clang::CaseStmt>(s) ||
+            llvm::isa<clang::DefaultStmt>(s) || llvm::isa<clang::AttributedStmt>(s) ||
+            llvm::isa<clang::SwitchStmt>(s))
+          child_statement = !llvm::isa<clang::Expr>(child) || llvm::isa<clang::CaseStmt>(s) ||
+                            llvm::isa<clang::DefaultStmt>(s) || llvm::isa<clang::AttributedStmt>(s);
+        walk(child, child_statement);
+      }
+    };
+    walk(definition->getBody(), true);
+  }
+
+  /// A kernel's pointer parameter: its buffer; an offset local (declared 0 first thing) when the
+  /// body moves it.
+  void bind_parameter_pointer(std::int32_t index, const clang::ParmVarDecl* param) {
+    if (!followed_pointer(param)) return;
+    const std::int32_t base = parameter_base(index, param);
+    bool moved = false;
+    std::function<void(const clang::Stmt*)> find = [&](const clang::Stmt* s) {
+      if (s == nullptr || moved) return;
+      const clang::VarDecl* target = nullptr;
+      if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s); op && op->isAssignmentOp())
+        target = pointer_variable(op->getLHS());
+      if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s); op && op->isIncrementDecrementOp())
+        target = pointer_variable(op->getSubExpr());
+      if (target == param) moved = true;
+      for (const clang::Stmt* child : s->children()) find(child);
+    };
+    const auto* function = llvm::cast<clang::FunctionDecl>(param->getDeclContext());
+    const clang::FunctionDecl* definition = nullptr;
+    if (function->hasBody(definition)) find(definition->getBody());
+    if (!moved) {
+      pointers_[param] = PointerBinding{base, ir::kNone};
+      return;
+    }
+    const ir::SourceRange where = range(param->getSourceRange());
+    const ir::LocalId local = k_.add_local(param->getNameAsString(), ir::ScalarType::I64, where);
+    parameter_copies_.push_back(k_.declare(local, i64(0, where), where));
+    pointers_[param] = PointerBinding{base, local};
+  }
+
+  /// Whether the model follows the pointer variable (the function declaring it is scanned first).
+  bool followed_pointer(const clang::VarDecl* var) {
+    const auto* function =
+        llvm::dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
+    scan_pointer_writes(function);
+    return unfollowed_pointers_.count(var) == 0;
+  }
+
+  /// Binds a pointer variable to the address `init` holds (an int64 local `name` holding its
+  /// offset, declared in `out`). False, with the reason kept, when the model cannot follow it.
+  bool bind_pointer(const clang::VarDecl* var, const clang::Expr* init, ir::SourceRange where,
+                    std::vector<ir::StmtId>& out) {
+    pointers_.erase(var);
+    if (!followed_pointer(var)) return false;
+    if (init == nullptr) {
+      unfollowed_pointers_[var] = "the pointer '" + var->getNameAsString() + "' is declared without a value";
+      return false;
+    }
+    const std::size_t exprs = k_.exprs.size();
+    const std::size_t pending = pending_ != nullptr ? pending_->accesses.size() : 0;
+    try {
+      const Address a = pointer_value(init);
+      const ir::LocalId local = k_.add_local(var->getNameAsString(), ir::ScalarType::I64, where);
+      out.push_back(k_.declare(local, offset_expr(a.offset, where), where));
+      pointers_[var] = PointerBinding{a.base, local};
+      return true;
+    } catch (const Unplaced& why) {
+      k_.exprs.resize(exprs);
+      if (pending_ != nullptr) pending_->accesses.resize(pending);
+      unfollowed_pointers_[var] = "the pointer '" + var->getNameAsString() + "' is set to '" +
+                                  text(init) + "': " + why.reason;
+    } catch (const InvalidInput& why) {
+      k_.exprs.resize(exprs);
+      if (pending_ != nullptr) pending_->accesses.resize(pending);
+      unfollowed_pointers_[var] = "the pointer '" + var->getNameAsString() + "' is set to '" +
+                                  text(init) + "', which the model does not follow";
+    }
+    return false;
+  }
+
+  /// `p += k`, `p -= k`, `p = p + k`, `++p`, `p++`, `--p`, `p--` for a followed pointer: the
+  /// assignment of its offset local; nullopt for anything else.
+  std::optional<ir::StmtId> pointer_update(const clang::Expr* e) {
+    const clang::VarDecl* var = nullptr;
+    const clang::Expr* amount = nullptr;
+    bool negate = false;
+    std::int64_t step = 0;
+    const clang::Expr* assigned = nullptr;
+    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(e); op && op->isAssignmentOp()) {
+      var = pointer_variable(op->getLHS());
+      if (op->getOpcode() == clang::BO_AddAssign || op->getOpcode() == clang::BO_SubAssign) {
+        amount = op->getRHS();
+        negate = op->getOpcode() == clang::BO_SubAssign;
+      } else if (op->getOpcode() == clang::BO_Assign) {
+        assigned = op->getRHS();
+      }
+    } else if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(e);
+               unary && unary->isIncrementDecrementOp()) {
+      var = pointer_variable(unary->getSubExpr());
+      step = unary->isIncrementOp() ? 1 : -1;
+    }
+    if (var == nullptr) return std::nullopt;
+    const auto found = pointers_.find(var);
+    if (found == pointers_.end() || found->second.offset == ir::kNone) return std::nullopt;
+    const ir::SourceRange where = range(e);
+    const ir::LocalId local = found->second.offset;
+    try {
+      if (assigned != nullptr) {
+        const Address a = pointer_value(assigned);
+        return k_.assign(local, offset_expr(a.offset, where), where);
+      }
+      const std::int64_t size = size_of(var->getType()->getPointeeType(), e);
+      const Offset change = amount != nullptr ? scaled(amount, size, negate, where)
+                                              : Offset{ir::kNone, step * size};
+      const Offset now = add(Offset{k_.local(local, where), 0}, change, where);
+      return k_.assign(local, offset_expr(now, where), where);
+    } catch (const Unplaced& why) {
+      refuse(e, "the model cannot follow this change of the pointer '" + var->getNameAsString() +
+                    "': " + why.reason);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
   // Opaque values and work
 
   /// Where an lvalue lives: "global memory", "shared memory", "constant memory", "local array" ...
@@ -2048,7 +2766,7 @@ class Lowerer {
 
   /// An Opaque value of `type` for `e` (its description) at `at`'s range (e's by default).
   ir::ExprId opaque(const clang::Expr* e, ir::ScalarType type, const clang::Expr* at = nullptr) {
-    scan_work(e);
+    if (!(is_memory(e) && record_access(ir::AccessKind::Load, e))) scan_work(e);
     return k_.opaque(type, describe(e), range(at != nullptr ? at : e));
   }
 
@@ -2060,6 +2778,13 @@ class Lowerer {
     const Deeper deeper(*this, s);
     if (const auto* e = llvm::dyn_cast<clang::Expr>(s); e != nullptr && dereferenced_local(e))
       return;  // *p read where p points to a local: the model knows it
+    count_flops(float_operations(s));
+    if (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(s);
+        cast != nullptr && cast->getCastKind() == clang::CK_LValueToRValue &&
+        is_memory(cast->getSubExpr())) {  // a load
+      if (!record_access(ir::AccessKind::Load, cast->getSubExpr())) scan_work(cast->getSubExpr());
+      return;
+    }
     if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(s)) {
       const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
       if (var != nullptr && pointer_targets_.count(var) != 0)
@@ -2076,9 +2801,15 @@ class Lowerer {
         refuse(op,
                "'" + text(op) + "' changes the local '" + text(op->getLHS()) +
                    "' inside a larger expression: not supported (write it as its own statement)");
+      if (op->isAssignmentOp() && is_memory(op->getLHS())) {  // a store (a load first for op=)
+        if (!load_and_store(op->getLHS(), op->isCompoundAssignmentOp())) scan_work(op->getLHS());
+        scan_work(op->getRHS());
+        return;
+      }
       if (op->isLogicalOp()) {
         scan_work(op->getLHS());
         NoHoist no_hoist(*this, "the right operand of && or ||");
+        const GuardScope guard(*this, op->getLHS(), op->getOpcode() == clang::BO_LAnd);
         scan_work(op->getRHS());
         return;
       }
@@ -2091,6 +2822,10 @@ class Lowerer {
         refuse(op, "'" + text(op) +
                        "' changes a local inside a larger expression: not supported "
                        "(write it as its own statement)");
+      if (op->isIncrementDecrementOp() && is_memory(op->getSubExpr())) {
+        if (!load_and_store(op->getSubExpr(), true)) scan_work(op->getSubExpr());
+        return;
+      }
       if (op->getOpcode() == clang::UO_AddrOf &&
           (bound_local(op->getSubExpr()) || object_of(op->getSubExpr()) != kUnknownObject))
         refuse(op, "taking the address of the local '" + text(op->getSubExpr()) +
@@ -2099,7 +2834,11 @@ class Lowerer {
     if (const auto* conditional = llvm::dyn_cast<clang::AbstractConditionalOperator>(s)) {
       scan_work(conditional->getCond());
       NoHoist no_hoist(*this, "an arm of ?:");
-      scan_work(conditional->getTrueExpr());
+      {
+        const GuardScope guard(*this, conditional->getCond(), true);
+        scan_work(conditional->getTrueExpr());
+      }
+      const GuardScope guard(*this, conditional->getCond(), false);
       scan_work(conditional->getFalseExpr());
       return;
     }
@@ -2133,6 +2872,13 @@ class Lowerer {
           (is_cuda_api(callee) && callee->getNameAsString().rfind("__syncthreads", 0) == 0) ||
           is_group_sync(call))
         refuse(s, "a barrier inside a larger expression is not supported");
+      if (is_fma(callee)) count_flops(2);
+      if (const auto kind = memory_intrinsic(callee); kind && call->getNumArgs() > 0 &&
+                                                      call->getArg(0)->getType()->isPointerType()) {
+        const bool placed = record_access(*kind, call->getArg(0), /*pointer=*/true);
+        for (unsigned i = placed ? 1 : 0; i < call->getNumArgs(); ++i) scan_work(call->getArg(i));
+        return;
+      }
       if (inlinable(callee)) {
         check_callee(call, callee);
         const auto type = scalar_type(callee->getReturnType());
@@ -2200,6 +2946,14 @@ class Lowerer {
   Deferred* deferred_ = nullptr;
   const char* no_hoist_ = nullptr;
   int depth_ = 0;  // Deeper's count
+  Pending* pending_ = nullptr;  // what the statement being lowered accesses
+  std::vector<Guard> guards_;   // the arms and right operands being scanned
+  int quiet_ = 0;               // Quiet's count
+  std::unordered_map<const clang::VarDecl*, std::int32_t> variable_bases_;
+  std::map<std::int32_t, std::int32_t> parameter_bases_;  // kernel parameter index -> base
+  std::unordered_map<const clang::VarDecl*, PointerBinding> pointers_;
+  std::unordered_map<const clang::VarDecl*, std::string> unfollowed_pointers_;  // why not
+  std::set<const clang::FunctionDecl*> pointer_writes_scanned_;
 };
 
 }  // namespace

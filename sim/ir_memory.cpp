@@ -1,0 +1,116 @@
+#include "sim/ir_memory.hpp"
+
+#include <algorithm>
+#include <array>
+#include <climits>
+
+namespace warpdiv::sim::ir {
+
+bool operator==(const AccessCounts& a, const AccessCounts& b) {
+  return a.requests == b.requests && a.lanes == b.lanes && a.bytes == b.bytes &&
+         a.sectors == b.sectors && a.wavefronts == b.wavefronts;
+}
+
+AccessCounts& operator+=(AccessCounts& a, const AccessCounts& b) {
+  a.requests = checked_add(a.requests, b.requests);
+  a.lanes = checked_add(a.lanes, b.lanes);
+  a.bytes = checked_add(a.bytes, b.bytes);
+  a.sectors = checked_add(a.sectors, b.sectors);
+  a.wavefronts = checked_add(a.wavefronts, b.wavefronts);
+  return a;
+}
+
+int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width) {
+  if (mask == 0) return 0;
+  std::int64_t lowest = INT64_MAX, highest = INT64_MIN;
+  for (std::uint64_t m = mask; m != 0; m &= m - 1) {
+    const std::int64_t a = addresses[__builtin_ctzll(m)];
+    lowest = std::min(lowest, a >> 5);
+    highest = std::max(highest, (a + width - 1) >> 5);
+  }
+  if (highest - lowest < 64) {  // the common case: a bitmap of the sectors
+    std::uint64_t touched = 0;
+    for (std::uint64_t m = mask; m != 0; m &= m - 1) {
+      const std::int64_t a = addresses[__builtin_ctzll(m)];
+      for (std::int64_t s = a >> 5; s <= (a + width - 1) >> 5; ++s) touched |= std::uint64_t{1} << (s - lowest);
+    }
+    return __builtin_popcountll(touched);
+  }
+  std::array<std::int64_t, 128> found{};
+  int n = 0;
+  for (std::uint64_t m = mask; m != 0; m &= m - 1) {
+    const std::int64_t a = addresses[__builtin_ctzll(m)];
+    found[n++] = a >> 5;
+    if ((a + width - 1) >> 5 != a >> 5) found[n++] = (a + width - 1) >> 5;
+  }
+  std::sort(found.begin(), found.begin() + n);
+  return static_cast<int>(std::unique(found.begin(), found.begin() + n) - found.begin());
+}
+
+namespace {
+
+// Wavefronts of one phase: the most distinct 4-byte words asked of one bank.
+int phase_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width) {
+  const int words = width <= 4 ? 1 : width / 4;
+  std::int64_t lowest = INT64_MAX, highest = INT64_MIN;
+  for (std::uint64_t m = mask; m != 0; m &= m - 1) {
+    const std::int64_t w = addresses[__builtin_ctzll(m)] >> 2;
+    lowest = std::min(lowest, w);
+    highest = std::max(highest, w + words - 1);
+  }
+  if (highest - lowest < 32) return 1;  // distinct words all in distinct banks
+  std::array<std::int64_t, 64 * 4> found{};
+  int n = 0;
+  for (std::uint64_t m = mask; m != 0; m &= m - 1) {
+    const std::int64_t w = addresses[__builtin_ctzll(m)] >> 2;
+    for (int j = 0; j < words; ++j) found[n++] = w + j;
+  }
+  std::sort(found.begin(), found.begin() + n);
+  n = static_cast<int>(std::unique(found.begin(), found.begin() + n) - found.begin());
+  std::array<int, 32> per_bank{};
+  int most = 0;
+  for (int i = 0; i < n; ++i) most = std::max(most, ++per_bank[static_cast<std::size_t>(found[i] & 31)]);
+  return most;
+}
+
+}  // namespace
+
+int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width) {
+  if (mask == 0) return 0;
+  if (width <= 4) return phase_wavefronts(addresses, mask, width);
+  const int lanes_per_phase = 128 / width;  // 16 for 8 bytes, 8 for 16 bytes
+  const std::uint64_t phase_mask = (std::uint64_t{1} << lanes_per_phase) - 1;
+  int total = 0;
+  for (int first = 0; first < 64; first += lanes_per_phase) {
+    const std::uint64_t phase = mask & (phase_mask << first);
+    if (phase != 0) total += phase_wavefronts(addresses, phase, width);
+  }
+  return total;
+}
+
+std::vector<std::string> uncounted_accesses(const Kernel& kernel) {
+  const std::vector<ExprId> origins = opaque_origins(kernel);
+  std::vector<std::string> why(kernel.accesses.size());
+  for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
+    const MemoryAccess& a = kernel.accesses[i];
+    if (a.base == kNone) {
+      why[i] = "it could not be placed: " + a.reason;
+    } else if (a.space == AddressSpace::Local) {
+      why[i] = "local memory is not counted";
+    } else if (a.space == AddressSpace::Constant) {
+      why[i] = "constant memory is not counted";
+    } else if (origins[a.offset] != kNone) {
+      why[i] = "its address depends on " + kernel.exprs[origins[a.offset]].description;
+    } else if (a.guard != kNone && origins[a.guard] != kNone) {
+      why[i] = "the lanes that make it depend on " + kernel.exprs[origins[a.guard]].description;
+    } else if (a.space == AddressSpace::Global && kernel.bases[a.base].parameter == kNone &&
+               kernel.bases[a.base].alignment < 32) {
+      why[i] = "where the variable '" + kernel.bases[a.base].name +
+               "' lies within its 32-byte sector is not known (it is aligned to " +
+               std::to_string(kernel.bases[a.base].alignment) + " bytes)";
+    }
+  }
+  return why;
+}
+
+}  // namespace warpdiv::sim::ir

@@ -1,0 +1,50 @@
+// Memory figures of the kernel model's accesses (sim/ir.hpp, MemoryAccess): what one warp's
+// request costs, by NVIDIA's rules, and what a run adds up per access. The replay engine
+// (sim/ir_replay.hpp) evaluates each access's byte offset in the lanes that make it and counts:
+//   requests    warp executions of the access with at least one participating lane (a warp
+//               whose lanes are all off makes none, as Nsight Compute's l1tex__t_requests count)
+//   lanes       participating lanes, summed; bytes = lanes x width (what the source asks for)
+//   sectors     global: distinct 32-byte sectors the participating lanes touch, per request
+//               (the buffer of a pointer parameter starts 256-byte aligned: cudaMalloc's
+//               guarantee), summed: what L1 asks of L2, x 32 bytes
+//   wavefronts  shared: per request, the largest number of distinct 4-byte words any of the 32
+//               banks (4 bytes wide) is asked for, lanes reading one word sharing it; 8-byte
+//               accesses go as two half-warps and 16-byte ones as four quarter-warps, each phase
+//               with a participating lane counted on its own. Bank conflicts = wavefronts -
+//               requests.
+// Accesses to local and constant memory, and those the front-end could not place, are listed
+// by uncounted_accesses() with the reason and not counted.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/count.hpp"
+#include "sim/ir.hpp"
+
+namespace warpdiv::sim::ir {
+
+struct AccessCounts {
+  Count requests = 0;
+  Count lanes = 0;
+  Count bytes = 0;
+  Count sectors = 0;     // global accesses
+  Count wavefronts = 0;  // shared accesses
+};
+bool operator==(const AccessCounts& a, const AccessCounts& b);
+AccessCounts& operator+=(AccessCounts& a, const AccessCounts& b);  // overflow-checked
+
+/// Distinct 32-byte sectors that the lanes in `mask` touch, each reading `width` bytes at the
+/// byte address addresses[lane] (a multiple of width; negative addresses count downwards).
+int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width);
+
+/// Shared-memory wavefronts of one request (the rule at the top of this file).
+int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width);
+
+/// For each access of the kernel (indexed as Kernel::accesses), "" when the engines count it,
+/// else why not: "it could not be placed: <reason>", "its address depends on <opaque value>",
+/// "local memory is not counted" ...
+std::vector<std::string> uncounted_accesses(const Kernel& kernel);
+
+}  // namespace warpdiv::sim::ir

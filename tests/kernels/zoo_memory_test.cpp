@@ -1,0 +1,348 @@
+// Memory figures of the replay (sim/ir_memory.hpp) against an independent per-lane oracle: for
+// each access of a zoo kernel, plain C++ loops over the blocks, warps and lanes of the launch
+// say which threads make the access (in which instance of its loop) and at which byte address,
+// and count requests, 32-byte sectors (a std::set per request) and shared wavefronts (a
+// std::map from bank to its distinct words, per phase). Nothing here reads the kernel model
+// beyond finding an access by its source text, and no code of sim/ computes a figure here.
+// Hand-worked figures (small launches, worked out in the comments) pin the rules themselves.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+
+#include "sim/ir_memory.hpp"
+#include "sim/ir_replay.hpp"
+#include "tests/kernels/source_dir.hpp"
+#include "tests/kernels/zoo_launches.hpp"
+
+namespace warpdiv::sim::ir {
+namespace {
+
+struct Thread {
+  std::int64_t bx, by, bz, tx, ty, tz;
+};
+
+struct Figures {
+  std::uint64_t requests = 0, lanes = 0, bytes = 0, sectors = 0, wavefronts = 0;
+};
+
+struct AccessModel {
+  int instances = 1;  // loop iterations k = 0 .. instances-1, run in step by a warp's lanes
+  std::function<bool(const Thread&, int k)> makes;
+  std::function<std::int64_t(const Thread&, int k)> address;  // bytes from the base's start
+  int width = 4;
+  bool shared = false;
+};
+
+std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+/// Shared wavefronts of one request by the rule as documented: 4-byte banks, 32 of them; a
+/// word asked by several lanes counts once; 8-byte accesses in half-warps, 16-byte in
+/// quarter-warps.
+std::uint64_t wavefronts(const std::map<int, std::int64_t>& lane_address, int width) {
+  const int per_phase = width <= 4 ? 64 : 128 / width;
+  std::map<int, std::map<std::int64_t, std::set<std::int64_t>>> phases;  // phase -> bank -> words
+  for (const auto& [lane, address] : lane_address) {
+    const int words = width < 4 ? 1 : width / 4;
+    for (int j = 0; j < words; ++j) {
+      const std::int64_t word = floor_div(address, 4) + j;
+      phases[lane / per_phase][((word % 32) + 32) % 32].insert(word);
+    }
+  }
+  std::uint64_t total = 0;
+  for (const auto& [phase, banks] : phases) {
+    std::size_t most = 0;
+    for (const auto& [bank, words] : banks) most = std::max(most, words.size());
+    total += most;
+  }
+  return total;
+}
+
+Figures oracle(Dim3 grid, Dim3 block, int warp_size, const AccessModel& m) {
+  Figures f;
+  const std::int64_t threads = block.x * block.y * block.z;
+  for (std::int64_t bz = 0; bz < grid.z; ++bz)
+    for (std::int64_t by = 0; by < grid.y; ++by)
+      for (std::int64_t bx = 0; bx < grid.x; ++bx)
+        for (std::int64_t first = 0; first < threads; first += warp_size)
+          for (int k = 0; k < m.instances; ++k) {
+            std::map<int, std::int64_t> lanes;
+            for (std::int64_t t = first; t < first + warp_size && t < threads; ++t) {
+              const Thread th{bx, by, bz, t % block.x, t / block.x % block.y, t / (block.x * block.y)};
+              if (m.makes(th, k)) lanes[static_cast<int>(t - first)] = m.address(th, k);
+            }
+            if (lanes.empty()) continue;
+            f.requests += 1;
+            f.lanes += lanes.size();
+            f.bytes += lanes.size() * static_cast<std::uint64_t>(m.width);
+            if (m.shared) {
+              f.wavefronts += wavefronts(lanes, m.width);
+            } else {
+              std::set<std::int64_t> sectors;
+              for (const auto& [lane, address] : lanes) sectors.insert(floor_div(address, 32));
+              f.sectors += sectors.size();
+            }
+          }
+  return f;
+}
+
+/// The replay's figures of the access with the given source text and kind (the last one in
+/// source order: the one inside the loop, where a statement before it has the same text).
+Figures replayed(const Kernel& k, const ReplayResult& r, const std::string& text, AccessKind kind) {
+  int found = -1;
+  for (std::size_t i = 0; i < k.accesses.size(); ++i)
+    if (k.accesses[i].text == text && k.accesses[i].kind == kind &&
+        (found < 0 || k.accesses[i].range.line > k.accesses[static_cast<std::size_t>(found)].range.line))
+      found = static_cast<int>(i);
+  if (found < 0) {
+    ADD_FAILURE() << "no " << name(kind) << " '" << text << "' in " << k.name;
+    return {};
+  }
+  const AccessCounts& c = r.accesses[static_cast<std::size_t>(found)];
+  return Figures{static_cast<std::uint64_t>(c.requests), static_cast<std::uint64_t>(c.lanes),
+                 static_cast<std::uint64_t>(c.bytes), static_cast<std::uint64_t>(c.sectors),
+                 static_cast<std::uint64_t>(c.wavefronts)};
+}
+
+void expect_same(const Figures& want, const Figures& got, const std::string& what) {
+  EXPECT_EQ(got.requests, want.requests) << what << ": requests";
+  EXPECT_EQ(got.lanes, want.lanes) << what << ": lanes";
+  EXPECT_EQ(got.bytes, want.bytes) << what << ": bytes";
+  EXPECT_EQ(got.sectors, want.sectors) << what << ": sectors";
+  EXPECT_EQ(got.wavefronts, want.wavefronts) << what << ": wavefronts";
+}
+
+Launch launch(const Kernel& k, Dim3 grid, Dim3 block, const std::map<std::string, std::int64_t>& args,
+              int warp_size = 32) {
+  Launch l;
+  l.grid = grid;
+  l.block = block;
+  l.warp_size = warp_size;
+  for (const Parameter& p : k.parameters)
+    l.arguments.push_back(p.scalar ? Value::of(p.type, args.at(p.name)) : Value{});
+  return l;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The naive multiply: M[Row*Width+k] (two rows per warp of 16 x 16 blocks: 2 sectors), N[k*Width+
+// Col] (16 consecutive floats at (k*Width + 16*bx)*4 bytes: 2 sectors when that is a multiple
+// of 32, 3 when it is 16 past one), P[Row*Width+Col].
+
+TEST(ZooMemory, NaiveMatmulAgreesWithTheOracle) {
+  const Kernel k = zoo::load("naive_matmul.cu");
+  for (const std::int64_t width : {100, 64, 33, 7}) {
+    const std::uint32_t g = static_cast<std::uint32_t>((width - 1) / 16 + 1);
+    const Launch l = launch(k, {g, g, 1}, {16, 16, 1}, {{"Width", width}});
+    ReplayOptions o;
+    o.threads = 1;
+    const ReplayResult r = replay(k, l, o);
+    ASSERT_TRUE(r.memory_counted);
+    const auto row = [](const Thread& t) { return t.by * 16 + t.ty; };
+    const auto col = [](const Thread& t) { return t.bx * 16 + t.tx; };
+    const auto inside = [&](const Thread& t, int) { return row(t) < width && col(t) < width; };
+    const int w = static_cast<int>(width);
+    const std::string at = " at Width " + std::to_string(width);
+    expect_same(oracle(l.grid, l.block, 32, {w, inside, [&](const Thread& t, int kk) { return (row(t) * width + kk) * 4; }}),
+                replayed(k, r, "M[Row*Width+k]", AccessKind::Load), "M" + at);
+    expect_same(oracle(l.grid, l.block, 32, {w, inside, [&](const Thread& t, int kk) { return (kk * width + col(t)) * 4; }}),
+                replayed(k, r, "N[k*Width+Col]", AccessKind::Load), "N" + at);
+    expect_same(oracle(l.grid, l.block, 32, {1, inside, [&](const Thread& t, int) { return (row(t) * width + col(t)) * 4; }}),
+                replayed(k, r, "P[Row*Width+Col]", AccessKind::Store), "P" + at);
+  }
+}
+
+// By hand, one 16 x 16 block at Width = 16: 8 warps, each two rows of 16 floats.
+//   M[Row*16+k]: each half-warp reads one float (a broadcast): 2 sectors per request,
+//     8 warps x 16 k = 128 requests, 256 sectors; 256 lanes x 16 k x 4 B = 16,384 bytes.
+//   N[k*16+Col]: both half-warps read the same 64 aligned bytes: 2 sectors, 256 sectors.
+//   P[Row*16+Col]: 2 rows x 64 bytes, each aligned: 4 sectors per warp, 32 sectors.
+TEST(ZooMemory, NaiveMatmulByHand) {
+  const Kernel k = zoo::load("naive_matmul.cu");
+  const ReplayResult r = replay(k, launch(k, {1, 1, 1}, {16, 16, 1}, {{"Width", 16}}));
+  const Figures m = replayed(k, r, "M[Row*Width+k]", AccessKind::Load);
+  EXPECT_EQ(m.requests, 128u);
+  EXPECT_EQ(m.sectors, 256u);
+  EXPECT_EQ(m.bytes, 16384u);
+  EXPECT_EQ(replayed(k, r, "N[k*Width+Col]", AccessKind::Load).sectors, 256u);
+  const Figures p = replayed(k, r, "P[Row*Width+Col]", AccessKind::Store);
+  EXPECT_EQ(p.requests, 8u);
+  EXPECT_EQ(p.sectors, 32u);
+  // Floating-point work: Pvalue += M*N is one multiply and one add per lane and k:
+  // 256 lanes x 16 x 2 = 8,192.
+  Count flops = 0;
+  for (const Count f : r.flops) flops += f;
+  EXPECT_EQ(static_cast<std::uint64_t>(flops), 8192u);
+}
+
+// Width = 17 (odd): N's row k starts at 68k bytes, so 16 floats from 68k + 64 bx cover 2 or 3
+// sectors as (68k + 64bx) mod 32 = 4k mod 32 is 0 or not: of k = 0 .. 16, k = 0, 8 and 16 -> 2
+// sectors, the other 14 -> 3; column block 1 has one active column (Col 16): 1 sector. Block
+// (0, 0): 8 warps x (3 x 2 + 14 x 3) = 384 sectors; block (1, 0): 8 warps x 17 k x 1 = 136.
+TEST(ZooMemory, NaiveMatmulSectorsAlternateByHand) {
+  const Kernel k = zoo::load("naive_matmul.cu");
+  const ReplayResult r = replay(k, launch(k, {2, 1, 1}, {16, 16, 1}, {{"Width", 17}}));
+  EXPECT_EQ(replayed(k, r, "N[k*Width+Col]", AccessKind::Load).sectors, 384u + 136u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared memory: the transpose's padded tile has no conflicts; the same kernel without the
+// padding has 32 (every lane of a warp reads column threadIdx.y + j of its own row: one bank).
+
+const char* kTranspose = R"(
+#define TILE_DIM 32
+#define BLOCK_ROWS 8
+__global__ void transpose(float *odata, const float *idata, int width, int height) {
+  __shared__ float tile[TILE_DIM][TILE_DIM + PAD];
+  int xIndex = blockIdx.x * TILE_DIM + threadIdx.x;
+  int yIndex = blockIdx.y * TILE_DIM + threadIdx.y;
+  for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS)
+    if (xIndex < width && yIndex + j < height)
+      tile[threadIdx.y + j][threadIdx.x] = idata[(yIndex + j) * width + xIndex];
+  __syncthreads();
+  int xOut = blockIdx.y * TILE_DIM + threadIdx.x;
+  int yOut = blockIdx.x * TILE_DIM + threadIdx.y;
+  for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS)
+    if (xOut < height && yOut + j < width)
+      odata[(yOut + j) * height + xOut] = tile[threadIdx.x][threadIdx.y + j];
+}
+)";
+
+class Transpose : public testing::SourceDirTest {
+ protected:
+  Transpose() : SourceDirTest("warpdiv_memory_") {}
+  Kernel load(int pad) {
+    frontend::FrontendOptions o;
+    o.file = write("transpose" + std::to_string(pad) + ".cu",
+                   "#define PAD " + std::to_string(pad) + "\n" + kTranspose);
+    return frontend::load_kernel(o);
+  }
+};
+
+TEST_F(Transpose, BankConflictsByHandAndByTheOracle) {
+  for (const int pad : {0, 1}) {
+    const Kernel k = load(pad);
+    for (const auto& [width, height] : std::vector<std::pair<int, int>>{{32, 32}, {40, 20}, {64, 96}}) {
+      const Dim3 grid{static_cast<std::uint32_t>((width + 31) / 32),
+                      static_cast<std::uint32_t>((height + 31) / 32), 1};
+      const Launch l = launch(k, grid, {32, 8, 1}, {{"width", width}, {"height", height}});
+      const ReplayResult r = replay(k, l);
+      const std::string what = "pad " + std::to_string(pad) + ", " + std::to_string(width) + " x " +
+                               std::to_string(height);
+      const std::int64_t row = (32 + pad) * 4;
+      const auto in_read = [&](const Thread& t, int j) {
+        return t.bx * 32 + t.tx < width && t.by * 32 + t.ty + 8 * j < height;
+      };
+      const auto in_write = [&](const Thread& t, int j) {
+        return t.by * 32 + t.tx < height && t.bx * 32 + t.ty + 8 * j < width;
+      };
+      const Figures stored = replayed(k, r, "tile[threadIdx.y + j][threadIdx.x]", AccessKind::Store);
+      const Figures read = replayed(k, r, "tile[threadIdx.x][threadIdx.y + j]", AccessKind::Load);
+      expect_same(oracle(grid, l.block, 32, {4, in_read, [&](const Thread& t, int j) { return (t.ty + 8 * j) * row + t.tx * 4; }, 4, true}),
+                  stored, "tile store, " + what);
+      expect_same(oracle(grid, l.block, 32, {4, in_write, [&](const Thread& t, int j) { return t.tx * row + (t.ty + 8 * j) * 4; }, 4, true}),
+                  read, "tile load, " + what);
+      expect_same(oracle(grid, l.block, 32, {4, in_read, [&](const Thread& t, int j) { return ((t.by * 32 + t.ty + 8 * j) * width + t.bx * 32 + t.tx) * 4; }}),
+                  replayed(k, r, "idata[(yIndex + j) * width + xIndex]", AccessKind::Load), "idata, " + what);
+      expect_same(oracle(grid, l.block, 32, {4, in_write, [&](const Thread& t, int j) { return ((t.bx * 32 + t.ty + 8 * j) * height + t.by * 32 + t.tx) * 4; }}),
+                  replayed(k, r, "odata[(yOut + j) * height + xOut]", AccessKind::Store), "odata, " + what);
+      if (width == 32 && height == 32) {
+        // One block, 8 warps x 4 j = 32 requests each way. Stores: a row of 32 floats, no
+        // conflict: 32 wavefronts. Loads: a column: 32-way without padding (1,024
+        // wavefronts, 992 conflicts), none with it.
+        EXPECT_EQ(stored.requests, 32u);
+        EXPECT_EQ(stored.wavefronts, 32u);
+        EXPECT_EQ(read.wavefronts, pad == 0 ? 1024u : 32u);
+        // Global: 128 contiguous bytes per warp, 4 sectors per request.
+        EXPECT_EQ(replayed(k, r, "idata[(yIndex + j) * width + xIndex]", AccessKind::Load).sectors, 128u);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reductions: partialSum[t] += partialSum[t+stride] (contiguous: no conflict) against
+// partialSum[2*t] (interleaved: 2-way, then more, as the stride grows).
+
+TEST(ZooMemory, ReductionsAgreeWithTheOracle) {
+  for (const bool interleaved : {false, true}) {
+    const Kernel k = zoo::load(interleaved ? "reduction_interleaved.cu" : "reduction_contiguous.cu");
+    for (const std::uint32_t block : {256u, 64u, 96u}) {
+      const Launch l = launch(k, {3, 1, 1}, {block, 1, 1}, {});
+      const ReplayResult r = replay(k, l);
+      const std::string what = std::string(interleaved ? "interleaved" : "contiguous") +
+                               ", block " + std::to_string(block);
+      // Iteration k of the stride loop: contiguous stride = block >> k while it is > 0 (then t <
+      // stride adds); interleaved stride = 1 << k while it is <= block (then t % stride == 0).
+      int iterations = 0;
+      for (std::uint32_t s = interleaved ? 1 : block; interleaved ? s <= block : s > 0;
+           s = interleaved ? s * 2 : s / 2)
+        ++iterations;
+      const auto stride = [&](int kk) { return interleaved ? (1 << kk) : static_cast<int>(block >> kk); };
+      const auto adds = [&](const Thread& t, int kk) {
+        return interleaved ? t.tx % stride(kk) == 0 : t.tx < stride(kk);
+      };
+      const auto target = [&](const Thread& t, int) { return (interleaved ? 2 * t.tx : t.tx) * 4; };
+      const auto source = [&](const Thread& t, int kk) {
+        return ((interleaved ? 2 * t.tx : t.tx) + stride(kk)) * 4;
+      };
+      const std::string into = interleaved ? "partialSum[2*t]" : "partialSum[t]";
+      const std::string from = interleaved ? "partialSum[2*t+stride]" : "partialSum[t+stride]";
+      const Figures want_target = oracle(l.grid, l.block, 32, {iterations, adds, target, 4, true});
+      expect_same(want_target, replayed(k, r, into, AccessKind::Store), into + " (store), " + what);
+      expect_same(oracle(l.grid, l.block, 32, {iterations, adds, source, 4, true}),
+                  replayed(k, r, from, AccessKind::Load), from + ", " + what);
+      // input[start + t]: `block` consecutive floats per block, 128 bytes per full warp.
+      const auto all = [](const Thread&, int) { return true; };
+      expect_same(oracle(l.grid, l.block, 32, {1, all, [&](const Thread& t, int) { return (2 * t.bx * block + t.tx) * 4; }}),
+                  replayed(k, r, "input[start + t]", AccessKind::Load), "input, " + what);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rules themselves, on addresses written out by hand.
+
+TEST(MemoryRules, SectorsOfHandWrittenAddresses) {
+  std::int64_t a[64] = {};
+  for (int i = 0; i < 32; ++i) a[i] = 4 * i;  // 128 aligned bytes
+  EXPECT_EQ(sectors_touched(a, 0xFFFFFFFFu, 4), 4);
+  for (int i = 0; i < 32; ++i) a[i] = 4 * i + 16;  // shifted by half a sector
+  EXPECT_EQ(sectors_touched(a, 0xFFFFFFFFu, 4), 5);
+  for (int i = 0; i < 32; ++i) a[i] = 128 * i;  // a stride of 32 floats: one sector each
+  EXPECT_EQ(sectors_touched(a, 0xFFFFFFFFu, 4), 32);
+  EXPECT_EQ(sectors_touched(a, 0x1u, 4), 1);
+  for (int i = 0; i < 32; ++i) a[i] = 16 * i;  // float4 per lane: 512 bytes
+  EXPECT_EQ(sectors_touched(a, 0xFFFFFFFFu, 16), 16);
+  a[0] = -4;  // before the buffer's start: sector -1
+  a[1] = 0;
+  EXPECT_EQ(sectors_touched(a, 0x3u, 4), 2);
+  for (int i = 0; i < 64; ++i) a[i] = 1000000 * i;  // far apart, 64 lanes
+  EXPECT_EQ(sectors_touched(a, ~std::uint64_t{0}, 4), 64);
+}
+
+TEST(MemoryRules, WavefrontsOfHandWrittenAddresses) {
+  std::int64_t a[64] = {};
+  for (int i = 0; i < 32; ++i) a[i] = 4 * i;  // 32 banks, one word each
+  EXPECT_EQ(shared_wavefronts(a, 0xFFFFFFFFu, 4), 1);
+  for (int i = 0; i < 32; ++i) a[i] = 0;  // one word for all: a broadcast
+  EXPECT_EQ(shared_wavefronts(a, 0xFFFFFFFFu, 4), 1);
+  for (int i = 0; i < 32; ++i) a[i] = 8 * i;  // stride 2 words: 2-way
+  EXPECT_EQ(shared_wavefronts(a, 0xFFFFFFFFu, 4), 2);
+  for (int i = 0; i < 32; ++i) a[i] = 128 * i;  // one bank, 32 words
+  EXPECT_EQ(shared_wavefronts(a, 0xFFFFFFFFu, 4), 32);
+  for (int i = 0; i < 32; ++i) a[i] = i;  // bytes: 8 words in 8 banks
+  EXPECT_EQ(shared_wavefronts(a, 0xFFFFFFFFu, 1), 1);
+  for (int i = 0; i < 32; ++i) a[i] = 8 * i;  // 8-byte, consecutive: two half-warps
+  EXPECT_EQ(shared_wavefronts(a, 0xFFFFFFFFu, 8), 2);
+  EXPECT_EQ(shared_wavefronts(a, 0xFFFFu, 8), 1);  // only the first half-warp
+  for (int i = 0; i < 32; ++i) a[i] = 16 * i;  // 16-byte, consecutive: four quarter-warps
+  EXPECT_EQ(shared_wavefronts(a, 0xFFFFFFFFu, 16), 4);
+  for (int i = 0; i < 32; ++i) a[i] = 256 * i;  // 16-byte at a 256-byte stride: 8 lanes per phase
+  EXPECT_EQ(shared_wavefronts(a, 0xFFFFFFFFu, 16), 4 * 8);
+}
+
+}  // namespace
+}  // namespace warpdiv::sim::ir
