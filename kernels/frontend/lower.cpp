@@ -643,6 +643,10 @@ class Lowerer {
       copy_object(assigned->first, assigned->second, copied);
       return k_.block(copied, range(e));
     }
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(bare); call != nullptr && trivial_assignment(call)) {
+      object_store(call);
+      return k_.work(text(e), range(e));
+    }
     if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(bare)) {
       if (op->getOpcode() == clang::BO_Comma) {
         const ir::StmtId first = lower_stmt(op->getLHS());
@@ -698,6 +702,7 @@ class Lowerer {
       }
     }
     if (const auto update = pointer_update(bare)) return *update;
+
     // Anything else (a memory write, float work, printf, an atomic ...) is opaque work.
     scan_work(bare);
     return k_.work(text(e), range(e));
@@ -1500,7 +1505,7 @@ class Lowerer {
     const ir::SourceRange where = range(src);
     const int from = object_of(src);
     if (from == kUnknownObject) {
-      run_statement_parts(src, out);
+      if (!(is_memory(src) && record_object(ir::AccessKind::Load, src))) run_statement_parts(src, out);
       forget(dst, "copied from " + text(src), where, out);
       return;
     }
@@ -2016,6 +2021,13 @@ class Lowerer {
     const clang::Expr* condition;
     bool holds;
   };
+  /// A member of an object moved member by member: its offset in the object, its width, and
+  /// its path for the access's text (".x", ".m[2]").
+  struct Part {
+    std::int64_t offset = 0;
+    std::int64_t width = 0;
+    std::string path;
+  };
   /// Thrown while placing an access the model cannot place: why (caught by try_address).
   struct Unplaced {
     std::string reason;
@@ -2305,28 +2317,31 @@ class Lowerer {
   /// address's subexpressions are then lowered (their own loads recorded) and need no scan.
   /// `again`: the address was lowered before (the load of `a[i] += v`): loads inside it are
   /// not recorded a second time.
+  /// `part`: only this member of the object (a copy moved member by member).
   bool record_access(ir::AccessKind kind, const clang::Expr* e, bool pointer = false,
-                     bool again = false) {
+                     bool again = false, const Part* part = nullptr) {
     if (pending_ == nullptr || quiet_ > 0) return false;
     const clang::QualType type = pointer ? e->getType()->getPointeeType() : e->getType();
     ir::MemoryAccess access;
     access.kind = kind;
-    access.text = text(e);
+    access.text = text(e) + (part != nullptr ? part->path : "");
     access.range = range(e);
     access.space = pointer ? ir::AddressSpace::Global : guessed_space(e);
     const std::size_t exprs = k_.exprs.size();
     const std::size_t pending = pending_->accesses.size();
     try {
       if (type->isIncompleteType() || type->isVoidType()) throw Unplaced{"an access of unknown size"};
-      const std::int64_t width = context_.getTypeSizeInChars(type).getQuantity();
+      const std::int64_t width =
+          part != nullptr ? part->width : context_.getTypeSizeInChars(type).getQuantity();
       access.width = static_cast<std::uint32_t>(width);
       if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16)
         throw Unplaced{"a " + std::to_string(width) +
                        "-byte object, which the compiler moves in several accesses"};
       std::optional<Quiet> quiet;
       if (again) quiet.emplace(*this);
-      const Address a = pointer ? pointer_value(e) : address_of(e);
+      Address a = pointer ? pointer_value(e) : address_of(e);
       quiet.reset();
+      if (part != nullptr) a.offset.constant += part->offset;
       access.base = a.base;
       access.space = k_.bases[a.base].space;
       access.offset = offset_expr(a.offset, access.range);
@@ -2344,6 +2359,75 @@ class Lowerer {
       return false;
     }
     pending_->accesses.push_back(access);
+    return true;
+  }
+
+  /// A copy of a whole object from or to memory (`float4 v = p4[i]`, `qs[i] = q`): one access
+  /// when the object moves in one instruction (its size is its alignment: float2, float4,
+  /// int4, double2 ...), else one per scalar member at its offset, as nvcc moves a struct of
+  /// smaller alignment. True when placed.
+  bool record_object(ir::AccessKind kind, const clang::Expr* e) {
+    if (pending_ == nullptr || quiet_ > 0) return false;
+    if (moves_whole(e->getType())) return record_access(kind, e);
+    std::vector<Part> parts;
+    if (!members_of(e->getType(), 0, "", parts) || parts.size() > 64) {
+      ir::MemoryAccess access;
+      access.kind = kind;
+      access.text = text(e);
+      access.range = range(e);
+      access.space = guessed_space(e);
+      pending_->accesses.push_back(unplaced(
+          access, "a copy of a " + e->getType().getAsString() + " the model does not split into accesses"));
+      return false;
+    }
+    bool placed = true;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+      placed = record_access(kind, e, false, /*again=*/i > 0, &parts[i]) && placed;
+    return placed;
+  }
+
+  bool moves_whole(clang::QualType type) const {
+    if (type->isIncompleteType()) return false;
+    const std::int64_t size = context_.getTypeSizeInChars(type).getQuantity();
+    const std::int64_t align = context_.getTypeAlignInChars(type).getQuantity();
+    return size == align && (size == 1 || size == 2 || size == 4 || size == 8 || size == 16);
+  }
+
+  /// The scalar members (and whole-moving member objects) of `type` at `offset`, recursively;
+  /// false for what the model does not split (a union, a bit-field, a virtual base).
+  bool members_of(clang::QualType type, std::int64_t offset, const std::string& path,
+                  std::vector<Part>& out) const {
+    if (type->isIncompleteType() || out.size() > 64) return false;
+    if (type->isScalarType() || (type->isRecordType() && moves_whole(type) && !path.empty())) {
+      out.push_back(Part{offset, context_.getTypeSizeInChars(type).getQuantity(), path});
+      return true;
+    }
+    if (const auto* array = context_.getAsConstantArrayType(type)) {
+      const std::int64_t stride = context_.getTypeSizeInChars(array->getElementType()).getQuantity();
+      for (std::uint64_t i = 0; i < array->getSize().getZExtValue(); ++i)
+        if (!members_of(array->getElementType(), offset + static_cast<std::int64_t>(i) * stride,
+                        path + "[" + std::to_string(i) + "]", out))
+          return false;
+      return true;
+    }
+    const auto* record = type->getAsCXXRecordDecl();
+    if (record == nullptr || !record->hasDefinition() || record->isUnion() ||
+        record->getNumVBases() > 0)
+      return false;
+    record = record->getDefinition();
+    const clang::ASTRecordLayout& layout = context_.getASTRecordLayout(record);
+    for (const clang::CXXBaseSpecifier& base : record->bases()) {
+      const clang::CXXRecordDecl* parent = base.getType()->getAsCXXRecordDecl();
+      if (parent == nullptr ||
+          !members_of(base.getType(), offset + layout.getBaseClassOffset(parent).getQuantity(), path, out))
+        return false;
+    }
+    for (const clang::FieldDecl* field : record->fields()) {
+      if (field->isBitField()) return false;
+      const auto at = static_cast<std::int64_t>(layout.getFieldOffset(field->getFieldIndex()) / 8);
+      if (!members_of(field->getType(), offset + at, path + "." + field->getNameAsString(), out))
+        return false;
+    }
     return true;
   }
 
@@ -2481,6 +2565,23 @@ class Lowerer {
     ir::MemoryAccess copy = pending_->accesses.back();
     copy.kind = kind;
     pending_->accesses.push_back(copy);
+  }
+
+  /// `a = b` for objects through a trivial copy or move assignment (float4, a plain struct).
+  static bool trivial_assignment(const clang::CallExpr* call) {
+    const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
+    if (op == nullptr || op->getOperator() != clang::OO_Equal || op->getNumArgs() != 2) return false;
+    const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(op->getDirectCallee());
+    return method != nullptr && method->isTrivial() &&
+           (method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator());
+  }
+
+  /// Its store (when `a` is memory) and the load of `b` (when `b` is memory).
+  void object_store(const clang::CallExpr* call) {
+    const clang::Expr* target = call->getArg(0);
+    const clang::Expr* source = call->getArg(1);
+    if (!(is_memory(target) && record_object(ir::AccessKind::Store, target))) scan_work(target);
+    if (!(is_memory(source) && record_object(ir::AccessKind::Load, source))) scan_work(source);
   }
 
   /// Atomics (atomicAdd(p, v) ...: a read-modify-write of *p) and the load / store intrinsics
@@ -2858,6 +2959,11 @@ class Lowerer {
     if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(s)) {
       // A user-written constructor runs as an inlined call on opaque object memory.
       const clang::CXXConstructorDecl* constructor = construct->getConstructor();
+      if (constructor->isCopyOrMoveConstructor() && constructor->isTrivial() &&
+          construct->getNumArgs() == 1 && is_memory(construct->getArg(0))) {  // a copy from memory
+        if (!record_object(ir::AccessKind::Load, construct->getArg(0))) scan_work(construct->getArg(0));
+        return;
+      }
       if (!constructor->isTrivial() && inlinable(constructor) && constructor->hasBody()) {
         check_function(construct, constructor);
         std::vector<const clang::Expr*> args(construct->arg_begin(), construct->arg_end());
@@ -2873,6 +2979,10 @@ class Lowerer {
           is_group_sync(call))
         refuse(s, "a barrier inside a larger expression is not supported");
       if (is_fma(callee)) count_flops(2);
+      if (trivial_assignment(call)) {
+        object_store(call);
+        return;
+      }
       if (const auto kind = memory_intrinsic(callee); kind && call->getNumArgs() > 0 &&
                                                       call->getArg(0)->getType()->isPointerType()) {
         const bool placed = record_access(*kind, call->getArg(0), /*pointer=*/true);

@@ -1,6 +1,6 @@
 // The Clang front-end: CUDA snippets written to temporary files, parsed and lowered. Expected
-// models are written out by hand from C's conversion rules (as an s-expression, printed by this
-// file's own printer), never taken from the code under test.
+// models are written out by hand from C's conversion rules (as an s-expression, printed by
+// tests/kernels/model_text.hpp), never taken from the code under test.
 #include "kernels/frontend/frontend.hpp"
 
 #include <gtest/gtest.h>
@@ -14,6 +14,7 @@
 
 #include "sim/ir_json.hpp"
 #include "sim/ir_replay.hpp"
+#include "tests/kernels/model_text.hpp"
 #include "tests/kernels/source_dir.hpp"
 #include "tests/text_helpers.hpp"
 
@@ -26,89 +27,14 @@ using warpdiv::frontend::ClangDiagnostics;
 using warpdiv::frontend::FrontendOptions;
 using warpdiv::frontend::list_kernels;
 using warpdiv::frontend::load_kernel;
+using warpdiv::testing::body;
+using warpdiv::testing::sexpr;
+using warpdiv::testing::sstmt;
 
 class FrontendTest : public warpdiv::testing::SnippetTest {
  protected:
   FrontendTest() : SnippetTest("warpdiv_frontend_") {}
 };
-
-// ---------------------------------------------------------------------------------------------
-// An s-expression of a model, to compare with hand-written expectations.
-
-std::string sexpr(const ir::Kernel& k, ir::ExprId id) {
-  const ir::Expr& e = k.exprs.at(id);
-  auto op = [&](int i) { return sexpr(k, e.operands[i]); };
-  switch (e.kind) {
-    case ir::ExprKind::Constant:
-      return ir::to_string(ir::Value{e.type, e.constant}) + ":" + ir::name(e.type);
-    case ir::ExprKind::Param:
-      return "param:" + k.parameters.at(e.index).name;
-    case ir::ExprKind::Builtin:
-      return ir::name(e.builtin);
-    case ir::ExprKind::Local:
-      return k.locals.at(e.index).name;
-    case ir::ExprKind::Opaque:
-      return "opaque:" + ir::name(e.type) + "{" + e.description + "}";
-    case ir::ExprKind::Cast:
-      return "(" + ir::name(e.type) + ")" + op(0);
-    case ir::ExprKind::Unary:
-      return "(" + ir::name(e.unary_op) + op(0) + ")";
-    case ir::ExprKind::Binary:
-      return "(" + op(0) + " " + ir::name(e.binary_op) + " " + op(1) + ")";
-    case ir::ExprKind::Logical:
-      return "(" + op(0) + " " + ir::name(e.logical_op) + " " + op(1) + ")";
-    case ir::ExprKind::Select:
-      return "(" + op(0) + " ? " + op(1) + " : " + op(2) + ")";
-  }
-  return "?";
-}
-
-std::string sstmt(const ir::Kernel& k, ir::StmtId id) {
-  if (id == ir::kNone) return "-";
-  const ir::Stmt& s = k.stmts.at(id);
-  auto value = [&] { return s.value == ir::kNone ? std::string("-") : sexpr(k, s.value); };
-  auto list = [&](const std::vector<ir::StmtId>& ids) {
-    std::string out;
-    for (const auto c : ids) out += " " + sstmt(k, c);
-    return out;
-  };
-  switch (s.kind) {
-    case ir::StmtKind::Block:
-      return "{" + list(s.children) + " }";
-    case ir::StmtKind::Declare:
-      return "decl " + k.locals.at(s.local).name + " = " + value() + ";";
-    case ir::StmtKind::Assign:
-      return k.locals.at(s.local).name + " = " + value() + ";";
-    case ir::StmtKind::Work:
-      return "work[" + s.description + "];";
-    case ir::StmtKind::If:
-      return "if " + value() + " " + sstmt(k, s.then_stmt) + " else " + sstmt(k, s.else_stmt);
-    case ir::StmtKind::Loop:
-      return ir::name(s.loop_kind) + "(" + sstmt(k, s.init) + "; " + value() + "; " +
-             sstmt(k, s.step) + ") " + sstmt(k, s.body);
-    case ir::StmtKind::Break:
-      return "break;";
-    case ir::StmtKind::Continue:
-      return "continue;";
-    case ir::StmtKind::Return:
-      return "return " + value() + ";";
-    case ir::StmtKind::Barrier:
-      return "barrier;";
-    case ir::StmtKind::InlinedCall:
-      return "call " + s.description + "->" +
-             (s.local == ir::kNone ? "-" : k.locals.at(s.local).name) + " " + sstmt(k, s.body);
-    case ir::StmtKind::Switch: {
-      std::string cases;
-      for (const auto& c : s.cases)
-        cases += " " + std::to_string(c.value) + "@" + std::to_string(c.child);
-      return "switch " + value() + " [" + cases + " default@" + std::to_string(s.default_child) +
-             " ]" + list(s.children);
-    }
-  }
-  return "?";
-}
-
-std::string body(const ir::Kernel& k) { return sstmt(k, k.root); }
 
 /// The first statement of `kind` in id order (the front-end adds children before parents).
 const ir::Stmt& first(const ir::Kernel& k, ir::StmtKind kind) {
