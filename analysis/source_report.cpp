@@ -121,6 +121,14 @@ bool shows_before(const SourceRow& a, const SourceRow& b) {
   return a.statement < b.statement;
 }
 
+// A memory column: the figure where the row has memory figures and an access of that space.
+std::function<std::string(const SourceRow&)> memory_field(bool global, Count (*field)(const MemoryFigures&)) {
+  return [global, field](const SourceRow& r) -> std::string {
+    if (!r.memory || !(global ? r.memory->has_global : r.memory->has_shared)) return "";
+    return to_decimal(field(*r.memory));
+  };
+}
+
 }  // namespace
 
 const CsvColumns<SourceRow>& source_csv_columns() {
@@ -143,6 +151,14 @@ const CsvColumns<SourceRow>& source_csv_columns() {
        [](const SourceRow& r) {
          return r.barrier ? to_decimal(r.counts.partial_block_executions) : "";
        }},
+      {"global_requests", memory_field(true, [](const MemoryFigures& m) { return m.global_requests; })},
+      {"global_sectors", memory_field(true, [](const MemoryFigures& m) { return m.global_sectors; })},
+      {"global_bytes", memory_field(true, [](const MemoryFigures& m) { return m.global_bytes; })},
+      {"shared_requests", memory_field(false, [](const MemoryFigures& m) { return m.shared_requests; })},
+      {"shared_wavefronts", memory_field(false, [](const MemoryFigures& m) { return m.shared_wavefronts; })},
+      {"shared_bank_conflicts",
+       memory_field(false, [](const MemoryFigures& m) { return m.shared_bank_conflicts(); })},
+      {"flops", [](const SourceRow& r) { return r.memory ? to_decimal(r.memory->flops) : ""; }},
       {"simd_efficiency", efficiency_text},
       {"statement", [](const SourceRow& r) { return r.text; }},
   };
@@ -176,7 +192,10 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
     if (kernel.stmts[id].kind == ir::StmtKind::Block) continue;
     statements.push_back(
         make_row(kernel, static_cast<ir::StmtId>(id), result.statements[id], launch.warp_size));
+    if (result.memory_counted)
+      statements.back().memory = statement_memory(kernel, result, static_cast<ir::StmtId>(id));
   }
+  report.memory = make_memory_section(kernel, result);
   std::stable_sort(statements.begin(), statements.end(), [](const SourceRow& a, const SourceRow& b) {
     if (a.file != b.file) return a.file < b.file;
     if (a.line != b.line) return a.line < b.line;
@@ -394,6 +413,56 @@ void write_iteration_text(std::ostream& out, const SourceReport& report) {
   }
 }
 
+// The memory figures of each line that has some (a counted access or floating-point work).
+void write_memory_listing(std::ostream& out, const SourceReport& report) {
+  if (!report.memory.counted) return;
+  struct Line {
+    std::string label, text;
+    std::vector<std::string> cells;
+  };
+  std::vector<Line> lines;
+  const auto add = [&](const std::vector<ListingLine>& listing) {
+    for (const ListingLine& l : listing) {
+      if (!l.row) continue;
+      const SourceRow& row = report.rows[*l.row];
+      if (!row.memory) continue;
+      const MemoryFigures& m = *row.memory;
+      if (!m.has_global && !m.has_shared && m.flops == 0) continue;
+      const auto global = [&](Count c) { return m.has_global ? to_decimal(c) : std::string("-"); };
+      const auto shared = [&](Count c) { return m.has_shared ? to_decimal(c) : std::string("-"); };
+      std::string efficiency = "-";
+      if (m.has_global && m.global_sectors != 0)
+        efficiency = percent_text(sim::to_double(m.global_bytes) / (sim::to_double(m.global_sectors) * 32));
+      lines.push_back({l.label, l.text,
+                       {global(m.global_requests), global(m.global_sectors), efficiency,
+                        shared(m.shared_requests), shared(m.shared_wavefronts),
+                        shared(m.shared_bank_conflicts()), to_decimal(m.flops)}});
+    }
+  };
+  add(report.listing);
+  add(report.elsewhere);
+  if (lines.empty()) return;
+  out << "\nMemory per statement: global requests and 32-byte sectors (efficiency: bytes the lanes\n"
+         "ask for / bytes of the sectors), shared requests, wavefronts and bank conflicts\n"
+         "(wavefronts - requests), and floating-point operations.\n\n";
+  const std::vector<std::string> titles = {"global req", "sectors", "effic.", "shared req",
+                                           "wavefronts", "conflicts", "flops"};
+  std::vector<int> widths;
+  for (std::size_t c = 0; c < titles.size(); ++c) {
+    std::size_t w = titles[c].size();
+    for (const Line& l : lines) w = std::max(w, l.cells[c].size());
+    widths.push_back(static_cast<int>(w) + 2);
+  }
+  out << std::right << std::setw(5) << "line";
+  for (std::size_t c = 0; c < titles.size(); ++c) out << std::setw(widths[c]) << titles[c];
+  out << "  source\n";
+  for (const Line& l : lines) {
+    out << std::setw(5) << l.label;
+    for (std::size_t c = 0; c < l.cells.size(); ++c) out << std::setw(widths[c]) << l.cells[c];
+    out << "  " << trim(l.text) << '\n';
+  }
+}
+
 }  // namespace
 
 void write_source_text(std::ostream& out, const SourceReport& report) {
@@ -447,6 +516,8 @@ void write_source_text(std::ostream& out, const SourceReport& report) {
     write_class_text(out, report);
     write_iteration_text(out, report);
   }
+  write_memory_listing(out, report);
+  write_memory_totals(out, report.memory);
 
   out << "\nBarriers (__syncthreads): ";
   if (report.barriers.empty()) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/csv.hpp"
+#include "analysis/memory_report.hpp"
 #include "sim/ir.hpp"
 #include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
@@ -30,6 +31,8 @@ struct SourceRow {
   /// active lanes / (warp evaluations x warp size), in [0, 1]; 0 when never evaluated.
   double simd_efficiency = 0.0;
   std::string text;  // the statement's first source line, trimmed, or the model's description
+  /// Memory figures (whole-kernel rows of a count that has them; analysis/memory_report.hpp).
+  std::optional<MemoryFigures> memory;
 };
 
 /// A barrier some block reaches only in part (undefined behaviour).
@@ -102,6 +105,8 @@ struct SourceReport {
   std::vector<PartialBarrier> partial_barriers;
   /// The block classes, when the class engine counted (empty from the replay).
   std::vector<ClassSection> classes;
+  /// Loads, stores, traffic and flops of the launch.
+  MemorySection memory;
 };
 
 struct SourceReportOptions {
@@ -130,7 +135,11 @@ void write_source_text(std::ostream& out, const SourceReport& report);
 
 /// The CSV's header: file,line,column,kind,iteration,warp_evaluations,divergent,active_lanes,
 /// taken_lanes,block_executions,partial_block_executions (the columns, in its order), then
-/// simd_efficiency and statement. Header and rows come from one column list.
+/// the memory columns global_requests,global_sectors,global_bytes,shared_requests,
+/// shared_wavefronts,shared_bank_conflicts,flops (empty where not counted: a row by iteration or
+/// by class, or a count without memory figures; the global and shared ones also for a statement
+/// without such an access), then simd_efficiency and statement. Header and rows come from one
+/// column list.
 std::string source_csv_header();
 /// The CSV's column list, for CSVs that add columns to it (the class CSV, the source sweep's).
 const CsvColumns<SourceRow>& source_csv_columns();

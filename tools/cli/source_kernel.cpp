@@ -274,6 +274,43 @@ SourceEngine parse_source_engine(const std::string& text) {
   throw InvalidInput("--engine must be auto, exact or replay (got " + sim::quote_value(text) + ")");
 }
 
+namespace {
+
+bool has_memory_work(const ir::Kernel& kernel) {
+  if (!kernel.accesses.empty()) return true;
+  return std::any_of(kernel.stmts.begin(), kernel.stmts.end(),
+                     [](const ir::Stmt& s) { return !s.flops.empty(); });
+}
+
+}  // namespace
+
+void add_memory_from_replay(const ir::Kernel& kernel, const ir::Launch& launch,
+                            const ir::ReplayOptions& options, SourceCounts& counts) {
+  if (counts.result.memory_counted || !has_memory_work(kernel)) return;
+  ir::ReplayOptions memory = options;
+  memory.by_iteration = false;
+  memory.blocks_done = nullptr;
+  memory.observer = nullptr;
+  memory.max_evaluations = kMemoryReplayBudget;
+  // The class engine counted every evaluation the replay would make: no sample needed.
+  const sim::Count evaluations = counts.result.warp_statement_evaluations;
+  if (evaluations > kMemoryReplayBudget) {
+    counts.memory_note = "the class engine does not count memory yet, and replaying this launch for "
+                         "it would take " + sim::to_decimal(evaluations) +
+                         " warp-statement evaluations, above " + sim::to_decimal(kMemoryReplayBudget) +
+                         ": use --engine replay for them, or a smaller launch";
+    return;
+  }
+  const ir::ReplayResult r = ir::replay(kernel, launch, memory);
+  counts.result.memory_counted = true;
+  counts.result.accesses = r.accesses;
+  counts.result.flops = r.flops;
+  counts.result.access_faults = r.access_faults;
+  counts.result.flop_faults = r.flop_faults;
+  counts.memory_line = "Memory figures counted by the replay engine (the class engine does not count "
+                       "them yet).";
+}
+
 SourceCounts count_source(const ir::Kernel& kernel, const ir::Launch& launch,
                           const ir::ReplayOptions& options, SourceEngine engine) {
   SourceCounts counts;
@@ -288,6 +325,7 @@ SourceCounts count_source(const ir::Kernel& kernel, const ir::Launch& launch,
                              sim::counted(counts.classes.size(), "block class", "block classes") +
                              ", " + sim::counted(r.blocks_replayed, "block") + " replayed.";
         counts.result = std::move(static_cast<ir::ReplayResult&>(r));
+        add_memory_from_replay(kernel, launch, options, counts);
         // Every block is counted: the progress bar ends at 100% as after a replay.
         if (options.blocks_done)
           options.blocks_done->store(options.only_block ? 1 : launch.grid.volume());

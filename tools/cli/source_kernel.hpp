@@ -114,7 +114,21 @@ struct SourceCounts {
   std::string note;
   /// How the counts were made, for the HTML page.
   std::string engine_line;
+  /// How the memory figures were made ("" when the engine that counted made them), or why
+  /// there are none.
+  std::string memory_line;
+  std::string memory_note;
 };
+
+/// The most warp-statement evaluations the replay that adds memory figures to a class-engine
+/// count may make (a few seconds on 2 cores); above it they are not counted, and the report
+/// says so (issue 21: the class engine does not count memory yet).
+constexpr sim::Count kMemoryReplayBudget = sim::Count{200'000'000};
+
+/// Adds the memory figures of `launch` to a count that lacks them, by a replay within
+/// kMemoryReplayBudget (else counts.memory_note says why not).
+void add_memory_from_replay(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
+                            const sim::ir::ReplayOptions& options, SourceCounts& counts);
 
 /// Counts `launch` with `engine`: exact throws InvalidInput naming the condition the class engine
 /// cannot prove; auto falls back to the replay then (SourceCounts::note says so).

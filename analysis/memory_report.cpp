@@ -1,0 +1,189 @@
+#include "analysis/memory_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "sim/message_text.hpp"
+
+namespace warpdiv::analysis {
+
+namespace ir = sim::ir;
+using sim::Count;
+using sim::to_decimal;
+
+MemoryFigures statement_memory(const ir::Kernel& kernel, const ir::ReplayResult& result,
+                               ir::StmtId statement) {
+  MemoryFigures f;
+  if (!result.memory_counted) return f;
+  const auto id = static_cast<std::size_t>(statement);
+  const std::vector<std::string> why = ir::uncounted_accesses(kernel);
+  for (const std::int32_t a : kernel.stmts[id].accesses) {
+    const auto i = static_cast<std::size_t>(a);
+    if (!why[i].empty() || !result.access_faults[i].empty()) continue;
+    const ir::AccessCounts& c = result.accesses[i];
+    if (kernel.accesses[i].space == ir::AddressSpace::Shared) {
+      f.has_shared = true;
+      f.shared_requests += c.requests;
+      f.shared_wavefronts += c.wavefronts;
+    } else {
+      f.has_global = true;
+      f.global_requests += c.requests;
+      f.global_sectors += c.sectors;
+      f.global_bytes += c.bytes;
+    }
+  }
+  f.flops = result.flops[id];
+  return f;
+}
+
+MemorySection make_memory_section(const ir::Kernel& kernel, const ir::ReplayResult& result,
+                                  const std::string& why_not_counted) {
+  MemorySection m;
+  for (const ir::MemoryBase& b : kernel.bases) {
+    if (b.space != ir::AddressSpace::Shared) continue;
+    if (b.bytes == 0)
+      m.dynamic_shared.push_back(b.name);
+    else
+      m.static_shared_bytes += b.bytes;
+  }
+  m.counted = result.memory_counted;
+  m.not_counted = m.counted ? "" : why_not_counted;
+  const std::vector<std::string> why = ir::uncounted_accesses(kernel);
+  std::vector<ir::StmtId> owner(kernel.accesses.size(), ir::kNone);
+  for (std::size_t s = 0; s < kernel.stmts.size(); ++s)
+    for (const std::int32_t a : kernel.stmts[s].accesses) owner[static_cast<std::size_t>(a)] = static_cast<ir::StmtId>(s);
+  for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
+    const ir::MemoryAccess& a = kernel.accesses[i];
+    AccessRow row;
+    row.access = static_cast<std::int32_t>(i);
+    row.statement = owner[i];
+    row.where = ir::location(kernel, a.range);
+    row.line = a.range.line;
+    row.text = a.text;
+    row.kind = ir::name(a.kind);
+    row.space = ir::name(a.space);
+    row.width = a.width;
+    row.not_counted = why[i];
+    if (m.counted) {
+      if (row.not_counted.empty() && !result.access_faults[i].empty())
+        row.not_counted = result.access_faults[i];
+      if (row.not_counted.empty()) row.counts = result.accesses[i];
+    }
+    m.accesses.push_back(row);
+    if (!m.counted || !row.not_counted.empty()) continue;
+    if (a.space == ir::AddressSpace::Shared) {
+      m.shared_requests += row.counts.requests;
+      m.shared_wavefronts += row.counts.wavefronts;
+      continue;
+    }
+    TrafficTotals& t = a.kind == ir::AccessKind::Load    ? m.global_loads
+                       : a.kind == ir::AccessKind::Store ? m.global_stores
+                                                         : m.global_atomics;
+    t.requests += row.counts.requests;
+    t.sectors += row.counts.sectors;
+    t.bytes += row.counts.bytes;
+  }
+  std::stable_sort(m.accesses.begin(), m.accesses.end(), [](const AccessRow& x, const AccessRow& y) {
+    return x.line < y.line;
+  });
+  for (std::size_t s = 0; s < kernel.stmts.size(); ++s) {
+    const ir::Stmt& stmt = kernel.stmts[s];
+    if (m.counted) m.flops += result.flops[s];
+    std::string why_flops = stmt.flops_not_counted;
+    if (m.counted && why_flops.empty() && !result.flop_faults[s].empty()) why_flops = result.flop_faults[s];
+    if (!why_flops.empty())
+      m.flops_not_counted.push_back(ir::location(kernel, stmt.range) + ": " + why_flops);
+  }
+  return m;
+}
+
+Count global_bytes_moved(const MemorySection& m) {
+  return (m.global_loads.sectors + m.global_stores.sectors + m.global_atomics.sectors) * 32;
+}
+
+std::optional<double> arithmetic_intensity(const MemorySection& m) {
+  const Count moved = global_bytes_moved(m);
+  if (!m.counted || moved == 0) return std::nullopt;
+  return sim::to_double(m.flops) / sim::to_double(moved);
+}
+
+std::optional<double> roofline_gflops(const MemorySection& m) {
+  const std::optional<double> intensity = arithmetic_intensity(m);
+  if (!intensity || !m.gpu || m.gpu->peak_gflops <= 0 || m.gpu->bandwidth_gbs <= 0) return std::nullopt;
+  return std::min(m.gpu->peak_gflops, *intensity * m.gpu->bandwidth_gbs);
+}
+
+namespace {
+
+std::string fixed(double value, int digits) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
+  return buffer;
+}
+
+std::string efficiency(Count bytes, Count sectors) {
+  if (sectors == 0) return "-";
+  return fixed(100.0 * sim::to_double(bytes) / (sim::to_double(sectors) * 32), 1) + "%";
+}
+
+void traffic_line(std::ostream& out, const char* what, const TrafficTotals& t) {
+  if (t.requests == 0) return;
+  out << "  " << what << to_decimal(t.requests) << " requests, " << to_decimal(t.sectors)
+      << " sectors = " << to_decimal(t.sectors * 32) << " bytes moved for " << to_decimal(t.bytes)
+      << " bytes asked (sector efficiency " << efficiency(t.bytes, t.sectors) << ")\n";
+}
+
+}  // namespace
+
+void write_memory_totals(std::ostream& out, const MemorySection& m) {
+  // A kernel with no access, no shared memory and no floating-point work: nothing to say.
+  if (m.accesses.empty() && m.static_shared_bytes == 0 && m.dynamic_shared.empty() && m.flops == 0 &&
+      m.flops_not_counted.empty())
+    return;
+  out << "\nMemory of the launch";
+  if (!m.counted) {
+    out << ": not counted" << (m.not_counted.empty() ? "" : " (" + m.not_counted + ")") << ".\n";
+  } else {
+    out << " (global traffic is what L1 asks of L2: 32-byte sectors, not DRAM):\n";
+    traffic_line(out, "global loads:   ", m.global_loads);
+    traffic_line(out, "global stores:  ", m.global_stores);
+    traffic_line(out, "global atomics: ", m.global_atomics);
+    if (m.global_loads.requests + m.global_stores.requests + m.global_atomics.requests == 0)
+      out << "  global memory: no access counted\n";
+    if (m.shared_requests != 0)
+      out << "  shared memory:  " << to_decimal(m.shared_requests) << " requests, "
+          << to_decimal(m.shared_wavefronts) << " wavefronts, "
+          << to_decimal(m.shared_wavefronts - m.shared_requests) << " bank conflicts\n";
+    out << "  floating-point operations: " << to_decimal(m.flops)
+        << " (add, sub, mul, div 1, fma 2, per lane)\n";
+    if (const auto intensity = arithmetic_intensity(m))
+      out << "  arithmetic intensity: " << fixed(*intensity, 4) << " FLOP per byte moved ("
+          << fixed(1.0 / *intensity, 4) << " bytes per FLOP)\n";
+    if (m.gpu) {
+      if (const auto bound = roofline_gflops(m))
+        out << "  bound on " << m.gpu->name << ": min(" << fixed(m.gpu->peak_gflops, 0)
+            << " GFLOP/s, intensity x " << fixed(m.gpu->bandwidth_gbs, 0) << " GB/s) = "
+            << fixed(*bound, 1) << " GFLOP/s (" << fixed(100.0 * *bound / m.gpu->peak_gflops, 1)
+            << "% of the peak)\n";
+      else
+        out << "  bound on " << m.gpu->name << ": not known (no peak rate and bandwidth for it, "
+            << "or no global traffic)\n";
+    }
+  }
+  out << "  shared memory per block: " << m.static_shared_bytes << " bytes static";
+  if (!m.dynamic_shared.empty())
+    out << ", plus extern __shared__ " << sim::listed(m.dynamic_shared) << " sized at launch";
+  out << '\n';
+  std::vector<const AccessRow*> skipped;
+  for (const AccessRow& a : m.accesses)
+    if (!a.not_counted.empty()) skipped.push_back(&a);
+  if (!skipped.empty()) {
+    out << "  not counted:\n";
+    for (const AccessRow* a : skipped)
+      out << "    " << a->where << ": " << a->kind << " '" << a->text << "': " << a->not_counted << '\n';
+  }
+  for (const std::string& f : m.flops_not_counted)
+    out << "  floating-point operations not counted at " << f << '\n';
+}
+
+}  // namespace warpdiv::analysis

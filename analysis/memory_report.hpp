@@ -1,0 +1,98 @@
+// The memory side of `warpdiv analyze FILE.cu` (issue 21): per statement, global requests,
+// 32-byte sectors and bytes the lanes ask for, shared requests, wavefronts and bank conflicts,
+// floating-point operations (sim/ir_memory.hpp says how each is counted); per access the same
+// with its source text, or why it is not counted; per launch the traffic (what L1 asks of L2:
+// sectors x 32 bytes, which is not DRAM traffic), the arithmetic intensity and, for a GPU with a
+// known peak rate and bandwidth, the bandwidth-bound ceiling min(peak, intensity x bandwidth).
+// Data here; the text formatter below; the CSV's columns are in source_report.cpp's list.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/count.hpp"
+#include "sim/ir.hpp"
+#include "sim/ir_memory.hpp"
+#include "sim/ir_replay.hpp"
+
+namespace warpdiv::analysis {
+
+/// One statement's memory figures: its counted accesses summed by space, and its flops.
+struct MemoryFigures {
+  sim::Count global_requests = 0;
+  sim::Count global_sectors = 0;
+  sim::Count global_bytes = 0;  // bytes the lanes ask for: lanes x width
+  sim::Count shared_requests = 0;
+  sim::Count shared_wavefronts = 0;
+  sim::Count flops = 0;
+  bool has_global = false;  // the statement has a counted global / shared access
+  bool has_shared = false;
+  sim::Count shared_bank_conflicts() const { return shared_wavefronts - shared_requests; }
+};
+
+/// One access of the kernel.
+struct AccessRow {
+  std::int32_t access = sim::ir::kNone;
+  sim::ir::StmtId statement = sim::ir::kNone;
+  std::string where;  // "FILE:LINE:COL"
+  std::uint32_t line = 0;
+  std::string text;   // "M[Row*Width+k]"
+  std::string kind;   // load, store, atomic
+  std::string space;  // global, shared, local, constant
+  std::uint32_t width = 0;
+  sim::ir::AccessCounts counts;
+  std::string not_counted;  // "" when counted, else why
+};
+
+/// What a launch moves, by kind of access.
+struct TrafficTotals {
+  sim::Count requests = 0, sectors = 0, bytes = 0;
+};
+
+/// Peak rates of the GPU the roofline bound is taken for.
+struct RooflineGpu {
+  std::string name;
+  double peak_gflops = 0;  // FP32
+  double bandwidth_gbs = 0;
+  std::string source;
+};
+
+struct MemorySection {
+  /// False when the engine that counted gave no memory figures: `not_counted` says why.
+  bool counted = false;
+  std::string not_counted;
+  std::vector<AccessRow> accesses;  // in source order
+  TrafficTotals global_loads, global_stores, global_atomics;
+  sim::Count shared_requests = 0, shared_wavefronts = 0;
+  sim::Count flops = 0;
+  /// Statements whose floating-point operations are not all counted: "FILE:LINE:COL: why".
+  std::vector<std::string> flops_not_counted;
+  /// Static shared memory per block from the source (__shared__ arrays), and the extern
+  /// __shared__ arrays sized at launch.
+  std::uint64_t static_shared_bytes = 0;
+  std::vector<std::string> dynamic_shared;
+  std::optional<RooflineGpu> gpu;
+};
+
+/// The statement's figures from a count that has memory figures.
+MemoryFigures statement_memory(const sim::ir::Kernel& kernel, const sim::ir::ReplayResult& result,
+                               sim::ir::StmtId statement);
+
+/// The section from a count (result.memory_counted false: `counted` false, with `why`).
+MemorySection make_memory_section(const sim::ir::Kernel& kernel, const sim::ir::ReplayResult& result,
+                                  const std::string& why_not_counted = "");
+
+/// Bytes moved between L1 and L2 for global memory: (load + store + atomic sectors) x 32.
+sim::Count global_bytes_moved(const MemorySection& m);
+/// flops / global bytes moved, or nullopt without global traffic.
+std::optional<double> arithmetic_intensity(const MemorySection& m);
+/// min(peak, intensity x bandwidth) in GFLOP/s, or nullopt without a GPU or intensity.
+std::optional<double> roofline_gflops(const MemorySection& m);
+
+/// The launch's memory section as text: totals, traffic, intensity, the roofline bound, the
+/// accesses not counted.
+void write_memory_totals(std::ostream& out, const MemorySection& m);
+
+}  // namespace warpdiv::analysis
