@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdlib>
 #include <iomanip>
 #include <limits>
 #include <map>
@@ -150,6 +151,28 @@ GpuSpec spec_from_row(const Row& row) {
   return g;
 }
 
+// A rate column's decimal number (empty: unknown, 0).
+double rate(const std::string& text, const std::string& where, const char* column) {
+  if (text.empty()) return 0;
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !(value >= 0) || value > 1e9)
+    throw InvalidInput(where + ": column '" + column + "': " + sim::quote_value(text) +
+                       " is not a number from 0 to 1e9 (empty: unknown)");
+  return value;
+}
+
+void read_rates(GpuSpec& gpu, const CsvRecord& record, const std::array<std::size_t, 3>& position,
+                const std::string& file_name) {
+  const std::string where = file_name + ":" + std::to_string(record.line);
+  const auto field = [&](std::size_t i) -> std::string {
+    return position[i] < record.fields.size() ? record.fields[position[i]] : std::string();
+  };
+  gpu.peak_fp32_gflops = rate(field(0), where, kGpuCsvRateColumns[0]);
+  gpu.memory_bandwidth_gbs = rate(field(1), where, kGpuCsvRateColumns[1]);
+  gpu.rates_source = field(2);
+}
+
 }  // namespace
 
 std::string compute_capability_text(const GpuSpec& gpu) {
@@ -182,6 +205,16 @@ std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, const std::stri
                          "' is missing (see README, Occupancy)");
     position[i] = found;
   }
+  std::array<std::size_t, 3> rate_position{};  // header.fields.size() where a column is absent
+  for (std::size_t i = 0; i < 3; ++i) {
+    rate_position[i] = header.fields.size();
+    for (std::size_t j = 0; j < header.fields.size(); ++j)
+      if (header.fields[j] == kGpuCsvRateColumns[i]) {
+        if (rate_position[i] != header.fields.size())
+          throw InvalidInput(header_at + "column '" + kGpuCsvRateColumns[i] + "' appears twice");
+        rate_position[i] = j;
+      }
+  }
 
   std::vector<GpuSpec> gpus;
   std::map<std::string, std::size_t> first_line;  // lower-case name -> line
@@ -201,6 +234,7 @@ std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, const std::stri
     for (std::size_t i = 0; i < kGpuCsvColumnCount; ++i) fields[i] = record.fields[position[i]];
     const Row row(file_name, record.line, fields);
     GpuSpec gpu = spec_from_row(row);
+    read_rates(gpu, record, rate_position, file_name);
     const auto [it, fresh] = first_line.emplace(lower(gpu.name), record.line);
     if (!fresh)
       row.fail(kName, "duplicate name " + sim::quote_value(gpu.name) + " (names are case-insensitive; first on line " +

@@ -38,6 +38,11 @@ constexpr const char* kGpuCsvColumns[] = {
 };
 constexpr std::size_t kGpuCsvColumnCount = sizeof(kGpuCsvColumns) / sizeof(kGpuCsvColumns[0]);
 
+/// Optional columns (a file may leave them out, a row may leave them empty: unknown): the peak
+/// FP32 rate in GFLOP/s and the DRAM bandwidth in GB/s (decimal numbers), and where they come
+/// from, for the roofline bound of `warpdiv analyze --gpu`.
+constexpr const char* kGpuCsvRateColumns[] = {"peak_fp32_gflops", "memory_bandwidth_gbs", "rates_source"};
+
 /// Reads a GPU file (RFC 4180: quoted fields may hold commas, quotes and line breaks; a UTF-8
 /// BOM is skipped) through read_input_file() (analysis/input_file.hpp), `what` naming it there
 /// ("--gpu-file"). Throws InvalidInput "FILE:LINE: column 'x': ..." (LINE as an editor numbers

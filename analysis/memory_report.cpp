@@ -101,14 +101,18 @@ Count global_bytes_moved(const MemorySection& m) {
   return (m.global_loads.sectors + m.global_stores.sectors + m.global_atomics.sectors) * 32;
 }
 
-std::optional<double> arithmetic_intensity(const MemorySection& m) {
-  const Count moved = global_bytes_moved(m);
-  if (!m.counted || moved == 0) return std::nullopt;
-  return sim::to_double(m.flops) / sim::to_double(moved);
+Count global_bytes_asked(const MemorySection& m) {
+  return m.global_loads.bytes + m.global_stores.bytes + m.global_atomics.bytes;
 }
 
-std::optional<double> roofline_gflops(const MemorySection& m) {
-  const std::optional<double> intensity = arithmetic_intensity(m);
+std::optional<double> arithmetic_intensity(const MemorySection& m, Traffic traffic) {
+  const Count bytes = traffic == Traffic::Asked ? global_bytes_asked(m) : global_bytes_moved(m);
+  if (!m.counted || bytes == 0) return std::nullopt;
+  return sim::to_double(m.flops) / sim::to_double(bytes);
+}
+
+std::optional<double> roofline_gflops(const MemorySection& m, Traffic traffic) {
+  const std::optional<double> intensity = arithmetic_intensity(m, traffic);
   if (!intensity || !m.gpu || m.gpu->peak_gflops <= 0 || m.gpu->bandwidth_gbs <= 0) return std::nullopt;
   return std::min(m.gpu->peak_gflops, *intensity * m.gpu->bandwidth_gbs);
 }
@@ -126,11 +130,14 @@ std::string efficiency(Count bytes, Count sectors) {
   return fixed(100.0 * sim::to_double(bytes) / (sim::to_double(sectors) * 32), 1) + "%";
 }
 
-void traffic_line(std::ostream& out, const char* what, const TrafficTotals& t) {
+void traffic_line(std::ostream& out, const char* what, const TrafficTotals& t, Count flops) {
   if (t.requests == 0) return;
   out << "  " << what << to_decimal(t.requests) << " requests, " << to_decimal(t.sectors)
       << " sectors = " << to_decimal(t.sectors * 32) << " bytes moved for " << to_decimal(t.bytes)
-      << " bytes asked (sector efficiency " << efficiency(t.bytes, t.sectors) << ")\n";
+      << " bytes asked (sector efficiency " << efficiency(t.bytes, t.sectors)
+      << (t.bytes > t.sectors * 32 ? ", over 100%: lanes share words" : "");
+  if (flops != 0) out << "; " << fixed(sim::to_double(t.bytes) / sim::to_double(flops), 2) << " bytes asked per FLOP";
+  out << ")\n";
 }
 
 }  // namespace
@@ -145,9 +152,9 @@ void write_memory_totals(std::ostream& out, const MemorySection& m) {
     out << ": not counted" << (m.not_counted.empty() ? "" : " (" + m.not_counted + ")") << ".\n";
   } else {
     out << " (global traffic is what L1 asks of L2: 32-byte sectors, not DRAM):\n";
-    traffic_line(out, "global loads:   ", m.global_loads);
-    traffic_line(out, "global stores:  ", m.global_stores);
-    traffic_line(out, "global atomics: ", m.global_atomics);
+    traffic_line(out, "global loads:   ", m.global_loads, m.flops);
+    traffic_line(out, "global stores:  ", m.global_stores, m.flops);
+    traffic_line(out, "global atomics: ", m.global_atomics, m.flops);
     if (m.global_loads.requests + m.global_stores.requests + m.global_atomics.requests == 0)
       out << "  global memory: no access counted\n";
     if (m.shared_requests != 0)
@@ -156,23 +163,38 @@ void write_memory_totals(std::ostream& out, const MemorySection& m) {
           << to_decimal(m.shared_wavefronts - m.shared_requests) << " bank conflicts\n";
     out << "  floating-point operations: " << to_decimal(m.flops)
         << " (add, sub, mul, div 1, fma 2, per lane)\n";
-    if (const auto intensity = arithmetic_intensity(m))
-      out << "  arithmetic intensity: " << fixed(*intensity, 4) << " FLOP per byte moved ("
-          << fixed(1.0 / *intensity, 4) << " bytes per FLOP)\n";
+    const auto asked = arithmetic_intensity(m, Traffic::Asked);
+    const auto moved = arithmetic_intensity(m, Traffic::Moved);
+    if (asked && moved && m.flops != 0)
+      out << "  arithmetic intensity: " << fixed(*asked, 4) << " FLOP per byte the lanes ask for ("
+          << fixed(1.0 / *asked, 2) << " bytes per FLOP), " << fixed(*moved, 4)
+          << " FLOP per byte of the sectors moved (" << fixed(1.0 / *moved, 2) << " bytes per FLOP)\n";
     if (m.gpu) {
-      if (const auto bound = roofline_gflops(m))
-        out << "  bound on " << m.gpu->name << ": min(" << fixed(m.gpu->peak_gflops, 0)
-            << " GFLOP/s, intensity x " << fixed(m.gpu->bandwidth_gbs, 0) << " GB/s) = "
-            << fixed(*bound, 1) << " GFLOP/s (" << fixed(100.0 * *bound / m.gpu->peak_gflops, 1)
-            << "% of the peak)\n";
-      else
-        out << "  bound on " << m.gpu->name << ": not known (no peak rate and bandwidth for it, "
-            << "or no global traffic)\n";
+      const auto bound = roofline_gflops(m, Traffic::Asked);
+      const auto moved_bound = roofline_gflops(m, Traffic::Moved);
+      if (bound && moved_bound && asked) {
+        const double peak = m.gpu->peak_gflops, bandwidth = m.gpu->bandwidth_gbs;
+        out << "  bound on " << m.gpu->name << " (" << fixed(peak, 0) << " GFLOP/s, "
+            << fixed(bandwidth, 1) << " GB/s; " << m.gpu->source << "):\n"
+            << "    every byte asked from DRAM: min(" << fixed(peak, 0) << ", " << fixed(*asked, 4)
+            << " x " << fixed(bandwidth, 1) << ") = " << fixed(*bound, 1) << " GFLOP/s ("
+            << fixed(100.0 * *bound / peak, 1) << "% of the peak)\n"
+            << "    every sector moved from DRAM: " << fixed(*moved_bound, 1) << " GFLOP/s ("
+            << fixed(100.0 * *moved_bound / peak, 1) << "% of the peak)\n";
+      } else {
+        out << "  bound on " << m.gpu->name << ": not known ("
+            << (m.gpu->peak_gflops > 0 && m.gpu->bandwidth_gbs > 0
+                    ? "no global traffic or no floating-point work"
+                    : "the preset has no peak rate and bandwidth")
+            << ")\n";
+      }
     }
   }
   out << "  shared memory per block: " << m.static_shared_bytes << " bytes static";
-  if (!m.dynamic_shared.empty())
-    out << ", plus extern __shared__ " << sim::listed(m.dynamic_shared) << " sized at launch";
+  if (!m.dynamic_shared.empty() || m.dynamic_shared_bytes != 0) {
+    out << ", " << m.dynamic_shared_bytes << " bytes dynamic (--dynamic-smem)";
+    if (!m.dynamic_shared.empty()) out << " for extern __shared__ " << sim::listed(m.dynamic_shared);
+  }
   out << '\n';
   std::vector<const AccessRow*> skipped;
   for (const AccessRow& a : m.accesses)

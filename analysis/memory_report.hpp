@@ -73,6 +73,7 @@ struct MemorySection {
   /// __shared__ arrays sized at launch.
   std::uint64_t static_shared_bytes = 0;
   std::vector<std::string> dynamic_shared;
+  std::int64_t dynamic_shared_bytes = 0;  // --dynamic-smem
   std::optional<RooflineGpu> gpu;
 };
 
@@ -86,10 +87,15 @@ MemorySection make_memory_section(const sim::ir::Kernel& kernel, const sim::ir::
 
 /// Bytes moved between L1 and L2 for global memory: (load + store + atomic sectors) x 32.
 sim::Count global_bytes_moved(const MemorySection& m);
-/// flops / global bytes moved, or nullopt without global traffic.
-std::optional<double> arithmetic_intensity(const MemorySection& m);
-/// min(peak, intensity x bandwidth) in GFLOP/s, or nullopt without a GPU or intensity.
-std::optional<double> roofline_gflops(const MemorySection& m);
+/// Bytes the lanes ask of global memory: lanes x width, loads, stores and atomics.
+sim::Count global_bytes_asked(const MemorySection& m);
+/// Which bytes an intensity divides by: those the lanes ask for (the lecture's count: every
+/// access goes to DRAM, none is shared or cached), or those of the sectors moved.
+enum class Traffic { Asked, Moved };
+/// flops / global bytes, or nullopt without global traffic.
+std::optional<double> arithmetic_intensity(const MemorySection& m, Traffic traffic);
+/// min(peak, intensity x bandwidth) in GFLOP/s, or nullopt without a GPU's rates or intensity.
+std::optional<double> roofline_gflops(const MemorySection& m, Traffic traffic);
 
 /// The launch's memory section as text: totals, traffic, intensity, the roofline bound, the
 /// accesses not counted.

@@ -60,6 +60,11 @@ struct GpuSpec {
   // 0 = no barrier limit on this architecture.
   int barriers_per_sm = 0;
   std::string source;                     // where the figures come from (free text)
+  // Peak FP32 rate and DRAM bandwidth, for the roofline bound of `analyze` (optional columns
+  // peak_fp32_gflops, memory_bandwidth_gbs, rates_source; 0 = unknown).
+  double peak_fp32_gflops = 0;
+  double memory_bandwidth_gbs = 0;
+  std::string rates_source;
 };
 
 /// What one block of the launch needs.

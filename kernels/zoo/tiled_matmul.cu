@@ -2,12 +2,12 @@
 // multiplication kernel: handling arbitrary matrix sizes"): P = M * N, Width x Width matrices,
 // blockDim (TILE_WIDTH, TILE_WIDTH), one phase per tile of M's row and N's column.
 //
-// Meant for the lecture's launch: Width = 100, TILE_WIDTH = 16, gridDim (7, 7):
-//   warpdiv analyze kernels/zoo/tiled_matmul.cu --grid '(Width-1)/16+1,(Width-1)/16+1' \
-//       --block 16,16 --arg Width=100
+// The lecture's launch: Width = 100, TILE_WIDTH = 16 (-D TILE_WIDTH=32 picks another), grid (7, 7):
+//   warpdiv analyze kernels/zoo/tiled_matmul.cu --grid 7,7 --block 16,16 --arg Width=100
 // Written as the slide writes it; both barriers sit outside every guard (the slide that puts them
-// inside `if (Row < Width && Col < Width)` is tiled_matmul_barrier_in_guard.cu).
+#ifndef TILE_WIDTH  // inside `if (Row < Width && Col < Width)` is tiled_matmul_barrier_in_guard.cu)
 #define TILE_WIDTH 16
+#endif
 
 __global__ void MatrixMulKernel(float* M, float* N, float* P, int Width)
 {

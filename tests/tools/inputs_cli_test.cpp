@@ -102,12 +102,12 @@ TEST(InputsCli, DirectoryAndEmptyFileAreToldApart) {
 
 TEST(InputsCli, BinaryGarbageNamesARealLine) {
   TempDir dir;
-  // Each file's own header (the GPU file's on line 8, after 7 comment lines; the validate CSV's
+  // Each file's own header (the GPU file's on line 10, after 9 comment lines; the validate CSV's
   // on line 1), then bytes no CSV holds.
   const std::string garbage("\x01\x7f\xfe\0\x02,\xff\n\x03", 9);
   write_file(dir.file("gpus.csv"), gpu_file_head() + garbage);
   expect_refused(run({"occupancy", "--gpu", "h100", "--gpu-file", dir.file("gpus.csv")}),
-                 {"gpus.csv:9: holds the control byte 0x01: binary data, not CSV text"});
+                 {"gpus.csv:11: holds the control byte 0x01: binary data, not CSV text"});
   const std::string validate = read_file(kValidate);
   write_file(dir.file("v.csv"), validate.substr(0, validate.find('\n') + 1) + garbage);
   expect_refused(run({"ncu-check", "--ncu-csv", kNcu, "--validate-csv", dir.file("v.csv")}),
@@ -178,7 +178,7 @@ TEST(InputsCli, QuotedMultiLineFieldInTheGpuFile) {
   std::size_t lines = 0;
   for (char c : text) lines += c == '\n';
   write_file(dir.file("bad.csv"), text + "x1,x,9.0,132,0,1024,2048,32,65536,65536,255,256,4,"
-                                         "233472,49152,232448,128,1024,0;8,64,x\n");
+                                         "233472,49152,232448,128,1024,0;8,64,x,,,\n");
   expect_refused(run({"occupancy", "--gpu", "h100", "--gpu-file", dir.file("bad.csv")}),
                  {"bad.csv:" + std::to_string(lines + 1) + ": column 'warp_size'"});
 }

@@ -42,7 +42,20 @@ std::optional<KernelOccupancy> source_occupancy(const AnalyzeSourceRequest& requ
   }
   analysis::LaunchResources resources;
   resources.threads_per_block = static_cast<std::int64_t>(launch.block.volume());
-  return kernel_occupancy(gpu, compile, resources, request.gpu.registers, request.static_shared);
+  resources.dynamic_shared_bytes = request.dynamic_shared;
+  KernelOccupancy k = kernel_occupancy(gpu, compile, resources, request.gpu.registers, request.static_shared);
+  const analysis::OccupancyResult& r = k.result;
+  if (request.dynamic_shared > 0 && r.shared_bytes_per_block > r.shared_memory_limit_per_block) {
+    const std::int64_t room = r.shared_memory_limit_per_block - k.launch.static_shared_bytes -
+                              gpu.reserved_shared_memory_per_block;
+    throw InvalidInput("--dynamic-smem " + std::to_string(request.dynamic_shared) + ": a block would need " +
+                       std::to_string(r.shared_bytes_per_block) + " bytes of shared memory (" +
+                       std::to_string(k.launch.static_shared_bytes) + " static, " +
+                       std::to_string(gpu.reserved_shared_memory_per_block) + " reserved), past " +
+                       gpu.name + "'s limit of " + std::to_string(r.shared_memory_limit_per_block) +
+                       " per block (allowed: --dynamic-smem 0 to " + std::to_string(std::max<std::int64_t>(0, room)) + ")");
+  }
+  return k;
 }
 
 AnalyzeSourceReport run_analyze_source(const AnalyzeSourceRequest& request,

@@ -33,7 +33,8 @@ namespace {
 // Flags that only `analyze FILE.cu` / `analyze --model` takes: any of them selects that mode.
 constexpr const char* kSourceOnlyFlags[] = {
     "--model", "--kernel", "--grid", "--block", "--arg", "--by-iteration", "--only-block",
-    "--only-warp", "--save-model", "--define", "--include-dir", "-D", "-I", "--smem", "--by-class"};
+    "--only-warp", "--save-model", "--define", "--include-dir", "-D", "-I", "--smem", "--by-class",
+    "--dynamic-smem"};
 
 // The lecture's flags all take a value; so does every flag of analyze but these.
 bool takes_no_value(const std::string& flag) {
@@ -126,7 +127,10 @@ po::options_description analyze_source_options() {
   add_gpu_options(options);
   options.add_options()("smem", po::value<std::string>()->value_name("BYTES"),
                         "static shared memory per block for --gpu (0 .. 1073741824; default: "
-                        "compiled)");
+                        "compiled)")
+      ("dynamic-smem", po::value<std::string>()->value_name("BYTES"),
+       "dynamic shared memory per block, the launch's third <<< >>> argument: sizes extern "
+       "__shared__ arrays, and counts in --gpu's occupancy (0 .. 1073741824; default 0)");
   return options;
 }
 
@@ -142,7 +146,8 @@ void check_flag_combinations(const po::variables_map& vm, const AnalyzeSourceReq
                        " needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] (the launch to replay)");
   if (r.save_only)
     for (const char* flag : {"csv", "html", "arg", "by-iteration", "only-block", "only-warp",
-                             "warp-size", "engine", "gpu", "regs", "smem", "gpu-file"})
+                             "warp-size", "engine", "gpu", "regs", "smem", "gpu-file",
+                             "dynamic-smem"})
       if (has(vm, flag))
         throw InvalidInput(std::string("--") + flag +
                            " needs a launch: give --grid and --block (or use --save-model alone)");
@@ -192,6 +197,8 @@ AnalyzeSourceRequest parse_analyze_source(const Args& args) {
   check_flag_combinations(vm, r);
   r.gpu = gpu_request(vm);  // --regs and --smem are checked before the kernel is read
   r.static_shared = static_shared_from(vm);
+  if (has(vm, "dynamic-smem"))
+    r.dynamic_shared = parse_integer("--dynamic-smem", get(vm, "dynamic-smem"), 0, std::int64_t{1} << 30);
   if (!r.save_only) parse_launch(vm, r);
   r.csv = get_optional(vm, "csv");
   r.html = get_optional(vm, "html");
@@ -234,6 +241,12 @@ int analyze_source_command(const Args& args, std::ostream& out) {
     return kInterruptedStatus;
   }
   if (!run.counts.note.empty()) std::cerr << "warpdiv: note: " << run.counts.note << '\n';
+  run.report.memory.dynamic_shared_bytes = request.dynamic_shared;
+  if (occupancy) {
+    const analysis::GpuSpec& gpu = occupancy->gpu;
+    run.report.memory.gpu =
+        analysis::RooflineGpu{gpu.name, gpu.peak_fp32_gflops, gpu.memory_bandwidth_gbs, gpu.rates_source};
+  }
   if (csv && request.by_class && run.report.classes.empty())
     throw InvalidInput("--by-class needs block classes, and " + run.counts.note);
   if (csv && request.by_class) analysis::write_source_class_csv(csv->stream(), run.report);

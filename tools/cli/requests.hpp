@@ -75,6 +75,7 @@ struct AnalyzeSourceRequest {
   analysis::SourceReportOptions report_options;
   GpuRequest gpu;
   std::optional<std::int64_t> static_shared;  // --smem, with --gpu
+  std::int64_t dynamic_shared = 0;            // --dynamic-smem: extern __shared__ bytes per block
   std::optional<std::string> csv, html, save_model;
 };
 AnalyzeSourceRequest parse_analyze_source(const Args& args);
