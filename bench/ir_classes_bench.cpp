@@ -3,6 +3,8 @@
 // Clang front-end (not timed), at the largest launch its header's grid formula allows within
 // CUDA's limits (grid x up to 2^31 - 1, y and z up to 65,535) and without the index arithmetic
 // wrapping around.
+// BM_ReplayMemory (issue 21): the replay with memory figures, warp accesses (requests) per
+// second, on the zoo kernels that access memory most, at launches of a few seconds' work.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -12,6 +14,7 @@
 
 #include "kernels/frontend/frontend.hpp"
 #include "sim/ir_classes.hpp"
+#include "sim/ir_replay.hpp"
 
 namespace {
 
@@ -82,11 +85,63 @@ void BM_ClassEngine(benchmark::State& state, const ZooLaunch& z) {
   state.counters["warps_replayed"] = warps;
 }
 
+// Launches for the replay's memory figures: every warp of every block, each access evaluated
+// lane by lane.
+const ZooLaunch kReplayLaunches[] = {
+    // 32 x 32 blocks of 16 x 16 at Width 512: 8,192 warps x 512 k x 2 loads.
+    {"naive_matmul.cu", {32, 32, 1}, {16, 16, 1}, {{"Width", 512}}},
+    // 32 phases of 2 global and 2 x 16 shared loads per warp.
+    {"tiled_matmul.cu", {32, 32, 1}, {16, 16, 1}, {{"Width", 512}}},
+    // 2,048 x 2,048 floats through a padded 32 x 33 tile.
+    {"tiled_transpose.cu", {64, 64, 1}, {32, 8, 1}, {{"width", 2048}, {"height", 2048}}},
+    {"convolution_2d.cu", {74, 74, 1}, {16, 16, 1}, {{"width", 1024}, {"height", 1024}}},
+};
+
+Launch launch_of(const Kernel& kernel, const ZooLaunch& z) {
+  Launch launch;
+  launch.grid = z.grid;
+  launch.block = z.block;
+  for (const Parameter& p : kernel.parameters) {
+    const auto it = z.arguments.find(p.name);
+    launch.arguments.push_back(p.scalar ? Value::of(p.type, it != z.arguments.end() ? it->second : 0)
+                                        : Value{});
+  }
+  return launch;
+}
+
+void BM_ReplayMemory(benchmark::State& state, const ZooLaunch& z) {
+  warpdiv::frontend::FrontendOptions o;
+  o.file = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/" + z.file;
+  const Kernel kernel = warpdiv::frontend::load_kernel(o);
+  const Launch launch = launch_of(kernel, z);
+  ReplayOptions options;
+  options.threads = static_cast<unsigned>(state.range(0));
+  double requests = 0, evaluations = 0;
+  for (auto _ : state) {
+    const ReplayResult r = replay(kernel, launch, options);
+    requests = 0;
+    for (const AccessCounts& c : r.accesses) requests += warpdiv::sim::to_double(c.requests);
+    evaluations = warpdiv::sim::to_double(r.warp_statement_evaluations);
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["warp_accesses"] = requests;
+  state.counters["warp_accesses_per_s"] =
+      benchmark::Counter(requests * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["evaluations_per_s"] =
+      benchmark::Counter(evaluations * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
 int register_all() {
   for (const ZooLaunch& z : kLaunches)
     benchmark::RegisterBenchmark((std::string("BM_ClassEngine/") + z.file).c_str(),
                                  [&z](benchmark::State& s) { BM_ClassEngine(s, z); })
         ->Unit(benchmark::kMicrosecond);
+  for (const ZooLaunch& z : kReplayLaunches)
+    benchmark::RegisterBenchmark((std::string("BM_ReplayMemory/") + z.file).c_str(),
+                                 [&z](benchmark::State& s) { BM_ReplayMemory(s, z); })
+        ->Arg(0)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
   return 0;
 }
 const int registered = register_all();

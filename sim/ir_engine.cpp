@@ -918,29 +918,29 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
     c.bytes += n * static_cast<std::uint64_t>(a.width);
     if (offset.lanes == nullptr) {  // one address for every lane: one sector, one wavefront
       const auto at = static_cast<std::int64_t>(offset.value);
-      if (at % a.width != 0) {
+      if ((offset.value & static_cast<std::uint64_t>(a.width - 1)) != 0) {
         misaligned(a, lowest_lane(lanes), at);
         continue;
       }
       (a.shared ? c.wavefronts : c.sectors) += 1;
       continue;
     }
-    bool aligned = true;
-    for (LaneMask l = lanes; l != 0; l &= l - 1) {
-      const int lane = lowest_lane(l);
-      const auto at = static_cast<std::int64_t>(offset.lanes[lane]);
-      if (at % a.width != 0) {
-        misaligned(a, lane, at);
-        aligned = false;
-        break;
-      }
-      addresses_[static_cast<std::size_t>(lane)] = at;
+    // Offsets are int64 bits: the lanes' array read as int64 is the addresses.
+    const auto* addresses = reinterpret_cast<const std::int64_t*>(offset.lanes);
+    std::uint64_t low_bits = 0;
+    for (LaneMask l = lanes; l != 0; l &= l - 1) low_bits |= offset.lanes[lowest_lane(l)];
+    if ((low_bits & static_cast<std::uint64_t>(a.width - 1)) != 0) {
+      for (LaneMask l = lanes; l != 0; l &= l - 1)
+        if ((offset.lanes[lowest_lane(l)] & static_cast<std::uint64_t>(a.width - 1)) != 0) {
+          misaligned(a, lowest_lane(l), addresses[lowest_lane(l)]);
+          break;
+        }
+      continue;
     }
-    if (!aligned) continue;
     if (a.shared) {
-      c.wavefronts += static_cast<std::uint64_t>(shared_wavefronts(addresses_.data(), lanes, a.width));
+      c.wavefronts += static_cast<std::uint64_t>(shared_wavefronts(addresses, lanes, a.width));
     } else {
-      c.sectors += static_cast<std::uint64_t>(sectors_touched(addresses_.data(), lanes, a.width));
+      c.sectors += static_cast<std::uint64_t>(sectors_touched(addresses, lanes, a.width));
     }
   }
 }

@@ -301,7 +301,6 @@ class WarpMachine {
   void fault(std::size_t item, const std::string& message);
   std::vector<AccessCounts64> sink_accesses_;
   std::vector<std::uint64_t> sink_flops_;
-  std::array<std::int64_t, kMaxLanes> addresses_{};
   std::vector<std::vector<Counts64>> sink_iterations_;
   bool by_iteration_ = false;
   // Active-lane counts of the last mask counted: consecutive statements mostly share one mask.

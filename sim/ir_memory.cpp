@@ -21,35 +21,32 @@ AccessCounts& operator+=(AccessCounts& a, const AccessCounts& b) {
 }
 
 int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width) {
-  if (mask == 0) return 0;
-  std::int64_t lowest = INT64_MAX, highest = INT64_MIN;
+  // Lanes run in order through a few runs of addresses, each run in few sectors: a lane's sector
+  // is mostly its neighbour's, else one of the few seen so far (linear search: cheaper than
+  // sorting 32 values for the patterns kernels make; at worst 64 x 64 compares).
+  std::array<std::int64_t, 2 * 64> seen;
+  int distinct = 0;
+  std::int64_t last = 0;
+  const auto add = [&](std::int64_t sector) {
+    if (distinct != 0 && sector == last) return;
+    last = sector;
+    for (int i = distinct - 1; i >= 0; --i)
+      if (seen[static_cast<std::size_t>(i)] == sector) return;
+    seen[static_cast<std::size_t>(distinct++)] = sector;
+  };
   for (std::uint64_t m = mask; m != 0; m &= m - 1) {
     const std::int64_t a = addresses[__builtin_ctzll(m)];
-    lowest = std::min(lowest, a >> 5);
-    highest = std::max(highest, (a + width - 1) >> 5);
+    add(a >> 5);
+    if (((a + width - 1) >> 5) != (a >> 5)) add((a + width - 1) >> 5);  // misaligned: 2 sectors
   }
-  if (highest - lowest < 64) {  // the common case: a bitmap of the sectors
-    std::uint64_t touched = 0;
-    for (std::uint64_t m = mask; m != 0; m &= m - 1) {
-      const std::int64_t a = addresses[__builtin_ctzll(m)];
-      for (std::int64_t s = a >> 5; s <= (a + width - 1) >> 5; ++s) touched |= std::uint64_t{1} << (s - lowest);
-    }
-    return __builtin_popcountll(touched);
-  }
-  std::array<std::int64_t, 128> found{};
-  int n = 0;
-  for (std::uint64_t m = mask; m != 0; m &= m - 1) {
-    const std::int64_t a = addresses[__builtin_ctzll(m)];
-    found[n++] = a >> 5;
-    if ((a + width - 1) >> 5 != a >> 5) found[n++] = (a + width - 1) >> 5;
-  }
-  std::sort(found.begin(), found.begin() + n);
-  return static_cast<int>(std::unique(found.begin(), found.begin() + n) - found.begin());
+  return distinct;
 }
 
 namespace {
 
-// Wavefronts of one phase: the most distinct 4-byte words asked of one bank.
+// Wavefronts of one phase: the most distinct 4-byte words asked of one bank. Distinct words
+// are collected as sectors_touched collects sectors (neighbouring lanes mostly share or follow
+// each other), then counted per bank.
 int phase_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width) {
   const int words = width <= 4 ? 1 : width / 4;
   std::int64_t lowest = INT64_MAX, highest = INT64_MIN;
@@ -59,17 +56,23 @@ int phase_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int widt
     highest = std::max(highest, w + words - 1);
   }
   if (highest - lowest < 32) return 1;  // distinct words all in distinct banks
-  std::array<std::int64_t, 64 * 4> found{};
-  int n = 0;
+  std::array<std::int64_t, 64 * 4> seen;
+  int distinct = 0;
+  std::int64_t last = 0;
   for (std::uint64_t m = mask; m != 0; m &= m - 1) {
-    const std::int64_t w = addresses[__builtin_ctzll(m)] >> 2;
-    for (int j = 0; j < words; ++j) found[n++] = w + j;
+    const std::int64_t first = addresses[__builtin_ctzll(m)] >> 2;
+    for (std::int64_t w = first; w < first + words; ++w) {
+      if (distinct != 0 && w == last) continue;
+      last = w;
+      bool found = false;
+      for (int i = distinct - 1; i >= 0 && !found; --i) found = seen[static_cast<std::size_t>(i)] == w;
+      if (!found) seen[static_cast<std::size_t>(distinct++)] = w;
+    }
   }
-  std::sort(found.begin(), found.begin() + n);
-  n = static_cast<int>(std::unique(found.begin(), found.begin() + n) - found.begin());
   std::array<int, 32> per_bank{};
   int most = 0;
-  for (int i = 0; i < n; ++i) most = std::max(most, ++per_bank[static_cast<std::size_t>(found[i] & 31)]);
+  for (int i = 0; i < distinct; ++i)
+    most = std::max(most, ++per_bank[static_cast<std::size_t>(seen[static_cast<std::size_t>(i)] & 31)]);
   return most;
 }
 
