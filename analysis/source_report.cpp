@@ -421,12 +421,28 @@ void write_memory_listing(std::ostream& out, const SourceReport& report) {
     std::vector<std::string> cells;
   };
   std::vector<Line> lines;
+  // A line's figures: those of every statement starting on it (`if (c) a[i] = x;` is two).
+  std::map<std::pair<std::string, std::uint32_t>, MemoryFigures> per_line;
+  for (const SourceRow& row : report.rows) {
+    if (row.iteration || !row.memory) continue;
+    MemoryFigures& sum = per_line[{row.file, row.line}];
+    const MemoryFigures& m = *row.memory;
+    sum.global_requests += m.global_requests;
+    sum.global_sectors += m.global_sectors;
+    sum.global_bytes += m.global_bytes;
+    sum.shared_requests += m.shared_requests;
+    sum.shared_wavefronts += m.shared_wavefronts;
+    sum.flops += m.flops;
+    sum.has_global = sum.has_global || m.has_global;
+    sum.has_shared = sum.has_shared || m.has_shared;
+  }
   const auto add = [&](const std::vector<ListingLine>& listing) {
     for (const ListingLine& l : listing) {
       if (!l.row) continue;
       const SourceRow& row = report.rows[*l.row];
-      if (!row.memory) continue;
-      const MemoryFigures& m = *row.memory;
+      const auto found = per_line.find({row.file, row.line});
+      if (found == per_line.end()) continue;
+      const MemoryFigures& m = found->second;
       if (!m.has_global && !m.has_shared && m.flops == 0) continue;
       const auto global = [&](Count c) { return m.has_global ? to_decimal(c) : std::string("-"); };
       const auto shared = [&](Count c) { return m.has_shared ? to_decimal(c) : std::string("-"); };

@@ -24,6 +24,11 @@ std::vector<double> TiledMatmul::time(int) { no_cuda(); }
 KernelResources TiledMatmul::resources() const { no_cuda(); }
 
 DeviceInfo open_probe_device() { no_cuda(); }
+
+RealKernelRun run_real_kernel(const sim::ir::Kernel&, const sim::ir::Launch&,
+                              const std::vector<sim::ir::BaseExtent>&, std::int64_t) {
+  no_cuda();
+}
 std::string nvrtc_version() { no_cuda(); }
 std::vector<char> compile_probe(const std::string&, const std::string&) { no_cuda(); }
 ProbeResources loaded_kernel_attributes(const std::string&, const std::string&, const std::string&) {

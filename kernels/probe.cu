@@ -2,11 +2,15 @@
 // is missing), the runtime's library API for the compiled cubin.
 #include <nvrtc.h>  // NVRTC_SUCCESS only: the functions come from nvrtc_library
 
+#include <algorithm>
+#include <array>
 #include <chrono>
+#include <cstring>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "kernels/compiled_resources.hpp"
 #include "kernels/cuda_check.cuh"
 #include "kernels/device_memory.cuh"
 #include "kernels/nvrtc_library.hpp"
@@ -210,6 +214,77 @@ ProbeRun run_probe(const ir::Kernel& kernel, const ir::Launch& launch, const ir:
       e.taken = words[i * 2 + 1] >> 32;
     }
   }
+  return run;
+}
+
+RealKernelRun run_real_kernel(const ir::Kernel& kernel, const ir::Launch& launch,
+                              const std::vector<ir::BaseExtent>& extents,
+                              std::int64_t dynamic_shared_bytes) {
+  ir::validate(launch, kernel);
+  RealKernelRun run;
+  run.device = open_probe_device();
+  run.architecture =
+      "sm_" + std::to_string(run.device.compute_major * 10 + run.device.compute_minor);
+  if (kernel.files.empty() || kernel.files[0].lines.empty())
+    throw InvalidInput("the model of " + kernel.name + " holds no source text to compile");
+  CompileRequest request =
+      compile_request(kernel, run.device.compute_major, run.device.compute_minor);
+  request.compiler = CompilerChoice::nvrtc;
+  run.mangled = compile_resources(request).mangled;
+  std::string source;
+  for (const std::string& line : kernel.files[0].lines) source += line + "\n";
+  const Library library(compile_probe(source, run.architecture));
+  const cudaKernel_t entry = library.kernel(run.mangled.c_str());
+
+  // Parameters: a pointer into its buffer, an integer's bits, 0 for a float or double.
+  std::vector<DeviceArray<unsigned char>> buffers;
+  std::vector<std::array<unsigned char, 8>> values(kernel.parameters.size());
+  std::vector<void*> params(kernel.parameters.size());
+  for (std::size_t i = 0; i < kernel.parameters.size(); ++i) {
+    const ir::Parameter& p = kernel.parameters[i];
+    std::array<unsigned char, 8>& value = values[i];
+    value.fill(0);
+    params[i] = value.data();
+    if (p.scalar) {
+      const std::uint64_t bits = launch.arguments[i].bits;
+      std::memcpy(value.data(), &bits, 8);  // little-endian: the low bytes are the value
+      continue;
+    }
+    const std::string& type = p.type_spelling;
+    if (type.find('*') == std::string::npos) {
+      if (type == "float" || type == "double" || type == "const float" || type == "const double")
+        continue;  // 0.0 in 4 or 8 bytes
+      throw InvalidInput("the real kernel's parameter '" + p.name + "' has type " + type +
+                         ", which warpdiv cannot pass (allowed: pointers, integers, float, double)");
+    }
+    ir::BaseExtent extent;
+    for (std::size_t b = 0; b < kernel.bases.size(); ++b)
+      if (kernel.bases[b].parameter == static_cast<std::int32_t>(i) && b < extents.size())
+        ir::merge(extent, extents[b]);
+    std::uint64_t pad = 0, size = 256;
+    if (extent.touched) {
+      pad = extent.lowest < 0 ? (static_cast<std::uint64_t>(-extent.lowest) + 255) / 256 * 256 : 0;
+      size = pad + static_cast<std::uint64_t>(std::max<std::int64_t>(extent.end, 1));
+    }
+    if (size > run.device.free_memory_bytes / 2)
+      throw InvalidInput("the buffer of '" + p.name + "' would take " + std::to_string(size) +
+                         " bytes, more than half of the GPU's free memory");
+    buffers.emplace_back(static_cast<std::size_t>((size + 255) / 256 * 256));
+    run.buffer_bytes += size;
+    unsigned char* pointer = buffers.back().get() + pad;
+    std::memcpy(value.data(), &pointer, sizeof pointer);
+  }
+  const dim3 grid(launch.grid.x, launch.grid.y, launch.grid.z);
+  const dim3 block(launch.block.x, launch.block.y, launch.block.z);
+  if (dynamic_shared_bytes > 48 * 1024)
+    WARPDIV_CUDA(cudaFuncSetAttribute(reinterpret_cast<const void*>(entry),
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      static_cast<int>(dynamic_shared_bytes)));
+  const auto start = Clock::now();
+  WARPDIV_CUDA(cudaLaunchKernel(reinterpret_cast<const void*>(entry), grid, block, params.data(),
+                                static_cast<std::size_t>(dynamic_shared_bytes), nullptr));
+  WARPDIV_CUDA(cudaDeviceSynchronize());
+  run.kernel_seconds = seconds_since(start);
   return run;
 }
 

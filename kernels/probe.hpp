@@ -64,4 +64,21 @@ ProbeResources loaded_kernel_attributes(const std::string& source, const std::st
 ProbeRun run_probe(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
                    const sim::ir::WarpTrace* layout, std::uint64_t guard);
 
+/// One launch of the user's own kernel (not the probe), as the model holds its source: compiled
+/// by NVRTC for GPU 0 and launched once, each pointer parameter pointing into a zero-filled
+/// buffer that holds every byte the model's accesses touch (`extents`, from a replay: the
+/// pointer 256-byte aligned, as cudaMalloc returns it), integer parameters at the launch's
+/// values, float and double parameters 0. For profiling it under Nsight Compute. Throws
+/// NoDevice, CudaError, InvalidInput (a parameter it cannot pass, a launch the GPU refuses).
+struct RealKernelRun {
+  DeviceInfo device;
+  std::string architecture;  // "sm_90"
+  std::string mangled;       // the entry's name in the cubin
+  std::uint64_t buffer_bytes = 0;
+  double kernel_seconds = 0;
+};
+RealKernelRun run_real_kernel(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
+                              const std::vector<sim::ir::BaseExtent>& extents,
+                              std::int64_t dynamic_shared_bytes);
+
 }  // namespace warpdiv::kernels

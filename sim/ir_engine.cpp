@@ -256,7 +256,8 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
     for (std::int32_t a : k.stmts[i].accesses) {
       if (!uncounted[a].empty()) continue;
       const MemoryAccess& access = k.accesses[a];
-      m.accesses.push_back(CompiledAccess{a, access.offset, access.guard, static_cast<int>(access.width),
+      m.accesses.push_back(CompiledAccess{a, access.base, access.offset, access.guard,
+                                          static_cast<int>(access.width),
                                           access.space == AddressSpace::Shared});
     }
     for (const FloatOps& f : k.stmts[i].flops)
@@ -283,6 +284,7 @@ WarpMachine::WarpMachine(const Program& program)
   sink_accesses_.resize(k_.accesses.size());
   sink_flops_.resize(k_.stmts.size());
   sink_faults_.resize(k_.accesses.size() + k_.stmts.size());
+  sink_extents_.resize(k_.bases.size());
   sink_iterations_.resize(k_.stmts.size());
   full_arrivals_.assign(p_.barriers, 0);
   lane_arrivals_.assign(std::size_t(p_.barriers) * kMaxLanes, 0);
@@ -335,10 +337,12 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
   }
   const bool memory_counted = counted && tally.accesses.size() == k_.accesses.size() &&
                               tally.flops.size() == k_.stmts.size() &&
-                              tally.faults.size() == k_.accesses.size() + k_.stmts.size();
+                              tally.faults.size() == k_.accesses.size() + k_.stmts.size() &&
+                              tally.extents.size() == k_.bases.size();
   access_counts_ = memory_counted ? tally.accesses.data() : sink_accesses_.data();
   flop_counts_ = memory_counted ? tally.flops.data() : sink_flops_.data();
   faults_ = memory_counted ? tally.faults.data() : sink_faults_.data();
+  extents_ = memory_counted ? tally.extents.data() : sink_extents_.data();
   const std::uint64_t before = evaluations_;
   skipped_evaluations_ = 0;
   counted_ = counted;
@@ -923,12 +927,20 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
         continue;
       }
       (a.shared ? c.wavefronts : c.sectors) += 1;
+      merge(extents_[a.base], BaseExtent{true, at, at + a.width});
       continue;
     }
     // Offsets are int64 bits: the lanes' array read as int64 is the addresses.
     const auto* addresses = reinterpret_cast<const std::int64_t*>(offset.lanes);
     std::uint64_t low_bits = 0;
-    for (LaneMask l = lanes; l != 0; l &= l - 1) low_bits |= offset.lanes[lowest_lane(l)];
+    std::int64_t lowest = INT64_MAX, highest = INT64_MIN;
+    for (LaneMask l = lanes; l != 0; l &= l - 1) {
+      const std::int64_t at = addresses[lowest_lane(l)];
+      low_bits |= static_cast<std::uint64_t>(at);
+      lowest = std::min(lowest, at);
+      highest = std::max(highest, at);
+    }
+    merge(extents_[a.base], BaseExtent{true, lowest, highest + a.width});
     if ((low_bits & static_cast<std::uint64_t>(a.width - 1)) != 0) {
       for (LaneMask l = lanes; l != 0; l &= l - 1)
         if ((offset.lanes[lowest_lane(l)] & static_cast<std::uint64_t>(a.width - 1)) != 0) {

@@ -81,6 +81,7 @@ struct Tally {
   std::vector<AccessCounts64> accesses;             // [access id]; empty: not counted
   std::vector<std::uint64_t> flops;                 // [StmtId]; empty: not counted
   std::vector<MemoryFault> faults;                  // [access id, then accesses + StmtId (flops)]
+  std::vector<BaseExtent> extents;                  // [base]: the bytes the accesses touched
   std::vector<std::vector<Counts64>> iterations;    // [StmtId][k], with by_iteration
   std::uint64_t evaluations = 0;                    // all warp-statement evaluations
   std::uint64_t blocks = 0;
@@ -127,6 +128,7 @@ struct WarpThreads {
 /// An access the machine counts (sim/ir_memory.hpp): its offset and guard, width and space.
 struct CompiledAccess {
   std::int32_t id = kNone;
+  std::int32_t base = kNone;
   ExprId offset = kNone;
   ExprId guard = kNone;
   int width = 4;
@@ -298,6 +300,8 @@ class WarpMachine {
   std::uint64_t* flop_counts_ = nullptr;
   MemoryFault* faults_ = nullptr;
   std::vector<MemoryFault> sink_faults_;
+  BaseExtent* extents_ = nullptr;
+  std::vector<BaseExtent> sink_extents_;
   void fault(std::size_t item, const std::string& message);
   std::vector<AccessCounts64> sink_accesses_;
   std::vector<std::uint64_t> sink_flops_;

@@ -20,6 +20,16 @@ AccessCounts& operator+=(AccessCounts& a, const AccessCounts& b) {
   return a;
 }
 
+void merge(BaseExtent& a, const BaseExtent& b) {
+  if (!b.touched) return;
+  if (!a.touched) {
+    a = b;
+    return;
+  }
+  a.lowest = std::min(a.lowest, b.lowest);
+  a.end = std::max(a.end, b.end);
+}
+
 int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width) {
   // Lanes run in order through a few runs of addresses, each run in few sectors: a lane's sector
   // is mostly its neighbour's, else one of the few seen so far (linear search: cheaper than

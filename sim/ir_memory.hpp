@@ -35,6 +35,16 @@ struct AccessCounts {
 bool operator==(const AccessCounts& a, const AccessCounts& b);
 AccessCounts& operator+=(AccessCounts& a, const AccessCounts& b);  // overflow-checked
 
+/// The bytes of a base the counted accesses of a run touched: [lowest, end) from the base's start
+/// (lowest may be negative: an access before the buffer). `touched` false: none.
+struct BaseExtent {
+  bool touched = false;
+  std::int64_t lowest = 0;
+  std::int64_t end = 0;
+};
+/// Widens `a` to hold `b`.
+void merge(BaseExtent& a, const BaseExtent& b);
+
 /// Distinct 32-byte sectors that the lanes in `mask` touch, each reading `width` bytes at the
 /// byte address addresses[lane] (a multiple of width; negative addresses count downwards).
 int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width);

@@ -64,6 +64,7 @@ Tally make_tally(const Kernel& kernel) {
   t.accesses.resize(kernel.accesses.size());
   t.flops.resize(kernel.stmts.size());
   t.faults.resize(kernel.accesses.size() + kernel.stmts.size());
+  t.extents.resize(kernel.bases.size());
   return t;
 }
 
@@ -167,6 +168,8 @@ ReplayResult to_result(const Kernel& kernel, const std::vector<Tally>& tallies) 
       r.accesses[a] += AccessCounts{c.requests, c.lanes, c.bytes, c.sectors, c.wavefronts};
     }
     for (std::size_t i = 0; i < kernel.stmts.size(); ++i) r.flops[i] = checked_add(r.flops[i], t.flops[i]);
+    r.extents.resize(kernel.bases.size());
+    for (std::size_t b = 0; b < kernel.bases.size(); ++b) merge(r.extents[b], t.extents[b]);
     r.blocks = checked_add(r.blocks, t.blocks);
     r.warps = checked_add(r.warps, t.warps);
     r.warp_statement_evaluations = checked_add(r.warp_statement_evaluations, t.evaluations);

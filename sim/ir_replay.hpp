@@ -165,6 +165,9 @@ struct ReplayResult {
   /// statement's floating-point operations.
   std::vector<std::string> access_faults;
   std::vector<std::string> flop_faults;
+  /// Per base (Kernel::bases): the bytes the counted accesses touched (to size the buffers of a
+  /// GPU run of the real kernel).
+  std::vector<BaseExtent> extents;
   Count blocks = 0;                       // blocks replayed
   Count warps = 0;                        // warps replayed (counted ones under only_warp)
   Count warp_statement_evaluations = 0;   // sum of warp_evaluations: the work done

@@ -26,6 +26,8 @@ int validate_command(const Args& args, std::ostream& out);
 /// `warpdiv validate FILE.cu | --model FILE`: validate_command hands over when is_source_analysis().
 int validate_source_command(const Args& args, std::ostream& out);
 int ncu_check_command(const Args& args, std::ostream& out);
+/// `warpdiv ncu-check FILE.cu ...`: the model's memory figures against Nsight Compute's.
+int ncu_check_source_command(const Args& args, std::ostream& out);
 
 /// "13.0" for 13000 (cudaDriverGetVersion's encoding).
 std::string cuda_version(int version);

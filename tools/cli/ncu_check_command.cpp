@@ -128,6 +128,7 @@ NcuCheckInput ncu_check_input(const po::variables_map& vm) {
 }  // namespace
 
 int ncu_check_command(const Args& args, std::ostream& out) {
+  if (is_source_analysis(args)) return ncu_check_source_command(args, out);
   const po::options_description options = ncu_check_options();
   const po::variables_map vm = parse_command_line("ncu-check", args, options);
   if (has(vm, "help")) {

@@ -1,0 +1,212 @@
+// warpdiv ncu-check FILE.cu | --model FILE.json --grid ... --block ... (issue 21): the model's
+// memory figures of a launch against Nsight Compute's, measured on GPU 0. warpdiv runs ncu on
+// itself: the child (WARPDIV_NCU_CHILD=1 in its environment) compiles the user's own kernel with
+// NVRTC and launches it once on zero-filled buffers sized from the model (kernels/probe.hpp,
+// run_real_kernel); the parent replays the model, reads ncu's CSV (analysis/ncu_csv.hpp) and
+// prints figure by figure: global load, store and atomic requests and sectors (these must
+// agree: exit 1 otherwise), shared wavefronts and bank conflicts (printed with the difference:
+// nvcc may merge or split shared accesses, docs/guide/memory.md says where).
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <iomanip>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analysis/ncu_csv.hpp"
+#include "kernels/probe.hpp"
+#include "sim/errors.hpp"
+#include "sim/ir_memory.hpp"
+#include "sim/message_text.hpp"
+#include "tools/cli/commands.hpp"
+#include "tools/cli/requests.hpp"
+#include "tools/cli/runs.hpp"
+#include "tools/cli/source_kernel.hpp"
+
+namespace ir = warpdiv::sim::ir;
+
+namespace warpdiv::cli {
+
+namespace {
+
+constexpr const char* kChildVariable = "WARPDIV_NCU_CHILD";
+
+/// One figure compared: the model's total, ncu's metric, whether it must agree.
+struct Figure {
+  std::string name;
+  std::string metric;  // summed metrics, '+'-separated
+  sim::Count model = 0;
+  bool required = true;
+};
+
+std::vector<Figure> model_figures(const ir::Kernel& kernel, const ir::ReplayResult& r) {
+  sim::Count ld_req = 0, ld_sec = 0, st_req = 0, st_sec = 0, at_req = 0, at_sec = 0;
+  sim::Count sh_ld_req = 0, sh_ld_wf = 0, sh_st_req = 0, sh_st_wf = 0;
+  for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
+    const ir::MemoryAccess& a = kernel.accesses[i];
+    const ir::AccessCounts& c = r.accesses[i];
+    if (a.space == ir::AddressSpace::Shared) {
+      const bool load = a.kind == ir::AccessKind::Load;
+      (load ? sh_ld_req : sh_st_req) += c.requests;
+      (load ? sh_ld_wf : sh_st_wf) += c.wavefronts;
+    } else if (a.space == ir::AddressSpace::Global) {
+      if (a.kind == ir::AccessKind::Load) {
+        ld_req += c.requests;
+        ld_sec += c.sectors;
+      } else if (a.kind == ir::AccessKind::Store) {
+        st_req += c.requests;
+        st_sec += c.sectors;
+      } else {
+        at_req += c.requests;
+        at_sec += c.sectors;
+      }
+    }
+  }
+  return {
+      {"global load requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", ld_req},
+      {"global load sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", ld_sec},
+      {"global store requests", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", st_req},
+      {"global store sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", st_sec},
+      {"global atomic requests",
+       "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum+l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
+       at_req},
+      {"shared load requests", "smsp__sass_inst_executed_op_shared_ld.sum", sh_ld_req, false},
+      {"shared load wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", sh_ld_wf, false},
+      {"shared load bank conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+       sh_ld_wf - sh_ld_req, false},
+      {"shared store requests", "smsp__sass_inst_executed_op_shared_st.sum", sh_st_req, false},
+      {"shared store wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", sh_st_wf, false},
+      {"shared store bank conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+       sh_st_wf - sh_st_req, false},
+  };
+}
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> out;
+  std::string part;
+  std::istringstream in(text);
+  while (std::getline(in, part, sep)) out.push_back(part);
+  return out;
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+/// Runs a command line, returning its stdout (stderr goes to ours) and exit status.
+std::pair<std::string, int> capture(const std::string& command) {
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) throw NoDevice("cannot start " + command);
+  std::string out;
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), n);
+  const int status = ::pclose(pipe);
+  return {out, WIFEXITED(status) ? WEXITSTATUS(status) : 128};
+}
+
+std::string ncu_path(const Args& args) {
+  for (std::size_t i = 0; i + 1 < args.size(); ++i)
+    if (args[i] == "--ncu") return args[i + 1];
+  if (const char* env = std::getenv("WARPDIV_NCU")) return env;
+  return "ncu";
+}
+
+/// The analyze flags of the command line: --ncu PATH taken out.
+Args without_ncu(const Args& args) {
+  Args out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--ncu") {
+      ++i;
+      continue;
+    }
+    out.push_back(args[i]);
+  }
+  return out;
+}
+
+}  // namespace
+
+int ncu_check_source_command(const Args& args, std::ostream& out) {
+  const Args analyze_args = without_ncu(args);
+  const AnalyzeSourceRequest request = parse_analyze_source(analyze_args);
+  if (!request.help.empty()) {
+    out << "warpdiv ncu-check FILE.cu | --model FILE.json --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
+           "    [--arg NAME=VALUE]... [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
+           "    [--dynamic-smem BYTES] [--ncu PATH]\n\n"
+           "Runs the kernel of FILE.cu (compiled by NVRTC, on zero-filled buffers sized from the\n"
+           "model) once under Nsight Compute on GPU 0 and compares its global load, store and\n"
+           "atomic requests and sectors with the model's (exit 1 where they differ), and prints\n"
+           "the shared wavefronts and bank conflicts beside the model's. --ncu PATH (or\n"
+           "$WARPDIV_NCU) names ncu; default: ncu on the PATH.\n\n"
+           "exit status: 0 ok, 1 mismatch or internal failure, 2 bad input, 3 no GPU, 130 "
+           "interrupted\n";
+    return 0;
+  }
+  if (request.save_only) throw InvalidInput("ncu-check needs a launch: give --grid and --block");
+  const std::optional<SourceKernel> read = read_source_kernel(request.source);
+  if (!read) return 2;
+  const ir::Kernel& kernel = read->kernel;
+  const ir::Launch launch =
+      bind_launch(kernel, request.launch, request.values, request.launch_text);
+  ir::ReplayOptions options;
+  const ir::ReplayResult model = ir::replay(kernel, launch, options);
+
+  if (std::getenv(kChildVariable) != nullptr) {  // under ncu: the real kernel, once
+    kernels::run_real_kernel(kernel, launch, model.extents, request.dynamic_shared);
+    return 0;
+  }
+
+  std::vector<Figure> figures = model_figures(kernel, model);
+  std::string metrics;
+  for (const Figure& f : figures)
+    for (const std::string& m : split(f.metric, '+')) metrics += (metrics.empty() ? "" : ",") + m;
+  // ncu runs this very binary (its path from /proc/self/exe) as the child.
+  char self[4096] = {};
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) throw NoDevice("cannot find warpdiv's own binary to run under ncu");
+  std::string command = std::string(kChildVariable) + "=1 " + shell_quote(ncu_path(args)) +
+            " --csv --page raw --launch-count 1 --kernel-name " +
+            shell_quote("regex:^" + kernel.name + "$") + " --metrics " + metrics + " " +
+            shell_quote(std::string(self, static_cast<std::size_t>(n))) + " ncu-check";
+  for (const std::string& a : analyze_args) command += " " + shell_quote(a);
+  const auto [csv, status] = capture(command);
+  if (status == 3) throw NoDevice("no CUDA device for the real kernel (ncu's run exited 3)");
+  if (status == 127) throw NoDevice("no ncu: '" + ncu_path(args) + "' was not found (give --ncu PATH)");
+  if (status != 0)
+    throw NoDevice("ncu's run of the real kernel exited " + std::to_string(status) +
+                   " (its messages are above)");
+  const std::vector<analysis::NcuLaunch> launches = analysis::parse_ncu_csv(csv, "ncu's CSV");
+  const analysis::NcuLaunch& measured = launches.back();
+
+  out << "warpdiv ncu-check: " << kernel.name << " in " << (kernel.files.empty() ? "" : kernel.files[0].path)
+      << "\nlaunch: grid " << ir::to_string(launch.grid) << ", block " << ir::to_string(launch.block)
+      << "\nmeasured: one launch under Nsight Compute (ncu " << ncu_path(args) << ")\n\n";
+  out << std::left << std::setw(30) << "figure" << std::right << std::setw(16) << "model"
+      << std::setw(16) << "ncu" << "  \n";
+  bool agree = true;
+  for (const Figure& f : figures) {
+    double value = 0;
+    bool present = true;
+    for (const std::string& m : split(f.metric, '+')) {
+      const std::optional<double> v = measured.metric(m);
+      if (!v) present = false;
+      value += v.value_or(0);
+    }
+    const auto measured_count = static_cast<sim::Count>(value);
+    const bool same = present && measured_count == f.model;
+    if (f.required && !same) agree = false;
+    out << std::left << std::setw(30) << f.name << std::right << std::setw(16)
+        << sim::to_decimal(f.model) << std::setw(16)
+        << (present ? sim::to_decimal(measured_count) : std::string("n/a")) << "  "
+        << (same ? "equal" : f.required ? "DIFFERS" : "differs (reported)") << '\n';
+  }
+  if (!agree) throw Mismatch("the model's global requests or sectors differ from ncu's");
+  out << "\nGlobal requests and sectors agree.\n";
+  return 0;
+}
+
+}  // namespace warpdiv::cli
