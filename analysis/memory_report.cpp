@@ -25,6 +25,7 @@ MemoryFigures statement_memory(const ir::Kernel& kernel, const ir::ReplayResult&
       f.has_shared = true;
       f.shared_requests += c.requests;
       f.shared_wavefronts += c.wavefronts;
+      f.shared_bank_conflicts += c.conflicts;
     } else {
       f.has_global = true;
       f.global_requests += c.requests;
@@ -74,6 +75,7 @@ MemorySection make_memory_section(const ir::Kernel& kernel, const ir::ReplayResu
     if (a.space == ir::AddressSpace::Shared) {
       m.shared_requests += row.counts.requests;
       m.shared_wavefronts += row.counts.wavefronts;
+      m.shared_conflicts += row.counts.conflicts;
       continue;
     }
     TrafficTotals& t = a.kind == ir::AccessKind::Load    ? m.global_loads
@@ -160,7 +162,7 @@ void write_memory_totals(std::ostream& out, const MemorySection& m) {
     if (m.shared_requests != 0)
       out << "  shared memory:  " << to_decimal(m.shared_requests) << " requests, "
           << to_decimal(m.shared_wavefronts) << " wavefronts, "
-          << to_decimal(m.shared_wavefronts - m.shared_requests) << " bank conflicts\n";
+          << to_decimal(m.shared_conflicts) << " bank conflicts\n";
     out << "  floating-point operations: " << to_decimal(m.flops)
         << " (add, sub, mul, div 1, fma 2, per lane)\n";
     const auto asked = arithmetic_intensity(m, Traffic::Asked);

@@ -26,10 +26,10 @@ struct MemoryFigures {
   sim::Count global_bytes = 0;  // bytes the lanes ask for: lanes x width
   sim::Count shared_requests = 0;
   sim::Count shared_wavefronts = 0;
+  sim::Count shared_bank_conflicts = 0;  // wavefronts beyond one per phase (sim/ir_memory.hpp)
   sim::Count flops = 0;
   bool has_global = false;  // the statement has a counted global / shared access
   bool has_shared = false;
-  sim::Count shared_bank_conflicts() const { return shared_wavefronts - shared_requests; }
 };
 
 /// One access of the kernel.
@@ -65,7 +65,7 @@ struct MemorySection {
   std::string not_counted;
   std::vector<AccessRow> accesses;  // in source order
   TrafficTotals global_loads, global_stores, global_atomics;
-  sim::Count shared_requests = 0, shared_wavefronts = 0;
+  sim::Count shared_requests = 0, shared_wavefronts = 0, shared_conflicts = 0;
   sim::Count flops = 0;
   /// Statements whose floating-point operations are not all counted: "FILE:LINE:COL: why".
   std::vector<std::string> flops_not_counted;

@@ -30,7 +30,7 @@ struct MetricColumn {
   Kind kind;
 };
 
-constexpr std::array<MetricColumn, 24> kMetricColumns = {{
+constexpr std::array<MetricColumn, 36> kMetricColumns = {{
     {m::kBlockSize, Kind::kSmallInteger},
     {m::kGridSize, Kind::kCount},
     {m::kRegistersPerThread, Kind::kSmallInteger},
@@ -55,6 +55,18 @@ constexpr std::array<MetricColumn, 24> kMetricColumns = {{
     {m::kBlocksPerSm, Kind::kSmallInteger},
     {m::kCcMajor, Kind::kSmallInteger},
     {m::kCcMinor, Kind::kSmallInteger},
+    {m::kGlobalLoadRequests, Kind::kCount},
+    {m::kGlobalLoadSectors, Kind::kCount},
+    {m::kGlobalStoreRequests, Kind::kCount},
+    {m::kGlobalStoreSectors, Kind::kCount},
+    {m::kGlobalAtomRequests, Kind::kCount},
+    {m::kGlobalRedRequests, Kind::kCount},
+    {m::kSharedLoadInstructions, Kind::kCount},
+    {m::kSharedStoreInstructions, Kind::kCount},
+    {m::kSharedLoadWavefronts, Kind::kCount},
+    {m::kSharedStoreWavefronts, Kind::kCount},
+    {m::kSharedLoadConflicts, Kind::kCount},
+    {m::kSharedStoreConflicts, Kind::kCount},
 }};
 
 std::string trimmed(const std::string& text) {

@@ -45,6 +45,20 @@ constexpr const char* kThreadsPerSm = "device__attribute_max_threads_per_multipr
 constexpr const char* kBlocksPerSm = "device__attribute_max_blocks_per_multiprocessor";
 constexpr const char* kCcMajor = "device__attribute_compute_capability_major";
 constexpr const char* kCcMinor = "device__attribute_compute_capability_minor";
+// Memory (issue 21): global requests and sectors by operation, shared wavefronts, bank conflicts
+// and executed shared instructions.
+constexpr const char* kGlobalLoadRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+constexpr const char* kGlobalLoadSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+constexpr const char* kGlobalStoreRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum";
+constexpr const char* kGlobalStoreSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
+constexpr const char* kGlobalAtomRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum";
+constexpr const char* kGlobalRedRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum";
+constexpr const char* kSharedLoadInstructions = "smsp__sass_inst_executed_op_shared_ld.sum";
+constexpr const char* kSharedStoreInstructions = "smsp__sass_inst_executed_op_shared_st.sum";
+constexpr const char* kSharedLoadWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+constexpr const char* kSharedStoreWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+constexpr const char* kSharedLoadConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
+constexpr const char* kSharedStoreConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
 }  // namespace ncu_metric
 
 /// One profiled launch.

@@ -157,7 +157,7 @@ const CsvColumns<SourceRow>& source_csv_columns() {
       {"shared_requests", memory_field(false, [](const MemoryFigures& m) { return m.shared_requests; })},
       {"shared_wavefronts", memory_field(false, [](const MemoryFigures& m) { return m.shared_wavefronts; })},
       {"shared_bank_conflicts",
-       memory_field(false, [](const MemoryFigures& m) { return m.shared_bank_conflicts(); })},
+       memory_field(false, [](const MemoryFigures& m) { return m.shared_bank_conflicts; })},
       {"flops", [](const SourceRow& r) { return r.memory ? to_decimal(r.memory->flops) : ""; }},
       {"simd_efficiency", efficiency_text},
       {"statement", [](const SourceRow& r) { return r.text; }},
@@ -432,6 +432,7 @@ void write_memory_listing(std::ostream& out, const SourceReport& report) {
     sum.global_bytes += m.global_bytes;
     sum.shared_requests += m.shared_requests;
     sum.shared_wavefronts += m.shared_wavefronts;
+    sum.shared_bank_conflicts += m.shared_bank_conflicts;
     sum.flops += m.flops;
     sum.has_global = sum.has_global || m.has_global;
     sum.has_shared = sum.has_shared || m.has_shared;
@@ -452,7 +453,7 @@ void write_memory_listing(std::ostream& out, const SourceReport& report) {
       lines.push_back({l.label, l.text,
                        {global(m.global_requests), global(m.global_sectors), efficiency,
                         shared(m.shared_requests), shared(m.shared_wavefronts),
-                        shared(m.shared_bank_conflicts()), to_decimal(m.flops)}});
+                        shared(m.shared_bank_conflicts), to_decimal(m.flops)}});
     }
   };
   add(report.listing);
@@ -460,7 +461,8 @@ void write_memory_listing(std::ostream& out, const SourceReport& report) {
   if (lines.empty()) return;
   out << "\nMemory per statement: global requests and 32-byte sectors (efficiency: bytes the lanes\n"
          "ask for / bytes of the sectors), shared requests, wavefronts and bank conflicts\n"
-         "(wavefronts - requests), and floating-point operations.\n\n";
+         "(wavefronts beyond one per request, per half- or quarter-warp for 8 and 16 bytes),\n"
+         "and floating-point operations.\n\n";
   const std::vector<std::string> titles = {"global req", "sectors", "effic.", "shared req",
                                            "wavefronts", "conflicts", "flops"};
   std::vector<int> widths;

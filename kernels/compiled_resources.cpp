@@ -127,20 +127,6 @@ std::string find_nvcc(std::string& looked) {
   return "";
 }
 
-/// The toolkit's include folders for NVRTC, which searches none by default (nvcc adds them
-/// itself): <cooperative_groups.h> and the libcu++ headers it includes (include/cccl in CUDA 13).
-/// The first toolkit root that has include/cuda_runtime.h.
-std::vector<std::string> toolkit_include_dirs() {
-  std::error_code error;
-  for (const fs::path& root : toolkit_roots()) {
-    if (!fs::exists(root / "include" / "cuda_runtime.h", error)) continue;
-    std::vector<std::string> dirs = {(root / "include").string()};
-    if (fs::exists(root / "include" / "cccl", error)) dirs.push_back((root / "include" / "cccl").string());
-    return dirs;
-  }
-  return {};
-}
-
 // A temporary folder, removed with its contents on destruction.
 class TempDir {
  public:
@@ -279,6 +265,21 @@ std::string names_of(const std::vector<CompiledResources>& functions) {
 }
 
 }  // namespace
+
+/// The toolkit's include folders for NVRTC, which searches none by default (nvcc adds them
+/// itself): <cooperative_groups.h> and the libcu++ headers it includes (include/cccl in CUDA 13).
+/// The first toolkit root that has include/cuda_runtime.h.
+std::vector<std::string> toolkit_include_dirs() {
+  std::error_code error;
+  for (const fs::path& root : toolkit_roots()) {
+    if (!fs::exists(root / "include" / "cuda_runtime.h", error)) continue;
+    std::vector<std::string> dirs = {(root / "include").string()};
+    if (fs::exists(root / "include" / "cccl", error)) dirs.push_back((root / "include" / "cccl").string());
+    return dirs;
+  }
+  return {};
+}
+
 
 std::string CompiledResources::origin() const { return compiler + " for " + arch + " (ptxas)"; }
 

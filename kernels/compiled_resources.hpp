@@ -68,6 +68,10 @@ struct CompiledResources {
 /// compiled ones (the message lists them).
 CompiledResources compile_resources(const CompileRequest& request);
 
+/// The CUDA Toolkit's include folders (include/ and include/cccl of the first toolkit found),
+/// which NVRTC does not search by itself: <cooperative_groups.h> needs them. Empty without one.
+std::vector<std::string> toolkit_include_dirs();
+
 /// The request for a kernel model: its file, its text where the model holds it, its name.
 /// For a GPU run: compile_resources(compile_request(kernel, major, minor)) gives what
 /// cudaFuncGetAttributes reports as numRegs, sharedSizeBytes and localSizeBytes for the kernel

@@ -6,6 +6,7 @@
 #include <array>
 #include <chrono>
 #include <cstring>
+#include <utility>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -53,6 +54,20 @@ class Library {
     WARPDIV_CUDA(cudaLibraryGetKernel(&k, library_, name));
     return k;
   }
+  /// Every kernel of the library with its name as in the cubin (mangled, or extern "C").
+  std::vector<std::pair<cudaKernel_t, std::string>> kernels() const {
+    unsigned count = 0;
+    WARPDIV_CUDA(cudaLibraryGetKernelCount(&count, library_));
+    std::vector<cudaKernel_t> all(count);
+    if (count > 0) WARPDIV_CUDA(cudaLibraryEnumerateKernels(all.data(), count, library_));
+    std::vector<std::pair<cudaKernel_t, std::string>> named;
+    for (cudaKernel_t k : all) {
+      const char* name = nullptr;
+      WARPDIV_CUDA(cudaFuncGetName(&name, reinterpret_cast<const void*>(k)));
+      named.emplace_back(k, name != nullptr ? name : "");
+    }
+    return named;
+  }
 
  private:
   cudaLibrary_t library_{};
@@ -76,7 +91,8 @@ DeviceInfo open_probe_device() {
   return query_device();
 }
 
-std::vector<char> compile_probe(const std::string& source, const std::string& architecture) {
+std::vector<char> compile_probe(const std::string& source, const std::string& architecture,
+                                const std::vector<std::string>& include_dirs) {
   const NvrtcLibrary& n = nvrtc();
   NvrtcLibrary::Program program = nullptr;
   check(n.create(&program, source.c_str(), "warpdiv_probe.cu", 0, nullptr, nullptr),
@@ -87,8 +103,11 @@ std::vector<char> compile_probe(const std::string& source, const std::string& ar
     ~Destroy() { (void)n.destroy(&p); }
   } destroy{n, program};
   const std::string arch = "--gpu-architecture=" + architecture;
-  const char* options[] = {arch.c_str(), "-std=c++17"};
-  const int status = n.compile(program, 2, options);
+  std::vector<std::string> texts = {arch, "-std=c++17"};
+  for (const std::string& dir : include_dirs) texts.push_back("-I" + dir);
+  std::vector<const char*> options;
+  for (const std::string& t : texts) options.push_back(t.c_str());
+  const int status = n.compile(program, static_cast<int>(options.size()), options.data());
   if (status != NVRTC_SUCCESS) {
     std::size_t size = 0;
     (void)n.log_size(program, &size);
@@ -227,14 +246,24 @@ RealKernelRun run_real_kernel(const ir::Kernel& kernel, const ir::Launch& launch
       "sm_" + std::to_string(run.device.compute_major * 10 + run.device.compute_minor);
   if (kernel.files.empty() || kernel.files[0].lines.empty())
     throw InvalidInput("the model of " + kernel.name + " holds no source text to compile");
-  CompileRequest request =
-      compile_request(kernel, run.device.compute_major, run.device.compute_minor);
-  request.compiler = CompilerChoice::nvrtc;
-  run.mangled = compile_resources(request).mangled;
   std::string source;
   for (const std::string& line : kernel.files[0].lines) source += line + "\n";
-  const Library library(compile_probe(source, run.architecture));
-  const cudaKernel_t entry = library.kernel(run.mangled.c_str());
+  const Library library(compile_probe(source, run.architecture, toolkit_include_dirs()));
+  // The entry whose name is the kernel's: "name" (extern "C") or "_Z<length>name..." (C++).
+  const std::string length_name = std::to_string(kernel.name.size()) + kernel.name;
+  cudaKernel_t entry{};
+  int found = 0;
+  for (const auto& [k, name] : library.kernels()) {
+    if (name == kernel.name || name.rfind("_Z" + length_name, 0) == 0) {
+      entry = k;
+      run.mangled = name;
+      ++found;
+    }
+  }
+  if (found != 1)
+    throw InvalidInput("the cubin NVRTC made of " + kernel.files[0].path + " has " +
+                       std::to_string(found) + " kernels named " + kernel.name +
+                       " (a template or overloads: not supported by ncu-check yet)");
 
   // Parameters: a pointer into its buffer, an integer's bits, 0 for a float or double.
   std::vector<DeviceArray<unsigned char>> buffers;

@@ -950,7 +950,10 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
       continue;
     }
     if (a.shared) {
-      c.wavefronts += static_cast<std::uint64_t>(shared_wavefronts(addresses, lanes, a.width));
+      int phases = 0;
+      const int wavefronts = shared_wavefronts(addresses, lanes, a.width, &phases);
+      c.wavefronts += static_cast<std::uint64_t>(wavefronts);
+      c.conflicts += static_cast<std::uint64_t>(wavefronts - phases);
     } else {
       c.sectors += static_cast<std::uint64_t>(sectors_touched(addresses, lanes, a.width));
     }

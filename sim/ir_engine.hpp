@@ -62,7 +62,7 @@ inline void add_scaled(Counts64& a, const Counts64& c, std::uint64_t n) {
 
 /// Memory figures of one access (sim/ir_memory.hpp), one worker's share.
 struct AccessCounts64 {
-  std::uint64_t requests = 0, lanes = 0, bytes = 0, sectors = 0, wavefronts = 0;
+  std::uint64_t requests = 0, lanes = 0, bytes = 0, sectors = 0, wavefronts = 0, conflicts = 0;
 };
 
 /// The first undefined behaviour (or misaligned address) met while placing an access or

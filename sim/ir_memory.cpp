@@ -8,7 +8,7 @@ namespace warpdiv::sim::ir {
 
 bool operator==(const AccessCounts& a, const AccessCounts& b) {
   return a.requests == b.requests && a.lanes == b.lanes && a.bytes == b.bytes &&
-         a.sectors == b.sectors && a.wavefronts == b.wavefronts;
+         a.sectors == b.sectors && a.wavefronts == b.wavefronts && a.conflicts == b.conflicts;
 }
 
 AccessCounts& operator+=(AccessCounts& a, const AccessCounts& b) {
@@ -17,6 +17,7 @@ AccessCounts& operator+=(AccessCounts& a, const AccessCounts& b) {
   a.bytes = checked_add(a.bytes, b.bytes);
   a.sectors = checked_add(a.sectors, b.sectors);
   a.wavefronts = checked_add(a.wavefronts, b.wavefronts);
+  a.conflicts = checked_add(a.conflicts, b.conflicts);
   return a;
 }
 
@@ -88,16 +89,20 @@ int phase_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int widt
 
 }  // namespace
 
-int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width) {
+int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width, int* phases) {
+  if (phases != nullptr) *phases = mask == 0 ? 0 : 1;
   if (mask == 0) return 0;
   if (width <= 4) return phase_wavefronts(addresses, mask, width);
   const int lanes_per_phase = 128 / width;  // 16 for 8 bytes, 8 for 16 bytes
   const std::uint64_t phase_mask = (std::uint64_t{1} << lanes_per_phase) - 1;
-  int total = 0;
+  int total = 0, used = 0;
   for (int first = 0; first < 64; first += lanes_per_phase) {
     const std::uint64_t phase = mask & (phase_mask << first);
-    if (phase != 0) total += phase_wavefronts(addresses, phase, width);
+    if (phase == 0) continue;
+    total += phase_wavefronts(addresses, phase, width);
+    ++used;
   }
+  if (phases != nullptr) *phases = used;
   return total;
 }
 

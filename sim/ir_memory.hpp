@@ -10,8 +10,11 @@
 //   wavefronts  shared: per request, the largest number of distinct 4-byte words any of the 32
 //               banks (4 bytes wide) is asked for, lanes reading one word sharing it; 8-byte
 //               accesses go as two half-warps and 16-byte ones as four quarter-warps, each phase
-//               with a participating lane counted on its own. Bank conflicts = wavefronts -
-//               requests.
+//               with a participating lane counted on its own.
+//   conflicts   shared: wavefronts beyond one per phase with a participating lane (as Nsight
+//               Compute's l1tex__data_bank_conflicts_pipe_lsu_mem_shared count them, measured
+//               on an H100: an 8-byte request of a whole warp takes 2 wavefronts, 0 conflicts);
+//               for accesses of up to 4 bytes, wavefronts - requests.
 // Accesses to local and constant memory, and those the front-end could not place, are listed
 // by uncounted_accesses() with the reason and not counted.
 #pragma once
@@ -31,6 +34,7 @@ struct AccessCounts {
   Count bytes = 0;
   Count sectors = 0;     // global accesses
   Count wavefronts = 0;  // shared accesses
+  Count conflicts = 0;   // shared accesses
 };
 bool operator==(const AccessCounts& a, const AccessCounts& b);
 AccessCounts& operator+=(AccessCounts& a, const AccessCounts& b);  // overflow-checked
@@ -49,8 +53,11 @@ void merge(BaseExtent& a, const BaseExtent& b);
 /// byte address addresses[lane] (a multiple of width; negative addresses count downwards).
 int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width);
 
-/// Shared-memory wavefronts of one request (the rule at the top of this file).
-int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width);
+/// Shared-memory wavefronts of one request (the rule at the top of this file); `phases`, when
+/// given, receives the number of phases with a participating lane (the wavefronts without
+/// conflicts).
+int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width,
+                      int* phases = nullptr);
 
 /// For each access of the kernel (indexed as Kernel::accesses), "" when the engines count it,
 /// else why not: "it could not be placed: <reason>", "its address depends on <opaque value>",

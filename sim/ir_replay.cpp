@@ -165,7 +165,7 @@ ReplayResult to_result(const Kernel& kernel, const std::vector<Tally>& tallies) 
     }
     for (std::size_t a = 0; a < kernel.accesses.size(); ++a) {
       const detail::AccessCounts64& c = t.accesses[a];
-      r.accesses[a] += AccessCounts{c.requests, c.lanes, c.bytes, c.sectors, c.wavefronts};
+      r.accesses[a] += AccessCounts{c.requests, c.lanes, c.bytes, c.sectors, c.wavefronts, c.conflicts};
     }
     for (std::size_t i = 0; i < kernel.stmts.size(); ++i) r.flops[i] = checked_add(r.flops[i], t.flops[i]);
     r.extents.resize(kernel.bases.size());

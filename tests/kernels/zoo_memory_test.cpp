@@ -26,7 +26,7 @@ struct Thread {
 };
 
 struct Figures {
-  std::uint64_t requests = 0, lanes = 0, bytes = 0, sectors = 0, wavefronts = 0;
+  std::uint64_t requests = 0, lanes = 0, bytes = 0, sectors = 0, wavefronts = 0, conflicts = 0;
 };
 
 struct AccessModel {
@@ -41,8 +41,9 @@ std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a >= 0 ? a / b :
 
 /// Shared wavefronts of one request by the rule as documented: 4-byte banks, 32 of them; a
 /// word asked by several lanes counts once; 8-byte accesses in half-warps, 16-byte in
-/// quarter-warps.
-std::uint64_t wavefronts(const std::map<int, std::int64_t>& lane_address, int width) {
+/// quarter-warps. `phases` gets the phases that have a lane (conflicts = wavefronts - phases).
+std::uint64_t wavefronts(const std::map<int, std::int64_t>& lane_address, int width,
+                         std::uint64_t& phases_used) {
   const int per_phase = width <= 4 ? 64 : 128 / width;
   std::map<int, std::map<std::int64_t, std::set<std::int64_t>>> phases;  // phase -> bank -> words
   for (const auto& [lane, address] : lane_address) {
@@ -53,6 +54,7 @@ std::uint64_t wavefronts(const std::map<int, std::int64_t>& lane_address, int wi
     }
   }
   std::uint64_t total = 0;
+  phases_used = phases.size();
   for (const auto& [phase, banks] : phases) {
     std::size_t most = 0;
     for (const auto& [bank, words] : banks) most = std::max(most, words.size());
@@ -79,7 +81,10 @@ Figures oracle(Dim3 grid, Dim3 block, int warp_size, const AccessModel& m) {
             f.lanes += lanes.size();
             f.bytes += lanes.size() * static_cast<std::uint64_t>(m.width);
             if (m.shared) {
-              f.wavefronts += wavefronts(lanes, m.width);
+              std::uint64_t phases = 0;
+              const std::uint64_t w = wavefronts(lanes, m.width, phases);
+              f.wavefronts += w;
+              f.conflicts += w - phases;
             } else {
               std::set<std::int64_t> sectors;
               for (const auto& [lane, address] : lanes) sectors.insert(floor_div(address, 32));
@@ -104,7 +109,7 @@ Figures replayed(const Kernel& k, const ReplayResult& r, const std::string& text
   const AccessCounts& c = r.accesses[static_cast<std::size_t>(found)];
   return Figures{static_cast<std::uint64_t>(c.requests), static_cast<std::uint64_t>(c.lanes),
                  static_cast<std::uint64_t>(c.bytes), static_cast<std::uint64_t>(c.sectors),
-                 static_cast<std::uint64_t>(c.wavefronts)};
+                 static_cast<std::uint64_t>(c.wavefronts), static_cast<std::uint64_t>(c.conflicts)};
 }
 
 void expect_same(const Figures& want, const Figures& got, const std::string& what) {
@@ -113,6 +118,7 @@ void expect_same(const Figures& want, const Figures& got, const std::string& wha
   EXPECT_EQ(got.bytes, want.bytes) << what << ": bytes";
   EXPECT_EQ(got.sectors, want.sectors) << what << ": sectors";
   EXPECT_EQ(got.wavefronts, want.wavefronts) << what << ": wavefronts";
+  EXPECT_EQ(got.conflicts, want.conflicts) << what << ": conflicts";
 }
 
 Launch launch(const Kernel& k, Dim3 grid, Dim3 block, const std::map<std::string, std::int64_t>& args,
@@ -255,6 +261,7 @@ TEST_F(Transpose, BankConflictsByHandAndByTheOracle) {
         EXPECT_EQ(stored.requests, 32u);
         EXPECT_EQ(stored.wavefronts, 32u);
         EXPECT_EQ(read.wavefronts, pad == 0 ? 1024u : 32u);
+        EXPECT_EQ(read.conflicts, pad == 0 ? 992u : 0u);
         // Global: 128 contiguous bytes per warp, 4 sectors per request.
         EXPECT_EQ(replayed(k, r, "idata[(yIndex + j) * width + xIndex]", AccessKind::Load).sectors, 128u);
       }
@@ -335,13 +342,18 @@ TEST(MemoryRules, WavefrontsOfHandWrittenAddresses) {
   EXPECT_EQ(shared_wavefronts(a, 0xFFFFFFFFu, 4), 32);
   for (int i = 0; i < 32; ++i) a[i] = i;  // bytes: 8 words in 8 banks
   EXPECT_EQ(shared_wavefronts(a, 0xFFFFFFFFu, 1), 1);
-  for (int i = 0; i < 32; ++i) a[i] = 8 * i;  // 8-byte, consecutive: two half-warps
-  EXPECT_EQ(shared_wavefronts(a, 0xFFFFFFFFu, 8), 2);
-  EXPECT_EQ(shared_wavefronts(a, 0xFFFFu, 8), 1);  // only the first half-warp
+  int phases = 0;
+  for (int i = 0; i < 32; ++i) a[i] = 8 * i;  // 8-byte, consecutive: two half-warps, no conflict
+  EXPECT_EQ(shared_wavefronts(a, 0xFFFFFFFFu, 8, &phases), 2);
+  EXPECT_EQ(phases, 2);
+  EXPECT_EQ(shared_wavefronts(a, 0xFFFFu, 8, &phases), 1);  // only the first half-warp
+  EXPECT_EQ(phases, 1);
   for (int i = 0; i < 32; ++i) a[i] = 16 * i;  // 16-byte, consecutive: four quarter-warps
-  EXPECT_EQ(shared_wavefronts(a, 0xFFFFFFFFu, 16), 4);
+  EXPECT_EQ(shared_wavefronts(a, 0xFFFFFFFFu, 16, &phases), 4);
+  EXPECT_EQ(phases, 4);
   for (int i = 0; i < 32; ++i) a[i] = 256 * i;  // 16-byte at a 256-byte stride: 8 lanes per phase
-  EXPECT_EQ(shared_wavefronts(a, 0xFFFFFFFFu, 16), 4 * 8);
+  EXPECT_EQ(shared_wavefronts(a, 0xFFFFFFFFu, 16, &phases), 4 * 8);  // 28 conflicts
+  EXPECT_EQ(phases, 4);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iomanip>
 #include <sstream>
 #include <sys/wait.h>
@@ -42,7 +43,7 @@ struct Figure {
 
 std::vector<Figure> model_figures(const ir::Kernel& kernel, const ir::ReplayResult& r) {
   sim::Count ld_req = 0, ld_sec = 0, st_req = 0, st_sec = 0, at_req = 0, at_sec = 0;
-  sim::Count sh_ld_req = 0, sh_ld_wf = 0, sh_st_req = 0, sh_st_wf = 0;
+  sim::Count sh_ld_req = 0, sh_ld_wf = 0, sh_st_req = 0, sh_st_wf = 0, sh_ld_cf = 0, sh_st_cf = 0;
   for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
     const ir::MemoryAccess& a = kernel.accesses[i];
     const ir::AccessCounts& c = r.accesses[i];
@@ -50,6 +51,7 @@ std::vector<Figure> model_figures(const ir::Kernel& kernel, const ir::ReplayResu
       const bool load = a.kind == ir::AccessKind::Load;
       (load ? sh_ld_req : sh_st_req) += c.requests;
       (load ? sh_ld_wf : sh_st_wf) += c.wavefronts;
+      (load ? sh_ld_cf : sh_st_cf) += c.conflicts;
     } else if (a.space == ir::AddressSpace::Global) {
       if (a.kind == ir::AccessKind::Load) {
         ld_req += c.requests;
@@ -74,11 +76,11 @@ std::vector<Figure> model_figures(const ir::Kernel& kernel, const ir::ReplayResu
       {"shared load requests", "smsp__sass_inst_executed_op_shared_ld.sum", sh_ld_req, false},
       {"shared load wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", sh_ld_wf, false},
       {"shared load bank conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-       sh_ld_wf - sh_ld_req, false},
+       sh_ld_cf, false},
       {"shared store requests", "smsp__sass_inst_executed_op_shared_st.sum", sh_st_req, false},
       {"shared store wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", sh_st_wf, false},
       {"shared store bank conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-       sh_st_wf - sh_st_req, false},
+       sh_st_cf, false},
   };
 }
 
@@ -108,18 +110,25 @@ std::pair<std::string, int> capture(const std::string& command) {
   return {out, WIFEXITED(status) ? WEXITSTATUS(status) : 128};
 }
 
-std::string ncu_path(const Args& args) {
+/// The value of a flag of ncu-check's own (--ncu PATH, --save-ncu FILE), or "".
+std::string own_flag(const Args& args, const std::string& flag) {
   for (std::size_t i = 0; i + 1 < args.size(); ++i)
-    if (args[i] == "--ncu") return args[i + 1];
+    if (args[i] == flag) return args[i + 1];
+  return "";
+}
+
+std::string ncu_path(const Args& args) {
+  const std::string given = own_flag(args, "--ncu");
+  if (!given.empty()) return given;
   if (const char* env = std::getenv("WARPDIV_NCU")) return env;
   return "ncu";
 }
 
-/// The analyze flags of the command line: --ncu PATH taken out.
+/// The analyze flags of the command line: --ncu PATH and --save-ncu FILE taken out.
 Args without_ncu(const Args& args) {
   Args out;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--ncu") {
+    if ((args[i] == "--ncu" || args[i] == "--save-ncu") && i + 1 < args.size()) {
       ++i;
       continue;
     }
@@ -136,12 +145,12 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   if (!request.help.empty()) {
     out << "warpdiv ncu-check FILE.cu | --model FILE.json --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
            "    [--arg NAME=VALUE]... [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
-           "    [--dynamic-smem BYTES] [--ncu PATH]\n\n"
+           "    [--dynamic-smem BYTES] [--ncu PATH] [--save-ncu FILE]\n\n"
            "Runs the kernel of FILE.cu (compiled by NVRTC, on zero-filled buffers sized from the\n"
            "model) once under Nsight Compute on GPU 0 and compares its global load, store and\n"
            "atomic requests and sectors with the model's (exit 1 where they differ), and prints\n"
            "the shared wavefronts and bank conflicts beside the model's. --ncu PATH (or\n"
-           "$WARPDIV_NCU) names ncu; default: ncu on the PATH.\n\n"
+           "$WARPDIV_NCU) names ncu; default: ncu on the PATH. --save-ncu FILE keeps ncu's CSV.\n\n"
            "exit status: 0 ok, 1 mismatch or internal failure, 2 bad input, 3 no GPU, 130 "
            "interrupted\n";
     return 0;
@@ -179,6 +188,11 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   if (status != 0)
     throw NoDevice("ncu's run of the real kernel exited " + std::to_string(status) +
                    " (its messages are above)");
+  if (const std::string save = own_flag(args, "--save-ncu"); !save.empty()) {
+    std::ofstream file(save, std::ios::binary);
+    file << csv;
+    if (!file) throw InvalidInput("--save-ncu: cannot write '" + save + "'");
+  }
   const std::vector<analysis::NcuLaunch> launches = analysis::parse_ncu_csv(csv, "ncu's CSV");
   const analysis::NcuLaunch& measured = launches.back();
 
