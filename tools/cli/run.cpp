@@ -23,17 +23,17 @@ struct Command {
 
 constexpr Command kCommands[] = {
     {"analyze", analyze_command,
-     "count divergent warp-phases of the tiled kernel's boundary checks"},
+     "per-line divergence, memory requests, sectors and bank conflicts of any kernel (FILE.cu)"},
     {"sweep", sweep_command, "exact counts of many sizes and tiles into one CSV (Ctrl-C keeps rows)"},
     {"occupancy", occupancy_command, "theoretical occupancy of a launch on a GPU preset, limit by limit"},
     {"validate", validate_command,
      "run the real kernel on GPU 0 and compare it with the model (exit 3 without a GPU)"},
     {"ncu-check", ncu_check_command,
-     "compare Nsight Compute's CSV for warpdiv's kernels with the calculator and the model"},
+     "FILE.cu's memory figures under Nsight Compute on GPU 0, or ncu's CSV for the lecture"},
 };
 
 void usage(std::ostream& out) {
-  out << "warpdiv: warp-level divergence model and occupancy of the tiled matrix multiply\n\n"
+  out << "warpdiv: warp-level divergence, memory traffic and occupancy of CUDA kernels\n\n"
          "usage: warpdiv <command> [options]      (warpdiv <command> --help for its options)\n"
          "       warpdiv --version\n\n"
          "commands:\n";
