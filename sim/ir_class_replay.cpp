@@ -243,7 +243,9 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     one.grid_limits = plan.limits;
     single = detail::one_block(kernel, launch, one);
   }
-  detail::Program program(kernel, launch, options);
+  ReplayOptions without_memory = options;
+  without_memory.memory = false;  // the class engine does not count memory (yet)
+  detail::Program program(kernel, launch, without_memory);
   if (options.only_warp && *options.only_warp >= static_cast<std::uint32_t>(program.warps_per_block))
     throw InvalidInput("warp " + std::to_string(*options.only_warp) + " does not exist (a block of " +
                        std::to_string(launch.block.volume()) + " threads has warps 0 to " +

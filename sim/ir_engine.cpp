@@ -262,7 +262,7 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
     }
     for (const FloatOps& f : k.stmts[i].flops)
       if (f.guard == kNone || origins[f.guard] == kNone) m.flops.push_back(f);
-    has_memory[i] = !m.accesses.empty() || !m.flops.empty() ? 1 : 0;
+    has_memory[i] = o.memory && (!m.accesses.empty() || !m.flops.empty()) ? 1 : 0;
   }
   arguments.resize(k.parameters.size(), 0);
   for (std::size_t i = 0; i < k.parameters.size() && i < l.arguments.size(); ++i)

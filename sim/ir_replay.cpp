@@ -138,11 +138,11 @@ ReplayEstimate sample(Program& program, const BlockRange& range) {
   return e;
 }
 
-ReplayResult to_result(const Kernel& kernel, const std::vector<Tally>& tallies) {
+ReplayResult to_result(const Kernel& kernel, const std::vector<Tally>& tallies, bool program_memory) {
   ReplayResult r;
   r.statements.resize(kernel.stmts.size());
   r.iterations.resize(kernel.stmts.size());
-  r.memory_counted = true;
+  r.memory_counted = program_memory;
   r.accesses.resize(kernel.accesses.size());
   r.flops.resize(kernel.stmts.size(), 0);
   const auto add = [](StatementCounts& out, const Counts64& c) {
@@ -300,7 +300,7 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
       throw;
     }
   });
-  return to_result(kernel, tallies);
+  return to_result(kernel, tallies, options.memory);
 }
 
 namespace {

@@ -143,6 +143,9 @@ struct ReplayOptions {
   std::atomic<std::uint64_t>* blocks_done = nullptr;
   /// Sees each warp evaluation (nullptr: none; the replay is then as fast as without).
   EvaluationObserver* observer = nullptr;
+  /// Count the memory figures (sim/ir_memory.hpp). False: ReplayResult::memory_counted is false
+  /// and no access is evaluated (the lecture's counts and the class engine need none).
+  bool memory = true;
 };
 
 struct ReplayResult {

@@ -197,6 +197,7 @@ lecture::DivergenceResult lecture_replay(const lecture::LaunchConfig& config,
     blocks.first = {r.last_column ? last_x : 0, r.last_row ? last_y : 0, 0};
     blocks.last = {r.last_column ? last_x : last_x - 1, r.last_row ? last_y : last_y - 1, 0};
     run.only_blocks = blocks;
+    run.memory = false;  // the lecture's report has no memory figures
     const ir::ReplayResult counts = ir::replay(model, launch, run);
     for (int k = 0; k < lecture::kConditionCount; ++k) {
       const ir::StatementCounts& s = counts.statements[static_cast<std::size_t>(ifs[static_cast<std::size_t>(k)])];
