@@ -11,15 +11,22 @@ namespace ir = sim::ir;
 using sim::Count;
 using sim::to_decimal;
 
+std::vector<std::string> accesses_not_counted(const ir::Kernel& kernel, const ir::ReplayResult& result) {
+  std::vector<std::string> why = ir::uncounted_accesses(kernel);
+  if (result.memory_counted)
+    for (std::size_t i = 0; i < why.size(); ++i)
+      if (why[i].empty()) why[i] = result.access_faults[i];
+  return why;
+}
+
 MemoryFigures statement_memory(const ir::Kernel& kernel, const ir::ReplayResult& result,
-                               ir::StmtId statement) {
+                               const std::vector<std::string>& not_counted, ir::StmtId statement) {
   MemoryFigures f;
   if (!result.memory_counted) return f;
   const auto id = static_cast<std::size_t>(statement);
-  const std::vector<std::string> why = ir::uncounted_accesses(kernel);
   for (const std::int32_t a : kernel.stmts[id].accesses) {
     const auto i = static_cast<std::size_t>(a);
-    if (!why[i].empty() || !result.access_faults[i].empty()) continue;
+    if (!not_counted[i].empty()) continue;
     const ir::AccessCounts& c = result.accesses[i];
     if (kernel.accesses[i].space == ir::AddressSpace::Shared) {
       f.has_shared = true;
@@ -49,7 +56,7 @@ MemorySection make_memory_section(const ir::Kernel& kernel, const ir::ReplayResu
   }
   m.counted = result.memory_counted;
   m.not_counted = m.counted ? "" : why_not_counted;
-  const std::vector<std::string> why = ir::uncounted_accesses(kernel);
+  const std::vector<std::string> why = accesses_not_counted(kernel, result);
   std::vector<ir::StmtId> owner(kernel.accesses.size(), ir::kNone);
   for (std::size_t s = 0; s < kernel.stmts.size(); ++s)
     for (const std::int32_t a : kernel.stmts[s].accesses) owner[static_cast<std::size_t>(a)] = static_cast<ir::StmtId>(s);
@@ -65,11 +72,7 @@ MemorySection make_memory_section(const ir::Kernel& kernel, const ir::ReplayResu
     row.space = ir::name(a.space);
     row.width = a.width;
     row.not_counted = why[i];
-    if (m.counted) {
-      if (row.not_counted.empty() && !result.access_faults[i].empty())
-        row.not_counted = result.access_faults[i];
-      if (row.not_counted.empty()) row.counts = result.accesses[i];
-    }
+    if (m.counted && row.not_counted.empty()) row.counts = result.accesses[i];
     m.accesses.push_back(row);
     if (!m.counted || !row.not_counted.empty()) continue;
     if (a.space == ir::AddressSpace::Shared) {

@@ -77,9 +77,15 @@ struct MemorySection {
   std::optional<RooflineGpu> gpu;
 };
 
-/// The statement's figures from a count that has memory figures.
+/// Per access: "" when the count has its figures, else why not (sim::ir::uncounted_accesses,
+/// then the count's faults). Computed once per report: it walks the whole model.
+std::vector<std::string> accesses_not_counted(const sim::ir::Kernel& kernel,
+                                              const sim::ir::ReplayResult& result);
+
+/// The statement's figures from a count that has memory figures (`not_counted` from
+/// accesses_not_counted).
 MemoryFigures statement_memory(const sim::ir::Kernel& kernel, const sim::ir::ReplayResult& result,
-                               sim::ir::StmtId statement);
+                               const std::vector<std::string>& not_counted, sim::ir::StmtId statement);
 
 /// The section from a count (result.memory_counted false: `counted` false, with `why`).
 MemorySection make_memory_section(const sim::ir::Kernel& kernel, const sim::ir::ReplayResult& result,

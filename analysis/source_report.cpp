@@ -188,12 +188,14 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
   report.by_iteration = options.by_iteration;
 
   std::vector<SourceRow> statements;
+  const std::vector<std::string> not_counted = analysis::accesses_not_counted(kernel, result);
   for (std::size_t id = 0; id < kernel.stmts.size() && id < result.statements.size(); ++id) {
     if (kernel.stmts[id].kind == ir::StmtKind::Block) continue;
     statements.push_back(
         make_row(kernel, static_cast<ir::StmtId>(id), result.statements[id], launch.warp_size));
     if (result.memory_counted)
-      statements.back().memory = statement_memory(kernel, result, static_cast<ir::StmtId>(id));
+      statements.back().memory =
+          statement_memory(kernel, result, not_counted, static_cast<ir::StmtId>(id));
   }
   report.memory = make_memory_section(kernel, result);
   std::stable_sort(statements.begin(), statements.end(), [](const SourceRow& a, const SourceRow& b) {

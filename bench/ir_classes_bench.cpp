@@ -54,10 +54,7 @@ const ZooLaunch kLaunches[] = {
      {{"J", 1048560}, {"K", kIntMax}, {"L", kIntMax}}},
 };
 
-void BM_ClassEngine(benchmark::State& state, const ZooLaunch& z) {
-  warpdiv::frontend::FrontendOptions o;
-  o.file = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/" + z.file;
-  const Kernel kernel = warpdiv::frontend::load_kernel(o);
+Launch launch_of(const Kernel& kernel, const ZooLaunch& z) {
   Launch launch;
   launch.grid = z.grid;
   launch.block = z.block;
@@ -66,6 +63,14 @@ void BM_ClassEngine(benchmark::State& state, const ZooLaunch& z) {
     launch.arguments.push_back(p.scalar ? Value::of(p.type, it != z.arguments.end() ? it->second : 0)
                                         : Value{});
   }
+  return launch;
+}
+
+void BM_ClassEngine(benchmark::State& state, const ZooLaunch& z) {
+  warpdiv::frontend::FrontendOptions o;
+  o.file = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/" + z.file;
+  const Kernel kernel = warpdiv::frontend::load_kernel(o);
+  const Launch launch = launch_of(kernel, z);
   std::size_t classes = 0;
   double replayed = 0, warps = 0;
   for (auto _ : state) {
@@ -96,18 +101,6 @@ const ZooLaunch kReplayLaunches[] = {
     {"tiled_transpose.cu", {64, 64, 1}, {32, 8, 1}, {{"width", 2048}, {"height", 2048}}},
     {"convolution_2d.cu", {74, 74, 1}, {16, 16, 1}, {{"width", 1024}, {"height", 1024}}},
 };
-
-Launch launch_of(const Kernel& kernel, const ZooLaunch& z) {
-  Launch launch;
-  launch.grid = z.grid;
-  launch.block = z.block;
-  for (const Parameter& p : kernel.parameters) {
-    const auto it = z.arguments.find(p.name);
-    launch.arguments.push_back(p.scalar ? Value::of(p.type, it != z.arguments.end() ? it->second : 0)
-                                        : Value{});
-  }
-  return launch;
-}
 
 void BM_ReplayMemory(benchmark::State& state, const ZooLaunch& z) {
   warpdiv::frontend::FrontendOptions o;
