@@ -262,6 +262,13 @@ void add_block_classes(SourceReport& report, const ir::Kernel& kernel, const ir:
     part.statements = c.statements;
     part.iterations = c.iterations;
     part.blocks = c.blocks;
+    if (!c.accesses.empty()) {  // the class engine counted the class's memory figures
+      part.memory_counted = true;
+      part.accesses = c.accesses;
+      part.flops = c.flops;
+      part.access_faults.assign(c.accesses.size(), "");
+      part.flop_faults.assign(c.flops.size(), "");
+    }
     const SourceReport one = make_source_report(kernel, launch, part, options);
     ClassSection section{"class " + std::to_string(i + 1), c.definition, c.blocks,
                          c.representative, one.rows, {}};

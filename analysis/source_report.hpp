@@ -137,7 +137,8 @@ void write_source_text(std::ostream& out, const SourceReport& report);
 /// taken_lanes,block_executions,partial_block_executions (the columns, in its order), then
 /// the memory columns global_requests,global_sectors,global_bytes,shared_requests,
 /// shared_wavefronts,shared_bank_conflicts,flops (empty where not counted: a row by iteration or
-/// by class, or a count without memory figures; the global and shared ones also for a statement
+/// by iteration class, a row by class whose figures came from a replay rather than the class
+/// engine, or a count without memory figures; the global and shared ones also for a statement
 /// without such an access), then simd_efficiency and statement. Header and rows come from one
 /// column list.
 std::string source_csv_header();

@@ -52,6 +52,16 @@ const ZooLaunch kLaunches[] = {
     // The lecture source, at its header's 16 x 16 blocks: L = K = 2^31 - 1, J = 65,535 * 16.
     {"tiled_matmul_rect.cu", {134217728, 65535, 1}, {16, 16, 1},
      {{"J", 1048560}, {"K", kIntMax}, {"L", kIntMax}}},
+    // The kernels of issue 21. grid (n+511)/512: n = 2^31 (unsigned: i + blockDim.x stays below
+    // 2^32).
+    {"cg_reduction.cu", {4194304, 1, 1}, {256, 1, 1}, {{"n", 2147483648}}},
+    // i * stride within int: n = (2^31 - 1) / 3 with stride 3, grid (n + 127) / 128.
+    {"strided_load.cu", {5592406, 1, 1}, {128, 1, 1}, {{"n", 715827882}, {"stride", 3}}},
+    // (y + j) * width + x within int: width 1,024, height 65,535 * 32 (grid y at CUDA's limit).
+    {"tiled_transpose.cu", {32, 65535, 1}, {32, 8, 1}, {{"width", 1024}, {"height", 2097120}}},
+    {"transpose_bank_conflicts.cu", {32, 65535, 1}, {32, 8, 1}, {{"width", 1024}, {"height", 2097120}}},
+    // n4 = 2^31 - 1 float4s, blocks of 128.
+    {"vector_copy.cu", {16777216, 1, 1}, {128, 1, 1}, {{"n4", kIntMax}}},
 };
 
 Launch launch_of(const Kernel& kernel, const ZooLaunch& z) {
@@ -66,28 +76,34 @@ Launch launch_of(const Kernel& kernel, const ZooLaunch& z) {
   return launch;
 }
 
-void BM_ClassEngine(benchmark::State& state, const ZooLaunch& z) {
+// With memory figures (the default; counter memory_counted 1 where the class engine proved
+// them) or without (BM_ClassEngineNoMemory: issue 21 wants memory to cost at most 2x).
+void BM_ClassEngine(benchmark::State& state, const ZooLaunch& z, bool memory) {
   warpdiv::frontend::FrontendOptions o;
   o.file = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/" + z.file;
   const Kernel kernel = warpdiv::frontend::load_kernel(o);
   const Launch launch = launch_of(kernel, z);
+  ReplayOptions options;
+  options.memory = memory;
   std::size_t classes = 0;
-  double replayed = 0, warps = 0;
+  double replayed = 0, warps = 0, counted = 0;
   for (auto _ : state) {
     const ClassPlan plan = plan_classes(kernel, launch);
     if (!plan.ok()) {
       state.SkipWithError(plan.refusal->message().c_str());
       return;
     }
-    const ClassReplayResult r = class_replay(kernel, launch, plan);
+    const ClassReplayResult r = class_replay(kernel, launch, plan, options);
     classes = r.classes.size();
     replayed = static_cast<double>(r.blocks_replayed);
     warps = static_cast<double>(r.warps_replayed);
+    counted = r.memory_counted ? 1 : 0;
     benchmark::DoNotOptimize(r.warp_statement_evaluations);
   }
   state.counters["classes"] = static_cast<double>(classes);
   state.counters["blocks_replayed"] = replayed;
   state.counters["warps_replayed"] = warps;
+  if (memory) state.counters["memory_counted"] = counted;
 }
 
 // Launches for the replay's memory figures: every warp of every block, each access evaluated
@@ -127,7 +143,11 @@ void BM_ReplayMemory(benchmark::State& state, const ZooLaunch& z) {
 int register_all() {
   for (const ZooLaunch& z : kLaunches)
     benchmark::RegisterBenchmark((std::string("BM_ClassEngine/") + z.file).c_str(),
-                                 [&z](benchmark::State& s) { BM_ClassEngine(s, z); })
+                                 [&z](benchmark::State& s) { BM_ClassEngine(s, z, true); })
+        ->Unit(benchmark::kMicrosecond);
+  for (const ZooLaunch& z : kLaunches)
+    benchmark::RegisterBenchmark((std::string("BM_ClassEngineNoMemory/") + z.file).c_str(),
+                                 [&z](benchmark::State& s) { BM_ClassEngine(s, z, false); })
         ->Unit(benchmark::kMicrosecond);
   for (const ZooLaunch& z : kReplayLaunches)
     benchmark::RegisterBenchmark((std::string("BM_ReplayMemory/") + z.file).c_str(),

@@ -155,6 +155,16 @@ class Analyser::State {
   void walk(StmtId id, const Refinements& refine, bool final) {
     if (id == kNone) return;
     const Stmt& s = k_.stmts[id];
+    if (final) {
+      // Memory: the accesses' addresses and lanes, and the lanes of the statement's flops.
+      for (const std::int32_t a : s.accesses) {
+        const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a)];
+        if (access.offset != kNone) eval(access.offset, refine, final);
+        if (access.guard != kNone) eval(access.guard, refine, final);
+      }
+      for (const FloatOps& f : s.flops)
+        if (f.guard != kNone) eval(f.guard, refine, final);
+    }
     switch (s.kind) {
       case StmtKind::Block:
       case StmtKind::Switch:

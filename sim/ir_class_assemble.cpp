@@ -203,6 +203,70 @@ BlockClass box_class(const ClassProgram& classes, const Box& b, BlockRun& r) {
 }
 }  // namespace
 
+namespace {
+
+// A box's memory figures: its representative's, at the residues of the box's blocks (each
+// block's addresses are the representative's moved by the access's block coefficients times
+// the distance between them).
+void add_box_memory(const ClassProgram& classes, const Box& b, const BlockRun& r, BlockClass& c,
+                    ClassReplayResult& result) {
+  const Kernel& k = classes.program.kernel;
+  c.accesses.assign(k.accesses.size(), AccessCounts{});
+  c.flops.assign(k.stmts.size(), 0);
+  result.accesses.resize(k.accesses.size());
+  result.flops.resize(k.stmts.size(), 0);
+  for (std::size_t a = 0; a < k.accesses.size(); ++a) {
+    const CompiledAccess* ca = classes.compiled[a];
+    if (ca == nullptr) continue;
+    const AccessShift& sh = classes.shifts[a];
+    std::vector<Unsigned> hist = residue_histogram(sh, sh.block[0], 0, b.last[0] - b.first[0]);
+    for (int d = 1; d < 3; ++d)
+      hist = combine_histograms(hist, residue_histogram(sh, sh.block[static_cast<std::size_t>(d)], 0,
+                                                         b.last[d] - b.first[d]));
+    c.accesses[a] = residue_totals(*ca, r.tally.accesses[a], r.tally.shifted.data() + ca->shifted_at, hist);
+    result.accesses[a] += c.accesses[a];
+  }
+  for (std::size_t s = 0; s < k.stmts.size(); ++s) {
+    c.flops[s] = checked_mul(r.tally.flops[s], c.blocks);
+    result.flops[s] = checked_add(result.flops[s], c.flops[s]);
+  }
+}
+
+// The extents of every block run (the corners hold each access's extremes: its offset is affine
+// in the block indices within a box); any fault met makes the figures unproven (which block of a
+// box meets it first, the replay's report, is not known from the corners).
+void finish_memory(const ClassProgram& classes, const std::map<Corner, BlockRun>& runs,
+                   ClassReplayResult& result) {
+  const Kernel& k = classes.program.kernel;
+  result.memory_counted = true;
+  result.extents.assign(k.bases.size(), BaseExtent{});
+  result.access_faults.assign(k.accesses.size(), "");
+  result.flop_faults.assign(k.stmts.size(), "");
+  result.accesses.resize(k.accesses.size());
+  result.flops.resize(k.stmts.size(), 0);
+  for (const auto& [corner, run] : runs) {
+    for (std::size_t b = 0; b < k.bases.size(); ++b) merge(result.extents[b], run.tally.extents[b]);
+    for (const MemoryFault& f : run.tally.faults)
+      if (f.met && result.memory_counted) {
+        result.memory_counted = false;
+        result.memory_unproven = f.message + ", and which block meets such a fault first takes the replay";
+      }
+  }
+  if (!result.memory_counted) {
+    result.accesses.clear();
+    result.flops.clear();
+    result.extents.clear();
+    result.access_faults.clear();
+    result.flop_faults.clear();
+    for (BlockClass& c : result.classes) {
+      c.accesses.clear();
+      c.flops.clear();
+    }
+  }
+}
+
+}  // namespace
+
 ClassReplayResult assemble(const ClassProgram& classes, const std::vector<Box>& boxes,
                            std::map<Corner, BlockRun>& runs) {
   const std::size_t stmts = classes.program.kernel.stmts.size();
@@ -221,8 +285,10 @@ ClassReplayResult assemble(const ClassProgram& classes, const std::vector<Box>& 
     result.warps = checked_add(result.warps, checked_mul(r.tally.warps, c.blocks));
     result.warp_statement_evaluations =
         checked_add(result.warp_statement_evaluations, checked_mul(r.tally.evaluations, c.blocks));
+    if (classes.memory) add_box_memory(classes, b, r, c, result);
     result.classes.push_back(std::move(c));
   }
+  if (classes.memory) finish_memory(classes, runs, result);
   return result;
 }
 }  // namespace detail

@@ -79,9 +79,10 @@ bool ends_agree(const Program& program, const std::vector<WarpRun>& runs, const 
 
 // Fills `r` from the warps run as running every warp would, but for the order of the
 // breakpoints: each interval's first warp stands for the interval.
-void add_warp_classes(const Program& program, const std::vector<WarpRun>& runs,
+void add_warp_classes(const ClassProgram& classes, const std::vector<WarpRun>& runs,
                       const Intervals& intervals, const std::array<std::vector<std::uint64_t>, 3>& filled,
                       BlockRun& r) {
+  const Program& program = classes.program;
   const std::size_t stmts = program.kernel.stmts.size();
   std::size_t entries = 0;
   for (const auto& [first, last] : intervals) entries += runs[first].trace.entries.size() * (last - first + 1);
@@ -92,12 +93,26 @@ void add_warp_classes(const Program& program, const std::vector<WarpRun>& runs,
     for (std::size_t s = 0; s < stmts; ++s) add_scaled(r.tally.statements[s], rep.tally.statements[s], n);
     r.tally.evaluations += product(rep.tally.evaluations, n);
     r.tally.warps += n;
+    if (classes.memory) {
+      // Warp first + j stands for warps whose addresses are j x the warp coefficient further on.
+      for (std::size_t a = 0; a < classes.compiled.size(); ++a) {
+        const CompiledAccess* ca = classes.compiled[a];
+        if (ca == nullptr) continue;
+        const AccessShift& sh = classes.shifts[a];
+        add_residues(*ca, r.tally.accesses[a], r.tally.shifted.data() + ca->shifted_at, rep.tally.accesses[a],
+                     rep.tally.shifted.data() + ca->shifted_at, residue_histogram(sh, sh.warp, 0, n - 1));
+      }
+      for (std::size_t s = 0; s < stmts; ++s)
+        if (__builtin_add_overflow(r.tally.flops[s], product(rep.tally.flops[s], n), &r.tally.flops[s]))
+          counts_overflow();
+    }
     for (std::uint64_t k = 0; k < n; ++k)
       r.trace.entries.insert(r.trace.entries.end(), rep.trace.entries.begin(), rep.trace.entries.end());
   }
   for (int w = 0; w < program.warps_per_block; ++w) {
     const WarpRun& x = runs[static_cast<std::size_t>(w)];
     if (!x.ran) continue;
+    if (classes.memory) merge_faults_and_extents(r.tally, x.tally);
     for (int d = 0; d < 3; ++d)
       r.trace.breakpoints[d].insert(r.trace.breakpoints[d].end(), x.trace.breakpoints[d].begin(),
                                     x.trace.breakpoints[d].end());
@@ -134,7 +149,7 @@ void log_warp_classes(ClassMachine& m, const std::vector<WarpRun>& runs, const I
 // whole range goes in. Fills `r` as running every warp would, but for the order of the
 // breakpoints; false when the warps do not fall into classes that way (nothing in `r` changed
 // but warps_run, and the log as it was).
-bool run_warp_classes(ClassMachine& m, IterationLog* log, BlockRun& r) {
+bool run_warp_classes(ClassMachine& m, const ClassProgram& classes, IterationLog* log, BlockRun& r) {
   const Program& program = m.machine.program();
   const int warps = program.warps_per_block;
   // [warp]; kept from block to block on each thread, so that their vectors keep their storage.
@@ -154,6 +169,7 @@ bool run_warp_classes(ClassMachine& m, IterationLog* log, BlockRun& r) {
     x.ran = true;
     x.logged = log != nullptr && (w == 0 || (alone(0) && alone(w)));
     x.tally.statements.assign(program.kernel.stmts.size(), Counts64{});
+    size_memory(x.tally, classes);
     x.tally.evaluations = 0;
     x.tally.warps = 0;
     x.trace.clear();
@@ -184,7 +200,7 @@ bool run_warp_classes(ClassMachine& m, IterationLog* log, BlockRun& r) {
     }
     return false;
   }
-  add_warp_classes(program, runs, intervals, filled, r);
+  add_warp_classes(classes, runs, intervals, filled, r);
   if (log != nullptr) log_warp_classes(m, runs, intervals, *log, r);
   return true;
 }
@@ -214,9 +230,10 @@ BlockRun run_block(ClassMachine& m, const ClassProgram& classes, const ReplayOpt
   BlockRun r;
   r.tally.statements.resize(program.kernel.stmts.size());
   r.tally.iterations.resize(program.kernel.stmts.size());
+  size_memory(r.tally, classes);
   m.machine.begin_block(c[0], c[1], c[2]);
   try {
-    if (classes.warp_classes && run_warp_classes(m, log, r)) {
+    if (classes.warp_classes && run_warp_classes(m, classes, log, r)) {
       m.machine.end_block(r.tally);
       return r;
     }

@@ -41,6 +41,15 @@ struct ClassAnalysis {
   /// The warps of a block fall into classes too: threadIdx is affine in the warp's index and no
   /// condition depends on it otherwise (tracked comparisons then carry a warp coefficient).
   bool warp_classes = false;
+  /// Memory figures: "" when the class engine can count them exactly, else why not
+  /// ("FILE:LINE:COL: the address of 'A[i % n]' depends on blockIdx.x through ..."); each
+  /// access's residues (AccessShift, [access id]); whether some access (or its lanes, or a
+  /// statement's flops' lanes) moves other than affinely from warp to warp, or from iteration to
+  /// iteration of these accelerated loops (those then run one by one when memory is counted).
+  std::string memory_refusal;
+  std::vector<AccessShift> shifts;
+  bool memory_warp_wild = false;
+  std::vector<StmtId> memory_wild_loops;
 };
 
 // Symbols: blockIdx.x, y, z; the warp's index in its block; then the candidate loops' variables.

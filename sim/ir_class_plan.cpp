@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <set>
 #include <string>
 
@@ -217,7 +218,9 @@ struct Checked {
 
 // Every place where a value that is not affine in a symbol could change control flow or be
 // undefined somewhere the engine does not replay.
-Checked check(const Kernel& k, const Analyser& a) {
+// `memory` marks the expressions of accesses and of flops' lanes: checked apart (memory_side),
+// as they decide only the memory figures.
+Checked check(const Kernel& k, const Analyser& a, const std::vector<bool>& memory, bool memory_side) {
   Checked out;
   const auto symbol_name = [&](int s) { return s < kBlockSymbols ? dim_name(s) : std::string("a loop variable"); };
   // A block index: the plan is refused. The warp index: the warps of a block are all run. A loop
@@ -249,7 +252,7 @@ Checked check(const Kernel& k, const Analyser& a) {
   };
   for (std::size_t i = 0; i < k.exprs.size(); ++i) {
     const auto id = static_cast<ExprId>(i);
-    if (!a.evaluated(id)) continue;
+    if (!a.evaluated(id) || memory[i] != memory_side) continue;
     const Expr& e = k.exprs[i];
     if (e.kind == ExprKind::Binary && is_comparison(e.binary_op)) {
       const Form& x = a.form(e.operands[0]);
@@ -274,7 +277,7 @@ Checked check(const Kernel& k, const Analyser& a) {
           f.wild_origin != kNone ? f.wild_origin : id);
     }
   }
-  for (std::size_t i = 0; i < k.stmts.size(); ++i) {
+  for (std::size_t i = 0; i < k.stmts.size() && !memory_side; ++i) {
     const Stmt& s = k.stmts[i];
     if (s.value == kNone || !a.evaluated(s.value)) continue;
     const Form& f = a.form(s.value);
@@ -311,6 +314,109 @@ std::optional<std::int64_t> step_of(const Kernel& k, const Analyser& a, StmtId l
     return add.binary_op == BinaryOp::Add ? K : -K;
   }
   return std::nullopt;
+}
+
+// The expressions of accesses (addresses, lanes) and of flops' lanes, at any depth.
+std::vector<bool> memory_expressions(const Kernel& k) {
+  std::vector<bool> out(k.exprs.size(), false);
+  const auto mark = [&](const auto& self, ExprId id) -> void {
+    if (id == kNone || out[static_cast<std::size_t>(id)]) return;
+    out[static_cast<std::size_t>(id)] = true;
+    for (ExprId o : k.exprs[static_cast<std::size_t>(id)].operands) self(self, o);
+  };
+  for (const MemoryAccess& a : k.accesses) {
+    mark(mark, a.offset);
+    mark(mark, a.guard);
+  }
+  for (const Stmt& s : k.stmts)
+    for (const FloatOps& f : s.flops) mark(mark, f.guard);
+  return out;
+}
+
+std::int64_t residue(Wide c, std::int64_t modulus) {
+  return static_cast<std::int64_t>(((c % modulus) + modulus) % modulus);
+}
+
+// Whether the class engine can count the kernel's memory figures exactly, and each access's
+// residues (ClassAnalysis::memory_refusal, shifts, memory_warp_wild, memory_wild_loops).
+void plan_memory(const Kernel& k, const Launch& launch, const Analyser& a, const std::vector<bool>& memory,
+                 bool warp_classes, const std::vector<StmtId>& loops, detail::ClassAnalysis& out) {
+  const std::uint32_t grid[3] = {launch.grid.x, launch.grid.y, launch.grid.z};
+  const auto refuse = [&](const std::string& why) {
+    if (out.memory_refusal.empty()) out.memory_refusal = why;
+  };
+  Checked c = check(k, a, memory, true);
+  if (c.refused) refuse(c.refused->location + ": " + c.refused->what + " " + c.refused->reason);
+  out.memory_warp_wild = c.warp_wild;
+  std::set<StmtId> wild_loops(c.rejected_loops.begin(), c.rejected_loops.end());
+  // An address (or lanes) that is not affine in a symbol: a block index refuses; the warp index
+  // and a loop around it run one by one.
+  const auto follow = [&](ExprId e, const std::string& what) {
+    if (e == kNone) return;
+    if (!a.evaluated(e)) {
+      refuse(location(k, k.exprs[static_cast<std::size_t>(e)].range) + ": " + what + " was not analysed");
+      return;
+    }
+    const Form& f = a.form(e);
+    for (int s = 0; s < a.symbols(); ++s) {
+      const bool wild = (f.wild >> s & 1) != 0;
+      const bool inexact = !f.exact && f.coefficient[static_cast<std::size_t>(s)] != 0;
+      if (!wild && !inexact) continue;
+      if (s < kBlockSymbols) {
+        const std::string through =
+            f.wild_origin != kNone ? " through " + describe_expr(k, f.wild_origin) : std::string();
+        refuse(location(k, k.exprs[static_cast<std::size_t>(e)].range) + ": " + what + " depends on " +
+               dim_name(s) + through + (inexact ? ", and may wrap around" : ", which is not affine in it"));
+      } else if (s == kWarpSymbol) {
+        out.memory_warp_wild = true;
+      } else {
+        const StmtId loop = loops[static_cast<std::size_t>(s - kLoopSymbols)];
+        const auto enclosing = a.enclosing(e);
+        if (std::find(enclosing.begin(), enclosing.end(), loop) != enclosing.end()) wild_loops.insert(loop);
+      }
+    }
+  };
+  const std::vector<std::string> uncounted = uncounted_accesses(k);
+  out.shifts.assign(k.accesses.size(), detail::AccessShift{});
+  for (std::size_t i = 0; i < k.accesses.size(); ++i) {
+    if (!uncounted[i].empty()) continue;
+    const MemoryAccess& access = k.accesses[i];
+    follow(access.offset, "the address of '" + access.text + "'");
+    follow(access.guard, "the lanes that make '" + access.text + "'");
+    if (!out.memory_refusal.empty() || !a.evaluated(access.offset)) continue;
+    const Form& f = a.form(access.offset);
+    detail::AccessShift& sh = out.shifts[i];
+    sh.modulus = access.space == AddressSpace::Shared ? 4 : 32;
+    std::int64_t g = sh.modulus;
+    // Coefficients that are not a multiple of the width misalign some run of the class: the
+    // replay reports the first block that faults.
+    const auto coefficient = [&](int s, const std::string& along) {
+      const Wide v = f.coefficient[static_cast<std::size_t>(s)];
+      if (v % access.width != 0)
+        refuse(location(k, access.range) + ": the address of '" + access.text + "' moves by " +
+               std::to_string(static_cast<long long>(v)) + " bytes per step of " + along +
+               ", not a multiple of its width (" + std::to_string(access.width) + " bytes)");
+      const std::int64_t r = residue(v, sh.modulus);
+      g = std::gcd(g, r);
+      return r;
+    };
+    for (int d = 0; d < kBlockSymbols; ++d)
+      if (grid[d] > 1) sh.block[static_cast<std::size_t>(d)] = coefficient(d, dim_name(d));
+    if (warp_classes) sh.warp = coefficient(kWarpSymbol, "the warp index");
+    for (std::size_t l = 0; l < loops.size(); ++l) {
+      const int s = static_cast<int>(kLoopSymbols + l);
+      if (f.coefficient[static_cast<std::size_t>(s)] == 0) continue;
+      sh.loops.emplace_back(loops[l], coefficient(s, "the loop's variable"));
+    }
+    if (g == 0) g = sh.modulus;
+    sh.step = g;
+    sh.count = static_cast<int>(sh.modulus / g);
+  }
+  const std::vector<ExprId> origins = opaque_origins(k);
+  for (const Stmt& s : k.stmts)
+    for (const FloatOps& f : s.flops)
+      if (f.guard != kNone && origins[f.guard] == kNone) follow(f.guard, "the lanes of a floating-point operation");
+  out.memory_wild_loops.assign(wild_loops.begin(), wild_loops.end());
 }
 
 }  // namespace
@@ -350,10 +456,11 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
   ClassPlan plan;
   plan.limits = limits;
   const std::optional<std::array<std::int64_t, 3>> steps_per_warp = warp_steps(launch);
+  const std::vector<bool> memory = memory_expressions(kernel);
   for (;;) {
     Analyser a(kernel, launch, loops, steps_per_warp.value_or(std::array<std::int64_t, 3>{}));
     a.run();
-    Checked c = check(kernel, a);
+    Checked c = check(kernel, a, memory, false);
     const bool warp_classes = steps_per_warp.has_value() && !c.warp_wild;
     std::map<StmtId, std::int64_t> steps;
     for (std::size_t i = 0; i < loops.size(); ++i) {
@@ -392,6 +499,12 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
         const Wide d = x.coefficient[static_cast<std::size_t>(s)] - y.coefficient[static_cast<std::size_t>(s)];
         if (d == 0 || (s == kWarpSymbol && !warp_classes)) continue;
         if (d > Wide{1} << 62 || d < -(Wide{1} << 62)) {
+          if (memory[i]) {  // in an access's lanes: only its figures are not counted
+            any = false;
+            if (analysis->memory_refusal.empty())
+              analysis->memory_refusal = location(kernel, e.range) + ": this comparison has a coefficient too large to follow";
+            break;
+          }
           plan.refusal = refusal(kernel, static_cast<ExprId>(i), "this comparison",
                                  "has a coefficient too large to follow");
           return plan;
@@ -409,6 +522,7 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
       if (any) analysis->tracked[i] = t;
     }
     analysis->warp_classes = warp_classes;
+    plan_memory(kernel, launch, a, memory, warp_classes, loops, *analysis);
     plan.accelerated_loops = loops;
     plan.analysis = analysis;
     return plan;

@@ -64,10 +64,25 @@ __attribute__((always_inline)) inline LaneScan scan_lanes(const std::int64_t* d,
 // ClassProgram
 
 ClassProgram::ClassProgram(Program& p, std::vector<std::optional<TrackedComparison>> comparisons,
-                           std::vector<std::optional<AcceleratedLoop>> loops, bool warp_classes_)
+                           std::vector<std::optional<AcceleratedLoop>> loops, bool warp_classes_,
+                           bool memory_, std::vector<AccessShift> shifts_)
     : program(p), tracked(std::move(comparisons)), accelerated(std::move(loops)),
-      warp_classes(warp_classes_) {
+      warp_classes(warp_classes_), memory(memory_), shifts(std::move(shifts_)) {
   const Kernel& kernel = p.kernel;
+  // The residues each counted access follows, and where the tally keeps them.
+  compiled.assign(kernel.accesses.size(), nullptr);
+  p.shifted_size = 0;
+  for (StatementMemory& m : p.memory)
+    for (CompiledAccess& a : m.accesses) {
+      compiled[static_cast<std::size_t>(a.id)] = &a;
+      a.shifts = 1;
+      if (shifts.empty() || shifts[static_cast<std::size_t>(a.id)].count <= 1) continue;
+      const AccessShift& sh = shifts[static_cast<std::size_t>(a.id)];
+      a.shifts = sh.count;
+      a.shift_step = sh.step;
+      a.shifted_at = static_cast<std::uint32_t>(p.shifted_size);
+      p.shifted_size += static_cast<std::size_t>(sh.count - 1);
+    }
   for (std::size_t i = 0; i < p.exprs.size() && i < tracked.size(); ++i)
     p.exprs[i].recorded = tracked[i].has_value();
   loop_shape.assign(kernel.stmts.size(), -1);
@@ -101,6 +116,7 @@ ClassProgram::ClassProgram(Program& p, std::vector<std::optional<TrackedComparis
       if (kind == StmtKind::If || kind == StmtKind::Loop || kind == StmtKind::Switch)
         sh.conditions.push_back(static_cast<std::uint32_t>(sh.statements.size()));
       sh.statements.push_back(static_cast<StmtId>(s));
+      for (const CompiledAccess& a : p.memory[s].accesses) sh.accesses.push_back(a.id);
     }
   }
   for (LoopShape& sh : loop_shapes)
@@ -424,6 +440,12 @@ LaneMask ClassRecorder::iteration_class(StmtId id, const Stmt& s, std::size_t fr
     a.insert(a.end(), m_.lane_arrivals().begin(), m_.lane_arrivals().end());
   };
   snapshot(2 * depth);
+  const ClassProgram::LoopShape& shape = c_.loop_shapes[static_cast<std::size_t>(c_.loop_shape[id])];
+  const bool memory = c_.memory && m_.memory_counted();
+  if (memory) {
+    if (memory_snapshots_.size() < 2 * depth + 2) memory_snapshots_.resize(2 * depth + 2);
+    capture_memory(shape, memory_snapshots_[2 * depth]);
+  }
   class_frames_.push_back(ClassFrame{id, k, ~std::uint64_t{0}});
   const std::size_t start = trace_->entries.size();
   LaneMask out = m_.iteration(id, s, frame, in, exits);
@@ -438,6 +460,7 @@ LaneMask ClassRecorder::iteration_class(StmtId id, const Stmt& s, std::size_t fr
     if (counter_snapshots_[2 * depth + 1].defined != counter_snapshots_[2 * depth].defined) return out;
   }
   snapshot(2 * depth + 1);
+  if (memory) capture_memory(shape, memory_snapshots_[2 * depth + 1]);
   if (log_ != nullptr) {
     if (journal_mark_.size() <= depth) journal_mark_.resize(depth + 1);
     journal_mark_[depth] = journal_used_;
@@ -463,6 +486,8 @@ LaneMask ClassRecorder::iteration_class(StmtId id, const Stmt& s, std::size_t fr
     throw IterationClassMismatch(location(m_.kernel(), s.range) + ": iterations " + std::to_string(k) +
                                  " and " + std::to_string(last) + " of this loop differ");
   scale_iteration(inside, snapshots_[2 * depth], snapshots_[2 * depth + 1], last - k - 1);
+  if (memory)
+    scale_memory(shape, acc.step, memory_snapshots_[2 * depth], memory_snapshots_[2 * depth + 1], last - k - 1);
   add_arrivals(depth, last - k - 1);
   trace_->entries.push_back(TraceEntry{-static_cast<std::int64_t>(id) - 1, k, last, 0});
   k = last;
@@ -547,6 +572,54 @@ void ClassRecorder::capture_counters(const AcceleratedLoop& acc, CounterSnapshot
     for (int l = 0; l < m_.lanes(); ++l) into.values[c][l] = st.uniform ? st.value : lanes[l];
     into.defined[c] = st.defined;
   }
+}
+
+void ClassRecorder::capture_memory(const ClassProgram::LoopShape& shape, MemorySnapshot& into) {
+  into.accesses.resize(shape.accesses.size());
+  into.shifted.clear();
+  for (std::size_t i = 0; i < shape.accesses.size(); ++i) {
+    const auto a = static_cast<std::size_t>(shape.accesses[i]);
+    into.accesses[i] = m_.access_counts()[a];
+    const CompiledAccess& ca = *c_.compiled[a];
+    into.shifted.insert(into.shifted.end(), m_.shifted_counts() + ca.shifted_at,
+                        m_.shifted_counts() + ca.shifted_at + (ca.shifts - 1));
+  }
+  into.flops.resize(shape.statements.size());
+  for (std::size_t i = 0; i < shape.statements.size(); ++i) into.flops[i] = m_.flop_counts()[shape.statements[i]];
+}
+
+// The memory figures of iteration k (after - before), for the iterations k + 1 .. k + times: each
+// access's addresses move by its coefficient x the loop's step per iteration.
+void ClassRecorder::scale_memory(const ClassProgram::LoopShape& shape, std::int64_t step, const MemorySnapshot& before,
+                                 const MemorySnapshot& after, std::uint64_t times) {
+  std::size_t at = 0;  // the access's residues in the snapshots
+  std::vector<std::uint64_t> delta;
+  for (std::size_t i = 0; i < shape.accesses.size(); ++i) {
+    const auto a = static_cast<std::size_t>(shape.accesses[i]);
+    const CompiledAccess& ca = *c_.compiled[a];
+    const AccessShift& sh = c_.shifts[a];
+    const AccessCounts64& b = before.accesses[i];
+    const AccessCounts64& e = after.accesses[i];
+    const AccessCounts64 d{e.requests - b.requests, e.lanes - b.lanes, e.bytes - b.bytes,
+                           e.sectors - b.sectors, e.wavefronts - b.wavefronts, e.conflicts - b.conflicts};
+    delta.resize(static_cast<std::size_t>(ca.shifts - 1));
+    for (std::size_t s = 0; s + 1 < static_cast<std::size_t>(ca.shifts); ++s)
+      delta[s] = after.shifted[at + s] - before.shifted[at + s];
+    at += static_cast<std::size_t>(ca.shifts - 1);
+    // Bytes per iteration, reduced modulo the access's modulus.
+    std::int64_t c = 0;
+    for (const auto& [loop, coefficient] : sh.loops)
+      if (loop == shape.loop) c = coefficient;
+    const std::int64_t per = static_cast<std::int64_t>(
+        ((static_cast<Wide>(c) * step) % sh.modulus + sh.modulus) % sh.modulus);
+    add_residues(ca, m_.access_counts()[a], m_.shifted_counts() + ca.shifted_at, d, delta.data(),
+                 residue_histogram(sh, per, 1, times));
+  }
+  for (std::size_t i = 0; i < shape.statements.size(); ++i)
+    if (__builtin_add_overflow(m_.flop_counts()[shape.statements[i]],
+                               product(after.flops[i] - before.flops[i], times),
+                               &m_.flop_counts()[shape.statements[i]]))
+      counts_overflow();
 }
 
 void ClassRecorder::scale_iteration(const std::vector<StmtId>& statements,

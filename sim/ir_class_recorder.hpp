@@ -37,6 +37,38 @@ struct AcceleratedLoop {
   std::vector<LocalId> counters;
 };
 
+/// How an access's address moves from the run that the class engine replays to the runs it
+/// stands for without replaying them (the other blocks of a class, warps of a class, iterations of
+/// a class): its byte offset's coefficients along the block indices, the warp index and the
+/// accelerated loops' variables (exact: the rest of the offset is the same in all of them),
+/// reduced modulo `modulus`. An access's sectors do not change when every lane's address moves by
+/// a multiple of 32 bytes (sectors are 32-byte aligned), nor its shared wavefronts when they move
+/// by whole 4-byte words (the banks rotate: the same words meet in each bank): modulus 32 for
+/// global accesses, 4 for shared ones. `count` residues, multiples of `step`, are followed.
+struct AccessShift {
+  std::int64_t modulus = 1;
+  std::int64_t step = 1;  // the gcd of modulus and the coefficients
+  int count = 1;          // modulus / step
+  std::array<std::int64_t, 3> block{};                  // in [0, modulus)
+  std::int64_t warp = 0;                                // in [0, modulus)
+  std::vector<std::pair<StmtId, std::int64_t>> loops;   // (loop, per unit of its variable, in [0, modulus))
+};
+__extension__ typedef unsigned __int128 Unsigned;
+/// hist[r] (r < a.count): how many j in [from, to] move the address by j x c bytes onto residue
+/// r x a.step (mod a.modulus); c in [0, a.modulus), a multiple of a.step.
+std::vector<Unsigned> residue_histogram(const AccessShift& a, std::int64_t c, std::uint64_t from, std::uint64_t to);
+/// The histogram of the sums (mod count) of a residue from `h` and one from `g`.
+std::vector<Unsigned> combine_histograms(const std::vector<Unsigned>& h, const std::vector<Unsigned>& g);
+/// The figures of the runs that `d` (sectors or wavefronts at residue 0; `d_shifted`: at
+/// residues 1 .. count - 1) stands for, moved by each residue of `hist` as many times as it
+/// holds, added to `target` (and its residues to `target_shifted`; both residue pointers at the
+/// access's own, Tally::shifted + a.shifted_at). Throws InvalidInput past 2^64.
+void add_residues(const CompiledAccess& a, AccessCounts64& target, std::uint64_t* target_shifted,
+                  const AccessCounts64& d, const std::uint64_t* d_shifted, const std::vector<Unsigned>& hist);
+/// The same, residue 0 only, as a launch's totals (128-bit, checked).
+AccessCounts residue_totals(const CompiledAccess& a, const AccessCounts64& d, const std::uint64_t* d_shifted,
+                            const std::vector<Unsigned>& hist);
+
 /// One recorded comparison (id >= 0: its ExprId; lt / gt: the active lanes where a < b / a > b),
 /// or (id < 0) a class of iterations of loop -(id + 1): iterations active .. lt run as one.
 struct TraceEntry {
@@ -110,23 +142,38 @@ struct ClassProgram {
   /// Marks the tracked comparisons in `program` (CompiledExpr::recorded) and finds the shapes of
   /// the accelerated loops. `warp_classes`: record warp breakpoints and block ranges.
   ClassProgram(Program& program, std::vector<std::optional<TrackedComparison>> comparisons,
-               std::vector<std::optional<AcceleratedLoop>> loops, bool warp_classes);
+               std::vector<std::optional<AcceleratedLoop>> loops, bool warp_classes,
+               bool memory = false, std::vector<AccessShift> shifts = {});
 
   const Program& program;
   std::vector<std::optional<TrackedComparison>> tracked;    // [ExprId]
   std::vector<std::optional<AcceleratedLoop>> accelerated;  // [StmtId]
   bool warp_classes = false;
+  /// The class engine counts memory figures (ReplayOptions::memory, and the plan proves them).
+  bool memory = false;
+  /// [access id] with `memory` (the program's accesses then follow their residues:
+  /// CompiledAccess::shifts); empty without.
+  std::vector<AccessShift> shifts;
+  /// [access id]: the compiled access (its residues), for the accesses the machine counts.
+  std::vector<const CompiledAccess*> compiled;
   // Per accelerated loop (in StmtId order), the statements inside it (condition, body and step,
   // at any depth) and the positions of the conditions among them.
   struct LoopShape {
     StmtId loop = kNone;
     std::vector<StmtId> statements;
     std::vector<std::uint32_t> conditions;
+    std::vector<std::int32_t> accesses;  // the counted accesses of `statements` (with shifts)
     bool outcomes = false;  // warps x conditions x kMaxIterationClasses within kMaxOutcomeCells
   };
   std::vector<LoopShape> loop_shapes;
   std::vector<std::int32_t> loop_shape;  // [StmtId]: index into loop_shapes, or -1
 };
+
+/// Sizes (and zeroes) a tally's memory figures for `classes.program` with classes.memory; else
+/// empties them (the machine then counts none).
+void size_memory(Tally& t, const ClassProgram& classes);
+/// Adds `from`'s faults (the lowest block's kept) and extents to `into`.
+void merge_faults_and_extents(Tally& into, const Tally& from);
 
 /// Records one machine's runs for the class engine; attaches itself to the machine for its life.
 class ClassRecorder final : public Recorder {
@@ -211,6 +258,17 @@ class ClassRecorder final : public Recorder {
   // [depth * 2 + 0/1]: before / after iteration k, the counts of the statements inside the loop
   // (ClassProgram::LoopShape::statements, by position), then the warp's evaluations.
   std::vector<std::vector<Counts64>> snapshots_;
+  // [depth * 2 + 0/1]: the memory figures of the loop's accesses (then their residues) and the
+  // flops of its statements, before / after iteration k (with shifts, when the warp counts memory).
+  struct MemorySnapshot {
+    std::vector<AccessCounts64> accesses;
+    std::vector<std::uint64_t> shifted;
+    std::vector<std::uint64_t> flops;
+  };
+  std::vector<MemorySnapshot> memory_snapshots_;
+  void capture_memory(const ClassProgram::LoopShape& shape, MemorySnapshot& into);
+  void scale_memory(const ClassProgram::LoopShape& shape, std::int64_t step, const MemorySnapshot& before,
+                    const MemorySnapshot& after, std::uint64_t times);
   std::vector<std::vector<std::uint64_t>> arrival_snapshots_;
   // [depth * 2 + 0/1]: the accelerated loop's counters (lane values, defined lanes) before / after
   // iteration k.

@@ -243,9 +243,13 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     one.grid_limits = plan.limits;
     single = detail::one_block(kernel, launch, one);
   }
-  ReplayOptions without_memory = options;
-  without_memory.memory = false;  // the class engine does not count memory (yet)
-  detail::Program program(kernel, launch, without_memory);
+  // Memory figures where the plan proves them (the addresses affine in what the classes stand
+  // for); else none, and the result says why.
+  const detail::ClassAnalysis& analysis = *plan.analysis;
+  const bool memory = options.memory && analysis.memory_refusal.empty();
+  ReplayOptions run_options = options;
+  run_options.memory = memory;
+  detail::Program program(kernel, launch, run_options);
   if (options.only_warp && *options.only_warp >= static_cast<std::uint32_t>(program.warps_per_block))
     throw InvalidInput("warp " + std::to_string(*options.only_warp) + " does not exist (a block of " +
                        std::to_string(launch.block.volume()) + " threads has warps 0 to " +
@@ -253,9 +257,15 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   // Warps by classes, but not where each warp is wanted on its own (an observer, one warp, counts
   // by iteration). A block's barrier executions are the extremes of its warps' arrivals: the
   // warps run give them, as a class's warps arrive alike.
-  const bool warp_classes = plan.analysis->warp_classes && options.observer == nullptr &&
-                            !options.only_warp && !options.by_iteration;
-  const ClassProgram classes(program, plan.analysis->tracked, plan.analysis->accelerated, warp_classes);
+  // With memory figures, warps (loops) whose accesses move other than affinely from one to the
+  // next run one by one.
+  const bool warp_classes = analysis.warp_classes && options.observer == nullptr && !options.only_warp &&
+                            !options.by_iteration && !(memory && analysis.memory_warp_wild);
+  std::vector<std::optional<detail::AcceleratedLoop>> accelerated = analysis.accelerated;
+  if (memory)
+    for (const StmtId loop : analysis.memory_wild_loops) accelerated[static_cast<std::size_t>(loop)].reset();
+  const ClassProgram classes(program, analysis.tracked, std::move(accelerated), warp_classes, memory,
+                             memory ? analysis.shifts : std::vector<detail::AccessShift>{});
   program.evaluation_cap =
       options.max_evaluations > Count{~std::uint64_t{0} >> 2} ? ~std::uint64_t{0} >> 2
                                                                : static_cast<std::uint64_t>(options.max_evaluations);
@@ -286,6 +296,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   // start) runs again, with its log.
   refinement.log_representatives();
   ClassReplayResult result = detail::assemble(classes, refinement.boxes(), refinement.runs());
+  if (options.memory && !memory) result.memory_unproven = analysis.memory_refusal;
   result.blocks_replayed = refinement.runs().size();
   result.warps_replayed = refinement.warps_replayed();
   if (options.blocks_done != nullptr)

@@ -183,6 +183,10 @@ struct BlockClass {
   std::vector<StatementCounts> statements;
   /// With by_iteration: [StmtId][k], totals over the class's blocks, as ReplayResult::iterations.
   std::vector<std::vector<StatementCounts>> iterations;
+  /// When the result counts memory (ReplayResult::memory_counted): the class's memory figures
+  /// ([access id]) and floating-point operations ([StmtId]), totals over its blocks; else empty.
+  std::vector<AccessCounts> accesses;
+  std::vector<Count> flops;
   /// The iteration classes of each accelerated loop the representative reaches: by loop (in
   /// source order), then by first iteration.
   std::vector<IterationClass> iteration_classes;
@@ -209,6 +213,11 @@ struct ClassReplayResult : ReplayResult {
   /// Warps actually run in them: with warp classes, the ends of each class of a block's warps,
   /// and the first again for its log when the block represents a class.
   Count warps_replayed = 0;
+  /// With ReplayOptions::memory, when memory_counted is false: why the class engine cannot give
+  /// this launch's memory figures exactly ("FILE:LINE:COL: the address of 'A[i % n]' depends on
+  /// blockIdx.x through '%', which is not affine in it", an access that faults ...); the counts
+  /// of control flow are exact regardless.
+  std::string memory_unproven;
 };
 
 /// Counts the launch by block classes. The corner blocks of a round of the partition run on

@@ -285,6 +285,7 @@ WarpMachine::WarpMachine(const Program& program)
   sink_flops_.resize(k_.stmts.size());
   sink_faults_.resize(k_.accesses.size() + k_.stmts.size());
   sink_extents_.resize(k_.bases.size());
+  sink_shifted_.resize(p_.shifted_size);
   sink_iterations_.resize(k_.stmts.size());
   full_arrivals_.assign(p_.barriers, 0);
   lane_arrivals_.assign(std::size_t(p_.barriers) * kMaxLanes, 0);
@@ -338,8 +339,11 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
   const bool memory_counted = counted && tally.accesses.size() == k_.accesses.size() &&
                               tally.flops.size() == k_.stmts.size() &&
                               tally.faults.size() == k_.accesses.size() + k_.stmts.size() &&
-                              tally.extents.size() == k_.bases.size();
+                              tally.extents.size() == k_.bases.size() &&
+                              tally.shifted.size() == p_.shifted_size;
+  memory_counted_ = memory_counted;
   access_counts_ = memory_counted ? tally.accesses.data() : sink_accesses_.data();
+  shifted_counts_ = memory_counted ? tally.shifted.data() : sink_shifted_.data();
   flop_counts_ = memory_counted ? tally.flops.data() : sink_flops_.data();
   faults_ = memory_counted ? tally.faults.data() : sink_faults_.data();
   extents_ = memory_counted ? tally.extents.data() : sink_extents_.data();
@@ -927,6 +931,8 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
         continue;
       }
       (a.shared ? c.wavefronts : c.sectors) += 1;
+      // An aligned address moved by a multiple of its width stays in one sector (one word).
+      for (int s = 1; s < a.shifts; ++s) shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += 1;
       merge(extents_[a.base], BaseExtent{true, at, at + a.width});
       continue;
     }
@@ -956,6 +962,12 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
       c.conflicts += static_cast<std::uint64_t>(wavefronts - phases);
     } else {
       c.sectors += static_cast<std::uint64_t>(sectors_touched(addresses, lanes, a.width));
+    }
+    for (int s = 1; s < a.shifts; ++s) {
+      const std::int64_t by = a.shift_step * s;
+      shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += static_cast<std::uint64_t>(
+          a.shared ? shared_wavefronts(addresses, lanes, a.width, nullptr, by)
+                   : sectors_touched(addresses, lanes, a.width, by));
     }
   }
 }

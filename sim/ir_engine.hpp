@@ -82,6 +82,7 @@ struct Tally {
   std::vector<std::uint64_t> flops;                 // [StmtId]; empty: not counted
   std::vector<MemoryFault> faults;                  // [access id, then accesses + StmtId (flops)]
   std::vector<BaseExtent> extents;                  // [base]: the bytes the accesses touched
+  std::vector<std::uint64_t> shifted;               // class engine: CompiledAccess::shifts
   std::vector<std::vector<Counts64>> iterations;    // [StmtId][k], with by_iteration
   std::uint64_t evaluations = 0;                    // all warp-statement evaluations
   std::uint64_t blocks = 0;
@@ -133,6 +134,12 @@ struct CompiledAccess {
   ExprId guard = kNone;
   int width = 4;
   bool shared = false;  // shared memory (wavefronts), else global (sectors)
+  /// The class engine's address residues (sim/ir_class_memory.cpp): with shifts > 1 the machine
+  /// also counts the access's sectors (wavefronts) as if every lane's address were shift_step x s
+  /// bytes further on, s = 1 .. shifts - 1, into Tally::shifted[shifted_at + s - 1].
+  int shifts = 1;
+  std::int64_t shift_step = 0;
+  std::uint32_t shifted_at = 0;
 };
 
 /// A statement's memory work: its counted accesses and floating-point operations.
@@ -159,6 +166,7 @@ struct Program {
   std::vector<std::uint8_t> skip_value;  // [StmtId]: the assigned value is opaque (not computed)
   std::vector<std::uint8_t> has_memory;  // [StmtId]: memory[id] has work
   std::vector<StatementMemory> memory;   // [StmtId]
+  std::size_t shifted_size = 0;          // Tally::shifted's size (the class engine's residues)
   std::vector<std::uint64_t> arguments; // bits per parameter
   std::uint64_t evaluation_cap = 0;     // a run stops past this many evaluations
   std::atomic<std::uint64_t>* shared_evaluations = nullptr;  // finished blocks' evaluations
@@ -201,6 +209,12 @@ class WarpMachine {
   bool by_iteration() const { return by_iteration_; }
   /// The current warp's counts, [StmtId] (the counted tally's, or a sink).
   Counts64* counts() { return counts_; }
+  /// The current warp's memory figures (the counted tally's, or sinks): [access id], [StmtId],
+  /// Tally::shifted; memory_counted() when they are a tally's.
+  AccessCounts64* access_counts() { return access_counts_; }
+  std::uint64_t* flop_counts() { return flop_counts_; }
+  std::uint64_t* shifted_counts() { return shifted_counts_; }
+  bool memory_counted() const { return memory_counted_; }
   /// Evaluations this machine made, and those of iterations a recorder stood for without running
   /// them in the current warp (added to the tally's evaluations with it).
   std::uint64_t evaluations() const { return evaluations_; }
@@ -304,6 +318,9 @@ class WarpMachine {
   std::vector<BaseExtent> sink_extents_;
   void fault(std::size_t item, const std::string& message);
   std::vector<AccessCounts64> sink_accesses_;
+  std::uint64_t* shifted_counts_ = nullptr;
+  std::vector<std::uint64_t> sink_shifted_;
+  bool memory_counted_ = false;
   std::vector<std::uint64_t> sink_flops_;
   std::vector<std::vector<Counts64>> sink_iterations_;
   bool by_iteration_ = false;

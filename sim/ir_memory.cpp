@@ -31,7 +31,7 @@ void merge(BaseExtent& a, const BaseExtent& b) {
   a.end = std::max(a.end, b.end);
 }
 
-int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width) {
+int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width, std::int64_t shift) {
   // Lanes run in order through a few runs of addresses, each run in few sectors: a lane's sector
   // is mostly its neighbour's, else one of the few seen so far (linear search: cheaper than
   // sorting 32 values for the patterns kernels make; at worst 64 x 64 compares).
@@ -46,7 +46,7 @@ int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width
     seen[static_cast<std::size_t>(distinct++)] = sector;
   };
   for (std::uint64_t m = mask; m != 0; m &= m - 1) {
-    const std::int64_t a = addresses[__builtin_ctzll(m)];
+    const std::int64_t a = addresses[__builtin_ctzll(m)] + shift;
     add(a >> 5);
     if (((a + width - 1) >> 5) != (a >> 5)) add((a + width - 1) >> 5);  // misaligned: 2 sectors
   }
@@ -58,11 +58,11 @@ namespace {
 // Wavefronts of one phase: the most distinct 4-byte words asked of one bank. Distinct words
 // are collected as sectors_touched collects sectors (neighbouring lanes mostly share or follow
 // each other), then counted per bank.
-int phase_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width) {
+int phase_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width, std::int64_t shift) {
   const int words = width <= 4 ? 1 : width / 4;
   std::int64_t lowest = INT64_MAX, highest = INT64_MIN;
   for (std::uint64_t m = mask; m != 0; m &= m - 1) {
-    const std::int64_t w = addresses[__builtin_ctzll(m)] >> 2;
+    const std::int64_t w = (addresses[__builtin_ctzll(m)] + shift) >> 2;
     lowest = std::min(lowest, w);
     highest = std::max(highest, w + words - 1);
   }
@@ -71,7 +71,7 @@ int phase_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int widt
   int distinct = 0;
   std::int64_t last = 0;
   for (std::uint64_t m = mask; m != 0; m &= m - 1) {
-    const std::int64_t first = addresses[__builtin_ctzll(m)] >> 2;
+    const std::int64_t first = (addresses[__builtin_ctzll(m)] + shift) >> 2;
     for (std::int64_t w = first; w < first + words; ++w) {
       if (distinct != 0 && w == last) continue;
       last = w;
@@ -89,17 +89,18 @@ int phase_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int widt
 
 }  // namespace
 
-int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width, int* phases) {
+int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width, int* phases,
+                      std::int64_t shift) {
   if (phases != nullptr) *phases = mask == 0 ? 0 : 1;
   if (mask == 0) return 0;
-  if (width <= 4) return phase_wavefronts(addresses, mask, width);
+  if (width <= 4) return phase_wavefronts(addresses, mask, width, shift);
   const int lanes_per_phase = 128 / width;  // 16 for 8 bytes, 8 for 16 bytes
   const std::uint64_t phase_mask = (std::uint64_t{1} << lanes_per_phase) - 1;
   int total = 0, used = 0;
   for (int first = 0; first < 64; first += lanes_per_phase) {
     const std::uint64_t phase = mask & (phase_mask << first);
     if (phase == 0) continue;
-    total += phase_wavefronts(addresses, phase, width);
+    total += phase_wavefronts(addresses, phase, width, shift);
     ++used;
   }
   if (phases != nullptr) *phases = used;

@@ -50,14 +50,15 @@ struct BaseExtent {
 void merge(BaseExtent& a, const BaseExtent& b);
 
 /// Distinct 32-byte sectors that the lanes in `mask` touch, each reading `width` bytes at the
-/// byte address addresses[lane] (a multiple of width; negative addresses count downwards).
-int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width);
+/// byte address addresses[lane] + shift (a multiple of width; negative addresses count downwards).
+int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width, std::int64_t shift = 0);
 
-/// Shared-memory wavefronts of one request (the rule at the top of this file); `phases`, when
+/// Shared-memory wavefronts of one request at addresses[lane] + shift (the rule at the top of this
+/// file); `phases`, when
 /// given, receives the number of phases with a participating lane (the wavefronts without
 /// conflicts).
 int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width,
-                      int* phases = nullptr);
+                      int* phases = nullptr, std::int64_t shift = 0);
 
 /// For each access of the kernel (indexed as Kernel::accesses), "" when the engines count it,
 /// else why not: "it could not be placed: <reason>", "its address depends on <opaque value>",

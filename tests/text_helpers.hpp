@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace warpdiv::testing {
 
@@ -32,6 +33,19 @@ inline std::string element(const std::string& page, const std::string& tag, cons
   const auto open = page.rfind("<" + tag, start);
   const auto close = page.find("</" + tag + ">", start);
   return page.substr(open, close - open);
+}
+
+/// The fields of one CSV line, split at commas outside double quotes (the quotes dropped; the
+/// CSVs of the tests do not escape quotes inside fields).
+inline std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) fields.emplace_back();
+    else fields.back() += c;
+  }
+  return fields;
 }
 
 }  // namespace warpdiv::testing

@@ -398,18 +398,6 @@ TEST_F(AnalyzeSourceFile, ProgressBarReachesTheEndOnATerminal) {
 // ---------------------------------------------------------------------------------------------
 // Issue 11: engines, block classes, the HTML page.
 
-std::vector<std::string> csv_fields(const std::string& line) {
-  // The class CSV quotes only the statement text and the definition; split outside quotes.
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"') quoted = !quoted;
-    else if (c == ',' && !quoted) fields.emplace_back();
-    else fields.back() += c;
-  }
-  return fields;
-}
-
 TEST_F(AnalyzeSourceFile, EngineExactRefusesWhatItCannotProveAndAutoFallsBack) {
   const std::string file = source("mod.cu",
                                   "__global__ void k(float* a) {\n"

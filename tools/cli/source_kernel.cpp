@@ -294,9 +294,10 @@ void add_memory_from_replay(const ir::Kernel& kernel, const ir::Launch& launch,
   memory.max_evaluations = kMemoryReplayBudget;
   // The class engine counted every evaluation the replay would make: no sample needed.
   const sim::Count evaluations = counts.result.warp_statement_evaluations;
+  if (counts.class_memory_unproven.empty()) counts.class_memory_unproven = "not asked to";
   if (evaluations > kMemoryReplayBudget) {
-    counts.memory_note = "the class engine does not count memory yet, and replaying this launch for "
-                         "it would take " + sim::to_decimal(evaluations) +
+    counts.memory_note = "the class engine cannot prove them: " + counts.class_memory_unproven +
+                         "; replaying this launch for them would take " + sim::to_decimal(evaluations) +
                          " warp-statement evaluations, above " + sim::to_decimal(kMemoryReplayBudget) +
                          ": use --engine replay for them, or a smaller launch";
     return;
@@ -307,8 +308,9 @@ void add_memory_from_replay(const ir::Kernel& kernel, const ir::Launch& launch,
   counts.result.flops = r.flops;
   counts.result.access_faults = r.access_faults;
   counts.result.flop_faults = r.flop_faults;
-  counts.memory_line = "Memory figures counted by the replay engine (the class engine does not count "
-                       "them yet).";
+  counts.result.extents = r.extents;
+  counts.memory_line = "Memory figures counted by the replay engine (the class engine cannot prove them: " +
+                       counts.class_memory_unproven + ").";
 }
 
 SourceCounts count_source(const ir::Kernel& kernel, const ir::Launch& launch,
@@ -324,6 +326,7 @@ SourceCounts count_source(const ir::Kernel& kernel, const ir::Launch& launch,
         counts.engine_line = "Counted by the class engine: " +
                              sim::counted(counts.classes.size(), "block class", "block classes") +
                              ", " + sim::counted(r.blocks_replayed, "block") + " replayed.";
+        counts.class_memory_unproven = r.memory_unproven;
         counts.result = std::move(static_cast<ir::ReplayResult&>(r));
         add_memory_from_replay(kernel, launch, options, counts);
         // Every block is counted: the progress bar ends at 100% as after a replay.

@@ -114,19 +114,22 @@ struct SourceCounts {
   std::string note;
   /// How the counts were made, for the HTML page.
   std::string engine_line;
-  /// How the memory figures were made ("" when the engine that counted made them), or why
-  /// there are none.
-  std::string memory_line;
+  /// Why the class engine gave no memory figures (ClassReplayResult::memory_unproven), "" when
+  /// it gave them or did not count; why there are none in the end (memory_note); how they were
+  /// made when not by the engine that counted (memory_line).
+  std::string class_memory_unproven;
   std::string memory_note;
+  std::string memory_line;
 };
 
 /// The most warp-statement evaluations the replay that adds memory figures to a class-engine
-/// count may make (a few seconds on 2 cores); above it they are not counted, and the report
-/// says so (issue 21: the class engine does not count memory yet).
+/// count may make (a few seconds on 2 cores), where the class engine cannot prove them; above it
+/// they are not counted, and the report says why.
 constexpr sim::Count kMemoryReplayBudget = sim::Count{200'000'000};
 
-/// Adds the memory figures of `launch` to a count that lacks them, by a replay within
-/// kMemoryReplayBudget (else counts.memory_note says why not).
+/// Adds the memory figures of `launch` to a class-engine count that lacks them
+/// (class_memory_unproven), by a replay within kMemoryReplayBudget (else counts.memory_note says
+/// why not).
 void add_memory_from_replay(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
                             const sim::ir::ReplayOptions& options, SourceCounts& counts);
 
