@@ -233,25 +233,19 @@ void add_box_memory(const ClassProgram& classes, const Box& b, const BlockRun& r
 }
 
 // The extents of every block run (the corners hold each access's extremes: its offset is affine
-// in the block indices within a box); any fault met makes the figures unproven (which block of a
-// box meets it first, the replay's report, is not known from the corners).
+// in the block indices within a box). Any fault met makes the figures unproven (which block of a
+// box meets it first, the replay's report, is not known from the corners): class_replay says why.
 void finish_memory(const ClassProgram& classes, const std::map<Corner, BlockRun>& runs,
                    ClassReplayResult& result) {
   const Kernel& k = classes.program.kernel;
-  result.memory_counted = true;
+  result.memory_counted = !classes.memory_faulted.load();
   result.extents.assign(k.bases.size(), BaseExtent{});
   result.access_faults.assign(k.accesses.size(), "");
   result.flop_faults.assign(k.stmts.size(), "");
   result.accesses.resize(k.accesses.size());
   result.flops.resize(k.stmts.size(), 0);
-  for (const auto& [corner, run] : runs) {
+  for (const auto& [corner, run] : runs)
     for (std::size_t b = 0; b < k.bases.size(); ++b) merge(result.extents[b], run.tally.extents[b]);
-    for (const MemoryFault& f : run.tally.faults)
-      if (f.met && result.memory_counted) {
-        result.memory_counted = false;
-        result.memory_unproven = f.message + ", and which block meets such a fault first takes the replay";
-      }
-  }
   if (!result.memory_counted) {
     result.accesses.clear();
     result.flops.clear();
@@ -266,6 +260,23 @@ void finish_memory(const ClassProgram& classes, const std::map<Corner, BlockRun>
 }
 
 }  // namespace
+
+std::string first_fault(const ClassProgram& classes, const ReplayOptions& options, const std::vector<Box>& boxes) {
+  ClassMachine m(classes);
+  m.machine.set_fault_flag(nullptr);
+  std::vector<Corner> done;
+  for (const Box& b : boxes)
+    for (int corner = 0; corner < 8; ++corner) {
+      Corner c{};
+      for (int d = 0; d < 3; ++d) c[d] = static_cast<std::uint32_t>((corner >> d & 1) != 0 ? b.last[d] : b.first[d]);
+      if (std::find(done.begin(), done.end(), c) != done.end()) continue;
+      done.push_back(c);
+      const BlockRun r = run_block(m, classes, options, c, nullptr);
+      for (const MemoryFault& f : r.tally.faults)
+        if (f.met) return f.message + ", and which block meets such a fault first takes the replay";
+    }
+  return "an access faults in some block, and which block meets it first takes the replay";
+}
 
 ClassReplayResult assemble(const ClassProgram& classes, const std::vector<Box>& boxes,
                            std::map<Corner, BlockRun>& runs) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -151,6 +152,8 @@ struct ClassProgram {
   bool warp_classes = false;
   /// The class engine counts memory figures (ReplayOptions::memory, and the plan proves them).
   bool memory = false;
+  /// Set by the first fault any machine of the run meets (WarpMachine::set_fault_flag).
+  mutable std::atomic<bool> memory_faulted{false};
   /// [access id] with `memory` (the program's accesses then follow their residues:
   /// CompiledAccess::shifts); empty without.
   std::vector<AccessShift> shifts;

@@ -297,6 +297,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   refinement.log_representatives();
   ClassReplayResult result = detail::assemble(classes, refinement.boxes(), refinement.runs());
   if (options.memory && !memory) result.memory_unproven = analysis.memory_refusal;
+  if (memory && !result.memory_counted) result.memory_unproven = detail::first_fault(classes, options, refinement.boxes());
   result.blocks_replayed = refinement.runs().size();
   result.warps_replayed = refinement.warps_replayed();
   if (options.blocks_done != nullptr)

@@ -892,6 +892,7 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
 // Memory
 
 void WarpMachine::memory(StmtId id, LaneMask active) {
+  if (fault_flag_ != nullptr && fault_flag_->load(std::memory_order_relaxed)) return;
   const StatementMemory& m = p_.memory[static_cast<std::size_t>(id)];
   const std::size_t flop_item = k_.accesses.size() + static_cast<std::size_t>(id);
   for (const FloatOps& f : m.flops) {
@@ -982,6 +983,7 @@ void WarpMachine::misaligned(const CompiledAccess& a, int lane, std::int64_t off
 }
 
 void WarpMachine::fault(std::size_t item, const std::string& message) {
+  if (fault_flag_ != nullptr) fault_flag_->store(true, std::memory_order_relaxed);
   MemoryFault& f = faults_[item];
   const std::uint64_t block =
       block_index_[0] + p_.launch.grid.x * (block_index_[1] + std::uint64_t{p_.launch.grid.y} * block_index_[2]);
