@@ -283,4 +283,51 @@ std::vector<NcuLaunch> read_ncu_csv(const std::string& path, const std::string& 
   return parse_ncu_csv(read_input_file(path, flag), path);
 }
 
+std::map<std::uint32_t, std::uint64_t> parse_ncu_source_sectors(const std::string& text, const std::string& source,
+                                                                const std::string& file) {
+  CsvTokenizer csv(text, source);
+  std::map<std::uint32_t, std::uint64_t> sectors;
+  bool header_seen = false, wanted = true;
+  std::size_t line_column = std::string::npos, sector_column = std::string::npos;
+  std::size_t width = 0;
+  while (!csv.at_end()) {
+    if (csv.rest_of_line().substr(0, 1) != "\"") {  // "==PROF==" lines, the program's output
+      csv.skip_line();
+      continue;
+    }
+    const CsvRecord record = csv.next();
+    const std::vector<std::string>& f = record.fields;
+    const std::string where = source + ":" + std::to_string(record.line);
+    if (f.size() == 2 && f[0] == "File Path") {
+      wanted = file.empty() || (f[1].size() >= file.size() &&
+                                f[1].compare(f[1].size() - file.size(), file.size(), file) == 0);
+      continue;
+    }
+    if (!f.empty() && f[0] == "Line No") {
+      header_seen = true;
+      width = f.size();
+      line_column = 0;
+      sector_column = column_of(f, "L2 Theoretical Sectors Global");
+      if (sector_column == std::string::npos)
+        throw InvalidInput(where + ": the source page has no \"L2 Theoretical Sectors Global\" column "
+                           "(profile with --section SourceCounters --page source --print-source cuda,sass)");
+      continue;
+    }
+    if (!header_seen || f.size() != width || f[line_column].empty() || !wanted) continue;
+    const std::optional<std::int64_t> line = parse_ncu_integer(f[line_column], kMaxSmall);
+    const std::optional<std::int64_t> count = parse_ncu_integer(f[sector_column], kMaxCount);
+    if (!line || *line <= 0)
+      throw InvalidInput(where + ": \"Line No\" " + sim::quote_value(f[line_column]) +
+                         " is not a line number (a positive integer)");
+    if (!count)
+      throw InvalidInput(where + ": \"L2 Theoretical Sectors Global\" " + sim::quote_value(f[sector_column]) +
+                         " is not a count (an integer from 0 to " + std::to_string(kMaxCount) + ")");
+    sectors[static_cast<std::uint32_t>(*line)] += static_cast<std::uint64_t>(*count);
+  }
+  if (!header_seen)
+    throw InvalidInput(source + ": no ncu source page (a line starting with \"Line No\") found; profile with "
+                       "ncu --section SourceCounters --csv --page source --print-source cuda,sass");
+  return sectors;
+}
+
 }  // namespace warpdiv::analysis

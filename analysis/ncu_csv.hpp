@@ -101,4 +101,15 @@ std::vector<NcuLaunch> parse_ncu_csv(const std::string& text, const std::string&
 /// Reads (analysis/input_file.hpp's policy, `flag` naming the file there) and parses a file.
 std::vector<NcuLaunch> read_ncu_csv(const std::string& path, const std::string& flag);
 
+/// Nsight Compute's source page with metrics per CUDA line (`ncu --section SourceCounters --csv
+/// --page source --print-source cuda,sass`, a kernel compiled with -lineinfo): per line of the
+/// CUDA source, the sum over its SASS instructions of "L2 Theoretical Sectors Global" (the
+/// 32-byte sectors the global accesses ask of L2: what the model counts as a line's sectors).
+/// The CUDA line rows are those whose "Line No" is not empty (the SASS rows under each have it
+/// empty). Lines not in `file` (a name ending the "File Path" row; "" accepts every file) are
+/// left out. Refuses (InvalidInput naming `source` and the line) a page without the header or
+/// the column, or a count that is not a non-negative integer.
+std::map<std::uint32_t, std::uint64_t> parse_ncu_source_sectors(const std::string& text, const std::string& source,
+                                                                const std::string& file = "");
+
 }  // namespace warpdiv::analysis

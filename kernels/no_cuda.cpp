@@ -31,7 +31,7 @@ RealKernelRun run_real_kernel(const sim::ir::Kernel&, const sim::ir::Launch&,
 }
 std::string nvrtc_version() { no_cuda(); }
 std::vector<char> compile_probe(const std::string&, const std::string&,
-                                const std::vector<std::string>&) {
+                                const std::vector<std::string>&, const std::vector<std::string>&) {
   no_cuda();
 }
 ProbeResources loaded_kernel_attributes(const std::string&, const std::string&, const std::string&) {

@@ -92,7 +92,8 @@ DeviceInfo open_probe_device() {
 }
 
 std::vector<char> compile_probe(const std::string& source, const std::string& architecture,
-                                const std::vector<std::string>& include_dirs) {
+                                const std::vector<std::string>& include_dirs,
+                                const std::vector<std::string>& extra_options) {
   const NvrtcLibrary& n = nvrtc();
   NvrtcLibrary::Program program = nullptr;
   check(n.create(&program, source.c_str(), "warpdiv_probe.cu", 0, nullptr, nullptr),
@@ -105,6 +106,7 @@ std::vector<char> compile_probe(const std::string& source, const std::string& ar
   const std::string arch = "--gpu-architecture=" + architecture;
   std::vector<std::string> texts = {arch, "-std=c++17"};
   for (const std::string& dir : include_dirs) texts.push_back("-I" + dir);
+  texts.insert(texts.end(), extra_options.begin(), extra_options.end());
   std::vector<const char*> options;
   for (const std::string& t : texts) options.push_back(t.c_str());
   const int status = n.compile(program, static_cast<int>(options.size()), options.data());
@@ -248,7 +250,9 @@ RealKernelRun run_real_kernel(const ir::Kernel& kernel, const ir::Launch& launch
     throw InvalidInput("the model of " + kernel.name + " holds no source text to compile");
   std::string source;
   for (const std::string& line : kernel.files[0].lines) source += line + "\n";
-  const Library library(compile_probe(source, run.architecture, toolkit_include_dirs()));
+  // -lineinfo: ncu's source counters map each SASS instruction to its line (ncu-check --per-line);
+  // it adds line tables, not code.
+  const Library library(compile_probe(source, run.architecture, toolkit_include_dirs(), {"-lineinfo"}));
   // The entry whose name is the kernel's: "name" (extern "C") or "_Z<length>name..." (C++).
   const std::string length_name = std::to_string(kernel.name.size()) + kernel.name;
   cudaKernel_t entry{};

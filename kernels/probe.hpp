@@ -50,7 +50,8 @@ std::string nvrtc_version();
 /// Compiles `source` for GPU 0's architecture; the cubin, or CudaError with NVRTC's log.
 /// `include_dirs`: folders searched for #include (the user's own kernel needs the toolkit's).
 std::vector<char> compile_probe(const std::string& source, const std::string& architecture,
-                                const std::vector<std::string>& include_dirs = {});
+                                const std::vector<std::string>& include_dirs = {},
+                                const std::vector<std::string>& extra_options = {});
 
 /// What the runtime reports for function `name` (mangled, as in the cubin) of CUDA source
 /// `source` compiled by NVRTC for `architecture` and loaded on GPU 0: the user's real kernel

@@ -3,6 +3,8 @@
 // figures in the comments are worked out by hand.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
@@ -439,6 +441,60 @@ TEST(NcuRecordedH100, EveryRecordedRunAgrees) {
         r.registers);
     EXPECT_FALSE(check.kernels.empty()) << name;
     EXPECT_TRUE(check.matched()) << name;
+  }
+}
+
+}  // namespace
+}  // namespace warpdiv::analysis
+
+namespace warpdiv::analysis {
+namespace {
+
+// ncu's source page of the naive multiply at Width 100 (7 x 7 blocks of 16 x 16), recorded on an
+// H100 from a standalone program compiled with nvcc -lineinfo (data/validation/memory/README.md):
+// its kernel's line 10 is Pvalue += M[Row*Width+k]*N[k*Width+Col] and line 12 the store of P.
+// By hand: 350 warps have lanes inside P (50 row pairs x 7 block columns), each running k = 0 ..
+// 99. M: each row of the warp reads one word: 2 sectors x 350 x 100 = 70,000. N: row k starts at
+// 400k = 16k bytes (mod 32): a full block column's 16 floats cover 2 sectors for even k and 3
+// for odd k (250 per warp), the last column's 4 floats 1 (100 per warp): 50 x (6 x 250 + 100) =
+// 80,000. Line 10: 150,000. Line 12: 50 row pairs, even rows at 0 and odd rows at 16 (mod 32):
+// 2 + 3 sectors per warp for 16 columns, 1 + 1 for the last 4: 50 x (6 x 5 + 2) = 1,600.
+TEST(NcuSourcePage, SectorsPerLineOfTheNaiveMultiplyByHand) {
+  const std::string path =
+      std::string(WARPDIV_SOURCE_DIR) + "/data/validation/memory/nvidia-h100/source-page-naive-w100.csv";
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in) << path;
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::map<std::uint32_t, std::uint64_t> lines = parse_ncu_source_sectors(text.str(), path, "naive_host.cu");
+  EXPECT_EQ(lines.at(10), 150000u);
+  EXPECT_EQ(lines.at(12), 1600u);
+  for (const auto& [line, sectors] : lines)
+    if (line != 10 && line != 12) EXPECT_EQ(sectors, 0u) << "line " << line;
+  // Another file's lines are left out.
+  EXPECT_TRUE(parse_ncu_source_sectors(text.str(), path, "other.cu").empty());
+}
+
+TEST(NcuSourcePage, RefusesAPageWithoutItsHeaderOrColumn) {
+  try {
+    parse_ncu_source_sectors("\"ID\",\"x\"\n", "p.csv");
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_NE(std::string(e.what()).find("p.csv: no ncu source page"), std::string::npos) << e.what();
+  }
+  try {
+    parse_ncu_source_sectors("\"Line No\",\"Source\"\n\"3\",\"x\"\n", "p.csv");
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_NE(std::string(e.what()).find("p.csv:1: the source page has no \"L2 Theoretical Sectors Global\""),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    parse_ncu_source_sectors("\"Line No\",\"L2 Theoretical Sectors Global\"\n\"3\",\"-4\"\n", "p.csv");
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_NE(std::string(e.what()).find("p.csv:2:"), std::string::npos) << e.what();
   }
 }
 

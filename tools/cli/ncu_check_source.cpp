@@ -11,6 +11,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <iomanip>
+#include <map>
+#include <optional>
+#include <algorithm>
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -124,7 +127,7 @@ std::string ncu_path(const Args& args) {
   return "ncu";
 }
 
-/// The analyze flags of the command line: --ncu PATH and --save-ncu FILE taken out.
+/// The analyze flags of the command line: --ncu PATH, --save-ncu FILE and --per-line taken out.
 Args without_ncu(const Args& args) {
   Args out;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -132,9 +135,50 @@ Args without_ncu(const Args& args) {
       ++i;
       continue;
     }
+    if (args[i] == "--per-line") continue;
     out.push_back(args[i]);
   }
   return out;
+}
+
+/// The model's global sectors per line of the kernel's file (counted accesses only).
+std::map<std::uint32_t, sim::Count> model_sectors_per_line(const ir::Kernel& kernel, const ir::ReplayResult& r) {
+  const std::vector<std::string> not_counted = ir::uncounted_accesses(kernel);
+  std::map<std::uint32_t, sim::Count> out;
+  for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
+    const ir::MemoryAccess& a = kernel.accesses[i];
+    if (a.space != ir::AddressSpace::Global || !not_counted[i].empty() || a.range.file != 0 ||
+        (i < r.access_faults.size() && !r.access_faults[i].empty()))
+      continue;
+    out[a.range.line] += r.accesses[i].sectors;
+  }
+  return out;
+}
+
+/// The per-line table: the model's global sectors against ncu's source counters, line by line
+/// (reported, not required: ncu attributes each SASS instruction to the line -lineinfo gives it,
+/// and nvcc may move an access's instructions to another line).
+void write_per_line(std::ostream& out, const std::map<std::uint32_t, sim::Count>& model,
+                    const std::map<std::uint32_t, std::uint64_t>& measured, const ir::Kernel& kernel) {
+  std::map<std::uint32_t, std::pair<sim::Count, std::optional<std::uint64_t>>> lines;
+  for (const auto& [line, sectors] : model) lines[line].first = sectors;
+  for (const auto& [line, sectors] : measured)
+    if (sectors != 0 || lines.count(line) != 0) lines[line].second = sectors;
+  out << "\nGlobal sectors per source line (ncu's source counters: L2 Theoretical Sectors Global of\n"
+         "the SASS instructions -lineinfo puts on the line):\n"
+      << std::setw(6) << "line" << std::setw(16) << "model" << std::setw(16) << "ncu" << "  source\n";
+  std::size_t equal = 0;
+  for (const auto& [line, figures] : lines) {
+    const sim::Count ncu = figures.second.value_or(0);
+    const bool same = figures.first == ncu;
+    equal += same ? 1 : 0;
+    std::string text = line >= 1 && !kernel.files.empty() && line <= kernel.files[0].lines.size()
+                           ? kernel.files[0].lines[line - 1] : std::string();
+    text.erase(0, text.find_first_not_of(" \t"));
+    out << std::setw(6) << line << std::setw(16) << sim::to_decimal(figures.first) << std::setw(16)
+        << sim::to_decimal(ncu) << "  " << (same ? "equal  " : "differs") << "  " << text << '\n';
+  }
+  out << equal << " of " << lines.size() << " lines equal.\n";
 }
 
 }  // namespace
@@ -145,12 +189,15 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   if (!request.help.empty()) {
     out << "warpdiv ncu-check FILE.cu | --model FILE.json --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
            "    [--arg NAME=VALUE]... [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
-           "    [--dynamic-smem BYTES] [--ncu PATH] [--save-ncu FILE]\n\n"
+           "    [--dynamic-smem BYTES] [--ncu PATH] [--save-ncu FILE] [--per-line]\n\n"
            "Runs the kernel of FILE.cu (compiled by NVRTC, on zero-filled buffers sized from the\n"
            "model) once under Nsight Compute on GPU 0 and compares its global load, store and\n"
            "atomic requests and sectors with the model's (exit 1 where they differ), and prints\n"
            "the shared wavefronts and bank conflicts beside the model's. --ncu PATH (or\n"
-           "$WARPDIV_NCU) names ncu; default: ncu on the PATH. --save-ncu FILE keeps ncu's CSV.\n\n"
+           "$WARPDIV_NCU) names ncu; default: ncu on the PATH. --save-ncu FILE keeps ncu's CSV.\n"
+           "--per-line profiles the launch once more with ncu's source counters (the kernel\n"
+           "compiled with -lineinfo) and prints the global sectors of each source line beside\n"
+           "the model's (reported, not required; with --save-ncu, that page goes to FILE.source.csv).\n\n"
            "exit status: 0 ok, 1 mismatch or internal failure, 2 bad input, 3 no GPU, 130 "
            "interrupted\n";
     return 0;
@@ -177,11 +224,11 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   char self[4096] = {};
   const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0) throw NoDevice("cannot find warpdiv's own binary to run under ncu");
-  std::string command = std::string(kChildVariable) + "=1 " + shell_quote(ncu_path(args)) +
-            " --csv --page raw --launch-count 1 --kernel-name " +
-            shell_quote("regex:^" + kernel.name + "$") + " --metrics " + metrics + " " +
-            shell_quote(std::string(self, static_cast<std::size_t>(n))) + " ncu-check";
-  for (const std::string& a : analyze_args) command += " " + shell_quote(a);
+  std::string child = shell_quote(std::string(self, static_cast<std::size_t>(n))) + " ncu-check";
+  for (const std::string& a : analyze_args) child += " " + shell_quote(a);
+  const std::string command = std::string(kChildVariable) + "=1 " + shell_quote(ncu_path(args)) +
+                              " --csv --page raw --launch-count 1 --kernel-name " +
+                              shell_quote("regex:^" + kernel.name + "$") + " --metrics " + metrics + " " + child;
   const auto [csv, status] = capture(command);
   if (status == 3) throw NoDevice("no CUDA device for the real kernel (ncu's run exited 3)");
   if (status == 127) throw NoDevice("no ncu: '" + ncu_path(args) + "' was not found (give --ncu PATH)");
@@ -217,6 +264,22 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
         << sim::to_decimal(f.model) << std::setw(16)
         << (present ? sim::to_decimal(measured_count) : std::string("n/a")) << "  "
         << (same ? "equal" : f.required ? "DIFFERS" : "differs (reported)") << '\n';
+  }
+  if (std::find(args.begin(), args.end(), "--per-line") != args.end()) {
+    std::string page_command = std::string(kChildVariable) + "=1 " + shell_quote(ncu_path(args)) +
+                               " --section SourceCounters --csv --page source --print-source cuda,sass"
+                               " --launch-count 1 --kernel-name " +
+                               shell_quote("regex:^" + kernel.name + "$") + " " + child;
+    const auto [page, page_status] = capture(page_command);
+    if (page_status != 0)
+      throw NoDevice("ncu's source-counter run of the real kernel exited " + std::to_string(page_status));
+    if (const std::string save = own_flag(args, "--save-ncu"); !save.empty()) {
+      std::ofstream file(save + ".source.csv", std::ios::binary);
+      file << page;
+      if (!file) throw InvalidInput("--save-ncu: cannot write '" + save + ".source.csv'");
+    }
+    write_per_line(out, model_sectors_per_line(kernel, model),
+                   analysis::parse_ncu_source_sectors(page, "ncu's source page", "warpdiv_probe.cu"), kernel);
   }
   if (!agree) throw Mismatch("the model's global requests or sectors differ from ncu's");
   out << "\nGlobal requests and sectors agree.\n";
