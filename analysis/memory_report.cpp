@@ -19,6 +19,29 @@ std::vector<std::string> accesses_not_counted(const ir::Kernel& kernel, const ir
   return why;
 }
 
+MemoryFigures& operator+=(MemoryFigures& a, const MemoryFigures& b) {
+  a.global_requests += b.global_requests;
+  a.global_sectors += b.global_sectors;
+  a.global_bytes += b.global_bytes;
+  a.shared_requests += b.shared_requests;
+  a.shared_wavefronts += b.shared_wavefronts;
+  a.shared_bank_conflicts += b.shared_bank_conflicts;
+  a.flops += b.flops;
+  a.has_global = a.has_global || b.has_global;
+  a.has_shared = a.has_shared || b.has_shared;
+  return a;
+}
+
+std::optional<double> sector_efficiency(const MemoryFigures& m) {
+  if (!m.has_global || m.global_sectors == 0) return std::nullopt;
+  return sim::to_double(m.global_bytes) / (sim::to_double(m.global_sectors) * 32);
+}
+
+std::optional<double> conflicts_per_request(const MemoryFigures& m) {
+  if (!m.has_shared || m.shared_requests == 0) return std::nullopt;
+  return sim::to_double(m.shared_bank_conflicts) / sim::to_double(m.shared_requests);
+}
+
 MemoryFigures statement_memory(const ir::Kernel& kernel, const ir::ReplayResult& result,
                                const std::vector<std::string>& not_counted, ir::StmtId statement) {
   MemoryFigures f;
@@ -147,11 +170,18 @@ void traffic_line(std::ostream& out, const char* what, const TrafficTotals& t, C
 
 }  // namespace
 
+std::string not_counted_text(const AccessRow& a) {
+  return a.where + ": " + a.kind + " '" + a.text + "': " + a.not_counted;
+}
+
+bool memory_section_empty(const MemorySection& m) {
+  return m.accesses.empty() && m.static_shared_bytes == 0 && m.dynamic_shared.empty() && m.flops == 0 &&
+         m.flops_not_counted.empty();
+}
+
 void write_memory_totals(std::ostream& out, const MemorySection& m) {
   // A kernel with no access, no shared memory and no floating-point work: nothing to say.
-  if (m.accesses.empty() && m.static_shared_bytes == 0 && m.dynamic_shared.empty() && m.flops == 0 &&
-      m.flops_not_counted.empty())
-    return;
+  if (memory_section_empty(m)) return;
   out << "\nMemory of the launch";
   if (!m.counted) {
     out << ": not counted" << (m.not_counted.empty() ? "" : " (" + m.not_counted + ")") << ".\n";
@@ -207,7 +237,7 @@ void write_memory_totals(std::ostream& out, const MemorySection& m) {
   if (!skipped.empty()) {
     out << "  not counted:\n";
     for (const AccessRow* a : skipped)
-      out << "    " << a->where << ": " << a->kind << " '" << a->text << "': " << a->not_counted << '\n';
+      out << "    " << not_counted_text(*a) << '\n';
   }
   for (const std::string& f : m.flops_not_counted)
     out << "  floating-point operations not counted at " << f << '\n';

@@ -32,6 +32,15 @@ struct MemoryFigures {
   bool has_shared = false;
 };
 
+/// Adds `b`'s figures to `a` (the figures of several statements on one source line).
+MemoryFigures& operator+=(MemoryFigures& a, const MemoryFigures& b);
+
+/// Bytes the lanes ask for / bytes of the sectors (global_bytes / (global_sectors x 32)); over
+/// 1 where lanes share words. None without a counted global access or without sectors.
+std::optional<double> sector_efficiency(const MemoryFigures& m);
+/// Shared bank conflicts per shared request; none without a counted shared access.
+std::optional<double> conflicts_per_request(const MemoryFigures& m);
+
 /// One access of the kernel.
 struct AccessRow {
   std::int32_t access = sim::ir::kNone;
@@ -102,6 +111,12 @@ enum class Traffic { Asked, Moved };
 std::optional<double> arithmetic_intensity(const MemorySection& m, Traffic traffic);
 /// min(peak, intensity x bandwidth) in GFLOP/s, or nullopt without a GPU's rates or intensity.
 std::optional<double> roofline_gflops(const MemorySection& m, Traffic traffic);
+
+/// An access not counted, as the reports say it: "FILE:LINE:COL: load 'x[col[j]]': why".
+std::string not_counted_text(const AccessRow& a);
+
+/// True when the section has nothing to say: no access, no shared memory, no floating-point work.
+bool memory_section_empty(const MemorySection& m);
 
 /// The launch's memory section as text: totals, traffic, intensity, the roofline bound, the
 /// accesses not counted.

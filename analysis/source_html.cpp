@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <set>
 #include <tuple>
 
 #include "analysis/html.hpp"
+#include "analysis/memory_report.hpp"
 #include "sim/errors.hpp"
 
 namespace warpdiv::analysis {
@@ -64,18 +66,135 @@ std::string alpha(double f) {
   return b;
 }
 
-// The annotated source: divergent fraction shades the line (vermillion), SIMD efficiency is a bar.
+std::string legend(const std::vector<std::pair<const char*, std::string>>& items) {
+  std::string out = "<div class=\"legend\">";
+  for (const auto& [colour, text] : items)
+    out += "<span><span class=\"swatch\" style=\"background:" + std::string(colour) +
+           "\"></span>" + escape(text) + "</span>";
+  return out + "</div>\n";
+}
+
+// The memory shades, three steps each, apart from the divergence's vermillion: global lines by
+// their sector efficiency (blue), shared lines by bank conflicts per request (reddish purple).
+constexpr const char* kGlobalShades[] = {"rgba(0,114,178,0.2)", "rgba(0,114,178,0.45)",
+                                         "rgba(0,114,178,0.7)"};
+constexpr const char* kSharedShades[] = {"rgba(204,121,167,0.3)", "rgba(204,121,167,0.6)",
+                                         "rgba(204,121,167,0.9)"};
+
+// 0 (none) at 100% or more, 1 from 50%, 2 from 25%, 3 below.
+int global_shade(double efficiency) {
+  return efficiency >= 1 ? 0 : efficiency >= 0.5 ? 1 : efficiency >= 0.25 ? 2 : 3;
+}
+
+// 0 (none) without conflicts, 1 up to one per request (2-way), 2 up to 3 (4-way), 3 above.
+int shared_shade(double conflicts_per_request) {
+  return conflicts_per_request <= 0 ? 0 : conflicts_per_request <= 1 ? 1 : conflicts_per_request <= 3 ? 2 : 3;
+}
+
+// A line with memory figures to show: a counted access or floating-point work.
+bool has_memory_figures(const ListingLine& l) {
+  return l.memory && (l.memory->has_global || l.memory->has_shared || l.memory->flops != 0);
+}
+
+bool shows_memory(const SourceReport& report) {
+  if (!report.memory.counted) return false;
+  const auto any = [](const std::vector<ListingLine>& lines) {
+    return std::any_of(lines.begin(), lines.end(), has_memory_figures);
+  };
+  return any(report.listing) || any(report.elsewhere);
+}
+
+constexpr std::size_t kMemoryColumns = 8;
+
+// The memory cells of a listing line: before its source, the costs (sector efficiency and bank
+// conflicts, shaded), after it the figures (global requests, sectors, bytes asked, shared
+// requests, wavefronts, flops). Empty for a line without figures; a space whose accesses on the
+// line are all not counted says so in its cost cell.
+struct MemoryCells {
+  std::string costs, figures;
+};
+
+MemoryCells memory_cells(const SourceReport& report, const ListingLine& l) {
+  bool global_skipped = false, shared_skipped = false;
+  for (const std::size_t i : l.accesses_not_counted)
+    (report.memory.accesses[i].space == "shared" ? shared_skipped : global_skipped) = true;
+  MemoryCells out;
+  const auto cell = [](std::string& to, const std::string& text, int shade = 0, const char* kind = "") {
+    to += (shade ? "<td class=\"" + std::string(kind) + std::to_string(shade) + "\">" : "<td>") + text + "</td>";
+  };
+  const bool figures = has_memory_figures(l);
+  const MemoryFigures m = figures ? *l.memory : MemoryFigures{};
+  const auto digits = [](sim::Count c) { return html::group_digits(sim::to_decimal(c)); };
+  const std::string blank = figures ? "-" : "";
+  // Sector efficiency, shaded.
+  const std::optional<double> e = sector_efficiency(m);
+  cell(out.costs, e ? percent(*e) : m.has_global || !global_skipped ? blank : "not counted",
+       e ? global_shade(*e) : 0, "mg");
+  // Bank conflicts, shaded.
+  const std::optional<double> c = conflicts_per_request(m);
+  cell(out.costs, m.has_shared ? digits(m.shared_bank_conflicts) : shared_skipped ? "not counted" : blank,
+       c ? shared_shade(*c) : 0, "ms");
+  for (const sim::Count figure : {m.global_requests, m.global_sectors, m.global_bytes})
+    cell(out.figures, m.has_global ? digits(figure) : blank);
+  for (const sim::Count figure : {m.shared_requests, m.shared_wavefronts})
+    cell(out.figures, m.has_shared ? digits(figure) : blank);
+  cell(out.figures, figures ? digits(m.flops) : "");
+  return out;
+}
+
+// Under the listing: the memory figures not counted, one line each, as the text report says them.
+std::string memory_notes(const SourceReport& report) {
+  const MemorySection& m = report.memory;
+  if (memory_section_empty(m)) return "";
+  std::string out;
+  if (!m.counted)
+    out += "<p class=\"note\">Memory figures: not counted" +
+           (m.not_counted.empty() ? std::string() : " (" + escape(m.not_counted) + ")") + ".</p>\n";
+  for (const AccessRow& a : m.accesses)
+    if (!a.not_counted.empty()) out += "<p class=\"note\">Not counted: " + escape(not_counted_text(a)) + "</p>\n";
+  for (const std::string& f : m.flops_not_counted)
+    out += "<p class=\"note\">Floating-point operations not counted at " + escape(f) + "</p>\n";
+  return out;
+}
+
+// The annotated source: divergent fraction shades the line (vermillion), SIMD efficiency is a bar;
+// with memory figures, the sector efficiency and the bank conflicts (shaded) before the source,
+// the other figures after it.
 std::string listing_html(const SourceReport& report) {
+  const bool memory = shows_memory(report);
   std::string out =
       "<section><h2>Annotated source</h2>\n<p>Each line that starts a statement shows its warp "
       "evaluations, divergent evaluations (branches) and SIMD efficiency (active lanes / "
       "(evaluations &times; warp size)). The line is shaded by its divergent fraction; the bar "
-      "shows its SIMD efficiency.</p>\n<div class=\"table-box\"><table id=\"source\">\n"
-      "<tr><th>line</th><th>warp evals</th><th>divergent</th><th>SIMD</th><th>source</th></tr>\n";
+      "shows its SIMD efficiency.</p>\n";
+  if (memory) {
+    out += "<p>Memory, summed over the statements that start on the line: before the source, the "
+           "sector efficiency of its global accesses (bytes the lanes ask for / (32-byte sectors "
+           "&times; 32); over 100% where lanes share words) and the bank conflicts of its shared "
+           "ones; after it, global requests, sectors and bytes asked, shared requests and "
+           "wavefronts, floating-point operations. The sector efficiency is shaded blue where it is "
+           "below 100%, the bank conflicts reddish purple by conflicts per request; the stronger, "
+           "the costlier.</p>\n";
+    out += legend({{kGlobalShades[0], "global: sector efficiency 50% to 100%"},
+                   {kGlobalShades[1], "25% to 50%"},
+                   {kGlobalShades[2], "below 25%"},
+                   {kSharedShades[0], "shared: up to 1 bank conflict per request"},
+                   {kSharedShades[1], "up to 3"},
+                   {kSharedShades[2], "more than 3"}});
+  }
+  out += "<div class=\"table-box\"><table id=\"source\">\n"
+         "<tr><th>line</th><th>warp evals</th><th>divergent</th><th>SIMD</th>";
+  if (memory) out += "<th>sector eff.</th><th>conflicts</th>";
+  out += "<th class=\"src\">source</th>";
+  if (memory)
+    out += "<th>global req</th><th>sectors</th><th>bytes asked</th><th>shared req</th>"
+           "<th>wavefronts</th><th>flops</th>";
+  out += "</tr>\n";
   const auto line = [&](const ListingLine& l) {
+    const MemoryCells cells = memory ? memory_cells(report, l) : MemoryCells{};
     if (!l.row) {
-      out += "<tr><td>" + escape(l.label) + "</td><td></td><td></td><td></td><td class=\"src\">" +
-             escape(l.text) + "</td></tr>\n";
+      out += "<tr><td>" + escape(l.label) + "</td><td></td><td></td><td></td>" + cells.costs +
+             "<td class=\"src\">" + escape(l.text) + "</td>" + cells.figures + "</tr>\n";
       return;
     }
     const SourceRow& r = report.rows[*l.row];
@@ -93,22 +212,16 @@ std::string listing_html(const SourceReport& report) {
              "%\"></span></span> " + percent(r.simd_efficiency);
     else
       out += "-";
-    out += "</td><td class=\"src\">" + escape(l.text) + "</td></tr>\n";
+    out += "</td>" + cells.costs + "<td class=\"src\">" + escape(l.text) + "</td>" + cells.figures +
+           "</tr>\n";
   };
   for (const ListingLine& l : report.listing) line(l);
   if (!report.elsewhere.empty()) {
-    out += "<tr><th colspan=\"5\">statements outside the kernel's lines (inlined functions)</th></tr>\n";
+    out += "<tr><th colspan=\"" + std::to_string(memory ? 5 + kMemoryColumns : 5) +
+           "\">statements outside the kernel's lines (inlined functions)</th></tr>\n";
     for (const ListingLine& l : report.elsewhere) line(l);
   }
-  return out + "</table></div></section>\n";
-}
-
-std::string legend(const std::vector<std::pair<const char*, std::string>>& items) {
-  std::string out = "<div class=\"legend\">";
-  for (const auto& [colour, text] : items)
-    out += "<span><span class=\"swatch\" style=\"background:" + std::string(colour) +
-           "\"></span>" + escape(text) + "</span>";
-  return out + "</div>\n";
+  return out + "</table></div>\n" + memory_notes(report) + "</section>\n";
 }
 
 // The bounds of the classes' intervals in one dimension: they cut it into segments.
@@ -491,9 +604,13 @@ std::string render_source_html(const SourceReport& report, const SourceHtmlPage&
   out += "<style>.bar{display:inline-block;width:60px;height:9px;border:1px solid #777;"
          "vertical-align:-1px;background:#fff}.bar>span{display:block;height:100%;background:" +
          std::string(html::colour::kUniformTrue) +
-         "}#source th:last-child{text-align:left}td.src{text-align:left;font-family:\"DejaVu Sans Mono\",monospace;white-space:pre}"
+         "}#source th.src{text-align:left}td.src{text-align:left;font-family:\"DejaVu Sans Mono\",monospace;white-space:pre}"
          ".swatch-inline{display:inline-block;width:11px;height:11px;margin-right:5px;"
-         "border:1px solid #777}</style>\n";
+         "border:1px solid #777}";
+  for (int k = 0; k < 3; ++k)
+    out += "td.mg" + std::to_string(k + 1) + "{background:" + kGlobalShades[k] + "}td.ms" +
+           std::to_string(k + 1) + "{background:" + kSharedShades[k] + "}";
+  out += "</style>\n";
   out += "<h1>warpdiv analyze: " + escape(report.kernel) + "</h1>\n<p class=\"config\">" +
          escape(report.file) + "; launch: " + escape(report.launch) +
          (report.arguments.empty() ? "" : "; " + escape(report.arguments)) + "; counted " +
@@ -502,6 +619,7 @@ std::string render_source_html(const SourceReport& report, const SourceHtmlPage&
          (report.scope.empty() ? "" : " (" + escape(report.scope) + " only)") + ".</p>\n";
   if (!page.engine_note.empty() && !page.classes.empty())
     out += "<p class=\"config\">" + escape(page.engine_note) + "</p>\n";
+  if (!page.memory_note.empty()) out += "<p class=\"config\">" + escape(page.memory_note) + "</p>\n";
   out += listing_html(report);
   for (const PartialBarrier& p : report.partial_barriers)
     out += "<p class=\"note hazard\">" + escape(p.where) +

@@ -1,6 +1,10 @@
 // The HTML page of `warpdiv analyze FILE.cu --html`: the annotated source (each line shaded by
-// its divergence and SIMD efficiency), the block classes on the grid, and, per class, a warp x
-// iteration map of each branch. Self-contained (inline CSS and SVG, no script) and bounded in
+// its divergence and SIMD efficiency; with memory figures, per line the sector efficiency and the
+// bank conflicts before the source, the efficiency cell shaded blue where it is below 100% (from
+// 50%, from 25%, below: classes mg1-3), the conflicts cell reddish purple by conflicts per request
+// (up to 1, up to 3, more: ms1-3), and after the source the global requests, sectors and bytes
+// asked, shared requests and wavefronts, and flops), the block classes on the grid, and, per
+// class, a warp x iteration map of each branch. Self-contained (inline CSS and SVG, no script) and bounded in
 // size whatever the launch: the grid is drawn by class intervals, the maps are capped.
 #pragma once
 
@@ -75,6 +79,8 @@ struct SourceHtmlPage {
   /// The classes the engine found; empty when it did not find them (the replay fallback).
   std::vector<BlockClassView> classes;
   std::string engine_note;  // one line on how the counts were made
+  /// One line on how the memory figures were made ("" when the engine that counted made them).
+  std::string memory_note;
   /// Per class (or, without classes, per representative block), its maps.
   struct Maps {
     std::string title;  // "class 1: blockIdx.x = 6 (last) (6 blocks), block (6, 0, 0)"

@@ -233,12 +233,33 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
     const ir::SourceRange& range = kernel.stmts[static_cast<std::size_t>(row.statement)].range;
     shown.emplace(std::make_pair(range.file, range.line), i);  // rows are in display order
   }
+  // Per line, the memory figures of the statements starting on it and their accesses not counted.
+  const auto line_of = [&](ir::StmtId statement) {
+    const ir::SourceRange& range = kernel.stmts[static_cast<std::size_t>(statement)].range;
+    return std::make_pair(range.file, range.line);
+  };
+  std::map<std::pair<std::uint32_t, std::uint32_t>, MemoryFigures> memory;
+  for (const SourceRow& row : report.rows)
+    if (!row.iteration && row.memory) memory[line_of(row.statement)] += *row.memory;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::size_t>> skipped;
+  for (std::size_t i = 0; i < report.memory.accesses.size(); ++i) {
+    const AccessRow& a = report.memory.accesses[i];
+    if (!a.not_counted.empty() && a.statement != ir::kNone) skipped[line_of(a.statement)].push_back(i);
+  }
+  const auto listing_line = [&](std::string label, std::string text, std::pair<std::uint32_t, std::uint32_t> where,
+                                std::optional<std::size_t> row) {
+    ListingLine line{std::move(label), std::move(text), row, std::nullopt, {}};
+    if (!row) return line;
+    if (const auto m = memory.find(where); m != memory.end()) line.memory = m->second;
+    if (const auto s = skipped.find(where); s != skipped.end()) line.accesses_not_counted = s->second;
+    return line;
+  };
   const auto [first, last] = kernel_lines(kernel);
   for (std::uint32_t l = first; first != 0 && l <= last; ++l) {
-    ListingLine line{std::to_string(l), kernel.files[0].lines[l - 1], std::nullopt};
     const auto found = shown.find({0, l});
-    if (found != shown.end()) line.row = found->second;
-    report.listing.push_back(line);
+    report.listing.push_back(listing_line(std::to_string(l), kernel.files[0].lines[l - 1], {0, l},
+                                          found != shown.end() ? std::optional<std::size_t>(found->second)
+                                                               : std::nullopt));
   }
   for (const auto& [where, index] : shown) {
     if (where.first == 0 && first != 0 && where.second >= first && where.second <= last) continue;
@@ -247,7 +268,7 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
     const std::string label = where.first == 0 ? std::to_string(where.second)
                                                : report.rows[index].file + ":" +
                                                      std::to_string(where.second);
-    report.elsewhere.push_back({label, text ? *text : report.rows[index].text, index});
+    report.elsewhere.push_back(listing_line(label, text ? *text : report.rows[index].text, where, index));
   }
   return report;
 }
@@ -430,39 +451,19 @@ void write_memory_listing(std::ostream& out, const SourceReport& report) {
     std::vector<std::string> cells;
   };
   std::vector<Line> lines;
-  // A line's figures: those of every statement starting on it (`if (c) a[i] = x;` is two).
-  std::map<std::pair<std::string, std::uint32_t>, MemoryFigures> per_line;
-  for (const SourceRow& row : report.rows) {
-    if (row.iteration || !row.memory) continue;
-    MemoryFigures& sum = per_line[{row.file, row.line}];
-    const MemoryFigures& m = *row.memory;
-    sum.global_requests += m.global_requests;
-    sum.global_sectors += m.global_sectors;
-    sum.global_bytes += m.global_bytes;
-    sum.shared_requests += m.shared_requests;
-    sum.shared_wavefronts += m.shared_wavefronts;
-    sum.shared_bank_conflicts += m.shared_bank_conflicts;
-    sum.flops += m.flops;
-    sum.has_global = sum.has_global || m.has_global;
-    sum.has_shared = sum.has_shared || m.has_shared;
-  }
   const auto add = [&](const std::vector<ListingLine>& listing) {
     for (const ListingLine& l : listing) {
-      if (!l.row) continue;
-      const SourceRow& row = report.rows[*l.row];
-      const auto found = per_line.find({row.file, row.line});
-      if (found == per_line.end()) continue;
-      const MemoryFigures& m = found->second;
+      if (!l.memory) continue;
+      const MemoryFigures& m = *l.memory;
       if (!m.has_global && !m.has_shared && m.flops == 0) continue;
       const auto global = [&](Count c) { return m.has_global ? to_decimal(c) : std::string("-"); };
       const auto shared = [&](Count c) { return m.has_shared ? to_decimal(c) : std::string("-"); };
-      std::string efficiency = "-";
-      if (m.has_global && m.global_sectors != 0)
-        efficiency = percent_text(sim::to_double(m.global_bytes) / (sim::to_double(m.global_sectors) * 32));
+      const std::optional<double> efficiency = sector_efficiency(m);
       lines.push_back({l.label, l.text,
-                       {global(m.global_requests), global(m.global_sectors), efficiency,
-                        shared(m.shared_requests), shared(m.shared_wavefronts),
-                        shared(m.shared_bank_conflicts), to_decimal(m.flops)}});
+                       {global(m.global_requests), global(m.global_sectors),
+                        efficiency ? percent_text(*efficiency) : "-", shared(m.shared_requests),
+                        shared(m.shared_wavefronts), shared(m.shared_bank_conflicts),
+                        to_decimal(m.flops)}});
     }
   };
   add(report.listing);

@@ -53,6 +53,12 @@ struct ListingLine {
   /// it (a condition or barrier before a plain statement at the same column); none for a line
   /// without statements. With by_iteration its per-iteration rows follow it in `rows`.
   std::optional<std::size_t> row;
+  /// The memory figures of every statement that starts on the line, summed (`if (c) a[i] = x;`
+  /// is two); none for a line without statements, or where memory was not counted.
+  std::optional<MemoryFigures> memory;
+  /// Indices into SourceReport::memory.accesses of the accesses of those statements that are
+  /// not counted (AccessRow::not_counted says why).
+  std::vector<std::size_t> accesses_not_counted;
 };
 
 /// A class of iterations of an accelerated loop in one block class (sim::ir::IterationClass):

@@ -48,4 +48,22 @@ inline std::vector<std::string> csv_fields(const std::string& line) {
   return fields;
 }
 
+/// On the source page of `warpdiv analyze FILE.cu --html`: the eight memory cells of the listing
+/// line whose source text is `text` (escaped as on the page), in the order of the table: the two
+/// before its source cell (sector efficiency, bank conflicts), then the six after it (global
+/// requests, sectors, bytes asked, shared requests, wavefronts, flops); "no line TEXT" when there
+/// is none.
+inline std::string source_memory_cells(const std::string& page, const std::string& text) {
+  const std::string source = "<td class=\"src\">" + text + "</td>";
+  const auto at = page.find(source);
+  if (at == std::string::npos) return "no line " + text;
+  std::size_t costs = page.rfind("<tr", at);
+  for (int cell = 0; cell < 4; ++cell) costs = page.find("</td>", costs) + 5;  // line .. SIMD
+  const auto figures = at + source.size();
+  return page.substr(costs, at - costs) + page.substr(figures, page.find("</tr>", figures) - figures);
+}
+
+/// The memory cells of a line without figures.
+inline const std::string kNoMemoryCells = "<td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td>";
+
 }  // namespace warpdiv::testing

@@ -1,8 +1,10 @@
-// The block-class picture of the source page (render_source_html), on classes written by hand
-// (no engine): a 2-D grid is one picture; a grid whose classes cut blockIdx.z gets one x-y panel
-// per segment of z, each showing the classes of that segment only, at most kMaxGridPanels.
+// The source page (render_source_html) on reports and classes written by hand (no engine): the
+// block-class picture (a 2-D grid is one picture; a grid whose classes cut blockIdx.z gets one
+// x-y panel per segment of z, each showing the classes of that segment only, at most
+// kMaxGridPanels), and the memory columns of the annotated source with their shading.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,8 @@ namespace {
 using warpdiv::testing::contains;
 using warpdiv::testing::count_occurrences;
 using warpdiv::testing::element;
+using warpdiv::testing::kNoMemoryCells;
+using warpdiv::testing::source_memory_cells;
 
 BlockClassView view(const std::string& name, const std::string& definition, IndexInterval x,
                     IndexInterval y, IndexInterval z) {
@@ -158,6 +162,196 @@ TEST(SourceHtmlGrid, PanelsAreCappedWithANote) {
                              "table lists every class.</p>"))
       << grid;
   EXPECT_LT(grid.size(), 20'000u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory in the annotated source: one listing line per entry, each a statement of its own (its
+// source text names the line) with the given figures.
+
+struct MemoryLine {
+  std::string text;
+  std::optional<MemoryFigures> memory;  // none: a line without a statement
+};
+
+// In MemoryFigures' order: global requests, sectors, bytes; shared requests, wavefronts,
+// conflicts; flops; has_global, has_shared.
+MemoryFigures global(sim::Count requests, sim::Count sectors, sim::Count bytes) {
+  return {requests, sectors, bytes, 0, 0, 0, 0, true, false};
+}
+
+MemoryFigures shared(sim::Count requests, sim::Count wavefronts, sim::Count conflicts) {
+  return {0, 0, 0, requests, wavefronts, conflicts, 0, false, true};
+}
+
+SourceReport memory_report(const std::vector<MemoryLine>& lines) {
+  SourceReport report;
+  report.kernel = "k";
+  report.file = "k.cu";
+  report.launch = "grid (1, 1, 1), block (32, 1, 1), warp size 32";
+  report.memory.counted = true;
+  for (const MemoryLine& l : lines) {
+    ListingLine line{std::to_string(report.listing.size() + 1), l.text, std::nullopt, l.memory, {}};
+    if (l.memory) {
+      SourceRow row;
+      row.line = static_cast<std::uint32_t>(report.listing.size() + 1);
+      row.counts.warp_evaluations = 1;
+      row.counts.active_lanes = 32;
+      row.simd_efficiency = 1;
+      row.memory = l.memory;
+      row.text = l.text;
+      line.row = report.rows.size();
+      report.rows.push_back(row);
+    }
+    report.listing.push_back(line);
+  }
+  return report;
+}
+
+TEST(SourceHtmlMemory, GlobalLinesAreShadedBySectorEfficiency) {
+  // 32 lanes x 4 bytes = 128 bytes asked per request. In 4 sectors: 100%, no shade; in 2 (each
+  // half-warp reads one word): 200%, no shade; 127 of 128 bytes: 99.2%, the first step; 64 bytes
+  // in 4 sectors, 50.0%, still the first; 63, 49.2%, the second; 32, 25.0%, the second; in 32
+  // sectors (a stride of 8 floats), 12.5%, the third.
+  const std::string page = render_source_html(
+      memory_report({{"full();", global(1, 4, 128)},
+                     {"broadcast();", global(1, 2, 128)},
+                     {"almost();", global(1, 4, 127)},
+                     {"half();", global(1, 4, 64)},
+                     {"below_half();", global(1, 4, 63)},
+                     {"quarter();", global(1, 4, 32)},
+                     {"strided();", global(1, 32, 128)},
+                     {"no_access();", MemoryFigures{}},
+                     {"// a comment", std::nullopt}}),
+      SourceHtmlPage{});
+  EXPECT_TRUE(contains(page, "<th>SIMD</th><th>sector eff.</th><th>conflicts</th><th class=\"src\">"
+                             "source</th><th>global req</th><th>sectors</th><th>bytes asked</th>"
+                             "<th>shared req</th><th>wavefronts</th><th>flops</th></tr>"))
+      << page;
+  // The sector efficiency cell (before the source), then requests, sectors and bytes after it.
+  const auto cells = [&](const std::string& text) { return source_memory_cells(page, text); };
+  const auto want = [](const std::string& efficiency, const std::string& sectors, const std::string& bytes) {
+    return efficiency + "<td>-</td><td>1</td><td>" + sectors + "</td><td>" + bytes +
+           "</td><td>-</td><td>-</td><td>0</td>";
+  };
+  EXPECT_EQ(cells("full();"), want("<td>100.0%</td>", "4", "128"));
+  EXPECT_EQ(cells("broadcast();"), want("<td>200.0%</td>", "2", "128"));
+  EXPECT_EQ(cells("almost();"), want("<td class=\"mg1\">99.2%</td>", "4", "127"));
+  EXPECT_EQ(cells("half();"), want("<td class=\"mg1\">50.0%</td>", "4", "64"));
+  EXPECT_EQ(cells("below_half();"), want("<td class=\"mg2\">49.2%</td>", "4", "63"));
+  EXPECT_EQ(cells("quarter();"), want("<td class=\"mg2\">25.0%</td>", "4", "32"));
+  EXPECT_EQ(cells("strided();"), want("<td class=\"mg3\">12.5%</td>", "32", "128"));
+  // A statement without an access, a line without a statement: empty cells, no shade.
+  EXPECT_EQ(cells("no_access();"), kNoMemoryCells);
+  EXPECT_EQ(cells("// a comment"), kNoMemoryCells);
+  // The legend names the three steps of each shade, with their colours.
+  EXPECT_TRUE(contains(page, "rgba(0,114,178,0.2)\"></span>global: sector efficiency 50% to 100%</span>")) << page;
+  EXPECT_TRUE(contains(page, "rgba(204,121,167,0.9)\"></span>more than 3</span>")) << page;
+  EXPECT_TRUE(contains(page, "td.mg3{background:rgba(0,114,178,0.7)}"));
+  // 4 of the lines shaded, once each; the shared shades on none.
+  EXPECT_EQ(count_occurrences(page, "class=\"mg1\""), 2u);
+  EXPECT_EQ(count_occurrences(page, "class=\"mg2\""), 2u);
+  EXPECT_EQ(count_occurrences(page, "class=\"mg3\""), 1u);
+  EXPECT_EQ(count_occurrences(page, "class=\"ms"), 0u);
+}
+
+TEST(SourceHtmlMemory, SharedLinesAreShadedByConflictsPerRequest) {
+  // 32 requests each: no conflict, no shade; 32 conflicts (1 per request, 2-way), the first
+  // step; 33 and 96 (3 per request), the second; 97 and 992 (the unpadded transpose's column
+  // read: 31 per request), the third. A line with a global and a shared access shades both cells.
+  MemoryFigures both = global(8, 32, 1024);  // 1024 / (32 x 32) = 100%
+  both.has_shared = true;
+  both.shared_requests = 8;
+  both.shared_wavefronts = 64;
+  both.shared_bank_conflicts = 56;  // 7 per request
+  both.flops = 512;
+  const std::string page = render_source_html(
+      memory_report({{"none();", shared(32, 32, 0)},
+                     {"two_way();", shared(32, 64, 32)},
+                     {"past_two();", shared(32, 65, 33)},
+                     {"four_way();", shared(32, 128, 96)},
+                     {"past_four();", shared(32, 129, 97)},
+                     {"column();", shared(32, 1024, 992)},
+                     {"tile[ty][tx] = M[i] * 2;", both}}),
+      SourceHtmlPage{});
+  const auto cells = [&](const std::string& text) { return source_memory_cells(page, text); };
+  // The bank conflicts cell (before the source), then requests and wavefronts after it.
+  const auto want = [](const std::string& conflicts, const std::string& wavefronts) {
+    return "<td>-</td>" + conflicts + "<td>-</td><td>-</td><td>-</td><td>32</td><td>" + wavefronts +
+           "</td><td>0</td>";
+  };
+  EXPECT_EQ(cells("none();"), want("<td>0</td>", "32"));
+  EXPECT_EQ(cells("two_way();"), want("<td class=\"ms1\">32</td>", "64"));
+  EXPECT_EQ(cells("past_two();"), want("<td class=\"ms2\">33</td>", "65"));
+  EXPECT_EQ(cells("four_way();"), want("<td class=\"ms2\">96</td>", "128"));
+  EXPECT_EQ(cells("past_four();"), want("<td class=\"ms3\">97</td>", "129"));
+  EXPECT_EQ(cells("column();"), want("<td class=\"ms3\">992</td>", "1,024"));
+  EXPECT_EQ(cells("tile[ty][tx] = M[i] * 2;"),
+            "<td>100.0%</td><td class=\"ms3\">56</td><td>8</td><td>32</td><td>1,024</td><td>8</td>"
+            "<td>64</td><td>512</td>");
+  EXPECT_EQ(count_occurrences(page, "class=\"mg"), 0u);
+}
+
+TEST(SourceHtmlMemory, WhatIsNotCountedIsSaidInOneLineEach) {
+  // A gather's load is not counted (its address depends on a value read from memory): its line
+  // has no figures of its own, so its sector efficiency cell says so; the access and the statement whose
+  // flops are not counted get a line each under the listing, escaped.
+  SourceReport report = memory_report({{"y[i] = x[col[i]] < 0 ? a : b;", MemoryFigures{}},
+                                       {"z[i] = 1;", global(1, 4, 128)}});
+  AccessRow gather;
+  gather.statement = 0;
+  gather.where = "k.cu:1:8";
+  gather.line = 1;
+  gather.text = "x[col[i]]";
+  gather.kind = "load";
+  gather.space = "global";
+  gather.not_counted = "its address depends on a value read from memory (<col>)";
+  report.memory.accesses.push_back(gather);
+  report.listing[0].accesses_not_counted = {0};
+  report.memory.flops_not_counted.push_back("k.cu:1:8: calls 'expf' & co.");
+  const std::string page = render_source_html(report, SourceHtmlPage{});
+  EXPECT_EQ(source_memory_cells(page, "y[i] = x[col[i]] &lt; 0 ? a : b;"),
+            "<td>not counted</td><td></td><td></td><td></td><td></td><td></td><td></td><td></td>");
+  EXPECT_TRUE(contains(page, "<p class=\"note\">Not counted: k.cu:1:8: load &#39;x[col[i]]&#39;: its "
+                             "address depends on a value read from memory (&lt;col&gt;)</p>"))
+      << page;
+  EXPECT_TRUE(contains(page, "<p class=\"note\">Floating-point operations not counted at k.cu:1:8: "
+                             "calls &#39;expf&#39; &amp; co.</p>"))
+      << page;
+  EXPECT_EQ(count_occurrences(page, "Not counted: "), 1u);
+  EXPECT_FALSE(contains(page, "Memory figures: not counted"));
+}
+
+TEST(SourceHtmlMemory, UncountedLaunchIsOneLineAndNoColumns) {
+  // The class engine counted and the replay for memory would be too long: no memory columns, no
+  // legend, one line saying why (escaped).
+  SourceReport report = memory_report({{"z[i] = 1;", std::nullopt}});
+  report.memory.counted = false;
+  report.memory.not_counted = "replaying it would take 10 > 2 evaluations";
+  AccessRow store;
+  store.statement = 0;
+  store.where = "k.cu:1:1";
+  store.text = "z[i]";
+  store.kind = "store";
+  store.space = "global";
+  report.memory.accesses.push_back(store);
+  const std::string page = render_source_html(report, SourceHtmlPage{});
+  EXPECT_TRUE(contains(page, "<p class=\"note\">Memory figures: not counted (replaying it would "
+                             "take 10 &gt; 2 evaluations).</p>"))
+      << page;
+  EXPECT_EQ(count_occurrences(page, "not counted"), 1u);
+  EXPECT_FALSE(contains(page, "<th>global req</th>"));
+  EXPECT_FALSE(contains(page, "sector efficiency 50% to 100%"));
+  EXPECT_TRUE(contains(page, "<th>SIMD</th><th class=\"src\">source</th></tr>"));
+}
+
+TEST(SourceHtmlMemory, KernelWithoutMemoryWorkHasNoMemoryColumnsOrNotes) {
+  // Counted, but no line has an access or floating-point work (and nothing is not counted).
+  const std::string page =
+      render_source_html(memory_report({{"if (i < n) return;", MemoryFigures{}}}), SourceHtmlPage{});
+  EXPECT_FALSE(contains(page, "<th>global req</th>"));
+  EXPECT_FALSE(contains(page, "sector efficiency 50% to 100%"));
+  EXPECT_FALSE(contains(page, "not counted"));
+  EXPECT_TRUE(contains(page, "<td class=\"src\">if (i &lt; n) return;</td>"));
 }
 
 }  // namespace

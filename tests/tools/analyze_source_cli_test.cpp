@@ -563,6 +563,115 @@ TEST_F(AnalyzeSourceFile, HtmlPageStaysSmallAtAnySize) {
   EXPECT_TRUE(contains(read_file(html), "id=\"class-grid\""));
 }
 
+// The page of `warpdiv analyze ARGS --html FILE` ("" and a failure when it exits with an error).
+std::string analyze_html(const std::vector<std::string>& args) {
+  TempDir dir;
+  const std::string html = dir.file("page.html");
+  const CliResult r = run_warpdiv(with(with({"analyze"}, args), {"--html", html}));
+  if (r.status != 0) {
+    ADD_FAILURE() << "exit " << r.status << ": " << r.err;
+    return "";
+  }
+  return read_file(html);
+}
+
+// The naive multiply at Width = 17 on a grid (2, 1) of 16 x 16 blocks: block (0, 0) has its 256
+// threads inside, block (1, 0) only column 16 (16 threads, 2 in each warp of two rows). By hand:
+// line 18 loads M[Row*Width+k] (a warp's two rows are 68 bytes apart: 2 sectors a request) and
+// N[k*Width+Col] (384 + 136 sectors, tests/kernels/zoo_memory_test.cpp): 8 warps x 17 k x 2
+// blocks = 272 requests each, 544 + 520 = 1,064 sectors, (256 + 16) x 17 lanes x 4 bytes =
+// 18,496 bytes each, so 36,992 asked of 34,048 in sectors: 108.6% (half-warps share words), no
+// shade; 2 flops per lane and k: 272 x 17 x 2 = 9,248. Line 20 stores P[Row*Width+Col]: in block
+// (0, 0) warp w writes rows 2w, 2w+1, 132 bytes from 136w (8w mod 32 in {0, 8, 16, 24}, so the
+// last byte is at most 155 past a sector start): 5 sectors; in block (1, 0) 2 words 68 bytes
+// apart: 2 sectors. 16 requests, 8 x 5 + 8 x 2 = 56 sectors, 272 x 4 = 1,088 bytes: 60.7%,
+// the first step of the global shade.
+TEST_F(AnalyzeSourceFile, HtmlPageShowsAndShadesTheMemoryPerLine) {
+  const std::string page = analyze_html({kNaive, "--grid", "2,1", "--block", "16,16", "--arg", "Width=17"});
+  EXPECT_EQ(source_memory_cells(page, "      Pvalue += M[Row*Width+k]*N[k*Width+Col];"),
+            "<td>108.6%</td><td>-</td><td>544</td><td>1,064</td><td>36,992</td><td>-</td><td>-</td>"
+            "<td>9,248</td>")
+      << page;
+  EXPECT_EQ(source_memory_cells(page, "    P[Row*Width+Col] = Pvalue;"),
+            "<td class=\"mg1\">60.7%</td><td>-</td><td>16</td><td>56</td><td>1,088</td><td>-</td>"
+            "<td>-</td><td>0</td>")
+      << page;
+  // The guard and the loop make no access: no figures, no shade.
+  EXPECT_EQ(source_memory_cells(page, "  if ((Row &lt; Width) &amp;&amp; (Col &lt; Width)) {"), kNoMemoryCells);
+  EXPECT_EQ(source_memory_cells(page, "    for (int k = 0; k &lt; Width; ++k) {"), kNoMemoryCells);
+  EXPECT_EQ(count_occurrences(page, "<td class=\"mg"), 1u);
+  EXPECT_EQ(count_occurrences(page, "<td class=\"ms"), 0u);
+  EXPECT_FALSE(contains(page, "not counted"));
+}
+
+// The memory figures of an address the class engine cannot follow (blockIdx.x % 4 is not affine
+// in blockIdx.x): at grid 8 the replay counts them and the page says so; each block's one warp
+// stores one word from its 32 lanes: 1 request, 1 sector, 128 bytes asked, so 8 requests, 8
+// sectors, 1,024 bytes, 400% (no shade). At 2^31 - 1 blocks the replay would take too long: the
+// page says they are not counted, in one line, with the text report's reason, and has no memory
+// columns.
+TEST_F(AnalyzeSourceFile, HtmlPageSaysHowTheMemoryFiguresWereMade) {
+  const std::string file = source("mod4.cu", "__global__ void k(float* a) {\n"
+                                             "  a[blockIdx.x % 4] = 1.0f;\n"
+                                             "}\n");
+  std::string page = analyze_html({file, "--grid", "8", "--block", "32"});
+  EXPECT_EQ(source_memory_cells(page, "  a[blockIdx.x % 4] = 1.0f;"),
+            "<td>400.0%</td><td>-</td><td>8</td><td>8</td><td>1,024</td><td>-</td><td>-</td><td>0</td>")
+      << page;
+  EXPECT_TRUE(contains(page, "<p class=\"config\">Memory figures counted by the replay engine (the "
+                             "class engine cannot prove them: "))
+      << page;
+
+  TempDir dir;
+  const std::string html = dir.file("big.html");
+  const CliResult r = run_warpdiv({"analyze", file, "--grid", "2147483647", "--block", "32", "--html", html});
+  ASSERT_EQ(r.status, 0) << r.err;
+  page = read_file(html);
+  const std::string said = "Memory of the launch: not counted (";
+  const auto at = r.out.find(said);
+  ASSERT_NE(at, std::string::npos) << r.out;
+  std::string why = r.out.substr(at + said.size(), r.out.find(").\n", at) - at - said.size());
+  EXPECT_TRUE(contains(why, "replaying this launch for them would take")) << why;
+  std::string escaped;
+  for (const char c : why)  // as the page escapes text
+    escaped += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;"
+               : c == '\'' ? "&#39;" : std::string(1, c);
+  EXPECT_TRUE(contains(page, "<p class=\"note\">Memory figures: not counted (" + escaped + ").</p>"))
+      << page;
+  EXPECT_EQ(count_occurrences(page, "not counted"), 1u);
+  EXPECT_FALSE(contains(page, "<th>global req</th>"));
+}
+
+// The strongest shades. strided_load.cu at stride 8, one warp of 32: line 10 stores out[i] (128
+// contiguous bytes: 4 sectors) and loads in[i * stride] (a float every 32 bytes: 32 sectors), 256
+// bytes asked of 36 x 32 = 1,152: 22.2%, below 25%. transpose_bank_conflicts.cu, one 32 x 32
+// tile in blocks of 32 x 8 (8 warps x 4 j = 32 requests each way): line 26 reads a column of the
+// unpadded tile, 32 words in one bank per request: 1,024 wavefronts, 992 conflicts (31 per
+// request), the strongest shared shade, beside its store of odata (a row of 128 aligned bytes a
+// request: 128 sectors, 100%); line 18 writes rows of the tile (no conflict) from rows of idata
+// (100%): no shade.
+TEST_F(AnalyzeSourceFile, HtmlPageShadesStridedLoadsAndBankConflicts) {
+  std::string page = analyze_html({kZoo + "strided_load.cu", "--grid", "1", "--block", "32", "--arg",
+                                   "n=32", "--arg", "stride=8"});
+  EXPECT_EQ(source_memory_cells(page, "    out[i] = in[i * stride];"),
+            "<td class=\"mg3\">22.2%</td><td>-</td><td>2</td><td>36</td><td>256</td><td>-</td>"
+            "<td>-</td><td>0</td>")
+      << page;
+  EXPECT_EQ(source_memory_cells(page, "  if (i &lt; n)"), kNoMemoryCells);
+
+  page = analyze_html({kZoo + "transpose_bank_conflicts.cu", "--grid", "1,1", "--block", "32,8", "--arg",
+                       "width=32", "--arg", "height=32"});
+  EXPECT_EQ(source_memory_cells(page, "      odata[(yo + j) * height + xo] = tile[threadIdx.x][threadIdx.y + j];"),
+            "<td>100.0%</td><td class=\"ms3\">992</td><td>32</td><td>128</td><td>4,096</td><td>32</td>"
+            "<td>1,024</td><td>0</td>")
+      << page;
+  EXPECT_EQ(source_memory_cells(page, "      tile[threadIdx.y + j][threadIdx.x] = idata[(y + j) * width + x];"),
+            "<td>100.0%</td><td>0</td><td>32</td><td>128</td><td>4,096</td><td>32</td><td>32</td>"
+            "<td>0</td>")
+      << page;
+  EXPECT_EQ(count_occurrences(page, "<td class=\"m"), 1u);
+}
+
 // The lecture's kernel (kernels/zoo/tiled_matmul_rect.cu) at J = K = L = 100, T = 16: the phase
 // loop's iteration classes per block class, worked out by hand (see also
 // tests/kernels/zoo_iteration_classes_test.cpp). Interior (class 1, 36 blocks = 288 warps): p < 6

@@ -368,6 +368,7 @@ analysis::SourceHtmlPage source_html_page(const ir::Kernel& kernel, const ir::La
                          ? counts.engine_line + " Block classes are found by the class engine "
                                                 "(--engine exact or auto)."
                          : counts.engine_line;
+  page.memory_note = counts.memory_line;
   const auto add = [&](const std::string& title, const ir::Dim3& block) {
     std::string note;
     auto maps = analysis::warp_iteration_maps(kernel, launch, block, &note);
