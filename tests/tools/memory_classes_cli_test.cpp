@@ -86,3 +86,37 @@ TEST(MemoryClassesCli, ByClassCsvHasEachClassesSectors) {
 
 }  // namespace
 }  // namespace warpdiv::testing
+
+namespace warpdiv::testing {
+namespace {
+
+// ncu-check refuses, before looking for a GPU (exit 2, one line, no file), a launch it cannot
+// compare: a global access the model cannot place (a pointer read from memory), or an address
+// that is undefined (an index overflowing int), and a --dynamic-smem past the GPU's room.
+TEST(MemoryClassesCli, NcuCheckRefusesWhatItCannotCompare) {
+  TempDir dir;
+  write_file(dir.file("gather.cu"),
+             "__global__ void gather(float **rows, float *out) {\n"
+             "  out[threadIdx.x] = rows[threadIdx.x][0];\n"
+             "}\n");
+  write_file(dir.file("big.cu"),
+             "__global__ void big(float *a, int n) {\n"
+             "  int i = threadIdx.x;\n"
+             "  a[i * n] = 1.0f;\n"
+             "}\n");
+  const std::string save = dir.file("ncu.csv");
+  const std::vector<BadInput> bad = {
+      {{"ncu-check", dir.file("gather.cu"), "--grid", "1", "--block", "32", "--save-ncu", save},
+       "gather.cu:2:22: ncu-check cannot compare this launch: the access 'rows[threadIdx.x][0]' is not counted"},
+      {{"ncu-check", dir.file("big.cu"), "--grid", "1", "--block", "32", "--arg", "n=2147483647", "--save-ncu", save},
+       "undefined behaviour"},
+  };
+  for (const BadInput& b : bad) {
+    SCOPED_TRACE(b.must_mention);
+    expect_refusal(run_warpdiv(b.args), b);
+    EXPECT_FALSE(file_exists(save));
+  }
+}
+
+}  // namespace
+}  // namespace warpdiv::testing

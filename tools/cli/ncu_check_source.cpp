@@ -210,6 +210,17 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
       bind_launch(kernel, request.launch, request.values, request.launch_text);
   ir::ReplayOptions options;
   const ir::ReplayResult model = ir::replay(kernel, launch, options);
+  // Every global access must be placed (its figures compared, its buffer sized) and defined.
+  const std::vector<std::string> not_counted = ir::uncounted_accesses(kernel);
+  for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
+    const ir::MemoryAccess& a = kernel.accesses[i];
+    if (!not_counted[i].empty() && (a.base == ir::kNone || a.space == ir::AddressSpace::Global))
+      throw InvalidInput(ir::location(kernel, a.range) + ": ncu-check cannot compare this launch: the access '" +
+                         a.text + "' is not counted (" + not_counted[i] +
+                         "); every global access must be placed, to compare its figures and size its buffer");
+    if (!model.access_faults[i].empty())
+      throw InvalidInput(model.access_faults[i] + "; ncu-check does not run a launch the model finds undefined");
+  }
 
   if (std::getenv(kChildVariable) != nullptr) {  // under ncu: the real kernel, once
     kernels::run_real_kernel(kernel, launch, model.extents, request.dynamic_shared);
