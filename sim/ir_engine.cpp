@@ -17,9 +17,10 @@ namespace {
 // Lane loops. Every lane is computed whatever the active mask (inactive lanes hold garbage that is
 // never read); faults count only in active lanes. AU / BU: the operand is uniform (one value).
 
+// The exact loop: each lane's fault, counted in active lanes only.
 template <BinaryOp OP, ScalarType T, bool AU, bool BU>
-bool binary_lanes(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out, int n,
-                  LaneMask active) {
+bool binary_lanes_exact(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out, int n,
+                        LaneMask active) {
   std::uint64_t faults = 0;
   for (int l = 0; l < n; ++l) {
     bool fault = false;
@@ -27,6 +28,54 @@ bool binary_lanes(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t*
     faults |= static_cast<std::uint64_t>(fault) << l;
   }
   return (faults & active) != 0;
+}
+
+// A lane loop the compiler vectorises (SSE2): the operation and, OR-ed over all lanes, a word
+// that is not 0 when some lane (active or not) may fault; then the exact loop decides. For
+// signed + - * on int32 (exact in 64 bits: the result overflows when it is not its low half
+// sign-extended), + - on int64 (overflow from the signs), and * on int64 by a uniform power of
+// two (a shift: overflows when a is outside [-2^(63-s), 2^(63-s))). Other operators: the exact loop.
+template <BinaryOp OP, ScalarType T, bool AU, bool BU>
+bool binary_lanes(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out, int n,
+                  LaneMask active) {
+  constexpr bool kAddSub = OP == BinaryOp::Add || OP == BinaryOp::Sub;
+  if constexpr (T == ScalarType::I32 && (kAddSub || OP == BinaryOp::Mul)) {
+    std::uint64_t bad = 0;
+    for (int l = 0; l < n; ++l) {
+      const std::uint64_t x = a[AU ? 0 : l], y = b[BU ? 0 : l];
+      const std::uint64_t r = OP == BinaryOp::Add ? x + y : OP == BinaryOp::Sub ? x - y : x * y;
+      out[l] = r;
+      bad |= (r + 0x80000000ULL) >> 32;
+    }
+    return bad != 0 && binary_lanes_exact<OP, T, AU, BU>(a, b, out, n, active);
+  } else if constexpr (T == ScalarType::I64 && kAddSub) {
+    std::uint64_t bad = 0;
+    for (int l = 0; l < n; ++l) {
+      const std::uint64_t x = a[AU ? 0 : l], y = b[BU ? 0 : l];
+      const std::uint64_t r = OP == BinaryOp::Add ? x + y : x - y;
+      out[l] = r;
+      bad |= OP == BinaryOp::Add ? (x ^ r) & (y ^ r) : (x ^ y) & (x ^ r);
+    }
+    return (bad >> 63) != 0 && binary_lanes_exact<OP, T, AU, BU>(a, b, out, n, active);
+  } else if constexpr (T == ScalarType::I64 && OP == BinaryOp::Mul && AU != BU) {
+    const std::uint64_t factor = AU ? a[0] : b[0];
+    const std::uint64_t* x = AU ? b : a;
+    if (factor != 0 && (factor & (factor - 1)) == 0 && factor < (std::uint64_t{1} << 62)) {
+      const int s = __builtin_ctzll(factor);
+      if (s == 0) {
+        std::copy(x, x + n, out);
+        return false;
+      }
+      const std::uint64_t bias = std::uint64_t{1} << (63 - s);
+      std::uint64_t bad = 0;
+      for (int l = 0; l < n; ++l) {
+        out[l] = x[l] << s;
+        bad |= (x[l] + bias) >> (64 - s);
+      }
+      return bad != 0 && binary_lanes_exact<OP, T, AU, BU>(a, b, out, n, active);
+    }
+  }
+  return binary_lanes_exact<OP, T, AU, BU>(a, b, out, n, active);
 }
 
 template <BinaryOp OP, ScalarType T, bool AU, bool BU>
@@ -617,6 +666,9 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
     case ExprKind::Cast: {
       const Val a = operand(e.operands[0], active);
       if (a.lanes == nullptr) return {nullptr, normalise(e.type, a.value)};
+      // To a 64-bit type the normalised bits stay as they are (int32 values are kept
+      // sign-extended, uint32 ones zero-extended): the operand's lanes are the result.
+      if (e.type == ScalarType::I64 || e.type == ScalarType::U64) return a;
       std::uint64_t* out = scratch(id);
       c.cast_lanes(a.lanes, out, lanes_);
       return {out, 0};
@@ -940,11 +992,32 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
     const auto* addresses = reinterpret_cast<const std::int64_t*>(offset.lanes);
     std::uint64_t low_bits = 0;
     std::int64_t lowest = INT64_MAX, highest = INT64_MIN;
-    for (LaneMask l = lanes; l != 0; l &= l - 1) {
-      const std::int64_t at = addresses[lowest_lane(l)];
-      low_bits |= static_cast<std::uint64_t>(at);
-      lowest = std::min(lowest, at);
-      highest = std::max(highest, at);
+    bool sorted = true;  // non-decreasing in lane order (sim/ir_memory.hpp, AddressSpan)
+    if ((lanes & (lanes + 1)) == 0) {
+      // Lanes 0 .. n-1 (the usual): plain loops. Mostly the addresses are in order, and the
+      // lowest and highest are the first and last lane's.
+      const int count = 64 - __builtin_clzll(lanes);
+      for (int l = 0; l < count; ++l) low_bits |= static_cast<std::uint64_t>(addresses[l]);
+      for (int l = 1; l < count; ++l) sorted &= addresses[l] >= addresses[l - 1];
+      if (sorted) {
+        lowest = addresses[0];
+        highest = addresses[count - 1];
+      } else {
+        for (int l = 0; l < count; ++l) {
+          lowest = std::min(lowest, addresses[l]);
+          highest = std::max(highest, addresses[l]);
+        }
+      }
+    } else {
+      std::int64_t previous = INT64_MIN;
+      for (LaneMask l = lanes; l != 0; l &= l - 1) {
+        const std::int64_t at = addresses[lowest_lane(l)];
+        low_bits |= static_cast<std::uint64_t>(at);
+        lowest = std::min(lowest, at);
+        highest = std::max(highest, at);
+        sorted &= at >= previous;
+        previous = at;
+      }
     }
     merge(extents_[a.base], BaseExtent{true, lowest, highest + a.width});
     if ((low_bits & static_cast<std::uint64_t>(a.width - 1)) != 0) {
@@ -955,19 +1028,20 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
         }
       continue;
     }
+    const AddressSpan span{lowest, highest, low_bits, sorted};
     if (a.shared) {
       int phases = 0;
-      const int wavefronts = shared_wavefronts(addresses, lanes, a.width, &phases);
+      const int wavefronts = shared_wavefronts(addresses, lanes, a.width, &phases, 0, span);
       c.wavefronts += static_cast<std::uint64_t>(wavefronts);
       c.conflicts += static_cast<std::uint64_t>(wavefronts - phases);
     } else {
-      c.sectors += static_cast<std::uint64_t>(sectors_touched(addresses, lanes, a.width));
+      c.sectors += static_cast<std::uint64_t>(sectors_touched(addresses, lanes, a.width, 0, span));
     }
     for (int s = 1; s < a.shifts; ++s) {
       const std::int64_t by = a.shift_step * s;
       shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += static_cast<std::uint64_t>(
-          a.shared ? shared_wavefronts(addresses, lanes, a.width, nullptr, by)
-                   : sectors_touched(addresses, lanes, a.width, by));
+          a.shared ? shared_wavefronts(addresses, lanes, a.width, nullptr, by, span)
+                   : sectors_touched(addresses, lanes, a.width, by, span));
     }
   }
 }
