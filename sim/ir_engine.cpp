@@ -287,6 +287,35 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       default: break;
     }
   }
+  // Expressions whose values are kept: binary ones computing on lanes from at most kKeptLocals
+  // locals, builtins, parameters and constants (operands come before their expression).
+  kept.assign(k.exprs.size(), kNotKept);
+  kept_locals.assign(k.exprs.size(), {});
+  {
+    std::vector<std::vector<LocalId>> reads(k.exprs.size());
+    std::vector<std::uint8_t> plain(k.exprs.size(), 0);  // no opaque value, no select/logical
+    for (std::size_t i = 0; i < k.exprs.size(); ++i) {
+      const Expr& e = k.exprs[i];
+      bool ok = e.kind != ExprKind::Opaque && e.kind != ExprKind::Select && e.kind != ExprKind::Logical;
+      if (e.kind == ExprKind::Local) reads[i].push_back(e.index);
+      for (ExprId operand_id : e.operands) {
+        if (operand_id == kNone) continue;
+        if (static_cast<std::size_t>(operand_id) >= i) {  // operands are expected first; else not kept
+          ok = false;
+          continue;
+        }
+        ok = ok && plain[operand_id];
+        for (LocalId read : reads[operand_id])
+          if (std::find(reads[i].begin(), reads[i].end(), read) == reads[i].end()) reads[i].push_back(read);
+      }
+      plain[i] = ok ? 1 : 0;
+      if (ok && e.kind == ExprKind::Binary && reads[i].size() <= static_cast<std::size_t>(kKeptLocals)) {
+        kept[i] = static_cast<std::uint8_t>(reads[i].size());
+        std::copy(reads[i].begin(), reads[i].end(), kept_locals[i].begin());
+      }
+      if (reads[i].size() > static_cast<std::size_t>(kKeptLocals)) reads[i].resize(kKeptLocals + 1);
+    }
+  }
   innermost_loop = innermost_loops(k);
   barrier.assign(k.stmts.size(), kNone);
   for (std::size_t i = 0; i < k.stmts.size(); ++i)
@@ -327,6 +356,8 @@ WarpMachine::WarpMachine(const Program& program)
   locals_.resize(k_.locals.size());
   local_lanes_.assign(k_.locals.size() * kMaxLanes, 0);
   scratch_.assign(k_.exprs.size() * kMaxLanes, 0);
+  kept_.resize(k_.exprs.size());
+  local_version_.assign(k_.locals.size(), 0);
   frames_.reserve(k_.stmts.size() + 1);
   loop_iteration_.assign(k_.stmts.size(), 0);
   sink_.resize(k_.stmts.size());
@@ -370,6 +401,7 @@ void WarpMachine::start_warp(int warp) {
   lanes_ = threads_->lanes;
   alive_ = threads_->existing;
   for (LocalState& l : locals_) l = LocalState{};
+  warp_stamp_ = ++stamp_;  // values kept in an earlier warp are stale
   frames_.clear();
   std::fill(full_arrivals_.begin(), full_arrivals_.end(), 0);
   std::fill(lane_arrivals_.begin(), lane_arrivals_.end(), 0);
@@ -459,6 +491,7 @@ void WarpMachine::set_local(LocalId local, const std::uint64_t* lanes, LaneMask 
   bool same = true;
   for (int l = 1; l < lanes_; ++l) same = same && lanes[l] == lanes[0];
   locals_[local] = LocalState{same, lanes[0], defined};
+  changed(local);
 }
 
 void WarpMachine::evaluate(ExprId expr, LaneMask active, std::uint64_t* out) {
@@ -679,7 +712,17 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
         const LaneMask m = compare_mask(e, active);
         std::uint64_t* out = scratch(id);
         for (int l = 0; l < lanes_; ++l) out[l] = m >> l & 1;
+        kept_[id].stamp = 0;  // the scratch no longer holds kept lanes
         return {out, 0};
+      }
+      // Kept lanes: computed for a superset of these lanes from locals not written since.
+      const std::uint8_t kept = p_.kept[id];
+      if (kept != Program::kNotKept && recorder_ == nullptr) {
+        const Kept& k = kept_[id];
+        bool fresh = k.stamp > warp_stamp_ && (active & ~k.active) == 0;
+        for (int i = 0; fresh && i < kept; ++i)
+          fresh = local_version_[static_cast<std::size_t>(p_.kept_locals[id][i])] < k.stamp;
+        if (fresh) return {scratch(id), 0};
       }
       const Val a = operand(e.operands[0], active);
       const Val b = operand(e.operands[1], active);
@@ -708,6 +751,7 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
             undefined(id, ops::describe_fault(e.binary_op, k_.exprs[e.operands[0]].type, x, y), bit(l));
         }
       }
+      if (kept != Program::kNotKept) kept_[id] = Kept{++stamp_, active};
       return {out, 0};
     }
     case ExprKind::Logical:
@@ -820,6 +864,7 @@ LaneMask WarpMachine::eval_mask(ExprId id, LaneMask active) {
 }
 
 void WarpMachine::write(LocalId local, Val v, LaneMask mask) {
+  changed(local);
   LocalState& st = locals_[local];
   std::uint64_t* lanes = local_lanes(local);
   // Lanes that keep an older value and may still read it.
@@ -876,6 +921,7 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
       if (p_.has_memory[id]) memory(id, active);
       if (s.value == kNone) {
         locals_[s.local].defined &= ~active;  // declared without a value: indeterminate again
+        changed(s.local);
       } else if (!p_.skip_value[id]) {
         write(s.local, operand(s.value, active), active);
       }
@@ -993,21 +1039,12 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
     std::uint64_t low_bits = 0;
     std::int64_t lowest = INT64_MAX, highest = INT64_MIN;
     bool sorted = true;  // non-decreasing in lane order (sim/ir_memory.hpp, AddressSpan)
-    if ((lanes & (lanes + 1)) == 0) {
-      // Lanes 0 .. n-1 (the usual): plain loops. Mostly the addresses are in order, and the
-      // lowest and highest are the first and last lane's.
-      const int count = 64 - __builtin_clzll(lanes);
-      for (int l = 0; l < count; ++l) low_bits |= static_cast<std::uint64_t>(addresses[l]);
-      for (int l = 1; l < count; ++l) sorted &= addresses[l] >= addresses[l - 1];
-      if (sorted) {
-        lowest = addresses[0];
-        highest = addresses[count - 1];
-      } else {
-        for (int l = 0; l < count; ++l) {
-          lowest = std::min(lowest, addresses[l]);
-          highest = std::max(highest, addresses[l]);
-        }
-      }
+    if ((lanes & (lanes + 1)) == 0) {  // lanes 0 .. n-1 (the usual): vector loops
+      const AddressSpan span = prefix_address_span(addresses, 64 - __builtin_clzll(lanes));
+      low_bits = span.bits;
+      lowest = span.lowest;
+      highest = span.highest;
+      sorted = span.sorted;
     } else {
       std::int64_t previous = INT64_MIN;
       for (LaneMask l = lanes; l != 0; l &= l - 1) {

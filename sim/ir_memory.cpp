@@ -67,7 +67,59 @@ int sectors_by_search(const std::int64_t* addresses, std::uint64_t mask, int wid
   return distinct;
 }
 
+// Loops over lanes 0 .. count-1 written for the vectoriser; compiled twice, for the portable
+// target and for AVX2 (64-bit compares), and picked by the CPU at run time.
+__attribute__((always_inline)) inline AddressSpan prefix_span_body(const std::int64_t* a, int count) {
+  AddressSpan s;
+  std::uint64_t bits = 0;
+  std::int64_t lowest = a[0], highest = a[0];
+  for (int l = 0; l < count; ++l) {
+    bits |= static_cast<std::uint64_t>(a[l]);
+    lowest = a[l] < lowest ? a[l] : lowest;
+    highest = a[l] > highest ? a[l] : highest;
+  }
+  std::uint64_t down = 0;
+  for (int l = 1; l < count; ++l) down |= static_cast<std::uint64_t>(a[l] < a[l - 1]);
+  s.lowest = lowest;
+  s.highest = highest;
+  s.bits = bits;
+  s.sorted = down == 0;
+  return s;
+}
+
+// Lanes l-1 and l in different sectors, for l in 1 .. count-1 (x >> 5 == y >> 5 when x ^ y has
+// no bit above the fifth).
+__attribute__((always_inline)) inline int sector_changes_body(const std::int64_t* a, int count, std::int64_t shift) {
+  int changes = 0;
+  for (int l = 1; l < count; ++l)
+    changes += ((static_cast<std::uint64_t>(a[l] + shift) ^ static_cast<std::uint64_t>(a[l - 1] + shift)) >> 5) != 0;
+  return changes;
+}
+
+__attribute__((target("avx2"))) AddressSpan prefix_span_avx2(const std::int64_t* a, int count) {
+  return prefix_span_body(a, count);
+}
+AddressSpan prefix_span_plain(const std::int64_t* a, int count) { return prefix_span_body(a, count); }
+__attribute__((target("avx2"))) int sector_changes_avx2(const std::int64_t* a, int count, std::int64_t shift) {
+  return sector_changes_body(a, count, shift);
+}
+int sector_changes_plain(const std::int64_t* a, int count, std::int64_t shift) {
+  return sector_changes_body(a, count, shift);
+}
+
+bool has_avx2() {
+  static const bool avx2 = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+  }();
+  return avx2;
+}
+
 }  // namespace
+
+AddressSpan prefix_address_span(const std::int64_t* addresses, int count) {
+  return has_avx2() ? prefix_span_avx2(addresses, count) : prefix_span_plain(addresses, count);
+}
 
 AddressSpan address_span(const std::int64_t* addresses, std::uint64_t mask) {
   AddressSpan s;
@@ -101,6 +153,11 @@ int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width
   const bool whole = width <= 32 && (32 % width) == 0 &&
                      ((span.bits | static_cast<std::uint64_t>(shift)) & static_cast<std::uint64_t>(width - 1)) == 0;
   if (whole && span.sorted) {  // non-decreasing sectors: count the changes
+    if ((mask & (mask + 1)) == 0) {  // lanes 0 .. n-1
+      const int count = 64 - __builtin_clzll(mask);
+      return 1 + (has_avx2() ? sector_changes_avx2(addresses, count, shift)
+                             : sector_changes_plain(addresses, count, shift));
+    }
     int distinct = 0;
     std::int64_t previous = first - 1;
     for (std::uint64_t m = mask; m != 0; m &= m - 1) {

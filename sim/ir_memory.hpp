@@ -62,6 +62,8 @@ struct AddressSpan {
   bool sorted = false;
 };
 AddressSpan address_span(const std::int64_t* addresses, std::uint64_t mask);
+/// address_span() of lanes 0 .. count-1 (count >= 1), in vector instructions where the CPU has them.
+AddressSpan prefix_address_span(const std::int64_t* addresses, int count);
 
 /// sectors_touched() with the lanes' span already known (address_span(addresses, mask)).
 int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width, std::int64_t shift,
