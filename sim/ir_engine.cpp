@@ -17,9 +17,10 @@ namespace {
 // Lane loops. Every lane is computed whatever the active mask (inactive lanes hold garbage that is
 // never read); faults count only in active lanes. AU / BU: the operand is uniform (one value).
 
+// The exact loop: each lane's fault, counted in active lanes only.
 template <BinaryOp OP, ScalarType T, bool AU, bool BU>
-bool binary_lanes(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out, int n,
-                  LaneMask active) {
+bool binary_lanes_exact(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out, int n,
+                        LaneMask active) {
   std::uint64_t faults = 0;
   for (int l = 0; l < n; ++l) {
     bool fault = false;
@@ -27,6 +28,54 @@ bool binary_lanes(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t*
     faults |= static_cast<std::uint64_t>(fault) << l;
   }
   return (faults & active) != 0;
+}
+
+// A lane loop the compiler vectorises (SSE2): the operation and, OR-ed over all lanes, a word
+// that is not 0 when some lane (active or not) may fault; then the exact loop decides. For
+// signed + - * on int32 (exact in 64 bits: the result overflows when it is not its low half
+// sign-extended), + - on int64 (overflow from the signs), and * on int64 by a uniform power of
+// two (a shift: overflows when a is outside [-2^(63-s), 2^(63-s))). Other operators: the exact loop.
+template <BinaryOp OP, ScalarType T, bool AU, bool BU>
+bool binary_lanes(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out, int n,
+                  LaneMask active) {
+  constexpr bool kAddSub = OP == BinaryOp::Add || OP == BinaryOp::Sub;
+  if constexpr (T == ScalarType::I32 && (kAddSub || OP == BinaryOp::Mul)) {
+    std::uint64_t bad = 0;
+    for (int l = 0; l < n; ++l) {
+      const std::uint64_t x = a[AU ? 0 : l], y = b[BU ? 0 : l];
+      const std::uint64_t r = OP == BinaryOp::Add ? x + y : OP == BinaryOp::Sub ? x - y : x * y;
+      out[l] = r;
+      bad |= (r + 0x80000000ULL) >> 32;
+    }
+    return bad != 0 && binary_lanes_exact<OP, T, AU, BU>(a, b, out, n, active);
+  } else if constexpr (T == ScalarType::I64 && kAddSub) {
+    std::uint64_t bad = 0;
+    for (int l = 0; l < n; ++l) {
+      const std::uint64_t x = a[AU ? 0 : l], y = b[BU ? 0 : l];
+      const std::uint64_t r = OP == BinaryOp::Add ? x + y : x - y;
+      out[l] = r;
+      bad |= OP == BinaryOp::Add ? (x ^ r) & (y ^ r) : (x ^ y) & (x ^ r);
+    }
+    return (bad >> 63) != 0 && binary_lanes_exact<OP, T, AU, BU>(a, b, out, n, active);
+  } else if constexpr (T == ScalarType::I64 && OP == BinaryOp::Mul && AU != BU) {
+    const std::uint64_t factor = AU ? a[0] : b[0];
+    const std::uint64_t* x = AU ? b : a;
+    if (factor != 0 && (factor & (factor - 1)) == 0 && factor < (std::uint64_t{1} << 62)) {
+      const int s = __builtin_ctzll(factor);
+      if (s == 0) {
+        std::copy(x, x + n, out);
+        return false;
+      }
+      const std::uint64_t bias = std::uint64_t{1} << (63 - s);
+      std::uint64_t bad = 0;
+      for (int l = 0; l < n; ++l) {
+        out[l] = x[l] << s;
+        bad |= (x[l] + bias) >> (64 - s);
+      }
+      return bad != 0 && binary_lanes_exact<OP, T, AU, BU>(a, b, out, n, active);
+    }
+  }
+  return binary_lanes_exact<OP, T, AU, BU>(a, b, out, n, active);
 }
 
 template <BinaryOp OP, ScalarType T, bool AU, bool BU>
@@ -238,6 +287,35 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       default: break;
     }
   }
+  // Expressions whose values are kept: binary ones computing on lanes from at most kKeptLocals
+  // locals, builtins, parameters and constants (operands come before their expression).
+  kept.assign(k.exprs.size(), kNotKept);
+  kept_locals.assign(k.exprs.size(), {});
+  {
+    std::vector<std::vector<LocalId>> reads(k.exprs.size());
+    std::vector<std::uint8_t> plain(k.exprs.size(), 0);  // no opaque value, no select/logical
+    for (std::size_t i = 0; i < k.exprs.size(); ++i) {
+      const Expr& e = k.exprs[i];
+      bool ok = e.kind != ExprKind::Opaque && e.kind != ExprKind::Select && e.kind != ExprKind::Logical;
+      if (e.kind == ExprKind::Local) reads[i].push_back(e.index);
+      for (ExprId operand_id : e.operands) {
+        if (operand_id == kNone) continue;
+        if (static_cast<std::size_t>(operand_id) >= i) {  // operands are expected first; else not kept
+          ok = false;
+          continue;
+        }
+        ok = ok && plain[operand_id];
+        for (LocalId read : reads[operand_id])
+          if (std::find(reads[i].begin(), reads[i].end(), read) == reads[i].end()) reads[i].push_back(read);
+      }
+      plain[i] = ok ? 1 : 0;
+      if (ok && e.kind == ExprKind::Binary && reads[i].size() <= static_cast<std::size_t>(kKeptLocals)) {
+        kept[i] = static_cast<std::uint8_t>(reads[i].size());
+        std::copy(reads[i].begin(), reads[i].end(), kept_locals[i].begin());
+      }
+      if (reads[i].size() > static_cast<std::size_t>(kKeptLocals)) reads[i].resize(kKeptLocals + 1);
+    }
+  }
   innermost_loop = innermost_loops(k);
   barrier.assign(k.stmts.size(), kNone);
   for (std::size_t i = 0; i < k.stmts.size(); ++i)
@@ -278,6 +356,8 @@ WarpMachine::WarpMachine(const Program& program)
   locals_.resize(k_.locals.size());
   local_lanes_.assign(k_.locals.size() * kMaxLanes, 0);
   scratch_.assign(k_.exprs.size() * kMaxLanes, 0);
+  kept_.resize(k_.exprs.size());
+  local_version_.assign(k_.locals.size(), 0);
   frames_.reserve(k_.stmts.size() + 1);
   loop_iteration_.assign(k_.stmts.size(), 0);
   sink_.resize(k_.stmts.size());
@@ -321,6 +401,7 @@ void WarpMachine::start_warp(int warp) {
   lanes_ = threads_->lanes;
   alive_ = threads_->existing;
   for (LocalState& l : locals_) l = LocalState{};
+  warp_stamp_ = ++stamp_;  // values kept in an earlier warp are stale
   frames_.clear();
   std::fill(full_arrivals_.begin(), full_arrivals_.end(), 0);
   std::fill(lane_arrivals_.begin(), lane_arrivals_.end(), 0);
@@ -410,6 +491,7 @@ void WarpMachine::set_local(LocalId local, const std::uint64_t* lanes, LaneMask 
   bool same = true;
   for (int l = 1; l < lanes_; ++l) same = same && lanes[l] == lanes[0];
   locals_[local] = LocalState{same, lanes[0], defined};
+  changed(local);
 }
 
 void WarpMachine::evaluate(ExprId expr, LaneMask active, std::uint64_t* out) {
@@ -617,6 +699,9 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
     case ExprKind::Cast: {
       const Val a = operand(e.operands[0], active);
       if (a.lanes == nullptr) return {nullptr, normalise(e.type, a.value)};
+      // To a 64-bit type the normalised bits stay as they are (int32 values are kept
+      // sign-extended, uint32 ones zero-extended): the operand's lanes are the result.
+      if (e.type == ScalarType::I64 || e.type == ScalarType::U64) return a;
       std::uint64_t* out = scratch(id);
       c.cast_lanes(a.lanes, out, lanes_);
       return {out, 0};
@@ -627,7 +712,17 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
         const LaneMask m = compare_mask(e, active);
         std::uint64_t* out = scratch(id);
         for (int l = 0; l < lanes_; ++l) out[l] = m >> l & 1;
+        kept_[id].stamp = 0;  // the scratch no longer holds kept lanes
         return {out, 0};
+      }
+      // Kept lanes: computed for a superset of these lanes from locals not written since.
+      const std::uint8_t kept = p_.kept[id];
+      if (kept != Program::kNotKept && recorder_ == nullptr) {
+        const Kept& k = kept_[id];
+        bool fresh = k.stamp > warp_stamp_ && (active & ~k.active) == 0;
+        for (int i = 0; fresh && i < kept; ++i)
+          fresh = local_version_[static_cast<std::size_t>(p_.kept_locals[id][i])] < k.stamp;
+        if (fresh) return {scratch(id), 0};
       }
       const Val a = operand(e.operands[0], active);
       const Val b = operand(e.operands[1], active);
@@ -656,6 +751,7 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
             undefined(id, ops::describe_fault(e.binary_op, k_.exprs[e.operands[0]].type, x, y), bit(l));
         }
       }
+      if (kept != Program::kNotKept) kept_[id] = Kept{++stamp_, active};
       return {out, 0};
     }
     case ExprKind::Logical:
@@ -768,6 +864,7 @@ LaneMask WarpMachine::eval_mask(ExprId id, LaneMask active) {
 }
 
 void WarpMachine::write(LocalId local, Val v, LaneMask mask) {
+  changed(local);
   LocalState& st = locals_[local];
   std::uint64_t* lanes = local_lanes(local);
   // Lanes that keep an older value and may still read it.
@@ -824,6 +921,7 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
       if (p_.has_memory[id]) memory(id, active);
       if (s.value == kNone) {
         locals_[s.local].defined &= ~active;  // declared without a value: indeterminate again
+        changed(s.local);
       } else if (!p_.skip_value[id]) {
         write(s.local, operand(s.value, active), active);
       }
@@ -941,11 +1039,23 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
     const auto* addresses = reinterpret_cast<const std::int64_t*>(offset.lanes);
     std::uint64_t low_bits = 0;
     std::int64_t lowest = INT64_MAX, highest = INT64_MIN;
-    for (LaneMask l = lanes; l != 0; l &= l - 1) {
-      const std::int64_t at = addresses[lowest_lane(l)];
-      low_bits |= static_cast<std::uint64_t>(at);
-      lowest = std::min(lowest, at);
-      highest = std::max(highest, at);
+    bool sorted = true;  // non-decreasing in lane order (sim/ir_memory.hpp, AddressSpan)
+    if ((lanes & (lanes + 1)) == 0) {  // lanes 0 .. n-1 (the usual): vector loops
+      const AddressSpan span = prefix_address_span(addresses, 64 - __builtin_clzll(lanes));
+      low_bits = span.bits;
+      lowest = span.lowest;
+      highest = span.highest;
+      sorted = span.sorted;
+    } else {
+      std::int64_t previous = INT64_MIN;
+      for (LaneMask l = lanes; l != 0; l &= l - 1) {
+        const std::int64_t at = addresses[lowest_lane(l)];
+        low_bits |= static_cast<std::uint64_t>(at);
+        lowest = std::min(lowest, at);
+        highest = std::max(highest, at);
+        sorted &= at >= previous;
+        previous = at;
+      }
     }
     merge(extents_[a.base], BaseExtent{true, lowest, highest + a.width});
     if ((low_bits & static_cast<std::uint64_t>(a.width - 1)) != 0) {
@@ -956,19 +1066,20 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
         }
       continue;
     }
+    const AddressSpan span{lowest, highest, low_bits, sorted};
     if (a.shared) {
       int phases = 0;
-      const int wavefronts = shared_wavefronts(addresses, lanes, a.width, &phases);
+      const int wavefronts = shared_wavefronts(addresses, lanes, a.width, &phases, 0, span);
       c.wavefronts += static_cast<std::uint64_t>(wavefronts);
       c.conflicts += static_cast<std::uint64_t>(wavefronts - phases);
     } else {
-      c.sectors += static_cast<std::uint64_t>(sectors_touched(addresses, lanes, a.width));
+      c.sectors += static_cast<std::uint64_t>(sectors_touched(addresses, lanes, a.width, 0, span));
     }
     for (int s = 1; s < a.shifts; ++s) {
       const std::int64_t by = a.shift_step * s;
       shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += static_cast<std::uint64_t>(
-          a.shared ? shared_wavefronts(addresses, lanes, a.width, nullptr, by)
-                   : sectors_touched(addresses, lanes, a.width, by));
+          a.shared ? shared_wavefronts(addresses, lanes, a.width, nullptr, by, span)
+                   : sectors_touched(addresses, lanes, a.width, by, span));
     }
   }
 }

@@ -167,6 +167,13 @@ struct Program {
   std::vector<std::uint8_t> has_memory;  // [StmtId]: memory[id] has work
   std::vector<StatementMemory> memory;   // [StmtId]
   std::size_t shifted_size = 0;          // Tally::shifted's size (the class engine's residues)
+  /// Binary expressions whose lane values the machine keeps for reuse while the locals they read
+  /// are not written (in the same warp): kNotKept, or how many locals (up to kKeptLocals) the
+  /// expression reads, listed in kept_locals[expr].
+  static constexpr std::uint8_t kNotKept = 0xFF;
+  static constexpr int kKeptLocals = 4;
+  std::vector<std::uint8_t> kept;                                  // [ExprId]
+  std::vector<std::array<LocalId, kKeptLocals>> kept_locals;       // [ExprId]
   std::vector<std::uint64_t> arguments; // bits per parameter
   std::uint64_t evaluation_cap = 0;     // a run stops past this many evaluations
   std::atomic<std::uint64_t>* shared_evaluations = nullptr;  // finished blocks' evaluations
@@ -309,6 +316,18 @@ class WarpMachine {
   std::vector<LocalState> locals_;
   std::vector<std::uint64_t> local_lanes_;
   std::vector<std::uint64_t> scratch_;
+  // Lane values kept (Program::kept): an expression's scratch holds its value for the lanes of
+  // `active` as computed at `stamp`; still so while no local it reads has been written since
+  // (local_version_ < stamp) within the warp (stamp > warp_stamp_). Off with a recorder.
+  struct Kept {
+    std::uint64_t stamp = 0;
+    LaneMask active = 0;
+  };
+  std::vector<Kept> kept_;
+  std::vector<std::uint64_t> local_version_;  // [LocalId]: the stamp of its last change
+  std::uint64_t stamp_ = 0;
+  std::uint64_t warp_stamp_ = 0;
+  void changed(LocalId local) { local_version_[static_cast<std::size_t>(local)] = ++stamp_; }
   std::vector<Frame> frames_;
   std::vector<std::uint64_t> loop_iteration_;  // [StmtId of a loop]
   Counts64* counts_ = nullptr;                 // statements of the counted tally, or a sink

@@ -31,10 +31,24 @@ void merge(BaseExtent& a, const BaseExtent& b) {
   a.end = std::max(a.end, b.end);
 }
 
-int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width, std::int64_t shift) {
-  // Lanes run in order through a few runs of addresses, each run in few sectors: a lane's sector
-  // is mostly its neighbour's, else one of the few seen so far (linear search: cheaper than
-  // sorting 32 values for the patterns kernels make; at worst 64 x 64 compares).
+namespace {
+
+// Without -mpopcnt (the binary stays portable) __builtin_popcountll is a library call.
+int popcount64(std::uint64_t m) {
+  m = m - ((m >> 1) & 0x5555555555555555ULL);
+  m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
+  m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  return static_cast<int>((m * 0x0101010101010101ULL) >> 56);
+}
+
+// Bitmaps over a window of sectors (words) from the lowest one: most requests span few, so a
+// lane's sector is one bit set, and the distinct ones are counted with popcounts (no search).
+constexpr std::int64_t kSectorWindow = 256;   // 8 KiB of addresses
+constexpr std::int64_t kWordWindow = 2048;    // 8 KiB of addresses
+
+// The general count (any span): a lane's sector is mostly its neighbour's, else one of the few
+// seen so far (linear search; at worst 64 x 64 compares).
+int sectors_by_search(const std::int64_t* addresses, std::uint64_t mask, int width, std::int64_t shift) {
   std::array<std::int64_t, 2 * 64> seen;
   int distinct = 0;
   std::int64_t last = 0;
@@ -53,20 +67,176 @@ int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width
   return distinct;
 }
 
+// Loops over lanes 0 .. count-1 written for the vectoriser; compiled twice, for the portable
+// target and for AVX2 (64-bit compares), and picked by the CPU at run time.
+__attribute__((always_inline)) inline AddressSpan prefix_span_body(const std::int64_t* a, int count) {
+  AddressSpan s;
+  std::uint64_t bits = 0;
+  std::int64_t lowest = a[0], highest = a[0];
+  for (int l = 0; l < count; ++l) {
+    bits |= static_cast<std::uint64_t>(a[l]);
+    lowest = a[l] < lowest ? a[l] : lowest;
+    highest = a[l] > highest ? a[l] : highest;
+  }
+  std::uint64_t down = 0;
+  for (int l = 1; l < count; ++l) down |= static_cast<std::uint64_t>(a[l] < a[l - 1]);
+  s.lowest = lowest;
+  s.highest = highest;
+  s.bits = bits;
+  s.sorted = down == 0;
+  return s;
+}
+
+// Lanes l-1 and l in different sectors, for l in 1 .. count-1 (x >> 5 == y >> 5 when x ^ y has
+// no bit above the fifth).
+__attribute__((always_inline)) inline int sector_changes_body(const std::int64_t* a, int count, std::int64_t shift) {
+  int changes = 0;
+  for (int l = 1; l < count; ++l)
+    changes += ((static_cast<std::uint64_t>(a[l] + shift) ^ static_cast<std::uint64_t>(a[l - 1] + shift)) >> 5) != 0;
+  return changes;
+}
+
+__attribute__((target("avx2"))) AddressSpan prefix_span_avx2(const std::int64_t* a, int count) {
+  return prefix_span_body(a, count);
+}
+AddressSpan prefix_span_plain(const std::int64_t* a, int count) { return prefix_span_body(a, count); }
+__attribute__((target("avx2"))) int sector_changes_avx2(const std::int64_t* a, int count, std::int64_t shift) {
+  return sector_changes_body(a, count, shift);
+}
+int sector_changes_plain(const std::int64_t* a, int count, std::int64_t shift) {
+  return sector_changes_body(a, count, shift);
+}
+
+bool has_avx2() {
+  static const bool avx2 = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+  }();
+  return avx2;
+}
+
+}  // namespace
+
+AddressSpan prefix_address_span(const std::int64_t* addresses, int count) {
+  return has_avx2() ? prefix_span_avx2(addresses, count) : prefix_span_plain(addresses, count);
+}
+
+AddressSpan address_span(const std::int64_t* addresses, std::uint64_t mask) {
+  AddressSpan s;
+  s.lowest = INT64_MAX;
+  s.highest = INT64_MIN;
+  bool sorted = true;
+  std::int64_t previous = INT64_MIN;
+  for (std::uint64_t m = mask; m != 0; m &= m - 1) {
+    const std::int64_t a = addresses[__builtin_ctzll(m)];
+    s.lowest = std::min(s.lowest, a);
+    s.highest = std::max(s.highest, a);
+    s.bits |= static_cast<std::uint64_t>(a);
+    sorted &= a >= previous;
+    previous = a;
+  }
+  s.sorted = sorted;
+  return s;
+}
+
+int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width, std::int64_t shift) {
+  if (mask == 0) return 0;
+  return sectors_touched(addresses, mask, width, shift, address_span(addresses, mask));
+}
+
+int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width, std::int64_t shift,
+                    const AddressSpan& span) {
+  if (mask == 0) return 0;
+  const std::int64_t first = (span.lowest + shift) >> 5;
+  // No lane's bytes cross a sector boundary when every address (moved by `shift`) is a multiple
+  // of a width that divides 32: a lane touches the one sector of its address.
+  const bool whole = width <= 32 && (32 % width) == 0 &&
+                     ((span.bits | static_cast<std::uint64_t>(shift)) & static_cast<std::uint64_t>(width - 1)) == 0;
+  if (whole && span.sorted) {  // non-decreasing sectors: count the changes
+    if ((mask & (mask + 1)) == 0) {  // lanes 0 .. n-1
+      const int count = 64 - __builtin_clzll(mask);
+      return 1 + (has_avx2() ? sector_changes_avx2(addresses, count, shift)
+                             : sector_changes_plain(addresses, count, shift));
+    }
+    int distinct = 0;
+    std::int64_t previous = first - 1;
+    for (std::uint64_t m = mask; m != 0; m &= m - 1) {
+      const std::int64_t sector = (addresses[__builtin_ctzll(m)] + shift) >> 5;
+      distinct += sector != previous;
+      previous = sector;
+    }
+    return distinct;
+  }
+  const std::uint64_t spread = static_cast<std::uint64_t>(span.highest) - static_cast<std::uint64_t>(span.lowest);
+  if (whole && spread < 64 * 32 - 32) {  // the sectors within 64 of the first: one word of bits
+    std::uint64_t bits = 0;
+    for (std::uint64_t m = mask; m != 0; m &= m - 1)
+      bits |= std::uint64_t{1} << (((addresses[__builtin_ctzll(m)] + shift) >> 5) - first);
+    return popcount64(bits);
+  }
+  // The window holds every lane's first and last sector (of `width` bytes from its address).
+  // (Unsigned: the difference of two int64 addresses may pass INT64_MAX.)
+  if (spread < static_cast<std::uint64_t>(kSectorWindow * 32 - 64) && width <= 32) {
+    std::array<std::uint64_t, kSectorWindow / 64> bits{};
+    for (std::uint64_t m = mask; m != 0; m &= m - 1) {
+      const std::int64_t a = addresses[__builtin_ctzll(m)] + shift;
+      const auto i = static_cast<std::uint64_t>((a >> 5) - first);
+      const auto j = static_cast<std::uint64_t>(((a + width - 1) >> 5) - first);
+      bits[i >> 6] |= std::uint64_t{1} << (i & 63);
+      bits[j >> 6] |= std::uint64_t{1} << (j & 63);
+    }
+    int distinct = 0;
+    for (std::uint64_t b : bits) distinct += popcount64(b);
+    return distinct;
+  }
+  return sectors_by_search(addresses, mask, width, shift);
+}
+
 namespace {
 
-// Wavefronts of one phase: the most distinct 4-byte words asked of one bank. Distinct words
-// are collected as sectors_touched collects sectors (neighbouring lanes mostly share or follow
-// each other), then counted per bank.
-int phase_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width, std::int64_t shift) {
+// Wavefronts of one phase: the most distinct 4-byte words asked of one bank. `lowest` and
+// `highest`: the phase's lowest and highest address (without shift).
+int phase_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width, std::int64_t shift,
+                     const AddressSpan& span) {
   const int words = width <= 4 ? 1 : width / 4;
-  std::int64_t lowest = INT64_MAX, highest = INT64_MIN;
-  for (std::uint64_t m = mask; m != 0; m &= m - 1) {
-    const std::int64_t w = (addresses[__builtin_ctzll(m)] + shift) >> 2;
-    lowest = std::min(lowest, w);
-    highest = std::max(highest, w + words - 1);
-  }
+  const std::int64_t lowest = (span.lowest + shift) >> 2;
+  const std::int64_t highest = ((span.highest + shift) >> 2) + words - 1;
   if (highest - lowest < 32) return 1;  // distinct words all in distinct banks
+  std::array<int, 32> per_bank{};
+  int most = 0;
+  // Addresses non-decreasing and multiples of the width (moved by `shift`, a multiple too): the
+  // lanes' words come in non-decreasing order, a repeated word right after itself.
+  if (span.sorted && ((span.bits | static_cast<std::uint64_t>(shift)) & static_cast<std::uint64_t>(width - 1)) == 0) {
+    // (Two lanes' words are then the same or apart: a lane whose first word is its
+    // predecessor's asks for the same words.)
+    std::int64_t previous = lowest - 1;
+    for (std::uint64_t m = mask; m != 0; m &= m - 1) {
+      const std::int64_t first = (addresses[__builtin_ctzll(m)] + shift) >> 2;
+      if (first == previous) continue;
+      previous = first;
+      for (std::int64_t w = first; w < first + words; ++w)
+        most = std::max(most, ++per_bank[static_cast<std::size_t>(w & 31)]);
+    }
+    return most;
+  }
+  if (highest - lowest < kWordWindow) {
+    // Distinct words as bits of a window from the lowest, then counted per bank.
+    std::array<std::uint64_t, kWordWindow / 64> bits;
+    const auto used = static_cast<std::size_t>((highest - lowest) / 64 + 1);
+    std::fill(bits.begin(), bits.begin() + static_cast<std::ptrdiff_t>(used), 0);
+    for (std::uint64_t m = mask; m != 0; m &= m - 1) {
+      const std::int64_t first = ((addresses[__builtin_ctzll(m)] + shift) >> 2) - lowest;
+      for (std::int64_t w = first; w < first + words; ++w)
+        bits[static_cast<std::size_t>(w >> 6)] |= std::uint64_t{1} << (w & 63);
+    }
+    for (std::size_t i = 0; i < used; ++i)
+      for (std::uint64_t b = bits[i]; b != 0; b &= b - 1) {
+        const auto bank = static_cast<std::size_t>((lowest + static_cast<std::int64_t>(i * 64) + __builtin_ctzll(b)) & 31);
+        most = std::max(most, ++per_bank[bank]);
+      }
+    return most;
+  }
+  // Any span: distinct words collected as sectors_by_search collects sectors.
   std::array<std::int64_t, 64 * 4> seen;
   int distinct = 0;
   std::int64_t last = 0;
@@ -80,8 +250,6 @@ int phase_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int widt
       if (!found) seen[static_cast<std::size_t>(distinct++)] = w;
     }
   }
-  std::array<int, 32> per_bank{};
-  int most = 0;
   for (int i = 0; i < distinct; ++i)
     most = std::max(most, ++per_bank[static_cast<std::size_t>(seen[static_cast<std::size_t>(i)] & 31)]);
   return most;
@@ -91,16 +259,25 @@ int phase_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int widt
 
 int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width, int* phases,
                       std::int64_t shift) {
+  if (mask == 0) {
+    if (phases != nullptr) *phases = 0;
+    return 0;
+  }
+  return shared_wavefronts(addresses, mask, width, phases, shift, address_span(addresses, mask));
+}
+
+int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width, int* phases,
+                      std::int64_t shift, const AddressSpan& span) {
   if (phases != nullptr) *phases = mask == 0 ? 0 : 1;
   if (mask == 0) return 0;
-  if (width <= 4) return phase_wavefronts(addresses, mask, width, shift);
+  if (width <= 4) return phase_wavefronts(addresses, mask, width, shift, span);
   const int lanes_per_phase = 128 / width;  // 16 for 8 bytes, 8 for 16 bytes
   const std::uint64_t phase_mask = (std::uint64_t{1} << lanes_per_phase) - 1;
   int total = 0, used = 0;
   for (int first = 0; first < 64; first += lanes_per_phase) {
     const std::uint64_t phase = mask & (phase_mask << first);
     if (phase == 0) continue;
-    total += phase_wavefronts(addresses, phase, width, shift);
+    total += phase_wavefronts(addresses, phase, width, shift, address_span(addresses, phase));
     ++used;
   }
   if (phases != nullptr) *phases = used;

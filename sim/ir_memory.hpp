@@ -53,12 +53,31 @@ void merge(BaseExtent& a, const BaseExtent& b);
 /// byte address addresses[lane] + shift (a multiple of width; negative addresses count downwards).
 int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width, std::int64_t shift = 0);
 
+/// Over the lanes in `mask` (not empty): the lowest and highest of addresses[lane], the OR of
+/// their bits (alignment), and whether they are non-decreasing in lane order.
+struct AddressSpan {
+  std::int64_t lowest = 0;
+  std::int64_t highest = 0;
+  std::uint64_t bits = 0;
+  bool sorted = false;
+};
+AddressSpan address_span(const std::int64_t* addresses, std::uint64_t mask);
+/// address_span() of lanes 0 .. count-1 (count >= 1), in vector instructions where the CPU has them.
+AddressSpan prefix_address_span(const std::int64_t* addresses, int count);
+
+/// sectors_touched() with the lanes' span already known (address_span(addresses, mask)).
+int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width, std::int64_t shift,
+                    const AddressSpan& span);
+
 /// Shared-memory wavefronts of one request at addresses[lane] + shift (the rule at the top of this
 /// file); `phases`, when
 /// given, receives the number of phases with a participating lane (the wavefronts without
 /// conflicts).
 int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width,
                       int* phases = nullptr, std::int64_t shift = 0);
+/// shared_wavefronts() with the lanes' span already known (address_span(addresses, mask)).
+int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width, int* phases,
+                      std::int64_t shift, const AddressSpan& span);
 
 /// For each access of the kernel (indexed as Kernel::accesses), "" when the engines count it,
 /// else why not: "it could not be placed: <reason>", "its address depends on <opaque value>",

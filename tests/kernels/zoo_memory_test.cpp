@@ -7,9 +7,11 @@
 // Hand-worked figures (small launches, worked out in the comments) pin the rules themselves.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <random>
 #include <set>
 #include <string>
 
@@ -354,6 +356,79 @@ TEST(MemoryRules, WavefrontsOfHandWrittenAddresses) {
   for (int i = 0; i < 32; ++i) a[i] = 256 * i;  // 16-byte at a 256-byte stride: 8 lanes per phase
   EXPECT_EQ(shared_wavefronts(a, 0xFFFFFFFFu, 16, &phases), 4 * 8);  // 28 conflicts
   EXPECT_EQ(phases, 4);
+}
+
+// Random requests of every shape the counting takes a different road for (addresses in lane
+// order or not, one run or rows, spans of a few bytes to megabytes, masks full or gappy, the
+// class engine's shifts), against the rules counted byte by byte with sets: a sector is 32
+// bytes, a word 4, bank = word mod 32 (floor_div: negative addresses count downwards).
+
+int sectors_by_bytes(const std::int64_t* a, std::uint64_t mask, int width, std::int64_t shift) {
+  std::set<std::int64_t> sectors;
+  for (int l = 0; l < 64; ++l)
+    if (mask >> l & 1)
+      for (int b = 0; b < width; ++b) sectors.insert(floor_div(a[l] + shift + b, 32));
+  return static_cast<int>(sectors.size());
+}
+
+int wavefronts_by_bytes(const std::int64_t* a, std::uint64_t mask, int width, std::int64_t shift, int& phases) {
+  const int per_phase = width <= 4 ? 64 : 128 / width;
+  int total = 0;
+  phases = 0;
+  for (int first = 0; first < 64; first += per_phase) {
+    std::map<std::int64_t, std::set<std::int64_t>> words_of_bank;
+    for (int l = first; l < first + per_phase; ++l)
+      if (mask >> l & 1)
+        for (int b = 0; b < width; ++b) {
+          const std::int64_t word = floor_div(a[l] + shift + b, 4);
+          words_of_bank[word - 32 * floor_div(word, 32)].insert(word);
+        }
+    if (words_of_bank.empty()) continue;
+    ++phases;
+    std::size_t most = 0;
+    for (const auto& [bank, words] : words_of_bank) most = std::max(most, words.size());
+    total += static_cast<int>(most);
+  }
+  return total;
+}
+
+TEST(MemoryRules, RandomRequestsAgreeWithByteSets) {
+  std::mt19937_64 random(21);
+  const auto pick = [&](std::int64_t n) { return static_cast<std::int64_t>(random() % static_cast<std::uint64_t>(n)); };
+  const int widths[] = {1, 2, 4, 8, 16};
+  for (int trial = 0; trial < 20000; ++trial) {
+    const int width = widths[pick(5)];
+    const bool aligned = pick(4) != 0;  // sectors are defined for any address; wavefronts need alignment
+    const std::int64_t base = (pick(2) != 0 ? -1 : 1) * pick(1 << 20) * (aligned ? width : 1);
+    std::int64_t a[64];
+    const int shape = static_cast<int>(pick(6));
+    const std::int64_t stride = pick(40) * width * (pick(8) == 0 ? 37 : 1);
+    const int row = 1 << pick(6);                          // lanes per row: 1 .. 32
+    const std::int64_t row_stride = (pick(3) - 1) * pick(3000) * width;
+    for (int l = 0; l < 64; ++l) {
+      switch (shape) {
+        case 0: a[l] = base + l * stride; break;                                   // a progression
+        case 1: a[l] = base + (l % row) * stride + (l / row) * row_stride; break;  // rows
+        case 2: a[l] = base + pick(64) * width; break;                             // a small span
+        case 3: a[l] = base + pick(4000) * width; break;                           // a wider span
+        case 4: a[l] = base + pick(1 << 22) * width; break;                        // anywhere
+        default: a[l] = base + (63 - l) * stride; break;                           // decreasing
+      }
+      if (!aligned) a[l] += pick(width);
+    }
+    if (shape == 3 && pick(2) == 0) std::sort(a, a + 64);
+    std::uint64_t mask = pick(3) == 0 ? ~std::uint64_t{0} : pick(2) == 0 ? 0xFFFFFFFFu : random();
+    if (pick(4) == 0) mask &= (std::uint64_t{1} << pick(64)) - 1;  // a prefix, maybe empty
+    const std::int64_t shift = pick(3) == 0 ? 0 : pick(64) * width;
+    const std::string what = "trial " + std::to_string(trial) + ", shape " + std::to_string(shape) +
+                             ", width " + std::to_string(width) + ", shift " + std::to_string(shift);
+    EXPECT_EQ(sectors_touched(a, mask, width, shift), sectors_by_bytes(a, mask, width, shift)) << what;
+    if (!aligned) continue;
+    int phases = -1, expected_phases = -1;
+    EXPECT_EQ(shared_wavefronts(a, mask, width, &phases, shift),
+              wavefronts_by_bytes(a, mask, width, shift, expected_phases)) << what;
+    EXPECT_EQ(phases, expected_phases) << what;
+  }
 }
 
 }  // namespace

@@ -349,6 +349,50 @@ TEST(IrReplay, SignedOverflowAndUnassignedRead) {
   }
 }
 
+// The replay keeps an expression's lane values while the locals it reads are unchanged; a
+// value kept for some lanes must not stand for more lanes, nor outlive its locals.
+//   int v = tx;
+//   for (int k = 0; k < 2; ++k) if (tx < 16 || k == 1) { int w = v * 2^27; }
+// k = 0: lanes 0-15, v * 2^27 <= 15 * 2^27 < 2^31; k = 1: all lanes, and lane 16 gives
+// 16 * 2^27 = 2^31, a signed overflow (undefined) in thread 16.
+//   for (int k = 0; k < 2; ++k) { int y; if (k == 0) y = tx; int z = y * 2; }
+// k = 1 reads y after `int y;` made it indeterminate again.
+TEST(IrReplay, KeptValuesNeitherWidenNorOutliveTheirLocals) {
+  K b;
+  const LocalId v = b.k.add_local("v", I), k = b.k.add_local("k", I), w = b.k.add_local("w", I);
+  const StmtId guarded = b.k.if_(
+      b.k.logical(LogicalOp::Or, b.bin(BinaryOp::Lt, b.tx(), b.c(16)), b.bin(BinaryOp::Eq, b.var(k), b.c(1))),
+      b.k.declare(w, b.bin(BinaryOp::Mul, b.var(v), b.c(134217728))));
+  const StmtId loop = b.k.loop(LoopKind::For, b.k.declare(k, b.c(0)), b.bin(BinaryOp::Lt, b.var(k), b.c(2)),
+                               b.k.assign(k, b.bin(BinaryOp::Add, b.var(k), b.c(1))), b.k.block({guarded}));
+  const Kernel widen = b.done({b.k.declare(v, b.tx()), loop});
+  try {
+    replay(widen, launch({1, 1, 1}, {32, 1, 1}, 32));
+    FAIL() << "no error";
+  } catch (const InvalidInput& error) {
+    EXPECT_NE(std::string(error.what()).find("signed overflow"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("thread (16, 0, 0)"), std::string::npos) << error.what();
+  }
+  // Lanes 0-15 only (a block of 16): no overflow in either iteration.
+  EXPECT_NO_THROW(replay(widen, launch({1, 1, 1}, {16, 1, 1}, 32)));
+
+  K u;
+  const LocalId y = u.k.add_local("y", I), i = u.k.add_local("k", I), z = u.k.add_local("z", I);
+  const StmtId body = u.k.block({u.k.declare(y, kNone),
+                                 u.k.if_(u.bin(BinaryOp::Eq, u.var(i), u.c(0)), u.k.assign(y, u.tx())),
+                                 u.k.declare(z, u.bin(BinaryOp::Mul, u.var(y), u.c(2)))});
+  const StmtId again = u.k.loop(LoopKind::For, u.k.declare(i, u.c(0)), u.bin(BinaryOp::Lt, u.var(i), u.c(2)),
+                                u.k.assign(i, u.bin(BinaryOp::Add, u.var(i), u.c(1))), body);
+  const Kernel stale = u.done({again});
+  try {
+    replay(stale, launch({1, 1, 1}, {32, 1, 1}, 32));
+    FAIL() << "no error";
+  } catch (const InvalidInput& error) {
+    EXPECT_NE(std::string(error.what()).find("'y' is read before it is assigned"), std::string::npos)
+        << error.what();
+  }
+}
+
 // int v = A[i] (opaque); int w = v + 1; if (w > 0) ... is data-dependent, through w.
 TEST(IrReplay, DataDependentBranchIsRefusedBeforeAnyLaunch) {
   K b;
