@@ -469,8 +469,11 @@ TEST(NcuSourcePage, SectorsPerLineOfTheNaiveMultiplyByHand) {
   const std::map<std::uint32_t, std::uint64_t> lines = parse_ncu_source_sectors(text.str(), path, "naive_host.cu");
   EXPECT_EQ(lines.at(10), 150000u);
   EXPECT_EQ(lines.at(12), 1600u);
-  for (const auto& [line, sectors] : lines)
-    if (line != 10 && line != 12) EXPECT_EQ(sectors, 0u) << "line " << line;
+  for (const auto& [line, sectors] : lines) {
+    if (line != 10 && line != 12) {
+      EXPECT_EQ(sectors, 0u) << "line " << line;
+    }
+  }
   // Another file's lines are left out.
   EXPECT_TRUE(parse_ncu_source_sectors(text.str(), path, "other.cu").empty());
 }
