@@ -297,7 +297,17 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   refinement.log_representatives();
   ClassReplayResult result = detail::assemble(classes, refinement.boxes(), refinement.runs());
   if (options.memory && !memory) result.memory_unproven = analysis.memory_refusal;
-  if (memory && !result.memory_counted) result.memory_unproven = detail::first_fault(classes, options, refinement.boxes());
+  if (memory && !result.memory_counted) {
+    // Block (0, 0, 0) runs first, alone, on this machine: a fault it met is the run's first, and
+    // the same whatever the threads do. Else one sequential pass over the corners names one.
+    const auto zero = refinement.runs().find(detail::Corner{0, 0, 0});
+    if (zero != refinement.runs().end())
+      for (const detail::MemoryFault& f : zero->second.tally.faults)
+        if (f.met && result.memory_unproven.empty())
+          result.memory_unproven = f.message + ", and which block meets such a fault first takes the replay";
+    if (result.memory_unproven.empty())
+      result.memory_unproven = detail::first_fault(classes, options, refinement.boxes());
+  }
   result.blocks_replayed = refinement.runs().size();
   result.warps_replayed = refinement.warps_replayed();
   if (options.blocks_done != nullptr)
