@@ -26,4 +26,13 @@ Count checked_add(Count a, Count b);
 /// The count as a double (for fractions and percentages).
 inline double to_double(Count value) { return static_cast<double>(value); }
 
+/// Set bits of m. Without -mpopcnt (the binary stays portable) __builtin_popcountll is a library
+/// call; this is the branch-free SWAR count, inlined (lane masks, sector and word bitmaps).
+inline int popcount(std::uint64_t m) {
+  m = m - ((m >> 1) & 0x5555555555555555ULL);
+  m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
+  m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  return static_cast<int>((m * 0x0101010101010101ULL) >> 56);
+}
+
 }  // namespace warpdiv::sim

@@ -201,9 +201,6 @@ BlockClass box_class(const ClassProgram& classes, const Box& b, BlockRun& r) {
   attach_log(c, classes, r.log);
   return c;
 }
-}  // namespace
-
-namespace {
 
 // A box's memory figures: its representative's, at the residues of the box's blocks (each
 // block's addresses are the representative's moved by the access's block coefficients times
@@ -233,54 +230,26 @@ void add_box_memory(const ClassProgram& classes, const Box& b, const BlockRun& r
 }
 
 // The extents of every block run (the corners hold each access's extremes: its offset is affine
-// in the block indices within a box). Any fault met makes the figures unproven (which block of a
-// box meets it first, the replay's report, is not known from the corners): class_replay says why.
+// in the block indices within a box).
 void finish_memory(const ClassProgram& classes, const std::map<Corner, BlockRun>& runs,
                    ClassReplayResult& result) {
   const Kernel& k = classes.program.kernel;
-  result.memory_counted = !classes.memory_faulted.load();
+  result.memory_counted = true;
   result.extents.assign(k.bases.size(), BaseExtent{});
   result.access_faults.assign(k.accesses.size(), "");
   result.flop_faults.assign(k.stmts.size(), "");
-  result.accesses.resize(k.accesses.size());
-  result.flops.resize(k.stmts.size(), 0);
   for (const auto& [corner, run] : runs)
     for (std::size_t b = 0; b < k.bases.size(); ++b) merge(result.extents[b], run.tally.extents[b]);
-  if (!result.memory_counted) {
-    result.accesses.clear();
-    result.flops.clear();
-    result.extents.clear();
-    result.access_faults.clear();
-    result.flop_faults.clear();
-    for (BlockClass& c : result.classes) {
-      c.accesses.clear();
-      c.flops.clear();
-    }
-  }
 }
 
 }  // namespace
 
-std::string first_fault(const ClassProgram& classes, const ReplayOptions& options, const std::vector<Box>& boxes) {
-  ClassMachine m(classes);
-  m.machine.set_fault_flag(nullptr);
-  std::vector<Corner> done;
-  for (const Box& b : boxes)
-    for (int corner = 0; corner < 8; ++corner) {
-      Corner c{};
-      for (int d = 0; d < 3; ++d) c[d] = static_cast<std::uint32_t>((corner >> d & 1) != 0 ? b.last[d] : b.first[d]);
-      if (std::find(done.begin(), done.end(), c) != done.end()) continue;
-      done.push_back(c);
-      const BlockRun r = run_block(m, classes, options, c, nullptr);
-      for (const MemoryFault& f : r.tally.faults)
-        if (f.met) return f.message + ", and which block meets such a fault first takes the replay";
-    }
-  return "an access faults in some block, and which block meets it first takes the replay";
-}
-
 ClassReplayResult assemble(const ClassProgram& classes, const std::vector<Box>& boxes,
                            std::map<Corner, BlockRun>& runs) {
   const std::size_t stmts = classes.program.kernel.stmts.size();
+  // A fault met in any run makes the memory figures unproven (which block of a box meets it
+  // first, the replay's report, is not known from the corners): class_replay says why.
+  const bool memory = classes.memory && !classes.memory_faulted.load();
   ClassReplayResult result;
   result.statements.resize(stmts);
   result.iterations.resize(stmts);
@@ -296,10 +265,10 @@ ClassReplayResult assemble(const ClassProgram& classes, const std::vector<Box>& 
     result.warps = checked_add(result.warps, checked_mul(r.tally.warps, c.blocks));
     result.warp_statement_evaluations =
         checked_add(result.warp_statement_evaluations, checked_mul(r.tally.evaluations, c.blocks));
-    if (classes.memory) add_box_memory(classes, b, r, c, result);
+    if (memory) add_box_memory(classes, b, r, c, result);
     result.classes.push_back(std::move(c));
   }
-  if (classes.memory) finish_memory(classes, runs, result);
+  if (memory) finish_memory(classes, runs, result);
   return result;
 }
 }  // namespace detail

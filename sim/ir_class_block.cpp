@@ -102,9 +102,7 @@ void add_warp_classes(const ClassProgram& classes, const std::vector<WarpRun>& r
         add_residues(*ca, r.tally.accesses[a], r.tally.shifted.data() + ca->shifted_at, rep.tally.accesses[a],
                      rep.tally.shifted.data() + ca->shifted_at, residue_histogram(sh, sh.warp, 0, n - 1));
       }
-      for (std::size_t s = 0; s < stmts; ++s)
-        if (__builtin_add_overflow(r.tally.flops[s], product(rep.tally.flops[s], n), &r.tally.flops[s]))
-          counts_overflow();
+      for (std::size_t s = 0; s < stmts; ++s) add_product(r.tally.flops[s], rep.tally.flops[s], n);
     }
     for (std::uint64_t k = 0; k < n; ++k)
       r.trace.entries.insert(r.trace.entries.end(), rep.trace.entries.begin(), rep.trace.entries.end());

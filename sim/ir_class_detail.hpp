@@ -143,9 +143,6 @@ struct Box {
             static_cast<std::uint32_t>(first[2])};
   }
 };
-/// The message of the first fault met running the corners of `boxes` in order, one by one on a
-/// machine of its own (the class engine's memory figures are then unproven: this is why).
-std::string first_fault(const ClassProgram& classes, const ReplayOptions& options, const std::vector<Box>& boxes);
 /// The classes of the settled partition `boxes`, from their representatives' runs.
 ClassReplayResult assemble(const ClassProgram& classes, const std::vector<Box>& boxes,
                            std::map<Corner, BlockRun>& runs);

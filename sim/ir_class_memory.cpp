@@ -13,6 +13,10 @@
 
 namespace warpdiv::sim::ir::detail {
 
+std::int64_t residue(Signed c, std::int64_t modulus) {
+  return static_cast<std::int64_t>(((c % modulus) + modulus) % modulus);
+}
+
 std::vector<Unsigned> residue_histogram(const AccessShift& a, std::int64_t c, std::uint64_t from, std::uint64_t to) {
   std::vector<Unsigned> hist(static_cast<std::size_t>(a.count), 0);
   if (from > to) return hist;
@@ -89,26 +93,6 @@ void add64(std::uint64_t& target, Unsigned v) {
 
 }  // namespace
 
-void add_residues(const CompiledAccess& a, AccessCounts64& target, std::uint64_t* target_shifted,
-                  const AccessCounts64& d, const std::uint64_t* d_shifted, const std::vector<Unsigned>& hist) {
-  const Unsigned n = runs_of(hist);
-  add64(target.requests, times(d.requests, n));
-  add64(target.lanes, times(d.lanes, n));
-  add64(target.bytes, times(d.bytes, n));
-  const std::uint64_t f0 = a.shared ? d.wavefronts : d.sectors;
-  const Unsigned figure = at_residue(hist, f0, d_shifted, 0);
-  if (a.shared) {
-    // Phases (wavefronts without conflicts) depend on the masks only: the same at every residue.
-    add64(target.wavefronts, figure);
-    add64(target.conflicts, figure - times(d.wavefronts - d.conflicts, n));
-  } else {
-    add64(target.sectors, figure);
-  }
-  for (int s = 1; s < a.shifts; ++s)
-    add64(target_shifted[s - 1],
-          at_residue(hist, f0, d_shifted, static_cast<std::size_t>(s)));
-}
-
 AccessCounts residue_totals(const CompiledAccess& a, const AccessCounts64& d, const std::uint64_t* d_shifted,
                             const std::vector<Unsigned>& hist) {
   const Unsigned n = runs_of(hist);
@@ -118,12 +102,27 @@ AccessCounts residue_totals(const CompiledAccess& a, const AccessCounts64& d, co
   out.bytes = times(d.bytes, n);
   const Unsigned figure = at_residue(hist, a.shared ? d.wavefronts : d.sectors, d_shifted, 0);
   if (a.shared) {
+    // Phases (wavefronts without conflicts) depend on the masks only: the same at every residue.
     out.wavefronts = figure;
     out.conflicts = figure - times(d.wavefronts - d.conflicts, n);
   } else {
     out.sectors = figure;
   }
   return out;
+}
+
+void add_residues(const CompiledAccess& a, AccessCounts64& target, std::uint64_t* target_shifted,
+                  const AccessCounts64& d, const std::uint64_t* d_shifted, const std::vector<Unsigned>& hist) {
+  const AccessCounts t = residue_totals(a, d, d_shifted, hist);
+  add64(target.requests, t.requests);
+  add64(target.lanes, t.lanes);
+  add64(target.bytes, t.bytes);
+  add64(target.sectors, t.sectors);
+  add64(target.wavefronts, t.wavefronts);
+  add64(target.conflicts, t.conflicts);
+  const std::uint64_t f0 = a.shared ? d.wavefronts : d.sectors;
+  for (int s = 1; s < a.shifts; ++s)
+    add64(target_shifted[s - 1], at_residue(hist, f0, d_shifted, static_cast<std::size_t>(s)));
 }
 
 void size_memory(Tally& t, const ClassProgram& classes) {

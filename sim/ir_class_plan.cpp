@@ -333,10 +333,6 @@ std::vector<bool> memory_expressions(const Kernel& k) {
   return out;
 }
 
-std::int64_t residue(Wide c, std::int64_t modulus) {
-  return static_cast<std::int64_t>(((c % modulus) + modulus) % modulus);
-}
-
 // Whether the class engine can count the kernel's memory figures exactly, and each access's
 // residues (ClassAnalysis::memory_refusal, shifts, memory_warp_wild, memory_wild_loops).
 void plan_memory(const Kernel& k, const Launch& launch, const Analyser& a, const std::vector<bool>& memory,
@@ -390,23 +386,25 @@ void plan_memory(const Kernel& k, const Launch& launch, const Analyser& a, const
     std::int64_t g = sh.modulus;
     // Coefficients that are not a multiple of the width misalign some run of the class: the
     // replay reports the first block that faults.
-    const auto coefficient = [&](int s, const std::string& along) {
+    // The residue of `per_run` units of symbol s: the bytes between the runs a class stands for.
+    const auto coefficient = [&](int s, const std::string& along, std::int64_t per_run) {
       const Wide v = f.coefficient[static_cast<std::size_t>(s)];
       if (v % access.width != 0)
         refuse(location(k, access.range) + ": the address of '" + access.text + "' moves by " +
                std::to_string(static_cast<long long>(v)) + " bytes per step of " + along +
                ", not a multiple of its width (" + std::to_string(access.width) + " bytes)");
-      const std::int64_t r = residue(v, sh.modulus);
+      const std::int64_t r = detail::residue(v * per_run, sh.modulus);
       g = std::gcd(g, r);
       return r;
     };
     for (int d = 0; d < kBlockSymbols; ++d)
-      if (grid[d] > 1) sh.block[static_cast<std::size_t>(d)] = coefficient(d, dim_name(d));
-    if (warp_classes) sh.warp = coefficient(kWarpSymbol, "the warp index");
+      if (grid[d] > 1) sh.block[static_cast<std::size_t>(d)] = coefficient(d, dim_name(d), 1);
+    if (warp_classes) sh.warp = coefficient(kWarpSymbol, "the warp index", 1);
     for (std::size_t l = 0; l < loops.size(); ++l) {
       const int s = static_cast<int>(kLoopSymbols + l);
       if (f.coefficient[static_cast<std::size_t>(s)] == 0) continue;
-      sh.loops.emplace_back(loops[l], coefficient(s, "the loop's variable"));
+      // An iteration steps the loop's variable by the loop's step.
+      sh.loops.emplace_back(loops[l], coefficient(s, "the loop's variable", out.accelerated[loops[l]]->step));
     }
     if (g == 0) g = sh.modulus;
     sh.step = g;

@@ -487,7 +487,7 @@ LaneMask ClassRecorder::iteration_class(StmtId id, const Stmt& s, std::size_t fr
                                  " and " + std::to_string(last) + " of this loop differ");
   scale_iteration(inside, snapshots_[2 * depth], snapshots_[2 * depth + 1], last - k - 1);
   if (memory)
-    scale_memory(shape, acc.step, memory_snapshots_[2 * depth], memory_snapshots_[2 * depth + 1], last - k - 1);
+    scale_memory(shape, memory_snapshots_[2 * depth], memory_snapshots_[2 * depth + 1], last - k - 1);
   add_arrivals(depth, last - k - 1);
   trace_->entries.push_back(TraceEntry{-static_cast<std::int64_t>(id) - 1, k, last, 0});
   k = last;
@@ -590,10 +590,10 @@ void ClassRecorder::capture_memory(const ClassProgram::LoopShape& shape, MemoryS
 
 // The memory figures of iteration k (after - before), for the iterations k + 1 .. k + times: each
 // access's addresses move by its coefficient x the loop's step per iteration.
-void ClassRecorder::scale_memory(const ClassProgram::LoopShape& shape, std::int64_t step, const MemorySnapshot& before,
+void ClassRecorder::scale_memory(const ClassProgram::LoopShape& shape, const MemorySnapshot& before,
                                  const MemorySnapshot& after, std::uint64_t times) {
   std::size_t at = 0;  // the access's residues in the snapshots
-  std::vector<std::uint64_t> delta;
+  std::vector<std::uint64_t>& delta = memory_delta_;
   for (std::size_t i = 0; i < shape.accesses.size(); ++i) {
     const auto a = static_cast<std::size_t>(shape.accesses[i]);
     const CompiledAccess& ca = *c_.compiled[a];
@@ -606,20 +606,14 @@ void ClassRecorder::scale_memory(const ClassProgram::LoopShape& shape, std::int6
     for (std::size_t s = 0; s + 1 < static_cast<std::size_t>(ca.shifts); ++s)
       delta[s] = after.shifted[at + s] - before.shifted[at + s];
     at += static_cast<std::size_t>(ca.shifts - 1);
-    // Bytes per iteration, reduced modulo the access's modulus.
-    std::int64_t c = 0;
-    for (const auto& [loop, coefficient] : sh.loops)
-      if (loop == shape.loop) c = coefficient;
-    const std::int64_t per = static_cast<std::int64_t>(
-        ((static_cast<Wide>(c) * step) % sh.modulus + sh.modulus) % sh.modulus);
+    std::int64_t per_iteration = 0;
+    for (const auto& [loop, bytes] : sh.loops)
+      if (loop == shape.loop) per_iteration = bytes;
     add_residues(ca, m_.access_counts()[a], m_.shifted_counts() + ca.shifted_at, d, delta.data(),
-                 residue_histogram(sh, per, 1, times));
+                 residue_histogram(sh, per_iteration, 1, times));
   }
   for (std::size_t i = 0; i < shape.statements.size(); ++i)
-    if (__builtin_add_overflow(m_.flop_counts()[shape.statements[i]],
-                               product(after.flops[i] - before.flops[i], times),
-                               &m_.flop_counts()[shape.statements[i]]))
-      counts_overflow();
+    add_product(m_.flop_counts()[shape.statements[i]], after.flops[i] - before.flops[i], times);
 }
 
 void ClassRecorder::scale_iteration(const std::vector<StmtId>& statements,

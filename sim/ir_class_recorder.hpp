@@ -50,10 +50,13 @@ struct AccessShift {
   std::int64_t modulus = 1;
   std::int64_t step = 1;  // the gcd of modulus and the coefficients
   int count = 1;          // modulus / step
-  std::array<std::int64_t, 3> block{};                  // in [0, modulus)
-  std::int64_t warp = 0;                                // in [0, modulus)
-  std::vector<std::pair<StmtId, std::int64_t>> loops;   // (loop, per unit of its variable, in [0, modulus))
+  std::array<std::int64_t, 3> block{};                  // bytes per block index, in [0, modulus)
+  std::int64_t warp = 0;                                // bytes per warp, in [0, modulus)
+  std::vector<std::pair<StmtId, std::int64_t>> loops;   // (loop, bytes per iteration, in [0, modulus))
 };
+/// c reduced modulo `modulus`, in [0, modulus).
+__extension__ typedef __int128 Signed;
+std::int64_t residue(Signed c, std::int64_t modulus);
 __extension__ typedef unsigned __int128 Unsigned;
 /// hist[r] (r < a.count): how many j in [from, to] move the address by j x c bytes onto residue
 /// r x a.step (mod a.modulus); c in [0, a.modulus), a multiple of a.step.
@@ -270,8 +273,9 @@ class ClassRecorder final : public Recorder {
   };
   std::vector<MemorySnapshot> memory_snapshots_;
   void capture_memory(const ClassProgram::LoopShape& shape, MemorySnapshot& into);
-  void scale_memory(const ClassProgram::LoopShape& shape, std::int64_t step, const MemorySnapshot& before,
+  void scale_memory(const ClassProgram::LoopShape& shape, const MemorySnapshot& before,
                     const MemorySnapshot& after, std::uint64_t times);
+  std::vector<std::uint64_t> memory_delta_;  // scale_memory's: one access's residues, after - before
   std::vector<std::vector<std::uint64_t>> arrival_snapshots_;
   // [depth * 2 + 0/1]: the accelerated loop's counters (lane values, defined lanes) before / after
   // iteration k.

@@ -229,6 +229,34 @@ void Refinement::log_representatives() {
   if (!unlogged.empty()) run_all(unlogged);
 }
 
+// Why the memory figures are unproven when a run met a fault: its message. Block (0, 0, 0) runs
+// first, alone, on the caller's machine: a fault it met is the run's first, whatever the threads
+// did after. Else the corners run again one by one, in order, counting every access (on a
+// machine without the flag that stops at the first fault), until one faults.
+std::string fault_met(const ClassProgram& classes, const ReplayOptions& options, Refinement& refinement) {
+  const auto with_reason = [](const std::string& message) {
+    return message + ", and which block meets such a fault first takes the replay";
+  };
+  const auto first = [](const BlockRun& r) -> const detail::MemoryFault* {
+    for (const detail::MemoryFault& f : r.tally.faults)
+      if (f.met) return &f;
+    return nullptr;
+  };
+  const auto zero = refinement.runs().find(Corner{0, 0, 0});
+  if (zero != refinement.runs().end())
+    if (const detail::MemoryFault* f = first(zero->second)) return with_reason(f->message);
+  ClassMachine m(classes);
+  m.machine.set_fault_flag(nullptr);
+  std::set<Corner> done;
+  for (const Box& b : refinement.boxes())
+    for (const Corner& c : corners(b)) {
+      if (!done.insert(c).second) continue;
+      const BlockRun r = detail::run_block(m, classes, options, c, nullptr);
+      if (const detail::MemoryFault* f = first(r)) return with_reason(f->message);
+    }
+  return with_reason("an access faults in some block");
+}
+
 }  // namespace
 
 ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const ClassPlan& plan,
@@ -297,17 +325,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   refinement.log_representatives();
   ClassReplayResult result = detail::assemble(classes, refinement.boxes(), refinement.runs());
   if (options.memory && !memory) result.memory_unproven = analysis.memory_refusal;
-  if (memory && !result.memory_counted) {
-    // Block (0, 0, 0) runs first, alone, on this machine: a fault it met is the run's first, and
-    // the same whatever the threads do. Else one sequential pass over the corners names one.
-    const auto zero = refinement.runs().find(detail::Corner{0, 0, 0});
-    if (zero != refinement.runs().end())
-      for (const detail::MemoryFault& f : zero->second.tally.faults)
-        if (f.met && result.memory_unproven.empty())
-          result.memory_unproven = f.message + ", and which block meets such a fault first takes the replay";
-    if (result.memory_unproven.empty())
-      result.memory_unproven = detail::first_fault(classes, options, refinement.boxes());
-  }
+  if (memory && !result.memory_counted) result.memory_unproven = fault_met(classes, options, refinement);
   result.blocks_replayed = refinement.runs().size();
   result.warps_replayed = refinement.warps_replayed();
   if (options.blocks_done != nullptr)

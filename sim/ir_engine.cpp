@@ -197,14 +197,6 @@ UnaryLaneFn unary_lane_fn(UnaryOp op, ScalarType t) {
   return nullptr;
 }
 
-// Without -mpopcnt (the binary stays portable) __builtin_popcountll is a library call; this is
-// the branch-free SWAR count, inlined.
-int popcount(LaneMask m) {
-  m = m - ((m >> 1) & 0x5555555555555555ULL);
-  m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
-  m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-  return static_cast<int>((m * 0x0101010101010101ULL) >> 56);
-}
 // A comparison of two uniform values, inline (the common loop condition `k < T`).
 inline bool compare(BinaryOp op, bool is_signed_type, std::uint64_t a, std::uint64_t b) {
   if (is_signed_type) {

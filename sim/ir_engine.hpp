@@ -49,6 +49,10 @@ inline std::uint64_t product(std::uint64_t a, std::uint64_t n) {
   if (__builtin_mul_overflow(a, n, &r)) counts_overflow();
   return r;
 }
+/// target += a * n, checked.
+inline void add_product(std::uint64_t& target, std::uint64_t a, std::uint64_t n) {
+  if (__builtin_add_overflow(target, product(a, n), &target)) counts_overflow();
+}
 /// a += c * n, field by field (evaluations, divergent, active, taken), checked.
 inline void add_scaled(Counts64& a, const Counts64& c, std::uint64_t n) {
   const auto add = [](std::uint64_t& target, std::uint64_t v) {

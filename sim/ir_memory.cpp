@@ -33,14 +33,6 @@ void merge(BaseExtent& a, const BaseExtent& b) {
 
 namespace {
 
-// Without -mpopcnt (the binary stays portable) __builtin_popcountll is a library call.
-int popcount64(std::uint64_t m) {
-  m = m - ((m >> 1) & 0x5555555555555555ULL);
-  m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
-  m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-  return static_cast<int>((m * 0x0101010101010101ULL) >> 56);
-}
-
 // Bitmaps over a window of sectors (words) from the lowest one: most requests span few, so a
 // lane's sector is one bit set, and the distinct ones are counted with popcounts (no search).
 constexpr std::int64_t kSectorWindow = 256;   // 8 KiB of addresses
@@ -172,7 +164,7 @@ int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width
     std::uint64_t bits = 0;
     for (std::uint64_t m = mask; m != 0; m &= m - 1)
       bits |= std::uint64_t{1} << (((addresses[__builtin_ctzll(m)] + shift) >> 5) - first);
-    return popcount64(bits);
+    return popcount(bits);
   }
   // The window holds every lane's first and last sector (of `width` bytes from its address).
   // (Unsigned: the difference of two int64 addresses may pass INT64_MAX.)
@@ -186,7 +178,7 @@ int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width
       bits[j >> 6] |= std::uint64_t{1} << (j & 63);
     }
     int distinct = 0;
-    for (std::uint64_t b : bits) distinct += popcount64(b);
+    for (std::uint64_t b : bits) distinct += popcount(b);
     return distinct;
   }
   return sectors_by_search(addresses, mask, width, shift);
