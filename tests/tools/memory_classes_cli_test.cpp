@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+
 #include "tests/text_helpers.hpp"
 #include "tests/tools/cli_runner.hpp"
 
@@ -116,6 +118,42 @@ TEST(MemoryClassesCli, NcuCheckRefusesWhatItCannotCompare) {
     expect_refusal(run_warpdiv(b.args), b);
     EXPECT_FALSE(file_exists(save));
   }
+}
+
+// ncu-check end to end without a GPU: a stand-in ncu prints what the real one printed for the
+// naive multiply at Width 100 on the H100 (data/validation/memory/nvidia-h100/ncu-check-naive-w100/:
+// the raw metrics page, then with --per-line the source page). The figures are the ones worked
+// out by hand in tests/analysis/ncu_csv_test.cpp and lecture_memory_cli_test.cpp: 150,000 sectors
+// on line 18 and 1,600 on line 20. --save-ncu keeps both pages byte for byte, and is refused (exit
+// 2, before ncu runs) where it would replace the kernel's source.
+TEST(MemoryClassesCli, NcuCheckWithARecordedNcu) {
+  TempDir dir;
+  const std::string recorded =
+      std::string(WARPDIV_SOURCE_DIR) + "/data/validation/memory/nvidia-h100/ncu-check-naive-w100/";
+  const std::string ncu = dir.file("ncu");
+  write_file(ncu, "#!/bin/sh\ncase \"$*\" in *'--page source'*) cat " + shell_quote(recorded + "source.csv") +
+                      " ;; *) cat " + shell_quote(recorded + "raw.csv") + " ;; esac\n");
+  ASSERT_EQ(::chmod(ncu.c_str(), 0755), 0);
+  const std::string save = dir.file("n.csv");
+  const std::vector<std::string> launch = {kNaive, "--grid", "7,7", "--block", "16,16", "--arg", "Width=100"};
+  std::vector<std::string> args = {"ncu-check"};
+  args.insert(args.end(), launch.begin(), launch.end());
+  for (const std::string& a : {std::string("--ncu"), ncu, std::string("--per-line"), std::string("--save-ncu"), save})
+    args.push_back(a);
+  const CliResult r = run_warpdiv(args);
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "    18          150000          150000  equal")) << r.out;
+  EXPECT_TRUE(contains(r.out, "    20            1600            1600  equal")) << r.out;
+  EXPECT_TRUE(contains(r.out, "2 of 2 lines equal.")) << r.out;
+  EXPECT_TRUE(contains(r.out, "Global requests and sectors agree.")) << r.out;
+  EXPECT_EQ(read_file(save), read_file(recorded + "raw.csv"));
+  EXPECT_EQ(read_file(save + ".source.csv"), read_file(recorded + "source.csv"));
+
+  args.back() = kNaive;  // --save-ncu over the kernel's own source
+  const CliResult refused = run_warpdiv(args);
+  EXPECT_EQ(refused.status, 2) << refused.err;
+  EXPECT_EQ(count_lines(refused.err), 1u) << refused.err;
+  EXPECT_TRUE(contains(refused.err, "the kernel source")) << refused.err;
 }
 
 }  // namespace

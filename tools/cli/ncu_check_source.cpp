@@ -9,7 +9,6 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iomanip>
 #include <map>
 #include <optional>
@@ -23,6 +22,7 @@
 #include "sim/errors.hpp"
 #include "sim/ir_memory.hpp"
 #include "sim/message_text.hpp"
+#include "tools/cli/command_outputs.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/requests.hpp"
 #include "tools/cli/runs.hpp"
@@ -141,18 +141,28 @@ Args without_ncu(const Args& args) {
   return out;
 }
 
-/// The model's global sectors per line of the kernel's file (counted accesses only).
+/// The model's global sectors per line of the kernel's file (ncu-check has refused a launch with
+/// a global access not counted).
 std::map<std::uint32_t, sim::Count> model_sectors_per_line(const ir::Kernel& kernel, const ir::ReplayResult& r) {
-  const std::vector<std::string> not_counted = ir::uncounted_accesses(kernel);
   std::map<std::uint32_t, sim::Count> out;
   for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
     const ir::MemoryAccess& a = kernel.accesses[i];
-    if (a.space != ir::AddressSpace::Global || !not_counted[i].empty() || a.range.file != 0 ||
-        (i < r.access_faults.size() && !r.access_faults[i].empty()))
-      continue;
-    out[a.range.line] += r.accesses[i].sectors;
+    if (a.space == ir::AddressSpace::Global && a.range.file == 0) out[a.range.line] += r.accesses[i].sectors;
   }
   return out;
+}
+
+/// ncu's standard output profiling, with `flags`, one launch of the kernel that `child` (this
+/// binary as ncu-check's child) runs. Throws NoDevice when there is no GPU, no ncu, or ncu fails.
+std::string profile(const Args& args, const ir::Kernel& kernel, const std::string& child, const std::string& flags) {
+  const auto [text, status] = capture(std::string(kChildVariable) + "=1 " + shell_quote(ncu_path(args)) +
+                                      " --csv --launch-count 1 --kernel-name " +
+                                      shell_quote("regex:^" + kernel.name + "$") + " " + flags + " " + child);
+  if (status == 3) throw NoDevice("no CUDA device for the real kernel (ncu's run exited 3)");
+  if (status == 127) throw NoDevice("no ncu: '" + ncu_path(args) + "' was not found (give --ncu PATH)");
+  if (status != 0)
+    throw NoDevice("ncu's run of the real kernel exited " + std::to_string(status) + " (its messages are above)");
+  return text;
 }
 
 /// The per-line table: the model's global sectors against ncu's source counters, line by line
@@ -227,6 +237,17 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
     return 0;
   }
 
+  // --save-ncu FILE (and, with --per-line, FILE.source.csv) as every output: opened before ncu
+  // runs, never over an input, committed together.
+  const bool per_line = std::find(args.begin(), args.end(), "--per-line") != args.end();
+  const std::string save = own_flag(args, "--save-ncu");
+  CommandOutputs outputs(out, run_inputs(request.source, std::nullopt, source_files(kernel, read->files_read)));
+  analysis::Output* raw_file =
+      outputs.open("--save-ncu", save.empty() ? std::nullopt : std::optional<std::string>(save), "ncu's CSV");
+  analysis::Output* page_file =
+      outputs.open("--save-ncu", save.empty() || !per_line ? std::nullopt : std::optional<std::string>(save + ".source.csv"),
+                   "ncu's source page");
+
   std::vector<Figure> figures = model_figures(kernel, model);
   std::string metrics;
   for (const Figure& f : figures)
@@ -237,28 +258,20 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   if (n <= 0) throw NoDevice("cannot find warpdiv's own binary to run under ncu");
   std::string child = shell_quote(std::string(self, static_cast<std::size_t>(n))) + " ncu-check";
   for (const std::string& a : analyze_args) child += " " + shell_quote(a);
-  const std::string command = std::string(kChildVariable) + "=1 " + shell_quote(ncu_path(args)) +
-                              " --csv --page raw --launch-count 1 --kernel-name " +
-                              shell_quote("regex:^" + kernel.name + "$") + " --metrics " + metrics + " " + child;
-  const auto [csv, status] = capture(command);
-  if (status == 3) throw NoDevice("no CUDA device for the real kernel (ncu's run exited 3)");
-  if (status == 127) throw NoDevice("no ncu: '" + ncu_path(args) + "' was not found (give --ncu PATH)");
-  if (status != 0)
-    throw NoDevice("ncu's run of the real kernel exited " + std::to_string(status) +
-                   " (its messages are above)");
-  if (const std::string save = own_flag(args, "--save-ncu"); !save.empty()) {
-    std::ofstream file(save, std::ios::binary);
-    file << csv;
-    if (!file) throw InvalidInput("--save-ncu: cannot write '" + save + "'");
-  }
-  const std::vector<analysis::NcuLaunch> launches = analysis::parse_ncu_csv(csv, "ncu's CSV");
-  const analysis::NcuLaunch& measured = launches.back();
+  const std::string csv = profile(args, kernel, child, "--page raw --metrics " + metrics);
+  const analysis::NcuLaunch measured = analysis::parse_ncu_csv(csv, "ncu's CSV").back();
+  std::string page;
+  if (per_line) page = profile(args, kernel, child, "--section SourceCounters --page source --print-source cuda,sass");
+  if (raw_file) raw_file->stream() << csv;
+  if (page_file) page_file->stream() << page;
+  outputs.commit();
 
-  out << "warpdiv ncu-check: " << kernel.name << " in " << (kernel.files.empty() ? "" : kernel.files[0].path)
-      << "\nlaunch: grid " << ir::to_string(launch.grid) << ", block " << ir::to_string(launch.block)
-      << "\nmeasured: one launch under Nsight Compute (ncu " << ncu_path(args) << ")\n\n";
-  out << std::left << std::setw(30) << "figure" << std::right << std::setw(16) << "model"
-      << std::setw(16) << "ncu" << "  \n";
+  std::ostream& report = outputs.report();
+  report << "warpdiv ncu-check: " << kernel.name << " in " << (kernel.files.empty() ? "" : kernel.files[0].path)
+         << "\nlaunch: grid " << ir::to_string(launch.grid) << ", block " << ir::to_string(launch.block)
+         << "\nmeasured: one launch under Nsight Compute (ncu " << ncu_path(args) << ")\n\n";
+  report << std::left << std::setw(30) << "figure" << std::right << std::setw(16) << "model"
+         << std::setw(16) << "ncu" << "  \n";
   bool agree = true;
   for (const Figure& f : figures) {
     double value = 0;
@@ -271,29 +284,17 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
     const auto measured_count = static_cast<sim::Count>(value);
     const bool same = present && measured_count == f.model;
     if (f.required && !same) agree = false;
-    out << std::left << std::setw(30) << f.name << std::right << std::setw(16)
-        << sim::to_decimal(f.model) << std::setw(16)
-        << (present ? sim::to_decimal(measured_count) : std::string("n/a")) << "  "
-        << (same ? "equal" : f.required ? "DIFFERS" : "differs (reported)") << '\n';
+    report << std::left << std::setw(30) << f.name << std::right << std::setw(16)
+           << sim::to_decimal(f.model) << std::setw(16)
+           << (present ? sim::to_decimal(measured_count) : std::string("n/a")) << "  "
+           << (same ? "equal" : f.required ? "DIFFERS" : "differs (reported)") << '\n';
   }
-  if (std::find(args.begin(), args.end(), "--per-line") != args.end()) {
-    std::string page_command = std::string(kChildVariable) + "=1 " + shell_quote(ncu_path(args)) +
-                               " --section SourceCounters --csv --page source --print-source cuda,sass"
-                               " --launch-count 1 --kernel-name " +
-                               shell_quote("regex:^" + kernel.name + "$") + " " + child;
-    const auto [page, page_status] = capture(page_command);
-    if (page_status != 0)
-      throw NoDevice("ncu's source-counter run of the real kernel exited " + std::to_string(page_status));
-    if (const std::string save = own_flag(args, "--save-ncu"); !save.empty()) {
-      std::ofstream file(save + ".source.csv", std::ios::binary);
-      file << page;
-      if (!file) throw InvalidInput("--save-ncu: cannot write '" + save + ".source.csv'");
-    }
-    write_per_line(out, model_sectors_per_line(kernel, model),
+  if (per_line)
+    write_per_line(report, model_sectors_per_line(kernel, model),
                    analysis::parse_ncu_source_sectors(page, "ncu's source page", "warpdiv_probe.cu"), kernel);
-  }
+  if (agree) report << "\nGlobal requests and sectors agree.\n";
+  outputs.announce();
   if (!agree) throw Mismatch("the model's global requests or sectors differ from ncu's");
-  out << "\nGlobal requests and sectors agree.\n";
   return 0;
 }
 
