@@ -4,12 +4,14 @@
 // CUDA's limits (grid x up to 2^31 - 1, y and z up to 65,535) and without the index arithmetic
 // wrapping around.
 // BM_ReplayMemory (issue 21): the replay with memory figures, warp accesses (requests) per
-// second, on the zoo kernels that access memory most, at launches of a few seconds' work.
+// second, on the zoo kernels that access memory most, at launches of a few seconds' work; with
+// every offset lane by lane (BM_ReplayMemoryLanes) and without memory (BM_ReplayNoMemory).
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/frontend/frontend.hpp"
@@ -118,22 +120,38 @@ const ZooLaunch kReplayLaunches[] = {
     {"convolution_2d.cu", {74, 74, 1}, {16, 16, 1}, {{"width", 1024}, {"height", 1024}}},
 };
 
-void BM_ReplayMemory(benchmark::State& state, const ZooLaunch& z) {
+// kMemory: the default (the fast path for offsets, sim/ir_lane_pattern.hpp); kLanes: every offset
+// lane by lane (ReplayOptions::affine_offsets = false, the reference); kNoMemory: no access
+// evaluated (the statement engine alone, the floor under the other two).
+enum class ReplayMode { kMemory, kLanes, kNoMemory };
+
+void BM_ReplayMemory(benchmark::State& state, const ZooLaunch& z, ReplayMode mode) {
   warpdiv::frontend::FrontendOptions o;
   o.file = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/" + z.file;
   const Kernel kernel = warpdiv::frontend::load_kernel(o);
   const Launch launch = launch_of(kernel, z);
   ReplayOptions options;
   options.threads = static_cast<unsigned>(state.range(0));
-  double requests = 0, evaluations = 0;
+  options.memory = mode != ReplayMode::kNoMemory;
+  options.affine_offsets = mode == ReplayMode::kMemory;
+  const auto requests_of = [](const ReplayResult& r) {
+    double n = 0;
+    for (const AccessCounts& c : r.accesses) n += warpdiv::sim::to_double(c.requests);
+    return n;
+  };
+  double requests = 0, evaluations = 0, affine = 0;
+  // Without memory the requests are the launch's all the same (counted once, untimed): the
+  // rate then says how fast the statements alone go, in the same unit.
+  if (mode == ReplayMode::kNoMemory) requests = requests_of(replay(kernel, launch, ReplayOptions{}));
   for (auto _ : state) {
     const ReplayResult r = replay(kernel, launch, options);
-    requests = 0;
-    for (const AccessCounts& c : r.accesses) requests += warpdiv::sim::to_double(c.requests);
+    if (mode != ReplayMode::kNoMemory) requests = requests_of(r);
     evaluations = warpdiv::sim::to_double(r.warp_statement_evaluations);
+    affine = warpdiv::sim::to_double(r.affine_requests);
     benchmark::DoNotOptimize(r);
   }
   state.counters["warp_accesses"] = requests;
+  if (mode == ReplayMode::kMemory) state.counters["affine_share"] = requests > 0 ? affine / requests : 0;
   state.counters["warp_accesses_per_s"] =
       benchmark::Counter(requests * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.counters["evaluations_per_s"] =
@@ -149,12 +167,16 @@ int register_all() {
     benchmark::RegisterBenchmark((std::string("BM_ClassEngineNoMemory/") + z.file).c_str(),
                                  [&z](benchmark::State& s) { BM_ClassEngine(s, z, false); })
         ->Unit(benchmark::kMicrosecond);
-  for (const ZooLaunch& z : kReplayLaunches)
-    benchmark::RegisterBenchmark((std::string("BM_ReplayMemory/") + z.file).c_str(),
-                                 [&z](benchmark::State& s) { BM_ReplayMemory(s, z); })
-        ->Arg(0)
-        ->Unit(benchmark::kMillisecond)
-        ->UseRealTime();
+  const std::pair<const char*, ReplayMode> modes[] = {{"BM_ReplayMemory/", ReplayMode::kMemory},
+                                                       {"BM_ReplayMemoryLanes/", ReplayMode::kLanes},
+                                                       {"BM_ReplayNoMemory/", ReplayMode::kNoMemory}};
+  for (const auto& [name, mode] : modes)
+    for (const ZooLaunch& z : kReplayLaunches)
+      benchmark::RegisterBenchmark((std::string(name) + z.file).c_str(),
+                                   [&z, mode = mode](benchmark::State& s) { BM_ReplayMemory(s, z, mode); })
+          ->Arg(0)
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
   return 0;
 }
 const int registered = register_all();

@@ -337,6 +337,15 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
   arguments.resize(k.parameters.size(), 0);
   for (std::size_t i = 0; i < k.parameters.size() && i < l.arguments.size(); ++i)
     arguments[i] = l.arguments[i].bits;
+  if (o.memory && o.affine_offsets) {
+    for (StatementMemory& m : memory)
+      for (CompiledAccess& a : m.accesses) {
+        AffineOffset f;
+        if (!compile_affine(k, l, arguments, a.offset, f)) continue;
+        a.affine = static_cast<std::int32_t>(affine_offsets.size());
+        affine_offsets.push_back(std::move(f));
+      }
+  }
   evaluation_cap = ~std::uint64_t{0};
 }
 
@@ -344,7 +353,9 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
 // WarpMachine
 
 WarpMachine::WarpMachine(const Program& program)
-    : p_(program), k_(program.kernel), by_iteration_(program.options.by_iteration) {
+    : p_(program), k_(program.kernel), patterns_(program.warp_size), by_iteration_(program.options.by_iteration) {
+  local_pattern_.resize(k_.locals.size());
+  affine_cache_.resize(k_.accesses.size());
   locals_.resize(k_.locals.size());
   local_lanes_.assign(k_.locals.size() * kMaxLanes, 0);
   scratch_.assign(k_.exprs.size() * kMaxLanes, 0);
@@ -421,6 +432,7 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
   faults_ = memory_counted ? tally.faults.data() : sink_faults_.data();
   extents_ = memory_counted ? tally.extents.data() : sink_extents_.data();
   const std::uint64_t before = evaluations_;
+  const std::uint64_t affine_before = affine_requests_;
   skipped_evaluations_ = 0;
   counted_ = counted;
   if (recorder_ != nullptr) recorder_->warp_begin(*this);
@@ -429,6 +441,7 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
   if (counted) {
     tally.evaluations += evaluations_ - before + skipped_evaluations_;
     tally.warps += 1;
+    if (memory_counted) tally.affine_requests += affine_requests_ - affine_before;
   }
   // This warp's threads' barrier arrivals, into the block's extremes.
   for (int b = 0; b < p_.barriers; ++b) {
@@ -1005,6 +1018,7 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
     try {
       if (a.guard != kNone) lanes = eval_mask(a.guard, active);
       if (lanes == 0) continue;
+      if (a.affine != kNone && affine_access(a, lanes)) continue;
       offset = eval(a.offset, lanes);
     } catch (const InvalidInput& e) {
       fault(static_cast<std::size_t>(a.id), e.what());
@@ -1074,6 +1088,199 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
                    : sectors_touched(addresses, lanes, a.width, by, span));
     }
   }
+}
+
+namespace {
+
+// The mathematical value of `bits` of `type` (normalised), or false for a uint64 past INT64_MAX
+// (which an AffineValue does not hold).
+inline bool value_of(ScalarType type, std::uint64_t bits, std::int64_t& value) {
+  value = static_cast<std::int64_t>(bits);
+  return type != ScalarType::U64 || value >= 0;
+}
+
+// A pattern's figure at byte residue r (0 .. 127), counted the first time it is asked for.
+int counted_at(const LanePattern& p, LanePattern::Counts& t, int lanes, int r, int* phases) {
+  if (t.count[static_cast<std::size_t>(r)] < 0) {
+    std::array<std::int64_t, kMaxLanes> addresses{};
+    for (int l = 0; l < lanes; ++l) addresses[static_cast<std::size_t>(l)] = r + p.delta[static_cast<std::size_t>(l)];
+    const AddressSpan span = address_span(addresses.data(), t.mask);
+    int ph = 0;
+    t.count[static_cast<std::size_t>(r)] =
+        t.shared ? shared_wavefronts(addresses.data(), t.mask, t.width, &ph, 0, span)
+                 : sectors_touched(addresses.data(), t.mask, t.width, 0, span);
+    t.phases[static_cast<std::size_t>(r)] = ph;
+  }
+  if (phases != nullptr) *phases = t.phases[static_cast<std::size_t>(r)];
+  return t.count[static_cast<std::size_t>(r)];
+}
+
+inline int residue_of(std::uint64_t address) { return static_cast<int>(address & (kPatternResidues - 1)); }
+
+}  // namespace
+
+bool WarpMachine::affine_offset(const AffineOffset& f, std::size_t access, LaneMask active, AffineValue& out) {
+  const std::uint64_t generation = patterns_.generation();
+  std::array<std::int64_t, kAffineLeaves> base{};
+  std::array<LanePattern*, kAffineLeaves> pattern{};
+  bool varying = false;
+  for (int i = 0; i < f.leaves; ++i) {
+    const AffineLeaf& leaf = f.leaf[static_cast<std::size_t>(i)];
+    std::int64_t& b = base[static_cast<std::size_t>(i)];
+    LanePattern*& p = pattern[static_cast<std::size_t>(i)];
+    switch (leaf.kind) {
+      case AffineLeaf::Kind::BlockIndex: b = static_cast<std::int64_t>(block_index_[static_cast<std::size_t>(leaf.index)]); break;
+      case AffineLeaf::Kind::ThreadIndex: {
+        const auto d = static_cast<std::size_t>(leaf.index);
+        if (threads_->uniform[d]) {
+          b = static_cast<std::int64_t>(threads_->index[d][0]);
+          break;
+        }
+        if (thread_pattern_warp_ != threads_) {
+          thread_pattern_warp_ = threads_;
+          for (PatternOf& t : thread_pattern_) t.generation = 0;
+        }
+        PatternOf& t = thread_pattern_[d];
+        if (t.generation != generation) {
+          std::array<std::int64_t, kMaxLanes> values{};
+          for (int l = 0; l < lanes_; ++l)
+            values[static_cast<std::size_t>(l)] = static_cast<std::int64_t>(threads_->index[d][static_cast<std::size_t>(l)]);
+          t.pattern = patterns_.of(values.data(), threads_->existing, t.base);
+          if (t.pattern == nullptr) return false;
+          t.generation = generation;
+        }
+        b = t.base;
+        p = t.pattern;
+        varying = true;
+        break;
+      }
+      case AffineLeaf::Kind::Local: {
+        const auto local = static_cast<std::size_t>(leaf.index);
+        const LocalState& l = locals_[local];
+        if ((active & ~l.defined) != 0) return false;  // lane by lane reports the read
+        if (l.uniform) {
+          if (!value_of(leaf.type, l.value, b)) return false;
+          break;
+        }
+        PatternOf& t = local_pattern_[local];
+        if (t.generation != generation || t.version != local_version_[local]) {
+          const std::uint64_t* lanes = local_lanes(static_cast<LocalId>(local));
+          std::array<std::int64_t, kMaxLanes> values{};
+          for (int n = 0; n < lanes_; ++n)
+            if ((l.defined >> n & 1) && !value_of(leaf.type, lanes[n], values[static_cast<std::size_t>(n)])) return false;
+          t.pattern = patterns_.of(values.data(), l.defined, t.base);
+          if (t.pattern == nullptr) return false;
+          t.generation = generation;
+          t.version = local_version_[local];
+        }
+        b = t.base;
+        p = t.pattern;
+        varying = true;
+        break;
+      }
+    }
+  }
+  // Every value the C expression computes on the way must be in its type's range in every lane
+  // (the form's range over the leaves' ranges holds it): else lane by lane says what happens.
+  for (const RangeCheck& c : f.checks) {
+    Int128 lo = c.form.constant, hi = lo;
+    for (int i = 0; i < f.leaves; ++i) {
+      const Int128 k = c.form.coefficient[static_cast<std::size_t>(i)];
+      const Int128 l = base[static_cast<std::size_t>(i)];
+      const Int128 h = pattern[static_cast<std::size_t>(i)] != nullptr ? l + pattern[static_cast<std::size_t>(i)]->max : l;
+      if (k >= 0) {
+        lo += k * l;
+        hi += k * h;
+      } else {
+        lo += k * h;
+        hi += k * l;
+      }
+    }
+    if (!fits(c.type, lo) || !fits(c.type, hi)) return false;
+  }
+  Int128 value = f.form.constant;
+  for (int i = 0; i < f.leaves; ++i) value += f.form.coefficient[static_cast<std::size_t>(i)] * base[static_cast<std::size_t>(i)];
+  if (!varying) {
+    if (!fits(ScalarType::I64, value)) return false;
+    out = AffineValue{static_cast<std::int64_t>(value), nullptr};
+    return true;
+  }
+  // The lanes: value + sum of coefficient x pattern, made once per set of leaf patterns.
+  AffineCache& cache = affine_cache_[access];
+  bool same = cache.generation == generation;
+  for (int i = 0; same && i < f.leaves; ++i) same = cache.leaves[static_cast<std::size_t>(i)] == pattern[static_cast<std::size_t>(i)];
+  if (!same) {
+    LanePattern* sum = nullptr;
+    std::int64_t shift = 0;
+    for (int i = 0; i < f.leaves; ++i) {
+      if (pattern[static_cast<std::size_t>(i)] == nullptr) continue;
+      std::int64_t s = 0, t = 0;
+      LanePattern* q = patterns_.scaled(pattern[static_cast<std::size_t>(i)],
+                                        static_cast<std::int64_t>(f.form.coefficient[static_cast<std::size_t>(i)]), s);
+      if (q == nullptr) return false;
+      if (sum != nullptr) q = patterns_.sum(sum, q, t);
+      if (q == nullptr || __builtin_add_overflow(shift, s, &shift) || __builtin_add_overflow(shift, t, &shift)) return false;
+      sum = q;
+    }
+    cache.generation = generation;
+    std::copy(pattern.begin(), pattern.end(), cache.leaves.begin());
+    cache.pattern = sum;
+    cache.shift = shift;
+  }
+  value += cache.shift;
+  if (!fits(ScalarType::I64, value) || !fits(ScalarType::I64, value + cache.pattern->max)) return false;
+  out = AffineValue{static_cast<std::int64_t>(value), cache.pattern};
+  return true;
+}
+
+bool WarpMachine::affine_access(const CompiledAccess& a, LaneMask lanes) {
+  if (patterns_.full()) patterns_.clear();  // no pattern is held between accesses
+  AffineValue v{0, nullptr};
+  const auto id = static_cast<std::size_t>(a.id);
+  if (!affine_offset(p_.affine_offsets[static_cast<std::size_t>(a.affine)], id, lanes, v)) return false;
+  const auto width = static_cast<std::uint64_t>(a.width);
+  AccessCounts64& c = access_counts_[a.id];
+  const auto n = static_cast<std::uint64_t>(popcount(lanes));
+  if (v.pattern == nullptr) {  // one address for every lane: one sector, one wavefront
+    if ((static_cast<std::uint64_t>(v.base) & (width - 1)) != 0) return false;  // misaligned: named lane by lane
+    c.requests += 1;
+    c.lanes += n;
+    c.bytes += n * width;
+    (a.shared ? c.wavefronts : c.sectors) += 1;
+    for (int s = 1; s < a.shifts; ++s) shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += 1;
+    merge(extents_[a.base], BaseExtent{true, v.base, v.base + a.width});
+    ++affine_requests_;
+    return true;
+  }
+  AffineCache& cached = affine_cache_[id];
+  if (cached.counts_generation != patterns_.generation() || cached.counted != v.pattern || cached.mask != lanes) {
+    cached.counts_generation = patterns_.generation();
+    cached.counted = v.pattern;
+    cached.mask = lanes;
+    cached.counts = &patterns_.counts(v.pattern, lanes, a.width, a.shared);
+  }
+  LanePattern::Counts& t = *cached.counts;
+  if (((static_cast<std::uint64_t>(v.base) | t.bits) & (width - 1)) != 0) return false;
+  c.requests += 1;
+  c.lanes += n;
+  c.bytes += n * width;
+  merge(extents_[a.base], BaseExtent{true, v.base + t.lowest, v.base + t.highest + a.width});
+  const int r = residue_of(static_cast<std::uint64_t>(v.base));
+  if (a.shared) {
+    int phases = 0;
+    const int wavefronts = counted_at(*v.pattern, t, lanes_, r, &phases);
+    c.wavefronts += static_cast<std::uint64_t>(wavefronts);
+    c.conflicts += static_cast<std::uint64_t>(wavefronts - phases);
+  } else {
+    c.sectors += static_cast<std::uint64_t>(counted_at(*v.pattern, t, lanes_, r, nullptr));
+  }
+  for (int s = 1; s < a.shifts; ++s) {
+    const std::uint64_t by = static_cast<std::uint64_t>(a.shift_step) * static_cast<std::uint64_t>(s);
+    shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] +=
+        static_cast<std::uint64_t>(counted_at(*v.pattern, t, lanes_, residue_of(static_cast<std::uint64_t>(v.base) + by), nullptr));
+  }
+  ++affine_requests_;
+  return true;
 }
 
 void WarpMachine::misaligned(const CompiledAccess& a, int lane, std::int64_t offset) {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "sim/ir.hpp"
+#include "sim/ir_lane_pattern.hpp"
 #include "sim/ir_recorder.hpp"
 #include "sim/ir_replay.hpp"
 
@@ -87,6 +88,7 @@ struct Tally {
   std::vector<MemoryFault> faults;                  // [access id, then accesses + StmtId (flops)]
   std::vector<BaseExtent> extents;                  // [base]: the bytes the accesses touched
   std::vector<std::uint64_t> shifted;               // class engine: CompiledAccess::shifts
+  std::uint64_t affine_requests = 0;                // requests counted from lane patterns
   std::vector<std::vector<Counts64>> iterations;    // [StmtId][k], with by_iteration
   std::uint64_t evaluations = 0;                    // all warp-statement evaluations
   std::uint64_t blocks = 0;
@@ -144,6 +146,8 @@ struct CompiledAccess {
   int shifts = 1;
   std::int64_t shift_step = 0;
   std::uint32_t shifted_at = 0;
+  // The offset's linear form in Program::affine_offsets (kNone: lane by lane only).
+  std::int32_t affine = kNone;
 };
 
 /// A statement's memory work: its counted accesses and floating-point operations.
@@ -170,6 +174,7 @@ struct Program {
   std::vector<std::uint8_t> skip_value;  // [StmtId]: the assigned value is opaque (not computed)
   std::vector<std::uint8_t> has_memory;  // [StmtId]: memory[id] has work
   std::vector<StatementMemory> memory;   // [StmtId]
+  std::vector<AffineOffset> affine_offsets;  // CompiledAccess::affine
   std::size_t shifted_size = 0;          // Tally::shifted's size (the class engine's residues)
   /// Binary expressions whose lane values the machine keeps for reuse while the locals they read
   /// are not written (in the same warp): kNotKept, or how many locals (up to kKeptLocals) the
@@ -278,6 +283,10 @@ class WarpMachine {
   void count(StmtId id, LaneMask active);
   void memory(StmtId id, LaneMask active);
   void misaligned(const CompiledAccess& a, int lane, std::int64_t offset);
+  // The fast path (sim/ir_lane_pattern.hpp): counts the access made by `lanes` and returns true,
+  // or returns false having changed nothing (the lane-by-lane path then does it).
+  bool affine_access(const CompiledAccess& a, LaneMask lanes);
+  bool affine_offset(const AffineOffset& f, std::size_t access, LaneMask active, AffineValue& out);
   void observe(StmtId id, LaneMask active, LaneMask taken);
   void count_condition(StmtId id, LaneMask active, LaneMask taken);
   Counts64* iteration_counts(StmtId id);
@@ -349,6 +358,29 @@ class WarpMachine {
   std::vector<std::uint64_t> sink_shifted_;
   bool memory_counted_ = false;
   std::atomic<bool>* fault_flag_ = nullptr;
+  PatternStore patterns_;
+  std::uint64_t affine_requests_ = 0;  // requests affine_access() counted, all warps
+  struct PatternOf {  // a local's (or thread index's) lanes as a pattern
+    std::uint64_t generation = 0;
+    std::uint64_t version = 0;  // local_version_ (locals) / unused (thread indices)
+    LanePattern* pattern = nullptr;
+    std::int64_t base = 0;
+  };
+  std::vector<PatternOf> local_pattern_;           // [LocalId]
+  std::array<PatternOf, 3> thread_pattern_{};      // of thread_pattern_warp_
+  const WarpThreads* thread_pattern_warp_ = nullptr;
+  struct AffineCache {  // [access id]: its last pattern (sum of coefficient x leaf pattern)
+    std::uint64_t generation = 0;
+    std::array<const LanePattern*, kAffineLeaves> leaves{};
+    LanePattern* pattern = nullptr;
+    std::int64_t shift = 0;
+    // and that pattern's counts for the last set of lanes
+    std::uint64_t counts_generation = 0;
+    const LanePattern* counted = nullptr;
+    LaneMask mask = 0;
+    LanePattern::Counts* counts = nullptr;
+  };
+  std::vector<AffineCache> affine_cache_;
   std::vector<std::uint64_t> sink_flops_;
   std::vector<std::vector<Counts64>> sink_iterations_;
   bool by_iteration_ = false;

@@ -173,6 +173,7 @@ ReplayResult to_result(const Kernel& kernel, const std::vector<Tally>& tallies, 
     r.blocks = checked_add(r.blocks, t.blocks);
     r.warps = checked_add(r.warps, t.warps);
     r.warp_statement_evaluations = checked_add(r.warp_statement_evaluations, t.evaluations);
+    r.affine_requests = checked_add(r.affine_requests, Count{t.affine_requests});
   }
   // Faults: the one in the lowest block wins; a faulted figure is not counted.
   const std::size_t accesses = kernel.accesses.size();

@@ -146,6 +146,11 @@ struct ReplayOptions {
   /// Count the memory figures (sim/ir_memory.hpp). False: ReplayResult::memory_counted is false
   /// and no access is evaluated (the lecture's counts and the class engine need none).
   bool memory = true;
+  /// Evaluate access offsets as base + lane pattern where the index arithmetic allows, with
+  /// each pattern's sectors and wavefronts counted once per address residue
+  /// (sim/ir_lane_pattern.hpp); false: every offset lane by lane (the reference it is tested
+  /// against). The figures are the same either way.
+  bool affine_offsets = true;
 };
 
 struct ReplayResult {
@@ -174,6 +179,9 @@ struct ReplayResult {
   Count blocks = 0;                       // blocks replayed
   Count warps = 0;                        // warps replayed (counted ones under only_warp)
   Count warp_statement_evaluations = 0;   // sum of warp_evaluations: the work done
+  /// Of the requests counted, those the fast path counted from lane patterns
+  /// (ReplayOptions::affine_offsets); the others were evaluated lane by lane.
+  Count affine_requests = 0;
 };
 
 /// What a run would cost, estimated by replaying a few sample blocks (the first, the last and

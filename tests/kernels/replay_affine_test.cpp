@@ -1,0 +1,165 @@
+// The replay's fast path for access offsets (sim/ir_lane_pattern.hpp: offsets as a base plus a
+// lane pattern, each pattern's sectors and wavefronts counted once per address residue) against
+// the lane-by-lane evaluation it stands in for (ReplayOptions::affine_offsets = false): every
+// figure, every fault message and every extent equal, on random zoo launches (arguments up to
+// 2^31 - 1, so index arithmetic overflows in some lanes) and on a kernel written to reach each
+// case where the fast path must hand over: a wrap of unsigned arithmetic, a narrowing cast, a
+// signed overflow in some lanes only, a misaligned vector access, a zero coefficient, a local
+// assigned in some lanes only, 8- and 16-byte shared accesses, an offset before the buffer.
+// The per-lane oracle of zoo_memory_test.cpp checks the figures themselves (with the fast path,
+// the default); this file checks that the two paths cannot differ.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+
+#include "sim/count.hpp"
+#include "sim/errors.hpp"
+#include "sim/ir_replay.hpp"
+#include "tests/kernels/source_dir.hpp"
+#include "tests/kernels/zoo_launches.hpp"
+
+namespace warpdiv::testing {
+namespace {
+
+namespace ir = sim::ir;
+
+std::string str(sim::Count c) { return sim::to_decimal(c); }
+
+struct Outcome {
+  std::optional<ir::ReplayResult> result;
+  std::string refusal;
+};
+
+Outcome run(const ir::Kernel& k, const ir::Launch& l, bool affine) {
+  ir::ReplayOptions o;
+  o.threads = 1;
+  o.affine_offsets = affine;
+  o.max_evaluations = 500000;  // a loop bound of 2^31 - 1 is refused (alike) rather than run
+  Outcome out;
+  try {
+    out.result = ir::replay(k, l, o);
+  } catch (const InvalidInput& e) {
+    out.refusal = e.what();
+  }
+  return out;
+}
+
+// Compares the two paths on one launch; adds the requests counted and those the fast path took.
+void expect_same(const ir::Kernel& k, const ir::Launch& l, sim::Count& requests, sim::Count& affine) {
+  const Outcome fast = run(k, l, true);
+  const Outcome lanes = run(k, l, false);
+  ASSERT_EQ(fast.refusal, lanes.refusal);
+  if (!fast.result) return;
+  const ir::ReplayResult& x = *fast.result;
+  const ir::ReplayResult& y = *lanes.result;
+  ASSERT_EQ(x.accesses.size(), y.accesses.size());
+  EXPECT_EQ(str(y.affine_requests), "0");
+  for (std::size_t a = 0; a < x.accesses.size(); ++a) {
+    const ir::AccessCounts& f = x.accesses[a];
+    const ir::AccessCounts& s = y.accesses[a];
+    EXPECT_TRUE(f == s) << "'" << k.accesses[a].text << "' at " << location(k, k.accesses[a].range)
+                        << ": requests " << str(f.requests) << " / " << str(s.requests) << ", lanes "
+                        << str(f.lanes) << " / " << str(s.lanes) << ", sectors " << str(f.sectors) << " / "
+                        << str(s.sectors) << ", wavefronts " << str(f.wavefronts) << " / " << str(s.wavefronts)
+                        << ", conflicts " << str(f.conflicts) << " / " << str(s.conflicts);
+    EXPECT_EQ(x.access_faults[a], y.access_faults[a]) << k.accesses[a].text;
+    requests += s.requests;
+  }
+  ASSERT_EQ(x.flops.size(), y.flops.size());
+  for (std::size_t s = 0; s < x.flops.size(); ++s) EXPECT_EQ(str(x.flops[s]), str(y.flops[s]));
+  EXPECT_EQ(x.flop_faults, y.flop_faults);
+  ASSERT_EQ(x.extents.size(), y.extents.size());
+  for (std::size_t b = 0; b < x.extents.size(); ++b) {
+    EXPECT_EQ(x.extents[b].touched, y.extents[b].touched) << k.bases[b].name;
+    EXPECT_EQ(x.extents[b].lowest, y.extents[b].lowest) << k.bases[b].name;
+    EXPECT_EQ(x.extents[b].end, y.extents[b].end) << k.bases[b].name;
+  }
+  ASSERT_EQ(x.statements.size(), y.statements.size());
+  for (std::size_t s = 0; s < x.statements.size(); ++s) EXPECT_TRUE(x.statements[s] == y.statements[s]);
+  EXPECT_EQ(str(x.warp_statement_evaluations), str(y.warp_statement_evaluations));
+  affine += x.affine_requests;
+}
+
+TEST(ReplayAffine, SameAsLaneByLaneOnRandomZooLaunches) {
+  std::mt19937_64 rng(20261125);
+  std::vector<ir::Kernel> kernels;
+  for (const std::string& f : ir::zoo::files()) kernels.push_back(ir::zoo::load(f));
+  ASSERT_GE(kernels.size(), 15u);
+  sim::Count requests = 0, affine = 0;
+  for (int i = 0; i < 1500; ++i) {
+    const ir::Kernel& k = kernels[static_cast<std::size_t>(i) % kernels.size()];
+    std::string what;
+    // One launch in four with arguments up to 2^31 - 1: index products overflow in some lanes.
+    const ir::Launch l = ir::zoo::random_launch(k, rng, i % 5 == 0 ? 20 : 4, 3, i % 4 == 0 ? 2147483647 : 60, what);
+    SCOPED_TRACE(what);
+    expect_same(k, l, requests, affine);
+    if (::testing::Test::HasFailure()) break;
+  }
+  // The fast path took most requests (else this compared the slow path with itself).
+  EXPECT_GT(affine * 10, requests * 9) << str(affine) << " of " << str(requests);
+}
+
+class ReplayAffineSnippet : public SnippetTest {
+ protected:
+  ReplayAffineSnippet() : SnippetTest("warpdiv_replay_affine_") {}
+};
+
+TEST_F(ReplayAffineSnippet, EveryHandOverCaseSameAsLaneByLane) {
+  const ir::Kernel k = load(R"(
+__global__ void k(float* a, float2* b, int n, unsigned u, long long big) {
+  __shared__ float s[256];
+  __shared__ float2 s2[128];
+  __shared__ float4 s4[64];
+  int t = threadIdx.x;
+  a[n - t] = 0;                        // a negative coefficient; before the buffer for t > n
+  a[t * n] = 1;                        // int overflow in the lanes where t * n passes 2^31 - 1
+  a[u - t] = 2;                        // unsigned: wraps past 2^32 where t > u
+  a[(short)(t * 1000)] = 3;            // the narrowing cast wraps from t = 33
+  a[t * 0 + 5] = 4;                    // a zero coefficient: one address, lanes still vary
+  s[t % 4] = 5;                        // not linear: lane by lane
+  s2[t * 0] = make_float2(0, 0);       // 8-byte broadcast
+  s2[t / 2 + n] = make_float2(0, 0);   // not linear
+  s2[t + n] = make_float2(0, 0);       // 8-byte, half-warps
+  s4[t * 3 + n] = make_float4(0, 0, 0, 0);  // 16-byte, quarter-warps, conflicts
+  if (t & 1) {
+    int v = t * 3;                     // assigned in the odd lanes only
+    a[v + n] = 6;
+  }
+  reinterpret_cast<float2*>(a + n)[t] = make_float2(0, 0);  // misaligned where n is odd
+  b[blockIdx.x * 7 + t - 3] = make_float2(0, 0);            // a block index, negative at the start
+  long long w = big * t;
+  a[w] = 7;                            // int64 overflow where big * t passes 2^63 - 1
+  a[t + threadIdx.y + blockIdx.y + blockIdx.x + n * threadIdx.z] = 8;  // five leaves: lane by lane
+}
+)");
+  sim::Count requests = 0, affine = 0;
+  const std::int64_t ns[] = {-5, 0, 3, 7, 46341, 2147483647};
+  const std::int64_t us[] = {0, 10, 40};
+  const std::int64_t bigs[] = {1, std::int64_t{1} << 40, std::int64_t{1} << 62};
+  const ir::Dim3 blocks[] = {{37, 2, 1}, {64, 1, 1}, {5, 3, 2}};
+  const int warps[] = {32, 8, 64};
+  int launch = 0;
+  for (const std::int64_t n : ns)
+    for (const std::int64_t u : us)
+      for (const std::int64_t big : bigs) {
+        ir::Launch l;
+        l.block = blocks[launch % 3];
+        l.grid = ir::Dim3{3, 2, 1};
+        l.warp_size = warps[(launch / 3) % 3];
+        ++launch;
+        l.arguments = {ir::Value{}, ir::Value{}, ir::Value::of(ir::ScalarType::I32, n),
+                       ir::Value::of(ir::ScalarType::U32, u), ir::Value::of(ir::ScalarType::I64, big)};
+        SCOPED_TRACE("n " + std::to_string(n) + " u " + std::to_string(u) + " big " + std::to_string(big) +
+                     " block " + ir::to_string(l.block) + " warp " + std::to_string(l.warp_size));
+        expect_same(k, l, requests, affine);
+        if (::testing::Test::HasFailure()) return;
+      }
+  EXPECT_GT(affine * 2, requests) << str(affine) << " of " << str(requests);
+  EXPECT_LT(affine, requests);  // and some went lane by lane
+}
+
+}  // namespace
+}  // namespace warpdiv::testing
