@@ -355,6 +355,7 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
 WarpMachine::WarpMachine(const Program& program)
     : p_(program), k_(program.kernel), patterns_(program.warp_size), by_iteration_(program.options.by_iteration) {
   local_pattern_.resize(k_.locals.size());
+  thread_pattern_.resize(static_cast<std::size_t>(p_.warps_per_block) * 3);
   affine_cache_.resize(k_.accesses.size());
   locals_.resize(k_.locals.size());
   local_lanes_.assign(k_.locals.size() * kMaxLanes, 0);
@@ -1119,6 +1120,26 @@ inline int residue_of(std::uint64_t address) { return static_cast<int>(address &
 
 }  // namespace
 
+bool WarpMachine::same_pattern(PatternOf& t, const std::uint64_t* lanes, LaneMask defined, ScalarType type) const {
+  if (t.generation != patterns_.generation() || t.pattern == nullptr || t.defined != defined || defined == 0)
+    return false;
+  const int first = lowest_lane(defined);
+  std::int64_t base = 0;
+  if (!value_of(type, lanes[first], base)) return false;
+  if (__builtin_sub_overflow(base, t.pattern->delta[static_cast<std::size_t>(first)], &base)) return false;
+  bool same = type != ScalarType::U64 || static_cast<std::int64_t>(lanes[first]) >= 0;
+  for (int n = 0; n < lanes_; ++n)
+    if (defined >> n & 1)
+      same &= static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(t.pattern->delta[static_cast<std::size_t>(n)]) ==
+              lanes[n];
+  // A uint64 lane past INT64_MAX cannot equal base + delta here with base + delta <= INT64_MAX
+  // checked below; the base's range with the pattern's spread must hold every lane's value.
+  if (!same || !fits(ScalarType::I64, static_cast<Int128>(base) + t.pattern->max)) return false;
+  if (type == ScalarType::U64 && base < 0) return false;
+  t.base = base;
+  return true;
+}
+
 bool WarpMachine::affine_offset(const AffineOffset& f, std::size_t access, LaneMask active, AffineValue& out) {
   const std::uint64_t generation = patterns_.generation();
   std::array<std::int64_t, kAffineLeaves> base{};
@@ -1136,11 +1157,7 @@ bool WarpMachine::affine_offset(const AffineOffset& f, std::size_t access, LaneM
           b = static_cast<std::int64_t>(threads_->index[d][0]);
           break;
         }
-        if (thread_pattern_warp_ != threads_) {
-          thread_pattern_warp_ = threads_;
-          for (PatternOf& t : thread_pattern_) t.generation = 0;
-        }
-        PatternOf& t = thread_pattern_[d];
+        PatternOf& t = thread_pattern_[static_cast<std::size_t>(warp_) * 3 + d];
         if (t.generation != generation) {
           std::array<std::int64_t, kMaxLanes> values{};
           for (int l = 0; l < lanes_; ++l)
@@ -1165,11 +1182,18 @@ bool WarpMachine::affine_offset(const AffineOffset& f, std::size_t access, LaneM
         PatternOf& t = local_pattern_[local];
         if (t.generation != generation || t.version != local_version_[local]) {
           const std::uint64_t* lanes = local_lanes(static_cast<LocalId>(local));
-          std::array<std::int64_t, kMaxLanes> values{};
-          for (int n = 0; n < lanes_; ++n)
-            if ((l.defined >> n & 1) && !value_of(leaf.type, lanes[n], values[static_cast<std::size_t>(n)])) return false;
-          t.pattern = patterns_.of(values.data(), l.defined, t.base);
-          if (t.pattern == nullptr) return false;
+          // Usually the lanes stand as they did at the last change (`x = blockIdx.x * 32 +
+          // threadIdx.x` in the next warp or block): the same pattern at another base.
+          if (!same_pattern(t, lanes, l.defined, leaf.type)) {
+            std::int64_t values[kMaxLanes];
+            for (int n = 0; n < lanes_; ++n) {
+              values[n] = 0;
+              if ((l.defined >> n & 1) && !value_of(leaf.type, lanes[n], values[n])) return false;
+            }
+            t.pattern = patterns_.of(values, l.defined, t.base);
+            if (t.pattern == nullptr) return false;
+            t.defined = l.defined;
+          }
           t.generation = generation;
           t.version = local_version_[local];
         }

@@ -287,6 +287,9 @@ class WarpMachine {
   // or returns false having changed nothing (the lane-by-lane path then does it).
   bool affine_access(const CompiledAccess& a, LaneMask lanes);
   bool affine_offset(const AffineOffset& f, std::size_t access, LaneMask active, AffineValue& out);
+  struct PatternOf;
+  // Whether `lanes` (defined ones) are t's pattern at some base (then set in t).
+  bool same_pattern(PatternOf& t, const std::uint64_t* lanes, LaneMask defined, ScalarType type) const;
   void observe(StmtId id, LaneMask active, LaneMask taken);
   void count_condition(StmtId id, LaneMask active, LaneMask taken);
   Counts64* iteration_counts(StmtId id);
@@ -362,13 +365,13 @@ class WarpMachine {
   std::uint64_t affine_requests_ = 0;  // requests affine_access() counted, all warps
   struct PatternOf {  // a local's (or thread index's) lanes as a pattern
     std::uint64_t generation = 0;
+    LaneMask defined = 0;       // locals: the lanes the pattern was made from
     std::uint64_t version = 0;  // local_version_ (locals) / unused (thread indices)
     LanePattern* pattern = nullptr;
     std::int64_t base = 0;
   };
-  std::vector<PatternOf> local_pattern_;           // [LocalId]
-  std::array<PatternOf, 3> thread_pattern_{};      // of thread_pattern_warp_
-  const WarpThreads* thread_pattern_warp_ = nullptr;
+  std::vector<PatternOf> local_pattern_;   // [LocalId]
+  std::vector<PatternOf> thread_pattern_;  // [warp * 3 + dimension]
   struct AffineCache {  // [access id]: its last pattern (sum of coefficient x leaf pattern)
     std::uint64_t generation = 0;
     std::array<const LanePattern*, kAffineLeaves> leaves{};
