@@ -174,9 +174,9 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
   report.launch = "grid " + dim3_text(launch.grid) + ", block " + dim3_text(launch.block) +
                   ", warp size " + std::to_string(launch.warp_size);
   for (std::size_t i = 0; i < kernel.parameters.size() && i < launch.arguments.size(); ++i) {
-    if (!kernel.parameters[i].scalar) continue;
-    report.arguments += (report.arguments.empty() ? "" : ", ") + kernel.parameters[i].name +
-                        " = " + ir::to_string(launch.arguments[i]);
+    const std::string text = ir::argument_text(kernel.parameters[i], launch.arguments[i]);
+    if (text.empty()) continue;
+    report.arguments += (report.arguments.empty() ? "" : ", ") + kernel.parameters[i].name + " = " + text;
   }
   if (options.only_warp)
     report.scope = "warp " + std::to_string(*options.only_warp) + " of " +

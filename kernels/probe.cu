@@ -269,7 +269,8 @@ RealKernelRun run_real_kernel(const ir::Kernel& kernel, const ir::Launch& launch
                        std::to_string(found) + " kernels named " + kernel.name +
                        " (a template or overloads: not supported by ncu-check yet)");
 
-  // Parameters: a pointer into its buffer, an integer's bits, 0 for a float or double.
+  // Parameters: a pointer into its buffer, an integer's bits, a float's or double's bits (0.0 in
+  // models saved before parameters knew them).
   std::vector<DeviceArray<unsigned char>> buffers;
   std::vector<std::array<unsigned char, 8>> values(kernel.parameters.size());
   std::vector<void*> params(kernel.parameters.size());
@@ -281,6 +282,11 @@ RealKernelRun run_real_kernel(const ir::Kernel& kernel, const ir::Launch& launch
     if (p.scalar) {
       const std::uint64_t bits = launch.arguments[i].bits;
       std::memcpy(value.data(), &bits, 8);  // little-endian: the low bytes are the value
+      continue;
+    }
+    if (p.floating != 0) {  // the float's or double's bits, as --arg rounded them
+      const std::uint64_t bits = launch.arguments[i].bits;
+      std::memcpy(value.data(), &bits, 8);
       continue;
     }
     const std::string& type = p.type_spelling;

@@ -1,6 +1,8 @@
 #include "sim/ir.hpp"
 
 #include <array>
+#include <charconv>
+#include <cstring>
 #include <limits>
 #include <sstream>
 
@@ -141,6 +143,24 @@ std::string to_string(const Value& value) {
   return std::to_string(value.bits);
 }
 
+std::string argument_text(const Parameter& parameter, const Value& value) {
+  if (parameter.scalar) return to_string(value);
+  if (parameter.floating == 0) return "";
+  char text[64];
+  std::to_chars_result r{};
+  if (parameter.floating == 32) {
+    float f = 0;
+    const auto low = static_cast<std::uint32_t>(value.bits);
+    std::memcpy(&f, &low, sizeof f);
+    r = std::to_chars(text, text + sizeof text, f);
+  } else {
+    double d = 0;
+    std::memcpy(&d, &value.bits, sizeof d);
+    r = std::to_chars(text, text + sizeof text, d);
+  }
+  return std::string(text, r.ptr);
+}
+
 bool operator==(const SourceRange& a, const SourceRange& b) {
   return a.file == b.file && a.line == b.line && a.column == b.column && a.end_line == b.end_line &&
          a.end_column == b.end_column;
@@ -231,8 +251,8 @@ std::int32_t Kernel::add_parameter(const std::string& parameter_name, ScalarType
 }
 
 std::int32_t Kernel::add_opaque_parameter(const std::string& parameter_name,
-                                          const std::string& type_spelling) {
-  parameters.push_back(Parameter{parameter_name, ScalarType::I32, false, type_spelling});
+                                          const std::string& type_spelling, int floating) {
+  parameters.push_back(Parameter{parameter_name, ScalarType::I32, false, type_spelling, floating});
   return static_cast<std::int32_t>(parameters.size() - 1);
 }
 

@@ -227,7 +227,18 @@ struct Parameter {
   ScalarType type = ScalarType::I32;
   bool scalar = true;         // false: opaque (pointer, float ...); `type` is then meaningless
   std::string type_spelling;  // the source type as written ("int", "const float *")
+  /// 32 (float) or 64 (double): an opaque floating-point scalar, whatever its spelling
+  /// (`real_t`); 0 otherwise. Its value (Launch::arguments' bits: the IEEE binary32 / binary64
+  /// pattern) goes to the GPU runs; the model does not compute with it.
+  int floating = 0;
+  /// A pointer parameter's element size in bytes (`float *`: 4); 0 for others and for `void *`.
+  std::uint64_t element_bytes = 0;
 };
+
+/// A parameter's argument as reports show it: the integer for a scalar, the shortest decimal that
+/// reads back to the same float or double for a floating-point one ("1.5", "0.1"); "" for the
+/// others (pointers ...).
+std::string argument_text(const Parameter& parameter, const Value& value);
 
 // ---------------------------------------------------------------------------------------------
 // Memory: where loads and stores go. An access's address is a base (a buffer) plus a byte offset
@@ -300,7 +311,8 @@ struct Kernel {
   StmtId add(const Stmt& stmt);
   LocalId add_local(const std::string& name, ScalarType type, SourceRange declared = {});
   std::int32_t add_parameter(const std::string& name, ScalarType type);
-  std::int32_t add_opaque_parameter(const std::string& name, const std::string& type_spelling);
+  std::int32_t add_opaque_parameter(const std::string& name, const std::string& type_spelling,
+                                    int floating = 0);
   std::int32_t add_base(const MemoryBase& base);
   std::int32_t add_access(const MemoryAccess& access);
 

@@ -237,6 +237,7 @@ void finish_memory(const ClassProgram& classes, const std::map<Corner, BlockRun>
   result.memory_counted = true;
   result.extents.assign(k.bases.size(), BaseExtent{});
   result.access_faults.assign(k.accesses.size(), "");
+  result.access_out_of_bounds.assign(k.accesses.size(), false);
   result.flop_faults.assign(k.stmts.size(), "");
   for (const auto& [corner, run] : runs)
     for (std::size_t b = 0; b < k.bases.size(); ++b) merge(result.extents[b], run.tally.extents[b]);

@@ -233,9 +233,11 @@ void Refinement::log_representatives() {
 // first, alone, on the caller's machine: a fault it met is the run's first, whatever the threads
 // did after. Else the corners run again one by one, in order, counting every access (on a
 // machine without the flag that stops at the first fault), until one faults.
-std::string fault_met(const ClassProgram& classes, const ReplayOptions& options, Refinement& refinement) {
-  const auto with_reason = [](const std::string& message) {
-    return message + ", and which block meets such a fault first takes the replay";
+std::string fault_met(const ClassProgram& classes, const ReplayOptions& options, Refinement& refinement,
+                      bool& out_of_bounds) {
+  const auto with_reason = [&out_of_bounds](const detail::MemoryFault& f) {
+    out_of_bounds = f.out_of_bounds;
+    return f.message + ", and which block meets such a fault first takes the replay";
   };
   const auto first = [](const BlockRun& r) -> const detail::MemoryFault* {
     for (const detail::MemoryFault& f : r.tally.faults)
@@ -244,7 +246,7 @@ std::string fault_met(const ClassProgram& classes, const ReplayOptions& options,
   };
   const auto zero = refinement.runs().find(Corner{0, 0, 0});
   if (zero != refinement.runs().end())
-    if (const detail::MemoryFault* f = first(zero->second)) return with_reason(f->message);
+    if (const detail::MemoryFault* f = first(zero->second)) return with_reason(*f);
   ClassMachine m(classes);
   m.machine.set_fault_flag(nullptr);
   std::set<Corner> done;
@@ -252,9 +254,9 @@ std::string fault_met(const ClassProgram& classes, const ReplayOptions& options,
     for (const Corner& c : corners(b)) {
       if (!done.insert(c).second) continue;
       const BlockRun r = detail::run_block(m, classes, options, c, nullptr);
-      if (const detail::MemoryFault* f = first(r)) return with_reason(f->message);
+      if (const detail::MemoryFault* f = first(r)) return with_reason(*f);
     }
-  return with_reason("an access faults in some block");
+  return "an access faults in some block, and which block meets such a fault first takes the replay";
 }
 
 }  // namespace
@@ -325,7 +327,8 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   refinement.log_representatives();
   ClassReplayResult result = detail::assemble(classes, refinement.boxes(), refinement.runs());
   if (options.memory && !memory) result.memory_unproven = analysis.memory_refusal;
-  if (memory && !result.memory_counted) result.memory_unproven = fault_met(classes, options, refinement);
+  if (memory && !result.memory_counted)
+    result.memory_unproven = fault_met(classes, options, refinement, result.memory_out_of_bounds);
   result.blocks_replayed = refinement.runs().size();
   result.warps_replayed = refinement.warps_replayed();
   if (options.blocks_done != nullptr)

@@ -218,6 +218,8 @@ struct ClassReplayResult : ReplayResult {
   /// blockIdx.x through '%', which is not affine in it", an access that faults ...); the counts
   /// of control flow are exact regardless.
   std::string memory_unproven;
+  /// memory_unproven names an access outside its buffer (Launch::buffer_bytes): bad input.
+  bool memory_out_of_bounds = false;
 };
 
 /// Counts the launch by block classes. The corner blocks of a round of the partition run on

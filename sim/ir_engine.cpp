@@ -337,6 +337,11 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
   arguments.resize(k.parameters.size(), 0);
   for (std::size_t i = 0; i < k.parameters.size() && i < l.arguments.size(); ++i)
     arguments[i] = l.arguments[i].bits;
+  base_bytes.assign(k.bases.size(), 0);
+  for (std::size_t b = 0; b < k.bases.size(); ++b) {
+    const auto parameter = static_cast<std::size_t>(k.bases[b].parameter);
+    if (k.bases[b].parameter >= 0 && parameter < l.buffer_bytes.size()) base_bytes[b] = l.buffer_bytes[parameter];
+  }
   if (o.memory && o.affine_offsets) {
     for (StatementMemory& m : memory)
       for (CompiledAccess& a : m.accesses) {
@@ -1036,6 +1041,11 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
         misaligned(a, lowest_lane(lanes), at);
         continue;
       }
+      const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
+      if (bound != 0 && (at < 0 || static_cast<std::uint64_t>(at) + static_cast<std::uint64_t>(a.width) > bound)) {
+        out_of_bounds(a, lanes, nullptr, at);
+        continue;
+      }
       (a.shared ? c.wavefronts : c.sectors) += 1;
       // An aligned address moved by a multiple of its width stays in one sector (one word).
       for (int s = 1; s < a.shifts; ++s) shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += 1;
@@ -1063,6 +1073,11 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
         sorted &= at >= previous;
         previous = at;
       }
+    }
+    const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
+    if (bound != 0 && (lowest < 0 || static_cast<std::uint64_t>(highest) + static_cast<std::uint64_t>(a.width) > bound)) {
+      out_of_bounds(a, lanes, addresses, 0);
+      continue;
     }
     merge(extents_[a.base], BaseExtent{true, lowest, highest + a.width});
     if ((low_bits & static_cast<std::uint64_t>(a.width - 1)) != 0) {
@@ -1265,8 +1280,10 @@ bool WarpMachine::affine_access(const CompiledAccess& a, LaneMask lanes) {
   const auto width = static_cast<std::uint64_t>(a.width);
   AccessCounts64& c = access_counts_[a.id];
   const auto n = static_cast<std::uint64_t>(popcount(lanes));
+  const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
   if (v.pattern == nullptr) {  // one address for every lane: one sector, one wavefront
     if ((static_cast<std::uint64_t>(v.base) & (width - 1)) != 0) return false;  // misaligned: named lane by lane
+    if (bound != 0 && (v.base < 0 || static_cast<std::uint64_t>(v.base) + width > bound)) return false;
     c.requests += 1;
     c.lanes += n;
     c.bytes += n * width;
@@ -1285,6 +1302,8 @@ bool WarpMachine::affine_access(const CompiledAccess& a, LaneMask lanes) {
   }
   LanePattern::Counts& t = *cached.counts;
   if (((static_cast<std::uint64_t>(v.base) | t.bits) & (width - 1)) != 0) return false;
+  if (bound != 0 && (v.base + t.lowest < 0 || static_cast<std::uint64_t>(v.base + t.highest) + width > bound))
+    return false;  // outside the buffer: named lane by lane
   c.requests += 1;
   c.lanes += n;
   c.bytes += n * width;
@@ -1316,7 +1335,40 @@ void WarpMachine::misaligned(const CompiledAccess& a, int lane, std::int64_t off
             " (the GPU stops the kernel there) in " + block_and_thread(lane));
 }
 
-void WarpMachine::fault(std::size_t item, const std::string& message) {
+void WarpMachine::out_of_bounds(const CompiledAccess& a, LaneMask lanes, const std::int64_t* addresses,
+                                std::int64_t uniform) {
+  const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
+  const MemoryBase& base = k_.bases[static_cast<std::size_t>(a.base)];
+  const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
+  int lane = lowest_lane(lanes);
+  std::int64_t at = uniform;
+  for (LaneMask l = lanes; addresses != nullptr && l != 0; l &= l - 1) {
+    const std::int64_t x = addresses[lowest_lane(l)];
+    if (x < 0 || static_cast<std::uint64_t>(x) + static_cast<std::uint64_t>(a.width) > bound) {
+      lane = lowest_lane(l);
+      at = x;
+      break;
+    }
+  }
+  const std::uint64_t element = k_.parameters[static_cast<std::size_t>(base.parameter)].element_bytes;
+  std::string where = "bytes " + std::to_string(at) + " to " + std::to_string(at + a.width - 1) + " of '" +
+                      base.name + "', which holds " + std::to_string(bound) + " bytes";
+  if (element != 0 && bound % element == 0) {
+    // Floor division: an index before the buffer is negative.
+    const auto size = static_cast<std::int64_t>(element);
+    const std::int64_t index = at >= 0 ? at / size : -((-at + size - 1) / size);
+    where = "element " + std::to_string(index) + " of '" + base.name + "', which holds " +
+            std::to_string(bound / element) + " elements of " + std::to_string(element) + " bytes (0 to " +
+            std::to_string(bound / element - 1) + ")";
+  }
+  fault(static_cast<std::size_t>(a.id),
+        location(k_, access.range) + ": out of bounds: '" + access.text + "' " +
+            (access.kind == AccessKind::Load ? "reads " : access.kind == AccessKind::Store ? "writes " : "updates ") +
+            where + ", in " + block_and_thread(lane),
+        true);
+}
+
+void WarpMachine::fault(std::size_t item, const std::string& message, bool out_of_bounds) {
   if (fault_flag_ != nullptr) fault_flag_->store(true, std::memory_order_relaxed);
   MemoryFault& f = faults_[item];
   const std::uint64_t block =
@@ -1325,6 +1377,7 @@ void WarpMachine::fault(std::size_t item, const std::string& message) {
   f.met = true;
   f.block = block;
   f.message = message;
+  f.out_of_bounds = out_of_bounds;
 }
 
 void counts_overflow() { throw InvalidInput("the counts of one block pass 2^64"); }

@@ -78,6 +78,7 @@ struct MemoryFault {
   bool met = false;
   std::uint64_t block = 0;
   std::string message;
+  bool out_of_bounds = false;  // an access outside its buffer (Launch::buffer_bytes)
 };
 
 /// One worker's counts.
@@ -175,6 +176,7 @@ struct Program {
   std::vector<std::uint8_t> has_memory;  // [StmtId]: memory[id] has work
   std::vector<StatementMemory> memory;   // [StmtId]
   std::vector<AffineOffset> affine_offsets;  // CompiledAccess::affine
+  std::vector<std::uint64_t> base_bytes;     // [base]: its buffer's size (0: not checked)
   std::size_t shifted_size = 0;          // Tally::shifted's size (the class engine's residues)
   /// Binary expressions whose lane values the machine keeps for reuse while the locals they read
   /// are not written (in the same warp): kNotKept, or how many locals (up to kKeptLocals) the
@@ -283,6 +285,8 @@ class WarpMachine {
   void count(StmtId id, LaneMask active);
   void memory(StmtId id, LaneMask active);
   void misaligned(const CompiledAccess& a, int lane, std::int64_t offset);
+  // An access reaching past its buffer (Program::base_bytes): the lowest such lane's fault.
+  void out_of_bounds(const CompiledAccess& a, LaneMask lanes, const std::int64_t* addresses, std::int64_t uniform);
   // The fast path (sim/ir_lane_pattern.hpp): counts the access made by `lanes` and returns true,
   // or returns false having changed nothing (the lane-by-lane path then does it).
   bool affine_access(const CompiledAccess& a, LaneMask lanes);
@@ -355,7 +359,7 @@ class WarpMachine {
   std::vector<MemoryFault> sink_faults_;
   BaseExtent* extents_ = nullptr;
   std::vector<BaseExtent> sink_extents_;
-  void fault(std::size_t item, const std::string& message);
+  void fault(std::size_t item, const std::string& message, bool out_of_bounds = false);
   std::vector<AccessCounts64> sink_accesses_;
   std::uint64_t* shifted_counts_ = nullptr;
   std::vector<std::uint64_t> sink_shifted_;

@@ -521,6 +521,8 @@ std::string to_json(const Kernel& kernel) {
   for (const Parameter& p : kernel.parameters) {
     Json j{{"name", p.name}, {"scalar", p.scalar}, {"spelling", p.type_spelling}};
     if (p.scalar) j["type"] = name(p.type);
+    if (p.floating != 0) j["floating"] = p.floating;
+    if (p.element_bytes != 0) j["element_bytes"] = p.element_bytes;
     params.push_back(j);
   }
   k["parameters"] = params;
@@ -588,6 +590,15 @@ Kernel kernel_from_json(const std::string& text) {
     param.scalar = p.at("scalar").boolean();
     if (param.scalar) param.type = p.at("type").type();
     if (p.has("spelling")) param.type_spelling = p.at("spelling").string();
+    if (p.has("element_bytes"))
+      param.element_bytes = static_cast<std::uint64_t>(p.at("element_bytes").integer(1, std::int64_t{1} << 40));
+    if (p.has("floating")) {
+      const Reader f = p.at("floating");
+      param.floating = static_cast<int>(f.integer(0, 64));
+      if (param.scalar || (param.floating != 32 && param.floating != 64))
+        bad(f.path(), "floating is 32 or 64, on a parameter that is not scalar (got " +
+                          std::to_string(param.floating) + ")");
+    }
     if (!param.name.empty() && !parameter_names.insert(param.name).second)
       bad(p.at("name").path(), "a second parameter named " + quote_value(param.name) +
                                      " (parameter names are unique)");

@@ -178,6 +178,7 @@ ReplayResult to_result(const Kernel& kernel, const std::vector<Tally>& tallies, 
   // Faults: the one in the lowest block wins; a faulted figure is not counted.
   const std::size_t accesses = kernel.accesses.size();
   r.access_faults.assign(accesses, "");
+  r.access_out_of_bounds.assign(accesses, false);
   r.flop_faults.assign(kernel.stmts.size(), "");
   for (std::size_t item = 0; item < accesses + kernel.stmts.size(); ++item) {
     const detail::MemoryFault* first = nullptr;
@@ -188,6 +189,7 @@ ReplayResult to_result(const Kernel& kernel, const std::vector<Tally>& tallies, 
     if (first == nullptr) continue;
     if (item < accesses) {
       r.access_faults[item] = first->message;
+      r.access_out_of_bounds[item] = first->out_of_bounds;
       r.accesses[item] = AccessCounts{};
     } else {
       r.flop_faults[item - accesses] = first->message;

@@ -67,6 +67,10 @@ struct Launch {
   /// One per kernel parameter, in order; the types must match the scalar parameters' types
   /// (Value::of / parse_value make them); entries of opaque parameters are ignored.
   std::vector<Value> arguments;
+  /// [parameter]: a pointer parameter's buffer in bytes (`--alloc NAME=COUNT`: COUNT x its
+  /// element size); every global access through it is then bounds-checked (ReplayResult::
+  /// access_out_of_bounds). Empty or 0: not known, not checked.
+  std::vector<std::uint64_t> buffer_bytes;
 };
 
 /// Throws InvalidInput naming the field and the allowed range: grid x 1..2^31-1, y and z
@@ -172,6 +176,8 @@ struct ReplayResult {
   /// why; "" for the others. `flop_faults`, by StmtId, likewise for the guard of a
   /// statement's floating-point operations.
   std::vector<std::string> access_faults;
+  /// [access]: its fault is an address outside its buffer (Launch::buffer_bytes): bad input.
+  std::vector<bool> access_out_of_bounds;
   std::vector<std::string> flop_faults;
   /// Per base (Kernel::bases): the bytes the counted accesses touched (to size the buffers of a
   /// GPU run of the real kernel).

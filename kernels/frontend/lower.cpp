@@ -101,7 +101,17 @@ class Lowerer {
       const std::string name = param->getNameAsString();
       const auto type = scalar_type(param->getType());
       if (!type || param->getType()->isReferenceType()) {
-        const std::int32_t index = k_.add_opaque_parameter(name, param->getType().getAsString());
+        const clang::QualType canonical = param->getType().getCanonicalType();
+        const int floating = canonical->isSpecificBuiltinType(clang::BuiltinType::Float)    ? 32
+                             : canonical->isSpecificBuiltinType(clang::BuiltinType::Double) ? 64
+                                                                                           : 0;
+        const std::int32_t index = k_.add_opaque_parameter(name, param->getType().getAsString(), floating);
+        if (canonical->isPointerType()) {
+          const clang::QualType pointee = canonical->getPointeeType();
+          if (!pointee->isIncompleteType() && !pointee->isDependentType())
+            k_.parameters[static_cast<std::size_t>(index)].element_bytes =
+                static_cast<std::uint64_t>(context_.getTypeSizeInChars(pointee).getQuantity());
+        }
         if (param->getType()->isPointerType()) bind_parameter_pointer(index, param);
         continue;
       }

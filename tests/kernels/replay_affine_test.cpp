@@ -48,6 +48,8 @@ Outcome run(const ir::Kernel& k, const ir::Launch& l, bool affine) {
 }
 
 // Compares the two paths on one launch; adds the requests counted and those the fast path took.
+int out_of_bounds = 0;  // faults compared that were accesses outside their buffers
+
 void expect_same(const ir::Kernel& k, const ir::Launch& l, sim::Count& requests, sim::Count& affine) {
   const Outcome fast = run(k, l, true);
   const Outcome lanes = run(k, l, false);
@@ -66,6 +68,8 @@ void expect_same(const ir::Kernel& k, const ir::Launch& l, sim::Count& requests,
                         << str(s.sectors) << ", wavefronts " << str(f.wavefronts) << " / " << str(s.wavefronts)
                         << ", conflicts " << str(f.conflicts) << " / " << str(s.conflicts);
     EXPECT_EQ(x.access_faults[a], y.access_faults[a]) << k.accesses[a].text;
+    EXPECT_EQ(x.access_out_of_bounds[a], y.access_out_of_bounds[a]) << k.accesses[a].text;
+    out_of_bounds += y.access_out_of_bounds[a] ? 1 : 0;
     requests += s.requests;
   }
   ASSERT_EQ(x.flops.size(), y.flops.size());
@@ -93,13 +97,23 @@ TEST(ReplayAffine, SameAsLaneByLaneOnRandomZooLaunches) {
     const ir::Kernel& k = kernels[static_cast<std::size_t>(i) % kernels.size()];
     std::string what;
     // One launch in four with arguments up to 2^31 - 1: index products overflow in some lanes.
-    const ir::Launch l = ir::zoo::random_launch(k, rng, i % 5 == 0 ? 20 : 4, 3, i % 4 == 0 ? 2147483647 : 60, what);
+    ir::Launch l = ir::zoo::random_launch(k, rng, i % 5 == 0 ? 20 : 4, 3, i % 4 == 0 ? 2147483647 : 60, what);
+    // One launch in three with buffers of 1 to 2,000 elements: some accesses fall outside.
+    if (i % 3 == 0) {
+      l.buffer_bytes.assign(k.parameters.size(), 0);
+      for (std::size_t p = 0; p < k.parameters.size(); ++p)
+        if (k.parameters[p].element_bytes != 0)
+          l.buffer_bytes[p] = std::uniform_int_distribution<std::uint64_t>(1, 2000)(rng) * k.parameters[p].element_bytes;
+      what += " with buffers";
+    }
     SCOPED_TRACE(what);
     expect_same(k, l, requests, affine);
     if (::testing::Test::HasFailure()) break;
   }
-  // The fast path took most requests (else this compared the slow path with itself).
+  // The fast path took most requests (else this compared the slow path with itself), and
+  // accesses outside their buffers were among the faults compared.
   EXPECT_GT(affine * 10, requests * 9) << str(affine) << " of " << str(requests);
+  EXPECT_GT(out_of_bounds, 50);
 }
 
 class ReplayAffineSnippet : public SnippetTest {
@@ -152,6 +166,7 @@ __global__ void k(float* a, float2* b, int n, unsigned u, long long big) {
         ++launch;
         l.arguments = {ir::Value{}, ir::Value{}, ir::Value::of(ir::ScalarType::I32, n),
                        ir::Value::of(ir::ScalarType::U32, u), ir::Value::of(ir::ScalarType::I64, big)};
+        if (launch % 2 == 0) l.buffer_bytes = {70 * 4, 100 * 8, 0, 0, 0};  // a: 70 floats, b: 100 float2
         SCOPED_TRACE("n " + std::to_string(n) + " u " + std::to_string(u) + " big " + std::to_string(big) +
                      " block " + ir::to_string(l.block) + " warp " + std::to_string(l.warp_size));
         expect_same(k, l, requests, affine);

@@ -21,7 +21,9 @@ Kernel every_kind() {
   k.files.push_back(SourceFile{"every.cu", {"__global__ void every_kind(float* A, unsigned n) {", "}"}});
   k.files.push_back(SourceFile{"helpers.cuh", {}});
   k.add_opaque_parameter("A", "float *");
+  k.parameters[0].element_bytes = 4;
   const int n = k.add_parameter("n", ScalarType::U32);
+  k.add_opaque_parameter("x", "real", 32);  // a float, spelt through a typedef
   const LocalId i = k.add_local("i", I, SourceRange{0, 2, 3, 2, 12});
   const LocalId r = k.add_local("r", ScalarType::I64);
   const LocalId u = k.add_local("u", ScalarType::U64);
@@ -78,6 +80,9 @@ TEST(IrJson, RoundTripKeepsTextAndCounts) {
   EXPECT_EQ(back.locals[0].declared, (SourceRange{0, 2, 3, 2, 12}));
   EXPECT_FALSE(back.parameters[0].scalar);
   EXPECT_EQ(back.parameters[0].type_spelling, "float *");
+  EXPECT_EQ(back.parameters[0].floating, 0);
+  EXPECT_EQ(back.parameters[0].element_bytes, 4u);
+  EXPECT_EQ(back.parameters[2].floating, 32);
 }
 
 TEST(IrJson, TiledKernelRoundTripAndFile) {
@@ -137,6 +142,19 @@ TEST(IrJson, RefusesBadFilesNamingThePath) {
   EXPECT_NE(constant.find("does not fit in int32"), std::string::npos) << constant;
   const std::string builtin = refusal(edited("\"builtin\": \"threadIdx.x\"", "\"builtin\": \"laneId\""));
   EXPECT_NE(builtin.find("unknown builtin 'laneId'"), std::string::npos) << builtin;
+  // A floating-point parameter is float (32) or double (64), and not scalar.
+  EXPECT_EQ(refusal(edited("\"floating\": 32", "\"floating\": 16")),
+            "kernel model JSON: /kernel/parameters/2/floating: floating is 32 or 64, on a parameter "
+            "that is not scalar (got 16)");
+  {
+    // The same parameter marked scalar (an int32) as well.
+    std::string text = edited("\"spelling\": \"real\"", "\"spelling\": \"real\", \"type\": \"int32\"");
+    const std::size_t at = text.rfind("\"scalar\": false", text.find("\"spelling\": \"real\""));
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, std::string("\"scalar\": false").size(), "\"scalar\": true");
+    EXPECT_EQ(refusal(text), "kernel model JSON: /kernel/parameters/2/floating: floating is 32 or 64, on a "
+                             "parameter that is not scalar (got 32)");
+  }
   // A structural fault found by validate() names the statement's JSON path.
   const std::string typed = refusal(edited("\"op\": \"<<\"", "\"op\": \"<\""));
   EXPECT_NE(typed.find("(/kernel/exprs/"), std::string::npos) << typed;

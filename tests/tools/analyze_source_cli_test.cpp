@@ -82,8 +82,56 @@ INSTANTIATE_TEST_SUITE_P(
                  "or --block; did you mean Width?"},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--arg", "N=1", "--arg", "N=2"},
                  "--arg N is given twice"},
-        BadInput{{kNaive, "--grid", "4", "--block", "128", "--arg", "N=1.5"},
-                 "--arg 'N' must be a decimal integer from -9223372036854775808 to 18446744073709551615"},
+        BadInput{{kNaive, "--grid", "4", "--block", "128", "--arg", "Width=1.5"},
+                 "--arg Width: Width is int32, which takes a decimal integer from -2147483648 to "
+                 "2147483647 (got '1.5')"},
+        BadInput{{kNaive, "--grid", "4", "--block", "128", "--arg", "Width=0x10"},
+                 "--arg 'Width' must be a decimal integer from -9223372036854775808 to "
+                 "18446744073709551615 (the parameter's type narrows it), or for a float or double "
+                 "parameter a decimal number such as -2.5 or 1e-3 (got '0x10')"},
+        BadInput{{kNaive, "--grid", "Width/2", "--block", "128", "--arg", "Width=2.5"},
+                 "--grid 'Width/2': 'Width' = 2.5 is not an integer (--grid and --block compute with "
+                 "integers)"},
+        // A float parameter takes a decimal, rounded once to float; past float's range: refused.
+        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=100",
+                  "--arg", "a=3.40282357e38"},
+                 "--arg a: 3.40282357e38 is outside float's range (a is float: a finite nonzero value "
+                 "from 1.4e-45 to 3.4028235e+38 in magnitude; give 0 for zero)"},
+        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=100",
+                  "--arg", "a=7e-46"},
+                 "--arg a: 7e-46 is outside float's range"},
+        // Issue 22: --alloc gives a pointer parameter's buffer; an access outside it is bad input.
+        // saxpy, grid 2 x 64, n = 200: i = blockIdx.x * 64 + threadIdx.x + 128 k. x holds 150
+        // floats: i = 150 first comes in block 0 (thread 22, k = 1; block 1 starts at 64 + 128 k,
+        // so i = 150 would need thread 86). Warp 0 of block 0 runs first: its lane 22.
+        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200",
+                  "--alloc", "x=150", "--alloc", "y=200"},
+                 "grid_stride_loop.cu:16:16: out of bounds: 'x[i]' reads element 150 of 'x', which holds "
+                 "150 elements of 4 bytes (0 to 149), in block (0, 0, 0), thread (22, 0, 0)"},
+        // By the replay alone, with y too short as well: of the accesses out of bounds, the first
+        // in source order is named: the store `y[i] = ...` at column 5. Element 140 = 12 + 128:
+        // thread 12 of block 0 in its second iteration.
+        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200",
+                  "--alloc", "x=150", "--alloc", "y=140", "--engine", "replay"},
+                 "grid_stride_loop.cu:16:5: out of bounds: 'y[i]' writes element 140 of 'y', which holds 140 "
+                 "elements of 4 bytes (0 to 139), in block (0, 0, 0), thread (12, 0, 0)"},
+        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200",
+                  "--alloc", "z=5"},
+                 "--alloc 'z' names no pointer parameter of saxpy whose element size is known (x, y)"},
+        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200",
+                  "--alloc", "x=0"},
+                 "--alloc x must be an integer from 1 to 1099511627776 (got '0')"},
+        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200",
+                  "--alloc", "x=4", "--alloc", "x=5"},
+                 "--alloc x is given twice"},
+        // Width 46,340: P holds 46340^2 = 2,147,395,600 floats; one fewer leaves out the last,
+        // written by Row = Col = 46339: block (2896, 2896), thread (46339 - 2896 x 16 = 3, 3).
+        // Too big to replay: the class engine's corner run names it.
+        BadInput{{kNaive, "--grid", "2897,2897", "--block", "16,16", "--arg", "Width=46340", "--alloc",
+                  "P=2147395599"},
+                 "naive_matmul.cu:20:5: out of bounds: 'P[Row*Width+Col]' writes element 2147395599 of 'P', "
+                 "which holds 2147395599 elements of 4 bytes (0 to 2147395598), in block (2896, 2896, 0), "
+                 "thread (3, 3, 0), and which block meets such a fault first takes the replay, here "},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--warp-size", "48"},
                  "--warp-size must be a power of two from 1 to 64"},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--only-block", "4"},
@@ -291,6 +339,67 @@ TEST_F(AnalyzeSourceFile, DefinesReachClang) {
     EXPECT_TRUE(contains(r.out, "    2            2           1   100.0%    if (threadIdx.x < LIMIT)"))
         << r.out;
   }
+}
+
+// Issue 22: float and double parameters take decimals, each rounded once to the parameter's own
+// type (as a C++ literal of that type is), whatever the type's spelling. By hand: 1 + 2^-24 + 8.7e-19
+// lies above the midpoint of 1 and 1 + 2^-23, so as a float it is 1 + 2^-23 = 1.00000011920928955...,
+// shown as its shortest decimal 1.0000001; read as a double first it would be 1 + 2^-24 exactly, a
+// tie that float rounds to even: 1. As a double, 0.1 is 0.1000000000000000055..., shown as 0.1.
+// Values the model does not compute with, shown on the launch line and passed to the GPU runs.
+TEST_F(AnalyzeSourceFile, FloatArgumentsAreRoundedOnceToTheParametersType) {
+  const std::string file = source("floats.cu",
+                                  "typedef float real;\n"
+                                  "__global__ void k(real a, double b, int n, float *p) {\n"
+                                  "  if (threadIdx.x < n)\n"
+                                  "    p[threadIdx.x] = a * b;\n"
+                                  "}\n");
+  const std::vector<std::string> launch = {"--grid", "1", "--block", "32", "--arg",
+                                           "a=1.00000005960464477626", "--arg", "b=0.1", "--arg", "n=3"};
+  const CliResult r = run_warpdiv(with({"analyze", file}, launch));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "launch: grid (1, 1, 1), block (32, 1, 1), warp size 32; a = 1.0000001, b = 0.1, n = 3"))
+      << r.out;
+  // Not given: 0 (the model does not compute with them).
+  const CliResult zero = run_warpdiv({"analyze", file, "--grid", "1", "--block", "32", "--arg", "n=3"});
+  ASSERT_EQ(zero.status, 0) << zero.err;
+  EXPECT_TRUE(contains(zero.out, "; a = 0, b = 0, n = 3")) << zero.out;
+  // The saved model knows which parameters are float and double.
+  TempDir dir;
+  ASSERT_EQ(run_warpdiv({"analyze", file, "--save-model", dir.file("m.json")}).status, 0);
+  const CliResult from_model = run_warpdiv(with({"analyze", "--model", dir.file("m.json")}, launch));
+  ASSERT_EQ(from_model.status, 0) << from_model.err;
+  EXPECT_EQ(from_model.out, r.out);
+  // A double takes what a float cannot hold.
+  const CliResult big = run_warpdiv({"analyze", file, "--grid", "1", "--block", "32", "--arg", "n=3",
+                                     "--arg", "b=1e300", "--arg", "a=-2.5"});
+  ASSERT_EQ(big.status, 0) << big.err;
+  EXPECT_TRUE(contains(big.out, "; a = -2.5, b = 1e+300, n = 3")) << big.out;
+}
+
+// Issue 22: buffers given with --alloc; in bounds the report is the one without them. Before
+// the buffer: `a[i - 1]` at thread 0 reads element -1.
+TEST_F(AnalyzeSourceFile, AllocChecksEveryAccessAgainstItsBuffer) {
+  const std::vector<std::string> saxpy = {"analyze", kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64",
+                                          "--arg", "n=200", "--arg", "a=2"};
+  const CliResult plain = run_warpdiv(saxpy);
+  const CliResult sized = run_warpdiv(with(saxpy, {"--alloc", "x=200", "--alloc", "y=200"}));
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  ASSERT_EQ(sized.status, 0) << sized.err;
+  EXPECT_EQ(plain.out, sized.out);
+  const std::string file = source("before.cu",
+                                  "__global__ void k(const int *a, int *b) {\n"
+                                  "  int i = threadIdx.x;\n"
+                                  "  b[i] = a[i - 1];\n"
+                                  "}\n");
+  const CliResult before = run_warpdiv({"analyze", file, "--grid", "1", "--block", "64", "--alloc", "a=64"});
+  EXPECT_EQ(before.status, 2);
+  EXPECT_TRUE(contains(before.err, "before.cu:3:10: out of bounds: 'a[i - 1]' reads element -1 of 'a', which "
+                                   "holds 64 elements of 4 bytes (0 to 63), in block (0, 0, 0), thread (0, 0, 0)"))
+      << before.err;
+  // Only b given: a is not checked (its size is unknown), the launch is counted.
+  const CliResult unchecked = run_warpdiv({"analyze", file, "--grid", "1", "--block", "64", "--alloc", "b=64"});
+  EXPECT_EQ(unchecked.status, 0) << unchecked.err;
 }
 
 TEST_F(AnalyzeSourceFile, ToolkitHeadersGiveTheSameReport) {

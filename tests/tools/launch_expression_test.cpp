@@ -141,15 +141,35 @@ TEST(LaunchExpression, ArgValues) {
   EXPECT_EQ(v.at("neg"), -5);
   EXPECT_EQ(v.at("_x1"), 3);
   EXPECT_EQ(v.at("min"), INT64_MIN);
-  for (const char* bad : {"N", "=3", "1N=3", "N=", "N=1e3", "N=0x10", "N=18446744073709551616",
-                          "N=-9223372036854775809", "N=-", "N-1=2"})
+  for (const char* bad : {"N", "=3", "1N=3", "N=", "N=0x10", "N=-", "N-1=2", "N=1e", "N=e3", "N=.",
+                          "N=1.2.3", "N=inf", "N=nan", "N=1e+", "N=--1", "N=1 ", "N=0x1p3"})
     EXPECT_THROW(parse_arg_values({bad}), InvalidInput) << bad;
   try {
-    parse_arg_values({"N=18446744073709551616"});
+    parse_arg_values({"N=0x10"});
+    FAIL();
   } catch (const InvalidInput& e) {
     EXPECT_STREQ(e.what(), "--arg 'N' must be a decimal integer from -9223372036854775808 to "
-                           "18446744073709551615 (the parameter's type narrows it; got "
-                           "'18446744073709551616')");
+                           "18446744073709551615 (the parameter's type narrows it), or for a float "
+                           "or double parameter a decimal number such as -2.5 or 1e-3 (got '0x10')");
+  }
+}
+
+// Issue 22: decimals that are not 64-bit integers are kept as written, for float and double
+// parameters (which round them once, when bound); --grid and --block refuse them.
+TEST(LaunchExpression, DecimalsAreKeptAsWrittenForFloatingPointParameters) {
+  const ArgValues v = parse_arg_values({"a=1.5", "b=-2e-3", "c=1E30", "d=.5", "e=5.", "f=18446744073709551616",
+                                        "g=-9223372036854775809", "n=7"});
+  for (const char* name : {"a", "b", "c", "d", "e", "f", "g"}) EXPECT_FALSE(v.at(name).integer()) << name;
+  EXPECT_EQ(v.at("b").text(), "-2e-3");
+  EXPECT_EQ(v.at("f").text(), "18446744073709551616");
+  EXPECT_TRUE(v.at("n").integer());
+  EXPECT_EQ(evaluate_expression("--grid", "n * 2", v), 14);
+  try {
+    evaluate_expression("--block", "a + 1", v);
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_STREQ(e.what(), "--block 'a + 1': 'a' = 1.5 is not an integer (--grid and --block compute "
+                           "with integers)");
   }
 }
 

@@ -71,6 +71,7 @@ AnalyzeSourceReport run_analyze_source(const AnalyzeSourceRequest& request,
                                   blocks_done);
     r.counts = count_source(kernel, launch, options, request.engine);
   }
+  check_bounds(kernel, launch, r.counts);
   r.report = analysis::make_source_report(kernel, launch, r.counts.result, request.report_options);
   if (!r.report.memory.counted) r.report.memory.not_counted = r.counts.memory_note;
   analysis::add_block_classes(r.report, kernel, launch, r.counts.classes, request.report_options);

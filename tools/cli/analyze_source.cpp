@@ -123,7 +123,11 @@ po::options_description analyze_source_options() {
       ("only-warp", po::value<std::string>()->value_name("W"),
        "count only this warp (index within its block; of every block unless --only-block)")
       ("save-model", po::value<std::string>()->value_name("FILE"),
-       "save the kernel's model as JSON, for --model on a machine without Clang");
+       "save the kernel's model as JSON, for --model on a machine without Clang")
+      ("alloc", po::value<std::vector<std::string>>()->value_name("NAME=COUNT")->composing(),
+       "pointer parameter NAME's buffer holds COUNT elements of its type (1 .. 2^40): every "
+       "global access through it is bounds-checked, one outside it is an error naming the "
+       "access, the element and the first thread (repeat for each)");
   add_gpu_options(options);
   options.add_options()("smem", po::value<std::string>()->value_name("BYTES"),
                         "static shared memory per block for --gpu (0 .. 1073741824; default: "
@@ -147,7 +151,7 @@ void check_flag_combinations(const po::variables_map& vm, const AnalyzeSourceReq
   if (r.save_only)
     for (const char* flag : {"csv", "html", "arg", "by-iteration", "only-block", "only-warp",
                              "warp-size", "engine", "gpu", "regs", "smem", "gpu-file",
-                             "dynamic-smem"})
+                             "dynamic-smem", "alloc"})
       if (has(vm, flag))
         throw InvalidInput(std::string("--") + flag +
                            " needs a launch: give --grid and --block (or use --save-model alone)");
@@ -203,6 +207,7 @@ AnalyzeSourceRequest parse_analyze_source(const Args& args) {
   r.csv = get_optional(vm, "csv");
   r.html = get_optional(vm, "html");
   r.save_model = get_optional(vm, "save-model");
+  r.allocs = get_all(vm, "alloc");
   r.source = kernel_source(vm);
   return r;
 }
@@ -213,9 +218,10 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;  // Clang's diagnostics are on stderr
   const ir::Kernel& kernel = read->kernel;
-  const ir::Launch launch = request.save_only ? ir::Launch{}
-                                              : bind_launch(kernel, request.launch, request.values,
-                                                            request.launch_text);
+  ir::Launch launch = request.save_only ? ir::Launch{}
+                                        : bind_launch(kernel, request.launch, request.values,
+                                                      request.launch_text);
+  if (!request.save_only) launch.buffer_bytes = bind_allocs(kernel, request.allocs);
   // Compiled before the outputs are opened and the replay runs, so that a compiler's refusal
   // comes before any work.
   const std::optional<KernelOccupancy> occupancy =

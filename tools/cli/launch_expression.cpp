@@ -27,12 +27,47 @@ ArgValue ArgValue::above_int64(std::uint64_t bits) {
   v.above_ = true;
   return v;
 }
-std::string ArgValue::text() const { return above_ ? std::to_string(bits()) : std::to_string(value); }
+ArgValue ArgValue::decimal(std::string text) {
+  ArgValue v;
+  v.decimal_ = std::move(text);
+  return v;
+}
+std::string ArgValue::text() const {
+  if (!integer()) return decimal_;
+  return above_ ? std::to_string(bits()) : std::to_string(value);
+}
 bool operator==(const ArgValue& a, const ArgValue& b) {
-  return a.fits_int64() == b.fits_int64() && a.value == b.value;
+  return a.integer() == b.integer() && a.fits_int64() == b.fits_int64() && a.value == b.value &&
+         a.text() == b.text();
 }
 
 namespace {
+
+// A decimal number as C++ writes a floating literal's digits: an optional sign, digits with at
+// most one point (at least one digit), an optional exponent e or E with optional sign and digits.
+bool is_decimal_number(const std::string& text) {
+  std::size_t i = (!text.empty() && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
+  std::size_t digits = 0;
+  bool point = false;
+  for (; i < text.size(); ++i) {
+    if (std::isdigit(static_cast<unsigned char>(text[i]))) {
+      ++digits;
+    } else if (text[i] == '.' && !point) {
+      point = true;
+    } else {
+      break;
+    }
+  }
+  if (digits == 0) return false;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+    const std::size_t start = i;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    if (i == start) return false;
+  }
+  return i == text.size();
+}
 
 
 // Recursive descent over C's grammar for + - * / % and parentheses:
@@ -176,6 +211,9 @@ class ExpressionParser {
     if (found == values_.end())
       fail("unknown name " + sim::quote_value(name) + " (give its value with --arg " +
            (name.size() <= 60 ? name : std::string("NAME")) + "=VALUE)");
+    if (!found->second.integer())
+      fail(sim::quote_value(name) + " = " + found->second.text() +
+           " is not an integer (--grid and --block compute with integers)");
     if (!found->second.fits_int64())
       fail(sim::quote_value(name) + " = " + found->second.text() +
            " is above 9223372036854775807, the largest value --grid and --block compute with");
@@ -219,13 +257,15 @@ ArgValues parse_arg_values(const std::vector<std::string>& pairs) {
     }
     constexpr std::uint64_t kMinMagnitude = std::uint64_t{1} << 63;  // of -2^63
     if (digits && negative && magnitude > kMinMagnitude) digits = false;
-    if (!digits)
+    if (!digits && !is_decimal_number(text))
       throw InvalidInput("--arg " + sim::quote_value(name) + " must be a decimal integer from " +
                          std::to_string(std::numeric_limits<std::int64_t>::min()) + " to " +
                          std::to_string(std::numeric_limits<std::uint64_t>::max()) +
-                         " (the parameter's type narrows it; got " + sim::quote_value(text) + ")");
+                         " (the parameter's type narrows it), or for a float or double parameter a "
+                         "decimal number such as -2.5 or 1e-3 (got " + sim::quote_value(text) + ")");
     const ArgValue value =
-        negative ? ArgValue(static_cast<std::int64_t>(0 - magnitude))
+        !digits    ? ArgValue::decimal(text)
+        : negative ? ArgValue(static_cast<std::int64_t>(0 - magnitude))
         : magnitude > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
             ? ArgValue::above_int64(magnitude)
             : ArgValue(static_cast<std::int64_t>(magnitude));

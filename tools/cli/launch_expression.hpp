@@ -11,19 +11,25 @@
 namespace warpdiv::cli {
 
 /// An --arg value: a decimal integer from -2^63 to 2^64 - 1 (every 64-bit type's range), held as
-/// an int64 where it fits and as its unsigned bits above 2^63 - 1.
+/// an int64 where it fits and as its unsigned bits above 2^63 - 1; or any other decimal number
+/// ("-2.5", "1e-3", "1e30"), kept as written for a float or double parameter, which rounds it
+/// once to its own type when bound (as a C++ literal of that type is rounded).
 struct ArgValue {
   ArgValue(std::int64_t v = 0) : value(v) {}  // NOLINT: implicit, as the integers it holds
   static ArgValue above_int64(std::uint64_t bits);
-  /// The value as an int64; false above 2^63 - 1.
-  bool fits_int64() const { return !above_; }
+  static ArgValue decimal(std::string text);
+  /// An integer from -2^63 to 2^64 - 1 (false: a decimal only a floating-point parameter takes).
+  bool integer() const { return decimal_.empty(); }
+  /// The value as an int64; false above 2^63 - 1 and for a decimal.
+  bool fits_int64() const { return integer() && !above_; }
   std::int64_t value = 0;   // fits_int64()
   std::uint64_t bits() const { return static_cast<std::uint64_t>(value); }
-  /// Decimal text ("18446744073709551615").
+  /// Decimal text ("18446744073709551615"; a decimal as written).
   std::string text() const;
 
  private:
   bool above_ = false;
+  std::string decimal_;
 };
 bool operator==(const ArgValue& a, const ArgValue& b);
 
@@ -37,7 +43,8 @@ bool is_identifier_start(char c);
 bool is_identifier_char(char c);
 
 /// Parses each "NAME=VALUE" (NAME an identifier, VALUE a decimal integer from -2^63 to 2^64 - 1,
-/// optionally signed). A repeated name or a malformed pair throws InvalidInput naming it.
+/// optionally signed, or a decimal number: digits with an optional point and exponent, no
+/// hexadecimal, inf or nan). A repeated name or a malformed pair throws InvalidInput naming it.
 ArgValues parse_arg_values(const std::vector<std::string>& pairs);
 
 /// Bounds on what --grid and --block take, so that no text can exhaust the parser's stack or make

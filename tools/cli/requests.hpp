@@ -77,6 +77,7 @@ struct AnalyzeSourceRequest {
   std::optional<std::int64_t> static_shared;  // --smem, with --gpu
   std::int64_t dynamic_shared = 0;            // --dynamic-smem: extern __shared__ bytes per block
   std::optional<std::string> csv, html, save_model;
+  std::vector<std::string> allocs;            // --alloc NAME=COUNT (bind_allocs)
 };
 AnalyzeSourceRequest parse_analyze_source(const Args& args);
 

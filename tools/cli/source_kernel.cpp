@@ -1,11 +1,15 @@
 #include "tools/cli/source_kernel.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <chrono>
+#include <cstring>
 #include <iostream>
 #include <limits>
 #include <optional>
 #include <set>
+#include <stdexcept>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -65,7 +69,9 @@ void add_launch_source_options(po::options_description& options) {
       ("block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
        "blockDim: x and y 1 .. 1024, z 1 .. 64, at most 1024 threads")
       ("arg", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
-       "a kernel parameter's value, also usable in --grid and --block (repeat for each)");
+       "a kernel parameter's value (repeat for each): an integer, also usable in --grid and "
+       "--block, or for a float or double parameter a decimal such as -2.5 or 1e-3, rounded once "
+       "to the parameter's type");
   add_budget_option(options);
 }
 
@@ -195,6 +201,44 @@ std::optional<SourceKernel> read_source_kernel(const KernelSource& source) {
   return read;
 }
 
+namespace {
+
+// "-2147483648 to 2147483647" for int32 ...
+std::string integer_range(ir::ScalarType type) {
+  if (type == ir::ScalarType::Bool) return "0 to 1";
+  const int bits = ir::bit_width(type);
+  if (ir::is_signed(type)) {
+    const std::int64_t high = bits == 64 ? std::numeric_limits<std::int64_t>::max() : (std::int64_t{1} << (bits - 1)) - 1;
+    return std::to_string(-high - 1) + " to " + std::to_string(high);
+  }
+  const std::uint64_t high = bits == 64 ? std::numeric_limits<std::uint64_t>::max() : (std::uint64_t{1} << bits) - 1;
+  return "0 to " + std::to_string(high);
+}
+
+// The decimal `text` rounded once to the parameter's float or double (std::from_chars rounds
+// correctly), as its bits; a value past the type's finite range, or so small that it rounds to
+// zero, is refused.
+template <typename F>
+std::uint64_t rounded_bits(const ir::Parameter& p, const std::string& text, const char* type, const char* range) {
+  F value = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (r.ptr != text.data() + text.size() || (r.ec != std::errc() && r.ec != std::errc::result_out_of_range))
+    throw InvalidInput("--arg " + p.name + ": " + sim::quote_value(text) + " is not a decimal number");
+  if (r.ec == std::errc::result_out_of_range)
+    throw InvalidInput("--arg " + p.name + ": " + text + " is outside " + type + "'s range (" + p.name + " is " +
+                       type + ": a finite nonzero value from " + range + " in magnitude; give 0 for zero)");
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof value);
+  return bits;
+}
+
+std::uint64_t floating_bits(const ir::Parameter& p, const std::string& text) {
+  return p.floating == 32 ? rounded_bits<float>(p, text, "float", "1.4e-45 to 3.4028235e+38")
+                          : rounded_bits<double>(p, text, "double", "4.9e-324 to 1.7976931348623157e+308");
+}
+
+}  // namespace
+
 std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues& values,
                                       const std::string& expressions) {
   std::set<std::string> used;
@@ -210,15 +254,16 @@ std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues&
   }
   std::vector<std::string> parameters;
   for (const ir::Parameter& p : kernel.parameters) {
-    // A value for a pointer would be ignored (the model reads no memory): refused, unless
-    // --grid or --block use the name (then it is theirs).
+    // A value for a pointer (or a struct ...) would be ignored: refused, unless --grid or
+    // --block use the name (then it is theirs).
     const bool pointer = p.type_spelling.find_first_of("*[") != std::string::npos;
-    if (!p.scalar && pointer && values.count(p.name) != 0 && used.count(p.name) == 0)
+    if (!p.scalar && p.floating == 0 && values.count(p.name) != 0 && used.count(p.name) == 0)
       throw InvalidInput("--arg " + sim::quote_value(p.name) + ": the parameter " + p.name + " of " +
-                         kernel.name + " is a pointer ('" + p.type_spelling +
-                         "'), which takes no value (the model reads no memory); leave it out");
+                         kernel.name + " is " + (pointer ? "a pointer" : "of type") + " ('" +
+                         p.type_spelling + "'), which takes no value" +
+                         (pointer ? " (the model reads no memory)" : "") + "; leave it out");
     used.insert(p.name);
-    if (p.scalar) parameters.push_back(p.name);
+    if (p.scalar || p.floating != 0) parameters.push_back(p.name);
   }
   for (const auto& [name, value] : values)
     if (used.count(name) == 0) {
@@ -231,13 +276,22 @@ std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues&
   std::vector<ir::Value> arguments;
   for (const ir::Parameter& p : kernel.parameters) {
     if (!p.scalar) {
+      // A float or double: its bits for the GPU runs (0.0 when not given: the model does not
+      // compute with it).
+      const auto found = values.find(p.name);
       arguments.emplace_back();
+      if (p.floating != 0 && found != values.end())
+        arguments.back().bits = floating_bits(p, found->second.text());
       continue;
     }
     const auto found = values.find(p.name);
     if (found == values.end())
       throw InvalidInput("kernel " + kernel.name + "'s parameter " + p.name + " (" +
                          ir::name(p.type) + ") needs a value: give --arg " + p.name + "=VALUE");
+    if (!found->second.integer())
+      throw InvalidInput("--arg " + p.name + ": " + p.name + " is " + ir::name(p.type) +
+                         ", which takes a decimal integer from " + integer_range(p.type) + " (got " +
+                         sim::quote_value(found->second.text()) + ")");
     try {
       const ArgValue& a = found->second;
       arguments.push_back(a.fits_int64() ? ir::Value::of(p.type, a.value)
@@ -307,10 +361,65 @@ void add_memory_from_replay(const ir::Kernel& kernel, const ir::Launch& launch,
   counts.result.accesses = r.accesses;
   counts.result.flops = r.flops;
   counts.result.access_faults = r.access_faults;
+  counts.result.access_out_of_bounds = r.access_out_of_bounds;
   counts.result.flop_faults = r.flop_faults;
   counts.result.extents = r.extents;
   counts.memory_line = "Memory figures counted by the replay engine (the class engine cannot prove them: " +
                        counts.class_memory_unproven + ").";
+}
+
+std::vector<std::uint64_t> bind_allocs(const ir::Kernel& kernel, const std::vector<std::string>& pairs) {
+  constexpr std::int64_t kMaxCount = std::int64_t{1} << 40;
+  std::vector<std::uint64_t> bytes(kernel.parameters.size(), 0);
+  std::vector<std::string> pointers;
+  for (const ir::Parameter& p : kernel.parameters)
+    if (p.element_bytes != 0) pointers.push_back(p.name);
+  for (const std::string& pair : pairs) {
+    const auto equals = pair.find('=');
+    const std::string name = pair.substr(0, equals);
+    if (equals == std::string::npos || name.empty())
+      throw InvalidInput("--alloc must be NAME=COUNT (got " + sim::quote_value(pair) + ")");
+    std::size_t i = 0;
+    while (i < kernel.parameters.size() && kernel.parameters[i].name != name) ++i;
+    if (i == kernel.parameters.size() || kernel.parameters[i].element_bytes == 0) {
+      const std::string guess = sim::closest_name(name, pointers);
+      throw InvalidInput("--alloc " + sim::quote_value(name) + " names no pointer parameter of " + kernel.name +
+                         " whose element size is known (" + (pointers.empty() ? "none" : sim::listed(pointers)) +
+                         ")" + (guess.empty() ? "" : "; did you mean " + guess + "?"));
+    }
+    if (bytes[i] != 0) throw InvalidInput("--alloc " + name + " is given twice");
+    const std::int64_t count = parse_integer("--alloc " + name, pair.substr(equals + 1), 1, kMaxCount);
+    bytes[i] = static_cast<std::uint64_t>(count) * kernel.parameters[i].element_bytes;
+  }
+  return bytes;
+}
+
+void check_bounds(const ir::Kernel& kernel, const ir::Launch& launch, SourceCounts& counts) {
+  const auto checked = std::any_of(launch.buffer_bytes.begin(), launch.buffer_bytes.end(),
+                                   [](std::uint64_t b) { return b != 0; });
+  if (!checked) return;
+  const ir::ReplayResult& r = counts.result;
+  for (std::size_t a = 0; a < r.access_out_of_bounds.size() && a < r.access_faults.size(); ++a)
+    if (r.access_out_of_bounds[a]) throw InvalidInput(r.access_faults[a]);
+  if (counts.class_memory_out_of_bounds && !r.memory_counted)
+    throw InvalidInput(counts.class_memory_unproven + ", here " + sim::to_decimal(r.warp_statement_evaluations) +
+                       " warp-statement evaluations, above its budget of " + sim::to_decimal(kMemoryReplayBudget) +
+                       " (--engine replay runs it all)");
+  if (!r.memory_counted) {
+    counts.memory_note += "; so the accesses were not checked against --alloc's buffers either";
+    return;
+  }
+  // A backstop: every access in bounds means every base's extent is.
+  for (std::size_t b = 0; b < kernel.bases.size() && b < r.extents.size(); ++b) {
+    const ir::MemoryBase& base = kernel.bases[b];
+    if (base.parameter < 0 || static_cast<std::size_t>(base.parameter) >= launch.buffer_bytes.size()) continue;
+    const std::uint64_t bound = launch.buffer_bytes[static_cast<std::size_t>(base.parameter)];
+    const ir::BaseExtent& e = r.extents[b];
+    if (bound != 0 && e.touched && (e.lowest < 0 || static_cast<std::uint64_t>(e.end) > bound))
+      throw std::logic_error("the accesses through '" + base.name + "' reach bytes " + std::to_string(e.lowest) +
+                             " to " + std::to_string(e.end) + " of a buffer of " + std::to_string(bound) +
+                             " bytes, yet no access was found out of bounds");
+  }
 }
 
 SourceCounts count_source(const ir::Kernel& kernel, const ir::Launch& launch,
@@ -327,6 +436,7 @@ SourceCounts count_source(const ir::Kernel& kernel, const ir::Launch& launch,
                              sim::counted(counts.classes.size(), "block class", "block classes") +
                              ", " + sim::counted(r.blocks_replayed, "block") + " replayed.";
         counts.class_memory_unproven = r.memory_unproven;
+        counts.class_memory_out_of_bounds = r.memory_out_of_bounds;
         counts.result = std::move(static_cast<ir::ReplayResult&>(r));
         add_memory_from_replay(kernel, launch, options, counts);
         // Every block is counted: the progress bar ends at 100% as after a replay.

@@ -120,7 +120,19 @@ struct SourceCounts {
   std::string class_memory_unproven;
   std::string memory_note;
   std::string memory_line;
+  /// class_memory_unproven names an access outside its buffer (--alloc).
+  bool class_memory_out_of_bounds = false;
 };
+
+/// --alloc NAME=COUNT pairs: per parameter, its buffer in bytes (COUNT x its element size; 0
+/// where not given), for Launch::buffer_bytes. Refuses a name that is not a pointer parameter
+/// with a known element size, a COUNT outside 1 .. 2^40, a name given twice.
+std::vector<std::uint64_t> bind_allocs(const sim::ir::Kernel& kernel, const std::vector<std::string>& pairs);
+
+/// With buffer sizes: exit 2 material (InvalidInput) when the counts met an access outside its
+/// buffer (the first access in source order, with its first thread); when the memory figures
+/// were not counted, says in memory_note that the bounds were not checked either.
+void check_bounds(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch, SourceCounts& counts);
 
 /// The most warp-statement evaluations the replay that adds memory figures to a class-engine
 /// count may make (a few seconds on 2 cores), where the class engine cannot prove them; above it

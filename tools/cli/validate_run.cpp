@@ -33,9 +33,10 @@ constexpr std::uint64_t kMaxRecordedWarps = 4'000'000;
 std::string arguments_text(const ir::Kernel& kernel, const ir::Launch& launch) {
   std::string text;
   for (std::size_t i = 0; i < kernel.parameters.size(); ++i) {
-    if (!kernel.parameters[i].scalar) continue;
+    const std::string value = ir::argument_text(kernel.parameters[i], launch.arguments[i]);
+    if (value.empty()) continue;
     if (!text.empty()) text += ' ';
-    text += kernel.parameters[i].name + "=" + ir::to_string(launch.arguments[i]);
+    text += kernel.parameters[i].name + "=" + value;
   }
   return text;
 }
