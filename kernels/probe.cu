@@ -305,6 +305,9 @@ RealKernelRun run_real_kernel(const ir::Kernel& kernel, const ir::Launch& launch
       pad = extent.lowest < 0 ? (static_cast<std::uint64_t>(-extent.lowest) + 255) / 256 * 256 : 0;
       size = pad + static_cast<std::uint64_t>(std::max<std::int64_t>(extent.end, 1));
     }
+    // --alloc: the buffer the user gave (the model checked every access against it).
+    if (i < launch.buffer_bytes.size() && launch.buffer_bytes[i] != 0)
+      size = std::max(size, pad + launch.buffer_bytes[i]);
     if (size > run.device.free_memory_bytes / 2)
       throw InvalidInput("the buffer of '" + p.name + "' would take " + std::to_string(size) +
                          " bytes, more than half of the GPU's free memory");

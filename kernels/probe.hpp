@@ -70,8 +70,9 @@ ProbeRun run_probe(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
 /// One launch of the user's own kernel (not the probe), as the model holds its source: compiled
 /// by NVRTC for GPU 0 and launched once, each pointer parameter pointing into a zero-filled
 /// buffer that holds every byte the model's accesses touch (`extents`, from a replay: the
-/// pointer 256-byte aligned, as cudaMalloc returns it), integer parameters at the launch's
-/// values, float and double parameters 0. For profiling it under Nsight Compute. Throws
+/// pointer 256-byte aligned, as cudaMalloc returns it) and at least Launch::buffer_bytes
+/// (--alloc), integer parameters at the launch's values, float and double parameters at their
+/// bits (--arg). For profiling it under Nsight Compute. Throws
 /// NoDevice, CudaError, InvalidInput (a parameter it cannot pass, a launch the GPU refuses).
 struct RealKernelRun {
   DeviceInfo device;

@@ -112,6 +112,11 @@ TEST(MemoryClassesCli, NcuCheckRefusesWhatItCannotCompare) {
        "gather.cu:2:22: ncu-check cannot compare this launch: the access 'rows[threadIdx.x][0]' is not counted"},
       {{"ncu-check", dir.file("big.cu"), "--grid", "1", "--block", "32", "--arg", "n=2147483647", "--save-ncu", save},
        "undefined behaviour"},
+      // --alloc: a[i * 3] reaches element 93 at thread 31; 64 elements end at thread 22 (66).
+      {{"ncu-check", dir.file("big.cu"), "--grid", "1", "--block", "32", "--arg", "n=3", "--alloc", "a=64",
+        "--save-ncu", save},
+       "big.cu:3:3: out of bounds: 'a[i * n]' writes element 66 of 'a', which holds 64 elements of 4 bytes (0 to "
+       "63), in block (0, 0, 0), thread (22, 0, 0); ncu-check does not run a launch the model finds undefined"},
   };
   for (const BadInput& b : bad) {
     SCOPED_TRACE(b.must_mention);

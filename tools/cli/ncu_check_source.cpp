@@ -199,9 +199,11 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   if (!request.help.empty()) {
     out << "warpdiv ncu-check FILE.cu | --model FILE.json --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
            "    [--arg NAME=VALUE]... [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
-           "    [--dynamic-smem BYTES] [--ncu PATH] [--save-ncu FILE] [--per-line]\n\n"
+           "    [--dynamic-smem BYTES] [--alloc NAME=COUNT]... [--ncu PATH] [--save-ncu FILE]\n"
+           "    [--per-line]\n\n"
            "Runs the kernel of FILE.cu (compiled by NVRTC, on zero-filled buffers sized from the\n"
-           "model) once under Nsight Compute on GPU 0 and compares its global load, store and\n"
+           "model, or of --alloc's COUNT elements, every access checked against them first) once\n"
+           "under Nsight Compute on GPU 0 and compares its global load, store and\n"
            "atomic requests and sectors with the model's (exit 1 where they differ), and prints\n"
            "the shared wavefronts and bank conflicts beside the model's. --ncu PATH (or\n"
            "$WARPDIV_NCU) names ncu; default: ncu on the PATH. --save-ncu FILE keeps ncu's CSV.\n"
@@ -216,8 +218,9 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;
   const ir::Kernel& kernel = read->kernel;
-  const ir::Launch launch =
-      bind_launch(kernel, request.launch, request.values, request.launch_text);
+  ir::Launch launch = bind_launch(kernel, request.launch, request.values, request.launch_text);
+  // --alloc: the model checks every access against the buffer; the real kernel gets it whole.
+  launch.buffer_bytes = bind_allocs(kernel, request.allocs);
   ir::ReplayOptions options;
   const ir::ReplayResult model = ir::replay(kernel, launch, options);
   // Every global access must be placed (its figures compared, its buffer sized) and defined.
