@@ -26,18 +26,6 @@ constexpr std::array<const char*, kStmtKindCount> kStmtKindNames = {
     "block", "declare", "assign", "work", "if", "loop", "break", "continue", "return", "barrier",
     "call", "switch"};
 
-std::int64_t min_of(ScalarType t) {
-  if (t == ScalarType::Bool || !is_signed(t)) return 0;
-  return -(std::int64_t{1} << (bit_width(t) - 2)) * 2;  // -2^(w-1) without overflow
-}
-std::uint64_t max_of(ScalarType t) {
-  const int w = bit_width(t);
-  if (is_signed(t)) return (std::uint64_t{1} << (w - 1)) - 1;
-  return w == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1;
-}
-std::string range_text(ScalarType t) {
-  return std::to_string(min_of(t)) + " to " + std::to_string(max_of(t));
-}
 
 }  // namespace
 
@@ -59,6 +47,19 @@ int bit_width(ScalarType type) {
     case ScalarType::I64: case ScalarType::U64: return 64;
   }
   return 64;
+}
+
+std::int64_t min_of(ScalarType t) {
+  if (t == ScalarType::Bool || !is_signed(t)) return 0;
+  return -(std::int64_t{1} << (bit_width(t) - 2)) * 2;  // -2^(w-1) without overflow
+}
+std::uint64_t max_of(ScalarType t) {
+  const int w = bit_width(t);
+  if (is_signed(t)) return (std::uint64_t{1} << (w - 1)) - 1;
+  return w == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1;
+}
+std::string range_text(ScalarType t) {
+  return std::to_string(min_of(t)) + " to " + std::to_string(max_of(t));
 }
 
 bool is_signed(ScalarType type) {

@@ -44,6 +44,10 @@ ScalarType scalar_type_from_name(const std::string& text);
 /// 1 for bool, else 8, 16, 32 or 64.
 int bit_width(ScalarType type);
 bool is_signed(ScalarType type);
+/// The type's smallest and largest values (bool: 0 and 1), and "MIN to MAX".
+std::int64_t min_of(ScalarType type);
+std::uint64_t max_of(ScalarType type);
+std::string range_text(ScalarType type);
 /// int32, uint32, int64 or uint64: the types arithmetic, bitwise and comparison operators take.
 bool is_promoted(ScalarType type);
 

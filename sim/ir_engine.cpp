@@ -1135,23 +1135,33 @@ inline int residue_of(std::uint64_t address) { return static_cast<int>(address &
 
 }  // namespace
 
-bool WarpMachine::same_pattern(PatternOf& t, const std::uint64_t* lanes, LaneMask defined, ScalarType type) const {
-  if (t.generation != patterns_.generation() || t.pattern == nullptr || t.defined != defined || defined == 0)
-    return false;
-  const int first = lowest_lane(defined);
-  std::int64_t base = 0;
-  if (!value_of(type, lanes[first], base)) return false;
-  if (__builtin_sub_overflow(base, t.pattern->delta[static_cast<std::size_t>(first)], &base)) return false;
-  bool same = type != ScalarType::U64 || static_cast<std::int64_t>(lanes[first]) >= 0;
-  for (int n = 0; n < lanes_; ++n)
-    if (defined >> n & 1)
-      same &= static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(t.pattern->delta[static_cast<std::size_t>(n)]) ==
-              lanes[n];
-  // A uint64 lane past INT64_MAX cannot equal base + delta here with base + delta <= INT64_MAX
-  // checked below; the base's range with the pattern's spread must hold every lane's value.
-  if (!same || !fits(ScalarType::I64, static_cast<Int128>(base) + t.pattern->max)) return false;
-  if (type == ScalarType::U64 && base < 0) return false;
-  t.base = base;
+bool WarpMachine::pattern_of_lanes(PatternOf& t, const std::uint64_t* lanes, LaneMask defined, ScalarType type) {
+  // Usually the lanes stand as they did last time (`x = blockIdx.x * 32 + threadIdx.x` in the
+  // next warp or block): the same pattern at another base, checked without interning.
+  if (t.generation == patterns_.generation() && t.pattern != nullptr && t.defined == defined && defined != 0) {
+    const int first = lowest_lane(defined);
+    std::int64_t base = 0;
+    bool same = value_of(type, lanes[first], base) &&
+                !__builtin_sub_overflow(base, t.pattern->delta[static_cast<std::size_t>(first)], &base) &&
+                kInt64Range.holds(static_cast<Int128>(base) + t.pattern->max) &&
+                (type != ScalarType::U64 || base >= 0);  // every lane's value, base + delta, in range
+    for (int n = 0; same && n < lanes_; ++n)
+      same = !(defined >> n & 1) ||
+             static_cast<std::uint64_t>(base + t.pattern->delta[static_cast<std::size_t>(n)]) == lanes[n];
+    if (same) {
+      t.base = base;
+      return true;
+    }
+  }
+  std::int64_t values[kMaxLanes];
+  for (int n = 0; n < lanes_; ++n) {
+    values[n] = 0;
+    if ((defined >> n & 1) && !value_of(type, lanes[n], values[n])) return false;
+  }
+  t.pattern = patterns_.of(values, defined, t.base);
+  if (t.pattern == nullptr) return false;
+  t.defined = defined;
+  t.generation = patterns_.generation();
   return true;
 }
 
@@ -1173,14 +1183,8 @@ bool WarpMachine::affine_offset(const AffineOffset& f, std::size_t access, LaneM
           break;
         }
         PatternOf& t = thread_pattern_[static_cast<std::size_t>(warp_) * 3 + d];
-        if (t.generation != generation) {
-          std::array<std::int64_t, kMaxLanes> values{};
-          for (int l = 0; l < lanes_; ++l)
-            values[static_cast<std::size_t>(l)] = static_cast<std::int64_t>(threads_->index[d][static_cast<std::size_t>(l)]);
-          t.pattern = patterns_.of(values.data(), threads_->existing, t.base);
-          if (t.pattern == nullptr) return false;
-          t.generation = generation;
-        }
+        if (t.generation != generation && !pattern_of_lanes(t, threads_->index[d].data(), threads_->existing, leaf.type))
+          return false;
         b = t.base;
         p = t.pattern;
         varying = true;
@@ -1196,20 +1200,7 @@ bool WarpMachine::affine_offset(const AffineOffset& f, std::size_t access, LaneM
         }
         PatternOf& t = local_pattern_[local];
         if (t.generation != generation || t.version != local_version_[local]) {
-          const std::uint64_t* lanes = local_lanes(static_cast<LocalId>(local));
-          // Usually the lanes stand as they did at the last change (`x = blockIdx.x * 32 +
-          // threadIdx.x` in the next warp or block): the same pattern at another base.
-          if (!same_pattern(t, lanes, l.defined, leaf.type)) {
-            std::int64_t values[kMaxLanes];
-            for (int n = 0; n < lanes_; ++n) {
-              values[n] = 0;
-              if ((l.defined >> n & 1) && !value_of(leaf.type, lanes[n], values[n])) return false;
-            }
-            t.pattern = patterns_.of(values, l.defined, t.base);
-            if (t.pattern == nullptr) return false;
-            t.defined = l.defined;
-          }
-          t.generation = generation;
+          if (!pattern_of_lanes(t, local_lanes(static_cast<LocalId>(local)), l.defined, leaf.type)) return false;
           t.version = local_version_[local];
         }
         b = t.base;
@@ -1235,12 +1226,12 @@ bool WarpMachine::affine_offset(const AffineOffset& f, std::size_t access, LaneM
         hi += k * l;
       }
     }
-    if (!fits(c.type, lo) || !fits(c.type, hi)) return false;
+    if (!c.range.holds(lo) || !c.range.holds(hi)) return false;
   }
   Int128 value = f.form.constant;
   for (int i = 0; i < f.leaves; ++i) value += f.form.coefficient[static_cast<std::size_t>(i)] * base[static_cast<std::size_t>(i)];
   if (!varying) {
-    if (!fits(ScalarType::I64, value)) return false;
+    if (!kInt64Range.holds(value)) return false;
     out = AffineValue{static_cast<std::int64_t>(value), nullptr};
     return true;
   }
@@ -1267,7 +1258,7 @@ bool WarpMachine::affine_offset(const AffineOffset& f, std::size_t access, LaneM
     cache.shift = shift;
   }
   value += cache.shift;
-  if (!fits(ScalarType::I64, value) || !fits(ScalarType::I64, value + cache.pattern->max)) return false;
+  if (!kInt64Range.holds(value) || !kInt64Range.holds(value + cache.pattern->max)) return false;
   out = AffineValue{static_cast<std::int64_t>(value), cache.pattern};
   return true;
 }
@@ -1277,51 +1268,54 @@ bool WarpMachine::affine_access(const CompiledAccess& a, LaneMask lanes) {
   AffineValue v{0, nullptr};
   const auto id = static_cast<std::size_t>(a.id);
   if (!affine_offset(p_.affine_offsets[static_cast<std::size_t>(a.affine)], id, lanes, v)) return false;
+  // The participating lanes' lowest and highest address and the OR of their bits (alignment).
+  std::int64_t lowest = v.base, highest = v.base;
+  auto bits = static_cast<std::uint64_t>(v.base);
+  LanePattern::Counts* counts = nullptr;  // null: one address for every lane
+  if (v.pattern != nullptr) {
+    AffineCache& cached = affine_cache_[id];
+    if (cached.counts_generation != patterns_.generation() || cached.counted != v.pattern || cached.mask != lanes) {
+      cached.counts_generation = patterns_.generation();
+      cached.counted = v.pattern;
+      cached.mask = lanes;
+      cached.counts = &patterns_.counts(v.pattern, lanes, a.width, a.shared);
+    }
+    counts = cached.counts;
+    lowest += counts->lowest;
+    highest += counts->highest;
+    bits |= counts->bits;
+  }
   const auto width = static_cast<std::uint64_t>(a.width);
+  if ((bits & (width - 1)) != 0) return false;  // misaligned: named lane by lane
+  const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
+  if (bound != 0 && (lowest < 0 || static_cast<std::uint64_t>(highest) + width > bound))
+    return false;  // outside the buffer: named lane by lane
+  // Sectors or wavefronts with every address moved by `shift` (one address: one of each, no
+  // conflict, at any shift).
+  const auto figure = [&](std::uint64_t shift, int* phases) {
+    if (counts == nullptr) {
+      if (phases != nullptr) *phases = 1;
+      return 1;
+    }
+    return counted_at(*v.pattern, *counts, lanes_, residue_of(static_cast<std::uint64_t>(v.base) + shift), phases);
+  };
   AccessCounts64& c = access_counts_[a.id];
   const auto n = static_cast<std::uint64_t>(popcount(lanes));
-  const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
-  if (v.pattern == nullptr) {  // one address for every lane: one sector, one wavefront
-    if ((static_cast<std::uint64_t>(v.base) & (width - 1)) != 0) return false;  // misaligned: named lane by lane
-    if (bound != 0 && (v.base < 0 || static_cast<std::uint64_t>(v.base) + width > bound)) return false;
-    c.requests += 1;
-    c.lanes += n;
-    c.bytes += n * width;
-    (a.shared ? c.wavefronts : c.sectors) += 1;
-    for (int s = 1; s < a.shifts; ++s) shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += 1;
-    merge(extents_[a.base], BaseExtent{true, v.base, v.base + a.width});
-    ++affine_requests_;
-    return true;
-  }
-  AffineCache& cached = affine_cache_[id];
-  if (cached.counts_generation != patterns_.generation() || cached.counted != v.pattern || cached.mask != lanes) {
-    cached.counts_generation = patterns_.generation();
-    cached.counted = v.pattern;
-    cached.mask = lanes;
-    cached.counts = &patterns_.counts(v.pattern, lanes, a.width, a.shared);
-  }
-  LanePattern::Counts& t = *cached.counts;
-  if (((static_cast<std::uint64_t>(v.base) | t.bits) & (width - 1)) != 0) return false;
-  if (bound != 0 && (v.base + t.lowest < 0 || static_cast<std::uint64_t>(v.base + t.highest) + width > bound))
-    return false;  // outside the buffer: named lane by lane
   c.requests += 1;
   c.lanes += n;
   c.bytes += n * width;
-  merge(extents_[a.base], BaseExtent{true, v.base + t.lowest, v.base + t.highest + a.width});
-  const int r = residue_of(static_cast<std::uint64_t>(v.base));
+  merge(extents_[a.base], BaseExtent{true, lowest, highest + a.width});
   if (a.shared) {
     int phases = 0;
-    const int wavefronts = counted_at(*v.pattern, t, lanes_, r, &phases);
+    const int wavefronts = figure(0, &phases);
     c.wavefronts += static_cast<std::uint64_t>(wavefronts);
     c.conflicts += static_cast<std::uint64_t>(wavefronts - phases);
   } else {
-    c.sectors += static_cast<std::uint64_t>(counted_at(*v.pattern, t, lanes_, r, nullptr));
+    c.sectors += static_cast<std::uint64_t>(figure(0, nullptr));
   }
-  for (int s = 1; s < a.shifts; ++s) {
-    const std::uint64_t by = static_cast<std::uint64_t>(a.shift_step) * static_cast<std::uint64_t>(s);
-    shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] +=
-        static_cast<std::uint64_t>(counted_at(*v.pattern, t, lanes_, residue_of(static_cast<std::uint64_t>(v.base) + by), nullptr));
-  }
+  for (int s = 1; s < a.shifts; ++s)
+    shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += static_cast<std::uint64_t>(
+        figure(static_cast<std::uint64_t>(a.shift_step) * static_cast<std::uint64_t>(s), nullptr));
   ++affine_requests_;
   return true;
 }

@@ -292,8 +292,9 @@ class WarpMachine {
   bool affine_access(const CompiledAccess& a, LaneMask lanes);
   bool affine_offset(const AffineOffset& f, std::size_t access, LaneMask active, AffineValue& out);
   struct PatternOf;
-  // Whether `lanes` (defined ones) are t's pattern at some base (then set in t).
-  bool same_pattern(PatternOf& t, const std::uint64_t* lanes, LaneMask defined, ScalarType type) const;
+  // t becomes the pattern of `lanes` (the defined ones, values of `type`); false where they do
+  // not fit an AffineValue.
+  bool pattern_of_lanes(PatternOf& t, const std::uint64_t* lanes, LaneMask defined, ScalarType type);
   void observe(StmtId id, LaneMask active, LaneMask taken);
   void count_condition(StmtId id, LaneMask active, LaneMask taken);
   Counts64* iteration_counts(StmtId id);

@@ -23,6 +23,10 @@ std::uint64_t hash_of(const std::int64_t* delta, int lanes) {
 
 }  // namespace
 
+ValueRange range_of(ScalarType type) {
+  return ValueRange{min_of(type), std::min<Int128>(max_of(type), kInt64Range.high)};
+}
+
 LanePattern* PatternStore::intern(const std::int64_t* delta) {
   const std::uint64_t h = hash_of(delta, lanes_);
   const auto range = index_.equal_range(h);
@@ -144,10 +148,8 @@ struct Builder {
     const std::uint32_t dims[2][3] = {{launch.block.x, launch.block.y, launch.block.z},
                                       {launch.grid.x, launch.grid.y, launch.grid.z}};
     if (kind == AffineLeaf::Kind::Local) {
-      const int bits = bit_width(type);
-      low[i] = is_signed(type) ? -(Int128{1} << (bits - 1)) : 0;
-      high[i] = is_signed(type) ? (Int128{1} << (bits - 1)) - 1 : (Int128{1} << bits) - 1;
-      if (type == ScalarType::Bool) low[i] = 0, high[i] = 1;
+      low[i] = min_of(type);
+      high[i] = max_of(type);
     } else {
       low[i] = 0;
       high[i] = Int128{dims[kind == AffineLeaf::Kind::BlockIndex ? 1 : 0][index]} - 1;
@@ -155,8 +157,8 @@ struct Builder {
     return static_cast<int>(i);
   }
 
-  // Whether the launch's ranges of the leaves prove `f` within `type`.
-  bool proven(const LinearForm& f, ScalarType type) const {
+  // Whether the launch's ranges of the leaves prove `f` within `range`.
+  bool proven(const LinearForm& f, const ValueRange& range) const {
     Int128 lo = f.constant, hi = f.constant;
     for (std::size_t i = 0; i < kAffineLeaves; ++i) {
       const Int128 c = f.coefficient[i];
@@ -165,11 +167,12 @@ struct Builder {
       if (!mul(c, low[i], a) || !mul(c, high[i], b)) return false;
       if (!add(lo, std::min(a, b), lo) || !add(hi, std::max(a, b), hi)) return false;
     }
-    return fits(type, lo) && fits(type, hi);
+    return range.holds(lo) && range.holds(hi);
   }
 
   void check(const LinearForm& f, ScalarType type) {
-    if (!proven(f, type)) out.checks.push_back(RangeCheck{f, type});
+    const ValueRange range = range_of(type);
+    if (!proven(f, range)) out.checks.push_back(RangeCheck{f, range});
   }
 
   bool constant(ScalarType type, std::uint64_t bits, LinearForm& f) {

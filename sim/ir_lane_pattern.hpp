@@ -60,9 +60,9 @@ struct LanePattern {
 
 /// A warp's integer value: every lane `base` (pattern null: uniform) or base + pattern->delta[lane],
 /// mathematically (the bits are that value normalised to the expression's type).
-struct AffineValue {  // no initialisers: the evaluator's stack is not cleared for each access
-  std::int64_t base;
-  LanePattern* pattern;
+struct AffineValue {
+  std::int64_t base = 0;
+  LanePattern* pattern = nullptr;
 };
 
 class PatternStore {
@@ -115,12 +115,21 @@ struct LinearForm {
   std::array<Int128, kAffineLeaves> coefficient{};
 };
 
+/// Values [low, high], mathematically.
+struct ValueRange {
+  Int128 low = 0, high = 0;
+  bool holds(Int128 value) const { return value >= low && value <= high; }
+};
+/// A type's values as an AffineValue holds them (min_of .. max_of; uint64 only up to INT64_MAX).
+ValueRange range_of(ScalarType type);
+constexpr ValueRange kInt64Range{-(Int128{1} << 63), (Int128{1} << 63) - 1};
+
 /// A value the C expression computes on its way (an arithmetic result or a conversion) that must
-/// lie in `type`'s range for the form to be the C result; kept only where the launch's sizes do
-/// not prove it.
+/// lie in its type's `range` for the form to be the C result; kept only where the launch's sizes
+/// do not prove it.
 struct RangeCheck {
   LinearForm form;
-  ScalarType type = ScalarType::I32;
+  ValueRange range;
 };
 
 /// An access offset as a linear form of at most kAffineLeaves leaves with constant coefficients.
@@ -136,22 +145,5 @@ struct AffineOffset {
 /// coefficients (a product of two non-constant values, a division, a select ...).
 bool compile_affine(const Kernel& kernel, const Launch& launch, const std::vector<std::uint64_t>& arguments,
                     ExprId expr, AffineOffset& out);
-
-/// Whether `value` (mathematical) lies within `type`'s range (for uint64: 0 .. INT64_MAX, the
-/// values an AffineValue can hold).
-inline bool fits(ScalarType type, Int128 value) {
-  switch (type) {
-    case ScalarType::I32: return value >= -(Int128{1} << 31) && value < (Int128{1} << 31);
-    case ScalarType::I64: return value >= -(Int128{1} << 63) && value < (Int128{1} << 63);
-    case ScalarType::U32: return value >= 0 && value < (Int128{1} << 32);
-    case ScalarType::U64: return value >= 0 && value < (Int128{1} << 63);
-    case ScalarType::Bool: return value == 0 || value == 1;
-    case ScalarType::I8: return value >= -128 && value <= 127;
-    case ScalarType::U8: return value >= 0 && value <= 255;
-    case ScalarType::I16: return value >= -32768 && value <= 32767;
-    case ScalarType::U16: return value >= 0 && value <= 65535;
-  }
-  return false;
-}
 
 }  // namespace warpdiv::sim::ir::detail

@@ -17,8 +17,9 @@ lecture::DivergenceResult run_analyze(const AnalyzeRequest& request) {
 }
 
 ir::Launch bind_launch(const ir::Kernel& kernel, ir::Launch launch, const ArgValues& values,
-                       const std::string& launch_text) {
+                       const std::string& launch_text, const std::vector<std::string>& allocs) {
   launch.arguments = bind_arguments(kernel, values, launch_text);
+  launch.buffer_bytes = bind_allocs(kernel, allocs);
   ir::validate(launch, kernel);  // the kernel itself was validated as it was read
   return launch;
 }

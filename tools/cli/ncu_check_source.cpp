@@ -218,9 +218,9 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;
   const ir::Kernel& kernel = read->kernel;
-  ir::Launch launch = bind_launch(kernel, request.launch, request.values, request.launch_text);
-  // --alloc: the model checks every access against the buffer; the real kernel gets it whole.
-  launch.buffer_bytes = bind_allocs(kernel, request.allocs);
+  // --alloc: the model checks every access against the buffers; the real kernel gets them whole.
+  const ir::Launch launch =
+      bind_launch(kernel, request.launch, request.values, request.launch_text, request.allocs);
   ir::ReplayOptions options;
   const ir::ReplayResult model = ir::replay(kernel, launch, options);
   // Every global access must be placed (its figures compared, its buffer sized) and defined.

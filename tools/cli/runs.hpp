@@ -35,10 +35,11 @@ namespace warpdiv::cli {
 /// The lecture's table: the class engine, or the replay of every warp (--engine replay).
 lecture::DivergenceResult run_analyze(const AnalyzeRequest& request);
 
-/// The request's launch with the kernel's arguments bound (--arg values to its parameters) and
-/// checked against the kernel.
+/// The request's launch with the kernel's arguments bound (--arg values to its parameters, and
+/// --alloc sizes to its pointer parameters) and checked against the kernel.
 sim::ir::Launch bind_launch(const sim::ir::Kernel& kernel, sim::ir::Launch launch,
-                            const ArgValues& values, const std::string& launch_text);
+                            const ArgValues& values, const std::string& launch_text,
+                            const std::vector<std::string>& allocs = {});
 
 /// With --gpu NAME: the launch's occupancy, the kernel compiled for that GPU's architecture
 /// (FILE.cu itself with its -D and -I; a --model's source text). Call before opening the outputs,

@@ -203,18 +203,6 @@ std::optional<SourceKernel> read_source_kernel(const KernelSource& source) {
 
 namespace {
 
-// "-2147483648 to 2147483647" for int32 ...
-std::string integer_range(ir::ScalarType type) {
-  if (type == ir::ScalarType::Bool) return "0 to 1";
-  const int bits = ir::bit_width(type);
-  if (ir::is_signed(type)) {
-    const std::int64_t high = bits == 64 ? std::numeric_limits<std::int64_t>::max() : (std::int64_t{1} << (bits - 1)) - 1;
-    return std::to_string(-high - 1) + " to " + std::to_string(high);
-  }
-  const std::uint64_t high = bits == 64 ? std::numeric_limits<std::uint64_t>::max() : (std::uint64_t{1} << bits) - 1;
-  return "0 to " + std::to_string(high);
-}
-
 // The decimal `text` rounded once to the parameter's float or double (std::from_chars rounds
 // correctly), as its bits; a value past the type's finite range, or so small that it rounds to
 // zero, is refused.
@@ -290,7 +278,7 @@ std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues&
                          ir::name(p.type) + ") needs a value: give --arg " + p.name + "=VALUE");
     if (!found->second.integer())
       throw InvalidInput("--arg " + p.name + ": " + p.name + " is " + ir::name(p.type) +
-                         ", which takes a decimal integer from " + integer_range(p.type) + " (got " +
+                         ", which takes a decimal integer from " + ir::range_text(p.type) + " (got " +
                          sim::quote_value(found->second.text()) + ")");
     try {
       const ArgValue& a = found->second;
