@@ -1165,6 +1165,38 @@ bool WarpMachine::pattern_of_lanes(PatternOf& t, const std::uint64_t* lanes, Lan
   return true;
 }
 
+int WarpMachine::small_forms(const AffineOffset& f, const std::array<std::int64_t, kAffineLeaves>& base,
+                             const std::array<LanePattern*, kAffineLeaves>& pattern) {
+  std::array<std::int64_t, kAffineLeaves> high{};
+  for (int i = 0; i < f.leaves; ++i) {
+    const auto n = static_cast<std::size_t>(i);
+    high[n] = base[n];
+    if (pattern[n] != nullptr && __builtin_add_overflow(base[n], pattern[n]->max, &high[n])) return -1;
+  }
+  for (const SmallCheck& c : f.small_checks) {
+    std::int64_t lo = c.constant, hi = c.constant;
+    for (int i = 0; i < f.leaves; ++i) {
+      const auto n = static_cast<std::size_t>(i);
+      const std::int64_t k = c.coefficient[n];
+      if (k == 0) continue;
+      std::int64_t a = 0, b = 0;
+      if (__builtin_mul_overflow(k, base[n], &a) || __builtin_mul_overflow(k, high[n], &b)) return -1;
+      if (k < 0) std::swap(a, b);
+      if (__builtin_add_overflow(lo, a, &lo) || __builtin_add_overflow(hi, b, &hi)) return -1;
+    }
+    if (lo < c.low || hi > c.high) return 0;
+  }
+  std::int64_t value = f.small_form.constant;
+  for (int i = 0; i < f.leaves; ++i) {
+    const auto n = static_cast<std::size_t>(i);
+    std::int64_t a = 0;
+    if (__builtin_mul_overflow(f.small_form.coefficient[n], base[n], &a) || __builtin_add_overflow(value, a, &value))
+      return -1;
+  }
+  small_value_ = value;
+  return 1;
+}
+
 bool WarpMachine::affine_offset(const AffineOffset& f, std::size_t access, LaneMask active, AffineValue& out) {
   const std::uint64_t generation = patterns_.generation();
   std::array<std::int64_t, kAffineLeaves> base{};
@@ -1212,6 +1244,13 @@ bool WarpMachine::affine_offset(const AffineOffset& f, std::size_t access, LaneM
   }
   // Every value the C expression computes on the way must be in its type's range in every lane
   // (the form's range over the leaves' ranges holds it): else lane by lane says what happens.
+  // In int64 first; an int64 overflow on the way leaves the verdict to int128.
+  Int128 value = 0;
+  const int verdict = f.small ? small_forms(f, base, pattern) : -1;
+  if (verdict == 0) return false;
+  if (verdict > 0) {
+    value = small_value_;
+  } else {
   for (const RangeCheck& c : f.checks) {
     Int128 lo = c.form.constant, hi = lo;
     for (int i = 0; i < f.leaves; ++i) {
@@ -1228,8 +1267,9 @@ bool WarpMachine::affine_offset(const AffineOffset& f, std::size_t access, LaneM
     }
     if (!c.range.holds(lo) || !c.range.holds(hi)) return false;
   }
-  Int128 value = f.form.constant;
+  value = f.form.constant;
   for (int i = 0; i < f.leaves; ++i) value += f.form.coefficient[static_cast<std::size_t>(i)] * base[static_cast<std::size_t>(i)];
+  }
   if (!varying) {
     if (!kInt64Range.holds(value)) return false;
     out = AffineValue{static_cast<std::int64_t>(value), nullptr};

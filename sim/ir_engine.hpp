@@ -291,6 +291,11 @@ class WarpMachine {
   // or returns false having changed nothing (the lane-by-lane path then does it).
   bool affine_access(const CompiledAccess& a, LaneMask lanes);
   bool affine_offset(const AffineOffset& f, std::size_t access, LaneMask active, AffineValue& out);
+  // affine_offset's range checks and value in int64 (AffineOffset::small): 1 every check holds
+  // (the value in small_value_), 0 one fails, -1 an int64 overflow on the way (int128 decides).
+  int small_forms(const AffineOffset& f, const std::array<std::int64_t, kAffineLeaves>& base,
+                  const std::array<LanePattern*, kAffineLeaves>& pattern);
+  std::int64_t small_value_ = 0;
   struct PatternOf;
   // t becomes the pattern of `lanes` (the defined ones, values of `type`); false where they do
   // not fit an AffineValue.

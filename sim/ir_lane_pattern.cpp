@@ -271,6 +271,25 @@ bool compile_affine(const Kernel& kernel, const Launch& launch, const std::vecto
     out = AffineOffset{};
     return false;
   }
+  // The same figures in int64 where they fit (every range does: types are at most 64 bits).
+  const auto fits = [](Int128 v) { return kInt64Range.holds(v); };
+  const auto narrow = [&](const LinearForm& f, const ValueRange& r, SmallCheck& s) {
+    if (!fits(f.constant) || !fits(r.low) || !fits(r.high)) return false;
+    s.constant = static_cast<std::int64_t>(f.constant);
+    s.low = static_cast<std::int64_t>(r.low);
+    s.high = static_cast<std::int64_t>(r.high);
+    for (std::size_t i = 0; i < kAffineLeaves; ++i) {
+      if (!fits(f.coefficient[i])) return false;
+      s.coefficient[i] = static_cast<std::int64_t>(f.coefficient[i]);
+    }
+    return true;
+  };
+  out.small = narrow(out.form, kInt64Range, out.small_form);
+  for (const RangeCheck& c : out.checks) {
+    SmallCheck s;
+    out.small = out.small && narrow(c.form, c.range, s);
+    out.small_checks.push_back(s);
+  }
   return true;
 }
 

@@ -132,12 +132,24 @@ struct RangeCheck {
   ValueRange range;
 };
 
+/// A LinearForm and its range in 64-bit integers (the evaluator's fast path: int128 arithmetic
+/// costs several times more, and most forms fit).
+struct SmallCheck {
+  std::int64_t constant = 0;
+  std::array<std::int64_t, kAffineLeaves> coefficient{};
+  std::int64_t low = 0, high = 0;
+};
+
 /// An access offset as a linear form of at most kAffineLeaves leaves with constant coefficients.
 struct AffineOffset {
   int leaves = 0;
   std::array<AffineLeaf, kAffineLeaves> leaf{};
   LinearForm form;
   std::vector<RangeCheck> checks;
+  /// The form (range unused) and the checks in int64, when every figure of them fits (small).
+  bool small = false;
+  SmallCheck small_form;
+  std::vector<SmallCheck> small_checks;
 };
 
 /// The linear form of `expr` at this launch (its scalar arguments `arguments`, bits per
