@@ -12,7 +12,7 @@ using sim::Count;
 using sim::to_decimal;
 
 std::vector<std::string> accesses_not_counted(const ir::Kernel& kernel, const ir::ReplayResult& result) {
-  std::vector<std::string> why = ir::uncounted_accesses(kernel);
+  std::vector<std::string> why = ir::uncounted_accesses(kernel, result.computed_loads);
   if (result.memory_counted)
     for (std::size_t i = 0; i < why.size(); ++i)
       if (why[i].empty()) why[i] = result.access_faults[i];

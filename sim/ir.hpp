@@ -150,6 +150,10 @@ struct Expr {
   LogicalOp logical_op = LogicalOp::And;
   ExprId operands[3] = {kNone, kNone, kNone};
   std::string description;  // Opaque: what the value is, e.g. "A[i] (read from global memory)"
+  /// Opaque: the load (Kernel::accesses) whose value this is, when the value is exactly the
+  /// element that access reads (an integer scalar of `type`, `width` bytes), else kNone. With
+  /// the buffer's values given at launch (Launch::buffer_bytes, buffer_data) the replay computes it.
+  std::int32_t access = kNone;
   SourceRange range;
 };
 
@@ -208,10 +212,10 @@ struct Stmt {
   std::int32_t default_child = kNone;     // Switch: child index of `default:` (kNone: none)
   std::string description;      // Work: what it does ("P[Row*Width+Col] = Pvalue"); InlinedCall:
                                 // the callee's name
-  /// Memory accesses the statement makes (indexes into Kernel::accesses), in source order. Only
-  /// Declare, Assign, Work and Return carry them; each runs once per warp execution of the
-  /// statement, in its active lanes where its guard holds. (A condition that reads memory is
-  /// data-dependent: validate() refuses it, so conditions carry none.)
+  /// Memory accesses the statement makes (indexes into Kernel::accesses), in source order.
+  /// Declare, Assign, Work and Return carry them, each run once per warp execution of the
+  /// statement, in its active lanes where its guard holds; If, Loop and Switch carry the loads of
+  /// their condition, run at each evaluation of it (a branch on loaded values: issue 22).
   std::vector<std::int32_t> accesses;
   /// Floating-point operations per lane (add, sub, mul, div 1; fma 2), each group with the
   /// guard of the lanes that run it (kNone: every active lane). Declare, Assign, Work, Return.
@@ -237,6 +241,9 @@ struct Parameter {
   int floating = 0;
   /// A pointer parameter's element size in bytes (`float *`: 4); 0 for others and for `void *`.
   std::uint64_t element_bytes = 0;
+  /// A pointer parameter's element type as C spells it, unqualified and canonical ("int",
+  /// "unsigned int", "float", "char"), for matching data files against it; "" when unknown.
+  std::string element_type;
 };
 
 /// A parameter's argument as reports show it: the integer for a scalar, the shortest decimal that
@@ -377,7 +384,21 @@ void validate(const Kernel& kernel);
 /// For each expression, the Opaque expression its value depends on (directly, or through locals
 /// assigned from one, flow-insensitively), or kNone when the model can compute it. Indexed by
 /// ExprId. validate() refuses conditions with an origin; the engine skips assignments of such values.
-std::vector<ExprId> opaque_origins(const Kernel& kernel);
+std::vector<ExprId> opaque_origins(const Kernel& kernel, const std::vector<bool>& loaded = {});
+
+/// The loads (Kernel::accesses) whose values an engine computes, [access]: a load whose value is
+/// an opaque expression (Expr::access) through a pointer parameter's buffer that no store or
+/// atomic of the kernel writes, at a launch that gives that buffer's values
+/// (`parameter_values` [parameter]; nullptr: as if every one did, which is what validate()
+/// assumes, leaving the rest to the launch). `why_not` [access]: for a linked load without
+/// values, "; " and what is missing (the buffer's values, or why they cannot be modelled).
+std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* parameter_values,
+                                 std::vector<std::string>* why_not = nullptr);
+
+/// validate()'s data-dependence check at a launch whose pointer parameters with values are
+/// `parameter_values`: throws the same InvalidInput for a condition that depends on an opaque
+/// value the launch does not compute, with the hint of computed_loads.
+void check_data_dependence(const Kernel& kernel, const std::vector<bool>& parameter_values);
 
 /// "FILE:LINE:COL" of a range (the path from kernel.files; "<unknown>" without a location).
 std::string location(const Kernel& kernel, const SourceRange& range);

@@ -433,6 +433,35 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
   validate(kernel);
   validate(launch, kernel, limits);
   const std::vector<ExprId> origins = opaque_origins(kernel);
+  // Loaded values (issue 22) are the replay's: classes assume that control flow and addresses
+  // depend on indices only. A condition, an address or the lanes of an access that only the
+  // launch's data make computable go to the replay.
+  {
+    const std::vector<bool> values = buffers_with_values(kernel, launch);
+    const std::vector<ExprId> with_data = opaque_origins(kernel, computed_loads(kernel, &values));
+    std::optional<ClassRefusal> found;
+    const auto note = [&](ExprId x, SourceRange range, const std::string& what) {
+      if (found || x == kNone || origins[x] == kNone || with_data[x] != kNone) return;
+      const Expr& load = kernel.exprs[origins[x]];
+      found = ClassRefusal{range, location(kernel, range), what,
+                           "depends on " + load.description + " (" + location(kernel, load.range) +
+                               "), a value loaded from the launch's data"};
+    };
+    for (const Stmt& s : kernel.stmts)
+      if (s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch)
+        note(s.value, s.range, "the condition of this " + report_kind(s));
+    for (const MemoryAccess& a : kernel.accesses) {
+      if (a.base == kNone) continue;
+      note(a.offset, a.range, "the address of '" + a.text + "'");
+      note(a.guard, a.range, "the lanes of '" + a.text + "'");
+    }
+    if (found) {
+      ClassPlan plan;
+      plan.limits = limits;
+      plan.refusal = found;
+      return plan;
+    }
+  }
   const Uses uses = uses_of(kernel);
   std::vector<StmtId> loops;
   std::map<StmtId, AcceleratedLoop> structure;

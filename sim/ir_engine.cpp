@@ -1,6 +1,7 @@
 #include "sim/ir_engine.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -252,6 +253,9 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       wt.uniform[d] = same;
     }
   }
+  // Loads with values at this launch (Launch::buffer_bytes, buffer_data; issue 22).
+  const std::vector<bool> values = buffers_with_values(k, l);
+  const std::vector<bool> loaded = computed_loads(k, &values);
   exprs.resize(k.exprs.size());
   for (std::size_t i = 0; i < k.exprs.size(); ++i) {
     const Expr& e = k.exprs[i];
@@ -265,6 +269,8 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
     c.index = e.index;
     std::copy(std::begin(e.operands), std::end(e.operands), std::begin(c.operands));
     c.constant = e.constant;
+    if (e.kind == ExprKind::Opaque)  // a load the machine computes (its access), or kNone
+      c.index = e.access != kNone && loaded[static_cast<std::size_t>(e.access)] ? e.access : kNone;
     if (e.kind == ExprKind::Binary) {
       c.signed_operands = is_signed(k.exprs[e.operands[0]].type);
       c.narrow_operands = bit_width(k.exprs[e.operands[0]].type) <= 32;
@@ -312,13 +318,13 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
   barrier.assign(k.stmts.size(), kNone);
   for (std::size_t i = 0; i < k.stmts.size(); ++i)
     if (k.stmts[i].kind == StmtKind::Barrier) barrier[i] = barriers++;
-  const std::vector<ExprId> origins = opaque_origins(k);
+  const std::vector<ExprId> origins = opaque_origins(k, loaded);
   skip_value.assign(k.stmts.size(), 0);
   for (std::size_t i = 0; i < k.stmts.size(); ++i) {
     const Stmt& s = k.stmts[i];
     skip_value[i] = s.value != kNone && origins[s.value] != kNone ? 1 : 0;
   }
-  const std::vector<std::string> uncounted = uncounted_accesses(k);
+  const std::vector<std::string> uncounted = uncounted_accesses(k, loaded);
   has_memory.assign(k.stmts.size(), 0);
   memory.resize(k.stmts.size());
   for (std::size_t i = 0; i < k.stmts.size(); ++i) {
@@ -338,9 +344,11 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
   for (std::size_t i = 0; i < k.parameters.size() && i < l.arguments.size(); ++i)
     arguments[i] = l.arguments[i].bits;
   base_bytes.assign(k.bases.size(), 0);
+  base_data.assign(k.bases.size(), nullptr);
   for (std::size_t b = 0; b < k.bases.size(); ++b) {
     const auto parameter = static_cast<std::size_t>(k.bases[b].parameter);
     if (k.bases[b].parameter >= 0 && parameter < l.buffer_bytes.size()) base_bytes[b] = l.buffer_bytes[parameter];
+    if (k.bases[b].parameter >= 0 && parameter < l.buffer_data.size()) base_data[b] = l.buffer_data[parameter].get();
   }
   if (o.memory && o.affine_offsets) {
     for (StatementMemory& m : memory)
@@ -706,7 +714,9 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
       if (l.uniform) return {nullptr, l.value};
       return {local_lanes(e.index), 0};
     }
-    case ExprKind::Opaque: break;
+    case ExprKind::Opaque:
+      if (e.index != kNone) return load(id, e, active);
+      break;
     case ExprKind::Cast: {
       const Val a = operand(e.operands[0], active);
       if (a.lanes == nullptr) return {nullptr, normalise(e.type, a.value)};
@@ -946,6 +956,7 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
       LaneMask out = 0;
       for (StmtId at = id;;) {
         const Stmt& link = k_.stmts[at];
+        if (p_.has_memory[at]) memory(at, active);  // the condition's loads
         const LaneMask taken = condition(link.value, active);
         count_condition(at, active, taken);
         if (taken != 0) out |= exec(link.then_stmt, taken);
@@ -1372,7 +1383,6 @@ void WarpMachine::misaligned(const CompiledAccess& a, int lane, std::int64_t off
 void WarpMachine::out_of_bounds(const CompiledAccess& a, LaneMask lanes, const std::int64_t* addresses,
                                 std::int64_t uniform) {
   const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
-  const MemoryBase& base = k_.bases[static_cast<std::size_t>(a.base)];
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
   int lane = lowest_lane(lanes);
   std::int64_t at = uniform;
@@ -1384,8 +1394,14 @@ void WarpMachine::out_of_bounds(const CompiledAccess& a, LaneMask lanes, const s
       break;
     }
   }
+  fault(static_cast<std::size_t>(a.id), out_of_bounds_text(access, at, lane), true);
+}
+
+std::string WarpMachine::out_of_bounds_text(const MemoryAccess& access, std::int64_t at, int lane) const {
+  const MemoryBase& base = k_.bases[static_cast<std::size_t>(access.base)];
+  const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(access.base)];
   const std::uint64_t element = k_.parameters[static_cast<std::size_t>(base.parameter)].element_bytes;
-  std::string where = "bytes " + std::to_string(at) + " to " + std::to_string(at + a.width - 1) + " of '" +
+  std::string where = "bytes " + std::to_string(at) + " to " + std::to_string(at + access.width - 1) + " of '" +
                       base.name + "', which holds " + std::to_string(bound) + " bytes";
   if (element != 0 && bound % element == 0) {
     // Floor division: an index before the buffer is negative.
@@ -1395,11 +1411,39 @@ void WarpMachine::out_of_bounds(const CompiledAccess& a, LaneMask lanes, const s
             std::to_string(bound / element) + " elements of " + std::to_string(element) + " bytes (0 to " +
             std::to_string(bound / element - 1) + ")";
   }
-  fault(static_cast<std::size_t>(a.id),
-        location(k_, access.range) + ": out of bounds: '" + access.text + "' " +
-            (access.kind == AccessKind::Load ? "reads " : access.kind == AccessKind::Store ? "writes " : "updates ") +
-            where + ", in " + block_and_thread(lane),
-        true);
+  return location(k_, access.range) + ": out of bounds: '" + access.text + "' " +
+         (access.kind == AccessKind::Load ? "reads " : access.kind == AccessKind::Store ? "writes " : "updates ") +
+         where + ", in " + block_and_thread(lane);
+}
+
+// A load whose value the model computes (Expr::access; Program::base_data): each active lane's
+// element, read from the launch's data (or zeros). Outside the buffer, or misaligned, the value
+// does not exist: an error (InvalidInput) naming the first thread.
+WarpMachine::Val WarpMachine::load(ExprId id, const CompiledExpr& e, LaneMask active) {
+  const MemoryAccess& a = k_.accesses[static_cast<std::size_t>(e.index)];
+  const Val offset = eval(a.offset, active);
+  const std::string* data = p_.base_data[static_cast<std::size_t>(a.base)];
+  const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
+  const auto width = static_cast<std::uint64_t>(a.width);
+  const auto read = [&](std::uint64_t bits, int lane) {
+    const auto at = static_cast<std::int64_t>(bits);
+    if (at < 0 || static_cast<std::uint64_t>(at) + width > bound) throw InvalidInput(out_of_bounds_text(a, at, lane));
+    if ((bits & (width - 1)) != 0)
+      throw InvalidInput(location(k_, a.range) + ": misaligned access: '" + a.text + "' reads " +
+                         std::to_string(width) + " bytes at byte " + std::to_string(at) + " of '" +
+                         k_.bases[static_cast<std::size_t>(a.base)].name + "', not a multiple of " +
+                         std::to_string(width) + " (the GPU stops the kernel there) in " + block_and_thread(lane));
+    std::uint64_t value = 0;  // little-endian, as on the GPU (and this host)
+    if (data != nullptr) std::memcpy(&value, data->data() + at, width);
+    return normalise(e.type, value);
+  };
+  if (offset.lanes == nullptr) return {nullptr, read(offset.value, lowest_lane(active))};
+  std::uint64_t* out = scratch(id);
+  for (LaneMask l = active; l != 0; l &= l - 1) {
+    const int lane = lowest_lane(l);
+    out[lane] = read(offset.lanes[lane], lane);
+  }
+  return {out, 0};
 }
 
 void WarpMachine::fault(std::size_t item, const std::string& message, bool out_of_bounds) {
@@ -1555,6 +1599,7 @@ LaneMask WarpMachine::iteration(StmtId id, const Stmt& s, std::size_t frame, Lan
                                 LaneMask& exits) {
   const bool check_first = s.loop_kind != LoopKind::Do;
   if (check_first) {
+    if (p_.has_memory[id]) memory(id, in);  // the condition's loads
     const LaneMask stay = s.value != kNone ? condition(s.value, in) : in;
     count_condition(id, in, stay);
     exits |= in & ~stay;
@@ -1582,6 +1627,7 @@ LaneMask WarpMachine::iteration(StmtId id, const Stmt& s, std::size_t frame, Lan
   }
   in = after;
   if (!check_first && in != 0) {
+    if (p_.has_memory[id]) memory(id, in);
     const LaneMask stay = s.value != kNone ? condition(s.value, in) : in;
     count_condition(id, in, stay);
     exits |= in & ~stay;
@@ -1591,6 +1637,7 @@ LaneMask WarpMachine::iteration(StmtId id, const Stmt& s, std::size_t frame, Lan
 }
 
 LaneMask WarpMachine::exec_switch(StmtId id, const Stmt& s, LaneMask active) {
+  if (p_.has_memory[id]) memory(id, active);
   const Val v = eval(s.value, active);
   // Entry point of each active lane: a case's child, the default's, or past the end (none).
   const auto n = static_cast<std::int32_t>(s.children.size());

@@ -177,6 +177,7 @@ struct Program {
   std::vector<StatementMemory> memory;   // [StmtId]
   std::vector<AffineOffset> affine_offsets;  // CompiledAccess::affine
   std::vector<std::uint64_t> base_bytes;     // [base]: its buffer's size (0: not checked)
+  std::vector<const std::string*> base_data;  // [base]: its values (Launch::buffer_data; null: zeros)
   std::size_t shifted_size = 0;          // Tally::shifted's size (the class engine's residues)
   /// Binary expressions whose lane values the machine keeps for reuse while the locals they read
   /// are not written (in the same warp): kNotKept, or how many locals (up to kKeptLocals) the
@@ -285,6 +286,8 @@ class WarpMachine {
   void count(StmtId id, LaneMask active);
   void memory(StmtId id, LaneMask active);
   void misaligned(const CompiledAccess& a, int lane, std::int64_t offset);
+  std::string out_of_bounds_text(const MemoryAccess& access, std::int64_t at, int lane) const;
+  Val load(ExprId id, const CompiledExpr& e, LaneMask active);
   // An access reaching past its buffer (Program::base_bytes): the lowest such lane's fault.
   void out_of_bounds(const CompiledAccess& a, LaneMask lanes, const std::int64_t* addresses, std::int64_t uniform);
   // The fast path (sim/ir_lane_pattern.hpp): counts the access made by `lanes` and returns true,

@@ -41,7 +41,10 @@ Json expr_json(const Expr& e) {
     case ExprKind::Param:
     case ExprKind::Local: j["index"] = e.index; break;
     case ExprKind::Builtin: j["builtin"] = name(e.builtin); break;
-    case ExprKind::Opaque: j["description"] = e.description; break;
+    case ExprKind::Opaque:
+      j["description"] = e.description;
+      if (e.access != kNone) j["access"] = e.access;
+      break;
     case ExprKind::Cast: j["operands"] = Json::array({e.operands[0]}); break;
     case ExprKind::Unary:
       j["op"] = name(e.unary_op);
@@ -301,7 +304,10 @@ Expr read_expr(const Kernel& k, const Reader& r, std::size_t expr_count) {
       e.builtin = enum_from<Builtin, kBuiltinCount>(r.at("builtin"), "builtin",
                                                     [](Builtin x) { return name(x); });
       break;
-    case ExprKind::Opaque: e.description = r.at("description").string(); break;
+    case ExprKind::Opaque:
+      e.description = r.at("description").string();
+      if (r.has("access")) e.access = static_cast<std::int32_t>(r.at("access").integer(0, std::int64_t{1} << 30));
+      break;
     case ExprKind::Cast: operands(1); break;
     case ExprKind::Unary:
       e.unary_op = enum_from<UnaryOp, 3>(r.at("op"), "unary operator", [](UnaryOp x) { return name(x); });
@@ -523,6 +529,7 @@ std::string to_json(const Kernel& kernel) {
     if (p.scalar) j["type"] = name(p.type);
     if (p.floating != 0) j["floating"] = p.floating;
     if (p.element_bytes != 0) j["element_bytes"] = p.element_bytes;
+    if (!p.element_type.empty()) j["element_type"] = p.element_type;
     params.push_back(j);
   }
   k["parameters"] = params;
@@ -592,6 +599,7 @@ Kernel kernel_from_json(const std::string& text) {
     if (p.has("spelling")) param.type_spelling = p.at("spelling").string();
     if (p.has("element_bytes"))
       param.element_bytes = static_cast<std::uint64_t>(p.at("element_bytes").integer(1, std::int64_t{1} << 40));
+    if (p.has("element_type")) param.element_type = p.at("element_type").string();
     if (p.has("floating")) {
       const Reader f = p.at("floating");
       param.floating = static_cast<int>(f.integer(0, 64));

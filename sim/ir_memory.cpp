@@ -276,8 +276,8 @@ int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int wid
   return total;
 }
 
-std::vector<std::string> uncounted_accesses(const Kernel& kernel) {
-  const std::vector<ExprId> origins = opaque_origins(kernel);
+std::vector<std::string> uncounted_accesses(const Kernel& kernel, const std::vector<bool>& loaded) {
+  const std::vector<ExprId> origins = opaque_origins(kernel, loaded);
   std::vector<std::string> why(kernel.accesses.size());
   for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
     const MemoryAccess& a = kernel.accesses[i];

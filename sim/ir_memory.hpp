@@ -82,6 +82,8 @@ int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int wid
 /// For each access of the kernel (indexed as Kernel::accesses), "" when the engines count it,
 /// else why not: "it could not be placed: <reason>", "its address depends on <opaque value>",
 /// "local memory is not counted" ...
-std::vector<std::string> uncounted_accesses(const Kernel& kernel);
+/// `loaded` [access]: loads whose values the run computes (computed_loads): an address made from
+/// them is counted.
+std::vector<std::string> uncounted_accesses(const Kernel& kernel, const std::vector<bool>& loaded = {});
 
 }  // namespace warpdiv::sim::ir

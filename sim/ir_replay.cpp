@@ -208,6 +208,13 @@ void prepare(const Kernel& kernel, const Launch& launch, const ReplayOptions& op
 
 }  // namespace
 
+std::vector<bool> buffers_with_values(const Kernel& kernel, const Launch& launch) {
+  std::vector<bool> values(kernel.parameters.size(), false);
+  for (std::size_t i = 0; i < values.size() && i < launch.buffer_bytes.size(); ++i)
+    values[i] = launch.buffer_bytes[i] != 0;
+  return values;
+}
+
 void validate(const Launch& launch, const Kernel& kernel) {
   using namespace launch_limits;
   check_range("grid x", launch.grid.x, 1, kMaxGridX);
@@ -232,6 +239,16 @@ void validate(const Launch& launch, const Kernel& kernel) {
       throw InvalidInput("argument '" + p.name + "' has type " + name(launch.arguments[i].type) +
                          ", the parameter has type " + name(p.type));
   }
+  // Buffers with values (Launch::buffer_data: buffer_bytes of them, or zeros).
+  const std::vector<bool> values = buffers_with_values(kernel, launch);
+  for (std::size_t i = 0; i < kernel.parameters.size() && i < launch.buffer_bytes.size(); ++i) {
+    if (i < launch.buffer_data.size() && launch.buffer_data[i] != nullptr &&
+        launch.buffer_data[i]->size() != launch.buffer_bytes[i])
+      throw InvalidInput("the data of '" + kernel.parameters[i].name + "' has " +
+                         std::to_string(launch.buffer_data[i]->size()) + " bytes, its buffer " +
+                         std::to_string(launch.buffer_bytes[i]));
+  }
+  check_data_dependence(kernel, values);
 }
 
 void validate(const Launch& launch, const Kernel& kernel, GridLimits limits) {
@@ -303,7 +320,10 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
       throw;
     }
   });
-  return to_result(kernel, tallies, options.memory);
+  ReplayResult result = to_result(kernel, tallies, options.memory);
+  const std::vector<bool> values = buffers_with_values(kernel, launch);
+  result.computed_loads = computed_loads(kernel, &values);
+  return result;
 }
 
 namespace {

@@ -24,6 +24,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,12 +72,19 @@ struct Launch {
   /// element size); every global access through it is then bounds-checked (ReplayResult::
   /// access_out_of_bounds). Empty or 0: not known, not checked.
   std::vector<std::uint64_t> buffer_bytes;
+  /// [parameter]: the buffer's values (`--data NAME=FILE`), little-endian as on the GPU,
+  /// buffer_bytes[p] bytes; null: zeros (`--alloc`). Loads of integer elements from a buffer of
+  /// known size have values (Expr::access): a branch may depend on them (issue 22).
+  std::vector<std::shared_ptr<const std::string>> buffer_data;
 };
 
 /// Throws InvalidInput naming the field and the allowed range: grid x 1..2^31-1, y and z
 /// 1..65535; block x, y 1..1024, z 1..64, x*y*z <= 1024; warp size a power of two 1..64;
 /// one argument per parameter, of the parameter's type.
 void validate(const Launch& launch, const Kernel& kernel);
+/// [parameter]: the pointer parameters whose buffers have values at this launch (a size in
+/// Launch::buffer_bytes: the data of buffer_data, or zeros).
+std::vector<bool> buffers_with_values(const Kernel& kernel, const Launch& launch);
 /// As validate(), with grid y and z up to 2^31 - 1 under GridLimits::Model.
 void validate(const Launch& launch, const Kernel& kernel, GridLimits limits);
 
@@ -188,6 +196,8 @@ struct ReplayResult {
   /// Of the requests counted, those the fast path counted from lane patterns
   /// (ReplayOptions::affine_offsets); the others were evaluated lane by lane.
   Count affine_requests = 0;
+  /// [access]: loads whose values the run computed (sim/ir.hpp computed_loads; issue 22).
+  std::vector<bool> computed_loads;
 };
 
 /// What a run would cost, estimated by replaying a few sample blocks (the first, the last and

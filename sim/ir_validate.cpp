@@ -56,7 +56,9 @@ void collect_writes(const Kernel& k, StmtId id, LocalId call_result,
   }
 }
 
-Taint compute_taint(const Kernel& k) {
+// `loaded` [access]: the loads whose values the engine computes; such a load's value depends on
+// what its address depends on (empty: none computed).
+Taint compute_taint(const Kernel& k, const std::vector<bool>& loaded = {}) {
   Taint t;
   t.expr_origin.assign(k.exprs.size(), kNone);
   t.local_origin.assign(k.locals.size(), kNone);
@@ -72,7 +74,13 @@ Taint compute_taint(const Kernel& k) {
       const Expr& e = k.exprs[i];
       ExprId origin = kNone;
       if (e.kind == ExprKind::Opaque) {
-        origin = static_cast<ExprId>(i);
+        const bool computed = e.access != kNone && static_cast<std::size_t>(e.access) < loaded.size() &&
+                              loaded[static_cast<std::size_t>(e.access)];
+        if (!computed) {
+          origin = static_cast<ExprId>(i);
+        } else {
+          origin = t.expr_origin[k.accesses[static_cast<std::size_t>(e.access)].offset];
+        }
       } else if (e.kind == ExprKind::Local) {
         origin = t.local_origin[e.index];
       } else {
@@ -117,7 +125,31 @@ class Validator {
       if (!seen_[i]) fail("statement " + std::to_string(i) + " is not reachable from the root");
     check_memory();
     check_single_use();
-    check_data_dependence();
+    check_access_links();
+    std::vector<std::string> why_not;
+    const std::vector<bool> loaded = computed_loads(k_, nullptr, &why_not);
+    check_data_dependence(loaded, why_not);
+  }
+
+  // An opaque value linked to a load (Expr::access) is that load's element, moved whole.
+  void check_access_links() const {
+    for (std::size_t i = 0; i < k_.exprs.size(); ++i) {
+      const Expr& e = k_.exprs[i];
+      if (e.access == kNone) continue;
+      const auto id = static_cast<ExprId>(i);
+      if (e.kind != ExprKind::Opaque) fail_expr(id, "a " + name(e.kind) + " expression names an access");
+      if (e.access < 0 || static_cast<std::size_t>(e.access) >= k_.accesses.size())
+        fail_expr(id, "names access " + std::to_string(e.access) + ", which does not exist");
+      const MemoryAccess& a = k_.accesses[static_cast<std::size_t>(e.access)];
+      if (a.kind != AccessKind::Load) fail_expr(id, "names access " + std::to_string(e.access) + ", which is not a load");
+      if (a.width != static_cast<std::uint32_t>(std::max(1, bit_width(e.type) / 8)))
+        fail_expr(id, "is a " + name(e.type) + " value of access " + std::to_string(e.access) + ", which moves " +
+                          std::to_string(a.width) + " bytes");
+    }
+  }
+
+  void data_dependence(const std::vector<bool>& loaded, const std::vector<std::string>& why_not) {
+    check_data_dependence(loaded, why_not);
   }
 
  private:
@@ -431,7 +463,10 @@ class Validator {
       if (s.accesses.empty() && s.flops.empty()) continue;
       const bool runs = s.kind == StmtKind::Declare || s.kind == StmtKind::Assign ||
                         s.kind == StmtKind::Work || s.kind == StmtKind::Return;
-      if (!runs)
+      const bool condition = s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch;
+      if (condition && s.flops.empty() && s.value != kNone) {
+        // A condition's loads: fine.
+      } else if (!runs)
         fail_stmt(static_cast<StmtId>(i), "a " + name(s.kind) +
                                               " statement carries memory accesses or "
                                               "floating-point operations");
@@ -489,8 +524,8 @@ class Validator {
       fail_stmt(s, "condition has type " + name(k_.exprs[e].type) + ", expected bool");
   }
 
-  void check_data_dependence() {
-    const Taint taint = compute_taint(k_);
+  void check_data_dependence(const std::vector<bool>& loaded, const std::vector<std::string>& why_not) {
+    const Taint taint = compute_taint(k_, loaded);
     for (std::size_t i = 0; i < k_.stmts.size(); ++i) {
       const Stmt& s = k_.stmts[i];
       const bool condition = s.kind == StmtKind::If || s.kind == StmtKind::Loop ||
@@ -504,10 +539,13 @@ class Validator {
         if (taint.local_via[through] != kNone)
           via += " (assigned at " + location(k_, k_.stmts[taint.local_via[through]].range) + ")";
       }
+      std::string hint;
+      if (opaque.access != kNone && static_cast<std::size_t>(opaque.access) < why_not.size())
+        hint = why_not[static_cast<std::size_t>(opaque.access)];
       throw InvalidInput(location(k_, s.range) + ": data-dependent branch: the condition of this " +
                          report_kind(s) + " depends on " + opaque.description + via + " (" +
                          location(k_, opaque.range) +
-                         "); the model follows control flow only where it can compute it");
+                         "); the model follows control flow only where it can compute it" + hint);
     }
   }
 
@@ -538,6 +576,62 @@ void validate(const Kernel& kernel) {
   Validator(kernel).run();
 }
 
-std::vector<ExprId> opaque_origins(const Kernel& kernel) { return compute_taint(kernel).expr_origin; }
+std::vector<ExprId> opaque_origins(const Kernel& kernel, const std::vector<bool>& loaded) {
+  return compute_taint(kernel, loaded).expr_origin;
+}
+
+std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* parameter_values,
+                                 std::vector<std::string>* why_not) {
+  const std::size_t n = kernel.accesses.size();
+  std::vector<bool> loaded(n, false);
+  if (why_not != nullptr) why_not->assign(n, "");
+  std::vector<bool> linked(n, false);
+  for (const Expr& e : kernel.exprs)
+    if (e.kind == ExprKind::Opaque && e.access >= 0 && static_cast<std::size_t>(e.access) < n)
+      linked[static_cast<std::size_t>(e.access)] = true;
+  // A buffer the kernel writes (or a global write the model cannot place, which may be anywhere).
+  std::vector<std::int32_t> written(kernel.bases.size(), kNone);
+  std::int32_t unplaced_write = kNone;
+  for (std::size_t a = 0; a < n; ++a) {
+    const MemoryAccess& m = kernel.accesses[a];
+    if (m.kind == AccessKind::Load) continue;
+    if (m.base == kNone) {
+      if (m.space == AddressSpace::Global && unplaced_write == kNone) unplaced_write = static_cast<std::int32_t>(a);
+    } else if (written[static_cast<std::size_t>(m.base)] == kNone) {
+      written[static_cast<std::size_t>(m.base)] = static_cast<std::int32_t>(a);
+    }
+  }
+  for (std::size_t a = 0; a < n; ++a) {
+    const MemoryAccess& m = kernel.accesses[a];
+    if (!linked[a] || m.base == kNone) continue;
+    const MemoryBase& base = kernel.bases[static_cast<std::size_t>(m.base)];
+    std::string hint;
+    if (base.parameter == kNone) {
+      hint = "; values of " + name(base.space) + " memory ('" + base.name + "') are not modelled yet";
+    } else if (written[static_cast<std::size_t>(m.base)] != kNone) {
+      const MemoryAccess& w = kernel.accesses[static_cast<std::size_t>(written[static_cast<std::size_t>(m.base)])];
+      hint = "; '" + base.name + "' is also written by the kernel ('" + w.text + "' at " + location(kernel, w.range) +
+             "): values of a buffer the kernel writes are not modelled yet";
+    } else if (unplaced_write != kNone) {
+      const MemoryAccess& w = kernel.accesses[static_cast<std::size_t>(unplaced_write)];
+      hint = "; the kernel writes global memory where the model cannot place it ('" + w.text + "' at " +
+             location(kernel, w.range) + ": " + w.reason + "), so loaded values are not modelled";
+    } else if (parameter_values != nullptr &&
+               !(static_cast<std::size_t>(base.parameter) < parameter_values->size() &&
+                 (*parameter_values)[static_cast<std::size_t>(base.parameter)])) {
+      hint = "; give the values of '" + base.name + "' with --data " + base.name + "=FILE (or --alloc " + base.name +
+             "=COUNT for zeros)";
+    }
+    loaded[a] = hint.empty();
+    if (why_not != nullptr) (*why_not)[a] = hint;
+  }
+  return loaded;
+}
+
+void check_data_dependence(const Kernel& kernel, const std::vector<bool>& parameter_values) {
+  std::vector<std::string> why_not;
+  const std::vector<bool> loaded = computed_loads(kernel, &parameter_values, &why_not);
+  Validator(kernel).data_dependence(loaded, why_not);
+}
 
 }  // namespace warpdiv::sim::ir

@@ -4,6 +4,7 @@
 // Work statement with a description; what it cannot represent is refused with its location.
 #include "kernels/frontend/lower.hpp"
 
+#include <algorithm>
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/RecordLayout.h>
 #include <clang/AST/Attr.h>
@@ -108,9 +109,12 @@ class Lowerer {
         const std::int32_t index = k_.add_opaque_parameter(name, param->getType().getAsString(), floating);
         if (canonical->isPointerType()) {
           const clang::QualType pointee = canonical->getPointeeType();
-          if (!pointee->isIncompleteType() && !pointee->isDependentType())
+          if (!pointee->isIncompleteType() && !pointee->isDependentType()) {
             k_.parameters[static_cast<std::size_t>(index)].element_bytes =
                 static_cast<std::uint64_t>(context_.getTypeSizeInChars(pointee).getQuantity());
+            k_.parameters[static_cast<std::size_t>(index)].element_type =
+                pointee.getUnqualifiedType().getAsString();
+          }
         }
         if (param->getType()->isPointerType()) bind_parameter_pointer(index, param);
         continue;
@@ -520,6 +524,7 @@ class Lowerer {
       ir::ExprId condition = ir::kNone;
       ir::StmtId then_stmt = ir::kNone;
       std::vector<ir::StmtId> hoisted;  // calls in an else-if's condition (as lower_stmt hoists)
+      Pending loads;                    // the condition's loads, carried by the link's If
     };
     std::vector<Link> chain;
     const clang::Stmt* rest = nullptr;  // the last else, when it is not a link
@@ -527,7 +532,7 @@ class Lowerer {
       if (link->isConstexpr()) refuse(link, "if constexpr with an initialiser is not supported");
       if (link->getConditionVariable() != nullptr)
         refuse(link, "a declaration in an if condition is not supported");
-      Link lowered{link, {}, ir::kNone, ir::kNone, {}};
+      Link lowered{link, {}, ir::kNone, ir::kNone, {}, {}};
       // An else-if's condition runs in its own statement, as lower_stmt(else) would run it.
       std::vector<ir::StmtId>* outer = hoisted_;
       Deferred* outer_deferred = deferred_;
@@ -540,7 +545,10 @@ class Lowerer {
         const ir::StmtId init = lower_stmt(link->getInit());
         if (init != ir::kNone) lowered.before.push_back(init);
       }
+      Pending* outer_pending = pending_;
+      pending_ = &lowered.loads;
       lowered.condition = lower_int(link->getCond());
+      pending_ = outer_pending;
       lowered.then_stmt = lower_required(link->getThen());
       hoisted_ = outer;
       deferred_ = outer_deferred;
@@ -562,6 +570,7 @@ class Lowerer {
       Link& link = chain[i];
       const ir::SourceRange where = range(clang::SourceRange(link.s->getBeginLoc(), end));
       ir::StmtId branch = k_.if_(link.condition, link.then_stmt, else_stmt, where);
+      carry_accesses(link.loads, branch);
       if (!link.before.empty()) {
         link.before.push_back(branch);
         branch = k_.block(link.before, where);
@@ -2050,6 +2059,9 @@ class Lowerer {
   struct Pending {
     std::vector<ir::MemoryAccess> accesses;
     std::vector<PendingFlops> flops;
+    /// Opaque values that are exactly a load's element: (expression, index in `accesses`),
+    /// linked (Expr::access) when the accesses get their ids.
+    std::vector<std::pair<ir::ExprId, std::size_t>> loads;
   };
 
   /// While alive, loads and flops met are not recorded (an expression lowered a second time).
@@ -2456,6 +2468,22 @@ class Lowerer {
   void rollback(std::size_t exprs, std::size_t pending) {
     k_.exprs.resize(exprs);
     pending_->accesses.resize(pending);
+    auto& loads = pending_->loads;
+    loads.erase(std::remove_if(loads.begin(), loads.end(),
+                               [&](const auto& l) {
+                                 return static_cast<std::size_t>(l.first) >= exprs || l.second >= pending;
+                               }),
+                loads.end());
+  }
+
+  /// Gives the collected accesses their ids in statement `target` and links the loads whose
+  /// values are opaque expressions to them.
+  void carry_accesses(Pending& p, ir::StmtId target) {
+    const auto first = static_cast<std::int32_t>(k_.accesses.size());
+    for (ir::MemoryAccess& a : p.accesses) k_.stmts[target].accesses.push_back(k_.add_access(a));
+    for (const auto& [expr, index] : p.loads) k_.exprs[expr].access = first + static_cast<std::int32_t>(index);
+    p.accesses.clear();
+    p.loads.clear();
   }
 
   /// The conjunction of the guards, lowered afresh (each access owns its expressions); kNone
@@ -2517,14 +2545,16 @@ class Lowerer {
     };
     if (id != ir::kNone) {
       const ir::StmtKind kind = k_.stmts[id].kind;
-      // A condition that reads memory is refused as data-dependent: its accesses need no place.
-      if (kind == ir::StmtKind::If || kind == ir::StmtKind::Loop || kind == ir::StmtKind::Switch)
+      // A condition's loads run at each evaluation of it: the statement carries them (an if's
+      // were carried link by link in lower_if). Its floating-point operations are not counted.
+      if (kind == ir::StmtKind::If || kind == ir::StmtKind::Loop || kind == ir::StmtKind::Switch) {
+        if (kind != ir::StmtKind::If) carry_accesses(p, id);
         return id;
+      }
     }
     ir::StmtId target = id;
     if (id == ir::kNone || !carries(id)) target = k_.work(text(s), range(s));
-    ir::Stmt& stmt = k_.stmts[target];
-    for (ir::MemoryAccess& a : p.accesses) stmt.accesses.push_back(k_.add_access(a));
+    carry_accesses(p, target);
     std::uint32_t unguarded = 0;
     for (const PendingFlops& f : p.flops) {
       if (f.guards.empty()) {
@@ -2877,8 +2907,14 @@ class Lowerer {
 
   /// An Opaque value of `type` for `e` (its description) at `at`'s range (e's by default).
   ir::ExprId opaque(const clang::Expr* e, ir::ScalarType type, const clang::Expr* at = nullptr) {
-    if (!(is_memory(e) && record_access(ir::AccessKind::Load, e))) scan_work(e);
-    return k_.opaque(type, describe(e), range(at != nullptr ? at : e));
+    const bool load = is_memory(e) && record_access(ir::AccessKind::Load, e);
+    if (!load) scan_work(e);
+    const ir::ExprId id = k_.opaque(type, describe(e), range(at != nullptr ? at : e));
+    // The value is the loaded element itself when its type is `type` and the access moves it whole.
+    if (load && scalar_type(e->getType()) == type &&
+        pending_->accesses.back().width == static_cast<std::uint32_t>(std::max(1, ir::bit_width(type) / 8)))
+      pending_->loads.emplace_back(id, pending_->accesses.size() - 1);
+    return id;
   }
 
   /// Checks an expression the model does not evaluate (work, or an opaque value): it must not

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "sim/ir_json.hpp"
@@ -35,6 +36,13 @@ class FrontendTest : public warpdiv::testing::SnippetTest {
  protected:
   FrontendTest() : SnippetTest("warpdiv_frontend_") {}
 };
+
+/// The id of the first statement of `kind` (the front-end adds children before parents).
+ir::StmtId first_id(const ir::Kernel& k, ir::StmtKind kind) {
+  for (std::size_t i = 0; i < k.stmts.size(); ++i)
+    if (k.stmts[i].kind == kind) return static_cast<ir::StmtId>(i);
+  throw std::runtime_error("no statement of kind " + ir::name(kind));
+}
 
 /// The first statement of `kind` in id order (the front-end adds children before parents).
 const ir::Stmt& first(const ir::Kernel& k, ir::StmtKind kind) {
@@ -629,15 +637,73 @@ __global__ void k(const float* data, int* out) {
   }
 }
 
+// A branch on a value loaded from a buffer the kernel also writes: no launch can give it values
+// (threads would need an order), so the model is refused as it is read.
 TEST_F(FrontendTest, DataDependentThroughALocal) {
   const std::string message = refusal(R"(
-__global__ void k(const int* data, int* out) {
+__global__ void k(int* data, int* out) {
   int v = data[threadIdx.x];
   while (v > 0) v = v / 2;
+  data[threadIdx.x] = v;
 }
 )");
   EXPECT_NE(message.find(":4:3: data-dependent branch"), std::string::npos) << message;
-  EXPECT_NE(message.find("data[threadIdx.x] (global memory)"), std::string::npos) << message;
+  EXPECT_NE(message.find("data[threadIdx.x] (global memory) through 'v'"), std::string::npos) << message;
+  EXPECT_NE(message.find("'data' is also written by the kernel ('data[threadIdx.x]' at "), std::string::npos)
+      << message;
+}
+
+// Issue 22: a branch on a value loaded from a read-only buffer is the launch's to decide: the
+// model is read, the load linked to its access; a launch without the buffer's values is refused
+// with the flag that gives them; with them, the loop runs on the values. data = {5, 0, 1, 8} for
+// threads 0..3 of one 4-thread warp: lane 0 tests v = 5, 2, 1, 0 (k = 0..3), lane 1 v = 0 (k = 0),
+// lane 2 v = 1, 0 (k = 0, 1), lane 3 v = 8, 4, 2, 1, 0 (k = 0..4). The warp evaluates `v > 0`
+// 5 times with lanes {0,1,2,3}, {0,2,3}, {0,3}, {0,3}, {3}: 12 active; taken = the halvings,
+// 3 + 0 + 1 + 4 = 8; divergent at k = 0 (lane 1 false), k = 1 (lane 2 false) and k = 3 (lane 0
+// false, lane 3 true), not at k = 2 (both true) nor k = 4 (lane 3 alone, false).
+TEST_F(FrontendTest, DataDependentBranchOnAReadOnlyBufferIsTheLaunchs) {
+  const ir::Kernel k = load(R"(
+__global__ void k(const int* data, int* out) {
+  int v = data[threadIdx.x];
+  while (v > 0) v = v / 2;
+  out[threadIdx.x] = v;
+}
+)");
+  const ir::MemoryAccess* load_access = nullptr;
+  for (const ir::Expr& e : k.exprs)
+    if (e.kind == ir::ExprKind::Opaque && e.access != ir::kNone) load_access = &k.accesses[e.access];
+  ASSERT_NE(load_access, nullptr);
+  EXPECT_EQ(load_access->text, "data[threadIdx.x]");
+  ir::Launch launch;
+  launch.grid = {1, 1, 1};
+  launch.block = {4, 1, 1};
+  launch.arguments = {ir::Value{}, ir::Value{}};
+  try {
+    ir::replay(k, launch, ir::ReplayOptions{});
+    FAIL() << "a branch on data without values must be refused";
+  } catch (const InvalidInput& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find(":4:3: data-dependent branch"), std::string::npos) << m;
+    EXPECT_NE(m.find("give the values of 'data' with --data data=FILE (or --alloc data=COUNT for zeros)"),
+              std::string::npos)
+        << m;
+  }
+  const std::int32_t values[] = {5, 0, 1, 8};
+  launch.buffer_bytes = {sizeof values, 0};
+  launch.buffer_data = {std::make_shared<const std::string>(reinterpret_cast<const char*>(values), sizeof values),
+                        nullptr};
+  const ir::ReplayResult r = ir::replay(k, launch, ir::ReplayOptions{});
+  const ir::StatementCounts& loop = r.statements[static_cast<std::size_t>(first_id(k, ir::StmtKind::Loop))];
+  EXPECT_EQ(loop.warp_evaluations, 5u);
+  EXPECT_EQ(loop.active_lanes, 4u + 3u + 2u + 2u + 1u);
+  EXPECT_EQ(loop.taken_lanes, 3u + 0u + 1u + 4u);
+  EXPECT_EQ(loop.divergent, 3u);
+  // Zeros (--alloc): no lane enters the loop.
+  launch.buffer_data = {};
+  const ir::ReplayResult zeros = ir::replay(k, launch, ir::ReplayOptions{});
+  const ir::StatementCounts& z = zeros.statements[static_cast<std::size_t>(first_id(k, ir::StmtKind::Loop))];
+  EXPECT_EQ(z.warp_evaluations, 1u);
+  EXPECT_EQ(z.taken_lanes, 0u);
 }
 
 struct Unsupported {

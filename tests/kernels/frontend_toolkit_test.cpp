@@ -241,9 +241,9 @@ int main() {
 TEST_F(ToolkitRouteTest, RefusalsKeepFileLineColumn) {
   SKIP_WITHOUT_TOOLKIT();
   const std::string file = write("bad.cu", R"(
-__global__ void bad(const int* a, int* out) {
+__global__ void bad(const float* a, int* out) {
   int i = threadIdx.x;
-  if (a[i] > 0) out[i] = 1;
+  if (a[i] > 0.5f) out[i] = 1;
 }
 )");
   try {

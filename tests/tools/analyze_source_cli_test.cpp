@@ -402,6 +402,85 @@ TEST_F(AnalyzeSourceFile, AllocChecksEveryAccessAgainstItsBuffer) {
   EXPECT_EQ(unchecked.status, 0) << unchecked.err;
 }
 
+// Issue 22: --data gives a buffer's values; a branch on integers loaded from it is counted on
+// them. The CSR SpMV, one thread per row, on data/samples/spmv_tiny (row lengths 2, 0, 3, 1, 4:
+// row_ptr = 0 2 2 5 6 10), one warp of 32 with num_rows = 5: the loop's condition is evaluated
+// at k = 0..4 by the lanes of rows with length >= k: 5 + 4 + 3 + 2 + 1 = 15 lanes, SIMD
+// 15 / (5 x 32) = 9.4%; divergent at k = 0..3 (some stay, some leave), not at k = 4 (row 4
+// alone, leaving). The body runs at k = 0..3 with 4 + 3 + 2 + 1 = 10 lanes: 10 / 128 = 7.8%;
+// it makes 3 loads per iteration (values, col_idx, x): 12 requests.
+TEST_F(AnalyzeSourceFile, DataGivesTheValuesBranchesDependOn) {
+  const std::string kernel = kZoo + "data/spmv_csr_scalar.cu";
+  const std::string tiny = std::string(WARPDIV_SOURCE_DIR) + "/data/samples/spmv_tiny/";
+  const std::vector<std::string> launch = {"analyze", kernel, "--grid", "1", "--block", "32", "--arg", "num_rows=5"};
+  const CliResult counted =
+      run_warpdiv(with(launch, {"--data", "row_ptr=" + tiny + "row_ptr.npy", "--data", "col_idx=" + tiny + "col_idx.npy"}));
+  ASSERT_EQ(counted.status, 0) << counted.err;
+  EXPECT_TRUE(contains(counted.out, "   24            5           4     9.4%      for (int jj = row_start; jj < row_end; jj++)"))
+      << counted.out;
+  EXPECT_TRUE(contains(counted.out, "   25            4           -     7.8%        dot += values[jj] * x[col_idx[jj]];"))
+      << counted.out;
+  EXPECT_TRUE(contains(counted.out, "   25          12 ")) << counted.out;
+  // The class engine hands the launch to the replay, saying why, on one line.
+  EXPECT_TRUE(contains(counted.err, "spmv_csr_scalar.cu:24:5: the class engine cannot prove the block classes: the "
+                                    "condition of this for depends on row_ptr[row + 1] (global memory)"))
+      << counted.err;
+  EXPECT_TRUE(contains(counted.err, "counting every block with the replay instead")) << counted.err;
+  // Zeros (--alloc): every row is empty, no lane enters the loop; its one evaluation is uniform.
+  const CliResult zeros = run_warpdiv(with(launch, {"--alloc", "row_ptr=6"}));
+  ASSERT_EQ(zeros.status, 0) << zeros.err;
+  EXPECT_TRUE(contains(zeros.out, "   24            1           0    15.6%")) << zeros.out;
+
+  // Without the values: refused, naming the flag that gives them.
+  const CliResult missing = run_warpdiv(launch);
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_TRUE(contains(missing.err, "spmv_csr_scalar.cu:24:5: data-dependent branch: the condition of this for depends on "))
+      << missing.err;
+  EXPECT_TRUE(contains(missing.err, "give the values of 'row_ptr' with --data row_ptr=FILE (or --alloc row_ptr=COUNT for "
+                                    "zeros)"))
+      << missing.err;
+  // One element short: the last row's row_ptr[row + 1] is outside (thread 4 of row 4 reads element 5).
+  const std::string short_bin = source("short.bin", std::string("\0\0\0\0\2\0\0\0\2\0\0\0\5\0\0\0\6\0\0\0", 20));
+  const CliResult outside = run_warpdiv(with(launch, {"--data", "row_ptr=" + short_bin}));
+  EXPECT_EQ(outside.status, 2);
+  EXPECT_TRUE(contains(outside.err, "spmv_csr_scalar.cu:23:19: out of bounds: 'row_ptr[row + 1]' reads element 5 of "
+                                    "'row_ptr', which holds 5 elements of 4 bytes (0 to 4), in block (0, 0, 0), "
+                                    "thread (4, 0, 0)"))
+      << outside.err;
+  // Bad input: one line each, exit 2, and an output never replaces a data file.
+  const std::string odd = source("odd.bin", "123456");
+  const std::string text = source("rows.txt", "abc");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
+      {{"--data", "row_ptr=" + tiny + "values.npy"},
+       "--data row_ptr=" + tiny + "values.npy: the file holds float32 (<f4) but the parameter points to int (int32)"},
+      {{"--data", "row_ptr=" + odd}, ": 6 bytes are not a whole number of int elements of 4 bytes"},
+      {{"--data", "row_ptr=" + text}, ": a text file gives a char buffer's bytes, but 'row_ptr' points to int (use .npy or .bin)"},
+      {{"--data", "rowptr=" + odd}, "--data 'rowptr' names no pointer parameter of spmv_csr_scalar whose element size is "
+                                   "known (row_ptr, col_idx, values, x, y); did you mean row_ptr?"},
+      {{"--data", "row_ptr"}, "--data must be NAME=FILE (got 'row_ptr')"},
+      {{"--data", "row_ptr=" + tiny + "row_ptr.npy", "--alloc", "row_ptr=6"},
+       "--data row_ptr and --alloc row_ptr both give its buffer: choose one"},
+      {{"--data", "row_ptr=" + tiny + "row_ptr.npy", "--data", "row_ptr=" + tiny + "row_ptr.npy"},
+       "--data row_ptr is given twice"},
+      {{"--data", "row_ptr=" + sources_.file("absent.npy")}, "--data row_ptr: '"},
+  };
+  for (const auto& [flags, message] : bad) {
+    const CliResult r = run_warpdiv(with(launch, flags));
+    EXPECT_EQ(r.status, 2) << message;
+    EXPECT_TRUE(contains(r.err, message)) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  const std::string before = read_file(tiny + "row_ptr.npy");
+  const CliResult clobber = run_warpdiv(with(launch, {"--data", "row_ptr=" + tiny + "row_ptr.npy", "--csv", tiny + "row_ptr.npy"}));
+  EXPECT_EQ(clobber.status, 2);
+  EXPECT_TRUE(contains(clobber.err, "an output never replaces an input")) << clobber.err;
+  EXPECT_EQ(read_file(tiny + "row_ptr.npy"), before);
+  const CliResult save_only = run_warpdiv({"analyze", kernel, "--save-model", sources_.file("m.json"), "--data",
+                                           "row_ptr=" + tiny + "row_ptr.npy"});
+  EXPECT_EQ(save_only.status, 2);
+  EXPECT_TRUE(contains(save_only.err, "--data needs a launch")) << save_only.err;
+}
+
 TEST_F(AnalyzeSourceFile, ToolkitHeadersGiveTheSameReport) {
   if (::access("/usr/local/cuda/include/cuda_runtime.h", R_OK) != 0)
     GTEST_SKIP() << "no CUDA Toolkit: /usr/local/cuda/include/cuda_runtime.h is missing";

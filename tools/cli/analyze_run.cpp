@@ -17,9 +17,11 @@ lecture::DivergenceResult run_analyze(const AnalyzeRequest& request) {
 }
 
 ir::Launch bind_launch(const ir::Kernel& kernel, ir::Launch launch, const ArgValues& values,
-                       const std::string& launch_text, const std::vector<std::string>& allocs) {
+                       const std::string& launch_text, const std::vector<std::string>& allocs,
+                       const std::vector<std::string>& data) {
   launch.arguments = bind_arguments(kernel, values, launch_text);
   launch.buffer_bytes = bind_allocs(kernel, allocs);
+  bind_data(kernel, data, launch);
   ir::validate(launch, kernel);  // the kernel itself was validated as it was read
   return launch;
 }

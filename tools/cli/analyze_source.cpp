@@ -34,7 +34,7 @@ namespace {
 constexpr const char* kSourceOnlyFlags[] = {
     "--model", "--kernel", "--grid", "--block", "--arg", "--by-iteration", "--only-block",
     "--only-warp", "--save-model", "--define", "--include-dir", "-D", "-I", "--smem", "--by-class",
-    "--dynamic-smem"};
+    "--dynamic-smem", "--data", "--alloc"};
 
 // The lecture's flags all take a value; so does every flag of analyze but these.
 bool takes_no_value(const std::string& flag) {
@@ -125,9 +125,13 @@ po::options_description analyze_source_options() {
       ("save-model", po::value<std::string>()->value_name("FILE"),
        "save the kernel's model as JSON, for --model on a machine without Clang")
       ("alloc", po::value<std::vector<std::string>>()->value_name("NAME=COUNT")->composing(),
-       "pointer parameter NAME's buffer holds COUNT elements of its type (1 .. 2^40): every "
-       "global access through it is bounds-checked, one outside it is an error naming the "
-       "access, the element and the first thread (repeat for each)");
+       "pointer parameter NAME's buffer holds COUNT elements of its type (1 .. 2^40), zeros: "
+       "every global access through it is bounds-checked, one outside it is an error naming the "
+       "access, the element and the first thread (repeat for each)")
+      ("data", po::value<std::vector<std::string>>()->value_name("NAME=FILE")->composing(),
+       "pointer parameter NAME's buffer holds FILE's elements (.npy of the pointee's type, .bin "
+       "raw little-endian elements, .txt for char): bounds-checked as --alloc, and branches on "
+       "integers loaded from it are counted on these values (repeat for each)");
   add_gpu_options(options);
   options.add_options()("smem", po::value<std::string>()->value_name("BYTES"),
                         "static shared memory per block for --gpu (0 .. 1073741824; default: "
@@ -151,7 +155,7 @@ void check_flag_combinations(const po::variables_map& vm, const AnalyzeSourceReq
   if (r.save_only)
     for (const char* flag : {"csv", "html", "arg", "by-iteration", "only-block", "only-warp",
                              "warp-size", "engine", "gpu", "regs", "smem", "gpu-file",
-                             "dynamic-smem", "alloc"})
+                             "dynamic-smem", "alloc", "data"})
       if (has(vm, flag))
         throw InvalidInput(std::string("--") + flag +
                            " needs a launch: give --grid and --block (or use --save-model alone)");
@@ -208,6 +212,7 @@ AnalyzeSourceRequest parse_analyze_source(const Args& args) {
   r.html = get_optional(vm, "html");
   r.save_model = get_optional(vm, "save-model");
   r.allocs = get_all(vm, "alloc");
+  r.data = get_all(vm, "data");
   r.source = kernel_source(vm);
   return r;
 }
@@ -220,13 +225,14 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   const ir::Kernel& kernel = read->kernel;
   const ir::Launch launch = request.save_only ? ir::Launch{}
                                               : bind_launch(kernel, request.launch, request.values,
-                                                            request.launch_text, request.allocs);
+                                                            request.launch_text, request.allocs, request.data);
   // Compiled before the outputs are opened and the replay runs, so that a compiler's refusal
   // comes before any work.
   const std::optional<KernelOccupancy> occupancy =
       request.save_only ? std::nullopt : source_occupancy(request, kernel, launch);
-  CommandOutputs outputs(out, run_inputs(request.source, request.gpu.file,
-                                         source_files(kernel, read->files_read)));
+  std::vector<RunInput> inputs = run_inputs(request.source, request.gpu.file, source_files(kernel, read->files_read));
+  for (const std::string& f : data_files(request.data)) inputs.emplace_back("--data", f);
+  CommandOutputs outputs(out, inputs);
   analysis::Output* csv = outputs.open("--csv", request.csv, "CSV");
   analysis::Output* html = outputs.open("--html", request.html, "HTML");
   analysis::Output* model = outputs.open("--save-model", request.save_model, "Model");

@@ -78,6 +78,7 @@ struct AnalyzeSourceRequest {
   std::int64_t dynamic_shared = 0;            // --dynamic-smem: extern __shared__ bytes per block
   std::optional<std::string> csv, html, save_model;
   std::vector<std::string> allocs;            // --alloc NAME=COUNT (bind_allocs)
+  std::vector<std::string> data;              // --data NAME=FILE (bind_data)
 };
 AnalyzeSourceRequest parse_analyze_source(const Args& args);
 

@@ -39,7 +39,8 @@ lecture::DivergenceResult run_analyze(const AnalyzeRequest& request);
 /// --alloc sizes to its pointer parameters) and checked against the kernel.
 sim::ir::Launch bind_launch(const sim::ir::Kernel& kernel, sim::ir::Launch launch,
                             const ArgValues& values, const std::string& launch_text,
-                            const std::vector<std::string>& allocs = {});
+                            const std::vector<std::string>& allocs = {},
+                            const std::vector<std::string>& data = {});
 
 /// With --gpu NAME: the launch's occupancy, the kernel compiled for that GPU's architecture
 /// (FILE.cu itself with its -D and -I; a --model's source text). Call before opening the outputs,

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "analysis/input_file.hpp"
+#include "analysis/npy.hpp"
 #include "sim/errors.hpp"
 #include "sim/message_text.hpp"
 #include "sim/ir_json.hpp"
@@ -356,30 +357,92 @@ void add_memory_from_replay(const ir::Kernel& kernel, const ir::Launch& launch,
                        counts.class_memory_unproven + ").";
 }
 
-std::vector<std::uint64_t> bind_allocs(const ir::Kernel& kernel, const std::vector<std::string>& pairs) {
-  constexpr std::int64_t kMaxCount = std::int64_t{1} << 40;
-  std::vector<std::uint64_t> bytes(kernel.parameters.size(), 0);
+namespace {
+
+// The pointer parameter `name` with a known element size, for `flag`; else InvalidInput listing them.
+std::size_t pointer_parameter(const ir::Kernel& kernel, const std::string& name, const std::string& flag) {
+  std::size_t i = 0;
+  while (i < kernel.parameters.size() && kernel.parameters[i].name != name) ++i;
+  if (i < kernel.parameters.size() && kernel.parameters[i].element_bytes != 0) return i;
   std::vector<std::string> pointers;
   for (const ir::Parameter& p : kernel.parameters)
     if (p.element_bytes != 0) pointers.push_back(p.name);
+  const std::string guess = sim::closest_name(name, pointers);
+  throw InvalidInput(flag + " " + sim::quote_value(name) + " names no pointer parameter of " + kernel.name +
+                     " whose element size is known (" + (pointers.empty() ? "none" : sim::listed(pointers)) + ")" +
+                     (guess.empty() ? "" : "; did you mean " + guess + "?"));
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> bind_allocs(const ir::Kernel& kernel, const std::vector<std::string>& pairs) {
+  constexpr std::int64_t kMaxCount = std::int64_t{1} << 40;
+  std::vector<std::uint64_t> bytes(kernel.parameters.size(), 0);
   for (const std::string& pair : pairs) {
     const auto equals = pair.find('=');
     const std::string name = pair.substr(0, equals);
     if (equals == std::string::npos || name.empty())
       throw InvalidInput("--alloc must be NAME=COUNT (got " + sim::quote_value(pair) + ")");
-    std::size_t i = 0;
-    while (i < kernel.parameters.size() && kernel.parameters[i].name != name) ++i;
-    if (i == kernel.parameters.size() || kernel.parameters[i].element_bytes == 0) {
-      const std::string guess = sim::closest_name(name, pointers);
-      throw InvalidInput("--alloc " + sim::quote_value(name) + " names no pointer parameter of " + kernel.name +
-                         " whose element size is known (" + (pointers.empty() ? "none" : sim::listed(pointers)) +
-                         ")" + (guess.empty() ? "" : "; did you mean " + guess + "?"));
-    }
+    const std::size_t i = pointer_parameter(kernel, name, "--alloc");
     if (bytes[i] != 0) throw InvalidInput("--alloc " + name + " is given twice");
     const std::int64_t count = parse_integer("--alloc " + name, pair.substr(equals + 1), 1, kMaxCount);
     bytes[i] = static_cast<std::uint64_t>(count) * kernel.parameters[i].element_bytes;
   }
   return bytes;
+}
+
+std::vector<std::string> data_files(const std::vector<std::string>& pairs) {
+  std::vector<std::string> files;
+  for (const std::string& pair : pairs)
+    if (const auto equals = pair.find('='); equals != std::string::npos) files.push_back(pair.substr(equals + 1));
+  return files;
+}
+
+void bind_data(const ir::Kernel& kernel, const std::vector<std::string>& pairs, ir::Launch& launch) {
+  if (pairs.empty()) return;
+  launch.buffer_bytes.resize(kernel.parameters.size(), 0);
+  launch.buffer_data.assign(kernel.parameters.size(), nullptr);
+  for (const std::string& pair : pairs) {
+    const auto equals = pair.find('=');
+    const std::string name = pair.substr(0, equals);
+    if (equals == std::string::npos || name.empty() || equals + 1 == pair.size())
+      throw InvalidInput("--data must be NAME=FILE (got " + sim::quote_value(pair) + ")");
+    const std::string file = pair.substr(equals + 1);
+    const std::size_t i = pointer_parameter(kernel, name, "--data");
+    const ir::Parameter& p = kernel.parameters[i];
+    if (launch.buffer_data[i] != nullptr) throw InvalidInput("--data " + name + " is given twice");
+    if (launch.buffer_bytes[i] != 0)
+      throw InvalidInput("--data " + name + " and --alloc " + name + " both give its buffer: choose one");
+    std::string bytes = analysis::read_input_file(file, "--data " + name);
+    const auto ends_with = [&](const std::string& suffix) {
+      return file.size() >= suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    const std::string what = "--data " + name + "=" + file;
+    const std::string pointee = p.element_type.empty() ? "an unknown type" : p.element_type;
+    std::string values;
+    if (ends_with(".npy")) {
+      analysis::NpyArray array = analysis::parse_npy(bytes, file);
+      const std::string mismatch = analysis::npy_matches(array, p.element_type);
+      if (!mismatch.empty()) throw InvalidInput(what + ": " + mismatch);
+      values = std::move(array.data);
+    } else if (ends_with(".bin")) {
+      if (bytes.size() % p.element_bytes != 0)
+        throw InvalidInput(what + ": " + std::to_string(bytes.size()) + " bytes are not a whole number of " +
+                           pointee + " elements of " + std::to_string(p.element_bytes) + " bytes");
+      values = std::move(bytes);
+    } else if (ends_with(".txt")) {
+      if (p.element_bytes != 1 || (pointee != "char" && pointee != "unsigned char" && pointee != "signed char"))
+        throw InvalidInput(what + ": a text file gives a char buffer's bytes, but '" + name + "' points to " + pointee +
+                           " (use .npy or .bin)");
+      values = std::move(bytes);
+    } else {
+      throw InvalidInput(what + ": the file type is not known from its name (allowed: .npy, NumPy's format; "
+                                ".bin, raw little-endian elements; .txt, text for a char buffer)");
+    }
+    if (values.empty()) throw InvalidInput(what + ": the file holds no elements (a buffer needs at least one)");
+    launch.buffer_bytes[i] = values.size();
+    launch.buffer_data[i] = std::make_shared<const std::string>(std::move(values));
+  }
 }
 
 void check_bounds(const ir::Kernel& kernel, const ir::Launch& launch, SourceCounts& counts) {

@@ -129,6 +129,16 @@ struct SourceCounts {
 /// with a known element size, a COUNT outside 1 .. 2^40, a name given twice.
 std::vector<std::uint64_t> bind_allocs(const sim::ir::Kernel& kernel, const std::vector<std::string>& pairs);
 
+/// --data NAME=FILE pairs (issue 22): pointer parameter NAME's buffer holds the file's elements,
+/// which go to launch.buffer_data and its size to launch.buffer_bytes (after bind_allocs). FILE:
+/// NumPy .npy whose element type matches the parameter's pointee (analysis/npy.hpp), raw
+/// little-endian elements (.bin, a whole number of them), or text for a char buffer (.txt).
+/// Refuses (InvalidInput) a name that is not such a parameter, one given twice or also by
+/// --alloc, a file that cannot be read, a type mismatch (naming both types), an empty file.
+void bind_data(const sim::ir::Kernel& kernel, const std::vector<std::string>& pairs, sim::ir::Launch& launch);
+/// The FILE of each --data NAME=FILE (inputs the outputs must not replace).
+std::vector<std::string> data_files(const std::vector<std::string>& pairs);
+
 /// With buffer sizes: exit 2 material (InvalidInput) when the counts met an access outside its
 /// buffer (the first access in source order, with its first thread); when the memory figures
 /// were not counted, says in memory_note that the bounds were not checked either.
