@@ -163,7 +163,7 @@ ProbeRun run_probe(const ir::Kernel& kernel, const ir::Launch& launch, const ir:
       "sm_" + std::to_string(run.device.compute_major * 10 + run.device.compute_minor);
 
   const auto compile_start = Clock::now();
-  const std::vector<char> cubin = compile_probe(probe_source(kernel), run.architecture);
+  const std::vector<char> cubin = compile_probe(probe_source(kernel, launch.buffer_bytes), run.architecture);
   run.compile_seconds = seconds_since(compile_start);
   const Library library(cubin);
   const cudaKernel_t entry = library.kernel(kProbeEntry);
@@ -176,6 +176,15 @@ ProbeRun run_probe(const ir::Kernel& kernel, const ir::Launch& launch, const ir:
   const std::uint64_t warps = launch.grid.volume() * ir::warps_per_block(launch);
   std::vector<std::uint64_t> args(kernel.parameters.size(), 0);
   for (std::size_t i = 0; i < args.size(); ++i) args[i] = launch.arguments[i].bits;
+  // Buffers with values (--data, or zeros for --alloc): on the device, their addresses as args.
+  std::vector<DeviceArray<std::uint8_t>> buffers;
+  for (std::size_t i = 0; i < args.size() && i < launch.buffer_bytes.size(); ++i) {
+    if (kernel.parameters[i].scalar || launch.buffer_bytes[i] == 0) continue;
+    buffers.emplace_back(static_cast<std::size_t>(launch.buffer_bytes[i]));
+    if (i < launch.buffer_data.size() && launch.buffer_data[i] != nullptr)
+      buffers.back().upload(std::vector<std::uint8_t>(launch.buffer_data[i]->begin(), launch.buffer_data[i]->end()));
+    args[i] = reinterpret_cast<std::uintptr_t>(buffers.back().get());
+  }
   DeviceArray<std::uint64_t> d_args(args.size() + 1);  // never empty
   args.push_back(0);
   d_args.upload(args);

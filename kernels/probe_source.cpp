@@ -62,6 +62,13 @@ __device__ __forceinline__ int wd_shr(int a, wd_u64 s) { return a >> (s & 31u); 
 __device__ __forceinline__ unsigned int wd_shr(unsigned int a, wd_u64 s) { return a >> (s & 31u); }
 __device__ __forceinline__ long long wd_shr(long long a, wd_u64 s) { return a >> (s & 63u); }
 __device__ __forceinline__ wd_u64 wd_shr(wd_u64 a, wd_u64 s) { return a >> (s & 63u); }
+// A loaded element (issue 22): T at byte `at` of the buffer at `base` of `bytes` bytes; 0 outside
+// it or misaligned (only lanes the model does not run get there: it refuses an active one).
+template <typename T>
+__device__ __forceinline__ T wd_load(wd_u64 base, long long at, wd_u64 bytes) {
+  if (at < 0 || (wd_u64)at + sizeof(T) > bytes || ((wd_u64)at % sizeof(T)) != 0u) return (T)0;
+  return *(const T*)(base + (wd_u64)at);
+}
 
 struct WdWarp {
   wd_u64* totals;
@@ -102,7 +109,12 @@ struct Frame {
 
 class Generator {
  public:
-  explicit Generator(const ir::Kernel& k) : k_(k), origins_(ir::opaque_origins(k)) {
+  Generator(const ir::Kernel& k, const std::vector<std::uint64_t>& buffer_bytes)
+      : k_(k), buffer_bytes_(buffer_bytes) {
+    std::vector<bool> values(k.parameters.size(), false);
+    for (std::size_t i = 0; i < values.size() && i < buffer_bytes.size(); ++i) values[i] = buffer_bytes[i] != 0;
+    loaded_ = ir::computed_loads(k, &values);
+    origins_ = ir::opaque_origins(k, loaded_);
     barrier_.assign(k.stmts.size(), -1);
     for (std::size_t i = 0; i < k.stmts.size(); ++i)
       if (k.stmts[i].kind == ir::StmtKind::Barrier) {
@@ -148,6 +160,8 @@ class Generator {
     o << "  __syncthreads();  // every thread, once\n";
     for (std::size_t i = 0; i < k_.parameters.size(); ++i) {
       const ir::Parameter& p = k_.parameters[i];
+      if (!p.scalar && i < buffer_bytes_.size() && buffer_bytes_[i] != 0)  // a buffer with values
+        o << "  const wd_u64 p" << i << " = args[" << i << "];  // " << p.name << " (device address)\n";
       if (!p.scalar) continue;
       o << "  const " << c_type(p.type) << " p" << i << " = (" << c_type(p.type) << ")args[" << i
         << "];  // " << p.name << "\n";
@@ -199,7 +213,14 @@ class Generator {
       case ir::ExprKind::Constant: return literal(e.type, e.constant);
       case ir::ExprKind::Param: return "p" + std::to_string(e.index);
       case ir::ExprKind::Local: return "l" + std::to_string(e.index);
-      case ir::ExprKind::Opaque: return "((" + t + ")0)";  // never decides control flow
+      case ir::ExprKind::Opaque: {
+        if (e.access == ir::kNone || !loaded_[static_cast<std::size_t>(e.access)])
+          return "((" + t + ")0)";  // never decides control flow
+        const ir::MemoryAccess& a = k_.accesses[static_cast<std::size_t>(e.access)];
+        const auto parameter = static_cast<std::size_t>(k_.bases[static_cast<std::size_t>(a.base)].parameter);
+        return "wd_load<" + t + ">(p" + std::to_string(parameter) + ", (long long)(" + expr(a.offset) + "), " +
+               std::to_string(buffer_bytes_[parameter]) + "ull)";
+      }
       case ir::ExprKind::Builtin: {
         static const char* const names[] = {
             "threadIdx.x", "threadIdx.y", "threadIdx.z", "blockIdx.x", "blockIdx.y",
@@ -485,6 +506,8 @@ class Generator {
   }
 
   const ir::Kernel& k_;
+  std::vector<std::uint64_t> buffer_bytes_;  // [parameter]: a buffer with values (issue 22)
+  std::vector<bool> loaded_;                 // [access]: loads the probe reads
   std::vector<ir::ExprId> origins_;
   std::vector<int> barrier_;                 // [StmtId]: barrier index or -1
   std::vector<ir::StmtId> barrier_stmts_;    // [barrier index]
@@ -496,9 +519,9 @@ class Generator {
 
 }  // namespace
 
-std::string probe_source(const sim::ir::Kernel& kernel) {
+std::string probe_source(const sim::ir::Kernel& kernel, const std::vector<std::uint64_t>& buffer_bytes) {
   ir::validate(kernel);
-  return Generator(kernel).source();
+  return Generator(kernel, buffer_bytes).source();
 }
 
 }  // namespace warpdiv::kernels

@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/ir.hpp"
 
@@ -53,7 +54,10 @@ inline constexpr int kProbeWarpSize = 32;
 ///   unsigned long long* counts         [warps]: evaluations each warp made, or null
 ///   unsigned long long* flags          [kProbeFlags], zeroed
 ///   unsigned long long guard           a warp stops after this many evaluations
+/// `buffer_bytes` [parameter] (Launch::buffer_bytes): pointer parameters whose buffers have
+/// values; their args entry is then the buffer's device address, and the loads the model computes
+/// from them (sim::ir::computed_loads) are read there, as the kernel reads them.
 /// Throws InvalidInput when the model is invalid (sim::ir::validate).
-std::string probe_source(const sim::ir::Kernel& kernel);
+std::string probe_source(const sim::ir::Kernel& kernel, const std::vector<std::uint64_t>& buffer_bytes = {});
 
 }  // namespace warpdiv::kernels

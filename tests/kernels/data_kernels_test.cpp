@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "analysis/npy.hpp"
+#include "kernels/probe.hpp"
+#include "kernels/probe_source.hpp"
 #include "kernels/frontend/frontend.hpp"
 #include "sim/count.hpp"
 #include "sim/errors.hpp"
@@ -318,6 +320,33 @@ TEST(DataKernelsTest, SpmvRowPtrShortIsOutOfBounds) {
     const std::string message = e.what();
     EXPECT_NE(message.find("row_ptr"), std::string::npos) << message;
     EXPECT_NE(message.find("out of bounds"), std::string::npos) << message;
+  }
+}
+
+// The GPU probe of a launch with data reads the loads that decide control flow from the device
+// buffers (args holds their addresses), as the kernel does; lanes the model does not run read 0
+// rather than outside a buffer. Compiled with NVRTC where it is installed (the run is on a GPU:
+// tools/device-validate-data).
+TEST(DataKernelsTest, ProbeReadsTheLoadsThatDecideControlFlow) {
+  const Kernel k = load_kernel();
+  const Csr m = load_csr("spmv_tiny");
+  const Launch l = launch_of(k, m, 5, 1, 32);
+  const std::string source = kernels::probe_source(k, l.buffer_bytes);
+  const std::string row_ptr = std::to_string(parameter(k, "row_ptr"));
+  EXPECT_NE(source.find("const wd_u64 p" + row_ptr + " = args[" + row_ptr + "];  // row_ptr (device address)"),
+            std::string::npos)
+      << source;
+  // row_ptr[row] and row_ptr[row + 1]: 6 elements of 4 bytes = 24 bytes.
+  EXPECT_NE(source.find("wd_load<int>(p" + row_ptr + ", "), std::string::npos) << source;
+  EXPECT_NE(source.find(", 24ull)"), std::string::npos) << source;
+  // Without the buffers' values the probe reads nothing (the model would refuse such a launch).
+  EXPECT_EQ(kernels::probe_source(k).find("wd_load<int>(p"), std::string::npos);
+  try {
+    const std::vector<char> cubin = kernels::compile_probe(source, "sm_90");
+    ASSERT_GT(cubin.size(), 4u);
+    EXPECT_EQ(std::string(cubin.data() + 1, 3), "ELF");
+  } catch (const NoDevice& e) {
+    GTEST_SKIP() << "no NVRTC here: " << e.what();
   }
 }
 

@@ -426,6 +426,12 @@ TEST_F(AnalyzeSourceFile, DataGivesTheValuesBranchesDependOn) {
                                     "condition of this for depends on row_ptr[row + 1] (global memory)"))
       << counted.err;
   EXPECT_TRUE(contains(counted.err, "counting every block with the replay instead")) << counted.err;
+  // The same matrix from its Matrix Market file (A.mtx lists the entries column by column, 1-based:
+  // CHOLMOD's reader sorts them into the CSR views): the same report.
+  const CliResult mtx = run_warpdiv(
+      with(launch, {"--data", "row_ptr=" + tiny + "A.mtx:csr.row_ptr", "--data", "col_idx=" + tiny + "A.mtx:csr.col_idx"}));
+  ASSERT_EQ(mtx.status, 0) << mtx.err;
+  EXPECT_EQ(mtx.out, counted.out);
   // Zeros (--alloc): every row is empty, no lane enters the loop; its one evaluation is uniform.
   const CliResult zeros = run_warpdiv(with(launch, {"--alloc", "row_ptr=6"}));
   ASSERT_EQ(zeros.status, 0) << zeros.err;
@@ -463,6 +469,9 @@ TEST_F(AnalyzeSourceFile, DataGivesTheValuesBranchesDependOn) {
       {{"--data", "row_ptr=" + tiny + "row_ptr.npy", "--data", "row_ptr=" + tiny + "row_ptr.npy"},
        "--data row_ptr is given twice"},
       {{"--data", "row_ptr=" + sources_.file("absent.npy")}, "--data row_ptr: '"},
+      {{"--data", "row_ptr=" + tiny + "A.mtx"}, ": a Matrix Market file needs a view, FILE.mtx:VIEW (csr.row_ptr, "
+                                               "csr.col_idx, csr.values, coo.row, coo.col, coo.values)"},
+      {{"--data", "row_ptr=" + tiny + "A.mtx:csr.rowptr"}, "the view 'csr.rowptr' is not known (did you mean csr.row_ptr?)"},
   };
   for (const auto& [flags, message] : bad) {
     const CliResult r = run_warpdiv(with(launch, flags));

@@ -123,15 +123,8 @@ po::options_description analyze_source_options() {
       ("only-warp", po::value<std::string>()->value_name("W"),
        "count only this warp (index within its block; of every block unless --only-block)")
       ("save-model", po::value<std::string>()->value_name("FILE"),
-       "save the kernel's model as JSON, for --model on a machine without Clang")
-      ("alloc", po::value<std::vector<std::string>>()->value_name("NAME=COUNT")->composing(),
-       "pointer parameter NAME's buffer holds COUNT elements of its type (1 .. 2^40), zeros: "
-       "every global access through it is bounds-checked, one outside it is an error naming the "
-       "access, the element and the first thread (repeat for each)")
-      ("data", po::value<std::vector<std::string>>()->value_name("NAME=FILE")->composing(),
-       "pointer parameter NAME's buffer holds FILE's elements (.npy of the pointee's type, .bin "
-       "raw little-endian elements, .txt for char): bounds-checked as --alloc, and branches on "
-       "integers loaded from it are counted on these values (repeat for each)");
+       "save the kernel's model as JSON, for --model on a machine without Clang");
+  add_buffer_options(options);
   add_gpu_options(options);
   options.add_options()("smem", po::value<std::string>()->value_name("BYTES"),
                         "static shared memory per block for --gpu (0 .. 1073741824; default: "

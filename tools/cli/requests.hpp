@@ -151,6 +151,7 @@ struct ValidateSourceRequest {
   std::int64_t record_limit = 0;  // --records
   sim::Count max_evaluations = 0;
   std::optional<std::string> csv;
+  std::vector<std::string> allocs, data;  // --alloc, --data (bind_allocs, bind_data)
 };
 ValidateSourceRequest parse_validate_source(const Args& args);
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "analysis/input_file.hpp"
+#include "analysis/matrix_market.hpp"
 #include "analysis/npy.hpp"
 #include "sim/errors.hpp"
 #include "sim/message_text.hpp"
@@ -61,6 +63,18 @@ static void check_cuda_headers(const po::variables_map& vm) {
   const std::string value = get(vm, "cuda-headers");
   if (value != "builtin" && value != "toolkit" && value != "auto")
     throw InvalidInput("--cuda-headers " + sim::quote_value(value) + " is not one of " + choices);
+}
+
+void add_buffer_options(po::options_description& options) {
+  options.add_options()
+      ("alloc", po::value<std::vector<std::string>>()->value_name("NAME=COUNT")->composing(),
+       "pointer parameter NAME's buffer holds COUNT elements of its type (1 .. 2^40), zeros: "
+       "every global access through it is bounds-checked, one outside it is an error naming the "
+       "access, the element and the first thread (repeat for each)")
+      ("data", po::value<std::vector<std::string>>()->value_name("NAME=FILE")->composing(),
+       "pointer parameter NAME's buffer holds FILE's elements (.npy of the pointee's type, .bin "
+       "raw little-endian elements, .txt for char, FILE.mtx:VIEW a Matrix Market file as csr.row_ptr, csr.col_idx, csr.values, coo.row, coo.col or coo.values): bounds-checked as --alloc, and branches on "
+       "integers loaded from it are counted on these values (repeat for each)");
 }
 
 void add_launch_source_options(po::options_description& options) {
@@ -402,22 +416,43 @@ void bind_data(const ir::Kernel& kernel, const std::vector<std::string>& pairs, 
   if (pairs.empty()) return;
   launch.buffer_bytes.resize(kernel.parameters.size(), 0);
   launch.buffer_data.assign(kernel.parameters.size(), nullptr);
+  std::map<std::string, std::shared_ptr<analysis::SparseMatrix>> matrices;  // each file read once
   for (const std::string& pair : pairs) {
     const auto equals = pair.find('=');
     const std::string name = pair.substr(0, equals);
     if (equals == std::string::npos || name.empty() || equals + 1 == pair.size())
       throw InvalidInput("--data must be NAME=FILE (got " + sim::quote_value(pair) + ")");
-    const std::string file = pair.substr(equals + 1);
+    std::string file = pair.substr(equals + 1);
+    // A Matrix Market file's view: FILE.mtx:VIEW (split at the last ':', paths may hold colons).
+    std::string view;
+    if (const auto colon = file.rfind(':'); colon != std::string::npos && colon >= 4 &&
+                                            file.compare(colon - 4, 4, ".mtx") == 0) {
+      view = file.substr(colon + 1);
+      file.resize(colon);
+    }
     const std::size_t i = pointer_parameter(kernel, name, "--data");
     const ir::Parameter& p = kernel.parameters[i];
     if (launch.buffer_data[i] != nullptr) throw InvalidInput("--data " + name + " is given twice");
     if (launch.buffer_bytes[i] != 0)
       throw InvalidInput("--data " + name + " and --alloc " + name + " both give its buffer: choose one");
+    const std::string what = "--data " + name + "=" + pair.substr(equals + 1);
+    if (!view.empty() || (file.size() >= 4 && file.compare(file.size() - 4, 4, ".mtx") == 0)) {
+      if (view.empty())
+        throw InvalidInput(what + ": a Matrix Market file needs a view, FILE.mtx:VIEW (" +
+                           sim::listed(analysis::matrix_market_views()) + ")");
+      auto& matrix = matrices[file];
+      if (matrix == nullptr)
+        matrix = std::make_shared<analysis::SparseMatrix>(analysis::read_matrix_market(file, "--data " + name));
+      std::string values = analysis::matrix_market_view(*matrix, view, p.element_type, p.element_bytes, what);
+      if (values.empty()) throw InvalidInput(what + ": the view holds no elements (a buffer needs at least one)");
+      launch.buffer_bytes[i] = values.size();
+      launch.buffer_data[i] = std::make_shared<const std::string>(std::move(values));
+      continue;
+    }
     std::string bytes = analysis::read_input_file(file, "--data " + name);
     const auto ends_with = [&](const std::string& suffix) {
       return file.size() >= suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0;
     };
-    const std::string what = "--data " + name + "=" + file;
     const std::string pointee = p.element_type.empty() ? "an unknown type" : p.element_type;
     std::string values;
     if (ends_with(".npy")) {
@@ -437,7 +472,8 @@ void bind_data(const ir::Kernel& kernel, const std::vector<std::string>& pairs, 
       values = std::move(bytes);
     } else {
       throw InvalidInput(what + ": the file type is not known from its name (allowed: .npy, NumPy's format; "
-                                ".bin, raw little-endian elements; .txt, text for a char buffer)");
+                                ".bin, raw little-endian elements; .txt, text for a char buffer; FILE.mtx:VIEW, "
+                                "a view of a Matrix Market file)");
     }
     if (values.empty()) throw InvalidInput(what + ": the file holds no elements (a buffer needs at least one)");
     launch.buffer_bytes[i] = values.size();

@@ -35,6 +35,8 @@ void add_kernel_source_options(boost::program_options::options_description& opti
 
 /// Adds --grid, --block and --arg (a launch of one kernel: analyze and validate FILE.cu).
 void add_launch_source_options(boost::program_options::options_description& options);
+/// --alloc NAME=COUNT and --data NAME=FILE (bind_allocs, bind_data): a pointer parameter's buffer.
+void add_buffer_options(boost::program_options::options_description& options);
 /// --max-evaluations N: the run's budget of warp-statement evaluations (added by
 /// add_launch_source_options; sweep adds it with add_budget_option).
 void add_budget_option(boost::program_options::options_description& options);

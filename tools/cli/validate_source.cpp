@@ -35,13 +35,16 @@ po::options_description validate_source_options() {
       "3 without a GPU or without NVRTC.\n\n"
       "usage: warpdiv validate FILE.cu [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
       "                        --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg NAME=VALUE]...\n"
-      "                        [--records N] [--csv FILE]\n"
+      "                        [--data NAME=FILE]... [--alloc NAME=COUNT]... [--records N] [--csv FILE]\n"
+      "       (--data, --alloc: the buffers are copied to the GPU; the probe reads the loads that\n"
+      "       decide control flow there, as the kernel does)\n"
       "       warpdiv validate --model FILE.json --grid ... (a model saved by analyze --save-model)\n"
       "       warpdiv validate [--width W | --rows J --inner K --cols L] ... (the lecture's kernels)\n"
       "\noptions");
   options.add_options()("help,h", "show this help");
   add_kernel_source_options(options);
   add_launch_source_options(options);
+  add_buffer_options(options);
   options.add_options()
       ("warp-size", po::value<std::string>()->value_name("S"), "32, the GPU's (the default)")
       ("records", po::value<std::string>()->value_name("N"),
@@ -77,6 +80,8 @@ ValidateSourceRequest parse_validate_source(const Args& args) {
                        : kDefaultWarpRecords;
   r.max_evaluations = max_evaluations_from(vm);
   r.csv = get_optional(vm, "csv");
+  r.allocs = get_all(vm, "alloc");
+  r.data = get_all(vm, "data");
   r.source = kernel_source(vm);
   return r;
 }
@@ -87,9 +92,10 @@ int validate_source_command(const Args& args, std::ostream& out) {
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;  // Clang's diagnostics are on stderr
   const ir::Launch launch =
-      bind_launch(read->kernel, request.launch, request.values, request.launch_text);
-  CommandOutputs outputs(out, run_inputs(request.source, std::nullopt,
-                                         source_files(read->kernel, read->files_read)));
+      bind_launch(read->kernel, request.launch, request.values, request.launch_text, request.allocs, request.data);
+  std::vector<RunInput> inputs = run_inputs(request.source, std::nullopt, source_files(read->kernel, read->files_read));
+  for (const std::string& f : data_files(request.data)) inputs.emplace_back("--data", f);
+  CommandOutputs outputs(out, inputs);
   analysis::Output* csv = outputs.open("--csv", request.csv, "CSV");
   const SigintHandler sigint;
   ValidateSourceReport report;

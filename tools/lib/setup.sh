@@ -10,6 +10,8 @@ export PATH="$PATH:/usr/local/cuda/bin"
 # Debian 12 packages the build and the tests need (the compiler toolchain and nvcc are assumed).
 WARPDIV_PACKAGES=(cmake make libboost-program-options-dev libfccp-dev googletest libgtest-dev
                   libbenchmark-dev libpng-dev nlohmann-json3-dev
+                  # CHOLMOD's Matrix Market reader (analysis/matrix_market, --data NAME=A.mtx:VIEW).
+                  libsuitesparse-dev
                   # The Clang front-end (kernels/frontend): Clang's C++ API and headers, LLVM's headers
                   # and library, and Clang's resource headers (stddef.h ...) that a parse needs.
                   libclang-cpp14-dev libclang-14-dev llvm-14-dev libclang-common-14-dev)
