@@ -5,6 +5,10 @@
 //   - the 2,000-row sample against a second implementation: plain loops over blocks, warps and
 //     lanes that read only the CSR arrays (never the kernel model or any code of sim/);
 //   - row_ptr one element short: the last row's row_ptr[row + 1] is out of bounds.
+// The text histogram (PMPP's histo_kernel: one thread per character, an if on whether it is a
+// lowercase letter) and stream compaction with an atomic counter (an if on in[i] > threshold,
+// the store at the slot the atomic hands out: not counted), each by hand on a tiny input and
+// against plain loops over the sample's bytes or values.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +18,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/npy.hpp"
@@ -23,6 +28,7 @@
 #include "sim/count.hpp"
 #include "sim/errors.hpp"
 #include "sim/ir.hpp"
+#include "sim/ir_memory.hpp"
 #include "sim/ir_replay.hpp"
 
 namespace warpdiv::sim::ir {
@@ -30,6 +36,8 @@ namespace {
 
 const std::string kRoot = WARPDIV_SOURCE_DIR;
 const std::string kKernel = kRoot + "/kernels/zoo/data/spmv_csr_scalar.cu";
+const std::string kHistogram = kRoot + "/kernels/zoo/data/text_histogram.cu";
+const std::string kCompaction = kRoot + "/kernels/zoo/data/threshold_compaction.cu";
 
 std::string read_all(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -83,9 +91,9 @@ Csr load_csr(const std::string& sample) {
   return m;
 }
 
-Kernel load_kernel() {
+Kernel load_kernel(const std::string& file = kKernel) {
   frontend::FrontendOptions o;
-  o.file = kKernel;
+  o.file = file;
   return frontend::load_kernel(o);
 }
 
@@ -120,9 +128,9 @@ Launch launch_of(const Kernel& k, const Csr& m, std::int32_t num_rows, std::uint
   return l;
 }
 
-/// The 1-based line of the kernel's source that contains `text` (the only one).
-std::uint32_t line_of(const std::string& text) {
-  std::istringstream in(read_all(kKernel));
+/// The 1-based line of the kernel's source (`file`) that contains `text` (the only one).
+std::uint32_t line_of(const std::string& text, const std::string& file = kKernel) {
+  std::istringstream in(read_all(file));
   std::string line;
   std::uint32_t n = 0, found = 0;
   while (std::getline(in, line)) {
@@ -138,7 +146,7 @@ std::uint32_t line_of(const std::string& text) {
 
 /// The statement of kind `kind` (any kind but Block when `any`) on the line with `text`.
 StmtId stmt_at(const Kernel& k, const std::string& text, StmtKind kind, bool any = false) {
-  const std::uint32_t line = line_of(text);
+  const std::uint32_t line = line_of(text, k.files.at(0).path);
   StmtId found = kNone;
   for (std::size_t i = 0; i < k.stmts.size(); ++i) {
     const Stmt& s = k.stmts[i];
@@ -347,6 +355,404 @@ TEST(DataKernelsTest, ProbeReadsTheLoadsThatDecideControlFlow) {
     EXPECT_EQ(std::string(cubin.data() + 1, 3), "ELF");
   } catch (const NoDevice& e) {
     GTEST_SKIP() << "no NVRTC here: " << e.what();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The text histogram and the stream compaction: launches, statements, accesses.
+
+/// A launch of `k` whose scalar parameters take `scalars` (by name; the others 0), with no buffer
+/// sizes or values yet (give() adds them).
+Launch bare_launch(const Kernel& k, std::uint32_t grid, std::uint32_t block,
+                   const std::vector<std::pair<std::string, std::int64_t>>& scalars) {
+  Launch l;
+  l.grid = Dim3{grid, 1, 1};
+  l.block = Dim3{block, 1, 1};
+  for (const Parameter& p : k.parameters) {
+    std::int64_t v = 0;
+    for (const auto& [key, value] : scalars)
+      if (key == p.name) v = value;
+    l.arguments.push_back(p.scalar ? Value::of(p.type, v) : Value{});
+  }
+  l.buffer_bytes.assign(k.parameters.size(), 0);
+  l.buffer_data.assign(k.parameters.size(), nullptr);
+  return l;
+}
+
+/// Parameter `name`'s buffer: `bytes` long, with the values `data` (null: zeros, as --alloc).
+void give(Launch& l, const Kernel& k, const std::string& name, std::uint64_t bytes,
+          std::shared_ptr<const std::string> data = nullptr) {
+  const auto p = static_cast<std::size_t>(parameter(k, name));
+  l.buffer_bytes[p] = bytes;
+  l.buffer_data[p] = std::move(data);
+}
+
+/// The access of kind `kind` on the line with `text` (the only one).
+std::size_t access_at(const Kernel& k, const std::string& text, AccessKind kind) {
+  const std::uint32_t line = line_of(text, k.files.at(0).path);
+  std::size_t found = k.accesses.size();
+  for (std::size_t a = 0; a < k.accesses.size(); ++a) {
+    const MemoryAccess& m = k.accesses[a];
+    if (m.range.file != 0 || m.range.line != line || m.kind != kind) continue;
+    EXPECT_EQ(found, k.accesses.size()) << "two " << name(kind) << "s on line " << line;
+    found = a;
+  }
+  EXPECT_NE(found, k.accesses.size()) << "no " << name(kind) << " on line " << line << " ('" << text << "')";
+  return found;
+}
+
+/// The global traffic of one access: requests, lanes, 32-byte sectors.
+struct Traffic {
+  std::uint64_t requests = 0, lanes = 0, sectors = 0;
+};
+
+Traffic traffic(const ReplayResult& r, std::size_t a) {
+  const AccessCounts& c = r.accesses.at(a);
+  return Traffic{static_cast<std::uint64_t>(c.requests), static_cast<std::uint64_t>(c.lanes),
+                 static_cast<std::uint64_t>(c.sectors)};
+}
+
+void expect_same(const Traffic& want, const Traffic& got, const std::string& what) {
+  EXPECT_EQ(got.requests, want.requests) << what << ": requests";
+  EXPECT_EQ(got.lanes, want.lanes) << what << ": lanes";
+  EXPECT_EQ(got.sectors, want.sectors) << what << ": sectors";
+}
+
+/// Distinct values of `v` (the sectors a warp's lanes touch).
+std::uint64_t distinct(std::vector<std::int64_t> v) {
+  std::sort(v.begin(), v.end());
+  return static_cast<std::uint64_t>(std::unique(v.begin(), v.end()) - v.begin());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text histogram (kernels/zoo/data/text_histogram.cu): thread i reads byte i of the text; the
+// outer if keeps i < length, the inner one the lowercase letters.
+
+std::shared_ptr<const std::string> text_sample(const std::string& file) {
+  return std::make_shared<const std::string>(read_all(kRoot + "/data/samples/text/" + file));
+}
+
+/// The launch over `text` with length = `length`; histo: 7 counters (a-d, ..., y-z), no values.
+Launch histogram_launch(const Kernel& k, const std::shared_ptr<const std::string>& text, std::uint32_t length,
+                        std::uint32_t grid, std::uint32_t block) {
+  Launch l = bare_launch(k, grid, block, {{"length", length}});
+  give(l, k, "data", text->size(), text);
+  give(l, k, "histo", 7 * 4);
+  return l;
+}
+
+struct HistogramStatements {
+  StmtId guard, position, letter, add;
+  std::size_t data, histo;  // accesses: the load data[i], the atomic on histo
+};
+
+HistogramStatements histogram_statements(const Kernel& k) {
+  return HistogramStatements{stmt_at(k, "if (i < length)", StmtKind::If),
+                             stmt_at(k, "int alphabet_position = data[i] - 'a';", StmtKind::Work, true),
+                             stmt_at(k, "if (alphabet_position >= 0 && alphabet_position < 26)", StmtKind::If),
+                             stmt_at(k, "atomicAdd(&(histo[alphabet_position / 4]), 1);", StmtKind::Work, true),
+                             access_at(k, "int alphabet_position = data[i] - 'a';", AccessKind::Load),
+                             access_at(k, "atomicAdd(&(histo[alphabet_position / 4]), 1);", AccessKind::Atomic)};
+}
+
+struct HistogramFigures {
+  Figures guard, position, letter, add;
+  Traffic data, histo;
+};
+
+void expect_same(const HistogramFigures& want, const ReplayResult& r, const Kernel& k, const HistogramStatements& s) {
+  expect_same(want.guard, figures(r, s.guard), "if (i < length)");
+  expect_same(want.position, figures(r, s.position), "int alphabet_position = ...");
+  expect_same(want.letter, figures(r, s.letter), "if (alphabet_position >= 0 && alphabet_position < 26)");
+  expect_same(want.add, figures(r, s.add), "atomicAdd(&(histo[...]), 1)");
+  expect_same(want.data, traffic(r, s.data), "data[i]");
+  expect_same(want.histo, traffic(r, s.histo), "histo[alphabet_position / 4]");
+  ASSERT_EQ(r.computed_loads.size(), r.accesses.size());
+  EXPECT_TRUE(r.computed_loads[s.data]) << "data[i] has values";
+  // Both counted: histo's address is made from data[i], whose values the run computes.
+  const std::vector<std::string> why = uncounted_accesses(k, r.computed_loads);
+  EXPECT_EQ(why.at(s.data), "");
+  EXPECT_EQ(why.at(s.histo), "");
+  expect_no_faults(r);
+}
+
+// tiny.txt = "Hello, world! abc xyz" (21 bytes, no newline); thread i reads byte i:
+//   i  0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
+//      H e l l o , _ w o r l  d  !  _  a  b  c  _  x  y  z      (_: a space)
+//   lowercase: i = 1-4, 7-11, 14-16, 18-20: 15 of the 21 ('H', ',', ' ', '!' are below 'a').
+// (a) grid 1, block 32, length 21: one warp, lanes 0..31.
+//   if (i < length): 1 evaluation, 32 active, 21 taken (i = 0..20), divergent 1.
+//   int alphabet_position = ...: 1 evaluation, 21 lanes.
+//   inner if: 1 evaluation, 21 active, 15 taken, divergent 1.
+//   atomicAdd: 1 evaluation, 15 lanes.
+//   data[i]: 1 request, 21 lanes, 1 sector (bytes 0..20 of a 256-byte-aligned buffer);
+//   histo[...]: 1 request, 15 lanes, 1 sector (the 7 counters are 28 bytes).
+// (b) grid 2, block 16, length 21: each block is one partial warp of 16 lanes.
+//   block 0, i = 0..15: all < 21 (16 of 16, not divergent); letters among them: 1-4, 7-11,
+//     14-15 = 11 of 16, divergent.
+//   block 1, i = 16..31: i = 16..20 < 21 (5 of 16, divergent); letters among "c xyz": 4 of 5,
+//     divergent.
+//   if (i < length): 2 evaluations, 32 active, 21 taken, divergent 1. alphabet_position: 2, 21.
+//   inner if: 2 evaluations, 21 active, 15 taken, divergent 2. atomicAdd: 2, 15.
+//   data[i]: 2 requests, 21 lanes, 2 sectors (one per block); histo: 2 requests, 15 lanes, 2.
+TEST(DataKernelsTest, TextHistogramTinyByHand) {
+  const Kernel k = load_kernel(kHistogram);
+  const auto text = text_sample("tiny.txt");
+  ASSERT_EQ(*text, "Hello, world! abc xyz");
+  const HistogramStatements s = histogram_statements(k);
+  {
+    SCOPED_TRACE("grid 1, block 32");
+    const ReplayResult r = replay(k, histogram_launch(k, text, 21, 1, 32), ReplayOptions{});
+    EXPECT_EQ(static_cast<std::uint64_t>(r.warps), 1u);
+    expect_same(HistogramFigures{Figures{1, 32, 21, 1}, Figures{1, 21, 0, 0}, Figures{1, 21, 15, 1},
+                                 Figures{1, 15, 0, 0}, Traffic{1, 21, 1}, Traffic{1, 15, 1}},
+                r, k, s);
+  }
+  {
+    SCOPED_TRACE("grid 2, block 16");
+    const ReplayResult r = replay(k, histogram_launch(k, text, 21, 2, 16), ReplayOptions{});
+    EXPECT_EQ(static_cast<std::uint64_t>(r.warps), 2u);
+    expect_same(HistogramFigures{Figures{2, 32, 21, 1}, Figures{2, 21, 0, 0}, Figures{2, 21, 15, 2},
+                                 Figures{2, 15, 0, 0}, Traffic{2, 21, 2}, Traffic{2, 15, 2}},
+                r, k, s);
+  }
+}
+
+/// The second implementation: per warp (32 consecutive threads of a block, the last one partial
+/// when the block is not a multiple of 32), the lanes with i < length and, of those, the ones
+/// whose byte is a lowercase letter ('a' <= c <= 'z'), read from the text's bytes.
+HistogramFigures histogram_oracle(const std::string& text, std::int64_t length, std::int64_t grid,
+                                  std::int64_t block) {
+  HistogramFigures o;
+  for (std::int64_t b = 0; b < grid; ++b)
+    for (std::int64_t first = 0; first < block; first += 32) {
+      const auto lanes = static_cast<std::uint64_t>(std::min<std::int64_t>(32, block - first));
+      std::uint64_t in = 0, letters = 0;
+      std::vector<std::int64_t> sectors;  // of data[i]: one byte per lane
+      for (std::int64_t t = first; t < first + static_cast<std::int64_t>(lanes); ++t) {
+        const std::int64_t i = b * block + t;
+        if (i >= length) continue;
+        ++in;
+        sectors.push_back(i / 32);
+        const char c = text[static_cast<std::size_t>(i)];
+        letters += c >= 'a' && c <= 'z' ? 1 : 0;
+      }
+      o.guard.warp_evaluations += 1;
+      o.guard.active_lanes += lanes;
+      o.guard.taken_lanes += in;
+      o.guard.divergent += in > 0 && in < lanes ? 1 : 0;
+      if (in == 0) continue;
+      o.position.warp_evaluations += 1;
+      o.position.active_lanes += in;
+      o.letter.warp_evaluations += 1;
+      o.letter.active_lanes += in;
+      o.letter.taken_lanes += letters;
+      o.letter.divergent += letters > 0 && letters < in ? 1 : 0;
+      o.data.requests += 1;
+      o.data.lanes += in;
+      o.data.sectors += distinct(sectors);
+      if (letters == 0) continue;
+      o.add.warp_evaluations += 1;
+      o.add.active_lanes += letters;
+      o.histo.requests += 1;
+      o.histo.lanes += letters;
+      o.histo.sectors += 1;  // the 7 counters lie in one sector
+    }
+  return o;
+}
+
+TEST(DataKernelsTest, TextHistogramSampleAgainstLoops) {
+  const Kernel k = load_kernel(kHistogram);
+  const auto text = text_sample("sample.txt");
+  ASSERT_EQ(text->size(), 20000u);
+  const HistogramStatements s = histogram_statements(k);
+  // Blocks of 128 (the sample's launch: the last block's last warps past the text), of 100 (a
+  // partial warp of 4 lanes in each block) and of 1,024 over the first 15,000 bytes.
+  struct Case {
+    std::uint32_t length, block;
+  };
+  for (const Case c : {Case{20000, 128}, Case{20000, 100}, Case{15000, 1024}}) {
+    const std::uint32_t grid = (c.length + c.block - 1) / c.block;
+    SCOPED_TRACE("length " + std::to_string(c.length) + ", grid " + std::to_string(grid) + ", block " +
+                 std::to_string(c.block));
+    const HistogramFigures want = histogram_oracle(*text, c.length, grid, c.block);
+    // Not vacuous: warps split on the letters, and warps of figures or capitals take none.
+    EXPECT_GT(want.letter.divergent, 0u);
+    EXPECT_LT(want.add.warp_evaluations, want.letter.warp_evaluations);
+    const ReplayResult r = replay(k, histogram_launch(k, text, c.length, grid, c.block), ReplayOptions{});
+    expect_same(want, r, k, s);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Threshold compaction (kernels/zoo/data/threshold_compaction.cu): thread i copies in[i] to the
+// slot an atomicAdd on count hands it when i < n && in[i] > threshold.
+
+Array compaction_sample(const std::string& file) {
+  return load_npy(kRoot + "/data/samples/compaction/" + file, "<i4");
+}
+
+/// The launch over `in` with n and threshold; out: as many elements as in, count: 1; no values.
+Launch compaction_launch(const Kernel& k, const Array& in, std::int32_t n, std::int32_t threshold,
+                         std::uint32_t grid, std::uint32_t block) {
+  Launch l = bare_launch(k, grid, block, {{"n", n}, {"threshold", threshold}});
+  give(l, k, "in", in.bytes->size(), in.bytes);
+  give(l, k, "out", in.bytes->size());
+  give(l, k, "count", 4);
+  return l;
+}
+
+struct CompactionStatements {
+  StmtId guard, add, store;
+  // accesses: in[i] in the condition, the atomic on count, in[i] and out[pos] in the copy
+  std::size_t in_guard, count, in_copy, out;
+};
+
+CompactionStatements compaction_statements(const Kernel& k) {
+  return CompactionStatements{stmt_at(k, "if (i < n && in[i] > threshold)", StmtKind::If),
+                              stmt_at(k, "int pos = atomicAdd(count, 1);", StmtKind::Work, true),
+                              stmt_at(k, "out[pos] = in[i];", StmtKind::Work, true),
+                              access_at(k, "if (i < n && in[i] > threshold)", AccessKind::Load),
+                              access_at(k, "int pos = atomicAdd(count, 1);", AccessKind::Atomic),
+                              access_at(k, "out[pos] = in[i];", AccessKind::Load),
+                              access_at(k, "out[pos] = in[i];", AccessKind::Store)};
+}
+
+struct CompactionFigures {
+  Figures guard, add, store;
+  Traffic in_guard, count, in_copy;
+};
+
+void expect_same(const CompactionFigures& want, const ReplayResult& r, const Kernel& k,
+                 const CompactionStatements& s) {
+  expect_same(want.guard, figures(r, s.guard), "if (i < n && in[i] > threshold)");
+  expect_same(want.add, figures(r, s.add), "int pos = atomicAdd(count, 1)");
+  expect_same(want.store, figures(r, s.store), "out[pos] = in[i]");
+  expect_same(want.in_guard, traffic(r, s.in_guard), "in[i] (condition)");
+  expect_same(want.count, traffic(r, s.count), "atomicAdd(count, 1)");
+  expect_same(want.in_copy, traffic(r, s.in_copy), "in[i] (copy)");
+  ASSERT_EQ(r.computed_loads.size(), r.accesses.size());
+  EXPECT_TRUE(r.computed_loads[s.in_guard]) << "in[i] has values";
+  // out[pos]: its address depends on the atomic's result, which no launch gives: not counted,
+  // with the reason (as `warpdiv analyze` lists it); the other three are counted.
+  const std::vector<std::string> why = uncounted_accesses(k, r.computed_loads);
+  EXPECT_EQ(why.at(s.out), "its address depends on atomicAdd(count, 1) (atomic result)");
+  expect_same(Traffic{}, traffic(r, s.out), "out[pos] (not counted)");
+  for (const std::size_t a : {s.in_guard, s.count, s.in_copy}) EXPECT_EQ(why.at(a), "") << "access " << a;
+  expect_no_faults(r);
+}
+
+// tiny.npy: in[i] = i % 10 - 5 for i = 0..39 (-5 .. 4, four times).
+// (a) grid 2, block 32, n = 36, threshold 0: lane i of block b is thread 32 b + i.
+//   block 0, i = 0..31: all < 36; in[i] > 0 for i % 10 = 6..9 (i % 10 = 5 gives 0, not > 0):
+//     i = 6-9, 16-19, 26-29: 12 of 32, divergent.
+//   block 1, i = 32..63: i = 32..35 < 36 with in = -3, -2, -1, 0: none > 0; i = 36..39 fail
+//     i < n (in the buffer), 40..63 too (past it: && must not read in[i] there): 0 of 32, all
+//     agree, not divergent.
+//   if: 2 evaluations, 64 active, 12 taken, divergent 1; int pos = ...: 1 evaluation, 12 lanes;
+//   out[pos] = in[i]: 1 evaluation, 12 lanes.
+//   in[i] (condition): 2 requests, 32 + 4 = 36 lanes, sectors (8 ints each) i / 8 = 0..3 and 4:
+//   5. atomicAdd(count, 1): 1 request, 12 lanes, 1 sector. in[i] (copy): 1 request, 12 lanes,
+//   sectors of i = 6-7 | 8-9 | 16-19 | 26-29: 4.
+// (b) grid 1, block 64, n = 40, threshold -6: every value (>= -5) passes.
+//   warp 0, i = 0..31: 32 of 32, not divergent. warp 1, i = 32..63: i = 32..39 < 40: 8 of 32,
+//   divergent.
+//   if: 2 evaluations, 64 active, 40 taken, divergent 1; int pos = ...: 2, 40; the copy: 2, 40.
+//   in[i] (condition): 2 requests, 40 lanes, 4 + 1 = 5 sectors; atomicAdd: 2 requests, 40 lanes,
+//   2 sectors; in[i] (copy): as the condition's, 2 requests, 40 lanes, 5 sectors.
+TEST(DataKernelsTest, ThresholdCompactionTinyByHand) {
+  const Kernel k = load_kernel(kCompaction);
+  const Array in = compaction_sample("tiny.npy");
+  std::vector<std::int32_t> want_values;
+  for (std::int32_t i = 0; i < 40; ++i) want_values.push_back(i % 10 - 5);
+  ASSERT_EQ(ints(in), want_values);
+  const CompactionStatements s = compaction_statements(k);
+  {
+    SCOPED_TRACE("grid 2, block 32, n 36, threshold 0");
+    const ReplayResult r = replay(k, compaction_launch(k, in, 36, 0, 2, 32), ReplayOptions{});
+    EXPECT_EQ(static_cast<std::uint64_t>(r.warps), 2u);
+    expect_same(CompactionFigures{Figures{2, 64, 12, 1}, Figures{1, 12, 0, 0}, Figures{1, 12, 0, 0},
+                                  Traffic{2, 36, 5}, Traffic{1, 12, 1}, Traffic{1, 12, 4}},
+                r, k, s);
+  }
+  {
+    SCOPED_TRACE("grid 1, block 64, n 40, threshold -6");
+    const ReplayResult r = replay(k, compaction_launch(k, in, 40, -6, 1, 64), ReplayOptions{});
+    EXPECT_EQ(static_cast<std::uint64_t>(r.warps), 2u);
+    expect_same(CompactionFigures{Figures{2, 64, 40, 1}, Figures{2, 40, 0, 0}, Figures{2, 40, 0, 0},
+                                  Traffic{2, 40, 5}, Traffic{2, 40, 2}, Traffic{2, 40, 5}},
+                r, k, s);
+  }
+}
+
+/// The second implementation: per warp, the lanes with i < n (they alone read in[i] in the
+/// condition: && stops at i >= n) and, of those, the ones with in[i] > threshold; the if is one
+/// statement, evaluated once per warp by all its lanes, taken by the second group.
+CompactionFigures compaction_oracle(const std::vector<std::int32_t>& in, std::int64_t n, std::int64_t threshold,
+                                    std::int64_t grid, std::int64_t block) {
+  CompactionFigures o;
+  for (std::int64_t b = 0; b < grid; ++b)
+    for (std::int64_t first = 0; first < block; first += 32) {
+      const auto lanes = static_cast<std::uint64_t>(std::min<std::int64_t>(32, block - first));
+      std::uint64_t within = 0, above = 0;
+      std::vector<std::int64_t> read, copied;  // sectors (8 ints each) of in[i]
+      for (std::int64_t t = first; t < first + static_cast<std::int64_t>(lanes); ++t) {
+        const std::int64_t i = b * block + t;
+        if (i >= n) continue;
+        ++within;
+        read.push_back(i / 8);
+        if (in[static_cast<std::size_t>(i)] > threshold) {
+          ++above;
+          copied.push_back(i / 8);
+        }
+      }
+      o.guard.warp_evaluations += 1;
+      o.guard.active_lanes += lanes;
+      o.guard.taken_lanes += above;
+      o.guard.divergent += above > 0 && above < lanes ? 1 : 0;
+      if (within > 0) {
+        o.in_guard.requests += 1;
+        o.in_guard.lanes += within;
+        o.in_guard.sectors += distinct(read);
+      }
+      if (above == 0) continue;
+      o.add.warp_evaluations += 1;
+      o.add.active_lanes += above;
+      o.store.warp_evaluations += 1;
+      o.store.active_lanes += above;
+      o.count.requests += 1;
+      o.count.lanes += above;
+      o.count.sectors += 1;
+      o.in_copy.requests += 1;
+      o.in_copy.lanes += above;
+      o.in_copy.sectors += distinct(copied);
+    }
+  return o;
+}
+
+TEST(DataKernelsTest, ThresholdCompactionSampleAgainstLoops) {
+  const Kernel k = load_kernel(kCompaction);
+  const Array in = compaction_sample("in.npy");
+  const std::vector<std::int32_t> values = ints(in);
+  ASSERT_EQ(values.size(), 5000u);
+  const CompactionStatements s = compaction_statements(k);
+  // Blocks of 128 at threshold 0 (the sample's launch: the last block's last 3 warps past n), of
+  // 100 (a partial warp of 4 lanes in each block), and of 1,024 at n = 4,500, threshold 500
+  // (threads 4,500 .. 5,119: past n, and from 5,000 past the buffer, which && does not read).
+  struct Case {
+    std::int32_t n, threshold;
+    std::uint32_t block;
+  };
+  for (const Case c : {Case{5000, 0, 128}, Case{5000, 0, 100}, Case{4500, 500, 1024}}) {
+    const std::uint32_t grid = (static_cast<std::uint32_t>(c.n) + c.block - 1) / c.block;
+    SCOPED_TRACE("n " + std::to_string(c.n) + ", threshold " + std::to_string(c.threshold) + ", grid " +
+                 std::to_string(grid) + ", block " + std::to_string(c.block));
+    const CompactionFigures want = compaction_oracle(values, c.n, c.threshold, grid, c.block);
+    // Not vacuous: some warps split, others agree.
+    EXPECT_GT(want.guard.divergent, 0u);
+    EXPECT_LT(want.guard.divergent, want.guard.warp_evaluations);
+    const ReplayResult r = replay(k, compaction_launch(k, in, c.n, c.threshold, grid, c.block), ReplayOptions{});
+    expect_same(want, r, k, s);
   }
 }
 
