@@ -432,6 +432,15 @@ TEST_F(AnalyzeSourceFile, DataGivesTheValuesBranchesDependOn) {
       with(launch, {"--data", "row_ptr=" + tiny + "A.mtx:csr.row_ptr", "--data", "col_idx=" + tiny + "A.mtx:csr.col_idx"}));
   ASSERT_EQ(mtx.status, 0) << mtx.err;
   EXPECT_EQ(mtx.out, counted.out);
+  // A saved model keeps the loads' links and the pointee types: with the data given again, the
+  // same report.
+  const std::string model = sources_.file("spmv.json");
+  ASSERT_EQ(run_warpdiv({"analyze", kernel, "--save-model", model}).status, 0);
+  const CliResult from_model = run_warpdiv({"analyze", "--model", model, "--grid", "1", "--block", "32", "--arg", "num_rows=5",
+                                            "--data", "row_ptr=" + tiny + "row_ptr.npy", "--data",
+                                            "col_idx=" + tiny + "col_idx.npy"});
+  ASSERT_EQ(from_model.status, 0) << from_model.err;
+  EXPECT_EQ(from_model.out, counted.out);
   // Zeros (--alloc): every row is empty, no lane enters the loop; its one evaluation is uniform.
   const CliResult zeros = run_warpdiv(with(launch, {"--alloc", "row_ptr=6"}));
   ASSERT_EQ(zeros.status, 0) << zeros.err;
