@@ -331,6 +331,101 @@ TEST(DataKernelsTest, SpmvRowPtrShortIsOutOfBounds) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// spmv_csr_vector.cu: one warp per row (lane = thread_id & 31), the row's nonzeros strided by 32.
+
+const std::string kVector = kRoot + "/kernels/zoo/data/spmv_csr_vector.cu";
+
+struct VectorStatements {
+  StmtId guard, loop, body, shuffle_loop, lane0;
+};
+
+VectorStatements vector_statements_of(const Kernel& k) {
+  return VectorStatements{stmt_at(k, "if (row < num_rows)", StmtKind::If),
+                          stmt_at(k, "for (int jj = row_start + lane; jj < row_end; jj += 32)", StmtKind::Loop),
+                          stmt_at(k, "sum += values[jj] * x[col_idx[jj]];", StmtKind::Work, true),
+                          stmt_at(k, "for (int offset = 16; offset > 0; offset /= 2)", StmtKind::Loop),
+                          stmt_at(k, "if (lane == 0)", StmtKind::If)};
+}
+
+// spmv_tiny, grid 1, block 160: five warps, warp r holds row r (lengths L = 2, 0, 3, 1, 4).
+//   if (row < num_rows): each warp once, all 32 lanes taken: 5 evaluations, 160 active, 160
+//   taken, none divergent.
+//   jj < row_end, jj = row_start + lane, += 32: every L <= 32, so a warp with L > 0 evaluates it
+//   twice: k = 0 with 32 lanes, L taken (lanes 0 .. L-1), divergent (0 < L < 32); k = 1 with
+//   those L lanes, none taken (jj + 32 >= row_end), not divergent. The empty row: once, 32
+//   lanes, none taken, not divergent. Evaluations 4 x 2 + 1 = 9; active 4 x 32 + (2+3+1+4) + 32
+//   = 170; taken 10; divergent 4.
+//   sum += ...: the 4 warps with L > 0 once each, 10 lanes in all.
+//   offset loop: 16, 8, 4, 2, 1, then 0 fails: 6 evaluations per warp, 30 in all, 160 x 6 = 960
+//   active lanes, 160 x 5 = 800 taken, none divergent.
+//   if (lane == 0): 5 evaluations, 160 active, 5 taken, all 5 divergent.
+TEST(DataKernelsTest, SpmvVectorTinyByHand) {
+  const Kernel k = load_kernel(kVector);
+  const Csr m = load_csr("spmv_tiny");
+  const ReplayResult r = replay(k, launch_of(k, m, 5, 1, 160), ReplayOptions{});
+  const VectorStatements s = vector_statements_of(k);
+  expect_same(Figures{5, 160, 160, 0}, figures(r, s.guard), "if (row < num_rows)");
+  expect_same(Figures{9, 170, 10, 4}, figures(r, s.loop), "jj < row_end");
+  EXPECT_EQ(figures(r, s.body).warp_evaluations, 4u);
+  EXPECT_EQ(figures(r, s.body).active_lanes, 10u);
+  expect_same(Figures{30, 960, 800, 0}, figures(r, s.shuffle_loop), "offset > 0");
+  expect_same(Figures{5, 160, 5, 5}, figures(r, s.lane0), "if (lane == 0)");
+  expect_no_faults(r);
+}
+
+// The sample, against loops over row_ptr alone: warp w (global) holds row w; it evaluates the
+// strided loop at k = 0 .. ceil(L/32) with the lanes still in (all 32 at k = 0, then those taken
+// at k - 1), taking min(32, max(0, L - 32 k)) lanes.
+TEST(DataKernelsTest, SpmvVectorSampleAgainstLoops) {
+  const Kernel k = load_kernel(kVector);
+  const Csr m = load_csr("spmv");
+  const std::vector<std::int32_t> rp = ints(m.row_ptr);
+  const VectorStatements s = vector_statements_of(k);
+  for (const auto& [num_rows, block] : {std::pair<std::int32_t, std::uint32_t>{2000, 128}, {1999, 96}, {1500, 1024}}) {
+    SCOPED_TRACE("num_rows " + std::to_string(num_rows) + ", block " + std::to_string(block));
+    const std::uint64_t threads = 32 * static_cast<std::uint64_t>(num_rows);
+    const auto grid = static_cast<std::uint32_t>((threads + block - 1) / block);
+    const ReplayResult r = replay(k, launch_of(k, m, num_rows, grid, block), ReplayOptions{});
+    Figures guard, loop, body, lane0;
+    const std::uint64_t warps_per_block = (block + 31) / 32;
+    for (std::uint64_t b = 0; b < grid; ++b)
+      for (std::uint64_t w = 0; w < warps_per_block; ++w) {
+        const std::uint64_t first = b * block + w * 32;  // the warp's first thread
+        const std::uint64_t lanes = std::min<std::uint64_t>(32, block - w * 32);
+        const std::uint64_t row = first / 32;  // block is a multiple of 32 here: whole warps
+        guard.warp_evaluations += 1;
+        guard.active_lanes += lanes;
+        if (row >= static_cast<std::uint64_t>(num_rows)) continue;
+        guard.taken_lanes += lanes;
+        const std::int64_t length = rp[row + 1] - rp[row];
+        std::uint64_t active = lanes;
+        for (std::int64_t pass = 0;; ++pass) {
+          const auto taken = static_cast<std::uint64_t>(std::clamp<std::int64_t>(length - 32 * pass, 0, 32));
+          loop.warp_evaluations += 1;
+          loop.active_lanes += active;
+          loop.taken_lanes += taken;
+          loop.divergent += taken != 0 && taken != active ? 1 : 0;
+          if (taken == 0) break;
+          body.warp_evaluations += 1;
+          body.active_lanes += taken;
+          active = taken;
+        }
+        lane0.warp_evaluations += 1;
+        lane0.active_lanes += lanes;
+        lane0.taken_lanes += 1;
+        lane0.divergent += 1;
+      }
+    expect_same(guard, figures(r, s.guard), "if (row < num_rows)");
+    expect_same(loop, figures(r, s.loop), "jj < row_end");
+    EXPECT_EQ(figures(r, s.body).warp_evaluations, body.warp_evaluations);
+    EXPECT_EQ(figures(r, s.body).active_lanes, body.active_lanes);
+    expect_same(lane0, figures(r, s.lane0), "if (lane == 0)");
+    EXPECT_GT(loop.divergent, 0u);
+    expect_no_faults(r);
+  }
+}
+
 // The GPU probe of a launch with data reads the loads that decide control flow from the device
 // buffers (args holds their addresses), as the kernel does; lanes the model does not run read 0
 // rather than outside a buffer. Compiled with NVRTC where it is installed (the run is on a GPU:
