@@ -46,6 +46,8 @@ CsvColumns<SourceSweepCsvRow> source_sweep_csv_columns(const SourceSweepPlan& pl
   CsvColumns<SourceSweepCsvRow> columns;
   for (std::size_t i = 0; i < plan.arg_names.size(); ++i)
     columns.add(plan.arg_names[i], [i](R r) { return std::to_string(r.launch.args.at(i)); });
+  for (std::size_t i = 0; i < plan.data_names.size(); ++i)
+    columns.add("data_" + plan.data_names[i], [i](R r) { return r.launch.data.at(i); });
   columns.add("block_x", [](R r) { return std::to_string(r.launch.block.x); })
       .add("block_y", [](R r) { return std::to_string(r.launch.block.y); })
       .add("block_z", [](R r) { return std::to_string(r.launch.block.z); })

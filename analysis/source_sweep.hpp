@@ -19,6 +19,8 @@ struct SourceSweepPlan {
   std::string kernel;
   std::string file;
   std::vector<std::string> arg_names;
+  /// --data names (their files vary with the launch: one CSV column data_NAME each).
+  std::vector<std::string> data_names;
   /// Names with more than one value ("N", "block"), in order: the first is the x axis of the
   /// plots, the others tell the curves apart.
   std::vector<std::string> swept;
@@ -27,6 +29,7 @@ struct SourceSweepPlan {
 /// One launch's values: one per arg name, the block and grid extents and the warp size.
 struct SourceSweepLaunch {
   std::vector<std::int64_t> args;
+  std::vector<std::string> data;  // the file of each data name
   sim::ir::Dim3 grid, block;
   int warp_size = 32;
   /// The value of a name of SourceSweepPlan::swept ("block": threads per block).
@@ -38,7 +41,7 @@ struct SourceSweepCsvRow {
   const SourceSweepLaunch& launch;
   const SourceRow& row;
 };
-/// The CSV's columns: the arg names, block_x, block_y, block_z, grid_x, grid_y, grid_z,
+/// The CSV's columns: the arg names, data_NAME per data name (the file), block_x, block_y, block_z, grid_x, grid_y, grid_z,
 /// warp_size, then source_csv_columns().
 CsvColumns<SourceSweepCsvRow> source_sweep_csv_columns(const SourceSweepPlan& plan);
 /// One row per whole-kernel row of `report` (statements in source order).

@@ -101,6 +101,50 @@ TEST_F(SweepSource, OneRowPerLaunchAndStatementWithHandWorkedCounts) {
   }
 }
 
+// Issue 22: --data NAME=FILE,FILE sweeps a buffer's files (the last dimension, one CSV column
+// data_NAME). The CSR SpMV with num_rows = 5, one warp: on spmv_tiny (row lengths 2, 0, 3, 1, 4)
+// the loop is evaluated 5 times, 4 divergent, 15 lanes active, 10 taken (worked in
+// analyze_source_cli_test); its Matrix Market view gives the same; the 2,000-row sample's first
+// five rows (row_ptr 0 1 1 5 9 14: lengths 1, 0, 4, 4, 5) keep the warp 6 evaluations with
+// 5, 4, 3, 3, 3, 1 lanes (19), taking 14, divergent at k = 0 (row 1 leaves), 1 (row 0 leaves) and
+// 4 (rows 2, 3 leave, row 4 stays): 3.
+TEST_F(SweepSource, DataFilesAreSweptLikeArguments) {
+  const std::string root = std::string(WARPDIV_SOURCE_DIR);
+  const std::string tiny = root + "/data/samples/spmv_tiny/", sample = root + "/data/samples/spmv/";
+  const std::string csv = dir_.file("d.csv");
+  const CliResult r = run_warpdiv({"sweep", root + "/kernels/zoo/data/spmv_csr_scalar.cu", "--grid", "1", "--block",
+                                   "32", "--arg", "num_rows=5", "--data",
+                                   "row_ptr=" + tiny + "row_ptr.npy," + tiny + "A.mtx:csr.row_ptr," + sample +
+                                       "row_ptr.npy",
+                                   "--csv", csv});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "3 launches, ")) << r.out;
+  const std::vector<std::string> lines = lines_of(read_file(csv));
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines[0].rfind("num_rows,data_row_ptr,block_x,", 0), 0u) << lines[0];
+  std::vector<std::vector<std::string>> loops;  // the for rows, in launch order
+  for (const std::string& line : lines)
+    if (contains(line, ",for,")) loops.push_back(fields_of(line));
+  ASSERT_EQ(loops.size(), 3u);
+  const auto figures = [](const std::vector<std::string>& f) {
+    return f.at(14) + " " + f.at(15) + " " + f.at(16) + " " + f.at(17);  // evals, divergent, active, taken
+  };
+  EXPECT_EQ(loops[0][1], tiny + "row_ptr.npy");
+  EXPECT_EQ(figures(loops[0]), "5 4 15 10");
+  EXPECT_EQ(loops[1][1], tiny + "A.mtx:csr.row_ptr");
+  EXPECT_EQ(figures(loops[1]), "5 4 15 10");
+  EXPECT_EQ(loops[2][1], sample + "row_ptr.npy");
+  EXPECT_EQ(figures(loops[2]), "6 3 19 14");
+  // A list of files cannot be an axis of the page.
+  const CliResult html = run_warpdiv({"sweep", root + "/kernels/zoo/data/spmv_csr_scalar.cu", "--grid", "1", "--block",
+                                      "32", "--arg", "num_rows=5", "--data",
+                                      "row_ptr=" + tiny + "row_ptr.npy," + sample + "row_ptr.npy", "--html",
+                                      dir_.file("d.html")});
+  EXPECT_EQ(html.status, 2);
+  EXPECT_TRUE(contains(html.err, "--html plots against numbers: --data row_ptr with several files needs --csv alone"))
+      << html.err;
+}
+
 TEST_F(SweepSource, GridFollowsTheSweptBlockAndRangesIncludeStop) {
   // grid = ceil(n / block_x): one element per thread, so the loop runs once per thread that has
   // one; n = 100, 200, 300 with 64 and 256 threads per block.

@@ -100,6 +100,11 @@ struct SweptArg {
   std::string name;
   std::vector<std::int64_t> values;
 };
+/// --data NAME=FILE[,FILE]... of a sweep: a pointer parameter's buffer from each file in turn.
+struct SweptData {
+  std::string name;
+  std::vector<std::string> files;
+};
 
 /// `warpdiv sweep FILE.cu | --model FILE`: one kernel over lists of --arg values and blocks.
 struct SweepSourceRequest {
@@ -107,12 +112,15 @@ struct SweepSourceRequest {
   KernelSource source;
   SourceEngine engine = SourceEngine::automatic;
   std::vector<SweptArg> args;
+  std::vector<SweptData> data;            // --data NAME=FILE[,FILE]... (bind_data), swept
+  std::vector<std::string> allocs;        // --alloc NAME=COUNT (bind_allocs), fixed
   std::vector<Extent3> blocks;
   std::string grid_text;  // --grid, expressions of the args and block_x, block_y, block_z
   int warp_size = 32;
   sim::Count max_evaluations = 0;  // per launch
   std::optional<std::string> csv, html;
-  /// Launches in order: blocks outermost, then the args in the order given, the last fastest.
+  /// Launches in order: blocks outermost, then the args in the order given, then the data files
+  /// (in the order given), the last fastest.
   std::size_t launches() const;
   /// Launch i's values (`values` receives the args and block_x ... by name), its grid checked.
   analysis::SourceSweepLaunch launch(std::size_t i, ArgValues& values) const;

@@ -41,12 +41,19 @@ std::size_t run_sweep_lecture(const analysis::SweepPlan& plan,
 std::size_t SweepSourceRequest::launches() const {
   std::size_t total = blocks.size();
   for (const SweptArg& a : args) total *= a.values.size();
+  for (const SweptData& d : data) total *= d.files.size();
   return total;
 }
 
 analysis::SourceSweepLaunch SweepSourceRequest::launch(std::size_t i, ArgValues& values) const {
   std::size_t rest = i;
   analysis::SourceSweepLaunch l;
+  l.data.resize(data.size());
+  for (std::size_t k = data.size(); k-- > 0;) {
+    const auto& files = data[k].files;
+    l.data[k] = files[rest % files.size()];
+    rest /= files.size();
+  }
   l.args.resize(args.size());
   for (std::size_t k = args.size(); k-- > 0;) {
     const auto& v = args[k].values;
@@ -72,6 +79,7 @@ analysis::SourceSweepPlan SweepSourceRequest::plan() const {
     plan.arg_names.push_back(a.name);
     if (a.values.size() > 1) plan.swept.push_back(a.name);
   }
+  for (const SweptData& d : data) plan.data_names.push_back(d.name);
   if (blocks.size() > 1) plan.swept.push_back("block");
   return plan;
 }
@@ -92,6 +100,10 @@ ir::Launch sweep_launch(const SweepSourceRequest& request, const ir::Kernel& ker
   launch.arguments =
       bind_arguments(kernel, values, request.grid_text + " " + kSweepBlockNames[0] + " " +
                                          kSweepBlockNames[1] + " " + kSweepBlockNames[2]);
+  launch.buffer_bytes = bind_allocs(kernel, request.allocs);
+  std::vector<std::string> data;
+  for (std::size_t k = 0; k < request.data.size(); ++k) data.push_back(request.data[k].name + "=" + described.data[k]);
+  bind_data(kernel, data, launch);
   ir::validate(launch, kernel);
   return launch;
 }

@@ -121,7 +121,8 @@ po::options_description sweep_source_options() {
       "       warpdiv sweep --model FILE.json --grid ... (a model saved with --save-model)\n\n"
       "--grid is an expression of the --arg names and of block_x, block_y, block_z (the swept\n"
       "block's sizes), e.g. --grid '(N+block_x-1)/block_x' --block 64,128,256\n"
-      "--arg N=1000:100000:1000.\n\noptions");
+      "--arg N=1000:100000:1000.\n"
+      "--data NAME=FILE,FILE,... sweeps the buffer's files too (one CSV column data_NAME).\n\noptions");
   options.add_options()("help,h", "show this help");
   add_kernel_source_options(options);
   options.add_options()
@@ -144,13 +145,38 @@ po::options_description sweep_source_options() {
        "a self-contained HTML page: each branch's divergent fraction against the first swept "
        "value, a curve per value of the others");
   add_budget_option(options);  // per launch
+  add_buffer_options(options);
   return options;
+}
+
+// --data NAME=FILE[,FILE]...: each name once, each list non-empty.
+std::vector<SweptData> parse_swept_data(const std::vector<std::string>& pairs) {
+  std::vector<SweptData> data;
+  for (const std::string& pair : pairs) {
+    const auto eq = pair.find('=');
+    const std::string name = pair.substr(0, eq);
+    if (eq == std::string::npos || name.empty() || eq + 1 == pair.size())
+      throw InvalidInput("--data must be NAME=FILE or NAME=FILE,FILE,... (got " + sim::quote_value(pair) + ")");
+    for (const SweptData& d : data)
+      if (d.name == name) throw InvalidInput("--data " + name + " is given twice; list its files once, comma-separated");
+    SweptData d{name, split(pair.substr(eq + 1), ',')};
+    for (const std::string& f : d.files)
+      if (f.empty()) throw InvalidInput("--data " + name + " has an empty file name in " + sim::quote_value(pair));
+    data.push_back(std::move(d));
+  }
+  return data;
 }
 
 // Refuses a sweep of more launches than the limits allow (fewer with --html).
 void check_launch_count(const SweepSourceRequest& r) {
   sim::Count planned = r.blocks.size();
   for (const SweptArg& a : r.args) planned *= a.values.size();
+  for (const SweptData& d : r.data) planned *= d.files.size();
+  if (r.html)
+    for (const SweptData& d : r.data)
+      if (d.files.size() > 1)
+        throw InvalidInput("--html plots against numbers: --data " + d.name +
+                           " with several files needs --csv alone (its data_" + d.name + " column)");
   if (planned > kMaxSourceSweepLaunches)
     throw InvalidInput("--arg and --block give " + sim::to_decimal(planned) +
                        " launches, above the limit of " +
@@ -184,6 +210,8 @@ SweepSourceRequest parse_sweep_source(const Args& args) {
   if (has(vm, "engine")) r.engine = parse_source_engine(get(vm, "engine"));
   // Every launch is worked out and checked before the kernel is read and before any output.
   r.args = parse_swept_args(get_all(vm, "arg"));
+  r.data = parse_swept_data(get_all(vm, "data"));
+  r.allocs = get_all(vm, "alloc");
   r.blocks = parse_block_list(get(vm, "block"));
   if (has(vm, "warp-size")) r.warp_size = parse_warp_size("--warp-size", get(vm, "warp-size"));
   check_launch_count(r);
@@ -208,8 +236,10 @@ int sweep_source_command(const Args& args, std::ostream& out) {
   page.plan.file = read->kernel.files.empty() ? request.source.input() : read->kernel.files[0].path;
   check_sweep_launches(request, read->kernel);
 
-  CommandOutputs outputs(out, run_inputs(request.source, std::nullopt,
-                                         source_files(read->kernel, read->files_read)));
+  std::vector<RunInput> inputs = run_inputs(request.source, std::nullopt, source_files(read->kernel, read->files_read));
+  for (const SweptData& d : request.data)
+    for (const std::string& f : d.files) inputs.emplace_back("--data", f);
+  CommandOutputs outputs(out, inputs);
   analysis::Output* csv = outputs.open("--csv", request.csv, "CSV");
   analysis::Output* html = outputs.open("--html", request.html, "HTML");
   const SigintHandler sigint;
