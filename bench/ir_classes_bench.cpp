@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -158,6 +159,76 @@ void BM_ReplayMemory(benchmark::State& state, const ZooLaunch& z, ReplayMode mod
       benchmark::Counter(evaluations * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
+// BM_ReplayData (issue 22, item 9): the replay with values, on a CSR matrix of about 10^6
+// nonzeros made here (200,000 rows of 1 to 9 nonzeros, a few of 300: lengths from a fixed linear
+// congruential sequence, so every run counts the same launch), read by the CSR SpMV kernels of
+// kernels/zoo/data/: one thread per row (blocks of 128) and one warp per row. Rate: warp-statement
+// evaluations per second (the target: 5 x 10^7 on 2 cores).
+struct CsrBench {
+  std::shared_ptr<const std::string> row_ptr, col_idx;
+  std::int32_t rows = 0;
+};
+
+const CsrBench& csr_bench() {
+  static const CsrBench m = [] {
+    CsrBench c;
+    c.rows = 200000;
+    std::string rp, ci;
+    std::uint64_t state = 12345;
+    const auto next = [&] {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      return state >> 33;
+    };
+    const auto put = [](std::string& s, std::int32_t v) {
+      for (int b = 0; b < 4; ++b) s.push_back(static_cast<char>((static_cast<std::uint32_t>(v) >> (8 * b)) & 0xFF));
+    };
+    std::int32_t nnz = 0;
+    put(rp, 0);
+    for (std::int32_t r = 0; r < c.rows; ++r) {
+      const std::uint64_t pick = next() % 1000;
+      const std::int32_t length = pick < 3 ? 300 : static_cast<std::int32_t>(1 + pick % 9);
+      for (std::int32_t j = 0; j < length; ++j) put(ci, static_cast<std::int32_t>(next() % static_cast<std::uint64_t>(c.rows)));
+      nnz += length;
+      put(rp, nnz);
+    }
+    c.row_ptr = std::make_shared<const std::string>(std::move(rp));
+    c.col_idx = std::make_shared<const std::string>(std::move(ci));
+    return c;
+  }();
+  return m;
+}
+
+void BM_ReplayData(benchmark::State& state, const char* file, bool warp_per_row) {
+  warpdiv::frontend::FrontendOptions o;
+  o.file = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/data/" + file;
+  const Kernel kernel = warpdiv::frontend::load_kernel(o);
+  const CsrBench& m = csr_bench();
+  Launch launch;
+  const std::uint64_t threads = std::uint64_t{static_cast<std::uint32_t>(m.rows)} * (warp_per_row ? 32 : 1);
+  launch.grid = {static_cast<std::uint32_t>((threads + 127) / 128), 1, 1};
+  launch.block = {128, 1, 1};
+  launch.buffer_bytes.assign(kernel.parameters.size(), 0);
+  launch.buffer_data.assign(kernel.parameters.size(), nullptr);
+  for (std::size_t i = 0; i < kernel.parameters.size(); ++i) {
+    const Parameter& p = kernel.parameters[i];
+    launch.arguments.push_back(p.scalar ? Value::of(p.type, m.rows) : Value{});
+    if (p.name == "row_ptr" || p.name == "col_idx") {
+      launch.buffer_data[i] = p.name == "row_ptr" ? m.row_ptr : m.col_idx;
+      launch.buffer_bytes[i] = launch.buffer_data[i]->size();
+    }
+  }
+  ReplayOptions options;
+  double evaluations = 0;
+  for (auto _ : state) {
+    const ReplayResult r = replay(kernel, launch, options);
+    evaluations = warpdiv::sim::to_double(r.warp_statement_evaluations);
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["nonzeros"] = static_cast<double>(m.col_idx->size() / 4);
+  state.counters["evaluations_per_s"] =
+      benchmark::Counter(evaluations * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
 int register_all() {
   for (const ZooLaunch& z : kLaunches)
     benchmark::RegisterBenchmark((std::string("BM_ClassEngine/") + z.file).c_str(),
@@ -177,6 +248,14 @@ int register_all() {
           ->Arg(0)
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
+  benchmark::RegisterBenchmark("BM_ReplayData/spmv_csr_scalar",
+                               [](benchmark::State& s) { BM_ReplayData(s, "spmv_csr_scalar.cu", false); })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark("BM_ReplayData/spmv_csr_vector",
+                               [](benchmark::State& s) { BM_ReplayData(s, "spmv_csr_vector.cu", true); })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
   return 0;
 }
 const int registered = register_all();

@@ -1315,9 +1315,10 @@ bool WarpMachine::affine_offset(const AffineOffset& f, std::size_t access, LaneM
 }
 
 bool WarpMachine::affine_access(const CompiledAccess& a, LaneMask lanes) {
+  const auto id = static_cast<std::size_t>(a.id);
+  if (affine_cache_[id].off) return false;
   if (patterns_.full()) patterns_.clear();  // no pattern is held between accesses
   AffineValue v{0, nullptr};
-  const auto id = static_cast<std::size_t>(a.id);
   if (!affine_offset(p_.affine_offsets[static_cast<std::size_t>(a.affine)], id, lanes, v)) return false;
   // The participating lanes' lowest and highest address and the OR of their bits (alignment).
   std::int64_t lowest = v.base, highest = v.base;
@@ -1326,10 +1327,14 @@ bool WarpMachine::affine_access(const CompiledAccess& a, LaneMask lanes) {
   if (v.pattern != nullptr) {
     AffineCache& cached = affine_cache_[id];
     if (cached.counts_generation != patterns_.generation() || cached.counted != v.pattern || cached.mask != lanes) {
+      cached.churn += 2;
+      if (cached.churn > kChurnLimit) cached.off = true;
       cached.counts_generation = patterns_.generation();
       cached.counted = v.pattern;
       cached.mask = lanes;
       cached.counts = &patterns_.counts(v.pattern, lanes, a.width, a.shared);
+    } else if (cached.churn > 0) {
+      cached.churn -= 1;
     }
     counts = cached.counts;
     lowest += counts->lowest;

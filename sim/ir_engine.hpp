@@ -395,7 +395,14 @@ class WarpMachine {
     const LanePattern* counted = nullptr;
     LaneMask mask = 0;
     LanePattern::Counts* counts = nullptr;
+    // Patterns that rarely repeat (lanes from loaded data: `values[jj]` with jj = row_ptr[row] + k)
+    // cost more than they save: each new pattern or set of lanes raises `churn` by 2, each reuse
+    // lowers it by 1; past kChurnLimit the access goes lane by lane for the rest of the run
+    // (exact either way).
+    std::uint32_t churn = 0;
+    bool off = false;
   };
+  static constexpr std::uint32_t kChurnLimit = 64;
   std::vector<AffineCache> affine_cache_;
   std::vector<std::uint64_t> sink_flops_;
   std::vector<std::vector<Counts64>> sink_iterations_;
