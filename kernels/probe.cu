@@ -323,6 +323,10 @@ RealKernelRun run_real_kernel(const ir::Kernel& kernel, const ir::Launch& launch
     buffers.emplace_back(static_cast<std::size_t>((size + 255) / 256 * 256));
     run.buffer_bytes += size;
     unsigned char* pointer = buffers.back().get() + pad;
+    // --data: the buffer holds the values the model read (the rest stays zero).
+    if (i < launch.buffer_data.size() && launch.buffer_data[i] != nullptr && !launch.buffer_data[i]->empty())
+      WARPDIV_CUDA(cudaMemcpy(pointer, launch.buffer_data[i]->data(), launch.buffer_data[i]->size(),
+                              cudaMemcpyHostToDevice));
     std::memcpy(value.data(), &pointer, sizeof pointer);
   }
   const dim3 grid(launch.grid.x, launch.grid.y, launch.grid.z);

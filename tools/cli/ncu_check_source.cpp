@@ -199,10 +199,11 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   if (!request.help.empty()) {
     out << "warpdiv ncu-check FILE.cu | --model FILE.json --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
            "    [--arg NAME=VALUE]... [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
-           "    [--dynamic-smem BYTES] [--alloc NAME=COUNT]... [--ncu PATH] [--save-ncu FILE]\n"
-           "    [--per-line]\n\n"
+           "    [--dynamic-smem BYTES] [--alloc NAME=COUNT]... [--data NAME=FILE]... [--ncu PATH]\n"
+           "    [--save-ncu FILE] [--per-line]\n\n"
            "Runs the kernel of FILE.cu (compiled by NVRTC, on zero-filled buffers sized from the\n"
-           "model, or of --alloc's COUNT elements, every access checked against them first) once\n"
+           "model, or of --alloc's COUNT elements, or holding --data's values, every access checked\n"
+           "against them first) once\n"
            "under Nsight Compute on GPU 0 and compares its global load, store and\n"
            "atomic requests and sectors with the model's (exit 1 where they differ), and prints\n"
            "the shared wavefronts and bank conflicts beside the model's. --ncu PATH (or\n"
@@ -220,11 +221,12 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   const ir::Kernel& kernel = read->kernel;
   // --alloc: the model checks every access against the buffers; the real kernel gets them whole.
   const ir::Launch launch =
-      bind_launch(kernel, request.launch, request.values, request.launch_text, request.allocs);
+      bind_launch(kernel, request.launch, request.values, request.launch_text, request.allocs, request.data);
   ir::ReplayOptions options;
   const ir::ReplayResult model = ir::replay(kernel, launch, options);
-  // Every global access must be placed (its figures compared, its buffer sized) and defined.
-  const std::vector<std::string> not_counted = ir::uncounted_accesses(kernel);
+  // Every global access must be placed (its figures compared, its buffer sized) and defined;
+  // --data makes addresses from loaded values (a gather x[col_idx[jj]]) countable.
+  const std::vector<std::string> not_counted = ir::uncounted_accesses(kernel, model.computed_loads);
   for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
     const ir::MemoryAccess& a = kernel.accesses[i];
     if (!not_counted[i].empty() && (a.base == ir::kNone || a.space == ir::AddressSpace::Global))
@@ -244,7 +246,9 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   // runs, never over an input, committed together.
   const bool per_line = std::find(args.begin(), args.end(), "--per-line") != args.end();
   const std::string save = own_flag(args, "--save-ncu");
-  CommandOutputs outputs(out, run_inputs(request.source, std::nullopt, source_files(kernel, read->files_read)));
+  std::vector<RunInput> inputs = run_inputs(request.source, std::nullopt, source_files(kernel, read->files_read));
+  for (const std::string& f : data_files(request.data)) inputs.emplace_back("--data", f);
+  CommandOutputs outputs(out, inputs);
   analysis::Output* raw_file =
       outputs.open("--save-ncu", save.empty() ? std::nullopt : std::optional<std::string>(save), "ncu's CSV");
   analysis::Output* page_file =
