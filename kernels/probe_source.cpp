@@ -22,6 +22,8 @@ const char* c_type(ir::ScalarType t) {
     case ir::ScalarType::U32: return "unsigned int";
     case ir::ScalarType::I64: return "long long";
     case ir::ScalarType::U64: return "unsigned long long";
+    case ir::ScalarType::F32: return "float";
+    case ir::ScalarType::F64: return "double";
   }
   return "int";
 }
@@ -33,6 +35,9 @@ const char* unsigned_type(ir::ScalarType t) {
 
 std::string literal(ir::ScalarType t, std::uint64_t bits) {
   if (t == ir::ScalarType::Bool) return bits != 0 ? "true" : "false";
+  // Floating constants by their bits: exact, and NaN, infinities and -0 too.
+  if (t == ir::ScalarType::F32) return "__int_as_float((int)" + std::to_string(bits) + "u)";
+  if (t == ir::ScalarType::F64) return "__longlong_as_double((long long)" + std::to_string(bits) + "ull)";
   if (ir::is_signed(t)) {
     const auto v = static_cast<std::int64_t>(bits);
     if (v == INT64_MIN) return std::string("((") + c_type(t) + ")(-9223372036854775807LL - 1))";
@@ -162,6 +167,10 @@ class Generator {
       const ir::Parameter& p = k_.parameters[i];
       if (!p.scalar && i < buffer_bytes_.size() && buffer_bytes_[i] != 0)  // a buffer with values
         o << "  const wd_u64 p" << i << " = args[" << i << "];  // " << p.name << " (device address)\n";
+      if (p.floating == 32)
+        o << "  const float p" << i << " = __int_as_float((int)(unsigned int)args[" << i << "]);  // " << p.name << "\n";
+      if (p.floating == 64)
+        o << "  const double p" << i << " = __longlong_as_double((long long)args[" << i << "]);  // " << p.name << "\n";
       if (!p.scalar) continue;
       o << "  const " << c_type(p.type) << " p" << i << " = (" << c_type(p.type) << ")args[" << i
         << "];  // " << p.name << "\n";
@@ -232,6 +241,7 @@ class Generator {
         if (e.type == ir::ScalarType::Bool) return "((" + op(0) + ") != 0)";
         return "((" + t + ")(" + op(0) + "))";
       case ir::ExprKind::Unary: {
+        if (ir::is_floating(e.type)) return "(-(" + op(0) + "))";  // flips the sign, as the model
         const std::string u = unsigned_type(e.type);
         switch (e.unary_op) {
           case ir::UnaryOp::Neg: return "((" + t + ")((" + u + ")0 - (" + u + ")(" + op(0) + ")))";
@@ -244,6 +254,13 @@ class Generator {
         const ir::ScalarType ot = k_.exprs[static_cast<std::size_t>(e.operands[0])].type;
         const std::string u = unsigned_type(ot);
         const std::string a = op(0), b = op(1);
+        if (ir::is_floating(ot) && !ir::is_comparison(e.binary_op)) {
+          // Rounded on their own, as the model computes them: nvcc contracts none of these.
+          static const char* const single[] = {"__fadd_rn", "__fsub_rn", "__fmul_rn", "__fdiv_rn"};
+          static const char* const dual[] = {"__dadd_rn", "__dsub_rn", "__dmul_rn", "__ddiv_rn"};
+          const int i = static_cast<int>(e.binary_op);  // Add, Sub, Mul, Div
+          return std::string(ot == ir::ScalarType::F32 ? single[i] : dual[i]) + "(" + a + ", " + b + ")";
+        }
         const auto wrap = [&](const char* sym) {
           return "((" + t + ")((" + u + ")(" + a + ") " + sym + " (" + u + ")(" + b + ")))";
         };
@@ -271,6 +288,18 @@ class Generator {
         return "((" + op(0) + ")" + (e.logical_op == ir::LogicalOp::And ? " && " : " || ") + "(" +
                op(1) + "))";
       case ir::ExprKind::Select: return "((" + op(0) + ") ? (" + op(1) + ") : (" + op(2) + "))";
+      case ir::ExprKind::Intrinsic: {
+        const bool single = e.type == ir::ScalarType::F32;
+        const std::string fma = single ? "__fmaf_rn(" : "__fma_rn(";
+        switch (e.intrinsic) {
+          case ir::Intrinsic::Fma: return fma + op(0) + ", " + op(1) + ", " + op(2) + ")";
+          case ir::Intrinsic::Fms: return fma + op(0) + ", " + op(1) + ", -(" + op(2) + "))";
+          case ir::Intrinsic::Fnma: return fma + "-(" + op(0) + "), " + op(1) + ", " + op(2) + ")";
+          case ir::Intrinsic::Sqrt: return (single ? "__fsqrt_rn(" : "__dsqrt_rn(") + op(0) + ")";
+          case ir::Intrinsic::Fabs: return (single ? "fabsf(" : "fabs(") + op(0) + ")";
+        }
+        break;
+      }
     }
     return "0";
   }

@@ -13,7 +13,8 @@ namespace warpdiv::sim::ir {
 namespace {
 
 constexpr std::array<const char*, kScalarTypeCount> kTypeNames = {
-    "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"};
+    "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32",
+    "float64"};
 constexpr std::array<const char*, kBuiltinCount> kBuiltinNames = {
     "threadIdx.x", "threadIdx.y", "threadIdx.z", "blockIdx.x", "blockIdx.y", "blockIdx.z",
     "blockDim.x",  "blockDim.y",  "blockDim.z",  "gridDim.x",  "gridDim.y",  "gridDim.z",
@@ -21,7 +22,10 @@ constexpr std::array<const char*, kBuiltinCount> kBuiltinNames = {
 constexpr std::array<const char*, kBinaryOpCount> kBinaryNames = {
     "+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<", "<=", ">", ">=", "==", "!="};
 constexpr std::array<const char*, kExprKindCount> kExprKindNames = {
-    "constant", "param", "builtin", "local", "opaque", "cast", "unary", "binary", "logical", "select"};
+    "constant", "param", "builtin", "local", "opaque", "cast", "unary", "binary", "logical", "select",
+    "intrinsic"};
+constexpr std::array<const char*, kIntrinsicCount> kIntrinsicNames = {"fma", "fms", "fnma", "sqrt",
+                                                                     "fabs"};
 constexpr std::array<const char*, kStmtKindCount> kStmtKindNames = {
     "block", "declare", "assign", "work", "if", "loop", "break", "continue", "return", "barrier",
     "call", "switch"};
@@ -35,7 +39,8 @@ ScalarType scalar_type_from_name(const std::string& text) {
   for (int i = 0; i < kScalarTypeCount; ++i)
     if (text == kTypeNames[i]) return static_cast<ScalarType>(i);
   throw InvalidInput("unknown scalar type '" + text +
-                     "' (allowed: bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64)");
+                     "' (allowed: bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, "
+                     "float32, float64)");
 }
 
 int bit_width(ScalarType type) {
@@ -43,11 +48,13 @@ int bit_width(ScalarType type) {
     case ScalarType::Bool: return 1;
     case ScalarType::I8: case ScalarType::U8: return 8;
     case ScalarType::I16: case ScalarType::U16: return 16;
-    case ScalarType::I32: case ScalarType::U32: return 32;
-    case ScalarType::I64: case ScalarType::U64: return 64;
+    case ScalarType::I32: case ScalarType::U32: case ScalarType::F32: return 32;
+    case ScalarType::I64: case ScalarType::U64: case ScalarType::F64: return 64;
   }
   return 64;
 }
+
+bool is_floating(ScalarType type) { return type == ScalarType::F32 || type == ScalarType::F64; }
 
 std::int64_t min_of(ScalarType t) {
   if (t == ScalarType::Bool || !is_signed(t)) return 0;
@@ -80,8 +87,8 @@ std::uint64_t normalise(ScalarType type, std::uint64_t bits) {
     case ScalarType::I16: return static_cast<std::uint64_t>(std::int64_t{static_cast<std::int16_t>(bits)});
     case ScalarType::U16: return bits & 0xFFFFu;
     case ScalarType::I32: return static_cast<std::uint64_t>(std::int64_t{static_cast<std::int32_t>(bits)});
-    case ScalarType::U32: return bits & 0xFFFFFFFFu;
-    case ScalarType::I64: case ScalarType::U64: return bits;
+    case ScalarType::U32: case ScalarType::F32: return bits & 0xFFFFFFFFu;
+    case ScalarType::I64: case ScalarType::U64: case ScalarType::F64: return bits;
   }
   return bits;
 }
@@ -106,7 +113,57 @@ Value Value::of_unsigned(ScalarType type, std::uint64_t value) {
 
 bool operator==(const Value& a, const Value& b) { return a.type == b.type && a.bits == b.bits; }
 
+namespace {
+
+template <typename F>
+Value parse_floating(ScalarType type, const std::string& text) {
+  F value = 0;
+  if (text == "inf" || text == "-inf" || text == "nan") {
+    value = text == "nan" ? std::numeric_limits<F>::quiet_NaN()
+                          : (text[0] == '-' ? -1 : 1) * std::numeric_limits<F>::infinity();
+  } else {
+    const char* first = text.data();
+    // from_chars takes no '+', and reads "inf", "nan" and hexadecimal forms C++ literals don't.
+    const bool plain = !text.empty() && text.find_first_of("xXnN") == std::string::npos &&
+                       text.find_first_not_of("0123456789.eE+-") == std::string::npos && text[0] != '+';
+    const auto r = std::from_chars(first, first + text.size(), value);
+    if (!plain || r.ptr != first + text.size() || (r.ec != std::errc() && r.ec != std::errc::result_out_of_range))
+      throw InvalidInput("'" + text + "' is not a decimal number (allowed: " + name(type) +
+                         ", as C++ writes it: 2.5, -1e-3)");
+    if (r.ec == std::errc::result_out_of_range)
+      throw InvalidInput("'" + text + "' is outside " + name(type) + "'s finite nonzero range");
+  }
+  std::uint64_t bits = 0;
+  if constexpr (sizeof(F) == 4) {
+    std::uint32_t low = 0;
+    std::memcpy(&low, &value, sizeof low);
+    bits = low;
+  } else {
+    std::memcpy(&bits, &value, sizeof bits);
+  }
+  return Value{type, bits};
+}
+
+template <typename F>
+std::string floating_text(std::uint64_t bits) {
+  F value = 0;
+  if constexpr (sizeof(F) == 4) {
+    const auto low = static_cast<std::uint32_t>(bits);
+    std::memcpy(&value, &low, sizeof value);
+  } else {
+    std::memcpy(&value, &bits, sizeof value);
+  }
+  if (value != value) return "nan";
+  char text[64];
+  const auto r = std::to_chars(text, text + sizeof text, value);
+  return std::string(text, r.ptr);
+}
+
+}  // namespace
+
 Value parse_value(ScalarType type, const std::string& text) {
+  if (type == ScalarType::F32) return parse_floating<float>(type, text);
+  if (type == ScalarType::F64) return parse_floating<double>(type, text);
   const std::string allowed = " (allowed: an integer from " + range_text(type) + ")";
   if (type == ScalarType::Bool) {
     if (text == "true" || text == "1") return Value{type, 1};
@@ -140,6 +197,8 @@ Value parse_value(ScalarType type, const std::string& text) {
 
 std::string to_string(const Value& value) {
   if (value.type == ScalarType::Bool) return value.bits != 0 ? "true" : "false";
+  if (value.type == ScalarType::F32) return floating_text<float>(value.bits);
+  if (value.type == ScalarType::F64) return floating_text<double>(value.bits);
   if (is_signed(value.type)) return std::to_string(value.as_signed());
   return std::to_string(value.bits);
 }
@@ -147,19 +206,7 @@ std::string to_string(const Value& value) {
 std::string argument_text(const Parameter& parameter, const Value& value) {
   if (parameter.scalar) return to_string(value);
   if (parameter.floating == 0) return "";
-  char text[64];
-  std::to_chars_result r{};
-  if (parameter.floating == 32) {
-    float f = 0;
-    const auto low = static_cast<std::uint32_t>(value.bits);
-    std::memcpy(&f, &low, sizeof f);
-    r = std::to_chars(text, text + sizeof text, f);
-  } else {
-    double d = 0;
-    std::memcpy(&d, &value.bits, sizeof d);
-    r = std::to_chars(text, text + sizeof text, d);
-  }
-  return std::string(text, r.ptr);
+  return parameter.floating == 32 ? floating_text<float>(value.bits) : floating_text<double>(value.bits);
 }
 
 bool operator==(const SourceRange& a, const SourceRange& b) {
@@ -179,6 +226,15 @@ std::string name(UnaryOp op) {
 std::string name(BinaryOp op) { return kBinaryNames[static_cast<int>(op)]; }
 std::string name(LogicalOp op) { return op == LogicalOp::And ? "&&" : "||"; }
 std::string name(ExprKind kind) { return kExprKindNames[static_cast<int>(kind)]; }
+std::string name(Intrinsic intrinsic) { return kIntrinsicNames[static_cast<int>(intrinsic)]; }
+Intrinsic intrinsic_from_name(const std::string& text) {
+  for (int i = 0; i < kIntrinsicCount; ++i)
+    if (text == kIntrinsicNames[i]) return static_cast<Intrinsic>(i);
+  throw InvalidInput("unknown intrinsic '" + text + "' (allowed: fma, fms, fnma, sqrt, fabs)");
+}
+int operand_count(Intrinsic intrinsic) {
+  return intrinsic == Intrinsic::Sqrt || intrinsic == Intrinsic::Fabs ? 1 : 3;
+}
 std::string name(StmtKind kind) { return kStmtKindNames[static_cast<int>(kind)]; }
 std::string name(LoopKind kind) {
   switch (kind) {
@@ -289,9 +345,25 @@ ExprId Kernel::constant(ScalarType type, std::int64_t value, SourceRange range) 
   return add(e);
 }
 
+ExprId Kernel::floating_constant(ScalarType type, double value, SourceRange range) {
+  Expr e = make_expr(ExprKind::Constant, type, range);
+  if (type == ScalarType::F32) {
+    const auto f = static_cast<float>(value);
+    std::uint32_t low = 0;
+    std::memcpy(&low, &f, sizeof low);
+    e.constant = low;
+  } else {
+    std::memcpy(&e.constant, &value, sizeof value);
+  }
+  return add(e);
+}
+
 ExprId Kernel::param(std::int32_t index, SourceRange range) {
   const bool known = index >= 0 && static_cast<std::size_t>(index) < parameters.size();
-  Expr e = make_expr(ExprKind::Param, known ? parameters[index].type : ScalarType::I32, range);
+  ScalarType type = known ? parameters[index].type : ScalarType::I32;
+  if (known && parameters[index].floating != 0)
+    type = parameters[index].floating == 32 ? ScalarType::F32 : ScalarType::F64;
+  Expr e = make_expr(ExprKind::Param, type, range);
   e.index = index;
   return add(e);
 }
@@ -358,6 +430,13 @@ ExprId Kernel::select(ExprId condition, ExprId if_true, ExprId if_false, SourceR
   e.operands[0] = condition;
   e.operands[1] = if_true;
   e.operands[2] = if_false;
+  return add(e);
+}
+
+ExprId Kernel::intrinsic(Intrinsic which, std::vector<ExprId> operands, SourceRange range) {
+  Expr e = make_expr(ExprKind::Intrinsic, operands.empty() ? ScalarType::F32 : type_of(*this, operands[0]), range);
+  e.intrinsic = which;
+  for (std::size_t i = 0; i < operands.size() && i < 3; ++i) e.operands[i] = operands[i];
   return add(e);
 }
 

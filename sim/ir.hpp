@@ -13,8 +13,19 @@
 //   - Cast converts between any two scalar types (to bool: != 0; to a narrower type: modulo 2^n;
 //     from bool: 0 or 1).
 // Undefined behaviour (signed overflow, division by zero, INT_MIN / -1, a shift by a negative
-// amount or by >= the width, a negative left operand of <<, reading a local never assigned) is an
-// error naming the source location, never a computed value.
+// amount or by >= the width, a negative left operand of <<, reading a local never assigned, a
+// floating-point value converted to an integer type that cannot hold its truncation) is an error
+// naming the source location, never a computed value.
+//
+// Floating point (float32, float64): IEEE 754 binary32 / binary64 in round-to-nearest-even, as a
+// GPU computes them under nvcc's default flags (no flush to zero, IEEE division and square root):
+//   - + - * / and comparisons take two operands of one floating type (comparisons give bool; NaN
+//     compares unequal to everything); unary - flips the sign; % << >> & | ^ ~ do not apply;
+//   - Intrinsic fma(a, b, c) is a*b + c rounded once (what nvcc makes of `a*b + c` when it
+//     contracts: the front-end decides where, sim/ knows only the result), sqrt and fabs;
+//   - Cast converts integers to floating types rounding to nearest, between float32 and float64
+//     rounding to nearest, and floating to integer types truncating toward zero (undefined when
+//     the truncation does not fit, or for NaN), to bool: != 0.
 //
 // Opaque values (a read from memory, a floating-point result, an atomic's result, a pointer
 // parameter ...) may flow into locals and work, but a condition that depends on one, directly or
@@ -34,17 +45,21 @@ namespace warpdiv::sim::ir {
 
 /// CUDA's integer scalars: int = int32, unsigned = uint32, long / long long = int64,
 /// size_t / unsigned long = uint64 (LP64).
-enum class ScalarType : std::uint8_t { Bool, I8, U8, I16, U16, I32, U32, I64, U64 };
-constexpr int kScalarTypeCount = 9;
+enum class ScalarType : std::uint8_t { Bool, I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 };
+constexpr int kScalarTypeCount = 11;
 
-/// "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64".
+/// "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32",
+/// "float64".
 std::string name(ScalarType type);
 /// Inverse of name(); throws InvalidInput naming the allowed names.
 ScalarType scalar_type_from_name(const std::string& text);
 /// 1 for bool, else 8, 16, 32 or 64.
 int bit_width(ScalarType type);
+/// Signed integer types (not the floating ones).
 bool is_signed(ScalarType type);
-/// The type's smallest and largest values (bool: 0 and 1), and "MIN to MAX".
+/// float32 and float64.
+bool is_floating(ScalarType type);
+/// An integer type's smallest and largest values (bool: 0 and 1), and "MIN to MAX".
 std::int64_t min_of(ScalarType type);
 std::uint64_t max_of(ScalarType type);
 std::string range_text(ScalarType type);
@@ -52,7 +67,8 @@ std::string range_text(ScalarType type);
 bool is_promoted(ScalarType type);
 
 /// A scalar of a given type. `bits` holds the value normalised to 64 bits: sign-extended for
-/// signed types, zero-extended for unsigned ones, 0 or 1 for bool.
+/// signed types, zero-extended for unsigned ones, 0 or 1 for bool; for float32 the binary32
+/// pattern in the low 32 bits (the rest 0), for float64 the binary64 pattern.
 struct Value {
   ScalarType type = ScalarType::I32;
   std::uint64_t bits = 0;
@@ -65,9 +81,12 @@ struct Value {
 };
 bool operator==(const Value& a, const Value& b);
 /// Parses a decimal integer (optionally signed) into `type`; throws InvalidInput when it is not a
-/// number or out of the type's range (the message names the range).
+/// number or out of the type's range (the message names the range). For a floating type: a
+/// decimal as C++ writes a literal's digits ("-2.0", "1e-3"), rounded once to the type; "inf",
+/// "-inf" and "nan" too (as the model's JSON writes them).
 Value parse_value(ScalarType type, const std::string& text);
-/// Decimal text of the value as its type reads it ("-1", "4294967295", "true").
+/// Decimal text of the value as its type reads it ("-1", "4294967295", "true"); for a floating
+/// type the shortest decimal that reads back to the same value ("0.1", "-0", "inf", "nan").
 std::string to_string(const Value& value);
 /// `bits` reduced to `type` (C's conversion: modulo 2^n, or != 0 for bool).
 std::uint64_t normalise(ScalarType type, std::uint64_t bits);
@@ -105,8 +124,21 @@ enum class ExprKind : std::uint8_t {
   Binary,    // operands[0] binary_op operands[1]
   Logical,   // operands[0] && / || operands[1], short-circuit (logical_op)
   Select,    // operands[0] ? operands[1] : operands[2], only the chosen arm is evaluated
+  Intrinsic, // intrinsic(operands ...): fma, fms, fnma, sqrt, fabs of a floating type (operands of `type`)
 };
-constexpr int kExprKindCount = 10;
+constexpr int kExprKindCount = 11;
+
+/// Functions of floating-point values the GPU computes correctly rounded under nvcc's default
+/// flags: fma(a, b, c) = a*b + c rounded once, fms(a, b, c) = a*b - c and fnma(a, b, c) =
+/// c - a*b rounded once (what nvcc makes of a contracted subtraction), sqrt (-prec-sqrt=true),
+/// fabs.
+enum class Intrinsic : std::uint8_t { Fma, Fms, Fnma, Sqrt, Fabs };
+constexpr int kIntrinsicCount = 5;
+/// "fma", "fms", "fnma", "sqrt", "fabs"; the inverse throws InvalidInput naming the allowed names.
+std::string name(Intrinsic intrinsic);
+Intrinsic intrinsic_from_name(const std::string& text);
+/// 3 for fma, fms and fnma, 1 for sqrt and fabs.
+int operand_count(Intrinsic intrinsic);
 
 /// threadIdx, blockIdx, blockDim, gridDim (uint32, CUDA's unsigned int) and warpSize (int32).
 enum class Builtin : std::uint8_t {
@@ -128,7 +160,8 @@ enum class LogicalOp : std::uint8_t { And, Or };
 
 /// Names used in JSON and messages: "threadIdx.x" ..., "warpSize"; "-", "~", "!"; "+", "-", "*",
 /// "/", "%", "<<", ">>", "&", "|", "^", "<", "<=", ">", ">=", "==", "!="; "&&", "||";
-/// "constant", "param", "builtin", "local", "opaque", "cast", "unary", "binary", "logical", "select".
+/// "constant", "param", "builtin", "local", "opaque", "cast", "unary", "binary", "logical", "select",
+/// "intrinsic".
 std::string name(Builtin builtin);
 std::string name(UnaryOp op);
 std::string name(BinaryOp op);
@@ -148,6 +181,7 @@ struct Expr {
   UnaryOp unary_op = UnaryOp::Neg;
   BinaryOp binary_op = BinaryOp::Add;
   LogicalOp logical_op = LogicalOp::And;
+  Intrinsic intrinsic = Intrinsic::Fma;
   ExprId operands[3] = {kNone, kNone, kNone};
   std::string description;  // Opaque: what the value is, e.g. "A[i] (read from global memory)"
   /// Opaque: the load (Kernel::accesses) whose value this is, when the value is exactly the
@@ -228,16 +262,19 @@ struct Stmt {
 // ---------------------------------------------------------------------------------------------
 // Kernel
 
-/// A kernel parameter. Only scalar integer parameters have values in a launch; the others
-/// (pointers, floats, structs) are opaque: reading one is an Opaque expression.
+/// A kernel parameter. Scalar integer parameters have values in a launch (Launch::arguments), and
+/// so do float and double ones (`floating`: read as a Param expression of type float32 / float64,
+/// their bits in Launch::arguments); the others (pointers, structs) are opaque: reading one is an
+/// Opaque expression.
 struct Parameter {
   std::string name;
   ScalarType type = ScalarType::I32;
   bool scalar = true;         // false: opaque (pointer, float ...); `type` is then meaningless
   std::string type_spelling;  // the source type as written ("int", "const float *")
-  /// 32 (float) or 64 (double): an opaque floating-point scalar, whatever its spelling
-  /// (`real_t`); 0 otherwise. Its value (Launch::arguments' bits: the IEEE binary32 / binary64
-  /// pattern) goes to the GPU runs; the model does not compute with it.
+  /// 32 (float) or 64 (double): a floating-point scalar, whatever its spelling (`real_t`); 0
+  /// otherwise. `scalar` stays false (it takes a decimal, not an integer); its value
+  /// (Launch::arguments' bits: the binary32 / binary64 pattern) is read by Param expressions of
+  /// type float32 / float64 and goes to the GPU runs.
   int floating = 0;
   /// A pointer parameter's element size in bytes (`float *`: 4); 0 for others and for `void *`.
   std::uint64_t element_bytes = 0;
@@ -329,6 +366,8 @@ struct Kernel {
 
   // Expression shorthands (result types follow the rules at the top of this file).
   ExprId constant(ScalarType type, std::int64_t value, SourceRange range = {});
+  /// A float32 / float64 constant: `value` rounded to the type.
+  ExprId floating_constant(ScalarType type, double value, SourceRange range = {});
   ExprId param(std::int32_t index, SourceRange range = {});
   ExprId builtin(Builtin builtin, SourceRange range = {});
   ExprId local(LocalId id, SourceRange range = {});
@@ -338,6 +377,9 @@ struct Kernel {
   ExprId binary(BinaryOp op, ExprId lhs, ExprId rhs, SourceRange range = {});
   ExprId logical(LogicalOp op, ExprId lhs, ExprId rhs, SourceRange range = {});
   ExprId select(ExprId condition, ExprId if_true, ExprId if_false, SourceRange range = {});
+  /// fma(a, b, c), fms(a, b, c), fnma(a, b, c), sqrt(a), fabs(a): the result has the first
+  /// operand's type.
+  ExprId intrinsic(Intrinsic intrinsic, std::vector<ExprId> operands, SourceRange range = {});
 
   // Statement shorthands.
   StmtId block(std::vector<StmtId> children, SourceRange range = {});

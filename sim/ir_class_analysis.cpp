@@ -18,6 +18,7 @@ Wide type_min(ScalarType t) {
     case ScalarType::I16: return -32768;
     case ScalarType::I32: return -Wide{2147483648LL};
     case ScalarType::I64: return -(Wide{1} << 63);
+    case ScalarType::F32: case ScalarType::F64: return -(Wide{1} << 64);  // no integer range
   }
   return 0;
 }
@@ -32,6 +33,7 @@ Wide type_max(ScalarType t) {
     case ScalarType::I16: return 32767;
     case ScalarType::I32: return 2147483647;
     case ScalarType::I64: return (Wide{1} << 63) - 1;
+    case ScalarType::F32: case ScalarType::F64: return Wide{1} << 64;
   }
   return 0;
 }
@@ -266,6 +268,18 @@ class Analyser::State {
 
   Form compute(ExprId id, const Refinements& refine, bool final) {
     const Expr& e = k_.exprs[id];
+    // Floating-point values (and what is computed from them: comparisons, conversions) are not
+    // affine forms: like an opaque value, they may differ within any class. Their operands are
+    // still evaluated (they may read locals the analysis follows).
+    if (is_floating(e.type) || (e.operands[0] != kNone && is_floating(k_.exprs[e.operands[0]].type) &&
+                                (e.kind == ExprKind::Cast || e.kind == ExprKind::Binary))) {
+      for (ExprId op : e.operands)
+        if (op != kNone) eval(op, refine, final);
+      Form f = range(type_min(e.type), type_max(e.type));
+      f.wild = ~std::uint64_t{0};
+      f.wild_origin = id;
+      return f;
+    }
     switch (e.kind) {
       case ExprKind::Constant: return constant(math_value(e.type, e.constant));
       case ExprKind::Param: return constant(math_value(e.type, l_.arguments[e.index].bits));
@@ -347,6 +361,7 @@ class Analyser::State {
         if (x.wild_origin == kNone) x.wild_origin = c.wild_origin;
         return x;
       }
+      case ExprKind::Intrinsic: break;  // floating: handled above
     }
     return range(type_min(e.type), type_max(e.type));
   }

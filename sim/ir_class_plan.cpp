@@ -185,13 +185,17 @@ std::string describe_expr(const Kernel& k, ExprId id) {
   const Expr& e = k.exprs[id];
   std::string what;
   switch (e.kind) {
-    case ExprKind::Binary: what = "'" + name(e.binary_op) + "'"; break;
+    case ExprKind::Binary:
+      what = "'" + name(e.binary_op) + "'" +
+             (is_floating(k.exprs[e.operands[0]].type) ? " on floating-point values" : "");
+      break;
     case ExprKind::Unary: what = "'" + name(e.unary_op) + "'"; break;
     case ExprKind::Cast:
       what = e.type == ScalarType::Bool ? std::string("a conversion to bool (a step, not a line)")
                                         : "a conversion to " + name(e.type) + " that may wrap around";
       break;
     case ExprKind::Opaque: what = e.description; break;
+    case ExprKind::Intrinsic: what = name(e.intrinsic) + "()"; break;
     default: what = name(e.kind); break;
   }
   return what + " (" + location(k, e.range) + ")";

@@ -131,6 +131,7 @@ CastLaneFn cast_fn(ScalarType to) {
     case ScalarType::U32: return &cast_lanes<ScalarType::U32>;
     case ScalarType::I64: return &cast_lanes<ScalarType::I64>;
     case ScalarType::U64: return &cast_lanes<ScalarType::U64>;
+    case ScalarType::F32: case ScalarType::F64: break;  // Program converts these value by value
   }
   return &cast_lanes<ScalarType::U64>;
 }
@@ -151,7 +152,13 @@ void set_binary_for(CompiledExpr& c, ScalarType t) {
     case ScalarType::U32: set_binary<OP, ScalarType::U32>(c); break;
     case ScalarType::I64: set_binary<OP, ScalarType::I64>(c); break;
     case ScalarType::U64: set_binary<OP, ScalarType::U64>(c); break;
-    default: break;  // validate() allows only the four promoted types
+    case ScalarType::F32:
+      if constexpr (ops::floating_operator(OP)) set_binary<OP, ScalarType::F32>(c);
+      break;
+    case ScalarType::F64:
+      if constexpr (ops::floating_operator(OP)) set_binary<OP, ScalarType::F64>(c);
+      break;
+    default: break;  // validate() allows only the four promoted types and the floating ones
   }
 }
 
@@ -184,6 +191,8 @@ UnaryLaneFn unary_lane_fn(UnaryOp op, ScalarType t) {
         case ScalarType::I32: return &unary_lanes<UnaryOp::Neg, ScalarType::I32>;
         case ScalarType::U32: return &unary_lanes<UnaryOp::Neg, ScalarType::U32>;
         case ScalarType::I64: return &unary_lanes<UnaryOp::Neg, ScalarType::I64>;
+        case ScalarType::F32: return &unary_lanes<UnaryOp::Neg, ScalarType::F32>;
+        case ScalarType::F64: return &unary_lanes<UnaryOp::Neg, ScalarType::F64>;
         default: return &unary_lanes<UnaryOp::Neg, ScalarType::U64>;
       }
     case UnaryOp::BitNot:
@@ -274,6 +283,7 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
     if (e.kind == ExprKind::Binary) {
       c.signed_operands = is_signed(k.exprs[e.operands[0]].type);
       c.narrow_operands = bit_width(k.exprs[e.operands[0]].type) <= 32;
+      c.floating_operands = is_floating(k.exprs[e.operands[0]].type);
     }
     switch (e.kind) {
       case ExprKind::Binary: compile_binary(c, e.binary_op, k.exprs[e.operands[0]].type); break;
@@ -281,7 +291,13 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
         c.unary = ops::unary_fn(e.unary_op, k.exprs[e.operands[0]].type);
         c.unary_lanes = unary_lane_fn(e.unary_op, k.exprs[e.operands[0]].type);
         break;
-      case ExprKind::Cast: c.cast_lanes = cast_fn(e.type); break;
+      case ExprKind::Cast:
+        c.from = k.exprs[e.operands[0]].type;
+        // Conversions from or to a floating type go value by value (ops::convert); the others
+        // depend on the target only (the operand's bits are normalised).
+        if (!is_floating(c.from) && !is_floating(e.type)) c.cast_lanes = cast_fn(e.type);
+        break;
+      case ExprKind::Intrinsic: c.intrinsic = e.intrinsic; break;
       default: break;
     }
   }
@@ -718,6 +734,7 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
       if (e.index != kNone) return load(id, e, active);
       break;
     case ExprKind::Cast: {
+      if (c.cast_lanes == nullptr) return eval_conversion(id, e, active);
       const Val a = operand(e.operands[0], active);
       if (a.lanes == nullptr) return {nullptr, normalise(e.type, a.value)};
       // To a 64-bit type the normalised bits stay as they are (int32 values are kept
@@ -777,9 +794,49 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
     }
     case ExprKind::Logical:
     case ExprKind::Select: return eval_select(id, e, active);
+    case ExprKind::Intrinsic: return eval_intrinsic(id, e, active);
   }
   throw std::logic_error("replay: an opaque value reached evaluation (" +
                          location(k_, k_.exprs[id].range) + ")");
+}
+
+// A conversion from or to a floating type, value by value (a fault in an active lane: a floating
+// value whose truncation the integer type cannot hold, undefined behaviour).
+WarpMachine::Val WarpMachine::eval_conversion(ExprId id, const CompiledExpr& e, LaneMask active) {
+  const Val a = operand(e.operands[0], active);
+  bool fault = false;
+  if (a.lanes == nullptr) {
+    const std::uint64_t r = ops::convert(e.from, e.type, a.value, fault);
+    if (fault) undefined(id, ops::describe_conversion_fault(e.from, e.type, a.value), active);
+    return {nullptr, r};
+  }
+  std::uint64_t* out = scratch(id);
+  for (int l = 0; l < lanes_; ++l) {
+    bool lane_fault = false;
+    out[l] = ops::convert(e.from, e.type, a.lanes[l], lane_fault);
+    if (lane_fault && (active >> l & 1))
+      undefined(id, ops::describe_conversion_fault(e.from, e.type, a.lanes[l]), bit(l));
+  }
+  return {out, 0};
+}
+
+// fma, sqrt, fabs: value by value (never a fault).
+WarpMachine::Val WarpMachine::eval_intrinsic(ExprId id, const CompiledExpr& e, LaneMask active) {
+  const int n = operand_count(e.intrinsic);
+  Val v[3] = {{nullptr, 0}, {nullptr, 0}, {nullptr, 0}};
+  bool uniform = true;
+  for (int i = 0; i < n; ++i) {
+    v[i] = operand(e.operands[i], active);
+    // A later operand's evaluation may reuse scratch only of its own expression: the lanes
+    // of v[i] stay valid.
+    uniform = uniform && v[i].lanes == nullptr;
+  }
+  if (uniform) return {nullptr, ops::intrinsic(e.intrinsic, e.type, v[0].value, v[1].value, v[2].value)};
+  std::uint64_t* out = scratch(id);
+  const auto at = [&](const Val& x, int l) { return x.lanes != nullptr ? x.lanes[l] : x.value; };
+  for (int l = 0; l < lanes_; ++l)
+    out[l] = ops::intrinsic(e.intrinsic, e.type, at(v[0], l), at(v[1], l), at(v[2], l));
+  return {out, 0};
 }
 
 // A unary operator, lane by lane (a fault in an active lane is undefined behaviour).
@@ -836,8 +893,13 @@ inline LaneMask WarpMachine::compare_mask(const CompiledExpr& e, LaneMask active
   const Val b = operand(e.operands[1], active);
   if (e.recorded && recorder_ != nullptr)
     recorder_->comparison(*this, static_cast<ExprId>(&e - p_.exprs.data()), active, a, b);
-  if (a.lanes == nullptr && b.lanes == nullptr)
+  if (a.lanes == nullptr && b.lanes == nullptr) {
+    if (e.floating_operands) {
+      bool fault = false;
+      return e.binary(a.value, b.value, fault) != 0 ? active : 0;
+    }
     return compare(e.binary_op, e.signed_operands, a.value, b.value) ? active : 0;
+  }
   const int variant = a.lanes == nullptr ? 1 : b.lanes == nullptr ? 2 : 0;
   return e.compare_lanes[variant](a.lanes != nullptr ? a.lanes : &a.value,
                                   b.lanes != nullptr ? b.lanes : &b.value, lanes_) &

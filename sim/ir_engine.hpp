@@ -113,6 +113,9 @@ struct CompiledExpr {
   LogicalOp logical_op = LogicalOp::And;
   bool signed_operands = false;   // Binary: the operands' type is signed
   bool narrow_operands = false;   // Binary: the operands' type has at most 32 bits
+  bool floating_operands = false; // Binary: the operands' type is float32 or float64
+  ScalarType from = ScalarType::I32;            // Cast: the operand's type
+  Intrinsic intrinsic = Intrinsic::Fma;         // Intrinsic
   std::int32_t index = kNone;
   ExprId operands[3] = {kNone, kNone, kNone};
   std::uint64_t constant = 0;
@@ -274,6 +277,8 @@ class WarpMachine {
   LaneMask exec_switch(StmtId id, const Stmt& s, LaneMask active);
   Val eval(ExprId id, LaneMask active);
   Val eval_unary(ExprId id, const CompiledExpr& e, LaneMask active);
+  Val eval_conversion(ExprId id, const CompiledExpr& e, LaneMask active);
+  Val eval_intrinsic(ExprId id, const CompiledExpr& e, LaneMask active);
   Val eval_select(ExprId id, const CompiledExpr& e, LaneMask active);
   // eval() with the leaves (constants, parameters, builtins, locals) inlined: most operands are
   // leaves, and a call per leaf was a third of the replay's time.

@@ -28,6 +28,9 @@ Json range_json(const SourceRange& r) {
 }
 
 Json typed_number(ScalarType type, std::uint64_t bits) {
+  // A floating constant as its shortest round-trip decimal text ("0.1", "inf", "nan"): exact, and
+  // JSON numbers hold no inf or NaN. (A NaN's payload is not kept: the GPU's is its own.)
+  if (is_floating(type)) return Json(to_string(Value{type, bits}));
   if (is_signed(type)) return Json(static_cast<std::int64_t>(bits));
   return Json(bits);
 }
@@ -59,6 +62,13 @@ Json expr_json(const Expr& e) {
       j["operands"] = Json::array({e.operands[0], e.operands[1]});
       break;
     case ExprKind::Select: j["operands"] = Json::array({e.operands[0], e.operands[1], e.operands[2]}); break;
+    case ExprKind::Intrinsic: {
+      j["function"] = name(e.intrinsic);
+      Json ops = Json::array();
+      for (int i = 0; i < operand_count(e.intrinsic); ++i) ops.push_back(e.operands[i]);
+      j["operands"] = ops;
+      break;
+    }
   }
   j["range"] = range_json(e.range);
   return j;
@@ -245,6 +255,13 @@ class Reader {
 
   std::uint64_t value_of(ScalarType type) const {
     if (type == ScalarType::Bool && j_.is_boolean()) return j_.get<bool>() ? 1 : 0;
+    if (is_floating(type)) {
+      if (!j_.is_string())
+        bad(path_, "expected a " + name(type) + " value as a decimal string (\"0.5\", \"inf\", \"nan\"; got " +
+                       got(j_) + ")");
+      const std::string text = j_.get<std::string>();
+      return wrap([&] { return parse_value(type, text).bits; });
+    }
     if (!j_.is_number_integer())
       bad(path_, "expected an integer value of type " + name(type) + " (got " + got(j_) + ")");
     if (j_.is_number_unsigned())
@@ -324,6 +341,11 @@ Expr read_expr(const Kernel& k, const Reader& r, std::size_t expr_count) {
       operands(2);
       break;
     case ExprKind::Select: operands(3); break;
+    case ExprKind::Intrinsic:
+      e.intrinsic = enum_from<Intrinsic, kIntrinsicCount>(r.at("function"), "intrinsic",
+                                                          [](Intrinsic x) { return name(x); });
+      operands(static_cast<std::size_t>(operand_count(e.intrinsic)));
+      break;
   }
   return e;
 }
@@ -570,7 +592,9 @@ Kernel kernel_from_json(const std::string& text) {
     bad(version.path(), "version 1 was saved before the model knew memory accesses (this "
                         "warpdiv reads version " + std::to_string(kModelVersion) +
                         "): save it again from its source with --save-model");
-  if (!version.json().is_number_integer() || version.json().get<std::int64_t>() != kModelVersion)
+  // Version 3 added floating types and intrinsics; a version 2 model reads the same.
+  if (!version.json().is_number_integer() ||
+      (version.json().get<std::int64_t>() != kModelVersion && version.json().get<std::int64_t>() != 2))
     bad(version.path(), "version " + got(version.json()) +
                             " is not supported (this warpdiv reads version " +
                             std::to_string(kModelVersion) + ")");

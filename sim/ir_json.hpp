@@ -13,7 +13,7 @@
 namespace warpdiv::sim::ir {
 
 constexpr const char* kModelFormat = "warpdiv-kernel-model";
-constexpr int kModelVersion = 2;
+constexpr int kModelVersion = 3;  // 3: floating types and intrinsics (2 reads too)
 
 /// The kernel as JSON text (2-space indented, ending in a newline).
 std::string to_json(const Kernel& kernel);

@@ -186,6 +186,7 @@ struct Builder {
   bool form(ExprId id, LinearForm& f, int depth) {
     if (depth > 64) return false;
     const Expr& e = kernel.exprs[static_cast<std::size_t>(id)];
+    if (is_floating(e.type)) return false;  // floating values: lane by lane
     switch (e.kind) {
       case ExprKind::Constant: return constant(e.type, e.constant, f);
       case ExprKind::Param:

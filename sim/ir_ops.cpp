@@ -13,14 +13,24 @@ BinaryFn binary_for_type(ScalarType type) {
     case ScalarType::U32: return &binary<OP, ScalarType::U32>;
     case ScalarType::I64: return &binary<OP, ScalarType::I64>;
     case ScalarType::U64: return &binary<OP, ScalarType::U64>;
+    case ScalarType::F32:
+      if constexpr (floating_operator(OP)) return &binary<OP, ScalarType::F32>;
+      break;
+    case ScalarType::F64:
+      if constexpr (floating_operator(OP)) return &binary<OP, ScalarType::F64>;
+      break;
     default: break;
   }
-  throw InvalidInput("operator " + name(OP) + " on " + name(type) +
-                     " (allowed: int32, uint32, int64, uint64)");
+  throw InvalidInput("operator " + name(OP) + " on " + name(type) + " (allowed: int32, uint32, int64, uint64" +
+                     (floating_operator(OP) ? ", float32, float64)" : ")"));
 }
 
 template <UnaryOp OP>
 UnaryFn unary_for_type(ScalarType type) {
+  if constexpr (OP == UnaryOp::Neg) {
+    if (type == ScalarType::F32) return &unary<OP, ScalarType::F32>;
+    if (type == ScalarType::F64) return &unary<OP, ScalarType::F64>;
+  }
   switch (type) {
     case ScalarType::I32: return &unary<OP, ScalarType::I32>;
     case ScalarType::U32: return &unary<OP, ScalarType::U32>;
@@ -81,6 +91,70 @@ std::string describe_fault(BinaryOp op, ScalarType type, std::uint64_t a, std::u
       return "left shift overflow" + where;
     default: return "signed overflow" + where;
   }
+}
+
+namespace {
+
+// The value of `bits` of type `from` as a long double (exact for every integer and float type).
+long double as_long_double(ScalarType from, std::uint64_t bits) {
+  if (from == ScalarType::F32) return to_float<ScalarType::F32>(bits);
+  if (from == ScalarType::F64) return to_float<ScalarType::F64>(bits);
+  if (is_signed(from)) return static_cast<long double>(static_cast<std::int64_t>(bits));
+  return static_cast<long double>(bits);
+}
+
+template <ScalarType T>
+std::uint64_t to_floating(ScalarType from, std::uint64_t bits) {
+  using F = FloatOf<T>;
+  if (from == ScalarType::F32) return from_float<T>(static_cast<F>(to_float<ScalarType::F32>(bits)));
+  if (from == ScalarType::F64) return from_float<T>(static_cast<F>(to_float<ScalarType::F64>(bits)));
+  // One rounding from the exact integer (the host converts as cvt.rn does).
+  if (is_signed(from)) return from_float<T>(static_cast<F>(static_cast<std::int64_t>(bits)));
+  return from_float<T>(static_cast<F>(bits));
+}
+
+}  // namespace
+
+std::uint64_t convert(ScalarType from, ScalarType to, std::uint64_t bits, bool& fault) {
+  if (to == ScalarType::F32) return to_floating<ScalarType::F32>(from, bits);
+  if (to == ScalarType::F64) return to_floating<ScalarType::F64>(from, bits);
+  if (!is_floating(from)) return normalise(to, bits);
+  const long double v = as_long_double(from, bits);
+  if (to == ScalarType::Bool) return v != 0 ? 1 : 0;  // NaN != 0
+  const long double t = std::trunc(v);
+  if (!(t >= static_cast<long double>(min_of(to)) && t <= static_cast<long double>(max_of(to)))) {
+    fault = true;
+    return 0;
+  }
+  if (is_signed(to)) return normalise(to, static_cast<std::uint64_t>(static_cast<std::int64_t>(t)));
+  return normalise(to, static_cast<std::uint64_t>(t));
+}
+
+std::string describe_conversion_fault(ScalarType from, ScalarType to, std::uint64_t bits) {
+  return "conversion of " + to_string(Value{from, bits}) + " (" + name(from) + ") to " + name(to) +
+         ", which holds " + range_text(to);
+}
+
+std::uint64_t intrinsic(Intrinsic which, ScalarType type, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+  if (type == ScalarType::F32) {
+    constexpr ScalarType T = ScalarType::F32;
+    switch (which) {
+      case Intrinsic::Fma: return from_float<T>(std::fmaf(to_float<T>(a), to_float<T>(b), to_float<T>(c)));
+      case Intrinsic::Fms: return from_float<T>(std::fmaf(to_float<T>(a), to_float<T>(b), -to_float<T>(c)));
+      case Intrinsic::Fnma: return from_float<T>(std::fmaf(-to_float<T>(a), to_float<T>(b), to_float<T>(c)));
+      case Intrinsic::Sqrt: return from_float<T>(std::sqrt(to_float<T>(a)));
+      case Intrinsic::Fabs: return a & 0x7FFFFFFFULL;
+    }
+  }
+  constexpr ScalarType T = ScalarType::F64;
+  switch (which) {
+    case Intrinsic::Fma: return from_float<T>(std::fma(to_float<T>(a), to_float<T>(b), to_float<T>(c)));
+    case Intrinsic::Fms: return from_float<T>(std::fma(to_float<T>(a), to_float<T>(b), -to_float<T>(c)));
+    case Intrinsic::Fnma: return from_float<T>(std::fma(-to_float<T>(a), to_float<T>(b), to_float<T>(c)));
+    case Intrinsic::Sqrt: return from_float<T>(std::sqrt(to_float<T>(a)));
+    case Intrinsic::Fabs: return a & 0x7FFFFFFFFFFFFFFFULL;
+  }
+  return 0;
 }
 
 std::string describe_fault(UnaryOp op, ScalarType type) {

@@ -4,8 +4,11 @@
 // Internal to sim/ (the replay engine and evaluate_uniform); tests may include it.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "sim/ir.hpp"
 
@@ -28,6 +31,58 @@ inline std::uint64_t wrap(std::uint64_t bits) {
     return bits;
 }
 
+// ---- Floating point: IEEE binary32 / binary64, round to nearest even (the host's default mode,
+// as a GPU computes under nvcc's default flags). The values travel as their bit patterns.
+template <ScalarType T>
+constexpr bool kFloating = T == ScalarType::F32 || T == ScalarType::F64;
+template <ScalarType T>
+using FloatOf = std::conditional_t<T == ScalarType::F32, float, double>;
+
+template <ScalarType T>
+inline FloatOf<T> to_float(std::uint64_t bits) {
+  FloatOf<T> v;
+  if constexpr (T == ScalarType::F32) {
+    const auto low = static_cast<std::uint32_t>(bits);
+    std::memcpy(&v, &low, sizeof v);
+  } else {
+    std::memcpy(&v, &bits, sizeof v);
+  }
+  return v;
+}
+template <ScalarType T>
+inline std::uint64_t from_float(FloatOf<T> v) {
+  if constexpr (T == ScalarType::F32) {
+    std::uint32_t low;
+    std::memcpy(&low, &v, sizeof low);
+    return low;
+  } else {
+    std::uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    return bits;
+  }
+}
+/// + - * / and the comparisons of floating T (never a fault: IEEE gives inf and NaN).
+template <BinaryOp OP, ScalarType T>
+inline std::uint64_t floating_binary(std::uint64_t a, std::uint64_t b) {
+  const FloatOf<T> x = to_float<T>(a), y = to_float<T>(b);
+  if constexpr (OP == BinaryOp::Add) return from_float<T>(x + y);
+  if constexpr (OP == BinaryOp::Sub) return from_float<T>(x - y);
+  if constexpr (OP == BinaryOp::Mul) return from_float<T>(x * y);
+  if constexpr (OP == BinaryOp::Div) return from_float<T>(x / y);
+  if constexpr (OP == BinaryOp::Lt) return x < y;
+  if constexpr (OP == BinaryOp::Le) return x <= y;
+  if constexpr (OP == BinaryOp::Gt) return x > y;
+  if constexpr (OP == BinaryOp::Ge) return x >= y;
+  if constexpr (OP == BinaryOp::Eq) return x == y;
+  if constexpr (OP == BinaryOp::Ne) return x != y;
+  return 0;  // % << >> & | ^: validate() refuses them on floating operands
+}
+/// The operators floating types take.
+constexpr bool floating_operator(BinaryOp op) {
+  return op == BinaryOp::Add || op == BinaryOp::Sub || op == BinaryOp::Mul || op == BinaryOp::Div ||
+         op >= BinaryOp::Lt;
+}
+
 inline std::int64_t s64(std::uint64_t bits) { return static_cast<std::int64_t>(bits); }
 inline std::uint64_t u64(std::int64_t value) { return static_cast<std::uint64_t>(value); }
 
@@ -37,7 +92,9 @@ template <BinaryOp OP, ScalarType T>
 inline std::uint64_t binary(std::uint64_t a, std::uint64_t b, bool& fault) {
   constexpr bool S = kSigned<T>;
   constexpr int W = kWidth<T>;
-  if constexpr (OP == BinaryOp::Add || OP == BinaryOp::Sub || OP == BinaryOp::Mul) {
+  if constexpr (kFloating<T>) {
+    return floating_binary<OP, T>(a, b);
+  } else if constexpr (OP == BinaryOp::Add || OP == BinaryOp::Sub || OP == BinaryOp::Mul) {
     if constexpr (W == 32 && S) {
       // Exact in 64 bits: |a|, |b| <= 2^31.
       const std::int64_t r = OP == BinaryOp::Add   ? s64(a) + s64(b)
@@ -100,7 +157,9 @@ inline std::uint64_t binary(std::uint64_t a, std::uint64_t b, bool& fault) {
 /// -a and ~a for promoted T (! works on bool and needs no template).
 template <UnaryOp OP, ScalarType T>
 inline std::uint64_t unary(std::uint64_t a, bool& fault) {
-  if constexpr (OP == UnaryOp::Neg) {
+  if constexpr (kFloating<T> && OP == UnaryOp::Neg) {
+    return a ^ (T == ScalarType::F32 ? 0x80000000ULL : 0x8000000000000000ULL);  // the sign bit
+  } else if constexpr (OP == UnaryOp::Neg) {
     if constexpr (kSigned<T>) fault |= a == kMinBits<T>;
     return wrap<T>(0 - a);
   } else if constexpr (OP == UnaryOp::BitNot) {
@@ -113,9 +172,21 @@ inline std::uint64_t unary(std::uint64_t a, bool& fault) {
 using BinaryFn = std::uint64_t (*)(std::uint64_t, std::uint64_t, bool&);
 using UnaryFn = std::uint64_t (*)(std::uint64_t, bool&);
 
-/// The scalar function of op on type (a promoted type; InvalidInput otherwise).
+/// The scalar function of op on type (a promoted type, or a floating one for + - * / and the
+/// comparisons, and unary -; InvalidInput otherwise).
 BinaryFn binary_fn(BinaryOp op, ScalarType type);
 UnaryFn unary_fn(UnaryOp op, ScalarType type);
+
+/// C's conversion of a value of type `from` to type `to` (normalised bits), with floating types:
+/// integer to floating and floating to floating round to nearest; floating to integer truncates
+/// toward zero, and a fault (undefined behaviour) where the truncation does not fit `to` or the
+/// value is NaN; to bool: != 0.
+std::uint64_t convert(ScalarType from, ScalarType to, std::uint64_t bits, bool& fault);
+/// Why convert() faulted: "conversion of 3e+10 (float32) to int32, whose range is ...".
+std::string describe_conversion_fault(ScalarType from, ScalarType to, std::uint64_t bits);
+/// fma(a, b, c) = a*b + c, fms = a*b - c, fnma = c - a*b (each rounded once), sqrt(a), fabs(a)
+/// of floating `type`.
+std::uint64_t intrinsic(Intrinsic which, ScalarType type, std::uint64_t a, std::uint64_t b, std::uint64_t c);
 
 /// Why a OP b (of type T, right operand type R) is undefined: "signed overflow in '+' (int32)",
 /// "division by zero in '/'", ... Only meaningful when the function reported a fault.

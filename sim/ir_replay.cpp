@@ -344,12 +344,24 @@ Value eval_uniform(const Kernel& k, ExprId id, const std::vector<Value>& args) {
     case ExprKind::Constant: return Value{e.type, e.constant};
     case ExprKind::Param: {
       if (e.index < 0 || static_cast<std::size_t>(e.index) >= args.size() ||
-          static_cast<std::size_t>(e.index) >= k.parameters.size() || !k.parameters[e.index].scalar)
+          static_cast<std::size_t>(e.index) >= k.parameters.size() ||
+          (!k.parameters[e.index].scalar && k.parameters[e.index].floating == 0))
         throw InvalidInput("expression reads parameter " + std::to_string(e.index) +
-                           ", which has no integer value");
-      return Value{k.parameters[e.index].type, normalise(k.parameters[e.index].type, args[e.index].bits)};
+                           ", which has no integer or floating value");
+      return Value{e.type, normalise(e.type, args[e.index].bits)};
     }
-    case ExprKind::Cast: return Value{e.type, normalise(e.type, operand(0).bits)};
+    case ExprKind::Cast: {
+      const Value a = operand(0);
+      bool fault = false;
+      const std::uint64_t r = ops::convert(a.type, e.type, a.bits, fault);
+      if (fault) fail(ops::describe_conversion_fault(a.type, e.type, a.bits));
+      return Value{e.type, r};
+    }
+    case ExprKind::Intrinsic: {
+      std::uint64_t v[3] = {0, 0, 0};
+      for (int i = 0; i < operand_count(e.intrinsic); ++i) v[i] = operand(i).bits;
+      return Value{e.type, ops::intrinsic(e.intrinsic, e.type, v[0], v[1], v[2])};
+    }
     case ExprKind::Unary: {
       const Value a = operand(0);
       bool fault = false;

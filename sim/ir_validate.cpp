@@ -269,8 +269,12 @@ class Validator {
         if (e.index < 0 || static_cast<std::size_t>(e.index) >= k_.parameters.size())
           fail_expr(id, "parameter " + std::to_string(e.index) + " does not exist");
         const Parameter& p = k_.parameters[e.index];
+        if (p.floating != 0) {
+          expect_type(id, e.type, p.floating == 32 ? ScalarType::F32 : ScalarType::F64, "parameter read");
+          break;
+        }
         if (!p.scalar)
-          fail_expr(id, "parameter '" + p.name + "' is not an integer scalar (read it as opaque)");
+          fail_expr(id, "parameter '" + p.name + "' is not an integer or floating scalar (read it as opaque)");
         expect_type(id, e.type, p.type, "parameter read");
         break;
       }
@@ -287,9 +291,11 @@ class Validator {
           expect_type(id, t, ScalarType::Bool, "operand of !");
           expect_type(id, e.type, ScalarType::Bool, "result of !");
         } else {
-          if (!is_promoted(t))
+          const bool floating_neg = e.unary_op == UnaryOp::Neg && is_floating(t);
+          if (!is_promoted(t) && !floating_neg)
             fail_expr(id, "operand of " + name(e.unary_op) + " has type " + name(t) +
-                              " (allowed: int32, uint32, int64, uint64)");
+                              (e.unary_op == UnaryOp::Neg ? " (allowed: int32, uint32, int64, uint64, float32, float64)"
+                                                          : " (allowed: int32, uint32, int64, uint64)"));
           expect_type(id, e.type, t, "result");
         }
         break;
@@ -297,6 +303,17 @@ class Validator {
       case ExprKind::Binary: {
         const ScalarType a = operand(id, 0);
         const ScalarType b = operand(id, 1);
+        if (is_floating(a) || is_floating(b)) {
+          const BinaryOp op = e.binary_op;
+          if (op == BinaryOp::Rem || op == BinaryOp::Shl || op == BinaryOp::Shr || op == BinaryOp::BitAnd ||
+              op == BinaryOp::BitOr || op == BinaryOp::BitXor)
+            fail_expr(id, "operator " + name(op) + " on " + name(a) + " (allowed on float32 and float64: "
+                              "+ - * / < <= > >= == !=)");
+          if (a != b)
+            fail_expr(id, "operands of " + name(op) + " have different types " + name(a) + " and " + name(b));
+          expect_type(id, e.type, is_comparison(op) ? ScalarType::Bool : a, "result");
+          break;
+        }
         if (!is_promoted(a) || !is_promoted(b))
           fail_expr(id, "operands of " + name(e.binary_op) + " have types " + name(a) + " and " +
                             name(b) + " (allowed: int32, uint32, int64, uint64)");
@@ -317,6 +334,17 @@ class Validator {
         expect_type(id, operand(id, 1), e.type, "first arm of ?:");
         expect_type(id, operand(id, 2), e.type, "second arm of ?:");
         break;
+      case ExprKind::Intrinsic: {
+        if (!is_floating(e.type))
+          fail_expr(id, name(e.intrinsic) + " has type " + name(e.type) + " (allowed: float32, float64)");
+        const int n = operand_count(e.intrinsic);
+        for (int i = 0; i < 3; ++i) {
+          if (i < n) expect_type(id, operand(id, i), e.type, "operand of the intrinsic");
+          else if (e.operands[i] != kNone)
+            fail_expr(id, name(e.intrinsic) + " takes " + std::to_string(n) + " operand(s)");
+        }
+        break;
+      }
     }
     (void)kind;
   }
@@ -464,8 +492,8 @@ class Validator {
       const bool runs = s.kind == StmtKind::Declare || s.kind == StmtKind::Assign ||
                         s.kind == StmtKind::Work || s.kind == StmtKind::Return;
       const bool condition = s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch;
-      if (condition && s.flops.empty() && s.value != kNone) {
-        // A condition's loads: fine.
+      if (condition && s.value != kNone) {
+        // A condition's loads and floating-point operations, run at each evaluation: fine.
       } else if (!runs)
         fail_stmt(static_cast<StmtId>(i), "a " + name(s.kind) +
                                               " statement carries memory accesses or "

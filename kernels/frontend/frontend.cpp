@@ -3,6 +3,7 @@
 
 #include <cctype>
 
+#include "sim/ir_contract.hpp"
 #include "sim/large_stack.hpp"
 #include "kernels/frontend/clang_parse.hpp"
 #include "kernels/frontend/lower.hpp"
@@ -123,6 +124,7 @@ sim::ir::Kernel load_here(const FrontendOptions& options, std::vector<std::strin
   sim::ir::Kernel model =
       detail::lower_kernel(*kernel.decl, source.context(),
                            overloaded ? kernel.info.signature : kernel.info.name, source.api_dirs());
+  if (options.fmad) sim::ir::contract_floating(model);
   sim::ir::validate(model);
   if (notes != nullptr) *notes = std::move(host_notes);
   if (files_read != nullptr) *files_read = source.files_read();

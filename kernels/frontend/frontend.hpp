@@ -132,6 +132,9 @@ struct FrontendOptions {
   std::string cuda_headers = "builtin";
   /// The toolkit's folder; empty: $CUDA_PATH when set, else /usr/local/cuda.
   std::string cuda_path;
+  /// nvcc's -fmad: true (its default) contracts floating-point multiplies and adds into FMAs where
+  /// nvcc does (sim/ir_contract.hpp); false keeps every operation rounded on its own.
+  bool fmad = true;
 };
 
 /// The values FrontendOptions::cuda_headers takes, for messages: "builtin, toolkit, auto".

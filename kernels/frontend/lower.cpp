@@ -33,7 +33,8 @@ namespace {
 
 namespace ir = sim::ir;
 
-/// The model's type for a C integer type (after typedefs and enums); nullopt for anything else.
+/// The model's type for a C integer type (after typedefs and enums), float or double; nullopt for
+/// anything else (half, pointers, structs ...).
 std::optional<ir::ScalarType> scalar_type(clang::QualType type) {
   type = type.getCanonicalType().getNonReferenceType();
   if (const auto* e = type->getAs<clang::EnumType>()) {
@@ -68,14 +69,18 @@ std::optional<ir::ScalarType> scalar_type(clang::QualType type) {
     case clang::BuiltinType::ULong:
     case clang::BuiltinType::ULongLong:
       return ir::ScalarType::U64;
+    case clang::BuiltinType::Float:
+      return ir::ScalarType::F32;
+    case clang::BuiltinType::Double:
+      return ir::ScalarType::F64;
     default:
       return std::nullopt;
   }
 }
 
-/// The type C's integer promotion gives (bool, char and short become int).
+/// The type C's integer promotion gives (bool, char and short become int; float and double stay).
 ir::ScalarType promoted(ir::ScalarType type) {
-  return ir::is_promoted(type) ? type : ir::ScalarType::I32;
+  return ir::is_promoted(type) || ir::is_floating(type) ? type : ir::ScalarType::I32;
 }
 
 const clang::Expr* strip(const clang::Expr* e) { return e->IgnoreParenImpCasts(); }
@@ -101,7 +106,7 @@ class Lowerer {
     for (const clang::ParmVarDecl* param : definition->parameters()) {
       const std::string name = param->getNameAsString();
       const auto type = scalar_type(param->getType());
-      if (!type || param->getType()->isReferenceType()) {
+      if (!type || ir::is_floating(*type) || param->getType()->isReferenceType()) {
         const clang::QualType canonical = param->getType().getCanonicalType();
         const int floating = canonical->isSpecificBuiltinType(clang::BuiltinType::Float)    ? 32
                              : canonical->isSpecificBuiltinType(clang::BuiltinType::Double) ? 64
@@ -117,6 +122,8 @@ class Lowerer {
           }
         }
         if (param->getType()->isPointerType()) bind_parameter_pointer(index, param);
+        if (type && ir::is_floating(*type) && !param->getType()->isReferenceType())
+          bind_floating_parameter(param, index);
         continue;
       }
       const std::int32_t index = k_.add_parameter(name, *type);
@@ -303,6 +310,34 @@ class Lowerer {
     std::set<const clang::VarDecl*>& out_;
   };
 
+  /// Float and double variables whose address is taken (&x handed to sincosf, modff ...): the
+  /// model cannot follow writes through the pointer, so they stay unmodelled values.
+  class AddressFinder : public clang::RecursiveASTVisitor<AddressFinder> {
+   public:
+    explicit AddressFinder(std::set<const clang::VarDecl*>& out) : out_(out) {}
+    bool VisitUnaryOperator(clang::UnaryOperator* op) {
+      if (op->getOpcode() != clang::UO_AddrOf) return true;
+      if (const auto* var = named_variable(op->getSubExpr())) {
+        const auto type = scalar_type(var->getType());
+        if (type && ir::is_floating(*type)) out_.insert(var);
+      }
+      return true;
+    }
+
+   private:
+    std::set<const clang::VarDecl*>& out_;
+  };
+
+  bool address_taken_float(const clang::VarDecl* var) {
+    const auto* function = llvm::dyn_cast<clang::FunctionDecl>(var->getDeclContext());
+    if (function == nullptr || function->getBody() == nullptr) return false;
+    if (address_scanned_.insert(function).second) {
+      AddressFinder finder(address_taken_floats_);
+      finder.TraverseStmt(function->getBody());
+    }
+    return address_taken_floats_.count(var) != 0;
+  }
+
   void find_assigned_parameters(const clang::FunctionDecl& function) {
     AssignmentFinder finder(assigned_parameters_);
     finder.TraverseStmt(function.getBody());
@@ -481,6 +516,13 @@ class Lowerer {
       }
       if (var->getType()->isReferenceType())
         refuse(s, "the reference '" + var->getNameAsString() + "' is not supported");
+      if (type && ir::is_floating(*type) && address_taken_float(var)) {
+        if (const clang::Expr* init = var->getInit()) {  // unmodelled: opaque work, as before floats
+          scan_work(init);
+          declared.push_back(k_.work(text(s), range(var->getSourceRange())));
+        }
+        continue;
+      }
       if (type) {
         const ir::LocalId local =
             k_.add_local(var->getNameAsString(), *type, range(var->getSourceRange()));
@@ -507,6 +549,21 @@ class Lowerer {
     if (declared.empty()) return ir::kNone;
     if (declared.size() == 1) return declared[0];
     return k_.block(declared, range(s));
+  }
+
+  /// A float or double parameter: read as itself, or (assigned in the body) through a local copy
+  /// declared first thing, as integer parameters are.
+  void bind_floating_parameter(const clang::ParmVarDecl* param, std::int32_t index) {
+    if (address_taken_float(param)) return;  // read as an unmodelled value
+    if (assigned_parameters_.count(param) == 0) {
+      bindings_[param] = Binding{Binding::Param, index};
+      return;
+    }
+    const ir::SourceRange where = range(param->getSourceRange());
+    const ir::ExprId value = k_.param(index, where);
+    const ir::LocalId local = k_.add_local(param->getNameAsString(), k_.exprs[value].type, where);
+    bindings_[param] = Binding{Binding::Local, local};
+    parameter_copies_.push_back(k_.declare(local, value, where));
   }
 
   ir::StmtId lower_if(const clang::IfStmt* s) {
@@ -571,6 +628,7 @@ class Lowerer {
       const ir::SourceRange where = range(clang::SourceRange(link.s->getBeginLoc(), end));
       ir::StmtId branch = k_.if_(link.condition, link.then_stmt, else_stmt, where);
       carry_accesses(link.loads, branch);
+      carry_flops(link.loads, branch, link.s->getCond());
       if (!link.before.empty()) {
         link.before.push_back(branch);
         branch = k_.block(link.before, where);
@@ -811,6 +869,7 @@ class Lowerer {
         binary_op(op, clang::BinaryOperator::getOpForCompoundAssignment(op->getOpcode()));
     if (binary != ir::BinaryOp::Shl && binary != ir::BinaryOp::Shr)
       rhs = convert(rhs, *result_type, where);
+    if (ir::is_floating(*lhs_type)) count_flops(1);
     return convert(k_.binary(binary, lhs, rhs, where), type, where);
   }
 
@@ -821,7 +880,9 @@ class Lowerer {
     const ir::SourceRange where = range(op);
     const ir::ScalarType computed = promoted(type);
     const ir::ExprId value = convert(k_.local(local, range(op->getSubExpr())), computed, where);
-    const ir::ExprId one = k_.constant(computed, 1, where);
+    const ir::ExprId one = ir::is_floating(computed) ? k_.floating_constant(computed, 1.0, where)
+                                                      : k_.constant(computed, 1, where);
+    if (ir::is_floating(computed)) count_flops(1);
     const ir::BinaryOp binary = op->isIncrementOp() ? ir::BinaryOp::Add : ir::BinaryOp::Sub;
     return convert(k_.binary(binary, value, one, where), type, where);
   }
@@ -858,6 +919,13 @@ class Lowerer {
       return k_.constant(*type, literal->getValue() ? 1 : 0, where);
     if (const auto* literal = dyn_cast<clang::CharacterLiteral>(e))
       return k_.constant(*type, static_cast<std::int64_t>(literal->getValue()), where);
+    if (const auto* literal = dyn_cast<clang::FloatingLiteral>(e)) {
+      // The literal's own value (already rounded to its type by Clang), exactly as a double.
+      bool lost = false;
+      llvm::APFloat value = literal->getValue();
+      value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
+      return k_.floating_constant(*type, value.convertToDouble(), where);
+    }
     if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(e) ||
         llvm::isa<clang::ImplicitValueInitExpr>(e) || llvm::isa<clang::CXXScalarValueInitExpr>(e) ||
         llvm::isa<clang::TypeTraitExpr>(e)) {
@@ -915,6 +983,10 @@ class Lowerer {
       case clang::CK_NoOp:
       case clang::CK_IntegralCast:
       case clang::CK_IntegralToBoolean:
+      case clang::CK_IntegralToFloating:
+      case clang::CK_FloatingToIntegral:
+      case clang::CK_FloatingToBoolean:
+      case clang::CK_FloatingCast:
       case clang::CK_BooleanToSignedIntegral: {
         if (!scalar_type(operand->getType())) return opaque(cast, type);
         const ir::ExprId value = lower_int(operand);
@@ -956,7 +1028,8 @@ class Lowerer {
       if (const clang::APValue* value = var->evaluateValue(); value != nullptr && value->isInt())
         return constant(type, value->getInt(), where);
     }
-    if (var->hasGlobalStorage()) return opaque(ref, type);  // __device__ / __constant__ variables
+    if (var->hasGlobalStorage() || address_taken_floats_.count(var) != 0)
+      return opaque(ref, type);  // __device__ / __constant__ variables, floats whose address is taken
     refuse(ref, "'" + var->getNameAsString() + "' is not a variable the model knows");
   }
 
@@ -1095,12 +1168,13 @@ class Lowerer {
       return k_.logical(op->getOpcode() == clang::BO_LAnd ? ir::LogicalOp::And : ir::LogicalOp::Or,
                         lhs, rhs, where);
     }
-    // Comparisons of floats or pointers, pointer differences: values the model does not compute.
+    // Comparisons of pointers, pointer differences: values the model does not compute.
     if (!scalar_type(op->getLHS()->getType()) || !scalar_type(op->getRHS()->getType()))
       return opaque(op, type);
     const ir::BinaryOp binary = binary_op(op, op->getOpcode());
     const ir::ExprId lhs = lower_int(op->getLHS());
     const ir::ExprId rhs = lower_int(op->getRHS());
+    if (ir::is_floating(k_.exprs[lhs].type) && !ir::is_comparison(binary)) count_flops(1);
     return k_.binary(binary, lhs, rhs, where);
   }
 
@@ -1154,13 +1228,17 @@ class Lowerer {
       if (name == "__syncthreads_count" || name == "__syncthreads_and" ||
           name == "__syncthreads_or")
         refuse(call, name + " is not supported: the model has no barrier that returns a value");
-      const bool integers =
-          call->getNumArgs() > 0 && scalar_type(callee->getParamDecl(0)->getType());
+      if (const auto math = math_function(call, name)) return convert(*math, type, where);
+      const auto integer_type = [](clang::QualType t) {
+        const auto scalar = scalar_type(t);
+        return scalar && !ir::is_floating(*scalar);
+      };
+      const bool integers = call->getNumArgs() > 0 && integer_type(callee->getParamDecl(0)->getType());
       static const std::set<std::string> minimum = {"min", "umin", "llmin", "ullmin"};
       static const std::set<std::string> maximum = {"max", "umax", "llmax", "ullmax"};
       const auto result_type = scalar_type(callee->getReturnType());
       if ((minimum.count(name) != 0 || maximum.count(name) != 0) && integers && result_type &&
-          call->getNumArgs() == 2 && scalar_type(callee->getParamDecl(1)->getType())) {
+          call->getNumArgs() == 2 && integer_type(callee->getParamDecl(1)->getType())) {
         NoHoist no_hoist(*this, "an argument of min or max");
         const ir::BinaryOp compare = minimum.count(name) != 0 ? ir::BinaryOp::Lt : ir::BinaryOp::Gt;
         // a < b ? a : b, both converted to the result type first as math_functions.hpp does
@@ -1195,6 +1273,34 @@ class Lowerer {
     const ir::LocalId result = k_.add_local(callee->getNameAsString() + "()", type, where);
     hoist(call, inline_call(call, callee, result));
     return k_.local(result, where);
+  }
+
+  /// The math functions the GPU computes correctly rounded under nvcc's default flags (sqrtf with
+  /// -prec-sqrt=true, fmaf, fabsf, and their double forms): an Intrinsic. Others (expf, sinf,
+  /// __expf ...) are not correctly rounded on the GPU: nullopt (an opaque value; a branch on it is
+  /// refused).
+  std::optional<ir::ExprId> math_function(const clang::CallExpr* call, const std::string& name) {
+    static const std::map<std::string, ir::Intrinsic> functions = {
+        {"fmaf", ir::Intrinsic::Fma},        {"fma", ir::Intrinsic::Fma},
+        {"__fmaf_rn", ir::Intrinsic::Fma},   {"__fma_rn", ir::Intrinsic::Fma},
+        {"sqrtf", ir::Intrinsic::Sqrt},      {"sqrt", ir::Intrinsic::Sqrt},
+        {"__fsqrt_rn", ir::Intrinsic::Sqrt}, {"__dsqrt_rn", ir::Intrinsic::Sqrt},
+        {"fabsf", ir::Intrinsic::Fabs},      {"fabs", ir::Intrinsic::Fabs}};
+    const auto found = functions.find(name);
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (found == functions.end() || callee == nullptr) return std::nullopt;
+    const auto result = scalar_type(callee->getReturnType());
+    const unsigned n = static_cast<unsigned>(ir::operand_count(found->second));
+    if (!result || !ir::is_floating(*result) || call->getNumArgs() != n || callee->getNumParams() != n)
+      return std::nullopt;
+    const ir::SourceRange where = range(call);
+    std::vector<ir::ExprId> operands;
+    for (unsigned i = 0; i < n; ++i) {
+      if (scalar_type(callee->getParamDecl(i)->getType()) != result) return std::nullopt;
+      operands.push_back(convert(lower_int(call->getArg(i)), *result, where));
+    }
+    if (found->second == ir::Intrinsic::Fma) count_flops(2);
+    return k_.intrinsic(found->second, operands, where);
   }
 
   /// __umul24(x, y) / __mul24(x, y): the low 32 bits of the product of the arguments' low 24
@@ -2534,27 +2640,9 @@ class Lowerer {
            name.rfind("__fma_", 0) == 0;
   }
 
-  /// Moves what the statement collected into `id` (a Declare, Assign, Work or Return); for
-  /// another statement, into a Work statement placed before it.
-  ir::StmtId attach(Pending& p, ir::StmtId id, const clang::Stmt* s) {
-    if (p.accesses.empty() && p.flops.empty()) return id;
-    const auto carries = [&](ir::StmtId at) {
-      const ir::StmtKind kind = k_.stmts[at].kind;
-      return kind == ir::StmtKind::Declare || kind == ir::StmtKind::Assign ||
-             kind == ir::StmtKind::Work || kind == ir::StmtKind::Return;
-    };
-    if (id != ir::kNone) {
-      const ir::StmtKind kind = k_.stmts[id].kind;
-      // A condition's loads run at each evaluation of it: the statement carries them (an if's
-      // were carried link by link in lower_if). Its floating-point operations are not counted.
-      if (kind == ir::StmtKind::If || kind == ir::StmtKind::Loop || kind == ir::StmtKind::Switch) {
-        if (kind != ir::StmtKind::If) carry_accesses(p, id);
-        return id;
-      }
-    }
-    ir::StmtId target = id;
-    if (id == ir::kNone || !carries(id)) target = k_.work(text(s), range(s));
-    carry_accesses(p, target);
+  /// Moves the statement's floating-point operations into `target`, each group with the guard
+  /// of its lanes.
+  void carry_flops(Pending& p, ir::StmtId target, const clang::Stmt* s) {
     std::uint32_t unguarded = 0;
     for (const PendingFlops& f : p.flops) {
       if (f.guards.empty()) {
@@ -2577,6 +2665,26 @@ class Lowerer {
       auto& flops = k_.stmts[target].flops;
       flops.insert(flops.begin(), ir::FloatOps{unguarded, ir::kNone});
     }
+  }
+
+  /// Moves what the statement collected into `id` (a Declare, Assign, Work or Return); for
+  /// another statement, into a Work statement placed before it.
+  ir::StmtId attach(Pending& p, ir::StmtId id, const clang::Stmt* s) {
+    if (p.accesses.empty() && p.flops.empty()) return id;
+    const auto carries = [&](ir::StmtId at) {
+      const ir::StmtKind kind = k_.stmts[at].kind;
+      return kind == ir::StmtKind::Declare || kind == ir::StmtKind::Assign ||
+             kind == ir::StmtKind::Work || kind == ir::StmtKind::Return;
+    };
+    // A condition's loads and floating-point operations run at each evaluation of it: the
+    // statement carries them (an if's loads were carried link by link in lower_if).
+    const bool condition = id != ir::kNone && (k_.stmts[id].kind == ir::StmtKind::If ||
+                                               k_.stmts[id].kind == ir::StmtKind::Loop ||
+                                               k_.stmts[id].kind == ir::StmtKind::Switch);
+    ir::StmtId target = id;
+    if (!condition && (id == ir::kNone || !carries(id))) target = k_.work(text(s), range(s));
+    if (!condition || k_.stmts[id].kind != ir::StmtKind::If) carry_accesses(p, target);
+    carry_flops(p, target, s);
     if (target == id) return id;
     if (id == ir::kNone) return target;
     if (k_.stmts[id].kind == ir::StmtKind::Block) {
@@ -3110,6 +3218,8 @@ class Lowerer {
   std::unordered_map<const clang::VarDecl*, PointerBinding> pointers_;
   std::unordered_map<const clang::VarDecl*, std::string> unfollowed_pointers_;  // why not
   std::set<const clang::FunctionDecl*> pointer_writes_scanned_;
+  std::set<const clang::FunctionDecl*> address_scanned_;
+  std::set<const clang::VarDecl*> address_taken_floats_;
 };
 
 }  // namespace

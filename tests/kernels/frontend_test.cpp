@@ -621,19 +621,37 @@ __global__ void k(int* a, int n) { n -= 1; if (threadIdx.x < n) a[0] = 1; }
 // Refusals: each names the location and the reason
 
 TEST_F(FrontendTest, DataDependentBranchNamesLocationAndValue) {
+  // A float loaded from a buffer the kernel only reads: counted where the launch gives the
+  // buffer's values (--data), refused at a launch that does not, with the hint.
   const FrontendOptions o = options(R"(
 __global__ void k(const float* data, int* out) {
   int i = threadIdx.x;
   if (data[i] > 0.5f) out[i] = 1;
 }
 )");
+  const ir::Kernel k = load_kernel(o);
   try {
-    load_kernel(o);
+    ir::check_data_dependence(k, std::vector<bool>(k.parameters.size(), false));
     FAIL() << "no error";
   } catch (const InvalidInput& e) {
     const std::string message = e.what();
     EXPECT_EQ(message.rfind(o.file + ":4:3: data-dependent branch", 0), 0u) << message;
-    EXPECT_NE(message.find("data[i] > 0.5f (floating point)"), std::string::npos) << message;
+    EXPECT_NE(message.find("data[i] (global memory)"), std::string::npos) << message;
+    EXPECT_NE(message.find("--data data="), std::string::npos) << message;
+  }
+  // A value the model computes from no launch (an atomic's result) is refused on loading.
+  const FrontendOptions atomic = options(R"(
+__global__ void k(float* sum, int* out) {
+  if (atomicAdd(sum, 1.0f) > 0.5f) out[threadIdx.x] = 1;
+}
+)");
+  try {
+    load_kernel(atomic);
+    FAIL() << "no error";
+  } catch (const InvalidInput& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.rfind(atomic.file + ":3:3: data-dependent branch", 0), 0u) << message;
+    EXPECT_NE(message.find("atomic result"), std::string::npos) << message;
   }
 }
 

@@ -39,6 +39,7 @@ auto with_native(ScalarType t, F f) {
     case ScalarType::U32: return f(std::uint32_t{});
     case ScalarType::I64: return f(std::int64_t{});
     case ScalarType::U64: return f(std::uint64_t{});
+    case ScalarType::F32: case ScalarType::F64: break;  // the integer reference only
   }
   return f(std::int64_t{});
 }

@@ -39,6 +39,7 @@ struct KernelSource {
   std::vector<std::string> defines;       // -D
   std::vector<std::string> include_dirs;  // -I
   std::optional<std::string> cuda_headers, cuda_path;
+  bool fmad = true;  // --fmad (nvcc's -fmad): contract multiplies and adds as nvcc does
   /// The path given: FILE.cu or --model's.
   const std::string& input() const { return file.empty() ? model : file; }
 };

@@ -53,7 +53,11 @@ void add_kernel_source_options(po::options_description& options) {
        "where one is found)")
       ("cuda-path", po::value<std::string>()->value_name("DIR"),
        "the CUDA Toolkit's folder for --cuda-headers toolkit/auto (default: $CUDA_PATH, else "
-       "/usr/local/cuda)");
+       "/usr/local/cuda)")
+      ("fmad", po::value<std::string>()->value_name("true|false"),
+       "as nvcc's -fmad: true (the default) contracts floating-point multiplies and adds into "
+       "FMAs where nvcc does; false rounds every operation on its own (for code compiled with "
+       "-fmad=false)");
 }
 
 /// A --cuda-headers value other than builtin, toolkit and auto is refused before anything is read.
@@ -63,6 +67,14 @@ static void check_cuda_headers(const po::variables_map& vm) {
   const std::string value = get(vm, "cuda-headers");
   if (value != "builtin" && value != "toolkit" && value != "auto")
     throw InvalidInput("--cuda-headers " + sim::quote_value(value) + " is not one of " + choices);
+}
+
+/// --fmad takes true or false.
+static void check_fmad(const po::variables_map& vm) {
+  if (!has(vm, "fmad")) return;
+  const std::string value = get(vm, "fmad");
+  if (value != "true" && value != "false")
+    throw InvalidInput("--fmad " + sim::quote_value(value) + " is not one of true, false");
 }
 
 void add_buffer_options(po::options_description& options) {
@@ -123,6 +135,7 @@ po::variables_map parse_source_command_line(const std::string& command,
   input = has(vm, "file") ? get(vm, "file") : get(vm, "model");
   check_kernel_input(vm);
   check_cuda_headers(vm);
+  check_fmad(vm);
   return vm;
 }
 
@@ -150,8 +163,9 @@ KernelSource kernel_source(const po::variables_map& vm) {
   source.include_dirs = get_all(vm, "include-dir");
   if (has(vm, "cuda-headers")) source.cuda_headers = get(vm, "cuda-headers");
   if (has(vm, "cuda-path")) source.cuda_path = get(vm, "cuda-path");
+  if (has(vm, "fmad")) source.fmad = get(vm, "fmad") == "true";
   if (has(vm, "model"))
-    for (const char* flag : {"kernel", "define", "include-dir", "cuda-headers", "cuda-path"})
+    for (const char* flag : {"kernel", "define", "include-dir", "cuda-headers", "cuda-path", "fmad"})
       if (has(vm, flag))
         throw InvalidInput(std::string("--") + flag +
                            " applies to a source file; a --model holds one kernel already read");
@@ -178,6 +192,7 @@ ir::Kernel read_kernel(const KernelSource& source, std::vector<std::string>& not
   options.include_dirs = source.include_dirs;
   if (source.cuda_headers) options.cuda_headers = *source.cuda_headers;
   if (source.cuda_path) options.cuda_path = *source.cuda_path;
+  options.fmad = source.fmad;
   return frontend::load_kernel(options, &notes, files_read);
 #else
   (void)notes;

@@ -1,0 +1,498 @@
+#include "sim/ir_contract.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+
+namespace warpdiv::sim::ir {
+
+namespace {
+
+using Key = std::vector<std::int64_t>;
+
+bool is_product(const Expr& e) {
+  return e.kind == ExprKind::Binary && e.binary_op == BinaryOp::Mul && is_floating(e.type);
+}
+bool is_sum(const Expr& e) {
+  return e.kind == ExprKind::Binary && (e.binary_op == BinaryOp::Add || e.binary_op == BinaryOp::Sub) &&
+         is_floating(e.type);
+}
+
+// A product that may contract into the sum that uses it.
+struct Candidate {
+  ExprId product = kNone;  // the Mul expression (through a local: the one the local was given)
+  int value = -1;          // its value number
+  bool through_local = false;
+  bool reevaluable = true;  // through a local: its operands still hold the values they had
+  bool hoisted = false;     // loop-invariant in its loop, or defined outside the sum's loop
+};
+
+struct SumSite {
+  ExprId sum = kNone;
+  Candidate side[2];
+};
+
+// What a local's version was given: a product's value.
+struct ProductDefinition {
+  int value = -1;
+  ExprId product = kNone;
+  StmtId loop = kNone;
+};
+
+class Contractor {
+ public:
+  explicit Contractor(Kernel& k)
+      : k_(k), version_(k.locals.size(), 0), value_(k.exprs.size(), -1), read_version_(k.exprs.size(), 0) {}
+
+  ContractionResult run() {
+    if (k_.root != kNone) {
+      push_scope();
+      walk(k_.root, kNone);
+      pop_scope();
+    }
+    ContractionResult result;
+    for (const SumSite& site : sites_) decide(site, result);
+    if (cloned_) renumber();
+    return result;
+  }
+
+ private:
+  // ---- Value numbering, scoped by dominance.
+  void push_scope() { scopes_.emplace_back(); }
+  void pop_scope() {
+    for (const Key& key : scopes_.back()) table_[key].pop_back();
+    scopes_.pop_back();
+  }
+  int new_value() {
+    uses_.push_back(0);
+    return static_cast<int>(uses_.size()) - 1;
+  }
+  // Constants, parameters, built-ins and a local's version: the same value wherever they are read.
+  int leaf(const Key& key) {
+    const auto found = leaves_.find(key);
+    if (found != leaves_.end()) return found->second;
+    const int v = new_value();
+    leaves_.emplace(key, v);
+    return v;
+  }
+  int number(const Key& key, bool available) {
+    auto& entries = table_[key];
+    if (!entries.empty()) return entries.back();
+    const int v = new_value();
+    if (available) {
+      entries.push_back(v);
+      scopes_.back().push_back(key);
+    }
+    return v;
+  }
+
+  // ---- Locals written in a statement (cached).
+  const std::set<LocalId>& written(StmtId id) {
+    auto found = written_.find(id);
+    if (found != written_.end()) return found->second;
+    std::set<LocalId> out;
+    collect_written(id, kNone, out);
+    return written_.emplace(id, std::move(out)).first->second;
+  }
+  void collect_written(StmtId id, LocalId call_result, std::set<LocalId>& out) const {
+    if (id == kNone) return;
+    const Stmt& s = k_.stmts[id];
+    switch (s.kind) {
+      case StmtKind::Declare:
+      case StmtKind::Assign: out.insert(s.local); break;
+      case StmtKind::Return:
+        if (call_result != kNone) out.insert(call_result);
+        break;
+      case StmtKind::Block:
+      case StmtKind::Switch:
+        for (StmtId c : s.children) collect_written(c, call_result, out);
+        break;
+      case StmtKind::If:
+        collect_written(s.then_stmt, call_result, out);
+        collect_written(s.else_stmt, call_result, out);
+        break;
+      case StmtKind::Loop:
+        collect_written(s.init, call_result, out);
+        collect_written(s.body, call_result, out);
+        collect_written(s.step, call_result, out);
+        break;
+      case StmtKind::InlinedCall:
+        if (s.local != kNone) out.insert(s.local);
+        collect_written(s.body, s.local, out);
+        break;
+      default: break;
+    }
+  }
+  void renew(const std::set<LocalId>& locals) {
+    for (LocalId l : locals) version_[static_cast<std::size_t>(l)] = ++next_version_;
+  }
+  void assign(LocalId local, int value, ExprId expr, StmtId loop) {
+    const std::uint32_t v = ++next_version_;
+    version_[static_cast<std::size_t>(local)] = v;
+    if (value >= 0 && expr != kNone && is_product(k_.exprs[expr]))
+      definitions_[{local, v}] = ProductDefinition{value, expr, loop};
+  }
+
+  // ---- Statements.
+  void walk(StmtId id, StmtId loop) {
+    if (id == kNone) return;
+    const Stmt& s = k_.stmts[id];
+    switch (s.kind) {
+      case StmtKind::Block:
+        for (StmtId c : s.children) walk(c, loop);
+        break;
+      case StmtKind::Declare:
+      case StmtKind::Assign: {
+        const int value = s.value != kNone ? expr(s.value, loop, true) : -1;
+        assign(s.local, value, s.value, loop);
+        break;
+      }
+      case StmtKind::Return:
+        if (s.value != kNone) {
+          const int value = expr(s.value, loop, true);
+          if (!calls_.empty() && calls_.back() != kNone) assign(calls_.back(), value, s.value, loop);
+        }
+        break;
+      case StmtKind::If: walk_if(id, s, loop); break;
+      case StmtKind::Loop: walk_loop(id, s, loop); break;
+      case StmtKind::Switch: {
+        expr(s.value, loop, true);
+        push_scope();
+        for (StmtId c : s.children) walk(c, loop);
+        pop_scope();
+        renew(written(id));
+        break;
+      }
+      case StmtKind::InlinedCall: {
+        calls_.push_back(s.local);
+        walk(s.body, loop);
+        calls_.pop_back();
+        // One return at the end of a straight body: the result is that value; else a merge.
+        if (s.local != kNone && !single_final_return(s.body)) renew({s.local});
+        break;
+      }
+      default: break;  // Work, Break, Continue, Barrier
+    }
+  }
+
+  bool single_final_return(StmtId body) const {
+    int returns = 0;
+    count_returns(body, returns);
+    if (returns != 1 || body == kNone) return false;
+    const Stmt& b = k_.stmts[body];
+    if (b.kind == StmtKind::Return) return true;
+    return b.kind == StmtKind::Block && !b.children.empty() &&
+           k_.stmts[b.children.back()].kind == StmtKind::Return;
+  }
+  void count_returns(StmtId id, int& n) const {
+    if (id == kNone) return;
+    const Stmt& s = k_.stmts[id];
+    if (s.kind == StmtKind::Return) ++n;
+    if (s.kind == StmtKind::InlinedCall) return;  // its returns are its own
+    for (StmtId c : s.children) count_returns(c, n);
+    count_returns(s.then_stmt, n);
+    count_returns(s.else_stmt, n);
+    count_returns(s.init, n);
+    count_returns(s.body, n);
+    count_returns(s.step, n);
+  }
+
+  void walk_if(StmtId id, const Stmt& s, StmtId loop) {
+    // The first conjunct of the condition runs always (it dominates what follows); the others
+    // only on the way to the then-branch.
+    std::vector<ExprId> conjuncts;
+    chain(s.value, loop, conjuncts);
+    expr(conjuncts[0], loop, true);
+    push_scope();  // the then-branch's
+    for (std::size_t i = 1; i < conjuncts.size(); ++i) expr(conjuncts[i], loop, true);
+    walk(s.then_stmt, loop);
+    pop_scope();
+    push_scope();
+    walk(s.else_stmt, loop);
+    pop_scope();
+    renew(written(id));
+  }
+
+  void walk_loop(StmtId id, const Stmt& s, StmtId outer) {
+    walk(s.init, outer);
+    std::set<LocalId> changed;
+    collect_written(s.body, kNone, changed);
+    collect_written(s.step, kNone, changed);
+    loop_writes_[id] = changed;
+    renew(changed);  // values merged at the loop's head
+    push_scope();
+    // Every conjunct of the condition is evaluated on the way into the body: available there.
+    const auto condition = [&] {
+      if (s.value == kNone) return;
+      std::vector<ExprId> conjuncts;
+      chain(s.value, id, conjuncts);
+      for (ExprId c : conjuncts) expr(c, id, true);
+    };
+    if (s.loop_kind == LoopKind::Do) {
+      walk(s.body, id);
+      walk(s.step, id);
+      condition();
+    } else {
+      condition();
+      walk(s.body, id);
+      walk(s.step, id);
+    }
+    pop_scope();
+    renew(changed);  // the values the loop leaves
+  }
+
+  // The conjuncts of a top-level && chain, in evaluation order (the && nodes get a value of
+  // their own).
+  void chain(ExprId id, StmtId loop, std::vector<ExprId>& out) {
+    const Expr& e = k_.exprs[id];
+    if (e.kind == ExprKind::Logical && e.logical_op == LogicalOp::And) {
+      value_[id] = new_value();
+      chain(e.operands[0], loop, out);
+      chain(e.operands[1], loop, out);
+      return;
+    }
+    out.push_back(id);
+  }
+
+  // ---- Expressions: the value number; counts uses of products.
+  int expr(ExprId id, StmtId loop, bool available) {
+    const Expr& e = k_.exprs[id];
+    int v = -1;
+    switch (e.kind) {
+      case ExprKind::Constant: v = leaf({0, static_cast<std::int64_t>(e.type), static_cast<std::int64_t>(e.constant)}); break;
+      case ExprKind::Param: v = leaf({1, e.index}); break;
+      case ExprKind::Builtin: v = leaf({2, static_cast<std::int64_t>(e.builtin)}); break;
+      case ExprKind::Local: {
+        const std::uint32_t version = version_[static_cast<std::size_t>(e.index)];
+        read_version_[id] = version;
+        v = leaf({3, e.index, version});
+        const auto found = definitions_.find({e.index, version});
+        if (found != definitions_.end()) ++uses_[static_cast<std::size_t>(found->second.value)];
+        break;
+      }
+      case ExprKind::Opaque: v = new_value(); break;
+      case ExprKind::Logical:
+      case ExprKind::Select: {
+        // The first operand always runs; the others only sometimes: their values are not
+        // available after the expression.
+        const int first = expr(e.operands[0], loop, available);
+        use(e.operands[0]);
+        push_scope();
+        for (int i = 1; i < 3; ++i)
+          if (e.operands[i] != kNone) {
+            expr(e.operands[i], loop, true);
+            use(e.operands[i]);
+          }
+        pop_scope();
+        v = new_value();
+        (void)first;
+        break;
+      }
+      default: {  // Cast, Unary, Binary, Intrinsic
+        Key key = {10 + static_cast<std::int64_t>(e.kind), static_cast<std::int64_t>(e.type),
+                   static_cast<std::int64_t>(e.binary_op), static_cast<std::int64_t>(e.unary_op),
+                   static_cast<std::int64_t>(e.intrinsic)};
+        std::vector<std::int64_t> operands;
+        for (ExprId op : e.operands)
+          if (op != kNone) operands.push_back(expr(op, loop, available));
+        if (e.kind == ExprKind::Binary && (e.binary_op == BinaryOp::Add || e.binary_op == BinaryOp::Mul))
+          std::sort(operands.begin(), operands.end());  // commutative
+        key.insert(key.end(), operands.begin(), operands.end());
+        for (ExprId op : e.operands)
+          if (op != kNone) use(op);
+        v = number(key, available);
+        if (is_sum(e)) site(id, e, loop);
+        break;
+      }
+    }
+    value_[id] = v;
+    return v;
+  }
+
+  void use(ExprId operand) {
+    if (is_product(k_.exprs[operand])) ++uses_[static_cast<std::size_t>(value_[operand])];
+  }
+
+  // Records a sum's candidates while the versions of the locals are those at the sum.
+  void site(ExprId id, const Expr& e, StmtId loop) {
+    SumSite s;
+    s.sum = id;
+    for (int side = 0; side < 2; ++side) {
+      const ExprId x = e.operands[side];
+      const Expr& operand = k_.exprs[x];
+      Candidate& c = s.side[side];
+      if (is_product(operand) && operand.type == e.type) {
+        c.product = x;
+        c.value = value_[x];
+        c.hoisted = loop != kNone && invariant(x, loop);
+      } else if (operand.kind == ExprKind::Local) {
+        const auto found = definitions_.find({operand.index, read_version_[x]});
+        if (found == definitions_.end() || k_.exprs[found->second.product].type != e.type) continue;
+        const ProductDefinition& d = found->second;
+        c.product = d.product;
+        c.value = d.value;
+        c.through_local = true;
+        c.hoisted = d.loop != loop || (d.loop != kNone && invariant(d.product, d.loop));
+        for (int i = 0; i < 2; ++i) c.reevaluable = c.reevaluable && still_valid(k_.exprs[d.product].operands[i], id);
+      }
+    }
+    sites_.push_back(s);
+  }
+
+  // A product's operand the sum can read again: a constant, parameter or built-in, or a local
+  // holding the value it had then; defined before the sum (operands precede their expression).
+  bool still_valid(ExprId operand, ExprId sum) const {
+    if (operand >= sum) return false;
+    const Expr& e = k_.exprs[operand];
+    switch (e.kind) {
+      case ExprKind::Constant:
+      case ExprKind::Param:
+      case ExprKind::Builtin: return true;
+      case ExprKind::Local: return version_[static_cast<std::size_t>(e.index)] == read_version_[operand];
+      default: return false;
+    }
+  }
+
+  // Whether an expression's value is the same in every iteration of `loop`: it reads no local
+  // the loop writes and nothing opaque.
+  bool invariant(ExprId id, StmtId loop) {
+    const Expr& e = k_.exprs[id];
+    switch (e.kind) {
+      case ExprKind::Constant:
+      case ExprKind::Param:
+      case ExprKind::Builtin: return true;
+      case ExprKind::Local: return loop_writes_[loop].count(e.index) == 0;
+      case ExprKind::Opaque: return false;
+      default:
+        for (ExprId op : e.operands)
+          if (op != kNone && !invariant(op, loop)) return false;
+        return true;
+    }
+  }
+
+  void decide(const SumSite& s, ContractionResult& result) {
+    bool fusable[2];
+    for (int side = 0; side < 2; ++side) {
+      const Candidate& c = s.side[side];
+      fusable[side] = c.product != kNone && uses_[static_cast<std::size_t>(c.value)] == 1 && !c.hoisted;
+    }
+    const std::string where = location(k_, k_.exprs[s.sum].range);
+    const bool add = k_.exprs[s.sum].binary_op == BinaryOp::Add;
+    if (fusable[0] && fusable[1]) {
+      unmodelled(k_.exprs[s.sum], std::string("the floating-point ") + (add ? "sum" : "difference") + " at " +
+                                      where + " of two products, either of which nvcc may contract into an FMA" +
+                                      " (write the one to fuse with fmaf, or compile with -fmad=false and "
+                                      "give --fmad=false)");
+      result.unmodelled.push_back(s.sum);
+      return;
+    }
+    const int side = fusable[0] ? 0 : fusable[1] ? 1 : -1;
+    if (side < 0) return;
+    const Candidate& c = s.side[side];
+    if (!c.reevaluable) {
+      unmodelled(k_.exprs[s.sum], "the floating-point value at " + where +
+                                      ", which nvcc contracts with a product whose operands have changed since");
+      result.unmodelled.push_back(s.sum);
+      return;
+    }
+    const ExprId other = k_.exprs[s.sum].operands[1 - side];
+    ExprId a = k_.exprs[c.product].operands[0], b = k_.exprs[c.product].operands[1];
+    if (c.through_local) {
+      // The product stays where the local is given it; the sum reads its operands (leaves
+      // holding the same values) again, as copies: expressions form trees.
+      a = clone(a);
+      b = clone(b);
+      cloned_ = true;
+    } else {
+      // The multiply is now part of the FMA: its node is left unused, as a constant.
+      Expr& product = k_.exprs[c.product];
+      product.kind = ExprKind::Constant;
+      product.constant = 0;
+      product.operands[0] = product.operands[1] = kNone;
+    }
+    Expr& sum = k_.exprs[s.sum];  // after clone(), which may move the arena
+    sum.kind = ExprKind::Intrinsic;
+    sum.intrinsic = add ? Intrinsic::Fma : side == 0 ? Intrinsic::Fms : Intrinsic::Fnma;
+    sum.operands[0] = a;
+    sum.operands[1] = b;
+    sum.operands[2] = other;
+    result.contracted.push_back(s.sum);
+  }
+
+  ExprId clone(ExprId leaf) {
+    const Expr copy = k_.exprs[leaf];
+    return k_.add(copy);
+  }
+
+  // Operands must come before their expression: the copies appended at the end are moved before
+  // the sums that read them (every other expression keeps its order).
+  void renumber() {
+    const std::size_t n = k_.exprs.size();
+    std::vector<ExprId> new_id(n, kNone);
+    std::vector<Expr> order;
+    order.reserve(n);
+    std::vector<std::pair<ExprId, int>> stack;
+    for (std::size_t root = 0; root < n; ++root) {
+      if (new_id[root] != kNone) continue;
+      stack.push_back({static_cast<ExprId>(root), 0});
+      while (!stack.empty()) {
+        auto& [id, next] = stack.back();
+        const Expr& e = k_.exprs[static_cast<std::size_t>(id)];
+        if (next < 3) {
+          const ExprId op = e.operands[next++];
+          if (op != kNone && new_id[static_cast<std::size_t>(op)] == kNone) stack.push_back({op, 0});
+          continue;
+        }
+        Expr moved = e;
+        for (ExprId& op : moved.operands)
+          if (op != kNone) op = new_id[static_cast<std::size_t>(op)];
+        new_id[static_cast<std::size_t>(id)] = static_cast<ExprId>(order.size());
+        order.push_back(std::move(moved));
+        stack.pop_back();
+      }
+    }
+    k_.exprs = std::move(order);
+    const auto update = [&](ExprId& id) {
+      if (id != kNone) id = new_id[static_cast<std::size_t>(id)];
+    };
+    for (Stmt& st : k_.stmts) {
+      update(st.value);
+      for (FloatOps& f : st.flops) update(f.guard);
+    }
+    for (MemoryAccess& a : k_.accesses) {
+      update(a.offset);
+      update(a.guard);
+    }
+  }
+
+  static void unmodelled(Expr& e, const std::string& why) {
+    e.kind = ExprKind::Opaque;
+    e.description = why;
+    e.access = kNone;
+    e.operands[0] = e.operands[1] = e.operands[2] = kNone;
+  }
+
+  Kernel& k_;
+  std::vector<std::uint32_t> version_;     // [LocalId]: the current version
+  std::uint32_t next_version_ = 0;
+  std::vector<int> value_;                 // [ExprId]
+  std::vector<std::uint32_t> read_version_;  // [ExprId of a Local]: the version it read
+  std::vector<int> uses_;                  // [value]: uses as a product
+  std::map<Key, std::vector<int>> table_;
+  std::map<Key, int> leaves_;
+  std::vector<std::vector<Key>> scopes_;
+  std::map<std::pair<LocalId, std::uint32_t>, ProductDefinition> definitions_;
+  std::map<StmtId, std::set<LocalId>> written_;
+  std::map<StmtId, std::set<LocalId>> loop_writes_;
+  std::vector<LocalId> calls_;  // the result local of each inlined call being walked
+  std::vector<SumSite> sites_;
+  bool cloned_ = false;
+};
+
+}  // namespace
+
+ContractionResult contract_floating(Kernel& kernel) { return Contractor(kernel).run(); }
+
+}  // namespace warpdiv::sim::ir

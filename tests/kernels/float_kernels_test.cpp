@@ -1,0 +1,153 @@
+// Mandelbrot (kernels/zoo/data/mandelbrot.cu): a loop whose trip count differs by pixel through
+// binary32 arithmetic only. By hand on a line of five pixels, and against a second implementation
+// (a plain loop per pixel written here, with the FMAs nvcc makes: cx, cy and the new y) on a 64 x
+// 48 image, warp by warp.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "kernels/frontend/frontend.hpp"
+#include "sim/ir_replay.hpp"
+
+namespace warpdiv::sim::ir {
+namespace {
+
+Kernel mandelbrot() {
+  frontend::FrontendOptions o;
+  o.file = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/data/mandelbrot.cu";
+  return frontend::load_kernel(o);
+}
+
+Value floating(float f) {
+  std::uint32_t b = 0;
+  std::memcpy(&b, &f, sizeof b);
+  return Value{ScalarType::F32, b};
+}
+
+struct Image {
+  int width, height;
+  float x0, y0, dx, dy;
+  int max_iter;
+  Dim3 grid, block;
+};
+
+Launch launch_of(const Image& im) {
+  Launch l;
+  l.grid = im.grid;
+  l.block = im.block;
+  l.arguments = {Value{}, Value::of(ScalarType::I32, im.width), Value::of(ScalarType::I32, im.height),
+                 floating(im.x0), floating(im.y0), floating(im.dx), floating(im.dy),
+                 Value::of(ScalarType::I32, im.max_iter)};
+  return l;
+}
+
+// The statement of the kernel at `line` of the given kind.
+StmtId at_line(const Kernel& k, std::uint32_t line, StmtKind kind) {
+  for (std::size_t i = 0; i < k.stmts.size(); ++i)
+    if (k.stmts[i].range.line == line && k.stmts[i].kind == kind) return static_cast<StmtId>(i);
+  ADD_FAILURE() << "no statement at line " << line;
+  return 0;
+}
+
+constexpr std::uint32_t kLoopLine = 21, kBodyLine = 22;
+
+// c = -2, -1, 0, 1, 2 on one line, max_iter 10, one warp of 5 lanes. By hand: c = -2 (0, -2, 2,
+// 2 ... |z|^2 = 4 <= 4 forever), -1 (0, -1, 0, -1 ...) and 0 never escape: 10 iterations; c = 1
+// (0, 1, 2, 5: 25 > 4 at the 4th test) runs 3; c = 2 (0, 2, 6) runs 2. The loop test runs 11
+// times: divergent at the 3rd (c = 2 leaves) and the 4th (c = 1 leaves); at the 11th the three
+// remaining lanes all leave (iter < max_iter fails). Active lanes 5+5+5+4+3x7 = 40, taken
+// 5+5+4+3+3x6 = 35 (= the body's lanes). Flops: x*x + y*y (3) where iter < max_iter held
+// (5+5+5+4+3x6 = 37 lanes): 111; the body 4 + 3 per lane (x*x - y*y + cx; 2*x, then an FMA):
+// 35 x 7 = 245; cx and cy one FMA each: 5 x 2 x 2 = 20.
+TEST(MandelbrotKernel, FivePixelsByHand) {
+  const Kernel k = mandelbrot();
+  const Image im{5, 1, -2.0f, 0.0f, 1.0f, 0.0f, 10, Dim3{1, 1, 1}, Dim3{5, 1, 1}};
+  const ReplayResult r = replay(k, launch_of(im), ReplayOptions{});
+  const StatementCounts& loop = r.statements[at_line(k, kLoopLine, StmtKind::Loop)];
+  EXPECT_EQ(to_decimal(loop.warp_evaluations), "11");
+  EXPECT_EQ(to_decimal(loop.divergent), "2");
+  EXPECT_EQ(to_decimal(loop.active_lanes), "40");
+  EXPECT_EQ(to_decimal(loop.taken_lanes), "35");
+  const StatementCounts& body = r.statements[at_line(k, kBodyLine, StmtKind::Declare)];
+  EXPECT_EQ(to_decimal(body.warp_evaluations), "10");
+  EXPECT_EQ(to_decimal(body.active_lanes), "35");
+  ASSERT_FALSE(r.flops.empty());
+  Count total = 0;
+  for (const Count& f : r.flops) total += f;
+  EXPECT_EQ(to_decimal(total), "376");
+}
+
+// The second implementation: each pixel's escape time as nvcc computes it, then the warp's loop
+// tests (the most any lane runs, plus one), divergent tests (some lane leaves while another
+// stays) and body runs.
+struct Expected {
+  std::uint64_t loop = 0, divergent = 0, body = 0;
+};
+
+int escape_time(const Image& im, int px, int py) {
+  const float cx = std::fmaf(static_cast<float>(px), im.dx, im.x0);
+  const float cy = std::fmaf(static_cast<float>(py), im.dy, im.y0);
+  float x = 0.0f, y = 0.0f;
+  int iter = 0;
+  while (iter < im.max_iter) {
+    const float x2 = x * x, y2 = y * y;  // one product each, shared by the test and the body
+    if (!(x2 + y2 <= 4.0f)) break;
+    const float xt = (x2 - y2) + cx;
+    y = std::fmaf(2.0f * x, y, cy);
+    x = xt;
+    ++iter;
+  }
+  return iter;
+}
+
+Expected expected(const Image& im) {
+  Expected e;
+  const std::uint32_t bx = im.block.x, by = im.block.y, threads = bx * by;
+  for (std::uint32_t gy = 0; gy < im.grid.y; ++gy)
+    for (std::uint32_t gx = 0; gx < im.grid.x; ++gx)
+      for (std::uint32_t w = 0; w * 32 < threads; ++w) {
+        std::vector<int> iters;
+        for (std::uint32_t t = w * 32; t < std::min(threads, w * 32 + 32); ++t) {
+          const int px = static_cast<int>(gx * bx + t % bx), py = static_cast<int>(gy * by + t / bx);
+          if (px < im.width && py < im.height) iters.push_back(escape_time(im, px, py));
+        }
+        if (iters.empty()) continue;
+        const int most = *std::max_element(iters.begin(), iters.end());
+        e.loop += static_cast<std::uint64_t>(most) + 1;
+        e.body += static_cast<std::uint64_t>(most);
+        for (int test = 0; test <= most; ++test) {
+          bool leaves = false, stays = false;
+          for (int it : iters) {
+            leaves = leaves || it == test;
+            stays = stays || it > test;
+          }
+          if (leaves && stays) ++e.divergent;
+        }
+      }
+  return e;
+}
+
+TEST(MandelbrotKernel, ImageAgreesWithAPerPixelLoop) {
+  const Kernel k = mandelbrot();
+  // 64 x 48 pixels from (-2, -1.125) in steps of 3/64 (exact in binary32), blocks of 16 x 16 (a
+  // warp is two rows of 16), and the same image cut by a grid that does not divide it.
+  for (const Image& im : {Image{64, 48, -2.0f, -1.125f, 0.046875f, 0.046875f, 64, Dim3{4, 3, 1}, Dim3{16, 16, 1}},
+                          Image{50, 37, -2.0f, -1.125f, 0.06f, 0.06f, 100, Dim3{7, 5, 1}, Dim3{8, 8, 1}}}) {
+    SCOPED_TRACE(std::to_string(im.width) + " x " + std::to_string(im.height));
+    const ReplayResult r = replay(k, launch_of(im), ReplayOptions{});
+    const Expected e = expected(im);
+    const StatementCounts& loop = r.statements[at_line(k, kLoopLine, StmtKind::Loop)];
+    EXPECT_EQ(to_decimal(loop.warp_evaluations), std::to_string(e.loop));
+    EXPECT_EQ(to_decimal(loop.divergent), std::to_string(e.divergent));
+    EXPECT_EQ(to_decimal(r.statements[at_line(k, kBodyLine, StmtKind::Declare)].warp_evaluations),
+              std::to_string(e.body));
+    EXPECT_GT(e.divergent, 0u);
+  }
+}
+
+}  // namespace
+}  // namespace warpdiv::sim::ir

@@ -1,0 +1,116 @@
+// Floating point read from CUDA source: float and double locals, parameters, literals,
+// conversions, math functions, and where multiplies and adds contract into FMAs as nvcc 13 does
+// on sm_90 by default (-fmad=true). The expected contractions are nvcc's own, read from the PTX and
+// SASS it made of the same statements (data/validation/fma-contraction/README.md: kernels k1..k9,
+// e1..e9, m1, m3), not from the code under test.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/kernels/model_text.hpp"
+#include "tests/kernels/source_dir.hpp"
+
+namespace warpdiv::testing {
+namespace {
+
+namespace ir = sim::ir;
+
+class FrontendFloat : public SnippetTest {
+ protected:
+  FrontendFloat() : SnippetTest("warpdiv_frontend_float_") {}
+
+  /// The value the local `name` is given by its last Declare or Assign, as an s-expression.
+  static std::string given(const ir::Kernel& k, const std::string& name) {
+    std::string out = "(not given)";
+    for (const ir::Stmt& s : k.stmts)
+      if ((s.kind == ir::StmtKind::Declare || s.kind == ir::StmtKind::Assign) && s.local != ir::kNone &&
+          k.locals.at(static_cast<std::size_t>(s.local)).name == name && s.value != ir::kNone)
+        out = sexpr(k, s.value);
+    return out;
+  }
+
+  /// `body` in a kernel of float parameters a, b, c, d and an int n; `o` decides a branch so
+  /// that it is not dead.
+  ir::Kernel kernel(const std::string& body, bool fmad = true) {
+    frontend::FrontendOptions o = options("__global__ void k(int* out, float a, float b, float c, float d, int n) {\n" +
+                                          body + "\n  if (o > 0.0f) out[threadIdx.x] = 1;\n}\n");
+    o.fmad = fmad;
+    return frontend::load_kernel(o);
+  }
+};
+
+TEST_F(FrontendFloat, ProductsFeedingOneAddContract) {
+  // k1, and the product on the right: FFMA.
+  EXPECT_EQ(given(kernel("  float o = a * b + c;"), "o"), "fma(param:a, param:b, param:c)");
+  EXPECT_EQ(given(kernel("  float o = c + a * b;"), "o"), "fma(param:a, param:b, param:c)");
+  // k6: a*b - c is FFMA(a, b, -c); k5: c - a*b is FFMA(-a, b, c).
+  EXPECT_EQ(given(kernel("  float o = a * b - c;"), "o"), "fms(param:a, param:b, param:c)");
+  EXPECT_EQ(given(kernel("  float o = c - a * b;"), "o"), "fnma(param:a, param:b, param:c)");
+  // k2: through a local read once, across statements.
+  const ir::Kernel k2 = kernel("  float t = a * b;\n  float o = t + c;");
+  EXPECT_EQ(given(k2, "o"), "fma(param:a, param:b, param:c)");
+  EXPECT_EQ(given(k2, "t"), "(param:a * param:b)");
+  // m3: the product's single use under an if (nvcc moves the multiply there).
+  EXPECT_EQ(given(kernel("  float t = a * b;\n  float o = 0.0f;\n  if (n > 3) o = t + c;"), "o"),
+            "fma(param:a, param:b, param:c)");
+  // -fmad=false: every operation rounded on its own.
+  EXPECT_EQ(given(kernel("  float o = a * b + c;", false), "o"), "((param:a * param:b) + param:c)");
+}
+
+TEST_F(FrontendFloat, ProductsWithAnotherUseOrHoistedDoNotContract) {
+  // k3: the product also used on its own.
+  EXPECT_EQ(given(kernel("  float t = a * b;\n  float o = t + c;\n  float o2 = t;\n  if (o2 > 1.0f) return;"), "o"),
+            "(t + param:c)");
+  // e1: a*b does not change in the loop: computed once before it, then only adds.
+  EXPECT_EQ(given(kernel("  float o = c;\n  for (int i = 0; i < n; ++i) o = o + a * b;"), "o"),
+            "(o + (param:a * param:b))");
+  // e2: the local is given the product outside the loop that reads it.
+  EXPECT_EQ(given(kernel("  float o = c;\n  float t = a * b;\n  for (int i = 0; i < n; ++i) o = o + t;"), "o"),
+            "(o + t)");
+  // m1: x*x and y*y in the loop's condition and again in its body are one value each.
+  const ir::Kernel m1 = kernel(
+      "  float x = a, y = b, o = 0.0f;\n"
+      "  while (n > 0 && x * x + y * y <= 4.0f) {\n"
+      "    float xt = x * x - y * y + c;\n"
+      "    y = 2.0f * x * y + d;\n"
+      "    x = xt;\n"
+      "    o = o + 1.0f;\n"
+      "  }");
+  EXPECT_EQ(given(m1, "xt"), "(((x * x) - (y * y)) + param:c)");
+  EXPECT_EQ(given(m1, "y"), "fma((2:float32 * x), y, param:d)");
+}
+
+TEST_F(FrontendFloat, TwoContractibleProductsAreNotGuessed) {
+  // k4 fused the left product, e9 the right one: the model does not choose; a branch on the sum
+  // is refused with the reason.
+  const std::string why = refusal(
+      "__global__ void k(int* out, float a, float b, float c, float d) {\n"
+      "  float o = a * b + c * d;\n"
+      "  if (o > 0.0f) out[0] = 1;\n}\n");
+  EXPECT_NE(why.find("of two products, either of which nvcc may contract into an FMA"), std::string::npos) << why;
+}
+
+TEST_F(FrontendFloat, LiteralsConversionsAndMathFunctions) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int* out, float a, double w) {
+  float x = threadIdx.x * 0.5f;
+  double z = sqrt(w) + fabs(-w);
+  float r = sqrtf(a) + fabsf(x);
+  int i = (int)x;
+  float e = expf(a);
+  if (x < 3.0f && i > 0 && z > 1.0 && r > 0.0f) out[i] = 1;
+}
+)");
+  EXPECT_EQ(given(k, "x"), "((float32)threadIdx.x * 0.5:float32)");
+  EXPECT_EQ(given(k, "z"), "(sqrt(param:w) + fabs((-param:w)))");
+  EXPECT_EQ(given(k, "r"), "(sqrt(param:a) + fabs(x))");
+  EXPECT_EQ(given(k, "i"), "(int32)x");
+  // expf is not correctly rounded on the GPU: opaque, so the second if is data-dependent.
+  EXPECT_NE(given(k, "e").find("opaque:float32{expf(a)"), std::string::npos) << given(k, "e");
+  const std::string why = refusal(
+      "__global__ void k(int* out, float a) {\n  if (expf(a) > 2.0f) out[0] = 1;\n}\n");
+  EXPECT_NE(why.find("data-dependent branch"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace warpdiv::testing
