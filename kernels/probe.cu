@@ -281,6 +281,7 @@ RealKernelRun run_real_kernel(const ir::Kernel& kernel, const ir::Launch& launch
   // Parameters: a pointer into its buffer, an integer's bits, a float's or double's bits (0.0 in
   // models saved before parameters knew them).
   std::vector<DeviceArray<unsigned char>> buffers;
+  std::vector<std::pair<const unsigned char*, std::size_t>> passed(kernel.parameters.size(), {nullptr, 0});
   std::vector<std::array<unsigned char, 8>> values(kernel.parameters.size());
   std::vector<void*> params(kernel.parameters.size());
   for (std::size_t i = 0; i < kernel.parameters.size(); ++i) {
@@ -328,6 +329,7 @@ RealKernelRun run_real_kernel(const ir::Kernel& kernel, const ir::Launch& launch
       WARPDIV_CUDA(cudaMemcpy(pointer, launch.buffer_data[i]->data(), launch.buffer_data[i]->size(),
                               cudaMemcpyHostToDevice));
     std::memcpy(value.data(), &pointer, sizeof pointer);
+    passed[i] = {pointer, static_cast<std::size_t>(size - pad)};
   }
   const dim3 grid(launch.grid.x, launch.grid.y, launch.grid.z);
   const dim3 block(launch.block.x, launch.block.y, launch.block.z);
@@ -340,6 +342,12 @@ RealKernelRun run_real_kernel(const ir::Kernel& kernel, const ir::Launch& launch
                                 static_cast<std::size_t>(dynamic_shared_bytes), nullptr));
   WARPDIV_CUDA(cudaDeviceSynchronize());
   run.kernel_seconds = seconds_since(start);
+  run.outputs.resize(kernel.parameters.size());
+  for (std::size_t i = 0; i < passed.size(); ++i) {
+    if (passed[i].first == nullptr) continue;
+    run.outputs[i].resize(passed[i].second);
+    WARPDIV_CUDA(cudaMemcpy(run.outputs[i].data(), passed[i].first, passed[i].second, cudaMemcpyDeviceToHost));
+  }
   return run;
 }
 

@@ -80,6 +80,9 @@ struct RealKernelRun {
   std::string mangled;       // the entry's name in the cubin
   std::uint64_t buffer_bytes = 0;
   double kernel_seconds = 0;
+  /// [parameter]: a pointer parameter's buffer after the run, from the pointer the kernel got
+  /// (empty for the others).
+  std::vector<std::vector<std::uint8_t>> outputs;
 };
 RealKernelRun run_real_kernel(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
                               const std::vector<sim::ir::BaseExtent>& extents,

@@ -27,10 +27,10 @@
 //     rounding to nearest, and floating to integer types truncating toward zero (undefined when
 //     the truncation does not fit, or for NaN), to bool: != 0.
 //
-// Opaque values (a read from memory, a floating-point result, an atomic's result, a pointer
-// parameter ...) may flow into locals and work, but a condition that depends on one, directly or
-// through locals, is data-dependent: validate() refuses it before any launch (static taint through
-// locals, flow-insensitive: a local is tainted if any assignment to it is).
+// Opaque values (a read from memory, an atomic's result, a math function the GPU does not round
+// correctly, a pointer parameter ...) may flow into locals and work, but a condition that depends
+// on one, directly or through locals, is data-dependent: validate() refuses it before any launch
+// (static taint through locals, flow-insensitive: a local is tainted if any assignment to it is).
 #pragma once
 
 #include <cstddef>
@@ -325,6 +325,10 @@ struct MemoryAccess {
   ExprId offset = kNone;       // int64 bytes from the base's start, per lane
   ExprId guard = kNone;        // bool: the lanes that make the access (kNone: all active lanes);
                                // `c ? A[i] : 0`, `i < n && A[i] > 0`
+  /// A store: the value it writes, of the element's scalar type (`width` bytes), where the
+  /// source's right-hand side is an expression the model holds; kNone otherwise (and for loads
+  /// and atomics). What the replay writes to the buffer (ReplayOptions::capture_stores).
+  ExprId value = kNone;
   std::uint32_t width = 4;     // bytes per lane: 1, 2, 4, 8 or 16
   std::string text;            // the source of the access ("A[Row * Width + k]")
   std::string reason;          // not lowered: why ("the pointer is chosen by a branch")

@@ -149,6 +149,12 @@ class Contractor {
         assign(s.local, value, s.value, loop);
         break;
       }
+      case StmtKind::Work:  // the values its stores write (MemoryAccess::value)
+        for (std::int32_t a : s.accesses) {
+          const ExprId value = k_.accesses[static_cast<std::size_t>(a)].value;
+          if (value != kNone) expr(value, loop, true);
+        }
+        break;
       case StmtKind::Return:
         if (s.value != kNone) {
           const int value = expr(s.value, loop, true);
@@ -173,7 +179,7 @@ class Contractor {
         if (s.local != kNone && !single_final_return(s.body)) renew({s.local});
         break;
       }
-      default: break;  // Work, Break, Continue, Barrier
+      default: break;  // Break, Continue, Barrier
     }
   }
 
@@ -464,6 +470,7 @@ class Contractor {
     for (MemoryAccess& a : k_.accesses) {
       update(a.offset);
       update(a.guard);
+      update(a.value);
     }
   }
 

@@ -345,16 +345,30 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
   memory.resize(k.stmts.size());
   for (std::size_t i = 0; i < k.stmts.size(); ++i) {
     StatementMemory& m = memory[i];
+    bool captures = false;
     for (std::int32_t a : k.stmts[i].accesses) {
-      if (!uncounted[a].empty()) continue;
       const MemoryAccess& access = k.accesses[a];
+      const bool writes = access.kind != AccessKind::Load && access.space == AddressSpace::Global;
+      if (!uncounted[a].empty()) {
+        if (o.capture_stores && writes && stores_not_captured.empty())
+          stores_not_captured = location(k, access.range) + ": '" + access.text + "' " + uncounted[a];
+        continue;
+      }
       m.accesses.push_back(CompiledAccess{a, access.base, access.offset, access.guard,
                                           static_cast<int>(access.width),
                                           access.space == AddressSpace::Shared});
+      const std::int32_t parameter = k.bases[static_cast<std::size_t>(access.base)].parameter;
+      if (o.capture_stores && writes && parameter != kNone) {
+        CompiledAccess& c = m.accesses.back();
+        c.capture = captures = true;
+        c.parameter = parameter;
+        if (access.kind == AccessKind::Store && access.value != kNone && origins[access.value] == kNone)
+          c.value = access.value;
+      }
     }
     for (const FloatOps& f : k.stmts[i].flops)
       if (f.guard == kNone || origins[f.guard] == kNone) m.flops.push_back(f);
-    has_memory[i] = o.memory && (!m.accesses.empty() || !m.flops.empty()) ? 1 : 0;
+    has_memory[i] = (o.memory || captures) && (!m.accesses.empty() || !m.flops.empty()) ? 1 : 0;
   }
   arguments.resize(k.parameters.size(), 0);
   for (std::size_t i = 0; i < k.parameters.size() && i < l.arguments.size(); ++i)
@@ -457,6 +471,9 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
                               tally.shifted.size() == p_.shifted_size;
   memory_counted_ = memory_counted;
   access_counts_ = memory_counted ? tally.accesses.data() : sink_accesses_.data();
+  stores_ = counted ? &tally.stores : &sink_stores_;
+  store_fault_ = counted ? &tally.store_fault : &sink_store_fault_;
+  sink_stores_.clear();
   shifted_counts_ = memory_counted ? tally.shifted.data() : sink_shifted_.data();
   flop_counts_ = memory_counted ? tally.flops.data() : sink_flops_.data();
   faults_ = memory_counted ? tally.faults.data() : sink_faults_.data();
@@ -1097,6 +1114,8 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
     try {
       if (a.guard != kNone) lanes = eval_mask(a.guard, active);
       if (lanes == 0) continue;
+      if (a.capture) capture(a, lanes);
+      if (!p_.options.memory) continue;
       if (a.affine != kNone && affine_access(a, lanes)) continue;
       offset = eval(a.offset, lanes);
     } catch (const InvalidInput& e) {
@@ -1436,6 +1455,34 @@ bool WarpMachine::affine_access(const CompiledAccess& a, LaneMask lanes) {
         figure(static_cast<std::uint64_t>(a.shift_step) * static_cast<std::uint64_t>(s), nullptr));
   ++affine_requests_;
   return true;
+}
+
+// Keeps each lane's store (ReplayOptions::capture_stores): its address, and its value where the
+// model holds it. Undefined behaviour in the value leaves the buffers unknown (the figures of the
+// access go on as before).
+void WarpMachine::capture(const CompiledAccess& a, LaneMask lanes) {
+  if (!store_fault_->empty()) return;
+  try {
+    const Val offset = eval(a.offset, lanes);
+    const Val value = a.value != kNone ? eval(a.value, lanes) : Val{nullptr, 0};
+    ++store_sequence_;
+    const std::uint64_t block = block_index_[0] + p_.launch.grid.x * (block_index_[1] + std::uint64_t{p_.launch.grid.y} * block_index_[2]);
+    const std::uint64_t first = block * p_.threads_per_block + static_cast<std::uint64_t>(warp_) * p_.warp_size;
+    for (int l = 0; l < lanes_; ++l) {
+      if (!(lanes >> l & 1)) continue;
+      StoreWrite w;
+      w.parameter = a.parameter;
+      w.offset = static_cast<std::int64_t>(offset.lanes != nullptr ? offset.lanes[l] : offset.value);
+      w.bits = value.lanes != nullptr ? value.lanes[l] : value.value;
+      w.thread = first + static_cast<std::uint64_t>(l);
+      w.sequence = store_sequence_;
+      w.width = static_cast<std::uint8_t>(a.width);
+      w.known = a.value != kNone;
+      stores_->push_back(w);
+    }
+  } catch (const InvalidInput& e) {
+    *store_fault_ = e.what();
+  }
 }
 
 void WarpMachine::misaligned(const CompiledAccess& a, int lane, std::int64_t offset) {

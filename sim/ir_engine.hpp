@@ -81,6 +81,17 @@ struct MemoryFault {
   bool out_of_bounds = false;  // an access outside its buffer (Launch::buffer_bytes)
 };
 
+/// One lane's store (ReplayOptions::capture_stores): `known` when the model holds its value.
+struct StoreWrite {
+  std::int32_t parameter = kNone;
+  std::int64_t offset = 0;
+  std::uint64_t bits = 0;
+  std::uint64_t thread = 0;    // linear over the grid: block (x, y, z order) x threads per block + thread
+  std::uint64_t sequence = 0;  // the machine's store count: program order within a thread
+  std::uint8_t width = 0;
+  bool known = false;
+};
+
 /// One worker's counts.
 struct Tally {
   std::vector<Counts64> statements;                 // [StmtId]
@@ -94,6 +105,8 @@ struct Tally {
   std::uint64_t evaluations = 0;                    // all warp-statement evaluations
   std::uint64_t blocks = 0;
   std::uint64_t warps = 0;
+  std::vector<StoreWrite> stores;                   // with capture_stores
+  std::string store_fault;                          // the first undefined behaviour in a stored value
 };
 
 using BinaryLaneFn = bool (*)(const std::uint64_t*, const std::uint64_t*, std::uint64_t*, int,
@@ -152,6 +165,11 @@ struct CompiledAccess {
   std::uint32_t shifted_at = 0;
   // The offset's linear form in Program::affine_offsets (kNone: lane by lane only).
   std::int32_t affine = kNone;
+  // ReplayOptions::capture_stores: a store or atomic into a pointer parameter's buffer is kept
+  // (capture), with its value where the model computes it (value; kNone: unknown).
+  bool capture = false;
+  std::int32_t parameter = kNone;
+  ExprId value = kNone;
 };
 
 /// A statement's memory work: its counted accesses and floating-point operations.
@@ -182,6 +200,7 @@ struct Program {
   std::vector<std::uint64_t> base_bytes;     // [base]: its buffer's size (0: not checked)
   std::vector<const std::string*> base_data;  // [base]: its values (Launch::buffer_data; null: zeros)
   std::size_t shifted_size = 0;          // Tally::shifted's size (the class engine's residues)
+  std::string stores_not_captured;       // capture_stores: why the buffers' contents are not known
   /// Binary expressions whose lane values the machine keeps for reuse while the locals they read
   /// are not written (in the same warp): kNotKept, or how many locals (up to kKeptLocals) the
   /// expression reads, listed in kept_locals[expr].
@@ -290,6 +309,12 @@ class WarpMachine {
   std::uint64_t* scratch(ExprId id) { return scratch_.data() + std::size_t(id) * kMaxLanes; }
   void count(StmtId id, LaneMask active);
   void memory(StmtId id, LaneMask active);
+  void capture(const CompiledAccess& a, LaneMask lanes);
+  std::vector<StoreWrite>* stores_ = nullptr;  // the counted tally's, or a sink
+  std::vector<StoreWrite> sink_stores_;
+  std::string* store_fault_ = nullptr;
+  std::string sink_store_fault_;
+  std::uint64_t store_sequence_ = 0;
   void misaligned(const CompiledAccess& a, int lane, std::int64_t offset);
   std::string out_of_bounds_text(const MemoryAccess& access, std::int64_t at, int lane) const;
   Val load(ExprId id, const CompiledExpr& e, LaneMask active);

@@ -153,6 +153,7 @@ Json access_json(const MemoryAccess& a) {
     j["base"] = a.base;
     j["offset"] = a.offset;
     if (a.guard != kNone) j["guard"] = a.guard;
+    if (a.value != kNone) j["value"] = a.value;
   } else {
     j["reason"] = a.reason;
   }
@@ -458,6 +459,7 @@ MemoryAccess read_access(const Kernel& k, const Reader& r) {
     a.base = r.at("base").id(k.bases.size(), "base");
     a.offset = r.at("offset").id(k.exprs.size(), "expression");
     if (r.has("guard")) a.guard = r.at("guard").id(k.exprs.size(), "expression");
+    if (r.has("value")) a.value = r.at("value").id(k.exprs.size(), "expression");
   } else {
     a.reason = r.at("reason").string();
   }

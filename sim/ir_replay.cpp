@@ -1,6 +1,7 @@
 #include "sim/ir_replay.hpp"
 
 #include <algorithm>
+#include <tuple>
 #include <array>
 
 #include "sim/errors.hpp"
@@ -14,6 +15,7 @@ using detail::Counts64;
 using detail::Program;
 using detail::Tally;
 using detail::WarpMachine;
+using detail::StoreWrite;
 
 bool operator==(const Dim3& a, const Dim3& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 
@@ -269,6 +271,57 @@ ReplayEstimate estimate(const Kernel& kernel, const Launch& launch, const Replay
   return sample(program, blocks_of(launch, options));
 }
 
+namespace {
+
+// What the captured stores leave in each parameter's buffer: each thread's writes in program
+// order (the last one stays), then the threads' results byte by byte; where two threads leave
+// different values (or one a value the model does not hold), the byte's final value depends on
+// their order on the GPU and is marked, not guessed.
+void assemble_stores(const Kernel& kernel, const Program& program, std::vector<Tally>& tallies,
+                     ReplayResult& result) {
+  result.stored.assign(kernel.parameters.size(), StoredBuffer{});
+  result.stores_not_captured = program.stores_not_captured;
+  for (const Tally& t : tallies)
+    if (result.stores_not_captured.empty() && !t.store_fault.empty()) result.stores_not_captured = t.store_fault;
+  std::vector<StoreWrite> writes;
+  for (Tally& t : tallies) {
+    writes.insert(writes.end(), t.stores.begin(), t.stores.end());
+    std::vector<StoreWrite>().swap(t.stores);
+  }
+  std::sort(writes.begin(), writes.end(), [](const StoreWrite& a, const StoreWrite& b) {
+    return std::tie(a.parameter, a.thread, a.sequence) < std::tie(b.parameter, b.thread, b.sequence);
+  });
+  std::vector<std::vector<std::uint64_t>> writer(kernel.parameters.size());
+  for (const StoreWrite& w : writes) {
+    if (w.offset < 0) continue;  // outside the buffer: a fault the figures report
+    StoredBuffer& buffer = result.stored[static_cast<std::size_t>(w.parameter)];
+    std::vector<std::uint64_t>& by = writer[static_cast<std::size_t>(w.parameter)];
+    const auto end = static_cast<std::size_t>(w.offset) + w.width;
+    if (buffer.bytes.size() < end) {
+      buffer.bytes.resize(end, 0);
+      buffer.state.resize(end, StoredBuffer::kUnwritten);
+      by.resize(end, 0);
+    }
+    for (std::size_t i = 0; i < w.width; ++i) {
+      const std::size_t at = static_cast<std::size_t>(w.offset) + i;
+      const auto byte = static_cast<std::uint8_t>(w.bits >> (8 * i));
+      const std::uint8_t state = w.known ? StoredBuffer::kWritten : StoredBuffer::kUnknown;
+      std::uint8_t& now = buffer.state[at];
+      if (now == StoredBuffer::kUnwritten || by[at] == w.thread) {  // first, or the same thread later
+        if (now != StoredBuffer::kConflict) now = state;
+        buffer.bytes[at] = byte;
+        by[at] = w.thread;
+      } else if (now != StoredBuffer::kConflict) {  // another thread
+        if (now == StoredBuffer::kUnknown || !w.known) now = StoredBuffer::kUnknown;
+        else if (buffer.bytes[at] != byte) now = StoredBuffer::kConflict;
+        by[at] = w.thread;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
   prepare(kernel, launch, options);
   Program program(kernel, launch, options);
@@ -323,6 +376,7 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
   ReplayResult result = to_result(kernel, tallies, options.memory);
   const std::vector<bool> values = buffers_with_values(kernel, launch);
   result.computed_loads = computed_loads(kernel, &values);
+  if (options.capture_stores) assemble_stores(kernel, program, tallies, result);
   return result;
 }
 

@@ -163,6 +163,20 @@ struct ReplayOptions {
   /// (sim/ir_lane_pattern.hpp); false: every offset lane by lane (the reference it is tested
   /// against). The figures are the same either way.
   bool affine_offsets = true;
+  /// Keep what the stores leave in the pointer parameters' buffers (ReplayResult::stored): each
+  /// lane's address and, where the model holds the stored value (MemoryAccess::value), the value.
+  bool capture_stores = false;
+};
+
+/// What a launch's stores leave in one pointer parameter's buffer (ReplayOptions::capture_stores),
+/// byte by byte from the buffer's start.
+struct StoredBuffer {
+  static constexpr std::uint8_t kUnwritten = 0;
+  static constexpr std::uint8_t kWritten = 1;   // `bytes` holds what the stores leave
+  static constexpr std::uint8_t kUnknown = 2;   // a store whose value the model does not hold, or an atomic
+  static constexpr std::uint8_t kConflict = 3;  // threads wrote different values: the result depends on their order
+  std::vector<std::uint8_t> bytes;
+  std::vector<std::uint8_t> state;
 };
 
 struct ReplayResult {
@@ -198,6 +212,11 @@ struct ReplayResult {
   Count affine_requests = 0;
   /// [access]: loads whose values the run computed (sim/ir.hpp computed_loads; issue 22).
   std::vector<bool> computed_loads;
+  /// With capture_stores: [parameter] what the stores leave in its buffer (empty: no store);
+  /// `stores_not_captured`: why a buffer's contents are not known ("" when they are): a store
+  /// the model could not place, undefined behaviour in a stored value.
+  std::vector<StoredBuffer> stored;
+  std::string stores_not_captured;
 };
 
 /// What a run would cost, estimated by replaying a few sample blocks (the first, the last and

@@ -464,6 +464,7 @@ class Validator {
     for (const MemoryAccess& a : k_.accesses) {
       use(a.offset);
       use(a.guard);
+      use(a.value);
     }
     for (const Stmt& s : k_.stmts)
       for (const FloatOps& f : s.flops) use(f.guard);
@@ -542,6 +543,15 @@ class Validator {
           fail(what + " has guard " + std::to_string(a.guard) + ", which does not exist");
         if (k_.exprs[a.guard].type != ScalarType::Bool)
           fail(what + " has a guard of type " + name(k_.exprs[a.guard].type) + ", expected bool");
+      }
+      if (a.value != kNone) {
+        if (a.value < 0 || static_cast<std::size_t>(a.value) >= k_.exprs.size())
+          fail(what + " has value " + std::to_string(a.value) + ", which does not exist");
+        const ScalarType t = k_.exprs[a.value].type;
+        if (a.kind != AccessKind::Store || t == ScalarType::Bool ||
+            static_cast<std::uint32_t>(bit_width(t) / 8) != a.width)
+          fail(what + " has a value of type " + name(t) + ", expected a store's " + std::to_string(a.width) +
+               "-byte scalar");
       }
     }
   }

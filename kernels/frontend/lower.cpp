@@ -2707,6 +2707,29 @@ class Lowerer {
     return record_access(ir::AccessKind::Store, lvalue, false, /*again=*/load);
   }
 
+  /// `a[i] = v` where v is a scalar expression the model holds: the store's value (converted to
+  /// the element's type, as the assignment converts it), lowered once more without recording
+  /// its loads or flops (scan_work did) and without calls (they would run twice). Anything the
+  /// model does not hold leaves the value unknown.
+  void stored_value(const clang::BinaryOperator* op, std::size_t store) {
+    const auto type = scalar_type(op->getLHS()->getType());
+    if (!type || *type == ir::ScalarType::Bool) return;
+    if (pending_->accesses[store].kind != ir::AccessKind::Store ||
+        pending_->accesses[store].width != static_cast<std::uint32_t>(ir::bit_width(*type) / 8))
+      return;
+    const std::size_t exprs = k_.exprs.size();
+    try {
+      const Quiet quiet(*this);
+      NoHoist no_hoist(*this, "a stored value");
+      const ir::ExprId value = convert(lower_int(op->getRHS()), *type, range(op));
+      pending_->accesses[store].value = value;
+    } catch (const InvalidInput&) {
+      k_.exprs.resize(exprs);
+    } catch (const Unplaced&) {
+      k_.exprs.resize(exprs);
+    }
+  }
+
   /// The store half of an access whose load could not be placed: the same reason.
   void record_unplaced(ir::AccessKind kind, const clang::Expr* lvalue) {
     (void)lvalue;
@@ -3057,8 +3080,11 @@ class Lowerer {
                "'" + text(op) + "' changes the local '" + text(op->getLHS()) +
                    "' inside a larger expression: not supported (write it as its own statement)");
       if (op->isAssignmentOp() && is_memory(op->getLHS())) {  // a store (a load first for op=)
-        if (!load_and_store(op->getLHS(), op->isCompoundAssignmentOp())) scan_work(op->getLHS());
+        const bool placed = load_and_store(op->getLHS(), op->isCompoundAssignmentOp());
+        if (!placed) scan_work(op->getLHS());
+        const std::size_t store = placed ? pending_->accesses.size() - 1 : 0;
         scan_work(op->getRHS());
+        if (placed && op->getOpcode() == clang::BO_Assign) stored_value(op, store);
         return;
       }
       if (op->isLogicalOp()) {

@@ -149,5 +149,29 @@ TEST(MandelbrotKernel, ImageAgreesWithAPerPixelLoop) {
   }
 }
 
+// The escape times the model's stores leave in `out` (ReplayOptions::capture_stores): pixel by
+// pixel those of the per-pixel loop; pixels outside the image are never written.
+TEST(MandelbrotKernel, StoredEscapeTimesAreThePerPixelLoops) {
+  const Kernel k = mandelbrot();
+  const Image im{50, 37, -2.0f, -1.125f, 0.06f, 0.06f, 100, Dim3{7, 5, 1}, Dim3{8, 8, 1}};
+  ReplayOptions o;
+  o.capture_stores = true;
+  const ReplayResult r = replay(k, launch_of(im), o);
+  EXPECT_EQ(r.stores_not_captured, "");
+  ASSERT_EQ(r.stored.size(), k.parameters.size());
+  const StoredBuffer& out = r.stored[0];
+  ASSERT_EQ(out.bytes.size(), 50u * 37u * 4u);
+  int wrong = 0;
+  for (int py = 0; py < im.height; ++py)
+    for (int px = 0; px < im.width; ++px) {
+      const std::size_t at = (static_cast<std::size_t>(py) * im.width + px) * 4;
+      std::int32_t stored = 0;
+      std::memcpy(&stored, out.bytes.data() + at, 4);
+      for (int i = 0; i < 4; ++i) EXPECT_EQ(out.state[at + i], StoredBuffer::kWritten);
+      if (stored != escape_time(im, px, py)) ++wrong;
+    }
+  EXPECT_EQ(wrong, 0);
+}
+
 }  // namespace
 }  // namespace warpdiv::sim::ir

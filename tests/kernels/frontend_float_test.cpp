@@ -5,8 +5,10 @@
 // e1..e9, m1, m3), not from the code under test.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 
+#include "sim/ir_replay.hpp"
 #include "tests/kernels/model_text.hpp"
 #include "tests/kernels/source_dir.hpp"
 
@@ -110,6 +112,55 @@ __global__ void k(int* out, float a, double w) {
   const std::string why = refusal(
       "__global__ void k(int* out, float a) {\n  if (expf(a) > 2.0f) out[0] = 1;\n}\n");
   EXPECT_NE(why.find("data-dependent branch"), std::string::npos) << why;
+}
+
+// Stored values (MemoryAccess::value) and what the replay's stores leave in the buffers
+// (capture_stores), worked by hand for one block of 4 threads: a[i] = 3i; b[0] = i from every
+// thread (order-dependent); b[1] = 7 from every thread (the same value); c[i] = i * 0.5f; a[4 + i]
+// = in[i], a load the launch gives no values for (unknown).
+TEST_F(FrontendFloat, StoresLeaveTheirValuesInTheBuffers) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int* a, int* b, float* c, const int* in, int n) {
+  int i = threadIdx.x;
+  a[i] = i * 3;
+  b[0] = i;
+  b[1] = 7;
+  c[i] = i * 0.5f;
+  a[n + i] = in[i];
+}
+)");
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{4, 1, 1};
+  l.arguments.assign(5, ir::Value{});
+  l.arguments[4] = ir::Value::of(ir::ScalarType::I32, 4);
+  ir::ReplayOptions o;
+  o.capture_stores = true;
+  const ir::ReplayResult r = ir::replay(k, l, o);
+  EXPECT_EQ(r.stores_not_captured, "");
+  const auto word = [&](std::size_t parameter, std::size_t element) {
+    std::int32_t v = 0;
+    std::memcpy(&v, r.stored[parameter].bytes.data() + element * 4, 4);
+    return v;
+  };
+  const auto state = [&](std::size_t parameter, std::size_t element) {
+    return static_cast<int>(r.stored[parameter].state[element * 4]);
+  };
+  ASSERT_EQ(r.stored[0].bytes.size(), 32u);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(state(0, i), ir::StoredBuffer::kWritten);
+    EXPECT_EQ(word(0, i), 3 * i);
+    EXPECT_EQ(state(0, 4 + i), ir::StoredBuffer::kUnknown);
+  }
+  EXPECT_EQ(state(1, 0), ir::StoredBuffer::kConflict);
+  EXPECT_EQ(state(1, 1), ir::StoredBuffer::kWritten);
+  EXPECT_EQ(word(1, 1), 7);
+  for (int i = 0; i < 4; ++i) {
+    float f = 0;
+    std::memcpy(&f, r.stored[2].bytes.data() + i * 4, 4);
+    EXPECT_EQ(f, 0.5f * static_cast<float>(i));
+  }
+  EXPECT_TRUE(r.stored[3].bytes.empty());  // `in` is only read
 }
 
 }  // namespace

@@ -161,6 +161,9 @@ struct ValidateSourceRequest {
   sim::Count max_evaluations = 0;
   std::optional<std::string> csv;
   std::vector<std::string> allocs, data;  // --alloc, --data (bind_allocs, bind_data)
+  /// Also run the user's own kernel and compare its output buffers with the model's stores
+  /// (the lecture's validate runs its real kernel its own way).
+  bool compare_outputs = true;
 };
 ValidateSourceRequest parse_validate_source(const Args& args);
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/output_comparison.hpp"
 #include "analysis/occupancy.hpp"
 #include "analysis/occupancy_report.hpp"
 #include "analysis/probe_comparison.hpp"
@@ -108,6 +109,9 @@ struct ValidateSourceReport {
   bool warp_by_warp = false;
   sim::Count estimated_evaluations = 0;
   analysis::ProbeRecord record;  // the CSV's row, and what the text says
+  /// The user's own kernel run on the same inputs, its output buffers against the model's
+  /// stores (ValidateSourceRequest::compare_outputs).
+  analysis::OutputComparison outputs;
 };
 /// Opens GPU 0 (NoDevice: exit 3), replays the model (warp by warp when small enough), runs the
 /// probe and compares. Throws Interrupted when `stop` is set during the replay.

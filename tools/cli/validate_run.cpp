@@ -153,6 +153,27 @@ ir::ReplayResult model_totals(const ir::Kernel& kernel, const ir::Launch& launch
   return ir::replay(kernel, launch, options);
 }
 
+// The user's own kernel (compiled by NVRTC with its default flags, as nvcc compiles it) on the
+// launch's inputs, its buffers against what the model's stores leave in them.
+analysis::OutputComparison real_kernel_outputs(const ir::Kernel& kernel, const ir::Launch& launch,
+                                               const ir::ReplayResult& model) {
+  analysis::OutputComparison none;
+  if (model.stored.empty()) {
+    none.not_compared = "the model's stores were counted by the class engine, which keeps no values";
+    return none;
+  }
+  bool stores = false;
+  for (const ir::StoredBuffer& b : model.stored) stores = stores || !b.bytes.empty();
+  if (!stores && model.stores_not_captured.empty()) return analysis::compare_outputs(kernel, model.stored, "", {});
+  try {
+    const kernels::RealKernelRun real = kernels::run_real_kernel(kernel, launch, model.extents, 0);
+    return analysis::compare_outputs(kernel, model.stored, model.stores_not_captured, real.outputs);
+  } catch (const std::exception& e) {  // a template, a parameter it cannot pass, no source ...
+    none.not_compared = std::string("the real kernel did not run: ") + e.what();
+    return none;
+  }
+}
+
 }  // namespace
 
 ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
@@ -170,6 +191,7 @@ ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
   r.warp_by_warp = r.estimated_evaluations <= static_cast<sim::Count>(request.record_limit) &&
                    request.record_limit > 0 && warps <= kMaxRecordedWarps;
   replay_options.stop = stop;
+  replay_options.capture_stores = request.compare_outputs;
   std::unique_ptr<ir::WarpTraceRecorder> recorder;
   if (r.warp_by_warp) {
     recorder = std::make_unique<ir::WarpTraceRecorder>(launch, kMaxRecordedWarps);
@@ -191,6 +213,7 @@ ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
       analysis::compare_probe(kernel, launch, r.model, r.gpu.statements, trace,
                               r.warp_by_warp ? &r.gpu.warps : nullptr, r.gpu.lane_order_faults);
   r.record = probe_record(kernel, launch, r, comparison);
+  if (request.compare_outputs) r.outputs = real_kernel_outputs(kernel, launch, r.model);
   return r;
 }
 
@@ -222,6 +245,8 @@ void write_validate_source_text(std::ostream& text, const ValidateSourceRequest&
          << request.record_limit << ")\n";
   text << (record.comparison.agree() ? "Model and GPU: " : "Model and GPU DIFFER: ")
        << record.outcome << '\n';
+  if (request.compare_outputs)
+    text << (r.outputs.agree() ? "Real kernel: " : "Real kernel DIFFERS: ") << r.outputs.summary() << '\n';
 }
 
 }  // namespace warpdiv::cli
@@ -239,6 +264,7 @@ analysis::ValidationRecord run_validate(const ValidateRequest& request,
   // Up to 32 M warp evaluations (512 MB of records each side) the lecture's table of the GPU is
   // built, warp by warp; beyond, the statements' totals are compared.
   probe_request.record_limit = kLectureWarpRecords;
+  probe_request.compare_outputs = false;  // the real kernel runs below, on random inputs
   probe_request.max_evaluations = ir::ReplayOptions{}.max_evaluations;
   const ValidateSourceReport probe = run_validate_source(probe_request, model, launch, stop);
 

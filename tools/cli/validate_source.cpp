@@ -113,6 +113,10 @@ int validate_source_command(const Args& args, std::ostream& out) {
     std::cerr << "warpdiv: mismatch: " << report.record.outcome << '\n';
     return 1;
   }
+  if (!report.outputs.agree()) {
+    std::cerr << "warpdiv: mismatch: the real kernel's " << report.outputs.summary() << '\n';
+    return 1;
+  }
   return 0;
 }
 

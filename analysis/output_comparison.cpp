@@ -1,0 +1,103 @@
+#include "analysis/output_comparison.hpp"
+
+#include <cstring>
+
+namespace warpdiv::analysis {
+
+namespace ir = sim::ir;
+
+namespace {
+
+// An element's bytes as the parameter's element type reads them ("17", "-0.5").
+std::string element_text(const ir::Parameter& p, const std::uint8_t* bytes, std::uint64_t size) {
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, bytes, static_cast<std::size_t>(std::min<std::uint64_t>(size, 8)));
+  const std::string& t = p.element_type;
+  ir::ScalarType type = ir::ScalarType::U64;
+  if (t == "float") type = ir::ScalarType::F32;
+  else if (t == "double") type = ir::ScalarType::F64;
+  else if (t == "int") type = ir::ScalarType::I32;
+  else if (t == "unsigned int") type = ir::ScalarType::U32;
+  else if (t == "long" || t == "long long") type = ir::ScalarType::I64;
+  else if (t == "char" || t == "signed char") type = ir::ScalarType::I8;
+  else if (t == "unsigned char") type = ir::ScalarType::U8;
+  else if (t == "short") type = ir::ScalarType::I16;
+  else if (t == "unsigned short") type = ir::ScalarType::U16;
+  if (ir::bit_width(type) / 8 != static_cast<int>(size)) type = size <= 8 ? ir::ScalarType::U64 : type;
+  return ir::to_string(ir::Value{type, ir::normalise(type, bits)});
+}
+
+}  // namespace
+
+bool OutputComparison::agree() const {
+  for (const BufferComparison& b : buffers)
+    if (b.differing != 0) return false;
+  return true;
+}
+
+std::string OutputComparison::summary() const {
+  if (!not_compared.empty()) return "outputs not compared: " + not_compared;
+  if (buffers.empty()) return "outputs: the kernel stores to no buffer";
+  std::string text;
+  for (const BufferComparison& b : buffers) {
+    if (!text.empty()) text += "; ";
+    text += b.parameter + ": ";
+    text += b.differing == 0 ? std::to_string(b.compared) + " elements equal"
+                             : std::to_string(b.differing) + " of " + std::to_string(b.compared) +
+                                   " elements differ, first " + b.first_difference;
+    if (b.unknown != 0) text += ", " + std::to_string(b.unknown) + " not held by the model";
+    if (b.conflicting != 0) text += ", " + std::to_string(b.conflicting) + " written differently by several threads";
+  }
+  return "outputs: " + text;
+}
+
+OutputComparison compare_outputs(const ir::Kernel& kernel, const std::vector<ir::StoredBuffer>& stored,
+                                 const std::string& not_captured,
+                                 const std::vector<std::vector<std::uint8_t>>& gpu) {
+  OutputComparison c;
+  if (!not_captured.empty()) {
+    c.not_compared = not_captured;
+    return c;
+  }
+  for (std::size_t p = 0; p < stored.size() && p < kernel.parameters.size(); ++p) {
+    const ir::StoredBuffer& s = stored[p];
+    if (s.bytes.empty()) continue;
+    const ir::Parameter& parameter = kernel.parameters[p];
+    BufferComparison b;
+    b.parameter = parameter.name;
+    b.element_bytes = parameter.element_bytes != 0 ? parameter.element_bytes : 1;
+    const std::vector<std::uint8_t>* real = p < gpu.size() ? &gpu[p] : nullptr;
+    for (std::uint64_t at = 0; at < s.bytes.size(); at += b.element_bytes) {
+      bool any = false, all = true, unknown = false, conflict = false;
+      for (std::uint64_t i = at; i < at + b.element_bytes; ++i) {
+        const std::uint8_t state = i < s.state.size() ? s.state[i] : ir::StoredBuffer::kUnwritten;
+        any = any || state != ir::StoredBuffer::kUnwritten;
+        all = all && state == ir::StoredBuffer::kWritten;
+        unknown = unknown || state == ir::StoredBuffer::kUnknown;
+        conflict = conflict || state == ir::StoredBuffer::kConflict;
+      }
+      if (!any) continue;
+      if (conflict) {
+        ++b.conflicting;
+        continue;
+      }
+      if (unknown || !all) {
+        ++b.unknown;
+        continue;
+      }
+      ++b.compared;
+      const bool present = real != nullptr && at + b.element_bytes <= real->size();
+      if (present && std::memcmp(real->data() + at, s.bytes.data() + at, static_cast<std::size_t>(b.element_bytes)) == 0)
+        continue;
+      if (++b.differing == 1)
+        b.first_difference = parameter.name + "[" + std::to_string(at / b.element_bytes) + "]: model " +
+                             element_text(parameter, s.bytes.data() + at, b.element_bytes) + ", GPU " +
+                             (present ? element_text(parameter, real->data() + at, b.element_bytes)
+                                      : std::string("(outside its buffer)"));
+    }
+    c.buffers.push_back(b);
+  }
+  return c;
+}
+
+}  // namespace warpdiv::analysis
