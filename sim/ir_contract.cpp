@@ -26,7 +26,6 @@ struct Candidate {
   int value = -1;          // its value number
   bool through_local = false;
   bool reevaluable = true;  // through a local: its operands still hold the values they had
-  bool hoisted = false;     // loop-invariant in its loop, or defined outside the sum's loop
 };
 
 struct SumSite {
@@ -67,6 +66,7 @@ class Contractor {
   }
   int new_value() {
     uses_.push_back(0);
+    sum_uses_.push_back(0);
     return static_cast<int>(uses_.size()) - 1;
   }
   // Constants, parameters, built-ins and a local's version: the same value wherever they are read.
@@ -226,7 +226,6 @@ class Contractor {
     std::set<LocalId> changed;
     collect_written(s.body, kNone, changed);
     collect_written(s.step, kNone, changed);
-    loop_writes_[id] = changed;
     renew(changed);  // values merged at the loop's head
     push_scope();
     // Every conjunct of the condition is evaluated on the way into the body: available there.
@@ -309,12 +308,28 @@ class Contractor {
         for (ExprId op : e.operands)
           if (op != kNone) use(op);
         v = number(key, available);
-        if (is_sum(e)) site(id, e, loop);
+        if (is_sum(e)) {
+          for (ExprId op : e.operands)
+            if (op != kNone) count_sum_use(op, e.type);
+          site(id, e, loop);
+        }
         break;
       }
     }
     value_[id] = v;
     return v;
+  }
+
+  // A use of a product (directly, or a local holding one) as an operand of a sum of its type.
+  void count_sum_use(ExprId operand, ScalarType type) {
+    const Expr& o = k_.exprs[operand];
+    if (o.type != type) return;
+    if (is_product(o)) {
+      ++sum_uses_[static_cast<std::size_t>(value_[operand])];
+    } else if (o.kind == ExprKind::Local) {
+      const auto found = definitions_.find({o.index, read_version_[operand]});
+      if (found != definitions_.end()) ++sum_uses_[static_cast<std::size_t>(found->second.value)];
+    }
   }
 
   void use(ExprId operand) {
@@ -332,7 +347,6 @@ class Contractor {
       if (is_product(operand) && operand.type == e.type) {
         c.product = x;
         c.value = value_[x];
-        c.hoisted = loop != kNone && invariant(x, loop);
       } else if (operand.kind == ExprKind::Local) {
         const auto found = definitions_.find({operand.index, read_version_[x]});
         if (found == definitions_.end() || k_.exprs[found->second.product].type != e.type) continue;
@@ -340,7 +354,6 @@ class Contractor {
         c.product = d.product;
         c.value = d.value;
         c.through_local = true;
-        c.hoisted = d.loop != loop || (d.loop != kNone && invariant(d.product, d.loop));
         for (int i = 0; i < 2; ++i) c.reevaluable = c.reevaluable && still_valid(k_.exprs[d.product].operands[i], id);
       }
     }
@@ -361,32 +374,24 @@ class Contractor {
     }
   }
 
-  // Whether an expression's value is the same in every iteration of `loop`: it reads no local
-  // the loop writes and nothing opaque.
-  bool invariant(ExprId id, StmtId loop) {
-    const Expr& e = k_.exprs[id];
-    switch (e.kind) {
-      case ExprKind::Constant:
-      case ExprKind::Param:
-      case ExprKind::Builtin: return true;
-      case ExprKind::Local: return loop_writes_[loop].count(e.index) == 0;
-      case ExprKind::Opaque: return false;
-      default:
-        for (ExprId op : e.operands)
-          if (op != kNone && !invariant(op, loop)) return false;
-        return true;
-    }
+  // A product whose every use is an operand of a sum: nvcc (ptxas) contracts each of those sums
+  // and computes no rounded product at all.
+  bool contractible(int value) const {
+    const auto v = static_cast<std::size_t>(value);
+    return uses_[v] >= 1 && uses_[v] == sum_uses_[v];
   }
 
   void decide(const SumSite& s, ContractionResult& result) {
-    bool fusable[2];
-    for (int side = 0; side < 2; ++side) {
-      const Candidate& c = s.side[side];
-      fusable[side] = c.product != kNone && uses_[static_cast<std::size_t>(c.value)] == 1 && !c.hoisted;
-    }
     const std::string where = location(k_, k_.exprs[s.sum].range);
     const bool add = k_.exprs[s.sum].binary_op == BinaryOp::Add;
-    if (fusable[0] && fusable[1]) {
+    const bool product[2] = {s.side[0].product != kNone, s.side[1].product != kNone};
+    if (product[0] && product[1]) {
+      const int p = s.side[0].value, q = s.side[1].value;
+      if (!contractible(p) && !contractible(q)) return;
+      // Measured: x*x + y*y and x*x - y*y, each product used by both, contract neither (m1);
+      // a sum of two products of which one has no other use fuses one of them, which one
+      // depending on more than the source shows (p1, p3, p7): not guessed.
+      if (uses_[static_cast<std::size_t>(p)] > 1 && uses_[static_cast<std::size_t>(q)] > 1) return;
       unmodelled(k_.exprs[s.sum], std::string("the floating-point ") + (add ? "sum" : "difference") + " at " +
                                       where + " of two products, either of which nvcc may contract into an FMA" +
                                       " (write the one to fuse with fmaf, or compile with -fmad=false and "
@@ -394,8 +399,8 @@ class Contractor {
       result.unmodelled.push_back(s.sum);
       return;
     }
-    const int side = fusable[0] ? 0 : fusable[1] ? 1 : -1;
-    if (side < 0) return;
+    const int side = product[0] ? 0 : product[1] ? 1 : -1;
+    if (side < 0 || !contractible(s.side[side].value)) return;
     const Candidate& c = s.side[side];
     if (!c.reevaluable) {
       unmodelled(k_.exprs[s.sum], "the floating-point value at " + where +
@@ -487,12 +492,12 @@ class Contractor {
   std::vector<int> value_;                 // [ExprId]
   std::vector<std::uint32_t> read_version_;  // [ExprId of a Local]: the version it read
   std::vector<int> uses_;                  // [value]: uses as a product
+  std::vector<int> sum_uses_;              // [value]: of those, as an operand of a sum
   std::map<Key, std::vector<int>> table_;
   std::map<Key, int> leaves_;
   std::vector<std::vector<Key>> scopes_;
   std::map<std::pair<LocalId, std::uint32_t>, ProductDefinition> definitions_;
   std::map<StmtId, std::set<LocalId>> written_;
-  std::map<StmtId, std::set<LocalId>> loop_writes_;
   std::vector<LocalId> calls_;  // the result local of each inlined call being walked
   std::vector<SumSite> sites_;
   bool cloned_ = false;

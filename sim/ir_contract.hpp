@@ -2,20 +2,23 @@
 // applied to a kernel model: the model must round as the GPU does, and an FMA rounds once where a
 // multiply and an add round twice.
 //
-// The rules, each measured on sm_90 with nvcc 13 (data/validation/fma-contraction/, PTX and SASS):
-//   1. a + b*c, b*c + a, b*c - a and a - b*c contract when the product has no other use: fma,
-//      fms, fnma. A product stored in a local and read once contracts too, also under an if
-//      (nvcc moves the multiply to its single use), but not into a loop that does not contain it.
-//   2. A product with another use does not contract. Products the compiler computes once count as
-//      one: the same operands with the same values, where the first dominates the other (`x*x`
-//      in a loop's condition and again in its body, before x changes) — value numbering here.
-//   3. A product whose operands do not change in the loop that holds it is computed once before
-//      the loop (loop-invariant code motion) and does not contract with an add inside it.
-//   4. Where both operands of a sum are products that could contract, which one nvcc fuses depends
-//      on more than the source shows (the left one in `a*b + c*d`, the right one in
-//      `(x*a + b)*c + x*x`): the sum becomes an opaque value naming why, so a branch on it is
-//      refused rather than guessed. So does a product read through a local whose operands have
-//      changed since (the model would have to keep the old values).
+// The rules, each measured on sm_90 with nvcc 13 (data/validation/fma-contraction/: the PTX NVVM
+// makes and the SASS ptxas makes of it, which is what runs):
+//   1. A product every use of which is an operand of an add or subtract (of its type) contracts
+//      into each of them: a + b*c, b*c + a, b*c - a and a - b*c become fma, fma, fms and fnma.
+//      Through a local too, under an if, into a loop, and when it is used by several sums (the
+//      multiply then disappears: `s = s + a*b` in a loop is one FFMA per iteration, e1, e2, e8).
+//   2. A product with any other use (stored, compared, converted, multiplied) does not contract
+//      (k3, k9). Products the compiler computes once count as one: the same operands with the
+//      same values, where the first dominates the other (`x*x` in a loop's condition and again in
+//      its body, before x changes) — value numbering here.
+//   3. A sum of two products each used by more than one sum contracts neither (Mandelbrot's
+//      x*x + y*y and x*x - y*y, m1).
+//   4. A sum of two products otherwise fuses one of them, which one depending on more than the
+//      source shows (the left one in `a*b + c*d`, the right one in `a*b + x*x`, p1, p3): the sum
+//      becomes an opaque value naming why, so a branch on it is refused rather than guessed. So
+//      does a product read through a local whose operands have changed since (the model would
+//      have to keep the old values).
 // Explicit calls (fmaf, __fmaf_rn) are Intrinsic expressions already and are left alone.
 #pragma once
 

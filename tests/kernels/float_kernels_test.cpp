@@ -173,5 +173,45 @@ TEST(MandelbrotKernel, StoredEscapeTimesAreThePerPixelLoops) {
   EXPECT_EQ(wrong, 0);
 }
 
+// kernels/zoo/data/fma_shapes.cu: each stored result against the same arithmetic written here
+// with std::fmaf where nvcc contracts (the SASS in data/validation/fma-contraction/).
+TEST(FmaShapesKernel, StoredResultsRoundAsNvccContracts) {
+  frontend::FrontendOptions fo;
+  fo.file = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/data/fma_shapes.cu";
+  const Kernel k = frontend::load_kernel(fo);
+  const float a = 1.1f, b = 2.3f, c = -0.7f;
+  const int n = 5;
+  Launch l;
+  l.grid = Dim3{4, 1, 1};
+  l.block = Dim3{64, 1, 1};
+  l.arguments = {Value{}, floating(a), floating(b), floating(c), Value::of(ScalarType::I32, n)};
+  ReplayOptions o;
+  o.capture_stores = true;
+  const ReplayResult r = replay(k, l, o);
+  ASSERT_EQ(r.stored[0].bytes.size(), 256u * 16u);
+  int wrong = 0, fused_differs = 0;
+  for (int i = 0; i < 256; ++i) {
+    const float x = std::fmaf(static_cast<float>(i), 0.37f, a);
+    float s = c;
+    for (int j = 0; j < n; ++j) s = std::fmaf(a, b, s);
+    const float u = std::fmaf(x, b, c);
+    const float w = std::fmaf(x, x, s);
+    const float w2 = std::fmaf(-x, x, s);
+    const float p = x * c;
+    const float r2 = p + a;
+    const float expected[4] = {s, u, w > 100.0f ? 0.0f : w + w2, p + r2};
+    for (int e = 0; e < 4; ++e) {
+      float got = 0;
+      std::memcpy(&got, r.stored[0].bytes.data() + (4 * i + e) * 4, 4);
+      if (std::memcmp(&got, &expected[e], 4) != 0) ++wrong;
+    }
+    // The test can tell: rounding the product first gives other bits in most lanes.
+    if (x * b + c != u) ++fused_differs;
+  }
+  EXPECT_EQ(wrong, 0);
+  EXPECT_GT(fused_differs, 20);
+  EXPECT_EQ(to_decimal(r.statements[at_line(k, 24, StmtKind::If)].divergent), "1");
+}
+
 }  // namespace
 }  // namespace warpdiv::sim::ir

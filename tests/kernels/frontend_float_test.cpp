@@ -55,20 +55,27 @@ TEST_F(FrontendFloat, ProductsFeedingOneAddContract) {
   // m3: the product's single use under an if (nvcc moves the multiply there).
   EXPECT_EQ(given(kernel("  float t = a * b;\n  float o = 0.0f;\n  if (n > 3) o = t + c;"), "o"),
             "fma(param:a, param:b, param:c)");
+  // e1: a*b does not change in the loop; PTX computes it once before the loop, but ptxas, every
+  // use being a sum, makes each add an FFMA (the SASS: one FFMA per unrolled iteration).
+  EXPECT_EQ(given(kernel("  float o = c;\n  for (int i = 0; i < n; ++i) o = o + a * b;"), "o"),
+            "fma(param:a, param:b, o)");
+  // e2: the same through a local given the product outside the loop.
+  EXPECT_EQ(given(kernel("  float o = c;\n  float t = a * b;\n  for (int i = 0; i < n; ++i) o = o + t;"), "o"),
+            "fma(param:a, param:b, o)");
+  // A product used by two sums: both contract.
+  const ir::Kernel two = kernel("  float t = a * b;\n  float o = t + c;\n  float o2 = d - t;\n  if (o2 > 0.0f) return;");
+  EXPECT_EQ(given(two, "o"), "fma(param:a, param:b, param:c)");
+  EXPECT_EQ(given(two, "o2"), "fnma(param:a, param:b, param:d)");
   // -fmad=false: every operation rounded on its own.
   EXPECT_EQ(given(kernel("  float o = a * b + c;", false), "o"), "((param:a * param:b) + param:c)");
 }
 
-TEST_F(FrontendFloat, ProductsWithAnotherUseOrHoistedDoNotContract) {
+TEST_F(FrontendFloat, ProductsWithAnotherUseDoNotContract) {
   // k3: the product also used on its own.
   EXPECT_EQ(given(kernel("  float t = a * b;\n  float o = t + c;\n  float o2 = t;\n  if (o2 > 1.0f) return;"), "o"),
             "(t + param:c)");
-  // e1: a*b does not change in the loop: computed once before it, then only adds.
-  EXPECT_EQ(given(kernel("  float o = c;\n  for (int i = 0; i < n; ++i) o = o + a * b;"), "o"),
-            "(o + (param:a * param:b))");
-  // e2: the local is given the product outside the loop that reads it.
-  EXPECT_EQ(given(kernel("  float o = c;\n  float t = a * b;\n  for (int i = 0; i < n; ++i) o = o + t;"), "o"),
-            "(o + t)");
+  // k9: one use is a plain copy, the other a sum.
+  EXPECT_EQ(given(kernel("  float t = a * b;\n  float o = t;\n  if (n > 0) o = t + c;"), "o"), "(t + param:c)");
   // m1: x*x and y*y in the loop's condition and again in its body are one value each.
   const ir::Kernel m1 = kernel(
       "  float x = a, y = b, o = 0.0f;\n"

@@ -1,0 +1,25 @@
+// The shapes of FMA contraction that decide how the model rounds (sim/ir_contract.hpp, measured
+// in data/validation/fma-contraction/), each result stored so that `warpdiv validate` compares
+// the real kernel's output with the model's bit for bit, and one branch on a float.
+//   warpdiv validate kernels/zoo/data/fma_shapes.cu --grid 4 --block 64 --arg a=1.1 --arg b=2.3
+//     --arg c=-0.7 --arg n=5 --alloc out=1024
+__global__ void fma_shapes(float *out, float a, float b, float c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float x = i * 0.37f + a;           // one product, one use: an FMA
+  float s = c;
+  for (int k = 0; k < n; ++k)
+    s = s + a * b;                   // a*b never changes: an FMA in every iteration all the same
+  float t = x * b;
+  float u = t + c;                   // through a local read once: an FMA
+  float v = x * x;
+  float w = v + s;                   // v used by two sums: both FMAs
+  float w2 = s - v;
+  float p = x * c;
+  float q = p;                       // p also copied: no FMA for r
+  float r = p + a;
+  out[4 * i] = s;
+  out[4 * i + 1] = u;
+  out[4 * i + 2] = w + w2;
+  out[4 * i + 3] = q + r;
+  if (w > 100.0f) out[4 * i + 2] = 0.0f;   // x > 9.4: lanes from i = 23 on
+}
