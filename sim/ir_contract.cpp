@@ -125,6 +125,22 @@ class Contractor {
       default: break;
     }
   }
+  // `q = p` where p holds a product: in SSA form a copy is no use at all (measured: the sums of
+  // both p and q contract), so q's new version holds the same product and the read is not
+  // counted.
+  bool copies_product(LocalId local, ExprId value, StmtId loop) {
+    const Expr& e = k_.exprs[value];
+    if (e.kind != ExprKind::Local || e.type != k_.locals[static_cast<std::size_t>(local)].type) return false;
+    const auto found = definitions_.find({e.index, read_version_[value]});
+    if (found == definitions_.end()) return false;
+    const ProductDefinition copy = found->second;
+    --uses_[static_cast<std::size_t>(copy.value)];
+    const std::uint32_t v = ++next_version_;
+    version_[static_cast<std::size_t>(local)] = v;
+    definitions_[{local, v}] = ProductDefinition{copy.value, copy.product, loop};
+    return true;
+  }
+
   void renew(const std::set<LocalId>& locals) {
     for (LocalId l : locals) version_[static_cast<std::size_t>(l)] = ++next_version_;
   }
@@ -146,6 +162,7 @@ class Contractor {
       case StmtKind::Declare:
       case StmtKind::Assign: {
         const int value = s.value != kNone ? expr(s.value, loop, true) : -1;
+        if (s.value != kNone && copies_product(s.local, s.value, loop)) break;
         assign(s.local, value, s.value, loop);
         break;
       }

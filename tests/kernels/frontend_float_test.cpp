@@ -74,8 +74,12 @@ TEST_F(FrontendFloat, ProductsWithAnotherUseDoNotContract) {
   // k3: the product also used on its own.
   EXPECT_EQ(given(kernel("  float t = a * b;\n  float o = t + c;\n  float o2 = t;\n  if (o2 > 1.0f) return;"), "o"),
             "(t + param:c)");
-  // k9: one use is a plain copy, the other a sum.
-  EXPECT_EQ(given(kernel("  float t = a * b;\n  float o = t;\n  if (n > 0) o = t + c;"), "o"), "(t + param:c)");
+  // k9: one use is a stored copy (here compared), the other a sum.
+  EXPECT_EQ(given(kernel("  float t = a * b;\n  float o = 0.0f;\n  if (t > 0.0f) o = t + c;"), "o"), "(t + param:c)");
+  // A copy to another local is no use (SSA): both sums contract (the real kernel, fma_shapes).
+  const ir::Kernel copy = kernel("  float p = a * b;\n  float q = p;\n  float r = p + c;\n  float o = q + r;");
+  EXPECT_EQ(given(copy, "r"), "fma(param:a, param:b, param:c)");
+  EXPECT_EQ(given(copy, "o"), "fma(param:a, param:b, r)");
   // m1: x*x and y*y in the loop's condition and again in its body are one value each.
   const ir::Kernel m1 = kernel(
       "  float x = a, y = b, o = 0.0f;\n"

@@ -15,7 +15,7 @@ __global__ void fma_shapes(float *out, float a, float b, float c, int n) {
   float w = v + s;                   // v used by two sums: both FMAs
   float w2 = s - v;
   float p = x * c;
-  float q = p;                       // p also copied: no FMA for r
+  float q = p;                       // a copy is no use: r and q + r are both FMAs
   float r = p + a;
   out[4 * i] = s;
   out[4 * i + 1] = u;
