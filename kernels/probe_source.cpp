@@ -288,6 +288,20 @@ class Generator {
         return "((" + op(0) + ")" + (e.logical_op == ir::LogicalOp::And ? " && " : " || ") + "(" +
                op(1) + "))";
       case ir::ExprKind::Select: return "((" + op(0) + ") ? (" + op(1) + ") : (" + op(2) + "))";
+      case ir::ExprKind::Warp: {
+        const std::string width = std::to_string(e.constant);
+        switch (e.warp_op) {
+          case ir::WarpOp::Shfl: return "__shfl_sync(" + op(0) + ", " + op(1) + ", " + op(2) + ", " + width + ")";
+          case ir::WarpOp::ShflUp: return "__shfl_up_sync(" + op(0) + ", " + op(1) + ", (unsigned)(" + op(2) + "), " + width + ")";
+          case ir::WarpOp::ShflDown: return "__shfl_down_sync(" + op(0) + ", " + op(1) + ", (unsigned)(" + op(2) + "), " + width + ")";
+          case ir::WarpOp::ShflXor: return "__shfl_xor_sync(" + op(0) + ", " + op(1) + ", " + op(2) + ", " + width + ")";
+          case ir::WarpOp::Ballot: return "__ballot_sync(" + op(0) + ", (" + op(1) + ") ? 1 : 0)";
+          case ir::WarpOp::Any: return "__any_sync(" + op(0) + ", (" + op(1) + ") ? 1 : 0)";
+          case ir::WarpOp::All: return "__all_sync(" + op(0) + ", (" + op(1) + ") ? 1 : 0)";
+          case ir::WarpOp::ActiveMask: return "__activemask()";
+        }
+        break;
+      }
       case ir::ExprKind::Intrinsic: {
         const bool single = e.type == ir::ScalarType::F32;
         const std::string fma = single ? "__fmaf_rn(" : "__fma_rn(";

@@ -23,7 +23,9 @@ constexpr std::array<const char*, kBinaryOpCount> kBinaryNames = {
     "+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<", "<=", ">", ">=", "==", "!="};
 constexpr std::array<const char*, kExprKindCount> kExprKindNames = {
     "constant", "param", "builtin", "local", "opaque", "cast", "unary", "binary", "logical", "select",
-    "intrinsic"};
+    "intrinsic", "warp"};
+constexpr std::array<const char*, kWarpOpCount> kWarpOpNames = {
+    "shfl", "shfl_up", "shfl_down", "shfl_xor", "ballot", "any", "all", "activemask"};
 constexpr std::array<const char*, kIntrinsicCount> kIntrinsicNames = {"fma", "fms", "fnma", "sqrt",
                                                                      "fabs"};
 constexpr std::array<const char*, kStmtKindCount> kStmtKindNames = {
@@ -232,6 +234,14 @@ Intrinsic intrinsic_from_name(const std::string& text) {
     if (text == kIntrinsicNames[i]) return static_cast<Intrinsic>(i);
   throw InvalidInput("unknown intrinsic '" + text + "' (allowed: fma, fms, fnma, sqrt, fabs)");
 }
+std::string name(WarpOp op) { return kWarpOpNames[static_cast<int>(op)]; }
+int operand_count(WarpOp op) {
+  switch (op) {
+    case WarpOp::Ballot: case WarpOp::Any: case WarpOp::All: return 2;
+    case WarpOp::ActiveMask: return 0;
+    default: return 3;
+  }
+}
 int operand_count(Intrinsic intrinsic) {
   return intrinsic == Intrinsic::Sqrt || intrinsic == Intrinsic::Fabs ? 1 : 3;
 }
@@ -436,6 +446,17 @@ ExprId Kernel::select(ExprId condition, ExprId if_true, ExprId if_false, SourceR
 ExprId Kernel::intrinsic(Intrinsic which, std::vector<ExprId> operands, SourceRange range) {
   Expr e = make_expr(ExprKind::Intrinsic, operands.empty() ? ScalarType::F32 : type_of(*this, operands[0]), range);
   e.intrinsic = which;
+  for (std::size_t i = 0; i < operands.size() && i < 3; ++i) e.operands[i] = operands[i];
+  return add(e);
+}
+
+ExprId Kernel::warp(WarpOp op, std::vector<ExprId> operands, int width, SourceRange range) {
+  ScalarType type = ScalarType::U32;
+  if (op == WarpOp::Any || op == WarpOp::All) type = ScalarType::I32;
+  if (op <= WarpOp::ShflXor) type = operands.size() > 1 ? type_of(*this, operands[1]) : ScalarType::I32;
+  Expr e = make_expr(ExprKind::Warp, type, range);
+  e.warp_op = op;
+  e.constant = static_cast<std::uint64_t>(width);
   for (std::size_t i = 0; i < operands.size() && i < 3; ++i) e.operands[i] = operands[i];
   return add(e);
 }

@@ -125,8 +125,25 @@ enum class ExprKind : std::uint8_t {
   Logical,   // operands[0] && / || operands[1], short-circuit (logical_op)
   Select,    // operands[0] ? operands[1] : operands[2], only the chosen arm is evaluated
   Intrinsic, // intrinsic(operands ...): fma, fms, fnma, sqrt, fabs of a floating type (operands of `type`)
+  Warp,      // warp_op(operands ...): a warp-level function of the active lanes (WarpOp)
 };
-constexpr int kExprKindCount = 11;
+constexpr int kExprKindCount = 12;
+
+/// CUDA's warp-level functions, computed over the lanes that run them:
+///   shfl, shfl_up, shfl_down, shfl_xor (mask uint32, value, lane or delta int32): lane l gets
+///     `value` of its source lane in groups of `constant` (the width: 1, 2, 4, 8, 16 or 32) lanes
+///     (shfl: (l & ~(w-1)) + (lane & (w-1)); up: l - delta; down: l + delta; xor: l ^ mask), its
+///     own where the source is outside its group (xor: a later group); result of value's type;
+///   ballot (mask, bool) uint32: the lanes whose predicate holds; any, all (mask, bool) int32;
+///   activemask () uint32: the lanes running it.
+/// A lane whose source lane does not run the call, an active lane outside the mask, or a lane
+/// of the mask that has not exited and does not run it, is undefined behaviour (an error).
+enum class WarpOp : std::uint8_t { Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ActiveMask };
+constexpr int kWarpOpCount = 8;
+/// "shfl", "shfl_up", "shfl_down", "shfl_xor", "ballot", "any", "all", "activemask".
+std::string name(WarpOp op);
+/// 3 for the shuffles, 2 for ballot, any and all, 0 for activemask.
+int operand_count(WarpOp op);
 
 /// Functions of floating-point values the GPU computes correctly rounded under nvcc's default
 /// flags: fma(a, b, c) = a*b + c rounded once, fms(a, b, c) = a*b - c and fnma(a, b, c) =
@@ -182,6 +199,7 @@ struct Expr {
   BinaryOp binary_op = BinaryOp::Add;
   LogicalOp logical_op = LogicalOp::And;
   Intrinsic intrinsic = Intrinsic::Fma;
+  WarpOp warp_op = WarpOp::Shfl;  // Warp; a shuffle's width is in `constant`
   ExprId operands[3] = {kNone, kNone, kNone};
   std::string description;  // Opaque: what the value is, e.g. "A[i] (read from global memory)"
   /// Opaque: the load (Kernel::accesses) whose value this is, when the value is exactly the
@@ -384,6 +402,9 @@ struct Kernel {
   /// fma(a, b, c), fms(a, b, c), fnma(a, b, c), sqrt(a), fabs(a): the result has the first
   /// operand's type.
   ExprId intrinsic(Intrinsic intrinsic, std::vector<ExprId> operands, SourceRange range = {});
+  /// A warp-level function: the result type is the value's for a shuffle (of `width` lanes),
+  /// uint32 for ballot and activemask, int32 for any and all.
+  ExprId warp(WarpOp op, std::vector<ExprId> operands, int width = 32, SourceRange range = {});
 
   // Statement shorthands.
   StmtId block(std::vector<StmtId> children, SourceRange range = {});

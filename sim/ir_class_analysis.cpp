@@ -271,8 +271,9 @@ class Analyser::State {
     // Floating-point values (and what is computed from them: comparisons, conversions) are not
     // affine forms: like an opaque value, they may differ within any class. Their operands are
     // still evaluated (they may read locals the analysis follows).
-    if (is_floating(e.type) || (e.operands[0] != kNone && is_floating(k_.exprs[e.operands[0]].type) &&
-                                (e.kind == ExprKind::Cast || e.kind == ExprKind::Binary))) {
+    if (is_floating(e.type) || e.kind == ExprKind::Warp ||
+        (e.operands[0] != kNone && is_floating(k_.exprs[e.operands[0]].type) &&
+         (e.kind == ExprKind::Cast || e.kind == ExprKind::Binary))) {
       for (ExprId op : e.operands)
         if (op != kNone) eval(op, refine, final);
       Form f = range(type_min(e.type), type_max(e.type));
@@ -361,7 +362,8 @@ class Analyser::State {
         if (x.wild_origin == kNone) x.wild_origin = c.wild_origin;
         return x;
       }
-      case ExprKind::Intrinsic: break;  // floating: handled above
+      case ExprKind::Intrinsic:
+      case ExprKind::Warp: break;  // floating, or across lanes: handled above
     }
     return range(type_min(e.type), type_max(e.type));
   }

@@ -55,11 +55,21 @@ bool leaves(const Kernel& k, StmtId id, int loops_deep, int calls_deep) {
 struct Uses {
   std::vector<ExprId> parent;     // [ExprId]
   std::vector<StmtId> statement;  // [ExprId]
+  /// [ExprId]: part of a value a store writes (MemoryAccess::value), which only the replay
+  /// computes (ReplayOptions::capture_stores): it reads locals without deciding anything.
+  std::vector<bool> stored;
 };
+void mark_stored(const Kernel& k, ExprId id, std::vector<bool>& stored) {
+  if (id == kNone) return;
+  stored[static_cast<std::size_t>(id)] = true;
+  for (ExprId o : k.exprs[static_cast<std::size_t>(id)].operands) mark_stored(k, o, stored);
+}
 Uses uses_of(const Kernel& k) {
   Uses u;
   u.parent.assign(k.exprs.size(), kNone);
   u.statement.assign(k.exprs.size(), kNone);
+  u.stored.assign(k.exprs.size(), false);
+  for (const MemoryAccess& a : k.accesses) mark_stored(k, a.value, u.stored);
   for (std::size_t i = 0; i < k.exprs.size(); ++i)
     for (ExprId o : k.exprs[i].operands)
       if (o != kNone) u.parent[static_cast<std::size_t>(o)] = static_cast<ExprId>(i);
@@ -96,7 +106,7 @@ ExprId counter_step(const Kernel& k, const Stmt& t) {
 bool only_stepped(const Kernel& k, LocalId local, const Uses& uses) {
   for (std::size_t i = 0; i < k.exprs.size(); ++i) {
     const Expr& e = k.exprs[i];
-    if (e.kind != ExprKind::Local || e.index != local) continue;
+    if (e.kind != ExprKind::Local || e.index != local || uses.stored[i]) continue;
     const ExprId p = uses.parent[i];
     if (p == kNone) return false;
     const StmtId s = uses.statement[static_cast<std::size_t>(p)];
@@ -196,6 +206,7 @@ std::string describe_expr(const Kernel& k, ExprId id) {
       break;
     case ExprKind::Opaque: what = e.description; break;
     case ExprKind::Intrinsic: what = name(e.intrinsic) + "()"; break;
+    case ExprKind::Warp: what = "the warp function " + name(e.warp_op) + "()"; break;
     default: what = name(e.kind); break;
   }
   return what + " (" + location(k, e.range) + ")";

@@ -328,7 +328,7 @@ class Contractor {
         if (is_sum(e)) {
           for (ExprId op : e.operands)
             if (op != kNone) count_sum_use(op, e.type);
-          site(id, e, loop);
+          site(id, e);
         }
         break;
       }
@@ -354,7 +354,7 @@ class Contractor {
   }
 
   // Records a sum's candidates while the versions of the locals are those at the sum.
-  void site(ExprId id, const Expr& e, StmtId loop) {
+  void site(ExprId id, const Expr& e) {
     SumSite s;
     s.sum = id;
     for (int side = 0; side < 2; ++side) {
@@ -401,8 +401,8 @@ class Contractor {
   void decide(const SumSite& s, ContractionResult& result) {
     const std::string where = location(k_, k_.exprs[s.sum].range);
     const bool add = k_.exprs[s.sum].binary_op == BinaryOp::Add;
-    const bool product[2] = {s.side[0].product != kNone, s.side[1].product != kNone};
-    if (product[0] && product[1]) {
+    const bool has_product[2] = {s.side[0].product != kNone, s.side[1].product != kNone};
+    if (has_product[0] && has_product[1]) {
       const int p = s.side[0].value, q = s.side[1].value;
       if (!contractible(p) && !contractible(q)) return;
       // Measured: x*x + y*y and x*x - y*y, each product used by both, contract neither (m1);
@@ -416,7 +416,7 @@ class Contractor {
       result.unmodelled.push_back(s.sum);
       return;
     }
-    const int side = product[0] ? 0 : product[1] ? 1 : -1;
+    const int side = has_product[0] ? 0 : has_product[1] ? 1 : -1;
     if (side < 0 || !contractible(s.side[side].value)) return;
     const Candidate& c = s.side[side];
     if (!c.reevaluable) {

@@ -298,6 +298,7 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
         if (!is_floating(c.from) && !is_floating(e.type)) c.cast_lanes = cast_fn(e.type);
         break;
       case ExprKind::Intrinsic: c.intrinsic = e.intrinsic; break;
+      case ExprKind::Warp: c.warp_op = e.warp_op; break;
       default: break;
     }
   }
@@ -310,7 +311,9 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
     std::vector<std::uint8_t> plain(k.exprs.size(), 0);  // no opaque value, no select/logical
     for (std::size_t i = 0; i < k.exprs.size(); ++i) {
       const Expr& e = k.exprs[i];
-      bool ok = e.kind != ExprKind::Opaque && e.kind != ExprKind::Select && e.kind != ExprKind::Logical;
+      // (A warp function's lanes depend on which lanes run it: never kept.)
+      bool ok = e.kind != ExprKind::Opaque && e.kind != ExprKind::Select && e.kind != ExprKind::Logical &&
+                e.kind != ExprKind::Warp;
       if (e.kind == ExprKind::Local) reads[i].push_back(e.index);
       for (ExprId operand_id : e.operands) {
         if (operand_id == kNone) continue;
@@ -812,6 +815,7 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
     case ExprKind::Logical:
     case ExprKind::Select: return eval_select(id, e, active);
     case ExprKind::Intrinsic: return eval_intrinsic(id, e, active);
+    case ExprKind::Warp: return eval_warp(id, e, active);
   }
   throw std::logic_error("replay: an opaque value reached evaluation (" +
                          location(k_, k_.exprs[id].range) + ")");
@@ -853,6 +857,59 @@ WarpMachine::Val WarpMachine::eval_intrinsic(ExprId id, const CompiledExpr& e, L
   const auto at = [&](const Val& x, int l) { return x.lanes != nullptr ? x.lanes[l] : x.value; };
   for (int l = 0; l < lanes_; ++l)
     out[l] = ops::intrinsic(e.intrinsic, e.type, at(v[0], l), at(v[1], l), at(v[2], l));
+  return {out, 0};
+}
+
+// A warp function over the lanes that run it (sim/ir.hpp, WarpOp), with CUDA's undefined cases
+// (a lane outside the mask, a lane of the mask that does not run it, a shuffle's source lane
+// that does not run it) reported as undefined behaviour.
+WarpMachine::Val WarpMachine::eval_warp(ExprId id, const CompiledExpr& e, LaneMask active) {
+  const std::string what = name(e.warp_op);
+  if (p_.warp_size != 32)
+    throw InvalidInput(location(k_, k_.exprs[id].range) + ": " + what + " needs warps of 32 lanes (this launch has " +
+                       std::to_string(p_.warp_size) + ")");
+  if (e.warp_op == WarpOp::ActiveMask) return {nullptr, active & 0xFFFFFFFFULL};
+  const Val m = operand(e.operands[0], active);
+  std::uint64_t mask = m.lanes == nullptr ? m.value : m.lanes[lowest_lane(active)];
+  if (m.lanes != nullptr)
+    for (int l = 0; l < lanes_; ++l)
+      if ((active >> l & 1) && m.lanes[l] != mask) undefined(id, "the lanes running " + what + " give different masks", bit(l));
+  mask &= 0xFFFFFFFFULL;
+  if ((active & ~mask) != 0) undefined(id, "a lane runs " + what + " outside its mask", active & ~mask);
+  const LaneMask waiting = mask & alive_ & threads_->existing & ~active;
+  if (waiting != 0)
+    undefined(id, "a lane named in the mask of " + what + " has not exited and does not run it", waiting);
+  if (e.warp_op == WarpOp::Ballot || e.warp_op == WarpOp::Any || e.warp_op == WarpOp::All) {
+    const LaneMask holds = eval_mask(e.operands[1], active);
+    if (e.warp_op == WarpOp::Ballot) return {nullptr, holds};
+    if (e.warp_op == WarpOp::Any) return {nullptr, holds != 0 ? 1u : 0u};
+    return {nullptr, holds == active ? 1u : 0u};
+  }
+  const Val value = operand(e.operands[1], active);
+  const Val lane = operand(e.operands[2], active);
+  const int width = static_cast<int>(e.constant);
+  std::uint64_t* out = scratch(id);
+  for (int l = 0; l < lanes_; ++l) {
+    if (!(active >> l & 1)) continue;
+    const auto arg = static_cast<std::uint32_t>(lane.lanes != nullptr ? lane.lanes[l] : lane.value);
+    const int group = l & ~(width - 1), in_group = l & (width - 1);
+    int source = l;
+    switch (e.warp_op) {
+      case WarpOp::Shfl: source = group + static_cast<int>(arg & static_cast<std::uint32_t>(width - 1)); break;
+      case WarpOp::ShflUp: source = static_cast<std::uint32_t>(in_group) >= arg ? l - static_cast<int>(arg) : l; break;
+      case WarpOp::ShflDown:
+        source = static_cast<std::uint64_t>(in_group) + arg < static_cast<std::uint64_t>(width) ? l + static_cast<int>(arg) : l;
+        break;
+      default: {  // xor: earlier groups may be read, later ones give the lane its own value
+        const int x = l ^ static_cast<int>(arg & 31u);
+        source = (x & ~(width - 1)) > group ? l : x;
+        break;
+      }
+    }
+    if (source != l && !(active >> source & 1))
+      undefined(id, what + " reads lane " + std::to_string(source) + ", which does not run it", bit(l));
+    out[l] = value.lanes != nullptr ? value.lanes[source] : value.value;
+  }
   return {out, 0};
 }
 

@@ -129,6 +129,7 @@ struct CompiledExpr {
   bool floating_operands = false; // Binary: the operands' type is float32 or float64
   ScalarType from = ScalarType::I32;            // Cast: the operand's type
   Intrinsic intrinsic = Intrinsic::Fma;         // Intrinsic
+  WarpOp warp_op = WarpOp::Shfl;                // Warp (a shuffle's width: constant)
   std::int32_t index = kNone;
   ExprId operands[3] = {kNone, kNone, kNone};
   std::uint64_t constant = 0;
@@ -298,6 +299,7 @@ class WarpMachine {
   Val eval_unary(ExprId id, const CompiledExpr& e, LaneMask active);
   Val eval_conversion(ExprId id, const CompiledExpr& e, LaneMask active);
   Val eval_intrinsic(ExprId id, const CompiledExpr& e, LaneMask active);
+  Val eval_warp(ExprId id, const CompiledExpr& e, LaneMask active);
   Val eval_select(ExprId id, const CompiledExpr& e, LaneMask active);
   // eval() with the leaves (constants, parameters, builtins, locals) inlined: most operands are
   // leaves, and a call per leaf was a third of the replay's time.

@@ -62,6 +62,14 @@ Json expr_json(const Expr& e) {
       j["operands"] = Json::array({e.operands[0], e.operands[1]});
       break;
     case ExprKind::Select: j["operands"] = Json::array({e.operands[0], e.operands[1], e.operands[2]}); break;
+    case ExprKind::Warp: {
+      j["function"] = name(e.warp_op);
+      if (e.warp_op <= WarpOp::ShflXor) j["width"] = e.constant;
+      Json ops = Json::array();
+      for (int i = 0; i < operand_count(e.warp_op); ++i) ops.push_back(e.operands[i]);
+      j["operands"] = ops;
+      break;
+    }
     case ExprKind::Intrinsic: {
       j["function"] = name(e.intrinsic);
       Json ops = Json::array();
@@ -342,6 +350,12 @@ Expr read_expr(const Kernel& k, const Reader& r, std::size_t expr_count) {
       operands(2);
       break;
     case ExprKind::Select: operands(3); break;
+    case ExprKind::Warp:
+      e.warp_op = enum_from<WarpOp, kWarpOpCount>(r.at("function"), "warp function",
+                                                  [](WarpOp x) { return name(x); });
+      if (e.warp_op <= WarpOp::ShflXor) e.constant = static_cast<std::uint64_t>(r.at("width").integer(1, 32, "a width"));
+      operands(static_cast<std::size_t>(operand_count(e.warp_op)));
+      break;
     case ExprKind::Intrinsic:
       e.intrinsic = enum_from<Intrinsic, kIntrinsicCount>(r.at("function"), "intrinsic",
                                                           [](Intrinsic x) { return name(x); });

@@ -440,6 +440,7 @@ Value eval_uniform(const Kernel& k, ExprId id, const std::vector<Value>& args) {
     case ExprKind::Select: return operand(0).bits != 0 ? operand(1) : operand(2);
     case ExprKind::Builtin:
     case ExprKind::Local:
+    case ExprKind::Warp:
     case ExprKind::Opaque: break;
   }
   throw InvalidInput(location(k, e.range) + ": the expression reads a " + name(e.kind) +

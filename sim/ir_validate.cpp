@@ -334,6 +334,26 @@ class Validator {
         expect_type(id, operand(id, 1), e.type, "first arm of ?:");
         expect_type(id, operand(id, 2), e.type, "second arm of ?:");
         break;
+      case ExprKind::Warp: {
+        const int n = operand_count(e.warp_op);
+        for (int i = n; i < 3; ++i)
+          if (e.operands[i] != kNone) fail_expr(id, name(e.warp_op) + " takes " + std::to_string(n) + " operand(s)");
+        if (n >= 1) expect_type(id, operand(id, 0), ScalarType::U32, "mask of the warp function");
+        if (e.warp_op <= WarpOp::ShflXor) {
+          expect_type(id, operand(id, 1), e.type, "value of the shuffle");
+          if (e.type == ScalarType::Bool) fail_expr(id, "a shuffle of a bool");
+          expect_type(id, operand(id, 2), ScalarType::I32, "lane of the shuffle");
+          if (e.constant == 0 || e.constant > 32 || (e.constant & (e.constant - 1)) != 0)
+            fail_expr(id, "shuffle width " + std::to_string(e.constant) + " (allowed: 1, 2, 4, 8, 16, 32)");
+        } else if (e.warp_op == WarpOp::ActiveMask || e.warp_op == WarpOp::Ballot) {
+          if (n == 2) expect_type(id, operand(id, 1), ScalarType::Bool, "predicate");
+          expect_type(id, e.type, ScalarType::U32, "result");
+        } else {
+          expect_type(id, operand(id, 1), ScalarType::Bool, "predicate");
+          expect_type(id, e.type, ScalarType::I32, "result");
+        }
+        break;
+      }
       case ExprKind::Intrinsic: {
         if (!is_floating(e.type))
           fail_expr(id, name(e.intrinsic) + " has type " + name(e.type) + " (allowed: float32, float64)");

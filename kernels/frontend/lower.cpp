@@ -1229,6 +1229,7 @@ class Lowerer {
           name == "__syncthreads_or")
         refuse(call, name + " is not supported: the model has no barrier that returns a value");
       if (const auto math = math_function(call, name)) return convert(*math, type, where);
+      if (const auto warp = warp_function(call, name)) return convert(*warp, type, where);
       const auto integer_type = [](clang::QualType t) {
         const auto scalar = scalar_type(t);
         return scalar && !ir::is_floating(*scalar);
@@ -1273,6 +1274,43 @@ class Lowerer {
     const ir::LocalId result = k_.add_local(callee->getNameAsString() + "()", type, where);
     hoist(call, inline_call(call, callee, result));
     return k_.local(result, where);
+  }
+
+  /// __shfl_sync and its up/down/xor forms (of a scalar, with a constant width), __ballot_sync,
+  /// __any_sync, __all_sync, __activemask: a Warp expression; nullopt for anything else.
+  std::optional<ir::ExprId> warp_function(const clang::CallExpr* call, const std::string& name) {
+    static const std::map<std::string, ir::WarpOp> functions = {
+        {"__shfl_sync", ir::WarpOp::Shfl},       {"__shfl_up_sync", ir::WarpOp::ShflUp},
+        {"__shfl_down_sync", ir::WarpOp::ShflDown}, {"__shfl_xor_sync", ir::WarpOp::ShflXor},
+        {"__ballot_sync", ir::WarpOp::Ballot},    {"__any_sync", ir::WarpOp::Any},
+        {"__all_sync", ir::WarpOp::All},          {"__activemask", ir::WarpOp::ActiveMask}};
+    const auto found = functions.find(name);
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (found == functions.end() || callee == nullptr) return std::nullopt;
+    const ir::WarpOp op = found->second;
+    const ir::SourceRange where = range(call);
+    const unsigned n = static_cast<unsigned>(ir::operand_count(op));
+    if (call->getNumArgs() < n) return std::nullopt;
+    NoHoist no_hoist(*this, "an argument of a warp function");
+    std::vector<ir::ExprId> operands;
+    if (n > 0) operands.push_back(convert(lower_int(call->getArg(0)), ir::ScalarType::U32, where));
+    int width = 32;
+    if (op <= ir::WarpOp::ShflXor) {
+      const auto value_type = scalar_type(callee->getParamDecl(1)->getType());
+      if (!value_type || *value_type == ir::ScalarType::Bool) return std::nullopt;
+      if (call->getNumArgs() >= 4) {
+        clang::Expr::EvalResult result;
+        if (!call->getArg(3)->EvaluateAsInt(result, context_)) return std::nullopt;  // a width not known
+        width = static_cast<int>(result.Val.getInt().getExtValue());
+        if (width < 1 || width > 32 || (width & (width - 1)) != 0)
+          refuse(call, "the shuffle's width " + std::to_string(width) + " is not a power of two from 1 to 32");
+      }
+      operands.push_back(convert(lower_int(call->getArg(1)), *value_type, where));
+      operands.push_back(convert(lower_int(call->getArg(2)), ir::ScalarType::I32, where));
+    } else if (n == 2) {
+      operands.push_back(convert(lower_int(call->getArg(1)), ir::ScalarType::Bool, where));
+    }
+    return k_.warp(op, operands, width, where);
   }
 
   /// The math functions the GPU computes correctly rounded under nvcc's default flags (sqrtf with
@@ -2717,6 +2755,7 @@ class Lowerer {
     if (pending_->accesses[store].kind != ir::AccessKind::Store ||
         pending_->accesses[store].width != static_cast<std::uint32_t>(ir::bit_width(*type) / 8))
       return;
+    if (calls_code(op->getRHS())) return;  // lowering it would inline the call once more
     const std::size_t exprs = k_.exprs.size();
     try {
       const Quiet quiet(*this);
@@ -2728,6 +2767,19 @@ class Lowerer {
     } catch (const Unplaced&) {
       k_.exprs.resize(exprs);
     }
+  }
+
+  /// Whether `s` calls a function the model would inline, or constructs an object.
+  bool calls_code(const clang::Stmt* s) const {
+    if (s == nullptr) return false;
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s)) {
+      const clang::FunctionDecl* callee = call->getDirectCallee();
+      if (callee == nullptr || inlinable(callee)) return true;
+    }
+    if (llvm::isa<clang::CXXConstructExpr>(s) || llvm::isa<clang::LambdaExpr>(s)) return true;
+    for (const clang::Stmt* child : s->children())
+      if (calls_code(child)) return true;
+    return false;
   }
 
   /// The store half of an access whose load could not be placed: the same reason.

@@ -35,6 +35,11 @@ inline std::string sexpr(const ir::Kernel& k, ir::ExprId id) {
       return "(" + op(0) + " " + ir::name(e.logical_op) + " " + op(1) + ")";
     case ir::ExprKind::Select:
       return "(" + op(0) + " ? " + op(1) + " : " + op(2) + ")";
+    case ir::ExprKind::Warp: {
+      std::string text = ir::name(e.warp_op) + "(";
+      for (int i = 0; i < ir::operand_count(e.warp_op); ++i) text += (i > 0 ? ", " : "") + op(i);
+      return text + ")";
+    }
     case ir::ExprKind::Intrinsic: {
       std::string text = ir::name(e.intrinsic) + "(" + op(0);
       for (int i = 1; i < ir::operand_count(e.intrinsic); ++i) text += ", " + op(i);
