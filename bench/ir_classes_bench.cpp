@@ -6,6 +6,7 @@
 // BM_ReplayMemory (issue 21): the replay with memory figures, warp accesses (requests) per
 // second, on the zoo kernels that access memory most, at launches of a few seconds' work; with
 // every offset lane by lane (BM_ReplayMemoryLanes) and without memory (BM_ReplayNoMemory).
+#include <cstring>
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -229,6 +230,34 @@ void BM_ReplayData(benchmark::State& state, const char* file, bool warp_per_row)
       benchmark::Counter(evaluations * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
+// BM_ReplayFloat (issue 22, item 9): the replay with floating-point values deciding control flow:
+// Mandelbrot (kernels/zoo/data/mandelbrot.cu) over the whole set at 512 x 512, blocks of 16 x 16,
+// 256 iterations at most. Rate: warp-statement evaluations per second.
+void BM_ReplayFloat(benchmark::State& state) {
+  warpdiv::frontend::FrontendOptions o;
+  o.file = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/data/mandelbrot.cu";
+  const Kernel kernel = warpdiv::frontend::load_kernel(o);
+  const auto f32 = [](float f) {
+    std::uint32_t b = 0;
+    std::memcpy(&b, &f, sizeof b);
+    return Value{ScalarType::F32, b};
+  };
+  Launch launch;
+  launch.grid = {32, 32, 1};
+  launch.block = {16, 16, 1};
+  launch.arguments = {Value{}, Value::of(ScalarType::I32, 512), Value::of(ScalarType::I32, 512), f32(-2.0f),
+                      f32(-1.5f), f32(0.005859375f), f32(0.005859375f), Value::of(ScalarType::I32, 256)};
+  ReplayOptions options;
+  double evaluations = 0;
+  for (auto _ : state) {
+    const ReplayResult r = replay(kernel, launch, options);
+    evaluations = warpdiv::sim::to_double(r.warp_statement_evaluations);
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["evaluations_per_s"] =
+      benchmark::Counter(evaluations * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
 int register_all() {
   for (const ZooLaunch& z : kLaunches)
     benchmark::RegisterBenchmark((std::string("BM_ClassEngine/") + z.file).c_str(),
@@ -250,6 +279,9 @@ int register_all() {
           ->UseRealTime();
   benchmark::RegisterBenchmark("BM_ReplayData/spmv_csr_scalar",
                                [](benchmark::State& s) { BM_ReplayData(s, "spmv_csr_scalar.cu", false); })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark("BM_ReplayFloat/mandelbrot", BM_ReplayFloat)
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
   benchmark::RegisterBenchmark("BM_ReplayData/spmv_csr_vector",
