@@ -381,6 +381,9 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
   for (std::size_t b = 0; b < k.bases.size(); ++b) {
     const auto parameter = static_cast<std::size_t>(k.bases[b].parameter);
     if (k.bases[b].parameter >= 0 && parameter < l.buffer_bytes.size()) base_bytes[b] = l.buffer_bytes[parameter];
+    // A declared array (__shared__, local, __device__, __constant__) has its size: always checked
+    // (extern __shared__, 0 bytes here, is sized at launch).
+    if (k.bases[b].parameter < 0) base_bytes[b] = k.bases[b].bytes;
     if (k.bases[b].parameter >= 0 && parameter < l.buffer_data.size()) base_data[b] = l.buffer_data[parameter].get();
   }
   if (o.memory && o.affine_offsets) {
@@ -1571,7 +1574,10 @@ void WarpMachine::out_of_bounds(const CompiledAccess& a, LaneMask lanes, const s
 std::string WarpMachine::out_of_bounds_text(const MemoryAccess& access, std::int64_t at, int lane) const {
   const MemoryBase& base = k_.bases[static_cast<std::size_t>(access.base)];
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(access.base)];
-  const std::uint64_t element = k_.parameters[static_cast<std::size_t>(base.parameter)].element_bytes;
+  // A parameter's element type, or for a declared array the access's own width.
+  const std::uint64_t element = base.parameter >= 0
+                                    ? k_.parameters[static_cast<std::size_t>(base.parameter)].element_bytes
+                                    : access.width;
   std::string where = "bytes " + std::to_string(at) + " to " + std::to_string(at + access.width - 1) + " of '" +
                       base.name + "', which holds " + std::to_string(bound) + " bytes";
   if (element != 0 && bound % element == 0) {

@@ -115,6 +115,16 @@ INSTANTIATE_TEST_SUITE_P(
                   "--alloc", "x=150", "--alloc", "y=140", "--engine", "replay"},
                  "grid_stride_loop.cu:16:5: out of bounds: 'y[i]' writes element 140 of 'y', which holds 140 "
                  "elements of 4 bytes (0 to 139), in block (0, 0, 0), thread (12, 0, 0)"},
+        // A __shared__ array has its size: an access past it is bad input with no flag at all.
+        // The interleaved reduction's partialSum holds 2 x 256 floats; with blocks of 1,000
+        // threads, of the accesses out of bounds the first in source order is named,
+        // `partialSum[t]` (line 15), at its first thread past the array: t = 512. This launch
+        // is what made the real kernel stop with "illegal memory access" on the H100
+        // (data/validation/README.md, the zoo with the real kernel's outputs).
+        BadInput{{kZoo + "reduction_interleaved.cu", "--grid", "3", "--block", "1000"},
+                 "reduction_interleaved.cu:15:3: out of bounds: 'partialSum[t]' writes element 512 of "
+                 "'partialSum', which holds 512 elements of 4 bytes (0 to 511), in block (0, 0, 0), "
+                 "thread (512, 0, 0)"},
         BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200",
                   "--alloc", "z=5"},
                  "--alloc 'z' names no pointer parameter of saxpy whose element size is known (x, y)"},

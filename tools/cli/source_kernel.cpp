@@ -497,8 +497,12 @@ void bind_data(const ir::Kernel& kernel, const std::vector<std::string>& pairs, 
 }
 
 void check_bounds(const ir::Kernel& kernel, const ir::Launch& launch, SourceCounts& counts) {
+  // Pointer parameters' buffers given with --alloc/--data, and declared arrays (__shared__,
+  // local ...), whose sizes the model always has: an access outside one is bad input.
   const auto checked = std::any_of(launch.buffer_bytes.begin(), launch.buffer_bytes.end(),
-                                   [](std::uint64_t b) { return b != 0; });
+                                   [](std::uint64_t b) { return b != 0; }) ||
+                       std::any_of(kernel.bases.begin(), kernel.bases.end(),
+                                   [](const ir::MemoryBase& b) { return b.parameter < 0 && b.bytes != 0; });
   if (!checked) return;
   const ir::ReplayResult& r = counts.result;
   for (std::size_t a = 0; a < r.access_out_of_bounds.size() && a < r.access_faults.size(); ++a)
@@ -508,7 +512,10 @@ void check_bounds(const ir::Kernel& kernel, const ir::Launch& launch, SourceCoun
                        " warp-statement evaluations, above its budget of " + sim::to_decimal(kMemoryReplayBudget) +
                        " (--engine replay runs it all)");
   if (!r.memory_counted) {
-    counts.memory_note += "; so the accesses were not checked against --alloc's buffers either";
+    const bool given = std::any_of(launch.buffer_bytes.begin(), launch.buffer_bytes.end(),
+                                   [](std::uint64_t b) { return b != 0; });
+    counts.memory_note += given ? "; so the accesses were not checked against --alloc's buffers either"
+                                : "; so the accesses were not checked against the declared arrays' sizes either";
     return;
   }
   // A backstop: every access in bounds means every base's extent is.
