@@ -199,6 +199,19 @@ const CsrBench& csr_bench() {
   return m;
 }
 
+// Replays `launch` once per iteration; the counter is warp-statement evaluations per second.
+void replay_rate(benchmark::State& state, const Kernel& kernel, const Launch& launch) {
+  const ReplayOptions options;
+  double evaluations = 0;
+  for (auto _ : state) {
+    const ReplayResult r = replay(kernel, launch, options);
+    evaluations = warpdiv::sim::to_double(r.warp_statement_evaluations);
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["evaluations_per_s"] =
+      benchmark::Counter(evaluations * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
 void BM_ReplayData(benchmark::State& state, const char* file, bool warp_per_row) {
   warpdiv::frontend::FrontendOptions o;
   o.file = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/data/" + file;
@@ -218,16 +231,8 @@ void BM_ReplayData(benchmark::State& state, const char* file, bool warp_per_row)
       launch.buffer_bytes[i] = launch.buffer_data[i]->size();
     }
   }
-  ReplayOptions options;
-  double evaluations = 0;
-  for (auto _ : state) {
-    const ReplayResult r = replay(kernel, launch, options);
-    evaluations = warpdiv::sim::to_double(r.warp_statement_evaluations);
-    benchmark::DoNotOptimize(r);
-  }
   state.counters["nonzeros"] = static_cast<double>(m.col_idx->size() / 4);
-  state.counters["evaluations_per_s"] =
-      benchmark::Counter(evaluations * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  replay_rate(state, kernel, launch);
 }
 
 // BM_ReplayFloat (issue 22, item 9): the replay with floating-point values deciding control flow:
@@ -247,15 +252,7 @@ void BM_ReplayFloat(benchmark::State& state) {
   launch.block = {16, 16, 1};
   launch.arguments = {Value{}, Value::of(ScalarType::I32, 512), Value::of(ScalarType::I32, 512), f32(-2.0f),
                       f32(-1.5f), f32(0.005859375f), f32(0.005859375f), Value::of(ScalarType::I32, 256)};
-  ReplayOptions options;
-  double evaluations = 0;
-  for (auto _ : state) {
-    const ReplayResult r = replay(kernel, launch, options);
-    evaluations = warpdiv::sim::to_double(r.warp_statement_evaluations);
-    benchmark::DoNotOptimize(r);
-  }
-  state.counters["evaluations_per_s"] =
-      benchmark::Counter(evaluations * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  replay_rate(state, kernel, launch);
 }
 
 int register_all() {

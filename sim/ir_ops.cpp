@@ -135,26 +135,26 @@ std::string describe_conversion_fault(ScalarType from, ScalarType to, std::uint6
          ", which holds " + range_text(to);
 }
 
-std::uint64_t intrinsic(Intrinsic which, ScalarType type, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
-  if (type == ScalarType::F32) {
-    constexpr ScalarType T = ScalarType::F32;
-    switch (which) {
-      case Intrinsic::Fma: return from_float<T>(std::fmaf(to_float<T>(a), to_float<T>(b), to_float<T>(c)));
-      case Intrinsic::Fms: return from_float<T>(std::fmaf(to_float<T>(a), to_float<T>(b), -to_float<T>(c)));
-      case Intrinsic::Fnma: return from_float<T>(std::fmaf(-to_float<T>(a), to_float<T>(b), to_float<T>(c)));
-      case Intrinsic::Sqrt: return from_float<T>(std::sqrt(to_float<T>(a)));
-      case Intrinsic::Fabs: return a & 0x7FFFFFFFULL;
-    }
-  }
-  constexpr ScalarType T = ScalarType::F64;
+namespace {
+
+template <ScalarType T>
+std::uint64_t intrinsic_of(Intrinsic which, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+  const FloatOf<T> x = to_float<T>(a), y = to_float<T>(b), z = to_float<T>(c);
   switch (which) {
-    case Intrinsic::Fma: return from_float<T>(std::fma(to_float<T>(a), to_float<T>(b), to_float<T>(c)));
-    case Intrinsic::Fms: return from_float<T>(std::fma(to_float<T>(a), to_float<T>(b), -to_float<T>(c)));
-    case Intrinsic::Fnma: return from_float<T>(std::fma(-to_float<T>(a), to_float<T>(b), to_float<T>(c)));
-    case Intrinsic::Sqrt: return from_float<T>(std::sqrt(to_float<T>(a)));
-    case Intrinsic::Fabs: return a & 0x7FFFFFFFFFFFFFFFULL;
+    case Intrinsic::Fma: return from_float<T>(std::fma(x, y, z));
+    case Intrinsic::Fms: return from_float<T>(std::fma(x, y, -z));
+    case Intrinsic::Fnma: return from_float<T>(std::fma(-x, y, z));
+    case Intrinsic::Sqrt: return from_float<T>(std::sqrt(x));
+    case Intrinsic::Fabs: return from_float<T>(std::fabs(x));
   }
   return 0;
+}
+
+}  // namespace
+
+std::uint64_t intrinsic(Intrinsic which, ScalarType type, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+  return type == ScalarType::F32 ? intrinsic_of<ScalarType::F32>(which, a, b, c)
+                                 : intrinsic_of<ScalarType::F64>(which, a, b, c);
 }
 
 std::string describe_fault(UnaryOp op, ScalarType type) {
