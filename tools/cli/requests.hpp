@@ -164,6 +164,7 @@ struct ValidateSourceRequest {
   /// Also run the user's own kernel and compare its output buffers with the model's stores
   /// (the lecture's validate runs its real kernel its own way).
   bool compare_outputs = true;
+  std::int64_t dynamic_shared = 0;  // --dynamic-smem: extern __shared__ bytes per block (the real kernel)
 };
 ValidateSourceRequest parse_validate_source(const Args& args);
 

@@ -156,7 +156,7 @@ ir::ReplayResult model_totals(const ir::Kernel& kernel, const ir::Launch& launch
 // The user's own kernel (compiled by NVRTC with its default flags, as nvcc compiles it) on the
 // launch's inputs, its buffers against what the model's stores leave in them.
 analysis::OutputComparison real_kernel_outputs(const ir::Kernel& kernel, const ir::Launch& launch,
-                                               const ir::ReplayResult& model) {
+                                               const ir::ReplayResult& model, std::int64_t dynamic_shared) {
   analysis::OutputComparison none;
   if (model.stored.empty()) {
     none.not_compared = "the model's stores were counted by the class engine, which keeps no values";
@@ -165,14 +165,14 @@ analysis::OutputComparison real_kernel_outputs(const ir::Kernel& kernel, const i
   bool stores = false;
   for (const ir::StoredBuffer& b : model.stored) stores = stores || !b.bytes.empty();
   for (const ir::MemoryBase& b : kernel.bases)
-    if (b.space == ir::AddressSpace::Shared && b.parameter < 0 && b.bytes == 0 && stores) {
+    if (b.space == ir::AddressSpace::Shared && b.parameter < 0 && b.bytes == 0 && stores && dynamic_shared == 0) {
       none.not_compared = "the kernel uses extern __shared__ '" + b.name +
-                          "', whose size validate does not take yet (the real kernel would run without it)";
+                          "': give its size with --dynamic-smem BYTES to run the real kernel";
       return none;
     }
   if (!stores && model.stores_not_captured.empty()) return analysis::compare_outputs(kernel, model.stored, "", {});
   try {
-    const kernels::RealKernelRun real = kernels::run_real_kernel(kernel, launch, model.extents, 0);
+    const kernels::RealKernelRun real = kernels::run_real_kernel(kernel, launch, model.extents, dynamic_shared);
     return analysis::compare_outputs(kernel, model.stored, model.stores_not_captured, real.outputs);
   } catch (const std::exception& e) {  // a template, a parameter it cannot pass, no source ...
     none.not_compared = std::string("the real kernel did not run: ") + e.what();
@@ -219,7 +219,7 @@ ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
       analysis::compare_probe(kernel, launch, r.model, r.gpu.statements, trace,
                               r.warp_by_warp ? &r.gpu.warps : nullptr, r.gpu.lane_order_faults);
   r.record = probe_record(kernel, launch, r, comparison);
-  if (request.compare_outputs) r.outputs = real_kernel_outputs(kernel, launch, r.model);
+  if (request.compare_outputs) r.outputs = real_kernel_outputs(kernel, launch, r.model, request.dynamic_shared);
   return r;
 }
 

@@ -31,11 +31,15 @@ po::options_description validate_source_options() {
       "barriers, without its memory work) is compiled with NVRTC and launched with the launch\n"
       "given; it records each warp evaluation with __ballot_sync. Compared: every statement's\n"
       "totals, and every warp evaluation one by one when the launch makes at most --records.\n"
+      "Then the kernel itself, compiled by NVRTC with its default flags, runs on the same\n"
+      "launch and inputs: its output buffers are compared bit for bit with what the model's\n"
+      "stores leave in them, where the model holds the stored values.\n"
       "Exit status 0 when all agree, 1 on a difference (the first is named), 2 on bad input,\n"
       "3 without a GPU or without NVRTC.\n\n"
       "usage: warpdiv validate FILE.cu [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
       "                        --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg NAME=VALUE]...\n"
-      "                        [--data NAME=FILE]... [--alloc NAME=COUNT]... [--records N] [--csv FILE]\n"
+      "                        [--data NAME=FILE]... [--alloc NAME=COUNT]... [--dynamic-smem BYTES]\n"
+      "                        [--records N] [--csv FILE]\n"
       "       (--data, --alloc: the buffers are copied to the GPU; the probe reads the loads that\n"
       "       decide control flow there, as the kernel does)\n"
       "       warpdiv validate --model FILE.json --grid ... (a model saved by analyze --save-model)\n"
@@ -50,6 +54,9 @@ po::options_description validate_source_options() {
       ("records", po::value<std::string>()->value_name("N"),
        "compare warp by warp when the model makes at most N warp evaluations, 0 .. 100000000 "
        "(default 4000000; 0 = totals only)")
+      ("dynamic-smem", po::value<std::string>()->value_name("BYTES"),
+       "extern __shared__ bytes per block for the real kernel's run, 0 .. 1073741824 (default 0: "
+       "a kernel with extern __shared__ is then not run)")
       ("csv", po::value<std::string>()->value_name("FILE"),
        "also write the header and one row: device, launch, figures, outcome");
   return options;
@@ -82,6 +89,8 @@ ValidateSourceRequest parse_validate_source(const Args& args) {
   r.csv = get_optional(vm, "csv");
   r.allocs = get_all(vm, "alloc");
   r.data = get_all(vm, "data");
+  if (has(vm, "dynamic-smem"))
+    r.dynamic_shared = parse_integer("--dynamic-smem", get(vm, "dynamic-smem"), 0, std::int64_t{1} << 30);
   r.source = kernel_source(vm);
   return r;
 }
