@@ -1,6 +1,7 @@
 // Kernel model JSON: round trips (text and replay results) and refusals of bad files.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <fstream>
 
 #include "sim/errors.hpp"
@@ -309,6 +310,68 @@ TEST(IrJson, NumbersOutOfRangeNameTheFieldAndTheRange) {
             std::string::npos);
   EXPECT_NE(refusal(edited("\"op\": \"<<\"", "\"op\": 7")).find("/op: expected a string (got 7)"),
             std::string::npos);
+}
+
+}  // namespace
+}  // namespace warpdiv::sim::ir
+
+namespace warpdiv::sim::ir {
+namespace {
+
+// Version 3's additions round-trip: a float parameter read as a value, float constants (-0 and
+// a NaN among them), an FMA, a shuffle of width 8, a ballot, and a store that carries its value;
+// the replay of the saved model leaves the same bytes in the buffer as the original's.
+TEST(IrJson, FloatsWarpFunctionsAndStoredValuesRoundTrip) {
+  Kernel k;
+  k.name = "v3";
+  k.files.push_back(SourceFile{"v3.cu", {}});
+  const std::int32_t out = k.add_opaque_parameter("out", "float *");
+  k.parameters[static_cast<std::size_t>(out)].element_bytes = 4;
+  const std::int32_t x = k.add_opaque_parameter("x", "float", 32);
+  const std::int32_t base = k.add_base(MemoryBase{"out", AddressSpace::Global, out, 0, 256, {}});
+  const ExprId tx = k.cast(ScalarType::I32, k.builtin(Builtin::ThreadIdxX));
+  const LocalId f = k.add_local("f", ScalarType::F32);
+  const StmtId declare = k.declare(
+      f, k.intrinsic(Intrinsic::Fma, {k.cast(ScalarType::F32, tx), k.param(x), k.floating_constant(ScalarType::F32, -0.0)}));
+  const ExprId shuffled = k.warp(WarpOp::ShflXor, {k.constant(ScalarType::U32, -1), k.local(f), k.constant(ScalarType::I32, 1)}, 8);
+  const ExprId ballot = k.warp(WarpOp::Ballot, {k.constant(ScalarType::U32, -1),
+                                                k.binary(BinaryOp::Lt, k.local(f), k.floating_constant(ScalarType::F32, 3.0))});
+  const LocalId b = k.add_local("b", ScalarType::U32);
+  const StmtId ballot_stmt = k.declare(b, ballot);
+  MemoryAccess store;
+  store.kind = AccessKind::Store;
+  store.base = base;
+  store.offset = k.binary(BinaryOp::Mul, k.cast(ScalarType::I64, k.cast(ScalarType::I32, k.builtin(Builtin::ThreadIdxX))),
+                          k.constant(ScalarType::I64, 4));
+  store.value = shuffled;
+  store.text = "out[threadIdx.x]";
+  const StmtId work = k.work("out[threadIdx.x] = __shfl_xor_sync(~0u, f, 1, 8)");
+  k.stmts[static_cast<std::size_t>(work)].accesses.push_back(k.add_access(store));
+  const StmtId nan = k.declare(k.add_local("nan", ScalarType::F64),
+                               k.binary(BinaryOp::Div, k.floating_constant(ScalarType::F64, 0.0), k.floating_constant(ScalarType::F64, 0.0)));
+  k.root = k.block({declare, ballot_stmt, work, nan});
+  validate(k);
+  const std::string text = to_json(k);
+  EXPECT_NE(text.find("\"function\": \"shfl_xor\""), std::string::npos);
+  EXPECT_NE(text.find("\"width\": 8"), std::string::npos);
+  EXPECT_NE(text.find("\"value\": \"-0\""), std::string::npos);
+  const Kernel back = kernel_from_json(text);
+  EXPECT_EQ(to_json(back), text);
+  Launch l;
+  l.grid = {1, 1, 1};
+  l.block = {32, 1, 1};
+  l.arguments = {Value{}, Value{ScalarType::F32, 0x3F000000}};  // x = 0.5
+  ReplayOptions o;
+  o.capture_stores = true;
+  const ReplayResult a = replay(k, l, o), c = replay(back, l, o);
+  ASSERT_EQ(a.stored[0].bytes.size(), 128u);
+  EXPECT_EQ(a.stored[0].bytes, c.stored[0].bytes);
+  float lane1 = 0;  // lane 1 holds lane 0's f: 0 * 0.5 + -0 = +0 (fma of +0 and -0 rounds to +0)
+  std::memcpy(&lane1, a.stored[0].bytes.data() + 4, 4);
+  EXPECT_EQ(lane1, 0.0f);
+  float lane8 = 0;  // lane 8 holds lane 9's: 9 * 0.5 = 4.5
+  std::memcpy(&lane8, a.stored[0].bytes.data() + 32, 4);
+  EXPECT_EQ(lane8, 4.5f);
 }
 
 }  // namespace
