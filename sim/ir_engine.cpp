@@ -384,6 +384,8 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
     // A declared array (__shared__, local, __device__, __constant__) has its size: always checked
     // (extern __shared__, 0 bytes here, is sized at launch).
     if (k.bases[b].parameter < 0) base_bytes[b] = k.bases[b].bytes;
+    if (k.bases[b].parameter < 0 && k.bases[b].bytes == 0 && k.bases[b].space == AddressSpace::Shared)
+      base_bytes[b] = l.dynamic_shared_bytes;  // extern __shared__: as the launch sizes it
     if (k.bases[b].parameter >= 0 && parameter < l.buffer_data.size()) base_data[b] = l.buffer_data[parameter].get();
   }
   if (o.memory && o.affine_offsets) {

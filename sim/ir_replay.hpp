@@ -76,6 +76,9 @@ struct Launch {
   /// buffer_bytes[p] bytes; null: zeros (`--alloc`). Loads of integer elements from a buffer of
   /// known size have values (Expr::access): a branch may depend on them (issue 22).
   std::vector<std::shared_ptr<const std::string>> buffer_data;
+  /// extern __shared__ bytes per block (`--dynamic-smem`): accesses to an extern __shared__
+  /// array are bounds-checked against it; 0: not known, not checked.
+  std::uint64_t dynamic_shared_bytes = 0;
 };
 
 /// Throws InvalidInput naming the field and the allowed range: grid x 1..2^31-1, y and z

@@ -125,6 +125,12 @@ INSTANTIATE_TEST_SUITE_P(
                  "reduction_interleaved.cu:15:3: out of bounds: 'partialSum[t]' writes element 512 of "
                  "'partialSum', which holds 512 elements of 4 bytes (0 to 511), in block (0, 0, 0), "
                  "thread (512, 0, 0)"},
+        // extern __shared__ is sized by --dynamic-smem: sdata[tid] with 256 threads needs 1,024
+        // bytes; given 512 (128 ints), thread 128 writes the first element past it.
+        BadInput{{kZoo + "cg_reduction.cu", "--grid", "2", "--block", "256", "--arg", "n=1000",
+                  "--dynamic-smem", "512", "--engine", "replay"},
+                 "cg_reduction.cu:20:3: out of bounds: 'sdata[tid]' writes element 128 of 'sdata', which "
+                 "holds 128 elements of 4 bytes (0 to 127), in block (0, 0, 0), thread (128, 0, 0)"},
         BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200",
                   "--alloc", "z=5"},
                  "--alloc 'z' names no pointer parameter of saxpy whose element size is known (x, y)"},

@@ -216,9 +216,10 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;  // Clang's diagnostics are on stderr
   const ir::Kernel& kernel = read->kernel;
-  const ir::Launch launch = request.save_only ? ir::Launch{}
-                                              : bind_launch(kernel, request.launch, request.values,
-                                                            request.launch_text, request.allocs, request.data);
+  ir::Launch launch = request.save_only ? ir::Launch{}
+                                        : bind_launch(kernel, request.launch, request.values,
+                                                      request.launch_text, request.allocs, request.data);
+  launch.dynamic_shared_bytes = static_cast<std::uint64_t>(request.dynamic_shared);
   // Compiled before the outputs are opened and the replay runs, so that a compiler's refusal
   // comes before any work.
   const std::optional<KernelOccupancy> occupancy =

@@ -220,8 +220,9 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   if (!read) return 2;
   const ir::Kernel& kernel = read->kernel;
   // --alloc: the model checks every access against the buffers; the real kernel gets them whole.
-  const ir::Launch launch =
+  ir::Launch launch =
       bind_launch(kernel, request.launch, request.values, request.launch_text, request.allocs, request.data);
+  launch.dynamic_shared_bytes = static_cast<std::uint64_t>(request.dynamic_shared);
   ir::ReplayOptions options;
   const ir::ReplayResult model = ir::replay(kernel, launch, options);
   // Every global access must be placed (its figures compared, its buffer sized) and defined;

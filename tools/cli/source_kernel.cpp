@@ -502,7 +502,8 @@ void check_bounds(const ir::Kernel& kernel, const ir::Launch& launch, SourceCoun
   const auto checked = std::any_of(launch.buffer_bytes.begin(), launch.buffer_bytes.end(),
                                    [](std::uint64_t b) { return b != 0; }) ||
                        std::any_of(kernel.bases.begin(), kernel.bases.end(),
-                                   [](const ir::MemoryBase& b) { return b.parameter < 0 && b.bytes != 0; });
+                                   [](const ir::MemoryBase& b) { return b.parameter < 0 && b.bytes != 0; }) ||
+                       launch.dynamic_shared_bytes != 0;
   if (!checked) return;
   const ir::ReplayResult& r = counts.result;
   for (std::size_t a = 0; a < r.access_out_of_bounds.size() && a < r.access_faults.size(); ++a)

@@ -100,8 +100,9 @@ int validate_source_command(const Args& args, std::ostream& out) {
   if (answered_at_once(out, request.help)) return 0;
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;  // Clang's diagnostics are on stderr
-  const ir::Launch launch =
+  ir::Launch launch =
       bind_launch(read->kernel, request.launch, request.values, request.launch_text, request.allocs, request.data);
+  launch.dynamic_shared_bytes = static_cast<std::uint64_t>(request.dynamic_shared);
   std::vector<RunInput> inputs = run_inputs(request.source, std::nullopt, source_files(read->kernel, read->files_read));
   for (const std::string& f : data_files(request.data)) inputs.emplace_back("--data", f);
   CommandOutputs outputs(out, inputs);
