@@ -1,6 +1,7 @@
 #include "sim/ir_engine.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -40,7 +41,10 @@ template <BinaryOp OP, ScalarType T, bool AU, bool BU>
 bool binary_lanes(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out, int n,
                   LaneMask active) {
   constexpr bool kAddSub = OP == BinaryOp::Add || OP == BinaryOp::Sub;
-  if constexpr (T == ScalarType::I32 && (kAddSub || OP == BinaryOp::Mul)) {
+  if constexpr (ops::kFloating<T>) {  // IEEE operations never fault: no fault word to keep
+    for (int l = 0; l < n; ++l) out[l] = ops::floating_binary<OP, T>(a[AU ? 0 : l], b[BU ? 0 : l]);
+    return false;
+  } else if constexpr (T == ScalarType::I32 && (kAddSub || OP == BinaryOp::Mul)) {
     std::uint64_t bad = 0;
     for (int l = 0; l < n; ++l) {
       const std::uint64_t x = a[AU ? 0 : l], y = b[BU ? 0 : l];
@@ -837,6 +841,14 @@ WarpMachine::Val WarpMachine::eval_conversion(ExprId id, const CompiledExpr& e, 
     return {nullptr, r};
   }
   std::uint64_t* out = scratch(id);
+  if (e.type == ScalarType::F32 && (e.from == ScalarType::I32 || e.from == ScalarType::U32)) {
+    // An int or unsigned index to float (the usual one), exact to nearest, never a fault.
+    for (int l = 0; l < lanes_; ++l)
+      out[l] = ops::from_float<ScalarType::F32>(
+          e.from == ScalarType::I32 ? static_cast<float>(static_cast<std::int64_t>(a.lanes[l]))
+                                    : static_cast<float>(a.lanes[l]));
+    return {out, 0};
+  }
   for (int l = 0; l < lanes_; ++l) {
     bool lane_fault = false;
     out[l] = ops::convert(e.from, e.type, a.lanes[l], lane_fault);
@@ -860,6 +872,20 @@ WarpMachine::Val WarpMachine::eval_intrinsic(ExprId id, const CompiledExpr& e, L
   if (uniform) return {nullptr, ops::intrinsic(e.intrinsic, e.type, v[0].value, v[1].value, v[2].value)};
   std::uint64_t* out = scratch(id);
   const auto at = [&](const Val& x, int l) { return x.lanes != nullptr ? x.lanes[l] : x.value; };
+  if (e.intrinsic == Intrinsic::Fma && e.type == ScalarType::F32) {  // the common one, inline
+    constexpr ScalarType T = ScalarType::F32;
+    // Each operand as a pointer and a stride (0: one value for every lane).
+    const std::uint64_t* p[3];
+    int step[3];
+    for (int i = 0; i < 3; ++i) {
+      p[i] = v[i].lanes != nullptr ? v[i].lanes : &v[i].value;
+      step[i] = v[i].lanes != nullptr ? 1 : 0;
+    }
+    for (int l = 0; l < lanes_; ++l)
+      out[l] = ops::from_float<T>(std::fma(ops::to_float<T>(p[0][l * step[0]]), ops::to_float<T>(p[1][l * step[1]]),
+                                           ops::to_float<T>(p[2][l * step[2]])));
+    return {out, 0};
+  }
   for (int l = 0; l < lanes_; ++l)
     out[l] = ops::intrinsic(e.intrinsic, e.type, at(v[0], l), at(v[1], l), at(v[2], l));
   return {out, 0};
