@@ -282,6 +282,17 @@ std::string name(AccessKind kind) {
   return "?";
 }
 
+std::string name(AtomicOp op) {
+  static const char* const names[] = {"other", "add", "sub", "min", "max", "and", "or", "xor"};
+  return names[static_cast<int>(op)];
+}
+
+AtomicOp atomic_op_from_name(const std::string& text) {
+  for (int i = 0; i < 8; ++i)
+    if (name(static_cast<AtomicOp>(i)) == text) return static_cast<AtomicOp>(i);
+  throw InvalidInput("unknown atomic operation '" + text + "' (allowed: other, add, sub, min, max, and, or, xor)");
+}
+
 AccessKind access_kind_from_name(const std::string& text) {
   for (AccessKind k : {AccessKind::Load, AccessKind::Store, AccessKind::Atomic})
     if (name(k) == text) return k;

@@ -330,6 +330,13 @@ struct MemoryBase {
 };
 
 enum class AccessKind : std::uint8_t { Load, Store, Atomic };
+/// What an atomic does with its operand (MemoryAccess::value): the ones whose final result does
+/// not depend on the order the threads run them in (integers), and Other (exch, CAS, inc, dec,
+/// floating add ...: order-dependent, or not modelled).
+enum class AtomicOp : std::uint8_t { Other, Add, Sub, Min, Max, And, Or, Xor };
+/// "other", "add", "sub", "min", "max", "and", "or", "xor"; the inverse throws InvalidInput.
+std::string name(AtomicOp op);
+AtomicOp atomic_op_from_name(const std::string& text);
 /// "load", "store", "atomic".
 std::string name(AccessKind kind);
 AccessKind access_kind_from_name(const std::string& text);
@@ -344,9 +351,11 @@ struct MemoryAccess {
   ExprId guard = kNone;        // bool: the lanes that make the access (kNone: all active lanes);
                                // `c ? A[i] : 0`, `i < n && A[i] > 0`
   /// A store: the value it writes, of the element's scalar type (`width` bytes), where the
-  /// source's right-hand side is an expression the model holds; kNone otherwise (and for loads
-  /// and atomics). What the replay writes to the buffer (ReplayOptions::capture_stores).
+  /// source's right-hand side is an expression the model holds; an atomic of `atomic` op other
+  /// than Other: its integer operand (atomicAdd(&h[b], 1): 1). kNone otherwise (and for loads).
+  /// What the replay leaves in the buffer (ReplayOptions::capture_stores).
   ExprId value = kNone;
+  AtomicOp atomic = AtomicOp::Other;
   std::uint32_t width = 4;     // bytes per lane: 1, 2, 4, 8 or 16
   std::string text;            // the source of the access ("A[Row * Width + k]")
   std::string reason;          // not lowered: why ("the pointer is chosen by a branch")

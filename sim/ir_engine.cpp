@@ -371,6 +371,12 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
         c.parameter = parameter;
         if (access.kind == AccessKind::Store && access.value != kNone && origins[access.value] == kNone)
           c.value = access.value;
+        if (access.kind == AccessKind::Atomic && access.atomic != AtomicOp::Other && access.value != kNone &&
+            origins[access.value] == kNone) {
+          c.value = access.value;
+          c.atomic = access.atomic;
+          c.is_signed = is_signed(k.exprs[access.value].type);
+        }
       }
     }
     for (const FloatOps& f : k.stmts[i].flops)
@@ -1566,6 +1572,8 @@ void WarpMachine::capture(const CompiledAccess& a, LaneMask lanes) {
       w.sequence = store_sequence_;
       w.width = static_cast<std::uint8_t>(a.width);
       w.known = a.value != kNone;
+      w.atomic = a.atomic;
+      w.is_signed = a.is_signed;
       stores_->push_back(w);
     }
   } catch (const InvalidInput& e) {

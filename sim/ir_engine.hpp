@@ -90,6 +90,8 @@ struct StoreWrite {
   std::uint64_t sequence = 0;  // the machine's store count: program order within a thread
   std::uint8_t width = 0;
   bool known = false;
+  AtomicOp atomic = AtomicOp::Other;  // an atomic combined with the buffer (Other: a plain store)
+  bool is_signed = false;             // the atomic's element type (min, max)
 };
 
 /// One worker's counts.
@@ -171,6 +173,8 @@ struct CompiledAccess {
   bool capture = false;
   std::int32_t parameter = kNone;
   ExprId value = kNone;
+  AtomicOp atomic = AtomicOp::Other;  // an order-independent atomic with its operand in `value`
+  bool is_signed = false;
 };
 
 /// A statement's memory work: its counted accesses and floating-point operations.

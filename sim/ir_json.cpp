@@ -162,6 +162,7 @@ Json access_json(const MemoryAccess& a) {
     j["offset"] = a.offset;
     if (a.guard != kNone) j["guard"] = a.guard;
     if (a.value != kNone) j["value"] = a.value;
+    if (a.atomic != AtomicOp::Other) j["atomic"] = name(a.atomic);
   } else {
     j["reason"] = a.reason;
   }
@@ -474,6 +475,7 @@ MemoryAccess read_access(const Kernel& k, const Reader& r) {
     a.offset = r.at("offset").id(k.exprs.size(), "expression");
     if (r.has("guard")) a.guard = r.at("guard").id(k.exprs.size(), "expression");
     if (r.has("value")) a.value = r.at("value").id(k.exprs.size(), "expression");
+    if (r.has("atomic")) a.atomic = r.at("atomic").wrap([&] { return atomic_op_from_name(r.at("atomic").string()); });
   } else {
     a.reason = r.at("reason").string();
   }

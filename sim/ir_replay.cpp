@@ -1,6 +1,7 @@
 #include "sim/ir_replay.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <tuple>
 #include <array>
 
@@ -273,6 +274,70 @@ ReplayEstimate estimate(const Kernel& kernel, const Launch& launch, const Replay
 
 namespace {
 
+// An element's value after order-independent atomics (add, sub, min, max, and, or, xor on
+// integers): the buffer's value before the launch (its --data, or zeros) combined with every
+// operand, in any order. An element also written by a plain store, or by atomics of different
+// kinds (add with sub aside), is unknown: its result depends on the order.
+void combine_atomics(const Program& program, std::vector<const StoreWrite*>& atomics, ReplayResult& result) {
+  std::sort(atomics.begin(), atomics.end(), [](const StoreWrite* a, const StoreWrite* b) {
+    return std::tie(a->parameter, a->offset) < std::tie(b->parameter, b->offset);
+  });
+  for (std::size_t i = 0; i < atomics.size();) {
+    std::size_t j = i;
+    const StoreWrite& first = *atomics[i];
+    bool mixed = false;
+    while (j < atomics.size() && atomics[j]->parameter == first.parameter && atomics[j]->offset == first.offset) {
+      const AtomicOp op = atomics[j]->atomic;
+      const bool additive = (op == AtomicOp::Add || op == AtomicOp::Sub) &&
+                            (first.atomic == AtomicOp::Add || first.atomic == AtomicOp::Sub);
+      mixed = mixed || atomics[j]->width != first.width || (op != first.atomic && !additive);
+      ++j;
+    }
+    const auto p = static_cast<std::size_t>(first.parameter);
+    StoredBuffer& buffer = result.stored[p];
+    const auto end = static_cast<std::size_t>(first.offset) + first.width;
+    if (buffer.bytes.size() < end) {
+      buffer.bytes.resize(end, 0);
+      buffer.state.resize(end, StoredBuffer::kUnwritten);
+    }
+    const auto at = static_cast<std::size_t>(first.offset);
+    bool stored = false;
+    for (std::size_t b = at; b < end; ++b) stored = stored || buffer.state[b] != StoredBuffer::kUnwritten;
+    std::uint64_t value = 0;  // the element before the launch, little-endian
+    const std::string* data = p < program.launch.buffer_data.size() ? program.launch.buffer_data[p].get() : nullptr;
+    if (data != nullptr && end <= data->size()) std::memcpy(&value, data->data() + at, first.width);
+    const int bits = 8 * first.width;
+    const std::uint64_t mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+    const auto as_signed = [&](std::uint64_t v) {  // the low `bits` bits as a signed value
+      return bits == 64 ? static_cast<std::int64_t>(v)
+                        : static_cast<std::int64_t>(v << (64 - bits)) >> (64 - bits);
+    };
+    for (std::size_t k = i; k < j; ++k) {
+      const std::uint64_t x = atomics[k]->bits & mask;
+      switch (atomics[k]->atomic) {
+        case AtomicOp::Add: value = (value + x) & mask; break;
+        case AtomicOp::Sub: value = (value - x) & mask; break;
+        case AtomicOp::And: value &= x; break;
+        case AtomicOp::Or: value |= x; break;
+        case AtomicOp::Xor: value ^= x; break;
+        case AtomicOp::Min:
+        case AtomicOp::Max: {
+          const bool less = first.is_signed ? as_signed(x) < as_signed(value) : x < value;
+          if (atomics[k]->atomic == AtomicOp::Min ? less : (!less && x != value)) value = x;
+          break;
+        }
+        case AtomicOp::Other: break;
+      }
+    }
+    const std::uint8_t state = stored || mixed ? StoredBuffer::kUnknown : StoredBuffer::kWritten;
+    for (std::size_t b = at; b < end; ++b) {
+      buffer.bytes[b] = static_cast<std::uint8_t>(value >> (8 * (b - at)));
+      buffer.state[b] = state;
+    }
+    i = j;
+  }
+}
+
 // What the captured stores leave in each parameter's buffer: each thread's writes in program
 // order (the last one stays), then the threads' results byte by byte; where two threads leave
 // different values (or one a value the model does not hold), the byte's final value depends on
@@ -292,8 +357,13 @@ void assemble_stores(const Kernel& kernel, const Program& program, std::vector<T
     return std::tie(a.parameter, a.thread, a.sequence) < std::tie(b.parameter, b.thread, b.sequence);
   });
   std::vector<std::vector<std::uint64_t>> writer(kernel.parameters.size());
+  std::vector<const StoreWrite*> atomics;  // order-independent atomics, combined below
   for (const StoreWrite& w : writes) {
     if (w.offset < 0) continue;  // outside the buffer: a fault the figures report
+    if (w.atomic != AtomicOp::Other && w.known) {
+      atomics.push_back(&w);
+      continue;
+    }
     StoredBuffer& buffer = result.stored[static_cast<std::size_t>(w.parameter)];
     std::vector<std::uint64_t>& by = writer[static_cast<std::size_t>(w.parameter)];
     const auto end = static_cast<std::size_t>(w.offset) + w.width;
@@ -318,6 +388,7 @@ void assemble_stores(const Kernel& kernel, const Program& program, std::vector<T
       }
     }
   }
+  combine_atomics(program, atomics, result);
 }
 
 }  // namespace

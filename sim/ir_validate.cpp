@@ -568,10 +568,11 @@ class Validator {
         if (a.value < 0 || static_cast<std::size_t>(a.value) >= k_.exprs.size())
           fail(what + " has value " + std::to_string(a.value) + ", which does not exist");
         const ScalarType t = k_.exprs[a.value].type;
-        if (a.kind != AccessKind::Store || t == ScalarType::Bool ||
+        const bool atomic = a.kind == AccessKind::Atomic && a.atomic != AtomicOp::Other && !is_floating(t);
+        if ((a.kind != AccessKind::Store && !atomic) || t == ScalarType::Bool ||
             static_cast<std::uint32_t>(bit_width(t) / 8) != a.width)
-          fail(what + " has a value of type " + name(t) + ", expected a store's " + std::to_string(a.width) +
-               "-byte scalar");
+          fail(what + " has a value of type " + name(t) + ", expected a store's or an integer atomic's " +
+               std::to_string(a.width) + "-byte scalar");
       }
     }
   }

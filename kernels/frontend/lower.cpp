@@ -17,6 +17,7 @@
 #include <clang/Basic/TargetBuiltins.h>
 #include <clang/Lex/Lexer.h>
 
+#include <cstring>
 #include <functional>
 #include <map>
 #include <optional>
@@ -2769,6 +2770,37 @@ class Lowerer {
     }
   }
 
+  /// atomicAdd / Sub / Min / Max / And / Or / Xor (and their _block, _system forms) on an integer
+  /// element: the operation and its operand, whose final results do not depend on the threads'
+  /// order (the replay combines them: ReplayOptions::capture_stores). Others stay Other.
+  void atomic_operand(const clang::CallExpr* call, const clang::FunctionDecl* callee, std::size_t access) {
+    static const std::map<std::string, ir::AtomicOp> ops = {
+        {"atomicAdd", ir::AtomicOp::Add}, {"atomicSub", ir::AtomicOp::Sub}, {"atomicMin", ir::AtomicOp::Min},
+        {"atomicMax", ir::AtomicOp::Max}, {"atomicAnd", ir::AtomicOp::And}, {"atomicOr", ir::AtomicOp::Or},
+        {"atomicXor", ir::AtomicOp::Xor}};
+    std::string name = callee->getNameAsString();
+    for (const char* scope : {"_block", "_system"})
+      if (name.size() > std::strlen(scope) && name.compare(name.size() - std::strlen(scope), std::string::npos, scope) == 0)
+        name.resize(name.size() - std::strlen(scope));
+    const auto found = ops.find(name);
+    const auto type = scalar_type(call->getArg(0)->getType()->getPointeeType());
+    if (found == ops.end() || call->getNumArgs() != 2 || !type || ir::is_floating(*type) ||
+        *type == ir::ScalarType::Bool || pending_->accesses[access].width != static_cast<std::uint32_t>(ir::bit_width(*type) / 8))
+      return;
+    if (calls_code(call->getArg(1))) return;
+    const std::size_t exprs = k_.exprs.size();
+    try {
+      const Quiet quiet(*this);
+      NoHoist no_hoist(*this, "an atomic's operand");
+      pending_->accesses[access].value = convert(lower_int(call->getArg(1)), *type, range(call));
+      pending_->accesses[access].atomic = found->second;
+    } catch (const InvalidInput&) {
+      k_.exprs.resize(exprs);
+    } catch (const Unplaced&) {
+      k_.exprs.resize(exprs);
+    }
+  }
+
   /// Whether `s` calls a function the model would inline, or constructs an object.
   bool calls_code(const clang::Stmt* s) const {
     if (s == nullptr) return false;
@@ -3218,7 +3250,9 @@ class Lowerer {
       if (const auto kind = memory_intrinsic(callee); kind && call->getNumArgs() > 0 &&
                                                       call->getArg(0)->getType()->isPointerType()) {
         const bool placed = record_access(*kind, call->getArg(0), /*pointer=*/true);
+        const std::size_t access = placed ? pending_->accesses.size() - 1 : 0;
         for (unsigned i = placed ? 1 : 0; i < call->getNumArgs(); ++i) scan_work(call->getArg(i));
+        if (placed && *kind == ir::AccessKind::Atomic) atomic_operand(call, callee, access);
         return;
       }
       if (inlinable(callee)) {

@@ -613,6 +613,35 @@ TEST(DataKernelsTest, TextHistogramTinyByHand) {
   }
 }
 
+// The bins the atomics leave (ReplayOptions::capture_stores): atomicAdd's final results do not
+// depend on the threads' order, so the model combines them. By hand for the tiny text: the 15
+// letters e l l o w o r l d a b c x y z fall in bins (position / 4) 1 2 2 3 5 3 4 2 0 0 0 0 5 6 6:
+// 4, 1, 3, 2, 1, 2, 2. On the sample, against a count of its bytes written here.
+TEST(DataKernelsTest, TextHistogramBinsFromTheAtomics) {
+  const Kernel k = load_kernel(kHistogram);
+  ReplayOptions o;
+  o.capture_stores = true;
+  const auto bins = [&](const ReplayResult& r) {
+    std::vector<std::uint32_t> out(7, 0);
+    EXPECT_EQ(r.stores_not_captured, "");
+    EXPECT_EQ(r.stored[2].bytes.size(), 28u);
+    for (std::size_t b = 0; b < 7 && 4 * b + 4 <= r.stored[2].bytes.size(); ++b) {
+      EXPECT_EQ(r.stored[2].state[4 * b], StoredBuffer::kWritten) << b;
+      std::memcpy(&out[b], r.stored[2].bytes.data() + 4 * b, 4);
+    }
+    return out;
+  };
+  const auto tiny = text_sample("tiny.txt");
+  EXPECT_EQ(bins(replay(k, histogram_launch(k, tiny, 21, 2, 16), o)),
+            (std::vector<std::uint32_t>{4, 1, 3, 2, 1, 2, 2}));
+  const auto text = text_sample("sample.txt");
+  std::vector<std::uint32_t> expected(7, 0);
+  for (char c : *text)
+    if (c >= 'a' && c <= 'z') ++expected[static_cast<std::size_t>((c - 'a') / 4)];
+  const auto length = static_cast<std::uint32_t>(text->size());
+  EXPECT_EQ(bins(replay(k, histogram_launch(k, text, length, (length + 255) / 256, 256), o)), expected);
+}
+
 /// The second implementation: per warp (32 consecutive threads of a block, the last one partial
 /// when the block is not a multiple of 32), the lanes with i < length and, of those, the ones
 /// whose byte is a lowercase letter ('a' <= c <= 'z'), read from the text's bytes.

@@ -174,5 +174,41 @@ __global__ void k(int* a, int* b, float* c, const int* in, int n) {
   EXPECT_TRUE(r.stored[3].bytes.empty());  // `in` is only read
 }
 
+// Atomics whose final results do not depend on the threads' order are combined with the buffer
+// (zeros here), by hand for 4 threads: atomicMax(&a[0], i - 2) over -2 .. 1 from 0 gives 1
+// (signed), atomicMin(&a[1], i - 2) gives -2, atomicOr(&u[0], 1u << i) gives 15; an element both
+// stored and updated (m[0]) and an atomicExch (m[1]) depend on the order: unknown.
+TEST_F(FrontendFloat, OrderIndependentAtomicsAreCombined) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int* a, unsigned* u, int* m) {
+  int i = threadIdx.x;
+  atomicMax(&a[0], i - 2);
+  atomicMin(&a[1], i - 2);
+  atomicOr(&u[0], 1u << i);
+  atomicAdd(&m[0], 1);
+  m[0] = 5;
+  atomicExch(&m[1], i);
+}
+)");
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{4, 1, 1};
+  l.arguments.assign(3, ir::Value{});
+  ir::ReplayOptions o;
+  o.capture_stores = true;
+  const ir::ReplayResult r = ir::replay(k, l, o);
+  const auto word = [&](std::size_t p, std::size_t e) {
+    std::int32_t v = 0;
+    std::memcpy(&v, r.stored[p].bytes.data() + 4 * e, 4);
+    return v;
+  };
+  EXPECT_EQ(word(0, 0), 1);
+  EXPECT_EQ(word(0, 1), -2);
+  EXPECT_EQ(word(1, 0), 15);
+  EXPECT_EQ(r.stored[0].state[0], ir::StoredBuffer::kWritten);
+  EXPECT_EQ(r.stored[2].state[0], ir::StoredBuffer::kUnknown);
+  EXPECT_EQ(r.stored[2].state[4], ir::StoredBuffer::kUnknown);
+}
+
 }  // namespace
 }  // namespace warpdiv::testing
