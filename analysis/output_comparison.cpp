@@ -8,22 +8,11 @@ namespace ir = sim::ir;
 
 namespace {
 
-// An element's bytes as the parameter's element type reads them ("17", "-0.5").
-std::string element_text(const ir::Parameter& p, const std::uint8_t* bytes, std::uint64_t size) {
+// An element's bytes as the type the model's stores write reads them ("17", "-0.5").
+std::string element_text(ir::ScalarType type, const std::uint8_t* bytes, std::uint64_t size) {
   std::uint64_t bits = 0;
   std::memcpy(&bits, bytes, static_cast<std::size_t>(std::min<std::uint64_t>(size, 8)));
-  const std::string& t = p.element_type;
-  ir::ScalarType type = ir::ScalarType::U64;
-  if (t == "float") type = ir::ScalarType::F32;
-  else if (t == "double") type = ir::ScalarType::F64;
-  else if (t == "int") type = ir::ScalarType::I32;
-  else if (t == "unsigned int") type = ir::ScalarType::U32;
-  else if (t == "long" || t == "long long") type = ir::ScalarType::I64;
-  else if (t == "char" || t == "signed char") type = ir::ScalarType::I8;
-  else if (t == "unsigned char") type = ir::ScalarType::U8;
-  else if (t == "short") type = ir::ScalarType::I16;
-  else if (t == "unsigned short") type = ir::ScalarType::U16;
-  if (ir::bit_width(type) / 8 != static_cast<int>(size)) type = size <= 8 ? ir::ScalarType::U64 : type;
+  if (static_cast<std::uint64_t>(ir::bit_width(type) / 8) != size) type = ir::ScalarType::U64;
   return ir::to_string(ir::Value{type, ir::normalise(type, bits)});
 }
 
@@ -91,8 +80,8 @@ OutputComparison compare_outputs(const ir::Kernel& kernel, const std::vector<ir:
         continue;
       if (++b.differing == 1)
         b.first_difference = parameter.name + "[" + std::to_string(at / b.element_bytes) + "]: model " +
-                             element_text(parameter, s.bytes.data() + at, b.element_bytes) + ", GPU " +
-                             (present ? element_text(parameter, real->data() + at, b.element_bytes)
+                             element_text(s.element, s.bytes.data() + at, b.element_bytes) + ", GPU " +
+                             (present ? element_text(s.element, real->data() + at, b.element_bytes)
                                       : std::string("(outside its buffer)"));
     }
     c.buffers.push_back(b);

@@ -257,6 +257,11 @@ RealKernelRun run_real_kernel(const ir::Kernel& kernel, const ir::Launch& launch
       "sm_" + std::to_string(run.device.compute_major * 10 + run.device.compute_minor);
   if (kernel.files.empty() || kernel.files[0].lines.empty())
     throw InvalidInput("the model of " + kernel.name + " holds no source text to compile");
+  // Without its bytes an extern __shared__ array has none: every access to it would fault.
+  for (const ir::MemoryBase& b : kernel.bases)
+    if (b.space == ir::AddressSpace::Shared && b.parameter < 0 && b.bytes == 0 && dynamic_shared_bytes == 0)
+      throw InvalidInput("the kernel uses extern __shared__ '" + b.name +
+                         "': give its size with --dynamic-smem BYTES to run the real kernel");
   std::string source;
   for (const std::string& line : kernel.files[0].lines) source += line + "\n";
   // -lineinfo: ncu's source counters map each SASS instruction to its line (ncu-check --per-line);

@@ -72,7 +72,8 @@ ProbeRun run_probe(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
 /// buffer that holds every byte the model's accesses touch (`extents`, from a replay: the
 /// pointer 256-byte aligned, as cudaMalloc returns it) and at least Launch::buffer_bytes
 /// (--alloc), integer parameters at the launch's values, float and double parameters at their
-/// bits (--arg). For profiling it under Nsight Compute. Throws
+/// bits (--arg), and `dynamic_shared_bytes` of extern __shared__ memory (a kernel that declares
+/// some needs it: InvalidInput without). For profiling it under Nsight Compute. Throws
 /// NoDevice, CudaError, InvalidInput (a parameter it cannot pass, a launch the GPU refuses).
 struct RealKernelRun {
   DeviceInfo device;

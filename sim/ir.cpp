@@ -616,6 +616,26 @@ std::vector<bool> statements_inside(const Kernel& kernel, StmtId loop) {
   return inside;
 }
 
+std::vector<LocalId> locals_written(const Kernel& kernel, const std::vector<StmtId>& roots) {
+  std::vector<bool> seen(kernel.locals.size(), false);
+  std::vector<LocalId> written;
+  std::vector<StmtId> open(roots.rbegin(), roots.rend());
+  while (!open.empty()) {
+    const StmtId id = open.back();
+    open.pop_back();
+    if (id == kNone) continue;
+    const Stmt& s = kernel.stmts[static_cast<std::size_t>(id)];
+    const bool writes = s.kind == StmtKind::Declare || s.kind == StmtKind::Assign || s.kind == StmtKind::InlinedCall;
+    if (writes && s.local != kNone && !seen[static_cast<std::size_t>(s.local)]) {
+      seen[static_cast<std::size_t>(s.local)] = true;
+      written.push_back(s.local);
+    }
+    open.insert(open.end(), s.children.begin(), s.children.end());
+    for (StmtId c : {s.then_stmt, s.else_stmt, s.init, s.body, s.step}) open.push_back(c);
+  }
+  return written;
+}
+
 std::vector<StmtId> innermost_loops(const Kernel& kernel) {
   std::vector<StmtId> out(kernel.stmts.size(), kNone);
   if (kernel.root >= 0 && static_cast<std::size_t>(kernel.root) < kernel.stmts.size())

@@ -487,6 +487,10 @@ std::vector<StmtId> innermost_loops(const Kernel& kernel);
 /// its step, at any depth (not its init). Indexed by StmtId.
 std::vector<bool> statements_inside(const Kernel& kernel, StmtId loop);
 
+/// The locals the statements `roots` write at any depth (a Declare's or Assign's local, an inlined
+/// call's result), each once, in the order first found.
+std::vector<LocalId> locals_written(const Kernel& kernel, const std::vector<StmtId>& roots);
+
 /// The CSV `kind` of a statement: if, for, while, do, switch, return, break, continue, barrier,
 /// statement (Declare, Assign, Work, Block and InlinedCall are "statement").
 std::string report_kind(const Stmt& stmt);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <string>
 #include <utility>
 
@@ -37,7 +36,6 @@ struct SumSite {
 struct ProductDefinition {
   int value = -1;
   ExprId product = kNone;
-  StmtId loop = kNone;
 };
 
 class Contractor {
@@ -48,7 +46,7 @@ class Contractor {
   ContractionResult run() {
     if (k_.root != kNone) {
       push_scope();
-      walk(k_.root, kNone);
+      walk(k_.root);
       pop_scope();
     }
     ContractionResult result;
@@ -88,47 +86,10 @@ class Contractor {
     return v;
   }
 
-  // ---- Locals written in a statement (cached).
-  const std::set<LocalId>& written(StmtId id) {
-    auto found = written_.find(id);
-    if (found != written_.end()) return found->second;
-    std::set<LocalId> out;
-    collect_written(id, kNone, out);
-    return written_.emplace(id, std::move(out)).first->second;
-  }
-  void collect_written(StmtId id, LocalId call_result, std::set<LocalId>& out) const {
-    if (id == kNone) return;
-    const Stmt& s = k_.stmts[id];
-    switch (s.kind) {
-      case StmtKind::Declare:
-      case StmtKind::Assign: out.insert(s.local); break;
-      case StmtKind::Return:
-        if (call_result != kNone) out.insert(call_result);
-        break;
-      case StmtKind::Block:
-      case StmtKind::Switch:
-        for (StmtId c : s.children) collect_written(c, call_result, out);
-        break;
-      case StmtKind::If:
-        collect_written(s.then_stmt, call_result, out);
-        collect_written(s.else_stmt, call_result, out);
-        break;
-      case StmtKind::Loop:
-        collect_written(s.init, call_result, out);
-        collect_written(s.body, call_result, out);
-        collect_written(s.step, call_result, out);
-        break;
-      case StmtKind::InlinedCall:
-        if (s.local != kNone) out.insert(s.local);
-        collect_written(s.body, s.local, out);
-        break;
-      default: break;
-    }
-  }
   // `q = p` where p holds a product: in SSA form a copy is no use at all (measured: the sums of
   // both p and q contract), so q's new version holds the same product and the read is not
   // counted.
-  bool copies_product(LocalId local, ExprId value, StmtId loop) {
+  bool copies_product(LocalId local, ExprId value) {
     const Expr& e = k_.exprs[value];
     if (e.kind != ExprKind::Local || e.type != k_.locals[static_cast<std::size_t>(local)].type) return false;
     const auto found = definitions_.find({e.index, read_version_[value]});
@@ -137,63 +98,64 @@ class Contractor {
     --uses_[static_cast<std::size_t>(copy.value)];
     const std::uint32_t v = ++next_version_;
     version_[static_cast<std::size_t>(local)] = v;
-    definitions_[{local, v}] = ProductDefinition{copy.value, copy.product, loop};
+    definitions_[{local, v}] = copy;
     return true;
   }
 
-  void renew(const std::set<LocalId>& locals) {
-    for (LocalId l : locals) version_[static_cast<std::size_t>(l)] = ++next_version_;
+  // The locals the statements write get new versions: values merged after a branch or a loop.
+  void renew(const std::vector<StmtId>& statements) {
+    for (LocalId l : locals_written(k_, statements)) version_[static_cast<std::size_t>(l)] = ++next_version_;
   }
-  void assign(LocalId local, int value, ExprId expr, StmtId loop) {
+  void assign(LocalId local, int value, ExprId expr) {
     const std::uint32_t v = ++next_version_;
     version_[static_cast<std::size_t>(local)] = v;
-    if (value >= 0 && expr != kNone && is_product(k_.exprs[expr]))
-      definitions_[{local, v}] = ProductDefinition{value, expr, loop};
+    if (value >= 0 && expr != kNone && is_product(k_.exprs[expr])) definitions_[{local, v}] = ProductDefinition{value, expr};
   }
 
   // ---- Statements.
-  void walk(StmtId id, StmtId loop) {
+  void walk(StmtId id) {
     if (id == kNone) return;
     const Stmt& s = k_.stmts[id];
     switch (s.kind) {
       case StmtKind::Block:
-        for (StmtId c : s.children) walk(c, loop);
+        for (StmtId c : s.children) walk(c);
         break;
       case StmtKind::Declare:
       case StmtKind::Assign: {
-        const int value = s.value != kNone ? expr(s.value, loop, true) : -1;
-        if (s.value != kNone && copies_product(s.local, s.value, loop)) break;
-        assign(s.local, value, s.value, loop);
+        const int value = s.value != kNone ? expr(s.value, true) : -1;
+        if (s.value != kNone && copies_product(s.local, s.value)) break;
+        assign(s.local, value, s.value);
         break;
       }
       case StmtKind::Work:  // the values its stores write (MemoryAccess::value)
         for (std::int32_t a : s.accesses) {
           const ExprId value = k_.accesses[static_cast<std::size_t>(a)].value;
-          if (value != kNone) expr(value, loop, true);
+          if (value != kNone) expr(value, true);
         }
         break;
       case StmtKind::Return:
         if (s.value != kNone) {
-          const int value = expr(s.value, loop, true);
-          if (!calls_.empty() && calls_.back() != kNone) assign(calls_.back(), value, s.value, loop);
+          const int value = expr(s.value, true);
+          if (!calls_.empty() && calls_.back() != kNone) assign(calls_.back(), value, s.value);
         }
         break;
-      case StmtKind::If: walk_if(id, s, loop); break;
-      case StmtKind::Loop: walk_loop(id, s, loop); break;
+      case StmtKind::If: walk_if(id, s); break;
+      case StmtKind::Loop: walk_loop(s); break;
       case StmtKind::Switch: {
-        expr(s.value, loop, true);
+        expr(s.value, true);
         push_scope();
-        for (StmtId c : s.children) walk(c, loop);
+        for (StmtId c : s.children) walk(c);
         pop_scope();
-        renew(written(id));
+        renew({id});
         break;
       }
       case StmtKind::InlinedCall: {
         calls_.push_back(s.local);
-        walk(s.body, loop);
+        walk(s.body);
         calls_.pop_back();
         // One return at the end of a straight body: the result is that value; else a merge.
-        if (s.local != kNone && !single_final_return(s.body)) renew({s.local});
+        if (s.local != kNone && !single_final_return(s.body))
+          version_[static_cast<std::size_t>(s.local)] = ++next_version_;
         break;
       }
       default: break;  // Break, Continue, Barrier
@@ -222,64 +184,61 @@ class Contractor {
     count_returns(s.step, n);
   }
 
-  void walk_if(StmtId id, const Stmt& s, StmtId loop) {
+  void walk_if(StmtId id, const Stmt& s) {
     // The first conjunct of the condition runs always (it dominates what follows); the others
     // only on the way to the then-branch.
     std::vector<ExprId> conjuncts;
-    chain(s.value, loop, conjuncts);
-    expr(conjuncts[0], loop, true);
+    chain(s.value, conjuncts);
+    expr(conjuncts[0], true);
     push_scope();  // the then-branch's
-    for (std::size_t i = 1; i < conjuncts.size(); ++i) expr(conjuncts[i], loop, true);
-    walk(s.then_stmt, loop);
+    for (std::size_t i = 1; i < conjuncts.size(); ++i) expr(conjuncts[i], true);
+    walk(s.then_stmt);
     pop_scope();
     push_scope();
-    walk(s.else_stmt, loop);
+    walk(s.else_stmt);
     pop_scope();
-    renew(written(id));
+    renew({id});
   }
 
-  void walk_loop(StmtId id, const Stmt& s, StmtId outer) {
-    walk(s.init, outer);
-    std::set<LocalId> changed;
-    collect_written(s.body, kNone, changed);
-    collect_written(s.step, kNone, changed);
-    renew(changed);  // values merged at the loop's head
+  void walk_loop(const Stmt& s) {
+    walk(s.init);
+    renew({s.body, s.step});  // values merged at the loop's head
     push_scope();
     // Every conjunct of the condition is evaluated on the way into the body: available there.
     const auto condition = [&] {
       if (s.value == kNone) return;
       std::vector<ExprId> conjuncts;
-      chain(s.value, id, conjuncts);
-      for (ExprId c : conjuncts) expr(c, id, true);
+      chain(s.value, conjuncts);
+      for (ExprId c : conjuncts) expr(c, true);
     };
     if (s.loop_kind == LoopKind::Do) {
-      walk(s.body, id);
-      walk(s.step, id);
+      walk(s.body);
+      walk(s.step);
       condition();
     } else {
       condition();
-      walk(s.body, id);
-      walk(s.step, id);
+      walk(s.body);
+      walk(s.step);
     }
     pop_scope();
-    renew(changed);  // the values the loop leaves
+    renew({s.body, s.step});  // the values the loop leaves
   }
 
   // The conjuncts of a top-level && chain, in evaluation order (the && nodes get a value of
   // their own).
-  void chain(ExprId id, StmtId loop, std::vector<ExprId>& out) {
+  void chain(ExprId id, std::vector<ExprId>& out) {
     const Expr& e = k_.exprs[id];
     if (e.kind == ExprKind::Logical && e.logical_op == LogicalOp::And) {
       value_[id] = new_value();
-      chain(e.operands[0], loop, out);
-      chain(e.operands[1], loop, out);
+      chain(e.operands[0], out);
+      chain(e.operands[1], out);
       return;
     }
     out.push_back(id);
   }
 
   // ---- Expressions: the value number; counts uses of products.
-  int expr(ExprId id, StmtId loop, bool available) {
+  int expr(ExprId id, bool available) {
     const Expr& e = k_.exprs[id];
     int v = -1;
     switch (e.kind) {
@@ -299,32 +258,32 @@ class Contractor {
       case ExprKind::Select: {
         // The first operand always runs; the others only sometimes: their values are not
         // available after the expression.
-        const int first = expr(e.operands[0], loop, available);
+        expr(e.operands[0], available);
         use(e.operands[0]);
         push_scope();
         for (int i = 1; i < 3; ++i)
           if (e.operands[i] != kNone) {
-            expr(e.operands[i], loop, true);
+            expr(e.operands[i], true);
             use(e.operands[i]);
           }
         pop_scope();
         v = new_value();
-        (void)first;
         break;
       }
-      default: {  // Cast, Unary, Binary, Intrinsic
+      default: {  // Cast, Unary, Binary, Intrinsic, Warp
         Key key = {10 + static_cast<std::int64_t>(e.kind), static_cast<std::int64_t>(e.type),
                    static_cast<std::int64_t>(e.binary_op), static_cast<std::int64_t>(e.unary_op),
                    static_cast<std::int64_t>(e.intrinsic)};
         std::vector<std::int64_t> operands;
         for (ExprId op : e.operands)
-          if (op != kNone) operands.push_back(expr(op, loop, available));
+          if (op != kNone) operands.push_back(expr(op, available));
         if (e.kind == ExprKind::Binary && (e.binary_op == BinaryOp::Add || e.binary_op == BinaryOp::Mul))
           std::sort(operands.begin(), operands.end());  // commutative
         key.insert(key.end(), operands.begin(), operands.end());
         for (ExprId op : e.operands)
           if (op != kNone) use(op);
-        v = number(key, available);
+        // A warp function's value depends on which lanes run it: never the same as another's.
+        v = e.kind == ExprKind::Warp ? new_value() : number(key, available);
         if (is_sum(e)) {
           for (ExprId op : e.operands)
             if (op != kNone) count_sum_use(op, e.type);
@@ -514,7 +473,6 @@ class Contractor {
   std::map<Key, int> leaves_;
   std::vector<std::vector<Key>> scopes_;
   std::map<std::pair<LocalId, std::uint32_t>, ProductDefinition> definitions_;
-  std::map<StmtId, std::set<LocalId>> written_;
   std::vector<LocalId> calls_;  // the result local of each inlined call being walked
   std::vector<SumSite> sites_;
   bool cloned_ = false;

@@ -369,13 +369,11 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
         CompiledAccess& c = m.accesses.back();
         c.capture = captures = true;
         c.parameter = parameter;
-        if (access.kind == AccessKind::Store && access.value != kNone && origins[access.value] == kNone)
-          c.value = access.value;
-        if (access.kind == AccessKind::Atomic && access.atomic != AtomicOp::Other && access.value != kNone &&
-            origins[access.value] == kNone) {
+        const bool combined = access.kind == AccessKind::Atomic && access.atomic != AtomicOp::Other;
+        if ((access.kind == AccessKind::Store || combined) && access.value != kNone && origins[access.value] == kNone) {
           c.value = access.value;
           c.atomic = access.atomic;
-          c.is_signed = is_signed(k.exprs[access.value].type);
+          c.type = k.exprs[access.value].type;
         }
       }
     }
@@ -1573,7 +1571,7 @@ void WarpMachine::capture(const CompiledAccess& a, LaneMask lanes) {
       w.width = static_cast<std::uint8_t>(a.width);
       w.known = a.value != kNone;
       w.atomic = a.atomic;
-      w.is_signed = a.is_signed;
+      w.type = a.type;
       stores_->push_back(w);
     }
   } catch (const InvalidInput& e) {
@@ -1705,29 +1703,6 @@ LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
 
 namespace {
 
-// Locals written inside a loop (its body, condition and step, at any depth), without recursion.
-std::vector<LocalId> written_in_loop(const Kernel& k, StmtId loop) {
-  std::vector<bool> seen(k.locals.size(), false);
-  std::vector<LocalId> written;
-  const Stmt& l = k.stmts[static_cast<std::size_t>(loop)];
-  std::vector<StmtId> open{l.body, l.step};
-  while (!open.empty()) {
-    const StmtId id = open.back();
-    open.pop_back();
-    if (id == kNone) continue;
-    const Stmt& s = k.stmts[static_cast<std::size_t>(id)];
-    const bool writes = s.kind == StmtKind::Declare || s.kind == StmtKind::Assign ||
-                        s.kind == StmtKind::InlinedCall;
-    if (writes && s.local != kNone && !seen[static_cast<std::size_t>(s.local)]) {
-      seen[static_cast<std::size_t>(s.local)] = true;
-      written.push_back(s.local);
-    }
-    open.insert(open.end(), s.children.begin(), s.children.end());
-    for (StmtId c : {s.then_stmt, s.else_stmt, s.init, s.body, s.step}) open.push_back(c);
-  }
-  return written;
-}
-
 std::string lane_ranges(LaneMask lanes) {
   std::string text;
   for (int l = 0; l < kMaxLanes; ++l) {
@@ -1762,7 +1737,8 @@ void WarpMachine::watch_repeat(StmtId loop, std::unique_ptr<RepeatWatch>& watch,
 const std::vector<LocalId>& WarpMachine::written_in(StmtId loop) {
   if (written_in_.empty()) written_in_.resize(k_.stmts.size());
   auto& written = written_in_[static_cast<std::size_t>(loop)];
-  if (written == nullptr) written = std::make_unique<std::vector<LocalId>>(written_in_loop(k_, loop));
+  if (written == nullptr) written = std::make_unique<std::vector<LocalId>>(
+      locals_written(k_, {k_.stmts[static_cast<std::size_t>(loop)].body, k_.stmts[static_cast<std::size_t>(loop)].step}));
   return *written;
 }
 

@@ -91,7 +91,7 @@ struct StoreWrite {
   std::uint8_t width = 0;
   bool known = false;
   AtomicOp atomic = AtomicOp::Other;  // an atomic combined with the buffer (Other: a plain store)
-  bool is_signed = false;             // the atomic's element type (min, max)
+  ScalarType type = ScalarType::U64;  // the value's type (when known)
 };
 
 /// One worker's counts.
@@ -174,7 +174,7 @@ struct CompiledAccess {
   std::int32_t parameter = kNone;
   ExprId value = kNone;
   AtomicOp atomic = AtomicOp::Other;  // an order-independent atomic with its operand in `value`
-  bool is_signed = false;
+  ScalarType type = ScalarType::U64;  // `value`'s type
 };
 
 /// A statement's memory work: its counted accesses and floating-point operations.

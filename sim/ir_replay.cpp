@@ -322,7 +322,7 @@ void combine_atomics(const Program& program, std::vector<const StoreWrite*>& ato
         case AtomicOp::Xor: value ^= x; break;
         case AtomicOp::Min:
         case AtomicOp::Max: {
-          const bool less = first.is_signed ? as_signed(x) < as_signed(value) : x < value;
+          const bool less = is_signed(first.type) ? as_signed(x) < as_signed(value) : x < value;
           if (atomics[k]->atomic == AtomicOp::Min ? less : (!less && x != value)) value = x;
           break;
         }
@@ -360,6 +360,7 @@ void assemble_stores(const Kernel& kernel, const Program& program, std::vector<T
   std::vector<const StoreWrite*> atomics;  // order-independent atomics, combined below
   for (const StoreWrite& w : writes) {
     if (w.offset < 0) continue;  // outside the buffer: a fault the figures report
+    if (w.known) result.stored[static_cast<std::size_t>(w.parameter)].element = w.type;
     if (w.atomic != AtomicOp::Other && w.known) {
       atomics.push_back(&w);
       continue;

@@ -180,6 +180,7 @@ struct StoredBuffer {
   static constexpr std::uint8_t kConflict = 3;  // threads wrote different values: the result depends on their order
   std::vector<std::uint8_t> bytes;
   std::vector<std::uint8_t> state;
+  ScalarType element = ScalarType::U64;  // the type the stores write (for messages)
 };
 
 struct ReplayResult {

@@ -2752,22 +2752,11 @@ class Lowerer {
   /// model does not hold leaves the value unknown.
   void stored_value(const clang::BinaryOperator* op, std::size_t store) {
     const auto type = scalar_type(op->getLHS()->getType());
-    if (!type || *type == ir::ScalarType::Bool) return;
-    if (pending_->accesses[store].kind != ir::AccessKind::Store ||
+    if (!type || *type == ir::ScalarType::Bool || pending_->accesses[store].kind != ir::AccessKind::Store ||
         pending_->accesses[store].width != static_cast<std::uint32_t>(ir::bit_width(*type) / 8))
       return;
-    if (calls_code(op->getRHS())) return;  // lowering it would inline the call once more
-    const std::size_t exprs = k_.exprs.size();
-    try {
-      const Quiet quiet(*this);
-      NoHoist no_hoist(*this, "a stored value");
-      const ir::ExprId value = convert(lower_int(op->getRHS()), *type, range(op));
-      pending_->accesses[store].value = value;
-    } catch (const InvalidInput&) {
-      k_.exprs.resize(exprs);
-    } catch (const Unplaced&) {
-      k_.exprs.resize(exprs);
-    }
+    if (const auto value = lowered_again(op->getRHS(), *type, "a stored value"))
+      pending_->accesses[store].value = *value;
   }
 
   /// atomicAdd / Sub / Min / Max / And / Or / Xor (and their _block, _system forms) on an integer
@@ -2779,26 +2768,35 @@ class Lowerer {
         {"atomicMax", ir::AtomicOp::Max}, {"atomicAnd", ir::AtomicOp::And}, {"atomicOr", ir::AtomicOp::Or},
         {"atomicXor", ir::AtomicOp::Xor}};
     std::string name = callee->getNameAsString();
-    for (const char* scope : {"_block", "_system"})
-      if (name.size() > std::strlen(scope) && name.compare(name.size() - std::strlen(scope), std::string::npos, scope) == 0)
-        name.resize(name.size() - std::strlen(scope));
+    for (const std::string scope : {"_block", "_system"})
+      if (name.size() > scope.size() && name.compare(name.size() - scope.size(), std::string::npos, scope) == 0)
+        name.resize(name.size() - scope.size());
     const auto found = ops.find(name);
     const auto type = scalar_type(call->getArg(0)->getType()->getPointeeType());
     if (found == ops.end() || call->getNumArgs() != 2 || !type || ir::is_floating(*type) ||
         *type == ir::ScalarType::Bool || pending_->accesses[access].width != static_cast<std::uint32_t>(ir::bit_width(*type) / 8))
       return;
-    if (calls_code(call->getArg(1))) return;
+    if (const auto value = lowered_again(call->getArg(1), *type, "an atomic's operand")) {
+      pending_->accesses[access].value = *value;
+      pending_->accesses[access].atomic = found->second;
+    }
+  }
+
+  /// `e`, already scanned as work, lowered once more as a value of `type` without recording its
+  /// loads or flops again and without calls (they would run twice); nullopt, and nothing added
+  /// to the model, where the model does not hold it.
+  std::optional<ir::ExprId> lowered_again(const clang::Expr* e, ir::ScalarType type, const char* what) {
+    if (calls_code(e)) return std::nullopt;
     const std::size_t exprs = k_.exprs.size();
     try {
       const Quiet quiet(*this);
-      NoHoist no_hoist(*this, "an atomic's operand");
-      pending_->accesses[access].value = convert(lower_int(call->getArg(1)), *type, range(call));
-      pending_->accesses[access].atomic = found->second;
+      NoHoist no_hoist(*this, what);
+      return convert(lower_int(e), type, range(e));
     } catch (const InvalidInput&) {
-      k_.exprs.resize(exprs);
     } catch (const Unplaced&) {
-      k_.exprs.resize(exprs);
     }
+    k_.exprs.resize(exprs);
+    return std::nullopt;
   }
 
   /// Whether `s` calls a function the model would inline, or constructs an object.

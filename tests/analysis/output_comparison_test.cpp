@@ -33,6 +33,7 @@ TEST(OutputComparison, ComparesHeldElementsOnlyAndNamesTheFirstDifference) {
   std::vector<ir::StoredBuffer> stored(2);
   // out: elements 0, 1, 3 written; 2 never; element 4 order-dependent; element 5 unknown.
   stored[0].bytes = ints({5, 6, 0, 8, 1, 2});
+  stored[0].element = ir::ScalarType::I32;
   stored[0].state.assign(24, ir::StoredBuffer::kWritten);
   for (int i = 8; i < 12; ++i) stored[0].state[i] = ir::StoredBuffer::kUnwritten;
   for (int i = 16; i < 20; ++i) stored[0].state[i] = ir::StoredBuffer::kConflict;
@@ -58,6 +59,7 @@ TEST(OutputComparison, FloatsBitForBitAndReasonsWhyNot) {
   std::vector<ir::StoredBuffer> stored(2);
   const float model = 0.1f, gpu_value = 0.100000009f;  // one ulp apart
   stored[1].bytes.resize(4);
+  stored[1].element = ir::ScalarType::F32;
   std::memcpy(stored[1].bytes.data(), &model, 4);
   stored[1].state.assign(4, ir::StoredBuffer::kWritten);
   std::vector<std::vector<std::uint8_t>> gpu(2, std::vector<std::uint8_t>(4));

@@ -16,6 +16,7 @@
 #include "kernels/frontend/frontend.hpp"
 #include "sim/count.hpp"
 #include "sim/ir_replay.hpp"
+#include "tests/kernels/model_text.hpp"
 
 namespace warpdiv::sim::ir {
 namespace {
@@ -68,12 +69,6 @@ Launch launch_of(const Kernel& k, const Graph& g, const std::vector<std::int32_t
   return l;
 }
 
-StmtId at_line(const Kernel& k, std::uint32_t line, StmtKind kind) {
-  for (std::size_t i = 0; i < k.stmts.size(); ++i)
-    if (k.stmts[i].range.line == line && k.stmts[i].kind == kind) return static_cast<StmtId>(i);
-  ADD_FAILURE() << "no statement at line " << line;
-  return 0;
-}
 constexpr std::uint32_t kFrontier = 18, kEdges = 19, kNeighbour = 21;
 
 // Six nodes: 0 -> 1, 2; 1 -> 3; 2 -> 3, 4; 3 -> 5; 4 -> (none); 5 -> 0. Levels known to depth 1:
@@ -88,15 +83,15 @@ TEST(BfsStep, SixNodesByHand) {
   ReplayOptions o;
   o.capture_stores = true;
   const ReplayResult r = replay(k, launch_of(k, g, {0, 1, 1, -1, -1, -1}, 1, 32), o);
-  const StatementCounts& frontier = r.statements[at_line(k, kFrontier, StmtKind::If)];
+  const StatementCounts& frontier = r.statements[testing::statement_at(k, kFrontier, StmtKind::If)];
   EXPECT_EQ(to_decimal(frontier.warp_evaluations), "1");
   EXPECT_EQ(to_decimal(frontier.divergent), "1");
   EXPECT_EQ(to_decimal(frontier.taken_lanes), "2");
-  const StatementCounts& edges = r.statements[at_line(k, kEdges, StmtKind::Loop)];
+  const StatementCounts& edges = r.statements[testing::statement_at(k, kEdges, StmtKind::Loop)];
   EXPECT_EQ(to_decimal(edges.warp_evaluations), "3");
   EXPECT_EQ(to_decimal(edges.divergent), "1");
   EXPECT_EQ(to_decimal(edges.taken_lanes), "3");
-  const StatementCounts& neighbour = r.statements[at_line(k, kNeighbour, StmtKind::If)];
+  const StatementCounts& neighbour = r.statements[testing::statement_at(k, kNeighbour, StmtKind::If)];
   EXPECT_EQ(to_decimal(neighbour.warp_evaluations), "2");
   EXPECT_EQ(to_decimal(neighbour.divergent), "0");
   EXPECT_EQ(to_decimal(neighbour.taken_lanes), "3");
@@ -146,11 +141,11 @@ TEST(BfsStep, SampleGraphAgreesWithLoopsOverTheArrays) {
         const bool first_leaves = std::any_of(degrees.begin(), degrees.end(), [](int d) { return d == 0; });
         if (first_leaves && most > 0) ++edge_divergent;
       }
-      EXPECT_EQ(to_decimal(r.statements[at_line(k, kFrontier, StmtKind::If)].warp_evaluations), std::to_string(frontier_evals));
-      EXPECT_EQ(to_decimal(r.statements[at_line(k, kFrontier, StmtKind::If)].divergent), std::to_string(frontier_divergent));
-      EXPECT_EQ(to_decimal(r.statements[at_line(k, kEdges, StmtKind::Loop)].warp_evaluations), std::to_string(edge_evals));
-      EXPECT_EQ(to_decimal(r.statements[at_line(k, kEdges, StmtKind::Loop)].divergent), std::to_string(edge_divergent));
-      EXPECT_EQ(to_decimal(r.statements[at_line(k, kNeighbour, StmtKind::If)].warp_evaluations), std::to_string(neighbour_evals));
+      EXPECT_EQ(to_decimal(r.statements[testing::statement_at(k, kFrontier, StmtKind::If)].warp_evaluations), std::to_string(frontier_evals));
+      EXPECT_EQ(to_decimal(r.statements[testing::statement_at(k, kFrontier, StmtKind::If)].divergent), std::to_string(frontier_divergent));
+      EXPECT_EQ(to_decimal(r.statements[testing::statement_at(k, kEdges, StmtKind::Loop)].warp_evaluations), std::to_string(edge_evals));
+      EXPECT_EQ(to_decimal(r.statements[testing::statement_at(k, kEdges, StmtKind::Loop)].divergent), std::to_string(edge_divergent));
+      EXPECT_EQ(to_decimal(r.statements[testing::statement_at(k, kNeighbour, StmtKind::If)].warp_evaluations), std::to_string(neighbour_evals));
       // next_level: depth + 1 exactly where the BFS put the nodes one level deeper.
       int wrong = 0, marked = 0;
       for (int v = 0; v < n; ++v) {
@@ -161,7 +156,9 @@ TEST(BfsStep, SampleGraphAgreesWithLoopsOverTheArrays) {
         if (expected != 0) ++marked;
       }
       EXPECT_EQ(wrong, 0);
-      if (depth < 4) EXPECT_GT(marked, 0);
+      if (depth < 4) {
+        EXPECT_GT(marked, 0);
+      }
     }
   }
 }

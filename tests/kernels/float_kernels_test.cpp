@@ -12,6 +12,7 @@
 
 #include "kernels/frontend/frontend.hpp"
 #include "sim/ir_replay.hpp"
+#include "tests/kernels/model_text.hpp"
 
 namespace warpdiv::sim::ir {
 namespace {
@@ -45,13 +46,6 @@ Launch launch_of(const Image& im) {
   return l;
 }
 
-// The statement of the kernel at `line` of the given kind.
-StmtId at_line(const Kernel& k, std::uint32_t line, StmtKind kind) {
-  for (std::size_t i = 0; i < k.stmts.size(); ++i)
-    if (k.stmts[i].range.line == line && k.stmts[i].kind == kind) return static_cast<StmtId>(i);
-  ADD_FAILURE() << "no statement at line " << line;
-  return 0;
-}
 
 constexpr std::uint32_t kLoopLine = 21, kBodyLine = 22;
 
@@ -67,12 +61,12 @@ TEST(MandelbrotKernel, FivePixelsByHand) {
   const Kernel k = mandelbrot();
   const Image im{5, 1, -2.0f, 0.0f, 1.0f, 0.0f, 10, Dim3{1, 1, 1}, Dim3{5, 1, 1}};
   const ReplayResult r = replay(k, launch_of(im), ReplayOptions{});
-  const StatementCounts& loop = r.statements[at_line(k, kLoopLine, StmtKind::Loop)];
+  const StatementCounts& loop = r.statements[testing::statement_at(k, kLoopLine, StmtKind::Loop)];
   EXPECT_EQ(to_decimal(loop.warp_evaluations), "11");
   EXPECT_EQ(to_decimal(loop.divergent), "2");
   EXPECT_EQ(to_decimal(loop.active_lanes), "40");
   EXPECT_EQ(to_decimal(loop.taken_lanes), "35");
-  const StatementCounts& body = r.statements[at_line(k, kBodyLine, StmtKind::Declare)];
+  const StatementCounts& body = r.statements[testing::statement_at(k, kBodyLine, StmtKind::Declare)];
   EXPECT_EQ(to_decimal(body.warp_evaluations), "10");
   EXPECT_EQ(to_decimal(body.active_lanes), "35");
   ASSERT_FALSE(r.flops.empty());
@@ -140,10 +134,10 @@ TEST(MandelbrotKernel, ImageAgreesWithAPerPixelLoop) {
     SCOPED_TRACE(std::to_string(im.width) + " x " + std::to_string(im.height));
     const ReplayResult r = replay(k, launch_of(im), ReplayOptions{});
     const Expected e = expected(im);
-    const StatementCounts& loop = r.statements[at_line(k, kLoopLine, StmtKind::Loop)];
+    const StatementCounts& loop = r.statements[testing::statement_at(k, kLoopLine, StmtKind::Loop)];
     EXPECT_EQ(to_decimal(loop.warp_evaluations), std::to_string(e.loop));
     EXPECT_EQ(to_decimal(loop.divergent), std::to_string(e.divergent));
-    EXPECT_EQ(to_decimal(r.statements[at_line(k, kBodyLine, StmtKind::Declare)].warp_evaluations),
+    EXPECT_EQ(to_decimal(r.statements[testing::statement_at(k, kBodyLine, StmtKind::Declare)].warp_evaluations),
               std::to_string(e.body));
     EXPECT_GT(e.divergent, 0u);
   }
@@ -210,7 +204,7 @@ TEST(FmaShapesKernel, StoredResultsRoundAsNvccContracts) {
   }
   EXPECT_EQ(wrong, 0);
   EXPECT_GT(fused_differs, 20);
-  EXPECT_EQ(to_decimal(r.statements[at_line(k, 24, StmtKind::If)].divergent), "1");
+  EXPECT_EQ(to_decimal(r.statements[testing::statement_at(k, 24, StmtKind::If)].divergent), "1");
 }
 
 }  // namespace

@@ -24,6 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 namespace ir = warpdiv::sim::ir;
 using warpdiv::InvalidInput;
+using warpdiv::testing::statement_at;
 using warpdiv::frontend::ClangDiagnostics;
 using warpdiv::frontend::FrontendOptions;
 using warpdiv::frontend::list_kernels;
@@ -798,13 +799,6 @@ INSTANTIATE_TEST_SUITE_P(
 // ---------------------------------------------------------------------------------------------
 // Through the replay engine: counts worked out by hand for small launches
 
-/// The statement of `kind` whose range starts on `line` of the kernel's file.
-ir::StmtId at_line(const ir::Kernel& k, ir::StmtKind kind, std::uint32_t line) {
-  for (std::size_t i = 0; i < k.stmts.size(); ++i)
-    if (k.stmts[i].kind == kind && k.stmts[i].range.file == 0 && k.stmts[i].range.line == line)
-      return static_cast<ir::StmtId>(i);
-  throw std::runtime_error("no " + ir::name(kind) + " on line " + std::to_string(line));
-}
 
 /// warp evaluations, divergent, active lanes, taken lanes (as 64-bit numbers, for messages).
 std::vector<std::uint64_t> counts(const ir::ReplayResult& r, ir::StmtId id) {
@@ -845,12 +839,12 @@ TEST_F(FrontendTest, NaiveMatmulGuardCountsByHand) {
   // thread (0,0) valid: warp 0 splits, warp 1 all false. Valid threads: 5 x 5 = 25.
   const ir::Kernel k = load(kNaiveMatmul);
   const ir::ReplayResult r = ir::replay(k, launch(k, {2, 2, 1}, {4, 4, 1}, 8, {5}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 5)), (std::vector<std::uint64_t>{8, 4, 64, 25}));
+  EXPECT_EQ(counts(r, statement_at(k, 5, ir::StmtKind::If)), (std::vector<std::uint64_t>{8, 4, 64, 25}));
   // The store runs in warps with at least one valid thread: 2 + 2 + 1 + 1.
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Work, 8)),
+  EXPECT_EQ(counts(r, statement_at(k, 8, ir::StmtKind::Work)),
             (std::vector<std::uint64_t>{6, 0, 25, 0}));
   // The k loop's condition: 6 times per valid thread and per warp with valid threads (k = 0..5).
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Loop, 7)),
+  EXPECT_EQ(counts(r, statement_at(k, 7, ir::StmtKind::Loop)),
             (std::vector<std::uint64_t>{36, 0, 150, 125}));
 }
 
@@ -861,7 +855,7 @@ TEST_F(FrontendTest, ModelSurvivesTheJsonRoundTripWithItsCounts) {
   EXPECT_EQ(body(back), body(k));
   EXPECT_EQ(back.files.at(0).lines, k.files.at(0).lines);
   const ir::ReplayResult r = ir::replay(back, launch(back, {2, 2, 1}, {4, 4, 1}, 8, {5}));
-  EXPECT_EQ(counts(r, at_line(back, ir::StmtKind::If, 5)), (std::vector<std::uint64_t>{8, 4, 64, 25}));
+  EXPECT_EQ(counts(r, statement_at(back, 5, ir::StmtKind::If)), (std::vector<std::uint64_t>{8, 4, 64, 25}));
 }
 
 TEST_F(FrontendTest, ReductionCountsByHand) {
@@ -876,12 +870,12 @@ __global__ void reduce(float* s) {
 )");
   // One block of 16 threads, warps of 8: stride 1, 2, 4, 8 (four iterations, five tests).
   const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {16, 1, 1}, 8, {}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Loop, 4)),
+  EXPECT_EQ(counts(r, statement_at(k, 4, ir::StmtKind::Loop)),
             (std::vector<std::uint64_t>{10, 0, 80, 64}));
   // Taken: 8 + 4 + 2 + 1 threads. Divergent: both warps at strides 1, 2, 4 (lanes 0 and 8 are the
   // only true ones at 4), only warp 0 at stride 8.
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 6)), (std::vector<std::uint64_t>{8, 7, 64, 15}));
-  const auto& barrier = r.statements.at(at_line(k, ir::StmtKind::Barrier, 5));
+  EXPECT_EQ(counts(r, statement_at(k, 6, ir::StmtKind::If)), (std::vector<std::uint64_t>{8, 7, 64, 15}));
+  const auto& barrier = r.statements.at(statement_at(k, 5, ir::StmtKind::Barrier));
   EXPECT_EQ(static_cast<std::uint64_t>(barrier.block_executions), 4u);
   EXPECT_EQ(static_cast<std::uint64_t>(barrier.partial_block_executions), 0u);
 }
@@ -899,7 +893,7 @@ __global__ void k(int Width) {
   // As in the naive matmul above: every block has a valid thread; all but block (0,0) have
   // invalid ones too.
   const ir::ReplayResult r = ir::replay(k, launch(k, {2, 2, 1}, {4, 4, 1}, 8, {5}));
-  const auto& barrier = r.statements.at(at_line(k, ir::StmtKind::Barrier, 6));
+  const auto& barrier = r.statements.at(statement_at(k, 6, ir::StmtKind::Barrier));
   EXPECT_EQ(static_cast<std::uint64_t>(barrier.block_executions), 4u);
   EXPECT_EQ(static_cast<std::uint64_t>(barrier.partial_block_executions), 3u);
 }
@@ -919,13 +913,13 @@ __global__ void k(int* a) {
 )");
   // 8 threads, one warp. u - 1 wraps to 4294967295 for u = 0: true for u = 1..5 only.
   const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 8)), (std::vector<std::uint64_t>{1, 1, 8, 5}));
+  EXPECT_EQ(counts(r, statement_at(k, 8, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 5}));
   // f: x < 3 for lanes 0..2, which return early; lanes 3..7 reach `return x`.
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 3)), (std::vector<std::uint64_t>{1, 1, 8, 3}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Return, 4)),
+  EXPECT_EQ(counts(r, statement_at(k, 3, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 3}));
+  EXPECT_EQ(counts(r, statement_at(k, 4, ir::StmtKind::Return)),
             (std::vector<std::uint64_t>{1, 0, 5, 0}));
   // v = 0, 0, 0, 3, 4, 5, 6, 7: v > 5 for lanes 6 and 7.
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 10)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
+  EXPECT_EQ(counts(r, statement_at(k, 10, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -951,16 +945,16 @@ __global__ void reduce(const int* in, int* out, unsigned n) {
   // 2 blocks of 64 threads, warps of 32: s = 32, 16, 8, 4, 2, 1 (six iterations, seven tests).
   const ir::ReplayResult r = ir::replay(k, launch(k, {2, 1, 1}, {64, 1, 1}, 32, {100}));
   // Loop: 2 warps x 7 tests x 2 blocks; taken 6 iterations x 64 threads x 2 blocks.
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Loop, 10)),
+  EXPECT_EQ(counts(r, statement_at(k, 10, ir::StmtKind::Loop)),
             (std::vector<std::uint64_t>{28, 0, 896, 768}));
   // tid < s: per block 32 + 16 + 8 + 4 + 2 + 1 threads; warp 0 splits at s = 16 .. 1 (5 times),
   // warp 1 is never true.
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 11)),
+  EXPECT_EQ(counts(r, statement_at(k, 11, ir::StmtKind::If)),
             (std::vector<std::uint64_t>{24, 10, 768, 126}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 14)), (std::vector<std::uint64_t>{4, 2, 128, 2}));
-  const auto& first_sync = r.statements.at(at_line(k, ir::StmtKind::Barrier, 9));
+  EXPECT_EQ(counts(r, statement_at(k, 14, ir::StmtKind::If)), (std::vector<std::uint64_t>{4, 2, 128, 2}));
+  const auto& first_sync = r.statements.at(statement_at(k, 9, ir::StmtKind::Barrier));
   EXPECT_EQ(static_cast<std::uint64_t>(first_sync.block_executions), 2u);
-  const auto& loop_sync = r.statements.at(at_line(k, ir::StmtKind::Barrier, 12));
+  const auto& loop_sync = r.statements.at(statement_at(k, 12, ir::StmtKind::Barrier));
   EXPECT_EQ(static_cast<std::uint64_t>(loop_sync.block_executions), 12u);
   EXPECT_EQ(static_cast<std::uint64_t>(loop_sync.partial_block_executions), 0u);
 }
@@ -983,15 +977,15 @@ __global__ void k(int* out) {
   // One block of 8 x 4 threads, warps of 8: rank = y * 8 + x, warp w holds ranks 8w .. 8w + 7.
   const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 4, 1}, 8, {}));
   // rank % 4 == 0: lanes 0 and 4 of every warp.
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 7)), (std::vector<std::uint64_t>{4, 4, 32, 8}));
+  EXPECT_EQ(counts(r, statement_at(k, 7, ir::StmtKind::If)), (std::vector<std::uint64_t>{4, 4, 32, 8}));
   // rank / 4 in {0, 3, 6}: warp 0 lanes 0-3, warp 1 lanes 4-7, warp 3 lanes 0-3; warp 2 none.
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 8)), (std::vector<std::uint64_t>{4, 3, 32, 12}));
+  EXPECT_EQ(counts(r, statement_at(k, 8, ir::StmtKind::If)), (std::vector<std::uint64_t>{4, 3, 32, 12}));
   // threadIdx.y == 1 is warp 1 whole.
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 9)), (std::vector<std::uint64_t>{4, 0, 32, 8}));
+  EXPECT_EQ(counts(r, statement_at(k, 9, ir::StmtKind::If)), (std::vector<std::uint64_t>{4, 0, 32, 8}));
   // (32 + 3) / 4 = 8 tiles of 4 in a block of 32: true everywhere.
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 10)), (std::vector<std::uint64_t>{4, 0, 32, 32}));
+  EXPECT_EQ(counts(r, statement_at(k, 10, ir::StmtKind::If)), (std::vector<std::uint64_t>{4, 0, 32, 32}));
   // A tile of 2 in a tile of 4: meta rank (rank % 4) / 2 == 1 for ranks 2, 3 of every 4.
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 12)), (std::vector<std::uint64_t>{4, 4, 32, 16}));
+  EXPECT_EQ(counts(r, statement_at(k, 12, ir::StmtKind::If)), (std::vector<std::uint64_t>{4, 4, 32, 16}));
 }
 
 TEST_F(FrontendTest, CooperativeGroupsGridStrideLoopCountsByHand) {
@@ -1006,7 +1000,7 @@ __global__ void fill(int* out, unsigned long long n) {
   // r + 48 (3 iterations), threads 2 .. 23 two. Warp 0 tests 4 times (the 4th for lanes 0, 1
   // only), warps 1 and 2 three times; only warp 0's third test splits.
   const ir::ReplayResult r = ir::replay(k, launch(k, {3, 1, 1}, {8, 1, 1}, 8, {50}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Loop, 5)),
+  EXPECT_EQ(counts(r, statement_at(k, 5, ir::StmtKind::Loop)),
             (std::vector<std::uint64_t>{10, 1, 74, 50}));
 }
 
@@ -1068,9 +1062,9 @@ __global__ void k(float* out) {
   // 8 threads, one warp of 8.
   const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {}));
   // t / 4 == 1 for t = 4 .. 7; t % 4 == 3 for t = 3, 7; t % 2 == 0 for 4 threads.
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 16)), (std::vector<std::uint64_t>{1, 1, 8, 4}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 17)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 11)), (std::vector<std::uint64_t>{1, 1, 8, 4}));
+  EXPECT_EQ(counts(r, statement_at(k, 16, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 4}));
+  EXPECT_EQ(counts(r, statement_at(k, 17, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
+  EXPECT_EQ(counts(r, statement_at(k, 11, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 4}));
 }
 
 TEST_F(FrontendTest, AMemberReadThroughThisIsData) {
@@ -1110,11 +1104,11 @@ __global__ void k(int* out, int n) {
   // 8 threads, one warp of 8, n = 6: x = -2 .. 5 mirrored to 2, 1, 0, 1, 2, 3, 4, 5 (x == 1 for
   // threads 1 and 3); n itself mirrored at 3: 6 >= 3, so n = 2 * 3 - 2 - 6 = -2 for every thread.
   const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {6}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 10)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 12)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
+  EXPECT_EQ(counts(r, statement_at(k, 10, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
+  EXPECT_EQ(counts(r, statement_at(k, 12, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
   // A call whose int result is discarded still runs (mirror(x, n) and mirror(n, 3) are statements).
   // d < 0 in the first call (each call inlines its own statements): true for threads 0 and 1.
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 3)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
+  EXPECT_EQ(counts(r, statement_at(k, 3, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
 }
 
 TEST_F(FrontendTest, ReferenceLocalsAliasLocalsAndReadMemoryAsData) {
@@ -1133,8 +1127,8 @@ __global__ void k(int* out, int n) {
 )");
   // 8 threads, n = 0: c is x itself, (t + 1) * 2 == 4 for t = 1 only; n becomes 3 through m.
   const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {0}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 8)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 11)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
+  EXPECT_EQ(counts(r, statement_at(k, 8, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
+  EXPECT_EQ(counts(r, statement_at(k, 11, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
   // A reference to memory reads memory: a branch on it is data-dependent, even after a write.
   EXPECT_PRED2(warpdiv::testing::contains, refusal(R"(
 __global__ void k(int* out) {
@@ -1185,14 +1179,14 @@ __global__ void k(int* out, int n) {
   // back by two at 6: t = 4, 5, 6 meet 6 at their third, second, first step (one lane each time)
   // and end at 4, 3, 2; t = 0 ends at 2, t = 7 at 9. v == 2 for t = 0 and 6.
   const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {6}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 7)), (std::vector<std::uint64_t>{3, 3, 24, 3}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 23)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
+  EXPECT_EQ(counts(r, statement_at(k, 7, ir::StmtKind::If)), (std::vector<std::uint64_t>{3, 3, 24, 3}));
+  EXPECT_EQ(counts(r, statement_at(k, 23, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
   // Window(2, 6): lo from the base's constructor, hi 100 from its initialiser, then 6: t = 2 .. 5.
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 25)), (std::vector<std::uint64_t>{1, 1, 8, 4}));
+  EXPECT_EQ(counts(r, statement_at(k, 25, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 4}));
   // q is a copy of {t, 3}: q.b = t + 3 > 7 for t = 5, 6, 7.
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 29)), (std::vector<std::uint64_t>{1, 1, 8, 3}));
+  EXPECT_EQ(counts(r, statement_at(k, 29, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 3}));
   // c is a copy of w with hi 4: t = 2, 3.
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 32)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
+  EXPECT_EQ(counts(r, statement_at(k, 32, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
 }
 
 TEST_F(FrontendTest, WritesToAnObjectTheModelCannotFollowAreRefused) {
@@ -1230,9 +1224,9 @@ __global__ void k(int* out, int n) {
   // n = -1: min(int, unsigned) converts -1 to 4294967295, so min is threadIdx.x for every thread
   // (a signed comparison would give -1) and max is 4294967295. umin(t, 3) == 3 for t = 3 .. 7.
   const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {-1}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 3)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 4)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 5)), (std::vector<std::uint64_t>{1, 1, 8, 5}));
+  EXPECT_EQ(counts(r, statement_at(k, 3, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
+  EXPECT_EQ(counts(r, statement_at(k, 4, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
+  EXPECT_EQ(counts(r, statement_at(k, 5, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 5}));
 }
 
 TEST_F(FrontendTest, ChangesToLocalsInsideWorkRunAfterTheStatement) {
@@ -1253,9 +1247,9 @@ __global__ void k(int* a, const int* b) {
 )");
   // One warp of 8: j ends at 4 (thread 4 alone); x = y = t, 2t == 6 for t = 3; sum is 2 for all.
   const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 8)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 11)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 13)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
+  EXPECT_EQ(counts(r, statement_at(k, 8, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
+  EXPECT_EQ(counts(r, statement_at(k, 11, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
+  EXPECT_EQ(counts(r, statement_at(k, 13, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
   // In a condition the change would run after the whole if: refused.
   EXPECT_PRED2(warpdiv::testing::contains, refusal(R"(
 __global__ void k(int* a) {
@@ -1276,7 +1270,7 @@ __global__ void k(int n) {
 }
 )");
   const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {0}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 5)), (std::vector<std::uint64_t>{1, 1, 8, 3}));
+  EXPECT_EQ(counts(r, statement_at(k, 5, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 3}));
 }
 
 TEST_F(FrontendTest, TwentyFourBitMultipliesAndChangesInAReturn) {
@@ -1295,10 +1289,10 @@ __global__ void k(float* a, int n) {
   // __umul24 keeps the low 24 bits (0x1000001 -> 1): t * 1 == t for all. __mul24 sign-extends
   // bit 23: 0xFFFFFF is -1, so -1 * 2 == -2 and t * -1 == -t for all.
   const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {0xFFFFFF}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 6)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 7)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 8)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 9)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
+  EXPECT_EQ(counts(r, statement_at(k, 6, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
+  EXPECT_EQ(counts(r, statement_at(k, 7, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
+  EXPECT_EQ(counts(r, statement_at(k, 8, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
+  EXPECT_EQ(counts(r, statement_at(k, 9, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
 }
 
 TEST_F(FrontendTest, PopulationCountAndFindFirstSetAreComputed) {
@@ -1316,12 +1310,12 @@ __global__ void k(int* a, unsigned long long big) {
   // 0 (t = 0 only). 63 bits set; big << 40 has bit 40 lowest: __ffsll 41.
   const ir::ReplayResult r =
       ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {INT64_MAX}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 3)), (std::vector<std::uint64_t>{1, 1, 8, 3}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 4)), (std::vector<std::uint64_t>{1, 1, 8, 4}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 5)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 6)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
+  EXPECT_EQ(counts(r, statement_at(k, 3, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 3}));
+  EXPECT_EQ(counts(r, statement_at(k, 4, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 4}));
+  EXPECT_EQ(counts(r, statement_at(k, 5, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
+  EXPECT_EQ(counts(r, statement_at(k, 6, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
   // __ffs(t) = 0, 1, 2, 1, 3, 1, 2, 1 iterations: 11 taken; the warp tests 4 times (max 3 + 1).
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::Loop, 7)).at(3), 11u);
+  EXPECT_EQ(counts(r, statement_at(k, 7, ir::StmtKind::Loop)).at(3), 11u);
 }
 
 TEST_F(FrontendTest, APointerToALocalWritesTheLocal) {
@@ -1340,8 +1334,8 @@ __global__ void k(int* a) {
 )");
   // One warp of 8: t = 7 is 1 * 4 + 3; c = t + 2 == 9 for t = 7. The last call writes memory.
   const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 7)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
-  EXPECT_EQ(counts(r, at_line(k, ir::StmtKind::If, 10)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
+  EXPECT_EQ(counts(r, statement_at(k, 7, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
+  EXPECT_EQ(counts(r, statement_at(k, 10, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
   EXPECT_PRED2(warpdiv::testing::contains, refusal(R"(
 __device__ void next(int* p) { p[1] = 0; }
 __global__ void k(int* a) {

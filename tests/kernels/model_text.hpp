@@ -2,12 +2,22 @@
 // hand-written expectations.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "sim/ir.hpp"
 
 namespace warpdiv::testing {
+
+/// The statement of `kind` whose range starts on `line` of the kernel's own file (throws when
+/// there is none).
+inline sim::ir::StmtId statement_at(const sim::ir::Kernel& k, std::uint32_t line, sim::ir::StmtKind kind) {
+  for (std::size_t i = 0; i < k.stmts.size(); ++i)
+    if (k.stmts[i].kind == kind && k.stmts[i].range.file == 0 && k.stmts[i].range.line == line)
+      return static_cast<sim::ir::StmtId>(i);
+  throw std::runtime_error("no " + sim::ir::name(kind) + " on line " + std::to_string(line));
+}
 
 namespace model_text_detail {
 namespace ir = sim::ir;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/ir_replay.hpp"
+#include "tests/kernels/model_text.hpp"
 #include "tests/kernels/source_dir.hpp"
 
 namespace warpdiv::testing {
@@ -30,12 +31,6 @@ class WarpFunctions : public SnippetTest {
     std::int32_t v = 0;
     std::memcpy(&v, r.stored[parameter].bytes.data() + 4 * element, 4);
     return v;
-  }
-  static ir::StmtId at_line(const ir::Kernel& k, std::uint32_t line, ir::StmtKind kind) {
-    for (std::size_t i = 0; i < k.stmts.size(); ++i)
-      if (k.stmts[i].range.line == line && k.stmts[i].kind == kind) return static_cast<ir::StmtId>(i);
-    ADD_FAILURE() << "no statement at line " << line;
-    return 0;
   }
 };
 
@@ -80,10 +75,10 @@ __global__ void k(int* out) {
 }
 )");
   const ir::ReplayResult r = run(k, 32);
-  const ir::StatementCounts& popc = r.statements[at_line(k, 5, ir::StmtKind::If)];
+  const ir::StatementCounts& popc = r.statements[statement_at(k, 5, ir::StmtKind::If)];
   EXPECT_EQ(sim::to_decimal(popc.divergent), "0");
   EXPECT_EQ(sim::to_decimal(popc.taken_lanes), "32");
-  const ir::StatementCounts& bit = r.statements[at_line(k, 6, ir::StmtKind::If)];
+  const ir::StatementCounts& bit = r.statements[statement_at(k, 6, ir::StmtKind::If)];
   EXPECT_EQ(sim::to_decimal(bit.divergent), "1");
   EXPECT_EQ(sim::to_decimal(bit.taken_lanes), "10");
   EXPECT_EQ(word(r, 0, 2), 2);

@@ -21,6 +21,7 @@
 #include "sim/errors.hpp"
 #include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
+#include "tests/kernels/model_text.hpp"
 #include "tests/kernels/zoo_launches.hpp"
 
 namespace warpdiv::sim::ir {
@@ -292,11 +293,6 @@ const BlockClass& class_of(const ClassReplayResult& r, const Dim3& block) {
   throw std::logic_error("no class holds block " + to_string(block));
 }
 
-StmtId at_line(const Kernel& k, std::uint32_t line, StmtKind kind) {
-  for (std::size_t s = 0; s < k.stmts.size(); ++s)
-    if (k.stmts[s].range.line == line && k.stmts[s].kind == kind) return static_cast<StmtId>(s);
-  throw std::logic_error("no statement at line " + std::to_string(line));
-}
 
 std::vector<const IterationClass*> classes_of(const BlockClass& c, StmtId loop) {
   std::vector<const IterationClass*> out;
@@ -344,9 +340,9 @@ TEST(ZooIterationClasses, LectureTiledKernelPhasesByHand) {
   const Kernel k = load("tiled_matmul_rect.cu");
   const Launch l = tiled_launch(k, 100, 16);
   const ClassReplayResult r = class_replay(k, l);
-  const StmtId phase = at_line(k, 30, StmtKind::Loop), inner = at_line(k, 45, StmtKind::Loop);
-  const StmtId load_m = at_line(k, 32, StmtKind::If), load_n = at_line(k, 37, StmtKind::If),
-               compute = at_line(k, 44, StmtKind::If);
+  const StmtId phase = testing::statement_at(k, 30, StmtKind::Loop), inner = testing::statement_at(k, 45, StmtKind::Loop);
+  const StmtId load_m = testing::statement_at(k, 32, StmtKind::If), load_n = testing::statement_at(k, 37, StmtKind::If),
+               compute = testing::statement_at(k, 44, StmtKind::If);
   EXPECT_EQ(loop_variable(k, phase), "p");
   struct Expect {
     Dim3 block;
@@ -401,7 +397,7 @@ TEST(ZooIterationClasses, LectureTiledKernelPhasesByHand) {
     // The inner loop inside one phase: 16 times true, then false.
     EXPECT_EQ(phases[0]->outcomes[w * n + inner], WarpOutcome::Mixed);
     // Outside loops, once per warp: the store's guard (line 49) holds in the interior.
-    EXPECT_EQ(interior.outcomes[w * n + at_line(k, 49, StmtKind::If)], WarpOutcome::AllTrue);
+    EXPECT_EQ(interior.outcomes[w * n + testing::statement_at(k, 49, StmtKind::If)], WarpOutcome::AllTrue);
   }
   const auto inner_classes = classes_of(interior, inner);
   ASSERT_EQ(inner_classes.size(), 2u);
@@ -418,7 +414,7 @@ TEST(ZooIterationClasses, LectureTiledKernelAtTheLargestSize) {
   const Kernel k = load("tiled_matmul_rect.cu");
   const Launch l = tiled_launch(k, 2147483647, 16);
   const ClassReplayResult r = class_replay(k, l, {}, GridLimits::Model);
-  const StmtId phase = at_line(k, 30, StmtKind::Loop), load_m = at_line(k, 32, StmtKind::If);
+  const StmtId phase = testing::statement_at(k, 30, StmtKind::Loop), load_m = testing::statement_at(k, 32, StmtKind::If);
   const BlockClass& interior = class_of(r, {0, 0, 0});
   const auto phases = classes_of(interior, phase);
   ASSERT_EQ(phases.size(), 3u);
@@ -459,8 +455,8 @@ TEST(ZooIterationClasses, LectureBlurWindowByHand) {
   const ClassPlan plan = plan_classes(k, l);
   const ClassReplayResult r = class_replay(k, l, plan);
   check_iteration_classes(k, l, plan, r);
-  const StmtId rows = at_line(k, 20, StmtKind::Loop), cols = at_line(k, 21, StmtKind::Loop);
-  const StmtId check = at_line(k, 26, StmtKind::If);
+  const StmtId rows = testing::statement_at(k, 20, StmtKind::Loop), cols = testing::statement_at(k, 21, StmtKind::Loop);
+  const StmtId check = testing::statement_at(k, 26, StmtKind::If);
   EXPECT_EQ(loop_variable(k, rows), "blurRow");
 
   const auto top = classes_of(class_of(r, {1, 0, 0}), rows);
@@ -540,7 +536,7 @@ TEST(ZooIterationClasses, GridStrideLoopByIterationNumbers) {
   const ClassPlan plan = plan_classes(k, l);
   const ClassReplayResult r = class_replay(k, l, plan);
   check_iteration_classes(k, l, plan, r);
-  const StmtId loop = at_line(k, 12, StmtKind::Loop);
+  const StmtId loop = testing::statement_at(k, 12, StmtKind::Loop);
   const auto first = classes_of(class_of(r, {0, 0, 0}), loop);
   ASSERT_EQ(first.size(), 2u);
   EXPECT_EQ(first[0]->definition, "iterations 1 to 2 (all)");

@@ -499,12 +499,12 @@ void bind_data(const ir::Kernel& kernel, const std::vector<std::string>& pairs, 
 void check_bounds(const ir::Kernel& kernel, const ir::Launch& launch, SourceCounts& counts) {
   // Pointer parameters' buffers given with --alloc/--data, and declared arrays (__shared__,
   // local ...), whose sizes the model always has: an access outside one is bad input.
-  const auto checked = std::any_of(launch.buffer_bytes.begin(), launch.buffer_bytes.end(),
-                                   [](std::uint64_t b) { return b != 0; }) ||
-                       std::any_of(kernel.bases.begin(), kernel.bases.end(),
-                                   [](const ir::MemoryBase& b) { return b.parameter < 0 && b.bytes != 0; }) ||
-                       launch.dynamic_shared_bytes != 0;
-  if (!checked) return;
+  const bool given = std::any_of(launch.buffer_bytes.begin(), launch.buffer_bytes.end(),
+                                 [](std::uint64_t b) { return b != 0; });
+  const bool declared = launch.dynamic_shared_bytes != 0 ||
+                        std::any_of(kernel.bases.begin(), kernel.bases.end(),
+                                    [](const ir::MemoryBase& b) { return b.parameter < 0 && b.bytes != 0; });
+  if (!given && !declared) return;
   const ir::ReplayResult& r = counts.result;
   for (std::size_t a = 0; a < r.access_out_of_bounds.size() && a < r.access_faults.size(); ++a)
     if (r.access_out_of_bounds[a]) throw InvalidInput(r.access_faults[a]);
@@ -513,8 +513,6 @@ void check_bounds(const ir::Kernel& kernel, const ir::Launch& launch, SourceCoun
                        " warp-statement evaluations, above its budget of " + sim::to_decimal(kMemoryReplayBudget) +
                        " (--engine replay runs it all)");
   if (!r.memory_counted) {
-    const bool given = std::any_of(launch.buffer_bytes.begin(), launch.buffer_bytes.end(),
-                                   [](std::uint64_t b) { return b != 0; });
     counts.memory_note += given ? "; so the accesses were not checked against --alloc's buffers either"
                                 : "; so the accesses were not checked against the declared arrays' sizes either";
     return;
