@@ -453,14 +453,22 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
   // launch's data make computable go to the replay.
   {
     const std::vector<bool> values = buffers_with_values(kernel, launch);
-    const std::vector<ExprId> with_data = opaque_origins(kernel, computed_loads(kernel, &values));
+    const std::vector<bool> loaded = computed_loads(kernel, &values);
+    const std::vector<ExprId> with_data = opaque_origins(kernel, loaded);
+    const auto in_shared = [&](const Expr& load) {
+      if (load.access == kNone) return false;
+      const MemoryAccess& a = kernel.accesses[static_cast<std::size_t>(load.access)];
+      return a.base != kNone && kernel.bases[static_cast<std::size_t>(a.base)].parameter == kNone &&
+             a.space == AddressSpace::Shared;
+    };
     std::optional<ClassRefusal> found;
     const auto note = [&](ExprId x, SourceRange range, const std::string& what) {
       if (found || x == kNone || origins[x] == kNone || with_data[x] != kNone) return;
       const Expr& load = kernel.exprs[origins[x]];
       found = ClassRefusal{range, location(kernel, range), what,
-                           "depends on " + load.description + " (" + location(kernel, load.range) +
-                               "), a value loaded from the launch's data"};
+                           "depends on " + load.description + " (" + location(kernel, load.range) + "), " +
+                               (in_shared(load) ? "a value in shared memory, which the replay follows"
+                                                : "a value loaded from the launch's data")};
     };
     for (const Stmt& s : kernel.stmts)
       if (s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch)
@@ -469,6 +477,17 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
       if (a.base == kNone) continue;
       note(a.offset, a.range, "the address of '" + a.text + "'");
       note(a.guard, a.range, "the lanes of '" + a.text + "'");
+    }
+    // Shared memory followed by value (its loads computed): the replay runs the block's warps
+    // phase by phase and checks races and reads of memory never written; classes do not.
+    for (std::size_t a = 0; a < kernel.accesses.size() && !found; ++a) {
+      const MemoryAccess& m = kernel.accesses[a];
+      if (!loaded[a] || m.base == kNone || kernel.bases[static_cast<std::size_t>(m.base)].parameter != kNone ||
+          m.space != AddressSpace::Shared)
+        continue;
+      found = ClassRefusal{m.range, location(kernel, m.range), "the value '" + m.text + "' reads",
+                           "is shared memory the model follows by value (phases between barriers, races, "
+                           "reads of memory never written), which the replay does"};
     }
     if (found) {
       ClassPlan plan;

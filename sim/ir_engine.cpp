@@ -396,6 +396,55 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       base_bytes[b] = l.dynamic_shared_bytes;  // extern __shared__: as the launch sizes it
     if (k.bases[b].parameter >= 0 && parameter < l.buffer_data.size()) base_data[b] = l.buffer_data[parameter].get();
   }
+  // Shared memory followed by value: the __shared__ arrays with a computed load (every extern one
+  // when one is: they start at the same address), laid out one after the other.
+  shared_at.assign(k.bases.size(), -1);
+  {
+    std::vector<bool> kept_base(k.bases.size(), false);
+    bool extern_kept = false;
+    for (std::size_t a = 0; a < k.accesses.size(); ++a) {
+      const std::int32_t b = k.accesses[a].base;
+      if (!loaded[a] || b == kNone) continue;
+      const MemoryBase& base = k.bases[static_cast<std::size_t>(b)];
+      if (base.parameter != kNone || base.space != AddressSpace::Shared) continue;
+      kept_base[static_cast<std::size_t>(b)] = true;
+      extern_kept = extern_kept || base.bytes == 0;
+    }
+    const auto align = [](std::uint64_t at, std::uint64_t to) { return (at + to - 1) / to * to; };
+    std::uint64_t end = 0;
+    for (std::size_t b = 0; b < k.bases.size(); ++b) {
+      const MemoryBase& base = k.bases[b];
+      if (!kept_base[b] || base.bytes == 0) continue;
+      end = align(end, std::max<std::uint64_t>(16, base.alignment));
+      shared_at[b] = static_cast<std::int64_t>(end);
+      end += base.bytes;
+    }
+    if (extern_kept) {
+      end = align(end, 16);
+      for (std::size_t b = 0; b < k.bases.size(); ++b)
+        if (k.bases[b].parameter == kNone && k.bases[b].space == AddressSpace::Shared && k.bases[b].bytes == 0)
+          shared_at[b] = static_cast<std::int64_t>(end);
+      end += l.dynamic_shared_bytes;
+    }
+    shared_size = end;
+    shared_values = std::find(kept_base.begin(), kept_base.end(), true) != kept_base.end();
+  }
+  if (shared_values) {
+    for (std::size_t i = 0; i < k.stmts.size(); ++i) {
+      StatementMemory& m = memory[i];
+      for (const AccessKind kind : {AccessKind::Load, AccessKind::Store})
+        for (std::int32_t a : k.stmts[i].accesses) {
+          const MemoryAccess& access = k.accesses[static_cast<std::size_t>(a)];
+          if (access.kind != kind || access.base == kNone || shared_at[static_cast<std::size_t>(access.base)] < 0)
+            continue;
+          // An address or lanes the model cannot compute: not followed (such a load has no value).
+          if (origins[access.offset] != kNone || (access.guard != kNone && origins[access.guard] != kNone)) continue;
+          m.kept.push_back(KeptAccess{a, access.base, kind, access.offset, access.guard, access.value,
+                                      static_cast<int>(access.width)});
+        }
+      if (!m.kept.empty()) has_memory[i] = 1;
+    }
+  }
   if (o.memory && o.affine_offsets) {
     for (StatementMemory& m : memory)
       for (CompiledAccess& a : m.accesses) {
@@ -443,6 +492,12 @@ WarpMachine::WarpMachine(const Program& program)
   builtins_[static_cast<int>(Builtin::GridDimY)] = p_.launch.grid.y;
   builtins_[static_cast<int>(Builtin::GridDimZ)] = p_.launch.grid.z;
   builtins_[static_cast<int>(Builtin::WarpSize)] = static_cast<std::uint64_t>(p_.warp_size);
+  if (p_.shared_values) {
+    own_shared_ = std::make_unique<SharedState>();
+    own_shared_->bytes.assign(p_.shared_size, 0);
+    own_shared_->state.assign(p_.shared_size, SharedByte{});
+    shared_ = own_shared_.get();
+  }
   begin_block(0, 0, 0);
   start_warp(0);
 }
@@ -506,7 +561,9 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
     tally.warps += 1;
     if (memory_counted) tally.affine_requests += affine_requests_ - affine_before;
   }
-  // This warp's threads' barrier arrivals, into the block's extremes.
+  // This warp's threads' barrier arrivals, into the block's extremes (the lead machine's when
+  // the block's warps run on several).
+  WarpMachine& block = lead_ != nullptr ? *lead_ : *this;
   for (int b = 0; b < p_.barriers; ++b) {
     std::uint64_t most = 0, fewest = ~std::uint64_t{0};
     for (int lane = 0; lane < lanes_; ++lane) {
@@ -515,9 +572,9 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
       most = std::max(most, c);
       fewest = std::min(fewest, c);
     }
-    block_max_[b] = std::max(block_max_[b], most);
-    block_min_[b] = std::min(block_min_[b], fewest);
-    auto& block_k = block_iteration_arrivals_[b];
+    block.block_max_[b] = std::max(block.block_max_[b], most);
+    block.block_min_[b] = std::min(block.block_min_[b], fewest);
+    auto& block_k = block.block_iteration_arrivals_[b];
     const auto& warp_k = warp_iteration_arrivals_[b];
     if (block_k.size() < warp_k.size()) block_k.resize(warp_k.size());
     for (std::size_t k = 0; k < warp_k.size(); ++k) {
@@ -530,6 +587,78 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
       }
     }
   }
+}
+
+void WarpMachine::run_warps(Tally& tally, const std::optional<std::uint32_t>& only) {
+  if (p_.shared_values) {
+    shared_->block_phase = ++shared_->phase;
+    if (p_.barriers > 0) return run_phased(tally, only);
+  }
+  for (int w = 0; w < p_.warps_per_block; ++w) {
+    const bool counted = !only || *only == static_cast<std::uint32_t>(w);
+    // Warps that are not counted still run when the block has barriers (their arrivals count)
+    // or shared memory is followed (their stores count).
+    if (!counted && p_.barriers == 0 && !p_.shared_values) continue;
+    try {
+      run_warp(w, tally, counted);
+    } catch (const UnwrittenRead&) {  // the other warps may still make it a race
+    }
+  }
+  if (p_.shared_values) finish_phase();
+}
+
+// Each warp on a machine and fiber of its own (warp 0 on this machine): round after round, every
+// warp that has not ended runs up to its next barrier; a round is a phase.
+void WarpMachine::run_phased(Tally& tally, const std::optional<std::uint32_t>& only) {
+  const auto warps = static_cast<std::size_t>(p_.warps_per_block);
+  if (!crew_) {
+    crew_ = std::make_unique<Crew>();
+    crew_->machines.resize(warps);
+    crew_->fibers.resize(warps);
+  }
+  // Each fiber's stack: reserved address space, committed as the warp's statements nest.
+  constexpr std::size_t kFiberStack = std::size_t{256} << 20;
+  for (std::size_t w = 0; w < warps; ++w) {
+    if (w > 0 && !crew_->machines[w]) crew_->machines[w] = std::make_unique<WarpMachine>(p_);
+    WarpMachine& m = w == 0 ? *this : *crew_->machines[w];
+    if (w > 0) {
+      m.shared_ = shared_;
+      m.lead_ = this;
+      m.fault_flag_ = fault_flag_;
+      m.begin_block(static_cast<std::uint32_t>(block_index_[0]), static_cast<std::uint32_t>(block_index_[1]),
+                    static_cast<std::uint32_t>(block_index_[2]));
+    }
+    m.phased_ = true;
+    if (!crew_->fibers[w]) crew_->fibers[w] = std::make_unique<Fiber>(kFiberStack);
+    const bool counted = !only || *only == static_cast<std::uint32_t>(w);
+    const int warp = static_cast<int>(w);
+    crew_->fibers[w]->start([&m, &tally, warp, counted] { m.run_warp(warp, tally, counted); });
+  }
+  std::vector<char> running(warps, 1);
+  std::size_t left = warps;
+  try {
+    while (left > 0) {
+      for (std::size_t w = 0; w < warps; ++w) {
+        if (!running[w]) continue;
+        bool yielded = false;
+        try {
+          yielded = crew_->fibers[w]->resume();
+        } catch (const UnwrittenRead&) {  // the other warps may still make it a race
+        }
+        if (!yielded) {
+          running[w] = 0;
+          --left;
+        }
+      }
+      finish_phase();
+      ++shared_->phase;
+    }
+  } catch (...) {
+    for (auto& f : crew_->fibers) f->cancel();
+    phased_ = false;
+    throw;
+  }
+  phased_ = false;
 }
 
 void WarpMachine::end_block(Tally& tally) {
@@ -1164,6 +1293,7 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
     case StmtKind::Barrier:
       count(id, active);
       arrive(id, active);
+      if (phased_) Fiber::yield();  // the other warps run up to this barrier too
       return active;
     case StmtKind::InlinedCall: {
       count(id, active);
@@ -1183,8 +1313,9 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
 // Memory
 
 void WarpMachine::memory(StmtId id, LaneMask active) {
-  if (fault_flag_ != nullptr && fault_flag_->load(std::memory_order_relaxed)) return;
   const StatementMemory& m = p_.memory[static_cast<std::size_t>(id)];
+  if (!m.kept.empty()) keep(id, active);
+  if (fault_flag_ != nullptr && fault_flag_->load(std::memory_order_relaxed)) return;
   const std::size_t flop_item = k_.accesses.size() + static_cast<std::size_t>(id);
   for (const FloatOps& f : m.flops) {
     if (faults_[flop_item].met) break;
@@ -1579,6 +1710,172 @@ void WarpMachine::capture(const CompiledAccess& a, LaneMask lanes) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Shared memory followed by value
+
+void WarpMachine::keep(StmtId id, LaneMask active) {
+  for (const KeptAccess& a : p_.memory[static_cast<std::size_t>(id)].kept) {
+    const LaneMask lanes = a.guard != kNone ? eval_mask(a.guard, active) : active;
+    if (lanes == 0) continue;
+    const Val offset = eval(a.offset, lanes);
+    const auto at = [&](int lane) {
+      return static_cast<std::int64_t>(offset.lanes != nullptr ? offset.lanes[lane] : offset.value);
+    };
+    if (a.kind == AccessKind::Load) {
+      for (LaneMask l = lanes; l != 0; l &= l - 1) keep_read(a, at(lowest_lane(l)), lowest_lane(l));
+      continue;
+    }
+    // Undefined behaviour in the value, or a load of it outside its buffer, is an error here: the
+    // block's shared memory would not be known past it.
+    const Val value = eval(a.value, lanes);
+    ++shared_->request;
+    for (LaneMask l = lanes; l != 0; l &= l - 1) {
+      const int lane = lowest_lane(l);
+      keep_write(a, at(lane), lane, value.lanes != nullptr ? value.lanes[lane] : value.value, true);
+    }
+  }
+}
+
+namespace {
+
+// Where a kept access may go: inside its array and aligned; the error otherwise.
+void check_place(const std::string& where, const std::string& misaligned, std::int64_t at, int width,
+                 std::uint64_t bound) {
+  if (at < 0 || static_cast<std::uint64_t>(at) + static_cast<std::uint64_t>(width) > bound) throw InvalidInput(where);
+  if (at % width != 0) throw InvalidInput(misaligned);
+}
+
+}  // namespace
+
+std::string WarpMachine::shared_element(std::int32_t base, std::int64_t at, int width) const {
+  const std::string& name = k_.bases[static_cast<std::size_t>(base)].name;
+  return "bytes " + std::to_string(at) + " to " + std::to_string(at + width - 1) + " of '" + name + "'";
+}
+
+void WarpMachine::keep_read(const KeptAccess& a, std::int64_t at, int lane) {
+  const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
+  const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
+  if (at < 0 || static_cast<std::uint64_t>(at) + static_cast<std::uint64_t>(a.width) > bound || at % a.width != 0)
+    check_place(out_of_bounds_text(access, at, lane),
+                location(k_, access.range) + ": misaligned access: '" + access.text + "' reads " +
+                    std::to_string(a.width) + " bytes at byte " + std::to_string(at) + " of '" +
+                    k_.bases[static_cast<std::size_t>(a.base)].name + "', not a multiple of " +
+                    std::to_string(a.width) + " (the GPU stops the kernel there) in " + block_and_thread(lane),
+                at, a.width, bound);
+  SharedState& sh = *shared_;
+  const auto start = static_cast<std::size_t>(p_.shared_at[static_cast<std::size_t>(a.base)] + at);
+  for (int i = 0; i < a.width; ++i) {
+    const SharedByte& b = sh.state[start + static_cast<std::size_t>(i)];
+    if (b.write_phase < sh.block_phase) unwritten(access, at, i, lane);
+    if (b.write_phase == sh.phase && b.writer != warp_) race(a, at, lane, false, b.write_access, b.writer, true);
+  }
+  for (int i = 0; i < a.width; ++i) {
+    SharedByte& b = sh.state[start + static_cast<std::size_t>(i)];
+    if (b.read_phase != sh.phase) {
+      b.read_phase = sh.phase;
+      b.reader = warp_;
+      b.read_access = a.id;
+      b.readers = false;
+    } else if (b.reader != warp_) {
+      b.readers = true;
+    }
+  }
+}
+
+void WarpMachine::keep_write(const KeptAccess& a, std::int64_t at, int lane, std::uint64_t bits, bool known) {
+  const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
+  const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
+  if (at < 0 || static_cast<std::uint64_t>(at) + static_cast<std::uint64_t>(a.width) > bound || at % a.width != 0)
+    check_place(out_of_bounds_text(access, at, lane),
+                location(k_, access.range) + ": misaligned access: '" + access.text + "' writes " +
+                    std::to_string(a.width) + " bytes at byte " + std::to_string(at) + " of '" +
+                    k_.bases[static_cast<std::size_t>(a.base)].name + "', not a multiple of " +
+                    std::to_string(a.width) + " (the GPU stops the kernel there) in " + block_and_thread(lane),
+                at, a.width, bound);
+  SharedState& sh = *shared_;
+  const auto start = static_cast<std::size_t>(p_.shared_at[static_cast<std::size_t>(a.base)] + at);
+  for (int i = 0; i < a.width; ++i) {
+    const std::size_t x = start + static_cast<std::size_t>(i);
+    SharedByte& b = sh.state[x];
+    const auto byte = static_cast<std::uint8_t>(bits >> (8 * i));
+    // Another warp's write in this phase: a race unless both wrote the same known value (the
+    // result is then the same in any order).
+    if (b.write_phase == sh.phase && b.writer != warp_ && (b.unknown || !known || sh.bytes[x] != byte))
+      race(a, at, lane, true, b.write_access, b.writer, true);
+    if (sh.pending && x >= sh.pending_start && x < sh.pending_end && warp_ != sh.pending_warp)
+      race(a, at, lane, true, sh.pending_access, sh.pending_warp, false);
+    if (b.read_phase == sh.phase && (b.reader != warp_ || b.readers))
+      race(a, at, lane, true, b.read_access, b.reader != warp_ ? b.reader : -1, false);
+    // Lanes of one request writing different values: which one stays is undefined.
+    const bool same_request = b.request == sh.request && b.write_phase == sh.phase;
+    b.unknown = !known || (same_request && (b.unknown || sh.bytes[x] != byte));
+    sh.bytes[x] = byte;
+    b.write_phase = sh.phase;
+    b.writer = warp_;
+    b.write_access = a.id;
+    b.request = sh.request;
+  }
+}
+
+void WarpMachine::unwritten(const MemoryAccess& a, std::int64_t at, int byte, int lane) {
+  SharedState& sh = *shared_;
+  if (!sh.pending) {
+    sh.pending = true;
+    sh.pending_start = static_cast<std::size_t>(p_.shared_at[static_cast<std::size_t>(a.base)] + at);
+    sh.pending_end = sh.pending_start + a.width;
+    sh.pending_warp = warp_;
+    sh.pending_access = static_cast<std::int32_t>(&a - k_.accesses.data());
+    sh.pending_message = location(k_, a.range) + ": read of shared memory never written: '" + a.text + "' reads " +
+                         shared_element(a.base, at, static_cast<int>(a.width)) +
+                         ", and no thread of the block writes byte " + std::to_string(at + byte) +
+                         " before it, in " + block_and_thread(lane);
+  }
+  throw UnwrittenRead{};
+}
+
+void WarpMachine::finish_phase() {
+  SharedState& sh = *shared_;
+  if (!sh.pending) return;
+  sh.pending = false;
+  throw InvalidInput(sh.pending_message);
+}
+
+void WarpMachine::race(const KeptAccess& a, std::int64_t at, int lane, bool writes, std::int32_t other_access,
+                       std::int32_t other_warp, bool other_writes) const {
+  const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
+  const MemoryAccess& other = k_.accesses[static_cast<std::size_t>(other_access)];
+  const std::string who = other_warp >= 0 ? "warp " + std::to_string(other_warp) : "another warp";
+  throw InvalidInput(location(k_, access.range) + ": shared-memory race: '" + access.text + "' " +
+                     (writes ? "writes " : "reads ") + shared_element(a.base, at, a.width) + " in warp " +
+                     std::to_string(warp_) + ", which " + who + (other_writes ? " wrote" : " read") + " ('" +
+                     other.text + "' at " + location(k_, other.range) +
+                     ") with no __syncthreads() between them, in " + block_and_thread(lane));
+}
+
+std::uint64_t WarpMachine::shared_load(const MemoryAccess& a, std::int64_t at, int lane, ScalarType type) const {
+  const SharedState& sh = *shared_;
+  const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
+  const auto width = static_cast<int>(a.width);
+  if (at < 0 || static_cast<std::uint64_t>(at) + a.width > bound || at % width != 0)
+    throw InvalidInput(out_of_bounds_text(a, at, lane));
+  const auto start = static_cast<std::size_t>(p_.shared_at[static_cast<std::size_t>(a.base)] + at);
+  std::uint64_t value = 0;
+  for (int i = 0; i < width; ++i) {
+    const SharedByte& b = sh.state[start + static_cast<std::size_t>(i)];
+    if (b.write_phase < sh.block_phase) const_cast<WarpMachine*>(this)->unwritten(a, at, i, lane);
+    if (b.unknown) {
+      const MemoryAccess& w = k_.accesses[static_cast<std::size_t>(b.write_access)];
+      throw InvalidInput(location(k_, a.range) + ": the value '" + a.text + "' reads (" +
+                         shared_element(a.base, at, width) + ") is not known: '" + w.text + "' at " +
+                         location(k_, w.range) +
+                         " stored different values there from lanes of one warp, or an undefined one (which "
+                         "value stays on the GPU is undefined), in " + block_and_thread(lane));
+    }
+    value |= std::uint64_t{sh.bytes[start + static_cast<std::size_t>(i)]} << (8 * i);
+  }
+  return normalise(type, value);
+}
+
 void WarpMachine::misaligned(const CompiledAccess& a, int lane, std::int64_t offset) {
   const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
   fault(static_cast<std::size_t>(a.id),
@@ -1633,6 +1930,15 @@ std::string WarpMachine::out_of_bounds_text(const MemoryAccess& access, std::int
 WarpMachine::Val WarpMachine::load(ExprId id, const CompiledExpr& e, LaneMask active) {
   const MemoryAccess& a = k_.accesses[static_cast<std::size_t>(e.index)];
   const Val offset = eval(a.offset, active);
+  if (p_.shared_values && p_.shared_at[static_cast<std::size_t>(a.base)] >= 0) {
+    if (offset.lanes == nullptr) return {nullptr, shared_load(a, static_cast<std::int64_t>(offset.value), lowest_lane(active), e.type)};
+    std::uint64_t* out = scratch(id);
+    for (LaneMask l = active; l != 0; l &= l - 1) {
+      const int lane = lowest_lane(l);
+      out[lane] = shared_load(a, static_cast<std::int64_t>(offset.lanes[lane]), lane, e.type);
+    }
+    return {out, 0};
+  }
   const std::string* data = p_.base_data[static_cast<std::size_t>(a.base)];
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
   const auto width = static_cast<std::uint64_t>(a.width);

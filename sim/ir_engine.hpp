@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/fiber.hpp"
 #include "sim/ir.hpp"
 #include "sim/ir_lane_pattern.hpp"
 #include "sim/ir_recorder.hpp"
@@ -177,11 +178,56 @@ struct CompiledAccess {
   ScalarType type = ScalarType::U64;  // `value`'s type
 };
 
+/// An access to shared memory whose values the replay follows (Program::shared_values).
+struct KeptAccess {
+  std::int32_t id = kNone;
+  std::int32_t base = kNone;
+  AccessKind kind = AccessKind::Load;  // Load or Store
+  ExprId offset = kNone;
+  ExprId guard = kNone;
+  ExprId value = kNone;  // a store's value
+  int width = 4;
+};
+
 /// A statement's memory work: its counted accesses and floating-point operations.
 struct StatementMemory {
   std::vector<CompiledAccess> accesses;
   std::vector<FloatOps> flops;  // those whose lanes the model knows
+  std::vector<KeptAccess> kept;  // shared memory followed by value: its loads, then its stores
 };
+
+/// One byte of a block's shared memory as the replay follows it (Program::shared_values): which
+/// warp wrote and read it in which phase (the stretch between two barriers; phases are numbered
+/// on across blocks, so a byte last written before the block's first phase was never written in
+/// it), and whether its value is known.
+struct SharedByte {
+  std::uint64_t write_phase = 0, read_phase = 0;
+  std::uint64_t request = 0;  // the store request that wrote it last
+  std::int32_t write_access = kNone, read_access = kNone;
+  std::int32_t writer = -1, reader = -1;  // warps
+  bool unknown = false;   // lanes of one request wrote different values, or an undefined one
+  bool readers = false;   // more than one warp read it in read_phase
+};
+
+/// A block's shared memory (the bases of Program::shared_at) and its bookkeeping, shared by the
+/// machines that run the block's warps.
+struct SharedState {
+  std::vector<std::uint8_t> bytes;
+  std::vector<SharedByte> state;
+  std::uint64_t phase = 0;        // the current phase
+  std::uint64_t block_phase = 0;  // the current block's first phase
+  std::uint64_t request = 0;      // store requests so far
+  // A read of bytes not written yet in the block stops its warp; the other warps finish the phase:
+  // one of them writing those bytes makes it a race (named with both accesses), else the read
+  // is of memory never written (`message`).
+  bool pending = false;
+  std::size_t pending_start = 0, pending_end = 0;  // the bytes read
+  std::int32_t pending_warp = -1, pending_access = kNone;
+  std::string pending_message;
+};
+
+/// Thrown inside a warp by a read of unwritten shared memory (SharedState::pending).
+struct UnwrittenRead {};
 
 /// A kernel and launch, compiled once and shared (read-only) by every worker.
 struct Program {
@@ -204,6 +250,14 @@ struct Program {
   std::vector<AffineOffset> affine_offsets;  // CompiledAccess::affine
   std::vector<std::uint64_t> base_bytes;     // [base]: its buffer's size (0: not checked)
   std::vector<const std::string*> base_data;  // [base]: its values (Launch::buffer_data; null: zeros)
+  /// Shared memory followed by value (issue 22): some shared load's value is computed at this
+  /// launch (sim/ir.hpp computed_loads). The replay then keeps each block's shared memory,
+  /// runs its warps phase by phase between barriers (each warp up to its next __syncthreads()
+  /// before any goes past it), and checks every kept access: a read of a byte never written in
+  /// the block, and two warps touching a byte in one phase, one writing (a race), are errors.
+  bool shared_values = false;
+  std::vector<std::int64_t> shared_at;  // [base]: its start in SharedState::bytes, or -1
+  std::uint64_t shared_size = 0;        // bytes of SharedState
   std::size_t shifted_size = 0;          // Tally::shifted's size (the class engine's residues)
   std::string stores_not_captured;       // capture_stores: why the buffers' contents are not known
   /// Binary expressions whose lane values the machine keeps for reuse while the locals they read
@@ -228,6 +282,9 @@ class WarpMachine {
   /// Runs warp w of the current block. Counts go to `tally` when `counted`, else nowhere (the
   /// warp still arrives at barriers).
   void run_warp(int warp, Tally& tally, bool counted);
+  /// Runs the current block's warps (all of them, counting `only`'s or every warp's): one after
+  /// the other, or phase by phase on fibers when the program follows shared memory by value.
+  void run_warps(Tally& tally, const std::optional<std::uint32_t>& only);
   /// Ends the block: adds its barrier executions to `tally`.
   void end_block(Tally& tally);
   /// The recorder told of this machine's runs (sim/ir_recorder.hpp); nullptr = none (a plain replay).
@@ -316,6 +373,26 @@ class WarpMachine {
   void count(StmtId id, LaneMask active);
   void memory(StmtId id, LaneMask active);
   void capture(const CompiledAccess& a, LaneMask lanes);
+  // Shared memory followed by value (Program::shared_values).
+  void keep(StmtId id, LaneMask active);
+  void keep_read(const KeptAccess& a, std::int64_t at, int lane);
+  void keep_write(const KeptAccess& a, std::int64_t at, int lane, std::uint64_t bits, bool known);
+  [[noreturn]] void race(const KeptAccess& a, std::int64_t at, int lane, bool writes, std::int32_t other_access,
+                         std::int32_t other_warp, bool other_writes) const;
+  std::uint64_t shared_load(const MemoryAccess& a, std::int64_t at, int lane, ScalarType type) const;
+  std::string shared_element(std::int32_t base, std::int64_t at, int width) const;
+  [[noreturn]] void unwritten(const MemoryAccess& a, std::int64_t at, int byte, int lane);
+  void finish_phase();  // the error of a pending read (SharedState::pending), if any
+  void run_phased(Tally& tally, const std::optional<std::uint32_t>& only);
+  std::unique_ptr<SharedState> own_shared_;
+  SharedState* shared_ = nullptr;  // own_shared_, or the lead's
+  WarpMachine* lead_ = nullptr;     // the machine whose block this one's warp belongs to
+  bool phased_ = false;             // barriers yield (Fiber::yield)
+  struct Crew {
+    std::vector<std::unique_ptr<WarpMachine>> machines;  // [warp]; [0] unused (this machine)
+    std::vector<std::unique_ptr<Fiber>> fibers;          // [warp]
+  };
+  std::unique_ptr<Crew> crew_;
   std::vector<StoreWrite>* stores_ = nullptr;  // the counted tally's, or a sink
   std::vector<StoreWrite> sink_stores_;
   std::string* store_fault_ = nullptr;

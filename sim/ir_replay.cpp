@@ -85,13 +85,7 @@ void replay_block(const Program& program, const BlockRange& range, WarpMachine& 
                     range.last.z - range.first.z + 1};
   const auto [x, y, z] = block_of(extent, linear);
   machine.begin_block(range.first.x + x, range.first.y + y, range.first.z + z);
-  const auto& only = program.options.only_warp;
-  for (int w = 0; w < program.warps_per_block; ++w) {
-    const bool counted = !only || *only == static_cast<std::uint32_t>(w);
-    // Warps that are not counted still run when the block has barriers (their arrivals count).
-    if (!counted && program.barriers == 0) continue;
-    machine.run_warp(w, tally, counted);
-  }
+  machine.run_warps(tally, program.options.only_warp);
   machine.end_block(tally);
 }
 

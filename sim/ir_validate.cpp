@@ -639,6 +639,88 @@ std::vector<ExprId> opaque_origins(const Kernel& kernel, const std::vector<bool>
   return compute_taint(kernel, loaded).expr_origin;
 }
 
+namespace {
+
+// Shared memory (issue 22): the loads of a __shared__ array have values when every write into it
+// is a plain store whose lanes, address and value the model computes (the replay then keeps the
+// block's shared memory and runs its warps phase by phase between barriers). Every extern
+// __shared__ array starts at the same address: they count as one. The rule is a greatest fixed
+// point: a stored value may itself come from a shared load.
+void computed_shared_loads(const Kernel& kernel, const std::vector<bool>& linked, std::vector<bool>& loaded,
+                           std::vector<std::string>* why_not) {
+  const std::size_t n = kernel.accesses.size();
+  const auto group_of = [&](std::int32_t base) -> std::int32_t {
+    const MemoryBase& b = kernel.bases[static_cast<std::size_t>(base)];
+    if (b.parameter != kNone || b.space != AddressSpace::Shared) return kNone;
+    return b.bytes == 0 ? static_cast<std::int32_t>(kernel.bases.size()) : base;  // extern: one group
+  };
+  std::vector<std::string> blocked(kernel.bases.size() + 1);  // [group]: why its values are unknown
+  std::int32_t unplaced = kNone;
+  for (std::size_t a = 0; a < n; ++a) {
+    const MemoryAccess& m = kernel.accesses[a];
+    if (m.kind == AccessKind::Load || m.space != AddressSpace::Shared) continue;
+    const std::string at = "'" + m.text + "' at " + location(kernel, m.range);
+    if (m.base == kNone) {
+      if (unplaced == kNone) unplaced = static_cast<std::int32_t>(a);
+      continue;
+    }
+    const std::int32_t g = group_of(m.base);
+    if (g == kNone || !blocked[static_cast<std::size_t>(g)].empty()) continue;
+    if (m.kind == AccessKind::Atomic)
+      blocked[static_cast<std::size_t>(g)] = "it is updated by an atomic (" + at + ")";
+    else if (m.value == kNone)
+      blocked[static_cast<std::size_t>(g)] = "the model does not hold the value stored by " + at;
+  }
+  std::vector<std::size_t> shared_loads;
+  for (std::size_t a = 0; a < n; ++a) {
+    const MemoryAccess& m = kernel.accesses[a];
+    if (linked[a] && m.base != kNone && group_of(m.base) != kNone) shared_loads.push_back(a);
+  }
+  if (shared_loads.empty()) return;
+  const auto unknown = [&](std::size_t a) {
+    if (unplaced != kNone) return true;
+    return !blocked[static_cast<std::size_t>(group_of(kernel.accesses[a].base))].empty();
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t a : shared_loads) loaded[a] = !unknown(a);
+    const std::vector<ExprId> origins = opaque_origins(kernel, loaded);
+    for (std::size_t a = 0; a < n; ++a) {
+      const MemoryAccess& m = kernel.accesses[a];
+      if (m.kind != AccessKind::Store || m.space != AddressSpace::Shared || m.base == kNone) continue;
+      const std::int32_t g = group_of(m.base);
+      if (g == kNone || !blocked[static_cast<std::size_t>(g)].empty()) continue;
+      const ExprId parts[] = {m.value, m.offset, m.guard};
+      static const char* const what[] = {"value", "address", "lanes"};
+      for (int i = 0; i < 3; ++i) {
+        if (parts[i] == kNone || origins[parts[i]] == kNone) continue;
+        const Expr& o = kernel.exprs[static_cast<std::size_t>(origins[parts[i]])];
+        blocked[static_cast<std::size_t>(g)] = std::string("the ") + what[i] + " of '" + m.text + "' at " +
+                                               location(kernel, m.range) + " depends on " + o.description +
+                                               " (" + location(kernel, o.range) + ")";
+        changed = true;
+        break;
+      }
+    }
+  }
+  for (std::size_t a : shared_loads) {
+    loaded[a] = !unknown(a);
+    if (why_not == nullptr || loaded[a]) continue;
+    const MemoryBase& base = kernel.bases[static_cast<std::size_t>(kernel.accesses[a].base)];
+    std::string reason;
+    if (unplaced != kNone) {
+      const MemoryAccess& w = kernel.accesses[static_cast<std::size_t>(unplaced)];
+      reason = "the kernel writes shared memory where the model cannot place it ('" + w.text + "' at " +
+               location(kernel, w.range) + ": " + w.reason + ")";
+    } else {
+      reason = blocked[static_cast<std::size_t>(group_of(kernel.accesses[a].base))];
+    }
+    (*why_not)[a] = "; the values of shared memory ('" + base.name + "') are not known: " + reason;
+  }
+}
+
+}  // namespace
+
 std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* parameter_values,
                                  std::vector<std::string>* why_not) {
   const std::size_t n = kernel.accesses.size();
@@ -665,7 +747,9 @@ std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* 
     if (!linked[a] || m.base == kNone) continue;
     const MemoryBase& base = kernel.bases[static_cast<std::size_t>(m.base)];
     std::string hint;
-    if (base.parameter == kNone) {
+    if (base.parameter == kNone && base.space == AddressSpace::Shared) {
+      continue;  // computed_shared_loads()
+    } else if (base.parameter == kNone) {
       hint = "; values of " + name(base.space) + " memory ('" + base.name + "') are not modelled yet";
     } else if (written[static_cast<std::size_t>(m.base)] != kNone) {
       const MemoryAccess& w = kernel.accesses[static_cast<std::size_t>(written[static_cast<std::size_t>(m.base)])];
@@ -684,6 +768,7 @@ std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* 
     loaded[a] = hint.empty();
     if (why_not != nullptr) (*why_not)[a] = hint;
   }
+  computed_shared_loads(kernel, linked, loaded, why_not);
   return loaded;
 }
 

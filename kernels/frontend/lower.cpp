@@ -855,7 +855,11 @@ class Lowerer {
 
   /// The value `x op= rhs` or `x = rhs` stores, in x's type.
   ir::ExprId assigned_value(const clang::BinaryOperator* op, ir::LocalId local) {
-    const ir::ScalarType type = k_.locals[local].type;
+    if (op->getOpcode() == clang::BO_Assign) return lower_int(op->getRHS());
+    return assigned_value(op, k_.local(local, range(op->getLHS())), k_.locals[local].type);
+  }
+  /// The same for a target whose value now is `current`, of type `type`.
+  ir::ExprId assigned_value(const clang::BinaryOperator* op, ir::ExprId current, ir::ScalarType type) {
     const ir::SourceRange where = range(op);
     if (op->getOpcode() == clang::BO_Assign) return lower_int(op->getRHS());
     const auto* compound = llvm::cast<clang::CompoundAssignOperator>(op);
@@ -863,8 +867,7 @@ class Lowerer {
     const auto result_type = scalar_type(compound->getComputationResultType());
     if (!lhs_type || !result_type)
       refuse(op, "this compound assignment computes in a type the model does not have");
-    ir::ExprId lhs = k_.local(local, range(op->getLHS()));
-    lhs = convert(lhs, *lhs_type, where);
+    const ir::ExprId lhs = convert(current, *lhs_type, where);
     ir::ExprId rhs = lower_int(op->getRHS());
     const ir::BinaryOp binary =
         binary_op(op, clang::BinaryOperator::getOpForCompoundAssignment(op->getOpcode()));
@@ -876,11 +879,13 @@ class Lowerer {
 
   /// The value ++x / x++ / --x / x-- stores.
   ir::ExprId incremented(const clang::UnaryOperator* op, ir::LocalId local) {
-    const ir::ScalarType type = k_.locals[local].type;
+    return incremented(op, k_.local(local, range(op->getSubExpr())), k_.locals[local].type);
+  }
+  ir::ExprId incremented(const clang::UnaryOperator* op, ir::ExprId current, ir::ScalarType type) {
     if (type == ir::ScalarType::Bool) refuse(op, "incrementing a bool is not supported");
     const ir::SourceRange where = range(op);
     const ir::ScalarType computed = promoted(type);
-    const ir::ExprId value = convert(k_.local(local, range(op->getSubExpr())), computed, where);
+    const ir::ExprId value = convert(current, computed, where);
     const ir::ExprId one = ir::is_floating(computed) ? k_.floating_constant(computed, 1.0, where)
                                                       : k_.constant(computed, 1, where);
     if (ir::is_floating(computed)) count_flops(1);
@@ -2207,6 +2212,9 @@ class Lowerer {
     /// Opaque values that are exactly a load's element: (expression, index in `accesses`),
     /// linked (Expr::access) when the accesses get their ids.
     std::vector<std::pair<ir::ExprId, std::size_t>> loads;
+    /// The load recorded for each memory expression (index in `accesses`): an expression lowered
+    /// again (a stored value) links its opaque values to them.
+    std::map<const clang::Expr*, std::size_t> load_at;
   };
 
   /// While alive, loads and flops met are not recorded (an expression lowered a second time).
@@ -2526,6 +2534,7 @@ class Lowerer {
       return false;
     }
     pending_->accesses.push_back(access);
+    if (kind == ir::AccessKind::Load && part == nullptr) pending_->load_at[e] = pending_->accesses.size() - 1;
     return true;
   }
 
@@ -2788,6 +2797,7 @@ class Lowerer {
   std::optional<ir::ExprId> lowered_again(const clang::Expr* e, ir::ScalarType type, const char* what) {
     if (calls_code(e)) return std::nullopt;
     const std::size_t exprs = k_.exprs.size();
+    const std::size_t loads = pending_->loads.size();
     try {
       const Quiet quiet(*this);
       NoHoist no_hoist(*this, what);
@@ -2796,7 +2806,42 @@ class Lowerer {
     } catch (const Unplaced&) {
     }
     k_.exprs.resize(exprs);
+    pending_->loads.resize(loads);
     return std::nullopt;
+  }
+
+  /// `a[i] op= v`, `a[i]++` ...: the value the store writes, from the element the load before
+  /// it read (load `store - 1`), as for a local (assigned_value, incremented); unknown where the
+  /// model does not hold it.
+  void updated_value(const clang::Expr* op, std::size_t store) {
+    const clang::Expr* target = nullptr;
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(op)) target = b->getLHS();
+    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(op)) target = u->getSubExpr();
+    const auto type = scalar_type(target->getType());
+    if (store == 0 || !type || *type == ir::ScalarType::Bool ||
+        pending_->accesses[store].kind != ir::AccessKind::Store ||
+        pending_->accesses[store - 1].kind != ir::AccessKind::Load ||
+        pending_->accesses[store].width != static_cast<std::uint32_t>(ir::bit_width(*type) / 8))
+      return;
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(op); b != nullptr && calls_code(b->getRHS())) return;
+    const std::size_t exprs = k_.exprs.size();
+    const std::size_t loads = pending_->loads.size();
+    try {
+      const Quiet quiet(*this);
+      NoHoist no_hoist(*this, "a stored value");
+      const ir::ExprId old = k_.opaque(*type, describe(target), range(target));
+      link_load(old, store - 1, target->getType());
+      if (pending_->loads.size() == loads) throw InvalidInput("the element is not loaded whole");
+      ir::ExprId value = ir::kNone;
+      if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(op)) value = assigned_value(b, old, *type);
+      else value = incremented(llvm::cast<clang::UnaryOperator>(op), old, *type);
+      pending_->accesses[store].value = value;
+      return;
+    } catch (const InvalidInput&) {
+    } catch (const Unplaced&) {
+    }
+    k_.exprs.resize(exprs);
+    pending_->loads.resize(loads);
   }
 
   /// Whether `s` calls a function the model would inline, or constructs an object.
@@ -3120,6 +3165,12 @@ class Lowerer {
 
   /// An Opaque value of `type` for `e` (its description) at `at`'s range (e's by default).
   ir::ExprId opaque(const clang::Expr* e, ir::ScalarType type, const clang::Expr* at = nullptr) {
+    if (quiet_ > 0 && pending_ != nullptr && is_memory(e)) {  // lowered again: the load recorded before
+      const ir::ExprId id = k_.opaque(type, describe(e), range(at != nullptr ? at : e));
+      const auto found = pending_->load_at.find(e);
+      if (found != pending_->load_at.end()) link_load(id, found->second, e->getType());
+      return id;
+    }
     const bool load = is_memory(e) && record_access(ir::AccessKind::Load, e);
     if (!load) scan_work(e);
     const ir::ExprId id = k_.opaque(type, describe(e), range(at != nullptr ? at : e));
@@ -3128,6 +3179,15 @@ class Lowerer {
         pending_->accesses.back().width == static_cast<std::uint32_t>(std::max(1, ir::bit_width(type) / 8)))
       pending_->loads.emplace_back(id, pending_->accesses.size() - 1);
     return id;
+  }
+
+  /// Links the opaque value `id` to load `index` of the statement when the load moves the value
+  /// whole (its type is the expression's, `type`).
+  void link_load(ir::ExprId id, std::size_t index, clang::QualType type) {
+    const ir::MemoryAccess& a = pending_->accesses[index];
+    if (a.kind == ir::AccessKind::Load && scalar_type(type) == k_.exprs[id].type &&
+        a.width == static_cast<std::uint32_t>(std::max(1, ir::bit_width(k_.exprs[id].type) / 8)))
+      pending_->loads.emplace_back(id, index);
   }
 
   /// Checks an expression the model does not evaluate (work, or an opaque value): it must not
@@ -3167,6 +3227,7 @@ class Lowerer {
         const std::size_t store = placed ? pending_->accesses.size() - 1 : 0;
         scan_work(op->getRHS());
         if (placed && op->getOpcode() == clang::BO_Assign) stored_value(op, store);
+        if (placed && op->isCompoundAssignmentOp()) updated_value(op, store);
         return;
       }
       if (op->isLogicalOp()) {
@@ -3187,6 +3248,7 @@ class Lowerer {
                        "(write it as its own statement)");
       if (op->isIncrementDecrementOp() && is_memory(op->getSubExpr())) {
         if (!load_and_store(op->getSubExpr(), true)) scan_work(op->getSubExpr());
+        else updated_value(op, pending_->accesses.size() - 1);
         return;
       }
       if (op->getOpcode() == clang::UO_AddrOf &&
