@@ -163,7 +163,7 @@ ProbeRun run_probe(const ir::Kernel& kernel, const ir::Launch& launch, const ir:
       "sm_" + std::to_string(run.device.compute_major * 10 + run.device.compute_minor);
 
   const auto compile_start = Clock::now();
-  const std::vector<char> cubin = compile_probe(probe_source(kernel, launch.buffer_bytes), run.architecture);
+  const std::vector<char> cubin = compile_probe(probe_source(kernel, launch.buffer_bytes, launch.dynamic_shared_bytes), run.architecture);
   run.compile_seconds = seconds_since(compile_start);
   const Library library(cubin);
   const cudaKernel_t entry = library.kernel(kProbeEntry);

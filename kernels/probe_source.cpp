@@ -1,5 +1,6 @@
 #include "kernels/probe_source.hpp"
 
+#include <algorithm>
 #include <sstream>
 #include <vector>
 
@@ -74,6 +75,18 @@ __device__ __forceinline__ T wd_load(wd_u64 base, long long at, wd_u64 bytes) {
   if (at < 0 || (wd_u64)at + sizeof(T) > bytes || ((wd_u64)at % sizeof(T)) != 0u) return (T)0;
   return *(const T*)(base + (wd_u64)at);
 }
+// Shared memory followed by value (issue 22): an element of a __shared__ array at byte `at` of
+// its `bytes`, starting at `base` in the probe's own shared memory; a store there.
+template <typename T>
+__device__ __forceinline__ T wd_sload(unsigned char* base, long long at, wd_u64 bytes) {
+  if (at < 0 || (wd_u64)at + sizeof(T) > bytes || ((wd_u64)at % sizeof(T)) != 0u) return (T)0;
+  return *(volatile T*)(base + at);
+}
+template <typename T>
+__device__ __forceinline__ void wd_sstore(unsigned char* base, long long at, wd_u64 bytes, T value) {
+  if (at < 0 || (wd_u64)at + sizeof(T) > bytes || ((wd_u64)at % sizeof(T)) != 0u) return;
+  *(volatile T*)(base + at) = value;
+}
 
 struct WdWarp {
   wd_u64* totals;
@@ -114,12 +127,14 @@ struct Frame {
 
 class Generator {
  public:
-  Generator(const ir::Kernel& k, const std::vector<std::uint64_t>& buffer_bytes)
+  Generator(const ir::Kernel& k, const std::vector<std::uint64_t>& buffer_bytes, std::uint64_t dynamic_shared_bytes)
       : k_(k), buffer_bytes_(buffer_bytes) {
     std::vector<bool> values(k.parameters.size(), false);
     for (std::size_t i = 0; i < values.size() && i < buffer_bytes.size(); ++i) values[i] = buffer_bytes[i] != 0;
     loaded_ = ir::computed_loads(k, &values);
     origins_ = ir::opaque_origins(k, loaded_);
+    shared_ = ir::shared_layout(k, loaded_, dynamic_shared_bytes);
+    dynamic_shared_bytes_ = dynamic_shared_bytes;
     barrier_.assign(k.stmts.size(), -1);
     for (std::size_t i = 0; i < k.stmts.size(); ++i)
       if (k.stmts[i].kind == ir::StmtKind::Barrier) {
@@ -162,6 +177,9 @@ class Generator {
         << "  for (unsigned i = wd_t; i < " << nb << "u; i += wd_threads) {\n"
         << "    wd_most[i] = 0ull;\n    wd_fewest[i] = ~0ull;\n  }\n";
     }
+    if (shared_.any)
+      o << "  __shared__ __align__(16) unsigned char wd_smem[" << std::max<std::uint64_t>(shared_.bytes, 16)
+        << "];  // the kernel's __shared__ arrays followed by value\n";
     o << "  __syncthreads();  // every thread, once\n";
     for (std::size_t i = 0; i < k_.parameters.size(); ++i) {
       const ir::Parameter& p = k_.parameters[i];
@@ -226,6 +244,9 @@ class Generator {
         if (e.access == ir::kNone || !loaded_[static_cast<std::size_t>(e.access)])
           return "((" + t + ")0)";  // never decides control flow
         const ir::MemoryAccess& a = k_.accesses[static_cast<std::size_t>(e.access)];
+        if (shared_.any && shared_.at[static_cast<std::size_t>(a.base)] >= 0)
+          return "wd_sload<" + t + ">(wd_smem + " + std::to_string(shared_.at[static_cast<std::size_t>(a.base)]) +
+                 ", (long long)(" + expr(a.offset) + "), " + std::to_string(array_bytes(a.base)) + "ull)";
         const auto parameter = static_cast<std::size_t>(k_.bases[static_cast<std::size_t>(a.base)].parameter);
         return "wd_load<" + t + ">(p" + std::to_string(parameter) + ", (long long)(" + expr(a.offset) + "), " +
                std::to_string(buffer_bytes_[parameter]) + "ull)";
@@ -325,6 +346,28 @@ class Generator {
   }
   void count(ir::StmtId id, const std::string& m) { eval(id, m, "0u", false, "false"); }
 
+  std::uint64_t array_bytes(std::int32_t base) const {
+    const ir::MemoryBase& b = k_.bases[static_cast<std::size_t>(base)];
+    return b.bytes != 0 ? b.bytes : dynamic_shared_bytes_;
+  }
+
+  // The statement's stores into shared memory followed by value, by the lanes of `m` (and of
+  // each store's guard), in the statement's order, as the model makes them.
+  void stores(ir::StmtId id, const std::string& m) {
+    if (!shared_.any) return;
+    for (std::int32_t x : k_.stmts[static_cast<std::size_t>(id)].accesses) {
+      const ir::MemoryAccess& a = k_.accesses[static_cast<std::size_t>(x)];
+      if (a.kind != ir::AccessKind::Store || a.base == ir::kNone || shared_.at[static_cast<std::size_t>(a.base)] < 0 ||
+          !computable(a.value) || !computable(a.offset) || (a.guard != ir::kNone && !computable(a.guard)))
+        continue;
+      const std::string t = c_type(k_.exprs[static_cast<std::size_t>(a.value)].type);
+      line() << "if (" << lane_in(m) << (a.guard != ir::kNone ? " && (" + expr(a.guard) + ")" : std::string())
+             << ") wd_sstore<" << t << ">(wd_smem + " << shared_.at[static_cast<std::size_t>(a.base)]
+             << ", (long long)(" << expr(a.offset) << "), " << array_bytes(a.base) << "ull, (" << t << ")("
+             << expr(a.value) << "));\n";
+    }
+  }
+
   // Lanes of `m` assign `value` to local `local` (skipped when the value is opaque).
   void assign(ir::LocalId local, ir::ExprId value, const std::string& m) {
     if (local == ir::kNone || !computable(value)) return;
@@ -380,10 +423,15 @@ class Generator {
       case ir::StmtKind::Declare:
       case ir::StmtKind::Assign:
         count(id, m);
+        stores(id, m);
         assign(s.local, s.value, m);
         return;
-      case ir::StmtKind::Work: count(id, m); return;
+      case ir::StmtKind::Work:
+        count(id, m);
+        stores(id, m);
+        return;
       case ir::StmtKind::If: {
+        stores(id, m);
         const std::string t = vote(s.value, m);
         eval(id, m, t, true, "(" + t + " != 0u && " + t + " != " + m + ")");
         const std::string out = fresh("o"), other = fresh("e");
@@ -421,6 +469,7 @@ class Generator {
       }
       case ir::StmtKind::Return: {
         count(id, m);
+        stores(id, m);
         if (in_call()) {
           Frame& f = frame(false, false);
           if (s.value != ir::kNone) assign(f.result, s.value, m);
@@ -433,6 +482,9 @@ class Generator {
         count(id, m);
         line() << "if (" << lane_in(m) << ") wd_arrivals[" << barrier_[static_cast<std::size_t>(id)]
                << "] += 1ull;\n";
+        // Shared memory followed by value: a real barrier (the whole warp reaches it: the probe's
+        // branches are votes), as the model runs each warp up to it before any goes past.
+        if (shared_.any) line() << "__syncthreads();\n";
         return;
       case ir::StmtKind::InlinedCall: {
         count(id, m);
@@ -465,6 +517,7 @@ class Generator {
     indent_ += 2;
     line() << "if (w.n > guard) goto wd_end;  // the model's count is long passed\n";
     const auto test = [&] {
+      stores(id, in);
       const std::string stay = vote(s.value, in);
       eval(id, in, stay, true, "(" + stay + " != 0u && " + stay + " != " + in + ")");
       line() << exits << " |= " << in << " & ~" << stay << ";\n";
@@ -507,6 +560,7 @@ class Generator {
     indent_ += 2;
     const ir::ScalarType type = k_.exprs[static_cast<std::size_t>(s.value)].type;
     const std::string v = fresh("v");
+    stores(id, m);
     line() << "const " << c_type(type) << " " << v << " = " << expr(s.value) << ";\n";
     const std::size_t n = s.children.size();
     std::vector<std::string> entry(n + 1);
@@ -552,6 +606,8 @@ class Generator {
   std::vector<std::uint64_t> buffer_bytes_;  // [parameter]: a buffer with values (issue 22)
   std::vector<bool> loaded_;                 // [access]: loads the probe reads
   std::vector<ir::ExprId> origins_;
+  ir::SharedLayout shared_;                  // shared memory followed by value (issue 22)
+  std::uint64_t dynamic_shared_bytes_ = 0;
   std::vector<int> barrier_;                 // [StmtId]: barrier index or -1
   std::vector<ir::StmtId> barrier_stmts_;    // [barrier index]
   std::vector<Frame> frames_;
@@ -562,9 +618,10 @@ class Generator {
 
 }  // namespace
 
-std::string probe_source(const sim::ir::Kernel& kernel, const std::vector<std::uint64_t>& buffer_bytes) {
+std::string probe_source(const sim::ir::Kernel& kernel, const std::vector<std::uint64_t>& buffer_bytes,
+                         std::uint64_t dynamic_shared_bytes) {
   ir::validate(kernel);
-  return Generator(kernel, buffer_bytes).source();
+  return Generator(kernel, buffer_bytes, dynamic_shared_bytes).source();
 }
 
 }  // namespace warpdiv::kernels

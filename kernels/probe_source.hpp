@@ -13,7 +13,8 @@
 // would disagree with the model (the probe also counts threads whose %laneid differs).
 //
 // Barriers: a real __syncthreads() that only part of a block reaches is undefined behaviour, so
-// the probe executes none where the kernel has one. Each thread counts its own arrivals at each
+// the probe executes none where the kernel has one, unless it follows shared memory by value
+// (then it does, as the kernel does). Each thread counts its own arrivals at each
 // barrier (its k-th arrival is instance k, as the model counts); the block's most and fewest
 // arrivals give its executions (most) and partial executions (most - fewest). The only real
 // barriers are at the probe's start and end, which every thread reaches once.
@@ -57,7 +58,11 @@ inline constexpr int kProbeWarpSize = 32;
 /// `buffer_bytes` [parameter] (Launch::buffer_bytes): pointer parameters whose buffers have
 /// values; their args entry is then the buffer's device address, and the loads the model computes
 /// from them (sim::ir::computed_loads) are read there, as the kernel reads them.
+/// Shared memory the model follows by value (sim::ir::shared_layout: __shared__ arrays whose loads
+/// it computes) is the probe's own: it makes the same stores, reads the same elements, and runs a
+/// real __syncthreads() at the kernel's barriers (`dynamic_shared_bytes`: extern __shared__).
 /// Throws InvalidInput when the model is invalid (sim::ir::validate).
-std::string probe_source(const sim::ir::Kernel& kernel, const std::vector<std::uint64_t>& buffer_bytes = {});
+std::string probe_source(const sim::ir::Kernel& kernel, const std::vector<std::uint64_t>& buffer_bytes = {},
+                         std::uint64_t dynamic_shared_bytes = 0);
 
 }  // namespace warpdiv::kernels

@@ -471,6 +471,17 @@ std::vector<ExprId> opaque_origins(const Kernel& kernel, const std::vector<bool>
 std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* parameter_values,
                                  std::vector<std::string>* why_not = nullptr);
 
+/// Shared memory followed by value (issue 22): the __shared__ arrays with a computed load
+/// (`loaded`, from computed_loads) laid out in one block's shared memory as the replay and the
+/// GPU probe keep it: `at` [base] its first byte (-1: not followed; every extern __shared__
+/// array at the same byte, sized `dynamic_shared_bytes`), `bytes` the whole.
+struct SharedLayout {
+  std::vector<std::int64_t> at;
+  std::uint64_t bytes = 0;
+  bool any = false;
+};
+SharedLayout shared_layout(const Kernel& kernel, const std::vector<bool>& loaded, std::uint64_t dynamic_shared_bytes);
+
 /// validate()'s data-dependence check at a launch whose pointer parameters with values are
 /// `parameter_values`: throws the same InvalidInput for a condition that depends on an opaque
 /// value the launch does not compute, with the hint of computed_loads.

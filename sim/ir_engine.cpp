@@ -396,38 +396,12 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       base_bytes[b] = l.dynamic_shared_bytes;  // extern __shared__: as the launch sizes it
     if (k.bases[b].parameter >= 0 && parameter < l.buffer_data.size()) base_data[b] = l.buffer_data[parameter].get();
   }
-  // Shared memory followed by value: the __shared__ arrays with a computed load (every extern one
-  // when one is: they start at the same address), laid out one after the other.
-  shared_at.assign(k.bases.size(), -1);
+  // Shared memory followed by value: the __shared__ arrays with a computed load.
   {
-    std::vector<bool> kept_base(k.bases.size(), false);
-    bool extern_kept = false;
-    for (std::size_t a = 0; a < k.accesses.size(); ++a) {
-      const std::int32_t b = k.accesses[a].base;
-      if (!loaded[a] || b == kNone) continue;
-      const MemoryBase& base = k.bases[static_cast<std::size_t>(b)];
-      if (base.parameter != kNone || base.space != AddressSpace::Shared) continue;
-      kept_base[static_cast<std::size_t>(b)] = true;
-      extern_kept = extern_kept || base.bytes == 0;
-    }
-    const auto align = [](std::uint64_t at, std::uint64_t to) { return (at + to - 1) / to * to; };
-    std::uint64_t end = 0;
-    for (std::size_t b = 0; b < k.bases.size(); ++b) {
-      const MemoryBase& base = k.bases[b];
-      if (!kept_base[b] || base.bytes == 0) continue;
-      end = align(end, std::max<std::uint64_t>(16, base.alignment));
-      shared_at[b] = static_cast<std::int64_t>(end);
-      end += base.bytes;
-    }
-    if (extern_kept) {
-      end = align(end, 16);
-      for (std::size_t b = 0; b < k.bases.size(); ++b)
-        if (k.bases[b].parameter == kNone && k.bases[b].space == AddressSpace::Shared && k.bases[b].bytes == 0)
-          shared_at[b] = static_cast<std::int64_t>(end);
-      end += l.dynamic_shared_bytes;
-    }
-    shared_size = end;
-    shared_values = std::find(kept_base.begin(), kept_base.end(), true) != kept_base.end();
+    SharedLayout layout = shared_layout(k, loaded, l.dynamic_shared_bytes);
+    shared_at = std::move(layout.at);
+    shared_size = layout.bytes;
+    shared_values = layout.any;
   }
   if (shared_values) {
     for (std::size_t i = 0; i < k.stmts.size(); ++i) {

@@ -772,6 +772,41 @@ std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* 
   return loaded;
 }
 
+SharedLayout shared_layout(const Kernel& kernel, const std::vector<bool>& loaded, std::uint64_t dynamic_shared_bytes) {
+  SharedLayout layout;
+  layout.at.assign(kernel.bases.size(), -1);
+  std::vector<bool> kept(kernel.bases.size(), false);
+  bool extern_kept = false;
+  for (std::size_t a = 0; a < kernel.accesses.size() && a < loaded.size(); ++a) {
+    const std::int32_t b = kernel.accesses[a].base;
+    if (!loaded[a] || b == kNone) continue;
+    const MemoryBase& base = kernel.bases[static_cast<std::size_t>(b)];
+    if (base.parameter != kNone || base.space != AddressSpace::Shared) continue;
+    kept[static_cast<std::size_t>(b)] = true;
+    extern_kept = extern_kept || base.bytes == 0;
+  }
+  const auto align = [](std::uint64_t at, std::uint64_t to) { return (at + to - 1) / to * to; };
+  std::uint64_t end = 0;
+  for (std::size_t b = 0; b < kernel.bases.size(); ++b) {
+    const MemoryBase& base = kernel.bases[b];
+    if (!kept[b] || base.bytes == 0) continue;
+    end = align(end, std::max<std::uint64_t>(16, base.alignment));
+    layout.at[b] = static_cast<std::int64_t>(end);
+    end += base.bytes;
+  }
+  if (extern_kept) {
+    end = align(end, 16);
+    for (std::size_t b = 0; b < kernel.bases.size(); ++b)
+      if (kernel.bases[b].parameter == kNone && kernel.bases[b].space == AddressSpace::Shared &&
+          kernel.bases[b].bytes == 0)
+        layout.at[b] = static_cast<std::int64_t>(end);
+    end += dynamic_shared_bytes;
+  }
+  layout.bytes = end;
+  layout.any = std::find(kept.begin(), kept.end(), true) != kept.end();
+  return layout;
+}
+
 void check_data_dependence(const Kernel& kernel, const std::vector<bool>& parameter_values) {
   std::vector<std::string> why_not;
   const std::vector<bool> loaded = computed_loads(kernel, &parameter_values, &why_not);

@@ -1,0 +1,318 @@
+// Shared memory followed by value (issue 22): the replay keeps each block's __shared__ arrays,
+// runs its warps phase by phase between barriers, and reports reads of memory never written and
+// races between warps. Figures worked out by hand in the comments; the reduction's sums also
+// against the class engine's counts of the same launch without values.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "kernels/probe.hpp"
+#include "kernels/probe_source.hpp"
+#include "sim/errors.hpp"
+#include "sim/ir_classes.hpp"
+#include "sim/ir_replay.hpp"
+#include "tests/kernels/model_text.hpp"
+#include "tests/kernels/source_dir.hpp"
+#include "tests/kernels/zoo_launches.hpp"
+
+namespace warpdiv::testing {
+namespace {
+
+namespace ir = sim::ir;
+
+class SharedValues : public SnippetTest {
+ protected:
+  SharedValues() : SnippetTest("warpdiv_shared_values_") {}
+
+  static ir::Launch launch(const ir::Kernel& k, std::uint32_t threads, std::uint32_t blocks = 1) {
+    ir::Launch l;
+    l.grid = ir::Dim3{blocks, 1, 1};
+    l.block = ir::Dim3{threads, 1, 1};
+    l.arguments.assign(k.parameters.size(), ir::Value{});
+    return l;
+  }
+  static ir::ReplayResult run(const ir::Kernel& k, const ir::Launch& l, unsigned threads = 0) {
+    ir::ReplayOptions o;
+    o.capture_stores = true;
+    o.threads = threads;
+    return ir::replay(k, l, o);
+  }
+  // The message the replay stops with ("" when it does not), paths relative to the folder.
+  std::string error(const ir::Kernel& k, const ir::Launch& l) const {
+    std::string text;
+    try {
+      run(k, l);
+    } catch (const InvalidInput& e) {
+      text = e.what();
+    }
+    const std::string folder = dir_.string() + "/";
+    for (std::size_t at = text.find(folder); at != std::string::npos; at = text.find(folder))
+      text.erase(at, folder.size());
+    return text;
+  }
+  static std::int32_t word(const ir::ReplayResult& r, std::size_t parameter, std::size_t element) {
+    std::int32_t v = 0;
+    std::memcpy(&v, r.stored[parameter].bytes.data() + 4 * element, 4);
+    return v;
+  }
+  static bool written(const ir::ReplayResult& r, std::size_t parameter, std::size_t element) {
+    const ir::StoredBuffer& b = r.stored[parameter];
+    return 4 * element + 3 < b.state.size() && b.state[4 * element] == ir::StoredBuffer::kWritten;
+  }
+};
+
+constexpr const char* kMirror = R"(__global__ void mirror(int* out) {
+  __shared__ int s[256];
+  int t = threadIdx.x;
+  s[t] = (t * 7) % 5;
+  __syncthreads();
+  if (s[255 - t] < 2) {
+    out[blockIdx.x * 256 + t] = s[255 - t];
+  }
+}
+)";
+
+// Each thread reads the element the mirror thread stored before the barrier, in another warp.
+// With u = 255 - t, s[u] = 7u mod 5 = 2u mod 5, below 2 exactly when u mod 5 is 0 or 3: 52 + 51
+// = 103 of the 256 values of u in each block; every warp's 32 consecutive u meet all residues,
+// so each of the 8 warps of both blocks diverges.
+TEST_F(SharedValues, ABranchOnAnotherWarpsStoreByHand) {
+  const ir::Kernel k = load(kMirror);
+  const ir::Launch l = launch(k, 256, 2);
+  // No value in the model comes from outside: the class engine leaves it to the replay.
+  const ir::ClassPlan plan = ir::plan_classes(k, l);
+  ASSERT_TRUE(plan.refusal.has_value());
+  EXPECT_NE(plan.refusal->reason.find("a value in shared memory, which the replay follows"), std::string::npos)
+      << plan.refusal->message();
+  for (const unsigned threads : {1u, 2u}) {
+    const ir::ReplayResult r = run(k, l, threads);
+    const ir::StatementCounts& c = r.statements[statement_at(k, 6, ir::StmtKind::If)];
+    EXPECT_EQ(c.warp_evaluations, 16u);
+    EXPECT_EQ(c.divergent, 16u);
+    EXPECT_EQ(c.active_lanes, 512u);
+    EXPECT_EQ(c.taken_lanes, 206u);
+    ASSERT_TRUE(r.stores_not_captured.empty()) << r.stores_not_captured;
+    // t = 255: u = 0, s[0] = 0; t = 252: u = 3, s[3] = 21 mod 5 = 1; t = 254: u = 1, s[1] = 2 (not
+    // taken); block 1, t = 250: u = 5, s[5] = 0.
+    EXPECT_TRUE(written(r, 0, 255));
+    EXPECT_EQ(word(r, 0, 255), 0);
+    EXPECT_EQ(word(r, 0, 252), 1);
+    EXPECT_FALSE(written(r, 0, 254));
+    EXPECT_TRUE(written(r, 0, 256 + 250));
+    EXPECT_EQ(word(r, 0, 256 + 250), 0);
+  }
+}
+
+// The lecture's contiguous reduction on 2,048 floats i / 2: block b sums elements 512b .. 512b +
+// 511, 0.5 x (512 x 512b + 511 x 512 / 2) = 131,072 b + 65,408, every partial sum a multiple of
+// 0.5 below 2^23 (exact in float in any order). The tree's `partialSum[t] += partialSum[t+stride]`
+// reads what other warps stored a phase before. Its statement counts are the class engine's for
+// the same launch without values.
+TEST_F(SharedValues, TheReductionsSumsByHandAndItsCountsAgainstTheClassEngine) {
+  const ir::Kernel k = ir::zoo::load("reduction_contiguous.cu");
+  ir::Launch bare = launch(k, 256, 4);
+  const ir::ClassPlan plan = ir::plan_classes(k, bare);
+  ASSERT_FALSE(plan.refusal.has_value()) << plan.refusal->message();
+  const ir::ClassReplayResult classes = ir::class_replay(k, bare, plan);
+
+  ir::Launch l = bare;
+  std::string input(2048 * 4, '\0');
+  for (int i = 0; i < 2048; ++i) {
+    const float v = 0.5f * static_cast<float>(i);
+    std::memcpy(&input[static_cast<std::size_t>(4 * i)], &v, 4);
+  }
+  l.buffer_bytes = {2048 * 4, 4 * 4};
+  l.buffer_data = {std::make_shared<const std::string>(input), nullptr};
+  EXPECT_TRUE(ir::plan_classes(k, l).refusal.has_value());
+  const ir::ReplayResult r = run(k, l);
+  ASSERT_TRUE(r.stores_not_captured.empty()) << r.stores_not_captured;
+  for (int b = 0; b < 4; ++b) {
+    float sum = 0;
+    ASSERT_TRUE(written(r, 1, static_cast<std::size_t>(b)));
+    std::memcpy(&sum, r.stored[1].bytes.data() + 4 * b, 4);
+    EXPECT_EQ(sum, 131072.0f * static_cast<float>(b) + 65408.0f) << "block " << b;
+  }
+  ASSERT_EQ(r.statements.size(), classes.statements.size());
+  for (std::size_t s = 0; s < r.statements.size(); ++s)
+    EXPECT_TRUE(r.statements[s] == classes.statements[s]) << "statement " << s;
+}
+
+// Warps 0 .. 3 read elements that warps 7 .. 4 store in the same phase (no barrier): in the
+// replay's order warp 4 is the first to read an element already stored, s[127], by warp 3.
+TEST_F(SharedValues, AReadOfAnotherWarpsStoreWithoutABarrierIsARace) {
+  const ir::Kernel k = load(R"(__global__ void racy(int* out) {
+  __shared__ int s[256];
+  int t = threadIdx.x;
+  s[t] = t;
+  if (s[255 - t] < 100) out[t] = 1;
+}
+)");
+  EXPECT_EQ(error(k, launch(k, 256)),
+            "k.cu:5:7: shared-memory race: 's[255 - t]' reads bytes 508 to 511 of 's' in warp 4, which warp 3 "
+            "wrote ('s[t]' at k.cu:4:3) with no __syncthreads() between them, in block (0, 0, 0), thread (128, 0, 0)");
+  // Within one warp, program order holds (the model's warps run in lock step).
+  EXPECT_EQ(error(k, launch(k, 32)).find("race"), std::string::npos);
+}
+
+// After the barrier warp 0 reads s[32 .. 63] and stores s[0 .. 31]; warp 1 then stores s[32 ..
+// 63], which warp 0 read in the same phase: a write after another warp's read.
+TEST_F(SharedValues, AStoreOverAnotherWarpsReadWithoutABarrierIsARace) {
+  const ir::Kernel k = load(R"(__global__ void war(int* out) {
+  __shared__ int s[256];
+  int t = threadIdx.x;
+  s[t] = t;
+  __syncthreads();
+  int v = s[(t + 32) % 256];
+  s[t] = v + 1;
+  __syncthreads();
+  if (s[t] > 100) out[t] = 1;
+}
+)");
+  EXPECT_EQ(error(k, launch(k, 256)),
+            "k.cu:7:3: shared-memory race: 's[t]' writes bytes 128 to 131 of 's' in warp 1, which warp 0 read "
+            "('s[(t + 32) % 256]' at k.cu:6:11) with no __syncthreads() between them, in block (0, 0, 0), "
+            "thread (32, 0, 0)");
+}
+
+TEST_F(SharedValues, AReadOfMemoryNoThreadWroteIsAnError) {
+  const ir::Kernel k = load(R"(__global__ void unwritten(int* out) {
+  __shared__ int s[256];
+  int t = threadIdx.x;
+  if (t < 200) s[t] = t;
+  __syncthreads();
+  if (s[t] < 100) out[t] = 1;
+}
+)");
+  EXPECT_EQ(error(k, launch(k, 256)),
+            "k.cu:6:7: read of shared memory never written: 's[t]' reads bytes 800 to 803 of 's', and no thread of "
+            "the block writes byte 800 before it, in block (0, 0, 0), thread (200, 0, 0)");
+  EXPECT_EQ(error(k, launch(k, 200)), "");
+}
+
+// Lane 0 of each of the 4 warps stores 7 into f: the same value in any order, not a race. The
+// branch is uniform: 4 evaluations, none divergent, 128 lanes taken. Storing threadIdx.x instead
+// (0 from warp 0, 32 from warp 1) is.
+TEST_F(SharedValues, TheSameValueFromSeveralWarpsIsNotARaceADifferentOneIs) {
+  const std::string same = R"(__global__ void flag(int* out) {
+  __shared__ int f;
+  if (threadIdx.x % 32 == 0) f = 7;
+  __syncthreads();
+  if (f == 7) out[threadIdx.x] = 1;
+}
+)";
+  const ir::Kernel k = load(same);
+  const ir::ReplayResult r = run(k, launch(k, 128));
+  const ir::StatementCounts& c = r.statements[statement_at(k, 5, ir::StmtKind::If)];
+  EXPECT_EQ(c.warp_evaluations, 4u);
+  EXPECT_EQ(c.divergent, 0u);
+  EXPECT_EQ(c.taken_lanes, 128u);
+  std::string different = same;
+  different.replace(different.find("f = 7"), 5, "f = threadIdx.x");
+  const ir::Kernel d = load(different);
+  EXPECT_EQ(error(d, launch(d, 128)),
+            "k.cu:3:30: shared-memory race: 'f' writes bytes 0 to 3 of 'f' in warp 1, which warp 0 wrote ('f' at "
+            "k.cu:3:30) with no __syncthreads() between them, in block (0, 0, 0), thread (32, 0, 0)");
+}
+
+// Lanes 0 .. 31 of one warp store 0 .. 31 into one word: which value stays is undefined on the
+// GPU, so a branch on it is refused.
+TEST_F(SharedValues, ADecisionOnAWordLanesOfOneWarpWroteDifferentlyIsRefused) {
+  const ir::Kernel k = load(R"(__global__ void lanes(int* out) {
+  __shared__ int f;
+  if (threadIdx.x < 32) f = threadIdx.x;
+  __syncthreads();
+  if (f > 5) out[threadIdx.x] = 1;
+}
+)");
+  const std::string e = error(k, launch(k, 64));
+  EXPECT_NE(e.find("k.cu:5:7: the value 'f' reads (bytes 0 to 3 of 'f') is not known: 'f' at k.cu:3:25 stored "
+                   "different values there from lanes of one warp"),
+            std::string::npos)
+      << e;
+}
+
+// Values stored from a buffer the launch gives no values for: the branch on them is refused with
+// why (the model's usual data-dependence refusal), and computed once the buffer has values.
+TEST_F(SharedValues, StoresOfUnknownValuesLeaveTheArrayUnknown) {
+  const ir::Kernel k = load(R"(__global__ void copy(const int* in, int* out) {
+  __shared__ int s[64];
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  if (s[63 - threadIdx.x] > 0) out[threadIdx.x] = 1;
+}
+)");
+  ir::Launch l = launch(k, 64);
+  const std::string e = error(k, l);
+  EXPECT_NE(e.find("k.cu:5:3: data-dependent branch: the condition of this if depends on s[63 - threadIdx.x] "
+                   "(shared memory)"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("the values of shared memory ('s') are not known: the value of 's[threadIdx.x]' at k.cu:3:3 "
+                   "depends on in[threadIdx.x] (global memory) (k.cu:3:20)"),
+            std::string::npos)
+      << e;
+  // in[i] = i - 31: positive for i >= 32, so threads t <= 31 (reading in[63 - t]) take the branch.
+  std::string in(64 * 4, '\0');
+  for (int i = 0; i < 64; ++i) {
+    const std::int32_t v = i - 31;
+    std::memcpy(&in[static_cast<std::size_t>(4 * i)], &v, 4);
+  }
+  l.buffer_bytes = {64 * 4, 64 * 4};
+  l.buffer_data = {std::make_shared<const std::string>(in), nullptr};
+  const ir::ReplayResult r = run(k, l);
+  const ir::StatementCounts& c = r.statements[statement_at(k, 5, ir::StmtKind::If)];
+  EXPECT_EQ(c.warp_evaluations, 2u);
+  EXPECT_EQ(c.divergent, 0u);
+  EXPECT_EQ(c.taken_lanes, 32u);
+}
+
+// extern __shared__, sized by the launch: buf[u] = 2u, and 2u is a multiple of 4 for even u, so
+// half of each warp takes the branch. 128 bytes are too few for 64 threads.
+TEST_F(SharedValues, ExternSharedSizedByTheLaunch) {
+  const ir::Kernel k = load(R"(__global__ void ext(int* out) {
+  extern __shared__ int buf[];
+  buf[threadIdx.x] = threadIdx.x * 2;
+  __syncthreads();
+  if (buf[blockDim.x - 1 - threadIdx.x] % 4 == 0) out[threadIdx.x] = 1;
+}
+)");
+  ir::Launch l = launch(k, 64);
+  l.dynamic_shared_bytes = 256;
+  const ir::ReplayResult r = run(k, l);
+  const ir::StatementCounts& c = r.statements[statement_at(k, 5, ir::StmtKind::If)];
+  EXPECT_EQ(c.warp_evaluations, 2u);
+  EXPECT_EQ(c.divergent, 2u);
+  EXPECT_EQ(c.taken_lanes, 32u);
+  l.dynamic_shared_bytes = 128;
+  EXPECT_NE(error(k, l).find("k.cu:3:3: out of bounds: 'buf[threadIdx.x]' writes element 32 of 'buf', which holds 32 "
+                             "elements of 4 bytes (0 to 31), in block (0, 0, 0), thread (32, 0, 0)"),
+            std::string::npos)
+      << error(k, l);
+}
+
+// The GPU probe keeps the same shared memory: it stores what the model stores, reads the element
+// the model reads, and runs a real barrier where the kernel has one. Compiled with NVRTC where
+// it is installed (the run itself is on a GPU: tools/device-validate-data).
+TEST_F(SharedValues, TheProbeKeepsTheSameSharedMemory) {
+  const ir::Kernel k = load(kMirror);
+  const std::string source = kernels::probe_source(k);
+  EXPECT_NE(source.find("__shared__ __align__(16) unsigned char wd_smem[1024];"), std::string::npos) << source;
+  EXPECT_NE(source.find("wd_sstore<int>(wd_smem + 0, "), std::string::npos) << source;
+  EXPECT_NE(source.find("wd_sload<int>(wd_smem + 0, "), std::string::npos) << source;
+  std::size_t barriers = 0;
+  for (std::size_t at = source.find("__syncthreads();"); at != std::string::npos;
+       at = source.find("__syncthreads();", at + 1))
+    ++barriers;
+  EXPECT_EQ(barriers, 3u);  // the probe's start and end, and the kernel's one
+  try {
+    const std::vector<char> cubin = kernels::compile_probe(source, "sm_90");
+    EXPECT_EQ(std::string(cubin.data() + 1, 3), "ELF");
+  } catch (const NoDevice& e) {
+    GTEST_SKIP() << "no NVRTC here: " << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace warpdiv::testing
