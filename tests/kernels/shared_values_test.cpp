@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "analysis/npy.hpp"
 #include "kernels/probe.hpp"
 #include "kernels/probe_source.hpp"
 #include "sim/errors.hpp"
@@ -290,6 +293,111 @@ TEST_F(SharedValues, ExternSharedSizedByTheLaunch) {
                              "elements of 4 bytes (0 to 31), in block (0, 0, 0), thread (32, 0, 0)"),
             std::string::npos)
       << error(k, l);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The block compaction (kernels/zoo/data/block_compaction.cu): a branch on a flag in shared
+// memory, a scan across warps, stores at addresses from the scan.
+
+std::string int_buffer(const std::vector<std::int32_t>& v) {
+  std::string bytes(v.size() * 4, '\0');
+  std::memcpy(bytes.data(), v.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<std::int32_t> sample_ints(const std::string& file) {
+  std::ifstream in(std::string(WARPDIV_SOURCE_DIR) + "/data/samples/" + file, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  const analysis::NpyArray a = analysis::parse_npy(bytes.str(), file);
+  std::vector<std::int32_t> v(a.count);
+  std::memcpy(v.data(), a.data.data(), a.data.size());
+  return v;
+}
+
+struct Compaction {
+  ir::ReplayResult result;
+  ir::StatementCounts flagged;  // if (flag[t])
+};
+
+Compaction compact(const ir::Kernel& k, const std::vector<std::int32_t>& in, std::int32_t n, std::int32_t threshold,
+                   std::uint32_t block) {
+  const std::uint32_t grid = static_cast<std::uint32_t>((n + static_cast<std::int32_t>(block) - 1) / static_cast<std::int32_t>(block));
+  ir::Launch l;
+  l.grid = ir::Dim3{grid, 1, 1};
+  l.block = ir::Dim3{block, 1, 1};
+  for (const ir::Parameter& p : k.parameters)
+    l.arguments.push_back(!p.scalar ? ir::Value{} : ir::Value::of(p.type, p.name == "n" ? n : threshold));
+  l.buffer_bytes = {in.size() * 4, std::uint64_t{grid} * block * 4, std::uint64_t{grid} * 4, 0, 0};
+  l.buffer_data = {std::make_shared<const std::string>(int_buffer(in)), nullptr, nullptr, nullptr, nullptr};
+  ir::ReplayOptions o;
+  o.capture_stores = true;
+  Compaction c;
+  c.result = ir::replay(k, l, o);
+  c.flagged = c.result.statements[statement_at(k, 37, ir::StmtKind::If)];
+  return c;
+}
+
+std::int32_t element(const ir::ReplayResult& r, std::size_t parameter, std::size_t i) {
+  std::int32_t v = 0;
+  std::memcpy(&v, r.stored[parameter].bytes.data() + 4 * i, 4);
+  return v;
+}
+
+// data/samples/compaction/tiny.npy holds i % 10 - 5 (i = 0 .. 39); with n = 36 and threshold 0,
+// blocks of 32: block 0 flags i % 10 in 6 .. 9 of i = 0 .. 31 (12 elements: 1, 2, 3, 4 three
+// times), block 1 (i = 32 .. 35: -3 .. 0) none. The flag's if: 2 evaluations, warp 0 divergent.
+TEST_F(SharedValues, BlockCompactionByHand) {
+  const ir::Kernel k = ir::zoo::load("data/block_compaction.cu");
+  const Compaction c = compact(k, sample_ints("compaction/tiny.npy"), 36, 0, 32);
+  EXPECT_EQ(c.flagged.warp_evaluations, 2u);
+  EXPECT_EQ(c.flagged.divergent, 1u);
+  EXPECT_EQ(c.flagged.taken_lanes, 12u);
+  ASSERT_TRUE(c.result.stores_not_captured.empty()) << c.result.stores_not_captured;
+  EXPECT_EQ(element(c.result, 2, 0), 12);
+  EXPECT_EQ(element(c.result, 2, 1), 0);
+  for (std::size_t j = 0; j < 12; ++j) EXPECT_EQ(element(c.result, 1, j), static_cast<std::int32_t>(j % 4 + 1)) << j;
+}
+
+// On the 5,000-element sample, against a loop written here: per block the flagged count, each
+// flagged element at its rank, and how many warps see both flagged and unflagged lanes.
+TEST_F(SharedValues, BlockCompactionAgainstALoopOnTheSample) {
+  const ir::Kernel k = ir::zoo::load("data/block_compaction.cu");
+  const std::vector<std::int32_t> in = sample_ints("compaction/in.npy");
+  const std::int32_t n = 5000;
+  for (const std::uint32_t block : {32u, 100u, 256u})
+    for (const std::int32_t threshold : {0, 500, -1000}) {
+      SCOPED_TRACE("block " + std::to_string(block) + ", threshold " + std::to_string(threshold));
+      const Compaction c = compact(k, in, n, threshold, block);
+      const std::uint32_t grid = static_cast<std::uint32_t>((n + static_cast<std::int32_t>(block) - 1) / static_cast<std::int32_t>(block));
+      std::uint64_t taken = 0, divergent = 0, evaluations = 0;
+      for (std::uint32_t b = 0; b < grid; ++b) {
+        std::int32_t rank = 0;
+        for (std::uint32_t t = 0; t < block; ++t) {
+          const std::int64_t i = std::int64_t{b} * block + t;
+          if (i < n && in[static_cast<std::size_t>(i)] > threshold) {
+            ASSERT_EQ(element(c.result, 1, static_cast<std::size_t>(b) * block + static_cast<std::size_t>(rank)),
+                      in[static_cast<std::size_t>(i)]);
+            ++rank;
+          }
+        }
+        EXPECT_EQ(element(c.result, 2, b), rank) << "block " << b;
+        for (std::uint32_t w = 0; w * 32 < block; ++w) {
+          int yes = 0, lanes = 0;
+          for (std::uint32_t t = w * 32; t < std::min(block, w * 32 + 32); ++t, ++lanes) {
+            const std::int64_t i = std::int64_t{b} * block + t;
+            yes += i < n && in[static_cast<std::size_t>(i)] > threshold ? 1 : 0;
+          }
+          ++evaluations;
+          taken += static_cast<std::uint64_t>(yes);
+          divergent += yes != 0 && yes != lanes ? 1 : 0;
+        }
+      }
+      EXPECT_EQ(c.flagged.warp_evaluations, evaluations);
+      EXPECT_EQ(c.flagged.taken_lanes, taken);
+      EXPECT_EQ(c.flagged.divergent, divergent);
+      EXPECT_GT(divergent, 0u);
+    }
 }
 
 // The GPU probe keeps the same shared memory: it stores what the model stores, reads the element
