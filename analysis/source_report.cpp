@@ -169,6 +169,12 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
                                 const ir::ReplayResult& result,
                                 const SourceReportOptions& options) {
   SourceReport report;
+  for (const ir::OrderDependence& o : ir::order_dependence(kernel, launch, result)) {
+    // The message without its closing clause (said once in the section's heading).
+    const std::string clause = ", a value other threads change: counted with";
+    const std::size_t cut = o.message.find(clause);
+    report.order_dependent.push_back(cut == std::string::npos ? o.message : o.message.substr(0, cut) + ", a value other threads change");
+  }
   report.kernel = kernel.name;
   report.file = kernel.files.empty() ? "" : kernel.files[0].path;
   report.launch = "grid " + dim3_text(launch.grid) + ", block " + dim3_text(launch.block) +
@@ -546,6 +552,12 @@ void write_source_text(std::ostream& out, const SourceReport& report) {
   }
   write_memory_listing(out, report);
   write_memory_totals(out, report.memory);
+
+  if (!report.order_dependent.empty()) {
+    out << "\nOrder-dependent (threads pass values through memory the kernel writes; counted with blocks,\n"
+           "warps and lanes in ascending order, which the GPU does not keep):\n";
+    for (const std::string& line : report.order_dependent) out << "  " << line << "\n";
+  }
 
   out << "\nBarriers (__syncthreads): ";
   if (report.barriers.empty()) {

@@ -113,6 +113,8 @@ struct SourceReport {
   std::vector<ClassSection> classes;
   /// Loads, stores, traffic and flops of the launch.
   MemorySection memory;
+  /// Figures counted for the replay's order only (sim::ir::order_dependence), one line each.
+  std::vector<std::string> order_dependent;
 };
 
 struct SourceReportOptions {

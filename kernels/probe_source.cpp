@@ -618,9 +618,36 @@ class Generator {
 
 }  // namespace
 
+void check_probe_supports(const sim::ir::Kernel& kernel, const std::vector<std::uint64_t>& buffer_bytes) {
+  std::vector<bool> values(kernel.parameters.size(), false);
+  for (std::size_t i = 0; i < values.size() && i < buffer_bytes.size(); ++i) values[i] = buffer_bytes[i] != 0;
+  // The buffers the kernel writes, taken as unknown: what then stops being computed depends on them.
+  std::vector<std::int32_t> written;
+  for (const ir::MemoryAccess& a : kernel.accesses)
+    if (a.kind != ir::AccessKind::Load && a.base != ir::kNone && kernel.bases[static_cast<std::size_t>(a.base)].parameter != ir::kNone &&
+        std::find(written.begin(), written.end(), a.base) == written.end())
+      written.push_back(a.base);
+  if (written.empty()) return;
+  const std::vector<ir::ExprId> all = ir::opaque_origins(kernel, ir::computed_loads(kernel, &values));
+  const std::vector<ir::ExprId> without =
+      ir::opaque_origins(kernel, ir::computed_loads(kernel, &values, nullptr, &written));
+  for (const ir::Stmt& s : kernel.stmts) {
+    if ((s.kind != ir::StmtKind::If && s.kind != ir::StmtKind::Loop && s.kind != ir::StmtKind::Switch) ||
+        s.value == ir::kNone || all[static_cast<std::size_t>(s.value)] != ir::kNone ||
+        without[static_cast<std::size_t>(s.value)] == ir::kNone)
+      continue;
+    const ir::Expr& o = kernel.exprs[static_cast<std::size_t>(without[static_cast<std::size_t>(s.value)])];
+    throw InvalidInput(ir::location(kernel, s.range) + ": the GPU probe cannot check this " + ir::report_kind(s) +
+                       " yet: its condition depends on " + o.description + " (" + ir::location(kernel, o.range) +
+                       "), a value the kernel itself writes to global memory (the model follows it; the probe "
+                       "does not make the kernel's global stores and atomics)");
+  }
+}
+
 std::string probe_source(const sim::ir::Kernel& kernel, const std::vector<std::uint64_t>& buffer_bytes,
                          std::uint64_t dynamic_shared_bytes) {
   ir::validate(kernel);
+  check_probe_supports(kernel, buffer_bytes);
   return Generator(kernel, buffer_bytes, dynamic_shared_bytes).source();
 }
 

@@ -203,8 +203,10 @@ struct Expr {
   ExprId operands[3] = {kNone, kNone, kNone};
   std::string description;  // Opaque: what the value is, e.g. "A[i] (read from global memory)"
   /// Opaque: the load (Kernel::accesses) whose value this is, when the value is exactly the
-  /// element that access reads (an integer scalar of `type`, `width` bytes), else kNone. With
-  /// the buffer's values given at launch (Launch::buffer_bytes, buffer_data) the replay computes it.
+  /// element that access reads (a scalar of `type`, `width` bytes), or the atomic (of a modelled
+  /// AtomicOp) whose returned value it is (the element before it); else kNone. With the buffer's
+  /// values given at launch (Launch::buffer_bytes, buffer_data) the replay computes it
+  /// (computed_loads says when).
   std::int32_t access = kNone;
   SourceRange range;
 };
@@ -468,8 +470,11 @@ std::vector<ExprId> opaque_origins(const Kernel& kernel, const std::vector<bool>
 /// (`parameter_values` [parameter]; nullptr: as if every one did, which is what validate()
 /// assumes, leaving the rest to the launch). `why_not` [access]: for a linked load without
 /// values, "; " and what is missing (the buffer's values, or why they cannot be modelled).
+/// `order_bases`: buffers whose values are taken as unknown (what passes between threads through
+/// them: sim/ir_replay.hpp order_dependence), with what is stored from them.
 std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* parameter_values,
-                                 std::vector<std::string>* why_not = nullptr);
+                                 std::vector<std::string>* why_not = nullptr,
+                                 const std::vector<std::int32_t>* order_bases = nullptr);
 
 /// Shared memory followed by value (issue 22): the __shared__ arrays with a computed load
 /// (`loaded`, from computed_loads) laid out in one block's shared memory as the replay and the

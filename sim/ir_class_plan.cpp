@@ -480,6 +480,8 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
     }
     // Shared memory followed by value (its loads computed): the replay runs the block's warps
     // phase by phase and checks races and reads of memory never written; classes do not.
+    // (A buffer the kernel writes is followed where a condition, an address or lanes need its
+    // values: `note` above refuses those.)
     for (std::size_t a = 0; a < kernel.accesses.size() && !found; ++a) {
       const MemoryAccess& m = kernel.accesses[a];
       if (!loaded[a] || m.base == kNone || kernel.bases[static_cast<std::size_t>(m.base)].parameter != kNone ||

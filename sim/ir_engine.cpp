@@ -268,7 +268,34 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
   }
   // Loads with values at this launch (Launch::buffer_bytes, buffer_data; issue 22).
   const std::vector<bool> values = buffers_with_values(k, l);
-  const std::vector<bool> loaded = computed_loads(k, &values);
+  std::vector<bool> loaded = computed_loads(k, &values);
+  // Buffers the kernel writes are followed by value (one thread, blocks in order) only where
+  // something needs their values: a condition, an address or an access's lanes, or the buffers'
+  // contents (capture_stores). Otherwise their loads stay opaque, as a plain count needs.
+  if (!o.capture_stores) {
+    std::vector<std::int32_t> written;
+    for (std::size_t a = 0; a < k.accesses.size(); ++a) {
+      const MemoryAccess& m = k.accesses[a];
+      if (m.kind == AccessKind::Load || m.base == kNone || k.bases[static_cast<std::size_t>(m.base)].parameter == kNone)
+        continue;
+      if (std::find(written.begin(), written.end(), m.base) == written.end()) written.push_back(m.base);
+    }
+    if (!written.empty()) {
+      const std::vector<bool> cut = computed_loads(k, &values, nullptr, &written);
+      if (cut != loaded) {
+        const std::vector<ExprId> all = opaque_origins(k, loaded), without = opaque_origins(k, cut);
+        const auto needs = [&](ExprId x) {
+          return x != kNone && all[static_cast<std::size_t>(x)] == kNone && without[static_cast<std::size_t>(x)] != kNone;
+        };
+        bool needed = false;
+        for (const Stmt& s : k.stmts)
+          needed = needed || ((s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch) &&
+                              needs(s.value));
+        for (const MemoryAccess& m : k.accesses) needed = needed || needs(m.offset) || needs(m.guard);
+        if (!needed) loaded = cut;
+      }
+    }
+  }
   exprs.resize(k.exprs.size());
   for (std::size_t i = 0; i < k.exprs.size(); ++i) {
     const Expr& e = k.exprs[i];
@@ -403,18 +430,42 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
     shared_size = layout.bytes;
     shared_values = layout.any;
   }
-  if (shared_values) {
+  // Buffers the kernel writes with a computed load or atomic result: followed by value.
+  global_at.assign(k.bases.size(), -1);
+  {
+    std::vector<bool> written(k.bases.size(), false), followed(k.bases.size(), false);
+    for (std::size_t a = 0; a < k.accesses.size(); ++a) {
+      const MemoryAccess& m = k.accesses[a];
+      if (m.base == kNone || k.bases[static_cast<std::size_t>(m.base)].parameter == kNone) continue;
+      if (m.kind != AccessKind::Load) written[static_cast<std::size_t>(m.base)] = true;
+      if (loaded[a]) followed[static_cast<std::size_t>(m.base)] = true;
+    }
+    for (std::size_t b = 0; b < k.bases.size(); ++b) {
+      if (!written[b] || !followed[b]) continue;
+      global_size = (global_size + 255) / 256 * 256;
+      global_at[b] = static_cast<std::int64_t>(global_size);
+      global_size += base_bytes[b];
+      global_values = true;
+    }
+  }
+  if (shared_values || global_values) {
     for (std::size_t i = 0; i < k.stmts.size(); ++i) {
       StatementMemory& m = memory[i];
-      for (const AccessKind kind : {AccessKind::Load, AccessKind::Store})
+      for (const AccessKind kind : {AccessKind::Load, AccessKind::Atomic, AccessKind::Store})
         for (std::int32_t a : k.stmts[i].accesses) {
           const MemoryAccess& access = k.accesses[static_cast<std::size_t>(a)];
-          if (access.kind != kind || access.base == kNone || shared_at[static_cast<std::size_t>(access.base)] < 0)
-            continue;
+          if (access.kind != kind || access.base == kNone) continue;
+          const auto b = static_cast<std::size_t>(access.base);
+          const bool global = global_at[b] >= 0;
+          if (shared_at[b] < 0 && !global) continue;
           // An address or lanes the model cannot compute: not followed (such a load has no value).
           if (origins[access.offset] != kNone || (access.guard != kNone && origins[access.guard] != kNone)) continue;
-          m.kept.push_back(KeptAccess{a, access.base, kind, access.offset, access.guard, access.value,
-                                      static_cast<int>(access.width)});
+          KeptAccess kept_access{a, access.base, kind, access.offset, access.guard, access.value,
+                                 static_cast<int>(access.width)};
+          kept_access.global = global;
+          kept_access.atomic = access.atomic;
+          if (access.value != kNone) kept_access.type = k.exprs[static_cast<std::size_t>(access.value)].type;
+          m.kept.push_back(kept_access);
         }
       if (!m.kept.empty()) has_memory[i] = 1;
     }
@@ -466,6 +517,17 @@ WarpMachine::WarpMachine(const Program& program)
   builtins_[static_cast<int>(Builtin::GridDimY)] = p_.launch.grid.y;
   builtins_[static_cast<int>(Builtin::GridDimZ)] = p_.launch.grid.z;
   builtins_[static_cast<int>(Builtin::WarpSize)] = static_cast<std::uint64_t>(p_.warp_size);
+  if (p_.global_values) {
+    own_global_ = std::make_unique<GlobalState>();
+    own_global_->bytes.assign(p_.global_size, 0);
+    own_global_->state.assign(p_.global_size, GlobalByte{});
+    for (std::size_t b = 0; b < k_.bases.size(); ++b)
+      if (p_.global_at[b] >= 0 && p_.base_data[b] != nullptr)
+        std::memcpy(own_global_->bytes.data() + p_.global_at[b], p_.base_data[b]->data(),
+                    std::min<std::size_t>(p_.base_data[b]->size(), p_.base_bytes[b]));
+    global_ = own_global_.get();
+    atomic_old_.assign(k_.accesses.size() * kMaxLanes, 0);
+  }
   if (p_.shared_values) {
     own_shared_ = std::make_unique<SharedState>();
     own_shared_->bytes.assign(p_.shared_size, 0);
@@ -597,6 +659,7 @@ void WarpMachine::run_phased(Tally& tally, const std::optional<std::uint32_t>& o
     WarpMachine& m = w == 0 ? *this : *crew_->machines[w];
     if (w > 0) {
       m.shared_ = shared_;
+      m.global_ = global_;
       m.lead_ = this;
       m.fault_flag_ = fault_flag_;
       m.begin_block(static_cast<std::uint32_t>(block_index_[0]), static_cast<std::uint32_t>(block_index_[1]),
@@ -1288,7 +1351,20 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
 
 void WarpMachine::memory(StmtId id, LaneMask active) {
   const StatementMemory& m = p_.memory[static_cast<std::size_t>(id)];
-  if (!m.kept.empty()) keep(id, active);
+  if (!m.kept.empty()) {
+    // Stored values are captured before the statement's own stores change the memory they may
+    // read (`data[i] = data[i] + 3`), then the followed accesses run.
+    for (const CompiledAccess& a : m.accesses) {
+      if (!a.capture || faults_[a.id].met) continue;
+      try {
+        const LaneMask lanes = a.guard != kNone ? eval_mask(a.guard, active) : active;
+        if (lanes != 0) capture(a, lanes);
+      } catch (const InvalidInput& e) {
+        fault(static_cast<std::size_t>(a.id), e.what());
+      }
+    }
+    keep(id, active);
+  }
   if (fault_flag_ != nullptr && fault_flag_->load(std::memory_order_relaxed)) return;
   const std::size_t flop_item = k_.accesses.size() + static_cast<std::size_t>(id);
   for (const FloatOps& f : m.flops) {
@@ -1311,7 +1387,7 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
     try {
       if (a.guard != kNone) lanes = eval_mask(a.guard, active);
       if (lanes == 0) continue;
-      if (a.capture) capture(a, lanes);
+      if (a.capture && m.kept.empty()) capture(a, lanes);
       if (!p_.options.memory) continue;
       if (a.affine != kNone && affine_access(a, lanes)) continue;
       offset = eval(a.offset, lanes);
@@ -1669,6 +1745,7 @@ void WarpMachine::capture(const CompiledAccess& a, LaneMask lanes) {
       if (!(lanes >> l & 1)) continue;
       StoreWrite w;
       w.parameter = a.parameter;
+      w.access = a.id;
       w.offset = static_cast<std::int64_t>(offset.lanes != nullptr ? offset.lanes[l] : offset.value);
       w.bits = value.lanes != nullptr ? value.lanes[l] : value.value;
       w.thread = first + static_cast<std::uint64_t>(l);
@@ -1692,6 +1769,10 @@ void WarpMachine::keep(StmtId id, LaneMask active) {
     const LaneMask lanes = a.guard != kNone ? eval_mask(a.guard, active) : active;
     if (lanes == 0) continue;
     const Val offset = eval(a.offset, lanes);
+    if (a.global) {
+      keep_global(a, lanes, offset);
+      continue;
+    }
     const auto at = [&](int lane) {
       return static_cast<std::int64_t>(offset.lanes != nullptr ? offset.lanes[lane] : offset.value);
     };
@@ -1710,16 +1791,112 @@ void WarpMachine::keep(StmtId id, LaneMask active) {
   }
 }
 
+
+// Where a kept access may go: inside its array and aligned; the error (exit 2) otherwise.
+void WarpMachine::check_place(const KeptAccess& a, std::int64_t at, int lane, const char* verb) const {
+  const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
+  const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
+  if (at < 0 || static_cast<std::uint64_t>(at) + static_cast<std::uint64_t>(a.width) > bound)
+    throw InvalidInput(out_of_bounds_text(access, at, lane));
+  if (at % a.width != 0)
+    throw InvalidInput(location(k_, access.range) + ": misaligned access: '" + access.text + "' " + verb + " " +
+                       std::to_string(a.width) + " bytes at byte " + std::to_string(at) + " of '" +
+                       k_.bases[static_cast<std::size_t>(a.base)].name + "', not a multiple of " +
+                       std::to_string(a.width) + " (the GPU stops the kernel there) in " + block_and_thread(lane));
+}
+
+std::uint64_t WarpMachine::thread_of(int lane) const {
+  const std::uint64_t block =
+      block_index_[0] + p_.launch.grid.x * (block_index_[1] + std::uint64_t{p_.launch.grid.y} * block_index_[2]);
+  return block * p_.threads_per_block + static_cast<std::uint64_t>(warp_) * static_cast<std::uint64_t>(p_.warp_size) +
+         static_cast<std::uint64_t>(lane);
+}
+
 namespace {
 
-// Where a kept access may go: inside its array and aligned; the error otherwise.
-void check_place(const std::string& where, const std::string& misaligned, std::int64_t at, int width,
-                 std::uint64_t bound) {
-  if (at < 0 || static_cast<std::uint64_t>(at) + static_cast<std::uint64_t>(width) > bound) throw InvalidInput(where);
-  if (at % width != 0) throw InvalidInput(misaligned);
+// The element after an atomic of `op` with operand x on `old` (the low `bytes` bytes; min and
+// max signed or not as `type`).
+std::uint64_t atomic_result(AtomicOp op, ScalarType type, int bytes, std::uint64_t old, std::uint64_t x) {
+  const int bits = 8 * bytes;
+  const std::uint64_t mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+  old &= mask;
+  x &= mask;
+  const auto as_signed = [&](std::uint64_t v) {
+    return bits == 64 ? static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v << (64 - bits)) >> (64 - bits);
+  };
+  switch (op) {
+    case AtomicOp::Add: return (old + x) & mask;
+    case AtomicOp::Sub: return (old - x) & mask;
+    case AtomicOp::And: return old & x;
+    case AtomicOp::Or: return old | x;
+    case AtomicOp::Xor: return old ^ x;
+    case AtomicOp::Min: return (is_signed(type) ? as_signed(x) < as_signed(old) : x < old) ? x : old;
+    case AtomicOp::Max: return (is_signed(type) ? as_signed(x) > as_signed(old) : x > old) ? x : old;
+    case AtomicOp::Other: break;
+  }
+  return old;
+}
+
+void touched_by(std::uint64_t& who, std::uint64_t thread) {
+  if (who == 0) who = thread;
+  else if (who != thread) who = kManyThreads;
 }
 
 }  // namespace
+
+// A followed buffer's load, store or atomic, lane by lane in ascending order: the documented
+// order in which the replay runs the launch's threads (blocks, warps, lanes ascending).
+void WarpMachine::keep_global(const KeptAccess& a, LaneMask lanes, const Val& offset) {
+  const Val value = a.kind != AccessKind::Load ? eval(a.value, lanes) : Val{nullptr, 0};
+  const auto start = static_cast<std::size_t>(p_.global_at[static_cast<std::size_t>(a.base)]);
+  GlobalState& g = *global_;
+  for (LaneMask l = lanes; l != 0; l &= l - 1) {
+    const int lane = lowest_lane(l);
+    const auto at = static_cast<std::int64_t>(offset.lanes != nullptr ? offset.lanes[lane] : offset.value);
+    check_place(a, at, lane, a.kind == AccessKind::Load ? "reads" : a.kind == AccessKind::Store ? "writes" : "updates");
+    const std::size_t x = start + static_cast<std::size_t>(at);
+    const std::uint64_t thread = thread_of(lane) + 1;
+    std::uint64_t old = 0;
+    if (a.kind != AccessKind::Store) {
+      std::memcpy(&old, g.bytes.data() + x, static_cast<std::size_t>(a.width));
+      for (int i = 0; i < a.width; ++i) touched_by(g.state[x + static_cast<std::size_t>(i)].reader, thread);
+    }
+    if (a.kind == AccessKind::Load) continue;
+    const std::uint64_t v = value.lanes != nullptr ? value.lanes[lane] : value.value;
+    const std::uint64_t now = a.kind == AccessKind::Store ? v : atomic_result(a.atomic, a.type, a.width, old, v);
+    std::memcpy(g.bytes.data() + x, &now, static_cast<std::size_t>(a.width));
+    for (int i = 0; i < a.width; ++i) touched_by(g.state[x + static_cast<std::size_t>(i)].writer, thread);
+    if (a.kind == AccessKind::Atomic)
+      atomic_old_[static_cast<std::size_t>(a.id) * kMaxLanes + static_cast<std::size_t>(lane)] = normalise(a.type, old);
+  }
+}
+
+std::uint64_t WarpMachine::global_load(const MemoryAccess& a, std::int64_t at, int lane, ScalarType type) const {
+  const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
+  if (at < 0 || static_cast<std::uint64_t>(at) + a.width > bound || at % static_cast<std::int64_t>(a.width) != 0)
+    throw InvalidInput(out_of_bounds_text(a, at, lane));
+  std::uint64_t value = 0;
+  std::memcpy(&value, global_->bytes.data() + p_.global_at[static_cast<std::size_t>(a.base)] + at, a.width);
+  return normalise(type, value);
+}
+
+void WarpMachine::finish(Tally& tally) const {
+  if (global_ == nullptr) return;
+  for (std::size_t b = 0; b < k_.bases.size(); ++b) {
+    if (p_.global_at[b] < 0) continue;
+    const auto start = static_cast<std::size_t>(p_.global_at[b]);
+    for (std::size_t x = start; x < start + p_.base_bytes[b]; ++x) {
+      const GlobalByte& t = global_->state[x];
+      if (t.writer != 0 && (t.writer == kManyThreads || (t.reader != 0 && t.reader != t.writer))) {
+        if (std::find(tally.communicating.begin(), tally.communicating.end(), static_cast<std::int32_t>(b)) ==
+            tally.communicating.end())
+          tally.communicating.push_back(static_cast<std::int32_t>(b));
+        break;
+      }
+    }
+  }
+}
+
 
 std::string WarpMachine::shared_element(std::int32_t base, std::int64_t at, int width) const {
   const std::string& name = k_.bases[static_cast<std::size_t>(base)].name;
@@ -1728,14 +1905,7 @@ std::string WarpMachine::shared_element(std::int32_t base, std::int64_t at, int 
 
 void WarpMachine::keep_read(const KeptAccess& a, std::int64_t at, int lane) {
   const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
-  const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
-  if (at < 0 || static_cast<std::uint64_t>(at) + static_cast<std::uint64_t>(a.width) > bound || at % a.width != 0)
-    check_place(out_of_bounds_text(access, at, lane),
-                location(k_, access.range) + ": misaligned access: '" + access.text + "' reads " +
-                    std::to_string(a.width) + " bytes at byte " + std::to_string(at) + " of '" +
-                    k_.bases[static_cast<std::size_t>(a.base)].name + "', not a multiple of " +
-                    std::to_string(a.width) + " (the GPU stops the kernel there) in " + block_and_thread(lane),
-                at, a.width, bound);
+  check_place(a, at, lane, "reads");
   SharedState& sh = *shared_;
   const auto start = static_cast<std::size_t>(p_.shared_at[static_cast<std::size_t>(a.base)] + at);
   for (int i = 0; i < a.width; ++i) {
@@ -1757,15 +1927,7 @@ void WarpMachine::keep_read(const KeptAccess& a, std::int64_t at, int lane) {
 }
 
 void WarpMachine::keep_write(const KeptAccess& a, std::int64_t at, int lane, std::uint64_t bits, bool known) {
-  const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
-  const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
-  if (at < 0 || static_cast<std::uint64_t>(at) + static_cast<std::uint64_t>(a.width) > bound || at % a.width != 0)
-    check_place(out_of_bounds_text(access, at, lane),
-                location(k_, access.range) + ": misaligned access: '" + access.text + "' writes " +
-                    std::to_string(a.width) + " bytes at byte " + std::to_string(at) + " of '" +
-                    k_.bases[static_cast<std::size_t>(a.base)].name + "', not a multiple of " +
-                    std::to_string(a.width) + " (the GPU stops the kernel there) in " + block_and_thread(lane),
-                at, a.width, bound);
+  check_place(a, at, lane, "writes");
   SharedState& sh = *shared_;
   const auto start = static_cast<std::size_t>(p_.shared_at[static_cast<std::size_t>(a.base)] + at);
   for (int i = 0; i < a.width; ++i) {
@@ -1903,16 +2065,25 @@ std::string WarpMachine::out_of_bounds_text(const MemoryAccess& access, std::int
 // does not exist: an error (InvalidInput) naming the first thread.
 WarpMachine::Val WarpMachine::load(ExprId id, const CompiledExpr& e, LaneMask active) {
   const MemoryAccess& a = k_.accesses[static_cast<std::size_t>(e.index)];
-  const Val offset = eval(a.offset, active);
-  if (p_.shared_values && p_.shared_at[static_cast<std::size_t>(a.base)] >= 0) {
-    if (offset.lanes == nullptr) return {nullptr, shared_load(a, static_cast<std::int64_t>(offset.value), lowest_lane(active), e.type)};
+  if (a.kind == AccessKind::Atomic) {  // what the atomic returned (keep_global ran it)
+    const std::uint64_t* old = atomic_old_.data() + static_cast<std::size_t>(e.index) * kMaxLanes;
     std::uint64_t* out = scratch(id);
-    for (LaneMask l = active; l != 0; l &= l - 1) {
-      const int lane = lowest_lane(l);
-      out[lane] = shared_load(a, static_cast<std::int64_t>(offset.lanes[lane]), lane, e.type);
-    }
+    for (LaneMask l = active; l != 0; l &= l - 1) out[lowest_lane(l)] = old[lowest_lane(l)];
     return {out, 0};
   }
+  const Val offset = eval(a.offset, active);
+  // Memory the replay keeps (a buffer the kernel writes, shared memory): each lane's element there.
+  const auto each_lane = [&](auto read) -> Val {
+    if (offset.lanes == nullptr) return {nullptr, read(static_cast<std::int64_t>(offset.value), lowest_lane(active))};
+    std::uint64_t* out = scratch(id);
+    for (LaneMask l = active; l != 0; l &= l - 1)
+      out[lowest_lane(l)] = read(static_cast<std::int64_t>(offset.lanes[lowest_lane(l)]), lowest_lane(l));
+    return {out, 0};
+  };
+  if (p_.global_values && p_.global_at[static_cast<std::size_t>(a.base)] >= 0)
+    return each_lane([&](std::int64_t at, int lane) { return global_load(a, at, lane, e.type); });
+  if (p_.shared_values && p_.shared_at[static_cast<std::size_t>(a.base)] >= 0)
+    return each_lane([&](std::int64_t at, int lane) { return shared_load(a, at, lane, e.type); });
   const std::string* data = p_.base_data[static_cast<std::size_t>(a.base)];
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
   const auto width = static_cast<std::uint64_t>(a.width);

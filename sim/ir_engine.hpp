@@ -89,6 +89,7 @@ struct StoreWrite {
   std::uint64_t bits = 0;
   std::uint64_t thread = 0;    // linear over the grid: block (x, y, z order) x threads per block + thread
   std::uint64_t sequence = 0;  // the machine's store count: program order within a thread
+  std::int32_t access = kNone;
   std::uint8_t width = 0;
   bool known = false;
   AtomicOp atomic = AtomicOp::Other;  // an atomic combined with the buffer (Other: a plain store)
@@ -109,6 +110,7 @@ struct Tally {
   std::uint64_t blocks = 0;
   std::uint64_t warps = 0;
   std::vector<StoreWrite> stores;                   // with capture_stores
+  std::vector<std::int32_t> communicating;          // WarpMachine::finish
   std::string store_fault;                          // the first undefined behaviour in a stored value
 };
 
@@ -178,15 +180,19 @@ struct CompiledAccess {
   ScalarType type = ScalarType::U64;  // `value`'s type
 };
 
-/// An access to shared memory whose values the replay follows (Program::shared_values).
+/// An access to memory whose values the replay follows: shared memory (Program::shared_values)
+/// or a buffer the kernel writes (Program::global_values, `global`).
 struct KeptAccess {
   std::int32_t id = kNone;
   std::int32_t base = kNone;
-  AccessKind kind = AccessKind::Load;  // Load or Store
+  AccessKind kind = AccessKind::Load;  // Load, Store, or (global) Atomic
   ExprId offset = kNone;
   ExprId guard = kNone;
-  ExprId value = kNone;  // a store's value
+  ExprId value = kNone;  // a store's value, an atomic's operand
   int width = 4;
+  bool global = false;
+  AtomicOp atomic = AtomicOp::Other;
+  ScalarType type = ScalarType::I32;  // the value's (element's) type
 };
 
 /// A statement's memory work: its counted accesses and floating-point operations.
@@ -226,6 +232,19 @@ struct SharedState {
   std::string pending_message;
 };
 
+/// The buffers the kernel writes that the replay follows by value (Program::global_values), one
+/// after the other, and which threads touched each byte: `writer` / `reader` 0 none, the
+/// thread's linear index + 1, or kManyThreads. A byte written by one thread and read or written
+/// by another carries values between threads, whose order the GPU does not fix.
+constexpr std::uint64_t kManyThreads = ~std::uint64_t{0};
+struct GlobalByte {
+  std::uint64_t writer = 0, reader = 0;
+};
+struct GlobalState {
+  std::vector<std::uint8_t> bytes;
+  std::vector<GlobalByte> state;
+};
+
 /// Thrown inside a warp by a read of unwritten shared memory (SharedState::pending).
 struct UnwrittenRead {};
 
@@ -258,6 +277,12 @@ struct Program {
   bool shared_values = false;
   std::vector<std::int64_t> shared_at;  // [base]: its start in SharedState::bytes, or -1
   std::uint64_t shared_size = 0;        // bytes of SharedState
+  /// Buffers the kernel writes, followed by value (issue 22): some load or atomic result of such a
+  /// buffer is computed at this launch. The replay then runs blocks, warps and lanes in ascending
+  /// order on one thread, keeping the buffers (GlobalState) as that order leaves them.
+  bool global_values = false;
+  std::vector<std::int64_t> global_at;  // [base]: its start in GlobalState::bytes, or -1
+  std::uint64_t global_size = 0;
   std::size_t shifted_size = 0;          // Tally::shifted's size (the class engine's residues)
   std::string stores_not_captured;       // capture_stores: why the buffers' contents are not known
   /// Binary expressions whose lane values the machine keeps for reuse while the locals they read
@@ -287,6 +312,9 @@ class WarpMachine {
   void run_warps(Tally& tally, const std::optional<std::uint32_t>& only);
   /// Ends the block: adds its barrier executions to `tally`.
   void end_block(Tally& tally);
+  /// After the machine's last block: the bases whose followed bytes carried values between
+  /// threads (Tally::communicating).
+  void finish(Tally& tally) const;
   /// The recorder told of this machine's runs (sim/ir_recorder.hpp); nullptr = none (a plain replay).
   void set_recorder(Recorder* recorder) { recorder_ = recorder; }
 
@@ -384,6 +412,13 @@ class WarpMachine {
   [[noreturn]] void unwritten(const MemoryAccess& a, std::int64_t at, int byte, int lane);
   void finish_phase();  // the error of a pending read (SharedState::pending), if any
   void run_phased(Tally& tally, const std::optional<std::uint32_t>& only);
+  void keep_global(const KeptAccess& a, LaneMask lanes, const Val& offset);
+  void check_place(const KeptAccess& a, std::int64_t at, int lane, const char* verb) const;
+  std::uint64_t global_load(const MemoryAccess& a, std::int64_t at, int lane, ScalarType type) const;
+  std::uint64_t thread_of(int lane) const;  // linear over the grid
+  std::unique_ptr<GlobalState> own_global_;
+  GlobalState* global_ = nullptr;   // own_global_, or the lead's
+  std::vector<std::uint64_t> atomic_old_;  // [access * kMaxLanes + lane]: what the atomic returned
   std::unique_ptr<SharedState> own_shared_;
   SharedState* shared_ = nullptr;  // own_shared_, or the lead's
   WarpMachine* lead_ = nullptr;     // the machine whose block this one's warp belongs to

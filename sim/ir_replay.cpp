@@ -388,6 +388,41 @@ void assemble_stores(const Kernel& kernel, const Program& program, std::vector<T
 
 }  // namespace
 
+std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch& launch, const ReplayResult& result) {
+  std::vector<OrderDependence> out;
+  if (result.communicating.empty()) return out;
+  const std::vector<bool> values = buffers_with_values(kernel, launch);
+  const std::vector<bool> loaded = computed_loads(kernel, &values);
+  const std::vector<bool> cut = computed_loads(kernel, &values, nullptr, &result.communicating);
+  const std::vector<ExprId> all = opaque_origins(kernel, loaded);
+  const std::vector<ExprId> without = opaque_origins(kernel, cut);
+  const auto on = [&](ExprId x) -> ExprId {
+    return x != kNone && all[static_cast<std::size_t>(x)] == kNone ? without[static_cast<std::size_t>(x)] : kNone;
+  };
+  const auto add = [&](const SourceRange& range, bool condition, std::int32_t access, const std::string& what,
+                       ExprId origin) {
+    const Expr& o = kernel.exprs[static_cast<std::size_t>(origin)];
+    out.push_back(OrderDependence{range, condition, access,
+                                  location(kernel, range) + ": " + what + " depends on " + o.description + " (" +
+                                      location(kernel, o.range) +
+                                      "), a value other threads change: counted with blocks, warps and lanes in "
+                                      "ascending order (the GPU's order varies from run to run)"});
+  };
+  for (const Stmt& s : kernel.stmts)
+    if ((s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch) && on(s.value) != kNone)
+      add(s.range, true, kNone, "the condition of this " + report_kind(s), on(s.value));
+  for (std::size_t a = 0; a < kernel.accesses.size(); ++a) {
+    const MemoryAccess& m = kernel.accesses[a];
+    const auto id = static_cast<std::int32_t>(a);
+    if (on(m.offset) != kNone) add(m.range, false, id, "the address of '" + m.text + "'", on(m.offset));
+    else if (on(m.guard) != kNone) add(m.range, false, id, "the lanes of '" + m.text + "'", on(m.guard));
+    else if (m.kind != AccessKind::Load && on(m.value) != kNone)
+      add(m.range, false, id, "the value '" + m.text + "' " + (m.kind == AccessKind::Store ? "stores" : "adds in"),
+          on(m.value));
+  }
+  return out;
+}
+
 ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
   prepare(kernel, launch, options);
   Program program(kernel, launch, options);
@@ -410,7 +445,8 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
       to_u64_saturated(estimated ? checked_mul(options.max_evaluations, 2) : options.max_evaluations);
 
   const auto total = static_cast<std::uint64_t>(blocks);
-  const unsigned workers = parallel_workers(total, options.threads);
+  // Buffers followed by value across blocks: one thread, blocks in ascending order.
+  const unsigned workers = program.global_values ? 1u : parallel_workers(total, options.threads);
   // Blocks are handed out in chunks from one counter, so uneven blocks balance out.
   const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min<std::uint64_t>(64, total / (workers * 16ull) + 1));
   std::atomic<std::uint64_t> next{0};
@@ -423,7 +459,10 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
       Tally& tally = tallies[item];
       for (;;) {
         const std::uint64_t first = next.fetch_add(chunk);
-        if (first >= total || failed.load(std::memory_order_relaxed)) return;
+        if (first >= total || failed.load(std::memory_order_relaxed)) {
+          machine.finish(tally);
+          return;
+        }
         const std::uint64_t end = std::min(total, first + chunk);
         for (std::uint64_t b = first; b < end; ++b) {
           const std::uint64_t before = tally.evaluations;
@@ -442,7 +481,24 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
   ReplayResult result = to_result(kernel, tallies, options.memory);
   const std::vector<bool> values = buffers_with_values(kernel, launch);
   result.computed_loads = computed_loads(kernel, &values);
-  if (options.capture_stores) assemble_stores(kernel, program, tallies, result);
+  for (const Tally& t : tallies)
+    for (std::int32_t b : t.communicating)
+      if (std::find(result.communicating.begin(), result.communicating.end(), b) == result.communicating.end())
+        result.communicating.push_back(b);
+  std::sort(result.communicating.begin(), result.communicating.end());
+  if (options.capture_stores) {
+    // What the GPU's order decides is not known: the writes of an access whose address, lanes or
+    // value depends on it, and every write when a branch does (which threads write then varies).
+    const std::vector<OrderDependence> order = order_dependence(kernel, launch, result);
+    const bool branch = std::any_of(order.begin(), order.end(), [](const OrderDependence& o) { return o.condition; });
+    std::vector<bool> unknown(kernel.accesses.size(), branch);
+    for (const OrderDependence& o : order)
+      if (o.access != kNone) unknown[static_cast<std::size_t>(o.access)] = true;
+    for (Tally& t : tallies)
+      for (StoreWrite& w : t.stores)
+        if (w.access != kNone && unknown[static_cast<std::size_t>(w.access)]) w.known = false;
+    assemble_stores(kernel, program, tallies, result);
+  }
   return result;
 }
 

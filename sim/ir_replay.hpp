@@ -221,7 +221,26 @@ struct ReplayResult {
   /// the model could not place, undefined behaviour in a stored value.
   std::vector<StoredBuffer> stored;
   std::string stores_not_captured;
+  /// Buffers the kernel writes that the replay followed by value (issue 22) and through which
+  /// values passed between threads (a byte one thread wrote and another read or wrote): what
+  /// depends on them was counted for the replay's order (blocks, warps, lanes ascending), which
+  /// the GPU does not keep (order_dependence()). [base ids]
+  std::vector<std::int32_t> communicating;
 };
+
+/// A figure of a replay that holds for its documented order only: a condition, an address, the
+/// lanes of an access or a stored value that depends on a value read from (or returned by an
+/// atomic on) a buffer through which threads passed values (ReplayResult::communicating).
+struct OrderDependence {
+  SourceRange range;
+  bool condition = false;  // a branch (its counts depend on the order)
+  std::int32_t access = kNone;  // else the access concerned
+  /// "FILE:LINE:COL: the condition of this if depends on atomicAdd(count, 1) (atomic result)
+  /// (FILE:LINE:COL), a value other threads change: counted with blocks, warps and lanes in
+  /// ascending order (the GPU's order varies from run to run)".
+  std::string message;
+};
+std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch& launch, const ReplayResult& result);
 
 /// What a run would cost, estimated by replaying a few sample blocks (the first, the last and
 /// some between) and scaling by the number of blocks.

@@ -141,7 +141,9 @@ class Validator {
       if (e.access < 0 || static_cast<std::size_t>(e.access) >= k_.accesses.size())
         fail_expr(id, "names access " + std::to_string(e.access) + ", which does not exist");
       const MemoryAccess& a = k_.accesses[static_cast<std::size_t>(e.access)];
-      if (a.kind != AccessKind::Load) fail_expr(id, "names access " + std::to_string(e.access) + ", which is not a load");
+      const bool atomic = a.kind == AccessKind::Atomic && a.atomic != AtomicOp::Other && a.value != kNone;
+      if (a.kind != AccessKind::Load && !atomic)
+        fail_expr(id, "names access " + std::to_string(e.access) + ", which is not a load or a modelled atomic");
       if (a.width != static_cast<std::uint32_t>(std::max(1, bit_width(e.type) / 8)))
         fail_expr(id, "is a " + name(e.type) + " value of access " + std::to_string(e.access) + ", which moves " +
                           std::to_string(a.width) + " bytes");
@@ -641,53 +643,68 @@ std::vector<ExprId> opaque_origins(const Kernel& kernel, const std::vector<bool>
 
 namespace {
 
-// Shared memory (issue 22): the loads of a __shared__ array have values when every write into it
-// is a plain store whose lanes, address and value the model computes (the replay then keeps the
-// block's shared memory and runs its warps phase by phase between barriers). Every extern
-// __shared__ array starts at the same address: they count as one. The rule is a greatest fixed
-// point: a stored value may itself come from a shared load.
-void computed_shared_loads(const Kernel& kernel, const std::vector<bool>& linked, std::vector<bool>& loaded,
-                           std::vector<std::string>* why_not) {
+// Memory the kernel writes, followed by value (issue 22): a __shared__ array, or a pointer
+// parameter's buffer that has values at the launch (`has_values`). Its loads (and the results of
+// its atomics) have values when every write into it is a plain store or an atomic of a modelled
+// operation (AtomicOp other than Other) whose lanes, address and value or operand the model
+// computes; the replay then keeps the memory: per block for shared memory (its warps run phase by
+// phase between barriers), per launch for a buffer (blocks, warps and lanes in ascending order,
+// and what depends on that order is marked). Atomics on shared memory are not followed yet.
+// Every extern __shared__ array starts at the same address: they count as one. The rule is a
+// greatest fixed point: a stored value may itself come from a followed load.
+void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linked,
+                            const std::vector<bool>& has_values, std::vector<bool>& loaded,
+                            std::vector<std::string>* why_not, const std::vector<std::int32_t>* order_bases) {
   const std::size_t n = kernel.accesses.size();
   const auto group_of = [&](std::int32_t base) -> std::int32_t {
     const MemoryBase& b = kernel.bases[static_cast<std::size_t>(base)];
-    if (b.parameter != kNone || b.space != AddressSpace::Shared) return kNone;
+    if (b.parameter != kNone) return has_values[static_cast<std::size_t>(base)] ? base : kNone;
+    if (b.space != AddressSpace::Shared) return kNone;
     return b.bytes == 0 ? static_cast<std::int32_t>(kernel.bases.size()) : base;  // extern: one group
   };
   std::vector<std::string> blocked(kernel.bases.size() + 1);  // [group]: why its values are unknown
+  if (order_bases != nullptr)
+    for (std::int32_t b : *order_bases)
+      if (b >= 0 && static_cast<std::size_t>(b) < kernel.bases.size())
+        blocked[static_cast<std::size_t>(b)] = "threads pass values through it in an order the GPU does not fix";
   std::int32_t unplaced = kNone;
   for (std::size_t a = 0; a < n; ++a) {
     const MemoryAccess& m = kernel.accesses[a];
     if (m.kind == AccessKind::Load || m.space != AddressSpace::Shared) continue;
-    const std::string at = "'" + m.text + "' at " + location(kernel, m.range);
-    if (m.base == kNone) {
-      if (unplaced == kNone) unplaced = static_cast<std::int32_t>(a);
-      continue;
-    }
-    const std::int32_t g = group_of(m.base);
-    if (g == kNone || !blocked[static_cast<std::size_t>(g)].empty()) continue;
-    if (m.kind == AccessKind::Atomic)
-      blocked[static_cast<std::size_t>(g)] = "it is updated by an atomic (" + at + ")";
-    else if (m.value == kNone)
-      blocked[static_cast<std::size_t>(g)] = "the model does not hold the value stored by " + at;
+    if (m.base == kNone && unplaced == kNone) unplaced = static_cast<std::int32_t>(a);
   }
-  std::vector<std::size_t> shared_loads;
   for (std::size_t a = 0; a < n; ++a) {
     const MemoryAccess& m = kernel.accesses[a];
-    if (linked[a] && m.base != kNone && group_of(m.base) != kNone) shared_loads.push_back(a);
+    if (m.kind == AccessKind::Load || m.base == kNone) continue;
+    const std::int32_t g = group_of(m.base);
+    if (g == kNone || !blocked[static_cast<std::size_t>(g)].empty()) continue;
+    const std::string at = "'" + m.text + "' at " + location(kernel, m.range);
+    const bool shared = kernel.bases[static_cast<std::size_t>(m.base)].parameter == kNone;
+    if (m.kind == AccessKind::Atomic && (shared || m.atomic == AtomicOp::Other || m.value == kNone))
+      blocked[static_cast<std::size_t>(g)] =
+          "it is updated by an atomic the model does not follow (" + at +
+          (shared ? ": atomics on shared memory" : ": exch, CAS, inc, dec and floating-point atomics") + ")";
+    else if (m.kind == AccessKind::Store && m.value == kNone)
+      blocked[static_cast<std::size_t>(g)] = "the model does not hold the value stored by " + at;
   }
-  if (shared_loads.empty()) return;
+  std::vector<std::size_t> followed;
+  for (std::size_t a = 0; a < n; ++a) {
+    const MemoryAccess& m = kernel.accesses[a];
+    if (linked[a] && m.base != kNone && group_of(m.base) != kNone) followed.push_back(a);
+  }
+  if (followed.empty()) return;
   const auto unknown = [&](std::size_t a) {
-    if (unplaced != kNone) return true;
-    return !blocked[static_cast<std::size_t>(group_of(kernel.accesses[a].base))].empty();
+    const MemoryAccess& m = kernel.accesses[a];
+    if (unplaced != kNone && m.space == AddressSpace::Shared) return true;
+    return !blocked[static_cast<std::size_t>(group_of(m.base))].empty();
   };
   for (bool changed = true; changed;) {
     changed = false;
-    for (std::size_t a : shared_loads) loaded[a] = !unknown(a);
+    for (std::size_t a : followed) loaded[a] = !unknown(a);
     const std::vector<ExprId> origins = opaque_origins(kernel, loaded);
     for (std::size_t a = 0; a < n; ++a) {
       const MemoryAccess& m = kernel.accesses[a];
-      if (m.kind != AccessKind::Store || m.space != AddressSpace::Shared || m.base == kNone) continue;
+      if (m.kind == AccessKind::Load || m.base == kNone) continue;
       const std::int32_t g = group_of(m.base);
       if (g == kNone || !blocked[static_cast<std::size_t>(g)].empty()) continue;
       const ExprId parts[] = {m.value, m.offset, m.guard};
@@ -703,26 +720,29 @@ void computed_shared_loads(const Kernel& kernel, const std::vector<bool>& linked
       }
     }
   }
-  for (std::size_t a : shared_loads) {
+  for (std::size_t a : followed) {
     loaded[a] = !unknown(a);
     if (why_not == nullptr || loaded[a]) continue;
-    const MemoryBase& base = kernel.bases[static_cast<std::size_t>(kernel.accesses[a].base)];
+    const MemoryAccess& m = kernel.accesses[a];
+    const MemoryBase& base = kernel.bases[static_cast<std::size_t>(m.base)];
     std::string reason;
-    if (unplaced != kNone) {
+    if (unplaced != kNone && m.space == AddressSpace::Shared) {
       const MemoryAccess& w = kernel.accesses[static_cast<std::size_t>(unplaced)];
       reason = "the kernel writes shared memory where the model cannot place it ('" + w.text + "' at " +
                location(kernel, w.range) + ": " + w.reason + ")";
     } else {
-      reason = blocked[static_cast<std::size_t>(group_of(kernel.accesses[a].base))];
+      reason = blocked[static_cast<std::size_t>(group_of(m.base))];
     }
-    (*why_not)[a] = "; the values of shared memory ('" + base.name + "') are not known: " + reason;
+    (*why_not)[a] = base.parameter == kNone
+                        ? "; the values of shared memory ('" + base.name + "') are not known: " + reason
+                        : "; '" + base.name + "', which the kernel also writes, is not followed by value: " + reason;
   }
 }
 
 }  // namespace
 
 std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* parameter_values,
-                                 std::vector<std::string>* why_not) {
+                                 std::vector<std::string>* why_not, const std::vector<std::int32_t>* order_bases) {
   const std::size_t n = kernel.accesses.size();
   std::vector<bool> loaded(n, false);
   if (why_not != nullptr) why_not->assign(n, "");
@@ -742,19 +762,16 @@ std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* 
       written[static_cast<std::size_t>(m.base)] = static_cast<std::int32_t>(a);
     }
   }
+  std::vector<bool> has_values(kernel.bases.size(), false);  // written buffers whose values the launch gives
   for (std::size_t a = 0; a < n; ++a) {
     const MemoryAccess& m = kernel.accesses[a];
     if (!linked[a] || m.base == kNone) continue;
     const MemoryBase& base = kernel.bases[static_cast<std::size_t>(m.base)];
     std::string hint;
     if (base.parameter == kNone && base.space == AddressSpace::Shared) {
-      continue;  // computed_shared_loads()
+      continue;  // computed_written_loads()
     } else if (base.parameter == kNone) {
       hint = "; values of " + name(base.space) + " memory ('" + base.name + "') are not modelled yet";
-    } else if (written[static_cast<std::size_t>(m.base)] != kNone) {
-      const MemoryAccess& w = kernel.accesses[static_cast<std::size_t>(written[static_cast<std::size_t>(m.base)])];
-      hint = "; '" + base.name + "' is also written by the kernel ('" + w.text + "' at " + location(kernel, w.range) +
-             "): values of a buffer the kernel writes are not modelled yet";
     } else if (unplaced_write != kNone) {
       const MemoryAccess& w = kernel.accesses[static_cast<std::size_t>(unplaced_write)];
       hint = "; the kernel writes global memory where the model cannot place it ('" + w.text + "' at " +
@@ -764,11 +781,14 @@ std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* 
                  (*parameter_values)[static_cast<std::size_t>(base.parameter)])) {
       hint = "; give the values of '" + base.name + "' with --data " + base.name + "=FILE (or --alloc " + base.name +
              "=COUNT for zeros)";
+    } else if (written[static_cast<std::size_t>(m.base)] != kNone) {
+      has_values[static_cast<std::size_t>(m.base)] = true;
+      continue;  // computed_written_loads()
     }
     loaded[a] = hint.empty();
     if (why_not != nullptr) (*why_not)[a] = hint;
   }
-  computed_shared_loads(kernel, linked, loaded, why_not);
+  computed_written_loads(kernel, linked, has_values, loaded, why_not, order_bases);
   return loaded;
 }
 

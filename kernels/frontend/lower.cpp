@@ -2215,6 +2215,9 @@ class Lowerer {
     /// The load recorded for each memory expression (index in `accesses`): an expression lowered
     /// again (a stored value) links its opaque values to them.
     std::map<const clang::Expr*, std::size_t> load_at;
+    /// The access recorded for each call of a memory intrinsic (__ldg, atomicAdd ...): its value
+    /// (the element loaded, the element before the atomic) links to it.
+    std::map<const clang::Expr*, std::size_t> intrinsic_at;
   };
 
   /// While alive, loads and flops met are not recorded (an expression lowered a second time).
@@ -3174,6 +3177,11 @@ class Lowerer {
     const bool load = is_memory(e) && record_access(ir::AccessKind::Load, e);
     if (!load) scan_work(e);
     const ir::ExprId id = k_.opaque(type, describe(e), range(at != nullptr ? at : e));
+    if (!load && pending_ != nullptr) {  // __ldg(p), atomicAdd(p, v) ...: the access it made
+      const auto found = pending_->intrinsic_at.find(strip(e));
+      if (found != pending_->intrinsic_at.end()) link_load(id, found->second, e->getType());
+      return id;
+    }
     // The value is the loaded element itself when its type is `type` and the access moves it whole.
     if (load && scalar_type(e->getType()) == type &&
         pending_->accesses.back().width == static_cast<std::uint32_t>(std::max(1, ir::bit_width(type) / 8)))
@@ -3183,9 +3191,11 @@ class Lowerer {
 
   /// Links the opaque value `id` to load `index` of the statement when the load moves the value
   /// whole (its type is the expression's, `type`).
+  /// Also an atomic's value (the element before it) where the model has its operation.
   void link_load(ir::ExprId id, std::size_t index, clang::QualType type) {
     const ir::MemoryAccess& a = pending_->accesses[index];
-    if (a.kind == ir::AccessKind::Load && scalar_type(type) == k_.exprs[id].type &&
+    const bool atomic = a.kind == ir::AccessKind::Atomic && a.atomic != ir::AtomicOp::Other && a.value != ir::kNone;
+    if ((a.kind == ir::AccessKind::Load || atomic) && scalar_type(type) == k_.exprs[id].type &&
         a.width == static_cast<std::uint32_t>(std::max(1, ir::bit_width(k_.exprs[id].type) / 8)))
       pending_->loads.emplace_back(id, index);
   }
@@ -3313,6 +3323,7 @@ class Lowerer {
         const std::size_t access = placed ? pending_->accesses.size() - 1 : 0;
         for (unsigned i = placed ? 1 : 0; i < call->getNumArgs(); ++i) scan_work(call->getArg(i));
         if (placed && *kind == ir::AccessKind::Atomic) atomic_operand(call, callee, access);
+        if (placed && *kind != ir::AccessKind::Store) pending_->intrinsic_at[call] = access;
         return;
       }
       if (inlinable(callee)) {

@@ -744,7 +744,7 @@ CompactionStatements compaction_statements(const Kernel& k) {
 
 struct CompactionFigures {
   Figures guard, add, store;
-  Traffic in_guard, count, in_copy;
+  Traffic in_guard, count, in_copy, out;
 };
 
 void expect_same(const CompactionFigures& want, const ReplayResult& r, const Kernel& k,
@@ -757,13 +757,24 @@ void expect_same(const CompactionFigures& want, const ReplayResult& r, const Ker
   expect_same(want.in_copy, traffic(r, s.in_copy), "in[i] (copy)");
   ASSERT_EQ(r.computed_loads.size(), r.accesses.size());
   EXPECT_TRUE(r.computed_loads[s.in_guard]) << "in[i] has values";
-  // out[pos]: its address depends on the atomic's result, which no launch gives: not counted,
-  // with the reason (as `warpdiv analyze` lists it); the other three are counted.
+  // out[pos]: its address depends on the atomic's result, which the replay follows in its own
+  // order (blocks, warps, lanes ascending: pos counts the flagged threads before); counted for
+  // that order and marked as depending on it, the one figure that does.
   const std::vector<std::string> why = uncounted_accesses(k, r.computed_loads);
-  EXPECT_EQ(why.at(s.out), "its address depends on atomicAdd(count, 1) (atomic result)");
-  expect_same(Traffic{}, traffic(r, s.out), "out[pos] (not counted)");
-  for (const std::size_t a : {s.in_guard, s.count, s.in_copy}) EXPECT_EQ(why.at(a), "") << "access " << a;
+  for (const std::size_t a : {s.in_guard, s.count, s.in_copy, s.out}) EXPECT_EQ(why.at(a), "") << "access " << a;
+  expect_same(want.out, traffic(r, s.out), "out[pos]");
   expect_no_faults(r);
+}
+
+void expect_order_dependent_address(const Kernel& k, const Launch& l, const ReplayResult& r,
+                                    const CompactionStatements& s) {
+  const std::vector<OrderDependence> order = order_dependence(k, l, r);
+  ASSERT_EQ(order.size(), 1u);
+  EXPECT_FALSE(order[0].condition);
+  EXPECT_EQ(order[0].access, static_cast<std::int32_t>(s.out));
+  EXPECT_NE(order[0].message.find("the address of 'out[pos]' depends on atomicAdd(count, 1) (atomic result)"),
+            std::string::npos)
+      << order[0].message;
 }
 
 // tiny.npy: in[i] = i % 10 - 5 for i = 0..39 (-5 .. 4, four times).
@@ -777,13 +788,15 @@ void expect_same(const CompactionFigures& want, const ReplayResult& r, const Ker
 //   out[pos] = in[i]: 1 evaluation, 12 lanes.
 //   in[i] (condition): 2 requests, 32 + 4 = 36 lanes, sectors (8 ints each) i / 8 = 0..3 and 4:
 //   5. atomicAdd(count, 1): 1 request, 12 lanes, 1 sector. in[i] (copy): 1 request, 12 lanes,
-//   sectors of i = 6-7 | 8-9 | 16-19 | 26-29: 4.
+//   sectors of i = 6-7 | 8-9 | 16-19 | 26-29: 4. out[pos]: pos = 0 .. 11 in the replay's order
+//   (lanes ascending), 1 request, 12 lanes, bytes 0 .. 47: 2 sectors.
 // (b) grid 1, block 64, n = 40, threshold -6: every value (>= -5) passes.
 //   warp 0, i = 0..31: 32 of 32, not divergent. warp 1, i = 32..63: i = 32..39 < 40: 8 of 32,
 //   divergent.
 //   if: 2 evaluations, 64 active, 40 taken, divergent 1; int pos = ...: 2, 40; the copy: 2, 40.
 //   in[i] (condition): 2 requests, 40 lanes, 4 + 1 = 5 sectors; atomicAdd: 2 requests, 40 lanes,
-//   2 sectors; in[i] (copy): as the condition's, 2 requests, 40 lanes, 5 sectors.
+//   2 sectors; in[i] (copy): as the condition's, 2 requests, 40 lanes, 5 sectors; out[pos]:
+//   warp 0 pos 0 .. 31 (4 sectors), warp 1 pos 32 .. 39 (1): 2 requests, 40 lanes, 5 sectors.
 TEST(DataKernelsTest, ThresholdCompactionTinyByHand) {
   const Kernel k = load_kernel(kCompaction);
   const Array in = compaction_sample("tiny.npy");
@@ -793,19 +806,23 @@ TEST(DataKernelsTest, ThresholdCompactionTinyByHand) {
   const CompactionStatements s = compaction_statements(k);
   {
     SCOPED_TRACE("grid 2, block 32, n 36, threshold 0");
-    const ReplayResult r = replay(k, compaction_launch(k, in, 36, 0, 2, 32), ReplayOptions{});
+    const Launch l = compaction_launch(k, in, 36, 0, 2, 32);
+    const ReplayResult r = replay(k, l, ReplayOptions{});
     EXPECT_EQ(static_cast<std::uint64_t>(r.warps), 2u);
     expect_same(CompactionFigures{Figures{2, 64, 12, 1}, Figures{1, 12, 0, 0}, Figures{1, 12, 0, 0},
-                                  Traffic{2, 36, 5}, Traffic{1, 12, 1}, Traffic{1, 12, 4}},
+                                  Traffic{2, 36, 5}, Traffic{1, 12, 1}, Traffic{1, 12, 4}, Traffic{1, 12, 2}},
                 r, k, s);
+    expect_order_dependent_address(k, l, r, s);
   }
   {
     SCOPED_TRACE("grid 1, block 64, n 40, threshold -6");
-    const ReplayResult r = replay(k, compaction_launch(k, in, 40, -6, 1, 64), ReplayOptions{});
+    const Launch l = compaction_launch(k, in, 40, -6, 1, 64);
+    const ReplayResult r = replay(k, l, ReplayOptions{});
     EXPECT_EQ(static_cast<std::uint64_t>(r.warps), 2u);
     expect_same(CompactionFigures{Figures{2, 64, 40, 1}, Figures{2, 40, 0, 0}, Figures{2, 40, 0, 0},
-                                  Traffic{2, 40, 5}, Traffic{2, 40, 2}, Traffic{2, 40, 5}},
+                                  Traffic{2, 40, 5}, Traffic{2, 40, 2}, Traffic{2, 40, 5}, Traffic{2, 40, 5}},
                 r, k, s);
+    expect_order_dependent_address(k, l, r, s);
   }
 }
 
@@ -815,11 +832,12 @@ TEST(DataKernelsTest, ThresholdCompactionTinyByHand) {
 CompactionFigures compaction_oracle(const std::vector<std::int32_t>& in, std::int64_t n, std::int64_t threshold,
                                     std::int64_t grid, std::int64_t block) {
   CompactionFigures o;
+  std::int64_t next = 0;  // the count's value: the atomics run blocks, warps and lanes ascending
   for (std::int64_t b = 0; b < grid; ++b)
     for (std::int64_t first = 0; first < block; first += 32) {
       const auto lanes = static_cast<std::uint64_t>(std::min<std::int64_t>(32, block - first));
       std::uint64_t within = 0, above = 0;
-      std::vector<std::int64_t> read, copied;  // sectors (8 ints each) of in[i]
+      std::vector<std::int64_t> read, copied, written;  // sectors (8 ints each) of in[i], out[pos]
       for (std::int64_t t = first; t < first + static_cast<std::int64_t>(lanes); ++t) {
         const std::int64_t i = b * block + t;
         if (i >= n) continue;
@@ -828,6 +846,7 @@ CompactionFigures compaction_oracle(const std::vector<std::int32_t>& in, std::in
         if (in[static_cast<std::size_t>(i)] > threshold) {
           ++above;
           copied.push_back(i / 8);
+          written.push_back(next++ / 8);
         }
       }
       o.guard.warp_evaluations += 1;
@@ -850,6 +869,9 @@ CompactionFigures compaction_oracle(const std::vector<std::int32_t>& in, std::in
       o.in_copy.requests += 1;
       o.in_copy.lanes += above;
       o.in_copy.sectors += distinct(copied);
+      o.out.requests += 1;
+      o.out.lanes += above;
+      o.out.sectors += distinct(written);
     }
   return o;
 }

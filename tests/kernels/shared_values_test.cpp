@@ -400,6 +400,103 @@ TEST_F(SharedValues, BlockCompactionAgainstALoopOnTheSample) {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Buffers the kernel writes, followed by value in the replay's order (blocks, warps and lanes
+// ascending), and what depends on that order marked.
+
+ir::Launch with_ints(ir::Launch l, const ir::Kernel& k, const std::vector<std::vector<std::int32_t>>& buffers) {
+  l.buffer_bytes.assign(k.parameters.size(), 0);
+  l.buffer_data.assign(k.parameters.size(), nullptr);
+  for (std::size_t p = 0; p < buffers.size() && p < k.parameters.size(); ++p) {
+    l.buffer_bytes[p] = buffers[p].size() * 4;
+    l.buffer_data[p] = std::make_shared<const std::string>(int_buffer(buffers[p]));
+  }
+  return l;
+}
+
+// Each block's thread 0 takes a ticket from done; the block with the last ticket (in the replay's
+// order, block 4 of 5) takes the branch: 10 warp evaluations of the if, 64 lanes taken (block
+// 4's two warps), none divergent. The branch and the ticket's value depend on the order the GPU
+// runs the atomics in: marked, and the buffers' contents are then not known.
+TEST_F(SharedValues, TheLastBlockByItsTicketIsOrderDependent) {
+  const ir::Kernel k = load(R"(__global__ void last_block(unsigned int *done, int *winner) {
+  __shared__ unsigned int ticket;
+  if (threadIdx.x == 0) ticket = atomicAdd(done, 1u);
+  __syncthreads();
+  if (ticket == gridDim.x - 1) {
+    if (threadIdx.x == 0) winner[0] = blockIdx.x;
+  }
+}
+)");
+  const ir::Launch l = with_ints(launch(k, 64, 5), k, {{0}, {-1}});
+  const ir::ReplayResult r = run(k, l);
+  const ir::StatementCounts& c = r.statements[statement_at(k, 5, ir::StmtKind::If)];
+  EXPECT_EQ(c.warp_evaluations, 10u);
+  EXPECT_EQ(c.taken_lanes, 64u);
+  EXPECT_EQ(c.divergent, 0u);
+  EXPECT_EQ(r.statements[statement_at(k, 6, ir::StmtKind::If)].warp_evaluations, 2u);
+  const std::vector<ir::OrderDependence> order = ir::order_dependence(k, l, r);
+  ASSERT_EQ(order.size(), 2u);
+  EXPECT_TRUE(order[0].condition);
+  EXPECT_NE(order[0].message.find(":5:3: the condition of this if depends on ticket (shared memory)"),
+            std::string::npos)
+      << order[0].message;
+  EXPECT_NE(order[1].message.find(":3:25: the value 'ticket' stores depends on atomicAdd(done, 1u) (atomic result)"),
+            std::string::npos)
+      << order[1].message;
+  EXPECT_FALSE(written(r, 1, 0));  // which block writes winner depends on the order
+  EXPECT_THROW(kernels::check_probe_supports(k, l.buffer_bytes), InvalidInput);
+}
+
+// A thread's own elements, read after it wrote them: no value passes between threads, nothing is
+// order-dependent. data[i] = i, then i + 3, and the if takes i + 3 > 4: all but threads 0 and 1.
+TEST_F(SharedValues, AThreadsOwnElementsAreNotOrderDependent) {
+  const ir::Kernel k = load(R"(__global__ void bump(int *data) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  data[i] = data[i] + 3;
+  if (data[i] > 4) data[i] = 0;
+}
+)");
+  std::vector<std::int32_t> data(64);
+  for (int i = 0; i < 64; ++i) data[static_cast<std::size_t>(i)] = i;
+  const ir::Launch l = with_ints(launch(k, 32, 2), k, {data});
+  const ir::ReplayResult r = run(k, l);
+  const ir::StatementCounts& c = r.statements[statement_at(k, 4, ir::StmtKind::If)];
+  EXPECT_EQ(c.warp_evaluations, 2u);
+  EXPECT_EQ(c.taken_lanes, 62u);
+  EXPECT_EQ(c.divergent, 1u);
+  EXPECT_TRUE(r.communicating.empty());
+  EXPECT_TRUE(ir::order_dependence(k, l, r).empty());
+  EXPECT_EQ(word(r, 0, 0), 3);
+  EXPECT_EQ(word(r, 0, 1), 4);
+  EXPECT_EQ(word(r, 0, 2), 0);
+  EXPECT_EQ(word(r, 0, 63), 0);
+  EXPECT_THROW(kernels::check_probe_supports(k, l.buffer_bytes), InvalidInput);  // the probe makes no global stores
+}
+
+// Thread 0 raises a flag the others read without ordering: in the replay's order warp 0 stores it
+// before either warp reads it, so all 64 lanes take the branch; on the GPU warp 1 may read first.
+TEST_F(SharedValues, AFlagAnotherThreadSetsIsOrderDependent) {
+  const ir::Kernel k = load(R"(__global__ void relay(int *flag, int *out) {
+  int i = threadIdx.x;
+  if (i == 0) flag[0] = 7;
+  if (flag[0] == 7) out[i] = 1;
+}
+)");
+  const ir::Launch l = with_ints(launch(k, 64), k, {{0}, std::vector<std::int32_t>(64, 0)});
+  const ir::ReplayResult r = run(k, l);
+  EXPECT_EQ(r.statements[statement_at(k, 4, ir::StmtKind::If)].taken_lanes, 64u);
+  ASSERT_EQ(r.communicating.size(), 1u);
+  EXPECT_EQ(k.bases[static_cast<std::size_t>(r.communicating[0])].name, "flag");
+  const std::vector<ir::OrderDependence> order = ir::order_dependence(k, l, r);
+  ASSERT_EQ(order.size(), 1u);
+  EXPECT_NE(order[0].message.find(":4:3: the condition of this if depends on flag[0] (global memory)"), std::string::npos)
+      << order[0].message;
+  // Without the flag's values the branch is refused, with the hint.
+  EXPECT_NE(error(k, launch(k, 64)).find("give the values of 'flag' with --data flag=FILE"), std::string::npos)
+      << error(k, launch(k, 64));
+}
+
 // The GPU probe keeps the same shared memory: it stores what the model stores, reads the element
 // the model reads, and runs a real barrier where the kernel has one. Compiled with NVRTC where
 // it is installed (the run itself is on a GPU: tools/device-validate-data).

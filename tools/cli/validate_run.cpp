@@ -10,6 +10,7 @@
 #include "analysis/lecture/lecture_source.hpp"
 #include "analysis/lecture/validation.hpp"
 #include "kernels/compiled_resources.hpp"
+#include "kernels/probe_source.hpp"
 #include "kernels/tiled_matmul.hpp"
 #include "tools/cli/device_occupancy.hpp"
 #include "sim/errors.hpp"
@@ -182,6 +183,7 @@ ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
   ValidateSourceReport r;
   // The GPU before any run of the model: without one there is nothing to compare with.
   r.device = kernels::open_probe_device();  // NoDevice: exit 3
+  kernels::check_probe_supports(kernel, launch.buffer_bytes);  // before any run of the model
   ir::ReplayOptions replay_options;
   replay_options.max_evaluations = request.max_evaluations;
   r.estimated_evaluations = ir::estimate(kernel, launch, replay_options).warp_statement_evaluations;

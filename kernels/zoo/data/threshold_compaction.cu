@@ -3,10 +3,12 @@
 // element (the order of `out` is the order in which the atomics happen to run).
 //
 // Whether a lane takes the if depends on in[i], loaded from data: the model needs the values,
-// `--data in=FILE.npy` (int32). `in` is only read, so its loads have values; the store
-// out[pos] is at an address that depends on the atomic's result, which no launch can give: that
-// access is reported as not counted, with the reason, while the branch itself is counted. Kept
-// out of kernels/zoo/ itself, whose kernels the zoo tests run on random launches without data.
+// `--data in=FILE.npy` (int32). The store out[pos] is at an address that depends on the atomic's
+// result: with `--alloc count=1` the replay runs the atomics in its documented order (blocks,
+// warps and lanes ascending) and counts out[pos] for that order, marked order-dependent in the
+// report (the GPU hands the slots out in another order); the branch itself depends on in[i]
+// only. Kept out of kernels/zoo/ itself, whose kernels the zoo tests run on random launches
+// without data.
 //
 // Meant for the sample of data/samples/compaction/ (made by tools/make-samples):
 //   warpdiv analyze kernels/zoo/data/threshold_compaction.cu --grid '(n+127)/128' --block 128
