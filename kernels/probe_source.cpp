@@ -244,6 +244,8 @@ class Generator {
         if (e.access == ir::kNone || !loaded_[static_cast<std::size_t>(e.access)])
           return "((" + t + ")0)";  // never decides control flow
         const ir::MemoryAccess& a = k_.accesses[static_cast<std::size_t>(e.access)];
+        // An atomic's returned value: never decides control flow here (check_probe_supports).
+        if (a.kind == ir::AccessKind::Atomic) return "((" + t + ")0)";
         if (shared_.any && shared_.at[static_cast<std::size_t>(a.base)] >= 0)
           return "wd_sload<" + t + ">(wd_smem + " + std::to_string(shared_.at[static_cast<std::size_t>(a.base)]) +
                  ", (long long)(" + expr(a.offset) + "), " + std::to_string(array_bytes(a.base)) + "ull)";
@@ -357,10 +359,20 @@ class Generator {
     if (!shared_.any) return;
     for (std::int32_t x : k_.stmts[static_cast<std::size_t>(id)].accesses) {
       const ir::MemoryAccess& a = k_.accesses[static_cast<std::size_t>(x)];
-      if (a.kind != ir::AccessKind::Store || a.base == ir::kNone || shared_.at[static_cast<std::size_t>(a.base)] < 0 ||
+      if (a.kind == ir::AccessKind::Load || a.base == ir::kNone || shared_.at[static_cast<std::size_t>(a.base)] < 0 ||
           !computable(a.value) || !computable(a.offset) || (a.guard != ir::kNone && !computable(a.guard)))
         continue;
       const std::string t = c_type(k_.exprs[static_cast<std::size_t>(a.value)].type);
+      if (a.kind == ir::AccessKind::Atomic) {  // the same atomic on the probe's shared memory
+        static const char* const names[] = {"", "atomicAdd", "atomicSub", "atomicMin", "atomicMax",
+                                            "atomicAnd", "atomicOr", "atomicXor"};
+        line() << "if (" << lane_in(m) << (a.guard != ir::kNone ? " && (" + expr(a.guard) + ")" : std::string())
+               << ") { const long long at = (long long)(" << expr(a.offset) << "); if (at >= 0 && (wd_u64)at + sizeof("
+               << t << ") <= " << array_bytes(a.base) << "ull) " << names[static_cast<int>(a.atomic)] << "((" << t
+               << "*)(wd_smem + " << shared_.at[static_cast<std::size_t>(a.base)] << " + at), (" << t << ")("
+               << expr(a.value) << ")); }\n";
+        continue;
+      }
       line() << "if (" << lane_in(m) << (a.guard != ir::kNone ? " && (" + expr(a.guard) + ")" : std::string())
              << ") wd_sstore<" << t << ">(wd_smem + " << shared_.at[static_cast<std::size_t>(a.base)]
              << ", (long long)(" << expr(a.offset) << "), " << array_bytes(a.base) << "ull, (" << t << ")("
@@ -621,16 +633,20 @@ class Generator {
 void check_probe_supports(const sim::ir::Kernel& kernel, const std::vector<std::uint64_t>& buffer_bytes) {
   std::vector<bool> values(kernel.parameters.size(), false);
   for (std::size_t i = 0; i < values.size() && i < buffer_bytes.size(); ++i) values[i] = buffer_bytes[i] != 0;
-  // The buffers the kernel writes, taken as unknown: what then stops being computed depends on them.
-  std::vector<std::int32_t> written;
-  for (const ir::MemoryAccess& a : kernel.accesses)
+  // The buffers the kernel writes and every atomic's result, taken as unknown: what then stops
+  // being computed depends on them.
+  std::vector<std::int32_t> written, atomics;
+  for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
+    const ir::MemoryAccess& a = kernel.accesses[i];
+    if (a.kind == ir::AccessKind::Atomic) atomics.push_back(static_cast<std::int32_t>(i));
     if (a.kind != ir::AccessKind::Load && a.base != ir::kNone && kernel.bases[static_cast<std::size_t>(a.base)].parameter != ir::kNone &&
         std::find(written.begin(), written.end(), a.base) == written.end())
       written.push_back(a.base);
-  if (written.empty()) return;
+  }
+  if (written.empty() && atomics.empty()) return;
   const std::vector<ir::ExprId> all = ir::opaque_origins(kernel, ir::computed_loads(kernel, &values));
   const std::vector<ir::ExprId> without =
-      ir::opaque_origins(kernel, ir::computed_loads(kernel, &values, nullptr, &written));
+      ir::opaque_origins(kernel, ir::computed_loads(kernel, &values, nullptr, &written, &atomics));
   for (const ir::Stmt& s : kernel.stmts) {
     if ((s.kind != ir::StmtKind::If && s.kind != ir::StmtKind::Loop && s.kind != ir::StmtKind::Switch) ||
         s.value == ir::kNone || all[static_cast<std::size_t>(s.value)] != ir::kNone ||
@@ -639,8 +655,8 @@ void check_probe_supports(const sim::ir::Kernel& kernel, const std::vector<std::
     const ir::Expr& o = kernel.exprs[static_cast<std::size_t>(without[static_cast<std::size_t>(s.value)])];
     throw InvalidInput(ir::location(kernel, s.range) + ": the GPU probe cannot check this " + ir::report_kind(s) +
                        " yet: its condition depends on " + o.description + " (" + ir::location(kernel, o.range) +
-                       "), a value the kernel itself writes to global memory (the model follows it; the probe "
-                       "does not make the kernel's global stores and atomics)");
+                       "), a value the kernel itself writes to global memory or an atomic returns (the model "
+                       "follows it; the probe does not make the kernel's global stores and atomics' results)");
   }
 }
 

@@ -471,10 +471,12 @@ std::vector<ExprId> opaque_origins(const Kernel& kernel, const std::vector<bool>
 /// assumes, leaving the rest to the launch). `why_not` [access]: for a linked load without
 /// values, "; " and what is missing (the buffer's values, or why they cannot be modelled).
 /// `order_bases`: buffers whose values are taken as unknown (what passes between threads through
-/// them: sim/ir_replay.hpp order_dependence), with what is stored from them.
+/// them: sim/ir_replay.hpp order_dependence), with what is stored from them; `order_accesses`:
+/// atomics whose returned values are taken as unknown.
 std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* parameter_values,
                                  std::vector<std::string>* why_not = nullptr,
-                                 const std::vector<std::int32_t>* order_bases = nullptr);
+                                 const std::vector<std::int32_t>* order_bases = nullptr,
+                                 const std::vector<std::int32_t>* order_accesses = nullptr);
 
 /// Shared memory followed by value (issue 22): the __shared__ arrays with a computed load
 /// (`loaded`, from computed_loads) laid out in one block's shared memory as the replay and the

@@ -526,8 +526,8 @@ WarpMachine::WarpMachine(const Program& program)
         std::memcpy(own_global_->bytes.data() + p_.global_at[b], p_.base_data[b]->data(),
                     std::min<std::size_t>(p_.base_data[b]->size(), p_.base_bytes[b]));
     global_ = own_global_.get();
-    atomic_old_.assign(k_.accesses.size() * kMaxLanes, 0);
   }
+  if (p_.global_values || p_.shared_values) atomic_old_.assign(k_.accesses.size() * kMaxLanes, 0);
   if (p_.shared_values) {
     own_shared_ = std::make_unique<SharedState>();
     own_shared_->bytes.assign(p_.shared_size, 0);
@@ -579,6 +579,7 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
   memory_counted_ = memory_counted;
   access_counts_ = memory_counted ? tally.accesses.data() : sink_accesses_.data();
   stores_ = counted ? &tally.stores : &sink_stores_;
+  order_atomics_ = &tally.order_atomics;  // (uncounted warps' atomics decide results all the same)
   store_fault_ = counted ? &tally.store_fault : &sink_store_fault_;
   sink_stores_.clear();
   shifted_counts_ = memory_counted ? tally.shifted.data() : sink_shifted_.data();
@@ -1809,6 +1810,11 @@ void WarpMachine::keep(StmtId id, LaneMask active) {
     // Undefined behaviour in the value, or a load of it outside its buffer, is an error here: the
     // block's shared memory would not be known past it.
     const Val value = eval(a.value, lanes);
+    if (a.kind == AccessKind::Atomic) {
+      for (LaneMask l = lanes; l != 0; l &= l - 1)
+        keep_atomic(a, at(lowest_lane(l)), lowest_lane(l), value.lanes != nullptr ? value.lanes[lowest_lane(l)] : value.value);
+      continue;
+    }
     ++shared_->request;
     for (LaneMask l = lanes; l != 0; l &= l - 1) {
       const int lane = lowest_lane(l);
@@ -1962,7 +1968,7 @@ void WarpMachine::keep_write(const KeptAccess& a, std::int64_t at, int lane, std
     const auto byte = static_cast<std::uint8_t>(bits >> (8 * i));
     // Another warp's write in this phase: a race unless both wrote the same known value (the
     // result is then the same in any order).
-    if (b.write_phase == sh.phase && b.writer != warp_ && (b.unknown || !known || sh.bytes[x] != byte))
+    if (b.write_phase == sh.phase && b.writer != warp_ && (b.atomic || b.unknown || !known || sh.bytes[x] != byte))
       race(a, at, lane, true, b.write_access, b.writer, true);
     if (sh.pending && x >= sh.pending_start && x < sh.pending_end && warp_ != sh.pending_warp)
       race(a, at, lane, true, sh.pending_access, sh.pending_warp, false);
@@ -1976,7 +1982,53 @@ void WarpMachine::keep_write(const KeptAccess& a, std::int64_t at, int lane, std
     b.writer = warp_;
     b.write_access = a.id;
     b.request = sh.request;
+    b.atomic = false;
   }
+}
+
+// An atomic on shared memory, one lane: atomics of several warps on one element in one phase are
+// no race (they are atomic), a plain read or write of it by another warp in the phase is; the
+// value it returns depends on the order when another thread's atomic hit the element in the
+// phase (both accesses are then listed: Tally::order_atomics).
+void WarpMachine::keep_atomic(const KeptAccess& a, std::int64_t at, int lane, std::uint64_t operand) {
+  check_place(a, at, lane, "updates");
+  const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
+  SharedState& sh = *shared_;
+  const auto start = static_cast<std::size_t>(p_.shared_at[static_cast<std::size_t>(a.base)] + at);
+  const std::uint64_t thread = thread_of(lane) + 1;
+  const auto order_dependent = [&](std::int32_t id) {
+    if (std::find(order_atomics_->begin(), order_atomics_->end(), id) == order_atomics_->end())
+      order_atomics_->push_back(id);
+  };
+  for (int i = 0; i < a.width; ++i) {
+    SharedByte& b = sh.state[start + static_cast<std::size_t>(i)];
+    if (b.write_phase < sh.block_phase) unwritten(access, at, i, lane);
+    if (b.write_phase == sh.phase && b.writer != warp_ && !b.atomic) race(a, at, lane, true, b.write_access, b.writer, true);
+    if (b.read_phase == sh.phase && (b.reader != warp_ || b.readers))
+      race(a, at, lane, true, b.read_access, b.reader != warp_ ? b.reader : -1, false);
+    if (b.atomic_phase != sh.phase) {
+      b.atomic_phase = sh.phase;
+      b.atomic_thread = thread;
+      b.atomic_access = a.id;
+    } else if (b.atomic_thread != thread) {
+      if (b.atomic_thread != kManyThreads) order_dependent(b.atomic_access);
+      order_dependent(a.id);
+      b.atomic_thread = kManyThreads;
+    }
+  }
+  std::uint64_t old = 0;
+  std::memcpy(&old, sh.bytes.data() + start, static_cast<std::size_t>(a.width));
+  const std::uint64_t now = atomic_result(a.atomic, a.type, a.width, old, operand);
+  std::memcpy(sh.bytes.data() + start, &now, static_cast<std::size_t>(a.width));
+  for (int i = 0; i < a.width; ++i) {
+    SharedByte& b = sh.state[start + static_cast<std::size_t>(i)];
+    b.write_phase = sh.phase;
+    b.writer = warp_;
+    b.write_access = a.id;
+    b.atomic = true;
+    b.unknown = false;
+  }
+  atomic_old_[static_cast<std::size_t>(a.id) * kMaxLanes + static_cast<std::size_t>(lane)] = normalise(a.type, old);
 }
 
 void WarpMachine::unwritten(const MemoryAccess& a, std::int64_t at, int byte, int lane) {
@@ -2008,7 +2060,8 @@ void WarpMachine::race(const KeptAccess& a, std::int64_t at, int lane, bool writ
   const MemoryAccess& other = k_.accesses[static_cast<std::size_t>(other_access)];
   const std::string who = other_warp >= 0 ? "warp " + std::to_string(other_warp) : "another warp";
   throw InvalidInput(location(k_, access.range) + ": shared-memory race: '" + access.text + "' " +
-                     (writes ? "writes " : "reads ") + shared_element(a.base, at, a.width) + " in warp " +
+                     (writes ? (a.kind == AccessKind::Atomic ? "updates " : "writes ") : "reads ") +
+                     shared_element(a.base, at, a.width) + " in warp " +
                      std::to_string(warp_) + ", which " + who + (other_writes ? " wrote" : " read") + " ('" +
                      other.text + "' at " + location(k_, other.range) +
                      ") with no __syncthreads() between them, in " + block_and_thread(lane));

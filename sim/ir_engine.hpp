@@ -111,6 +111,7 @@ struct Tally {
   std::uint64_t warps = 0;
   std::vector<StoreWrite> stores;                   // with capture_stores
   std::vector<std::int32_t> communicating;          // WarpMachine::finish
+  std::vector<std::int32_t> order_atomics;          // atomics on shared memory whose results depend on order
   std::string store_fault;                          // the first undefined behaviour in a stored value
 };
 
@@ -213,6 +214,11 @@ struct SharedByte {
   std::int32_t writer = -1, reader = -1;  // warps
   bool unknown = false;   // lanes of one request wrote different values, or an undefined one
   bool readers = false;   // more than one warp read it in read_phase
+  bool atomic = false;    // its last write was an atomic's
+  // Atomics on it in atomic_phase: the first one's thread (linear + 1; kManyThreads after a
+  // second thread's) and access, whose returned values then depend on the threads' order.
+  std::uint64_t atomic_phase = 0, atomic_thread = 0;
+  std::int32_t atomic_access = kNone;
 };
 
 /// A block's shared memory (the bases of Program::shared_at) and its bookkeeping, shared by the
@@ -405,6 +411,9 @@ class WarpMachine {
   void keep(StmtId id, LaneMask active);
   void keep_read(const KeptAccess& a, std::int64_t at, int lane);
   void keep_write(const KeptAccess& a, std::int64_t at, int lane, std::uint64_t bits, bool known);
+  void keep_atomic(const KeptAccess& a, std::int64_t at, int lane, std::uint64_t operand);
+  std::vector<std::int32_t>* order_atomics_ = nullptr;  // the counted tally's (or a sink)
+  std::vector<std::int32_t> sink_order_atomics_;
   [[noreturn]] void race(const KeptAccess& a, std::int64_t at, int lane, bool writes, std::int32_t other_access,
                          std::int32_t other_warp, bool other_writes) const;
   std::uint64_t shared_load(const MemoryAccess& a, std::int64_t at, int lane, ScalarType type) const;

@@ -390,10 +390,10 @@ void assemble_stores(const Kernel& kernel, const Program& program, std::vector<T
 
 std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch& launch, const ReplayResult& result) {
   std::vector<OrderDependence> out;
-  if (result.communicating.empty()) return out;
+  if (result.communicating.empty() && result.order_atomics.empty()) return out;
   const std::vector<bool> values = buffers_with_values(kernel, launch);
   const std::vector<bool> loaded = computed_loads(kernel, &values);
-  const std::vector<bool> cut = computed_loads(kernel, &values, nullptr, &result.communicating);
+  const std::vector<bool> cut = computed_loads(kernel, &values, nullptr, &result.communicating, &result.order_atomics);
   const std::vector<ExprId> all = opaque_origins(kernel, loaded);
   const std::vector<ExprId> without = opaque_origins(kernel, cut);
   const auto on = [&](ExprId x) -> ExprId {
@@ -481,11 +481,16 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
   ReplayResult result = to_result(kernel, tallies, options.memory);
   const std::vector<bool> values = buffers_with_values(kernel, launch);
   result.computed_loads = computed_loads(kernel, &values);
-  for (const Tally& t : tallies)
+  for (const Tally& t : tallies) {
     for (std::int32_t b : t.communicating)
       if (std::find(result.communicating.begin(), result.communicating.end(), b) == result.communicating.end())
         result.communicating.push_back(b);
+    for (std::int32_t a : t.order_atomics)
+      if (std::find(result.order_atomics.begin(), result.order_atomics.end(), a) == result.order_atomics.end())
+        result.order_atomics.push_back(a);
+  }
   std::sort(result.communicating.begin(), result.communicating.end());
+  std::sort(result.order_atomics.begin(), result.order_atomics.end());
   if (options.capture_stores) {
     // What the GPU's order decides is not known: the writes of an access whose address, lanes or
     // value depends on it, and every write when a branch does (which threads write then varies).

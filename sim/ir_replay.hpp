@@ -226,6 +226,9 @@ struct ReplayResult {
   /// depends on them was counted for the replay's order (blocks, warps, lanes ascending), which
   /// the GPU does not keep (order_dependence()). [base ids]
   std::vector<std::int32_t> communicating;
+  /// Atomics on shared memory that several threads of a block ran on one element between two
+  /// barriers, whose returned values therefore depend on the order. [access ids]
+  std::vector<std::int32_t> order_atomics;
 };
 
 /// A figure of a replay that holds for its documented order only: a condition, an address, the

@@ -654,7 +654,8 @@ namespace {
 // greatest fixed point: a stored value may itself come from a followed load.
 void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linked,
                             const std::vector<bool>& has_values, std::vector<bool>& loaded,
-                            std::vector<std::string>* why_not, const std::vector<std::int32_t>* order_bases) {
+                            std::vector<std::string>* why_not, const std::vector<std::int32_t>* order_bases,
+                            const std::vector<std::int32_t>* order_accesses) {
   const std::size_t n = kernel.accesses.size();
   const auto group_of = [&](std::int32_t base) -> std::int32_t {
     const MemoryBase& b = kernel.bases[static_cast<std::size_t>(base)];
@@ -679,11 +680,9 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
     const std::int32_t g = group_of(m.base);
     if (g == kNone || !blocked[static_cast<std::size_t>(g)].empty()) continue;
     const std::string at = "'" + m.text + "' at " + location(kernel, m.range);
-    const bool shared = kernel.bases[static_cast<std::size_t>(m.base)].parameter == kNone;
-    if (m.kind == AccessKind::Atomic && (shared || m.atomic == AtomicOp::Other || m.value == kNone))
-      blocked[static_cast<std::size_t>(g)] =
-          "it is updated by an atomic the model does not follow (" + at +
-          (shared ? ": atomics on shared memory" : ": exch, CAS, inc, dec and floating-point atomics") + ")";
+    if (m.kind == AccessKind::Atomic && (m.atomic == AtomicOp::Other || m.value == kNone))
+      blocked[static_cast<std::size_t>(g)] = "it is updated by an atomic the model does not follow (" + at +
+                                             ": exch, CAS, inc, dec and floating-point atomics)";
     else if (m.kind == AccessKind::Store && m.value == kNone)
       blocked[static_cast<std::size_t>(g)] = "the model does not hold the value stored by " + at;
   }
@@ -695,6 +694,9 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
   if (followed.empty()) return;
   const auto unknown = [&](std::size_t a) {
     const MemoryAccess& m = kernel.accesses[a];
+    if (order_accesses != nullptr &&
+        std::find(order_accesses->begin(), order_accesses->end(), static_cast<std::int32_t>(a)) != order_accesses->end())
+      return true;
     if (unplaced != kNone && m.space == AddressSpace::Shared) return true;
     return !blocked[static_cast<std::size_t>(group_of(m.base))].empty();
   };
@@ -742,7 +744,8 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
 }  // namespace
 
 std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* parameter_values,
-                                 std::vector<std::string>* why_not, const std::vector<std::int32_t>* order_bases) {
+                                 std::vector<std::string>* why_not, const std::vector<std::int32_t>* order_bases,
+                                 const std::vector<std::int32_t>* order_accesses) {
   const std::size_t n = kernel.accesses.size();
   std::vector<bool> loaded(n, false);
   if (why_not != nullptr) why_not->assign(n, "");
@@ -788,7 +791,7 @@ std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* 
     loaded[a] = hint.empty();
     if (why_not != nullptr) (*why_not)[a] = hint;
   }
-  computed_written_loads(kernel, linked, has_values, loaded, why_not, order_bases);
+  computed_written_loads(kernel, linked, has_values, loaded, why_not, order_bases, order_accesses);
   return loaded;
 }
 

@@ -497,6 +497,88 @@ TEST_F(SharedValues, AFlagAnotherThreadSetsIsOrderDependent) {
       << error(k, launch(k, 64));
 }
 
+// ---------------------------------------------------------------------------------------------
+// Atomics on shared memory.
+
+// A histogram privatised per block: data[i] = i % 5 (40 bytes), 8 bins, blocks of 32. Block 0
+// (i = 0 .. 31) counts 7, 7, 6, 6, 6 in bins 0 .. 4, block 1 (i = 32 .. 39) 1, 1, 2, 2, 2; after
+// the barrier threads 0 .. 4 of each block see a non-empty bin (5 of 32 lanes: divergent) and add
+// it to the global bins: 8 each. The sums do not depend on the order; no atomic's result is used.
+TEST_F(SharedValues, AHistogramPrivatisedInSharedMemoryByHand) {
+  const ir::Kernel k = load(R"(__global__ void hist(const unsigned char *data, int n, unsigned int *bins) {
+  __shared__ unsigned int s[8];
+  int t = threadIdx.x;
+  if (t < 8) s[t] = 0;
+  __syncthreads();
+  int i = blockIdx.x * blockDim.x + t;
+  if (i < n) atomicAdd(&s[data[i] % 8], 1u);
+  __syncthreads();
+  if (t < 8 && s[t] > 0) atomicAdd(&bins[t], s[t]);
+}
+)");
+  ir::Launch l = launch(k, 32, 2);
+  l.arguments[1] = ir::Value::of(ir::ScalarType::I32, 40);
+  std::string data(40, '\0');
+  for (int i = 0; i < 40; ++i) data[static_cast<std::size_t>(i)] = static_cast<char>(i % 5);
+  l.buffer_bytes = {40, 0, 8 * 4};
+  l.buffer_data = {std::make_shared<const std::string>(data), nullptr, nullptr};
+  const ir::ReplayResult r = run(k, l);
+  const ir::StatementCounts& c = r.statements[statement_at(k, 9, ir::StmtKind::If)];
+  EXPECT_EQ(c.warp_evaluations, 2u);
+  EXPECT_EQ(c.taken_lanes, 10u);
+  EXPECT_EQ(c.divergent, 2u);
+  EXPECT_TRUE(ir::order_dependence(k, l, r).empty());
+  for (std::size_t b = 0; b < 5; ++b) EXPECT_EQ(word(r, 2, b), 8) << "bin " << b;
+  EXPECT_FALSE(written(r, 2, 5));
+  EXPECT_NO_THROW(kernels::check_probe_supports(k, l.buffer_bytes));
+  const std::string source = kernels::probe_source(k, l.buffer_bytes);
+  EXPECT_NE(source.find("atomicAdd((unsigned int*)(wd_smem + 0 + at)"), std::string::npos) << source;
+}
+
+// Tickets from a shared counter: in the replay's order thread t draws t, so `mine < 40` holds for
+// warp 0's 32 lanes and 8 of warp 1's. On the GPU the warps draw in another order: the branch and
+// out[mine] are marked, and the probe cannot check the branch.
+TEST_F(SharedValues, TicketsFromASharedCounterAreOrderDependent) {
+  const ir::Kernel k = load(R"(__global__ void tickets(int *out) {
+  __shared__ int next;
+  if (threadIdx.x == 0) next = 0;
+  __syncthreads();
+  int mine = atomicAdd(&next, 1);
+  if (mine < 40) out[mine] = threadIdx.x;
+}
+)");
+  ir::Launch l = launch(k, 64);
+  l.buffer_bytes = {64 * 4};
+  l.buffer_data = {nullptr};
+  const ir::ReplayResult r = run(k, l);
+  const ir::StatementCounts& c = r.statements[statement_at(k, 6, ir::StmtKind::If)];
+  EXPECT_EQ(c.taken_lanes, 40u);
+  EXPECT_EQ(c.divergent, 1u);
+  const std::vector<ir::OrderDependence> order = ir::order_dependence(k, l, r);
+  ASSERT_EQ(order.size(), 2u);
+  EXPECT_NE(order[0].message.find(":6:3: the condition of this if depends on atomicAdd(&next, 1) (atomic result)"),
+            std::string::npos)
+      << order[0].message;
+  EXPECT_NE(order[1].message.find("the address of 'out[mine]'"), std::string::npos) << order[1].message;
+  EXPECT_FALSE(written(r, 0, 0));
+  EXPECT_THROW(kernels::check_probe_supports(k, l.buffer_bytes), InvalidInput);
+}
+
+// A plain read of a counter other warps update atomically in the same phase is a race.
+TEST_F(SharedValues, APlainReadBesideOtherWarpsAtomicsIsARace) {
+  const ir::Kernel k = load(R"(__global__ void mixed(int *out) {
+  __shared__ int c;
+  if (threadIdx.x == 0) c = 0;
+  __syncthreads();
+  atomicAdd(&c, 1);
+  if (c > 100) out[threadIdx.x] = 1;
+}
+)");
+  EXPECT_EQ(error(k, launch(k, 64)),
+            "k.cu:5:13: shared-memory race: '&c' updates bytes 0 to 3 of 'c' in warp 1, which warp 0 read ('c' at "
+            "k.cu:6:7) with no __syncthreads() between them, in block (0, 0, 0), thread (32, 0, 0)");
+}
+
 // The GPU probe keeps the same shared memory: it stores what the model stores, reads the element
 // the model reads, and runs a real barrier where the kernel has one. Compiled with NVRTC where
 // it is installed (the run itself is on a GPU: tools/device-validate-data).
