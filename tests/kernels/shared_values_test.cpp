@@ -564,6 +564,51 @@ TEST_F(SharedValues, TicketsFromASharedCounterAreOrderDependent) {
   EXPECT_THROW(kernels::check_probe_supports(k, l.buffer_bytes), InvalidInput);
 }
 
+// Kirk & Hwu's privatised text histogram (kernels/zoo/data/text_histogram_shared.cu) on the
+// 20,000-byte sample, against a count written here: the global bins, and per block the bins its
+// shared copy leaves non-empty (the `binValue > 0` branch: one evaluation per block by lanes 0 ..
+// 6, divergent where some bins stay empty).
+TEST_F(SharedValues, ThePrivatisedTextHistogramAgainstACount) {
+  const ir::Kernel k = ir::zoo::load("data/text_histogram_shared.cu");
+  std::ifstream in(std::string(WARPDIV_SOURCE_DIR) + "/data/samples/text/sample.txt", std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  const std::string text = bytes.str();
+  ASSERT_EQ(text.size(), 20000u);
+  for (const std::uint32_t block : {32u, 128u, 1024u})
+    for (const std::uint32_t length : {20000u, 15001u}) {
+      SCOPED_TRACE("block " + std::to_string(block) + ", length " + std::to_string(length));
+      const std::uint32_t grid = (length + block - 1) / block;
+      ir::Launch l = launch(k, block, grid);
+      l.arguments[1] = ir::Value::of(ir::ScalarType::U32, length);
+      l.buffer_bytes = {text.size(), 0, 7 * 4};
+      l.buffer_data = {std::make_shared<const std::string>(text), nullptr, nullptr};
+      const ir::ReplayResult r = run(k, l);
+      std::vector<std::int64_t> total(7, 0);
+      std::uint64_t taken = 0, divergent = 0;
+      for (std::uint32_t b = 0; b < grid; ++b) {
+        std::vector<std::int64_t> bins(7, 0);
+        for (std::uint32_t i = b * block; i < std::min(length, (b + 1) * block); ++i) {
+          const int position = text[i] - 'a';
+          if (position >= 0 && position < 26) ++bins[static_cast<std::size_t>(position / 4)];
+        }
+        int non_empty = 0;
+        for (int x = 0; x < 7; ++x) {
+          total[static_cast<std::size_t>(x)] += bins[static_cast<std::size_t>(x)];
+          non_empty += bins[static_cast<std::size_t>(x)] > 0 ? 1 : 0;
+        }
+        taken += static_cast<std::uint64_t>(non_empty);
+        divergent += non_empty > 0 && non_empty < 7 ? 1 : 0;
+      }
+      const ir::StatementCounts& c = r.statements[statement_at(k, 33, ir::StmtKind::If)];
+      EXPECT_EQ(c.warp_evaluations, grid);
+      EXPECT_EQ(c.taken_lanes, taken);
+      EXPECT_EQ(c.divergent, divergent);
+      EXPECT_TRUE(ir::order_dependence(k, l, r).empty());
+      for (std::size_t x = 0; x < 7; ++x) EXPECT_EQ(word(r, 2, x), total[x]) << "bin " << x;
+    }
+}
+
 // A plain read of a counter other warps update atomically in the same phase is a race.
 TEST_F(SharedValues, APlainReadBesideOtherWarpsAtomicsIsARace) {
   const ir::Kernel k = load(R"(__global__ void mixed(int *out) {
