@@ -87,6 +87,12 @@ __device__ __forceinline__ void wd_sstore(unsigned char* base, long long at, wd_
   if (at < 0 || (wd_u64)at + sizeof(T) > bytes || ((wd_u64)at % sizeof(T)) != 0u) return;
   *(volatile T*)(base + at) = value;
 }
+// A buffer the kernel writes, followed by value: the kernel's store into the probe's own copy.
+template <typename T>
+__device__ __forceinline__ void wd_gstore(wd_u64 base, long long at, wd_u64 bytes, T value) {
+  if (at < 0 || (wd_u64)at + sizeof(T) > bytes || ((wd_u64)at % sizeof(T)) != 0u) return;
+  *(volatile T*)(base + (wd_u64)at) = value;
+}
 
 struct WdWarp {
   wd_u64* totals;
@@ -134,6 +140,18 @@ class Generator {
     loaded_ = ir::computed_loads(k, &values);
     origins_ = ir::opaque_origins(k, loaded_);
     shared_ = ir::shared_layout(k, loaded_, dynamic_shared_bytes);
+    // Buffers the kernel writes with a load or atomic result the model computes: followed by
+    // value, the probe makes the kernel's stores and atomics on its own copies of them.
+    followed_.assign(k.bases.size(), false);
+    std::vector<bool> written(k.bases.size(), false);
+    for (const ir::MemoryAccess& a : k.accesses)
+      if (a.kind != ir::AccessKind::Load && a.base != ir::kNone) written[static_cast<std::size_t>(a.base)] = true;
+    for (std::size_t a = 0; a < k.accesses.size(); ++a) {
+      const ir::MemoryAccess& m = k.accesses[a];
+      if (loaded_[a] && m.base != ir::kNone && k.bases[static_cast<std::size_t>(m.base)].parameter != ir::kNone &&
+          written[static_cast<std::size_t>(m.base)])
+        followed_[static_cast<std::size_t>(m.base)] = true;
+    }
     dynamic_shared_bytes_ = dynamic_shared_bytes;
     barrier_.assign(k.stmts.size(), -1);
     for (std::size_t i = 0; i < k.stmts.size(); ++i)
@@ -356,13 +374,32 @@ class Generator {
   // The statement's stores into shared memory followed by value, by the lanes of `m` (and of
   // each store's guard), in the statement's order, as the model makes them.
   void stores(ir::StmtId id, const std::string& m) {
-    if (!shared_.any) return;
+    if (!shared_.any && std::find(followed_.begin(), followed_.end(), true) == followed_.end()) return;
     for (std::int32_t x : k_.stmts[static_cast<std::size_t>(id)].accesses) {
       const ir::MemoryAccess& a = k_.accesses[static_cast<std::size_t>(x)];
-      if (a.kind == ir::AccessKind::Load || a.base == ir::kNone || shared_.at[static_cast<std::size_t>(a.base)] < 0 ||
-          !computable(a.value) || !computable(a.offset) || (a.guard != ir::kNone && !computable(a.guard)))
+      if (a.kind == ir::AccessKind::Load || a.base == ir::kNone || !computable(a.value) || !computable(a.offset) ||
+          (a.guard != ir::kNone && !computable(a.guard)))
         continue;
       const std::string t = c_type(k_.exprs[static_cast<std::size_t>(a.value)].type);
+      const std::int32_t parameter = k_.bases[static_cast<std::size_t>(a.base)].parameter;
+      if (parameter != ir::kNone && followed_[static_cast<std::size_t>(a.base)]) {
+        const std::string buffer = "p" + std::to_string(parameter);
+        const std::string bytes = std::to_string(buffer_bytes_[static_cast<std::size_t>(parameter)]) + "ull";
+        const std::string when = lane_in(m) + (a.guard != ir::kNone ? " && (" + expr(a.guard) + ")" : std::string());
+        if (a.kind == ir::AccessKind::Store) {
+          line() << "if (" << when << ") wd_gstore<" << t << ">(" << buffer << ", (long long)(" << expr(a.offset)
+                 << "), " << bytes << ", (" << t << ")(" << expr(a.value) << "));\n";
+        } else {
+          static const char* const names[] = {"", "atomicAdd", "atomicSub", "atomicMin", "atomicMax",
+                                              "atomicAnd", "atomicOr", "atomicXor"};
+          line() << "if (" << when << ") { const long long at = (long long)(" << expr(a.offset)
+                 << "); if (at >= 0 && (wd_u64)at + sizeof(" << t << ") <= " << bytes << ") "
+                 << names[static_cast<int>(a.atomic)] << "((" << t << "*)(" << buffer << " + (wd_u64)at), (" << t
+                 << ")(" << expr(a.value) << ")); }\n";
+        }
+        continue;
+      }
+      if (shared_.at[static_cast<std::size_t>(a.base)] < 0) continue;
       if (a.kind == ir::AccessKind::Atomic) {  // the same atomic on the probe's shared memory
         static const char* const names[] = {"", "atomicAdd", "atomicSub", "atomicMin", "atomicMax",
                                             "atomicAnd", "atomicOr", "atomicXor"};
@@ -619,6 +656,7 @@ class Generator {
   std::vector<bool> loaded_;                 // [access]: loads the probe reads
   std::vector<ir::ExprId> origins_;
   ir::SharedLayout shared_;                  // shared memory followed by value (issue 22)
+  std::vector<bool> followed_;               // [base]: a buffer the kernel writes, followed by value
   std::uint64_t dynamic_shared_bytes_ = 0;
   std::vector<int> barrier_;                 // [StmtId]: barrier index or -1
   std::vector<ir::StmtId> barrier_stmts_;    // [barrier index]
@@ -633,20 +671,14 @@ class Generator {
 void check_probe_supports(const sim::ir::Kernel& kernel, const std::vector<std::uint64_t>& buffer_bytes) {
   std::vector<bool> values(kernel.parameters.size(), false);
   for (std::size_t i = 0; i < values.size() && i < buffer_bytes.size(); ++i) values[i] = buffer_bytes[i] != 0;
-  // The buffers the kernel writes and every atomic's result, taken as unknown: what then stops
-  // being computed depends on them.
-  std::vector<std::int32_t> written, atomics;
-  for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
-    const ir::MemoryAccess& a = kernel.accesses[i];
-    if (a.kind == ir::AccessKind::Atomic) atomics.push_back(static_cast<std::int32_t>(i));
-    if (a.kind != ir::AccessKind::Load && a.base != ir::kNone && kernel.bases[static_cast<std::size_t>(a.base)].parameter != ir::kNone &&
-        std::find(written.begin(), written.end(), a.base) == written.end())
-      written.push_back(a.base);
-  }
-  if (written.empty() && atomics.empty()) return;
+  // Every atomic's result taken as unknown: what then stops being computed depends on one.
+  std::vector<std::int32_t> atomics;
+  for (std::size_t i = 0; i < kernel.accesses.size(); ++i)
+    if (kernel.accesses[i].kind == ir::AccessKind::Atomic) atomics.push_back(static_cast<std::int32_t>(i));
+  if (atomics.empty()) return;
   const std::vector<ir::ExprId> all = ir::opaque_origins(kernel, ir::computed_loads(kernel, &values));
   const std::vector<ir::ExprId> without =
-      ir::opaque_origins(kernel, ir::computed_loads(kernel, &values, nullptr, &written, &atomics));
+      ir::opaque_origins(kernel, ir::computed_loads(kernel, &values, nullptr, nullptr, &atomics));
   for (const ir::Stmt& s : kernel.stmts) {
     if ((s.kind != ir::StmtKind::If && s.kind != ir::StmtKind::Loop && s.kind != ir::StmtKind::Switch) ||
         s.value == ir::kNone || all[static_cast<std::size_t>(s.value)] != ir::kNone ||
@@ -655,8 +687,8 @@ void check_probe_supports(const sim::ir::Kernel& kernel, const std::vector<std::
     const ir::Expr& o = kernel.exprs[static_cast<std::size_t>(without[static_cast<std::size_t>(s.value)])];
     throw InvalidInput(ir::location(kernel, s.range) + ": the GPU probe cannot check this " + ir::report_kind(s) +
                        " yet: its condition depends on " + o.description + " (" + ir::location(kernel, o.range) +
-                       "), a value the kernel itself writes to global memory or an atomic returns (the model "
-                       "follows it; the probe does not make the kernel's global stores and atomics' results)");
+                       "), a value an atomic returns (the model follows it in one order; on the GPU the "
+                       "threads' order varies, and the probe does not reproduce atomics' results)");
   }
 }
 

@@ -65,10 +65,11 @@ inline constexpr int kProbeWarpSize = 32;
 std::string probe_source(const sim::ir::Kernel& kernel, const std::vector<std::uint64_t>& buffer_bytes = {},
                          std::uint64_t dynamic_shared_bytes = 0);
 
+/// Buffers the kernel writes that the model follows by value: the probe makes the kernel's stores
+/// and atomics on its own copies of them, so branches on their loads are checked too.
 /// Throws InvalidInput (one line naming the condition and the value) where the probe cannot
-/// follow the launch's control flow: a condition that depends on a value the kernel itself writes
-/// to global memory (a load from, or an atomic's result on, a buffer it writes; the model follows
-/// those by value, the probe does not make the kernel's global stores and atomics).
+/// follow the launch's control flow: a condition that depends on an atomic's returned value
+/// (the model follows it in one order; the probe does not reproduce it).
 void check_probe_supports(const sim::ir::Kernel& kernel, const std::vector<std::uint64_t>& buffer_bytes);
 
 }  // namespace warpdiv::kernels

@@ -4,6 +4,7 @@
 // against the class engine's counts of the same launch without values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -471,7 +472,16 @@ TEST_F(SharedValues, AThreadsOwnElementsAreNotOrderDependent) {
   EXPECT_EQ(word(r, 0, 1), 4);
   EXPECT_EQ(word(r, 0, 2), 0);
   EXPECT_EQ(word(r, 0, 63), 0);
-  EXPECT_THROW(kernels::check_probe_supports(k, l.buffer_bytes), InvalidInput);  // the probe makes no global stores
+  // The probe makes the same stores on its own copy of data, so it checks the branch too.
+  EXPECT_NO_THROW(kernels::check_probe_supports(k, l.buffer_bytes));
+  const std::string source = kernels::probe_source(k, l.buffer_bytes);
+  EXPECT_NE(source.find("wd_gstore<int>(p0, "), std::string::npos) << source;
+  try {
+    const std::vector<char> cubin = kernels::compile_probe(source, "sm_90");
+    EXPECT_EQ(std::string(cubin.data() + 1, 3), "ELF");
+  } catch (const NoDevice& e) {
+    GTEST_SKIP() << "no NVRTC here: " << e.what();
+  }
 }
 
 // Thread 0 raises a flag the others read without ordering: in the replay's order warp 0 stores it
@@ -495,6 +505,62 @@ TEST_F(SharedValues, AFlagAnotherThreadSetsIsOrderDependent) {
   // Without the flag's values the branch is refused, with the hint.
   EXPECT_NE(error(k, launch(k, 64)).find("give the values of 'flag' with --data flag=FILE"), std::string::npos)
       << error(k, launch(k, 64));
+}
+
+// Collatz trajectories in place (kernels/zoo/data/collatz_inplace.cu) on the 4,096 starts of the
+// sample, against a loop written here: each lane's step count c, and per warp the while's test
+// at k = 0 .. max c (lanes with c >= k run it, those with c > k stay: divergent when some but not
+// all stay); v ends all ones, steps holds each c; no value passes between threads.
+TEST_F(SharedValues, CollatzInPlaceAgainstALoop) {
+  const ir::Kernel k = ir::zoo::load("data/collatz_inplace.cu");
+  std::ifstream in(std::string(WARPDIV_SOURCE_DIR) + "/data/samples/collatz/start.npy", std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  const analysis::NpyArray a = analysis::parse_npy(bytes.str(), "start.npy");
+  ASSERT_EQ(a.count, 4096u);
+  std::vector<std::uint32_t> start(a.count);
+  std::memcpy(start.data(), a.data.data(), a.data.size());
+  for (const std::uint32_t block : {128u, 96u})
+    for (const std::int32_t n : {4096, 3000}) {
+      SCOPED_TRACE("block " + std::to_string(block) + ", n " + std::to_string(n));
+      const std::uint32_t grid = (static_cast<std::uint32_t>(n) + block - 1) / block;
+      ir::Launch l = launch(k, block, grid);
+      l.arguments[1] = ir::Value::of(ir::ScalarType::I32, n);
+      l.buffer_bytes = {a.data.size(), 0, 4096 * 4};
+      l.buffer_data = {std::make_shared<const std::string>(a.data), nullptr, nullptr};
+      const ir::ReplayResult r = run(k, l);
+      std::vector<std::uint32_t> steps(start.size(), 0);
+      for (std::size_t i = 0; i < start.size(); ++i)
+        for (std::uint64_t x = start[i]; x != 1; x = x % 2 == 0 ? x / 2 : 3 * x + 1) ++steps[i];
+      std::uint64_t evaluations = 0, divergent = 0, taken = 0;
+      for (std::uint32_t b = 0; b < grid; ++b)
+        for (std::uint32_t w = 0; w * 32 < block; ++w) {
+          std::vector<std::uint32_t> c;
+          for (std::uint32_t t = w * 32; t < std::min(block, w * 32 + 32); ++t)
+            if (static_cast<std::int64_t>(b) * block + t < n) c.push_back(steps[std::size_t{b} * block + t]);
+          if (c.empty()) continue;
+          const std::uint32_t most = *std::max_element(c.begin(), c.end());
+          for (std::uint32_t s = 0; s <= most; ++s) {
+            std::uint64_t running = 0, staying = 0;
+            for (std::uint32_t x : c) {
+              running += x >= s ? 1 : 0;
+              staying += x > s ? 1 : 0;
+            }
+            ++evaluations;
+            taken += staying;
+            divergent += staying != 0 && staying != running ? 1 : 0;
+          }
+        }
+      const ir::StatementCounts& loop = r.statements[statement_at(k, 15, ir::StmtKind::Loop)];
+      EXPECT_EQ(loop.warp_evaluations, evaluations);
+      EXPECT_EQ(loop.taken_lanes, taken);
+      EXPECT_EQ(loop.divergent, divergent);
+      EXPECT_TRUE(r.communicating.empty());
+      for (std::size_t i = 0; i < static_cast<std::size_t>(n); i += 97) {
+        EXPECT_EQ(word(r, 2, i), static_cast<std::int32_t>(steps[i])) << i;
+        EXPECT_EQ(word(r, 0, i), 1) << i;
+      }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

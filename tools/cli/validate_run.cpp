@@ -201,6 +201,11 @@ ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
   }
   r.model = model_totals(kernel, launch, replay_options,
                          r.warp_by_warp ? 0 : r.estimated_evaluations);
+  // A branch on values threads pass through memory in an order the GPU does not fix: the GPU's
+  // counts may differ from run to run, nothing to compare warp by warp.
+  for (const ir::OrderDependence& o : ir::order_dependence(kernel, launch, r.model))
+    if (o.condition)
+      throw InvalidInput(o.message + "; validate compares warp by warp, which only an order-free launch allows");
   ir::WarpTrace model_trace;
   if (recorder) model_trace = recorder->flatten();
   recorder.reset();
