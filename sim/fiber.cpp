@@ -8,11 +8,43 @@
 #include <new>
 #include <stdexcept>
 
+// AddressSanitizer (the fuzz build) must be told of each switch of stacks.
+#if defined(__SANITIZE_ADDRESS__)
+#define WARPDIV_ASAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WARPDIV_ASAN_FIBERS 1
+#endif
+#endif
+#ifdef WARPDIV_ASAN_FIBERS
+extern "C" {
+void __sanitizer_start_switch_fiber(void** fake_stack_save, const void* bottom, std::size_t size);
+void __sanitizer_finish_switch_fiber(void* fake_stack_save, const void** bottom_old, std::size_t* size_old);
+}
+#endif
+
 namespace warpdiv::sim {
 
 namespace {
 
 thread_local Fiber* current = nullptr;
+
+// Around a switch from the caller's stack to the fiber's (into = true) or back.
+struct SwitchNote {
+#ifdef WARPDIV_ASAN_FIBERS
+  void* fake = nullptr;
+  SwitchNote(const void* bottom, std::size_t size) { __sanitizer_start_switch_fiber(&fake, bottom, size); }
+  void arrived() { __sanitizer_finish_switch_fiber(fake, nullptr, nullptr); }
+#else
+  SwitchNote(const void*, std::size_t) {}
+  void arrived() {}
+#endif
+};
+
+#ifdef WARPDIV_ASAN_FIBERS
+thread_local const void* caller_bottom = nullptr;
+thread_local std::size_t caller_size = 0;
+#endif
 
 // Thrown inside a body by yield() when its fiber is cancelled; caught by the trampoline.
 struct Unwind {};
@@ -44,6 +76,9 @@ Fiber::~Fiber() {
 
 void Fiber::trampoline(unsigned low, unsigned high) {
   Fiber* f = reinterpret_cast<Fiber*>((static_cast<std::uintptr_t>(high) << 32) | low);
+#ifdef WARPDIV_ASAN_FIBERS
+  __sanitizer_finish_switch_fiber(nullptr, &caller_bottom, &caller_size);
+#endif
   try {
     f->body_();
   } catch (const Unwind&) {
@@ -51,6 +86,9 @@ void Fiber::trampoline(unsigned low, unsigned high) {
     f->error_ = std::current_exception();
   }
   f->state_ = State::Done;
+#ifdef WARPDIV_ASAN_FIBERS
+  __sanitizer_start_switch_fiber(nullptr, caller_bottom, caller_size);  // the fiber's frames end here
+#endif
   // uc_link returns to resume()'s caller.
 }
 
@@ -75,7 +113,10 @@ bool Fiber::resume() {
   Fiber* outer = current;
   current = this;
   state_ = State::Running;
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  SwitchNote note(static_cast<char*>(stack_) + page, mapped_ - page);
   ::swapcontext(static_cast<ucontext_t*>(caller_), static_cast<ucontext_t*>(context_));
+  note.arrived();
   current = outer;
   if (state_ == State::Done) {
     body_ = nullptr;
@@ -93,7 +134,15 @@ void Fiber::yield() {
   Fiber* f = current;
   if (f == nullptr) throw std::logic_error("Fiber::yield outside a fiber");
   f->state_ = State::Suspended;
+#ifdef WARPDIV_ASAN_FIBERS
+  SwitchNote note(caller_bottom, caller_size);
+#else
+  SwitchNote note(nullptr, 0);
+#endif
   ::swapcontext(static_cast<ucontext_t*>(f->context_), static_cast<ucontext_t*>(f->caller_));
+#ifdef WARPDIV_ASAN_FIBERS
+  __sanitizer_finish_switch_fiber(note.fake, &caller_bottom, &caller_size);
+#endif
   if (f->cancelling_) throw Unwind{};
 }
 
