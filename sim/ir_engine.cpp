@@ -273,10 +273,13 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
   // something needs their values: a condition, an address or an access's lanes, or the buffers'
   // contents (capture_stores). Otherwise their loads stay opaque, as a plain count needs.
   if (!o.capture_stores) {
-    std::vector<std::int32_t> written;
+    std::vector<std::int32_t> written;  // (only a buffer with values at this launch can be followed)
     for (std::size_t a = 0; a < k.accesses.size(); ++a) {
       const MemoryAccess& m = k.accesses[a];
-      if (m.kind == AccessKind::Load || m.base == kNone || k.bases[static_cast<std::size_t>(m.base)].parameter == kNone)
+      if (m.kind == AccessKind::Load || m.base == kNone) continue;
+      const std::int32_t parameter = k.bases[static_cast<std::size_t>(m.base)].parameter;
+      if (parameter == kNone || static_cast<std::size_t>(parameter) >= values.size() ||
+          !values[static_cast<std::size_t>(parameter)])
         continue;
       if (std::find(written.begin(), written.end(), m.base) == written.end()) written.push_back(m.base);
     }

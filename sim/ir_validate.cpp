@@ -1,5 +1,6 @@
 // validate(): the structural and typing rules of sim/ir.hpp, and the data-dependence check.
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -692,6 +693,39 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
     if (linked[a] && m.base != kNone && group_of(m.base) != kNone) followed.push_back(a);
   }
   if (followed.empty()) return;
+  // Without a taint's fixed point first: a write whose value, address or lanes read an opaque
+  // value no launch computes (directly, not through a local) blocks its group at once; where every
+  // group is blocked so, the fixed point below has nothing to find.
+  std::vector<bool> is_followed(n, false);
+  for (std::size_t a : followed) is_followed[a] = true;
+  const std::function<ExprId(ExprId)> opaque_inside = [&](ExprId x) -> ExprId {
+    if (x == kNone) return kNone;
+    const Expr& e = kernel.exprs[static_cast<std::size_t>(x)];
+    if (e.kind == ExprKind::Opaque)
+      return e.access == kNone || (!loaded[static_cast<std::size_t>(e.access)] && !is_followed[static_cast<std::size_t>(e.access)])
+                 ? x
+                 : kNone;
+    for (ExprId o : e.operands)
+      if (const ExprId found = opaque_inside(o); found != kNone) return found;
+    return kNone;
+  };
+  for (std::size_t a = 0; a < n; ++a) {
+    const MemoryAccess& m = kernel.accesses[a];
+    if (m.kind == AccessKind::Load || m.base == kNone) continue;
+    const std::int32_t g = group_of(m.base);
+    if (g == kNone || !blocked[static_cast<std::size_t>(g)].empty()) continue;
+    const ExprId parts[] = {m.value, m.offset, m.guard};
+    static const char* const what[] = {"value", "address", "lanes"};
+    for (int i = 0; i < 3; ++i) {
+      const ExprId found = opaque_inside(parts[i]);
+      if (found == kNone) continue;
+      const Expr& o = kernel.exprs[static_cast<std::size_t>(found)];
+      blocked[static_cast<std::size_t>(g)] = std::string("the ") + what[i] + " of '" + m.text + "' at " +
+                                             location(kernel, m.range) + " depends on " + o.description + " (" +
+                                             location(kernel, o.range) + ")";
+      break;
+    }
+  }
   const auto unknown = [&](std::size_t a) {
     const MemoryAccess& m = kernel.accesses[a];
     if (order_accesses != nullptr &&
@@ -700,7 +734,9 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
     if (unplaced != kNone && m.space == AddressSpace::Shared) return true;
     return !blocked[static_cast<std::size_t>(group_of(m.base))].empty();
   };
-  for (bool changed = true; changed;) {
+  bool open = false;  // a followed load whose group is not blocked yet
+  for (std::size_t a : followed) open = open || !unknown(a);
+  for (bool changed = open; changed;) {
     changed = false;
     for (std::size_t a : followed) loaded[a] = !unknown(a);
     const std::vector<ExprId> origins = opaque_origins(kernel, loaded);
@@ -720,6 +756,11 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
         changed = true;
         break;
       }
+    }
+    if (changed) {  // nothing left to decide once every followed load's group is blocked
+      bool left = false;
+      for (std::size_t a : followed) left = left || !unknown(a);
+      changed = left;
     }
   }
   for (std::size_t a : followed) {
