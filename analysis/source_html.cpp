@@ -627,6 +627,12 @@ std::string render_source_html(const SourceReport& report, const SourceHtmlPage&
            html::group_digits(sim::to_decimal(p.partial_block_executions)) + " of " +
            html::group_digits(sim::to_decimal(p.block_executions)) +
            " block executions (undefined behaviour).</p>\n";
+  if (!report.order_dependent.empty()) {
+    out += "<p class=\"note hazard\">Order-dependent (threads pass values through memory the kernel writes; "
+           "counted with blocks, warps and lanes in ascending order, which the GPU does not keep):</p>\n<ul>\n";
+    for (const std::string& line : report.order_dependent) out += "<li>" + escape(line) + "</li>\n";
+    out += "</ul>\n";
+  }
   out += grid_html(report, page);
   out += "<section><h2>Warp &times; iteration maps</h2>\n<p>For each branch, one row per warp "
          "of the block named, one column per iteration of the branch's innermost loop; inside a "

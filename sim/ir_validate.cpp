@@ -696,6 +696,12 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
   // Without a taint's fixed point first: a write whose value, address or lanes read an opaque
   // value no launch computes (directly, not through a local) blocks its group at once; where every
   // group is blocked so, the fixed point below has nothing to find.
+  // What the value a blocked write depends on misses itself (its own hint: a --data to give ...).
+  const auto root_hint = [&](const Expr& o) -> std::string {
+    if (why_not == nullptr || o.access == kNone || static_cast<std::size_t>(o.access) >= why_not->size()) return "";
+    const std::string& hint = (*why_not)[static_cast<std::size_t>(o.access)];
+    return hint.empty() ? "" : " (" + hint.substr(2) + ")";
+  };
   std::vector<bool> is_followed(n, false);
   for (std::size_t a : followed) is_followed[a] = true;
   const std::function<ExprId(ExprId)> opaque_inside = [&](ExprId x) -> ExprId {
@@ -722,7 +728,7 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
       const Expr& o = kernel.exprs[static_cast<std::size_t>(found)];
       blocked[static_cast<std::size_t>(g)] = std::string("the ") + what[i] + " of '" + m.text + "' at " +
                                              location(kernel, m.range) + " depends on " + o.description + " (" +
-                                             location(kernel, o.range) + ")";
+                                             location(kernel, o.range) + ")" + root_hint(o);
       break;
     }
   }
@@ -752,7 +758,7 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
         const Expr& o = kernel.exprs[static_cast<std::size_t>(origins[parts[i]])];
         blocked[static_cast<std::size_t>(g)] = std::string("the ") + what[i] + " of '" + m.text + "' at " +
                                                location(kernel, m.range) + " depends on " + o.description +
-                                               " (" + location(kernel, o.range) + ")";
+                                               " (" + location(kernel, o.range) + ")" + root_hint(o);
         changed = true;
         break;
       }

@@ -447,6 +447,12 @@ TEST_F(SharedValues, TheLastBlockByItsTicketIsOrderDependent) {
       << order[1].message;
   EXPECT_FALSE(written(r, 1, 0));  // which block writes winner depends on the order
   EXPECT_THROW(kernels::check_probe_supports(k, l.buffer_bytes), InvalidInput);
+  // Without done's values the branch is refused, and the hint goes down to the buffer to give.
+  const std::string e = error(k, launch(k, 64, 5));
+  EXPECT_NE(e.find("the value of 'ticket' at k.cu:3:25 depends on atomicAdd(done, 1u) (atomic result) (k.cu:3:34) "
+                   "(give the values of 'done' with --data done=FILE (or --alloc done=COUNT for zeros))"),
+            std::string::npos)
+      << e;
 }
 
 // A thread's own elements, read after it wrote them: no value passes between threads, nothing is
