@@ -142,6 +142,17 @@ class Generator {
     shared_ = ir::shared_layout(k, loaded_, dynamic_shared_bytes);
     // Buffers the kernel writes with a load or atomic result the model computes: followed by
     // value, the probe makes the kernel's stores and atomics on its own copies of them.
+    // Local arrays with a computed load: each thread's own copy, laid out as the replay does.
+    local_at_.assign(k.bases.size(), -1);
+    for (std::size_t a = 0; a < k.accesses.size(); ++a) {
+      const std::int32_t b = k.accesses[a].base;
+      if (!loaded_[a] || b == ir::kNone || k.bases[static_cast<std::size_t>(b)].space != ir::AddressSpace::Local ||
+          k.bases[static_cast<std::size_t>(b)].parameter != ir::kNone || local_at_[static_cast<std::size_t>(b)] >= 0)
+        continue;
+      local_size_ = (local_size_ + 15) / 16 * 16;
+      local_at_[static_cast<std::size_t>(b)] = static_cast<std::int64_t>(local_size_);
+      local_size_ += k.bases[static_cast<std::size_t>(b)].bytes;
+    }
     followed_.assign(k.bases.size(), false);
     std::vector<bool> written(k.bases.size(), false);
     for (const ir::MemoryAccess& a : k.accesses)
@@ -198,6 +209,8 @@ class Generator {
     if (shared_.any)
       o << "  __shared__ __align__(16) unsigned char wd_smem[" << std::max<std::uint64_t>(shared_.bytes, 16)
         << "];  // the kernel's __shared__ arrays followed by value\n";
+    if (local_size_ > 0)
+      o << "  __align__(16) unsigned char wd_local[" << local_size_ << "];  // its local arrays followed by value\n";
     o << "  __syncthreads();  // every thread, once\n";
     for (std::size_t i = 0; i < k_.parameters.size(); ++i) {
       const ir::Parameter& p = k_.parameters[i];
@@ -264,6 +277,9 @@ class Generator {
         const ir::MemoryAccess& a = k_.accesses[static_cast<std::size_t>(e.access)];
         // An atomic's returned value: never decides control flow here (check_probe_supports).
         if (a.kind == ir::AccessKind::Atomic) return "((" + t + ")0)";
+        if (local_at_[static_cast<std::size_t>(a.base)] >= 0)
+          return "wd_sload<" + t + ">(wd_local + " + std::to_string(local_at_[static_cast<std::size_t>(a.base)]) +
+                 ", (long long)(" + expr(a.offset) + "), " + std::to_string(array_bytes(a.base)) + "ull)";
         if (shared_.any && shared_.at[static_cast<std::size_t>(a.base)] >= 0)
           return "wd_sload<" + t + ">(wd_smem + " + std::to_string(shared_.at[static_cast<std::size_t>(a.base)]) +
                  ", (long long)(" + expr(a.offset) + "), " + std::to_string(array_bytes(a.base)) + "ull)";
@@ -374,7 +390,8 @@ class Generator {
   // The statement's stores into shared memory followed by value, by the lanes of `m` (and of
   // each store's guard), in the statement's order, as the model makes them.
   void stores(ir::StmtId id, const std::string& m) {
-    if (!shared_.any && std::find(followed_.begin(), followed_.end(), true) == followed_.end()) return;
+    if (!shared_.any && local_size_ == 0 && std::find(followed_.begin(), followed_.end(), true) == followed_.end())
+      return;
     for (std::int32_t x : k_.stmts[static_cast<std::size_t>(id)].accesses) {
       const ir::MemoryAccess& a = k_.accesses[static_cast<std::size_t>(x)];
       if (a.kind == ir::AccessKind::Load || a.base == ir::kNone || !computable(a.value) || !computable(a.offset) ||
@@ -397,6 +414,13 @@ class Generator {
                  << names[static_cast<int>(a.atomic)] << "((" << t << "*)(" << buffer << " + (wd_u64)at), (" << t
                  << ")(" << expr(a.value) << ")); }\n";
         }
+        continue;
+      }
+      if (local_at_[static_cast<std::size_t>(a.base)] >= 0 && a.kind == ir::AccessKind::Store) {
+        line() << "if (" << lane_in(m) << (a.guard != ir::kNone ? " && (" + expr(a.guard) + ")" : std::string())
+               << ") wd_sstore<" << t << ">(wd_local + " << local_at_[static_cast<std::size_t>(a.base)]
+               << ", (long long)(" << expr(a.offset) << "), " << array_bytes(a.base) << "ull, (" << t << ")("
+               << expr(a.value) << "));\n";
         continue;
       }
       if (shared_.at[static_cast<std::size_t>(a.base)] < 0) continue;
@@ -657,6 +681,8 @@ class Generator {
   std::vector<ir::ExprId> origins_;
   ir::SharedLayout shared_;                  // shared memory followed by value (issue 22)
   std::vector<bool> followed_;               // [base]: a buffer the kernel writes, followed by value
+  std::vector<std::int64_t> local_at_;       // [base]: a local array's start in wd_local, or -1
+  std::uint64_t local_size_ = 0;
   std::uint64_t dynamic_shared_bytes_ = 0;
   std::vector<int> barrier_;                 // [StmtId]: barrier index or -1
   std::vector<ir::StmtId> barrier_stmts_;    // [barrier index]

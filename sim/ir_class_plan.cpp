@@ -455,11 +455,11 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
     const std::vector<bool> values = buffers_with_values(kernel, launch);
     const std::vector<bool> loaded = computed_loads(kernel, &values);
     const std::vector<ExprId> with_data = opaque_origins(kernel, loaded);
-    const auto in_shared = [&](const Expr& load) {
-      if (load.access == kNone) return false;
+    const auto kept_space = [&](const Expr& load) -> std::string {  // "" for a launch's buffer
+      if (load.access == kNone) return "";
       const MemoryAccess& a = kernel.accesses[static_cast<std::size_t>(load.access)];
-      return a.base != kNone && kernel.bases[static_cast<std::size_t>(a.base)].parameter == kNone &&
-             a.space == AddressSpace::Shared;
+      if (a.base == kNone || kernel.bases[static_cast<std::size_t>(a.base)].parameter != kNone) return "";
+      return a.space == AddressSpace::Shared ? "shared memory" : a.space == AddressSpace::Local ? "a local array" : "";
     };
     std::optional<ClassRefusal> found;
     const auto note = [&](ExprId x, SourceRange range, const std::string& what) {
@@ -467,8 +467,8 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
       const Expr& load = kernel.exprs[origins[x]];
       found = ClassRefusal{range, location(kernel, range), what,
                            "depends on " + load.description + " (" + location(kernel, load.range) + "), " +
-                               (in_shared(load) ? "a value in shared memory, which the replay follows"
-                                                : "a value loaded from the launch's data")};
+                               (kept_space(load).empty() ? "a value loaded from the launch's data"
+                                                         : "a value in " + kept_space(load) + ", which the replay follows")};
     };
     for (const Stmt& s : kernel.stmts)
       if (s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch)

@@ -451,7 +451,18 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       global_values = true;
     }
   }
-  if (shared_values || global_values) {
+  // Local arrays with a computed load: each lane's own copy.
+  local_at.assign(k.bases.size(), -1);
+  for (std::size_t a = 0; a < k.accesses.size(); ++a) {
+    const std::int32_t b = k.accesses[a].base;
+    if (!loaded[a] || b == kNone || k.bases[static_cast<std::size_t>(b)].space != AddressSpace::Local ||
+        k.bases[static_cast<std::size_t>(b)].parameter != kNone || local_at[static_cast<std::size_t>(b)] >= 0)
+      continue;
+    local_size = (local_size + 15) / 16 * 16;
+    local_at[static_cast<std::size_t>(b)] = static_cast<std::int64_t>(local_size);
+    local_size += k.bases[static_cast<std::size_t>(b)].bytes;
+  }
+  if (shared_values || global_values || local_size > 0) {
     for (std::size_t i = 0; i < k.stmts.size(); ++i) {
       StatementMemory& m = memory[i];
       for (const AccessKind kind : {AccessKind::Load, AccessKind::Atomic, AccessKind::Store})
@@ -460,12 +471,13 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
           if (access.kind != kind || access.base == kNone) continue;
           const auto b = static_cast<std::size_t>(access.base);
           const bool global = global_at[b] >= 0;
-          if (shared_at[b] < 0 && !global) continue;
+          if (shared_at[b] < 0 && !global && local_at[b] < 0) continue;
           // An address or lanes the model cannot compute: not followed (such a load has no value).
           if (origins[access.offset] != kNone || (access.guard != kNone && origins[access.guard] != kNone)) continue;
           KeptAccess kept_access{a, access.base, kind, access.offset, access.guard, access.value,
                                  static_cast<int>(access.width)};
           kept_access.global = global;
+          kept_access.local = local_at[b] >= 0;
           kept_access.atomic = access.atomic;
           if (access.value != kNone) kept_access.type = k.exprs[static_cast<std::size_t>(access.value)].type;
           m.kept.push_back(kept_access);
@@ -531,6 +543,10 @@ WarpMachine::WarpMachine(const Program& program)
     global_ = own_global_.get();
   }
   if (p_.global_values || p_.shared_values) atomic_old_.assign(k_.accesses.size() * kMaxLanes, 0);
+  if (p_.local_size > 0) {
+    local_bytes_.assign(p_.local_size * kMaxLanes, 0);
+    local_written_.assign(p_.local_size * kMaxLanes, 0);
+  }
   if (p_.shared_values) {
     own_shared_ = std::make_unique<SharedState>();
     own_shared_->bytes.assign(p_.shared_size, 0);
@@ -558,6 +574,7 @@ void WarpMachine::start_warp(int warp) {
   lanes_ = threads_->lanes;
   alive_ = threads_->existing;
   for (LocalState& l : locals_) l = LocalState{};
+  std::fill(local_written_.begin(), local_written_.end(), std::uint8_t{0});  // each thread's arrays: not written
   warp_stamp_ = ++stamp_;  // values kept in an earlier warp are stale
   frames_.clear();
   std::fill(full_arrivals_.begin(), full_arrivals_.end(), 0);
@@ -1803,6 +1820,10 @@ void WarpMachine::keep(StmtId id, LaneMask active) {
       keep_global(a, lanes, offset);
       continue;
     }
+    if (a.local) {
+      keep_local(a, lanes, offset);
+      continue;
+    }
     const auto at = [&](int lane) {
       return static_cast<std::int64_t>(offset.lanes != nullptr ? offset.lanes[lane] : offset.value);
     };
@@ -1904,6 +1925,48 @@ void WarpMachine::keep_global(const KeptAccess& a, LaneMask lanes, const Val& of
     if (a.kind == AccessKind::Atomic)
       atomic_old_[static_cast<std::size_t>(a.id) * kMaxLanes + static_cast<std::size_t>(lane)] = normalise(a.type, old);
   }
+}
+
+// A local array's load or store, lane by lane: each lane's own copy. A read of a byte the thread
+// has not written is an error (its value is indeterminate).
+void WarpMachine::keep_local(const KeptAccess& a, LaneMask lanes, const Val& offset) {
+  const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
+  const Val value = a.kind == AccessKind::Store ? eval(a.value, lanes) : Val{nullptr, 0};
+  for (LaneMask l = lanes; l != 0; l &= l - 1) {
+    const int lane = lowest_lane(l);
+    const auto at = static_cast<std::int64_t>(offset.lanes != nullptr ? offset.lanes[lane] : offset.value);
+    check_place(a, at, lane, a.kind == AccessKind::Load ? "reads" : "writes");
+    const std::size_t x = static_cast<std::size_t>(lane) * p_.local_size +
+                          static_cast<std::size_t>(p_.local_at[static_cast<std::size_t>(a.base)] + at);
+    if (a.kind == AccessKind::Load) {
+      for (int i = 0; i < a.width; ++i)
+        if (!local_written_[x + static_cast<std::size_t>(i)])
+          throw InvalidInput(location(k_, access.range) + ": read of local memory never written: '" + access.text +
+                             "' reads " + shared_element(a.base, at, a.width) + ", which this thread has not written, in " +
+                             block_and_thread(lane));
+      continue;
+    }
+    const std::uint64_t v = value.lanes != nullptr ? value.lanes[lane] : value.value;
+    std::memcpy(local_bytes_.data() + x, &v, static_cast<std::size_t>(a.width));
+    std::fill(local_written_.begin() + static_cast<std::ptrdiff_t>(x),
+              local_written_.begin() + static_cast<std::ptrdiff_t>(x) + a.width, std::uint8_t{1});
+  }
+}
+
+std::uint64_t WarpMachine::local_load(const MemoryAccess& a, std::int64_t at, int lane, ScalarType type) const {
+  const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
+  if (at < 0 || static_cast<std::uint64_t>(at) + a.width > bound || at % static_cast<std::int64_t>(a.width) != 0)
+    throw InvalidInput(out_of_bounds_text(a, at, lane));
+  const std::size_t x = static_cast<std::size_t>(lane) * p_.local_size +
+                        static_cast<std::size_t>(p_.local_at[static_cast<std::size_t>(a.base)] + at);
+  for (std::uint32_t i = 0; i < a.width; ++i)
+    if (!local_written_[x + i])
+      throw InvalidInput(location(k_, a.range) + ": read of local memory never written: '" + a.text + "' reads " +
+                         shared_element(a.base, at, static_cast<int>(a.width)) +
+                         ", which this thread has not written, in " + block_and_thread(lane));
+  std::uint64_t value = 0;
+  std::memcpy(&value, local_bytes_.data() + x, a.width);
+  return normalise(type, value);
 }
 
 std::uint64_t WarpMachine::global_load(const MemoryAccess& a, std::int64_t at, int lane, ScalarType type) const {
@@ -2164,6 +2227,8 @@ WarpMachine::Val WarpMachine::load(ExprId id, const CompiledExpr& e, LaneMask ac
   };
   if (p_.global_values && p_.global_at[static_cast<std::size_t>(a.base)] >= 0)
     return each_lane([&](std::int64_t at, int lane) { return global_load(a, at, lane, e.type); });
+  if (p_.local_size > 0 && p_.local_at[static_cast<std::size_t>(a.base)] >= 0)
+    return each_lane([&](std::int64_t at, int lane) { return local_load(a, at, lane, e.type); });
   if (p_.shared_values && p_.shared_at[static_cast<std::size_t>(a.base)] >= 0)
     return each_lane([&](std::int64_t at, int lane) { return shared_load(a, at, lane, e.type); });
   const std::string* data = p_.base_data[static_cast<std::size_t>(a.base)];

@@ -192,6 +192,7 @@ struct KeptAccess {
   ExprId value = kNone;  // a store's value, an atomic's operand
   int width = 4;
   bool global = false;
+  bool local = false;  // a local array (each lane's own)
   AtomicOp atomic = AtomicOp::Other;
   ScalarType type = ScalarType::I32;  // the value's (element's) type
 };
@@ -289,6 +290,9 @@ struct Program {
   bool global_values = false;
   std::vector<std::int64_t> global_at;  // [base]: its start in GlobalState::bytes, or -1
   std::uint64_t global_size = 0;
+  /// Local arrays followed by value: each lane's copy of them, one after the other.
+  std::vector<std::int64_t> local_at;  // [base]: its start in a lane's local bytes, or -1
+  std::uint64_t local_size = 0;
   std::size_t shifted_size = 0;          // Tally::shifted's size (the class engine's residues)
   std::string stores_not_captured;       // capture_stores: why the buffers' contents are not known
   /// Binary expressions whose lane values the machine keeps for reuse while the locals they read
@@ -422,6 +426,9 @@ class WarpMachine {
   void finish_phase();  // the error of a pending read (SharedState::pending), if any
   void run_phased(Tally& tally, const std::optional<std::uint32_t>& only);
   void keep_global(const KeptAccess& a, LaneMask lanes, const Val& offset);
+  void keep_local(const KeptAccess& a, LaneMask lanes, const Val& offset);
+  std::uint64_t local_load(const MemoryAccess& a, std::int64_t at, int lane, ScalarType type) const;
+  std::vector<std::uint8_t> local_bytes_, local_written_;  // [lane * local_size + byte], this warp's
   void check_place(const KeptAccess& a, std::int64_t at, int lane, const char* verb) const;
   std::uint64_t global_load(const MemoryAccess& a, std::int64_t at, int lane, ScalarType type) const;
   std::uint64_t thread_of(int lane) const;  // linear over the grid

@@ -661,6 +661,7 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
   const auto group_of = [&](std::int32_t base) -> std::int32_t {
     const MemoryBase& b = kernel.bases[static_cast<std::size_t>(base)];
     if (b.parameter != kNone) return has_values[static_cast<std::size_t>(base)] ? base : kNone;
+    if (b.space == AddressSpace::Local) return base;  // a local array: each thread's own
     if (b.space != AddressSpace::Shared) return kNone;
     return b.bytes == 0 ? static_cast<std::int32_t>(kernel.bases.size()) : base;  // extern: one group
   };
@@ -669,11 +670,12 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
     for (std::int32_t b : *order_bases)
       if (b >= 0 && static_cast<std::size_t>(b) < kernel.bases.size())
         blocked[static_cast<std::size_t>(b)] = "threads pass values through it in an order the GPU does not fix";
-  std::int32_t unplaced = kNone;
+  std::int32_t unplaced = kNone, unplaced_local = kNone;  // writes the model cannot place
   for (std::size_t a = 0; a < n; ++a) {
     const MemoryAccess& m = kernel.accesses[a];
-    if (m.kind == AccessKind::Load || m.space != AddressSpace::Shared) continue;
-    if (m.base == kNone && unplaced == kNone) unplaced = static_cast<std::int32_t>(a);
+    if (m.kind == AccessKind::Load || m.base != kNone) continue;
+    if (m.space == AddressSpace::Shared && unplaced == kNone) unplaced = static_cast<std::int32_t>(a);
+    if (m.space == AddressSpace::Local && unplaced_local == kNone) unplaced_local = static_cast<std::int32_t>(a);
   }
   for (std::size_t a = 0; a < n; ++a) {
     const MemoryAccess& m = kernel.accesses[a];
@@ -738,6 +740,7 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
         std::find(order_accesses->begin(), order_accesses->end(), static_cast<std::int32_t>(a)) != order_accesses->end())
       return true;
     if (unplaced != kNone && m.space == AddressSpace::Shared) return true;
+    if (unplaced_local != kNone && m.space == AddressSpace::Local) return true;
     return !blocked[static_cast<std::size_t>(group_of(m.base))].empty();
   };
   bool open = false;  // a followed load whose group is not blocked yet
@@ -775,15 +778,16 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
     const MemoryAccess& m = kernel.accesses[a];
     const MemoryBase& base = kernel.bases[static_cast<std::size_t>(m.base)];
     std::string reason;
-    if (unplaced != kNone && m.space == AddressSpace::Shared) {
-      const MemoryAccess& w = kernel.accesses[static_cast<std::size_t>(unplaced)];
-      reason = "the kernel writes shared memory where the model cannot place it ('" + w.text + "' at " +
+    if ((unplaced != kNone && m.space == AddressSpace::Shared) || (unplaced_local != kNone && m.space == AddressSpace::Local)) {
+      const MemoryAccess& w =
+          kernel.accesses[static_cast<std::size_t>(m.space == AddressSpace::Shared ? unplaced : unplaced_local)];
+      reason = "the kernel writes " + name(m.space) + " memory where the model cannot place it ('" + w.text + "' at " +
                location(kernel, w.range) + ": " + w.reason + ")";
     } else {
       reason = blocked[static_cast<std::size_t>(group_of(m.base))];
     }
     (*why_not)[a] = base.parameter == kNone
-                        ? "; the values of shared memory ('" + base.name + "') are not known: " + reason
+                        ? "; the values of " + name(base.space) + " memory ('" + base.name + "') are not known: " + reason
                         : "; '" + base.name + "', which the kernel also writes, is not followed by value: " + reason;
   }
 }
@@ -818,7 +822,7 @@ std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* 
     if (!linked[a] || m.base == kNone) continue;
     const MemoryBase& base = kernel.bases[static_cast<std::size_t>(m.base)];
     std::string hint;
-    if (base.parameter == kNone && base.space == AddressSpace::Shared) {
+    if (base.parameter == kNone && (base.space == AddressSpace::Shared || base.space == AddressSpace::Local)) {
       continue;  // computed_written_loads()
     } else if (base.parameter == kNone) {
       hint = "; values of " + name(base.space) + " memory ('" + base.name + "') are not modelled yet";

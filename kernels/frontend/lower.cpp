@@ -541,6 +541,7 @@ class Lowerer {
       if (var->getType()->isPointerType() &&
           bind_pointer(var, var->getInit(), range(var->getSourceRange()), declared))
         continue;
+      if (local_array_initialised(var, s, declared)) continue;
       // Floats, pointers, arrays, structs: opaque work when initialised.
       if (const clang::Expr* init = var->getInit()) {
         scan_work(init);
@@ -550,6 +551,51 @@ class Lowerer {
     if (declared.empty()) return ir::kNone;
     if (declared.size() == 1) return declared[0];
     return k_.block(declared, range(s));
+  }
+
+  /// A local array initialised by a list of scalars (`int idx[4] = {3, 1, 2, 0}`): one store per
+  /// element (missing ones 0, as C++ value-initialises them), so that the model can follow the
+  /// array by value. Another initialiser of a local array is a write the model cannot place (the
+  /// array is then not followed). False for anything else.
+  bool local_array_initialised(const clang::VarDecl* var, const clang::Stmt* s, std::vector<ir::StmtId>& declared) {
+    if (var->hasGlobalStorage() || var->hasAttr<clang::CUDASharedAttr>() || var->getInit() == nullptr ||
+        pending_ == nullptr || quiet_ > 0)
+      return false;
+    const clang::ConstantArrayType* array = context_.getAsConstantArrayType(var->getType());
+    if (array == nullptr) return false;
+    const ir::SourceRange where = range(var->getSourceRange());
+    const auto element = scalar_type(array->getElementType());
+    const auto* list = llvm::dyn_cast<clang::InitListExpr>(var->getInit()->IgnoreParens());
+    const std::uint64_t n = array->getSize().getZExtValue();
+    if (!element || *element == ir::ScalarType::Bool || list == nullptr || n > 1024 || list->getNumInits() > n) {
+      scan_work(var->getInit());
+      ir::MemoryAccess a;
+      a.kind = ir::AccessKind::Store;
+      a.space = ir::AddressSpace::Local;
+      a.text = var->getNameAsString();
+      a.range = where;
+      pending_->accesses.push_back(unplaced(a, "an initialiser the model does not split into stores"));
+      declared.push_back(k_.work(text(s), where));
+      return true;
+    }
+    const auto width = static_cast<std::uint32_t>(std::max(1, ir::bit_width(*element) / 8));
+    const std::int32_t base = variable_base(var);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      ir::MemoryAccess a;
+      a.kind = ir::AccessKind::Store;
+      a.space = ir::AddressSpace::Local;
+      a.base = base;
+      a.width = width;
+      a.text = var->getNameAsString() + "[" + std::to_string(i) + "]";
+      a.range = where;
+      a.value = i < list->getNumInits() ? convert(lower_int(list->getInit(static_cast<unsigned>(i))), *element, where)
+                                        : k_.constant(*element, 0, where);
+      a.offset = offset_expr(Offset{ir::kNone, static_cast<std::int64_t>(i * width)}, where);
+      a.guard = guard_expr(guards_, where);
+      pending_->accesses.push_back(a);
+    }
+    declared.push_back(k_.work(text(s), where));
+    return true;
   }
 
   /// A float or double parameter: read as itself, or (assigned in the body) through a local copy
