@@ -2218,19 +2218,23 @@ WarpMachine::Val WarpMachine::load(ExprId id, const CompiledExpr& e, LaneMask ac
   }
   const Val offset = eval(a.offset, active);
   // Memory the replay keeps (a buffer the kernel writes, shared memory): each lane's element there.
-  const auto each_lane = [&](auto read) -> Val {
-    if (offset.lanes == nullptr) return {nullptr, read(static_cast<std::int64_t>(offset.value), lowest_lane(active))};
+  // (One address for every lane reads one value, but for a local array: each lane's own copy.)
+  const auto each_lane = [&](auto read, bool own_copies) -> Val {
+    if (offset.lanes == nullptr && !own_copies)
+      return {nullptr, read(static_cast<std::int64_t>(offset.value), lowest_lane(active))};
     std::uint64_t* out = scratch(id);
-    for (LaneMask l = active; l != 0; l &= l - 1)
-      out[lowest_lane(l)] = read(static_cast<std::int64_t>(offset.lanes[lowest_lane(l)]), lowest_lane(l));
+    for (LaneMask l = active; l != 0; l &= l - 1) {
+      const int lane = lowest_lane(l);
+      out[lane] = read(static_cast<std::int64_t>(offset.lanes != nullptr ? offset.lanes[lane] : offset.value), lane);
+    }
     return {out, 0};
   };
   if (p_.global_values && p_.global_at[static_cast<std::size_t>(a.base)] >= 0)
-    return each_lane([&](std::int64_t at, int lane) { return global_load(a, at, lane, e.type); });
+    return each_lane([&](std::int64_t at, int lane) { return global_load(a, at, lane, e.type); }, false);
   if (p_.local_size > 0 && p_.local_at[static_cast<std::size_t>(a.base)] >= 0)
-    return each_lane([&](std::int64_t at, int lane) { return local_load(a, at, lane, e.type); });
+    return each_lane([&](std::int64_t at, int lane) { return local_load(a, at, lane, e.type); }, true);
   if (p_.shared_values && p_.shared_at[static_cast<std::size_t>(a.base)] >= 0)
-    return each_lane([&](std::int64_t at, int lane) { return shared_load(a, at, lane, e.type); });
+    return each_lane([&](std::int64_t at, int lane) { return shared_load(a, at, lane, e.type); }, false);
   const std::string* data = p_.base_data[static_cast<std::size_t>(a.base)];
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
   const auto width = static_cast<std::uint64_t>(a.width);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -596,6 +597,53 @@ TEST_F(SharedValues, ALocalArrayByHand) {
   const std::string source = kernels::probe_source(k);
   EXPECT_NE(source.find("unsigned char wd_local[16];"), std::string::npos) << source;
   expect_compiles(source);
+}
+
+// Per-thread bins (kernels/zoo/data/local_bins.cu) on data/samples/dense/ints.npy, against a loop
+// written here: each thread's counts of its 8 inputs' residues mod 4, and the search's branch
+// `bins[b] > bins[best]` per warp and b (one address for every lane, each lane's own copy).
+TEST_F(SharedValues, LocalBinsAgainstALoop) {
+  const ir::Kernel k = ir::zoo::load("data/local_bins.cu");
+  const std::vector<std::int32_t> in = sample_ints("dense/ints.npy");
+  const std::int32_t n = 40000;
+  for (const std::uint32_t block : {128u, 96u}) {
+    SCOPED_TRACE("block " + std::to_string(block));
+    const std::uint32_t threads = static_cast<std::uint32_t>(n / 8);
+    const std::uint32_t grid = (threads + block - 1) / block;
+    ir::Launch l = launch(k, block, grid);
+    l.arguments[1] = ir::Value::of(ir::ScalarType::I32, n);
+    l.buffer_bytes = {in.size() * 4, 0, std::uint64_t{threads} * 4};
+    l.buffer_data = {std::make_shared<const std::string>(int_buffer(in)), nullptr, nullptr};
+    const ir::ReplayResult r = run(k, l);
+    std::uint64_t evaluations = 0, taken = 0, divergent = 0;
+    std::vector<std::int32_t> fullest(threads);
+    for (std::uint32_t first = 0; first < threads; first += 32) {  // warps that reach the search
+      // (warps of a block are 32 consecutive threads, blocks too: block is a multiple of 32)
+      const std::uint32_t last = std::min(threads, first + 32);
+      std::vector<std::array<int, 4>> bins(last - first, std::array<int, 4>{});
+      std::vector<int> best(last - first, 0);
+      for (std::uint32_t t = first; t < last; ++t)
+        for (int j = static_cast<int>(t) * 8; j < static_cast<int>(t) * 8 + 8; ++j) ++bins[t - first][static_cast<std::size_t>(in[static_cast<std::size_t>(j)] & 3)];
+      for (int b = 1; b < 4; ++b) {
+        std::uint64_t yes = 0;
+        for (std::size_t x = 0; x < bins.size(); ++x)
+          if (bins[x][static_cast<std::size_t>(b)] > bins[x][static_cast<std::size_t>(best[x])]) {
+            best[x] = b;
+            ++yes;
+          }
+        ++evaluations;
+        taken += yes;
+        divergent += yes != 0 && yes != bins.size() ? 1 : 0;
+      }
+      for (std::uint32_t t = first; t < last; ++t) fullest[t] = best[t - first];
+    }
+    const ir::StatementCounts& c = r.statements[statement_at(k, 19, ir::StmtKind::If)];
+    EXPECT_EQ(c.warp_evaluations, evaluations);
+    EXPECT_EQ(c.taken_lanes, taken);
+    EXPECT_EQ(c.divergent, divergent);
+    EXPECT_GT(divergent, 0u);
+    for (std::size_t t = 0; t < threads; t += 37) EXPECT_EQ(word(r, 2, t), fullest[t]) << t;
+  }
 }
 
 // An element no store of the thread has written (a partial initialiser list zero-fills: C++
