@@ -2017,9 +2017,10 @@ void WarpMachine::keep_read(const KeptAccess& a, std::int64_t at, int lane) {
       b.read_phase = sh.phase;
       b.reader = warp_;
       b.read_access = a.id;
-      b.readers = false;
-    } else if (b.reader != warp_) {
-      b.readers = true;
+      b.other_reader = -1;
+    } else if (b.reader != warp_ && b.other_reader < 0) {
+      b.other_reader = warp_;
+      b.other_read_access = a.id;
     }
   }
 }
@@ -2038,8 +2039,9 @@ void WarpMachine::keep_write(const KeptAccess& a, std::int64_t at, int lane, std
       race(a, at, lane, true, b.write_access, b.writer, true);
     if (sh.pending && x >= sh.pending_start && x < sh.pending_end && warp_ != sh.pending_warp)
       race(a, at, lane, true, sh.pending_access, sh.pending_warp, false);
-    if (b.read_phase == sh.phase && (b.reader != warp_ || b.readers))
-      race(a, at, lane, true, b.read_access, b.reader != warp_ ? b.reader : -1, false);
+    if (b.read_phase == sh.phase && b.reader != warp_) race(a, at, lane, true, b.read_access, b.reader, false);
+    if (b.read_phase == sh.phase && b.other_reader >= 0 && b.other_reader != warp_)
+      race(a, at, lane, true, b.other_read_access, b.other_reader, false);
     // Lanes of one request writing different values: which one stays is undefined.
     const bool same_request = b.request == sh.request && b.write_phase == sh.phase;
     b.unknown = !known || (same_request && (b.unknown || sh.bytes[x] != byte));
@@ -2070,8 +2072,9 @@ void WarpMachine::keep_atomic(const KeptAccess& a, std::int64_t at, int lane, st
     SharedByte& b = sh.state[start + static_cast<std::size_t>(i)];
     if (b.write_phase < sh.block_phase) unwritten(access, at, i, lane);
     if (b.write_phase == sh.phase && b.writer != warp_ && !b.atomic) race(a, at, lane, true, b.write_access, b.writer, true);
-    if (b.read_phase == sh.phase && (b.reader != warp_ || b.readers))
-      race(a, at, lane, true, b.read_access, b.reader != warp_ ? b.reader : -1, false);
+    if (b.read_phase == sh.phase && b.reader != warp_) race(a, at, lane, true, b.read_access, b.reader, false);
+    if (b.read_phase == sh.phase && b.other_reader >= 0 && b.other_reader != warp_)
+      race(a, at, lane, true, b.other_read_access, b.other_reader, false);
     if (b.atomic_phase != sh.phase) {
       b.atomic_phase = sh.phase;
       b.atomic_thread = thread;
@@ -2124,7 +2127,7 @@ void WarpMachine::race(const KeptAccess& a, std::int64_t at, int lane, bool writ
                        std::int32_t other_warp, bool other_writes) const {
   const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
   const MemoryAccess& other = k_.accesses[static_cast<std::size_t>(other_access)];
-  const std::string who = other_warp >= 0 ? "warp " + std::to_string(other_warp) : "another warp";
+  const std::string who = "warp " + std::to_string(other_warp);
   throw InvalidInput(location(k_, access.range) + ": shared-memory race: '" + access.text + "' " +
                      (writes ? (a.kind == AccessKind::Atomic ? "updates " : "writes ") : "reads ") +
                      shared_element(a.base, at, a.width) + " in warp " +

@@ -214,7 +214,8 @@ struct SharedByte {
   std::int32_t write_access = kNone, read_access = kNone;
   std::int32_t writer = -1, reader = -1;  // warps
   bool unknown = false;   // lanes of one request wrote different values, or an undefined one
-  bool readers = false;   // more than one warp read it in read_phase
+  // Another warp that read it in read_phase (-1: none), and by which access.
+  std::int32_t other_reader = -1, other_read_access = kNone;
   bool atomic = false;    // its last write was an atomic's
   // Atomics on it in atomic_phase: the first one's thread (linear + 1; kManyThreads after a
   // second thread's) and access, whose returned values then depend on the threads' order.
