@@ -139,30 +139,9 @@ class Generator {
     for (std::size_t i = 0; i < values.size() && i < buffer_bytes.size(); ++i) values[i] = buffer_bytes[i] != 0;
     loaded_ = ir::computed_loads(k, &values);
     origins_ = ir::opaque_origins(k, loaded_);
-    shared_ = ir::shared_layout(k, loaded_, dynamic_shared_bytes);
-    // Buffers the kernel writes with a load or atomic result the model computes: followed by
-    // value, the probe makes the kernel's stores and atomics on its own copies of them.
-    // Local arrays with a computed load: each thread's own copy, laid out as the replay does.
-    local_at_.assign(k.bases.size(), -1);
-    for (std::size_t a = 0; a < k.accesses.size(); ++a) {
-      const std::int32_t b = k.accesses[a].base;
-      if (!loaded_[a] || b == ir::kNone || k.bases[static_cast<std::size_t>(b)].space != ir::AddressSpace::Local ||
-          k.bases[static_cast<std::size_t>(b)].parameter != ir::kNone || local_at_[static_cast<std::size_t>(b)] >= 0)
-        continue;
-      local_size_ = (local_size_ + 15) / 16 * 16;
-      local_at_[static_cast<std::size_t>(b)] = static_cast<std::int64_t>(local_size_);
-      local_size_ += k.bases[static_cast<std::size_t>(b)].bytes;
-    }
-    followed_.assign(k.bases.size(), false);
-    std::vector<bool> written(k.bases.size(), false);
-    for (const ir::MemoryAccess& a : k.accesses)
-      if (a.kind != ir::AccessKind::Load && a.base != ir::kNone) written[static_cast<std::size_t>(a.base)] = true;
-    for (std::size_t a = 0; a < k.accesses.size(); ++a) {
-      const ir::MemoryAccess& m = k.accesses[a];
-      if (loaded_[a] && m.base != ir::kNone && k.bases[static_cast<std::size_t>(m.base)].parameter != ir::kNone &&
-          written[static_cast<std::size_t>(m.base)])
-        followed_[static_cast<std::size_t>(m.base)] = true;
-    }
+    layout_ = ir::memory_layout(k, loaded_, dynamic_shared_bytes);
+    // (A buffer the kernel writes and reads back: the probe makes the kernel's stores and atomics
+    // on its own copy of it.)
     dynamic_shared_bytes_ = dynamic_shared_bytes;
     barrier_.assign(k.stmts.size(), -1);
     for (std::size_t i = 0; i < k.stmts.size(); ++i)
@@ -206,11 +185,11 @@ class Generator {
         << "  for (unsigned i = wd_t; i < " << nb << "u; i += wd_threads) {\n"
         << "    wd_most[i] = 0ull;\n    wd_fewest[i] = ~0ull;\n  }\n";
     }
-    if (shared_.any)
-      o << "  __shared__ __align__(16) unsigned char wd_smem[" << std::max<std::uint64_t>(shared_.bytes, 16)
+    if (layout_.any_shared)
+      o << "  __shared__ __align__(16) unsigned char wd_smem[" << std::max<std::uint64_t>(layout_.shared_bytes, 16)
         << "];  // the kernel's __shared__ arrays followed by value\n";
-    if (local_size_ > 0)
-      o << "  __align__(16) unsigned char wd_local[" << local_size_ << "];  // its local arrays followed by value\n";
+    if (layout_.local_bytes > 0)
+      o << "  __align__(16) unsigned char wd_local[" << layout_.local_bytes << "];  // its local arrays followed by value\n";
     o << "  __syncthreads();  // every thread, once\n";
     for (std::size_t i = 0; i < k_.parameters.size(); ++i) {
       const ir::Parameter& p = k_.parameters[i];
@@ -277,11 +256,11 @@ class Generator {
         const ir::MemoryAccess& a = k_.accesses[static_cast<std::size_t>(e.access)];
         // An atomic's returned value: never decides control flow here (check_probe_supports).
         if (a.kind == ir::AccessKind::Atomic) return "((" + t + ")0)";
-        if (local_at_[static_cast<std::size_t>(a.base)] >= 0)
-          return "wd_sload<" + t + ">(wd_local + " + std::to_string(local_at_[static_cast<std::size_t>(a.base)]) +
+        if (layout_.local_at[static_cast<std::size_t>(a.base)] >= 0)
+          return "wd_sload<" + t + ">(wd_local + " + std::to_string(layout_.local_at[static_cast<std::size_t>(a.base)]) +
                  ", (long long)(" + expr(a.offset) + "), " + std::to_string(array_bytes(a.base)) + "ull)";
-        if (shared_.any && shared_.at[static_cast<std::size_t>(a.base)] >= 0)
-          return "wd_sload<" + t + ">(wd_smem + " + std::to_string(shared_.at[static_cast<std::size_t>(a.base)]) +
+        if (layout_.any_shared && layout_.shared_at[static_cast<std::size_t>(a.base)] >= 0)
+          return "wd_sload<" + t + ">(wd_smem + " + std::to_string(layout_.shared_at[static_cast<std::size_t>(a.base)]) +
                  ", (long long)(" + expr(a.offset) + "), " + std::to_string(array_bytes(a.base)) + "ull)";
         const auto parameter = static_cast<std::size_t>(k_.bases[static_cast<std::size_t>(a.base)].parameter);
         return "wd_load<" + t + ">(p" + std::to_string(parameter) + ", (long long)(" + expr(a.offset) + "), " +
@@ -390,7 +369,7 @@ class Generator {
   // The statement's stores into shared memory followed by value, by the lanes of `m` (and of
   // each store's guard), in the statement's order, as the model makes them.
   void stores(ir::StmtId id, const std::string& m) {
-    if (!shared_.any && local_size_ == 0 && std::find(followed_.begin(), followed_.end(), true) == followed_.end())
+    if (!layout_.any_shared && layout_.local_bytes == 0 && std::find(layout_.written.begin(), layout_.written.end(), true) == layout_.written.end())
       return;
     for (std::int32_t x : k_.stmts[static_cast<std::size_t>(id)].accesses) {
       const ir::MemoryAccess& a = k_.accesses[static_cast<std::size_t>(x)];
@@ -399,7 +378,7 @@ class Generator {
         continue;
       const std::string t = c_type(k_.exprs[static_cast<std::size_t>(a.value)].type);
       const std::int32_t parameter = k_.bases[static_cast<std::size_t>(a.base)].parameter;
-      if (parameter != ir::kNone && followed_[static_cast<std::size_t>(a.base)]) {
+      if (parameter != ir::kNone && layout_.written[static_cast<std::size_t>(a.base)]) {
         const std::string buffer = "p" + std::to_string(parameter);
         const std::string bytes = std::to_string(buffer_bytes_[static_cast<std::size_t>(parameter)]) + "ull";
         const std::string when = lane_in(m) + (a.guard != ir::kNone ? " && (" + expr(a.guard) + ")" : std::string());
@@ -416,26 +395,26 @@ class Generator {
         }
         continue;
       }
-      if (local_at_[static_cast<std::size_t>(a.base)] >= 0 && a.kind == ir::AccessKind::Store) {
+      if (layout_.local_at[static_cast<std::size_t>(a.base)] >= 0 && a.kind == ir::AccessKind::Store) {
         line() << "if (" << lane_in(m) << (a.guard != ir::kNone ? " && (" + expr(a.guard) + ")" : std::string())
-               << ") wd_sstore<" << t << ">(wd_local + " << local_at_[static_cast<std::size_t>(a.base)]
+               << ") wd_sstore<" << t << ">(wd_local + " << layout_.local_at[static_cast<std::size_t>(a.base)]
                << ", (long long)(" << expr(a.offset) << "), " << array_bytes(a.base) << "ull, (" << t << ")("
                << expr(a.value) << "));\n";
         continue;
       }
-      if (shared_.at[static_cast<std::size_t>(a.base)] < 0) continue;
+      if (layout_.shared_at[static_cast<std::size_t>(a.base)] < 0) continue;
       if (a.kind == ir::AccessKind::Atomic) {  // the same atomic on the probe's shared memory
         static const char* const names[] = {"", "atomicAdd", "atomicSub", "atomicMin", "atomicMax",
                                             "atomicAnd", "atomicOr", "atomicXor"};
         line() << "if (" << lane_in(m) << (a.guard != ir::kNone ? " && (" + expr(a.guard) + ")" : std::string())
                << ") { const long long at = (long long)(" << expr(a.offset) << "); if (at >= 0 && (wd_u64)at + sizeof("
                << t << ") <= " << array_bytes(a.base) << "ull) " << names[static_cast<int>(a.atomic)] << "((" << t
-               << "*)(wd_smem + " << shared_.at[static_cast<std::size_t>(a.base)] << " + at), (" << t << ")("
+               << "*)(wd_smem + " << layout_.shared_at[static_cast<std::size_t>(a.base)] << " + at), (" << t << ")("
                << expr(a.value) << ")); }\n";
         continue;
       }
       line() << "if (" << lane_in(m) << (a.guard != ir::kNone ? " && (" + expr(a.guard) + ")" : std::string())
-             << ") wd_sstore<" << t << ">(wd_smem + " << shared_.at[static_cast<std::size_t>(a.base)]
+             << ") wd_sstore<" << t << ">(wd_smem + " << layout_.shared_at[static_cast<std::size_t>(a.base)]
              << ", (long long)(" << expr(a.offset) << "), " << array_bytes(a.base) << "ull, (" << t << ")("
              << expr(a.value) << "));\n";
     }
@@ -557,7 +536,7 @@ class Generator {
                << "] += 1ull;\n";
         // Shared memory followed by value: a real barrier (the whole warp reaches it: the probe's
         // branches are votes), as the model runs each warp up to it before any goes past.
-        if (shared_.any) line() << "__syncthreads();\n";
+        if (layout_.any_shared) line() << "__syncthreads();\n";
         return;
       case ir::StmtKind::InlinedCall: {
         count(id, m);
@@ -679,10 +658,7 @@ class Generator {
   std::vector<std::uint64_t> buffer_bytes_;  // [parameter]: a buffer with values (issue 22)
   std::vector<bool> loaded_;                 // [access]: loads the probe reads
   std::vector<ir::ExprId> origins_;
-  ir::SharedLayout shared_;                  // shared memory followed by value (issue 22)
-  std::vector<bool> followed_;               // [base]: a buffer the kernel writes, followed by value
-  std::vector<std::int64_t> local_at_;       // [base]: a local array's start in wd_local, or -1
-  std::uint64_t local_size_ = 0;
+  ir::MemoryLayout layout_;                  // memory followed by value (issue 22)
   std::uint64_t dynamic_shared_bytes_ = 0;
   std::vector<int> barrier_;                 // [StmtId]: barrier index or -1
   std::vector<ir::StmtId> barrier_stmts_;    // [barrier index]

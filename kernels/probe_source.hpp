@@ -58,7 +58,7 @@ inline constexpr int kProbeWarpSize = 32;
 /// `buffer_bytes` [parameter] (Launch::buffer_bytes): pointer parameters whose buffers have
 /// values; their args entry is then the buffer's device address, and the loads the model computes
 /// from them (sim::ir::computed_loads) are read there, as the kernel reads them.
-/// Shared memory the model follows by value (sim::ir::shared_layout: __shared__ arrays whose loads
+/// Shared memory the model follows by value (sim::ir::memory_layout: __shared__ arrays whose loads
 /// it computes) is the probe's own: it makes the same stores, reads the same elements, and runs a
 /// real __syncthreads() at the kernel's barriers (`dynamic_shared_bytes`: extern __shared__).
 /// Throws InvalidInput when the model is invalid (sim::ir::validate).

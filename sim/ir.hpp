@@ -478,16 +478,22 @@ std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* 
                                  const std::vector<std::int32_t>* order_bases = nullptr,
                                  const std::vector<std::int32_t>* order_accesses = nullptr);
 
-/// Shared memory followed by value (issue 22): the __shared__ arrays with a computed load
-/// (`loaded`, from computed_loads) laid out in one block's shared memory as the replay and the
-/// GPU probe keep it: `at` [base] its first byte (-1: not followed; every extern __shared__
-/// array at the same byte, sized `dynamic_shared_bytes`), `bytes` the whole.
-struct SharedLayout {
-  std::vector<std::int64_t> at;
-  std::uint64_t bytes = 0;
-  bool any = false;
+/// Memory followed by value (issue 22), from the accesses with a computed load (`loaded`, from
+/// computed_loads), as the replay and the GPU probe keep it:
+///   shared_at [base]  a __shared__ array's first byte in one block's shared memory (-1: not
+///                     followed; every extern __shared__ array at the same byte, sized
+///                     `dynamic_shared_bytes`), shared_bytes the whole, any_shared whether any;
+///   local_at [base]   a local array's first byte in one thread's copy, local_bytes the whole;
+///   written [base]    a pointer parameter's buffer the kernel writes and reads back.
+struct MemoryLayout {
+  std::vector<std::int64_t> shared_at;
+  std::uint64_t shared_bytes = 0;
+  bool any_shared = false;
+  std::vector<std::int64_t> local_at;
+  std::uint64_t local_bytes = 0;
+  std::vector<bool> written;
 };
-SharedLayout shared_layout(const Kernel& kernel, const std::vector<bool>& loaded, std::uint64_t dynamic_shared_bytes);
+MemoryLayout memory_layout(const Kernel& kernel, const std::vector<bool>& loaded, std::uint64_t dynamic_shared_bytes);
 
 /// validate()'s data-dependence check at a launch whose pointer parameters with values are
 /// `parameter_values`: throws the same InvalidInput for a condition that depends on an opaque

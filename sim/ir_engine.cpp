@@ -426,41 +426,23 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       base_bytes[b] = l.dynamic_shared_bytes;  // extern __shared__: as the launch sizes it
     if (k.bases[b].parameter >= 0 && parameter < l.buffer_data.size()) base_data[b] = l.buffer_data[parameter].get();
   }
-  // Shared memory followed by value: the __shared__ arrays with a computed load.
+  // Memory followed by value (sim/ir.hpp memory_layout): shared memory, local arrays, and the
+  // buffers the kernel writes, one after the other (256-byte aligned) in GlobalState.
   {
-    SharedLayout layout = shared_layout(k, loaded, l.dynamic_shared_bytes);
-    shared_at = std::move(layout.at);
-    shared_size = layout.bytes;
-    shared_values = layout.any;
-  }
-  // Buffers the kernel writes with a computed load or atomic result: followed by value.
-  global_at.assign(k.bases.size(), -1);
-  {
-    std::vector<bool> written(k.bases.size(), false), followed(k.bases.size(), false);
-    for (std::size_t a = 0; a < k.accesses.size(); ++a) {
-      const MemoryAccess& m = k.accesses[a];
-      if (m.base == kNone || k.bases[static_cast<std::size_t>(m.base)].parameter == kNone) continue;
-      if (m.kind != AccessKind::Load) written[static_cast<std::size_t>(m.base)] = true;
-      if (loaded[a]) followed[static_cast<std::size_t>(m.base)] = true;
-    }
+    MemoryLayout layout = memory_layout(k, loaded, l.dynamic_shared_bytes);
+    shared_at = std::move(layout.shared_at);
+    shared_size = layout.shared_bytes;
+    shared_values = layout.any_shared;
+    local_at = std::move(layout.local_at);
+    local_size = layout.local_bytes;
+    global_at.assign(k.bases.size(), -1);
     for (std::size_t b = 0; b < k.bases.size(); ++b) {
-      if (!written[b] || !followed[b]) continue;
+      if (!layout.written[b]) continue;
       global_size = (global_size + 255) / 256 * 256;
       global_at[b] = static_cast<std::int64_t>(global_size);
       global_size += base_bytes[b];
       global_values = true;
     }
-  }
-  // Local arrays with a computed load: each lane's own copy.
-  local_at.assign(k.bases.size(), -1);
-  for (std::size_t a = 0; a < k.accesses.size(); ++a) {
-    const std::int32_t b = k.accesses[a].base;
-    if (!loaded[a] || b == kNone || k.bases[static_cast<std::size_t>(b)].space != AddressSpace::Local ||
-        k.bases[static_cast<std::size_t>(b)].parameter != kNone || local_at[static_cast<std::size_t>(b)] >= 0)
-      continue;
-    local_size = (local_size + 15) / 16 * 16;
-    local_at[static_cast<std::size_t>(b)] = static_cast<std::int64_t>(local_size);
-    local_size += k.bases[static_cast<std::size_t>(b)].bytes;
   }
   if (shared_values || global_values || local_size > 0) {
     for (std::size_t i = 0; i < k.stmts.size(); ++i) {

@@ -717,23 +717,31 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
       if (const ExprId found = opaque_inside(o); found != kNone) return found;
     return kNone;
   };
-  for (std::size_t a = 0; a < n; ++a) {
-    const MemoryAccess& m = kernel.accesses[a];
-    if (m.kind == AccessKind::Load || m.base == kNone) continue;
-    const std::int32_t g = group_of(m.base);
-    if (g == kNone || !blocked[static_cast<std::size_t>(g)].empty()) continue;
-    const ExprId parts[] = {m.value, m.offset, m.guard};
-    static const char* const what[] = {"value", "address", "lanes"};
-    for (int i = 0; i < 3; ++i) {
-      const ExprId found = opaque_inside(parts[i]);
-      if (found == kNone) continue;
-      const Expr& o = kernel.exprs[static_cast<std::size_t>(found)];
-      blocked[static_cast<std::size_t>(g)] = std::string("the ") + what[i] + " of '" + m.text + "' at " +
-                                             location(kernel, m.range) + " depends on " + o.description + " (" +
-                                             location(kernel, o.range) + ")" + root_hint(o);
-      break;
+  // Blocks each group one of whose writes has a value, address or lanes that `origin` (the opaque
+  // value it depends on, or kNone) finds; true when one was.
+  const auto block_writes = [&](const auto& origin) {
+    bool any = false;
+    for (std::size_t a = 0; a < n; ++a) {
+      const MemoryAccess& m = kernel.accesses[a];
+      if (m.kind == AccessKind::Load || m.base == kNone) continue;
+      const std::int32_t g = group_of(m.base);
+      if (g == kNone || !blocked[static_cast<std::size_t>(g)].empty()) continue;
+      const ExprId parts[] = {m.value, m.offset, m.guard};
+      static const char* const what[] = {"value", "address", "lanes"};
+      for (int i = 0; i < 3; ++i) {
+        const ExprId found = parts[i] == kNone ? kNone : origin(parts[i]);
+        if (found == kNone) continue;
+        const Expr& o = kernel.exprs[static_cast<std::size_t>(found)];
+        blocked[static_cast<std::size_t>(g)] = std::string("the ") + what[i] + " of '" + m.text + "' at " +
+                                               location(kernel, m.range) + " depends on " + o.description + " (" +
+                                               location(kernel, o.range) + ")" + root_hint(o);
+        any = true;
+        break;
+      }
     }
-  }
+    return any;
+  };
+  block_writes(opaque_inside);
   const auto unknown = [&](std::size_t a) {
     const MemoryAccess& m = kernel.accesses[a];
     if (order_accesses != nullptr &&
@@ -746,26 +754,9 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
   bool open = false;  // a followed load whose group is not blocked yet
   for (std::size_t a : followed) open = open || !unknown(a);
   for (bool changed = open; changed;) {
-    changed = false;
     for (std::size_t a : followed) loaded[a] = !unknown(a);
     const std::vector<ExprId> origins = opaque_origins(kernel, loaded);
-    for (std::size_t a = 0; a < n; ++a) {
-      const MemoryAccess& m = kernel.accesses[a];
-      if (m.kind == AccessKind::Load || m.base == kNone) continue;
-      const std::int32_t g = group_of(m.base);
-      if (g == kNone || !blocked[static_cast<std::size_t>(g)].empty()) continue;
-      const ExprId parts[] = {m.value, m.offset, m.guard};
-      static const char* const what[] = {"value", "address", "lanes"};
-      for (int i = 0; i < 3; ++i) {
-        if (parts[i] == kNone || origins[parts[i]] == kNone) continue;
-        const Expr& o = kernel.exprs[static_cast<std::size_t>(origins[parts[i]])];
-        blocked[static_cast<std::size_t>(g)] = std::string("the ") + what[i] + " of '" + m.text + "' at " +
-                                               location(kernel, m.range) + " depends on " + o.description +
-                                               " (" + location(kernel, o.range) + ")" + root_hint(o);
-        changed = true;
-        break;
-      }
-    }
+    changed = block_writes([&](ExprId x) { return origins[static_cast<std::size_t>(x)]; });
     if (changed) {  // nothing left to decide once every followed load's group is blocked
       bool left = false;
       for (std::size_t a : followed) left = left || !unknown(a);
@@ -846,38 +837,48 @@ std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* 
   return loaded;
 }
 
-SharedLayout shared_layout(const Kernel& kernel, const std::vector<bool>& loaded, std::uint64_t dynamic_shared_bytes) {
-  SharedLayout layout;
-  layout.at.assign(kernel.bases.size(), -1);
-  std::vector<bool> kept(kernel.bases.size(), false);
+MemoryLayout memory_layout(const Kernel& kernel, const std::vector<bool>& loaded, std::uint64_t dynamic_shared_bytes) {
+  MemoryLayout layout;
+  const std::size_t bases = kernel.bases.size();
+  layout.shared_at.assign(bases, -1);
+  layout.local_at.assign(bases, -1);
+  layout.written.assign(bases, false);
+  std::vector<bool> kept(bases, false), writes(bases, false);
   bool extern_kept = false;
-  for (std::size_t a = 0; a < kernel.accesses.size() && a < loaded.size(); ++a) {
+  for (std::size_t a = 0; a < kernel.accesses.size(); ++a) {
     const std::int32_t b = kernel.accesses[a].base;
-    if (!loaded[a] || b == kNone) continue;
-    const MemoryBase& base = kernel.bases[static_cast<std::size_t>(b)];
-    if (base.parameter != kNone || base.space != AddressSpace::Shared) continue;
+    if (b == kNone) continue;
+    if (kernel.accesses[a].kind != AccessKind::Load) writes[static_cast<std::size_t>(b)] = true;
+    if (a >= loaded.size() || !loaded[a]) continue;
     kept[static_cast<std::size_t>(b)] = true;
-    extern_kept = extern_kept || base.bytes == 0;
+    const MemoryBase& base = kernel.bases[static_cast<std::size_t>(b)];
+    extern_kept = extern_kept || (base.parameter == kNone && base.space == AddressSpace::Shared && base.bytes == 0);
   }
   const auto align = [](std::uint64_t at, std::uint64_t to) { return (at + to - 1) / to * to; };
-  std::uint64_t end = 0;
-  for (std::size_t b = 0; b < kernel.bases.size(); ++b) {
+  for (std::size_t b = 0; b < bases; ++b) {
     const MemoryBase& base = kernel.bases[b];
-    if (!kept[b] || base.bytes == 0) continue;
-    end = align(end, std::max<std::uint64_t>(16, base.alignment));
-    layout.at[b] = static_cast<std::int64_t>(end);
-    end += base.bytes;
+    if (!kept[b]) continue;
+    if (base.parameter != kNone) {
+      layout.written[b] = writes[b];
+    } else if (base.space == AddressSpace::Shared && base.bytes != 0) {
+      layout.shared_bytes = align(layout.shared_bytes, std::max<std::uint64_t>(16, base.alignment));
+      layout.shared_at[b] = static_cast<std::int64_t>(layout.shared_bytes);
+      layout.shared_bytes += base.bytes;
+      layout.any_shared = true;
+    } else if (base.space == AddressSpace::Local) {
+      layout.local_bytes = align(layout.local_bytes, 16);
+      layout.local_at[b] = static_cast<std::int64_t>(layout.local_bytes);
+      layout.local_bytes += base.bytes;
+    }
   }
   if (extern_kept) {
-    end = align(end, 16);
-    for (std::size_t b = 0; b < kernel.bases.size(); ++b)
-      if (kernel.bases[b].parameter == kNone && kernel.bases[b].space == AddressSpace::Shared &&
-          kernel.bases[b].bytes == 0)
-        layout.at[b] = static_cast<std::int64_t>(end);
-    end += dynamic_shared_bytes;
+    layout.shared_bytes = align(layout.shared_bytes, 16);
+    for (std::size_t b = 0; b < bases; ++b)
+      if (kernel.bases[b].parameter == kNone && kernel.bases[b].space == AddressSpace::Shared && kernel.bases[b].bytes == 0)
+        layout.shared_at[b] = static_cast<std::int64_t>(layout.shared_bytes);
+    layout.shared_bytes += dynamic_shared_bytes;
+    layout.any_shared = true;
   }
-  layout.bytes = end;
-  layout.any = std::find(kept.begin(), kept.end(), true) != kept.end();
   return layout;
 }
 
