@@ -1852,29 +1852,6 @@ std::uint64_t WarpMachine::thread_of(int lane) const {
 
 namespace {
 
-// The element after an atomic of `op` with operand x on `old` (the low `bytes` bytes; min and
-// max signed or not as `type`).
-std::uint64_t atomic_result(AtomicOp op, ScalarType type, int bytes, std::uint64_t old, std::uint64_t x) {
-  const int bits = 8 * bytes;
-  const std::uint64_t mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
-  old &= mask;
-  x &= mask;
-  const auto as_signed = [&](std::uint64_t v) {
-    return bits == 64 ? static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v << (64 - bits)) >> (64 - bits);
-  };
-  switch (op) {
-    case AtomicOp::Add: return (old + x) & mask;
-    case AtomicOp::Sub: return (old - x) & mask;
-    case AtomicOp::And: return old & x;
-    case AtomicOp::Or: return old | x;
-    case AtomicOp::Xor: return old ^ x;
-    case AtomicOp::Min: return (is_signed(type) ? as_signed(x) < as_signed(old) : x < old) ? x : old;
-    case AtomicOp::Max: return (is_signed(type) ? as_signed(x) > as_signed(old) : x > old) ? x : old;
-    case AtomicOp::Other: break;
-  }
-  return old;
-}
-
 void touched_by(std::uint64_t& who, std::uint64_t thread) {
   if (who == 0) who = thread;
   else if (who != thread) who = kManyThreads;
@@ -1901,7 +1878,7 @@ void WarpMachine::keep_global(const KeptAccess& a, LaneMask lanes, const Val& of
     }
     if (a.kind == AccessKind::Load) continue;
     const std::uint64_t v = value.lanes != nullptr ? value.lanes[lane] : value.value;
-    const std::uint64_t now = a.kind == AccessKind::Store ? v : atomic_result(a.atomic, a.type, a.width, old, v);
+    const std::uint64_t now = a.kind == AccessKind::Store ? v : ops::atomic(a.atomic, a.type, a.width, old, v);
     std::memcpy(g.bytes.data() + x, &now, static_cast<std::size_t>(a.width));
     for (int i = 0; i < a.width; ++i) touched_by(g.state[x + static_cast<std::size_t>(i)].writer, thread);
     if (a.kind == AccessKind::Atomic)
@@ -2069,7 +2046,7 @@ void WarpMachine::keep_atomic(const KeptAccess& a, std::int64_t at, int lane, st
   }
   std::uint64_t old = 0;
   std::memcpy(&old, sh.bytes.data() + start, static_cast<std::size_t>(a.width));
-  const std::uint64_t now = atomic_result(a.atomic, a.type, a.width, old, operand);
+  const std::uint64_t now = ops::atomic(a.atomic, a.type, a.width, old, operand);
   std::memcpy(sh.bytes.data() + start, &now, static_cast<std::size_t>(a.width));
   for (int i = 0; i < a.width; ++i) {
     SharedByte& b = sh.state[start + static_cast<std::size_t>(i)];

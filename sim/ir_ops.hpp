@@ -193,4 +193,27 @@ std::uint64_t intrinsic(Intrinsic which, ScalarType type, std::uint64_t a, std::
 std::string describe_fault(BinaryOp op, ScalarType type, std::uint64_t a, std::uint64_t b);
 std::string describe_fault(UnaryOp op, ScalarType type);
 
+/// The element after an atomic of `op` (AtomicOp: add, sub, min, max, and, or, xor; Other leaves
+/// it) with operand x on `old`, both the low `bytes` bytes; min and max signed or not as `type`.
+inline std::uint64_t atomic(AtomicOp op, ScalarType type, int bytes, std::uint64_t old, std::uint64_t x) {
+  const int bits = 8 * bytes;
+  const std::uint64_t mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+  old &= mask;
+  x &= mask;
+  const auto as_signed = [&](std::uint64_t v) {
+    return bits == 64 ? static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v << (64 - bits)) >> (64 - bits);
+  };
+  switch (op) {
+    case AtomicOp::Add: return (old + x) & mask;
+    case AtomicOp::Sub: return (old - x) & mask;
+    case AtomicOp::And: return old & x;
+    case AtomicOp::Or: return old | x;
+    case AtomicOp::Xor: return old ^ x;
+    case AtomicOp::Min: return (is_signed(type) ? as_signed(x) < as_signed(old) : x < old) ? x : old;
+    case AtomicOp::Max: return (is_signed(type) ? as_signed(x) > as_signed(old) : x > old) ? x : old;
+    case AtomicOp::Other: break;
+  }
+  return old;
+}
+
 }  // namespace warpdiv::sim::ir::ops

@@ -300,29 +300,8 @@ void combine_atomics(const Program& program, std::vector<const StoreWrite*>& ato
     std::uint64_t value = 0;  // the element before the launch, little-endian
     const std::string* data = p < program.launch.buffer_data.size() ? program.launch.buffer_data[p].get() : nullptr;
     if (data != nullptr && end <= data->size()) std::memcpy(&value, data->data() + at, first.width);
-    const int bits = 8 * first.width;
-    const std::uint64_t mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
-    const auto as_signed = [&](std::uint64_t v) {  // the low `bits` bits as a signed value
-      return bits == 64 ? static_cast<std::int64_t>(v)
-                        : static_cast<std::int64_t>(v << (64 - bits)) >> (64 - bits);
-    };
-    for (std::size_t k = i; k < j; ++k) {
-      const std::uint64_t x = atomics[k]->bits & mask;
-      switch (atomics[k]->atomic) {
-        case AtomicOp::Add: value = (value + x) & mask; break;
-        case AtomicOp::Sub: value = (value - x) & mask; break;
-        case AtomicOp::And: value &= x; break;
-        case AtomicOp::Or: value |= x; break;
-        case AtomicOp::Xor: value ^= x; break;
-        case AtomicOp::Min:
-        case AtomicOp::Max: {
-          const bool less = is_signed(first.type) ? as_signed(x) < as_signed(value) : x < value;
-          if (atomics[k]->atomic == AtomicOp::Min ? less : (!less && x != value)) value = x;
-          break;
-        }
-        case AtomicOp::Other: break;
-      }
-    }
+    for (std::size_t k = i; k < j; ++k)
+      value = ops::atomic(atomics[k]->atomic, first.type, static_cast<int>(first.width), value, atomics[k]->bits);
     const std::uint8_t state = stored || mixed ? StoredBuffer::kUnknown : StoredBuffer::kWritten;
     for (std::size_t b = at; b < end; ++b) {
       buffer.bytes[b] = static_cast<std::uint8_t>(value >> (8 * (b - at)));
