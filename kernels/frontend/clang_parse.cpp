@@ -10,6 +10,7 @@
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Frontend/Utils.h>
+#include <clang/Lex/Lexer.h>
 #include <clang/Lex/MacroInfo.h>
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
@@ -24,6 +25,7 @@
 #include <fstream>
 #include <set>
 
+#include "kernels/frontend/compile_database.hpp"
 #include "kernels/frontend/prelude_text.hpp"
 #include "kernels/frontend/reach.hpp"
 
@@ -156,6 +158,10 @@ std::vector<std::string> clang_arguments(const FrontendOptions& options, const R
     args.insert(args.end(), {"-nocudainc", "--cuda-path=/__warpdiv__/no-cuda", "-isystem",
                              kStubIncludeDir, "-include", kPreludePath});
   }
+  // The database's flags first, so that the command line's -D and -I come after them.
+  if (!options.compile_commands_dir.empty())
+    for (std::string& arg : database_arguments(options.compile_commands_dir, options.file))
+      args.push_back(std::move(arg));
   for (const auto& define : options.defines) args.push_back("-D" + define);
   for (const auto& dir : options.include_dirs) args.push_back("-I" + dir);
   args.push_back(options.file);
@@ -194,13 +200,6 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system(const Route& route) 
       llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   overlay->pushOverlay(memory);
   return overlay;
-}
-
-std::string location_of(const clang::SourceManager& sources, clang::SourceLocation loc) {
-  const auto presumed = sources.getPresumedLoc(sources.getExpansionLoc(loc));
-  if (presumed.isInvalid()) return "<unknown>";
-  return std::string(presumed.getFilename()) + ":" + std::to_string(presumed.getLine()) + ":" +
-         std::to_string(presumed.getColumn());
 }
 
 /// One error Clang reported, with the notes that followed it.
@@ -454,6 +453,32 @@ class Limits : public clang::PPCallbacks {
 std::string template_base(const std::string& name) { return name.substr(0, name.find('<')); }
 
 }  // namespace
+
+std::string location_of(const clang::SourceManager& sources, clang::SourceLocation loc) {
+  const auto presumed = sources.getPresumedLoc(sources.getExpansionLoc(loc));
+  if (presumed.isInvalid()) return "<unknown>";
+  return std::string(presumed.getFilename()) + ":" + std::to_string(presumed.getLine()) + ":" +
+         std::to_string(presumed.getColumn());
+}
+
+std::string source_text(const clang::ASTContext& context, const clang::Stmt* s) {
+  const auto& sources = context.getSourceManager();
+  const clang::CharSourceRange expansion = sources.getExpansionRange(s->getSourceRange());
+  const std::string raw =
+      clang::Lexer::getSourceText(expansion, sources, context.getLangOpts()).str();
+  std::string result;
+  bool space = false;
+  for (const char c : raw) {
+    if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+      space = !result.empty();
+    } else {
+      if (space) result += ' ';
+      space = false;
+      result += c;
+    }
+  }
+  return result;
+}
 
 struct ParsedSource::Clang {
   llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagnostic_options =

@@ -6,6 +6,7 @@
 #include "sim/ir_contract.hpp"
 #include "sim/large_stack.hpp"
 #include "kernels/frontend/clang_parse.hpp"
+#include "kernels/frontend/host_launch.hpp"
 #include "kernels/frontend/lower.hpp"
 
 namespace warpdiv::frontend {
@@ -107,7 +108,7 @@ std::vector<KernelInfo> list_kernels(const FrontendOptions& options) {
 namespace {
 
 sim::ir::Kernel load_here(const FrontendOptions& options, std::vector<std::string>* notes,
-                          std::vector<std::string>* files_read) {
+                          std::vector<std::string>* files_read, std::vector<HostLaunch>* launches) {
   const detail::ParsedSource source(options);
   const detail::FoundKernel& kernel = choose(source, options);
   if (kernel.info.uninstantiated_template) {
@@ -128,15 +129,17 @@ sim::ir::Kernel load_here(const FrontendOptions& options, std::vector<std::strin
   sim::ir::validate(model);
   if (notes != nullptr) *notes = std::move(host_notes);
   if (files_read != nullptr) *files_read = source.files_read();
+  if (launches != nullptr && options.host_launches)
+    *launches = detail::find_host_launches(*kernel.decl, source.context());
   return model;
 }
 
 }  // namespace
 
 sim::ir::Kernel load_kernel(const FrontendOptions& options, std::vector<std::string>* notes,
-                            std::vector<std::string>* files_read) {
+                            std::vector<std::string>* files_read, std::vector<HostLaunch>* launches) {
   sim::ir::Kernel model;
-  sim::run_with_large_stack([&] { model = load_here(options, notes, files_read); });
+  sim::run_with_large_stack([&] { model = load_here(options, notes, files_read, launches); });
   return model;
 }
 

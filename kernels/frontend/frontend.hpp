@@ -135,6 +135,13 @@ struct FrontendOptions {
   /// nvcc's -fmad: true (its default) contracts floating-point multiplies and adds into FMAs where
   /// nvcc does (sim/ir_contract.hpp); false keeps every operation rounded on its own.
   bool fmad = true;
+  /// A build folder holding compile_commands.json (`-p BUILD_DIR`, as clang-tidy -p reads it):
+  /// the entry for `file` (by absolute path) gives include folders, macros and language flags
+  /// (compile_database.cpp lists what is taken), passed before `defines` and `include_dirs`.
+  /// Empty: none. A missing or malformed database, or no entry for the file, is InvalidInput.
+  std::string compile_commands_dir;
+  /// Whether load_kernel also reads the kernel's launches from the file's host code (HostLaunch).
+  bool host_launches = false;
 };
 
 /// The values FrontendOptions::cuda_headers takes, for messages: "builtin, toolkit, auto".
@@ -152,6 +159,29 @@ struct KernelInfo {
   /// The name with its parameter types as Clang prints them: "ov(float *)", "k<16>(int *, int)";
   /// --kernel takes it (spaces ignored) to choose among overloads.
   std::string signature;
+};
+
+/// One value of a launch written in the file's host code (a size of its grid or block, the dynamic
+/// shared memory, a kernel argument), computed from constants and integer locals (host_launch.cpp).
+struct HostValue {
+  bool known = false;
+  /// Decimal text when known: an integer ("-3", "18446744073709551615"), or for a float or
+  /// double argument a decimal that rounds back to the value ("2.5", "1e-07").
+  std::string value;
+  std::string where;   // "FILE:LINE:COL" of the expression giving it
+  /// Why it cannot be computed, when !known and the value is an integer or floating one:
+  /// "'cols' (hw.cu:30:7) is set from atoi(argv[2])". Empty for a value the model takes none
+  /// of (a pointer, a struct).
+  std::string reason;
+};
+
+/// A launch of the chosen kernel, `kernel<<<grid, block, shared>>>(args)`, in host code.
+struct HostLaunch {
+  std::string location;  // "FILE:LINE:COL" of the kernel's name in the launch
+  std::string function;  // the host function it is written in: "main", "run_scale"
+  HostValue grid[3], block[3];
+  HostValue dynamic_shared;           // the third <<< >>> argument ("0" when not written)
+  std::vector<HostValue> arguments;   // one per kernel parameter, in order
 };
 
 /// Clang reported errors: what() is Clang's text, as Clang prints it (one or more lines, each
@@ -179,9 +209,12 @@ std::vector<KernelInfo> list_kernels(const FrontendOptions& options);
 /// listing them; an unsupported construct or a data-dependent condition: "FILE:LINE:COL: ..." with
 /// the reason).
 /// `files_read`, when given, receives every real file Clang read (the source and all it includes).
+/// `launches`, when given and options.host_launches is set, receives the kernel's launches in the
+/// file's host code, in source order (host_launch.cpp says what is computed and what refused).
 sim::ir::Kernel load_kernel(const FrontendOptions& options,
                             std::vector<std::string>* notes = nullptr,
-                            std::vector<std::string>* files_read = nullptr);
+                            std::vector<std::string>* files_read = nullptr,
+                            std::vector<HostLaunch>* launches = nullptr);
 
 /// One line naming the kernels, for messages: "a, b<16>, ns::c"; overloads (kernels sharing a
 /// name) by their signatures: "ov(int *), ov(float *)".

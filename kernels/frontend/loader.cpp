@@ -191,7 +191,10 @@ json ask(const char* op, const FrontendOptions& options) {
                      {"defines", options.defines},
                      {"include_dirs", options.include_dirs},
                      {"cuda_headers", options.cuda_headers},
-                     {"cuda_path", options.cuda_path}};
+                     {"cuda_path", options.cuda_path},
+                     {"fmad", options.fmad},
+                     {"compile_commands_dir", options.compile_commands_dir},
+                     {"host_launches", options.host_launches}};
   const std::string reply = ask_isolated(p, request.dump(), options.file);
   if (reply.empty()) throw std::runtime_error("the Clang front-end gave no reply (out of memory?)");
   json answer = json::parse(reply);
@@ -216,12 +219,36 @@ std::vector<KernelInfo> list_kernels(const FrontendOptions& options) {
   return kernels;
 }
 
+namespace {
+
+HostValue host_value(const json& v) {
+  return HostValue{v.at("known").get<bool>(), v.at("value").get<std::string>(),
+                   v.at("where").get<std::string>(), v.at("reason").get<std::string>()};
+}
+
+}  // namespace
+
 sim::ir::Kernel load_kernel(const FrontendOptions& options, std::vector<std::string>* notes,
-                            std::vector<std::string>* files_read) {
+                            std::vector<std::string>* files_read, std::vector<HostLaunch>* launches) {
   const json answer = ask("load", options);
   if (notes != nullptr) *notes = answer.value("notes", std::vector<std::string>());
   if (files_read != nullptr)
     *files_read = answer.value("files_read", std::vector<std::string>());
+  if (launches != nullptr) {
+    launches->clear();
+    for (const json& l : answer.value("launches", json::array())) {
+      HostLaunch launch;
+      launch.location = l.at("location").get<std::string>();
+      launch.function = l.at("function").get<std::string>();
+      for (int c = 0; c < 3; ++c) {
+        launch.grid[c] = host_value(l.at("grid").at(c));
+        launch.block[c] = host_value(l.at("block").at(c));
+      }
+      launch.dynamic_shared = host_value(l.at("dynamic_shared"));
+      for (const json& a : l.at("arguments")) launch.arguments.push_back(host_value(a));
+      launches->push_back(std::move(launch));
+    }
+  }
   return sim::ir::kernel_from_json(answer.at("model").dump());
 }
 

@@ -25,6 +25,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "kernels/frontend/clang_parse.hpp"
 #include "kernels/frontend/frontend.hpp"
 #include "kernels/frontend/prelude_text.hpp"
 #include "sim/errors.hpp"
@@ -203,31 +204,10 @@ class Lowerer {
   }
   ir::SourceRange range(const clang::Stmt* s) { return range(s->getSourceRange()); }
 
-  std::string location(clang::SourceLocation loc) const {
-    const auto presumed = sources_.getPresumedLoc(sources_.getExpansionLoc(loc));
-    if (presumed.isInvalid()) return "<unknown>";
-    return std::string(presumed.getFilename()) + ":" + std::to_string(presumed.getLine()) + ":" +
-           std::to_string(presumed.getColumn());
-  }
+  std::string location(clang::SourceLocation loc) const { return location_of(sources_, loc); }
 
   /// The source text of a node, on one line ("A[Row * Width + k]").
-  std::string text(const clang::Stmt* s) const {
-    const clang::CharSourceRange expansion = sources_.getExpansionRange(s->getSourceRange());
-    const std::string raw =
-        clang::Lexer::getSourceText(expansion, sources_, context_.getLangOpts()).str();
-    std::string result;
-    bool space = false;
-    for (const char c : raw) {
-      if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
-        space = !result.empty();
-      } else {
-        if (space) result += ' ';
-        space = false;
-        result += c;
-      }
-    }
-    return result;
-  }
+  std::string text(const clang::Stmt* s) const { return source_text(context_, s); }
 
   [[noreturn]] void refuse(const clang::Stmt* at, const std::string& what) const {
     throw InvalidInput(location(at->getBeginLoc()) + ": " + what);

@@ -39,15 +39,35 @@ json answer(const std::string& request_text) {
     options.include_dirs = request.value("include_dirs", std::vector<std::string>());
     options.cuda_headers = request.value("cuda_headers", options.cuda_headers);
     options.cuda_path = request.value("cuda_path", std::string());
+    options.fmad = request.value("fmad", options.fmad);
+    options.compile_commands_dir = request.value("compile_commands_dir", std::string());
+    options.host_launches = request.value("host_launches", false);
     const std::string op = request.at("op").get<std::string>();
     if (op == "load") {
       std::vector<std::string> notes;
       std::vector<std::string> files_read;
+      std::vector<warpdiv::frontend::HostLaunch> launches;
       const warpdiv::sim::ir::Kernel kernel =
-          warpdiv::frontend::load_kernel(options, &notes, &files_read);
+          warpdiv::frontend::load_kernel(options, &notes, &files_read, &launches);
+      json launches_json = json::array();
+      for (const auto& launch : launches) {
+        const auto value = [](const warpdiv::frontend::HostValue& v) {
+          return json{{"known", v.known}, {"value", v.value}, {"where", v.where}, {"reason", v.reason}};
+        };
+        json arguments = json::array();
+        for (const auto& a : launch.arguments) arguments.push_back(value(a));
+        launches_json.push_back(
+            {{"location", launch.location},
+             {"function", launch.function},
+             {"grid", {value(launch.grid[0]), value(launch.grid[1]), value(launch.grid[2])}},
+             {"block", {value(launch.block[0]), value(launch.block[1]), value(launch.block[2])}},
+             {"dynamic_shared", value(launch.dynamic_shared)},
+             {"arguments", arguments}});
+      }
       return json{{"model", json::parse(warpdiv::sim::ir::to_json(kernel))},
                   {"notes", notes},
-                  {"files_read", files_read}};
+                  {"files_read", files_read},
+                  {"launches", launches_json}};
     }
     if (op == "list") {
       json kernels = json::array();

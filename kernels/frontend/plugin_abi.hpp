@@ -1,9 +1,13 @@
 // The one entry point of the front-end plugin (libwarpdiv-frontend.so), shared by plugin.cpp and
 // loader.cpp. Requests and replies are JSON text, so that no C++ object crosses the boundary:
 //   request  {"op": "load" | "list", "file": ..., "kernel": ..., "defines": [...], "include_dirs": [...],
-//             "cuda_headers": "builtin" | "toolkit" | "auto", "cuda_path": ...}
+//             "cuda_headers": "builtin" | "toolkit" | "auto", "cuda_path": ..., "fmad": bool,
+//             "compile_commands_dir": ..., "host_launches": bool}
 //   reply    {"model": <the kernel model, sim/ir_json's format>, "notes": [...],
-//             "files_read": [...]}   (op "load"; notes and files_read: frontend.hpp's load_kernel)
+//             "files_read": [...], "launches": [{"location", "function", "grid": [v, v, v],
+//             "block": [...], "dynamic_shared": v, "arguments": [v, ...]}]}
+//             (op "load"; notes, files_read and launches: frontend.hpp's load_kernel; each v
+//             {"known", "value", "where", "reason"}, a HostValue)
 //            {"kernels": [{"name", "location", "uninstantiated_template", "signature"}]}
 //                                                                              (op "list")
 //            {"error": {"kind": "clang" | "input" | "internal", "message": ...}}
@@ -12,7 +16,7 @@
 namespace warpdiv::frontend::plugin_abi {
 
 /// Bumped whenever the request or reply changes: the loader refuses a plugin of another version.
-constexpr int kVersion = 5;
+constexpr int kVersion = 6;
 constexpr const char* kFileName = "libwarpdiv-frontend.so";
 constexpr const char* kVersionSymbol = "warpdiv_frontend_abi_version";
 constexpr const char* kRequestSymbol = "warpdiv_frontend_request";

@@ -2,6 +2,7 @@
 // read, as an annotated listing of its source and optionally a CSV.
 #include <algorithm>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,7 +35,7 @@ namespace {
 constexpr const char* kSourceOnlyFlags[] = {
     "--model", "--kernel", "--grid", "--block", "--arg", "--by-iteration", "--only-block",
     "--only-warp", "--save-model", "--define", "--include-dir", "-D", "-I", "--smem", "--by-class",
-    "--dynamic-smem", "--data", "--alloc"};
+    "--dynamic-smem", "--data", "--alloc", "--launch", "--build-dir", "-p"};
 
 // The lecture's flags all take a value; so does every flag of analyze but these.
 bool takes_no_value(const std::string& flag) {
@@ -55,24 +56,45 @@ ir::Dim3 parse_block_index(const std::string& text, const ir::Dim3& grid) {
                   static_cast<std::uint32_t>(at.z)};
 }
 
-// The launch and what to count (not the arguments: they need the kernel's parameters).
-void parse_launch(const po::variables_map& vm, AnalyzeSourceRequest& r) {
-  r.values = parse_arg_values(get_all(vm, "arg"));
-  r.launch = launch_from_flags(vm, r.values);
-  r.launch_text = get(vm, "grid") + " " + get(vm, "block");
+// --only-block and --only-warp, checked against the launch's grid and block.
+void apply_only_flags(AnalyzeSourceRequest& r) {
   ir::ReplayOptions& replay = r.replay_options;
-  if (has(vm, "only-block"))
-    replay.only_block = parse_block_index(get(vm, "only-block"), r.launch.grid);
-  if (has(vm, "only-warp")) {
+  if (r.only_block) replay.only_block = parse_block_index(*r.only_block, r.launch.grid);
+  if (r.only_warp) {
     const auto warp_size = static_cast<std::uint64_t>(r.launch.warp_size);
     const std::uint64_t warps = (r.launch.block.volume() + warp_size - 1) / warp_size;
-    replay.only_warp = static_cast<std::uint32_t>(parse_integer(
-        "--only-warp", get(vm, "only-warp"), 0, static_cast<std::int64_t>(warps) - 1));
+    replay.only_warp = static_cast<std::uint32_t>(
+        parse_integer("--only-warp", *r.only_warp, 0, static_cast<std::int64_t>(warps) - 1));
   }
-  replay.by_iteration = r.report_options.by_iteration = has(vm, "by-iteration");
-  replay.max_evaluations = max_evaluations_from(vm);
   r.report_options.only_block = replay.only_block;
   r.report_options.only_warp = replay.only_warp;
+}
+
+// The launch and what to count (not the arguments: they need the kernel's parameters). Without
+// --grid or --block (FILE.cu) the launch comes from the file's host code once it is read.
+void parse_launch(const po::variables_map& vm, AnalyzeSourceRequest& r) {
+  r.values = parse_arg_values(get_all(vm, "arg"));
+  r.only_block = get_optional(vm, "only-block");
+  r.only_warp = get_optional(vm, "only-warp");
+  if (has(vm, "grid") && has(vm, "block")) {
+    r.launch = launch_from_flags(vm, r.values);
+    r.launch_text = get(vm, "grid") + " " + get(vm, "block");
+    apply_only_flags(r);
+  } else {
+    LaunchFlags flags;
+    flags.grid = get_optional(vm, "grid");
+    flags.block = get_optional(vm, "block");
+    flags.values = r.values;
+    if (has(vm, "dynamic-smem")) flags.dynamic_shared = r.dynamic_shared;
+    if (has(vm, "launch"))
+      flags.launch = parse_integer("--launch", get(vm, "launch"), 1, std::numeric_limits<std::int32_t>::max());
+    if (has(vm, "warp-size")) r.launch.warp_size = parse_warp_size("--warp-size", get(vm, "warp-size"));
+    r.from_host = flags;
+    r.source.host_launches = true;
+  }
+  ir::ReplayOptions& replay = r.replay_options;
+  replay.by_iteration = r.report_options.by_iteration = has(vm, "by-iteration");
+  replay.max_evaluations = max_evaluations_from(vm);
 }
 
 po::options_description analyze_source_options() {
@@ -80,8 +102,8 @@ po::options_description analyze_source_options() {
       "warpdiv analyze FILE.cu: count, per statement of any kernel, warp evaluations, divergent\n"
       "evaluations and SIMD efficiency, and partial barriers: by block classes (exact at any size)\n"
       "where the class engine can prove them, else by replaying every warp.\n\n"
-      "usage: warpdiv analyze FILE.cu [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
-      "                       --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg NAME=VALUE]...\n"
+      "usage: warpdiv analyze FILE.cu [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]... [-p BUILD_DIR]\n"
+      "                       [--grid X[,Y[,Z]] --block X[,Y[,Z]]] [--arg NAME=VALUE]... [--launch N]\n"
       "                       [--warp-size S] [--engine auto|exact|replay] [--csv FILE] [--html FILE]\n"
       "                       [--by-iteration] [--by-class] [--only-block X[,Y[,Z]]]\n"
       "                       [--only-warp W] [--save-model FILE]\n"
@@ -92,6 +114,11 @@ po::options_description analyze_source_options() {
       "Sizes in --grid and --block are integer expressions (+ - * / % and parentheses) of the\n"
       "--arg names, e.g. --grid '(N+127)/128' --arg N=1000. Each scalar parameter of the kernel\n"
       "needs an --arg of its name; pointer and floating-point parameters need none.\n"
+      "Without --grid or --block the launch is read from FILE.cu's host code, kernel<<<grid,\n"
+      "block, shared>>>(args) in main() or a helper, where its sizes and scalar arguments are\n"
+      "computable from constants and integer locals set in straight-line code (said in one note\n"
+      "line on stderr); --grid, --block, each --arg and --dynamic-smem given override it, and\n"
+      "--launch N chooses among several launches.\n"
       "A progress bar shows on stderr when it is a terminal; Ctrl-C stops the replay with status\n"
       "130 and writes no file.\n\noptions");
   options.add_options()("help,h", "show this help");
@@ -123,7 +150,10 @@ po::options_description analyze_source_options() {
       ("only-warp", po::value<std::string>()->value_name("W"),
        "count only this warp (index within its block; of every block unless --only-block)")
       ("save-model", po::value<std::string>()->value_name("FILE"),
-       "save the kernel's model as JSON, for --model on a machine without Clang");
+       "save the kernel's model as JSON, for --model on a machine without Clang")
+      ("launch", po::value<std::string>()->value_name("N"),
+       "without --grid or --block: which launch of the kernel in FILE.cu's host code (1 = the "
+       "first in the file), when it has several");
   add_buffer_options(options);
   add_gpu_options(options);
   options.add_options()("smem", po::value<std::string>()->value_name("BYTES"),
@@ -141,14 +171,18 @@ void check_flag_combinations(const po::variables_map& vm, const AnalyzeSourceReq
     throw InvalidInput("--by-class needs --csv FILE (the CSV it shapes)");
   if (r.by_class && r.engine == SourceEngine::replay)
     throw InvalidInput("--by-class needs the class engine: use --engine auto or exact, not replay");
-  if (!r.save_only && !(has(vm, "grid") && has(vm, "block")))
-    throw InvalidInput("warpdiv analyze " +
-                       std::string(has(vm, "file") ? get(vm, "file") : "--model") +
-                       " needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] (the launch to replay)");
+  if (!r.save_only && !has(vm, "file") && !(has(vm, "grid") && has(vm, "block")))
+    throw InvalidInput("warpdiv analyze --model needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] (the "
+                       "launch to replay; a model has no host code to read it from)");
+  if (has(vm, "launch") && has(vm, "model"))
+    throw InvalidInput("--launch chooses a launch in FILE.cu's host code; a --model has none");
+  if (has(vm, "launch") && has(vm, "grid") && has(vm, "block"))
+    throw InvalidInput("--launch chooses a launch in FILE.cu's host code, which --grid and --block "
+                       "given together replace: leave out --launch, or one of them");
   if (r.save_only)
     for (const char* flag : {"csv", "html", "arg", "by-iteration", "only-block", "only-warp",
                              "warp-size", "engine", "gpu", "regs", "smem", "gpu-file",
-                             "dynamic-smem", "alloc", "data"})
+                             "dynamic-smem", "alloc", "data", "launch"})
       if (has(vm, flag))
         throw InvalidInput(std::string("--") + flag +
                            " needs a launch: give --grid and --block (or use --save-model alone)");
@@ -200,22 +234,36 @@ AnalyzeSourceRequest parse_analyze_source(const Args& args) {
   r.static_shared = static_shared_from(vm);
   if (has(vm, "dynamic-smem"))
     r.dynamic_shared = parse_integer("--dynamic-smem", get(vm, "dynamic-smem"), 0, std::int64_t{1} << 30);
+  r.source = kernel_source(vm);
   if (!r.save_only) parse_launch(vm, r);
   r.csv = get_optional(vm, "csv");
   r.html = get_optional(vm, "html");
   r.save_model = get_optional(vm, "save-model");
   r.allocs = get_all(vm, "alloc");
   r.data = get_all(vm, "data");
-  r.source = kernel_source(vm);
   return r;
 }
 
+std::string complete_host_launch(AnalyzeSourceRequest& r, const ir::Kernel& kernel,
+                                 const std::vector<frontend::HostLaunch>& launches) {
+  const ChosenLaunch chosen = choose_host_launch(kernel, launches, *r.from_host, r.source.file);
+  r.launch.grid = to_dim3(chosen.grid);
+  r.launch.block = to_dim3(chosen.block);
+  r.values = chosen.values;
+  r.launch_text = chosen.launch_text;
+  r.dynamic_shared = chosen.dynamic_shared;
+  apply_only_flags(r);
+  return chosen.note;
+}
+
 int analyze_source_command(const Args& args, std::ostream& out) {
-  const AnalyzeSourceRequest request = parse_analyze_source(args);
+  AnalyzeSourceRequest request = parse_analyze_source(args);
   if (answered_at_once(out, request.help)) return 0;
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;  // Clang's diagnostics are on stderr
   const ir::Kernel& kernel = read->kernel;
+  if (request.from_host)
+    std::cerr << "warpdiv: note: " << complete_host_launch(request, kernel, read->launches) << '\n';
   ir::Launch launch = request.save_only ? ir::Launch{}
                                         : bind_launch(kernel, request.launch, request.values,
                                                       request.launch_text, request.allocs, request.data);

@@ -19,6 +19,7 @@
 #include "sim/ir_replay.hpp"
 #include "analysis/lecture/launch.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/host_launch.hpp"
 #include "tools/cli/launch_expression.hpp"
 
 namespace warpdiv::cli {
@@ -40,6 +41,9 @@ struct KernelSource {
   std::vector<std::string> include_dirs;  // -I
   std::optional<std::string> cuda_headers, cuda_path;
   bool fmad = true;  // --fmad (nvcc's -fmad): contract multiplies and adds as nvcc does
+  std::string build_dir;  // -p BUILD_DIR: compile_commands.json's flags for the file
+  /// Read the kernel's launches in the file's host code too (SourceKernel::launches).
+  bool host_launches = false;
   /// The path given: FILE.cu or --model's.
   const std::string& input() const { return file.empty() ? model : file; }
 };
@@ -72,6 +76,11 @@ struct AnalyzeSourceRequest {
   sim::ir::Launch launch;
   ArgValues values;
   std::string launch_text;
+  /// Set when --grid or --block is missing (FILE.cu only): the launch is taken from the file's
+  /// host code (choose_host_launch) with these flags over it, and complete_host_launch fills
+  /// launch, values, launch_text, dynamic_shared and the --only-block/--only-warp choices.
+  std::optional<LaunchFlags> from_host;
+  std::optional<std::string> only_block, only_warp;  // --only-block, --only-warp as given
   sim::ir::ReplayOptions replay_options;  // by_iteration, only_block, only_warp, the budget
   analysis::SourceReportOptions report_options;
   GpuRequest gpu;
@@ -82,6 +91,10 @@ struct AnalyzeSourceRequest {
   std::vector<std::string> data;              // --data NAME=FILE (bind_data)
 };
 AnalyzeSourceRequest parse_analyze_source(const Args& args);
+/// With from_host: the launch chosen from the file's host code (the kernel read) put in the
+/// request, --only-block and --only-warp checked against it. Returns the note to print.
+std::string complete_host_launch(AnalyzeSourceRequest& request, const sim::ir::Kernel& kernel,
+                                 const std::vector<frontend::HostLaunch>& launches);
 
 /// `warpdiv sweep --sizes ... --tiles ...`: the lecture's counts of many launches.
 struct SweepRequest {

@@ -22,9 +22,7 @@
 #include "sim/message_text.hpp"
 #include "sim/ir_json.hpp"
 #include "tools/cli/options.hpp"
-#ifdef WARPDIV_HAVE_FRONTEND
 #include "kernels/frontend/frontend.hpp"
-#endif
 
 namespace po = boost::program_options;
 namespace ir = warpdiv::sim::ir;
@@ -47,6 +45,13 @@ void add_kernel_source_options(po::options_description& options) {
                         "a kernel model saved with --save-model, in place of FILE.cu (no Clang needed)");
   add_compiler_options(options, "Clang");
   options.add_options()
+      ("build-dir,p", po::value<std::string>()->value_name("BUILD_DIR"),
+       "read FILE.cu's flags from BUILD_DIR/compile_commands.json (as clang-tidy -p; CMake writes "
+       "it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON): the entry for FILE.cu's absolute path gives "
+       "-I, -isystem, -iquote, -idirafter, -D, -U, -include and -std (nvcc's --include-path, "
+       "--system-include, --define-macro, --undefine-macro, --pre-include and --std too), relative "
+       "paths taken from the entry's directory; nvcc's code generation, -Xcompiler ..., -o and -c "
+       "are left out. -D and -I given here come after the database's")
       ("cuda-headers", po::value<std::string>()->value_name("WHICH"),
        "which headers declare CUDA for Clang: builtin (warpdiv's own, no toolkit needed; the "
        "default), toolkit (the CUDA Toolkit's, as nvcc reads them; slower) or auto (toolkit "
@@ -164,8 +169,10 @@ KernelSource kernel_source(const po::variables_map& vm) {
   if (has(vm, "cuda-headers")) source.cuda_headers = get(vm, "cuda-headers");
   if (has(vm, "cuda-path")) source.cuda_path = get(vm, "cuda-path");
   if (has(vm, "fmad")) source.fmad = get(vm, "fmad") == "true";
+  if (has(vm, "build-dir")) source.build_dir = get(vm, "build-dir");
   if (has(vm, "model"))
-    for (const char* flag : {"kernel", "define", "include-dir", "cuda-headers", "cuda-path", "fmad"})
+    for (const char* flag : {"kernel", "define", "include-dir", "cuda-headers", "cuda-path", "fmad",
+                             "build-dir"})
       if (has(vm, flag))
         throw InvalidInput(std::string("--") + flag +
                            " applies to a source file; a --model holds one kernel already read");
@@ -175,7 +182,8 @@ KernelSource kernel_source(const po::variables_map& vm) {
 namespace {
 
 ir::Kernel read_kernel(const KernelSource& source, std::vector<std::string>& notes,
-                       std::vector<std::string>* files_read) {
+                       std::vector<std::string>* files_read,
+                       std::vector<frontend::HostLaunch>* launches) {
   if (!source.model.empty()) {
     const std::string text = analysis::read_input_file(source.model, "--model");
     try {
@@ -193,10 +201,13 @@ ir::Kernel read_kernel(const KernelSource& source, std::vector<std::string>& not
   if (source.cuda_headers) options.cuda_headers = *source.cuda_headers;
   if (source.cuda_path) options.cuda_path = *source.cuda_path;
   options.fmad = source.fmad;
-  return frontend::load_kernel(options, &notes, files_read);
+  options.compile_commands_dir = source.build_dir;
+  options.host_launches = source.host_launches;
+  return frontend::load_kernel(options, &notes, files_read, launches);
 #else
   (void)notes;
   (void)files_read;
+  (void)launches;
   throw InvalidInput("this warpdiv was built without the Clang front-end, so it cannot read " +
                      source.file +
                      "; save the kernel's model where it was built (warpdiv analyze FILE.cu "
@@ -219,13 +230,13 @@ std::optional<SourceKernel> read_source_kernel(const KernelSource& source) {
   std::vector<std::string> notes;
 #ifdef WARPDIV_HAVE_FRONTEND
   try {
-    read.kernel = read_kernel(source, notes, &read.files_read);
+    read.kernel = read_kernel(source, notes, &read.files_read, &read.launches);
   } catch (const frontend::ClangDiagnostics& e) {
     std::cerr << e.what() << '\n';  // as Clang prints them: file:line:col: error: ...
     return std::nullopt;
   }
 #else
-  read.kernel = read_kernel(source, notes, &read.files_read);
+  read.kernel = read_kernel(source, notes, &read.files_read, &read.launches);
 #endif
   print_source_notes(std::cerr, notes);
   return read;

@@ -16,6 +16,7 @@
 #include <boost/program_options.hpp>
 
 #include "analysis/source_html.hpp"
+#include "kernels/frontend/frontend.hpp"
 #include "sim/ir.hpp"
 #include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
@@ -66,6 +67,8 @@ KernelSource kernel_source(const boost::program_options::variables_map& vm);
 struct SourceKernel {
   sim::ir::Kernel kernel;
   std::vector<std::string> files_read;
+  /// The kernel's launches in the file's host code, when KernelSource::host_launches asked.
+  std::vector<frontend::HostLaunch> launches;
 };
 
 /// Reads the kernel of FILE.cu (Clang) or of --model (JSON). Clang's own diagnostics are printed

@@ -1,0 +1,128 @@
+#include "tools/cli/host_launch.hpp"
+
+#include <limits>
+
+#include "sim/errors.hpp"
+#include "sim/message_text.hpp"
+#include "tools/cli/options.hpp"
+
+namespace ir = warpdiv::sim::ir;
+
+namespace warpdiv::cli {
+namespace {
+
+constexpr const char* kAxes[] = {"x", "y", "z"};
+
+std::string shown(const frontend::HostValue& v) { return v.known ? v.value : "?"; }
+
+std::string triple(const frontend::HostValue (&v)[3]) {
+  return "(" + shown(v[0]) + ", " + shown(v[1]) + ", " + shown(v[2]) + ")";
+}
+
+/// A value the launch needs: refused with where it is written and why it cannot be computed.
+const std::string& needed(const frontend::HostValue& v, const std::string& what, const std::string& flag) {
+  if (!v.known)
+    throw InvalidInput(v.where + ": " + what + " is not computable from the source: " +
+                       (v.reason.empty() ? "the front-end gave no value" : v.reason) + "; give " + flag);
+  return v.value;
+}
+
+/// A launch extent from the source, each component within 1 .. 2^63 - 1 before CUDA's limits.
+Extent3 source_extent(const frontend::HostValue (&v)[3], const std::string& name, const std::string& flag) {
+  std::int64_t c[3] = {1, 1, 1};
+  for (int i = 0; i < 3; ++i) {
+    const std::string& text = needed(v[i], name + "'s " + kAxes[i], flag);
+    c[i] = parse_integer(v[i].where + ": " + name + "'s " + kAxes[i], text, 0,
+                         std::numeric_limits<std::int64_t>::max());
+  }
+  return Extent3{c[0], c[1], c[2]};
+}
+
+}  // namespace
+
+std::string describe_host_launch(const ir::Kernel& kernel, const frontend::HostLaunch& launch) {
+  std::string text = launch.function + "() at " + launch.location + ": grid " + triple(launch.grid) +
+                     ", block " + triple(launch.block);
+  if (!(launch.dynamic_shared.known && launch.dynamic_shared.value == "0"))
+    text += ", dynamic shared memory " + shown(launch.dynamic_shared) + " bytes";
+  std::string args;
+  for (std::size_t i = 0; i < kernel.parameters.size() && i < launch.arguments.size(); ++i) {
+    const ir::Parameter& p = kernel.parameters[i];
+    if (!p.scalar && p.floating == 0) continue;
+    args += (args.empty() ? "" : ", ") + p.name + " = " + shown(launch.arguments[i]);
+  }
+  return args.empty() ? text : text + "; " + args;
+}
+
+ChosenLaunch choose_host_launch(const ir::Kernel& kernel,
+                                const std::vector<frontend::HostLaunch>& launches,
+                                const LaunchFlags& flags, const std::string& file) {
+  const std::string missing = std::string(flags.grid ? "" : "--grid X[,Y[,Z]]") +
+                              (flags.grid || flags.block ? "" : " and ") +
+                              (flags.block ? "" : "--block X[,Y[,Z]]");
+  if (launches.empty())
+    throw InvalidInput(file + " launches " + kernel.name + " nowhere in its host code (no " +
+                       kernel.name + "<<<...>>>(...)): give " + missing);
+  const std::string count = std::to_string(launches.size());
+  if (flags.launch && (*flags.launch < 1 || *flags.launch > static_cast<std::int64_t>(launches.size())))
+    throw InvalidInput("--launch " + std::to_string(*flags.launch) + " is outside 1 .. " + count + " (" +
+                       file + " launches " + kernel.name + " " + sim::counted(launches.size(), "time") + ")");
+  if (!flags.launch && launches.size() > 1) {
+    std::string list;
+    for (std::size_t i = 0; i < launches.size(); ++i)
+      list += " [" + std::to_string(i + 1) + "] " + describe_host_launch(kernel, launches[i]);
+    throw InvalidInput(file + " launches " + kernel.name + " " + count + " times: choose one with --launch N (1 .. " +
+                       count + "), or give " + missing + ":" + list);
+  }
+  const frontend::HostLaunch& launch = launches[flags.launch ? static_cast<std::size_t>(*flags.launch - 1) : 0];
+  ChosenLaunch chosen;
+  chosen.values = flags.values;
+  std::vector<std::string> given;
+  // The scalar arguments first: --grid and --block may use their names.
+  for (std::size_t i = 0; i < kernel.parameters.size() && i < launch.arguments.size(); ++i) {
+    const ir::Parameter& p = kernel.parameters[i];
+    if (chosen.values.count(p.name) != 0) {
+      given.push_back("--arg " + p.name);
+      continue;
+    }
+    const frontend::HostValue& v = launch.arguments[i];
+    if (p.scalar) {
+      needed(v, "the argument " + p.name, "--arg " + p.name + "=VALUE");
+      chosen.values[p.name] = parse_arg_values({p.name + "=" + v.value}).at(p.name);
+    } else if (p.floating != 0 && v.known) {
+      chosen.values[p.name] = parse_arg_values({p.name + "=" + v.value}).at(p.name);
+    }
+  }
+  if (flags.grid) {
+    chosen.grid = parse_extent("--grid", *flags.grid, chosen.values);
+    check_grid("--grid", chosen.grid);
+    given.push_back("--grid");
+  } else {
+    chosen.grid = source_extent(launch.grid, "grid", "--grid");
+    check_grid(launch.grid[0].where + ": the grid", chosen.grid);
+  }
+  if (flags.block) {
+    chosen.block = parse_extent("--block", *flags.block, chosen.values);
+    check_block("--block", chosen.block);
+    given.push_back("--block");
+  } else {
+    chosen.block = source_extent(launch.block, "block", "--block");
+    check_block(launch.block[0].where + ": the block", chosen.block);
+  }
+  if (flags.dynamic_shared) {
+    chosen.dynamic_shared = *flags.dynamic_shared;
+    given.push_back("--dynamic-smem");
+  } else {
+    const frontend::HostValue& v = launch.dynamic_shared;
+    chosen.dynamic_shared = parse_integer(v.where + ": the dynamic shared memory",
+                                          needed(v, "the dynamic shared memory", "--dynamic-smem"), 0,
+                                          kMaxDynamicShared);
+  }
+  chosen.launch_text = flags.grid.value_or("") + " " + flags.block.value_or("");
+  chosen.note = "launch from " + describe_host_launch(kernel, launch);
+  if (launches.size() > 1) chosen.note = "launch " + std::to_string(*flags.launch) + " of " + count + " " + chosen.note.substr(7);
+  if (!given.empty()) chosen.note += " (from the command line: " + sim::listed(given) + ")";
+  return chosen;
+}
+
+}  // namespace warpdiv::cli

@@ -1,0 +1,55 @@
+// A source kernel's launch taken from the file's own host code (issue 23): with no --grid or
+// --block, `warpdiv analyze FILE.cu` (and validate) read `kernel<<<grid, block, shared>>>(args)`
+// as the front-end computed it (frontend.hpp's HostLaunch), and the flags given override it one
+// by one (--grid, --block, each --arg, --dynamic-smem).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/frontend/frontend.hpp"
+#include "sim/ir.hpp"
+#include "tools/cli/launch_expression.hpp"
+
+namespace warpdiv::cli {
+
+/// The launch flags as given, which override the launch read from the source.
+struct LaunchFlags {
+  std::optional<std::string> grid, block;       // --grid, --block (expressions)
+  ArgValues values;                              // --arg
+  std::optional<std::int64_t> dynamic_shared;    // --dynamic-smem
+  std::optional<std::int64_t> launch;            // --launch N (1 = the first)
+};
+
+/// The launch once chosen and completed by the flags.
+struct ChosenLaunch {
+  Extent3 grid, block;
+  ArgValues values;            // the --arg values, then the source's for the scalar parameters left
+  std::int64_t dynamic_shared = 0;
+  std::string launch_text;     // the --grid and --block text given (names --arg may use)
+  /// "launch from main() at hw.cu:41:3: grid (5, 7, 1), block (16, 16, 1); rows = 100, cols = 70",
+  /// for one line "warpdiv: note: ..." on stderr.
+  std::string note;
+};
+
+/// The largest --dynamic-smem, and dynamic shared memory a launch in the source may ask for.
+constexpr std::int64_t kMaxDynamicShared = std::int64_t{1} << 30;
+
+/// Chooses launch flags.launch (or the only one) of `launches`, the kernel's launches in `file`,
+/// and completes it with the flags. Throws InvalidInput (one line): no launch in the file; several
+/// without --launch (listing them, numbered, with their places and values); --launch outside 1 ..
+/// their number; a value needed but not computable from the source ("hw.cu:41:10: grid's x is not
+/// computable from the source: 'cols' (hw.cu:30:7) is set from atoi(argv[2]); give --grid"); a
+/// size outside CUDA's limits.
+ChosenLaunch choose_host_launch(const sim::ir::Kernel& kernel,
+                                const std::vector<frontend::HostLaunch>& launches,
+                                const LaunchFlags& flags, const std::string& file);
+
+/// One launch as the note and the list show it: "main() at hw.cu:41:3: grid (5, 7, 1), block
+/// (16, 16, 1); rows = 100, cols = 70" ("?" for a value not computable; the scalar and floating
+/// parameters only; ", dynamic shared memory 512 bytes" when not 0).
+std::string describe_host_launch(const sim::ir::Kernel& kernel, const frontend::HostLaunch& launch);
+
+}  // namespace warpdiv::cli
