@@ -688,6 +688,8 @@ Val Frame::eval(const clang::Expr* e) {
     return leaf(e);
   }
   if (const auto* u = dyn_cast<UnaryOperator>(e)) {
+    const UnaryOperatorKind op = u->getOpcode();
+    if (op != UO_Plus && op != UO_Minus && op != UO_Not && op != UO_LNot) return leaf(e);
     const Val x = eval(u->getSubExpr());
     if (!x.known) return x;
     switch (u->getOpcode()) {

@@ -262,8 +262,10 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;  // Clang's diagnostics are on stderr
   const ir::Kernel& kernel = read->kernel;
-  if (request.from_host)
-    std::cerr << "warpdiv: note: " << complete_host_launch(request, kernel, read->launches) << '\n';
+  if (request.from_host) {
+    const std::string note = complete_host_launch(request, kernel, read->launches);
+    std::cerr << "warpdiv: note: " << note << '\n';
+  }
   ir::Launch launch = request.save_only ? ir::Launch{}
                                         : bind_launch(kernel, request.launch, request.values,
                                                       request.launch_text, request.allocs, request.data);

@@ -119,8 +119,20 @@ ChosenLaunch choose_host_launch(const ir::Kernel& kernel,
                                           kMaxDynamicShared);
   }
   chosen.launch_text = flags.grid.value_or("") + " " + flags.block.value_or("");
-  chosen.note = "launch from " + describe_host_launch(kernel, launch);
-  if (launches.size() > 1) chosen.note = "launch " + std::to_string(*flags.launch) + " of " + count + " " + chosen.note.substr(7);
+  // The note shows the launch as it will run: the source's values with the flags' over them.
+  frontend::HostLaunch shown = launch;
+  const auto set = [](frontend::HostValue (&to)[3], const Extent3& e) {
+    const std::int64_t c[3] = {e.x, e.y, e.z};
+    for (int i = 0; i < 3; ++i) to[i] = frontend::HostValue{true, std::to_string(c[i]), to[i].where, ""};
+  };
+  set(shown.grid, chosen.grid);
+  set(shown.block, chosen.block);
+  shown.dynamic_shared = frontend::HostValue{true, std::to_string(chosen.dynamic_shared), "", ""};
+  for (std::size_t i = 0; i < kernel.parameters.size() && i < shown.arguments.size(); ++i)
+    if (const auto v = chosen.values.find(kernel.parameters[i].name); v != chosen.values.end())
+      shown.arguments[i] = frontend::HostValue{true, v->second.text(), "", ""};
+  chosen.note = (launches.size() > 1 ? "launch " + std::to_string(*flags.launch) + " of " + count : "launch") +
+                " from " + describe_host_launch(kernel, shown);
   if (!given.empty()) chosen.note += " (from the command line: " + sim::listed(given) + ")";
   return chosen;
 }

@@ -1,0 +1,224 @@
+// The kernel's launches in the file's host code (kernels/frontend/host_launch.cpp): homework-style
+// files written to temporary files; every expected size and argument is worked out by hand in a
+// comment, every refusal's reason written out in full.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "kernels/frontend/frontend.hpp"
+#include "tests/kernels/source_dir.hpp"
+
+namespace {
+
+using warpdiv::frontend::HostLaunch;
+using warpdiv::frontend::HostValue;
+
+class HostLaunchTest : public warpdiv::testing::SnippetTest {
+ protected:
+  HostLaunchTest() : SnippetTest("warpdiv_host_launch_") {}
+
+  std::vector<HostLaunch> launches(const std::string& source, const std::string& kernel = "") {
+    warpdiv::frontend::FrontendOptions o = options(source, kernel);
+    o.host_launches = true;
+    std::vector<HostLaunch> found;
+    warpdiv::frontend::load_kernel(o, nullptr, nullptr, &found);
+    return found;
+  }
+  /// "DIR/k.cu:LINE:COL".
+  std::string at(int line, int column) const {
+    return (dir_ / "k.cu").string() + ":" + std::to_string(line) + ":" + std::to_string(column);
+  }
+};
+
+/// The three values as "x,y,z" ("?" for one not computable).
+std::string dims(const HostValue (&v)[3]) {
+  std::string text;
+  for (int i = 0; i < 3; ++i) text += (i ? "," : "") + (v[i].known ? v[i].value : std::string("?"));
+  return text;
+}
+
+// The issue's homework file.
+constexpr const char* kHomework = R"(#define BLOCK 16
+__global__ void scale(float *m, int rows, int cols) {
+  int r = blockIdx.y * blockDim.y + threadIdx.y;
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows && c < cols) m[r * cols + c] *= 2;
+}
+int main() {
+  const int rows = 100, cols = 70;
+  int n = rows * cols;
+  float *d; cudaMalloc(&d, n * sizeof(float));
+  dim3 block(BLOCK, BLOCK);
+  dim3 grid((cols + BLOCK - 1) / BLOCK, (rows + BLOCK - 1) / BLOCK);
+  scale<<<grid, block>>>(d, rows, cols);
+}
+)";
+
+TEST_F(HostLaunchTest, TheHomeworkFile) {
+  const auto found = launches(kHomework);
+  ASSERT_EQ(found.size(), 1u);
+  const HostLaunch& l = found[0];
+  EXPECT_EQ(l.function, "main");
+  EXPECT_EQ(l.location, at(13, 3));
+  // grid: x = (70 + 16 - 1) / 16 = 85 / 16 = 5, y = (100 + 15) / 16 = 115 / 16 = 7, z = 1 (dim3's
+  // default); block (16, 16, 1).
+  EXPECT_EQ(dims(l.grid), "5,7,1");
+  EXPECT_EQ(dims(l.block), "16,16,1");
+  EXPECT_EQ(l.grid[0].where, at(13, 11));
+  EXPECT_EQ(l.block[0].where, at(13, 17));
+  EXPECT_TRUE(l.dynamic_shared.known);
+  EXPECT_EQ(l.dynamic_shared.value, "0");
+  ASSERT_EQ(l.arguments.size(), 3u);
+  EXPECT_FALSE(l.arguments[0].known);  // the pointer: no value, and no reason either
+  EXPECT_EQ(l.arguments[0].reason, "");
+  EXPECT_EQ(l.arguments[1].value, "100");
+  EXPECT_EQ(l.arguments[2].value, "70");
+  EXPECT_EQ(l.arguments[2].where, at(13, 35));
+}
+
+TEST_F(HostLaunchTest, ExpressionsConstantsAndStraightLineLocals) {
+  const auto found = launches(R"(#define THREADS 128
+enum { kWide = 4 };
+constexpr int kScale = 3;
+__global__ void k(int *a, int n, unsigned u, float s, long long big) { a[0] = n; }
+int main() {
+  int *a;
+  int n = 10;
+  n += 5;
+  n *= kScale;
+  ++n;
+  n--;
+  n = n + 1;
+  unsigned u = 0;
+  u = u - 1;
+  dim3 g;
+  g.x = n / kWide;
+  g.y = 2;
+  long long big = 1LL << 40;
+  k<<<g, THREADS, kWide * sizeof(int)>>>(a, n, u, 1.5f, big);
+  k<<<(n + 255) / 256, 256>>>(a, -n, u / 2, 0.1, big * 4);
+}
+)");
+  ASSERT_EQ(found.size(), 2u);
+  // n: 10, += 5 -> 15, *= 3 -> 45, ++ -> 46, -- -> 45, + 1 -> 46. u: 0 - 1 wraps to 2^32 - 1.
+  // g: (46 / 4 = 11, 2, 1); block 128; shared 4 * 4 = 16 bytes; big = 2^40 = 1099511627776.
+  EXPECT_EQ(dims(found[0].grid), "11,2,1");
+  EXPECT_EQ(dims(found[0].block), "128,1,1");
+  EXPECT_EQ(found[0].dynamic_shared.value, "16");
+  EXPECT_EQ(found[0].arguments[1].value, "46");
+  EXPECT_EQ(found[0].arguments[2].value, "4294967295");
+  EXPECT_EQ(found[0].arguments[3].value, "1.5");
+  EXPECT_EQ(found[0].arguments[4].value, "1099511627776");
+  // (46 + 255) / 256 = 301 / 256 = 1; -n = -46; (2^32 - 1) / 2 = 2147483647; 0.1 rounded to float
+  // then printed to 17 digits: 0.10000000149011612; 2^40 * 4 = 2^42 = 4398046511104.
+  EXPECT_EQ(dims(found[1].grid), "1,1,1");
+  EXPECT_EQ(dims(found[1].block), "256,1,1");
+  EXPECT_EQ(found[1].arguments[1].value, "-46");
+  EXPECT_EQ(found[1].arguments[2].value, "2147483647");
+  EXPECT_EQ(found[1].arguments[3].value, "0.10000000149011612");
+  EXPECT_EQ(found[1].arguments[4].value, "4398046511104");
+}
+
+TEST_F(HostLaunchTest, AHelperFunctionTakesItsArgumentsFromItsOneCallSite) {
+  const auto found = launches(R"(__global__ void k(int *a, int n) { a[0] = n; }
+void launch(int *a, int n, dim3 block) {
+  k<<<(n + block.x - 1) / block.x, block>>>(a, n);
+}
+void twice(int *a, int n) { k<<<1, 32>>>(a, n); }
+int main() {
+  int *a;
+  int n = 1000;
+  launch(a, n + 24, dim3(64));
+  twice(a, 1);
+  twice(a, 2);
+}
+)");
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].function, "launch");
+  // n = 1000 + 24 = 1024; block (64, 1, 1); grid (1024 + 63) / 64 = 1087 / 64 = 16.
+  EXPECT_EQ(dims(found[0].grid), "16,1,1");
+  EXPECT_EQ(dims(found[0].block), "64,1,1");
+  EXPECT_EQ(found[0].arguments[1].value, "1024");
+  EXPECT_EQ(found[1].function, "twice");
+  EXPECT_FALSE(found[1].arguments[1].known);
+  EXPECT_EQ(found[1].arguments[1].reason,
+            "'n' (" + at(5, 24) + ") is a parameter of twice(), which is called from 2 places in the file");
+}
+
+TEST_F(HostLaunchTest, ALaunchInALoopTakesItsInvariantValuesOnly) {
+  const auto found = launches(R"(__global__ void k(int *a, int n) { a[0] = n; }
+int main() {
+  int *a;
+  int n = 64;
+  for (int i = 0; i < 4; ++i) {
+    k<<<n / 32, 32>>>(a, n);
+    k<<<i + 1, 32>>>(a, n);
+  }
+  int m = 1;
+  while (m < 100) {
+    m = 3;
+    k<<<m, 32>>>(a, m);
+    m = m * 50;
+  }
+}
+)");
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_EQ(dims(found[0].grid), "2,1,1");  // 64 / 32, n unchanged by the loop
+  EXPECT_EQ(found[0].arguments[1].value, "64");
+  EXPECT_EQ(dims(found[1].grid), "?,1,1");
+  EXPECT_EQ(found[1].grid[0].reason, "'i' (" + at(5, 12) + ") changes inside the loop at " + at(5, 3));
+  // m is set to 3 before the launch in every iteration: 3, whatever the loop did before.
+  EXPECT_EQ(dims(found[2].grid), "3,1,1");
+}
+
+TEST_F(HostLaunchTest, WhatCannotBeComputedSaysWhy) {
+  const auto found = launches(R"(#include <cstdlib>
+#include <cstdio>
+__global__ void k(int *a, int n) { a[0] = n; }
+int f();
+int main(int argc, char **argv) {
+  int *a;
+  int c = atoi(argv[2]);
+  k<<<c, 32>>>(a, 1);
+  int s; scanf("%d", &s);
+  k<<<1, 32>>>(a, s);
+  int m = 5;
+  if (argc > 2) m = 7;
+  k<<<m, 32>>>(a, 0);
+  int p = *a;
+  k<<<p, f()>>>(a, argc);
+  int big = 2147483647;
+  k<<<big + 1, 32>>>(a, 10 / (big - big));
+}
+)");
+  ASSERT_EQ(found.size(), 5u);
+  EXPECT_EQ(found[0].grid[0].reason, "'c' (" + at(7, 7) + ") is set from atoi(argv[2])");
+  EXPECT_EQ(found[0].grid[0].where, at(8, 7));
+  EXPECT_EQ(found[1].arguments[1].reason,
+            "'s' (" + at(9, 7) + ") has its address taken at " + at(9, 22) +
+                " (it may be set through a pointer)");
+  EXPECT_EQ(found[2].grid[0].reason, "'m' (" + at(11, 7) + ") changes inside the if at " + at(12, 3));
+  EXPECT_EQ(found[3].grid[0].reason, "'p' (" + at(14, 7) + ") is set from *a");
+  EXPECT_EQ(found[3].block[0].reason, "it is computed from f()");
+  EXPECT_EQ(found[3].arguments[1].reason, "'argc' (" + at(5, 14) + ") is a parameter of main()");
+  EXPECT_EQ(found[4].grid[0].reason, "big + 1 overflows its type, int (at " + at(17, 7) + ")");
+  EXPECT_EQ(found[4].arguments[1].reason, "10 / (big - big) divides by zero (at " + at(17, 25) + ")");
+}
+
+TEST_F(HostLaunchTest, OnlyTheChosenKernelsLaunchesAndATemplatesInstantiation) {
+  const auto found = launches(R"(template <int N> __global__ void t(int *a) { a[0] = N; }
+__global__ void other(int *a) { a[0] = 0; }
+int main() {
+  int *a;
+  other<<<9, 9>>>(a);
+  t<64><<<2, 64>>>(a);
+  t<32><<<3, 32>>>(a);
+}
+)", "t<64>");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(dims(found[0].grid), "2,1,1");
+  EXPECT_EQ(found[0].location, at(6, 3));
+}
+
+}  // namespace
