@@ -2,10 +2,16 @@
 #include "kernels/frontend/compile_database.hpp"
 
 #include <clang/Tooling/JSONCompilationDatabase.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Support/Allocator.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/StringSaver.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "sim/errors.hpp"
 
@@ -42,16 +48,60 @@ const std::set<std::string>& skipped_with_value() {
       "--linker-options", "-Xptxas", "--ptxas-options", "-Xnvlink", "--nvlink-options",
       "-Xarchive", "--archive-options", "-Xcudafe", "-Xfatbin", "-ccbin", "--compiler-bindir",
       "-arch", "--gpu-architecture", "-code", "--gpu-code", "-gencode", "--generate-code",
-      "--output-file", "-odir", "--output-directory", "--options-file", "-optf", "-t", "--threads",
+      "--output-file", "-odir", "--output-directory", "-t", "--threads",
       "-Xclang", "-target", "--target", "-ldir", "-L", "-l", "--library", "--library-path",
       "-maxrregcount", "--maxrregcount", "-rdc", "--relocatable-device-code", "-dlto"};
   return flags;
 }
 
+/// How deep response files may name other response files.
+constexpr int kMaxResponseDepth = 8;
+/// The largest response file read.
+constexpr std::uintmax_t kMaxResponseBytes = 1 << 20;
+
+/// `command_line` with its response files (nvcc's --options-file FILE and -optf FILE, which CMake
+/// uses for include folders; gcc's and Clang's @FILE) replaced by their arguments, read as a
+/// shell would split them, relative to `directory`.
+void expand(const std::vector<std::string>& command_line, std::size_t first, const std::string& directory,
+            int depth, std::vector<std::string>& out) {
+  for (std::size_t i = first; i < command_line.size(); ++i) {
+    const std::string& a = command_line[i];
+    std::string file;
+    if ((a == "--options-file" || a == "-optf") && i + 1 < command_line.size()) {
+      file = command_line[++i];
+    } else if (a.rfind("--options-file=", 0) == 0) {
+      file = a.substr(std::string("--options-file=").size());
+    } else if (a.size() > 1 && a[0] == '@') {
+      file = a.substr(1);
+    } else {
+      out.push_back(a);
+      continue;
+    }
+    const fs::path path = fs::path(file).is_relative() ? fs::path(directory) / file : fs::path(file);
+    std::error_code error;
+    const std::uintmax_t size = fs::file_size(path, error);
+    std::ifstream in(path);
+    if (error || !in || size > kMaxResponseBytes || depth >= kMaxResponseDepth)
+      throw InvalidInput("the response file " + path.string() + " of the compile command cannot be read" +
+                         (depth >= kMaxResponseDepth ? " (response files nest too deeply)" : ""));
+    std::ostringstream text;
+    text << in.rdbuf();
+    llvm::BumpPtrAllocator allocator;
+    llvm::StringSaver saver(allocator);
+    llvm::SmallVector<const char*, 32> tokens;
+    const std::string content = text.str();
+    llvm::cl::TokenizeGNUCommandLine(content, saver, tokens);
+    std::vector<std::string> inner(tokens.begin(), tokens.end());
+    expand(inner, 0, directory, depth + 1, out);
+  }
+}
+
 }  // namespace
 
-std::vector<std::string> usable_arguments(const std::vector<std::string>& command_line,
+std::vector<std::string> usable_arguments(const std::vector<std::string>& given,
                                           const std::string& directory) {
+  std::vector<std::string> command_line{std::string()};  // the compiler's place
+  expand(given, 1, directory, 0, command_line);
   std::vector<std::string> args;
   const auto add = [&](const Taken& taken, std::string value) {
     if (taken.path && !value.empty() && fs::path(value).is_relative())

@@ -11,7 +11,8 @@ namespace warpdiv::frontend::detail {
 /// its absolute path), in their order: -I, -isystem, -iquote, -idirafter, -D, -U, -include and
 /// -std= (also nvcc's --include-path, --system-include, --define-macro, --undefine-macro,
 /// --pre-include and --std, joined with '=' or not), paths relative to the entry's "directory"
-/// made absolute. Everything else (nvcc's code generation, -Xcompiler ..., -o, -c, -x, warnings,
+/// made absolute; response files (nvcc's --options-file FILE, -optf FILE; @FILE) read in place.
+/// Everything else (nvcc's code generation, -Xcompiler ..., -o, -c, -x, warnings,
 /// optimisation) is left out. Throws InvalidInput, one line, naming the database: missing,
 /// malformed, or without an entry for the file.
 std::vector<std::string> database_arguments(const std::string& build_dir, const std::string& file);

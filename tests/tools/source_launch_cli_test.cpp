@@ -1,0 +1,223 @@
+// Issue 23 through the real binary: `warpdiv analyze FILE.cu` taking its launch from the file's
+// host code (the note, overrides, several launches, refusals), and `-p BUILD_DIR` reading a
+// CMake project's compile_commands.json. Every count is worked out by hand in a comment.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include <string>
+#include <vector>
+
+#include "tests/tools/cli_runner.hpp"
+
+namespace warpdiv::testing {
+namespace {
+
+bool reads_sources() {
+  static const bool reads = [] {
+    TempDir dir;
+    write_file(dir.file("k.cu"), "__global__ void k(int *a) { a[0] = 1; }\n");
+    const CliResult r = run_warpdiv({"analyze", dir.file("k.cu"), "--save-model", dir.file("m.json")});
+    return r.status == 0;
+  }();
+  return reads;
+}
+
+#define SKIP_WITHOUT_FRONTEND() \
+  if (!reads_sources()) GTEST_SKIP() << "warpdiv is built without the Clang front-end"
+
+/// The CSV row of `kind` at `line` (",LINE," then ",KIND,"), "" when none.
+std::string csv_row(const std::string& csv, int line, const std::string& kind) {
+  std::size_t start = 0;
+  while (start < csv.size()) {
+    std::size_t end = csv.find('\n', start);
+    if (end == std::string::npos) end = csv.size();
+    const std::string row = csv.substr(start, end - start);
+    const std::size_t first = row.find(',');
+    if (first != std::string::npos && row.compare(first, std::to_string(line).size() + 2, "," + std::to_string(line) + ",") == 0 &&
+        row.find("," + kind + ",") != std::string::npos)
+      return row;
+    start = end + 1;
+  }
+  return "";
+}
+
+/// The homework file of the issue: main() at line 14 launches scale<<<grid, block>>>.
+constexpr const char* kHomework = R"(#include <cstdlib>
+#define BLOCK 16
+__global__ void scale(float *m, int rows, int cols) {
+  int r = blockIdx.y * blockDim.y + threadIdx.y;
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows && c < cols) m[r * cols + c] *= 2.0f;
+}
+int main(int argc, char **argv) {
+  const int rows = 100, cols = 70;
+  int n = rows * cols;
+  float *d; cudaMalloc(&d, n * sizeof(float));
+  dim3 block(BLOCK, BLOCK);
+  dim3 grid((cols + BLOCK - 1) / BLOCK, (rows + BLOCK - 1) / BLOCK);
+  scale<<<grid, block>>>(d, rows, cols);
+  int width = atoi(argv[1]);
+  scale<<<width / BLOCK, BLOCK>>>(d, 1, width);
+}
+)";
+
+TEST(SourceLaunchCli, TakesTheLaunchFromMainAndSaysSoInOneLine) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  const std::string file = dir.file("hw.cu");
+  write_file(file, kHomework);
+  const CliResult r = run_warpdiv({"analyze", file, "--launch", "1", "--csv", dir.file("out.csv")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "warpdiv: note: launch 1 of 2 from main() at " + file +
+                       ":14:3: grid (5, 7, 1), block (16, 16, 1); rows = 100, cols = 70\n");
+  // grid (85 / 16, 115 / 16) = (5, 7): 35 blocks of 16 x 16 threads, 8 warps each: 280 warps reach
+  // the if. A warp is two rows of 16 threads. Divergent: the last block column (c = 64 .. 79,
+  // cols = 70) splits every warp, 7 blocks x 8 warps = 56, less its last block row's warps
+  // entirely below rows = 100 (r = 96 .. 111: rows 96..99 are warps 0, 1; warps 2..7 all false,
+  // not divergent): 56 - 6 = 50. In the last block row of the other 4 columns, warps 0 and 1 are
+  // all true, the rest all false: none divergent.
+  const std::string row = csv_row(read_file(dir.file("out.csv")), 6, "if");
+  EXPECT_NE(row.find(",if,,280,50,"), std::string::npos) << row;
+}
+
+TEST(SourceLaunchCli, FlagsOverrideTheSourceOneByOne) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  const std::string file = dir.file("hw.cu");
+  write_file(file, kHomework);
+  // --arg rows=8 changes rows only: the grid stays (5, 7) from the source.
+  const CliResult r = run_warpdiv({"analyze", file, "--launch", "1", "--arg", "rows=8", "--csv", dir.file("out.csv")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "warpdiv: note: launch 1 of 2 from main() at " + file +
+                       ":14:3: grid (5, 7, 1), block (16, 16, 1); rows = 8, cols = 70 (from the "
+                       "command line: --arg rows)\n");
+  // rows = 8: only block row 0's warps 0..3 (r = 0..7) have true lanes. Columns 0..3: warps 0..3
+  // all true; column 4 (c = 64..79): warps 0..3 divergent: 4. Every other warp is all false.
+  const std::string row = csv_row(read_file(dir.file("out.csv")), 6, "if");
+  EXPECT_NE(row.find(",if,,280,4,"), std::string::npos) << row;
+  // The second launch needs cols (width, from argv): given, and the grid as an expression of it.
+  const CliResult second = run_warpdiv({"analyze", file, "--launch", "2", "--arg", "cols=64", "--grid", "cols/16"});
+  EXPECT_EQ(second.status, 0) << second.err;
+  EXPECT_EQ(second.err, "warpdiv: note: launch 2 of 2 from main() at " + file +
+                            ":16:3: grid (4, 1, 1), block (16, 1, 1); rows = 1, cols = 64 (from the "
+                            "command line: --arg cols, --grid)\n");
+}
+
+TEST(SourceLaunchCli, RefusalsNameTheValueAndWhere) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  const std::string file = dir.file("hw.cu");
+  write_file(file, kHomework);
+  const auto refused = [&](const std::vector<std::string>& args, const std::string& message) {
+    std::vector<std::string> all = {"analyze", file};
+    all.insert(all.end(), args.begin(), args.end());
+    all.insert(all.end(), {"--csv", dir.file("out.csv")});
+    const CliResult r = run_warpdiv(all);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "warpdiv: error: " + message + "\n");
+    EXPECT_EQ(r.out, "");
+    EXPECT_FALSE(file_exists(dir.file("out.csv")));
+  };
+  refused({}, file + " launches scale 2 times: choose one with --launch N (1 .. 2), or give --grid "
+                     "X[,Y[,Z]] and --block X[,Y[,Z]]: [1] main() at " + file +
+                  ":14:3: grid (5, 7, 1), block (16, 16, 1); rows = 100, cols = 70 [2] main() at " +
+                  file + ":16:3: grid (?, 1, 1), block (16, 1, 1); rows = 1, cols = ?");
+  refused({"--launch", "3"}, "--launch 3 is outside 1 .. 2 (" + file + " launches scale 2 times)");
+  refused({"--launch", "2"}, file + ":16:41: the argument cols is not computable from the source: 'width' (" +
+                                 file + ":15:7) is set from atoi(argv[1]); give --arg cols=VALUE");
+  refused({"--launch", "2", "--arg", "cols=64"},
+          file + ":16:11: grid's x is not computable from the source: 'width' (" + file +
+              ":15:7) is set from atoi(argv[1]); give --grid");
+  refused({"--launch", "1", "--grid", "5,7", "--block", "16,16"},
+          "--launch chooses a launch in FILE.cu's host code, which --grid and --block given together "
+          "replace: leave out --launch, or one of them");
+  // A file with no launch of its kernel.
+  write_file(dir.file("none.cu"), "__global__ void k(int *a) { a[0] = 1; }\n");
+  const CliResult none = run_warpdiv({"analyze", dir.file("none.cu"), "--block", "32"});
+  EXPECT_EQ(none.status, 2);
+  EXPECT_EQ(none.err, "warpdiv: error: " + dir.file("none.cu") +
+                          " launches k nowhere in its host code (no k<<<...>>>(...)): give --grid X[,Y[,Z]]\n");
+}
+
+// -p BUILD_DIR: a CMake project whose kernel needs include/config.h (BLOCK_SIZE) and THRESHOLD from
+// target_compile_definitions, configured (not built) with compile_commands.json.
+TEST(SourceLaunchCli, BuildDirGivesTheDatabasesIncludesAndDefines) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  const std::string project = dir.file("proj");
+  const bool nvcc = file_exists("/usr/local/cuda/bin/nvcc");
+  run_shell("mkdir -p " + shell_quote(project + "/include") + " " + shell_quote(project + "/src"));
+  write_file(dir.file("proj/CMakeLists.txt"),
+             std::string("cmake_minimum_required(VERSION 3.18)\n") +
+                 (nvcc ? "project(thr LANGUAGES CUDA)\n"
+                       : "project(thr LANGUAGES CXX)\nset_source_files_properties(src/thr.cu PROPERTIES LANGUAGE CXX)\n") +
+                 "add_library(thr STATIC src/thr.cu)\n"
+                 "target_include_directories(thr PRIVATE include)\n"
+                 "target_compile_definitions(thr PRIVATE THRESHOLD=40)\n");
+  write_file(project + "/include/config.h", "#define BLOCK_SIZE 96\n");
+  const std::string kernel = project + "/src/thr.cu";
+  write_file(kernel, R"(#include "config.h"
+__global__ void thr(int *out) {
+  if (threadIdx.x < THRESHOLD)
+    out[blockIdx.x * BLOCK_SIZE + threadIdx.x] = 1;
+}
+int main() {
+  int *d;
+  thr<<<4, BLOCK_SIZE>>>(d);
+}
+)");
+  const CliResult configured =
+      run_shell(std::string(WARPDIV_CMAKE_COMMAND) + " -S " + shell_quote(project) + " -B " +
+                shell_quote(project + "/build") + " -DCMAKE_EXPORT_COMPILE_COMMANDS=ON");
+  ASSERT_EQ(configured.status, 0) << configured.out << configured.err;
+  ASSERT_TRUE(file_exists(project + "/build/compile_commands.json"));
+
+  const CliResult r = run_warpdiv({"analyze", kernel, "-p", project + "/build", "--csv", dir.file("out.csv")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "warpdiv: note: launch from main() at " + kernel +
+                       ":8:3: grid (4, 1, 1), block (96, 1, 1)\n");
+  // BLOCK_SIZE 96: 3 warps a block, 4 blocks. THRESHOLD 40: warp 0 (threads 0..31) all true, warp 1
+  // (32..63) true for 32..39 only: divergent, warp 2 (64..95) all false. The if: 12 warp
+  // evaluations, 4 divergent, 4 x 96 = 384 active lanes, 4 x 40 = 160 taken. The store: warps 0
+  // and 1 of each block, 8 evaluations, 160 lanes.
+  const std::string csv = read_file(dir.file("out.csv"));
+  EXPECT_NE(csv_row(csv, 3, "if").find(",if,,12,4,384,160,"), std::string::npos) << csv;
+  EXPECT_NE(csv_row(csv, 4, "statement").find(",statement,,8,0,160,"), std::string::npos) << csv;
+
+  // -D on the command line comes after the database's: THRESHOLD=70 makes warp 1 all true and
+  // warp 2 (64..69 true) divergent: still 4 divergent, 4 x 70 = 280 taken; the store 12
+  // evaluations (all three warps), 280 lanes.
+  const CliResult later = run_warpdiv(
+      {"analyze", kernel, "-p", project + "/build", "-D", "THRESHOLD=70", "--csv", dir.file("out2.csv")});
+  ASSERT_EQ(later.status, 0) << later.err;
+  const std::string csv2 = read_file(dir.file("out2.csv"));
+  EXPECT_NE(csv_row(csv2, 3, "if").find(",if,,12,4,384,280,"), std::string::npos) << csv2;
+  EXPECT_NE(csv_row(csv2, 4, "statement").find(",statement,,12,0,280,"), std::string::npos) << csv2;
+
+  // Without -p the header is not found: Clang's fatal error, exit 2.
+  const CliResult without = run_warpdiv({"analyze", kernel});
+  EXPECT_EQ(without.status, 2);
+  EXPECT_NE(without.err.find("'config.h' file not found"), std::string::npos) << without.err;
+
+  // No entry for a file outside the project; no database; a malformed one.
+  write_file(dir.file("other.cu"), "__global__ void k(int *a) { a[0] = 1; }\n");
+  const CliResult no_entry = run_warpdiv({"analyze", dir.file("other.cu"), "-p", project + "/build", "--grid", "1", "--block", "32"});
+  EXPECT_EQ(no_entry.status, 2);
+  EXPECT_EQ(no_entry.err, "warpdiv: error: " + project + "/build/compile_commands.json has no entry for " +
+                              dir.file("other.cu") + "\n");
+  const CliResult no_database = run_warpdiv({"analyze", kernel, "-p", project, "--grid", "1", "--block", "32"});
+  EXPECT_EQ(no_database.status, 2);
+  EXPECT_EQ(no_database.err, "warpdiv: error: -p " + project +
+                                 ": no compile_commands.json in it (CMake writes one when configured "
+                                 "with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)\n");
+  write_file(dir.file("compile_commands.json"), "{\"not\": \"a list\"");
+  const CliResult malformed = run_warpdiv({"analyze", kernel, "-p", dir.path(), "--grid", "1", "--block", "32"});
+  EXPECT_EQ(malformed.status, 2);
+  EXPECT_NE(malformed.err.find("compile_commands.json is not a compilation database: "), std::string::npos)
+      << malformed.err;
+  EXPECT_EQ(std::count(malformed.err.begin(), malformed.err.end(), '\n'), 1) << malformed.err;
+}
+
+}  // namespace
+}  // namespace warpdiv::testing
