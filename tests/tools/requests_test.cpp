@@ -137,12 +137,21 @@ TEST(ParseAnalyzeSource, Refusals) {
   EXPECT_EQ(refusal(parse_analyze_source, {kSaxpy, "--width", "5"}),
             "--width sets the lecture kernel's launch (warpdiv analyze without a file); for "
             "FILE.cu give --grid, --block and --arg NAME=VALUE");
-  EXPECT_EQ(refusal(parse_analyze_source, {kSaxpy}),
-            "warpdiv analyze " + kSaxpy +
-                " needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] (the launch to replay)");
-  // A --model holds one kernel already read: the compiler's flags are refused, after the others.
+  // Without --grid or --block the launch comes from the file's host code (issue 23): a --model has
+  // none; --launch chooses among the file's launches only.
   const std::string model = ::testing::TempDir() + "requests_test_model.json";
   std::ofstream(model) << "{}";
+  EXPECT_EQ(refusal(parse_analyze_source, {"--model", model, "--grid", "4"}),
+            "warpdiv analyze --model needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] (a model has no "
+            "host code to read the launch from)");
+  EXPECT_EQ(refusal(parse_analyze_source, {"--model", model, "--launch", "1"}),
+            "--launch chooses a launch in FILE.cu's host code; a --model has none");
+  EXPECT_EQ(with({"--launch", "2"}),
+            "--launch chooses a launch in FILE.cu's host code, which --grid and --block given "
+            "together replace: leave out --launch, or one of them");
+  EXPECT_EQ(refusal(parse_analyze_source, {kSaxpy, "--launch", "0"}),
+            "--launch must be an integer from 1 to 2147483647 (got '0')");
+  // A --model holds one kernel already read: the compiler's flags are refused, after the others.
   EXPECT_EQ(refusal(parse_analyze_source, {"--model", model, "--grid", "4", "--block", "128",
                                            "--kernel", "saxpy"}),
             "--kernel applies to a source file; a --model holds one kernel already read");
@@ -312,9 +321,30 @@ TEST(ParseValidateSource, Refusals) {
   EXPECT_EQ(refusal(parse_validate_source,
                     {kSaxpy, "--grid", "2", "--block", "64", "--records", "100000001"}),
             "--records must be an integer from 0 to 100000000 (got '100000001')");
-  EXPECT_EQ(refusal(parse_validate_source, {kSaxpy, "--block", "64"}),
-            "warpdiv validate " + kSaxpy +
-                " needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] (the launch to run)");
+  const std::string model = ::testing::TempDir() + "requests_test_validate_model.json";
+  std::ofstream(model) << "{}";
+  EXPECT_EQ(refusal(parse_validate_source, {"--model", model, "--block", "64"}),
+            "warpdiv validate --model needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] (a model has no "
+            "host code to read the launch from)");
+  std::remove(model.c_str());
+}
+
+TEST(ParseSourceLaunch, WithoutGridOrBlockTheLaunchComesFromTheHostCode) {
+  const AnalyzeSourceRequest a = parse_analyze_source(
+      {kSaxpy, "--block", "64", "--arg", "n=5", "--dynamic-smem", "128", "--launch", "2"});
+  ASSERT_TRUE(a.from_host.has_value());
+  EXPECT_TRUE(a.source.host_launches);
+  EXPECT_FALSE(a.from_host->grid.has_value());
+  EXPECT_EQ(a.from_host->block.value_or(""), "64");
+  EXPECT_EQ(a.from_host->values.at("n").value, 5);
+  EXPECT_EQ(a.from_host->dynamic_shared.value_or(-1), 128);
+  EXPECT_EQ(a.from_host->launch.value_or(-1), 2);
+  const AnalyzeSourceRequest both = parse_analyze_source({kSaxpy, "--grid", "4", "--block", "128"});
+  EXPECT_FALSE(both.from_host.has_value());
+  EXPECT_FALSE(both.source.host_launches);
+  const ValidateSourceRequest v = parse_validate_source({kSaxpy, "-p", "build"});
+  ASSERT_TRUE(v.from_host.has_value());
+  EXPECT_EQ(v.source.build_dir, "build");
 }
 
 // ---- the outputs helper -------------------------------------------------------------------

@@ -76,20 +76,13 @@ void parse_launch(const po::variables_map& vm, AnalyzeSourceRequest& r) {
   r.values = parse_arg_values(get_all(vm, "arg"));
   r.only_block = get_optional(vm, "only-block");
   r.only_warp = get_optional(vm, "only-warp");
-  if (has(vm, "grid") && has(vm, "block")) {
+  r.from_host = host_launch_flags(vm, "analyze", r.values);
+  if (!r.from_host) {
     r.launch = launch_from_flags(vm, r.values);
     r.launch_text = get(vm, "grid") + " " + get(vm, "block");
     apply_only_flags(r);
   } else {
-    LaunchFlags flags;
-    flags.grid = get_optional(vm, "grid");
-    flags.block = get_optional(vm, "block");
-    flags.values = r.values;
-    if (has(vm, "dynamic-smem")) flags.dynamic_shared = r.dynamic_shared;
-    if (has(vm, "launch"))
-      flags.launch = parse_integer("--launch", get(vm, "launch"), 1, std::numeric_limits<std::int32_t>::max());
     if (has(vm, "warp-size")) r.launch.warp_size = parse_warp_size("--warp-size", get(vm, "warp-size"));
-    r.from_host = flags;
     r.source.host_launches = true;
   }
   ir::ReplayOptions& replay = r.replay_options;
@@ -150,10 +143,7 @@ po::options_description analyze_source_options() {
       ("only-warp", po::value<std::string>()->value_name("W"),
        "count only this warp (index within its block; of every block unless --only-block)")
       ("save-model", po::value<std::string>()->value_name("FILE"),
-       "save the kernel's model as JSON, for --model on a machine without Clang")
-      ("launch", po::value<std::string>()->value_name("N"),
-       "without --grid or --block: which launch of the kernel in FILE.cu's host code (1 = the "
-       "first in the file), when it has several");
+       "save the kernel's model as JSON, for --model on a machine without Clang");
   add_buffer_options(options);
   add_gpu_options(options);
   options.add_options()("smem", po::value<std::string>()->value_name("BYTES"),
@@ -171,14 +161,6 @@ void check_flag_combinations(const po::variables_map& vm, const AnalyzeSourceReq
     throw InvalidInput("--by-class needs --csv FILE (the CSV it shapes)");
   if (r.by_class && r.engine == SourceEngine::replay)
     throw InvalidInput("--by-class needs the class engine: use --engine auto or exact, not replay");
-  if (!r.save_only && !has(vm, "file") && !(has(vm, "grid") && has(vm, "block")))
-    throw InvalidInput("warpdiv analyze --model needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] (the "
-                       "launch to replay; a model has no host code to read it from)");
-  if (has(vm, "launch") && has(vm, "model"))
-    throw InvalidInput("--launch chooses a launch in FILE.cu's host code; a --model has none");
-  if (has(vm, "launch") && has(vm, "grid") && has(vm, "block"))
-    throw InvalidInput("--launch chooses a launch in FILE.cu's host code, which --grid and --block "
-                       "given together replace: leave out --launch, or one of them");
   if (r.save_only)
     for (const char* flag : {"csv", "html", "arg", "by-iteration", "only-block", "only-warp",
                              "warp-size", "engine", "gpu", "regs", "smem", "gpu-file",

@@ -7,6 +7,7 @@
 // agree: exit 1 otherwise), shared wavefronts and bank conflicts (printed with the difference:
 // nvcc may merge or split shared accesses, docs/guide/memory.md says where).
 #include <array>
+#include <iostream>
 #include <cstdio>
 #include <cstdlib>
 #include <iomanip>
@@ -195,9 +196,11 @@ void write_per_line(std::ostream& out, const std::map<std::uint32_t, sim::Count>
 
 int ncu_check_source_command(const Args& args, std::ostream& out) {
   const Args analyze_args = without_ncu(args);
-  const AnalyzeSourceRequest request = parse_analyze_source(analyze_args);
+  AnalyzeSourceRequest request = parse_analyze_source(analyze_args);
   if (!request.help.empty()) {
     out << "warpdiv ncu-check FILE.cu | --model FILE.json --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
+           "    (FILE.cu without --grid or --block: the launch in its host code, as for analyze;\n"
+           "    -p BUILD_DIR: its flags from compile_commands.json)\n"
            "    [--arg NAME=VALUE]... [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
            "    [--dynamic-smem BYTES] [--alloc NAME=COUNT]... [--data NAME=FILE]... [--ncu PATH]\n"
            "    [--save-ncu FILE] [--per-line]\n\n"
@@ -219,6 +222,10 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;
   const ir::Kernel& kernel = read->kernel;
+  if (request.from_host) {  // the child under ncu reads the same launch again
+    const std::string note = complete_host_launch(request, kernel, read->launches);
+    if (std::getenv(kChildVariable) == nullptr) std::cerr << "warpdiv: note: " << note << '\n';
+  }
   // --alloc: the model checks every access against the buffers; the real kernel gets them whole.
   ir::Launch launch =
       bind_launch(kernel, request.launch, request.values, request.launch_text, request.allocs, request.data);

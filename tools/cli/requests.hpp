@@ -170,6 +170,8 @@ struct ValidateSourceRequest {
   sim::ir::Launch launch;  // without arguments
   ArgValues values;
   std::string launch_text;
+  /// Without --grid or --block: the launch comes from the file's host code (choose_host_launch).
+  std::optional<LaunchFlags> from_host;
   std::int64_t record_limit = 0;  // --records
   sim::Count max_evaluations = 0;
   std::optional<std::string> csv;

@@ -103,8 +103,34 @@ void add_launch_source_options(po::options_description& options) {
       ("arg", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
        "a kernel parameter's value (repeat for each): an integer, also usable in --grid and "
        "--block, or for a float or double parameter a decimal such as -2.5 or 1e-3, rounded once "
-       "to the parameter's type");
+       "to the parameter's type")
+      ("launch", po::value<std::string>()->value_name("N"),
+       "without --grid or --block: which launch of the kernel in FILE.cu's host code (1 = the "
+       "first in the file), when it has several");
   add_budget_option(options);
+}
+
+std::optional<LaunchFlags> host_launch_flags(const po::variables_map& vm, const std::string& command,
+                                             const ArgValues& values) {
+  const bool both = has(vm, "grid") && has(vm, "block");
+  if (has(vm, "launch") && has(vm, "model"))
+    throw InvalidInput("--launch chooses a launch in FILE.cu's host code; a --model has none");
+  if (has(vm, "launch") && both)
+    throw InvalidInput("--launch chooses a launch in FILE.cu's host code, which --grid and --block "
+                       "given together replace: leave out --launch, or one of them");
+  if (both) return std::nullopt;
+  if (!has(vm, "file"))
+    throw InvalidInput("warpdiv " + command + " --model needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] "
+                       "(a model has no host code to read the launch from)");
+  LaunchFlags flags;
+  flags.grid = get_optional(vm, "grid");
+  flags.block = get_optional(vm, "block");
+  flags.values = values;
+  if (has(vm, "dynamic-smem"))
+    flags.dynamic_shared = parse_integer("--dynamic-smem", get(vm, "dynamic-smem"), 0, kMaxDynamicShared);
+  if (has(vm, "launch"))
+    flags.launch = parse_integer("--launch", get(vm, "launch"), 1, std::numeric_limits<std::int32_t>::max());
+  return flags;
 }
 
 void add_budget_option(po::options_description& options) {

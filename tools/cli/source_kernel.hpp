@@ -20,6 +20,7 @@
 #include "sim/ir.hpp"
 #include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
+#include "tools/cli/host_launch.hpp"
 #include "tools/cli/launch_expression.hpp"
 #include "tools/cli/requests.hpp"
 #include "tools/cli/terminal.hpp"
@@ -34,8 +35,13 @@ void add_compiler_options(boost::program_options::options_description& options,
 /// Adds --model and the compiler options (for Clang).
 void add_kernel_source_options(boost::program_options::options_description& options);
 
-/// Adds --grid, --block and --arg (a launch of one kernel: analyze and validate FILE.cu).
+/// Adds --grid, --block, --arg and --launch (a launch of one kernel: analyze and validate FILE.cu).
 void add_launch_source_options(boost::program_options::options_description& options);
+/// Without --grid or --block: the flags that override the launch read from FILE.cu's host code
+/// (--grid or --block alone, --arg `values`, --dynamic-smem, --launch N); nullopt when both are
+/// given. Refuses --launch with --model or with both, and a --model without both.
+std::optional<LaunchFlags> host_launch_flags(const boost::program_options::variables_map& vm,
+                                             const std::string& command, const ArgValues& values);
 /// --alloc NAME=COUNT and --data NAME=FILE (bind_allocs, bind_data): a pointer parameter's buffer.
 void add_buffer_options(boost::program_options::options_description& options);
 /// --max-evaluations N: the run's budget of warp-statement evaluations (added by

@@ -35,9 +35,10 @@ po::options_description validate_source_options() {
       "launch and inputs: its output buffers are compared bit for bit with what the model's\n"
       "stores leave in them, where the model holds the stored values.\n"
       "Exit status 0 when all agree, 1 on a difference (the first is named), 2 on bad input,\n"
-      "3 without a GPU or without NVRTC.\n\n"
-      "usage: warpdiv validate FILE.cu [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
-      "                        --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg NAME=VALUE]...\n"
+      "3 without a GPU or without NVRTC.\n"
+      "Without --grid or --block the launch is read from FILE.cu's host code, as for analyze.\n\n"
+      "usage: warpdiv validate FILE.cu [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]... [-p BUILD_DIR]\n"
+      "                        [--grid X[,Y[,Z]] --block X[,Y[,Z]]] [--arg NAME=VALUE]... [--launch N]\n"
       "                        [--data NAME=FILE]... [--alloc NAME=COUNT]... [--dynamic-smem BYTES]\n"
       "                        [--records N] [--csv FILE]\n"
       "       (--data, --alloc: the buffers are copied to the GPU; the probe reads the loads that\n"
@@ -73,12 +74,16 @@ ValidateSourceRequest parse_validate_source(const Args& args) {
     r.help = help_text(options);
     return r;
   }
-  if (!(has(vm, "grid") && has(vm, "block")))
-    throw InvalidInput("warpdiv validate " + std::string(has(vm, "file") ? input : "--model") +
-                       " needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] (the launch to run)");
   r.values = parse_arg_values(get_all(vm, "arg"));
-  r.launch = launch_from_flags(vm, r.values);
-  r.launch_text = get(vm, "grid") + " " + get(vm, "block");
+  r.source = kernel_source(vm);
+  r.from_host = host_launch_flags(vm, "validate", r.values);
+  if (!r.from_host) {
+    r.launch = launch_from_flags(vm, r.values);
+    r.launch_text = get(vm, "grid") + " " + get(vm, "block");
+  } else {
+    if (has(vm, "warp-size")) r.launch.warp_size = parse_warp_size("--warp-size", get(vm, "warp-size"));
+    r.source.host_launches = true;
+  }
   if (r.launch.warp_size != kernels::kProbeWarpSize)
     throw InvalidInput("--warp-size must be 32 for a GPU run (got " +
                        std::to_string(r.launch.warp_size) + ")");
@@ -91,15 +96,23 @@ ValidateSourceRequest parse_validate_source(const Args& args) {
   r.data = get_all(vm, "data");
   if (has(vm, "dynamic-smem"))
     r.dynamic_shared = parse_integer("--dynamic-smem", get(vm, "dynamic-smem"), 0, std::int64_t{1} << 30);
-  r.source = kernel_source(vm);
   return r;
 }
 
 int validate_source_command(const Args& args, std::ostream& out) {
-  const ValidateSourceRequest request = parse_validate_source(args);
+  ValidateSourceRequest request = parse_validate_source(args);
   if (answered_at_once(out, request.help)) return 0;
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;  // Clang's diagnostics are on stderr
+  if (request.from_host) {
+    const ChosenLaunch chosen = choose_host_launch(read->kernel, read->launches, *request.from_host, request.source.file);
+    request.launch.grid = to_dim3(chosen.grid);
+    request.launch.block = to_dim3(chosen.block);
+    request.values = chosen.values;
+    request.launch_text = chosen.launch_text;
+    request.dynamic_shared = chosen.dynamic_shared;
+    std::cerr << "warpdiv: note: " << chosen.note << '\n';
+  }
   ir::Launch launch =
       bind_launch(read->kernel, request.launch, request.values, request.launch_text, request.allocs, request.data);
   launch.dynamic_shared_bytes = static_cast<std::uint64_t>(request.dynamic_shared);
