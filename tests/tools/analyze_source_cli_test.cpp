@@ -158,7 +158,6 @@ INSTANTIATE_TEST_SUITE_P(
                  "--engine must be auto, exact or replay (got 'fast')"},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--by-class", "--engine", "replay"},
                  "--by-class needs the class engine"},
-        BadInput{{kNaive, "--grid", "4"}, "needs --grid X[,Y[,Z]] and --block X[,Y[,Z]]"},
         BadInput{{kNaive, "--model", "m.json", "--grid", "4", "--block", "4"},
                  "give FILE.cu or --model FILE, not both"},
         BadInput{{kNaive, kNaive, "--grid", "4", "--block", "4"}, "takes one file"},

@@ -140,6 +140,19 @@ TEST(SourceLaunchCli, RefusalsNameTheValueAndWhere) {
                           " launches k nowhere in its host code (no k<<<...>>>(...)): give --grid X[,Y[,Z]]\n");
 }
 
+TEST(SourceLaunchCli, AZooKernelHasNoHostCodeSoItsLaunchIsAskedFor) {
+  SKIP_WITHOUT_FRONTEND();
+  const std::string naive = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/naive_matmul.cu";
+  for (const std::string command : {"analyze", "validate"}) {
+    const CliResult r = run_warpdiv({command, naive, "--grid", "4", "--arg", "Width=100"});
+    EXPECT_EQ(r.status, 2) << command;
+    EXPECT_EQ(r.err, "warpdiv: error: " + naive +
+                         " launches MatrixMulKernel nowhere in its host code (no "
+                         "MatrixMulKernel<<<...>>>(...)): give --block X[,Y[,Z]]\n")
+        << command;
+  }
+}
+
 // -p BUILD_DIR: a CMake project whose kernel needs include/config.h (BLOCK_SIZE) and THRESHOLD from
 // target_compile_definitions, configured (not built) with compile_commands.json.
 TEST(SourceLaunchCli, BuildDirGivesTheDatabasesIncludesAndDefines) {

@@ -80,7 +80,6 @@ TEST_P(ValidateSourceBadInput, ExitsTwoWithOneLineAndNoFile) {
 INSTANTIATE_TEST_SUITE_P(
     Flags, ValidateSourceBadInput,
     ::testing::Values(
-        BadInput{{"NAIVE", "--arg", "Width=100"}, "needs --grid X[,Y[,Z]] and --block X[,Y[,Z]]"},
         BadInput{{"NAIVE", "--grid", "7,7", "--block", "16,16", "--arg", "Width=100",
                   "--warp-size", "16"},
                  "--warp-size must be 32 for a GPU run (got 16)"},
