@@ -17,7 +17,12 @@
 // headers nvcc's cuda_runtime.h includes), with stub cuda_runtime.h, cuda.h ... and a built-in
 // <cooperative_groups.h> (cooperative_groups.cuh). tests/kernels/prelude_drift_test.cpp checks
 // the prelude's declarations against the installed toolkit's. Host code in the file (main,
-// cudaMalloc, <<<...>>>) parses and is ignored. Warnings are off. Defined macros: __CUDACC__,
+// cudaMalloc, <<<...>>>) parses; it is read only for the kernel's launches, when asked
+// (FrontendOptions::host_launches, HostLaunch: host_launch.cpp computes the launches' sizes and
+// scalar arguments from constants and straight-line integer locals, and says why where it cannot).
+// With FrontendOptions::compile_commands_dir (-p BUILD_DIR) the file's entry in
+// compile_commands.json gives include folders, macros and -std (compile_database.hpp), before
+// `defines` and `include_dirs`. Warnings are off. Defined macros: __CUDACC__,
 // __NVCC__, __CUDA_ARCH__ (700), __WARPDIV__, and the toolkit headers' guards
 // (__CUDA_RUNTIME_H__, __DRIVER_TYPES_H__ ...) that helper headers test.
 //
