@@ -29,6 +29,7 @@
 
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -118,6 +119,12 @@ class Frame {
     std::vector<const clang::Stmt*> path;
     find_path(function->getBody(), path);
     on_path_.insert(path.begin(), path.end());
+    for (const clang::Stmt* s : path)
+      if (llvm::isa<clang::LambdaExpr>(s) || llvm::isa<clang::BlockExpr>(s)) {
+        blocked_ = "the launch is inside the lambda at " + f_.where(s->getBeginLoc()) +
+                   ", whose calls are not followed";
+        return;
+      }
     if (const clang::Stmt* jump = find_goto(function->getBody()))
       blocked_ = f_.name(function) + " uses goto (" + f_.where(jump->getBeginLoc()) +
                  "), so the order of its statements is not followed";
@@ -167,10 +174,10 @@ class Frame {
 
   Val lookup(const clang::VarDecl* v);
   Dim lookup_dim(const clang::VarDecl* v);
-  /// A parameter of this frame's function, computed at its one call site.
-  const clang::Expr* call_site_argument(const clang::ParmVarDecl* p, std::string& why,
-                                        const clang::FunctionDecl*& caller,
-                                        const clang::CallExpr*& call) const;
+  /// The frame of the one call site of this frame's function, where parameter `p`'s `argument`
+  /// is evaluated; null (with `why`) where there is none to follow.
+  std::unique_ptr<Frame> call_site(const clang::ParmVarDecl* p, std::string& why,
+                                   const clang::Expr*& argument) const;
   Val convert(Val x, clang::QualType type) const;
   Val binary(const clang::BinaryOperator* b);
   Val arithmetic(clang::BinaryOperatorKind op, const Val& a, const Val& b, clang::QualType type,
@@ -463,9 +470,8 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
 
 // --- Values -------------------------------------------------------------------------------------
 
-const clang::Expr* Frame::call_site_argument(const clang::ParmVarDecl* p, std::string& why,
-                                             const clang::FunctionDecl*& caller,
-                                             const clang::CallExpr*& call) const {
+std::unique_ptr<Frame> Frame::call_site(const clang::ParmVarDecl* p, std::string& why,
+                                        const clang::Expr*& argument) const {
   const std::string who = named(p) + " is a parameter of " + f_.name(function_);
   if (function_->isMain()) {
     why = who;
@@ -482,14 +488,14 @@ const clang::Expr* Frame::call_site_argument(const clang::ParmVarDecl* p, std::s
     why = who + ", called through more than " + std::to_string(kMaxCallDepth) + " functions";
     return nullptr;
   }
-  caller = found->second.front().caller;
-  call = found->second.front().call;
+  const CallSite& site = found->second.front();
   const unsigned index = p->getFunctionScopeIndex();
-  if (index >= call->getNumArgs()) {
-    why = who + ", not given at " + f_.where(call->getBeginLoc());
+  if (index >= site.call->getNumArgs()) {
+    why = who + ", not given at " + f_.where(site.call->getBeginLoc());
     return nullptr;
   }
-  return call->getArg(index);
+  argument = site.call->getArg(index);
+  return std::make_unique<Frame>(f_, site.caller, site.call, depth_ + 1);
 }
 
 Val Frame::lookup(const clang::VarDecl* v) {
@@ -498,15 +504,9 @@ Val Frame::lookup(const clang::VarDecl* v) {
   Val value;
   if (const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(v)) {
     std::string why;
-    const clang::FunctionDecl* caller = nullptr;
-    const clang::CallExpr* call = nullptr;
-    const clang::Expr* argument = call_site_argument(p, why, caller, call);
-    if (argument == nullptr) {
-      value = Val::unknown(why);
-    } else {
-      Frame frame(f_, caller, call, depth_ + 1);
-      value = assigned(v, convert(frame.eval(argument), v->getType()));
-    }
+    const clang::Expr* argument = nullptr;
+    const std::unique_ptr<Frame> caller = call_site(p, why, argument);
+    value = caller ? assigned(v, convert(caller->eval(argument), v->getType())) : Val::unknown(why);
   } else if (!v->hasLocalStorage() || v->isStaticLocal()) {
     value = Val::unknown(named(v) + (v->getType().isConstQualified()
                                          ? " is not a constant"
@@ -529,16 +529,10 @@ Dim Frame::lookup_dim(const clang::VarDecl* v) {
   Dim d;
   if (const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(v)) {
     std::string why;
-    const clang::FunctionDecl* caller = nullptr;
-    const clang::CallExpr* call = nullptr;
-    const clang::Expr* argument = call_site_argument(p, why, caller, call);
-    if (argument == nullptr) {
-      for (Val& c : d.c) c = Val::unknown(why);
-    } else {
-      Frame frame(f_, caller, call, depth_ + 1);
-      d = frame.eval_dim(argument);
-      for (int c = 0; c < 3; ++c) d.c[c] = assigned(v, d.c[c], c);
-    }
+    const clang::Expr* argument = nullptr;
+    const std::unique_ptr<Frame> caller = call_site(p, why, argument);
+    if (caller) d = caller->eval_dim(argument);
+    for (int c = 0; c < 3; ++c) d.c[c] = caller ? assigned(v, d.c[c], c) : Val::unknown(why);
   } else {
     for (Val& c : d.c) c = Val::unknown(named(v) + " is not followed here (not a local of " + f_.name(function_) + ")");
   }

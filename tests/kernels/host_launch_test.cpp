@@ -206,6 +206,31 @@ int main(int argc, char **argv) {
   EXPECT_EQ(found[4].arguments[1].reason, "10 / (big - big) divides by zero (at " + at(17, 25) + ")");
 }
 
+TEST_F(HostLaunchTest, ALambdaOrAGotoStopsEverything) {
+  const auto found = launches(R"(__global__ void k(int *a, int n) { a[0] = n; }
+int main() {
+  int *a;
+  int n = 5;
+  auto run = [&] { k<<<n, 32>>>(a, n); };
+  n = 7;
+  run();
+}
+void jumps(int *a) {
+  int n = 1;
+again:
+  k<<<n, 32>>>(a, n);
+  if (++n < 3) goto again;
+}
+)");
+  // The lambda runs when called, with n = 7 by then: its launch is not followed at all.
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].grid[0].reason,
+            "the launch is inside the lambda at " + at(5, 14) + ", whose calls are not followed");
+  EXPECT_EQ(found[0].block[0].reason, found[0].grid[0].reason);
+  EXPECT_EQ(found[1].grid[0].reason,
+            "jumps() uses goto (" + at(13, 17) + "), so the order of its statements is not followed");
+}
+
 TEST_F(HostLaunchTest, OnlyTheChosenKernelsLaunchesAndATemplatesInstantiation) {
   const auto found = launches(R"(template <int N> __global__ void t(int *a) { a[0] = N; }
 __global__ void other(int *a) { a[0] = 0; }

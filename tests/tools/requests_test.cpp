@@ -151,6 +151,10 @@ TEST(ParseAnalyzeSource, Refusals) {
             "together replace: leave out --launch, or one of them");
   EXPECT_EQ(refusal(parse_analyze_source, {kSaxpy, "--launch", "0"}),
             "--launch must be an integer from 1 to 2147483647 (got '0')");
+  EXPECT_EQ(refusal(parse_analyze_source, {kSaxpy, "-p", "build", "--gpu", "H100"}),
+            "--gpu compiles FILE.cu with nvcc for its registers, with the -D and -I of the command "
+            "line only, not -p's compile_commands.json: give them with -D and -I instead of -p (or "
+            "leave out --gpu)");
   // A --model holds one kernel already read: the compiler's flags are refused, after the others.
   EXPECT_EQ(refusal(parse_analyze_source, {"--model", model, "--grid", "4", "--block", "128",
                                            "--kernel", "saxpy"}),

@@ -168,6 +168,10 @@ void check_flag_combinations(const po::variables_map& vm, const AnalyzeSourceReq
       if (has(vm, flag))
         throw InvalidInput(std::string("--") + flag +
                            " needs a launch: give --grid and --block (or use --save-model alone)");
+  if (has(vm, "gpu") && has(vm, "build-dir"))
+    throw InvalidInput("--gpu compiles FILE.cu with nvcc for its registers, with the -D and -I of the "
+                       "command line only, not -p's compile_commands.json: give them with -D and -I "
+                       "instead of -p (or leave out --gpu)");
   if (!has(vm, "gpu"))
     for (const char* flag : {"regs", "smem", "gpu-file"})
       if (has(vm, flag)) throw InvalidInput(std::string("--") + flag + " needs --gpu NAME");

@@ -93,22 +93,17 @@ ChosenLaunch choose_host_launch(const ir::Kernel& kernel,
       chosen.values[p.name] = parse_arg_values({p.name + "=" + v.value}).at(p.name);
     }
   }
-  if (flags.grid) {
-    chosen.grid = parse_extent("--grid", *flags.grid, chosen.values);
-    check_grid("--grid", chosen.grid);
-    given.push_back("--grid");
-  } else {
-    chosen.grid = source_extent(launch.grid, "grid", "--grid");
-    check_grid(launch.grid[0].where + ": the grid", chosen.grid);
-  }
-  if (flags.block) {
-    chosen.block = parse_extent("--block", *flags.block, chosen.values);
-    check_block("--block", chosen.block);
-    given.push_back("--block");
-  } else {
-    chosen.block = source_extent(launch.block, "block", "--block");
-    check_block(launch.block[0].where + ": the block", chosen.block);
-  }
+  // --grid / --block as given (expressions of the values), else the source's; CUDA's limits either way.
+  const auto extent = [&](const std::optional<std::string>& text, const frontend::HostValue (&v)[3],
+                          const std::string& name, void (*check)(const std::string&, const Extent3&)) {
+    const std::string flag = "--" + name;
+    if (text) given.push_back(flag);
+    const Extent3 e = text ? parse_extent(flag, *text, chosen.values) : source_extent(v, name, flag);
+    check(text ? flag : v[0].where + ": the " + name, e);
+    return e;
+  };
+  chosen.grid = extent(flags.grid, launch.grid, "grid", check_grid);
+  chosen.block = extent(flags.block, launch.block, "block", check_block);
   if (flags.dynamic_shared) {
     chosen.dynamic_shared = *flags.dynamic_shared;
     given.push_back("--dynamic-smem");
