@@ -228,7 +228,7 @@ again:
             "the launch is inside the lambda at " + at(5, 14) + ", whose calls are not followed");
   EXPECT_EQ(found[0].block[0].reason, found[0].grid[0].reason);
   EXPECT_EQ(found[1].grid[0].reason,
-            "jumps() uses goto (" + at(13, 17) + "), so the order of its statements is not followed");
+            "jumps() uses goto (" + at(13, 16) + "), so the order of its statements is not followed");
 }
 
 TEST_F(HostLaunchTest, OnlyTheChosenKernelsLaunchesAndATemplatesInstantiation) {
