@@ -140,6 +140,37 @@ TEST(SourceLaunchCli, RefusalsNameTheValueAndWhere) {
                           " launches k nowhere in its host code (no k<<<...>>>(...)): give --grid X[,Y[,Z]]\n");
 }
 
+TEST(SourceLaunchCli, TheThirdLaunchArgumentSizesExternShared) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  const std::string file = dir.file("dyn.cu");
+  write_file(file, R"(__global__ void k(int *out, int n) {
+  extern __shared__ int buf[];
+  buf[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  if (threadIdx.x < n) out[threadIdx.x] = buf[threadIdx.x];
+}
+int main() {
+  int *d;
+  const int threads = 64;
+  k<<<1, threads, threads * sizeof(int)>>>(d, 40);
+}
+)");
+  // 64 threads x 4 bytes = 256 bytes: buf holds 64 ints, every thread's store fits.
+  const CliResult r = run_warpdiv({"analyze", file});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("warpdiv: note: launch from main() at " + file +
+                       ":10:3: grid (1, 1, 1), block (64, 1, 1), dynamic shared memory 256 bytes; n = 40\n"),
+            std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("256 bytes dynamic (--dynamic-smem) for extern __shared__ buf"), std::string::npos) << r.out;
+  // --dynamic-smem 128 overrides it: 32 ints, and thread 32's store is the first outside.
+  const CliResult small = run_warpdiv({"analyze", file, "--dynamic-smem", "128"});
+  EXPECT_EQ(small.status, 2);
+  EXPECT_NE(small.err.find("warpdiv: error: " + file + ":3:3: out of bounds: 'buf[threadIdx.x]' writes element 32 of "
+                           "'buf', which holds 32 elements of 4 bytes (0 to 31), in block (0, 0, 0), thread (32, 0, 0)"),
+            std::string::npos) << small.err;
+}
+
 TEST(SourceLaunchCli, AZooKernelHasNoHostCodeSoItsLaunchIsAskedFor) {
   SKIP_WITHOUT_FRONTEND();
   const std::string naive = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/naive_matmul.cu";
