@@ -14,7 +14,7 @@
 // reference, or that changes inside a loop holding the launch (its variable, say) is not
 // computable from then on, with the reason. A parameter of a helper function is computed at its
 // one call site in the file (main's are not computable; a helper called from several places
-// neither). Float and double kernel arguments are taken when Clang folds them to constants.
+// neither). Float and double kernel arguments are taken when Clang folds them to finite constants.
 #include "kernels/frontend/host_launch.hpp"
 
 #include <clang/AST/ASTContext.h>
@@ -839,11 +839,12 @@ std::vector<HostLaunch> find_host_launches(const clang::FunctionDecl& kernel,
         value = host_value(finder, frame.eval(argument), argument);
       } else if (argument != nullptr && type->isRealFloatingType()) {
         llvm::APFloat folded(0.0);
-        if (!argument->isValueDependent() && argument->EvaluateAsFloat(folded, context)) {
+        if (!argument->isValueDependent() && argument->EvaluateAsFloat(folded, context) &&
+            folded.isFinite()) {
           value.known = true;
           value.value = float_text(folded);
         } else {
-          value.reason = "it is computed from " + finder.quoted(argument) + ", not a constant";
+          value.reason = "it is computed from " + finder.quoted(argument) + ", not a finite constant";
         }
       }
       launch.arguments.push_back(value);
