@@ -1,0 +1,404 @@
+// `warpdiv check CONFIG`'s configuration, read with toml++ (header-only here: the one file that
+// includes it, so its compile cost and its names stay in this file).
+#include "analysis/check_config.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "sim/errors.hpp"
+#include "sim/message_text.hpp"
+
+namespace warpdiv::analysis {
+
+namespace fs = std::filesystem;
+
+std::string config_message(const std::string& config, const ConfigPlace& place,
+                           const std::string& what) {
+  if (place.line == 0) return config + ": " + what;
+  return config + ":" + std::to_string(place.line) + ":" + std::to_string(place.column) + ": " +
+         what;
+}
+
+CheckLimits overlay(const CheckLimits& base, const CheckLimits& over) {
+  CheckLimits r = base;
+  const auto take = [](auto& into, const auto& from) {
+    if (from) into = from;
+  };
+  take(r.max_divergent_fraction, over.max_divergent_fraction);
+  take(r.max_divergent, over.max_divergent);
+  take(r.min_simd_efficiency, over.min_simd_efficiency);
+  take(r.partial_barriers, over.partial_barriers);
+  take(r.min_sector_efficiency, over.min_sector_efficiency);
+  take(r.max_sectors_per_request, over.max_sectors_per_request);
+  take(r.max_bank_conflicts_per_request, over.max_bank_conflicts_per_request);
+  take(r.max_bank_conflicts, over.max_bank_conflicts);
+  return r;
+}
+
+namespace {
+
+// The keys each table takes (the messages list them; "did you mean" picks from them).
+const std::vector<std::string> kTopKeys = {"root", "baseline", "fail_on_stale_baseline", "limits",
+                                           "kernel"};
+const std::vector<std::string> kLimitKeys = {
+    "max_divergent_fraction", "max_divergent",         "min_simd_efficiency",
+    "partial_barriers",       "min_sector_efficiency", "max_sectors_per_request",
+    "max_bank_conflicts_per_request", "max_bank_conflicts"};
+const std::vector<std::string> kKernelKeys = {
+    "name",   "file",    "kernel",       "grid",          "block",        "args",
+    "defines", "include_dirs", "cuda_headers", "fmad",   "engine",       "warp_size",
+    "dynamic_smem", "alloc", "data",    "max_evaluations", "limits",      "line"};
+const std::vector<std::string> kLineKeys = {"line", "column", "file"};
+
+constexpr std::int64_t kMaxCount = std::numeric_limits<std::int64_t>::max();
+
+ConfigPlace place_of(const toml::source_region& region) {
+  return {static_cast<std::uint32_t>(region.begin.line),
+          static_cast<std::uint32_t>(region.begin.column)};
+}
+
+std::string type_name(const toml::node& node) {
+  std::ostringstream s;
+  s << node.type();
+  return s.str();
+}
+
+// The value as the file writes it, for "(got ...)".
+std::string shown(const toml::node& node) {
+  if (const auto* s = node.as_string()) return sim::quote_value(s->get());
+  if (const auto* i = node.as_integer()) return std::to_string(i->get());
+  if (const auto* f = node.as_floating_point()) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.17g", f->get());
+    return text;
+  }
+  if (const auto* b = node.as_boolean()) return b->get() ? "true" : "false";
+  return "a " + type_name(node);
+}
+
+// Shortest decimal text that reads back to the same double.
+std::string decimal_text(double value) {
+  char text[64];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    if (std::strtod(text, nullptr) == value) break;
+  }
+  return text;
+}
+
+class Reader {
+ public:
+  Reader(std::string path) : path_(std::move(path)) {
+    folder_ = fs::path(path_).parent_path();
+  }
+
+  [[noreturn]] void fail(const toml::source_region& at, const std::string& what) const {
+    throw InvalidInput(config_message(path_, place_of(at), what));
+  }
+
+  // Refuses keys not in `allowed` ("in [[kernel]]": where they were found).
+  void check_keys(const toml::table& table, const std::vector<std::string>& allowed,
+                  const std::vector<std::string>& also, const std::string& where) const {
+    std::vector<std::string> known = allowed;
+    known.insert(known.end(), also.begin(), also.end());
+    for (auto&& [key, node] : table) {
+      const std::string name(key.str());
+      bool ok = false;
+      for (const std::string& k : known) ok = ok || k == name;
+      if (ok) continue;
+      const std::string guess = sim::closest_name(name, known);
+      fail(key.source(), "unknown key " + sim::quote_value(name) + " in " + where +
+                             (guess.empty() ? "" : "; did you mean '" + guess + "'?") +
+                             " (allowed: " + sim::listed(known) + ")");
+    }
+  }
+
+  const toml::table& table(const toml::node& node, const std::string& key,
+                           const std::string& what) const {
+    const auto* t = node.as_table();
+    if (!t) fail(node.source(), key + " must be a table (" + what + "), got " + shown(node));
+    return *t;
+  }
+
+  std::string string(const toml::node& node, const std::string& key,
+                     const std::string& what) const {
+    const auto* s = node.as_string();
+    if (!s) fail(node.source(), key + " must be a string (" + what + "), got " + shown(node));
+    if (s->get().empty()) fail(node.source(), key + " must not be empty (" + what + ")");
+    return s->get();
+  }
+
+  bool boolean(const toml::node& node, const std::string& key) const {
+    const auto* b = node.as_boolean();
+    if (!b) fail(node.source(), key + " must be true or false, got " + shown(node));
+    return b->get();
+  }
+
+  std::int64_t integer(const toml::node& node, const std::string& key, std::int64_t min,
+                       std::int64_t max) const {
+    const auto* i = node.as_integer();
+    if (!i || i->get() < min || i->get() > max)
+      fail(node.source(), key + " must be an integer from " + std::to_string(min) + " to " +
+                              std::to_string(max) + ", got " + shown(node));
+    return i->get();
+  }
+
+  // A number (integer or float) in [min, max]; `what` says what it is.
+  double number(const toml::node& node, const std::string& key, double min, double max,
+                const std::string& what) const {
+    double value = std::nan("");
+    if (const auto* i = node.as_integer()) value = static_cast<double>(i->get());
+    if (const auto* f = node.as_floating_point()) value = f->get();
+    if (!(value >= min && value <= max))
+      fail(node.source(), key + " must be " + what + " from " + decimal_text(min) + " to " +
+                              decimal_text(max) + ", got " + shown(node));
+    return value;
+  }
+
+  std::vector<std::string> strings(const toml::node& node, const std::string& key,
+                                   const std::string& what) const {
+    const auto* a = node.as_array();
+    if (!a) fail(node.source(), key + " must be an array of strings (" + what + "), got " + shown(node));
+    std::vector<std::string> values;
+    for (const toml::node& item : *a) values.push_back(string(item, key + " item", what));
+    return values;
+  }
+
+  std::string resolve(const std::string& relative) const {
+    const fs::path p(relative);
+    return (p.is_absolute() ? p : folder_ / p).lexically_normal().string();
+  }
+
+  // grid / block: an expression, an integer, or an array of one to three of them.
+  std::string extent(const toml::node& node, const std::string& key) const {
+    const auto component = [&](const toml::node& n) -> std::string {
+      if (const auto* i = n.as_integer()) return std::to_string(i->get());
+      if (const auto* s = n.as_string()) {
+        if (s->get().empty()) fail(n.source(), key + " must not be empty");
+        if (s->get().find(',') != std::string::npos && n.as_string() != node.as_string())
+          fail(n.source(), key + "'s components are one expression each (no comma inside)");
+        return s->get();
+      }
+      fail(n.source(), key + " must be an expression of the args (a string such as \"(n+127)/128\" "
+                             "or an integer), or an array of one to three of them; got " + shown(n));
+    };
+    if (const auto* a = node.as_array()) {
+      if (a->empty() || a->size() > 3)
+        fail(node.source(), key + " must have one to three components (x, y, z), got " +
+                                std::to_string(a->size()));
+      std::string text;
+      for (const toml::node& item : *a) text += (text.empty() ? "" : ",") + component(item);
+      return text;
+    }
+    return component(node);
+  }
+
+  CheckLimits limits(const toml::table& t, const std::vector<std::string>& also,
+                     const std::string& where) const {
+    check_keys(t, kLimitKeys, also, where);
+    CheckLimits l;
+    const std::string fraction = "a fraction (0.1 is 10%)";
+    for (auto&& [key, node] : t) {
+      const std::string k(key.str());
+      if (k == "max_divergent_fraction") l.max_divergent_fraction = number(node, k, 0, 1, fraction);
+      if (k == "min_simd_efficiency") l.min_simd_efficiency = number(node, k, 0, 1, fraction);
+      if (k == "min_sector_efficiency") l.min_sector_efficiency = number(node, k, 0, 1, fraction);
+      if (k == "max_sectors_per_request")
+        l.max_sectors_per_request = number(node, k, 1, 32, "a number of sectors");
+      if (k == "max_bank_conflicts_per_request")
+        l.max_bank_conflicts_per_request = number(node, k, 0, 1024, "a number of conflicts");
+      if (k == "max_divergent") l.max_divergent = integer(node, k, 0, kMaxCount);
+      if (k == "partial_barriers") l.partial_barriers = integer(node, k, 0, kMaxCount);
+      if (k == "max_bank_conflicts") l.max_bank_conflicts = integer(node, k, 0, kMaxCount);
+    }
+    return l;
+  }
+
+  std::vector<std::string> pairs(const toml::node& node, const std::string& key, bool paths,
+                                 std::int64_t min, std::int64_t max) const {
+    const toml::table& t = table(node, key, paths ? "NAME = \"FILE\"" : "NAME = COUNT");
+    std::vector<std::string> out;
+    for (auto&& [name, value] : t) {
+      const std::string n(name.str());
+      out.push_back(n + "=" + (paths ? resolve(string(value, key + "." + n, "a file"))
+                                     : std::to_string(integer(value, key + "." + n, min, max))));
+    }
+    return out;
+  }
+
+  std::vector<std::string> args(const toml::node& node) const {
+    const toml::table& t = table(node, "args", "NAME = VALUE for each scalar parameter");
+    std::vector<std::string> out;
+    for (auto&& [name, value] : t) {
+      const std::string n(name.str());
+      std::string text;
+      if (const auto* i = value.as_integer()) text = std::to_string(i->get());
+      else if (const auto* f = value.as_floating_point()) text = decimal_text(f->get());
+      else if (const auto* s = value.as_string()) text = s->get();
+      else
+        fail(value.source(), "args." + n + " must be an integer, a float or a string holding a "
+                             "decimal number, got " + shown(value));
+      out.push_back(n + "=" + text);
+    }
+    return out;
+  }
+
+  CheckKernel kernel(const toml::table& t, const CheckLimits& defaults) const {
+    check_keys(t, kKernelKeys, {}, "[[kernel]]");
+    CheckKernel k;
+    k.place = place_of(t.source());
+    k.limits = defaults;
+    if (!k.limits.partial_barriers) k.limits.partial_barriers = 0;
+    bool has_file = false, has_grid = false, has_block = false;
+    for (auto&& [key, node] : t) {
+      const std::string n(key.str());
+      if (n == "name") k.name = string(node, n, "the check's name in findings and baselines");
+      if (n == "file") {
+        k.file = resolve(string(node, n, "the kernel's .cu file, relative to this file's folder"));
+        has_file = true;
+      }
+      if (n == "kernel") k.kernel = string(node, n, "the __global__ function's name");
+      if (n == "grid") {
+        k.grid = extent(node, n);
+        k.grid_place = place_of(node.source());
+        has_grid = true;
+      }
+      if (n == "block") {
+        k.block = extent(node, n);
+        k.block_place = place_of(node.source());
+        has_block = true;
+      }
+      if (n == "args") {
+        k.args = args(node);
+        k.args_place = place_of(node.source());
+      }
+      if (n == "defines") k.defines = strings(node, n, "NAME or NAME=VALUE, as -D takes");
+      if (n == "include_dirs")
+        for (const std::string& d : strings(node, n, "folders, as -I takes")) k.include_dirs.push_back(resolve(d));
+      if (n == "cuda_headers") {
+        const std::string v = string(node, n, "builtin, toolkit or auto");
+        if (v != "builtin" && v != "toolkit" && v != "auto")
+          fail(node.source(), "cuda_headers must be builtin, toolkit or auto, got " + shown(node));
+        k.cuda_headers = v;
+      }
+      if (n == "fmad") k.fmad = boolean(node, n);
+      if (n == "engine") {
+        k.engine = string(node, n, "auto, exact or replay");
+        if (k.engine != "auto" && k.engine != "exact" && k.engine != "replay")
+          fail(node.source(), "engine must be auto, exact or replay, got " + shown(node));
+      }
+      if (n == "warp_size") {
+        const std::int64_t w = integer(node, n, 1, 64);
+        if ((w & (w - 1)) != 0)
+          fail(node.source(), "warp_size must be a power of two from 1 to 64, got " + shown(node));
+        k.warp_size = static_cast<int>(w);
+      }
+      if (n == "dynamic_smem") k.dynamic_smem = integer(node, n, 0, std::int64_t{1} << 30);
+      if (n == "alloc") {
+        k.allocs = pairs(node, n, false, 1, std::int64_t{1} << 40);
+        k.buffers_place = place_of(node.source());
+      }
+      if (n == "data") {
+        k.data = pairs(node, n, true, 0, 0);
+        k.buffers_place = place_of(node.source());
+      }
+      if (n == "max_evaluations") k.max_evaluations = integer(node, n, 1, kMaxCount);
+      if (n == "limits")
+        k.limits = overlay(k.limits, limits(table(node, n, "the kernel's limits"), {}, "[kernel.limits]"));
+      if (n == "line") {
+        const auto* a = node.as_array();
+        if (!a || !a->is_array_of_tables())
+          fail(node.source(), "line must be an array of tables ([[kernel.line]] with line = N and "
+                              "limits), got " + shown(node));
+        for (const toml::node& item : *a) k.lines.push_back(line(*item.as_table()));
+      }
+    }
+    if (!has_file) fail(t.source(), "[[kernel]] needs file = \"FILE.cu\" (relative to this file's folder)");
+    if (!has_grid || !has_block)
+      fail(t.source(), "[[kernel]] needs grid and block (expressions of the args, as --grid and "
+                       "--block take them)");
+    if (k.name.empty()) k.name = k.kernel ? *k.kernel : fs::path(k.file).stem().string();
+    return k;
+  }
+
+  LineLimits line(const toml::table& t) const {
+    LineLimits l;
+    l.place = place_of(t.source());
+    l.limits = limits(t, kLineKeys, "[[kernel.line]]");
+    bool has_line = false;
+    for (auto&& [key, node] : t) {
+      const std::string n(key.str());
+      if (n == "line") {
+        l.line = static_cast<std::uint32_t>(integer(node, n, 1, std::numeric_limits<std::uint32_t>::max()));
+        has_line = true;
+      }
+      if (n == "column")
+        l.column = static_cast<std::uint32_t>(integer(node, n, 1, std::numeric_limits<std::uint32_t>::max()));
+      if (n == "file") l.file = resolve(string(node, n, "the source file of the line, relative to this file's folder"));
+    }
+    if (!has_line) fail(t.source(), "[[kernel.line]] needs line = N (the source line its limits are for)");
+    return l;
+  }
+
+  CheckConfig config(const toml::table& top) const {
+    check_keys(top, kTopKeys, {}, "the top level");
+    CheckConfig c;
+    c.path = path_;
+    fs::path root = folder_;
+    CheckLimits defaults;
+    const toml::array* kernels = nullptr;
+    for (auto&& [key, node] : top) {
+      const std::string n(key.str());
+      if (n == "root") root = resolve(string(node, n, "the folder paths are relative to"));
+      if (n == "baseline") {
+        c.baseline = resolve(string(node, n, "a CSV written by --write-baseline"));
+        c.baseline_place = place_of(node.source());
+      }
+      if (n == "fail_on_stale_baseline") c.fail_on_stale_baseline = boolean(node, n);
+      if (n == "limits") defaults = limits(table(node, n, "limits for every kernel"), {}, "[limits]");
+      if (n == "kernel") {
+        kernels = node.as_array();
+        if (!kernels || !kernels->is_array_of_tables())
+          fail(node.source(), "kernel must be an array of tables ([[kernel]]), got " + shown(node));
+      }
+    }
+    if (!kernels || kernels->empty())
+      throw InvalidInput(path_ + ": no [[kernel]] table: nothing to check (each names a file, a "
+                         "grid and a block)");
+    std::set<std::string> names;
+    for (const toml::node& item : *kernels) {
+      c.kernels.push_back(kernel(*item.as_table(), defaults));
+      const CheckKernel& k = c.kernels.back();
+      if (!names.insert(k.name).second)
+        throw InvalidInput(config_message(path_, k.place, "two [[kernel]] tables are named " +
+                                                              sim::quote_value(k.name) +
+                                                              ": give each a unique name = \"...\""));
+    }
+    c.root = fs::absolute(root).lexically_normal().string();
+    return c;
+  }
+
+ private:
+  std::string path_;
+  fs::path folder_;
+};
+
+}  // namespace
+
+CheckConfig parse_check_config(const std::string& text, const std::string& path) {
+  toml::table top;
+  try {
+    top = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    throw InvalidInput(config_message(path, place_of(e.source()), std::string(e.description())));
+  }
+  return Reader(path).config(top);
+}
+
+}  // namespace warpdiv::analysis
