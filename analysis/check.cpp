@@ -185,8 +185,8 @@ std::vector<Finding> check_limits(CheckKernel& kernel, const std::vector<CheckRo
       }
       if (l.max_divergent && row.divergent > Count{*l.max_divergent}) {
         Finding f = at_row(row, "divergent-evaluations",
-                           "branch diverges in " + to_decimal(row.divergent) + " warp evaluations " +
-                               "(of " + to_decimal(evals) + "), limit " +
+                           "branch diverges in " + to_decimal(row.divergent) + " of its " +
+                               to_decimal(evals) + " warp evaluations, limit " +
                                std::to_string(*l.max_divergent));
         f.figures.insert(f.figures.end(), {{"divergent", to_decimal(row.divergent)},
                                            {"warp_evaluations", to_decimal(evals)},

@@ -380,7 +380,9 @@ class Reader {
                                                               sim::quote_value(k.name) +
                                                               ": give each a unique name = \"...\""));
     }
-    c.root = fs::absolute(root).lexically_normal().string();
+    fs::path absolute = fs::absolute(root).lexically_normal();
+    if (absolute.filename().empty() && absolute != absolute.root_path()) absolute = absolute.parent_path();
+    c.root = absolute.string();
     return c;
   }
 
