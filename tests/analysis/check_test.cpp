@@ -42,7 +42,8 @@ TEST(CheckConfig, AKernelWithItsLaunchLimitsAndLines) {
   EXPECT_EQ(k.file, "k/a.cu");  // ci/../k/a.cu
   EXPECT_EQ(k.grid, "(n+127)/128,2");
   EXPECT_EQ(k.block, "128");
-  EXPECT_EQ(k.args, (std::vector<std::string>{"n=1000", "a=2.5", "big=18446744073709551615"}));
+  // toml++ keeps a table's keys in name order.
+  EXPECT_EQ(k.args, (std::vector<std::string>{"a=2.5", "big=18446744073709551615", "n=1000"}));
   EXPECT_EQ(k.include_dirs, std::vector<std::string>{"ci/inc"});
   EXPECT_EQ(k.engine, "replay");
   EXPECT_EQ(k.warp_size, 16);

@@ -28,8 +28,8 @@ std::string strided(const std::string& limits) {
          "[kernel.limits]\n" + limits;
 }
 
-// early_return_3d at grid (3, 2, 2), block (8, 8, 4), ny = 12, nz = 6 (line 14 `if (x >= nx ||
-// y >= ny || z >= nz)`, line 16 the store). A warp is 4 rows (y) of 8 x in one z-slice: warp w of
+// early_return_3d at grid (3, 2, 2), block (8, 8, 4), ny = 12, nz = 6: 6 statements (x, y, z on
+// lines 11 .. 13, line 14 `if (x >= nx || y >= ny || z >= nz)`, the return, line 16 the store). A warp is 4 rows (y) of 8 x in one z-slice: warp w of
 // a block has z = 4 bz + w / 2, y = 8 by + 4 (w % 2) .. + 3.
 // - nx = 24: every x < 24, so no warp splits on x, and the y and z edges (y 12 .. 15, z 6, 7) take
 //   whole warps: 0 of the 12 x 8 = 96 warp evaluations diverge. The body runs in the warps with y
@@ -71,12 +71,12 @@ TEST(CheckCli, StridedLoadPastItsLimitsFails) {
   EXPECT_EQ(r.out,
             "kernels/zoo/strided_load.cu:9:3: warning: branch diverges in 1 of its 32 warp "
             "evaluations, limit 0 (check 'strided') [divergent-evaluations]\n"
-            "kernels/zoo/strided_load.cu:10:5: warning: global accesses use 50% of their sectors "
-            "(8000 bytes asked in 500 sectors of 32 bytes), limit 60% (check 'strided') "
-            "[sector-efficiency]\n"
             "kernels/zoo/strided_load.cu:10:5: warning: statement runs at 97.66% SIMD efficiency "
             "(1000 active lanes in 32 warp evaluations of 32), limit 98% (check 'strided') "
             "[simd-efficiency]\n"
+            "kernels/zoo/strided_load.cu:10:5: warning: global accesses use 50% of their sectors "
+            "(8000 bytes asked in 500 sectors of 32 bytes), limit 60% (check 'strided') "
+            "[sector-efficiency]\n"
             "warpdiv check: 1 kernel, 3 statements: 3 limits crossed: FAILED\n");
 }
 
@@ -88,7 +88,7 @@ TEST(CheckCli, DivergentFractionOfTheVolumesEdge) {
   EXPECT_EQ(r.out,
             "kernels/zoo/early_return_3d.cu:14:3: warning: branch diverges in 18.75% of its warp "
             "evaluations (18 of 96), limit 10% (check 'volume') [divergent-branch]\n"
-            "warpdiv check: 1 kernel, 4 statements: 1 limit crossed: FAILED\n");
+            "warpdiv check: 1 kernel, 6 statements: 1 limit crossed: FAILED\n");
   // A line table lifts the limit for line 14 only; one for line 99 matches nothing (a note).
   const CliResult lifted = check(dir, volume(20) + "limits = { max_divergent_fraction = 0.1 }\n"
                                                    "[[kernel.line]]\nline = 14\nmax_divergent_fraction = 0.2\n"
@@ -125,7 +125,7 @@ TEST(CheckCli, BaselineWrittenThenCheckedThenRegressed) {
   const std::string with_baseline = "baseline = \"base.csv\"\n";
   const CliResult wrote = check(dir, volume(24, with_baseline), {"--write-baseline", dir.file("base.csv")});
   EXPECT_EQ(wrote.status, 0) << wrote.err;
-  EXPECT_EQ(wrote.out, "warpdiv check: 1 kernel, 4 statements: 0 limits crossed: passed\n"
+  EXPECT_EQ(wrote.out, "warpdiv check: 1 kernel, 6 statements: 0 limits crossed: passed\n"
                        "Baseline written to " + dir.file("base.csv") + "\n");
   const std::string csv = read_file(dir.file("base.csv"));
   EXPECT_NE(csv.find("volume,kernels/zoo/early_return_3d.cu,14,3,if,32,96,0,3072,"), std::string::npos)
@@ -136,7 +136,7 @@ TEST(CheckCli, BaselineWrittenThenCheckedThenRegressed) {
   // The same launch against it: nothing regressed.
   const CliResult same = check(dir, volume(24, with_baseline));
   EXPECT_EQ(same.status, 0) << same.out << same.err;
-  EXPECT_EQ(same.out, "warpdiv check: 1 kernel, 4 statements: 0 limits crossed, 0 regressions: passed\n");
+  EXPECT_EQ(same.out, "warpdiv check: 1 kernel, 6 statements: 0 limits crossed, 0 regressions: passed\n");
   // nx = 20 diverges at the x edge: 18 of 96, and the body's lanes fall to 83.33%.
   const CliResult worse = check(dir, volume(20, with_baseline));
   EXPECT_EQ(worse.status, 1) << worse.err;
