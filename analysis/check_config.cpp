@@ -96,6 +96,7 @@ class Reader {
  public:
   Reader(std::string path) : path_(std::move(path)) {
     folder_ = fs::path(path_).parent_path();
+    if (folder_.empty()) folder_ = ".";  // CONFIG in the current folder
   }
 
   [[noreturn]] void fail(const toml::source_region& at, const std::string& what) const {

@@ -206,5 +206,18 @@ TEST(CheckCli, AKernelThatCannotBeModelledIsRefusedWithTheFrontEndsReason) {
   EXPECT_EQ(r.out, "");
 }
 
+TEST(CheckCli, TheExampleConfigurationPasses) {
+  // examples/ci/warpdiv-check.toml, as the README and docs/guide/check.md run it (from the
+  // repository root): every limit there holds, its comments say why.
+  const CliResult r =
+      run_in(kRoot, warpdiv_binary(), {"check", "examples/ci/warpdiv-check.toml"});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(r.out, "warpdiv check: 4 kernels, 36 statements: 0 limits crossed: passed\n");
+  // From its own folder, CONFIG a bare name (its folder is then the current one).
+  const CliResult here = run_in(kRoot + "/examples/ci", warpdiv_binary(), {"check", "warpdiv-check.toml"});
+  EXPECT_EQ(here.status, 0) << here.out << here.err;
+  EXPECT_EQ(here.out, r.out);
+}
+
 }  // namespace
 }  // namespace warpdiv::testing
