@@ -18,6 +18,7 @@ using sim::Count;
 using sim::to_decimal;
 
 std::string relative_to_root(const std::string& path, const std::string& root) {
+  if (path.empty() || root.empty()) return path;
   const fs::path p = fs::absolute(path).lexically_normal();
   const fs::path r = fs::absolute(root).lexically_normal();
   fs::path rel = p.lexically_relative(r);
@@ -145,6 +146,7 @@ Finding at_row(const CheckRow& row, const char* rule, std::string message) {
 }
 
 bool same_file(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return a == b;
   return fs::absolute(a).lexically_normal() == fs::absolute(b).lexically_normal();
 }
 

@@ -2,6 +2,7 @@
 // includes it, so its compile cost and its names stay in this file).
 #include "analysis/check_config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -51,7 +52,7 @@ const std::vector<std::string> kLimitKeys = {
     "partial_barriers",       "min_sector_efficiency", "max_sectors_per_request",
     "max_bank_conflicts_per_request", "max_bank_conflicts"};
 const std::vector<std::string> kKernelKeys = {
-    "name",   "file",    "kernel",       "grid",          "block",        "args",
+    "name",   "file",    "model",   "kernel",       "grid",          "block",        "args",
     "defines", "include_dirs", "cuda_headers", "fmad",   "engine",       "warp_size",
     "dynamic_smem", "alloc", "data",    "max_evaluations", "limits",      "line"};
 const std::vector<std::string> kLineKeys = {"line", "column", "file"};
@@ -256,13 +257,17 @@ class Reader {
     k.place = place_of(t.source());
     k.limits = defaults;
     if (!k.limits.partial_barriers) k.limits.partial_barriers = 0;
-    bool has_file = false, has_grid = false, has_block = false;
+    bool has_file = false, has_model = false, has_grid = false, has_block = false;
     for (auto&& [key, node] : t) {
       const std::string n(key.str());
       if (n == "name") k.name = string(node, n, "the check's name in findings and baselines");
       if (n == "file") {
         k.file = resolve(string(node, n, "the kernel's .cu file, relative to this file's folder"));
         has_file = true;
+      }
+      if (n == "model") {
+        k.model = resolve(string(node, n, "a model saved with --save-model, relative to this file's folder"));
+        has_model = true;
       }
       if (n == "kernel") k.kernel = string(node, n, "the __global__ function's name");
       if (n == "grid") {
@@ -320,11 +325,19 @@ class Reader {
         for (const toml::node& item : *a) k.lines.push_back(line(*item.as_table()));
       }
     }
-    if (!has_file) fail(t.source(), "[[kernel]] needs file = \"FILE.cu\" (relative to this file's folder)");
+    if (has_file == has_model)
+      fail(t.source(), has_file ? "[[kernel]] takes file or model, not both"
+                                : "[[kernel]] needs file = \"FILE.cu\" (relative to this file's "
+                                  "folder) or model = \"FILE.json\" (saved with --save-model)");
+    if (has_model)
+      for (const char* compiler : {"kernel", "defines", "include_dirs", "cuda_headers", "fmad"})
+        if (const toml::node* node = t.get(compiler))
+          fail(node->source(), std::string(compiler) + " applies to a source file; a model holds one "
+                               "kernel already read");
     if (!has_grid || !has_block)
       fail(t.source(), "[[kernel]] needs grid and block (expressions of the args, as --grid and "
                        "--block take them)");
-    if (k.name.empty()) k.name = k.kernel ? *k.kernel : fs::path(k.file).stem().string();
+    if (k.name.empty()) k.name = k.kernel ? *k.kernel : fs::path(has_file ? k.file : k.model).stem().string();
     return k;
   }
 
@@ -395,6 +408,15 @@ class Reader {
 }  // namespace
 
 CheckConfig parse_check_config(const std::string& text, const std::string& path) {
+  // TOML allows no NUL byte anywhere (not even in a string, unescaped), and toml++ 3.3 asserts on
+  // one in a table header (found by fuzz/check_config.cpp): refused before the parser sees it.
+  const std::size_t nul = text.find('\0');
+  if (nul != std::string::npos) {
+    const std::size_t line_start = text.rfind('\n', nul) == std::string::npos ? 0 : text.rfind('\n', nul) + 1;
+    const ConfigPlace at{static_cast<std::uint32_t>(std::count(text.begin(), text.begin() + nul, '\n') + 1),
+                         static_cast<std::uint32_t>(nul - line_start + 1)};
+    throw InvalidInput(config_message(path, at, "a NUL byte, which TOML allows nowhere: not a TOML file"));
+  }
   toml::table top;
   try {
     top = toml::parse(text, path);

@@ -59,7 +59,8 @@ struct LineLimits {
 struct CheckKernel {
   std::string name;  // `name`, else `kernel`, else the file's stem; unique in the file
   ConfigPlace place;
-  std::string file;  // resolved against the configuration's folder
+  std::string file;  // resolved against the configuration's folder; empty with `model`
+  std::string model;  // a model saved with --save-model (a build without Clang reads only these)
   std::optional<std::string> kernel;
   std::string grid, block;  // expressions of the args, as --grid and --block take them
   ConfigPlace grid_place, block_place;

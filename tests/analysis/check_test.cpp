@@ -97,6 +97,8 @@ TEST(CheckConfig, RefusalsNameThePlaceTheKeyAndTheRange) {
             "ci/c.toml:6:1: two [[kernel]] tables are named 'k': give each a unique name = \"...\"");
   EXPECT_EQ(refusal("root = \".\"\n"),
             "ci/c.toml: no [[kernel]] table: nothing to check (each names a file, a grid and a block)");
+  EXPECT_EQ(refusal(std::string("[\t\0mits]\n", 10)),
+            "ci/c.toml:1:3: a NUL byte, which TOML allows nowhere: not a TOML file");
   // TOML's own syntax errors, with toml++'s place and description.
   EXPECT_EQ(refusal("[limits\n").rfind("ci/c.toml:1:", 0), 0u);
 }

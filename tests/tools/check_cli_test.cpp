@@ -206,6 +206,32 @@ TEST(CheckCli, AKernelThatCannotBeModelledIsRefusedWithTheFrontEndsReason) {
   EXPECT_EQ(r.out, "");
 }
 
+TEST(CheckCli, ASavedModelChecksAsItsSource) {
+  TempDir dir;
+  // The strided load saved with --save-model, checked with `model`: the same findings as from
+  // the .cu file (its rows keep the source's places).
+  const CliResult saved = run_warpdiv({"analyze", kRoot + "/kernels/zoo/strided_load.cu", "--save-model",
+                                       dir.file("strided.json")});
+  ASSERT_EQ(saved.status, 0) << saved.err;
+  const std::string limits = "[kernel.limits]\nmax_divergent = 0\n";
+  const CliResult from_model = check(dir, "root = \"" + kRoot + "\"\n[[kernel]]\nname = \"strided\"\n"
+                                          "model = \"strided.json\"\ngrid = 8\nblock = 128\n"
+                                          "args = { n = 1000, stride = 3 }\n" + limits);
+  const CliResult from_source = check(dir, strided("max_divergent = 0\n"));
+  EXPECT_EQ(from_model.status, 1) << from_model.err;
+  EXPECT_EQ(from_model.out, from_source.out);
+  EXPECT_NE(from_model.out.find("kernels/zoo/strided_load.cu:9:3: warning: branch diverges in 1 of its "
+                                "32 warp evaluations"),
+            std::string::npos)
+      << from_model.out;
+  // Compiler keys mean nothing for a model.
+  const CliResult refused = check(dir, "[[kernel]]\nmodel = \"strided.json\"\ngrid = 8\nblock = 128\n"
+                                       "defines = [\"X\"]\n");
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_EQ(refused.err, "warpdiv: error: " + dir.file("c.toml") + ":5:11: defines applies to a source "
+                         "file; a model holds one kernel already read\n");
+}
+
 TEST(CheckCli, TheExampleConfigurationPasses) {
   // examples/ci/warpdiv-check.toml, as the README and docs/guide/check.md run it (from the
   // repository root): every limit there holds, its comments say why.

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <limits>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis/check_sarif.hpp"
 #include "analysis/input_file.hpp"
@@ -102,12 +103,15 @@ CheckRequest parse_check(const Args& args) {
 AnalyzeSourceRequest check_kernel_request(const analysis::CheckConfig& config,
                                           const analysis::CheckKernel& k) {
   AnalyzeSourceRequest r;
+  const std::string& input = k.model.empty() ? k.file : k.model;
   struct stat info {};
-  if (::stat(k.file.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
-    throw InvalidInput(place(config, k.place, "[[kernel]] " + sim::quote_value(k.name) + ": file " +
-                                                  sim::quote_value(k.file) +
+  if (::stat(input.c_str(), &info) != 0 || !S_ISREG(info.st_mode) || ::access(input.c_str(), R_OK) != 0)
+    throw InvalidInput(place(config, k.place, "[[kernel]] " + sim::quote_value(k.name) + ": " +
+                                                  (k.model.empty() ? "file " : "model ") +
+                                                  sim::quote_value(input) +
                                                   " is not a readable regular file"));
   r.source.file = k.file;
+  r.source.model = k.model;
   r.source.kernel = k.kernel;
   r.source.defines = k.defines;
   r.source.include_dirs = k.include_dirs;
@@ -164,7 +168,7 @@ std::optional<CheckInputs> prepare_check(const CheckRequest& request) {
     if (!read) {
       std::cerr << "warpdiv: error: "
                 << place(in.config, k.place, prefix + "the front-end refused " +
-                                                 sim::quote_value(k.file) + " (Clang's diagnostics above)")
+                                                 sim::quote_value(l.request.source.input()) + " (Clang's diagnostics above)")
                 << '\n';
       return std::nullopt;
     }
@@ -188,6 +192,8 @@ CheckRun run_check(CheckInputs& inputs, bool compare, const std::atomic<bool>* s
   for (CheckLaunch& l : inputs.launches) {
     analysis::CheckKernel& k = *l.config;
     names.push_back(k.name);
+    // A saved model's own file is the source it was read from (where line tables apply).
+    if (k.file.empty() && !l.kernel.kernel.files.empty()) k.file = l.kernel.kernel.files[0].path;
     const std::string prefix = "[[kernel]] " + sim::quote_value(k.name) + ": ";
     const AnalyzeSourceReport report = at_place(config, k.place, prefix, [&] {
       return run_analyze_source(l.request, l.kernel.kernel, l.launch, false, stop);
