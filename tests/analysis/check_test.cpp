@@ -97,8 +97,21 @@ TEST(CheckConfig, RefusalsNameThePlaceTheKeyAndTheRange) {
             "ci/c.toml:6:1: two [[kernel]] tables are named 'k': give each a unique name = \"...\"");
   EXPECT_EQ(refusal("root = \".\"\n"),
             "ci/c.toml: no [[kernel]] table: nothing to check (each names a file, a grid and a block)");
+  // What TOML forbids and toml++ 3.3 is unsafe on (fuzz/check_config.cpp found both) is refused
+  // before it parses: control characters, and non-ASCII text outside strings and comments.
   EXPECT_EQ(refusal(std::string("[\t\0mits]\n", 10)),
-            "ci/c.toml:1:3: a NUL byte, which TOML allows nowhere: not a TOML file");
+            "ci/c.toml:1:3: a control character (0x00), which TOML allows nowhere unescaped");
+  EXPECT_EQ(refusal("[\x06limits]\n"),
+            "ci/c.toml:1:2: a control character (0x06), which TOML allows nowhere unescaped");
+  EXPECT_EQ(refusal("# caf\xc3\xa9\n[\xc3\xa9]\n"),
+            "ci/c.toml:2:2: a non-ASCII character outside a string or comment (keys with one must "
+            "be quoted)");
+  // In strings and comments (multi-line ones too) they are text: this file is refused only for
+  // having no kernel.
+  EXPECT_EQ(refusal("# caf\xc3\xa9 \"\nroot = \"caf\xc3\xa9 \\\" #\"\nbaseline = '''\n\xc3\xa9'''\n"
+                    "x = \"\"\"\n\xc3\xa9 \\\"\"\" \"\"\"\n"),
+            "ci/c.toml:5:1: unknown key 'x' in the top level (allowed: root, baseline, "
+            "fail_on_stale_baseline, limits, kernel)");
   // TOML's own syntax errors, with toml++'s place and description.
   EXPECT_EQ(refusal("[limits\n").rfind("ci/c.toml:1:", 0), 0u);
 }
