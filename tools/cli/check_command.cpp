@@ -4,6 +4,7 @@
 // 1 otherwise, 2 for bad input.
 #include "tools/cli/check_command.hpp"
 
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <limits>
@@ -55,6 +56,19 @@ std::string place(const analysis::CheckConfig& c, const analysis::ConfigPlace& p
   return analysis::config_message(c.path, p, what);
 }
 
+// The shared launch code words its refusals for the command line; in a configuration the same
+// things are keys.
+std::string in_config_words(std::string message) {
+  static const std::pair<const char*, const char*> kWords[] = {
+      {"--arg ", "args "}, {"--grid", "grid"}, {"--block", "block"}, {"--alloc", "alloc"},
+      {"--data", "data"}, {"--dynamic-smem", "dynamic_smem"}, {"--warp-size", "warp_size"},
+      {"--max-evaluations", "max_evaluations"}, {"--engine", "engine"}};
+  for (const auto& [flag, key] : kWords)
+    for (std::size_t at = 0; (at = message.find(flag, at)) != std::string::npos; at += std::strlen(key))
+      message.replace(at, std::strlen(flag), key);
+  return message;
+}
+
 // Runs `f`; an InvalidInput it throws comes back prefixed with the place in the configuration.
 template <class F>
 auto at_place(const analysis::CheckConfig& c, const analysis::ConfigPlace& p, const std::string& prefix,
@@ -62,7 +76,7 @@ auto at_place(const analysis::CheckConfig& c, const analysis::ConfigPlace& p, co
   try {
     return f();
   } catch (const InvalidInput& e) {
-    throw InvalidInput(place(c, p, prefix + e.what()));
+    throw InvalidInput(place(c, p, prefix + in_config_words(e.what())));
   }
 }
 
@@ -118,7 +132,7 @@ AnalyzeSourceRequest check_kernel_request(const analysis::CheckConfig& config,
   r.source.cuda_headers = k.cuda_headers;
   r.source.fmad = k.fmad;
   r.engine = parse_source_engine(k.engine);
-  r.values = at_place(config, k.args_place, "args: ", [&] { return parse_arg_values(k.args); });
+  r.values = at_place(config, k.args_place, "", [&] { return parse_arg_values(k.args); });
   const Extent3 grid = at_place(config, k.grid_place, "", [&] {
     const Extent3 e = parse_extent("grid", k.grid, r.values);
     check_grid("grid", e);
