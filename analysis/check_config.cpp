@@ -3,6 +3,7 @@
 #include "analysis/check_config.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -80,7 +81,8 @@ std::string shown(const toml::node& node) {
     return text;
   }
   if (const auto* b = node.as_boolean()) return b->get() ? "true" : "false";
-  return "a " + type_name(node);
+  const std::string type = type_name(node);
+  return (type.find_first_of("aeiou") == 0 ? "an " : "a ") + type;
 }
 
 // Shortest decimal text that reads back to the same double.
@@ -415,6 +417,13 @@ void check_lexically(const std::string& text, const std::string& path) {
   enum class In { code, comment, basic, literal, multi_basic, multi_literal };
   In in = In::code;
   std::uint32_t line = 1, column = 0;
+  // Brackets and braces open in values (a table header starts a line outside them), whether the
+  // line so far is blank, and whether it is a header.
+  int depth = 0;
+  bool blank = true, header = false;
+  const auto bare_or_quote = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '"' || c == '\'';
+  };
   const auto fail = [&](const std::string& what) {
     throw InvalidInput(config_message(path, {line, column}, what));
   };
@@ -425,6 +434,8 @@ void check_lexically(const std::string& text, const std::string& path) {
     if (c == '\n') {
       ++line;
       column = 0;
+      blank = true;
+      header = false;
       if (in == In::comment || in == In::basic || in == In::literal) in = In::code;
       continue;
     }
@@ -437,6 +448,23 @@ void check_lexically(const std::string& text, const std::string& path) {
       fail("a non-ASCII character outside a string or comment (keys with one must be quoted)");
     switch (in) {
       case In::code:
+        if (c == '[' && blank && depth == 0) {
+          // A table header ([a.b] or [[a.b]]): its first key must be bare or quoted (toml++ 3.3
+          // asserts that it is rather than checking it).
+          header = true;
+          std::size_t k = i + 1;
+          if (k < text.size() && text[k] == '[') ++k;
+          while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k;
+          const unsigned char first = k < text.size() ? static_cast<unsigned char>(text[k]) : 'a';
+          if (!bare_or_quote(static_cast<char>(first)) && first >= 0x20 && first < 0x7F) {
+            column += static_cast<std::uint32_t>(k - i);
+            fail("a table header's name must start with a letter, digit, '_', '-' or a quote");
+          }
+        } else if (!header) {
+          if (c == '[' || c == '{') ++depth;
+          if ((c == ']' || c == '}') && depth > 0) --depth;
+        }
+        if (c != ' ' && c != '\t' && c != '\r') blank = false;
         if (c == '#') in = In::comment;
         else if (c == '"' && starts(i, "\"\"\"")) { in = In::multi_basic; i += 2; column += 2; }
         else if (c == '"') in = In::basic;
