@@ -456,7 +456,9 @@ void check_lexically(const std::string& text, const std::string& path) {
           if (k < text.size() && text[k] == '[') ++k;
           while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k;
           const unsigned char first = k < text.size() ? static_cast<unsigned char>(text[k]) : 'a';
-          if (!bare_or_quote(static_cast<char>(first)) && first >= 0x20 && first < 0x7F) {
+          // (Other control characters and non-ASCII ones are refused below, with their reason.)
+          const bool later = first >= 0x80 || first == 0x7F || (first < 0x20 && first != '\n' && first != '\r');
+          if (!bare_or_quote(static_cast<char>(first)) && !later) {
             column += static_cast<std::uint32_t>(k - i);
             fail("a table header's name must start with a letter, digit, '_', '-' or a quote");
           }

@@ -105,6 +105,8 @@ TEST(CheckConfig, RefusalsNameThePlaceTheKeyAndTheRange) {
             "ci/c.toml:1:2: a control character (0x06), which TOML allows nowhere unescaped");
   EXPECT_EQ(refusal("root = \".\"\n[ }ta\n"),
             "ci/c.toml:2:3: a table header's name must start with a letter, digit, '_', '-' or a quote");
+  EXPECT_EQ(refusal("[\nkernel]\n"),
+            "ci/c.toml:1:2: a table header's name must start with a letter, digit, '_', '-' or a quote");
   EXPECT_EQ(refusal("root = [\n[ ], [\"a\"] ]\n"),
             "ci/c.toml:1:8: root must be a string (the folder paths are relative to), got an array");
   EXPECT_EQ(refusal("# caf\xc3\xa9\n[\xc3\xa9]\n"),
