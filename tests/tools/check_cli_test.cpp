@@ -184,6 +184,15 @@ TEST(CheckCli, ConfigErrorsAreOneLineWithThePlaceAndWriteNothing) {
   EXPECT_EQ(no_base.status, 2);
   EXPECT_EQ(no_base.err.rfind("warpdiv: error: " + dir.file("c.toml") + ":1:12: baseline: '", 0), 0u)
       << no_base.err;
+  // An output never replaces an input: the configuration, a kernel.
+  const CliResult over_config = check(dir, volume(20), {"--sarif", dir.file("c.toml")});
+  EXPECT_EQ(over_config.status, 2);
+  EXPECT_NE(over_config.err.find("is the same file as"), std::string::npos) << over_config.err;
+  EXPECT_EQ(read_file(dir.file("c.toml")), volume(20));
+  const CliResult over_kernel =
+      check(dir, volume(20), {"--write-baseline", kRoot + "/kernels/zoo/early_return_3d.cu"});
+  EXPECT_EQ(over_kernel.status, 2);
+  EXPECT_NE(over_kernel.err.find("is the same file as"), std::string::npos) << over_kernel.err;
   // Flags.
   EXPECT_EQ(run_warpdiv({"check"}).status, 2);
   EXPECT_EQ(run_warpdiv({"check", dir.file("c.toml"), "--write-baseline", dir.file("b.csv"),
