@@ -489,7 +489,24 @@ void check_lexically(const std::string& text, const std::string& path) {
         break;
       case In::basic:
       case In::multi_basic:
-        if (c == '\\' && i + 1 < text.size() && text[i + 1] != '\n') { ++i; ++column; }
+        if (c == '\\' && i + 1 < text.size()) {
+          // toml++ tests what follows a backslash for whitespace, and in a multi-line string the
+          // first character after a line-ending backslash's run of blanks too: neither may be
+          // non-ASCII (no escape is, and the blanks' end would be undefined behaviour there).
+          std::size_t k = i + 1;
+          if (in == In::multi_basic)
+            while (k < text.size() && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r' || text[k] == '\n'))
+              ++k;
+          if (k < text.size() && static_cast<unsigned char>(text[k]) >= 0x80) {
+            const std::size_t newline = text.rfind('\n', k);
+            line += static_cast<std::uint32_t>(std::count(text.begin() + i, text.begin() + k, '\n'));
+            column = newline != std::string::npos && newline > i ? static_cast<std::uint32_t>(k - newline)
+                                                               : column + static_cast<std::uint32_t>(k - i);
+            fail("a non-ASCII character after a backslash and blanks in a string (toml++ 3.3 cannot "
+                 "read it: write it as \\uXXXX)");
+          }
+          if (text[i + 1] != '\n') { ++i; ++column; }
+        }
         else if (in == In::basic && c == '"') in = In::code;
         else if (in == In::multi_basic && starts(i, "\"\"\"")) {
           while (i + 1 < text.size() && text[i + 1] == '"') { ++i; ++column; }  // up to 2 quotes more

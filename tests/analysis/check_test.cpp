@@ -112,6 +112,9 @@ TEST(CheckConfig, RefusalsNameThePlaceTheKeyAndTheRange) {
   EXPECT_EQ(refusal("# caf\xc3\xa9\n[\xc3\xa9]\n"),
             "ci/c.toml:2:2: a non-ASCII character outside a string or comment (keys with one must "
             "be quoted)");
+  EXPECT_EQ(refusal("root = \"\"\"a \\\n  \xc3\xa9\"\"\"\n"),
+            "ci/c.toml:2:3: a non-ASCII character after a backslash and blanks in a string (toml++ "
+            "3.3 cannot read it: write it as \\uXXXX)");
   // In strings and comments (multi-line ones too) they are text: this file is refused only for
   // having no kernel.
   EXPECT_EQ(refusal("# caf\xc3\xa9 \"\nroot = \"caf\xc3\xa9 \\\" #\"\nbaseline = '''\n\xc3\xa9'''\n"
