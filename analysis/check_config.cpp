@@ -435,6 +435,7 @@ void check_lexically(const std::string& text, const std::string& path) {
   // line so far is blank, and whether it is a header.
   int depth = 0;
   bool blank = true, header = false;
+  char prev = '\n';  // the last character outside strings on the line (a newline at its start)
   const auto bare_or_quote = [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '"' || c == '\'';
   };
@@ -450,6 +451,7 @@ void check_lexically(const std::string& text, const std::string& path) {
       column = 0;
       blank = true;
       header = false;
+      prev = '\n';
       if (in == In::comment || in == In::basic || in == In::literal) in = In::code;
       continue;
     }
@@ -481,11 +483,19 @@ void check_lexically(const std::string& text, const std::string& path) {
           if ((c == ']' || c == '}') && depth > 0) --depth;
         }
         if (c != ' ' && c != '\t' && c != '\r') blank = false;
-        if (c == '#') in = In::comment;
-        else if (c == '"' && starts(i, "\"\"\"")) { in = In::multi_basic; i += 2; column += 2; }
-        else if (c == '"') in = In::basic;
-        else if (c == '\'' && starts(i, "'''")) { in = In::multi_literal; i += 2; column += 2; }
-        else if (c == '\'') in = In::literal;
+        // A quote starts a string only where TOML has one (a value after '=', '[', ',' or '{'; a
+        // key at a line's start or after '.'): toml++ reads `x = 5'é` as a number, not a string.
+        {
+          const bool string_start = prev == '\n' || prev == '=' || prev == '[' || prev == ',' ||
+                                    prev == '{' || prev == '.';
+          if (c != ' ' && c != '\t' && c != '\r') prev = static_cast<char>(c);
+          if (c == '#') in = In::comment;
+          else if (!string_start) {}
+          else if (c == '"' && starts(i, "\"\"\"")) { in = In::multi_basic; i += 2; column += 2; }
+          else if (c == '"') in = In::basic;
+          else if (c == '\'' && starts(i, "'''")) { in = In::multi_literal; i += 2; column += 2; }
+          else if (c == '\'') in = In::literal;
+        }
         break;
       case In::basic:
       case In::multi_basic:

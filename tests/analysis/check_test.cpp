@@ -115,6 +115,9 @@ TEST(CheckConfig, RefusalsNameThePlaceTheKeyAndTheRange) {
   EXPECT_EQ(refusal("root = \"\"\"a \\\n  \xc3\xa9\"\"\"\n"),
             "ci/c.toml:2:3: a non-ASCII character after a backslash and blanks in a string (toml++ "
             "3.3 cannot read it: write it as \\uXXXX)");
+  EXPECT_EQ(refusal("rme = ++5'\xc9\x93\n"),  // not a string: a number toml++ reads on
+            "ci/c.toml:1:11: a non-ASCII character outside a string or comment (keys with one must "
+            "be quoted)");
   // In strings and comments (multi-line ones too) they are text: this file is refused only for
   // having no kernel.
   EXPECT_EQ(refusal("# caf\xc3\xa9 \"\nroot = \"caf\xc3\xa9 \\\" #\"\nbaseline = '''\n\xc3\xa9'''\n"
