@@ -421,12 +421,15 @@ class Reader {
   fs::path folder_;
 };
 
-// Refuses, before toml++ 3.3 (Debian 12's) sees them, things TOML forbids on which that parser is
-// unsafe or unclear (found by fuzz/check_config.cpp): a non-ASCII character outside strings and
-// comments (its test for non-ASCII whitespace reaches __builtin_unreachable() for most of them,
-// undefined behaviour whatever the assertions), a control character other than tab, LF and CR
-// anywhere, and a table header whose name starts with neither a key character nor a quote. Strings ("...", '...', and the multi-line forms) and
-// comments are followed as TOML writes them; what they hold is left to the parser.
+// Refuses, before toml++ 3.3 (Debian 12's) sees them, what that parser is unsafe on (found by
+// fuzz/check_config.cpp): its test for non-ASCII whitespace reaches __builtin_unreachable() for
+// most non-ASCII characters (undefined behaviour), and it applies it to any character that follows
+// a token, a backslash in a string or a line-ending backslash's blanks. So non-ASCII text is
+// taken in comments only (which it reads without that test); a string spells it as \uXXXX.
+// Also refused: control characters other than tab, LF and CR (TOML allows none), and a table
+// header whose name starts with neither a key character nor a quote (it asserts there). Strings
+// and comments are followed as TOML writes them; a quote anywhere outside a comment opens a
+// string here, so that nothing toml++ could read as a string escapes the rule.
 void check_lexically(const std::string& text, const std::string& path) {
   enum class In { code, comment, basic, literal, multi_basic, multi_literal };
   In in = In::code;
@@ -435,7 +438,6 @@ void check_lexically(const std::string& text, const std::string& path) {
   // line so far is blank, and whether it is a header.
   int depth = 0;
   bool blank = true, header = false;
-  char prev = '\n';  // the last character outside strings on the line (a newline at its start)
   const auto bare_or_quote = [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '"' || c == '\'';
   };
@@ -451,7 +453,6 @@ void check_lexically(const std::string& text, const std::string& path) {
       column = 0;
       blank = true;
       header = false;
-      prev = '\n';
       if (in == In::comment || in == In::basic || in == In::literal) in = In::code;
       continue;
     }
@@ -461,7 +462,11 @@ void check_lexically(const std::string& text, const std::string& path) {
       fail(std::string("a control character (") + code + "), which TOML allows nowhere unescaped");
     }
     if (c >= 0x80 && in == In::code)
-      fail("a non-ASCII character outside a string or comment (keys with one must be quoted)");
+      fail("a non-ASCII character outside a string or comment (TOML keys with one are quoted, and "
+           "spelt \\uXXXX here)");
+    if (c >= 0x80 && in != In::comment)
+      fail("a non-ASCII character in a string: write it as \\uXXXX in a \"...\" string (toml++ 3.3, "
+           "Debian 12's TOML parser, is unsafe on raw ones)");
     switch (in) {
       case In::code:
         if (c == '[' && blank && depth == 0) {
@@ -483,40 +488,15 @@ void check_lexically(const std::string& text, const std::string& path) {
           if ((c == ']' || c == '}') && depth > 0) --depth;
         }
         if (c != ' ' && c != '\t' && c != '\r') blank = false;
-        // A quote starts a string only where TOML has one (a value after '=', '[', ',' or '{'; a
-        // key at a line's start or after '.'): toml++ reads `x = 5'é` as a number, not a string.
-        {
-          const bool string_start = prev == '\n' || prev == '=' || prev == '[' || prev == ',' ||
-                                    prev == '{' || prev == '.';
-          if (c != ' ' && c != '\t' && c != '\r') prev = static_cast<char>(c);
-          if (c == '#') in = In::comment;
-          else if (!string_start) {}
-          else if (c == '"' && starts(i, "\"\"\"")) { in = In::multi_basic; i += 2; column += 2; }
-          else if (c == '"') in = In::basic;
-          else if (c == '\'' && starts(i, "'''")) { in = In::multi_literal; i += 2; column += 2; }
-          else if (c == '\'') in = In::literal;
-        }
+        if (c == '#') in = In::comment;
+        else if (c == '"' && starts(i, "\"\"\"")) { in = In::multi_basic; i += 2; column += 2; }
+        else if (c == '"') in = In::basic;
+        else if (c == '\'' && starts(i, "\'\'\'")) { in = In::multi_literal; i += 2; column += 2; }
+        else if (c == '\'') in = In::literal;
         break;
       case In::basic:
       case In::multi_basic:
-        if (c == '\\' && i + 1 < text.size()) {
-          // toml++ tests what follows a backslash for whitespace, and in a multi-line string the
-          // first character after a line-ending backslash's run of blanks too: neither may be
-          // non-ASCII (no escape is, and the blanks' end would be undefined behaviour there).
-          std::size_t k = i + 1;
-          if (in == In::multi_basic)
-            while (k < text.size() && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r' || text[k] == '\n'))
-              ++k;
-          if (k < text.size() && static_cast<unsigned char>(text[k]) >= 0x80) {
-            const std::size_t newline = text.rfind('\n', k);
-            line += static_cast<std::uint32_t>(std::count(text.begin() + i, text.begin() + k, '\n'));
-            column = newline != std::string::npos && newline > i ? static_cast<std::uint32_t>(k - newline)
-                                                               : column + static_cast<std::uint32_t>(k - i);
-            fail("a non-ASCII character after a backslash and blanks in a string (toml++ 3.3 cannot "
-                 "read it: write it as \\uXXXX)");
-          }
-          if (text[i + 1] != '\n') { ++i; ++column; }
-        }
+        if (c == '\\' && i + 1 < text.size() && text[i + 1] != '\n') { ++i; ++column; }
         else if (in == In::basic && c == '"') in = In::code;
         else if (in == In::multi_basic && starts(i, "\"\"\"")) {
           while (i + 1 < text.size() && text[i + 1] == '"') { ++i; ++column; }  // up to 2 quotes more
@@ -527,7 +507,7 @@ void check_lexically(const std::string& text, const std::string& path) {
         if (c == '\'') in = In::code;
         break;
       case In::multi_literal:
-        if (starts(i, "'''")) {
+        if (starts(i, "\'\'\'")) {
           while (i + 1 < text.size() && text[i + 1] == '\'') { ++i; ++column; }
           in = In::code;
         }
