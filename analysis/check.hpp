@@ -73,9 +73,10 @@ struct CheckRule {
 const std::vector<CheckRule>& check_rules();
 
 /// The limits of `kernel` (its own, overlaid by every [[kernel.line]] table matching the row)
-/// applied to each row: one finding per limit crossed. Marks the line tables that matched a row
-/// (LineLimits::used); `kernel_file` is the kernel's own file (absolute), where line tables
-/// without `file` apply.
+/// applied to each row: one finding per limit crossed, in the order branch, SIMD efficiency,
+/// barrier, global, shared. Marks the line tables that matched a row (LineLimits::used); a line
+/// table without `file` applies to the kernel's own file (CheckKernel::file); `root` is the folder
+/// the rows' files are relative to.
 std::vector<Finding> check_limits(CheckKernel& kernel, const std::vector<CheckRow>& rows,
                                   const std::string& root);
 
