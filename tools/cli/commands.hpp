@@ -28,6 +28,8 @@ int validate_source_command(const Args& args, std::ostream& out);
 int ncu_check_command(const Args& args, std::ostream& out);
 /// `warpdiv ncu-check FILE.cu ...`: the model's memory figures against Nsight Compute's.
 int ncu_check_source_command(const Args& args, std::ostream& out);
+/// `warpdiv check CONFIG`: the divergence gate for CI (tools/cli/check_command.hpp).
+int check_command(const Args& args, std::ostream& out);
 
 /// "13.0" for 13000 (cudaDriverGetVersion's encoding).
 std::string cuda_version(int version);

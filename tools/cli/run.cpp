@@ -30,6 +30,8 @@ constexpr Command kCommands[] = {
      "run the real kernel on GPU 0 and compare it with the model (exit 3 without a GPU)"},
     {"ncu-check", ncu_check_command,
      "FILE.cu's memory figures under Nsight Compute on GPU 0, or ncu's CSV for the lecture"},
+    {"check", check_command,
+     "a divergence gate for CI: kernels, launches and limits from a TOML file (SARIF too)"},
 };
 
 void usage(std::ostream& out) {

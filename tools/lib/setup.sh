@@ -10,14 +10,18 @@ export PATH="$PATH:/usr/local/cuda/bin"
 # Debian 12 packages the build and the tests need (the compiler toolchain and nvcc are assumed).
 WARPDIV_PACKAGES=(cmake make libboost-program-options-dev libfccp-dev googletest libgtest-dev
                   libbenchmark-dev libpng-dev nlohmann-json3-dev
+                  # `warpdiv check CONFIG` reads its TOML configuration with toml++ (header-only).
+                  libtomlplusplus-dev
                   # CHOLMOD's Matrix Market reader (analysis/matrix_market, --data NAME=A.mtx:VIEW).
                   libsuitesparse-dev
                   # The Clang front-end (kernels/frontend): Clang's C++ API and headers, LLVM's headers
                   # and library, and Clang's resource headers (stddef.h ...) that a parse needs.
                   libclang-cpp14-dev libclang-14-dev llvm-14-dev libclang-common-14-dev)
 # Only tools/test needs these: the browser test renders the HTML reports in headless Chromium (with a
-# font, so that text is drawn on a bare machine). If they cannot be installed, that test skips.
-WARPDIV_TEST_PACKAGES=(chromium fonts-dejavu-core)
+# font, so that text is drawn on a bare machine); the SARIF of `warpdiv check` is validated against
+# the official SARIF 2.1.0 schema with python3's jsonschema. If they cannot be installed, those tests
+# skip.
+WARPDIV_TEST_PACKAGES=(chromium fonts-dejavu-core python3-jsonschema)
 
 warpdiv_missing_packages() {
   local pkg

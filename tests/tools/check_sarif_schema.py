@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""`warpdiv check --sarif` against the official SARIF 2.1.0 JSON schema.
+
+usage: check_sarif_schema.py WARPDIV SOURCE_DIR
+
+Writes a configuration with findings of several rules (and one without any), runs the binary,
+validates both SARIF files against tests/data/sarif/sarif-schema-2.1.0.json (OASIS, see the
+README there) and checks what the schema cannot: the rules, the places, the figures. Then it
+breaks valid documents in ways the schema forbids and expects the validator to reject each, so
+that a validator that accepts anything fails the test. Exit 0 passed, 1 failed, 77 skipped
+(python3-jsonschema missing).
+"""
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import jsonschema
+except ImportError:
+    print("skipped: python3's jsonschema is not installed (Debian: python3-jsonschema)")
+    sys.exit(77)
+
+failures = []
+
+
+def expect(condition, what):
+    if not condition:
+        failures.append(what)
+        print("FAILED:", what)
+
+
+def main():
+    warpdiv, root = sys.argv[1], os.path.abspath(sys.argv[2])
+    with open(os.path.join(root, "tests/data/sarif/sarif-schema-2.1.0.json")) as f:
+        schema = json.load(f)
+    validator = jsonschema.Draft4Validator(schema)
+    with tempfile.TemporaryDirectory() as tmp:
+        def check(config_text, expected_status):
+            config = os.path.join(tmp, "c.toml")
+            sarif = os.path.join(tmp, "out.sarif")
+            with open(config, "w") as f:
+                f.write(config_text)
+            run = subprocess.run([warpdiv, "check", config, "--sarif", sarif],
+                                 capture_output=True, text=True)
+            expect(run.returncode == expected_status,
+                   f"exit status {run.returncode}, expected {expected_status}: {run.stderr}")
+            with open(sarif) as f:
+                return json.load(f)
+
+        zoo = os.path.join(root, "kernels/zoo")
+        # strided_load (grid 8, block 128, n = 1000, stride 3): the branch diverges in 1 of 32
+        # warp evaluations, line 10 runs at 1000 / 1024 lanes and its accesses use 8000 bytes of
+        # 500 sectors (tests/tools/check_cli_test.cpp works them out); the barrier-in-guard
+        # multiply's two barriers are partial in 91 block executions each.
+        failing = check(f'''root = "{root}"
+[[kernel]]
+name = "strided"
+file = "{zoo}/strided_load.cu"
+grid = 8
+block = 128
+args = {{ n = 1000, stride = 3 }}
+limits = {{ max_divergent = 0, min_simd_efficiency = 0.98, min_sector_efficiency = 0.6 }}
+[[kernel.line]]
+line = 99
+[[kernel]]
+name = "guard"
+file = "{zoo}/tiled_matmul_barrier_in_guard.cu"
+grid = [7, 7]
+block = [16, 16]
+args = {{ Width = 100 }}
+''', 1)
+        passing = check(f'''[[kernel]]
+file = "{zoo}/strided_load.cu"
+grid = 8
+block = 128
+args = {{ n = 1000, stride = 3 }}
+''', 0)
+        for name, doc in (("failing", failing), ("passing", passing)):
+            errors = sorted(validator.iter_errors(doc), key=str)
+            expect(not errors, f"the {name} run's SARIF is not valid: {errors[:3]}")
+
+        run = failing["runs"][0]
+        expect(failing["version"] == "2.1.0", "version 2.1.0")
+        driver = run["tool"]["driver"]
+        expect(driver["name"] == "warpdiv", "driver name")
+        rule_ids = [r["id"] for r in driver["rules"]]
+        results = run["results"]
+        by_rule = {}
+        for r in results:
+            expect(rule_ids[r["ruleIndex"]] == r["ruleId"], f"ruleIndex of {r['ruleId']}")
+            by_rule.setdefault(r["ruleId"], []).append(r)
+        expect(sorted(by_rule) == ["divergent-evaluations", "partial-barrier", "sector-efficiency",
+                                   "simd-efficiency", "unused-line-limits"],
+               f"rules found: {sorted(by_rule)}")
+        branch = by_rule["divergent-evaluations"][0]
+        location = branch["locations"][0]["physicalLocation"]
+        expect(location["artifactLocation"] == {"uri": "kernels/zoo/strided_load.cu",
+                                                "uriBaseId": "%SRCROOT%"},
+               f"artifact location {location['artifactLocation']}")
+        # `if (i < n)`: the `if` at 9:3 up to the condition's last character, column 11;
+        # SARIF's endColumn is the column after it.
+        expect(location["region"] == {"startLine": 9, "startColumn": 3, "endLine": 9,
+                                      "endColumn": 12}, f"region {location['region']}")
+        expect(branch["properties"]["divergent"] == 1 and
+               branch["properties"]["warp_evaluations"] == 32, f"{branch['properties']}")
+        expect(branch["level"] == "warning", "level warning")
+        sectors = by_rule["sector-efficiency"][0]["properties"]
+        expect(sectors["global_sectors"] == 500 and sectors["global_bytes"] == 8000 and
+               sectors["sector_efficiency"] == 0.5, f"sector figures {sectors}")
+        expect([r["properties"]["partial_block_executions"] for r in by_rule["partial-barrier"]]
+               == [91, 91], "partial barriers 91 and 91")
+        expect(by_rule["unused-line-limits"][0]["level"] == "note", "unused line limits: a note")
+        expect(run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == "file://" + root + "/",
+               "%SRCROOT% is the configuration's root")
+        expect(passing["runs"][0]["results"] == [], "no results when every limit holds")
+
+        # The validator must reject what the schema forbids.
+        def broken(change):
+            doc = copy.deepcopy(failing)
+            change(doc)
+            return doc
+
+        def drop_version(doc):
+            del doc["version"]
+
+        def bad_level(doc):
+            doc["runs"][0]["results"][0]["level"] = "fatal"
+
+        def line_zero(doc):
+            doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] = 0
+
+        def message_without_text(doc):
+            doc["runs"][0]["results"][0]["message"] = {}
+
+        for change in (drop_version, bad_level, line_zero, message_without_text):
+            expect(not validator.is_valid(broken(change)),
+                   f"the validator accepted a document with {change.__name__}")
+    if failures:
+        print(f"{len(failures)} checks failed")
+        return 1
+    print("SARIF valid against the SARIF 2.1.0 schema; broken documents rejected")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
