@@ -69,7 +69,8 @@ const std::vector<std::string> kLimitKeys = {
 const std::vector<std::string> kKernelKeys = {
     "name",   "file",    "model",   "kernel",       "grid",          "block",        "args",
     "defines", "include_dirs", "cuda_headers", "fmad",   "engine",       "warp_size",
-    "dynamic_smem", "alloc", "data",    "max_evaluations", "limits",      "line"};
+    "dynamic_smem", "alloc", "data",    "max_evaluations", "limits",      "line",
+    "launch", "compile_commands"};
 const std::vector<std::string> kLineKeys = {"line", "column", "file"};
 
 constexpr std::int64_t kMaxCount = std::numeric_limits<std::int64_t>::max();
@@ -322,6 +323,13 @@ class Reader {
         k.warp_size = static_cast<int>(w);
       }
       if (n == "dynamic_smem") k.dynamic_smem = integer(node, n, 0, std::int64_t{1} << 30);
+      if (n == "launch") {
+        k.launch = integer(node, n, 1, std::numeric_limits<std::int32_t>::max());
+        k.launch_place = place_of(node.source());
+      }
+      if (n == "compile_commands")
+        k.build_dir = resolve(string(node, n, "a build folder holding compile_commands.json, relative to "
+                                              "this file's folder"));
       if (n == "alloc") {
         k.allocs = pairs(node, n, false, 1, std::int64_t{1} << 40);
         k.buffers_place = place_of(node.source());
@@ -346,13 +354,17 @@ class Reader {
                                 : "[[kernel]] needs file = \"FILE.cu\" (relative to this file's "
                                   "folder) or model = \"FILE.json\" (saved with --save-model)");
     if (has_model)
-      for (const char* compiler : {"kernel", "defines", "include_dirs", "cuda_headers", "fmad"})
+      for (const char* compiler :
+           {"kernel", "defines", "include_dirs", "cuda_headers", "fmad", "compile_commands", "launch"})
         if (const toml::node* node = t.get(compiler))
           fail(node->source(), std::string(compiler) + " applies to a source file; a model holds one "
                                "kernel already read");
-    if (!has_grid || !has_block)
-      fail(t.source(), "[[kernel]] needs grid and block (expressions of the args, as --grid and "
-                       "--block take them)");
+    if (has_model && (!has_grid || !has_block))
+      fail(t.source(), "[[kernel]] with a model needs grid and block (expressions of the args, as "
+                       "--grid and --block take them): a model has no host code to read the launch from");
+    if (has_grid && has_block && k.launch)
+      fail(t.get("launch")->source(), "launch chooses a launch in the file's host code, which grid and "
+                                      "block given together replace: leave out launch, or one of them");
     if (k.name.empty()) k.name = k.kernel ? *k.kernel : fs::path(has_file ? k.file : k.model).stem().string();
     return k;
   }

@@ -62,8 +62,15 @@ struct CheckKernel {
   std::string file;  // resolved against the configuration's folder; empty with `model`
   std::string model;  // a model saved with --save-model (a build without Clang reads only these)
   std::optional<std::string> kernel;
-  std::string grid, block;  // expressions of the args, as --grid and --block take them
+  /// Expressions of the args, as --grid and --block take them. Either left out (`file` only):
+  /// the launch comes from the file's host code (`launch = N` picks one of several), the given
+  /// one, the args and dynamic_smem overriding it, as `warpdiv analyze FILE.cu` does.
+  std::optional<std::string> grid, block;
   ConfigPlace grid_place, block_place;
+  std::optional<std::int64_t> launch;  // `launch = N`: the Nth launch in the host code (1 = first)
+  ConfigPlace launch_place;
+  /// `compile_commands`: a build folder holding compile_commands.json (as -p), resolved; empty: none.
+  std::string build_dir;
   std::vector<std::string> args;  // "NAME=VALUE"
   ConfigPlace args_place;
   std::vector<std::string> defines;       // "NAME[=VALUE]"
@@ -72,7 +79,7 @@ struct CheckKernel {
   bool fmad = true;
   std::string engine = "auto";  // auto, exact, replay
   int warp_size = 32;
-  std::int64_t dynamic_smem = 0;
+  std::optional<std::int64_t> dynamic_smem;  // extern __shared__ bytes; default 0 (or the host launch's)
   std::vector<std::string> allocs;  // "NAME=COUNT"
   std::vector<std::string> data;    // "NAME=FILE", FILE resolved
   ConfigPlace buffers_place;        // of `alloc` or `data`

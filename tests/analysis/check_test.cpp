@@ -84,9 +84,17 @@ TEST(CheckConfig, RefusalsNameThePlaceTheKeyAndTheRange) {
             "\"(n+127)/128\" or an integer), or an array of one to three of them; got true");
   EXPECT_EQ(refusal("[[kernel]]\nfile = \"k.cu\"\ngrid = [1, 2, 3, 4]\nblock = 1\n"),
             "ci/c.toml:3:8: grid must have one to three components (x, y, z), got 4");
-  EXPECT_EQ(refusal("[[kernel]]\nfile = \"k.cu\"\nblock = 1\n"),
-            "ci/c.toml:1:1: [[kernel]] needs grid and block (expressions of the args, as --grid "
-            "and --block take them)");
+  // A file without grid or block takes its launch from its host code; a model has none.
+  EXPECT_EQ(refusal("[[kernel]]\nmodel = \"k.json\"\nblock = 1\n"),
+            "ci/c.toml:1:1: [[kernel]] with a model needs grid and block (expressions of the args, "
+            "as --grid and --block take them): a model has no host code to read the launch from");
+  EXPECT_EQ(refusal("[[kernel]]\nmodel = \"k.json\"\ngrid = 1\nblock = 1\nlaunch = 2\n"),
+            "ci/c.toml:5:10: launch applies to a source file; a model holds one kernel already read");
+  EXPECT_EQ(refusal("[[kernel]]\nfile = \"k.cu\"\ngrid = 1\nblock = 1\nlaunch = 2\n"),
+            "ci/c.toml:5:10: launch chooses a launch in the file's host code, which grid and block "
+            "given together replace: leave out launch, or one of them");
+  EXPECT_EQ(refusal("[[kernel]]\nfile = \"k.cu\"\nlaunch = 0\n"),
+            "ci/c.toml:3:10: launch must be an integer from 1 to 2147483647, got 0");
   EXPECT_EQ(refusal(kKernel + "warp_size = 48\n"),
             "ci/c.toml:6:13: warp_size must be a power of two from 1 to 64, got 48");
   EXPECT_EQ(refusal(kKernel + "engine = \"fast\"\n"),

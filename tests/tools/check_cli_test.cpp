@@ -2,6 +2,7 @@
 // here from their launches (the launches in the kernels' top comments).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -239,6 +240,75 @@ TEST(CheckCli, ASavedModelChecksAsItsSource) {
   EXPECT_EQ(refused.status, 2);
   EXPECT_EQ(refused.err, "warpdiv: error: " + dir.file("c.toml") + ":5:11: defines applies to a source "
                          "file; a model holds one kernel already read\n");
+}
+
+// A homework-style file: its launch in main(), its block size in a header of include/ and SCALE
+// from -D, both given only by a compilation database (compile_commands = the build folder).
+// rows = 100, cols = 70, TILE 16: grid (5, 7), block (16, 16), 35 blocks of 8 warps (two rows of
+// 16 each): 280 warp evaluations of line 5's `if`. It splits only the warps whose 16 columns
+// straddle col 70 (block column 4: 64 .. 79) and whose rows are inside: block rows 0 .. 5 take all
+// 8 warps (48), block row 6 (rows 96 .. 111) the warps of rows 96 .. 99, warps 0 and 1 (2): 50 of
+// 280 = 17.86%. With args rows = 16 over main()'s 100, the grid stays (5, 7): only block row 0 has
+// rows inside, and only its block column 4 splits, 8 warps: 8 of 280.
+constexpr const char* kHomework =
+    "#include \"sizes.h\"\n"
+    "__global__ void add(const float *a, float *c, int rows, int cols) {\n"
+    "  int col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  int row = blockIdx.y * blockDim.y + threadIdx.y;\n"
+    "  if (row < rows && col < cols)\n"
+    "    c[row * cols + col] = a[row * cols + col] * SCALE;\n"
+    "}\n"
+    "int main() {\n"
+    "  int rows = 100, cols = 70;\n"
+    "  float *a, *c;\n"
+    "  cudaMalloc(&a, rows * cols * sizeof(float));\n"
+    "  cudaMalloc(&c, rows * cols * sizeof(float));\n"
+    "  dim3 block(TILE, TILE);\n"
+    "  dim3 grid((cols + TILE - 1) / TILE, (rows + TILE - 1) / TILE);\n"
+    "  add<<<grid, block>>>(a, c, rows, cols);\n"
+    "  return 0;\n"
+    "}\n";
+
+TEST(CheckCli, TheLaunchFromHostCodeAndACompilationDatabase) {
+  TempDir dir;
+  write_file(dir.file("hw.cu"), kHomework);
+  ASSERT_EQ(::system(("mkdir -p '" + dir.file("include") + "' '" + dir.file("build") + "'").c_str()), 0);
+  write_file(dir.file("include/sizes.h"), "#define TILE 16\n");
+  write_file(dir.file("build/compile_commands.json"),
+             "[{\"directory\": \"" + dir.path() + "\", \"command\": \"/usr/local/cuda/bin/nvcc "
+             "-Iinclude -DSCALE=2.0f -c hw.cu -o hw.o\", \"file\": \"hw.cu\"}]\n");
+  const std::string table = "[[kernel]]\nname = \"hw\"\nfile = \"hw.cu\"\ncompile_commands = \"build\"\n";
+  const CliResult r = check(dir, table + "[kernel.limits]\nmax_divergent_fraction = 0.15\n");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.out, "hw.cu:5:3: warning: branch diverges in 17.86% of its warp evaluations (50 of 280), "
+                   "limit 15% (check 'hw') [divergent-branch]\n"
+                   "warpdiv check: 1 kernel, 4 statements: 1 limit crossed: FAILED\n");
+  EXPECT_EQ(r.err, "warpdiv: note: hw: launch from main() at " + dir.file("hw.cu") +
+                       ":15:3: grid (5, 7, 1), block (16, 16, 1); rows = 100, cols = 70\n");
+  // The table's args override main()'s, one by one.
+  const CliResult rows16 =
+      check(dir, table + "args = { rows = 16 }\n[kernel.limits]\nmax_divergent = 8\n");
+  EXPECT_EQ(rows16.status, 0) << rows16.out << rows16.err;
+  const CliResult rows16_fail =
+      check(dir, table + "args = { rows = 16 }\n[kernel.limits]\nmax_divergent = 7\n");
+  EXPECT_EQ(rows16_fail.status, 1);
+  EXPECT_NE(rows16_fail.out.find("branch diverges in 8 of its 280 warp evaluations, limit 7"), std::string::npos) << rows16_fail.out;
+  // Without the database the header is not found: the front-end's refusal, exit 2.
+  const CliResult no_db = check(dir, "[[kernel]]\nname = \"hw\"\nfile = \"hw.cu\"\n");
+  EXPECT_EQ(no_db.status, 2);
+  EXPECT_NE(no_db.err.find("sizes.h"), std::string::npos) << no_db.err;
+  // A second launch must be chosen with launch = N.
+  std::string twice = kHomework;
+  twice.replace(twice.find("  return 0;"), 0, "  add<<<1, 256>>>(a, c, 1, 256);\n");
+  write_file(dir.file("hw.cu"), twice);
+  const CliResult several = check(dir, table);
+  EXPECT_EQ(several.status, 2);
+  EXPECT_EQ(several.err.rfind("warpdiv: error: " + dir.file("c.toml") + ":1:1: [[kernel]] 'hw': ", 0), 0u)
+      << several.err;
+  EXPECT_NE(several.err.find("choose one with launch N (1 .. 2)"), std::string::npos) << several.err;
+  // Launch 2: one block of 256 threads, rows 1, cols 256: every lane inside, nothing diverges.
+  const CliResult second = check(dir, table + "launch = 2\n[kernel.limits]\nmax_divergent = 0\n");
+  EXPECT_EQ(second.status, 0) << second.out << second.err;
 }
 
 TEST(CheckCli, TheExampleConfigurationPasses) {

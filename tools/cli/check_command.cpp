@@ -62,7 +62,7 @@ std::string in_config_words(std::string message) {
   static const std::pair<const char*, const char*> kWords[] = {
       {"--arg ", "args "}, {"--grid", "grid"}, {"--block", "block"}, {"--alloc", "alloc"},
       {"--data", "data"}, {"--dynamic-smem", "dynamic_smem"}, {"--warp-size", "warp_size"},
-      {"--max-evaluations", "max_evaluations"}, {"--engine", "engine"}};
+      {"--max-evaluations", "max_evaluations"}, {"--engine", "engine"}, {"--launch", "launch"}};
   for (const auto& [flag, key] : kWords)
     for (std::size_t at = 0; (at = message.find(flag, at)) != std::string::npos; at += std::strlen(key))
       message.replace(at, std::strlen(flag), key);
@@ -132,24 +132,36 @@ AnalyzeSourceRequest check_kernel_request(const analysis::CheckConfig& config,
   r.source.cuda_headers = k.cuda_headers;
   r.source.fmad = k.fmad;
   r.engine = parse_source_engine(k.engine);
+  r.source.build_dir = k.build_dir;
   r.values = at_place(config, k.args_place, "", [&] { return parse_arg_values(k.args); });
-  const Extent3 grid = at_place(config, k.grid_place, "", [&] {
-    const Extent3 e = parse_extent("grid", k.grid, r.values);
-    check_grid("grid", e);
-    return e;
-  });
-  const Extent3 block = at_place(config, k.block_place, "", [&] {
-    const Extent3 e = parse_extent("block", k.block, r.values);
-    check_block("block", e);
-    return e;
-  });
-  r.launch.grid = to_dim3(grid);
-  r.launch.block = to_dim3(block);
   r.launch.warp_size = k.warp_size;
-  r.launch_text = k.grid + " " + k.block;
+  if (!k.grid || !k.block) {  // from the file's host code, completed once the file is read
+    LaunchFlags flags;
+    flags.grid = k.grid;
+    flags.block = k.block;
+    flags.values = r.values;
+    flags.dynamic_shared = k.dynamic_smem;
+    flags.launch = k.launch;
+    r.from_host = flags;
+    r.source.host_launches = true;
+  } else {
+    const Extent3 grid = at_place(config, k.grid_place, "", [&] {
+      const Extent3 e = parse_extent("grid", *k.grid, r.values);
+      check_grid("grid", e);
+      return e;
+    });
+    const Extent3 block = at_place(config, k.block_place, "", [&] {
+      const Extent3 e = parse_extent("block", *k.block, r.values);
+      check_block("block", e);
+      return e;
+    });
+    r.launch.grid = to_dim3(grid);
+    r.launch.block = to_dim3(block);
+    r.launch_text = *k.grid + " " + *k.block;
+    r.dynamic_shared = k.dynamic_smem.value_or(0);
+  }
   r.replay_options.max_evaluations =
       k.max_evaluations ? static_cast<sim::Count>(*k.max_evaluations) : ir::kDefaultMaxEvaluations;
-  r.dynamic_shared = k.dynamic_smem;
   r.allocs = k.allocs;
   r.data = k.data;
   return r;
@@ -187,6 +199,12 @@ std::optional<CheckInputs> prepare_check(const CheckRequest& request) {
       return std::nullopt;
     }
     l.kernel = std::move(*read);
+    if (l.request.from_host) {  // the launch in the file's host code, the table's keys over it
+      const std::string note = at_place(in.config, k.place, prefix, [&] {
+        return complete_host_launch(l.request, l.kernel.kernel, l.kernel.launches);
+      });
+      std::cerr << "warpdiv: note: " << k.name << ": " << note << '\n';
+    }
     l.launch = at_place(in.config, k.place, prefix, [&] {
       return bind_launch(l.kernel.kernel, l.request.launch, l.request.values, l.request.launch_text,
                          l.request.allocs, l.request.data);
