@@ -86,6 +86,14 @@ void add_warp_classes(const ClassProgram& classes, const std::vector<WarpRun>& r
   const std::size_t stmts = program.kernel.stmts.size();
   std::size_t entries = 0;
   for (const auto& [first, last] : intervals) entries += runs[first].trace.entries.size() * (last - first + 1);
+  if (entries > kMaxTraceEntries) {
+    ClassRefusal why;
+    why.location = "<launch>";
+    why.what = "a block's comparisons";
+    why.reason = "are recorded more than " + std::to_string(kMaxTraceEntries) +
+                 " times (a loop that does not run as classes of iterations), more than the class engine keeps";
+    throw ClassesUnproven(why);
+  }
   r.trace.entries.reserve(entries);
   for (const auto& [first, last] : intervals) {
     const WarpRun& rep = runs[first];

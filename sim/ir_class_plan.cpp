@@ -324,7 +324,7 @@ std::optional<std::int64_t> step_of(const Kernel& k, const Analyser& a, StmtId l
     if (!c.exact || c.wild != 0 || c.low != c.high || c.low == 0) return std::nullopt;
     if (std::any_of(c.coefficient.begin(), c.coefficient.end(), [](Wide x) { return x != 0; }))
       return std::nullopt;
-    if (c.low > Wide{1} << 40 || c.low < -(Wide{1} << 40)) return std::nullopt;
+    if (c.low > Wide{1} << 62 || c.low < -(Wide{1} << 62)) return std::nullopt;
     const auto K = static_cast<std::int64_t>(c.low);
     return add.binary_op == BinaryOp::Add ? K : -K;
   }

@@ -124,6 +124,17 @@ ClassProgram::ClassProgram(Program& p, std::vector<std::optional<TrackedComparis
                   kMaxOutcomeCells;
 }
 
+void ClassTrace::compact_breakpoints() {
+  constexpr std::size_t kFirstMark = 4096;
+  for (std::size_t i = 0; i < 4; ++i) {
+    std::vector<std::uint64_t>& points = i < 3 ? breakpoints[i] : warp_breakpoints;
+    if (points.size() < std::max(compact_at[i], kFirstMark)) continue;
+    std::sort(points.begin(), points.end());
+    points.erase(std::unique(points.begin(), points.end()), points.end());
+    compact_at[i] = 2 * points.size();
+  }
+}
+
 bool operator==(const TraceEntry& a, const TraceEntry& b) {
   return a.id == b.id && a.active == b.active && a.lt == b.lt && a.gt == b.gt;
 }
@@ -350,7 +361,18 @@ void ClassRecorder::comparison(WarpMachine&, ExprId id, LaneMask active, const O
   const bool nearest = !t.loop_coefficients.empty() && !class_frames_.empty();
   const Extremes x = extremes(e, diff, m_.lanes(), active, nearest);
   const Wide low = x.low, high = x.high;
+  if (trace_->entries.size() >= kMaxTraceEntries) {
+    ClassRefusal why;
+    why.range = m_.kernel().exprs[id].range;
+    why.location = location(m_.kernel(), why.range);
+    why.what = "this comparison";
+    why.reason = "is recorded more than " + std::to_string(kMaxTraceEntries) +
+                 " times in one block (a loop around it does not run as classes of iterations), "
+                 "more than the class engine keeps";
+    throw ClassesUnproven(why);
+  }
   trace_->entries.push_back(TraceEntry{id, active, x.lt, x.gt});
+  trace_->compact_breakpoints();
   if (!x.any) return;
   const std::uint64_t grid[3] = {m_.program().launch.grid.x, m_.program().launch.grid.y, m_.program().launch.grid.z};
   // The indices along a block (warp) index where some active lane's outcome changes, the index
@@ -417,9 +439,17 @@ LaneMask ClassRecorder::iteration_class(StmtId id, const Stmt& s, std::size_t fr
                                       LaneMask& exits, std::uint64_t& k) {
   const AcceleratedLoop& acc = *c_.accelerated[id];
   LocalState& v = m_.local(acc.variable);
-  if (!v.uniform || (in & ~v.defined) != 0) return m_.iteration(id, s, frame, in, exits);
+  if ((in & ~v.defined) != 0) return m_.iteration(id, s, frame, in, exits);
+  // The variable may differ from lane to lane (a grid-stride loop: each lane starts at its own
+  // index and steps by the same constant): each lane jumps by the same number of steps.
+  const bool by_lane = !v.uniform;
   const std::uint64_t v0 = v.value;
   const std::size_t depth = class_frames_.size();
+  if (by_lane) {
+    if (variable_entering_.size() <= depth) variable_entering_.resize(depth + 1);
+    const std::uint64_t* lanes = m_.local_lanes(acc.variable);
+    std::copy(lanes, lanes + m_.lanes(), variable_entering_[depth].begin());
+  }
   if (snapshots_.size() < 2 * depth + 2) {
     snapshots_.resize(2 * depth + 2);
     arrival_snapshots_.resize(2 * depth + 2);
@@ -451,9 +481,10 @@ LaneMask ClassRecorder::iteration_class(StmtId id, const Stmt& s, std::size_t fr
   LaneMask out = m_.iteration(id, s, frame, in, exits);
   const std::uint64_t next = class_frames_.back().next;
   class_frames_.pop_back();
-  // The jump sets the variable as one value: it must still be one (lanes outside the loop that
-  // keep another value make it a lane array).
-  if (out != in || !v.uniform || (in & ~v.defined) != 0 || next == ~std::uint64_t{0} || next <= k + 2)
+  // A uniform variable jumps as one value: it must still be one (lanes outside the loop that
+  // keep another value make it a lane array); a variable by lane jumps lane by lane.
+  if (out != in || (!by_lane && !v.uniform) || (in & ~v.defined) != 0 || next == ~std::uint64_t{0} ||
+      next <= k + 2)
     return out;
   if (counters) {
     capture_counters(acc, counter_snapshots_[2 * depth + 1]);
@@ -469,8 +500,15 @@ LaneMask ClassRecorder::iteration_class(StmtId id, const Stmt& s, std::size_t fr
   const std::uint64_t last = next - 1;
   // The variable at iteration `last`: a value the loop reaches (the loop's own condition gives a
   // breakpoint at its exit), so modular arithmetic gives it exactly.
-  v.value = normalise(m_.kernel().locals[acc.variable].type,
-                      v0 + static_cast<std::uint64_t>(acc.step) * (last - k));
+  const ScalarType variable_type = m_.kernel().locals[acc.variable].type;
+  const std::uint64_t jump = static_cast<std::uint64_t>(acc.step) * (last - k);
+  if (by_lane) {
+    std::array<std::uint64_t, kMaxLanes>& lanes = variable_entering_[depth];
+    for (int l = 0; l < m_.lanes(); ++l) lanes[l] = normalise(variable_type, lanes[l] + jump);
+    m_.write(acc.variable, Operand{lanes.data(), 0}, in);
+  } else {
+    v.value = normalise(variable_type, v0 + jump);
+  }
   m_.set_loop_iteration(id, last);
   // Counters: set to the values they have before iteration `last`.
   if (counters) jump_counters(acc, s, depth, k, last);

@@ -83,6 +83,11 @@ struct TraceEntry {
 };
 bool operator==(const TraceEntry& a, const TraceEntry& b);
 
+/// The most records one block's trace keeps (32 bytes each): past it (a long loop that does not
+/// run as classes of iterations records every iteration) the class engine refuses the launch, so
+/// that its memory stays bounded, and the replay counts it.
+constexpr std::size_t kMaxTraceEntries = std::size_t{1} << 21;
+
 /// What one block's replay recorded for the class engine.
 struct ClassTrace {
   std::vector<TraceEntry> entries;
@@ -98,13 +103,20 @@ struct ClassTrace {
     __extension__ __int128 from, to;
   };
   std::vector<BlockRange> block_ranges;
+  /// Sizes at which breakpoints / warp_breakpoints are next sorted and their repeats dropped
+  /// (compact_breakpoints), so that a loop recording the same thresholds again and again does
+  /// not grow them.
+  std::array<std::size_t, 4> compact_at{};
   /// Empties every record, keeping the vectors' storage.
   void clear() {
     entries.clear();
     for (auto& b : breakpoints) b.clear();
     warp_breakpoints.clear();
     block_ranges.clear();
+    compact_at = {};
   }
+  /// Sorts the breakpoints that grew past their mark and drops the repeats.
+  void compact_breakpoints();
 };
 
 /// The class engine's record of one block's accelerated loops (ClassRecorder::set_log): per loop,
@@ -286,6 +298,8 @@ class ClassRecorder final : public Recorder {
   std::vector<CounterSnapshot> counter_snapshots_;
   CounterSnapshot counter_after_;
   std::vector<std::vector<std::array<std::uint64_t, kMaxLanes>>> counter_entering_;  // [depth]
+  // [depth]: a loop variable that differs by lane, its lanes' values entering iteration k.
+  std::vector<std::array<std::uint64_t, kMaxLanes>> variable_entering_;
   void capture_counters(const AcceleratedLoop& acc, CounterSnapshot& into);
 };
 
