@@ -43,6 +43,20 @@ Wide math_value(ScalarType t, std::uint64_t bits) {
 
 std::string dim_name(int d) { return std::string("blockIdx.") + "xyz"[d]; }
 
+bool wraps_once(const Form& f, ScalarType t, Wide* wrap) {
+  if (f.exact || is_signed(t) || is_floating(t)) return false;
+  const Wide period = Wide{1} << bit_width(t);
+  if (f.low < -kHuge || f.high > kHuge || f.high - f.low >= period) return false;
+  if (wrap != nullptr) {
+    // The smallest multiple of the period above low (floor division, low may be negative).
+    Wide q = f.low / period;
+    if (f.low % period != 0 && f.low < 0) --q;
+    const Wide point = (q + 1) * period;
+    *wrap = point <= f.high ? point : f.low;
+  }
+  return true;
+}
+
 class Analyser::State {
  public:
   State(const Kernel& k, const Launch& l, std::vector<StmtId> loops, std::array<std::int64_t, 3> warp_steps)
@@ -466,8 +480,10 @@ class Analyser::State {
       return arithmetic(id, t, f);
     }
     if (is_comparison(op)) {
-      collapse_inexact(a, t, id);
-      collapse_inexact(b, t, id);
+      // An operand that wraps around once at most stays affine on each side of the wrap (the
+      // plan guards it, WrapGuard); one that may wrap more is not affine.
+      if (!wraps_once(a, t)) collapse_inexact(a, t, id);
+      if (!wraps_once(b, t)) collapse_inexact(b, t, id);
       Form f = range(0, 1);
       f.wild = a.wild | b.wild;
       f.wild_origin = a.wild_origin != kNone ? a.wild_origin : b.wild_origin;

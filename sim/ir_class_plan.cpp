@@ -272,7 +272,9 @@ Checked check(const Kernel& k, const Analyser& a, const std::vector<bool>& memor
     if (e.kind == ExprKind::Binary && is_comparison(e.binary_op)) {
       const Form& x = a.form(e.operands[0]);
       const Form& y = a.form(e.operands[1]);
-      const std::uint64_t inexact = (x.exact ? 0 : coefficients(x)) | (y.exact ? 0 : coefficients(y));
+      const ScalarType t = k.exprs[e.operands[0]].type;
+      const std::uint64_t inexact = (x.exact || wraps_once(x, t) ? 0 : coefficients(x)) |
+                                    (y.exact || wraps_once(y, t) ? 0 : coefficients(y));
       bad(id, x.wild | y.wild, "this comparison", x.wild_origin != kNone ? x.wild_origin : y.wild_origin);
       bad(id, inexact, "this comparison", id);
     }
@@ -582,7 +584,35 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
                                            static_cast<std::int64_t>(d));
         }
       }
-      if (any) analysis->tracked[i] = t;
+      // Operands that wrap around once: where their value wraps is recorded too.
+      const ScalarType type = kernel.exprs[e.operands[0]].type;
+      for (int side = 0; side < 2 && (any || !x.exact || !y.exact); ++side) {
+        const Form& f = side == 0 ? x : y;
+        Wide wrap = 0;
+        if (!wraps_once(f, type, &wrap) || wrap == f.low) continue;
+        detail::WrapGuard g;
+        g.side = side;
+        g.width = bit_width(type);
+        g.low = f.low;
+        g.wrap = wrap;
+        bool moves = false;
+        for (int s = 0; s < a.symbols(); ++s) {
+          const Wide coefficient = f.coefficient[static_cast<std::size_t>(s)];
+          if (coefficient == 0 || (s == kWarpSymbol && !warp_classes)) continue;
+          if (coefficient > Wide{1} << 62 || coefficient < -(Wide{1} << 62)) {
+            plan.refusal = refusal(kernel, static_cast<ExprId>(i), "this comparison",
+                                   "has an operand that wraps around with a coefficient too large to follow");
+            return plan;
+          }
+          moves = true;
+          const auto value = static_cast<std::int64_t>(coefficient);
+          if (s == kWarpSymbol) g.coefficients.warp_coefficient = value;
+          else if (s < kBlockSymbols) g.coefficients.block_coefficient[static_cast<std::size_t>(s)] = value;
+          else g.coefficients.loop_coefficients.emplace_back(loops[static_cast<std::size_t>(s - kLoopSymbols)], value);
+        }
+        if (moves) t.guards.push_back(std::move(g));
+      }
+      if (any || !t.guards.empty()) analysis->tracked[i] = t;
     }
     analysis->warp_classes = warp_classes;
     plan_memory(kernel, launch, a, memory, warp_classes, loops, *analysis);

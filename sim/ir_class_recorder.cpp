@@ -360,7 +360,6 @@ void ClassRecorder::comparison(WarpMachine&, ExprId id, LaneMask active, const O
   const Difference diff{a, b, e.signed_operands};
   const bool nearest = !t.loop_coefficients.empty() && !class_frames_.empty();
   const Extremes x = extremes(e, diff, m_.lanes(), active, nearest);
-  const Wide low = x.low, high = x.high;
   if (trace_->entries.size() >= kMaxTraceEntries) {
     ClassRefusal why;
     why.range = m_.kernel().exprs[id].range;
@@ -373,7 +372,43 @@ void ClassRecorder::comparison(WarpMachine&, ExprId id, LaneMask active, const O
   }
   trace_->entries.push_back(TraceEntry{id, active, x.lt, x.gt});
   trace_->compact_breakpoints();
+  for (const WrapGuard& g : t.guards) guard(g, id, active, g.side == 0 ? a : b);
   if (!x.any) return;
+  breakpoints(t, x, active, diff);
+}
+
+// A wrap guard: where the operand's mathematical value M crosses the wrap point, as a comparison
+// M < wrap would record it (its outcome per lane into the trace, its breakpoints).
+void ClassRecorder::guard(const WrapGuard& g, ExprId id, LaneMask active, const Operand& value) {
+  const std::uint64_t mask = g.width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << g.width) - 1;
+  const auto diff = [&](int l) {
+    const std::uint64_t bits = value.lanes != nullptr ? value.lanes[l] : value.value;
+    return g.low + Wide{(bits - static_cast<std::uint64_t>(g.low)) & mask} - g.wrap;
+  };
+  Extremes x;
+  for (LaneMask m = active; m != 0; m &= m - 1) {
+    const int l = lowest_lane(m);
+    const Wide d = diff(l);
+    x.lt |= static_cast<LaneMask>(d < 0) << l;
+    x.gt |= static_cast<LaneMask>(d > 0) << l;
+    if (!x.any || d < x.low) x.low = d;
+    if (!x.any || d > x.high) x.high = d;
+    x.any = true;
+    if (d < 0 && (!x.any_below || d > x.below)) { x.below = d; x.any_below = true; }
+    if (d > 0 && (!x.any_above || d < x.above)) { x.above = d; x.any_above = true; }
+    x.zero |= d == 0;
+  }
+  trace_->entries.push_back(TraceEntry{kGuardEntries + std::int64_t{id} * 2 + g.side, active, x.lt, x.gt});
+  if (x.any) breakpoints(g.coefficients, x, active, diff);
+}
+
+// Where along each block index (and the warp index, and each running class of iterations) some
+// active lane's outcome of a recorded comparison (D = a - b per lane, `diff`) changes. For one
+// lane, D now and D + c * delta at a block index (iteration) delta further on: its sign changes
+// at delta = ceil(-D / c) (to or from 0) and floor(-D / c) + 1 (past 0).
+template <class Extremes, class Diff>
+void ClassRecorder::breakpoints(const AffineCoefficients& t, const Extremes& x, LaneMask active, const Diff& diff) {
+  const Wide low = x.low, high = x.high;
   const std::uint64_t grid[3] = {m_.program().launch.grid.x, m_.program().launch.grid.y, m_.program().launch.grid.z};
   // The indices along a block (warp) index where some active lane's outcome changes, the index
   // now b0 and a - b changing by c per step, into `out` when within (0, size); returns the range
