@@ -71,14 +71,17 @@ class Analyser::State {
       variable_symbol_[k.stmts[k.stmts[loops_[i]].step].local] = static_cast<int>(kLoopSymbols + i);
     forms_.resize(k.exprs.size());
     context_.resize(k.exprs.size());
+    find_sequential();
   }
 
   // Forms of every local (fixed point) and then of every evaluated expression.
   void run() {
     locals_.assign(k_.locals.size(), Form{});
     for (Form& f : locals_) f.coefficient.assign(symbols_, 0);
+    sequential_forms_.assign(k_.stmts.size(), Form{});
     for (int round = 0; round < 40; ++round) {
       changed_.assign(k_.locals.size(), false);
+      restart_sequential();
       walk(k_.root, {}, false);
       if (std::none_of(changed_.begin(), changed_.end(), [](bool c) { return c; })) break;
       if (round >= 6) {
@@ -87,6 +90,7 @@ class Analyser::State {
       }
     }
     evaluated_.assign(k_.exprs.size(), false);
+    restart_sequential();
     walk(k_.root, {}, true);
   }
 
@@ -156,6 +160,72 @@ class Analyser::State {
            a.high == b.high && a.exact == b.exact && a.assigned == b.assigned;
   }
 
+  // Locals assigned only by statements that run whenever the kernel (or the inlined function)
+  // gets that far, outside every if, switch and loop, and never from an opaque value: each
+  // assignment is a value of its own (as in SSA form), and a read sees the last assignment
+  // before it in program order. A local assigned in a branch or a loop joins all its
+  // assignments into one form.
+  void find_sequential() {
+    sequential_.assign(k_.locals.size(), true);
+    for (std::size_t i = 0; i < k_.locals.size(); ++i)
+      if (variable_symbol_[i] >= 0) sequential_[i] = false;
+    mark_nested(k_.root, 0);
+  }
+  void mark_nested(StmtId id, int nested) {
+    if (id == kNone) return;
+    const Stmt& s = k_.stmts[id];
+    switch (s.kind) {
+      case StmtKind::Declare:
+      case StmtKind::Assign:
+        if (nested > 0 || (s.value != kNone && origins_[s.value] != kNone)) sequential_[s.local] = false;
+        break;
+      case StmtKind::InlinedCall:
+        if (s.local != kNone) sequential_[s.local] = false;
+        mark_nested(s.body, nested);
+        break;
+      case StmtKind::Block:
+        for (StmtId c : s.children) mark_nested(c, nested);
+        break;
+      case StmtKind::Switch:
+        for (StmtId c : s.children) mark_nested(c, nested + 1);
+        break;
+      case StmtKind::If:  // an else-if chain link by link, without recursion
+        for (StmtId at = id; at != kNone;) {
+          const Stmt& link = k_.stmts[at];
+          if (link.kind != StmtKind::If) {
+            mark_nested(at, nested + 1);
+            break;
+          }
+          mark_nested(link.then_stmt, nested + 1);
+          at = link.else_stmt;
+        }
+        break;
+      case StmtKind::Loop:
+        for (StmtId c : {s.init, s.body, s.step}) mark_nested(c, nested + 1);
+        break;
+      default: break;
+    }
+  }
+  // Each walk starts with the sequential locals unassigned.
+  void restart_sequential() {
+    for (std::size_t i = 0; i < locals_.size(); ++i)
+      if (sequential_[i]) {
+        locals_[i] = Form{};
+        locals_[i].coefficient.assign(symbols_, 0);
+      }
+  }
+  // An assignment of a sequential local: its value from here on.
+  void assign_sequential(StmtId at, LocalId local, const Form& value) {
+    Form next = value;
+    next.assigned = true;
+    if (next.high - next.low > kHuge || next.low < -kHuge || next.high > kHuge) widen(next, k_.locals[local].type);
+    locals_[local] = next;
+    if (!same(next, sequential_forms_[at])) {
+      sequential_forms_[at] = next;
+      changed_[local] = true;
+    }
+  }
+
   void assign(LocalId local, const Form& value) {
     Form next = locals_[local];
     join(next, value, symbols_, variable_symbol_[local]);
@@ -189,7 +259,10 @@ class Analyser::State {
         break;
       case StmtKind::Declare:
       case StmtKind::Assign:
-        if (s.value != kNone && origins_[s.value] == kNone) assign(s.local, eval(s.value, refine, final));
+        if (s.value != kNone && origins_[s.value] == kNone) {
+          if (sequential_[s.local]) assign_sequential(id, s.local, eval(s.value, refine, final));
+          else assign(s.local, eval(s.value, refine, final));
+        }
         break;
       case StmtKind::Return:
         if (s.value != kNone && origins_[s.value] == kNone && !calls_.empty() && calls_.back() != kNone)
@@ -530,6 +603,8 @@ class Analyser::State {
   std::vector<int> loop_symbol_;      // [StmtId]
   std::vector<int> variable_symbol_;  // [LocalId]
   std::vector<Form> locals_;
+  std::vector<bool> sequential_;       // [LocalId]: see find_sequential()
+  std::vector<Form> sequential_forms_;  // [StmtId]: the value each sequential assignment gave last
   std::vector<bool> changed_;
   std::vector<Form> forms_;
   std::vector<bool> evaluated_;
