@@ -238,6 +238,7 @@ BlockRun run_block(ClassMachine& m, const ClassProgram& classes, const ReplayOpt
   r.tally.iterations.resize(program.kernel.stmts.size());
   size_memory(r.tally, classes);
   m.machine.begin_block(c[0], c[1], c[2]);
+  m.recorder.begin_block();
   try {
     if (classes.warp_classes && run_warp_classes(m, classes, log, r)) {
       m.machine.end_block(r.tally);

@@ -360,7 +360,7 @@ void ClassRecorder::comparison(WarpMachine&, ExprId id, LaneMask active, const O
   const Difference diff{a, b, e.signed_operands};
   const bool nearest = !t.loop_coefficients.empty() && !class_frames_.empty();
   const Extremes x = extremes(e, diff, m_.lanes(), active, nearest);
-  if (trace_->entries.size() >= kMaxTraceEntries) {
+  if (++block_records_ > kMaxTraceEntries) {
     ClassRefusal why;
     why.range = m_.kernel().exprs[id].range;
     why.location = location(m_.kernel(), why.range);
