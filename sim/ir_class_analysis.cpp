@@ -100,6 +100,17 @@ class Analyser::State {
   int symbols() const { return static_cast<int>(symbols_); }
   // The innermost candidate loop (or kNone) whose body, condition or step holds the expression.
   StmtId context(ExprId id) const { return context_[id]; }
+  std::string reassignment(ExprId origin) const {
+    const auto it = reassigned_.find(origin);
+    if (it == reassigned_.end()) return "";
+    const auto [local, at] = it->second;
+    const StmtId first = first_assignment_[local];
+    return "the local '" + k_.locals[local].name + "', assigned " +
+           (first != kNone && first != at ? "at " + location(k_, k_.stmts[first].range) + " and " : "") + "at " +
+           location(k_, k_.stmts[at].range) +
+           " with different dependences on it (a local assigned inside a branch or loop is followed as one "
+           "value: give each phase a local of its own)";
+  }
   std::vector<StmtId> enclosing(ExprId id) const { return enclosing_.count(id) ? enclosing_.at(id) : std::vector<StmtId>{}; }
 
  private:
@@ -167,6 +178,7 @@ class Analyser::State {
   // assignments into one form.
   void find_sequential() {
     sequential_.assign(k_.locals.size(), true);
+    first_assignment_.assign(k_.locals.size(), kNone);
     for (std::size_t i = 0; i < k_.locals.size(); ++i)
       if (variable_symbol_[i] >= 0) sequential_[i] = false;
     mark_nested(k_.root, 0);
@@ -226,9 +238,20 @@ class Analyser::State {
     }
   }
 
-  void assign(LocalId local, const Form& value) {
+  void assign(LocalId local, const Form& value, StmtId at) {
     Form next = locals_[local];
+    const bool first = !next.assigned;
     join(next, value, symbols_, variable_symbol_[local]);
+    if (first_assignment_[local] == kNone) first_assignment_[local] = at;
+    // Symbols that became wild here because this assignment depends on them otherwise than an
+    // earlier one: the local's reassignment is what the refusal names.
+    const std::uint64_t conflict = first ? 0 : next.wild & ~(locals_[local].wild | value.wild);
+    if (conflict != 0 && at != kNone && k_.stmts[at].value != kNone &&
+        (next.wild_origin == kNone || next.wild_origin == locals_[local].wild_origin)) {
+      const ExprId origin = k_.stmts[at].value;
+      if (locals_[local].wild_origin == kNone) next.wild_origin = origin;
+      reassigned_.emplace(origin, std::make_pair(local, at));
+    }
     if (next.high - next.low > kHuge || next.low < -kHuge || next.high > kHuge)
       widen(next, k_.locals[local].type);
     if (!same(next, locals_[local])) {
@@ -261,12 +284,12 @@ class Analyser::State {
       case StmtKind::Assign:
         if (s.value != kNone && origins_[s.value] == kNone) {
           if (sequential_[s.local]) assign_sequential(id, s.local, eval(s.value, refine, final));
-          else assign(s.local, eval(s.value, refine, final));
+          else assign(s.local, eval(s.value, refine, final), id);
         }
         break;
       case StmtKind::Return:
         if (s.value != kNone && origins_[s.value] == kNone && !calls_.empty() && calls_.back() != kNone)
-          assign(calls_.back(), eval(s.value, refine, final));
+          assign(calls_.back(), eval(s.value, refine, final), id);
         break;
       case StmtKind::If:  // an else-if chain link by link, without recursion
         for (StmtId at = id; at != kNone;) {
@@ -604,6 +627,9 @@ class Analyser::State {
   std::vector<int> variable_symbol_;  // [LocalId]
   std::vector<Form> locals_;
   std::vector<bool> sequential_;       // [LocalId]: see find_sequential()
+  std::vector<StmtId> first_assignment_;  // [LocalId]: the first (joined) assignment walked
+  // Values of assignments (ExprId) that made their local non-affine in a symbol: (local, statement).
+  std::map<ExprId, std::pair<LocalId, StmtId>> reassigned_;
   std::vector<Form> sequential_forms_;  // [StmtId]: the value each sequential assignment gave last
   std::vector<bool> changed_;
   std::vector<Form> forms_;
@@ -622,6 +648,7 @@ void Analyser::run() { s_->run(); }
 const Form& Analyser::form(ExprId id) const { return s_->form(id); }
 bool Analyser::evaluated(ExprId id) const { return s_->evaluated(id); }
 const std::vector<StmtId>& Analyser::loops() const { return s_->loops(); }
+std::string Analyser::reassignment(ExprId origin) const { return s_->reassignment(origin); }
 int Analyser::symbols() const { return s_->symbols(); }
 StmtId Analyser::context(ExprId id) const { return s_->context(id); }
 std::vector<StmtId> Analyser::enclosing(ExprId id) const { return s_->enclosing(id); }

@@ -94,6 +94,9 @@ class Analyser {
   // The innermost candidate loop (or kNone) whose body, condition or step holds the expression.
   StmtId context(ExprId id) const;
   std::vector<StmtId> enclosing(ExprId id) const;
+  /// When `origin` (a Form's wild_origin) is the value of an assignment that made its local
+  /// non-affine (a local reassigned in a branch or loop): what the refusal says of it; else "".
+  std::string reassignment(ExprId origin) const;
 
  private:
   class State;

@@ -240,16 +240,20 @@ Checked check(const Kernel& k, const Analyser& a, const std::vector<bool>& memor
   const auto symbol_name = [&](int s) { return s < kBlockSymbols ? dim_name(s) : std::string("a loop variable"); };
   // A block index: the plan is refused. The warp index: the warps of a block are all run. A loop
   // variable: the loop does not run as classes.
-  const auto bad = [&](ExprId at, std::uint64_t wild, const std::string& what, ExprId origin) {
+  const auto bad = [&](ExprId at, std::uint64_t wild, const std::string& what, ExprId origin,
+                       const std::string& why = "") {
     for (int s = 0; s < a.symbols(); ++s) {
       if (!(wild >> s & 1)) continue;
       if (s == kWarpSymbol) {
         out.warp_wild = true;
       } else if (s < kBlockSymbols) {
         if (!out.refused) {
+          const std::string local = origin != kNone ? a.reassignment(origin) : "";
           const std::string through = origin != kNone ? " through " + describe_expr(k, origin) : "";
-          out.refused = refusal(k, at, what, "depends on " + symbol_name(s) + through +
-                                                 ", which is not affine in it");
+          out.refused = refusal(k, at, what, "depends on " + symbol_name(s) +
+                                                 (!why.empty() ? why
+                                                  : local.empty() ? through + ", which is not affine in it"
+                                                                  : " through " + local));
         }
       } else {
         const StmtId loop = a.loops()[static_cast<std::size_t>(s - kLoopSymbols)];
@@ -276,7 +280,10 @@ Checked check(const Kernel& k, const Analyser& a, const std::vector<bool>& memor
       const std::uint64_t inexact = (x.exact || wraps_once(x, t) ? 0 : coefficients(x)) |
                                     (y.exact || wraps_once(y, t) ? 0 : coefficients(y));
       bad(id, x.wild | y.wild, "this comparison", x.wild_origin != kNone ? x.wild_origin : y.wild_origin);
-      bad(id, inexact, "this comparison", id);
+      bad(id, inexact, "this comparison", id,
+          " through an operand converted to " + name(t) + " (or computed in it) that may wrap around more than once "
+          "over the launch (its values span 2^" + std::to_string(bit_width(t)) +
+          " or more), so its order is not affine in it");
     }
     if (e.kind == ExprKind::Select) {
       const Form& c = a.form(e.operands[0]);
@@ -376,10 +383,13 @@ void plan_memory(const Kernel& k, const Launch& launch, const Analyser& a, const
       const bool inexact = !f.exact && f.coefficient[static_cast<std::size_t>(s)] != 0;
       if (!wild && !inexact) continue;
       if (s < kBlockSymbols) {
+        const std::string local = f.wild_origin != kNone && !inexact ? a.reassignment(f.wild_origin) : "";
         const std::string through =
             f.wild_origin != kNone ? " through " + describe_expr(k, f.wild_origin) : std::string();
         refuse(location(k, k.exprs[static_cast<std::size_t>(e)].range) + ": " + what + " depends on " +
-               dim_name(s) + through + (inexact ? ", and may wrap around" : ", which is not affine in it"));
+               dim_name(s) +
+               (!local.empty() ? " through " + local
+                               : through + (inexact ? ", and may wrap around" : ", which is not affine in it")));
       } else if (s == kWarpSymbol) {
         out.memory_warp_wild = true;
       } else {

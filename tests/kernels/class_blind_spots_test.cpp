@@ -237,17 +237,44 @@ TEST(ClassBlindSpots, TransposeReassigningItsIndicesByHand) {
 }
 
 // A local reassigned inside a branch is still one joined value: x is blockIdx.x or blockIdx.y
-// by lane, and the class engine refuses (the replay counts it).
+// by lane, and the class engine refuses (the replay counts it), naming the local and both
+// assignments rather than "not affine".
 TEST(ClassBlindSpots, ALocalReassignedInABranchStaysJoined) {
   const Kernel k = kernel_from("branch_reassign.cu",
                                "__global__ void f(int* out, int n) {\n"
                                "  int x = blockIdx.x;\n"
                                "  if (threadIdx.x < 16) x = blockIdx.y;\n"
-                               "  if (x * x < n) out[threadIdx.x] = 1;\n"
+                               "  if (x < n) out[threadIdx.x] = 1;\n"
                                "}\n");
   const ClassPlan plan = plan_classes(k, launch_of(k, Dim3{4, 4, 1}, Dim3{32, 1, 1}, {{"n", 5}}));
   ASSERT_FALSE(plan.ok());
   EXPECT_EQ(plan.refusal->location.substr(plan.refusal->location.rfind('/') + 1), "branch_reassign.cu:4:7");
+  EXPECT_EQ(plan.refusal->what, "this comparison");
+  const std::string r = plan.refusal->reason;
+  EXPECT_EQ(r.substr(0, r.find(" at ")), "depends on blockIdx.x through the local 'x', assigned");
+  EXPECT_NE(r.find("branch_reassign.cu:2:3 and at "), std::string::npos) << r;
+  EXPECT_NE(r.find("branch_reassign.cu:3:25 with different dependences on it (a local assigned inside a branch or "
+                   "loop is followed as one value: give each phase a local of its own)"),
+            std::string::npos)
+      << r;
+}
+
+// An unsigned value that wraps around more than once over the grid (blockIdx.x x 3e9 spans more
+// than 2^32) cannot be split at one wrap point: refused, saying so.
+TEST(ClassBlindSpots, AValueThatWrapsMoreThanOnceIsRefusedSayingSo) {
+  const Kernel k = kernel_from("wraps_twice.cu",
+                               "__global__ void f(int* out, unsigned n) {\n"
+                               "  unsigned x = blockIdx.x * 3000000000u + threadIdx.x;\n"
+                               "  if (x < n) out[threadIdx.x] = 1;\n"
+                               "}\n");
+  const ClassPlan plan = plan_classes(k, launch_of(k, Dim3{4, 1, 1}, Dim3{32, 1, 1}, {{"n", 5}}));
+  ASSERT_FALSE(plan.ok());
+  EXPECT_EQ(plan.refusal->reason,
+            "depends on blockIdx.x through an operand converted to uint32 (or computed in it) that may wrap around "
+            "more than once over the launch (its values span 2^32 or more), so its order is not affine in it");
+  // Two blocks: x spans [0, 3e9 + 31], below 2^32 (no wrap): proved and equal to the replay.
+  const Launch two = launch_of(k, Dim3{2, 1, 1}, Dim3{32, 1, 1}, {{"n", 3000000005}});
+  expect_same(k, replay(k, two), class_replay(k, two));
 }
 
 // A long loop that does not run as classes of iterations (its step is not a constant) records
