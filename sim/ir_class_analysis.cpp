@@ -221,17 +221,22 @@ class Analyser::State {
   // Each walk starts with the sequential locals unassigned.
   void restart_sequential() {
     for (std::size_t i = 0; i < locals_.size(); ++i)
-      if (sequential_[i]) {
-        locals_[i] = Form{};
-        locals_[i].coefficient.assign(symbols_, 0);
+      if (sequential_[i]) {  // in place: the coefficients keep their storage
+        Form& f = locals_[i];
+        std::fill(f.coefficient.begin(), f.coefficient.end(), Wide{0});
+        f.wild = 0;
+        f.low = f.high = 0;
+        f.exact = true;
+        f.wild_origin = kNone;
+        f.assigned = false;
       }
   }
   // An assignment of a sequential local: its value from here on.
   void assign_sequential(StmtId at, LocalId local, const Form& value) {
-    Form next = value;
+    Form& next = locals_[local];
+    next = value;
     next.assigned = true;
     if (next.high - next.low > kHuge || next.low < -kHuge || next.high > kHuge) widen(next, k_.locals[local].type);
-    locals_[local] = next;
     if (!same(next, sequential_forms_[at])) {
       sequential_forms_[at] = next;
       changed_[local] = true;
@@ -255,7 +260,7 @@ class Analyser::State {
     if (next.high - next.low > kHuge || next.low < -kHuge || next.high > kHuge)
       widen(next, k_.locals[local].type);
     if (!same(next, locals_[local])) {
-      locals_[local] = next;
+      locals_[local] = std::move(next);
       changed_[local] = true;
     }
   }

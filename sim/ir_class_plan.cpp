@@ -280,10 +280,11 @@ Checked check(const Kernel& k, const Analyser& a, const std::vector<bool>& memor
       const std::uint64_t inexact = (x.exact || wraps_once(x, t) ? 0 : coefficients(x)) |
                                     (y.exact || wraps_once(y, t) ? 0 : coefficients(y));
       bad(id, x.wild | y.wild, "this comparison", x.wild_origin != kNone ? x.wild_origin : y.wild_origin);
-      bad(id, inexact, "this comparison", id,
-          " through an operand converted to " + name(t) + " (or computed in it) that may wrap around more than once "
-          "over the launch (its values span 2^" + std::to_string(bit_width(t)) +
-          " or more), so its order is not affine in it");
+      if (inexact != 0)
+        bad(id, inexact, "this comparison", id,
+            " through an operand converted to " + name(t) + " (or computed in it) that may wrap around more than "
+            "once over the launch (its values span 2^" + std::to_string(bit_width(t)) +
+            " or more), so its order is not affine in it");
     }
     if (e.kind == ExprKind::Select) {
       const Form& c = a.form(e.operands[0]);

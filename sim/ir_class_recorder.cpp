@@ -124,7 +124,7 @@ ClassProgram::ClassProgram(Program& p, std::vector<std::optional<TrackedComparis
                   kMaxOutcomeCells;
 }
 
-void ClassTrace::compact_breakpoints() {
+void ClassTrace::compact_marked() {
   constexpr std::size_t kFirstMark = 4096;
   for (std::size_t i = 0; i < 4; ++i) {
     std::vector<std::uint64_t>& points = i < 3 ? breakpoints[i] : warp_breakpoints;

@@ -136,8 +136,12 @@ struct ClassTrace {
     block_ranges.clear();
     compact_at = {};
   }
-  /// Sorts the breakpoints that grew past their mark and drops the repeats.
-  void compact_breakpoints();
+  /// Sorts the breakpoints that grew past their mark and drops the repeats (4,096 points at least).
+  void compact_breakpoints() {
+    if (breakpoints[0].size() + breakpoints[1].size() + breakpoints[2].size() + warp_breakpoints.size() >= 4096)
+      compact_marked();
+  }
+  void compact_marked();
 };
 
 /// The class engine's record of one block's accelerated loops (ClassRecorder::set_log): per loop,
