@@ -78,7 +78,7 @@ class Analyser::State {
   void run() {
     locals_.assign(k_.locals.size(), Form{});
     for (Form& f : locals_) f.coefficient.assign(symbols_, 0);
-    sequential_forms_.assign(k_.stmts.size(), Form{});
+    sequential_forms_.assign(sequential_count_, Form{});
     for (int round = 0; round < 40; ++round) {
       changed_.assign(k_.locals.size(), false);
       restart_sequential();
@@ -182,6 +182,17 @@ class Analyser::State {
     for (std::size_t i = 0; i < k_.locals.size(); ++i)
       if (variable_symbol_[i] >= 0) sequential_[i] = false;
     mark_nested(k_.root, 0);
+    for (std::size_t i = 0; i < k_.locals.size(); ++i)
+      if (sequential_[i]) sequential_list_.push_back(static_cast<LocalId>(i));
+    // One remembered value per sequential assignment (not per statement).
+    sequential_slot_.assign(k_.stmts.size(), -1);
+    int slots = 0;
+    for (std::size_t s = 0; s < k_.stmts.size(); ++s) {
+      const Stmt& st = k_.stmts[s];
+      if ((st.kind == StmtKind::Declare || st.kind == StmtKind::Assign) && st.local != kNone && sequential_[st.local])
+        sequential_slot_[s] = slots++;
+    }
+    sequential_count_ = static_cast<std::size_t>(slots);
   }
   void mark_nested(StmtId id, int nested) {
     if (id == kNone) return;
@@ -220,16 +231,15 @@ class Analyser::State {
   }
   // Each walk starts with the sequential locals unassigned.
   void restart_sequential() {
-    for (std::size_t i = 0; i < locals_.size(); ++i)
-      if (sequential_[i]) {  // in place: the coefficients keep their storage
-        Form& f = locals_[i];
-        std::fill(f.coefficient.begin(), f.coefficient.end(), Wide{0});
-        f.wild = 0;
-        f.low = f.high = 0;
-        f.exact = true;
-        f.wild_origin = kNone;
-        f.assigned = false;
-      }
+    for (const LocalId i : sequential_list_) {  // in place: the coefficients keep their storage
+      Form& f = locals_[static_cast<std::size_t>(i)];
+      std::fill(f.coefficient.begin(), f.coefficient.end(), Wide{0});
+      f.wild = 0;
+      f.low = f.high = 0;
+      f.exact = true;
+      f.wild_origin = kNone;
+      f.assigned = false;
+    }
   }
   // An assignment of a sequential local: its value from here on.
   void assign_sequential(StmtId at, LocalId local, const Form& value) {
@@ -237,8 +247,9 @@ class Analyser::State {
     next = value;
     next.assigned = true;
     if (next.high - next.low > kHuge || next.low < -kHuge || next.high > kHuge) widen(next, k_.locals[local].type);
-    if (!same(next, sequential_forms_[at])) {
-      sequential_forms_[at] = next;
+    Form& last = sequential_forms_[static_cast<std::size_t>(sequential_slot_[at])];
+    if (!same(next, last)) {
+      last = next;
       changed_[local] = true;
     }
   }
@@ -635,7 +646,10 @@ class Analyser::State {
   std::vector<StmtId> first_assignment_;  // [LocalId]: the first (joined) assignment walked
   // Values of assignments (ExprId) that made their local non-affine in a symbol: (local, statement).
   std::map<ExprId, std::pair<LocalId, StmtId>> reassigned_;
-  std::vector<Form> sequential_forms_;  // [StmtId]: the value each sequential assignment gave last
+  std::vector<LocalId> sequential_list_;  // the sequential locals
+  std::vector<int> sequential_slot_;      // [StmtId]: its index among the sequential assignments, or -1
+  std::size_t sequential_count_ = 0;
+  std::vector<Form> sequential_forms_;    // [slot]: the value each sequential assignment gave last
   std::vector<bool> changed_;
   std::vector<Form> forms_;
   std::vector<bool> evaluated_;

@@ -241,7 +241,7 @@ Checked check(const Kernel& k, const Analyser& a, const std::vector<bool>& memor
   // A block index: the plan is refused. The warp index: the warps of a block are all run. A loop
   // variable: the loop does not run as classes.
   const auto bad = [&](ExprId at, std::uint64_t wild, const std::string& what, ExprId origin,
-                       const std::string& why = "") {
+                       const char* why = nullptr) {
     for (int s = 0; s < a.symbols(); ++s) {
       if (!(wild >> s & 1)) continue;
       if (s == kWarpSymbol) {
@@ -251,7 +251,7 @@ Checked check(const Kernel& k, const Analyser& a, const std::vector<bool>& memor
           const std::string local = origin != kNone ? a.reassignment(origin) : "";
           const std::string through = origin != kNone ? " through " + describe_expr(k, origin) : "";
           out.refused = refusal(k, at, what, "depends on " + symbol_name(s) +
-                                                 (!why.empty() ? why
+                                                 (why != nullptr ? std::string(why)
                                                   : local.empty() ? through + ", which is not affine in it"
                                                                   : " through " + local));
         }
@@ -280,11 +280,13 @@ Checked check(const Kernel& k, const Analyser& a, const std::vector<bool>& memor
       const std::uint64_t inexact = (x.exact || wraps_once(x, t) ? 0 : coefficients(x)) |
                                     (y.exact || wraps_once(y, t) ? 0 : coefficients(y));
       bad(id, x.wild | y.wild, "this comparison", x.wild_origin != kNone ? x.wild_origin : y.wild_origin);
-      if (inexact != 0)
-        bad(id, inexact, "this comparison", id,
-            " through an operand converted to " + name(t) + " (or computed in it) that may wrap around more than "
-            "once over the launch (its values span 2^" + std::to_string(bit_width(t)) +
-            " or more), so its order is not affine in it");
+      if (inexact != 0) {
+        const std::string why = " through an operand converted to " + name(t) +
+                                " (or computed in it) that may wrap around more than once over the launch (its "
+                                "values span 2^" + std::to_string(bit_width(t)) +
+                                " or more), so its order is not affine in it";
+        bad(id, inexact, "this comparison", id, why.c_str());
+      }
     }
     if (e.kind == ExprKind::Select) {
       const Form& c = a.form(e.operands[0]);
