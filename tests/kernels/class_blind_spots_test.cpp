@@ -123,6 +123,25 @@ TEST(ClassBlindSpots, ProvedAndEqualToTheReplayOnRandomLaunches) {
   EXPECT_GE(compared, 900);
 }
 
+// The stencils in blocks whose warps fall into classes (rows of 8 or 16 threads, 4 warps), the
+// wrap at -1 and the bound anywhere in the grid: equal to the replay.
+TEST(ClassBlindSpots, StencilsWithWarpClassesEqualTheReplay) {
+  for (const char* file : {"stencil_unsigned.cu", "stencil_shifted.cu", "stencil_size_t.cu", "stencil_unsigned_locals.cu",
+                           "stencil_int_bound.cu", "stencil_long.cu"}) {
+    const Kernel k = load(file);
+    for (const Dim3 block : {Dim3{8, 16, 1}, Dim3{16, 8, 1}})
+      for (const std::int64_t n : {0, 1, 2, 3, 17, 33, 39, 40, 41, 100}) {
+        SCOPED_TRACE(std::string(file) + " block " + to_string(block) + " N " + std::to_string(n));
+        const Launch l = launch_of(k, Dim3{5, 3, 4}, block, {{"N", n}});
+        ReplayOptions o;
+        o.threads = 1;
+        const std::optional<ReplayResult> want = zoo::replay_unless_refused(k, l, o);
+        ASSERT_TRUE(want.has_value());
+        expect_same(k, *want, class_replay(k, l, o));
+      }
+  }
+}
+
 // A grid-stride loop of thousands of iterations per lane, in blocks of three warps (warps by
 // classes): the iterations run as classes (lanes start at their own index), equal to the replay.
 TEST(ClassBlindSpots, GridStrideLoopOfManyIterationsEqualsTheReplay) {
