@@ -124,11 +124,10 @@ ClassProgram::ClassProgram(Program& p, std::vector<std::optional<TrackedComparis
                   kMaxOutcomeCells;
 }
 
-void ClassTrace::compact_marked() {
-  constexpr std::size_t kFirstMark = 4096;
+void ClassTrace::compact_breakpoints() {
   for (std::size_t i = 0; i < 4; ++i) {
     std::vector<std::uint64_t>& points = i < 3 ? breakpoints[i] : warp_breakpoints;
-    if (points.size() < std::max(compact_at[i], kFirstMark)) continue;
+    if (points.size() < std::max(compact_at[i], kCompactFrom)) continue;
     std::sort(points.begin(), points.end());
     points.erase(std::unique(points.begin(), points.end()), points.end());
     compact_at[i] = 2 * points.size();
@@ -371,7 +370,6 @@ void ClassRecorder::comparison(WarpMachine&, ExprId id, LaneMask active, const O
     throw ClassesUnproven(why);
   }
   trace_->entries.push_back(TraceEntry{id, active, x.lt, x.gt});
-  trace_->compact_breakpoints();
   for (const WrapGuard& g : t.guards) guard(g, id, active, g.side == 0 ? a : b);
   if (!x.any) return;
   breakpoints(t, x, active, diff);
@@ -407,7 +405,7 @@ void ClassRecorder::guard(const WrapGuard& g, ExprId id, LaneMask active, const 
 // lane, D now and D + c * delta at a block index (iteration) delta further on: its sign changes
 // at delta = ceil(-D / c) (to or from 0) and floor(-D / c) + 1 (past 0).
 template <class Extremes, class Diff>
-void ClassRecorder::breakpoints(const AffineCoefficients& t, const Extremes& x, LaneMask active, const Diff& diff) {
+__attribute__((always_inline)) inline void ClassRecorder::breakpoints(const AffineCoefficients& t, const Extremes& x, LaneMask active, const Diff& diff) {
   const Wide low = x.low, high = x.high;
   const std::uint64_t grid[3] = {m_.program().launch.grid.x, m_.program().launch.grid.y, m_.program().launch.grid.z};
   // The indices along a block (warp) index where some active lane's outcome changes, the index
@@ -415,7 +413,10 @@ void ClassRecorder::breakpoints(const AffineCoefficients& t, const Extremes& x, 
   // they span (unclipped).
   const auto thresholds = [&](Wide c, Wide b0, std::uint64_t size, std::vector<std::uint64_t>& out) {
     const auto add = [&](Wide at) {
-      if (at > 0 && at < Wide{size}) out.push_back(static_cast<std::uint64_t>(at));
+      if (at > 0 && at < Wide{size}) {
+        out.push_back(static_cast<std::uint64_t>(at));
+        if (out.size() >= ClassTrace::kCompactFrom) trace_->compact_breakpoints();
+      }
     };
     // Thresholds are monotonic in D: those of the lanes lie between those of the extremes.
     const Wide t1 = b0 + ceil_div(-low, c), t2 = b0 + ceil_div(-high, c);

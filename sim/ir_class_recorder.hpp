@@ -136,12 +136,10 @@ struct ClassTrace {
     block_ranges.clear();
     compact_at = {};
   }
-  /// Sorts the breakpoints that grew past their mark and drops the repeats (4,096 points at least).
-  void compact_breakpoints() {
-    if (breakpoints[0].size() + breakpoints[1].size() + breakpoints[2].size() + warp_breakpoints.size() >= 4096)
-      compact_marked();
-  }
-  void compact_marked();
+  /// Sorts the breakpoints that grew past their mark (kCompactFrom points at least) and drops the
+  /// repeats; called as a vector reaches kCompactFrom points or more.
+  void compact_breakpoints();
+  static constexpr std::size_t kCompactFrom = 4096;
 };
 
 /// The class engine's record of one block's accelerated loops (ClassRecorder::set_log): per loop,
