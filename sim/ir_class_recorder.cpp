@@ -359,20 +359,23 @@ void ClassRecorder::comparison(WarpMachine&, ExprId id, LaneMask active, const O
   const Difference diff{a, b, e.signed_operands};
   const bool nearest = !t.loop_coefficients.empty() && !class_frames_.empty();
   const Extremes x = extremes(e, diff, m_.lanes(), active, nearest);
-  if (++block_records_ > kMaxTraceEntries) {
-    ClassRefusal why;
-    why.range = m_.kernel().exprs[id].range;
-    why.location = location(m_.kernel(), why.range);
-    why.what = "this comparison";
-    why.reason = "is recorded more than " + std::to_string(kMaxTraceEntries) +
-                 " times in one block (a loop around it does not run as classes of iterations), "
-                 "more than the class engine keeps";
-    throw ClassesUnproven(why);
-  }
+  if (__builtin_expect(++block_records_ > kMaxTraceEntries, 0)) too_many_records(id);
   trace_->entries.push_back(TraceEntry{id, active, x.lt, x.gt});
-  for (const WrapGuard& g : t.guards) guard(g, id, active, g.side == 0 ? a : b);
+  if (__builtin_expect(!t.guards.empty(), 0))
+    for (const WrapGuard& g : t.guards) guard(g, id, active, g.side == 0 ? a : b);
   if (!x.any) return;
   breakpoints(t, x, active, diff);
+}
+
+void ClassRecorder::too_many_records(ExprId id) const {
+  ClassRefusal why;
+  why.range = m_.kernel().exprs[id].range;
+  why.location = location(m_.kernel(), why.range);
+  why.what = "this comparison";
+  why.reason = "is recorded more than " + std::to_string(kMaxTraceEntries) +
+               " times in one block (a loop around it does not run as classes of iterations), "
+               "more than the class engine keeps";
+  throw ClassesUnproven(why);
 }
 
 // A wrap guard: where the operand's mathematical value M crosses the wrap point, as a comparison

@@ -253,7 +253,8 @@ class ClassRecorder final : public Recorder {
   using LocalState = WarpMachine::LocalState;
   template <class Extremes, class Diff>
   void breakpoints(const AffineCoefficients& t, const Extremes& x, LaneMask active, const Diff& diff);
-  void guard(const WrapGuard& g, ExprId id, LaneMask active, const Operand& value);
+  __attribute__((noinline)) void guard(const WrapGuard& g, ExprId id, LaneMask active, const Operand& value);
+  [[noreturn]] __attribute__((noinline, cold)) void too_many_records(ExprId id) const;
   LaneMask iteration_class(StmtId id, const Stmt& s, std::size_t frame, LaneMask in,
                            LaneMask& exits, std::uint64_t& k);
   LaneMask logged_iterations(int shape, StmtId id, const Stmt& s, std::size_t frame, LaneMask in,
