@@ -359,7 +359,7 @@ void ClassRecorder::comparison(WarpMachine&, ExprId id, LaneMask active, const O
   const Difference diff{a, b, e.signed_operands};
   const bool nearest = !t.loop_coefficients.empty() && !class_frames_.empty();
   const Extremes x = extremes(e, diff, m_.lanes(), active, nearest);
-  if (__builtin_expect(++block_records_ > kMaxTraceEntries, 0)) too_many_records(id);
+  if (__builtin_expect(trace_->entries.size() >= kMaxTraceEntries, 0)) too_many_records(id);
   trace_->entries.push_back(TraceEntry{id, active, x.lt, x.gt});
   if (__builtin_expect(!t.guards.empty(), 0))
     for (const WrapGuard& g : t.guards) guard(g, id, active, g.side == 0 ? a : b);
@@ -408,7 +408,7 @@ void ClassRecorder::guard(const WrapGuard& g, ExprId id, LaneMask active, const 
 // lane, D now and D + c * delta at a block index (iteration) delta further on: its sign changes
 // at delta = ceil(-D / c) (to or from 0) and floor(-D / c) + 1 (past 0).
 template <class Extremes, class Diff>
-__attribute__((always_inline)) inline void ClassRecorder::breakpoints(const AffineCoefficients& t, const Extremes& x, LaneMask active, const Diff& diff) {
+void ClassRecorder::breakpoints(const AffineCoefficients& t, const Extremes& x, LaneMask active, const Diff& diff) {
   const Wide low = x.low, high = x.high;
   const std::uint64_t grid[3] = {m_.program().launch.grid.x, m_.program().launch.grid.y, m_.program().launch.grid.z};
   // The indices along a block (warp) index where some active lane's outcome changes, the index
@@ -416,10 +416,7 @@ __attribute__((always_inline)) inline void ClassRecorder::breakpoints(const Affi
   // they span (unclipped).
   const auto thresholds = [&](Wide c, Wide b0, std::uint64_t size, std::vector<std::uint64_t>& out) {
     const auto add = [&](Wide at) {
-      if (at > 0 && at < Wide{size}) {
-        out.push_back(static_cast<std::uint64_t>(at));
-        if (out.size() >= ClassTrace::kCompactFrom) trace_->compact_breakpoints();
-      }
+      if (at > 0 && at < Wide{size}) out.push_back(static_cast<std::uint64_t>(at));
     };
     // Thresholds are monotonic in D: those of the lanes lie between those of the extremes.
     const Wide t1 = b0 + ceil_div(-low, c), t2 = b0 + ceil_div(-high, c);
@@ -435,6 +432,7 @@ __attribute__((always_inline)) inline void ClassRecorder::breakpoints(const Affi
         add(b0 + floor_div(-d, c) + 1);
       }
     }
+    if (out.size() >= ClassTrace::kCompactFrom) trace_->compact_breakpoints();
     return std::pair<Wide, Wide>{from, to};
   };
   for (int dim = 0; dim < 3; ++dim) {

@@ -102,10 +102,11 @@ struct TraceEntry {
 };
 bool operator==(const TraceEntry& a, const TraceEntry& b);
 
-/// The most comparisons one block's runs record (32 bytes each): past it (a long loop that does
-/// not run as classes of iterations records every iteration) the class engine refuses the launch,
-/// so that its memory stays bounded, and the replay counts it. kMaxStoredTraceEntries bounds the
-/// records that the runs kept for the partition hold together.
+/// The most comparisons one block's runs record (32 bytes each; one trace, or its warps' traces
+/// together with warp classes): past it (a long loop that does not run as classes of iterations
+/// records every iteration) the class engine refuses the launch, so that its memory stays bounded,
+/// and the replay counts it. kMaxStoredTraceEntries bounds the records that the runs kept for the
+/// partition hold together.
 constexpr std::size_t kMaxTraceEntries = std::size_t{1} << 21;
 constexpr std::size_t kMaxStoredTraceEntries = std::size_t{1} << 23;
 
@@ -235,8 +236,7 @@ class ClassRecorder final : public Recorder {
   /// the run one first): their counts go into the log `copies` times and their outcomes into the
   /// rows of all of them.
   void set_log_copies(std::uint32_t copies) { log_copies_ = copies; }
-  /// A new block: the records of its runs (every warp's, kMaxTraceEntries at most) count from 0.
-  void begin_block() { block_records_ = 0; }
+
 
   void warp_begin(WarpMachine& m) override;
   void warp_end(WarpMachine& m) override;
@@ -279,7 +279,6 @@ class ClassRecorder final : public Recorder {
   ClassTrace* trace_ = nullptr;
   IterationLog* log_ = nullptr;
   std::uint32_t log_copies_ = 1;
-  std::size_t block_records_ = 0;  // comparisons recorded since begin_block()
   std::size_t log_depth_ = 0;                    // logged loops being run
   std::vector<std::vector<Counts64>> log_before_;  // [log_depth_]: counts before a segment
   std::vector<Counts64> warp_start_;             // counts when the warp began (log_->outcomes)
