@@ -29,9 +29,11 @@ struct ZooLaunch {
   Dim3 grid;
   Dim3 block;
   std::map<std::string, std::int64_t> arguments;  // scalar parameters by name
+  const char* folder = "/kernels/zoo/";            // under the source tree
 };
 
 constexpr std::int64_t kIntMax = 2147483647;
+constexpr const char* kBlindSpots = "/tests/kernels/blind_spots/";
 
 // The launches (derivations beside each).
 const ZooLaunch kLaunches[] = {
@@ -66,6 +68,14 @@ const ZooLaunch kLaunches[] = {
     {"transpose_bank_conflicts.cu", {32, 65535, 1}, {32, 8, 1}, {{"width", 1024}, {"height", 2097120}}},
     // n4 = 2^31 - 1 float4s, blocks of 128.
     {"vector_copy.cu", {16777216, 1, 1}, {128, 1, 1}, {{"n4", kIntMax}}},
+    // Issue 23's blind spots (tests/kernels/blind_spots/): the grid-stride loop at the largest
+    // grid and n = 2^63 - 1 (each lane 2^22 or 2^22 + 1 iterations); the unsigned stencils at
+    // N = 3,000 (grid 376^3 of 8^3); the transpose that reassigns its indices at 46,336^2 (the
+    // largest multiple of 32 whose square stays an int).
+    {"grid_stride_fill.cu", {2147483647, 1, 1}, {1024, 1, 1}, {{"n", 9223372036854775807}}, kBlindSpots},
+    {"stencil_unsigned.cu", {376, 376, 376}, {8, 8, 8}, {{"N", 3000}}, kBlindSpots},
+    {"stencil_shifted.cu", {376, 376, 376}, {8, 8, 8}, {{"N", 3000}}, kBlindSpots},
+    {"transpose_reassigned.cu", {1448, 1448, 1}, {32, 32, 1}, {{"width", 46336}, {"height", 46336}}, kBlindSpots},
 };
 
 Launch launch_of(const Kernel& kernel, const ZooLaunch& z) {
@@ -84,7 +94,7 @@ Launch launch_of(const Kernel& kernel, const ZooLaunch& z) {
 // them) or without (BM_ClassEngineNoMemory: issue 21 wants memory to cost at most 2x).
 void BM_ClassEngine(benchmark::State& state, const ZooLaunch& z, bool memory) {
   warpdiv::frontend::FrontendOptions o;
-  o.file = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/" + z.file;
+  o.file = std::string(WARPDIV_SOURCE_DIR) + z.folder + z.file;
   const Kernel kernel = warpdiv::frontend::load_kernel(o);
   const Launch launch = launch_of(kernel, z);
   ReplayOptions options;

@@ -43,6 +43,20 @@ Wide math_value(ScalarType t, std::uint64_t bits) {
 
 std::string dim_name(int d) { return std::string("blockIdx.") + "xyz"[d]; }
 
+bool wraps_once(const Form& f, ScalarType t, Wide* wrap) {
+  if (f.exact || is_signed(t) || is_floating(t)) return false;
+  const Wide period = Wide{1} << bit_width(t);
+  if (f.low < -kHuge || f.high > kHuge || f.high - f.low >= period) return false;
+  if (wrap != nullptr) {
+    // The smallest multiple of the period above low (floor division, low may be negative).
+    Wide q = f.low / period;
+    if (f.low % period != 0 && f.low < 0) --q;
+    const Wide point = (q + 1) * period;
+    *wrap = point <= f.high ? point : f.low;
+  }
+  return true;
+}
+
 class Analyser::State {
  public:
   State(const Kernel& k, const Launch& l, std::vector<StmtId> loops, std::array<std::int64_t, 3> warp_steps)
@@ -57,14 +71,17 @@ class Analyser::State {
       variable_symbol_[k.stmts[k.stmts[loops_[i]].step].local] = static_cast<int>(kLoopSymbols + i);
     forms_.resize(k.exprs.size());
     context_.resize(k.exprs.size());
+    find_sequential();
   }
 
   // Forms of every local (fixed point) and then of every evaluated expression.
   void run() {
     locals_.assign(k_.locals.size(), Form{});
     for (Form& f : locals_) f.coefficient.assign(symbols_, 0);
+    sequential_forms_.assign(sequential_count_, Form{});
     for (int round = 0; round < 40; ++round) {
       changed_.assign(k_.locals.size(), false);
+      restart_sequential();
       walk(k_.root, {}, false);
       if (std::none_of(changed_.begin(), changed_.end(), [](bool c) { return c; })) break;
       if (round >= 6) {
@@ -73,6 +90,7 @@ class Analyser::State {
       }
     }
     evaluated_.assign(k_.exprs.size(), false);
+    restart_sequential();
     walk(k_.root, {}, true);
   }
 
@@ -82,6 +100,17 @@ class Analyser::State {
   int symbols() const { return static_cast<int>(symbols_); }
   // The innermost candidate loop (or kNone) whose body, condition or step holds the expression.
   StmtId context(ExprId id) const { return context_[id]; }
+  std::string reassignment(ExprId origin) const {
+    const auto it = reassigned_.find(origin);
+    if (it == reassigned_.end()) return "";
+    const auto [local, at] = it->second;
+    const StmtId first = first_assignment_[local];
+    return "the local '" + k_.locals[local].name + "', assigned " +
+           (first != kNone && first != at ? "at " + location(k_, k_.stmts[first].range) + " and " : "") + "at " +
+           location(k_, k_.stmts[at].range) +
+           " with different dependences on it (a local assigned inside a branch or loop is followed as one "
+           "value: give each phase a local of its own)";
+  }
   std::vector<StmtId> enclosing(ExprId id) const { return enclosing_.count(id) ? enclosing_.at(id) : std::vector<StmtId>{}; }
 
  private:
@@ -142,13 +171,107 @@ class Analyser::State {
            a.high == b.high && a.exact == b.exact && a.assigned == b.assigned;
   }
 
-  void assign(LocalId local, const Form& value) {
+  // Locals assigned only by statements that run whenever the kernel (or the inlined function)
+  // gets that far, outside every if, switch and loop, and never from an opaque value: each
+  // assignment is a value of its own (as in SSA form), and a read sees the last assignment
+  // before it in program order. A local assigned in a branch or a loop joins all its
+  // assignments into one form.
+  void find_sequential() {
+    sequential_.assign(k_.locals.size(), true);
+    first_assignment_.assign(k_.locals.size(), kNone);
+    for (std::size_t i = 0; i < k_.locals.size(); ++i)
+      if (variable_symbol_[i] >= 0) sequential_[i] = false;
+    mark_nested(k_.root, 0);
+    for (std::size_t i = 0; i < k_.locals.size(); ++i)
+      if (sequential_[i]) sequential_list_.push_back(static_cast<LocalId>(i));
+    // One remembered value per sequential assignment (not per statement).
+    sequential_slot_.assign(k_.stmts.size(), -1);
+    int slots = 0;
+    for (std::size_t s = 0; s < k_.stmts.size(); ++s) {
+      const Stmt& st = k_.stmts[s];
+      if ((st.kind == StmtKind::Declare || st.kind == StmtKind::Assign) && st.local != kNone && sequential_[st.local])
+        sequential_slot_[s] = slots++;
+    }
+    sequential_count_ = static_cast<std::size_t>(slots);
+  }
+  void mark_nested(StmtId id, int nested) {
+    if (id == kNone) return;
+    const Stmt& s = k_.stmts[id];
+    switch (s.kind) {
+      case StmtKind::Declare:
+      case StmtKind::Assign:
+        if (nested > 0 || (s.value != kNone && origins_[s.value] != kNone)) sequential_[s.local] = false;
+        break;
+      case StmtKind::InlinedCall:
+        if (s.local != kNone) sequential_[s.local] = false;
+        mark_nested(s.body, nested);
+        break;
+      case StmtKind::Block:
+        for (StmtId c : s.children) mark_nested(c, nested);
+        break;
+      case StmtKind::Switch:
+        for (StmtId c : s.children) mark_nested(c, nested + 1);
+        break;
+      case StmtKind::If:  // an else-if chain link by link, without recursion
+        for (StmtId at = id; at != kNone;) {
+          const Stmt& link = k_.stmts[at];
+          if (link.kind != StmtKind::If) {
+            mark_nested(at, nested + 1);
+            break;
+          }
+          mark_nested(link.then_stmt, nested + 1);
+          at = link.else_stmt;
+        }
+        break;
+      case StmtKind::Loop:
+        for (StmtId c : {s.init, s.body, s.step}) mark_nested(c, nested + 1);
+        break;
+      default: break;
+    }
+  }
+  // Each walk starts with the sequential locals unassigned.
+  void restart_sequential() {
+    for (const LocalId i : sequential_list_) {  // in place: the coefficients keep their storage
+      Form& f = locals_[static_cast<std::size_t>(i)];
+      std::fill(f.coefficient.begin(), f.coefficient.end(), Wide{0});
+      f.wild = 0;
+      f.low = f.high = 0;
+      f.exact = true;
+      f.wild_origin = kNone;
+      f.assigned = false;
+    }
+  }
+  // An assignment of a sequential local: its value from here on.
+  void assign_sequential(StmtId at, LocalId local, const Form& value) {
+    Form& next = locals_[local];
+    next = value;
+    next.assigned = true;
+    if (next.high - next.low > kHuge || next.low < -kHuge || next.high > kHuge) widen(next, k_.locals[local].type);
+    Form& last = sequential_forms_[static_cast<std::size_t>(sequential_slot_[at])];
+    if (!same(next, last)) {
+      last = next;
+      changed_[local] = true;
+    }
+  }
+
+  void assign(LocalId local, const Form& value, StmtId at) {
     Form next = locals_[local];
+    const bool first = !next.assigned;
     join(next, value, symbols_, variable_symbol_[local]);
+    if (first_assignment_[local] == kNone) first_assignment_[local] = at;
+    // Symbols that became wild here because this assignment depends on them otherwise than an
+    // earlier one: the local's reassignment is what the refusal names.
+    const std::uint64_t conflict = first ? 0 : next.wild & ~(locals_[local].wild | value.wild);
+    if (conflict != 0 && at != kNone && k_.stmts[at].value != kNone &&
+        (next.wild_origin == kNone || next.wild_origin == locals_[local].wild_origin)) {
+      const ExprId origin = k_.stmts[at].value;
+      if (locals_[local].wild_origin == kNone) next.wild_origin = origin;
+      reassigned_.emplace(origin, std::make_pair(local, at));
+    }
     if (next.high - next.low > kHuge || next.low < -kHuge || next.high > kHuge)
       widen(next, k_.locals[local].type);
     if (!same(next, locals_[local])) {
-      locals_[local] = next;
+      locals_[local] = std::move(next);
       changed_[local] = true;
     }
   }
@@ -175,11 +298,14 @@ class Analyser::State {
         break;
       case StmtKind::Declare:
       case StmtKind::Assign:
-        if (s.value != kNone && origins_[s.value] == kNone) assign(s.local, eval(s.value, refine, final));
+        if (s.value != kNone && origins_[s.value] == kNone) {
+          if (sequential_[s.local]) assign_sequential(id, s.local, eval(s.value, refine, final));
+          else assign(s.local, eval(s.value, refine, final), id);
+        }
         break;
       case StmtKind::Return:
         if (s.value != kNone && origins_[s.value] == kNone && !calls_.empty() && calls_.back() != kNone)
-          assign(calls_.back(), eval(s.value, refine, final));
+          assign(calls_.back(), eval(s.value, refine, final), id);
         break;
       case StmtKind::If:  // an else-if chain link by link, without recursion
         for (StmtId at = id; at != kNone;) {
@@ -466,8 +592,10 @@ class Analyser::State {
       return arithmetic(id, t, f);
     }
     if (is_comparison(op)) {
-      collapse_inexact(a, t, id);
-      collapse_inexact(b, t, id);
+      // An operand that wraps around once at most stays affine on each side of the wrap (the
+      // plan guards it, WrapGuard); one that may wrap more is not affine.
+      if (!wraps_once(a, t)) collapse_inexact(a, t, id);
+      if (!wraps_once(b, t)) collapse_inexact(b, t, id);
       Form f = range(0, 1);
       f.wild = a.wild | b.wild;
       f.wild_origin = a.wild_origin != kNone ? a.wild_origin : b.wild_origin;
@@ -514,6 +642,14 @@ class Analyser::State {
   std::vector<int> loop_symbol_;      // [StmtId]
   std::vector<int> variable_symbol_;  // [LocalId]
   std::vector<Form> locals_;
+  std::vector<bool> sequential_;       // [LocalId]: see find_sequential()
+  std::vector<StmtId> first_assignment_;  // [LocalId]: the first (joined) assignment walked
+  // Values of assignments (ExprId) that made their local non-affine in a symbol: (local, statement).
+  std::map<ExprId, std::pair<LocalId, StmtId>> reassigned_;
+  std::vector<LocalId> sequential_list_;  // the sequential locals
+  std::vector<int> sequential_slot_;      // [StmtId]: its index among the sequential assignments, or -1
+  std::size_t sequential_count_ = 0;
+  std::vector<Form> sequential_forms_;    // [slot]: the value each sequential assignment gave last
   std::vector<bool> changed_;
   std::vector<Form> forms_;
   std::vector<bool> evaluated_;
@@ -531,6 +667,7 @@ void Analyser::run() { s_->run(); }
 const Form& Analyser::form(ExprId id) const { return s_->form(id); }
 bool Analyser::evaluated(ExprId id) const { return s_->evaluated(id); }
 const std::vector<StmtId>& Analyser::loops() const { return s_->loops(); }
+std::string Analyser::reassignment(ExprId origin) const { return s_->reassignment(origin); }
 int Analyser::symbols() const { return s_->symbols(); }
 StmtId Analyser::context(ExprId id) const { return s_->context(id); }
 std::vector<StmtId> Analyser::enclosing(ExprId id) const { return s_->enclosing(id); }

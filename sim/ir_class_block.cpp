@@ -39,6 +39,16 @@ void copy_first_warp(IterationLog& log, std::uint64_t n, std::size_t warps) {
     }
 }
 
+// A block's runs recorded more than kMaxTraceEntries comparisons.
+[[noreturn]] void refuse_records() {
+  ClassRefusal why;
+  why.location = "<launch>";
+  why.what = "a block's comparisons";
+  why.reason = "are recorded more than " + std::to_string(kMaxTraceEntries) +
+               " times (a loop that does not run as classes of iterations), more than the class engine keeps";
+  throw ClassesUnproven(why);
+}
+
 // One warp's run in a block run by classes of warps.
 struct WarpRun {
   bool ran = false;
@@ -86,6 +96,7 @@ void add_warp_classes(const ClassProgram& classes, const std::vector<WarpRun>& r
   const std::size_t stmts = program.kernel.stmts.size();
   std::size_t entries = 0;
   for (const auto& [first, last] : intervals) entries += runs[first].trace.entries.size() * (last - first + 1);
+  if (entries > kMaxTraceEntries) refuse_records();
   r.trace.entries.reserve(entries);
   for (const auto& [first, last] : intervals) {
     const WarpRun& rep = runs[first];
@@ -155,6 +166,7 @@ bool run_warp_classes(ClassMachine& m, const ClassProgram& classes, IterationLog
   if (runs.size() < static_cast<std::size_t>(warps)) runs.resize(static_cast<std::size_t>(warps));
   for (int w = 0; w < warps; ++w) runs[static_cast<std::size_t>(w)].ran = false;
   std::set<std::uint64_t> starts{0};
+  std::size_t recorded = 0;  // the warps' records together
   // Warp 0 starts a class whatever the others do: it runs with the log, which is then its alone
   // (copy_first_warp makes it stand for its class). Once warp 0's class is warp 0 alone, a warp
   // that is a class by itself (intervals only split) runs with the log too.
@@ -175,6 +187,8 @@ bool run_warp_classes(ClassMachine& m, const ClassProgram& classes, IterationLog
     m.recorder.set_log(x.logged ? log : nullptr);
     m.machine.run_warp(static_cast<int>(w), x.tally, true);
     r.warps_run += 1;
+    recorded += x.trace.entries.size();
+    if (recorded > kMaxTraceEntries) refuse_records();
     return x;
   };
   Intervals intervals;

@@ -63,6 +63,13 @@ constexpr int kMaxRounds = 24;              // refinements of the partition, at 
 
 constexpr Wide kHuge = Wide{1} << 100;      // ranges past this are treated as unknown
 
+/// An operand of a comparison (of type t) whose form is not exact (its value is M reduced
+/// modulo 2^width) but spans less than 2^width: the comparison stays affine on each side of the
+/// one point where M wraps around (a WrapGuard records it). `wrap` is set to that point, the
+/// multiple of 2^width in (low, high], or to low when there is none (then the value is M plus the
+/// same multiple of 2^width everywhere).
+bool wraps_once(const Form& f, ScalarType t, Wide* wrap = nullptr);
+
 /// The mathematical range of a type.
 Wide type_min(ScalarType t);
 Wide type_max(ScalarType t);
@@ -87,6 +94,9 @@ class Analyser {
   // The innermost candidate loop (or kNone) whose body, condition or step holds the expression.
   StmtId context(ExprId id) const;
   std::vector<StmtId> enclosing(ExprId id) const;
+  /// When `origin` (a Form's wild_origin) is the value of an assignment that made its local
+  /// non-affine (a local reassigned in a branch or loop): what the refusal says of it; else "".
+  std::string reassignment(ExprId origin) const;
 
  private:
   class State;

@@ -240,16 +240,20 @@ Checked check(const Kernel& k, const Analyser& a, const std::vector<bool>& memor
   const auto symbol_name = [&](int s) { return s < kBlockSymbols ? dim_name(s) : std::string("a loop variable"); };
   // A block index: the plan is refused. The warp index: the warps of a block are all run. A loop
   // variable: the loop does not run as classes.
-  const auto bad = [&](ExprId at, std::uint64_t wild, const std::string& what, ExprId origin) {
+  const auto bad = [&](ExprId at, std::uint64_t wild, const std::string& what, ExprId origin,
+                       const char* why = nullptr) {
     for (int s = 0; s < a.symbols(); ++s) {
       if (!(wild >> s & 1)) continue;
       if (s == kWarpSymbol) {
         out.warp_wild = true;
       } else if (s < kBlockSymbols) {
         if (!out.refused) {
+          const std::string local = origin != kNone ? a.reassignment(origin) : "";
           const std::string through = origin != kNone ? " through " + describe_expr(k, origin) : "";
-          out.refused = refusal(k, at, what, "depends on " + symbol_name(s) + through +
-                                                 ", which is not affine in it");
+          out.refused = refusal(k, at, what, "depends on " + symbol_name(s) +
+                                                 (why != nullptr ? std::string(why)
+                                                  : local.empty() ? through + ", which is not affine in it"
+                                                                  : " through " + local));
         }
       } else {
         const StmtId loop = a.loops()[static_cast<std::size_t>(s - kLoopSymbols)];
@@ -272,9 +276,17 @@ Checked check(const Kernel& k, const Analyser& a, const std::vector<bool>& memor
     if (e.kind == ExprKind::Binary && is_comparison(e.binary_op)) {
       const Form& x = a.form(e.operands[0]);
       const Form& y = a.form(e.operands[1]);
-      const std::uint64_t inexact = (x.exact ? 0 : coefficients(x)) | (y.exact ? 0 : coefficients(y));
+      const ScalarType t = k.exprs[e.operands[0]].type;
+      const std::uint64_t inexact = (x.exact || wraps_once(x, t) ? 0 : coefficients(x)) |
+                                    (y.exact || wraps_once(y, t) ? 0 : coefficients(y));
       bad(id, x.wild | y.wild, "this comparison", x.wild_origin != kNone ? x.wild_origin : y.wild_origin);
-      bad(id, inexact, "this comparison", id);
+      if (inexact != 0) {
+        const std::string why = " through an operand converted to " + name(t) +
+                                " (or computed in it) that may wrap around more than once over the launch (its "
+                                "values span 2^" + std::to_string(bit_width(t)) +
+                                " or more), so its order is not affine in it";
+        bad(id, inexact, "this comparison", id, why.c_str());
+      }
     }
     if (e.kind == ExprKind::Select) {
       const Form& c = a.form(e.operands[0]);
@@ -324,7 +336,7 @@ std::optional<std::int64_t> step_of(const Kernel& k, const Analyser& a, StmtId l
     if (!c.exact || c.wild != 0 || c.low != c.high || c.low == 0) return std::nullopt;
     if (std::any_of(c.coefficient.begin(), c.coefficient.end(), [](Wide x) { return x != 0; }))
       return std::nullopt;
-    if (c.low > Wide{1} << 40 || c.low < -(Wide{1} << 40)) return std::nullopt;
+    if (c.low > Wide{1} << 62 || c.low < -(Wide{1} << 62)) return std::nullopt;
     const auto K = static_cast<std::int64_t>(c.low);
     return add.binary_op == BinaryOp::Add ? K : -K;
   }
@@ -374,10 +386,13 @@ void plan_memory(const Kernel& k, const Launch& launch, const Analyser& a, const
       const bool inexact = !f.exact && f.coefficient[static_cast<std::size_t>(s)] != 0;
       if (!wild && !inexact) continue;
       if (s < kBlockSymbols) {
+        const std::string local = f.wild_origin != kNone && !inexact ? a.reassignment(f.wild_origin) : "";
         const std::string through =
             f.wild_origin != kNone ? " through " + describe_expr(k, f.wild_origin) : std::string();
         refuse(location(k, k.exprs[static_cast<std::size_t>(e)].range) + ": " + what + " depends on " +
-               dim_name(s) + through + (inexact ? ", and may wrap around" : ", which is not affine in it"));
+               dim_name(s) +
+               (!local.empty() ? " through " + local
+                               : through + (inexact ? ", and may wrap around" : ", which is not affine in it")));
       } else if (s == kWarpSymbol) {
         out.memory_warp_wild = true;
       } else {
@@ -582,7 +597,35 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
                                            static_cast<std::int64_t>(d));
         }
       }
-      if (any) analysis->tracked[i] = t;
+      // Operands that wrap around once: where their value wraps is recorded too.
+      const ScalarType type = kernel.exprs[e.operands[0]].type;
+      for (int side = 0; side < 2 && (any || !x.exact || !y.exact); ++side) {
+        const Form& f = side == 0 ? x : y;
+        Wide wrap = 0;
+        if (!wraps_once(f, type, &wrap) || wrap == f.low) continue;
+        detail::WrapGuard g;
+        g.side = side;
+        g.width = bit_width(type);
+        g.low = f.low;
+        g.wrap = wrap;
+        bool moves = false;
+        for (int s = 0; s < a.symbols(); ++s) {
+          const Wide coefficient = f.coefficient[static_cast<std::size_t>(s)];
+          if (coefficient == 0 || (s == kWarpSymbol && !warp_classes)) continue;
+          if (coefficient > Wide{1} << 62 || coefficient < -(Wide{1} << 62)) {
+            plan.refusal = refusal(kernel, static_cast<ExprId>(i), "this comparison",
+                                   "has an operand that wraps around with a coefficient too large to follow");
+            return plan;
+          }
+          moves = true;
+          const auto value = static_cast<std::int64_t>(coefficient);
+          if (s == kWarpSymbol) g.coefficients.warp_coefficient = value;
+          else if (s < kBlockSymbols) g.coefficients.block_coefficient[static_cast<std::size_t>(s)] = value;
+          else g.coefficients.loop_coefficients.emplace_back(loops[static_cast<std::size_t>(s - kLoopSymbols)], value);
+        }
+        if (moves) t.guards.push_back(std::move(g));
+      }
+      if (any || !t.guards.empty()) analysis->tracked[i] = t;
     }
     analysis->warp_classes = warp_classes;
     plan_memory(kernel, launch, a, memory, warp_classes, loops, *analysis);

@@ -124,6 +124,16 @@ ClassProgram::ClassProgram(Program& p, std::vector<std::optional<TrackedComparis
                   kMaxOutcomeCells;
 }
 
+void ClassTrace::compact_breakpoints() {
+  for (std::size_t i = 0; i < 4; ++i) {
+    std::vector<std::uint64_t>& points = i < 3 ? breakpoints[i] : warp_breakpoints;
+    if (points.size() < std::max(compact_at[i], kCompactFrom)) continue;
+    std::sort(points.begin(), points.end());
+    points.erase(std::unique(points.begin(), points.end()), points.end());
+    compact_at[i] = 2 * points.size();
+  }
+}
+
 bool operator==(const TraceEntry& a, const TraceEntry& b) {
   return a.id == b.id && a.active == b.active && a.lt == b.lt && a.gt == b.gt;
 }
@@ -349,9 +359,57 @@ void ClassRecorder::comparison(WarpMachine&, ExprId id, LaneMask active, const O
   const Difference diff{a, b, e.signed_operands};
   const bool nearest = !t.loop_coefficients.empty() && !class_frames_.empty();
   const Extremes x = extremes(e, diff, m_.lanes(), active, nearest);
-  const Wide low = x.low, high = x.high;
+  if (__builtin_expect(trace_->entries.size() >= kMaxTraceEntries, 0)) too_many_records(id);
   trace_->entries.push_back(TraceEntry{id, active, x.lt, x.gt});
+  if (__builtin_expect(!t.guards.empty(), 0))
+    for (const WrapGuard& g : t.guards) guard(g, id, active, g.side == 0 ? a : b);
   if (!x.any) return;
+  breakpoints(t, x, active, diff);
+}
+
+void ClassRecorder::too_many_records(ExprId id) const {
+  ClassRefusal why;
+  why.range = m_.kernel().exprs[id].range;
+  why.location = location(m_.kernel(), why.range);
+  why.what = "this comparison";
+  why.reason = "is recorded more than " + std::to_string(kMaxTraceEntries) +
+               " times in one block (a loop around it does not run as classes of iterations), "
+               "more than the class engine keeps";
+  throw ClassesUnproven(why);
+}
+
+// A wrap guard: where the operand's mathematical value M crosses the wrap point, as a comparison
+// M < wrap would record it (its outcome per lane into the trace, its breakpoints).
+void ClassRecorder::guard(const WrapGuard& g, ExprId id, LaneMask active, const Operand& value) {
+  const std::uint64_t mask = g.width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << g.width) - 1;
+  const auto diff = [&](int l) {
+    const std::uint64_t bits = value.lanes != nullptr ? value.lanes[l] : value.value;
+    return g.low + Wide{(bits - static_cast<std::uint64_t>(g.low)) & mask} - g.wrap;
+  };
+  Extremes x;
+  for (LaneMask m = active; m != 0; m &= m - 1) {
+    const int l = lowest_lane(m);
+    const Wide d = diff(l);
+    x.lt |= static_cast<LaneMask>(d < 0) << l;
+    x.gt |= static_cast<LaneMask>(d > 0) << l;
+    if (!x.any || d < x.low) x.low = d;
+    if (!x.any || d > x.high) x.high = d;
+    x.any = true;
+    if (d < 0 && (!x.any_below || d > x.below)) { x.below = d; x.any_below = true; }
+    if (d > 0 && (!x.any_above || d < x.above)) { x.above = d; x.any_above = true; }
+    x.zero |= d == 0;
+  }
+  trace_->entries.push_back(TraceEntry{kGuardEntries + std::int64_t{id} * 2 + g.side, active, x.lt, x.gt});
+  if (x.any) breakpoints(g.coefficients, x, active, diff);
+}
+
+// Where along each block index (and the warp index, and each running class of iterations) some
+// active lane's outcome of a recorded comparison (D = a - b per lane, `diff`) changes. For one
+// lane, D now and D + c * delta at a block index (iteration) delta further on: its sign changes
+// at delta = ceil(-D / c) (to or from 0) and floor(-D / c) + 1 (past 0).
+template <class Extremes, class Diff>
+void ClassRecorder::breakpoints(const AffineCoefficients& t, const Extremes& x, LaneMask active, const Diff& diff) {
+  const Wide low = x.low, high = x.high;
   const std::uint64_t grid[3] = {m_.program().launch.grid.x, m_.program().launch.grid.y, m_.program().launch.grid.z};
   // The indices along a block (warp) index where some active lane's outcome changes, the index
   // now b0 and a - b changing by c per step, into `out` when within (0, size); returns the range
@@ -374,6 +432,7 @@ void ClassRecorder::comparison(WarpMachine&, ExprId id, LaneMask active, const O
         add(b0 + floor_div(-d, c) + 1);
       }
     }
+    if (out.size() >= ClassTrace::kCompactFrom) trace_->compact_breakpoints();
     return std::pair<Wide, Wide>{from, to};
   };
   for (int dim = 0; dim < 3; ++dim) {
@@ -417,9 +476,17 @@ LaneMask ClassRecorder::iteration_class(StmtId id, const Stmt& s, std::size_t fr
                                       LaneMask& exits, std::uint64_t& k) {
   const AcceleratedLoop& acc = *c_.accelerated[id];
   LocalState& v = m_.local(acc.variable);
-  if (!v.uniform || (in & ~v.defined) != 0) return m_.iteration(id, s, frame, in, exits);
+  if ((in & ~v.defined) != 0) return m_.iteration(id, s, frame, in, exits);
+  // The variable may differ from lane to lane (a grid-stride loop: each lane starts at its own
+  // index and steps by the same constant): each lane jumps by the same number of steps.
+  const bool by_lane = !v.uniform;
   const std::uint64_t v0 = v.value;
   const std::size_t depth = class_frames_.size();
+  if (by_lane) {
+    if (variable_entering_.size() <= depth) variable_entering_.resize(depth + 1);
+    const std::uint64_t* lanes = m_.local_lanes(acc.variable);
+    std::copy(lanes, lanes + m_.lanes(), variable_entering_[depth].begin());
+  }
   if (snapshots_.size() < 2 * depth + 2) {
     snapshots_.resize(2 * depth + 2);
     arrival_snapshots_.resize(2 * depth + 2);
@@ -451,9 +518,10 @@ LaneMask ClassRecorder::iteration_class(StmtId id, const Stmt& s, std::size_t fr
   LaneMask out = m_.iteration(id, s, frame, in, exits);
   const std::uint64_t next = class_frames_.back().next;
   class_frames_.pop_back();
-  // The jump sets the variable as one value: it must still be one (lanes outside the loop that
-  // keep another value make it a lane array).
-  if (out != in || !v.uniform || (in & ~v.defined) != 0 || next == ~std::uint64_t{0} || next <= k + 2)
+  // A uniform variable jumps as one value: it must still be one (lanes outside the loop that
+  // keep another value make it a lane array); a variable by lane jumps lane by lane.
+  if (out != in || (!by_lane && !v.uniform) || (in & ~v.defined) != 0 || next == ~std::uint64_t{0} ||
+      next <= k + 2)
     return out;
   if (counters) {
     capture_counters(acc, counter_snapshots_[2 * depth + 1]);
@@ -469,8 +537,15 @@ LaneMask ClassRecorder::iteration_class(StmtId id, const Stmt& s, std::size_t fr
   const std::uint64_t last = next - 1;
   // The variable at iteration `last`: a value the loop reaches (the loop's own condition gives a
   // breakpoint at its exit), so modular arithmetic gives it exactly.
-  v.value = normalise(m_.kernel().locals[acc.variable].type,
-                      v0 + static_cast<std::uint64_t>(acc.step) * (last - k));
+  const ScalarType variable_type = m_.kernel().locals[acc.variable].type;
+  const std::uint64_t jump = static_cast<std::uint64_t>(acc.step) * (last - k);
+  if (by_lane) {
+    std::array<std::uint64_t, kMaxLanes>& lanes = variable_entering_[depth];
+    for (int l = 0; l < m_.lanes(); ++l) lanes[l] = normalise(variable_type, lanes[l] + jump);
+    m_.write(acc.variable, Operand{lanes.data(), 0}, in);
+  } else {
+    v.value = normalise(variable_type, v0 + jump);
+  }
   m_.set_loop_iteration(id, last);
   // Counters: set to the values they have before iteration `last`.
   if (counters) jump_counters(acc, s, depth, k, last);

@@ -20,12 +20,31 @@
 
 namespace warpdiv::sim::ir::detail {
 
-/// A comparison a - b whose operands the class engine proved affine and wrap-free in the block
-/// indices and in the variables of accelerated loops (zero coefficients for the others).
-struct TrackedComparison {
-  std::array<std::int64_t, 3> block_coefficient{};  // d(a - b) / d blockIdx.{x, y, z}
-  std::int64_t warp_coefficient = 0;                // d(a - b) / d (warp index), with warp classes
-  std::vector<std::pair<StmtId, std::int64_t>> loop_coefficients;  // (loop, d(a - b) / d variable)
+/// How a value moves along the block indices, the warp index and the variables of accelerated
+/// loops (zero coefficients for the others).
+struct AffineCoefficients {
+  std::array<std::int64_t, 3> block_coefficient{};  // d / d blockIdx.{x, y, z}
+  std::int64_t warp_coefficient = 0;                // d / d (warp index), with warp classes
+  std::vector<std::pair<StmtId, std::int64_t>> loop_coefficients;  // (loop, d / d variable)
+};
+
+/// An operand of a tracked comparison whose value is its affine mathematical value M reduced
+/// modulo 2^width (an int converted to unsigned, an unsigned subtraction that may go below 0):
+/// M lies in [low, low + 2^width), so M = low + ((bits - low) mod 2^width), and the value the
+/// comparison sees is M + a constant multiple of 2^width on each side of `wrap` (the one multiple
+/// of 2^width in (low, high]). The recorder records where M - wrap changes sign, as for a
+/// comparison M < wrap: within those breakpoints the comparison is affine.
+struct WrapGuard {
+  int side = 0;    // the comparison's operand 0 or 1
+  int width = 64;  // bits of the operand's type
+  __extension__ __int128 low = 0, wrap = 0;
+  AffineCoefficients coefficients;  // dM / d symbol
+};
+
+/// A comparison a - b whose operands the class engine proved affine in the block indices and in
+/// the variables of accelerated loops (`guards`: except where an operand wraps around).
+struct TrackedComparison : AffineCoefficients {  // d(a - b) / d symbol
+  std::vector<WrapGuard> guards;
 };
 
 /// A loop run as classes of iterations: its variable (uniform at entry) steps by `step`.
@@ -83,6 +102,14 @@ struct TraceEntry {
 };
 bool operator==(const TraceEntry& a, const TraceEntry& b);
 
+/// The most comparisons one block's runs record (32 bytes each; one trace, or its warps' traces
+/// together with warp classes): past it (a long loop that does not run as classes of iterations
+/// records every iteration) the class engine refuses the launch, so that its memory stays bounded,
+/// and the replay counts it. kMaxStoredTraceEntries bounds the records that the runs kept for the
+/// partition hold together.
+constexpr std::size_t kMaxTraceEntries = std::size_t{1} << 21;
+constexpr std::size_t kMaxStoredTraceEntries = std::size_t{1} << 23;
+
 /// What one block's replay recorded for the class engine.
 struct ClassTrace {
   std::vector<TraceEntry> entries;
@@ -98,13 +125,22 @@ struct ClassTrace {
     __extension__ __int128 from, to;
   };
   std::vector<BlockRange> block_ranges;
+  /// Sizes at which breakpoints / warp_breakpoints are next sorted and their repeats dropped
+  /// (compact_breakpoints), so that a loop recording the same thresholds again and again does
+  /// not grow them.
+  std::array<std::size_t, 4> compact_at{};
   /// Empties every record, keeping the vectors' storage.
   void clear() {
     entries.clear();
     for (auto& b : breakpoints) b.clear();
     warp_breakpoints.clear();
     block_ranges.clear();
+    compact_at = {};
   }
+  /// Sorts the breakpoints that grew past their mark (kCompactFrom points at least) and drops the
+  /// repeats; called as a vector reaches kCompactFrom points or more.
+  void compact_breakpoints();
+  static constexpr std::size_t kCompactFrom = 4096;
 };
 
 /// The class engine's record of one block's accelerated loops (ClassRecorder::set_log): per loop,
@@ -201,16 +237,24 @@ class ClassRecorder final : public Recorder {
   /// rows of all of them.
   void set_log_copies(std::uint32_t copies) { log_copies_ = copies; }
 
+
   void warp_begin(WarpMachine& m) override;
   void warp_end(WarpMachine& m) override;
   void comparison(WarpMachine& m, ExprId id, LaneMask active, const Operand& a,
                   const Operand& b) override;
+  /// Trace entries of a comparison's wrap guards: ids from here on (guard g of comparison e:
+  /// kGuardEntries + e * 2 + side).
+  static constexpr std::int64_t kGuardEntries = std::int64_t{1} << 40;
   bool loop_begin(WarpMachine& m, StmtId loop, LaneMask in) override;
   LaneMask iterations(WarpMachine& m, StmtId loop, std::size_t frame, LaneMask in, LaneMask& exits,
                       std::uint64_t& k) override;
 
  private:
   using LocalState = WarpMachine::LocalState;
+  template <class Extremes, class Diff>
+  void breakpoints(const AffineCoefficients& t, const Extremes& x, LaneMask active, const Diff& diff);
+  __attribute__((noinline)) void guard(const WrapGuard& g, ExprId id, LaneMask active, const Operand& value);
+  [[noreturn]] __attribute__((noinline, cold)) void too_many_records(ExprId id) const;
   LaneMask iteration_class(StmtId id, const Stmt& s, std::size_t frame, LaneMask in,
                            LaneMask& exits, std::uint64_t& k);
   LaneMask logged_iterations(int shape, StmtId id, const Stmt& s, std::size_t frame, LaneMask in,
@@ -286,6 +330,8 @@ class ClassRecorder final : public Recorder {
   std::vector<CounterSnapshot> counter_snapshots_;
   CounterSnapshot counter_after_;
   std::vector<std::vector<std::array<std::uint64_t, kMaxLanes>>> counter_entering_;  // [depth]
+  // [depth]: a loop variable that differs by lane, its lanes' values entering iteration k.
+  std::vector<std::array<std::uint64_t, kMaxLanes>> variable_entering_;
   void capture_counters(const AcceleratedLoop& acc, CounterSnapshot& into);
 };
 

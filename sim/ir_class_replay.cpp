@@ -87,6 +87,7 @@ class Refinement {
   std::map<Corner, BlockRun> runs_;
   std::vector<Box> boxes_;
   std::uint64_t warps_replayed_ = 0;
+  std::size_t stored_entries_ = 0;  // trace entries of runs_, all together
   std::size_t logged_outcomes_ = 0;
   std::chrono::steady_clock::duration longest_{0};  // the longest corner run so far
   unsigned workers_;
@@ -154,7 +155,16 @@ void Refinement::run_all(const std::vector<Corner>& wanted) {
   for (const auto& t : took) longest_ = std::max(longest_, t);
   for (std::size_t i = 0; i < missing.size(); ++i) {
     warps_replayed_ += done[i].warps_run;
+    stored_entries_ += done[i].trace.entries.size();
     runs_.emplace(missing[i], std::move(done[i]));
+  }
+  if (stored_entries_ > detail::kMaxStoredTraceEntries) {
+    ClassRefusal why;
+    why.location = "<launch>";
+    why.what = "the blocks the class engine runs";
+    why.reason = "record more than " + std::to_string(detail::kMaxStoredTraceEntries) +
+                 " comparisons together (long loops that do not run as classes of iterations), more than it keeps";
+    throw ClassesUnproven(why);
   }
 }
 
