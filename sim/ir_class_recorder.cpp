@@ -480,6 +480,10 @@ LaneMask ClassRecorder::iteration_class(StmtId id, const Stmt& s, std::size_t fr
   // The variable may differ from lane to lane (a grid-stride loop: each lane starts at its own
   // index and steps by the same constant): each lane jumps by the same number of steps.
   const bool by_lane = !v.uniform;
+  // Most such loops end within a few iterations (a grid-stride loop whose grid covers the data
+  // runs once or twice per lane): those run as they are, without the bookkeeping of a jump, which
+  // an iteration that cannot jump (out != in, next <= k + 2) would pay for nothing.
+  if (by_lane && k < kByLaneFirstJump) return m_.iteration(id, s, frame, in, exits);
   const std::uint64_t v0 = v.value;
   const std::size_t depth = class_frames_.size();
   if (by_lane) {

@@ -108,6 +108,9 @@ bool operator==(const TraceEntry& a, const TraceEntry& b);
 /// and the replay counts it. kMaxStoredTraceEntries bounds the records that the runs kept for the
 /// partition hold together.
 constexpr std::size_t kMaxTraceEntries = std::size_t{1} << 21;
+/// A loop whose variable differs by lane runs its first iterations without the bookkeeping that
+/// a jump over iterations needs (ClassRecorder::iteration_class): 4.
+constexpr std::uint64_t kByLaneFirstJump = 4;
 constexpr std::size_t kMaxStoredTraceEntries = std::size_t{1} << 23;
 
 /// What one block's replay recorded for the class engine.
