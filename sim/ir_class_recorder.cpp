@@ -286,12 +286,32 @@ struct Extremes {
   bool any = false, any_below = false, any_above = false, zero = false;
 };
 
+// Extremes of D = diff(lane) over the active lanes, lane by lane in 128 bits (D past 64 bits, or a
+// wrap guard's distance to its wrap point); with `nearest` also those nearest 0.
+template <class Diff>
+Extremes scan_wide(LaneMask active, const Diff& diff, bool nearest) {
+  Extremes x;
+  for (LaneMask m = active; m != 0; m &= m - 1) {
+    const int l = lowest_lane(m);
+    const Wide d = diff(l);
+    x.lt |= static_cast<LaneMask>(d < 0) << l;
+    x.gt |= static_cast<LaneMask>(d > 0) << l;
+    if (!x.any || d < x.low) x.low = d;
+    if (!x.any || d > x.high) x.high = d;
+    x.any = true;
+    if (!nearest) continue;
+    if (d < 0 && (!x.any_below || d > x.below)) { x.below = d; x.any_below = true; }
+    if (d > 0 && (!x.any_above || d < x.above)) { x.above = d; x.any_above = true; }
+    x.zero |= d == 0;
+  }
+  return x;
+}
+
 __attribute__((always_inline)) inline Extremes extremes(const CompiledExpr& e, const Difference& diff,
                                                         int lanes, LaneMask active, bool nearest) {
   const Operand& a = diff.a;
   const Operand& b = diff.b;
   Extremes x;
-  bool lanes_scanned = false;  // below, above and zero already found
   if (a.lanes == nullptr && b.lanes == nullptr) {
     const Wide d = diff(0);
     x.any = active != 0;
@@ -321,28 +341,10 @@ __attribute__((always_inline)) inline Extremes extremes(const CompiledExpr& e, c
       x.below = sc.below;
       x.above = sc.above;
       x.zero = (active & ~x.lt & ~x.gt) != 0;
-      lanes_scanned = true;
     }
-  } else {
-    for (LaneMask m = active; m != 0; m &= m - 1) {
-      const int l = lowest_lane(m);
-      const Wide d = diff(l);
-      x.lt |= static_cast<LaneMask>(d < 0) << l;
-      x.gt |= static_cast<LaneMask>(d > 0) << l;
-      if (!x.any || d < x.low) x.low = d;
-      if (!x.any || d > x.high) x.high = d;
-      x.any = true;
-    }
+    return x;
   }
-  if (nearest && !lanes_scanned) {
-    for (LaneMask m = active; m != 0; m &= m - 1) {
-      const Wide d = diff(lowest_lane(m));
-      if (d < 0 && (!x.any_below || d > x.below)) { x.below = d; x.any_below = true; }
-      if (d > 0 && (!x.any_above || d < x.above)) { x.above = d; x.any_above = true; }
-      x.zero |= d == 0;
-    }
-  }
-  return x;
+  return scan_wide(active, diff, nearest);
 }
 
 }  // namespace
@@ -386,19 +388,7 @@ void ClassRecorder::guard(const WrapGuard& g, ExprId id, LaneMask active, const 
     const std::uint64_t bits = value.lanes != nullptr ? value.lanes[l] : value.value;
     return g.low + Wide{(bits - static_cast<std::uint64_t>(g.low)) & mask} - g.wrap;
   };
-  Extremes x;
-  for (LaneMask m = active; m != 0; m &= m - 1) {
-    const int l = lowest_lane(m);
-    const Wide d = diff(l);
-    x.lt |= static_cast<LaneMask>(d < 0) << l;
-    x.gt |= static_cast<LaneMask>(d > 0) << l;
-    if (!x.any || d < x.low) x.low = d;
-    if (!x.any || d > x.high) x.high = d;
-    x.any = true;
-    if (d < 0 && (!x.any_below || d > x.below)) { x.below = d; x.any_below = true; }
-    if (d > 0 && (!x.any_above || d < x.above)) { x.above = d; x.any_above = true; }
-    x.zero |= d == 0;
-  }
+  const Extremes x = scan_wide(active, diff, true);
   trace_->entries.push_back(TraceEntry{kGuardEntries + std::int64_t{id} * 2 + g.side, active, x.lt, x.gt});
   if (x.any) breakpoints(g.coefficients, x, active, diff);
 }
