@@ -84,13 +84,7 @@ auto at_place(const analysis::CheckConfig& c, const analysis::ConfigPlace& p, co
 
 CheckRequest parse_check(const Args& args) {
   const po::options_description options = check_options();
-  po::positional_options_description positional;
-  positional.add("config", 1);
-  po::options_description hidden;
-  hidden.add_options()("config", po::value<std::string>());
-  po::options_description all;
-  all.add(options).add(hidden);
-  const po::variables_map vm = parse_command_line("check", args, all, &positional);
+  const po::variables_map vm = parse_with_positional("check", args, options, "config");
   CheckRequest r;
   if (has(vm, "help")) {
     r.help = help_text(options);

@@ -101,13 +101,7 @@ void parse_flag_launch(const po::variables_map& vm, OccupancyRequest& r) {
 
 OccupancyRequest parse_occupancy(const Args& args) {
   const po::options_description options = occupancy_options();
-  po::positional_options_description positional;
-  positional.add("file", 1);
-  po::options_description hidden;
-  hidden.add_options()("file", po::value<std::string>());
-  po::options_description all;
-  all.add(options).add(hidden);
-  const po::variables_map vm = parse_command_line("occupancy", args, all, &positional);
+  const po::variables_map vm = parse_with_positional("occupancy", args, options, "file");
   OccupancyRequest r;
   if (has(vm, "help")) {
     r.help = help_text(options);

@@ -162,6 +162,17 @@ po::variables_map parse_command_line(const std::string& command,
   return vm;
 }
 
+po::variables_map parse_with_positional(const std::string& command, const std::vector<std::string>& args,
+                                        const po::options_description& options, const char* positional) {
+  po::positional_options_description positionals;
+  positionals.add(positional, 1);
+  po::options_description hidden;
+  hidden.add_options()(positional, po::value<std::string>());
+  po::options_description all;
+  all.add(options).add(hidden);
+  return parse_command_line(command, args, all, &positionals);
+}
+
 std::vector<std::string> flags_other_than(const po::variables_map& vm,
                                           const std::vector<std::string>& allowed) {
   std::vector<std::string> flags;

@@ -32,6 +32,12 @@ boost::program_options::variables_map parse_command_line(
     const boost::program_options::options_description& options,
     const boost::program_options::positional_options_description* positionals = nullptr);
 
+/// parse_command_line with one positional argument, `positional` (a value named so in the map),
+/// hidden from the help: `warpdiv analyze FILE.cu`, `warpdiv check CONFIG`.
+boost::program_options::variables_map parse_with_positional(
+    const std::string& command, const std::vector<std::string>& args,
+    const boost::program_options::options_description& options, const char* positional);
+
 /// The flags given (as "--name", alphabetical) other than those in `allowed`.
 std::vector<std::string> flags_other_than(const boost::program_options::variables_map& vm,
                                           const std::vector<std::string>& allowed);

@@ -151,13 +151,7 @@ po::variables_map parse_source_command_line(const std::string& command,
                                             const std::vector<std::string>& args,
                                             const po::options_description& options,
                                             std::string& input) {
-  po::positional_options_description positional;
-  positional.add("file", 1);
-  po::options_description hidden;
-  hidden.add_options()("file", po::value<std::string>());
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::variables_map vm = parse_command_line(command, args, all, &positional);
+  po::variables_map vm = parse_with_positional(command, args, options, "file");
   if (has(vm, "help")) return vm;
   if (has(vm, "file") == has(vm, "model"))
     throw InvalidInput(has(vm, "file") ? "give FILE.cu or --model FILE, not both"
