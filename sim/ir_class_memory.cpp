@@ -5,7 +5,9 @@
 // each symbol. Sectors only depend on that amount modulo 32 (wavefronts modulo 4), so the machine
 // counts the replayed run at every residue the class reaches (CompiledAccess::shifts), and a
 // class adds the figure at each residue times the number of its runs that fall on it.
+#include <algorithm>
 #include <numeric>
+#include <stdexcept>
 #include <vector>
 
 #include "sim/errors.hpp"
@@ -57,20 +59,55 @@ std::vector<Unsigned> combine_histograms(const std::vector<Unsigned>& h, const s
 
 namespace {
 
-// Residue s of the figure: sum over u of hist[u] x f[(s + u) mod count], f[0] the run's own.
-Unsigned at_residue(const std::vector<Unsigned>& hist, std::uint64_t f0, const std::uint64_t* shifted,
-                    std::size_t s) {
+// The figure at residues 0 .. n - 1: at residue s, the sum over u of hist[u] x f[(s + u) mod
+// count], f[0] the run's own (f0) and f[r] = shifted[r - 1]. Only the residues the runs reach
+// (hist[u] != 0) take part; a product of a count below 2^64 and a figure is exact in 128 bits.
+void at_residues(const std::vector<Unsigned>& hist, std::uint64_t f0, const std::uint64_t* shifted, std::size_t n,
+                 Unsigned* out) {
   const std::size_t k = hist.size();
-  Unsigned total = 0;
+  constexpr std::size_t kMost = 32;  // AccessShift::count: at most its modulus, 32
+  std::uint64_t f[kMost];
+  std::size_t reached[kMost];
+  std::size_t m = 0;
+  if (k > kMost) throw std::logic_error("class engine: more residues than an access's modulus");
   for (std::size_t u = 0; u < k; ++u) {
-    if (hist[u] == 0) continue;
-    const std::size_t at = (s + u) % k;
-    const Unsigned f = at == 0 ? f0 : shifted[at - 1];
-    Unsigned p = 0;
-    if (__builtin_mul_overflow(hist[u], f, &p) || __builtin_add_overflow(total, p, &total))
-      throw InvalidInput("the counts of a class pass 2^128");
+    f[u] = u == 0 ? f0 : shifted[u - 1];
+    if (hist[u] != 0) reached[m++] = u;
   }
-  return total;
+  // Where every sum stays below 2^64 (the usual case): in 64 bits.
+  Unsigned most_h = 0;
+  std::uint64_t most_f = 0;
+  for (std::size_t i = 0; i < m; ++i) most_h = std::max(most_h, hist[reached[i]]);
+  for (std::size_t u = 0; u < k; ++u) most_f = std::max(most_f, f[u]);
+  if (m > 0 && most_h <= ~std::uint64_t{0} &&
+      most_h * most_f <= Unsigned{~std::uint64_t{0}} / static_cast<std::uint64_t>(m)) {
+    std::uint64_t h64[kMost];
+    for (std::size_t i = 0; i < m; ++i) h64[i] = static_cast<std::uint64_t>(hist[reached[i]]);
+    for (std::size_t s = 0; s < n; ++s) {
+      std::uint64_t total = 0;
+      for (std::size_t i = 0; i < m; ++i) {
+        std::size_t at = s + reached[i];
+        if (at >= k) at -= k;
+        total += h64[i] * f[at];
+      }
+      out[s] = total;
+    }
+    return;
+  }
+  for (std::size_t s = 0; s < n; ++s) {
+    Unsigned total = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+      const std::size_t u = reached[i];
+      std::size_t at = s + u;
+      if (at >= k) at -= k;
+      const Unsigned h = hist[u];
+      Unsigned p = 0;
+      if (h <= ~std::uint64_t{0}) p = Unsigned{static_cast<std::uint64_t>(h)} * f[at];
+      else if (__builtin_mul_overflow(h, Unsigned{f[at]}, &p)) throw InvalidInput("the counts of a class pass 2^128");
+      if (__builtin_add_overflow(total, p, &total)) throw InvalidInput("the counts of a class pass 2^128");
+    }
+    out[s] = total;
+  }
 }
 
 Unsigned runs_of(const std::vector<Unsigned>& hist) {
@@ -93,14 +130,16 @@ void add64(std::uint64_t& target, Unsigned v) {
 
 }  // namespace
 
-AccessCounts residue_totals(const CompiledAccess& a, const AccessCounts64& d, const std::uint64_t* d_shifted,
-                            const std::vector<Unsigned>& hist) {
+namespace {
+
+// Totals over the runs of `hist` with the figure at residue 0 (`figure`).
+AccessCounts totals(const CompiledAccess& a, const AccessCounts64& d, const std::vector<Unsigned>& hist,
+                    Unsigned figure) {
   const Unsigned n = runs_of(hist);
   AccessCounts out;
   out.requests = times(d.requests, n);
   out.lanes = times(d.lanes, n);
   out.bytes = times(d.bytes, n);
-  const Unsigned figure = at_residue(hist, a.shared ? d.wavefronts : d.sectors, d_shifted, 0);
   if (a.shared) {
     // Phases (wavefronts without conflicts) depend on the masks only: the same at every residue.
     out.wavefronts = figure;
@@ -111,18 +150,30 @@ AccessCounts residue_totals(const CompiledAccess& a, const AccessCounts64& d, co
   return out;
 }
 
+}  // namespace
+
+AccessCounts residue_totals(const CompiledAccess& a, const AccessCounts64& d, const std::uint64_t* d_shifted,
+                            const std::vector<Unsigned>& hist) {
+  Unsigned figure = 0;
+  at_residues(hist, a.shared ? d.wavefronts : d.sectors, d_shifted, 1, &figure);
+  return totals(a, d, hist, figure);
+}
+
 void add_residues(const CompiledAccess& a, AccessCounts64& target, std::uint64_t* target_shifted,
                   const AccessCounts64& d, const std::uint64_t* d_shifted, const std::vector<Unsigned>& hist) {
-  const AccessCounts t = residue_totals(a, d, d_shifted, hist);
+  // Every residue the access follows (CompiledAccess::shifts, at most AccessShift::count).
+  const auto n = static_cast<std::size_t>(std::max(a.shifts, 1));
+  Unsigned figures[32];
+  if (n > hist.size() || n > 32) throw std::logic_error("class engine: more shifts than residues");
+  at_residues(hist, a.shared ? d.wavefronts : d.sectors, d_shifted, n, figures);
+  const AccessCounts t = totals(a, d, hist, figures[0]);
   add64(target.requests, t.requests);
   add64(target.lanes, t.lanes);
   add64(target.bytes, t.bytes);
   add64(target.sectors, t.sectors);
   add64(target.wavefronts, t.wavefronts);
   add64(target.conflicts, t.conflicts);
-  const std::uint64_t f0 = a.shared ? d.wavefronts : d.sectors;
-  for (int s = 1; s < a.shifts; ++s)
-    add64(target_shifted[s - 1], at_residue(hist, f0, d_shifted, static_cast<std::size_t>(s)));
+  for (std::size_t s = 1; s < n; ++s) add64(target_shifted[s - 1], figures[s]);
 }
 
 void size_memory(Tally& t, const ClassProgram& classes) {
