@@ -178,6 +178,9 @@ struct StoredBuffer {
   static constexpr std::uint8_t kWritten = 1;   // `bytes` holds what the stores leave
   static constexpr std::uint8_t kUnknown = 2;   // a store whose value the model does not hold, or an atomic
   static constexpr std::uint8_t kConflict = 3;  // threads wrote different values: the result depends on their order
+  /// Atomics of several threads whose operations do not commute (exch, cas, inc, dec, float add,
+  /// different operations): `bytes` holds the result in the replay's order, which the GPU does not keep.
+  static constexpr std::uint8_t kOrdered = 4;
   std::vector<std::uint8_t> bytes;
   std::vector<std::uint8_t> state;
   ScalarType element = ScalarType::U64;  // the type the stores write (for messages)
