@@ -237,6 +237,22 @@ inline bool compare(BinaryOp op, bool is_signed_type, std::uint64_t a, std::uint
 int lowest_lane(LaneMask m) { return __builtin_ctzll(m); }
 LaneMask bit(int lane) { return LaneMask{1} << lane; }
 
+// Whether `e` reads the value an atomic among `accesses` (a statement's) returns.
+bool reads_atomic_of(const Kernel& k, ExprId e, const std::vector<std::int32_t>& accesses) {
+  std::vector<ExprId> todo{e};
+  while (!todo.empty()) {
+    const Expr& x = k.exprs[static_cast<std::size_t>(todo.back())];
+    todo.pop_back();
+    if (x.kind == ExprKind::Opaque && x.access != kNone &&
+        k.accesses[static_cast<std::size_t>(x.access)].kind == AccessKind::Atomic &&
+        std::find(accesses.begin(), accesses.end(), x.access) != accesses.end())
+      return true;
+    for (const ExprId o : x.operands)
+      if (o != kNone) todo.push_back(o);
+  }
+  return false;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -409,6 +425,8 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
         }
       }
     }
+    for (CompiledAccess& c : m.accesses)
+      if (c.capture && c.value != kNone) c.after_atomics = reads_atomic_of(k, c.value, k.stmts[i].accesses);
     for (const FloatOps& f : k.stmts[i].flops)
       if (f.guard == kNone || origins[f.guard] == kNone) m.flops.push_back(f);
     has_memory[i] = (o.memory || captures) && (!m.accesses.empty() || !m.flops.empty()) ? 1 : 0;
@@ -1385,17 +1403,22 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
   const StatementMemory& m = p_.memory[static_cast<std::size_t>(id)];
   if (!m.kept.empty()) {
     // Stored values are captured before the statement's own stores change the memory they may
-    // read (`data[i] = data[i] + 3`), then the followed accesses run.
-    for (const CompiledAccess& a : m.accesses) {
-      if (!a.capture || faults_[a.id].met) continue;
-      try {
-        const LaneMask lanes = a.guard != kNone ? eval_mask(a.guard, active) : active;
-        if (lanes != 0) capture(a, lanes);
-      } catch (const InvalidInput& e) {
-        fault(static_cast<std::size_t>(a.id), e.what());
+    // read (`data[i] = data[i] + 3`), then the followed accesses run; a value an atomic of the
+    // statement returns (`got[i] = atomicInc(...)`) is captured after them.
+    const auto captures = [&](bool after_atomics) {
+      for (const CompiledAccess& a : m.accesses) {
+        if (!a.capture || a.after_atomics != after_atomics || faults_[a.id].met) continue;
+        try {
+          const LaneMask lanes = a.guard != kNone ? eval_mask(a.guard, active) : active;
+          if (lanes != 0) capture(a, lanes);
+        } catch (const InvalidInput& e) {
+          fault(static_cast<std::size_t>(a.id), e.what());
+        }
       }
-    }
+    };
+    captures(false);
     keep(id, active);
+    captures(true);
   }
   if (fault_flag_ != nullptr && fault_flag_->load(std::memory_order_relaxed)) return;
   const std::size_t flop_item = k_.accesses.size() + static_cast<std::size_t>(id);

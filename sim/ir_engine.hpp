@@ -181,6 +181,7 @@ struct CompiledAccess {
   AtomicOp atomic = AtomicOp::Other;  // a modelled atomic with its operand in `value`
   ScalarType type = ScalarType::U64;  // `value`'s type
   ExprId compare = kNone;             // a cas's compared value
+  bool after_atomics = false;         // `value` reads what an atomic of its statement returns
 };
 
 /// An access to memory whose values the replay follows: shared memory (Program::shared_values)
