@@ -75,6 +75,14 @@ class Atomics : public SnippetTest {
   static int state(const ir::ReplayResult& r, std::size_t parameter, std::size_t byte) {
     return r.stored[parameter].state.at(byte);
   }
+  // A branch's warp evaluations, active and taken lanes, divergent evaluations.
+  static void expect_counts(const ir::StatementCounts& c, std::uint64_t evaluations, std::uint64_t active,
+                            std::uint64_t taken, std::uint64_t divergent) {
+    EXPECT_EQ(c.warp_evaluations, evaluations);
+    EXPECT_EQ(c.active_lanes, active);
+    EXPECT_EQ(c.taken_lanes, taken);
+    EXPECT_EQ(c.divergent, divergent);
+  }
 };
 
 // The front-end gives each atomic its operation and operands (a CAS its compared value), and
@@ -131,14 +139,8 @@ TEST_F(Atomics, ExchangeSeesThePreviousThreadsIndexByHand) {
 )");
   const ir::Launch l = launch(k, 2, 32, 64);
   const ir::ReplayResult r = run(k, l);
-  const ir::StatementCounts& above = r.statements[statement_at(k, 4, ir::StmtKind::If)];
-  EXPECT_EQ(above.warp_evaluations, 2u);
-  EXPECT_EQ(above.active_lanes, 64u);
-  EXPECT_EQ(above.taken_lanes, 22u);
-  EXPECT_EQ(above.divergent, 1u);
-  const ir::StatementCounts& previous = r.statements[statement_at(k, 6, ir::StmtKind::If)];
-  EXPECT_EQ(previous.taken_lanes, 63u);
-  EXPECT_EQ(previous.divergent, 1u);
+  expect_counts(r.statements[statement_at(k, 4, ir::StmtKind::If)], 2, 64, 22, 1);
+  expect_counts(r.statements[statement_at(k, 6, ir::StmtKind::If)], 2, 64, 63, 1);
   const std::vector<std::string> lines = order(k, l, r);
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_NE(lines[0].find("k.cu:4:3: the condition of this if depends on atomicExch(&x[0], t) (atomic result) ("),
@@ -166,10 +168,8 @@ TEST_F(Atomics, ALockFreeIncrementByHand) {
 )");
   const ir::Launch l = launch(k, 1, 64, 1);
   const ir::ReplayResult r = run(k, l);
-  const ir::StatementCounts& loop = r.statements[statement_at(k, 3, ir::StmtKind::Loop)];
-  EXPECT_EQ(loop.warp_evaluations, 64u);
-  EXPECT_EQ(loop.divergent, 62u);
-  EXPECT_EQ(loop.active_lanes, 1056u);
+  // (taken: the lanes that stay, 1,056 - 64 leaving)
+  expect_counts(r.statements[statement_at(k, 3, ir::StmtKind::Loop)], 64, 1056, 992, 62);
   const std::vector<std::string> lines = order(k, l, r);
   ASSERT_GE(lines.size(), 1u);
   EXPECT_NE(lines[0].find("the condition of this do depends on atomicCAS(p, old, old + 1) (atomic result)"),
