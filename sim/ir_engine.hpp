@@ -112,7 +112,7 @@ struct Tally {
   std::uint64_t warps = 0;
   std::vector<StoreWrite> stores;                   // with capture_stores
   std::vector<std::int32_t> communicating;          // WarpMachine::finish
-  std::vector<std::int32_t> order_atomics;          // atomics on shared memory whose results depend on order
+  std::vector<std::int32_t> order_atomics;          // shared atomics and loads whose values depend on order
   std::string store_fault;                          // the first undefined behaviour in a stored value
 };
 

@@ -230,7 +230,9 @@ struct ReplayResult {
   /// the GPU does not keep (order_dependence()). [base ids]
   std::vector<std::int32_t> communicating;
   /// Atomics on shared memory that several threads of a block ran on one element between two
-  /// barriers, whose returned values therefore depend on the order. [access ids]
+  /// barriers, whose returned values therefore depend on the order, and shared loads of an
+  /// element that atomics of several threads left in an order that decides it (exch, cas, inc,
+  /// dec, float add, different operations). [access ids]
   std::vector<std::int32_t> order_atomics;
 };
 
