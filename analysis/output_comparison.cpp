@@ -36,6 +36,8 @@ std::string OutputComparison::summary() const {
                                    " elements differ, first " + b.first_difference;
     if (b.unknown != 0) text += ", " + std::to_string(b.unknown) + " not held by the model";
     if (b.conflicting != 0) text += ", " + std::to_string(b.conflicting) + " written differently by several threads";
+    if (b.ordered != 0)
+      text += ", " + std::to_string(b.ordered) + " left by atomics of several threads whose order decides them";
   }
   return "outputs: " + text;
 }
@@ -57,15 +59,20 @@ OutputComparison compare_outputs(const ir::Kernel& kernel, const std::vector<ir:
     b.element_bytes = parameter.element_bytes != 0 ? parameter.element_bytes : 1;
     const std::vector<std::uint8_t>* real = p < gpu.size() ? &gpu[p] : nullptr;
     for (std::uint64_t at = 0; at < s.bytes.size(); at += b.element_bytes) {
-      bool any = false, all = true, unknown = false, conflict = false;
+      bool any = false, all = true, unknown = false, conflict = false, ordered = false;
       for (std::uint64_t i = at; i < at + b.element_bytes; ++i) {
         const std::uint8_t state = i < s.state.size() ? s.state[i] : ir::StoredBuffer::kUnwritten;
         any = any || state != ir::StoredBuffer::kUnwritten;
         all = all && state == ir::StoredBuffer::kWritten;
         unknown = unknown || state == ir::StoredBuffer::kUnknown;
         conflict = conflict || state == ir::StoredBuffer::kConflict;
+        ordered = ordered || state == ir::StoredBuffer::kOrdered;
       }
       if (!any) continue;
+      if (ordered && !conflict && !unknown) {
+        ++b.ordered;
+        continue;
+      }
       if (conflict) {
         ++b.conflicting;
         continue;

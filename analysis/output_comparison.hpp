@@ -20,6 +20,8 @@ struct BufferComparison {
   std::uint64_t differing = 0;
   std::uint64_t unknown = 0;        // elements written with a value the model does not hold
   std::uint64_t conflicting = 0;    // threads wrote different values: order-dependent, not compared
+  std::uint64_t ordered = 0;        // left by atomics of several threads in an order that decides them
+                                    // (exch, cas, inc, dec, float add): not compared
   std::string first_difference;     // "out[1234]: model 17, GPU 18" ("" when none)
 };
 

@@ -374,7 +374,7 @@ class Generator {
     for (std::int32_t x : k_.stmts[static_cast<std::size_t>(id)].accesses) {
       const ir::MemoryAccess& a = k_.accesses[static_cast<std::size_t>(x)];
       if (a.kind == ir::AccessKind::Load || a.base == ir::kNone || !computable(a.value) || !computable(a.offset) ||
-          (a.guard != ir::kNone && !computable(a.guard)))
+          (a.guard != ir::kNone && !computable(a.guard)) || (a.compare != ir::kNone && !computable(a.compare)))
         continue;
       const std::string t = c_type(k_.exprs[static_cast<std::size_t>(a.value)].type);
       const std::int32_t parameter = k_.bases[static_cast<std::size_t>(a.base)].parameter;
@@ -386,12 +386,9 @@ class Generator {
           line() << "if (" << when << ") wd_gstore<" << t << ">(" << buffer << ", (long long)(" << expr(a.offset)
                  << "), " << bytes << ", (" << t << ")(" << expr(a.value) << "));\n";
         } else {
-          static const char* const names[] = {"", "atomicAdd", "atomicSub", "atomicMin", "atomicMax",
-                                              "atomicAnd", "atomicOr", "atomicXor"};
           line() << "if (" << when << ") { const long long at = (long long)(" << expr(a.offset)
                  << "); if (at >= 0 && (wd_u64)at + sizeof(" << t << ") <= " << bytes << ") "
-                 << names[static_cast<int>(a.atomic)] << "((" << t << "*)(" << buffer << " + (wd_u64)at), (" << t
-                 << ")(" << expr(a.value) << ")); }\n";
+                 << atomic_call(a, buffer + " + (wd_u64)at") << "; }\n";
         }
         continue;
       }
@@ -404,13 +401,11 @@ class Generator {
       }
       if (layout_.shared_at[static_cast<std::size_t>(a.base)] < 0) continue;
       if (a.kind == ir::AccessKind::Atomic) {  // the same atomic on the probe's shared memory
-        static const char* const names[] = {"", "atomicAdd", "atomicSub", "atomicMin", "atomicMax",
-                                            "atomicAnd", "atomicOr", "atomicXor"};
         line() << "if (" << lane_in(m) << (a.guard != ir::kNone ? " && (" + expr(a.guard) + ")" : std::string())
                << ") { const long long at = (long long)(" << expr(a.offset) << "); if (at >= 0 && (wd_u64)at + sizeof("
-               << t << ") <= " << array_bytes(a.base) << "ull) " << names[static_cast<int>(a.atomic)] << "((" << t
-               << "*)(wd_smem + " << layout_.shared_at[static_cast<std::size_t>(a.base)] << " + at), (" << t << ")("
-               << expr(a.value) << ")); }\n";
+               << t << ") <= " << array_bytes(a.base) << "ull) "
+               << atomic_call(a, "wd_smem + " + std::to_string(layout_.shared_at[static_cast<std::size_t>(a.base)]) + " + at")
+               << "; }\n";
         continue;
       }
       line() << "if (" << lane_in(m) << (a.guard != ir::kNone ? " && (" + expr(a.guard) + ")" : std::string())
@@ -418,6 +413,36 @@ class Generator {
              << ", (long long)(" << expr(a.offset) << "), " << array_bytes(a.base) << "ull, (" << t << ")("
              << expr(a.value) << "));\n";
     }
+  }
+
+  // The CUDA call making atomic `a` on the element at `address` (an expression of a byte address)
+  // with the lane's operand: the same operation on the same bits (PTX's atom: exch and cas through
+  // the unsigned type of the element's width, as CUDA declares them; inc and dec on unsigned int;
+  // add on float and double rounds as the model does, flushing binary32 subnormals on global
+  // memory only).
+  std::string atomic_call(const ir::MemoryAccess& a, const std::string& address) const {
+    const ir::ScalarType type = k_.exprs[static_cast<std::size_t>(a.value)].type;
+    const std::string t = c_type(type);
+    const std::string bits = a.width == 2 ? "unsigned short" : a.width == 8 ? "unsigned long long" : "unsigned int";
+    const auto as_bits = [&](ir::ExprId e) {
+      if (type == ir::ScalarType::F32) return "__float_as_uint(" + expr(e) + ")";
+      if (type == ir::ScalarType::F64) return "(unsigned long long)__double_as_longlong(" + expr(e) + ")";
+      return "(" + bits + ")(" + expr(e) + ")";
+    };
+    switch (a.atomic) {
+      case ir::AtomicOp::Exch: return "atomicExch((" + bits + "*)(" + address + "), " + as_bits(a.value) + ")";
+      case ir::AtomicOp::Cas:
+        return "atomicCAS((" + bits + "*)(" + address + "), " + as_bits(a.compare) + ", " + as_bits(a.value) + ")";
+      case ir::AtomicOp::Inc:
+      case ir::AtomicOp::Dec:
+        return std::string(a.atomic == ir::AtomicOp::Inc ? "atomicInc" : "atomicDec") + "((unsigned int*)(" + address +
+               "), (unsigned int)(" + expr(a.value) + "))";
+      default: break;
+    }
+    static const char* const names[] = {"", "atomicAdd", "atomicSub", "atomicMin", "atomicMax",
+                                        "atomicAnd", "atomicOr", "atomicXor"};
+    return std::string(names[static_cast<int>(a.atomic)]) + "((" + t + "*)(" + address + "), (" + t + ")(" +
+           expr(a.value) + "))";
   }
 
   // Lanes of `m` assign `value` to local `local` (skipped when the value is opaque).

@@ -283,14 +283,40 @@ std::string name(AccessKind kind) {
 }
 
 std::string name(AtomicOp op) {
-  static const char* const names[] = {"other", "add", "sub", "min", "max", "and", "or", "xor"};
+  static const char* const names[] = {"other", "add", "sub", "min", "max", "and",
+                                      "or",    "xor", "exch", "cas", "inc", "dec"};
+  static_assert(sizeof names / sizeof names[0] == kAtomicOpCount, "one name per AtomicOp");
   return names[static_cast<int>(op)];
 }
 
 AtomicOp atomic_op_from_name(const std::string& text) {
-  for (int i = 0; i < 8; ++i)
+  for (int i = 0; i < kAtomicOpCount; ++i)
     if (name(static_cast<AtomicOp>(i)) == text) return static_cast<AtomicOp>(i);
-  throw InvalidInput("unknown atomic operation '" + text + "' (allowed: other, add, sub, min, max, and, or, xor)");
+  throw InvalidInput("unknown atomic operation '" + text +
+                     "' (allowed: other, add, sub, min, max, and, or, xor, exch, cas, inc, dec)");
+}
+
+bool atomics_commute(AtomicOp a, AtomicOp b, ScalarType type) {
+  const auto additive = [](AtomicOp op) { return op == AtomicOp::Add || op == AtomicOp::Sub; };
+  return !ordered_atomic(a, type) && !ordered_atomic(b, type) && (a == b || (additive(a) && additive(b)));
+}
+
+bool ordered_atomic(AtomicOp op, ScalarType type) {
+  switch (op) {
+    case AtomicOp::Add: return is_floating(type);
+    case AtomicOp::Sub:
+    case AtomicOp::Min:
+    case AtomicOp::Max:
+    case AtomicOp::And:
+    case AtomicOp::Or:
+    case AtomicOp::Xor: return false;
+    case AtomicOp::Other:
+    case AtomicOp::Exch:
+    case AtomicOp::Cas:
+    case AtomicOp::Inc:
+    case AtomicOp::Dec: break;
+  }
+  return true;
 }
 
 AccessKind access_kind_from_name(const std::string& text) {

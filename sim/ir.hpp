@@ -332,12 +332,24 @@ struct MemoryBase {
 };
 
 enum class AccessKind : std::uint8_t { Load, Store, Atomic };
-/// What an atomic does with its operand (MemoryAccess::value): the ones whose final result does
-/// not depend on the order the threads run them in (integers), and Other (exch, CAS, inc, dec,
-/// floating add ...: order-dependent, or not modelled).
-enum class AtomicOp : std::uint8_t { Other, Add, Sub, Min, Max, And, Or, Xor };
-/// "other", "add", "sub", "min", "max", "and", "or", "xor"; the inverse throws InvalidInput.
+/// What an atomic does with its operand (MemoryAccess::value), as PTX's atom defines it: add (an
+/// integer, or IEEE binary32 / binary64 rounded to nearest even; binary32 on global memory
+/// flushes subnormal inputs and result to a zero of their sign), sub, min, max, and, or, xor,
+/// exch (the operand), cas (the operand where the element equals MemoryAccess::compare, else
+/// the element), inc ((old >= v) ? 0 : old + 1) and dec ((old == 0 || old > v) ? v : old - 1) on
+/// uint32. Other: not modelled. Integer add, sub, min, max, and, or, xor leave a final element
+/// that does not depend on the threads' order (ordered_atomic() is false); the others do.
+enum class AtomicOp : std::uint8_t { Other, Add, Sub, Min, Max, And, Or, Xor, Exch, Cas, Inc, Dec };
+constexpr int kAtomicOpCount = 12;
+/// "other", "add", "sub", "min", "max", "and", "or", "xor", "exch", "cas", "inc", "dec"; the
+/// inverse throws InvalidInput.
 std::string name(AtomicOp op);
+/// Whether the element several threads leave with atomics of `op` on elements of `type` depends
+/// on the order they run in: exch, cas, inc, dec, and add on floating types (rounding).
+bool ordered_atomic(AtomicOp op, ScalarType type);
+/// Whether atomics of operations a and b on one element of `type` leave the same value in either
+/// order: neither is ordered_atomic, and they are the same operation or add and sub.
+bool atomics_commute(AtomicOp a, AtomicOp b, ScalarType type);
 AtomicOp atomic_op_from_name(const std::string& text);
 /// "load", "store", "atomic".
 std::string name(AccessKind kind);
@@ -354,9 +366,13 @@ struct MemoryAccess {
                                // `c ? A[i] : 0`, `i < n && A[i] > 0`
   /// A store: the value it writes, of the element's scalar type (`width` bytes), where the
   /// source's right-hand side is an expression the model holds; an atomic of `atomic` op other
-  /// than Other: its integer operand (atomicAdd(&h[b], 1): 1). kNone otherwise (and for loads).
+  /// than Other: its operand (atomicAdd(&h[b], 1): 1; atomicCAS(p, c, v): v), of the element's
+  /// type. kNone otherwise (and for loads).
   /// What the replay leaves in the buffer (ReplayOptions::capture_stores).
   ExprId value = kNone;
+  /// An atomic of op Cas: the value the element is compared with (atomicCAS(p, c, v): c), of the
+  /// element's type; kNone for every other access.
+  ExprId compare = kNone;
   AtomicOp atomic = AtomicOp::Other;
   std::uint32_t width = 4;     // bytes per lane: 1, 2, 4, 8 or 16
   std::string text;            // the source of the access ("A[Row * Width + k]")

@@ -69,7 +69,10 @@ Uses uses_of(const Kernel& k) {
   u.parent.assign(k.exprs.size(), kNone);
   u.statement.assign(k.exprs.size(), kNone);
   u.stored.assign(k.exprs.size(), false);
-  for (const MemoryAccess& a : k.accesses) mark_stored(k, a.value, u.stored);
+  for (const MemoryAccess& a : k.accesses) {
+    mark_stored(k, a.value, u.stored);
+    mark_stored(k, a.compare, u.stored);
+  }
   for (std::size_t i = 0; i < k.exprs.size(); ++i)
     for (ExprId o : k.exprs[i].operands)
       if (o != kNone) u.parent[static_cast<std::size_t>(o)] = static_cast<ExprId>(i);

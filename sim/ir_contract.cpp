@@ -127,10 +127,11 @@ class Contractor {
         assign(s.local, value, s.value);
         break;
       }
-      case StmtKind::Work:  // the values its stores write (MemoryAccess::value)
+      case StmtKind::Work:  // the values its stores write (MemoryAccess::value, a cas's compare)
         for (std::int32_t a : s.accesses) {
-          const ExprId value = k_.accesses[static_cast<std::size_t>(a)].value;
-          if (value != kNone) expr(value, true);
+          const MemoryAccess& m = k_.accesses[static_cast<std::size_t>(a)];
+          if (m.compare != kNone) expr(m.compare, true);
+          if (m.value != kNone) expr(m.value, true);
         }
         break;
       case StmtKind::Return:
@@ -452,6 +453,7 @@ class Contractor {
       update(a.offset);
       update(a.guard);
       update(a.value);
+      update(a.compare);
     }
   }
 

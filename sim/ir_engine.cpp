@@ -237,6 +237,22 @@ inline bool compare(BinaryOp op, bool is_signed_type, std::uint64_t a, std::uint
 int lowest_lane(LaneMask m) { return __builtin_ctzll(m); }
 LaneMask bit(int lane) { return LaneMask{1} << lane; }
 
+// Whether `e` reads the value an atomic among `accesses` (a statement's) returns.
+bool reads_atomic_of(const Kernel& k, ExprId e, const std::vector<std::int32_t>& accesses) {
+  std::vector<ExprId> todo{e};
+  while (!todo.empty()) {
+    const Expr& x = k.exprs[static_cast<std::size_t>(todo.back())];
+    todo.pop_back();
+    if (x.kind == ExprKind::Opaque && x.access != kNone &&
+        k.accesses[static_cast<std::size_t>(x.access)].kind == AccessKind::Atomic &&
+        std::find(accesses.begin(), accesses.end(), x.access) != accesses.end())
+      return true;
+    for (const ExprId o : x.operands)
+      if (o != kNone) todo.push_back(o);
+  }
+  return false;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -400,13 +416,17 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
         c.capture = captures = true;
         c.parameter = parameter;
         const bool combined = access.kind == AccessKind::Atomic && access.atomic != AtomicOp::Other;
-        if ((access.kind == AccessKind::Store || combined) && access.value != kNone && origins[access.value] == kNone) {
+        if ((access.kind == AccessKind::Store || combined) && access.value != kNone && origins[access.value] == kNone &&
+            (access.compare == kNone || origins[access.compare] == kNone)) {
           c.value = access.value;
           c.atomic = access.atomic;
           c.type = k.exprs[access.value].type;
+          c.compare = access.compare;
         }
       }
     }
+    for (CompiledAccess& c : m.accesses)
+      if (c.capture && c.value != kNone) c.after_atomics = reads_atomic_of(k, c.value, k.stmts[i].accesses);
     for (const FloatOps& f : k.stmts[i].flops)
       if (f.guard == kNone || origins[f.guard] == kNone) m.flops.push_back(f);
     has_memory[i] = (o.memory || captures) && (!m.accesses.empty() || !m.flops.empty()) ? 1 : 0;
@@ -461,6 +481,7 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
           kept_access.global = global;
           kept_access.local = local_at[b] >= 0;
           kept_access.atomic = access.atomic;
+          kept_access.compare = access.compare;
           if (access.value != kNone) kept_access.type = k.exprs[static_cast<std::size_t>(access.value)].type;
           m.kept.push_back(kept_access);
         }
@@ -1382,17 +1403,22 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
   const StatementMemory& m = p_.memory[static_cast<std::size_t>(id)];
   if (!m.kept.empty()) {
     // Stored values are captured before the statement's own stores change the memory they may
-    // read (`data[i] = data[i] + 3`), then the followed accesses run.
-    for (const CompiledAccess& a : m.accesses) {
-      if (!a.capture || faults_[a.id].met) continue;
-      try {
-        const LaneMask lanes = a.guard != kNone ? eval_mask(a.guard, active) : active;
-        if (lanes != 0) capture(a, lanes);
-      } catch (const InvalidInput& e) {
-        fault(static_cast<std::size_t>(a.id), e.what());
+    // read (`data[i] = data[i] + 3`), then the followed accesses run; a value an atomic of the
+    // statement returns (`got[i] = atomicInc(...)`) is captured after them.
+    const auto captures = [&](bool after_atomics) {
+      for (const CompiledAccess& a : m.accesses) {
+        if (!a.capture || a.after_atomics != after_atomics || faults_[a.id].met) continue;
+        try {
+          const LaneMask lanes = a.guard != kNone ? eval_mask(a.guard, active) : active;
+          if (lanes != 0) capture(a, lanes);
+        } catch (const InvalidInput& e) {
+          fault(static_cast<std::size_t>(a.id), e.what());
+        }
       }
-    }
+    };
+    captures(false);
     keep(id, active);
+    captures(true);
   }
   if (fault_flag_ != nullptr && fault_flag_->load(std::memory_order_relaxed)) return;
   const std::size_t flop_item = k_.accesses.size() + static_cast<std::size_t>(id);
@@ -1767,6 +1793,7 @@ void WarpMachine::capture(const CompiledAccess& a, LaneMask lanes) {
   try {
     const Val offset = eval(a.offset, lanes);
     const Val value = a.value != kNone ? eval(a.value, lanes) : Val{nullptr, 0};
+    const Val compare = a.compare != kNone ? eval(a.compare, lanes) : Val{nullptr, 0};
     ++store_sequence_;
     const std::uint64_t block = block_index_[0] + p_.launch.grid.x * (block_index_[1] + std::uint64_t{p_.launch.grid.y} * block_index_[2]);
     const std::uint64_t first = block * p_.threads_per_block + static_cast<std::uint64_t>(warp_) * p_.warp_size;
@@ -1783,6 +1810,7 @@ void WarpMachine::capture(const CompiledAccess& a, LaneMask lanes) {
       w.known = a.value != kNone;
       w.atomic = a.atomic;
       w.type = a.type;
+      w.compare = compare.lanes != nullptr ? compare.lanes[l] : compare.value;
       stores_->push_back(w);
     }
   } catch (const InvalidInput& e) {
@@ -1817,8 +1845,12 @@ void WarpMachine::keep(StmtId id, LaneMask active) {
     // block's shared memory would not be known past it.
     const Val value = eval(a.value, lanes);
     if (a.kind == AccessKind::Atomic) {
-      for (LaneMask l = lanes; l != 0; l &= l - 1)
-        keep_atomic(a, at(lowest_lane(l)), lowest_lane(l), value.lanes != nullptr ? value.lanes[lowest_lane(l)] : value.value);
+      const Val compare = a.compare != kNone ? eval(a.compare, lanes) : Val{nullptr, 0};
+      for (LaneMask l = lanes; l != 0; l &= l - 1) {
+        const int lane = lowest_lane(l);
+        keep_atomic(a, at(lane), lane, value.lanes != nullptr ? value.lanes[lane] : value.value,
+                    compare.lanes != nullptr ? compare.lanes[lane] : compare.value);
+      }
       continue;
     }
     ++shared_->request;
@@ -1863,6 +1895,7 @@ void touched_by(std::uint64_t& who, std::uint64_t thread) {
 // order in which the replay runs the launch's threads (blocks, warps, lanes ascending).
 void WarpMachine::keep_global(const KeptAccess& a, LaneMask lanes, const Val& offset) {
   const Val value = a.kind != AccessKind::Load ? eval(a.value, lanes) : Val{nullptr, 0};
+  const Val compare = a.compare != kNone ? eval(a.compare, lanes) : Val{nullptr, 0};
   const auto start = static_cast<std::size_t>(p_.global_at[static_cast<std::size_t>(a.base)]);
   GlobalState& g = *global_;
   for (LaneMask l = lanes; l != 0; l &= l - 1) {
@@ -1878,7 +1911,12 @@ void WarpMachine::keep_global(const KeptAccess& a, LaneMask lanes, const Val& of
     }
     if (a.kind == AccessKind::Load) continue;
     const std::uint64_t v = value.lanes != nullptr ? value.lanes[lane] : value.value;
-    const std::uint64_t now = a.kind == AccessKind::Store ? v : ops::atomic(a.atomic, a.type, a.width, old, v);
+    const std::uint64_t now =
+        a.kind == AccessKind::Store
+            ? v
+            : ops::atomic(a.atomic, a.type, a.width, old, v, compare.lanes != nullptr ? compare.lanes[lane] : compare.value,
+                          AddressSpace::Global);
+    if (std::memcmp(g.bytes.data() + x, &now, static_cast<std::size_t>(a.width)) != 0) ++g.changes;
     std::memcpy(g.bytes.data() + x, &now, static_cast<std::size_t>(a.width));
     for (int i = 0; i < a.width; ++i) touched_by(g.state[x + static_cast<std::size_t>(i)].writer, thread);
     if (a.kind == AccessKind::Atomic)
@@ -1906,6 +1944,7 @@ void WarpMachine::keep_local(const KeptAccess& a, LaneMask lanes, const Val& off
       continue;
     }
     const std::uint64_t v = value.lanes != nullptr ? value.lanes[lane] : value.value;
+    if (std::memcmp(local_bytes_.data() + x, &v, static_cast<std::size_t>(a.width)) != 0) ++local_changes_;
     std::memcpy(local_bytes_.data() + x, &v, static_cast<std::size_t>(a.width));
     std::fill(local_written_.begin() + static_cast<std::ptrdiff_t>(x),
               local_written_.begin() + static_cast<std::ptrdiff_t>(x) + a.width, std::uint8_t{1});
@@ -1969,6 +2008,7 @@ void WarpMachine::keep_read(const KeptAccess& a, std::int64_t at, int lane) {
     const SharedByte& b = sh.state[start + static_cast<std::size_t>(i)];
     if (b.write_phase < sh.block_phase) unwritten(access, at, i, lane);
     if (b.write_phase == sh.phase && b.writer != warp_) race(a, at, lane, false, b.write_access, b.writer, true);
+    if (b.order_dependent) order_dependent_value(a.id);
   }
   for (int i = 0; i < a.width; ++i) {
     SharedByte& b = sh.state[start + static_cast<std::size_t>(i)];
@@ -2004,6 +2044,8 @@ void WarpMachine::keep_write(const KeptAccess& a, std::int64_t at, int lane, std
     // Lanes of one request writing different values: which one stays is undefined.
     const bool same_request = b.request == sh.request && b.write_phase == sh.phase;
     b.unknown = !known || (same_request && (b.unknown || sh.bytes[x] != byte));
+    if (sh.bytes[x] != byte) ++sh.changes;
+    b.order_dependent = false;
     sh.bytes[x] = byte;
     b.write_phase = sh.phase;
     b.writer = warp_;
@@ -2016,17 +2058,17 @@ void WarpMachine::keep_write(const KeptAccess& a, std::int64_t at, int lane, std
 // An atomic on shared memory, one lane: atomics of several warps on one element in one phase are
 // no race (they are atomic), a plain read or write of it by another warp in the phase is; the
 // value it returns depends on the order when another thread's atomic hit the element in the
-// phase (both accesses are then listed: Tally::order_atomics).
-void WarpMachine::keep_atomic(const KeptAccess& a, std::int64_t at, int lane, std::uint64_t operand) {
+// phase (both accesses are then listed: Tally::order_atomics), and so does the element itself
+// when their operations do not commute (exch, cas, inc, dec, float add, different operations):
+// SharedByte::order_dependent, until a plain store overwrites it.
+void WarpMachine::keep_atomic(const KeptAccess& a, std::int64_t at, int lane, std::uint64_t operand,
+                              std::uint64_t compare) {
   check_place(a, at, lane, "updates");
   const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
   SharedState& sh = *shared_;
   const auto start = static_cast<std::size_t>(p_.shared_at[static_cast<std::size_t>(a.base)] + at);
   const std::uint64_t thread = thread_of(lane) + 1;
-  const auto order_dependent = [&](std::int32_t id) {
-    if (std::find(order_atomics_->begin(), order_atomics_->end(), id) == order_atomics_->end())
-      order_atomics_->push_back(id);
-  };
+  bool was_order_dependent = false, now_order_dependent = false;
   for (int i = 0; i < a.width; ++i) {
     SharedByte& b = sh.state[start + static_cast<std::size_t>(i)];
     if (b.write_phase < sh.block_phase) unwritten(access, at, i, lane);
@@ -2034,20 +2076,27 @@ void WarpMachine::keep_atomic(const KeptAccess& a, std::int64_t at, int lane, st
     if (b.read_phase == sh.phase && b.reader != warp_) race(a, at, lane, true, b.read_access, b.reader, false);
     if (b.read_phase == sh.phase && b.other_reader >= 0 && b.other_reader != warp_)
       race(a, at, lane, true, b.other_read_access, b.other_reader, false);
+    was_order_dependent = was_order_dependent || b.order_dependent;
     if (b.atomic_phase != sh.phase) {
       b.atomic_phase = sh.phase;
       b.atomic_thread = thread;
       b.atomic_access = a.id;
     } else if (b.atomic_thread != thread) {
-      if (b.atomic_thread != kManyThreads) order_dependent(b.atomic_access);
-      order_dependent(a.id);
+      if (b.atomic_thread != kManyThreads) order_dependent_value(b.atomic_access);
+      order_dependent_value(a.id);
       b.atomic_thread = kManyThreads;
+      now_order_dependent =
+          now_order_dependent || !atomics_commute(k_.accesses[static_cast<std::size_t>(b.atomic_access)].atomic, a.atomic, a.type);
     }
   }
+  if (was_order_dependent) order_dependent_value(a.id);
   std::uint64_t old = 0;
   std::memcpy(&old, sh.bytes.data() + start, static_cast<std::size_t>(a.width));
-  const std::uint64_t now = ops::atomic(a.atomic, a.type, a.width, old, operand);
+  const std::uint64_t now = ops::atomic(a.atomic, a.type, a.width, old, operand, compare, AddressSpace::Shared);
+  if (now != old) ++sh.changes;
   std::memcpy(sh.bytes.data() + start, &now, static_cast<std::size_t>(a.width));
+  // An exchange by one thread leaves its operand, whatever the element held.
+  const bool order_dependent = now_order_dependent || (was_order_dependent && a.atomic != AtomicOp::Exch);
   for (int i = 0; i < a.width; ++i) {
     SharedByte& b = sh.state[start + static_cast<std::size_t>(i)];
     b.write_phase = sh.phase;
@@ -2055,8 +2104,14 @@ void WarpMachine::keep_atomic(const KeptAccess& a, std::int64_t at, int lane, st
     b.write_access = a.id;
     b.atomic = true;
     b.unknown = false;
+    b.order_dependent = order_dependent;
   }
   atomic_old_[static_cast<std::size_t>(a.id) * kMaxLanes + static_cast<std::size_t>(lane)] = normalise(a.type, old);
+}
+
+void WarpMachine::order_dependent_value(std::int32_t access) {
+  if (std::find(order_atomics_->begin(), order_atomics_->end(), access) == order_atomics_->end())
+    order_atomics_->push_back(access);
 }
 
 void WarpMachine::unwritten(const MemoryAccess& a, std::int64_t at, int byte, int lane) {
@@ -2306,8 +2361,13 @@ const std::vector<LocalId>& WarpMachine::written_in(StmtId loop) {
   return *written;
 }
 
+std::uint64_t WarpMachine::memory_changes() const {
+  return local_changes_ + (global_ != nullptr ? global_->changes : 0) + (shared_ != nullptr ? shared_->changes : 0);
+}
+
 void WarpMachine::save_state(RepeatWatch& w, LaneMask in) {
   w.in = in;
+  w.memory = memory_changes();
   w.values.assign(w.written->size() * std::size_t(lanes_), 0);
   w.defined.assign(w.written->size(), 0);
   for (std::size_t i = 0; i < w.written->size(); ++i) {
@@ -2320,7 +2380,7 @@ void WarpMachine::save_state(RepeatWatch& w, LaneMask in) {
 }
 
 bool WarpMachine::same_state(const RepeatWatch& w, LaneMask in) const {
-  if (in != w.in) return false;
+  if (in != w.in || memory_changes() != w.memory) return false;
   for (std::size_t i = 0; i < w.written->size(); ++i) {
     const LocalState& st = locals_[(*w.written)[i]];
     if (st.defined != w.defined[i]) return false;

@@ -94,6 +94,7 @@ struct StoreWrite {
   bool known = false;
   AtomicOp atomic = AtomicOp::Other;  // an atomic combined with the buffer (Other: a plain store)
   ScalarType type = ScalarType::U64;  // the value's type (when known)
+  std::uint64_t compare = 0;          // a cas's compared value (when known)
 };
 
 /// One worker's counts.
@@ -111,7 +112,7 @@ struct Tally {
   std::uint64_t warps = 0;
   std::vector<StoreWrite> stores;                   // with capture_stores
   std::vector<std::int32_t> communicating;          // WarpMachine::finish
-  std::vector<std::int32_t> order_atomics;          // atomics on shared memory whose results depend on order
+  std::vector<std::int32_t> order_atomics;          // shared atomics and loads whose values depend on order
   std::string store_fault;                          // the first undefined behaviour in a stored value
 };
 
@@ -177,8 +178,10 @@ struct CompiledAccess {
   bool capture = false;
   std::int32_t parameter = kNone;
   ExprId value = kNone;
-  AtomicOp atomic = AtomicOp::Other;  // an order-independent atomic with its operand in `value`
+  AtomicOp atomic = AtomicOp::Other;  // a modelled atomic with its operand in `value`
   ScalarType type = ScalarType::U64;  // `value`'s type
+  ExprId compare = kNone;             // a cas's compared value
+  bool after_atomics = false;         // `value` reads what an atomic of its statement returns
 };
 
 /// An access to memory whose values the replay follows: shared memory (Program::shared_values)
@@ -195,6 +198,7 @@ struct KeptAccess {
   bool local = false;  // a local array (each lane's own)
   AtomicOp atomic = AtomicOp::Other;
   ScalarType type = ScalarType::I32;  // the value's (element's) type
+  ExprId compare = kNone;             // a cas's compared value
 };
 
 /// A statement's memory work: its counted accesses and floating-point operations.
@@ -221,6 +225,9 @@ struct SharedByte {
   // second thread's) and access, whose returned values then depend on the threads' order.
   std::uint64_t atomic_phase = 0, atomic_thread = 0;
   std::int32_t atomic_access = kNone;
+  // Its value was left by atomics of several threads in an order that decides it (exch, cas,
+  // inc, dec, float add, or different operations): what reads it depends on the order.
+  bool order_dependent = false;
 };
 
 /// A block's shared memory (the bases of Program::shared_at) and its bookkeeping, shared by the
@@ -231,6 +238,7 @@ struct SharedState {
   std::uint64_t phase = 0;        // the current phase
   std::uint64_t block_phase = 0;  // the current block's first phase
   std::uint64_t request = 0;      // store requests so far
+  std::uint64_t changes = 0;      // writes that changed a byte (a loop's repeat watch)
   // A read of bytes not written yet in the block stops its warp; the other warps finish the phase:
   // one of them writing those bytes makes it a race (named with both accesses), else the read
   // is of memory never written (`message`).
@@ -251,6 +259,7 @@ struct GlobalByte {
 struct GlobalState {
   std::vector<std::uint8_t> bytes;
   std::vector<GlobalByte> state;
+  std::uint64_t changes = 0;  // writes that changed a byte (a loop's repeat watch)
 };
 
 /// Thrown inside a warp by a read of unwritten shared memory (SharedState::pending).
@@ -416,7 +425,12 @@ class WarpMachine {
   void keep(StmtId id, LaneMask active);
   void keep_read(const KeptAccess& a, std::int64_t at, int lane);
   void keep_write(const KeptAccess& a, std::int64_t at, int lane, std::uint64_t bits, bool known);
-  void keep_atomic(const KeptAccess& a, std::int64_t at, int lane, std::uint64_t operand);
+  void keep_atomic(const KeptAccess& a, std::int64_t at, int lane, std::uint64_t operand, std::uint64_t compare);
+  // Writes to memory followed by value that changed a byte so far (GlobalState, SharedState and
+  // this warp's local arrays): a loop's state includes memory, so a repeat is one only if none.
+  std::uint64_t memory_changes() const;
+  std::uint64_t local_changes_ = 0;
+  void order_dependent_value(std::int32_t access);  // its value depends on the threads' order
   std::vector<std::int32_t>* order_atomics_ = nullptr;  // the counted tally's (or a sink)
   std::vector<std::int32_t> sink_order_atomics_;
   [[noreturn]] void race(const KeptAccess& a, std::int64_t at, int lane, bool writes, std::int32_t other_access,
@@ -483,6 +497,7 @@ class WarpMachine {
     const std::vector<LocalId>* written = nullptr;  // written_in(loop)
     std::vector<std::uint64_t> values;       // [written][lane], undefined lanes 0
     std::vector<LaneMask> defined;           // [written]
+    std::uint64_t memory = 0;                // memory_changes() when saved
   };
   void watch_repeat(StmtId loop, std::unique_ptr<RepeatWatch>& watch, std::uint64_t heads, LaneMask in);
   // The locals a loop's body, condition and step write, found once per loop (when first watched).

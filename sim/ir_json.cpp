@@ -162,6 +162,7 @@ Json access_json(const MemoryAccess& a) {
     j["offset"] = a.offset;
     if (a.guard != kNone) j["guard"] = a.guard;
     if (a.value != kNone) j["value"] = a.value;
+    if (a.compare != kNone) j["compare"] = a.compare;
     if (a.atomic != AtomicOp::Other) j["atomic"] = name(a.atomic);
   } else {
     j["reason"] = a.reason;
@@ -475,6 +476,7 @@ MemoryAccess read_access(const Kernel& k, const Reader& r) {
     a.offset = r.at("offset").id(k.exprs.size(), "expression");
     if (r.has("guard")) a.guard = r.at("guard").id(k.exprs.size(), "expression");
     if (r.has("value")) a.value = r.at("value").id(k.exprs.size(), "expression");
+    if (r.has("compare")) a.compare = r.at("compare").id(k.exprs.size(), "expression");
     if (r.has("atomic")) a.atomic = r.at("atomic").wrap([&] { return atomic_op_from_name(r.at("atomic").string()); });
   } else {
     a.reason = r.at("reason").string();
@@ -610,9 +612,10 @@ Kernel kernel_from_json(const std::string& text) {
     bad(version.path(), "version 1 was saved before the model knew memory accesses (this "
                         "warpdiv reads version " + std::to_string(kModelVersion) +
                         "): save it again from its source with --save-model");
-  // Version 3 added floating types and intrinsics; a version 2 model reads the same.
-  if (!version.json().is_number_integer() ||
-      (version.json().get<std::int64_t>() != kModelVersion && version.json().get<std::int64_t>() != 2))
+  // Version 3 added floating types and intrinsics, version 4 the atomics exch, cas (with their
+  // "compare"), inc, dec and floating add; a version 2 or 3 model reads the same.
+  const auto v = version.json().is_number_integer() ? version.json().get<std::int64_t>() : 0;
+  if (!version.json().is_number_integer() || (v != kModelVersion && v != 2 && v != 3))
     bad(version.path(), "version " + got(version.json()) +
                             " is not supported (this warpdiv reads version " +
                             std::to_string(kModelVersion) + ")");

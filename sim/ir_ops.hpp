@@ -193,24 +193,49 @@ std::uint64_t intrinsic(Intrinsic which, ScalarType type, std::uint64_t a, std::
 std::string describe_fault(BinaryOp op, ScalarType type, std::uint64_t a, std::uint64_t b);
 std::string describe_fault(UnaryOp op, ScalarType type);
 
-/// The element after an atomic of `op` (AtomicOp: add, sub, min, max, and, or, xor; Other leaves
-/// it) with operand x on `old`, both the low `bytes` bytes; min and max signed or not as `type`.
-inline std::uint64_t atomic(AtomicOp op, ScalarType type, int bytes, std::uint64_t old, std::uint64_t x) {
+/// A binary32 subnormal (bits) flushed to the zero of its sign; other values as they are.
+inline std::uint32_t flush_subnormal(std::uint32_t bits) {
+  return (bits & 0x7F800000u) == 0 ? bits & 0x80000000u : bits;
+}
+
+/// IEEE addition of an atomicAdd on a floating element, rounded to nearest even: PTX's
+/// atom.add.f32 (without .noftz, as CUDA's atomicAdd(float *, float) compiles) flushes subnormal
+/// inputs and results to sign-preserving zero on global memory and keeps them on shared memory;
+/// atom.add.f64 keeps them (PTX ISA, "Parallel Synchronization and Communication Instructions:
+/// atom").
+inline std::uint64_t atomic_float_add(ScalarType type, std::uint64_t old, std::uint64_t x, AddressSpace space) {
+  if (type == ScalarType::F64) return from_float<ScalarType::F64>(to_float<ScalarType::F64>(old) + to_float<ScalarType::F64>(x));
+  if (space != AddressSpace::Global) return from_float<ScalarType::F32>(to_float<ScalarType::F32>(old) + to_float<ScalarType::F32>(x));
+  const std::uint64_t a = flush_subnormal(static_cast<std::uint32_t>(old));
+  const std::uint64_t b = flush_subnormal(static_cast<std::uint32_t>(x));
+  return flush_subnormal(static_cast<std::uint32_t>(from_float<ScalarType::F32>(to_float<ScalarType::F32>(a) + to_float<ScalarType::F32>(b))));
+}
+
+/// The element after an atomic of `op` (AtomicOp; Other leaves it) with operand x on `old`, both
+/// the low `bytes` bytes: min and max signed or not as `type`, add floating where `type` is; cas
+/// stores x where old equals `compare` (bit for bit); the element in memory `space` (float add).
+inline std::uint64_t atomic(AtomicOp op, ScalarType type, int bytes, std::uint64_t old, std::uint64_t x,
+                            std::uint64_t compare, AddressSpace space) {
   const int bits = 8 * bytes;
   const std::uint64_t mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
   old &= mask;
   x &= mask;
+  compare &= mask;
   const auto as_signed = [&](std::uint64_t v) {
     return bits == 64 ? static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v << (64 - bits)) >> (64 - bits);
   };
   switch (op) {
-    case AtomicOp::Add: return (old + x) & mask;
+    case AtomicOp::Add: return is_floating(type) ? atomic_float_add(type, old, x, space) : (old + x) & mask;
     case AtomicOp::Sub: return (old - x) & mask;
     case AtomicOp::And: return old & x;
     case AtomicOp::Or: return old | x;
     case AtomicOp::Xor: return old ^ x;
     case AtomicOp::Min: return (is_signed(type) ? as_signed(x) < as_signed(old) : x < old) ? x : old;
     case AtomicOp::Max: return (is_signed(type) ? as_signed(x) > as_signed(old) : x > old) ? x : old;
+    case AtomicOp::Exch: return x;
+    case AtomicOp::Cas: return old == compare ? x : old;
+    case AtomicOp::Inc: return old >= x ? 0 : (old + 1) & mask;
+    case AtomicOp::Dec: return old == 0 || old > x ? x : old - 1;
     case AtomicOp::Other: break;
   }
   return old;

@@ -268,23 +268,25 @@ ReplayEstimate estimate(const Kernel& kernel, const Launch& launch, const Replay
 
 namespace {
 
-// An element's value after order-independent atomics (add, sub, min, max, and, or, xor on
-// integers): the buffer's value before the launch (its --data, or zeros) combined with every
-// operand, in any order. An element also written by a plain store, or by atomics of different
-// kinds (add with sub aside), is unknown: its result depends on the order.
+// An element's value after atomics (issue 22): the buffer's value before the launch (its --data,
+// or zeros) updated by each atomic in the replay's order (threads ascending, each thread's in
+// program order). Where one thread made them, or several made atomics that commute (integer add
+// and sub, or one of min, max, and, or, xor), that is the GPU's result; several threads' atomics
+// that do not commute (exch, cas, inc, dec, float add, different operations) leave a result that
+// depends on their order (kOrdered). An element also written by a plain store, or by atomics of
+// different widths, is unknown.
 void combine_atomics(const Program& program, std::vector<const StoreWrite*>& atomics, ReplayResult& result) {
   std::sort(atomics.begin(), atomics.end(), [](const StoreWrite* a, const StoreWrite* b) {
-    return std::tie(a->parameter, a->offset) < std::tie(b->parameter, b->offset);
+    return std::tie(a->parameter, a->offset, a->thread, a->sequence) < std::tie(b->parameter, b->offset, b->thread, b->sequence);
   });
   for (std::size_t i = 0; i < atomics.size();) {
     std::size_t j = i;
     const StoreWrite& first = *atomics[i];
-    bool mixed = false;
+    bool mixed = false, several = false, commute = true;
     while (j < atomics.size() && atomics[j]->parameter == first.parameter && atomics[j]->offset == first.offset) {
-      const AtomicOp op = atomics[j]->atomic;
-      const bool additive = (op == AtomicOp::Add || op == AtomicOp::Sub) &&
-                            (first.atomic == AtomicOp::Add || first.atomic == AtomicOp::Sub);
-      mixed = mixed || atomics[j]->width != first.width || (op != first.atomic && !additive);
+      mixed = mixed || atomics[j]->width != first.width || atomics[j]->type != first.type;
+      several = several || atomics[j]->thread != first.thread;
+      commute = commute && atomics_commute(first.atomic, atomics[j]->atomic, first.type);
       ++j;
     }
     const auto p = static_cast<std::size_t>(first.parameter);
@@ -300,9 +302,12 @@ void combine_atomics(const Program& program, std::vector<const StoreWrite*>& ato
     std::uint64_t value = 0;  // the element before the launch, little-endian
     const std::string* data = p < program.launch.buffer_data.size() ? program.launch.buffer_data[p].get() : nullptr;
     if (data != nullptr && end <= data->size()) std::memcpy(&value, data->data() + at, first.width);
-    for (std::size_t k = i; k < j; ++k)
-      value = ops::atomic(atomics[k]->atomic, first.type, static_cast<int>(first.width), value, atomics[k]->bits);
-    const std::uint8_t state = stored || mixed ? StoredBuffer::kUnknown : StoredBuffer::kWritten;
+    for (std::size_t k = i; k < j && !mixed; ++k)
+      value = ops::atomic(atomics[k]->atomic, first.type, static_cast<int>(first.width), value, atomics[k]->bits,
+                          atomics[k]->compare, AddressSpace::Global);
+    const std::uint8_t state = stored || mixed           ? StoredBuffer::kUnknown
+                               : several && !commute ? StoredBuffer::kOrdered
+                                                     : StoredBuffer::kWritten;
     for (std::size_t b = at; b < end; ++b) {
       buffer.bytes[b] = static_cast<std::uint8_t>(value >> (8 * (b - at)));
       buffer.state[b] = state;
@@ -395,9 +400,12 @@ std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch
     const auto id = static_cast<std::int32_t>(a);
     if (on(m.offset) != kNone) add(m.range, false, id, "the address of '" + m.text + "'", on(m.offset));
     else if (on(m.guard) != kNone) add(m.range, false, id, "the lanes of '" + m.text + "'", on(m.guard));
-    else if (m.kind != AccessKind::Load && on(m.value) != kNone)
-      add(m.range, false, id, "the value '" + m.text + "' " + (m.kind == AccessKind::Store ? "stores" : "adds in"),
-          on(m.value));
+    else if (m.kind == AccessKind::Store && on(m.value) != kNone)
+      add(m.range, false, id, "the value '" + m.text + "' stores", on(m.value));
+    else if (m.kind == AccessKind::Atomic && on(m.value) != kNone)
+      add(m.range, false, id, "the operand of the atomic " + name(m.atomic) + " on '" + m.text + "'", on(m.value));
+    else if (on(m.compare) != kNone)
+      add(m.range, false, id, "the value the atomic cas on '" + m.text + "' compares with", on(m.compare));
   }
   return out;
 }

@@ -178,6 +178,9 @@ struct StoredBuffer {
   static constexpr std::uint8_t kWritten = 1;   // `bytes` holds what the stores leave
   static constexpr std::uint8_t kUnknown = 2;   // a store whose value the model does not hold, or an atomic
   static constexpr std::uint8_t kConflict = 3;  // threads wrote different values: the result depends on their order
+  /// Atomics of several threads whose operations do not commute (exch, cas, inc, dec, float add,
+  /// different operations): `bytes` holds the result in the replay's order, which the GPU does not keep.
+  static constexpr std::uint8_t kOrdered = 4;
   std::vector<std::uint8_t> bytes;
   std::vector<std::uint8_t> state;
   ScalarType element = ScalarType::U64;  // the type the stores write (for messages)
@@ -227,7 +230,9 @@ struct ReplayResult {
   /// the GPU does not keep (order_dependence()). [base ids]
   std::vector<std::int32_t> communicating;
   /// Atomics on shared memory that several threads of a block ran on one element between two
-  /// barriers, whose returned values therefore depend on the order. [access ids]
+  /// barriers, whose returned values therefore depend on the order, and shared loads of an
+  /// element that atomics of several threads left in an order that decides it (exch, cas, inc,
+  /// dec, float add, different operations). [access ids]
   std::vector<std::int32_t> order_atomics;
 };
 

@@ -549,7 +549,8 @@ class Validator {
         fail(what + " has width " + std::to_string(w) + " (allowed: 1, 2, 4, 8, 16)");
       if (a.base == kNone) {
         if (a.reason.empty()) fail(what + " has neither a base nor a reason it has none");
-        if (a.offset != kNone || a.guard != kNone) fail(what + " has no base but an offset or guard");
+        if (a.offset != kNone || a.guard != kNone || a.compare != kNone)
+          fail(what + " has no base but an offset, guard or compare operand");
         continue;
       }
       if (a.base < 0 || static_cast<std::size_t>(a.base) >= k_.bases.size())
@@ -571,11 +572,28 @@ class Validator {
         if (a.value < 0 || static_cast<std::size_t>(a.value) >= k_.exprs.size())
           fail(what + " has value " + std::to_string(a.value) + ", which does not exist");
         const ScalarType t = k_.exprs[a.value].type;
-        const bool atomic = a.kind == AccessKind::Atomic && a.atomic != AtomicOp::Other && !is_floating(t);
+        // Atomics as PTX's atom has them: add and exch also on floating types, inc and dec on
+        // uint32 only, the rest on integers.
+        const bool floats = a.atomic == AtomicOp::Add || a.atomic == AtomicOp::Exch;
+        const bool counter = a.atomic == AtomicOp::Inc || a.atomic == AtomicOp::Dec;
+        const bool atomic = a.kind == AccessKind::Atomic && a.atomic != AtomicOp::Other &&
+                            (floats || !is_floating(t)) && (!counter || t == ScalarType::U32);
         if ((a.kind != AccessKind::Store && !atomic) || t == ScalarType::Bool ||
             static_cast<std::uint32_t>(bit_width(t) / 8) != a.width)
-          fail(what + " has a value of type " + name(t) + ", expected a store's or an integer atomic's " +
-               std::to_string(a.width) + "-byte scalar");
+          fail(what + " has a value of type " + name(t) + ", expected a store's " + std::to_string(a.width) +
+               "-byte scalar, or an atomic's (" + name(a.atomic) + ": " +
+               (floats ? "an integer or floating" : counter ? "a uint32" : "an integer") + " element)");
+      }
+      if (a.compare != kNone) {
+        if (a.compare < 0 || static_cast<std::size_t>(a.compare) >= k_.exprs.size())
+          fail(what + " has compare " + std::to_string(a.compare) + ", which does not exist");
+        if (a.kind != AccessKind::Atomic || a.atomic != AtomicOp::Cas || a.value == kNone)
+          fail(what + " has a compare operand but is not an atomic cas with a value");
+        if (k_.exprs[a.compare].type != k_.exprs[a.value].type)
+          fail(what + " compares with a value of type " + name(k_.exprs[a.compare].type) + ", expected its operand's " +
+               name(k_.exprs[a.value].type));
+      } else if (a.kind == AccessKind::Atomic && a.atomic == AtomicOp::Cas && a.value != kNone) {
+        fail(what + " is an atomic cas without the value it compares with");
       }
     }
   }
@@ -685,7 +703,7 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
     const std::string at = "'" + m.text + "' at " + location(kernel, m.range);
     if (m.kind == AccessKind::Atomic && (m.atomic == AtomicOp::Other || m.value == kNone))
       blocked[static_cast<std::size_t>(g)] = "it is updated by an atomic the model does not follow (" + at +
-                                             ": exch, CAS, inc, dec and floating-point atomics)";
+                                             ": an operation or operand the model does not hold)";
     else if (m.kind == AccessKind::Store && m.value == kNone)
       blocked[static_cast<std::size_t>(g)] = "the model does not hold the value stored by " + at;
   }
@@ -726,9 +744,9 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
       if (m.kind == AccessKind::Load || m.base == kNone) continue;
       const std::int32_t g = group_of(m.base);
       if (g == kNone || !blocked[static_cast<std::size_t>(g)].empty()) continue;
-      const ExprId parts[] = {m.value, m.offset, m.guard};
-      static const char* const what[] = {"value", "address", "lanes"};
-      for (int i = 0; i < 3; ++i) {
+      const ExprId parts[] = {m.value, m.offset, m.guard, m.compare};
+      static const char* const what[] = {"value", "address", "lanes", "compared value"};
+      for (int i = 0; i < 4; ++i) {
         const ExprId found = parts[i] == kNone ? kNone : origin(parts[i]);
         if (found == kNone) continue;
         const Expr& o = kernel.exprs[static_cast<std::size_t>(found)];

@@ -2797,27 +2797,44 @@ class Lowerer {
       pending_->accesses[store].value = *value;
   }
 
-  /// atomicAdd / Sub / Min / Max / And / Or / Xor (and their _block, _system forms) on an integer
-  /// element: the operation and its operand, whose final results do not depend on the threads'
-  /// order (the replay combines them: ReplayOptions::capture_stores). Others stay Other.
+  /// atomicAdd / Sub / Min / Max / And / Or / Xor / Exch / CAS / Inc / Dec (and their _block,
+  /// _system forms) on a scalar element: the operation and its operand (a CAS's compared value
+  /// too), as PTX's atom has them: add and exch also on float and double, inc and dec on
+  /// unsigned int. The replay runs them in its documented order (sim/ir.hpp AtomicOp); others,
+  /// or an operand the model does not hold, stay Other.
   void atomic_operand(const clang::CallExpr* call, const clang::FunctionDecl* callee, std::size_t access) {
     static const std::map<std::string, ir::AtomicOp> ops = {
-        {"atomicAdd", ir::AtomicOp::Add}, {"atomicSub", ir::AtomicOp::Sub}, {"atomicMin", ir::AtomicOp::Min},
-        {"atomicMax", ir::AtomicOp::Max}, {"atomicAnd", ir::AtomicOp::And}, {"atomicOr", ir::AtomicOp::Or},
-        {"atomicXor", ir::AtomicOp::Xor}};
+        {"atomicAdd", ir::AtomicOp::Add},   {"atomicSub", ir::AtomicOp::Sub}, {"atomicMin", ir::AtomicOp::Min},
+        {"atomicMax", ir::AtomicOp::Max},   {"atomicAnd", ir::AtomicOp::And}, {"atomicOr", ir::AtomicOp::Or},
+        {"atomicXor", ir::AtomicOp::Xor},   {"atomicExch", ir::AtomicOp::Exch}, {"atomicCAS", ir::AtomicOp::Cas},
+        {"atomicInc", ir::AtomicOp::Inc},   {"atomicDec", ir::AtomicOp::Dec}};
     std::string name = callee->getNameAsString();
     for (const std::string scope : {"_block", "_system"})
       if (name.size() > scope.size() && name.compare(name.size() - scope.size(), std::string::npos, scope) == 0)
         name.resize(name.size() - scope.size());
     const auto found = ops.find(name);
     const auto type = scalar_type(call->getArg(0)->getType()->getPointeeType());
-    if (found == ops.end() || call->getNumArgs() != 2 || !type || ir::is_floating(*type) ||
-        *type == ir::ScalarType::Bool || pending_->accesses[access].width != static_cast<std::uint32_t>(ir::bit_width(*type) / 8))
+    if (found == ops.end() || !type || *type == ir::ScalarType::Bool ||
+        pending_->accesses[access].width != static_cast<std::uint32_t>(ir::bit_width(*type) / 8))
       return;
-    if (const auto value = lowered_again(call->getArg(1), *type, "an atomic's operand")) {
+    const ir::AtomicOp op = found->second;
+    const unsigned operands = op == ir::AtomicOp::Cas ? 3 : 2;
+    if (call->getNumArgs() != operands || (ir::is_floating(*type) && op != ir::AtomicOp::Add && op != ir::AtomicOp::Exch) ||
+        ((op == ir::AtomicOp::Inc || op == ir::AtomicOp::Dec) && *type != ir::ScalarType::U32))
+      return;
+    const std::size_t exprs = k_.exprs.size();
+    const std::size_t loads = pending_->loads.size();
+    std::optional<ir::ExprId> compare;
+    if (op == ir::AtomicOp::Cas && !(compare = lowered_again(call->getArg(1), *type, "a CAS's compared value")))
+      return;
+    if (const auto value = lowered_again(call->getArg(operands - 1), *type, "an atomic's operand")) {
       pending_->accesses[access].value = *value;
-      pending_->accesses[access].atomic = found->second;
+      if (compare) pending_->accesses[access].compare = *compare;
+      pending_->accesses[access].atomic = op;
+      return;
     }
+    k_.exprs.resize(exprs);  // the compared value's expressions, unused
+    pending_->loads.resize(loads);
   }
 
   /// `e`, already scanned as work, lowered once more as a value of `type` without recording its

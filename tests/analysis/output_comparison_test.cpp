@@ -72,5 +72,28 @@ TEST(OutputComparison, FloatsBitForBitAndReasonsWhyNot) {
   EXPECT_EQ(why.summary(), "outputs not compared: k.cu:3:5: 'out[pos]' depends on an atomic");
 }
 
+// Elements left by atomics of several threads whose order decides them (exch, CAS, float add:
+// StoredBuffer::kOrdered) are left out with their own note, whatever their bytes.
+TEST(OutputComparison, ElementsAnOrderOfAtomicsDecidesAreLeftOut) {
+  const ir::Kernel k = two_buffers();
+  std::vector<ir::StoredBuffer> stored(2);
+  // f: element 0 one thread's float atomicAdd (known, 1.5), elements 1 and 2 several threads'.
+  const float sums[3] = {1.5f, 64.0f, 3.0f};
+  stored[1].bytes.resize(12);
+  std::memcpy(stored[1].bytes.data(), sums, 12);
+  stored[1].element = ir::ScalarType::F32;
+  stored[1].state.assign(12, ir::StoredBuffer::kOrdered);
+  for (int i = 0; i < 4; ++i) stored[1].state[static_cast<std::size_t>(i)] = ir::StoredBuffer::kWritten;
+  const float gpu_sums[3] = {1.5f, 61.0f, 3.0f};  // the GPU summed element 1 in another order
+  std::vector<std::vector<std::uint8_t>> gpu(2, std::vector<std::uint8_t>(12));
+  std::memcpy(gpu[1].data(), gpu_sums, 12);
+  const OutputComparison c = compare_outputs(k, stored, "", gpu);
+  ASSERT_EQ(c.buffers.size(), 1u);
+  EXPECT_EQ(c.buffers[0].compared, 1u);
+  EXPECT_EQ(c.buffers[0].ordered, 2u);
+  EXPECT_TRUE(c.agree());
+  EXPECT_EQ(c.summary(), "outputs: f: 1 elements equal, 2 left by atomics of several threads whose order decides them");
+}
+
 }  // namespace
 }  // namespace warpdiv::analysis

@@ -119,14 +119,16 @@ std::string edited(const std::string& from, const std::string& to) {
 
 TEST(IrJson, RefusesBadFilesNamingThePath) {
   EXPECT_EQ(refusal("{").rfind("kernel model JSON: not valid JSON", 0), 0u) << refusal("{");
-  EXPECT_EQ(refusal(edited("\"version\": 3", "\"version\": 4")),
-            "kernel model JSON: /version: version 4 is not supported (this warpdiv reads version 3)");
-  // Version 2 (before floating types) reads as it was.
-  EXPECT_EQ(refusal(edited("\"version\": 3", "\"version\": 2")), "");
+  EXPECT_EQ(refusal(edited("\"version\": 4", "\"version\": 5")),
+            "kernel model JSON: /version: version 5 is not supported (this warpdiv reads version 4)");
+  // Versions 2 (before floating types) and 3 (before exch, cas, inc, dec and float atomics) read
+  // as they were.
+  EXPECT_EQ(refusal(edited("\"version\": 4", "\"version\": 2")), "");
+  EXPECT_EQ(refusal(edited("\"version\": 4", "\"version\": 3")), "");
   // Models saved before memory accesses were modelled: the way to a new one.
-  EXPECT_EQ(refusal(edited("\"version\": 3", "\"version\": 1")),
+  EXPECT_EQ(refusal(edited("\"version\": 4", "\"version\": 1")),
             "kernel model JSON: /version: version 1 was saved before the model knew memory "
-            "accesses (this warpdiv reads version 3): save it again from its source with "
+            "accesses (this warpdiv reads version 4): save it again from its source with "
             "--save-model");
   EXPECT_EQ(refusal(edited("\"format\": \"warpdiv-kernel-model\"", "\"format\": \"other\"")),
             "kernel model JSON: /format: 'other' is not a warpdiv kernel model (expected "
@@ -272,15 +274,15 @@ TEST(IrJson, NumbersOutOfRangeNameTheFieldAndTheRange) {
   EXPECT_EQ(refusal(edited(root, R"("root": [0])")), root_range + " (got an array)");
   // The version: any other number, of any size, and any other type.
   for (const char* version : {"1e400", "1.0", "-1", "18446744073709551616", "\"1\"", "[1]"}) {
-    const std::string message = refusal(edited("\"version\": 3", std::string("\"version\": ") + version));
+    const std::string message = refusal(edited("\"version\": 4", std::string("\"version\": ") + version));
     EXPECT_NE(message, "") << version;
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
   }
-  EXPECT_EQ(refusal(edited("\"version\": 3", "\"version\": 1.0")),
-            "kernel model JSON: /version: version 1.0 is not supported (this warpdiv reads version 3)");
-  EXPECT_EQ(refusal(edited("\"version\": 3", "\"version\": [1]")),
+  EXPECT_EQ(refusal(edited("\"version\": 4", "\"version\": 1.0")),
+            "kernel model JSON: /version: version 1.0 is not supported (this warpdiv reads version 4)");
+  EXPECT_EQ(refusal(edited("\"version\": 4", "\"version\": [1]")),
             "kernel model JSON: /version: version an array is not supported (this warpdiv reads "
-            "version 3)");
+            "version 4)");
   // A line number: 0 to 2^32 - 1.
   EXPECT_EQ(refusal(edited("\"range\": [\n          0,\n          2,", "\"range\": [\n          0,\n          -2,")),
             "kernel model JSON: /kernel/locals/0/range/1: expected a line number from 0 to "
