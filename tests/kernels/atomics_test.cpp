@@ -362,5 +362,41 @@ TEST_F(Atomics, TheProbeMakesTheSameAtomicsOrRefuses) {
   }
 }
 
+
+// tests/kernels/atomics/per_thread.cu, the kernel the GPU ran (data/validation/atomics/): what it
+// leaves in each buffer, by hand. Thread i < n, on zeroed buffers: fsum[i] = (0 + flush(tiny)) +
+// 1.5 = 1.5 and ftiny[i] = 0 + flush(tiny) = +0 (a float atomicAdd on global memory flushes a
+// subnormal operand), stiny[i] = tiny (on shared memory it is kept), tiny = (float)(i % 7) *
+// 1e-40f rounded once (the host's float multiply here, which keeps subnormals); swapped[i] = 0
+// (cas[i] before the exch); cas[i] = 3i, then the CAS that finds 3i stores i + 1 and the one
+// looking for 0 finds i + 1 and leaves it; ctr[i]: inc with bound 2 goes 1, 2, then wraps to 0,
+// and dec with bound 5 from 0 gives 5. last and total take every thread's atomic: their order
+// decides them (last = 999 in the replay's order: blocks, warps, lanes ascending).
+TEST_F(Atomics, ThePerThreadKernelLeavesTheHandWorkedOutputs) {
+  frontend::FrontendOptions o;
+  o.file = std::string(WARPDIV_SOURCE_DIR) + "/tests/kernels/atomics/per_thread.cu";
+  const ir::Kernel k = frontend::load_kernel(o);
+  ir::Launch l = launch(k, 8, 128, 1000);
+  l.arguments[8] = ir::Value::of(ir::ScalarType::I32, 1000);
+  const ir::ReplayResult r = run(k, l);
+  for (std::size_t i = 0; i < 1000; ++i) {
+    const float tiny = static_cast<float>(i % 7) * 1.0e-40f;
+    ASSERT_EQ(i % 7 != 0, std::fpclassify(tiny) == FP_SUBNORMAL);
+    EXPECT_EQ(element<float>(r, 0, i), 1.5f) << i;
+    const float flushed = element<float>(r, 1, i);
+    EXPECT_EQ(flushed, 0.0f) << i;
+    EXPECT_FALSE(std::signbit(flushed)) << i;
+    EXPECT_EQ(element<float>(r, 2, i), tiny) << i;
+    EXPECT_EQ(element<std::int32_t>(r, 3, i), 0) << i;
+    EXPECT_EQ(element<std::int32_t>(r, 4, i), static_cast<std::int32_t>(i) + 1) << i;
+    EXPECT_EQ(element<std::uint32_t>(r, 5, i), 5u) << i;
+    for (std::size_t parameter = 0; parameter < 6; ++parameter)
+      ASSERT_EQ(state(r, parameter, 4 * i), ir::StoredBuffer::kWritten) << parameter << " " << i;
+  }
+  EXPECT_EQ(element<std::int32_t>(r, 6, 0), 999);
+  EXPECT_EQ(state(r, 6, 0), ir::StoredBuffer::kOrdered);
+  EXPECT_EQ(state(r, 7, 0), ir::StoredBuffer::kOrdered);
+}
+
 }  // namespace
 }  // namespace warpdiv::testing
