@@ -216,7 +216,7 @@ void add_box_memory(const ClassProgram& classes, const Box& b, const BlockRun& r
     const CompiledAccess* ca = classes.compiled[a];
     if (ca == nullptr) continue;
     const AccessShift& sh = classes.shifts[a];
-    std::vector<Unsigned> hist = residue_histogram(sh, sh.block[0], 0, b.last[0] - b.first[0]);
+    ResidueHistogram hist = residue_histogram(sh, sh.block[0], 0, b.last[0] - b.first[0]);
     for (int d = 1; d < 3; ++d)
       hist = combine_histograms(hist, residue_histogram(sh, sh.block[static_cast<std::size_t>(d)], 0,
                                                          b.last[d] - b.first[d]));

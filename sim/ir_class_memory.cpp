@@ -19,8 +19,10 @@ std::int64_t residue(Signed c, std::int64_t modulus) {
   return static_cast<std::int64_t>(((c % modulus) + modulus) % modulus);
 }
 
-std::vector<Unsigned> residue_histogram(const AccessShift& a, std::int64_t c, std::uint64_t from, std::uint64_t to) {
-  std::vector<Unsigned> hist(static_cast<std::size_t>(a.count), 0);
+ResidueHistogram residue_histogram(const AccessShift& a, std::int64_t c, std::uint64_t from, std::uint64_t to) {
+  if (a.count < 1 || static_cast<std::size_t>(a.count) > ResidueHistogram::kMost)
+    throw std::logic_error("class engine: an access's residues past its modulus");
+  ResidueHistogram hist(static_cast<std::size_t>(a.count));
   if (from > to) return hist;
   const Unsigned n = Unsigned{to} - from + 1;
   if (c == 0 || a.count == 1) {
@@ -29,22 +31,22 @@ std::vector<Unsigned> residue_histogram(const AccessShift& a, std::int64_t c, st
   }
   // j x c mod modulus repeats with period modulus / gcd(modulus, c).
   const auto period = static_cast<std::uint64_t>(a.modulus / std::gcd(a.modulus, c));
+  // In 64 bits: r and c are below the modulus (32), to - first below 2^64.
+  const std::uint64_t start = from % period;
+  const auto modulus = static_cast<std::uint64_t>(a.modulus), step = static_cast<std::uint64_t>(a.step);
   for (std::uint64_t r = 0; r < period; ++r) {
     // The j in [from, to] with j = r (mod period).
-    const std::uint64_t first = from + (r + period - from % period) % period;
+    const std::uint64_t first = from + (r + period - start) % period;
     if (first > to || first < from) continue;
-    const Unsigned times = (Unsigned{to} - first) / period + 1;
-    const auto residue = static_cast<std::size_t>((static_cast<Unsigned>(r) * static_cast<Unsigned>(c) %
-                                                   static_cast<Unsigned>(a.modulus)) /
-                                                  static_cast<Unsigned>(a.step));
-    hist[residue] += times;
+    const std::uint64_t times = (to - first) / period + 1;
+    hist[static_cast<std::size_t>(r * static_cast<std::uint64_t>(c) % modulus / step)] += times;
   }
   return hist;
 }
 
-std::vector<Unsigned> combine_histograms(const std::vector<Unsigned>& h, const std::vector<Unsigned>& g) {
-  const std::size_t k = h.size();
-  std::vector<Unsigned> out(k, 0);
+ResidueHistogram combine_histograms(const ResidueHistogram& h, const ResidueHistogram& g) {
+  const std::size_t k = h.size;
+  ResidueHistogram out(k);
   for (std::size_t u = 0; u < k; ++u) {
     if (h[u] == 0) continue;
     for (std::size_t v = 0; v < k; ++v) {
@@ -62,10 +64,10 @@ namespace {
 // The figure at residues 0 .. n - 1: at residue s, the sum over u of hist[u] x f[(s + u) mod
 // count], f[0] the run's own (f0) and f[r] = shifted[r - 1]. Only the residues the runs reach
 // (hist[u] != 0) take part; a product of a count below 2^64 and a figure is exact in 128 bits.
-void at_residues(const std::vector<Unsigned>& hist, std::uint64_t f0, const std::uint64_t* shifted, std::size_t n,
+void at_residues(const ResidueHistogram& hist, std::uint64_t f0, const std::uint64_t* shifted, std::size_t n,
                  Unsigned* out) {
-  const std::size_t k = hist.size();
-  constexpr std::size_t kMost = 32;  // AccessShift::count: at most its modulus, 32
+  const std::size_t k = hist.size;
+  constexpr std::size_t kMost = ResidueHistogram::kMost;
   std::uint64_t f[kMost];
   std::size_t reached[kMost];
   std::size_t m = 0;
@@ -79,8 +81,10 @@ void at_residues(const std::vector<Unsigned>& hist, std::uint64_t f0, const std:
   std::uint64_t most_f = 0;
   for (std::size_t i = 0; i < m; ++i) most_h = std::max(most_h, hist[reached[i]]);
   for (std::size_t u = 0; u < k; ++u) most_f = std::max(most_f, f[u]);
+  std::uint64_t product = 0, sum = 0;
   if (m > 0 && most_h <= ~std::uint64_t{0} &&
-      most_h * most_f <= Unsigned{~std::uint64_t{0}} / static_cast<std::uint64_t>(m)) {
+      !__builtin_mul_overflow(static_cast<std::uint64_t>(most_h), most_f, &product) &&
+      !__builtin_mul_overflow(product, static_cast<std::uint64_t>(m), &sum)) {
     std::uint64_t h64[kMost];
     for (std::size_t i = 0; i < m; ++i) h64[i] = static_cast<std::uint64_t>(hist[reached[i]]);
     for (std::size_t s = 0; s < n; ++s) {
@@ -110,10 +114,10 @@ void at_residues(const std::vector<Unsigned>& hist, std::uint64_t f0, const std:
   }
 }
 
-Unsigned runs_of(const std::vector<Unsigned>& hist) {
+Unsigned runs_of(const ResidueHistogram& hist) {
   Unsigned n = 0;
-  for (const Unsigned h : hist)
-    if (__builtin_add_overflow(n, h, &n)) throw InvalidInput("the counts of a class pass 2^128");
+  for (std::size_t r = 0; r < hist.size; ++r)
+    if (__builtin_add_overflow(n, hist[r], &n)) throw InvalidInput("the counts of a class pass 2^128");
   return n;
 }
 
@@ -133,7 +137,7 @@ void add64(std::uint64_t& target, Unsigned v) {
 namespace {
 
 // Totals over the runs of `hist` with the figure at residue 0 (`figure`).
-AccessCounts totals(const CompiledAccess& a, const AccessCounts64& d, const std::vector<Unsigned>& hist,
+AccessCounts totals(const CompiledAccess& a, const AccessCounts64& d, const ResidueHistogram& hist,
                     Unsigned figure) {
   const Unsigned n = runs_of(hist);
   AccessCounts out;
@@ -153,18 +157,18 @@ AccessCounts totals(const CompiledAccess& a, const AccessCounts64& d, const std:
 }  // namespace
 
 AccessCounts residue_totals(const CompiledAccess& a, const AccessCounts64& d, const std::uint64_t* d_shifted,
-                            const std::vector<Unsigned>& hist) {
+                            const ResidueHistogram& hist) {
   Unsigned figure = 0;
   at_residues(hist, a.shared ? d.wavefronts : d.sectors, d_shifted, 1, &figure);
   return totals(a, d, hist, figure);
 }
 
 void add_residues(const CompiledAccess& a, AccessCounts64& target, std::uint64_t* target_shifted,
-                  const AccessCounts64& d, const std::uint64_t* d_shifted, const std::vector<Unsigned>& hist) {
+                  const AccessCounts64& d, const std::uint64_t* d_shifted, const ResidueHistogram& hist) {
   // Every residue the access follows (CompiledAccess::shifts, at most AccessShift::count).
   const auto n = static_cast<std::size_t>(std::max(a.shifts, 1));
   Unsigned figures[32];
-  if (n > hist.size() || n > 32) throw std::logic_error("class engine: more shifts than residues");
+  if (n > hist.size || n > 32) throw std::logic_error("class engine: more shifts than residues");
   at_residues(hist, a.shared ? d.wavefronts : d.sectors, d_shifted, n, figures);
   const AccessCounts t = totals(a, d, hist, figures[0]);
   add64(target.requests, t.requests);

@@ -77,20 +77,32 @@ struct AccessShift {
 __extension__ typedef __int128 Signed;
 std::int64_t residue(Signed c, std::int64_t modulus);
 __extension__ typedef unsigned __int128 Unsigned;
+/// Runs per residue of an access (AccessShift::count of them, at most its modulus, 32): a fixed
+/// array, so that the class engine makes none on the heap per class.
+struct ResidueHistogram {
+  static constexpr std::size_t kMost = 32;
+  explicit ResidueHistogram(std::size_t residues) : size(residues) {
+    for (std::size_t r = 0; r < size; ++r) runs[r] = 0;  // (only those: the rest is never read)
+  }
+  std::size_t size;
+  std::array<Unsigned, kMost> runs;
+  Unsigned& operator[](std::size_t r) { return runs[r]; }
+  const Unsigned& operator[](std::size_t r) const { return runs[r]; }
+};
 /// hist[r] (r < a.count): how many j in [from, to] move the address by j x c bytes onto residue
 /// r x a.step (mod a.modulus); c in [0, a.modulus), a multiple of a.step.
-std::vector<Unsigned> residue_histogram(const AccessShift& a, std::int64_t c, std::uint64_t from, std::uint64_t to);
+ResidueHistogram residue_histogram(const AccessShift& a, std::int64_t c, std::uint64_t from, std::uint64_t to);
 /// The histogram of the sums (mod count) of a residue from `h` and one from `g`.
-std::vector<Unsigned> combine_histograms(const std::vector<Unsigned>& h, const std::vector<Unsigned>& g);
+ResidueHistogram combine_histograms(const ResidueHistogram& h, const ResidueHistogram& g);
 /// The figures of the runs that `d` (sectors or wavefronts at residue 0; `d_shifted`: at
 /// residues 1 .. count - 1) stands for, moved by each residue of `hist` as many times as it
 /// holds, added to `target` (and its residues to `target_shifted`; both residue pointers at the
 /// access's own, Tally::shifted + a.shifted_at). Throws InvalidInput past 2^64.
 void add_residues(const CompiledAccess& a, AccessCounts64& target, std::uint64_t* target_shifted,
-                  const AccessCounts64& d, const std::uint64_t* d_shifted, const std::vector<Unsigned>& hist);
+                  const AccessCounts64& d, const std::uint64_t* d_shifted, const ResidueHistogram& hist);
 /// The same, residue 0 only, as a launch's totals (128-bit, checked).
 AccessCounts residue_totals(const CompiledAccess& a, const AccessCounts64& d, const std::uint64_t* d_shifted,
-                            const std::vector<Unsigned>& hist);
+                            const ResidueHistogram& hist);
 
 /// One recorded comparison (id >= 0: its ExprId; lt / gt: the active lanes where a < b / a > b),
 /// or (id < 0) a class of iterations of loop -(id + 1): iterations active .. lt run as one.
