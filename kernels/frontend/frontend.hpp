@@ -93,6 +93,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -147,6 +148,13 @@ struct FrontendOptions {
   std::string compile_commands_dir;
   /// Whether load_kernel also reads the kernel's launches from the file's host code (HostLaunch).
   bool host_launches = false;
+  /// Values given for the kernel's integer parameters (`--arg NAME=VALUE`, by parameter name,
+  /// decimal): where a launch passes a host variable that nothing writes after its declaration
+  /// (a local, a parameter of the host function, a const variable), the host code is followed
+  /// with that variable holding the value, so what it computes from it (the grid, the block,
+  /// other arguments) follows (HostLaunch::followed); otherwise only the argument changes
+  /// (HostLaunch::unfollowed says why).
+  std::map<std::string, std::string> host_arguments;
 };
 
 /// The values FrontendOptions::cuda_headers takes, for messages: "builtin, toolkit, auto".
@@ -187,6 +195,10 @@ struct HostLaunch {
   HostValue grid[3], block[3];
   HostValue dynamic_shared;           // the third <<< >>> argument ("0" when not written)
   std::vector<HostValue> arguments;   // one per kernel parameter, in order
+  /// FrontendOptions::host_arguments the host code was followed with: "'rows' (hw.cu:9:13) = 8".
+  std::vector<std::string> followed;
+  /// Those it could not be: "rows: 'rows' (hw.cu:9:13) is assigned at hw.cu:12:3 as well".
+  std::vector<std::string> unfollowed;
 };
 
 /// Clang reported errors: what() is Clang's text, as Clang prints it (one or more lines, each

@@ -21,6 +21,7 @@
 #include <clang/AST/Attr.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/Stmt.h>
 #include <clang/AST/StmtCXX.h>
@@ -33,6 +34,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "kernels/frontend/clang_parse.hpp"
 
@@ -113,9 +115,11 @@ class Finder {
 /// The host function `function` followed from its start to `target` (a statement in its body).
 class Frame {
  public:
+  /// `pins`: variables that hold a given value throughout (FrontendOptions::host_arguments).
   Frame(const Finder& finder, const clang::FunctionDecl* function, const clang::Stmt* target,
-        int depth)
-      : f_(finder), ctx_(finder.context), function_(function), target_(target), depth_(depth) {
+        int depth, const std::map<const clang::VarDecl*, Val>* pins = nullptr)
+      : f_(finder), ctx_(finder.context), function_(function), target_(target), depth_(depth),
+        pins_(pins) {
     std::vector<const clang::Stmt*> path;
     find_path(function->getBody(), path);
     on_path_.insert(path.begin(), path.end());
@@ -153,6 +157,21 @@ class Frame {
     return nullptr;
   }
   bool on_path(const clang::Stmt* s) const { return s != nullptr && on_path_.count(s) != 0; }
+  const Val* pinned(const clang::VarDecl* v) const {
+    if (pins_ == nullptr) return nullptr;
+    const auto p = pins_->find(v);
+    return p == pins_->end() ? nullptr : &p->second;
+  }
+  /// Whether `s` reads a pinned variable (Clang would fold a const one to its written value).
+  bool mentions_pinned(const clang::Stmt* s) const {
+    if (s == nullptr || pins_ == nullptr || pins_->empty()) return false;
+    if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(s))
+      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d->getDecl()); v != nullptr && pinned(v) != nullptr)
+        return true;
+    for (const clang::Stmt* child : s->children())
+      if (mentions_pinned(child)) return true;
+    return false;
+  }
 
   void walk(const clang::Stmt* s);
   void exec(const clang::Stmt* s);
@@ -201,6 +220,7 @@ class Frame {
   std::map<const clang::VarDecl*, Val> ints_;
   std::map<const clang::VarDecl*, Dim> dims_;
   std::map<const clang::VarDecl*, std::string> escaped_;
+  const std::map<const clang::VarDecl*, Val>* pins_;
   std::string blocked_;  // not empty: nothing is computable, for this reason
   bool frozen_ = false;  // inside a switch: statements before the launch are not followed
 };
@@ -321,6 +341,7 @@ void Frame::declare(const clang::VarDecl* v) {
   Val value = init != nullptr ? assigned(v, eval(init))
                               : Val::unknown(named(v) + " has no initial value");
   invalidate(init, "changes inside the expression at " + at);
+  if (const Val* pin = pinned(v)) value = *pin;
   ints_[v] = value;
 }
 
@@ -495,10 +516,11 @@ std::unique_ptr<Frame> Frame::call_site(const clang::ParmVarDecl* p, std::string
     return nullptr;
   }
   argument = site.call->getArg(index);
-  return std::make_unique<Frame>(f_, site.caller, site.call, depth_ + 1);
+  return std::make_unique<Frame>(f_, site.caller, site.call, depth_ + 1, pins_);
 }
 
 Val Frame::lookup(const clang::VarDecl* v) {
+  if (const Val* pin = pinned(v)) return *pin;
   if (const auto e = escaped_.find(v); e != escaped_.end()) return Val::unknown(e->second);
   if (const auto i = ints_.find(v); i != ints_.end()) return i->second;
   Val value;
@@ -653,7 +675,8 @@ Val Frame::eval(const clang::Expr* e) {
   if (!blocked_.empty()) return Val::unknown(blocked_);
   if (e == nullptr) return Val::unknown("no expression");
   const QualType type = e->getType();
-  if (!e->isValueDependent() && !e->isTypeDependent() && type->isIntegralOrEnumerationType()) {
+  if (!e->isValueDependent() && !e->isTypeDependent() && type->isIntegralOrEnumerationType() &&
+      !mentions_pinned(e)) {
     Expr::EvalResult folded;
     if (e->EvaluateAsInt(folded, ctx_) && folded.Val.isInt()) return Val::of(folded.Val.getInt());
   }
@@ -804,17 +827,117 @@ std::string float_text(const llvm::APFloat& value) {
   return text;
 }
 
+/// Where `v` is written in `body` other than by its declaration: a use that is not a read of its
+/// value (an assignment, ++ or --, its address taken, a reference bound to it), or "" when every
+/// use reads it.
+std::string written_in(const Finder& f, const clang::Stmt* body, const clang::VarDecl* v) {
+  if (body == nullptr) return "";
+  if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(body); d != nullptr && d->getDecl() == v) {
+    const clang::Stmt* at = d;
+    while (true) {
+      const auto parents = f.context.getParents(*at);
+      if (parents.empty()) return f.where(d->getBeginLoc());
+      const clang::Stmt* parent = parents[0].get<clang::Stmt>();
+      if (parent == nullptr) return f.where(d->getBeginLoc());
+      if (llvm::isa<clang::ParenExpr>(parent)) {
+        at = parent;
+        continue;
+      }
+      if (const auto* c = llvm::dyn_cast<clang::ImplicitCastExpr>(parent);
+          c != nullptr && c->getCastKind() == clang::CK_LValueToRValue)
+        return "";
+      if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(parent)) return "";  // sizeof: not evaluated
+      return f.where(parent->getBeginLoc());
+    }
+  }
+  for (const clang::Stmt* child : body->children())
+    if (std::string w = written_in(f, child, v); !w.empty()) return w;
+  return "";
+}
+
+/// The host variables a launch passes for the kernel parameters given values, each holding its
+/// value throughout (`pins`), and the text of each (`followed`, `unfollowed`: HostLaunch's).
+std::map<const clang::VarDecl*, Val> pins_of(const Finder& f, const clang::FunctionDecl& kernel,
+                                             const clang::CallExpr* call, const clang::FunctionDecl* function,
+                                             const std::map<std::string, std::string>& given, HostLaunch& launch) {
+  std::map<const clang::VarDecl*, Val> pins;
+  std::set<const clang::VarDecl*> conflicting;
+  std::vector<std::pair<const clang::VarDecl*, std::string>> order;  // as the parameters come
+  for (unsigned i = 0; i < kernel.getNumParams() && i < call->getNumArgs(); ++i) {
+    const std::string name = kernel.getParamDecl(i)->getNameAsString();
+    const auto g = given.find(name);
+    if (g == given.end() || !is_integer(kernel.getParamDecl(i)->getType())) continue;
+    // A decimal integer within 128 bits (the CLI passes only those; anything else is not taken).
+    const std::string& text = g->second;
+    const std::size_t digits = text.size() - (text.rfind('-', 0) == 0 ? 1 : 0);
+    if (digits == 0 || digits > 38 || text.find_first_not_of("0123456789", text.size() - digits) != std::string::npos)
+      continue;
+    const clang::Expr* argument = call->getArg(i)->IgnoreParenImpCasts();
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(argument);
+    const auto* v = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+    if (v == nullptr || !is_integer(v->getType()) || v->getType()->isReferenceType()) {
+      launch.unfollowed.push_back(name + ": the launch passes " + f.quoted(argument) + " (" +
+                                  f.where(argument->getBeginLoc()) + "), not a variable of its own");
+      continue;
+    }
+    const std::string var = "'" + v->getNameAsString() + "' (" + f.where(v->getLocation()) + ")";
+    const bool own = v->getDeclContext() == function && (v->hasLocalStorage() || llvm::isa<clang::ParmVarDecl>(v)) &&
+                     !v->isStaticLocal();
+    if (!own && !v->getType().isConstQualified()) {
+      launch.unfollowed.push_back(name + ": " + var + " is a variable outside " + f.name(function) +
+                                  ", which the host code may change");
+      continue;
+    }
+    if (own && !v->getType().isConstQualified()) {
+      if (const std::string w = written_in(f, function->getBody(), v); !w.empty()) {
+        launch.unfollowed.push_back(name + ": " + var + " is written at " + w + " as well");
+        continue;
+      }
+    }
+    // The value in the variable's own type (it may differ from the parameter's).
+    const clang::QualType type = v->getType().getCanonicalType();
+    const unsigned bits = static_cast<unsigned>(f.context.getTypeSize(type));
+    const bool is_unsigned = type->isUnsignedIntegerOrEnumerationType();
+    const llvm::APInt wide(128, g->second, 10);
+    if (!(is_unsigned ? !wide.isNegative() && wide.isIntN(bits) : wide.isSignedIntN(bits))) {
+      launch.unfollowed.push_back(name + ": " + g->second + " does not fit " + var + " (" +
+                                  type.getAsString() + ")");
+      continue;
+    }
+    const Val value = Val::of(APSInt(wide.trunc(bits), is_unsigned));
+    if (const auto p = pins.find(v); p != pins.end()) {
+      if (p->second.v != value.v) conflicting.insert(v);
+      continue;
+    }
+    pins[v] = value;
+    order.emplace_back(v, var + " = " + g->second);
+  }
+  for (const auto& [v, text] : order) {
+    if (conflicting.count(v) == 0) {
+      launch.followed.push_back(text);
+      continue;
+    }
+    pins.erase(v);
+    launch.unfollowed.push_back("'" + v->getNameAsString() + "' (" + f.where(v->getLocation()) +
+                                ") is passed for several parameters given different values");
+  }
+  return pins;
+}
+
 }  // namespace
 
-std::vector<HostLaunch> find_host_launches(const clang::FunctionDecl& kernel,
-                                           clang::ASTContext& context) {
+std::vector<HostLaunch> find_host_launches(const clang::FunctionDecl& kernel, clang::ASTContext& context,
+                                           const std::map<std::string, std::string>& host_arguments) {
   Finder finder(context);
   Collector collector(finder, kernel);
   collector.TraverseDecl(context.getTranslationUnitDecl());
   std::vector<HostLaunch> launches;
   for (const auto& [call, function] : collector.launches) {
-    Frame frame(finder, function, call, 0);
     HostLaunch launch;
+    const std::map<const clang::VarDecl*, Val> pins =
+        host_arguments.empty() ? std::map<const clang::VarDecl*, Val>{}
+                               : pins_of(finder, kernel, call, function, host_arguments, launch);
+    Frame frame(finder, function, call, 0, &pins);
     launch.location = finder.where(call->getBeginLoc());
     launch.function = function->getQualifiedNameAsString();
     const clang::CallExpr* config = call->getConfig();

@@ -3,6 +3,8 @@
 // constants and integer locals (frontend.hpp's HostLaunch).
 #pragma once
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include "kernels/frontend/frontend.hpp"
@@ -16,8 +18,8 @@ namespace warpdiv::frontend::detail {
 
 /// Every launch of `kernel` (a definition; a template's instantiation) in a host function of the
 /// file (outside system headers), in source order. Never throws for what it cannot compute: such a
-/// value is HostValue::known false with the reason.
-std::vector<HostLaunch> find_host_launches(const clang::FunctionDecl& kernel,
-                                           clang::ASTContext& context);
+/// value is HostValue::known false with the reason. `host_arguments`: FrontendOptions'.
+std::vector<HostLaunch> find_host_launches(const clang::FunctionDecl& kernel, clang::ASTContext& context,
+                                           const std::map<std::string, std::string>& host_arguments = {});
 
 }  // namespace warpdiv::frontend::detail

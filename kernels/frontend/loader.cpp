@@ -194,7 +194,8 @@ json ask(const char* op, const FrontendOptions& options) {
                      {"cuda_path", options.cuda_path},
                      {"fmad", options.fmad},
                      {"compile_commands_dir", options.compile_commands_dir},
-                     {"host_launches", options.host_launches}};
+                     {"host_launches", options.host_launches},
+                     {"host_arguments", options.host_arguments}};
   const std::string reply = ask_isolated(p, request.dump(), options.file);
   if (reply.empty()) throw std::runtime_error("the Clang front-end gave no reply (out of memory?)");
   json answer = json::parse(reply);
@@ -246,6 +247,8 @@ sim::ir::Kernel load_kernel(const FrontendOptions& options, std::vector<std::str
       }
       launch.dynamic_shared = host_value(l.at("dynamic_shared"));
       for (const json& a : l.at("arguments")) launch.arguments.push_back(host_value(a));
+      launch.followed = l.value("followed", std::vector<std::string>());
+      launch.unfollowed = l.value("unfollowed", std::vector<std::string>());
       launches->push_back(std::move(launch));
     }
   }

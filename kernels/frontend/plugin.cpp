@@ -42,6 +42,7 @@ json answer(const std::string& request_text) {
     options.fmad = request.value("fmad", options.fmad);
     options.compile_commands_dir = request.value("compile_commands_dir", std::string());
     options.host_launches = request.value("host_launches", false);
+    options.host_arguments = request.value("host_arguments", std::map<std::string, std::string>());
     const std::string op = request.at("op").get<std::string>();
     if (op == "load") {
       std::vector<std::string> notes;
@@ -62,7 +63,9 @@ json answer(const std::string& request_text) {
              {"grid", {value(launch.grid[0]), value(launch.grid[1]), value(launch.grid[2])}},
              {"block", {value(launch.block[0]), value(launch.block[1]), value(launch.block[2])}},
              {"dynamic_shared", value(launch.dynamic_shared)},
-             {"arguments", arguments}});
+             {"arguments", arguments},
+             {"followed", launch.followed},
+             {"unfollowed", launch.unfollowed}});
       }
       return json{{"model", json::parse(warpdiv::sim::ir::to_json(kernel))},
                   {"notes", notes},

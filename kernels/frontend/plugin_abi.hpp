@@ -2,10 +2,12 @@
 // loader.cpp. Requests and replies are JSON text, so that no C++ object crosses the boundary:
 //   request  {"op": "load" | "list", "file": ..., "kernel": ..., "defines": [...], "include_dirs": [...],
 //             "cuda_headers": "builtin" | "toolkit" | "auto", "cuda_path": ..., "fmad": bool,
-//             "compile_commands_dir": ..., "host_launches": bool}
+//             "compile_commands_dir": ..., "host_launches": bool,
+//             "host_arguments": {"NAME": "VALUE", ...}}
 //   reply    {"model": <the kernel model, sim/ir_json's format>, "notes": [...],
 //             "files_read": [...], "launches": [{"location", "function", "grid": [v, v, v],
-//             "block": [...], "dynamic_shared": v, "arguments": [v, ...]}]}
+//             "block": [...], "dynamic_shared": v, "arguments": [v, ...],
+//             "followed": [...], "unfollowed": [...]}]}
 //             (op "load"; notes, files_read and launches: frontend.hpp's load_kernel; each v
 //             {"known", "value", "where", "reason"}, a HostValue)
 //            {"kernels": [{"name", "location", "uninstantiated_template", "signature"}]}
@@ -16,7 +18,7 @@
 namespace warpdiv::frontend::plugin_abi {
 
 /// Bumped whenever the request or reply changes: the loader refuses a plugin of another version.
-constexpr int kVersion = 6;
+constexpr int kVersion = 7;
 constexpr const char* kFileName = "libwarpdiv-frontend.so";
 constexpr const char* kVersionSymbol = "warpdiv_frontend_abi_version";
 constexpr const char* kRequestSymbol = "warpdiv_frontend_request";

@@ -3,6 +3,7 @@
 // comment, every refusal's reason written out in full.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,16 @@ class HostLaunchTest : public warpdiv::testing::SnippetTest {
   std::vector<HostLaunch> launches(const std::string& source, const std::string& kernel = "") {
     warpdiv::frontend::FrontendOptions o = options(source, kernel);
     o.host_launches = true;
+    std::vector<HostLaunch> found;
+    warpdiv::frontend::load_kernel(o, nullptr, nullptr, &found);
+    return found;
+  }
+  /// The same, with values given for the kernel's parameters (FrontendOptions::host_arguments).
+  std::vector<HostLaunch> given(const std::string& source, const std::map<std::string, std::string>& values,
+                                const std::string& kernel = "") {
+    warpdiv::frontend::FrontendOptions o = options(source, kernel);
+    o.host_launches = true;
+    o.host_arguments = values;
     std::vector<HostLaunch> found;
     warpdiv::frontend::load_kernel(o, nullptr, nullptr, &found);
     return found;
@@ -244,6 +255,96 @@ int main() {
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(dims(found[0].grid), "2,1,1");
   EXPECT_EQ(found[0].location, at(6, 3));
+}
+
+}  // namespace
+
+namespace {
+
+// Values given for the kernel's parameters (--arg) are followed through the host code where the
+// launch passes a variable nothing writes after its declaration: what the host code computes from
+// it follows. Each case by hand.
+TEST_F(HostLaunchTest, GivenValuesAreFollowedThroughTheHostCode) {
+  // From atoi (not computable alone): n = 1000 gives grid (1000 + 255) / 256 = 4.
+  const char* from_argv = R"(#include <cstdlib>
+__global__ void k(int *a, int n) { a[0] = n; }
+int main(int argc, char **argv) {
+  int n = atoi(argv[1]);
+  int *a;
+  k<<<(n + 255) / 256, 256>>>(a, n);
+}
+)";
+  EXPECT_EQ(dims(launches(from_argv)[0].grid), "?,1,1");
+  auto found = given(from_argv, {{"n", "1000"}});
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(dims(found[0].grid), "4,1,1");
+  EXPECT_EQ(found[0].arguments[1].value, "1000");
+  EXPECT_EQ(found[0].followed, std::vector<std::string>{"'n' (" + at(4, 7) + ") = 1000"});
+  EXPECT_TRUE(found[0].unfollowed.empty());
+
+  // A const local under another name, a helper's parameter, a const global: rows = 8 gives grid
+  // y (8 + 15) / 16 = 1; the helper's count 300 gives (300 + 127) / 128 = 3 blocks; a const global
+  // of 4096 given 100 gives its own launch's grid 100 / 4 = 25.
+  const char* names = R"(__global__ void k(int *a, int rows, int cols) { a[0] = rows + cols; }
+__global__ void h(int *a, int count) { a[0] = count; }
+const int kTotal = 4096;
+void helper(int *a, int count) { h<<<(count + 127) / 128, 128>>>(a, count); }
+int main() {
+  const int nrows = 100, ncols = 70;
+  int *a;
+  k<<<dim3((ncols + 15) / 16, (nrows + 15) / 16), dim3(16, 16)>>>(a, nrows, ncols);
+  helper(a, 5000);
+  h<<<kTotal / 4, 4>>>(a, kTotal);
+}
+)";
+  found = given(names, {{"rows", "8"}}, "k");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(dims(found[0].grid), "5,1,1");
+  EXPECT_EQ(found[0].arguments[1].value, "8");
+  EXPECT_EQ(found[0].arguments[2].value, "70");
+  EXPECT_EQ(found[0].followed, std::vector<std::string>{"'nrows' (" + at(6, 13) + ") = 8"});
+  const std::vector<HostLaunch> h = given(names, {{"count", "300"}}, "h");
+  ASSERT_EQ(h.size(), 2u);
+  EXPECT_EQ(dims(h[0].grid), "3,1,1");  // (without: (5000 + 127) / 128 = 40)
+  EXPECT_EQ(h[0].followed, std::vector<std::string>{"'count' (" + at(4, 25) + ") = 300"});
+  EXPECT_EQ(dims(h[1].grid), "75,1,1");  // 300 / 4 (without: 4096 / 4 = 1024)
+  EXPECT_EQ(h[1].followed, std::vector<std::string>{"'kTotal' (" + at(3, 11) + ") = 300"});
+
+  // Not followed, each with its reason; the argument alone takes the value (the CLI's), the grid
+  // stays the source's: a variable written again (grid (1000 + 24 + 255) / 256 = 1279 / 256 = 4), one whose
+  // address is taken, an expression, a value the variable's type cannot hold, one variable given
+  // two values.
+  const char* not_followed = R"(#include <cstdio>
+__global__ void k(int *a, int n, int m) { a[0] = n + m; }
+int main() {
+  int n = 1000, m = 7;
+  short s = 3;
+  int *a;
+  n += 24;
+  scanf("%d", &m);
+  k<<<(n + 255) / 256, 256>>>(a, n, m);
+  k<<<1, 32>>>(a, n * 2, s);
+  k<<<1, 32>>>(a, s, s);
+}
+)";
+  found = given(not_followed, {{"n", "64"}, {"m", "70000"}});
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_EQ(dims(found[0].grid), "4,1,1");
+  EXPECT_TRUE(found[0].followed.empty());
+  EXPECT_EQ(found[0].unfollowed,
+            (std::vector<std::string>{"n: 'n' (" + at(4, 7) + ") is written at " + at(7, 3) + " as well",
+                                      "m: 'm' (" + at(4, 17) + ") is written at " + at(8, 15) + " as well"}));
+  EXPECT_EQ(found[1].unfollowed,
+            (std::vector<std::string>{"n: the launch passes n * 2 (" + at(10, 19) + "), not a variable of its own",
+                                      "m: 70000 does not fit 's' (" + at(5, 9) + ") (short)"}));
+  found = given(not_followed, {{"n", "64"}, {"m", "65"}});
+  EXPECT_TRUE(found[2].followed.empty());
+  EXPECT_EQ(found[2].unfollowed,
+            (std::vector<std::string>{"'s' (" + at(5, 9) + ") is passed for several parameters given different values"}));
+  // The same value for both: followed once.
+  found = given(not_followed, {{"n", "9"}, {"m", "9"}});
+  EXPECT_EQ(found[2].followed, std::vector<std::string>{"'s' (" + at(5, 9) + ") = 9"});
+  EXPECT_TRUE(found[2].unfollowed.empty());
 }
 
 }  // namespace

@@ -248,8 +248,9 @@ TEST(CheckCli, ASavedModelChecksAsItsSource) {
 // 16 each): 280 warp evaluations of line 5's `if`. It splits only the warps whose 16 columns
 // straddle col 70 (block column 4: 64 .. 79) and whose rows are inside: block rows 0 .. 5 take all
 // 8 warps (48), block row 6 (rows 96 .. 111) the warps of rows 96 .. 99, warps 0 and 1 (2): 50 of
-// 280 = 17.86%. With args rows = 16 over main()'s 100, the grid stays (5, 7): only block row 0 has
-// rows inside, and only its block column 4 splits, 8 warps: 8 of 280.
+// 280 = 17.86%. With args rows = 16 over main()'s 100 (rows is written nowhere else, so the host
+// code is followed with 16): grid (5, 1), 40 warp evaluations; block row 0 has every row inside,
+// and only its block column 4 splits, 8 warps: 8 of 40.
 constexpr const char* kHomework =
     "#include \"sizes.h\"\n"
     "__global__ void add(const float *a, float *c, int rows, int cols) {\n"
@@ -285,14 +286,14 @@ TEST(CheckCli, TheLaunchFromHostCodeAndACompilationDatabase) {
                    "warpdiv check: 1 kernel, 4 statements: 1 limit crossed: FAILED\n");
   EXPECT_EQ(r.err, "warpdiv: note: hw: launch from main() at " + dir.file("hw.cu") +
                        ":15:3: grid (5, 7, 1), block (16, 16, 1); rows = 100, cols = 70\n");
-  // The table's args override main()'s, one by one.
+  // The table's args override main()'s, one by one, and the host code follows them.
   const CliResult rows16 =
       check(dir, table + "args = { rows = 16 }\n[kernel.limits]\nmax_divergent = 8\n");
   EXPECT_EQ(rows16.status, 0) << rows16.out << rows16.err;
   const CliResult rows16_fail =
       check(dir, table + "args = { rows = 16 }\n[kernel.limits]\nmax_divergent = 7\n");
   EXPECT_EQ(rows16_fail.status, 1);
-  EXPECT_NE(rows16_fail.out.find("branch diverges in 8 of its 280 warp evaluations, limit 7"), std::string::npos) << rows16_fail.out;
+  EXPECT_NE(rows16_fail.out.find("branch diverges in 8 of its 40 warp evaluations, limit 7"), std::string::npos) << rows16_fail.out;
   // Without the database the header is not found: the front-end's refusal, exit 2.
   const CliResult no_db = check(dir, "[[kernel]]\nname = \"hw\"\nfile = \"hw.cu\"\n");
   EXPECT_EQ(no_db.status, 2);

@@ -86,22 +86,43 @@ TEST(SourceLaunchCli, FlagsOverrideTheSourceOneByOne) {
   TempDir dir;
   const std::string file = dir.file("hw.cu");
   write_file(file, kHomework);
-  // --arg rows=8 changes rows only: the grid stays (5, 7) from the source.
+  // --arg rows=8: main() passes its const rows, written nowhere else, so the host code is followed
+  // with rows = 8 and the grid follows: ((70 + 15) / 16, (8 + 15) / 16) = (5, 1).
   const CliResult r = run_warpdiv({"analyze", file, "--launch", "1", "--arg", "rows=8", "--csv", dir.file("out.csv")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "warpdiv: note: launch 1 of 2 from main() at " + file +
-                       ":14:3: grid (5, 7, 1), block (16, 16, 1); rows = 8, cols = 70 (from the "
-                       "command line: --arg rows)\n");
-  // rows = 8: only block row 0's warps 0..3 (r = 0..7) have true lanes. Columns 0..3: warps 0..3
-  // all true; column 4 (c = 64..79): warps 0..3 divergent: 4. Every other warp is all false.
+                       ":14:3: grid (5, 1, 1), block (16, 16, 1); rows = 8, cols = 70 (from the "
+                       "command line: --arg rows); the host code followed with 'rows' (" + file + ":9:13) = 8\n");
+  // 5 blocks of 8 warps: 40 evaluations of the if. rows = 8: warps 0..3 (r = 0..7) have true
+  // lanes, warps 4..7 none. Columns 0..3: warps 0..3 all true; column 4 (c = 64..79, cols = 70):
+  // warps 0..3 divergent: 4.
   const std::string row = csv_row(read_file(dir.file("out.csv")), 6, "if");
-  EXPECT_NE(row.find(",if,,280,4,"), std::string::npos) << row;
-  // The second launch needs cols (width, from argv): given, and the grid as an expression of it.
+  EXPECT_NE(row.find(",if,,40,4,"), std::string::npos) << row;
+  // The second launch passes width (from argv) for cols: given, the host code follows it, and the
+  // grid width / 16 = 4 is the same as the --grid given.
   const CliResult second = run_warpdiv({"analyze", file, "--launch", "2", "--arg", "cols=64", "--grid", "cols/16"});
   EXPECT_EQ(second.status, 0) << second.err;
   EXPECT_EQ(second.err, "warpdiv: note: launch 2 of 2 from main() at " + file +
                             ":16:3: grid (4, 1, 1), block (16, 1, 1); rows = 1, cols = 64 (from the "
-                            "command line: --arg cols, --grid)\n");
+                            "command line: --arg cols, --grid); the host code followed with 'width' (" + file +
+                            ":15:7) = 64\n");
+  // rows written a second time before the launch: the value given changes the argument only, the
+  // grid stays the source's (5, 7), and the note says why.
+  std::string twice = kHomework;
+  twice.replace(twice.find("  const int rows = 100, cols = 70;"), std::string("  const int rows = 100, cols = 70;").size(),
+                "  int rows = 90, cols = 70;\n  rows += 10;");
+  const std::string file2 = dir.file("hw2.cu");
+  write_file(file2, twice);
+  const CliResult stays = run_warpdiv({"analyze", file2, "--launch", "1", "--arg", "rows=8", "--csv", dir.file("out2.csv")});
+  ASSERT_EQ(stays.status, 0) << stays.err;
+  EXPECT_EQ(stays.err, "warpdiv: note: launch 1 of 2 from main() at " + file2 +
+                           ":15:3: grid (5, 7, 1), block (16, 16, 1); rows = 8, cols = 70 (from the command line: "
+                           "--arg rows); given values the host code does not take (the rest of the launch is the "
+                           "source's): rows: 'rows' (" + file2 + ":9:7) is written at " + file2 + ":10:3 as well\n");
+  // 35 blocks of 8 warps: 280 evaluations; rows = 8: only block row 0's warps 0..3 have true
+  // lanes, and in column 4 they split: 4.
+  const std::string row2 = csv_row(read_file(dir.file("out2.csv")), 6, "if");
+  EXPECT_NE(row2.find(",if,,280,4,"), std::string::npos) << row2;
 }
 
 TEST(SourceLaunchCli, RefusalsNameTheValueAndWhere) {
@@ -126,9 +147,16 @@ TEST(SourceLaunchCli, RefusalsNameTheValueAndWhere) {
   refused({"--launch", "3"}, "--launch 3 is outside 1 .. 2 (" + file + " launches scale 2 times)");
   refused({"--launch", "2"}, file + ":16:41: the argument cols is not computable from the source: 'width' (" +
                                  file + ":15:7) is set from atoi(argv[1]); give --arg cols=VALUE");
-  refused({"--launch", "2", "--arg", "cols=64"},
-          file + ":16:11: grid's x is not computable from the source: 'width' (" + file +
-              ":15:7) is set from atoi(argv[1]); give --grid");
+  // --arg cols=64 makes launch 2 computable (the host code follows width = 64: the second test
+  // above); a value the host code cannot take, for a variable it writes again, does not.
+  std::string again = kHomework;
+  again.replace(again.find("  scale<<<width / BLOCK"), 0, "  width *= 2;\n");
+  const std::string file3 = dir.file("again.cu");
+  write_file(file3, again);
+  const CliResult grid_unknown = run_warpdiv({"analyze", file3, "--launch", "2", "--arg", "cols=64"});
+  EXPECT_EQ(grid_unknown.status, 2);
+  EXPECT_EQ(grid_unknown.err, "warpdiv: error: " + file3 + ":17:11: grid's x is not computable from the source: 'width' (" +
+                                  file3 + ":15:7) is set from atoi(argv[1]); give --grid\n");
   refused({"--launch", "1", "--grid", "5,7", "--block", "16,16"},
           "--launch chooses a launch in FILE.cu's host code, which --grid and --block given together "
           "replace: leave out --launch, or one of them");

@@ -84,6 +84,7 @@ void parse_launch(const po::variables_map& vm, AnalyzeSourceRequest& r) {
   } else {
     if (has(vm, "warp-size")) r.launch.warp_size = parse_warp_size("--warp-size", get(vm, "warp-size"));
     r.source.host_launches = true;
+    r.source.host_arguments = host_arguments(r.values);
   }
   ir::ReplayOptions& replay = r.replay_options;
   replay.by_iteration = r.report_options.by_iteration = has(vm, "by-iteration");

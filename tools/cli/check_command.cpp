@@ -138,6 +138,7 @@ AnalyzeSourceRequest check_kernel_request(const analysis::CheckConfig& config,
     flags.launch = k.launch;
     r.from_host = flags;
     r.source.host_launches = true;
+    r.source.host_arguments = host_arguments(r.values);
   } else {
     const Extent3 grid = at_place(config, k.grid_place, "", [&] {
       const Extent3 e = parse_extent("grid", *k.grid, r.values);

@@ -129,7 +129,24 @@ ChosenLaunch choose_host_launch(const ir::Kernel& kernel,
   chosen.note = (launches.size() > 1 ? "launch " + std::to_string(*flags.launch) + " of " + count : "launch") +
                 " from " + describe_host_launch(kernel, shown);
   if (!given.empty()) chosen.note += " (from the command line: " + sim::listed(given) + ")";
+  // (Joined as they are: each names places in the file, which listed() would cut.)
+  const auto joined = [](const std::vector<std::string>& items) {
+    std::string text;
+    for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+    return text;
+  };
+  if (!launch.followed.empty()) chosen.note += "; the host code followed with " + joined(launch.followed);
+  if (!launch.unfollowed.empty())
+    chosen.note += "; given values the host code does not take (the rest of the launch is the source's): " +
+                   joined(launch.unfollowed);
   return chosen;
+}
+
+std::map<std::string, std::string> host_arguments(const ArgValues& values) {
+  std::map<std::string, std::string> out;
+  for (const auto& [name, value] : values)
+    if (value.integer()) out[name] = value.text();
+  return out;
 }
 
 }  // namespace warpdiv::cli

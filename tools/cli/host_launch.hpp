@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +47,10 @@ constexpr std::int64_t kMaxDynamicShared = std::int64_t{1} << 30;
 ChosenLaunch choose_host_launch(const sim::ir::Kernel& kernel,
                                 const std::vector<frontend::HostLaunch>& launches,
                                 const LaunchFlags& flags, const std::string& file);
+
+/// The integer --arg values by name, as the front-end follows them in the host code
+/// (FrontendOptions::host_arguments).
+std::map<std::string, std::string> host_arguments(const ArgValues& values);
 
 /// One launch as the note and the list show it: "main() at hw.cu:41:3: grid (5, 7, 1), block
 /// (16, 16, 1); rows = 100, cols = 70" ("?" for a value not computable; the scalar and floating

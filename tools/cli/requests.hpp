@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,8 @@ struct KernelSource {
   std::string build_dir;  // -p BUILD_DIR: compile_commands.json's flags for the file
   /// Read the kernel's launches in the file's host code too (SourceKernel::launches).
   bool host_launches = false;
+  /// The --arg integers, for the host code to follow (FrontendOptions::host_arguments).
+  std::map<std::string, std::string> host_arguments;
   /// The path given: FILE.cu or --model's.
   const std::string& input() const { return file.empty() ? model : file; }
 };

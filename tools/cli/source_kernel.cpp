@@ -223,6 +223,7 @@ ir::Kernel read_kernel(const KernelSource& source, std::vector<std::string>& not
   options.fmad = source.fmad;
   options.compile_commands_dir = source.build_dir;
   options.host_launches = source.host_launches;
+  options.host_arguments = source.host_arguments;
   return frontend::load_kernel(options, &notes, files_read, launches);
 #else
   (void)notes;

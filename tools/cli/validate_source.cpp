@@ -83,6 +83,7 @@ ValidateSourceRequest parse_validate_source(const Args& args) {
   } else {
     if (has(vm, "warp-size")) r.launch.warp_size = parse_warp_size("--warp-size", get(vm, "warp-size"));
     r.source.host_launches = true;
+    r.source.host_arguments = host_arguments(r.values);
   }
   if (r.launch.warp_size != kernels::kProbeWarpSize)
     throw InvalidInput("--warp-size must be 32 for a GPU run (got " +
