@@ -374,15 +374,40 @@ void assemble_stores(const Kernel& kernel, const Program& program, std::vector<T
 
 std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch& launch, const ReplayResult& result) {
   std::vector<OrderDependence> out;
-  if (result.communicating.empty() && result.order_atomics.empty()) return out;
+  if (result.order_reads.empty() && result.order_atomics.empty()) return out;
   const std::vector<bool> values = buffers_with_values(kernel, launch);
   const std::vector<bool> loaded = computed_loads(kernel, &values);
-  const std::vector<bool> cut = computed_loads(kernel, &values, nullptr, &result.communicating, &result.order_atomics);
   const std::vector<ExprId> all = opaque_origins(kernel, loaded);
-  const std::vector<ExprId> without = opaque_origins(kernel, cut);
+  // The accesses whose values are taken as unknown, and the buffers each of whose loads are.
+  std::vector<std::int32_t> accesses = result.order_reads, bases;
+  for (std::int32_t a : result.order_atomics)
+    if (std::find(accesses.begin(), accesses.end(), a) == accesses.end()) accesses.push_back(a);
+  std::vector<ExprId> without;
   const auto on = [&](ExprId x) -> ExprId {
     return x != kNone && all[static_cast<std::size_t>(x)] == kNone ? without[static_cast<std::size_t>(x)] : kNone;
   };
+  // The replay saw which bytes each access read in its order only. A load whose lanes depend on
+  // the order may read others on the GPU, and where a branch does, which threads run which
+  // accesses varies: every followed buffer the kernel writes then counts as passing values.
+  for (bool changed = true; changed;) {
+    without = opaque_origins(kernel, computed_loads(kernel, &values, nullptr, &bases, &accesses));
+    changed = false;
+    for (std::size_t a = 0; a < kernel.accesses.size(); ++a)
+      if (loaded[a] && on(kernel.accesses[a].guard) != kNone &&
+          std::find(accesses.begin(), accesses.end(), static_cast<std::int32_t>(a)) == accesses.end()) {
+        accesses.push_back(static_cast<std::int32_t>(a));
+        changed = true;
+      }
+    const bool branch = std::any_of(kernel.stmts.begin(), kernel.stmts.end(), [&](const Stmt& s) {
+      return (s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch) && on(s.value) != kNone;
+    });
+    if (branch && bases.empty()) {
+      const MemoryLayout layout = memory_layout(kernel, loaded, 0);
+      for (std::size_t b = 0; b < layout.written.size(); ++b)
+        if (layout.written[b]) bases.push_back(static_cast<std::int32_t>(b));
+      changed = !bases.empty();
+    }
+  }
   const auto add = [&](const SourceRange& range, bool condition, std::int32_t access, const std::string& what,
                        ExprId origin) {
     const Expr& o = kernel.exprs[static_cast<std::size_t>(origin)];
@@ -475,9 +500,13 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
     for (std::int32_t a : t.order_atomics)
       if (std::find(result.order_atomics.begin(), result.order_atomics.end(), a) == result.order_atomics.end())
         result.order_atomics.push_back(a);
+    for (std::int32_t a : t.order_reads)
+      if (std::find(result.order_reads.begin(), result.order_reads.end(), a) == result.order_reads.end())
+        result.order_reads.push_back(a);
   }
   std::sort(result.communicating.begin(), result.communicating.end());
   std::sort(result.order_atomics.begin(), result.order_atomics.end());
+  std::sort(result.order_reads.begin(), result.order_reads.end());
   if (options.capture_stores) {
     // What the GPU's order decides is not known: the writes of an access whose address, lanes or
     // value depends on it, and every write when a branch does (which threads write then varies).
