@@ -519,6 +519,15 @@ TEST_F(SharedValues, AFlagAnotherThreadSetsIsOrderDependent) {
       << error(k, launch(k, 64));
 }
 
+// 32 threads of one block, flag (33 ints) and out (32 ints) zeros.
+ir::Launch flag_and_out(const ir::Kernel& k) {
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{32, 1, 1};
+  l.arguments.assign(k.parameters.size(), ir::Value{});
+  return with_ints(l, k, {std::vector<std::int32_t>(33, 0), std::vector<std::int32_t>(32, 0)});
+}
+
 // Order dependence per access (issue 22): only the loads that read a byte another thread writes
 // (at any time of the launch) carry a value between threads, not every load of the buffer.
 //
@@ -537,7 +546,7 @@ TEST_F(SharedValues, AThreadsOwnElementBesideASharedWordIsNotOrderDependent) {
   if (flag[32] == 6) out[i] = 2;
 }
 )");
-  const ir::Launch l = with_ints(launch(k, 32), k, {std::vector<std::int32_t>(33, 0), std::vector<std::int32_t>(32, 0)});
+  const ir::Launch l = flag_and_out(k);
   const ir::ReplayResult r = run(k, l);
   const ir::StatementCounts& own = r.statements[statement_at(k, 5, ir::StmtKind::If)];
   EXPECT_EQ(own.warp_evaluations, 1u);
@@ -572,7 +581,7 @@ TEST_F(SharedValues, ASharedWordNobodyReadsLeavesTheOwnElementsBranchExact) {
   if (flag[i] > 3) out[i] = 1;
 }
 )");
-  const ir::Launch l = with_ints(launch(k, 32), k, {std::vector<std::int32_t>(33, 0), std::vector<std::int32_t>(32, 0)});
+  const ir::Launch l = flag_and_out(k);
   const ir::ReplayResult r = run(k, l);
   EXPECT_EQ(r.statements[statement_at(k, 5, ir::StmtKind::If)].taken_lanes, 28u);
   ASSERT_EQ(r.communicating.size(), 1u);
@@ -629,7 +638,7 @@ TEST_F(SharedValues, AnOwnElementWrittenUnderAnOrderDependentBranchIsOrderDepend
   if (flag[i] > 3) out[i] = 1;
 }
 )");
-  const ir::Launch l = with_ints(launch(k, 32), k, {std::vector<std::int32_t>(33, 0), std::vector<std::int32_t>(32, 0)});
+  const ir::Launch l = flag_and_out(k);
   const ir::ReplayResult r = run(k, l);
   EXPECT_EQ(r.statements[statement_at(k, 6, ir::StmtKind::If)].taken_lanes, 0u);
   const std::vector<ir::OrderDependence> order = ir::order_dependence(k, l, r);
@@ -654,7 +663,7 @@ TEST_F(SharedValues, AReturnUnderAnOrderDependentBranchMakesLaterLoadsOrderDepen
   if (flag[i] > 3) out[i] = 1;
 }
 )");
-  const ir::Launch l = with_ints(launch(k, 32), k, {std::vector<std::int32_t>(33, 0), std::vector<std::int32_t>(32, 0)});
+  const ir::Launch l = flag_and_out(k);
   const ir::ReplayResult r = run(k, l);
   EXPECT_EQ(r.statements[statement_at(k, 6, ir::StmtKind::If)].warp_evaluations, 0u);
   const std::vector<ir::OrderDependence> order = ir::order_dependence(k, l, r);
