@@ -1907,7 +1907,12 @@ void WarpMachine::keep_global(const KeptAccess& a, LaneMask lanes, const Val& of
     std::uint64_t old = 0;
     if (a.kind != AccessKind::Store) {
       std::memcpy(&old, g.bytes.data() + x, static_cast<std::size_t>(a.width));
-      for (int i = 0; i < a.width; ++i) touched_by(g.state[x + static_cast<std::size_t>(i)].reader, thread);
+      for (int i = 0; i < a.width; ++i) {
+        GlobalByte& t = g.state[x + static_cast<std::size_t>(i)];
+        touched_by(t.reader, thread);
+        if (t.read_by == kNone) t.read_by = a.id;
+        else if (t.read_by != a.id) t.read_by = kManyAccesses;
+      }
     }
     if (a.kind == AccessKind::Load) continue;
     const std::uint64_t v = value.lanes != nullptr ? value.lanes[lane] : value.value;
@@ -1978,21 +1983,33 @@ std::uint64_t WarpMachine::global_load(const MemoryAccess& a, std::int64_t at, i
 
 void WarpMachine::finish(Tally& tally) const {
   if (global_ == nullptr) return;
+  std::vector<bool> order(k_.accesses.size(), false);
+  for (std::int32_t a : tally.order_reads) order[static_cast<std::size_t>(a)] = true;
   for (std::size_t b = 0; b < k_.bases.size(); ++b) {
     if (p_.global_at[b] < 0) continue;
     const auto start = static_cast<std::size_t>(p_.global_at[b]);
+    bool communicating = false, every_read = false;
     for (std::size_t x = start; x < start + p_.base_bytes[b]; ++x) {
       const GlobalByte& t = global_->state[x];
-      if (t.writer != 0 && (t.writer == kManyThreads || (t.reader != 0 && t.reader != t.writer))) {
-        if (std::find(tally.communicating.begin(), tally.communicating.end(), static_cast<std::int32_t>(b)) ==
-            tally.communicating.end())
-          tally.communicating.push_back(static_cast<std::int32_t>(b));
-        break;
-      }
+      // Written by one thread and read by another, or written by several: whoever reads it may,
+      // on the GPU, see another thread's value (or not yet see it), whichever came first here.
+      if (t.writer == 0 || (t.writer != kManyThreads && (t.reader == 0 || t.reader == t.writer))) continue;
+      communicating = true;
+      if (t.read_by == kManyAccesses) every_read = true;
+      else if (t.read_by != kNone) order[static_cast<std::size_t>(t.read_by)] = true;
     }
+    if (communicating && std::find(tally.communicating.begin(), tally.communicating.end(),
+                                   static_cast<std::int32_t>(b)) == tally.communicating.end())
+      tally.communicating.push_back(static_cast<std::int32_t>(b));
+    if (every_read)  // several accesses read the byte: each of the buffer's may have been one
+      for (std::size_t a = 0; a < k_.accesses.size(); ++a)
+        if (k_.accesses[a].base == static_cast<std::int32_t>(b) && k_.accesses[a].kind != AccessKind::Store)
+          order[a] = true;
   }
+  tally.order_reads.clear();
+  for (std::size_t a = 0; a < order.size(); ++a)
+    if (order[a]) tally.order_reads.push_back(static_cast<std::int32_t>(a));
 }
-
 
 std::string WarpMachine::shared_element(std::int32_t base, std::int64_t at, int width) const {
   const std::string& name = k_.bases[static_cast<std::size_t>(base)].name;

@@ -111,7 +111,8 @@ struct Tally {
   std::uint64_t blocks = 0;
   std::uint64_t warps = 0;
   std::vector<StoreWrite> stores;                   // with capture_stores
-  std::vector<std::int32_t> communicating;          // WarpMachine::finish
+  std::vector<std::int32_t> communicating;          // WarpMachine::finish: bases
+  std::vector<std::int32_t> order_reads;            // WarpMachine::finish: accesses
   std::vector<std::int32_t> order_atomics;          // shared atomics and loads whose values depend on order
   std::string store_fault;                          // the first undefined behaviour in a stored value
 };
@@ -250,11 +251,16 @@ struct SharedState {
 
 /// The buffers the kernel writes that the replay follows by value (Program::global_values), one
 /// after the other, and which threads touched each byte: `writer` / `reader` 0 none, the
-/// thread's linear index + 1, or kManyThreads. A byte written by one thread and read or written
-/// by another carries values between threads, whose order the GPU does not fix.
+/// thread's linear index + 1, or kManyThreads; `read_by` the access (a load, or an atomic, which
+/// returns the byte) that read it: kNone, its id, or kManyAccesses. A byte written by one thread
+/// and read or written by another, at any time of the launch (before or after the read in the
+/// replay's order), carries values between threads, whose order the GPU does not fix: the
+/// accesses that read it then read an order-dependent value (WarpMachine::finish).
 constexpr std::uint64_t kManyThreads = ~std::uint64_t{0};
+constexpr std::int32_t kManyAccesses = -2;
 struct GlobalByte {
   std::uint64_t writer = 0, reader = 0;
+  std::int32_t read_by = kNone;
 };
 struct GlobalState {
   std::vector<std::uint8_t> bytes;
@@ -333,7 +339,8 @@ class WarpMachine {
   /// Ends the block: adds its barrier executions to `tally`.
   void end_block(Tally& tally);
   /// After the machine's last block: the bases whose followed bytes carried values between
-  /// threads (Tally::communicating).
+  /// threads (Tally::communicating), and the loads and atomics that read such a byte
+  /// (Tally::order_reads; every one of the base's when several accesses read the byte).
   void finish(Tally& tally) const;
   /// The recorder told of this machine's runs (sim/ir_recorder.hpp); nullptr = none (a plain replay).
   void set_recorder(Recorder* recorder) { recorder_ = recorder; }

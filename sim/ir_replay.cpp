@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <tuple>
 #include <array>
 
@@ -374,15 +375,95 @@ void assemble_stores(const Kernel& kernel, const Program& program, std::vector<T
 
 std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch& launch, const ReplayResult& result) {
   std::vector<OrderDependence> out;
-  if (result.communicating.empty() && result.order_atomics.empty()) return out;
+  if (result.order_reads.empty() && result.order_atomics.empty()) return out;
   const std::vector<bool> values = buffers_with_values(kernel, launch);
   const std::vector<bool> loaded = computed_loads(kernel, &values);
-  const std::vector<bool> cut = computed_loads(kernel, &values, nullptr, &result.communicating, &result.order_atomics);
   const std::vector<ExprId> all = opaque_origins(kernel, loaded);
-  const std::vector<ExprId> without = opaque_origins(kernel, cut);
+  // The accesses whose values are taken as unknown (a load's, an atomic's result).
+  std::vector<bool> unknown(kernel.accesses.size(), false);
+  for (std::int32_t a : result.order_reads) unknown[static_cast<std::size_t>(a)] = true;
+  for (std::int32_t a : result.order_atomics) unknown[static_cast<std::size_t>(a)] = true;
+  std::vector<ExprId> without;
   const auto on = [&](ExprId x) -> ExprId {
     return x != kNone && all[static_cast<std::size_t>(x)] == kNone ? without[static_cast<std::size_t>(x)] : kNone;
   };
+  const auto extern_shared = [&](std::int32_t b) {
+    const MemoryBase& base = kernel.bases[static_cast<std::size_t>(b)];
+    return base.parameter == kNone && base.space == AddressSpace::Shared && base.bytes == 0;
+  };
+  // The replay saw which bytes each access read and wrote in its order only; which ones they are
+  // on the GPU depends on the order where an address does (the taint carries it to the value
+  // read; a write's blocks its memory in computed_loads), where an access's lanes do, and where a
+  // branch decides whether the access runs. Such a load counts; so does every load of memory
+  // such a write hits (the same base; every extern __shared__ array is one); and every load of
+  // memory the kernel writes, when a break, continue or return runs under such a branch (what
+  // runs after it varies). Local variables assigned under such a branch are not followed yet.
+  bool changed = true;
+  const auto mark = [&](std::size_t a) {
+    if (!unknown[a]) changed = true;
+    unknown[a] = true;
+  };
+  const auto reads_of = [&](const std::function<bool(std::int32_t)>& base) {
+    for (std::size_t a = 0; a < kernel.accesses.size(); ++a) {
+      const MemoryAccess& m = kernel.accesses[a];
+      if (loaded[a] && m.kind != AccessKind::Store && m.base != kNone && base(m.base)) mark(a);
+    }
+  };
+  bool jumps = false;
+  const std::function<void(StmtId, bool)> walk = [&](StmtId id, bool under) {
+    if (id == kNone) return;
+    const Stmt& s = kernel.stmts[static_cast<std::size_t>(id)];
+    const bool decides =
+        (s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch) && on(s.value) != kNone;
+    const bool inside = under || decides;
+    if (under && (s.kind == StmtKind::Break || s.kind == StmtKind::Continue || s.kind == StmtKind::Return))
+      jumps = true;
+    // An if's or switch's condition runs before it decides; a loop's again at each iteration.
+    if (under || (decides && s.kind == StmtKind::Loop))
+      for (std::int32_t a : s.accesses) {
+        const MemoryAccess& m = kernel.accesses[static_cast<std::size_t>(a)];
+        if (loaded[static_cast<std::size_t>(a)] && m.kind != AccessKind::Store) mark(static_cast<std::size_t>(a));
+        if (m.kind != AccessKind::Load && m.base != kNone)
+          reads_of([&](std::int32_t b) { return b == m.base || (extern_shared(b) && extern_shared(m.base)); });
+      }
+    switch (s.kind) {
+      case StmtKind::Block: for (StmtId c : s.children) walk(c, under); break;
+      case StmtKind::Switch: for (StmtId c : s.children) walk(c, inside); break;
+      case StmtKind::If:
+        walk(s.then_stmt, inside);
+        walk(s.else_stmt, inside);
+        break;
+      case StmtKind::Loop:
+        walk(s.init, under);
+        walk(s.body, inside);
+        walk(s.step, inside);
+        break;
+      case StmtKind::InlinedCall: walk(s.body, under); break;
+      default: break;
+    }
+  };
+  while (changed) {
+    std::vector<std::int32_t> accesses;
+    for (std::size_t a = 0; a < unknown.size(); ++a)
+      if (unknown[a]) accesses.push_back(static_cast<std::int32_t>(a));
+    without = opaque_origins(kernel, computed_loads(kernel, &values, nullptr, nullptr, &accesses));
+    changed = false;
+    for (std::size_t a = 0; a < kernel.accesses.size(); ++a)
+      if (loaded[a] && kernel.accesses[a].kind != AccessKind::Store && on(kernel.accesses[a].guard) != kNone) mark(a);
+    walk(kernel.root, false);
+    if (jumps) {
+      std::vector<bool> written(kernel.bases.size(), false);
+      for (const MemoryAccess& m : kernel.accesses)
+        if (m.kind != AccessKind::Load && m.base != kNone) written[static_cast<std::size_t>(m.base)] = true;
+      reads_of([&](std::int32_t b) {
+        if (written[static_cast<std::size_t>(b)]) return true;
+        if (!extern_shared(b)) return false;
+        for (std::size_t x = 0; x < written.size(); ++x)
+          if (written[x] && extern_shared(static_cast<std::int32_t>(x))) return true;
+        return false;
+      });
+    }
+  }
   const auto add = [&](const SourceRange& range, bool condition, std::int32_t access, const std::string& what,
                        ExprId origin) {
     const Expr& o = kernel.exprs[static_cast<std::size_t>(origin)];
@@ -475,9 +556,13 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
     for (std::int32_t a : t.order_atomics)
       if (std::find(result.order_atomics.begin(), result.order_atomics.end(), a) == result.order_atomics.end())
         result.order_atomics.push_back(a);
+    for (std::int32_t a : t.order_reads)
+      if (std::find(result.order_reads.begin(), result.order_reads.end(), a) == result.order_reads.end())
+        result.order_reads.push_back(a);
   }
   std::sort(result.communicating.begin(), result.communicating.end());
   std::sort(result.order_atomics.begin(), result.order_atomics.end());
+  std::sort(result.order_reads.begin(), result.order_reads.end());
   if (options.capture_stores) {
     // What the GPU's order decides is not known: the writes of an access whose address, lanes or
     // value depends on it, and every write when a branch does (which threads write then varies).

@@ -225,10 +225,14 @@ struct ReplayResult {
   std::vector<StoredBuffer> stored;
   std::string stores_not_captured;
   /// Buffers the kernel writes that the replay followed by value (issue 22) and through which
-  /// values passed between threads (a byte one thread wrote and another read or wrote): what
-  /// depends on them was counted for the replay's order (blocks, warps, lanes ascending), which
-  /// the GPU does not keep (order_dependence()). [base ids]
+  /// values passed between threads (a byte one thread wrote and another read or wrote, at any
+  /// time of the launch). [base ids]
   std::vector<std::int32_t> communicating;
+  /// The loads and atomics of those buffers that read such a byte (each of the buffer's loads and
+  /// atomics where several read one): their values were counted for the replay's order (blocks,
+  /// warps, lanes ascending), which the GPU does not keep (order_dependence()); a load that read
+  /// only bytes no other thread wrote (a thread's own element) is not among them. [access ids]
+  std::vector<std::int32_t> order_reads;
   /// Atomics on shared memory that several threads of a block ran on one element between two
   /// barriers, whose returned values therefore depend on the order, and shared loads of an
   /// element that atomics of several threads left in an order that decides it (exch, cas, inc,
@@ -237,8 +241,12 @@ struct ReplayResult {
 };
 
 /// A figure of a replay that holds for its documented order only: a condition, an address, the
-/// lanes of an access or a stored value that depends on a value read from (or returned by an
-/// atomic on) a buffer through which threads passed values (ReplayResult::communicating).
+/// lanes of an access or a stored value that depends on a value another thread changes: read by a
+/// load (or returned by an atomic) of ReplayResult::order_reads or order_atomics, or stored from
+/// such a value into a buffer (each of whose loads then counts, sim/ir.hpp computed_loads).
+/// A load whose lanes depend on the order counts too (it may read other bytes on the GPU), and
+/// where a branch depends on it (which threads run which accesses then varies), every load of
+/// every buffer followed by value that the kernel writes does.
 struct OrderDependence {
   SourceRange range;
   bool condition = false;  // a branch (its counts depend on the order)

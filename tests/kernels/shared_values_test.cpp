@@ -519,6 +519,160 @@ TEST_F(SharedValues, AFlagAnotherThreadSetsIsOrderDependent) {
       << error(k, launch(k, 64));
 }
 
+// 32 threads of one block, flag (33 ints) and out (32 ints) zeros.
+ir::Launch flag_and_out(const ir::Kernel& k) {
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{32, 1, 1};
+  l.arguments.assign(k.parameters.size(), ir::Value{});
+  return with_ints(l, k, {std::vector<std::int32_t>(33, 0), std::vector<std::int32_t>(32, 0)});
+}
+
+// Order dependence per access (issue 22): only the loads that read a byte another thread writes
+// (at any time of the launch) carry a value between threads, not every load of the buffer.
+//
+// 32 threads, flag 33 zeros, out 32 zeros. Thread i stores i into flag[i]; threads 0 and 1 also
+// store 5 and 6 into flag[32] (lanes ascending: 6 stays). Line 5 reads only the thread's own
+// element: i > 3 for i = 4 .. 31, 28 lanes, 1 divergent evaluation, and nothing another thread
+// writes: not order-dependent. Line 6 reads flag[32], which threads 0 and 1 both write: 6 in the
+// replay's order, so all 32 lanes take it (not divergent); on the GPU it may read 0, 5 or 6.
+// Exactly one load is order-dependent, flag[32] at line 6 (the buffer-wide rule listed line 5 too).
+TEST_F(SharedValues, AThreadsOwnElementBesideASharedWordIsNotOrderDependent) {
+  const ir::Kernel k = load(R"(__global__ void own(int *flag, int *out) {
+  int i = threadIdx.x;
+  flag[i] = i;
+  if (i < 2) flag[32] = i + 5;
+  if (flag[i] > 3) out[i] = 1;
+  if (flag[32] == 6) out[i] = 2;
+}
+)");
+  const ir::Launch l = flag_and_out(k);
+  const ir::ReplayResult r = run(k, l);
+  const ir::StatementCounts& own = r.statements[statement_at(k, 5, ir::StmtKind::If)];
+  EXPECT_EQ(own.warp_evaluations, 1u);
+  EXPECT_EQ(own.taken_lanes, 28u);
+  EXPECT_EQ(own.divergent, 1u);
+  const ir::StatementCounts& shared = r.statements[statement_at(k, 6, ir::StmtKind::If)];
+  EXPECT_EQ(shared.warp_evaluations, 1u);
+  EXPECT_EQ(shared.taken_lanes, 32u);
+  EXPECT_EQ(shared.divergent, 0u);
+  ASSERT_EQ(r.communicating.size(), 1u);
+  EXPECT_EQ(k.bases[static_cast<std::size_t>(r.communicating[0])].name, "flag");
+  ASSERT_EQ(r.order_reads.size(), 1u);
+  const ir::MemoryAccess& read = k.accesses[static_cast<std::size_t>(r.order_reads[0])];
+  EXPECT_EQ(read.text, "flag[32]");
+  EXPECT_EQ(read.range.line, 6u);
+  const std::vector<ir::OrderDependence> order = ir::order_dependence(k, l, r);
+  ASSERT_EQ(order.size(), 1u);
+  EXPECT_TRUE(order[0].condition);
+  EXPECT_NE(order[0].message.find(":6:3: the condition of this if depends on flag[32] (global memory)"),
+            std::string::npos)
+      << order[0].message;
+}
+
+// The same without the read of the shared word: flag[32] still passes between threads 0 and 1
+// (flag communicates), but no load reads it, so nothing is order-dependent, and out's writes are
+// known: out[i] = 1 for i = 4 .. 31 (flag[i] = i > 3), out[0 .. 3] stay 0 (not written).
+TEST_F(SharedValues, ASharedWordNobodyReadsLeavesTheOwnElementsBranchExact) {
+  const ir::Kernel k = load(R"(__global__ void own(int *flag, int *out) {
+  int i = threadIdx.x;
+  flag[i] = i;
+  if (i < 2) flag[32] = i + 5;
+  if (flag[i] > 3) out[i] = 1;
+}
+)");
+  const ir::Launch l = flag_and_out(k);
+  const ir::ReplayResult r = run(k, l);
+  EXPECT_EQ(r.statements[statement_at(k, 5, ir::StmtKind::If)].taken_lanes, 28u);
+  ASSERT_EQ(r.communicating.size(), 1u);
+  EXPECT_TRUE(r.order_reads.empty());
+  EXPECT_TRUE(ir::order_dependence(k, l, r).empty());
+  EXPECT_FALSE(written(r, 1, 3));
+  EXPECT_TRUE(written(r, 1, 4));
+  EXPECT_EQ(word(r, 1, 4), 1);
+  EXPECT_TRUE(written(r, 1, 31));
+  EXPECT_EQ(word(r, 1, 31), 1);
+  EXPECT_EQ(word(r, 0, 7), 7);  // flag[7]: thread 7's alone
+}
+
+// Thread i reads a[i + 1], which thread i + 1 writes: 64 threads (2 warps), a 65 zeros. Warp 0
+// runs first, in lock step: threads 0 .. 30 read i + 1 (written just before, the same warp),
+// thread 31 reads a[32] before warp 1 writes it: 0. Taken (> 10): i = 10 .. 30, 21 lanes. Warp 1:
+// threads 32 .. 62 read 33 .. 63 (31 lanes taken), thread 63 reads a[64], never written: 0. 2
+// evaluations, both divergent, 52 lanes. The load read bytes other threads write, whichever came
+// first here: the branch is order-dependent, naming it and the load.
+TEST_F(SharedValues, AReadOfTheNextThreadsElementIsOrderDependent) {
+  const ir::Kernel k = load(R"(__global__ void next(int *a, int *out) {
+  int i = threadIdx.x;
+  a[i] = i;
+  if (a[i + 1] > 10) out[i] = 1;
+}
+)");
+  const ir::Launch l = with_ints(launch(k, 64), k, {std::vector<std::int32_t>(65, 0), std::vector<std::int32_t>(64, 0)});
+  const ir::ReplayResult r = run(k, l);
+  const ir::StatementCounts& c = r.statements[statement_at(k, 4, ir::StmtKind::If)];
+  EXPECT_EQ(c.warp_evaluations, 2u);
+  EXPECT_EQ(c.taken_lanes, 52u);
+  EXPECT_EQ(c.divergent, 2u);
+  ASSERT_EQ(r.order_reads.size(), 1u);
+  EXPECT_EQ(k.accesses[static_cast<std::size_t>(r.order_reads[0])].text, "a[i + 1]");
+  const std::vector<ir::OrderDependence> order = ir::order_dependence(k, l, r);
+  ASSERT_EQ(order.size(), 1u);
+  EXPECT_NE(order[0].message.find(":4:3: the condition of this if depends on a[i + 1] (global memory) ("),
+            std::string::npos)
+      << order[0].message;
+  EXPECT_NE(order[0].message.find(":4:7), a value other threads change"), std::string::npos) << order[0].message;
+  EXPECT_FALSE(written(r, 1, 20));  // an order-dependent branch decides which threads write out
+}
+
+// A thread's own element written under an order-dependent branch: which threads zero theirs
+// (line 5) depends on what they read of flag[32] (0, 5 or 6 on the GPU), so the branch on the own
+// element (line 6) is order-dependent too, though no other thread writes flag[i]. In the replay's
+// order every thread reads 6 and zeroes its element: line 6 takes no lane.
+TEST_F(SharedValues, AnOwnElementWrittenUnderAnOrderDependentBranchIsOrderDependent) {
+  const ir::Kernel k = load(R"(__global__ void own(int *flag, int *out) {
+  int i = threadIdx.x;
+  flag[i] = i;
+  if (i < 2) flag[32] = i + 5;
+  if (flag[32] == 6) flag[i] = 0;
+  if (flag[i] > 3) out[i] = 1;
+}
+)");
+  const ir::Launch l = flag_and_out(k);
+  const ir::ReplayResult r = run(k, l);
+  EXPECT_EQ(r.statements[statement_at(k, 6, ir::StmtKind::If)].taken_lanes, 0u);
+  const std::vector<ir::OrderDependence> order = ir::order_dependence(k, l, r);
+  ASSERT_EQ(order.size(), 2u);
+  EXPECT_NE(order[0].message.find(":5:3: the condition of this if depends on flag[32] (global memory)"),
+            std::string::npos)
+      << order[0].message;
+  EXPECT_NE(order[1].message.find(":6:3: the condition of this if depends on flag[i] (global memory)"),
+            std::string::npos)
+      << order[1].message;
+}
+
+// A return under an order-dependent branch: what runs after it varies, so every load of a buffer
+// the kernel writes counts (line 6's own element too). In the replay's order flag[32] is 6 and
+// every thread returns: line 6 is never evaluated.
+TEST_F(SharedValues, AReturnUnderAnOrderDependentBranchMakesLaterLoadsOrderDependent) {
+  const ir::Kernel k = load(R"(__global__ void own(int *flag, int *out) {
+  int i = threadIdx.x;
+  flag[i] = i;
+  if (i < 2) flag[32] = i + 5;
+  if (flag[32] == 6) return;
+  if (flag[i] > 3) out[i] = 1;
+}
+)");
+  const ir::Launch l = flag_and_out(k);
+  const ir::ReplayResult r = run(k, l);
+  EXPECT_EQ(r.statements[statement_at(k, 6, ir::StmtKind::If)].warp_evaluations, 0u);
+  const std::vector<ir::OrderDependence> order = ir::order_dependence(k, l, r);
+  ASSERT_EQ(order.size(), 2u);
+  EXPECT_NE(order[1].message.find(":6:3: the condition of this if depends on flag[i] (global memory)"),
+            std::string::npos)
+      << order[1].message;
+}
+
 // Collatz trajectories in place (kernels/zoo/data/collatz_inplace.cu) on the 4,096 starts of the
 // sample, against a loop written here: each lane's step count c, and per warp the while's test
 // at k = 0 .. max c (lanes with c >= k run it, those with c > k stay: divergent when some but not

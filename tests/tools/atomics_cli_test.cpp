@@ -42,6 +42,29 @@ TEST(AtomicsCli, ACasGuardedBranchIsCountedAndListedAsOrderDependent) {
   EXPECT_TRUE(contains(r.err, "counting every block with the replay instead")) << r.err;
 }
 
+// tests/kernels/order/own_element.cu, grid 1 x block 32, flag and out zeros: the if on the
+// thread's own element (line 9) takes i = 4 .. 31, 28 of the 32 lanes that evaluate it (1
+// evaluation, divergent, 100% SIMD), and reads nothing another thread writes; the if on flag[32]
+// (line 10), which threads 0 and 1 both write, takes all 32 (6 in the replay's order: 1
+// evaluation, 0 divergent, 100%). Only line 10 is listed under "Order-dependent" (the buffer-wide
+// rule listed line 9 too, flag being a buffer through which threads pass a value).
+TEST(AtomicsCli, OnlyTheBranchOnAWordOtherThreadsWriteIsOrderDependent) {
+  if (!reads_sources()) GTEST_SKIP() << "this warpdiv is built without the Clang front-end";
+  const std::string file = std::string(WARPDIV_SOURCE_DIR) + "/tests/kernels/order/own_element.cu";
+  const CliResult r = run_warpdiv(
+      {"analyze", file, "--grid", "1", "--block", "32", "--alloc", "flag=33", "--alloc", "out=32"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "    9            1           1   100.0%    if (flag[i] > 3) out[i] = 1;")) << r.out;
+  EXPECT_TRUE(contains(r.out, "   10            1           0   100.0%    if (flag[32] == 6) out[i] = 2;")) << r.out;
+  const std::size_t section = r.out.find("Order-dependent (threads pass values through memory the kernel writes");
+  ASSERT_NE(section, std::string::npos) << r.out;
+  const std::string listed = r.out.substr(section);
+  EXPECT_TRUE(contains(listed, "own_element.cu:10:3: the condition of this if depends on flag[32] (global memory) (" +
+                                   file + ":10:7), a value other threads change"))
+      << r.out;
+  EXPECT_FALSE(contains(listed, "own_element.cu:9:")) << r.out;
+}
+
 TEST(AtomicsCli, ASpinLockStopsWithOneLineNamingTheLoop) {
   if (!reads_sources()) GTEST_SKIP() << "this warpdiv is built without the Clang front-end";
   const CliResult r = run_warpdiv({"analyze", kDir + "spin_lock.cu", "--grid", "1", "--block", "32", "--alloc",
