@@ -964,6 +964,10 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
       // sign-extended, uint32 ones zero-extended): the operand's lanes are the result.
       if (e.type == ScalarType::I64 || e.type == ScalarType::U64) return a;
       std::uint64_t* out = scratch(id);
+      if (sparse(active)) {
+        for (LaneMask m = active; m != 0; m &= m - 1) out[lowest_lane(m)] = normalise(e.type, a.lanes[lowest_lane(m)]);
+        return {out, 0};
+      }
       c.cast_lanes(a.lanes, out, lanes_);
       return {out, 0};
     }
@@ -1002,6 +1006,18 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
       const std::uint64_t* pa = a.lanes != nullptr ? a.lanes : &a.value;
       const std::uint64_t* pb = b.lanes != nullptr ? b.lanes : &b.value;
       std::uint64_t* out = scratch(id);
+      if (sparse(active)) {  // the active lanes alone, in ascending order (the first fault reported)
+        for (LaneMask m = active; m != 0; m &= m - 1) {
+          const int l = lowest_lane(m);
+          const std::uint64_t x = pa[a.lanes != nullptr ? l : 0], y = pb[b.lanes != nullptr ? l : 0];
+          bool fault = false;
+          out[l] = c.binary(x, y, fault);
+          if (fault)
+            undefined(id, ops::describe_fault(e.binary_op, k_.exprs[e.operands[0]].type, x, y), bit(l));
+        }
+        if (kept != Program::kNotKept) kept_[id] = Kept{++stamp_, active};
+        return {out, 0};
+      }
       if (c.binary_lanes[variant](pa, pb, out, lanes_, active)) {
         for (int l = 0; l < lanes_; ++l) {
           if (!(active >> l & 1)) continue;
@@ -1035,6 +1051,15 @@ WarpMachine::Val WarpMachine::eval_conversion(ExprId id, const CompiledExpr& e, 
     return {nullptr, r};
   }
   std::uint64_t* out = scratch(id);
+  if (sparse(active)) {
+    for (LaneMask m = active; m != 0; m &= m - 1) {
+      const int l = lowest_lane(m);
+      bool lane_fault = false;
+      out[l] = ops::convert(e.from, e.type, a.lanes[l], lane_fault);
+      if (lane_fault) undefined(id, ops::describe_conversion_fault(e.from, e.type, a.lanes[l]), bit(l));
+    }
+    return {out, 0};
+  }
   if (e.type == ScalarType::F32 && (e.from == ScalarType::I32 || e.from == ScalarType::U32)) {
     // An int or unsigned index to float (the usual one), exact to nearest, never a fault.
     for (int l = 0; l < lanes_; ++l)
@@ -1095,6 +1120,13 @@ WarpMachine::Val WarpMachine::eval_intrinsic(ExprId id, const CompiledExpr& e, L
   if (uniform) return {nullptr, ops::intrinsic(e.intrinsic, e.type, v[0].value, v[1].value, v[2].value)};
   std::uint64_t* out = scratch(id);
   const auto at = [&](const Val& x, int l) { return x.lanes != nullptr ? x.lanes[l] : x.value; };
+  if (sparse(active)) {
+    for (LaneMask m = active; m != 0; m &= m - 1) {
+      const int l = lowest_lane(m);
+      out[l] = ops::intrinsic(e.intrinsic, e.type, at(v[0], l), at(v[1], l), at(v[2], l));
+    }
+    return {out, 0};
+  }
   if (e.intrinsic == Intrinsic::Fma && e.type == ScalarType::F32) {  // the common one
     // Each operand as a pointer and a stride (0: one value for every lane).
     const std::uint64_t* p[3];
@@ -1224,6 +1256,17 @@ inline LaneMask WarpMachine::compare_mask(const CompiledExpr& e, LaneMask active
       return e.binary(a.value, b.value, fault) != 0 ? active : 0;
     }
     return compare(e.binary_op, e.signed_operands, a.value, b.value) ? active : 0;
+  }
+  if (sparse(active)) {
+    LaneMask m = 0;
+    for (LaneMask l = active; l != 0; l &= l - 1) {
+      const int lane = lowest_lane(l);
+      bool fault = false;  // comparisons never fault
+      if (e.binary(a.lanes != nullptr ? a.lanes[lane] : a.value, b.lanes != nullptr ? b.lanes[lane] : b.value,
+                   fault) != 0)
+        m |= bit(lane);
+    }
+    return m;
   }
   const int variant = a.lanes == nullptr ? 1 : b.lanes == nullptr ? 2 : 0;
   return e.compare_lanes[variant](a.lanes != nullptr ? a.lanes : &a.value,

@@ -421,6 +421,13 @@ class WarpMachine {
   // leaves, and a call per leaf was a third of the replay's time.
   inline Val operand(ExprId id, LaneMask active);
   inline bool uniform_leaf(ExprId id, LaneMask active, std::uint64_t& value) const;
+  /// Few active lanes (a loop that most lanes of the warp have left): operators then run lane by
+  /// lane over those only, instead of over all of the warp's lanes (the replay alone; the class
+  /// engine's recorder reads every lane).
+  static constexpr int kSparseLanes = 4;
+  bool sparse(LaneMask active) const {
+    return recorder_ == nullptr && lanes_ > 2 * kSparseLanes && popcount(active) <= kSparseLanes;
+  }
   LaneMask eval_mask(ExprId id, LaneMask active);
   inline LaneMask compare_mask(const CompiledExpr& e, LaneMask active);
   inline LaneMask condition(ExprId id, LaneMask active);  // eval_mask, comparisons inline
