@@ -38,18 +38,25 @@ namespace {
 constexpr std::int64_t kSectorWindow = 256;   // 8 KiB of addresses
 constexpr std::int64_t kWordWindow = 2048;    // 8 KiB of addresses
 
-// The general count (any span): a lane's sector is mostly its neighbour's, else one of the few
-// seen so far (linear search; at worst 64 x 64 compares).
+// The general count (any span: a gather): a lane's sector is often its neighbour's, else looked
+// up in a small open-addressing table of the sectors seen (at most 128: 64 lanes, 2 each).
 int sectors_by_search(const std::int64_t* addresses, std::uint64_t mask, int width, std::int64_t shift) {
-  std::array<std::int64_t, 2 * 64> seen;
+  constexpr std::size_t kSlots = 256;
+  std::array<std::int64_t, kSlots> seen;
+  std::array<std::uint8_t, kSlots> used{};
   int distinct = 0;
   std::int64_t last = 0;
   const auto add = [&](std::int64_t sector) {
     if (distinct != 0 && sector == last) return;
     last = sector;
-    for (int i = distinct - 1; i >= 0; --i)
-      if (seen[static_cast<std::size_t>(i)] == sector) return;
-    seen[static_cast<std::size_t>(distinct++)] = sector;
+    auto slot = static_cast<std::size_t>((static_cast<std::uint64_t>(sector) * 0x9E3779B97F4A7C15ULL) >> 56);
+    while (used[slot] != 0) {
+      if (seen[slot] == sector) return;
+      slot = (slot + 1) & (kSlots - 1);
+    }
+    used[slot] = 1;
+    seen[slot] = sector;
+    ++distinct;
   };
   for (std::uint64_t m = mask; m != 0; m &= m - 1) {
     const std::int64_t a = addresses[__builtin_ctzll(m)] + shift;
