@@ -145,6 +145,9 @@ TEST(SourceLaunchCli, RefusalsNameTheValueAndWhere) {
                   ":14:3: grid (5, 7, 1), block (16, 16, 1); rows = 100, cols = 70 [2] main() at " +
                   file + ":16:3: grid (?, 1, 1), block (16, 1, 1); rows = 1, cols = ?");
   refused({"--launch", "3"}, "--launch 3 is outside 1 .. 2 (" + file + " launches scale 2 times)");
+  // A value the parameter's type cannot take: the one error line, no note before it.
+  refused({"--launch", "1", "--arg", "rows=2.5"},
+          "--arg rows: rows is int32, which takes a decimal integer from -2147483648 to 2147483647 (got '2.5')");
   refused({"--launch", "2"}, file + ":16:41: the argument cols is not computable from the source: 'width' (" +
                                  file + ":15:7) is set from atoi(argv[1]); give --arg cols=VALUE");
   // --arg cols=64 makes launch 2 computable (the host code follows width = 64: the second test

@@ -249,13 +249,13 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;  // Clang's diagnostics are on stderr
   const ir::Kernel& kernel = read->kernel;
-  if (request.from_host) {
-    const std::string note = complete_host_launch(request, kernel, read->launches);
-    std::cerr << "warpdiv: note: " << note << '\n';
-  }
+  // The launch's note once its values are bound: a value the kernel's parameter cannot take is
+  // then one line of error alone.
+  const std::string note = request.from_host ? complete_host_launch(request, kernel, read->launches) : "";
   ir::Launch launch = request.save_only ? ir::Launch{}
                                         : bind_launch(kernel, request.launch, request.values,
                                                       request.launch_text, request.allocs, request.data);
+  if (request.from_host) std::cerr << "warpdiv: note: " << note << '\n';
   launch.dynamic_shared_bytes = static_cast<std::uint64_t>(request.dynamic_shared);
   // Compiled before the outputs are opened and the replay runs, so that a compiler's refusal
   // comes before any work.

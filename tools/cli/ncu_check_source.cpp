@@ -222,13 +222,12 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;
   const ir::Kernel& kernel = read->kernel;
-  if (request.from_host) {  // the child under ncu reads the same launch again
-    const std::string note = complete_host_launch(request, kernel, read->launches);
-    if (std::getenv(kChildVariable) == nullptr) std::cerr << "warpdiv: note: " << note << '\n';
-  }
+  // (The child under ncu reads the same launch again; the note once the values are bound.)
+  const std::string note = request.from_host ? complete_host_launch(request, kernel, read->launches) : "";
   // --alloc: the model checks every access against the buffers; the real kernel gets them whole.
   ir::Launch launch =
       bind_launch(kernel, request.launch, request.values, request.launch_text, request.allocs, request.data);
+  if (request.from_host && std::getenv(kChildVariable) == nullptr) std::cerr << "warpdiv: note: " << note << '\n';
   launch.dynamic_shared_bytes = static_cast<std::uint64_t>(request.dynamic_shared);
   ir::ReplayOptions options;
   const ir::ReplayResult model = ir::replay(kernel, launch, options);

@@ -105,6 +105,7 @@ int validate_source_command(const Args& args, std::ostream& out) {
   if (answered_at_once(out, request.help)) return 0;
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;  // Clang's diagnostics are on stderr
+  std::string note;
   if (request.from_host) {
     const ChosenLaunch chosen = choose_host_launch(read->kernel, read->launches, *request.from_host, request.source.file);
     request.launch.grid = to_dim3(chosen.grid);
@@ -112,10 +113,11 @@ int validate_source_command(const Args& args, std::ostream& out) {
     request.values = chosen.values;
     request.launch_text = chosen.launch_text;
     request.dynamic_shared = chosen.dynamic_shared;
-    std::cerr << "warpdiv: note: " << chosen.note << '\n';
+    note = chosen.note;
   }
   ir::Launch launch =
       bind_launch(read->kernel, request.launch, request.values, request.launch_text, request.allocs, request.data);
+  if (request.from_host) std::cerr << "warpdiv: note: " << note << '\n';  // once the values are bound
   launch.dynamic_shared_bytes = static_cast<std::uint64_t>(request.dynamic_shared);
   std::vector<RunInput> inputs = run_inputs(request.source, std::nullopt, source_files(read->kernel, read->files_read));
   for (const std::string& f : data_files(request.data)) inputs.emplace_back("--data", f);
