@@ -2324,7 +2324,20 @@ WarpMachine::Val WarpMachine::load(ExprId id, const CompiledExpr& e, LaneMask ac
                          k_.bases[static_cast<std::size_t>(a.base)].name + "', not a multiple of " +
                          std::to_string(width) + " (the GPU stops the kernel there) in " + block_and_thread(lane));
     std::uint64_t value = 0;  // little-endian, as on the GPU (and this host)
-    if (data != nullptr) std::memcpy(&value, data->data() + at, width);
+    if (data == nullptr) return std::uint64_t{0};
+    const char* element = data->data() + at;
+    // The usual widths read inline (an int or float, a long or double), the rest byte by byte.
+    if (width == 4) {
+      std::uint32_t word = 0;
+      std::memcpy(&word, element, 4);
+      return e.type == ScalarType::I32 ? static_cast<std::uint64_t>(std::int64_t{static_cast<std::int32_t>(word)})
+                                       : normalise(e.type, word);
+    }
+    if (width == 8) {
+      std::memcpy(&value, element, 8);
+      return normalise(e.type, value);
+    }
+    std::memcpy(&value, element, width);
     return normalise(e.type, value);
   };
   if (offset.lanes == nullptr) return {nullptr, read(offset.value, lowest_lane(active))};
