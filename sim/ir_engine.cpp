@@ -1334,8 +1334,12 @@ void WarpMachine::write(LocalId local, Val v, LaneMask mask) {
     if (v.lanes != lanes) std::copy(v.lanes, v.lanes + lanes_, lanes);
   } else {
     if (st.uniform) std::fill(lanes, lanes + lanes_, st.value);
-    for (int l = 0; l < lanes_; ++l)
-      if (mask >> l & 1) lanes[l] = v.lanes[l];
+    if (popcount(mask) <= kSparseLanes) {  // few lanes written (a loop most lanes have left)
+      for (LaneMask m = mask; m != 0; m &= m - 1) lanes[lowest_lane(m)] = v.lanes[lowest_lane(m)];
+    } else {
+      for (int l = 0; l < lanes_; ++l)
+        if (mask >> l & 1) lanes[l] = v.lanes[l];
+    }
   }
   st.uniform = false;
   st.defined = (kept == 0 ? 0 : st.defined) | mask;
