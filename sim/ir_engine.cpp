@@ -512,6 +512,7 @@ WarpMachine::WarpMachine(const Program& program)
   local_lanes_.assign(k_.locals.size() * kMaxLanes, 0);
   scratch_.assign(k_.exprs.size() * kMaxLanes, 0);
   kept_.resize(k_.exprs.size());
+  kept_load_.resize(k_.exprs.size());
   local_version_.assign(k_.locals.size(), 0);
   frames_.reserve(k_.stmts.size() + 1);
   loop_iteration_.assign(k_.stmts.size(), 0);
@@ -2316,6 +2317,25 @@ WarpMachine::Val WarpMachine::load(ExprId id, const CompiledExpr& e, LaneMask ac
     return each_lane([&](std::int64_t at, int lane) { return local_load(a, at, lane, e.type); }, true);
   if (p_.shared_values && p_.shared_at[static_cast<std::size_t>(a.base)] >= 0)
     return each_lane([&](std::int64_t at, int lane) { return shared_load(a, at, lane, e.type); }, false);
+  // The same offset as last time (its locals not written since, for a superset of these lanes):
+  // the same elements of the same data.
+  const std::uint8_t kept = recorder_ == nullptr ? p_.kept[a.offset] : Program::kNotKept;
+  if (kept != Program::kNotKept) {
+    const KeptLoad& k = kept_load_[id];
+    bool fresh = k.stamp > warp_stamp_ && (active & ~k.active) == 0;
+    for (int i = 0; fresh && i < kept; ++i)
+      fresh = local_version_[static_cast<std::size_t>(p_.kept_locals[a.offset][i])] < k.stamp;
+    if (fresh) return k.uniform ? Val{nullptr, k.value} : Val{scratch(id), 0};
+  }
+  const Val loaded = read_data(id, e, a, offset, active);
+  if (kept != Program::kNotKept)
+    kept_load_[id] = KeptLoad{++stamp_, active, loaded.lanes == nullptr, loaded.value};
+  return loaded;
+}
+
+// A load's elements from the launch's data (or zeros), each active lane's (load()).
+WarpMachine::Val WarpMachine::read_data(ExprId id, const CompiledExpr& e, const MemoryAccess& a, const Val& offset,
+                                        LaneMask active) {
   const std::string* data = p_.base_data[static_cast<std::size_t>(a.base)];
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
   const auto width = static_cast<std::uint64_t>(a.width);

@@ -481,6 +481,7 @@ class WarpMachine {
   void misaligned(const CompiledAccess& a, int lane, std::int64_t offset);
   std::string out_of_bounds_text(const MemoryAccess& access, std::int64_t at, int lane) const;
   Val load(ExprId id, const CompiledExpr& e, LaneMask active);
+  Val read_data(ExprId id, const CompiledExpr& e, const MemoryAccess& a, const Val& offset, LaneMask active);
   // An access reaching past its buffer (Program::base_bytes): the lowest such lane's fault.
   void out_of_bounds(const CompiledAccess& a, LaneMask lanes, const std::int64_t* addresses, std::int64_t uniform);
   // The fast path (sim/ir_lane_pattern.hpp): counts the access made by `lanes` and returns true,
@@ -547,6 +548,15 @@ class WarpMachine {
     LaneMask active = 0;
   };
   std::vector<Kept> kept_;
+  /// A load from the launch's read-only data whose offset is a kept expression (`col_idx[jj]`):
+  /// its lanes (in scratch) or its one value, kept like kept_ from the offset's locals.
+  struct KeptLoad {
+    std::uint64_t stamp = 0;
+    LaneMask active = 0;
+    bool uniform = false;
+    std::uint64_t value = 0;
+  };
+  std::vector<KeptLoad> kept_load_;
   std::vector<std::uint64_t> local_version_;  // [LocalId]: the stamp of its last change
   std::uint64_t stamp_ = 0;
   std::uint64_t warp_stamp_ = 0;

@@ -1,11 +1,13 @@
-// The replay's operators over few active lanes (WarpMachine::sparse: at most kSparseLanes of a
-// warp's 32) run lane by lane over those lanes only; over more, over the whole warp. Both must
-// compute the same values and report the same first fault: the same kernel is run with 2, 4, 5 and
-// 32 active lanes, its stored values worked out by hand.
+// The replay's shortcuts, each against values worked out by hand: operators over few active lanes
+// (WarpMachine::sparse: at most kSparseLanes of a warp's 32) run lane by lane over those lanes
+// only, over more over the whole warp (the same kernel with 2, 4, 5 and 32 active lanes: the same
+// values and the same first fault); a load from read-only data whose offset's locals did not change
+// is not read again (WarpMachine::kept_load_), and is read again when they did.
 #include <gtest/gtest.h>
 
 #include <climits>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "sim/errors.hpp"
@@ -95,6 +97,46 @@ TEST_F(SparseLanes, TheFirstFaultingLaneIsNamedEitherWay) {
     ADD_FAILURE() << "base + 2 overflows";
   } catch (const InvalidInput& e) {
     EXPECT_NE(std::string(e.what()).find("thread (2, 0, 0)"), std::string::npos) << e.what();
+  }
+}
+
+// Lane t sums a[j + t] for j = 0 .. t % 4 (lanes leave the loop after 1 to 4 iterations; the
+// load's offset changes with j), then reads a[t] twice more across a write of an unrelated local
+// (kept) and once after t2 = t + 1 (another offset). With a[i] = 10 i:
+// s = 10 ((t % 4 + 1) t + (t % 4)(t % 4 + 1) / 2); out[t] = s + 2 * 10 t + 10 (t + 1).
+TEST_F(SparseLanes, ALoadIsReadAgainOnlyWhenItsOffsetChanges) {
+  const ir::Kernel k = load(R"(__global__ void k(const int *a, int *out) {
+  int t = threadIdx.x;
+  int s = 0;
+  for (int j = 0; j < t % 4 + 1; ++j)
+    s += a[j + t];
+  int u = a[t];
+  int w = 3;
+  u += a[t];
+  int t2 = t + 1;
+  out[t] = s + u + a[t2] + w - 3;
+}
+)");
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{32, 1, 1};
+  l.arguments = {ir::Value{}, ir::Value{}};
+  std::string data(64 * 4, '\0');
+  for (int i = 0; i < 64; ++i) {
+    const std::int32_t v = 10 * i;
+    std::memcpy(&data[4 * static_cast<std::size_t>(i)], &v, 4);
+  }
+  l.buffer_bytes = {64 * 4, 32 * 4};
+  l.buffer_data = {std::make_shared<const std::string>(data), nullptr};
+  ir::ReplayOptions o;
+  o.capture_stores = true;
+  const ir::ReplayResult r = ir::replay(k, l, o);
+  for (int t = 0; t < 32; ++t) {
+    const int m = t % 4;
+    const int s = 10 * ((m + 1) * t + m * (m + 1) / 2);
+    std::int32_t got = 0;
+    std::memcpy(&got, r.stored[1].bytes.data() + 4 * t, 4);
+    EXPECT_EQ(got, s + 2 * 10 * t + 10 * (t + 1)) << t;
   }
 }
 
