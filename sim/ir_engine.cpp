@@ -1335,12 +1335,8 @@ void WarpMachine::write(LocalId local, Val v, LaneMask mask) {
     if (v.lanes != lanes) std::copy(v.lanes, v.lanes + lanes_, lanes);
   } else {
     if (st.uniform) std::fill(lanes, lanes + lanes_, st.value);
-    if (popcount(mask) <= kSparseLanes) {  // few lanes written (a loop most lanes have left)
-      for (LaneMask m = mask; m != 0; m &= m - 1) lanes[lowest_lane(m)] = v.lanes[lowest_lane(m)];
-    } else {
-      for (int l = 0; l < lanes_; ++l)
-        if (mask >> l & 1) lanes[l] = v.lanes[l];
-    }
+    // The written lanes one by one (a loop some lanes have left: no branch per lane to mispredict).
+    for (LaneMask m = mask; m != 0; m &= m - 1) lanes[lowest_lane(m)] = v.lanes[lowest_lane(m)];
   }
   st.uniform = false;
   st.defined = (kept == 0 ? 0 : st.defined) | mask;
