@@ -167,8 +167,8 @@ void add_residues(const CompiledAccess& a, AccessCounts64& target, std::uint64_t
                   const AccessCounts64& d, const std::uint64_t* d_shifted, const ResidueHistogram& hist) {
   // Every residue the access follows (CompiledAccess::shifts, at most AccessShift::count).
   const auto n = static_cast<std::size_t>(std::max(a.shifts, 1));
-  Unsigned figures[32];
-  if (n > hist.size || n > 32) throw std::logic_error("class engine: more shifts than residues");
+  Unsigned figures[ResidueHistogram::kMost];
+  if (n > hist.size) throw std::logic_error("class engine: more shifts than residues");
   at_residues(hist, a.shared ? d.wavefronts : d.sectors, d_shifted, n, figures);
   const AccessCounts t = totals(a, d, hist, figures[0]);
   add64(target.requests, t.requests);

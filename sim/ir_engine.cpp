@@ -890,6 +890,17 @@ void WarpMachine::undefined(ExprId expr, const std::string& what, LaneMask lanes
 // ---------------------------------------------------------------------------------------------
 // Expressions
 
+// Whether lanes kept at `stamp` for `kept_active` (of expression `expr`'s value, or of what was
+// read at it) still hold for `active`: made in this warp, for a superset of these lanes, and
+// none of the expression's locals written since.
+inline bool WarpMachine::still_kept(ExprId expr, std::uint64_t stamp, LaneMask kept_active, LaneMask active) const {
+  if (stamp <= warp_stamp_ || (active & ~kept_active) != 0) return false;
+  const std::uint8_t locals = p_.kept[expr];
+  for (int i = 0; i < locals; ++i)
+    if (local_version_[static_cast<std::size_t>(p_.kept_locals[expr][i])] >= stamp) return false;
+  return true;
+}
+
 inline bool WarpMachine::uniform_leaf(ExprId id, LaneMask active, std::uint64_t& value) const {
   const CompiledExpr& e = p_.exprs[id];
   switch (e.kind) {
@@ -984,11 +995,7 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
       // Kept lanes: computed for a superset of these lanes from locals not written since.
       const std::uint8_t kept = p_.kept[id];
       if (kept != Program::kNotKept && recorder_ == nullptr) {
-        const Kept& k = kept_[id];
-        bool fresh = k.stamp > warp_stamp_ && (active & ~k.active) == 0;
-        for (int i = 0; fresh && i < kept; ++i)
-          fresh = local_version_[static_cast<std::size_t>(p_.kept_locals[id][i])] < k.stamp;
-        if (fresh) return {scratch(id), 0};
+        if (still_kept(id, kept_[id].stamp, kept_[id].active, active)) return {scratch(id), 0};
       }
       const Val a = operand(e.operands[0], active);
       const Val b = operand(e.operands[1], active);
@@ -1007,24 +1014,14 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
       const std::uint64_t* pa = a.lanes != nullptr ? a.lanes : &a.value;
       const std::uint64_t* pb = b.lanes != nullptr ? b.lanes : &b.value;
       std::uint64_t* out = scratch(id);
-      if (sparse(active)) {  // the active lanes alone, in ascending order (the first fault reported)
+      // Few active lanes: those alone, lane by lane; else the whole warp's loop, and where it
+      // reports a fault the active lanes again, lane by lane, for the first that faults.
+      if (sparse(active) || c.binary_lanes[variant](pa, pb, out, lanes_, active)) {
         for (LaneMask m = active; m != 0; m &= m - 1) {
           const int l = lowest_lane(m);
           const std::uint64_t x = pa[a.lanes != nullptr ? l : 0], y = pb[b.lanes != nullptr ? l : 0];
           bool fault = false;
           out[l] = c.binary(x, y, fault);
-          if (fault)
-            undefined(id, ops::describe_fault(e.binary_op, k_.exprs[e.operands[0]].type, x, y), bit(l));
-        }
-        if (kept != Program::kNotKept) kept_[id] = Kept{++stamp_, active};
-        return {out, 0};
-      }
-      if (c.binary_lanes[variant](pa, pb, out, lanes_, active)) {
-        for (int l = 0; l < lanes_; ++l) {
-          if (!(active >> l & 1)) continue;
-          const std::uint64_t x = pa[a.lanes != nullptr ? l : 0], y = pb[b.lanes != nullptr ? l : 0];
-          bool fault = false;
-          c.binary(x, y, fault);
           if (fault)
             undefined(id, ops::describe_fault(e.binary_op, k_.exprs[e.operands[0]].type, x, y), bit(l));
         }
@@ -1052,16 +1049,8 @@ WarpMachine::Val WarpMachine::eval_conversion(ExprId id, const CompiledExpr& e, 
     return {nullptr, r};
   }
   std::uint64_t* out = scratch(id);
-  if (sparse(active)) {
-    for (LaneMask m = active; m != 0; m &= m - 1) {
-      const int l = lowest_lane(m);
-      bool lane_fault = false;
-      out[l] = ops::convert(e.from, e.type, a.lanes[l], lane_fault);
-      if (lane_fault) undefined(id, ops::describe_conversion_fault(e.from, e.type, a.lanes[l]), bit(l));
-    }
-    return {out, 0};
-  }
-  if (e.type == ScalarType::F32 && (e.from == ScalarType::I32 || e.from == ScalarType::U32)) {
+  const bool few = sparse(active);
+  if (!few && e.type == ScalarType::F32 && (e.from == ScalarType::I32 || e.from == ScalarType::U32)) {
     // An int or unsigned index to float (the usual one), exact to nearest, never a fault.
     for (int l = 0; l < lanes_; ++l)
       out[l] = ops::from_float<ScalarType::F32>(
@@ -1069,7 +1058,8 @@ WarpMachine::Val WarpMachine::eval_conversion(ExprId id, const CompiledExpr& e, 
                                     : static_cast<float>(a.lanes[l]));
     return {out, 0};
   }
-  for (int l = 0; l < lanes_; ++l) {
+  for (LaneMask m = few ? active : lanes_mask(); m != 0; m &= m - 1) {
+    const int l = lowest_lane(m);
     bool lane_fault = false;
     out[l] = ops::convert(e.from, e.type, a.lanes[l], lane_fault);
     if (lane_fault && (active >> l & 1))
@@ -1121,14 +1111,8 @@ WarpMachine::Val WarpMachine::eval_intrinsic(ExprId id, const CompiledExpr& e, L
   if (uniform) return {nullptr, ops::intrinsic(e.intrinsic, e.type, v[0].value, v[1].value, v[2].value)};
   std::uint64_t* out = scratch(id);
   const auto at = [&](const Val& x, int l) { return x.lanes != nullptr ? x.lanes[l] : x.value; };
-  if (sparse(active)) {
-    for (LaneMask m = active; m != 0; m &= m - 1) {
-      const int l = lowest_lane(m);
-      out[l] = ops::intrinsic(e.intrinsic, e.type, at(v[0], l), at(v[1], l), at(v[2], l));
-    }
-    return {out, 0};
-  }
-  if (e.intrinsic == Intrinsic::Fma && e.type == ScalarType::F32) {  // the common one
+  const bool few = sparse(active);
+  if (!few && e.intrinsic == Intrinsic::Fma && e.type == ScalarType::F32) {  // the common one
     // Each operand as a pointer and a stride (0: one value for every lane).
     const std::uint64_t* p[3];
     int step[3];
@@ -1139,8 +1123,10 @@ WarpMachine::Val WarpMachine::eval_intrinsic(ExprId id, const CompiledExpr& e, L
     fma_f32_lanes(p, step, out, lanes_);
     return {out, 0};
   }
-  for (int l = 0; l < lanes_; ++l)
+  for (LaneMask m = few ? active : lanes_mask(); m != 0; m &= m - 1) {
+    const int l = lowest_lane(m);
     out[l] = ops::intrinsic(e.intrinsic, e.type, at(v[0], l), at(v[1], l), at(v[2], l));
+  }
   return {out, 0};
 }
 
@@ -1329,8 +1315,7 @@ void WarpMachine::write(LocalId local, Val v, LaneMask mask) {
       return;
     }
     if (st.uniform) std::fill(lanes, lanes + lanes_, st.value);
-    for (int l = 0; l < lanes_; ++l)
-      if (mask >> l & 1) lanes[l] = v.value;
+    for (LaneMask m = mask; m != 0; m &= m - 1) lanes[lowest_lane(m)] = v.value;
   } else if (kept == 0) {
     if (v.lanes != lanes) std::copy(v.lanes, v.lanes + lanes_, lanes);
   } else {
@@ -2294,6 +2279,17 @@ WarpMachine::Val WarpMachine::load(ExprId id, const CompiledExpr& e, LaneMask ac
     for (LaneMask l = active; l != 0; l &= l - 1) out[lowest_lane(l)] = old[lowest_lane(l)];
     return {out, 0};
   }
+  const auto base = static_cast<std::size_t>(a.base);
+  const bool followed = (p_.global_values && p_.global_at[base] >= 0) || (p_.local_size > 0 && p_.local_at[base] >= 0) ||
+                        (p_.shared_values && p_.shared_at[base] >= 0);
+  // From the launch's read-only data, at the same offset as last time (its locals not written
+  // since, for a superset of these lanes): the same elements, not read (nor the offset computed)
+  // again.
+  const std::uint8_t kept = !followed && recorder_ == nullptr ? p_.kept[a.offset] : Program::kNotKept;
+  if (kept != Program::kNotKept) {
+    const KeptLoad& k = kept_load_[id];
+    if (still_kept(a.offset, k.stamp, k.active, active)) return k.uniform ? Val{nullptr, k.value} : Val{scratch(id), 0};
+  }
   const Val offset = eval(a.offset, active);
   // Memory the replay keeps (a buffer the kernel writes, shared memory): each lane's element there.
   // (One address for every lane reads one value, but for a local array: each lane's own copy.)
@@ -2313,16 +2309,6 @@ WarpMachine::Val WarpMachine::load(ExprId id, const CompiledExpr& e, LaneMask ac
     return each_lane([&](std::int64_t at, int lane) { return local_load(a, at, lane, e.type); }, true);
   if (p_.shared_values && p_.shared_at[static_cast<std::size_t>(a.base)] >= 0)
     return each_lane([&](std::int64_t at, int lane) { return shared_load(a, at, lane, e.type); }, false);
-  // The same offset as last time (its locals not written since, for a superset of these lanes):
-  // the same elements of the same data.
-  const std::uint8_t kept = recorder_ == nullptr ? p_.kept[a.offset] : Program::kNotKept;
-  if (kept != Program::kNotKept) {
-    const KeptLoad& k = kept_load_[id];
-    bool fresh = k.stamp > warp_stamp_ && (active & ~k.active) == 0;
-    for (int i = 0; fresh && i < kept; ++i)
-      fresh = local_version_[static_cast<std::size_t>(p_.kept_locals[a.offset][i])] < k.stamp;
-    if (fresh) return k.uniform ? Val{nullptr, k.value} : Val{scratch(id), 0};
-  }
   const Val loaded = read_data(id, e, a, offset, active);
   if (kept != Program::kNotKept)
     kept_load_[id] = KeptLoad{++stamp_, active, loaded.lanes == nullptr, loaded.value};

@@ -421,6 +421,9 @@ class WarpMachine {
   // leaves, and a call per leaf was a third of the replay's time.
   inline Val operand(ExprId id, LaneMask active);
   inline bool uniform_leaf(ExprId id, LaneMask active, std::uint64_t& value) const;
+  inline bool still_kept(ExprId expr, std::uint64_t stamp, LaneMask kept_active, LaneMask active) const;
+  /// Every lane of the warp (lanes_ of them).
+  LaneMask lanes_mask() const { return lanes_ >= 64 ? ~LaneMask{0} : (LaneMask{1} << lanes_) - 1; }
   /// Few active lanes (a loop that most lanes of the warp have left): operators then run lane by
   /// lane over those only, instead of over all of the warp's lanes (the replay alone; the class
   /// engine's recorder reads every lane).
