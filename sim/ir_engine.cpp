@@ -352,37 +352,6 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       default: break;
     }
   }
-  // Expressions whose values are kept: binary ones computing on lanes from at most kKeptLocals
-  // locals, builtins, parameters and constants (operands come before their expression).
-  kept.assign(k.exprs.size(), kNotKept);
-  kept_locals.assign(k.exprs.size(), {});
-  {
-    std::vector<std::vector<LocalId>> reads(k.exprs.size());
-    std::vector<std::uint8_t> plain(k.exprs.size(), 0);  // no opaque value, no select/logical
-    for (std::size_t i = 0; i < k.exprs.size(); ++i) {
-      const Expr& e = k.exprs[i];
-      // (A warp function's lanes depend on which lanes run it: never kept.)
-      bool ok = e.kind != ExprKind::Opaque && e.kind != ExprKind::Select && e.kind != ExprKind::Logical &&
-                e.kind != ExprKind::Warp;
-      if (e.kind == ExprKind::Local) reads[i].push_back(e.index);
-      for (ExprId operand_id : e.operands) {
-        if (operand_id == kNone) continue;
-        if (static_cast<std::size_t>(operand_id) >= i) {  // operands are expected first; else not kept
-          ok = false;
-          continue;
-        }
-        ok = ok && plain[operand_id];
-        for (LocalId read : reads[operand_id])
-          if (std::find(reads[i].begin(), reads[i].end(), read) == reads[i].end()) reads[i].push_back(read);
-      }
-      plain[i] = ok ? 1 : 0;
-      if (ok && e.kind == ExprKind::Binary && reads[i].size() <= static_cast<std::size_t>(kKeptLocals)) {
-        kept[i] = static_cast<std::uint8_t>(reads[i].size());
-        std::copy(reads[i].begin(), reads[i].end(), kept_locals[i].begin());
-      }
-      if (reads[i].size() > static_cast<std::size_t>(kKeptLocals)) reads[i].resize(kKeptLocals + 1);
-    }
-  }
   innermost_loop = innermost_loops(k);
   barrier.assign(k.stmts.size(), kNone);
   for (std::size_t i = 0; i < k.stmts.size(); ++i)
@@ -486,6 +455,55 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
           m.kept.push_back(kept_access);
         }
       if (!m.kept.empty()) has_memory[i] = 1;
+    }
+  }
+  // Expressions whose values are kept: binary ones computing on lanes from at most kKeptLocals
+  // locals, builtins, parameters, constants and loads of read-only memory (operands come before
+  // their expression).
+  const auto read_only = [&](std::int32_t access) {
+    if (access == kNone) return false;  // a load the machine does not compute
+    const MemoryAccess& a = k.accesses[static_cast<std::size_t>(access)];
+    if (a.kind != AccessKind::Load || a.base == kNone) return false;
+    const auto b = static_cast<std::size_t>(a.base);
+    return !(global_values && global_at[b] >= 0) && !(local_size > 0 && local_at[b] >= 0) &&
+           !(shared_values && shared_at[b] >= 0);
+  };
+  kept.assign(k.exprs.size(), kNotKept);
+  kept_locals.assign(k.exprs.size(), {});
+  {
+    std::vector<std::vector<LocalId>> reads(k.exprs.size());
+    std::vector<std::uint8_t> plain(k.exprs.size(), 0);  // no opaque value, no select/logical
+    for (std::size_t i = 0; i < k.exprs.size(); ++i) {
+      const Expr& e = k.exprs[i];
+      // (A warp function's lanes depend on which lanes run it: never kept.)
+      bool ok = e.kind != ExprKind::Opaque && e.kind != ExprKind::Select && e.kind != ExprKind::Logical &&
+                e.kind != ExprKind::Warp;
+      if (e.kind == ExprKind::Local) reads[i].push_back(e.index);
+      // A load from memory nothing in the launch writes (read_only): its value follows from its
+      // offset, so it reads the offset's locals (`x[col_idx[jj]]` reads jj).
+      if (e.kind == ExprKind::Opaque && read_only(exprs[i].index)) {
+        const ExprId offset = k.accesses[static_cast<std::size_t>(exprs[i].index)].offset;
+        if (offset != kNone && static_cast<std::size_t>(offset) < i && plain[offset]) {
+          ok = true;
+          reads[i] = reads[offset];
+        }
+      }
+      for (ExprId operand_id : e.operands) {
+        if (operand_id == kNone) continue;
+        if (static_cast<std::size_t>(operand_id) >= i) {  // operands are expected first; else not kept
+          ok = false;
+          continue;
+        }
+        ok = ok && plain[operand_id];
+        for (LocalId read : reads[operand_id])
+          if (std::find(reads[i].begin(), reads[i].end(), read) == reads[i].end()) reads[i].push_back(read);
+      }
+      plain[i] = ok ? 1 : 0;
+      if (ok && e.kind == ExprKind::Binary && reads[i].size() <= static_cast<std::size_t>(kKeptLocals)) {
+        kept[i] = static_cast<std::uint8_t>(reads[i].size());
+        std::copy(reads[i].begin(), reads[i].end(), kept_locals[i].begin());
+      }
+      if (reads[i].size() > static_cast<std::size_t>(kKeptLocals)) reads[i].resize(kKeptLocals + 1);
     }
   }
   if (o.memory && o.affine_offsets) {
@@ -1484,6 +1502,8 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
     c.requests += 1;
     c.lanes += n;
     c.bytes += n * static_cast<std::uint64_t>(a.width);
+    // One lane (a loop the other lanes have left): its address alone, as if every lane had it.
+    if (offset.lanes != nullptr && n == 1) offset = Val{nullptr, offset.lanes[lowest_lane(lanes)]};
     if (offset.lanes == nullptr) {  // one address for every lane: one sector, one wavefront
       const auto at = static_cast<std::int64_t>(offset.value);
       if ((offset.value & static_cast<std::uint64_t>(a.width - 1)) != 0) {

@@ -21,16 +21,6 @@ AccessCounts& operator+=(AccessCounts& a, const AccessCounts& b) {
   return a;
 }
 
-void merge(BaseExtent& a, const BaseExtent& b) {
-  if (!b.touched) return;
-  if (!a.touched) {
-    a = b;
-    return;
-  }
-  a.lowest = std::min(a.lowest, b.lowest);
-  a.end = std::max(a.end, b.end);
-}
-
 namespace {
 
 // Bitmaps over a window of sectors (words) from the lowest one: most requests span few, so a

@@ -19,6 +19,7 @@
 // by uncounted_accesses() with the reason and not counted.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -46,8 +47,16 @@ struct BaseExtent {
   std::int64_t lowest = 0;
   std::int64_t end = 0;
 };
-/// Widens `a` to hold `b`.
-void merge(BaseExtent& a, const BaseExtent& b);
+/// Widens `a` to hold `b` (inline: every request of the replay widens its base's extent).
+inline void merge(BaseExtent& a, const BaseExtent& b) {
+  if (!b.touched) return;
+  if (!a.touched) {
+    a = b;
+    return;
+  }
+  a.lowest = std::min(a.lowest, b.lowest);
+  a.end = std::max(a.end, b.end);
+}
 
 /// Distinct 32-byte sectors that the lanes in `mask` touch, each reading `width` bytes at the
 /// byte address addresses[lane] + shift (a multiple of width; negative addresses count downwards).

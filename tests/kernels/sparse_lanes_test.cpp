@@ -2,7 +2,9 @@
 // (WarpMachine::sparse: at most kSparseLanes of a warp's 32) run lane by lane over those lanes
 // only, over more over the whole warp (the same kernel with 2, 4, 5 and 32 active lanes: the same
 // values and the same first fault); a load from read-only data whose offset's locals did not change
-// is not read again (WarpMachine::kept_load_), and is read again when they did.
+// is not read again (WarpMachine::kept_load_), and is read again when they did; an expression over
+// such a load (`idx[j + t] * 2`, a gather's offset) is computed again when the load's offset's
+// locals change (Program::kept).
 #include <gtest/gtest.h>
 
 #include <climits>
@@ -36,7 +38,7 @@ constexpr const char* kKernel = R"(__global__ void k(long long *out, float *f, i
 }
 )";
 
-ir::Launch launch(const ir::Kernel& k, int base, int active) {
+ir::Launch launch(const ir::Kernel& /*k*/, int base, int active) {
   ir::Launch l;
   l.grid = ir::Dim3{1, 1, 1};
   l.block = ir::Dim3{32, 1, 1};
@@ -137,6 +139,45 @@ TEST_F(SparseLanes, ALoadIsReadAgainOnlyWhenItsOffsetChanges) {
     std::int32_t got = 0;
     std::memcpy(&got, r.stored[1].bytes.data() + 4 * t, 4);
     EXPECT_EQ(got, s + 2 * 10 * t + 10 * (t + 1)) << t;
+  }
+}
+
+// Two warps; lane t sums b[idx[j + t] * 2] for j = 0 .. t % 4: the gather's offset
+// `idx[j + t] * 2` is computed for the access's sectors and again for its value, and changes with
+// j (a value kept across iterations, or from the first warp, would be stale). With
+// idx[i] = 7 i mod 64 and b[i] = 3 i + 1: out[t] = sum over j of (6 idx[j + t] + 1).
+TEST_F(SparseLanes, AGathersOffsetIsComputedAgainWhenItsLoadsOffsetChanges) {
+  const ir::Kernel k = load(R"(__global__ void k(const int *idx, const int *b, int *out) {
+  int t = blockDim.x * blockIdx.x + threadIdx.x;
+  int s = 0;
+  for (int j = 0; j < t % 4 + 1; ++j)
+    s += b[idx[j + t] * 2];
+  out[t] = s;
+}
+)");
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{64, 1, 1};
+  l.arguments = {ir::Value{}, ir::Value{}, ir::Value{}};
+  const auto ints = [](int n, int (*f)(int)) {
+    std::string s(static_cast<std::size_t>(n) * 4, '\0');
+    for (int i = 0; i < n; ++i) {
+      const std::int32_t v = f(i);
+      std::memcpy(&s[4 * static_cast<std::size_t>(i)], &v, 4);
+    }
+    return std::make_shared<const std::string>(s);
+  };
+  l.buffer_data = {ints(68, [](int i) { return 7 * i % 64; }), ints(128, [](int i) { return 3 * i + 1; }), nullptr};
+  l.buffer_bytes = {68 * 4, 128 * 4, 64 * 4};
+  ir::ReplayOptions o;
+  o.capture_stores = true;
+  const ir::ReplayResult r = ir::replay(k, l, o);
+  for (int t = 0; t < 64; ++t) {
+    int s = 0;
+    for (int j = 0; j <= t % 4; ++j) s += 6 * (7 * (j + t) % 64) + 1;
+    std::int32_t got = 0;
+    std::memcpy(&got, r.stored[2].bytes.data() + 4 * t, 4);
+    EXPECT_EQ(got, s) << t;
   }
 }
 
