@@ -258,6 +258,37 @@ bool reads_atomic_of(const Kernel& k, ExprId e, const std::vector<std::int32_t>&
 // ---------------------------------------------------------------------------------------------
 // Program
 
+// Whether expressions a and b compute the same value in every lane whatever the state: the same
+// tree of operators over the same constants, parameters, builtins and locals (loads and warp
+// functions only as the same node).
+namespace {
+
+bool same_value(const Kernel& k, ExprId a, ExprId b, int depth = 0) {
+  if (a == b) return true;
+  if (a == kNone || b == kNone || depth > 16) return false;
+  const Expr& x = k.exprs[static_cast<std::size_t>(a)];
+  const Expr& y = k.exprs[static_cast<std::size_t>(b)];
+  if (x.kind != y.kind || x.type != y.type || x.kind == ExprKind::Opaque || x.kind == ExprKind::Warp) return false;
+  switch (x.kind) {
+    case ExprKind::Constant: return x.constant == y.constant;
+    case ExprKind::Param:
+    case ExprKind::Local: return x.index == y.index;
+    case ExprKind::Builtin: return x.builtin == y.builtin;
+    case ExprKind::Unary: if (x.unary_op != y.unary_op) return false; break;
+    case ExprKind::Binary: if (x.binary_op != y.binary_op) return false; break;
+    case ExprKind::Logical: if (x.logical_op != y.logical_op) return false; break;
+    case ExprKind::Intrinsic: if (x.intrinsic != y.intrinsic) return false; break;
+    default: break;
+  }
+  for (int i = 0; i < 3; ++i)
+    if ((x.operands[i] == kNone) != (y.operands[i] == kNone) ||
+        (x.operands[i] != kNone && !same_value(k, x.operands[i], y.operands[i], depth + 1)))
+      return false;
+  return true;
+}
+
+}  // namespace
+
 Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
     : kernel(k), launch(l), options(o), warp_size(l.warp_size) {
   threads_per_block = l.block.volume();
@@ -396,6 +427,15 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
     }
     for (CompiledAccess& c : m.accesses)
       if (c.capture && c.value != kNone) c.after_atomics = reads_atomic_of(k, c.value, k.stmts[i].accesses);
+    for (std::size_t x = 1; x < m.accesses.size(); ++x)
+      for (std::size_t y = x; y-- > 0;) {
+        const CompiledAccess& a = m.accesses[x];
+        const CompiledAccess& b = m.accesses[y];
+        if (a.width == b.width && a.shared == b.shared && a.guard == b.guard && same_value(k, a.offset, b.offset)) {
+          m.accesses[x].same_as = static_cast<std::int32_t>(y);
+          break;
+        }
+      }
     for (const FloatOps& f : k.stmts[i].flops)
       if (f.guard == kNone || origins[f.guard] == kNone) m.flops.push_back(f);
     has_memory[i] = (o.memory || captures) && (!m.accesses.empty() || !m.flops.empty()) ? 1 : 0;
@@ -953,7 +993,10 @@ inline WarpMachine::Val WarpMachine::operand(ExprId id, LaneMask active) {
     case ExprKind::Param: return {nullptr, p_.arguments[e.index]};
     case ExprKind::Local: {
       const LocalState& l = locals_[e.index];
-      if ((active & ~l.defined) == 0) return l.uniform ? Val{nullptr, l.value} : Val{local_lanes(e.index), 0};
+      if ((active & ~l.defined) == 0) {
+        if (l.uniform) return Val{nullptr, l.value};
+        return single(active) ? Val{nullptr, local_lanes(e.index)[lowest_lane(active)]} : Val{local_lanes(e.index), 0};
+      }
       break;  // eval() reports the read of an unassigned local
     }
     default: break;
@@ -971,6 +1014,7 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
       const int b = static_cast<int>(e.builtin);
       if (b <= static_cast<int>(Builtin::ThreadIdxZ)) {
         if (threads_->uniform[b]) return {nullptr, threads_->index[b][0]};
+        if (single(active)) return {nullptr, threads_->index[b][static_cast<std::size_t>(lowest_lane(active))]};
         return {threads_->index[b].data(), 0};
       }
       return {nullptr, builtins_[b]};
@@ -981,6 +1025,7 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
         undefined(id, "'" + k_.locals[e.index].name + "' is read before it is assigned",
                   active & ~l.defined);
       if (l.uniform) return {nullptr, l.value};
+      if (single(active)) return {nullptr, local_lanes(e.index)[lowest_lane(active)]};
       return {local_lanes(e.index), 0};
     }
     case ExprKind::Opaque:
@@ -1482,7 +1527,16 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
     }
     flop_counts_[id] += std::uint64_t{f.operations} * static_cast<std::uint64_t>(popcount(lanes));
   }
-  for (const CompiledAccess& a : m.accesses) {
+  // The figures of the last access counted lane by lane without a fault (an access with the same
+  // offset after it, CompiledAccess::same_as, has them too).
+  struct Figured {
+    std::int32_t at = kNone;  // its position in m.accesses
+    LaneMask lanes = 0;
+    std::int64_t lowest = 0, highest = 0;
+    std::uint64_t figure = 0, conflicts = 0;  // sectors, or wavefronts and conflicts
+  } figured;
+  for (std::size_t position = 0; position < m.accesses.size(); ++position) {
+    const CompiledAccess& a = m.accesses[position];
     if (faults_[a.id].met) continue;
     LaneMask lanes = active;
     Val offset{};
@@ -1491,6 +1545,22 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
       if (lanes == 0) continue;
       if (a.capture && m.kept.empty()) capture(a, lanes);
       if (!p_.options.memory) continue;
+      if (a.same_as != kNone && a.same_as == figured.at && lanes == figured.lanes && a.shifts == 1) {
+        const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
+        if (bound == 0 || (figured.lowest >= 0 && static_cast<std::uint64_t>(figured.highest) +
+                                                      static_cast<std::uint64_t>(a.width) <= bound)) {
+          AccessCounts64& c = access_counts_[a.id];
+          const auto n = static_cast<std::uint64_t>(popcount(lanes));
+          c.requests += 1;
+          c.lanes += n;
+          c.bytes += n * static_cast<std::uint64_t>(a.width);
+          (a.shared ? c.wavefronts : c.sectors) += figured.figure;
+          c.conflicts += figured.conflicts;
+          merge(extents_[a.base], BaseExtent{true, figured.lowest, figured.highest + a.width});
+          figured.at = static_cast<std::int32_t>(position);
+          continue;
+        }
+      }
       if (a.affine != kNone && affine_access(a, lanes)) continue;
       offset = eval(a.offset, lanes);
     } catch (const InvalidInput& e) {
@@ -1519,6 +1589,7 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
       // An aligned address moved by a multiple of its width stays in one sector (one word).
       for (int s = 1; s < a.shifts; ++s) shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += 1;
       merge(extents_[a.base], BaseExtent{true, at, at + a.width});
+      figured = Figured{static_cast<std::int32_t>(position), lanes, at, at, 1, 0};
       continue;
     }
     // Offsets are int64 bits: the lanes' array read as int64 is the addresses.
@@ -1558,13 +1629,17 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
       continue;
     }
     const AddressSpan span{lowest, highest, low_bits, sorted};
+    figured = Figured{static_cast<std::int32_t>(position), lanes, lowest, highest, 0, 0};
     if (a.shared) {
       int phases = 0;
       const int wavefronts = shared_wavefronts(addresses, lanes, a.width, &phases, 0, span);
       c.wavefronts += static_cast<std::uint64_t>(wavefronts);
       c.conflicts += static_cast<std::uint64_t>(wavefronts - phases);
+      figured.figure = static_cast<std::uint64_t>(wavefronts);
+      figured.conflicts = static_cast<std::uint64_t>(wavefronts - phases);
     } else {
-      c.sectors += static_cast<std::uint64_t>(sectors_touched(addresses, lanes, a.width, 0, span));
+      figured.figure = static_cast<std::uint64_t>(sectors_touched(addresses, lanes, a.width, 0, span));
+      c.sectors += figured.figure;
     }
     for (int s = 1; s < a.shifts; ++s) {
       const std::int64_t by = a.shift_step * s;

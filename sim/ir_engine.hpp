@@ -174,6 +174,10 @@ struct CompiledAccess {
   std::uint32_t shifted_at = 0;
   // The offset's linear form in Program::affine_offsets (kNone: lane by lane only).
   std::int32_t affine = kNone;
+  // The latest earlier access of the statement (its position in StatementMemory::accesses) with
+  // the same offset expression, guard, width and space (`values[jj]` and `col_idx[jj]`): its
+  // addresses are this one's, so are its sectors or wavefronts (kNone: none).
+  std::int32_t same_as = kNone;
   // ReplayOptions::capture_stores: a store or atomic into a pointer parameter's buffer is kept
   // (capture), with its value where the model computes it (value; kNone: unknown).
   bool capture = false;
@@ -430,6 +434,12 @@ class WarpMachine {
   static constexpr int kSparseLanes = 4;
   bool sparse(LaneMask active) const {
     return recorder_ == nullptr && lanes_ > 2 * kSparseLanes && popcount(active) <= kSparseLanes;
+  }
+  /// One active lane: a varying local or thread index is read as that lane's value alone, a
+  /// uniform value (Val without lanes), so the operators over it run once, as scalars (the
+  /// replay alone; the class engine's recorder reads every lane).
+  bool single(LaneMask active) const {
+    return recorder_ == nullptr && active != 0 && (active & (active - 1)) == 0;
   }
   LaneMask eval_mask(ExprId id, LaneMask active);
   inline LaneMask compare_mask(const CompiledExpr& e, LaneMask active);

@@ -181,5 +181,54 @@ TEST_F(SparseLanes, AGathersOffsetIsComputedAgainWhenItsLoadsOffsetChanges) {
   }
 }
 
+// a[2 t] and b[2 t] in one statement share their addresses (CompiledAccess::same_as): 32 lanes
+// 8 bytes apart cover bytes 0 .. 255, 8 sectors each, one request each. Each is still checked
+// against its own buffer: with b of 40 ints, b[2 t] passes its end first at thread 20 (byte 160)
+// while a is counted; with a of 40 ints a faults and b is counted. Both with the fast path for
+// offsets and lane by lane (where the second access takes the first one's figures).
+TEST_F(SparseLanes, AccessesWithTheSameOffsetShareSectorsButNotBounds) {
+  const ir::Kernel k = load(R"(__global__ void k(const int *a, const int *b, int *out) {
+  int t = threadIdx.x;
+  out[t] = a[2 * t] + b[2 * t];
+}
+)");
+  const auto access_of = [&](const std::string& base) {
+    for (std::size_t i = 0; i < k.accesses.size(); ++i)
+      if (k.bases[static_cast<std::size_t>(k.accesses[i].base)].name == base) return i;
+    ADD_FAILURE() << base;
+    return std::size_t{0};
+  };
+  const std::size_t a = access_of("a"), b = access_of("b");
+  for (const bool affine : {true, false}) {
+    SCOPED_TRACE(affine);
+    const auto run = [&](std::uint64_t a_ints, std::uint64_t b_ints) {
+      ir::Launch l;
+      l.grid = ir::Dim3{1, 1, 1};
+      l.block = ir::Dim3{32, 1, 1};
+      l.arguments = {ir::Value{}, ir::Value{}, ir::Value{}};
+      l.buffer_bytes = {a_ints * 4, b_ints * 4, 32 * 4};
+      l.buffer_data.assign(3, nullptr);
+      ir::ReplayOptions o;
+      o.affine_offsets = affine;
+      return ir::replay(k, l, o);
+    };
+    const ir::ReplayResult both = run(64, 64);
+    for (const std::size_t i : {a, b}) {
+      EXPECT_EQ(both.accesses[i].requests, 1u);
+      EXPECT_EQ(both.accesses[i].sectors, 8u);
+      EXPECT_EQ(both.accesses[i].bytes, 128u);
+      EXPECT_EQ(both.access_faults[i], "");
+    }
+    const ir::ReplayResult short_b = run(64, 40);
+    EXPECT_EQ(short_b.accesses[a].sectors, 8u);
+    EXPECT_EQ(short_b.access_faults[a], "");
+    EXPECT_NE(short_b.access_faults[b].find("thread (20, 0, 0)"), std::string::npos) << short_b.access_faults[b];
+    const ir::ReplayResult short_a = run(40, 64);
+    EXPECT_EQ(short_a.accesses[b].sectors, 8u);
+    EXPECT_EQ(short_a.access_faults[b], "");
+    EXPECT_NE(short_a.access_faults[a].find("thread (20, 0, 0)"), std::string::npos) << short_a.access_faults[a];
+  }
+}
+
 }  // namespace
 }  // namespace warpdiv::testing
