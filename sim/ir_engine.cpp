@@ -1,9 +1,11 @@
 #include "sim/ir_engine.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <string>
 #include <type_traits>
 
@@ -513,8 +515,38 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
   {
     std::vector<std::vector<LocalId>> reads(k.exprs.size());
     std::vector<std::uint8_t> plain(k.exprs.size(), 0);  // no opaque value, no select/logical
+    // Expressions of the same operators over the same leaves (`values[jj]` and `col_idx[jj]`'s
+    // offsets) have one representative, whose kept lanes each of them may take.
+    canonical.resize(k.exprs.size());
+    std::map<std::array<std::uint64_t, 8>, ExprId> representative;
     for (std::size_t i = 0; i < k.exprs.size(); ++i) {
       const Expr& e = k.exprs[i];
+      canonical[i] = static_cast<ExprId>(i);
+      switch (e.kind) {
+        case ExprKind::Constant:
+        case ExprKind::Param:
+        case ExprKind::Local:
+        case ExprKind::Builtin:
+        case ExprKind::Cast:
+        case ExprKind::Unary:
+        case ExprKind::Binary: {
+          std::array<std::uint64_t, 8> key{static_cast<std::uint64_t>(e.kind), static_cast<std::uint64_t>(e.type),
+                                           e.kind == ExprKind::Binary  ? static_cast<std::uint64_t>(e.binary_op)
+                                           : e.kind == ExprKind::Unary ? static_cast<std::uint64_t>(e.unary_op)
+                                                                       : static_cast<std::uint64_t>(e.builtin),
+                                           e.constant, static_cast<std::uint64_t>(static_cast<std::int64_t>(e.index))};
+          bool ordered = true;
+          for (int o = 0; o < 3; ++o) {
+            const ExprId x = e.operands[o];
+            ordered = ordered && (x == kNone || static_cast<std::size_t>(x) < i);
+            key[static_cast<std::size_t>(5 + o)] =
+                x == kNone || static_cast<std::size_t>(x) >= i ? ~std::uint64_t{0} : static_cast<std::uint64_t>(canonical[x]);
+          }
+          if (ordered) canonical[i] = representative.emplace(key, static_cast<ExprId>(i)).first->second;
+          break;
+        }
+        default: break;
+      }
       // (A warp function's lanes depend on which lanes run it: never kept.)
       bool ok = e.kind != ExprKind::Opaque && e.kind != ExprKind::Select && e.kind != ExprKind::Logical &&
                 e.kind != ExprKind::Warp;
@@ -1059,6 +1091,8 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
       const std::uint8_t kept = p_.kept[id];
       if (kept != Program::kNotKept && recorder_ == nullptr) {
         if (still_kept(id, kept_[id].stamp, kept_[id].active, active)) return {scratch(id), 0};
+        const ExprId same = p_.canonical[id];  // the same operators over the same leaves
+        if (same != id && still_kept(same, kept_[same].stamp, kept_[same].active, active)) return {scratch(same), 0};
       }
       const Val a = operand(e.operands[0], active);
       const Val b = operand(e.operands[1], active);

@@ -322,6 +322,9 @@ struct Program {
   static constexpr int kKeptLocals = 4;
   std::vector<std::uint8_t> kept;                                  // [ExprId]
   std::vector<std::array<LocalId, kKeptLocals>> kept_locals;       // [ExprId]
+  /// [ExprId]: the first expression of the same operators, types and operands (their
+  /// representatives) over the same constants, parameters, builtins and locals; itself if none.
+  std::vector<ExprId> canonical;
   std::vector<std::uint64_t> arguments; // bits per parameter
   std::uint64_t evaluation_cap = 0;     // a run stops past this many evaluations
   std::atomic<std::uint64_t>* shared_evaluations = nullptr;  // finished blocks' evaluations

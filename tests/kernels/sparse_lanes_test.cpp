@@ -4,7 +4,8 @@
 // values and the same first fault); a load from read-only data whose offset's locals did not change
 // is not read again (WarpMachine::kept_load_), and is read again when they did; an expression over
 // such a load (`idx[j + t] * 2`, a gather's offset) is computed again when the load's offset's
-// locals change (Program::kept).
+// locals change (Program::kept); an expression takes the kept lanes of another of the same
+// operators over the same locals (Program::canonical), and only while those are unchanged.
 #include <gtest/gtest.h>
 
 #include <climits>
@@ -227,6 +228,37 @@ TEST_F(SparseLanes, AccessesWithTheSameOffsetShareSectorsButNotBounds) {
     EXPECT_EQ(short_a.accesses[b].sectors, 8u);
     EXPECT_EQ(short_a.access_faults[b], "");
     EXPECT_NE(short_a.access_faults[a].find("thread (20, 0, 0)"), std::string::npos) << short_a.access_faults[a];
+  }
+}
+
+// `t * 2` twice (the second after t changes) and `s * 2` once: with a[i] = i, x = 2 t, y = 2 t + 2
+// and z = 2 t + 4 (the thread's first t): out = x + 100 y + 10000 z.
+TEST_F(SparseLanes, TheSameExpressionOverOtherLocalsOrChangedOnesIsComputedAgain) {
+  const ir::Kernel k = load(R"(__global__ void k(const int *a, int *out) {
+  int t = threadIdx.x;
+  int s = t + 1;
+  int x = a[t * 2];
+  int y = a[s * 2];
+  t = t + 2;
+  int z = a[t * 2];
+  out[threadIdx.x] = x + 100 * y + 10000 * z;
+}
+)");
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{32, 1, 1};
+  l.arguments = {ir::Value{}, ir::Value{}};
+  std::string data(80 * 4, '\0');
+  for (int i = 0; i < 80; ++i) std::memcpy(&data[4 * static_cast<std::size_t>(i)], &i, 4);
+  l.buffer_bytes = {80 * 4, 32 * 4};
+  l.buffer_data = {std::make_shared<const std::string>(data), nullptr};
+  ir::ReplayOptions o;
+  o.capture_stores = true;
+  const ir::ReplayResult r = ir::replay(k, l, o);
+  for (int t = 0; t < 32; ++t) {
+    std::int32_t got = 0;
+    std::memcpy(&got, r.stored[1].bytes.data() + 4 * t, 4);
+    EXPECT_EQ(got, 2 * t + 100 * (2 * t + 2) + 10000 * (2 * t + 4)) << t;
   }
 }
 
