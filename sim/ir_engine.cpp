@@ -603,6 +603,7 @@ WarpMachine::WarpMachine(const Program& program)
   scratch_.assign(k_.exprs.size() * kMaxLanes, 0);
   kept_.resize(k_.exprs.size());
   kept_load_.resize(k_.exprs.size());
+  kept_mask_.resize(k_.exprs.size());
   local_version_.assign(k_.locals.size(), 0);
   frames_.reserve(k_.stmts.size() + 1);
   loop_iteration_.assign(k_.stmts.size(), 0);
@@ -1330,6 +1331,14 @@ WarpMachine::Val WarpMachine::eval_select(ExprId id, const CompiledExpr& e, Lane
 }
 
 inline LaneMask WarpMachine::compare_mask(const CompiledExpr& e, LaneMask active) {
+  // A comparison over lanes whose locals did not change since (`xIndex < width` in a loop): the
+  // lanes it gave then.
+  const auto id = static_cast<ExprId>(&e - p_.exprs.data());
+  const std::uint8_t kept = recorder_ == nullptr ? p_.kept[id] : Program::kNotKept;
+  if (kept != Program::kNotKept) {
+    const KeptMask& k = kept_mask_[static_cast<std::size_t>(id)];
+    if (still_kept(id, k.stamp, k.active, active)) return k.mask & active;
+  }
   const Val a = operand(e.operands[0], active);
   const Val b = operand(e.operands[1], active);
   if (e.recorded && recorder_ != nullptr)
@@ -1353,9 +1362,10 @@ inline LaneMask WarpMachine::compare_mask(const CompiledExpr& e, LaneMask active
     return m;
   }
   const int variant = a.lanes == nullptr ? 1 : b.lanes == nullptr ? 2 : 0;
-  return e.compare_lanes[variant](a.lanes != nullptr ? a.lanes : &a.value,
-                                  b.lanes != nullptr ? b.lanes : &b.value, lanes_) &
-         active;
+  const LaneMask m = e.compare_lanes[variant](a.lanes != nullptr ? a.lanes : &a.value,
+                                              b.lanes != nullptr ? b.lanes : &b.value, lanes_);
+  if (kept != Program::kNotKept) kept_mask_[static_cast<std::size_t>(id)] = KeptMask{++stamp_, active, m};
+  return m & active;
 }
 
 inline LaneMask WarpMachine::condition(ExprId id, LaneMask active) {

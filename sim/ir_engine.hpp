@@ -573,6 +573,13 @@ class WarpMachine {
     std::uint64_t value = 0;
   };
   std::vector<KeptLoad> kept_load_;
+  /// A comparison's lanes over more than kSparseLanes lanes (compare_mask), kept like kept_.
+  struct KeptMask {
+    std::uint64_t stamp = 0;
+    LaneMask active = 0;
+    LaneMask mask = 0;
+  };
+  std::vector<KeptMask> kept_mask_;
   std::vector<std::uint64_t> local_version_;  // [LocalId]: the stamp of its last change
   std::uint64_t stamp_ = 0;
   std::uint64_t warp_stamp_ = 0;

@@ -5,7 +5,8 @@
 // is not read again (WarpMachine::kept_load_), and is read again when they did; an expression over
 // such a load (`idx[j + t] * 2`, a gather's offset) is computed again when the load's offset's
 // locals change (Program::kept); an expression takes the kept lanes of another of the same
-// operators over the same locals (Program::canonical), and only while those are unchanged.
+// operators over the same locals (Program::canonical), and only while those are unchanged; a
+// condition's lanes are kept likewise (WarpMachine::kept_mask_).
 #include <gtest/gtest.h>
 
 #include <climits>
@@ -260,6 +261,46 @@ TEST_F(SparseLanes, TheSameExpressionOverOtherLocalsOrChangedOnesIsComputedAgain
     std::memcpy(&got, r.stored[1].bytes.data() + 4 * t, 4);
     EXPECT_EQ(got, 2 * t + 100 * (2 * t + 2) + 10000 * (2 * t + 4)) << t;
   }
+}
+
+// `t < lim` in a loop whose lim grows by 8 each iteration: thread t counts the j in 0 .. 3 with
+// t < 8 (j + 1), 4 - t / 8 for t < 32 and 0 in the second warp. The branch runs 4 times per warp
+// and takes 8, 16, 24 and 32 lanes of the first warp (divergent 3 times), none of the second.
+TEST_F(SparseLanes, AConditionIsDecidedAgainWhenItsLocalsChange) {
+  const ir::Kernel k = load(R"(__global__ void k(int *out) {
+  int t = threadIdx.x;
+  int lim = 8;
+  int n = 0;
+  for (int j = 0; j < 4; ++j) {
+    if (t < lim) n += 1;
+    lim += 8;
+  }
+  out[t] = n;
+}
+)");
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{64, 1, 1};
+  l.arguments = {ir::Value{}};
+  l.buffer_bytes = {64 * 4};
+  l.buffer_data = {nullptr};
+  ir::ReplayOptions o;
+  o.capture_stores = true;
+  const ir::ReplayResult r = ir::replay(k, l, o);
+  for (int t = 0; t < 64; ++t) {
+    std::int32_t got = 0;
+    std::memcpy(&got, r.stored[0].bytes.data() + 4 * t, 4);
+    EXPECT_EQ(got, t < 32 ? 4 - t / 8 : 0) << t;
+  }
+  bool found = false;
+  for (std::size_t s = 0; s < k.stmts.size(); ++s)
+    if (k.stmts[s].kind == ir::StmtKind::If) {
+      EXPECT_EQ(r.statements[s].warp_evaluations, 8u);
+      EXPECT_EQ(r.statements[s].taken_lanes, 8u + 16u + 24u + 32u);
+      EXPECT_EQ(r.statements[s].divergent, 3u);
+      found = true;
+    }
+  EXPECT_TRUE(found);
 }
 
 }  // namespace
