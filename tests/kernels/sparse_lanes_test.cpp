@@ -13,6 +13,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sim/errors.hpp"
 #include "sim/ir_replay.hpp"
@@ -49,6 +50,41 @@ ir::Launch launch(const ir::Kernel& /*k*/, int base, int active) {
   l.buffer_bytes = {32 * 8, 32 * 4, 0, 0};
   l.buffer_data.assign(4, nullptr);
   return l;
+}
+
+// n ints f(0) .. f(n - 1), little-endian, as a buffer's contents.
+std::shared_ptr<const std::string> ints(int n, int (*f)(int)) {
+  std::string s(static_cast<std::size_t>(n) * 4, '\0');
+  for (int i = 0; i < n; ++i) {
+    const std::int32_t v = f(i);
+    std::memcpy(&s[4 * static_cast<std::size_t>(i)], &v, 4);
+  }
+  return std::make_shared<const std::string>(s);
+}
+
+// One block of `threads` threads; every parameter a pointer, buffer i of bytes[i] bytes holding
+// data[i] (null: zeros).
+ir::Launch one_block(unsigned threads, std::vector<std::shared_ptr<const std::string>> data,
+                     std::vector<std::uint64_t> bytes) {
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{threads, 1, 1};
+  l.arguments.assign(data.size(), ir::Value{});
+  l.buffer_data = std::move(data);
+  l.buffer_bytes = std::move(bytes);
+  return l;
+}
+
+// The replay with the stores kept; the int that thread t stored into parameter `buffer`.
+ir::ReplayResult replay_stores(const ir::Kernel& k, const ir::Launch& l) {
+  ir::ReplayOptions o;
+  o.capture_stores = true;
+  return ir::replay(k, l, o);
+}
+std::int32_t stored_int(const ir::ReplayResult& r, std::size_t buffer, int t) {
+  std::int32_t got = 0;
+  std::memcpy(&got, r.stored[buffer].bytes.data() + 4 * t, 4);
+  return got;
 }
 
 TEST_F(SparseLanes, FewOrAllLanesComputeTheSameValues) {
@@ -121,26 +157,11 @@ TEST_F(SparseLanes, ALoadIsReadAgainOnlyWhenItsOffsetChanges) {
   out[t] = s + u + a[t2] + w - 3;
 }
 )");
-  ir::Launch l;
-  l.grid = ir::Dim3{1, 1, 1};
-  l.block = ir::Dim3{32, 1, 1};
-  l.arguments = {ir::Value{}, ir::Value{}};
-  std::string data(64 * 4, '\0');
-  for (int i = 0; i < 64; ++i) {
-    const std::int32_t v = 10 * i;
-    std::memcpy(&data[4 * static_cast<std::size_t>(i)], &v, 4);
-  }
-  l.buffer_bytes = {64 * 4, 32 * 4};
-  l.buffer_data = {std::make_shared<const std::string>(data), nullptr};
-  ir::ReplayOptions o;
-  o.capture_stores = true;
-  const ir::ReplayResult r = ir::replay(k, l, o);
+  const ir::ReplayResult r = replay_stores(k, one_block(32, {ints(64, [](int i) { return 10 * i; }), nullptr}, {64 * 4, 32 * 4}));
   for (int t = 0; t < 32; ++t) {
     const int m = t % 4;
     const int s = 10 * ((m + 1) * t + m * (m + 1) / 2);
-    std::int32_t got = 0;
-    std::memcpy(&got, r.stored[1].bytes.data() + 4 * t, 4);
-    EXPECT_EQ(got, s + 2 * 10 * t + 10 * (t + 1)) << t;
+    EXPECT_EQ(stored_int(r, 1, t), s + 2 * 10 * t + 10 * (t + 1)) << t;
   }
 }
 
@@ -157,29 +178,13 @@ TEST_F(SparseLanes, AGathersOffsetIsComputedAgainWhenItsLoadsOffsetChanges) {
   out[t] = s;
 }
 )");
-  ir::Launch l;
-  l.grid = ir::Dim3{1, 1, 1};
-  l.block = ir::Dim3{64, 1, 1};
-  l.arguments = {ir::Value{}, ir::Value{}, ir::Value{}};
-  const auto ints = [](int n, int (*f)(int)) {
-    std::string s(static_cast<std::size_t>(n) * 4, '\0');
-    for (int i = 0; i < n; ++i) {
-      const std::int32_t v = f(i);
-      std::memcpy(&s[4 * static_cast<std::size_t>(i)], &v, 4);
-    }
-    return std::make_shared<const std::string>(s);
-  };
-  l.buffer_data = {ints(68, [](int i) { return 7 * i % 64; }), ints(128, [](int i) { return 3 * i + 1; }), nullptr};
-  l.buffer_bytes = {68 * 4, 128 * 4, 64 * 4};
-  ir::ReplayOptions o;
-  o.capture_stores = true;
-  const ir::ReplayResult r = ir::replay(k, l, o);
+  const ir::ReplayResult r = replay_stores(
+      k, one_block(64, {ints(68, [](int i) { return 7 * i % 64; }), ints(128, [](int i) { return 3 * i + 1; }), nullptr},
+                   {68 * 4, 128 * 4, 64 * 4}));
   for (int t = 0; t < 64; ++t) {
     int s = 0;
     for (int j = 0; j <= t % 4; ++j) s += 6 * (7 * (j + t) % 64) + 1;
-    std::int32_t got = 0;
-    std::memcpy(&got, r.stored[2].bytes.data() + 4 * t, 4);
-    EXPECT_EQ(got, s) << t;
+    EXPECT_EQ(stored_int(r, 2, t), s) << t;
   }
 }
 
@@ -204,15 +209,9 @@ TEST_F(SparseLanes, AccessesWithTheSameOffsetShareSectorsButNotBounds) {
   for (const bool affine : {true, false}) {
     SCOPED_TRACE(affine);
     const auto run = [&](std::uint64_t a_ints, std::uint64_t b_ints) {
-      ir::Launch l;
-      l.grid = ir::Dim3{1, 1, 1};
-      l.block = ir::Dim3{32, 1, 1};
-      l.arguments = {ir::Value{}, ir::Value{}, ir::Value{}};
-      l.buffer_bytes = {a_ints * 4, b_ints * 4, 32 * 4};
-      l.buffer_data.assign(3, nullptr);
       ir::ReplayOptions o;
       o.affine_offsets = affine;
-      return ir::replay(k, l, o);
+      return ir::replay(k, one_block(32, {nullptr, nullptr, nullptr}, {a_ints * 4, b_ints * 4, 32 * 4}), o);
     };
     const ir::ReplayResult both = run(64, 64);
     for (const std::size_t i : {a, b}) {
@@ -245,22 +244,8 @@ TEST_F(SparseLanes, TheSameExpressionOverOtherLocalsOrChangedOnesIsComputedAgain
   out[threadIdx.x] = x + 100 * y + 10000 * z;
 }
 )");
-  ir::Launch l;
-  l.grid = ir::Dim3{1, 1, 1};
-  l.block = ir::Dim3{32, 1, 1};
-  l.arguments = {ir::Value{}, ir::Value{}};
-  std::string data(80 * 4, '\0');
-  for (int i = 0; i < 80; ++i) std::memcpy(&data[4 * static_cast<std::size_t>(i)], &i, 4);
-  l.buffer_bytes = {80 * 4, 32 * 4};
-  l.buffer_data = {std::make_shared<const std::string>(data), nullptr};
-  ir::ReplayOptions o;
-  o.capture_stores = true;
-  const ir::ReplayResult r = ir::replay(k, l, o);
-  for (int t = 0; t < 32; ++t) {
-    std::int32_t got = 0;
-    std::memcpy(&got, r.stored[1].bytes.data() + 4 * t, 4);
-    EXPECT_EQ(got, 2 * t + 100 * (2 * t + 2) + 10000 * (2 * t + 4)) << t;
-  }
+  const ir::ReplayResult r = replay_stores(k, one_block(32, {ints(80, [](int i) { return i; }), nullptr}, {80 * 4, 32 * 4}));
+  for (int t = 0; t < 32; ++t) EXPECT_EQ(stored_int(r, 1, t), 2 * t + 100 * (2 * t + 2) + 10000 * (2 * t + 4)) << t;
 }
 
 // `t < lim` in a loop whose lim grows by 8 each iteration: thread t counts the j in 0 .. 3 with
@@ -278,20 +263,8 @@ TEST_F(SparseLanes, AConditionIsDecidedAgainWhenItsLocalsChange) {
   out[t] = n;
 }
 )");
-  ir::Launch l;
-  l.grid = ir::Dim3{1, 1, 1};
-  l.block = ir::Dim3{64, 1, 1};
-  l.arguments = {ir::Value{}};
-  l.buffer_bytes = {64 * 4};
-  l.buffer_data = {nullptr};
-  ir::ReplayOptions o;
-  o.capture_stores = true;
-  const ir::ReplayResult r = ir::replay(k, l, o);
-  for (int t = 0; t < 64; ++t) {
-    std::int32_t got = 0;
-    std::memcpy(&got, r.stored[0].bytes.data() + 4 * t, 4);
-    EXPECT_EQ(got, t < 32 ? 4 - t / 8 : 0) << t;
-  }
+  const ir::ReplayResult r = replay_stores(k, one_block(64, {nullptr}, {64 * 4}));
+  for (int t = 0; t < 64; ++t) EXPECT_EQ(stored_int(r, 0, t), t < 32 ? 4 - t / 8 : 0) << t;
   bool found = false;
   for (std::size_t s = 0; s < k.stmts.size(); ++s)
     if (k.stmts[s].kind == ir::StmtKind::If) {
