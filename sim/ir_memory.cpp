@@ -30,6 +30,7 @@ constexpr std::int64_t kWordWindow = 2048;    // 8 KiB of addresses
 
 // The general count (any span: a gather): a lane's sector is often its neighbour's, else looked
 // up in a small open-addressing table of the sectors seen (at most 128: 64 lanes, 2 each).
+template <bool Whole>
 int sectors_by_search(const std::int64_t* addresses, std::uint64_t mask, int width, std::int64_t shift) {
   constexpr std::size_t kSlots = 256;
   std::array<std::int64_t, kSlots> seen;
@@ -51,7 +52,8 @@ int sectors_by_search(const std::int64_t* addresses, std::uint64_t mask, int wid
   for (std::uint64_t m = mask; m != 0; m &= m - 1) {
     const std::int64_t a = addresses[__builtin_ctzll(m)] + shift;
     add(a >> 5);
-    if (((a + width - 1) >> 5) != (a >> 5)) add((a + width - 1) >> 5);  // misaligned: 2 sectors
+    // Whole: no lane's bytes cross a sector boundary; else a misaligned lane touches 2 sectors.
+    if (!Whole && ((a + width - 1) >> 5) != (a >> 5)) add((a + width - 1) >> 5);
   }
   return distinct;
 }
@@ -178,7 +180,8 @@ int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width
     for (std::uint64_t b : bits) distinct += popcount(b);
     return distinct;
   }
-  return sectors_by_search(addresses, mask, width, shift);
+  return whole ? sectors_by_search<true>(addresses, mask, width, shift)
+               : sectors_by_search<false>(addresses, mask, width, shift);
 }
 
 namespace {
