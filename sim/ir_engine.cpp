@@ -260,37 +260,6 @@ bool reads_atomic_of(const Kernel& k, ExprId e, const std::vector<std::int32_t>&
 // ---------------------------------------------------------------------------------------------
 // Program
 
-// Whether expressions a and b compute the same value in every lane whatever the state: the same
-// tree of operators over the same constants, parameters, builtins and locals (loads and warp
-// functions only as the same node).
-namespace {
-
-bool same_value(const Kernel& k, ExprId a, ExprId b, int depth = 0) {
-  if (a == b) return true;
-  if (a == kNone || b == kNone || depth > 16) return false;
-  const Expr& x = k.exprs[static_cast<std::size_t>(a)];
-  const Expr& y = k.exprs[static_cast<std::size_t>(b)];
-  if (x.kind != y.kind || x.type != y.type || x.kind == ExprKind::Opaque || x.kind == ExprKind::Warp) return false;
-  switch (x.kind) {
-    case ExprKind::Constant: return x.constant == y.constant;
-    case ExprKind::Param:
-    case ExprKind::Local: return x.index == y.index;
-    case ExprKind::Builtin: return x.builtin == y.builtin;
-    case ExprKind::Unary: if (x.unary_op != y.unary_op) return false; break;
-    case ExprKind::Binary: if (x.binary_op != y.binary_op) return false; break;
-    case ExprKind::Logical: if (x.logical_op != y.logical_op) return false; break;
-    case ExprKind::Intrinsic: if (x.intrinsic != y.intrinsic) return false; break;
-    default: break;
-  }
-  for (int i = 0; i < 3; ++i)
-    if ((x.operands[i] == kNone) != (y.operands[i] == kNone) ||
-        (x.operands[i] != kNone && !same_value(k, x.operands[i], y.operands[i], depth + 1)))
-      return false;
-  return true;
-}
-
-}  // namespace
-
 Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
     : kernel(k), launch(l), options(o), warp_size(l.warp_size) {
   threads_per_block = l.block.volume();
@@ -385,6 +354,42 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       default: break;
     }
   }
+  // Expressions of the same operators over the same leaves (`values[jj]` and `col_idx[jj]`'s
+  // offsets) have one representative: they share kept lanes, and accesses whose offsets share one
+  // share their sectors.
+  canonical.resize(k.exprs.size());
+  {
+    std::map<std::array<std::uint64_t, 8>, ExprId> representative;
+    for (std::size_t i = 0; i < k.exprs.size(); ++i) {
+      const Expr& e = k.exprs[i];
+      canonical[i] = static_cast<ExprId>(i);
+      switch (e.kind) {
+        case ExprKind::Constant:
+        case ExprKind::Param:
+        case ExprKind::Local:
+        case ExprKind::Builtin:
+        case ExprKind::Cast:
+        case ExprKind::Unary:
+        case ExprKind::Binary: {
+          std::array<std::uint64_t, 8> key{static_cast<std::uint64_t>(e.kind), static_cast<std::uint64_t>(e.type),
+                                           e.kind == ExprKind::Binary  ? static_cast<std::uint64_t>(e.binary_op)
+                                           : e.kind == ExprKind::Unary ? static_cast<std::uint64_t>(e.unary_op)
+                                                                       : static_cast<std::uint64_t>(e.builtin),
+                                           e.constant, static_cast<std::uint64_t>(static_cast<std::int64_t>(e.index))};
+          bool ordered = true;
+          for (int o = 0; o < 3; ++o) {
+            const ExprId x = e.operands[o];
+            ordered = ordered && (x == kNone || static_cast<std::size_t>(x) < i);
+            key[static_cast<std::size_t>(5 + o)] =
+                x == kNone || static_cast<std::size_t>(x) >= i ? ~std::uint64_t{0} : static_cast<std::uint64_t>(canonical[x]);
+          }
+          if (ordered) canonical[i] = representative.emplace(key, static_cast<ExprId>(i)).first->second;
+          break;
+        }
+        default: break;
+      }
+    }
+  }
   innermost_loop = innermost_loops(k);
   barrier.assign(k.stmts.size(), kNone);
   for (std::size_t i = 0; i < k.stmts.size(); ++i)
@@ -433,7 +438,8 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       for (std::size_t y = x; y-- > 0;) {
         const CompiledAccess& a = m.accesses[x];
         const CompiledAccess& b = m.accesses[y];
-        if (a.width == b.width && a.shared == b.shared && a.guard == b.guard && same_value(k, a.offset, b.offset)) {
+        if (a.width == b.width && a.shared == b.shared && a.guard == b.guard && a.offset != kNone &&
+            b.offset != kNone && canonical[a.offset] == canonical[b.offset]) {
           m.accesses[x].same_as = static_cast<std::int32_t>(y);
           break;
         }
@@ -515,38 +521,8 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
   {
     std::vector<std::vector<LocalId>> reads(k.exprs.size());
     std::vector<std::uint8_t> plain(k.exprs.size(), 0);  // no opaque value, no select/logical
-    // Expressions of the same operators over the same leaves (`values[jj]` and `col_idx[jj]`'s
-    // offsets) have one representative, whose kept lanes each of them may take.
-    canonical.resize(k.exprs.size());
-    std::map<std::array<std::uint64_t, 8>, ExprId> representative;
     for (std::size_t i = 0; i < k.exprs.size(); ++i) {
       const Expr& e = k.exprs[i];
-      canonical[i] = static_cast<ExprId>(i);
-      switch (e.kind) {
-        case ExprKind::Constant:
-        case ExprKind::Param:
-        case ExprKind::Local:
-        case ExprKind::Builtin:
-        case ExprKind::Cast:
-        case ExprKind::Unary:
-        case ExprKind::Binary: {
-          std::array<std::uint64_t, 8> key{static_cast<std::uint64_t>(e.kind), static_cast<std::uint64_t>(e.type),
-                                           e.kind == ExprKind::Binary  ? static_cast<std::uint64_t>(e.binary_op)
-                                           : e.kind == ExprKind::Unary ? static_cast<std::uint64_t>(e.unary_op)
-                                                                       : static_cast<std::uint64_t>(e.builtin),
-                                           e.constant, static_cast<std::uint64_t>(static_cast<std::int64_t>(e.index))};
-          bool ordered = true;
-          for (int o = 0; o < 3; ++o) {
-            const ExprId x = e.operands[o];
-            ordered = ordered && (x == kNone || static_cast<std::size_t>(x) < i);
-            key[static_cast<std::size_t>(5 + o)] =
-                x == kNone || static_cast<std::size_t>(x) >= i ? ~std::uint64_t{0} : static_cast<std::uint64_t>(canonical[x]);
-          }
-          if (ordered) canonical[i] = representative.emplace(key, static_cast<ExprId>(i)).first->second;
-          break;
-        }
-        default: break;
-      }
       // (A warp function's lanes depend on which lanes run it: never kept.)
       bool ok = e.kind != ExprKind::Opaque && e.kind != ExprKind::Select && e.kind != ExprKind::Logical &&
                 e.kind != ExprKind::Warp;
