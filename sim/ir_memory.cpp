@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <vector>
 #include <climits>
 
 namespace warpdiv::sim::ir {
@@ -27,6 +28,7 @@ namespace {
 // lane's sector is one bit set, and the distinct ones are counted with popcounts (no search).
 constexpr std::int64_t kSectorWindow = 256;   // 8 KiB of addresses
 constexpr std::int64_t kWordWindow = 2048;    // 8 KiB of addresses
+constexpr std::int64_t kGatherWindow = std::int64_t{1} << 20;  // sectors: 32 MiB of addresses
 
 // The general count (any span: a gather): a lane's sector is often its neighbour's, else looked
 // up in a small open-addressing table of the sectors seen (at most 128: 64 lanes, 2 each).
@@ -178,6 +180,22 @@ int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width
     }
     int distinct = 0;
     for (std::uint64_t b : bits) distinct += popcount(b);
+    return distinct;
+  }
+  // A gather over up to 2^20 sectors (32 MiB): one bit per sector in a bitmap of this thread's,
+  // all clear between calls (each bit set here is cleared again before returning).
+  if (whole && spread < static_cast<std::uint64_t>(kGatherWindow * 32 - 32)) {
+    thread_local std::vector<std::uint64_t> bitmap(static_cast<std::size_t>(kGatherWindow / 64), 0);
+    int distinct = 0;
+    for (std::uint64_t m = mask; m != 0; m &= m - 1) {
+      const auto i = static_cast<std::uint64_t>(((addresses[__builtin_ctzll(m)] + shift) >> 5) - first);
+      std::uint64_t& word = bitmap[static_cast<std::size_t>(i >> 6)];
+      const std::uint64_t bit = std::uint64_t{1} << (i & 63);
+      distinct += (word & bit) == 0;
+      word |= bit;
+    }
+    for (std::uint64_t m = mask; m != 0; m &= m - 1)
+      bitmap[static_cast<std::size_t>(static_cast<std::uint64_t>(((addresses[__builtin_ctzll(m)] + shift) >> 5) - first) >> 6)] = 0;
     return distinct;
   }
   return whole ? sectors_by_search<true>(addresses, mask, width, shift)
