@@ -505,16 +505,17 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       if (!m.kept.empty()) has_memory[i] = 1;
     }
   }
+  followed.assign(k.bases.size(), 0);
+  for (std::size_t b = 0; b < k.bases.size(); ++b)
+    followed[b] = (global_values && global_at[b] >= 0) || (local_size > 0 && local_at[b] >= 0) ||
+                  (shared_values && shared_at[b] >= 0);
   // Expressions whose values are kept: binary ones computing on lanes from at most kKeptLocals
   // locals, builtins, parameters, constants and loads of read-only memory (operands come before
   // their expression).
   const auto read_only = [&](std::int32_t access) {
     if (access == kNone) return false;  // a load the machine does not compute
     const MemoryAccess& a = k.accesses[static_cast<std::size_t>(access)];
-    if (a.kind != AccessKind::Load || a.base == kNone) return false;
-    const auto b = static_cast<std::size_t>(a.base);
-    return !(global_values && global_at[b] >= 0) && !(local_size > 0 && local_at[b] >= 0) &&
-           !(shared_values && shared_at[b] >= 0);
+    return a.kind == AccessKind::Load && a.base != kNone && !followed[static_cast<std::size_t>(a.base)];
   };
   kept.assign(k.exprs.size(), kNotKept);
   kept_locals.assign(k.exprs.size(), {});
@@ -1312,8 +1313,8 @@ inline LaneMask WarpMachine::compare_mask(const CompiledExpr& e, LaneMask active
   const auto id = static_cast<ExprId>(&e - p_.exprs.data());
   const std::uint8_t kept = recorder_ == nullptr ? p_.kept[id] : Program::kNotKept;
   if (kept != Program::kNotKept) {
-    const KeptMask& k = kept_mask_[static_cast<std::size_t>(id)];
-    if (still_kept(id, k.stamp, k.active, active)) return k.mask & active;
+    const KeptValue& k = kept_mask_[static_cast<std::size_t>(id)];
+    if (still_kept(id, k.stamp, k.active, active)) return k.value & active;
   }
   const Val a = operand(e.operands[0], active);
   const Val b = operand(e.operands[1], active);
@@ -1340,7 +1341,7 @@ inline LaneMask WarpMachine::compare_mask(const CompiledExpr& e, LaneMask active
   const int variant = a.lanes == nullptr ? 1 : b.lanes == nullptr ? 2 : 0;
   const LaneMask m = e.compare_lanes[variant](a.lanes != nullptr ? a.lanes : &a.value,
                                               b.lanes != nullptr ? b.lanes : &b.value, lanes_);
-  if (kept != Program::kNotKept) kept_mask_[static_cast<std::size_t>(id)] = KeptMask{++stamp_, active, m};
+  if (kept != Program::kNotKept) kept_mask_[static_cast<std::size_t>(id)] = KeptValue{++stamp_, active, m};
   return m & active;
 }
 
@@ -2394,15 +2395,13 @@ WarpMachine::Val WarpMachine::load(ExprId id, const CompiledExpr& e, LaneMask ac
     for (LaneMask l = active; l != 0; l &= l - 1) out[lowest_lane(l)] = old[lowest_lane(l)];
     return {out, 0};
   }
-  const auto base = static_cast<std::size_t>(a.base);
-  const bool followed = (p_.global_values && p_.global_at[base] >= 0) || (p_.local_size > 0 && p_.local_at[base] >= 0) ||
-                        (p_.shared_values && p_.shared_at[base] >= 0);
+  const bool followed = p_.followed[static_cast<std::size_t>(a.base)] != 0;
   // From the launch's read-only data, at the same offset as last time (its locals not written
   // since, for a superset of these lanes): the same elements, not read (nor the offset computed)
   // again.
   const std::uint8_t kept = !followed && recorder_ == nullptr ? p_.kept[a.offset] : Program::kNotKept;
   if (kept != Program::kNotKept) {
-    const KeptLoad& k = kept_load_[id];
+    const KeptValue& k = kept_load_[id];
     if (still_kept(a.offset, k.stamp, k.active, active)) return k.uniform ? Val{nullptr, k.value} : Val{scratch(id), 0};
   }
   const Val offset = eval(a.offset, active);
@@ -2418,15 +2417,17 @@ WarpMachine::Val WarpMachine::load(ExprId id, const CompiledExpr& e, LaneMask ac
     }
     return {out, 0};
   };
-  if (p_.global_values && p_.global_at[static_cast<std::size_t>(a.base)] >= 0)
-    return each_lane([&](std::int64_t at, int lane) { return global_load(a, at, lane, e.type); }, false);
-  if (p_.local_size > 0 && p_.local_at[static_cast<std::size_t>(a.base)] >= 0)
-    return each_lane([&](std::int64_t at, int lane) { return local_load(a, at, lane, e.type); }, true);
-  if (p_.shared_values && p_.shared_at[static_cast<std::size_t>(a.base)] >= 0)
+  if (followed) {
+    const auto base = static_cast<std::size_t>(a.base);
+    if (p_.global_values && p_.global_at[base] >= 0)
+      return each_lane([&](std::int64_t at, int lane) { return global_load(a, at, lane, e.type); }, false);
+    if (p_.local_size > 0 && p_.local_at[base] >= 0)
+      return each_lane([&](std::int64_t at, int lane) { return local_load(a, at, lane, e.type); }, true);
     return each_lane([&](std::int64_t at, int lane) { return shared_load(a, at, lane, e.type); }, false);
+  }
   const Val loaded = read_data(id, e, a, offset, active);
   if (kept != Program::kNotKept)
-    kept_load_[id] = KeptLoad{++stamp_, active, loaded.lanes == nullptr, loaded.value};
+    kept_load_[id] = KeptValue{++stamp_, active, loaded.value, loaded.lanes == nullptr};
   return loaded;
 }
 

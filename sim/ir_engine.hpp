@@ -312,6 +312,9 @@ struct Program {
   std::uint64_t global_size = 0;
   /// Local arrays followed by value: each lane's copy of them, one after the other.
   std::vector<std::int64_t> local_at;  // [base]: its start in a lane's local bytes, or -1
+  /// [base]: its values are followed (shared memory, a local array or a buffer the kernel writes,
+  /// above); a load of any other base reads the launch's data, which nothing changes.
+  std::vector<std::uint8_t> followed;
   std::uint64_t local_size = 0;
   std::size_t shifted_size = 0;          // Tally::shifted's size (the class engine's residues)
   std::string stores_not_captured;       // capture_stores: why the buffers' contents are not known
@@ -564,22 +567,18 @@ class WarpMachine {
     LaneMask active = 0;
   };
   std::vector<Kept> kept_;
-  /// A load from the launch's read-only data whose offset is a kept expression (`col_idx[jj]`):
-  /// its lanes (in scratch) or its one value, kept like kept_ from the offset's locals.
-  struct KeptLoad {
+  /// A value kept like kept_'s lanes, with one word of its own: `value`.
+  struct KeptValue {
     std::uint64_t stamp = 0;
     LaneMask active = 0;
-    bool uniform = false;
     std::uint64_t value = 0;
+    bool uniform = false;
   };
-  std::vector<KeptLoad> kept_load_;
-  /// A comparison's lanes over more than kSparseLanes lanes (compare_mask), kept like kept_.
-  struct KeptMask {
-    std::uint64_t stamp = 0;
-    LaneMask active = 0;
-    LaneMask mask = 0;
-  };
-  std::vector<KeptMask> kept_mask_;
+  /// A load from the launch's read-only data whose offset is a kept expression (`col_idx[jj]`):
+  /// its lanes (in scratch), or its one value (uniform), kept from the offset's locals.
+  std::vector<KeptValue> kept_load_;
+  /// A comparison's lanes over more than kSparseLanes lanes (compare_mask): value is the mask.
+  std::vector<KeptValue> kept_mask_;
   std::vector<std::uint64_t> local_version_;  // [LocalId]: the stamp of its last change
   std::uint64_t stamp_ = 0;
   std::uint64_t warp_stamp_ = 0;

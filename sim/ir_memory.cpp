@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <vector>
 #include <climits>
+#include <vector>
 
 namespace warpdiv::sim::ir {
 

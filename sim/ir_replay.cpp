@@ -409,6 +409,13 @@ std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch
       if (loaded[a] && m.kind != AccessKind::Store && m.base != kNone && base(m.base)) mark(a);
     }
   };
+  // The bases the kernel writes (every extern __shared__ array when it writes one: they are one).
+  std::vector<bool> written(kernel.bases.size(), false);
+  for (const MemoryAccess& m : kernel.accesses)
+    if (m.kind != AccessKind::Load && m.base != kNone) written[static_cast<std::size_t>(m.base)] = true;
+  bool writes_extern_shared = false;
+  for (std::size_t b = 0; b < written.size(); ++b)
+    writes_extern_shared = writes_extern_shared || (written[b] && extern_shared(static_cast<std::int32_t>(b)));
   bool jumps = false;
   const std::function<void(StmtId, bool)> walk = [&](StmtId id, bool under) {
     if (id == kNone) return;
@@ -451,18 +458,10 @@ std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch
     for (std::size_t a = 0; a < kernel.accesses.size(); ++a)
       if (loaded[a] && kernel.accesses[a].kind != AccessKind::Store && on(kernel.accesses[a].guard) != kNone) mark(a);
     walk(kernel.root, false);
-    if (jumps) {
-      std::vector<bool> written(kernel.bases.size(), false);
-      for (const MemoryAccess& m : kernel.accesses)
-        if (m.kind != AccessKind::Load && m.base != kNone) written[static_cast<std::size_t>(m.base)] = true;
+    if (jumps)
       reads_of([&](std::int32_t b) {
-        if (written[static_cast<std::size_t>(b)]) return true;
-        if (!extern_shared(b)) return false;
-        for (std::size_t x = 0; x < written.size(); ++x)
-          if (written[x] && extern_shared(static_cast<std::int32_t>(x))) return true;
-        return false;
+        return written[static_cast<std::size_t>(b)] || (writes_extern_shared && extern_shared(b));
       });
-    }
   }
   const auto add = [&](const SourceRange& range, bool condition, std::int32_t access, const std::string& what,
                        ExprId origin) {
@@ -549,20 +548,17 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
   ReplayResult result = to_result(kernel, tallies, options.memory);
   const std::vector<bool> values = buffers_with_values(kernel, launch);
   result.computed_loads = computed_loads(kernel, &values);
-  for (const Tally& t : tallies) {
-    for (std::int32_t b : t.communicating)
-      if (std::find(result.communicating.begin(), result.communicating.end(), b) == result.communicating.end())
-        result.communicating.push_back(b);
-    for (std::int32_t a : t.order_atomics)
-      if (std::find(result.order_atomics.begin(), result.order_atomics.end(), a) == result.order_atomics.end())
-        result.order_atomics.push_back(a);
-    for (std::int32_t a : t.order_reads)
-      if (std::find(result.order_reads.begin(), result.order_reads.end(), a) == result.order_reads.end())
-        result.order_reads.push_back(a);
-  }
-  std::sort(result.communicating.begin(), result.communicating.end());
-  std::sort(result.order_atomics.begin(), result.order_atomics.end());
-  std::sort(result.order_reads.begin(), result.order_reads.end());
+  // The workers' lists of ids, each once, ascending.
+  const auto gathered = [&](std::vector<std::int32_t> Tally::*list) {
+    std::vector<std::int32_t> ids;
+    for (const Tally& t : tallies) ids.insert(ids.end(), (t.*list).begin(), (t.*list).end());
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return ids;
+  };
+  result.communicating = gathered(&Tally::communicating);
+  result.order_atomics = gathered(&Tally::order_atomics);
+  result.order_reads = gathered(&Tally::order_reads);
   if (options.capture_stores) {
     // What the GPU's order decides is not known: the writes of an access whose address, lanes or
     // value depends on it, and every write when a branch does (which threads write then varies).
