@@ -451,6 +451,7 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
   arguments.resize(k.parameters.size(), 0);
   for (std::size_t i = 0; i < k.parameters.size() && i < l.arguments.size(); ++i)
     arguments[i] = l.arguments[i].bits;
+  fold_constants();
   base_bytes.assign(k.bases.size(), 0);
   base_data.assign(k.bases.size(), nullptr);
   for (std::size_t b = 0; b < k.bases.size(); ++b) {
@@ -565,6 +566,61 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       }
   }
   evaluation_cap = ~std::uint64_t{0};
+}
+
+void Program::fold_constants() {
+  const auto known = [&](ExprId x, std::uint64_t& bits) {
+    if (x == kNone || x < 0 || static_cast<std::size_t>(x) >= exprs.size()) return false;
+    const CompiledExpr& c = exprs[static_cast<std::size_t>(x)];
+    switch (c.kind) {
+      case ExprKind::Constant: bits = c.constant; return !is_floating(c.type);
+      case ExprKind::Param: {
+        const auto i = static_cast<std::size_t>(c.index);
+        if (c.index < 0 || i >= kernel.parameters.size() || !kernel.parameters[i].scalar || is_floating(c.type)) return false;
+        bits = normalise(c.type, arguments[i]);
+        return true;
+      }
+      case ExprKind::Builtin:
+        switch (c.builtin) {
+          case Builtin::BlockDimX: bits = launch.block.x; return true;
+          case Builtin::BlockDimY: bits = launch.block.y; return true;
+          case Builtin::BlockDimZ: bits = launch.block.z; return true;
+          case Builtin::GridDimX: bits = launch.grid.x; return true;
+          case Builtin::GridDimY: bits = launch.grid.y; return true;
+          case Builtin::GridDimZ: bits = launch.grid.z; return true;
+          case Builtin::WarpSize: bits = static_cast<std::uint64_t>(warp_size); return true;
+          default: return false;
+        }
+      default: return false;
+    }
+  };
+  for (std::size_t i = 0; i < exprs.size(); ++i) {
+    CompiledExpr& c = exprs[i];
+    if (is_floating(c.type)) continue;
+    std::uint64_t a = 0, b = 0, r = 0;
+    bool fault = false;
+    const auto before = [&](int n) { return c.operands[n] != kNone && static_cast<std::size_t>(c.operands[n]) < i; };
+    switch (c.kind) {
+      case ExprKind::Binary:
+        if (is_comparison(c.binary_op) || c.floating_operands || c.binary == nullptr || !before(0) || !before(1) ||
+            !known(c.operands[0], a) || !known(c.operands[1], b))
+          continue;
+        r = c.binary(a, b, fault);
+        break;
+      case ExprKind::Unary:
+        if (c.unary == nullptr || !before(0) || !known(c.operands[0], a)) continue;
+        r = c.unary(a, fault);
+        break;
+      case ExprKind::Cast:
+        if (is_floating(c.from) || !before(0) || !known(c.operands[0], a)) continue;
+        r = ops::convert(c.from, c.type, a, fault);
+        break;
+      default: continue;
+    }
+    if (fault) continue;
+    c.kind = ExprKind::Constant;
+    c.constant = normalise(c.type, r);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

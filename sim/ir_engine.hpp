@@ -332,6 +332,13 @@ struct Program {
   std::uint64_t evaluation_cap = 0;     // a run stops past this many evaluations
   std::atomic<std::uint64_t>* shared_evaluations = nullptr;  // finished blocks' evaluations
   bool sampling = false;                // estimating: passing the cap means the block is too big
+
+ private:
+  /// Integer expressions of constants, scalar parameters, blockDim, gridDim and warpSize
+  /// (`2*FILTER_RADIUS+1`, `(unsigned)1`, `width * 4`) computed once for the launch: their
+  /// CompiledExpr becomes a Constant. Comparisons stay (the class engine's recorder is told of
+  /// them), and so does an expression whose value is undefined (the warp reaching it reports it).
+  void fold_constants();
 };
 
 class WarpMachine {

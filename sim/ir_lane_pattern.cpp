@@ -130,6 +130,50 @@ namespace {
 bool add(Int128 a, Int128 b, Int128& r) { return !__builtin_add_overflow(a, b, &r); }
 bool mul(Int128 a, Int128 b, Int128& r) { return !__builtin_mul_overflow(a, b, &r); }
 
+Int128 floor_div(Int128 a, Int128 b) {  // b != 0
+  const Int128 q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+Int128 ceil_div(Int128 a, Int128 b) { return -floor_div(-a, b); }
+
+// Drops a check that another one implies: a form m times its own (m a nonzero integer) held in a
+// range that, divided by m, lies within its range (`y + j` in int when 64 * (y + j) is). The
+// verdict of the checks together is unchanged; one of two identical checks stays.
+void drop_implied(std::vector<RangeCheck>& checks) {
+  std::vector<bool> dropped(checks.size(), false);
+  for (std::size_t a = 0; a < checks.size(); ++a) {
+    const LinearForm& f = checks[a].form;
+    for (std::size_t b = 0; b < checks.size() && !dropped[a]; ++b) {
+      if (b == a || dropped[b]) continue;
+      const LinearForm& g = checks[b].form;
+      // m with g = m f: from the first nonzero figure of f, then checked on every figure.
+      Int128 m = 0;
+      bool ok = true;
+      for (std::size_t i = 0; i <= kAffineLeaves && ok; ++i) {
+        const Int128 x = i < kAffineLeaves ? f.coefficient[i] : f.constant;
+        const Int128 y = i < kAffineLeaves ? g.coefficient[i] : g.constant;
+        if (x == 0) {
+          ok = y == 0;
+        } else if (m == 0) {
+          ok = y % x == 0 && y != 0;
+          m = ok ? y / x : 0;
+        } else {
+          ok = y == m * x;
+        }
+      }
+      if (!ok || m == 0) continue;
+      const ValueRange& r = checks[b].range;
+      const Int128 low = m > 0 ? ceil_div(r.low, m) : ceil_div(r.high, m);
+      const Int128 high = m > 0 ? floor_div(r.high, m) : floor_div(r.low, m);
+      if (low >= checks[a].range.low && high <= checks[a].range.high) dropped[a] = true;
+    }
+  }
+  std::size_t kept = 0;
+  for (std::size_t a = 0; a < checks.size(); ++a)
+    if (!dropped[a]) checks[kept++] = checks[a];
+  checks.resize(kept);
+}
+
 struct Builder {
   const Kernel& kernel;
   const Launch& launch;
@@ -272,6 +316,7 @@ bool compile_affine(const Kernel& kernel, const Launch& launch, const std::vecto
     out = AffineOffset{};
     return false;
   }
+  drop_implied(out.checks);
   // The same figures in int64 where they fit (every range does: types are at most 64 bits).
   const auto fits = [](Int128 v) { return kInt64Range.holds(v); };
   const auto narrow = [&](const LinearForm& f, const ValueRange& r, SmallCheck& s) {

@@ -18,6 +18,7 @@
 
 #include "sim/count.hpp"
 #include "sim/errors.hpp"
+#include "sim/ir_lane_pattern.hpp"
 #include "sim/ir_replay.hpp"
 #include "tests/kernels/source_dir.hpp"
 #include "tests/kernels/zoo_launches.hpp"
@@ -181,6 +182,51 @@ __global__ void k(float* a, float2* b, int n, unsigned u, long long big) {
       }
   EXPECT_GT(affine * 2, requests) << str(affine) << " of " << str(requests);
   EXPECT_LT(affine, requests);  // and some went lane by lane
+}
+
+// A check implied by another is dropped: in `a[(t + n) * 64 + t]` the int sum t + n is in range
+// whenever 64 * (t + n) is, so of the three intermediate values (t + n, 64 * (t + n), and the
+// whole sum) two stay checked. Where t + n or 64 * (t + n) overflows in some lanes, the two paths
+// still agree and the overflow is reported.
+TEST_F(ReplayAffineSnippet, ImpliedChecksAreDroppedAndTheVerdictStays) {
+  const ir::Kernel k = load(R"(
+__global__ void k(float* a, int n, int m) {
+  int t = threadIdx.x;
+  a[(t + n) * 64 + t] = 1;
+  a[(t + m) * 2 + m] = 2;
+}
+)");
+  ir::Launch l;
+  l.block = {64, 1, 1};
+  l.grid = {2, 1, 1};
+  const auto checks = [&](std::size_t access, std::int64_t n) {
+    l.arguments = {ir::Value{}, ir::Value::of(ir::ScalarType::I32, n), ir::Value::of(ir::ScalarType::I32, n)};
+    std::vector<std::uint64_t> arguments = {0, l.arguments[1].bits, l.arguments[2].bits};
+    sim::ir::detail::AffineOffset f;
+    EXPECT_TRUE(sim::ir::detail::compile_affine(k, l, arguments, k.accesses[access].offset, f));
+    return f.checks.size();
+  };
+  ASSERT_EQ(k.accesses.size(), 2u);
+  // t is a local (any int to the compiled form): n = m = 5 leaves t + 5, 64t + 320 and 65t + 320
+  // to check, of which t + 5 goes; and of t + 5, 2t + 10 and 2t + 15, t + 5 goes.
+  EXPECT_EQ(checks(0, 5), 2u);
+  EXPECT_EQ(checks(1, 5), 2u);
+  // With m = 0, 2 * (t + 0) + 0 is the same form as 2 * (t + 0): one of the two stays (and t + 0
+  // is t, in range by its type).
+  EXPECT_EQ(checks(1, 0), 1u);
+  sim::Count requests = 0, affine = 0;
+  // 2^31 / 64 - 10: 64 * (t + n) overflows from t = 10; 2^31 - 20: t + n itself from t = 20.
+  for (const std::int64_t n : {std::int64_t{5}, std::int64_t{33554422}, std::int64_t{2147483627}, std::int64_t{-33554442}}) {
+    l.arguments = {ir::Value{}, ir::Value::of(ir::ScalarType::I32, n), ir::Value::of(ir::ScalarType::I32, 7)};
+    SCOPED_TRACE("n " + std::to_string(n));
+    expect_same(k, l, requests, affine);
+    // The overflow is reported (the fast path handed the access over), as lane by lane does.
+    const Outcome fast = run(k, l, true);
+    ASSERT_TRUE(fast.result.has_value());
+    EXPECT_EQ(fast.result->access_faults[0].find("overflow") != std::string::npos, n != 5)
+        << fast.result->access_faults[0];
+  }
+  EXPECT_GT(affine, 0);
 }
 
 }  // namespace

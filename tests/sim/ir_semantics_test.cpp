@@ -340,6 +340,57 @@ TEST(IrSemantics, LaneArraysMatchNativeArithmetic) {
   EXPECT_GT(refused, 100);
 }
 
+// Expressions of parameters and constants are computed once per launch (Program folds them into
+// constants): each must still give C's value, checked against native arithmetic on the same
+// parameter values, and undefined behaviour must still be reported when a warp evaluates the
+// expression (not when the launch is compiled, where no warp may ever reach it).
+TEST(IrSemantics, FoldedLaunchConstantsMatchNativeArithmetic) {
+  std::vector<std::int32_t> params[9], locals[9];
+  Kernel k = leaf_kernel(params, locals);
+  std::mt19937_64 rng(13);
+  Generator g{k, rng, false, {}};
+  for (int t = 0; t < 9; ++t) g.leaf_of_type[t] = params[t];
+  std::vector<ExprId> exprs;
+  std::vector<ScalarType> types;
+  for (int n = 0; n < 4000; ++n) {
+    types.push_back(kTypes[g.pick(9)]);
+    exprs.push_back(g.gen(types.back(), 1 + g.pick(4)));
+  }
+  std::vector<Wide> values(k.parameters.size());
+  Launch launch;
+  launch.block = {32, 1, 1};
+  launch.arguments.resize(k.parameters.size());
+  for (std::size_t i = 0; i < k.parameters.size(); ++i) {
+    const ScalarType t = k.parameters[i].type;
+    values[i] = g.random_value(t);
+    launch.arguments[i] = Value{t, normalise(t, static_cast<std::uint64_t>(values[i]))};
+  }
+  const detail::Program program(k, launch, ReplayOptions{});  // no fault is reported here
+  detail::WarpMachine machine(program);
+  int folded = 0, folded_checked = 0, refused = 0;
+  for (std::size_t n = 0; n < exprs.size(); ++n) {
+    const ExprId e = exprs[n];
+    const bool was_folded = program.exprs[static_cast<std::size_t>(e)].kind == ExprKind::Constant &&
+                            k.exprs[static_cast<std::size_t>(e)].kind != ExprKind::Constant;
+    folded += was_folded ? 1 : 0;
+    Ref ref{k, values};
+    const Wide want = ref.eval(e);
+    std::uint64_t out[64];
+    if (ref.ub) {
+      ++refused;
+      EXPECT_FALSE(was_folded) << "expression " << e << " is undefined, yet folded";
+      EXPECT_THROW(machine.evaluate(e, 0xFFFFFFFFu, out), InvalidInput) << "expression " << e;
+      continue;
+    }
+    machine.evaluate(e, 0xFFFFFFFFu, out);
+    folded_checked += was_folded ? 1 : 0;
+    EXPECT_EQ(out[0], normalise(types[n], static_cast<std::uint64_t>(want))) << "expression " << e;
+    if (HasFailure()) break;
+  }
+  EXPECT_GT(folded_checked, 1000);
+  EXPECT_GT(refused, 100);
+}
+
 // A few of the facts above, worked by hand.
 TEST(IrSemantics, HandWorkedFacts) {
   Kernel k;
