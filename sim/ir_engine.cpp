@@ -377,10 +377,10 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
                                                                        : static_cast<std::uint64_t>(e.builtin),
                                            e.constant, static_cast<std::uint64_t>(static_cast<std::int64_t>(e.index))};
           bool ordered = true;
-          for (int o = 0; o < 3; ++o) {
-            const ExprId x = e.operands[o];
+          for (int n = 0; n < 3; ++n) {
+            const ExprId x = e.operands[n];
             ordered = ordered && (x == kNone || static_cast<std::size_t>(x) < i);
-            key[static_cast<std::size_t>(5 + o)] =
+            key[static_cast<std::size_t>(5 + n)] =
                 x == kNone || static_cast<std::size_t>(x) >= i ? ~std::uint64_t{0} : static_cast<std::uint64_t>(canonical[x]);
           }
           if (ordered) canonical[i] = representative.emplace(key, static_cast<ExprId>(i)).first->second;
