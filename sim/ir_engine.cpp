@@ -569,28 +569,18 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
 }
 
 void Program::fold_constants() {
+  // The value of operand x (an earlier expression) when it is a launch constant.
   const auto known = [&](ExprId x, std::uint64_t& bits) {
-    if (x == kNone || x < 0 || static_cast<std::size_t>(x) >= exprs.size()) return false;
     const CompiledExpr& c = exprs[static_cast<std::size_t>(x)];
     switch (c.kind) {
       case ExprKind::Constant: bits = c.constant; return !is_floating(c.type);
       case ExprKind::Param: {
         const auto i = static_cast<std::size_t>(c.index);
-        if (c.index < 0 || i >= kernel.parameters.size() || !kernel.parameters[i].scalar || is_floating(c.type)) return false;
+        if (!kernel.parameters[i].scalar || is_floating(c.type)) return false;
         bits = normalise(c.type, arguments[i]);
         return true;
       }
-      case ExprKind::Builtin:
-        switch (c.builtin) {
-          case Builtin::BlockDimX: bits = launch.block.x; return true;
-          case Builtin::BlockDimY: bits = launch.block.y; return true;
-          case Builtin::BlockDimZ: bits = launch.block.z; return true;
-          case Builtin::GridDimX: bits = launch.grid.x; return true;
-          case Builtin::GridDimY: bits = launch.grid.y; return true;
-          case Builtin::GridDimZ: bits = launch.grid.z; return true;
-          case Builtin::WarpSize: bits = static_cast<std::uint64_t>(warp_size); return true;
-          default: return false;
-        }
+      case ExprKind::Builtin: return launch_constant(launch, c.builtin, bits);
       default: return false;
     }
   };
@@ -599,20 +589,24 @@ void Program::fold_constants() {
     if (is_floating(c.type)) continue;
     std::uint64_t a = 0, b = 0, r = 0;
     bool fault = false;
-    const auto before = [&](int n) { return c.operands[n] != kNone && static_cast<std::size_t>(c.operands[n]) < i; };
+    // Operand n is an earlier expression with a launch constant's value.
+    const auto operand = [&](int n, std::uint64_t& bits) {
+      const ExprId x = c.operands[n];
+      return x != kNone && static_cast<std::size_t>(x) < i && known(x, bits);
+    };
     switch (c.kind) {
       case ExprKind::Binary:
-        if (is_comparison(c.binary_op) || c.floating_operands || c.binary == nullptr || !before(0) || !before(1) ||
-            !known(c.operands[0], a) || !known(c.operands[1], b))
+        if (is_comparison(c.binary_op) || c.floating_operands || c.binary == nullptr || !operand(0, a) ||
+            !operand(1, b))
           continue;
         r = c.binary(a, b, fault);
         break;
       case ExprKind::Unary:
-        if (c.unary == nullptr || !before(0) || !known(c.operands[0], a)) continue;
+        if (c.unary == nullptr || !operand(0, a)) continue;
         r = c.unary(a, fault);
         break;
       case ExprKind::Cast:
-        if (is_floating(c.from) || !before(0) || !known(c.operands[0], a)) continue;
+        if (is_floating(c.from) || !operand(0, a)) continue;
         r = ops::convert(c.from, c.type, a, fault);
         break;
       default: continue;
@@ -653,13 +647,8 @@ WarpMachine::WarpMachine(const Program& program)
   block_min_.assign(p_.barriers, 0);
   warp_iteration_arrivals_.resize(p_.barriers);
   block_iteration_arrivals_.resize(p_.barriers);
-  builtins_[static_cast<int>(Builtin::BlockDimX)] = p_.launch.block.x;
-  builtins_[static_cast<int>(Builtin::BlockDimY)] = p_.launch.block.y;
-  builtins_[static_cast<int>(Builtin::BlockDimZ)] = p_.launch.block.z;
-  builtins_[static_cast<int>(Builtin::GridDimX)] = p_.launch.grid.x;
-  builtins_[static_cast<int>(Builtin::GridDimY)] = p_.launch.grid.y;
-  builtins_[static_cast<int>(Builtin::GridDimZ)] = p_.launch.grid.z;
-  builtins_[static_cast<int>(Builtin::WarpSize)] = static_cast<std::uint64_t>(p_.warp_size);
+  for (int b = static_cast<int>(Builtin::BlockDimX); b < kBuiltinCount; ++b)
+    launch_constant(p_.launch, static_cast<Builtin>(b), builtins_[static_cast<std::size_t>(b)]);
   if (p_.global_values) {
     own_global_ = std::make_unique<GlobalState>();
     own_global_->bytes.assign(p_.global_size, 0);
@@ -1568,6 +1557,19 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
 // ---------------------------------------------------------------------------------------------
 // Memory
 
+namespace {
+
+// One request of `lanes` into an access's counts (requests, lanes, bytes); returns its lanes.
+inline std::uint64_t add_request(AccessCounts64& c, LaneMask lanes, int width) {
+  const auto n = static_cast<std::uint64_t>(popcount(lanes));
+  c.requests += 1;
+  c.lanes += n;
+  c.bytes += n * static_cast<std::uint64_t>(width);
+  return n;
+}
+
+}  // namespace
+
 void WarpMachine::memory(StmtId id, LaneMask active) {
   const StatementMemory& m = p_.memory[static_cast<std::size_t>(id)];
   if (!m.kept.empty()) {
@@ -1627,10 +1629,7 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
         if (bound == 0 || (figured.lowest >= 0 && static_cast<std::uint64_t>(figured.highest) +
                                                       static_cast<std::uint64_t>(a.width) <= bound)) {
           AccessCounts64& c = access_counts_[a.id];
-          const auto n = static_cast<std::uint64_t>(popcount(lanes));
-          c.requests += 1;
-          c.lanes += n;
-          c.bytes += n * static_cast<std::uint64_t>(a.width);
+          add_request(c, lanes, a.width);
           (a.shared ? c.wavefronts : c.sectors) += figured.figure;
           c.conflicts += figured.conflicts;
           merge(extents_[a.base], BaseExtent{true, figured.lowest, figured.highest + a.width});
@@ -1645,10 +1644,7 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
       continue;
     }
     AccessCounts64& c = access_counts_[a.id];
-    const auto n = static_cast<std::uint64_t>(popcount(lanes));
-    c.requests += 1;
-    c.lanes += n;
-    c.bytes += n * static_cast<std::uint64_t>(a.width);
+    const std::uint64_t n = add_request(c, lanes, a.width);
     // One lane (a loop the other lanes have left): its address alone, as if every lane had it.
     if (offset.lanes != nullptr && n == 1) offset = Val{nullptr, offset.lanes[lowest_lane(lanes)]};
     if (offset.lanes == nullptr) {  // one address for every lane: one sector, one wavefront
@@ -1966,10 +1962,7 @@ bool WarpMachine::affine_access(const CompiledAccess& a, LaneMask lanes) {
     return counted_at(*v.pattern, *counts, lanes_, residue_of(static_cast<std::uint64_t>(v.base) + shift), phases);
   };
   AccessCounts64& c = access_counts_[a.id];
-  const auto n = static_cast<std::uint64_t>(popcount(lanes));
-  c.requests += 1;
-  c.lanes += n;
-  c.bytes += n * width;
+  add_request(c, lanes, a.width);
   merge(extents_[a.base], BaseExtent{true, lowest, highest + a.width});
   if (a.shared) {
     int phases = 0;

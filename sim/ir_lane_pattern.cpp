@@ -249,9 +249,8 @@ struct Builder {
           f.coefficient[static_cast<std::size_t>(slot)] = 1;
           return true;
         }
-        const std::uint64_t values[] = {launch.block.x, launch.block.y, launch.block.z, launch.grid.x,
-                                        launch.grid.y,  launch.grid.z,  static_cast<std::uint64_t>(launch.warp_size)};
-        return constant(e.type, values[b - static_cast<int>(Builtin::BlockDimX)], f);
+        std::uint64_t value = 0;
+        return launch_constant(launch, e.builtin, value) && constant(e.type, value, f);
       }
       case ExprKind::Local: {
         const int slot = leaf(AffineLeaf::Kind::Local, e.index, e.type);

@@ -81,6 +81,21 @@ struct Launch {
   std::uint64_t dynamic_shared_bytes = 0;
 };
 
+/// The value of a builtin that is the same in every thread of the launch (blockDim, gridDim,
+/// warpSize): true and `bits`; false for threadIdx and blockIdx.
+inline bool launch_constant(const Launch& launch, Builtin builtin, std::uint64_t& bits) {
+  switch (builtin) {
+    case Builtin::BlockDimX: bits = launch.block.x; return true;
+    case Builtin::BlockDimY: bits = launch.block.y; return true;
+    case Builtin::BlockDimZ: bits = launch.block.z; return true;
+    case Builtin::GridDimX: bits = launch.grid.x; return true;
+    case Builtin::GridDimY: bits = launch.grid.y; return true;
+    case Builtin::GridDimZ: bits = launch.grid.z; return true;
+    case Builtin::WarpSize: bits = static_cast<std::uint64_t>(launch.warp_size); return true;
+    default: return false;
+  }
+}
+
 /// Throws InvalidInput naming the field and the allowed range: grid x 1..2^31-1, y and z
 /// 1..65535; block x, y 1..1024, z 1..64, x*y*z <= 1024; warp size a power of two 1..64;
 /// one argument per parameter, of the parameter's type.

@@ -41,7 +41,7 @@ constexpr const char* kKernel = R"(__global__ void k(long long *out, float *f, i
 }
 )";
 
-ir::Launch launch(const ir::Kernel& /*k*/, int base, int active) {
+ir::Launch launch(int base, int active) {
   ir::Launch l;
   l.grid = ir::Dim3{1, 1, 1};
   l.block = ir::Dim3{32, 1, 1};
@@ -92,7 +92,7 @@ TEST_F(SparseLanes, FewOrAllLanesComputeTheSameValues) {
   for (const int active : {2, 4, 5, 32}) {
     ir::ReplayOptions o;
     o.capture_stores = true;
-    const ir::ReplayResult r = ir::replay(k, launch(k, 1000, active), o);
+    const ir::ReplayResult r = ir::replay(k, launch(1000, active), o);
     for (int t = 0; t < active; ++t) {
       long long v = 0;
       float x = 0;
@@ -119,7 +119,7 @@ TEST_F(SparseLanes, TheFirstFaultingLaneIsNamedEitherWay) {
   const ir::Kernel k = load(kKernel);
   const auto error = [&](int active) {
     try {
-      ir::replay(k, launch(k, INT_MAX - 3, active), ir::ReplayOptions{});
+      ir::replay(k, launch(INT_MAX - 3, active), ir::ReplayOptions{});
     } catch (const InvalidInput& e) {
       return std::string(e.what());
     }
@@ -133,7 +133,7 @@ TEST_F(SparseLanes, TheFirstFaultingLaneIsNamedEitherWay) {
   }
   // base = INT_MAX - 1 with 3 lanes (the lane-by-lane path): thread 2 is the first to overflow.
   try {
-    ir::replay(k, launch(k, INT_MAX - 1, 3), ir::ReplayOptions{});
+    ir::replay(k, launch(INT_MAX - 1, 3), ir::ReplayOptions{});
     ADD_FAILURE() << "base + 2 overflows";
   } catch (const InvalidInput& e) {
     EXPECT_NE(std::string(e.what()).find("thread (2, 0, 0)"), std::string::npos) << e.what();

@@ -187,6 +187,14 @@ struct Generator {
     return lanes ? k.local(index) : k.param(index);
   }
 
+  // `count` random expressions of random types and depths 1 .. 4, and their types.
+  void expressions(int count, std::vector<ExprId>& exprs, std::vector<ScalarType>& types) {
+    for (int n = 0; n < count; ++n) {
+      types.push_back(kTypes[pick(9)]);
+      exprs.push_back(gen(types.back(), 1 + pick(4)));
+    }
+  }
+
   ScalarType any_promoted() { return kPromoted[pick(4)]; }
   ScalarType any_type() { return kTypes[pick(9)]; }
 
@@ -286,10 +294,7 @@ TEST(IrSemantics, LaneArraysMatchNativeArithmetic) {
   for (int t = 0; t < 9; ++t) g.leaf_of_type[t] = locals[t];
   std::vector<ExprId> exprs;
   std::vector<ScalarType> types;
-  for (int n = 0; n < 1500; ++n) {
-    types.push_back(kTypes[g.pick(9)]);
-    exprs.push_back(g.gen(types.back(), 1 + g.pick(4)));
-  }
+  g.expressions(1500, exprs, types);
   Launch launch;
   launch.block = {64, 1, 1};
   launch.warp_size = 64;
@@ -352,10 +357,7 @@ TEST(IrSemantics, FoldedLaunchConstantsMatchNativeArithmetic) {
   for (int t = 0; t < 9; ++t) g.leaf_of_type[t] = params[t];
   std::vector<ExprId> exprs;
   std::vector<ScalarType> types;
-  for (int n = 0; n < 4000; ++n) {
-    types.push_back(kTypes[g.pick(9)]);
-    exprs.push_back(g.gen(types.back(), 1 + g.pick(4)));
-  }
+  g.expressions(4000, exprs, types);
   std::vector<Wide> values(k.parameters.size());
   Launch launch;
   launch.block = {32, 1, 1};
