@@ -19,6 +19,9 @@
 #include "kernels/frontend/frontend.hpp"
 #include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
+#ifdef WARPDIV_HAVE_NATIVE_REPLAY
+#include "jit/native_replay.hpp"
+#endif
 
 namespace {
 
@@ -132,10 +135,12 @@ const ZooLaunch kReplayLaunches[] = {
     {"convolution_2d.cu", {74, 74, 1}, {16, 16, 1}, {{"width", 1024}, {"height", 1024}}},
 };
 
-// kMemory: the default (the fast path for offsets, sim/ir_lane_pattern.hpp); kLanes: every offset
-// lane by lane (ReplayOptions::affine_offsets = false, the reference); kNoMemory: no access
-// evaluated (the statement engine alone, the floor under the other two).
-enum class ReplayMode { kMemory, kLanes, kNoMemory };
+// kMemory: native code (jit/native_replay.hpp; ReplayOptions::native Always: compiled in the first
+// iteration, compile_ms says how long that took); kInterpreted: the interpreter with its fast path
+// for offsets (sim/ir_lane_pattern.hpp); kLanes: the interpreter with every offset lane by lane
+// (ReplayOptions::affine_offsets = false, the reference); kNoMemory: native code with no access
+// evaluated (the statements alone, the floor under the others).
+enum class ReplayMode { kMemory, kInterpreted, kLanes, kNoMemory };
 
 void BM_ReplayMemory(benchmark::State& state, const ZooLaunch& z, ReplayMode mode) {
   warpdiv::frontend::FrontendOptions o;
@@ -145,13 +150,19 @@ void BM_ReplayMemory(benchmark::State& state, const ZooLaunch& z, ReplayMode mod
   ReplayOptions options;
   options.threads = static_cast<unsigned>(state.range(0));
   options.memory = mode != ReplayMode::kNoMemory;
-  options.affine_offsets = mode == ReplayMode::kMemory;
+  options.affine_offsets = mode != ReplayMode::kLanes;
+  const bool interpreted = mode == ReplayMode::kInterpreted || mode == ReplayMode::kLanes;
+  options.native = interpreted ? NativeReplay::Off : NativeReplay::Always;
+#ifdef WARPDIV_HAVE_NATIVE_REPLAY
+  const double compiled_before = warpdiv::jit::native_stats().compile_seconds;
+#endif
   const auto requests_of = [](const ReplayResult& r) {
     double n = 0;
     for (const AccessCounts& c : r.accesses) n += warpdiv::sim::to_double(c.requests);
     return n;
   };
   double requests = 0, evaluations = 0, affine = 0;
+  bool native = false;
   // Without memory the requests are the launch's all the same (counted once, untimed): the
   // rate then says how fast the statements alone go, in the same unit.
   if (mode == ReplayMode::kNoMemory) requests = requests_of(replay(kernel, launch, ReplayOptions{}));
@@ -160,10 +171,16 @@ void BM_ReplayMemory(benchmark::State& state, const ZooLaunch& z, ReplayMode mod
     if (mode != ReplayMode::kNoMemory) requests = requests_of(r);
     evaluations = warpdiv::sim::to_double(r.warp_statement_evaluations);
     affine = warpdiv::sim::to_double(r.affine_requests);
+    native = r.native;
     benchmark::DoNotOptimize(r);
   }
+  state.counters["native"] = native ? 1 : 0;
+#ifdef WARPDIV_HAVE_NATIVE_REPLAY
+  if (!native && !interpreted) state.SetLabel(warpdiv::jit::native_stats().last_refusal);
+  if (!interpreted) state.counters["compile_ms"] = 1000 * (warpdiv::jit::native_stats().compile_seconds - compiled_before);
+#endif
   state.counters["warp_accesses"] = requests;
-  if (mode == ReplayMode::kMemory) state.counters["affine_share"] = requests > 0 ? affine / requests : 0;
+  if (mode == ReplayMode::kInterpreted) state.counters["affine_share"] = requests > 0 ? affine / requests : 0;
   state.counters["warp_accesses_per_s"] =
       benchmark::Counter(requests * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.counters["evaluations_per_s"] =
@@ -266,6 +283,9 @@ void BM_ReplayFloat(benchmark::State& state) {
 }
 
 int register_all() {
+#ifdef WARPDIV_HAVE_NATIVE_REPLAY
+  warpdiv::jit::install_native_replay();
+#endif
   for (const ZooLaunch& z : kLaunches)
     benchmark::RegisterBenchmark((std::string("BM_ClassEngine/") + z.file).c_str(),
                                  [&z](benchmark::State& s) { BM_ClassEngine(s, z, true); })
@@ -275,6 +295,7 @@ int register_all() {
                                  [&z](benchmark::State& s) { BM_ClassEngine(s, z, false); })
         ->Unit(benchmark::kMicrosecond);
   const std::pair<const char*, ReplayMode> modes[] = {{"BM_ReplayMemory/", ReplayMode::kMemory},
+                                                       {"BM_ReplayMemoryInterpreted/", ReplayMode::kInterpreted},
                                                        {"BM_ReplayMemoryLanes/", ReplayMode::kLanes},
                                                        {"BM_ReplayNoMemory/", ReplayMode::kNoMemory}};
   for (const auto& [name, mode] : modes)

@@ -240,7 +240,9 @@ void finish_memory(const ClassProgram& classes, const std::map<Corner, BlockRun>
   result.access_out_of_bounds.assign(k.accesses.size(), false);
   result.flop_faults.assign(k.stmts.size(), "");
   for (const auto& [corner, run] : runs)
-    for (std::size_t b = 0; b < k.bases.size(); ++b) merge(result.extents[b], run.tally.extents[b]);
+    for (std::size_t a = 0; a < k.accesses.size() && a < run.tally.extents.size(); ++a)
+      if (k.accesses[a].base != kNone)
+        merge(result.extents[static_cast<std::size_t>(k.accesses[a].base)], run.tally.extents[a]);
 }
 
 }  // namespace

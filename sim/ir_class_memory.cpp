@@ -193,7 +193,7 @@ void size_memory(Tally& t, const ClassProgram& classes) {
   t.accesses.assign(k.accesses.size(), AccessCounts64{});
   t.flops.assign(k.stmts.size(), 0);
   t.faults.assign(k.accesses.size() + k.stmts.size(), MemoryFault{});
-  t.extents.assign(k.bases.size(), BaseExtent{});
+  t.extents.assign(k.accesses.size(), BaseExtent{});
   t.shifted.assign(classes.program.shifted_size, 0);
 }
 

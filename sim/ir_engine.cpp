@@ -638,7 +638,7 @@ WarpMachine::WarpMachine(const Program& program)
   sink_accesses_.resize(k_.accesses.size());
   sink_flops_.resize(k_.stmts.size());
   sink_faults_.resize(k_.accesses.size() + k_.stmts.size());
-  sink_extents_.resize(k_.bases.size());
+  sink_extents_.resize(k_.accesses.size());
   sink_shifted_.resize(p_.shifted_size);
   sink_iterations_.resize(k_.stmts.size());
   full_arrivals_.assign(p_.barriers, 0);
@@ -711,7 +711,7 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
   const bool memory_counted = counted && tally.accesses.size() == k_.accesses.size() &&
                               tally.flops.size() == k_.stmts.size() &&
                               tally.faults.size() == k_.accesses.size() + k_.stmts.size() &&
-                              tally.extents.size() == k_.bases.size() &&
+                              tally.extents.size() == k_.accesses.size() &&
                               tally.shifted.size() == p_.shifted_size;
   memory_counted_ = memory_counted;
   access_counts_ = memory_counted ? tally.accesses.data() : sink_accesses_.data();
@@ -1632,7 +1632,7 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
           add_request(c, lanes, a.width);
           (a.shared ? c.wavefronts : c.sectors) += figured.figure;
           c.conflicts += figured.conflicts;
-          merge(extents_[a.base], BaseExtent{true, figured.lowest, figured.highest + a.width});
+          merge(extents_[a.id], BaseExtent{true, figured.lowest, figured.highest + a.width});
           figured.at = static_cast<std::int32_t>(position);
           continue;
         }
@@ -1661,7 +1661,7 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
       (a.shared ? c.wavefronts : c.sectors) += 1;
       // An aligned address moved by a multiple of its width stays in one sector (one word).
       for (int s = 1; s < a.shifts; ++s) shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += 1;
-      merge(extents_[a.base], BaseExtent{true, at, at + a.width});
+      merge(extents_[a.id], BaseExtent{true, at, at + a.width});
       figured = Figured{static_cast<std::int32_t>(position), lanes, at, at, 1, 0};
       continue;
     }
@@ -1692,7 +1692,7 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
       out_of_bounds(a, lanes, addresses, 0);
       continue;
     }
-    merge(extents_[a.base], BaseExtent{true, lowest, highest + a.width});
+    merge(extents_[a.id], BaseExtent{true, lowest, highest + a.width});
     if ((low_bits & static_cast<std::uint64_t>(a.width - 1)) != 0) {
       for (LaneMask l = lanes; l != 0; l &= l - 1)
         if ((offset.lanes[lowest_lane(l)] & static_cast<std::uint64_t>(a.width - 1)) != 0) {
@@ -1963,7 +1963,7 @@ bool WarpMachine::affine_access(const CompiledAccess& a, LaneMask lanes) {
   };
   AccessCounts64& c = access_counts_[a.id];
   add_request(c, lanes, a.width);
-  merge(extents_[a.base], BaseExtent{true, lowest, highest + a.width});
+  merge(extents_[a.id], BaseExtent{true, lowest, highest + a.width});
   if (a.shared) {
     int phases = 0;
     const int wavefronts = figure(0, &phases);
@@ -2675,7 +2675,7 @@ LaneMask WarpMachine::iteration(StmtId id, const Stmt& s, std::size_t frame, Lan
   exits |= frames_[frame].broken;
   if (s.step != kNone && after != 0) {
     const Stmt& step = k_.stmts[s.step];
-    if (step.kind == StmtKind::Assign && !p_.skip_value[s.step]) {  // `++i`, inline
+    if (step.kind == StmtKind::Assign && !p_.skip_value[s.step] && !p_.has_memory[s.step]) {  // `++i`, inline
       count(s.step, after);
       write(step.local, operand(step.value, after), after);
     } else {

@@ -103,7 +103,7 @@ struct Tally {
   std::vector<AccessCounts64> accesses;             // [access id]; empty: not counted
   std::vector<std::uint64_t> flops;                 // [StmtId]; empty: not counted
   std::vector<MemoryFault> faults;                  // [access id, then accesses + StmtId (flops)]
-  std::vector<BaseExtent> extents;                  // [base]: the bytes the accesses touched
+  std::vector<BaseExtent> extents;                  // [access id]: the bytes each access touched
   std::vector<std::uint64_t> shifted;               // class engine: CompiledAccess::shifts
   std::uint64_t affine_requests = 0;                // requests counted from lane patterns
   std::vector<std::vector<Counts64>> iterations;    // [StmtId][k], with by_iteration

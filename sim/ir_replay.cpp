@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
 #include <functional>
+#include <mutex>
 #include <tuple>
 #include <array>
 
 #include "sim/errors.hpp"
 #include "sim/ir_engine.hpp"
+#include "sim/ir_native.hpp"
 #include "sim/ir_ops.hpp"
 #include "sim/parallel.hpp"
 
@@ -68,7 +71,7 @@ Tally make_tally(const Kernel& kernel) {
   t.accesses.resize(kernel.accesses.size());
   t.flops.resize(kernel.stmts.size());
   t.faults.resize(kernel.accesses.size() + kernel.stmts.size());
-  t.extents.resize(kernel.bases.size());
+  t.extents.resize(kernel.accesses.size());
   return t;
 }
 
@@ -166,8 +169,6 @@ ReplayResult to_result(const Kernel& kernel, const std::vector<Tally>& tallies, 
       r.accesses[a] += AccessCounts{c.requests, c.lanes, c.bytes, c.sectors, c.wavefronts, c.conflicts};
     }
     for (std::size_t i = 0; i < kernel.stmts.size(); ++i) r.flops[i] = checked_add(r.flops[i], t.flops[i]);
-    r.extents.resize(kernel.bases.size());
-    for (std::size_t b = 0; b < kernel.bases.size(); ++b) merge(r.extents[b], t.extents[b]);
     r.blocks = checked_add(r.blocks, t.blocks);
     r.warps = checked_add(r.warps, t.warps);
     r.warp_statement_evaluations = checked_add(r.warp_statement_evaluations, t.evaluations);
@@ -194,7 +195,77 @@ ReplayResult to_result(const Kernel& kernel, const std::vector<Tally>& tallies, 
       r.flops[item - accesses] = 0;
     }
   }
+  // Each base's extent: the bytes its counted accesses touched (a faulted access is not counted,
+  // whichever of its requests each worker ran before its fault).
+  r.extents.assign(kernel.bases.size(), BaseExtent{});
+  for (std::size_t a = 0; a < accesses; ++a) {
+    const std::int32_t base = kernel.accesses[a].base;
+    if (base == kNone || !r.access_faults[a].empty()) continue;
+    for (const Tally& t : tallies)
+      if (a < t.extents.size()) merge(r.extents[static_cast<std::size_t>(base)], t.extents[a]);
+  }
   return r;
+}
+
+// Thrown on a worker thread when native code hands the launch over (sim/ir_native.hpp).
+struct HandOver {};
+
+// Marks the end of a worker's blocks in run_blocks (its machine then finishes its tally).
+constexpr std::uint64_t kFinish = ~std::uint64_t{0};
+
+// Runs blocks 0 .. total-1 of a run on `workers` threads, one tally each (`tallies`, made here):
+// each worker gets a block runner from make_runner and blocks in chunks from one counter, so
+// uneven blocks balance out; the runner is last called with kFinish. `shared` gathers finished
+// blocks' evaluations (the budget's), `done` the blocks (added to the caller's progress too).
+void run_blocks(const Program& program, std::uint64_t total, unsigned workers, std::atomic<std::uint64_t>& shared,
+                std::atomic<std::uint64_t>& done, std::vector<Tally>& tallies,
+                const std::function<std::function<void(std::uint64_t, Tally&)>()>& make_runner) {
+  const ReplayOptions& options = program.options;
+  const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min<std::uint64_t>(64, total / (workers * 16ull) + 1));
+  std::atomic<std::uint64_t> next{0};
+  std::atomic<bool> failed{false};  // a block's error stops the others before their next chunk
+  // The error of the lowest block that failed: the one a run on one thread would meet first
+  // (chunks go out in order, so every lower block has been handed out and runs to its end).
+  std::mutex mutex;
+  std::uint64_t failed_block = ~std::uint64_t{0};
+  std::exception_ptr error;
+  tallies.assign(workers, make_tally(program.kernel));
+  // One item per worker, each with a runner of its own, taking chunks until none is left.
+  parallel_for(workers, workers, [&](std::size_t item, unsigned) {
+    std::uint64_t b = kFinish;
+    try {
+      const std::function<void(std::uint64_t, Tally&)> run = make_runner();
+      Tally& tally = tallies[item];
+      for (;;) {
+        // A chunk taken is run whole, even after another block failed: a block below the one
+        // that failed may be in it.
+        const std::uint64_t first = failed.load() ? total : next.fetch_add(chunk);
+        if (first >= total) {
+          b = kFinish;
+          run(kFinish, tally);
+          return;
+        }
+        const std::uint64_t end = std::min(total, first + chunk);
+        for (b = first; b < end; ++b) {
+          const std::uint64_t before = tally.evaluations;
+          run(b, tally);
+          shared.fetch_add(tally.evaluations - before, std::memory_order_relaxed);
+          done.fetch_add(1, std::memory_order_relaxed);
+          if (options.blocks_done != nullptr) options.blocks_done->fetch_add(1);
+        }
+        if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed))
+          throw Interrupted("replay interrupted");
+      }
+    } catch (...) {
+      failed = true;
+      const std::lock_guard<std::mutex> lock(mutex);
+      if (error == nullptr || b < failed_block) {
+        failed_block = b;
+        error = std::current_exception();
+      }
+    }
+  });
+  if (error != nullptr) std::rethrow_exception(error);
 }
 
 void prepare(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
@@ -490,14 +561,23 @@ std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch
   return out;
 }
 
+namespace detail {
+namespace {
+std::atomic<NativeCompiler> installed_compiler{nullptr};
+}  // namespace
+void set_native_compiler(NativeCompiler compiler) { installed_compiler = compiler; }
+NativeCompiler native_compiler() { return installed_compiler.load(); }
+}  // namespace detail
+
 ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
   prepare(kernel, launch, options);
   Program program(kernel, launch, options);
   const BlockRange range = blocks_of(launch, options);
   const Count blocks = range.volume();
   const bool estimated = blocks > kSampleBlocks;
+  ReplayEstimate e;
   if (estimated) {
-    const ReplayEstimate e = sample(program, range);
+    e = sample(program, range);
     if (e.warp_statement_evaluations > options.max_evaluations)
       throw InvalidInput("the replay would make about " + to_decimal(e.warp_statement_evaluations) +
                          " warp-statement evaluations (" + to_decimal(blocks) +
@@ -514,38 +594,45 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
   const auto total = static_cast<std::uint64_t>(blocks);
   // Buffers followed by value across blocks: one thread, blocks in ascending order.
   const unsigned workers = program.global_values ? 1u : parallel_workers(total, options.threads);
-  // Blocks are handed out in chunks from one counter, so uneven blocks balance out.
-  const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min<std::uint64_t>(64, total / (workers * 16ull) + 1));
-  std::atomic<std::uint64_t> next{0};
-  std::atomic<bool> failed{false};  // a worker's error stops the others at their next chunk
-  std::vector<Tally> tallies(workers, make_tally(kernel));
-  // One item per worker, each with a machine of its own, taking chunks until none is left.
-  parallel_for(workers, workers, [&](std::size_t item, unsigned) {
-    try {
-      WarpMachine machine(program);
-      Tally& tally = tallies[item];
-      for (;;) {
-        const std::uint64_t first = next.fetch_add(chunk);
-        if (first >= total || failed.load(std::memory_order_relaxed)) {
-          machine.finish(tally);
-          return;
-        }
-        const std::uint64_t end = std::min(total, first + chunk);
-        for (std::uint64_t b = first; b < end; ++b) {
-          const std::uint64_t before = tally.evaluations;
-          replay_block(program, range, machine, b, tally);
-          shared.fetch_add(tally.evaluations - before, std::memory_order_relaxed);
-          if (options.blocks_done != nullptr) options.blocks_done->fetch_add(1);
-        }
-        if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed))
-          throw Interrupted("replay interrupted");
+  std::vector<Tally> tallies;
+  bool native = false;
+  // Native code where a compiler is installed and takes the launch (sim/ir_native.hpp); a hand-over
+  // leaves the run to the interpreter, from the start.
+  if (options.native != NativeReplay::Off && detail::native_compiler() != nullptr) {
+    const bool worth = options.native == NativeReplay::Always ||
+                       (estimated && e.warp_statement_evaluations >= kNativeMinEvaluations);
+    if (const std::shared_ptr<const detail::NativeCode> code = detail::native_compiler()(program, worth)) {
+      std::atomic<std::uint64_t> done{0};
+      try {
+        run_blocks(program, total, workers, shared, done, tallies, [&]() -> std::function<void(std::uint64_t, Tally&)> {
+          std::shared_ptr<detail::NativeWorker> worker = code->worker(program);
+          return [worker, &range](std::uint64_t linear, Tally& tally) {
+            if (linear == kFinish) return;
+            const Dim3 extent{range.last.x - range.first.x + 1, range.last.y - range.first.y + 1,
+                              range.last.z - range.first.z + 1};
+            const auto [x, y, z] = block_of(extent, linear);
+            if (!worker->run_block(range.first.x + x, range.first.y + y, range.first.z + z, tally)) throw HandOver{};
+          };
+        });
+        native = true;
+      } catch (const HandOver&) {
+        shared = 0;
+        if (options.blocks_done != nullptr) options.blocks_done->fetch_sub(done.load());
       }
-    } catch (...) {
-      failed = true;
-      throw;
     }
-  });
+  }
+  if (!native) {
+    std::atomic<std::uint64_t> done{0};
+    run_blocks(program, total, workers, shared, done, tallies, [&]() -> std::function<void(std::uint64_t, Tally&)> {
+      auto machine = std::make_shared<WarpMachine>(program);
+      return [machine, &program, &range](std::uint64_t linear, Tally& tally) {
+        if (linear == kFinish) return machine->finish(tally);
+        replay_block(program, range, *machine, linear, tally);
+      };
+    });
+  }
   ReplayResult result = to_result(kernel, tallies, options.memory);
+  result.native = native;
   const std::vector<bool> values = buffers_with_values(kernel, launch);
   result.computed_loads = computed_loads(kernel, &values);
   // The workers' lists of ids, each once, ascending.

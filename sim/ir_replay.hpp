@@ -147,6 +147,17 @@ constexpr Count kDefaultMaxEvaluations = Count{6'000'000'000ULL};
 /// With by_iteration, iterations of one loop counted separately at most (memory: one row each).
 constexpr std::uint64_t kMaxIterationsByIteration = std::uint64_t{1} << 20;
 
+/// When the replay runs a launch as native code (jit/native_replay.hpp) instead of interpreting the
+/// kernel model. Native code compiles each model once per process (tens of milliseconds), so it
+/// pays where the interpreter would take longer.
+enum class NativeReplay {
+  Off,     // the interpreter: the reference native code is tested against
+  Auto,    // launches estimated at kNativeMinEvaluations or more, and those of a model compiled already
+  Always,  // every launch within the native replay's scope (for tests)
+};
+/// About 15 ms of the interpreter's work on one core.
+constexpr Count kNativeMinEvaluations = Count{2'000'000};
+
 struct ReplayOptions {
   /// Also count per iteration of each statement's innermost loop (ReplayResult::iterations).
   /// A loop running past kMaxIterationsByIteration iterations then stops the run (InvalidInput).
@@ -184,6 +195,9 @@ struct ReplayOptions {
   /// Keep what the stores leave in the pointer parameters' buffers (ReplayResult::stored): each
   /// lane's address and, where the model holds the stored value (MemoryAccess::value), the value.
   bool capture_stores = false;
+  /// When to run the launch as native code (jit/, where it is linked in; ReplayResult::native
+  /// says whether it did). The counts are the same either way.
+  NativeReplay native = NativeReplay::Auto;
 };
 
 /// What a launch's stores leave in one pointer parameter's buffer (ReplayOptions::capture_stores),
@@ -253,6 +267,8 @@ struct ReplayResult {
   /// element that atomics of several threads left in an order that decides it (exch, cas, inc,
   /// dec, float add, different operations). [access ids]
   std::vector<std::int32_t> order_atomics;
+  /// The run went through native code (ReplayOptions::native), not the interpreter.
+  bool native = false;
 };
 
 /// A figure of a replay that holds for its documented order only: a condition, an address, the

@@ -47,6 +47,18 @@ TEST(Install, TheInstalledBinaryRunsFromAnyFolderWithItsPresets) {
   ASSERT_EQ(source.status, 0) << source.err;
   EXPECT_TRUE(contains(source.out, "naive_matmul.cu,14,3,if,,1,1,32,20,,,")) << source.out;
 #endif
+#if defined(WARPDIV_TEST_HAS_FRONTEND) && defined(WARPDIV_TEST_HAS_NATIVE)
+  // And replays a big launch as native code through the installed plugin (libwarpdiv-jit.so):
+  // the transpose's 524,288 warps, each with 5 heads of its first loop.
+  const CliResult big = run_in(
+      elsewhere.path(), binary,
+      {"analyze", WARPDIV_SOURCE_DIR "/kernels/zoo/tiled_transpose.cu", "--grid", "256,256", "--block", "32,8",
+       "--arg", "width=8192", "--arg", "height=8192", "--engine", "replay", "--csv", "-", "--html",
+       elsewhere.file("big.html")});
+  ASSERT_EQ(big.status, 0) << big.err;
+  EXPECT_TRUE(contains(big.out, "tiled_transpose.cu,22,3,for,,2621440,0,")) << big.out;
+  EXPECT_TRUE(contains(read_file(elsewhere.file("big.html")), "every warp of every block, as native code."));
+#endif
 }
 
 }  // namespace

@@ -594,7 +594,8 @@ SourceCounts count_source(const ir::Kernel& kernel, const ir::Launch& launch,
     counts.note = refusal->message() + "; counting every block with the replay instead";
   }
   counts.result = ir::replay(kernel, launch, options);
-  counts.engine_line = "Counted by the replay engine: every warp of every block.";
+  counts.engine_line = std::string("Counted by the replay engine: every warp of every block") +
+                       (counts.result.native ? ", as native code." : ".");
   return counts;
 }
 

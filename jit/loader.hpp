@@ -1,0 +1,13 @@
+// The native replay for the CLI: installs, as the replay's native compiler (sim/ir_native.hpp), a
+// stand-in that loads the plugin (libwarpdiv-jit.so, jit/plugin.cpp) the first time a replay is
+// worth compiling, and passes every request on to it. Where the plugin is missing or of another
+// build (the statically linked GPU bundle), the replay interprets, with the same counts.
+// WARPDIV_NATIVE=off leaves every replay to the interpreter; WARPDIV_NATIVE_PLUGIN names the
+// plugin's file (else: beside the binary, then where `cmake --install` puts it).
+#pragma once
+
+namespace warpdiv::jit {
+
+void install_native_loader();
+
+}  // namespace warpdiv::jit

@@ -1,0 +1,45 @@
+// The native replay (issue 21's speed): each kernel model compiled once per process by LLVM's
+// ORC JIT into a function that runs one warp over 32-lane vectors, installed as the replay's
+// native compiler (sim/ir_native.hpp). The only target of the project that links LLVM's code
+// generator; sim/ knows it only through that hook.
+//
+// Scope (anything else is replayed by the interpreter, decided per launch): a plain replay (no
+// observer, no counts by iteration, the whole grid, no captured stores, no memory followed by
+// value), warps of 32 lanes, and a model without warp-level functions and of at most
+// kMaxNativeStatements statements. Within it, every figure is the interpreter's: native code
+// hands the launch back at the first thing it does not decide itself (undefined behaviour, a
+// fault in an access, a loop instance past kMaxNativeHeads heads, the evaluation budget).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "sim/ir_native.hpp"
+
+namespace warpdiv::jit {
+
+/// Models bigger than this are not compiled (compiling would cost more than it saves).
+constexpr std::size_t kMaxNativeStatements = 20000;
+/// Heads of one loop instance in one warp past which native code hands the launch to the
+/// interpreter (whose watch tells a loop that never ends from a long one).
+constexpr std::uint64_t kMaxNativeHeads = std::uint64_t{1} << 16;
+
+/// Installs the native compiler into the replay (idempotent). Linking this target installs it
+/// too, before main() runs.
+void install_native_replay();
+
+/// The compiler install_native_replay() installs (for the plugin, jit/plugin.cpp).
+sim::ir::detail::NativeCompiler native_compiler();
+
+/// What the compiler did so far in this process (for benchmarks and tests).
+struct NativeStats {
+  std::uint64_t compiled = 0;       // kernel models compiled
+  std::uint64_t cache_hits = 0;     // launches that found their model compiled
+  std::uint64_t refused = 0;        // launches outside the scope
+  double compile_seconds = 0;       // spent compiling, in all
+  std::string last_refusal;         // why the last refused launch was
+};
+NativeStats native_stats();
+
+}  // namespace warpdiv::jit

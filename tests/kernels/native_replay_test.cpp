@@ -1,0 +1,363 @@
+// The native replay (jit/native_replay.hpp) against the interpreter it stands in for
+// (ReplayOptions::native = Off, the reference): every figure equal (statement counts, barrier
+// counts, memory figures, floating-point operations, extents, faults, refusals) on random zoo
+// launches, with arguments up to 2^31 - 1 (index arithmetic overflows in some lanes: native code
+// must hand those launches over) and buffers of random sizes (accesses outside them: hand-overs
+// too); and on kernels written to reach each case native code must decide or hand over.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <random>
+#include <string>
+
+#include "jit/native_replay.hpp"
+#include "sim/count.hpp"
+#include "sim/errors.hpp"
+#include "sim/ir_replay.hpp"
+#include "tests/kernels/source_dir.hpp"
+#include "tests/kernels/zoo_launches.hpp"
+
+namespace warpdiv::testing {
+namespace {
+
+namespace ir = sim::ir;
+
+std::string str(sim::Count c) { return sim::to_decimal(c); }
+
+struct Outcome {
+  std::optional<ir::ReplayResult> result;
+  std::string refusal;
+};
+
+Outcome run(const ir::Kernel& k, const ir::Launch& l, ir::NativeReplay native, unsigned threads = 1) {
+  jit::install_native_replay();
+  ir::ReplayOptions o;
+  o.threads = threads;
+  o.native = native;
+  o.max_evaluations = 500000;  // a loop bound of 2^31 - 1 is refused (alike) rather than run
+  Outcome out;
+  try {
+    out.result = ir::replay(k, l, o);
+  } catch (const InvalidInput& e) {
+    out.refusal = e.what();
+  }
+  return out;
+}
+
+// Expects every figure of two runs of one launch equal.
+void expect_equal(const ir::Kernel& k, const Outcome& native, const Outcome& reference) {
+  EXPECT_EQ(native.refusal, reference.refusal);
+  if (!native.result || !reference.result) return;
+  const ir::ReplayResult& x = *native.result;
+  const ir::ReplayResult& y = *reference.result;
+  EXPECT_EQ(x.accesses.size(), y.accesses.size());
+  for (std::size_t a = 0; a < std::min(x.accesses.size(), y.accesses.size()); ++a) {
+    const ir::AccessCounts& f = x.accesses[a];
+    const ir::AccessCounts& s = y.accesses[a];
+    EXPECT_TRUE(f == s) << "'" << k.accesses[a].text << "' at " << location(k, k.accesses[a].range)
+                        << ": requests " << str(f.requests) << " / " << str(s.requests) << ", lanes "
+                        << str(f.lanes) << " / " << str(s.lanes) << ", sectors " << str(f.sectors) << " / "
+                        << str(s.sectors) << ", wavefronts " << str(f.wavefronts) << " / " << str(s.wavefronts)
+                        << ", conflicts " << str(f.conflicts) << " / " << str(s.conflicts);
+    EXPECT_EQ(x.access_faults[a], y.access_faults[a]) << k.accesses[a].text;
+    EXPECT_EQ(x.access_out_of_bounds[a], y.access_out_of_bounds[a]) << k.accesses[a].text;
+  }
+  EXPECT_EQ(x.flops.size(), y.flops.size());
+  for (std::size_t s = 0; s < std::min(x.flops.size(), y.flops.size()); ++s) EXPECT_EQ(str(x.flops[s]), str(y.flops[s]));
+  EXPECT_EQ(x.flop_faults, y.flop_faults);
+  EXPECT_EQ(x.extents.size(), y.extents.size());
+  for (std::size_t b = 0; b < std::min(x.extents.size(), y.extents.size()); ++b) {
+    EXPECT_EQ(x.extents[b].touched, y.extents[b].touched) << k.bases[b].name;
+    EXPECT_EQ(x.extents[b].lowest, y.extents[b].lowest) << k.bases[b].name;
+    EXPECT_EQ(x.extents[b].end, y.extents[b].end) << k.bases[b].name;
+  }
+  EXPECT_EQ(x.statements.size(), y.statements.size());
+  for (std::size_t s = 0; s < std::min(x.statements.size(), y.statements.size()); ++s) {
+    const ir::StatementCounts& f = x.statements[s];
+    const ir::StatementCounts& r = y.statements[s];
+    EXPECT_TRUE(f == r) << "statement " << s << " (" << ir::report_kind(k.stmts[s]) << " at "
+                        << location(k, k.stmts[s].range) << "): evaluations " << str(f.warp_evaluations)
+                        << " / " << str(r.warp_evaluations) << ", divergent " << str(f.divergent) << " / "
+                        << str(r.divergent) << ", active " << str(f.active_lanes) << " / " << str(r.active_lanes)
+                        << ", taken " << str(f.taken_lanes) << " / " << str(r.taken_lanes) << ", block executions "
+                        << str(f.block_executions) << " / " << str(r.block_executions) << ", partial "
+                        << str(f.partial_block_executions) << " / " << str(r.partial_block_executions);
+  }
+  EXPECT_EQ(str(x.warp_statement_evaluations), str(y.warp_statement_evaluations));
+  EXPECT_EQ(str(x.blocks), str(y.blocks));
+  EXPECT_EQ(str(x.warps), str(y.warps));
+  EXPECT_EQ(x.memory_counted, y.memory_counted);
+}
+
+// Compares native code with the interpreter on one launch; returns whether native code ran it.
+bool expect_same(const ir::Kernel& k, const ir::Launch& l, unsigned threads = 1) {
+  const Outcome native = run(k, l, ir::NativeReplay::Always, threads);
+  const Outcome reference = run(k, l, ir::NativeReplay::Off, threads);
+  expect_equal(k, native, reference);
+  if (reference.result) EXPECT_FALSE(reference.result->native);
+  return native.result && native.result->native;
+}
+
+TEST(NativeReplay, SameAsInterpreterOnRandomZooLaunches) {
+  std::mt19937_64 rng(20261127);
+  std::vector<ir::Kernel> kernels;
+  for (const std::string& f : ir::zoo::files()) kernels.push_back(ir::zoo::load(f));
+  ASSERT_GE(kernels.size(), 15u);
+  int launches = 0, native = 0, warp32 = 0;
+  for (int i = 0; i < 1500; ++i) {
+    const ir::Kernel& k = kernels[static_cast<std::size_t>(i) % kernels.size()];
+    std::string what;
+    // One launch in four with arguments up to 2^31 - 1: index products overflow in some lanes.
+    ir::Launch l = ir::zoo::random_launch(k, rng, i % 5 == 0 ? 20 : 4, 3, i % 4 == 0 ? 2147483647 : 60, what);
+    // One launch in three with buffers of 1 to 2,000 elements (accesses outside them: faults). With
+    // buffers a kernel's shared memory is followed by value (outside the native scope).
+    if (i % 3 == 0) {
+      l.buffer_bytes.assign(k.parameters.size(), 0);
+      for (std::size_t p = 0; p < k.parameters.size(); ++p)
+        if (k.parameters[p].element_bytes != 0)
+          l.buffer_bytes[p] = std::uniform_int_distribution<std::uint64_t>(1, 2000)(rng) * k.parameters[p].element_bytes;
+      what += " with buffers";
+    }
+    SCOPED_TRACE(what);
+    ++launches;
+    warp32 += l.warp_size == 32 ? 1 : 0;
+    native += expect_same(k, l, i % 2 == 0 ? 1u : 2u) ? 1 : 0;
+    if (::testing::Test::HasFailure()) break;
+  }
+  // Native code ran most launches of 32-lane warps (else this compared the interpreter with itself).
+  EXPECT_GT(native * 2, warp32) << native << " of " << warp32 << " (" << launches << " launches)";
+  EXPECT_GT(native, 400);
+}
+
+// A run's figures and errors do not depend on how many threads share its blocks: the error of
+// the lowest failing block is reported (a shared-memory race in every block of the contiguous
+// reduction at blocks of 7 x 3 x 2), and an access that faults is left out of its base's extent
+// whichever of its requests each thread ran before the fault (the tiled multiply's `ds_N[i][tx]`
+// reads past its 16 x 16 tile where tx reaches 21).
+TEST(NativeReplay, ThreadsDoNotChangeTheResult) {
+  struct Case {
+    const char* file;
+    ir::Dim3 grid, block;
+    std::int64_t argument;
+  };
+  const Case cases[] = {{"reduction_contiguous.cu", {1, 3, 1}, {7, 3, 2}, 0},
+                        {"tiled_matmul_barrier_in_guard.cu", {3, 3, 1}, {22, 3, 1}, 31}};
+  for (const Case& c : cases) {
+    const ir::Kernel k = ir::zoo::load(c.file);
+    ir::Launch l;
+    l.grid = c.grid;
+    l.block = c.block;
+    for (const ir::Parameter& p : k.parameters) l.arguments.push_back(p.scalar ? ir::Value::of(p.type, c.argument) : ir::Value{});
+    // The reduction follows its shared memory by value where its buffer has values.
+    l.buffer_bytes.assign(k.parameters.size(), 0);
+    for (std::size_t p = 0; p < k.parameters.size(); ++p)
+      if (k.parameters[p].element_bytes != 0 && c.argument == 0) l.buffer_bytes[p] = 4096 * k.parameters[p].element_bytes;
+    SCOPED_TRACE(c.file);
+    const Outcome one = run(k, l, ir::NativeReplay::Off, 1);
+    if (c.argument == 0) EXPECT_NE(one.refusal.find("shared-memory race"), std::string::npos) << one.refusal;
+    else EXPECT_TRUE(std::any_of(one.result->access_faults.begin(), one.result->access_faults.end(),
+                                 [](const std::string& f) { return !f.empty(); }));
+    for (int repeat = 0; repeat < 20; ++repeat) {
+      expect_equal(k, run(k, l, ir::NativeReplay::Off, 2), one);
+      expect_equal(k, run(k, l, ir::NativeReplay::Always, 2), one);
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
+class NativeReplaySnippet : public SnippetTest {
+ protected:
+  NativeReplaySnippet() : SnippetTest("warpdiv_native_replay_") {}
+};
+
+// Each statement kind and operator native code compiles, with divergence in every construct:
+// else-if chains, loops with break and continue, do-while, switch with fall-through and default,
+// inlined calls with early returns, partial barriers, kernel-level return, selects and short
+// circuits over lanes, every integer width and conversion, floating-point values in branches.
+TEST_F(NativeReplaySnippet, EveryConstructSameAsInterpreter) {
+  const ir::Kernel k = load(R"(
+__device__ int clamp3(int v) {
+  if (v < 0) return 0;
+  if (v > 3) return 3;
+  return v;
+}
+__global__ void k(float* a, int* h, int n, unsigned u, long long big, float x) {
+  __shared__ float s[1024];
+  __shared__ double d[512];
+  int t = threadIdx.x + blockDim.x * threadIdx.y;
+  int lane = t % 32;
+  if (t == n) return;
+  if (lane < 3) a[t] = 1;
+  else if (lane < 9) a[t + 1] = 2;
+  else if (lane & 1) a[2 * t] = 3;
+  else a[t * 3 % 7] = 4;
+  for (int i = 0; i < lane % 5; ++i) {
+    if (i == 2 && lane > 20) break;
+    if ((i ^ lane) & 1) continue;
+    s[(t + i * 33) % 1024] = 0;
+  }
+  int j = lane;
+  do { j -= 7; h[j & 15] = j; } while (j > 0);
+  switch (lane % 6) {
+    case 0: h[0] = 1;
+    case 1: h[1] = 2; break;
+    case 3: { if (t > n) break; h[3] = 3; }
+    default: h[4] = 4;
+  }
+  int c = clamp3(lane - 14) + clamp3(lane / 8);
+  if (c > 2 && lane < 31) __syncthreads();
+  __syncthreads();
+  unsigned short w16 = (unsigned short)(t * 5000);
+  signed char w8 = (signed char)(t * 9);
+  long long wide = (long long)t * big + (unsigned long long)u;
+  unsigned uu = u - (unsigned)t;
+  int sh = (t << 3) >> (lane % 4);
+  if (w16 > 30000 || w8 < 0) s[t % 1024] = 1;
+  if (wide > 100 && (uu >> 31) == 0) d[t % 512] = 2.0;
+  if (sh > 40 ? lane < 10 : lane > 25) a[lane] = 5;
+  float f = x * (float)lane + 0.5f;
+  if (f > 4.0f && (int)f % 3 == 1) a[t + 2] = 6;
+  double g = (double)f / 3.0;
+  if (g < 1.5 || sqrtf(f) > 2.0f) a[t + 3] = 7;
+  int q = t / (lane + 1) - t % (lane + 2);
+  if (q < 0 && !(lane == 5)) h[5] = q;
+  a[t] = a[t] * 2.0f + 1.0f;
+}
+)");
+  const std::int64_t ns[] = {-1, 5, 40, 1000};
+  const std::int64_t bigs[] = {1, -3, 1000000};
+  const ir::Dim3 blocks[] = {{32, 1, 1}, {37, 2, 1}, {16, 16, 1}, {24, 4, 2}};
+  int launch = 0, native = 0;
+  for (const std::int64_t n : ns)
+    for (const std::int64_t big : bigs) {
+      ir::Launch l;
+      l.block = blocks[launch % 4];
+      l.grid = ir::Dim3{static_cast<std::uint32_t>(1 + launch % 3), 2, 1};
+      ++launch;
+      float x = 0.37f * static_cast<float>(launch);
+      std::uint32_t xb = 0;
+      std::memcpy(&xb, &x, sizeof xb);
+      l.arguments = {ir::Value{}, ir::Value{}, ir::Value::of(ir::ScalarType::I32, n),
+                     ir::Value::of(ir::ScalarType::U32, 7 * launch), ir::Value::of(ir::ScalarType::I64, big),
+                     ir::Value{ir::ScalarType::F32, xb}};
+      SCOPED_TRACE("n " + std::to_string(n) + " big " + std::to_string(big) + " block " + ir::to_string(l.block));
+      native += expect_same(k, l, 2) ? 1 : 0;
+      if (::testing::Test::HasFailure()) return;
+    }
+  EXPECT_EQ(native, launch);  // none handed over: nothing here is undefined
+}
+
+// What native code does not decide itself it hands over, and the interpreter reports it as always:
+// a signed overflow, a division by zero, a shift past the width and a float converted out of range
+// in some lanes only, a read of a local never assigned, an access outside its buffer or
+// misaligned, and a loop past kMaxNativeHeads heads (a long loop the interpreter then runs).
+TEST_F(NativeReplaySnippet, HandsOverWhatItDoesNotDecide) {
+  const ir::Kernel k = load(R"(
+__global__ void k(float* a, int n, int m, int which, float x) {
+  int t = threadIdx.x;
+  int v;
+  if (t > 3) v = t;
+  if (which == 0 && t * n > 5) a[0] = 1;
+  if (which == 1 && 100 / (t - n) > 1) a[1] = 1;
+  if (which == 2 && (1 << (t - n)) > 2) a[2] = 1;
+  if (which == 3 && (int)(x * (float)t) > 2) a[3] = 1;
+  if (which == 4 && v > 2) a[4] = 1;
+  if (which == 5) a[t * n] = 1;
+  if (which == 6) reinterpret_cast<float2*>(a + n)[t] = make_float2(0, 0);
+  if (which == 7) for (int i = 0; i < m; ++i) a[i % 4] = 2;
+}
+)");
+  struct Case {
+    int which;
+    std::int64_t n, m;
+    float x;
+    std::uint64_t buffer;  // bytes of a (0: unknown)
+    bool handed_over;      // native code gives it to the interpreter
+  };
+  const Case cases[] = {
+      {0, 1, 0, 1, 0, false},           {0, 1 << 30, 0, 1, 0, true},  // overflow in lanes 2 ..
+      {1, 40, 0, 1, 0, false},          {1, 17, 0, 1, 0, true},       // division by zero in lane 17
+      {2, 0, 0, 1, 0, false},           {2, -2, 0, 1, 0, true},       // a shift by 32 and 33
+      {3, 0, 0, 1e8f, 0, true},         {3, 0, 0, 2.5f, 0, false},    // 1e8 * 31 > 2^31
+      {4, 0, 0, 1, 0, true},                                          // v unassigned in lanes 0 .. 3
+      {5, 2, 0, 1, 64 * 4, false},      {5, 3, 0, 1, 64 * 4, true},   // a[93] outside 64 floats
+      {6, 2, 0, 1, 0, false},           {6, 1, 0, 1, 0, true},        // misaligned float2
+      {7, 0, 1000, 1, 0, false},        {7, 0, 70000, 1, 0, true},    // 70,001 heads
+  };
+  for (const Case& c : cases) {
+    ir::Launch l;
+    l.block = {32, 1, 1};
+    l.grid = {2, 1, 1};
+    std::uint32_t xb = 0;
+    std::memcpy(&xb, &c.x, sizeof xb);
+    l.arguments = {ir::Value{}, ir::Value::of(ir::ScalarType::I32, c.n), ir::Value::of(ir::ScalarType::I32, c.m),
+                   ir::Value::of(ir::ScalarType::I32, c.which), ir::Value{ir::ScalarType::F32, xb}};
+    if (c.buffer != 0) l.buffer_bytes = {c.buffer, 0, 0, 0, 0};
+    SCOPED_TRACE("case " + std::to_string(c.which) + " n " + std::to_string(c.n));
+    const Outcome native = run(k, l, ir::NativeReplay::Always);
+    const Outcome reference = run(k, l, ir::NativeReplay::Off);
+    EXPECT_EQ(native.refusal, reference.refusal);
+    if (native.result) {
+      EXPECT_EQ(native.result->native, !c.handed_over);
+    }
+    if (!c.handed_over) {
+      EXPECT_TRUE(native.result.has_value()) << native.refusal;
+    }
+    expect_same(k, l);
+  }
+}
+
+// Out of the native scope, decided per launch: warp-level functions, warps of other than 32
+// lanes, part of the grid; and Auto leaves a small launch of a model never compiled to the
+// interpreter, whose compile would cost more than it saves.
+TEST_F(NativeReplaySnippet, ScopeIsDecidedPerLaunch) {
+  const ir::Kernel shuffle = load(R"(
+__global__ void k(int* a) {
+  int v = __shfl_down_sync(0xffffffff, (int)threadIdx.x, 1);
+  if (v > 4) a[threadIdx.x] = v;
+}
+)");
+  ir::Launch l;
+  l.block = {64, 1, 1};
+  l.grid = {3, 1, 1};
+  l.arguments = {ir::Value{}};
+  const Outcome s = run(shuffle, l, ir::NativeReplay::Always);
+  ASSERT_TRUE(s.result.has_value());
+  EXPECT_FALSE(s.result->native);
+  EXPECT_NE(jit::native_stats().last_refusal.find("warp-level function shfl_down"), std::string::npos)
+      << jit::native_stats().last_refusal;
+
+  const ir::Kernel plain = load(R"(
+__global__ void k(int* a, int n) {
+  if (threadIdx.x < n) a[threadIdx.x] = 1;
+}
+)");
+  l.arguments = {ir::Value{}, ir::Value::of(ir::ScalarType::I32, 20)};
+  EXPECT_TRUE(run(plain, l, ir::NativeReplay::Always).result->native);
+  ir::Launch other = l;
+  other.warp_size = 16;
+  EXPECT_FALSE(run(plain, other, ir::NativeReplay::Always).result->native);
+  EXPECT_FALSE(run(plain, l, ir::NativeReplay::Off).result->native);
+  // A model never compiled: Auto compiles it only for a launch estimated at 2 x 10^6 evaluations.
+  const ir::Kernel fresh = load(R"(
+__global__ void k(int* a, int n) {
+  if (threadIdx.x < n + 1) a[threadIdx.x] = 2;
+}
+)");
+  l.arguments = {ir::Value{}, ir::Value::of(ir::ScalarType::I32, 20)};
+  EXPECT_FALSE(run(fresh, l, ir::NativeReplay::Auto).result->native);
+  ir::Launch big = l;
+  big.block = {1024, 1, 1};
+  big.grid = {100000, 1, 1};  // 3.2 million warps, 3 evaluations each
+  jit::install_native_replay();
+  ir::ReplayOptions o;
+  o.native = ir::NativeReplay::Auto;
+  EXPECT_TRUE(ir::replay(fresh, big, o).native);
+  EXPECT_TRUE(run(fresh, l, ir::NativeReplay::Auto).result->native);  // compiled now
+}
+
+}  // namespace
+}  // namespace warpdiv::testing
