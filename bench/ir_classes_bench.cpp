@@ -3,9 +3,10 @@
 // Clang front-end (not timed), at the largest launch its header's grid formula allows within
 // CUDA's limits (grid x up to 2^31 - 1, y and z up to 65,535) and without the index arithmetic
 // wrapping around.
-// BM_ReplayMemory (issue 21): the replay with memory figures, warp accesses (requests) per
-// second, on the zoo kernels that access memory most, at launches of a few seconds' work; with
-// every offset lane by lane (BM_ReplayMemoryLanes) and without memory (BM_ReplayNoMemory).
+// BM_ReplayMemory (issue 21): the replay with memory figures as native code (jit/), warp accesses
+// (requests) per second, on the zoo kernels that access memory most; the interpreter with its
+// fast path for offsets (BM_ReplayMemoryInterpreted) and lane by lane (BM_ReplayMemoryLanes);
+// native code without memory (BM_ReplayNoMemory); what compiling a model costs (BM_NativeCompile).
 #include <cstring>
 #include <benchmark/benchmark.h>
 
@@ -187,6 +188,30 @@ void BM_ReplayMemory(benchmark::State& state, const ZooLaunch& z, ReplayMode mod
       benchmark::Counter(evaluations * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
+#ifdef WARPDIV_HAVE_NATIVE_REPLAY
+// BM_NativeCompile: what compiling a kernel model for the native replay costs (once per model and
+// process): each iteration renames the kernel, so that the compiler's cache misses, and replays
+// one block of the launch as native code.
+void BM_NativeCompile(benchmark::State& state, const ZooLaunch& z) {
+  warpdiv::frontend::FrontendOptions o;
+  o.file = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/" + z.file;
+  Kernel kernel = warpdiv::frontend::load_kernel(o);
+  Launch launch = launch_of(kernel, z);
+  launch.grid = {1, 1, 1};
+  ReplayOptions options;
+  options.threads = 1;
+  options.native = NativeReplay::Always;
+  const std::string name = kernel.name;
+  static int renamed = 0;
+  bool native = true;
+  for (auto _ : state) {
+    kernel.name = name + "_" + std::to_string(++renamed);
+    native = native && replay(kernel, launch, options).native;
+  }
+  state.counters["native"] = native ? 1 : 0;
+}
+#endif
+
 // BM_ReplayData (issue 22, item 9): the replay with values, on a CSR matrix of about 10^6
 // nonzeros made here (200,000 rows of 1 to 9 nonzeros, a few of 300: lengths from a fixed linear
 // congruential sequence, so every run counts the same launch), read by the CSR SpMV kernels of
@@ -305,6 +330,12 @@ int register_all() {
           ->Arg(0)
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
+#ifdef WARPDIV_HAVE_NATIVE_REPLAY
+  for (const ZooLaunch& z : kReplayLaunches)
+    benchmark::RegisterBenchmark((std::string("BM_NativeCompile/") + z.file).c_str(),
+                                 [&z](benchmark::State& s) { BM_NativeCompile(s, z); })
+        ->Unit(benchmark::kMillisecond);
+#endif
   benchmark::RegisterBenchmark("BM_ReplayData/spmv_csr_scalar",
                                [](benchmark::State& s) { BM_ReplayData(s, "spmv_csr_scalar.cu", false); })
       ->Unit(benchmark::kMillisecond)

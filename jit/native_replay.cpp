@@ -909,43 +909,63 @@ class Worker final : public detail::NativeWorker {
     std::array<std::int32_t, 128> figure{};  // by residue: sectors or wavefronts (-1: not yet)
     std::array<std::int32_t, 128> phases{};  // shared: phases with a participating lane
   };
+  struct Shapes {
+    std::array<Shape, 4> recent;
+    std::size_t next = 0;  // the one to replace
+  };
 
   // One request of an access (WarpMachine::memory's lane by lane path): 1 to hand over.
   static std::int32_t access(Worker* w, std::int32_t slot, std::uint32_t lanes, const std::int64_t* addresses) {
     const CompiledAccess& a = *w->slots_[static_cast<std::size_t>(slot)];
-    Shape& shape = w->shapes_[static_cast<std::size_t>(slot)];
     const std::int64_t base = addresses[__builtin_ctz(lanes)];
-    const bool prefix = (lanes & (lanes + 1)) == 0;
     const int n = __builtin_popcount(lanes);
-    bool same = shape.lanes == lanes;
-    if (same) {
+    // The shape among the access's last few (warps of one block often differ in their lanes:
+    // the first and last rows of a tile), compared over the lanes without a branch per lane.
+    Shapes& shapes = w->shapes_[static_cast<std::size_t>(slot)];
+    Shape* found = nullptr;
+    for (Shape& candidate : shapes.recent) {
+      if (candidate.lanes != lanes) continue;
+      const auto ubase = static_cast<std::uint64_t>(base);
+      const auto* at = reinterpret_cast<const std::uint64_t*>(addresses);
+      const auto* deltas = reinterpret_cast<const std::uint64_t*>(candidate.deltas.data());
       std::uint64_t differ = 0;
-      if (prefix) {
-        for (int l = 0; l < n; ++l) differ |= static_cast<std::uint64_t>((addresses[l] - base) ^ shape.deltas[static_cast<std::size_t>(l)]);
+      if ((lanes & (lanes + 1)) == 0) {  // lanes 0 .. n-1 (the usual)
+        for (int l = 0; l < n; ++l) differ |= (at[l] - ubase) ^ deltas[l];
       } else {
         for (std::uint32_t m = lanes; m != 0; m &= m - 1) {
           const int l = __builtin_ctz(m);
-          differ |= static_cast<std::uint64_t>((addresses[l] - base) ^ shape.deltas[static_cast<std::size_t>(l)]);
+          differ |= (at[l] - ubase) ^ deltas[l];
         }
       }
-      same = differ == 0;
-    }
-    if (!same) {
-      shape.lanes = lanes;
-      shape.low = shape.high = 0;
-      shape.bits = 0;
-      for (std::uint32_t m = lanes; m != 0; m &= m - 1) {
-        const int l = __builtin_ctz(m);
-        const std::int64_t d = addresses[l] - base;
-        shape.deltas[static_cast<std::size_t>(l)] = d;
-        shape.low = std::min(shape.low, d);
-        shape.high = std::max(shape.high, d);
-        shape.bits |= static_cast<std::uint64_t>(d);
+      if (differ == 0) {
+        found = &candidate;
+        break;
       }
-      shape.figure.fill(-1);
     }
+    if (found == nullptr) {
+      for (unsigned l = 0; l < kLanes; ++l) {  // distances past int64 (the interpreter names them)
+        std::int64_t d = 0;
+        if ((lanes >> l & 1u) && __builtin_sub_overflow(addresses[l], base, &d)) return 1;
+      }
+      found = &shapes.recent[shapes.next];
+      shapes.next = (shapes.next + 1) % shapes.recent.size();
+      Shape& fresh = *found;
+      fresh.lanes = lanes;
+      fresh.low = fresh.high = 0;
+      fresh.bits = 0;
+      for (unsigned l = 0; l < kLanes; ++l) {
+        const std::int64_t d = (lanes >> l & 1u) ? addresses[l] - base : 0;
+        fresh.deltas[l] = d;
+        fresh.low = std::min(fresh.low, d);
+        fresh.high = std::max(fresh.high, d);
+        fresh.bits |= static_cast<std::uint64_t>(d);
+      }
+      fresh.figure.fill(-1);
+    }
+    Shape& shape = *found;
     const auto width = static_cast<std::uint64_t>(a.width);
-    const std::int64_t lowest = base + shape.low, highest = base + shape.high;
+    std::int64_t lowest = 0, highest = 0;
+    if (__builtin_add_overflow(base, shape.low, &lowest) || __builtin_add_overflow(base, shape.high, &highest)) return 1;
     const std::uint64_t bound = w->p_.base_bytes[static_cast<std::size_t>(a.base)];
     if (bound != 0 && (lowest < 0 || static_cast<std::uint64_t>(highest) + width > bound)) return 1;
     if (((static_cast<std::uint64_t>(base) | shape.bits) & (width - 1)) != 0) return 1;
@@ -986,7 +1006,7 @@ class Worker final : public detail::NativeWorker {
   WarpContext ctx_{};
   std::vector<std::uint32_t> threads_;  // [warp][dimension][lane]
   std::vector<const CompiledAccess*> slots_;
-  std::vector<Shape> shapes_;  // [slot]
+  std::vector<Shapes> shapes_;  // [slot]
   std::vector<std::uint64_t> full_, lanes_, block_max_, block_min_;
 };
 

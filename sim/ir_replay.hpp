@@ -155,8 +155,10 @@ enum class NativeReplay {
   Auto,    // launches estimated at kNativeMinEvaluations or more, and those of a model compiled already
   Always,  // every launch within the native replay's scope (for tests)
 };
-/// About 15 ms of the interpreter's work on one core.
-constexpr Count kNativeMinEvaluations = Count{2'000'000};
+/// Where compiling pays: a model compiles in 20 to 75 ms (BENCHMARKS.md, BM_NativeCompile), and
+/// native code saves about 6 ns of two cores' time per evaluation (100 against 250 million
+/// evaluations a second with memory figures), so about 0.15 s of the interpreter's work.
+constexpr Count kNativeMinEvaluations = Count{20'000'000};
 
 struct ReplayOptions {
   /// Also count per iteration of each statement's innermost loop (ReplayResult::iterations).

@@ -341,17 +341,20 @@ __global__ void k(int* a, int n) {
   other.warp_size = 16;
   EXPECT_FALSE(run(plain, other, ir::NativeReplay::Always).result->native);
   EXPECT_FALSE(run(plain, l, ir::NativeReplay::Off).result->native);
-  // A model never compiled: Auto compiles it only for a launch estimated at 2 x 10^6 evaluations.
+  // A model never compiled: Auto compiles it only for a launch estimated at 2 x 10^7 evaluations.
   const ir::Kernel fresh = load(R"(
 __global__ void k(int* a, int n) {
-  if (threadIdx.x < n + 1) a[threadIdx.x] = 2;
+  for (int i = 0; i < 4; ++i)
+    if (threadIdx.x < n + i) a[threadIdx.x] = 2;
 }
 )");
   l.arguments = {ir::Value{}, ir::Value::of(ir::ScalarType::I32, 20)};
   EXPECT_FALSE(run(fresh, l, ir::NativeReplay::Auto).result->native);
   ir::Launch big = l;
   big.block = {1024, 1, 1};
-  big.grid = {100000, 1, 1};  // 3.2 million warps, 3 evaluations each
+  // 3.2 million warps of 15 evaluations or more each (the body, the loop's init, 5 heads, 4
+  // conditions and 4 steps): 4.8 x 10^7, past 2 x 10^7.
+  big.grid = {100000, 1, 1};
   jit::install_native_replay();
   ir::ReplayOptions o;
   o.native = ir::NativeReplay::Auto;
