@@ -64,6 +64,14 @@ struct WarpContext {
 
 using WarpFunction = std::int32_t (*)(WarpContext*);
 
+// An access the code passes to the helper: its statement, its position among the statement's
+// counted accesses (Program::memory), and its id (each launch's Program is checked against it).
+struct Slot {
+  StmtId statement = kNone;
+  int position = 0;
+  std::int32_t access = kNone;
+};
+
 // Raised while compiling: the model holds something native code does not run.
 struct Unsupported {
   std::string why;
@@ -75,7 +83,7 @@ struct Unsupported {
 
 class Codegen {
  public:
-  Codegen(const Kernel& k, const Program& p, llvm::Module& m, std::vector<std::pair<StmtId, int>>& slots)
+  Codegen(const Kernel& k, const Program& p, llvm::Module& m, std::vector<Slot>& slots)
       : k_(k), p_(p), c_(m.getContext()), m_(m), b_(c_), slots_(slots) {}
 
   llvm::Function* build(const std::string& name) {
@@ -524,7 +532,7 @@ class Codegen {
       llvm::Value* at = b_.CreateBitCast(offsets_, vector_type(ScalarType::I64)->getPointerTo());
       b_.CreateAlignedStore(offsets, at, llvm::Align(8));
       const auto slot = static_cast<std::int32_t>(slots_.size());
-      slots_.emplace_back(id, static_cast<int>(position));
+      slots_.push_back(Slot{id, static_cast<int>(position), a.id});
       auto* fn_type = llvm::FunctionType::get(i32_, {i8_->getPointerTo(), i32_, i32_, i64_->getPointerTo()}, false);
       llvm::Value* fn = b_.CreateLoad(fn_type->getPointerTo(), field(offsetof(WarpContext, access), fn_type->getPointerTo()));
       llvm::Value* worker = b_.CreateLoad(i8_->getPointerTo(), field(offsetof(WarpContext, worker), i8_->getPointerTo()));
@@ -777,7 +785,7 @@ class Codegen {
   llvm::LLVMContext& c_;
   llvm::Module& m_;
   llvm::IRBuilder<> b_;
-  std::vector<std::pair<StmtId, int>>& slots_;
+  std::vector<Slot>& slots_;
   llvm::Type *i1_ = nullptr, *i8_ = nullptr, *i32_ = nullptr, *i64_ = nullptr;
   llvm::Function* f_ = nullptr;
   llvm::Value* ctx_ = nullptr;
@@ -801,15 +809,15 @@ class Codegen {
 
 class Code final : public detail::NativeCode {
  public:
-  Code(WarpFunction compiled, std::vector<std::pair<StmtId, int>> slots)
+  Code(WarpFunction compiled, std::vector<Slot> slots)
       : function_(compiled), slots_(std::move(slots)) {}
   std::unique_ptr<detail::NativeWorker> worker(const Program& program) const override;
   WarpFunction function() const { return function_; }
-  const std::vector<std::pair<StmtId, int>>& slots() const { return slots_; }
+  const std::vector<Slot>& slots() const { return slots_; }
 
  private:
   WarpFunction function_;
-  std::vector<std::pair<StmtId, int>> slots_;
+  std::vector<Slot> slots_;
 };
 
 class Worker final : public detail::NativeWorker {
@@ -822,8 +830,16 @@ class Worker final : public detail::NativeWorker {
         for (unsigned l = 0; l < kLanes; ++l)
           threads_[(w * 3 + static_cast<std::size_t>(d)) * kLanes + l] =
               static_cast<std::uint32_t>(p_.warps[w].index[static_cast<std::size_t>(d)][l]);
-    for (const auto& [stmt, position] : code_.slots())
-      slots_.push_back(&p_.memory[static_cast<std::size_t>(stmt)].accesses[static_cast<std::size_t>(position)]);
+    for (const Slot& slot : code_.slots()) {
+      const auto& accesses = p_.memory[static_cast<std::size_t>(slot.statement)].accesses;
+      const auto at = static_cast<std::size_t>(slot.position);
+      // A launch whose counted accesses are not the compiled ones (none known) is handed over.
+      if (at >= accesses.size() || accesses[at].id != slot.access) {
+        mismatch_ = true;
+        break;
+      }
+      slots_.push_back(&accesses[at]);
+    }
     shapes_.resize(slots_.size());
     full_.assign(static_cast<std::size_t>(p_.barriers), 0);
     lanes_.assign(static_cast<std::size_t>(p_.barriers) * kLanes, 0);
@@ -842,6 +858,7 @@ class Worker final : public detail::NativeWorker {
   }
 
   bool run_block(std::uint32_t x, std::uint32_t y, std::uint32_t z, Tally& tally) override {
+    if (mismatch_) return false;
     tally_ = &tally;
     ctx_.block[0] = x;
     ctx_.block[1] = y;
@@ -1007,6 +1024,7 @@ class Worker final : public detail::NativeWorker {
   std::vector<std::uint32_t> threads_;  // [warp][dimension][lane]
   std::vector<const CompiledAccess*> slots_;
   std::vector<Shapes> shapes_;  // [slot]
+  bool mismatch_ = false;
   std::vector<std::uint64_t> full_, lanes_, block_max_, block_min_;
 };
 
@@ -1069,7 +1087,7 @@ std::shared_ptr<const Code> compile(const Program& p, Compiler& c) {
   module->setDataLayout(c.jit->getDataLayout());
   module->setTargetTriple(c.machine->getTargetTriple().str());
   const std::string name = "warpdiv_warp_" + std::to_string(++c.functions);
-  std::vector<std::pair<StmtId, int>> slots;
+  std::vector<Slot> slots;
   Codegen codegen(p.kernel, p, *module, slots);
   llvm::Function* f = codegen.build(name);
   std::string problems;

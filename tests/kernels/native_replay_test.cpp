@@ -17,6 +17,7 @@
 #include "sim/count.hpp"
 #include "sim/errors.hpp"
 #include "sim/ir_replay.hpp"
+#include "tests/kernels/replay_compare.hpp"
 #include "tests/kernels/source_dir.hpp"
 #include "tests/kernels/zoo_launches.hpp"
 
@@ -25,71 +26,20 @@ namespace {
 
 namespace ir = sim::ir;
 
-std::string str(sim::Count c) { return sim::to_decimal(c); }
-
-struct Outcome {
-  std::optional<ir::ReplayResult> result;
-  std::string refusal;
-};
+using Outcome = ReplayOutcome;
 
 Outcome run(const ir::Kernel& k, const ir::Launch& l, ir::NativeReplay native, unsigned threads = 1) {
   jit::install_native_replay();
   ir::ReplayOptions o;
   o.threads = threads;
   o.native = native;
-  o.max_evaluations = 500000;  // a loop bound of 2^31 - 1 is refused (alike) rather than run
-  Outcome out;
-  try {
-    out.result = ir::replay(k, l, o);
-  } catch (const InvalidInput& e) {
-    out.refusal = e.what();
-  }
-  return out;
+  return replay_outcome(k, l, o);
 }
 
 // Expects every figure of two runs of one launch equal.
 void expect_equal(const ir::Kernel& k, const Outcome& native, const Outcome& reference) {
   EXPECT_EQ(native.refusal, reference.refusal);
-  if (!native.result || !reference.result) return;
-  const ir::ReplayResult& x = *native.result;
-  const ir::ReplayResult& y = *reference.result;
-  EXPECT_EQ(x.accesses.size(), y.accesses.size());
-  for (std::size_t a = 0; a < std::min(x.accesses.size(), y.accesses.size()); ++a) {
-    const ir::AccessCounts& f = x.accesses[a];
-    const ir::AccessCounts& s = y.accesses[a];
-    EXPECT_TRUE(f == s) << "'" << k.accesses[a].text << "' at " << location(k, k.accesses[a].range)
-                        << ": requests " << str(f.requests) << " / " << str(s.requests) << ", lanes "
-                        << str(f.lanes) << " / " << str(s.lanes) << ", sectors " << str(f.sectors) << " / "
-                        << str(s.sectors) << ", wavefronts " << str(f.wavefronts) << " / " << str(s.wavefronts)
-                        << ", conflicts " << str(f.conflicts) << " / " << str(s.conflicts);
-    EXPECT_EQ(x.access_faults[a], y.access_faults[a]) << k.accesses[a].text;
-    EXPECT_EQ(x.access_out_of_bounds[a], y.access_out_of_bounds[a]) << k.accesses[a].text;
-  }
-  EXPECT_EQ(x.flops.size(), y.flops.size());
-  for (std::size_t s = 0; s < std::min(x.flops.size(), y.flops.size()); ++s) EXPECT_EQ(str(x.flops[s]), str(y.flops[s]));
-  EXPECT_EQ(x.flop_faults, y.flop_faults);
-  EXPECT_EQ(x.extents.size(), y.extents.size());
-  for (std::size_t b = 0; b < std::min(x.extents.size(), y.extents.size()); ++b) {
-    EXPECT_EQ(x.extents[b].touched, y.extents[b].touched) << k.bases[b].name;
-    EXPECT_EQ(x.extents[b].lowest, y.extents[b].lowest) << k.bases[b].name;
-    EXPECT_EQ(x.extents[b].end, y.extents[b].end) << k.bases[b].name;
-  }
-  EXPECT_EQ(x.statements.size(), y.statements.size());
-  for (std::size_t s = 0; s < std::min(x.statements.size(), y.statements.size()); ++s) {
-    const ir::StatementCounts& f = x.statements[s];
-    const ir::StatementCounts& r = y.statements[s];
-    EXPECT_TRUE(f == r) << "statement " << s << " (" << ir::report_kind(k.stmts[s]) << " at "
-                        << location(k, k.stmts[s].range) << "): evaluations " << str(f.warp_evaluations)
-                        << " / " << str(r.warp_evaluations) << ", divergent " << str(f.divergent) << " / "
-                        << str(r.divergent) << ", active " << str(f.active_lanes) << " / " << str(r.active_lanes)
-                        << ", taken " << str(f.taken_lanes) << " / " << str(r.taken_lanes) << ", block executions "
-                        << str(f.block_executions) << " / " << str(r.block_executions) << ", partial "
-                        << str(f.partial_block_executions) << " / " << str(r.partial_block_executions);
-  }
-  EXPECT_EQ(str(x.warp_statement_evaluations), str(y.warp_statement_evaluations));
-  EXPECT_EQ(str(x.blocks), str(y.blocks));
-  EXPECT_EQ(str(x.warps), str(y.warps));
-  EXPECT_EQ(x.memory_counted, y.memory_counted);
+  if (native.result && reference.result) expect_same_figures(k, *native.result, *reference.result);
 }
 
 // Compares native code with the interpreter on one launch; returns whether native code ran it.
@@ -97,7 +47,9 @@ bool expect_same(const ir::Kernel& k, const ir::Launch& l, unsigned threads = 1)
   const Outcome native = run(k, l, ir::NativeReplay::Always, threads);
   const Outcome reference = run(k, l, ir::NativeReplay::Off, threads);
   expect_equal(k, native, reference);
-  if (reference.result) EXPECT_FALSE(reference.result->native);
+  if (reference.result) {
+    EXPECT_FALSE(reference.result->native);
+  }
   return native.result && native.result->native;
 }
 
@@ -114,13 +66,7 @@ TEST(NativeReplay, SameAsInterpreterOnRandomZooLaunches) {
     ir::Launch l = ir::zoo::random_launch(k, rng, i % 5 == 0 ? 20 : 4, 3, i % 4 == 0 ? 2147483647 : 60, what);
     // One launch in three with buffers of 1 to 2,000 elements (accesses outside them: faults). With
     // buffers a kernel's shared memory is followed by value (outside the native scope).
-    if (i % 3 == 0) {
-      l.buffer_bytes.assign(k.parameters.size(), 0);
-      for (std::size_t p = 0; p < k.parameters.size(); ++p)
-        if (k.parameters[p].element_bytes != 0)
-          l.buffer_bytes[p] = std::uniform_int_distribution<std::uint64_t>(1, 2000)(rng) * k.parameters[p].element_bytes;
-      what += " with buffers";
-    }
+    if (i % 3 == 0) ir::zoo::random_buffers(k, l, rng, what);
     SCOPED_TRACE(what);
     ++launches;
     warp32 += l.warp_size == 32 ? 1 : 0;

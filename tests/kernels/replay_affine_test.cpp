@@ -20,6 +20,7 @@
 #include "sim/errors.hpp"
 #include "sim/ir_lane_pattern.hpp"
 #include "sim/ir_replay.hpp"
+#include "tests/kernels/replay_compare.hpp"
 #include "tests/kernels/source_dir.hpp"
 #include "tests/kernels/zoo_launches.hpp"
 
@@ -30,62 +31,30 @@ namespace ir = sim::ir;
 
 std::string str(sim::Count c) { return sim::to_decimal(c); }
 
-struct Outcome {
-  std::optional<ir::ReplayResult> result;
-  std::string refusal;
-};
-
-Outcome run(const ir::Kernel& k, const ir::Launch& l, bool affine) {
+ReplayOutcome run(const ir::Kernel& k, const ir::Launch& l, bool affine) {
   ir::ReplayOptions o;
   o.threads = 1;
   o.affine_offsets = affine;
-  o.max_evaluations = 500000;  // a loop bound of 2^31 - 1 is refused (alike) rather than run
-  Outcome out;
-  try {
-    out.result = ir::replay(k, l, o);
-  } catch (const InvalidInput& e) {
-    out.refusal = e.what();
-  }
-  return out;
+  o.native = ir::NativeReplay::Off;  // the interpreter's two paths
+  return replay_outcome(k, l, o);
 }
 
 // Compares the two paths on one launch; adds the requests counted and those the fast path took.
 int out_of_bounds = 0;  // faults compared that were accesses outside their buffers
 
 void expect_same(const ir::Kernel& k, const ir::Launch& l, sim::Count& requests, sim::Count& affine) {
-  const Outcome fast = run(k, l, true);
-  const Outcome lanes = run(k, l, false);
+  const ReplayOutcome fast = run(k, l, true);
+  const ReplayOutcome lanes = run(k, l, false);
   ASSERT_EQ(fast.refusal, lanes.refusal);
   if (!fast.result) return;
   const ir::ReplayResult& x = *fast.result;
   const ir::ReplayResult& y = *lanes.result;
-  ASSERT_EQ(x.accesses.size(), y.accesses.size());
   EXPECT_EQ(str(y.affine_requests), "0");
-  for (std::size_t a = 0; a < x.accesses.size(); ++a) {
-    const ir::AccessCounts& f = x.accesses[a];
-    const ir::AccessCounts& s = y.accesses[a];
-    EXPECT_TRUE(f == s) << "'" << k.accesses[a].text << "' at " << location(k, k.accesses[a].range)
-                        << ": requests " << str(f.requests) << " / " << str(s.requests) << ", lanes "
-                        << str(f.lanes) << " / " << str(s.lanes) << ", sectors " << str(f.sectors) << " / "
-                        << str(s.sectors) << ", wavefronts " << str(f.wavefronts) << " / " << str(s.wavefronts)
-                        << ", conflicts " << str(f.conflicts) << " / " << str(s.conflicts);
-    EXPECT_EQ(x.access_faults[a], y.access_faults[a]) << k.accesses[a].text;
-    EXPECT_EQ(x.access_out_of_bounds[a], y.access_out_of_bounds[a]) << k.accesses[a].text;
+  expect_same_figures(k, x, y);
+  for (std::size_t a = 0; a < y.accesses.size(); ++a) {
     out_of_bounds += y.access_out_of_bounds[a] ? 1 : 0;
-    requests += s.requests;
+    requests += y.accesses[a].requests;
   }
-  ASSERT_EQ(x.flops.size(), y.flops.size());
-  for (std::size_t s = 0; s < x.flops.size(); ++s) EXPECT_EQ(str(x.flops[s]), str(y.flops[s]));
-  EXPECT_EQ(x.flop_faults, y.flop_faults);
-  ASSERT_EQ(x.extents.size(), y.extents.size());
-  for (std::size_t b = 0; b < x.extents.size(); ++b) {
-    EXPECT_EQ(x.extents[b].touched, y.extents[b].touched) << k.bases[b].name;
-    EXPECT_EQ(x.extents[b].lowest, y.extents[b].lowest) << k.bases[b].name;
-    EXPECT_EQ(x.extents[b].end, y.extents[b].end) << k.bases[b].name;
-  }
-  ASSERT_EQ(x.statements.size(), y.statements.size());
-  for (std::size_t s = 0; s < x.statements.size(); ++s) EXPECT_TRUE(x.statements[s] == y.statements[s]);
-  EXPECT_EQ(str(x.warp_statement_evaluations), str(y.warp_statement_evaluations));
   affine += x.affine_requests;
 }
 
@@ -107,13 +76,7 @@ TEST(ReplayAffine, SameAsLaneByLaneOnRandomZooLaunches) {
     const bool shared = std::any_of(k.bases.begin(), k.bases.end(), [](const ir::MemoryBase& b) {
       return b.parameter == ir::kNone && b.space == ir::AddressSpace::Shared;
     });
-    if (i % 3 == 0 || !shared) {
-      l.buffer_bytes.assign(k.parameters.size(), 0);
-      for (std::size_t p = 0; p < k.parameters.size(); ++p)
-        if (k.parameters[p].element_bytes != 0)
-          l.buffer_bytes[p] = std::uniform_int_distribution<std::uint64_t>(1, 2000)(rng) * k.parameters[p].element_bytes;
-      what += " with buffers";
-    }
+    if (i % 3 == 0 || !shared) ir::zoo::random_buffers(k, l, rng, what);
     SCOPED_TRACE(what);
     expect_same(k, l, requests, affine);
     if (::testing::Test::HasFailure()) break;
@@ -221,7 +184,7 @@ __global__ void k(float* a, int n, int m) {
     SCOPED_TRACE("n " + std::to_string(n));
     expect_same(k, l, requests, affine);
     // The overflow is reported (the fast path handed the access over), as lane by lane does.
-    const Outcome fast = run(k, l, true);
+    const ReplayOutcome fast = run(k, l, true);
     ASSERT_TRUE(fast.result.has_value());
     EXPECT_EQ(fast.result->access_faults[0].find("overflow") != std::string::npos, n != 5)
         << fast.result->access_faults[0];

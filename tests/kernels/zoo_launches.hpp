@@ -60,6 +60,16 @@ inline Launch random_launch(const Kernel& k, std::mt19937_64& rng, std::int64_t 
   return l;
 }
 
+/// Gives each pointer parameter of `l` a buffer of 1 to 2,000 elements (Launch::buffer_bytes):
+/// some accesses then fall outside. `what` says so.
+inline void random_buffers(const Kernel& k, Launch& l, std::mt19937_64& rng, std::string& what) {
+  l.buffer_bytes.assign(k.parameters.size(), 0);
+  for (std::size_t p = 0; p < k.parameters.size(); ++p)
+    if (k.parameters[p].element_bytes != 0)
+      l.buffer_bytes[p] = std::uniform_int_distribution<std::uint64_t>(1, 2000)(rng) * k.parameters[p].element_bytes;
+  what += " with buffers";
+}
+
 /// The replay of `l`, or nothing when the replay refuses it (undefined behaviour in some lane):
 /// the class engine must then refuse it too.
 inline std::optional<ReplayResult> replay_unless_refused(const Kernel& k, const Launch& l,
