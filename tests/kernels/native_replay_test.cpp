@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <optional>
 #include <random>
 #include <string>
@@ -76,6 +77,37 @@ TEST(NativeReplay, SameAsInterpreterOnRandomZooLaunches) {
   // Native code ran most launches of 32-lane warps (else this compared the interpreter with itself).
   EXPECT_GT(native * 2, warp32) << native << " of " << warp32 << " (" << launches << " launches)";
   EXPECT_GT(native, 400);
+}
+
+// The class engine's blind spots (tests/kernels/blind_spots/: unsigned and size_t stencils, long
+// indices, grid-stride loops counting down) and the data kernels (kernels/zoo/data/: floats in
+// branches, FMA shapes; without buffers the branches on loaded values are refused alike).
+TEST(NativeReplay, SameAsInterpreterOnBlindSpotsAndDataKernels) {
+  std::mt19937_64 rng(20261128);
+  std::vector<ir::Kernel> kernels;
+  for (const std::string& folder : {std::string(WARPDIV_SOURCE_DIR) + "/tests/kernels/blind_spots/",
+                                   std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/data/"}) {
+    std::vector<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(folder))
+      if (entry.path().extension() == ".cu") files.push_back(entry.path().string());
+    std::sort(files.begin(), files.end());
+    for (const std::string& f : files) {
+      frontend::FrontendOptions o;
+      o.file = f;
+      kernels.push_back(frontend::load_kernel(o));
+    }
+  }
+  ASSERT_GE(kernels.size(), 20u);
+  int native = 0;
+  for (int i = 0; i < 600; ++i) {
+    const ir::Kernel& k = kernels[static_cast<std::size_t>(i) % kernels.size()];
+    std::string what;
+    const ir::Launch l = ir::zoo::random_launch(k, rng, i % 5 == 0 ? 20 : 4, 3, i % 4 == 0 ? 2147483647 : 60, what);
+    SCOPED_TRACE(what);
+    native += expect_same(k, l, i % 2 == 0 ? 1u : 2u) ? 1 : 0;
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_GT(native, 150);
 }
 
 // A run's figures and errors do not depend on how many threads share its blocks: the error of
