@@ -116,6 +116,8 @@ class Codegen {
     offsets_ = alloca(llvm::ArrayType::get(i64_, kLanes));
     limit_ = in_entry_value(i64_, offsetof(WarpContext, evaluation_limit));
     existing_ = in_entry_value(i32_, offsetof(WarpContext, existing));
+    alive_ = alloca(i32_);
+    in_entry([&](llvm::IRBuilder<>& e) { e.CreateStore(existing_, alive_); });
 
     emit(k_.root, existing_);
     // Counts kept in registers go to the context's arrays.
@@ -350,8 +352,7 @@ class Codegen {
       case ExprKind::Intrinsic: return intrinsic(e, mask);
       case ExprKind::Opaque:
         throw Unsupported{location(k_, e.range) + ": an opaque value (" + e.description + ") is evaluated"};
-      case ExprKind::Warp:
-        throw Unsupported{location(k_, e.range) + ": warp-level function " + name(e.warp_op)};
+      case ExprKind::Warp: return warp(e, mask);
     }
     throw Unsupported{"unknown expression kind"};
   }
@@ -494,6 +495,78 @@ class Codegen {
       case Intrinsic::Fabs: return b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x[0]);
     }
     throw Unsupported{"unknown intrinsic"};
+  }
+
+  // A warp-level function (WarpMachine::eval_warp): its mask the same in every lane running it,
+  // those lanes within it, and every lane of it that has not exited running it, else undefined.
+  llvm::Value* warp(const Expr& e, llvm::Value* active) {
+    if (e.warp_op == WarpOp::ActiveMask) return splat(active);
+    // Run only by some lane (an operand of && or ?: that no lane reaches runs nowhere).
+    llvm::AllocaInst* result = alloca(vector_type(e.type));
+    b_.CreateStore(llvm::Constant::getNullValue(vector_type(e.type)), result);
+    auto* run = block("warp_function");
+    auto* after = block("after_warp_function");
+    b_.CreateCondBr(b_.CreateICmpNE(active, zero()), run, after);
+    b_.SetInsertPoint(run);
+    b_.CreateStore(warp_lanes(e, active), result);
+    b_.CreateBr(after);
+    b_.SetInsertPoint(after);
+    return b_.CreateLoad(vector_type(e.type), result);
+  }
+
+  llvm::Value* warp_lanes(const Expr& e, llvm::Value* active) {
+    llvm::Value* masks = expr(e.operands[0], active);
+    llvm::Value* mask = b_.CreateExtractElement(masks, b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, active, b_.getFalse()));
+    fault_if(b_.CreateICmpNE(masks, splat(mask)), active);
+    fail_if(b_.CreateICmpNE(b_.CreateAnd(active, b_.CreateNot(mask)), zero()));
+    llvm::Value* waiting = b_.CreateAnd(b_.CreateAnd(mask, load_mask(alive_)), b_.CreateAnd(existing_, b_.CreateNot(active)));
+    fail_if(b_.CreateICmpNE(waiting, zero()));
+    if (e.warp_op == WarpOp::Ballot || e.warp_op == WarpOp::Any || e.warp_op == WarpOp::All) {
+      llvm::Value* holds = condition(e.operands[1], active);
+      if (e.warp_op == WarpOp::Ballot) return splat(holds);
+      llvm::Value* yes = e.warp_op == WarpOp::Any ? b_.CreateICmpNE(holds, zero()) : b_.CreateICmpEQ(holds, active);
+      return splat(b_.CreateZExt(yes, i32_));
+    }
+    llvm::Value* value = expr(e.operands[1], active);
+    llvm::Value* arg = expr(e.operands[2], active);  // int32: its bits as unsigned
+    const auto width = static_cast<std::uint64_t>(e.constant);
+    std::vector<llvm::Constant*> ids;
+    for (unsigned l = 0; l < kLanes; ++l) ids.push_back(llvm::ConstantInt::get(i32_, l));
+    llvm::Value* lane = llvm::ConstantVector::get(ids);
+    const auto u32 = [&](std::uint64_t v) { return splat_int(ScalarType::U32, v); };
+    llvm::Value* group = b_.CreateAnd(lane, u32(~(width - 1) & 0xFFFFFFFFu));
+    llvm::Value* in_group = b_.CreateAnd(lane, u32(width - 1));
+    llvm::Value* source = nullptr;
+    switch (e.warp_op) {
+      case WarpOp::Shfl: source = b_.CreateAdd(group, b_.CreateAnd(arg, u32(width - 1))); break;
+      case WarpOp::ShflUp:
+        source = b_.CreateSelect(b_.CreateICmpUGE(in_group, arg), b_.CreateSub(lane, arg), lane);
+        break;
+      case WarpOp::ShflDown: {
+        llvm::Type* v64 = vector_type(ScalarType::U64);
+        llvm::Value* reach = b_.CreateAdd(b_.CreateZExt(in_group, v64), b_.CreateZExt(arg, v64));
+        source = b_.CreateSelect(b_.CreateICmpULT(reach, splat_int(ScalarType::U64, width)), b_.CreateAdd(lane, arg), lane);
+        break;
+      }
+      default: {  // xor: earlier groups may be read, later ones give the lane its own value
+        llvm::Value* x = b_.CreateXor(lane, b_.CreateAnd(arg, u32(31)));
+        source = b_.CreateSelect(b_.CreateICmpUGT(b_.CreateAnd(x, u32(~(width - 1) & 0xFFFFFFFFu)), group), lane, x);
+        break;
+      }
+    }
+    // Lanes that do not run the call read their own (their operands may be anything).
+    source = b_.CreateAnd(b_.CreateSelect(to_bools(active), source, lane), u32(31));
+    // A source lane that does not run the call: undefined.
+    llvm::Value* runs = b_.CreateAnd(b_.CreateLShr(splat(active), source), u32(1));
+    fault_if(b_.CreateAnd(b_.CreateICmpNE(source, lane), b_.CreateICmpEQ(runs, u32(0))), active);
+    // Each lane's value from its source lane (every source is a lane, 0 .. 31).
+    llvm::Type* element = value->getType()->getScalarType();
+    const bool bits = element->isIntegerTy(1);
+    if (bits) value = b_.CreateZExt(value, llvm::FixedVectorType::get(i8_, kLanes));
+    llvm::Value* out = llvm::UndefValue::get(value->getType());
+    for (unsigned l = 0; l < kLanes; ++l)
+      out = b_.CreateInsertElement(out, b_.CreateExtractElement(value, b_.CreateExtractElement(source, l)), l);
+    return bits ? b_.CreateTrunc(out, llvm::FixedVectorType::get(i1_, kLanes)) : out;
   }
 
   // The lanes of `mask` where the bool expression holds.
@@ -650,7 +723,10 @@ class Codegen {
         count(id, active);
         memory(id, active);
         const std::size_t call = frame_for(FrameKind::Call, FrameKind::Call);
-        if (call == frames_.size()) return zero();  // leaves the kernel
+        if (call == frames_.size()) {  // leaves the kernel
+          b_.CreateStore(b_.CreateAnd(load_mask(alive_), b_.CreateNot(active)), alive_);
+          return zero();
+        }
         if (s.value != kNone && !skip(id)) write(frames_[call].result, expr(s.value, active), active);
         or_into(frames_[call].returned, active);
         return zero();
@@ -796,6 +872,7 @@ class Codegen {
   llvm::AllocaInst* offsets_ = nullptr;
   llvm::Value* limit_ = nullptr;
   llvm::Value* existing_ = nullptr;
+  llvm::AllocaInst* alive_ = nullptr;  // lanes that have not left the kernel
   std::map<std::size_t, llvm::Value*> pointers_;
   std::map<std::pair<std::int32_t, ScalarType>, llvm::Value*> parameters_;
   std::map<int, llvm::Value*> builtins_;
