@@ -1063,15 +1063,6 @@ class Worker final : public detail::NativeWorker {
     const std::uint64_t bound = w->p_.base_bytes[static_cast<std::size_t>(a.base)];
     if (bound != 0 && (lowest < 0 || static_cast<std::uint64_t>(highest) + width > bound)) return 1;
     if (((static_cast<std::uint64_t>(base) | shape.bits) & (width - 1)) != 0) return 1;
-    // One address in every lane of a shared access of 8 or 16 bytes whose lanes span several
-    // phases: the interpreter counts one wavefront where the address is a warp-uniform value and
-    // one per phase where the lanes compute it each (`s2[t * 0]`), which native code does not
-    // tell apart.
-    if (a.shared && a.width > 4 && shape.low == shape.high && n > 1) {
-      const std::uint32_t phase = a.width == 8 ? 0xFFFFu : 0xFFu;
-      const std::uint32_t first = (lanes >> (__builtin_ctz(lanes) & ~(a.width == 8 ? 15 : 7)));
-      if ((first & ~phase) != 0) return 1;
-    }
     AccessCounts64& c = w->tally_->accesses[static_cast<std::size_t>(a.id)];
     c.requests += 1;
     c.lanes += static_cast<std::uint64_t>(n);
@@ -1081,7 +1072,7 @@ class Worker final : public detail::NativeWorker {
     if (shape.figure[r] < 0) {
       const AddressSpan span = address_span(addresses, lanes);
       int phases = 1;
-      shape.figure[r] = a.shared ? shared_wavefronts(addresses, lanes, a.width, &phases, 0, span)
+      shape.figure[r] = a.shared ? shared_wavefronts(addresses, lanes, a.width, &phases, 0, span, a.load)
                                  : sectors_touched(addresses, lanes, a.width, 0, span);
       shape.phases[r] = phases;
     }

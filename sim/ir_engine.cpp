@@ -416,7 +416,7 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       }
       m.accesses.push_back(CompiledAccess{a, access.base, access.offset, access.guard,
                                           static_cast<int>(access.width),
-                                          access.space == AddressSpace::Shared});
+                                          access.space == AddressSpace::Shared, access.kind == AccessKind::Load});
       const std::int32_t parameter = k.bases[static_cast<std::size_t>(access.base)].parameter;
       if (o.capture_stores && writes && parameter != kNone) {
         CompiledAccess& c = m.accesses.back();
@@ -438,7 +438,7 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       for (std::size_t y = x; y-- > 0;) {
         const CompiledAccess& a = m.accesses[x];
         const CompiledAccess& b = m.accesses[y];
-        if (a.width == b.width && a.shared == b.shared && a.guard == b.guard && a.offset != kNone &&
+        if (a.width == b.width && a.shared == b.shared && a.load == b.load && a.guard == b.guard && a.offset != kNone &&
             b.offset != kNone && canonical[a.offset] == canonical[b.offset]) {
           m.accesses[x].same_as = static_cast<std::int32_t>(y);
           break;
@@ -1658,11 +1658,13 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
         out_of_bounds(a, lanes, nullptr, at);
         continue;
       }
-      (a.shared ? c.wavefronts : c.sectors) += 1;
+      // One sector; one wavefront per phase with a lane (sim/ir_memory.hpp), none a conflict.
+      const auto one = static_cast<std::uint64_t>(a.shared ? one_address_wavefronts(lanes, a.width, a.load) : 1);
+      (a.shared ? c.wavefronts : c.sectors) += one;
       // An aligned address moved by a multiple of its width stays in one sector (one word).
-      for (int s = 1; s < a.shifts; ++s) shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += 1;
+      for (int s = 1; s < a.shifts; ++s) shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += one;
       merge(extents_[a.id], BaseExtent{true, at, at + a.width});
-      figured = Figured{static_cast<std::int32_t>(position), lanes, at, at, 1, 0};
+      figured = Figured{static_cast<std::int32_t>(position), lanes, at, at, one, 0};
       continue;
     }
     // Offsets are int64 bits: the lanes' array read as int64 is the addresses.
@@ -1705,7 +1707,7 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
     figured = Figured{static_cast<std::int32_t>(position), lanes, lowest, highest, 0, 0};
     if (a.shared) {
       int phases = 0;
-      const int wavefronts = shared_wavefronts(addresses, lanes, a.width, &phases, 0, span);
+      const int wavefronts = shared_wavefronts(addresses, lanes, a.width, &phases, 0, span, a.load);
       c.wavefronts += static_cast<std::uint64_t>(wavefronts);
       c.conflicts += static_cast<std::uint64_t>(wavefronts - phases);
       figured.figure = static_cast<std::uint64_t>(wavefronts);
@@ -1717,7 +1719,7 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
     for (int s = 1; s < a.shifts; ++s) {
       const std::int64_t by = a.shift_step * s;
       shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += static_cast<std::uint64_t>(
-          a.shared ? shared_wavefronts(addresses, lanes, a.width, nullptr, by, span)
+          a.shared ? shared_wavefronts(addresses, lanes, a.width, nullptr, by, span, a.load)
                    : sectors_touched(addresses, lanes, a.width, by, span));
     }
   }
@@ -1740,7 +1742,7 @@ int counted_at(const LanePattern& p, LanePattern::Counts& t, int lanes, int r, i
     const AddressSpan span = address_span(addresses.data(), t.mask);
     int ph = 0;
     t.count[static_cast<std::size_t>(r)] =
-        t.shared ? shared_wavefronts(addresses.data(), t.mask, t.width, &ph, 0, span)
+        t.shared ? shared_wavefronts(addresses.data(), t.mask, t.width, &ph, 0, span, t.load)
                  : sectors_touched(addresses.data(), t.mask, t.width, 0, span);
     t.phases[static_cast<std::size_t>(r)] = ph;
   }
@@ -1938,7 +1940,7 @@ bool WarpMachine::affine_access(const CompiledAccess& a, LaneMask lanes) {
       cached.counts_generation = patterns_.generation();
       cached.counted = v.pattern;
       cached.mask = lanes;
-      cached.counts = &patterns_.counts(v.pattern, lanes, a.width, a.shared);
+      cached.counts = &patterns_.counts(v.pattern, lanes, a.width, a.shared, a.load);
     } else if (cached.churn > 0) {
       cached.churn -= 1;
     }
@@ -1952,12 +1954,13 @@ bool WarpMachine::affine_access(const CompiledAccess& a, LaneMask lanes) {
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
   if (bound != 0 && (lowest < 0 || static_cast<std::uint64_t>(highest) + width > bound))
     return false;  // outside the buffer: named lane by lane
-  // Sectors or wavefronts with every address moved by `shift` (one address: one of each, no
-  // conflict, at any shift).
+  // Sectors or wavefronts with every address moved by `shift` (one address: one sector, one
+  // wavefront per phase with a lane, no conflict, at any shift).
   const auto figure = [&](std::uint64_t shift, int* phases) {
     if (counts == nullptr) {
-      if (phases != nullptr) *phases = 1;
-      return 1;
+      const int one = a.shared ? one_address_wavefronts(lanes, a.width, a.load) : 1;
+      if (phases != nullptr) *phases = one;
+      return one;
     }
     return counted_at(*v.pattern, *counts, lanes_, residue_of(static_cast<std::uint64_t>(v.base) + shift), phases);
   };

@@ -166,6 +166,7 @@ struct CompiledAccess {
   ExprId guard = kNone;
   int width = 4;
   bool shared = false;  // shared memory (wavefronts), else global (sectors)
+  bool load = false;    // a load (shared: its lanes may pair up, sim/ir_memory.hpp)
   /// The class engine's address residues (sim/ir_class_memory.cpp): with shifts > 1 the machine
   /// also counts the access's sectors (wavefronts) as if every lane's address were shift_step x s
   /// bytes further on, s = 1 .. shifts - 1, into Tally::shifted[shifted_at + s - 1].

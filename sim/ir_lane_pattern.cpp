@@ -95,13 +95,14 @@ LanePattern* PatternStore::sum(LanePattern* p, const LanePattern* q, std::int64_
   return r;
 }
 
-LanePattern::Counts& PatternStore::counts(LanePattern* p, LaneMask mask, int width, bool shared) {
+LanePattern::Counts& PatternStore::counts(LanePattern* p, LaneMask mask, int width, bool shared, bool load) {
   for (const auto& c : p->counts)
-    if (c->mask == mask && c->width == width && c->shared == shared) return *c;
+    if (c->mask == mask && c->width == width && c->shared == shared && c->load == load) return *c;
   auto c = std::make_unique<LanePattern::Counts>();
   c->mask = mask;
   c->width = width;
   c->shared = shared;
+  c->load = load;
   c->lowest = std::numeric_limits<std::int64_t>::max();
   c->highest = std::numeric_limits<std::int64_t>::min();
   for (LaneMask m = mask; m != 0; m &= m - 1) {

@@ -268,23 +268,50 @@ int phase_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int widt
 }  // namespace
 
 int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width, int* phases,
-                      std::int64_t shift) {
+                      std::int64_t shift, bool load) {
   if (mask == 0) {
     if (phases != nullptr) *phases = 0;
     return 0;
   }
-  return shared_wavefronts(addresses, mask, width, phases, shift, address_span(addresses, mask));
+  return shared_wavefronts(addresses, mask, width, phases, shift, address_span(addresses, mask), load);
+}
+
+namespace {
+
+// Whether every lane n of `mask` asks for the address of lane n ^ d wherever that lane is in it.
+bool lanes_pair_up(const std::int64_t* addresses, std::uint64_t mask, int d) {
+  for (std::uint64_t m = mask; m != 0; m &= m - 1) {
+    const int n = __builtin_ctzll(m), partner = n ^ d;
+    if ((mask >> partner & 1) && addresses[partner] != addresses[n]) return false;
+  }
+  return true;
+}
+
+// Lanes per phase of a shared access of `width` > 4 bytes: 16 (8 bytes) or 8 (16 bytes), twice
+// that for a load whose lanes pair up.
+int lanes_per_phase(int width, bool paired) { return (128 / width) * (paired ? 2 : 1); }
+
+}  // namespace
+
+int one_address_wavefronts(std::uint64_t mask, int width, bool load) {
+  if (width <= 4) return 1;
+  const int per_phase = lanes_per_phase(width, load);  // one address: every lane pairs up
+  const std::uint64_t phase_mask = (std::uint64_t{1} << per_phase) - 1;
+  int used = 0;
+  for (int first = 0; first < 64; first += per_phase) used += (mask & (phase_mask << first)) != 0 ? 1 : 0;
+  return used;
 }
 
 int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width, int* phases,
-                      std::int64_t shift, const AddressSpan& span) {
+                      std::int64_t shift, const AddressSpan& span, bool load) {
   if (phases != nullptr) *phases = mask == 0 ? 0 : 1;
   if (mask == 0) return 0;
   if (width <= 4) return phase_wavefronts(addresses, mask, width, shift, span);
-  const int lanes_per_phase = 128 / width;  // 16 for 8 bytes, 8 for 16 bytes
-  const std::uint64_t phase_mask = (std::uint64_t{1} << lanes_per_phase) - 1;
+  const bool paired = load && (lanes_pair_up(addresses, mask, 1) || lanes_pair_up(addresses, mask, 2));
+  const int per_phase = lanes_per_phase(width, paired);
+  const std::uint64_t phase_mask = (std::uint64_t{1} << per_phase) - 1;
   int total = 0, used = 0;
-  for (int first = 0; first < 64; first += lanes_per_phase) {
+  for (int first = 0; first < 64; first += per_phase) {
     const std::uint64_t phase = mask & (phase_mask << first);
     if (phase == 0) continue;
     total += phase_wavefronts(addresses, phase, width, shift, address_span(addresses, phase));

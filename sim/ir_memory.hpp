@@ -10,7 +10,11 @@
 //   wavefronts  shared: per request, the largest number of distinct 4-byte words any of the 32
 //               banks (4 bytes wide) is asked for, lanes reading one word sharing it; 8-byte
 //               accesses go as two half-warps and 16-byte ones as four quarter-warps, each phase
-//               with a participating lane counted on its own.
+//               with a participating lane counted on its own. A load whose lanes pair up (every
+//               participating lane n asks for the address of lane n ^ 1, or of n ^ 2, where that
+//               lane participates) returns two lanes' registers at once: an 8-byte one then goes
+//               as one phase (the warp), a 16-byte one as two half-warps (29 loads and stores
+//               measured on an H200; stores never pair: data/validation/memory/README.md).
 //   conflicts   shared: wavefronts beyond one per phase with a participating lane (as Nsight
 //               Compute's l1tex__data_bank_conflicts_pipe_lsu_mem_shared count them, measured
 //               on an H100: an 8-byte request of a whole warp takes 2 wavefronts, 0 conflicts);
@@ -79,14 +83,17 @@ int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width
                     const AddressSpan& span);
 
 /// Shared-memory wavefronts of one request at addresses[lane] + shift (the rule at the top of this
-/// file); `phases`, when
+/// file; `load`: a load, whose lanes may pair up); `phases`, when
 /// given, receives the number of phases with a participating lane (the wavefronts without
 /// conflicts).
 int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width,
-                      int* phases = nullptr, std::int64_t shift = 0);
+                      int* phases = nullptr, std::int64_t shift = 0, bool load = false);
 /// shared_wavefronts() with the lanes' span already known (address_span(addresses, mask)).
 int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width, int* phases,
-                      std::int64_t shift, const AddressSpan& span);
+                      std::int64_t shift, const AddressSpan& span, bool load = false);
+/// shared_wavefronts() of one address for every lane in `mask` (not empty): one wavefront per
+/// phase with a participating lane.
+int one_address_wavefronts(std::uint64_t mask, int width, bool load);
 
 /// For each access of the kernel (indexed as Kernel::accesses), "" when the engines count it,
 /// else why not: "it could not be placed: <reason>", "its address depends on <opaque value>",

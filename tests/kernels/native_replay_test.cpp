@@ -339,6 +339,57 @@ __global__ void k(int* a, int n, int which) {
   EXPECT_EQ(native, 1);
 }
 
+// 8- and 16-byte shared loads whose lanes pair up, as Nsight Compute measured them on an H200
+// (MemoryRules.WavefrontsOfPairedLoadsAsMeasuredOnAnH200): the same wavefronts whether the address
+// is a warp-uniform value or computed by each lane, through the interpreter's fast path, lane by
+// lane and native code.
+TEST_F(NativeReplaySnippet, PairedSharedLoadsCountAsMeasured) {
+  const ir::Kernel k = load(R"(
+__global__ void k(float2* out, float4* out4, int n) {
+  __shared__ float2 s2[128];
+  __shared__ float4 s4[128];
+  int t = threadIdx.x;
+  float2 a = s2[n];
+  float2 b = s2[t * 0 + n];
+  float2 c = s2[t / 2];
+  float2 d = s2[t % 16];
+  float4 e = s4[n];
+  float4 f = s4[t];
+  s2[t / 2] = a;
+  out[t] = make_float2(a.x + b.x, c.x + d.x);
+  out4[t] = make_float4(e.x, f.x, 0, 0);
+}
+)");
+  ir::Launch l;
+  l.block = {32, 1, 1};
+  l.grid = {3, 1, 1};
+  l.arguments = {ir::Value{}, ir::Value{}, ir::Value::of(ir::ScalarType::I32, 5)};
+  // Wavefronts per request of each shared access, in source order.
+  const std::pair<const char*, int> expected[] = {{"s2[n]", 1},     {"s2[t * 0 + n]", 1}, {"s2[t / 2]", 1},
+                                                  {"s2[t % 16]", 2}, {"s4[n]", 2},         {"s4[t]", 4},
+                                                  {"s2[t / 2]", 2}};
+  for (int mode = 0; mode < 3; ++mode) {
+    ir::ReplayOptions o;
+    o.native = mode == 2 ? ir::NativeReplay::Always : ir::NativeReplay::Off;
+    o.affine_offsets = mode != 1;
+    jit::install_native_replay();
+    const ir::ReplayResult r = ir::replay(k, l, o);
+    EXPECT_EQ(r.native, mode == 2);
+    std::size_t next = 0;
+    for (std::size_t a = 0; a < k.accesses.size(); ++a) {
+      if (k.accesses[a].space != ir::AddressSpace::Shared) continue;
+      ASSERT_LT(next, std::size(expected));
+      SCOPED_TRACE("mode " + std::to_string(mode) + ": " + k.accesses[a].text);
+      EXPECT_EQ(k.accesses[a].text, expected[next].first);
+      EXPECT_EQ(sim::to_decimal(r.accesses[a].requests), "3");
+      EXPECT_EQ(sim::to_decimal(r.accesses[a].wavefronts), std::to_string(3 * expected[next].second));
+      EXPECT_EQ(sim::to_decimal(r.accesses[a].conflicts), "0");
+      ++next;
+    }
+    EXPECT_EQ(next, std::size(expected));
+  }
+}
+
 // Out of the native scope, decided per launch: warps of other than 32 lanes; and Auto leaves a
 // small launch of a model never compiled to the interpreter, whose compile would cost more than
 // it saves.

@@ -358,6 +358,67 @@ TEST(MemoryRules, WavefrontsOfHandWrittenAddresses) {
   EXPECT_EQ(phases, 4);
 }
 
+// 8- and 16-byte shared loads whose lanes pair up (lane n with n ^ 1, or n ^ 2) return two lanes'
+// registers at once; stores do not. Each case is a kernel of tools/device-shared-broadcast, one warp
+// and one request, with the wavefronts and bank conflicts Nsight Compute measured on an NVIDIA H200
+// (data/validation/memory/nvidia-h200/shared-broadcast/summary.txt).
+TEST(MemoryRules, WavefrontsOfPairedLoadsAsMeasuredOnAnH200) {
+  struct Case {
+    const char* kernel;
+    bool load;
+    int width;
+    std::int64_t (*element)(int lane);
+    std::uint64_t lanes;
+    int wavefronts, conflicts;
+  };
+  constexpr std::uint64_t all = 0xFFFFFFFFu, first20 = 0xFFFFFu, even = 0x55555555u;
+  const Case cases[] = {
+      {"bcast4", true, 4, [](int) { return std::int64_t{5}; }, all, 1, 0},
+      {"bcast8", true, 8, [](int) { return std::int64_t{5}; }, all, 1, 0},
+      {"bcast16", true, 16, [](int) { return std::int64_t{5}; }, all, 2, 0},
+      {"half8", true, 8, [](int l) { return std::int64_t{5 + l / 16}; }, all, 1, 0},
+      {"consecutive8", true, 8, [](int l) { return std::int64_t{4 + l}; }, all, 2, 0},
+      {"consecutive16", true, 16, [](int l) { return std::int64_t{4 + l}; }, all, 4, 0},
+      {"pairs8", true, 8, [](int l) { return std::int64_t{l / 2}; }, all, 1, 0},
+      {"quads8", true, 8, [](int l) { return std::int64_t{l / 4}; }, all, 1, 0},
+      {"mod16_8", true, 8, [](int l) { return std::int64_t{l % 16}; }, all, 2, 0},
+      {"mod2_8", true, 8, [](int l) { return std::int64_t{l % 2}; }, all, 1, 0},
+      {"stride16_8", true, 8, [](int l) { return std::int64_t{(l % 16) * 16}; }, all, 32, 30},
+      {"pairs16", true, 16, [](int l) { return std::int64_t{l / 2}; }, all, 2, 0},
+      {"quads16", true, 16, [](int l) { return std::int64_t{l / 4}; }, all, 2, 0},
+      {"eights16", true, 16, [](int l) { return std::int64_t{l / 8}; }, all, 2, 0},
+      {"halves16", true, 16, [](int l) { return std::int64_t{l / 16}; }, all, 2, 0},
+      {"mod8_16", true, 16, [](int l) { return std::int64_t{l % 8}; }, all, 4, 0},
+      {"mod2_16", true, 16, [](int l) { return std::int64_t{l % 2}; }, all, 2, 0},
+      {"part_bcast8", true, 8, [](int) { return std::int64_t{3}; }, first20, 1, 0},
+      {"part_consecutive8", true, 8, [](int l) { return std::int64_t{l}; }, first20, 2, 0},
+      {"even_consecutive8", true, 8, [](int l) { return std::int64_t{l}; }, even, 2, 1},
+      {"even_consecutive16", true, 16, [](int l) { return std::int64_t{l}; }, even, 4, 2},
+      {"st_bcast8", false, 8, [](int) { return std::int64_t{3}; }, all, 2, 0},
+      {"st_pairs8", false, 8, [](int l) { return std::int64_t{l / 2}; }, all, 2, 0},
+      {"st_mod2_8", false, 8, [](int l) { return std::int64_t{l % 2}; }, all, 2, 0},
+      {"st_mod16_8", false, 8, [](int l) { return std::int64_t{l % 16}; }, all, 2, 0},
+      {"st_consecutive8", false, 8, [](int l) { return std::int64_t{l}; }, all, 2, 0},
+      {"st_bcast16", false, 16, [](int) { return std::int64_t{3}; }, all, 4, 0},
+      {"st_pairs16", false, 16, [](int l) { return std::int64_t{l / 2}; }, all, 4, 0},
+      {"st_consecutive16", false, 16, [](int l) { return std::int64_t{l}; }, all, 4, 0},
+  };
+  for (const Case& c : cases) {
+    std::int64_t a[64] = {};
+    for (int l = 0; l < 32; ++l) a[l] = c.element(l) * c.width;
+    int phases = 0;
+    const int wavefronts = shared_wavefronts(a, c.lanes, c.width, &phases, 0, c.load);
+    EXPECT_EQ(wavefronts, c.wavefronts) << c.kernel;
+    EXPECT_EQ(wavefronts - phases, c.conflicts) << c.kernel;
+    // The same at any address residue of a bank row (banks rotate), and for one address given
+    // as a warp-uniform value (the replay's path for `s[n]`).
+    EXPECT_EQ(shared_wavefronts(a, c.lanes, c.width, nullptr, 128 * 5 + c.width, c.load), c.wavefronts) << c.kernel;
+    if (c.element(0) == c.element(31) && c.element(0) == c.element(17)) {
+      EXPECT_EQ(one_address_wavefronts(c.lanes, c.width, c.load), c.wavefronts) << c.kernel;
+    }
+  }
+}
+
 // Random requests of every shape the counting takes a different road for (addresses in lane
 // order or not, one run or rows, spans of a few bytes to megabytes, masks full or gappy, the
 // class engine's shifts), against the rules counted byte by byte with sets: a sector is 32
