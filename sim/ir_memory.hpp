@@ -14,7 +14,8 @@
 //               participating lane n asks for the address of lane n ^ 1, or of n ^ 2, where that
 //               lane participates) returns two lanes' registers at once: an 8-byte one then goes
 //               as one phase (the warp), a 16-byte one as two half-warps (29 loads and stores
-//               measured on an H200; stores never pair: data/validation/memory/README.md).
+//               measured on an H100 and an H200; stores never pair:
+//               data/validation/memory/README.md).
 //   conflicts   shared: wavefronts beyond one per phase with a participating lane (as Nsight
 //               Compute's l1tex__data_bank_conflicts_pipe_lsu_mem_shared count them, measured
 //               on an H100: an 8-byte request of a whole warp takes 2 wavefronts, 0 conflicts);
