@@ -360,8 +360,8 @@ TEST(MemoryRules, WavefrontsOfHandWrittenAddresses) {
 
 // 8- and 16-byte shared loads whose lanes pair up (lane n with n ^ 1, or n ^ 2) return two lanes'
 // registers at once; stores do not. Each case is a kernel of tools/device-shared-broadcast, one warp
-// and one request, with the wavefronts and bank conflicts Nsight Compute measured on an NVIDIA H200
-// (data/validation/memory/nvidia-h200/shared-broadcast/summary.txt).
+// and one request, with the wavefronts and bank conflicts Nsight Compute measured, the same on an
+// NVIDIA H100 and an H200 (data/validation/memory/nvidia-h{100,200}/shared-broadcast/summary.txt).
 TEST(MemoryRules, WavefrontsOfPairedLoadsAsMeasuredOnAnH200) {
   struct Case {
     const char* kernel;
