@@ -502,16 +502,22 @@ class Codegen {
   llvm::Value* warp(const Expr& e, llvm::Value* active) {
     if (e.warp_op == WarpOp::ActiveMask) return splat(active);
     // Run only by some lane (an operand of && or ?: that no lane reaches runs nowhere).
-    llvm::AllocaInst* result = alloca(vector_type(e.type));
-    b_.CreateStore(llvm::Constant::getNullValue(vector_type(e.type)), result);
-    auto* run = block("warp_function");
-    auto* after = block("after_warp_function");
-    b_.CreateCondBr(b_.CreateICmpNE(active, zero()), run, after);
+    return if_any(active, llvm::Constant::getNullValue(vector_type(e.type)), [&] { return warp_lanes(e, active); });
+  }
+
+  // make()'s value where `mask` has a lane, else `otherwise` (make() then runs nowhere).
+  template <typename Make>
+  llvm::Value* if_any(llvm::Value* mask, llvm::Value* otherwise, Make&& make) {
+    llvm::AllocaInst* result = alloca(otherwise->getType());
+    b_.CreateStore(otherwise, result);
+    auto* run = block("run");
+    auto* after = block("after");
+    b_.CreateCondBr(b_.CreateICmpNE(mask, zero()), run, after);
     b_.SetInsertPoint(run);
-    b_.CreateStore(warp_lanes(e, active), result);
+    b_.CreateStore(make(), result);
     b_.CreateBr(after);
     b_.SetInsertPoint(after);
-    return b_.CreateLoad(vector_type(e.type), result);
+    return b_.CreateLoad(otherwise->getType(), result);
   }
 
   llvm::Value* warp_lanes(const Expr& e, llvm::Value* active) {
@@ -629,15 +635,7 @@ class Codegen {
 
   // Runs `id` where `mask` may be 0: lanes go on as `out` (0 stays 0).
   llvm::Value* emit_if_any(StmtId id, llvm::Value* mask) {
-    llvm::AllocaInst* out = mask_variable(zero());
-    auto* run = block("run");
-    auto* after = block("after");
-    b_.CreateCondBr(b_.CreateICmpNE(mask, zero()), run, after);
-    b_.SetInsertPoint(run);
-    b_.CreateStore(emit(id, mask), out);
-    b_.CreateBr(after);
-    b_.SetInsertPoint(after);
-    return load_mask(out);
+    return if_any(mask, zero(), [&] { return emit(id, mask); });
   }
 
   llvm::Value* emit(StmtId id, llvm::Value* active) {
