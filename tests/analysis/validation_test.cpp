@@ -145,7 +145,7 @@ sim::ir::WarpTrace trace_from_lanes(const lecture::LaunchConfig& c) {
   const sim::ir::Kernel& model = lecture_model();
   // The four checks sit on lines 32, 37, 44 and 49 of kernels/zoo/tiled_matmul_rect.cu.
   std::array<sim::ir::StmtId, 4> ifs{};
-  const int lines[] = {32, 37, 44, 49};
+  const std::uint32_t lines[] = {32, 37, 44, 49};
   for (std::size_t id = 0; id < model.stmts.size(); ++id)
     for (std::size_t k = 0; k < 4; ++k)
       if (model.stmts[id].kind == sim::ir::StmtKind::If && model.stmts[id].range.line == lines[k])

@@ -92,7 +92,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "  for (int i = 0; i < 10; i += s) { out[t] += i; }\n"
                   "}\n",
                   {"--arg", "s=0"}, "3:3"}),
-    [](const ::testing::TestParamInfo<NeverEnds>& info) { return std::string(info.param.name); });
+    [](const ::testing::TestParamInfo<NeverEnds>& param_info) { return std::string(param_info.param.name); });
 
 const char* const kLongLoop =
     "__global__ void k(int* out, long long n) {\n"
