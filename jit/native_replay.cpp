@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -58,6 +59,7 @@ struct WarpContext {
   std::uint64_t evaluations;                // out: this warp's warp-statement evaluations
   std::uint64_t evaluation_limit;           // in: past this many, hand over
   std::int32_t (*access)(Worker*, std::int32_t, std::uint32_t, const std::int64_t*);
+  std::int32_t (*read)(Worker*, std::int32_t, std::uint32_t, const std::int64_t*, std::uint64_t*);
   void (*arrive)(WarpContext*, std::int32_t, std::uint32_t);
   Worker* worker;
 };
@@ -351,6 +353,7 @@ class Codegen {
       }
       case ExprKind::Intrinsic: return intrinsic(e, mask);
       case ExprKind::Opaque:
+        if (p_.exprs[static_cast<std::size_t>(id)].index != kNone) return load(e, p_.exprs[static_cast<std::size_t>(id)].index, mask);
         throw Unsupported{location(k_, e.range) + ": an opaque value (" + e.description + ") is evaluated"};
       case ExprKind::Warp: return warp(e, mask);
     }
@@ -495,6 +498,33 @@ class Codegen {
       case Intrinsic::Fabs: return b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x[0]);
     }
     throw Unsupported{"unknown intrinsic"};
+  }
+
+  // A load's value from the launch's read-only data (WarpMachine::read_data): each lane's element
+  // read by the helper at the access's offset; outside the buffer or misaligned: hand over.
+  llvm::Value* load(const Expr& e, std::int32_t access, llvm::Value* mask) {
+    const MemoryAccess& a = k_.accesses[static_cast<std::size_t>(access)];
+    if (k_.exprs[static_cast<std::size_t>(a.offset)].type != ScalarType::I64 &&
+        k_.exprs[static_cast<std::size_t>(a.offset)].type != ScalarType::U64)
+      throw Unsupported{"a load offset of type " + name(k_.exprs[static_cast<std::size_t>(a.offset)].type)};
+    llvm::Value* offsets = expr(a.offset, mask);
+    b_.CreateAlignedStore(offsets, b_.CreateBitCast(offsets_, vector_type(ScalarType::I64)->getPointerTo()), llvm::Align(8));
+    if (values_read_ == nullptr) values_read_ = alloca(llvm::ArrayType::get(i64_, kLanes));
+    auto* fn_type = llvm::FunctionType::get(i32_, {i8_->getPointerTo(), i32_, i32_, i64_->getPointerTo(), i64_->getPointerTo()}, false);
+    llvm::Value* fn = b_.CreateLoad(fn_type->getPointerTo(), field(offsetof(WarpContext, read), fn_type->getPointerTo()));
+    llvm::Value* worker = b_.CreateLoad(i8_->getPointerTo(), field(offsetof(WarpContext, worker), i8_->getPointerTo()));
+    llvm::Value* r = b_.CreateCall(fn_type, fn, {worker, llvm::ConstantInt::get(i32_, std::uint64_t(access)), mask,
+                                                 b_.CreateBitCast(offsets_, i64_->getPointerTo()),
+                                                 b_.CreateBitCast(values_read_, i64_->getPointerTo())});
+    fail_if(b_.CreateICmpNE(r, zero()));
+    // The elements' bytes, zero-extended: the value of the element's type.
+    llvm::Value* bits = b_.CreateAlignedLoad(vector_type(ScalarType::U64),
+                                             b_.CreateBitCast(values_read_, vector_type(ScalarType::U64)->getPointerTo()),
+                                             llvm::Align(8));
+    if (e.type == ScalarType::Bool) return b_.CreateICmpNE(bits, splat_int(ScalarType::U64, 0));
+    const int width = bit_width(e.type);
+    llvm::Value* v = width == 64 ? bits : b_.CreateTrunc(bits, llvm::FixedVectorType::get(b_.getIntNTy(static_cast<unsigned>(width)), kLanes));
+    return is_floating(e.type) ? b_.CreateBitCast(v, vector_type(e.type)) : v;
   }
 
   // A warp-level function (WarpMachine::eval_warp): its mask the same in every lane running it,
@@ -868,6 +898,7 @@ class Codegen {
   std::vector<llvm::AllocaInst*> values_, defined_;
   llvm::AllocaInst* evaluations_ = nullptr;
   llvm::AllocaInst* offsets_ = nullptr;
+  llvm::AllocaInst* values_read_ = nullptr;  // a load's elements (load())
   llvm::Value* limit_ = nullptr;
   llvm::Value* existing_ = nullptr;
   llvm::AllocaInst* alive_ = nullptr;  // lanes that have not left the kernel
@@ -928,6 +959,7 @@ class Worker final : public detail::NativeWorker {
     ctx_.full_arrivals = full_.data();
     ctx_.lane_arrivals = lanes_.data();
     ctx_.access = &Worker::access;
+    ctx_.read = &Worker::read;
     ctx_.arrive = &Worker::arrive;
     ctx_.worker = this;
   }
@@ -1007,6 +1039,25 @@ class Worker final : public detail::NativeWorker {
   };
 
   // One request of an access (WarpMachine::memory's lane by lane path): 1 to hand over.
+  // A load's elements from the launch's data (WarpMachine::read_data), each active lane's
+  // `width` bytes zero-extended into values[lane]: 1 to hand over (outside the buffer, misaligned).
+  static std::int32_t read(Worker* w, std::int32_t access, std::uint32_t lanes, const std::int64_t* offsets,
+                           std::uint64_t* values) {
+    const MemoryAccess& a = w->p_.kernel.accesses[static_cast<std::size_t>(access)];
+    const std::string* data = w->p_.base_data[static_cast<std::size_t>(a.base)];
+    const std::uint64_t bound = w->p_.base_bytes[static_cast<std::size_t>(a.base)];
+    const std::uint64_t width = a.width;
+    for (unsigned l = 0; l < kLanes; ++l) values[l] = 0;
+    for (std::uint32_t m = lanes; m != 0; m &= m - 1) {
+      const int l = __builtin_ctz(m);
+      const std::int64_t at = offsets[l];
+      if (at < 0 || static_cast<std::uint64_t>(at) + width > bound || (static_cast<std::uint64_t>(at) & (width - 1)) != 0)
+        return 1;
+      if (data != nullptr) std::memcpy(&values[l], data->data() + at, width);  // little-endian, as on the GPU
+    }
+    return 0;
+  }
+
   static std::int32_t access(Worker* w, std::int32_t slot, std::uint32_t lanes, const std::int64_t* addresses) {
     const CompiledAccess& a = *w->slots_[static_cast<std::size_t>(slot)];
     const std::int64_t base = addresses[__builtin_ctz(lanes)];
@@ -1110,7 +1161,9 @@ std::string out_of_scope(const Program& p) {
   if (p.shifted_size != 0) return "the class engine's address residues";
   if (p.kernel.stmts.size() > kMaxNativeStatements) return "more than " + std::to_string(kMaxNativeStatements) + " statements";
   for (const detail::CompiledExpr& e : p.exprs)
-    if (e.kind == ExprKind::Opaque && e.index != kNone) return "loads whose values are computed";
+    if (e.kind == ExprKind::Opaque && e.index != kNone &&
+        p.kernel.accesses[static_cast<std::size_t>(e.index)].kind != AccessKind::Load)
+      return "an atomic's returned value";
   return "";
 }
 
@@ -1194,7 +1247,10 @@ std::shared_ptr<const detail::NativeCode> native_compile(const Program& p, bool 
     c.stats.last_refusal = why;
     return nullptr;
   }
-  const std::string key = std::string(p.options.memory ? "m" : "-") + to_json(p.kernel);
+  // The model, and which loads' values the launch computes (they decide what the code reads).
+  std::string key = std::string(p.options.memory ? "m" : "-") + to_json(p.kernel) + "\nloads";
+  for (std::size_t i = 0; i < p.exprs.size(); ++i)
+    if (p.exprs[i].kind == ExprKind::Opaque && p.exprs[i].index != kNone) key += " " + std::to_string(i);
   const auto found = c.cache.find(key);
   if (found != c.cache.end()) {
     if (found->second == nullptr) ++c.stats.refused;

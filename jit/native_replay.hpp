@@ -5,7 +5,8 @@
 //
 // Scope (anything else is replayed by the interpreter, decided per launch): a plain replay (no
 // observer, no counts by iteration, the whole grid, no captured stores, no memory followed by
-// value), warps of 32 lanes, and a model of at most kMaxNativeStatements statements. Within it, every figure is the interpreter's: native code
+// value: loads from read-only data are read, an atomic's returned value is not), warps of 32
+// lanes, and a model of at most kMaxNativeStatements statements. Within it, every figure is the interpreter's: native code
 // hands the launch back at the first thing it does not decide itself (undefined behaviour, a
 // fault in an access, a loop instance past kMaxNativeHeads heads, the evaluation budget).
 #pragma once
