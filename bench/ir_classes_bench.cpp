@@ -251,20 +251,28 @@ const CsrBench& csr_bench() {
   return m;
 }
 
-// Replays `launch` once per iteration; the counter is warp-statement evaluations per second.
-void replay_rate(benchmark::State& state, const Kernel& kernel, const Launch& launch) {
-  const ReplayOptions options;
+// Replays `launch` once per iteration (native code per `native`: Auto, the default, interprets a
+// launch this small unless its model is compiled); the counter is warp-statement evaluations per
+// second.
+void replay_rate(benchmark::State& state, const Kernel& kernel, const Launch& launch,
+                 NativeReplay native = NativeReplay::Auto) {
+  ReplayOptions options;
+  options.native = native;
   double evaluations = 0;
+  bool ran_native = false;
   for (auto _ : state) {
     const ReplayResult r = replay(kernel, launch, options);
     evaluations = warpdiv::sim::to_double(r.warp_statement_evaluations);
+    ran_native = r.native;
     benchmark::DoNotOptimize(r);
   }
+  state.counters["native"] = ran_native ? 1 : 0;
   state.counters["evaluations_per_s"] =
       benchmark::Counter(evaluations * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
-void BM_ReplayData(benchmark::State& state, const char* file, bool warp_per_row) {
+void BM_ReplayData(benchmark::State& state, const char* file, bool warp_per_row,
+                   NativeReplay native = NativeReplay::Auto) {
   warpdiv::frontend::FrontendOptions o;
   o.file = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/data/" + file;
   const Kernel kernel = warpdiv::frontend::load_kernel(o);
@@ -284,7 +292,7 @@ void BM_ReplayData(benchmark::State& state, const char* file, bool warp_per_row)
     }
   }
   state.counters["nonzeros"] = static_cast<double>(m.col_idx->size() / 4);
-  replay_rate(state, kernel, launch);
+  replay_rate(state, kernel, launch, native);
 }
 
 // BM_ReplayFloat (issue 22, item 9): the replay with floating-point values deciding control flow:
@@ -345,6 +353,15 @@ int register_all() {
       ->UseRealTime();
   benchmark::RegisterBenchmark("BM_ReplayData/spmv_csr_vector",
                                [](benchmark::State& s) { BM_ReplayData(s, "spmv_csr_vector.cu", true); })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+  // The same with native code (its loads of row_ptr and col_idx read from the launch's data).
+  benchmark::RegisterBenchmark("BM_ReplayDataNative/spmv_csr_scalar",
+                               [](benchmark::State& s) { BM_ReplayData(s, "spmv_csr_scalar.cu", false, NativeReplay::Always); })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark("BM_ReplayDataNative/spmv_csr_vector",
+                               [](benchmark::State& s) { BM_ReplayData(s, "spmv_csr_vector.cu", true, NativeReplay::Always); })
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
   return 0;

@@ -1036,7 +1036,38 @@ class Worker final : public detail::NativeWorker {
   struct Shapes {
     std::array<Shape, 4> recent;
     std::size_t next = 0;  // the one to replace
+    int churn = 0;         // up 2 a miss, down 1 a hit: past kChurnLimit, counted directly
   };
+  // An access whose shapes keep changing (`x[col_idx[jj]]`) is counted directly from then on.
+  static constexpr int kChurnLimit = 64;
+
+  // A request counted directly from its addresses: one of a few lanes (a loop that most lanes
+  // have left), or of an access whose shapes keep changing; caching them costs more than counting.
+  static constexpr int kFewLanes = 4;
+  static std::int32_t direct(Worker* w, const CompiledAccess& a, std::uint32_t lanes, const std::int64_t* addresses) {
+    const AddressSpan span = address_span(addresses, lanes);
+    const auto width = static_cast<std::uint64_t>(a.width);
+    const std::uint64_t bound = w->p_.base_bytes[static_cast<std::size_t>(a.base)];
+    if (bound != 0 && (span.lowest < 0 || static_cast<std::uint64_t>(span.highest) + width > bound)) return 1;
+    if ((span.bits & (width - 1)) != 0) return 1;
+    std::int64_t end = 0;
+    if (__builtin_add_overflow(span.highest, a.width, &end)) return 1;
+    AccessCounts64& c = w->tally_->accesses[static_cast<std::size_t>(a.id)];
+    const auto n = static_cast<std::uint64_t>(__builtin_popcount(lanes));
+    c.requests += 1;
+    c.lanes += n;
+    c.bytes += n * width;
+    merge(w->tally_->extents[static_cast<std::size_t>(a.id)], BaseExtent{true, span.lowest, end});
+    if (a.shared) {
+      int phases = 1;
+      const int wavefronts = shared_wavefronts(addresses, lanes, a.width, &phases, 0, span, a.load);
+      c.wavefronts += static_cast<std::uint64_t>(wavefronts);
+      c.conflicts += static_cast<std::uint64_t>(wavefronts - phases);
+    } else {
+      c.sectors += static_cast<std::uint64_t>(sectors_touched(addresses, lanes, a.width, 0, span));
+    }
+    return 0;
+  }
 
   // One request of an access (WarpMachine::memory's lane by lane path): 1 to hand over.
   // A load's elements from the launch's data (WarpMachine::read_data), each active lane's
@@ -1062,9 +1093,10 @@ class Worker final : public detail::NativeWorker {
     const CompiledAccess& a = *w->slots_[static_cast<std::size_t>(slot)];
     const std::int64_t base = addresses[__builtin_ctz(lanes)];
     const int n = __builtin_popcount(lanes);
+    Shapes& shapes = w->shapes_[static_cast<std::size_t>(slot)];
+    if (n <= kFewLanes || shapes.churn > kChurnLimit) return direct(w, a, lanes, addresses);
     // The shape among the access's last few (warps of one block often differ in their lanes:
     // the first and last rows of a tile), compared over the lanes without a branch per lane.
-    Shapes& shapes = w->shapes_[static_cast<std::size_t>(slot)];
     Shape* found = nullptr;
     for (Shape& candidate : shapes.recent) {
       if (candidate.lanes != lanes) continue;
@@ -1085,7 +1117,10 @@ class Worker final : public detail::NativeWorker {
         break;
       }
     }
-    if (found == nullptr) {
+    if (found != nullptr) {
+      shapes.churn -= shapes.churn > 0 ? 1 : 0;
+    } else {
+      shapes.churn += 2;
       for (unsigned l = 0; l < kLanes; ++l) {  // distances past int64 (the interpreter names them)
         std::int64_t d = 0;
         if ((lanes >> l & 1u) && __builtin_sub_overflow(addresses[l], base, &d)) return 1;
