@@ -1041,35 +1041,44 @@ class Worker final : public detail::NativeWorker {
   // An access whose shapes keep changing (`x[col_idx[jj]]`) is counted directly from then on.
   static constexpr int kChurnLimit = 64;
 
-  // A request counted directly from its addresses: one of a few lanes (a loop that most lanes
-  // have left), or of an access whose shapes keep changing; caching them costs more than counting.
-  static constexpr int kFewLanes = 4;
-  static std::int32_t direct(Worker* w, const CompiledAccess& a, std::uint32_t lanes, const std::int64_t* addresses) {
+  // The sectors or wavefronts of one request counted from its lanes' addresses (`phases`: the
+  // phases with a participating lane, for shared memory).
+  static int figure_of(const CompiledAccess& a, std::uint32_t lanes, const std::int64_t* addresses, int* phases) {
     const AddressSpan span = address_span(addresses, lanes);
+    *phases = 1;
+    return a.shared ? shared_wavefronts(addresses, lanes, a.width, phases, 0, span, a.load)
+                    : sectors_touched(addresses, lanes, a.width, 0, span);
+  }
+
+  // Records one request of `a` (WarpMachine::memory's lane by lane path) whose participating
+  // lanes' addresses lie in [lowest, highest] with `bits` their OR, its sectors or wavefronts
+  // from figure(&phases): 1 to hand over (outside the buffer, misaligned, an end past int64).
+  template <typename Figure>
+  static std::int32_t record(Worker* w, const CompiledAccess& a, std::uint32_t lanes, std::int64_t lowest,
+                             std::int64_t highest, std::uint64_t bits, Figure&& figure) {
     const auto width = static_cast<std::uint64_t>(a.width);
     const std::uint64_t bound = w->p_.base_bytes[static_cast<std::size_t>(a.base)];
-    if (bound != 0 && (span.lowest < 0 || static_cast<std::uint64_t>(span.highest) + width > bound)) return 1;
-    if ((span.bits & (width - 1)) != 0) return 1;
+    if (bound != 0 && (lowest < 0 || static_cast<std::uint64_t>(highest) + width > bound)) return 1;
+    if ((bits & (width - 1)) != 0) return 1;
     std::int64_t end = 0;
-    if (__builtin_add_overflow(span.highest, a.width, &end)) return 1;
+    if (__builtin_add_overflow(highest, a.width, &end)) return 1;
     AccessCounts64& c = w->tally_->accesses[static_cast<std::size_t>(a.id)];
     const auto n = static_cast<std::uint64_t>(__builtin_popcount(lanes));
     c.requests += 1;
     c.lanes += n;
     c.bytes += n * width;
-    merge(w->tally_->extents[static_cast<std::size_t>(a.id)], BaseExtent{true, span.lowest, end});
+    merge(w->tally_->extents[static_cast<std::size_t>(a.id)], BaseExtent{true, lowest, end});
+    int phases = 1;
+    const auto counted = static_cast<std::uint64_t>(figure(&phases));
     if (a.shared) {
-      int phases = 1;
-      const int wavefronts = shared_wavefronts(addresses, lanes, a.width, &phases, 0, span, a.load);
-      c.wavefronts += static_cast<std::uint64_t>(wavefronts);
-      c.conflicts += static_cast<std::uint64_t>(wavefronts - phases);
+      c.wavefronts += counted;
+      c.conflicts += counted - static_cast<std::uint64_t>(phases);
     } else {
-      c.sectors += static_cast<std::uint64_t>(sectors_touched(addresses, lanes, a.width, 0, span));
+      c.sectors += counted;
     }
     return 0;
   }
 
-  // One request of an access (WarpMachine::memory's lane by lane path): 1 to hand over.
   // A load's elements from the launch's data (WarpMachine::read_data), each active lane's
   // `width` bytes zero-extended into values[lane]: 1 to hand over (outside the buffer, misaligned).
   static std::int32_t read(Worker* w, std::int32_t access, std::uint32_t lanes, const std::int64_t* offsets,
@@ -1089,12 +1098,20 @@ class Worker final : public detail::NativeWorker {
     return 0;
   }
 
+  // One request of an access: counted directly where it has a few lanes (a loop that most
+  // lanes have left) or its shapes keep changing (`x[col_idx[jj]]`), caching them costing more
+  // than counting; else from the figures of its shape.
+  static constexpr int kFewLanes = 4;
   static std::int32_t access(Worker* w, std::int32_t slot, std::uint32_t lanes, const std::int64_t* addresses) {
     const CompiledAccess& a = *w->slots_[static_cast<std::size_t>(slot)];
     const std::int64_t base = addresses[__builtin_ctz(lanes)];
     const int n = __builtin_popcount(lanes);
     Shapes& shapes = w->shapes_[static_cast<std::size_t>(slot)];
-    if (n <= kFewLanes || shapes.churn > kChurnLimit) return direct(w, a, lanes, addresses);
+    if (n <= kFewLanes || shapes.churn > kChurnLimit) {
+      const AddressSpan span = address_span(addresses, lanes);
+      return record(w, a, lanes, span.lowest, span.highest, span.bits,
+                    [&](int* phases) { return figure_of(a, lanes, addresses, phases); });
+    }
     // The shape among the access's last few (warps of one block often differ in their lanes:
     // the first and last rows of a tile), compared over the lanes without a branch per lane.
     Shape* found = nullptr;
@@ -1121,10 +1138,6 @@ class Worker final : public detail::NativeWorker {
       shapes.churn -= shapes.churn > 0 ? 1 : 0;
     } else {
       shapes.churn += 2;
-      for (unsigned l = 0; l < kLanes; ++l) {  // distances past int64 (the interpreter names them)
-        std::int64_t d = 0;
-        if ((lanes >> l & 1u) && __builtin_sub_overflow(addresses[l], base, &d)) return 1;
-      }
       found = &shapes.recent[shapes.next];
       shapes.next = (shapes.next + 1) % shapes.recent.size();
       Shape& fresh = *found;
@@ -1132,7 +1145,9 @@ class Worker final : public detail::NativeWorker {
       fresh.low = fresh.high = 0;
       fresh.bits = 0;
       for (unsigned l = 0; l < kLanes; ++l) {
-        const std::int64_t d = (lanes >> l & 1u) ? addresses[l] - base : 0;
+        std::int64_t d = 0;
+        // A distance past int64: handed over (the interpreter names it; this worker ends with it).
+        if ((lanes >> l & 1u) && __builtin_sub_overflow(addresses[l], base, &d)) return 1;
         fresh.deltas[l] = d;
         fresh.low = std::min(fresh.low, d);
         fresh.high = std::max(fresh.high, d);
@@ -1141,32 +1156,14 @@ class Worker final : public detail::NativeWorker {
       fresh.figure.fill(-1);
     }
     Shape& shape = *found;
-    const auto width = static_cast<std::uint64_t>(a.width);
     std::int64_t lowest = 0, highest = 0;
     if (__builtin_add_overflow(base, shape.low, &lowest) || __builtin_add_overflow(base, shape.high, &highest)) return 1;
-    const std::uint64_t bound = w->p_.base_bytes[static_cast<std::size_t>(a.base)];
-    if (bound != 0 && (lowest < 0 || static_cast<std::uint64_t>(highest) + width > bound)) return 1;
-    if (((static_cast<std::uint64_t>(base) | shape.bits) & (width - 1)) != 0) return 1;
-    AccessCounts64& c = w->tally_->accesses[static_cast<std::size_t>(a.id)];
-    c.requests += 1;
-    c.lanes += static_cast<std::uint64_t>(n);
-    c.bytes += static_cast<std::uint64_t>(n) * width;
-    merge(w->tally_->extents[static_cast<std::size_t>(a.id)], BaseExtent{true, lowest, highest + a.width});
     const auto r = static_cast<std::size_t>(static_cast<std::uint64_t>(base) & (a.shared ? 127u : 31u));
-    if (shape.figure[r] < 0) {
-      const AddressSpan span = address_span(addresses, lanes);
-      int phases = 1;
-      shape.figure[r] = a.shared ? shared_wavefronts(addresses, lanes, a.width, &phases, 0, span, a.load)
-                                 : sectors_touched(addresses, lanes, a.width, 0, span);
-      shape.phases[r] = phases;
-    }
-    if (a.shared) {
-      c.wavefronts += static_cast<std::uint64_t>(shape.figure[r]);
-      c.conflicts += static_cast<std::uint64_t>(shape.figure[r] - shape.phases[r]);
-    } else {
-      c.sectors += static_cast<std::uint64_t>(shape.figure[r]);
-    }
-    return 0;
+    return record(w, a, lanes, lowest, highest, static_cast<std::uint64_t>(base) | shape.bits, [&](int* phases) {
+      if (shape.figure[r] < 0) shape.figure[r] = figure_of(a, lanes, addresses, &shape.phases[r]);
+      *phases = shape.phases[r];
+      return shape.figure[r];
+    });
   }
 
   const Program& p_;
@@ -1282,6 +1279,7 @@ std::shared_ptr<const detail::NativeCode> native_compile(const Program& p, bool 
     c.stats.last_refusal = why;
     return nullptr;
   }
+  if (!compile_new && c.cache.empty()) return nullptr;  // nothing to find (and no key to make)
   // The model, and which loads' values the launch computes (they decide what the code reads).
   std::string key = std::string(p.options.memory ? "m" : "-") + to_json(p.kernel) + "\nloads";
   for (std::size_t i = 0; i < p.exprs.size(); ++i)

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <filesystem>
 #include <optional>
 #include <random>
 #include <string>
@@ -84,19 +83,8 @@ TEST(NativeReplay, SameAsInterpreterOnRandomZooLaunches) {
 // branches, FMA shapes; without buffers the branches on loaded values are refused alike).
 TEST(NativeReplay, SameAsInterpreterOnBlindSpotsAndDataKernels) {
   std::mt19937_64 rng(20261128);
-  std::vector<ir::Kernel> kernels;
-  for (const std::string& folder : {std::string(WARPDIV_SOURCE_DIR) + "/tests/kernels/blind_spots/",
-                                   std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/data/"}) {
-    std::vector<std::string> files;
-    for (const auto& entry : std::filesystem::directory_iterator(folder))
-      if (entry.path().extension() == ".cu") files.push_back(entry.path().string());
-    std::sort(files.begin(), files.end());
-    for (const std::string& f : files) {
-      frontend::FrontendOptions o;
-      o.file = f;
-      kernels.push_back(frontend::load_kernel(o));
-    }
-  }
+  std::vector<ir::Kernel> kernels = ir::zoo::load_all(std::string(WARPDIV_SOURCE_DIR) + "/tests/kernels/blind_spots/");
+  for (ir::Kernel& k : ir::zoo::load_all(ir::zoo::folder() + "data/")) kernels.push_back(std::move(k));
   ASSERT_GE(kernels.size(), 20u);
   int native = 0;
   for (int i = 0; i < 600; ++i) {
@@ -116,17 +104,7 @@ TEST(NativeReplay, SameAsInterpreterOnBlindSpotsAndDataKernels) {
 // the interpreter's). Elements are small (0 .. 7, as the element's type) so that loops end.
 TEST(NativeReplay, SameAsInterpreterOnLoadedValues) {
   std::mt19937_64 rng(20261129);
-  std::vector<ir::Kernel> kernels;
-  const std::string folder = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/data/";
-  std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator(folder))
-    if (entry.path().extension() == ".cu") files.push_back(entry.path().string());
-  std::sort(files.begin(), files.end());
-  for (const std::string& f : files) {
-    frontend::FrontendOptions o;
-    o.file = f;
-    kernels.push_back(frontend::load_kernel(o));
-  }
+  const std::vector<ir::Kernel> kernels = ir::zoo::load_all(ir::zoo::folder() + "data/");
   ASSERT_GE(kernels.size(), 10u);
   int native = 0, loaded = 0;
   for (int i = 0; i < 400; ++i) {

@@ -19,19 +19,30 @@ namespace warpdiv::sim::ir::zoo {
 
 inline std::string folder() { return std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/"; }
 
-/// The zoo's .cu files (names only), sorted.
-inline std::vector<std::string> files() {
+/// The .cu files of `dir` (names only), sorted.
+inline std::vector<std::string> files_in(const std::string& dir) {
   std::vector<std::string> out;
-  for (const auto& entry : std::filesystem::directory_iterator(folder()))
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
     if (entry.path().extension() == ".cu") out.push_back(entry.path().filename().string());
   std::sort(out.begin(), out.end());
   return out;
 }
 
-inline Kernel load(const std::string& file) {
+/// The zoo's .cu files (names only), sorted.
+inline std::vector<std::string> files() { return files_in(folder()); }
+
+/// A .cu file of `dir` (default: the zoo), read by the front-end.
+inline Kernel load(const std::string& file, const std::string& dir = folder()) {
   frontend::FrontendOptions o;
-  o.file = folder() + file;
+  o.file = dir + file;
   return frontend::load_kernel(o);
+}
+
+/// Every .cu file of `dir` (ending in '/'), read by the front-end, in name order.
+inline std::vector<Kernel> load_all(const std::string& dir) {
+  std::vector<Kernel> out;
+  for (const std::string& f : files_in(dir)) out.push_back(load(f, dir));
+  return out;
 }
 
 /// A random small launch of `k`: blocks up to 24 x 4 x 2 threads (at most 1,024), grids up to
