@@ -8,7 +8,7 @@ WARPDIV_BUILD="${WARPDIV_BUILD:-$WARPDIV_ROOT/build}"
 export PATH="$PATH:/usr/local/cuda/bin"
 
 # Debian 12 packages the build and the tests need (the compiler toolchain and nvcc are assumed).
-WARPDIV_PACKAGES=(cmake make libboost-program-options-dev libfccp-dev googletest libgtest-dev
+WARPDIV_PACKAGES=(cmake make ccache libboost-program-options-dev libfccp-dev googletest libgtest-dev
                   libbenchmark-dev libpng-dev nlohmann-json3-dev
                   # `warpdiv check CONFIG` reads its TOML configuration with toml++ (header-only).
                   libtomlplusplus-dev
@@ -57,10 +57,16 @@ warpdiv_install_optional() {
   fi
 }
 
+# warpdiv_build [TARGET...]: configure once, then build the targets named (the tool and its plugins:
+# `warpdiv`), or everything (the tests and benchmarks too) when none is named. Compiles go through
+# ccache (CMakeLists.txt), so a second clone or build folder rebuilds only what changed.
 warpdiv_build() {
   warpdiv_install "${WARPDIV_PACKAGES[@]}"
   if [ ! -f "$WARPDIV_BUILD/CMakeCache.txt" ]; then
     cmake -S "$WARPDIV_ROOT" -B "$WARPDIV_BUILD" -DCMAKE_BUILD_TYPE=Release >&2
   fi
-  cmake --build "$WARPDIV_BUILD" -j "$(nproc)" >&2
+  local targets=()
+  local t
+  for t in "$@"; do targets+=(--target "$t"); done
+  cmake --build "$WARPDIV_BUILD" -j "$(nproc)" "${targets[@]}" >&2
 }
