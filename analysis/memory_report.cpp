@@ -133,9 +133,24 @@ Count global_bytes_asked(const MemorySection& m) {
   return m.global_loads.bytes + m.global_stores.bytes + m.global_atomics.bytes;
 }
 
+std::vector<std::string> incomplete_memory(const MemorySection& m) {
+  if (memory_section_empty(m)) return {};
+  if (!m.counted) return {"memory figures not counted"};  // why: MemorySection::not_counted
+  std::vector<std::string> why;
+  const auto skipped = std::count_if(m.accesses.begin(), m.accesses.end(),
+                                     [](const AccessRow& a) { return !a.not_counted.empty(); });
+  if (skipped != 0)
+    why.push_back("memory figures of " + std::to_string(skipped) + " of " +
+                  std::to_string(m.accesses.size()) + " accesses not counted");
+  if (!m.flops_not_counted.empty())
+    why.push_back("floating-point operations of " + std::to_string(m.flops_not_counted.size()) +
+                  (m.flops_not_counted.size() == 1 ? " statement" : " statements") + " not counted");
+  return why;
+}
+
 std::optional<double> arithmetic_intensity(const MemorySection& m, Traffic traffic) {
   const Count bytes = traffic == Traffic::Asked ? global_bytes_asked(m) : global_bytes_moved(m);
-  if (!m.counted || bytes == 0) return std::nullopt;
+  if (!m.counted || bytes == 0 || !incomplete_memory(m).empty()) return std::nullopt;
   return sim::to_double(m.flops) / sim::to_double(bytes);
 }
 
@@ -158,6 +173,7 @@ std::string efficiency(Count bytes, Count sectors) {
   return fixed(100.0 * sim::to_double(bytes) / (sim::to_double(sectors) * 32), 1) + "%";
 }
 
+// `flops` 0: no bytes per FLOP (none, or the figures are incomplete).
 void traffic_line(std::ostream& out, const char* what, const TrafficTotals& t, Count flops) {
   if (t.requests == 0) return;
   out << "  " << what << to_decimal(t.requests) << " requests, " << to_decimal(t.sectors)
@@ -186,10 +202,13 @@ void write_memory_totals(std::ostream& out, const MemorySection& m) {
   if (!m.counted) {
     out << ": not counted" << (m.not_counted.empty() ? "" : " (" + m.not_counted + ")") << ".\n";
   } else {
-    out << " (global traffic is what L1 asks of L2: 32-byte sectors, not DRAM):\n";
-    traffic_line(out, "global loads:   ", m.global_loads, m.flops);
-    traffic_line(out, "global stores:  ", m.global_stores, m.flops);
-    traffic_line(out, "global atomics: ", m.global_atomics, m.flops);
+    const std::vector<std::string> incomplete = incomplete_memory(m);
+    out << " (global traffic is what L1 asks of L2: 32-byte sectors, not DRAM)"
+        << (incomplete.empty() ? "" : ", incomplete: " + sim::listed(incomplete)) << ":\n";
+    const Count per_flop = incomplete.empty() ? m.flops : 0;
+    traffic_line(out, "global loads:   ", m.global_loads, per_flop);
+    traffic_line(out, "global stores:  ", m.global_stores, per_flop);
+    traffic_line(out, "global atomics: ", m.global_atomics, per_flop);
     if (m.global_loads.requests + m.global_stores.requests + m.global_atomics.requests == 0)
       out << "  global memory: no access counted\n";
     if (m.shared_requests != 0)
@@ -200,11 +219,13 @@ void write_memory_totals(std::ostream& out, const MemorySection& m) {
         << " (add, sub, mul, div 1, fma 2, per lane)\n";
     const auto asked = arithmetic_intensity(m, Traffic::Asked);
     const auto moved = arithmetic_intensity(m, Traffic::Moved);
-    if (asked && moved && m.flops != 0)
+    if (!incomplete.empty() && m.flops != 0)
+      out << "  arithmetic intensity and bound: withheld (figures incomplete)\n";
+    else if (asked && moved && m.flops != 0)
       out << "  arithmetic intensity: " << fixed(*asked, 4) << " FLOP per byte the lanes ask for ("
           << fixed(1.0 / *asked, 2) << " bytes per FLOP), " << fixed(*moved, 4)
           << " FLOP per byte of the sectors moved (" << fixed(1.0 / *moved, 2) << " bytes per FLOP)\n";
-    if (m.gpu) {
+    if (m.gpu && incomplete.empty()) {
       const auto bound = roofline_gflops(m, Traffic::Asked);
       const auto moved_bound = roofline_gflops(m, Traffic::Moved);
       if (bound && moved_bound && asked) {

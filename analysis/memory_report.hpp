@@ -107,7 +107,11 @@ sim::Count global_bytes_asked(const MemorySection& m);
 /// Which bytes an intensity divides by: those the lanes ask for (the lecture's count: every
 /// access goes to DRAM, none is shared or cached), or those of the sectors moved.
 enum class Traffic { Asked, Moved };
-/// flops / global bytes, or nullopt without global traffic.
+/// Why the section's figures are not all counted, one line each ("memory figures of 3 of 7
+/// accesses not counted"); empty when every figure is counted or there is nothing to count.
+std::vector<std::string> incomplete_memory(const MemorySection& m);
+/// flops / global bytes, or nullopt without global traffic or when the figures are incomplete
+/// (an intensity from part of the traffic would be wrong).
 std::optional<double> arithmetic_intensity(const MemorySection& m, Traffic traffic);
 /// min(peak, intensity x bandwidth) in GFLOP/s, or nullopt without a GPU's rates or intensity.
 std::optional<double> roofline_gflops(const MemorySection& m, Traffic traffic);

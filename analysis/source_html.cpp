@@ -9,6 +9,7 @@
 #include "analysis/html.hpp"
 #include "analysis/memory_report.hpp"
 #include "sim/errors.hpp"
+#include "sim/message_text.hpp"
 
 namespace warpdiv::analysis {
 
@@ -157,6 +158,21 @@ std::string memory_notes(const SourceReport& report) {
   return out;
 }
 
+// A line summed over the calls of its inlined function: a tooltip with each call's figures.
+std::string call_sites_title(const SourceReport& report, const SourceRow& shown) {
+  if (shown.call_sites <= 1) return "";
+  std::string title = "summed over " + std::to_string(shown.call_sites) + " calls:";
+  for (const SourceRow& call : report.rows) {
+    if (call.iteration || call.statement == ir::kNone || call.file != shown.file ||
+        call.line != shown.line || call.column != shown.column || call.kind != shown.kind)
+      continue;
+    title += "\ninlined at " + call.inlined_at + ": " + sim::to_decimal(call.counts.warp_evaluations) +
+             " warp evals" +
+             (call.condition ? ", " + sim::to_decimal(call.counts.divergent) + " divergent" : "");
+  }
+  return " title=\"" + escape(title) + "\"";
+}
+
 // The annotated source: divergent fraction shades the line (vermillion), SIMD efficiency is a bar;
 // with memory figures, the sector efficiency and the bank conflicts (shaded) before the source,
 // the other figures after it.
@@ -197,11 +213,13 @@ std::string listing_html(const SourceReport& report) {
              "<td class=\"src\">" + escape(l.text) + "</td>" + cells.figures + "</tr>\n";
       return;
     }
-    const SourceRow& r = report.rows[*l.row];
+    const SourceRow& r = report.summed[*l.row];
     const double evals = sim::to_double(r.counts.warp_evaluations);
     const double divergent = r.condition && evals > 0 ? sim::to_double(r.counts.divergent) / evals : 0;
     out += "<tr class=\"stmt\" style=\"background:rgba(213,94,0," + alpha(0.6 * divergent) +
-           ")\"><td>" + escape(l.label) + "</td><td>" +
+           ")\"><td" + call_sites_title(report, r) + ">" + escape(l.label) +
+           (r.call_sites > 1 ? " <span class=\"calls\">&times;" + std::to_string(r.call_sites) + "</span>" : "") +
+           "</td><td>" +
            html::group_digits(sim::to_decimal(r.counts.warp_evaluations)) + "</td><td>" +
            (r.condition ? html::group_digits(sim::to_decimal(r.counts.divergent)) +
                               (evals > 0 ? " (" + percent(divergent) + ")" : "")
@@ -620,6 +638,9 @@ std::string render_source_html(const SourceReport& report, const SourceHtmlPage&
   if (!page.engine_note.empty() && !page.classes.empty())
     out += "<p class=\"config\">" + escape(page.engine_note) + "</p>\n";
   if (!page.memory_note.empty()) out += "<p class=\"config\">" + escape(page.memory_note) + "</p>\n";
+  if (!report.incomplete.empty())
+    out += "<p class=\"note hazard\" id=\"incomplete\">Incomplete: " + escape(sim::listed(report.incomplete)) +
+           " (listed under the annotated source).</p>\n";
   out += listing_html(report);
   for (const PartialBarrier& p : report.partial_barriers)
     out += "<p class=\"note hazard\">" + escape(p.where) +

@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 #include "analysis/csv.hpp"
 #include "sim/message_text.hpp"
@@ -39,6 +40,29 @@ double simd_efficiency(const ir::StatementCounts& counts, int warp_size) {
 
 bool is_condition(ir::StmtKind kind) {
   return kind == ir::StmtKind::If || kind == ir::StmtKind::Loop || kind == ir::StmtKind::Switch;
+}
+
+// Per statement, where the __device__ function it belongs to was inlined: "FILE:LINE:COL" of the
+// innermost call, then the calls around it (" < "); "" outside inlined functions.
+std::vector<std::string> call_sites(const ir::Kernel& kernel) {
+  std::vector<std::string> at(kernel.stmts.size());
+  std::vector<std::pair<ir::StmtId, std::string>> todo{{kernel.root, ""}};
+  while (!todo.empty()) {
+    auto [id, chain] = std::move(todo.back());
+    todo.pop_back();
+    if (id == ir::kNone || static_cast<std::size_t>(id) >= kernel.stmts.size()) continue;
+    const ir::Stmt& s = kernel.stmts[static_cast<std::size_t>(id)];
+    at[static_cast<std::size_t>(id)] = chain;
+    for (const ir::StmtId c : s.children) todo.emplace_back(c, chain);
+    for (const ir::StmtId c : {s.init, s.then_stmt, s.else_stmt, s.step}) todo.emplace_back(c, chain);
+    if (s.kind != ir::StmtKind::InlinedCall) {
+      todo.emplace_back(s.body, chain);
+      continue;
+    }
+    const std::string here = ir::location(kernel, s.range);
+    todo.emplace_back(s.body, chain.empty() ? here : here + " < " + chain);
+  }
+  return at;
 }
 
 SourceRow make_row(const ir::Kernel& kernel, ir::StmtId id, const ir::StatementCounts& counts,
@@ -121,6 +145,39 @@ bool shows_before(const SourceRow& a, const SourceRow& b) {
   return a.statement < b.statement;
 }
 
+// The statement a row counts, wherever its function was inlined, and the row's iteration.
+using StatementKey = std::tuple<std::string, std::uint32_t, std::uint32_t, std::string, std::uint64_t>;
+StatementKey statement_key(const SourceRow& r) {
+  return {r.file, r.line, r.column, r.kind, r.iteration ? *r.iteration : 0};
+}
+
+// `rows` with the rows of one source statement summed over the calls of its function, at the
+// place of its first row (the copies of a statement sort next to each other, each followed by
+// its iteration rows, so a later copy's extra iterations land after the first copy's).
+std::vector<SourceRow> sum_call_sites(const std::vector<SourceRow>& rows, int warp_size) {
+  std::vector<SourceRow> out;
+  std::map<StatementKey, std::size_t> index;
+  for (const SourceRow& r : rows) {
+    const auto [it, fresh] = index.emplace(statement_key(r), out.size());
+    if (fresh) {
+      out.push_back(r);
+      out.back().inlined_at.clear();
+      continue;
+    }
+    SourceRow& sum = out[it->second];
+    sum.counts += r.counts;
+    sum.simd_efficiency = simd_efficiency(sum.counts, warp_size);
+    if (!r.iteration) ++sum.call_sites;
+    if (r.memory) {
+      if (sum.memory)
+        *sum.memory += *r.memory;
+      else
+        sum.memory = r.memory;
+    }
+  }
+  return out;
+}
+
 // A memory column: the figure where the row has memory figures and an access of that space.
 std::function<std::string(const SourceRow&)> memory_field(bool global, Count (*field)(const MemoryFigures&)) {
   return [global, field](const SourceRow& r) -> std::string {
@@ -161,6 +218,8 @@ const CsvColumns<SourceRow>& source_csv_columns() {
       {"flops", [](const SourceRow& r) { return r.memory ? to_decimal(r.memory->flops) : ""; }},
       {"simd_efficiency", efficiency_text},
       {"statement", [](const SourceRow& r) { return r.text; }},
+      {"inlined_at", [](const SourceRow& r) { return r.inlined_at; }},
+      {"complete", [](const SourceRow& r) { return r.launch_complete ? "yes" : "no"; }},
   };
   return columns;
 }
@@ -193,17 +252,27 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
   report.warps = result.warps;
   report.by_iteration = options.by_iteration;
 
+  report.by_call_site = options.by_call_site;
+  report.warp_size = launch.warp_size;
+  report.memory = make_memory_section(kernel, result, options.memory_not_counted);
+  report.incomplete = incomplete_memory(report.memory);
+
   std::vector<SourceRow> statements;
   const std::vector<std::string> not_counted = analysis::accesses_not_counted(kernel, result);
+  const std::vector<std::string> inlined_at = call_sites(kernel);
+  const auto row_of = [&](ir::StmtId id, const ir::StatementCounts& counts) {
+    SourceRow row = make_row(kernel, id, counts, launch.warp_size);
+    row.inlined_at = inlined_at[static_cast<std::size_t>(id)];
+    row.launch_complete = report.incomplete.empty();
+    return row;
+  };
   for (std::size_t id = 0; id < kernel.stmts.size() && id < result.statements.size(); ++id) {
     if (kernel.stmts[id].kind == ir::StmtKind::Block) continue;
-    statements.push_back(
-        make_row(kernel, static_cast<ir::StmtId>(id), result.statements[id], launch.warp_size));
+    statements.push_back(row_of(static_cast<ir::StmtId>(id), result.statements[id]));
     if (result.memory_counted)
       statements.back().memory =
           statement_memory(kernel, result, not_counted, static_cast<ir::StmtId>(id));
   }
-  report.memory = make_memory_section(kernel, result);
   std::stable_sort(statements.begin(), statements.end(), [](const SourceRow& a, const SourceRow& b) {
     if (a.file != b.file) return a.file < b.file;
     if (a.line != b.line) return a.line < b.line;
@@ -216,25 +285,27 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
     if (!options.by_iteration || id >= result.iterations.size()) continue;
     const auto& per_iteration = result.iterations[id];
     for (std::size_t k = 0; k < per_iteration.size(); ++k) {
-      SourceRow iteration = make_row(kernel, row.statement, per_iteration[k], launch.warp_size);
+      SourceRow iteration = row_of(row.statement, per_iteration[k]);
       iteration.iteration = k + 1;
       report.rows.push_back(iteration);
     }
   }
+  report.summed = sum_call_sites(report.rows, launch.warp_size);
   for (const SourceRow& b : report.barriers) {
     if (b.counts.partial_block_executions == 0) continue;
     PartialBarrier partial;
-    partial.where = ir::location(kernel, kernel.stmts[static_cast<std::size_t>(b.statement)].range);
+    partial.where = ir::location(kernel, kernel.stmts[static_cast<std::size_t>(b.statement)].range) +
+                    (b.inlined_at.empty() ? "" : " (inlined at " + b.inlined_at + ")");
     partial.line = b.line;
     partial.block_executions = b.counts.block_executions;
     partial.partial_block_executions = b.counts.partial_block_executions;
     partial.blocks_with_partial = b.counts.blocks_with_partial;
     report.partial_barriers.push_back(partial);
   }
-  // The line each whole-kernel row starts, and the row that line shows.
+  // The line each whole-kernel row starts, and the (summed) row that line shows.
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> shown;  // (file, line) -> row
-  for (std::size_t i = 0; i < report.rows.size(); ++i) {
-    const SourceRow& row = report.rows[i];
+  for (std::size_t i = 0; i < report.summed.size(); ++i) {
+    const SourceRow& row = report.summed[i];
     if (row.iteration) continue;
     const ir::SourceRange& range = kernel.stmts[static_cast<std::size_t>(row.statement)].range;
     shown.emplace(std::make_pair(range.file, range.line), i);  // rows are in display order
@@ -272,9 +343,9 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
     const ir::SourceRange range{where.first, where.second, 0, 0, 0};
     const std::string* text = source_line(kernel, range);
     const std::string label = where.first == 0 ? std::to_string(where.second)
-                                               : report.rows[index].file + ":" +
+                                               : report.summed[index].file + ":" +
                                                      std::to_string(where.second);
-    report.elsewhere.push_back(listing_line(label, text ? *text : report.rows[index].text, where, index));
+    report.elsewhere.push_back(listing_line(label, text ? *text : report.summed[index].text, where, index));
   }
   return report;
 }
@@ -298,7 +369,7 @@ void add_block_classes(SourceReport& report, const ir::Kernel& kernel, const ir:
     }
     const SourceReport one = make_source_report(kernel, launch, part, options);
     ClassSection section{"class " + std::to_string(i + 1), c.definition, c.blocks,
-                         c.representative, one.rows, {}};
+                         c.representative, one.rows, one.summed, {}};
     for (const ir::IterationClass& ic : c.iteration_classes) {
       if (!inside.count(ic.loop)) inside[ic.loop] = ir::statements_inside(kernel, ic.loop);
       const std::vector<bool>& in = inside[ic.loop];
@@ -318,9 +389,12 @@ void add_block_classes(SourceReport& report, const ir::Kernel& kernel, const ir:
         SourceRow r = make_row(kernel, row.statement,
                                ic.statements[static_cast<std::size_t>(row.statement)],
                                launch.warp_size);
+        r.inlined_at = row.inlined_at;
+        r.launch_complete = row.launch_complete;
         r.barrier = false;  // block executions are per block, not per iteration class
         it.rows.push_back(std::move(r));
       }
+      it.summed = sum_call_sites(it.rows, launch.warp_size);
       section.iterations.push_back(std::move(it));
     }
     report.classes.push_back(std::move(section));
@@ -351,7 +425,7 @@ void write_class_text(std::ostream& out, const SourceReport& report) {
         << dim3_text(c.representative) << "\n";
   int cell_width = 26;  // "divergent/evaluations" of the widest cell, and room between
   for (const ClassSection& c : report.classes)
-    for (const SourceRow& row : c.rows)
+    for (const SourceRow& row : c.summed)
       if (!row.iteration && row.condition)
         cell_width = std::max(cell_width, static_cast<int>(fraction_text(row).size()) + 2);
   for (std::size_t first = 0; first < report.classes.size(); first += kClassesPerTable) {
@@ -361,12 +435,12 @@ void write_class_text(std::ostream& out, const SourceReport& report) {
     for (std::size_t k = first; k < last; ++k)
       out << std::setw(cell_width) << report.classes[k].name;
     out << '\n';
-    for (std::size_t r = 0; r < report.rows.size(); ++r) {
-      const SourceRow& row = report.rows[r];
+    for (std::size_t r = 0; r < report.summed.size(); ++r) {
+      const SourceRow& row = report.summed[r];
       if (row.iteration || !row.condition) continue;
       out << std::setw(5) << row.line << std::setw(10) << row.kind;
       for (std::size_t k = first; k < last; ++k) {
-        const auto& rows = report.classes[k].rows;
+        const auto& rows = report.classes[k].summed;
         out << std::setw(cell_width) << (r < rows.size() ? fraction_text(rows[r]) : "");
       }
       out << '\n';
@@ -397,8 +471,8 @@ void write_iteration_text(std::ostream& out, const SourceReport& report) {
         << (first->variable.empty() ? "" : " (" + first->variable + ")") << ":\n";
     // The branch columns: the condition rows inside the loop, in report order.
     std::vector<std::size_t> columns;
-    for (std::size_t r = 0; r < first->rows.size(); ++r)
-      if (first->rows[r].condition) columns.push_back(r);
+    for (std::size_t r = 0; r < first->summed.size(); ++r)
+      if (first->summed[r].condition) columns.push_back(r);
     std::size_t name_width = 5, definition_width = 10;
     int cell_width = 10;
     std::vector<std::string> exits;
@@ -413,7 +487,7 @@ void write_iteration_text(std::ostream& out, const SourceReport& report) {
         name_width = std::max(name_width, c.name.size());
         definition_width = std::max(definition_width, it.definition.size());
         for (std::size_t col : columns)
-          cell_width = std::max(cell_width, static_cast<int>(fraction_text(it.rows[col]).size()) + 2);
+          cell_width = std::max(cell_width, static_cast<int>(fraction_text(it.summed[col]).size()) + 2);
       }
     const std::size_t fixed = 2 + name_width + 12 + 2 + definition_width;
     const std::size_t per_table = std::max<std::size_t>(
@@ -427,16 +501,16 @@ void write_iteration_text(std::ostream& out, const SourceReport& report) {
       };
       lead("", "", "");
       for (std::size_t k = from; k < to; ++k)
-        out << std::setw(cell_width) << "line " + std::to_string(first->rows[columns[k]].line);
+        out << std::setw(cell_width) << "line " + std::to_string(first->summed[columns[k]].line);
       out << '\n';
       lead("class", "iterations", "defined by");
-      for (std::size_t k = from; k < to; ++k) out << std::setw(cell_width) << first->rows[columns[k]].kind;
+      for (std::size_t k = from; k < to; ++k) out << std::setw(cell_width) << first->summed[columns[k]].kind;
       out << '\n';
       for (const ClassSection& c : report.classes)
         for (const IterationSection& it : c.iterations) {
           if (it.loop != loop || it.exit) continue;
           lead(c.name, std::to_string(it.iterations), it.definition);
-          for (std::size_t k = from; k < to; ++k) out << std::setw(cell_width) << fraction_text(it.rows[columns[k]]);
+          for (std::size_t k = from; k < to; ++k) out << std::setw(cell_width) << fraction_text(it.summed[columns[k]]);
           out << '\n';
         }
       if (columns.empty()) break;
@@ -504,14 +578,18 @@ void write_source_text(std::ostream& out, const SourceReport& report) {
       << "launch: " << report.launch;
   if (!report.arguments.empty()) out << "; " << report.arguments;
   out << '\n' << "counted: " << sim::counted(report.blocks, "block") << ", "
-      << sim::counted(report.warps, "warp") << (report.scope.empty() ? "" : " (" + report.scope + " only)") << "\n\n";
+      << sim::counted(report.warps, "warp") << (report.scope.empty() ? "" : " (" + report.scope + " only)") << "\n";
+  if (!report.incomplete.empty())
+    out << "incomplete: " << sim::listed(report.incomplete)
+        << " (see \"Memory of the launch\"; derived figures withheld)\n";
+  out << '\n';
   out << "Per statement: warp evaluations (a warp reaching it with at least one active lane),\n"
          "divergent evaluations of conditions (the active lanes disagree), and SIMD efficiency\n"
          "(active lanes / (evaluations x warp size)).\n\n";
 
   // Columns as wide as their longest figure (counts reach 39 digits), at least the usual width.
   int evals_width = 13, divergent_width = 12;
-  for (const SourceRow& row : report.rows) {
+  for (const SourceRow& row : report.summed) {
     const Figures f = figures(row);
     evals_width = std::max(evals_width, static_cast<int>(f.evaluations.size()) + 2);
     divergent_width = std::max(divergent_width, static_cast<int>(f.divergent.size()) + 2);
@@ -534,15 +612,23 @@ void write_source_text(std::ostream& out, const SourceReport& report) {
             << std::setw(evals_width + divergent_width + 9) << "" << "  " << line.text << '\n';
         continue;
       }
-      figure_line(line.label, report.rows[*line.row], line.text);
-      for (std::size_t j = *line.row + 1; j < report.rows.size() && report.rows[j].iteration; ++j)
-        figure_line("", report.rows[j], "  iteration " + std::to_string(*report.rows[j].iteration));
+      const SourceRow& shown = report.summed[*line.row];
+      figure_line(line.label, shown, line.text);
+      if (report.by_call_site && shown.call_sites > 1)
+        for (const SourceRow& call : report.rows)
+          if (!call.iteration && statement_key(call) == statement_key(shown))
+            figure_line("", call, line.text.substr(0, line.text.find_first_not_of(" \t")) +
+                                      "  inlined at " + call.inlined_at);
+      for (std::size_t j = *line.row + 1; j < report.summed.size() && report.summed[j].iteration; ++j)
+        figure_line("", report.summed[j], "  iteration " + std::to_string(*report.summed[j].iteration));
     }
   };
   header();
   print(report.listing);
   if (!report.elsewhere.empty()) {
-    if (!report.listing.empty()) out << "\nStatements outside the kernel's lines (inlined functions):\n";
+    if (!report.listing.empty())
+      out << "\nStatements outside the kernel's lines (inlined functions, summed over their calls"
+          << (report.by_call_site ? "" : "; --by-call-site shows each call") << "):\n";
     print(report.elsewhere);
   }
 

@@ -33,6 +33,16 @@ struct SourceRow {
   std::string text;  // the statement's first source line, trimmed, or the model's description
   /// Memory figures (whole-kernel rows of a count that has them; analysis/memory_report.hpp).
   std::optional<MemoryFigures> memory;
+  /// For a statement of an inlined __device__ function: where the function was called,
+  /// "FILE:LINE:COL", innermost call first, then the calls around it ("a.cu:9:13 < a.cu:20:5");
+  /// "" outside inlined functions. A function called from two places has a row for each call.
+  std::string inlined_at;
+  /// Rows summed over call sites (SourceReport::summed): how many rows were summed (1 for a
+  /// statement outside inlined functions or called from one place).
+  std::uint32_t call_sites = 1;
+  /// False when some figure of the launch is not counted (SourceReport::incomplete says which):
+  /// the CSV's per-launch `complete` column.
+  bool launch_complete = true;
 };
 
 /// A barrier some block reaches only in part (undefined behaviour).
@@ -49,9 +59,10 @@ struct PartialBarrier {
 struct ListingLine {
   std::string label;  // the line number; "FILE:LINE" for a line of another file
   std::string text;   // the source line (or, without source text, the statement's description)
-  /// Index into SourceReport::rows of the statement the line shows: the one that starts first on
-  /// it (a condition or barrier before a plain statement at the same column); none for a line
-  /// without statements. With by_iteration its per-iteration rows follow it in `rows`.
+  /// Index into SourceReport::summed of the statement the line shows: the one that starts first
+  /// on it (a condition or barrier before a plain statement at the same column), summed over the
+  /// calls of its function; none for a line without statements. With by_iteration its
+  /// per-iteration rows follow it in `summed`.
   std::optional<std::size_t> row;
   /// The memory figures of every statement that starts on the line, summed (`if (c) a[i] = x;`
   /// is two); none for a line without statements, or where memory was not counted.
@@ -75,6 +86,7 @@ struct IterationSection {
   bool exit = false;          // only the loop's last check (no lane stays)
   bool merged = false;
   std::vector<SourceRow> rows;
+  std::vector<SourceRow> summed;  // rows summed over call sites (SourceReport::summed)
 };
 
 /// A block class the class engine found, with its own per-statement rows (whole-kernel rows in
@@ -86,6 +98,7 @@ struct ClassSection {
   sim::Count blocks = 0;
   sim::ir::Dim3 representative;
   std::vector<SourceRow> rows;
+  std::vector<SourceRow> summed;  // rows summed over call sites (SourceReport::summed)
   std::vector<IterationSection> iterations;
 };
 
@@ -98,9 +111,22 @@ struct SourceReport {
   sim::Count blocks = 0;
   sim::Count warps = 0;
   bool by_iteration = false;
+  int warp_size = 32;
   /// Whole-kernel rows (iteration empty) in source order; with by_iteration, each statement inside
-  /// a loop is followed by its per-iteration rows.
+  /// a loop is followed by its per-iteration rows. A statement of a __device__ function inlined at
+  /// several calls has a row per call (SourceRow::inlined_at).
   std::vector<SourceRow> rows;
+  /// `rows` with the rows of one source statement summed over the calls of its function (one row
+  /// per source statement, inlined_at empty, call_sites the number summed), in the same order:
+  /// what the listing, the text and the HTML show.
+  std::vector<SourceRow> summed;
+  /// With by_call_site, the text listing shows each call's figures under a line summed over
+  /// several calls.
+  bool by_call_site = false;
+  /// Why the report's figures are not all counted, one line each ("3 of 7 memory accesses not
+  /// counted"); empty when every figure of the launch is counted. Derived figures (arithmetic
+  /// intensity, the roofline bound) are withheld when it is not empty.
+  std::vector<std::string> incomplete;
   /// The kernel's source lines, from its signature to its closing brace (empty when the model
   /// carries no source text), each with the statement it shows, if any.
   std::vector<ListingLine> listing;
@@ -119,6 +145,9 @@ struct SourceReport {
 
 struct SourceReportOptions {
   bool by_iteration = false;
+  bool by_call_site = false;
+  /// Why the count has no memory figures, when it has none (the engine's note).
+  std::string memory_not_counted;
   std::optional<sim::ir::Dim3> only_block;
   std::optional<std::uint32_t> only_warp;
 };

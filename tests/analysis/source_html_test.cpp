@@ -204,6 +204,7 @@ SourceReport memory_report(const std::vector<MemoryLine>& lines) {
     }
     report.listing.push_back(line);
   }
+  report.summed = report.rows;  // no inlined function: the listing's rows are the statements'
   return report;
 }
 

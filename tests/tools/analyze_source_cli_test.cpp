@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 
 #include <set>
 #include <sstream>
@@ -551,11 +552,108 @@ TEST_F(AnalyzeSourceFile, InlinedFunctionsAreListedAfterTheKernel) {
   // threadIdx.x 0..63 against 40: warp 0 (0..31) all below, warp 1 split: 41..63 (23 lanes) take
   // the first return (SIMD 23/32 = 71.9%), the other 41 lanes the second (41/64 = 64.1%).
   EXPECT_TRUE(contains(r.out,
-                       "\nStatements outside the kernel's lines (inlined functions):\n"
+                       "\nStatements outside the kernel's lines (inlined functions, summed over "
+                       "their calls; --by-call-site shows each call):\n"
                        "    2            2           1   100.0%    if (v > hi)\n"
                        "    3            1           -    71.9%      return hi;\n"
                        "    4            2           -    64.1%    return v;\n"))
       << r.out;
+}
+
+// A __device__ function called from two places: its statements are counted at each call, the
+// text and the HTML show the sum, the CSV a row per call with the call's place.
+TEST_F(AnalyzeSourceFile, FunctionCalledTwiceIsCountedAtEachCall) {
+  const std::string file = source("twice.cu",
+                                  "__device__ int f(int x) {\n"
+                                  "  if (x < 40)\n"
+                                  "    return 1;\n"
+                                  "  return 2;\n"
+                                  "}\n"
+                                  "\n"
+                                  "__global__ void k(int *out) {\n"
+                                  "  int t = threadIdx.x;\n"
+                                  "  int a = f(t);\n"
+                                  "  int b = f(t + 1);\n"
+                                  "  out[t] = a + b;\n"
+                                  "}\n");
+  TempDir dir;
+  const CliResult r = run_warpdiv({"analyze", file, "--grid", "1", "--block", "64", "--csv",
+                                   dir.file("k.csv"), "--html", dir.file("k.html")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  // Two warps (t 0..31, 32..63), two calls: the if is reached 4 times. Call 1 (x = t): warp 1
+  // splits at 40 (lanes 32..39 true). Call 2 (x = t + 1): warp 1 splits at 39 (32..38 true).
+  // `return 1` runs in both warps at both calls: 4 evaluations with 32 + 8 + 32 + 7 = 79 lanes
+  // (79 / 128 = 61.7%); `return 2` in warp 1 only: 2 evaluations, 24 + 25 = 49 lanes (76.6%).
+  EXPECT_TRUE(contains(r.out,
+                       "    2            4           2   100.0%    if (x < 40)\n"
+                       "    3            4           -    61.7%      return 1;\n"
+                       "    4            2           -    76.6%    return 2;\n"))
+      << r.out;
+  const std::string csv = read_file(dir.file("k.csv"));
+  const std::string at9 = file + ":9:11", at10 = file + ":10:11";
+  // file,line,column,kind,iteration,warp_evaluations,divergent,active_lanes,taken_lanes,...
+  EXPECT_TRUE(contains(csv, file + ",2,3,if,,2,1,64,40,")) << csv;
+  EXPECT_TRUE(contains(csv, file + ",2,3,if,,2,1,64,39,")) << csv;
+  EXPECT_TRUE(contains(csv, "if (x < 40)," + at9 + ",yes\n")) << csv;
+  EXPECT_TRUE(contains(csv, "if (x < 40)," + at10 + ",yes\n")) << csv;
+  EXPECT_TRUE(contains(csv, "int t = threadIdx.x;,,yes\n")) << csv;
+  // The HTML shows the sum, with each call's figures in the line's tooltip.
+  const std::string html = read_file(dir.file("k.html"));
+  EXPECT_TRUE(contains(html, "&times;2</span></td><td>4</td><td>2 (50.0%)</td>")) << html;
+  EXPECT_TRUE(contains(html, "inlined at " + at9 + ": 2 warp evals, 1 divergent")) << html;
+  // --by-call-site: each call under the sum.
+  const CliResult split =
+      run_warpdiv({"analyze", file, "--grid", "1", "--block", "64", "--by-call-site"});
+  ASSERT_EQ(split.status, 0) << split.err;
+  EXPECT_TRUE(contains(split.out,
+                       "    2            4           2   100.0%    if (x < 40)\n"
+                       "                 2           1   100.0%      inlined at " + at9 + "\n"
+                       "                 2           1   100.0%      inlined at " + at10 + "\n"
+                       "    3            4           -    61.7%      return 1;\n"
+                       "                 2           -    62.5%        inlined at " + at9 + "\n"
+                       "                 2           -    60.9%        inlined at " + at10 + "\n"))
+      << split.out;
+}
+
+// An access the model cannot place (an index read from memory without values): the report says
+// it is incomplete in its summary, the CSV's complete column and the HTML, and withholds the
+// figures derived from the traffic.
+TEST_F(AnalyzeSourceFile, IncompleteMemoryFiguresAreSaidAndDerivedOnesWithheld) {
+  const std::string file = source("gather.cu",
+                                  "__global__ void k(float *out, const float *a, const int *idx) {\n"
+                                  "  int i = threadIdx.x;\n"
+                                  "  out[i] = a[idx[i]] * 2.0f;\n"
+                                  "}\n");
+  TempDir dir;
+  const CliResult r = run_warpdiv({"analyze", file, "--grid", "1", "--block", "32", "--csv",
+                                   dir.file("k.csv"), "--html", dir.file("k.html")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  // Three accesses (idx[i], a[idx[i]], out[i]); the gather's address is not known.
+  EXPECT_TRUE(contains(r.out, "counted: 1 block, 1 warp\nincomplete: memory figures of 1 of 3 "
+                              "accesses not counted"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "arithmetic intensity and bound: withheld (figures incomplete)")) << r.out;
+  EXPECT_FALSE(contains(r.out, "bytes asked per FLOP")) << r.out;
+  EXPECT_FALSE(contains(r.out, "arithmetic intensity: ")) << r.out;
+  const std::string csv = read_file(dir.file("k.csv"));
+  EXPECT_TRUE(contains(csv, ",statement,inlined_at,complete\n")) << csv;
+  EXPECT_TRUE(contains(csv, "out[i] = a[idx[i]] * 2.0f;,,no\n")) << csv;
+  EXPECT_FALSE(contains(csv, ",yes\n")) << csv;
+  const std::string html = read_file(dir.file("k.html"));
+  EXPECT_TRUE(contains(html, "id=\"incomplete\">Incomplete: memory figures of 1 of 3 accesses not counted"))
+      << html;
+  // The same kernel with the index's values: complete, and the intensity is given.
+  const std::string values = dir.file("idx.bin");  // raw int32 elements: 31, 30, ..., 0
+  {
+    std::ofstream out(values, std::ios::binary);
+    for (std::int32_t i = 31; i >= 0; --i) out.write(reinterpret_cast<const char*>(&i), sizeof i);
+  }
+  const CliResult full = run_warpdiv({"analyze", file, "--grid", "1", "--block", "32", "--data",
+                                      "idx=" + values, "--csv", dir.file("full.csv")});
+  ASSERT_EQ(full.status, 0) << full.err;
+  EXPECT_FALSE(contains(full.out, "incomplete")) << full.out;
+  EXPECT_TRUE(contains(full.out, "arithmetic intensity: ")) << full.out;
+  EXPECT_TRUE(contains(read_file(dir.file("full.csv")), "out[i] = a[idx[i]] * 2.0f;,,yes\n"));
 }
 
 TEST_F(AnalyzeSourceFile, SavedModelGivesTheSameReport) {
@@ -655,7 +753,7 @@ TEST_F(AnalyzeSourceFile, ByClassCsvGivesTheLecturesTypeOneAndTypeTwo) {
             "file,line,column,kind,iteration,warp_evaluations,divergent,active_lanes,taken_lanes,"
             "block_executions,partial_block_executions,global_requests,global_sectors,global_bytes,"
             "shared_requests,shared_wavefronts,shared_bank_conflicts,flops,simd_efficiency,"
-            "statement,class,"
+            "statement,inlined_at,complete,class,"
             "class_blocks,class_definition,representative,loop_line,first_iteration,iterations,"
             "iteration_class");
   // The lecture: load_M (line 27) diverges in 336 of the 2,352 warp-phases of the 42 blocks whose
@@ -859,7 +957,10 @@ TEST_F(AnalyzeSourceFile, HtmlPageSaysHowTheMemoryFiguresWereMade) {
                : c == '\'' ? "&#39;" : std::string(1, c);
   EXPECT_TRUE(contains(page, "<p class=\"note\">Memory figures: not counted (" + escaped + ").</p>"))
       << page;
-  EXPECT_EQ(count_occurrences(page, "not counted"), 1u);
+  // Said twice: in the page's incompleteness note at the top, and under the listing.
+  EXPECT_TRUE(contains(page, "id=\"incomplete\">Incomplete: memory figures not counted (listed"))
+      << page;
+  EXPECT_EQ(count_occurrences(page, "not counted"), 2u);
   EXPECT_FALSE(contains(page, "<th>global req</th>"));
 }
 

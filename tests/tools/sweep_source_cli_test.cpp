@@ -71,7 +71,8 @@ TEST_F(SweepSource, OneRowPerLaunchAndStatementWithHandWorkedCounts) {
             "n,a,block_x,block_y,block_z,grid_x,grid_y,grid_z,warp_size,file,line,column,kind,"
             "iteration,warp_evaluations,divergent,active_lanes,taken_lanes,block_executions,"
             "partial_block_executions,global_requests,global_sectors,global_bytes,shared_requests,"
-            "shared_wavefronts,shared_bank_conflicts,flops,simd_efficiency,statement");
+            "shared_wavefronts,shared_bank_conflicts,flops,simd_efficiency,statement,inlined_at,"
+            "complete");
   // Order: block outermost, then n. Row 1: n = 1000, 4 x 64 = 256 threads, warps of 32. Thread t
   // takes i = t, t+256, t+512, t+768 (< 1000 for t < 232): warps 0..6 test the loop 5 times (4
   // true, 1 false), warp 7 (t = 224..255) too, its 4th test split (8 lanes stay): 40 tests, 1

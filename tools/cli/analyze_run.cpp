@@ -75,8 +75,9 @@ AnalyzeSourceReport run_analyze_source(const AnalyzeSourceRequest& request,
     r.counts = count_source(kernel, launch, options, request.engine);
   }
   check_bounds(kernel, launch, r.counts);
-  r.report = analysis::make_source_report(kernel, launch, r.counts.result, request.report_options);
-  if (!r.report.memory.counted) r.report.memory.not_counted = r.counts.memory_note;
+  analysis::SourceReportOptions report_options = request.report_options;
+  report_options.memory_not_counted = r.counts.memory_note;
+  r.report = analysis::make_source_report(kernel, launch, r.counts.result, report_options);
   analysis::add_block_classes(r.report, kernel, launch, r.counts.classes, request.report_options);
   if (with_page) r.page = source_html_page(kernel, launch, options, r.counts);
   return r;

@@ -35,11 +35,12 @@ namespace {
 constexpr const char* kSourceOnlyFlags[] = {
     "--model", "--kernel", "--grid", "--block", "--arg", "--by-iteration", "--only-block",
     "--only-warp", "--save-model", "--define", "--include-dir", "-D", "-I", "--smem", "--by-class",
-    "--dynamic-smem", "--data", "--alloc", "--launch", "--build-dir", "-p"};
+    "--dynamic-smem", "--data", "--alloc", "--launch", "--build-dir", "-p", "--by-call-site"};
 
 // The lecture's flags all take a value; so does every flag of analyze but these.
 bool takes_no_value(const std::string& flag) {
-  return flag == "-h" || flag == "--help" || flag == "--by-iteration" || flag == "--by-class";
+  return flag == "-h" || flag == "--help" || flag == "--by-iteration" || flag == "--by-class" ||
+         flag == "--by-call-site";
 }
 
 ir::Dim3 parse_block_index(const std::string& text, const ir::Dim3& grid) {
@@ -88,6 +89,7 @@ void parse_launch(const po::variables_map& vm, AnalyzeSourceRequest& r) {
   }
   ir::ReplayOptions& replay = r.replay_options;
   replay.by_iteration = r.report_options.by_iteration = has(vm, "by-iteration");
+  r.report_options.by_call_site = has(vm, "by-call-site");
   replay.max_evaluations = max_evaluations_from(vm);
 }
 
@@ -99,7 +101,7 @@ po::options_description analyze_source_options() {
       "usage: warpdiv analyze FILE.cu [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]... [-p BUILD_DIR]\n"
       "                       [--grid X[,Y[,Z]] --block X[,Y[,Z]]] [--arg NAME=VALUE]... [--launch N]\n"
       "                       [--warp-size S] [--engine auto|exact|replay] [--csv FILE] [--html FILE]\n"
-      "                       [--by-iteration] [--by-class] [--only-block X[,Y[,Z]]]\n"
+      "                       [--by-iteration] [--by-class] [--by-call-site] [--only-block X[,Y[,Z]]]\n"
       "                       [--only-warp W] [--save-model FILE]\n"
       "       warpdiv analyze --model FILE.json --grid ... (a model saved with --save-model)\n"
       "       warpdiv analyze FILE.cu --save-model FILE.json (save only: no launch needed)\n"
@@ -126,17 +128,18 @@ po::options_description analyze_source_options() {
        "one line), exact (the class engine or exit 2 naming the condition) or replay (visits "
        "every warp of every block)")
       ("csv", po::value<std::string>()->value_name("FILE"),
-       "also write one row per statement: file,line,column,kind,iteration,warp_evaluations,"
-       "divergent,active_lanes,taken_lanes,block_executions,partial_block_executions,"
-       "simd_efficiency,statement")
+       ("also write one row per statement, and per call of an inlined function (inlined_at): " +
+        analysis::source_csv_header() + " (complete: no when some figure of the launch is not "
+        "counted)").c_str())
       ("html", po::value<std::string>()->value_name("FILE"),
        "also write a self-contained HTML page: the annotated source shaded by divergence and "
        "SIMD efficiency, the block classes on the grid, warp x iteration maps per class")
-      ("by-class", "with --csv: one row per block class and statement (the columns above, then "
-                   "class,class_blocks,class_definition,representative,loop_line,first_iteration,"
-                   "iterations,iteration_class), then per iteration class of each loop run as "
-                   "classes one row per statement inside the loop (the last four columns filled); "
-                   "needs the class engine")
+      ("by-class", ("with --csv: one row per block class and statement (" +
+                    analysis::source_class_csv_header() +
+                    "), then per iteration class of each loop run as classes one row per statement "
+                    "inside the loop (the last four columns filled); needs the class engine").c_str())
+      ("by-call-site", "in the text report, under a line of an inlined function called from "
+                       "several places (summed there), each call's figures")
       ("by-iteration", "break down statements inside loops by the iteration of their innermost "
                        "loop (1 = the first)")
       ("only-block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
@@ -163,7 +166,7 @@ void check_flag_combinations(const po::variables_map& vm, const AnalyzeSourceReq
   if (r.by_class && r.engine == SourceEngine::replay)
     throw InvalidInput("--by-class needs the class engine: use --engine auto or exact, not replay");
   if (r.save_only)
-    for (const char* flag : {"csv", "html", "arg", "by-iteration", "only-block", "only-warp",
+    for (const char* flag : {"csv", "html", "arg", "by-iteration", "by-call-site", "only-block", "only-warp",
                              "warp-size", "engine", "gpu", "regs", "smem", "gpu-file",
                              "dynamic-smem", "alloc", "data", "launch"})
       if (has(vm, flag))
