@@ -675,6 +675,11 @@ std::string render_source_html(const SourceReport& report, const SourceHtmlPage&
       out += "<p class=\"note\">" + escape(group.note) + "</p>\n";
     out += "</div>\n";
   }
+  if (page.classes.size() > page.maps.size())
+    out += "<p class=\"note\" id=\"maps-limit\">Maps are drawn for the first " +
+           std::to_string(page.maps.size()) + " of the " + html::group_digits(std::to_string(page.classes.size())) +
+           " block classes (at most " + std::to_string(kMaxMapClasses) +
+           "); the counts and the table above cover every class.</p>\n";
   out += "</section>\n";
   return out + html::page_end();
 }

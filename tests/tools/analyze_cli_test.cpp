@@ -34,6 +34,24 @@ TEST(AnalyzeCli, HelpListsEveryFlag) {
     EXPECT_TRUE(contains(r.out, flag)) << flag;
 }
 
+// --help alone leads with the form for your own kernel (FILE.cu), then the lecture's flags.
+TEST(AnalyzeCli, HelpLeadsWithYourOwnKernel) {
+  for (const char* command : {"analyze", "sweep", "validate", "ncu-check"}) {
+    const CliResult r = run_warpdiv({command, "--help"});
+    ASSERT_EQ(r.status, 0) << command << r.err;
+    const std::size_t own = r.out.find(std::string("warpdiv ") + command + " FILE.cu");
+    const std::size_t lecture = r.out.find("lecture's");
+    ASSERT_NE(own, std::string::npos) << r.out;
+    ASSERT_NE(lecture, std::string::npos) << r.out;
+    EXPECT_EQ(own, 0u) << command << ": " << r.out.substr(0, 200);
+    EXPECT_LT(own, lecture) << command;
+  }
+  // With a lecture flag, the lecture's help alone.
+  const CliResult lecture = run_warpdiv({"analyze", "--tile", "16", "--help"});
+  ASSERT_EQ(lecture.status, 0) << lecture.err;
+  EXPECT_EQ(lecture.out.rfind("warpdiv analyze with no FILE.cu", 0), 0u) << lecture.out;
+}
+
 TEST(AnalyzeCli, CsvHasTheSchemaAndReplacesAtomically) {
   TempDir dir;
   const std::string csv = dir.file("lecture.csv");

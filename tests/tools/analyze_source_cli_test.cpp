@@ -656,6 +656,23 @@ TEST_F(AnalyzeSourceFile, IncompleteMemoryFiguresAreSaidAndDerivedOnesWithheld) 
   EXPECT_TRUE(contains(read_file(dir.file("full.csv")), "out[i] = a[idx[i]] * 2.0f;,,yes\n"));
 }
 
+// Ten block classes (blockIdx.x against 1 .. 9): the page draws maps for the first eight and says so.
+TEST_F(AnalyzeSourceFile, HtmlPageNamesTheClassesItDrawsNoMapsFor) {
+  std::string body;
+  for (int k = 1; k <= 9; ++k)
+    body += "  if (b < " + std::to_string(k) + ") out[threadIdx.x] = " + std::to_string(k) + ";\n";
+  const std::string file = source("ten.cu", "__global__ void k(int *out) {\n  int b = blockIdx.x;\n" +
+                                                 body + "}\n");
+  TempDir dir;
+  const CliResult r = run_warpdiv({"analyze", file, "--grid", "10", "--block", "32", "--html",
+                                   dir.file("k.html")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string page = read_file(dir.file("k.html"));
+  EXPECT_TRUE(contains(page, "<p>10 classes of blocks")) << page;
+  EXPECT_TRUE(contains(page, "Maps are drawn for the first 8 of the 10 block classes (at most 8)"))
+      << page;
+}
+
 TEST_F(AnalyzeSourceFile, SavedModelGivesTheSameReport) {
   TempDir dir;
   const CliResult saved = run_warpdiv({"analyze", kNaive, "--save-model", dir.file("m.json")});

@@ -28,14 +28,12 @@ LectureEngine engine_from(const std::string& text) {
 
 po::options_description analyze_options() {
   po::options_description options(
-      "warpdiv analyze: count divergent warp-phases of the tiled matrix multiply's boundary checks\n"
-      "(P[J x L] = M[J x K] * N[K x L], blockDim (T, T)).\n\n"
+      "warpdiv analyze with no FILE.cu: the GPU Teaching Kit lecture's tiled matrix multiply,\n"
+      "divergent warp-phases of its boundary checks (P[J x L] = M[J x K] * N[K x L], blockDim (T, T)).\n\n"
       "usage: warpdiv analyze [--width W | --rows J --inner K --cols L] [--tile T] [--warp-size S]\n"
       "                       [--engine exact|replay] [--csv FILE] [--html FILE]\n"
       "                       [--gpu NAME [--regs R] [--gpu-file FILE]]\n"
-      "       warpdiv analyze --gpu list [--gpu-file FILE]\n"
-      "       warpdiv analyze FILE.cu --grid X[,Y[,Z]] --block X[,Y[,Z]] ...  (any kernel; see\n"
-      "                       warpdiv analyze FILE.cu --help)\n\noptions");
+      "       warpdiv analyze --gpu list [--gpu-file FILE]\n\noptions");
   options.add_options()("help,h", "show this help");
   add_launch_options(options);
   options.add_options()("csv", po::value<std::string>()->value_name("FILE"),
@@ -80,7 +78,12 @@ AnalyzeRequest parse_analyze(const Args& args) {
 }
 
 int analyze_command(const Args& args, std::ostream& out) {
-  if (is_source_analysis(args)) return analyze_source_command(args, out);
+  if (asks_only_for_help(args)) {  // your own kernel first, then the lecture's mode
+    analyze_source_command(args, out);
+    out << '\n';
+  } else if (is_source_analysis(args)) {
+    return analyze_source_command(args, out);
+  }
   const AnalyzeRequest request = parse_analyze(args);
   if (answered_at_once(out, request.help, request.list_gpus ? &request.gpu : nullptr)) return 0;
   const std::optional<TiledOccupancy> occupancy =

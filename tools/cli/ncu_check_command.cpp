@@ -56,8 +56,9 @@ const analysis::ValidateRun& pick_validate_run(const std::vector<analysis::Valid
 
 po::options_description ncu_check_options() {
   po::options_description options(
-      "warpdiv ncu-check: compare Nsight Compute's occupancy figures for warpdiv's kernels with\n"
-      "the calculator (fed ncu's registers, shared memory and carveout), and print ncu's branch\n"
+      "warpdiv ncu-check --ncu-csv FILE: compare Nsight Compute's occupancy figures for the\n"
+      "lecture's kernels with the calculator (fed ncu's registers, shared memory and carveout),\n"
+      "and print ncu's branch\n"
       "metrics beside the model's divergent warp-phases. Profile with tools/ncu-crosscheck, or\n"
       "ncu --csv --page raw --section LaunchStats --section Occupancy on `warpdiv validate`.\n"
       "The launch must be the profiled one: ncu's blockDim must be (T, T, 1) and its grid\n"
@@ -128,7 +129,12 @@ NcuCheckInput ncu_check_input(const po::variables_map& vm) {
 }  // namespace
 
 int ncu_check_command(const Args& args, std::ostream& out) {
-  if (is_source_analysis(args)) return ncu_check_source_command(args, out);
+  if (asks_only_for_help(args)) {  // your own kernel first, then the lecture's
+    ncu_check_source_command(args, out);
+    out << '\n';
+  } else if (is_source_analysis(args)) {
+    return ncu_check_source_command(args, out);
+  }
   const po::options_description options = ncu_check_options();
   const po::variables_map vm = parse_command_line("ncu-check", args, options);
   if (has(vm, "help")) {

@@ -197,6 +197,12 @@ bool asks_for_help(const std::vector<std::string>& args) {
          std::find(args.begin(), args.end(), "-h") != args.end();
 }
 
+bool asks_only_for_help(const std::vector<std::string>& args) {
+  return !args.empty() && std::all_of(args.begin(), args.end(), [](const std::string& a) {
+           return a == "--help" || a == "-h";
+         });
+}
+
 bool has(const po::variables_map& vm, const char* flag) { return vm.count(flag) > 0; }
 
 std::optional<std::string> get_optional(const po::variables_map& vm, const char* flag) {

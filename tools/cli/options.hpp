@@ -58,6 +58,9 @@ std::string help_text(const boost::program_options::options_description& options
 /// True when `args` hold --help or -h anywhere: a command whose flags Boost would refuse without
 /// their required ones looks for it first.
 bool asks_for_help(const std::vector<std::string>& args);
+/// True when every argument is -h or --help (and there is one): the command's help alone, which
+/// leads with the FILE.cu form (your own kernel), then the lecture's.
+bool asks_only_for_help(const std::vector<std::string>& args);
 
 /// The string value of `flag` if given.
 bool has(const boost::program_options::variables_map& vm, const char* flag);

@@ -59,15 +59,13 @@ std::string sweep_summary(std::size_t done, std::size_t planned, bool stopped,
 
 po::options_description sweep_options() {
   po::options_description options(
-      "warpdiv sweep: exact divergence counts of many launches into one CSV, one row per\n"
-      "(rows, inner, cols, tile, condition). Sizes are square (J = K = L = size) unless --inner\n"
+      "warpdiv sweep with --sizes and --tiles: the lecture's tiled matrix multiply, exact\n"
+      "divergence counts of many launches into one CSV, one row per (rows, inner, cols, tile, condition). Sizes are square (J = K = L = size) unless --inner\n"
       "gives K. A progress bar shows on stderr when it is a terminal. Ctrl-C stops after the\n"
       "launch in hand, writes every finished row to the CSV and exits with status 130.\n\n"
       "usage: warpdiv sweep --sizes LIST|START:STOP:STEP --tiles LIST [--inner LIST]\n"
       "                     [--warp-size S] [--csv FILE] [--html FILE [--gpu NAME [--regs R]\n"
-      "                     [--gpu-file FILE]]]   (--csv, --html or both)\n"
-      "       warpdiv sweep FILE.cu --grid X[,Y[,Z]] --block LIST [--arg NAME=LIST]...  (any\n"
-      "                     kernel; see warpdiv sweep FILE.cu --help)\n\noptions");
+      "                     [--gpu-file FILE]]]   (--csv, --html or both)\n\noptions");
   options.add_options()("help,h", "show this help")
       ("sizes", po::value<std::string>()->value_name("LIST"),
        "required: J = L (and K unless --inner): e.g. 100,4097 or 64:4096:64 (START:STOP:STEP, "
@@ -151,7 +149,12 @@ int sweep_command(const Args& args, std::ostream& out) {
       if (a == flag || a.rfind(std::string(flag) + "=", 0) == 0) return true;
     return false;
   });
-  if (!tiled && is_source_analysis(args)) return sweep_source_command(args, out);
+  if (asks_only_for_help(args)) {  // your own kernel first, then the lecture's sizes and tiles
+    sweep_source_command(args, out);
+    out << '\n';
+  } else if (!tiled && is_source_analysis(args)) {
+    return sweep_source_command(args, out);
+  }
   const SweepRequest request = parse_sweep(args);
   if (answered_at_once(out, request.help, request.list_gpus ? &request.gpu : nullptr)) return 0;
   // The preset and --regs, checked as `warpdiv analyze --gpu` checks them (T = 1 stands for all).

@@ -66,16 +66,14 @@ namespace {
 
 po::options_description validate_options() {
   po::options_description options(
-      "warpdiv validate: run the lecture's kernel (kernels/zoo/tiled_matmul_rect.cu, the file\n"
+      "warpdiv validate with no FILE.cu: run the lecture's kernel (kernels/zoo/tiled_matmul_rect.cu, the file\n"
       "the model is read from) on GPU 0 and compare the GPU with the model: (a) P against a CPU\n"
       "double-precision reference, (b) the model against the GPU probe of the same source, every\n"
       "warp evaluation by __ballot_sync, as the lecture's table, (c) occupancy from the CUDA\n"
       "runtime against the calculator, (d) the kernel's time.\n"
       "Exit status 0 when all agree, 1 on any mismatch (see the list at the end).\n\n"
       "usage: warpdiv validate [--width W | --rows J --inner K --cols L] [--tile T]\n"
-      "                        [--repeat N] [--seed S] [--csv FILE]\n"
-      "       warpdiv validate FILE.cu | --model FILE.json --grid ... --block ... (any kernel's\n"
-      "                        control flow on the GPU: warpdiv validate FILE.cu --help)\n\noptions");
+      "                        [--repeat N] [--seed S] [--csv FILE]\n\noptions");
   options.add_options()
       ("help,h", "show this help")
       ("width", po::value<std::string>()->value_name("W"),
@@ -122,7 +120,12 @@ ValidateRequest parse_validate(const Args& args) {
 }
 
 int validate_command(const Args& args, std::ostream& out) {
-  if (is_source_analysis(args)) return validate_source_command(args, out);
+  if (asks_only_for_help(args)) {  // your own kernel first, then the lecture's
+    validate_source_command(args, out);
+    out << '\n';
+  } else if (is_source_analysis(args)) {
+    return validate_source_command(args, out);
+  }
   const ValidateRequest request = parse_validate(args);
   if (answered_at_once(out, request.help)) return 0;
   // A bad output path is refused before the GPU is touched.
