@@ -182,7 +182,7 @@ std::string source_text(SourceLines& lines, const ir::Stmt& s, const ir::SourceR
     const std::size_t from = n == s.range.line ? s.range.column - 1 : 0;
     const std::size_t to = n == end.end_line ? std::min<std::size_t>(end.end_column, line->size()) : line->size();
     if (from > to) return "";
-    text += line->substr(from, to - from) + "\n";
+    text += (text.empty() ? "" : "\n") + line->substr(from, to - from);
   }
   if (branch && !text.empty()) {  // the ')' closing the condition or the header
     std::uint32_t n = end.end_line;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/check.hpp"
+#include "analysis/check_sarif.hpp"
 #include "analysis/check_config.hpp"
 #include "sim/errors.hpp"
 
@@ -487,6 +488,48 @@ TEST(CheckText, OneLinePerFindingThenTheSummary) {
   EXPECT_EQ(percent(0.1), "10%");
   EXPECT_EQ(relative_to_root("/src/kernels/zoo/a.cu", "/src/"), "kernels/zoo/a.cu");
   EXPECT_EQ(relative_to_root("/other/a.cu", "/src"), "../other/a.cu");
+}
+
+TEST(CheckSarif, Utf16ColumnsOfByteColumns) {
+  // "é" is 2 bytes and 1 UTF-16 unit, "𝄞" (U+1D11E) 4 bytes and 2 units (a surrogate pair),
+  // byte 0xE9 alone is invalid UTF-8: 1 unit (U+FFFD).
+  const std::string line = "/* \xC3\xA9\xF0\x9D\x84\x9E */ if (i)";
+  // `if` starts at byte 3 + 2 + 4 + 4 + 1 = 14, after 3 + 1 + 2 + 4 = 10 units: column 11.
+  EXPECT_EQ(line.substr(13, 2), "if");
+  EXPECT_EQ(utf16_column(line, 14), 11u);
+  EXPECT_EQ(utf16_column(line, 1), 1u);
+  EXPECT_EQ(utf16_column("a\xE9" "b", 3), 3u);
+  EXPECT_EQ(utf16_column("\xE9\xE9\xE9", 4), 4u);
+  EXPECT_EQ(utf16_column("ab", 5), 5u);  // past the end: one unit a byte
+}
+
+TEST(CheckSarif, InvalidUtf8BecomesReplacementCharactersAndPercentEncodedUris) {
+  CheckOutcome o;
+  Finding f;
+  f.rule = "divergent-branch";
+  f.check = "k\xE9";
+  f.file = "d\xE9/k.cu";
+  f.line = 2;
+  f.column = 10;
+  f.end_line = 2;
+  f.end_column = 15;  // the `f` of `if`
+  f.message = "branch in d\xE9/k.cu";
+  o.findings = {f};
+  std::ostringstream out;
+  // Line 2 of the file: 3 + 2 + 4 = 9 bytes before byte column 10, 3 + 1 + 2 = 6 units.
+  write_check_sarif(out, o, "/src", "1", {{"d\xE9/k.cu", {"", "/* \xC3\xA9\xF0\x9D\x84\x9E */ if (i)"}}});
+  const std::string sarif = out.str();
+  EXPECT_NE(sarif.find("\"uri\": \"d%E9/k.cu\""), std::string::npos) << sarif;
+  EXPECT_NE(sarif.find("\"text\": \"branch in d\xEF\xBF\xBD/k.cu (check 'k\xEF\xBF\xBD')\""), std::string::npos) << sarif;
+  EXPECT_NE(sarif.find("\"columnKind\": \"utf16CodeUnits\""), std::string::npos);
+  EXPECT_NE(sarif.find("\"startColumn\": 7"), std::string::npos) << sarif;
+  // SARIF's end is the column after byte 15: 15 bytes before byte 16 are 3 + 1 + 2 + 6 = 12
+  // units, column 13.
+  EXPECT_NE(sarif.find("\"endColumn\": 13"), std::string::npos) << sarif;
+  // A file whose lines are not known has no columns (rather than byte columns).
+  std::ostringstream bare;
+  write_check_sarif(bare, o, "/src", "1", {});
+  EXPECT_EQ(bare.str().find("Column"), std::string::npos) << bare.str();
 }
 
 }  // namespace
