@@ -535,5 +535,47 @@ TEST(CheckCli, AFileNameThatIsNotUtf8IsPercentEncodedInSarif) {
   EXPECT_NE(sarif.find("/d\\\\xe9/gone.cu' is not a readable regular file"), std::string::npos) << sarif;
 }
 
+// A __device__ function inlined at two calls, and two statements of one text: grid 4, block 32,
+// n = 100 (i = 0 .. 127).
+// - `if (v >= n)` in clampit, once per call and warp: 8 warp evaluations. Call 1 (v = i) splits
+//   warp 3 (i 96 .. 127, 100 and up past n); call 2 (v = i + 7) splits warp 2 (71 .. 102) and
+//   takes warp 3 whole (103 .. 134): 2 divergent, one row for both copies.
+// - the two `if (i < n)` in twice: warp 3 splits, 1 of 4 each; ordinals 1 and 2.
+constexpr const char* kCalls =
+    "__device__ int clampit(int v, int n) {\n"
+    "  if (v >= n)\n"
+    "    return n - 1;\n"
+    "  return v;\n"
+    "}\n"
+    "__global__ void twice(int *out, int n) {\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  out[clampit(i, n)] = 1;\n"
+    "  out[clampit(i + 7, n)] = 2;\n"
+    "  if (i < n) out[i] += 1;\n"
+    "  if (i < n) out[i] += 1;\n"
+    "}\n";
+
+TEST(CheckCli, InlinedCopiesAreOneStatementOfTheirFunctionAndOrdinalsTellTextsApart) {
+  TempDir dir;
+  write_file(dir.file("calls.cu"), kCalls);
+  const std::string config =
+      "[[kernel]]\nfile = \"calls.cu\"\ngrid = 4\nblock = 32\nargs = { n = 100 }\nalloc = { out = 128 }\n"
+      "limits = { max_divergent = 0 }\n"
+      "[[kernel.statement]]\nfunction = \"twice\"\nstatement = \"if (i < n)\"\nordinal = 2\nmax_divergent = 1\n";
+  const CliResult r = check(dir, config, {"--write-baseline", dir.file("b.csv")});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out,
+            "calls.cu:2:3: warning: branch diverges in 2 of its 8 warp evaluations, limit 0 (check "
+            "'calls') [divergent-evaluations]\n"
+            "calls.cu:10:3: warning: branch diverges in 1 of its 4 warp evaluations, limit 0 (check "
+            "'calls') [divergent-evaluations]\n"
+            "warpdiv check: 1 kernel, 12 statements: 2 limits crossed: FAILED\n"
+            "Baseline written to " + dir.file("b.csv") + "\n");
+  const std::string csv = read_file(dir.file("b.csv"));
+  EXPECT_NE(csv.find("\ncalls,clampit,if (v >= n),1,if,calls.cu,2,3,32,8,256,8,2,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\ncalls,twice,if (i < n),2,if,calls.cu,11,3,32,4,128,4,1,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\ncalls,twice,\"clampit(i, n)\",1,"), std::string::npos) << csv;
+}
+
 }  // namespace
 }  // namespace warpdiv::testing
