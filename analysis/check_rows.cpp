@@ -85,30 +85,46 @@ class Placer {
  public:
   explicit Placer(const ir::Kernel& k) : kernel_(k), places_(k.stmts.size()) {}
   std::vector<Place> run() {
-    visit(kernel_.root, kernel_.name, ir::kNone, ir::kNone);
+    Context top;
+    top.function = top.caller = kernel_.name;
+    visit(kernel_.root, top);
     return std::move(places_);
   }
 
  private:
-  void visit(ir::StmtId id, const std::string& function, ir::StmtId owner, ir::StmtId then_of) {
+  struct Context {
+    std::string function, caller;  // the innermost function, and the one calling it
+    ir::SourceRange call;          // the innermost call's range (its parameters' bindings share it)
+    ir::StmtId owner = ir::kNone, then_of = ir::kNone;
+  };
+
+  void visit(ir::StmtId id, const Context& c) {
     if (id < 0 || static_cast<std::size_t>(id) >= kernel_.stmts.size()) return;
     const ir::Stmt& s = kernel_.stmts[id];
-    places_[id] = {function, owner == ir::kNone ? id : owner, then_of};
+    // A statement with the call's own range (an argument bound to a parameter) is the caller's.
+    const bool at_call = c.call.line != 0 && s.range == c.call;
+    places_[id] = {at_call ? c.caller : c.function, c.owner == ir::kNone ? id : c.owner, c.then_of};
+    Context inner = c;
     switch (s.kind) {
       case ir::StmtKind::If:
-        visit(s.then_stmt, function, owner, id);
-        visit(s.else_stmt, function, owner, then_of);
+        inner.then_of = id;
+        visit(s.then_stmt, inner);
+        visit(s.else_stmt, c);
         break;
       case ir::StmtKind::Loop:
-        visit(s.init, function, id, then_of);
-        visit(s.body, function, owner, then_of);
-        visit(s.step, function, id, then_of);
+        inner.owner = id;
+        visit(s.init, inner);
+        visit(s.step, inner);
+        visit(s.body, c);
         break;
       case ir::StmtKind::InlinedCall:
-        visit(s.body, s.description.empty() ? function : s.description, owner, then_of);
+        inner.caller = places_[id].function;
+        inner.function = s.description.empty() ? c.function : s.description;
+        inner.call = s.range;
+        visit(s.body, inner);
         break;
       default:
-        for (const ir::StmtId c : s.children) visit(c, function, owner, then_of);
+        for (const ir::StmtId child : s.children) visit(child, c);
     }
   }
   const ir::Kernel& kernel_;
