@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <iostream>
 #include <limits>
 #include <sys/stat.h>
@@ -169,14 +170,39 @@ std::optional<std::string> unreadable_input(const analysis::CheckKernel& k) {
   return std::nullopt;
 }
 
+// read_source_kernel with what it prints on stderr (Clang's diagnostics) passed on, and the first
+// error line among them kept in `first_error`.
+std::optional<SourceKernel> read_keeping_first_error(const KernelSource& source, std::string& first_error) {
+  std::ostringstream captured;
+  std::streambuf* const stderr_buffer = std::cerr.rdbuf(captured.rdbuf());
+  std::optional<SourceKernel> read;
+  try {
+    read = read_source_kernel(source);
+  } catch (...) {
+    std::cerr.rdbuf(stderr_buffer);
+    std::cerr << captured.str();
+    throw;
+  }
+  std::cerr.rdbuf(stderr_buffer);
+  std::cerr << captured.str();
+  std::istringstream lines(captured.str());
+  for (std::string line; first_error.empty() && std::getline(lines, line);)
+    if (line.find(": error: ") != std::string::npos || line.find(": fatal error: ") != std::string::npos)
+      first_error = line;
+  return read;
+}
+
 // Reads the kernel of `l` and binds its launch; the reason when it cannot (Clang's diagnostics on
 // stderr).
 std::optional<std::string> read_launch(CheckLaunch& l) {
   analysis::CheckKernel& k = *l.config;
   if (std::optional<std::string> why = unreadable_input(k)) return why;
   try {
-    std::optional<SourceKernel> read = read_source_kernel(l.request.source);
-    if (!read) return "the front-end refused it (Clang's diagnostics on stderr)";
+    std::string first_error;
+    std::optional<SourceKernel> read = read_keeping_first_error(l.request.source, first_error);
+    if (!read)
+      return "Clang refused it" + (first_error.empty() ? std::string() : ": " + first_error) +
+             " (its diagnostics on stderr)";
     l.kernel = std::move(*read);
     if (l.request.from_host) {  // the launch in the file's host code, the table's keys over it
       const std::string note = complete_host_launch(l.request, l.kernel.kernel, l.kernel.launches);
