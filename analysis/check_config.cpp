@@ -162,6 +162,17 @@ class Reader {
     return *t;
   }
 
+  // An array of tables ([[kernel.KEY]]), `what` saying what each holds.
+  std::vector<const toml::table*> tables(const toml::node& node, const std::string& key,
+                                         const std::string& what) const {
+    const auto* a = node.as_array();
+    if (!a || !a->is_array_of_tables())
+      fail(node.source(), key + " must be an array of tables (" + what + "), got " + shown(node));
+    std::vector<const toml::table*> out;
+    for (const toml::node& item : *a) out.push_back(item.as_table());
+    return out;
+  }
+
   std::string string(const toml::node& node, const std::string& key,
                      const std::string& what) const {
     const auto* s = node.as_string();
@@ -359,20 +370,12 @@ class Reader {
       if (n == "max_evaluations") k.max_evaluations = integer(node, n, 1, kMaxCount);
       if (n == "limits")
         k.limits = overlay(k.limits, limits(table(node, n, "the kernel's limits"), {}, "[kernel.limits]"));
-      if (n == "line") {
-        const auto* a = node.as_array();
-        if (!a || !a->is_array_of_tables())
-          fail(node.source(), "line must be an array of tables ([[kernel.line]] with line = N and "
-                              "limits), got " + shown(node));
-        for (const toml::node& item : *a) k.lines.push_back(line(*item.as_table()));
-      }
-      if (n == "statement") {
-        const auto* a = node.as_array();
-        if (!a || !a->is_array_of_tables())
-          fail(node.source(), "statement must be an array of tables ([[kernel.statement]] with "
-                              "statement = \"TEXT\" and limits), got " + shown(node));
-        for (const toml::node& item : *a) k.statements.push_back(statement(*item.as_table()));
-      }
+      if (n == "line")
+        for (const toml::table* item : tables(node, n, "[[kernel.line]] with line = N and limits"))
+          k.lines.push_back(line(*item));
+      if (n == "statement")
+        for (const toml::table* item : tables(node, n, "[[kernel.statement]] with statement = \"TEXT\" and limits"))
+          k.statements.push_back(statement(*item));
     }
     if (has_file == has_model)
       fail(t.source(), has_file ? "[[kernel]] takes file or model, not both"

@@ -159,6 +159,22 @@ CheckRow branch(std::uint32_t line, sim::Count evaluations, sim::Count divergent
   return r;
 }
 
+// A plain statement row: `lanes` active lanes in `evaluations` warp evaluations.
+CheckRow plain(std::uint32_t line, std::uint32_t column, sim::Count evaluations, sim::Count lanes,
+               const std::string& text = "x = 1") {
+  CheckRow r;
+  r.check = "k";
+  r.function = "k";
+  r.statement = text;
+  r.file = "k.cu";
+  r.line = line;
+  r.column = column;
+  r.kind = "statement";
+  r.warp_evaluations = evaluations;
+  r.active_lanes = lanes;
+  return r;
+}
+
 CheckKernel kernel_with(const CheckLimits& limits) {
   CheckKernel k;
   k.name = "k";
@@ -261,14 +277,7 @@ TEST(CheckLimits, CommentsSuppressAndSingleLaneBranchesHaveTheirRule) {
   CheckRow idiom = branch(20, 8, 4);
   idiom.taken_lanes = 4;
   idiom.single_lane = "20:3";
-  CheckRow inside;  // its body: 4 evaluations of 1 lane, 1 / 32
-  inside.check = "k";
-  inside.file = "k.cu";
-  inside.line = 21;
-  inside.column = 5;
-  inside.kind = "statement";
-  inside.warp_evaluations = 4;
-  inside.active_lanes = 4;
+  CheckRow inside = plain(21, 5, 4, 4);  // its body: 4 evaluations of 1 lane, 1 / 32
   inside.single_lane = "20:3";
   const std::vector<Finding> f = check_limits(k, {allowed, idiom, inside}, "/src");
   ASSERT_EQ(f.size(), 3u);
@@ -294,14 +303,8 @@ TEST(CheckLimits, SimdEfficiencyBarriersAndMemory) {
   l.max_bank_conflicts_per_request = 1;
   l.max_bank_conflicts = 100;
   CheckKernel k = kernel_with(l);
-  CheckRow s;  // 1000 active lanes in 32 warp evaluations: 1000 / 1024 = 97.65625%, passes
-  s.check = "k";
-  s.file = "k.cu";
-  s.line = 10;
-  s.column = 5;
-  s.kind = "statement";
-  s.warp_evaluations = 32;
-  s.active_lanes = 1000;
+  // 1000 active lanes in 32 warp evaluations: 1000 / 1024 = 97.65625%, passes
+  CheckRow s = plain(10, 5, 32, 1000);
   MemoryFigures m;  // 8000 bytes in 500 sectors: 8000 / 16000 = 50% < 60%; 500 / 64 = 7.8125 > 4
   m.has_global = true;
   m.global_requests = 64;
@@ -315,15 +318,10 @@ TEST(CheckLimits, SimdEfficiencyBarriersAndMemory) {
   low.line = 11;
   low.active_lanes = 640;
   low.memory.reset();
-  CheckRow barrier;  // 91 partial block executions (the barrier-in-guard kernel's) > 0
-  barrier.check = "k";
-  barrier.file = "k.cu";
-  barrier.line = 20;
-  barrier.column = 7;
+  // 91 partial block executions (the barrier-in-guard kernel's) > 0
+  CheckRow barrier = plain(20, 7, 2744, 2744 * 32, "__syncthreads()");
   barrier.kind = "barrier";
   barrier.barrier = true;
-  barrier.warp_evaluations = 2744;
-  barrier.active_lanes = 2744 * 32;
   barrier.partial_block_executions = 91;
   const std::vector<Finding> f = check_limits(k, {s, low, barrier}, "/src");
   std::vector<std::string> messages;
@@ -346,16 +344,7 @@ TEST(CheckLimits, SimdEfficiencyBarriersAndMemory) {
 TEST(CheckBaseline, WrittenThenReadBack) {
   CheckRow b = branch(12, 64, 24);
   b.statement = "if (a, \"b\")";  // quoted in the CSV
-  CheckRow s;
-  s.check = "k";
-  s.function = "k";
-  s.statement = "out[i] = in[i * stride]";
-  s.file = "k.cu";
-  s.line = 13;
-  s.column = 5;
-  s.kind = "statement";
-  s.warp_evaluations = 32;
-  s.active_lanes = 1000;
+  CheckRow s = plain(13, 5, 32, 1000, "out[i] = in[i * stride]");
   MemoryFigures m;
   m.has_global = true;
   m.global_requests = 64;
@@ -411,16 +400,7 @@ TEST(CheckBaseline, RowsMatchByKeyAndWorseFractionsRegress) {
   // The baseline: `if (i < n)` diverged in 1 of 4 warp evaluations; its body ran 100 of 128
   // lanes (78.125%); `gone()` is no statement now.
   CheckRow if_then = branch(12, 4, 1);
-  CheckRow body;
-  body.check = "k";
-  body.function = "k";
-  body.statement = "data[i] *= 2.0f";
-  body.file = "k.cu";
-  body.line = 13;
-  body.column = 5;
-  body.kind = "statement";
-  body.warp_evaluations = 4;
-  body.active_lanes = 100;
+  CheckRow body = plain(13, 5, 4, 100, "data[i] *= 2.0f");
   CheckRow gone = body;
   gone.line = 30;
   gone.statement = "gone()";

@@ -37,12 +37,14 @@ po::options_description check_options() {
       "warpdiv check CONFIG: a divergence gate for CI. CONFIG (TOML) lists kernels, their launches\n"
       "and limits: divergent fraction per branch, SIMD efficiency per statement, partial barriers,\n"
       "global sector efficiency, sectors per request and shared bank conflicts, per kernel and per\n"
-      "line, and optionally a baseline CSV the figures must not get worse than. Findings print one\n"
-      "per line as FILE:LINE:COL: warning: ... [rule], then a summary (docs/guide/check.md).\n\n"
+      "statement (keyed by its text, not its line), and optionally a baseline CSV whose shares\n"
+      "must not get worse. Findings print one per line as FILE:LINE:COL: warning: ... [rule], then\n"
+      "a summary; a comment // warpdiv: allow(RULE) allows them (docs/guide/check.md).\n\n"
       "usage: warpdiv check CONFIG [--sarif FILE] [--baseline FILE | --no-baseline]\n"
       "       warpdiv check CONFIG --write-baseline FILE [--sarif FILE]\n\n"
-      "exit status 0: every limit holds and nothing regressed; 1: a limit is crossed or a figure\n"
-      "got worse than the baseline; 2: bad input (CONFIG:LINE:COL: names the key).\n\noptions");
+      "exit status 0: every limit holds and nothing regressed; 1: a limit is crossed, a share\n"
+      "got worse than the baseline's or a kernel could not be read; 2: bad input\n"
+      "(CONFIG:LINE:COL: names the key).\n\noptions");
   options.add_options()("help,h", "show this help")
       ("sarif", po::value<std::string>()->value_name("FILE"),
        "also write the findings as SARIF 2.1.0 (for code scanning and editors)")
