@@ -64,6 +64,34 @@ TEST(CheckConfig, AKernelWithItsLaunchLimitsAndLines) {
   EXPECT_EQ(c.root.back() == '/', false);
 }
 
+TEST(CheckConfig, StatementTablesSingleLaneAndTolerance) {
+  const CheckConfig c = parse_check_config(
+      "regression_tolerance = 0\n[limits]\nreport_single_lane = true\n" + kKernel +
+          "[[kernel.statement]]\nstatement = \"  if (i <\\n  n)\"\nfunction = \"f\"\nordinal = 2\n"
+          "max_divergent = 3\n[[kernel.statement]]\nstatement = \"x = 1\"\n",
+      "ci/c.toml");
+  EXPECT_EQ(c.regression_tolerance, 0.0);
+  const CheckKernel& k = c.kernels[0];
+  EXPECT_EQ(k.limits.report_single_lane, true);
+  ASSERT_EQ(k.statements.size(), 2u);
+  EXPECT_EQ(k.statements[0].statement, "if (i < n)");  // whitespace normalised
+  EXPECT_EQ(k.statements[0].function, "f");
+  EXPECT_EQ(k.statements[0].ordinal, 2u);
+  EXPECT_EQ(k.statements[0].limits.max_divergent, 3u);
+  EXPECT_FALSE(k.statements[1].function);
+  EXPECT_FALSE(k.statements[1].ordinal);
+  EXPECT_EQ(parse_check_config(kKernel, "c.toml").regression_tolerance, 0.02);  // the default
+  EXPECT_EQ(refusal("regression_tolerance = 2\n" + kKernel),
+            "ci/c.toml:1:24: regression_tolerance must be a fraction (0.01 is one percentage point) "
+            "from 0 to 1, got 2");
+  EXPECT_EQ(refusal(kKernel + "[[kernel.statement]]\nfunction = \"f\"\n"),
+            "ci/c.toml:6:1: [[kernel.statement]] needs statement = \"TEXT\" (the statement's source "
+            "text, as findings and baselines show it)");
+  EXPECT_EQ(refusal(kKernel + "[[kernel.statement]]\nstatement = \"x\"\nreport_single_lane = true\n"),
+            "ci/c.toml:8:22: report_single_lane applies to a kernel ([limits] or [kernel.limits]), "
+            "not to one statement");
+}
+
 TEST(CheckConfig, RefusalsNameThePlaceTheKeyAndTheRange) {
   // Line 2 column 1 is the key; a value's place is where the value starts.
   EXPECT_EQ(refusal("[limits]\nmax_divergent_fractoin = 0.1\n" + kKernel),
