@@ -519,19 +519,23 @@ TEST(CheckCli, AFileNameThatIsNotUtf8IsPercentEncodedInSarif) {
   write_file(dir.file("idiom.cu"), kIdiom);
   const std::string folder = dir.file("d\xE9");
   ASSERT_EQ(::system(("mkdir '" + folder + "'").c_str()), 0);
-  // The configuration in a folder named with byte 0xE9 (Latin-1's e acute), its kernel outside
-  // it, a statement table that matches nothing (a note at the configuration) and a kernel that
-  // is not there (its name and message hold the byte).
-  write_file(folder + "/c.toml", "root = \"..\"\n" + idiom_config("[[kernel.statement]]\nstatement = \"nothing()\"\n")
-                                     .replace(0, 0, "")
-                                     .replace(idiom_config("").find("idiom.cu"), 8, "../idiom.cu") +
-                                     "[[kernel]]\nname = \"gone\"\nfile = \"gone.cu\"\ngrid = 1\nblock = 32\n");
+  write_file(folder + "/inside.cu", kIdiom);
+  // The configuration in a folder named with byte 0xE9 (Latin-1's e acute): a kernel outside it
+  // with a statement table that matches nothing (a note at the configuration), a kernel that is
+  // not there (its name and message hold the byte), and one inside it.
+  const std::string launch = "grid = 4\nblock = 64\nargs = { n = 100 }\nalloc = { out = 256 }\n";
+  write_file(folder + "/c.toml", "root = \"..\"\n[[kernel]]\nfile = \"../idiom.cu\"\n" + launch +
+                                     "[[kernel.statement]]\nstatement = \"nothing()\"\n"
+                                     "[[kernel]]\nname = \"gone\"\nfile = \"gone.cu\"\n" + launch +
+                                     "[[kernel]]\nname = \"inside\"\nfile = \"inside.cu\"\n" + launch);
   const CliResult r = run_warpdiv({"check", folder + "/c.toml", "--sarif", dir.file("o.sarif")});
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
   const std::string sarif = read_file(dir.file("o.sarif"));
   EXPECT_NE(sarif.find("\"uri\": \"d%E9/c.toml\""), std::string::npos) << sarif;
   EXPECT_NE(sarif.find("\"uri\": \"d%E9/gone.cu\""), std::string::npos) << sarif;
+  // The kernel inside is checked or, where the front-end cannot take the name, a finding there.
+  EXPECT_NE(sarif.find("\"uri\": \"d%E9/inside.cu\""), std::string::npos) << sarif;
   // Messages quote paths with the byte escaped (analysis's SARIF test writes raw bytes too).
   EXPECT_NE(sarif.find("/d\\\\xe9/gone.cu' is not a readable regular file"), std::string::npos) << sarif;
 }

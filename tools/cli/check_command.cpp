@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <sstream>
 #include <iostream>
 #include <limits>
@@ -214,7 +215,9 @@ std::optional<std::string> read_launch(CheckLaunch& l) {
                            l.request.allocs, l.request.data);
   } catch (const InvalidInput& e) {
     return in_config_words(e.what());
-  } catch (const std::runtime_error& e) {  // the front-end's own failure on this file
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {  // the front-end's own failure on this file (its transport)
     return std::string("the front-end failed on it: ") + e.what();
   }
   l.launch.dynamic_shared_bytes = static_cast<std::uint64_t>(l.request.dynamic_shared);
