@@ -248,13 +248,6 @@ void read_suppressions(SourceLines& lines, const ir::SourceRange& at, CheckRow& 
   }
 }
 
-struct Group {
-  CheckRow row;
-  ir::StmtId owner = ir::kNone;
-  std::size_t in_single_lane = 0;  // rows inside a single-lane branch's taken side
-  std::string single_lane;
-};
-
 void add_counts(CheckRow& c, const SourceRow& r, bool own) {
   c.warp_evaluations += r.counts.warp_evaluations;
   c.active_lanes += r.counts.active_lanes;
@@ -277,70 +270,115 @@ void add_counts(CheckRow& c, const SourceRow& r, bool own) {
 
 }  // namespace
 
+namespace {
+
+std::string place_text(const CheckRow& row) {
+  return std::to_string(row.line) + ":" + std::to_string(row.column);
+}
+
+// The report's rows gathered one per source statement: a statement's key is its owner's place
+// (a loop for its init and step) and kind, so that copies and parts land in one group whether the
+// report gives them one row each or one row in all.
+class RowBuilder {
+ public:
+  RowBuilder(const std::string& check, const ir::Kernel& kernel, int warp_size, const std::string& root,
+             std::vector<Finding>& notes)
+      : check_(check), kernel_(kernel), warp_size_(warp_size), root_(root), notes_(notes),
+        places_(Placer(kernel).run()), lines_(kernel) {}
+
+  void add(const SourceRow& r) {
+    if (r.iteration || !known(r.statement)) return;
+    const std::size_t g = group(r.statement, r);
+    ++groups_[g].row.copies;
+    add_counts(groups_[g].row, r, r.statement == owner(r.statement));
+  }
+
+  // Each statement every copy of which lies in the taken side of a single-lane branch, marked.
+  std::vector<CheckRow> rows(const SourceReport& report) {
+    for (const SourceRow& r : report.rows) {
+      if (r.iteration || !known(r.statement)) continue;
+      for (ir::StmtId at = places_[r.statement].then_of; at != ir::kNone; at = places_[at].then_of) {
+        const auto branch = index_.find(key(at));
+        if (branch == index_.end() || !single_lane_branch(groups_[branch->second].row)) continue;
+        Group& g = groups_[index_.at(key(r.statement))];
+        ++g.in_single_lane;
+        g.single_lane = place_text(groups_[branch->second].row);
+        break;
+      }
+    }
+    std::vector<CheckRow> out;
+    for (Group& g : groups_) {
+      if (single_lane_branch(g.row)) g.row.single_lane = place_text(g.row);
+      else if (g.in_single_lane == g.row.copies) g.row.single_lane = g.single_lane;
+      out.push_back(std::move(g.row));
+    }
+    return out;
+  }
+
+ private:
+  using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::string>;
+  struct Group {
+    CheckRow row;
+    std::size_t in_single_lane = 0;  // rows inside a single-lane branch's taken side
+    std::string single_lane;
+  };
+
+  bool known(ir::StmtId id) const { return id >= 0 && static_cast<std::size_t>(id) < places_.size(); }
+  ir::StmtId owner(ir::StmtId id) const {
+    return places_[id].owner == ir::kNone ? id : places_[id].owner;
+  }
+  Key key(ir::StmtId id) const {
+    const ir::Stmt& s = kernel_.stmts[owner(id)];
+    return Key{s.range.file, s.range.line, s.range.column, ir::report_kind(s)};
+  }
+
+  std::size_t group(ir::StmtId id, const SourceRow& r) {
+    const auto [it, fresh] = index_.emplace(key(id), groups_.size());
+    if (!fresh) return it->second;
+    const ir::Stmt& s = kernel_.stmts[owner(id)];
+    Group g;
+    CheckRow& c = g.row;
+    c.check = check_;
+    c.function = places_[id].function;
+    c.file = s.range.file < kernel_.files.size() ? relative_to_root(kernel_.files[s.range.file].path, root_) : r.file;
+    c.line = s.range.line;
+    c.column = s.range.column;
+    c.kind = ir::report_kind(s);
+    c.warp_size = warp_size_;
+    c.copies = 0;
+    const ir::SourceRange end = key_end(kernel_, s);
+    if (within(end, s.range)) {
+      c.end_line = end.end_line;
+      c.end_column = end.end_column;
+    }
+    c.statement = s.kind == ir::StmtKind::Loop && s.loop_kind == ir::LoopKind::Do
+                      ? ""  // `do {`: its condition comes last
+                      : source_text(lines_, s, end, is_branch(s));
+    if (c.statement.empty()) c.statement = normalise_statement(r.text);
+    read_suppressions(lines_, s.range, c, notes_);
+    groups_.push_back(std::move(g));
+    return it->second;
+  }
+
+  const std::string& check_;
+  const ir::Kernel& kernel_;
+  int warp_size_;
+  const std::string& root_;
+  std::vector<Finding>& notes_;
+  std::vector<Place> places_;
+  SourceLines lines_;
+  std::map<Key, std::size_t> index_;
+  std::vector<Group> groups_;
+};
+
+}  // namespace
+
 std::vector<CheckRow> make_check_rows(const std::string& check, const SourceReport& report,
                                       const ir::Kernel& kernel, int warp_size,
                                       const std::string& root, std::vector<Finding>& notes) {
-  const std::vector<Place> places = Placer(kernel).run();
-  SourceLines lines(kernel);
-  using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::string>;
-  std::map<Key, std::size_t> index;
-  std::vector<Group> groups;
-  std::vector<std::size_t> group_of(kernel.stmts.size(), groups.max_size());
-  for (const SourceRow& r : report.rows) {
-    if (r.iteration || r.statement < 0 || static_cast<std::size_t>(r.statement) >= places.size()) continue;
-    const Place& place = places[r.statement];
-    const ir::StmtId owner = place.owner == ir::kNone ? r.statement : place.owner;
-    const ir::Stmt& s = kernel.stmts[owner];
-    const std::string kind = ir::report_kind(s);
-    const Key key{s.range.file, s.range.line, s.range.column, kind};
-    auto [it, fresh] = index.emplace(key, groups.size());
-    if (fresh) {
-      Group g;
-      g.owner = owner;
-      CheckRow& c = g.row;
-      c.check = check;
-      c.function = place.function;
-      c.file = s.range.file < kernel.files.size() ? relative_to_root(kernel.files[s.range.file].path, root) : r.file;
-      c.line = s.range.line;
-      c.column = s.range.column;
-      c.kind = kind;
-      c.warp_size = warp_size;
-      c.copies = 0;
-      const ir::SourceRange end = key_end(kernel, s);
-      if (within(end, s.range)) {
-        c.end_line = end.end_line;
-        c.end_column = end.end_column;
-      }
-      c.statement = s.kind == ir::StmtKind::Loop && s.loop_kind == ir::LoopKind::Do
-                        ? ""  // `do {`: its condition comes last
-                        : source_text(lines, s, end, is_branch(s));
-      if (c.statement.empty()) c.statement = normalise_statement(r.text);
-      read_suppressions(lines, s.range, c, notes);
-      groups.push_back(std::move(g));
-    }
-    Group& g = groups[it->second];
-    ++g.row.copies;
-    group_of[r.statement] = it->second;
-    add_counts(g.row, r, r.statement == owner);
-  }
-  // Single-lane branches, and the statements every copy of which lies in one's taken side.
-  for (const SourceRow& r : report.rows) {
-    if (r.iteration || r.statement < 0 || group_of[r.statement] >= groups.size()) continue;
-    for (ir::StmtId at = places[r.statement].then_of; at != ir::kNone; at = places[at].then_of) {
-      const std::size_t branch = group_of[at];
-      if (branch >= groups.size() || !single_lane_branch(groups[branch].row)) continue;
-      Group& g = groups[group_of[r.statement]];
-      ++g.in_single_lane;
-      g.single_lane = std::to_string(groups[branch].row.line) + ":" + std::to_string(groups[branch].row.column);
-      break;
-    }
-  }
-  std::vector<CheckRow> rows;
-  for (Group& g : groups) {
-    if (single_lane_branch(g.row)) g.row.single_lane = std::to_string(g.row.line) + ":" + std::to_string(g.row.column);
-    else if (g.in_single_lane == g.row.copies) g.row.single_lane = g.single_lane;
-    rows.push_back(std::move(g.row));
-  }
+  RowBuilder builder(check, kernel, warp_size, root, notes);
+  for (const SourceRow& r : report.rows) builder.add(r);
+  std::vector<CheckRow> rows = builder.rows(report);
   std::stable_sort(rows.begin(), rows.end(), [](const CheckRow& a, const CheckRow& b) {
     return std::tie(a.file, a.line, a.column) < std::tie(b.file, b.line, b.column);
   });
