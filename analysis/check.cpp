@@ -45,51 +45,7 @@ std::string number(double value) {
 
 double ratio(Count a, Count b) { return b == 0 ? 0.0 : sim::to_double(a) / sim::to_double(b); }
 
-// The rows' range ends: a condition's from its condition (the statement's own range covers its
-// body), anything else from the statement.
-void set_end(CheckRow& row, const ir::Kernel& kernel, ir::StmtId statement) {
-  if (statement < 0 || static_cast<std::size_t>(statement) >= kernel.stmts.size()) return;
-  const ir::Stmt& s = kernel.stmts[statement];
-  ir::SourceRange end = s.range;
-  if (row.condition && s.value != ir::kNone && static_cast<std::size_t>(s.value) < kernel.exprs.size()) {
-    const ir::SourceRange& c = kernel.exprs[s.value].range;
-    if (c.file == s.range.file && c.end_line != 0) end = c;
-  }
-  const bool after = end.end_line > row.line || (end.end_line == row.line && end.end_column >= row.column);
-  if (end.file == s.range.file && end.end_line != 0 && after) {
-    row.end_line = end.end_line;
-    row.end_column = end.end_column;
-  }
-}
-
 }  // namespace
-
-std::vector<CheckRow> make_check_rows(const std::string& check, const SourceReport& report,
-                                      const ir::Kernel& kernel, int warp_size,
-                                      const std::string& root) {
-  std::vector<CheckRow> rows;
-  for (const SourceRow& r : report.rows) {
-    if (r.iteration) continue;
-    CheckRow c;
-    c.check = check;
-    c.file = r.file.empty() ? "" : relative_to_root(r.file, root);
-    c.line = r.line;
-    c.column = r.column;
-    c.kind = r.kind;
-    c.condition = r.condition;
-    c.barrier = r.barrier;
-    c.warp_size = warp_size;
-    c.warp_evaluations = r.counts.warp_evaluations;
-    c.divergent = r.counts.divergent;
-    c.active_lanes = r.counts.active_lanes;
-    c.partial_block_executions = r.counts.partial_block_executions;
-    c.memory = r.memory;
-    c.text = r.text;
-    set_end(c, kernel, r.statement);
-    rows.push_back(std::move(c));
-  }
-  return rows;
-}
 
 const std::vector<CheckRule>& check_rules() {
   static const std::vector<CheckRule> rules = {
@@ -109,31 +65,53 @@ const std::vector<CheckRule>& check_rules() {
        "request than the limit allows", "max_bank_conflicts_per_request", FindingLevel::warning},
       {"bank-conflicts", "A statement's shared requests meet more bank conflicts than the limit "
        "allows", "max_bank_conflicts", FindingLevel::warning},
-      {"divergence-regressed", "A branch diverges in more warp evaluations than in the baseline",
-       "", FindingLevel::warning},
+      {"single-lane-branch", "A finding at a branch only one lane of a warp takes (if (tid == 0)) "
+       "or in its taken side: reported with report_single_lane = true", "report_single_lane",
+       FindingLevel::warning},
+      {"divergence-regressed", "A branch diverges in a larger share of its warp evaluations than "
+       "in the baseline", "", FindingLevel::warning},
       {"simd-efficiency-regressed", "A statement's SIMD efficiency is lower than in the baseline",
        "", FindingLevel::warning},
-      {"sectors-regressed", "A statement's global accesses touch more sectors than in the baseline",
-       "", FindingLevel::warning},
-      {"bank-conflicts-regressed", "A statement's shared accesses meet more bank conflicts than in "
-       "the baseline", "", FindingLevel::warning},
-      {"partial-barrier-regressed", "A barrier is reached in part by more block executions than in "
-       "the baseline", "", FindingLevel::warning},
-      {"baseline-moved", "A statement of the baseline now starts elsewhere (compared all the same)",
-       "", FindingLevel::note},
+      {"sector-efficiency-regressed", "A statement's global accesses use less of their sectors than "
+       "in the baseline", "", FindingLevel::warning},
+      {"bank-conflicts-regressed", "A statement's shared requests meet more bank conflicts per "
+       "request than in the baseline", "", FindingLevel::warning},
+      {"partial-barrier-regressed", "A larger share of a barrier's block executions reach it only "
+       "in part than in the baseline", "", FindingLevel::warning},
+      {"kernel-unreadable", "A kernel could not be read or counted: nothing of it was checked", "",
+       FindingLevel::error},
       {"baseline-vanished", "A statement of the baseline has no statement now: write the baseline "
        "again", "", FindingLevel::note},
-      {"unused-line-limits", "A [[kernel.line]] table matches no statement: its limits apply to "
-       "nothing", "", FindingLevel::note},
+      {"unused-line-limits", "A [[kernel.statement]] or [[kernel.line]] table matches no "
+       "statement: its limits apply to nothing", "", FindingLevel::note},
+      {"line-keyed-limits", "A [[kernel.line]] table keys limits by a line number, which edits "
+       "move: write the [[kernel.statement]] the note gives", "", FindingLevel::note},
+      {"bad-suppression", "A warpdiv: allow(...) comment names neither a rule nor a group", "",
+       FindingLevel::note},
   };
   return rules;
 }
 
 namespace {
 
+bool allows(const CheckRow& row, const std::string& rule) {
+  return std::find(row.allowed.begin(), row.allowed.end(), rule) != row.allowed.end();
+}
+
+// A finding at a row: in a single-lane branch, under that rule; allowed by a comment, suppressed.
 Finding at_row(const CheckRow& row, const char* rule, std::string message) {
   Finding f;
   f.rule = rule;
+  if (!row.single_lane.empty() && std::string(rule).find("baseline") == std::string::npos) {
+    f.rule = "single-lane-branch";
+    message = (row.single_lane == std::to_string(row.line) + ":" + std::to_string(row.column)
+                   ? "single-lane branch: "
+                   : "in the single-lane branch at " + row.single_lane + ": ") +
+              message + " [" + rule + "]";
+    f.figures.emplace_back("rule", rule);
+  }
+  f.suppressed = allows(row, rule) || allows(row, f.rule);
+  f.fails = !f.suppressed;
   f.check = row.check;
   f.file = row.file;
   f.line = row.line;
@@ -150,6 +128,22 @@ bool same_file(const std::string& a, const std::string& b) {
   return fs::absolute(a).lexically_normal() == fs::absolute(b).lexically_normal();
 }
 
+bool matches(const StatementLimits& s, const CheckRow& row) {
+  return s.statement == row.statement && (!s.function || *s.function == row.function) &&
+         (!s.ordinal || *s.ordinal == row.ordinal);
+}
+
+// The [[kernel.line]] tables of the row's line (a table without `file` is for the kernel's own).
+std::vector<LineLimits*> line_tables(CheckKernel& kernel, const CheckRow& row, const std::string& root) {
+  std::vector<LineLimits*> out;
+  const std::string absolute = (fs::path(root) / row.file).string();
+  for (LineLimits& line : kernel.lines) {
+    if (line.line != row.line || (line.column && *line.column != row.column)) continue;
+    if (same_file(line.file.empty() ? kernel.file : line.file, absolute)) out.push_back(&line);
+  }
+  return out;
+}
+
 std::string statement_words(const CheckRow& row) {
   if (row.kind == "statement") return "statement";
   if (row.condition) return row.kind + " condition";
@@ -161,17 +155,18 @@ std::string statement_words(const CheckRow& row) {
 std::vector<Finding> check_limits(CheckKernel& kernel, const std::vector<CheckRow>& rows,
                                   const std::string& root) {
   std::vector<Finding> out;
-  const std::string own = kernel.file;
   for (const CheckRow& row : rows) {
     CheckLimits l = kernel.limits;
-    const std::string absolute = (fs::path(root) / row.file).string();
-    for (LineLimits& line : kernel.lines) {
-      if (line.line != row.line || (line.column && *line.column != row.column)) continue;
-      if (!same_file(line.file.empty() ? own : line.file, absolute)) continue;
-      line.used = true;
-      l = overlay(l, line.limits);
+    for (StatementLimits& s : kernel.statements) {
+      if (!matches(s, row)) continue;
+      s.used = true;
+      l = overlay(l, s.limits);
     }
-    const Count evals = row.warp_evaluations;
+    for (LineLimits* line : line_tables(kernel, row, root)) {
+      line->used = true;
+      l = overlay(l, line->limits);
+    }
+    const Count evals = row.branch_evaluations;
     if (row.condition && evals > 0) {
       const double fraction = ratio(row.divergent, evals);
       const std::string of = "(" + to_decimal(row.divergent) + " of " + to_decimal(evals) + ")";
@@ -196,18 +191,19 @@ std::vector<Finding> check_limits(CheckKernel& kernel, const std::vector<CheckRo
         out.push_back(std::move(f));
       }
     }
-    if (evals > 0 && l.min_simd_efficiency) {
-      const double simd = ratio(row.active_lanes, evals * static_cast<Count>(row.warp_size));
+    const Count runs = row.warp_evaluations;
+    if (runs > 0 && l.min_simd_efficiency) {
+      const double simd = ratio(row.active_lanes, runs * static_cast<Count>(row.warp_size));
       if (simd < *l.min_simd_efficiency) {
         Finding f = at_row(row, "simd-efficiency",
                            statement_words(row) + " runs at " + percent(simd) +
                                " SIMD efficiency (" + to_decimal(row.active_lanes) +
-                               " active lanes in " + to_decimal(evals) + " warp evaluations of " +
+                               " active lanes in " + to_decimal(runs) + " warp evaluations of " +
                                std::to_string(row.warp_size) + "), limit " +
                                percent(*l.min_simd_efficiency));
         f.figures.insert(f.figures.end(), {{"simd_efficiency", number(simd)},
                                            {"active_lanes", to_decimal(row.active_lanes)},
-                                           {"warp_evaluations", to_decimal(evals)},
+                                           {"warp_evaluations", to_decimal(runs)},
                                            {"limit", number(*l.min_simd_efficiency)}});
         out.push_back(std::move(f));
       }
@@ -282,24 +278,63 @@ std::vector<Finding> check_limits(CheckKernel& kernel, const std::vector<CheckRo
   return out;
 }
 
-std::vector<Finding> unused_line_limits(const CheckKernel& kernel, const std::string& config_file,
-                                        const std::string& root) {
+namespace {
+
+Finding config_note(const CheckKernel& kernel, const char* rule, const ConfigPlace& place,
+                    const std::string& config_file, const std::string& root, std::string message) {
+  Finding f;
+  f.rule = rule;
+  f.level = FindingLevel::note;
+  f.fails = false;
+  f.check = kernel.name;
+  f.file = relative_to_root(config_file, root);
+  f.line = place.line;
+  f.column = place.column;
+  f.message = std::move(message);
+  return f;
+}
+
+}  // namespace
+
+namespace {
+
+std::string statement_key_text(const CheckRow& row) {
+  return "function = " + sim::quote_value(row.function) + ", statement = " +
+         sim::quote_value(row.statement) +
+         (row.ordinal > 1 ? ", ordinal = " + std::to_string(row.ordinal) : std::string());
+}
+
+}  // namespace
+
+std::vector<Finding> config_table_notes(const CheckKernel& kernel, const std::vector<CheckRow>& rows,
+                                        const std::string& config_file, const std::string& root) {
   std::vector<Finding> out;
-  for (const LineLimits& line : kernel.lines) {
-    if (line.used) continue;
-    Finding f;
-    f.rule = "unused-line-limits";
-    f.level = FindingLevel::note;
-    f.fails = false;
-    f.check = kernel.name;
-    f.file = relative_to_root(config_file, root);
-    f.line = line.place.line;
-    f.column = line.place.column;
-    f.message = "no statement starts on line " + std::to_string(line.line) +
-                (line.column ? ", column " + std::to_string(*line.column) : std::string()) +
-                " of " + relative_to_root(line.file.empty() ? kernel.file : line.file, root) +
-                ": these limits apply to nothing";
-    out.push_back(std::move(f));
+  for (const StatementLimits& s : kernel.statements) {
+    if (s.used) continue;
+    out.push_back(config_note(kernel, "unused-line-limits", s.place, config_file, root,
+                              "no statement " + sim::quote_value(s.statement) +
+                                  (s.function ? " in " + sim::quote_value(*s.function) : std::string()) +
+                                  (s.ordinal ? " (the " + std::to_string(*s.ordinal) + ". of that text)" : std::string()) +
+                                  ": these limits apply to nothing"));
+  }
+  CheckKernel copy = kernel;  // line_tables() hands out tables to mark
+  for (std::size_t i = 0; i < kernel.lines.size(); ++i) {
+    const LineLimits& line = kernel.lines[i];
+    const std::string where = "line " + std::to_string(line.line) +
+                              (line.column ? ", column " + std::to_string(*line.column) : std::string()) +
+                              " of " + relative_to_root(line.file.empty() ? kernel.file : line.file, root);
+    std::string keys;
+    for (const CheckRow& row : rows)
+      for (LineLimits* l : line_tables(copy, row, root))
+        if (l == &copy.lines[i]) keys += std::string(keys.empty() ? "" : "; ") + statement_key_text(row);
+    if (keys.empty())
+      out.push_back(config_note(kernel, "unused-line-limits", line.place, config_file, root,
+                                "no statement starts on " + where + ": these limits apply to nothing"));
+    else
+      out.push_back(config_note(kernel, "line-keyed-limits", line.place, config_file, root,
+                                "[[kernel.line]] keys these limits by " + where +
+                                    ", which an edit above moves: write [[kernel.statement]] with " +
+                                    keys + " instead"));
   }
   return out;
 }
@@ -314,17 +349,21 @@ std::string count_field(const std::optional<MemoryFigures>& m, bool global,
   return to_decimal((*m).*field);
 }
 
-// a / (b x wa) < c / (d x wc), exactly where the products fit in 128 bits.
-bool fraction_below(Count a, Count b, Count c, Count d) {
+// a / b < c / d (b, d > 0), exactly where the products fit in 128 bits; with a tolerance t > 0,
+// a / b < c / d - t in doubles.
+bool fraction_below(Count a, Count b, Count c, Count d, double tolerance) {
+  if (tolerance > 0) return ratio(a, b) < ratio(c, d) - tolerance;
   try {
     return sim::checked_mul(a, d) < sim::checked_mul(c, b);
   } catch (const std::overflow_error&) {
-    return sim::to_double(a) / sim::to_double(b) < sim::to_double(c) / sim::to_double(d);
+    return ratio(a, b) < ratio(c, d);
   }
 }
 
-std::string where(const CheckRow& row) {
-  return std::to_string(row.line) + ":" + std::to_string(row.column);
+std::string key_words(const CheckRow& row) {
+  return statement_words(row) + " " + sim::quote_value(row.statement) +
+         (row.ordinal > 1 ? " (the " + std::to_string(row.ordinal) + ". of that text)" : std::string()) +
+         " in " + sim::quote_value(row.function);
 }
 
 }  // namespace
@@ -332,14 +371,21 @@ std::string where(const CheckRow& row) {
 const CsvColumns<CheckRow>& baseline_columns() {
   static const CsvColumns<CheckRow> columns = {
       {"check", [](const CheckRow& r) { return r.check; }},
+      {"function", [](const CheckRow& r) { return r.function; }},
+      {"statement", [](const CheckRow& r) { return r.statement; }},
+      {"ordinal", [](const CheckRow& r) { return std::to_string(r.ordinal); }},
+      {"kind", [](const CheckRow& r) { return r.kind; }},
       {"file", [](const CheckRow& r) { return r.file; }},
       {"line", [](const CheckRow& r) { return std::to_string(r.line); }},
       {"column", [](const CheckRow& r) { return std::to_string(r.column); }},
-      {"kind", [](const CheckRow& r) { return r.kind; }},
       {"warp_size", [](const CheckRow& r) { return std::to_string(r.warp_size); }},
       {"warp_evaluations", [](const CheckRow& r) { return to_decimal(r.warp_evaluations); }},
-      {"divergent", [](const CheckRow& r) { return r.condition ? to_decimal(r.divergent) : ""; }},
       {"active_lanes", [](const CheckRow& r) { return to_decimal(r.active_lanes); }},
+      {"branch_evaluations",
+       [](const CheckRow& r) { return r.condition ? to_decimal(r.branch_evaluations) : ""; }},
+      {"divergent", [](const CheckRow& r) { return r.condition ? to_decimal(r.divergent) : ""; }},
+      {"block_executions",
+       [](const CheckRow& r) { return r.barrier ? to_decimal(r.block_executions) : ""; }},
       {"partial_block_executions",
        [](const CheckRow& r) { return r.barrier ? to_decimal(r.partial_block_executions) : ""; }},
       {"global_requests",
@@ -355,7 +401,6 @@ const CsvColumns<CheckRow>& baseline_columns() {
       {"shared_bank_conflicts", [](const CheckRow& r) {
          return count_field(r.memory, false, &MemoryFigures::shared_bank_conflicts);
        }},
-      {"statement", [](const CheckRow& r) { return r.text; }},
   };
   return columns;
 }
@@ -364,6 +409,82 @@ void write_baseline(std::ostream& out, const std::vector<CheckRow>& rows) {
   baseline_columns().write(out, rows);
 }
 
+namespace {
+
+// One baseline record as a row (its fields' count checked).
+class BaselineRecord {
+ public:
+  BaselineRecord(const CsvRecord& r, const std::string& source)
+      : r_(r), source_(source), names_(baseline_columns().names()) {}
+
+  [[noreturn]] void fail(std::size_t column, const std::string& what) const {
+    throw InvalidInput(source_ + ":" + std::to_string(r_.line) + ": " + names_[column] + " " + what);
+  }
+  std::optional<Count> count(std::size_t column) const {
+    if (r_.fields[column].empty()) return std::nullopt;
+    try {
+      return sim::parse_count(r_.fields[column]);
+    } catch (const std::exception&) {
+      fail(column, "must be a count (decimal digits), got " + sim::quote_value(r_.fields[column]));
+    }
+  }
+  Count required(std::size_t column) const {
+    const std::optional<Count> c = count(column);
+    if (!c) fail(column, "is empty");
+    return *c;
+  }
+  std::int64_t small(std::size_t column, std::int64_t min, std::int64_t max) const {
+    const auto v = parse_decimal_integer(r_.fields[column], min, max);
+    if (!v)
+      fail(column, "must be an integer from " + std::to_string(min) + " to " + std::to_string(max) +
+                       ", got " + sim::quote_value(r_.fields[column]));
+    return *v;
+  }
+
+  CheckRow row() const {
+    CheckRow row;
+    row.baseline_line = r_.line;
+    row.check = r_.fields[0];
+    row.function = r_.fields[1];
+    row.statement = r_.fields[2];
+    row.ordinal = static_cast<std::uint32_t>(small(3, 1, 4294967295));
+    row.kind = r_.fields[4];
+    row.file = r_.fields[5];
+    row.line = static_cast<std::uint32_t>(small(6, 0, 4294967295));
+    row.column = static_cast<std::uint32_t>(small(7, 0, 4294967295));
+    row.warp_size = static_cast<int>(small(8, 1, 64));
+    row.warp_evaluations = required(9);
+    row.active_lanes = required(10);
+    const std::optional<Count> branch = count(11);
+    row.condition = branch.has_value();
+    row.branch_evaluations = branch.value_or(0);
+    row.divergent = row.condition ? required(12) : 0;
+    const std::optional<Count> blocks = count(13);
+    row.barrier = blocks.has_value();
+    row.block_executions = blocks.value_or(0);
+    row.partial_block_executions = row.barrier ? required(14) : 0;
+    MemoryFigures m;
+    const std::optional<Count> gr = count(15), sr = count(18);
+    m.has_global = gr.has_value();
+    m.global_requests = gr.value_or(0);
+    m.global_sectors = m.has_global ? required(16) : 0;
+    m.global_bytes = m.has_global ? required(17) : 0;
+    m.has_shared = sr.has_value();
+    m.shared_requests = sr.value_or(0);
+    m.shared_wavefronts = m.has_shared ? required(19) : 0;
+    m.shared_bank_conflicts = m.has_shared ? required(20) : 0;
+    if (m.has_global || m.has_shared) row.memory = m;
+    return row;
+  }
+
+ private:
+  const CsvRecord& r_;
+  const std::string& source_;
+  std::vector<std::string> names_;
+};
+
+}  // namespace
+
 std::vector<CheckRow> read_baseline(const std::string& text, const std::string& source) {
   CsvTokenizer csv(text, source);
   if (csv.at_end()) throw InvalidInput(source + ": empty: not a baseline written by --write-baseline");
@@ -371,197 +492,147 @@ std::vector<CheckRow> read_baseline(const std::string& text, const std::string& 
   const CsvRecord header = csv.next();
   std::string got;
   for (std::size_t i = 0; i < header.fields.size(); ++i) got += (i ? "," : "") + header.fields[i];
+  if (got.rfind("check,file,line,column,kind,", 0) == 0)
+    throw InvalidInput(source + ":" + std::to_string(header.line) +
+                       ": a baseline keyed by line and column (an older warpdiv's), which edits "
+                       "move: write it again with warpdiv check CONFIG --write-baseline " + source);
   if (got != expected)
     throw InvalidInput(source + ":" + std::to_string(header.line) + ": the header is not " +
                        sim::quote_value(expected) + " (write the baseline with warpdiv check "
                        "CONFIG --write-baseline FILE)");
-  const std::vector<std::string> names = baseline_columns().names();
+  const std::size_t fields = baseline_columns().names().size();
   std::vector<CheckRow> rows;
   while (!csv.at_end()) {
     const CsvRecord r = csv.next();
     if (r.fields.size() == 1 && r.fields[0].empty()) continue;  // a blank line
-    const auto fail = [&](std::size_t column, const std::string& what) {
-      throw InvalidInput(source + ":" + std::to_string(r.line) + ": " + names[column] + " " +
-                         what);
-    };
-    if (r.fields.size() != names.size())
+    if (r.fields.size() != fields)
       throw InvalidInput(source + ":" + std::to_string(r.line) + ": " +
                          std::to_string(r.fields.size()) + " fields, the header has " +
-                         std::to_string(names.size()));
-    const auto count = [&](std::size_t column) -> std::optional<Count> {
-      if (r.fields[column].empty()) return std::nullopt;
-      try {
-        return sim::parse_count(r.fields[column]);
-      } catch (const std::exception&) {
-        fail(column, "must be a count (decimal digits), got " + sim::quote_value(r.fields[column]));
-      }
-      return std::nullopt;
-    };
-    const auto required = [&](std::size_t column) {
-      const std::optional<Count> c = count(column);
-      if (!c) fail(column, "is empty");
-      return *c;
-    };
-    const auto small = [&](std::size_t column, std::int64_t min, std::int64_t max) {
-      const auto v = parse_decimal_integer(r.fields[column], min, max);
-      if (!v)
-        fail(column, "must be an integer from " + std::to_string(min) + " to " +
-                         std::to_string(max) + ", got " + sim::quote_value(r.fields[column]));
-      return *v;
-    };
-    CheckRow row;
-    row.baseline_line = r.line;
-    row.check = r.fields[0];
-    row.file = r.fields[1];
-    row.line = static_cast<std::uint32_t>(small(2, 0, 4294967295));
-    row.column = static_cast<std::uint32_t>(small(3, 0, 4294967295));
-    row.kind = r.fields[4];
-    row.warp_size = static_cast<int>(small(5, 1, 64));
-    row.warp_evaluations = required(6);
-    const std::optional<Count> divergent = count(7);
-    row.condition = divergent.has_value();
-    row.divergent = divergent.value_or(0);
-    row.active_lanes = required(8);
-    const std::optional<Count> partial = count(9);
-    row.barrier = partial.has_value();
-    row.partial_block_executions = partial.value_or(0);
-    MemoryFigures m;
-    const std::optional<Count> gr = count(10), gs = count(11), gb = count(12);
-    const std::optional<Count> sr = count(13), sw = count(14), sc = count(15);
-    m.has_global = gr.has_value();
-    m.global_requests = gr.value_or(0);
-    m.global_sectors = gs.value_or(0);
-    m.global_bytes = gb.value_or(0);
-    m.has_shared = sr.has_value();
-    m.shared_requests = sr.value_or(0);
-    m.shared_wavefronts = sw.value_or(0);
-    m.shared_bank_conflicts = sc.value_or(0);
-    if (m.has_global || m.has_shared) row.memory = m;
-    row.text = r.fields[16];
-    rows.push_back(std::move(row));
+                         std::to_string(fields));
+    rows.push_back(BaselineRecord(r, source).row());
   }
   return rows;
 }
 
+namespace {
+
+// The findings of one statement against its baseline row: each fraction that got worse.
+void compare_row(const CheckRow& r, const CheckRow& b, double tolerance, std::vector<Finding>& out) {
+  const auto worse = [&](Count a, Count ab, Count c, Count cd) {  // a/ab above c/cd
+    return ab > 0 && cd > 0 && fraction_below(c, cd, a, ab, tolerance);
+  };
+  const auto lower = [&](Count a, Count ab, Count c, Count cd) {  // a/ab below c/cd
+    return ab > 0 && cd > 0 && fraction_below(a, ab, c, cd, tolerance);
+  };
+  const auto share = [](Count a, Count of) { return to_decimal(a) + " of " + to_decimal(of); };
+  if (r.condition && b.condition && worse(r.divergent, r.branch_evaluations, b.divergent, b.branch_evaluations)) {
+    Finding f = at_row(r, "divergence-regressed",
+                       "branch diverges in " + percent(ratio(r.divergent, r.branch_evaluations)) +
+                           " of its warp evaluations (" + share(r.divergent, r.branch_evaluations) +
+                           "), " + percent(ratio(b.divergent, b.branch_evaluations)) +
+                           " in the baseline (" + share(b.divergent, b.branch_evaluations) + ")");
+    f.figures.insert(f.figures.end(), {{"divergent_fraction", number(ratio(r.divergent, r.branch_evaluations))},
+                                       {"baseline_divergent_fraction", number(ratio(b.divergent, b.branch_evaluations))}});
+    out.push_back(std::move(f));
+  }
+  const Count now_lanes = r.warp_evaluations * static_cast<Count>(r.warp_size);
+  const Count then_lanes = b.warp_evaluations * static_cast<Count>(b.warp_size);
+  if (lower(r.active_lanes, now_lanes, b.active_lanes, then_lanes)) {
+    const double now = ratio(r.active_lanes, now_lanes), then = ratio(b.active_lanes, then_lanes);
+    Finding f = at_row(r, "simd-efficiency-regressed",
+                       statement_words(r) + " runs at " + percent(now) + " SIMD efficiency (" +
+                           share(r.active_lanes, now_lanes) + " lanes), " + percent(then) +
+                           " in the baseline (" + share(b.active_lanes, then_lanes) + ")");
+    f.figures.insert(f.figures.end(), {{"simd_efficiency", number(now)}, {"baseline_simd_efficiency", number(then)}});
+    out.push_back(std::move(f));
+  }
+  if (r.barrier && b.barrier &&
+      worse(r.partial_block_executions, r.block_executions, b.partial_block_executions, b.block_executions)) {
+    Finding f = at_row(r, "partial-barrier-regressed",
+                       "only part of the block reaches this barrier in " +
+                           share(r.partial_block_executions, r.block_executions) +
+                           " block executions, " + share(b.partial_block_executions, b.block_executions) +
+                           " in the baseline");
+    f.figures.insert(f.figures.end(),
+                     {{"partial_block_executions", to_decimal(r.partial_block_executions)},
+                      {"baseline_partial_block_executions", to_decimal(b.partial_block_executions)}});
+    out.push_back(std::move(f));
+  }
+  if (!r.memory || !b.memory) return;
+  const MemoryFigures& m = *r.memory;
+  const MemoryFigures& o = *b.memory;
+  if (m.has_global && o.has_global && lower(m.global_bytes, m.global_sectors * 32, o.global_bytes, o.global_sectors * 32)) {
+    const double now = ratio(m.global_bytes, m.global_sectors * 32), then = ratio(o.global_bytes, o.global_sectors * 32);
+    Finding f = at_row(r, "sector-efficiency-regressed",
+                       "global accesses use " + percent(now) + " of their sectors (" +
+                           to_decimal(m.global_bytes) + " bytes in " + to_decimal(m.global_sectors) +
+                           " sectors), " + percent(then) + " in the baseline (" + to_decimal(o.global_bytes) +
+                           " in " + to_decimal(o.global_sectors) + ")");
+    f.figures.insert(f.figures.end(), {{"sector_efficiency", number(now)}, {"baseline_sector_efficiency", number(then)}});
+    out.push_back(std::move(f));
+  }
+  if (m.has_shared && o.has_shared &&
+      worse(m.shared_bank_conflicts, m.shared_requests, o.shared_bank_conflicts, o.shared_requests)) {
+    Finding f = at_row(r, "bank-conflicts-regressed",
+                       "shared requests meet " + number(ratio(m.shared_bank_conflicts, m.shared_requests)) +
+                           " bank conflicts each (" + share(m.shared_bank_conflicts, m.shared_requests) +
+                           "), " + number(ratio(o.shared_bank_conflicts, o.shared_requests)) +
+                           " in the baseline (" + share(o.shared_bank_conflicts, o.shared_requests) + ")");
+    f.figures.insert(f.figures.end(),
+                     {{"bank_conflicts_per_request", number(ratio(m.shared_bank_conflicts, m.shared_requests))},
+                      {"baseline_bank_conflicts_per_request", number(ratio(o.shared_bank_conflicts, o.shared_requests))}});
+    out.push_back(std::move(f));
+  }
+}
+
+bool listed(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+}  // namespace
+
 std::vector<Finding> compare_with_baseline(const std::vector<CheckRow>& rows,
                                            const std::vector<CheckRow>& baseline,
-                                           const std::vector<std::string>& checks,
-                                           bool stale_fails) {
+                                           const BaselineComparison& how) {
   std::vector<Finding> out;
-  using Key = std::tuple<std::string, std::string, std::uint32_t, std::uint32_t, std::string>;
-  std::map<Key, std::size_t> exact;
+  using Key = std::tuple<std::string, std::string, std::string, std::uint32_t>;
+  std::map<Key, std::size_t> by_key;
   for (std::size_t i = 0; i < baseline.size(); ++i) {
     const CheckRow& b = baseline[i];
-    exact.emplace(Key{b.check, b.file, b.line, b.column, b.kind}, i);
+    by_key.emplace(Key{b.check, b.function, b.statement, b.ordinal}, i);
   }
   std::vector<bool> used(baseline.size(), false);
-  std::vector<std::optional<std::size_t>> match(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const CheckRow& r = rows[i];
-    const auto it = exact.find(Key{r.check, r.file, r.line, r.column, r.kind});
-    if (it != exact.end() && !used[it->second]) {
-      match[i] = it->second;
-      used[it->second] = true;
-    }
-  }
-  // The rest by check, file, kind and text, in order: a statement that moved.
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (match[i]) continue;
-    const CheckRow& r = rows[i];
-    for (std::size_t j = 0; j < baseline.size(); ++j) {
-      const CheckRow& b = baseline[j];
-      if (used[j] || b.check != r.check || b.file != r.file || b.kind != r.kind || b.text != r.text)
-        continue;
-      match[i] = j;
-      used[j] = true;
-      Finding f = at_row(r, "baseline-moved",
-                         statement_words(r) + " " + sim::quote_value(r.text) + " was at " +
-                             where(b) + " in the baseline; compared with that row");
-      f.level = FindingLevel::note;
-      f.fails = false;
-      f.figures.emplace_back("baseline_line", std::to_string(b.line));
-      f.figures.emplace_back("baseline_column", std::to_string(b.column));
-      out.push_back(std::move(f));
-      break;
-    }
-  }
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (!match[i]) continue;
-    const CheckRow& r = rows[i];
-    const CheckRow& b = baseline[*match[i]];
-    const std::string was = " (baseline " + to_decimal(b.warp_evaluations) + " warp evaluations, now " +
-                            to_decimal(r.warp_evaluations) + ")";
-    if (r.condition && b.condition && r.divergent > b.divergent) {
-      Finding f = at_row(r, "divergence-regressed",
-                         "branch diverges in " + to_decimal(r.divergent) +
-                             " warp evaluations, " + to_decimal(b.divergent) + " in the baseline" + was);
-      f.figures.insert(f.figures.end(), {{"divergent", to_decimal(r.divergent)},
-                                         {"baseline_divergent", to_decimal(b.divergent)}});
-      out.push_back(std::move(f));
-    }
-    const Count now_lanes = r.warp_evaluations * static_cast<Count>(r.warp_size);
-    const Count then_lanes = b.warp_evaluations * static_cast<Count>(b.warp_size);
-    if (now_lanes > 0 && then_lanes > 0 &&
-        fraction_below(r.active_lanes, now_lanes, b.active_lanes, then_lanes)) {
-      const double now = ratio(r.active_lanes, now_lanes), then = ratio(b.active_lanes, then_lanes);
-      Finding f = at_row(r, "simd-efficiency-regressed",
-                         statement_words(r) + " runs at " + percent(now) +
-                             " SIMD efficiency, " + percent(then) + " in the baseline" + was);
-      f.figures.insert(f.figures.end(), {{"simd_efficiency", number(now)},
-                                         {"baseline_simd_efficiency", number(then)}});
-      out.push_back(std::move(f));
-    }
-    if (r.barrier && b.barrier && r.partial_block_executions > b.partial_block_executions) {
-      Finding f = at_row(r, "partial-barrier-regressed",
-                         "only part of the block reaches this barrier in " +
-                             to_decimal(r.partial_block_executions) + " block executions, " +
-                             to_decimal(b.partial_block_executions) + " in the baseline");
-      f.figures.insert(f.figures.end(),
-                       {{"partial_block_executions", to_decimal(r.partial_block_executions)},
-                        {"baseline_partial_block_executions", to_decimal(b.partial_block_executions)}});
-      out.push_back(std::move(f));
-    }
-    if (r.memory && b.memory) {
-      const MemoryFigures& m = *r.memory;
-      const MemoryFigures& o = *b.memory;
-      if (m.has_global && o.has_global && m.global_sectors > o.global_sectors) {
-        Finding f = at_row(r, "sectors-regressed",
-                           "global accesses touch " + to_decimal(m.global_sectors) + " sectors in " +
-                               to_decimal(m.global_requests) + " requests, " +
-                               to_decimal(o.global_sectors) + " in " + to_decimal(o.global_requests) +
-                               " in the baseline");
-        f.figures.insert(f.figures.end(), {{"global_sectors", to_decimal(m.global_sectors)},
-                                           {"baseline_global_sectors", to_decimal(o.global_sectors)}});
-        out.push_back(std::move(f));
-      }
-      if (m.has_shared && o.has_shared && m.shared_bank_conflicts > o.shared_bank_conflicts) {
-        Finding f = at_row(r, "bank-conflicts-regressed",
-                           "shared requests meet " + to_decimal(m.shared_bank_conflicts) +
-                               " bank conflicts, " + to_decimal(o.shared_bank_conflicts) +
-                               " in the baseline");
-        f.figures.insert(f.figures.end(),
-                         {{"shared_bank_conflicts", to_decimal(m.shared_bank_conflicts)},
-                          {"baseline_shared_bank_conflicts", to_decimal(o.shared_bank_conflicts)}});
-        out.push_back(std::move(f));
-      }
-    }
+  for (const CheckRow& r : rows) {
+    const auto it = by_key.find(Key{r.check, r.function, r.statement, r.ordinal});
+    if (it == by_key.end() || used[it->second]) continue;
+    used[it->second] = true;
+    compare_row(r, baseline[it->second], how.tolerance, out);
   }
   for (std::size_t j = 0; j < baseline.size(); ++j) {
-    if (used[j]) continue;
     const CheckRow& b = baseline[j];
-    const bool known = std::find(checks.begin(), checks.end(), b.check) != checks.end();
+    if (used[j] || listed(how.unread, b.check)) continue;
+    const bool known = listed(how.checks, b.check);
     Finding f = at_row(b, "baseline-vanished",
-                       statement_words(b) + " " + sim::quote_value(b.text) +
-                           " of the baseline (its line " + std::to_string(b.baseline_line) +
-                           ") " + (known ? "has no statement now at " + where(b) + " or elsewhere"
+                       key_words(b) + " of the baseline (its line " + std::to_string(b.baseline_line) +
+                           ") " + (known ? "is not among the statements now"
                                          : "belongs to no [[kernel]] now (check " +
                                                sim::quote_value(b.check) + ")") +
                            ": write the baseline again");
     f.level = FindingLevel::note;
-    f.fails = stale_fails;
+    f.fails = how.stale_fails;
     out.push_back(std::move(f));
   }
   return out;
+}
+
+Finding unreadable_kernel(const std::string& check, const std::string& file, const std::string& reason) {
+  Finding f;
+  f.rule = "kernel-unreadable";
+  f.level = FindingLevel::error;
+  f.check = check;
+  f.file = file;
+  f.message = "cannot check this kernel: " + reason;
+  return f;
 }
 
 std::size_t CheckOutcome::failing() const {
@@ -570,12 +641,19 @@ std::size_t CheckOutcome::failing() const {
 }
 
 void write_check_text(std::ostream& out, const CheckOutcome& outcome) {
-  std::size_t limits = 0, regressions = 0, notes = 0;
+  std::size_t limits = 0, regressions = 0, notes = 0, errors = 0, suppressed = 0;
+  static const char* const kLevels[] = {"error", "warning", "note"};
   for (const Finding& f : outcome.findings) {
-    out << f.file << ':' << f.line << ':' << f.column << ": "
-        << (f.level == FindingLevel::warning ? "warning" : "note") << ": " << sim::one_line(f.message)
+    if (f.suppressed) {
+      ++suppressed;
+      continue;
+    }
+    out << f.file << ':';
+    if (f.line > 0) out << f.line << ':' << f.column << ':';
+    out << ' ' << kLevels[static_cast<int>(f.level)] << ": " << sim::one_line(f.message)
         << " (check " << sim::quote_value(f.check) << ") [" << f.rule << "]\n";
     if (f.level == FindingLevel::note) ++notes;
+    else if (f.level == FindingLevel::error) ++errors;
     else if (f.rule.find("regressed") != std::string::npos) ++regressions;
     else ++limits;
   }
@@ -583,10 +661,14 @@ void write_check_text(std::ostream& out, const CheckOutcome& outcome) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
   };
   out << "warpdiv check: " << plural(outcome.kernels, "kernel", "kernels") << ", "
-      << plural(outcome.statements, "statement", "statements") << ": "
-      << plural(limits, "limit crossed", "limits crossed");
+      << plural(outcome.statements, "statement", "statements") << ": ";
+  if (errors > 0) out << plural(errors, "kernel unreadable", "kernels unreadable") << ", ";
+  out << plural(limits, "limit crossed", "limits crossed");
   if (outcome.baseline) out << ", " << plural(regressions, "regression", "regressions");
   if (notes > 0) out << ", " << plural(notes, "note", "notes");
+  if (suppressed > 0) out << ", " << suppressed << " allowed by comments";
+  if (outcome.single_lane_hidden > 0)
+    out << ", " << outcome.single_lane_hidden << " in single-lane branches not reported";
   out << ": " << (outcome.passed() ? "passed" : "FAILED") << '\n';
 }
 

@@ -54,24 +54,41 @@ CheckLimits overlay(const CheckLimits& base, const CheckLimits& over) {
   take(r.max_sectors_per_request, over.max_sectors_per_request);
   take(r.max_bank_conflicts_per_request, over.max_bank_conflicts_per_request);
   take(r.max_bank_conflicts, over.max_bank_conflicts);
+  take(r.report_single_lane, over.report_single_lane);
   return r;
+}
+
+std::string normalise_statement(const std::string& text) {
+  std::string out;
+  bool space = false;
+  for (const char c : text) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
 }
 
 namespace {
 
 // The keys each table takes (the messages list them; "did you mean" picks from them).
-const std::vector<std::string> kTopKeys = {"root", "baseline", "fail_on_stale_baseline", "limits",
-                                           "kernel"};
+const std::vector<std::string> kTopKeys = {"root", "baseline", "fail_on_stale_baseline",
+                                           "regression_tolerance", "limits", "kernel"};
 const std::vector<std::string> kLimitKeys = {
     "max_divergent_fraction", "max_divergent",         "min_simd_efficiency",
     "partial_barriers",       "min_sector_efficiency", "max_sectors_per_request",
-    "max_bank_conflicts_per_request", "max_bank_conflicts"};
+    "max_bank_conflicts_per_request", "max_bank_conflicts", "report_single_lane"};
 const std::vector<std::string> kKernelKeys = {
     "name",   "file",    "model",   "kernel",       "grid",          "block",        "args",
     "defines", "include_dirs", "cuda_headers", "fmad",   "engine",       "warp_size",
     "dynamic_smem", "alloc", "data",    "max_evaluations", "limits",      "line",
-    "launch", "compile_commands"};
+    "launch", "compile_commands", "statement"};
 const std::vector<std::string> kLineKeys = {"line", "column", "file"};
+const std::vector<std::string> kStatementKeys = {"statement", "function", "ordinal"};
 
 constexpr std::int64_t kMaxCount = std::numeric_limits<std::int64_t>::max();
 
@@ -143,6 +160,17 @@ class Reader {
     const auto* t = node.as_table();
     if (!t) fail(node.source(), key + " must be a table (" + what + "), got " + shown(node));
     return *t;
+  }
+
+  // An array of tables ([[kernel.KEY]]), `what` saying what each holds.
+  std::vector<const toml::table*> tables(const toml::node& node, const std::string& key,
+                                         const std::string& what) const {
+    const auto* a = node.as_array();
+    if (!a || !a->is_array_of_tables())
+      fail(node.source(), key + " must be an array of tables (" + what + "), got " + shown(node));
+    std::vector<const toml::table*> out;
+    for (const toml::node& item : *a) out.push_back(item.as_table());
+    return out;
   }
 
   std::string string(const toml::node& node, const std::string& key,
@@ -235,6 +263,7 @@ class Reader {
       if (k == "max_divergent") l.max_divergent = integer(node, k, 0, kMaxCount);
       if (k == "partial_barriers") l.partial_barriers = integer(node, k, 0, kMaxCount);
       if (k == "max_bank_conflicts") l.max_bank_conflicts = integer(node, k, 0, kMaxCount);
+      if (k == "report_single_lane") l.report_single_lane = boolean(node, k);
     }
     return l;
   }
@@ -341,13 +370,12 @@ class Reader {
       if (n == "max_evaluations") k.max_evaluations = integer(node, n, 1, kMaxCount);
       if (n == "limits")
         k.limits = overlay(k.limits, limits(table(node, n, "the kernel's limits"), {}, "[kernel.limits]"));
-      if (n == "line") {
-        const auto* a = node.as_array();
-        if (!a || !a->is_array_of_tables())
-          fail(node.source(), "line must be an array of tables ([[kernel.line]] with line = N and "
-                              "limits), got " + shown(node));
-        for (const toml::node& item : *a) k.lines.push_back(line(*item.as_table()));
-      }
+      if (n == "line")
+        for (const toml::table* item : tables(node, n, "[[kernel.line]] with line = N and limits"))
+          k.lines.push_back(line(*item));
+      if (n == "statement")
+        for (const toml::table* item : tables(node, n, "[[kernel.statement]] with statement = \"TEXT\" and limits"))
+          k.statements.push_back(statement(*item));
     }
     if (has_file == has_model)
       fail(t.source(), has_file ? "[[kernel]] takes file or model, not both"
@@ -388,6 +416,29 @@ class Reader {
     return l;
   }
 
+  StatementLimits statement(const toml::table& t) const {
+    StatementLimits s;
+    s.place = place_of(t.source());
+    s.limits = limits(t, kStatementKeys, "[[kernel.statement]]");
+    if (s.limits.report_single_lane)
+      fail(t.get("report_single_lane")->source(),
+           "report_single_lane applies to a kernel ([limits] or [kernel.limits]), not to one statement");
+    for (auto&& [key, node] : t) {
+      const std::string n(key.str());
+      if (n == "statement")
+        s.statement = normalise_statement(
+            string(node, n, "the statement's source text as findings show it, e.g. \"if (tid == 0)\""));
+      if (n == "function") s.function = string(node, n, "the function the statement is written in");
+      if (n == "ordinal")
+        s.ordinal = static_cast<std::uint32_t>(
+            integer(node, n, 1, std::numeric_limits<std::uint32_t>::max()));
+    }
+    if (s.statement.empty())
+      fail(t.source(), "[[kernel.statement]] needs statement = \"TEXT\" (the statement's source text, "
+                       "as findings and baselines show it)");
+    return s;
+  }
+
   CheckConfig config(const toml::table& top) const {
     check_keys(top, kTopKeys, {}, "the top level");
     CheckConfig c;
@@ -403,6 +454,8 @@ class Reader {
         c.baseline_place = place_of(node.source());
       }
       if (n == "fail_on_stale_baseline") c.fail_on_stale_baseline = boolean(node, n);
+      if (n == "regression_tolerance")
+        c.regression_tolerance = number(node, n, 0, 1, "a fraction (0.01 is one percentage point)");
       if (n == "limits") defaults = limits(table(node, n, "limits for every kernel"), {}, "[limits]");
       if (n == "kernel") {
         kernels = node.as_array();

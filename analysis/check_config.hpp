@@ -41,11 +41,29 @@ struct CheckLimits {
   std::optional<double> max_bank_conflicts_per_request;
   /// Per statement with a counted shared access: bank conflicts, at most this many.
   std::optional<std::uint64_t> max_bank_conflicts;
+  /// Report the findings in single-lane branches (rule single-lane-branch); left out by default.
+  std::optional<bool> report_single_lane;
 };
 /// `over`'s limits where set, else `base`'s.
 CheckLimits overlay(const CheckLimits& base, const CheckLimits& over);
 
-/// A `[[kernel.line]]` table: other limits for the statements starting on one line.
+/// `text` with every run of whitespace made one space, none at either end (the form statements
+/// are keyed by).
+std::string normalise_statement(const std::string& text);
+
+/// A `[[kernel.statement]]` table: other limits for a statement, keyed as findings and baselines
+/// key it (analysis/check.hpp's CheckRow): its text, its function, its ordinal.
+struct StatementLimits {
+  std::string statement;                  // normalised
+  std::optional<std::string> function;    // none: any function of the kernel
+  std::optional<std::uint32_t> ordinal;   // none: every statement of that text
+  CheckLimits limits;                     // only those set here
+  ConfigPlace place;
+  bool used = false;  // set by the check: a table no statement matched is reported
+};
+
+/// A `[[kernel.line]]` table (read as before, each match noted with the [[kernel.statement]] to
+/// write instead): other limits for the statements starting on one line.
 struct LineLimits {
   std::string file;  // resolved; empty: the kernel's own file
   std::uint32_t line = 0;
@@ -85,6 +103,7 @@ struct CheckKernel {
   ConfigPlace buffers_place;        // of `alloc` or `data`
   std::optional<std::int64_t> max_evaluations;
   CheckLimits limits;  // the file's [limits], then the kernel's, partial_barriers 0 by default
+  std::vector<StatementLimits> statements;
   std::vector<LineLimits> lines;
 };
 
@@ -97,6 +116,10 @@ struct CheckConfig {
   ConfigPlace baseline_place;
   /// A baseline row that vanished or moved fails the check (else it is a note).
   bool fail_on_stale_baseline = false;
+  /// A fraction must get worse than the baseline's by more than this to regress (0 .. 1; 0:
+  /// any worsening). Two percentage points by default: a launch one element larger adds a partly
+  /// filled warp or row of warps, which moves the shares by about that much.
+  double regression_tolerance = 0.02;
   std::vector<CheckKernel> kernels;
 };
 

@@ -24,10 +24,60 @@ std::string uri_path(const std::string& path) {
   return out;
 }
 
+std::uint32_t utf16_column(const std::string& line, std::uint32_t byte_column) {
+  std::uint32_t units = 0;
+  const std::size_t end = byte_column == 0 ? 0 : byte_column - 1;
+  std::size_t i = 0;
+  while (i < end) {
+    if (i >= line.size()) {
+      units += static_cast<std::uint32_t>(end - i);
+      break;
+    }
+    const auto c = static_cast<unsigned char>(line[i]);
+    // The sequence's length from its lead byte, then its continuation bytes checked (and the
+    // overlong, surrogate and past-U+10FFFF forms refused, as UTF-8 does).
+    std::size_t length = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+                                                                     : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    bool valid = length > 0 && i + length <= line.size();
+    for (std::size_t k = 1; valid && k < length; ++k)
+      valid = (static_cast<unsigned char>(line[i + k]) & 0xC0) == 0x80;
+    if (valid && length >= 3) {
+      const auto second = static_cast<unsigned char>(line[i + 1]);
+      valid = !(c == 0xE0 && second < 0xA0) && !(c == 0xED && second >= 0xA0) &&
+              !(c == 0xF0 && second < 0x90) && !(c == 0xF4 && second >= 0x90);
+    }
+    if (!valid) length = 1;
+    units += valid && length == 4 ? 2 : 1;  // past U+FFFF: a surrogate pair
+    i += length;
+  }
+  return units + 1;
+}
+
 namespace {
 
 const char* level_name(FindingLevel level) {
-  return level == FindingLevel::warning ? "warning" : "note";
+  return level == FindingLevel::error ? "error" : level == FindingLevel::warning ? "warning" : "note";
+}
+
+// The finding's region with UTF-16 columns where its file's lines are known; none without a line.
+json region_of(const Finding& f, const SourceLinesByFile& sources) {
+  json region = json::object();
+  if (f.line == 0) return region;
+  region["startLine"] = f.line;
+  const auto file = sources.find(f.file);
+  const auto line = [&](std::uint32_t n) -> const std::string* {
+    if (file == sources.end() || n == 0 || n > file->second.size()) return nullptr;
+    return &file->second[n - 1];
+  };
+  const std::string* start = line(f.line);
+  if (f.column > 0 && start) region["startColumn"] = utf16_column(*start, f.column);
+  const std::string* end = line(f.end_line);
+  if (f.end_line >= f.line && f.end_column > 0 && start && end) {
+    region["endLine"] = f.end_line;
+    // SARIF's end column is the one after the region: after the last character's last byte.
+    region["endColumn"] = utf16_column(*end, f.end_column + 1);
+  }
+  return region;
 }
 
 // A figure as a JSON number where it is one (counts and fractions the check wrote), else text.
@@ -44,7 +94,7 @@ json figure_value(const std::string& text) {
 }  // namespace
 
 void write_check_sarif(std::ostream& out, const CheckOutcome& outcome, const std::string& root,
-                       const std::string& version) {
+                       const std::string& version, const SourceLinesByFile& sources) {
   json rules = json::array();
   const std::vector<CheckRule>& all = check_rules();
   for (const CheckRule& r : all) {
@@ -58,24 +108,20 @@ void write_check_sarif(std::ostream& out, const CheckOutcome& outcome, const std
   for (const Finding& f : outcome.findings) {
     std::size_t index = 0;
     while (index < all.size() && f.rule != all[index].id) ++index;
-    json region = {{"startLine", f.line == 0 ? 1 : f.line}};
-    if (f.column > 0) region["startColumn"] = f.column;
-    if (f.end_line >= f.line && f.end_line > 0 && f.end_column > 0) {
-      region["endLine"] = f.end_line;
-      region["endColumn"] = f.end_column + 1;  // SARIF's end column is the one after the region
-    }
     json properties = {{"check", f.check}};
     for (const auto& [name, value] : f.figures) properties[name] = figure_value(value);
+    json location = {{"artifactLocation", {{"uri", uri_path(f.file)}, {"uriBaseId", "%SRCROOT%"}}}};
+    const json region = region_of(f, sources);
+    if (!region.empty()) location["region"] = region;
     json result = {{"ruleId", f.rule},
                    {"level", level_name(f.level)},
                    {"message", {{"text", f.message + " (check '" + f.check + "')"}}},
-                   {"locations",
-                    json::array({{{"physicalLocation",
-                                   {{"artifactLocation",
-                                     {{"uri", uri_path(f.file)}, {"uriBaseId", "%SRCROOT%"}}},
-                                    {"region", region}}}}})},
+                   {"locations", json::array({{{"physicalLocation", location}}})},
                    {"properties", properties}};
     if (index < all.size()) result["ruleIndex"] = index;
+    if (f.suppressed)
+      result["suppressions"] = json::array({{{"kind", "inSource"},
+                                             {"justification", "a warpdiv: allow(...) comment"}}});
     results.push_back(result);
   }
   std::string base = uri_path(root);
@@ -87,12 +133,12 @@ void write_check_sarif(std::ostream& out, const CheckOutcome& outcome, const std
                                                    {"version", version},
                                                    {"rules", rules}}}}},
                              {"originalUriBaseIds", {{"%SRCROOT%", {{"uri", "file://" + base}}}}},
-                             {"columnKind", "unicodeCodePoints"},
+                             {"columnKind", "utf16CodeUnits"},
                              {"results", results},
                              {"properties", {{"kernels", outcome.kernels},
                                              {"statements", outcome.statements},
                                              {"passed", outcome.passed()}}}}})}};
-  out << sarif.dump(2) << '\n';
+  out << sarif.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
 }
 
 }  // namespace warpdiv::analysis

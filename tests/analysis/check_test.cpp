@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/check.hpp"
+#include "analysis/check_sarif.hpp"
 #include "analysis/check_config.hpp"
 #include "sim/errors.hpp"
 
@@ -63,13 +64,42 @@ TEST(CheckConfig, AKernelWithItsLaunchLimitsAndLines) {
   EXPECT_EQ(c.root.back() == '/', false);
 }
 
+TEST(CheckConfig, StatementTablesSingleLaneAndTolerance) {
+  const CheckConfig c = parse_check_config(
+      "regression_tolerance = 0\n[limits]\nreport_single_lane = true\n" + kKernel +
+          "[[kernel.statement]]\nstatement = \"  if (i <\\n  n)\"\nfunction = \"f\"\nordinal = 2\n"
+          "max_divergent = 3\n[[kernel.statement]]\nstatement = \"x = 1\"\n",
+      "ci/c.toml");
+  EXPECT_EQ(c.regression_tolerance, 0.0);
+  const CheckKernel& k = c.kernels[0];
+  EXPECT_EQ(k.limits.report_single_lane, true);
+  ASSERT_EQ(k.statements.size(), 2u);
+  EXPECT_EQ(k.statements[0].statement, "if (i < n)");  // whitespace normalised
+  EXPECT_EQ(k.statements[0].function, "f");
+  EXPECT_EQ(k.statements[0].ordinal, 2u);
+  EXPECT_EQ(k.statements[0].limits.max_divergent, 3u);
+  EXPECT_FALSE(k.statements[1].function);
+  EXPECT_FALSE(k.statements[1].ordinal);
+  EXPECT_EQ(parse_check_config(kKernel, "c.toml").regression_tolerance, 0.02);  // the default
+  EXPECT_EQ(refusal("regression_tolerance = 2\n" + kKernel),
+            "ci/c.toml:1:24: regression_tolerance must be a fraction (0.01 is one percentage point) "
+            "from 0 to 1, got 2");
+  EXPECT_EQ(refusal(kKernel + "[[kernel.statement]]\nfunction = \"f\"\n"),
+            "ci/c.toml:6:1: [[kernel.statement]] needs statement = \"TEXT\" (the statement's source "
+            "text, as findings and baselines show it)");
+  EXPECT_EQ(refusal(kKernel + "[[kernel.statement]]\nstatement = \"x\"\nreport_single_lane = true\n"),
+            "ci/c.toml:8:22: report_single_lane applies to a kernel ([limits] or [kernel.limits]), "
+            "not to one statement");
+}
+
 TEST(CheckConfig, RefusalsNameThePlaceTheKeyAndTheRange) {
   // Line 2 column 1 is the key; a value's place is where the value starts.
   EXPECT_EQ(refusal("[limits]\nmax_divergent_fractoin = 0.1\n" + kKernel),
             "ci/c.toml:2:1: unknown key 'max_divergent_fractoin' in [limits]; did you mean "
             "'max_divergent_fraction'? (allowed: max_divergent_fraction, max_divergent, "
             "min_simd_efficiency, partial_barriers, min_sector_efficiency, "
-            "max_sectors_per_request, max_bank_conflicts_per_request, max_bank_conflicts)");
+            "max_sectors_per_request, max_bank_conflicts_per_request, max_bank_conflicts, "
+            "report_single_lane)");
   EXPECT_EQ(refusal("[limits]\nmax_divergent_fraction = 1.5\n" + kKernel),
             "ci/c.toml:2:26: max_divergent_fraction must be a fraction (0.1 is 10%) from 0 to 1, "
             "got 1.5");
@@ -133,7 +163,7 @@ TEST(CheckConfig, RefusalsNameThePlaceTheKeyAndTheRange) {
   EXPECT_EQ(refusal("# caf\xc3\xa9 \"\nroot = \"caf\\u00e9 \\\" #\"\nbaseline = '''\n#'''\n"
                     "x = \"\"\"\n\\u00e9 \\\"\"\" \"\"\" # \xc3\xa9 '\n"),
             "ci/c.toml:5:1: unknown key 'x' in the top level (allowed: root, baseline, "
-            "fail_on_stale_baseline, limits, kernel)");
+            "fail_on_stale_baseline, regression_tolerance, limits, kernel)");
   // TOML's own syntax errors, with toml++'s place and description.
   EXPECT_EQ(refusal("[limits\n").rfind("ci/c.toml:1:", 0), 0u);
 }
@@ -148,9 +178,28 @@ CheckRow branch(std::uint32_t line, sim::Count evaluations, sim::Count divergent
   r.kind = "if";
   r.condition = true;
   r.warp_evaluations = evaluations;
+  r.branch_evaluations = evaluations;
   r.divergent = divergent;
+  r.taken_lanes = evaluations * 16;
   r.active_lanes = evaluations * 32;
-  r.text = "if (i < n)";
+  r.function = "k";
+  r.statement = "if (i < n)";
+  return r;
+}
+
+// A plain statement row: `lanes` active lanes in `evaluations` warp evaluations.
+CheckRow plain(std::uint32_t line, std::uint32_t column, sim::Count evaluations, sim::Count lanes,
+               const std::string& text = "x = 1") {
+  CheckRow r;
+  r.check = "k";
+  r.function = "k";
+  r.statement = text;
+  r.file = "k.cu";
+  r.line = line;
+  r.column = column;
+  r.kind = "statement";
+  r.warp_evaluations = evaluations;
+  r.active_lanes = lanes;
   return r;
 }
 
@@ -196,11 +245,81 @@ TEST(CheckLimits, LineTablesOverrideTheKernelsLimits) {
   EXPECT_EQ(f[0].line, 20u);
   EXPECT_TRUE(k.lines[0].used);
   EXPECT_FALSE(k.lines[1].used);
-  const std::vector<Finding> unused = unused_line_limits(k, "/src/ci/c.toml", "/src");
-  ASSERT_EQ(unused.size(), 1u);
-  EXPECT_EQ(unused[0].file, "ci/c.toml");
-  EXPECT_FALSE(unused[0].fails);
-  EXPECT_EQ(unused[0].message, "no statement starts on line 99 of k.cu: these limits apply to nothing");
+  // Line 12's table matched: a note gives the [[kernel.statement]] to write instead; line 99's
+  // matched nothing.
+  const std::vector<Finding> notes =
+      config_table_notes(k, {branch(12, 64, 24), branch(20, 10, 2)}, "/src/ci/c.toml", "/src");
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[0].rule, "line-keyed-limits");
+  EXPECT_EQ(notes[0].message, "[[kernel.line]] keys these limits by line 12 of k.cu, which an edit "
+                              "above moves: write [[kernel.statement]] with function = 'k', "
+                              "statement = 'if (i < n)' instead");
+  EXPECT_EQ(notes[1].rule, "unused-line-limits");
+  EXPECT_EQ(notes[1].file, "ci/c.toml");
+  EXPECT_FALSE(notes[1].fails);
+  EXPECT_EQ(notes[1].message, "no statement starts on line 99 of k.cu: these limits apply to nothing");
+}
+
+TEST(CheckLimits, StatementTablesMatchTextFunctionAndOrdinal) {
+  CheckLimits l;
+  l.max_divergent_fraction = 0.1;
+  CheckKernel k = kernel_with(l);
+  // Two statements of one text in k: the table for the second relaxes only that one.
+  CheckRow first = branch(12, 64, 24), second = branch(20, 64, 24);
+  second.ordinal = 2;
+  StatementLimits relaxed;
+  relaxed.statement = "if (i < n)";
+  relaxed.function = "k";
+  relaxed.ordinal = 2;
+  relaxed.limits.max_divergent_fraction = 0.5;
+  StatementLimits elsewhere = relaxed;
+  elsewhere.function = "other";
+  k.statements = {relaxed, elsewhere};
+  const std::vector<Finding> f = check_limits(k, {first, second}, "/src");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].line, 12u);
+  // The same rows two lines further down (an edit above): the table still holds the second.
+  first.line += 2;
+  second.line += 2;
+  const std::vector<Finding> moved = check_limits(k, {first, second}, "/src");
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].line, 14u);
+  EXPECT_TRUE(k.statements[0].used);
+  EXPECT_FALSE(k.statements[1].used);
+  const std::vector<Finding> notes = config_table_notes(k, {first, second}, "/src/c.toml", "/src");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].message, "no statement 'if (i < n)' in 'other' (the 2. of that text): these "
+                              "limits apply to nothing");
+}
+
+TEST(CheckLimits, CommentsSuppressAndSingleLaneBranchesHaveTheirRule) {
+  CheckLimits l;
+  l.max_divergent_fraction = 0.1;
+  l.min_simd_efficiency = 0.5;
+  CheckKernel k = kernel_with(l);
+  CheckRow allowed = branch(12, 64, 24);
+  std::vector<std::string> unknown;
+  allowed.allowed = allowed_rules("divergence, nonsense", unknown);
+  EXPECT_EQ(unknown, std::vector<std::string>{"nonsense"});
+  // `if (tid == 0)` over 4 blocks of 2 warps: 8 evaluations, warp 0's 4 split, 1 lane each.
+  CheckRow idiom = branch(20, 8, 4);
+  idiom.taken_lanes = 4;
+  idiom.single_lane = "20:3";
+  CheckRow inside = plain(21, 5, 4, 4);  // its body: 4 evaluations of 1 lane, 1 / 32
+  inside.single_lane = "20:3";
+  const std::vector<Finding> f = check_limits(k, {allowed, idiom, inside}, "/src");
+  ASSERT_EQ(f.size(), 3u);
+  EXPECT_EQ(f[0].rule, "divergent-branch");
+  EXPECT_TRUE(f[0].suppressed);
+  EXPECT_FALSE(f[0].fails);
+  EXPECT_EQ(f[1].rule, "single-lane-branch");
+  EXPECT_EQ(f[1].message, "single-lane branch: branch diverges in 50% of its warp evaluations (4 "
+                          "of 8), limit 10% [divergent-branch]");
+  EXPECT_EQ(f[2].rule, "single-lane-branch");
+  EXPECT_EQ(f[2].message.rfind("in the single-lane branch at 20:3: statement runs at 3.12% SIMD", 0), 0u)
+      << f[2].message;
+  EXPECT_TRUE(single_lane_branch(idiom));
+  EXPECT_FALSE(single_lane_branch(branch(12, 64, 24)));  // 1024 lanes took it in 24 splits
 }
 
 TEST(CheckLimits, SimdEfficiencyBarriersAndMemory) {
@@ -212,14 +331,8 @@ TEST(CheckLimits, SimdEfficiencyBarriersAndMemory) {
   l.max_bank_conflicts_per_request = 1;
   l.max_bank_conflicts = 100;
   CheckKernel k = kernel_with(l);
-  CheckRow s;  // 1000 active lanes in 32 warp evaluations: 1000 / 1024 = 97.65625%, passes
-  s.check = "k";
-  s.file = "k.cu";
-  s.line = 10;
-  s.column = 5;
-  s.kind = "statement";
-  s.warp_evaluations = 32;
-  s.active_lanes = 1000;
+  // 1000 active lanes in 32 warp evaluations: 1000 / 1024 = 97.65625%, passes
+  CheckRow s = plain(10, 5, 32, 1000);
   MemoryFigures m;  // 8000 bytes in 500 sectors: 8000 / 16000 = 50% < 60%; 500 / 64 = 7.8125 > 4
   m.has_global = true;
   m.global_requests = 64;
@@ -233,15 +346,10 @@ TEST(CheckLimits, SimdEfficiencyBarriersAndMemory) {
   low.line = 11;
   low.active_lanes = 640;
   low.memory.reset();
-  CheckRow barrier;  // 91 partial block executions (the barrier-in-guard kernel's) > 0
-  barrier.check = "k";
-  barrier.file = "k.cu";
-  barrier.line = 20;
-  barrier.column = 7;
+  // 91 partial block executions (the barrier-in-guard kernel's) > 0
+  CheckRow barrier = plain(20, 7, 2744, 2744 * 32, "__syncthreads()");
   barrier.kind = "barrier";
   barrier.barrier = true;
-  barrier.warp_evaluations = 2744;
-  barrier.active_lanes = 2744 * 32;
   barrier.partial_block_executions = 91;
   const std::vector<Finding> f = check_limits(k, {s, low, barrier}, "/src");
   std::vector<std::string> messages;
@@ -263,34 +371,28 @@ TEST(CheckLimits, SimdEfficiencyBarriersAndMemory) {
 
 TEST(CheckBaseline, WrittenThenReadBack) {
   CheckRow b = branch(12, 64, 24);
-  b.text = "if (a, \"b\")";  // quoted in the CSV
-  CheckRow s;
-  s.check = "k";
-  s.file = "k.cu";
-  s.line = 13;
-  s.column = 5;
-  s.kind = "statement";
-  s.warp_evaluations = 32;
-  s.active_lanes = 1000;
+  b.statement = "if (a, \"b\")";  // quoted in the CSV
+  CheckRow s = plain(13, 5, 32, 1000, "out[i] = in[i * stride]");
   MemoryFigures m;
   m.has_global = true;
   m.global_requests = 64;
   m.global_sectors = 500;
   m.global_bytes = 8000;
   s.memory = m;
-  s.text = "out[i] = in[i * stride];";
   std::ostringstream csv;
   write_baseline(csv, {b, s});
   EXPECT_EQ(csv.str(),
-            "check,file,line,column,kind,warp_size,warp_evaluations,divergent,active_lanes,"
-            "partial_block_executions,global_requests,global_sectors,global_bytes,shared_requests,"
-            "shared_wavefronts,shared_bank_conflicts,statement\n"
-            "k,k.cu,12,3,if,32,64,24,2048,,,,,,,,\"if (a, \"\"b\"\")\"\n"
-            "k,k.cu,13,5,statement,32,32,,1000,,64,500,8000,,,,out[i] = in[i * stride];\n");
+            "check,function,statement,ordinal,kind,file,line,column,warp_size,warp_evaluations,"
+            "active_lanes,branch_evaluations,divergent,block_executions,partial_block_executions,"
+            "global_requests,global_sectors,global_bytes,shared_requests,shared_wavefronts,"
+            "shared_bank_conflicts\n"
+            "k,k,\"if (a, \"\"b\"\")\",1,if,k.cu,12,3,32,64,2048,64,24,,,,,,,,\n"
+            "k,k,out[i] = in[i * stride],1,statement,k.cu,13,5,32,32,1000,,,,,64,500,8000,,,\n");
   const std::vector<CheckRow> back = read_baseline(csv.str(), "b.csv");
   ASSERT_EQ(back.size(), 2u);
-  EXPECT_EQ(back[0].text, "if (a, \"b\")");
+  EXPECT_EQ(back[0].statement, "if (a, \"b\")");
   EXPECT_TRUE(back[0].condition);
+  EXPECT_EQ(back[0].branch_evaluations, 64u);
   EXPECT_EQ(back[0].divergent, 24u);
   EXPECT_FALSE(back[0].memory);
   EXPECT_FALSE(back[1].condition);
@@ -301,7 +403,7 @@ TEST(CheckBaseline, WrittenThenReadBack) {
   EXPECT_EQ(back[1].baseline_line, 3u);
 }
 
-TEST(CheckBaseline, RefusesAnotherHeaderAndBadNumbers) {
+TEST(CheckBaseline, RefusesAnotherHeaderALineKeyedOneAndBadNumbers) {
   const auto refused = [](const std::string& text) {
     try {
       read_baseline(text, "b.csv");
@@ -310,59 +412,70 @@ TEST(CheckBaseline, RefusesAnotherHeaderAndBadNumbers) {
     }
     return std::string("(accepted)");
   };
-  EXPECT_EQ(refused("file,line\n").rfind("b.csv:1: the header is not 'check,file,line,", 0), 0u);
+  EXPECT_EQ(refused("file,line\n").rfind("b.csv:1: the header is not 'check,function,statement,", 0), 0u);
+  EXPECT_EQ(refused("check,file,line,column,kind,warp_size,warp_evaluations,divergent\n"),
+            "b.csv:1: a baseline keyed by line and column (an older warpdiv's), which edits move: "
+            "write it again with warpdiv check CONFIG --write-baseline b.csv");
   std::ostringstream csv;
   write_baseline(csv, {branch(12, 64, 24)});
   std::string text = csv.str();
-  text.replace(text.find(",64,24,"), 7, ",6x,24,");
+  text.replace(text.find(",64,2048,"), 9, ",6x,2048,");
   EXPECT_EQ(refused(text), "b.csv:2: warp_evaluations must be a count (decimal digits), got '6x'");
-  EXPECT_EQ(refused(csv.str() + "k,k.cu,1\n"), "b.csv:3: 3 fields, the header has 17");
+  EXPECT_EQ(refused(csv.str() + "k,k.cu,1\n"), "b.csv:3: 3 fields, the header has 21");
 }
 
-TEST(CheckBaseline, WorseFiguresAreRegressionsMovedAndVanishedRowsNotes) {
-  // The baseline: line 12 diverged in 0 of 96, line 16 ran at 1728 of 54 x 32 lanes (100%),
-  // line 30 was a statement that is gone now.
-  CheckRow if_then = branch(12, 96, 0);
-  CheckRow body;
-  body.check = "k";
-  body.file = "k.cu";
-  body.line = 16;
-  body.column = 3;
-  body.kind = "statement";
-  body.warp_evaluations = 54;
-  body.active_lanes = 1728;
-  body.text = "data[i] *= 2.0f;";
+TEST(CheckBaseline, RowsMatchByKeyAndWorseFractionsRegress) {
+  // The baseline: `if (i < n)` diverged in 1 of 4 warp evaluations; its body ran 100 of 128
+  // lanes (78.125%); `gone()` is no statement now.
+  CheckRow if_then = branch(12, 4, 1);
+  CheckRow body = plain(13, 5, 4, 100, "data[i] *= 2.0f");
   CheckRow gone = body;
   gone.line = 30;
-  gone.text = "gone();";
+  gone.statement = "gone()";
   gone.baseline_line = 4;
-  // Now: 18 of 96 diverge, and the body moved down two lines running 1440 of 1728 lanes (83.33%).
-  CheckRow if_now = branch(12, 96, 18);
-  CheckRow body_now = body;
-  body_now.line = 18;
-  body_now.active_lanes = 1440;
-  const std::vector<Finding> f =
-      compare_with_baseline({if_now, body_now}, {if_then, body, gone}, {"k"}, false);
+  // A larger launch, two lines further down: 2 of 8 diverge (25%, as before) and the body runs
+  // 202 of 256 lanes (78.9%, better): no regression, and no note for the move.
+  CheckRow if_big = branch(14, 8, 2);
+  CheckRow body_big = body;
+  body_big.line = 15;
+  body_big.warp_evaluations = 8;
+  body_big.active_lanes = 202;
+  BaselineComparison how;
+  how.checks = {"k"};
+  const std::vector<Finding> same = compare_with_baseline({if_big, body_big}, {if_then, body}, how);
+  EXPECT_TRUE(same.empty()) << same[0].message;
+  // Worse shares: 3 of 8 (37.5% > 25%) and 198 of 256 lanes (77.34% < 78.125%).
+  CheckRow if_worse = branch(14, 8, 3);
+  CheckRow body_worse = body_big;
+  body_worse.active_lanes = 198;
+  const std::vector<Finding> f = compare_with_baseline({if_worse, body_worse}, {if_then, body, gone}, how);
   std::vector<std::string> lines;
   for (const Finding& x : f)
     lines.push_back(std::to_string(x.line) + " " + x.rule + (x.fails ? " fails: " : " note: ") + x.message);
   EXPECT_EQ(lines,
             (std::vector<std::string>{
-                "18 baseline-moved note: statement 'data[i] *= 2.0f;' was at 16:3 in the baseline; "
-                "compared with that row",
-                "12 divergence-regressed fails: branch diverges in 18 warp evaluations, 0 in the "
-                "baseline (baseline 96 warp evaluations, now 96)",
-                "18 simd-efficiency-regressed fails: statement runs at 83.33% SIMD efficiency, 100% "
-                "in the baseline (baseline 54 warp evaluations, now 54)",
-                "30 baseline-vanished note: statement 'gone();' of the baseline (its line 4) has no "
-                "statement now at 30:3 or elsewhere: write the baseline again"}));
-  // The same figures again regress nothing; a stale baseline fails when asked to.
-  EXPECT_TRUE(compare_with_baseline({if_then}, {if_then}, {"k"}, true).empty());
-  const std::vector<Finding> stale = compare_with_baseline({}, {if_then}, {"other"}, true);
+                "14 divergence-regressed fails: branch diverges in 37.5% of its warp evaluations "
+                "(3 of 8), 25% in the baseline (1 of 4)",
+                "15 simd-efficiency-regressed fails: statement runs at 77.34% SIMD efficiency (198 "
+                "of 256 lanes), 78.12% in the baseline (100 of 128)",
+                "30 baseline-vanished note: statement 'gone()' in 'k' of the baseline (its line 4) "
+                "is not among the statements now: write the baseline again"}));
+  // Within a tolerance of one percentage point, 77.34% against 78.125% is no regression.
+  how.tolerance = 0.01;
+  EXPECT_EQ(compare_with_baseline({body_worse}, {body}, how).size(), 0u);
+  how.tolerance = 0;
+  // The same figures again regress nothing; a stale baseline fails when asked to, but not for a
+  // kernel that could not be read.
+  how.stale_fails = true;
+  EXPECT_TRUE(compare_with_baseline({if_then}, {if_then}, how).empty());
+  how.checks = {"other"};
+  const std::vector<Finding> stale = compare_with_baseline({}, {if_then}, how);
   ASSERT_EQ(stale.size(), 1u);
   EXPECT_TRUE(stale[0].fails);
-  EXPECT_EQ(stale[0].message, "if condition 'if (i < n)' of the baseline (its line 0) belongs to "
-                              "no [[kernel]] now (check 'k'): write the baseline again");
+  EXPECT_EQ(stale[0].message, "if condition 'if (i < n)' in 'k' of the baseline (its line 0) belongs "
+                              "to no [[kernel]] now (check 'k'): write the baseline again");
+  how.unread = {"k"};
+  EXPECT_TRUE(compare_with_baseline({}, {if_then}, how).empty());
 }
 
 TEST(CheckText, OneLinePerFindingThenTheSummary) {
@@ -383,6 +496,48 @@ TEST(CheckText, OneLinePerFindingThenTheSummary) {
   EXPECT_EQ(percent(0.1), "10%");
   EXPECT_EQ(relative_to_root("/src/kernels/zoo/a.cu", "/src/"), "kernels/zoo/a.cu");
   EXPECT_EQ(relative_to_root("/other/a.cu", "/src"), "../other/a.cu");
+}
+
+TEST(CheckSarif, Utf16ColumnsOfByteColumns) {
+  // "é" is 2 bytes and 1 UTF-16 unit, "𝄞" (U+1D11E) 4 bytes and 2 units (a surrogate pair),
+  // byte 0xE9 alone is invalid UTF-8: 1 unit (U+FFFD).
+  const std::string line = "/* \xC3\xA9\xF0\x9D\x84\x9E */ if (i)";
+  // `if` starts at byte 3 + 2 + 4 + 4 + 1 = 14, after 3 + 1 + 2 + 4 = 10 units: column 11.
+  EXPECT_EQ(line.substr(13, 2), "if");
+  EXPECT_EQ(utf16_column(line, 14), 11u);
+  EXPECT_EQ(utf16_column(line, 1), 1u);
+  EXPECT_EQ(utf16_column("a\xE9" "b", 3), 3u);
+  EXPECT_EQ(utf16_column("\xE9\xE9\xE9", 4), 4u);
+  EXPECT_EQ(utf16_column("ab", 5), 5u);  // past the end: one unit a byte
+}
+
+TEST(CheckSarif, InvalidUtf8BecomesReplacementCharactersAndPercentEncodedUris) {
+  CheckOutcome o;
+  Finding f;
+  f.rule = "divergent-branch";
+  f.check = "k\xE9";
+  f.file = "d\xE9/k.cu";
+  f.line = 2;
+  f.column = 10;
+  f.end_line = 2;
+  f.end_column = 15;  // the `f` of `if`
+  f.message = "branch in d\xE9/k.cu";
+  o.findings = {f};
+  std::ostringstream out;
+  // Line 2 of the file: 3 + 2 + 4 = 9 bytes before byte column 10, 3 + 1 + 2 = 6 units.
+  write_check_sarif(out, o, "/src", "1", {{"d\xE9/k.cu", {"", "/* \xC3\xA9\xF0\x9D\x84\x9E */ if (i)"}}});
+  const std::string sarif = out.str();
+  EXPECT_NE(sarif.find("\"uri\": \"d%E9/k.cu\""), std::string::npos) << sarif;
+  EXPECT_NE(sarif.find("\"text\": \"branch in d\xEF\xBF\xBD/k.cu (check 'k\xEF\xBF\xBD')\""), std::string::npos) << sarif;
+  EXPECT_NE(sarif.find("\"columnKind\": \"utf16CodeUnits\""), std::string::npos);
+  EXPECT_NE(sarif.find("\"startColumn\": 7"), std::string::npos) << sarif;
+  // SARIF's end is the column after byte 15: 15 bytes before byte 16 are 3 + 1 + 2 + 6 = 12
+  // units, column 13.
+  EXPECT_NE(sarif.find("\"endColumn\": 13"), std::string::npos) << sarif;
+  // A file whose lines are not known has no columns (rather than byte columns).
+  std::ostringstream bare;
+  write_check_sarif(bare, o, "/src", "1", {});
+  EXPECT_EQ(bare.str().find("Column"), std::string::npos) << bare.str();
 }
 
 }  // namespace

@@ -3,9 +3,12 @@
 
 usage: check_sarif_schema.py WARPDIV SOURCE_DIR
 
-Writes a configuration with findings of several rules (and one without any), runs the binary,
-validates both SARIF files against tests/data/sarif/sarif-schema-2.1.0.json (OASIS, see the
-README there) and checks what the schema cannot: the rules, the places, the figures. Then it
+Writes configurations with findings of several rules (and one without any), with a suppressed
+finding, single-lane findings, a kernel that cannot be read, a statement after multi-byte UTF-8
+text and a configuration in a folder whose name is not UTF-8 (byte 0xE9), runs the binary,
+validates every SARIF file against tests/data/sarif/sarif-schema-2.1.0.json (OASIS, see the
+README there) and checks what the schema cannot: the rules, the places (UTF-16 columns), the
+figures, the suppression, the percent-encoded URIs. Then it
 breaks valid documents in ways the schema forbids and expects the validator to reject each, so
 that a validator that accepts anything fails the test. Exit 0 passed, 1 failed, 77 skipped
 (python3-jsonschema missing).
@@ -38,13 +41,13 @@ def main():
         schema = json.load(f)
     validator = jsonschema.Draft4Validator(schema)
     with tempfile.TemporaryDirectory() as tmp:
-        def check(config_text, expected_status):
-            config = os.path.join(tmp, "c.toml")
+        def check(config_text, expected_status, folder=tmp.encode()):
+            config = os.path.join(folder, b"c.toml")
             sarif = os.path.join(tmp, "out.sarif")
             with open(config, "w") as f:
                 f.write(config_text)
             run = subprocess.run([warpdiv, "check", config, "--sarif", sarif],
-                                 capture_output=True, text=True)
+                                 capture_output=True, text=True, errors="replace")
             expect(run.returncode == expected_status,
                    f"exit status {run.returncode}, expected {expected_status}: {run.stderr}")
             with open(sarif) as f:
@@ -78,7 +81,38 @@ grid = 8
 block = 128
 args = {{ n = 1000, stride = 3 }}
 ''', 0)
-        for name, doc in (("failing", failing), ("passing", passing)):
+        # A kernel with a statement after multi-byte UTF-8 text, a suppression comment, the
+        # single-lane idiom; another that does not compile; a configuration in a folder named
+        # with byte 0xE9.
+        with open(os.path.join(tmp, "u.cu"), "w", encoding="utf-8") as f:
+            f.write("__global__ void u(int *out, int n) {\n"
+                    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "  /* \u00e9\U0001d11e */ if (i < n) out[i] = 1;\n"
+                    "  // warpdiv: allow(divergence)\n"
+                    "  if (i < n - 1) out[i] += 1;\n"
+                    "  if (threadIdx.x == 0) out[blockIdx.x] = 2;\n"
+                    "}\n")
+        with open(os.path.join(tmp, "broken.cu"), "w") as f:
+            f.write("__global__ void broken(int *o) { o[threadIdx.x] = ; }\n")
+        latin = os.path.join(tmp.encode(), b"d\xe9")
+        os.mkdir(latin)
+        edge = check(f'''root = "{tmp}"
+[[kernel]]
+file = "{tmp}/u.cu"
+grid = 4
+block = 64
+args = {{ n = 100 }}
+alloc = {{ out = 256 }}
+limits = {{ max_divergent = 0, report_single_lane = true }}
+[[kernel.statement]]
+statement = "nothing()"
+[[kernel]]
+file = "{tmp}/broken.cu"
+grid = 1
+block = 32
+''', 1, latin)
+        docs = (("failing", failing), ("passing", passing), ("edge", edge))
+        for name, doc in docs:
             errors = sorted(validator.iter_errors(doc), key=str)
             expect(not errors, f"the {name} run's SARIF is not valid: {errors[:3]}")
 
@@ -138,11 +172,47 @@ args = {{ n = 1000, stride = 3 }}
         for change in (drop_version, bad_level, line_zero, message_without_text):
             expect(not validator.is_valid(broken(change)),
                    f"the validator accepted a document with {change.__name__}")
+        check_edge(edge)
     if failures:
         print(f"{len(failures)} checks failed")
         return 1
     print("SARIF valid against the SARIF 2.1.0 schema; broken documents rejected")
     return 0
+
+
+def check_edge(edge):
+    """The edge run's results: UTF-16 columns, the suppression, the single-lane rule, the unreadable
+    kernel (no region), the configuration's folder percent-encoded."""
+    results = edge["runs"][0]["results"]
+    expect(edge["runs"][0]["columnKind"] == "utf16CodeUnits", "columnKind utf16CodeUnits")
+    by_line = {}
+    for r in results:
+        region = r["locations"][0]["physicalLocation"].get("region", {})
+        by_line.setdefault((r["ruleId"], region.get("startLine")), []).append(r)
+    # Line 3: `if` after "  /* " (5 units), e-acute (1 unit, 2 bytes), U+1D11E (2 units, 4 bytes)
+    # and " */ " (4): UTF-16 column 13 (byte column 16); `(i < n)` ends at unit 21: endColumn 22.
+    first = by_line.get(("divergent-evaluations", 3), [None])[0]
+    expect(first is not None, f"a finding at line 3: {sorted(by_line)}")
+    if first:
+        region = first["locations"][0]["physicalLocation"]["region"]
+        expect(region == {"startLine": 3, "startColumn": 13, "endLine": 3, "endColumn": 22},
+               f"line 3's region in UTF-16 units: {region}")
+    allowed = by_line.get(("divergent-evaluations", 5), [None])[0]
+    expect(allowed is not None and allowed.get("suppressions") == [
+        {"kind": "inSource", "justification": "a warpdiv: allow(...) comment"}],
+        f"line 5's finding suppressed in source: {allowed}")
+    single = by_line.get(("single-lane-branch", 6), [])
+    expect(len(single) == 1 and single[0]["properties"]["rule"] == "divergent-evaluations",
+           f"line 6's if (threadIdx.x == 0): one single-lane finding {single}")
+    unreadable = [r for r in results if r["ruleId"] == "kernel-unreadable"]
+    expect(len(unreadable) == 1 and unreadable[0]["level"] == "error" and
+           "region" not in unreadable[0]["locations"][0]["physicalLocation"] and
+           unreadable[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "broken.cu",
+           f"the unreadable kernel: {unreadable}")
+    unused = [r for r in results if r["ruleId"] == "unused-line-limits"]
+    expect(len(unused) == 1 and
+           unused[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "d%E9/c.toml",
+           f"the note at the configuration in d\\xe9: {unused}")
 
 
 if __name__ == "__main__":

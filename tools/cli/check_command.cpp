@@ -4,8 +4,12 @@
 // 1 otherwise, 2 for bad input.
 #include "tools/cli/check_command.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <new>
+#include <sstream>
 #include <iostream>
 #include <limits>
 #include <sys/stat.h>
@@ -34,12 +38,14 @@ po::options_description check_options() {
       "warpdiv check CONFIG: a divergence gate for CI. CONFIG (TOML) lists kernels, their launches\n"
       "and limits: divergent fraction per branch, SIMD efficiency per statement, partial barriers,\n"
       "global sector efficiency, sectors per request and shared bank conflicts, per kernel and per\n"
-      "line, and optionally a baseline CSV the figures must not get worse than. Findings print one\n"
-      "per line as FILE:LINE:COL: warning: ... [rule], then a summary (docs/guide/check.md).\n\n"
+      "statement (keyed by its text, not its line), and optionally a baseline CSV whose shares\n"
+      "must not get worse. Findings print one per line as FILE:LINE:COL: warning: ... [rule], then\n"
+      "a summary; a comment // warpdiv: allow(RULE) allows them (docs/guide/check.md).\n\n"
       "usage: warpdiv check CONFIG [--sarif FILE] [--baseline FILE | --no-baseline]\n"
       "       warpdiv check CONFIG --write-baseline FILE [--sarif FILE]\n\n"
-      "exit status 0: every limit holds and nothing regressed; 1: a limit is crossed or a figure\n"
-      "got worse than the baseline; 2: bad input (CONFIG:LINE:COL: names the key).\n\noptions");
+      "exit status 0: every limit holds and nothing regressed; 1: a limit is crossed, a share\n"
+      "got worse than the baseline's or a kernel could not be read; 2: bad input\n"
+      "(CONFIG:LINE:COL: names the key).\n\noptions");
   options.add_options()("help,h", "show this help")
       ("sarif", po::value<std::string>()->value_name("FILE"),
        "also write the findings as SARIF 2.1.0 (for code scanning and editors)")
@@ -111,13 +117,6 @@ CheckRequest parse_check(const Args& args) {
 AnalyzeSourceRequest check_kernel_request(const analysis::CheckConfig& config,
                                           const analysis::CheckKernel& k) {
   AnalyzeSourceRequest r;
-  const std::string& input = k.model.empty() ? k.file : k.model;
-  struct stat info {};
-  if (::stat(input.c_str(), &info) != 0 || !S_ISREG(info.st_mode) || ::access(input.c_str(), R_OK) != 0)
-    throw InvalidInput(place(config, k.place, "[[kernel]] " + sim::quote_value(k.name) + ": " +
-                                                  (k.model.empty() ? "file " : "model ") +
-                                                  sim::quote_value(input) +
-                                                  " is not a readable regular file"));
   r.source.file = k.file;
   r.source.model = k.model;
   r.source.kernel = k.kernel;
@@ -162,6 +161,71 @@ AnalyzeSourceRequest check_kernel_request(const analysis::CheckConfig& config,
   return r;
 }
 
+namespace {
+
+// Why `k`'s file (or model) cannot be read, or nothing.
+std::optional<std::string> unreadable_input(const analysis::CheckKernel& k) {
+  const std::string& input = k.model.empty() ? k.file : k.model;
+  struct stat info {};
+  if (::stat(input.c_str(), &info) != 0 || !S_ISREG(info.st_mode) || ::access(input.c_str(), R_OK) != 0)
+    return std::string(k.model.empty() ? "file " : "model ") + sim::quote_value(input) +
+           " is not a readable regular file";
+  return std::nullopt;
+}
+
+// read_source_kernel with what it prints on stderr (Clang's diagnostics) passed on, and the first
+// error line among them kept in `first_error`.
+std::optional<SourceKernel> read_keeping_first_error(const KernelSource& source, std::string& first_error) {
+  std::ostringstream captured;
+  std::streambuf* const stderr_buffer = std::cerr.rdbuf(captured.rdbuf());
+  std::optional<SourceKernel> read;
+  try {
+    read = read_source_kernel(source);
+  } catch (...) {
+    std::cerr.rdbuf(stderr_buffer);
+    std::cerr << captured.str();
+    throw;
+  }
+  std::cerr.rdbuf(stderr_buffer);
+  std::cerr << captured.str();
+  std::istringstream lines(captured.str());
+  for (std::string line; first_error.empty() && std::getline(lines, line);)
+    if (line.find(": error: ") != std::string::npos || line.find(": fatal error: ") != std::string::npos)
+      first_error = line;
+  return read;
+}
+
+// Reads the kernel of `l` and binds its launch; the reason when it cannot (Clang's diagnostics on
+// stderr).
+std::optional<std::string> read_launch(CheckLaunch& l) {
+  analysis::CheckKernel& k = *l.config;
+  if (std::optional<std::string> why = unreadable_input(k)) return why;
+  try {
+    std::string first_error;
+    std::optional<SourceKernel> read = read_keeping_first_error(l.request.source, first_error);
+    if (!read)
+      return "Clang refused it" + (first_error.empty() ? std::string() : ": " + first_error) +
+             " (its diagnostics on stderr)";
+    l.kernel = std::move(*read);
+    if (l.request.from_host) {  // the launch in the file's host code, the table's keys over it
+      const std::string note = complete_host_launch(l.request, l.kernel.kernel, l.kernel.launches);
+      std::cerr << "warpdiv: note: " << k.name << ": " << note << '\n';
+    }
+    l.launch = bind_launch(l.kernel.kernel, l.request.launch, l.request.values, l.request.launch_text,
+                           l.request.allocs, l.request.data);
+  } catch (const InvalidInput& e) {
+    return in_config_words(e.what());
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {  // the front-end's own failure on this file (its transport)
+    return std::string("the front-end failed on it: ") + e.what();
+  }
+  l.launch.dynamic_shared_bytes = static_cast<std::uint64_t>(l.request.dynamic_shared);
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<CheckInputs> prepare_check(const CheckRequest& request) {
   CheckInputs in;
   const std::string text = analysis::read_input_file(request.config, "CONFIG");
@@ -183,28 +247,12 @@ std::optional<CheckInputs> prepare_check(const CheckRequest& request) {
     CheckLaunch l;
     l.config = &k;
     l.request = check_kernel_request(in.config, k);
-    const std::string prefix = "[[kernel]] " + sim::quote_value(k.name) + ": ";
-    std::optional<SourceKernel> read =
-        at_place(in.config, k.place, prefix, [&] { return read_source_kernel(l.request.source); });
-    if (!read) {
-      std::cerr << "warpdiv: error: "
-                << place(in.config, k.place, prefix + "the front-end refused " +
-                                                 sim::quote_value(l.request.source.input()) + " (Clang's diagnostics above)")
-                << '\n';
-      return std::nullopt;
+    if (const std::optional<std::string> why = read_launch(l)) {
+      const std::string& input = k.model.empty() ? k.file : k.model;
+      in.unread.push_back(analysis::unreadable_kernel(
+          k.name, analysis::relative_to_root(input, in.config.root), sim::one_line(*why)));
+      continue;
     }
-    l.kernel = std::move(*read);
-    if (l.request.from_host) {  // the launch in the file's host code, the table's keys over it
-      const std::string note = at_place(in.config, k.place, prefix, [&] {
-        return complete_host_launch(l.request, l.kernel.kernel, l.kernel.launches);
-      });
-      std::cerr << "warpdiv: note: " << k.name << ": " << note << '\n';
-    }
-    l.launch = at_place(in.config, k.place, prefix, [&] {
-      return bind_launch(l.kernel.kernel, l.request.launch, l.request.values, l.request.launch_text,
-                         l.request.allocs, l.request.data);
-    });
-    l.launch.dynamic_shared_bytes = static_cast<std::uint64_t>(l.request.dynamic_shared);
     for (const std::string& f : source_files(l.kernel.kernel, l.kernel.files_read)) in.files.push_back(f);
     for (const std::string& f : data_files(l.request.data)) in.files.push_back(f);
     in.launches.push_back(std::move(l));
@@ -212,37 +260,93 @@ std::optional<CheckInputs> prepare_check(const CheckRequest& request) {
   return in;
 }
 
+namespace {
+
+// The findings of one launch counted (limits, the configuration's tables), its rows appended.
+void check_launch(const analysis::CheckConfig& config, CheckLaunch& l, CheckRun& run,
+                  const std::atomic<bool>* stop) {
+  analysis::CheckKernel& k = *l.config;
+  // A saved model's own file is the source it was read from (where line tables apply).
+  if (k.file.empty() && !l.kernel.kernel.files.empty()) k.file = l.kernel.kernel.files[0].path;
+  const AnalyzeSourceReport report = run_analyze_source(l.request, l.kernel.kernel, l.launch, false, stop);
+  if (!report.counts.note.empty()) std::cerr << "warpdiv: note: " << k.name << ": " << report.counts.note << '\n';
+  std::vector<analysis::Finding>& findings = run.outcome.findings;
+  const std::vector<analysis::CheckRow> rows =
+      analysis::make_check_rows(k.name, report.report, l.kernel.kernel, l.launch.warp_size, config.root, findings);
+  for (analysis::Finding& f : analysis::check_limits(k, rows, config.root)) findings.push_back(std::move(f));
+  for (analysis::Finding& f : analysis::config_table_notes(k, rows, config.path, config.root))
+    findings.push_back(std::move(f));
+  run.rows.insert(run.rows.end(), rows.begin(), rows.end());
+  ++run.outcome.kernels;
+  run.outcome.statements += rows.size();
+}
+
+// Leaves out the single-lane findings of the checks that do not ask for them (counted).
+void settle_single_lane(const analysis::CheckConfig& config, analysis::CheckOutcome& outcome) {
+  std::vector<std::string> reported;
+  for (const analysis::CheckKernel& k : config.kernels)
+    if (k.limits.report_single_lane.value_or(false)) reported.push_back(k.name);
+  std::vector<analysis::Finding> kept;
+  for (analysis::Finding& f : outcome.findings) {
+    const bool hidden = f.rule == "single-lane-branch" && !f.suppressed &&
+                        std::find(reported.begin(), reported.end(), f.check) == reported.end();
+    if (hidden) ++outcome.single_lane_hidden;
+    else kept.push_back(std::move(f));
+  }
+  outcome.findings = std::move(kept);
+}
+
+// The lines of a file (empty when it cannot be read).
+std::vector<std::string> file_lines(const std::string& path) {
+  std::vector<std::string> lines;
+  std::ifstream in(path, std::ios::binary);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The lines of every file a finding may name, for SARIF's UTF-16 columns: the configuration and
+// each kernel's source files.
+analysis::SourceLinesByFile sarif_sources(const CheckInputs& inputs) {
+  const std::string& root = inputs.config.root;
+  analysis::SourceLinesByFile sources;
+  sources[analysis::relative_to_root(inputs.config.path, root)] = file_lines(inputs.config.path);
+  for (const CheckLaunch& l : inputs.launches)
+    for (const ir::SourceFile& f : l.kernel.kernel.files) {
+      const std::string name = analysis::relative_to_root(f.path, root);
+      if (sources.count(name) == 0) sources[name] = f.lines.empty() ? file_lines(f.path) : f.lines;
+    }
+  return sources;
+}
+
+}  // namespace
+
 CheckRun run_check(CheckInputs& inputs, bool compare, const std::atomic<bool>* stop) {
   CheckRun run;
   const analysis::CheckConfig& config = inputs.config;
-  std::vector<std::string> names;
+  analysis::BaselineComparison how;
+  how.stale_fails = config.fail_on_stale_baseline;
+  how.tolerance = config.regression_tolerance;
+  for (const analysis::Finding& f : inputs.unread) how.unread.push_back(f.check);
+  run.outcome.findings = inputs.unread;
   for (CheckLaunch& l : inputs.launches) {
-    analysis::CheckKernel& k = *l.config;
-    names.push_back(k.name);
-    // A saved model's own file is the source it was read from (where line tables apply).
-    if (k.file.empty() && !l.kernel.kernel.files.empty()) k.file = l.kernel.kernel.files[0].path;
-    const std::string prefix = "[[kernel]] " + sim::quote_value(k.name) + ": ";
-    const AnalyzeSourceReport report = at_place(config, k.place, prefix, [&] {
-      return run_analyze_source(l.request, l.kernel.kernel, l.launch, false, stop);
-    });
-    if (!report.counts.note.empty())
-      std::cerr << "warpdiv: note: " << k.name << ": " << report.counts.note << '\n';
-    const std::vector<analysis::CheckRow> rows =
-        analysis::make_check_rows(k.name, report.report, l.kernel.kernel, l.launch.warp_size, config.root);
-    for (analysis::Finding& f : analysis::check_limits(k, rows, config.root))
-      run.outcome.findings.push_back(std::move(f));
-    for (analysis::Finding& f : analysis::unused_line_limits(k, config.path, config.root))
-      run.outcome.findings.push_back(std::move(f));
-    run.rows.insert(run.rows.end(), rows.begin(), rows.end());
-    ++run.outcome.kernels;
-    run.outcome.statements += rows.size();
+    try {
+      check_launch(config, l, run, stop);
+      how.checks.push_back(l.config->name);
+    } catch (const InvalidInput& e) {
+      const analysis::CheckKernel& k = *l.config;
+      run.outcome.findings.push_back(analysis::unreadable_kernel(
+          k.name, analysis::relative_to_root(k.model.empty() ? k.file : k.model, config.root),
+          sim::one_line(in_config_words(e.what()))));
+      how.unread.push_back(k.name);
+    }
   }
   if (compare && inputs.baseline_path) {
     run.outcome.baseline = true;
-    for (analysis::Finding& f : analysis::compare_with_baseline(run.rows, inputs.baseline, names,
-                                                                config.fail_on_stale_baseline))
+    for (analysis::Finding& f : analysis::compare_with_baseline(run.rows, inputs.baseline, how))
       run.outcome.findings.push_back(std::move(f));
   }
+  settle_single_lane(config, run.outcome);
+  run.unread = how.unread.size();
   return run;
 }
 
@@ -264,7 +368,14 @@ int check_command(const Args& args, std::ostream& out) {
     std::cerr << "warpdiv check: interrupted: no file written\n";
     return kInterruptedStatus;
   }
-  if (sarif) analysis::write_check_sarif(sarif->stream(), run.outcome, inputs->config.root, WARPDIV_VERSION);
+  if (baseline && run.unread > 0) {  // a baseline without some kernels' rows: none
+    analysis::write_check_text(out, run.outcome);
+    std::cerr << "warpdiv check: no file written: a baseline needs every kernel, and " << run.unread
+              << (run.unread == 1 ? " was" : " were") << " not read (the error findings above)\n";
+    return 1;
+  }
+  if (sarif) analysis::write_check_sarif(sarif->stream(), run.outcome, inputs->config.root, WARPDIV_VERSION,
+                                         sarif_sources(*inputs));
   if (baseline) analysis::write_baseline(baseline->stream(), run.rows);
   outputs.commit();
   analysis::write_check_text(outputs.report(), run.outcome);

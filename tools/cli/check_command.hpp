@@ -44,6 +44,8 @@ struct CheckInputs {
   std::vector<CheckLaunch> launches;
   std::optional<std::string> baseline_path;  // compared with, when set
   std::vector<analysis::CheckRow> baseline;
+  /// The kernels that could not be read or bound: an error finding each (kernel-unreadable).
+  std::vector<analysis::Finding> unread;
   std::vector<std::string> files;  // every file read: no output may replace one
 };
 
@@ -52,15 +54,18 @@ struct CheckInputs {
 AnalyzeSourceRequest check_kernel_request(const analysis::CheckConfig& config,
                                           const analysis::CheckKernel& kernel);
 
-/// Reads the configuration, the baseline (unless writing one) and each kernel (Clang's own
-/// diagnostics on stderr: then nullopt, exit 2), and binds each launch.
+/// Reads the configuration, the baseline (unless writing one) and each kernel, and binds each
+/// launch; a kernel that cannot be read or bound (Clang's own diagnostics on stderr) is an error
+/// finding in `unread`, not the end of the check.
 std::optional<CheckInputs> prepare_check(const CheckRequest& request);
 
-/// The rows of every launch (in the configuration's order) and the outcome: limits, then the
-/// comparison with the baseline. The engines' notes go to stderr.
+/// The rows of every launch (in the configuration's order) and the outcome: the unread kernels,
+/// limits, then the comparison with the baseline. A launch the engines refuse is an error finding.
+/// The engines' notes go to stderr.
 struct CheckRun {
   std::vector<analysis::CheckRow> rows;
   analysis::CheckOutcome outcome;
+  std::size_t unread = 0;  // kernels not read or not counted (their error findings in outcome)
 };
 CheckRun run_check(CheckInputs& inputs, bool compare, const std::atomic<bool>* stop);
 

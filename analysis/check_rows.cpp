@@ -1,0 +1,390 @@
+// `warpdiv check`'s rows: a report's rows made one per source statement, keyed by function, text
+// and ordinal, with the single-lane branches and the in-source suppressions they carry.
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <tuple>
+
+#include "analysis/check.hpp"
+#include "sim/message_text.hpp"
+
+namespace warpdiv::analysis {
+
+namespace ir = sim::ir;
+using sim::Count;
+
+bool single_lane_branch(const CheckRow& row) {
+  return row.kind == "if" && row.divergent > 0 && row.taken_lanes == row.divergent;
+}
+
+const std::vector<std::pair<std::string, std::string>>& check_suppression_groups() {
+  static const std::vector<std::pair<std::string, std::string>> groups = {
+      {"divergence", "divergent-branch,divergent-evaluations,divergence-regressed"},
+      {"simd", "simd-efficiency,simd-efficiency-regressed"},
+      {"memory", "sector-efficiency,sectors-per-request,bank-conflicts-per-request,bank-conflicts,"
+                 "sector-efficiency-regressed,bank-conflicts-regressed"},
+      {"barrier", "partial-barrier,partial-barrier-regressed"},
+      {"single-lane", "single-lane-branch"},
+      {"all", "divergent-branch,divergent-evaluations,divergence-regressed,simd-efficiency,"
+              "simd-efficiency-regressed,sector-efficiency,sectors-per-request,"
+              "bank-conflicts-per-request,bank-conflicts,sector-efficiency-regressed,"
+              "bank-conflicts-regressed,partial-barrier,partial-barrier-regressed,single-lane-branch"},
+  };
+  return groups;
+}
+
+namespace {
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> out;
+  std::string item;
+  for (const char c : text + separator) {
+    if (c != separator) {
+      item += c;
+      continue;
+    }
+    out.push_back(normalise_statement(item));
+    item.clear();
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> allowed_rules(const std::string& names, std::vector<std::string>& unknown) {
+  std::vector<std::string> rules;
+  for (const std::string& name : split(names, ',')) {
+    bool known = false;
+    for (const auto& [group, members] : check_suppression_groups())
+      if (name == group) {
+        for (const std::string& r : split(members, ',')) rules.push_back(r);
+        known = true;
+      }
+    for (const CheckRule& r : check_rules())
+      if (name == r.id && r.level != FindingLevel::note) {
+        rules.emplace_back(r.id);
+        known = true;
+      }
+    if (!known) unknown.push_back(name);
+  }
+  return rules;
+}
+
+namespace {
+
+// Where each statement of the kernel sits: its function (the kernel's, or the innermost inlined
+// __device__ function's), the statement findings count it for (a loop for its init and step), and
+// the innermost `if` whose taken side holds it.
+struct Place {
+  std::string function;
+  ir::StmtId owner = ir::kNone;
+  ir::StmtId then_of = ir::kNone;
+};
+
+class Placer {
+ public:
+  explicit Placer(const ir::Kernel& k) : kernel_(k), places_(k.stmts.size()) {}
+  std::vector<Place> run() {
+    Context top;
+    top.function = top.caller = kernel_.name;
+    visit(kernel_.root, top);
+    return std::move(places_);
+  }
+
+ private:
+  struct Context {
+    std::string function, caller;  // the innermost function, and the one calling it
+    ir::SourceRange call;          // the innermost call's range (its parameters' bindings share it)
+    ir::StmtId owner = ir::kNone, then_of = ir::kNone;
+  };
+
+  void visit(ir::StmtId id, const Context& c) {
+    if (id < 0 || static_cast<std::size_t>(id) >= kernel_.stmts.size()) return;
+    const ir::Stmt& s = kernel_.stmts[id];
+    // A statement with the call's own range (an argument bound to a parameter) is the caller's.
+    const bool at_call = c.call.line != 0 && s.range == c.call;
+    places_[id] = {at_call ? c.caller : c.function, c.owner == ir::kNone ? id : c.owner, c.then_of};
+    Context inner = c;
+    switch (s.kind) {
+      case ir::StmtKind::If:
+        inner.then_of = id;
+        visit(s.then_stmt, inner);
+        visit(s.else_stmt, c);
+        break;
+      case ir::StmtKind::Loop:
+        inner.owner = id;
+        visit(s.init, inner);
+        visit(s.step, inner);
+        visit(s.body, c);
+        break;
+      case ir::StmtKind::InlinedCall:
+        inner.caller = places_[id].function;
+        inner.function = s.description.empty() ? c.function : s.description;
+        inner.call = s.range;
+        visit(s.body, inner);
+        break;
+      default:
+        for (const ir::StmtId child : s.children) visit(child, c);
+    }
+  }
+  const ir::Kernel& kernel_;
+  std::vector<Place> places_;
+};
+
+// The lines of the kernel's files: from the model, else read from disk (empty when unreadable).
+class SourceLines {
+ public:
+  explicit SourceLines(const ir::Kernel& k) : kernel_(k) {}
+  const std::vector<std::string>& of(std::uint32_t file) {
+    auto it = cache_.find(file);
+    if (it != cache_.end()) return it->second;
+    std::vector<std::string> lines;
+    if (file < kernel_.files.size()) {
+      lines = kernel_.files[file].lines;
+      if (lines.empty()) {
+        std::ifstream in(kernel_.files[file].path, std::ios::binary);
+        for (std::string line; std::getline(in, line);) lines.push_back(line);
+      }
+    }
+    return cache_.emplace(file, std::move(lines)).first->second;
+  }
+  const std::string* line(std::uint32_t file, std::uint32_t line) {
+    const std::vector<std::string>& lines = of(file);
+    return line >= 1 && line <= lines.size() ? &lines[line - 1] : nullptr;
+  }
+
+ private:
+  const ir::Kernel& kernel_;
+  std::map<std::uint32_t, std::vector<std::string>> cache_;
+};
+
+bool within(const ir::SourceRange& r, const ir::SourceRange& of) {
+  return r.file == of.file && r.end_line != 0 &&
+         (r.end_line > of.line || (r.end_line == of.line && r.end_column >= of.column));
+}
+
+bool is_branch(const ir::Stmt& s) {
+  return s.kind == ir::StmtKind::If || s.kind == ir::StmtKind::Switch || s.kind == ir::StmtKind::Loop;
+}
+
+// The end of what keys a statement: a condition's (if, while, switch), a for's header (its
+// condition and step), anything else's own range.
+ir::SourceRange key_end(const ir::Kernel& k, const ir::Stmt& s) {
+  if (!is_branch(s)) return s.range;
+  ir::SourceRange end;
+  bool found = false;
+  const auto later = [&](const ir::SourceRange& c) {
+    if (!within(c, s.range)) return;
+    if (!found || c.end_line > end.end_line || (c.end_line == end.end_line && c.end_column > end.end_column))
+      end = c;
+    found = true;
+  };
+  if (s.value != ir::kNone && static_cast<std::size_t>(s.value) < k.exprs.size()) later(k.exprs[s.value].range);
+  if (s.kind == ir::StmtKind::Loop && s.loop_kind == ir::LoopKind::For) {
+    if (s.init != ir::kNone) later(k.stmts[s.init].range);
+    if (s.step != ir::kNone) later(k.stmts[s.step].range);
+  }
+  return found ? end : s.range;
+}
+
+// The source text from the statement's start to `end` (inclusive, byte columns), lines joined,
+// with a closing parenthesis that follows a condition; empty when the lines are not known.
+std::string source_text(SourceLines& lines, const ir::Stmt& s, const ir::SourceRange& end,
+                        bool branch) {
+  std::string text;
+  for (std::uint32_t n = s.range.line; n != 0 && n <= end.end_line; ++n) {
+    const std::string* line = lines.line(s.range.file, n);
+    if (!line) return "";
+    const std::size_t from = n == s.range.line ? s.range.column - 1 : 0;
+    const std::size_t to = n == end.end_line ? std::min<std::size_t>(end.end_column, line->size()) : line->size();
+    if (from > to) return "";
+    text += (text.empty() ? "" : "\n") + line->substr(from, to - from);
+  }
+  if (branch && !text.empty()) {  // the ')' closing the condition or the header
+    std::uint32_t n = end.end_line;
+    std::size_t at = end.end_column;
+    for (const std::string* line = lines.line(s.range.file, n); line; line = lines.line(s.range.file, ++n), at = 0) {
+      const std::size_t next = line->find_first_not_of(" \t\r", at);
+      if (next == std::string::npos) continue;
+      if ((*line)[next] == ')') text += ")";
+      break;
+    }
+  }
+  return normalise_statement(text);
+}
+
+// `// warpdiv: allow(NAMES)` on the statement's line, or alone on the line above.
+void read_suppressions(SourceLines& lines, const ir::SourceRange& at, CheckRow& row,
+                       std::vector<Finding>& notes) {
+  static const std::string kMark = "warpdiv: allow(";
+  for (std::uint32_t n : {at.line, at.line - 1}) {
+    const std::string* line = n >= 1 ? lines.line(at.file, n) : nullptr;
+    if (!line) continue;
+    const std::size_t comment = std::min(line->find("//"), line->find("/*"));
+    const std::size_t mark = line->find(kMark, comment == std::string::npos ? line->size() : comment);
+    if (mark == std::string::npos) continue;
+    if (n != at.line && line->find_first_not_of(" \t") != comment) continue;  // code above
+    const std::size_t close = line->find(')', mark);
+    const std::size_t from = mark + kMark.size();
+    std::vector<std::string> unknown;
+    const std::vector<std::string> rules =
+        allowed_rules(line->substr(from, close == std::string::npos ? std::string::npos : close - from), unknown);
+    row.allowed.insert(row.allowed.end(), rules.begin(), rules.end());
+    for (const std::string& name : unknown) {
+      Finding f;
+      f.rule = "bad-suppression";
+      f.level = FindingLevel::note;
+      f.fails = false;
+      f.check = row.check;
+      f.file = row.file;
+      f.line = n;
+      f.column = static_cast<std::uint32_t>(mark + 1);
+      std::string names;
+      for (const auto& group : check_suppression_groups()) names += group.first + ", ";
+      f.message = "warpdiv: allow(...) names " + sim::quote_value(name) +
+                  ", neither a rule nor a group (" + names + "or a rule id): it allows nothing";
+      notes.push_back(std::move(f));
+    }
+  }
+}
+
+void add_counts(CheckRow& c, const SourceRow& r, bool own) {
+  c.warp_evaluations += r.counts.warp_evaluations;
+  c.active_lanes += r.counts.active_lanes;
+  if (r.condition && own) {
+    c.condition = true;
+    c.branch_evaluations += r.counts.warp_evaluations;
+    c.divergent += r.counts.divergent;
+    c.taken_lanes += r.counts.taken_lanes;
+  }
+  if (r.barrier) {
+    c.barrier = true;
+    c.block_executions += r.counts.block_executions;
+    c.partial_block_executions += r.counts.partial_block_executions;
+  }
+  if (r.memory) {
+    if (c.memory) *c.memory += *r.memory;
+    else c.memory = r.memory;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+std::string place_text(const CheckRow& row) {
+  return std::to_string(row.line) + ":" + std::to_string(row.column);
+}
+
+// The report's rows gathered one per source statement: a statement's key is its owner's place
+// (a loop for its init and step) and kind, so that copies and parts land in one group whether the
+// report gives them one row each or one row in all.
+class RowBuilder {
+ public:
+  RowBuilder(const std::string& check, const ir::Kernel& kernel, int warp_size, const std::string& root,
+             std::vector<Finding>& notes)
+      : check_(check), kernel_(kernel), warp_size_(warp_size), root_(root), notes_(notes),
+        places_(Placer(kernel).run()), lines_(kernel) {}
+
+  void add(const SourceRow& r) {
+    if (r.iteration || !known(r.statement)) return;
+    const std::size_t g = group(r.statement, r);
+    ++groups_[g].row.copies;
+    add_counts(groups_[g].row, r, r.statement == owner(r.statement));
+  }
+
+  // Each statement every copy of which lies in the taken side of a single-lane branch, marked.
+  std::vector<CheckRow> rows(const SourceReport& report) {
+    for (const SourceRow& r : report.rows) {
+      if (r.iteration || !known(r.statement)) continue;
+      for (ir::StmtId at = places_[r.statement].then_of; at != ir::kNone; at = places_[at].then_of) {
+        const auto branch = index_.find(key(at));
+        if (branch == index_.end() || !single_lane_branch(groups_[branch->second].row)) continue;
+        Group& g = groups_[index_.at(key(r.statement))];
+        ++g.in_single_lane;
+        g.single_lane = place_text(groups_[branch->second].row);
+        break;
+      }
+    }
+    std::vector<CheckRow> out;
+    for (Group& g : groups_) {
+      if (single_lane_branch(g.row)) g.row.single_lane = place_text(g.row);
+      else if (g.in_single_lane == g.row.copies) g.row.single_lane = g.single_lane;
+      out.push_back(std::move(g.row));
+    }
+    return out;
+  }
+
+ private:
+  using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::string>;
+  struct Group {
+    CheckRow row;
+    std::size_t in_single_lane = 0;  // rows inside a single-lane branch's taken side
+    std::string single_lane;
+  };
+
+  bool known(ir::StmtId id) const { return id >= 0 && static_cast<std::size_t>(id) < places_.size(); }
+  ir::StmtId owner(ir::StmtId id) const {
+    return places_[id].owner == ir::kNone ? id : places_[id].owner;
+  }
+  Key key(ir::StmtId id) const {
+    const ir::Stmt& s = kernel_.stmts[owner(id)];
+    return Key{s.range.file, s.range.line, s.range.column, ir::report_kind(s)};
+  }
+
+  std::size_t group(ir::StmtId id, const SourceRow& r) {
+    const auto [it, fresh] = index_.emplace(key(id), groups_.size());
+    if (!fresh) return it->second;
+    const ir::Stmt& s = kernel_.stmts[owner(id)];
+    Group g;
+    CheckRow& c = g.row;
+    c.check = check_;
+    c.function = places_[id].function;
+    c.file = s.range.file < kernel_.files.size() ? relative_to_root(kernel_.files[s.range.file].path, root_) : r.file;
+    c.line = s.range.line;
+    c.column = s.range.column;
+    c.kind = ir::report_kind(s);
+    c.warp_size = warp_size_;
+    c.copies = 0;
+    const ir::SourceRange end = key_end(kernel_, s);
+    if (within(end, s.range)) {
+      c.end_line = end.end_line;
+      c.end_column = end.end_column;
+    }
+    c.statement = s.kind == ir::StmtKind::Loop && s.loop_kind == ir::LoopKind::Do
+                      ? ""  // `do {`: its condition comes last
+                      : source_text(lines_, s, end, is_branch(s));
+    if (c.statement.empty()) c.statement = normalise_statement(r.text);
+    read_suppressions(lines_, s.range, c, notes_);
+    groups_.push_back(std::move(g));
+    return it->second;
+  }
+
+  const std::string& check_;
+  const ir::Kernel& kernel_;
+  int warp_size_;
+  const std::string& root_;
+  std::vector<Finding>& notes_;
+  std::vector<Place> places_;
+  SourceLines lines_;
+  std::map<Key, std::size_t> index_;
+  std::vector<Group> groups_;
+};
+
+}  // namespace
+
+std::vector<CheckRow> make_check_rows(const std::string& check, const SourceReport& report,
+                                      const ir::Kernel& kernel, int warp_size,
+                                      const std::string& root, std::vector<Finding>& notes) {
+  RowBuilder builder(check, kernel, warp_size, root, notes);
+  for (const SourceRow& r : report.rows) builder.add(r);
+  std::vector<CheckRow> rows = builder.rows(report);
+  std::stable_sort(rows.begin(), rows.end(), [](const CheckRow& a, const CheckRow& b) {
+    return std::tie(a.file, a.line, a.column) < std::tie(b.file, b.line, b.column);
+  });
+  std::map<std::pair<std::string, std::string>, std::uint32_t> seen;
+  for (CheckRow& c : rows) c.ordinal = ++seen[{c.function, c.statement}];
+  return rows;
+}
+
+}  // namespace warpdiv::analysis
