@@ -174,8 +174,8 @@ std::string call_sites_title(const SourceReport& report, const SourceRow& shown)
 }
 
 // The annotated source: divergent fraction shades the line (vermillion), SIMD efficiency is a bar;
-// with memory figures, the sector efficiency and the bank conflicts (shaded) before the source,
-// the other figures after it.
+// with memory figures, the sector efficiency and the bank conflicts (shaded), then the other
+// figures, all before the source (which wraps), so that every figure fits a 1,400-pixel window.
 std::string listing_html(const SourceReport& report) {
   const bool memory = shows_memory(report);
   std::string out =
@@ -184,11 +184,11 @@ std::string listing_html(const SourceReport& report) {
       "(evaluations &times; warp size)). The line is shaded by its divergent fraction; the bar "
       "shows its SIMD efficiency.</p>\n";
   if (memory) {
-    out += "<p>Memory, summed over the statements that start on the line: before the source, the "
-           "sector efficiency of its global accesses (bytes the lanes ask for / (32-byte sectors "
-           "&times; 32); over 100% where lanes share words) and the bank conflicts of its shared "
-           "ones; after it, global requests, sectors and bytes asked, shared requests and "
-           "wavefronts, floating-point operations. The sector efficiency is shaded blue where it is "
+    out += "<p>Memory, summed over the statements that start on the line: the sector efficiency "
+           "of its global accesses (bytes the lanes ask for / (32-byte sectors &times; 32); over "
+           "100% where lanes share words) and the bank conflicts of its shared ones, then global "
+           "requests, sectors and bytes asked, shared requests and wavefronts, floating-point "
+           "operations. The sector efficiency is shaded blue where it is "
            "below 100%, the bank conflicts reddish purple by conflicts per request; the stronger, "
            "the costlier.</p>\n";
     out += legend({{kGlobalShades[0], "global: sector efficiency 50% to 100%"},
@@ -200,17 +200,16 @@ std::string listing_html(const SourceReport& report) {
   }
   out += "<div class=\"table-box\"><table id=\"source\">\n"
          "<tr><th>line</th><th>warp evals</th><th>divergent</th><th>SIMD</th>";
-  if (memory) out += "<th>sector eff.</th><th>conflicts</th>";
-  out += "<th class=\"src\">source</th>";
   if (memory)
-    out += "<th>global req</th><th>sectors</th><th>bytes asked</th><th>shared req</th>"
+    out += "<th>sector eff.</th><th>conflicts</th>"
+           "<th>global req</th><th>sectors</th><th>bytes asked</th><th>shared req</th>"
            "<th>wavefronts</th><th>flops</th>";
-  out += "</tr>\n";
+  out += "<th class=\"src\">source</th></tr>\n";
   const auto line = [&](const ListingLine& l) {
     const MemoryCells cells = memory ? memory_cells(report, l) : MemoryCells{};
     if (!l.row) {
       out += "<tr><td>" + escape(l.label) + "</td><td></td><td></td><td></td>" + cells.costs +
-             "<td class=\"src\">" + escape(l.text) + "</td>" + cells.figures + "</tr>\n";
+             cells.figures + "<td class=\"src\">" + escape(l.text) + "</td></tr>\n";
       return;
     }
     const SourceRow& r = report.summed[*l.row];
@@ -230,8 +229,8 @@ std::string listing_html(const SourceReport& report) {
              "%\"></span></span> " + percent(r.simd_efficiency);
     else
       out += "-";
-    out += "</td>" + cells.costs + "<td class=\"src\">" + escape(l.text) + "</td>" + cells.figures +
-           "</tr>\n";
+    out += "</td>" + cells.costs + cells.figures + "<td class=\"src\">" + escape(l.text) +
+           "</td></tr>\n";
   };
   for (const ListingLine& l : report.listing) line(l);
   if (!report.elsewhere.empty()) {
@@ -622,7 +621,9 @@ std::string render_source_html(const SourceReport& report, const SourceHtmlPage&
   out += "<style>.bar{display:inline-block;width:60px;height:9px;border:1px solid #777;"
          "vertical-align:-1px;background:#fff}.bar>span{display:block;height:100%;background:" +
          std::string(html::colour::kUniformTrue) +
-         "}#source th.src{text-align:left}td.src{text-align:left;font-family:\"DejaVu Sans Mono\",monospace;white-space:pre}"
+         "}#source th{white-space:normal;vertical-align:bottom}#source th,#source td{padding:2px 6px}"
+         "#source th.src{text-align:left}td.src{text-align:left;font-family:\"DejaVu Sans Mono\",monospace;white-space:pre-wrap;"
+         "overflow-wrap:anywhere;min-width:40ch}"
          ".swatch-inline{display:inline-block;width:11px;height:11px;margin-right:5px;"
          "border:1px solid #777}";
   for (int k = 0; k < 3; ++k)

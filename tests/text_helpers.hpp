@@ -63,7 +63,7 @@ inline std::string source_memory_cells(const std::string& page, const std::strin
   return page.substr(costs, at - costs) + page.substr(figures, page.find("</tr>", figures) - figures);
 }
 
-/// The memory cells of a line without figures.
+/// The memory cells of a line without figures (the cells between SIMD and the source).
 inline const std::string kNoMemoryCells = "<td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td>";
 
 }  // namespace warpdiv::testing

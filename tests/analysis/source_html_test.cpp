@@ -224,11 +224,12 @@ TEST(SourceHtmlMemory, GlobalLinesAreShadedBySectorEfficiency) {
                      {"no_access();", MemoryFigures{}},
                      {"// a comment", std::nullopt}}),
       SourceHtmlPage{});
-  EXPECT_TRUE(contains(page, "<th>SIMD</th><th>sector eff.</th><th>conflicts</th><th class=\"src\">"
-                             "source</th><th>global req</th><th>sectors</th><th>bytes asked</th>"
-                             "<th>shared req</th><th>wavefronts</th><th>flops</th></tr>"))
+  // Every figure before the source, which wraps (so that they all fit a 1,400-pixel window).
+  EXPECT_TRUE(contains(page, "<th>SIMD</th><th>sector eff.</th><th>conflicts</th><th>global req</th>"
+                             "<th>sectors</th><th>bytes asked</th><th>shared req</th>"
+                             "<th>wavefronts</th><th>flops</th><th class=\"src\">source</th></tr>"))
       << page;
-  // The sector efficiency cell (before the source), then requests, sectors and bytes after it.
+  // The sector efficiency cell, then requests, sectors and bytes (all before the source).
   const auto cells = [&](const std::string& text) { return source_memory_cells(page, text); };
   const auto want = [](const std::string& efficiency, const std::string& sectors, const std::string& bytes) {
     return efficiency + "<td>-</td><td>1</td><td>" + sectors + "</td><td>" + bytes +

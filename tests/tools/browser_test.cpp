@@ -167,7 +167,7 @@ TEST_F(Browser, ZooKernelSourcePage) {
   EXPECT_GE(count(dom, "<svg id=\"map-"), 8u);
 
   const std::string png = dir_.file("blur.png");
-  chromium_screenshot(chromium_, page, png, 1150, 1800);
+  chromium_screenshot(chromium_, page, png, 1150, 2600);
   const Image image = read_png(png);
   // SIMD bars (sky blue) on 14 lines, divergent cells in the maps (vermillion), and the shading
   // of the two divergent lines.
@@ -196,7 +196,7 @@ TEST_F(Browser, ZooKernel3dSourcePagePanels) {
 // ---- Layout: nothing overprints or runs off the window, at any size ----
 
 // A small laptop's window and a wide screen's, px.
-constexpr int kWindowWidths[] = {800, 1600};
+constexpr int kWindowWidths[] = {800, 1400};
 
 std::string joined(const std::vector<std::string>& lines, std::size_t show = 12) {
   std::string text;
@@ -226,6 +226,21 @@ TEST_F(Browser, LayoutCheckFindsOverprintingAndOverflow) {
                               "\"right\"")) << found;
   EXPECT_TRUE(contains(found, "the page is wider than the window: ")) << found;
   EXPECT_TRUE(contains(found, "label outside its figure: <text> \"a long label\"")) << found;
+}
+
+TEST_F(Browser, LayoutCheckFindsFiguresCutOffAt1400Pixels) {
+  // The annotated source as it once was: a long source line before the figures, in a scrolling box.
+  const std::string page = dir_.file("cut.html");
+  write_file(page,
+             "<!DOCTYPE html><html><body><div style=\"overflow-x:auto\"><table id=\"source\"><tr>"
+             "<td>1</td><td class=\"src\" style=\"white-space:pre\">" + std::string(300, 'x') +
+             "</td><td>42</td></tr></table></div></body></html>");
+  const LayoutCheck wide = chromium_layout_check(chromium_, page, 1400);
+  EXPECT_TRUE(contains(joined(wide.problems), "cut off: <td> \"42\"")) << joined(wide.problems);
+  EXPECT_FALSE(contains(joined(wide.problems), "cut off: <td> \"1\"")) << joined(wide.problems);
+  // Below 1,400 px a scrolling table is allowed.
+  const LayoutCheck narrow = chromium_layout_check(chromium_, page, 800);
+  EXPECT_FALSE(contains(joined(narrow.problems), "cut off")) << joined(narrow.problems);
 }
 
 struct LayoutPage {
@@ -277,6 +292,10 @@ INSTANTIATE_TEST_SUITE_P(
         LayoutPage{"ZooImageBlur",
                    {"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/image_blur.cu",
                     "--grid", "3,2", "--block", "16,16", "--arg", "w=40", "--arg", "h=20"}},
+        // Every memory column with the source's long lines (the convolution's filter loop).
+        LayoutPage{"ZooConvolutionMemory",
+                   {"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/convolution_2d.cu",
+                    "--grid", "3,2", "--block", "16,16", "--arg", "width=30", "--arg", "height=20"}},
         // A 3-D grid's class panels, side by side or wrapped: the largest CUDA grid, whose 27
         // classes make three panels with long segment labels and class numbers on the cells.
         LayoutPage{"ZooEarlyReturn3dLargest",

@@ -115,6 +115,14 @@ constexpr const char* kLayoutProbe = R"js(
         problems.push('overlap: ' + name(a.e) + ' and ' + name(b.e));
     }
   }
+  // From 1,400 px on, every figure of the annotated source (#source's cells but the source
+  // text) must be in view, not scrolled out of its box.
+  if (width >= 1400)
+    document.querySelectorAll('#source th:not(.src),#source td:not(.src)').forEach(function (e) {
+      var box = shown(e), r = e.getBoundingClientRect();
+      if (r.width > tolerance && (!box || box.right < r.right - tolerance))
+        problems.push('cut off: ' + name(e));
+    });
   var report = document.createElement('pre');
   report.id = 'layout-probe';
   report.textContent = 'window ' + width + '\nchecked ' + items.length + '\n' +

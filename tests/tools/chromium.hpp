@@ -30,8 +30,9 @@ struct LayoutCheck {
 /// Renders a copy of `html_file` with a measuring script added (the report itself stays
 /// script-free) in a window `width` px wide, and reports: the page wider than the window, two
 /// text boxes that overlap (headings, paragraphs, table cells, captions, legend entries, SVG
-/// labels; parts scrolled out of a scrolling box or inside a closed <details> do not count), and
-/// SVG labels that stick out of their figure.
+/// labels; parts scrolled out of a scrolling box or inside a closed <details> do not count),
+/// SVG labels that stick out of their figure, and, from 1,400 px on, a figure of the annotated
+/// source (#source's cells but the source text) scrolled out of view.
 LayoutCheck chromium_layout_check(const std::string& chromium, const std::string& html_file,
                                   int width);
 
