@@ -2,6 +2,7 @@
 // hand (the engine is not involved: what is tested is what the report does with counts).
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 #include <string>
 
@@ -115,6 +116,27 @@ TEST(SourceReport, CsvColumnsInTheIssuesOrder) {
             "block_executions,partial_block_executions,global_requests,global_sectors,global_bytes,"
             "shared_requests,shared_wavefronts,shared_bank_conflicts,flops,simd_efficiency,statement,"
             "inlined_at,complete");
+}
+
+// The guides show the CSVs' columns as the writers make them (a column added to a writer's list
+// and not to the guides fails here).
+TEST(SourceReport, GuidesListTheWritersOwnColumns) {
+  const auto guide = [](const std::string& name) {
+    std::ifstream in(std::string(WARPDIV_SOURCE_DIR) + "/docs/guide/" + name);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  EXPECT_TRUE(contains(guide("your-kernel.md"), "\n" + source_csv_header() + "\n"));
+  EXPECT_TRUE(contains(guide("sweeps.md"),
+                       "\nn,block_x,block_y,block_z,grid_x,grid_y,grid_z,warp_size," +
+                           source_csv_header() + "\n"));
+  // The --by-class CSV's own columns, named in the guide after the plain CSV's.
+  const std::string by_class = source_class_csv_header().substr(source_csv_header().size() + 1);
+  EXPECT_EQ(by_class,
+            "class,class_blocks,class_definition,representative,loop_line,first_iteration,"
+            "iterations,iteration_class");
+  EXPECT_TRUE(contains(guide("your-kernel.md"), "`class,class_blocks,class_definition,representative`"));
 }
 
 TEST(SourceSweepCsv, TheLaunchsColumnsThenTheSourceCsvs) {
