@@ -673,6 +673,28 @@ TEST_F(AnalyzeSourceFile, HtmlPageNamesTheClassesItDrawsNoMapsFor) {
       << page;
 }
 
+// The two-level shuffle reduction: warp_reduce_sum is inlined at two calls, the first made by
+// every warp (16 blocks x 8 warps = 128), the second by warp 0 of each block (16). Its loop tests
+// offset 16, 8, 4, 2, 1, 0: 6 tests and 5 bodies per call.
+TEST_F(AnalyzeSourceFile, ShuffleReductionCountsBothCallsOfItsWarpSum) {
+  const CliResult r = run_warpdiv({"analyze", kZoo + "warp_shuffle_reduction.cu", "--grid",
+                                   "(n+255)/256", "--block", "256", "--arg", "n=4096"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  // for: (128 + 16) x 6 = 864; body: (128 + 16) x 5 = 720; return: 144. Every lane of each warp
+  // runs them (SIMD 100%), and the flops are 720 x 32 lanes x 1 add = 23,040.
+  EXPECT_TRUE(contains(r.out,
+                       "    9          864           0   100.0%    for (int offset = 16; offset > 0; offset /= 2)\n"
+                       "   10          720           -   100.0%      v += __shfl_down_sync(0xffffffff, v, offset);\n"
+                       "   11          144           -   100.0%    return v;\n"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "    9       for                     0/864\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "  floating-point operations: 23040 ")) << r.out;
+  // 128 warps load 32 contiguous floats (4 sectors each); 16 atomics of one lane (1 sector each).
+  EXPECT_TRUE(contains(r.out, "   19         128      512  100.0%")) << r.out;
+  EXPECT_TRUE(contains(r.out, "   26          16       16   12.5%")) << r.out;
+  EXPECT_FALSE(contains(r.out, "incomplete")) << r.out;
+}
+
 TEST_F(AnalyzeSourceFile, SavedModelGivesTheSameReport) {
   TempDir dir;
   const CliResult saved = run_warpdiv({"analyze", kNaive, "--save-model", dir.file("m.json")});
