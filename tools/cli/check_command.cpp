@@ -164,17 +164,17 @@ AnalyzeSourceRequest check_kernel_request(const analysis::CheckConfig& config,
 
 std::optional<CheckInputs> prepare_check(const CheckRequest& request) {
   CheckInputs in;
-  const std::string text = analysis::read_input_file(request.config, "CONFIG");
+  const std::string text = analysis::read_input_file(request.config, "CONFIG", analysis::InputFormat::toml);
   in.config = analysis::parse_check_config(text, request.config);
   in.files.push_back(request.config);
   if (request.baseline) {
     in.baseline_path = request.baseline;
-    in.baseline = analysis::read_baseline(analysis::read_input_file(*request.baseline, "--baseline"),
+    in.baseline = analysis::read_baseline(analysis::read_input_file(*request.baseline, "--baseline", analysis::InputFormat::csv),
                                           *request.baseline);
   } else if (in.config.baseline && !request.no_baseline && !request.write_baseline) {
     in.baseline_path = in.config.baseline;
     in.baseline = at_place(in.config, in.config.baseline_place, "", [&] {
-      return analysis::read_baseline(analysis::read_input_file(*in.config.baseline, "baseline"),
+      return analysis::read_baseline(analysis::read_input_file(*in.config.baseline, "baseline", analysis::InputFormat::csv),
                                      *in.config.baseline);
     });
   }
