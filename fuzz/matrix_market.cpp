@@ -38,8 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       // csr.row_ptr holds ROWS + 1 elements, as the kernel's buffer must: up to 2^26 of them, too
       // slow to build for every input of a fuzzing run; the entry views follow the file.
       if (view == "csr.row_ptr" && m.rows > (1u << 16)) continue;
-      for (const auto& [type, bytes] : types)
-        expect_no_surprise([&] { (void)an::matrix_market_view(m, view, type, bytes, "--data fuzz"); });
+      for (const auto& type : types)  // not a structured binding: C++17 lambdas cannot capture one
+        expect_no_surprise([&] { (void)an::matrix_market_view(m, view, type.first, type.second, "--data fuzz"); });
     }
   });
   return 0;
