@@ -225,7 +225,7 @@ Header check_banner(Lines& lines, const std::string& text, const std::string& so
 }
 
 // The size line, after comments and blank lines: ROWS COLUMNS ENTRIES, within the limits.
-void check_size_line(Lines& lines, Header& h, const std::string& source) {
+void check_size_line(Lines& lines, Header& h) {
   while (lines.next()) {
     if (lines.is_comment() || lines.is_empty()) continue;
     if (lines.count() != 3)
@@ -244,7 +244,7 @@ void check_size_line(Lines& lines, Header& h, const std::string& source) {
                       std::to_string(h.cols));
     return;
   }
-  throw InvalidInput(sim::one_line(source + ": the file ends before its size line (ROWS COLUMNS ENTRIES)"));
+  lines.fail_line("the file ends before its size line (ROWS COLUMNS ENTRIES)");
 }
 
 // One entry line, checked against the header; its value as C's strtod reads it (pattern: 1).
@@ -276,14 +276,14 @@ Entry read_entry(const Lines& lines, const Header& h) {
 
 // The entries, exactly as many as the size line gives, then nothing but comments and blank lines.
 // Memory grows with the entries read, never with what the size line claims.
-std::vector<Entry> read_entries(Lines& lines, const Header& h, std::size_t text_bytes, const std::string& source) {
+std::vector<Entry> read_entries(Lines& lines, const Header& h, std::size_t text_bytes) {
   std::vector<Entry> entries;
   entries.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(h.stored, text_bytes / 4 + 1)));
   while (entries.size() < h.stored && lines.next())
     if (!lines.is_comment() && !lines.is_empty()) entries.push_back(read_entry(lines, h));
   if (entries.size() < h.stored)
-    throw InvalidInput(sim::one_line(source + ": the file ends after " + std::to_string(entries.size()) + " of the " +
-                                     std::to_string(h.stored) + " entries its size line gives"));
+    lines.fail_line("the file ends after " + std::to_string(entries.size()) + " of the " + std::to_string(h.stored) +
+                    " entries its size line gives");
   while (lines.next())
     if (!lines.is_comment() && !lines.is_empty())
       lines.fail_line("more entries than the " + std::to_string(h.stored) + " the size line gives");
@@ -302,7 +302,8 @@ void mirror(std::vector<Entry>& entries, const Header& h, const std::string& sou
   entries.reserve(stored + off_diagonal);
   const double sign = h.symmetry == "skew-symmetric" ? -1.0 : 1.0;
   for (std::size_t k = 0; k < stored; ++k)
-    if (entries[k].row != entries[k].col) entries.push_back(Entry{entries[k].col, entries[k].row, sign * entries[k].value});
+    if (entries[k].row != entries[k].col)
+      entries.push_back(Entry{entries[k].col, entries[k].row, sign * entries[k].value});
 }
 
 // Sorted by (row, column), each position once: duplicates summed in the order the file gives them.
@@ -333,8 +334,8 @@ SparseMatrix parse_matrix_market(const std::string& text, const std::string& sou
   const std::string named = source + " (a Matrix Market file)";
   Lines lines(text, named);
   Header h = check_banner(lines, text, named);
-  check_size_line(lines, h, named);
-  std::vector<Entry> entries = read_entries(lines, h, text.size(), named);
+  check_size_line(lines, h);
+  std::vector<Entry> entries = read_entries(lines, h, text.size());
   mirror(entries, h, named);
   SparseMatrix m;
   m.rows = h.rows;

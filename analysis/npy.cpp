@@ -125,7 +125,7 @@ std::uint64_t dimension(Header& h) {
     if (c < '0' || c > '9') h.fail("the dimension " + sim::quote_value(v) + " is not a whole number of digits");
   if (v.size() > 1 && v[0] == '0') h.fail("the dimension " + sim::quote_value(v) + " has a leading zero");
   if (v.size() > 19 || std::stoull(v) > kMaxDimension)
-    h.fail("the dimension " + v + " is past 2^63 - 1, numpy's largest");
+    h.fail("the dimension " + (v.size() > 20 ? sim::quote_value(v) : v) + " is past 2^63 - 1, numpy's largest");
   return std::stoull(v);
 }
 
@@ -145,7 +145,6 @@ std::vector<std::uint64_t> shape(Header& h) {
 
 void read_value(Header& h, const std::string& key, NpyArray& out, const std::string& source) {
   if (key == "descr") {
-    h.skip_spaces();
     out.descr = h.quoted();
     const auto& allowed = npy_element_types();
     if (std::find(allowed.begin(), allowed.end(), out.descr) == allowed.end())
@@ -169,7 +168,8 @@ NpyArray read_header(const std::string& bytes, const Preamble& p, const std::str
   while (!h.accept('}')) {
     const std::string key = h.quoted();
     const auto it = seen.find(key);
-    if (it == seen.end()) h.fail("the key " + sim::quote_value(key) + " is not one of 'descr', 'fortran_order', 'shape'");
+    if (it == seen.end())
+      h.fail("the key " + sim::quote_value(key) + " is not one of 'descr', 'fortran_order', 'shape'");
     if (it->second) h.fail("the key " + sim::quote_value(key) + " is given twice");
     it->second = true;
     h.expect(':');

@@ -309,7 +309,11 @@ TEST_F(MatrixMarket, RefusesFilesThatAreNotWhatTheyClaim) {
             prefix() + " line 3, column 5: the value '-2e308' is past the largest double (about 1.8e308); write "
                        "inf if an infinity is meant");
   EXPECT_EQ(read("big.mtx", real + "3 3 1\n1 2 1.7e308\n").values.at(0), 1.7e308);
-  EXPECT_EQ(error_of(real + "3 3 2\n1 1 1\n"), prefix() + ": the file ends after 1 of the 2 entries its size line gives");
+  // The last line read is line 3, the one entry.
+  EXPECT_EQ(error_of(real + "3 3 2\n1 1 1\n"),
+            prefix() + " line 3: the file ends after 1 of the 2 entries its size line gives");
+  EXPECT_EQ(error_of(real + "% only a comment\n"),
+            prefix() + " line 2: the file ends before its size line (ROWS COLUMNS ENTRIES)");
   EXPECT_EQ(error_of(real + "3 3 1\n1 1 1\n2 2 2\n"),
             prefix() + " line 4: more entries than the 1 the size line gives");
   EXPECT_EQ(error_of(real + "3 3\n"), prefix() + " line 2: the size line '3 3' needs 3 numbers: ROWS COLUMNS ENTRIES");
@@ -378,7 +382,7 @@ TEST(MatrixMarketMemory, AClaimedEntryCountIsNotAllocated) {
                 try {
                   parse_matrix_market(text, "'claims.mtx'");
                 } catch (const InvalidInput& e) {
-                  return std::string(e.what()) == "'claims.mtx' (a Matrix Market file): the file ends after 1 of the "
+                  return std::string(e.what()) == "'claims.mtx' (a Matrix Market file) line 3: the file ends after 1 of the "
                                                   "2147483647 entries its size line gives";
                 }
                 return false;
