@@ -246,7 +246,7 @@ std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, const std::stri
 }
 
 std::vector<GpuSpec> load_gpu_file(const std::string& path, const std::string& what) {
-  return parse_gpu_csv(path, read_input_file(path, what));
+  return parse_gpu_csv(path, read_input_file(path, what, InputFormat::csv));
 }
 
 const GpuSpec& find_gpu(const std::vector<GpuSpec>& gpus, const std::string& name,

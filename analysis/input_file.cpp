@@ -44,11 +44,25 @@ const char* kind_of(mode_t mode) {
 
 }  // namespace
 
-std::string read_input_file(const std::string& path, const std::string& what) {
+const char* input_format_name(InputFormat format) {
+  switch (format) {
+    case InputFormat::csv: return "a CSV file";
+    case InputFormat::npy: return "a NumPy .npy file";
+    case InputFormat::matrix_market: return "a Matrix Market file";
+    case InputFormat::toml: return "a TOML file";
+    case InputFormat::model_json: return "a kernel model JSON file";
+    case InputFormat::raw_binary: return "a raw binary file";
+    case InputFormat::text: return "a text file";
+  }
+  return "a file";
+}
+
+std::string read_input_file(const std::string& path, const std::string& what, InputFormat format) {
   const std::string name = what + ": '" + path + "'";
   const auto refuse = [&](const std::string& why) { return InvalidInput(name + " " + why); };
   const auto not_a_file = [&](const char* kind) {
-    return refuse(std::string("is ") + kind + ", not a CSV file (give a regular file or a pipe)");
+    return refuse(std::string("is ") + kind + ", not " + input_format_name(format) +
+                  " (give a regular file or a pipe)");
   };
   // stat() first: opening a socket fails with a baffling "No such device or address".
   struct stat info {};

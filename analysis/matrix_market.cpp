@@ -1,14 +1,10 @@
 #include "analysis/matrix_market.hpp"
 
-#include <cholmod.h>
-
-#include <cerrno>
+#include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
-#include <memory>
 
 #include "analysis/input_file.hpp"
 #include "sim/errors.hpp"
@@ -173,29 +169,31 @@ void check_real_value(const Lines& lines, const Token& t) {
   if (i != t.end) bad();
   if (!significant) return;  // zero
   const long magnitude = (integer_digits > 0 ? integer_digits - 1 : -(leading_fraction_zeros + 1)) + exponent;
-  if (magnitude >= 307) {
-    // CHOLMOD's reader takes any magnitude of 1e308 or more for an infinity (its fix_inf).
+  if (magnitude >= 308) {
+    // Past the largest double, strtod gives an infinity: only `inf` may mean one.
     const double v = std::strtod(lines.text(t).c_str(), nullptr);
-    if (!(std::fabs(v) < 1e308))
+    if (std::isinf(v))
       lines.fail(t, "the value " + sim::quote_value(lines.text(t)) +
-                        " is 1e308 or more in magnitude, which the reader (CHOLMOD) turns into an infinity; "
-                        "write inf if an infinity is meant");
+                        " is past the largest double (about 1.8e308); write inf if an infinity is meant");
   }
 }
 
 struct Header {
   std::string field, symmetry;
   std::uint64_t rows = 0, cols = 0, stored = 0;  // stored: the entry lines
-  std::uint64_t entries = 0;                     // after mirroring
 };
 
-// Checks the whole text against the format (see the top of matrix_market.hpp).
-Header check_text(const std::string& text, const std::string& source) {
-  Lines lines(text, source);
-  // At the very start: CHOLMOD reads a file without this line too, guessing what it holds.
+// One entry as read: 0-based (rows and columns are at most 2^26).
+struct Entry {
+  std::uint32_t row, col;
+  double value;
+};
+
+// The banner: %%MatrixMarket matrix coordinate FIELD SYMMETRY.
+Header check_banner(Lines& lines, const std::string& text, const std::string& source) {
+  // At the very start: a file without this line is not one.
   if (text.compare(0, 14, "%%MatrixMarket") != 0 || !lines.next() || lines.text(lines.token(0)) != "%%MatrixMarket")
-    throw InvalidInput(sim::one_line(source + ": not a Matrix Market file (its first line does not start with "
-                                              "%%MatrixMarket)"));
+    throw InvalidInput(sim::one_line(source + ": its first line does not start with %%MatrixMarket"));
   if (lines.count() != 5)
     lines.fail_line("the header " + sim::quote_value(lines.line_text()) +
                     " needs 5 words: %%MatrixMarket matrix coordinate FIELD SYMMETRY");
@@ -223,9 +221,11 @@ Header check_text(const std::string& text, const std::string& source) {
                                "symmetric, skew-symmetric)");
   if (h.field == "pattern" && h.symmetry == "skew-symmetric")
     lines.fail(lines.token(4), "a pattern file cannot be skew-symmetric (its entries have no sign)");
+  return h;
+}
 
-  // The size line, after comments and blank lines.
-  bool have_size = false;
+// The size line, after comments and blank lines: ROWS COLUMNS ENTRIES, within the limits.
+void check_size_line(Lines& lines, Header& h) {
   while (lines.next()) {
     if (lines.is_comment() || lines.is_empty()) continue;
     if (lines.count() != 3)
@@ -242,135 +242,113 @@ Header check_text(const std::string& text, const std::string& source) {
     if (h.symmetry != "general" && h.rows != h.cols)
       lines.fail_line("a " + h.symmetry + " matrix must be square, not " + std::to_string(h.rows) + " x " +
                       std::to_string(h.cols));
-    have_size = true;
-    break;
+    return;
   }
-  if (!have_size) throw InvalidInput(sim::one_line(source + ": the file ends before its size line (ROWS COLUMNS ENTRIES)"));
+  lines.fail_line("the file ends before its size line (ROWS COLUMNS ENTRIES)");
+}
 
-  // The entries.
+// One entry line, checked against the header; its value as C's strtod reads it (pattern: 1).
+Entry read_entry(const Lines& lines, const Header& h) {
   const std::size_t want = h.field == "pattern" ? 2 : 3;
-  const std::string shape = h.field == "pattern" ? "ROW COLUMN" : "ROW COLUMN VALUE";
-  const bool symmetric = h.symmetry == "symmetric", skew = h.symmetry == "skew-symmetric";
-  const bool integer = h.field == "integer", real = h.field == "real";
-  std::uint64_t seen = 0, diagonal = 0;
-  while (seen < h.stored && lines.next()) {
-    if (lines.is_comment() || lines.is_empty()) continue;
-    if (lines.count() != want)
-      lines.fail_line("the entry " + sim::quote_value(lines.line_text()) + " needs " + std::to_string(want) +
-                      " numbers in a " + h.field + " file: " + shape);
-    const std::uint64_t i = unsigned_token(lines, lines.token(0), "the row");
-    const std::uint64_t j = unsigned_token(lines, lines.token(1), "the column");
-    if (i < 1 || i > h.rows)
-      lines.fail(lines.token(0), "the row " + std::to_string(i) + " is outside 1 .. " + std::to_string(h.rows) +
-                                     " (Matrix Market indices start at 1)");
-    if (j < 1 || j > h.cols)
-      lines.fail(lines.token(1), "the column " + std::to_string(j) + " is outside 1 .. " + std::to_string(h.cols) +
-                                     " (Matrix Market indices start at 1)");
-    if (symmetric && i < j)
-      lines.fail_line("the entry (" + std::to_string(i) + ", " + std::to_string(j) +
-                      ") is above the diagonal; a symmetric file stores the lower triangle (row >= column)");
-    if (skew && i <= j)
-      lines.fail_line("the entry (" + std::to_string(i) + ", " + std::to_string(j) +
-                      ") is not below the diagonal; a skew-symmetric file stores the strictly lower triangle "
-                      "(row > column)");
-    if (integer) check_integer_value(lines, lines.token(2));
-    if (real) check_real_value(lines, lines.token(2));
-    if (i == j) ++diagonal;
-    ++seen;
-  }
-  if (seen < h.stored)
-    throw InvalidInput(sim::one_line(source + ": the file ends after " + std::to_string(seen) + " of the " +
-                                     std::to_string(h.stored) + " entries its size line gives"));
+  if (lines.count() != want)
+    lines.fail_line("the entry " + sim::quote_value(lines.line_text()) + " needs " + std::to_string(want) +
+                    " numbers in a " + h.field + " file: " + (want == 2 ? "ROW COLUMN" : "ROW COLUMN VALUE"));
+  const std::uint64_t i = unsigned_token(lines, lines.token(0), "the row");
+  const std::uint64_t j = unsigned_token(lines, lines.token(1), "the column");
+  if (i < 1 || i > h.rows)
+    lines.fail(lines.token(0), "the row " + std::to_string(i) + " is outside 1 .. " + std::to_string(h.rows) +
+                                   " (Matrix Market indices start at 1)");
+  if (j < 1 || j > h.cols)
+    lines.fail(lines.token(1), "the column " + std::to_string(j) + " is outside 1 .. " + std::to_string(h.cols) +
+                                   " (Matrix Market indices start at 1)");
+  if (h.symmetry == "symmetric" && i < j)
+    lines.fail_line("the entry (" + std::to_string(i) + ", " + std::to_string(j) +
+                    ") is above the diagonal; a symmetric file stores the lower triangle (row >= column)");
+  if (h.symmetry == "skew-symmetric" && i <= j)
+    lines.fail_line("the entry (" + std::to_string(i) + ", " + std::to_string(j) +
+                    ") is not below the diagonal; a skew-symmetric file stores the strictly lower triangle "
+                    "(row > column)");
+  if (h.field == "integer") check_integer_value(lines, lines.token(2));
+  if (h.field == "real") check_real_value(lines, lines.token(2));
+  const double value = want == 2 ? 1.0 : std::strtod(lines.text(lines.token(2)).c_str(), nullptr);
+  return Entry{static_cast<std::uint32_t>(i - 1), static_cast<std::uint32_t>(j - 1), value};
+}
+
+// The entries, exactly as many as the size line gives, then nothing but comments and blank lines.
+// Memory grows with the entries read, never with what the size line claims.
+std::vector<Entry> read_entries(Lines& lines, const Header& h, std::size_t text_bytes) {
+  std::vector<Entry> entries;
+  entries.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(h.stored, text_bytes / 4 + 1)));
+  while (entries.size() < h.stored && lines.next())
+    if (!lines.is_comment() && !lines.is_empty()) entries.push_back(read_entry(lines, h));
+  if (entries.size() < h.stored)
+    lines.fail_line("the file ends after " + std::to_string(entries.size()) + " of the " + std::to_string(h.stored) +
+                    " entries its size line gives");
   while (lines.next())
     if (!lines.is_comment() && !lines.is_empty())
       lines.fail_line("more entries than the " + std::to_string(h.stored) + " the size line gives");
-  h.entries = h.symmetry == "general" ? h.stored : 2 * h.stored - diagonal;
-  if (h.entries > lim::kMaxEntries)
-    throw InvalidInput(sim::one_line(source + ": " + std::to_string(h.entries) +
+  return entries;
+}
+
+// A symmetric file's upper triangle (a skew-symmetric one's negated), after the entries as read.
+void mirror(std::vector<Entry>& entries, const Header& h, const std::string& source) {
+  if (h.symmetry == "general") return;
+  const std::size_t stored = entries.size();
+  std::size_t off_diagonal = 0;
+  for (const Entry& e : entries) off_diagonal += e.row != e.col;
+  if (stored + off_diagonal > lim::kMaxEntries)
+    throw InvalidInput(sim::one_line(source + ": " + std::to_string(stored + off_diagonal) +
                                      " entries with both triangles is too many: at most 2^31 - 1 are read"));
-  return h;
+  entries.reserve(stored + off_diagonal);
+  const double sign = h.symmetry == "skew-symmetric" ? -1.0 : 1.0;
+  for (std::size_t k = 0; k < stored; ++k)
+    if (entries[k].row != entries[k].col)
+      entries.push_back(Entry{entries[k].col, entries[k].row, sign * entries[k].value});
 }
 
-// CHOLMOD's last error message on this thread (its handler is a plain function).
-thread_local std::string cholmod_message;
-void on_cholmod_error(int status, const char* /*file*/, int /*line*/, const char* message) {
-  if (status < 0) cholmod_message = message ? message : "";
-}
-
-struct Cholmod {
-  cholmod_common common;
-  Cholmod() {
-    cholmod_l_start(&common);
-    common.print = 0;  // never print: errors come back through on_cholmod_error
-    common.error_handler = on_cholmod_error;
-    common.prefer_binary = 1;  // pattern entries 1, symmetric ones too
+// Sorted by (row, column), each position once: duplicates summed in the order the file gives them.
+void assemble(std::vector<Entry>& entries, SparseMatrix& m) {
+  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return a.row != b.row ? a.row < b.row : a.col < b.col;
+  });
+  std::size_t distinct = 0;
+  for (std::size_t k = 0; k < entries.size(); ++k)
+    distinct += k == 0 || entries[k].row != entries[k - 1].row || entries[k].col != entries[k - 1].col;
+  m.row.reserve(distinct);
+  m.col.reserve(distinct);
+  m.values.reserve(distinct);
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    if (k > 0 && entries[k].row == entries[k - 1].row && entries[k].col == entries[k - 1].col) {
+      m.values.back() += entries[k].value;
+      continue;
+    }
+    m.row.push_back(entries[k].row);
+    m.col.push_back(entries[k].col);
+    m.values.push_back(entries[k].value);
   }
-  ~Cholmod() { cholmod_l_finish(&common); }
-  Cholmod(const Cholmod&) = delete;
-  Cholmod& operator=(const Cholmod&) = delete;
-};
-
-struct SparseFree {
-  cholmod_common* common;
-  void operator()(cholmod_sparse* a) const { cholmod_l_free_sparse(&a, common); }
-};
-using SparsePtr = std::unique_ptr<cholmod_sparse, SparseFree>;
-
-struct FileClose {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
+}
 
 }  // namespace
 
 SparseMatrix parse_matrix_market(const std::string& text, const std::string& source) {
-  const Header h = check_text(text, source);
-  Cholmod cholmod;
-  cholmod_common* c = &cholmod.common;
-  cholmod_message.clear();
-  const auto failed = [&](const std::string& step) {
-    return InvalidInput(sim::one_line(source + ": CHOLMOD could not " + step + ": " +
-                                      (cholmod_message.empty() ? "status " + std::to_string(c->status)
-                                                               : cholmod_message)));
-  };
-  std::unique_ptr<std::FILE, FileClose> file(fmemopen(const_cast<char*>(text.data()), text.size(), "r"));
-  if (!file) throw InvalidInput(sim::one_line(source + ": cannot be read from memory: " + std::strerror(errno)));
-  int mtype = -1;
-  // prefer = 1: a compressed-column matrix with both triangles, duplicates summed.
-  SparsePtr a(static_cast<cholmod_sparse*>(cholmod_l_read_matrix(file.get(), 1, &mtype, c)), SparseFree{c});
-  if (!a || mtype != CHOLMOD_SPARSE) throw failed("read it");
-  if (a->xtype != CHOLMOD_REAL || a->stype != 0 || a->nrow != h.rows || a->ncol != h.cols)
-    throw failed("read it as checked (a " + std::to_string(h.rows) + " x " + std::to_string(h.cols) + " real " +
-                 h.symmetry + " matrix)");
-  // A' in compressed columns is A in compressed rows, each row's columns ascending.
-  SparsePtr t(cholmod_l_transpose(a.get(), 1, c), SparseFree{c});
-  if (!t) throw failed("transpose it");
-  a.reset();
-
+  const std::string named = source + " (a Matrix Market file)";
+  Lines lines(text, named);
+  Header h = check_banner(lines, text, named);
+  check_size_line(lines, h);
+  std::vector<Entry> entries = read_entries(lines, h, text.size());
+  mirror(entries, h, named);
   SparseMatrix m;
   m.rows = h.rows;
   m.cols = h.cols;
   m.field = h.field;
   m.symmetry = h.symmetry;
   m.pattern = h.field == "pattern";
-  const auto* p = static_cast<const SuiteSparse_long*>(t->p);
-  const auto* ci = static_cast<const SuiteSparse_long*>(t->i);
-  const auto* x = static_cast<const double*>(t->x);
-  const auto n = static_cast<std::size_t>(p[h.rows]);
-  m.row.reserve(n);
-  m.col.reserve(n);
-  m.values.assign(x, x + n);
-  for (std::uint64_t r = 0; r < h.rows; ++r) {
-    for (SuiteSparse_long k = p[r]; k < p[r + 1]; ++k) {
-      if (k > p[r] && ci[k] <= ci[k - 1]) throw failed("sort row " + std::to_string(r));
-      m.row.push_back(static_cast<std::int64_t>(r));
-      m.col.push_back(static_cast<std::int64_t>(ci[k]));
-    }
-  }
+  assemble(entries, m);
   return m;
 }
 
 SparseMatrix read_matrix_market(const std::string& path, const std::string& what) {
-  const std::string text = read_input_file(path, what);
+  const std::string text = read_input_file(path, what, InputFormat::matrix_market);
   return parse_matrix_market(text, what + ": " + sim::quote_value(path));
 }
 

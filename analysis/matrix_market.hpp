@@ -1,42 +1,34 @@
-// A Matrix Market reader for `--data NAME=A.mtx:VIEW` (issue 22): a sparse matrix as its CSR
-// (csr.row_ptr, csr.col_idx, csr.values) or COO (coo.row, coo.col, coo.values) arrays, 0-based,
-// as read: duplicates summed, pattern entries 1, explicit zeros kept.
+// A Matrix Market reader for `--data NAME=A.mtx:VIEW`: a sparse matrix as its CSR (csr.row_ptr,
+// csr.col_idx, csr.values) or COO (coo.row, coo.col, coo.values) arrays, 0-based, as read:
+// duplicates summed, pattern entries 1, explicit zeros kept.
 //
-// The library: SuiteSparse's CHOLMOD (Debian 12 libsuitesparse-dev, 5.12; Tim Davis's reader of
-// the SuiteSparse Matrix Collection's own files): cholmod_l_read_matrix with prefer = 1, then
-// cholmod_l_transpose for row order. Verified against the installed library on test files (and
-// in its source, CHOLMOD/Check/cholmod_read.c): duplicates summed (triplet_to_sparse), explicit
-// zeros and duplicates that cancel kept, 1-based indices made 0-based, comment and blank lines
-// skipped, "symmetric" and "skew-symmetric" files returned with both triangles (each off-diagonal
-// entry mirrored, negated for skew; the diagonal once), pattern entries 1 (prefer = 1 mirrors
-// before the values are set; cholmod_read_triplet alone gives a symmetric pattern 1 + degree on
-// the diagonal and -1 elsewhere unless Common->prefer_binary, which is set too), so a pattern
-// entry given twice is 2; integer values kept as doubles (exact to 2^53); the output sorted.
-// Eigen 3.4's loadMarket (libeigen3-dev, unsupported/, header-only, also about 9 MB installed)
-// was rejected: it ignores the header (a symmetric file keeps one triangle), leaves a pattern
-// entry's value uninitialised, drops out-of-range entries with a message on std::cerr, and never
-// reads a matrix with 0 rows. GSL 2.7's gsl_spmatrix_fscanf reads real general files only and
-// keeps the last of duplicates. libsuitesparse-dev is 5 MB installed, about 9 MB with the 16
-// SuiteSparse libraries it pulls in (BLAS and LAPACK are on the base image already); only
-// libcholmod and libsuitesparseconfig are linked (statically for WARPDIV_STATIC: the functions
-// used need neither BLAS nor METIS). Speed: CHOLMOD reads 1,000,000 entries of 17-digit values
-// (33 MB) in about 0.6 s (fgets and sscanf per line).
+// Strict, line by line (the file, line and column in every refusal): the banner
+// "%%MatrixMarket matrix coordinate FIELD SYMMETRY" first (FIELD real, integer or pattern;
+// SYMMETRY general, symmetric or skew-symmetric, pattern skew-symmetric refused), comments and
+// blank lines anywhere after it, the size line ROWS COLUMNS ENTRIES, then exactly ENTRIES entry
+// lines of 2 (pattern) or 3 numbers, 1-based indices of digits within the size line's ranges, the
+// lower triangle of a symmetric file (the strictly lower one of a skew-symmetric file), integer
+// values of at most 2^53 in magnitude (exact as the doubles kept), real values in decimal
+// notation (or inf, infinity, nan) within a double's range. Refused besides: complex fields (the
+// model has no complex numbers), "array" (dense) files (write them as coordinate), "hermitian"
+// (complex only), lines longer than the format's 1,024 characters, more than 2^31 - 1 entries
+// (after mirroring) and more than 2^26 rows or columns.
 //
-// CHOLMOD is lenient where the format is strict, so the text is first checked here, line by line
-// (the file, line and column in every refusal). CHOLMOD alone would read a file with no header
-// line; infer the field from the number of tokens (a `real` file whose lines have two is read as
-// pattern); take a whole file as 0-based when one index is 0 (every other entry then lands a row
-// and a column off); cut "1.7" to index 1; ignore entries past the size line's count; read a
-// rectangular "symmetric" file as general; double an entry given in both triangles; split lines
-// of more than 1,029 characters in two; turn values of magnitude 1e308 or more into infinities.
-// Refused here: each of those, complex fields (the model has no complex numbers), "array" (dense)
-// files (write them as coordinate), "hermitian" (complex only) and pattern skew-symmetric files,
-// entries above the diagonal of a symmetric file (the format stores the lower triangle;
-// skew-symmetric the strictly lower one), integer values past 2^53, more than 2^31 - 1 entries
-// (after mirroring), and more than 2^26 rows or columns (the reader keeps pointers per row and
-// column: a 40-byte file must not ask for gigabytes). The file is read through read_input_file
-// (analysis/input_file.hpp: 64 MiB at most, FIFOs with a bounded wait) and handed to CHOLMOD from
-// memory (fmemopen).
+// Memory follows the entries read, never the header's claims: nothing is sized from the size line
+// beyond what the file's bytes can hold (an entry line takes 4 bytes at least), and the matrix is kept as its entries (16 bytes each while read and sorted,
+// 24 in SparseMatrix), never as per-row or per-column arrays; only the csr.row_ptr view holds
+// ROWS + 1 elements, as the kernel's buffer must. SuiteSparse's CHOLMOD (libsuitesparse-dev),
+// which read these files before, allocates per row and column from the size line
+// (cholmod_read_triplet's workspace of ROWS + COLUMNS, then the compressed columns and their
+// transpose): 1.5 to 4 GB and 9 s for a 66-byte file claiming 2^26 x 2^26, measured with
+// `ulimit -v`; and everything it could add is done here already (each token is checked before
+// it could parse it), but for the stable sort that sums duplicates. Eigen 3.4's loadMarket
+// (libeigen3-dev) ignores the header (a symmetric file keeps one triangle) and leaves a pattern
+// entry's value uninitialised; GSL 2.7's gsl_spmatrix_fscanf reads real general files only. Values are read by strtod,
+// as CHOLMOD's sscanf("%lg") reads them (glibc, correctly rounded); duplicates are summed in the
+// file's order, a symmetric file's upper triangle mirrored after the entries as CHOLMOD did, so
+// every sum is the one it gave. The file is read through read_input_file (analysis/input_file.hpp:
+// 64 MiB at most, FIFOs with a bounded wait).
 //
 // Order: entries sorted by (row, column), each (row, column) once, so the COO views and the CSR
 // views list the entries in the same order (csr.col_idx is coo.col, csr.values is coo.values).
@@ -68,7 +60,8 @@ struct SparseMatrix {
 };
 
 /// Parses the text of a Matrix Market file; `source` names it in messages ("'A.mtx'").
-/// Throws InvalidInput "SOURCE line L, column C: what is wrong" (see the top of this file).
+/// Throws InvalidInput "SOURCE (a Matrix Market file) line L, column C: what is wrong" (see the top
+/// of this file).
 SparseMatrix parse_matrix_market(const std::string& text, const std::string& source);
 
 /// Reads `path` (read_input_file's policy) and parses it. Messages start "WHAT: 'PATH'".

@@ -280,7 +280,7 @@ std::vector<NcuLaunch> parse_ncu_csv(const std::string& text, const std::string&
 }
 
 std::vector<NcuLaunch> read_ncu_csv(const std::string& path, const std::string& flag) {
-  return parse_ncu_csv(read_input_file(path, flag), path);
+  return parse_ncu_csv(read_input_file(path, flag, InputFormat::csv), path);
 }
 
 std::map<std::uint32_t, std::uint64_t> parse_ncu_source_sectors(const std::string& text, const std::string& source,

@@ -2,15 +2,21 @@
 // them): the magic string "\x93NUMPY", the version, the header's length (2 bytes, or 4 from
 // version 2.0), a Python dict literal {'descr': ..., 'fortran_order': ..., 'shape': (...), }
 // padded with spaces to a multiple of 64 bytes and ended by '\n', then the raw data. For
-// `warpdiv analyze --data NAME=FILE.npy` (issue 22): the data's element type must match the
+// `warpdiv analyze --data NAME=FILE.npy`: the data's element type must match the
 // pointer parameter's pointee (npy_matches()).
 //
 // No Debian package reads .npy from C++ (apt-cache search npy: none; cnpy is not packaged); the
 // format is small and fully specified (numpy.lib.format's documentation).
 //
-// Strict: a file that is not .npy, a header that is not that dict, a byte order other than
-// little-endian ('<', or '|' for 1-byte types), Fortran order, or a data size other than shape's
-// product times the element size is refused (InvalidInput naming the file and what is wrong).
+// Strict, as the format's specification reads: the version 1.0, 2.0 or 3.0; the header ends at a
+// multiple of 64 bytes from the file's start, with '\n'; it is the dict with exactly the keys
+// 'descr', 'fortran_order' and 'shape', each once (no other key, no key twice), Python literals
+// without escapes, the shape a tuple ((), (n,), (n, m) ...) of dimensions of at most 2^63 - 1
+// (numpy's intp), then only spaces; the element type one of npy_element_types() (little-endian
+// '<', '|' for one byte); C order; the shape's product times the element size (checked for
+// overflow) exactly the bytes after the header; each bool (|b1) element the byte 0 or 1.
+// Anything else is refused: InvalidInput "SOURCE (a NumPy .npy file): what is wrong", with the
+// byte offset in the file and the allowed values where there are some.
 #pragma once
 
 #include <cstdint>
@@ -28,11 +34,17 @@ struct NpyArray {
   std::string data;                  // count x item_size bytes, little-endian
 };
 
+/// The element types (descr) read, as numpy writes them: <f4, <f8, |i1, |u1, |b1, <i2, <u2, <i4,
+/// <u4, <i8, <u8.
+const std::vector<std::string>& npy_element_types();
+/// The same as text: "<f4, <f8, |i1, ...".
+std::string npy_element_types_text();
+
 /// Parses the bytes of a .npy file (`source` names it in messages).
 NpyArray parse_npy(const std::string& bytes, const std::string& source);
 
 /// Whether the array's elements are the C type `pointee` ("float", "double", "char",
-/// "unsigned char", "signed char", "short", "unsigned short", "int", "unsigned int", "long",
+/// "unsigned char", "signed char", "bool" (or "_Bool"), "short", "unsigned short", "int", "unsigned int", "long",
 /// "unsigned long", "long long", "unsigned long long", int8_t ... uint64_t); "" when they are,
 /// else why not ("the file holds float64 (<f8) but the parameter points to float (float32)").
 std::string npy_matches(const NpyArray& array, const std::string& pointee);

@@ -163,7 +163,7 @@ std::vector<ValidateRun> parse_validate_csv(const std::string& text, const std::
 }
 
 std::vector<ValidateRun> read_validate_csv(const std::string& path, const std::string& flag) {
-  return parse_validate_csv(read_input_file(path, flag), path);
+  return parse_validate_csv(read_input_file(path, flag, InputFormat::csv), path);
 }
 
 NcuCrosscheck crosscheck_ncu(const std::vector<NcuLaunch>& launches,

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <thread>
 
 #include <fcntl.h>
@@ -34,7 +35,7 @@ class InputFile : public ::testing::Test {
   std::string path(const std::string& name) const { return dir_ + "/" + name; }
   static std::string error_of(const std::string& file) {
     try {
-      read_input_file(file, "--ncu-csv");
+      read_input_file(file, "--ncu-csv", InputFormat::csv);
     } catch (const InvalidInput& e) {
       return e.what();
     }
@@ -46,7 +47,7 @@ class InputFile : public ::testing::Test {
 
 TEST_F(InputFile, ReadsARegularFile) {
   std::ofstream(path("a.csv")) << "x,y\n1,2\n";
-  EXPECT_EQ(read_input_file(path("a.csv"), "--ncu-csv"), "x,y\n1,2\n");
+  EXPECT_EQ(read_input_file(path("a.csv"), "--ncu-csv", InputFormat::csv), "x,y\n1,2\n");
 }
 
 TEST_F(InputFile, RefusesWhatIsNoFile) {
@@ -56,6 +57,27 @@ TEST_F(InputFile, RefusesWhatIsNoFile) {
   EXPECT_EQ(error_of(path("empty.csv")), "--ncu-csv: '" + path("empty.csv") + "' is empty");
   EXPECT_EQ(error_of(path("missing.csv")),
             "--ncu-csv: '" + path("missing.csv") + "' cannot be read: No such file or directory");
+}
+
+TEST_F(InputFile, RefusalsNameTheFormatTheCallerReads) {
+  // One refusal per format, each naming it as the reader expects it.
+  const std::pair<InputFormat, std::string> formats[] = {
+      {InputFormat::csv, "a CSV file"},
+      {InputFormat::npy, "a NumPy .npy file"},
+      {InputFormat::matrix_market, "a Matrix Market file"},
+      {InputFormat::toml, "a TOML file"},
+      {InputFormat::model_json, "a kernel model JSON file"},
+      {InputFormat::raw_binary, "a raw binary file"},
+      {InputFormat::text, "a text file"}};
+  for (const auto& [format, name] : formats) {
+    std::string message = "(no error)";
+    try {
+      read_input_file(dir_, "--data x", format);
+    } catch (const InvalidInput& e) {
+      message = e.what();
+    }
+    EXPECT_EQ(message, "--data x: '" + dir_ + "' is a directory, not " + name + " (give a regular file or a pipe)");
+  }
 }
 
 TEST_F(InputFile, RefusesACharacterDeviceAtOnce) {
@@ -96,7 +118,7 @@ TEST_F(InputFile, AFifoWithNoWriterIsRefused) {
 TEST_F(InputFile, AFifoWithAWriterIsRead) {
   ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
   std::thread writer([&] { std::ofstream(path("fifo")) << "ID,x\n1,2\n"; });
-  const std::string text = read_input_file(path("fifo"), "--ncu-csv");
+  const std::string text = read_input_file(path("fifo"), "--ncu-csv", InputFormat::csv);
   writer.join();
   EXPECT_EQ(text, "ID,x\n1,2\n");
 }

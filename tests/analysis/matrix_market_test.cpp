@@ -4,11 +4,16 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <new>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
 #include <string>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "analysis/matrix_market.hpp"
@@ -54,7 +59,7 @@ class MatrixMarket : public ::testing::Test {
     }
     return "(no error)";
   }
-  std::string prefix() const { return "--data A: '" + path("bad.mtx") + "'"; }
+  std::string prefix() const { return "--data A: '" + path("bad.mtx") + "' (a Matrix Market file)"; }
   static std::string view_error(const SparseMatrix& m, const std::string& view, const std::string& type,
                                 std::uint64_t bytes) {
     try {
@@ -277,14 +282,14 @@ TEST_F(MatrixMarket, RefusesFilesThatAreNotWhatTheyClaim) {
             prefix() + " line 1, column 34: complex values are refused: the model has no complex numbers "
                        "(allowed: real, integer, pattern)");
   EXPECT_EQ(error_of("hello\n1 2 3\n"),
-            prefix() + ": not a Matrix Market file (its first line does not start with %%MatrixMarket)");
-  // CHOLMOD alone reads this as a 3 x 3 matrix.
+            prefix() + ": its first line does not start with %%MatrixMarket");
+  // A size line without the banner is not guessed to be one.
   EXPECT_EQ(error_of("3 3 1\n1 2 5\n"),
-            prefix() + ": not a Matrix Market file (its first line does not start with %%MatrixMarket)");
+            prefix() + ": its first line does not start with %%MatrixMarket");
   EXPECT_EQ(error_of("%%MatrixMarket matrix array real general\n2 1\n1\n2\n"),
             prefix() + " line 1, column 23: the array (dense) format is not read; write the matrix in "
                        "coordinate format");
-  // An index 0: CHOLMOD alone would take the whole file as 0-based.
+  // An index 0: Matrix Market indices are 1-based, never guessed to be 0-based.
   EXPECT_EQ(error_of(real + "3 3 2\n0 1 1\n2 2 2\n"),
             prefix() + " line 3, column 1: the row 0 is outside 1 .. 3 (Matrix Market indices start at 1)");
   EXPECT_EQ(error_of(real + "3 3 1\n1 4 1\n"),
@@ -299,10 +304,16 @@ TEST_F(MatrixMarket, RefusesFilesThatAreNotWhatTheyClaim) {
   EXPECT_EQ(error_of(real + "3 3 1\n1 2 1.0D+05\n"),
             prefix() + " line 3, column 5: the value '1.0D+05' is not a decimal number (digits, a point, an "
                        "exponent with e or E; inf or nan)");
+  // The largest double is about 1.797e308: 2e308 is past it, 1.7e308 is not.
   EXPECT_EQ(error_of(real + "3 3 1\n1 2 -2e308\n"),
-            prefix() + " line 3, column 5: the value '-2e308' is 1e308 or more in magnitude, which the "
-                       "reader (CHOLMOD) turns into an infinity; write inf if an infinity is meant");
-  EXPECT_EQ(error_of(real + "3 3 2\n1 1 1\n"), prefix() + ": the file ends after 1 of the 2 entries its size line gives");
+            prefix() + " line 3, column 5: the value '-2e308' is past the largest double (about 1.8e308); write "
+                       "inf if an infinity is meant");
+  EXPECT_EQ(read("big.mtx", real + "3 3 1\n1 2 1.7e308\n").values.at(0), 1.7e308);
+  // The last line read is line 3, the one entry.
+  EXPECT_EQ(error_of(real + "3 3 2\n1 1 1\n"),
+            prefix() + " line 3: the file ends after 1 of the 2 entries its size line gives");
+  EXPECT_EQ(error_of(real + "% only a comment\n"),
+            prefix() + " line 2: the file ends before its size line (ROWS COLUMNS ENTRIES)");
   EXPECT_EQ(error_of(real + "3 3 1\n1 1 1\n2 2 2\n"),
             prefix() + " line 4: more entries than the 1 the size line gives");
   EXPECT_EQ(error_of(real + "3 3\n"), prefix() + " line 2: the size line '3 3' needs 3 numbers: ROWS COLUMNS ENTRIES");
@@ -331,6 +342,52 @@ TEST_F(MatrixMarket, RefusesFilesThatAreNotWhatTheyClaim) {
                        "most 1024");
   // The most a line may hold is read.
   EXPECT_EQ(read("long.mtx", real + "% " + std::string(1022, 'x') + "\n3 3 0\n").rows, 3u);
+}
+
+// Runs `parse` in a child whose address space may grow by 64 MiB at most (RLIMIT_AS): the
+// child exits 0 when `parse` returns true, 1 when it returns false, 2 when allocation fails.
+void within_64_mib(const std::function<bool()>& parse) {
+  long pages = 0;
+  std::ifstream("/proc/self/statm") >> pages;  // the address space in use, in pages
+  const rlim_t limit = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + (rlim_t{64} << 20);
+  const rlimit r{limit, limit};
+  ::setrlimit(RLIMIT_AS, &r);
+  try {
+    std::exit(parse() ? 0 : 1);
+  } catch (const std::bad_alloc&) {
+    std::exit(2);
+  } catch (const InvalidInput& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    std::exit(3);
+  }
+}
+
+TEST(MatrixMarketMemory, AHugeDimensionIsNotAllocated) {
+  // 2^26 x 2^26 with one entry at row 2^26, column 1: 0-based (67108863, 0). A per-row or
+  // per-column array of 8-byte counts would take 512 MiB.
+  const std::string text = "%%MatrixMarket matrix coordinate real general\n67108864 67108864 1\n67108864 1 2.5\n";
+  EXPECT_EXIT(within_64_mib([&] {
+                const SparseMatrix m = parse_matrix_market(text, "'big.mtx'");
+                return m.rows == 67108864u && m.cols == 67108864u && m.entries() == 1u && m.row[0] == 67108863 &&
+                       m.col[0] == 0 && m.values[0] == 2.5 &&
+                       matrix_market_view(m, "coo.row", "int", 4, "v") == le32({67108863});
+              }),
+              ::testing::ExitedWithCode(0), "");
+}
+
+TEST(MatrixMarketMemory, AClaimedEntryCountIsNotAllocated) {
+  // The size line claims 2^31 - 1 entries (32 GiB at 16 bytes each); the file holds one.
+  const std::string text = "%%MatrixMarket matrix coordinate real general\n3 3 2147483647\n1 1 1\n";
+  EXPECT_EXIT(within_64_mib([&] {
+                try {
+                  parse_matrix_market(text, "'claims.mtx'");
+                } catch (const InvalidInput& e) {
+                  return std::string(e.what()) == "'claims.mtx' (a Matrix Market file) line 3: the file ends after 1 of the "
+                                                  "2147483647 entries its size line gives";
+                }
+                return false;
+              }),
+              ::testing::ExitedWithCode(0), "");
 }
 
 TEST_F(MatrixMarket, RefusesAMissingFileNamingIt) {

@@ -100,6 +100,37 @@ TEST(InputsCli, DirectoryAndEmptyFileAreToldApart) {
     expect_refused(run(args), {flag + ": '" + dir.file("empty.csv") + "' is empty"});
 }
 
+TEST(InputsCli, EachRefusalNamesTheFormatItsFlagReads) {
+  TempDir dir;
+  const std::string spmv = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/data/spmv_csr_scalar.cu";
+  const auto data = [&](const std::string& value) {
+    return std::vector<std::string>{"analyze", spmv, "--grid", "1", "--block", "32", "--arg", "num_rows=5",
+                                    "--data", "row_ptr=" + value};
+  };
+  // Folders named as each format's file: the refusal says which format was expected.
+  for (const char* name : {"x.npy", "A.mtx", "c.toml", "m.json", "gpus.csv"})
+    ASSERT_EQ(::mkdir(dir.file(name).c_str(), 0700), 0) << name;
+  expect_refused(run(data(dir.file("x.npy"))), {"--data row_ptr: '" + dir.file("x.npy") +
+                                                "' is a directory, not a NumPy .npy file"});
+  expect_refused(run(data(dir.file("A.mtx") + ":csr.row_ptr")),
+                 {"--data row_ptr: '" + dir.file("A.mtx") + "' is a directory, not a Matrix Market file"});
+  expect_refused(run({"check", dir.file("c.toml")}),
+                 {"CONFIG: '" + dir.file("c.toml") + "' is a directory, not a TOML file"});
+  expect_refused(run({"analyze", "--model", dir.file("m.json"), "--grid", "1", "--block", "1"}),
+                 {"--model: '" + dir.file("m.json") + "' is a directory, not a kernel model JSON file"});
+  expect_refused(run({"occupancy", "--gpu", "h100", "--gpu-file", dir.file("gpus.csv")}),
+                 {"--gpu-file: '" + dir.file("gpus.csv") + "' is a directory, not a CSV file"});
+  // Files of the wrong content: the reader names its format.
+  write_file(dir.file("text.npy"), "hello\n");
+  write_file(dir.file("text.mtx"), "hello\n");
+  expect_refused(run(data(dir.file("text.npy"))),
+                 {"--data row_ptr: '" + dir.file("text.npy") +
+                  "' (a NumPy .npy file): it does not start with the magic string \\x93NUMPY"});
+  expect_refused(run(data(dir.file("text.mtx") + ":csr.row_ptr")),
+                 {"--data row_ptr: '" + dir.file("text.mtx") +
+                  "' (a Matrix Market file): its first line does not start with %%MatrixMarket"});
+}
+
 TEST(InputsCli, BinaryGarbageNamesARealLine) {
   TempDir dir;
   // Each file's own header (the GPU file's on line 10, after 9 comment lines; the validate CSV's

@@ -228,18 +228,18 @@ std::optional<std::string> read_launch(CheckLaunch& l) {
 
 std::optional<CheckInputs> prepare_check(const CheckRequest& request) {
   CheckInputs in;
-  const std::string text = analysis::read_input_file(request.config, "CONFIG");
+  const std::string text = analysis::read_input_file(request.config, "CONFIG", analysis::InputFormat::toml);
   in.config = analysis::parse_check_config(text, request.config);
   in.files.push_back(request.config);
   if (request.baseline) {
     in.baseline_path = request.baseline;
-    in.baseline = analysis::read_baseline(analysis::read_input_file(*request.baseline, "--baseline"),
-                                          *request.baseline);
+    in.baseline = analysis::read_baseline(
+        analysis::read_input_file(*request.baseline, "--baseline", analysis::InputFormat::csv), *request.baseline);
   } else if (in.config.baseline && !request.no_baseline && !request.write_baseline) {
     in.baseline_path = in.config.baseline;
     in.baseline = at_place(in.config, in.config.baseline_place, "", [&] {
-      return analysis::read_baseline(analysis::read_input_file(*in.config.baseline, "baseline"),
-                                     *in.config.baseline);
+      return analysis::read_baseline(
+          analysis::read_input_file(*in.config.baseline, "baseline", analysis::InputFormat::csv), *in.config.baseline);
     });
   }
   if (in.baseline_path) in.files.push_back(*in.baseline_path);

@@ -205,7 +205,7 @@ ir::Kernel read_kernel(const KernelSource& source, std::vector<std::string>& not
                        std::vector<std::string>* files_read,
                        std::vector<frontend::HostLaunch>* launches) {
   if (!source.model.empty()) {
-    const std::string text = analysis::read_input_file(source.model, "--model");
+    const std::string text = analysis::read_input_file(source.model, "--model", analysis::InputFormat::model_json);
     try {
       return ir::kernel_from_json(text);
     } catch (const InvalidInput& e) {
@@ -496,31 +496,34 @@ void bind_data(const ir::Kernel& kernel, const std::vector<std::string>& pairs, 
       launch.buffer_data[i] = std::make_shared<const std::string>(std::move(values));
       continue;
     }
-    std::string bytes = analysis::read_input_file(file, "--data " + name);
     const auto ends_with = [&](const std::string& suffix) {
       return file.size() >= suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0;
     };
     const std::string pointee = p.element_type.empty() ? "an unknown type" : p.element_type;
+    if (!ends_with(".npy") && !ends_with(".bin") && !ends_with(".txt"))
+      throw InvalidInput(what + ": the file type is not known from its name (allowed: .npy, NumPy's format; "
+                                ".bin, raw little-endian elements; .txt, text for a char buffer; FILE.mtx:VIEW, "
+                                "a view of a Matrix Market file)");
+    const analysis::InputFormat format = ends_with(".npy")   ? analysis::InputFormat::npy
+                                         : ends_with(".bin") ? analysis::InputFormat::raw_binary
+                                                             : analysis::InputFormat::text;
+    std::string bytes = analysis::read_input_file(file, "--data " + name, format);
     std::string values;
-    if (ends_with(".npy")) {
-      analysis::NpyArray array = analysis::parse_npy(bytes, file);
+    if (format == analysis::InputFormat::npy) {
+      analysis::NpyArray array = analysis::parse_npy(bytes, "--data " + name + ": " + sim::quote_value(file));
       const std::string mismatch = analysis::npy_matches(array, p.element_type);
       if (!mismatch.empty()) throw InvalidInput(what + ": " + mismatch);
       values = std::move(array.data);
-    } else if (ends_with(".bin")) {
+    } else if (format == analysis::InputFormat::raw_binary) {
       if (bytes.size() % p.element_bytes != 0)
         throw InvalidInput(what + ": " + std::to_string(bytes.size()) + " bytes are not a whole number of " +
                            pointee + " elements of " + std::to_string(p.element_bytes) + " bytes");
       values = std::move(bytes);
-    } else if (ends_with(".txt")) {
+    } else {
       if (p.element_bytes != 1 || (pointee != "char" && pointee != "unsigned char" && pointee != "signed char"))
         throw InvalidInput(what + ": a text file gives a char buffer's bytes, but '" + name + "' points to " + pointee +
                            " (use .npy or .bin)");
       values = std::move(bytes);
-    } else {
-      throw InvalidInput(what + ": the file type is not known from its name (allowed: .npy, NumPy's format; "
-                                ".bin, raw little-endian elements; .txt, text for a char buffer; FILE.mtx:VIEW, "
-                                "a view of a Matrix Market file)");
     }
     if (values.empty()) throw InvalidInput(what + ": the file holds no elements (a buffer needs at least one)");
     launch.buffer_bytes[i] = values.size();

@@ -12,8 +12,6 @@ WARPDIV_PACKAGES=(cmake make ccache libboost-program-options-dev libfccp-dev goo
                   libbenchmark-dev libpng-dev nlohmann-json3-dev
                   # `warpdiv check CONFIG` reads its TOML configuration with toml++ (header-only).
                   libtomlplusplus-dev
-                  # CHOLMOD's Matrix Market reader (analysis/matrix_market, --data NAME=A.mtx:VIEW).
-                  libsuitesparse-dev
                   # The Clang front-end (kernels/frontend): Clang's C++ API and headers, LLVM's headers
                   # and library, and Clang's resource headers (stddef.h ...) that a parse needs.
                   libclang-cpp14-dev libclang-14-dev llvm-14-dev libclang-common-14-dev)
