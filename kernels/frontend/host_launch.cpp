@@ -21,14 +21,16 @@
 #include <clang/AST/Attr.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
-#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/Stmt.h>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
 #include <llvm/ADT/APSInt.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -100,6 +102,8 @@ class Finder {
   explicit Finder(clang::ASTContext& ast) : context(ast) {}
   clang::ASTContext& context;
   std::map<const clang::FunctionDecl*, std::vector<CallSite>> callers;  // by canonical declaration
+  /// written_in of a variable in its own function, once per variable (many launches pass it).
+  mutable std::map<const clang::VarDecl*, std::string> written;
 
   std::string where(clang::SourceLocation loc) const {
     return location_of(context.getSourceManager(), loc);
@@ -112,42 +116,45 @@ class Finder {
   std::string name(const clang::FunctionDecl* f) const { return f->getQualifiedNameAsString() + "()"; }
 };
 
-/// The host function `function` followed from its start to `target` (a statement in its body).
+class Frame;
+/// What is computed at a statement the walk reaches, with the frame's values there.
+using AtTarget = std::function<void(Frame&, const clang::Stmt*)>;
+
+/// The host function `function` followed from its start to the statements of its body asked for
+/// (follow), in one walk: statements before a target are executed once, whatever the number of
+/// targets, and a statement holding targets is walked into on a copy of the values, then executed
+/// for the statements after it.
 class Frame {
  public:
   /// `pins`: variables that hold a given value throughout (FrontendOptions::host_arguments).
-  Frame(const Finder& finder, const clang::FunctionDecl* function, const clang::Stmt* target,
-        int depth, const std::map<const clang::VarDecl*, Val>* pins = nullptr)
-      : f_(finder), ctx_(finder.context), function_(function), target_(target), depth_(depth),
-        pins_(pins) {
-    std::vector<const clang::Stmt*> path;
-    find_path(function->getBody(), path);
-    on_path_.insert(path.begin(), path.end());
-    for (const clang::Stmt* s : path)
-      if (llvm::isa<clang::LambdaExpr>(s) || llvm::isa<clang::BlockExpr>(s)) {
-        blocked_ = "the launch is inside the lambda at " + f_.where(s->getBeginLoc()) +
-                   ", whose calls are not followed";
-        return;
-      }
-    if (const clang::Stmt* jump = find_goto(function->getBody()))
-      blocked_ = f_.name(function) + " uses goto (" + f_.where(jump->getBeginLoc()) +
-                 "), so the order of its statements is not followed";
-    else
-      walk(function->getBody());
+  Frame(const Finder& finder, const clang::FunctionDecl* function, int depth,
+        const std::map<const clang::VarDecl*, Val>* pins = nullptr)
+      : f_(finder), ctx_(finder.context), function_(function), depth_(depth), pins_(pins) {}
+
+  /// Calls `at_target` at each of `targets` (statements of the function's body) in source order,
+  /// with the values there.
+  void follow(const std::vector<const clang::Stmt*>& targets, const AtTarget& at_target) {
+    targets_ = std::set<const clang::Stmt*>(targets.begin(), targets.end());
+    at_target_ = &at_target;
+    holds_.clear();
+    mark(function_->getBody());
+    if (const clang::Stmt* jump = find_goto(function_->getBody()))
+      state_.blocked = f_.name(function_) + " uses goto (" + f_.where(jump->getBeginLoc()) +
+                       "), so the order of its statements is not followed";
+    if (holds(function_->getBody())) walk(function_->getBody());
   }
 
   Val eval(const clang::Expr* e);
   Dim eval_dim(const clang::Expr* e);
 
  private:
-  bool find_path(const clang::Stmt* s, std::vector<const clang::Stmt*>& path) const {
+  /// Marks `s` and what holds a target in it (holds_); whether `s` holds one.
+  bool mark(const clang::Stmt* s) {
     if (s == nullptr) return false;
-    path.push_back(s);
-    if (s == target_) return true;
-    for (const clang::Stmt* child : s->children())
-      if (find_path(child, path)) return true;
-    path.pop_back();
-    return false;
+    bool held = targets_.count(s) != 0;
+    for (const clang::Stmt* child : s->children()) held = mark(child) || held;
+    if (held) holds_.insert(s);
+    return held;
   }
   static const clang::Stmt* find_goto(const clang::Stmt* s) {
     if (s == nullptr) return nullptr;
@@ -156,7 +163,7 @@ class Frame {
       if (const clang::Stmt* found = find_goto(child)) return found;
     return nullptr;
   }
-  bool on_path(const clang::Stmt* s) const { return s != nullptr && on_path_.count(s) != 0; }
+  bool holds(const clang::Stmt* s) const { return s != nullptr && holds_.count(s) != 0; }
   const Val* pinned(const clang::VarDecl* v) const {
     if (pins_ == nullptr) return nullptr;
     const auto p = pins_->find(v);
@@ -174,6 +181,8 @@ class Frame {
   }
 
   void walk(const clang::Stmt* s);
+  void branch(const clang::Stmt* s);
+  void evaluate_in(const clang::Stmt* s, const clang::Stmt* lambda = nullptr);
   void exec(const clang::Stmt* s);
   void declare(const clang::VarDecl* v);
   void assign(const clang::Expr* e);
@@ -196,7 +205,7 @@ class Frame {
   /// The frame of the one call site of this frame's function, where parameter `p`'s `argument`
   /// is evaluated; null (with `why`) where there is none to follow.
   std::unique_ptr<Frame> call_site(const clang::ParmVarDecl* p, std::string& why,
-                                   const clang::Expr*& argument) const;
+                                   const clang::Expr*& argument, const clang::Stmt*& call) const;
   Val convert(Val x, clang::QualType type) const;
   Val binary(const clang::BinaryOperator* b);
   Val arithmetic(clang::BinaryOperatorKind op, const Val& a, const Val& b, clang::QualType type,
@@ -207,88 +216,120 @@ class Frame {
   std::pair<const clang::VarDecl*, int> target_of(const clang::Expr* e) const;
   void set_unknown(const clang::VarDecl* v, int component, const std::string& tail);
   void escape(const clang::VarDecl* v, const std::string& tail) {
-    if (v == nullptr || escaped_.count(v) != 0) return;
-    escaped_[v] = named(v) + " " + tail;
+    if (v == nullptr || state_.escaped.count(v) != 0) return;
+    state_.escaped[v] = named(v) + " " + tail;
   }
 
   const Finder& f_;
   clang::ASTContext& ctx_;
   const clang::FunctionDecl* function_;
-  const clang::Stmt* target_;
   int depth_;
-  std::set<const clang::Stmt*> on_path_;
-  std::map<const clang::VarDecl*, Val> ints_;
-  std::map<const clang::VarDecl*, Dim> dims_;
-  std::map<const clang::VarDecl*, std::string> escaped_;
   const std::map<const clang::VarDecl*, Val>* pins_;
-  std::string blocked_;  // not empty: nothing is computable, for this reason
-  bool frozen_ = false;  // inside a switch: statements before the launch are not followed
+  std::set<const clang::Stmt*> targets_;
+  std::set<const clang::Stmt*> holds_;  // the targets and the statements holding them
+  const AtTarget* at_target_ = nullptr;
+  /// The values where the walk is (copied where it walks into a statement holding a target).
+  struct State {
+    std::map<const clang::VarDecl*, Val> ints;
+    std::map<const clang::VarDecl*, Dim> dims;
+    std::map<const clang::VarDecl*, std::string> escaped;
+    std::string blocked;  // not empty: nothing is computable, for this reason
+    bool frozen = false;  // inside a switch: statements before the launch are not followed
+  } state_;
 };
 
 // --- Following the function ---------------------------------------------------------------------
 
 void Frame::walk(const clang::Stmt* s) {
   using namespace clang;
-  if (s == nullptr || s == target_ || !blocked_.empty()) return;
-  const std::string at = f_.where(s->getBeginLoc());
+  if (!state_.blocked.empty() || isa<Expr>(s) || isa<DeclStmt>(s) || isa<ReturnStmt>(s)) return evaluate_in(s);
   if (const auto* c = dyn_cast<CompoundStmt>(s)) {
     for (const Stmt* child : c->body()) {
-      if (on_path(child)) return walk(child);
-      if (!frozen_) exec(child);
+      if (holds(child)) branch(child);
+      if (!state_.frozen) exec(child);
     }
     return;
   }
+  const std::string at = f_.where(s->getBeginLoc());
+  const std::string in_loop = "changes inside the loop at " + at;
+  std::vector<const Stmt*> walked;  // the children walked into; targets elsewhere in `s` come last
   if (const auto* i = dyn_cast<IfStmt>(s)) {
     exec(i->getInit());
     if (i->getConditionVariableDeclStmt() != nullptr) exec(i->getConditionVariableDeclStmt());
     else invalidate(i->getCond(), "changes in the condition at " + at);
-    if (on_path(i->getThen())) return walk(i->getThen());
-    if (on_path(i->getElse())) return walk(i->getElse());
-    return;
-  }
-  const std::string in_loop = "changes inside the loop at " + at;
-  if (const auto* l = dyn_cast<ForStmt>(s)) {
+    walked = {i->getThen(), i->getElse()};
+  } else if (const auto* l = dyn_cast<ForStmt>(s)) {
     exec(l->getInit());
     invalidate(l->getCond(), in_loop);
     invalidate(l->getInc(), in_loop);
     invalidate(l->getBody(), in_loop);
     if (l->getConditionVariableDeclStmt() != nullptr) invalidate(l->getConditionVariableDeclStmt(), in_loop);
-    return walk(on_path(l->getBody()) ? l->getBody() : nullptr);
+    walked = {l->getBody()};
+  } else if (const auto* w = dyn_cast<WhileStmt>(s)) {
+    invalidate(w->getCond(), in_loop);
+    invalidate(w->getBody(), in_loop);
+    walked = {w->getBody()};
+  } else if (const auto* d = dyn_cast<DoStmt>(s)) {
+    invalidate(d->getCond(), in_loop);
+    invalidate(d->getBody(), in_loop);
+    walked = {d->getBody()};
+  } else if (const auto* r = dyn_cast<CXXForRangeStmt>(s)) {
+    exec(r->getInit());
+    exec(r->getRangeStmt());
+    invalidate(r->getBody(), in_loop);
+    set_unknown(r->getLoopVariable(), -1, "is the variable of the loop at " + at + ", different in each iteration");
+    walked = {r->getBody()};
+  } else if (const auto* sw = dyn_cast<SwitchStmt>(s)) {
+    exec(sw->getInit());
+    if (sw->getConditionVariableDeclStmt() != nullptr) exec(sw->getConditionVariableDeclStmt());
+    invalidate(sw->getBody(), "changes inside the switch at " + at);
+    state_.frozen = true;
+    walked = {sw->getBody()};
+  } else if (const auto* c = dyn_cast<SwitchCase>(s)) {
+    walked = {c->getSubStmt()};
+  } else if (const auto* label = dyn_cast<LabelStmt>(s)) {
+    walked = {label->getSubStmt()};
+  } else if (const auto* a = dyn_cast<AttributedStmt>(s)) {
+    walked = {a->getSubStmt()};
+  } else if (const auto* t = dyn_cast<CXXTryStmt>(s)) {
+    walked = {t->getTryBlock()};
   }
-  if (const auto* l = dyn_cast<WhileStmt>(s)) {
-    invalidate(l->getCond(), in_loop);
-    invalidate(l->getBody(), in_loop);
-    return walk(on_path(l->getBody()) ? l->getBody() : nullptr);
+  for (const Stmt* child : walked)
+    if (holds(child)) branch(child);
+  // The rest (a condition, an initialiser, a handler, a statement not followed): at the values here.
+  const bool followed = !walked.empty() && !isa<CXXTryStmt>(s);
+  for (const Stmt* child : s->children()) {
+    if (!holds(child) || std::find(walked.begin(), walked.end(), child) != walked.end()) continue;
+    if (!followed && state_.blocked.empty())
+      state_.blocked = "the launch is inside " + std::string(s->getStmtClassName()) + " at " + at +
+                       ", which is not followed";
+    evaluate_in(child);
   }
-  if (const auto* l = dyn_cast<DoStmt>(s)) {
-    invalidate(l->getCond(), in_loop);
-    invalidate(l->getBody(), in_loop);
-    return walk(on_path(l->getBody()) ? l->getBody() : nullptr);
+}
+
+void Frame::branch(const clang::Stmt* s) {
+  using namespace clang;
+  if (isa<Expr>(s) || isa<DeclStmt>(s) || isa<ReturnStmt>(s)) return evaluate_in(s);
+  State outside = state_;
+  walk(s);
+  state_ = std::move(outside);
+}
+
+void Frame::evaluate_in(const clang::Stmt* s, const clang::Stmt* lambda) {
+  if (!holds(s)) return;
+  if (lambda == nullptr && (llvm::isa<clang::LambdaExpr>(s) || llvm::isa<clang::BlockExpr>(s))) lambda = s;
+  if (targets_.count(s) != 0) {
+    if (lambda != nullptr) {
+      const std::string outside = state_.blocked;
+      state_.blocked = "the launch is inside the lambda at " + f_.where(lambda->getBeginLoc()) +
+                       ", whose calls are not followed";
+      (*at_target_)(*this, s);
+      state_.blocked = outside;
+    } else {
+      (*at_target_)(*this, s);
+    }
   }
-  if (const auto* l = dyn_cast<CXXForRangeStmt>(s)) {
-    exec(l->getInit());
-    exec(l->getRangeStmt());
-    invalidate(l->getBody(), in_loop);
-    set_unknown(l->getLoopVariable(), -1, "is the variable of the loop at " + at + ", different in each iteration");
-    return walk(on_path(l->getBody()) ? l->getBody() : nullptr);
-  }
-  if (const auto* w = dyn_cast<SwitchStmt>(s)) {
-    exec(w->getInit());
-    if (w->getConditionVariableDeclStmt() != nullptr) exec(w->getConditionVariableDeclStmt());
-    invalidate(w->getBody(), "changes inside the switch at " + at);
-    frozen_ = true;
-    return walk(on_path(w->getBody()) ? w->getBody() : nullptr);
-  }
-  if (const auto* c = dyn_cast<SwitchCase>(s)) return walk(c->getSubStmt());
-  if (const auto* l = dyn_cast<LabelStmt>(s)) return walk(l->getSubStmt());
-  if (const auto* a = dyn_cast<AttributedStmt>(s)) return walk(a->getSubStmt());
-  if (const auto* t = dyn_cast<CXXTryStmt>(s)) {
-    if (on_path(t->getTryBlock())) return walk(t->getTryBlock());
-  }
-  if (isa<Expr>(s) && !isa<LambdaExpr>(s) && !isa<BlockExpr>(s)) return;  // the launch within an expression
-  if (isa<DeclStmt>(s) || isa<ReturnStmt>(s)) return;
-  blocked_ = "the launch is inside " + std::string(s->getStmtClassName()) + " at " + at +
-             ", which is not followed";
+  for (const clang::Stmt* child : s->children()) evaluate_in(child, lambda);
 }
 
 void Frame::exec(const clang::Stmt* s) {
@@ -331,7 +372,7 @@ void Frame::declare(const clang::VarDecl* v) {
     if (init != nullptr) d = eval_dim(init);
     for (int c = 0; c < 3; ++c) d.c[c] = assigned(v, d.c[c], c);
     if (init != nullptr) invalidate(init, "changes at " + at);
-    dims_[v] = d;
+    state_.dims[v] = d;
     return;
   }
   if (!is_integer(v->getType())) {
@@ -342,7 +383,7 @@ void Frame::declare(const clang::VarDecl* v) {
                               : Val::unknown(named(v) + " has no initial value");
   invalidate(init, "changes inside the expression at " + at);
   if (const Val* pin = pinned(v)) value = *pin;
-  ints_[v] = value;
+  state_.ints[v] = value;
 }
 
 void Frame::assign(const clang::Expr* e) {
@@ -362,19 +403,19 @@ void Frame::assign(const clang::Expr* e) {
                                    value, compound->getComputationResultType(), e),
                         b->getLHS()->getType());
       }
-      if (escaped_.count(v) != 0) return;
+      if (state_.escaped.count(v) != 0) return;
       if (component >= 0) {
         lookup_dim(v);
-        dims_[v].c[component] = assigned(v, value, component);
+        state_.dims[v].c[component] = assigned(v, value, component);
       } else {
-        ints_[v] = assigned(v, value);
+        state_.ints[v] = assigned(v, value);
       }
       return;
     }
   }
   if (const auto* u = dyn_cast<UnaryOperator>(e); u != nullptr && u->isIncrementDecrementOp()) {
     const auto [v, component] = target_of(u->getSubExpr());
-    if (v != nullptr && escaped_.count(v) == 0) {
+    if (v != nullptr && state_.escaped.count(v) == 0) {
       Val old = component >= 0 ? lookup_dim(v).c[component] : lookup(v);
       Val result = old;
       if (old.known) {
@@ -385,9 +426,9 @@ void Frame::assign(const clang::Expr* e) {
       }
       if (component >= 0) {
         lookup_dim(v);
-        dims_[v].c[component] = result;
+        state_.dims[v].c[component] = result;
       } else {
-        ints_[v] = result;
+        state_.ints[v] = result;
       }
       return;
     }
@@ -398,9 +439,9 @@ void Frame::assign(const clang::Expr* e) {
     if (v != nullptr && component < 0 && is_dim3(v->getType())) {
       Dim d = eval_dim(op->getArg(1));
       invalidate(op->getArg(1), "changes inside the expression at " + at);
-      if (escaped_.count(v) != 0) return;
+      if (state_.escaped.count(v) != 0) return;
       for (int c = 0; c < 3; ++c) d.c[c] = assigned(v, d.c[c], c);
-      dims_[v] = d;
+      state_.dims[v] = d;
       return;
     }
   }
@@ -433,9 +474,9 @@ void Frame::set_unknown(const clang::VarDecl* v, int component, const std::strin
   if (is_dim3(v->getType())) {
     lookup_dim(v);
     for (int c = 0; c < 3; ++c)
-      if (component < 0 || component == c) dims_[v].c[c] = Val::unknown(named(v, c) + " " + tail);
+      if (component < 0 || component == c) state_.dims[v].c[c] = Val::unknown(named(v, c) + " " + tail);
   } else if (is_integer(v->getType())) {
-    ints_[v] = Val::unknown(named(v) + " " + tail);
+    state_.ints[v] = Val::unknown(named(v) + " " + tail);
   }
 }
 
@@ -492,7 +533,7 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
 // --- Values -------------------------------------------------------------------------------------
 
 std::unique_ptr<Frame> Frame::call_site(const clang::ParmVarDecl* p, std::string& why,
-                                        const clang::Expr*& argument) const {
+                                        const clang::Expr*& argument, const clang::Stmt*& call) const {
   const std::string who = named(p) + " is a parameter of " + f_.name(function_);
   if (function_->isMain()) {
     why = who;
@@ -516,19 +557,25 @@ std::unique_ptr<Frame> Frame::call_site(const clang::ParmVarDecl* p, std::string
     return nullptr;
   }
   argument = site.call->getArg(index);
-  return std::make_unique<Frame>(f_, site.caller, site.call, depth_ + 1, pins_);
+  call = site.call;
+  return std::make_unique<Frame>(f_, site.caller, depth_ + 1, pins_);
 }
 
 Val Frame::lookup(const clang::VarDecl* v) {
   if (const Val* pin = pinned(v)) return *pin;
-  if (const auto e = escaped_.find(v); e != escaped_.end()) return Val::unknown(e->second);
-  if (const auto i = ints_.find(v); i != ints_.end()) return i->second;
+  if (const auto e = state_.escaped.find(v); e != state_.escaped.end()) return Val::unknown(e->second);
+  if (const auto i = state_.ints.find(v); i != state_.ints.end()) return i->second;
   Val value;
   if (const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(v)) {
     std::string why;
     const clang::Expr* argument = nullptr;
-    const std::unique_ptr<Frame> caller = call_site(p, why, argument);
-    value = caller ? assigned(v, convert(caller->eval(argument), v->getType())) : Val::unknown(why);
+    const clang::Stmt* call = nullptr;
+    const std::unique_ptr<Frame> caller = call_site(p, why, argument, call);
+    value = Val::unknown(why);
+    if (caller)
+      caller->follow({call}, [&](Frame& there, const clang::Stmt*) {
+        value = assigned(v, convert(there.eval(argument), v->getType()));
+      });
   } else if (!v->hasLocalStorage() || v->isStaticLocal()) {
     value = Val::unknown(named(v) + (v->getType().isConstQualified()
                                          ? " is not a constant"
@@ -537,28 +584,29 @@ Val Frame::lookup(const clang::VarDecl* v) {
   } else {
     value = Val::unknown(named(v) + " is not followed here");
   }
-  ints_[v] = value;
+  state_.ints[v] = value;
   return value;
 }
 
 Dim Frame::lookup_dim(const clang::VarDecl* v) {
-  if (const auto e = escaped_.find(v); e != escaped_.end()) {
+  if (const auto e = state_.escaped.find(v); e != state_.escaped.end()) {
     Dim d;
     for (Val& c : d.c) c = Val::unknown(e->second);
     return d;
   }
-  if (const auto i = dims_.find(v); i != dims_.end()) return i->second;
+  if (const auto i = state_.dims.find(v); i != state_.dims.end()) return i->second;
   Dim d;
   if (const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(v)) {
     std::string why;
     const clang::Expr* argument = nullptr;
-    const std::unique_ptr<Frame> caller = call_site(p, why, argument);
-    if (caller) d = caller->eval_dim(argument);
+    const clang::Stmt* call = nullptr;
+    const std::unique_ptr<Frame> caller = call_site(p, why, argument, call);
+    if (caller) caller->follow({call}, [&](Frame& there, const clang::Stmt*) { d = there.eval_dim(argument); });
     for (int c = 0; c < 3; ++c) d.c[c] = caller ? assigned(v, d.c[c], c) : Val::unknown(why);
   } else {
     for (Val& c : d.c) c = Val::unknown(named(v) + " is not followed here (not a local of " + f_.name(function_) + ")");
   }
-  dims_[v] = d;
+  state_.dims[v] = d;
   return d;
 }
 
@@ -672,7 +720,7 @@ Val Frame::binary(const clang::BinaryOperator* b) {
 
 Val Frame::eval(const clang::Expr* e) {
   using namespace clang;
-  if (!blocked_.empty()) return Val::unknown(blocked_);
+  if (!state_.blocked.empty()) return Val::unknown(state_.blocked);
   if (e == nullptr) return Val::unknown("no expression");
   const QualType type = e->getType();
   if (!e->isValueDependent() && !e->isTypeDependent() && type->isIntegralOrEnumerationType() &&
@@ -732,8 +780,8 @@ Val Frame::eval(const clang::Expr* e) {
 Dim Frame::eval_dim(const clang::Expr* e) {
   using namespace clang;
   Dim d;
-  if (!blocked_.empty()) {
-    for (Val& c : d.c) c = Val::unknown(blocked_);
+  if (!state_.blocked.empty()) {
+    for (Val& c : d.c) c = Val::unknown(state_.blocked);
     return d;
   }
   while (true) {
@@ -830,28 +878,22 @@ std::string float_text(const llvm::APFloat& value) {
 /// Where `v` is written in `body` other than by its declaration: a use that is not a read of its
 /// value (an assignment, ++ or --, its address taken, a reference bound to it), or "" when every
 /// use reads it.
-std::string written_in(const Finder& f, const clang::Stmt* body, const clang::VarDecl* v) {
+std::string written_in(const Finder& f, const clang::Stmt* body, const clang::VarDecl* v,
+                       const clang::Stmt* parent = nullptr) {
   if (body == nullptr) return "";
   if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(body); d != nullptr && d->getDecl() == v) {
-    const clang::Stmt* at = d;
-    while (true) {
-      const auto parents = f.context.getParents(*at);
-      if (parents.empty()) return f.where(d->getBeginLoc());
-      const clang::Stmt* parent = parents[0].get<clang::Stmt>();
-      if (parent == nullptr) return f.where(d->getBeginLoc());
-      if (llvm::isa<clang::ParenExpr>(parent)) {
-        at = parent;
-        continue;
-      }
-      if (const auto* c = llvm::dyn_cast<clang::ImplicitCastExpr>(parent);
-          c != nullptr && c->getCastKind() == clang::CK_LValueToRValue)
-        return "";
-      if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(parent)) return "";  // sizeof: not evaluated
-      return f.where(parent->getBeginLoc());
-    }
+    if (parent == nullptr) return f.where(d->getBeginLoc());
+    if (const auto* c = llvm::dyn_cast<clang::ImplicitCastExpr>(parent);
+        c != nullptr && c->getCastKind() == clang::CK_LValueToRValue)
+      return "";
+    if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(parent)) return "";  // sizeof: not evaluated
+    return f.where(parent->getBeginLoc());
   }
+  // The parent passed down is the nearest one that is not a parenthesis. (Not Clang's parent map:
+  // building it is quadratic in the uses of a shared node, a default argument's expression say.)
+  const clang::Stmt* above = llvm::isa<clang::ParenExpr>(body) ? parent : body;
   for (const clang::Stmt* child : body->children())
-    if (std::string w = written_in(f, child, v); !w.empty()) return w;
+    if (std::string w = written_in(f, child, v, above); !w.empty()) return w;
   return "";
 }
 
@@ -889,7 +931,10 @@ std::map<const clang::VarDecl*, Val> pins_of(const Finder& f, const clang::Funct
       continue;
     }
     if (own && !v->getType().isConstQualified()) {
-      if (const std::string w = written_in(f, function->getBody(), v); !w.empty()) {
+      const auto seen = f.written.find(v);
+      const std::string& w =
+          seen != f.written.end() ? seen->second : (f.written[v] = written_in(f, function->getBody(), v));
+      if (!w.empty()) {
         launch.unfollowed.push_back(name + ": " + var + " is written at " + w + " as well");
         continue;
       }
@@ -924,6 +969,50 @@ std::map<const clang::VarDecl*, Val> pins_of(const Finder& f, const clang::Funct
   return pins;
 }
 
+/// The sizes and arguments of `call` with the values `frame` has there.
+void take_values(Frame& frame, const Finder& finder, const clang::FunctionDecl& kernel,
+                 const clang::CUDAKernelCallExpr* call, HostLaunch& launch) {
+  const clang::CallExpr* config = call->getConfig();
+  if (config != nullptr && config->getNumArgs() >= 2) {
+    const Dim grid = frame.eval_dim(config->getArg(0));
+    const Dim block = frame.eval_dim(config->getArg(1));
+    for (int c = 0; c < 3; ++c) {
+      launch.grid[c] = host_value(finder, grid.c[c], config->getArg(0));
+      launch.block[c] = host_value(finder, block.c[c], config->getArg(1));
+    }
+    if (config->getNumArgs() >= 3 && !llvm::isa<clang::CXXDefaultArgExpr>(config->getArg(2)))
+      launch.dynamic_shared = host_value(finder, frame.eval(config->getArg(2)), config->getArg(2));
+    else
+      launch.dynamic_shared = HostValue{true, "0", launch.location, ""};
+  }
+  for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
+    HostValue value;
+    const clang::QualType type = kernel.getParamDecl(i)->getType();
+    const clang::Expr* argument = i < call->getNumArgs() ? call->getArg(i) : nullptr;
+    if (argument != nullptr) value.where = finder.where(argument->getBeginLoc());
+    if (argument != nullptr && is_integer(type)) {
+      value = host_value(finder, frame.eval(argument), argument);
+    } else if (argument != nullptr && type->isRealFloatingType()) {
+      llvm::APFloat folded(0.0);
+      if (!argument->isValueDependent() && argument->EvaluateAsFloat(folded, finder.context) && folded.isFinite()) {
+        value.known = true;
+        value.value = float_text(folded);
+      } else {
+        value.reason = "it is computed from " + finder.quoted(argument) + ", not a finite constant";
+      }
+    }
+    launch.arguments.push_back(value);
+  }
+}
+
+/// The pins as text, so that launches followed with the same pins share one walk.
+std::string pins_key(const std::map<const clang::VarDecl*, Val>& pins) {
+  std::string key;
+  for (const auto& [v, value] : pins)
+    key += std::to_string(reinterpret_cast<std::uintptr_t>(v)) + "=" + (value.known ? decimal(value.v) : "?" + value.reason) + ";";
+  return key;
+}
+
 }  // namespace
 
 std::vector<HostLaunch> find_host_launches(const clang::FunctionDecl& kernel, clang::ASTContext& context,
@@ -931,48 +1020,35 @@ std::vector<HostLaunch> find_host_launches(const clang::FunctionDecl& kernel, cl
   Finder finder(context);
   Collector collector(finder, kernel);
   collector.TraverseDecl(context.getTranslationUnitDecl());
-  std::vector<HostLaunch> launches;
-  for (const auto& [call, function] : collector.launches) {
-    HostLaunch launch;
-    const std::map<const clang::VarDecl*, Val> pins =
-        host_arguments.empty() ? std::map<const clang::VarDecl*, Val>{}
-                               : pins_of(finder, kernel, call, function, host_arguments, launch);
-    Frame frame(finder, function, call, 0, &pins);
+  std::vector<HostLaunch> launches(collector.launches.size());
+  // Launches in one function with the same pins: one walk of that function follows them all.
+  struct Group {
+    const clang::FunctionDecl* function;
+    std::map<const clang::VarDecl*, Val> pins;
+    std::vector<const clang::Stmt*> calls;
+  };
+  std::map<std::pair<const clang::FunctionDecl*, std::string>, Group> groups;
+  std::map<const clang::Stmt*, std::size_t> index;
+  for (std::size_t i = 0; i < collector.launches.size(); ++i) {
+    const auto& [call, function] = collector.launches[i];
+    HostLaunch& launch = launches[i];
     launch.location = finder.where(call->getBeginLoc());
     launch.function = function->getQualifiedNameAsString();
-    const clang::CallExpr* config = call->getConfig();
-    if (config != nullptr && config->getNumArgs() >= 2) {
-      const Dim grid = frame.eval_dim(config->getArg(0));
-      const Dim block = frame.eval_dim(config->getArg(1));
-      for (int c = 0; c < 3; ++c) {
-        launch.grid[c] = host_value(finder, grid.c[c], config->getArg(0));
-        launch.block[c] = host_value(finder, block.c[c], config->getArg(1));
-      }
-      if (config->getNumArgs() >= 3 && !llvm::isa<clang::CXXDefaultArgExpr>(config->getArg(2)))
-        launch.dynamic_shared = host_value(finder, frame.eval(config->getArg(2)), config->getArg(2));
-      else
-        launch.dynamic_shared = HostValue{true, "0", launch.location, ""};
-    }
-    for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
-      HostValue value;
-      const clang::QualType type = kernel.getParamDecl(i)->getType();
-      const clang::Expr* argument = i < call->getNumArgs() ? call->getArg(i) : nullptr;
-      if (argument != nullptr) value.where = finder.where(argument->getBeginLoc());
-      if (argument != nullptr && is_integer(type)) {
-        value = host_value(finder, frame.eval(argument), argument);
-      } else if (argument != nullptr && type->isRealFloatingType()) {
-        llvm::APFloat folded(0.0);
-        if (!argument->isValueDependent() && argument->EvaluateAsFloat(folded, context) &&
-            folded.isFinite()) {
-          value.known = true;
-          value.value = float_text(folded);
-        } else {
-          value.reason = "it is computed from " + finder.quoted(argument) + ", not a finite constant";
-        }
-      }
-      launch.arguments.push_back(value);
-    }
-    launches.push_back(std::move(launch));
+    std::map<const clang::VarDecl*, Val> pins =
+        host_arguments.empty() ? std::map<const clang::VarDecl*, Val>{}
+                               : pins_of(finder, kernel, call, function, host_arguments, launch);
+    Group& group = groups[{function, pins_key(pins)}];
+    if (group.calls.empty()) group = Group{function, std::move(pins), {}};
+    group.calls.push_back(call);
+    index[call] = i;
+  }
+  for (auto& [key, group] : groups) {
+    (void)key;
+    Frame frame(finder, group.function, 0, &group.pins);
+    frame.follow(group.calls, [&](Frame& there, const clang::Stmt* call) {
+      const auto i = index.at(call);
+      take_values(there, finder, kernel, collector.launches[i].first, launches[i]);
+    });
   }
   return launches;
 }
