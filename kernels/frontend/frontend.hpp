@@ -186,6 +186,11 @@ struct HostValue {
   /// "'cols' (hw.cu:30:7) is set from atoi(argv[2])". Empty for a value the model takes none
   /// of (a pointer, a struct).
   std::string reason;
+  /// Not empty (with !known): the source's value is not to be taken, and why: its expression holds
+  /// an error Clang reports ("Clang rejects it: FILE:LINE:COL: error: <Clang's message>"), or its
+  /// value does not fit the type it is converted to (dim3's unsigned int, the parameter's type:
+  /// "'4294967296' (FILE:LINE:COL) is 4294967296, outside unsigned int's range 0 .. 4294967295").
+  std::string refused;
 };
 
 /// A launch of the chosen kernel, `kernel<<<grid, block, shared>>>(args)`, in host code.

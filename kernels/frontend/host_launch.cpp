@@ -25,6 +25,7 @@
 #include <clang/AST/Stmt.h>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
 #include <llvm/ADT/APSInt.h>
 
 #include <algorithm>
@@ -39,6 +40,7 @@
 #include <vector>
 
 #include "kernels/frontend/clang_parse.hpp"
+#include "kernels/frontend/prelude_text.hpp"
 
 namespace warpdiv::frontend::detail {
 namespace {
@@ -58,6 +60,7 @@ struct Val {
   APSInt v;
   std::string reason;
   bool leaf = false;
+  bool refused = false;  // the source's value is not to be taken (HostValue::refused): `reason`
   static Val of(APSInt value) {
     Val r;
     r.known = true;
@@ -68,6 +71,11 @@ struct Val {
     Val r;
     r.reason = std::move(why);
     r.leaf = is_leaf;
+    return r;
+  }
+  static Val refusal(std::string why) {
+    Val r = unknown(std::move(why));
+    r.refused = true;
     return r;
   }
 };
@@ -99,8 +107,9 @@ struct CallSite {
 
 class Finder {
  public:
-  explicit Finder(clang::ASTContext& ast) : context(ast) {}
+  Finder(clang::ASTContext& ast, const std::vector<ClangError>& clang_errors) : context(ast), errors(clang_errors) {}
   clang::ASTContext& context;
+  const std::vector<ClangError>& errors;
   std::map<const clang::FunctionDecl*, std::vector<CallSite>> callers;  // by canonical declaration
   /// written_in of a variable in its own function, once per variable (many launches pass it).
   mutable std::map<const clang::VarDecl*, std::string> written;
@@ -114,6 +123,26 @@ class Finder {
     return text;
   }
   std::string name(const clang::FunctionDecl* f) const { return f->getQualifiedNameAsString() + "()"; }
+
+  /// The first of Clang's errors inside `s` (its expansion in the file: an error in a macro's
+  /// body counts where the macro is used), null when none.
+  const ClangError* error_in(const clang::Stmt* s) const {
+    if (errors.empty() || s == nullptr) return nullptr;
+    const clang::SourceManager& sources = context.getSourceManager();
+    const clang::CharSourceRange range = sources.getExpansionRange(s->getSourceRange());
+    const auto [file, begin] = sources.getDecomposedLoc(range.getBegin());
+    const auto [end_file, end] = sources.getDecomposedLoc(range.getEnd());
+    if (file.isInvalid() || end_file != file) return nullptr;
+    // The range ends where its last token begins: the whole token is in it.
+    const unsigned last = range.isTokenRange()
+                              ? clang::Lexer::MeasureTokenLength(range.getEnd(), sources, context.getLangOpts())
+                              : 0;
+    for (const ClangError& error : errors) {
+      const auto [error_file, offset] = sources.getDecomposedLoc(sources.getExpansionLoc(error.location));
+      if (error_file == file && offset >= begin && offset <= end + last) return &error;
+    }
+    return nullptr;
+  }
 };
 
 class Frame;
@@ -146,6 +175,9 @@ class Frame {
 
   Val eval(const clang::Expr* e);
   Dim eval_dim(const clang::Expr* e);
+  /// `e` (with the conversions Clang made implicit) converted to `type`: refused where the value
+  /// of what is converted does not fit `type` (C++ would wrap it around).
+  Val fitted(const clang::Expr* e, clang::QualType type);
 
  private:
   /// Marks `s` and what holds a target in it (holds_); whether `s` holds one.
@@ -207,6 +239,14 @@ class Frame {
   std::unique_ptr<Frame> call_site(const clang::ParmVarDecl* p, std::string& why,
                                    const clang::Expr*& argument, const clang::Stmt*& call) const;
   Val convert(Val x, clang::QualType type) const;
+  Val rejected(const ClangError& error) const {
+    return Val::refusal("Clang rejects it: " + f_.where(error.location) + ": error: " + error.message);
+  }
+  /// std::min / std::max and CUDA's min / max (declared in a system header or the prelude) of two
+  /// integers.
+  bool is_min_max(const clang::CallExpr* call) const;
+  /// As C++ computes it, for two arguments written in one integer type; not computable otherwise.
+  Val min_max(const clang::CallExpr* call);
   Val binary(const clang::BinaryOperator* b);
   Val arithmetic(clang::BinaryOperatorKind op, const Val& a, const Val& b, clang::QualType type,
                  const clang::Expr* at) const;
@@ -574,7 +614,7 @@ Val Frame::lookup(const clang::VarDecl* v) {
     value = Val::unknown(why);
     if (caller)
       caller->follow({call}, [&](Frame& there, const clang::Stmt*) {
-        value = assigned(v, convert(there.eval(argument), v->getType()));
+        value = assigned(v, there.fitted(argument, v->getType()));
       });
   } else if (!v->hasLocalStorage() || v->isStaticLocal()) {
     value = Val::unknown(named(v) + (v->getType().isConstQualified()
@@ -622,6 +662,70 @@ Val Frame::convert(Val x, clang::QualType type) const {
   APSInt r = x.v.extOrTrunc(static_cast<uint32_t>(ctx_.getIntWidth(type)));
   r.setIsUnsigned(!type->isSignedIntegerOrEnumerationType());
   return Val::of(r);
+}
+
+Val Frame::fitted(const clang::Expr* e, clang::QualType type) {
+  using namespace clang;
+  type = type.getNonReferenceType().getCanonicalType();
+  // What is converted: below the conversions Clang made implicit (an integer's own type).
+  const Expr* inner = e->IgnoreParens();
+  while (const auto* c = dyn_cast<ImplicitCastExpr>(inner)) {
+    const CastKind kind = c->getCastKind();
+    if ((kind != CK_IntegralCast && kind != CK_NoOp && kind != CK_LValueToRValue) ||
+        !is_integer(c->getSubExpr()->getType()))
+      break;
+    inner = c->getSubExpr()->IgnoreParens();
+  }
+  const Val value = eval(inner);
+  if (!value.known || !type->isIntegralOrEnumerationType() || type->isBooleanType()) return convert(value, type);
+  const unsigned bits = static_cast<unsigned>(ctx_.getIntWidth(type));
+  const bool is_signed = type->isSignedIntegerOrEnumerationType();
+  const APSInt low = is_signed ? APSInt::getMinValue(bits, false) : APSInt::getMinValue(bits, true);
+  const APSInt high = is_signed ? APSInt::getMaxValue(bits, false) : APSInt::getMaxValue(bits, true);
+  if (APSInt::compareValues(value.v, low) < 0 || APSInt::compareValues(value.v, high) > 0)
+    return Val::refusal("'" + f_.quoted(inner) + "' (" + f_.where(inner->getBeginLoc()) + ") is " + decimal(value.v) +
+                        ", outside " + type.getAsString() + "'s range " + decimal(low) + " .. " + decimal(high));
+  return convert(value, type);
+}
+
+bool Frame::is_min_max(const clang::CallExpr* call) const {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  if (callee == nullptr || call->getNumArgs() != 2 || callee->getIdentifier() == nullptr) return false;
+  const llvm::StringRef name = callee->getName();
+  if (name != "min" && name != "max") return false;
+  if (!callee->isInStdNamespace() && !callee->getDeclContext()->getRedeclContext()->isTranslationUnit()) return false;
+  // The library's or the prelude's (every declaration of it), not a function of the file's own
+  // that happens to share the name.
+  const clang::SourceManager& sources = ctx_.getSourceManager();
+  for (const clang::FunctionDecl* declaration : callee->redecls()) {
+    const clang::SourceLocation at = sources.getExpansionLoc(declaration->getLocation());
+    if (!sources.isInSystemHeader(at) && !sources.getFilename(at).startswith(kBuiltinDir)) return false;
+  }
+  return true;
+}
+
+Val Frame::min_max(const clang::CallExpr* call) {
+  using namespace clang;
+  // The arguments' own types, as written (below a temporary bound to std::min's const T&, and
+  // below the conversions to the parameters' types).
+  const auto written = [](const Expr* a) {
+    a = a->IgnoreParens();
+    if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(a)) a = m->getSubExpr();
+    return a->IgnoreParenImpCasts()->getType().getCanonicalType().getUnqualifiedType();
+  };
+  const QualType first = written(call->getArg(0)), second = written(call->getArg(1));
+  const QualType type = call->getType().getNonReferenceType();
+  if (first != second || !is_integer(first) || !is_integer(type))
+    return Val::unknown(f_.quoted(call) + " (at " + f_.where(call->getBeginLoc()) + ") takes arguments of types " +
+                        first.getAsString() + " and " + second.getAsString() +
+                        ": min and max are followed for two integers of one type");
+  const Val a = convert(eval(call->getArg(0)), type);
+  if (!a.known) return a;
+  const Val b = convert(eval(call->getArg(1)), type);
+  if (!b.known) return b;
+  const bool is_max = call->getDirectCallee()->getName() == "max";
+  // std::min(a, b) is (b < a) ? b : a; std::max(a, b) is (a < b) ? b : a.
+  return is_max ? (a.v < b.v ? b : a) : (b.v < a.v ? b : a);
 }
 
 Val Frame::arithmetic(clang::BinaryOperatorKind op, const Val& a, const Val& b, clang::QualType type,
@@ -722,6 +826,7 @@ Val Frame::eval(const clang::Expr* e) {
   using namespace clang;
   if (!state_.blocked.empty()) return Val::unknown(state_.blocked);
   if (e == nullptr) return Val::unknown("no expression");
+  if (const ClangError* error = f_.error_in(e)) return rejected(*error);
   const QualType type = e->getType();
   if (!e->isValueDependent() && !e->isTypeDependent() && type->isIntegralOrEnumerationType() &&
       !mentions_pinned(e)) {
@@ -730,7 +835,9 @@ Val Frame::eval(const clang::Expr* e) {
   }
   e = e->IgnoreParens();
   if (const auto* cleanups = dyn_cast<ExprWithCleanups>(e)) return eval(cleanups->getSubExpr());
+  if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) return eval(m->getSubExpr());
   if (const auto* d = dyn_cast<CXXDefaultArgExpr>(e)) return eval(d->getExpr());
+  if (const auto* call = dyn_cast<CallExpr>(e); call != nullptr && is_min_max(call)) return min_max(call);
   if (const auto* c = dyn_cast<CastExpr>(e)) {
     switch (c->getCastKind()) {
       case CK_LValueToRValue:
@@ -784,6 +891,10 @@ Dim Frame::eval_dim(const clang::Expr* e) {
     for (Val& c : d.c) c = Val::unknown(state_.blocked);
     return d;
   }
+  if (const ClangError* error = f_.error_in(e)) {
+    for (Val& c : d.c) c = rejected(*error);
+    return d;
+  }
   while (true) {
     e = e->IgnoreParens();
     if (const auto* x = dyn_cast<ExprWithCleanups>(e)) e = x->getSubExpr();
@@ -795,7 +906,7 @@ Dim Frame::eval_dim(const clang::Expr* e) {
     else break;
   }
   if (is_integer(e->getType())) {
-    d.c[0] = convert(eval(e), ctx_.UnsignedIntTy);
+    d.c[0] = fitted(e, ctx_.UnsignedIntTy);
     for (int c = 1; c < 3; ++c) d.c[c] = Val::of(APSInt(llvm::APInt(32, 1), true));
     return d;
   }
@@ -804,7 +915,7 @@ Dim Frame::eval_dim(const clang::Expr* e) {
     if (constructor->isCopyOrMoveConstructor() && construct->getNumArgs() >= 1)
       return eval_dim(construct->getArg(0));
     if (construct->getNumArgs() == 3 && is_integer(constructor->getParamDecl(0)->getType())) {
-      for (unsigned c = 0; c < 3; ++c) d.c[c] = convert(eval(construct->getArg(c)), ctx_.UnsignedIntTy);
+      for (unsigned c = 0; c < 3; ++c) d.c[c] = fitted(construct->getArg(c), ctx_.UnsignedIntTy);
       return d;
     }
     if (construct->getNumArgs() == 1 && is_integer(construct->getArg(0)->getType()))
@@ -825,6 +936,8 @@ HostValue host_value(const Finder& f, const Val& value, const clang::Expr* at) {
   h.known = value.known;
   if (value.known) {
     h.value = decimal(value.v);
+  } else if (value.refused) {
+    h.reason = h.refused = value.reason;
   } else {
     h.reason = value.leaf ? "it is computed from " + value.reason : value.reason;
   }
@@ -981,9 +1094,10 @@ void take_values(Frame& frame, const Finder& finder, const clang::FunctionDecl& 
       launch.block[c] = host_value(finder, block.c[c], config->getArg(1));
     }
     if (config->getNumArgs() >= 3 && !llvm::isa<clang::CXXDefaultArgExpr>(config->getArg(2)))
-      launch.dynamic_shared = host_value(finder, frame.eval(config->getArg(2)), config->getArg(2));
+      launch.dynamic_shared = host_value(finder, frame.fitted(config->getArg(2), config->getArg(2)->getType()),
+                                         config->getArg(2));
     else
-      launch.dynamic_shared = HostValue{true, "0", launch.location, ""};
+      launch.dynamic_shared = HostValue{true, "0", launch.location, "", ""};
   }
   for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
     HostValue value;
@@ -991,7 +1105,7 @@ void take_values(Frame& frame, const Finder& finder, const clang::FunctionDecl& 
     const clang::Expr* argument = i < call->getNumArgs() ? call->getArg(i) : nullptr;
     if (argument != nullptr) value.where = finder.where(argument->getBeginLoc());
     if (argument != nullptr && is_integer(type)) {
-      value = host_value(finder, frame.eval(argument), argument);
+      value = host_value(finder, frame.fitted(argument, type), argument);
     } else if (argument != nullptr && type->isRealFloatingType()) {
       llvm::APFloat folded(0.0);
       if (!argument->isValueDependent() && argument->EvaluateAsFloat(folded, finder.context) && folded.isFinite()) {
@@ -1016,8 +1130,9 @@ std::string pins_key(const std::map<const clang::VarDecl*, Val>& pins) {
 }  // namespace
 
 std::vector<HostLaunch> find_host_launches(const clang::FunctionDecl& kernel, clang::ASTContext& context,
+                                           const std::vector<ClangError>& errors,
                                            const std::map<std::string, std::string>& host_arguments) {
-  Finder finder(context);
+  Finder finder(context, errors);
   Collector collector(finder, kernel);
   collector.TraverseDecl(context.getTranslationUnitDecl());
   std::vector<HostLaunch> launches(collector.launches.size());

@@ -224,7 +224,8 @@ namespace {
 
 HostValue host_value(const json& v) {
   return HostValue{v.at("known").get<bool>(), v.at("value").get<std::string>(),
-                   v.at("where").get<std::string>(), v.at("reason").get<std::string>()};
+                   v.at("where").get<std::string>(), v.at("reason").get<std::string>(),
+                   v.at("refused").get<std::string>()};
 }
 
 }  // namespace
