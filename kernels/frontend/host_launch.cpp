@@ -84,6 +84,15 @@ struct Dim {
   Val c[3];
 };
 
+/// Variables that hold one value throughout the host function (a value given on the command line
+/// for what the launch passes), or that are not computable throughout (Val::unknown: the launch's
+/// size that the command line replaces is computed from them).
+struct Pins {
+  std::map<const clang::VarDecl*, Val> ints;
+  std::map<const clang::VarDecl*, Dim> dims;
+  bool empty() const { return ints.empty() && dims.empty(); }
+};
+
 std::string decimal(const APSInt& value) {
   llvm::SmallString<32> text;
   value.toString(text, 10);
@@ -157,7 +166,7 @@ class Frame {
  public:
   /// `pins`: variables that hold a given value throughout (FrontendOptions::host_arguments).
   Frame(const Finder& finder, const clang::FunctionDecl* function, int depth,
-        const std::map<const clang::VarDecl*, Val>* pins = nullptr)
+        const Pins* pins = nullptr)
       : f_(finder), ctx_(finder.context), function_(function), depth_(depth), pins_(pins) {}
 
   /// Calls `at_target` at each of `targets` (statements of the function's body) in source order,
@@ -198,14 +207,20 @@ class Frame {
   bool holds(const clang::Stmt* s) const { return s != nullptr && holds_.count(s) != 0; }
   const Val* pinned(const clang::VarDecl* v) const {
     if (pins_ == nullptr) return nullptr;
-    const auto p = pins_->find(v);
-    return p == pins_->end() ? nullptr : &p->second;
+    const auto p = pins_->ints.find(v);
+    return p == pins_->ints.end() ? nullptr : &p->second;
+  }
+  const Dim* pinned_dim(const clang::VarDecl* v) const {
+    if (pins_ == nullptr) return nullptr;
+    const auto p = pins_->dims.find(v);
+    return p == pins_->dims.end() ? nullptr : &p->second;
   }
   /// Whether `s` reads a pinned variable (Clang would fold a const one to its written value).
   bool mentions_pinned(const clang::Stmt* s) const {
     if (s == nullptr || pins_ == nullptr || pins_->empty()) return false;
     if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(s))
-      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d->getDecl()); v != nullptr && pinned(v) != nullptr)
+      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d->getDecl());
+          v != nullptr && (pinned(v) != nullptr || pinned_dim(v) != nullptr))
         return true;
     for (const clang::Stmt* child : s->children())
       if (mentions_pinned(child)) return true;
@@ -264,7 +279,7 @@ class Frame {
   clang::ASTContext& ctx_;
   const clang::FunctionDecl* function_;
   int depth_;
-  const std::map<const clang::VarDecl*, Val>* pins_;
+  const Pins* pins_;
   std::set<const clang::Stmt*> targets_;
   std::set<const clang::Stmt*> holds_;  // the targets and the statements holding them
   const AtTarget* at_target_ = nullptr;
@@ -412,6 +427,7 @@ void Frame::declare(const clang::VarDecl* v) {
     if (init != nullptr) d = eval_dim(init);
     for (int c = 0; c < 3; ++c) d.c[c] = assigned(v, d.c[c], c);
     if (init != nullptr) invalidate(init, "changes at " + at);
+    if (const Dim* pin = pinned_dim(v)) d = *pin;
     state_.dims[v] = d;
     return;
   }
@@ -629,6 +645,7 @@ Val Frame::lookup(const clang::VarDecl* v) {
 }
 
 Dim Frame::lookup_dim(const clang::VarDecl* v) {
+  if (const Dim* pin = pinned_dim(v)) return *pin;
   if (const auto e = state_.escaped.find(v); e != state_.escaped.end()) {
     Dim d;
     for (Val& c : d.c) c = Val::unknown(e->second);
@@ -991,42 +1008,98 @@ std::string float_text(const llvm::APFloat& value) {
 /// Where `v` is written in `body` other than by its declaration: a use that is not a read of its
 /// value (an assignment, ++ or --, its address taken, a reference bound to it), or "" when every
 /// use reads it.
+/// Whether the use `d` of a variable, below `parent` and `grandparent` (the nearest that are not
+/// parentheses), only reads it: its value taken, sizeof, bound to a const reference parameter
+/// (std::min's), and for a dim3 a member read or a copy.
+bool only_reads(const clang::DeclRefExpr* d, const clang::Stmt* parent, const clang::Stmt* grandparent) {
+  using namespace clang;
+  const auto is_read = [](const Stmt* s) {
+    const auto* c = dyn_cast_or_null<ImplicitCastExpr>(s);
+    return c != nullptr && c->getCastKind() == CK_LValueToRValue;
+  };
+  const auto is_copy = [](const Stmt* s) {
+    const auto* c = dyn_cast_or_null<CXXConstructExpr>(s);
+    return c != nullptr && c->getConstructor()->isCopyOrMoveConstructor();
+  };
+  if (parent == nullptr) return false;
+  if (is_read(parent) || isa<UnaryExprOrTypeTraitExpr>(parent)) return true;  // sizeof: not evaluated
+  if (const auto* call = dyn_cast<CallExpr>(parent)) {
+    const FunctionDecl* callee = call->getDirectCallee();
+    for (unsigned i = 0; callee != nullptr && i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
+      const QualType type = callee->getParamDecl(i)->getType();
+      if (call->getArg(i)->IgnoreParens() == d && type->isReferenceType() &&
+          type.getNonReferenceType().isConstQualified())
+        return true;
+    }
+  }
+  if (!is_dim3(d->getType())) return false;
+  if (isa<MemberExpr>(parent)) return is_read(grandparent);
+  if (is_copy(parent)) return true;
+  const auto* c = dyn_cast<ImplicitCastExpr>(parent);
+  return c != nullptr && c->getCastKind() == CK_NoOp && is_copy(grandparent);
+}
+
+/// Where `v` is written in `body` other than by its declaration (a use that does not only read
+/// it: an assignment, ++ or --, its address taken, a reference bound to it), or "" when none.
 std::string written_in(const Finder& f, const clang::Stmt* body, const clang::VarDecl* v,
-                       const clang::Stmt* parent = nullptr) {
+                       const clang::Stmt* parent = nullptr, const clang::Stmt* grandparent = nullptr) {
   if (body == nullptr) return "";
   if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(body); d != nullptr && d->getDecl() == v) {
-    if (parent == nullptr) return f.where(d->getBeginLoc());
-    if (const auto* c = llvm::dyn_cast<clang::ImplicitCastExpr>(parent);
-        c != nullptr && c->getCastKind() == clang::CK_LValueToRValue)
-      return "";
-    if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(parent)) return "";  // sizeof: not evaluated
-    return f.where(parent->getBeginLoc());
+    if (only_reads(d, parent, grandparent)) return "";
+    return f.where((parent != nullptr ? parent : body)->getBeginLoc());
   }
-  // The parent passed down is the nearest one that is not a parenthesis. (Not Clang's parent map:
+  // The parents passed down are the nearest that are not parentheses. (Not Clang's parent map:
   // building it is quadratic in the uses of a shared node, a default argument's expression say.)
-  const clang::Stmt* above = llvm::isa<clang::ParenExpr>(body) ? parent : body;
+  const bool paren = llvm::isa<clang::ParenExpr>(body);
   for (const clang::Stmt* child : body->children())
-    if (std::string w = written_in(f, child, v, above); !w.empty()) return w;
+    if (std::string w = written_in(f, child, v, paren ? parent : body, paren ? grandparent : parent); !w.empty())
+      return w;
   return "";
+}
+
+/// "'n' (FILE:LINE:COL)".
+std::string var_text(const Finder& f, const clang::VarDecl* v) {
+  return "'" + v->getNameAsString() + "' (" + f.where(v->getLocation()) + ")";
+}
+
+/// Why `v` cannot hold one value throughout `function` (a variable outside it, not const; one
+/// written after its declaration), "" when it can.
+std::string unpinnable(const Finder& f, const clang::VarDecl* v, const clang::FunctionDecl* function) {
+  const bool own = v->getDeclContext() == function && (v->hasLocalStorage() || llvm::isa<clang::ParmVarDecl>(v)) &&
+                   !v->isStaticLocal();
+  if (v->getType().isConstQualified()) return "";
+  if (!own) return "is a variable outside " + f.name(function) + ", which the host code may change";
+  const auto seen = f.written.find(v);
+  const std::string& w = seen != f.written.end() ? seen->second : (f.written[v] = written_in(f, function->getBody(), v));
+  return w.empty() ? "" : "is written at " + w + " as well";
+}
+
+/// `text` (a decimal integer, as the CLI passes them) as a value of `type`; why not, when it is
+/// not one or does not fit.
+Val given_value(const Finder& f, const std::string& text, clang::QualType type) {
+  const std::size_t digits = text.size() - (text.rfind('-', 0) == 0 ? 1 : 0);
+  if (digits == 0 || digits > 38 || text.find_first_not_of("0123456789", text.size() - digits) != std::string::npos)
+    return Val::unknown("'" + text + "' is not a decimal integer");
+  type = type.getCanonicalType();
+  const unsigned bits = static_cast<unsigned>(f.context.getTypeSize(type));
+  const bool is_unsigned = type->isUnsignedIntegerOrEnumerationType();
+  const llvm::APInt wide(128, text, 10);
+  if (!(is_unsigned ? !wide.isNegative() && wide.isIntN(bits) : wide.isSignedIntN(bits)))
+    return Val::unknown(text + " does not fit " + type.getAsString());
+  return Val::of(APSInt(wide.trunc(bits), is_unsigned));
 }
 
 /// The host variables a launch passes for the kernel parameters given values, each holding its
 /// value throughout (`pins`), and the text of each (`followed`, `unfollowed`: HostLaunch's).
-std::map<const clang::VarDecl*, Val> pins_of(const Finder& f, const clang::FunctionDecl& kernel,
-                                             const clang::CallExpr* call, const clang::FunctionDecl* function,
-                                             const std::map<std::string, std::string>& given, HostLaunch& launch) {
-  std::map<const clang::VarDecl*, Val> pins;
+Pins pins_of(const Finder& f, const clang::FunctionDecl& kernel, const clang::CallExpr* call,
+             const clang::FunctionDecl* function, const std::map<std::string, std::string>& given, HostLaunch& launch) {
+  Pins pins;
   std::set<const clang::VarDecl*> conflicting;
   std::vector<std::pair<const clang::VarDecl*, std::string>> order;  // as the parameters come
   for (unsigned i = 0; i < kernel.getNumParams() && i < call->getNumArgs(); ++i) {
     const std::string name = kernel.getParamDecl(i)->getNameAsString();
     const auto g = given.find(name);
     if (g == given.end() || !is_integer(kernel.getParamDecl(i)->getType())) continue;
-    // A decimal integer within 128 bits (the CLI passes only those; anything else is not taken).
-    const std::string& text = g->second;
-    const std::size_t digits = text.size() - (text.rfind('-', 0) == 0 ? 1 : 0);
-    if (digits == 0 || digits > 38 || text.find_first_not_of("0123456789", text.size() - digits) != std::string::npos)
-      continue;
     const clang::Expr* argument = call->getArg(i)->IgnoreParenImpCasts();
     const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(argument);
     const auto* v = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
@@ -1035,39 +1108,22 @@ std::map<const clang::VarDecl*, Val> pins_of(const Finder& f, const clang::Funct
                                   f.where(argument->getBeginLoc()) + "), not a variable of its own");
       continue;
     }
-    const std::string var = "'" + v->getNameAsString() + "' (" + f.where(v->getLocation()) + ")";
-    const bool own = v->getDeclContext() == function && (v->hasLocalStorage() || llvm::isa<clang::ParmVarDecl>(v)) &&
-                     !v->isStaticLocal();
-    if (!own && !v->getType().isConstQualified()) {
-      launch.unfollowed.push_back(name + ": " + var + " is a variable outside " + f.name(function) +
-                                  ", which the host code may change");
+    const std::string var = var_text(f, v);
+    if (const std::string why = unpinnable(f, v, function); !why.empty()) {
+      launch.unfollowed.push_back(name + ": " + var + " " + why);
       continue;
-    }
-    if (own && !v->getType().isConstQualified()) {
-      const auto seen = f.written.find(v);
-      const std::string& w =
-          seen != f.written.end() ? seen->second : (f.written[v] = written_in(f, function->getBody(), v));
-      if (!w.empty()) {
-        launch.unfollowed.push_back(name + ": " + var + " is written at " + w + " as well");
-        continue;
-      }
     }
     // The value in the variable's own type (it may differ from the parameter's).
-    const clang::QualType type = v->getType().getCanonicalType();
-    const unsigned bits = static_cast<unsigned>(f.context.getTypeSize(type));
-    const bool is_unsigned = type->isUnsignedIntegerOrEnumerationType();
-    const llvm::APInt wide(128, g->second, 10);
-    if (!(is_unsigned ? !wide.isNegative() && wide.isIntN(bits) : wide.isSignedIntN(bits))) {
-      launch.unfollowed.push_back(name + ": " + g->second + " does not fit " + var + " (" +
-                                  type.getAsString() + ")");
+    const Val value = given_value(f, g->second, v->getType());
+    if (!value.known) {
+      launch.unfollowed.push_back(name + ": " + value.reason + ", the type of " + var);
       continue;
     }
-    const Val value = Val::of(APSInt(wide.trunc(bits), is_unsigned));
-    if (const auto p = pins.find(v); p != pins.end()) {
+    if (const auto p = pins.ints.find(v); p != pins.ints.end()) {
       if (p->second.v != value.v) conflicting.insert(v);
       continue;
     }
-    pins[v] = value;
+    pins.ints[v] = value;
     order.emplace_back(v, var + " = " + g->second);
   }
   for (const auto& [v, text] : order) {
@@ -1075,11 +1131,107 @@ std::map<const clang::VarDecl*, Val> pins_of(const Finder& f, const clang::Funct
       launch.followed.push_back(text);
       continue;
     }
-    pins.erase(v);
-    launch.unfollowed.push_back("'" + v->getNameAsString() + "' (" + f.where(v->getLocation()) +
-                                ") is passed for several parameters given different values");
+    pins.ints.erase(v);
+    launch.unfollowed.push_back(var_text(f, v) + " is passed for several parameters given different values");
   }
   return pins;
+}
+
+/// The variable a launch's size is (`k<<<grid, threads>>>`, `dim3 block; k<<<g, block>>>`), null
+/// for an expression of another kind.
+const clang::VarDecl* size_variable(const clang::Expr* e) {
+  using namespace clang;
+  while (true) {
+    e = e->IgnoreParens();
+    const auto* construct = dyn_cast<CXXConstructExpr>(e);
+    if (const auto* x = dyn_cast<ExprWithCleanups>(e)) e = x->getSubExpr();
+    else if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
+    else if (const auto* t = dyn_cast<CXXBindTemporaryExpr>(e)) e = t->getSubExpr();
+    else if (const auto* i = dyn_cast<ImplicitCastExpr>(e)) e = i->getSubExpr();
+    else if (construct != nullptr && construct->getNumArgs() >= 1 &&
+             (construct->getNumArgs() == 1 || llvm::isa<CXXDefaultArgExpr>(construct->getArg(1))))
+      e = construct->getArg(0);  // a copy, or dim3(x) with y and z left to their defaults
+    else break;
+  }
+  const auto* d = dyn_cast<DeclRefExpr>(e);
+  const auto* v = d != nullptr ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  if (v == nullptr || v->getType()->isReferenceType() || !(is_integer(v->getType()) || is_dim3(v->getType())))
+    return nullptr;
+  return v;
+}
+
+/// The integer and dim3 variables of `function` that `s` reads.
+void variables_read(const clang::Stmt* s, const clang::FunctionDecl* function, std::set<const clang::VarDecl*>& out) {
+  if (s == nullptr) return;
+  if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(s))
+    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d->getDecl());
+        v != nullptr && v->getDeclContext() == function && (is_integer(v->getType()) || is_dim3(v->getType())))
+      out.insert(v);
+  for (const clang::Stmt* child : s->children()) variables_read(child, function, out);
+}
+
+/// Why the host code cannot be followed with a size given on the command line (`given`: its x, y,
+/// z; {"?"} when computed from the source's values) for the launch's `size`, variable `v`; "" when
+/// it can, with `value` set (a Val for an integer, a Dim for a dim3).
+std::string size_pin(const Finder& f, const clang::Expr* size, const clang::VarDecl* v,
+                     const clang::FunctionDecl* function, const std::vector<std::string>& given,
+                     const std::string& flag, Val& value, Dim& dim) {
+  if (given.size() != 3) return flag + " is computed from values the source gives";
+  if (v == nullptr)
+    return "the launch gives " + f.quoted(size) + " (" + f.where(size->getBeginLoc()) + "), not a variable of its own";
+  const std::string var = var_text(f, v);
+  if (const std::string why = unpinnable(f, v, function); !why.empty()) return var + " " + why;
+  if (is_integer(v->getType())) {
+    if (given[1] != "1" || given[2] != "1")
+      return var + " is an integer (the x alone), and " + flag + " gives y = " + given[1] + ", z = " + given[2];
+    value = given_value(f, given[0], v->getType());
+    return value.known ? "" : value.reason + ", the type of " + var;
+  }
+  for (int c = 0; c < 3; ++c) {
+    dim.c[c] = given_value(f, given[c], f.context.UnsignedIntTy);
+    if (!dim.c[c].known) return dim.c[c].reason;
+  }
+  return "";
+}
+
+/// The launch's grid or block (`which` 0 or 1) given on the command line: the variable it is holds
+/// that value throughout; where that cannot be, the variables it reads are not computable
+/// (Pins), so that nothing computed from them keeps the source's value.
+void pin_size(const Finder& f, const clang::CUDAKernelCallExpr* call, const clang::FunctionDecl* function, int which,
+              const std::vector<std::string>& given, Pins& pins, HostLaunch& launch) {
+  const clang::CallExpr* config = call->getConfig();
+  if (given.empty() || config == nullptr || config->getNumArgs() < 2) return;
+  const std::string name = which == 0 ? "grid" : "block";
+  const std::string flag = "--" + name;
+  const clang::Expr* size = config->getArg(static_cast<unsigned>(which));
+  const clang::VarDecl* v = size_variable(size);
+  Val value;
+  Dim dim;
+  std::string why = size_pin(f, size, v, function, given, flag, value, dim);
+  if (why.empty()) {
+    const auto pinned = pins.ints.find(v);
+    if (pinned != pins.ints.end() && (!pinned->second.known || pinned->second.v != value.v))
+      why = var_text(f, v) + " is passed for the " + name + " and for a parameter given another value";
+  }
+  if (why.empty()) {
+    const std::string text = value.known ? decimal(value.v) : "(" + given[0] + ", " + given[1] + ", " + given[2] + ")";
+    if (value.known) pins.ints[v] = value;
+    else pins.dims[v] = dim;
+    launch.followed.push_back(flag + ": " + var_text(f, v) + " = " + text);
+    return;
+  }
+  launch.unfollowed.push_back(flag + ": " + why);
+  std::set<const clang::VarDecl*> read;
+  variables_read(size, function, read);
+  for (const clang::VarDecl* r : read) {
+    const Val unknown = Val::unknown(var_text(f, r) + " gives the launch's " + name + ", which " + flag +
+                                     " replaces, and the host code is not followed with " + flag + "'s value: " + why);
+    if (is_dim3(r->getType())) pins.dims[r] = Dim{{unknown, unknown, unknown}};
+    else pins.ints[r] = unknown;
+    launch.followed.erase(std::remove_if(launch.followed.begin(), launch.followed.end(),
+                                         [&](const std::string& t) { return t.rfind(var_text(f, r) + " = ", 0) == 0; }),
+                          launch.followed.end());
+  }
 }
 
 /// The sizes and arguments of `call` with the values `frame` has there.
@@ -1120,18 +1272,21 @@ void take_values(Frame& frame, const Finder& finder, const clang::FunctionDecl& 
 }
 
 /// The pins as text, so that launches followed with the same pins share one walk.
-std::string pins_key(const std::map<const clang::VarDecl*, Val>& pins) {
+std::string pins_key(const Pins& pins) {
+  const auto text = [](const Val& value) { return value.known ? decimal(value.v) : "?" + value.reason; };
   std::string key;
-  for (const auto& [v, value] : pins)
-    key += std::to_string(reinterpret_cast<std::uintptr_t>(v)) + "=" + (value.known ? decimal(value.v) : "?" + value.reason) + ";";
+  for (const auto& [v, value] : pins.ints)
+    key += std::to_string(reinterpret_cast<std::uintptr_t>(v)) + "=" + text(value) + ";";
+  for (const auto& [v, dim] : pins.dims)
+    key += std::to_string(reinterpret_cast<std::uintptr_t>(v)) + "=" + text(dim.c[0]) + "," + text(dim.c[1]) + "," +
+           text(dim.c[2]) + ";";
   return key;
 }
 
 }  // namespace
 
 std::vector<HostLaunch> find_host_launches(const clang::FunctionDecl& kernel, clang::ASTContext& context,
-                                           const std::vector<ClangError>& errors,
-                                           const std::map<std::string, std::string>& host_arguments) {
+                                           const std::vector<ClangError>& errors, const FrontendOptions& options) {
   Finder finder(context, errors);
   Collector collector(finder, kernel);
   collector.TraverseDecl(context.getTranslationUnitDecl());
@@ -1139,7 +1294,7 @@ std::vector<HostLaunch> find_host_launches(const clang::FunctionDecl& kernel, cl
   // Launches in one function with the same pins: one walk of that function follows them all.
   struct Group {
     const clang::FunctionDecl* function;
-    std::map<const clang::VarDecl*, Val> pins;
+    Pins pins;
     std::vector<const clang::Stmt*> calls;
   };
   std::map<std::pair<const clang::FunctionDecl*, std::string>, Group> groups;
@@ -1149,9 +1304,11 @@ std::vector<HostLaunch> find_host_launches(const clang::FunctionDecl& kernel, cl
     HostLaunch& launch = launches[i];
     launch.location = finder.where(call->getBeginLoc());
     launch.function = function->getQualifiedNameAsString();
-    std::map<const clang::VarDecl*, Val> pins =
-        host_arguments.empty() ? std::map<const clang::VarDecl*, Val>{}
-                               : pins_of(finder, kernel, call, function, host_arguments, launch);
+    Pins pins = options.host_arguments.empty()
+                    ? Pins{}
+                    : pins_of(finder, kernel, call, function, options.host_arguments, launch);
+    pin_size(finder, call, function, 0, options.host_grid, pins, launch);
+    pin_size(finder, call, function, 1, options.host_block, pins, launch);
     Group& group = groups[{function, pins_key(pins)}];
     if (group.calls.empty()) group = Group{function, std::move(pins), {}};
     group.calls.push_back(call);

@@ -20,10 +20,9 @@ namespace warpdiv::frontend::detail {
 /// Every launch of `kernel` (a definition; a template's instantiation) in a host function of the
 /// file (outside system headers), in source order. Never throws for what it cannot compute: such a
 /// value is HostValue::known false with the reason. `errors`: Clang's (ParsedSource::errors); a
-/// value computed from an expression holding one is HostValue::refused. `host_arguments`:
-/// FrontendOptions'.
+/// value computed from an expression holding one is HostValue::refused. From `options`:
+/// host_arguments, host_grid and host_block.
 std::vector<HostLaunch> find_host_launches(const clang::FunctionDecl& kernel, clang::ASTContext& context,
-                                           const std::vector<ClangError>& errors = {},
-                                           const std::map<std::string, std::string>& host_arguments = {});
+                                           const std::vector<ClangError>& errors, const FrontendOptions& options);
 
 }  // namespace warpdiv::frontend::detail

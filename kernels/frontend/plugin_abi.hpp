@@ -3,7 +3,7 @@
 //   request  {"op": "load" | "list", "file": ..., "kernel": ..., "defines": [...], "include_dirs": [...],
 //             "cuda_headers": "builtin" | "toolkit" | "auto", "cuda_path": ..., "fmad": bool,
 //             "compile_commands_dir": ..., "host_launches": bool,
-//             "host_arguments": {"NAME": "VALUE", ...}}
+//             "host_arguments": {"NAME": "VALUE", ...}, "host_grid": [X, Y, Z], "host_block": [...]}
 //   reply    {"model": <the kernel model, sim/ir_json's format>, "notes": [...],
 //             "files_read": [...], "launches": [{"location", "function", "grid": [v, v, v],
 //             "block": [...], "dynamic_shared": v, "arguments": [v, ...],

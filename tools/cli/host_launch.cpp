@@ -145,6 +145,17 @@ ChosenLaunch choose_host_launch(const ir::Kernel& kernel,
   return chosen;
 }
 
+std::vector<std::string> host_size(const std::optional<std::string>& text, const std::string& flag,
+                                   const ArgValues& values) {
+  if (!text) return {};
+  try {
+    const Extent3 e = parse_extent(flag, *text, values);
+    return {std::to_string(e.x), std::to_string(e.y), std::to_string(e.z)};
+  } catch (const InvalidInput&) {
+    return {"?"};
+  }
+}
+
 std::map<std::string, std::string> host_arguments(const ArgValues& values) {
   std::map<std::string, std::string> out;
   for (const auto& [name, value] : values)
