@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -1074,9 +1075,9 @@ std::string unpinnable(const Finder& f, const clang::VarDecl* v, const clang::Fu
   return w.empty() ? "" : "is written at " + w + " as well";
 }
 
-/// `text` (a decimal integer, as the CLI passes them) as a value of `type`; why not, when it is
-/// not one or does not fit.
-Val given_value(const Finder& f, const std::string& text, clang::QualType type) {
+/// `text` (a decimal integer, as the CLI passes them) as a value of `type`, the type of `what`; why
+/// not, when it is not one or does not fit.
+Val given_value(const Finder& f, const std::string& text, clang::QualType type, const std::string& what) {
   const std::size_t digits = text.size() - (text.rfind('-', 0) == 0 ? 1 : 0);
   if (digits == 0 || digits > 38 || text.find_first_not_of("0123456789", text.size() - digits) != std::string::npos)
     return Val::unknown("'" + text + "' is not a decimal integer");
@@ -1085,7 +1086,7 @@ Val given_value(const Finder& f, const std::string& text, clang::QualType type) 
   const bool is_unsigned = type->isUnsignedIntegerOrEnumerationType();
   const llvm::APInt wide(128, text, 10);
   if (!(is_unsigned ? !wide.isNegative() && wide.isIntN(bits) : wide.isSignedIntN(bits)))
-    return Val::unknown(text + " does not fit " + type.getAsString());
+    return Val::unknown(text + " does not fit " + what + " (" + type.getAsString() + ")");
   return Val::of(APSInt(wide.trunc(bits), is_unsigned));
 }
 
@@ -1114,9 +1115,9 @@ Pins pins_of(const Finder& f, const clang::FunctionDecl& kernel, const clang::Ca
       continue;
     }
     // The value in the variable's own type (it may differ from the parameter's).
-    const Val value = given_value(f, g->second, v->getType());
+    const Val value = given_value(f, g->second, v->getType(), var);
     if (!value.known) {
-      launch.unfollowed.push_back(name + ": " + value.reason + ", the type of " + var);
+      launch.unfollowed.push_back(name + ": " + value.reason);
       continue;
     }
     if (const auto p = pins.ints.find(v); p != pins.ints.end()) {
@@ -1184,11 +1185,11 @@ std::string size_pin(const Finder& f, const clang::Expr* size, const clang::VarD
   if (is_integer(v->getType())) {
     if (given[1] != "1" || given[2] != "1")
       return var + " is an integer (the x alone), and " + flag + " gives y = " + given[1] + ", z = " + given[2];
-    value = given_value(f, given[0], v->getType());
-    return value.known ? "" : value.reason + ", the type of " + var;
+    value = given_value(f, given[0], v->getType(), var);
+    return value.known ? "" : value.reason;
   }
   for (int c = 0; c < 3; ++c) {
-    dim.c[c] = given_value(f, given[c], f.context.UnsignedIntTy);
+    dim.c[c] = given_value(f, given[c], f.context.UnsignedIntTy, var_text(f, v) + "'s " + "xyz"[c]);
     if (!dim.c[c].known) return dim.c[c].reason;
   }
   return "";
@@ -1220,9 +1221,16 @@ void pin_size(const Finder& f, const clang::CUDAKernelCallExpr* call, const clan
     launch.followed.push_back(flag + ": " + var_text(f, v) + " = " + text);
     return;
   }
-  launch.unfollowed.push_back(flag + ": " + why);
+  // The variables the size reads, less those the --arg values hold already (what reads them
+  // follows those).
   std::set<const clang::VarDecl*> read;
   variables_read(size, function, read);
+  for (auto r = read.begin(); r != read.end();) {
+    const auto pinned = pins.ints.find(*r);
+    r = pinned != pins.ints.end() && pinned->second.known ? read.erase(r) : std::next(r);
+  }
+  if (read.empty() && v == nullptr) return;
+  launch.unfollowed.push_back(flag + ": " + why);
   for (const clang::VarDecl* r : read) {
     const Val unknown = Val::unknown(var_text(f, r) + " gives the launch's " + name + ", which " + flag +
                                      " replaces, and the host code is not followed with " + flag + "'s value: " + why);
