@@ -3,9 +3,11 @@
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "kernels/frontend/frontend.hpp"
 
@@ -117,6 +119,34 @@ void BM_FrontendLoadTiled(benchmark::State& state) {
   std::remove(path.c_str());
 }
 BENCHMARK(BM_FrontendLoadTiled)->Unit(benchmark::kMillisecond);
+
+// A main() of N launches `k<<<1,32>>>(a, i);`, read with the kernel's launches (FILE.cu without
+// --grid): the walk of main() is shared by the launches, so the time grows linearly with N.
+// state.range(1) = 1: with --arg i=3 given (the host code followed with i pinned).
+void BM_FrontendHostLaunches(benchmark::State& state) {
+  const std::string path = "/tmp/warpdiv_frontend_bench_launches_" + std::to_string(::getpid()) + ".cu";
+  {
+    std::ofstream file(path);
+    file << "__global__ void k(int *a, int i) { if (threadIdx.x < i) a[threadIdx.x] = i; }\n"
+            "int main() {\n  int *a;\n  int i = 7;\n";
+    for (std::int64_t n = 0; n < state.range(0); ++n) file << "  k<<<1,32>>>(a, i);\n";
+    file << "}\n";
+  }
+  warpdiv::frontend::FrontendOptions options;
+  options.file = path;
+  options.host_launches = true;
+  if (state.range(1) != 0) options.host_arguments = {{"i", "3"}};
+  std::vector<warpdiv::frontend::HostLaunch> launches;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(warpdiv::frontend::load_kernel(options, nullptr, nullptr, &launches));
+    if (launches.size() != static_cast<std::size_t>(state.range(0))) state.SkipWithError("launches missing");
+  }
+  std::remove(path.c_str());
+}
+BENCHMARK(BM_FrontendHostLaunches)
+    ->ArgsProduct({{2000, 10000}, {0, 1}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();  // the front-end runs in a child process: the wall time is the cost
 
 }  // namespace
 

@@ -630,6 +630,12 @@ std::vector<std::string> ParsedSource::notes_for(const FoundKernel& kernel) cons
   return notes;
 }
 
+std::vector<ClangError> ParsedSource::errors() const {
+  std::vector<ClangError> out;
+  for (const ReportedError& error : clang_->consumer->errors) out.push_back(ClangError{error.location, error.message});
+  return out;
+}
+
 std::vector<std::string> ParsedSource::files_read() const {
   const clang::SourceManager& sources = context().getSourceManager();
   std::vector<std::string> files;

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <clang/Basic/SourceLocation.h>
+
 #include "kernels/frontend/frontend.hpp"
 
 namespace clang {
@@ -22,6 +24,12 @@ namespace warpdiv::frontend::detail {
 std::string location_of(const clang::SourceManager& sources, clang::SourceLocation loc);
 /// The source text of a node on one line, runs of white space as one space ("A[Row * Width + k]").
 std::string source_text(const clang::ASTContext& context, const clang::Stmt* s);
+
+/// One error Clang reported: where, and its message alone ("integer literal is too large ...").
+struct ClangError {
+  clang::SourceLocation location;
+  std::string message;
+};
 
 struct FoundKernel {
   KernelInfo info;
@@ -50,6 +58,8 @@ class ParsedSource {
   /// declaration Clang marked invalid; otherwise returns one line per error, "FILE:LINE:COL: error
   /// in host code the kernel does not reach (main): <Clang's message>", in Clang's order.
   std::vector<std::string> notes_for(const FoundKernel& kernel) const;
+  /// Every error Clang reported (none of them fatal), in Clang's order.
+  std::vector<ClangError> errors() const;
 
   /// The folders whose system headers declare the CUDA API on the toolkit route (Clang's resource
   /// headers, the toolkit's include folder, warpdiv's forwarding folder), each ending in '/';

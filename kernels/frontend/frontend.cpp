@@ -130,7 +130,7 @@ sim::ir::Kernel load_here(const FrontendOptions& options, std::vector<std::strin
   if (notes != nullptr) *notes = std::move(host_notes);
   if (files_read != nullptr) *files_read = source.files_read();
   if (launches != nullptr && options.host_launches)
-    *launches = detail::find_host_launches(*kernel.decl, source.context(), options.host_arguments);
+    *launches = detail::find_host_launches(*kernel.decl, source.context(), source.errors(), options);
   return model;
 }
 

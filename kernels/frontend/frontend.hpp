@@ -155,6 +155,14 @@ struct FrontendOptions {
   /// other arguments) follows (HostLaunch::followed); otherwise only the argument changes
   /// (HostLaunch::unfollowed says why).
   std::map<std::string, std::string> host_arguments;
+  /// The grid and the block given on the command line (`--grid`, `--block`) over the launch read
+  /// from the host code: x, y, z as decimal integers, {"?"} when computed from values the source
+  /// gives, empty when not given. The variable the launch passes for that size (an integer for x,
+  /// a dim3), where nothing writes it after its declaration, holds the value throughout, so what
+  /// the host code computes from it (the dynamic shared memory, the other size, arguments)
+  /// follows (HostLaunch::followed); otherwise what reads the variables of the size's expression
+  /// is not computable (HostLaunch::unfollowed says why), never the source's value.
+  std::vector<std::string> host_grid, host_block;
 };
 
 /// The values FrontendOptions::cuda_headers takes, for messages: "builtin, toolkit, auto".
@@ -186,6 +194,11 @@ struct HostValue {
   /// "'cols' (hw.cu:30:7) is set from atoi(argv[2])". Empty for a value the model takes none
   /// of (a pointer, a struct).
   std::string reason;
+  /// Not empty (with !known): the source's value is not to be taken, and why: its expression holds
+  /// an error Clang reports ("Clang rejects it: FILE:LINE:COL: error: <Clang's message>"), or its
+  /// value does not fit the type it is converted to (dim3's unsigned int, the parameter's type:
+  /// "'4294967296' (FILE:LINE:COL) is 4294967296, outside unsigned int's range 0 .. 4294967295").
+  std::string refused;
 };
 
 /// A launch of the chosen kernel, `kernel<<<grid, block, shared>>>(args)`, in host code.

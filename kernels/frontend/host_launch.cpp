@@ -21,14 +21,18 @@
 #include <clang/AST/Attr.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
-#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/Stmt.h>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
 #include <llvm/ADT/APSInt.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <set>
@@ -37,6 +41,7 @@
 #include <vector>
 
 #include "kernels/frontend/clang_parse.hpp"
+#include "kernels/frontend/prelude_text.hpp"
 
 namespace warpdiv::frontend::detail {
 namespace {
@@ -56,6 +61,7 @@ struct Val {
   APSInt v;
   std::string reason;
   bool leaf = false;
+  bool refused = false;  // the source's value is not to be taken (HostValue::refused): `reason`
   static Val of(APSInt value) {
     Val r;
     r.known = true;
@@ -68,10 +74,24 @@ struct Val {
     r.leaf = is_leaf;
     return r;
   }
+  static Val refusal(std::string why) {
+    Val r = unknown(std::move(why));
+    r.refused = true;
+    return r;
+  }
 };
 
 struct Dim {
   Val c[3];
+};
+
+/// Variables that hold one value throughout the host function (a value given on the command line
+/// for what the launch passes), or that are not computable throughout (Val::unknown: the launch's
+/// size that the command line replaces is computed from them).
+struct Pins {
+  std::map<const clang::VarDecl*, Val> ints;
+  std::map<const clang::VarDecl*, Dim> dims;
+  bool empty() const { return ints.empty() && dims.empty(); }
 };
 
 std::string decimal(const APSInt& value) {
@@ -97,9 +117,12 @@ struct CallSite {
 
 class Finder {
  public:
-  explicit Finder(clang::ASTContext& ast) : context(ast) {}
+  Finder(clang::ASTContext& ast, const std::vector<ClangError>& clang_errors) : context(ast), errors(clang_errors) {}
   clang::ASTContext& context;
+  const std::vector<ClangError>& errors;
   std::map<const clang::FunctionDecl*, std::vector<CallSite>> callers;  // by canonical declaration
+  /// written_in of a variable in its own function, once per variable (many launches pass it).
+  mutable std::map<const clang::VarDecl*, std::string> written;
 
   std::string where(clang::SourceLocation loc) const {
     return location_of(context.getSourceManager(), loc);
@@ -110,44 +133,70 @@ class Finder {
     return text;
   }
   std::string name(const clang::FunctionDecl* f) const { return f->getQualifiedNameAsString() + "()"; }
+
+  /// The first of Clang's errors inside `s` (its expansion in the file: an error in a macro's
+  /// body counts where the macro is used), null when none.
+  const ClangError* error_in(const clang::Stmt* s) const {
+    if (errors.empty() || s == nullptr) return nullptr;
+    const clang::SourceManager& sources = context.getSourceManager();
+    const clang::CharSourceRange range = sources.getExpansionRange(s->getSourceRange());
+    const auto [file, begin] = sources.getDecomposedLoc(range.getBegin());
+    const auto [end_file, end] = sources.getDecomposedLoc(range.getEnd());
+    if (file.isInvalid() || end_file != file) return nullptr;
+    // The range ends where its last token begins: the whole token is in it.
+    const unsigned last = range.isTokenRange()
+                              ? clang::Lexer::MeasureTokenLength(range.getEnd(), sources, context.getLangOpts())
+                              : 0;
+    for (const ClangError& error : errors) {
+      const auto [error_file, offset] = sources.getDecomposedLoc(sources.getExpansionLoc(error.location));
+      if (error_file == file && offset >= begin && offset <= end + last) return &error;
+    }
+    return nullptr;
+  }
 };
 
-/// The host function `function` followed from its start to `target` (a statement in its body).
+class Frame;
+/// What is computed at a statement the walk reaches, with the frame's values there.
+using AtTarget = std::function<void(Frame&, const clang::Stmt*)>;
+
+/// The host function `function` followed from its start to the statements of its body asked for
+/// (follow), in one walk: statements before a target are executed once, whatever the number of
+/// targets, and a statement holding targets is walked into on a copy of the values, then executed
+/// for the statements after it.
 class Frame {
  public:
   /// `pins`: variables that hold a given value throughout (FrontendOptions::host_arguments).
-  Frame(const Finder& finder, const clang::FunctionDecl* function, const clang::Stmt* target,
-        int depth, const std::map<const clang::VarDecl*, Val>* pins = nullptr)
-      : f_(finder), ctx_(finder.context), function_(function), target_(target), depth_(depth),
-        pins_(pins) {
-    std::vector<const clang::Stmt*> path;
-    find_path(function->getBody(), path);
-    on_path_.insert(path.begin(), path.end());
-    for (const clang::Stmt* s : path)
-      if (llvm::isa<clang::LambdaExpr>(s) || llvm::isa<clang::BlockExpr>(s)) {
-        blocked_ = "the launch is inside the lambda at " + f_.where(s->getBeginLoc()) +
-                   ", whose calls are not followed";
-        return;
-      }
-    if (const clang::Stmt* jump = find_goto(function->getBody()))
-      blocked_ = f_.name(function) + " uses goto (" + f_.where(jump->getBeginLoc()) +
-                 "), so the order of its statements is not followed";
-    else
-      walk(function->getBody());
+  Frame(const Finder& finder, const clang::FunctionDecl* function, int depth,
+        const Pins* pins = nullptr)
+      : f_(finder), ctx_(finder.context), function_(function), depth_(depth), pins_(pins) {}
+
+  /// Calls `at_target` at each of `targets` (statements of the function's body) in source order,
+  /// with the values there.
+  void follow(const std::vector<const clang::Stmt*>& targets, const AtTarget& at_target) {
+    targets_ = std::set<const clang::Stmt*>(targets.begin(), targets.end());
+    at_target_ = &at_target;
+    holds_.clear();
+    mark(function_->getBody());
+    if (const clang::Stmt* jump = find_goto(function_->getBody()))
+      state_.blocked = f_.name(function_) + " uses goto (" + f_.where(jump->getBeginLoc()) +
+                       "), so the order of its statements is not followed";
+    if (holds(function_->getBody())) walk(function_->getBody());
   }
 
   Val eval(const clang::Expr* e);
   Dim eval_dim(const clang::Expr* e);
+  /// `e` (with the conversions Clang made implicit) converted to `type`: refused where the value
+  /// of what is converted does not fit `type` (C++ would wrap it around).
+  Val fitted(const clang::Expr* e, clang::QualType type);
 
  private:
-  bool find_path(const clang::Stmt* s, std::vector<const clang::Stmt*>& path) const {
+  /// Marks `s` and what holds a target in it (holds_); whether `s` holds one.
+  bool mark(const clang::Stmt* s) {
     if (s == nullptr) return false;
-    path.push_back(s);
-    if (s == target_) return true;
-    for (const clang::Stmt* child : s->children())
-      if (find_path(child, path)) return true;
-    path.pop_back();
-    return false;
+    bool held = targets_.count(s) != 0;
+    for (const clang::Stmt* child : s->children()) held = mark(child) || held;
+    if (held) holds_.insert(s);
+    return held;
   }
   static const clang::Stmt* find_goto(const clang::Stmt* s) {
     if (s == nullptr) return nullptr;
@@ -156,17 +205,23 @@ class Frame {
       if (const clang::Stmt* found = find_goto(child)) return found;
     return nullptr;
   }
-  bool on_path(const clang::Stmt* s) const { return s != nullptr && on_path_.count(s) != 0; }
+  bool holds(const clang::Stmt* s) const { return s != nullptr && holds_.count(s) != 0; }
   const Val* pinned(const clang::VarDecl* v) const {
     if (pins_ == nullptr) return nullptr;
-    const auto p = pins_->find(v);
-    return p == pins_->end() ? nullptr : &p->second;
+    const auto p = pins_->ints.find(v);
+    return p == pins_->ints.end() ? nullptr : &p->second;
+  }
+  const Dim* pinned_dim(const clang::VarDecl* v) const {
+    if (pins_ == nullptr) return nullptr;
+    const auto p = pins_->dims.find(v);
+    return p == pins_->dims.end() ? nullptr : &p->second;
   }
   /// Whether `s` reads a pinned variable (Clang would fold a const one to its written value).
   bool mentions_pinned(const clang::Stmt* s) const {
     if (s == nullptr || pins_ == nullptr || pins_->empty()) return false;
     if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(s))
-      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d->getDecl()); v != nullptr && pinned(v) != nullptr)
+      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d->getDecl());
+          v != nullptr && (pinned(v) != nullptr || pinned_dim(v) != nullptr))
         return true;
     for (const clang::Stmt* child : s->children())
       if (mentions_pinned(child)) return true;
@@ -174,6 +229,8 @@ class Frame {
   }
 
   void walk(const clang::Stmt* s);
+  void branch(const clang::Stmt* s);
+  void evaluate_in(const clang::Stmt* s, const clang::Stmt* lambda = nullptr);
   void exec(const clang::Stmt* s);
   void declare(const clang::VarDecl* v);
   void assign(const clang::Expr* e);
@@ -196,8 +253,16 @@ class Frame {
   /// The frame of the one call site of this frame's function, where parameter `p`'s `argument`
   /// is evaluated; null (with `why`) where there is none to follow.
   std::unique_ptr<Frame> call_site(const clang::ParmVarDecl* p, std::string& why,
-                                   const clang::Expr*& argument) const;
+                                   const clang::Expr*& argument, const clang::Stmt*& call) const;
   Val convert(Val x, clang::QualType type) const;
+  Val rejected(const ClangError& error) const {
+    return Val::refusal("Clang rejects it: " + f_.where(error.location) + ": error: " + error.message);
+  }
+  /// std::min / std::max and CUDA's min / max (declared in a system header or the prelude) of two
+  /// integers.
+  bool is_min_max(const clang::CallExpr* call) const;
+  /// As C++ computes it, for two arguments written in one integer type; not computable otherwise.
+  Val min_max(const clang::CallExpr* call);
   Val binary(const clang::BinaryOperator* b);
   Val arithmetic(clang::BinaryOperatorKind op, const Val& a, const Val& b, clang::QualType type,
                  const clang::Expr* at) const;
@@ -207,88 +272,120 @@ class Frame {
   std::pair<const clang::VarDecl*, int> target_of(const clang::Expr* e) const;
   void set_unknown(const clang::VarDecl* v, int component, const std::string& tail);
   void escape(const clang::VarDecl* v, const std::string& tail) {
-    if (v == nullptr || escaped_.count(v) != 0) return;
-    escaped_[v] = named(v) + " " + tail;
+    if (v == nullptr || state_.escaped.count(v) != 0) return;
+    state_.escaped[v] = named(v) + " " + tail;
   }
 
   const Finder& f_;
   clang::ASTContext& ctx_;
   const clang::FunctionDecl* function_;
-  const clang::Stmt* target_;
   int depth_;
-  std::set<const clang::Stmt*> on_path_;
-  std::map<const clang::VarDecl*, Val> ints_;
-  std::map<const clang::VarDecl*, Dim> dims_;
-  std::map<const clang::VarDecl*, std::string> escaped_;
-  const std::map<const clang::VarDecl*, Val>* pins_;
-  std::string blocked_;  // not empty: nothing is computable, for this reason
-  bool frozen_ = false;  // inside a switch: statements before the launch are not followed
+  const Pins* pins_;
+  std::set<const clang::Stmt*> targets_;
+  std::set<const clang::Stmt*> holds_;  // the targets and the statements holding them
+  const AtTarget* at_target_ = nullptr;
+  /// The values where the walk is (copied where it walks into a statement holding a target).
+  struct State {
+    std::map<const clang::VarDecl*, Val> ints;
+    std::map<const clang::VarDecl*, Dim> dims;
+    std::map<const clang::VarDecl*, std::string> escaped;
+    std::string blocked;  // not empty: nothing is computable, for this reason
+    bool frozen = false;  // inside a switch: statements before the launch are not followed
+  } state_;
 };
 
 // --- Following the function ---------------------------------------------------------------------
 
 void Frame::walk(const clang::Stmt* s) {
   using namespace clang;
-  if (s == nullptr || s == target_ || !blocked_.empty()) return;
-  const std::string at = f_.where(s->getBeginLoc());
+  if (!state_.blocked.empty() || isa<Expr>(s) || isa<DeclStmt>(s) || isa<ReturnStmt>(s)) return evaluate_in(s);
   if (const auto* c = dyn_cast<CompoundStmt>(s)) {
     for (const Stmt* child : c->body()) {
-      if (on_path(child)) return walk(child);
-      if (!frozen_) exec(child);
+      if (holds(child)) branch(child);
+      if (!state_.frozen) exec(child);
     }
     return;
   }
+  const std::string at = f_.where(s->getBeginLoc());
+  const std::string in_loop = "changes inside the loop at " + at;
+  std::vector<const Stmt*> walked;  // the children walked into; targets elsewhere in `s` come last
   if (const auto* i = dyn_cast<IfStmt>(s)) {
     exec(i->getInit());
     if (i->getConditionVariableDeclStmt() != nullptr) exec(i->getConditionVariableDeclStmt());
     else invalidate(i->getCond(), "changes in the condition at " + at);
-    if (on_path(i->getThen())) return walk(i->getThen());
-    if (on_path(i->getElse())) return walk(i->getElse());
-    return;
-  }
-  const std::string in_loop = "changes inside the loop at " + at;
-  if (const auto* l = dyn_cast<ForStmt>(s)) {
+    walked = {i->getThen(), i->getElse()};
+  } else if (const auto* l = dyn_cast<ForStmt>(s)) {
     exec(l->getInit());
     invalidate(l->getCond(), in_loop);
     invalidate(l->getInc(), in_loop);
     invalidate(l->getBody(), in_loop);
     if (l->getConditionVariableDeclStmt() != nullptr) invalidate(l->getConditionVariableDeclStmt(), in_loop);
-    return walk(on_path(l->getBody()) ? l->getBody() : nullptr);
+    walked = {l->getBody()};
+  } else if (const auto* w = dyn_cast<WhileStmt>(s)) {
+    invalidate(w->getCond(), in_loop);
+    invalidate(w->getBody(), in_loop);
+    walked = {w->getBody()};
+  } else if (const auto* d = dyn_cast<DoStmt>(s)) {
+    invalidate(d->getCond(), in_loop);
+    invalidate(d->getBody(), in_loop);
+    walked = {d->getBody()};
+  } else if (const auto* r = dyn_cast<CXXForRangeStmt>(s)) {
+    exec(r->getInit());
+    exec(r->getRangeStmt());
+    invalidate(r->getBody(), in_loop);
+    set_unknown(r->getLoopVariable(), -1, "is the variable of the loop at " + at + ", different in each iteration");
+    walked = {r->getBody()};
+  } else if (const auto* sw = dyn_cast<SwitchStmt>(s)) {
+    exec(sw->getInit());
+    if (sw->getConditionVariableDeclStmt() != nullptr) exec(sw->getConditionVariableDeclStmt());
+    invalidate(sw->getBody(), "changes inside the switch at " + at);
+    state_.frozen = true;
+    walked = {sw->getBody()};
+  } else if (const auto* c = dyn_cast<SwitchCase>(s)) {
+    walked = {c->getSubStmt()};
+  } else if (const auto* label = dyn_cast<LabelStmt>(s)) {
+    walked = {label->getSubStmt()};
+  } else if (const auto* a = dyn_cast<AttributedStmt>(s)) {
+    walked = {a->getSubStmt()};
+  } else if (const auto* t = dyn_cast<CXXTryStmt>(s)) {
+    walked = {t->getTryBlock()};
   }
-  if (const auto* l = dyn_cast<WhileStmt>(s)) {
-    invalidate(l->getCond(), in_loop);
-    invalidate(l->getBody(), in_loop);
-    return walk(on_path(l->getBody()) ? l->getBody() : nullptr);
+  for (const Stmt* child : walked)
+    if (holds(child)) branch(child);
+  // The rest (a condition, an initialiser, a handler, a statement not followed): at the values here.
+  const bool followed = !walked.empty() && !isa<CXXTryStmt>(s);
+  for (const Stmt* child : s->children()) {
+    if (!holds(child) || std::find(walked.begin(), walked.end(), child) != walked.end()) continue;
+    if (!followed && state_.blocked.empty())
+      state_.blocked = "the launch is inside " + std::string(s->getStmtClassName()) + " at " + at +
+                       ", which is not followed";
+    evaluate_in(child);
   }
-  if (const auto* l = dyn_cast<DoStmt>(s)) {
-    invalidate(l->getCond(), in_loop);
-    invalidate(l->getBody(), in_loop);
-    return walk(on_path(l->getBody()) ? l->getBody() : nullptr);
+}
+
+void Frame::branch(const clang::Stmt* s) {
+  using namespace clang;
+  if (isa<Expr>(s) || isa<DeclStmt>(s) || isa<ReturnStmt>(s)) return evaluate_in(s);
+  State outside = state_;
+  walk(s);
+  state_ = std::move(outside);
+}
+
+void Frame::evaluate_in(const clang::Stmt* s, const clang::Stmt* lambda) {
+  if (!holds(s)) return;
+  if (lambda == nullptr && (llvm::isa<clang::LambdaExpr>(s) || llvm::isa<clang::BlockExpr>(s))) lambda = s;
+  if (targets_.count(s) != 0) {
+    if (lambda != nullptr) {
+      const std::string outside = state_.blocked;
+      state_.blocked = "the launch is inside the lambda at " + f_.where(lambda->getBeginLoc()) +
+                       ", whose calls are not followed";
+      (*at_target_)(*this, s);
+      state_.blocked = outside;
+    } else {
+      (*at_target_)(*this, s);
+    }
   }
-  if (const auto* l = dyn_cast<CXXForRangeStmt>(s)) {
-    exec(l->getInit());
-    exec(l->getRangeStmt());
-    invalidate(l->getBody(), in_loop);
-    set_unknown(l->getLoopVariable(), -1, "is the variable of the loop at " + at + ", different in each iteration");
-    return walk(on_path(l->getBody()) ? l->getBody() : nullptr);
-  }
-  if (const auto* w = dyn_cast<SwitchStmt>(s)) {
-    exec(w->getInit());
-    if (w->getConditionVariableDeclStmt() != nullptr) exec(w->getConditionVariableDeclStmt());
-    invalidate(w->getBody(), "changes inside the switch at " + at);
-    frozen_ = true;
-    return walk(on_path(w->getBody()) ? w->getBody() : nullptr);
-  }
-  if (const auto* c = dyn_cast<SwitchCase>(s)) return walk(c->getSubStmt());
-  if (const auto* l = dyn_cast<LabelStmt>(s)) return walk(l->getSubStmt());
-  if (const auto* a = dyn_cast<AttributedStmt>(s)) return walk(a->getSubStmt());
-  if (const auto* t = dyn_cast<CXXTryStmt>(s)) {
-    if (on_path(t->getTryBlock())) return walk(t->getTryBlock());
-  }
-  if (isa<Expr>(s) && !isa<LambdaExpr>(s) && !isa<BlockExpr>(s)) return;  // the launch within an expression
-  if (isa<DeclStmt>(s) || isa<ReturnStmt>(s)) return;
-  blocked_ = "the launch is inside " + std::string(s->getStmtClassName()) + " at " + at +
-             ", which is not followed";
+  for (const clang::Stmt* child : s->children()) evaluate_in(child, lambda);
 }
 
 void Frame::exec(const clang::Stmt* s) {
@@ -331,7 +428,8 @@ void Frame::declare(const clang::VarDecl* v) {
     if (init != nullptr) d = eval_dim(init);
     for (int c = 0; c < 3; ++c) d.c[c] = assigned(v, d.c[c], c);
     if (init != nullptr) invalidate(init, "changes at " + at);
-    dims_[v] = d;
+    if (const Dim* pin = pinned_dim(v)) d = *pin;
+    state_.dims[v] = d;
     return;
   }
   if (!is_integer(v->getType())) {
@@ -342,7 +440,7 @@ void Frame::declare(const clang::VarDecl* v) {
                               : Val::unknown(named(v) + " has no initial value");
   invalidate(init, "changes inside the expression at " + at);
   if (const Val* pin = pinned(v)) value = *pin;
-  ints_[v] = value;
+  state_.ints[v] = value;
 }
 
 void Frame::assign(const clang::Expr* e) {
@@ -362,19 +460,19 @@ void Frame::assign(const clang::Expr* e) {
                                    value, compound->getComputationResultType(), e),
                         b->getLHS()->getType());
       }
-      if (escaped_.count(v) != 0) return;
+      if (state_.escaped.count(v) != 0) return;
       if (component >= 0) {
         lookup_dim(v);
-        dims_[v].c[component] = assigned(v, value, component);
+        state_.dims[v].c[component] = assigned(v, value, component);
       } else {
-        ints_[v] = assigned(v, value);
+        state_.ints[v] = assigned(v, value);
       }
       return;
     }
   }
   if (const auto* u = dyn_cast<UnaryOperator>(e); u != nullptr && u->isIncrementDecrementOp()) {
     const auto [v, component] = target_of(u->getSubExpr());
-    if (v != nullptr && escaped_.count(v) == 0) {
+    if (v != nullptr && state_.escaped.count(v) == 0) {
       Val old = component >= 0 ? lookup_dim(v).c[component] : lookup(v);
       Val result = old;
       if (old.known) {
@@ -385,9 +483,9 @@ void Frame::assign(const clang::Expr* e) {
       }
       if (component >= 0) {
         lookup_dim(v);
-        dims_[v].c[component] = result;
+        state_.dims[v].c[component] = result;
       } else {
-        ints_[v] = result;
+        state_.ints[v] = result;
       }
       return;
     }
@@ -398,9 +496,9 @@ void Frame::assign(const clang::Expr* e) {
     if (v != nullptr && component < 0 && is_dim3(v->getType())) {
       Dim d = eval_dim(op->getArg(1));
       invalidate(op->getArg(1), "changes inside the expression at " + at);
-      if (escaped_.count(v) != 0) return;
+      if (state_.escaped.count(v) != 0) return;
       for (int c = 0; c < 3; ++c) d.c[c] = assigned(v, d.c[c], c);
-      dims_[v] = d;
+      state_.dims[v] = d;
       return;
     }
   }
@@ -433,9 +531,9 @@ void Frame::set_unknown(const clang::VarDecl* v, int component, const std::strin
   if (is_dim3(v->getType())) {
     lookup_dim(v);
     for (int c = 0; c < 3; ++c)
-      if (component < 0 || component == c) dims_[v].c[c] = Val::unknown(named(v, c) + " " + tail);
+      if (component < 0 || component == c) state_.dims[v].c[c] = Val::unknown(named(v, c) + " " + tail);
   } else if (is_integer(v->getType())) {
-    ints_[v] = Val::unknown(named(v) + " " + tail);
+    state_.ints[v] = Val::unknown(named(v) + " " + tail);
   }
 }
 
@@ -492,7 +590,7 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
 // --- Values -------------------------------------------------------------------------------------
 
 std::unique_ptr<Frame> Frame::call_site(const clang::ParmVarDecl* p, std::string& why,
-                                        const clang::Expr*& argument) const {
+                                        const clang::Expr*& argument, const clang::Stmt*& call) const {
   const std::string who = named(p) + " is a parameter of " + f_.name(function_);
   if (function_->isMain()) {
     why = who;
@@ -516,19 +614,25 @@ std::unique_ptr<Frame> Frame::call_site(const clang::ParmVarDecl* p, std::string
     return nullptr;
   }
   argument = site.call->getArg(index);
-  return std::make_unique<Frame>(f_, site.caller, site.call, depth_ + 1, pins_);
+  call = site.call;
+  return std::make_unique<Frame>(f_, site.caller, depth_ + 1, pins_);
 }
 
 Val Frame::lookup(const clang::VarDecl* v) {
   if (const Val* pin = pinned(v)) return *pin;
-  if (const auto e = escaped_.find(v); e != escaped_.end()) return Val::unknown(e->second);
-  if (const auto i = ints_.find(v); i != ints_.end()) return i->second;
+  if (const auto e = state_.escaped.find(v); e != state_.escaped.end()) return Val::unknown(e->second);
+  if (const auto i = state_.ints.find(v); i != state_.ints.end()) return i->second;
   Val value;
   if (const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(v)) {
     std::string why;
     const clang::Expr* argument = nullptr;
-    const std::unique_ptr<Frame> caller = call_site(p, why, argument);
-    value = caller ? assigned(v, convert(caller->eval(argument), v->getType())) : Val::unknown(why);
+    const clang::Stmt* call = nullptr;
+    const std::unique_ptr<Frame> caller = call_site(p, why, argument, call);
+    value = Val::unknown(why);
+    if (caller)
+      caller->follow({call}, [&](Frame& there, const clang::Stmt*) {
+        value = assigned(v, there.fitted(argument, v->getType()));
+      });
   } else if (!v->hasLocalStorage() || v->isStaticLocal()) {
     value = Val::unknown(named(v) + (v->getType().isConstQualified()
                                          ? " is not a constant"
@@ -537,28 +641,30 @@ Val Frame::lookup(const clang::VarDecl* v) {
   } else {
     value = Val::unknown(named(v) + " is not followed here");
   }
-  ints_[v] = value;
+  state_.ints[v] = value;
   return value;
 }
 
 Dim Frame::lookup_dim(const clang::VarDecl* v) {
-  if (const auto e = escaped_.find(v); e != escaped_.end()) {
+  if (const Dim* pin = pinned_dim(v)) return *pin;
+  if (const auto e = state_.escaped.find(v); e != state_.escaped.end()) {
     Dim d;
     for (Val& c : d.c) c = Val::unknown(e->second);
     return d;
   }
-  if (const auto i = dims_.find(v); i != dims_.end()) return i->second;
+  if (const auto i = state_.dims.find(v); i != state_.dims.end()) return i->second;
   Dim d;
   if (const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(v)) {
     std::string why;
     const clang::Expr* argument = nullptr;
-    const std::unique_ptr<Frame> caller = call_site(p, why, argument);
-    if (caller) d = caller->eval_dim(argument);
+    const clang::Stmt* call = nullptr;
+    const std::unique_ptr<Frame> caller = call_site(p, why, argument, call);
+    if (caller) caller->follow({call}, [&](Frame& there, const clang::Stmt*) { d = there.eval_dim(argument); });
     for (int c = 0; c < 3; ++c) d.c[c] = caller ? assigned(v, d.c[c], c) : Val::unknown(why);
   } else {
     for (Val& c : d.c) c = Val::unknown(named(v) + " is not followed here (not a local of " + f_.name(function_) + ")");
   }
-  dims_[v] = d;
+  state_.dims[v] = d;
   return d;
 }
 
@@ -574,6 +680,70 @@ Val Frame::convert(Val x, clang::QualType type) const {
   APSInt r = x.v.extOrTrunc(static_cast<uint32_t>(ctx_.getIntWidth(type)));
   r.setIsUnsigned(!type->isSignedIntegerOrEnumerationType());
   return Val::of(r);
+}
+
+Val Frame::fitted(const clang::Expr* e, clang::QualType type) {
+  using namespace clang;
+  type = type.getNonReferenceType().getCanonicalType();
+  // What is converted: below the conversions Clang made implicit (an integer's own type).
+  const Expr* inner = e->IgnoreParens();
+  while (const auto* c = dyn_cast<ImplicitCastExpr>(inner)) {
+    const CastKind kind = c->getCastKind();
+    if ((kind != CK_IntegralCast && kind != CK_NoOp && kind != CK_LValueToRValue) ||
+        !is_integer(c->getSubExpr()->getType()))
+      break;
+    inner = c->getSubExpr()->IgnoreParens();
+  }
+  const Val value = eval(inner);
+  if (!value.known || !type->isIntegralOrEnumerationType() || type->isBooleanType()) return convert(value, type);
+  const unsigned bits = static_cast<unsigned>(ctx_.getIntWidth(type));
+  const bool is_signed = type->isSignedIntegerOrEnumerationType();
+  const APSInt low = is_signed ? APSInt::getMinValue(bits, false) : APSInt::getMinValue(bits, true);
+  const APSInt high = is_signed ? APSInt::getMaxValue(bits, false) : APSInt::getMaxValue(bits, true);
+  if (APSInt::compareValues(value.v, low) < 0 || APSInt::compareValues(value.v, high) > 0)
+    return Val::refusal("'" + f_.quoted(inner) + "' (" + f_.where(inner->getBeginLoc()) + ") is " + decimal(value.v) +
+                        ", outside " + type.getAsString() + "'s range " + decimal(low) + " .. " + decimal(high));
+  return convert(value, type);
+}
+
+bool Frame::is_min_max(const clang::CallExpr* call) const {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  if (callee == nullptr || call->getNumArgs() != 2 || callee->getIdentifier() == nullptr) return false;
+  const llvm::StringRef name = callee->getName();
+  if (name != "min" && name != "max") return false;
+  if (!callee->isInStdNamespace() && !callee->getDeclContext()->getRedeclContext()->isTranslationUnit()) return false;
+  // The library's or the prelude's (every declaration of it), not a function of the file's own
+  // that happens to share the name.
+  const clang::SourceManager& sources = ctx_.getSourceManager();
+  for (const clang::FunctionDecl* declaration : callee->redecls()) {
+    const clang::SourceLocation at = sources.getExpansionLoc(declaration->getLocation());
+    if (!sources.isInSystemHeader(at) && !sources.getFilename(at).startswith(kBuiltinDir)) return false;
+  }
+  return true;
+}
+
+Val Frame::min_max(const clang::CallExpr* call) {
+  using namespace clang;
+  // The arguments' own types, as written (below a temporary bound to std::min's const T&, and
+  // below the conversions to the parameters' types).
+  const auto written = [](const Expr* a) {
+    a = a->IgnoreParens();
+    if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(a)) a = m->getSubExpr();
+    return a->IgnoreParenImpCasts()->getType().getCanonicalType().getUnqualifiedType();
+  };
+  const QualType first = written(call->getArg(0)), second = written(call->getArg(1));
+  const QualType type = call->getType().getNonReferenceType();
+  if (first != second || !is_integer(first) || !is_integer(type))
+    return Val::unknown(f_.quoted(call) + " (at " + f_.where(call->getBeginLoc()) + ") takes arguments of types " +
+                        first.getAsString() + " and " + second.getAsString() +
+                        ": min and max are followed for two integers of one type");
+  const Val a = convert(eval(call->getArg(0)), type);
+  if (!a.known) return a;
+  const Val b = convert(eval(call->getArg(1)), type);
+  if (!b.known) return b;
+  const bool is_max = call->getDirectCallee()->getName() == "max";
+  // std::min(a, b) is (b < a) ? b : a; std::max(a, b) is (a < b) ? b : a.
+  return is_max ? (a.v < b.v ? b : a) : (b.v < a.v ? b : a);
 }
 
 Val Frame::arithmetic(clang::BinaryOperatorKind op, const Val& a, const Val& b, clang::QualType type,
@@ -672,8 +842,9 @@ Val Frame::binary(const clang::BinaryOperator* b) {
 
 Val Frame::eval(const clang::Expr* e) {
   using namespace clang;
-  if (!blocked_.empty()) return Val::unknown(blocked_);
+  if (!state_.blocked.empty()) return Val::unknown(state_.blocked);
   if (e == nullptr) return Val::unknown("no expression");
+  if (const ClangError* error = f_.error_in(e)) return rejected(*error);
   const QualType type = e->getType();
   if (!e->isValueDependent() && !e->isTypeDependent() && type->isIntegralOrEnumerationType() &&
       !mentions_pinned(e)) {
@@ -682,7 +853,9 @@ Val Frame::eval(const clang::Expr* e) {
   }
   e = e->IgnoreParens();
   if (const auto* cleanups = dyn_cast<ExprWithCleanups>(e)) return eval(cleanups->getSubExpr());
+  if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) return eval(m->getSubExpr());
   if (const auto* d = dyn_cast<CXXDefaultArgExpr>(e)) return eval(d->getExpr());
+  if (const auto* call = dyn_cast<CallExpr>(e); call != nullptr && is_min_max(call)) return min_max(call);
   if (const auto* c = dyn_cast<CastExpr>(e)) {
     switch (c->getCastKind()) {
       case CK_LValueToRValue:
@@ -732,8 +905,12 @@ Val Frame::eval(const clang::Expr* e) {
 Dim Frame::eval_dim(const clang::Expr* e) {
   using namespace clang;
   Dim d;
-  if (!blocked_.empty()) {
-    for (Val& c : d.c) c = Val::unknown(blocked_);
+  if (!state_.blocked.empty()) {
+    for (Val& c : d.c) c = Val::unknown(state_.blocked);
+    return d;
+  }
+  if (const ClangError* error = f_.error_in(e)) {
+    for (Val& c : d.c) c = rejected(*error);
     return d;
   }
   while (true) {
@@ -747,7 +924,7 @@ Dim Frame::eval_dim(const clang::Expr* e) {
     else break;
   }
   if (is_integer(e->getType())) {
-    d.c[0] = convert(eval(e), ctx_.UnsignedIntTy);
+    d.c[0] = fitted(e, ctx_.UnsignedIntTy);
     for (int c = 1; c < 3; ++c) d.c[c] = Val::of(APSInt(llvm::APInt(32, 1), true));
     return d;
   }
@@ -756,7 +933,7 @@ Dim Frame::eval_dim(const clang::Expr* e) {
     if (constructor->isCopyOrMoveConstructor() && construct->getNumArgs() >= 1)
       return eval_dim(construct->getArg(0));
     if (construct->getNumArgs() == 3 && is_integer(constructor->getParamDecl(0)->getType())) {
-      for (unsigned c = 0; c < 3; ++c) d.c[c] = convert(eval(construct->getArg(c)), ctx_.UnsignedIntTy);
+      for (unsigned c = 0; c < 3; ++c) d.c[c] = fitted(construct->getArg(c), ctx_.UnsignedIntTy);
       return d;
     }
     if (construct->getNumArgs() == 1 && is_integer(construct->getArg(0)->getType()))
@@ -777,6 +954,8 @@ HostValue host_value(const Finder& f, const Val& value, const clang::Expr* at) {
   h.known = value.known;
   if (value.known) {
     h.value = decimal(value.v);
+  } else if (value.refused) {
+    h.reason = h.refused = value.reason;
   } else {
     h.reason = value.leaf ? "it is computed from " + value.reason : value.reason;
   }
@@ -830,48 +1009,98 @@ std::string float_text(const llvm::APFloat& value) {
 /// Where `v` is written in `body` other than by its declaration: a use that is not a read of its
 /// value (an assignment, ++ or --, its address taken, a reference bound to it), or "" when every
 /// use reads it.
-std::string written_in(const Finder& f, const clang::Stmt* body, const clang::VarDecl* v) {
-  if (body == nullptr) return "";
-  if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(body); d != nullptr && d->getDecl() == v) {
-    const clang::Stmt* at = d;
-    while (true) {
-      const auto parents = f.context.getParents(*at);
-      if (parents.empty()) return f.where(d->getBeginLoc());
-      const clang::Stmt* parent = parents[0].get<clang::Stmt>();
-      if (parent == nullptr) return f.where(d->getBeginLoc());
-      if (llvm::isa<clang::ParenExpr>(parent)) {
-        at = parent;
-        continue;
-      }
-      if (const auto* c = llvm::dyn_cast<clang::ImplicitCastExpr>(parent);
-          c != nullptr && c->getCastKind() == clang::CK_LValueToRValue)
-        return "";
-      if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(parent)) return "";  // sizeof: not evaluated
-      return f.where(parent->getBeginLoc());
+/// Whether the use `d` of a variable, below `parent` and `grandparent` (the nearest that are not
+/// parentheses), only reads it: its value taken, sizeof, bound to a const reference parameter
+/// (std::min's), and for a dim3 a member read or a copy.
+bool only_reads(const clang::DeclRefExpr* d, const clang::Stmt* parent, const clang::Stmt* grandparent) {
+  using namespace clang;
+  const auto is_read = [](const Stmt* s) {
+    const auto* c = dyn_cast_or_null<ImplicitCastExpr>(s);
+    return c != nullptr && c->getCastKind() == CK_LValueToRValue;
+  };
+  const auto is_copy = [](const Stmt* s) {
+    const auto* c = dyn_cast_or_null<CXXConstructExpr>(s);
+    return c != nullptr && c->getConstructor()->isCopyOrMoveConstructor();
+  };
+  if (parent == nullptr) return false;
+  if (is_read(parent) || isa<UnaryExprOrTypeTraitExpr>(parent)) return true;  // sizeof: not evaluated
+  if (const auto* call = dyn_cast<CallExpr>(parent)) {
+    const FunctionDecl* callee = call->getDirectCallee();
+    for (unsigned i = 0; callee != nullptr && i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
+      const QualType type = callee->getParamDecl(i)->getType();
+      if (call->getArg(i)->IgnoreParens() == d && type->isReferenceType() &&
+          type.getNonReferenceType().isConstQualified())
+        return true;
     }
   }
+  if (!is_dim3(d->getType())) return false;
+  if (isa<MemberExpr>(parent)) return is_read(grandparent);
+  if (is_copy(parent)) return true;
+  const auto* c = dyn_cast<ImplicitCastExpr>(parent);
+  return c != nullptr && c->getCastKind() == CK_NoOp && is_copy(grandparent);
+}
+
+/// Where `v` is written in `body` other than by its declaration (a use that does not only read
+/// it: an assignment, ++ or --, its address taken, a reference bound to it), or "" when none.
+std::string written_in(const Finder& f, const clang::Stmt* body, const clang::VarDecl* v,
+                       const clang::Stmt* parent = nullptr, const clang::Stmt* grandparent = nullptr) {
+  if (body == nullptr) return "";
+  if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(body); d != nullptr && d->getDecl() == v) {
+    if (only_reads(d, parent, grandparent)) return "";
+    return f.where((parent != nullptr ? parent : body)->getBeginLoc());
+  }
+  // The parents passed down are the nearest that are not parentheses. (Not Clang's parent map:
+  // building it is quadratic in the uses of a shared node, a default argument's expression say.)
+  const bool paren = llvm::isa<clang::ParenExpr>(body);
   for (const clang::Stmt* child : body->children())
-    if (std::string w = written_in(f, child, v); !w.empty()) return w;
+    if (std::string w = written_in(f, child, v, paren ? parent : body, paren ? grandparent : parent); !w.empty())
+      return w;
   return "";
+}
+
+/// "'n' (FILE:LINE:COL)".
+std::string var_text(const Finder& f, const clang::VarDecl* v) {
+  return "'" + v->getNameAsString() + "' (" + f.where(v->getLocation()) + ")";
+}
+
+/// Why `v` cannot hold one value throughout `function` (a variable outside it, not const; one
+/// written after its declaration), "" when it can.
+std::string unpinnable(const Finder& f, const clang::VarDecl* v, const clang::FunctionDecl* function) {
+  const bool own = v->getDeclContext() == function && (v->hasLocalStorage() || llvm::isa<clang::ParmVarDecl>(v)) &&
+                   !v->isStaticLocal();
+  if (v->getType().isConstQualified()) return "";
+  if (!own) return "is a variable outside " + f.name(function) + ", which the host code may change";
+  const auto seen = f.written.find(v);
+  const std::string& w = seen != f.written.end() ? seen->second : (f.written[v] = written_in(f, function->getBody(), v));
+  return w.empty() ? "" : "is written at " + w + " as well";
+}
+
+/// `text` (a decimal integer, as the CLI passes them) as a value of `type`, the type of `what`; why
+/// not, when it is not one or does not fit.
+Val given_value(const Finder& f, const std::string& text, clang::QualType type, const std::string& what) {
+  const std::size_t digits = text.size() - (text.rfind('-', 0) == 0 ? 1 : 0);
+  if (digits == 0 || digits > 38 || text.find_first_not_of("0123456789", text.size() - digits) != std::string::npos)
+    return Val::unknown("'" + text + "' is not a decimal integer");
+  type = type.getCanonicalType();
+  const unsigned bits = static_cast<unsigned>(f.context.getTypeSize(type));
+  const bool is_unsigned = type->isUnsignedIntegerOrEnumerationType();
+  const llvm::APInt wide(128, text, 10);
+  if (!(is_unsigned ? !wide.isNegative() && wide.isIntN(bits) : wide.isSignedIntN(bits)))
+    return Val::unknown(text + " does not fit " + what + " (" + type.getAsString() + ")");
+  return Val::of(APSInt(wide.trunc(bits), is_unsigned));
 }
 
 /// The host variables a launch passes for the kernel parameters given values, each holding its
 /// value throughout (`pins`), and the text of each (`followed`, `unfollowed`: HostLaunch's).
-std::map<const clang::VarDecl*, Val> pins_of(const Finder& f, const clang::FunctionDecl& kernel,
-                                             const clang::CallExpr* call, const clang::FunctionDecl* function,
-                                             const std::map<std::string, std::string>& given, HostLaunch& launch) {
-  std::map<const clang::VarDecl*, Val> pins;
+Pins pins_of(const Finder& f, const clang::FunctionDecl& kernel, const clang::CallExpr* call,
+             const clang::FunctionDecl* function, const std::map<std::string, std::string>& given, HostLaunch& launch) {
+  Pins pins;
   std::set<const clang::VarDecl*> conflicting;
   std::vector<std::pair<const clang::VarDecl*, std::string>> order;  // as the parameters come
   for (unsigned i = 0; i < kernel.getNumParams() && i < call->getNumArgs(); ++i) {
     const std::string name = kernel.getParamDecl(i)->getNameAsString();
     const auto g = given.find(name);
     if (g == given.end() || !is_integer(kernel.getParamDecl(i)->getType())) continue;
-    // A decimal integer within 128 bits (the CLI passes only those; anything else is not taken).
-    const std::string& text = g->second;
-    const std::size_t digits = text.size() - (text.rfind('-', 0) == 0 ? 1 : 0);
-    if (digits == 0 || digits > 38 || text.find_first_not_of("0123456789", text.size() - digits) != std::string::npos)
-      continue;
     const clang::Expr* argument = call->getArg(i)->IgnoreParenImpCasts();
     const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(argument);
     const auto* v = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
@@ -880,36 +1109,22 @@ std::map<const clang::VarDecl*, Val> pins_of(const Finder& f, const clang::Funct
                                   f.where(argument->getBeginLoc()) + "), not a variable of its own");
       continue;
     }
-    const std::string var = "'" + v->getNameAsString() + "' (" + f.where(v->getLocation()) + ")";
-    const bool own = v->getDeclContext() == function && (v->hasLocalStorage() || llvm::isa<clang::ParmVarDecl>(v)) &&
-                     !v->isStaticLocal();
-    if (!own && !v->getType().isConstQualified()) {
-      launch.unfollowed.push_back(name + ": " + var + " is a variable outside " + f.name(function) +
-                                  ", which the host code may change");
+    const std::string var = var_text(f, v);
+    if (const std::string why = unpinnable(f, v, function); !why.empty()) {
+      launch.unfollowed.push_back(name + ": " + var + " " + why);
       continue;
-    }
-    if (own && !v->getType().isConstQualified()) {
-      if (const std::string w = written_in(f, function->getBody(), v); !w.empty()) {
-        launch.unfollowed.push_back(name + ": " + var + " is written at " + w + " as well");
-        continue;
-      }
     }
     // The value in the variable's own type (it may differ from the parameter's).
-    const clang::QualType type = v->getType().getCanonicalType();
-    const unsigned bits = static_cast<unsigned>(f.context.getTypeSize(type));
-    const bool is_unsigned = type->isUnsignedIntegerOrEnumerationType();
-    const llvm::APInt wide(128, g->second, 10);
-    if (!(is_unsigned ? !wide.isNegative() && wide.isIntN(bits) : wide.isSignedIntN(bits))) {
-      launch.unfollowed.push_back(name + ": " + g->second + " does not fit " + var + " (" +
-                                  type.getAsString() + ")");
+    const Val value = given_value(f, g->second, v->getType(), var);
+    if (!value.known) {
+      launch.unfollowed.push_back(name + ": " + value.reason);
       continue;
     }
-    const Val value = Val::of(APSInt(wide.trunc(bits), is_unsigned));
-    if (const auto p = pins.find(v); p != pins.end()) {
+    if (const auto p = pins.ints.find(v); p != pins.ints.end()) {
       if (p->second.v != value.v) conflicting.insert(v);
       continue;
     }
-    pins[v] = value;
+    pins.ints[v] = value;
     order.emplace_back(v, var + " = " + g->second);
   }
   for (const auto& [v, text] : order) {
@@ -917,62 +1132,203 @@ std::map<const clang::VarDecl*, Val> pins_of(const Finder& f, const clang::Funct
       launch.followed.push_back(text);
       continue;
     }
-    pins.erase(v);
-    launch.unfollowed.push_back("'" + v->getNameAsString() + "' (" + f.where(v->getLocation()) +
-                                ") is passed for several parameters given different values");
+    pins.ints.erase(v);
+    launch.unfollowed.push_back(var_text(f, v) + " is passed for several parameters given different values");
   }
   return pins;
+}
+
+/// The variable a launch's size is (`k<<<grid, threads>>>`, `dim3 block; k<<<g, block>>>`), null
+/// for an expression of another kind.
+const clang::VarDecl* size_variable(const clang::Expr* e) {
+  using namespace clang;
+  while (true) {
+    e = e->IgnoreParens();
+    const auto* construct = dyn_cast<CXXConstructExpr>(e);
+    if (const auto* x = dyn_cast<ExprWithCleanups>(e)) e = x->getSubExpr();
+    else if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
+    else if (const auto* t = dyn_cast<CXXBindTemporaryExpr>(e)) e = t->getSubExpr();
+    else if (const auto* i = dyn_cast<ImplicitCastExpr>(e)) e = i->getSubExpr();
+    else if (construct != nullptr && construct->getNumArgs() >= 1 &&
+             (construct->getNumArgs() == 1 || llvm::isa<CXXDefaultArgExpr>(construct->getArg(1))))
+      e = construct->getArg(0);  // a copy, or dim3(x) with y and z left to their defaults
+    else break;
+  }
+  const auto* d = dyn_cast<DeclRefExpr>(e);
+  const auto* v = d != nullptr ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
+  if (v == nullptr || v->getType()->isReferenceType() || !(is_integer(v->getType()) || is_dim3(v->getType())))
+    return nullptr;
+  return v;
+}
+
+/// The integer and dim3 variables of `function` that `s` reads.
+void variables_read(const clang::Stmt* s, const clang::FunctionDecl* function, std::set<const clang::VarDecl*>& out) {
+  if (s == nullptr) return;
+  if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(s))
+    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d->getDecl());
+        v != nullptr && v->getDeclContext() == function && (is_integer(v->getType()) || is_dim3(v->getType())))
+      out.insert(v);
+  for (const clang::Stmt* child : s->children()) variables_read(child, function, out);
+}
+
+/// Why the host code cannot be followed with a size given on the command line (`given`: its x, y,
+/// z; {"?"} when computed from the source's values) for the launch's `size`, variable `v`; "" when
+/// it can, with `value` set (a Val for an integer, a Dim for a dim3).
+std::string size_pin(const Finder& f, const clang::Expr* size, const clang::VarDecl* v,
+                     const clang::FunctionDecl* function, const std::vector<std::string>& given,
+                     const std::string& flag, Val& value, Dim& dim) {
+  if (given.size() != 3) return flag + " is computed from values the source gives";
+  if (v == nullptr)
+    return "the launch gives " + f.quoted(size) + " (" + f.where(size->getBeginLoc()) + "), not a variable of its own";
+  const std::string var = var_text(f, v);
+  if (const std::string why = unpinnable(f, v, function); !why.empty()) return var + " " + why;
+  if (is_integer(v->getType())) {
+    if (given[1] != "1" || given[2] != "1")
+      return var + " is an integer (the x alone), and " + flag + " gives y = " + given[1] + ", z = " + given[2];
+    value = given_value(f, given[0], v->getType(), var);
+    return value.known ? "" : value.reason;
+  }
+  for (int c = 0; c < 3; ++c) {
+    dim.c[c] = given_value(f, given[c], f.context.UnsignedIntTy, var_text(f, v) + "'s " + "xyz"[c]);
+    if (!dim.c[c].known) return dim.c[c].reason;
+  }
+  return "";
+}
+
+/// The launch's grid or block (`which` 0 or 1) given on the command line: the variable it is holds
+/// that value throughout; where that cannot be, the variables it reads are not computable
+/// (Pins), so that nothing computed from them keeps the source's value.
+void pin_size(const Finder& f, const clang::CUDAKernelCallExpr* call, const clang::FunctionDecl* function, int which,
+              const std::vector<std::string>& given, Pins& pins, HostLaunch& launch) {
+  const clang::CallExpr* config = call->getConfig();
+  if (given.empty() || config == nullptr || config->getNumArgs() < 2) return;
+  const std::string name = which == 0 ? "grid" : "block";
+  const std::string flag = "--" + name;
+  const clang::Expr* size = config->getArg(static_cast<unsigned>(which));
+  const clang::VarDecl* v = size_variable(size);
+  Val value;
+  Dim dim;
+  std::string why = size_pin(f, size, v, function, given, flag, value, dim);
+  if (why.empty()) {
+    const auto pinned = pins.ints.find(v);
+    if (pinned != pins.ints.end() && (!pinned->second.known || pinned->second.v != value.v))
+      why = var_text(f, v) + " is passed for the " + name + " and for a parameter given another value";
+  }
+  if (why.empty()) {
+    const std::string text = value.known ? decimal(value.v) : "(" + given[0] + ", " + given[1] + ", " + given[2] + ")";
+    if (value.known) pins.ints[v] = value;
+    else pins.dims[v] = dim;
+    launch.followed.push_back(flag + ": " + var_text(f, v) + " = " + text);
+    return;
+  }
+  // The variables the size reads, less those the --arg values hold already (what reads them
+  // follows those).
+  std::set<const clang::VarDecl*> read;
+  variables_read(size, function, read);
+  for (auto r = read.begin(); r != read.end();) {
+    const auto pinned = pins.ints.find(*r);
+    r = pinned != pins.ints.end() && pinned->second.known ? read.erase(r) : std::next(r);
+  }
+  if (read.empty() && v == nullptr) return;
+  launch.unfollowed.push_back(flag + ": " + why);
+  for (const clang::VarDecl* r : read) {
+    const Val unknown = Val::unknown(var_text(f, r) + " gives the launch's " + name + ", which " + flag +
+                                     " replaces, and the host code is not followed with " + flag + "'s value: " + why);
+    if (is_dim3(r->getType())) pins.dims[r] = Dim{{unknown, unknown, unknown}};
+    else pins.ints[r] = unknown;
+    launch.followed.erase(std::remove_if(launch.followed.begin(), launch.followed.end(),
+                                         [&](const std::string& t) { return t.rfind(var_text(f, r) + " = ", 0) == 0; }),
+                          launch.followed.end());
+  }
+}
+
+/// The sizes and arguments of `call` with the values `frame` has there.
+void take_values(Frame& frame, const Finder& finder, const clang::FunctionDecl& kernel,
+                 const clang::CUDAKernelCallExpr* call, HostLaunch& launch) {
+  const clang::CallExpr* config = call->getConfig();
+  if (config != nullptr && config->getNumArgs() >= 2) {
+    const Dim grid = frame.eval_dim(config->getArg(0));
+    const Dim block = frame.eval_dim(config->getArg(1));
+    for (int c = 0; c < 3; ++c) {
+      launch.grid[c] = host_value(finder, grid.c[c], config->getArg(0));
+      launch.block[c] = host_value(finder, block.c[c], config->getArg(1));
+    }
+    if (config->getNumArgs() >= 3 && !llvm::isa<clang::CXXDefaultArgExpr>(config->getArg(2)))
+      launch.dynamic_shared = host_value(finder, frame.fitted(config->getArg(2), config->getArg(2)->getType()),
+                                         config->getArg(2));
+    else
+      launch.dynamic_shared = HostValue{true, "0", launch.location, "", ""};
+  }
+  for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
+    HostValue value;
+    const clang::QualType type = kernel.getParamDecl(i)->getType();
+    const clang::Expr* argument = i < call->getNumArgs() ? call->getArg(i) : nullptr;
+    if (argument != nullptr) value.where = finder.where(argument->getBeginLoc());
+    if (argument != nullptr && is_integer(type)) {
+      value = host_value(finder, frame.fitted(argument, type), argument);
+    } else if (argument != nullptr && type->isRealFloatingType()) {
+      llvm::APFloat folded(0.0);
+      if (!argument->isValueDependent() && argument->EvaluateAsFloat(folded, finder.context) && folded.isFinite()) {
+        value.known = true;
+        value.value = float_text(folded);
+      } else {
+        value.reason = "it is computed from " + finder.quoted(argument) + ", not a finite constant";
+      }
+    }
+    launch.arguments.push_back(value);
+  }
+}
+
+/// The pins as text, so that launches followed with the same pins share one walk.
+std::string pins_key(const Pins& pins) {
+  const auto text = [](const Val& value) { return value.known ? decimal(value.v) : "?" + value.reason; };
+  std::string key;
+  for (const auto& [v, value] : pins.ints)
+    key += std::to_string(reinterpret_cast<std::uintptr_t>(v)) + "=" + text(value) + ";";
+  for (const auto& [v, dim] : pins.dims)
+    key += std::to_string(reinterpret_cast<std::uintptr_t>(v)) + "=" + text(dim.c[0]) + "," + text(dim.c[1]) + "," +
+           text(dim.c[2]) + ";";
+  return key;
 }
 
 }  // namespace
 
 std::vector<HostLaunch> find_host_launches(const clang::FunctionDecl& kernel, clang::ASTContext& context,
-                                           const std::map<std::string, std::string>& host_arguments) {
-  Finder finder(context);
+                                           const std::vector<ClangError>& errors, const FrontendOptions& options) {
+  Finder finder(context, errors);
   Collector collector(finder, kernel);
   collector.TraverseDecl(context.getTranslationUnitDecl());
-  std::vector<HostLaunch> launches;
-  for (const auto& [call, function] : collector.launches) {
-    HostLaunch launch;
-    const std::map<const clang::VarDecl*, Val> pins =
-        host_arguments.empty() ? std::map<const clang::VarDecl*, Val>{}
-                               : pins_of(finder, kernel, call, function, host_arguments, launch);
-    Frame frame(finder, function, call, 0, &pins);
+  std::vector<HostLaunch> launches(collector.launches.size());
+  // Launches in one function with the same pins: one walk of that function follows them all.
+  struct Group {
+    const clang::FunctionDecl* function;
+    Pins pins;
+    std::vector<const clang::Stmt*> calls;
+  };
+  std::map<std::pair<const clang::FunctionDecl*, std::string>, Group> groups;
+  std::map<const clang::Stmt*, std::size_t> index;
+  for (std::size_t i = 0; i < collector.launches.size(); ++i) {
+    const auto& [call, function] = collector.launches[i];
+    HostLaunch& launch = launches[i];
     launch.location = finder.where(call->getBeginLoc());
     launch.function = function->getQualifiedNameAsString();
-    const clang::CallExpr* config = call->getConfig();
-    if (config != nullptr && config->getNumArgs() >= 2) {
-      const Dim grid = frame.eval_dim(config->getArg(0));
-      const Dim block = frame.eval_dim(config->getArg(1));
-      for (int c = 0; c < 3; ++c) {
-        launch.grid[c] = host_value(finder, grid.c[c], config->getArg(0));
-        launch.block[c] = host_value(finder, block.c[c], config->getArg(1));
-      }
-      if (config->getNumArgs() >= 3 && !llvm::isa<clang::CXXDefaultArgExpr>(config->getArg(2)))
-        launch.dynamic_shared = host_value(finder, frame.eval(config->getArg(2)), config->getArg(2));
-      else
-        launch.dynamic_shared = HostValue{true, "0", launch.location, ""};
-    }
-    for (unsigned i = 0; i < kernel.getNumParams(); ++i) {
-      HostValue value;
-      const clang::QualType type = kernel.getParamDecl(i)->getType();
-      const clang::Expr* argument = i < call->getNumArgs() ? call->getArg(i) : nullptr;
-      if (argument != nullptr) value.where = finder.where(argument->getBeginLoc());
-      if (argument != nullptr && is_integer(type)) {
-        value = host_value(finder, frame.eval(argument), argument);
-      } else if (argument != nullptr && type->isRealFloatingType()) {
-        llvm::APFloat folded(0.0);
-        if (!argument->isValueDependent() && argument->EvaluateAsFloat(folded, context) &&
-            folded.isFinite()) {
-          value.known = true;
-          value.value = float_text(folded);
-        } else {
-          value.reason = "it is computed from " + finder.quoted(argument) + ", not a finite constant";
-        }
-      }
-      launch.arguments.push_back(value);
-    }
-    launches.push_back(std::move(launch));
+    Pins pins = options.host_arguments.empty()
+                    ? Pins{}
+                    : pins_of(finder, kernel, call, function, options.host_arguments, launch);
+    pin_size(finder, call, function, 0, options.host_grid, pins, launch);
+    pin_size(finder, call, function, 1, options.host_block, pins, launch);
+    Group& group = groups[{function, pins_key(pins)}];
+    if (group.calls.empty()) group = Group{function, std::move(pins), {}};
+    group.calls.push_back(call);
+    index[call] = i;
+  }
+  for (auto& [key, group] : groups) {
+    (void)key;
+    Frame frame(finder, group.function, 0, &group.pins);
+    frame.follow(group.calls, [&](Frame& there, const clang::Stmt* call) {
+      const auto i = index.at(call);
+      take_values(there, finder, kernel, collector.launches[i].first, launches[i]);
+    });
   }
   return launches;
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/frontend/clang_parse.hpp"
 #include "kernels/frontend/frontend.hpp"
 
 namespace clang {
@@ -18,8 +19,10 @@ namespace warpdiv::frontend::detail {
 
 /// Every launch of `kernel` (a definition; a template's instantiation) in a host function of the
 /// file (outside system headers), in source order. Never throws for what it cannot compute: such a
-/// value is HostValue::known false with the reason. `host_arguments`: FrontendOptions'.
+/// value is HostValue::known false with the reason. `errors`: Clang's (ParsedSource::errors); a
+/// value computed from an expression holding one is HostValue::refused. From `options`:
+/// host_arguments, host_grid and host_block.
 std::vector<HostLaunch> find_host_launches(const clang::FunctionDecl& kernel, clang::ASTContext& context,
-                                           const std::map<std::string, std::string>& host_arguments = {});
+                                           const std::vector<ClangError>& errors, const FrontendOptions& options);
 
 }  // namespace warpdiv::frontend::detail

@@ -195,7 +195,9 @@ json ask(const char* op, const FrontendOptions& options) {
                      {"fmad", options.fmad},
                      {"compile_commands_dir", options.compile_commands_dir},
                      {"host_launches", options.host_launches},
-                     {"host_arguments", options.host_arguments}};
+                     {"host_arguments", options.host_arguments},
+                     {"host_grid", options.host_grid},
+                     {"host_block", options.host_block}};
   const std::string reply = ask_isolated(p, request.dump(), options.file);
   if (reply.empty()) throw std::runtime_error("the Clang front-end gave no reply (out of memory?)");
   json answer = json::parse(reply);
@@ -224,7 +226,8 @@ namespace {
 
 HostValue host_value(const json& v) {
   return HostValue{v.at("known").get<bool>(), v.at("value").get<std::string>(),
-                   v.at("where").get<std::string>(), v.at("reason").get<std::string>()};
+                   v.at("where").get<std::string>(), v.at("reason").get<std::string>(),
+                   v.at("refused").get<std::string>()};
 }
 
 }  // namespace

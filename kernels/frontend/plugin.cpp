@@ -43,6 +43,8 @@ json answer(const std::string& request_text) {
     options.compile_commands_dir = request.value("compile_commands_dir", std::string());
     options.host_launches = request.value("host_launches", false);
     options.host_arguments = request.value("host_arguments", std::map<std::string, std::string>());
+    options.host_grid = request.value("host_grid", std::vector<std::string>());
+    options.host_block = request.value("host_block", std::vector<std::string>());
     const std::string op = request.at("op").get<std::string>();
     if (op == "load") {
       std::vector<std::string> notes;
@@ -53,7 +55,7 @@ json answer(const std::string& request_text) {
       json launches_json = json::array();
       for (const auto& launch : launches) {
         const auto value = [](const warpdiv::frontend::HostValue& v) {
-          return json{{"known", v.known}, {"value", v.value}, {"where", v.where}, {"reason", v.reason}};
+          return json{{"known", v.known}, {"value", v.value}, {"where", v.where}, {"reason", v.reason}, {"refused", v.refused}};
         };
         json arguments = json::array();
         for (const auto& a : launch.arguments) arguments.push_back(value(a));

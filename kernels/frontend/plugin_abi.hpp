@@ -3,13 +3,13 @@
 //   request  {"op": "load" | "list", "file": ..., "kernel": ..., "defines": [...], "include_dirs": [...],
 //             "cuda_headers": "builtin" | "toolkit" | "auto", "cuda_path": ..., "fmad": bool,
 //             "compile_commands_dir": ..., "host_launches": bool,
-//             "host_arguments": {"NAME": "VALUE", ...}}
+//             "host_arguments": {"NAME": "VALUE", ...}, "host_grid": [X, Y, Z], "host_block": [...]}
 //   reply    {"model": <the kernel model, sim/ir_json's format>, "notes": [...],
 //             "files_read": [...], "launches": [{"location", "function", "grid": [v, v, v],
 //             "block": [...], "dynamic_shared": v, "arguments": [v, ...],
 //             "followed": [...], "unfollowed": [...]}]}
 //             (op "load"; notes, files_read and launches: frontend.hpp's load_kernel; each v
-//             {"known", "value", "where", "reason"}, a HostValue)
+//             {"known", "value", "where", "reason", "refused"}, a HostValue)
 //            {"kernels": [{"name", "location", "uninstantiated_template", "signature"}]}
 //                                                                              (op "list")
 //            {"error": {"kind": "clang" | "input" | "internal", "message": ...}}
@@ -18,7 +18,7 @@
 namespace warpdiv::frontend::plugin_abi {
 
 /// Bumped whenever the request or reply changes: the loader refuses a plugin of another version.
-constexpr int kVersion = 7;
+constexpr int kVersion = 8;
 constexpr const char* kFileName = "libwarpdiv-frontend.so";
 constexpr const char* kVersionSymbol = "warpdiv_frontend_abi_version";
 constexpr const char* kRequestSymbol = "warpdiv_frontend_request";

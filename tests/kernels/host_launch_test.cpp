@@ -36,6 +36,19 @@ class HostLaunchTest : public warpdiv::testing::SnippetTest {
     warpdiv::frontend::load_kernel(o, nullptr, nullptr, &found);
     return found;
   }
+  /// The same, with --grid and --block given (FrontendOptions::host_grid, host_block).
+  std::vector<HostLaunch> sized(const std::string& source, const std::vector<std::string>& grid,
+                                const std::vector<std::string>& block,
+                                const std::map<std::string, std::string>& values = {}) {
+    warpdiv::frontend::FrontendOptions o = options(source, "");
+    o.host_launches = true;
+    o.host_arguments = values;
+    o.host_grid = grid;
+    o.host_block = block;
+    std::vector<HostLaunch> found;
+    warpdiv::frontend::load_kernel(o, nullptr, nullptr, &found);
+    return found;
+  }
   /// "DIR/k.cu:LINE:COL".
   std::string at(int line, int column) const {
     return (dir_ / "k.cu").string() + ":" + std::to_string(line) + ":" + std::to_string(column);
@@ -345,6 +358,191 @@ int main() {
   found = given(not_followed, {{"n", "9"}, {"m", "9"}});
   EXPECT_EQ(found[2].followed, std::vector<std::string>{"'s' (" + at(5, 9) + ") = 9"});
   EXPECT_TRUE(found[2].unfollowed.empty());
+}
+
+TEST_F(HostLaunchTest, ManyLaunchesInOneFunctionEachSeeTheValuesAtItsPlace) {
+  // One walk of main() follows every launch: what a statement holding a launch changes reaches
+  // the launches after it as that statement executed (the if's assignment makes n not computable),
+  // never as the walk into it left the values (n = 1).
+  const auto found = launches(R"(__global__ void k(int *a, int n) { a[0] = n; }
+int main(int argc, char **argv) {
+  int *a;
+  int n = 10;
+  k<<<n, 32>>>(a, n);
+  n += 5;
+  k<<<n, 32>>>(a, n);
+  if (argc > 1) {
+    int m = n * 2;
+    k<<<m, 32>>>(a, m);
+    n = 1;
+  }
+  k<<<n, 32>>>(a, n);
+  for (int i = 0; i < 3; ++i) {
+    k<<<i + 1, 32>>>(a, 7);
+  }
+  k<<<4, 32>>>(a, 8);
+  switch (argc) {
+    case 2: k<<<2, 32>>>(a, 2); break;
+  }
+  int z = 3;
+  k<<<z, 32>>>(a, z);
+}
+)");
+  ASSERT_EQ(found.size(), 8u);
+  EXPECT_EQ(dims(found[0].grid), "10,1,1");
+  EXPECT_EQ(found[0].arguments[1].value, "10");
+  EXPECT_EQ(dims(found[1].grid), "15,1,1");  // 10 + 5
+  EXPECT_EQ(dims(found[2].grid), "30,1,1");  // m = 15 * 2, inside the if
+  EXPECT_EQ(found[3].grid[0].reason, "'n' (" + at(4, 7) + ") changes inside the if at " + at(8, 3));
+  EXPECT_EQ(found[4].grid[0].reason, "'i' (" + at(14, 12) + ") changes inside the loop at " + at(14, 3));
+  EXPECT_EQ(found[4].arguments[1].value, "7");
+  EXPECT_EQ(dims(found[5].grid), "4,1,1");
+  EXPECT_EQ(dims(found[6].grid), "2,1,1");
+  // Inside the switch, statements before a launch are not followed; after it, they are again.
+  EXPECT_EQ(dims(found[7].grid), "3,1,1");
+
+  // 300 launches, n one more before each: launch j (0-based) has grid 5 + j.
+  std::string many = "__global__ void k(int *a, int n) { a[0] = n; }\nint main() {\n  int *a;\n  int n = 5;\n";
+  for (int j = 0; j < 300; ++j) many += "  k<<<n, 32>>>(a, n);\n  ++n;\n";
+  many += "}\n";
+  const auto all = launches(many);
+  ASSERT_EQ(all.size(), 300u);
+  for (int j = 0; j < 300; ++j) {
+    EXPECT_EQ(all[j].grid[0].value, std::to_string(5 + j)) << j;
+    EXPECT_EQ(all[j].location, at(5 + 2 * j, 3)) << j;
+  }
+}
+
+TEST_F(HostLaunchTest, ValuesClangRejectsOrThatDoNotFitTheirTypeAreRefused) {
+  const auto found = launches(R"(__global__ void k(int *a, int n) { a[0] = n; }
+int main() {
+  int *a;
+  k<<<18446744073709551617, 32>>>(a, 4);
+  k<<<4294967296, 32>>>(a, 3000000000);
+  k<<<4294967295, 32>>>(a, -2147483648);
+  long big = 1L << 40;
+  dim3 g(big, 2);
+  k<<<g, -1>>>(a, 1);
+  unsigned long long wide = 18446744073709551615ull;
+  k<<<1, 32, wide + 2>>>(a, 1);
+}
+)");
+  ASSERT_EQ(found.size(), 5u);
+  // Clang: "integer literal is too large to be represented in any integer type" (an error; it
+  // would wrap the literal to 1).
+  EXPECT_FALSE(found[0].grid[0].known);
+  EXPECT_EQ(found[0].grid[0].refused,
+            "Clang rejects it: " + at(4, 7) + ": error: integer literal is too large to be represented in any integer type");
+  EXPECT_EQ(found[0].arguments[1].value, "4");
+  // 2^32 does not fit dim3's unsigned int (C++ would make it 0); 3 x 10^9 does not fit int.
+  EXPECT_EQ(found[1].grid[0].refused,
+            "'4294967296' (" + at(5, 7) + ") is 4294967296, outside unsigned int's range 0 .. 4294967295");
+  EXPECT_EQ(found[1].arguments[1].refused,
+            "'3000000000' (" + at(5, 28) + ") is 3000000000, outside int's range -2147483648 .. 2147483647");
+  // The largest values of each type are taken as they are (CUDA's limits are the CLI's).
+  EXPECT_EQ(found[2].grid[0].value, "4294967295");
+  EXPECT_EQ(found[2].arguments[1].value, "-2147483648");
+  EXPECT_TRUE(found[2].grid[0].refused.empty());
+  // 2^40 = 1099511627776 into dim3's x, at the declaration of g; -1 into the block's x.
+  EXPECT_EQ(found[3].grid[0].refused,
+            "'big' (" + at(8, 10) + ") is 1099511627776, outside unsigned int's range 0 .. 4294967295");
+  EXPECT_EQ(found[3].grid[1].value, "2");
+  EXPECT_EQ(found[3].block[0].refused, "'-1' (" + at(9, 10) + ") is -1, outside unsigned int's range 0 .. 4294967295");
+  // Unsigned arithmetic wraps in C++ (2^64 - 1 + 2 = 1 as unsigned long long): taken as C++ computes it.
+  EXPECT_EQ(found[4].dynamic_shared.value, "1");
+}
+
+TEST_F(HostLaunchTest, MinAndMaxOfTwoIntegersOfOneType) {
+  const auto found = launches(R"(#include <algorithm>
+__global__ void k(int *a, int n) { a[0] = n; }
+__host__ __device__ long min(long a, long b) { return a; }
+int main() {
+  int *a;
+  int n = 100000;
+  int blocks = std::min((n + 255) / 256, 1024);
+  k<<<blocks, 256>>>(a, n);
+  k<<<max(n / 1000, 3), min(n, 128)>>>(a, std::max(n, 7));
+  unsigned u = 5u;
+  k<<<std::max(u, 2u), std::min(2 * n, n)>>>(a, std::min(n * 30000, 5));
+  k<<<min(n, u), 32>>>(a, n);
+  long p = 9, q = 4;
+  k<<<min(p, q), 32>>>(a, n);
+}
+)");
+  ASSERT_EQ(found.size(), 5u);
+  // (100000 + 255) / 256 = 100255 / 256 = 391 (391 x 256 = 100096); min(391, 1024) = 391.
+  EXPECT_EQ(dims(found[0].grid), "391,1,1");
+  // max(100, 3) = 100, min(100000, 128) = 128, std::max(100000, 7) = 100000.
+  EXPECT_EQ(dims(found[1].grid), "100,1,1");
+  EXPECT_EQ(dims(found[1].block), "128,1,1");
+  EXPECT_EQ(found[1].arguments[1].value, "100000");
+  // max(5u, 2u) = 5; min(200000, 100000) = 100000; 100000 x 30000 = 3 x 10^9 overflows int.
+  EXPECT_EQ(dims(found[2].grid), "5,1,1");
+  EXPECT_EQ(found[2].block[0].value, "100000");
+  EXPECT_EQ(found[2].arguments[1].reason, "n * 30000 overflows its type, int (at " + at(11, 58) + ")");
+  // min(int, unsigned int): CUDA's min(unsigned, unsigned) after a conversion; not followed.
+  EXPECT_EQ(found[3].grid[0].reason, "min(n, u) (at " + at(12, 7) +
+                                         ") takes arguments of types int and unsigned int: min and max are "
+                                         "followed for two integers of one type");
+  // The file's own min (returning its first argument) is not the library's: 9 would be wrong.
+  EXPECT_EQ(found[4].grid[0].reason, "it is computed from min(p, q)");
+}
+
+TEST_F(HostLaunchTest, AGivenGridOrBlockIsFollowedThroughTheHostCode) {
+  const char* source = R"(__global__ void k(int *a, int n) { a[0] = n; }
+int main() {
+  int *a;
+  int threads = 64;
+  int blocks = (1000 + threads - 1) / threads;
+  k<<<blocks, threads, threads * sizeof(float)>>>(a, threads);
+  dim3 b(8, 4);
+  k<<<2, b, b.x * b.y * sizeof(double)>>>(a, 1);
+  int t = 32;
+  t += 32;
+  k<<<1, t, t * sizeof(int)>>>(a, 1);
+}
+)";
+  // The source alone: grid (1000 + 63) / 64 = 16, 64 x 4 = 256 bytes; 8 x 4 x 8 = 256; 64 x 4 = 256.
+  auto found = launches(source);
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_EQ(dims(found[0].grid), "16,1,1");
+  EXPECT_EQ(found[0].dynamic_shared.value, "256");
+  EXPECT_EQ(found[1].dynamic_shared.value, "256");
+  EXPECT_EQ(found[2].dynamic_shared.value, "256");
+  // --block 128: threads = 128 throughout: grid (1000 + 127) / 128 = 8, 128 x sizeof(float) = 512
+  // bytes, the argument 128.
+  found = sized(source, {}, {"128", "1", "1"});
+  EXPECT_EQ(dims(found[0].block), "128,1,1");
+  EXPECT_EQ(dims(found[0].grid), "8,1,1");
+  EXPECT_EQ(found[0].dynamic_shared.value, "512");
+  EXPECT_EQ(found[0].arguments[1].value, "128");
+  EXPECT_EQ(found[0].followed, std::vector<std::string>{"--block: 'threads' (" + at(4, 7) + ") = 128"});
+  // --block 16,2 for the dim3 b: 16 x 2 x sizeof(double) = 256 ... as 16 x 2 x 8.
+  found = sized(source, {}, {"16", "2", "1"});
+  EXPECT_EQ(found[1].dynamic_shared.value, "256");
+  found = sized(source, {}, {"16", "4", "1"});
+  EXPECT_EQ(found[1].dynamic_shared.value, "512");  // 16 x 4 x 8
+  EXPECT_EQ(found[1].followed, std::vector<std::string>{"--block: 'b' (" + at(7, 8) + ") = (16, 4, 1)"});
+  // threads is an integer: a y of 4 is not its value, so what reads it is not computable.
+  EXPECT_EQ(found[0].unfollowed, std::vector<std::string>{"--block: 'threads' (" + at(4, 7) +
+                                                          ") is an integer (the x alone), and --block gives y = 4, z = 1"});
+  EXPECT_FALSE(found[0].dynamic_shared.known);
+  EXPECT_FALSE(found[0].grid[0].known);
+  // t is written again: its size is not followed, and the dynamic shared memory read from it is
+  // not computable rather than the source's 256.
+  const std::string why = "'t' (" + at(9, 7) + ") is written at " + at(10, 3) + " as well";
+  EXPECT_EQ(found[2].unfollowed, std::vector<std::string>{"--block: " + why});
+  EXPECT_EQ(found[2].dynamic_shared.reason, "'t' (" + at(9, 7) +
+                                                ") gives the launch's block, which --block replaces, and the host "
+                                                "code is not followed with --block's value: " + why);
+  // --grid 3 for blocks (nothing reads it but the launch).
+  found = sized(source, {"3", "1", "1"}, {});
+  EXPECT_EQ(dims(found[0].grid), "3,1,1");
+  EXPECT_EQ(found[0].dynamic_shared.value, "256");
+  // A --block computed from values the source gives (the CLI passes "?"): not followed.
+  found = sized(source, {}, {"?"});
+  EXPECT_FALSE(found[0].dynamic_shared.known);
+  EXPECT_EQ(found[0].unfollowed, std::vector<std::string>{"--block: --block is computed from values the source gives"});
 }
 
 }  // namespace

@@ -86,6 +86,8 @@ void parse_launch(const po::variables_map& vm, AnalyzeSourceRequest& r) {
     if (has(vm, "warp-size")) r.launch.warp_size = parse_warp_size("--warp-size", get(vm, "warp-size"));
     r.source.host_launches = true;
     r.source.host_arguments = host_arguments(r.values);
+    r.source.host_grid = host_size(r.from_host->grid, "--grid", r.values);
+    r.source.host_block = host_size(r.from_host->block, "--block", r.values);
   }
   ir::ReplayOptions& replay = r.replay_options;
   replay.by_iteration = r.report_options.by_iteration = has(vm, "by-iteration");

@@ -138,6 +138,8 @@ AnalyzeSourceRequest check_kernel_request(const analysis::CheckConfig& config,
     r.from_host = flags;
     r.source.host_launches = true;
     r.source.host_arguments = host_arguments(r.values);
+    r.source.host_grid = host_size(r.from_host->grid, "--grid", r.values);
+    r.source.host_block = host_size(r.from_host->block, "--block", r.values);
   } else {
     const Extent3 grid = at_place(config, k.grid_place, "", [&] {
       const Extent3 e = parse_extent("grid", *k.grid, r.values);

@@ -19,8 +19,11 @@ std::string triple(const frontend::HostValue (&v)[3]) {
   return "(" + shown(v[0]) + ", " + shown(v[1]) + ", " + shown(v[2]) + ")";
 }
 
-/// A value the launch needs: refused with where it is written and why it cannot be computed.
+/// A value the launch needs: refused with where it is written and why it cannot be computed, or
+/// why the source's value is not to be taken (Clang rejects its expression, it does not fit its type).
 const std::string& needed(const frontend::HostValue& v, const std::string& what, const std::string& flag) {
+  if (!v.refused.empty())
+    throw InvalidInput(v.where + ": " + what + " is not taken from the source: " + v.refused + "; fix it or give " + flag);
   if (!v.known)
     throw InvalidInput(v.where + ": " + what + " is not computable from the source: " +
                        (v.reason.empty() ? "the front-end gave no value" : v.reason) + "; give " + flag);
@@ -118,14 +121,14 @@ ChosenLaunch choose_host_launch(const ir::Kernel& kernel,
   frontend::HostLaunch shown = launch;
   const auto set = [](frontend::HostValue (&to)[3], const Extent3& e) {
     const std::int64_t c[3] = {e.x, e.y, e.z};
-    for (int i = 0; i < 3; ++i) to[i] = frontend::HostValue{true, std::to_string(c[i]), to[i].where, ""};
+    for (int i = 0; i < 3; ++i) to[i] = frontend::HostValue{true, std::to_string(c[i]), to[i].where, "", ""};
   };
   set(shown.grid, chosen.grid);
   set(shown.block, chosen.block);
-  shown.dynamic_shared = frontend::HostValue{true, std::to_string(chosen.dynamic_shared), "", ""};
+  shown.dynamic_shared = frontend::HostValue{true, std::to_string(chosen.dynamic_shared), "", "", ""};
   for (std::size_t i = 0; i < kernel.parameters.size() && i < shown.arguments.size(); ++i)
     if (const auto v = chosen.values.find(kernel.parameters[i].name); v != chosen.values.end())
-      shown.arguments[i] = frontend::HostValue{true, v->second.text(), "", ""};
+      shown.arguments[i] = frontend::HostValue{true, v->second.text(), "", "", ""};
   chosen.note = (launches.size() > 1 ? "launch " + std::to_string(*flags.launch) + " of " + count : "launch") +
                 " from " + describe_host_launch(kernel, shown);
   if (!given.empty()) chosen.note += " (from the command line: " + sim::listed(given) + ")";
@@ -140,6 +143,17 @@ ChosenLaunch choose_host_launch(const ir::Kernel& kernel,
     chosen.note += "; given values the host code does not take (the rest of the launch is the source's): " +
                    joined(launch.unfollowed);
   return chosen;
+}
+
+std::vector<std::string> host_size(const std::optional<std::string>& text, const std::string& flag,
+                                   const ArgValues& values) {
+  if (!text) return {};
+  try {
+    const Extent3 e = parse_extent(flag, *text, values);
+    return {std::to_string(e.x), std::to_string(e.y), std::to_string(e.z)};
+  } catch (const InvalidInput&) {
+    return {"?"};
+  }
 }
 
 std::map<std::string, std::string> host_arguments(const ArgValues& values) {

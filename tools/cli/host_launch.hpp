@@ -52,6 +52,12 @@ ChosenLaunch choose_host_launch(const sim::ir::Kernel& kernel,
 /// (FrontendOptions::host_arguments).
 std::map<std::string, std::string> host_arguments(const ArgValues& values);
 
+/// --grid or --block (`text`, when given) as the front-end follows it in the host code
+/// (FrontendOptions::host_grid, host_block): x, y, z computed from the --arg values, {"?"} when
+/// the text uses names only the source gives (or is not valid: choose_host_launch says why).
+std::vector<std::string> host_size(const std::optional<std::string>& text, const std::string& flag,
+                                   const ArgValues& values);
+
 /// One launch as the note and the list show it: "main() at hw.cu:41:3: grid (5, 7, 1), block
 /// (16, 16, 1); rows = 100, cols = 70" ("?" for a value not computable; the scalar and floating
 /// parameters only; ", dynamic shared memory 512 bytes" when not 0).

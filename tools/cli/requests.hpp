@@ -47,6 +47,8 @@ struct KernelSource {
   bool host_launches = false;
   /// The --arg integers, for the host code to follow (FrontendOptions::host_arguments).
   std::map<std::string, std::string> host_arguments;
+  /// --grid and --block, for the host code to follow (FrontendOptions::host_grid, host_block).
+  std::vector<std::string> host_grid, host_block;
   /// The path given: FILE.cu or --model's.
   const std::string& input() const { return file.empty() ? model : file; }
 };

@@ -224,6 +224,8 @@ ir::Kernel read_kernel(const KernelSource& source, std::vector<std::string>& not
   options.compile_commands_dir = source.build_dir;
   options.host_launches = source.host_launches;
   options.host_arguments = source.host_arguments;
+  options.host_grid = source.host_grid;
+  options.host_block = source.host_block;
   return frontend::load_kernel(options, &notes, files_read, launches);
 #else
   (void)notes;

@@ -84,6 +84,8 @@ ValidateSourceRequest parse_validate_source(const Args& args) {
     if (has(vm, "warp-size")) r.launch.warp_size = parse_warp_size("--warp-size", get(vm, "warp-size"));
     r.source.host_launches = true;
     r.source.host_arguments = host_arguments(r.values);
+    r.source.host_grid = host_size(r.from_host->grid, "--grid", r.values);
+    r.source.host_block = host_size(r.from_host->block, "--block", r.values);
   }
   if (r.launch.warp_size != kernels::kProbeWarpSize)
     throw InvalidInput("--warp-size must be 32 for a GPU run (got " +
