@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 
+#include "sim/ir_classes.hpp"
 #include "sim/ir_memory.hpp"
 #include "sim/ir_replay.hpp"
 #include "tests/kernels/source_dir.hpp"
@@ -193,6 +194,46 @@ TEST(ZooMemory, NaiveMatmulSectorsAlternateByHand) {
   const Kernel k = zoo::load("naive_matmul.cu");
   const ReplayResult r = replay(k, launch(k, {2, 1, 1}, {16, 16, 1}, {{"Width", 17}}));
   EXPECT_EQ(replayed(k, r, "N[k*Width+Col]", AccessKind::Load).sectors, 384u + 136u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The row softmax: one thread per row, every access through the row pointers x = inp + row * C
+// and o = out + row * C. By hand at rows = 40, C = 4, 2 blocks of 32: element j of row r is at
+// 16 r + 4 j bytes, so two rows share a 32-byte sector whatever j is. Block 0's warp (rows 0 ..
+// 31) touches sectors 0 .. 15, block 1's (rows 32 .. 39, 8 lanes) sectors 16 .. 19: 2 requests,
+// 20 sectors, 40 lanes and 160 bytes per access instance (one value of j).
+//   x[0]: once; x[j] of the maximum: j = 1 .. 3, 3 instances; x[j] and o[j] = e of the sum:
+//   4 each; o[j] read and written by the normalisation: 4 each.
+// Launch: loads 1 + 3 + 4 + 4 = 12 instances = 24 requests, 240 sectors; stores 8 instances =
+// 16 requests, 160 sectors. Both engines, and each access in its own buffer.
+TEST(ZooMemory, SoftmaxRowsByHand) {
+  const Kernel k = zoo::load("softmax_rows.cu");
+  const Launch l = launch(k, {2, 1, 1}, {32, 1, 1}, {{"rows", 40}, {"C", 4}});
+  const ReplayResult replayed_run = replay(k, l);
+  const ClassReplayResult classes = class_replay(k, l);
+  for (const ReplayResult* r : {&replayed_run, static_cast<const ReplayResult*>(&classes)}) {
+    ASSERT_TRUE(r->memory_counted);
+    Figures loads, stores;
+    for (std::size_t i = 0; i < k.accesses.size(); ++i) {
+      const MemoryAccess& a = k.accesses[i];
+      ASSERT_NE(a.base, kNone) << a.text << ": " << a.reason;
+      const bool load = a.kind == AccessKind::Load;
+      EXPECT_EQ(k.bases[static_cast<std::size_t>(a.base)].name,
+                load && a.text != "o[j]" ? "inp" : "out") << a.text;
+      const AccessCounts& c = r->accesses[i];
+      const std::uint64_t instances = a.range.line == 14 ? 1 : a.range.line == 16 ? 3 : 4;
+      EXPECT_EQ(static_cast<std::uint64_t>(c.requests), 2 * instances) << a.text << " line " << a.range.line;
+      EXPECT_EQ(static_cast<std::uint64_t>(c.sectors), 20 * instances) << a.text << " line " << a.range.line;
+      EXPECT_EQ(static_cast<std::uint64_t>(c.bytes), 160 * instances) << a.text << " line " << a.range.line;
+      Figures& f = load ? loads : stores;
+      f.requests += static_cast<std::uint64_t>(c.requests);
+      f.sectors += static_cast<std::uint64_t>(c.sectors);
+    }
+    EXPECT_EQ(loads.requests, 24u);
+    EXPECT_EQ(loads.sectors, 240u);
+    EXPECT_EQ(stores.requests, 16u);
+    EXPECT_EQ(stores.sectors, 160u);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
