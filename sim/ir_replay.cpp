@@ -9,6 +9,7 @@
 #include <array>
 
 #include "sim/errors.hpp"
+#include "sim/ir_prerun.hpp"
 #include "sim/ir_engine.hpp"
 #include "sim/ir_native.hpp"
 #include "sim/ir_ops.hpp"
@@ -569,12 +570,32 @@ void set_native_compiler(NativeCompiler compiler) { installed_compiler = compile
 NativeCompiler native_compiler() { return installed_compiler.load(); }
 }  // namespace detail
 
+namespace {
+
+// What probes of single threads prove before the run (sim/ir_prerun.hpp): undefined behaviour in a
+// value, where the launch has many blocks (a small one meets it at once itself), and a run that
+// makes more evaluations than its budget, named with the overflow in an address a probe met.
+void refuse_before_running(const Kernel& kernel, const Launch& launch, const BlockRange& range,
+                           const ReplayOptions& options, bool many_blocks) {
+  const PreRun pre = pre_run(kernel, launch, range, options.only_warp, many_blocks);
+  if (!pre.undefined.empty()) throw InvalidInput(pre.undefined);
+  if (pre.least_evaluations <= options.max_evaluations) return;
+  const PreRun named = many_blocks ? pre : pre_run(kernel, launch, range, options.only_warp, true);
+  throw InvalidInput((named.address_undefined.empty() ? std::string() : named.address_undefined + "; and ") +
+                     "the replay would make at least " + to_decimal(pre.least_evaluations) +
+                     " warp-statement evaluations" + pre.longest_loop + ", above its budget of " +
+                     to_decimal(options.max_evaluations) + " (--max-evaluations)");
+}
+
+}  // namespace
+
 ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
   prepare(kernel, launch, options);
   Program program(kernel, launch, options);
   const BlockRange range = blocks_of(launch, options);
   const Count blocks = range.volume();
   const bool estimated = blocks > kSampleBlocks;
+  refuse_before_running(kernel, launch, range, options, estimated);
   ReplayEstimate e;
   if (estimated) {
     e = sample(program, range);
