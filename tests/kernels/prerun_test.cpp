@@ -7,12 +7,29 @@
 #include <string>
 
 #include "sim/errors.hpp"
+#include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
 #include "tests/kernels/source_dir.hpp"
 #include "tests/kernels/zoo_launches.hpp"
 
 namespace warpdiv::sim::ir {
 namespace {
+
+// An int product of the block index and size (blockIdx.x is unsigned: converted first).
+const char* const kBlockProduct = R"(
+__global__ void k(int* out, int w) {
+  int c = (int)blockIdx.x * (int)blockDim.x + (int)threadIdx.x;
+  if (c < w) out[c] = 1;
+}
+)";
+
+// A loop of n iterations whose count the probes take from n.
+const char* const kCountedLoop = R"(
+__global__ void k(int* out, long long n) {
+  for (long long i = 0; i < n; ++i)
+    out[threadIdx.x] += 1;
+}
+)";
 
 class PreRunTest : public testing::SnippetTest {
  protected:
@@ -42,16 +59,24 @@ class PreRunTest : public testing::SnippetTest {
 // int arithmetic on the block index: 16 * blockIdx.x passes 2^31 - 1 from block 2^27 =
 // 134,217,728 on (its thread 0 first). The replay would run 2^27 blocks before it.
 TEST_F(PreRunTest, OverflowInAValueNamedWithTheFirstBlockAndThread) {
-  const Kernel k = load(R"(
-__global__ void k(int* out, int w) {
-  int c = (int)blockIdx.x * (int)blockDim.x + (int)threadIdx.x;
-  if (c < w) out[c] = 1;
-}
-)");
+  const Kernel k = load(kBlockProduct);
   const std::string file = dir_.string() + "/k.cu";
   EXPECT_EQ(refusal(k, launch(k, {2147483647, 1, 1}, {16, 1, 1}, 10), 100000000),
             file + ":3:11: undefined behaviour: signed overflow in '*' (int32) in block (134217728, 0, 0), "
                    "thread (0, 0, 0)");
+}
+
+// The class engine's corner runs meet the same overflow in the grid's last block; it names the
+// replay's first one too.
+TEST_F(PreRunTest, TheClassEngineNamesTheSameFirstBlock) {
+  const Kernel k = load(kBlockProduct);
+  try {
+    class_replay(k, launch(k, {2147483647, 1, 1}, {16, 1, 1}, 10));
+    ADD_FAILURE() << "no refusal";
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()), dir_.string() + "/k.cu:3:11: undefined behaviour: signed overflow in '*' (int32) in "
+                                                     "block (134217728, 0, 0), thread (0, 0, 0)");
+  }
 }
 
 // The naive multiply with Width = 2^31 - 1 on 2^31 - 1 x 65,535 blocks of 16 x 16: at k = 1 the
@@ -83,12 +108,7 @@ TEST_F(PreRunTest, OverflowInAnAddressNamedWithTheBudget) {
 // iteration the check, the body and ++i (3), and the last check: 3 x 2^40 + 3 each, exactly the
 // replay's count; 6 x 2^40 + 6 = 6,597,069,766,662 for the two.
 TEST_F(PreRunTest, CountedLoopOverTheBudgetRefusedAtOnce) {
-  const Kernel k = load(R"(
-__global__ void k(int* out, long long n) {
-  for (long long i = 0; i < n; ++i)
-    out[threadIdx.x] += 1;
-}
-)");
+  const Kernel k = load(kCountedLoop);
   EXPECT_EQ(refusal(k, launch(k, {1, 1, 1}, {64, 1, 1}, 1099511627776LL), 100000000),
             "the replay would make at least 6597069766662 warp-statement evaluations (the for loop at " +
                 dir_.string() + "/k.cu:3:3 runs 1099511627776 iterations in block (0, 0, 0), thread (0, 0, 0)), "
@@ -118,12 +138,7 @@ __global__ void k(int* out, long long n) {
 
 // Under the budget, nothing changes: the same loop of 1,000 iterations runs, 2 x (3 x 1,000 + 3).
 TEST_F(PreRunTest, UnderTheBudgetTheRunGoesOn) {
-  const Kernel k = load(R"(
-__global__ void k(int* out, long long n) {
-  for (long long i = 0; i < n; ++i)
-    out[threadIdx.x] += 1;
-}
-)");
+  const Kernel k = load(kCountedLoop);
   const ReplayResult r = replay(k, launch(k, {1, 1, 1}, {64, 1, 1}, 1000));
   EXPECT_EQ(static_cast<unsigned long long>(r.warp_statement_evaluations), 6006ULL);
 }
