@@ -49,9 +49,9 @@ struct Fault {
 
 class Probe {
  public:
-  Probe(const Kernel& k, const Launch& l, std::map<StmtId, std::optional<CountedLoop>>& shapes, Dim3 block,
-        std::uint64_t thread)
-      : k_(k), l_(l), shapes_(shapes), block_(block), locals_(k.locals.size()) {
+  Probe(const Kernel& k, const Launch& l, const std::vector<ExprId>& origins,
+        std::map<StmtId, std::optional<CountedLoop>>& shapes, Dim3 block, std::uint64_t thread)
+      : k_(k), l_(l), origins_(origins), shapes_(shapes), block_(block), locals_(k.locals.size()) {
     thread_ = {static_cast<std::uint32_t>(thread % l.block.x),
                static_cast<std::uint32_t>(thread / l.block.x % l.block.y),
                static_cast<std::uint32_t>(thread / (std::uint64_t{l.block.x} * l.block.y))};
@@ -91,7 +91,7 @@ class Probe {
   /// as the replay marks the access not counted and goes on.
   void address(std::int32_t id) {
     const MemoryAccess& a = k_.accesses[static_cast<std::size_t>(id)];
-    if (a.base == kNone || a.offset == kNone) return;
+    if (a.base == kNone || a.offset == kNone || opaque(a.offset) || (a.guard != kNone && opaque(a.guard))) return;
     access_ = id;
     ++order_;  // the accesses of a statement in their order
     try {
@@ -203,7 +203,7 @@ class Probe {
       case StmtKind::Declare:
       case StmtKind::Assign:
         tick(id);
-        locals_[static_cast<std::size_t>(s.local)] = s.value != kNone ? eval(s.value) : Known{};
+        locals_[static_cast<std::size_t>(s.local)] = s.value != kNone && !opaque(s.value) ? eval(s.value) : Known{};
         return Flow::Next;
       case StmtKind::Work:
       case StmtKind::Barrier: tick(id); return Flow::Next;
@@ -217,7 +217,7 @@ class Probe {
       case StmtKind::Return:
         tick(id);
         if (s.value != kNone && !calls_.empty() && calls_.back() != kNone)
-          locals_[static_cast<std::size_t>(calls_.back())] = eval(s.value);
+          locals_[static_cast<std::size_t>(calls_.back())] = opaque(s.value) ? Known{} : eval(s.value);
         if (calls_.empty()) throw Stop{};  // the thread leaves the kernel
         return Flow::Return;
       case StmtKind::InlinedCall: {
@@ -339,8 +339,12 @@ class Probe {
 
   std::optional<CountedLoop> shape_of(StmtId id) const;
 
+  /// A value the replay does not compute (it depends on one it does not hold: opaque_origins).
+  bool opaque(ExprId id) const { return origins_[static_cast<std::size_t>(id)] != kNone; }
+
   const Kernel& k_;
   const Launch& l_;
+  const std::vector<ExprId>& origins_;
   std::map<StmtId, std::optional<CountedLoop>>& shapes_;
   Dim3 block_;
   Dim3 thread_;
@@ -545,7 +549,7 @@ struct Block {
 class Prober {
  public:
   Prober(const Kernel& k, const Launch& l, std::optional<std::uint32_t> only_warp)
-      : k_(k), l_(l), only_warp_(only_warp) {}
+      : k_(k), l_(l), only_warp_(only_warp), origins_(opaque_origins(k)) {}
 
   /// Probes lanes of each warp of `block`: every lane with `all_lanes`, else the first and last.
   Block probe(Dim3 index, bool all_lanes) {
@@ -563,7 +567,7 @@ class Prober {
         if (!slot || f.step < slot->first.step) slot = std::make_pair(f, p.where());
       };
       for (std::uint64_t t = first; t <= last; t = all_lanes || t == last ? t + 1 : last) {
-        Probe p(k_, l_, shapes_, index, t);
+        Probe p(k_, l_, origins_, shapes_, index, t);
         p.run();
         most = std::max(most, p.evaluations);
         if (p.longest_iterations > b.longest_iterations) {
@@ -602,6 +606,7 @@ class Prober {
   const Kernel& k_;
   const Launch& l_;
   std::optional<std::uint32_t> only_warp_;
+  std::vector<ExprId> origins_;
   std::map<StmtId, std::optional<CountedLoop>> shapes_;
 };
 
