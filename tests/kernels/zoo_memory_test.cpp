@@ -299,6 +299,16 @@ TEST(ZooMemory, StencilAtNFortyThousandByTheClassEngine) {
   }
 }
 
+// At N = 70,000 (4,375^2 blocks) i * N passes 2^32 for i >= 61,357 inside the bounds check: the
+// guarded values do wrap, and the class engine still refuses to count them.
+TEST(ZooMemory, StencilWhereTheIndexWrapsIsNotCounted) {
+  const Kernel k = zoo::load("stencil_2d.cu");
+  const ClassReplayResult r = class_replay(k, launch(k, {4375, 4375, 1}, {16, 16, 1}, {{"N", 70000}}));
+  EXPECT_FALSE(r.memory_counted);
+  EXPECT_NE(r.memory_unproven.find("a conversion to int64 that may wrap around"), std::string::npos)
+      << r.memory_unproven;
+}
+
 // At a size the replay runs in a moment, every access's figures by both engines are the same; and
 // the same kernel written with an early return (`if (border) return;`) is counted alike.
 class Stencil : public testing::SourceDirTest {
