@@ -415,13 +415,13 @@ class Lowerer {
     if (const auto* loop = dyn_cast<clang::WhileStmt>(s)) {
       if (loop->getConditionVariable() != nullptr)
         refuse(s, "a declaration in a while condition is not supported");
-      const PointerRegion region(*this, {loop->getCond(), loop->getBody()}, range(s));
+      const PointerRegion region(*this, {loop->getCond(), loop->getBody()}, region_text("while loop", s));
       const ir::ExprId condition = lower_loop_condition(loop->getCond());
       const ir::StmtId body = lower_required(loop->getBody());
       return k_.loop(ir::LoopKind::While, ir::kNone, condition, ir::kNone, body, range(s));
     }
     if (const auto* loop = dyn_cast<clang::DoStmt>(s)) {
-      const PointerRegion region(*this, {loop->getCond(), loop->getBody()}, range(s));
+      const PointerRegion region(*this, {loop->getCond(), loop->getBody()}, region_text("do loop", s));
       const ir::StmtId body = lower_required(loop->getBody());
       const ir::ExprId condition = lower_loop_condition(loop->getCond());
       return k_.loop(ir::LoopKind::Do, ir::kNone, condition, ir::kNone, body, range(s));
@@ -638,7 +638,7 @@ class Lowerer {
       pending_ = outer_pending;
       const PointerState path = pointers_;  // the path that reaches this branch and the next
       lowered.then_stmt = lower_required(link->getThen());
-      join_pointers(ends, pointers_, range(s->getSourceRange().getBegin()));
+      join_pointers(ends, pointers_, "after the if at line " + std::to_string(range(s).line));
       pointers_ = path;
       hoisted_ = outer;
       deferred_ = outer_deferred;
@@ -653,7 +653,7 @@ class Lowerer {
       link = next;
     }
     ir::StmtId else_stmt = rest != nullptr ? lower_required(rest) : ir::kNone;
-    join_pointers(ends, pointers_, range(s->getSourceRange().getBegin()));
+    join_pointers(ends, pointers_, "after the if at line " + std::to_string(range(s).line));
     pointers_ = std::move(ends);
     const clang::IfStmt* last = chain.back().s;
     const clang::SourceLocation end =
@@ -681,7 +681,7 @@ class Lowerer {
     if (s->getConditionVariable() != nullptr)
       refuse(s, "a declaration in a for condition is not supported");
     const ir::StmtId init = s->getInit() != nullptr ? lower_stmt(s->getInit()) : ir::kNone;
-    const PointerRegion region(*this, {s->getCond(), s->getInc(), s->getBody()}, range(s));
+    const PointerRegion region(*this, {s->getCond(), s->getInc(), s->getBody()}, region_text("for loop", s));
     const ir::ExprId condition =
         s->getCond() != nullptr ? lower_loop_condition(s->getCond()) : ir::kNone;
     ir::StmtId step = ir::kNone;
@@ -718,7 +718,7 @@ class Lowerer {
     const ir::ScalarType type = k_.exprs[condition].type;
     const auto* body = llvm::dyn_cast<clang::CompoundStmt>(s->getBody());
     if (body == nullptr) refuse(s, "a switch whose body is not a { } block is not supported");
-    const PointerRegion region(*this, {body}, range(s));
+    const PointerRegion region(*this, {body}, region_text("switch", s));
     std::vector<ir::StmtId> children;
     std::vector<ir::SwitchCase> cases;
     std::int32_t default_child = ir::kNone;
@@ -2283,11 +2283,17 @@ class Lowerer {
     Lowerer& l_;
   };
 
+  /// Where a region's paths meet: "at the head of the for loop at line 7", "in the switch at ...".
+  std::string region_text(const char* what, const clang::Stmt* s) {
+    return std::string(std::strcmp(what, "switch") == 0 ? "in the " : "at the head of the ") + what +
+           " at line " + std::to_string(range(s).line);
+  }
+
   /// While alive, the followed pointers hold their values at a region's head (a loop, a
   /// switch's body); at its end they are those joined with the values where the region ended.
   class PointerRegion {
    public:
-    PointerRegion(Lowerer& l, std::initializer_list<const clang::Stmt*> parts, ir::SourceRange where)
+    PointerRegion(Lowerer& l, std::initializer_list<const clang::Stmt*> parts, const std::string& where)
         : l_(l), where_(where) {
       l_.enter_region(parts, where);
       head_ = l_.pointers_;
@@ -2302,7 +2308,7 @@ class Lowerer {
 
    private:
     Lowerer& l_;
-    ir::SourceRange where_;
+    std::string where_;
     PointerState head_;
   };
 
@@ -3089,8 +3095,8 @@ class Lowerer {
   // join where they meet; a loop's head (a switch's body) starts from the values before it
   // joined with every value an assignment inside may give.
 
-  /// `into` joined with `other` where two paths meet at `where`.
-  void join_pointers(PointerState& into, const PointerState& other, ir::SourceRange where) const {
+  /// `into` joined with `other` where two paths meet (`where`: "after the if at line 7").
+  void join_pointers(PointerState& into, const PointerState& other, const std::string& where) const {
     for (const auto& [var, b] : other) {
       const auto found = into.find(var);
       if (found == into.end()) {
@@ -3104,7 +3110,7 @@ class Lowerer {
       else
         a.lost = "the pointer '" + var->getNameAsString() + "' points into '" +
                  k_.bases[a.base].name + "' on one path and into '" + k_.bases[b.base].name +
-                 "' on another, where they meet at line " + std::to_string(where.line);
+                 "' on another, which meet " + where;
     }
   }
 
@@ -3168,7 +3174,7 @@ class Lowerer {
 
   /// Sets the followed pointers to their values at the head of a region of `parts` entered at
   /// `where`: the values before joined with those its definitions may give, to a fixed point.
-  void enter_region(std::initializer_list<const clang::Stmt*> parts, ir::SourceRange where) {
+  void enter_region(std::initializer_list<const clang::Stmt*> parts, const std::string& where) {
     std::vector<std::pair<const clang::VarDecl*, const clang::Expr*>> definitions;
     for (const clang::Stmt* part : parts) pointer_definitions(part, definitions);
     std::vector<const clang::VarDecl*> inner;  // declared in the region: bound by their declaration

@@ -217,7 +217,7 @@ __global__ void k(float* out, const float* in, float** ptrs, int C) {
       "store global 4 out @ (x + 8:int64)",
       // out on one path and in on the other: this access alone is lost.
       "store global 4 x[3] not placed: the pointer 'x' points into 'in' on one path and into "
-      "'out' on another, where they meet at line 11",
+      "'out' on another, which meet after the if at line 11",
       // The pointer read from memory: its load is counted, the access through it is not.
       "load global 8 ptrs @ ((int64)idx * 8:int64)",
       "store global 4 x[4] not placed: the pointer 'x' is set to 'ptrs[idx]': the pointer "
@@ -229,7 +229,7 @@ __global__ void k(float* out, const float* in, float** ptrs, int C) {
       "store global 4 out @ y",
       // A loop that moves z into in after an iteration: out and in meet at its head.
       "store global 4 z[j] not placed: the pointer 'z' points into 'out' on one path and into "
-      "'in' on another, where they meet at line 24"}));
+      "'in' on another, which meet at the head of the for loop at line 24"}));
   std::vector<std::string> offsets;
   for (const ir::Stmt& s : k.stmts)
     if ((s.kind == ir::StmtKind::Declare || s.kind == ir::StmtKind::Assign) && s.local != ir::kNone &&
