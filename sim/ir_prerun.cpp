@@ -440,9 +440,16 @@ void exits_of(const Kernel& k, StmtId id, ExprId guard, int calls, bool nested, 
     case StmtKind::Block:
       for (const StmtId c : s.children) exits_of(k, c, s.children.size() == 1 ? guard : kNone, calls, nested, out);
       break;
-    case StmtKind::If:
-      exits_of(k, s.then_stmt, s.else_stmt == kNone ? s.value : kNone, calls, nested, out);
-      exits_of(k, s.else_stmt, kNone, calls, nested, out);
+    case StmtKind::If:  // an else-if chain link by link: its length is no depth
+      for (StmtId at = id; at != kNone;) {
+        const Stmt& link = k.stmts[static_cast<std::size_t>(at)];
+        if (link.kind != StmtKind::If) {
+          exits_of(k, at, kNone, calls, nested, out);
+          break;
+        }
+        exits_of(k, link.then_stmt, link.else_stmt == kNone ? link.value : kNone, calls, nested, out);
+        at = link.else_stmt;
+      }
       break;
     case StmtKind::Loop:
       exits_of(k, s.init, kNone, calls, nested, out);
