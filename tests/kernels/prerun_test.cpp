@@ -136,6 +136,23 @@ __global__ void k(int* out, long long n) {
                 "above its budget of 100000000 (--max-evaluations)");
 }
 
+// Over the budget, but (int)i * 1000 overflows at i = 2,147,484 (5 evaluations an iteration: about
+// 10^7 into the first block): the first block runs for a moment before the refusal, and the
+// overflow is named as the replay names it.
+TEST_F(PreRunTest, OverflowMetEarlyInALongRunIsNamedInsteadOfTheBudget) {
+  const Kernel k = load(R"(
+__global__ void k(int* out, long long n) {
+  for (long long i = 0; i < n; ++i) {
+    int v = (int)i * 1000;
+    out[threadIdx.x] += v;
+  }
+}
+)");
+  EXPECT_EQ(refusal(k, launch(k, {1, 1, 1}, {64, 1, 1}, 1099511627776LL), kDefaultMaxEvaluations),
+            dir_.string() + "/k.cu:4:13: undefined behaviour: signed overflow in '*' (int32) in block (0, 0, 0), "
+                             "thread (0, 0, 0)");
+}
+
 // Under the budget, nothing changes: the same loop of 1,000 iterations runs, 2 x (3 x 1,000 + 3).
 TEST_F(PreRunTest, UnderTheBudgetTheRunGoesOn) {
   const Kernel k = load(kCountedLoop);
