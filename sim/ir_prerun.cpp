@@ -16,8 +16,9 @@ using detail::type_max;
 using detail::type_min;
 
 constexpr std::uint64_t kMaxSteps = 4096;          // statements a probe runs, skipped iterations apart
-constexpr std::uint64_t kConcreteIterations = 64;  // iterations run one by one before a skip
+constexpr std::uint64_t kConcreteIterations = 8;   // iterations run one by one before a skip
 constexpr std::uint64_t kSkipFrom = 1024;          // trip counts from which the middle is skipped
+constexpr std::uint64_t kFewWarps = 1 << 16;       // launches the probes leave to the replay
 
 Wide math(ScalarType t, std::uint64_t bits) {
   return is_signed(t) ? Wide{static_cast<std::int64_t>(bits)} : Wide{normalise(t, bits)};
@@ -70,6 +71,7 @@ class Probe {
   StmtId longest = kNone;  // the loop of most skipped iterations
   Wide longest_iterations = 0;
   bool longest_at_least = false;  // its count is a lower bound
+  bool long_run = false;          // it stepped over iterations or ran past kMaxSteps
   std::string where() const {
     return "block " + dim3_text(block_.x, block_.y, block_.z) + ", thread " +
            dim3_text(thread_.x, thread_.y, thread_.z);
@@ -83,7 +85,10 @@ class Probe {
   void tick(StmtId id) {
     evaluations += 1;
     ++order_;
-    if (++steps_ > kMaxSteps) throw Stop{};
+    if (++steps_ > kMaxSteps) {
+      long_run = true;
+      throw Stop{};
+    }
     for (const std::int32_t a : k_.stmts[static_cast<std::size_t>(id)].accesses) address(a);
   }
 
@@ -297,6 +302,7 @@ class Probe {
   }
 
   void note_loop(StmtId id, Wide trips, bool at_least) {
+    long_run = true;
     if (trips > longest_iterations) {
       longest_iterations = trips;
       longest = id;
@@ -551,6 +557,7 @@ struct Block {
   Wide longest_iterations = 0;
   bool longest_at_least = false;
   std::string longest_where;
+  bool long_run = false;  // some probe stepped over iterations or ran past kMaxSteps
 };
 
 class Prober {
@@ -558,13 +565,14 @@ class Prober {
   Prober(const Kernel& k, const Launch& l, std::optional<std::uint32_t> only_warp)
       : k_(k), l_(l), only_warp_(only_warp), origins_(opaque_origins(k)) {}
 
-  /// Probes lanes of each warp of `block`: every lane with `all_lanes`, else the first and last.
-  Block probe(Dim3 index, bool all_lanes) {
+  /// Probes lanes of each warp of `block` (of its first `most_warps`): every lane with
+  /// `all_lanes`, else the first and last.
+  Block probe(Dim3 index, bool all_lanes, std::uint64_t most_warps = ~std::uint64_t{0}) {
     Block b;
     b.index = index;
     const std::uint64_t threads = l_.block.volume();
     const std::uint64_t w = static_cast<std::uint64_t>(l_.warp_size);
-    const std::uint64_t warps = (threads + w - 1) / w;
+    const std::uint64_t warps = std::min((threads + w - 1) / w, most_warps);
     for (std::uint64_t warp = 0; warp < warps; ++warp) {
       if (only_warp_ && warp != *only_warp_) continue;
       const std::uint64_t first = warp * w, last = std::min(threads, first + w) - 1;
@@ -577,6 +585,7 @@ class Prober {
         Probe p(k_, l_, origins_, shapes_, index, t);
         p.run();
         most = std::max(most, p.evaluations);
+        b.long_run = b.long_run || p.long_run;
         if (p.longest_iterations > b.longest_iterations) {
           b.longest_iterations = p.longest_iterations;
           b.longest = p.longest;
@@ -641,6 +650,15 @@ PreRun pre_run(const Kernel& kernel, const Launch& launch, const BlockRange& ran
   PreRun out;
   Prober prober(kernel, launch, only_warp);
   const std::uint64_t blocks = range.volume();
+  // A first look at one warp: a launch of few warps whose first warp runs briefly is left to the
+  // replay, which meets at once what the probes would.
+  const std::uint64_t w = static_cast<std::uint64_t>(launch.warp_size);
+  const Count warps = Count{blocks} * ((launch.block.volume() + w - 1) / w);
+  const Block glance = prober.probe(range.first, false, 1);
+  if (!glance.long_run && warps <= Count{kFewWarps}) {
+    out.least_evaluations = glance.evaluations;
+    return out;
+  }
   Block first = prober.probe(range.first, false);
   Block last = blocks > 1 ? prober.probe(range.last, false) : first;
   out.least_evaluations = first.evaluations + (blocks > 1 ? last.evaluations : 0);

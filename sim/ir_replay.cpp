@@ -579,13 +579,13 @@ namespace {
 constexpr std::uint64_t kTrialEvaluations = 20'000'000;  // about 0.2 s
 
 // The first block of a run about to be refused (where the probes found no overflow to name), run
-// for a moment: undefined behaviour in a value, or a loop that never ends, met that early is what
+// for a moment (at most its budget): undefined behaviour in a value, or a loop that never ends, met that early is what
 // the replay would name, rather than its budget.
 // (The run is refused after it: what the trial leaves in followed memory does not matter.)
 void trial_run(Program& program, const BlockRange& range) {
   WarpMachine machine(program);
   Tally tally = make_tally(program.kernel);
-  program.evaluation_cap = kTrialEvaluations;
+  program.evaluation_cap = std::min(kTrialEvaluations, to_u64_saturated(program.options.max_evaluations));
   program.sampling = true;
   try {
     replay_block(program, range, machine, 0, tally);
