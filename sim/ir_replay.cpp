@@ -576,7 +576,7 @@ namespace {
 // value, where the launch has many blocks (a small one meets it at once itself) or more
 // evaluations than its budget, and a run over its budget, named with the overflow in an address
 // a probe met.
-constexpr std::uint64_t kTrialEvaluations = 20'000'000;  // about 0.2 s
+constexpr std::uint64_t kTrialEvaluations = 5'000'000;  // 0.05 to 0.5 s
 
 // The first block of a run about to be refused (where the probes found no overflow to name), run
 // for a moment (at most its budget): undefined behaviour in a value, or a loop that never ends, met that early is what

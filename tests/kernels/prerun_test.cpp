@@ -136,14 +136,14 @@ __global__ void k(int* out, long long n) {
                 "above its budget of 100000000 (--max-evaluations)");
 }
 
-// Over the budget, but (int)i * 1000 overflows at i = 2,147,484 (5 evaluations an iteration: about
-// 10^7 into the first block): the first block runs for a moment before the refusal, and the
-// overflow is named as the replay names it.
+// Over the budget, but (int)i * 100000 overflows at i = 21,475 (5 evaluations an iteration: about
+// 10^5 into the first block, past the probes' first 8 iterations): the first block runs for a
+// moment before the refusal, and the overflow is named as the replay names it.
 TEST_F(PreRunTest, OverflowMetEarlyInALongRunIsNamedInsteadOfTheBudget) {
   const Kernel k = load(R"(
 __global__ void k(int* out, long long n) {
   for (long long i = 0; i < n; ++i) {
-    int v = (int)i * 1000;
+    int v = (int)i * 100000;
     out[threadIdx.x] += v;
   }
 }
