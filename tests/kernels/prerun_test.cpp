@@ -47,6 +47,13 @@ class PreRunTest : public testing::SnippetTest {
     return "";
   }
 
+  /// The refusal of a run over a budget of 10^8: at least `least` evaluations, the `kind` loop at
+  /// k.cu`where`.
+  std::string over_budget(const std::string& least, const std::string& kind, const std::string& where) const {
+    return "the replay would make at least " + least + " warp-statement evaluations (the " + kind + " loop at " +
+           dir_.string() + "/k.cu" + where + "), above its budget of 100000000 (--max-evaluations)";
+  }
+
   static Launch launch(const Kernel& k, Dim3 grid, Dim3 block, std::int64_t argument) {
     Launch l;
     l.grid = grid;
@@ -110,9 +117,7 @@ TEST_F(PreRunTest, OverflowInAnAddressNamedWithTheBudget) {
 TEST_F(PreRunTest, CountedLoopOverTheBudgetRefusedAtOnce) {
   const Kernel k = load(kCountedLoop);
   EXPECT_EQ(refusal(k, launch(k, {1, 1, 1}, {64, 1, 1}, 1099511627776LL), 100000000),
-            "the replay would make at least 6597069766662 warp-statement evaluations (the for loop at " +
-                dir_.string() + "/k.cu:3:3 runs 1099511627776 iterations in block (0, 0, 0), thread (0, 0, 0)), "
-                "above its budget of 100000000 (--max-evaluations)");
+            over_budget("6597069766662", "for", ":3:3 runs 1099511627776 iterations in block (0, 0, 0), thread (0, 0, 0)"));
 }
 
 // do { ... } while (1) left by a break once i >= n + threadIdx.x, i stepped by 1: lane t runs at
@@ -131,9 +136,7 @@ __global__ void k(int* out, long long n) {
 }
 )");
   EXPECT_EQ(refusal(k, launch(k, {1, 1, 1}, {64, 1, 1}, 1000000000), 100000000),
-            "the replay would make at least 10000000466 warp-statement evaluations (the do loop at " +
-                dir_.string() + "/k.cu:4:3 runs at least 1000000063 iterations in block (0, 0, 0), thread (63, 0, 0)), "
-                "above its budget of 100000000 (--max-evaluations)");
+            over_budget("10000000466", "do", ":4:3 runs at least 1000000063 iterations in block (0, 0, 0), thread (63, 0, 0)"));
 }
 
 // Over the budget, but (int)i * 100000 overflows at i = 21,475 (5 evaluations an iteration: about
