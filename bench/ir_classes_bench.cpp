@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "kernels/frontend/frontend.hpp"
+#include "sim/errors.hpp"
 #include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
 #ifdef WARPDIV_HAVE_NATIVE_REPLAY
@@ -80,6 +81,10 @@ const ZooLaunch kLaunches[] = {
     {"stencil_unsigned.cu", {376, 376, 376}, {8, 8, 8}, {{"N", 3000}}, kBlindSpots},
     {"stencil_shifted.cu", {376, 376, 376}, {8, 8, 8}, {{"N", 3000}}, kBlindSpots},
     {"transpose_reassigned.cu", {1448, 1448, 1}, {32, 32, 1}, {{"width", 46336}, {"height", 46336}}, kBlindSpots},
+    // The unsigned 5-point stencil at N = 40,000 (its bounds check keeps (i - 1) * N + j from
+    // wrapping); the row softmax with rows = 2^31 - 1 and C = 1: grid 2^31 - 1 / 32 blocks of 32.
+    {"stencil_2d.cu", {2500, 2500, 1}, {16, 16, 1}, {{"N", 40000}}},
+    {"softmax_rows.cu", {67108864, 1, 1}, {32, 1, 1}, {{"rows", kIntMax}, {"C", 1}}},
 };
 
 Launch launch_of(const Kernel& kernel, const ZooLaunch& z) {
@@ -315,7 +320,26 @@ void BM_ReplayFloat(benchmark::State& state) {
   replay_rate(state, kernel, launch);
 }
 
+// What the replay's probes before the run cost (sim/ir_prerun.hpp): the naive multiply on 2^31 - 1
+// x 65,535 blocks with Width = 2^31 - 1, refused at once (the overflow in M's address and the
+// budget) where the replay's sample blocks ran into the budget after 81 s.
+void BM_ReplayRefusedBeforeRunning(benchmark::State& state) {
+  warpdiv::frontend::FrontendOptions o;
+  o.file = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/naive_matmul.cu";
+  const Kernel kernel = warpdiv::frontend::load_kernel(o);
+  const Launch launch = launch_of(kernel, {"naive_matmul.cu", {2147483647, 65535, 1}, {16, 16, 1}, {{"Width", kIntMax}}});
+  for (auto _ : state) {
+    try {
+      replay(kernel, launch);
+      state.SkipWithError("the replay ran");
+    } catch (const warpdiv::InvalidInput&) {
+    }
+  }
+}
+
 int register_all() {
+  benchmark::RegisterBenchmark("BM_ReplayRefusedBeforeRunning/naive_matmul", BM_ReplayRefusedBeforeRunning)
+      ->Unit(benchmark::kMillisecond);
 #ifdef WARPDIV_HAVE_NATIVE_REPLAY
   warpdiv::jit::install_native_replay();
 #endif

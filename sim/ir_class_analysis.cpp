@@ -291,9 +291,25 @@ class Analyser::State {
         if (f.guard != kNone) eval(f.guard, refine, final);
     }
     switch (s.kind) {
-      case StmtKind::Block:
+      case StmtKind::Block: {
+        // After `if (c) return;` (or break, continue) the block's later statements run only
+        // in lanes where c is false.
+        Refinements narrowed;
+        const Refinements* now = &refine;
+        for (std::size_t n = 0; n < s.children.size(); ++n) {
+          walk(s.children[n], *now, final);
+          const ExprId exit = exit_condition(s.children[n]);
+          if (exit == kNone) continue;
+          Refinements next = *now;
+          const std::vector<StmtId> rest(s.children.begin() + static_cast<std::ptrdiff_t>(n + 1), s.children.end());
+          refine_by(exit, true, rest, *now, next);
+          narrowed = std::move(next);
+          now = &narrowed;
+        }
+        break;
+      }
       case StmtKind::Switch:
-        if (s.kind == StmtKind::Switch) eval(s.value, refine, final);
+        eval(s.value, refine, final);
         for (StmtId c : s.children) walk(c, refine, final);
         break;
       case StmtKind::Declare:
@@ -315,7 +331,7 @@ class Analyser::State {
             break;
           }
           eval(link.value, refine, final);
-          walk(link.then_stmt, refine, final);
+          walk(link.then_stmt, refined_branch(link.value, link.then_stmt, refine), final);
           at = link.else_stmt;
         }
         break;
@@ -343,32 +359,92 @@ class Analyser::State {
   Refinements refined(const Stmt& loop, const Refinements& outer) {
     Refinements r = outer;
     if (loop.value == kNone || loop.loop_kind == LoopKind::Do) return r;
-    const Expr& c = k_.exprs[loop.value];
-    if (c.kind != ExprKind::Binary || !is_comparison(c.binary_op)) return r;
+    refine_by(loop.value, false, {loop.body}, outer, r);
+    return r;
+  }
+
+  // Inside `if (c) S`, c holds in every lane that runs S.
+  Refinements refined_branch(ExprId condition, StmtId then_stmt, const Refinements& outer) {
+    Refinements r = outer;
+    refine_by(condition, false, {then_stmt}, outer, r);
+    return r;
+  }
+
+  // The condition of `if (c) return;` (break, continue; no else), or kNone.
+  ExprId exit_condition(StmtId id) const {
+    const Stmt& s = k_.stmts[id];
+    if (s.kind != StmtKind::If || s.else_stmt != kNone) return kNone;
+    StmtId then = s.then_stmt;
+    while (then != kNone && k_.stmts[then].kind == StmtKind::Block && k_.stmts[then].children.size() == 1)
+      then = k_.stmts[then].children[0];
+    if (then == kNone) return kNone;
+    const StmtKind kind = k_.stmts[then].kind;
+    return kind == StmtKind::Return || kind == StmtKind::Break || kind == StmtKind::Continue ? s.value : kNone;
+  }
+
+  // Adds to `r` the bounds that the condition `c` (`negated`: its negation) puts on the locals it
+  // compares with an exact value, where the statements `region` do not assign them: each
+  // comparison of a conjunction (c itself, or && of them; under negation, || of them).
+  void refine_by(ExprId c_id, bool negated, const std::vector<StmtId>& region, const Refinements& outer,
+                 Refinements& r) {
+    const Expr& c = k_.exprs[c_id];
+    if (c.kind == ExprKind::Logical && c.logical_op == (negated ? LogicalOp::Or : LogicalOp::And)) {
+      refine_by(c.operands[0], negated, region, outer, r);
+      refine_by(c.operands[1], negated, region, outer, r);
+      return;
+    }
+    if (c.kind == ExprKind::Unary && c.unary_op == UnaryOp::LogicalNot) {
+      refine_by(c.operands[0], !negated, region, outer, r);
+      return;
+    }
+    if (c.kind != ExprKind::Binary || !is_comparison(c.binary_op)) return;
     for (int side = 0; side < 2; ++side) {
       const Expr& v = k_.exprs[c.operands[side]];
-      if (v.kind != ExprKind::Local || assigns(loop.body, v.index)) continue;
+      if (v.kind != ExprKind::Local ||
+          std::any_of(region.begin(), region.end(), [&](StmtId at) { return assigns(at, v.index); }))
+        continue;
       const Form& bound = eval(c.operands[1 - side], outer, false);
       if (!bound.exact) continue;
-      BinaryOp op = c.binary_op;
-      if (side == 1) {  // E op v  ->  v op' E
-        op = op == BinaryOp::Lt ? BinaryOp::Gt : op == BinaryOp::Gt ? BinaryOp::Lt
-           : op == BinaryOp::Le ? BinaryOp::Ge : op == BinaryOp::Ge ? BinaryOp::Le : op;
-      }
-      Wide low = -kHuge, high = kHuge;
-      if (op == BinaryOp::Lt) high = bound.high - 1;
-      else if (op == BinaryOp::Le) high = bound.high;
-      else if (op == BinaryOp::Gt) low = bound.low + 1;
-      else if (op == BinaryOp::Ge) low = bound.low;
-      else continue;
+      const Form& value = eval(c.operands[side], outer, false);
+      if (!value.exact) continue;
+      const std::optional<std::pair<Wide, Wide>> range =
+          bounds(held(c.binary_op, side == 1, negated), bound, value);
+      if (!range) continue;
       auto it = r.find(v.index);
-      if (it != r.end()) {
-        low = std::max(low, it->second.first);
-        high = std::min(high, it->second.second);
-      }
+      const Wide low = it != r.end() ? std::max(range->first, it->second.first) : range->first;
+      const Wide high = it != r.end() ? std::min(range->second, it->second.second) : range->second;
       r[v.index] = {low, high};
     }
-    return r;
+  }
+
+  // The comparison v op' E that holds where `v op E` (swapped: `E op v`) is true, or false when
+  // negated.
+  static BinaryOp held(BinaryOp op, bool swapped, bool negated) {
+    if (swapped)
+      op = op == BinaryOp::Lt ? BinaryOp::Gt : op == BinaryOp::Gt ? BinaryOp::Lt
+         : op == BinaryOp::Le ? BinaryOp::Ge : op == BinaryOp::Ge ? BinaryOp::Le : op;
+    if (negated)
+      op = op == BinaryOp::Lt ? BinaryOp::Ge : op == BinaryOp::Ge ? BinaryOp::Lt
+         : op == BinaryOp::Le ? BinaryOp::Gt : op == BinaryOp::Gt ? BinaryOp::Le
+         : op == BinaryOp::Eq ? BinaryOp::Ne : BinaryOp::Eq;
+    return op;
+  }
+
+  // The range v op E gives v, whose range is `value`'s (v != E narrows it only at its ends).
+  static std::optional<std::pair<Wide, Wide>> bounds(BinaryOp op, const Form& bound, const Form& value) {
+    switch (op) {
+      case BinaryOp::Lt: return std::make_pair(-kHuge, bound.high - 1);
+      case BinaryOp::Le: return std::make_pair(-kHuge, bound.high);
+      case BinaryOp::Gt: return std::make_pair(bound.low + 1, kHuge);
+      case BinaryOp::Ge: return std::make_pair(bound.low, kHuge);
+      case BinaryOp::Eq: return std::make_pair(bound.low, bound.high);
+      case BinaryOp::Ne:
+        if (bound.low != bound.high) return std::nullopt;
+        if (bound.low == value.low) return std::make_pair(value.low + 1, kHuge);
+        if (bound.low == value.high) return std::make_pair(-kHuge, value.high - 1);
+        return std::nullopt;
+      default: return std::nullopt;
+    }
   }
 
   bool assigns(StmtId id, LocalId local) const {

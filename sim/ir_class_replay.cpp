@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/ir_class_detail.hpp"
+#include "sim/ir_prerun.hpp"
 #include "sim/parallel.hpp"
 
 namespace warpdiv::sim::ir {
@@ -271,6 +272,22 @@ std::string fault_met(const ClassProgram& classes, const ReplayOptions& options,
 
 }  // namespace
 
+namespace {
+
+// Undefined behaviour a corner run met (the corners are the grid's last blocks as often as its
+// first): where probes of single threads (sim/ir_prerun.hpp) find it in a lower block, that one
+// is named instead, as the replay names the lowest block that meets it.
+void name_first_undefined(const Kernel& kernel, const Launch& launch, const ReplayOptions& options,
+                          const InvalidInput& met) {
+  if (std::string(met.what()).find(": undefined behaviour: ") == std::string::npos) return;
+  BlockRange grid;
+  grid.last = Dim3{launch.grid.x - 1, launch.grid.y - 1, launch.grid.z - 1};
+  const PreRun pre = pre_run(kernel, launch, grid, options.only_warp, true);
+  if (!pre.undefined.empty()) throw InvalidInput(pre.undefined);
+}
+
+}  // namespace
+
 ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const ClassPlan& plan,
                                const ReplayOptions& options) {
   if (!plan.ok()) throw ClassesUnproven(*plan.refusal);
@@ -323,7 +340,14 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     return single;
   }
   Refinement refinement(classes, options, machine);
-  if (!refinement.settle()) {
+  bool settled = false;
+  try {
+    settled = refinement.settle();
+  } catch (const InvalidInput& e) {
+    name_first_undefined(kernel, launch, options, e);
+    throw;
+  }
+  if (!settled) {
     ClassRefusal why;
     why.location = "<launch>";
     why.what = "the blocks";

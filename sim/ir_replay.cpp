@@ -9,6 +9,7 @@
 #include <array>
 
 #include "sim/errors.hpp"
+#include "sim/ir_prerun.hpp"
 #include "sim/ir_engine.hpp"
 #include "sim/ir_native.hpp"
 #include "sim/ir_ops.hpp"
@@ -569,12 +570,58 @@ void set_native_compiler(NativeCompiler compiler) { installed_compiler = compile
 NativeCompiler native_compiler() { return installed_compiler.load(); }
 }  // namespace detail
 
+namespace {
+
+// What probes of single threads prove before the run (sim/ir_prerun.hpp): undefined behaviour in a
+// value, where the launch has many blocks (a small one meets it at once itself) or more
+// evaluations than its budget, and a run over its budget, named with the overflow in an address
+// a probe met.
+constexpr std::uint64_t kTrialEvaluations = 5'000'000;  // 0.05 to 0.5 s
+
+// The first block of a run about to be refused (where the probes found no overflow to name), run
+// for a moment (at most its budget): undefined behaviour in a value, or a loop that never ends, met that early is what
+// the replay would name, rather than its budget.
+// (The run is refused after it: what the trial leaves in followed memory does not matter.)
+void trial_run(Program& program, const BlockRange& range) {
+  WarpMachine machine(program);
+  Tally tally = make_tally(program.kernel);
+  program.evaluation_cap = std::min(kTrialEvaluations, to_u64_saturated(program.options.max_evaluations));
+  program.sampling = true;
+  try {
+    replay_block(program, range, machine, 0, tally);
+  } catch (const InvalidInput& e) {
+    const std::string what = e.what();
+    if (what.find(": undefined behaviour: ") != std::string::npos || what.find(" never ends: ") != std::string::npos)
+      throw;
+  }
+  program.sampling = false;
+}
+
+void refuse_before_running(Program& program, const BlockRange& range, bool many_blocks) {
+  const Kernel& kernel = program.kernel;
+  const Launch& launch = program.launch;
+  const ReplayOptions& options = program.options;
+  const PreRun pre = pre_run(kernel, launch, range, options.only_warp, many_blocks);
+  if (!pre.undefined.empty()) throw InvalidInput(pre.undefined);
+  if (pre.least_evaluations <= options.max_evaluations) return;
+  const PreRun named = many_blocks ? pre : pre_run(kernel, launch, range, options.only_warp, true);
+  if (!named.undefined.empty()) throw InvalidInput(named.undefined);
+  if (named.address_undefined.empty()) trial_run(program, range);
+  throw InvalidInput((named.address_undefined.empty() ? std::string() : named.address_undefined + "; and ") +
+                     "the replay would make at least " + to_decimal(pre.least_evaluations) +
+                     " warp-statement evaluations" + pre.longest_loop + ", above its budget of " +
+                     to_decimal(options.max_evaluations) + " (--max-evaluations)");
+}
+
+}  // namespace
+
 ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
   prepare(kernel, launch, options);
   Program program(kernel, launch, options);
   const BlockRange range = blocks_of(launch, options);
   const Count blocks = range.volume();
   const bool estimated = blocks > kSampleBlocks;
+  refuse_before_running(program, range, estimated);
   ReplayEstimate e;
   if (estimated) {
     e = sample(program, range);

@@ -415,11 +415,13 @@ class Lowerer {
     if (const auto* loop = dyn_cast<clang::WhileStmt>(s)) {
       if (loop->getConditionVariable() != nullptr)
         refuse(s, "a declaration in a while condition is not supported");
+      const PointerRegion region(*this, {loop->getCond(), loop->getBody()}, region_text("while loop", s));
       const ir::ExprId condition = lower_loop_condition(loop->getCond());
       const ir::StmtId body = lower_required(loop->getBody());
       return k_.loop(ir::LoopKind::While, ir::kNone, condition, ir::kNone, body, range(s));
     }
     if (const auto* loop = dyn_cast<clang::DoStmt>(s)) {
+      const PointerRegion region(*this, {loop->getCond(), loop->getBody()}, region_text("do loop", s));
       const ir::StmtId body = lower_required(loop->getBody());
       const ir::ExprId condition = lower_loop_condition(loop->getCond());
       return k_.loop(ir::LoopKind::Do, ir::kNone, condition, ir::kNone, body, range(s));
@@ -612,6 +614,7 @@ class Lowerer {
     };
     std::vector<Link> chain;
     const clang::Stmt* rest = nullptr;  // the last else, when it is not a link
+    PointerState ends;                  // the pointers' values where the branches end, joined
     for (const clang::IfStmt* link = s; link != nullptr;) {
       if (link->isConstexpr()) refuse(link, "if constexpr with an initialiser is not supported");
       if (link->getConditionVariable() != nullptr)
@@ -633,7 +636,10 @@ class Lowerer {
       pending_ = &lowered.loads;
       lowered.condition = lower_int(link->getCond());
       pending_ = outer_pending;
+      const PointerState path = pointers_;  // the path that reaches this branch and the next
       lowered.then_stmt = lower_required(link->getThen());
+      join_pointers(ends, pointers_, "after the if at line " + std::to_string(range(s).line));
+      pointers_ = path;
       hoisted_ = outer;
       deferred_ = outer_deferred;
       if (!deferred.updates.empty())
@@ -647,6 +653,8 @@ class Lowerer {
       link = next;
     }
     ir::StmtId else_stmt = rest != nullptr ? lower_required(rest) : ir::kNone;
+    join_pointers(ends, pointers_, "after the if at line " + std::to_string(range(s).line));
+    pointers_ = std::move(ends);
     const clang::IfStmt* last = chain.back().s;
     const clang::SourceLocation end =
         (last->getElse() != nullptr ? last->getElse() : last->getThen())->getEndLoc();
@@ -673,6 +681,7 @@ class Lowerer {
     if (s->getConditionVariable() != nullptr)
       refuse(s, "a declaration in a for condition is not supported");
     const ir::StmtId init = s->getInit() != nullptr ? lower_stmt(s->getInit()) : ir::kNone;
+    const PointerRegion region(*this, {s->getCond(), s->getInc(), s->getBody()}, region_text("for loop", s));
     const ir::ExprId condition =
         s->getCond() != nullptr ? lower_loop_condition(s->getCond()) : ir::kNone;
     ir::StmtId step = ir::kNone;
@@ -709,6 +718,7 @@ class Lowerer {
     const ir::ScalarType type = k_.exprs[condition].type;
     const auto* body = llvm::dyn_cast<clang::CompoundStmt>(s->getBody());
     if (body == nullptr) refuse(s, "a switch whose body is not a { } block is not supported");
+    const PointerRegion region(*this, {body}, region_text("switch", s));
     std::vector<ir::StmtId> children;
     std::vector<ir::SwitchCase> cases;
     std::int32_t default_child = ir::kNone;
@@ -2205,12 +2215,17 @@ class Lowerer {
     std::int32_t base = ir::kNone;
     Offset offset;
   };
-  /// A pointer variable the model follows: its buffer, and the int64 local holding its offset
-  /// (kNone: always 0, a kernel parameter never changed).
+  /// A pointer variable the model follows, at the statement being lowered: its buffer, and the
+  /// int64 local holding its offset (kNone: always 0, a kernel parameter never changed). Base
+  /// kNone: no value yet (declared without one). `lost`: why the model cannot follow it here (a
+  /// value it cannot place, or two buffers meeting at a join); a later assignment of a value it
+  /// can place follows it again.
   struct PointerBinding {
     std::int32_t base = ir::kNone;
     ir::LocalId offset = ir::kNone;
+    std::string lost;
   };
+  using PointerState = std::unordered_map<const clang::VarDecl*, PointerBinding>;
   /// Lanes that make an access inside `c ? x : y` or `a && b`: those where condition == holds.
   struct Guard {
     const clang::Expr* condition;
@@ -2266,6 +2281,35 @@ class Lowerer {
 
    private:
     Lowerer& l_;
+  };
+
+  /// Where a region's paths meet: "at the head of the for loop at line 7", "in the switch at ...".
+  std::string region_text(const char* what, const clang::Stmt* s) {
+    return std::string(std::strcmp(what, "switch") == 0 ? "in the " : "at the head of the ") + what +
+           " at line " + std::to_string(range(s).line);
+  }
+
+  /// While alive, the followed pointers hold their values at a region's head (a loop, a
+  /// switch's body); at its end they are those joined with the values where the region ended.
+  class PointerRegion {
+   public:
+    PointerRegion(Lowerer& l, std::initializer_list<const clang::Stmt*> parts, const std::string& where)
+        : l_(l), where_(where) {
+      l_.enter_region(parts, where);
+      head_ = l_.pointers_;
+    }
+    ~PointerRegion() {
+      PointerState out = head_;
+      l_.join_pointers(out, l_.pointers_, where_);
+      l_.pointers_ = std::move(out);
+    }
+    PointerRegion(const PointerRegion&) = delete;
+    PointerRegion& operator=(const PointerRegion&) = delete;
+
+   private:
+    Lowerer& l_;
+    std::string where_;
+    PointerState head_;
   };
 
   ir::ExprId i64(std::int64_t value, ir::SourceRange where) {
@@ -2443,8 +2487,12 @@ class Lowerer {
                                : "the model does not follow the pointer '" +
                                      var->getNameAsString() + "'"};
           }
-          Address a{found->second.base, {}};
-          if (found->second.offset != ir::kNone) a.offset.expr = k_.local(found->second.offset, where);
+          const PointerBinding& bound = found->second;
+          if (!bound.lost.empty()) throw Unplaced{bound.lost};
+          if (bound.base == ir::kNone)
+            throw Unplaced{"the pointer '" + var->getNameAsString() + "' has no value here"};
+          Address a{bound.base, {}};
+          if (bound.offset != ir::kNone) a.offset.expr = k_.local(bound.offset, where);
           return a;
         }
         case clang::CK_NullToPointer: throw Unplaced{"a null pointer"};
@@ -2650,6 +2698,7 @@ class Lowerer {
   /// Forgets the expressions (and loads inside them) of an attempt that failed.
   void rollback(std::size_t exprs, std::size_t pending) {
     k_.exprs.resize(exprs);
+    if (pending_ == nullptr) return;
     pending_->accesses.resize(pending);
     auto& loads = pending_->loads;
     loads.erase(std::remove_if(loads.begin(), loads.end(),
@@ -2950,20 +2999,8 @@ class Lowerer {
     return var != nullptr && var->getType()->isPointerType() ? var : nullptr;
   }
 
-  /// p + k, k + p or p - k (k an integer without side effects) for the pointer variable var.
-  static bool offset_of_itself(const clang::Expr* e, const clang::VarDecl* var,
-                               clang::ASTContext& context) {
-    const auto* op = llvm::dyn_cast<clang::BinaryOperator>(e->IgnoreParenImpCasts());
-    if (op == nullptr || (op->getOpcode() != clang::BO_Add && op->getOpcode() != clang::BO_Sub))
-      return false;
-    const bool left = pointer_variable(op->getLHS()) == var;
-    const bool right = op->getOpcode() == clang::BO_Add && pointer_variable(op->getRHS()) == var;
-    const clang::Expr* index = left ? op->getRHS() : op->getLHS();
-    return (left || right) && index->getType()->isIntegerType() && !index->HasSideEffects(context);
-  }
-
   /// Finds, once per function, the pointer variables changed other than by a statement of its
-  /// own `p += k`, `p -= k`, `p = p + k`, `++p`, `p++`, `--p`, `p--` (or whose address is taken):
+  /// own `p = q + k`, `p += k`, `p -= k`, `++p`, `p++`, `--p`, `p--` (or whose address is taken):
   /// the model does not follow those (unfollowed_pointers_ says why).
   void scan_pointer_writes(const clang::FunctionDecl* function) {
     if (function == nullptr || !pointer_writes_scanned_.insert(function).second) return;
@@ -2979,9 +3016,8 @@ class Lowerer {
           target = pointer_variable(op->getLHS());
           const auto kind = op->getOpcode();
           followed = statement && target != nullptr &&
-                     (((kind == clang::BO_AddAssign || kind == clang::BO_SubAssign) &&
-                       !op->getRHS()->HasSideEffects(context_)) ||
-                      (kind == clang::BO_Assign && offset_of_itself(op->getRHS(), target, context_)));
+                     (kind == clang::BO_Assign || kind == clang::BO_AddAssign ||
+                      kind == clang::BO_SubAssign);
         } else if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(bare)) {
           if (unary->isIncrementDecrementOp()) {
             target = pointer_variable(unary->getSubExpr());
@@ -2995,20 +3031,23 @@ class Lowerer {
         unfollowed_pointers_[target] =
             "the pointer '" + target->getNameAsString() + "' is changed by '" +
             text(llvm::cast<clang::Expr>(s)) +
-            "' (the model follows a pointer changed only by statements of their own: p += k, "
-            "p -= k, p = p + k, ++p, p++)";
+            "' (the model follows a pointer changed only by statements of their own: p = q + k, "
+            "p += k, p -= k, ++p, p++)";
       const bool comma = statement && llvm::isa<clang::BinaryOperator>(s) &&
                          llvm::cast<clang::BinaryOperator>(s)->getOpcode() == clang::BO_Comma;
       for (const clang::Stmt* child : s->children()) {
         bool child_statement = llvm::isa<clang::CompoundStmt>(s) || comma;
         if (const auto* loop = llvm::dyn_cast<clang::ForStmt>(s))
           child_statement = child == loop->getInc() || child == loop->getBody() || child == loop->getInit();
-        if (llvm::isa<clang::IfStmt>(s) || llvm::isa<clang::WhileStmt>(s) ||
-            llvm::isa<clang::DoStmt>(s) || llvm::isa<clang::CaseStmt>(s) ||
-            llvm::isa<clang::DefaultStmt>(s) || llvm::isa<clang::AttributedStmt>(s) ||
-            llvm::isa<clang::SwitchStmt>(s))
-          child_statement = !llvm::isa<clang::Expr>(child) || llvm::isa<clang::CaseStmt>(s) ||
-                            llvm::isa<clang::DefaultStmt>(s) || llvm::isa<clang::AttributedStmt>(s);
+        if (const auto* branch = llvm::dyn_cast<clang::IfStmt>(s))
+          child_statement = child == branch->getThen() || child == branch->getElse() ||
+                            child == branch->getInit();
+        if (const auto* loop = llvm::dyn_cast<clang::WhileStmt>(s)) child_statement = child == loop->getBody();
+        if (const auto* loop = llvm::dyn_cast<clang::DoStmt>(s)) child_statement = child == loop->getBody();
+        if (const auto* sw = llvm::dyn_cast<clang::SwitchStmt>(s)) child_statement = child == sw->getBody();
+        if (llvm::isa<clang::CaseStmt>(s) || llvm::isa<clang::DefaultStmt>(s) ||
+            llvm::isa<clang::AttributedStmt>(s))
+          child_statement = true;
         walk(child, child_statement);
       }
     };
@@ -3035,13 +3074,13 @@ class Lowerer {
     const clang::FunctionDecl* definition = nullptr;
     if (function->hasBody(definition)) find(definition->getBody());
     if (!moved) {
-      pointers_[param] = PointerBinding{base, ir::kNone};
+      pointers_[param] = PointerBinding{base, ir::kNone, ""};
       return;
     }
     const ir::SourceRange where = range(param->getSourceRange());
     const ir::LocalId local = k_.add_local(param->getNameAsString(), ir::ScalarType::I64, where);
     parameter_copies_.push_back(k_.declare(local, i64(0, where), where));
-    pointers_[param] = PointerBinding{base, local};
+    pointers_[param] = PointerBinding{base, local, ""};
   }
 
   /// Whether the model follows the pointer variable (the function declaring it is scanned first).
@@ -3052,40 +3091,160 @@ class Lowerer {
     return unfollowed_pointers_.count(var) == 0;
   }
 
+  // ---- The pointers' values along control flow: each path carries its own (pointers_), paths
+  // join where they meet; a loop's head (a switch's body) starts from the values before it
+  // joined with every value an assignment inside may give.
+
+  /// `into` joined with `other` where two paths meet (`where`: "after the if at line 7").
+  void join_pointers(PointerState& into, const PointerState& other, const std::string& where) const {
+    for (const auto& [var, b] : other) {
+      const auto found = into.find(var);
+      if (found == into.end()) {
+        into.emplace(var, b);
+        continue;
+      }
+      PointerBinding& a = found->second;
+      if (!a.lost.empty() || b.base == ir::kNone || a.base == b.base) continue;
+      if (!b.lost.empty()) a.lost = b.lost;
+      else if (a.base == ir::kNone) a.base = b.base;
+      else
+        a.lost = "the pointer '" + var->getNameAsString() + "' points into '" +
+                 k_.bases[a.base].name + "' on one path and into '" + k_.bases[b.base].name +
+                 "' on another, which meet " + where;
+    }
+  }
+
+  /// The buffer a pointer expression points into, as a binding (its offset not made): base
+  /// kNone with `lost` set where the model cannot tell.
+  PointerBinding pointer_root(const clang::Expr* e) {
+    e = e->IgnoreParens();
+    if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(e)) {
+      if (cast->getCastKind() == clang::CK_ArrayToPointerDecay) return lvalue_root(cast->getSubExpr());
+      if (cast->getCastKind() == clang::CK_LValueToRValue) {
+        const clang::VarDecl* var = pointer_variable(cast->getSubExpr());
+        const auto found = var != nullptr ? pointers_.find(var) : pointers_.end();
+        if (found != pointers_.end()) return found->second;
+      } else if (cast->getSubExpr()->getType()->isPointerType()) {
+        return pointer_root(cast->getSubExpr());
+      }
+    } else if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(e);
+               op != nullptr && (op->getOpcode() == clang::BO_Add || op->getOpcode() == clang::BO_Sub)) {
+      return pointer_root(op->getLHS()->getType()->isPointerType() ? op->getLHS() : op->getRHS());
+    } else if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(e);
+               unary != nullptr && unary->getOpcode() == clang::UO_AddrOf) {
+      return lvalue_root(unary->getSubExpr());
+    }
+    return PointerBinding{ir::kNone, ir::kNone, "the model does not follow '" + text(e) + "'"};
+  }
+
+  PointerBinding lvalue_root(const clang::Expr* e) {
+    e = e->IgnoreParens();
+    if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e))
+      return pointer_root(subscript->getBase());
+    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e))
+      return member->isArrow() ? pointer_root(member->getBase()) : lvalue_root(member->getBase());
+    if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(e);
+        unary != nullptr && unary->getOpcode() == clang::UO_Deref)
+      return pointer_root(unary->getSubExpr());
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e);
+    const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+    if (var != nullptr && (var->hasGlobalStorage() || var->getType()->isArrayType()) &&
+        !var->getType()->isReferenceType() && bindings_.count(var) == 0)
+      return PointerBinding{variable_base(var), ir::kNone, ""};
+    return PointerBinding{ir::kNone, ir::kNone, "the model does not follow '" + text(e) + "'"};
+  }
+
+  /// The pointer values a region (a loop's parts, a switch's body) gives: (variable, value)
+  /// for each declaration with a value and each assignment `p = ...` as a statement.
+  void pointer_definitions(const clang::Stmt* s,
+                           std::vector<std::pair<const clang::VarDecl*, const clang::Expr*>>& out) {
+    if (s == nullptr) return;
+    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s);
+        op != nullptr && op->getOpcode() == clang::BO_Assign) {
+      if (const clang::VarDecl* var = pointer_variable(op->getLHS())) out.emplace_back(var, op->getRHS());
+    }
+    if (const auto* decls = llvm::dyn_cast<clang::DeclStmt>(s)) {
+      for (const clang::Decl* d : decls->decls())
+        if (const auto* var = llvm::dyn_cast<clang::VarDecl>(d);
+            var != nullptr && var->getType()->isPointerType() && var->getInit() != nullptr)
+          out.emplace_back(var, var->getInit());
+    }
+    for (const clang::Stmt* child : s->children()) pointer_definitions(child, out);
+  }
+
+  /// Sets the followed pointers to their values at the head of a region of `parts` entered at
+  /// `where`: the values before joined with those its definitions may give, to a fixed point.
+  void enter_region(std::initializer_list<const clang::Stmt*> parts, const std::string& where) {
+    std::vector<std::pair<const clang::VarDecl*, const clang::Expr*>> definitions;
+    for (const clang::Stmt* part : parts) pointer_definitions(part, definitions);
+    std::vector<const clang::VarDecl*> inner;  // declared in the region: bound by their declaration
+    for (const auto& definition : definitions)
+      if (pointers_.count(definition.first) == 0 && followed_pointer(definition.first)) {
+        pointers_[definition.first] = PointerBinding{};
+        inner.push_back(definition.first);
+      }
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& [var, value] : definitions) {
+        const auto found = pointers_.find(var);
+        if (found == pointers_.end()) continue;
+        const PointerBinding before = found->second;
+        PointerBinding given = pointer_root(value);
+        if (!given.lost.empty())
+          given.lost = lost_value(var, text(value), given.lost);
+        PointerState into{{var, before}};
+        join_pointers(into, PointerState{{var, given}}, where);
+        const PointerBinding& after = into.at(var);
+        changed |= after.base != before.base || after.lost != before.lost;
+        pointers_[var].base = after.base;
+        pointers_[var].lost = after.lost;
+      }
+    }
+    for (const clang::VarDecl* var : inner) pointers_.erase(var);
+  }
+
+  /// The address a pointer expression holds, or nullopt with `why` set (the expressions and
+  /// accesses made on the way rolled back).
+  std::optional<Address> try_pointer_value(const clang::Expr* e, std::string& why) {
+    const std::size_t exprs = k_.exprs.size();
+    const std::size_t pending = pending_ != nullptr ? pending_->accesses.size() : 0;
+    try {
+      return pointer_value(e);
+    } catch (const Unplaced& unplaced) {
+      why = unplaced.reason;
+    } catch (const InvalidInput&) {
+      why = "the model does not follow it";
+    }
+    rollback(exprs, pending);
+    return std::nullopt;
+  }
+
+  static std::string lost_value(const clang::VarDecl* var, const std::string& value,
+                                const std::string& why) {
+    return "the pointer '" + var->getNameAsString() + "' is set to '" + value + "': " + why;
+  }
+
   /// Binds a pointer variable to the address `init` holds (an int64 local `name` holding its
-  /// offset, declared in `out`). False, with the reason kept, when the model cannot follow it.
+  /// offset, declared in `out`; no value yet without `init`). False when the model cannot follow
+  /// the value (the binding then keeps why, until an assignment it can follow).
   bool bind_pointer(const clang::VarDecl* var, const clang::Expr* init, ir::SourceRange where,
                     std::vector<ir::StmtId>& out) {
     pointers_.erase(var);
     if (!followed_pointer(var)) return false;
-    if (init == nullptr) {
-      unfollowed_pointers_[var] = "the pointer '" + var->getNameAsString() + "' is declared without a value";
-      return false;
-    }
-    const std::size_t exprs = k_.exprs.size();
-    const std::size_t pending = pending_ != nullptr ? pending_->accesses.size() : 0;
-    try {
-      const Address a = pointer_value(init);
-      const ir::LocalId local = k_.add_local(var->getNameAsString(), ir::ScalarType::I64, where);
-      out.push_back(k_.declare(local, offset_expr(a.offset, where), where));
-      pointers_[var] = PointerBinding{a.base, local};
-      return true;
-    } catch (const Unplaced& why) {
-      k_.exprs.resize(exprs);
-      if (pending_ != nullptr) pending_->accesses.resize(pending);
-      unfollowed_pointers_[var] = "the pointer '" + var->getNameAsString() + "' is set to '" +
-                                  text(init) + "': " + why.reason;
-    } catch (const InvalidInput& why) {
-      k_.exprs.resize(exprs);
-      if (pending_ != nullptr) pending_->accesses.resize(pending);
-      unfollowed_pointers_[var] = "the pointer '" + var->getNameAsString() + "' is set to '" +
-                                  text(init) + "', which the model does not follow";
-    }
-    return false;
+    const ir::LocalId local = k_.add_local(var->getNameAsString(), ir::ScalarType::I64, where);
+    std::string why;
+    const std::optional<Address> a =
+        init != nullptr ? try_pointer_value(init, why) : std::optional<Address>();
+    out.push_back(k_.declare(local, a ? offset_expr(a->offset, where) : ir::kNone, where));
+    pointers_[var] = PointerBinding{a ? a->base : ir::kNone, local,
+                                    a || init == nullptr ? "" : lost_value(var, text(init), why)};
+    return a.has_value() || init == nullptr;
   }
 
-  /// `p += k`, `p -= k`, `p = p + k`, `++p`, `p++`, `--p`, `p--` for a followed pointer: the
-  /// assignment of its offset local; nullopt for anything else.
+  /// `p = q + k`, `p += k`, `p -= k`, `++p`, `p++`, `--p`, `p--` for a followed pointer: the
+  /// assignment of its offset local (an assignment moves the pointer to q's buffer); opaque work
+  /// where the model cannot follow the new value (the pointer is then lost until set again);
+  /// nullopt for anything else.
   std::optional<ir::StmtId> pointer_update(const clang::Expr* e) {
     const clang::VarDecl* var = nullptr;
     const clang::Expr* amount = nullptr;
@@ -3108,22 +3267,36 @@ class Lowerer {
     if (var == nullptr) return std::nullopt;
     const auto found = pointers_.find(var);
     if (found == pointers_.end() || found->second.offset == ir::kNone) return std::nullopt;
+    PointerBinding& bound = found->second;
     const ir::SourceRange where = range(e);
-    const ir::LocalId local = found->second.offset;
-    try {
-      if (assigned != nullptr) {
-        const Address a = pointer_value(assigned);
-        return k_.assign(local, offset_expr(a.offset, where), where);
+    std::string why;
+    if (assigned != nullptr) {
+      if (const auto a = try_pointer_value(assigned, why)) {
+        bound.base = a->base;
+        bound.lost.clear();
+        return k_.assign(bound.offset, offset_expr(a->offset, where), where);
       }
-      const std::int64_t size = size_of(var->getType()->getPointeeType(), e);
-      const Offset change = amount != nullptr ? scaled(amount, size, negate, where)
-                                              : Offset{ir::kNone, step * size};
-      const Offset now = add(Offset{k_.local(local, where), 0}, change, where);
-      return k_.assign(local, offset_expr(now, where), where);
-    } catch (const Unplaced& why) {
-      refuse(e, "the model cannot follow this change of the pointer '" + var->getNameAsString() +
-                    "': " + why.reason);
+      bound.lost = lost_value(var, text(assigned), why);
+    } else if (bound.lost.empty() && bound.base == ir::kNone) {
+      bound.lost = "the pointer '" + var->getNameAsString() + "' is moved by '" + text(e) +
+                   "' before it has a value";
+    } else if (bound.lost.empty()) {
+      const std::size_t exprs = k_.exprs.size();
+      const std::size_t pending = pending_ != nullptr ? pending_->accesses.size() : 0;
+      try {
+        const std::int64_t size = size_of(var->getType()->getPointeeType(), e);
+        const Offset change = amount != nullptr ? scaled(amount, size, negate, where)
+                                                : Offset{ir::kNone, step * size};
+        const Offset now = add(Offset{k_.local(bound.offset, where), 0}, change, where);
+        return k_.assign(bound.offset, offset_expr(now, where), where);
+      } catch (const Unplaced& unplaced) {
+        rollback(exprs, pending);
+        bound.lost = "the pointer '" + var->getNameAsString() + "' is moved by '" + text(e) +
+                     "': " + unplaced.reason;
+      }
     }
+    scan_work(e);
+    return k_.work(text(e), where);
   }
 
   // ------------------------------------------------------------------------------------------

@@ -168,12 +168,76 @@ __global__ void k(float* a, float** ptrs, int n) {
       "load global 4 ptrs[i][1] not placed: the pointer 'ptrs[i]' is read from memory",
       // ptrs[i] itself: an 8-byte pointer.
       "load global 8 ptrs @ ((int64)i * 8:int64)",
-      "load global 4 q[0] not placed: the pointer 'q' is changed by 'q = a + i' (the model follows "
-      "a pointer changed only by statements of their own: p += k, p -= k, p = p + k, ++p, p++)",
+      // q = a, then a + i on one path: a's buffer either way, at q's offset.
+      "load global 4 a @ q",
       // extern __shared__: a base of 0 bytes, sized at launch.
       "store shared 4 dyn @ ((int64)i * 4:int64)"}));
   EXPECT_EQ(k.bases.back().name, "dyn");
   EXPECT_EQ(k.bases.back().bytes, 0u);
+}
+
+// A pointer reassigned from affine values is followed by the value it has at each access: its
+// buffer along each path, its offset in its local; only the accesses where it cannot be followed
+// (a value read from memory, two buffers meeting at a join) are not placed, never earlier ones.
+TEST_F(FrontendMemory, PointersFollowedByValue) {
+  const ir::Kernel k = load(R"(
+__global__ void k(float* out, const float* in, float** ptrs, int C) {
+  int idx = threadIdx.x;
+  float* x;
+  x = out + idx * C;
+  x[0] = 1.0f;
+  x = out + 2;
+  x[1] = 2.0f;
+  if (idx > 3) x = out + idx; else x = out + 5;
+  x[2] = 3.0f;
+  if (idx > 4) x = (float*)in;
+  x[3] = 4.0f;
+  x = ptrs[idx];
+  x[4] = 5.0f;
+  x = out;
+  x[5] = 6.0f;
+  float* y = out;
+  for (int j = 0; j < C; ++j) {
+    y[j] = 7.0f;
+    y = out + j;
+  }
+  y[0] = 8.0f;
+  float* z = out;
+  for (int j = 0; j < C; ++j) {
+    z[j] = 9.0f;
+    z = (float*)in + j;
+  }
+}
+)");
+  EXPECT_EQ(accesses(k), (Lines{
+      // x = out + idx * C: out's buffer at x's offset; element 1 of out + 2 and so on.
+      "store global 4 out @ x",
+      "store global 4 out @ (x + 4:int64)",
+      // Both branches point into out.
+      "store global 4 out @ (x + 8:int64)",
+      // out on one path and in on the other: this access alone is lost.
+      "store global 4 x[3] not placed: the pointer 'x' points into 'in' on one path and into "
+      "'out' on another, which meet after the if at line 11",
+      // The pointer read from memory: its load is counted, the access through it is not.
+      "load global 8 ptrs @ ((int64)idx * 8:int64)",
+      "store global 4 x[4] not placed: the pointer 'x' is set to 'ptrs[idx]': the pointer "
+      "'ptrs[idx]' is read from memory",
+      // Set again from out: followed again.
+      "store global 4 out @ (x + 20:int64)",
+      // A loop whose every value of y points into out: followed inside and after it.
+      "store global 4 out @ (y + ((int64)j * 4:int64))",
+      "store global 4 out @ y",
+      // A loop that moves z into in after an iteration: out and in meet at its head.
+      "store global 4 z[j] not placed: the pointer 'z' points into 'out' on one path and into "
+      "'in' on another, which meet at the head of the for loop at line 24"}));
+  std::vector<std::string> offsets;
+  for (const ir::Stmt& s : k.stmts)
+    if ((s.kind == ir::StmtKind::Declare || s.kind == ir::StmtKind::Assign) && s.local != ir::kNone &&
+        k.locals[s.local].name == "x")
+      offsets.push_back(s.value == ir::kNone ? "(none)" : sexpr(k, s.value));
+  // Declared without a value; idx * C is an int product converted to the 64-bit byte count.
+  EXPECT_EQ(offsets, (Lines{"(none)", "((int64)(idx * param:C) * 4:int64)", "8:int64",
+                            "((int64)idx * 4:int64)", "20:int64", "0:int64", "0:int64"}));
 }
 
 TEST_F(FrontendMemory, ModelsSaveAndLoadWithTheirAccesses) {

@@ -93,11 +93,9 @@ void check_gpu(const std::string& folder) {
   const std::map<std::string, Recorded> launches = read_records(folder);
   ASSERT_GE(launches.size(), 100u) << folder;
   std::map<std::string, Kernel> kernels;
-  std::set<std::string> models;
   for (const auto& [number, r] : launches) {
     SCOPED_TRACE(folder + " launch " + number + ": " + r.model + " " + r.arguments);
     if (!kernels.count(r.model)) kernels.emplace(r.model, zoo::load(r.model + ".cu"));
-    models.insert(r.model);
     const Kernel& k = kernels.at(r.model);
     const ReplayResult result = replay(k, launch_of(k, r.arguments));
     Count ld_req = 0, ld_sec = 0, st_req = 0, st_sec = 0, at_req = 0;
@@ -130,13 +128,20 @@ void check_gpu(const std::string& folder) {
     EXPECT_EQ(to_decimal(sh_ld_cf), recorded_model("shared load bank conflicts"));
     EXPECT_EQ(to_decimal(sh_st_cf), recorded_model("shared store bank conflicts"));
   }
-  // Every zoo kernel was measured.
-  for (const std::string& file : zoo::files())
-    EXPECT_TRUE(models.count(file.substr(0, file.size() - 3))) << file << " has no recorded launch";
 }
 
 TEST(ZooMemoryRecorded, GlobalFiguresEqualNsightComputeOnAnH100) { check_gpu("nvidia-h100"); }
 TEST(ZooMemoryRecorded, GlobalFiguresEqualNsightComputeOnAnH200) { check_gpu("nvidia-h200"); }
+
+// Every zoo kernel was measured, on one GPU at least (the kernels added after the H100's records,
+// data/validation/memory/README.md, on the H200 only).
+TEST(ZooMemoryRecorded, EveryZooKernelWasMeasured) {
+  std::set<std::string> models;
+  for (const char* gpu : {"nvidia-h100", "nvidia-h200"})
+    for (const auto& [number, r] : read_records(gpu)) models.insert(r.model);
+  for (const std::string& file : zoo::files())
+    EXPECT_TRUE(models.count(file.substr(0, file.size() - 3))) << file << " has no recorded launch";
+}
 
 }  // namespace
 }  // namespace warpdiv::sim::ir

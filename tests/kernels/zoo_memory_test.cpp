@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 
+#include "sim/ir_classes.hpp"
 #include "sim/ir_memory.hpp"
 #include "sim/ir_replay.hpp"
 #include "tests/kernels/source_dir.hpp"
@@ -193,6 +194,153 @@ TEST(ZooMemory, NaiveMatmulSectorsAlternateByHand) {
   const Kernel k = zoo::load("naive_matmul.cu");
   const ReplayResult r = replay(k, launch(k, {2, 1, 1}, {16, 16, 1}, {{"Width", 17}}));
   EXPECT_EQ(replayed(k, r, "N[k*Width+Col]", AccessKind::Load).sectors, 384u + 136u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The row softmax: one thread per row, every access through the row pointers x = inp + row * C
+// and o = out + row * C. By hand at rows = 40, C = 4, 2 blocks of 32: element j of row r is at
+// 16 r + 4 j bytes, so two rows share a 32-byte sector whatever j is. Block 0's warp (rows 0 ..
+// 31) touches sectors 0 .. 15, block 1's (rows 32 .. 39, 8 lanes) sectors 16 .. 19: 2 requests,
+// 20 sectors, 40 lanes and 160 bytes per access instance (one value of j).
+//   x[0]: once; x[j] of the maximum: j = 1 .. 3, 3 instances; x[j] and o[j] = e of the sum:
+//   4 each; o[j] read and written by the normalisation: 4 each.
+// Launch: loads 1 + 3 + 4 + 4 = 12 instances = 24 requests, 240 sectors; stores 8 instances =
+// 16 requests, 160 sectors. Both engines, and each access in its own buffer.
+TEST(ZooMemory, SoftmaxRowsByHand) {
+  const Kernel k = zoo::load("softmax_rows.cu");
+  const Launch l = launch(k, {2, 1, 1}, {32, 1, 1}, {{"rows", 40}, {"C", 4}});
+  const ReplayResult replayed_run = replay(k, l);
+  const ClassReplayResult classes = class_replay(k, l);
+  for (const ReplayResult* r : {&replayed_run, static_cast<const ReplayResult*>(&classes)}) {
+    ASSERT_TRUE(r->memory_counted);
+    Figures loads, stores;
+    for (std::size_t i = 0; i < k.accesses.size(); ++i) {
+      const MemoryAccess& a = k.accesses[i];
+      ASSERT_NE(a.base, kNone) << a.text << ": " << a.reason;
+      const bool load = a.kind == AccessKind::Load;
+      EXPECT_EQ(k.bases[static_cast<std::size_t>(a.base)].name,
+                load && a.text != "o[j]" ? "inp" : "out") << a.text;
+      const AccessCounts& c = r->accesses[i];
+      const std::uint64_t instances = a.range.line == 14 ? 1 : a.range.line == 16 ? 3 : 4;
+      EXPECT_EQ(static_cast<std::uint64_t>(c.requests), 2 * instances) << a.text << " line " << a.range.line;
+      EXPECT_EQ(static_cast<std::uint64_t>(c.sectors), 20 * instances) << a.text << " line " << a.range.line;
+      EXPECT_EQ(static_cast<std::uint64_t>(c.bytes), 160 * instances) << a.text << " line " << a.range.line;
+      Figures& f = load ? loads : stores;
+      f.requests += static_cast<std::uint64_t>(c.requests);
+      f.sectors += static_cast<std::uint64_t>(c.sectors);
+    }
+    EXPECT_EQ(loads.requests, 24u);
+    EXPECT_EQ(loads.sectors, 240u);
+    EXPECT_EQ(stores.requests, 16u);
+    EXPECT_EQ(stores.sectors, 160u);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The 5-point stencil (kernels/zoo/stencil_2d.cu) in unsigned arithmetic: (i - 1) * N + j wraps
+// at i = 0, which the bounds check keeps out, so the class engine counts it at any size where the
+// guarded values stay below 2^32.
+
+struct StencilFigures {
+  std::uint64_t requests, sectors;
+};
+
+/// The figures of the stencil's accesses (the store, then the loads in source order).
+std::vector<StencilFigures> stencil_figures(const Kernel& k, const ReplayResult& r) {
+  std::vector<StencilFigures> out;
+  for (std::size_t i = 0; i < k.accesses.size(); ++i)
+    out.push_back({static_cast<std::uint64_t>(r.accesses[i].requests),
+                   static_cast<std::uint64_t>(r.accesses[i].sectors)});
+  return out;
+}
+
+// By hand, N = 4, one 4 x 4 block (one warp of 16 lanes): the interior points i, j in {1, 2}
+// are elements 5, 6, 9, 10 (one request per access, 4 lanes).
+//   out[i*N+j] and in[i*N+j]: elements 5, 6, 9, 10 = bytes 20 .. 43: sectors 0 and 1;
+//   in[(i-1)*N+j]: 1, 2, 5, 6 = bytes 4 .. 27: sector 0; in[(i+1)*N+j]: 9, 10, 13, 14 = bytes
+//   36 .. 59: sector 1; in[i*N+j-1]: 4, 5, 8, 9 = bytes 16 .. 39: 2; in[i*N+j+1]: 6, 7, 10, 11
+//   = bytes 24 .. 47: 2.
+TEST(ZooMemory, StencilByHandSmall) {
+  const Kernel k = zoo::load("stencil_2d.cu");
+  ASSERT_EQ(k.accesses.size(), 6u);
+  const Launch l = launch(k, {1, 1, 1}, {4, 4, 1}, {{"N", 4}});
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> want = {{1, 2}, {1, 2}, {1, 1}, {1, 1}, {1, 2}, {1, 2}};
+  const ReplayResult replayed_run = replay(k, l);
+  const ClassReplayResult classes = class_replay(k, l);
+  for (const ReplayResult* r : {&replayed_run, static_cast<const ReplayResult*>(&classes)}) {
+    ASSERT_TRUE(r->memory_counted);
+    const std::vector<StencilFigures> got = stencil_figures(k, *r);
+    for (std::size_t a = 0; a < want.size(); ++a) {
+      EXPECT_EQ(got[a].requests, want[a].first) << k.accesses[a].text;
+      EXPECT_EQ(got[a].sectors, want[a].second) << k.accesses[a].text;
+    }
+  }
+}
+
+// N = 40,000 on 2,500 x 2,500 blocks of 16 x 16 (the replay's 35 s): every warp (two rows of 16
+// columns) has an interior point, so each access makes 50,000,000 requests. Rows start at
+// 160,000 i + 64 bx bytes, multiples of 32: a warp's row of 16 floats is 2 sectors, and the two
+// row pairs {0, 1} and {39998, 39999} of each of the 2,500 block columns have one interior row:
+// 4 x 5 x 10^7 - 2 x 2 x 2,500 = 199,990,000 sectors for the store and the loads at j. j - 1
+// starts one float before the row's segment: 3 sectors a row, 2 in block column 0 (j - 1 >= 0
+// there); j + 1 ends one float past it: 3, 2 in the last column (j + 1 <= 39,999). 39,998
+// interior rows: 39,998 x (2 + 3 x 2,499) = 299,945,002 each.
+TEST(ZooMemory, StencilAtNFortyThousandByTheClassEngine) {
+  const Kernel k = zoo::load("stencil_2d.cu");
+  const Launch l = launch(k, {2500, 2500, 1}, {16, 16, 1}, {{"N", 40000}});
+  const ClassReplayResult r = class_replay(k, l);
+  ASSERT_TRUE(r.memory_counted) << r.memory_unproven;
+  const std::vector<StencilFigures> got = stencil_figures(k, r);
+  const std::uint64_t aligned = 199990000, shifted = 299945002;
+  const std::uint64_t want[6] = {aligned, aligned, aligned, aligned, shifted, shifted};
+  for (std::size_t a = 0; a < 6; ++a) {
+    EXPECT_EQ(got[a].requests, 50000000u) << k.accesses[a].text;
+    EXPECT_EQ(got[a].sectors, want[a]) << k.accesses[a].text;
+  }
+}
+
+// At N = 70,000 (4,375^2 blocks) i * N passes 2^32 for i >= 61,357 inside the bounds check: the
+// guarded values do wrap, and the class engine still refuses to count them.
+TEST(ZooMemory, StencilWhereTheIndexWrapsIsNotCounted) {
+  const Kernel k = zoo::load("stencil_2d.cu");
+  const ClassReplayResult r = class_replay(k, launch(k, {4375, 4375, 1}, {16, 16, 1}, {{"N", 70000}}));
+  EXPECT_FALSE(r.memory_counted);
+  EXPECT_NE(r.memory_unproven.find("a conversion to int64 that may wrap around"), std::string::npos)
+      << r.memory_unproven;
+}
+
+// At a size the replay runs in a moment, every access's figures by both engines are the same; and
+// the same kernel written with an early return (`if (border) return;`) is counted alike.
+class Stencil : public testing::SourceDirTest {
+ protected:
+  Stencil() : SourceDirTest("warpdiv_stencil_") {}
+};
+
+TEST_F(Stencil, ClassEngineEqualsTheReplay) {
+  frontend::FrontendOptions o;
+  o.file = write("early_return.cu", R"(
+__global__ void stencil_2d(float* out, const float* in, unsigned int N) {
+  unsigned int i = blockIdx.y * blockDim.y + threadIdx.y;
+  unsigned int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i == 0 || i >= N - 1 || j == 0 || j >= N - 1) return;
+  out[i * N + j] = 0.2f * (in[i * N + j] + in[(i - 1) * N + j] + in[(i + 1) * N + j] +
+                           in[i * N + j - 1] + in[i * N + j + 1]);
+}
+)");
+  for (const Kernel& k : {zoo::load("stencil_2d.cu"), frontend::load_kernel(o)}) {
+    for (const std::int64_t n : {1000, 333}) {
+      const std::uint32_t g = static_cast<std::uint32_t>((n + 15) / 16);
+      const Launch l = launch(k, {g, g, 1}, {16, 16, 1}, {{"N", n}});
+      const ReplayResult want = replay(k, l);
+      const ClassReplayResult got = class_replay(k, l);
+      ASSERT_TRUE(got.memory_counted) << got.memory_unproven;
+      const std::vector<StencilFigures> a = stencil_figures(k, want), b = stencil_figures(k, got);
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(b[i].requests, a[i].requests) << k.accesses[i].text << " N " << n;
+        EXPECT_EQ(b[i].sectors, a[i].sectors) << k.accesses[i].text << " N " << n;
+      }
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -100,8 +100,9 @@ const char* const kLongLoop =
     "  for (long long i = 0; i < n; ++i) { if (i == t) out[t] = 1; }\n"
     "}\n";
 
-// 2^40 iterations: the replay stops at its budget, naming the loop; the class engine counts the
-// same launch at once (its iterations fall into three classes).
+// 2^40 iterations: the replay refuses the run before it starts, its trip count being known up
+// front; the class engine counts the same launch at once (its iterations fall into three classes).
+// A loop whose step the replay cannot count up front stops at the budget, naming the loop.
 TEST(RunBudget, AReplayPastItsBudgetStopsNamingTheLoop) {
   if (!reads_sources()) GTEST_SKIP() << "this warpdiv is built without the Clang front-end";
   TempDir dir;
@@ -109,10 +110,20 @@ TEST(RunBudget, AReplayPastItsBudgetStopsNamingTheLoop) {
   const std::vector<std::string> launch = {"--grid", "1", "--block", "64", "--arg", "n=1099511627776"};
   std::vector<std::string> args = {"analyze", file, "--engine", "replay", "--max-evaluations", "1000000"};
   args.insert(args.end(), launch.begin(), launch.end());
+  const CliResult refused = run_warpdiv(args);
+  expect_refusal(refused, BadInput{args, "the replay would make at least "});
+  EXPECT_TRUE(contains(refused.err, "/k.cu:3:3 runs 1099511627776 iterations in block (0, 0, 0), thread (0, 0, 0)), "
+                                    "above its budget of 1000000 (--max-evaluations)")) << refused.err;
+  const std::string stepped = write(dir, "stepped.cu",
+                                    "__global__ void k(int* out, long long n) {\n"
+                                    "  int t = threadIdx.x;\n"
+                                    "  for (long long i = 0; i < n; i += (t & 1) + 1) { if (i == t) out[t] = 1; }\n"
+                                    "}\n");
+  args[1] = stepped;
   const CliResult stopped = run_warpdiv(args);
   expect_refusal(stopped, BadInput{args, "the run passed 1000000 warp-statement evaluations (its "
                                          "budget, --max-evaluations) and was stopped in the for loop at "});
-  EXPECT_TRUE(contains(stopped.err, "/k.cu:3:3 (block (0, 0, 0), warp 0)")) << stopped.err;
+  EXPECT_TRUE(contains(stopped.err, "/stepped.cu:3:3 (block (0, 0, 0), warp 0)")) << stopped.err;
   std::vector<std::string> classes = {"analyze", file, "--max-evaluations", "1000000"};
   classes.insert(classes.end(), launch.begin(), launch.end());
   const CliResult r = run_warpdiv(classes);

@@ -1,0 +1,41 @@
+// What single threads of a launch prove before the replay runs it (sim/ir_prerun.cpp): each
+// probed thread runs the model on its own, with concrete values (a thread's control flow depends
+// only on its own values, so what it meets the replay meets too), stepping over the iterations of
+// loops whose trip count its values give (a variable stepped by a constant against a bound the
+// loop does not change). It stops at the first undefined behaviour, at a value it does not hold
+// (memory, a warp function) that decides a branch, and past a few thousand statements.
+// Internal to sim/ (the replay); tests may include it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "sim/count.hpp"
+#include "sim/ir.hpp"
+#include "sim/ir_replay.hpp"
+
+namespace warpdiv::sim::ir {
+
+struct PreRun {
+  /// Undefined behaviour in a value the replay computes for control flow or a local, proven by a
+  /// thread that reaches it: "FILE:LINE:COL: undefined behaviour: signed overflow in '*' (int32)
+  /// in block (x, y, z), thread (x, y, z)", as the replay names it; "" when none was found.
+  std::string undefined;
+  /// The same in an access's address (the replay marks that access not counted and goes on).
+  std::string address_undefined;
+  /// Warp-statement evaluations the run makes at least (the probed threads' own, each a lower
+  /// bound of its warp's), and the loop that makes most of them: " (the for loop at F:L:C runs
+  /// N iterations in block (x, y, z), thread (x, y, z))".
+  Count least_evaluations = 0;
+  std::string longest_loop;
+};
+
+/// Probes the launch's blocks in `range` (only warp `only_warp` where given): the first and last
+/// lane of each warp of the first and last block give least_evaluations; with `search`, the
+/// blocks and lanes where undefined behaviour first shows too (the lowest block where a probe
+/// meets it, found by bisection between a block without it and one with it, then its lanes).
+PreRun pre_run(const Kernel& kernel, const Launch& launch, const BlockRange& range,
+               std::optional<std::uint32_t> only_warp, bool search);
+
+}  // namespace warpdiv::sim::ir
