@@ -57,7 +57,8 @@ class ParsedSource {
   const std::vector<std::string>& api_dirs() const { return api_dirs_; }
 
   /// Every real file Clang read: the source and whatever it includes, directly or not (warpdiv's
-  /// in-memory headers left out), as Clang names them. The inputs no output may replace.
+  /// in-memory headers left out), as Clang names them; then the compilation database and the
+  /// response files it named. The inputs no output may replace.
   std::vector<std::string> files_read() const;
 
  private:
@@ -65,6 +66,7 @@ class ParsedSource {
   std::unique_ptr<Clang> clang_;
   std::vector<FoundKernel> kernels_;
   std::vector<std::string> api_dirs_;
+  std::vector<std::string> database_files_;  // compile_commands.json, then its response files
 };
 
 }  // namespace warpdiv::frontend::detail

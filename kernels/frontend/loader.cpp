@@ -35,6 +35,7 @@
 #include "kernels/frontend/frontend.hpp"
 #include "kernels/frontend/plugin_abi.hpp"
 #include "sim/ir_json.hpp"
+#include "sim/plugin_file.hpp"
 
 namespace warpdiv::frontend {
 
@@ -72,6 +73,10 @@ const Plugin& plugin() {
         looked += (looked.empty() ? "" : ", ") + path;
         continue;
       }
+      // A FIFO would hang dlopen and a truncated file end in SIGBUS: the file is checked first.
+      if (const std::string problem = sim::plugin_file_problem(path); !problem.empty())
+        throw InvalidInput("cannot load the Clang front-end " + path + ": " + problem +
+                           " (rebuild or reinstall warpdiv)");
       // Kept loaded for the life of the process (never dlclose'd: LLVM's static state).
       void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (handle == nullptr)

@@ -205,6 +205,7 @@ std::optional<CheckInputs> prepare_check(const CheckRequest& request) {
                          l.request.allocs, l.request.data);
     });
     l.launch.dynamic_shared_bytes = static_cast<std::uint64_t>(l.request.dynamic_shared);
+    if (!l.request.source.build_dir.empty()) in.files.push_back(l.request.source.build_dir + "/compile_commands.json");
     for (const std::string& f : source_files(l.kernel.kernel, l.kernel.files_read)) in.files.push_back(f);
     for (const std::string& f : data_files(l.request.data)) in.files.push_back(f);
     in.launches.push_back(std::move(l));
@@ -257,6 +258,7 @@ int check_command(const Args& args, std::ostream& out) {
   analysis::Output* sarif = outputs.open("--sarif", request.sarif, "SARIF");
   analysis::Output* baseline = outputs.open("--write-baseline", request.write_baseline, "Baseline");
   const SigintHandler sigint;
+  outputs.stop_on(sigint.flag());  // Ctrl-C while writing: exit 130, no file
   CheckRun run;
   try {
     run = run_check(*inputs, !request.write_baseline, sigint.flag());
