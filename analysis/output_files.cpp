@@ -316,7 +316,7 @@ pid_t temporary_file_pid(const std::string& name, const std::string& host) {
   const std::string start = ".wd." + host + ".";
   if (name.size() < start.size() + 2 + 6 || name.compare(0, start.size(), start) != 0) return 0;
   const std::string rest = name.substr(start.size(), name.size() - start.size() - 6);  // "PID."
-  if (rest.size() < 2 || rest.size() > 11 || rest.back() != '.') return 0;
+  if (rest.size() < 2 || rest.size() > 8 || rest.back() != '.') return 0;  // Linux's pids: 7 digits
   pid_t pid = 0;
   for (std::size_t i = 0; i + 1 < rest.size(); ++i) {
     if (!std::isdigit(static_cast<unsigned char>(rest[i]))) return 0;

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <ctime>
 #include <csignal>
@@ -433,6 +432,16 @@ bool temporary_file_grows_to(const TempDir& dir, off_t bytes) {
 const std::vector<std::string> kLongSweep = {"sweep", "--sizes", "1:1000000:1", "--tiles", "32",
                                              "--csv"};
 
+/// Writes "precious\n" to DIR/c.csv and starts the long sweep into it (`pid`): true once its
+/// temporary file holds 64 KiB.
+bool long_sweep_writing(const TempDir& dir, pid_t& pid) {
+  write_file(dir.file("c.csv"), "precious\n");
+  std::vector<std::string> args = kLongSweep;
+  args.push_back(dir.file("c.csv"));
+  pid = spawn_warpdiv(args, ChildSetup{});
+  return temporary_file_grows_to(dir, 64 * 1024);
+}
+
 // A FIFO that no process opens for reading: refused after the bounded wait, exit 2, one line.
 TEST(OutputFilesCli, FifoThatNoProcessReadsIsRefused) {
   for (const Writer& w : {kWriters[0], kWriters[2]}) {
@@ -474,11 +483,8 @@ TEST(OutputFilesCli, SignalsDuringALongSweepLeaveNoTemporaryFile) {
   for (const int signal_number : {SIGTERM, SIGHUP, SIGQUIT}) {
     SCOPED_TRACE(strsignal(signal_number));
     TempDir dir;
-    write_file(dir.file("c.csv"), "precious\n");
-    std::vector<std::string> args = kLongSweep;
-    args.push_back(dir.file("c.csv"));
-    const pid_t pid = spawn_warpdiv(args, ChildSetup{});
-    ASSERT_TRUE(temporary_file_grows_to(dir, 64 * 1024)) << "the sweep wrote nothing";
+    pid_t pid = 0;
+    ASSERT_TRUE(long_sweep_writing(dir, pid)) << "the sweep wrote nothing";
     ASSERT_EQ(::kill(pid, signal_number), 0);
     const ChildEnd end = wait_for(pid);
     EXPECT_EQ(end.signal, signal_number) << "exit status " << end.exit_status;
@@ -489,11 +495,8 @@ TEST(OutputFilesCli, SignalsDuringALongSweepLeaveNoTemporaryFile) {
 
 TEST(OutputFilesCli, CtrlCDuringALongSweepStillCommitsTheFinishedRows) {
   TempDir dir;
-  write_file(dir.file("c.csv"), "precious\n");
-  std::vector<std::string> args = kLongSweep;
-  args.push_back(dir.file("c.csv"));
-  const pid_t pid = spawn_warpdiv(args, ChildSetup{});
-  ASSERT_TRUE(temporary_file_grows_to(dir, 64 * 1024)) << "the sweep wrote nothing";
+  pid_t pid = 0;
+  ASSERT_TRUE(long_sweep_writing(dir, pid)) << "the sweep wrote nothing";
   ASSERT_EQ(::kill(pid, SIGINT), 0);
   const ChildEnd end = wait_for(pid);
   EXPECT_EQ(end.exit_status, 130);
@@ -587,16 +590,6 @@ TEST(OutputFilesCli, CtrlCWhileACsvIsWrittenLeavesNoFile) {
   EXPECT_EQ(dir.entries(), (std::vector<std::string>{"c.csv", "err.txt", "loop.cu"}));
 }
 
-// This host's name as the temporary files' names carry it (analysis/output_files.cpp).
-std::string host_tag() {
-  char name[256] = {};
-  if (::gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "host";
-  std::string tag;
-  for (const char* c = name; *c != '\0' && tag.size() < 32; ++c)
-    tag += std::isalnum(static_cast<unsigned char>(*c)) || *c == '-' ? *c : '_';
-  return tag;
-}
-
 void make_old(const std::string& path) {
   const timespec old[2] = {{::time(nullptr) - 60, 0}, {::time(nullptr) - 60, 0}};
   ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), old, 0), 0) << path;
@@ -607,21 +600,24 @@ void make_old(const std::string& path) {
 // stale stay: a live process's (this test's own pid), a recent one, another host's, another name.
 TEST(OutputFilesCli, ALaterRunRemovesTheTemporaryFilesOfAKilledOne) {
   TempDir dir;
-  write_file(dir.file("c.csv"), "precious\n");
-  std::vector<std::string> args = kLongSweep;
-  args.push_back(dir.file("c.csv"));
-  const pid_t pid = spawn_warpdiv(args, ChildSetup{});
-  ASSERT_TRUE(temporary_file_grows_to(dir, 64 * 1024)) << "the sweep wrote nothing";
+  pid_t pid = 0;
+  ASSERT_TRUE(long_sweep_writing(dir, pid)) << "the sweep wrote nothing";
   ASSERT_EQ(::kill(pid, SIGKILL), 0);
   EXPECT_EQ(wait_for(pid).signal, SIGKILL);
   const std::vector<std::string> left = temporary_files(dir.path());
   ASSERT_EQ(left.size(), 1u);
-  EXPECT_EQ(left[0].rfind(".wd." + host_tag() + "." + std::to_string(pid) + ".", 0), 0u) << left[0];
+  // ".wd.HOST.PID.XXXXXX": this host's name, as the file names carry it, is read from it.
+  const std::string pid_part = "." + std::to_string(pid) + ".";
+  const std::size_t at = left[0].rfind(pid_part);
+  ASSERT_TRUE(left[0].rfind(".wd.", 0) == 0 && at != std::string::npos && at > 4 &&
+              at + pid_part.size() + 6 == left[0].size())
+      << left[0];
+  const std::string host = left[0].substr(4, at - 4);
   // Not yet 10 s old: kept.
   ASSERT_EQ(run_warpdiv({"analyze", "--csv", dir.file("a.csv")}).status, 0);
   EXPECT_EQ(temporary_files(dir.path()), left);
   make_old(dir.file(left[0]));
-  const std::string live = ".wd." + host_tag() + "." + std::to_string(::getpid()) + ".abcdef";
+  const std::string live = ".wd." + host + "." + std::to_string(::getpid()) + ".abcdef";
   const std::string other_host = ".wd.elsewhere." + std::to_string(pid) + ".abcdef";
   const std::string unnamed = ".wd.abcdef";
   for (const std::string& name : {live, other_host, unnamed}) {
