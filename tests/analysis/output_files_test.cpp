@@ -3,6 +3,7 @@
 // signals. Device nodes are made in the test's own folder, never taken from the machine's /dev.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <csignal>
@@ -155,6 +156,42 @@ TEST(OutputFiles, NothingIsReplacedWithoutCommit) {
   }  // an error or an early return
   EXPECT_EQ(read_file(dir.file("keep.csv")), "precious\n");
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"keep.csv"});
+}
+
+// Ctrl-C's flag given to stop_on: set before the writes, between the writes and the commit, or
+// while a large output is written, commit() throws Interrupted and leaves the existing file and no
+// temporary file; a flag never set changes nothing.
+TEST(OutputFiles, AStopFlagInterruptsTheCommitAtEveryStage) {
+  enum class Stage { before_writing, while_writing, after_writing, never };
+  for (const Stage stage : {Stage::before_writing, Stage::while_writing, Stage::after_writing, Stage::never}) {
+    SCOPED_TRACE(static_cast<int>(stage));
+    TempDir dir;
+    write_file(dir.file("keep.csv"), "precious\n");
+    std::ostringstream out;
+    std::atomic<bool> stop{stage == Stage::before_writing};
+    OutputFiles outputs(out);
+    outputs.stop_on(&stop);
+    Output& csv = outputs.open("--csv", dir.file("keep.csv"));
+    Output& html = outputs.open("--html", dir.file("new.html"));
+    const std::string block(1 << 16, 'x');
+    for (int i = 0; i < 64; ++i) {  // 4 MiB, the flag set half way
+      if (stage == Stage::while_writing && i == 32) stop = true;
+      csv.stream() << block;
+    }
+    html.stream() << "<html>";
+    if (stage == Stage::after_writing) stop = true;
+    if (stage == Stage::never) {
+      outputs.commit();
+      EXPECT_EQ(read_file(dir.file("keep.csv")).size(), 64u << 16);
+      EXPECT_EQ(read_file(dir.file("new.html")), "<html>");
+      continue;
+    }
+    // Once the flag is set every write fails: nothing more reaches the file.
+    EXPECT_EQ(outputs.failed(), stage != Stage::after_writing);
+    EXPECT_THROW(outputs.commit(), Interrupted);
+    EXPECT_EQ(read_file(dir.file("keep.csv")), "precious\n");
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"keep.csv"});
+  }
 }
 
 TEST(OutputFiles, CharacterDeviceIsWrittenInPlace) {
@@ -484,8 +521,8 @@ TEST_P(AnotherUser, IsRefusedWhatTheShellWouldRefuse) {
 }
 
 INSTANTIATE_TEST_SUITE_P(OutputFiles, AnotherUser, ::testing::Bool(),
-                         [](const ::testing::TestParamInfo<bool>& info) {
-                           return info.param ? "WhereFaccessat2IsRefused" : "Plainly";
+                         [](const ::testing::TestParamInfo<bool>& param) {
+                           return param.param ? "WhereFaccessat2IsRefused" : "Plainly";
                          });
 
 TEST(OutputFiles, SignalsRemoveTheTemporaryFilesAndEndTheProcess) {
