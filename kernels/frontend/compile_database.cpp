@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -96,21 +97,19 @@ std::string read_response_file(const fs::path& path, Expansion& expansion) {
   if (expansion.open.size() >= kMaxResponseDepth)
     throw InvalidInput("the response file " + name + " of the compile command nests response files more than " +
                        std::to_string(kMaxResponseDepth) + " deep");
+  const auto refuse_bytes = [&] {
+    return InvalidInput("the response file " + name + " of the compile command takes the response files read past " +
+                        std::to_string(kMaxResponseBytes >> 20) + " MiB in all");
+  };
   std::error_code error;
   const std::uintmax_t size = fs::file_size(path, error);
-  if (error || size > kMaxResponseBytes - expansion.bytes)
-    throw InvalidInput("the response file " + name + " of the compile command " +
-                       (error ? std::string("cannot be read")
-                              : "takes the response files read past " + std::to_string(kMaxResponseBytes >> 20) +
-                                    " MiB in all"));
-  std::ifstream in(path);
-  std::ostringstream text;
-  if (!in || !(text << in.rdbuf()))
+  if (!error && size > kMaxResponseBytes - expansion.bytes) throw refuse_bytes();
+  std::ifstream in(path, std::ios::binary);
+  std::string content;
+  if (!error && in) content.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  if (error || !in.is_open() || in.bad())
     throw InvalidInput("the response file " + name + " of the compile command cannot be read");
-  std::string content = text.str();
-  if (content.size() > kMaxResponseBytes - expansion.bytes)  // grew since its size was read
-    throw InvalidInput("the response file " + name + " of the compile command takes the response files read past " +
-                       std::to_string(kMaxResponseBytes >> 20) + " MiB in all");
+  if (content.size() > kMaxResponseBytes - expansion.bytes) throw refuse_bytes();  // it grew
   expansion.bytes += content.size();
   if (expansion.files_read != nullptr) expansion.files_read->push_back(name);
   expansion.open.push_back(canonical);

@@ -71,10 +71,12 @@ std::string refusal(const Args& line, const std::string& dir) {
 TEST_F(CompileDatabaseFiles, ResponseFilesReadAreListedInTheOrderRead) {
   write("a.rsp", "-DA @b.rsp\n");
   write("b.rsp", "-DB\n");
+  write("empty.rsp", "");
   Args files;
-  EXPECT_EQ(usable_arguments({"nvcc", "@a.rsp", "-optf", "b.rsp"}, dir_.string(), &files),
+  EXPECT_EQ(usable_arguments({"nvcc", "@a.rsp", "-optf", "b.rsp", "@empty.rsp"}, dir_.string(), &files),
             (Args{"-DA", "-DB", "-DB"}));
-  EXPECT_EQ(files, (Args{(dir_ / "a.rsp").string(), (dir_ / "b.rsp").string(), (dir_ / "b.rsp").string()}));
+  EXPECT_EQ(files, (Args{(dir_ / "a.rsp").string(), (dir_ / "b.rsp").string(), (dir_ / "b.rsp").string(),
+                         (dir_ / "empty.rsp").string()}));
 }
 
 TEST_F(CompileDatabaseFiles, ACycleOfResponseFilesIsRefusedNamingTheFileThatComesBack) {
