@@ -12,7 +12,6 @@
 #include <iterator>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "sim/errors.hpp"
 
