@@ -10,6 +10,10 @@
 #include <stdexcept>
 #include <thread>
 
+#include <cctype>
+#include <ctime>
+
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -29,6 +33,8 @@ namespace warpdiv::analysis {
 class FdWriter : public std::streambuf {
  public:
   explicit FdWriter(int fd) : fd_(fd) { setp(buffer_, buffer_ + sizeof buffer_); }
+  /// Once `*stop` is set (Ctrl-C), every write fails: nothing more is written.
+  void stop_on(const std::atomic<bool>* stop) { stop_ = stop; }
   /// 0, or the errno of the write that failed.
   int error() const { return error_; }
   /// True when the write failed because the reader took nothing for output_limits::kStallMs.
@@ -47,6 +53,7 @@ class FdWriter : public std::streambuf {
 
  private:
   bool drain() {
+    if (error_ == 0 && stop_ != nullptr && stop_->load()) error_ = EINTR;
     if (error_ != 0) return false;
     for (const char* next = pbase(); next < pptr();) {
       const ssize_t written = ::write(fd_, next, static_cast<std::size_t>(pptr() - next));
@@ -72,6 +79,7 @@ class FdWriter : public std::streambuf {
   int fd_;
   int error_ = 0;
   bool stalled_ = false;
+  const std::atomic<bool>* stop_ = nullptr;
   char buffer_[1 << 16];
 };
 
@@ -212,10 +220,18 @@ void check_writable(const std::string& subject, const std::string& path, const s
                                      "); make it writable (chmod u+w) or choose another file";
   if (::geteuid() == 0) {
     if ((info.st_mode & 0222) == 0) throw InvalidInput(protected_file);
-  } else if (::faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) != 0) {
-    if (errno == EACCES) throw InvalidInput(protected_file);
-    throw InvalidInput(subject + " cannot be written: " + std::strerror(errno));
+    return;
   }
+  if (::faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) == 0) return;
+  // glibc asks faccessat2 for AT_EACCESS and takes its EPERM or ENOSYS as the answer, which is
+  // what an older container runtime's seccomp filter gives for a system call it does not know.
+  // access() asks the older faccessat with the real ids: the effective ones in a process that is
+  // not set-user-ID, as warpdiv is not.
+  if (errno != EACCES && ::getuid() == ::geteuid() && ::getgid() == ::getegid() &&
+      ::access(path.c_str(), W_OK) == 0)
+    return;
+  if (errno == EACCES) throw InvalidInput(protected_file);
+  throw InvalidInput(subject + " cannot be written: " + std::strerror(errno));
 }
 
 int connect_socket(const std::string& path) {
@@ -278,7 +294,57 @@ int open_straight_through(const std::string& subject, const std::string& path,
   return fd;
 }
 
+/// This host's name as a file name's part: letters, digits and '-' kept, anything else '_', at
+/// most 32 characters.
+std::string host_tag() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "host";
+  std::string tag;
+  for (const char* c = name; *c != '\0' && tag.size() < 32; ++c)
+    tag += std::isalnum(static_cast<unsigned char>(*c)) || *c == '-' ? *c : '_';
+  return tag;
+}
+
+/// The beginning of this process's temporary files' names: ".wd.HOST.PID.", then six random
+/// characters (mkostemp), so that a later run can tell the files of a process that is gone.
+std::string temporary_prefix() {
+  return ".wd." + host_tag() + "." + std::to_string(::getpid()) + ".";
+}
+
+/// The process id in a temporary file's name made on this host, or 0 for any other name.
+pid_t temporary_file_pid(const std::string& name, const std::string& host) {
+  const std::string start = ".wd." + host + ".";
+  if (name.size() < start.size() + 2 + 6 || name.compare(0, start.size(), start) != 0) return 0;
+  const std::string rest = name.substr(start.size(), name.size() - start.size() - 6);  // "PID."
+  if (rest.size() < 2 || rest.size() > 8 || rest.back() != '.') return 0;  // Linux's pids: 7 digits
+  pid_t pid = 0;
+  for (std::size_t i = 0; i + 1 < rest.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(rest[i]))) return 0;
+    pid = pid * 10 + (rest[i] - '0');
+  }
+  return pid;
+}
+
 }  // namespace
+
+void remove_stale_temporary_files(const std::string& folder) {
+  DIR* dir = ::opendir(folder.c_str());
+  if (dir == nullptr) return;
+  const std::string host = host_tag();
+  const time_t now = ::time(nullptr);
+  while (const dirent* entry = ::readdir(dir)) {
+    const pid_t pid = temporary_file_pid(entry->d_name, host);
+    // A process of this host that is alive (or that another user runs: EPERM) keeps its files.
+    if (pid <= 0 || pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    struct stat info {};
+    if (::fstatat(::dirfd(dir), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISREG(info.st_mode) || info.st_uid != ::geteuid() ||
+        now - info.st_mtime < output_limits::kStaleTemporarySeconds)
+      continue;
+    ::unlinkat(::dirfd(dir), entry->d_name, 0);
+  }
+  ::closedir(dir);
+}
 
 OutputFiles::OutputFiles(std::ostream& standard_output) : standard_output_(standard_output) {
   struct sigaction action {};
@@ -378,7 +444,8 @@ Output& OutputFiles::open(const std::string& flag, const std::string& path) {
       break;
     case Output::Kind::replaced: {
       const std::string folder = folder_of(o.target_);
-      std::string pattern = (folder == "/" ? "" : folder) + "/.wd.XXXXXX";
+      remove_stale_temporary_files(folder);
+      std::string pattern = (folder == "/" ? "" : folder) + "/" + temporary_prefix() + "XXXXXX";
       if (pattern.size() >= PATH_MAX)
         throw InvalidInput(o.flag_ + " cannot be written: " + std::strerror(ENAMETOOLONG));
       {
@@ -414,6 +481,7 @@ Output& OutputFiles::open(const std::string& flag, const std::string& path) {
   }
   if (o.fd_ >= 0) {
     o.writer_ = std::make_unique<FdWriter>(o.fd_);
+    o.writer_->stop_on(stop_);
     o.own_stream_ = std::make_unique<std::ostream>(o.writer_.get());
     o.stream_ = o.own_stream_.get();
   }
@@ -462,13 +530,27 @@ std::string OutputFiles::finish(Output& o) {
   return error == 0 ? "" : o.flag_ + ": writing failed: " + std::strerror(error);
 }
 
+void OutputFiles::stop_on(const std::atomic<bool>* stop) {
+  stop_ = stop;
+  for (const std::unique_ptr<Output>& o : outputs_)
+    if (o->writer_) o->writer_->stop_on(stop);
+}
+
+void OutputFiles::throw_if_stopped() {
+  if (stop_ == nullptr || !stop_->load()) return;
+  discard();
+  throw Interrupted("interrupted: no file written");
+}
+
 void OutputFiles::commit() {
   // Everything written in full first; only then is any existing file replaced.
+  throw_if_stopped();
   std::string failure;
   for (const std::unique_ptr<Output>& o : outputs_) {
     const std::string problem = finish(*o);
     if (failure.empty()) failure = problem;
   }
+  throw_if_stopped();  // the last moment: from the first rename on, the outputs are committed
   if (!failure.empty()) {
     discard();
     throw WriteFailed(failure);

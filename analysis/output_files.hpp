@@ -10,8 +10,8 @@
 //   most output_limits::kReaderWaitMs (then InvalidInput, exit 2); and a write to a FIFO or a
 //   socket whose reader stops reading fails after output_limits::kStallMs without progress
 //   (WriteFailed, exit 1): the same bounds analysis/input_file.hpp puts on inputs.
-// - A regular file, or a path that does not exist yet, is written to a temporary file `.wd.XXXXXX`
-//   in the folder of the resolved target (symbolic links followed, chains and relative links
+// - A regular file, or a path that does not exist yet, is written to a temporary file
+//   `.wd.HOST.PID.XXXXXX` in the folder of the resolved target (symbolic links followed, chains and relative links
 //   included, so that a link stays a link) and renamed onto it by commit(). An existing file keeps
 //   its mode and, where permitted, its owner; a new one gets 0666 less the umask. A file the user
 //   may not write is refused as the shell's `>` would refuse it; root, whom `>` never refuses, is
@@ -23,9 +23,14 @@
 //   succeeded: if one fails, no existing file has been touched and no temporary file is left.
 // - While an OutputFiles exists, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE and SIGXFSZ remove its
 //   temporary files, then end the process by the same signal (a shell reports 128 + N). A signal
-//   ignored when the OutputFiles was made stays ignored.
+//   ignored when the OutputFiles was made stays ignored. A command that catches SIGINT itself
+//   (a flag polled by its run) gives that flag to stop_on(): from then on a write fails once it is
+//   set, and commit() throws Interrupted, removing every temporary file, at any stage before the
+//   first rename. The temporary files a SIGKILL leaves are removed by a later run
+//   (remove_stale_temporary_files).
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -38,7 +43,14 @@ namespace warpdiv::analysis {
 namespace output_limits {
 constexpr int kReaderWaitMs = 2000;  // a FIFO that no process has opened for reading yet
 constexpr int kStallMs = 10000;      // a FIFO or socket whose reader takes nothing more
+constexpr int kStaleTemporarySeconds = 10;  // a dead process's temporary file, left by SIGKILL
 }  // namespace output_limits
+
+/// Removes from `folder` the temporary files of earlier runs that are provably stale: named
+/// `.wd.HOST.PID.XXXXXX` with this host's name and the id of a process that no longer exists,
+/// regular files of this user, unchanged for output_limits::kStaleTemporarySeconds. (SIGKILL gives
+/// no process the chance to remove its own.) Any other file, a live process's included, is kept.
+void remove_stale_temporary_files(const std::string& folder);
 
 class FdWriter;  // a std::streambuf over a file descriptor (output_files.cpp)
 
@@ -106,6 +118,10 @@ class OutputFiles {
   /// True once a write to some output has failed (the sweep stops early then).
   bool failed() const;
 
+  /// Once `*stop` is set (SIGINT's flag), writes fail and commit() removes every temporary file
+  /// and throws Interrupted (exit 130) instead of renaming any.
+  void stop_on(const std::atomic<bool>* stop);
+
   /// Writes every output in full, then renames every temporary file onto its target. Throws
   /// WriteFailed (exit 1), naming the output, when one cannot be written in full; every temporary
   /// file is then removed and no existing file has been replaced.
@@ -116,6 +132,8 @@ class OutputFiles {
   /// message naming the output.
   static std::string finish(Output& o);
   void discard() noexcept;
+  /// When the stop flag is set: discard() and throw Interrupted.
+  void throw_if_stopped();
 
   std::ostream& standard_output_;
   std::ostream discarded_{nullptr};
@@ -128,6 +146,7 @@ class OutputFiles {
   /// Throws when `o` is the same file as `input`.
   static void refuse_if_same(const Output& o, const Input& input);
   bool committed_ = false;
+  const std::atomic<bool>* stop_ = nullptr;
   // The signal dispositions this set replaced, restored by the destructor.
   std::vector<std::pair<int, struct sigaction>> previous_actions_;
 };

@@ -11,7 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "sim/errors.hpp"
 #include "sim/ir_native.hpp"
+#include "sim/plugin_file.hpp"
 
 namespace warpdiv::jit {
 namespace {
@@ -39,6 +41,10 @@ detail::NativeCompiler load() {
   for (const std::string& path : candidates()) {
     std::error_code error;
     if (!fs::exists(path, error)) continue;
+    // A FIFO would hang dlopen and a truncated file end in SIGBUS: the file is checked first.
+    if (const std::string problem = sim::plugin_file_problem(path); !problem.empty())
+      throw InvalidInput("the native replay's plugin " + path + " cannot be loaded: " + problem +
+                         "; reinstall warpdiv, or set WARPDIV_NATIVE=off to interpret every replay");
     // Kept loaded for the life of the process (compiled code lives in it).
     void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) return nullptr;

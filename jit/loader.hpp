@@ -3,7 +3,10 @@
 // worth compiling, and passes every request on to it. Where the plugin is missing or of another
 // build (the statically linked GPU bundle), the replay interprets, with the same counts.
 // WARPDIV_NATIVE=off leaves every replay to the interpreter; WARPDIV_NATIVE_PLUGIN names the
-// plugin's file (else: beside the binary, then where `cmake --install` puts it).
+// plugin's file (else: beside the binary, then where `cmake --install` puts it). A plugin file
+// that is there but not a sound shared object (sim/plugin_file.hpp: a FIFO, a truncated file) is
+// refused, InvalidInput naming it, from the replay that would have loaded it; the plugin's entry
+// point checks the ABI (sim/ir_native.hpp's kNativeAbi) and hands nothing to another build.
 #pragma once
 
 namespace warpdiv::jit {

@@ -134,7 +134,8 @@ WARPDIV_MINMAX(double)
 )";
 
 /// Clang's -D/-I take the value in the same argument; a value that starts with '-' is the user's.
-std::vector<std::string> clang_arguments(const FrontendOptions& options, const Route& route) {
+std::vector<std::string> clang_arguments(const FrontendOptions& options, const Route& route,
+                                         std::vector<std::string>& database_files) {
   std::vector<std::string> args = {WARPDIV_CLANG_EXECUTABLE, "-x", "cuda", "--cuda-device-only",
                                    "--cuda-gpu-arch=sm_70", "-nocudalib", "-fsyntax-only",
                                    "-std=c++17", "-w",
@@ -160,7 +161,7 @@ std::vector<std::string> clang_arguments(const FrontendOptions& options, const R
   }
   // The database's flags first, so that the command line's -D and -I come after them.
   if (!options.compile_commands_dir.empty())
-    for (std::string& arg : database_arguments(options.compile_commands_dir, options.file))
+    for (std::string& arg : database_arguments(options.compile_commands_dir, options.file, &database_files))
       args.push_back(std::move(arg));
   for (const auto& define : options.defines) args.push_back("-D" + define);
   for (const auto& dir : options.include_dirs) args.push_back("-I" + dir);
@@ -523,7 +524,7 @@ ParsedSource::ParsedSource(const FrontendOptions& options) : clang_(std::make_un
                  std::string(kToolkitQuoteDir) + "/"};
   }
   const auto files = file_system(route);
-  const std::vector<std::string> args = clang_arguments(options, route);
+  const std::vector<std::string> args = clang_arguments(options, route, database_files_);
   std::vector<const char*> argv;
   for (const auto& arg : args) argv.push_back(arg.c_str());
   std::shared_ptr<clang::CompilerInvocation> invocation =
@@ -644,6 +645,7 @@ std::vector<std::string> ParsedSource::files_read() const {
     if (name.rfind(kBuiltinDir, 0) != 0) files.push_back(name);
   }
   std::sort(files.begin(), files.end());
+  files.insert(files.end(), database_files_.begin(), database_files_.end());
   return files;
 }
 

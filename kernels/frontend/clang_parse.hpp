@@ -67,7 +67,8 @@ class ParsedSource {
   const std::vector<std::string>& api_dirs() const { return api_dirs_; }
 
   /// Every real file Clang read: the source and whatever it includes, directly or not (warpdiv's
-  /// in-memory headers left out), as Clang names them. The inputs no output may replace.
+  /// in-memory headers left out), as Clang names them; then the compilation database and the
+  /// response files it named. The inputs no output may replace.
   std::vector<std::string> files_read() const;
 
  private:
@@ -75,6 +76,7 @@ class ParsedSource {
   std::unique_ptr<Clang> clang_;
   std::vector<FoundKernel> kernels_;
   std::vector<std::string> api_dirs_;
+  std::vector<std::string> database_files_;  // compile_commands.json, then its response files
 };
 
 }  // namespace warpdiv::frontend::detail

@@ -9,9 +9,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "sim/errors.hpp"
 
@@ -19,6 +19,12 @@ namespace warpdiv::frontend::detail {
 namespace {
 
 namespace fs = std::filesystem;
+
+/// How deep response files may name other response files.
+constexpr std::size_t kMaxResponseDepth = 8;
+/// The most bytes of response files one command line reads, every reading counted (files that
+/// name each other several times would otherwise grow without bound).
+constexpr std::uintmax_t kMaxResponseBytes = std::uintmax_t{4} << 20;
 
 /// What each taken flag becomes for Clang, and whether its value is a path.
 struct Taken {
@@ -54,16 +60,66 @@ const std::set<std::string>& skipped_with_value() {
   return flags;
 }
 
-/// How deep response files may name other response files.
-constexpr int kMaxResponseDepth = 8;
-/// The largest response file read.
-constexpr std::uintmax_t kMaxResponseBytes = 1 << 20;
+/// A response file that is not a regular file (a FIFO would wait for a writer, a folder or a
+/// device has no arguments to give) is refused before it is opened, naming it.
+void require_regular_file(const std::string& what, const fs::path& path) {
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (error || !fs::exists(status))
+    throw InvalidInput(what + " " + path.string() + " of the compile command cannot be read");
+  if (!fs::is_regular_file(status))
+    throw InvalidInput(what + " " + path.string() +
+                       " of the compile command is not a regular file (a FIFO, a folder or a "
+                       "device); give a file");
+}
+
+/// What the expansion of one command line's response files has read so far.
+struct Expansion {
+  std::vector<std::string> open;  // the response files being expanded, outermost first
+  std::uintmax_t bytes = 0;       // read in all, every reading counted
+  std::vector<std::string>* files_read = nullptr;
+};
+
+/// The text of the response file `path`, within the limits on its nesting, on a cycle and on the
+/// bytes read in all.
+std::string read_response_file(const fs::path& path, Expansion& expansion) {
+  const std::string name = path.string();
+  require_regular_file("the response file", path);
+  std::error_code ignored;
+  std::string canonical = fs::canonical(path, ignored).string();
+  if (canonical.empty()) canonical = name;
+  for (const std::string& open : expansion.open)
+    if (open == canonical)
+      throw InvalidInput("the response file " + name +
+                         " of the compile command names itself (through the response files it "
+                         "names): a cycle");
+  if (expansion.open.size() >= kMaxResponseDepth)
+    throw InvalidInput("the response file " + name + " of the compile command nests response files more than " +
+                       std::to_string(kMaxResponseDepth) + " deep");
+  const auto refuse_bytes = [&] {
+    return InvalidInput("the response file " + name + " of the compile command takes the response files read past " +
+                        std::to_string(kMaxResponseBytes >> 20) + " MiB in all");
+  };
+  std::error_code error;
+  const std::uintmax_t size = fs::file_size(path, error);
+  if (!error && size > kMaxResponseBytes - expansion.bytes) throw refuse_bytes();
+  std::ifstream in(path, std::ios::binary);
+  std::string content;
+  if (!error && in) content.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  if (error || !in.is_open() || in.bad())
+    throw InvalidInput("the response file " + name + " of the compile command cannot be read");
+  if (content.size() > kMaxResponseBytes - expansion.bytes) throw refuse_bytes();  // it grew
+  expansion.bytes += content.size();
+  if (expansion.files_read != nullptr) expansion.files_read->push_back(name);
+  expansion.open.push_back(canonical);
+  return content;
+}
 
 /// `command_line` with its response files (nvcc's --options-file FILE and -optf FILE, which CMake
 /// uses for include folders; gcc's and Clang's @FILE) replaced by their arguments, read as a
 /// shell would split them, relative to `directory`.
 void expand(const std::vector<std::string>& command_line, std::size_t first, const std::string& directory,
-            int depth, std::vector<std::string>& out) {
+            Expansion& expansion, std::vector<std::string>& out) {
   for (std::size_t i = first; i < command_line.size(); ++i) {
     const std::string& a = command_line[i];
     std::string file;
@@ -78,35 +134,34 @@ void expand(const std::vector<std::string>& command_line, std::size_t first, con
       continue;
     }
     const fs::path path = fs::path(file).is_relative() ? fs::path(directory) / file : fs::path(file);
-    std::error_code error;
-    const std::uintmax_t size = fs::file_size(path, error);
-    std::ifstream in(path);
-    if (error || !in || size > kMaxResponseBytes || depth >= kMaxResponseDepth)
-      throw InvalidInput("the response file " + path.string() + " of the compile command cannot be read" +
-                         (depth >= kMaxResponseDepth ? " (response files nest too deeply)" : ""));
-    std::ostringstream text;
-    text << in.rdbuf();
+    const std::string content = read_response_file(path, expansion);
     llvm::BumpPtrAllocator allocator;
     llvm::StringSaver saver(allocator);
     llvm::SmallVector<const char*, 32> tokens;
-    const std::string content = text.str();
     llvm::cl::TokenizeGNUCommandLine(content, saver, tokens);
-    std::vector<std::string> inner(tokens.begin(), tokens.end());
-    expand(inner, 0, directory, depth + 1, out);
+    const std::vector<std::string> inner(tokens.begin(), tokens.end());
+    expand(inner, 0, directory, expansion, out);
+    expansion.open.pop_back();
   }
 }
 
 }  // namespace
 
 std::vector<std::string> usable_arguments(const std::vector<std::string>& given,
-                                          const std::string& directory) {
+                                          const std::string& directory,
+                                          std::vector<std::string>* files_read) {
   std::vector<std::string> command_line{std::string()};  // the compiler's place
-  expand(given, 1, directory, 0, command_line);
+  Expansion expansion;
+  expansion.files_read = files_read;
+  expand(given, 1, directory, expansion, command_line);
   std::vector<std::string> args;
   const auto add = [&](const Taken& taken, std::string value) {
     if (taken.path && !value.empty() && fs::path(value).is_relative())
       value = (fs::path(directory) / value).lexically_normal().string();
     if (std::string(taken.clang) == "-include") {
+      // Clang would wait on a FIFO for a writer: a file that is there must be a regular one.
+      std::error_code error;
+      if (fs::exists(fs::status(value, error))) require_regular_file("-include", value);
       args.push_back("-include");
       args.push_back(value);
     } else {
@@ -143,7 +198,8 @@ std::vector<std::string> usable_arguments(const std::vector<std::string>& given,
   return args;
 }
 
-std::vector<std::string> database_arguments(const std::string& build_dir, const std::string& file) {
+std::vector<std::string> database_arguments(const std::string& build_dir, const std::string& file,
+                                            std::vector<std::string>* files_read) {
   const std::string database = (fs::path(build_dir) / "compile_commands.json").string();
   std::error_code error;
   if (!fs::is_directory(build_dir, error))
@@ -170,7 +226,8 @@ std::vector<std::string> database_arguments(const std::string& build_dir, const 
   }
   if (commands.empty())
     throw InvalidInput(database + " has no entry for " + absolute);
-  return usable_arguments(commands.front().CommandLine, commands.front().Directory);
+  if (files_read != nullptr) files_read->push_back(database);
+  return usable_arguments(commands.front().CommandLine, commands.front().Directory, files_read);
 }
 
 }  // namespace warpdiv::frontend::detail

@@ -238,7 +238,8 @@ std::vector<KernelInfo> list_kernels(const FrontendOptions& options);
 /// (unreadable file; no kernel, an unknown --kernel or several kernels without one, the message
 /// listing them; an unsupported construct or a data-dependent condition: "FILE:LINE:COL: ..." with
 /// the reason).
-/// `files_read`, when given, receives every real file Clang read (the source and all it includes).
+/// `files_read`, when given, receives every real file read for the kernel (the source, all it
+/// includes, the compilation database and its response files).
 /// `launches`, when given and options.host_launches is set, receives the kernel's launches in the
 /// file's host code, in source order (host_launch.cpp says what is computed and what refused).
 sim::ir::Kernel load_kernel(const FrontendOptions& options,

@@ -1,7 +1,9 @@
 // frontend.hpp for the warpdiv CLI: loads the front-end plugin (libwarpdiv-frontend.so, Clang and
 // LLVM inside) on first use and talks to it through plugin_abi.hpp's JSON requests. The plugin is
 // looked for beside the binary (the build folder, a copied bundle), then where `cmake --install`
-// puts it relative to the binary; WARPDIV_FRONTEND_PLUGIN names another file.
+// puts it relative to the binary; WARPDIV_FRONTEND_PLUGIN names another file. The file is checked
+// before dlopen (sim/plugin_file.hpp: a FIFO or a truncated file refused, naming it), and the
+// plugin's ABI version after (plugin_abi.hpp).
 //
 // Each request runs in a child process forked once the plugin is loaded (the plugin itself runs
 // Clang on a thread with a large stack: sim/large_stack.hpp). The child sends the JSON reply back through
@@ -35,6 +37,7 @@
 #include "kernels/frontend/frontend.hpp"
 #include "kernels/frontend/plugin_abi.hpp"
 #include "sim/ir_json.hpp"
+#include "sim/plugin_file.hpp"
 
 namespace warpdiv::frontend {
 
@@ -72,6 +75,10 @@ const Plugin& plugin() {
         looked += (looked.empty() ? "" : ", ") + path;
         continue;
       }
+      // A FIFO would hang dlopen and a truncated file end in SIGBUS: the file is checked first.
+      if (const std::string problem = sim::plugin_file_problem(path); !problem.empty())
+        throw InvalidInput("cannot load the Clang front-end " + path + ": " + problem +
+                           " (rebuild or reinstall warpdiv)");
       // Kept loaded for the life of the process (never dlclose'd: LLVM's static state).
       void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (handle == nullptr)

@@ -3,14 +3,24 @@
 // signals. Device nodes are made in the test's own folder, never taken from the machine's /dev.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <fcntl.h>
+#include <grp.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -146,6 +156,42 @@ TEST(OutputFiles, NothingIsReplacedWithoutCommit) {
   }  // an error or an early return
   EXPECT_EQ(read_file(dir.file("keep.csv")), "precious\n");
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"keep.csv"});
+}
+
+// Ctrl-C's flag given to stop_on: set before the writes, between the writes and the commit, or
+// while a large output is written, commit() throws Interrupted and leaves the existing file and no
+// temporary file; a flag never set changes nothing.
+TEST(OutputFiles, AStopFlagInterruptsTheCommitAtEveryStage) {
+  enum class Stage { before_writing, while_writing, after_writing, never };
+  for (const Stage stage : {Stage::before_writing, Stage::while_writing, Stage::after_writing, Stage::never}) {
+    SCOPED_TRACE(static_cast<int>(stage));
+    TempDir dir;
+    write_file(dir.file("keep.csv"), "precious\n");
+    std::ostringstream out;
+    std::atomic<bool> stop{stage == Stage::before_writing};
+    OutputFiles outputs(out);
+    outputs.stop_on(&stop);
+    Output& csv = outputs.open("--csv", dir.file("keep.csv"));
+    Output& html = outputs.open("--html", dir.file("new.html"));
+    const std::string block(1 << 16, 'x');
+    for (int i = 0; i < 64; ++i) {  // 4 MiB, the flag set half way
+      if (stage == Stage::while_writing && i == 32) stop = true;
+      csv.stream() << block;
+    }
+    html.stream() << "<html>";
+    if (stage == Stage::after_writing) stop = true;
+    if (stage == Stage::never) {
+      outputs.commit();
+      EXPECT_EQ(read_file(dir.file("keep.csv")).size(), 64u << 16);
+      EXPECT_EQ(read_file(dir.file("new.html")), "<html>");
+      continue;
+    }
+    // Once the flag is set every write fails: nothing more reaches the file.
+    EXPECT_EQ(outputs.failed(), stage != Stage::after_writing);
+    EXPECT_THROW(outputs.commit(), Interrupted);
+    EXPECT_EQ(read_file(dir.file("keep.csv")), "precious\n");
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"keep.csv"});
+  }
 }
 
 TEST(OutputFiles, CharacterDeviceIsWrittenInPlace) {
@@ -359,39 +405,125 @@ TEST(OutputFiles, UnwritablePathsAreRefused) {
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"ro.csv"});
 }
 
-TEST(OutputFiles, AnotherUserIsRefusedWhatTheShellWouldRefuse) {
+/// A folder for files another user must reach: the first of the temporary folder ($TMPDIR), /tmp,
+/// /var/tmp and /dev/shm that every folder from / down lets others search; "" when none does (a
+/// TMPDIR under root's 0700 home would make every path in it unreachable for that user).
+std::string folder_other_users_reach() {
+  std::error_code error;
+  const std::string temporary = std::filesystem::temp_directory_path(error).string();
+  for (const std::string& base : {temporary, std::string("/tmp"), std::string("/var/tmp"), std::string("/dev/shm")}) {
+    if (base.empty()) continue;
+    bool reachable = true;
+    for (std::filesystem::path p = std::filesystem::weakly_canonical(base, error); reachable && !error;
+         p = p.parent_path()) {
+      struct stat info {};
+      reachable = ::stat(p.c_str(), &info) == 0 && S_ISDIR(info.st_mode) && (info.st_mode & S_IXOTH) != 0;
+      if (p == p.parent_path()) break;
+    }
+    if (reachable && !error) return base;
+  }
+  return "";
+}
+
+/// In a forked child: becomes uid and gid 65534 (no supplementary groups), directly by system
+/// calls (no su, setpriv or runuser, which a minimal system may lack; no /etc/passwd entry needed).
+/// On failure writes the reason to `reason_fd` and ends with status 77.
+void become_another_user(int reason_fd) {
+  const char* step = ::setgroups(0, nullptr) != 0 ? "setgroups"
+                     : ::setgid(65534) != 0       ? "setgid(65534)"
+                     : ::setuid(65534) != 0       ? "setuid(65534)"
+                                                  : nullptr;
+  if (step == nullptr) return;
+  const std::string reason = std::string(step) + " failed: " + std::strerror(errno);
+  if (::write(reason_fd, reason.data(), reason.size()) < 0) ::_exit(78);
+  ::_exit(77);
+}
+
+/// In a forked child: makes faccessat2 fail with EPERM, as the seccomp filter of a container runtime
+/// older than the system call does (glibc 2.33 and later ask it first for AT_EACCESS, and take
+/// EPERM as the answer). False where that cannot be done.
+bool refuse_faccessat2() {
+#ifdef __NR_faccessat2
+  sock_filter filter[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_faccessat2, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  sock_fprog program{static_cast<unsigned short>(sizeof filter / sizeof filter[0]), filter};
+  return ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+         ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) == 0;
+#else
+  return false;
+#endif
+}
+
+class AnotherUser : public ::testing::TestWithParam<bool> {};
+
+// The shell's `>` refuses another user's 0444 and 0644 files and takes a 0666 one; so does
+// OutputFiles, also where a sandbox refuses faccessat2 (EPERM): a Debian 12 userland in an older
+// container runtime.
+TEST_P(AnotherUser, IsRefusedWhatTheShellWouldRefuse) {
+  const bool without_faccessat2 = GetParam();
   if (::geteuid() != 0) GTEST_SKIP() << "needs root to act as another user";
-  TempDir dir;
-  ASSERT_EQ(::chmod(dir.path().c_str(), 0777), 0);
+  const std::string base = folder_other_users_reach();
+  if (base.empty()) GTEST_SKIP() << "no temporary folder that another user can reach ($TMPDIR, /tmp, /var/tmp, /dev/shm)";
+  std::string pattern = base + "/warpdiv-test-XXXXXX";
+  ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << std::strerror(errno);
+  const std::shared_ptr<void> remove(nullptr, [&](void*) {
+    std::error_code ignored;
+    std::filesystem::remove_all(pattern, ignored);
+  });
+  const auto file = [&](const std::string& name) { return pattern + "/" + name; };
+  ASSERT_EQ(::chmod(pattern.c_str(), 0777), 0);
   for (const auto& [name, mode] : {std::pair<const char*, mode_t>{"r444", 0444},
                                    {"r644", 0644}, {"rw666", 0666}}) {
-    write_file(dir.file(name), "root's\n");
-    ASSERT_EQ(::chmod(dir.file(name).c_str(), mode), 0);
+    write_file(file(name), "root's\n");
+    ASSERT_EQ(::chmod(file(name).c_str(), mode), 0);
   }
+  int reason[2];
+  ASSERT_EQ(::pipe(reason), 0);
   const pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
-    if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(10);
+    ::close(reason[0]);
+    become_another_user(reason[1]);
+    if (without_faccessat2 && !refuse_faccessat2()) {
+      const std::string why = "a seccomp filter cannot be installed";
+      if (::write(reason[1], why.data(), why.size()) < 0) ::_exit(78);
+      ::_exit(77);
+    }
     int failures = 0;
-    if (!contains(refusal_of(dir.file("r444")), "write-protected")) failures |= 1;
-    if (!contains(refusal_of(dir.file("r644")), "write-protected")) failures |= 2;
+    if (!contains(refusal_of(file("r444")), "write-protected")) failures |= 1;
+    if (!contains(refusal_of(file("r644")), "write-protected")) failures |= 2;
     try {
-      write_one(dir.file("rw666"), "nobody's\n");  // writable by anyone: accepted
+      write_one(file("rw666"), "nobody's\n");  // writable by anyone: accepted
     } catch (...) {
       failures |= 4;
     }
     ::_exit(failures);
   }
+  ::close(reason[1]);
+  std::string why(512, '\0');
+  const ssize_t got = ::read(reason[0], why.data(), why.size());
+  ::close(reason[0]);
+  why.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
   int status = 0;
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 0);
-  EXPECT_EQ(read_file(dir.file("r444")), "root's\n");
-  EXPECT_EQ(read_file(dir.file("r644")), "root's\n");
-  EXPECT_EQ(read_file(dir.file("rw666")), "nobody's\n");
-  EXPECT_EQ(testing::file_mode(dir.file("rw666")) & 07777, 0666u);
-  EXPECT_TRUE(temporary_files(dir.path()).empty());
+  if (WEXITSTATUS(status) == 77) GTEST_SKIP() << "this system cannot act as another user: " << why;
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: r444 not refused, 2: r644 not refused, 4: rw666 refused";
+  EXPECT_EQ(read_file(file("r444")), "root's\n");
+  EXPECT_EQ(read_file(file("r644")), "root's\n");
+  EXPECT_EQ(read_file(file("rw666")), "nobody's\n");
+  EXPECT_EQ(testing::file_mode(file("rw666")) & 07777, 0666u);
+  EXPECT_TRUE(temporary_files(pattern).empty());
 }
+
+INSTANTIATE_TEST_SUITE_P(OutputFiles, AnotherUser, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& param) {
+                           return param.param ? "WhereFaccessat2IsRefused" : "Plainly";
+                         });
 
 TEST(OutputFiles, SignalsRemoveTheTemporaryFilesAndEndTheProcess) {
   for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ}) {

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+
 #include "tests/kernels/source_dir.hpp"
 
 namespace {
@@ -54,6 +56,72 @@ TEST_F(CompileDatabaseFiles, ResponseFilesAreReadInPlace) {
     EXPECT_EQ(std::string(e.what()),
               "the response file " + (dir_ / "nope.rsp").string() + " of the compile command cannot be read");
   }
+}
+
+/// The message of the InvalidInput that usable_arguments throws for `line` in `dir` ("" if none).
+std::string refusal(const Args& line, const std::string& dir) {
+  try {
+    usable_arguments(line, dir);
+  } catch (const warpdiv::InvalidInput& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST_F(CompileDatabaseFiles, ResponseFilesReadAreListedInTheOrderRead) {
+  write("a.rsp", "-DA @b.rsp\n");
+  write("b.rsp", "-DB\n");
+  write("empty.rsp", "");
+  Args files;
+  EXPECT_EQ(usable_arguments({"nvcc", "@a.rsp", "-optf", "b.rsp", "@empty.rsp"}, dir_.string(), &files),
+            (Args{"-DA", "-DB", "-DB"}));
+  EXPECT_EQ(files, (Args{(dir_ / "a.rsp").string(), (dir_ / "b.rsp").string(), (dir_ / "b.rsp").string(),
+                         (dir_ / "empty.rsp").string()}));
+}
+
+TEST_F(CompileDatabaseFiles, ACycleOfResponseFilesIsRefusedNamingTheFileThatComesBack) {
+  write("a.rsp", "@b.rsp @b.rsp\n");
+  write("b.rsp", "-DB @a.rsp\n");
+  write("self.rsp", "@./self.rsp\n");
+  EXPECT_EQ(refusal({"nvcc", "@a.rsp"}, dir_.string()),
+            "the response file " + (dir_ / "a.rsp").string() +
+                " of the compile command names itself (through the response files it names): a cycle");
+  EXPECT_EQ(refusal({"nvcc", "@self.rsp"}, dir_.string()),
+            "the response file " + (dir_ / "./self.rsp").string() +
+                " of the compile command names itself (through the response files it names): a cycle");
+  // The same file twice side by side is no cycle.
+  write("twice.rsp", "@b2.rsp @b2.rsp\n");
+  write("b2.rsp", "-DB2\n");
+  EXPECT_EQ(usable_arguments({"nvcc", "@twice.rsp"}, dir_.string()), (Args{"-DB2", "-DB2"}));
+}
+
+TEST_F(CompileDatabaseFiles, ResponseFilesAreBoundedInDepthAndInBytesReadInAll) {
+  // d0 .. d8 each name the next, d9 names none. From d2: 8 files, d2 .. d9, accepted; from d0 the
+  // ninth file, d8, is one level too deep.
+  for (int i = 0; i < 9; ++i) write("d" + std::to_string(i) + ".rsp", "@d" + std::to_string(i + 1) + ".rsp\n");
+  write("d9.rsp", "-DDEEP\n");
+  EXPECT_EQ(usable_arguments({"nvcc", "@d2.rsp"}, dir_.string()), (Args{"-DDEEP"}));
+  EXPECT_EQ(refusal({"nvcc", "@d0.rsp"}, dir_.string()),
+            "the response file " + (dir_ / "d8.rsp").string() + " of the compile command nests response files more than 8 deep");
+  // 1 MiB read 4 times is 4 MiB, the limit; a fifth reading passes it.
+  write("big.rsp", "-DBIG=" + std::string((1 << 20) - 7, 'x') + "\n");
+  EXPECT_EQ(refusal({"nvcc", "@big.rsp", "@big.rsp", "@big.rsp", "@big.rsp"}, dir_.string()), "");
+  EXPECT_EQ(refusal({"nvcc", "@big.rsp", "@big.rsp", "@big.rsp", "@big.rsp", "@big.rsp"}, dir_.string()),
+            "the response file " + (dir_ / "big.rsp").string() +
+                " of the compile command takes the response files read past 4 MiB in all");
+}
+
+TEST_F(CompileDatabaseFiles, AFifoIsRefusedAsAResponseFileAndAsAnIncludeFile) {
+  ASSERT_EQ(::mkfifo((dir_ / "fifo").c_str(), 0600), 0);
+  EXPECT_EQ(refusal({"nvcc", "@fifo"}, dir_.string()),
+            "the response file " + (dir_ / "fifo").string() +
+                " of the compile command is not a regular file (a FIFO, a folder or a device); give a file");
+  EXPECT_EQ(refusal({"nvcc", "-include", "fifo"}, dir_.string()),
+            "-include " + (dir_ / "fifo").string() +
+                " of the compile command is not a regular file (a FIFO, a folder or a device); give a file");
+  // An -include file that is not there is Clang's to report (its fatal error names it).
+  EXPECT_EQ(usable_arguments({"nvcc", "-include", "missing.h"}, dir_.string()),
+            (Args{"-include", (dir_ / "missing.h").string()}));
 }
 
 }  // namespace

@@ -4,8 +4,12 @@
 // worked out by hand in the comments.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tests/tools/cli_runner.hpp"
 
@@ -133,6 +137,77 @@ TEST(AdversarialFrontendCli, OverloadedKernelsAreListedBySignatureAndChosenByIt)
   const CliResult r = analyze(file, {"--kernel", "ov(float*)"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "warpdiv analyze: ov(float *) in ")) << r.out;
+}
+
+/// A folder with k.cu and b/compile_commands.json whose command for k.cu is `command`.
+void database_for(const TempDir& dir, const std::string& command) {
+  ASSERT_EQ(::mkdir(dir.file("b").c_str(), 0755), 0);
+  write_file(dir.file("k.cu"), "__global__ void k(int* p) { p[threadIdx.x] = 1; }\n");
+  write_file(dir.file("b/compile_commands.json"), "[{\"directory\": \"" + dir.path() + "\", \"command\": \"" +
+                                                      command + "\", \"file\": \"k.cu\"}]\n");
+}
+
+// Response files that name each other 8 times each grew to gigabytes before Clang ran out of
+// memory; a cycle is now refused at once, naming the file that comes round again.
+TEST(AdversarialFrontendCli, ResponseFilesThatNameEachOtherAreACycle) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  database_for(dir, "nvcc @a.rsp -c k.cu");
+  std::string a, b;
+  for (int i = 0; i < 8; ++i) {
+    a += "@b.rsp -DA" + std::to_string(i) + "\n";
+    b += "@a.rsp -DB" + std::to_string(i) + "\n";
+  }
+  write_file(dir.file("a.rsp"), a);
+  write_file(dir.file("b.rsp"), b);
+  expect_one_line_refusal(analyze(dir.file("k.cu"), {"-p", dir.file("b")}),
+                          "the response file " + dir.file("a.rsp") +
+                              " of the compile command names itself (through the response files it names): a cycle");
+}
+
+// Without a cycle, 8 files each naming the next 8 times would be read 8^7 times (2 million
+// readings of 1 KiB): refused once 4 MiB have been read in all, naming the file that crossed it.
+TEST(AdversarialFrontendCli, ResponseFilesAreBoundedInBytesAndDepth) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  database_for(dir, "nvcc @r0.rsp -c k.cu");
+  const std::string padding = "-DPAD=" + std::string(1000, 'x') + "\n";
+  for (int level = 0; level < 7; ++level) {
+    std::string text = padding;
+    for (int i = 0; i < 8; ++i) text += "@r" + std::to_string(level + 1) + ".rsp\n";
+    write_file(dir.file("r" + std::to_string(level) + ".rsp"), text);
+  }
+  write_file(dir.file("r7.rsp"), padding);
+  const CliResult wide = analyze(dir.file("k.cu"), {"-p", dir.file("b")});
+  expect_one_line_refusal(wide, "the response file ");
+  EXPECT_TRUE(contains(wide.err, " of the compile command takes the response files read past 4 MiB in all")) << wide.err;
+  // A chain of 10 response files, each naming the next once: past the depth of 8.
+  TempDir deep;
+  database_for(deep, "nvcc @d0.rsp -c k.cu");
+  for (int i = 0; i < 10; ++i) write_file(deep.file("d" + std::to_string(i) + ".rsp"), "@d" + std::to_string(i + 1) + ".rsp\n");
+  write_file(deep.file("d10.rsp"), "-DDEEP=1\n");
+  expect_one_line_refusal(analyze(deep.file("k.cu"), {"-p", deep.file("b")}),
+                          "the response file " + deep.file("d8.rsp") + " of the compile command nests response files more than 8 deep");
+}
+
+// A FIFO named by the database, as a response file or as an -include file, would be opened and
+// waited on (by the front-end, or by Clang) with no name given: refused at once, naming it.
+TEST(AdversarialFrontendCli, AFifoNamedByTheDatabaseIsRefusedNamingIt) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  database_for(dir, "nvcc -include pre.h @r.rsp -c k.cu");
+  ASSERT_EQ(::mkfifo(dir.file("pre.h").c_str(), 0600), 0);
+  write_file(dir.file("r.rsp"), "-DX=1\n");
+  const auto start = std::chrono::steady_clock::now();
+  expect_one_line_refusal(analyze(dir.file("k.cu"), {"-p", dir.file("b")}),
+                          "-include " + dir.file("pre.h") + " of the compile command is not a regular file");
+  ASSERT_EQ(::unlink(dir.file("pre.h").c_str()), 0);
+  write_file(dir.file("pre.h"), "#define Y 2\n");
+  ASSERT_EQ(::unlink(dir.file("r.rsp").c_str()), 0);
+  ASSERT_EQ(::mkfifo(dir.file("r.rsp").c_str(), 0600), 0);
+  expect_one_line_refusal(analyze(dir.file("k.cu"), {"-p", dir.file("b")}),
+                          "the response file " + dir.file("r.rsp") + " of the compile command is not a regular file");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
 }
 
 }  // namespace

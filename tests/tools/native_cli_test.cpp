@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include <sys/stat.h>
+
 #include "tests/tools/cli_runner.hpp"
 
 namespace warpdiv::testing {
@@ -56,6 +58,74 @@ TEST(NativeCli, ASmallReplayIsInterpreted) {
   EXPECT_EQ(note(read_file(dir.file("s.html"))),
             "Counted by the replay engine: every warp of every block. Block classes are found by the class "
             "engine (--engine exact or auto).");
+}
+
+/// Exit 2, nothing on stdout, one line on stderr holding `phrase`.
+void expect_one_line_refusal(const CliResult& r, const std::string& phrase) {
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+  EXPECT_TRUE(contains(r.err, phrase)) << r.err;
+}
+
+std::string beside_binary(const std::string& name) {
+  const std::string binary = warpdiv_binary();
+  return binary.substr(0, binary.rfind('/') + 1) + name;
+}
+
+/// `name` (a plugin beside the binary) copied into `dir` and cut to `bytes`.
+std::string truncated_copy(const TempDir& dir, const std::string& name, long long bytes) {
+  const std::string copy = dir.file(name);
+  write_file(copy, read_file(beside_binary(name)).substr(0, static_cast<std::size_t>(bytes)));
+  return copy;
+}
+
+TEST(NativeCli, AnUnknownWarpdivNativeIsRefused) {
+  const std::string binary = "'" + warpdiv_binary() + "'";
+  for (const std::string value : {"garbage", "on", "OFF", "off "}) {
+    SCOPED_TRACE(value);
+    const CliResult r = run_shell("WARPDIV_NATIVE='" + value + "' " + binary + " occupancy --gpu h100 --threads 128 --regs 32");
+    expect_one_line_refusal(r, "warpdiv: error: WARPDIV_NATIVE must be auto or off, or unset (got '" + value + "')");
+  }
+  for (const std::string value : {"auto", "off", ""}) {
+    const CliResult r = run_shell("WARPDIV_NATIVE='" + value + "' " + binary + " occupancy --gpu h100 --threads 128 --regs 32");
+    EXPECT_EQ(r.status, 0) << value << ": " << r.err;
+  }
+}
+
+// A truncated plugin file would be mapped as its headers say and end in SIGBUS; a FIFO would make
+// dlopen wait for a writer forever. Both plugins are checked first: exit 2, one line naming the file.
+TEST(NativeCli, ATruncatedOrFifoPluginIsRefusedNamingIt) {
+  TempDir dir;
+  const long long jit_size = static_cast<long long>(read_file(beside_binary("libwarpdiv-jit.so")).size());
+  const long long frontend_size = static_cast<long long>(read_file(beside_binary("libwarpdiv-frontend.so")).size());
+  ASSERT_EQ(::mkfifo(dir.file("fifo.so").c_str(), 0600), 0);
+  const std::string binary = "'" + warpdiv_binary() + "'";
+  const std::string big_replay = binary + kArgs + "'" + dir.file("x.html") + "'";
+  for (const long long cut : {jit_size / 2, jit_size - 1}) {
+    const std::string jit = truncated_copy(dir, "libwarpdiv-jit.so", cut);
+    const CliResult r = run_shell("WARPDIV_NATIVE_PLUGIN='" + jit + "' timeout 60 " + big_replay);
+    expect_one_line_refusal(r, "the native replay's plugin " + jit + " cannot be loaded: its section headers lie outside its " +
+                                   std::to_string(cut) + " bytes (truncated?)");
+  }
+  const CliResult jit_fifo = run_shell("WARPDIV_NATIVE_PLUGIN='" + dir.file("fifo.so") + "' timeout 60 " + big_replay);
+  expect_one_line_refusal(jit_fifo, "the native replay's plugin " + dir.file("fifo.so") +
+                                        " cannot be loaded: it is not a regular file");
+  const std::string source = "'" WARPDIV_SOURCE_DIR "/kernels/zoo/tiled_transpose.cu' --grid 2,2 --block 32,8 --arg width=64 --arg height=64";
+  for (const long long cut : {frontend_size / 2, frontend_size - 1}) {
+    const std::string frontend = truncated_copy(dir, "libwarpdiv-frontend.so", cut);
+    const CliResult r = run_shell("WARPDIV_FRONTEND_PLUGIN='" + frontend + "' timeout 60 " + binary + " analyze " + source);
+    expect_one_line_refusal(r, "cannot load the Clang front-end " + frontend + ": its section headers lie outside its " +
+                                   std::to_string(cut) + " bytes (truncated?)");
+  }
+  const CliResult frontend_fifo =
+      run_shell("WARPDIV_FRONTEND_PLUGIN='" + dir.file("fifo.so") + "' timeout 60 " + binary + " analyze " + source);
+  expect_one_line_refusal(frontend_fifo, "cannot load the Clang front-end " + dir.file("fifo.so") + ": it is not a regular file");
+  // Not an ELF file at all.
+  write_file(dir.file("text.so"), "not a shared object\n");
+  const CliResult text = run_shell("WARPDIV_FRONTEND_PLUGIN='" + dir.file("text.so") + "' " + binary + " analyze " + source);
+  expect_one_line_refusal(text, "cannot load the Clang front-end " + dir.file("text.so") + ": it is not an ELF shared object");
+  EXPECT_FALSE(file_exists(dir.file("x.html")));
 }
 
 }  // namespace

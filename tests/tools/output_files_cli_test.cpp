@@ -5,7 +5,9 @@
 // (`-`, a link to it, a write error on it), and no output replacing an input of the run.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <csignal>
 #include <cstring>
 #include <string>
@@ -255,7 +257,7 @@ TEST(OutputFilesCli, AnOutputNeverReplacesAnInput) {
                                "  if (inside(threadIdx.x, n)) a[threadIdx.x] = 0;\n}\n");
   expect_refused({"analyze", dir.file("k.cu"), "--grid", "1", "--block", "32", "--arg", "n=5",
                   "--csv", dir.file("guard.cuh")},
-                 dir.file("guard.cuh"), "the header '" + dir.file("guard.cuh") + "'");
+                 dir.file("guard.cuh"), "a file the kernel was read from '" + dir.file("guard.cuh") + "'");
   EXPECT_EQ(read_file(dir.file("guard.cuh")),
             "__device__ bool inside(int i, int n) { return i < n; }\n");
   // ... and so is one it only includes (no statement of the kernel comes from a #define).
@@ -264,13 +266,82 @@ TEST(OutputFilesCli, AnOutputNeverReplacesAnInput) {
                                "  if (threadIdx.x < LIMIT) a[threadIdx.x] = 0;\n}\n");
   expect_refused({"analyze", dir.file("d.cu"), "--grid", "1", "--block", "32", "--csv",
                   dir.file("sizes.h")},
-                 dir.file("sizes.h"), "the header '" + dir.file("sizes.h") + "'");
+                 dir.file("sizes.h"), "a file the kernel was read from '" + dir.file("sizes.h") + "'");
   EXPECT_EQ(read_file(dir.file("sizes.h")), "#define LIMIT 5\n");
   EXPECT_EQ(read_file(dir.file("nm.cu")), source);
   EXPECT_EQ(read_file(dir.file("m.json")), model);
   EXPECT_EQ(dir.entries(),
             (std::vector<std::string>{"d.cu", "gpus.csv", "guard.cuh", "hard.cu", "here", "k.cu",
                                       "link.cu", "m.json", "nm.cu", "sizes.h"}));
+}
+
+// The inputs a compilation database brings and the files a Matrix Market view reads: every one is
+// refused as an output, by whatever path names it (relative, ./, a hard link), before anything is
+// written; the input is untouched and no temporary file is left.
+TEST(OutputFilesCli, EveryInputOfTheRunIsRefusedAsAnOutput) {
+  TempDir dir;
+  ASSERT_EQ(::mkdir(dir.file("b").c_str(), 0755), 0);
+  // LIMIT comes from pre.h, which the response file r.rsp includes with -include.
+  write_file(dir.file("k.cu"), "__global__ void k(int* a) {\n  if (threadIdx.x < LIMIT) a[threadIdx.x] = 1;\n}\n");
+  write_file(dir.file("pre.h"), "#define LIMIT 5\n");
+  write_file(dir.file("r.rsp"), "-include pre.h -DUNUSED=1\n");
+  const std::string database = "[{\"directory\": \"" + dir.path() +
+                               "\", \"command\": \"nvcc @r.rsp -c k.cu -o k.o\", \"file\": \"k.cu\"}]\n";
+  write_file(dir.file("b/compile_commands.json"), database);
+  const std::string tiny = std::string(WARPDIV_SOURCE_DIR) + "/data/samples/spmv_tiny/A.mtx";
+  const std::string matrix = read_file(tiny);
+  write_file(dir.file("A.mtx"), matrix);
+  ASSERT_EQ(::link(dir.file("A.mtx").c_str(), dir.file("hard.csv").c_str()), 0);
+  const std::vector<std::string> analyze_k = {"analyze", "k.cu", "-p", "b", "--grid", "1", "--block", "32"};
+  // The database's flags are used: LIMIT 5 gives 5 of 32 lanes in the if.
+  const CliResult used = run_in(dir.path(), warpdiv_binary(), analyze_k);
+  ASSERT_EQ(used.status, 0) << used.err;
+  const auto refused = [&](std::vector<std::string> args, const std::string& output, const std::string& input) {
+    SCOPED_TRACE(args[args.size() - 2] + " " + output);
+    const CliResult r = run_in(dir.path(), warpdiv_binary(), args);
+    expect_refusal(r, BadInput{{}, "'" + output + "' is the same file as " + input + ", an input of this run"});
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  };
+  const auto with = [](std::vector<std::string> args, const std::vector<std::string>& more) {
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  };
+  refused(with(analyze_k, {"--csv", "b/compile_commands.json"}), "b/compile_commands.json",
+          "the compilation database 'b/compile_commands.json'");
+  refused(with(analyze_k, {"--html", "./b/../b/compile_commands.json"}), "./b/../b/compile_commands.json",
+          "the compilation database 'b/compile_commands.json'");
+  refused(with(analyze_k, {"--csv", "r.rsp"}), "r.rsp", "a file the kernel was read from '" + dir.file("r.rsp") + "'");
+  refused(with(analyze_k, {"--save-model", "./pre.h"}), "./pre.h",
+          "a file the kernel was read from '" + dir.file("pre.h") + "'");
+  // The file a Matrix Market view reads (FILE.mtx:VIEW), by ./ and by a hard link.
+  const std::vector<std::string> spmv = {"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/data/spmv_csr_scalar.cu",
+                                         "--grid", "1", "--block", "32", "--arg", "num_rows=5",
+                                         "--data", "row_ptr=A.mtx:csr.row_ptr", "--data", "col_idx=A.mtx:csr.col_idx"};
+  refused(with(spmv, {"--html", "./A.mtx"}), "./A.mtx", "--data 'A.mtx'");
+  refused(with(spmv, {"--csv", "hard.csv"}), "hard.csv", "--data 'A.mtx'");
+  // check: the database and a data file, for --sarif and --write-baseline alike.
+  write_file(dir.file("c.toml"),
+             "[[kernel]]\nname = \"k\"\nfile = \"k.cu\"\ncompile_commands = \"b\"\ngrid = 1\nblock = 32\n"
+             "[[kernel]]\nname = \"spmv\"\nfile = \"" + spmv[1] + "\"\ngrid = 1\nblock = 32\n"
+             "args = { num_rows = 5 }\ndata = { row_ptr = \"" + dir.file("A.mtx") + ":csr.row_ptr\", col_idx = \"" +
+             dir.file("A.mtx") + ":csr.col_idx\" }\n");
+  const CliResult checked = run_in(dir.path(), warpdiv_binary(), {"check", "c.toml"});
+  ASSERT_EQ(checked.status, 0) << checked.out << checked.err;
+  for (const std::string flag : {"--sarif", "--write-baseline"}) {
+    const auto check_refused = [&](const std::string& output, const std::string& input) {
+      SCOPED_TRACE(flag + " " + output);
+      const CliResult r = run_in(dir.path(), warpdiv_binary(), {"check", "c.toml", flag, output});
+      expect_refusal(r, BadInput{{}, flag + " '" + output + "' is the same file as an input of the check '" + input + "'"});
+    };
+    check_refused("b/compile_commands.json", "b/compile_commands.json");  // as the configuration names it
+    check_refused("./A.mtx", dir.file("A.mtx"));
+    check_refused("r.rsp", dir.file("r.rsp"));
+  }
+  EXPECT_EQ(read_file(dir.file("b/compile_commands.json")), database);
+  EXPECT_EQ(read_file(dir.file("r.rsp")), "-include pre.h -DUNUSED=1\n");
+  EXPECT_EQ(read_file(dir.file("pre.h")), "#define LIMIT 5\n");
+  EXPECT_EQ(read_file(dir.file("A.mtx")), matrix);
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"A.mtx", "b", "c.toml", "hard.csv", "k.cu", "pre.h", "r.rsp"}));
 }
 
 TEST(OutputFilesCli, DashAndALinkToStandardOutputCarryTheOutputAlone) {
@@ -361,6 +432,16 @@ bool temporary_file_grows_to(const TempDir& dir, off_t bytes) {
 const std::vector<std::string> kLongSweep = {"sweep", "--sizes", "1:1000000:1", "--tiles", "32",
                                              "--csv"};
 
+/// Writes "precious\n" to DIR/c.csv and starts the long sweep into it (`pid`): true once its
+/// temporary file holds 64 KiB.
+bool long_sweep_writing(const TempDir& dir, pid_t& pid) {
+  write_file(dir.file("c.csv"), "precious\n");
+  std::vector<std::string> args = kLongSweep;
+  args.push_back(dir.file("c.csv"));
+  pid = spawn_warpdiv(args, ChildSetup{});
+  return temporary_file_grows_to(dir, 64 * 1024);
+}
+
 // A FIFO that no process opens for reading: refused after the bounded wait, exit 2, one line.
 TEST(OutputFilesCli, FifoThatNoProcessReadsIsRefused) {
   for (const Writer& w : {kWriters[0], kWriters[2]}) {
@@ -402,11 +483,8 @@ TEST(OutputFilesCli, SignalsDuringALongSweepLeaveNoTemporaryFile) {
   for (const int signal_number : {SIGTERM, SIGHUP, SIGQUIT}) {
     SCOPED_TRACE(strsignal(signal_number));
     TempDir dir;
-    write_file(dir.file("c.csv"), "precious\n");
-    std::vector<std::string> args = kLongSweep;
-    args.push_back(dir.file("c.csv"));
-    const pid_t pid = spawn_warpdiv(args, ChildSetup{});
-    ASSERT_TRUE(temporary_file_grows_to(dir, 64 * 1024)) << "the sweep wrote nothing";
+    pid_t pid = 0;
+    ASSERT_TRUE(long_sweep_writing(dir, pid)) << "the sweep wrote nothing";
     ASSERT_EQ(::kill(pid, signal_number), 0);
     const ChildEnd end = wait_for(pid);
     EXPECT_EQ(end.signal, signal_number) << "exit status " << end.exit_status;
@@ -417,11 +495,8 @@ TEST(OutputFilesCli, SignalsDuringALongSweepLeaveNoTemporaryFile) {
 
 TEST(OutputFilesCli, CtrlCDuringALongSweepStillCommitsTheFinishedRows) {
   TempDir dir;
-  write_file(dir.file("c.csv"), "precious\n");
-  std::vector<std::string> args = kLongSweep;
-  args.push_back(dir.file("c.csv"));
-  const pid_t pid = spawn_warpdiv(args, ChildSetup{});
-  ASSERT_TRUE(temporary_file_grows_to(dir, 64 * 1024)) << "the sweep wrote nothing";
+  pid_t pid = 0;
+  ASSERT_TRUE(long_sweep_writing(dir, pid)) << "the sweep wrote nothing";
   ASSERT_EQ(::kill(pid, SIGINT), 0);
   const ChildEnd end = wait_for(pid);
   EXPECT_EQ(end.exit_status, 130);
@@ -490,6 +565,72 @@ TEST(OutputFilesCli, SignalsDuringALongReplayLeaveNoTemporaryFile) {
     EXPECT_EQ(read_file(dir.file("r.csv")), "precious\n");
     EXPECT_EQ(dir.entries(), std::vector<std::string>{"r.csv"});
   }
+}
+
+// Ctrl-C once the CSV of a --by-iteration count is being written (its temporary file past 4 MiB):
+// the write stops, exit 130 with one line, and neither the output nor a temporary file is left.
+// The kernel's loop runs 400,000 iterations, one CSV row per iteration for each of its statements
+// (some 100 MB), so that the write lasts well beyond the moment the signal is sent.
+TEST(OutputFilesCli, CtrlCWhileACsvIsWrittenLeavesNoFile) {
+  TempDir dir;
+  write_file(dir.file("loop.cu"), "__global__ void loop(int* a, int n) {\n  for (int i = 0; i < n; i++) {\n"
+                                  "    if ((i & 1) == (threadIdx.x & 1)) a[threadIdx.x] += i;\n  }\n}\n");
+  write_file(dir.file("c.csv"), "precious\n");
+  ChildSetup setup;
+  setup.stderr_path = dir.file("err.txt");
+  const pid_t pid = spawn_warpdiv({"analyze", dir.file("loop.cu"), "--grid", "1", "--block", "32", "--arg",
+                                   "n=400000", "--by-iteration", "--csv", dir.file("c.csv")},
+                                  setup);
+  ASSERT_TRUE(temporary_file_grows_to(dir, 4 << 20)) << "the CSV was not written";
+  ASSERT_EQ(::kill(pid, SIGINT), 0);
+  const ChildEnd end = wait_for(pid);
+  EXPECT_EQ(end.exit_status, 130) << "signal " << end.signal;
+  EXPECT_EQ(read_file(dir.file("err.txt")), "warpdiv analyze: interrupted: no file written\n");
+  EXPECT_EQ(read_file(dir.file("c.csv")), "precious\n");
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"c.csv", "err.txt", "loop.cu"}));
+}
+
+void make_old(const std::string& path) {
+  const timespec old[2] = {{::time(nullptr) - 60, 0}, {::time(nullptr) - 60, 0}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), old, 0), 0) << path;
+}
+
+// SIGKILL gives warpdiv no chance to remove its temporary file: the next run writing into that
+// folder removes it, once its process is gone and it is older than 10 s. Files it cannot prove
+// stale stay: a live process's (this test's own pid), a recent one, another host's, another name.
+TEST(OutputFilesCli, ALaterRunRemovesTheTemporaryFilesOfAKilledOne) {
+  TempDir dir;
+  pid_t pid = 0;
+  ASSERT_TRUE(long_sweep_writing(dir, pid)) << "the sweep wrote nothing";
+  ASSERT_EQ(::kill(pid, SIGKILL), 0);
+  EXPECT_EQ(wait_for(pid).signal, SIGKILL);
+  const std::vector<std::string> left = temporary_files(dir.path());
+  ASSERT_EQ(left.size(), 1u);
+  // ".wd.HOST.PID.XXXXXX": this host's name, as the file names carry it, is read from it.
+  const std::string pid_part = "." + std::to_string(pid) + ".";
+  const std::size_t at = left[0].rfind(pid_part);
+  ASSERT_TRUE(left[0].rfind(".wd.", 0) == 0 && at != std::string::npos && at > 4 &&
+              at + pid_part.size() + 6 == left[0].size())
+      << left[0];
+  const std::string host = left[0].substr(4, at - 4);
+  // Not yet 10 s old: kept.
+  ASSERT_EQ(run_warpdiv({"analyze", "--csv", dir.file("a.csv")}).status, 0);
+  EXPECT_EQ(temporary_files(dir.path()), left);
+  make_old(dir.file(left[0]));
+  const std::string live = ".wd." + host + "." + std::to_string(::getpid()) + ".abcdef";
+  const std::string other_host = ".wd.elsewhere." + std::to_string(pid) + ".abcdef";
+  const std::string unnamed = ".wd.abcdef";
+  for (const std::string& name : {live, other_host, unnamed}) {
+    write_file(dir.file(name), "x");
+    make_old(dir.file(name));
+  }
+  ASSERT_EQ(run_warpdiv({"analyze", "--csv", dir.file("a.csv")}).status, 0);
+  std::vector<std::string> kept = temporary_files(dir.path());
+  std::vector<std::string> expected = {other_host, live, unnamed};
+  std::sort(kept.begin(), kept.end());
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(kept, expected);
+  EXPECT_EQ(read_file(dir.file("c.csv")), "precious\n");
 }
 
 }  // namespace

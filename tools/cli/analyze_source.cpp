@@ -282,6 +282,7 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   }
 
   const SigintHandler sigint;
+  outputs.stop_on(sigint.flag());  // Ctrl-C while writing: exit 130, no file
   AnalyzeSourceReport run;
   try {
     run = run_analyze_source(request, kernel, launch, html != nullptr, sigint.flag());

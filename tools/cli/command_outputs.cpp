@@ -11,8 +11,10 @@ std::vector<RunInput> run_inputs(const KernelSource& source,
   if (!source.file.empty()) inputs.emplace_back("the kernel source", source.file);
   if (!source.model.empty()) inputs.emplace_back("--model", source.model);
   if (gpu_file) inputs.emplace_back("--gpu-file", *gpu_file);
+  if (!source.build_dir.empty())
+    inputs.emplace_back("the compilation database", source.build_dir + "/compile_commands.json");
   for (std::size_t i = 0; i < sources.size(); ++i)
-    inputs.emplace_back(i == 0 ? "the kernel source" : "the header", sources[i]);
+    inputs.emplace_back(i == 0 ? "the kernel source" : "a file the kernel was read from", sources[i]);
   return inputs;
 }
 

@@ -4,6 +4,7 @@
 // "CSV written to FILE", "HTML written to FILE", "Model written to FILE".
 #pragma once
 
+#include <atomic>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -18,9 +19,10 @@ namespace warpdiv::cli {
 /// An input of the run that no output may replace: what it is ("the kernel source") and its path.
 using RunInput = std::pair<std::string, std::string>;
 
-/// The inputs of a run, in the order they are protected: FILE.cu, --model, --gpu-file, then
-/// `sources` (the files a kernel model was read from: its source, then its headers, then every
-/// file Clang read for it; tools/cli/source_kernel.hpp's source_files).
+/// The inputs of a run, in the order they are protected: FILE.cu, --model, --gpu-file, -p's
+/// compile_commands.json, then `sources` (the files a kernel model was read from: its source, then
+/// its headers, then every file read for it: Clang's includes, -include files, the database's
+/// response files; tools/cli/source_kernel.hpp's source_files).
 std::vector<RunInput> run_inputs(const KernelSource& source,
                                  const std::optional<std::string>& gpu_file,
                                  const std::vector<std::string>& sources = {});
@@ -45,6 +47,10 @@ class CommandOutputs {
   std::ostream& report() { return files_.report(); }
   /// True once a write to some output has failed (a sweep stops early then).
   bool failed() const { return files_.failed(); }
+  /// Ctrl-C honoured while the outputs are written and up to their commit: with `stop` (the
+  /// command's SigintHandler flag) set, commit() throws Interrupted (exit 130) and no file is
+  /// written (analysis::OutputFiles::stop_on).
+  void stop_on(const std::atomic<bool>* stop) { files_.stop_on(stop); }
 
   /// Commits every output: call once everything is rendered, before the text report.
   void commit() { files_.commit(); }

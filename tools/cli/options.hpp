@@ -21,6 +21,11 @@ std::int64_t parse_integer(const std::string& flag, const std::string& text, std
 /// A warp size: a power of two from 1 to 64.
 int parse_warp_size(const std::string& flag, const std::string& text);
 
+/// Refuses an environment variable warpdiv reads whose value it does not know (InvalidInput, exit
+/// 2, listing the allowed values): WARPDIV_NATIVE is unset, empty, `auto` (the native replay where
+/// it pays) or `off` (the interpreter alone; jit/loader.hpp).
+void check_environment();
+
 /// Runs Boost.Program_options over `args` (positional arguments only where `positionals` names
 /// them) and turns its errors (unknown flag, missing value, repeated flag) into InvalidInput naming
 /// the command. A flag's value can never be a flag: `--csv --html`, `--csv` last, `--width=` and a

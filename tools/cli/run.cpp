@@ -10,6 +10,7 @@
 #include "sim/message_text.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/options.hpp"
+#include "tools/cli/terminal.hpp"
 
 namespace warpdiv::cli {
 
@@ -76,12 +77,16 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
       return 0;
     }
     const Args args(argv + 2, argv + argc);
+    check_environment();
     for (const Command& c : kCommands)
       if (name == c.name) return c.function(args, out);
     unknown_command(name);
   } catch (const InvalidInput& e) {
     report(err, "error", e);
     return 2;
+  } catch (const Interrupted&) {  // Ctrl-C while the outputs were written: none was replaced
+    err << "warpdiv " << (argc > 1 ? argv[1] : "") << ": interrupted: no file written\n";
+    return kInterruptedStatus;
   } catch (const WriteFailed& e) {
     report(err, "error", e);
     return 1;

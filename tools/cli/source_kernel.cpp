@@ -454,10 +454,27 @@ std::vector<std::uint64_t> bind_allocs(const ir::Kernel& kernel, const std::vect
   return bytes;
 }
 
+namespace {
+
+/// A --data value's file and view: FILE.mtx:VIEW is a Matrix Market file's view (split at the last
+/// ':', paths may hold colons); any other value is a file alone.
+std::pair<std::string, std::string> file_and_view(std::string file) {
+  std::string view;
+  if (const auto colon = file.rfind(':');
+      colon != std::string::npos && colon >= 4 && file.compare(colon - 4, 4, ".mtx") == 0) {
+    view = file.substr(colon + 1);
+    file.resize(colon);
+  }
+  return {file, view};
+}
+
+}  // namespace
+
 std::vector<std::string> data_files(const std::vector<std::string>& pairs) {
   std::vector<std::string> files;
   for (const std::string& pair : pairs)
-    if (const auto equals = pair.find('='); equals != std::string::npos) files.push_back(pair.substr(equals + 1));
+    if (const auto equals = pair.find('='); equals != std::string::npos)
+      files.push_back(file_and_view(pair.substr(equals + 1)).first);
   return files;
 }
 
@@ -471,14 +488,9 @@ void bind_data(const ir::Kernel& kernel, const std::vector<std::string>& pairs, 
     const std::string name = pair.substr(0, equals);
     if (equals == std::string::npos || name.empty() || equals + 1 == pair.size())
       throw InvalidInput("--data must be NAME=FILE (got " + sim::quote_value(pair) + ")");
-    std::string file = pair.substr(equals + 1);
-    // A Matrix Market file's view: FILE.mtx:VIEW (split at the last ':', paths may hold colons).
-    std::string view;
-    if (const auto colon = file.rfind(':'); colon != std::string::npos && colon >= 4 &&
-                                            file.compare(colon - 4, 4, ".mtx") == 0) {
-      view = file.substr(colon + 1);
-      file.resize(colon);
-    }
+    const std::pair<std::string, std::string> file_view = file_and_view(pair.substr(equals + 1));
+    const std::string& file = file_view.first;
+    const std::string& view = file_view.second;
     const std::size_t i = pointer_parameter(kernel, name, "--data");
     const ir::Parameter& p = kernel.parameters[i];
     if (launch.buffer_data[i] != nullptr) throw InvalidInput("--data " + name + " is given twice");

@@ -132,6 +132,7 @@ int validate_command(const Args& args, std::ostream& out) {
   CommandOutputs outputs(out, run_inputs({}, std::nullopt));
   analysis::Output* csv = outputs.open("--csv", request.csv, "CSV");
   const SigintHandler sigint;
+  outputs.stop_on(sigint.flag());  // Ctrl-C while writing: exit 130, no file
   analysis::ValidationRecord record;
   try {
     record = run_validate(request, sigint.flag());

@@ -126,6 +126,7 @@ int validate_source_command(const Args& args, std::ostream& out) {
   CommandOutputs outputs(out, inputs);
   analysis::Output* csv = outputs.open("--csv", request.csv, "CSV");
   const SigintHandler sigint;
+  outputs.stop_on(sigint.flag());  // Ctrl-C while writing: exit 130, no file
   ValidateSourceReport report;
   try {
     report = run_validate_source(request, read->kernel, launch, sigint.flag());
