@@ -255,22 +255,8 @@ std::optional<CheckInputs> prepare_check(const CheckRequest& request) {
           k.name, analysis::relative_to_root(input, in.config.root), sim::one_line(*why)));
       continue;
     }
-<<<<<<< HEAD
-=======
-    l.kernel = std::move(*read);
-    if (l.request.from_host) {  // the launch in the file's host code, the table's keys over it
-      const std::string note = at_place(in.config, k.place, prefix, [&] {
-        return complete_host_launch(l.request, l.kernel.kernel, l.kernel.launches);
-      });
-      std::cerr << "warpdiv: note: " << k.name << ": " << note << '\n';
-    }
-    l.launch = at_place(in.config, k.place, prefix, [&] {
-      return bind_launch(l.kernel.kernel, l.request.launch, l.request.values, l.request.launch_text,
-                         l.request.allocs, l.request.data);
-    });
-    l.launch.dynamic_shared_bytes = static_cast<std::uint64_t>(l.request.dynamic_shared);
-    if (!l.request.source.build_dir.empty()) in.files.push_back(l.request.source.build_dir + "/compile_commands.json");
->>>>>>> wt-inputs
+    if (!l.request.source.build_dir.empty())
+      in.files.push_back(l.request.source.build_dir + "/compile_commands.json");
     for (const std::string& f : source_files(l.kernel.kernel, l.kernel.files_read)) in.files.push_back(f);
     for (const std::string& f : data_files(l.request.data)) in.files.push_back(f);
     in.launches.push_back(std::move(l));
