@@ -1,4 +1,4 @@
-// Issue 23 through the real binary: `warpdiv analyze FILE.cu` taking its launch from the file's
+// Through the real binary: `warpdiv analyze FILE.cu` taking its launch from the file's
 // host code (the note, overrides, several launches, refusals), and `-p BUILD_DIR` reading a
 // CMake project's compile_commands.json. Every count is worked out by hand in a comment.
 #include <gtest/gtest.h>
