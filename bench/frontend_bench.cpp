@@ -146,7 +146,7 @@ void BM_FrontendHostLaunches(benchmark::State& state) {
 BENCHMARK(BM_FrontendHostLaunches)
     ->ArgsProduct({{2000, 10000}, {0, 1}})
     ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();  // the front-end runs in a child process: the wall time is the cost
+    ->UseRealTime();  // load_kernel works on a thread of its own (a large stack): wall time
 
 }  // namespace
 

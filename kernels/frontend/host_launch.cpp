@@ -7,7 +7,11 @@
 // straight-line code from the function's start to the launch: declarations with their
 // initialisers, assignments (=, +=, ..., ++, --) and dim3 members (`g.x = ...`). C's arithmetic
 // on the expressions' own types: conversions as Clang made them explicit, unsigned wrap-around;
-// signed overflow, division by zero and shifts past the width are not computable. A local written
+// signed overflow, division by zero and shifts past the width are not computable; std::min,
+// std::max and CUDA's min, max of two integers of one type. Refused (HostValue::refused), not
+// taken wrapped: a value computed from an expression holding one of Clang's errors, and one that
+// does not fit the type a launch's size (dim3's unsigned int), argument (the parameter's type) or
+// dynamic shared memory (size_t) converts it to. A local written
 // anywhere else before the launch (inside an if, a loop or a switch that does not hold the
 // launch, inside a larger expression), set from a call, from memory or from anything else the
 // evaluator does not compute, whose address is taken, that is bound to a reference or passed by
@@ -15,6 +19,11 @@
 // computable from then on, with the reason. A parameter of a helper function is computed at its
 // one call site in the file (main's are not computable; a helper called from several places
 // neither). Float and double kernel arguments are taken when Clang folds them to finite constants.
+// --grid and --block given pin the variable the launch passes for that size (pin_size).
+//
+// One walk per host function (and set of pins) follows all its launches, so that reading N
+// launches costs O(N) statements, not O(N^2): a statement before a launch is executed once; one
+// holding launches is walked into on a copy of the values, then executed for what follows it.
 #include "kernels/frontend/host_launch.hpp"
 
 #include <clang/AST/ASTContext.h>

@@ -1,4 +1,4 @@
-// Issue 23 through the real binary: `warpdiv analyze FILE.cu` taking its launch from the file's
+// Through the real binary: `warpdiv analyze FILE.cu` taking its launch from the file's
 // host code (the note, overrides, several launches, refusals), and `-p BUILD_DIR` reading a
 // CMake project's compile_commands.json. Every count is worked out by hand in a comment.
 #include <gtest/gtest.h>
@@ -200,6 +200,99 @@ int main() {
   EXPECT_NE(small.err.find("warpdiv: error: " + file + ":3:3: out of bounds: 'buf[threadIdx.x]' writes element 32 of "
                            "'buf', which holds 32 elements of 4 bytes (0 to 31), in block (0, 0, 0), thread (32, 0, 0)"),
             std::string::npos) << small.err;
+}
+
+TEST(SourceLaunchCli, BlockGivenOnTheCommandLineSizesTheSourcesDynamicSharedMemory) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  const std::string file = dir.file("dyn.cu");
+  write_file(file, R"(__global__ void k(int *out, int n) {
+  extern __shared__ int buf[];
+  buf[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  if (threadIdx.x < n) out[threadIdx.x] = buf[threadIdx.x];
+}
+int main() {
+  int *d;
+  int threads = 64;
+  k<<<1, threads, threads * sizeof(int)>>>(d, 40);
+}
+)");
+  // --block 128: threads = 128 in the host code, so 128 x 4 = 512 bytes (the source's 256 would
+  // hold 64 ints, and thread 64's store would be outside buf).
+  const CliResult r = run_warpdiv({"analyze", file, "--block", "128", "--csv", dir.file("out.csv")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("warpdiv: note: launch from main() at " + file +
+                       ":10:3: grid (1, 1, 1), block (128, 1, 1), dynamic shared memory 512 bytes; n = 40 (from the "
+                       "command line: --block); the host code followed with --block: 'threads' (" + file + ":9:7) = 128\n"),
+            std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("512 bytes dynamic (--dynamic-smem) for extern __shared__ buf"), std::string::npos) << r.out;
+  // 4 warps reach the if; n = 40: warp 0 all true, warp 1 (32 .. 63) split at 40, warps 2 and 3
+  // all false: 1 divergent.
+  const std::string row = csv_row(read_file(dir.file("out.csv")), 5, "if");
+  EXPECT_NE(row.find(",if,,4,1,"), std::string::npos) << row;
+  // threads written again: the dynamic shared memory is not the source's 256 but asked for.
+  std::string again = read_file(file);
+  again.replace(again.find("  k<<<"), 0, "  threads *= 1;\n");
+  write_file(dir.file("again.cu"), again);
+  const CliResult asked = run_warpdiv({"analyze", dir.file("again.cu"), "--block", "128", "--csv", dir.file("out2.csv")});
+  EXPECT_EQ(asked.status, 2);
+  const std::string at = dir.file("again.cu");
+  EXPECT_EQ(asked.err, "warpdiv: error: " + at + ":11:19: the dynamic shared memory is not computable from the source: "
+                       "'threads' (" + at + ":9:7) gives the launch's block, which --block replaces, and the host "
+                       "code is not followed with --block's value: 'threads' (" + at + ":9:7) is written at " + at +
+                       ":10:3 as well; give --dynamic-smem\n");
+  EXPECT_FALSE(file_exists(dir.file("out2.csv")));
+}
+
+TEST(SourceLaunchCli, MinOfTheGridAndValuesThatDoNotFitOrClangRejects) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  const std::string file = dir.file("mm.cu");
+  write_file(file, R"(#include <algorithm>
+__global__ void k(float *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = 0;
+}
+int main() {
+  int n = 100010;
+  float *x;
+  int blocks = std::min((n + 255) / 256, 1024);
+  k<<<blocks, 256>>>(x, n);
+  k<<<4294967296, 32>>>(x, n);
+  k<<<18446744073709551617, 32>>>(x, n);
+}
+)");
+  // (100010 + 255) / 256 = 100265 / 256 = 391 (391 x 256 = 100096), min(391, 1024) = 391: 391
+  // blocks x 8 warps = 3128 warps reach the if. Block 390 holds i = 99840 .. 100095: n - 99840 = 170,
+  // so its warp 5 (160 .. 191) is the one divergent warp.
+  const CliResult r = run_warpdiv({"analyze", file, "--launch", "1", "--csv", dir.file("out.csv")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("warpdiv: note: launch 1 of 3 from main() at " + file +
+                       ":10:3: grid (391, 1, 1), block (256, 1, 1); n = 100010\n"),
+            std::string::npos) << r.err;
+  const std::string row = csv_row(read_file(dir.file("out.csv")), 4, "if");
+  EXPECT_NE(row.find(",if,,3128,1,"), std::string::npos) << row;
+  // Every run notes Clang's error in main() (launch 3's literal), outside the kernel.
+  const std::string message = "integer literal is too large to be represented in any integer type";
+  const std::string note = "warpdiv: note: " + file + ":12:7: error in host code the kernel does not reach (main): " +
+                           message + "\n";
+  // 2^32 into dim3's unsigned int (C++ would take 0): refused, with its place and the range.
+  const CliResult wide = run_warpdiv({"analyze", file, "--launch", "2", "--csv", dir.file("out2.csv")});
+  EXPECT_EQ(wide.status, 2);
+  EXPECT_EQ(wide.err, note + "warpdiv: error: " + file + ":11:7: grid's x is not taken from the source: '4294967296' (" + file +
+                          ":11:7) is 4294967296, outside unsigned int's range 0 .. 4294967295; fix it or give --grid\n");
+  EXPECT_FALSE(file_exists(dir.file("out2.csv")));
+  // A literal Clang rejects (it would take it wrapped, as 1): Clang's error, after the note that
+  // lists it among the errors outside the kernel.
+  const CliResult rejected = run_warpdiv({"analyze", file, "--launch", "3", "--csv", dir.file("out3.csv")});
+  EXPECT_EQ(rejected.status, 2);
+  EXPECT_EQ(rejected.err, note + "warpdiv: error: " + file + ":12:7: grid's x is not taken from the source: "
+                              "Clang rejects it: " + file + ":12:7: error: " + message + "; fix it or give --grid\n");
+  EXPECT_FALSE(file_exists(dir.file("out3.csv")));
+  // --grid given: the source's grid is not needed.
+  const CliResult given = run_warpdiv({"analyze", file, "--launch", "3", "--grid", "2"});
+  EXPECT_EQ(given.status, 0) << given.err;
 }
 
 TEST(SourceLaunchCli, AZooKernelHasNoHostCodeSoItsLaunchIsAskedFor) {

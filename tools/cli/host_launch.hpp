@@ -1,7 +1,9 @@
-// A source kernel's launch taken from the file's own host code (issue 23): with no --grid or
-// --block, `warpdiv analyze FILE.cu` (and validate) read `kernel<<<grid, block, shared>>>(args)`
-// as the front-end computed it (frontend.hpp's HostLaunch), and the flags given override it one
-// by one (--grid, --block, each --arg, --dynamic-smem).
+// A source kernel's launch taken from the file's own host code: with no --grid or --block,
+// `warpdiv analyze FILE.cu` (and validate) read `kernel<<<grid, block, shared>>>(args)` as the
+// front-end computed it (frontend.hpp's HostLaunch), and the flags given override it one by one
+// (--grid, --block, each --arg, --dynamic-smem); the front-end follows the host code with the
+// --arg, --grid and --block values (host_arguments, host_size), so that what it computes from
+// them follows too.
 #pragma once
 
 #include <cstdint>
@@ -43,7 +45,9 @@ constexpr std::int64_t kMaxDynamicShared = std::int64_t{1} << 30;
 /// without --launch (listing them, numbered, with their places and values); --launch outside 1 ..
 /// their number; a value needed but not computable from the source ("hw.cu:41:10: grid's x is not
 /// computable from the source: 'cols' (hw.cu:30:7) is set from atoi(argv[2]); give --grid"); a
-/// size outside CUDA's limits.
+/// value needed that the source gives but is not to be taken (HostValue::refused: "hw.cu:41:10:
+/// grid's x is not taken from the source: ...; fix it or give --grid"); a size outside CUDA's
+/// limits.
 ChosenLaunch choose_host_launch(const sim::ir::Kernel& kernel,
                                 const std::vector<frontend::HostLaunch>& launches,
                                 const LaunchFlags& flags, const std::string& file);
