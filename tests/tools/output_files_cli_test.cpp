@@ -415,9 +415,8 @@ TEST(OutputFilesCli, NamesOfUpTo255BytesAreAccepted) {
   expect_refusal(r, BadInput{{}, "File name too long"});
 }
 
-/// Waits (up to 30 s) until a temporary file in `dir` holds `bytes` or more.
-// Up to two minutes: under a loaded ctest -j2 the count and the rendering before the write take
-// over 30 s on two cores.
+/// Waits (up to two minutes: under a loaded ctest -j2 on two cores, the count and the rendering
+/// before the write took over 30 s) until a temporary file in `dir` holds `bytes` or more.
 bool temporary_file_grows_to(const TempDir& dir, off_t bytes) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (std::chrono::steady_clock::now() < deadline) {
