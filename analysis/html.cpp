@@ -3,20 +3,35 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/message_text.hpp"
+
 namespace warpdiv::analysis::html {
 
 std::string escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
       case '\'': out += "&#39;"; break;
-      default: out += c;
+      default: {
+        unsigned code_point = 0;
+        const std::size_t length = sim::utf8_sequence(text, i, code_point);
+        if (length == 0) {
+          out += "\xEF\xBF\xBD";  // U+FFFD for a byte that is not part of UTF-8
+          ++i;
+        } else {
+          out.append(text.substr(i, length));
+          i += length;
+        }
+        continue;
+      }
     }
+    ++i;
   }
   return out;
 }

@@ -7,7 +7,8 @@
 
 namespace warpdiv::analysis::html {
 
-/// Escapes &, <, >, " and ' for text and attribute values.
+/// Escapes &, <, >, " and ' for text and attribute values; a byte that is not part of UTF-8 (a
+/// Latin-1 comment, a path) becomes U+FFFD, so that the page stays UTF-8.
 std::string escape(std::string_view text);
 
 /// A coordinate or length for SVG: at most two decimals, no trailing zeros ("12", "3.5", "0.25").

@@ -12,6 +12,7 @@
 
 #include "sim/errors.hpp"
 #include "sim/ir_limits.hpp"
+#include "sim/json_bytes.hpp"
 #include "sim/message_text.hpp"
 
 namespace warpdiv::sim::ir {
@@ -217,7 +218,7 @@ class Reader {
 
   std::string string() const {
     if (!j_.is_string()) bad(path_, "expected a string (got " + got(j_) + ")");
-    return j_.get<std::string>();
+    return unescape_bytes(j_.get_ref<const std::string&>());  // the bytes to_json escaped
   }
 
   // An integer in [low, high]; `what` says what it counts, for the message.
@@ -596,6 +597,7 @@ std::string to_json(const Kernel& kernel) {
   doc["format"] = kModelFormat;
   doc["version"] = kModelVersion;
   doc["kernel"] = k;
+  map_json_strings(doc, escape_bytes);  // paths and source lines need not be UTF-8
   return doc.dump(2) + "\n";
 }
 

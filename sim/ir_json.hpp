@@ -3,6 +3,9 @@
 //   {"format": "warpdiv-kernel-model", "version": 2, "kernel": {...}}
 // and validated on load: a bad file throws InvalidInput naming the JSON path of the bad field
 // ("kernel model JSON: /kernel/stmts/4/kind: unknown statement kind 'goto' (allowed: ...)").
+// Strings are bytes (a path or a source line need not be UTF-8): each is saved as valid UTF-8, a
+// byte that is not part of UTF-8 as a private code point (sim/json_bytes.hpp: byte 0xE9 alone is
+// U+10FFE9), and read back as the same bytes. A model of UTF-8 sources holds no such escape.
 // nlohmann/json is used only inside ir_json.cpp; nothing of it leaks through this header.
 #pragma once
 

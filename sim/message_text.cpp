@@ -16,14 +16,36 @@ std::string hex_escape(const char* format, unsigned value) {
 
 bool is_continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
 
-/// Length of the well-formed UTF-8 sequence starting at text[at] (2 to 4) and its code point, or
-/// 0 when the bytes there are not one (RFC 3629: no overlong forms, surrogates or values above
-/// U+10FFFF).
+/// At most `max_bytes` of `text`, not cutting a UTF-8 sequence in two.
+std::size_t cut_point(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text.size();
+  std::size_t cut = max_bytes;
+  for (int back = 0; back < 3 && cut > 0 && is_continuation(static_cast<unsigned char>(text[cut]));
+       ++back)
+    --cut;
+  return cut;
+}
+
+/// The value escaped and cut; `cut` says whether it was.
+std::string shown(std::string_view value, bool& cut) {
+  const std::size_t keep = cut_point(value, message_limits::kMaxValueBytes);
+  cut = keep < value.size();
+  return escape_controls(value.substr(0, keep));
+}
+
+std::string length_note(std::size_t bytes) { return " (" + std::to_string(bytes) + " bytes)"; }
+
+}  // namespace
+
 std::size_t utf8_sequence(std::string_view text, std::size_t at, unsigned& code_point) {
   const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[at + i]); };
   const unsigned char lead = byte(0);
   std::size_t length = 0;
   unsigned char low = 0x80, high = 0xBF;  // bounds of the second byte
+  if (lead < 0x80) {
+    code_point = lead;
+    return 1;
+  }
   if (lead >= 0xC2 && lead <= 0xDF) {
     length = 2;
     code_point = lead & 0x1Fu;
@@ -48,27 +70,6 @@ std::size_t utf8_sequence(std::string_view text, std::size_t at, unsigned& code_
   }
   return length;
 }
-
-/// At most `max_bytes` of `text`, not cutting a UTF-8 sequence in two.
-std::size_t cut_point(std::string_view text, std::size_t max_bytes) {
-  if (text.size() <= max_bytes) return text.size();
-  std::size_t cut = max_bytes;
-  for (int back = 0; back < 3 && cut > 0 && is_continuation(static_cast<unsigned char>(text[cut]));
-       ++back)
-    --cut;
-  return cut;
-}
-
-/// The value escaped and cut; `cut` says whether it was.
-std::string shown(std::string_view value, bool& cut) {
-  const std::size_t keep = cut_point(value, message_limits::kMaxValueBytes);
-  cut = keep < value.size();
-  return escape_controls(value.substr(0, keep));
-}
-
-std::string length_note(std::size_t bytes) { return " (" + std::to_string(bytes) + " bytes)"; }
-
-}  // namespace
 
 std::string escape_controls(std::string_view text) {
   std::string out;

@@ -17,6 +17,11 @@ constexpr std::size_t kMaxMessageBytes = 1000; // of a whole one-line message
 constexpr std::size_t kMaxListedItems = 10;    // items of a list named in a message
 }  // namespace message_limits
 
+/// Length of the well-formed UTF-8 sequence starting at text[at] (1 to 4; at < text.size()) and its code point, or
+/// 0 when the bytes there are not one (RFC 3629: no overlong forms, surrogates or values above
+/// U+10FFFF).
+std::size_t utf8_sequence(std::string_view text, std::size_t at, unsigned& code_point);
+
 /// `text` with what could break or hijack a terminal line escaped: \n, \r, \t, other control
 /// characters and DEL as \xNN (ESC is \x1b), C1 controls and U+2028/U+2029 as \uNNNN, and bytes
 /// that are not UTF-8 as \xNN. Printable text (UTF-8 included) is kept as it is.

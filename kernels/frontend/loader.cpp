@@ -37,6 +37,7 @@
 #include "kernels/frontend/frontend.hpp"
 #include "kernels/frontend/plugin_abi.hpp"
 #include "sim/ir_json.hpp"
+#include "sim/json_bytes.hpp"
 #include "sim/plugin_file.hpp"
 
 namespace warpdiv::frontend {
@@ -192,22 +193,26 @@ std::string ask_isolated(const Plugin& p, const std::string& request, const std:
 
 json ask(const char* op, const FrontendOptions& options) {
   const Plugin& p = plugin();
-  const json request{{"op", op},
-                     {"file", options.file},
-                     {"kernel", options.kernel},
-                     {"defines", options.defines},
-                     {"include_dirs", options.include_dirs},
-                     {"cuda_headers", options.cuda_headers},
-                     {"cuda_path", options.cuda_path},
-                     {"fmad", options.fmad},
-                     {"compile_commands_dir", options.compile_commands_dir},
-                     {"host_launches", options.host_launches},
-                     {"host_arguments", options.host_arguments},
-                     {"host_grid", options.host_grid},
-                     {"host_block", options.host_block}};
+  json request{{"op", op},
+               {"file", options.file},
+               {"kernel", options.kernel},
+               {"defines", options.defines},
+               {"include_dirs", options.include_dirs},
+               {"cuda_headers", options.cuda_headers},
+               {"cuda_path", options.cuda_path},
+               {"fmad", options.fmad},
+               {"compile_commands_dir", options.compile_commands_dir},
+               {"host_launches", options.host_launches},
+               {"host_arguments", options.host_arguments},
+               {"host_grid", options.host_grid},
+               {"host_block", options.host_block}};
+  sim::map_json_strings(request, sim::escape_bytes);
   const std::string reply = ask_isolated(p, request.dump(), options.file);
   if (reply.empty()) throw std::runtime_error("the Clang front-end gave no reply (out of memory?)");
   json answer = json::parse(reply);
+  // Every string back to its bytes but the model's, which kernel_from_json reads.
+  for (auto& [key, value] : answer.items())
+    if (key != "model") sim::map_json_strings(value, sim::unescape_bytes);
   if (const auto e = answer.find("error"); e != answer.end()) {
     const std::string kind = e->at("kind").get<std::string>();
     const std::string message = e->at("message").get<std::string>();

@@ -13,6 +13,7 @@
 #include "kernels/frontend/frontend.hpp"
 #include "kernels/frontend/plugin_abi.hpp"
 #include "sim/ir_json.hpp"
+#include "sim/json_bytes.hpp"
 
 namespace {
 
@@ -25,13 +26,20 @@ char* copy_out(const std::string& text) {
   return reply;
 }
 
+/// `reply` with its strings escaped for JSON (plugin_abi.hpp).
+json escaped(json reply) {
+  warpdiv::sim::map_json_strings(reply, warpdiv::sim::escape_bytes);
+  return reply;
+}
+
 json error(const char* kind, const std::string& message) {
-  return json{{"error", {{"kind", kind}, {"message", message}}}};
+  return escaped(json{{"error", {{"kind", kind}, {"message", message}}}});
 }
 
 json answer(const std::string& request_text) {
   try {
-    const json request = json::parse(request_text);
+    json request = json::parse(request_text);
+    warpdiv::sim::map_json_strings(request, warpdiv::sim::unescape_bytes);
     FrontendOptions options;
     options.file = request.at("file").get<std::string>();
     options.kernel = request.value("kernel", std::string());
@@ -69,10 +77,9 @@ json answer(const std::string& request_text) {
              {"followed", launch.followed},
              {"unfollowed", launch.unfollowed}});
       }
-      return json{{"model", json::parse(warpdiv::sim::ir::to_json(kernel))},
-                  {"notes", notes},
-                  {"files_read", files_read},
-                  {"launches", launches_json}};
+      json reply = escaped({{"notes", notes}, {"files_read", files_read}, {"launches", launches_json}});
+      reply["model"] = json::parse(warpdiv::sim::ir::to_json(kernel));  // escaped by to_json
+      return reply;
     }
     if (op == "list") {
       json kernels = json::array();
@@ -81,7 +88,7 @@ json answer(const std::string& request_text) {
                            {"location", k.location},
                            {"uninstantiated_template", k.uninstantiated_template},
                            {"signature", k.signature}});
-      return json{{"kernels", kernels}};
+      return escaped(json{{"kernels", kernels}});
     }
     return error("internal", "unknown front-end request '" + op + "'");
   } catch (const warpdiv::frontend::ClangDiagnostics& e) {

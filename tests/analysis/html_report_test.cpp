@@ -35,6 +35,9 @@ lecture::DivergenceResult widest_counts(const lecture::LaunchConfig& config) {
 TEST(Html, Escape) {
   EXPECT_EQ(html::escape("a<b & \"c\" 'd'>"), "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;");
   EXPECT_EQ(html::escape("plain"), "plain");
+  // UTF-8 is kept; a byte that is not part of it (Latin-1 0xE9, a cut sequence) becomes U+FFFD.
+  EXPECT_EQ(html::escape("caf\xC3\xA9 \xE2\x82\xAC"), "caf\xC3\xA9 \xE2\x82\xAC");
+  EXPECT_EQ(html::escape("caf\xE9 <d\xE9>\xC3"), "caf\xEF\xBF\xBD &lt;d\xEF\xBF\xBD&gt;\xEF\xBF\xBD");
 }
 
 TEST(Html, Coordinates) {

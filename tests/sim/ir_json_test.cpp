@@ -4,8 +4,11 @@
 #include <cstring>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/errors.hpp"
 #include "sim/ir_json.hpp"
+#include "sim/json_bytes.hpp"
 #include "sim/ir_replay.hpp"
 #include "tests/sim/nested_model.hpp"
 #include "tests/sim/tiled_matmul_ir.hpp"
@@ -374,6 +377,87 @@ TEST(IrJson, FloatsWarpFunctionsAndStoredValuesRoundTrip) {
   float lane8 = 0;  // lane 8 holds lane 9's: 9 * 0.5 = 4.5
   std::memcpy(&lane8, a.stored[0].bytes.data() + 32, 4);
   EXPECT_EQ(lane8, 4.5f);
+}
+
+// Byte strings in JSON (sim/json_bytes.hpp). The escape of byte B is U+10FF00 + B in UTF-8: for
+// B = 0xE9, U+10FFE9 = 100 001111 111111 101001 in bits, F4 8F BF A9; for B = 0x80..0xBF the third
+// byte is BE (U+10FF80 = ...111110 000000), for 0xC0..0xFF it is BF.
+const std::string kEscE9 = "\xF4\x8F\xBF\xA9";
+
+TEST(JsonBytes, EscapesOnlyWhatIsNotUtf8) {
+  EXPECT_EQ(escape_bytes("plain / ascii"), "plain / ascii");
+  EXPECT_EQ(escape_bytes("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x99\x82"), "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x99\x82");
+  EXPECT_EQ(escape_bytes("d\xE9/k.cu"), "d" + kEscE9 + "/k.cu");
+  EXPECT_EQ(escape_bytes("\xB5"), "\xF4\x8F\xBE\xB5");
+  EXPECT_EQ(escape_bytes("\xFF"), "\xF4\x8F\xBF\xBF");
+  // A cut sequence, an overlong NUL, a surrogate, a lone continuation byte: each byte escaped.
+  EXPECT_EQ(escape_bytes("a\xC3"), "a\xF4\x8F\xBF\x83");
+  EXPECT_EQ(escape_bytes("\xC0\x80"), "\xF4\x8F\xBF\x80\xF4\x8F\xBE\x80");
+  EXPECT_EQ(escape_bytes("\xED\xA0\x80"), "\xF4\x8F\xBF\xAD\xF4\x8F\xBE\xA0\xF4\x8F\xBE\x80");
+  // U+10FF7F, just below the escapes, is kept; U+10FFFF, an escape's code point present in the
+  // text, is written as its four bytes F4 8F BF BF escaped.
+  EXPECT_EQ(escape_bytes("\xF4\x8F\xBD\xBF"), "\xF4\x8F\xBD\xBF");
+  EXPECT_EQ(escape_bytes("\xF4\x8F\xBF\xBF"),
+            "\xF4\x8F\xBF\xB4\xF4\x8F\xBE\x8F\xF4\x8F\xBE\xBF\xF4\x8F\xBE\xBF");
+  EXPECT_EQ(unescape_bytes("d" + kEscE9 + "/k.cu"), "d\xE9/k.cu");
+  EXPECT_EQ(unescape_bytes("caf\xC3\xA9"), "caf\xC3\xA9");
+}
+
+TEST(JsonBytes, EveryByteStringRoundTripsThroughValidJson) {
+  std::vector<std::string> strings;
+  for (int a = 0; a < 256; ++a)
+    for (int b = 0; b < 256; ++b) strings.push_back({static_cast<char>(a), static_cast<char>(b)});
+  strings.push_back("\xF4\x8F\xBF\xBF\xF4\x8F\xBE\x80 \xE9\xF4\x8F\xBF");  // escapes' code points, cut
+  std::uint32_t state = 12345;  // random strings of bytes 0x80..0xFF and a few ASCII
+  for (int n = 0; n < 2000; ++n) {
+    std::string s;
+    for (int i = 0; i < 12; ++i) {
+      state = state * 1103515245u + 12345u;
+      const unsigned byte = (state >> 16) & 0xFF;
+      s += static_cast<char>(byte < 0x30 ? 'a' : byte | 0x80);
+    }
+    strings.push_back(s);
+  }
+  for (const std::string& s : strings) {
+    const std::string escaped = escape_bytes(s);
+    // nlohmann's dump refuses text that is not UTF-8: a second check of the escaped form.
+    const std::string dumped = nlohmann::json(escaped).dump();
+    EXPECT_EQ(unescape_bytes(nlohmann::json::parse(dumped).get<std::string>()), s) << dumped;
+  }
+}
+
+TEST(JsonBytes, MapsKeysAndValuesOfNestedJson) {
+  nlohmann::json j{{"file", "d\xE9/k.cu"}, {"args", {{"N\xE9", "1\xB5"}}}, {"list", {"\xE9", 3, true}}};
+  map_json_strings(j, escape_bytes);
+  EXPECT_EQ(j.dump(), "{\"args\":{\"N" + kEscE9 + "\":\"1\xF4\x8F\xBE\xB5\"},\"file\":\"d" + kEscE9 +
+                          "/k.cu\",\"list\":[\"" + kEscE9 + "\",3,true]}");
+  map_json_strings(j, unescape_bytes);
+  EXPECT_EQ(j.at("args").at("N\xE9"), "1\xB5");
+  EXPECT_EQ(j.at("file"), "d\xE9/k.cu");
+  EXPECT_EQ(j.at("list").at(0), "\xE9");
+}
+
+// A kernel read from a Latin-1 file in a folder named in Latin-1: saved as valid JSON with the
+// escapes, read back byte for byte.
+TEST(IrJson, PathsAndLinesThatAreNotUtf8RoundTrip) {
+  Kernel k;
+  k.name = "k";
+  k.files.push_back(SourceFile{"d\xE9/k.cu", {"  int t = threadIdx.x; // caf\xE9, 5 \xB5s", "x = \"\xE9t\xE9\";", "caf\xC3\xA9"}});
+  k.root = k.block({k.work("x = \"\xE9t\xE9\"")}, SourceRange{0, 1, 1, 3, 1});
+  const std::string text = to_json(k);
+  EXPECT_NE(text.find("\"path\": \"d" + kEscE9 + "/k.cu\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"  int t = threadIdx.x; // caf" + kEscE9 + ", 5 \xF4\x8F\xBE\xB5s\""), std::string::npos);
+  EXPECT_NE(text.find("\"caf\xC3\xA9\""), std::string::npos);  // UTF-8 kept as it is
+  EXPECT_TRUE(nlohmann::json::accept(text));  // valid JSON, so valid UTF-8
+  const Kernel back = kernel_from_json(text);
+  EXPECT_EQ(back.files[0].path, k.files[0].path);
+  EXPECT_EQ(back.files[0].lines, k.files[0].lines);
+  for (const Stmt& s : back.stmts) {
+    if (s.kind == StmtKind::Work) {
+      EXPECT_EQ(s.description, "x = \"\xE9t\xE9\"");
+    }
+  }
+  EXPECT_EQ(to_json(back), text);
 }
 
 }  // namespace

@@ -210,5 +210,109 @@ TEST(AdversarialFrontendCli, AFifoNamedByTheDatabaseIsRefusedNamingIt) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
 }
 
+// Bytes that are not UTF-8 in paths and sources (a folder or file named in Latin-1, a Latin-1
+// comment or string literal, -I and -D values): analysed like any other, the text report and
+// the CSV printing the bytes as they are, the HTML valid UTF-8 (U+FFFD for them), and the saved
+// model giving the same report byte for byte.
+
+/// Whether `path` is valid UTF-8, by iconv (a second implementation of the check).
+bool is_utf8_file(const std::string& path) {
+  return run_shell("iconv -f UTF-8 -t UTF-8 " + shell_quote(path) + " > /dev/null").status == 0;
+}
+
+/// `source` (with `more` flags) analysed with --csv, --html and --save-model into `out`: exit 0,
+/// the HTML valid UTF-8, and --model on the saved model printing the same text report. Returns the
+/// source's run.
+CliResult analyze_and_reread(const std::string& source, const TempDir& out, std::vector<std::string> more = {}) {
+  more.insert(more.end(), {"--csv", out.file("o.csv"), "--html", out.file("o.html"), "--save-model", out.file("m.json")});
+  CliResult r = analyze(source, more);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(is_utf8_file(out.file("o.html")));
+  EXPECT_TRUE(contains(read_file(out.file("o.html")), "</html>"));
+  const CliResult model = run_warpdiv({"analyze", "--model", out.file("m.json"), "--grid", "1", "--block", "64"});
+  EXPECT_EQ(model.status, 0) << model.err;
+  EXPECT_EQ(r.out, model.out + "\nCSV written to " + out.file("o.csv") + "\nHTML written to " + out.file("o.html") +
+                      "\nModel written to " + out.file("m.json") + "\n");
+  return r;
+}
+
+// `if (t % 4 == 0)` on 64 threads: both warps reach it and split (8 lanes of 32 pass), so
+// 2 evaluations, 2 divergent; the store under it runs 16 of 64 lanes (25.0%), each warp's 8 ints
+// 16 bytes apart spanning 4 sectors: 2 requests, 8 sectors, 64 of 256 bytes (25.0%).
+const std::string kIfKernel = "__global__ void k(int* p) {\n  int t = threadIdx.x;\n  if (t % 4 == 0)\n    p[t] = 1;\n}\n";
+
+void expect_if_kernel_figures(const CliResult& r, const std::string& source, const TempDir& out) {
+  EXPECT_TRUE(contains(r.out, "warpdiv analyze: k in " + source + "\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\n    3            2           2   100.0%    if (t % 4 == 0)\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\n    4            2           -    25.0%      p[t] = 1;\n"));
+  EXPECT_TRUE(contains(r.out, "\n    4           2        8   25.0%           -           -          -      0  p[t] = 1;\n"));
+  // file, line, column, kind, iteration, warp evaluations, divergent, active and taken lanes
+  EXPECT_TRUE(contains(read_file(out.file("o.csv")), "\n" + source + ",3,3,if,,2,2,64,16,")) << read_file(out.file("o.csv"));
+}
+
+TEST(AdversarialFrontendCli, AKernelInAFolderNamedInLatin1IsAnalysed) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir, out;
+  ASSERT_EQ(::mkdir(dir.file("d\xE9").c_str(), 0755), 0);
+  const std::string source = dir.file("d\xE9/k.cu");
+  write_file(source, kIfKernel);
+  const CliResult r = analyze_and_reread(source, out);
+  expect_if_kernel_figures(r, source, out);
+  // The page names the folder with U+FFFD for the byte.
+  EXPECT_TRUE(contains(read_file(out.file("o.html")), "d\xEF\xBF\xBD/k.cu"));
+  // The source is an input of the run (st_dev/st_ino): never an output.
+  const CliResult onto = analyze(source, {"--csv", source});
+  EXPECT_EQ(onto.status, 2) << onto.err;
+  EXPECT_EQ(read_file(source), kIfKernel);
+}
+
+TEST(AdversarialFrontendCli, AFileNamedInLatin1IsAnalysed) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir, out;
+  const std::string source = dir.file("caf\xE9.cu");
+  write_file(source, kIfKernel);
+  expect_if_kernel_figures(analyze_and_reread(source, out), source, out);
+  // The saved model names the file with byte 0xE9 as U+10FFE9 (F4 8F BF A9), sim/json_bytes.hpp.
+  EXPECT_TRUE(contains(read_file(out.file("m.json")), "caf\xF4\x8F\xBF\xA9.cu\""));
+}
+
+// A Latin-1 comment and string literal in the kernel, a header found through -I in a folder
+// named in Latin-1 and included by a Latin-1 name, and -D TAG="\xE9": sizeof(TAG) is 2 only
+// if the define reached Clang byte for byte (3 bytes of U+FFFD would make it 4, the 4 of an
+// escape 5), so `t < sizeof(TAG) * 4` passes threads 0..7: warp 0 splits, warp 1 does not
+// reach the store: 1 evaluation of 8 lanes (25.0%), 32 bytes in 1 sector.
+TEST(AdversarialFrontendCli, Latin1CommentsLiteralsAndFlagsAreAnalysed) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir, out;
+  ASSERT_EQ(::mkdir(dir.file("inc\xE9").c_str(), 0755), 0);
+  const std::string header = dir.file("inc\xE9/h\xE9.cuh");
+  write_file(header, "#define LIMIT (sizeof(TAG) * 4)  // \xB5s\n");
+  const std::string source = dir.file("l.cu");
+  write_file(source,
+             "#include \"h\xE9.cuh\"\n"
+             "__global__ void k(int* p) {\n"
+             "  int t = threadIdx.x;  // caf\xE9, 5 \xB5s\n"
+             "  if (t % 4 == 0)\n"
+             "    p[t] = sizeof(\"\xE9t\xE9\");\n"
+             "  if (t < LIMIT)\n"
+             "    p[t] = 0;\n"
+             "}\n");
+  const std::vector<std::string> flags = {"-I", dir.file("inc\xE9"), "-D", "TAG=\"\xE9\""};
+  const CliResult r = analyze_and_reread(source, out, flags);
+  EXPECT_TRUE(contains(r.out, "\n    3            2           -   100.0%    int t = threadIdx.x;  // caf\xE9, 5 \xB5s\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\n    4            2           2   100.0%    if (t % 4 == 0)\n"));
+  EXPECT_TRUE(contains(r.out, "\n    5            2           -    25.0%      p[t] = sizeof(\"\xE9t\xE9\");\n"));
+  EXPECT_TRUE(contains(r.out, "\n    6            2           1   100.0%    if (t < LIMIT)\n"));
+  EXPECT_TRUE(contains(r.out, "\n    7            1           -    25.0%      p[t] = 0;\n"));
+  EXPECT_TRUE(contains(r.out, "\n    7           1        1  100.0%           -           -          -      0  p[t] = 0;\n"));
+  EXPECT_TRUE(contains(read_file(out.file("o.csv")), "int t = threadIdx.x;  // caf\xE9, 5 \xB5s"));
+  EXPECT_TRUE(contains(read_file(out.file("o.html")), "caf\xEF\xBF\xBD, 5 \xEF\xBF\xBDs"));
+  // The header, read by Clang through the plugin, is an input of the run too.
+  std::vector<std::string> onto = flags;
+  onto.insert(onto.end(), {"--csv", header});
+  EXPECT_EQ(analyze(source, onto).status, 2);
+  EXPECT_EQ(read_file(header), "#define LIMIT (sizeof(TAG) * 4)  // \xB5s\n");
+}
+
 }  // namespace
 }  // namespace warpdiv::testing

@@ -522,20 +522,24 @@ TEST(CheckCli, AFileNameThatIsNotUtf8IsPercentEncodedInSarif) {
   write_file(folder + "/inside.cu", kIdiom);
   // The configuration in a folder named with byte 0xE9 (Latin-1's e acute): a kernel outside it
   // with a statement table that matches nothing (a note at the configuration), a kernel that is
-  // not there (its name and message hold the byte), and one inside it.
+  // not there (its name and message hold the byte), and one inside it whose `if (i < n)` (line 7)
+  // splits 1 of its 8 warp evaluations (i = 96..127 around n = 100): 12.5%, past a limit of 10%.
   const std::string launch = "grid = 4\nblock = 64\nargs = { n = 100 }\nalloc = { out = 256 }\n";
   write_file(folder + "/c.toml", "root = \"..\"\n[[kernel]]\nfile = \"../idiom.cu\"\n" + launch +
                                      "[[kernel.statement]]\nstatement = \"nothing()\"\n"
                                      "[[kernel]]\nname = \"gone\"\nfile = \"gone.cu\"\n" + launch +
-                                     "[[kernel]]\nname = \"inside\"\nfile = \"inside.cu\"\n" + launch);
+                                     "[[kernel]]\nname = \"inside\"\nfile = \"inside.cu\"\n" + launch +
+                                     "[kernel.limits]\nmax_divergent_fraction = 0.1\n");
   const CliResult r = run_warpdiv({"check", folder + "/c.toml", "--sarif", dir.file("o.sarif")});
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
   const std::string sarif = read_file(dir.file("o.sarif"));
   EXPECT_NE(sarif.find("\"uri\": \"d%E9/c.toml\""), std::string::npos) << sarif;
   EXPECT_NE(sarif.find("\"uri\": \"d%E9/gone.cu\""), std::string::npos) << sarif;
-  // The kernel inside is checked or, where the front-end cannot take the name, a finding there.
+  // The kernel inside is read through the front-end and checked.
   EXPECT_NE(sarif.find("\"uri\": \"d%E9/inside.cu\""), std::string::npos) << sarif;
+  EXPECT_NE(r.out.find("d\xE9/inside.cu:7:3: warning: branch diverges in 12.5% of its warp evaluations (1 of 8)"),
+            std::string::npos) << r.out;
   // Messages quote paths with the byte escaped (analysis's SARIF test writes raw bytes too).
   EXPECT_NE(sarif.find("/d\\\\xe9/gone.cu' is not a readable regular file"), std::string::npos) << sarif;
 }
