@@ -165,5 +165,35 @@ TEST(ValidateMemory, ALaunchAboveTheHostsMemoryIsRefusedWithExitTwo) {
   EXPECT_NE(fits.status, 2) << fits.err;  // on to the GPU: 3 without one
 }
 
+// The stores assembled without a per-byte writer: a thread's later store replaces its own earlier
+// one, another thread's different value makes the byte conflicting. tests/tools/data/overwrite.cu
+// on one block of 4 threads, by hand: out[1..3] = i + 2 = 3, 4, 5 (each overwrote its 1); out[0]
+// gets 1, 2, 7 from thread 0 and 8 from thread 1: its low byte conflicting (the state is per byte).
+TEST(ValidateMemory, StoresOfOneThreadReplaceOthersConflict) {
+  const std::string model = ::testing::TempDir() + "/overwrite_model.json";
+  const std::string source = std::string(WARPDIV_SOURCE_DIR) + "/tests/tools/data/overwrite.cu";
+  if (testing::run_warpdiv({"analyze", source, "--grid", "1", "--block", "4", "--save-model", model}).status != 0)
+    GTEST_SKIP() << "this warpdiv has no Clang front-end to save a model with";
+  const ir::Kernel kernel = ir::load_kernel(model);
+  ir::Launch shape;
+  shape.grid = ir::Dim3{1, 1, 1};
+  shape.block = ir::Dim3{4, 1, 1};
+  const ir::Launch launch = bind_launch(kernel, shape, {}, "1 4", {"out=4"});
+  ir::ReplayOptions options;
+  options.capture_stores = true;
+  const ir::ReplayResult r = ir::replay(kernel, launch, options);
+  ASSERT_EQ(r.stored.size(), 1u);
+  const ir::StoredBuffer& out = r.stored[0];
+  ASSERT_EQ(out.bytes.size(), 16u);
+  EXPECT_EQ(out.state[0], ir::StoredBuffer::kConflict);  // 7 or 8; the upper bytes, 0 either way, agree
+  for (std::size_t b = 1; b < 4; ++b) EXPECT_EQ(out.state[b], ir::StoredBuffer::kWritten) << b;
+  for (int e = 1; e < 4; ++e)
+    for (int b = 0; b < 4; ++b) {
+      const auto at = static_cast<std::size_t>(4 * e + b);
+      EXPECT_EQ(out.state[at], ir::StoredBuffer::kWritten) << at;
+      EXPECT_EQ(out.bytes[at], b == 0 ? e + 2 : 0) << at;
+    }
+}
+
 }  // namespace
 }  // namespace warpdiv::cli
