@@ -182,7 +182,8 @@ ProbeRun run_probe(const ir::Kernel& kernel, const ir::Launch& launch, const ir:
     if (kernel.parameters[i].scalar || launch.buffer_bytes[i] == 0) continue;
     buffers.emplace_back(static_cast<std::size_t>(launch.buffer_bytes[i]));
     if (i < launch.buffer_data.size() && launch.buffer_data[i] != nullptr)
-      buffers.back().upload(std::vector<std::uint8_t>(launch.buffer_data[i]->begin(), launch.buffer_data[i]->end()));
+      WARPDIV_CUDA(cudaMemcpy(buffers.back().get(), launch.buffer_data[i]->data(), launch.buffer_data[i]->size(),
+                              cudaMemcpyHostToDevice));  // from the launch's bytes: no host copy
     args[i] = reinterpret_cast<std::uintptr_t>(buffers.back().get());
   }
   DeviceArray<std::uint64_t> d_args(args.size() + 1);  // never empty

@@ -13,6 +13,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -110,7 +111,7 @@ struct Tally {
   std::uint64_t evaluations = 0;                    // all warp-statement evaluations
   std::uint64_t blocks = 0;
   std::uint64_t warps = 0;
-  std::vector<StoreWrite> stores;                   // with capture_stores
+  std::deque<StoreWrite> stores;  // with capture_stores (in blocks: growing never copies them)
   std::vector<std::int32_t> communicating;          // WarpMachine::finish: bases
   std::vector<std::int32_t> order_reads;            // WarpMachine::finish: accesses
   std::vector<std::int32_t> order_atomics;          // shared atomics and loads whose values depend on order
@@ -500,8 +501,8 @@ class WarpMachine {
     std::vector<std::unique_ptr<Fiber>> fibers;          // [warp]
   };
   std::unique_ptr<Crew> crew_;
-  std::vector<StoreWrite>* stores_ = nullptr;  // the counted tally's, or a sink
-  std::vector<StoreWrite> sink_stores_;
+  std::deque<StoreWrite>* stores_ = nullptr;  // the counted tally's, or a sink
+  std::deque<StoreWrite> sink_stores_;
   std::string* store_fault_ = nullptr;
   std::string sink_store_fault_;
   std::uint64_t store_sequence_ = 0;

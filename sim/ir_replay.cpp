@@ -1,6 +1,7 @@
 #include "sim/ir_replay.hpp"
 
 #include <algorithm>
+#include <queue>
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -137,6 +138,13 @@ ReplayEstimate sample(Program& program, const BlockRange& range) {
   program.sampling = false;
   e.warp_statement_evaluations =
       samples == 0 ? 0 : checked_mul(Count{tally.evaluations}, blocks) / samples;
+  std::uint64_t stores = 0;
+  for (std::size_t a = 0; a < tally.accesses.size() && a < program.kernel.accesses.size(); ++a) {
+    const MemoryAccess& m = program.kernel.accesses[a];
+    const bool parameter = m.base != kNone && program.kernel.bases[static_cast<std::size_t>(m.base)].parameter >= 0;
+    if (parameter && m.kind != AccessKind::Load) stores += tally.accesses[a].lanes;
+  }
+  e.lane_stores = samples == 0 ? 0 : checked_mul(Count{stores}, blocks) / samples;
   return e;
 }
 
@@ -333,10 +341,20 @@ void validate(const Launch& launch, const Kernel& kernel, GridLimits limits) {
   validate(cuda, kernel);
 }
 
+std::size_t capture_record_bytes() { return sizeof(StoreWrite); }
+
 ReplayEstimate estimate(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
   prepare(kernel, launch, options);
   Program program(kernel, launch, options);
-  return sample(program, blocks_of(launch, options));
+  const Count followed = program.global_values ? checked_mul(Count{program.global_size}, 1 + sizeof(detail::GlobalByte)) : 0;
+  // The buffers followed for the stores' contents alone are not allocated to sample: the samples'
+  // counts do not depend on them (conditions and addresses follow what they read either way).
+  ReplayOptions counting = options;
+  counting.capture_stores = false;
+  Program plain(kernel, launch, counting);
+  ReplayEstimate e = sample(options.capture_stores ? plain : program, blocks_of(launch, options));
+  e.followed_bytes = followed;
+  return e;
 }
 
 namespace {
@@ -389,58 +407,87 @@ void combine_atomics(const Program& program, std::vector<const StoreWrite*>& ato
   }
 }
 
+// Set in StoredBuffer::state while one thread's writes are assembled: that thread wrote the byte.
+constexpr std::uint8_t kThisThread = 0x80;
+
+bool store_order(const StoreWrite& a, const StoreWrite& b) {
+  return std::tie(a.parameter, a.thread, a.sequence) < std::tie(b.parameter, b.thread, b.sequence);
+}
+
+// One plain write (or an atomic whose value the model does not hold) into its buffer: the first
+// write of a byte or a later one of the same thread replaces it; another thread's leaves the byte
+// conflicting where the values differ.
+void assemble_write(const StoreWrite& w, StoredBuffer& buffer) {
+  const auto end = static_cast<std::size_t>(w.offset) + w.width;
+  if (buffer.bytes.size() < end) {
+    buffer.bytes.resize(end, 0);
+    buffer.state.resize(end, StoredBuffer::kUnwritten);
+  }
+  for (std::size_t i = 0; i < w.width; ++i) {
+    const std::size_t at = static_cast<std::size_t>(w.offset) + i;
+    const auto byte = static_cast<std::uint8_t>(w.bits >> (8 * i));
+    const std::uint8_t state = w.known ? StoredBuffer::kWritten : StoredBuffer::kUnknown;
+    std::uint8_t& flagged = buffer.state[at];
+    const bool mine = (flagged & kThisThread) != 0;
+    std::uint8_t now = flagged & static_cast<std::uint8_t>(~kThisThread);
+    if (now == StoredBuffer::kUnwritten || mine) {  // first, or the same thread later
+      if (now != StoredBuffer::kConflict) now = state;
+      buffer.bytes[at] = byte;
+    } else if (now != StoredBuffer::kConflict) {  // another thread
+      if (now == StoredBuffer::kUnknown || !w.known) now = StoredBuffer::kUnknown;
+      else if (buffer.bytes[at] != byte) now = StoredBuffer::kConflict;
+    }
+    flagged = now | kThisThread;
+  }
+}
+
 // What the captured stores leave in each parameter's buffer: each thread's writes in program
 // order (the last one stays), then the threads' results byte by byte; where two threads leave
 // different values (or one a value the model does not hold), the byte's final value depends on
-// their order on the GPU and is marked, not guessed.
+// their order on the GPU and is marked, not guessed. Each worker's writes are sorted where they
+// are and merged, threads ascending: no second copy of them, and no per-byte record of the writer
+// (a flag in the state marks the bytes of the thread being assembled).
 void assemble_stores(const Kernel& kernel, const Program& program, std::vector<Tally>& tallies,
                      ReplayResult& result) {
   result.stored.assign(kernel.parameters.size(), StoredBuffer{});
   result.stores_not_captured = program.stores_not_captured;
   for (const Tally& t : tallies)
     if (result.stores_not_captured.empty() && !t.store_fault.empty()) result.stores_not_captured = t.store_fault;
-  std::vector<StoreWrite> writes;
+  using Cursor = std::pair<std::deque<StoreWrite>::const_iterator, std::deque<StoreWrite>::const_iterator>;  // next, end of one worker's writes
+  const auto later = [](const Cursor& a, const Cursor& b) { return store_order(*b.first, *a.first); };
+  std::priority_queue<Cursor, std::vector<Cursor>, decltype(later)> heads(later);
   for (Tally& t : tallies) {
-    writes.insert(writes.end(), t.stores.begin(), t.stores.end());
-    std::vector<StoreWrite>().swap(t.stores);
+    std::sort(t.stores.begin(), t.stores.end(), store_order);
+    if (!t.stores.empty()) heads.emplace(t.stores.cbegin(), t.stores.cend());
   }
-  std::sort(writes.begin(), writes.end(), [](const StoreWrite& a, const StoreWrite& b) {
-    return std::tie(a.parameter, a.thread, a.sequence) < std::tie(b.parameter, b.thread, b.sequence);
-  });
-  std::vector<std::vector<std::uint64_t>> writer(kernel.parameters.size());
   std::vector<const StoreWrite*> atomics;  // order-independent atomics, combined below
-  for (const StoreWrite& w : writes) {
+  std::vector<const StoreWrite*> thread;   // the plain writes of the thread being assembled
+  const auto end_thread = [&]() {
+    for (const StoreWrite* w : thread)
+      for (std::size_t i = 0; i < w->width; ++i)
+        result.stored[static_cast<std::size_t>(w->parameter)].state[static_cast<std::size_t>(w->offset) + i] &=
+            static_cast<std::uint8_t>(~kThisThread);
+    thread.clear();
+  };
+  while (!heads.empty()) {
+    Cursor c = heads.top();
+    heads.pop();
+    const StoreWrite& w = *c.first;
+    if (++c.first != c.second) heads.push(c);
     if (w.offset < 0) continue;  // outside the buffer: a fault the figures report
+    if (!thread.empty() && (thread.back()->parameter != w.parameter || thread.back()->thread != w.thread))
+      end_thread();
     if (w.known) result.stored[static_cast<std::size_t>(w.parameter)].element = w.type;
     if (w.atomic != AtomicOp::Other && w.known) {
       atomics.push_back(&w);
       continue;
     }
-    StoredBuffer& buffer = result.stored[static_cast<std::size_t>(w.parameter)];
-    std::vector<std::uint64_t>& by = writer[static_cast<std::size_t>(w.parameter)];
-    const auto end = static_cast<std::size_t>(w.offset) + w.width;
-    if (buffer.bytes.size() < end) {
-      buffer.bytes.resize(end, 0);
-      buffer.state.resize(end, StoredBuffer::kUnwritten);
-      by.resize(end, 0);
-    }
-    for (std::size_t i = 0; i < w.width; ++i) {
-      const std::size_t at = static_cast<std::size_t>(w.offset) + i;
-      const auto byte = static_cast<std::uint8_t>(w.bits >> (8 * i));
-      const std::uint8_t state = w.known ? StoredBuffer::kWritten : StoredBuffer::kUnknown;
-      std::uint8_t& now = buffer.state[at];
-      if (now == StoredBuffer::kUnwritten || by[at] == w.thread) {  // first, or the same thread later
-        if (now != StoredBuffer::kConflict) now = state;
-        buffer.bytes[at] = byte;
-        by[at] = w.thread;
-      } else if (now != StoredBuffer::kConflict) {  // another thread
-        if (now == StoredBuffer::kUnknown || !w.known) now = StoredBuffer::kUnknown;
-        else if (buffer.bytes[at] != byte) now = StoredBuffer::kConflict;
-        by[at] = w.thread;
-      }
-    }
+    assemble_write(w, result.stored[static_cast<std::size_t>(w.parameter)]);
+    thread.push_back(&w);
   }
+  end_thread();
   combine_atomics(program, atomics, result);
+  for (Tally& t : tallies) std::deque<StoreWrite>().swap(t.stores);
 }
 
 }  // namespace

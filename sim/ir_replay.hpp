@@ -296,8 +296,18 @@ std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch
 struct ReplayEstimate {
   Count blocks = 0;
   Count warp_statement_evaluations = 0;
+  /// Lanes of stores and atomics to pointer parameters' buffers (with ReplayOptions::memory): what
+  /// capture_stores keeps a record of, one per lane.
+  Count lane_stores = 0;
+  /// Host bytes the run keeps for the buffers it follows by value (a value and the threads that
+  /// wrote and read it, for each byte), 0 when it follows none; estimate() does not allocate them
+  /// for capture_stores alone.
+  Count followed_bytes = 0;
 };
 ReplayEstimate estimate(const Kernel& kernel, const Launch& launch, const ReplayOptions& options = {});
+/// Host bytes capture_stores keeps for each lane store (ReplayEstimate::lane_stores) until the run's
+/// buffers are assembled.
+std::size_t capture_record_bytes();
 
 /// Validates kernel and launch, refuses runs estimated above options.max_evaluations (InvalidInput
 /// with the figure and the limit), then replays. Throws InvalidInput for undefined behaviour met on

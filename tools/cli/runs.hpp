@@ -115,6 +115,27 @@ struct ValidateSourceReport {
 };
 /// Opens GPU 0 (NoDevice: exit 3), replays the model (warp by warp when small enough), runs the
 /// probe and compares. Throws Interrupted when `stop` is set during the replay.
+/// Host memory validate FILE.cu needs for the real kernel's outputs against the model's stores,
+/// in bytes: the values the launch holds (--data), the buffers the replay follows by value
+/// (ReplayEstimate::followed_bytes), a record of each lane's store while the replay runs
+/// (sim::ir::capture_record_bytes()), the model's value and state byte for each byte of the
+/// buffers it stores to, and every pointer buffer read back from the GPU. The followed buffers and
+/// the records are freed with the replay, so the peak is
+/// inputs + max(followed + records + stored, stored + read_back).
+struct ValidateHostMemory {
+  sim::Count inputs = 0, followed = 0, records = 0, stored = 0, read_back = 0;
+  sim::Count total() const;
+};
+/// `estimate`: the replay's with capture_stores. A stored buffer without a size (no --alloc or
+/// --data) counts the bytes its stores write (8 a lane).
+ValidateHostMemory validate_host_memory(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
+                                        const sim::ir::ReplayEstimate& estimate);
+/// The host's available memory in bytes: MemAvailable of /proc/meminfo (else free pages from
+/// sysconf); WARPDIV_TEST_HOST_MEMORY (bytes) replaces it, for tests.
+sim::Count available_host_memory();
+/// InvalidInput (exit 2) when `need` exceeds available_host_memory(), naming both.
+void check_validate_host_memory(const ValidateHostMemory& need);
+
 ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
                                          const sim::ir::Kernel& kernel,
                                          const sim::ir::Launch& launch,

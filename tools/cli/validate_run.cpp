@@ -1,7 +1,11 @@
 // The work of `warpdiv validate FILE.cu`: the model's replay beside the GPU probe's, and the
 // text that sets them side by side; and of `warpdiv validate` (the lecture), the same probe seen by
 // the lecture, beside the real kernel's run.
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -177,23 +181,85 @@ analysis::OutputComparison real_kernel_outputs(const ir::Kernel& kernel, const i
 
 }  // namespace
 
+sim::Count ValidateHostMemory::total() const {
+  const sim::Count replay = sim::checked_add(sim::checked_add(followed, records), stored);
+  return sim::checked_add(inputs, std::max(replay, sim::checked_add(stored, read_back)));
+}
+
+ValidateHostMemory validate_host_memory(const ir::Kernel& kernel, const ir::Launch& launch,
+                                        const ir::ReplayEstimate& estimate) {
+  const sim::Count lane_stores = estimate.lane_stores;
+  ValidateHostMemory m;
+  m.followed = estimate.followed_bytes;
+  std::vector<bool> stores_to(kernel.parameters.size(), false);
+  for (const ir::MemoryAccess& a : kernel.accesses) {
+    if (a.kind == ir::AccessKind::Load || a.base == ir::kNone) continue;
+    const std::int32_t p = kernel.bases[static_cast<std::size_t>(a.base)].parameter;
+    if (p >= 0) stores_to[static_cast<std::size_t>(p)] = true;
+  }
+  bool unsized = false;
+  for (std::size_t p = 0; p < kernel.parameters.size(); ++p) {
+    const sim::Count bytes = p < launch.buffer_bytes.size() ? sim::Count{launch.buffer_bytes[p]} : 0;
+    if (p < launch.buffer_data.size() && launch.buffer_data[p] != nullptr)
+      m.inputs = sim::checked_add(m.inputs, sim::Count{launch.buffer_data[p]->size()});
+    m.read_back = sim::checked_add(m.read_back, bytes);
+    if (stores_to[p]) m.stored = sim::checked_add(m.stored, sim::checked_mul(bytes, 2));  // value and state
+    unsized = unsized || (stores_to[p] && bytes == 0);
+  }
+  if (unsized) {  // sized by the model: at most the bytes the stores write, 8 a lane
+    const sim::Count written = sim::checked_mul(lane_stores, 8);
+    m.stored = sim::checked_add(m.stored, sim::checked_mul(written, 2));
+    m.read_back = sim::checked_add(m.read_back, written);
+  }
+  m.records = sim::checked_mul(lane_stores, ir::capture_record_bytes());
+  return m;
+}
+
+sim::Count available_host_memory() {
+  if (const char* test = std::getenv("WARPDIV_TEST_HOST_MEMORY"); test != nullptr && *test != '\0')
+    return sim::Count{std::strtoull(test, nullptr, 10)};
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  unsigned long long kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit)
+    if (key == "MemAvailable:") return sim::checked_mul(sim::Count{kib}, 1024);
+  const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? sim::checked_mul(sim::Count{static_cast<unsigned long long>(pages)}, page) : 0;
+}
+
+void check_validate_host_memory(const ValidateHostMemory& need) {
+  const sim::Count available = available_host_memory();
+  if (available == 0 || need.total() <= available) return;
+  throw InvalidInput("validate would need about " + sim::to_decimal(need.total()) +
+                     " bytes of host memory to compare the real kernel's outputs with the model's stores (" +
+                     sim::to_decimal(need.followed) + " for the buffers followed by value, " +
+                     sim::to_decimal(need.records) + " for the stores' records, " + sim::to_decimal(need.stored) +
+                     " for the model's values, " + sim::to_decimal(need.read_back) + " read back, " +
+                     sim::to_decimal(need.inputs) + " of --data), more than the " + sim::to_decimal(available) +
+                     " bytes this host has available; use a smaller launch");
+}
+
 ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
                                          const ir::Kernel& kernel, const ir::Launch& launch,
                                          const std::atomic<bool>* stop) {
   ValidateSourceReport r;
+  ir::ReplayOptions replay_options;
+  replay_options.max_evaluations = request.max_evaluations;
+  replay_options.capture_stores = request.compare_outputs;
+  // The host memory the outputs' comparison needs, refused before anything runs on the GPU.
+  const ir::ReplayEstimate estimate = ir::estimate(kernel, launch, replay_options);
+  if (request.compare_outputs) check_validate_host_memory(validate_host_memory(kernel, launch, estimate));
   // The GPU before any run of the model: without one there is nothing to compare with.
   r.device = kernels::open_probe_device();  // NoDevice: exit 3
   kernels::check_probe_supports(kernel, launch.buffer_bytes);  // before any run of the model
-  ir::ReplayOptions replay_options;
-  replay_options.max_evaluations = request.max_evaluations;
-  r.estimated_evaluations = ir::estimate(kernel, launch, replay_options).warp_statement_evaluations;
+  r.estimated_evaluations = estimate.warp_statement_evaluations;
 
   // The model, warp by warp when small enough.
   const std::uint64_t warps = launch.grid.volume() * ir::warps_per_block(launch);
   r.warp_by_warp = r.estimated_evaluations <= static_cast<sim::Count>(request.record_limit) &&
                    request.record_limit > 0 && warps <= kMaxRecordedWarps;
   replay_options.stop = stop;
-  replay_options.capture_stores = request.compare_outputs;
   std::unique_ptr<ir::WarpTraceRecorder> recorder;
   if (r.warp_by_warp) {
     recorder = std::make_unique<ir::WarpTraceRecorder>(launch, kMaxRecordedWarps);
