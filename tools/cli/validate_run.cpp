@@ -247,12 +247,13 @@ ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
   ir::ReplayOptions replay_options;
   replay_options.max_evaluations = request.max_evaluations;
   replay_options.capture_stores = request.compare_outputs;
+  // The GPU before any run of the model (the estimate samples it): without one there is nothing
+  // to compare with.
+  r.device = kernels::open_probe_device();  // NoDevice: exit 3
+  kernels::check_probe_supports(kernel, launch.buffer_bytes);  // before any run of the model
   // The host memory the outputs' comparison needs, refused before anything runs on the GPU.
   const ir::ReplayEstimate estimate = ir::estimate(kernel, launch, replay_options);
   if (request.compare_outputs) check_validate_host_memory(validate_host_memory(kernel, launch, estimate));
-  // The GPU before any run of the model: without one there is nothing to compare with.
-  r.device = kernels::open_probe_device();  // NoDevice: exit 3
-  kernels::check_probe_supports(kernel, launch.buffer_bytes);  // before any run of the model
   r.estimated_evaluations = estimate.warp_statement_evaluations;
 
   // The model, warp by warp when small enough.
