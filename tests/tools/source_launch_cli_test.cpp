@@ -171,22 +171,27 @@ TEST(SourceLaunchCli, RefusalsNameTheValueAndWhere) {
                           " launches k nowhere in its host code (no k<<<...>>>(...)): give --grid X[,Y[,Z]]\n");
 }
 
+// A kernel whose extern __shared__ buffer main() sizes from `threads` (declared by `declaration`,
+// line 9), launched at line 10 with 64 threads and n = 40.
+std::string dynamic_shared_source(const std::string& declaration) {
+  return "__global__ void k(int *out, int n) {\n"
+         "  extern __shared__ int buf[];\n"
+         "  buf[threadIdx.x] = threadIdx.x;\n"
+         "  __syncthreads();\n"
+         "  if (threadIdx.x < n) out[threadIdx.x] = buf[threadIdx.x];\n"
+         "}\n"
+         "int main() {\n"
+         "  int *d;\n"
+         "  " + declaration + "\n"
+         "  k<<<1, threads, threads * sizeof(int)>>>(d, 40);\n"
+         "}\n";
+}
+
 TEST(SourceLaunchCli, TheThirdLaunchArgumentSizesExternShared) {
   SKIP_WITHOUT_FRONTEND();
   TempDir dir;
   const std::string file = dir.file("dyn.cu");
-  write_file(file, R"(__global__ void k(int *out, int n) {
-  extern __shared__ int buf[];
-  buf[threadIdx.x] = threadIdx.x;
-  __syncthreads();
-  if (threadIdx.x < n) out[threadIdx.x] = buf[threadIdx.x];
-}
-int main() {
-  int *d;
-  const int threads = 64;
-  k<<<1, threads, threads * sizeof(int)>>>(d, 40);
-}
-)");
+  write_file(file, dynamic_shared_source("const int threads = 64;"));
   // 64 threads x 4 bytes = 256 bytes: buf holds 64 ints, every thread's store fits.
   const CliResult r = run_warpdiv({"analyze", file});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -206,18 +211,7 @@ TEST(SourceLaunchCli, BlockGivenOnTheCommandLineSizesTheSourcesDynamicSharedMemo
   SKIP_WITHOUT_FRONTEND();
   TempDir dir;
   const std::string file = dir.file("dyn.cu");
-  write_file(file, R"(__global__ void k(int *out, int n) {
-  extern __shared__ int buf[];
-  buf[threadIdx.x] = threadIdx.x;
-  __syncthreads();
-  if (threadIdx.x < n) out[threadIdx.x] = buf[threadIdx.x];
-}
-int main() {
-  int *d;
-  int threads = 64;
-  k<<<1, threads, threads * sizeof(int)>>>(d, 40);
-}
-)");
+  write_file(file, dynamic_shared_source("int threads = 64;"));
   // --block 128: threads = 128 in the host code, so 128 x 4 = 512 bytes (the source's 256 would
   // hold 64 ints, and thread 64's store would be outside buf).
   const CliResult r = run_warpdiv({"analyze", file, "--block", "128", "--csv", dir.file("out.csv")});
