@@ -1,4 +1,4 @@
-// The memory side of `warpdiv analyze FILE.cu` (issue 21): per statement, global requests,
+// The memory side of `warpdiv analyze FILE.cu`: per statement, global requests,
 // 32-byte sectors and bytes the lanes ask for, shared requests, wavefronts and bank conflicts,
 // floating-point operations (sim/ir_memory.hpp says how each is counted); per access the same
 // with its source text, or why it is not counted; per launch the traffic (what L1 asks of L2:

@@ -45,7 +45,7 @@ constexpr const char* kThreadsPerSm = "device__attribute_max_threads_per_multipr
 constexpr const char* kBlocksPerSm = "device__attribute_max_blocks_per_multiprocessor";
 constexpr const char* kCcMajor = "device__attribute_compute_capability_major";
 constexpr const char* kCcMinor = "device__attribute_compute_capability_minor";
-// Memory (issue 21): global requests and sectors by operation, shared wavefronts, bank conflicts
+// Memory: global requests and sectors by operation, shared wavefronts, bank conflicts
 // and executed shared instructions.
 constexpr const char* kGlobalLoadRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
 constexpr const char* kGlobalLoadSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";

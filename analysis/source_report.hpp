@@ -171,7 +171,7 @@ void add_block_classes(SourceReport& report, const sim::ir::Kernel& kernel,
 void write_source_text(std::ostream& out, const SourceReport& report);
 
 /// The CSV's header: file,line,column,kind,iteration,warp_evaluations,divergent,active_lanes,
-/// taken_lanes,block_executions,partial_block_executions (the columns, in its order), then
+/// taken_lanes,block_executions,partial_block_executions (the first columns, in this order), then
 /// the memory columns global_requests,global_sectors,global_bytes,shared_requests,
 /// shared_wavefronts,shared_bank_conflicts,flops (empty where not counted: a row by iteration or
 /// by iteration class, a row by class whose figures came from a replay rather than the class

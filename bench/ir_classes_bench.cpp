@@ -1,9 +1,9 @@
-// Speed of the class engine (issue 11 wants it under 1 ms per launch for every zoo kernel at its
+// Speed of the class engine (the target: under 1 ms per launch for every zoo kernel at its
 // largest legal size): plan_classes() + class_replay() of each kernels/zoo/*.cu, read once by the
 // Clang front-end (not timed), at the largest launch its header's grid formula allows within
 // CUDA's limits (grid x up to 2^31 - 1, y and z up to 65,535) and without the index arithmetic
 // wrapping around.
-// BM_ReplayMemory (issue 21): the replay with memory figures as native code (jit/), warp accesses
+// BM_ReplayMemory: the replay with memory figures as native code (jit/), warp accesses
 // (requests) per second, on the zoo kernels that access memory most; the interpreter with its
 // fast path for offsets (BM_ReplayMemoryInterpreted) and lane by lane (BM_ReplayMemoryLanes);
 // native code without memory (BM_ReplayNoMemory); what compiling a model costs (BM_NativeCompile).
@@ -63,7 +63,7 @@ const ZooLaunch kLaunches[] = {
     // The lecture source, at its header's 16 x 16 blocks: L = K = 2^31 - 1, J = 65,535 * 16.
     {"tiled_matmul_rect.cu", {134217728, 65535, 1}, {16, 16, 1},
      {{"J", 1048560}, {"K", kIntMax}, {"L", kIntMax}}},
-    // The kernels of issue 21. grid (n+511)/512: n = 2^31 (unsigned: i + blockDim.x stays below
+    // The memory kernels. grid (n+511)/512: n = 2^31 (unsigned: i + blockDim.x stays below
     // 2^32).
     {"cg_reduction.cu", {4194304, 1, 1}, {256, 1, 1}, {{"n", 2147483648}}},
     // i * stride within int: n = (2^31 - 1) / 3 with stride 3, grid (n + 127) / 128.
@@ -100,7 +100,7 @@ Launch launch_of(const Kernel& kernel, const ZooLaunch& z) {
 }
 
 // With memory figures (the default; counter memory_counted 1 where the class engine proved
-// them) or without (BM_ClassEngineNoMemory: issue 21 wants memory to cost at most 2x).
+// them) or without (BM_ClassEngineNoMemory: memory should cost at most 2x).
 void BM_ClassEngine(benchmark::State& state, const ZooLaunch& z, bool memory) {
   warpdiv::frontend::FrontendOptions o;
   o.file = std::string(WARPDIV_SOURCE_DIR) + z.folder + z.file;
@@ -217,7 +217,7 @@ void BM_NativeCompile(benchmark::State& state, const ZooLaunch& z) {
 }
 #endif
 
-// BM_ReplayData (issue 22, item 9): the replay with values, on a CSR matrix of about 10^6
+// BM_ReplayData: the replay with values, on a CSR matrix of about 10^6
 // nonzeros made here (200,000 rows of 1 to 9 nonzeros, a few of 300: lengths from a fixed linear
 // congruential sequence, so every run counts the same launch), read by the CSR SpMV kernels of
 // kernels/zoo/data/: one thread per row (blocks of 128) and one warp per row. Rate: warp-statement
@@ -300,7 +300,7 @@ void BM_ReplayData(benchmark::State& state, const char* file, bool warp_per_row,
   replay_rate(state, kernel, launch, native);
 }
 
-// BM_ReplayFloat (issue 22, item 9): the replay with floating-point values deciding control flow:
+// BM_ReplayFloat: the replay with floating-point values deciding control flow:
 // Mandelbrot (kernels/zoo/data/mandelbrot.cu) over the whole set at 512 x 512, blocks of 16 x 16,
 // 256 iterations at most. Rate: warp-statement evaluations per second.
 void BM_ReplayFloat(benchmark::State& state) {

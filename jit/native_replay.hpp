@@ -1,4 +1,4 @@
-// The native replay (issue 21's speed): each kernel model compiled once per process by LLVM's
+// The native replay (for speed): each kernel model compiled once per process by LLVM's
 // ORC JIT into a function that runs one warp over 32-lane vectors, installed as the replay's
 // native compiler (sim/ir_native.hpp). The only target of the project that links LLVM's code
 // generator; sim/ knows it only through that hook.

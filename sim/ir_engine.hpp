@@ -298,7 +298,7 @@ struct Program {
   std::vector<AffineOffset> affine_offsets;  // CompiledAccess::affine
   std::vector<std::uint64_t> base_bytes;     // [base]: its buffer's size (0: not checked)
   std::vector<const std::string*> base_data;  // [base]: its values (Launch::buffer_data; null: zeros)
-  /// Shared memory followed by value (issue 22): some shared load's value is computed at this
+  /// Shared memory followed by value: some shared load's value is computed at this
   /// launch (sim/ir.hpp computed_loads). The replay then keeps each block's shared memory,
   /// runs its warps phase by phase between barriers (each warp up to its next __syncthreads()
   /// before any goes past it), and checks every kept access: a read of a byte never written in
@@ -306,7 +306,7 @@ struct Program {
   bool shared_values = false;
   std::vector<std::int64_t> shared_at;  // [base]: its start in SharedState::bytes, or -1
   std::uint64_t shared_size = 0;        // bytes of SharedState
-  /// Buffers the kernel writes, followed by value (issue 22): some load or atomic result of such a
+  /// Buffers the kernel writes, followed by value: some load or atomic result of such a
   /// buffer is computed at this launch. The replay then runs blocks, warps and lanes in ascending
   /// order on one thread, keeping the buffers (GlobalState) as that order leaves them.
   bool global_values = false;

@@ -359,7 +359,7 @@ ReplayEstimate estimate(const Kernel& kernel, const Launch& launch, const Replay
 
 namespace {
 
-// An element's value after atomics (issue 22): the buffer's value before the launch (its --data,
+// An element's value after atomics: the buffer's value before the launch (its --data,
 // or zeros) updated by each atomic in the replay's order (threads ascending, each thread's in
 // program order). Where one thread made them, or several made atomics that commute (integer add
 // and sub, or one of min, max, and, or, xor), that is the GPU's result; several threads' atomics

@@ -74,7 +74,7 @@ struct Launch {
   std::vector<std::uint64_t> buffer_bytes;
   /// [parameter]: the buffer's values (`--data NAME=FILE`), little-endian as on the GPU,
   /// buffer_bytes[p] bytes; null: zeros (`--alloc`). Loads of integer elements from a buffer of
-  /// known size have values (Expr::access): a branch may depend on them (issue 22).
+  /// known size have values (Expr::access): a branch may depend on them.
   std::vector<std::shared_ptr<const std::string>> buffer_data;
   /// extern __shared__ bytes per block (`--dynamic-smem`): accesses to an extern __shared__
   /// array are bounds-checked against it; 0: not known, not checked.
@@ -248,14 +248,14 @@ struct ReplayResult {
   /// Of the requests counted, those the fast path counted from lane patterns
   /// (ReplayOptions::affine_offsets); the others were evaluated lane by lane.
   Count affine_requests = 0;
-  /// [access]: loads whose values the run computed (sim/ir.hpp computed_loads; issue 22).
+  /// [access]: loads whose values the run computed (sim/ir.hpp computed_loads).
   std::vector<bool> computed_loads;
   /// With capture_stores: [parameter] what the stores leave in its buffer (empty: no store);
   /// `stores_not_captured`: why a buffer's contents are not known ("" when they are): a store
   /// the model could not place, undefined behaviour in a stored value.
   std::vector<StoredBuffer> stored;
   std::string stores_not_captured;
-  /// Buffers the kernel writes that the replay followed by value (issue 22) and through which
+  /// Buffers the kernel writes that the replay followed by value and through which
   /// values passed between threads (a byte one thread wrote and another read or wrote, at any
   /// time of the launch). [base ids]
   std::vector<std::int32_t> communicating;

@@ -17,7 +17,7 @@ using warpdiv::frontend::detail::usable_arguments;
 using Args = std::vector<std::string>;
 
 TEST(CompileDatabase, TakesNvccsIncludesAndMacrosAndLeavesItsCodeGenerationOut) {
-  // The CMake CUDA entry.
+  // A CMake CUDA entry.
   const Args nvcc = {"/usr/local/cuda/bin/nvcc", "-forward-unknown-to-host-compiler", "-DFOO=1", "-I/x",
                      "-isystem", "/y", "--generate-code=arch=compute_70,code=[compute_70,sm_70]", "-x", "cu",
                      "-c", "k.cu", "-o", "k.o"};

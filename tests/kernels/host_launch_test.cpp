@@ -62,7 +62,7 @@ std::string dims(const HostValue (&v)[3]) {
   return text;
 }
 
-// The issue's homework file.
+// A homework file.
 constexpr const char* kHomework = R"(#define BLOCK 16
 __global__ void scale(float *m, int rows, int cols) {
   int r = blockIdx.y * blockDim.y + threadIdx.y;

@@ -175,7 +175,7 @@ TEST(NoGuesses, AValueForAPointerIsRefused) {
 }
 
 // Memory grows with the kernel, not faster: 10,000 small loops one after the other (3.7 GB and
-// exit 1 before issue 19) are counted in well under 1 GB. The peak is the largest child this test
+// exit 1 once) are counted in well under 1 GB. The peak is the largest child this test
 // process waited for (getrusage: warpdiv, or the front-end's child).
 TEST(Memory, TenThousandSmallLoopsAreCountedUnderOneGigabyte) {
   if (!reads_sources()) GTEST_SKIP() << "this warpdiv is built without the Clang front-end";

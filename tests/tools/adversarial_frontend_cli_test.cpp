@@ -1,4 +1,4 @@
-// `warpdiv analyze FILE.cu` on sources made to break the front-end (issue 19), through the real
+// `warpdiv analyze FILE.cu` on sources made to break the front-end, through the real
 // binary: what is analysed prints its counts, what is refused exits 2 with one line naming the
 // limit; nothing crashes or hangs (the test's TIMEOUT is a generous bound). Expected figures are
 // worked out by hand in the comments.

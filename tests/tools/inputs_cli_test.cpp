@@ -1,4 +1,4 @@
-// Input files through the real binary (issue 9): --gpu-file, --ncu-csv and --validate-csv never
+// Input files through the real binary: --gpu-file, --ncu-csv and --validate-csv never
 // hang and are never read without bound; values are strict and refusals name the file and the
 // line an editor shows; BOMs and RFC 4180 fields are read; ncu-check refuses a CSV of another
 // launch. Every run goes through `timeout`, so a hang fails the test instead of stalling CI.
