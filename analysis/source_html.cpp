@@ -163,9 +163,7 @@ std::string call_sites_title(const SourceReport& report, const SourceRow& shown)
   if (shown.call_sites <= 1) return "";
   std::string title = "summed over " + std::to_string(shown.call_sites) + " calls:";
   for (const SourceRow& call : report.rows) {
-    if (call.iteration || call.statement == ir::kNone || call.file != shown.file ||
-        call.line != shown.line || call.column != shown.column || call.kind != shown.kind)
-      continue;
+    if (call.iteration || !same_statement(call, shown)) continue;
     title += "\ninlined at " + call.inlined_at + ": " + sim::to_decimal(call.counts.warp_evaluations) +
              " warp evals" +
              (call.condition ? ", " + sim::to_decimal(call.counts.divergent) + " divergent" : "");

@@ -188,6 +188,10 @@ std::function<std::string(const SourceRow&)> memory_field(bool global, Count (*f
 
 }  // namespace
 
+bool same_statement(const SourceRow& a, const SourceRow& b) {
+  return statement_key(a) == statement_key(b);
+}
+
 const CsvColumns<SourceRow>& source_csv_columns() {
   static const CsvColumns<SourceRow> columns = {
       {"file", [](const SourceRow& r) { return r.file; }},
@@ -616,7 +620,7 @@ void write_source_text(std::ostream& out, const SourceReport& report) {
       figure_line(line.label, shown, line.text);
       if (report.by_call_site && shown.call_sites > 1)
         for (const SourceRow& call : report.rows)
-          if (!call.iteration && statement_key(call) == statement_key(shown))
+          if (!call.iteration && same_statement(call, shown))
             figure_line("", call, line.text.substr(0, line.text.find_first_not_of(" \t")) +
                                       "  inlined at " + call.inlined_at);
       for (std::size_t j = *line.row + 1; j < report.summed.size() && report.summed[j].iteration; ++j)

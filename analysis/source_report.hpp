@@ -152,6 +152,10 @@ struct SourceReportOptions {
   std::optional<std::uint32_t> only_warp;
 };
 
+/// True when `a` and `b` count the same source statement (file, line, column, kind) in the same
+/// iteration, wherever its function was inlined: the rows SourceReport::summed adds up.
+bool same_statement(const SourceRow& a, const SourceRow& b);
+
 /// Builds the rows from a replay of `kernel` at `launch` (made with the same by_iteration,
 /// only_block and only_warp). Block statements (braces) get no row: their children do.
 SourceReport make_source_report(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
