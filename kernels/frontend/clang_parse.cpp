@@ -24,6 +24,7 @@
 #include <array>
 #include <fstream>
 #include <set>
+#include <system_error>
 
 #include "kernels/frontend/compile_database.hpp"
 #include "kernels/frontend/prelude_text.hpp"
@@ -190,6 +191,31 @@ void add_toolkit_files(llvm::vfs::InMemoryFileSystem& memory, const Route& route
   memory.addFile(kToolkitShimPath, 0, llvm::MemoryBuffer::getMemBuffer(kHostMinMax));
 }
 
+/// The message of an #include that names something other than a regular file.
+class NotRegularFileCategory : public std::error_category {
+ public:
+  const char* name() const noexcept override { return "warpdiv"; }
+  std::string message(int) const override {
+    return "not a regular file (a FIFO, a device or a socket; Clang would wait on it or read it "
+           "without end), so it is not read";
+  }
+};
+
+/// The real file system, except that only regular files and folders are opened: an #include
+/// of a FIFO would wait for a writer until the front-end's time limit, and /dev/zero never ends.
+class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
+ public:
+  using llvm::vfs::ProxyFileSystem::ProxyFileSystem;
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine& path) override {
+    llvm::ErrorOr<llvm::vfs::Status> status = getUnderlyingFS().status(path);
+    if (status && !status->isRegularFile() && !status->isDirectory()) {
+      static const NotRegularFileCategory category;
+      return std::error_code(1, category);
+    }
+    return llvm::vfs::ProxyFileSystem::openFileForRead(path);
+  }
+};
+
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system(const Route& route) {
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   if (route.toolkit) {
@@ -198,7 +224,8 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system(const Route& route) 
     add_builtin_files(*memory);
   }
   auto overlay =
-      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+          llvm::makeIntrusiveRefCnt<RegularFilesOnly>(llvm::vfs::getRealFileSystem()));
   overlay->pushOverlay(memory);
   return overlay;
 }

@@ -179,9 +179,8 @@ std::string ask_isolated(const Plugin& p, const std::string& request, const std:
   if (timed_out)
     throw InvalidInput("Clang did not finish reading " + file + " within " +
                        std::to_string(kFrontendSeconds) +
-                       " s, the front-end's time limit; it was stopped (one known cause: Clang 14's "
-                       "name lookup is quadratic in an else-if chain, 10,000 branches take about "
-                       "8 s and 30,000 over a minute)");
+                       " s, the front-end's time limit; it was stopped: the source (with what it "
+                       "includes) is too large or too complex to read in that time");
   if (WIFSIGNALED(status)) {
     const int signal = WTERMSIG(status);
     throw InvalidInput("Clang could not read " + file + ": it stopped on signal " +

@@ -5,6 +5,8 @@
 // hand in the comments. Each case runs in a second or two (the test's TIMEOUT is generous).
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <string>
 
 #include "sim/large_stack.hpp"
@@ -191,6 +193,21 @@ TEST_F(FrontendAdversarialTest, SourcesAboveFourMebibytesAreRefused) {
   // Exactly 4 MiB is read.
   write("big.h", std::string((4u << 20) - 1, ' ') + "\n");
   EXPECT_EQ(refusal("#include \"big.h\"\n" + kernel), "");
+}
+
+TEST_F(FrontendAdversarialTest, AnIncludeOfAFifoOrADeviceIsRefusedAtOnce) {
+  // A FIFO nobody writes to would hold Clang until the front-end's time limit; /dev/zero never
+  // ends. Both are refused when opened, naming the include (not after the time limit, whose
+  // message is another).
+  const std::string kernel = "__global__ void k(int* out) { out[threadIdx.x] = 1; }\n";
+  ASSERT_EQ(::mkfifo((dir_ / "pipe.h").c_str(), 0600), 0);
+  for (const std::string include : {"pipe.h", "/dev/zero"}) {
+    const std::string message = refusal("#include \"" + include + "\"\n" + kernel);
+    const std::string path = include == "pipe.h" ? (dir_ / "pipe.h").string() : include;
+    EXPECT_NE(message.find("cannot open file '" + path + "': not a regular file"),
+              std::string::npos)
+        << message;
+  }
 }
 
 TEST_F(FrontendAdversarialTest, OverloadedKernelsAreChosenBySignature) {
