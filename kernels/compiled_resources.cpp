@@ -191,12 +191,20 @@ std::vector<CompiledResources> compile_with_nvcc(const std::string& nvcc,
   }
   for (const std::string& d : request.defines) argv.push_back("-D" + d);
   for (const std::string& i : request.include_dirs) argv.push_back("-I" + i);
-  argv.push_back(input);
+  const fs::path dependencies = temp.path() / "kernel.d";
+  argv.insert(argv.end(), {"-MD", "-MF", dependencies.string(), input});
   const ProcessResult r = run_process(argv);
   if (r.status != 0)
     throw InvalidInput(compiler + " cannot compile " + request.file + " for " + arch + ": " +
                        first_errors(r.output));
-  return parse_ptxas_report(r.output);
+  std::vector<CompiledResources> functions = parse_ptxas_report(r.output);
+  std::ifstream rule(dependencies);
+  std::ostringstream text;
+  text << rule.rdbuf();
+  std::vector<std::string> read = parse_dependency_rule(text.str());
+  if (!request.source.empty()) read.erase(std::remove(read.begin(), read.end(), input), read.end());
+  for (CompiledResources& f : functions) f.files_read = read;
+  return functions;
 }
 
 std::vector<CompiledResources> compile_with_nvrtc(const NvrtcLibrary& nvrtc, const CompileRequest& request,
@@ -254,7 +262,14 @@ std::vector<CompiledResources> compile_with_nvrtc(const NvrtcLibrary& nvrtc, con
   if (!request.kernel.empty() && !by_signature &&
       nvrtc.lowered_name(program, request.kernel.c_str(), &name) == 0 && name)
     lowered = name;
-  return parse_ptxas_report(log);
+  std::vector<CompiledResources> functions = parse_ptxas_report(log);
+  if (request.source.empty()) {
+    std::vector<std::string> dirs = request.include_dirs;
+    dirs.insert(dirs.begin(), directory_of(request.file));
+    const std::vector<std::string> read = included_files(request.file, dirs);
+    for (CompiledResources& f : functions) f.files_read = read;
+  }
+  return functions;
 }
 
 std::string names_of(const std::vector<CompiledResources>& functions) {
@@ -280,6 +295,63 @@ std::vector<std::string> toolkit_include_dirs() {
   return {};
 }
 
+
+std::vector<std::string> parse_dependency_rule(const std::string& rule) {
+  std::vector<std::string> names;
+  std::string name;
+  bool target = true;  // the first name, up to its ':', is the rule's target
+  const auto end_name = [&] {
+    if (!name.empty() && !target) names.push_back(name);
+    name.clear();
+  };
+  for (std::size_t i = 0; i < rule.size(); ++i) {
+    const char c = rule[i];
+    if (c == '\\' && i + 1 < rule.size() && (rule[i + 1] == ' ' || rule[i + 1] == '#')) {
+      name += rule[++i];
+    } else if (c == '\\' && i + 1 < rule.size() && rule[i + 1] == '\n') {
+      ++i;
+      end_name();
+    } else if (c == '$' && i + 1 < rule.size() && rule[i + 1] == '$') {
+      name += rule[++i];
+    } else if (c == ' ' || c == '\t' || c == '\n') {
+      end_name();
+    } else if (c == ':' && target && (i + 1 == rule.size() || rule[i + 1] == ' ' ||
+                                      rule[i + 1] == '\n')) {
+      name.clear();
+      target = false;
+    } else {
+      name += c;
+    }
+  }
+  end_name();
+  return names;
+}
+
+std::vector<std::string> included_files(const std::string& file,
+                                        const std::vector<std::string>& include_dirs) {
+  static const std::regex include_line(R"(^\s*#\s*include\s*([<"])([^>"]+)[>"])");
+  constexpr std::size_t kMaxFiles = 10000;  // a bound on what one scan follows
+  std::vector<std::string> files = {file};
+  std::error_code error;
+  for (std::size_t next = 0; next < files.size() && files.size() < kMaxFiles; ++next) {
+    std::ifstream in(files[next]);
+    std::string line;
+    std::smatch match;
+    while (std::getline(in, line)) {
+      if (!std::regex_search(line, match, include_line)) continue;
+      std::vector<fs::path> candidates;
+      if (match[1] == "\"") candidates.push_back(fs::path(files[next]).parent_path() / match[2].str());
+      for (const std::string& dir : include_dirs) candidates.push_back(fs::path(dir) / match[2].str());
+      for (const fs::path& candidate : candidates) {
+        if (!fs::is_regular_file(candidate, error)) continue;
+        const std::string found = candidate.lexically_normal().string();
+        if (std::find(files.begin(), files.end(), found) == files.end()) files.push_back(found);
+        break;
+      }
+    }
+  }
+  return files;
+}
 
 std::string CompiledResources::origin() const { return compiler + " for " + arch + " (ptxas)"; }
 

@@ -56,6 +56,9 @@ struct CompiledResources {
   std::int64_t spill_store_bytes = 0;
   std::int64_t spill_load_bytes = 0;
   int barriers = 0;  // named barriers the kernel uses (__syncthreads: 1)
+  /// The files the compiler read: nvcc's own dependency list (-MD), or for NVRTC, which gives
+  /// none, the file and the headers its #include lines name (resolved as the compiler would).
+  std::vector<std::string> files_read;
 
   /// "nvcc 13.0 for sm_90 (ptxas)": where the figures come from.
   std::string origin() const;
@@ -82,6 +85,16 @@ CompileRequest compile_request(const sim::ir::Kernel& kernel, int cc_major, int 
 /// Parses ptxas's -v report (as nvcc or NVRTC's log print it) into one entry per entry function,
 /// in order, with `compiler` and `arch` left empty and `kernel` demangled. Exposed for tests.
 std::vector<CompiledResources> parse_ptxas_report(const std::string& report);
+
+/// The make rule nvcc -MD writes ("target: a.cu \\\n b.h ...", spaces in names as "\\ ") as its
+/// prerequisites, in order. Exposed for tests.
+std::vector<std::string> parse_dependency_rule(const std::string& rule);
+
+/// `file` and every file its #include lines name, followed recursively: a quoted name beside the
+/// including file first, then in `include_dirs`; an angled one in `include_dirs` only. Names
+/// not found there (system headers) are left out. Exposed for tests.
+std::vector<std::string> included_files(const std::string& file,
+                                        const std::vector<std::string>& include_dirs);
 
 /// "void red<16>(float*)" -> "red<16>"; "ns::k(int)" -> "ns::k": the name a --kernel flag uses.
 std::string function_name(const std::string& demangled);

@@ -325,6 +325,46 @@ TEST(CompiledResources, CompileErrorsAreBadInput) {
   }
 }
 
+// What the compiler read, so that no output replaces it: nvcc's own list, NVRTC's by the scan.
+TEST(CompiledResources, TheHeadersTheCompilerReadAreListed) {
+  if (!have_nvcc() || !fs::exists(kNvrtc)) GTEST_SKIP() << kNvcc << " or " << kNvrtc << " is absent";
+  const Scratch scratch;
+  fs::create_directory(fs::path(scratch.path) / "inc");
+  const std::string sizes = scratch.file("sizes.h", "#define N 4\n");
+  const std::string deep = scratch.file("inc/deep.h", "#include \"../sizes.h\"\n");
+  scratch.file("unused.h", "#define UNUSED 1\n");  // named by no #include: not read
+  CompileRequest request;
+  request.file = scratch.file("k.cu", "#include <deep.h>\n__global__ void k(int* a) { a[0] = N; }\n");
+  request.include_dirs = {scratch.path + "/inc"};
+  for (const CompilerChoice compiler : {CompilerChoice::nvcc, CompilerChoice::nvrtc}) {
+    request.compiler = compiler;
+    const std::vector<std::string> read = compile_resources(request).files_read;
+    std::vector<std::string> mine;  // nvcc's list has the toolkit's and the system's headers too
+    for (const std::string& f : read)
+      if (f.rfind(scratch.path, 0) == 0) mine.push_back(fs::path(f).lexically_normal().string());
+    EXPECT_EQ(mine, (std::vector<std::string>{request.file, deep, sizes}))
+        << (compiler == CompilerChoice::nvcc ? "nvcc" : "NVRTC");
+  }
+}
+
+TEST(DependencyRule, PrerequisitesAsMakeWritesThem) {
+  EXPECT_EQ(parse_dependency_rule("out.cubin : a.cu \\\n    /x/my\\ dir/b.h \\\n    c$$.h\n"),
+            (std::vector<std::string>{"a.cu", "/x/my dir/b.h", "c$.h"}));
+  EXPECT_EQ(parse_dependency_rule("t: a\\#b.h\n"), (std::vector<std::string>{"a#b.h"}));
+  EXPECT_TRUE(parse_dependency_rule("").empty());
+}
+
+TEST(IncludedFiles, QuotedBesideTheFileThenInTheFoldersAngledInTheFoldersCyclesOnce) {
+  const Scratch scratch;
+  fs::create_directory(fs::path(scratch.path) / "inc");
+  const std::string a = scratch.file("a.h", "#include \"b.h\"\n#include <stdio.h>\n");
+  const std::string b = scratch.file("b.h", "  #  include \"a.h\"  // a cycle\n");
+  const std::string c = scratch.file("inc/c.h", "int c;\n");
+  scratch.file("c.h", "beside, but only quoted names are looked for there\n");
+  const std::string file = scratch.file("k.cu", "#include \"a.h\"\n#include <c.h>\n#include \"gone.h\"\n");
+  EXPECT_EQ(included_files(file, {scratch.path + "/inc"}), (std::vector<std::string>{file, a, c, b}));
+}
+
 // The report's wording, on text written here (as nvcc 13.0 and NVRTC 13.0 print it).
 TEST(PtxasReport, ParsesEveryFigureOfEachEntry) {
   const std::string report =

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <csignal>
 #include <cstring>
 #include <string>
@@ -268,6 +269,13 @@ TEST(OutputFilesCli, AnOutputNeverReplacesAnInput) {
                   dir.file("sizes.h")},
                  dir.file("sizes.h"), "a file the kernel was read from '" + dir.file("sizes.h") + "'");
   EXPECT_EQ(read_file(dir.file("sizes.h")), "#define LIMIT 5\n");
+  // occupancy FILE.cu compiles with nvcc or NVRTC: what the compiler read is an input.
+  if (std::filesystem::exists("/usr/local/cuda/bin/nvcc")) {
+    expect_refused({"occupancy", dir.file("d.cu"), "--block", "128", "--gpu", "h100", "--csv",
+                    dir.file("sizes.h")},
+                   dir.file("sizes.h"), "a file the compiler read '" + dir.file("sizes.h") + "'");
+    EXPECT_EQ(read_file(dir.file("sizes.h")), "#define LIMIT 5\n");
+  }
   EXPECT_EQ(read_file(dir.file("nm.cu")), source);
   EXPECT_EQ(read_file(dir.file("m.json")), model);
   EXPECT_EQ(dir.entries(),

@@ -43,6 +43,10 @@ class CommandOutputs {
   analysis::Output* open(const std::string& flag, const std::optional<std::string>& path,
                          const std::string& label);
 
+  /// Protects one more input, found once the work has begun (the headers a compiler read):
+  /// refused at once when an output opened already is that file.
+  void protect(const std::string& what, const std::string& path) { files_.protect(what, path); }
+
   /// Where the text report goes (nothing when an output goes to standard output).
   std::ostream& report() { return files_.report(); }
   /// True once a write to some output has failed (a sweep stops early then).

@@ -6,6 +6,8 @@
 #include <boost/program_options.hpp>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "analysis/occupancy.hpp"
 #include "analysis/occupancy_report.hpp"
@@ -18,6 +20,7 @@ struct KernelOccupancy {
   analysis::LaunchResources launch;
   analysis::ResourceOrigins origins;
   analysis::OccupancyResult result;
+  std::vector<std::string> files_read;  // what the compiler read (none when nothing was compiled)
 };
 
 /// `launch` (its block size, dynamic shared memory, carveout) of request's kernel on `gpu`, with

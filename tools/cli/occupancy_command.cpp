@@ -133,6 +133,8 @@ int occupancy_command(const Args& args, std::ostream& out) {
   CommandOutputs outputs(out, run_inputs(request.source, request.gpu.file));
   analysis::Output* csv = outputs.open("--csv", request.csv, "CSV");
   const KernelOccupancy occupancy = run_occupancy(request, gpu);
+  for (const std::string& file : occupancy.files_read)
+    outputs.protect("a file the compiler read", file);
   if (csv) analysis::write_occupancy_csv(csv->stream(), gpu, occupancy.launch, occupancy.result);
   outputs.commit();
   analysis::write_occupancy_text(outputs.report(), gpu, occupancy.launch, occupancy.result,
