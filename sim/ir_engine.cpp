@@ -262,6 +262,31 @@ bool reads_atomic_of(const Kernel& k, ExprId e, const std::vector<std::int32_t>&
 
 Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
     : kernel(k), launch(l), options(o), warp_size(l.warp_size) {
+  lay_out_threads();
+  const std::vector<bool> loaded = computed_loads_at_launch();
+  compile_exprs(loaded);
+  find_canonical();
+  innermost_loop = innermost_loops(k);
+  barrier.assign(k.stmts.size(), kNone);
+  for (std::size_t i = 0; i < k.stmts.size(); ++i)
+    if (k.stmts[i].kind == StmtKind::Barrier) barrier[i] = barriers++;
+  const std::vector<ExprId> origins = opaque_origins(k, loaded);
+  skip_value.assign(k.stmts.size(), 0);
+  for (std::size_t i = 0; i < k.stmts.size(); ++i) {
+    const Stmt& s = k.stmts[i];
+    skip_value[i] = s.value != kNone && origins[s.value] != kNone ? 1 : 0;
+  }
+  compile_memory(loaded, origins);
+  bind_launch();
+  lay_out_values(loaded);
+  keep_accesses(origins);
+  choose_kept_expressions();
+  compile_affine_offsets();
+  evaluation_cap = ~std::uint64_t{0};
+}
+
+void Program::lay_out_threads() {
+  const Launch& l = launch;
   threads_per_block = l.block.volume();
   warps_per_block = static_cast<int>((threads_per_block + warp_size - 1) / warp_size);
   warps.resize(warps_per_block);
@@ -284,7 +309,13 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       wt.uniform[d] = same;
     }
   }
-  // Loads with values at this launch (Launch::buffer_bytes, buffer_data; issue 22).
+}
+
+std::vector<bool> Program::computed_loads_at_launch() const {
+  const Kernel& k = kernel;
+  const Launch& l = launch;
+  const ReplayOptions& o = options;
+  // Loads with values at this launch (Launch::buffer_bytes, buffer_data).
   const std::vector<bool> values = buffers_with_values(k, l);
   std::vector<bool> loaded = computed_loads(k, &values);
   // Buffers the kernel writes are followed by value (one thread, blocks in order) only where
@@ -317,6 +348,11 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       }
     }
   }
+  return loaded;
+}
+
+void Program::compile_exprs(const std::vector<bool>& loaded) {
+  const Kernel& k = kernel;
   exprs.resize(k.exprs.size());
   for (std::size_t i = 0; i < k.exprs.size(); ++i) {
     const Expr& e = k.exprs[i];
@@ -354,6 +390,10 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       default: break;
     }
   }
+}
+
+void Program::find_canonical() {
+  const Kernel& k = kernel;
   // Expressions of the same operators over the same leaves (`values[jj]` and `col_idx[jj]`'s
   // offsets) have one representative: they share kept lanes, and accesses whose offsets share one
   // share their sectors.
@@ -390,16 +430,11 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       }
     }
   }
-  innermost_loop = innermost_loops(k);
-  barrier.assign(k.stmts.size(), kNone);
-  for (std::size_t i = 0; i < k.stmts.size(); ++i)
-    if (k.stmts[i].kind == StmtKind::Barrier) barrier[i] = barriers++;
-  const std::vector<ExprId> origins = opaque_origins(k, loaded);
-  skip_value.assign(k.stmts.size(), 0);
-  for (std::size_t i = 0; i < k.stmts.size(); ++i) {
-    const Stmt& s = k.stmts[i];
-    skip_value[i] = s.value != kNone && origins[s.value] != kNone ? 1 : 0;
-  }
+}
+
+void Program::compile_memory(const std::vector<bool>& loaded, const std::vector<ExprId>& origins) {
+  const Kernel& k = kernel;
+  const ReplayOptions& o = options;
   const std::vector<std::string> uncounted = uncounted_accesses(k, loaded);
   has_memory.assign(k.stmts.size(), 0);
   memory.resize(k.stmts.size());
@@ -448,6 +483,11 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       if (f.guard == kNone || origins[f.guard] == kNone) m.flops.push_back(f);
     has_memory[i] = (o.memory || captures) && (!m.accesses.empty() || !m.flops.empty()) ? 1 : 0;
   }
+}
+
+void Program::bind_launch() {
+  const Kernel& k = kernel;
+  const Launch& l = launch;
   arguments.resize(k.parameters.size(), 0);
   for (std::size_t i = 0; i < k.parameters.size() && i < l.arguments.size(); ++i)
     arguments[i] = l.arguments[i].bits;
@@ -464,6 +504,11 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       base_bytes[b] = l.dynamic_shared_bytes;  // extern __shared__: as the launch sizes it
     if (k.bases[b].parameter >= 0 && parameter < l.buffer_data.size()) base_data[b] = l.buffer_data[parameter].get();
   }
+}
+
+void Program::lay_out_values(const std::vector<bool>& loaded) {
+  const Kernel& k = kernel;
+  const Launch& l = launch;
   // Memory followed by value (sim/ir.hpp memory_layout): shared memory, local arrays, and the
   // buffers the kernel writes, one after the other (256-byte aligned) in GlobalState.
   {
@@ -482,6 +527,10 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       global_values = true;
     }
   }
+}
+
+void Program::keep_accesses(const std::vector<ExprId>& origins) {
+  const Kernel& k = kernel;
   if (shared_values || global_values || local_size > 0) {
     for (std::size_t i = 0; i < k.stmts.size(); ++i) {
       StatementMemory& m = memory[i];
@@ -506,6 +555,10 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       if (!m.kept.empty()) has_memory[i] = 1;
     }
   }
+}
+
+void Program::choose_kept_expressions() {
+  const Kernel& k = kernel;
   followed.assign(k.bases.size(), 0);
   for (std::size_t b = 0; b < k.bases.size(); ++b)
     followed[b] = (global_values && global_at[b] >= 0) || (local_size > 0 && local_at[b] >= 0) ||
@@ -556,6 +609,12 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       if (reads[i].size() > static_cast<std::size_t>(kKeptLocals)) reads[i].resize(kKeptLocals + 1);
     }
   }
+}
+
+void Program::compile_affine_offsets() {
+  const Kernel& k = kernel;
+  const Launch& l = launch;
+  const ReplayOptions& o = options;
   if (o.memory && o.affine_offsets) {
     for (StatementMemory& m : memory)
       for (CompiledAccess& a : m.accesses) {
@@ -565,8 +624,8 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
         affine_offsets.push_back(std::move(f));
       }
   }
-  evaluation_cap = ~std::uint64_t{0};
 }
+
 
 void Program::fold_constants() {
   // The value of operand x (an earlier expression) when it is a launch constant.

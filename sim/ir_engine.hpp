@@ -336,6 +336,19 @@ struct Program {
   bool sampling = false;                // estimating: passing the cap means the block is too big
 
  private:
+  // The constructor's steps, in order.
+  void lay_out_threads();  // warps: each lane's threadIdx, which lanes exist, uniform dimensions
+  /// The loads whose values the machine computes at this launch ([access]).
+  std::vector<bool> computed_loads_at_launch() const;
+  void compile_exprs(const std::vector<bool>& loaded);
+  void find_canonical();  // canonical: one representative of expressions alike
+  /// memory and has_memory: each statement's counted accesses and floating-point operations.
+  void compile_memory(const std::vector<bool>& loaded, const std::vector<ExprId>& origins);
+  void bind_launch();  // arguments (then fold_constants), base_bytes, base_data
+  void lay_out_values(const std::vector<bool>& loaded);  // memory followed by value
+  void keep_accesses(const std::vector<ExprId>& origins);  // StatementMemory::kept
+  void choose_kept_expressions();                           // followed, kept, kept_locals
+  void compile_affine_offsets();
   /// Integer expressions of constants, scalar parameters, blockDim, gridDim and warpSize
   /// (`2*FILTER_RADIUS+1`, `(unsigned)1`, `width * 4`) computed once for the launch: their
   /// CompiledExpr becomes a Constant. Comparisons stay (the class engine's recorder is told of
