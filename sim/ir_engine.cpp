@@ -1619,6 +1619,12 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
 namespace {
 
 // One request of `lanes` into an access's counts (requests, lanes, bytes); returns its lanes.
+// address_span() of the lanes, in vector loops for lanes 0 .. n-1 (the usual).
+AddressSpan lane_address_span(const std::int64_t* addresses, LaneMask lanes) {
+  if ((lanes & (lanes + 1)) == 0) return prefix_address_span(addresses, 64 - __builtin_clzll(lanes));
+  return address_span(addresses, lanes);
+}
+
 inline std::uint64_t add_request(AccessCounts64& c, LaneMask lanes, int width) {
   const auto n = static_cast<std::uint64_t>(popcount(lanes));
   c.requests += 1;
@@ -1631,26 +1637,61 @@ inline std::uint64_t add_request(AccessCounts64& c, LaneMask lanes, int width) {
 
 void WarpMachine::memory(StmtId id, LaneMask active) {
   const StatementMemory& m = p_.memory[static_cast<std::size_t>(id)];
-  if (!m.kept.empty()) {
-    // Stored values are captured before the statement's own stores change the memory they may
-    // read (`data[i] = data[i] + 3`), then the followed accesses run; a value an atomic of the
-    // statement returns (`got[i] = atomicInc(...)`) is captured after them.
-    const auto captures = [&](bool after_atomics) {
-      for (const CompiledAccess& a : m.accesses) {
-        if (!a.capture || a.after_atomics != after_atomics || faults_[a.id].met) continue;
-        try {
-          const LaneMask lanes = a.guard != kNone ? eval_mask(a.guard, active) : active;
-          if (lanes != 0) capture(a, lanes);
-        } catch (const InvalidInput& e) {
-          fault(static_cast<std::size_t>(a.id), e.what());
-        }
-      }
-    };
-    captures(false);
-    keep(id, active);
-    captures(true);
-  }
+  if (!m.kept.empty()) follow_values(m, id, active);
   if (fault_flag_ != nullptr && fault_flag_->load(std::memory_order_relaxed)) return;
+  count_flops(m, id, active);
+  FiguredAccess figured;
+  for (std::size_t position = 0; position < m.accesses.size(); ++position) {
+    const CompiledAccess& a = m.accesses[position];
+    if (faults_[a.id].met) continue;
+    LaneMask lanes = active;
+    Val offset{};
+    try {
+      if (a.guard != kNone) lanes = eval_mask(a.guard, active);
+      if (lanes == 0) continue;
+      if (a.capture && m.kept.empty()) capture(a, lanes);
+      if (!p_.options.memory) continue;
+      if (a.same_as != kNone && a.same_as == figured.at && lanes == figured.lanes && a.shifts == 1 &&
+          count_as_figured(a, lanes, position, figured))
+        continue;
+      if (a.affine != kNone && affine_access(a, lanes)) continue;
+      offset = eval(a.offset, lanes);
+    } catch (const InvalidInput& e) {
+      fault(static_cast<std::size_t>(a.id), e.what());
+      continue;
+    }
+    AccessCounts64& c = access_counts_[a.id];
+    const std::uint64_t n = add_request(c, lanes, a.width);
+    // One lane (a loop the other lanes have left): its address alone, as if every lane had it.
+    if (offset.lanes != nullptr && n == 1) offset = Val{nullptr, offset.lanes[lowest_lane(lanes)]};
+    if (offset.lanes == nullptr)
+      count_one_address(a, lanes, offset.value, position, figured);
+    else
+      count_lane_addresses(a, lanes, offset.lanes, position, figured);
+  }
+}
+
+void WarpMachine::follow_values(const StatementMemory& m, StmtId id, LaneMask active) {
+  // Stored values are captured before the statement's own stores change the memory they may
+  // read (`data[i] = data[i] + 3`), then the followed accesses run; a value an atomic of the
+  // statement returns (`got[i] = atomicInc(...)`) is captured after them.
+  const auto captures = [&](bool after_atomics) {
+    for (const CompiledAccess& a : m.accesses) {
+      if (!a.capture || a.after_atomics != after_atomics || faults_[a.id].met) continue;
+      try {
+        const LaneMask lanes = a.guard != kNone ? eval_mask(a.guard, active) : active;
+        if (lanes != 0) capture(a, lanes);
+      } catch (const InvalidInput& e) {
+        fault(static_cast<std::size_t>(a.id), e.what());
+      }
+    }
+  };
+  captures(false);
+  keep(id, active);
+  captures(true);
+}
+
+void WarpMachine::count_flops(const StatementMemory& m, StmtId id, LaneMask active) {
   const std::size_t flop_item = k_.accesses.size() + static_cast<std::size_t>(id);
   for (const FloatOps& f : m.flops) {
     if (faults_[flop_item].met) break;
@@ -1665,122 +1706,84 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
     }
     flop_counts_[id] += std::uint64_t{f.operations} * static_cast<std::uint64_t>(popcount(lanes));
   }
-  // The figures of the last access counted lane by lane without a fault (an access with the same
-  // offset after it, CompiledAccess::same_as, has them too).
-  struct Figured {
-    std::int32_t at = kNone;  // its position in m.accesses
-    LaneMask lanes = 0;
-    std::int64_t lowest = 0, highest = 0;
-    std::uint64_t figure = 0, conflicts = 0;  // sectors, or wavefronts and conflicts
-  } figured;
-  for (std::size_t position = 0; position < m.accesses.size(); ++position) {
-    const CompiledAccess& a = m.accesses[position];
-    if (faults_[a.id].met) continue;
-    LaneMask lanes = active;
-    Val offset{};
-    try {
-      if (a.guard != kNone) lanes = eval_mask(a.guard, active);
-      if (lanes == 0) continue;
-      if (a.capture && m.kept.empty()) capture(a, lanes);
-      if (!p_.options.memory) continue;
-      if (a.same_as != kNone && a.same_as == figured.at && lanes == figured.lanes && a.shifts == 1) {
-        const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
-        if (bound == 0 || (figured.lowest >= 0 && static_cast<std::uint64_t>(figured.highest) +
-                                                      static_cast<std::uint64_t>(a.width) <= bound)) {
-          AccessCounts64& c = access_counts_[a.id];
-          add_request(c, lanes, a.width);
-          (a.shared ? c.wavefronts : c.sectors) += figured.figure;
-          c.conflicts += figured.conflicts;
-          merge(extents_[a.id], BaseExtent{true, figured.lowest, figured.highest + a.width});
-          figured.at = static_cast<std::int32_t>(position);
-          continue;
-        }
+}
+
+bool WarpMachine::count_as_figured(const CompiledAccess& a, LaneMask lanes, std::size_t position,
+                                   FiguredAccess& figured) {
+  const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
+  if (bound != 0 && (figured.lowest < 0 || static_cast<std::uint64_t>(figured.highest) +
+                                               static_cast<std::uint64_t>(a.width) > bound))
+    return false;
+  AccessCounts64& c = access_counts_[a.id];
+  add_request(c, lanes, a.width);
+  (a.shared ? c.wavefronts : c.sectors) += figured.figure;
+  c.conflicts += figured.conflicts;
+  merge(extents_[a.id], BaseExtent{true, figured.lowest, figured.highest + a.width});
+  figured.at = static_cast<std::int32_t>(position);
+  return true;
+}
+
+void WarpMachine::count_one_address(const CompiledAccess& a, LaneMask lanes, std::uint64_t bits,
+                                    std::size_t position, FiguredAccess& figured) {
+  const auto at = static_cast<std::int64_t>(bits);
+  if ((bits & static_cast<std::uint64_t>(a.width - 1)) != 0) {
+    misaligned(a, lowest_lane(lanes), at);
+    return;
+  }
+  const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
+  if (bound != 0 && (at < 0 || static_cast<std::uint64_t>(at) + static_cast<std::uint64_t>(a.width) > bound)) {
+    out_of_bounds(a, lanes, nullptr, at);
+    return;
+  }
+  AccessCounts64& c = access_counts_[a.id];
+  // One sector; one wavefront per phase with a lane (sim/ir_memory.hpp), none a conflict.
+  const auto one = static_cast<std::uint64_t>(a.shared ? one_address_wavefronts(lanes, a.width, a.load) : 1);
+  (a.shared ? c.wavefronts : c.sectors) += one;
+  // An aligned address moved by a multiple of its width stays in one sector (one word).
+  for (int s = 1; s < a.shifts; ++s) shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += one;
+  merge(extents_[a.id], BaseExtent{true, at, at + a.width});
+  figured = FiguredAccess{static_cast<std::int32_t>(position), lanes, at, at, one, 0};
+}
+
+void WarpMachine::count_lane_addresses(const CompiledAccess& a, LaneMask lanes,
+                                       const std::uint64_t* offsets, std::size_t position,
+                                       FiguredAccess& figured) {
+  // Offsets are int64 bits: the lanes' array read as int64 is the addresses.
+  const auto* addresses = reinterpret_cast<const std::int64_t*>(offsets);
+  const AddressSpan span = lane_address_span(addresses, lanes);
+  const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
+  if (bound != 0 && (span.lowest < 0 || static_cast<std::uint64_t>(span.highest) +
+                                            static_cast<std::uint64_t>(a.width) > bound)) {
+    out_of_bounds(a, lanes, addresses, 0);
+    return;
+  }
+  merge(extents_[a.id], BaseExtent{true, span.lowest, span.highest + a.width});
+  if ((span.bits & static_cast<std::uint64_t>(a.width - 1)) != 0) {
+    for (LaneMask l = lanes; l != 0; l &= l - 1)
+      if ((offsets[lowest_lane(l)] & static_cast<std::uint64_t>(a.width - 1)) != 0) {
+        misaligned(a, lowest_lane(l), addresses[lowest_lane(l)]);
+        break;
       }
-      if (a.affine != kNone && affine_access(a, lanes)) continue;
-      offset = eval(a.offset, lanes);
-    } catch (const InvalidInput& e) {
-      fault(static_cast<std::size_t>(a.id), e.what());
-      continue;
-    }
-    AccessCounts64& c = access_counts_[a.id];
-    const std::uint64_t n = add_request(c, lanes, a.width);
-    // One lane (a loop the other lanes have left): its address alone, as if every lane had it.
-    if (offset.lanes != nullptr && n == 1) offset = Val{nullptr, offset.lanes[lowest_lane(lanes)]};
-    if (offset.lanes == nullptr) {  // one address for every lane: one sector, one wavefront
-      const auto at = static_cast<std::int64_t>(offset.value);
-      if ((offset.value & static_cast<std::uint64_t>(a.width - 1)) != 0) {
-        misaligned(a, lowest_lane(lanes), at);
-        continue;
-      }
-      const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
-      if (bound != 0 && (at < 0 || static_cast<std::uint64_t>(at) + static_cast<std::uint64_t>(a.width) > bound)) {
-        out_of_bounds(a, lanes, nullptr, at);
-        continue;
-      }
-      // One sector; one wavefront per phase with a lane (sim/ir_memory.hpp), none a conflict.
-      const auto one = static_cast<std::uint64_t>(a.shared ? one_address_wavefronts(lanes, a.width, a.load) : 1);
-      (a.shared ? c.wavefronts : c.sectors) += one;
-      // An aligned address moved by a multiple of its width stays in one sector (one word).
-      for (int s = 1; s < a.shifts; ++s) shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += one;
-      merge(extents_[a.id], BaseExtent{true, at, at + a.width});
-      figured = Figured{static_cast<std::int32_t>(position), lanes, at, at, one, 0};
-      continue;
-    }
-    // Offsets are int64 bits: the lanes' array read as int64 is the addresses.
-    const auto* addresses = reinterpret_cast<const std::int64_t*>(offset.lanes);
-    std::uint64_t low_bits = 0;
-    std::int64_t lowest = INT64_MAX, highest = INT64_MIN;
-    bool sorted = true;  // non-decreasing in lane order (sim/ir_memory.hpp, AddressSpan)
-    if ((lanes & (lanes + 1)) == 0) {  // lanes 0 .. n-1 (the usual): vector loops
-      const AddressSpan span = prefix_address_span(addresses, 64 - __builtin_clzll(lanes));
-      low_bits = span.bits;
-      lowest = span.lowest;
-      highest = span.highest;
-      sorted = span.sorted;
-    } else {
-      std::int64_t previous = INT64_MIN;
-      for (LaneMask l = lanes; l != 0; l &= l - 1) {
-        const std::int64_t at = addresses[lowest_lane(l)];
-        low_bits |= static_cast<std::uint64_t>(at);
-        lowest = std::min(lowest, at);
-        highest = std::max(highest, at);
-        sorted &= at >= previous;
-        previous = at;
-      }
-    }
-    const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
-    if (bound != 0 && (lowest < 0 || static_cast<std::uint64_t>(highest) + static_cast<std::uint64_t>(a.width) > bound)) {
-      out_of_bounds(a, lanes, addresses, 0);
-      continue;
-    }
-    merge(extents_[a.id], BaseExtent{true, lowest, highest + a.width});
-    if ((low_bits & static_cast<std::uint64_t>(a.width - 1)) != 0) {
-      for (LaneMask l = lanes; l != 0; l &= l - 1)
-        if ((offset.lanes[lowest_lane(l)] & static_cast<std::uint64_t>(a.width - 1)) != 0) {
-          misaligned(a, lowest_lane(l), addresses[lowest_lane(l)]);
-          break;
-        }
-      continue;
-    }
-    const AddressSpan span{lowest, highest, low_bits, sorted};
-    figured = Figured{static_cast<std::int32_t>(position), lanes, lowest, highest, 0, 0};
-    if (a.shared) {
-      int phases = 0;
-      const int wavefronts = shared_wavefronts(addresses, lanes, a.width, &phases, 0, span, a.load);
-      c.wavefronts += static_cast<std::uint64_t>(wavefronts);
-      c.conflicts += static_cast<std::uint64_t>(wavefronts - phases);
-      figured.figure = static_cast<std::uint64_t>(wavefronts);
-      figured.conflicts = static_cast<std::uint64_t>(wavefronts - phases);
-    } else {
-      figured.figure = static_cast<std::uint64_t>(sectors_touched(addresses, lanes, a.width, 0, span));
-      c.sectors += figured.figure;
-    }
-    for (int s = 1; s < a.shifts; ++s) {
-      const std::int64_t by = a.shift_step * s;
-      shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += static_cast<std::uint64_t>(
-          a.shared ? shared_wavefronts(addresses, lanes, a.width, nullptr, by, span, a.load)
-                   : sectors_touched(addresses, lanes, a.width, by, span));
-    }
+    return;
+  }
+  AccessCounts64& c = access_counts_[a.id];
+  figured = FiguredAccess{static_cast<std::int32_t>(position), lanes, span.lowest, span.highest, 0, 0};
+  if (a.shared) {
+    int phases = 0;
+    const int wavefronts = shared_wavefronts(addresses, lanes, a.width, &phases, 0, span, a.load);
+    c.wavefronts += static_cast<std::uint64_t>(wavefronts);
+    c.conflicts += static_cast<std::uint64_t>(wavefronts - phases);
+    figured.figure = static_cast<std::uint64_t>(wavefronts);
+    figured.conflicts = static_cast<std::uint64_t>(wavefronts - phases);
+  } else {
+    figured.figure = static_cast<std::uint64_t>(sectors_touched(addresses, lanes, a.width, 0, span));
+    c.sectors += figured.figure;
+  }
+  for (int s = 1; s < a.shifts; ++s) {
+    const std::int64_t by = a.shift_step * s;
+    shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += static_cast<std::uint64_t>(
+        a.shared ? shared_wavefronts(addresses, lanes, a.width, nullptr, by, span, a.load)
+                 : sectors_touched(addresses, lanes, a.width, by, span));
   }
 }
 

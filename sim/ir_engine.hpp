@@ -475,6 +475,24 @@ class WarpMachine {
   std::uint64_t* scratch(ExprId id) { return scratch_.data() + std::size_t(id) * kMaxLanes; }
   void count(StmtId id, LaneMask active);
   void memory(StmtId id, LaneMask active);
+  // memory()'s parts: values followed (captures and kept accesses), floating-point operations,
+  // and each access's figures: those of the access before it with the same offset and lanes
+  // (CompiledAccess::same_as), one address for every lane, or each lane's own.
+  /// The figures of the last access counted lane by lane without a fault.
+  struct FiguredAccess {
+    std::int32_t at = kNone;  // its position in StatementMemory::accesses
+    LaneMask lanes = 0;
+    std::int64_t lowest = 0, highest = 0;
+    std::uint64_t figure = 0, conflicts = 0;  // sectors, or wavefronts and conflicts
+  };
+  void follow_values(const StatementMemory& m, StmtId id, LaneMask active);
+  void count_flops(const StatementMemory& m, StmtId id, LaneMask active);
+  bool count_as_figured(const CompiledAccess& a, LaneMask lanes, std::size_t position,
+                        FiguredAccess& figured);
+  void count_one_address(const CompiledAccess& a, LaneMask lanes, std::uint64_t bits,
+                         std::size_t position, FiguredAccess& figured);
+  void count_lane_addresses(const CompiledAccess& a, LaneMask lanes, const std::uint64_t* offsets,
+                            std::size_t position, FiguredAccess& figured);
   void capture(const CompiledAccess& a, LaneMask lanes);
   // Shared memory followed by value (Program::shared_values).
   void keep(StmtId id, LaneMask active);
