@@ -462,59 +462,131 @@ std::string ClassRefusal::message() const {
 ClassesUnproven::ClassesUnproven(ClassRefusal refusal)
     : InvalidInput(refusal.message()), refusal_(std::move(refusal)) {}
 
+namespace {
+
+// Loaded values are the replay's: classes assume that control flow and addresses depend on
+// indices only. A condition, an address or the lanes of an access that only the launch's data make
+// computable go to the replay, and so does shared memory followed by value.
+std::optional<ClassRefusal> needs_the_replay(const Kernel& kernel, const Launch& launch,
+                                             const std::vector<ExprId>& origins) {
+  const std::vector<bool> values = buffers_with_values(kernel, launch);
+  const std::vector<bool> loaded = computed_loads(kernel, &values);
+  const std::vector<ExprId> with_data = opaque_origins(kernel, loaded);
+  const auto kept_space = [&](const Expr& load) -> std::string {  // "" for a launch's buffer
+    if (load.access == kNone) return "";
+    const MemoryAccess& a = kernel.accesses[static_cast<std::size_t>(load.access)];
+    if (a.base == kNone || kernel.bases[static_cast<std::size_t>(a.base)].parameter != kNone) return "";
+    return a.space == AddressSpace::Shared ? "shared memory" : a.space == AddressSpace::Local ? "a local array" : "";
+  };
+  std::optional<ClassRefusal> found;
+  const auto note = [&](ExprId x, SourceRange range, const std::string& what) {
+    if (found || x == kNone || origins[x] == kNone || with_data[x] != kNone) return;
+    const Expr& load = kernel.exprs[origins[x]];
+    found = ClassRefusal{range, location(kernel, range), what,
+                         "depends on " + load.description + " (" + location(kernel, load.range) + "), " +
+                             (kept_space(load).empty() ? "a value loaded from the launch's data"
+                                                       : "a value in " + kept_space(load) + ", which the replay follows")};
+  };
+  for (const Stmt& s : kernel.stmts)
+    if (s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch)
+      note(s.value, s.range, "the condition of this " + report_kind(s));
+  for (const MemoryAccess& a : kernel.accesses) {
+    if (a.base == kNone) continue;
+    note(a.offset, a.range, "the address of '" + a.text + "'");
+    note(a.guard, a.range, "the lanes of '" + a.text + "'");
+  }
+  // Shared memory followed by value (its loads computed): the replay runs the block's warps
+  // phase by phase and checks races and reads of memory never written; classes do not.
+  // (A buffer the kernel writes is followed where a condition, an address or lanes need its
+  // values: `note` above refuses those.)
+  for (std::size_t a = 0; a < kernel.accesses.size() && !found; ++a) {
+    const MemoryAccess& m = kernel.accesses[a];
+    if (!loaded[a] || m.base == kNone || kernel.bases[static_cast<std::size_t>(m.base)].parameter != kNone ||
+        m.space != AddressSpace::Shared)
+      continue;
+    found = ClassRefusal{m.range, location(kernel, m.range), "the value '" + m.text + "' reads",
+                         "is shared memory the model follows by value (phases between barriers, races, "
+                         "reads of memory never written), which the replay does"};
+  }
+  return found;
+}
+
+// The coefficient of symbol s (the warp index, a block index or an accelerated loop's variable).
+void set_coefficient(detail::AffineCoefficients& c, int s, const std::vector<StmtId>& loops, std::int64_t value) {
+  if (s == kWarpSymbol)
+    c.warp_coefficient = value;
+  else if (s < kBlockSymbols)
+    c.block_coefficient[static_cast<std::size_t>(s)] = value;
+  else
+    c.loop_coefficients.emplace_back(loops[static_cast<std::size_t>(s - kLoopSymbols)], value);
+}
+
+// Comparison i's coefficients in the block indices, the warp index (with warp classes) and the
+// accelerated loops' variables, and where an operand wraps around (analysis.tracked[i]); a
+// refusal where a coefficient is too large to follow (in an access's lanes, `in_memory`, only the
+// access's figures are refused: analysis.memory_refusal).
+std::optional<ClassRefusal> track_comparison(const Kernel& kernel, const Analyser& a, std::size_t i,
+                                             const std::vector<StmtId>& loops, bool warp_classes,
+                                             bool in_memory, detail::ClassAnalysis& analysis) {
+  const Expr& e = kernel.exprs[i];
+  const Form& x = a.form(e.operands[0]);
+  const Form& y = a.form(e.operands[1]);
+  TrackedComparison t;
+  bool any = false;
+  for (int s = 0; s < a.symbols(); ++s) {
+    const Wide d = x.coefficient[static_cast<std::size_t>(s)] - y.coefficient[static_cast<std::size_t>(s)];
+    if (d == 0 || (s == kWarpSymbol && !warp_classes)) continue;
+    if (d > Wide{1} << 62 || d < -(Wide{1} << 62)) {
+      if (in_memory) {  // in an access's lanes: only its figures are not counted
+        any = false;
+        if (analysis.memory_refusal.empty())
+          analysis.memory_refusal = location(kernel, e.range) + ": this comparison has a coefficient too large to follow";
+        break;
+      }
+      return refusal(kernel, static_cast<ExprId>(i), "this comparison", "has a coefficient too large to follow");
+    }
+    any = true;
+    set_coefficient(t, s, loops, static_cast<std::int64_t>(d));
+  }
+  // Operands that wrap around once: where their value wraps is recorded too.
+  const ScalarType type = kernel.exprs[e.operands[0]].type;
+  for (int side = 0; side < 2 && (any || !x.exact || !y.exact); ++side) {
+    const Form& f = side == 0 ? x : y;
+    Wide wrap = 0;
+    if (!wraps_once(f, type, &wrap) || wrap == f.low) continue;
+    detail::WrapGuard g;
+    g.side = side;
+    g.width = bit_width(type);
+    g.low = f.low;
+    g.wrap = wrap;
+    bool moves = false;
+    for (int s = 0; s < a.symbols(); ++s) {
+      const Wide coefficient = f.coefficient[static_cast<std::size_t>(s)];
+      if (coefficient == 0 || (s == kWarpSymbol && !warp_classes)) continue;
+      if (coefficient > Wide{1} << 62 || coefficient < -(Wide{1} << 62)) {
+        return refusal(kernel, static_cast<ExprId>(i), "this comparison",
+                       "has an operand that wraps around with a coefficient too large to follow");
+      }
+      moves = true;
+      set_coefficient(g.coefficients, s, loops, static_cast<std::int64_t>(coefficient));
+    }
+    if (moves) t.guards.push_back(std::move(g));
+  }
+  if (any || !t.guards.empty()) analysis.tracked[i] = t;
+  return std::nullopt;
+}
+
+}  // namespace
+
 ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits limits) {
   validate(kernel);
   validate(launch, kernel, limits);
   const std::vector<ExprId> origins = opaque_origins(kernel);
-  // Loaded values (issue 22) are the replay's: classes assume that control flow and addresses
-  // depend on indices only. A condition, an address or the lanes of an access that only the
-  // launch's data make computable go to the replay.
-  {
-    const std::vector<bool> values = buffers_with_values(kernel, launch);
-    const std::vector<bool> loaded = computed_loads(kernel, &values);
-    const std::vector<ExprId> with_data = opaque_origins(kernel, loaded);
-    const auto kept_space = [&](const Expr& load) -> std::string {  // "" for a launch's buffer
-      if (load.access == kNone) return "";
-      const MemoryAccess& a = kernel.accesses[static_cast<std::size_t>(load.access)];
-      if (a.base == kNone || kernel.bases[static_cast<std::size_t>(a.base)].parameter != kNone) return "";
-      return a.space == AddressSpace::Shared ? "shared memory" : a.space == AddressSpace::Local ? "a local array" : "";
-    };
-    std::optional<ClassRefusal> found;
-    const auto note = [&](ExprId x, SourceRange range, const std::string& what) {
-      if (found || x == kNone || origins[x] == kNone || with_data[x] != kNone) return;
-      const Expr& load = kernel.exprs[origins[x]];
-      found = ClassRefusal{range, location(kernel, range), what,
-                           "depends on " + load.description + " (" + location(kernel, load.range) + "), " +
-                               (kept_space(load).empty() ? "a value loaded from the launch's data"
-                                                         : "a value in " + kept_space(load) + ", which the replay follows")};
-    };
-    for (const Stmt& s : kernel.stmts)
-      if (s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch)
-        note(s.value, s.range, "the condition of this " + report_kind(s));
-    for (const MemoryAccess& a : kernel.accesses) {
-      if (a.base == kNone) continue;
-      note(a.offset, a.range, "the address of '" + a.text + "'");
-      note(a.guard, a.range, "the lanes of '" + a.text + "'");
-    }
-    // Shared memory followed by value (its loads computed): the replay runs the block's warps
-    // phase by phase and checks races and reads of memory never written; classes do not.
-    // (A buffer the kernel writes is followed where a condition, an address or lanes need its
-    // values: `note` above refuses those.)
-    for (std::size_t a = 0; a < kernel.accesses.size() && !found; ++a) {
-      const MemoryAccess& m = kernel.accesses[a];
-      if (!loaded[a] || m.base == kNone || kernel.bases[static_cast<std::size_t>(m.base)].parameter != kNone ||
-          m.space != AddressSpace::Shared)
-        continue;
-      found = ClassRefusal{m.range, location(kernel, m.range), "the value '" + m.text + "' reads",
-                           "is shared memory the model follows by value (phases between barriers, races, "
-                           "reads of memory never written), which the replay does"};
-    }
-    if (found) {
-      ClassPlan plan;
-      plan.limits = limits;
-      plan.refusal = found;
-      return plan;
-    }
+  if (std::optional<ClassRefusal> found = needs_the_replay(kernel, launch, origins)) {
+    ClassPlan plan;
+    plan.limits = limits;
+    plan.refusal = found;
+    return plan;
   }
   const Uses uses = uses_of(kernel);
   std::vector<StmtId> loops;
@@ -572,63 +644,10 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
       const Expr& e = kernel.exprs[i];
       if (!a.evaluated(static_cast<ExprId>(i)) || e.kind != ExprKind::Binary || !is_comparison(e.binary_op))
         continue;
-      const Form& x = a.form(e.operands[0]);
-      const Form& y = a.form(e.operands[1]);
-      TrackedComparison t;
-      bool any = false;
-      for (int s = 0; s < a.symbols(); ++s) {
-        const Wide d = x.coefficient[static_cast<std::size_t>(s)] - y.coefficient[static_cast<std::size_t>(s)];
-        if (d == 0 || (s == kWarpSymbol && !warp_classes)) continue;
-        if (d > Wide{1} << 62 || d < -(Wide{1} << 62)) {
-          if (memory[i]) {  // in an access's lanes: only its figures are not counted
-            any = false;
-            if (analysis->memory_refusal.empty())
-              analysis->memory_refusal = location(kernel, e.range) + ": this comparison has a coefficient too large to follow";
-            break;
-          }
-          plan.refusal = refusal(kernel, static_cast<ExprId>(i), "this comparison",
-                                 "has a coefficient too large to follow");
-          return plan;
-        }
-        any = true;
-        if (s == kWarpSymbol) {
-          t.warp_coefficient = static_cast<std::int64_t>(d);
-        } else if (s < kBlockSymbols) {
-          t.block_coefficient[static_cast<std::size_t>(s)] = static_cast<std::int64_t>(d);
-        } else {
-          t.loop_coefficients.emplace_back(loops[static_cast<std::size_t>(s - kLoopSymbols)],
-                                           static_cast<std::int64_t>(d));
-        }
+      if (auto refused = track_comparison(kernel, a, i, loops, warp_classes, memory[i], *analysis)) {
+        plan.refusal = refused;
+        return plan;
       }
-      // Operands that wrap around once: where their value wraps is recorded too.
-      const ScalarType type = kernel.exprs[e.operands[0]].type;
-      for (int side = 0; side < 2 && (any || !x.exact || !y.exact); ++side) {
-        const Form& f = side == 0 ? x : y;
-        Wide wrap = 0;
-        if (!wraps_once(f, type, &wrap) || wrap == f.low) continue;
-        detail::WrapGuard g;
-        g.side = side;
-        g.width = bit_width(type);
-        g.low = f.low;
-        g.wrap = wrap;
-        bool moves = false;
-        for (int s = 0; s < a.symbols(); ++s) {
-          const Wide coefficient = f.coefficient[static_cast<std::size_t>(s)];
-          if (coefficient == 0 || (s == kWarpSymbol && !warp_classes)) continue;
-          if (coefficient > Wide{1} << 62 || coefficient < -(Wide{1} << 62)) {
-            plan.refusal = refusal(kernel, static_cast<ExprId>(i), "this comparison",
-                                   "has an operand that wraps around with a coefficient too large to follow");
-            return plan;
-          }
-          moves = true;
-          const auto value = static_cast<std::int64_t>(coefficient);
-          if (s == kWarpSymbol) g.coefficients.warp_coefficient = value;
-          else if (s < kBlockSymbols) g.coefficients.block_coefficient[static_cast<std::size_t>(s)] = value;
-          else g.coefficients.loop_coefficients.emplace_back(loops[static_cast<std::size_t>(s - kLoopSymbols)], value);
-        }
-        if (moves) t.guards.push_back(std::move(g));
-      }
-      if (any || !t.guards.empty()) analysis->tracked[i] = t;
     }
     analysis->warp_classes = warp_classes;
     plan_memory(kernel, launch, a, memory, warp_classes, loops, *analysis);
