@@ -672,27 +672,7 @@ class Codegen {
     const Stmt& s = k_.stmts[static_cast<std::size_t>(id)];
     const auto skip = [&](StmtId x) { return p_.skip_value[static_cast<std::size_t>(x)] != 0; };
     switch (s.kind) {
-      case StmtKind::Block: {
-        count(id, active);
-        llvm::AllocaInst* cur = mask_variable(active);
-        auto* end = block("block_end");
-        for (std::size_t i = 0; i < s.children.size(); ++i) {
-          const StmtId child = s.children[i];
-          llvm::Value* now = load_mask(cur);
-          if (k_.stmts[static_cast<std::size_t>(child)].kind == StmtKind::Work) {
-            count(child, now);
-            memory(child, now);
-            continue;
-          }
-          b_.CreateStore(emit(child, now), cur);
-          auto* next = block("next");
-          b_.CreateCondBr(b_.CreateICmpEQ(load_mask(cur), zero()), end, next);
-          b_.SetInsertPoint(next);
-        }
-        b_.CreateBr(end);
-        b_.SetInsertPoint(end);
-        return load_mask(cur);
-      }
+      case StmtKind::Block: return block_(id, s, active);
       case StmtKind::Declare:
       case StmtKind::Assign:
         count(id, active);
@@ -708,36 +688,7 @@ class Codegen {
         count(id, active);
         memory(id, active);
         return active;
-      case StmtKind::If: {
-        llvm::AllocaInst* out = mask_variable(zero());
-        llvm::AllocaInst* rest = mask_variable(active);
-        auto* end = block("if_end");
-        for (StmtId at = id;;) {
-          const Stmt& link = k_.stmts[static_cast<std::size_t>(at)];
-          llvm::Value* now = load_mask(rest);
-          memory(at, now);
-          llvm::Value* taken = condition(link.value, now);
-          count_condition(at, now, taken);
-          or_into(out, emit_if_any(link.then_stmt, taken));
-          llvm::Value* left = b_.CreateAnd(now, b_.CreateNot(taken));
-          b_.CreateStore(left, rest);
-          auto* more = block("else");
-          b_.CreateCondBr(b_.CreateICmpEQ(left, zero()), end, more);
-          b_.SetInsertPoint(more);
-          if (link.else_stmt == kNone) {
-            or_into(out, left);
-            break;
-          }
-          if (k_.stmts[static_cast<std::size_t>(link.else_stmt)].kind != StmtKind::If) {
-            or_into(out, emit(link.else_stmt, left));
-            break;
-          }
-          at = link.else_stmt;
-        }
-        b_.CreateBr(end);
-        b_.SetInsertPoint(end);
-        return load_mask(out);
-      }
+      case StmtKind::If: return if_(id, active);
       case StmtKind::Loop: return loop(id, s, active);
       case StmtKind::Break:
         count(id, active);
@@ -747,52 +698,112 @@ class Codegen {
         count(id, active);
         or_into(frames_[frame_for(FrameKind::Loop, FrameKind::Loop)].continued, active);
         return zero();
-      case StmtKind::Return: {
-        count(id, active);
-        memory(id, active);
-        const std::size_t call = frame_for(FrameKind::Call, FrameKind::Call);
-        if (call == frames_.size()) {  // leaves the kernel
-          b_.CreateStore(b_.CreateAnd(load_mask(alive_), b_.CreateNot(active)), alive_);
-          return zero();
-        }
-        if (s.value != kNone && !skip(id)) write(frames_[call].result, expr(s.value, active), active);
-        or_into(frames_[call].returned, active);
-        return zero();
-      }
-      case StmtKind::Barrier: {
-        count(id, active);
-        const std::int32_t index = p_.barrier[static_cast<std::size_t>(id)];
-        auto* full = block("full");
-        auto* partial = block("partial");
-        auto* after = block("arrived");
-        b_.CreateCondBr(b_.CreateICmpEQ(active, existing_), full, partial);
-        b_.SetInsertPoint(full);
-        llvm::Value* at = b_.CreateGEP(i64_, pointer_field(offsetof(WarpContext, full_arrivals), i64_),
-                                       llvm::ConstantInt::get(i64_, std::uint64_t(index)));
-        b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, at), llvm::ConstantInt::get(i64_, 1)), at);
-        b_.CreateBr(after);
-        b_.SetInsertPoint(partial);
-        auto* fn_type = llvm::FunctionType::get(llvm::Type::getVoidTy(c_), {i8_->getPointerTo(), i32_, i32_}, false);
-        llvm::Value* fn = b_.CreateLoad(fn_type->getPointerTo(), field(offsetof(WarpContext, arrive), fn_type->getPointerTo()));
-        b_.CreateCall(fn_type, fn, {ctx_, llvm::ConstantInt::get(i32_, std::uint64_t(index)), active});
-        b_.CreateBr(after);
-        b_.SetInsertPoint(after);
-        return active;
-      }
-      case StmtKind::InlinedCall: {
-        count(id, active);
-        Frame f{FrameKind::Call};
-        f.result = s.local;
-        f.returned = mask_variable(zero());
-        frames_.push_back(f);
-        llvm::Value* out = emit(s.body, active);
-        out = b_.CreateOr(out, load_mask(frames_.back().returned));
-        frames_.pop_back();
-        return out;
-      }
+      case StmtKind::Return: return return_(id, s, active);
+      case StmtKind::Barrier: return barrier_(id, active);
+      case StmtKind::InlinedCall: return inlined_call(id, s, active);
       case StmtKind::Switch: return switch_(id, s, active);
     }
     throw Unsupported{"unknown statement kind"};
+  }
+
+  llvm::Value* block_(StmtId id, const Stmt& s, llvm::Value* active) {
+    count(id, active);
+    llvm::AllocaInst* cur = mask_variable(active);
+    auto* end = block("block_end");
+    for (std::size_t i = 0; i < s.children.size(); ++i) {
+      const StmtId child = s.children[i];
+      llvm::Value* now = load_mask(cur);
+      if (k_.stmts[static_cast<std::size_t>(child)].kind == StmtKind::Work) {
+        count(child, now);
+        memory(child, now);
+        continue;
+      }
+      b_.CreateStore(emit(child, now), cur);
+      auto* next = block("next");
+      b_.CreateCondBr(b_.CreateICmpEQ(load_mask(cur), zero()), end, next);
+      b_.SetInsertPoint(next);
+    }
+    b_.CreateBr(end);
+    b_.SetInsertPoint(end);
+    return load_mask(cur);
+  }
+
+  llvm::Value* if_(StmtId id, llvm::Value* active) {
+    llvm::AllocaInst* out = mask_variable(zero());
+    llvm::AllocaInst* rest = mask_variable(active);
+    auto* end = block("if_end");
+    for (StmtId at = id;;) {
+      const Stmt& link = k_.stmts[static_cast<std::size_t>(at)];
+      llvm::Value* now = load_mask(rest);
+      memory(at, now);
+      llvm::Value* taken = condition(link.value, now);
+      count_condition(at, now, taken);
+      or_into(out, emit_if_any(link.then_stmt, taken));
+      llvm::Value* left = b_.CreateAnd(now, b_.CreateNot(taken));
+      b_.CreateStore(left, rest);
+      auto* more = block("else");
+      b_.CreateCondBr(b_.CreateICmpEQ(left, zero()), end, more);
+      b_.SetInsertPoint(more);
+      if (link.else_stmt == kNone) {
+        or_into(out, left);
+        break;
+      }
+      if (k_.stmts[static_cast<std::size_t>(link.else_stmt)].kind != StmtKind::If) {
+        or_into(out, emit(link.else_stmt, left));
+        break;
+      }
+      at = link.else_stmt;
+    }
+    b_.CreateBr(end);
+    b_.SetInsertPoint(end);
+    return load_mask(out);
+  }
+
+  llvm::Value* return_(StmtId id, const Stmt& s, llvm::Value* active) {
+    count(id, active);
+    memory(id, active);
+    const std::size_t call = frame_for(FrameKind::Call, FrameKind::Call);
+    if (call == frames_.size()) {  // leaves the kernel
+      b_.CreateStore(b_.CreateAnd(load_mask(alive_), b_.CreateNot(active)), alive_);
+      return zero();
+    }
+    if (s.value != kNone && p_.skip_value[static_cast<std::size_t>(id)] == 0)
+      write(frames_[call].result, expr(s.value, active), active);
+    or_into(frames_[call].returned, active);
+    return zero();
+  }
+
+  llvm::Value* barrier_(StmtId id, llvm::Value* active) {
+    count(id, active);
+    const std::int32_t index = p_.barrier[static_cast<std::size_t>(id)];
+    auto* full = block("full");
+    auto* partial = block("partial");
+    auto* after = block("arrived");
+    b_.CreateCondBr(b_.CreateICmpEQ(active, existing_), full, partial);
+    b_.SetInsertPoint(full);
+    llvm::Value* at = b_.CreateGEP(i64_, pointer_field(offsetof(WarpContext, full_arrivals), i64_),
+                                   llvm::ConstantInt::get(i64_, std::uint64_t(index)));
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, at), llvm::ConstantInt::get(i64_, 1)), at);
+    b_.CreateBr(after);
+    b_.SetInsertPoint(partial);
+    auto* fn_type = llvm::FunctionType::get(llvm::Type::getVoidTy(c_), {i8_->getPointerTo(), i32_, i32_}, false);
+    llvm::Value* fn = b_.CreateLoad(fn_type->getPointerTo(), field(offsetof(WarpContext, arrive), fn_type->getPointerTo()));
+    b_.CreateCall(fn_type, fn, {ctx_, llvm::ConstantInt::get(i32_, std::uint64_t(index)), active});
+    b_.CreateBr(after);
+    b_.SetInsertPoint(after);
+    return active;
+  }
+
+  llvm::Value* inlined_call(StmtId id, const Stmt& s, llvm::Value* active) {
+    count(id, active);
+    Frame f{FrameKind::Call};
+    f.result = s.local;
+    f.returned = mask_variable(zero());
+    frames_.push_back(f);
+    llvm::Value* out = emit(s.body, active);
+    out = b_.CreateOr(out, load_mask(frames_.back().returned));
+    frames_.pop_back();
+    return out;
   }
 
   // Heads of a loop, one condition and its count (WarpMachine::iteration's).
