@@ -261,26 +261,13 @@ class Validator {
 
   void check_expr(ExprId id) const {
     const Expr& e = k_.exprs[id];
-    const std::string kind = name(e.kind);
     switch (e.kind) {
       case ExprKind::Constant:
         if (e.constant != normalise(e.type, e.constant))
           fail_expr(id, "constant " + std::to_string(e.constant) + " is not a normalised " +
                             name(e.type));
         break;
-      case ExprKind::Param: {
-        if (e.index < 0 || static_cast<std::size_t>(e.index) >= k_.parameters.size())
-          fail_expr(id, "parameter " + std::to_string(e.index) + " does not exist");
-        const Parameter& p = k_.parameters[e.index];
-        if (p.floating != 0) {
-          expect_type(id, e.type, p.floating == 32 ? ScalarType::F32 : ScalarType::F64, "parameter read");
-          break;
-        }
-        if (!p.scalar)
-          fail_expr(id, "parameter '" + p.name + "' is not an integer or floating scalar (read it as opaque)");
-        expect_type(id, e.type, p.type, "parameter read");
-        break;
-      }
+      case ExprKind::Param: check_param(id, e); break;
       case ExprKind::Builtin: expect_type(id, e.type, builtin_type(e.builtin), "builtin"); break;
       case ExprKind::Local:
         if (!valid_local(e.index)) fail_expr(id, "local " + std::to_string(e.index) + " does not exist");
@@ -288,45 +275,8 @@ class Validator {
         break;
       case ExprKind::Opaque: break;
       case ExprKind::Cast: operand(id, 0); break;
-      case ExprKind::Unary: {
-        const ScalarType t = operand(id, 0);
-        if (e.unary_op == UnaryOp::LogicalNot) {
-          expect_type(id, t, ScalarType::Bool, "operand of !");
-          expect_type(id, e.type, ScalarType::Bool, "result of !");
-        } else {
-          const bool floating_neg = e.unary_op == UnaryOp::Neg && is_floating(t);
-          if (!is_promoted(t) && !floating_neg)
-            fail_expr(id, "operand of " + name(e.unary_op) + " has type " + name(t) +
-                              (e.unary_op == UnaryOp::Neg ? " (allowed: int32, uint32, int64, uint64, float32, float64)"
-                                                          : " (allowed: int32, uint32, int64, uint64)"));
-          expect_type(id, e.type, t, "result");
-        }
-        break;
-      }
-      case ExprKind::Binary: {
-        const ScalarType a = operand(id, 0);
-        const ScalarType b = operand(id, 1);
-        if (is_floating(a) || is_floating(b)) {
-          const BinaryOp op = e.binary_op;
-          if (op == BinaryOp::Rem || op == BinaryOp::Shl || op == BinaryOp::Shr || op == BinaryOp::BitAnd ||
-              op == BinaryOp::BitOr || op == BinaryOp::BitXor)
-            fail_expr(id, "operator " + name(op) + " on " + name(a) + " (allowed on float32 and float64: "
-                              "+ - * / < <= > >= == !=)");
-          if (a != b)
-            fail_expr(id, "operands of " + name(op) + " have different types " + name(a) + " and " + name(b));
-          expect_type(id, e.type, is_comparison(op) ? ScalarType::Bool : a, "result");
-          break;
-        }
-        if (!is_promoted(a) || !is_promoted(b))
-          fail_expr(id, "operands of " + name(e.binary_op) + " have types " + name(a) + " and " +
-                            name(b) + " (allowed: int32, uint32, int64, uint64)");
-        const bool shift = e.binary_op == BinaryOp::Shl || e.binary_op == BinaryOp::Shr;
-        if (!shift && a != b)
-          fail_expr(id, "operands of " + name(e.binary_op) + " have different types " + name(a) +
-                            " and " + name(b));
-        expect_type(id, e.type, is_comparison(e.binary_op) ? ScalarType::Bool : a, "result");
-        break;
-      }
+      case ExprKind::Unary: check_unary(id, e); break;
+      case ExprKind::Binary: check_binary(id, e); break;
       case ExprKind::Logical:
         expect_type(id, operand(id, 0), ScalarType::Bool, "left operand");
         expect_type(id, operand(id, 1), ScalarType::Bool, "right operand");
@@ -337,39 +287,92 @@ class Validator {
         expect_type(id, operand(id, 1), e.type, "first arm of ?:");
         expect_type(id, operand(id, 2), e.type, "second arm of ?:");
         break;
-      case ExprKind::Warp: {
-        const int n = operand_count(e.warp_op);
-        for (int i = n; i < 3; ++i)
-          if (e.operands[i] != kNone) fail_expr(id, name(e.warp_op) + " takes " + std::to_string(n) + " operand(s)");
-        if (n >= 1) expect_type(id, operand(id, 0), ScalarType::U32, "mask of the warp function");
-        if (e.warp_op <= WarpOp::ShflXor) {
-          expect_type(id, operand(id, 1), e.type, "value of the shuffle");
-          if (e.type == ScalarType::Bool) fail_expr(id, "a shuffle of a bool");
-          expect_type(id, operand(id, 2), ScalarType::I32, "lane of the shuffle");
-          if (e.constant == 0 || e.constant > 32 || (e.constant & (e.constant - 1)) != 0)
-            fail_expr(id, "shuffle width " + std::to_string(e.constant) + " (allowed: 1, 2, 4, 8, 16, 32)");
-        } else if (e.warp_op == WarpOp::ActiveMask || e.warp_op == WarpOp::Ballot) {
-          if (n == 2) expect_type(id, operand(id, 1), ScalarType::Bool, "predicate");
-          expect_type(id, e.type, ScalarType::U32, "result");
-        } else {
-          expect_type(id, operand(id, 1), ScalarType::Bool, "predicate");
-          expect_type(id, e.type, ScalarType::I32, "result");
-        }
-        break;
-      }
-      case ExprKind::Intrinsic: {
-        if (!is_floating(e.type))
-          fail_expr(id, name(e.intrinsic) + " has type " + name(e.type) + " (allowed: float32, float64)");
-        const int n = operand_count(e.intrinsic);
-        for (int i = 0; i < 3; ++i) {
-          if (i < n) expect_type(id, operand(id, i), e.type, "operand of the intrinsic");
-          else if (e.operands[i] != kNone)
-            fail_expr(id, name(e.intrinsic) + " takes " + std::to_string(n) + " operand(s)");
-        }
-        break;
-      }
+      case ExprKind::Warp: check_warp(id, e); break;
+      case ExprKind::Intrinsic: check_intrinsic(id, e); break;
     }
-    (void)kind;
+  }
+
+  void check_param(ExprId id, const Expr& e) const {
+    if (e.index < 0 || static_cast<std::size_t>(e.index) >= k_.parameters.size())
+      fail_expr(id, "parameter " + std::to_string(e.index) + " does not exist");
+    const Parameter& p = k_.parameters[e.index];
+    if (p.floating != 0) {
+      expect_type(id, e.type, p.floating == 32 ? ScalarType::F32 : ScalarType::F64, "parameter read");
+      return;
+    }
+    if (!p.scalar)
+      fail_expr(id, "parameter '" + p.name + "' is not an integer or floating scalar (read it as opaque)");
+    expect_type(id, e.type, p.type, "parameter read");
+  }
+
+  void check_unary(ExprId id, const Expr& e) const {
+    const ScalarType t = operand(id, 0);
+    if (e.unary_op == UnaryOp::LogicalNot) {
+      expect_type(id, t, ScalarType::Bool, "operand of !");
+      expect_type(id, e.type, ScalarType::Bool, "result of !");
+    } else {
+      const bool floating_neg = e.unary_op == UnaryOp::Neg && is_floating(t);
+      if (!is_promoted(t) && !floating_neg)
+        fail_expr(id, "operand of " + name(e.unary_op) + " has type " + name(t) +
+                          (e.unary_op == UnaryOp::Neg ? " (allowed: int32, uint32, int64, uint64, float32, float64)"
+                                                      : " (allowed: int32, uint32, int64, uint64)"));
+      expect_type(id, e.type, t, "result");
+    }
+  }
+
+  void check_binary(ExprId id, const Expr& e) const {
+    const ScalarType a = operand(id, 0);
+    const ScalarType b = operand(id, 1);
+    if (is_floating(a) || is_floating(b)) {
+      const BinaryOp op = e.binary_op;
+      if (op == BinaryOp::Rem || op == BinaryOp::Shl || op == BinaryOp::Shr || op == BinaryOp::BitAnd ||
+          op == BinaryOp::BitOr || op == BinaryOp::BitXor)
+        fail_expr(id, "operator " + name(op) + " on " + name(a) + " (allowed on float32 and float64: "
+                          "+ - * / < <= > >= == !=)");
+      if (a != b)
+        fail_expr(id, "operands of " + name(op) + " have different types " + name(a) + " and " + name(b));
+      expect_type(id, e.type, is_comparison(op) ? ScalarType::Bool : a, "result");
+      return;
+    }
+    if (!is_promoted(a) || !is_promoted(b))
+      fail_expr(id, "operands of " + name(e.binary_op) + " have types " + name(a) + " and " +
+                        name(b) + " (allowed: int32, uint32, int64, uint64)");
+    const bool shift = e.binary_op == BinaryOp::Shl || e.binary_op == BinaryOp::Shr;
+    if (!shift && a != b)
+      fail_expr(id, "operands of " + name(e.binary_op) + " have different types " + name(a) +
+                        " and " + name(b));
+    expect_type(id, e.type, is_comparison(e.binary_op) ? ScalarType::Bool : a, "result");
+  }
+
+  void check_warp(ExprId id, const Expr& e) const {
+    const int n = operand_count(e.warp_op);
+    for (int i = n; i < 3; ++i)
+      if (e.operands[i] != kNone) fail_expr(id, name(e.warp_op) + " takes " + std::to_string(n) + " operand(s)");
+    if (n >= 1) expect_type(id, operand(id, 0), ScalarType::U32, "mask of the warp function");
+    if (e.warp_op <= WarpOp::ShflXor) {
+      expect_type(id, operand(id, 1), e.type, "value of the shuffle");
+      if (e.type == ScalarType::Bool) fail_expr(id, "a shuffle of a bool");
+      expect_type(id, operand(id, 2), ScalarType::I32, "lane of the shuffle");
+      if (e.constant == 0 || e.constant > 32 || (e.constant & (e.constant - 1)) != 0)
+        fail_expr(id, "shuffle width " + std::to_string(e.constant) + " (allowed: 1, 2, 4, 8, 16, 32)");
+    } else if (e.warp_op == WarpOp::ActiveMask || e.warp_op == WarpOp::Ballot) {
+      if (n == 2) expect_type(id, operand(id, 1), ScalarType::Bool, "predicate");
+      expect_type(id, e.type, ScalarType::U32, "result");
+    } else {
+      expect_type(id, operand(id, 1), ScalarType::Bool, "predicate");
+      expect_type(id, e.type, ScalarType::I32, "result");
+    }
+  }
+
+  void check_intrinsic(ExprId id, const Expr& e) const {
+    if (!is_floating(e.type))
+      fail_expr(id, name(e.intrinsic) + " has type " + name(e.type) + " (allowed: float32, float64)");
+    const int n = operand_count(e.intrinsic);
+    for (int i = 0; i < 3; ++i) {
+      if (i < n) expect_type(id, operand(id, i), e.type, "operand of the intrinsic");
+      else if (e.operands[i] != kNone)
+        fail_expr(id, name(e.intrinsic) + " takes " + std::to_string(n) + " operand(s)");
+    }
   }
 
   void expect_expr(StmtId s, ExprId e, const char* what) const {
@@ -540,61 +543,68 @@ class Validator {
         owner[a] = static_cast<StmtId>(i);
       }
     }
-    for (std::size_t i = 0; i < k_.accesses.size(); ++i) {
-      const MemoryAccess& a = k_.accesses[i];
-      const std::string what = "access " + std::to_string(i) + " ('" + a.text + "')";
-      if (owner[i] == kNone) fail(what + " belongs to no statement");
-      const std::uint32_t w = a.width;
-      if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
-        fail(what + " has width " + std::to_string(w) + " (allowed: 1, 2, 4, 8, 16)");
-      if (a.base == kNone) {
-        if (a.reason.empty()) fail(what + " has neither a base nor a reason it has none");
-        if (a.offset != kNone || a.guard != kNone || a.compare != kNone)
-          fail(what + " has no base but an offset, guard or compare operand");
-        continue;
-      }
-      if (a.base < 0 || static_cast<std::size_t>(a.base) >= k_.bases.size())
-        fail(what + " names base " + std::to_string(a.base) + ", which does not exist");
-      if (k_.bases[a.base].space != a.space)
-        fail(what + " is in " + name(a.space) + " memory but its base '" + k_.bases[a.base].name +
-             "' is in " + name(k_.bases[a.base].space) + " memory");
-      if (a.offset < 0 || static_cast<std::size_t>(a.offset) >= k_.exprs.size())
-        fail(what + " has offset " + std::to_string(a.offset) + ", which does not exist");
-      if (k_.exprs[a.offset].type != ScalarType::I64)
-        fail(what + " has an offset of type " + name(k_.exprs[a.offset].type) + ", expected int64");
-      if (a.guard != kNone) {
-        if (a.guard < 0 || static_cast<std::size_t>(a.guard) >= k_.exprs.size())
-          fail(what + " has guard " + std::to_string(a.guard) + ", which does not exist");
-        if (k_.exprs[a.guard].type != ScalarType::Bool)
-          fail(what + " has a guard of type " + name(k_.exprs[a.guard].type) + ", expected bool");
-      }
-      if (a.value != kNone) {
-        if (a.value < 0 || static_cast<std::size_t>(a.value) >= k_.exprs.size())
-          fail(what + " has value " + std::to_string(a.value) + ", which does not exist");
-        const ScalarType t = k_.exprs[a.value].type;
-        // Atomics as PTX's atom has them: add and exch also on floating types, inc and dec on
-        // uint32 only, the rest on integers.
-        const bool floats = a.atomic == AtomicOp::Add || a.atomic == AtomicOp::Exch;
-        const bool counter = a.atomic == AtomicOp::Inc || a.atomic == AtomicOp::Dec;
-        const bool atomic = a.kind == AccessKind::Atomic && a.atomic != AtomicOp::Other &&
-                            (floats || !is_floating(t)) && (!counter || t == ScalarType::U32);
-        if ((a.kind != AccessKind::Store && !atomic) || t == ScalarType::Bool ||
-            static_cast<std::uint32_t>(bit_width(t) / 8) != a.width)
-          fail(what + " has a value of type " + name(t) + ", expected a store's " + std::to_string(a.width) +
-               "-byte scalar, or an atomic's (" + name(a.atomic) + ": " +
-               (floats ? "an integer or floating" : counter ? "a uint32" : "an integer") + " element)");
-      }
-      if (a.compare != kNone) {
-        if (a.compare < 0 || static_cast<std::size_t>(a.compare) >= k_.exprs.size())
-          fail(what + " has compare " + std::to_string(a.compare) + ", which does not exist");
-        if (a.kind != AccessKind::Atomic || a.atomic != AtomicOp::Cas || a.value == kNone)
-          fail(what + " has a compare operand but is not an atomic cas with a value");
-        if (k_.exprs[a.compare].type != k_.exprs[a.value].type)
-          fail(what + " compares with a value of type " + name(k_.exprs[a.compare].type) + ", expected its operand's " +
-               name(k_.exprs[a.value].type));
-      } else if (a.kind == AccessKind::Atomic && a.atomic == AtomicOp::Cas && a.value != kNone) {
-        fail(what + " is an atomic cas without the value it compares with");
-      }
+    for (std::size_t i = 0; i < k_.accesses.size(); ++i) check_access(i, owner[i]);
+  }
+
+  void check_access(std::size_t i, StmtId owner) const {
+    const MemoryAccess& a = k_.accesses[i];
+    const std::string what = "access " + std::to_string(i) + " ('" + a.text + "')";
+    if (owner == kNone) fail(what + " belongs to no statement");
+    const std::uint32_t w = a.width;
+    if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
+      fail(what + " has width " + std::to_string(w) + " (allowed: 1, 2, 4, 8, 16)");
+    if (a.base == kNone) {
+      if (a.reason.empty()) fail(what + " has neither a base nor a reason it has none");
+      if (a.offset != kNone || a.guard != kNone || a.compare != kNone)
+        fail(what + " has no base but an offset, guard or compare operand");
+      return;
+    }
+    if (a.base < 0 || static_cast<std::size_t>(a.base) >= k_.bases.size())
+      fail(what + " names base " + std::to_string(a.base) + ", which does not exist");
+    if (k_.bases[a.base].space != a.space)
+      fail(what + " is in " + name(a.space) + " memory but its base '" + k_.bases[a.base].name +
+           "' is in " + name(k_.bases[a.base].space) + " memory");
+    if (a.offset < 0 || static_cast<std::size_t>(a.offset) >= k_.exprs.size())
+      fail(what + " has offset " + std::to_string(a.offset) + ", which does not exist");
+    if (k_.exprs[a.offset].type != ScalarType::I64)
+      fail(what + " has an offset of type " + name(k_.exprs[a.offset].type) + ", expected int64");
+    if (a.guard != kNone) {
+      if (a.guard < 0 || static_cast<std::size_t>(a.guard) >= k_.exprs.size())
+        fail(what + " has guard " + std::to_string(a.guard) + ", which does not exist");
+      if (k_.exprs[a.guard].type != ScalarType::Bool)
+        fail(what + " has a guard of type " + name(k_.exprs[a.guard].type) + ", expected bool");
+    }
+    check_access_operands(what, a);
+  }
+
+  /// An access's stored or combined value and an atomic cas's compare operand.
+  void check_access_operands(const std::string& what, const MemoryAccess& a) const {
+    if (a.value != kNone) {
+      if (a.value < 0 || static_cast<std::size_t>(a.value) >= k_.exprs.size())
+        fail(what + " has value " + std::to_string(a.value) + ", which does not exist");
+      const ScalarType t = k_.exprs[a.value].type;
+      // Atomics as PTX's atom has them: add and exch also on floating types, inc and dec on
+      // uint32 only, the rest on integers.
+      const bool floats = a.atomic == AtomicOp::Add || a.atomic == AtomicOp::Exch;
+      const bool counter = a.atomic == AtomicOp::Inc || a.atomic == AtomicOp::Dec;
+      const bool atomic = a.kind == AccessKind::Atomic && a.atomic != AtomicOp::Other &&
+                          (floats || !is_floating(t)) && (!counter || t == ScalarType::U32);
+      if ((a.kind != AccessKind::Store && !atomic) || t == ScalarType::Bool ||
+          static_cast<std::uint32_t>(bit_width(t) / 8) != a.width)
+        fail(what + " has a value of type " + name(t) + ", expected a store's " + std::to_string(a.width) +
+             "-byte scalar, or an atomic's (" + name(a.atomic) + ": " +
+             (floats ? "an integer or floating" : counter ? "a uint32" : "an integer") + " element)");
+    }
+    if (a.compare != kNone) {
+      if (a.compare < 0 || static_cast<std::size_t>(a.compare) >= k_.exprs.size())
+        fail(what + " has compare " + std::to_string(a.compare) + ", which does not exist");
+      if (a.kind != AccessKind::Atomic || a.atomic != AtomicOp::Cas || a.value == kNone)
+        fail(what + " has a compare operand but is not an atomic cas with a value");
+      if (k_.exprs[a.compare].type != k_.exprs[a.value].type)
+        fail(what + " compares with a value of type " + name(k_.exprs[a.compare].type) + ", expected its operand's " +
+             name(k_.exprs[a.value].type));
+    } else if (a.kind == AccessKind::Atomic && a.atomic == AtomicOp::Cas && a.value != kNone) {
+      fail(what + " is an atomic cas without the value it compares with");
     }
   }
 
