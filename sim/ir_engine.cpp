@@ -1880,64 +1880,77 @@ int WarpMachine::small_forms(const AffineOffset& f, const std::array<std::int64_
 
 bool WarpMachine::affine_offset(const AffineOffset& f, std::size_t access, LaneMask active, AffineValue& out) {
   const std::uint64_t generation = patterns_.generation();
-  std::array<std::int64_t, kAffineLeaves> base{};
-  std::array<LanePattern*, kAffineLeaves> pattern{};
-  bool varying = false;
-  for (int i = 0; i < f.leaves; ++i) {
-    const AffineLeaf& leaf = f.leaf[static_cast<std::size_t>(i)];
-    std::int64_t& b = base[static_cast<std::size_t>(i)];
-    LanePattern*& p = pattern[static_cast<std::size_t>(i)];
-    switch (leaf.kind) {
-      case AffineLeaf::Kind::BlockIndex: b = static_cast<std::int64_t>(block_index_[static_cast<std::size_t>(leaf.index)]); break;
-      case AffineLeaf::Kind::ThreadIndex: {
-        const auto d = static_cast<std::size_t>(leaf.index);
-        if (threads_->uniform[d]) {
-          b = static_cast<std::int64_t>(threads_->index[d][0]);
-          break;
-        }
-        PatternOf& t = thread_pattern_[static_cast<std::size_t>(warp_) * 3 + d];
-        if (t.generation != generation && !pattern_of_lanes(t, threads_->index[d].data(), threads_->existing, leaf.type))
-          return false;
-        b = t.base;
-        p = t.pattern;
-        varying = true;
-        break;
-      }
-      case AffineLeaf::Kind::Local: {
-        const auto local = static_cast<std::size_t>(leaf.index);
-        const LocalState& l = locals_[local];
-        if ((active & ~l.defined) != 0) return false;  // lane by lane reports the read
-        if (l.uniform) {
-          if (!value_of(leaf.type, l.value, b)) return false;
-          break;
-        }
-        PatternOf& t = local_pattern_[local];
-        if (t.generation != generation || t.version != local_version_[local]) {
-          if (!pattern_of_lanes(t, local_lanes(static_cast<LocalId>(local)), l.defined, leaf.type)) return false;
-          t.version = local_version_[local];
-        }
-        b = t.base;
-        p = t.pattern;
-        varying = true;
-        break;
-      }
-    }
-  }
+  AffineLeaves leaves;
+  for (int i = 0; i < f.leaves; ++i)
+    if (!affine_leaf(f.leaf[static_cast<std::size_t>(i)], generation, active, leaves, static_cast<std::size_t>(i)))
+      return false;
   // Every value the C expression computes on the way must be in its type's range in every lane
   // (the form's range over the leaves' ranges holds it): else lane by lane says what happens.
   // In int64 first; an int64 overflow on the way leaves the verdict to int128.
   Int128 value = 0;
-  const int verdict = f.small ? small_forms(f, base, pattern) : -1;
+  const int verdict = f.small ? small_forms(f, leaves.base, leaves.pattern) : -1;
   if (verdict == 0) return false;
-  if (verdict > 0) {
+  if (verdict > 0)
     value = small_value_;
-  } else {
+  else if (!wide_affine_value(f, leaves, value))
+    return false;
+  if (!leaves.varying) {
+    if (!kInt64Range.holds(value)) return false;
+    out = AffineValue{static_cast<std::int64_t>(value), nullptr};
+    return true;
+  }
+  return affine_lanes(f, access, leaves, generation, value, out);
+}
+
+inline bool WarpMachine::affine_leaf(const AffineLeaf& leaf, std::uint64_t generation, LaneMask active,
+                                     AffineLeaves& leaves, std::size_t i) {
+  std::int64_t& b = leaves.base[i];
+  LanePattern*& p = leaves.pattern[i];
+  switch (leaf.kind) {
+    case AffineLeaf::Kind::BlockIndex:
+      b = static_cast<std::int64_t>(block_index_[static_cast<std::size_t>(leaf.index)]);
+      return true;
+    case AffineLeaf::Kind::ThreadIndex: {
+      const auto d = static_cast<std::size_t>(leaf.index);
+      if (threads_->uniform[d]) {
+        b = static_cast<std::int64_t>(threads_->index[d][0]);
+        return true;
+      }
+      PatternOf& t = thread_pattern_[static_cast<std::size_t>(warp_) * 3 + d];
+      if (t.generation != generation && !pattern_of_lanes(t, threads_->index[d].data(), threads_->existing, leaf.type))
+        return false;
+      b = t.base;
+      p = t.pattern;
+      leaves.varying = true;
+      return true;
+    }
+    case AffineLeaf::Kind::Local: {
+      const auto local = static_cast<std::size_t>(leaf.index);
+      const LocalState& l = locals_[local];
+      if ((active & ~l.defined) != 0) return false;  // lane by lane reports the read
+      if (l.uniform) return value_of(leaf.type, l.value, b);
+      PatternOf& t = local_pattern_[local];
+      if (t.generation != generation || t.version != local_version_[local]) {
+        if (!pattern_of_lanes(t, local_lanes(static_cast<LocalId>(local)), l.defined, leaf.type)) return false;
+        t.version = local_version_[local];
+      }
+      b = t.base;
+      p = t.pattern;
+      leaves.varying = true;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool WarpMachine::wide_affine_value(const AffineOffset& f, const AffineLeaves& leaves, Int128& value) const {
   for (const RangeCheck& c : f.checks) {
     Int128 lo = c.form.constant, hi = lo;
     for (int i = 0; i < f.leaves; ++i) {
-      const Int128 k = c.form.coefficient[static_cast<std::size_t>(i)];
-      const Int128 l = base[static_cast<std::size_t>(i)];
-      const Int128 h = pattern[static_cast<std::size_t>(i)] != nullptr ? l + pattern[static_cast<std::size_t>(i)]->max : l;
+      const auto at = static_cast<std::size_t>(i);
+      const Int128 k = c.form.coefficient[at];
+      const Int128 l = leaves.base[at];
+      const Int128 h = leaves.pattern[at] != nullptr ? l + leaves.pattern[at]->max : l;
       if (k >= 0) {
         lo += k * l;
         hi += k * h;
@@ -1949,32 +1962,34 @@ bool WarpMachine::affine_offset(const AffineOffset& f, std::size_t access, LaneM
     if (!c.range.holds(lo) || !c.range.holds(hi)) return false;
   }
   value = f.form.constant;
-  for (int i = 0; i < f.leaves; ++i) value += f.form.coefficient[static_cast<std::size_t>(i)] * base[static_cast<std::size_t>(i)];
-  }
-  if (!varying) {
-    if (!kInt64Range.holds(value)) return false;
-    out = AffineValue{static_cast<std::int64_t>(value), nullptr};
-    return true;
-  }
+  for (int i = 0; i < f.leaves; ++i)
+    value += f.form.coefficient[static_cast<std::size_t>(i)] * leaves.base[static_cast<std::size_t>(i)];
+  return true;
+}
+
+bool WarpMachine::affine_lanes(const AffineOffset& f, std::size_t access, const AffineLeaves& leaves,
+                               std::uint64_t generation, Int128 value, AffineValue& out) {
   // The lanes: value + sum of coefficient x pattern, made once per set of leaf patterns.
   AffineCache& cache = affine_cache_[access];
   bool same = cache.generation == generation;
-  for (int i = 0; same && i < f.leaves; ++i) same = cache.leaves[static_cast<std::size_t>(i)] == pattern[static_cast<std::size_t>(i)];
+  for (int i = 0; same && i < f.leaves; ++i)
+    same = cache.leaves[static_cast<std::size_t>(i)] == leaves.pattern[static_cast<std::size_t>(i)];
   if (!same) {
     LanePattern* sum = nullptr;
     std::int64_t shift = 0;
     for (int i = 0; i < f.leaves; ++i) {
-      if (pattern[static_cast<std::size_t>(i)] == nullptr) continue;
+      const auto at = static_cast<std::size_t>(i);
+      if (leaves.pattern[at] == nullptr) continue;
       std::int64_t s = 0, t = 0;
-      LanePattern* q = patterns_.scaled(pattern[static_cast<std::size_t>(i)],
-                                        static_cast<std::int64_t>(f.form.coefficient[static_cast<std::size_t>(i)]), s);
+      LanePattern* q =
+          patterns_.scaled(leaves.pattern[at], static_cast<std::int64_t>(f.form.coefficient[at]), s);
       if (q == nullptr) return false;
       if (sum != nullptr) q = patterns_.sum(sum, q, t);
       if (q == nullptr || __builtin_add_overflow(shift, s, &shift) || __builtin_add_overflow(shift, t, &shift)) return false;
       sum = q;
     }
     cache.generation = generation;
-    std::copy(pattern.begin(), pattern.end(), cache.leaves.begin());
+    std::copy(leaves.pattern.begin(), leaves.pattern.end(), cache.leaves.begin());
     cache.pattern = sum;
     cache.shift = shift;
   }

@@ -547,6 +547,18 @@ class WarpMachine {
   // or returns false having changed nothing (the lane-by-lane path then does it).
   bool affine_access(const CompiledAccess& a, LaneMask lanes);
   bool affine_offset(const AffineOffset& f, std::size_t access, LaneMask active, AffineValue& out);
+  // affine_offset's parts: each leaf's value in the warp's first lane and its lane pattern, the
+  // value and its range checks in int128, and the lanes' pattern (cached per access).
+  struct AffineLeaves {
+    std::array<std::int64_t, kAffineLeaves> base{};
+    std::array<LanePattern*, kAffineLeaves> pattern{};
+    bool varying = false;  // some leaf differs between lanes
+  };
+  inline bool affine_leaf(const AffineLeaf& leaf, std::uint64_t generation, LaneMask active,
+                          AffineLeaves& leaves, std::size_t i);
+  bool wide_affine_value(const AffineOffset& f, const AffineLeaves& leaves, Int128& value) const;
+  bool affine_lanes(const AffineOffset& f, std::size_t access, const AffineLeaves& leaves,
+                    std::uint64_t generation, Int128 value, AffineValue& out);
   // affine_offset's range checks and value in int64 (AffineOffset::small): 1 every check holds
   // (the value in small_value_), 0 one fails, -1 an int64 overflow on the way (int128 decides).
   int small_forms(const AffineOffset& f, const std::array<std::int64_t, kAffineLeaves>& base,
