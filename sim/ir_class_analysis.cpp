@@ -486,39 +486,8 @@ class Analyser::State {
     switch (e.kind) {
       case ExprKind::Constant: return constant(math_value(e.type, e.constant));
       case ExprKind::Param: return constant(math_value(e.type, l_.arguments[e.index].bits));
-      case ExprKind::Builtin: {
-        const int b = static_cast<int>(e.builtin);
-        const std::uint32_t block[3] = {l_.block.x, l_.block.y, l_.block.z};
-        const std::uint32_t grid[3] = {l_.grid.x, l_.grid.y, l_.grid.z};
-        if (b <= static_cast<int>(Builtin::ThreadIdxZ)) {
-          Form f = range(0, block[b] - 1);
-          f.coefficient[kWarpSymbol] = warp_steps_[static_cast<std::size_t>(b)];
-          return f;
-        }
-        if (b <= static_cast<int>(Builtin::BlockIdxZ)) {
-          const int d = b - static_cast<int>(Builtin::BlockIdxX);
-          Form f = range(0, grid[d] - 1);
-          f.coefficient[static_cast<std::size_t>(d)] = 1;
-          return f;
-        }
-        if (b <= static_cast<int>(Builtin::BlockDimZ)) return constant(block[b - static_cast<int>(Builtin::BlockDimX)]);
-        if (b <= static_cast<int>(Builtin::GridDimZ)) return constant(grid[b - static_cast<int>(Builtin::GridDimX)]);
-        return constant(l_.warp_size);
-      }
-      case ExprKind::Local: {
-        Form f = locals_[e.index];
-        if (!f.assigned) f = range(type_min(e.type), type_max(e.type));  // never assigned: UB on read
-        f.assigned = false;
-        const auto it = refine.find(e.index);
-        if (it != refine.end() && f.exact) {
-          f.low = std::max(f.low, it->second.first);
-          f.high = std::min(f.high, it->second.second);
-          if (f.low > f.high) f.high = f.low;  // unreachable; keep a valid range
-        }
-        const int s = variable_symbol_[e.index];
-        if (s >= 0) f.coefficient[static_cast<std::size_t>(s)] = 1;
-        return f;
-      }
+      case ExprKind::Builtin: return builtin(e);
+      case ExprKind::Local: return local(e, refine);
       case ExprKind::Opaque: {
         Form f = range(type_min(e.type), type_max(e.type));
         f.wild = ~std::uint64_t{0};
@@ -526,21 +495,7 @@ class Analyser::State {
         return f;
       }
       case ExprKind::Cast: return cast(id, e, eval(e.operands[0], refine, final));
-      case ExprKind::Unary: {
-        Form a = eval(e.operands[0], refine, final);
-        if (e.unary_op == UnaryOp::LogicalNot) return boolean(a, id);
-        if (e.unary_op == UnaryOp::BitNot) {
-          collapse(a, e.type, id);
-          a.low = type_min(e.type);
-          a.high = type_max(e.type);
-          return a;
-        }
-        for (Wide& c : a.coefficient) c = -c;
-        const Wide low = -a.high, high = -a.low;
-        a.low = low;
-        a.high = high;
-        return arithmetic(id, e.type, a);
-      }
+      case ExprKind::Unary: return unary(id, e, refine, final);
       case ExprKind::Binary: {
         Form a = eval(e.operands[0], refine, final);
         Form b = eval(e.operands[1], refine, final);
@@ -553,21 +508,74 @@ class Analyser::State {
         if (a.wild_origin == kNone) a.wild_origin = b.wild_origin;
         return boolean(a, id);
       }
-      case ExprKind::Select: {
-        const Form c = eval(e.operands[0], refine, final);
-        Form x = eval(e.operands[1], refine, final);
-        const Form& y = eval(e.operands[2], refine, final);
-        x.assigned = true;
-        join(x, y, symbols_, -1);
-        x.assigned = false;
-        x.wild |= c.wild;
-        if (x.wild_origin == kNone) x.wild_origin = c.wild_origin;
-        return x;
-      }
+      case ExprKind::Select: return select(e, refine, final);
       case ExprKind::Intrinsic:
       case ExprKind::Warp: break;  // floating, or across lanes: handled above
     }
     return range(type_min(e.type), type_max(e.type));
+  }
+
+  Form builtin(const Expr& e) const {
+    const int b = static_cast<int>(e.builtin);
+    const std::uint32_t block[3] = {l_.block.x, l_.block.y, l_.block.z};
+    const std::uint32_t grid[3] = {l_.grid.x, l_.grid.y, l_.grid.z};
+    if (b <= static_cast<int>(Builtin::ThreadIdxZ)) {
+      Form f = range(0, block[b] - 1);
+      f.coefficient[kWarpSymbol] = warp_steps_[static_cast<std::size_t>(b)];
+      return f;
+    }
+    if (b <= static_cast<int>(Builtin::BlockIdxZ)) {
+      const int d = b - static_cast<int>(Builtin::BlockIdxX);
+      Form f = range(0, grid[d] - 1);
+      f.coefficient[static_cast<std::size_t>(d)] = 1;
+      return f;
+    }
+    if (b <= static_cast<int>(Builtin::BlockDimZ)) return constant(block[b - static_cast<int>(Builtin::BlockDimX)]);
+    if (b <= static_cast<int>(Builtin::GridDimZ)) return constant(grid[b - static_cast<int>(Builtin::GridDimX)]);
+    return constant(l_.warp_size);
+  }
+
+  Form local(const Expr& e, const Refinements& refine) const {
+    Form f = locals_[e.index];
+    if (!f.assigned) f = range(type_min(e.type), type_max(e.type));  // never assigned: UB on read
+    f.assigned = false;
+    const auto it = refine.find(e.index);
+    if (it != refine.end() && f.exact) {
+      f.low = std::max(f.low, it->second.first);
+      f.high = std::min(f.high, it->second.second);
+      if (f.low > f.high) f.high = f.low;  // unreachable; keep a valid range
+    }
+    const int s = variable_symbol_[e.index];
+    if (s >= 0) f.coefficient[static_cast<std::size_t>(s)] = 1;
+    return f;
+  }
+
+  Form unary(ExprId id, const Expr& e, const Refinements& refine, bool final) {
+    Form a = eval(e.operands[0], refine, final);
+    if (e.unary_op == UnaryOp::LogicalNot) return boolean(a, id);
+    if (e.unary_op == UnaryOp::BitNot) {
+      collapse(a, e.type, id);
+      a.low = type_min(e.type);
+      a.high = type_max(e.type);
+      return a;
+    }
+    for (Wide& c : a.coefficient) c = -c;
+    const Wide low = -a.high, high = -a.low;
+    a.low = low;
+    a.high = high;
+    return arithmetic(id, e.type, a);
+  }
+
+  Form select(const Expr& e, const Refinements& refine, bool final) {
+    const Form c = eval(e.operands[0], refine, final);
+    Form x = eval(e.operands[1], refine, final);
+    const Form& y = eval(e.operands[2], refine, final);
+    x.assigned = true;
+    join(x, y, symbols_, -1);
+    x.assigned = false;
+    x.wild |= c.wild;
+    if (x.wild_origin == kNone) x.wild_origin = c.wild_origin;
+    return x;
   }
 
   // A truth value: the same within a class unless its operand is not affine, or (a conversion
