@@ -156,7 +156,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--only-warp", "4"},
                  "--only-warp must be an integer from 0 to 3"},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--engine", "fast"},
-                 "--engine must be auto, exact or replay (got 'fast')"},
+                 "--engine must be auto, exact, replay or all (got 'fast')"},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--by-class", "--engine", "replay"},
                  "--by-class needs the class engine"},
         BadInput{{kNaive, "--model", "m.json", "--grid", "4", "--block", "4"},
