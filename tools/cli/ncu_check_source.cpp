@@ -1,4 +1,4 @@
-// warpdiv ncu-check FILE.cu | --model FILE.json --grid ... --block ... (issue 21): the model's
+// warpdiv ncu-check FILE.cu | --model FILE.json --grid ... --block ...: the model's
 // memory figures of a launch against Nsight Compute's, measured on GPU 0. warpdiv runs ncu on
 // itself: the child (WARPDIV_NCU_CHILD=1 in its environment) compiles the user's own kernel with
 // NVRTC and launches it once on zero-filled buffers sized from the model (kernels/probe.hpp,

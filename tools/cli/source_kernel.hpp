@@ -125,7 +125,7 @@ using SourceCounts = sim::EngineCounts;
 /// with a known element size, a COUNT outside 1 .. 2^40, a name given twice.
 std::vector<std::uint64_t> bind_allocs(const sim::ir::Kernel& kernel, const std::vector<std::string>& pairs);
 
-/// --data NAME=FILE pairs (issue 22): pointer parameter NAME's buffer holds the file's elements,
+/// --data NAME=FILE pairs: pointer parameter NAME's buffer holds the file's elements,
 /// which go to launch.buffer_data and its size to launch.buffer_bytes (after bind_allocs). FILE:
 /// NumPy .npy whose element type matches the parameter's pointee (analysis/npy.hpp), raw
 /// little-endian elements (.bin, a whole number of them), or text for a char buffer (.txt).
