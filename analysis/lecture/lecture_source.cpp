@@ -225,6 +225,38 @@ lecture::DivergenceResult lecture_replay(const lecture::LaunchConfig& config,
   return result;
 }
 
+std::string lecture_table_difference(const lecture::DivergenceResult& a, const std::string& a_name,
+                                     const lecture::DivergenceResult& b, const std::string& b_name) {
+  const auto differs = [&](const std::string& where, const char* field, Count x, Count y) {
+    return x == y ? std::string()
+                  : where + ": " + field + " is " + sim::to_decimal(x) + " by " + a_name + ", " +
+                        sim::to_decimal(y) + " by " + b_name;
+  };
+  const std::pair<const char*, Count lecture::ClassCounts::*> fields[] = {
+      {"blocks", &lecture::ClassCounts::blocks},
+      {"warps", &lecture::ClassCounts::warps},
+      {"warp_phases", &lecture::ClassCounts::warp_phases},
+      {"divergent_warp_phases", &lecture::ClassCounts::divergent_warp_phases}};
+  for (const Condition k : lecture::kConditions)
+    for (const BlockClass c : lecture::kBlockClasses)
+      for (const auto& [field, member] : fields)
+        if (std::string d = differs(lecture::name(k) + ", " + lecture::name(c), field, a.at(k, c).*member,
+                                    b.at(k, c).*member);
+            !d.empty())
+          return d;
+  return differs("the barrier hazard", "blocks", a.barrier_hazard_blocks, b.barrier_hazard_blocks);
+}
+
+lecture::DivergenceResult lecture_all_engines(const lecture::LaunchConfig& config, std::string& note,
+                                              const ir::ReplayOptions& options) {
+  const lecture::DivergenceResult classes = lecture_counts(config);
+  lecture::DivergenceResult replay = lecture_replay(config, options);
+  const std::string d = lecture_table_difference(classes, "the class engine", replay, "the replay");
+  if (!d.empty()) throw Mismatch("the engines disagree: " + d);
+  note = "all 2 engines agree (the class engine, the replay)";
+  return replay;
+}
+
 lecture::DivergenceResult lecture_table(const ir::Kernel& model, const lecture::LaunchConfig& config,
                                         const ir::WarpTrace& trace) {
   const ir::Launch launch = lecture_source_launch(model, config);

@@ -57,7 +57,7 @@ struct KernelSource {
 /// Which engine counts a source kernel's launch (--engine).
 using SourceEngine = sim::Engine;  // sim/session.hpp: auto, exact, replay, native, all
 /// Which engine counts the lecture's launch (--engine of `warpdiv analyze` without a file).
-enum class LectureEngine { exact, replay };
+enum class LectureEngine { exact, replay, all };
 
 /// `warpdiv analyze [--width W | --rows J --inner K --cols L] ...`: the lecture's table.
 struct AnalyzeRequest {
