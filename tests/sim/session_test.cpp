@@ -92,6 +92,7 @@ TEST(CountLaunch, AllEnginesAgreeOnTheHandCountsAndReportTheReplays) {
   const IfElse t = if_else();
   CountRequest request;
   request.engine = Engine::all;
+  request.native = NativeMode::automatic;  // not WARPDIV_NATIVE's
   const EngineCounts all = count_launch(t.kernel, launch(3), request);
   expect_if_counts(all.result, t.branch, 3);
   EXPECT_EQ(all.note, native_installed() ? "all 3 engines agree (the replay, the class engine, native code)"
