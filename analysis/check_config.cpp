@@ -341,9 +341,9 @@ class Reader {
       }
       if (n == "fmad") k.fmad = boolean(node, n);
       if (n == "engine") {
-        k.engine = string(node, n, "auto, exact or replay");
-        if (k.engine != "auto" && k.engine != "exact" && k.engine != "replay")
-          fail(node.source(), "engine must be auto, exact or replay, got " + shown(node));
+        k.engine = string(node, n, "auto, exact, replay or all");
+        if (k.engine != "auto" && k.engine != "exact" && k.engine != "replay" && k.engine != "all")
+          fail(node.source(), "engine must be auto, exact, replay or all, got " + shown(node));
       }
       if (n == "warp_size") {
         const std::int64_t w = integer(node, n, 1, 64);

@@ -10,6 +10,7 @@
 #include "analysis/memory_report.hpp"
 #include "sim/errors.hpp"
 #include "sim/message_text.hpp"
+#include "sim/session.hpp"
 
 namespace warpdiv::analysis {
 
@@ -439,7 +440,9 @@ std::vector<WarpIterationMap> warp_iteration_maps(const ir::Kernel& kernel,
     return std::tie(ra.file, ra.line, ra.column) < std::tie(rb.file, rb.line, rb.column);
   });
   std::vector<ir::ReplayResult> results;  // one replay per warp shown
-  ir::ReplayOptions options;
+  sim::CountRequest request;
+  request.engine = sim::Engine::replay;
+  ir::ReplayOptions& options = request.options;
   options.by_iteration = true;
   options.only_block = block;
   options.threads = 1;
@@ -448,7 +451,7 @@ std::vector<WarpIterationMap> warp_iteration_maps(const ir::Kernel& kernel,
   for (std::uint32_t w = 0; w < shown_warps; ++w) {
     options.only_warp = w;
     try {
-      results.push_back(ir::replay(kernel, launch, options));
+      results.push_back(sim::count_launch(kernel, launch, request).result);
     } catch (const InvalidInput&) {
       if (note)
         *note = "No maps: a warp of this block makes more than " +

@@ -71,10 +71,6 @@ std::shared_ptr<const detail::NativeCode> stand_in(const detail::Program& progra
 
 }  // namespace
 
-void install_native_loader() {
-  const char* mode = std::getenv("WARPDIV_NATIVE");
-  if (mode != nullptr && std::string(mode) == "off") return;
-  detail::set_native_compiler(&stand_in);
-}
+void install_native_loader() { detail::set_native_compiler(&stand_in); }
 
 }  // namespace warpdiv::jit

@@ -2,7 +2,8 @@
 // stand-in that loads the plugin (libwarpdiv-jit.so, jit/plugin.cpp) the first time a replay is
 // worth compiling, and passes every request on to it. Where the plugin is missing or of another
 // build (the statically linked GPU bundle), the replay interprets, with the same counts.
-// WARPDIV_NATIVE=off leaves every replay to the interpreter; WARPDIV_NATIVE_PLUGIN names the
+// WARPDIV_NATIVE=off leaves every replay to the interpreter (sim/session.hpp decides it, and the
+// plugin is then never loaded); WARPDIV_NATIVE_PLUGIN names the
 // plugin's file (else: beside the binary, then where `cmake --install` puts it). A plugin file
 // that is there but not a sound shared object (sim/plugin_file.hpp: a FIFO, a truncated file) is
 // refused, InvalidInput naming it, from the replay that would have loaded it; the plugin's entry

@@ -694,7 +694,7 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
   // leaves the run to the interpreter, from the start.
   if (options.native != NativeReplay::Off && detail::native_compiler() != nullptr) {
     const bool worth = options.native == NativeReplay::Always ||
-                       (estimated && e.warp_statement_evaluations >= kNativeMinEvaluations);
+                       (estimated && e.warp_statement_evaluations >= options.native_min_evaluations);
     if (const std::shared_ptr<const detail::NativeCode> code = detail::native_compiler()(program, worth)) {
       std::atomic<std::uint64_t> done{0};
       try {

@@ -200,6 +200,8 @@ struct ReplayOptions {
   /// When to run the launch as native code (jit/, where it is linked in; ReplayResult::native
   /// says whether it did). The counts are the same either way.
   NativeReplay native = NativeReplay::Auto;
+  /// Under NativeReplay::Auto, the estimate from which a launch is worth compiling.
+  Count native_min_evaluations = kNativeMinEvaluations;
 };
 
 /// What a launch's stores leave in one pointer parameter's buffer (ReplayOptions::capture_stores),

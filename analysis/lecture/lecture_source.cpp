@@ -14,6 +14,7 @@
 #include "sim/ir_json.hpp"
 #include "sim/ir_replay.hpp"
 #include "sim/ir_trace.hpp"
+#include "sim/session.hpp"
 
 namespace warpdiv::analysis {
 
@@ -50,13 +51,23 @@ const ir::Kernel& lecture_model() {
   return model;
 }
 
-lecture::DivergenceResult lecture_counts(const lecture::LaunchConfig& config, unsigned threads) {
+namespace {
+
+// The class engine's counts of the lecture's launch (the model's grid limits: y past 65,535).
+ir::ClassReplayResult lecture_classes(const lecture::LaunchConfig& config, unsigned threads) {
   const ir::Kernel& model = lecture_model();
-  const ir::Launch launch = lecture_source_launch(model, config);
-  ir::ReplayOptions options;
-  options.threads = threads;
-  return lecture_result(model, config,
-                        ir::class_replay(model, launch, options, ir::GridLimits::Model));
+  sim::CountRequest request;
+  request.engine = sim::Engine::exact;
+  request.options.threads = threads;
+  request.options.grid_limits = ir::GridLimits::Model;
+  request.memory_replay_budget = 0;  // the lecture's table has no memory figures
+  return sim::class_engine_result(sim::count_launch(model, lecture_source_launch(model, config), request));
+}
+
+}  // namespace
+
+lecture::DivergenceResult lecture_counts(const lecture::LaunchConfig& config, unsigned threads) {
+  return lecture_result(lecture_model(), config, lecture_classes(config, threads));
 }
 
 namespace {
@@ -159,9 +170,7 @@ class HazardObserver : public ir::EvaluationObserver {
 sim::Count lecture_replay_cost(const lecture::LaunchConfig& config) {
   // The class engine counts the work exactly (a sampled estimate would replay whole blocks of
   // 2^26 phases at the largest sizes).
-  const ir::Kernel& model = lecture_model();
-  return ir::class_replay(model, lecture_source_launch(model, config), {}, ir::GridLimits::Model)
-      .warp_statement_evaluations;
+  return lecture_classes(config, 0).warp_statement_evaluations;
 }
 
 lecture::DivergenceResult lecture_replay(const lecture::LaunchConfig& config,
@@ -198,7 +207,10 @@ lecture::DivergenceResult lecture_replay(const lecture::LaunchConfig& config,
     blocks.last = {r.last_column ? last_x : last_x - 1, r.last_row ? last_y : last_y - 1, 0};
     run.only_blocks = blocks;
     run.memory = false;  // the lecture's report has no memory figures
-    const ir::ReplayResult counts = ir::replay(model, launch, run);
+    sim::CountRequest request;
+    request.engine = sim::Engine::replay;
+    request.options = run;
+    const ir::ReplayResult counts = sim::count_launch(model, launch, request).result;
     for (int k = 0; k < lecture::kConditionCount; ++k) {
       const ir::StatementCounts& s = counts.statements[static_cast<std::size_t>(ifs[static_cast<std::size_t>(k)])];
       lecture::ClassCounts& cell = result.at(static_cast<Condition>(k), r.block_class);
@@ -211,6 +223,38 @@ lecture::DivergenceResult lecture_replay(const lecture::LaunchConfig& config,
   result.barrier_hazard_blocks = hazard.blocks();
   result.sum_all_classes();
   return result;
+}
+
+std::string lecture_table_difference(const lecture::DivergenceResult& a, const std::string& a_name,
+                                     const lecture::DivergenceResult& b, const std::string& b_name) {
+  const auto differs = [&](const std::string& where, const char* field, Count x, Count y) {
+    return x == y ? std::string()
+                  : where + ": " + field + " is " + sim::to_decimal(x) + " by " + a_name + ", " +
+                        sim::to_decimal(y) + " by " + b_name;
+  };
+  const std::pair<const char*, Count lecture::ClassCounts::*> fields[] = {
+      {"blocks", &lecture::ClassCounts::blocks},
+      {"warps", &lecture::ClassCounts::warps},
+      {"warp_phases", &lecture::ClassCounts::warp_phases},
+      {"divergent_warp_phases", &lecture::ClassCounts::divergent_warp_phases}};
+  for (const Condition k : lecture::kConditions)
+    for (const BlockClass c : lecture::kBlockClasses)
+      for (const auto& [field, member] : fields)
+        if (std::string d = differs(lecture::name(k) + ", " + lecture::name(c), field, a.at(k, c).*member,
+                                    b.at(k, c).*member);
+            !d.empty())
+          return d;
+  return differs("the barrier hazard", "blocks", a.barrier_hazard_blocks, b.barrier_hazard_blocks);
+}
+
+lecture::DivergenceResult lecture_all_engines(const lecture::LaunchConfig& config, std::string& note,
+                                              const ir::ReplayOptions& options) {
+  const lecture::DivergenceResult classes = lecture_counts(config);
+  lecture::DivergenceResult replay = lecture_replay(config, options);
+  const std::string d = lecture_table_difference(classes, "the class engine", replay, "the replay");
+  if (!d.empty()) throw Mismatch("the engines disagree: " + d);
+  note = "all 2 engines agree (the class engine, the replay)";
+  return replay;
 }
 
 lecture::DivergenceResult lecture_table(const ir::Kernel& model, const lecture::LaunchConfig& config,
@@ -283,8 +327,7 @@ const ir::BlockClass& class_of(const ir::ClassReplayResult& r, std::int64_t bx, 
 std::vector<lecture::WarpPhaseMap> lecture_warp_maps(const lecture::LaunchConfig& config,
                                                  const std::vector<lecture::PhaseColumn>& columns) {
   const ir::Kernel& model = lecture_model();
-  const ir::ClassReplayResult r = ir::class_replay(model, lecture_source_launch(model, config), {},
-                                                   ir::GridLimits::Model);
+  const ir::ClassReplayResult r = lecture_classes(config, 0);
   const auto ifs = lecture_ifs(model);
   const std::size_t n = model.stmts.size();
   const lecture::Geometry g(config);

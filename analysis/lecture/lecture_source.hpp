@@ -54,6 +54,20 @@ sim::Count lecture_replay_cost(const lecture::LaunchConfig& config);
 lecture::DivergenceResult lecture_replay(const lecture::LaunchConfig& config,
                                      const sim::ir::ReplayOptions& options = {});
 
+/// The first figure in which two of the lecture's tables differ, "" where none does: cell by cell
+/// (conditions in order, then block classes; blocks, warps, warp_phases, divergent_warp_phases),
+/// then the barrier hazard's blocks. "load_M, right_edge: divergent_warp_phases is 3 by the class
+/// engine, 4 by the replay".
+std::string lecture_table_difference(const lecture::DivergenceResult& a, const std::string& a_name,
+                                     const lecture::DivergenceResult& b, const std::string& b_name);
+
+/// `--engine all`: the lecture's table by the class engine (lecture_counts) and by the replay
+/// (lecture_replay, with `options`), compared by lecture_table_difference: the replay's table, and
+/// `note` "all 2 engines agree (the class engine, the replay)"; Mismatch naming the first figure
+/// that differs.
+lecture::DivergenceResult lecture_all_engines(const lecture::LaunchConfig& config, std::string& note,
+                                              const sim::ir::ReplayOptions& options = {});
+
 /// The warp x phase maps of the HTML report: for each lecture class that has blocks, drawn from
 /// its block nearest the origin (lecture::representative_blocks), and each check, how every warp of
 /// that block evaluated the check in each column of phases (`columns`, from lecture::phase_columns;

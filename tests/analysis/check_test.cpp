@@ -128,7 +128,7 @@ TEST(CheckConfig, RefusalsNameThePlaceTheKeyAndTheRange) {
   EXPECT_EQ(refusal(kKernel + "warp_size = 48\n"),
             "ci/c.toml:6:13: warp_size must be a power of two from 1 to 64, got 48");
   EXPECT_EQ(refusal(kKernel + "engine = \"fast\"\n"),
-            "ci/c.toml:6:10: engine must be auto, exact or replay, got 'fast'");
+            "ci/c.toml:6:10: engine must be auto, exact, replay or all, got 'fast'");
   EXPECT_EQ(refusal(kKernel + "[[kernel.line]]\ncolumn = 3\n"),
             "ci/c.toml:6:1: [[kernel.line]] needs line = N (the source line its limits are for)");
   EXPECT_EQ(refusal(kKernel + kKernel),

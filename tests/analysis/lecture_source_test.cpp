@@ -42,6 +42,32 @@ TEST(LectureSource, TheLecturesLaunch) {
   EXPECT_TRUE(r == sim::exact(config));
 }
 
+// Two tables alike but for one cell's divergent warp-phases, then for the barrier hazard: the
+// comparison of --engine all names the first figure that differs and both engines.
+TEST(LectureSource, TableDifferenceNamesTheFirstFigureThatDiffers) {
+  const lecture::LaunchConfig config = lecture::LaunchConfig::square(100, 16, 32);
+  const lecture::DivergenceResult a = sim::exact(config);
+  lecture::DivergenceResult b = a;
+  EXPECT_EQ(lecture_table_difference(a, "the class engine", b, "the replay"), "");
+  b.barrier_hazard_blocks += 1;
+  EXPECT_EQ(lecture_table_difference(a, "the class engine", b, "the replay"),
+            "the barrier hazard: blocks is 13 by the class engine, 14 by the replay");
+  b.at(lecture::Condition::load_N, lecture::BlockClass::bottom_edge).divergent_warp_phases += 2;
+  const sim::Count was = a.at(lecture::Condition::load_N, lecture::BlockClass::bottom_edge).divergent_warp_phases;
+  EXPECT_EQ(lecture_table_difference(a, "the class engine", b, "the replay"),
+            "load_N, bottom_edge: divergent_warp_phases is " + sim::to_decimal(was) + " by the class engine, " +
+                sim::to_decimal(was + 2) + " by the replay");
+}
+
+// --engine all on the lecture's launch: the two engines agree, and the table is the oracle's.
+TEST(LectureSource, AllEnginesAgreeOnTheLecturesLaunch) {
+  const lecture::LaunchConfig config = lecture::LaunchConfig::shape(90, 40, 130, 12, 32);
+  std::string note;
+  const lecture::DivergenceResult r = lecture_all_engines(config, note);
+  EXPECT_EQ(note, "all 2 engines agree (the class engine, the replay)");
+  EXPECT_TRUE(r == sim::exact(config));
+}
+
 TEST(LectureSource, AgreesWithTheHandWrittenModelOnRandomLaunches) {
   std::mt19937_64 random(11);
   const int warp_sizes[] = {1, 2, 4, 8, 16, 32, 64};

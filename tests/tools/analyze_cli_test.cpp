@@ -101,8 +101,10 @@ INSTANTIATE_TEST_SUITE_P(
         // A positional argument is a kernel's source file (warpdiv analyze FILE.cu).
         BadInput{{"stray"}, "cannot read 'stray': no such file or not readable"},
         BadInput{{"--tile", "--warp-size"}, "--tile needs a value (T: tile width, blockDim (T, T): 1 .. 32"},
-        BadInput{{"--engine", "fast"}, "--engine must be exact or replay (got 'fast')"},
-        BadInput{{"--engine", ""}, "--engine must be exact or replay"},
+        BadInput{{"--engine", "fast"}, "--engine must be exact, replay or all (got 'fast')"},
+        BadInput{{"--engine", ""}, "--engine must be exact, replay or all"},
+        BadInput{{"--width", "2147483647", "--tile", "32", "--engine", "all"},
+                 "--engine all would make"},
         // Too large for the replay engine: refused up front, not run for hours. 2^31-1 with
         // T = 32 has 2^83 warp-phases per check, each at least 4 warp-statement evaluations.
         BadInput{{"--width", "2147483647", "--tile", "32", "--engine", "replay"},
@@ -147,6 +149,26 @@ TEST(AnalyzeCli, BothEnginesPrintTheSameReport) {
   EXPECT_EQ(read_file(dir.file("exact.csv")), read_file(dir.file("replay.csv")));
   const auto without_csv_line = [](const std::string& out) { return out.substr(0, out.rfind("CSV")); };
   EXPECT_EQ(without_csv_line(a.out), without_csv_line(b.out));
+}
+
+// --engine all: the class engine and the replay compared cell by cell; the replay's report and CSV
+// byte for byte, and one note on stderr.
+TEST(AnalyzeCli, EngineAllPrintsTheReplaysReportAndTheirAgreement) {
+  TempDir dir;
+  const std::vector<std::string> launch = {"analyze", "--rows", "90", "--inner", "40", "--cols", "130", "--tile", "12",
+                                           "--csv", dir.file("out.csv")};
+  std::vector<std::string> all_args = launch, replay_args = launch;
+  all_args.insert(all_args.end(), {"--engine", "all"});
+  replay_args.insert(replay_args.end(), {"--engine", "replay"});
+  const CliResult all = run_warpdiv(all_args);
+  const std::string all_csv = read_file(dir.file("out.csv"));
+  const CliResult replay = run_warpdiv(replay_args);
+  ASSERT_EQ(all.status, 0) << all.err;
+  ASSERT_EQ(replay.status, 0) << replay.err;
+  EXPECT_EQ(all.out, replay.out);
+  EXPECT_EQ(all_csv, read_file(dir.file("out.csv")));
+  EXPECT_EQ(all.err, "warpdiv: note: all 2 engines agree (the class engine, the replay)\n");
+  EXPECT_EQ(replay.err, "");
 }
 
 TEST(AnalyzeCli, UnwritableCsvPathIsRefused) {

@@ -156,9 +156,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--only-warp", "4"},
                  "--only-warp must be an integer from 0 to 3"},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--engine", "fast"},
-                 "--engine must be auto, exact or replay (got 'fast')"},
+                 "--engine must be auto, exact, replay or all (got 'fast')"},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--by-class", "--engine", "replay"},
                  "--by-class needs the class engine"},
+        BadInput{{kNaive, "--grid", "4", "--block", "128", "--by-class", "--engine", "all"},
+                 "--by-class needs the class engine: use --engine auto or exact, not all"},
         BadInput{{kNaive, "--model", "m.json", "--grid", "4", "--block", "4"},
                  "give FILE.cu or --model FILE, not both"},
         BadInput{{kNaive, kNaive, "--grid", "4", "--block", "4"}, "takes one file"},
@@ -201,6 +203,31 @@ TEST(AnalyzeSource, LectureFormIsUnchanged) {
   const CliResult r = run_warpdiv({"analyze", "--warp-size", "32"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "350/2744")) << r.out;
+}
+
+// --engine all: the class engine, the interpreter and (where the plugin is) native code count the
+// naive multiply's launch alike; the report and the CSV are the replay's, byte for byte, and one
+// note on stderr says how many engines agree. Under WARPDIV_NATIVE=off native code is left out.
+TEST(AnalyzeSource, EngineAllComparesEveryEngineAndReportsTheReplays) {
+  if (!reads_sources()) GTEST_SKIP() << "built without the Clang front-end";
+  TempDir dir;
+  const CliResult all = run_warpdiv(with({"analyze", kNaive, "--engine", "all", "--csv", dir.file("out.csv")}, kNaiveLaunch));
+  const std::string all_csv = read_file(dir.file("out.csv"));
+  const CliResult replay =
+      run_warpdiv(with({"analyze", kNaive, "--engine", "replay", "--csv", dir.file("out.csv")}, kNaiveLaunch));
+  ASSERT_EQ(all.status, 0) << all.err;
+  ASSERT_EQ(replay.status, 0) << replay.err;
+  EXPECT_EQ(all.out, replay.out);
+  EXPECT_EQ(all_csv, read_file(dir.file("out.csv")));
+  EXPECT_TRUE(contains(all.err, "warpdiv: note: all 3 engines agree (the replay, the class engine, native code)\n") ||
+              contains(all.err, "warpdiv: note: all 2 engines agree (the replay, the class engine)\n"))
+      << all.err;
+  EXPECT_FALSE(contains(replay.err, "engines agree")) << replay.err;
+  const CliResult off = run_shell("WARPDIV_NATIVE=off '" + std::string(WARPDIV_BINARY) + "' analyze '" + kNaive +
+                                  "' --grid 7,7 --block 16,16 --arg Width=100 --engine all --csv '" + dir.file("out.csv") + "'");
+  ASSERT_EQ(off.status, 0) << off.err;
+  EXPECT_EQ(off.out, replay.out);
+  EXPECT_TRUE(contains(off.err, "warpdiv: note: all 2 engines agree (the replay, the class engine)\n")) << off.err;
 }
 
 TEST(AnalyzeSource, HelpOfTheSourceForm) {

@@ -1,4 +1,5 @@
 // warpdiv analyze: the divergence report of one launch, optionally as CSV.
+#include <iostream>
 #include <optional>
 
 #include "analysis/lecture/divergence_report.hpp"
@@ -23,7 +24,8 @@ namespace {
 LectureEngine engine_from(const std::string& text) {
   if (text == "exact") return LectureEngine::exact;
   if (text == "replay") return LectureEngine::replay;
-  throw InvalidInput("--engine must be exact or replay (got " + sim::quote_value(text) + ")");
+  if (text == "all") return LectureEngine::all;
+  throw InvalidInput("--engine must be exact, replay or all (got " + sim::quote_value(text) + ")");
 }
 
 po::options_description analyze_options() {
@@ -31,7 +33,7 @@ po::options_description analyze_options() {
       "warpdiv analyze with no FILE.cu: the GPU Teaching Kit lecture's tiled matrix multiply,\n"
       "divergent warp-phases of its boundary checks (P[J x L] = M[J x K] * N[K x L], blockDim (T, T)).\n\n"
       "usage: warpdiv analyze [--width W | --rows J --inner K --cols L] [--tile T] [--warp-size S]\n"
-      "                       [--engine exact|replay] [--csv FILE] [--html FILE]\n"
+      "                       [--engine exact|replay|all] [--csv FILE] [--html FILE]\n"
       "                       [--gpu NAME [--regs R] [--gpu-file FILE]]\n"
       "       warpdiv analyze --gpu list [--gpu-file FILE]\n\noptions");
   options.add_options()("help,h", "show this help");
@@ -41,8 +43,10 @@ po::options_description analyze_options() {
       "html", po::value<std::string>()->value_name("FILE"),
       "also write a self-contained HTML report (block grid, warp x phase maps, tables) to FILE");
   options.add_options()("engine", po::value<std::string>()->value_name("E"),
-                        "exact (default: the class engine, any size, instant) or replay (visits "
-                        "every warp of the lecture source; refuses runs above about a minute)");
+                        "exact (default: the class engine, any size, instant), replay (visits "
+                        "every warp of the lecture source; refuses runs above about a minute) or "
+                        "all (both, compared cell by cell: the replay's table and a note that "
+                        "they agree, or exit 1 naming the first figure that differs)");
   add_gpu_options(options);  // --gpu NAME adds the launch's occupancy to the report
   return options;
 }
@@ -60,12 +64,12 @@ AnalyzeRequest parse_analyze(const Args& args) {
   if ((r.list_gpus = gpu_list_asked(vm, r.gpu))) return r;
   r.config = launch_from(vm);
   if (has(vm, "engine")) r.engine = engine_from(get(vm, "engine"));
-  if (r.engine == LectureEngine::replay) {
+  if (r.engine != LectureEngine::exact) {
     // Refused before any output is opened, naming the flag that gets the user an answer.
     const sim::Count cost = analysis::lecture_replay_cost(r.config);
     const sim::Count limit = sim::ir::ReplayOptions{}.max_evaluations;
     if (cost > limit)
-      throw InvalidInput("--engine replay would make " + sim::to_decimal(cost) +
+      throw InvalidInput("--engine " + get(vm, "engine") + " would make " + sim::to_decimal(cost) +
                          " warp-statement evaluations, above its limit of " +
                          sim::to_decimal(limit) +
                          " (about a minute); use --engine exact (the default), which counts any "
@@ -93,7 +97,9 @@ int analyze_command(const Args& args, std::ostream& out) {
   analysis::Output* csv = outputs.open("--csv", request.csv, "CSV");
   analysis::Output* html = outputs.open("--html", request.html, "HTML");
 
-  const lecture::DivergenceResult result = run_analyze(request);
+  std::string note;
+  const lecture::DivergenceResult result = run_analyze(request, note);
+  if (!note.empty()) std::cerr << "warpdiv: note: " << note << '\n';
 
   // Everything is rendered before anything is committed, so a failure leaves no file half-updated.
   if (csv) analysis::write_divergence_csv(csv->stream(), result);

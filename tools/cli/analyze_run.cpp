@@ -10,10 +10,13 @@ namespace ir = warpdiv::sim::ir;
 
 namespace warpdiv::cli {
 
-lecture::DivergenceResult run_analyze(const AnalyzeRequest& request) {
-  return request.engine == LectureEngine::exact
-             ? analysis::lecture_counts(request.config)
-             : analysis::lecture_replay(request.config, ir::ReplayOptions{});
+lecture::DivergenceResult run_analyze(const AnalyzeRequest& request, std::string& note) {
+  switch (request.engine) {
+    case LectureEngine::exact: return analysis::lecture_counts(request.config);
+    case LectureEngine::replay: return analysis::lecture_replay(request.config, ir::ReplayOptions{});
+    case LectureEngine::all: break;
+  }
+  return analysis::lecture_all_engines(request.config, note);
 }
 
 ir::Launch bind_launch(const ir::Kernel& kernel, ir::Launch launch, const ArgValues& values,

@@ -102,7 +102,7 @@ po::options_description analyze_source_options() {
       "where the class engine can prove them, else by replaying every warp.\n\n"
       "usage: warpdiv analyze FILE.cu [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]... [-p BUILD_DIR]\n"
       "                       [--grid X[,Y[,Z]] --block X[,Y[,Z]]] [--arg NAME=VALUE]... [--launch N]\n"
-      "                       [--warp-size S] [--engine auto|exact|replay] [--csv FILE] [--html FILE]\n"
+      "                       [--warp-size S] [--engine auto|exact|replay|all] [--csv FILE] [--html FILE]\n"
       "                       [--by-iteration] [--by-class] [--by-call-site] [--only-block X[,Y[,Z]]]\n"
       "                       [--only-warp W] [--save-model FILE]\n"
       "       warpdiv analyze --model FILE.json --grid ... (a model saved with --save-model)\n"
@@ -129,8 +129,10 @@ po::options_description analyze_source_options() {
        "warp size, a power of two 1 .. 64 (default 32)")
       ("engine", po::value<std::string>()->value_name("E"),
        "auto (default: the class engine where it can prove its classes, else the replay, said in "
-       "one line), exact (the class engine or exit 2 naming the condition) or replay (visits "
-       "every warp of every block)")
+       "one line), exact (the class engine or exit 2 naming the condition), replay (visits "
+       "every warp of every block) or all (every engine that applies, the class engine, the "
+       "replay's interpreter and native code, compared figure by figure: the replay's report and "
+       "a note that they agree, or exit 1 naming the first figure that differs)")
       ("csv", po::value<std::string>()->value_name("FILE"),
        ("also write one row per statement, and per call of an inlined function (inlined_at): " +
         analysis::source_csv_header() + " (complete: no when some figure of the launch is not "
@@ -167,8 +169,9 @@ po::options_description analyze_source_options() {
 void check_flag_combinations(const po::variables_map& vm, const AnalyzeSourceRequest& r) {
   if (r.by_class && !has(vm, "csv"))
     throw InvalidInput("--by-class needs --csv FILE (the CSV it shapes)");
-  if (r.by_class && r.engine == SourceEngine::replay)
-    throw InvalidInput("--by-class needs the class engine: use --engine auto or exact, not replay");
+  if (r.by_class && (r.engine == SourceEngine::replay || r.engine == SourceEngine::all))
+    throw InvalidInput(std::string("--by-class needs the class engine: use --engine auto or exact, not ") +
+                       (r.engine == SourceEngine::all ? "all" : "replay"));
   if (r.save_only)
     for (const char* flag : {"csv", "html", "arg", "by-iteration", "by-call-site", "only-block", "only-warp",
                              "warp-size", "engine", "gpu", "regs", "smem", "gpu-file",

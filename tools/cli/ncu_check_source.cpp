@@ -1,4 +1,4 @@
-// warpdiv ncu-check FILE.cu | --model FILE.json --grid ... --block ... (issue 21): the model's
+// warpdiv ncu-check FILE.cu | --model FILE.json --grid ... --block ...: the model's
 // memory figures of a launch against Nsight Compute's, measured on GPU 0. warpdiv runs ncu on
 // itself: the child (WARPDIV_NCU_CHILD=1 in its environment) compiles the user's own kernel with
 // NVRTC and launches it once on zero-filled buffers sized from the model (kernels/probe.hpp,
@@ -23,6 +23,7 @@
 #include "sim/errors.hpp"
 #include "sim/ir_memory.hpp"
 #include "sim/message_text.hpp"
+#include "sim/session.hpp"
 #include "tools/cli/command_outputs.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/requests.hpp"
@@ -229,8 +230,9 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
       bind_launch(kernel, request.launch, request.values, request.launch_text, request.allocs, request.data);
   if (request.from_host && std::getenv(kChildVariable) == nullptr) std::cerr << "warpdiv: note: " << note << '\n';
   launch.dynamic_shared_bytes = static_cast<std::uint64_t>(request.dynamic_shared);
-  ir::ReplayOptions options;
-  const ir::ReplayResult model = ir::replay(kernel, launch, options);
+  sim::CountRequest replay;
+  replay.engine = sim::Engine::replay;
+  const ir::ReplayResult model = sim::count_launch(kernel, launch, replay).result;
   // Every global access must be placed (its figures compared, its buffer sized) and defined;
   // --data makes addresses from loaded values (a gather x[col_idx[jj]]) countable.
   const std::vector<std::string> not_counted = ir::uncounted_accesses(kernel, model.computed_loads);

@@ -2,25 +2,19 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <limits>
 #include <sstream>
 
 #include "analysis/output_files.hpp"
 #include "sim/errors.hpp"
 #include "sim/message_text.hpp"
+#include "sim/session.hpp"
 
 namespace po = boost::program_options;
 
 namespace warpdiv::cli {
 
-void check_environment() {
-  const char* native = std::getenv("WARPDIV_NATIVE");
-  if (native == nullptr) return;
-  const std::string value = native;
-  if (value.empty() || value == "auto" || value == "off") return;
-  throw InvalidInput("WARPDIV_NATIVE must be auto or off, or unset (got " + sim::quote_value(value) + ")");
-}
+void check_environment() { (void)sim::native_mode_from_environment(); }
 
 std::int64_t parse_integer(const std::string& flag, const std::string& text, std::int64_t min,
                            std::int64_t max) {

@@ -18,6 +18,7 @@
 #include "analysis/lecture/sweep_report.hpp"
 #include "sim/ir.hpp"
 #include "sim/ir_replay.hpp"
+#include "sim/session.hpp"
 #include "analysis/lecture/launch.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/host_launch.hpp"
@@ -54,9 +55,9 @@ struct KernelSource {
 };
 
 /// Which engine counts a source kernel's launch (--engine).
-enum class SourceEngine { automatic, exact, replay };
+using SourceEngine = sim::Engine;  // sim/session.hpp: auto, exact, replay, native, all
 /// Which engine counts the lecture's launch (--engine of `warpdiv analyze` without a file).
-enum class LectureEngine { exact, replay };
+enum class LectureEngine { exact, replay, all };
 
 /// `warpdiv analyze [--width W | --rows J --inner K --cols L] ...`: the lecture's table.
 struct AnalyzeRequest {

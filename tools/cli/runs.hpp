@@ -34,7 +34,8 @@ namespace warpdiv::cli {
 // ---- analyze ------------------------------------------------------------------------------
 
 /// The lecture's table: the class engine, or the replay of every warp (--engine replay).
-lecture::DivergenceResult run_analyze(const AnalyzeRequest& request);
+/// With --engine all, `note` says that the engines agree (Mismatch where they do not).
+lecture::DivergenceResult run_analyze(const AnalyzeRequest& request, std::string& note);
 
 /// The request's launch with the kernel's arguments bound (--arg values to its parameters, and
 /// --alloc sizes to its pointer parameters) and checked against the kernel.

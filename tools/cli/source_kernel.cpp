@@ -377,47 +377,8 @@ SourceEngine parse_source_engine(const std::string& text) {
   if (text == "auto") return SourceEngine::automatic;
   if (text == "exact") return SourceEngine::exact;
   if (text == "replay") return SourceEngine::replay;
-  throw InvalidInput("--engine must be auto, exact or replay (got " + sim::quote_value(text) + ")");
-}
-
-namespace {
-
-bool has_memory_work(const ir::Kernel& kernel) {
-  if (!kernel.accesses.empty()) return true;
-  return std::any_of(kernel.stmts.begin(), kernel.stmts.end(),
-                     [](const ir::Stmt& s) { return !s.flops.empty(); });
-}
-
-}  // namespace
-
-void add_memory_from_replay(const ir::Kernel& kernel, const ir::Launch& launch,
-                            const ir::ReplayOptions& options, SourceCounts& counts) {
-  if (counts.result.memory_counted || !has_memory_work(kernel)) return;
-  ir::ReplayOptions memory = options;
-  memory.by_iteration = false;
-  memory.blocks_done = nullptr;
-  memory.observer = nullptr;
-  memory.max_evaluations = kMemoryReplayBudget;
-  // The class engine counted every evaluation the replay would make: no sample needed.
-  const sim::Count evaluations = counts.result.warp_statement_evaluations;
-  if (counts.class_memory_unproven.empty()) counts.class_memory_unproven = "not asked to";
-  if (evaluations > kMemoryReplayBudget) {
-    counts.memory_note = "the class engine cannot prove them: " + counts.class_memory_unproven +
-                         "; replaying this launch for them would take " + sim::to_decimal(evaluations) +
-                         " warp-statement evaluations, above " + sim::to_decimal(kMemoryReplayBudget) +
-                         ": use --engine replay for them, or a smaller launch";
-    return;
-  }
-  const ir::ReplayResult r = ir::replay(kernel, launch, memory);
-  counts.result.memory_counted = true;
-  counts.result.accesses = r.accesses;
-  counts.result.flops = r.flops;
-  counts.result.access_faults = r.access_faults;
-  counts.result.access_out_of_bounds = r.access_out_of_bounds;
-  counts.result.flop_faults = r.flop_faults;
-  counts.result.extents = r.extents;
-  counts.memory_line = "Memory figures counted by the replay engine (the class engine cannot prove them: " +
-                       counts.class_memory_unproven + ").";
+  if (text == "all") return SourceEngine::all;
+  throw InvalidInput("--engine must be auto, exact, replay or all (got " + sim::quote_value(text) + ")");
 }
 
 namespace {
@@ -581,39 +542,10 @@ void check_bounds(const ir::Kernel& kernel, const ir::Launch& launch, SourceCoun
 
 SourceCounts count_source(const ir::Kernel& kernel, const ir::Launch& launch,
                           const ir::ReplayOptions& options, SourceEngine engine) {
-  SourceCounts counts;
-  if (engine != SourceEngine::replay) {
-    std::optional<ir::ClassRefusal> refusal;
-    const ir::ClassPlan plan = ir::plan_classes(kernel, launch);
-    if (plan.ok()) {
-      try {
-        ir::ClassReplayResult r = ir::class_replay(kernel, launch, plan, options);
-        counts.classes = std::move(r.classes);
-        counts.engine_line = "Counted by the class engine: " +
-                             sim::counted(counts.classes.size(), "block class", "block classes") +
-                             ", " + sim::counted(r.blocks_replayed, "block") + " replayed.";
-        counts.class_memory_unproven = r.memory_unproven;
-        counts.class_memory_out_of_bounds = r.memory_out_of_bounds;
-        counts.result = std::move(static_cast<ir::ReplayResult&>(r));
-        add_memory_from_replay(kernel, launch, options, counts);
-        // Every block is counted: the progress bar ends at 100% as after a replay.
-        if (options.blocks_done)
-          options.blocks_done->store(options.only_block ? 1 : launch.grid.volume());
-        return counts;
-      } catch (const ir::ClassesUnproven& e) {
-        if (engine == SourceEngine::exact) throw;
-        refusal = e.refusal();
-      }
-    } else {
-      refusal = plan.refusal;
-    }
-    if (engine == SourceEngine::exact) throw ir::ClassesUnproven(*refusal);
-    counts.note = refusal->message() + "; counting every block with the replay instead";
-  }
-  counts.result = ir::replay(kernel, launch, options);
-  counts.engine_line = std::string("Counted by the replay engine: every warp of every block") +
-                       (counts.result.native ? ", as native code." : ".");
-  return counts;
+  sim::CountRequest request;
+  request.engine = engine;
+  request.options = options;
+  return sim::count_launch(kernel, launch, request);
 }
 
 analysis::SourceHtmlPage source_html_page(const ir::Kernel& kernel, const ir::Launch& launch,

@@ -20,6 +20,7 @@
 #include "sim/ir.hpp"
 #include "sim/ir_classes.hpp"
 #include "sim/ir_replay.hpp"
+#include "sim/session.hpp"
 #include "tools/cli/host_launch.hpp"
 #include "tools/cli/launch_expression.hpp"
 #include "tools/cli/requests.hpp"
@@ -113,34 +114,18 @@ sim::ir::Launch launch_from_flags(const boost::program_options::variables_map& v
 /// A launch extent within CUDA's limits (check_grid / check_block) as the IR's Dim3.
 sim::ir::Dim3 to_dim3(const Extent3& extent);
 
-/// "auto", "exact" or "replay"; anything else throws InvalidInput naming the three.
+/// "auto", "exact", "replay" or "all"; anything else throws InvalidInput naming the four.
 SourceEngine parse_source_engine(const std::string& text);
 
-/// A launch's counts and how they were made.
-struct SourceCounts {
-  sim::ir::ReplayResult result;
-  /// The block classes the class engine found; empty from the replay.
-  std::vector<sim::ir::BlockClass> classes;
-  /// One line for stderr when --engine auto fell back to the replay, saying why; else empty.
-  std::string note;
-  /// How the counts were made, for the HTML page.
-  std::string engine_line;
-  /// Why the class engine gave no memory figures (ClassReplayResult::memory_unproven), "" when
-  /// it gave them or did not count; why there are none in the end (memory_note); how they were
-  /// made when not by the engine that counted (memory_line).
-  std::string class_memory_unproven;
-  std::string memory_note;
-  std::string memory_line;
-  /// class_memory_unproven names an access outside its buffer (--alloc).
-  bool class_memory_out_of_bounds = false;
-};
+/// A launch's counts and how they were made (sim/session.hpp, which chooses the engine).
+using SourceCounts = sim::EngineCounts;
 
 /// --alloc NAME=COUNT pairs: per parameter, its buffer in bytes (COUNT x its element size; 0
 /// where not given), for Launch::buffer_bytes. Refuses a name that is not a pointer parameter
 /// with a known element size, a COUNT outside 1 .. 2^40, a name given twice.
 std::vector<std::uint64_t> bind_allocs(const sim::ir::Kernel& kernel, const std::vector<std::string>& pairs);
 
-/// --data NAME=FILE pairs (issue 22): pointer parameter NAME's buffer holds the file's elements,
+/// --data NAME=FILE pairs: pointer parameter NAME's buffer holds the file's elements,
 /// which go to launch.buffer_data and its size to launch.buffer_bytes (after bind_allocs). FILE:
 /// NumPy .npy whose element type matches the parameter's pointee (analysis/npy.hpp), raw
 /// little-endian elements (.bin, a whole number of them), or text for a char buffer (.txt).
@@ -155,19 +140,13 @@ std::vector<std::string> data_files(const std::vector<std::string>& pairs);
 /// were not counted, says in memory_note that the bounds were not checked either.
 void check_bounds(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch, SourceCounts& counts);
 
-/// The most warp-statement evaluations the replay that adds memory figures to a class-engine
-/// count may make (a few seconds on 2 cores), where the class engine cannot prove them; above it
-/// they are not counted, and the report says why.
-constexpr sim::Count kMemoryReplayBudget = sim::Count{200'000'000};
+/// The budget of the replay that adds memory figures to a class-engine count (sim/session.hpp).
+using sim::kMemoryReplayBudget;
 
-/// Adds the memory figures of `launch` to a class-engine count that lacks them
-/// (class_memory_unproven), by a replay within kMemoryReplayBudget (else counts.memory_note says
-/// why not).
-void add_memory_from_replay(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
-                            const sim::ir::ReplayOptions& options, SourceCounts& counts);
-
-/// Counts `launch` with `engine`: exact throws InvalidInput naming the condition the class engine
-/// cannot prove; auto falls back to the replay then (SourceCounts::note says so).
+/// Counts `launch` with `engine` through the session (sim::count_launch): exact throws
+/// InvalidInput naming the condition the class engine cannot prove; auto falls back to the replay
+/// then (SourceCounts::note says so); all compares every engine that applies (Mismatch, exit 1,
+/// naming the first difference).
 SourceCounts count_source(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
                           const sim::ir::ReplayOptions& options, SourceEngine engine);
 

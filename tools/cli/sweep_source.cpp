@@ -116,7 +116,7 @@ po::options_description sweep_source_options() {
       "terminal; Ctrl-C stops after the launch in hand, keeps every finished row and exits 130.\n\n"
       "usage: warpdiv sweep FILE.cu [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
       "                     --grid X[,Y[,Z]] --block LIST [--arg NAME=VALUE|LIST|START:STOP:STEP]...\n"
-      "                     [--warp-size S] [--engine auto|exact|replay]\n"
+      "                     [--warp-size S] [--engine auto|exact|replay|all]\n"
       "                     [--csv FILE] [--html FILE]   (--csv, --html or both)\n"
       "       warpdiv sweep --model FILE.json --grid ... (a model saved with --save-model)\n"
       "       warpdiv sweep --sizes LIST --tiles LIST ... (the lecture's tiled matrix multiply;\n"
@@ -141,7 +141,7 @@ po::options_description sweep_source_options() {
        "warp size, a power of two 1 .. 64 (default 32)")
       ("engine", po::value<std::string>()->value_name("E"),
        "auto (default: the class engine where it can prove its classes, else the replay, said "
-       "once), exact or replay, as for warpdiv analyze FILE.cu")
+       "once), exact, replay or all, as for warpdiv analyze FILE.cu")
       ("csv", po::value<std::string>()->value_name("FILE"), "the CSV to write")
       ("html", po::value<std::string>()->value_name("FILE"),
        "a self-contained HTML page: each branch's divergent fraction against the first swept "

@@ -21,6 +21,7 @@
 #include "sim/ir_classes.hpp"
 #include "sim/ir_trace.hpp"
 #include "sim/message_text.hpp"
+#include "sim/session.hpp"
 #include "tools/cli/runs.hpp"
 
 namespace ir = warpdiv::sim::ir;
@@ -148,14 +149,19 @@ analysis::ProbeRecord probe_record(const ir::Kernel& kernel, const ir::Launch& l
 ir::ReplayResult model_totals(const ir::Kernel& kernel, const ir::Launch& launch,
                               const ir::ReplayOptions& options, sim::Count estimate) {
   if (estimate > options.max_evaluations) {
+    sim::CountRequest classes;
+    classes.engine = sim::Engine::exact;
+    classes.options.stop = options.stop;
+    classes.memory_replay_budget = 0;  // totals compared: the class engine's own figures
     try {
-      ir::ReplayOptions class_options;
-      class_options.stop = options.stop;
-      return ir::class_replay(kernel, launch, class_options);
+      return sim::count_launch(kernel, launch, classes).result;
     } catch (const ir::ClassesUnproven&) {
     }
   }
-  return ir::replay(kernel, launch, options);
+  sim::CountRequest replay;
+  replay.engine = sim::Engine::replay;
+  replay.options = options;
+  return sim::count_launch(kernel, launch, replay).result;
 }
 
 // The user's own kernel (compiled by NVRTC with its default flags, as nvcc compiles it) on the
