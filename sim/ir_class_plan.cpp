@@ -466,7 +466,7 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
   validate(kernel);
   validate(launch, kernel, limits);
   const std::vector<ExprId> origins = opaque_origins(kernel);
-  // Loaded values (issue 22) are the replay's: classes assume that control flow and addresses
+  // Loaded values are the replay's: classes assume that control flow and addresses
   // depend on indices only. A condition, an address or the lanes of an access that only the
   // launch's data make computable go to the replay.
   {

@@ -284,7 +284,7 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
       wt.uniform[d] = same;
     }
   }
-  // Loads with values at this launch (Launch::buffer_bytes, buffer_data; issue 22).
+  // Loads with values at this launch (Launch::buffer_bytes, buffer_data).
   const std::vector<bool> values = buffers_with_values(k, l);
   std::vector<bool> loaded = computed_loads(k, &values);
   // Buffers the kernel writes are followed by value (one thread, blocks in order) only where
