@@ -1,6 +1,6 @@
 // The hand-written lecture model's per-lane definitions of the four checks, the warp lane tables
 // built from them, and the warp x phase maps they give: the oracle the general engines' lecture
-// counts, records and maps (analysis/lecture/lecture_source.hpp) are tested against. No longer the
+// counts, records and maps (analysis/lecture/lecture_source.hpp) are tested against. It is not the
 // tool's model; see tests/oracle/CMakeLists.txt.
 #pragma once
 
