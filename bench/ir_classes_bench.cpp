@@ -73,7 +73,7 @@ const ZooLaunch kLaunches[] = {
     {"transpose_bank_conflicts.cu", {32, 65535, 1}, {32, 8, 1}, {{"width", 1024}, {"height", 2097120}}},
     // n4 = 2^31 - 1 float4s, blocks of 128.
     {"vector_copy.cu", {16777216, 1, 1}, {128, 1, 1}, {{"n4", kIntMax}}},
-    // Issue 23's blind spots (tests/kernels/blind_spots/): the grid-stride loop at the largest
+    // The class engine's former blind spots (tests/kernels/blind_spots/): the grid-stride loop at the largest
     // grid and n = 2^63 - 1 (each lane 2^22 or 2^22 + 1 iterations); the unsigned stencils at
     // N = 3,000 (grid 376^3 of 8^3); the transpose that reassigns its indices at 46,336^2 (the
     // largest multiple of 32 whose square stays an int).

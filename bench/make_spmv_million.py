@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""A CSR matrix of about a million nonzeros for the whole-process SpMV timing (BENCHMARKS.md,
-issue 22 item 7): 200,000 rows of 1 to 9 nonzeros (5 on average), columns drawn uniformly from
+"""A CSR matrix of about a million nonzeros for the whole-process SpMV timing (BENCHMARKS.md): 200,000 rows of 1 to 9 nonzeros (5 on average), columns drawn uniformly from
 300,000, values and x uniform in [-1, 1); written as .npy (row_ptr, col_idx, values: int32,
 int32, float32) and, with --mtx, the same matrix as A.mtx (Matrix Market, 1-based).
 Deterministic (random.Random(20261127)); standard library only.

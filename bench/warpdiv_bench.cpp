@@ -21,7 +21,7 @@ using warpdiv::lecture::LaunchConfig;
 
 constexpr std::int64_t kMaxSize = warpdiv::lecture::limits::kMaxSize;  // 2^31 - 1
 
-// Args: width, tile, warp size. Target: under 1 ms per launch at any size (issue 11).
+// Args: width, tile, warp size. Target: under 1 ms per launch at any size.
 void BM_LectureCounts(benchmark::State& state) {
   const LaunchConfig config = LaunchConfig::square(state.range(0), static_cast<int>(state.range(1)),
                                                    static_cast<int>(state.range(2)));

@@ -68,14 +68,14 @@ __device__ __forceinline__ int wd_shr(int a, wd_u64 s) { return a >> (s & 31u); 
 __device__ __forceinline__ unsigned int wd_shr(unsigned int a, wd_u64 s) { return a >> (s & 31u); }
 __device__ __forceinline__ long long wd_shr(long long a, wd_u64 s) { return a >> (s & 63u); }
 __device__ __forceinline__ wd_u64 wd_shr(wd_u64 a, wd_u64 s) { return a >> (s & 63u); }
-// A loaded element (issue 22): T at byte `at` of the buffer at `base` of `bytes` bytes; 0 outside
+// A loaded element: T at byte `at` of the buffer at `base` of `bytes` bytes; 0 outside
 // it or misaligned (only lanes the model does not run get there: it refuses an active one).
 template <typename T>
 __device__ __forceinline__ T wd_load(wd_u64 base, long long at, wd_u64 bytes) {
   if (at < 0 || (wd_u64)at + sizeof(T) > bytes || ((wd_u64)at % sizeof(T)) != 0u) return (T)0;
   return *(const T*)(base + (wd_u64)at);
 }
-// Shared memory followed by value (issue 22): an element of a __shared__ array at byte `at` of
+// Shared memory followed by value: an element of a __shared__ array at byte `at` of
 // its `bytes`, starting at `base` in the probe's own shared memory; a store there.
 template <typename T>
 __device__ __forceinline__ T wd_sload(unsigned char* base, long long at, wd_u64 bytes) {
@@ -680,10 +680,10 @@ class Generator {
   }
 
   const ir::Kernel& k_;
-  std::vector<std::uint64_t> buffer_bytes_;  // [parameter]: a buffer with values (issue 22)
+  std::vector<std::uint64_t> buffer_bytes_;  // [parameter]: a buffer with values
   std::vector<bool> loaded_;                 // [access]: loads the probe reads
   std::vector<ir::ExprId> origins_;
-  ir::MemoryLayout layout_;                  // memory followed by value (issue 22)
+  ir::MemoryLayout layout_;                  // memory followed by value
   std::uint64_t dynamic_shared_bytes_ = 0;
   std::vector<int> barrier_;                 // [StmtId]: barrier index or -1
   std::vector<ir::StmtId> barrier_stmts_;    // [barrier index]

@@ -269,7 +269,7 @@ struct Stmt {
   /// Memory accesses the statement makes (indexes into Kernel::accesses), in source order.
   /// Declare, Assign, Work and Return carry them, each run once per warp execution of the
   /// statement, in its active lanes where its guard holds; If, Loop and Switch carry the loads of
-  /// their condition, run at each evaluation of it (a branch on loaded values: issue 22).
+  /// their condition, run at each evaluation of it (a branch on loaded values).
   std::vector<std::int32_t> accesses;
   /// Floating-point operations per lane (add, sub, mul, div 1; fma 2), each group with the
   /// guard of the lanes that run it (kNone: every active lane). Declare, Assign, Work, Return.
@@ -494,7 +494,7 @@ std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* 
                                  const std::vector<std::int32_t>* order_bases = nullptr,
                                  const std::vector<std::int32_t>* order_accesses = nullptr);
 
-/// Memory followed by value (issue 22), from the accesses with a computed load (`loaded`, from
+/// Memory followed by value, from the accesses with a computed load (`loaded`, from
 /// computed_loads), as the replay and the GPU probe keep it:
 ///   shared_at [base]  a __shared__ array's first byte in one block's shared memory (-1: not
 ///                     followed; every extern __shared__ array at the same byte, sized

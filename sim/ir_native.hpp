@@ -1,4 +1,4 @@
-// A launch replayed as native code (issue 21's speed): the hook through which replay() (sim/
+// A launch replayed as native code (for the replay's speed): the hook through which replay() (sim/
 // ir_replay.cpp) runs a launch compiled to machine code instead of interpreting the kernel model
 // warp by warp. sim/ knows only this interface; jit/ (LLVM) implements it and installs itself.
 // Internal to sim/ and jit/: the tests and the CLI see only ReplayOptions::native and

@@ -672,7 +672,7 @@ std::vector<ExprId> opaque_origins(const Kernel& kernel, const std::vector<bool>
 
 namespace {
 
-// Memory the kernel writes, followed by value (issue 22): a __shared__ array, or a pointer
+// Memory the kernel writes, followed by value: a __shared__ array, or a pointer
 // parameter's buffer that has values at the launch (`has_values`). Its loads (and the results of
 // its atomics) have values when every write into it is a plain store or an atomic of a modelled
 // operation (AtomicOp other than Other) whose lanes, address and value or operand the model

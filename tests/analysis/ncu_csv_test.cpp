@@ -194,7 +194,7 @@ TEST(NcuCrosscheck, KernelKindsByTheirNcuNames) {
   EXPECT_EQ(lecture_kernel_kind("MatrixMulCUDA"), "");
 }
 
-// ---- strict values, physical lines, RFC 4180 (issue 9) -----------------------------------------
+// ---- strict values, physical lines, RFC 4180 ------------------------------------------------
 
 std::string error_of(const std::string& text) {
   try {

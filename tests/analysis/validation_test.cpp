@@ -295,7 +295,7 @@ TEST(ValidationCsv, WithoutTheGpusTableItsCountsAreEmpty) {
   EXPECT_NE(out.str().find(",2744,350,,350,,350,,50,,13,,0,"), std::string::npos) << out.str();
 }
 
-// The schema of the validation CSV since the lecture runs through the general probe (issue 20);
+// The schema of the validation CSV since the lecture runs through the general probe;
 // files of earlier versions (data/validation/nvidia-h200.csv) have the twin kernels' columns.
 const std::string kValidationSchema =
     "device,compute_capability,driver_cuda,runtime_cuda,nvrtc,date,seed,rows,inner,cols,tile,"

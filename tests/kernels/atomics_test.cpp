@@ -1,4 +1,4 @@
-// atomicExch, atomicCAS, atomicInc/Dec and floating-point atomicAdd from the source (issue 22):
+// atomicExch, atomicCAS, atomicInc/Dec and floating-point atomicAdd from the source:
 // lowered with their operands, run by the replay in its documented order (blocks, warps and
 // lanes ascending, each atomic seeing the element the one before left), what depends on that
 // order listed, and what the launch leaves in the buffers. Figures worked out by hand in the

@@ -1,4 +1,4 @@
-// The class engine's former blind spots (issue 23): locals reassigned after a first phase, int
+// The class engine's former blind spots: locals reassigned after a first phase, int
 // values converted to unsigned inside comparisons (wrapping below 0), and grid-stride loops (a loop
 // variable that differs by lane). The kernels are tests/kernels/blind_spots/*.cu. Each is proved
 // by the class engine and equal to the replay of every block on random launches, and counted by

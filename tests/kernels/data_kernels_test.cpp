@@ -1,5 +1,5 @@
 // The data-driven kernels of kernels/zoo/data/ on the samples of data/samples/ (made by
-// tools/make-samples), replayed with their buffers' values (Launch::buffer_data, issue 22):
+// tools/make-samples), replayed with their buffers' values (Launch::buffer_data):
 // CSR SpMV with one thread per row, whose loop runs from row_ptr[row] to row_ptr[row + 1].
 //   - spmv_tiny by hand: one warp over 5 rows of 2, 0, 3, 1 and 4 nonzeros (worked out below);
 //   - the 2,000-row sample against a second implementation: plain loops over blocks, warps and

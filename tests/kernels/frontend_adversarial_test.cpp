@@ -1,4 +1,4 @@
-// The front-end against sources made to break it (issue 19): an else-if chain of 10,000
+// The front-end against sources made to break it: an else-if chain of 10,000
 // branches (analysed), deep nesting and endless chains (refused with "nesting deeper than N at
 // FILE:LINE"), a macro that expands without end, a source above the size limit, and overloaded
 // kernels chosen by signature. The sources are generated here; expected figures are worked out by

@@ -679,7 +679,7 @@ __global__ void k(int* data, int* out) {
   EXPECT_NO_THROW(ir::check_data_dependence(k, {true, false}));
 }
 
-// Issue 22: a branch on a value loaded from a read-only buffer is the launch's to decide: the
+// A branch on a value loaded from a read-only buffer is the launch's to decide: the
 // model is read, the load linked to its access; a launch without the buffer's values is refused
 // with the flag that gives them; with them, the loop runs on the values. data = {5, 0, 1, 8} for
 // threads 0..3 of one 4-thread warp: lane 0 tests v = 5, 2, 1, 0 (k = 0..3), lane 1 v = 0 (k = 0),

@@ -1,4 +1,4 @@
-// The front-end's two routes (issue 18): the same kernels read with warpdiv's built-in prelude and
+// The front-end's two routes: the same kernels read with warpdiv's built-in prelude and
 // with the CUDA Toolkit's own headers (FrontendOptions::cuda_headers) must give the same model, as
 // seen by the replay: equal counts for every statement, on several launches. Skips, with the
 // reason, where no toolkit is installed at /usr/local/cuda.

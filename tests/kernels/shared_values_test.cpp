@@ -1,4 +1,4 @@
-// Shared memory followed by value (issue 22): the replay keeps each block's __shared__ arrays,
+// Shared memory followed by value: the replay keeps each block's __shared__ arrays,
 // runs its warps phase by phase between barriers, and reports reads of memory never written and
 // races between warps. Figures worked out by hand in the comments; the reduction's sums also
 // against the class engine's counts of the same launch without values.
@@ -528,7 +528,7 @@ ir::Launch flag_and_out(const ir::Kernel& k) {
   return with_ints(l, k, {std::vector<std::int32_t>(33, 0), std::vector<std::int32_t>(32, 0)});
 }
 
-// Order dependence per access (issue 22): only the loads that read a byte another thread writes
+// Order dependence per access: only the loads that read a byte another thread writes
 // (at any time of the launch) carry a value between threads, not every load of the buffer.
 //
 // 32 threads, flag 33 zeros, out 32 zeros. Thread i stores i into flag[i]; threads 0 and 1 also

@@ -212,9 +212,9 @@ TEST(ZooClasses, VectorCopyMemoryAtScaleByHand) {
 }
 
 // The lecture's kernel as the lecture flags run it (kernels/zoo/tiled_matmul_rect.cu, J x K x L
-// with the tile from blockDim; it comes with the report side of issue 11 and the test skips until
-// it is there), against the hand-derived tiled exact engine (tests/oracle/exact.hpp), at the lecture's size
-// and at 2^31 - 1 (past CUDA's grid y limit: GridLimits::Model), for T = 32, 16 and 1.
+// with the tile from blockDim; the test skips where that file is not in the checkout), against
+// the hand-derived tiled exact engine (tests/oracle/exact.hpp), at the lecture's size and at
+// 2^31 - 1 (past CUDA's grid y limit: GridLimits::Model), for T = 32, 16 and 1.
 TEST(ZooClasses, LectureFlagsKernelAgreesWithHandDerivedExactEngine) {
   const std::string file = zoo::folder() + "tiled_matmul_rect.cu";
   if (!std::ifstream(file)) GTEST_SKIP() << file << " is not in this checkout";

@@ -8,7 +8,7 @@
 // representative phase of "not last" and "last", give every warp's masks; the counts are those
 // of the representative multiplied by the class sizes (128-bit, overflow-checked).
 //
-// Retired as the lecture flags' model (issue 11): `warpdiv analyze --width ...` counts through the
+// Not the lecture flags' model: `warpdiv analyze --width ...` counts through the
 // class engine over kernels/zoo/tiled_matmul_rect.cu (analysis/lecture/lecture_source.hpp). Kept as an
 // independent oracle for it (tests/analysis/lecture_source_test.cpp, tests/kernels/
 // zoo_classes_test.cpp, tests/sim/ir_tiled_test.cpp), and still what `--engine replay` and

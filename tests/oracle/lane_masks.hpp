@@ -1,7 +1,7 @@
 // The hand-written lecture model's per-lane definitions of the four checks, the warp lane tables
 // built from them, and the warp x phase maps they give: the oracle the general engines' lecture
-// counts, records and maps (analysis/lecture/lecture_source.hpp) are tested against. Retired from the
-// tool by issue 11; see tests/oracle/CMakeLists.txt.
+// counts, records and maps (analysis/lecture/lecture_source.hpp) are tested against. It is not the
+// tool's model; see tests/oracle/CMakeLists.txt.
 #pragma once
 
 #include <cstdint>

@@ -3,7 +3,7 @@
 // its cost grows with J * K * L; it is made fast by evaluating a warp's lanes as bit masks, hoisting
 // what is per block and per phase out of the inner loop, and splitting block-rows over threads.
 //
-// Retired as the lecture flags' model (issue 11): `warpdiv analyze --width ...` counts through the
+// Not the lecture flags' model: `warpdiv analyze --width ...` counts through the
 // class engine over kernels/zoo/tiled_matmul_rect.cu (analysis/lecture/lecture_source.hpp). Kept as an
 // independent oracle for it (tests/analysis/lecture_source_test.cpp, tests/kernels/
 // zoo_classes_test.cpp, tests/sim/ir_tiled_test.cpp), and still what `--engine replay` and

@@ -1,4 +1,4 @@
-// Atomics beyond the order-independent integer ones (issue 22): exch, cas, inc, dec and floating
+// Atomics beyond the order-independent integer ones: exch, cas, inc, dec and floating
 // add. Their arithmetic against the bits an H100 gave (data/validation/atomics/, one thread per
 // atomic), the model's checks of their operands, and a model with them through JSON and back,
 // replayed by hand.

@@ -211,7 +211,7 @@ TEST(IrJson, NestingDeeperThanTheLimitIsRefused) {
   EXPECT_EQ(refusal(to_json(nested_model(3, kLimit + 1))),
             "kernel model JSON: nesting deeper than 1000 (operands within an expression; warpdiv "
             "follows at most 1000 levels) (/kernel/exprs/1001)");
-  // Issue 19: ifs 30,000 deep crashed the reader's caller (validate() recursed off the stack).
+  // Ifs 30,000 deep: the reader's caller must not recurse off the stack (validate() once did).
   // The if at level 1001 is the first too deep: the outermost (level 1) is statement 29998.
   EXPECT_EQ(refusal(to_json(nested_model(30000, 3))),
             "kernel model JSON: nesting deeper than 1000" + statements + " (/kernel/stmts/28998)");

@@ -1,4 +1,4 @@
-// The model's limits (issue 19): long else-if chains are followed, deep nesting is refused with
+// The model's limits: long else-if chains are followed, deep nesting is refused with
 // one line naming where, a loop that never ends is named, and every run has a budget. Counts are
 // worked out by hand in the comments.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Issue 19's adversarial cases against the engines, through the real binary: a kernel that never
+// Adversarial cases against the engines, through the real binary: a kernel that never
 // ends, a launch past the run's budget, validate without a GPU, values that mean nothing. Each
 // ends in exit 2 (3 without a GPU) with one line naming the loop, within seconds.
 #include <gtest/gtest.h>
@@ -66,7 +66,7 @@ TEST_P(NeverEndingKernel, IsNamedByEveryEngineAndSweep) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Issue19, NeverEndingKernel,
+    Adversarial, NeverEndingKernel,
     ::testing::Values(
         NeverEnds{"while_1",
                   "__global__ void k(int* out) {\n"

@@ -101,7 +101,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=100",
                   "--arg", "a=7e-46"},
                  "--arg a: 7e-46 is outside float's range"},
-        // Issue 22: --alloc gives a pointer parameter's buffer; an access outside it is bad input.
+        // --alloc gives a pointer parameter's buffer; an access outside it is bad input.
         // saxpy, grid 2 x 64, n = 200: i = blockIdx.x * 64 + threadIdx.x + 128 k. x holds 150
         // floats: i = 150 first comes in block 0 (thread 22, k = 1; block 1 starts at 64 + 128 k,
         // so i = 150 would need thread 86). Warp 0 of block 0 runs first: its lane 22.
@@ -384,7 +384,7 @@ TEST_F(AnalyzeSourceFile, DefinesReachClang) {
   }
 }
 
-// Issue 22: float and double parameters take decimals, each rounded once to the parameter's own
+// Float and double parameters take decimals, each rounded once to the parameter's own
 // type (as a C++ literal of that type is), whatever the type's spelling. By hand: 1 + 2^-24 + 8.7e-19
 // lies above the midpoint of 1 and 1 + 2^-23, so as a float it is 1 + 2^-23 = 1.00000011920928955...,
 // shown as its shortest decimal 1.0000001; read as a double first it would be 1 + 2^-24 exactly, a
@@ -420,7 +420,7 @@ TEST_F(AnalyzeSourceFile, FloatArgumentsAreRoundedOnceToTheParametersType) {
   EXPECT_TRUE(contains(big.out, "; a = -2.5, b = 1e+300, n = 3")) << big.out;
 }
 
-// Issue 22: buffers given with --alloc; in bounds the report is the one without them. Before
+// Buffers given with --alloc; in bounds the report is the one without them. Before
 // the buffer: `a[i - 1]` at thread 0 reads element -1.
 TEST_F(AnalyzeSourceFile, AllocChecksEveryAccessAgainstItsBuffer) {
   const std::vector<std::string> saxpy = {"analyze", kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64",
@@ -445,7 +445,7 @@ TEST_F(AnalyzeSourceFile, AllocChecksEveryAccessAgainstItsBuffer) {
   EXPECT_EQ(unchecked.status, 0) << unchecked.err;
 }
 
-// Issue 22: --data gives a buffer's values; a branch on integers loaded from it is counted on
+// --data gives a buffer's values; a branch on integers loaded from it is counted on
 // them. The CSR SpMV, one thread per row, on data/samples/spmv_tiny (row lengths 2, 0, 3, 1, 4:
 // row_ptr = 0 2 2 5 6 10), one warp of 32 with num_rows = 5: the loop's condition is evaluated
 // at k = 0..4 by the lanes of rows with length >= k: 5 + 4 + 3 + 2 + 1 = 15 lanes, SIMD
@@ -781,7 +781,7 @@ TEST_F(AnalyzeSourceFile, ProgressBarReachesTheEndOnATerminal) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Issue 11: engines, block classes, the HTML page.
+// Engines, block classes, the HTML page.
 
 TEST_F(AnalyzeSourceFile, EngineExactRefusesWhatItCannotProveAndAutoFallsBack) {
   const std::string file = source("mod.cu",

@@ -1,4 +1,4 @@
-// Exch, CAS and floating-point atomics through the real binary (issue 22): a branch on a CAS's
+// Exch, CAS and floating-point atomics through the real binary: a branch on a CAS's
 // result is counted for the replay's order and printed under "Order-dependent"; a spin lock and a
 // loop past the budget stop with exit 2 and one line naming the loop. Kernels in
 // tests/kernels/atomics/.

@@ -1,4 +1,4 @@
-// Flags and messages through the real binary (issue 9): a flag's value is never a flag, integers
+// Flags and messages through the real binary: a flag's value is never a flag, integers
 // are exact, every error is one escaped and bounded line, `--gpu list` wherever `--gpu` is,
 // ignored flags and repeated list values refused, plurals, --version, "did you mean", the exit
 // codes at the end of every --help, and the sweep's summary naming what went where.

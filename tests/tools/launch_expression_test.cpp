@@ -83,7 +83,7 @@ TEST(LaunchExpression, NestingAndLengthAreBounded) {
   const std::string too_long = refusal(sum + "  ", v);
   EXPECT_TRUE(contains(too_long, "(1025 bytes) is longer than 1024 bytes, the limit for a launch "
                                  "expression")) << too_long;
-  // The crashes of issue 19: 60,000 parentheses or minus signs, through both entry points.
+  // Inputs that once crashed the parser: 60,000 parentheses or minus signs, through both entry points.
   for (const std::string& text : {parens(60000), std::string(60000, '-') + "1"}) {
     const std::string message = refusal(text, v);
     EXPECT_TRUE(contains(message, "is longer than 1024 bytes")) << message.substr(0, 200);
@@ -154,7 +154,7 @@ TEST(LaunchExpression, ArgValues) {
   }
 }
 
-// Issue 22: decimals that are not 64-bit integers are kept as written, for float and double
+// Decimals that are not 64-bit integers are kept as written, for float and double
 // parameters (which round them once, when bound); --grid and --block refuse them.
 TEST(LaunchExpression, DecimalsAreKeptAsWrittenForFloatingPointParameters) {
   const ArgValues v = parse_arg_values({"a=1.5", "b=-2e-3", "c=1E30", "d=.5", "e=5.", "f=18446744073709551616",
@@ -173,7 +173,7 @@ TEST(LaunchExpression, DecimalsAreKeptAsWrittenForFloatingPointParameters) {
   }
 }
 
-// Issue 19: every 64-bit type's range (2^64 - 1 for an unsigned long long), and Unicode names
+// Every 64-bit type's range (2^64 - 1 for an unsigned long long), and Unicode names
 // (UTF-8), as C++ allows them.
 // Found by fuzz_launch_expression: a name of 450 bytes >= 0x80 (identifier bytes since names may be
 // Unicode) was quoted whole; and by fuzz_model_json: nlohmann's parse error quoted 1,500 bytes.

@@ -1,4 +1,4 @@
-// The class engine's memory figures through the CLI (issue 21, point 5): exact at a launch far
+// The class engine's memory figures through the CLI: exact at a launch far
 // past what the replay could count, and per block class in the --by-class CSV, every figure
 // worked out by hand from the naive multiply's loop (kernels/zoo/naive_matmul.cu).
 #include <gtest/gtest.h>
@@ -119,7 +119,7 @@ TEST(MemoryClassesCli, NcuCheckRefusesWhatItCannotCompare) {
         "--save-ncu", save},
        "big.cu:3:3: out of bounds: 'a[i * n]' writes element 66 of 'a', which holds 64 elements of 4 bytes (0 to "
        "63), in block (0, 0, 0), thread (22, 0, 0); ncu-check does not run a launch the model finds undefined"},
-      // Issue 22: the CSR SpMV's loop needs row_ptr's values, its gather x[col_idx[jj]] col_idx's.
+      // The CSR SpMV's loop needs row_ptr's values, its gather x[col_idx[jj]] col_idx's.
       {{"ncu-check", spmv, "--grid", "1", "--block", "32", "--arg", "num_rows=5", "--save-ncu", save},
        "give the values of 'row_ptr' with --data row_ptr=FILE"},
       {{"ncu-check", spmv, "--grid", "1", "--block", "32", "--arg", "num_rows=5", "--data", "row_ptr=" + tiny + "row_ptr.npy",

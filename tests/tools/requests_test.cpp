@@ -137,7 +137,7 @@ TEST(ParseAnalyzeSource, Refusals) {
   EXPECT_EQ(refusal(parse_analyze_source, {kSaxpy, "--width", "5"}),
             "--width sets the lecture kernel's launch (warpdiv analyze without a file); for "
             "FILE.cu give --grid, --block and --arg NAME=VALUE");
-  // Without --grid or --block the launch comes from the file's host code (issue 23): a --model has
+  // Without --grid or --block the launch comes from the file's host code: a --model has
   // none; --launch chooses among the file's launches only.
   const std::string model = ::testing::TempDir() + "requests_test_model.json";
   std::ofstream(model) << "{}";

@@ -102,7 +102,7 @@ TEST_F(SweepSource, OneRowPerLaunchAndStatementWithHandWorkedCounts) {
   }
 }
 
-// Issue 22: --data NAME=FILE,FILE sweeps a buffer's files (the last dimension, one CSV column
+// --data NAME=FILE,FILE sweeps a buffer's files (the last dimension, one CSV column
 // data_NAME). The CSR SpMV with num_rows = 5, one warp: on spmv_tiny (row lengths 2, 0, 3, 1, 4)
 // the loop is evaluated 5 times, 4 divergent, 15 lanes active, 10 taken (worked in
 // analyze_source_cli_test); its Matrix Market view gives the same; the 2,000-row sample's first

@@ -1,4 +1,4 @@
-// Order dependence per access (issue 22): thread i reads only its own element at line 9, which
+// Order dependence per access: thread i reads only its own element at line 9, which
 // no other thread writes; threads 0 and 1 both write flag[32], which line 10 reads. Only line 10
 // is order-dependent. Launch: --grid 1 --block 32 --alloc flag=33 --alloc out=32
 // (tests/kernels/shared_values_test.cpp, tests/tools/atomics_cli_test.cpp).
