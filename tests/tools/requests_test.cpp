@@ -81,7 +81,7 @@ TEST(ParseAnalyze, Refusals) {
             "above its limit of 6000000000 (about a minute); use --engine exact (the default), "
             "which counts any size exactly");
   EXPECT_EQ(refusal(parse_analyze, {"--engine", "fast"}),
-            "--engine must be exact or replay (got 'fast')");
+            "--engine must be exact, replay or all (got 'fast')");
   EXPECT_EQ(refusal(parse_analyze, {"--regs", "40"}), "--regs and --gpu-file need --gpu NAME");
   EXPECT_EQ(refusal(parse_analyze, {"--gpu", "list", "--width", "5"}),
             "--gpu list prints the presets and takes no flag but --gpu-file (got --width)");
