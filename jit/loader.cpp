@@ -23,8 +23,17 @@ namespace detail = sim::ir::detail;
 
 constexpr const char* kFileName = "libwarpdiv-jit.so";
 
+/// WARPDIV_NATIVE_PLUGIN's file, or "" when it is not set.
+std::string named_plugin() {
+  const char* path = std::getenv("WARPDIV_NATIVE_PLUGIN");
+  if (path == nullptr || *path == '\0') return "";
+  std::error_code error;
+  const fs::path absolute = fs::absolute(path, error);  // dlopen would search a bare name elsewhere
+  return error ? std::string(path) : absolute.string();
+}
+
 std::vector<std::string> candidates() {
-  if (const char* path = std::getenv("WARPDIV_NATIVE_PLUGIN"); path != nullptr && *path != '\0') return {path};
+  if (const std::string named = named_plugin(); !named.empty()) return {named};
   std::vector<std::string> out;
   std::error_code error;
   const fs::path exe = fs::read_symlink("/proc/self/exe", error);
@@ -35,22 +44,33 @@ std::vector<std::string> candidates() {
   return out;
 }
 
-// The plugin's compiler, or null where there is none to load (looked for once).
+[[noreturn]] void refuse(const std::string& path, const std::string& why) {
+  throw InvalidInput("the native replay's plugin " + path + " cannot be loaded: " + why +
+                     "; reinstall warpdiv, or set WARPDIV_NATIVE=off to interpret every replay");
+}
+
+// The plugin's compiler, or null where there is none to load (looked for once). A plugin that
+// is there but cannot be loaded is refused; one of another build (its ABI) is refused where
+// WARPDIV_NATIVE_PLUGIN names it, and otherwise left alone (the replay interprets).
 detail::NativeCompiler load() {
   using Entry = void* (*)(std::uint64_t);
+  const bool named = !named_plugin().empty();
   for (const std::string& path : candidates()) {
     std::error_code error;
-    if (!fs::exists(path, error)) continue;
+    if (!fs::exists(path, error)) {
+      if (named) refuse(path, "there is no such file (WARPDIV_NATIVE_PLUGIN names it)");
+      continue;
+    }
     // A FIFO would hang dlopen and a truncated file end in SIGBUS: the file is checked first.
-    if (const std::string problem = sim::plugin_file_problem(path); !problem.empty())
-      throw InvalidInput("the native replay's plugin " + path + " cannot be loaded: " + problem +
-                         "; reinstall warpdiv, or set WARPDIV_NATIVE=off to interpret every replay");
+    if (const std::string problem = sim::plugin_file_problem(path); !problem.empty()) refuse(path, problem);
     // Kept loaded for the life of the process (compiled code lives in it).
     void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle == nullptr) return nullptr;
+    if (handle == nullptr) refuse(path, ::dlerror());
     const auto entry = reinterpret_cast<Entry>(::dlsym(handle, "warpdiv_native_compiler"));
-    if (entry == nullptr) return nullptr;
-    return reinterpret_cast<detail::NativeCompiler>(entry(detail::kNativeAbi));
+    if (entry == nullptr) refuse(path, "it has no warpdiv_native_compiler (not warpdiv's native-replay plugin)");
+    const auto compiler = reinterpret_cast<detail::NativeCompiler>(entry(detail::kNativeAbi));
+    if (compiler == nullptr && named) refuse(path, "it belongs to another build of warpdiv (its ABI differs)");
+    return compiler;
   }
   return nullptr;
 }
@@ -72,5 +92,7 @@ std::shared_ptr<const detail::NativeCode> stand_in(const detail::Program& progra
 }  // namespace
 
 void install_native_loader() { detail::set_native_compiler(&stand_in); }
+
+std::vector<std::string> plugin_files() { return candidates(); }
 
 }  // namespace warpdiv::jit

@@ -5,13 +5,21 @@
 // WARPDIV_NATIVE=off leaves every replay to the interpreter (sim/session.hpp decides it, and the
 // plugin is then never loaded); WARPDIV_NATIVE_PLUGIN names the
 // plugin's file (else: beside the binary, then where `cmake --install` puts it). A plugin file
-// that is there but not a sound shared object (sim/plugin_file.hpp: a FIFO, a truncated file) is
-// refused, InvalidInput naming it, from the replay that would have loaded it; the plugin's entry
-// point checks the ABI (sim/ir_native.hpp's kNativeAbi) and hands nothing to another build.
+// that is there but not a sound shared object (sim/plugin_file.hpp: a FIFO, a truncated file) or
+// that dlopen refuses is refused, InvalidInput naming it, from the replay that would have loaded
+// it; the plugin's entry point checks the ABI (sim/ir_native.hpp's kNativeAbi) and hands nothing
+// to another build (refused where WARPDIV_NATIVE_PLUGIN names it, else the replay interprets).
 #pragma once
+
+#include <string>
+#include <vector>
 
 namespace warpdiv::jit {
 
 void install_native_loader();
+
+/// Where the plugin is looked for, in order (WARPDIV_NATIVE_PLUGIN's file alone, made absolute,
+/// when it is set): inputs of every run, which no output may replace.
+std::vector<std::string> plugin_files();
 
 }  // namespace warpdiv::jit

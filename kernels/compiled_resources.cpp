@@ -3,10 +3,15 @@
 
 #include <cxxabi.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <csignal>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -58,16 +63,50 @@ std::string first_errors(const std::string& output) {
   return errors.empty() ? any : errors;
 }
 
+// The longest one compile may take (nvcc on a large source takes a minute or two).
+constexpr int kCompilerSeconds = 300;
+
 struct ProcessResult {
   int status = -1;     // exit status, -1 when it could not run or was killed
   std::string output;  // stdout and stderr together
 };
 
-// Runs argv[0] (searched on PATH when it has no '/') without a shell.
-ProcessResult run_process(const std::vector<std::string>& argv) {
+// Ctrl-C, SIGTERM and SIGHUP while a compiler runs: noted here, acted on by run_process.
+std::atomic<int> stop_signal{0};
+extern "C" void note_stop_signal(int signal) { stop_signal.store(signal); }
+
+/// Catches the stop signals for its lifetime (restoring what was there before), without
+/// SA_RESTART so that a wait returns at once.
+class StopSignals {
+ public:
+  StopSignals() {
+    stop_signal.store(0);
+    struct sigaction action {};
+    action.sa_handler = note_stop_signal;
+    sigemptyset(&action.sa_mask);
+    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &action, &previous_[i]);
+  }
+  ~StopSignals() {
+    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &previous_[i], nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  static constexpr std::array<int, 3> kSignals = {SIGINT, SIGTERM, SIGHUP};
+  std::array<struct sigaction, 3> previous_{};
+};
+
+// Runs argv[0] (searched on PATH when it has no '/') without a shell, in a process group of its
+// own, with `temp_dir` (when given) as its TMPDIR so that what it leaves there goes with it. A
+// stop signal kills the group and throws Interrupted; past `seconds`, the group is killed and
+// InvalidInput names the limit.
+ProcessResult run_process(const std::vector<std::string>& argv, const std::string& temp_dir = "",
+                          int seconds = kCompilerSeconds) {
   ProcessResult result;
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) return result;
+  const StopSignals signals;
   const pid_t pid = fork();
   if (pid < 0) {
     close(fds[0]);
@@ -75,6 +114,8 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
     return result;
   }
   if (pid == 0) {
+    setpgid(0, 0);
+    if (!temp_dir.empty()) setenv("TMPDIR", temp_dir.c_str(), 1);
     dup2(fds[1], STDOUT_FILENO);
     dup2(fds[1], STDERR_FILENO);
     std::vector<char*> args;
@@ -83,15 +124,34 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
     execvp(args[0], args.data());
     _exit(127);
   }
+  setpgid(pid, pid);  // (either side may run first)
   close(fds[1]);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  bool timed_out = false;
   char buffer[4096];
-  ssize_t n;
-  while ((n = read(fds[0], buffer, sizeof buffer)) > 0 || (n < 0 && errno == EINTR))
-    if (n > 0) result.output.append(buffer, static_cast<std::size_t>(n));
+  for (;;) {
+    if (stop_signal.load() != 0) break;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      timed_out = true;
+      break;
+    }
+    pollfd ready{fds[0], POLLIN, 0};
+    if (::poll(&ready, 1, 100) <= 0) continue;  // a signal, or nothing yet: checked above
+    const ssize_t n = read(fds[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // the compiler closed its end: done
+    result.output.append(buffer, static_cast<std::size_t>(n));
+  }
   close(fds[0]);
+  const bool stopped = stop_signal.load() != 0;
+  if (stopped || timed_out) kill(-pid, SIGKILL);
   int wstatus = 0;
   while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
   }
+  if (stopped) throw Interrupted("interrupted while " + argv[0] + " ran; it was stopped");
+  if (timed_out)
+    throw InvalidInput(argv[0] + " did not finish within " + std::to_string(seconds) +
+                       " s, the limit for one compile; it was stopped");
   if (WIFEXITED(wstatus)) result.status = WEXITSTATUS(wstatus);
   return result;
 }
@@ -193,7 +253,7 @@ std::vector<CompiledResources> compile_with_nvcc(const std::string& nvcc,
   for (const std::string& i : request.include_dirs) argv.push_back("-I" + i);
   const fs::path dependencies = temp.path() / "kernel.d";
   argv.insert(argv.end(), {"-MD", "-MF", dependencies.string(), input});
-  const ProcessResult r = run_process(argv);
+  const ProcessResult r = run_process(argv, temp.path().string());
   if (r.status != 0)
     throw InvalidInput(compiler + " cannot compile " + request.file + " for " + arch + ": " +
                        first_errors(r.output));
@@ -343,7 +403,13 @@ std::vector<std::string> included_files(const std::string& file,
       if (match[1] == "\"") candidates.push_back(fs::path(files[next]).parent_path() / match[2].str());
       for (const std::string& dir : include_dirs) candidates.push_back(fs::path(dir) / match[2].str());
       for (const fs::path& candidate : candidates) {
-        if (!fs::is_regular_file(candidate, error)) continue;
+        const fs::file_status status = fs::status(candidate, error);
+        if (!fs::exists(status) || fs::is_directory(status)) continue;
+        if (!fs::is_regular_file(status))
+          throw InvalidInput(files[next] + ": #include " + match[1].str() + match[2].str() +
+                             (match[1] == "<" ? ">" : "\"") + " names " + candidate.string() +
+                             ", which is not a regular file (a FIFO, a device or a socket: the "
+                             "compiler would wait on it or read it without end)");
         const std::string found = candidate.lexically_normal().string();
         if (std::find(files.begin(), files.end(), found) == files.end()) files.push_back(found);
         break;
@@ -429,6 +495,11 @@ CompiledResources compile_resources(const CompileRequest& request) {
   const std::string nvcc = request.compiler == CompilerChoice::nvrtc ? "" : find_nvcc(looked);
   std::vector<CompiledResources> functions;
   std::string compiler, lowered;
+  if (request.source.empty() && !request.file.empty()) {  // what the compiler would read, checked first
+    std::vector<std::string> dirs = request.include_dirs;
+    dirs.insert(dirs.begin(), directory_of(request.file));
+    included_files(request.file, dirs);
+  }
   if (!nvcc.empty()) {
     functions = compile_with_nvcc(nvcc, request, arch, compiler);
   } else {
@@ -458,13 +529,26 @@ CompiledResources compile_resources(const CompileRequest& request) {
     // by the demangled signature ("ov(float*)"; a template's starts with its return type).
     const std::string wanted = comparable(request.kernel);
     const bool by_signature = request.kernel.find('(') != std::string::npos;
-    const auto signature = [](const std::string& demangled) {
-      return comparable(demangled.rfind("void ", 0) == 0 ? demangled.substr(5) : demangled);
+    const auto without_void = [](const std::string& demangled) {
+      return demangled.rfind("void ", 0) == 0 ? demangled.substr(5) : demangled;
     };
+    const auto signature = [&](const std::string& demangled) { return comparable(without_void(demangled)); };
+    std::vector<const CompiledResources*> named;
     for (const CompiledResources& f : functions)
-      if (f.mangled == lowered ||
-          (by_signature ? signature(f.kernel) : comparable(function_name(f.kernel))) == wanted)
-        chosen = &f;
+      if (!lowered.empty() && f.mangled == lowered) named.push_back(&f);  // NVRTC's own answer to the name
+    if (named.empty())
+      for (const CompiledResources& f : functions)
+        if ((by_signature ? signature(f.kernel) : comparable(function_name(f.kernel))) == wanted)
+          named.push_back(&f);
+    if (named.size() > 1) {
+      std::string signatures;
+      for (const CompiledResources* f : named)
+        signatures += (signatures.empty() ? "" : ", ") + without_void(f->kernel);
+      throw InvalidInput("kernel " + request.kernel + " is overloaded in " + request.file + " (" +
+                         signatures + "): name one by its signature, e.g. --kernel '" +
+                         without_void(named.front()->kernel) + "'");
+    }
+    if (!named.empty()) chosen = named.front();
     if (!chosen)
       throw InvalidInput("kernel " + request.kernel + " is not among those " + compiler +
                          " compiled from " + request.file + " (" + names_of(functions) +

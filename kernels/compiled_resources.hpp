@@ -92,7 +92,8 @@ std::vector<std::string> parse_dependency_rule(const std::string& rule);
 
 /// `file` and every file its #include lines name, followed recursively: a quoted name beside the
 /// including file first, then in `include_dirs`; an angled one in `include_dirs` only. Names
-/// not found there (system headers) are left out. Exposed for tests.
+/// not found there (system headers) are left out; one that is there but not a regular file (a
+/// FIFO, a device) is refused, InvalidInput naming it. Exposed for tests.
 std::vector<std::string> included_files(const std::string& file,
                                         const std::vector<std::string>& include_dirs);
 

@@ -222,6 +222,10 @@ class ClangDiagnostics : public InvalidInput {
   using InvalidInput::InvalidInput;
 };
 
+/// Where the front-end plugin is looked for, in order (WARPDIV_FRONTEND_PLUGIN's file alone, made
+/// absolute, when it is set): inputs of every run, which no output may replace.
+std::vector<std::string> plugin_files();
+
 /// The __global__ functions of options.file, in source order (options.kernel is ignored), also
 /// when Clang reported errors in the file (a kernel among them then fails to load). Throws
 /// ClangDiagnostics when Clang stopped (a fatal error), InvalidInput when the file cannot be read.

@@ -54,10 +54,12 @@ struct Plugin {
 };
 
 std::vector<std::string> plugin_candidates() {
-  if (const char* path = std::getenv("WARPDIV_FRONTEND_PLUGIN"); path != nullptr && *path != '\0')
-    return {path};
-  std::vector<std::string> candidates;
   std::error_code error;
+  if (const char* path = std::getenv("WARPDIV_FRONTEND_PLUGIN"); path != nullptr && *path != '\0') {
+    const fs::path absolute = fs::absolute(path, error);  // dlopen would search a bare name elsewhere
+    return {error ? std::string(path) : absolute.string()};
+  }
+  std::vector<std::string> candidates;
   const fs::path exe = fs::read_symlink("/proc/self/exe", error);
   if (!error) {
     candidates.push_back((exe.parent_path() / abi::kFileName).string());
@@ -268,5 +270,7 @@ sim::ir::Kernel load_kernel(const FrontendOptions& options, std::vector<std::str
   }
   return sim::ir::kernel_from_json(answer.at("model").dump());
 }
+
+std::vector<std::string> plugin_files() { return plugin_candidates(); }
 
 }  // namespace warpdiv::frontend

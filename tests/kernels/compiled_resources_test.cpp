@@ -8,6 +8,7 @@
 #include "kernels/compiled_resources.hpp"
 
 #include <dlfcn.h>
+#include <sys/stat.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -345,6 +346,43 @@ TEST(CompiledResources, TheHeadersTheCompilerReadAreListed) {
     EXPECT_EQ(mine, (std::vector<std::string>{request.file, deep, sizes}))
         << (compiler == CompilerChoice::nvcc ? "nvcc" : "NVRTC");
   }
+}
+
+TEST(IncludedFiles, AnIncludeOfAFifoOrADeviceIsRefusedNamingIt) {
+  const Scratch scratch;
+  ASSERT_EQ(::mkfifo((fs::path(scratch.path) / "pipe.h").c_str(), 0600), 0);
+  const std::string file = scratch.file("k.cu", "#include \"pipe.h\"\n");
+  try {
+    included_files(file, {});
+    ADD_FAILURE() << "a FIFO was followed";
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(std::string(e.what()), file + ": #include \"pipe.h\" names " + scratch.path +
+                                         "/pipe.h, which is not a regular file (a FIFO, a device or a "
+                                         "socket: the compiler would wait on it or read it without end)");
+  }
+  const std::string zero = scratch.file("z.cu", "#include </dev/zero>\n");
+  EXPECT_THROW(included_files(zero, {"/"}), InvalidInput);
+}
+
+// An overloaded kernel named by its name alone is ambiguous: refused, listing the overloads.
+TEST(CompiledResources, AnOverloadedNameIsRefusedListingTheSignatures) {
+  if (!have_nvcc()) GTEST_SKIP() << kNvcc << " is absent";
+  const Scratch scratch;
+  CompileRequest request;
+  request.file = scratch.file("ov.cu", "__global__ void ov(int* a) { a[0] = 1; }\n"
+                                       "__global__ void ov(float* a) { a[0] = 1; }\n");
+  request.kernel = "ov";
+  try {
+    compile_resources(request);
+    ADD_FAILURE() << "an overload was chosen";
+  } catch (const InvalidInput& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("kernel ov is overloaded in " + request.file), std::string::npos) << message;
+    EXPECT_NE(message.find("ov(int*)"), std::string::npos) << message;
+    EXPECT_NE(message.find("ov(float*)"), std::string::npos) << message;
+  }
+  request.kernel = "ov(float*)";
+  EXPECT_EQ(compile_resources(request).kernel, "ov(float*)");
 }
 
 TEST(DependencyRule, PrerequisitesAsMakeWritesThem) {

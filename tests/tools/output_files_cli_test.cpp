@@ -327,6 +327,11 @@ TEST(OutputFilesCli, EveryInputOfTheRunIsRefusedAsAnOutput) {
                                          "--data", "row_ptr=A.mtx:csr.row_ptr", "--data", "col_idx=A.mtx:csr.col_idx"};
   refused(with(spmv, {"--html", "./A.mtx"}), "./A.mtx", "--data 'A.mtx'");
   refused(with(spmv, {"--csv", "hard.csv"}), "hard.csv", "--data 'A.mtx'");
+  // ... for sweep's lists of --data files too.
+  std::vector<std::string> sweep_spmv = spmv;
+  sweep_spmv[0] = "sweep";
+  refused(with(sweep_spmv, {"--csv", "./A.mtx"}), "./A.mtx", "--data 'A.mtx'");
+  refused(with(sweep_spmv, {"--html", "hard.csv"}), "hard.csv", "--data 'A.mtx'");
   // check: the database and a data file, for --sarif and --write-baseline alike.
   write_file(dir.file("c.toml"),
              "[[kernel]]\nname = \"k\"\nfile = \"k.cu\"\ncompile_commands = \"b\"\ngrid = 1\nblock = 32\n"
@@ -640,6 +645,56 @@ TEST(OutputFilesCli, ALaterRunRemovesTheTemporaryFilesOfAKilledOne) {
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(kept, expected);
   EXPECT_EQ(read_file(dir.file("c.csv")), "precious\n");
+}
+
+// The program itself, its plugins and its GPU presets are inputs of every run. Run from a copy of
+// the build's binary, plugins and gpus.csv, so that a failure replaces nothing of the build.
+TEST(OutputFilesCli, TheProgramItsPluginsAndItsPresetsAreNeverOutputs) {
+  TempDir dir;
+  const std::string built = std::filesystem::path(warpdiv_binary()).parent_path().string();
+  for (const char* name : {"warpdiv", "libwarpdiv-frontend.so", "libwarpdiv-jit.so", "gpus.csv"}) {
+    std::filesystem::copy_file(built + "/" + name, dir.file(name));
+    ::chmod(dir.file(name).c_str(), 0755);
+  }
+  write_file(dir.file("k.cu"), "__global__ void k(int* a) { a[threadIdx.x] = 1; }\n");
+  const std::vector<std::pair<std::string, std::string>> inputs = {
+      {"warpdiv", "the warpdiv program"},
+      {"libwarpdiv-frontend.so", "warpdiv's Clang front-end"},
+      {"libwarpdiv-jit.so", "warpdiv's native-replay plugin"},
+      {"gpus.csv", "warpdiv's GPU presets"}};
+  for (const auto& [name, what] : inputs) {
+    const std::string before = read_file(dir.file(name));
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"analyze", "k.cu", "--grid", "1", "--block", "32", "--csv", "./" + name},
+          std::vector<std::string>{"occupancy", "--gpu", "h100", "--threads", "128", "--csv", name}}) {
+      SCOPED_TRACE(args.front() + " " + name);
+      const CliResult r = run_in(dir.path(), dir.file("warpdiv"), args);
+      expect_refusal(r, BadInput{{}, "'" + args.back() + "' is the same file as " + what + " '" +
+                                         dir.file(name) + "', an input of this run"});
+    }
+    EXPECT_EQ(read_file(dir.file(name)), before) << name;
+  }
+}
+
+// Ctrl-C while the compiler runs (occupancy FILE.cu): the compiler's process group is stopped and
+// warpdiv's compile folder, the compiler's TMPDIR, goes with it; exit 130, no CSV.
+TEST(OutputFilesCli, CtrlCDuringACompileLeavesNoFolder) {
+  TempDir dir;
+  ASSERT_EQ(::mkdir(dir.file("tmp").c_str(), 0755), 0);
+  write_file(dir.file("k.cu"), "__global__ void k(int* a) { a[threadIdx.x] = 1; }\n");
+  // A compiler that answers the version questions and then compiles for 60 s, in TMPDIR.
+  write_file(dir.file("nvcc"), "#!/bin/sh\ncase \"$1\" in\n--version) echo 'release 13.0';;\n"
+                               "--list-gpu-code) echo sm_90;;\n*) touch \"$TMPDIR/left\"; touch '" +
+                                   dir.file("started") + "'; sleep 60;;\nesac\n");
+  ::chmod(dir.file("nvcc").c_str(), 0755);
+  const CliResult r = run_shell(
+      "cd '" + dir.path() + "' && (TMPDIR='" + dir.file("tmp") + "' WARPDIV_NVCC='" + dir.file("nvcc") + "' '" +
+      warpdiv_binary() + "' occupancy k.cu --block 32 --gpu h100 --csv o.csv & pid=$!; "
+      "for i in $(seq 200); do [ -e started ] && break; sleep 0.05; done; kill -INT $pid; wait $pid)");
+  EXPECT_EQ(r.status, 130) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.file("started")));
+  EXPECT_TRUE(std::filesystem::is_empty(dir.file("tmp")));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("o.csv")));
 }
 
 }  // namespace

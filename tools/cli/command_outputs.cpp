@@ -1,5 +1,10 @@
 #include "tools/cli/command_outputs.hpp"
 
+#include <filesystem>
+#include <system_error>
+
+#include "jit/loader.hpp"
+#include "kernels/frontend/frontend.hpp"
 #include "tools/cli/gpu_options.hpp"
 
 namespace warpdiv::cli {
@@ -27,6 +32,13 @@ bool answered_at_once(std::ostream& out, const std::string& help, const GpuReque
 CommandOutputs::CommandOutputs(std::ostream& standard_output, const std::vector<RunInput>& inputs)
     : files_(standard_output) {
   for (const auto& [what, path] : inputs) files_.protect(what, path);
+  // What every run reads or runs: the program, its plugins and its GPU presets.
+  std::error_code error;
+  const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) files_.protect("the warpdiv program", program.string());
+  for (const std::string& path : frontend::plugin_files()) files_.protect("warpdiv's Clang front-end", path);
+  for (const std::string& path : jit::plugin_files()) files_.protect("warpdiv's native-replay plugin", path);
+  for (const std::string& path : gpu_file_candidates()) files_.protect("warpdiv's GPU presets", path);
 }
 
 analysis::Output* CommandOutputs::open(const std::string& flag,

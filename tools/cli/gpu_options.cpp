@@ -17,7 +17,7 @@ namespace {
 constexpr const char* kPresetFileName = "gpus.csv";
 }  // namespace
 
-std::string default_gpu_file() {
+std::vector<std::string> gpu_file_candidates() {
   std::vector<fs::path> candidates;
   std::error_code error;
   // Beside the binary first: a binary copied elsewhere (the device machine) takes its CSV along.
@@ -34,10 +34,18 @@ std::string default_gpu_file() {
 #ifdef WARPDIV_DATA_DIR
   candidates.push_back(fs::path(WARPDIV_DATA_DIR) / kPresetFileName);
 #endif
+  std::vector<std::string> paths;
+  for (const fs::path& p : candidates) paths.push_back(p.string());
+  return paths;
+}
+
+std::string default_gpu_file() {
+  std::error_code error;
+  std::vector<std::string> candidates = gpu_file_candidates();
   std::string looked;
-  for (const fs::path& p : candidates) {
-    if (fs::is_regular_file(p, error)) return p.string();
-    looked += (looked.empty() ? "" : ", ") + p.string();
+  for (const std::string& p : candidates) {
+    if (fs::is_regular_file(p, error)) return p;
+    looked += (looked.empty() ? "" : ", ") + p;
   }
   throw InvalidInput("no GPU presets file found (looked at " + looked +
                      "); give one with --gpu-file FILE");

@@ -22,6 +22,8 @@ constexpr std::int64_t kMaxRegs = 1024;  // more than any GPU allows: such a lau
 /// beside it, else the source tree's data/gpus.csv (compiled in). Throws InvalidInput naming the
 /// places looked at when none exists.
 std::string default_gpu_file();
+/// Where default_gpu_file() looks, in order (each an input no output may replace).
+std::vector<std::string> gpu_file_candidates();
 
 struct GpuCatalogue {
   std::string file;

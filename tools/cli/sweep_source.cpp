@@ -239,8 +239,10 @@ int sweep_source_command(const Args& args, std::ostream& out) {
   check_sweep_launches(request, read->kernel);
 
   std::vector<RunInput> inputs = run_inputs(request.source, std::nullopt, source_files(read->kernel, read->files_read));
+  std::vector<std::string> pairs;  // NAME=FILE[:VIEW], as data_files() takes them
   for (const SweptData& d : request.data)
-    for (const std::string& f : d.files) inputs.emplace_back("--data", f);
+    for (const std::string& f : d.files) pairs.push_back(d.name + "=" + f);
+  for (const std::string& f : data_files(pairs)) inputs.emplace_back("--data", f);
   CommandOutputs outputs(out, inputs);
   analysis::Output* csv = outputs.open("--csv", request.csv, "CSV");
   analysis::Output* html = outputs.open("--html", request.html, "HTML");
