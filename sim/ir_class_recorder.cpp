@@ -27,8 +27,6 @@ Wide floor_div(Wide n, Wide d) {
 }
 Wide ceil_div(Wide n, Wide d) { return -floor_div(-n, d); }
 
-int lowest_lane(LaneMask m) { return __builtin_ctzll(m); }
-
 }  // namespace
 
 // D of lanes 0 .. lanes-1 in one branch-free pass: the signs of every lane; over the active

@@ -277,6 +277,10 @@ struct GlobalState {
 /// Thrown inside a warp by a read of unwritten shared memory (SharedState::pending).
 struct UnwrittenRead {};
 
+/// The lowest lane of a non-empty mask, and the mask of one lane.
+inline int lowest_lane(LaneMask m) { return __builtin_ctzll(m); }
+inline LaneMask bit(int lane) { return LaneMask{1} << lane; }
+
 /// A kernel and launch, compiled once and shared (read-only) by every worker.
 struct Program {
   Program(const Kernel& kernel, const Launch& launch, const ReplayOptions& options);
@@ -708,5 +712,16 @@ class WarpMachine {
   std::vector<std::vector<IterationArrivals>> warp_iteration_arrivals_;  // [barrier][k]
   std::vector<std::vector<IterationBlock>> block_iteration_arrivals_;    // [barrier][k]
 };
+
+// Whether lanes kept at `stamp` for `kept_active` (of expression `expr`'s value, or of what was
+// read at it) still hold for `active`: made in this warp, for a superset of these lanes, and
+// none of the expression's locals written since.
+inline bool WarpMachine::still_kept(ExprId expr, std::uint64_t stamp, LaneMask kept_active, LaneMask active) const {
+  if (stamp <= warp_stamp_ || (active & ~kept_active) != 0) return false;
+  const std::uint8_t locals = p_.kept[expr];
+  for (int i = 0; i < locals; ++i)
+    if (local_version_[static_cast<std::size_t>(p_.kept_locals[expr][i])] >= stamp) return false;
+  return true;
+}
 
 }  // namespace warpdiv::sim::ir::detail

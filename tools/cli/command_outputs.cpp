@@ -36,8 +36,12 @@ CommandOutputs::CommandOutputs(std::ostream& standard_output, const std::vector<
   std::error_code error;
   const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
   if (!error) files_.protect("the warpdiv program", program.string());
+#ifdef WARPDIV_HAVE_FRONTEND
   for (const std::string& path : frontend::plugin_files()) files_.protect("warpdiv's Clang front-end", path);
+#endif
+#ifdef WARPDIV_HAVE_NATIVE_LOADER
   for (const std::string& path : jit::plugin_files()) files_.protect("warpdiv's native-replay plugin", path);
+#endif
   for (const std::string& path : gpu_file_candidates()) files_.protect("warpdiv's GPU presets", path);
 }
 
