@@ -2,38 +2,21 @@
 // statements and expressions. __device__ functions are inlined at each call; every implicit
 // conversion becomes an explicit Cast; what the model does not compute becomes an Opaque value or a
 // Work statement with a description; what it cannot represent is refused with its location.
+// This file holds the walk's entry (lower_kernel), source locations and the kernel's
+// parameters; lowerer.hpp lists the files that hold the rest.
 #include "kernels/frontend/lower.hpp"
+#include "kernels/frontend/lowerer.hpp"
 
-#include <algorithm>
-#include <clang/AST/ASTContext.h>
 #include <clang/AST/RecordLayout.h>
-#include <clang/AST/Attr.h>
-#include <clang/AST/Expr.h>
-#include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
-#include <clang/AST/Stmt.h>
-#include <clang/AST/StmtCXX.h>
-#include <clang/Basic/SourceManager.h>
 #include <clang/Basic/TargetBuiltins.h>
 #include <clang/Lex/Lexer.h>
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
-#include <map>
-#include <optional>
-#include <set>
-#include <unordered_map>
-#include <vector>
 
-#include "kernels/frontend/clang_parse.hpp"
-#include "kernels/frontend/frontend.hpp"
-#include "kernels/frontend/prelude_text.hpp"
-#include "sim/errors.hpp"
-
-namespace warpdiv::frontend::detail {
-namespace {
-
-namespace ir = sim::ir;
+namespace warpdiv::frontend::detail::lowering {
 
 /// The model's type for a C integer type (after typedefs and enums), float or double; nullopt for
 /// anything else (half, pointers, structs ...).
@@ -80,3554 +63,3292 @@ std::optional<ir::ScalarType> scalar_type(clang::QualType type) {
   }
 }
 
-/// The type C's integer promotion gives (bool, char and short become int; float and double stay).
-ir::ScalarType promoted(ir::ScalarType type) {
-  return ir::is_promoted(type) || ir::is_floating(type) ? type : ir::ScalarType::I32;
-}
-
-const clang::Expr* strip(const clang::Expr* e) { return e->IgnoreParenImpCasts(); }
-
-/// The variable an lvalue expression names directly (x, (x)), or null.
-const clang::VarDecl* named_variable(const clang::Expr* e) {
-  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts()))
-    return llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-  return nullptr;
-}
-
-class Lowerer {
+/// The kernel parameters that the body assigns (or may assign, through a reference or a
+/// pointer): they become locals, as the model's parameters are read-only.
+class Lowerer::AssignmentFinder : public clang::RecursiveASTVisitor<Lowerer::AssignmentFinder> {
  public:
-  Lowerer(clang::ASTContext& context, ir::Kernel& out, const std::vector<std::string>& api_dirs)
-      : context_(context), sources_(context.getSourceManager()), k_(out), api_dirs_(api_dirs) {}
+  explicit AssignmentFinder(std::set<const clang::VarDecl*>& out) : out_(out) {}
+  bool VisitBinaryOperator(clang::BinaryOperator* op) {
+    if (op->isAssignmentOp()) note(op->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(clang::UnaryOperator* op) {
+    if (op->isIncrementDecrementOp() || op->getOpcode() == clang::UO_AddrOf)
+      note(op->getSubExpr());
+    return true;
+  }
 
-  void lower(const clang::FunctionDecl& kernel) {
-    const clang::FunctionDecl* definition = nullptr;
-    kernel.hasBody(definition);
-    main_file_ = sources_.getFileID(sources_.getExpansionLoc(definition->getLocation()));
-    file_index(main_file_);
-    find_assigned_parameters(*definition);
-    for (const clang::ParmVarDecl* param : definition->parameters()) {
-      const std::string name = param->getNameAsString();
-      const auto type = scalar_type(param->getType());
-      if (!type || ir::is_floating(*type) || param->getType()->isReferenceType()) {
-        const clang::QualType canonical = param->getType().getCanonicalType();
-        const int floating = canonical->isSpecificBuiltinType(clang::BuiltinType::Float)    ? 32
-                             : canonical->isSpecificBuiltinType(clang::BuiltinType::Double) ? 64
-                                                                                           : 0;
-        const std::int32_t index = k_.add_opaque_parameter(name, param->getType().getAsString(), floating);
-        if (canonical->isPointerType()) {
-          const clang::QualType pointee = canonical->getPointeeType();
-          if (!pointee->isIncompleteType() && !pointee->isDependentType()) {
-            k_.parameters[static_cast<std::size_t>(index)].element_bytes =
-                static_cast<std::uint64_t>(context_.getTypeSizeInChars(pointee).getQuantity());
-            k_.parameters[static_cast<std::size_t>(index)].element_type =
-                pointee.getUnqualifiedType().getAsString();
-          }
-        }
-        if (param->getType()->isPointerType()) bind_parameter_pointer(index, param);
-        if (type && ir::is_floating(*type) && !param->getType()->isReferenceType())
-          bind_floating_parameter(param, index);
-        continue;
-      }
-      const std::int32_t index = k_.add_parameter(name, *type);
-      if (assigned_parameters_.count(param) == 0) {
-        bindings_[param] = Binding{Binding::Param, index};
-        continue;
-      }
-      // Assigned in the body: a local holding a copy, declared first thing.
-      const ir::SourceRange where = range(param->getSourceRange());
-      const ir::LocalId local = k_.add_local(name, *type, where);
-      bindings_[param] = Binding{Binding::Local, local};
-      parameter_copies_.push_back(k_.declare(local, k_.param(index, where), where));
+  /// int& r = n: r may assign n.
+  bool VisitVarDecl(clang::VarDecl* var) {
+    const clang::QualType type = var->getType();
+    if (type->isLValueReferenceType() && !type.getNonReferenceType().isConstQualified() &&
+        var->getInit() != nullptr)
+      note(var->getInit());
+    return true;
+  }
+
+  /// f(x) where f takes int& x: f may assign it.
+  bool VisitCallExpr(clang::CallExpr* call) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (callee == nullptr) return true;
+    const auto args = call_arguments(call, callee);
+    for (unsigned i = 0; i < callee->getNumParams() && i < args.size(); ++i) {
+      const clang::QualType type = callee->getParamDecl(i)->getType();
+      if (type->isLValueReferenceType() && !type.getNonReferenceType().isConstQualified())
+        note(args[i]);
     }
-    call_stack_.push_back(definition);
-    std::vector<ir::StmtId> body = parameter_copies_;
-    const ir::StmtId statements = lower_stmt(definition->getBody());
-    body.push_back(statements);
-    if (parameter_copies_.empty()) {
-      k_.root = statements;
-    } else {
-      k_.root = k_.block(body, range(definition->getBody()->getSourceRange()));
-    }
+    return true;
   }
 
  private:
-  struct Binding {
-    // Memory: a reference to memory (int& c = a[i]): reads are opaque, writes are work.
-    enum Kind { Local, Param, Memory } kind = Local;
-    std::int32_t id = ir::kNone;
-  };
-
-  // ------------------------------------------------------------------------------------------
-  // Locations and text
-
-  std::uint32_t file_index(clang::FileID file) {
-    const auto found = files_.find(file);
-    if (found != files_.end()) return found->second;
-    ir::SourceFile source;
-    source.path = std::string(sources_.getFilename(sources_.getLocForStartOfFile(file)));
-    const llvm::StringRef text = sources_.getBufferData(file);
-    std::size_t start = 0;
-    while (start < text.size()) {
-      std::size_t end = text.find('\n', start);
-      if (end == llvm::StringRef::npos) end = text.size();
-      std::string line = text.substr(start, end - start).str();
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      source.lines.push_back(line);
-      start = end + 1;
-    }
-    k_.files.push_back(source);
-    const auto index = static_cast<std::uint32_t>(k_.files.size() - 1);
-    files_[file] = index;
-    return index;
+  void note(const clang::Expr* target) {
+    if (const auto* var = named_variable(target))
+      if (llvm::isa<clang::ParmVarDecl>(var)) out_.insert(var);
   }
+  std::set<const clang::VarDecl*>& out_;
+};
 
-  ir::SourceRange range(clang::SourceRange source) {
-    ir::SourceRange result;
-    if (source.isInvalid()) return result;
-    const clang::CharSourceRange expansion = sources_.getExpansionRange(source);
-    const clang::SourceLocation begin = expansion.getBegin();
-    const clang::SourceLocation end = expansion.getEnd();
-    result.file = file_index(sources_.getFileID(begin));
-    result.line = sources_.getExpansionLineNumber(begin);
-    result.column = sources_.getExpansionColumnNumber(begin);
-    if (sources_.getFileID(end) == sources_.getFileID(begin)) {
-      // Clang's range ends at the last token's start: end inclusive at its last character.
-      const unsigned length =
-          clang::Lexer::MeasureTokenLength(end, sources_, context_.getLangOpts());
-      result.end_line = sources_.getExpansionLineNumber(end);
-      result.end_column = sources_.getExpansionColumnNumber(end) + (length > 0 ? length - 1 : 0);
-    } else {
-      result.end_line = result.line;
-      result.end_column = result.column;
+/// Float and double variables whose address is taken (&x handed to sincosf, modff ...): the
+/// model cannot follow writes through the pointer, so they stay unmodelled values.
+class Lowerer::AddressFinder : public clang::RecursiveASTVisitor<Lowerer::AddressFinder> {
+ public:
+  explicit AddressFinder(std::set<const clang::VarDecl*>& out) : out_(out) {}
+  bool VisitUnaryOperator(clang::UnaryOperator* op) {
+    if (op->getOpcode() != clang::UO_AddrOf) return true;
+    if (const auto* var = named_variable(op->getSubExpr())) {
+      const auto type = scalar_type(var->getType());
+      if (type && ir::is_floating(*type)) out_.insert(var);
     }
-    return result;
-  }
-  ir::SourceRange range(const clang::Stmt* s) { return range(s->getSourceRange()); }
-
-  std::string location(clang::SourceLocation loc) const { return location_of(sources_, loc); }
-
-  /// The source text of a node, on one line ("A[Row * Width + k]").
-  std::string text(const clang::Stmt* s) const { return source_text(context_, s); }
-
-  [[noreturn]] void refuse(const clang::Stmt* at, const std::string& what) const {
-    throw InvalidInput(location(at->getBeginLoc()) + ": " + what);
-  }
-
-  /// Declared in the prelude or another of warpdiv's built-in headers (<cooperative_groups.h>),
-  /// by any of its declarations (math.h may declare sqrtf again).
-  bool in_prelude(const clang::Decl* decl) const {
-    for (const clang::Decl* redeclaration : decl->redecls()) {
-      const clang::SourceLocation loc = sources_.getExpansionLoc(redeclaration->getLocation());
-      if (sources_.getFilename(loc).startswith(kBuiltinDir)) return true;
-    }
-    return false;
-  }
-
-  /// Part of the CUDA API: declared in warpdiv's built-in headers (in_prelude) or, on the toolkit
-  /// route, in a system header of the toolkit or of Clang's CUDA wrapper headers (api_dirs_), by
-  /// any of its declarations.
-  bool is_cuda_api(const clang::Decl* decl) const {
-    for (const clang::Decl* redeclaration : decl->redecls()) {
-      const clang::SourceLocation loc = sources_.getExpansionLoc(redeclaration->getLocation());
-      const llvm::StringRef file = sources_.getFilename(loc);
-      if (file.startswith(kBuiltinDir)) return true;
-      if (api_dirs_.empty() || !sources_.isInSystemHeader(loc)) continue;
-      for (const std::string& dir : api_dirs_)
-        if (file.startswith(dir)) return true;
-    }
-    return false;
-  }
-
-  /// __syncthreads(): the prelude's, or Clang's builtin (the toolkit route: matched by its
-  /// builtin ID, as the implicit declaration sits wherever it was first used).
-  bool is_syncthreads(const clang::FunctionDecl* callee) const {
-    if (callee->getBuiltinID() == clang::NVPTX::BI__syncthreads) return true;
-    return callee->getNameAsString() == "__syncthreads" && is_cuda_api(callee);
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // Kernel parameters that the body assigns become locals (the model's parameters are read-only).
-
-  class AssignmentFinder : public clang::RecursiveASTVisitor<AssignmentFinder> {
-   public:
-    explicit AssignmentFinder(std::set<const clang::VarDecl*>& out) : out_(out) {}
-    bool VisitBinaryOperator(clang::BinaryOperator* op) {
-      if (op->isAssignmentOp()) note(op->getLHS());
-      return true;
-    }
-    bool VisitUnaryOperator(clang::UnaryOperator* op) {
-      if (op->isIncrementDecrementOp() || op->getOpcode() == clang::UO_AddrOf)
-        note(op->getSubExpr());
-      return true;
-    }
-
-    /// int& r = n: r may assign n.
-    bool VisitVarDecl(clang::VarDecl* var) {
-      const clang::QualType type = var->getType();
-      if (type->isLValueReferenceType() && !type.getNonReferenceType().isConstQualified() &&
-          var->getInit() != nullptr)
-        note(var->getInit());
-      return true;
-    }
-
-    /// f(x) where f takes int& x: f may assign it.
-    bool VisitCallExpr(clang::CallExpr* call) {
-      const clang::FunctionDecl* callee = call->getDirectCallee();
-      if (callee == nullptr) return true;
-      const auto args = call_arguments(call, callee);
-      for (unsigned i = 0; i < callee->getNumParams() && i < args.size(); ++i) {
-        const clang::QualType type = callee->getParamDecl(i)->getType();
-        if (type->isLValueReferenceType() && !type.getNonReferenceType().isConstQualified())
-          note(args[i]);
-      }
-      return true;
-    }
-
-   private:
-    void note(const clang::Expr* target) {
-      if (const auto* var = named_variable(target))
-        if (llvm::isa<clang::ParmVarDecl>(var)) out_.insert(var);
-    }
-    std::set<const clang::VarDecl*>& out_;
-  };
-
-  /// Float and double variables whose address is taken (&x handed to sincosf, modff ...): the
-  /// model cannot follow writes through the pointer, so they stay unmodelled values.
-  class AddressFinder : public clang::RecursiveASTVisitor<AddressFinder> {
-   public:
-    explicit AddressFinder(std::set<const clang::VarDecl*>& out) : out_(out) {}
-    bool VisitUnaryOperator(clang::UnaryOperator* op) {
-      if (op->getOpcode() != clang::UO_AddrOf) return true;
-      if (const auto* var = named_variable(op->getSubExpr())) {
-        const auto type = scalar_type(var->getType());
-        if (type && ir::is_floating(*type)) out_.insert(var);
-      }
-      return true;
-    }
-
-   private:
-    std::set<const clang::VarDecl*>& out_;
-  };
-
-  bool address_taken_float(const clang::VarDecl* var) {
-    const auto* function = llvm::dyn_cast<clang::FunctionDecl>(var->getDeclContext());
-    if (function == nullptr || function->getBody() == nullptr) return false;
-    if (address_scanned_.insert(function).second) {
-      AddressFinder finder(address_taken_floats_);
-      finder.TraverseStmt(function->getBody());
-    }
-    return address_taken_floats_.count(var) != 0;
-  }
-
-  void find_assigned_parameters(const clang::FunctionDecl& function) {
-    AssignmentFinder finder(assigned_parameters_);
-    finder.TraverseStmt(function.getBody());
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // Statements
-
-  /// Lowers one statement; calls hoisted out of its expressions run first (a Block around them).
-  /// kNone: nothing to model (a null statement, a __shared__ declaration).
-  ir::StmtId lower_stmt(const clang::Stmt* s) {
-    const Deeper deeper(*this, s);
-    std::vector<ir::StmtId> hoisted;
-    Deferred deferred;
-    std::vector<ir::StmtId>* outer = hoisted_;
-    Deferred* outer_deferred = deferred_;
-    hoisted_ = &hoisted;
-    deferred_ = &deferred;
-    Pending pending;
-    Pending* outer_pending = pending_;
-    pending_ = &pending;
-    std::vector<Guard> outer_guards;
-    outer_guards.swap(guards_);
-    ir::StmtId lowered = lower_stmt_here(s);
-    pending_ = outer_pending;
-    guards_.swap(outer_guards);
-    lowered = attach(pending, lowered, s);
-    hoisted_ = outer;
-    deferred_ = outer_deferred;
-    const bool returns = llvm::isa<clang::ReturnStmt>(s);
-    if (!deferred.updates.empty() && !llvm::isa<clang::Expr>(s) && !llvm::isa<clang::DeclStmt>(s) &&
-        !returns)
-      refuse(deferred.first, "'" + text(deferred.first) +
-                                 "' changes a local inside a condition: not supported (write it "
-                                 "as its own statement)");
-    if (hoisted.empty() && deferred.updates.empty()) return lowered;
-    // After a return nothing runs: its changes go before it (the value it returns was opaque,
-    // so their order does not matter to it).
-    if (returns) hoisted.insert(hoisted.end(), deferred.updates.begin(), deferred.updates.end());
-    if (lowered != ir::kNone) hoisted.push_back(lowered);
-    if (!returns) hoisted.insert(hoisted.end(), deferred.updates.begin(), deferred.updates.end());
-    return k_.block(hoisted, range(s));
-  }
-
-  /// Changes to modelled locals inside an expression the model does not evaluate (a[i++] = v;
-  /// s[t] = sum = sum + s[t + k]): they run after the statement, as the work between does not
-  /// touch locals. Distinct locals only, and an assignment (whose value may read others) alone.
-  struct Deferred {
-    std::vector<ir::StmtId> updates;
-    std::set<ir::LocalId> changed;
-    bool assignment = false;
-    const clang::Stmt* first = nullptr;
-  };
-
-  /// Defers `at`'s change of `local` when that is allowed here; false when it is not.
-  bool defer(const clang::Expr* at, ir::LocalId local, bool assignment) {
-    if (deferred_ == nullptr || no_hoist_ != nullptr) return false;
-    if (deferred_->changed.count(local) != 0 || deferred_->assignment ||
-        (assignment && !deferred_->updates.empty()))
-      return false;
-    const ir::SourceRange where = range(at);
-    ir::ExprId value = ir::kNone;
-    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(at)) value = assigned_value(op, local);
-    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(at)) value = incremented(op, local);
-    deferred_->updates.push_back(k_.assign(local, value, where));
-    deferred_->changed.insert(local);
-    deferred_->assignment = assignment;
-    if (deferred_->first == nullptr) deferred_->first = at;
     return true;
   }
 
-  /// A statement where one is required (a loop body, a branch): an empty Block for kNone.
-  ir::StmtId lower_required(const clang::Stmt* s) {
-    const ir::StmtId lowered = lower_stmt(s);
-    return lowered != ir::kNone ? lowered : k_.block({}, range(s));
-  }
+ private:
+  std::set<const clang::VarDecl*>& out_;
+};
 
-  ir::StmtId lower_stmt_here(const clang::Stmt* s) {
-    using clang::dyn_cast;
-    if (const auto* compound = dyn_cast<clang::CompoundStmt>(s)) {
-      std::vector<ir::StmtId> children;
-      for (const clang::Stmt* child : compound->body()) {
-        const ir::StmtId lowered = lower_stmt(child);
-        if (lowered != ir::kNone) children.push_back(lowered);
+void Lowerer::lower(const clang::FunctionDecl& kernel) {
+  const clang::FunctionDecl* definition = nullptr;
+  kernel.hasBody(definition);
+  main_file_ = sources_.getFileID(sources_.getExpansionLoc(definition->getLocation()));
+  file_index(main_file_);
+  find_assigned_parameters(*definition);
+  for (const clang::ParmVarDecl* param : definition->parameters()) {
+    const std::string name = param->getNameAsString();
+    const auto type = scalar_type(param->getType());
+    if (!type || ir::is_floating(*type) || param->getType()->isReferenceType()) {
+      const clang::QualType canonical = param->getType().getCanonicalType();
+      const int floating = canonical->isSpecificBuiltinType(clang::BuiltinType::Float)    ? 32
+                           : canonical->isSpecificBuiltinType(clang::BuiltinType::Double) ? 64
+                                                                                         : 0;
+      const std::int32_t index = k_.add_opaque_parameter(name, param->getType().getAsString(), floating);
+      if (canonical->isPointerType()) {
+        const clang::QualType pointee = canonical->getPointeeType();
+        if (!pointee->isIncompleteType() && !pointee->isDependentType()) {
+          k_.parameters[static_cast<std::size_t>(index)].element_bytes =
+              static_cast<std::uint64_t>(context_.getTypeSizeInChars(pointee).getQuantity());
+          k_.parameters[static_cast<std::size_t>(index)].element_type =
+              pointee.getUnqualifiedType().getAsString();
+        }
       }
-      return k_.block(children, range(s));
+      if (param->getType()->isPointerType()) bind_parameter_pointer(index, param);
+      if (type && ir::is_floating(*type) && !param->getType()->isReferenceType())
+        bind_floating_parameter(param, index);
+      continue;
     }
-    if (llvm::isa<clang::NullStmt>(s)) return ir::kNone;
-    if (const auto* attributed = dyn_cast<clang::AttributedStmt>(s))  // #pragma unroll ...
-      return lower_stmt_here(attributed->getSubStmt());
-    if (const auto* decl = dyn_cast<clang::DeclStmt>(s)) return lower_decl_stmt(decl);
-    if (const auto* branch = dyn_cast<clang::IfStmt>(s)) return lower_if(branch);
-    if (const auto* loop = dyn_cast<clang::ForStmt>(s)) return lower_for(loop);
-    if (const auto* loop = dyn_cast<clang::WhileStmt>(s)) {
-      if (loop->getConditionVariable() != nullptr)
-        refuse(s, "a declaration in a while condition is not supported");
-      const PointerRegion region(*this, {loop->getCond(), loop->getBody()}, region_text("while loop", s));
-      const ir::ExprId condition = lower_loop_condition(loop->getCond());
-      const ir::StmtId body = lower_required(loop->getBody());
-      return k_.loop(ir::LoopKind::While, ir::kNone, condition, ir::kNone, body, range(s));
+    const std::int32_t index = k_.add_parameter(name, *type);
+    if (assigned_parameters_.count(param) == 0) {
+      bindings_[param] = Binding{Binding::Param, index};
+      continue;
     }
-    if (const auto* loop = dyn_cast<clang::DoStmt>(s)) {
-      const PointerRegion region(*this, {loop->getCond(), loop->getBody()}, region_text("do loop", s));
-      const ir::StmtId body = lower_required(loop->getBody());
-      const ir::ExprId condition = lower_loop_condition(loop->getCond());
-      return k_.loop(ir::LoopKind::Do, ir::kNone, condition, ir::kNone, body, range(s));
-    }
-    if (llvm::isa<clang::BreakStmt>(s)) return k_.break_(range(s));
-    if (llvm::isa<clang::ContinueStmt>(s)) return k_.continue_(range(s));
-    if (const auto* ret = dyn_cast<clang::ReturnStmt>(s)) return lower_return(ret);
-    if (const auto* sw = dyn_cast<clang::SwitchStmt>(s)) return lower_switch(sw);
-    if (const auto* e = dyn_cast<clang::Expr>(s)) return lower_expr_stmt(e);
-    if (llvm::isa<clang::GotoStmt>(s) || llvm::isa<clang::IndirectGotoStmt>(s))
-      refuse(s, "goto is not supported: the model follows structured control flow only");
-    if (llvm::isa<clang::LabelStmt>(s))
-      refuse(s,
-             "a label (a goto target) is not supported: the model follows structured control "
-             "flow only");
-    if (llvm::isa<clang::AsmStmt>(s))
-      refuse(s, "inline asm is not supported: the model cannot tell what it does");
-    if (llvm::isa<clang::SwitchCase>(s))
-      refuse(s, "a case label outside the top level of its switch's braces is not supported");
-    if (llvm::isa<clang::CXXForRangeStmt>(s)) refuse(s, "a range-based for loop is not supported");
-    if (llvm::isa<clang::CXXTryStmt>(s)) refuse(s, "try/catch is not supported");
-    refuse(s, std::string("this statement (") + s->getStmtClassName() + ") is not supported");
+    // Assigned in the body: a local holding a copy, declared first thing.
+    const ir::SourceRange where = range(param->getSourceRange());
+    const ir::LocalId local = k_.add_local(name, *type, where);
+    bindings_[param] = Binding{Binding::Local, local};
+    parameter_copies_.push_back(k_.declare(local, k_.param(index, where), where));
   }
+  call_stack_.push_back(definition);
+  std::vector<ir::StmtId> body = parameter_copies_;
+  const ir::StmtId statements = lower_stmt(definition->getBody());
+  body.push_back(statements);
+  if (parameter_copies_.empty()) {
+    k_.root = statements;
+  } else {
+    k_.root = k_.block(body, range(definition->getBody()->getSourceRange()));
+  }
+}
 
-  ir::StmtId lower_decl_stmt(const clang::DeclStmt* s) {
-    std::vector<ir::StmtId> declared;
-    for (const clang::Decl* decl : s->decls()) {
-      const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
-      if (var == nullptr) continue;                         // a typedef, a local struct ...
-      if (var->hasAttr<clang::CUDASharedAttr>()) continue;  // shared memory: nothing runs
-      if (var->isStaticLocal() || var->hasExternalStorage())
-        refuse(s, "the static or extern local '" + var->getNameAsString() + "' is not supported");
-      if (const auto* record = trackable(var->getType())) {
-        object_vars_.erase(var);
-        if (var->getType()->isReferenceType()) {  // S& r = s: s itself
-          const int object = var->getInit() != nullptr ? object_of(var->getInit()) : kUnknownObject;
-          if (object != kUnknownObject) {
-            object_vars_[var] = object;
-            continue;
-          }
-        } else {
-          const ir::SourceRange where = range(var->getSourceRange());
-          const int object = make_object(record, var->getNameAsString(), where, declared);
+std::uint32_t Lowerer::file_index(clang::FileID file) {
+  const auto found = files_.find(file);
+  if (found != files_.end()) return found->second;
+  ir::SourceFile source;
+  source.path = std::string(sources_.getFilename(sources_.getLocForStartOfFile(file)));
+  const llvm::StringRef text = sources_.getBufferData(file);
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == llvm::StringRef::npos) end = text.size();
+    std::string line = text.substr(start, end - start).str();
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    source.lines.push_back(line);
+    start = end + 1;
+  }
+  k_.files.push_back(source);
+  const auto index = static_cast<std::uint32_t>(k_.files.size() - 1);
+  files_[file] = index;
+  return index;
+}
+
+ir::SourceRange Lowerer::range(clang::SourceRange source) {
+  ir::SourceRange result;
+  if (source.isInvalid()) return result;
+  const clang::CharSourceRange expansion = sources_.getExpansionRange(source);
+  const clang::SourceLocation begin = expansion.getBegin();
+  const clang::SourceLocation end = expansion.getEnd();
+  result.file = file_index(sources_.getFileID(begin));
+  result.line = sources_.getExpansionLineNumber(begin);
+  result.column = sources_.getExpansionColumnNumber(begin);
+  if (sources_.getFileID(end) == sources_.getFileID(begin)) {
+    // Clang's range ends at the last token's start: end inclusive at its last character.
+    const unsigned length =
+        clang::Lexer::MeasureTokenLength(end, sources_, context_.getLangOpts());
+    result.end_line = sources_.getExpansionLineNumber(end);
+    result.end_column = sources_.getExpansionColumnNumber(end) + (length > 0 ? length - 1 : 0);
+  } else {
+    result.end_line = result.line;
+    result.end_column = result.column;
+  }
+  return result;
+}
+
+ir::SourceRange Lowerer::range(const clang::Stmt* s) { return range(s->getSourceRange()); }
+
+std::string Lowerer::location(clang::SourceLocation loc) const { return location_of(sources_, loc); }
+
+/// The source text of a node, on one line ("A[Row * Width + k]").
+std::string Lowerer::text(const clang::Stmt* s) const { return source_text(context_, s); }
+
+[[noreturn]] void Lowerer::refuse(const clang::Stmt* at, const std::string& what) const {
+  throw InvalidInput(location(at->getBeginLoc()) + ": " + what);
+}
+
+/// Declared in the prelude or another of warpdiv's built-in headers (<cooperative_groups.h>),
+/// by any of its declarations (math.h may declare sqrtf again).
+bool Lowerer::in_prelude(const clang::Decl* decl) const {
+  for (const clang::Decl* redeclaration : decl->redecls()) {
+    const clang::SourceLocation loc = sources_.getExpansionLoc(redeclaration->getLocation());
+    if (sources_.getFilename(loc).startswith(kBuiltinDir)) return true;
+  }
+  return false;
+}
+
+/// Part of the CUDA API: declared in warpdiv's built-in headers (in_prelude) or, on the toolkit
+/// route, in a system header of the toolkit or of Clang's CUDA wrapper headers (api_dirs_), by
+/// any of its declarations.
+bool Lowerer::is_cuda_api(const clang::Decl* decl) const {
+  for (const clang::Decl* redeclaration : decl->redecls()) {
+    const clang::SourceLocation loc = sources_.getExpansionLoc(redeclaration->getLocation());
+    const llvm::StringRef file = sources_.getFilename(loc);
+    if (file.startswith(kBuiltinDir)) return true;
+    if (api_dirs_.empty() || !sources_.isInSystemHeader(loc)) continue;
+    for (const std::string& dir : api_dirs_)
+      if (file.startswith(dir)) return true;
+  }
+  return false;
+}
+
+/// __syncthreads(): the prelude's, or Clang's builtin (the toolkit route: matched by its
+/// builtin ID, as the implicit declaration sits wherever it was first used).
+bool Lowerer::is_syncthreads(const clang::FunctionDecl* callee) const {
+  if (callee->getBuiltinID() == clang::NVPTX::BI__syncthreads) return true;
+  return callee->getNameAsString() == "__syncthreads" && is_cuda_api(callee);
+}
+
+bool Lowerer::address_taken_float(const clang::VarDecl* var) {
+  const auto* function = llvm::dyn_cast<clang::FunctionDecl>(var->getDeclContext());
+  if (function == nullptr || function->getBody() == nullptr) return false;
+  if (address_scanned_.insert(function).second) {
+    AddressFinder finder(address_taken_floats_);
+    finder.TraverseStmt(function->getBody());
+  }
+  return address_taken_floats_.count(var) != 0;
+}
+
+void Lowerer::find_assigned_parameters(const clang::FunctionDecl& function) {
+  AssignmentFinder finder(assigned_parameters_);
+  finder.TraverseStmt(function.getBody());
+}
+
+/// Lowers one statement; calls hoisted out of its expressions run first (a Block around them).
+/// kNone: nothing to model (a null statement, a __shared__ declaration).
+ir::StmtId Lowerer::lower_stmt(const clang::Stmt* s) {
+  const Deeper deeper(*this, s);
+  std::vector<ir::StmtId> hoisted;
+  Deferred deferred;
+  std::vector<ir::StmtId>* outer = hoisted_;
+  Deferred* outer_deferred = deferred_;
+  hoisted_ = &hoisted;
+  deferred_ = &deferred;
+  Pending pending;
+  Pending* outer_pending = pending_;
+  pending_ = &pending;
+  std::vector<Guard> outer_guards;
+  outer_guards.swap(guards_);
+  ir::StmtId lowered = lower_stmt_here(s);
+  pending_ = outer_pending;
+  guards_.swap(outer_guards);
+  lowered = attach(pending, lowered, s);
+  hoisted_ = outer;
+  deferred_ = outer_deferred;
+  const bool returns = llvm::isa<clang::ReturnStmt>(s);
+  if (!deferred.updates.empty() && !llvm::isa<clang::Expr>(s) && !llvm::isa<clang::DeclStmt>(s) &&
+      !returns)
+    refuse(deferred.first, "'" + text(deferred.first) +
+                               "' changes a local inside a condition: not supported (write it "
+                               "as its own statement)");
+  if (hoisted.empty() && deferred.updates.empty()) return lowered;
+  // After a return nothing runs: its changes go before it (the value it returns was opaque,
+  // so their order does not matter to it).
+  if (returns) hoisted.insert(hoisted.end(), deferred.updates.begin(), deferred.updates.end());
+  if (lowered != ir::kNone) hoisted.push_back(lowered);
+  if (!returns) hoisted.insert(hoisted.end(), deferred.updates.begin(), deferred.updates.end());
+  return k_.block(hoisted, range(s));
+}
+
+/// Defers `at`'s change of `local` when that is allowed here; false when it is not.
+bool Lowerer::defer(const clang::Expr* at, ir::LocalId local, bool assignment) {
+  if (deferred_ == nullptr || no_hoist_ != nullptr) return false;
+  if (deferred_->changed.count(local) != 0 || deferred_->assignment ||
+      (assignment && !deferred_->updates.empty()))
+    return false;
+  const ir::SourceRange where = range(at);
+  ir::ExprId value = ir::kNone;
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(at)) value = assigned_value(op, local);
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(at)) value = incremented(op, local);
+  deferred_->updates.push_back(k_.assign(local, value, where));
+  deferred_->changed.insert(local);
+  deferred_->assignment = assignment;
+  if (deferred_->first == nullptr) deferred_->first = at;
+  return true;
+}
+
+/// A statement where one is required (a loop body, a branch): an empty Block for kNone.
+ir::StmtId Lowerer::lower_required(const clang::Stmt* s) {
+  const ir::StmtId lowered = lower_stmt(s);
+  return lowered != ir::kNone ? lowered : k_.block({}, range(s));
+}
+
+ir::StmtId Lowerer::lower_stmt_here(const clang::Stmt* s) {
+  using clang::dyn_cast;
+  if (const auto* compound = dyn_cast<clang::CompoundStmt>(s)) {
+    std::vector<ir::StmtId> children;
+    for (const clang::Stmt* child : compound->body()) {
+      const ir::StmtId lowered = lower_stmt(child);
+      if (lowered != ir::kNone) children.push_back(lowered);
+    }
+    return k_.block(children, range(s));
+  }
+  if (llvm::isa<clang::NullStmt>(s)) return ir::kNone;
+  if (const auto* attributed = dyn_cast<clang::AttributedStmt>(s))  // #pragma unroll ...
+    return lower_stmt_here(attributed->getSubStmt());
+  if (const auto* decl = dyn_cast<clang::DeclStmt>(s)) return lower_decl_stmt(decl);
+  if (const auto* branch = dyn_cast<clang::IfStmt>(s)) return lower_if(branch);
+  if (const auto* loop = dyn_cast<clang::ForStmt>(s)) return lower_for(loop);
+  if (const auto* loop = dyn_cast<clang::WhileStmt>(s)) {
+    if (loop->getConditionVariable() != nullptr)
+      refuse(s, "a declaration in a while condition is not supported");
+    const PointerRegion region(*this, {loop->getCond(), loop->getBody()}, region_text("while loop", s));
+    const ir::ExprId condition = lower_loop_condition(loop->getCond());
+    const ir::StmtId body = lower_required(loop->getBody());
+    return k_.loop(ir::LoopKind::While, ir::kNone, condition, ir::kNone, body, range(s));
+  }
+  if (const auto* loop = dyn_cast<clang::DoStmt>(s)) {
+    const PointerRegion region(*this, {loop->getCond(), loop->getBody()}, region_text("do loop", s));
+    const ir::StmtId body = lower_required(loop->getBody());
+    const ir::ExprId condition = lower_loop_condition(loop->getCond());
+    return k_.loop(ir::LoopKind::Do, ir::kNone, condition, ir::kNone, body, range(s));
+  }
+  if (llvm::isa<clang::BreakStmt>(s)) return k_.break_(range(s));
+  if (llvm::isa<clang::ContinueStmt>(s)) return k_.continue_(range(s));
+  if (const auto* ret = dyn_cast<clang::ReturnStmt>(s)) return lower_return(ret);
+  if (const auto* sw = dyn_cast<clang::SwitchStmt>(s)) return lower_switch(sw);
+  if (const auto* e = dyn_cast<clang::Expr>(s)) return lower_expr_stmt(e);
+  if (llvm::isa<clang::GotoStmt>(s) || llvm::isa<clang::IndirectGotoStmt>(s))
+    refuse(s, "goto is not supported: the model follows structured control flow only");
+  if (llvm::isa<clang::LabelStmt>(s))
+    refuse(s,
+           "a label (a goto target) is not supported: the model follows structured control "
+           "flow only");
+  if (llvm::isa<clang::AsmStmt>(s))
+    refuse(s, "inline asm is not supported: the model cannot tell what it does");
+  if (llvm::isa<clang::SwitchCase>(s))
+    refuse(s, "a case label outside the top level of its switch's braces is not supported");
+  if (llvm::isa<clang::CXXForRangeStmt>(s)) refuse(s, "a range-based for loop is not supported");
+  if (llvm::isa<clang::CXXTryStmt>(s)) refuse(s, "try/catch is not supported");
+  refuse(s, std::string("this statement (") + s->getStmtClassName() + ") is not supported");
+}
+
+ir::StmtId Lowerer::lower_decl_stmt(const clang::DeclStmt* s) {
+  std::vector<ir::StmtId> declared;
+  for (const clang::Decl* decl : s->decls()) {
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
+    if (var == nullptr) continue;                         // a typedef, a local struct ...
+    if (var->hasAttr<clang::CUDASharedAttr>()) continue;  // shared memory: nothing runs
+    if (var->isStaticLocal() || var->hasExternalStorage())
+      refuse(s, "the static or extern local '" + var->getNameAsString() + "' is not supported");
+    if (const auto* record = trackable(var->getType())) {
+      object_vars_.erase(var);
+      if (var->getType()->isReferenceType()) {  // S& r = s: s itself
+        const int object = var->getInit() != nullptr ? object_of(var->getInit()) : kUnknownObject;
+        if (object != kUnknownObject) {
           object_vars_[var] = object;
-          if (var->getInit() != nullptr) initialise(object, var->getInit(), declared);
           continue;
         }
-      }
-      if (is_group_type(var->getType())) {  // cg::thread_block b = cg::this_thread_block(); ...
-        groups_[var] = var->getInit() != nullptr ? group_of(var->getInit())
-                                                 : group_of_type(var->getType());
+      } else {
+        const ir::SourceRange where = range(var->getSourceRange());
+        const int object = make_object(record, var->getNameAsString(), where, declared);
+        object_vars_[var] = object;
+        if (var->getInit() != nullptr) initialise(object, var->getInit(), declared);
         continue;
       }
-      const auto type = scalar_type(var->getType());
-      if (var->getType()->isReferenceType() && var->getInit() != nullptr) {
-        const clang::Expr* init = var->getInit();
-        if (type && var->getType().getNonReferenceType().isConstQualified() &&
-            !bound_local(init)) {  // const int& r = a + b: a copy of the value
-          const ir::LocalId local =
-              k_.add_local(var->getNameAsString(), *type, range(var->getSourceRange()));
-          bindings_[var] = Binding{Binding::Local, local};
-          declared.push_back(k_.declare(local, lower_int(init), range(var->getSourceRange())));
-          continue;
-        }
-        if (type) {
-          const auto binding = reference_binding(init, *type);
-          if (!binding)
-            refuse(s, "the reference '" + var->getNameAsString() + "' is bound to '" + text(init) +
-                          "', which the model cannot change through it");
-          bindings_[var] = *binding;
-          continue;
-        }
-        scan_work(init);  // float& c = a[i] ...: memory the model does not follow
-        continue;
-      }
-      if (var->getType()->isReferenceType())
-        refuse(s, "the reference '" + var->getNameAsString() + "' is not supported");
-      if (type && ir::is_floating(*type) && address_taken_float(var)) {
-        if (const clang::Expr* init = var->getInit()) {  // unmodelled: opaque work, as before floats
-          scan_work(init);
-          declared.push_back(k_.work(text(s), range(var->getSourceRange())));
-        }
+    }
+    if (is_group_type(var->getType())) {  // cg::thread_block b = cg::this_thread_block(); ...
+      groups_[var] = var->getInit() != nullptr ? group_of(var->getInit())
+                                               : group_of_type(var->getType());
+      continue;
+    }
+    const auto type = scalar_type(var->getType());
+    if (var->getType()->isReferenceType() && var->getInit() != nullptr) {
+      const clang::Expr* init = var->getInit();
+      if (type && var->getType().getNonReferenceType().isConstQualified() &&
+          !bound_local(init)) {  // const int& r = a + b: a copy of the value
+        const ir::LocalId local =
+            k_.add_local(var->getNameAsString(), *type, range(var->getSourceRange()));
+        bindings_[var] = Binding{Binding::Local, local};
+        declared.push_back(k_.declare(local, lower_int(init), range(var->getSourceRange())));
         continue;
       }
       if (type) {
-        const ir::LocalId local =
-            k_.add_local(var->getNameAsString(), *type, range(var->getSourceRange()));
-        ir::ExprId value = ir::kNone;
-        if (const clang::Expr* init = var->getInit()) {
-          if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(init->IgnoreParens()))
-            init = list->getNumInits() == 1 ? list->getInit(0) : nullptr;
-          value = init != nullptr ? lower_int(init)
-                                  : k_.constant(*type, 0, range(var->getSourceRange()));
-        }
-        bindings_[var] = Binding{Binding::Local, local};
-        declared.push_back(k_.declare(local, value, range(var->getSourceRange())));
+        const auto binding = reference_binding(init, *type);
+        if (!binding)
+          refuse(s, "the reference '" + var->getNameAsString() + "' is bound to '" + text(init) +
+                        "', which the model cannot change through it");
+        bindings_[var] = *binding;
         continue;
       }
-      if (var->getType()->isPointerType() &&
-          bind_pointer(var, var->getInit(), range(var->getSourceRange()), declared))
-        continue;
-      if (local_array_initialised(var, s, declared)) continue;
-      // Floats, pointers, arrays, structs: opaque work when initialised.
-      if (const clang::Expr* init = var->getInit()) {
+      scan_work(init);  // float& c = a[i] ...: memory the model does not follow
+      continue;
+    }
+    if (var->getType()->isReferenceType())
+      refuse(s, "the reference '" + var->getNameAsString() + "' is not supported");
+    if (type && ir::is_floating(*type) && address_taken_float(var)) {
+      if (const clang::Expr* init = var->getInit()) {  // unmodelled: opaque work, as before floats
         scan_work(init);
         declared.push_back(k_.work(text(s), range(var->getSourceRange())));
       }
+      continue;
     }
-    if (declared.empty()) return ir::kNone;
-    if (declared.size() == 1) return declared[0];
-    return k_.block(declared, range(s));
+    if (type) {
+      const ir::LocalId local =
+          k_.add_local(var->getNameAsString(), *type, range(var->getSourceRange()));
+      ir::ExprId value = ir::kNone;
+      if (const clang::Expr* init = var->getInit()) {
+        if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(init->IgnoreParens()))
+          init = list->getNumInits() == 1 ? list->getInit(0) : nullptr;
+        value = init != nullptr ? lower_int(init)
+                                : k_.constant(*type, 0, range(var->getSourceRange()));
+      }
+      bindings_[var] = Binding{Binding::Local, local};
+      declared.push_back(k_.declare(local, value, range(var->getSourceRange())));
+      continue;
+    }
+    if (var->getType()->isPointerType() &&
+        bind_pointer(var, var->getInit(), range(var->getSourceRange()), declared))
+      continue;
+    if (local_array_initialised(var, s, declared)) continue;
+    // Floats, pointers, arrays, structs: opaque work when initialised.
+    if (const clang::Expr* init = var->getInit()) {
+      scan_work(init);
+      declared.push_back(k_.work(text(s), range(var->getSourceRange())));
+    }
   }
+  if (declared.empty()) return ir::kNone;
+  if (declared.size() == 1) return declared[0];
+  return k_.block(declared, range(s));
+}
 
-  /// A local array initialised by a list of scalars (`int idx[4] = {3, 1, 2, 0}`): one store per
-  /// element (missing ones 0, as C++ value-initialises them), so that the model can follow the
-  /// array by value. Another initialiser of a local array is a write the model cannot place (the
-  /// array is then not followed). False for anything else.
-  bool local_array_initialised(const clang::VarDecl* var, const clang::Stmt* s, std::vector<ir::StmtId>& declared) {
-    if (var->hasGlobalStorage() || var->hasAttr<clang::CUDASharedAttr>() || var->getInit() == nullptr ||
-        pending_ == nullptr || quiet_ > 0)
-      return false;
-    const clang::ConstantArrayType* array = context_.getAsConstantArrayType(var->getType());
-    if (array == nullptr) return false;
-    const ir::SourceRange where = range(var->getSourceRange());
-    const auto element = scalar_type(array->getElementType());
-    const auto* list = llvm::dyn_cast<clang::InitListExpr>(var->getInit()->IgnoreParens());
-    const std::uint64_t n = array->getSize().getZExtValue();
-    if (!element || *element == ir::ScalarType::Bool || list == nullptr || n > 1024 || list->getNumInits() > n) {
-      scan_work(var->getInit());
-      ir::MemoryAccess a;
-      a.kind = ir::AccessKind::Store;
-      a.space = ir::AddressSpace::Local;
-      a.text = var->getNameAsString();
-      a.range = where;
-      pending_->accesses.push_back(unplaced(a, "an initialiser the model does not split into stores"));
-      declared.push_back(k_.work(text(s), where));
-      return true;
-    }
-    const auto width = static_cast<std::uint32_t>(std::max(1, ir::bit_width(*element) / 8));
-    const std::int32_t base = variable_base(var);
-    for (std::uint64_t i = 0; i < n; ++i) {
-      ir::MemoryAccess a;
-      a.kind = ir::AccessKind::Store;
-      a.space = ir::AddressSpace::Local;
-      a.base = base;
-      a.width = width;
-      a.text = var->getNameAsString() + "[" + std::to_string(i) + "]";
-      a.range = where;
-      a.value = i < list->getNumInits() ? convert(lower_int(list->getInit(static_cast<unsigned>(i))), *element, where)
-                                        : k_.constant(*element, 0, where);
-      a.offset = offset_expr(Offset{ir::kNone, static_cast<std::int64_t>(i * width)}, where);
-      a.guard = guard_expr(guards_, where);
-      pending_->accesses.push_back(a);
-    }
+/// A local array initialised by a list of scalars (`int idx[4] = {3, 1, 2, 0}`): one store per
+/// element (missing ones 0, as C++ value-initialises them), so that the model can follow the
+/// array by value. Another initialiser of a local array is a write the model cannot place (the
+/// array is then not followed). False for anything else.
+bool Lowerer::local_array_initialised(const clang::VarDecl* var, const clang::Stmt* s, std::vector<ir::StmtId>& declared) {
+  if (var->hasGlobalStorage() || var->hasAttr<clang::CUDASharedAttr>() || var->getInit() == nullptr ||
+      pending_ == nullptr || quiet_ > 0)
+    return false;
+  const clang::ConstantArrayType* array = context_.getAsConstantArrayType(var->getType());
+  if (array == nullptr) return false;
+  const ir::SourceRange where = range(var->getSourceRange());
+  const auto element = scalar_type(array->getElementType());
+  const auto* list = llvm::dyn_cast<clang::InitListExpr>(var->getInit()->IgnoreParens());
+  const std::uint64_t n = array->getSize().getZExtValue();
+  if (!element || *element == ir::ScalarType::Bool || list == nullptr || n > 1024 || list->getNumInits() > n) {
+    scan_work(var->getInit());
+    ir::MemoryAccess a;
+    a.kind = ir::AccessKind::Store;
+    a.space = ir::AddressSpace::Local;
+    a.text = var->getNameAsString();
+    a.range = where;
+    pending_->accesses.push_back(unplaced(a, "an initialiser the model does not split into stores"));
     declared.push_back(k_.work(text(s), where));
     return true;
   }
-
-  /// A float or double parameter: read as itself, or (assigned in the body) through a local copy
-  /// declared first thing, as integer parameters are.
-  void bind_floating_parameter(const clang::ParmVarDecl* param, std::int32_t index) {
-    if (address_taken_float(param)) return;  // read as an unmodelled value
-    if (assigned_parameters_.count(param) == 0) {
-      bindings_[param] = Binding{Binding::Param, index};
-      return;
-    }
-    const ir::SourceRange where = range(param->getSourceRange());
-    const ir::ExprId value = k_.param(index, where);
-    const ir::LocalId local = k_.add_local(param->getNameAsString(), k_.exprs[value].type, where);
-    bindings_[param] = Binding{Binding::Local, local};
-    parameter_copies_.push_back(k_.declare(local, value, where));
+  const auto width = static_cast<std::uint32_t>(std::max(1, ir::bit_width(*element) / 8));
+  const std::int32_t base = variable_base(var);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    ir::MemoryAccess a;
+    a.kind = ir::AccessKind::Store;
+    a.space = ir::AddressSpace::Local;
+    a.base = base;
+    a.width = width;
+    a.text = var->getNameAsString() + "[" + std::to_string(i) + "]";
+    a.range = where;
+    a.value = i < list->getNumInits() ? convert(lower_int(list->getInit(static_cast<unsigned>(i))), *element, where)
+                                      : k_.constant(*element, 0, where);
+    a.offset = offset_expr(Offset{ir::kNone, static_cast<std::int64_t>(i * width)}, where);
+    a.guard = guard_expr(guards_, where);
+    pending_->accesses.push_back(a);
   }
+  declared.push_back(k_.work(text(s), where));
+  return true;
+}
 
-  ir::StmtId lower_if(const clang::IfStmt* s) {
-    if (s->isConstexpr() && s->getInit() == nullptr) {  // only the branch the compiler keeps
-      const bool condition = s->getCond()->EvaluateKnownConstInt(context_).getBoolValue();
-      const clang::Stmt* kept = condition ? s->getThen() : s->getElse();
-      return kept != nullptr ? lower_stmt_here(kept) : ir::kNone;
+/// A float or double parameter: read as itself, or (assigned in the body) through a local copy
+/// declared first thing, as integer parameters are.
+void Lowerer::bind_floating_parameter(const clang::ParmVarDecl* param, std::int32_t index) {
+  if (address_taken_float(param)) return;  // read as an unmodelled value
+  if (assigned_parameters_.count(param) == 0) {
+    bindings_[param] = Binding{Binding::Param, index};
+    return;
+  }
+  const ir::SourceRange where = range(param->getSourceRange());
+  const ir::ExprId value = k_.param(index, where);
+  const ir::LocalId local = k_.add_local(param->getNameAsString(), k_.exprs[value].type, where);
+  bindings_[param] = Binding{Binding::Local, local};
+  parameter_copies_.push_back(k_.declare(local, value, where));
+}
+
+ir::StmtId Lowerer::lower_if(const clang::IfStmt* s) {
+  if (s->isConstexpr() && s->getInit() == nullptr) {  // only the branch the compiler keeps
+    const bool condition = s->getCond()->EvaluateKnownConstInt(context_).getBoolValue();
+    const clang::Stmt* kept = condition ? s->getThen() : s->getElse();
+    return kept != nullptr ? lower_stmt_here(kept) : ir::kNone;
+  }
+  // An else-if chain is lowered link by link in this loop, not by recursion: its length is not
+  // nesting (100,000 branches are fine), and each link's range ends where the chain ends
+  // (Clang's IfStmt::getEndLoc walks the rest of the chain: quadratic over the links).
+  struct Link {
+    const clang::IfStmt* s;
+    std::vector<ir::StmtId> before;   // the link's init statement
+    ir::ExprId condition = ir::kNone;
+    ir::StmtId then_stmt = ir::kNone;
+    std::vector<ir::StmtId> hoisted;  // calls in an else-if's condition (as lower_stmt hoists)
+    Pending loads;                    // the condition's loads, carried by the link's If
+  };
+  std::vector<Link> chain;
+  const clang::Stmt* rest = nullptr;  // the last else, when it is not a link
+  PointerState ends;                  // the pointers' values where the branches end, joined
+  for (const clang::IfStmt* link = s; link != nullptr;) {
+    if (link->isConstexpr()) refuse(link, "if constexpr with an initialiser is not supported");
+    if (link->getConditionVariable() != nullptr)
+      refuse(link, "a declaration in an if condition is not supported");
+    Link lowered{link, {}, ir::kNone, ir::kNone, {}, {}};
+    // An else-if's condition runs in its own statement, as lower_stmt(else) would run it.
+    std::vector<ir::StmtId>* outer = hoisted_;
+    Deferred* outer_deferred = deferred_;
+    Deferred deferred;
+    if (link != s) {
+      hoisted_ = &lowered.hoisted;
+      deferred_ = &deferred;
     }
-    // An else-if chain is lowered link by link in this loop, not by recursion: its length is not
-    // nesting (100,000 branches are fine), and each link's range ends where the chain ends
-    // (Clang's IfStmt::getEndLoc walks the rest of the chain: quadratic over the links).
-    struct Link {
-      const clang::IfStmt* s;
-      std::vector<ir::StmtId> before;   // the link's init statement
-      ir::ExprId condition = ir::kNone;
-      ir::StmtId then_stmt = ir::kNone;
-      std::vector<ir::StmtId> hoisted;  // calls in an else-if's condition (as lower_stmt hoists)
-      Pending loads;                    // the condition's loads, carried by the link's If
-    };
-    std::vector<Link> chain;
-    const clang::Stmt* rest = nullptr;  // the last else, when it is not a link
-    PointerState ends;                  // the pointers' values where the branches end, joined
-    for (const clang::IfStmt* link = s; link != nullptr;) {
-      if (link->isConstexpr()) refuse(link, "if constexpr with an initialiser is not supported");
-      if (link->getConditionVariable() != nullptr)
-        refuse(link, "a declaration in an if condition is not supported");
-      Link lowered{link, {}, ir::kNone, ir::kNone, {}, {}};
-      // An else-if's condition runs in its own statement, as lower_stmt(else) would run it.
-      std::vector<ir::StmtId>* outer = hoisted_;
-      Deferred* outer_deferred = deferred_;
-      Deferred deferred;
-      if (link != s) {
-        hoisted_ = &lowered.hoisted;
-        deferred_ = &deferred;
-      }
-      if (link->getInit() != nullptr) {
-        const ir::StmtId init = lower_stmt(link->getInit());
-        if (init != ir::kNone) lowered.before.push_back(init);
-      }
-      Pending* outer_pending = pending_;
-      pending_ = &lowered.loads;
-      lowered.condition = lower_int(link->getCond());
-      pending_ = outer_pending;
-      const PointerState path = pointers_;  // the path that reaches this branch and the next
-      lowered.then_stmt = lower_required(link->getThen());
-      join_pointers(ends, pointers_, "after the if at line " + std::to_string(range(s).line));
-      pointers_ = path;
-      hoisted_ = outer;
-      deferred_ = outer_deferred;
-      if (!deferred.updates.empty())
-        refuse(deferred.first, "'" + text(deferred.first) +
-                                   "' changes a local inside a condition: not supported (write it "
-                                   "as its own statement)");
-      chain.push_back(std::move(lowered));
-      const auto* next = llvm::dyn_cast_or_null<clang::IfStmt>(link->getElse());
-      if (next != nullptr && next->isConstexpr() && next->getInit() == nullptr) next = nullptr;
-      if (next == nullptr) rest = link->getElse();
-      link = next;
+    if (link->getInit() != nullptr) {
+      const ir::StmtId init = lower_stmt(link->getInit());
+      if (init != ir::kNone) lowered.before.push_back(init);
     }
-    ir::StmtId else_stmt = rest != nullptr ? lower_required(rest) : ir::kNone;
+    Pending* outer_pending = pending_;
+    pending_ = &lowered.loads;
+    lowered.condition = lower_int(link->getCond());
+    pending_ = outer_pending;
+    const PointerState path = pointers_;  // the path that reaches this branch and the next
+    lowered.then_stmt = lower_required(link->getThen());
     join_pointers(ends, pointers_, "after the if at line " + std::to_string(range(s).line));
-    pointers_ = std::move(ends);
-    const clang::IfStmt* last = chain.back().s;
-    const clang::SourceLocation end =
-        (last->getElse() != nullptr ? last->getElse() : last->getThen())->getEndLoc();
-    for (std::size_t i = chain.size(); i-- > 0;) {
-      Link& link = chain[i];
-      const ir::SourceRange where = range(clang::SourceRange(link.s->getBeginLoc(), end));
-      ir::StmtId branch = k_.if_(link.condition, link.then_stmt, else_stmt, where);
-      carry_accesses(link.loads, branch);
-      carry_flops(link.loads, branch, link.s->getCond());
-      if (!link.before.empty()) {
-        link.before.push_back(branch);
-        branch = k_.block(link.before, where);
-      }
-      if (!link.hoisted.empty()) {
-        link.hoisted.push_back(branch);
-        branch = k_.block(link.hoisted, where);
-      }
-      else_stmt = branch;
-    }
-    return else_stmt;
+    pointers_ = path;
+    hoisted_ = outer;
+    deferred_ = outer_deferred;
+    if (!deferred.updates.empty())
+      refuse(deferred.first, "'" + text(deferred.first) +
+                                 "' changes a local inside a condition: not supported (write it "
+                                 "as its own statement)");
+    chain.push_back(std::move(lowered));
+    const auto* next = llvm::dyn_cast_or_null<clang::IfStmt>(link->getElse());
+    if (next != nullptr && next->isConstexpr() && next->getInit() == nullptr) next = nullptr;
+    if (next == nullptr) rest = link->getElse();
+    link = next;
   }
-
-  ir::StmtId lower_for(const clang::ForStmt* s) {
-    if (s->getConditionVariable() != nullptr)
-      refuse(s, "a declaration in a for condition is not supported");
-    const ir::StmtId init = s->getInit() != nullptr ? lower_stmt(s->getInit()) : ir::kNone;
-    const PointerRegion region(*this, {s->getCond(), s->getInc(), s->getBody()}, region_text("for loop", s));
-    const ir::ExprId condition =
-        s->getCond() != nullptr ? lower_loop_condition(s->getCond()) : ir::kNone;
-    ir::StmtId step = ir::kNone;
-    if (s->getInc() != nullptr) step = lower_stmt(s->getInc());  // a statement: calls may run first
-    const ir::StmtId body = lower_required(s->getBody());
-    return k_.loop(ir::LoopKind::For, init, condition, step, body, range(s));
+  ir::StmtId else_stmt = rest != nullptr ? lower_required(rest) : ir::kNone;
+  join_pointers(ends, pointers_, "after the if at line " + std::to_string(range(s).line));
+  pointers_ = std::move(ends);
+  const clang::IfStmt* last = chain.back().s;
+  const clang::SourceLocation end =
+      (last->getElse() != nullptr ? last->getElse() : last->getThen())->getEndLoc();
+  for (std::size_t i = chain.size(); i-- > 0;) {
+    Link& link = chain[i];
+    const ir::SourceRange where = range(clang::SourceRange(link.s->getBeginLoc(), end));
+    ir::StmtId branch = k_.if_(link.condition, link.then_stmt, else_stmt, where);
+    carry_accesses(link.loads, branch);
+    carry_flops(link.loads, branch, link.s->getCond());
+    if (!link.before.empty()) {
+      link.before.push_back(branch);
+      branch = k_.block(link.before, where);
+    }
+    if (!link.hoisted.empty()) {
+      link.hoisted.push_back(branch);
+      branch = k_.block(link.hoisted, where);
+    }
+    else_stmt = branch;
   }
+  return else_stmt;
+}
 
-  ir::ExprId lower_loop_condition(const clang::Expr* condition) {
-    NoHoist no_hoist(*this, "a loop condition");
-    return lower_int(condition);
+ir::StmtId Lowerer::lower_for(const clang::ForStmt* s) {
+  if (s->getConditionVariable() != nullptr)
+    refuse(s, "a declaration in a for condition is not supported");
+  const ir::StmtId init = s->getInit() != nullptr ? lower_stmt(s->getInit()) : ir::kNone;
+  const PointerRegion region(*this, {s->getCond(), s->getInc(), s->getBody()}, region_text("for loop", s));
+  const ir::ExprId condition =
+      s->getCond() != nullptr ? lower_loop_condition(s->getCond()) : ir::kNone;
+  ir::StmtId step = ir::kNone;
+  if (s->getInc() != nullptr) step = lower_stmt(s->getInc());  // a statement: calls may run first
+  const ir::StmtId body = lower_required(s->getBody());
+  return k_.loop(ir::LoopKind::For, init, condition, step, body, range(s));
+}
+
+ir::ExprId Lowerer::lower_loop_condition(const clang::Expr* condition) {
+  NoHoist no_hoist(*this, "a loop condition");
+  return lower_int(condition);
+}
+
+ir::StmtId Lowerer::lower_return(const clang::ReturnStmt* s) {
+  const clang::Expr* value = s->getRetValue();
+  const clang::QualType returned = call_stack_.back()->getReturnType();
+  if (value != nullptr && returned->isLValueReferenceType() &&
+      !returned.getNonReferenceType().isConstQualified() &&
+      (bound_local(value) || object_of(value) != kUnknownObject))
+    refuse(s, "returning a reference to '" + text(value) +
+                  "' is not supported (the model cannot follow writes through it)");
+  if (value == nullptr) return k_.return_(ir::kNone, range(s));
+  if (call_stack_.size() > 1 && scalar_type(value->getType())) {
+    return k_.return_(lower_int(value), range(s));
   }
+  scan_work(value);  // a float result: its work is opaque, the call's result unmodelled
+  return k_.return_(ir::kNone, range(s));
+}
 
-  ir::StmtId lower_return(const clang::ReturnStmt* s) {
-    const clang::Expr* value = s->getRetValue();
-    const clang::QualType returned = call_stack_.back()->getReturnType();
-    if (value != nullptr && returned->isLValueReferenceType() &&
-        !returned.getNonReferenceType().isConstQualified() &&
-        (bound_local(value) || object_of(value) != kUnknownObject))
-      refuse(s, "returning a reference to '" + text(value) +
-                    "' is not supported (the model cannot follow writes through it)");
-    if (value == nullptr) return k_.return_(ir::kNone, range(s));
-    if (call_stack_.size() > 1 && scalar_type(value->getType())) {
-      return k_.return_(lower_int(value), range(s));
+ir::StmtId Lowerer::lower_switch(const clang::SwitchStmt* s) {
+  if (s->getConditionVariable() != nullptr || s->getInit() != nullptr)
+    refuse(s, "a declaration in a switch condition is not supported");
+  const ir::ExprId condition = lower_int(s->getCond());
+  const ir::ScalarType type = k_.exprs[condition].type;
+  const auto* body = llvm::dyn_cast<clang::CompoundStmt>(s->getBody());
+  if (body == nullptr) refuse(s, "a switch whose body is not a { } block is not supported");
+  const PointerRegion region(*this, {body}, region_text("switch", s));
+  std::vector<ir::StmtId> children;
+  std::vector<ir::SwitchCase> cases;
+  std::int32_t default_child = ir::kNone;
+  for (const clang::Stmt* child : body->body()) {
+    const clang::Stmt* statement = child;
+    while (const auto* label = llvm::dyn_cast<clang::SwitchCase>(statement)) {
+      const auto index = static_cast<std::int32_t>(children.size());
+      if (const auto* c = llvm::dyn_cast<clang::CaseStmt>(label)) {
+        if (c->caseStmtIsGNURange()) refuse(c, "a case range (a ... b) is not supported");
+        const llvm::APSInt value = c->getLHS()->EvaluateKnownConstInt(context_);
+        const auto bits = static_cast<std::uint64_t>(
+            value.isSigned() ? value.getSExtValue()
+                             : static_cast<std::int64_t>(value.getZExtValue()));
+        cases.push_back(ir::SwitchCase{ir::normalise(type, bits), index});
+      } else {
+        default_child = index;
+      }
+      statement = label->getSubStmt();
     }
-    scan_work(value);  // a float result: its work is opaque, the call's result unmodelled
-    return k_.return_(ir::kNone, range(s));
+    const ir::StmtId lowered = lower_stmt(statement);
+    if (lowered != ir::kNone) children.push_back(lowered);
   }
+  return k_.switch_(condition, children, cases, default_child, range(s));
+}
 
-  ir::StmtId lower_switch(const clang::SwitchStmt* s) {
-    if (s->getConditionVariable() != nullptr || s->getInit() != nullptr)
-      refuse(s, "a declaration in a switch condition is not supported");
-    const ir::ExprId condition = lower_int(s->getCond());
-    const ir::ScalarType type = k_.exprs[condition].type;
-    const auto* body = llvm::dyn_cast<clang::CompoundStmt>(s->getBody());
-    if (body == nullptr) refuse(s, "a switch whose body is not a { } block is not supported");
-    const PointerRegion region(*this, {body}, region_text("switch", s));
-    std::vector<ir::StmtId> children;
-    std::vector<ir::SwitchCase> cases;
-    std::int32_t default_child = ir::kNone;
-    for (const clang::Stmt* child : body->body()) {
-      const clang::Stmt* statement = child;
-      while (const auto* label = llvm::dyn_cast<clang::SwitchCase>(statement)) {
-        const auto index = static_cast<std::int32_t>(children.size());
-        if (const auto* c = llvm::dyn_cast<clang::CaseStmt>(label)) {
-          if (c->caseStmtIsGNURange()) refuse(c, "a case range (a ... b) is not supported");
-          const llvm::APSInt value = c->getLHS()->EvaluateKnownConstInt(context_);
-          const auto bits = static_cast<std::uint64_t>(
-              value.isSigned() ? value.getSExtValue()
-                               : static_cast<std::int64_t>(value.getZExtValue()));
-          cases.push_back(ir::SwitchCase{ir::normalise(type, bits), index});
-        } else {
-          default_child = index;
-        }
-        statement = label->getSubStmt();
-      }
-      const ir::StmtId lowered = lower_stmt(statement);
-      if (lowered != ir::kNone) children.push_back(lowered);
-    }
-    return k_.switch_(condition, children, cases, default_child, range(s));
+/// An expression used as a statement.
+ir::StmtId Lowerer::lower_expr_stmt(const clang::Expr* e) {
+  const clang::Expr* bare = e->IgnoreParens();
+  if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(bare))
+    bare = cleanups->getSubExpr()->IgnoreParens();
+  if (const auto* cast = llvm::dyn_cast<clang::CStyleCastExpr>(bare)) {
+    if (cast->getType()->isVoidType()) bare = cast->getSubExpr()->IgnoreParens();  // (void)x;
   }
-
-  /// An expression used as a statement.
-  ir::StmtId lower_expr_stmt(const clang::Expr* e) {
-    const clang::Expr* bare = e->IgnoreParens();
-    if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(bare))
-      bare = cleanups->getSubExpr()->IgnoreParens();
-    if (const auto* cast = llvm::dyn_cast<clang::CStyleCastExpr>(bare)) {
-      if (cast->getType()->isVoidType()) bare = cast->getSubExpr()->IgnoreParens();  // (void)x;
-    }
-    if (const auto assigned = object_assignment(bare)) {  // a = b; for an object the model tracks
-      std::vector<ir::StmtId> copied;
-      copy_object(assigned->first, assigned->second, copied);
-      return k_.block(copied, range(e));
-    }
-    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(bare); call != nullptr && trivial_assignment(call)) {
-      object_store(call);
-      return k_.work(text(e), range(e));
-    }
-    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(bare)) {
-      if (op->getOpcode() == clang::BO_Comma) {
-        const ir::StmtId first = lower_stmt(op->getLHS());
-        const ir::StmtId second = lower_stmt(op->getRHS());
-        std::vector<ir::StmtId> both;
-        if (first != ir::kNone) both.push_back(first);
-        if (second != ir::kNone) both.push_back(second);
-        return k_.block(both, range(e));
-      }
-      if (op->isAssignmentOp()) {
-        if (const auto local = bound_local(op->getLHS())) {
-          // x = y = e: y's assignment first, then x from y.
-          const auto* inner =
-              llvm::dyn_cast<clang::BinaryOperator>(op->getRHS()->IgnoreParenImpCasts());
-          if (op->getOpcode() == clang::BO_Assign && inner != nullptr &&
-              inner->isAssignmentOp() && bound_local(inner->getLHS())) {
-            const ir::StmtId first = lower_expr_stmt(inner);
-            const ir::LocalId source = *bound_local(inner->getLHS());
-            const ir::SourceRange where = range(e);
-            const ir::ExprId value =
-                convert(k_.local(source, where), k_.locals[*local].type, where);
-            return k_.block({first, k_.assign(*local, value, where)}, where);
-          }
-          return k_.assign(*local, assigned_value(op, *local), range(e));
-        }
-      }
-    }
-    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(bare)) {
-      if (op->isIncrementDecrementOp()) {
-        if (const auto local = bound_local(op->getSubExpr()))
-          return k_.assign(*local, incremented(op, *local), range(e));
-      }
-    }
-    if (const auto* conditional = llvm::dyn_cast<clang::ConditionalOperator>(bare)) {
-      if (conditional->getType()->isVoidType()) {  // c ? f() : g();  (assert() expands to this)
-        const ir::ExprId condition = lower_int(conditional->getCond());
-        const ir::StmtId then_stmt = lower_required(conditional->getTrueExpr());
-        const ir::StmtId else_stmt = lower_required(conditional->getFalseExpr());
-        return k_.if_(condition, then_stmt, else_stmt, range(e));
-      }
-    }
-    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(bare)) {
-      const clang::FunctionDecl* callee = call->getDirectCallee();
-      if (callee != nullptr && is_syncthreads(callee)) return k_.barrier(range(e));
-      if (callee != nullptr && is_group_sync(call)) return lower_group_sync(call);
-      if (callee != nullptr && inlinable(callee)) {
-        check_callee(call, callee);
-        // A result nobody uses still has a local for the callee's return to assign.
-        const auto type = scalar_type(callee->getReturnType());
-        const ir::LocalId result =
-            type ? k_.add_local(callee->getNameAsString() + "()", *type, range(call)) : ir::kNone;
-        return inline_call(call, callee, result);
-      }
-    }
-    if (const auto update = pointer_update(bare)) return *update;
-
-    // Anything else (a memory write, float work, printf, an atomic ...) is opaque work.
-    scan_work(bare);
+  if (const auto assigned = object_assignment(bare)) {  // a = b; for an object the model tracks
+    std::vector<ir::StmtId> copied;
+    copy_object(assigned->first, assigned->second, copied);
+    return k_.block(copied, range(e));
+  }
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(bare); call != nullptr && trivial_assignment(call)) {
+    object_store(call);
     return k_.work(text(e), range(e));
   }
-
-  // ------------------------------------------------------------------------------------------
-  // Assignments to modelled locals
-
-  /// What an int& bound to `target` is: the local itself (writes through it reach the local),
-  /// memory (a[i], s.n: opaque reads, writes as work), or nothing the model can follow (a
-  /// kernel parameter, a local of another type).
-  std::optional<Binding> reference_binding(const clang::Expr* target, ir::ScalarType type) {
-    if (const auto local = bound_local(target))
-      return k_.locals[*local].type == type ? std::optional<Binding>(Binding{Binding::Local, *local})
-                                            : std::nullopt;
-    if (const clang::VarDecl* var = named_variable(target)) {
-      const auto found = bindings_.find(var);
-      if (found != bindings_.end()) {
-        if (found->second.kind == Binding::Memory) return found->second;
-        return std::nullopt;
-      }
-      if (!var->hasGlobalStorage()) return std::nullopt;
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(bare)) {
+    if (op->getOpcode() == clang::BO_Comma) {
+      const ir::StmtId first = lower_stmt(op->getLHS());
+      const ir::StmtId second = lower_stmt(op->getRHS());
+      std::vector<ir::StmtId> both;
+      if (first != ir::kNone) both.push_back(first);
+      if (second != ir::kNone) both.push_back(second);
+      return k_.block(both, range(e));
     }
-    scan_work(target);
-    return Binding{Binding::Memory, ir::kNone};
-  }
-
-  /// A pointer parameter bound to a local of the caller (f(&x) with f(int* p)): *p and p[0] are x.
-  /// Nothing else may be done with p (arithmetic, a copy, a comparison): scan_work refuses it.
-  std::optional<ir::LocalId> pointed_local(const clang::Expr* e) {
-    e = e->IgnoreParenImpCasts();
-    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
-        op != nullptr && op->getOpcode() == clang::UO_AddrOf)
-      return bound_local(op->getSubExpr());
-    if (const clang::VarDecl* var = named_variable(e)) {
-      const auto found = pointer_targets_.find(var);
-      if (found != pointer_targets_.end()) return found->second;
-    }
-    return std::nullopt;
-  }
-
-  /// *p or p[0] where p points to a local: that local.
-  std::optional<ir::LocalId> dereferenced_local(const clang::Expr* e) const {
-    if (pointer_targets_.empty()) return std::nullopt;  // the common case: no index evaluated
-    e = e->IgnoreParenImpCasts();
-    const clang::Expr* pointer = nullptr;
-    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
-        op != nullptr && op->getOpcode() == clang::UO_Deref)
-      pointer = op->getSubExpr();
-    if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) {
-      clang::Expr::EvalResult index;
-      if (subscript->getIdx()->EvaluateAsInt(index, context_) && index.Val.getInt() == 0)
-        pointer = subscript->getBase();
-    }
-    if (pointer == nullptr) return std::nullopt;
-    const clang::VarDecl* var = named_variable(pointer);
-    const auto found = var != nullptr ? pointer_targets_.find(var) : pointer_targets_.end();
-    if (found == pointer_targets_.end()) return std::nullopt;
-    return found->second;
-  }
-
-  std::optional<ir::LocalId> bound_local(const clang::Expr* target) {
-    if (const auto local = dereferenced_local(target)) return local;
-    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(target->IgnoreParenImpCasts()))
-      return field_local(member);
-    const clang::VarDecl* var = named_variable(target);
-    if (var == nullptr) return std::nullopt;
-    const auto found = bindings_.find(var);
-    if (found == bindings_.end() || found->second.kind != Binding::Local) return std::nullopt;
-    return found->second.id;
-  }
-
-  /// The value `x op= rhs` or `x = rhs` stores, in x's type.
-  ir::ExprId assigned_value(const clang::BinaryOperator* op, ir::LocalId local) {
-    if (op->getOpcode() == clang::BO_Assign) return lower_int(op->getRHS());
-    return assigned_value(op, k_.local(local, range(op->getLHS())), k_.locals[local].type);
-  }
-  /// The same for a target whose value now is `current`, of type `type`.
-  ir::ExprId assigned_value(const clang::BinaryOperator* op, ir::ExprId current, ir::ScalarType type) {
-    const ir::SourceRange where = range(op);
-    if (op->getOpcode() == clang::BO_Assign) return lower_int(op->getRHS());
-    const auto* compound = llvm::cast<clang::CompoundAssignOperator>(op);
-    const auto lhs_type = scalar_type(compound->getComputationLHSType());
-    const auto result_type = scalar_type(compound->getComputationResultType());
-    if (!lhs_type || !result_type)
-      refuse(op, "this compound assignment computes in a type the model does not have");
-    const ir::ExprId lhs = convert(current, *lhs_type, where);
-    ir::ExprId rhs = lower_int(op->getRHS());
-    const ir::BinaryOp binary =
-        binary_op(op, clang::BinaryOperator::getOpForCompoundAssignment(op->getOpcode()));
-    if (binary != ir::BinaryOp::Shl && binary != ir::BinaryOp::Shr)
-      rhs = convert(rhs, *result_type, where);
-    if (ir::is_floating(*lhs_type)) count_flops(1);
-    return convert(k_.binary(binary, lhs, rhs, where), type, where);
-  }
-
-  /// The value ++x / x++ / --x / x-- stores.
-  ir::ExprId incremented(const clang::UnaryOperator* op, ir::LocalId local) {
-    return incremented(op, k_.local(local, range(op->getSubExpr())), k_.locals[local].type);
-  }
-  ir::ExprId incremented(const clang::UnaryOperator* op, ir::ExprId current, ir::ScalarType type) {
-    if (type == ir::ScalarType::Bool) refuse(op, "incrementing a bool is not supported");
-    const ir::SourceRange where = range(op);
-    const ir::ScalarType computed = promoted(type);
-    const ir::ExprId value = convert(current, computed, where);
-    const ir::ExprId one = ir::is_floating(computed) ? k_.floating_constant(computed, 1.0, where)
-                                                      : k_.constant(computed, 1, where);
-    if (ir::is_floating(computed)) count_flops(1);
-    const ir::BinaryOp binary = op->isIncrementOp() ? ir::BinaryOp::Add : ir::BinaryOp::Sub;
-    return convert(k_.binary(binary, value, one, where), type, where);
-  }
-
-  ir::ExprId convert(ir::ExprId value, ir::ScalarType to, ir::SourceRange where) {
-    if (k_.exprs[value].type == to) return value;
-    return k_.cast(to, value, where);
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // Integer expressions
-
-  ir::ExprId lower_int(const clang::Expr* e) {
-    const Deeper deeper(*this, e);
-    using clang::dyn_cast;
-    const auto type = scalar_type(e->getType());
-    if (!type) {
-      refuse(e, "the model expected an integer value here, not " + e->getType().getAsString());
-    }
-    const ir::SourceRange where = range(e);
-    if (const auto* paren = dyn_cast<clang::ParenExpr>(e)) return lower_int(paren->getSubExpr());
-    if (const auto* full = dyn_cast<clang::FullExpr>(e)) return lower_int(full->getSubExpr());
-    if (const auto* temp = dyn_cast<clang::MaterializeTemporaryExpr>(e))
-      return lower_int(temp->getSubExpr());
-    if (const auto* subst = dyn_cast<clang::SubstNonTypeTemplateParmExpr>(e))
-      return lower_int(subst->getReplacement());
-    if (const auto* arg = dyn_cast<clang::CXXDefaultArgExpr>(e)) return lower_int(arg->getExpr());
-    if (const auto* init = dyn_cast<clang::CXXDefaultInitExpr>(e)) return lower_int(init->getExpr());
-    if (const auto* literal = dyn_cast<clang::IntegerLiteral>(e))
-      return constant(
-          *type, llvm::APSInt(literal->getValue(), literal->getType()->isUnsignedIntegerType()),
-          where);
-    if (const auto* literal = dyn_cast<clang::CXXBoolLiteralExpr>(e))
-      return k_.constant(*type, literal->getValue() ? 1 : 0, where);
-    if (const auto* literal = dyn_cast<clang::CharacterLiteral>(e))
-      return k_.constant(*type, static_cast<std::int64_t>(literal->getValue()), where);
-    if (const auto* literal = dyn_cast<clang::FloatingLiteral>(e)) {
-      // The literal's own value (already rounded to its type by Clang), exactly as a double.
-      bool lost = false;
-      llvm::APFloat value = literal->getValue();
-      value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
-      return k_.floating_constant(*type, value.convertToDouble(), where);
-    }
-    if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(e) ||
-        llvm::isa<clang::ImplicitValueInitExpr>(e) || llvm::isa<clang::CXXScalarValueInitExpr>(e) ||
-        llvm::isa<clang::TypeTraitExpr>(e)) {
-      return evaluated(e, *type);
-    }
-    if (const auto* cast = dyn_cast<clang::CastExpr>(e)) return lower_cast(cast, *type);
-    if (const auto* ref = dyn_cast<clang::DeclRefExpr>(e)) return lower_ref(ref, *type);
-    if (const auto* member = dyn_cast<clang::MemberExpr>(e)) return lower_member(member, *type);
-    if (const auto* property = dyn_cast<clang::PseudoObjectExpr>(e))  // the toolkit's threadIdx.x
-      return lower_property(property, *type);
-    if (const auto* op = dyn_cast<clang::UnaryOperator>(e)) return lower_unary(op, *type);
-    if (const auto* op = dyn_cast<clang::BinaryOperator>(e)) return lower_binary(op, *type);
-    if (const auto* conditional = dyn_cast<clang::ConditionalOperator>(e)) {
-      const ir::ExprId condition = lower_int(conditional->getCond());
-      NoHoist no_hoist(*this, "an arm of ?:");
-      ir::ExprId if_true = ir::kNone;
-      {
-        const GuardScope guard(*this, conditional->getCond(), true);
-        if_true = lower_int(conditional->getTrueExpr());
-      }
-      const GuardScope guard(*this, conditional->getCond(), false);
-      const ir::ExprId if_false = lower_int(conditional->getFalseExpr());
-      return k_.select(condition, if_true, if_false, where);
-    }
-    if (const auto* call = dyn_cast<clang::CallExpr>(e)) return lower_call(call, *type);
-    if (llvm::isa<clang::ArraySubscriptExpr>(e)) {
-      if (const auto local = dereferenced_local(e))
-        return convert(k_.local(*local, where), *type, where);
-      return opaque(e, *type);
-    }
-    if (!e->HasSideEffects(context_)) {
-      clang::Expr::EvalResult result;
-      if (e->EvaluateAsInt(result, context_)) return constant(*type, result.Val.getInt(), where);
-    }
-    refuse(e, std::string("this expression (") + e->getStmtClassName() + ") is not supported");
-  }
-
-  ir::ExprId constant(ir::ScalarType type, const llvm::APSInt& value, ir::SourceRange where) {
-    const std::int64_t bits =
-        value.isSigned() ? value.getExtValue() : static_cast<std::int64_t>(value.getZExtValue());
-    return k_.constant(type, bits, where);
-  }
-
-  ir::ExprId evaluated(const clang::Expr* e, ir::ScalarType type) {
-    clang::Expr::EvalResult result;
-    if (!e->EvaluateAsInt(result, context_))
-      refuse(e, "this expression should be a constant but Clang cannot evaluate it");
-    return constant(type, result.Val.getInt(), range(e));
-  }
-
-  ir::ExprId lower_cast(const clang::CastExpr* cast, ir::ScalarType type) {
-    const clang::Expr* operand = cast->getSubExpr();
-    switch (cast->getCastKind()) {
-      case clang::CK_LValueToRValue:
-      case clang::CK_NoOp:
-      case clang::CK_IntegralCast:
-      case clang::CK_IntegralToBoolean:
-      case clang::CK_IntegralToFloating:
-      case clang::CK_FloatingToIntegral:
-      case clang::CK_FloatingToBoolean:
-      case clang::CK_FloatingCast:
-      case clang::CK_BooleanToSignedIntegral: {
-        if (!scalar_type(operand->getType())) return opaque(cast, type);
-        const ir::ExprId value = lower_int(operand);
-        if (cast->getCastKind() == clang::CK_BooleanToSignedIntegral) {
-          const ir::SourceRange where = range(cast);
-          return k_.unary(ir::UnaryOp::Neg, convert(value, type, where), where);
+    if (op->isAssignmentOp()) {
+      if (const auto local = bound_local(op->getLHS())) {
+        // x = y = e: y's assignment first, then x from y.
+        const auto* inner =
+            llvm::dyn_cast<clang::BinaryOperator>(op->getRHS()->IgnoreParenImpCasts());
+        if (op->getOpcode() == clang::BO_Assign && inner != nullptr &&
+            inner->isAssignmentOp() && bound_local(inner->getLHS())) {
+          const ir::StmtId first = lower_expr_stmt(inner);
+          const ir::LocalId source = *bound_local(inner->getLHS());
+          const ir::SourceRange where = range(e);
+          const ir::ExprId value =
+              convert(k_.local(source, where), k_.locals[*local].type, where);
+          return k_.block({first, k_.assign(*local, value, where)}, where);
         }
-        return convert(value, type, range(cast));
+        return k_.assign(*local, assigned_value(op, *local), range(e));
       }
-      case clang::CK_ConstructorConversion:
-      case clang::CK_UserDefinedConversion:
-        refuse(cast, "a user-defined conversion is not supported");
-      default:
-        // From a float, a pointer, a member pointer ...: a value the model does not compute.
-        return opaque(operand, type, cast);
     }
   }
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(bare)) {
+    if (op->isIncrementDecrementOp()) {
+      if (const auto local = bound_local(op->getSubExpr()))
+        return k_.assign(*local, incremented(op, *local), range(e));
+    }
+  }
+  if (const auto* conditional = llvm::dyn_cast<clang::ConditionalOperator>(bare)) {
+    if (conditional->getType()->isVoidType()) {  // c ? f() : g();  (assert() expands to this)
+      const ir::ExprId condition = lower_int(conditional->getCond());
+      const ir::StmtId then_stmt = lower_required(conditional->getTrueExpr());
+      const ir::StmtId else_stmt = lower_required(conditional->getFalseExpr());
+      return k_.if_(condition, then_stmt, else_stmt, range(e));
+    }
+  }
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(bare)) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (callee != nullptr && is_syncthreads(callee)) return k_.barrier(range(e));
+    if (callee != nullptr && is_group_sync(call)) return lower_group_sync(call);
+    if (callee != nullptr && inlinable(callee)) {
+      check_callee(call, callee);
+      // A result nobody uses still has a local for the callee's return to assign.
+      const auto type = scalar_type(callee->getReturnType());
+      const ir::LocalId result =
+          type ? k_.add_local(callee->getNameAsString() + "()", *type, range(call)) : ir::kNone;
+      return inline_call(call, callee, result);
+    }
+  }
+  if (const auto update = pointer_update(bare)) return *update;
 
-  ir::ExprId lower_ref(const clang::DeclRefExpr* ref, ir::ScalarType type) {
-    const clang::ValueDecl* decl = ref->getDecl();
-    const ir::SourceRange where = range(ref);
-    if (const auto* enumerator = llvm::dyn_cast<clang::EnumConstantDecl>(decl))
-      return constant(type, enumerator->getInitVal(), where);
-    const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
-    if (var == nullptr)
-      refuse(ref, "a reference to '" + decl->getNameAsString() + "' is not supported");
+  // Anything else (a memory write, float work, printf, an atomic ...) is opaque work.
+  scan_work(bare);
+  return k_.work(text(e), range(e));
+}
+
+/// What an int& bound to `target` is: the local itself (writes through it reach the local),
+/// memory (a[i], s.n: opaque reads, writes as work), or nothing the model can follow (a
+/// kernel parameter, a local of another type).
+std::optional<Lowerer::Binding> Lowerer::reference_binding(const clang::Expr* target, ir::ScalarType type) {
+  if (const auto local = bound_local(target))
+    return k_.locals[*local].type == type ? std::optional<Binding>(Binding{Binding::Local, *local})
+                                          : std::nullopt;
+  if (const clang::VarDecl* var = named_variable(target)) {
     const auto found = bindings_.find(var);
     if (found != bindings_.end()) {
-      if (found->second.kind == Binding::Memory) return opaque(ref, type);
-      const ir::ExprId value = found->second.kind == Binding::Local
-                                   ? k_.local(found->second.id, where)
-                                   : k_.param(found->second.id, where);
-      return convert(value, type, where);
-    }
-    if (var->getName() == "warpSize" && is_cuda_api(var))
-      return convert(k_.builtin(ir::Builtin::WarpSize, where), type, where);
-    if (var->getType().isConstQualified() && var->getInit() != nullptr &&
-        !var->hasAttr<clang::CUDASharedAttr>()) {
-      if (const clang::APValue* value = var->evaluateValue(); value != nullptr && value->isInt())
-        return constant(type, value->getInt(), where);
-    }
-    if (var->hasGlobalStorage() || address_taken_floats_.count(var) != 0)
-      return opaque(ref, type);  // __device__ / __constant__ variables, floats whose address is taken
-    refuse(ref, "'" + var->getNameAsString() + "' is not a variable the model knows");
-  }
-
-  ir::ExprId lower_member(const clang::MemberExpr* member, ir::ScalarType type) {
-    if (const auto local = field_local(member))
-      return convert(k_.local(*local, range(member)), type, range(member));
-    const clang::Expr* base = strip(member->getBase());
-    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(base)) {  // cta.group_index().x
-      if (call->getDirectCallee() != nullptr && in_group_namespace(call->getDirectCallee()))
-        return lower_group_dim3(call, member, type);
-    }
-    if (const auto builtin = launch_builtin(base, member->getMemberDecl()->getNameAsString())) {
-      const ir::SourceRange where = range(member);
-      return convert(k_.builtin(*builtin, where), type, where);
-    }
-    return opaque(member, type);
-  }
-
-  /// threadIdx.x ... gridDim.z: `field` of a launch built-in named by `base`, or nullopt.
-  std::optional<ir::Builtin> launch_builtin(const clang::Expr* base, const std::string& field) const {
-    base = base->IgnoreParenImpCasts();
-    if (const auto* value = llvm::dyn_cast<clang::OpaqueValueExpr>(base))  // a property's base
-      base = value->getSourceExpr() != nullptr ? value->getSourceExpr()->IgnoreParenImpCasts() : base;
-    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(base);
-    if (ref == nullptr) return std::nullopt;
-    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-    if (var == nullptr || !is_cuda_api(var)) return std::nullopt;
-    static const std::map<std::string, ir::Builtin> builtins = {
-        {"threadIdx.x", ir::Builtin::ThreadIdxX}, {"threadIdx.y", ir::Builtin::ThreadIdxY},
-        {"threadIdx.z", ir::Builtin::ThreadIdxZ}, {"blockIdx.x", ir::Builtin::BlockIdxX},
-        {"blockIdx.y", ir::Builtin::BlockIdxY},   {"blockIdx.z", ir::Builtin::BlockIdxZ},
-        {"blockDim.x", ir::Builtin::BlockDimX},   {"blockDim.y", ir::Builtin::BlockDimY},
-        {"blockDim.z", ir::Builtin::BlockDimZ},   {"gridDim.x", ir::Builtin::GridDimX},
-        {"gridDim.y", ir::Builtin::GridDimY},     {"gridDim.z", ir::Builtin::GridDimZ}};
-    const auto found = builtins.find(var->getNameAsString() + "." + field);
-    if (found == builtins.end()) return std::nullopt;
-    return found->second;
-  }
-
-  /// The toolkit route's launch built-ins: Clang's __clang_cuda_builtin_vars.h declares threadIdx
-  /// as a struct whose x, y, z are properties (__declspec(property)), so threadIdx.x is a
-  /// PseudoObjectExpr whose syntactic form is an MSPropertyRefExpr. Any other property read is
-  /// opaque.
-  ir::ExprId lower_property(const clang::PseudoObjectExpr* e, ir::ScalarType type) {
-    const auto* property =
-        llvm::dyn_cast<clang::MSPropertyRefExpr>(e->getSyntacticForm()->IgnoreParens());
-    if (property != nullptr) {
-      if (const auto builtin = launch_builtin(property->getBaseExpr(),
-                                              property->getPropertyDecl()->getNameAsString())) {
-        const ir::SourceRange where = range(e);
-        return convert(k_.builtin(*builtin, where), type, where);
-      }
-    }
-    return opaque(e, type);
-  }
-
-  ir::ExprId lower_unary(const clang::UnaryOperator* op, ir::ScalarType type) {
-    const ir::SourceRange where = range(op);
-    switch (op->getOpcode()) {
-      case clang::UO_Plus:
-        return lower_int(op->getSubExpr());
-      case clang::UO_Minus:
-        return k_.unary(ir::UnaryOp::Neg, lower_int(op->getSubExpr()), where);
-      case clang::UO_Not:
-        return k_.unary(ir::UnaryOp::BitNot, lower_int(op->getSubExpr()), where);
-      case clang::UO_LNot:
-        return k_.unary(ir::UnaryOp::LogicalNot, lower_int(op->getSubExpr()), where);
-      case clang::UO_Deref:
-        if (const auto local = dereferenced_local(op))
-          return convert(k_.local(*local, where), type, where);
-        return opaque(op, type);
-      case clang::UO_PreInc:
-      case clang::UO_PreDec:
-      case clang::UO_PostInc:
-      case clang::UO_PostDec:
-        refuse(op, "'" + text(op) +
-                       "' changes a variable inside a larger expression: not supported "
-                       "(write it as its own statement)");
-      default:
-        refuse(op, "this operator is not supported");
-    }
-  }
-
-  ir::BinaryOp binary_op(const clang::Stmt* at, clang::BinaryOperatorKind kind) const {
-    switch (kind) {
-      case clang::BO_Add:
-        return ir::BinaryOp::Add;
-      case clang::BO_Sub:
-        return ir::BinaryOp::Sub;
-      case clang::BO_Mul:
-        return ir::BinaryOp::Mul;
-      case clang::BO_Div:
-        return ir::BinaryOp::Div;
-      case clang::BO_Rem:
-        return ir::BinaryOp::Rem;
-      case clang::BO_Shl:
-        return ir::BinaryOp::Shl;
-      case clang::BO_Shr:
-        return ir::BinaryOp::Shr;
-      case clang::BO_And:
-        return ir::BinaryOp::BitAnd;
-      case clang::BO_Or:
-        return ir::BinaryOp::BitOr;
-      case clang::BO_Xor:
-        return ir::BinaryOp::BitXor;
-      case clang::BO_LT:
-        return ir::BinaryOp::Lt;
-      case clang::BO_LE:
-        return ir::BinaryOp::Le;
-      case clang::BO_GT:
-        return ir::BinaryOp::Gt;
-      case clang::BO_GE:
-        return ir::BinaryOp::Ge;
-      case clang::BO_EQ:
-        return ir::BinaryOp::Eq;
-      case clang::BO_NE:
-        return ir::BinaryOp::Ne;
-      default:
-        refuse(at, "this operator is not supported");
-    }
-  }
-
-  ir::ExprId lower_binary(const clang::BinaryOperator* op, ir::ScalarType type) {
-    const ir::SourceRange where = range(op);
-    if (op->isAssignmentOp())
-      refuse(op, "'" + text(op) +
-                     "' assigns inside a larger expression: not supported (write it "
-                     "as its own statement)");
-    if (op->getOpcode() == clang::BO_Comma)
-      refuse(op, "the comma operator inside an expression is not supported");
-    if (op->isLogicalOp()) {
-      const ir::ExprId lhs = lower_int(op->getLHS());
-      NoHoist no_hoist(*this, "the right operand of && or ||");
-      const GuardScope guard(*this, op->getLHS(), op->getOpcode() == clang::BO_LAnd);
-      const ir::ExprId rhs = lower_int(op->getRHS());
-      return k_.logical(op->getOpcode() == clang::BO_LAnd ? ir::LogicalOp::And : ir::LogicalOp::Or,
-                        lhs, rhs, where);
-    }
-    // Comparisons of pointers, pointer differences: values the model does not compute.
-    if (!scalar_type(op->getLHS()->getType()) || !scalar_type(op->getRHS()->getType()))
-      return opaque(op, type);
-    const ir::BinaryOp binary = binary_op(op, op->getOpcode());
-    const ir::ExprId lhs = lower_int(op->getLHS());
-    const ir::ExprId rhs = lower_int(op->getRHS());
-    if (ir::is_floating(k_.exprs[lhs].type) && !ir::is_comparison(binary)) count_flops(1);
-    return k_.binary(binary, lhs, rhs, where);
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // Calls
-
-  /// A function the model follows: defined in the source (not the prelude, not a system header).
-  bool inlinable(const clang::FunctionDecl* callee) const {
-    return !in_prelude(callee) &&
-           !sources_.isInSystemHeader(sources_.getExpansionLoc(callee->getLocation()));
-  }
-
-  void check_callee(const clang::CallExpr* call, const clang::FunctionDecl* callee) {
-    if (llvm::isa<clang::CUDAKernelCallExpr>(call))
-      refuse(call, "launching a kernel from a kernel (dynamic parallelism) is not supported");
-    check_function(call, callee);
-  }
-
-  void check_function(const clang::Expr* call, const clang::FunctionDecl* callee) {
-    const clang::FunctionDecl* definition = nullptr;
-    if (!callee->hasBody(definition))
-      refuse(call, "'" + callee->getNameAsString() +
-                       "' has no body in this file: the model "
-                       "cannot follow the call");
-    if (const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(callee);
-        method != nullptr && method->isVirtual())
-      refuse(call, "calling the virtual function '" + callee->getNameAsString() +
-                       "' is not supported: the model cannot tell which override runs");
-    for (const clang::FunctionDecl* active : call_stack_) {
-      if (active == definition)
-        refuse(call,
-               "recursion is not supported: '" + callee->getNameAsString() + "' calls itself");
-    }
-  }
-
-  ir::ExprId lower_call(const clang::CallExpr* call, ir::ScalarType type) {
-    const clang::FunctionDecl* callee = call->getDirectCallee();
-    const ir::SourceRange where = range(call);
-    if (callee == nullptr) refuse(call, "a call through a function pointer is not supported");
-    // A constexpr call with constant arguments (ceil_div(100, 16), numeric_limits<int>::max()) is
-    // a constant, as the compiler folds it.
-    if (callee->isConstexpr()) {  // EvaluateAsInt refuses side effects itself
-      clang::Expr::EvalResult result;
-      if (call->EvaluateAsInt(result, context_)) return constant(type, result.Val.getInt(), where);
-    }
-    if (in_group_namespace(callee)) return lower_group_query(call, type);
-    const std::string qualified = callee->getQualifiedNameAsString();
-    const bool std_min_max = qualified == "std::min" || qualified == "std::max";
-    if (is_cuda_api(callee) || std_min_max) {
-      const std::string name = callee->getNameAsString();
-      if (name == "__syncthreads_count" || name == "__syncthreads_and" ||
-          name == "__syncthreads_or")
-        refuse(call, name + " is not supported: the model has no barrier that returns a value");
-      if (const auto math = math_function(call, name)) return convert(*math, type, where);
-      if (const auto warp = warp_function(call, name)) return convert(*warp, type, where);
-      const auto integer_type = [](clang::QualType t) {
-        const auto scalar = scalar_type(t);
-        return scalar && !ir::is_floating(*scalar);
-      };
-      const bool integers = call->getNumArgs() > 0 && integer_type(callee->getParamDecl(0)->getType());
-      static const std::set<std::string> minimum = {"min", "umin", "llmin", "ullmin"};
-      static const std::set<std::string> maximum = {"max", "umax", "llmax", "ullmax"};
-      const auto result_type = scalar_type(callee->getReturnType());
-      if ((minimum.count(name) != 0 || maximum.count(name) != 0) && integers && result_type &&
-          call->getNumArgs() == 2 && integer_type(callee->getParamDecl(1)->getType())) {
-        NoHoist no_hoist(*this, "an argument of min or max");
-        const ir::BinaryOp compare = minimum.count(name) != 0 ? ir::BinaryOp::Lt : ir::BinaryOp::Gt;
-        // a < b ? a : b, both converted to the result type first as math_functions.hpp does
-        // (min(int, unsigned) compares as unsigned); each argument is lowered twice (the model
-        // is a tree).
-        const auto argument = [&](unsigned i) {
-          return convert(lower_int(call->getArg(i)), *result_type, where);
-        };
-        const ir::ExprId test = k_.binary(compare, argument(0), argument(1), where);
-        const ir::ExprId a = argument(0);
-        const ir::ExprId b = argument(1);
-        return convert(k_.select(test, a, b, where), type, where);
-      }
-      if ((name == "__popc" || name == "__popcll" || name == "__ffs" || name == "__ffsll") &&
-          integers && call->getNumArgs() == 1)
-        return convert(bit_count(call, name), type, where);
-      if ((name == "__umul24" || name == "__mul24") && integers && call->getNumArgs() == 2)
-        return convert(multiply_24(call, name == "__mul24"), type, where);
-      if ((name == "abs" || name == "llabs") && integers && call->getNumArgs() == 1) {
-        NoHoist no_hoist(*this, "an argument of abs");
-        const ir::ExprId x = lower_int(call->getArg(0));
-        const ir::ExprId negative =
-            k_.binary(ir::BinaryOp::Lt, x, k_.constant(type, 0, where), where);
-        const ir::ExprId minus = k_.unary(ir::UnaryOp::Neg, lower_int(call->getArg(0)), where);
-        return k_.select(negative, minus, lower_int(call->getArg(0)), where);
-      }
-      return opaque(call,
-                    type);  // atomics, __popc, __ballot_sync ...: values the model does not compute
-    }
-    if (!inlinable(callee)) return opaque(call, type);  // a system header's function
-    check_callee(call, callee);
-    const ir::LocalId result = k_.add_local(callee->getNameAsString() + "()", type, where);
-    hoist(call, inline_call(call, callee, result));
-    return k_.local(result, where);
-  }
-
-  /// __shfl_sync and its up/down/xor forms (of a scalar, with a constant width), __ballot_sync,
-  /// __any_sync, __all_sync, __activemask: a Warp expression; nullopt for anything else.
-  std::optional<ir::ExprId> warp_function(const clang::CallExpr* call, const std::string& name) {
-    static const std::map<std::string, ir::WarpOp> functions = {
-        {"__shfl_sync", ir::WarpOp::Shfl},       {"__shfl_up_sync", ir::WarpOp::ShflUp},
-        {"__shfl_down_sync", ir::WarpOp::ShflDown}, {"__shfl_xor_sync", ir::WarpOp::ShflXor},
-        {"__ballot_sync", ir::WarpOp::Ballot},    {"__any_sync", ir::WarpOp::Any},
-        {"__all_sync", ir::WarpOp::All},          {"__activemask", ir::WarpOp::ActiveMask}};
-    const auto found = functions.find(name);
-    const clang::FunctionDecl* callee = call->getDirectCallee();
-    if (found == functions.end() || callee == nullptr) return std::nullopt;
-    const ir::WarpOp op = found->second;
-    const ir::SourceRange where = range(call);
-    const unsigned n = static_cast<unsigned>(ir::operand_count(op));
-    if (call->getNumArgs() < n) return std::nullopt;
-    NoHoist no_hoist(*this, "an argument of a warp function");
-    std::vector<ir::ExprId> operands;
-    if (n > 0) operands.push_back(convert(lower_int(call->getArg(0)), ir::ScalarType::U32, where));
-    int width = 32;
-    if (op <= ir::WarpOp::ShflXor) {
-      const auto value_type = scalar_type(callee->getParamDecl(1)->getType());
-      if (!value_type || *value_type == ir::ScalarType::Bool) return std::nullopt;
-      if (call->getNumArgs() >= 4) {
-        clang::Expr::EvalResult result;
-        if (!call->getArg(3)->EvaluateAsInt(result, context_)) return std::nullopt;  // a width not known
-        width = static_cast<int>(result.Val.getInt().getExtValue());
-        if (width < 1 || width > 32 || (width & (width - 1)) != 0)
-          refuse(call, "the shuffle's width " + std::to_string(width) + " is not a power of two from 1 to 32");
-      }
-      operands.push_back(convert(lower_int(call->getArg(1)), *value_type, where));
-      operands.push_back(convert(lower_int(call->getArg(2)), ir::ScalarType::I32, where));
-    } else if (n == 2) {
-      operands.push_back(convert(lower_int(call->getArg(1)), ir::ScalarType::Bool, where));
-    }
-    return k_.warp(op, operands, width, where);
-  }
-
-  /// The math functions the GPU computes correctly rounded under nvcc's default flags (sqrtf with
-  /// -prec-sqrt=true, fmaf, fabsf, and their double forms): an Intrinsic. Others (expf, sinf,
-  /// __expf ...) are not correctly rounded on the GPU: nullopt (an opaque value; a branch on it is
-  /// refused).
-  std::optional<ir::ExprId> math_function(const clang::CallExpr* call, const std::string& name) {
-    static const std::map<std::string, ir::Intrinsic> functions = {
-        {"fmaf", ir::Intrinsic::Fma},        {"fma", ir::Intrinsic::Fma},
-        {"__fmaf_rn", ir::Intrinsic::Fma},   {"__fma_rn", ir::Intrinsic::Fma},
-        {"sqrtf", ir::Intrinsic::Sqrt},      {"sqrt", ir::Intrinsic::Sqrt},
-        {"__fsqrt_rn", ir::Intrinsic::Sqrt}, {"__dsqrt_rn", ir::Intrinsic::Sqrt},
-        {"fabsf", ir::Intrinsic::Fabs},      {"fabs", ir::Intrinsic::Fabs}};
-    const auto found = functions.find(name);
-    const clang::FunctionDecl* callee = call->getDirectCallee();
-    if (found == functions.end() || callee == nullptr) return std::nullopt;
-    const auto result = scalar_type(callee->getReturnType());
-    const unsigned n = static_cast<unsigned>(ir::operand_count(found->second));
-    if (!result || !ir::is_floating(*result) || call->getNumArgs() != n || callee->getNumParams() != n)
+      if (found->second.kind == Binding::Memory) return found->second;
       return std::nullopt;
-    const ir::SourceRange where = range(call);
-    std::vector<ir::ExprId> operands;
-    for (unsigned i = 0; i < n; ++i) {
-      if (scalar_type(callee->getParamDecl(i)->getType()) != result) return std::nullopt;
-      operands.push_back(convert(lower_int(call->getArg(i)), *result, where));
     }
-    if (found->second == ir::Intrinsic::Fma) count_flops(2);
-    return k_.intrinsic(found->second, operands, where);
+    if (!var->hasGlobalStorage()) return std::nullopt;
   }
+  scan_work(target);
+  return Binding{Binding::Memory, ir::kNone};
+}
 
-  /// __umul24(x, y) / __mul24(x, y): the low 32 bits of the product of the arguments' low 24
-  /// bits, taken as unsigned / signed (sign-extended from bit 23), as the CUDA math API defines
-  /// them. Computed in 64 bits, where the product of two 24-bit values cannot overflow.
-  ir::ExprId multiply_24(const clang::CallExpr* call, bool is_signed) {
-    using ir::BinaryOp;
-    const ir::SourceRange where = range(call);
-    NoHoist no_hoist(*this, "an argument of __mul24");
-    const ir::ScalarType wide = is_signed ? ir::ScalarType::I64 : ir::ScalarType::U64;
-    const auto low_bits = [&](unsigned i) {  // arg & 0xFFFFFF, widened
-      const ir::ExprId arg = convert(lower_int(call->getArg(i)), ir::ScalarType::U32, where);
-      const ir::ExprId masked = k_.binary(BinaryOp::BitAnd, arg,
-                                          k_.constant(ir::ScalarType::U32, 0xFFFFFF, where), where);
-      return convert(masked, wide, where);
-    };
-    const auto operand = [&](unsigned i) {
-      if (!is_signed) return low_bits(i);
-      // v - 2 * (v & 0x800000): bit 23 set means v - 2^24.
-      const ir::ExprId sign = k_.binary(BinaryOp::BitAnd, low_bits(i),
-                                        k_.constant(wide, 0x800000, where), where);
-      return k_.binary(BinaryOp::Sub, low_bits(i),
-                       k_.binary(BinaryOp::Mul, k_.constant(wide, 2, where), sign, where), where);
-    };
-    const ir::ExprId product = k_.binary(BinaryOp::Mul, operand(0), operand(1), where);
-    return convert(product, is_signed ? ir::ScalarType::I32 : ir::ScalarType::U32, where);
+/// A pointer parameter bound to a local of the caller (f(&x) with f(int* p)): *p and p[0] are x.
+/// Nothing else may be done with p (arithmetic, a copy, a comparison): scan_work refuses it.
+std::optional<ir::LocalId> Lowerer::pointed_local(const clang::Expr* e) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
+      op != nullptr && op->getOpcode() == clang::UO_AddrOf)
+    return bound_local(op->getSubExpr());
+  if (const clang::VarDecl* var = named_variable(e)) {
+    const auto found = pointer_targets_.find(var);
+    if (found != pointer_targets_.end()) return found->second;
   }
+  return std::nullopt;
+}
 
-  /// __popc / __popcll (set bits) and __ffs / __ffsll (1 + the index of the lowest set bit, 0 for
-  /// none) as integer arithmetic: the classic SWAR population count, on the argument as unsigned
-  /// (wrap-around is defined there), x & -x isolating the lowest set bit.
-  ir::ExprId bit_count(const clang::CallExpr* call, const std::string& name) {
-    using ir::BinaryOp;
-    const ir::SourceRange where = range(call);
-    NoHoist no_hoist(*this, "an argument of __popc or __ffs");
-    const bool wide = name == "__popcll" || name == "__ffsll";
-    const ir::ScalarType u = wide ? ir::ScalarType::U64 : ir::ScalarType::U32;
-    const auto c = [&](std::uint64_t value) {
-      return k_.constant(u, static_cast<std::int64_t>(value), where);
-    };
-    const auto bin = [&](BinaryOp op, ir::ExprId a, ir::ExprId b) { return k_.binary(op, a, b, where); };
-    const auto argument = [&] { return convert(lower_int(call->getArg(0)), u, where); };
-    // Each use of v builds its own copy (the model is a tree).
-    const auto popcount = [&](const std::function<ir::ExprId()>& v) {
-      const auto v1 = [&] {
-        return bin(BinaryOp::Sub, v(),
-                   bin(BinaryOp::BitAnd, bin(BinaryOp::Shr, v(), c(1)), c(0x5555555555555555ULL)));
-      };
-      const auto v2 = [&] {
-        return bin(BinaryOp::Add, bin(BinaryOp::BitAnd, v1(), c(0x3333333333333333ULL)),
-                   bin(BinaryOp::BitAnd, bin(BinaryOp::Shr, v1(), c(2)), c(0x3333333333333333ULL)));
-      };
-      const ir::ExprId v3 = bin(BinaryOp::BitAnd, bin(BinaryOp::Add, v2(), bin(BinaryOp::Shr, v2(), c(4))),
-                                c(0x0F0F0F0F0F0F0F0FULL));
-      return convert(bin(BinaryOp::Shr, bin(BinaryOp::Mul, v3, c(0x0101010101010101ULL)),
-                         c(wide ? 56 : 24)),
-                     ir::ScalarType::I32, where);
-    };
-    if (name == "__popc" || name == "__popcll") return popcount(argument);
-    // __ffs: x == 0 ? 0 : popc((x & -x) - 1) + 1.
-    const auto below_lowest = [&] {
-      return bin(BinaryOp::Sub, bin(BinaryOp::BitAnd, argument(), bin(BinaryOp::Sub, c(0), argument())),
-                 c(1));
-    };
-    const ir::ExprId index = k_.binary(BinaryOp::Add, popcount(below_lowest),
-                                       k_.constant(ir::ScalarType::I32, 1, where), where);
-    return k_.select(bin(BinaryOp::Eq, argument(), c(0)), k_.constant(ir::ScalarType::I32, 0, where),
-                     index, where);
+/// *p or p[0] where p points to a local: that local.
+std::optional<ir::LocalId> Lowerer::dereferenced_local(const clang::Expr* e) const {
+  if (pointer_targets_.empty()) return std::nullopt;  // the common case: no index evaluated
+  e = e->IgnoreParenImpCasts();
+  const clang::Expr* pointer = nullptr;
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
+      op != nullptr && op->getOpcode() == clang::UO_Deref)
+    pointer = op->getSubExpr();
+  if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) {
+    clang::Expr::EvalResult index;
+    if (subscript->getIdx()->EvaluateAsInt(index, context_) && index.Val.getInt() == 0)
+      pointer = subscript->getBase();
   }
+  if (pointer == nullptr) return std::nullopt;
+  const clang::VarDecl* var = named_variable(pointer);
+  const auto found = var != nullptr ? pointer_targets_.find(var) : pointer_targets_.end();
+  if (found == pointer_targets_.end()) return std::nullopt;
+  return found->second;
+}
 
-  void hoist(const clang::Stmt* at, ir::StmtId statement) {
-    if (no_hoist_ != nullptr)
-      refuse(at, std::string("calling a __device__ function in ") + no_hoist_ +
-                     " is not supported (the model runs calls once, before the statement)");
-    hoisted_->push_back(statement);
+std::optional<ir::LocalId> Lowerer::bound_local(const clang::Expr* target) {
+  if (const auto local = dereferenced_local(target)) return local;
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(target->IgnoreParenImpCasts()))
+    return field_local(member);
+  const clang::VarDecl* var = named_variable(target);
+  if (var == nullptr) return std::nullopt;
+  const auto found = bindings_.find(var);
+  if (found == bindings_.end() || found->second.kind != Binding::Local) return std::nullopt;
+  return found->second.id;
+}
+
+/// The value `x op= rhs` or `x = rhs` stores, in x's type.
+ir::ExprId Lowerer::assigned_value(const clang::BinaryOperator* op, ir::LocalId local) {
+  if (op->getOpcode() == clang::BO_Assign) return lower_int(op->getRHS());
+  return assigned_value(op, k_.local(local, range(op->getLHS())), k_.locals[local].type);
+}
+
+/// The same for a target whose value now is `current`, of type `type`.
+ir::ExprId Lowerer::assigned_value(const clang::BinaryOperator* op, ir::ExprId current, ir::ScalarType type) {
+  const ir::SourceRange where = range(op);
+  if (op->getOpcode() == clang::BO_Assign) return lower_int(op->getRHS());
+  const auto* compound = llvm::cast<clang::CompoundAssignOperator>(op);
+  const auto lhs_type = scalar_type(compound->getComputationLHSType());
+  const auto result_type = scalar_type(compound->getComputationResultType());
+  if (!lhs_type || !result_type)
+    refuse(op, "this compound assignment computes in a type the model does not have");
+  const ir::ExprId lhs = convert(current, *lhs_type, where);
+  ir::ExprId rhs = lower_int(op->getRHS());
+  const ir::BinaryOp binary =
+      binary_op(op, clang::BinaryOperator::getOpForCompoundAssignment(op->getOpcode()));
+  if (binary != ir::BinaryOp::Shl && binary != ir::BinaryOp::Shr)
+    rhs = convert(rhs, *result_type, where);
+  if (ir::is_floating(*lhs_type)) count_flops(1);
+  return convert(k_.binary(binary, lhs, rhs, where), type, where);
+}
+
+/// The value ++x / x++ / --x / x-- stores.
+ir::ExprId Lowerer::incremented(const clang::UnaryOperator* op, ir::LocalId local) {
+  return incremented(op, k_.local(local, range(op->getSubExpr())), k_.locals[local].type);
+}
+
+ir::ExprId Lowerer::incremented(const clang::UnaryOperator* op, ir::ExprId current, ir::ScalarType type) {
+  if (type == ir::ScalarType::Bool) refuse(op, "incrementing a bool is not supported");
+  const ir::SourceRange where = range(op);
+  const ir::ScalarType computed = promoted(type);
+  const ir::ExprId value = convert(current, computed, where);
+  const ir::ExprId one = ir::is_floating(computed) ? k_.floating_constant(computed, 1.0, where)
+                                                    : k_.constant(computed, 1, where);
+  if (ir::is_floating(computed)) count_flops(1);
+  const ir::BinaryOp binary = op->isIncrementOp() ? ir::BinaryOp::Add : ir::BinaryOp::Sub;
+  return convert(k_.binary(binary, value, one, where), type, where);
+}
+
+ir::ExprId Lowerer::convert(ir::ExprId value, ir::ScalarType to, ir::SourceRange where) {
+  if (k_.exprs[value].type == to) return value;
+  return k_.cast(to, value, where);
+}
+
+ir::ExprId Lowerer::lower_int(const clang::Expr* e) {
+  const Deeper deeper(*this, e);
+  using clang::dyn_cast;
+  const auto type = scalar_type(e->getType());
+  if (!type) {
+    refuse(e, "the model expected an integer value here, not " + e->getType().getAsString());
   }
-
-  /// The arguments that a call passes to the callee's parameters, in order: a member function's
-  /// object is not among them (an operator's first operand is its object when it is a member).
-  static std::vector<const clang::Expr*> call_arguments(const clang::CallExpr* call,
-                                                        const clang::FunctionDecl* callee) {
-    std::vector<const clang::Expr*> args(call->arg_begin(), call->arg_end());
-    const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(callee);
-    if (llvm::isa<clang::CXXOperatorCallExpr>(call) && method != nullptr && !args.empty())
-      args.erase(args.begin());
-    return args;
+  const ir::SourceRange where = range(e);
+  if (const auto* paren = dyn_cast<clang::ParenExpr>(e)) return lower_int(paren->getSubExpr());
+  if (const auto* full = dyn_cast<clang::FullExpr>(e)) return lower_int(full->getSubExpr());
+  if (const auto* temp = dyn_cast<clang::MaterializeTemporaryExpr>(e))
+    return lower_int(temp->getSubExpr());
+  if (const auto* subst = dyn_cast<clang::SubstNonTypeTemplateParmExpr>(e))
+    return lower_int(subst->getReplacement());
+  if (const auto* arg = dyn_cast<clang::CXXDefaultArgExpr>(e)) return lower_int(arg->getExpr());
+  if (const auto* init = dyn_cast<clang::CXXDefaultInitExpr>(e)) return lower_int(init->getExpr());
+  if (const auto* literal = dyn_cast<clang::IntegerLiteral>(e))
+    return constant(
+        *type, llvm::APSInt(literal->getValue(), literal->getType()->isUnsignedIntegerType()),
+        where);
+  if (const auto* literal = dyn_cast<clang::CXXBoolLiteralExpr>(e))
+    return k_.constant(*type, literal->getValue() ? 1 : 0, where);
+  if (const auto* literal = dyn_cast<clang::CharacterLiteral>(e))
+    return k_.constant(*type, static_cast<std::int64_t>(literal->getValue()), where);
+  if (const auto* literal = dyn_cast<clang::FloatingLiteral>(e)) {
+    // The literal's own value (already rounded to its type by Clang), exactly as a double.
+    bool lost = false;
+    llvm::APFloat value = literal->getValue();
+    value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
+    return k_.floating_constant(*type, value.convertToDouble(), where);
   }
-
-  /// The object a member function is called on (obj.f(), p->f(), obj + x for a member operator),
-  /// or null.
-  static const clang::Expr* call_object(const clang::CallExpr* call) {
-    if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call))
-      return member->getImplicitObjectArgument();
-    if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call)) {
-      if (llvm::isa_and_nonnull<clang::CXXMethodDecl>(op->getDirectCallee()) && op->getNumArgs() > 0)
-        return op->getArg(0);
+  if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(e) ||
+      llvm::isa<clang::ImplicitValueInitExpr>(e) || llvm::isa<clang::CXXScalarValueInitExpr>(e) ||
+      llvm::isa<clang::TypeTraitExpr>(e)) {
+    return evaluated(e, *type);
+  }
+  if (const auto* cast = dyn_cast<clang::CastExpr>(e)) return lower_cast(cast, *type);
+  if (const auto* ref = dyn_cast<clang::DeclRefExpr>(e)) return lower_ref(ref, *type);
+  if (const auto* member = dyn_cast<clang::MemberExpr>(e)) return lower_member(member, *type);
+  if (const auto* property = dyn_cast<clang::PseudoObjectExpr>(e))  // the toolkit's threadIdx.x
+    return lower_property(property, *type);
+  if (const auto* op = dyn_cast<clang::UnaryOperator>(e)) return lower_unary(op, *type);
+  if (const auto* op = dyn_cast<clang::BinaryOperator>(e)) return lower_binary(op, *type);
+  if (const auto* conditional = dyn_cast<clang::ConditionalOperator>(e)) {
+    const ir::ExprId condition = lower_int(conditional->getCond());
+    NoHoist no_hoist(*this, "an arm of ?:");
+    ir::ExprId if_true = ir::kNone;
+    {
+      const GuardScope guard(*this, conditional->getCond(), true);
+      if_true = lower_int(conditional->getTrueExpr());
     }
-    if (const auto* member =
-            llvm::dyn_cast<clang::MemberExpr>(call->getCallee()->IgnoreParenImpCasts()))
-      return member->getBase();  // a static member called through an object
-    return nullptr;
+    const GuardScope guard(*this, conditional->getCond(), false);
+    const ir::ExprId if_false = lower_int(conditional->getFalseExpr());
+    return k_.select(condition, if_true, if_false, where);
   }
-
-  /// The callee's body as an InlinedCall; its parameters are locals declared from the arguments.
-  /// A member function's object is opaque memory to the model: its work is scanned, and the body
-  /// reads its members as opaque values (this->n) and writes them as work.
-  ir::StmtId inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee,
-                         ir::LocalId result) {
-    int this_object = kUnknownObject;
-    if (const clang::Expr* object = call_object(call)) {
-      this_object = object_of(object);
-      if (this_object == kUnknownObject) scan_work(object);
-    }
-    return inline_function(call, callee, call_arguments(call, callee), result, this_object);
+  if (const auto* call = dyn_cast<clang::CallExpr>(e)) return lower_call(call, *type);
+  if (llvm::isa<clang::ArraySubscriptExpr>(e)) {
+    if (const auto local = dereferenced_local(e))
+      return convert(k_.local(*local, where), *type, where);
+    return opaque(e, *type);
   }
+  if (!e->HasSideEffects(context_)) {
+    clang::Expr::EvalResult result;
+    if (e->EvaluateAsInt(result, context_)) return constant(*type, result.Val.getInt(), where);
+  }
+  refuse(e, std::string("this expression (") + e->getStmtClassName() + ") is not supported");
+}
 
-  ir::StmtId inline_function(const clang::Expr* call, const clang::FunctionDecl* callee,
-                             const std::vector<const clang::Expr*>& args, ir::LocalId result,
-                             int this_object = kUnknownObject) {
-    const clang::FunctionDecl* definition = nullptr;
-    callee->hasBody(definition);
-    const ir::SourceRange where = range(call);
-    std::vector<ir::StmtId> body;
-    for (unsigned i = 0; i < definition->getNumParams() && i < args.size(); ++i) {
-      const clang::ParmVarDecl* param = definition->getParamDecl(i);
-      const clang::Expr* arg = args[i];
-      pointer_targets_.erase(param);  // a binding of an earlier call does not carry over
-      const auto type = scalar_type(param->getType());
-      const bool reference = param->getType()->isReferenceType();
-      if (type && (!reference || param->getType().getNonReferenceType().isConstQualified())) {
-        const ir::LocalId local =
-            k_.add_local(param->getNameAsString(), *type, range(param->getSourceRange()));
-        body.push_back(k_.declare(local, convert(lower_int(arg), *type, where), where));
-        bindings_[param] = Binding{Binding::Local, local};
-      } else if (type) {
-        // int& d: the callee's d is the caller's local itself (writes reach it). Bound to
-        // anything else (a[i], s.n), it reads that memory (opaque) and its writes are memory work.
-        const auto binding = reference_binding(arg, *type);
-        if (!binding)
-          refuse(call, "the reference parameter '" + param->getNameAsString() + "' of '" +
-                           callee->getNameAsString() + "' is bound to '" + text(arg) +
-                           "', which the model cannot change through it");
-        bindings_[param] = *binding;
-      } else if (const auto pointed = param->getType()->isPointerType()
-                                          ? pointed_local(arg)
-                                          : std::optional<ir::LocalId>()) {
-        // f(&x) with f(int* p): p stands for x (writes through it reach x).
-        const auto pointee = scalar_type(param->getType()->getPointeeType());
-        if (!pointee || *pointee != k_.locals[*pointed].type)
-          refuse(call, "'" + text(arg) + "' passes a local to '" + callee->getNameAsString() +
-                           "' as a pointer of another type: not supported");
-        pointer_targets_[param] = *pointed;
-      } else if (is_group_type(param->getType())) {
-        groups_[param] = group_of(arg);  // a cooperative group passed on: nothing runs
-      } else if (const auto* record = trackable(param->getType())) {
-        object_vars_.erase(param);
-        if (reference) {  // S& s: the caller's object itself, when the model tracks it
-          const int object = object_of(arg);
-          if (object != kUnknownObject) object_vars_[param] = object;
-          else scan_work(arg);
-        } else {  // S s: a copy
-          const int object = make_object(record, param->getNameAsString(),
-                                         range(param->getSourceRange()), body);
-          object_vars_[param] = object;
-          copy_object(object, arg, body);
-        }
-      } else if (param->getType()->isPointerType() && !reference &&
-                 bind_pointer(param, arg, range(param->getSourceRange()), body)) {
-        bindings_.erase(param);  // a pointer into memory the model follows (p[i] is placed)
-      } else {
-        scan_work(arg);  // a pointer, float or untracked struct argument: opaque
-        bindings_.erase(param);
+ir::ExprId Lowerer::constant(ir::ScalarType type, const llvm::APSInt& value, ir::SourceRange where) {
+  const std::int64_t bits =
+      value.isSigned() ? value.getExtValue() : static_cast<std::int64_t>(value.getZExtValue());
+  return k_.constant(type, bits, where);
+}
+
+ir::ExprId Lowerer::evaluated(const clang::Expr* e, ir::ScalarType type) {
+  clang::Expr::EvalResult result;
+  if (!e->EvaluateAsInt(result, context_))
+    refuse(e, "this expression should be a constant but Clang cannot evaluate it");
+  return constant(type, result.Val.getInt(), range(e));
+}
+
+ir::ExprId Lowerer::lower_cast(const clang::CastExpr* cast, ir::ScalarType type) {
+  const clang::Expr* operand = cast->getSubExpr();
+  switch (cast->getCastKind()) {
+    case clang::CK_LValueToRValue:
+    case clang::CK_NoOp:
+    case clang::CK_IntegralCast:
+    case clang::CK_IntegralToBoolean:
+    case clang::CK_IntegralToFloating:
+    case clang::CK_FloatingToIntegral:
+    case clang::CK_FloatingToBoolean:
+    case clang::CK_FloatingCast:
+    case clang::CK_BooleanToSignedIntegral: {
+      if (!scalar_type(operand->getType())) return opaque(cast, type);
+      const ir::ExprId value = lower_int(operand);
+      if (cast->getCastKind() == clang::CK_BooleanToSignedIntegral) {
+        const ir::SourceRange where = range(cast);
+        return k_.unary(ir::UnaryOp::Neg, convert(value, type, where), where);
       }
+      return convert(value, type, range(cast));
     }
-    const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(definition);
-    const bool has_this = method != nullptr && !method->isStatic();
-    this_stack_.push_back(has_this ? this_object : kUnknownObject);
-    if (const auto* constructor = llvm::dyn_cast<clang::CXXConstructorDecl>(definition)) {
-      for (const clang::CXXCtorInitializer* init : constructor->inits())
-        initialise_member(init, this_object, body);
-    }
-    call_stack_.push_back(definition);
-    std::vector<ir::StmtId>* outer = hoisted_;
-    const char* outer_no_hoist = no_hoist_;
-    no_hoist_ = nullptr;
-    body.push_back(lower_required(definition->getBody()));
-    no_hoist_ = outer_no_hoist;
-    hoisted_ = outer;
-    call_stack_.pop_back();
-    this_stack_.pop_back();
-    return k_.inlined_call(callee->getNameAsString(), result, k_.block(body, where), where);
+    case clang::CK_ConstructorConversion:
+    case clang::CK_UserDefinedConversion:
+      refuse(cast, "a user-defined conversion is not supported");
+    default:
+      // From a float, a pointer, a member pointer ...: a value the model does not compute.
+      return opaque(operand, type, cast);
   }
+}
 
-  // ------------------------------------------------------------------------------------------
-  // Objects: a local variable of a struct or class type is followed member by member. Each
-  // integer member (of the class and its bases, and of member objects) is a local of the model
-  // named "s.n"; a member function runs inlined on its object (this); copies and assignments
-  // copy member by member. An object the model does not track (in memory, shared, an array
-  // element, a kernel parameter, a union or one with bit-fields) reads as opaque memory and is
-  // written as work.
-
-  static constexpr int kUnknownObject = -1;
-
-  struct Object {
-    std::unordered_map<const clang::FieldDecl*, ir::LocalId> scalars;  // integer members
-    std::unordered_map<const clang::FieldDecl*, int> records;          // member objects
-  };
-
-  /// The class of `type` (or of what it references) when the model can follow its members.
-  const clang::CXXRecordDecl* trackable(clang::QualType type) const {
-    type = type.getNonReferenceType();
-    const clang::CXXRecordDecl* record = type->getAsCXXRecordDecl();
-    if (record == nullptr || !record->hasDefinition()) return nullptr;
-    record = record->getDefinition();
-    if (type.isVolatileQualified() || in_prelude(record) ||
-        sources_.isInSystemHeader(sources_.getExpansionLoc(record->getLocation())))
-      return nullptr;
-    return plain_layout(record) ? record : nullptr;
-  }
-
-  /// No union, bit-field, virtual base or virtual function anywhere in it.
-  static bool plain_layout(const clang::CXXRecordDecl* record) {
-    if (record->isUnion() || record->getNumVBases() > 0 || record->isPolymorphic()) return false;
-    for (const clang::FieldDecl* field : record->fields())
-      if (field->isBitField()) return false;
-    for (const clang::CXXBaseSpecifier& base : record->bases()) {
-      const clang::CXXRecordDecl* parent = base.getType()->getAsCXXRecordDecl();
-      if (parent == nullptr || !parent->hasDefinition() || !plain_layout(parent->getDefinition()))
-        return false;
-    }
-    return true;
-  }
-
-  /// A new object of `record` named `name`: its members' locals are declared in `out`, unassigned
-  /// (reading one before it is written is undefined behaviour, as for any local; so is copying a
-  /// partly assigned object, which C++ allows for trivially copyable types: the model is stricter).
-  int make_object(const clang::CXXRecordDecl* record, const std::string& name,
-                  ir::SourceRange where, std::vector<ir::StmtId>& out) {
-    const int id = static_cast<int>(objects_.size());
-    objects_.emplace_back();
-    add_members(id, record, name, where, out);
-    return id;
-  }
-
-  void add_members(int id, const clang::CXXRecordDecl* record, const std::string& name,
-                   ir::SourceRange where, std::vector<ir::StmtId>& out) {
-    for (const clang::CXXBaseSpecifier& base : record->bases())
-      add_members(id, base.getType()->getAsCXXRecordDecl()->getDefinition(), name, where, out);
-    for (const clang::FieldDecl* field : record->fields()) {
-      const std::string member = name + "." + field->getNameAsString();
-      if (field->getType()->isReferenceType()) continue;
-      if (const auto type = scalar_type(field->getType())) {
-        const ir::LocalId local = k_.add_local(member, *type, where);
-        out.push_back(k_.declare(local, ir::kNone, where));
-        objects_[id].scalars[field] = local;
-      } else if (const auto* inner = trackable(field->getType())) {
-        objects_[id].records[field] = make_object(inner, member, where, out);
-      }
-    }
-  }
-
-  /// The tracked object an expression names: a local object, a member object of one, `this` or
-  /// `*this` in an inlined member function; kUnknownObject otherwise.
-  int object_of(const clang::Expr* e) const {
-    e = e->IgnoreParenImpCasts();
-    if (const auto* temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
-      return object_of(temp->getSubExpr());
-    if (llvm::isa<clang::CXXThisExpr>(e))
-      return this_stack_.empty() ? kUnknownObject : this_stack_.back();
-    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
-        op != nullptr && op->getOpcode() == clang::UO_Deref &&
-        llvm::isa<clang::CXXThisExpr>(op->getSubExpr()->IgnoreParenImpCasts()))
-      return this_stack_.empty() ? kUnknownObject : this_stack_.back();
-    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
-      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-      const auto found = var != nullptr ? object_vars_.find(var) : object_vars_.end();
-      return found != object_vars_.end() ? found->second : kUnknownObject;
-    }
-    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
-      const auto* field = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
-      const int base = member_base_object(member);
-      if (field == nullptr || base == kUnknownObject) return kUnknownObject;
-      const auto found = objects_[base].records.find(field);
-      return found != objects_[base].records.end() ? found->second : kUnknownObject;
-    }
-    return kUnknownObject;
-  }
-
-  /// The object whose member `member` reads: obj.n, this->n, n inside a member function.
-  int member_base_object(const clang::MemberExpr* member) const {
-    const clang::Expr* base = member->getBase()->IgnoreParenImpCasts();
-    if (member->isArrow() && !llvm::isa<clang::CXXThisExpr>(base)) return kUnknownObject;
-    return object_of(base);
-  }
-
-  /// The local holding an integer member of a tracked object.
-  std::optional<ir::LocalId> field_local(const clang::MemberExpr* member) const {
-    const auto* field = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
-    if (field == nullptr) return std::nullopt;
-    const int object = member_base_object(member);
-    if (object == kUnknownObject) return std::nullopt;
-    const auto found = objects_[object].scalars.find(field);
-    if (found == objects_[object].scalars.end()) return std::nullopt;
-    return found->second;
-  }
-
-  /// Every member of `object` set to an opaque value (it was written by what the model does not
-  /// follow: a copy from memory, a call's struct result ...).
-  void forget(int object, const std::string& why, ir::SourceRange where,
-              std::vector<ir::StmtId>& out) {
-    for (const auto& [field, local] : objects_[object].scalars)
-      out.push_back(k_.assign(local, k_.opaque(k_.locals[local].type,
-                                               k_.locals[local].name + " (" + why + ")", where),
-                              where));
-    for (const auto& [field, inner] : objects_[object].records) forget(inner, why, where, out);
-  }
-
-  void zero(int object, ir::SourceRange where, std::vector<ir::StmtId>& out) {
-    for (const auto& [field, local] : objects_[object].scalars)
-      out.push_back(k_.assign(local, k_.constant(k_.locals[local].type, 0, where), where));
-    for (const auto& [field, inner] : objects_[object].records) zero(inner, where, out);
-  }
-
-  /// dst = src, member by member (a trivial or defaulted copy); from an untracked source, the
-  /// members become opaque.
-  void copy_object(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out) {
-    const ir::SourceRange where = range(src);
-    const int from = object_of(src);
-    if (from == kUnknownObject) {
-      if (!(is_memory(src) && record_object(ir::AccessKind::Load, src))) run_statement_parts(src, out);
-      forget(dst, "copied from " + text(src), where, out);
-      return;
-    }
-    if (from != dst) copy_between(dst, from, text(src), where, out);
-  }
-
-  /// dst's members from `from`'s, matched by declaration (a member `from` lacks, as in a slice
-  /// of another class, becomes opaque, described as `source`).
-  void copy_between(int dst, int from, const std::string& source, ir::SourceRange where,
-                    std::vector<ir::StmtId>& out) {
-    for (const auto& [field, local] : objects_[dst].scalars) {
-      const auto found = objects_[from].scalars.find(field);
-      out.push_back(k_.assign(local,
-                              found != objects_[from].scalars.end()
-                                  ? k_.local(found->second, where)
-                                  : k_.opaque(k_.locals[local].type, source, where),
-                              where));
-    }
-    for (const auto& [field, inner] : objects_[dst].records) {
-      const auto found = objects_[from].records.find(field);
-      if (found != objects_[from].records.end()) {
-        copy_between(inner, found->second, source, where, out);
-      } else {
-        forget(inner, "copied from " + source, where, out);
-      }
-    }
-  }
-
-  /// Scans an expression the model does not evaluate, with its calls run first, into `out`.
-  void run_statement_parts(const clang::Expr* e, std::vector<ir::StmtId>& out) {
-    std::vector<ir::StmtId>* outer = hoisted_;
-    hoisted_ = &out;
-    scan_work(e);
-    hoisted_ = outer;
-  }
-
-  /// Runs an expression's own statements (its hoisted calls) into `out` and returns its value.
-  ir::ExprId value_into(const clang::Expr* e, ir::ScalarType type, std::vector<ir::StmtId>& out) {
-    std::vector<ir::StmtId>* outer = hoisted_;
-    hoisted_ = &out;
-    const ir::ExprId value = convert(lower_int(e), type, range(e));
-    hoisted_ = outer;
-    return value;
-  }
-
-  /// The object's initialisation from `init` (a constructor, a copy, braces, anything else).
-  void initialise(int object, const clang::Expr* init, std::vector<ir::StmtId>& out) {
-    init = init->IgnoreParens();
-    if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(init))
-      init = cleanups->getSubExpr()->IgnoreParens();
-    if (const auto* bind = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(init))
-      init = bind->getSubExpr()->IgnoreParens();
-    const ir::SourceRange where = range(init);
-    if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(init)) {
-      const clang::CXXConstructorDecl* constructor = construct->getConstructor();
-      if (construct->requiresZeroInitialization()) zero(object, where, out);
-      if (constructor->isCopyOrMoveConstructor() &&
-          (constructor->isTrivial() || constructor->isDefaulted())) {
-        copy_object(object, construct->getArg(0), out);
-        return;
-      }
-      if (constructor->isTrivial()) return;
-      if (!inlinable(constructor) || !constructor->hasBody()) {
-        run_statement_parts(init, out);
-        forget(object, "set by " + text(init), where, out);
-        return;
-      }
-      check_function(construct, constructor);
-      std::vector<const clang::Expr*> args(construct->arg_begin(), construct->arg_end());
-      std::vector<ir::StmtId>* outer = hoisted_;
-      hoisted_ = &out;
-      out.push_back(inline_function(construct, constructor, args, ir::kNone, object));
-      hoisted_ = outer;
-      return;
-    }
-    if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(init)) {
-      const auto* record = list->getType()->getAsCXXRecordDecl();
-      if (record != nullptr && record->getNumBases() == 0 && !list->getType()->isUnionType()) {
-        unsigned index = 0;
-        for (const clang::FieldDecl* field : record->fields()) {
-          if (index >= list->getNumInits()) break;
-          initialise_field(object, field, list->getInit(index++), out);
-        }
-        return;
-      }
-    }
-    if (llvm::isa<clang::ImplicitValueInitExpr>(init) || llvm::isa<clang::CXXScalarValueInitExpr>(init)) {
-      zero(object, where, out);
-      return;
-    }
-    copy_object(object, init, out);
-  }
-
-  void initialise_field(int object, const clang::FieldDecl* field, const clang::Expr* init,
-                        std::vector<ir::StmtId>& out) {
-    const auto scalar = objects_[object].scalars.find(field);
-    if (scalar != objects_[object].scalars.end()) {
-      const ir::LocalId local = scalar->second;
-      out.push_back(
-          k_.assign(local, value_into(init, k_.locals[local].type, out), range(init)));
-      return;
-    }
-    const auto inner = objects_[object].records.find(field);
-    if (inner != objects_[object].records.end()) {
-      initialise(inner->second, init, out);
-      return;
-    }
-    run_statement_parts(init, out);  // a float or pointer member: work on memory
-  }
-
-  /// A constructor's member or base initialiser, run on `object` (or scanned as work when the
-  /// object is not tracked).
-  void initialise_member(const clang::CXXCtorInitializer* init, int object,
-                         std::vector<ir::StmtId>& out) {
-    if (object == kUnknownObject) {
-      run_statement_parts(init->getInit(), out);
-      return;
-    }
-    if (init->isBaseInitializer()) {
-      initialise(object, init->getInit(), out);  // the base's members are the object's own
-      return;
-    }
-    if (const clang::FieldDecl* field = init->getMember()) {
-      initialise_field(object, field, init->getInit(), out);
-      return;
-    }
-    run_statement_parts(init->getInit(), out);
-  }
-
-  /// `a = b` (built-in, trivial or defaulted assignment) where a is a tracked object.
-  std::optional<std::pair<int, const clang::Expr*>> object_assignment(const clang::Expr* e) const {
-    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(e);
-        op != nullptr && op->getOpcode() == clang::BO_Assign) {
-      const int object = object_of(op->getLHS());
-      if (object != kUnknownObject) return std::make_pair(object, op->getRHS());
-    }
-    if (const auto* call = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e);
-        call != nullptr && call->getOperator() == clang::OO_Equal && call->getNumArgs() == 2) {
-      const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
-      if (method != nullptr && (method->isTrivial() || method->isDefaulted())) {
-        const int object = object_of(call->getArg(0));
-        if (object != kUnknownObject) return std::make_pair(object, call->getArg(1));
-      }
-    }
-    return std::nullopt;
-  }
-
-  // ------------------------------------------------------------------------------------------
-  // Cooperative groups (<cooperative_groups.h>, declared in cooperative_groups.cuh)
-  //
-  // A group object holds nothing the model needs beyond what it is: each group variable (and
-  // each group parameter of an inlined function) is bound to a Group found from its initialiser
-  // (this_thread_block(), tiled_partition<N>(parent), this_grid(), another group) or, failing
-  // that, from its type. Ranks and sizes are computed from the launch built-ins as the toolkit
-  // computes them; a block's sync is a barrier; shuffles, votes and reductions are opaque values.
-
-  struct Group {
-    enum Kind { Block, Tile, Grid, Other } kind = Other;
-    std::uint32_t size = 0;         // Tile: its threads (a power of two)
-    std::uint32_t parent_size = 0;  // Tile: the parent tile's threads; 0 when the parent is the block
-  };
-
-  static const clang::CXXRecordDecl* record_of(clang::QualType type) {
-    type = type.getNonReferenceType();
-    if (const auto* pointer = type->getAs<clang::PointerType>()) type = pointer->getPointeeType();
-    return type->getAsCXXRecordDecl();
-  }
-
-  /// A declaration of the cooperative_groups namespace (or one inside it: the toolkit's
-  /// cooperative_groups::__v1, ::details) in warpdiv's <cooperative_groups.h> or the toolkit's.
-  bool in_group_namespace(const clang::Decl* decl) const {
-    for (const clang::DeclContext* context = decl->getDeclContext(); context != nullptr;
-         context = context->getParent()) {
-      const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(context);
-      if (ns != nullptr && ns->getName() == "cooperative_groups") return is_cuda_api(decl);
-    }
-    return false;
-  }
-
-  bool is_group_type(clang::QualType type) const {
-    const clang::CXXRecordDecl* record = record_of(type);
-    if (record == nullptr || !in_group_namespace(record)) return false;
-    const std::string name = record->getNameAsString();
-    return name == "thread_block" || name == "thread_block_tile" || name == "grid_group" ||
-           name == "thread_group" || name == "coalesced_group";
-  }
-
-  /// Template argument `index` of a class template specialisation, as an unsigned constant.
-  static std::optional<std::uint32_t> template_constant(const clang::CXXRecordDecl* record,
-                                                        unsigned index) {
-    const auto* specialisation =
-        llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(record);
-    if (specialisation == nullptr || specialisation->getTemplateArgs().size() <= index)
-      return std::nullopt;
-    const clang::TemplateArgument& arg = specialisation->getTemplateArgs()[index];
-    if (arg.getKind() != clang::TemplateArgument::Integral) return std::nullopt;
-    return static_cast<std::uint32_t>(arg.getAsIntegral().getZExtValue());
-  }
-
-  Group tile_of(std::uint32_t size, const Group& parent) const {
-    Group tile;
-    tile.kind = Group::Tile;
-    tile.size = size;
-    tile.parent_size = parent.kind == Group::Tile ? parent.size : 0;
-    // A tile of a tile, or of a group the model does not know, has a meta-group rank the model
-    // cannot compute exactly unless the parent is the block or a tile of it.
-    if (parent.kind != Group::Block && parent.kind != Group::Tile) tile.kind = Group::Other;
-    return tile;
-  }
-
-  Group group_of_type(clang::QualType type) const {
-    const clang::CXXRecordDecl* record = record_of(type);
-    Group group;
-    if (record == nullptr || !in_group_namespace(record)) return group;
-    const std::string name = record->getNameAsString();
-    if (name == "thread_block") group.kind = Group::Block;
-    if (name == "grid_group") group.kind = Group::Grid;
-    // The toolkit's tiles: thread_block_tile<N, P> derives from details::thread_block_tile_impl,
-    // __single_warp_thread_block_tile<N, P>, __static_size_tile_base<N> ...: N is the first
-    // template argument of each, P (when there) the second.
-    static const std::set<std::string> tiles = {
-        "thread_block_tile", "thread_block_tile_impl", "tiled_partition_impl",
-        "__single_warp_thread_block_tile", "__multi_warp_thread_block_tile",
-        "__static_size_tile_base", "__static_size_thread_block_tile_base",
-        "__static_size_multi_warp_tile_base", "__static_parent_thread_block_tile_base"};
-    if (tiles.count(name) != 0) {
-      const auto size = template_constant(record, 0);
-      if (!size) return group;
-      Group parent;  // thread_block_tile<N> (no parent type): partitioned from the block
-      parent.kind = Group::Block;
-      const auto& args = llvm::cast<clang::ClassTemplateSpecializationDecl>(record)->getTemplateArgs();
-      if (args.size() > 1 && args[1].getKind() == clang::TemplateArgument::Type &&
-          !args[1].getAsType()->isVoidType())
-        parent = group_of_type(args[1].getAsType());
-      return tile_of(*size, parent);
-    }
-    if (group.kind == Group::Other && record->hasDefinition()) {  // a class derived from a group
-      for (const clang::CXXBaseSpecifier& base : record->bases()) {
-        const Group found = group_of_type(base.getType());
-        if (found.kind != Group::Other) return found;
-      }
-    }
-    return group;
-  }
-
-  /// The group an expression denotes: a bound variable, a call that makes one, or its type.
-  Group group_of(const clang::Expr* e) const {
-    e = e->IgnoreParenImpCasts();
-    if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(e))
-      return group_of(cleanups->getSubExpr());
-    if (const auto* temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
-      return group_of(temp->getSubExpr());
-    if (const auto* bind = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e))
-      return group_of(bind->getSubExpr());
-    if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e)) {
-      if (construct->getNumArgs() == 1 && is_group_type(construct->getArg(0)->getType())) {
-        Group copied = group_of(construct->getArg(0));  // a copy, or a tile<N, P> as tile<N>
-        return copied.kind != Group::Other ? copied : group_of_type(e->getType());
-      }
-    }
-    if (const auto* var = named_variable(e)) {
-      const auto found = groups_.find(var);
-      if (found != groups_.end()) return found->second;
-    }
-    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(e)) {
-      const clang::FunctionDecl* callee = call->getDirectCallee();
-      if (callee != nullptr && in_group_namespace(callee)) {
-        const std::string name = callee->getNameAsString();
-        if (name == "this_thread_block") {
-          Group block;
-          block.kind = Group::Block;
-          return block;
-        }
-        if (name == "this_grid") {
-          Group grid;
-          grid.kind = Group::Grid;
-          return grid;
-        }
-        if (name == "tiled_partition" && call->getNumArgs() == 1) {
-          const clang::TemplateArgumentList* args = callee->getTemplateSpecializationArgs();
-          if (args != nullptr && args->size() >= 1 &&
-              args->get(0).getKind() == clang::TemplateArgument::Integral)
-            return tile_of(static_cast<std::uint32_t>(args->get(0).getAsIntegral().getZExtValue()),
-                           group_of(call->getArg(0)));
-        }
-        if (name == "tiled_partition" && call->getNumArgs() == 2) {
-          clang::Expr::EvalResult size;
-          if (call->getArg(1)->EvaluateAsInt(size, context_)) {
-            const std::uint64_t n = size.Val.getInt().getZExtValue();
-            if (n >= 1 && n <= 32 && (n & (n - 1)) == 0)
-              return tile_of(static_cast<std::uint32_t>(n), group_of(call->getArg(0)));
-          }
-          return Group{};  // a tile size the model does not know
-        }
-      }
-    }
-    return group_of_type(e->getType());
-  }
-
-  /// The group a call on a group acts on: the object of obj.f() / p->f(), the first argument
-  /// of cg::sync(g), cg::thread_rank(g) ..., or the class of cg::thread_block::sync().
-  Group called_group(const clang::CallExpr* call) const {
-    if (const clang::Expr* object = call_object(call)) return group_of(object);
-    const clang::FunctionDecl* callee = call->getDirectCallee();
-    if (const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(callee))
-      return group_of_type(clang::QualType(method->getParent()->getTypeForDecl(), 0));
-    if (call->getNumArgs() > 0 && is_group_type(call->getArg(0)->getType()))
-      return group_of(call->getArg(0));
-    return Group{};
-  }
-
-  bool is_group_sync(const clang::CallExpr* call) const {
-    const clang::FunctionDecl* callee = call->getDirectCallee();
-    if (callee == nullptr || !in_group_namespace(callee)) return false;
-    const std::string name = callee->getNameAsString();
-    return name == "sync" || name == "wait" || name == "wait_prior" || name == "barrier_wait";
-  }
-
-  /// g.sync(), cg::sync(g), cg::wait(g): a block's is a barrier; a warp tile's is a warp
-  /// barrier (work for the model: a warp's lanes run together); a grid's is refused.
-  ir::StmtId lower_group_sync(const clang::CallExpr* call) {
-    const Group group = called_group(call);
-    const ir::SourceRange where = range(call);
-    switch (group.kind) {
-      case Group::Block:
-        return k_.barrier(where);
-      case Group::Grid:
-        refuse(call, "a grid-wide sync is not supported: the model has no barrier across blocks "
-                     "(it needs a cooperative launch)");
-      case Group::Tile:
-        if (group.size > 32)
-          refuse(call, "the sync of a tile of " + std::to_string(group.size) +
-                           " threads is not supported: the model has no barrier over part of a "
-                           "block");
-        return k_.work(text(call) + " (a warp barrier)", where);
-      case Group::Other:
-        break;
-    }
-    refuse(call, "'" + text(call) +
-                     "' is not supported: the model cannot tell which threads this group holds");
-  }
-
-  ir::ExprId builtin_as(ir::Builtin builtin, ir::ScalarType type, ir::SourceRange where) {
-    return convert(k_.builtin(builtin, where), type, where);
-  }
-  ir::ExprId u32_constant(std::uint32_t value, ir::SourceRange where) {
-    return k_.constant(ir::ScalarType::U32, value, where);
-  }
-
-  /// (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x, in unsigned int as
-  /// thread_block::thread_rank() computes it.
-  ir::ExprId block_rank(ir::SourceRange where) {
-    using ir::BinaryOp;
-    using ir::Builtin;
-    const auto u32 = [&](Builtin b) { return builtin_as(b, ir::ScalarType::U32, where); };
-    const ir::ExprId zy = k_.binary(
-        BinaryOp::Add, k_.binary(BinaryOp::Mul, u32(Builtin::ThreadIdxZ), u32(Builtin::BlockDimY), where),
-        u32(Builtin::ThreadIdxY), where);
-    return k_.binary(BinaryOp::Add, k_.binary(BinaryOp::Mul, zy, u32(Builtin::BlockDimX), where),
-                     u32(Builtin::ThreadIdxX), where);
-  }
-
-  /// blockDim.x * blockDim.y * blockDim.z (unsigned int).
-  ir::ExprId block_size(ir::SourceRange where) {
-    using ir::BinaryOp;
-    using ir::Builtin;
-    const auto u32 = [&](Builtin b) { return builtin_as(b, ir::ScalarType::U32, where); };
-    return k_.binary(
-        BinaryOp::Mul, k_.binary(BinaryOp::Mul, u32(Builtin::BlockDimX), u32(Builtin::BlockDimY), where),
-        u32(Builtin::BlockDimZ), where);
-  }
-
-  /// The rank of the calling thread's block in the grid, (z * gridDim.y + y) * gridDim.x + x,
-  /// and the grid's blocks, in unsigned long long.
-  ir::ExprId grid_block_rank(ir::SourceRange where) {
-    using ir::BinaryOp;
-    using ir::Builtin;
-    const auto u64 = [&](Builtin b) { return builtin_as(b, ir::ScalarType::U64, where); };
-    const ir::ExprId zy =
-        k_.binary(BinaryOp::Add,
-                  k_.binary(BinaryOp::Mul, u64(Builtin::BlockIdxZ), u64(Builtin::GridDimY), where),
-                  u64(Builtin::BlockIdxY), where);
-    return k_.binary(BinaryOp::Add, k_.binary(BinaryOp::Mul, zy, u64(Builtin::GridDimX), where),
-                     u64(Builtin::BlockIdxX), where);
-  }
-  ir::ExprId grid_blocks(ir::SourceRange where) {
-    using ir::BinaryOp;
-    using ir::Builtin;
-    const auto u64 = [&](Builtin b) { return builtin_as(b, ir::ScalarType::U64, where); };
-    return k_.binary(
-        BinaryOp::Mul,
-        k_.binary(BinaryOp::Mul, u64(Builtin::GridDimX), u64(Builtin::GridDimY), where),
-        u64(Builtin::GridDimZ), where);
-  }
-
-  /// A tile's query: thread_rank is the block rank's low bits, meta_group_rank the parent's
-  /// rank / size; kNone for what the model does not compute. Builds only what it returns.
-  ir::ExprId tile_query(const Group& tile, const std::string& name, ir::SourceRange where) {
-    using ir::BinaryOp;
-    const auto low_bits = [&](std::uint32_t size) {
-      return k_.binary(BinaryOp::BitAnd, block_rank(where), u32_constant(size - 1, where), where);
-    };
-    const ir::ExprId n = u32_constant(tile.size, where);
-    if (name == "thread_rank") return low_bits(tile.size);
-    if (name == "size" || name == "num_threads" || name == "group_size") return n;
-    if (name == "meta_group_rank") {
-      const ir::ExprId parent_rank =
-          tile.parent_size == 0 ? block_rank(where) : low_bits(tile.parent_size);
-      return k_.binary(BinaryOp::Div, parent_rank, n, where);
-    }
-    if (name == "meta_group_size") {  // (parent size + size - 1) / size
-      const ir::ExprId parent_size =
-          tile.parent_size == 0 ? block_size(where) : u32_constant(tile.parent_size, where);
-      return k_.binary(
-          BinaryOp::Div,
-          k_.binary(BinaryOp::Add, parent_size, u32_constant(tile.size - 1, where), where), n,
-          where);
-    }
-    return ir::kNone;
-  }
-
-  /// A grid's query (unsigned long long): ranks and sizes of threads and blocks; kNone else.
-  ir::ExprId grid_query(const std::string& name, ir::SourceRange where) {
-    using ir::BinaryOp;
-    const auto block_threads = [&] { return convert(block_size(where), ir::ScalarType::U64, where); };
-    if (name == "thread_rank")
-      return k_.binary(
-          BinaryOp::Add, k_.binary(BinaryOp::Mul, grid_block_rank(where), block_threads(), where),
-          convert(block_rank(where), ir::ScalarType::U64, where), where);
-    if (name == "size" || name == "num_threads" || name == "group_size")
-      return k_.binary(BinaryOp::Mul, grid_blocks(where), block_threads(), where);
-    if (name == "block_rank") return grid_block_rank(where);
-    if (name == "num_blocks") return grid_blocks(where);
-    return ir::kNone;
-  }
-
-  /// A group's rank or size, as the toolkit computes it; anything else a group call returns
-  /// (shuffles, votes, reduce, is_valid ...) is a value the model does not know.
-  ir::ExprId lower_group_query(const clang::CallExpr* call, ir::ScalarType type) {
-    const std::string name = call->getDirectCallee()->getNameAsString();
-    const ir::SourceRange where = range(call);
-    if (name == "this_grid" || name == "this_thread_block" || name == "tiled_partition")
-      return opaque(call, type);
-    const Group group = called_group(call);
-    ir::ExprId value = ir::kNone;
-    if (group.kind == Group::Block && name == "thread_rank") value = block_rank(where);
-    if (group.kind == Group::Block && (name == "size" || name == "num_threads" || name == "group_size"))
-      value = block_size(where);
-    if (group.kind == Group::Tile) value = tile_query(group, name, where);
-    if (group.kind == Group::Grid) value = grid_query(name, where);
-    if (value == ir::kNone) {
-      if (const clang::Expr* object = call_object(call)) scan_work(object);
-      return opaque(call, type);
-    }
+ir::ExprId Lowerer::lower_ref(const clang::DeclRefExpr* ref, ir::ScalarType type) {
+  const clang::ValueDecl* decl = ref->getDecl();
+  const ir::SourceRange where = range(ref);
+  if (const auto* enumerator = llvm::dyn_cast<clang::EnumConstantDecl>(decl))
+    return constant(type, enumerator->getInitVal(), where);
+  const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
+  if (var == nullptr)
+    refuse(ref, "a reference to '" + decl->getNameAsString() + "' is not supported");
+  const auto found = bindings_.find(var);
+  if (found != bindings_.end()) {
+    if (found->second.kind == Binding::Memory) return opaque(ref, type);
+    const ir::ExprId value = found->second.kind == Binding::Local
+                                 ? k_.local(found->second.id, where)
+                                 : k_.param(found->second.id, where);
     return convert(value, type, where);
   }
+  if (var->getName() == "warpSize" && is_cuda_api(var))
+    return convert(k_.builtin(ir::Builtin::WarpSize, where), type, where);
+  if (var->getType().isConstQualified() && var->getInit() != nullptr &&
+      !var->hasAttr<clang::CUDASharedAttr>()) {
+    if (const clang::APValue* value = var->evaluateValue(); value != nullptr && value->isInt())
+      return constant(type, value->getInt(), where);
+  }
+  if (var->hasGlobalStorage() || address_taken_floats_.count(var) != 0)
+    return opaque(ref, type);  // __device__ / __constant__ variables, floats whose address is taken
+  refuse(ref, "'" + var->getNameAsString() + "' is not a variable the model knows");
+}
 
-  /// .x/.y/.z of a group's dim3: a block's group_index (blockIdx), thread_index (threadIdx),
-  /// group_dim and dim_threads (blockDim); a grid's block_index (blockIdx), dim_blocks (gridDim).
-  ir::ExprId lower_group_dim3(const clang::CallExpr* call, const clang::MemberExpr* member,
-                              ir::ScalarType type) {
-    using ir::Builtin;
-    const std::string name = call->getDirectCallee()->getNameAsString();
-    const std::string field = member->getMemberDecl()->getNameAsString();
-    const Group group = called_group(call);
-    const int axis = field == "x" ? 0 : field == "y" ? 1 : field == "z" ? 2 : -1;
+ir::ExprId Lowerer::lower_member(const clang::MemberExpr* member, ir::ScalarType type) {
+  if (const auto local = field_local(member))
+    return convert(k_.local(*local, range(member)), type, range(member));
+  const clang::Expr* base = strip(member->getBase());
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(base)) {  // cta.group_index().x
+    if (call->getDirectCallee() != nullptr && in_group_namespace(call->getDirectCallee()))
+      return lower_group_dim3(call, member, type);
+  }
+  if (const auto builtin = launch_builtin(base, member->getMemberDecl()->getNameAsString())) {
     const ir::SourceRange where = range(member);
-    const Builtin* row = nullptr;
-    static const Builtin thread_idx[] = {Builtin::ThreadIdxX, Builtin::ThreadIdxY,
-                                         Builtin::ThreadIdxZ};
-    static const Builtin block_idx[] = {Builtin::BlockIdxX, Builtin::BlockIdxY, Builtin::BlockIdxZ};
-    static const Builtin block_dim[] = {Builtin::BlockDimX, Builtin::BlockDimY, Builtin::BlockDimZ};
-    static const Builtin grid_dim[] = {Builtin::GridDimX, Builtin::GridDimY, Builtin::GridDimZ};
-    if (group.kind == Group::Block) {
-      if (name == "group_index") row = block_idx;
-      if (name == "thread_index") row = thread_idx;
-      if (name == "group_dim" || name == "dim_threads") row = block_dim;
-    } else if (group.kind == Group::Grid) {
-      if (name == "block_index") row = block_idx;
-      if (name == "dim_blocks") row = grid_dim;
-    }
-    if (row == nullptr || axis < 0) return opaque(member, type);
-    return convert(k_.builtin(row[axis], where), type, where);
+    return convert(k_.builtin(*builtin, where), type, where);
   }
+  return opaque(member, type);
+}
 
-  // ------------------------------------------------------------------------------------------
-  // Memory accesses: each load, store and atomic of a statement becomes an ir::MemoryAccess with
-  // its address, a base (a pointer parameter's buffer, a __shared__ / __device__ / __constant__
-  // variable, a local array) plus a byte offset lowered as an ordinary integer expression.
-  // Pointers the model follows: kernel pointer parameters, pointer locals and __device__
-  // function pointer parameters whose every change is `p += k`, `p -= k`, `++p`, `p++` ... as a
-  // statement of its own (an int64 local holds the byte offset), &lvalue, p + k, casts between
-  // pointer types (reinterpret_cast<float4*>(p): the width is the accessed type's). An access
-  // the model cannot place keeps its text with the reason, reported as not counted.
+/// threadIdx.x ... gridDim.z: `field` of a launch built-in named by `base`, or nullopt.
+std::optional<ir::Builtin> Lowerer::launch_builtin(const clang::Expr* base, const std::string& field) const {
+  base = base->IgnoreParenImpCasts();
+  if (const auto* value = llvm::dyn_cast<clang::OpaqueValueExpr>(base))  // a property's base
+    base = value->getSourceExpr() != nullptr ? value->getSourceExpr()->IgnoreParenImpCasts() : base;
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(base);
+  if (ref == nullptr) return std::nullopt;
+  const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+  if (var == nullptr || !is_cuda_api(var)) return std::nullopt;
+  static const std::map<std::string, ir::Builtin> builtins = {
+      {"threadIdx.x", ir::Builtin::ThreadIdxX}, {"threadIdx.y", ir::Builtin::ThreadIdxY},
+      {"threadIdx.z", ir::Builtin::ThreadIdxZ}, {"blockIdx.x", ir::Builtin::BlockIdxX},
+      {"blockIdx.y", ir::Builtin::BlockIdxY},   {"blockIdx.z", ir::Builtin::BlockIdxZ},
+      {"blockDim.x", ir::Builtin::BlockDimX},   {"blockDim.y", ir::Builtin::BlockDimY},
+      {"blockDim.z", ir::Builtin::BlockDimZ},   {"gridDim.x", ir::Builtin::GridDimX},
+      {"gridDim.y", ir::Builtin::GridDimY},     {"gridDim.z", ir::Builtin::GridDimZ}};
+  const auto found = builtins.find(var->getNameAsString() + "." + field);
+  if (found == builtins.end()) return std::nullopt;
+  return found->second;
+}
 
-  /// A byte offset under construction: expr (int64, kNone = 0) + constant.
-  struct Offset {
-    ir::ExprId expr = ir::kNone;
-    std::int64_t constant = 0;
-  };
-  struct Address {
-    std::int32_t base = ir::kNone;
-    Offset offset;
-  };
-  /// A pointer variable the model follows, at the statement being lowered: its buffer, and the
-  /// int64 local holding its offset (kNone: always 0, a kernel parameter never changed). Base
-  /// kNone: no value yet (declared without one). `lost`: why the model cannot follow it here (a
-  /// value it cannot place, or two buffers meeting at a join); a later assignment of a value it
-  /// can place follows it again.
-  struct PointerBinding {
-    std::int32_t base = ir::kNone;
-    ir::LocalId offset = ir::kNone;
-    std::string lost;
-  };
-  using PointerState = std::unordered_map<const clang::VarDecl*, PointerBinding>;
-  /// Lanes that make an access inside `c ? x : y` or `a && b`: those where condition == holds.
-  struct Guard {
-    const clang::Expr* condition;
-    bool holds;
-  };
-  /// A member of an object moved member by member: its offset in the object, its width, and
-  /// its path for the access's text (".x", ".m[2]").
-  struct Part {
-    std::int64_t offset = 0;
-    std::int64_t width = 0;
-    std::string path;
-  };
-  /// Thrown while placing an access the model cannot place: why (caught by try_address).
-  struct Unplaced {
-    std::string reason;
-  };
-  struct PendingFlops {
-    std::uint32_t operations;
-    std::vector<Guard> guards;
-  };
-  /// What lower_stmt collects for the statement it lowers.
-  struct Pending {
-    std::vector<ir::MemoryAccess> accesses;
-    std::vector<PendingFlops> flops;
-    /// Opaque values that are exactly a load's element: (expression, index in `accesses`),
-    /// linked (Expr::access) when the accesses get their ids.
-    std::vector<std::pair<ir::ExprId, std::size_t>> loads;
-    /// The load recorded for each memory expression (index in `accesses`): an expression lowered
-    /// again (a stored value) links its opaque values to them.
-    std::map<const clang::Expr*, std::size_t> load_at;
-    /// The access recorded for each call of a memory intrinsic (__ldg, atomicAdd ...): its value
-    /// (the element loaded, the element before the atomic) links to it.
-    std::map<const clang::Expr*, std::size_t> intrinsic_at;
-  };
-
-  /// While alive, loads and flops met are not recorded (an expression lowered a second time).
-  struct Quiet {
-    explicit Quiet(Lowerer& l) : l_(l) { ++l_.quiet_; }
-    ~Quiet() { --l_.quiet_; }
-    Quiet(const Quiet&) = delete;
-    Quiet& operator=(const Quiet&) = delete;
-    Lowerer& l_;
-  };
-
-  class GuardScope {
-   public:
-    GuardScope(Lowerer& l, const clang::Expr* condition, bool holds) : l_(l) {
-      l_.guards_.push_back(Guard{condition, holds});
+/// The toolkit route's launch built-ins: Clang's __clang_cuda_builtin_vars.h declares threadIdx
+/// as a struct whose x, y, z are properties (__declspec(property)), so threadIdx.x is a
+/// PseudoObjectExpr whose syntactic form is an MSPropertyRefExpr. Any other property read is
+/// opaque.
+ir::ExprId Lowerer::lower_property(const clang::PseudoObjectExpr* e, ir::ScalarType type) {
+  const auto* property =
+      llvm::dyn_cast<clang::MSPropertyRefExpr>(e->getSyntacticForm()->IgnoreParens());
+  if (property != nullptr) {
+    if (const auto builtin = launch_builtin(property->getBaseExpr(),
+                                            property->getPropertyDecl()->getNameAsString())) {
+      const ir::SourceRange where = range(e);
+      return convert(k_.builtin(*builtin, where), type, where);
     }
-    ~GuardScope() { l_.guards_.pop_back(); }
-    GuardScope(const GuardScope&) = delete;
-    GuardScope& operator=(const GuardScope&) = delete;
-
-   private:
-    Lowerer& l_;
-  };
-
-  /// Where a region's paths meet: "at the head of the for loop at line 7", "in the switch at ...".
-  std::string region_text(const char* what, const clang::Stmt* s) {
-    return std::string(std::strcmp(what, "switch") == 0 ? "in the " : "at the head of the ") + what +
-           " at line " + std::to_string(range(s).line);
   }
+  return opaque(e, type);
+}
 
-  /// While alive, the followed pointers hold their values at a region's head (a loop, a
-  /// switch's body); at its end they are those joined with the values where the region ended.
-  class PointerRegion {
-   public:
-    PointerRegion(Lowerer& l, std::initializer_list<const clang::Stmt*> parts, const std::string& where)
-        : l_(l), where_(where) {
-      l_.enter_region(parts, where);
-      head_ = l_.pointers_;
+ir::ExprId Lowerer::lower_unary(const clang::UnaryOperator* op, ir::ScalarType type) {
+  const ir::SourceRange where = range(op);
+  switch (op->getOpcode()) {
+    case clang::UO_Plus:
+      return lower_int(op->getSubExpr());
+    case clang::UO_Minus:
+      return k_.unary(ir::UnaryOp::Neg, lower_int(op->getSubExpr()), where);
+    case clang::UO_Not:
+      return k_.unary(ir::UnaryOp::BitNot, lower_int(op->getSubExpr()), where);
+    case clang::UO_LNot:
+      return k_.unary(ir::UnaryOp::LogicalNot, lower_int(op->getSubExpr()), where);
+    case clang::UO_Deref:
+      if (const auto local = dereferenced_local(op))
+        return convert(k_.local(*local, where), type, where);
+      return opaque(op, type);
+    case clang::UO_PreInc:
+    case clang::UO_PreDec:
+    case clang::UO_PostInc:
+    case clang::UO_PostDec:
+      refuse(op, "'" + text(op) +
+                     "' changes a variable inside a larger expression: not supported "
+                     "(write it as its own statement)");
+    default:
+      refuse(op, "this operator is not supported");
+  }
+}
+
+ir::BinaryOp Lowerer::binary_op(const clang::Stmt* at, clang::BinaryOperatorKind kind) const {
+  switch (kind) {
+    case clang::BO_Add:
+      return ir::BinaryOp::Add;
+    case clang::BO_Sub:
+      return ir::BinaryOp::Sub;
+    case clang::BO_Mul:
+      return ir::BinaryOp::Mul;
+    case clang::BO_Div:
+      return ir::BinaryOp::Div;
+    case clang::BO_Rem:
+      return ir::BinaryOp::Rem;
+    case clang::BO_Shl:
+      return ir::BinaryOp::Shl;
+    case clang::BO_Shr:
+      return ir::BinaryOp::Shr;
+    case clang::BO_And:
+      return ir::BinaryOp::BitAnd;
+    case clang::BO_Or:
+      return ir::BinaryOp::BitOr;
+    case clang::BO_Xor:
+      return ir::BinaryOp::BitXor;
+    case clang::BO_LT:
+      return ir::BinaryOp::Lt;
+    case clang::BO_LE:
+      return ir::BinaryOp::Le;
+    case clang::BO_GT:
+      return ir::BinaryOp::Gt;
+    case clang::BO_GE:
+      return ir::BinaryOp::Ge;
+    case clang::BO_EQ:
+      return ir::BinaryOp::Eq;
+    case clang::BO_NE:
+      return ir::BinaryOp::Ne;
+    default:
+      refuse(at, "this operator is not supported");
+  }
+}
+
+ir::ExprId Lowerer::lower_binary(const clang::BinaryOperator* op, ir::ScalarType type) {
+  const ir::SourceRange where = range(op);
+  if (op->isAssignmentOp())
+    refuse(op, "'" + text(op) +
+                   "' assigns inside a larger expression: not supported (write it "
+                   "as its own statement)");
+  if (op->getOpcode() == clang::BO_Comma)
+    refuse(op, "the comma operator inside an expression is not supported");
+  if (op->isLogicalOp()) {
+    const ir::ExprId lhs = lower_int(op->getLHS());
+    NoHoist no_hoist(*this, "the right operand of && or ||");
+    const GuardScope guard(*this, op->getLHS(), op->getOpcode() == clang::BO_LAnd);
+    const ir::ExprId rhs = lower_int(op->getRHS());
+    return k_.logical(op->getOpcode() == clang::BO_LAnd ? ir::LogicalOp::And : ir::LogicalOp::Or,
+                      lhs, rhs, where);
+  }
+  // Comparisons of pointers, pointer differences: values the model does not compute.
+  if (!scalar_type(op->getLHS()->getType()) || !scalar_type(op->getRHS()->getType()))
+    return opaque(op, type);
+  const ir::BinaryOp binary = binary_op(op, op->getOpcode());
+  const ir::ExprId lhs = lower_int(op->getLHS());
+  const ir::ExprId rhs = lower_int(op->getRHS());
+  if (ir::is_floating(k_.exprs[lhs].type) && !ir::is_comparison(binary)) count_flops(1);
+  return k_.binary(binary, lhs, rhs, where);
+}
+
+/// A function the model follows: defined in the source (not the prelude, not a system header).
+bool Lowerer::inlinable(const clang::FunctionDecl* callee) const {
+  return !in_prelude(callee) &&
+         !sources_.isInSystemHeader(sources_.getExpansionLoc(callee->getLocation()));
+}
+
+void Lowerer::check_callee(const clang::CallExpr* call, const clang::FunctionDecl* callee) {
+  if (llvm::isa<clang::CUDAKernelCallExpr>(call))
+    refuse(call, "launching a kernel from a kernel (dynamic parallelism) is not supported");
+  check_function(call, callee);
+}
+
+void Lowerer::check_function(const clang::Expr* call, const clang::FunctionDecl* callee) {
+  const clang::FunctionDecl* definition = nullptr;
+  if (!callee->hasBody(definition))
+    refuse(call, "'" + callee->getNameAsString() +
+                     "' has no body in this file: the model "
+                     "cannot follow the call");
+  if (const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(callee);
+      method != nullptr && method->isVirtual())
+    refuse(call, "calling the virtual function '" + callee->getNameAsString() +
+                     "' is not supported: the model cannot tell which override runs");
+  for (const clang::FunctionDecl* active : call_stack_) {
+    if (active == definition)
+      refuse(call,
+             "recursion is not supported: '" + callee->getNameAsString() + "' calls itself");
+  }
+}
+
+ir::ExprId Lowerer::lower_call(const clang::CallExpr* call, ir::ScalarType type) {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  const ir::SourceRange where = range(call);
+  if (callee == nullptr) refuse(call, "a call through a function pointer is not supported");
+  // A constexpr call with constant arguments (ceil_div(100, 16), numeric_limits<int>::max()) is
+  // a constant, as the compiler folds it.
+  if (callee->isConstexpr()) {  // EvaluateAsInt refuses side effects itself
+    clang::Expr::EvalResult result;
+    if (call->EvaluateAsInt(result, context_)) return constant(type, result.Val.getInt(), where);
+  }
+  if (in_group_namespace(callee)) return lower_group_query(call, type);
+  const std::string qualified = callee->getQualifiedNameAsString();
+  const bool std_min_max = qualified == "std::min" || qualified == "std::max";
+  if (is_cuda_api(callee) || std_min_max) {
+    const std::string name = callee->getNameAsString();
+    if (name == "__syncthreads_count" || name == "__syncthreads_and" ||
+        name == "__syncthreads_or")
+      refuse(call, name + " is not supported: the model has no barrier that returns a value");
+    if (const auto math = math_function(call, name)) return convert(*math, type, where);
+    if (const auto warp = warp_function(call, name)) return convert(*warp, type, where);
+    const auto integer_type = [](clang::QualType t) {
+      const auto scalar = scalar_type(t);
+      return scalar && !ir::is_floating(*scalar);
+    };
+    const bool integers = call->getNumArgs() > 0 && integer_type(callee->getParamDecl(0)->getType());
+    static const std::set<std::string> minimum = {"min", "umin", "llmin", "ullmin"};
+    static const std::set<std::string> maximum = {"max", "umax", "llmax", "ullmax"};
+    const auto result_type = scalar_type(callee->getReturnType());
+    if ((minimum.count(name) != 0 || maximum.count(name) != 0) && integers && result_type &&
+        call->getNumArgs() == 2 && integer_type(callee->getParamDecl(1)->getType())) {
+      NoHoist no_hoist(*this, "an argument of min or max");
+      const ir::BinaryOp compare = minimum.count(name) != 0 ? ir::BinaryOp::Lt : ir::BinaryOp::Gt;
+      // a < b ? a : b, both converted to the result type first as math_functions.hpp does
+      // (min(int, unsigned) compares as unsigned); each argument is lowered twice (the model
+      // is a tree).
+      const auto argument = [&](unsigned i) {
+        return convert(lower_int(call->getArg(i)), *result_type, where);
+      };
+      const ir::ExprId test = k_.binary(compare, argument(0), argument(1), where);
+      const ir::ExprId a = argument(0);
+      const ir::ExprId b = argument(1);
+      return convert(k_.select(test, a, b, where), type, where);
     }
-    ~PointerRegion() {
-      PointerState out = head_;
-      l_.join_pointers(out, l_.pointers_, where_);
-      l_.pointers_ = std::move(out);
+    if ((name == "__popc" || name == "__popcll" || name == "__ffs" || name == "__ffsll") &&
+        integers && call->getNumArgs() == 1)
+      return convert(bit_count(call, name), type, where);
+    if ((name == "__umul24" || name == "__mul24") && integers && call->getNumArgs() == 2)
+      return convert(multiply_24(call, name == "__mul24"), type, where);
+    if ((name == "abs" || name == "llabs") && integers && call->getNumArgs() == 1) {
+      NoHoist no_hoist(*this, "an argument of abs");
+      const ir::ExprId x = lower_int(call->getArg(0));
+      const ir::ExprId negative =
+          k_.binary(ir::BinaryOp::Lt, x, k_.constant(type, 0, where), where);
+      const ir::ExprId minus = k_.unary(ir::UnaryOp::Neg, lower_int(call->getArg(0)), where);
+      return k_.select(negative, minus, lower_int(call->getArg(0)), where);
     }
-    PointerRegion(const PointerRegion&) = delete;
-    PointerRegion& operator=(const PointerRegion&) = delete;
+    return opaque(call,
+                  type);  // atomics, __popc, __ballot_sync ...: values the model does not compute
+  }
+  if (!inlinable(callee)) return opaque(call, type);  // a system header's function
+  check_callee(call, callee);
+  const ir::LocalId result = k_.add_local(callee->getNameAsString() + "()", type, where);
+  hoist(call, inline_call(call, callee, result));
+  return k_.local(result, where);
+}
 
-   private:
-    Lowerer& l_;
-    std::string where_;
-    PointerState head_;
+/// __shfl_sync and its up/down/xor forms (of a scalar, with a constant width), __ballot_sync,
+/// __any_sync, __all_sync, __activemask: a Warp expression; nullopt for anything else.
+std::optional<ir::ExprId> Lowerer::warp_function(const clang::CallExpr* call, const std::string& name) {
+  static const std::map<std::string, ir::WarpOp> functions = {
+      {"__shfl_sync", ir::WarpOp::Shfl},       {"__shfl_up_sync", ir::WarpOp::ShflUp},
+      {"__shfl_down_sync", ir::WarpOp::ShflDown}, {"__shfl_xor_sync", ir::WarpOp::ShflXor},
+      {"__ballot_sync", ir::WarpOp::Ballot},    {"__any_sync", ir::WarpOp::Any},
+      {"__all_sync", ir::WarpOp::All},          {"__activemask", ir::WarpOp::ActiveMask}};
+  const auto found = functions.find(name);
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  if (found == functions.end() || callee == nullptr) return std::nullopt;
+  const ir::WarpOp op = found->second;
+  const ir::SourceRange where = range(call);
+  const unsigned n = static_cast<unsigned>(ir::operand_count(op));
+  if (call->getNumArgs() < n) return std::nullopt;
+  NoHoist no_hoist(*this, "an argument of a warp function");
+  std::vector<ir::ExprId> operands;
+  if (n > 0) operands.push_back(convert(lower_int(call->getArg(0)), ir::ScalarType::U32, where));
+  int width = 32;
+  if (op <= ir::WarpOp::ShflXor) {
+    const auto value_type = scalar_type(callee->getParamDecl(1)->getType());
+    if (!value_type || *value_type == ir::ScalarType::Bool) return std::nullopt;
+    if (call->getNumArgs() >= 4) {
+      clang::Expr::EvalResult result;
+      if (!call->getArg(3)->EvaluateAsInt(result, context_)) return std::nullopt;  // a width not known
+      width = static_cast<int>(result.Val.getInt().getExtValue());
+      if (width < 1 || width > 32 || (width & (width - 1)) != 0)
+        refuse(call, "the shuffle's width " + std::to_string(width) + " is not a power of two from 1 to 32");
+    }
+    operands.push_back(convert(lower_int(call->getArg(1)), *value_type, where));
+    operands.push_back(convert(lower_int(call->getArg(2)), ir::ScalarType::I32, where));
+  } else if (n == 2) {
+    operands.push_back(convert(lower_int(call->getArg(1)), ir::ScalarType::Bool, where));
+  }
+  return k_.warp(op, operands, width, where);
+}
+
+/// The math functions the GPU computes correctly rounded under nvcc's default flags (sqrtf with
+/// -prec-sqrt=true, fmaf, fabsf, and their double forms): an Intrinsic. Others (expf, sinf,
+/// __expf ...) are not correctly rounded on the GPU: nullopt (an opaque value; a branch on it is
+/// refused).
+std::optional<ir::ExprId> Lowerer::math_function(const clang::CallExpr* call, const std::string& name) {
+  static const std::map<std::string, ir::Intrinsic> functions = {
+      {"fmaf", ir::Intrinsic::Fma},        {"fma", ir::Intrinsic::Fma},
+      {"__fmaf_rn", ir::Intrinsic::Fma},   {"__fma_rn", ir::Intrinsic::Fma},
+      {"sqrtf", ir::Intrinsic::Sqrt},      {"sqrt", ir::Intrinsic::Sqrt},
+      {"__fsqrt_rn", ir::Intrinsic::Sqrt}, {"__dsqrt_rn", ir::Intrinsic::Sqrt},
+      {"fabsf", ir::Intrinsic::Fabs},      {"fabs", ir::Intrinsic::Fabs}};
+  const auto found = functions.find(name);
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  if (found == functions.end() || callee == nullptr) return std::nullopt;
+  const auto result = scalar_type(callee->getReturnType());
+  const unsigned n = static_cast<unsigned>(ir::operand_count(found->second));
+  if (!result || !ir::is_floating(*result) || call->getNumArgs() != n || callee->getNumParams() != n)
+    return std::nullopt;
+  const ir::SourceRange where = range(call);
+  std::vector<ir::ExprId> operands;
+  for (unsigned i = 0; i < n; ++i) {
+    if (scalar_type(callee->getParamDecl(i)->getType()) != result) return std::nullopt;
+    operands.push_back(convert(lower_int(call->getArg(i)), *result, where));
+  }
+  if (found->second == ir::Intrinsic::Fma) count_flops(2);
+  return k_.intrinsic(found->second, operands, where);
+}
+
+/// __umul24(x, y) / __mul24(x, y): the low 32 bits of the product of the arguments' low 24
+/// bits, taken as unsigned / signed (sign-extended from bit 23), as the CUDA math API defines
+/// them. Computed in 64 bits, where the product of two 24-bit values cannot overflow.
+ir::ExprId Lowerer::multiply_24(const clang::CallExpr* call, bool is_signed) {
+  using ir::BinaryOp;
+  const ir::SourceRange where = range(call);
+  NoHoist no_hoist(*this, "an argument of __mul24");
+  const ir::ScalarType wide = is_signed ? ir::ScalarType::I64 : ir::ScalarType::U64;
+  const auto low_bits = [&](unsigned i) {  // arg & 0xFFFFFF, widened
+    const ir::ExprId arg = convert(lower_int(call->getArg(i)), ir::ScalarType::U32, where);
+    const ir::ExprId masked = k_.binary(BinaryOp::BitAnd, arg,
+                                        k_.constant(ir::ScalarType::U32, 0xFFFFFF, where), where);
+    return convert(masked, wide, where);
   };
+  const auto operand = [&](unsigned i) {
+    if (!is_signed) return low_bits(i);
+    // v - 2 * (v & 0x800000): bit 23 set means v - 2^24.
+    const ir::ExprId sign = k_.binary(BinaryOp::BitAnd, low_bits(i),
+                                      k_.constant(wide, 0x800000, where), where);
+    return k_.binary(BinaryOp::Sub, low_bits(i),
+                     k_.binary(BinaryOp::Mul, k_.constant(wide, 2, where), sign, where), where);
+  };
+  const ir::ExprId product = k_.binary(BinaryOp::Mul, operand(0), operand(1), where);
+  return convert(product, is_signed ? ir::ScalarType::I32 : ir::ScalarType::U32, where);
+}
 
-  ir::ExprId i64(std::int64_t value, ir::SourceRange where) {
-    return k_.constant(ir::ScalarType::I64, value, where);
+/// __popc / __popcll (set bits) and __ffs / __ffsll (1 + the index of the lowest set bit, 0 for
+/// none) as integer arithmetic: the classic SWAR population count, on the argument as unsigned
+/// (wrap-around is defined there), x & -x isolating the lowest set bit.
+ir::ExprId Lowerer::bit_count(const clang::CallExpr* call, const std::string& name) {
+  using ir::BinaryOp;
+  const ir::SourceRange where = range(call);
+  NoHoist no_hoist(*this, "an argument of __popc or __ffs");
+  const bool wide = name == "__popcll" || name == "__ffsll";
+  const ir::ScalarType u = wide ? ir::ScalarType::U64 : ir::ScalarType::U32;
+  const auto c = [&](std::uint64_t value) {
+    return k_.constant(u, static_cast<std::int64_t>(value), where);
+  };
+  const auto bin = [&](BinaryOp op, ir::ExprId a, ir::ExprId b) { return k_.binary(op, a, b, where); };
+  const auto argument = [&] { return convert(lower_int(call->getArg(0)), u, where); };
+  // Each use of v builds its own copy (the model is a tree).
+  const auto popcount = [&](const std::function<ir::ExprId()>& v) {
+    const auto v1 = [&] {
+      return bin(BinaryOp::Sub, v(),
+                 bin(BinaryOp::BitAnd, bin(BinaryOp::Shr, v(), c(1)), c(0x5555555555555555ULL)));
+    };
+    const auto v2 = [&] {
+      return bin(BinaryOp::Add, bin(BinaryOp::BitAnd, v1(), c(0x3333333333333333ULL)),
+                 bin(BinaryOp::BitAnd, bin(BinaryOp::Shr, v1(), c(2)), c(0x3333333333333333ULL)));
+    };
+    const ir::ExprId v3 = bin(BinaryOp::BitAnd, bin(BinaryOp::Add, v2(), bin(BinaryOp::Shr, v2(), c(4))),
+                              c(0x0F0F0F0F0F0F0F0FULL));
+    return convert(bin(BinaryOp::Shr, bin(BinaryOp::Mul, v3, c(0x0101010101010101ULL)),
+                       c(wide ? 56 : 24)),
+                   ir::ScalarType::I32, where);
+  };
+  if (name == "__popc" || name == "__popcll") return popcount(argument);
+  // __ffs: x == 0 ? 0 : popc((x & -x) - 1) + 1.
+  const auto below_lowest = [&] {
+    return bin(BinaryOp::Sub, bin(BinaryOp::BitAnd, argument(), bin(BinaryOp::Sub, c(0), argument())),
+               c(1));
+  };
+  const ir::ExprId index = k_.binary(BinaryOp::Add, popcount(below_lowest),
+                                     k_.constant(ir::ScalarType::I32, 1, where), where);
+  return k_.select(bin(BinaryOp::Eq, argument(), c(0)), k_.constant(ir::ScalarType::I32, 0, where),
+                   index, where);
+}
+
+void Lowerer::hoist(const clang::Stmt* at, ir::StmtId statement) {
+  if (no_hoist_ != nullptr)
+    refuse(at, std::string("calling a __device__ function in ") + no_hoist_ +
+                   " is not supported (the model runs calls once, before the statement)");
+  hoisted_->push_back(statement);
+}
+
+/// The arguments that a call passes to the callee's parameters, in order: a member function's
+/// object is not among them (an operator's first operand is its object when it is a member).
+std::vector<const clang::Expr*> Lowerer::call_arguments(const clang::CallExpr* call,
+                                                      const clang::FunctionDecl* callee) {
+  std::vector<const clang::Expr*> args(call->arg_begin(), call->arg_end());
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(callee);
+  if (llvm::isa<clang::CXXOperatorCallExpr>(call) && method != nullptr && !args.empty())
+    args.erase(args.begin());
+  return args;
+}
+
+/// The object a member function is called on (obj.f(), p->f(), obj + x for a member operator),
+/// or null.
+const clang::Expr* Lowerer::call_object(const clang::CallExpr* call) {
+  if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call))
+    return member->getImplicitObjectArgument();
+  if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call)) {
+    if (llvm::isa_and_nonnull<clang::CXXMethodDecl>(op->getDirectCallee()) && op->getNumArgs() > 0)
+      return op->getArg(0);
   }
+  if (const auto* member =
+          llvm::dyn_cast<clang::MemberExpr>(call->getCallee()->IgnoreParenImpCasts()))
+    return member->getBase();  // a static member called through an object
+  return nullptr;
+}
 
-  ir::ExprId offset_expr(const Offset& o, ir::SourceRange where) {
-    if (o.expr == ir::kNone) return i64(o.constant, where);
-    if (o.constant == 0) return o.expr;
-    return k_.binary(ir::BinaryOp::Add, o.expr, i64(o.constant, where), where);
+/// The callee's body as an InlinedCall; its parameters are locals declared from the arguments.
+/// A member function's object is opaque memory to the model: its work is scanned, and the body
+/// reads its members as opaque values (this->n) and writes them as work.
+ir::StmtId Lowerer::inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee,
+                       ir::LocalId result) {
+  int this_object = kUnknownObject;
+  if (const clang::Expr* object = call_object(call)) {
+    this_object = object_of(object);
+    if (this_object == kUnknownObject) scan_work(object);
   }
+  return inline_function(call, callee, call_arguments(call, callee), result, this_object);
+}
 
-  Offset add(Offset a, const Offset& b, ir::SourceRange where) {
-    if (__builtin_add_overflow(a.constant, b.constant, &a.constant))
+ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::FunctionDecl* callee,
+                           const std::vector<const clang::Expr*>& args, ir::LocalId result,
+                           int this_object) {
+  const clang::FunctionDecl* definition = nullptr;
+  callee->hasBody(definition);
+  const ir::SourceRange where = range(call);
+  std::vector<ir::StmtId> body;
+  for (unsigned i = 0; i < definition->getNumParams() && i < args.size(); ++i) {
+    const clang::ParmVarDecl* param = definition->getParamDecl(i);
+    const clang::Expr* arg = args[i];
+    pointer_targets_.erase(param);  // a binding of an earlier call does not carry over
+    const auto type = scalar_type(param->getType());
+    const bool reference = param->getType()->isReferenceType();
+    if (type && (!reference || param->getType().getNonReferenceType().isConstQualified())) {
+      const ir::LocalId local =
+          k_.add_local(param->getNameAsString(), *type, range(param->getSourceRange()));
+      body.push_back(k_.declare(local, convert(lower_int(arg), *type, where), where));
+      bindings_[param] = Binding{Binding::Local, local};
+    } else if (type) {
+      // int& d: the callee's d is the caller's local itself (writes reach it). Bound to
+      // anything else (a[i], s.n), it reads that memory (opaque) and its writes are memory work.
+      const auto binding = reference_binding(arg, *type);
+      if (!binding)
+        refuse(call, "the reference parameter '" + param->getNameAsString() + "' of '" +
+                         callee->getNameAsString() + "' is bound to '" + text(arg) +
+                         "', which the model cannot change through it");
+      bindings_[param] = *binding;
+    } else if (const auto pointed = param->getType()->isPointerType()
+                                        ? pointed_local(arg)
+                                        : std::optional<ir::LocalId>()) {
+      // f(&x) with f(int* p): p stands for x (writes through it reach x).
+      const auto pointee = scalar_type(param->getType()->getPointeeType());
+      if (!pointee || *pointee != k_.locals[*pointed].type)
+        refuse(call, "'" + text(arg) + "' passes a local to '" + callee->getNameAsString() +
+                         "' as a pointer of another type: not supported");
+      pointer_targets_[param] = *pointed;
+    } else if (is_group_type(param->getType())) {
+      groups_[param] = group_of(arg);  // a cooperative group passed on: nothing runs
+    } else if (const auto* record = trackable(param->getType())) {
+      object_vars_.erase(param);
+      if (reference) {  // S& s: the caller's object itself, when the model tracks it
+        const int object = object_of(arg);
+        if (object != kUnknownObject) object_vars_[param] = object;
+        else scan_work(arg);
+      } else {  // S s: a copy
+        const int object = make_object(record, param->getNameAsString(),
+                                       range(param->getSourceRange()), body);
+        object_vars_[param] = object;
+        copy_object(object, arg, body);
+      }
+    } else if (param->getType()->isPointerType() && !reference &&
+               bind_pointer(param, arg, range(param->getSourceRange()), body)) {
+      bindings_.erase(param);  // a pointer into memory the model follows (p[i] is placed)
+    } else {
+      scan_work(arg);  // a pointer, float or untracked struct argument: opaque
+      bindings_.erase(param);
+    }
+  }
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(definition);
+  const bool has_this = method != nullptr && !method->isStatic();
+  this_stack_.push_back(has_this ? this_object : kUnknownObject);
+  if (const auto* constructor = llvm::dyn_cast<clang::CXXConstructorDecl>(definition)) {
+    for (const clang::CXXCtorInitializer* init : constructor->inits())
+      initialise_member(init, this_object, body);
+  }
+  call_stack_.push_back(definition);
+  std::vector<ir::StmtId>* outer = hoisted_;
+  const char* outer_no_hoist = no_hoist_;
+  no_hoist_ = nullptr;
+  body.push_back(lower_required(definition->getBody()));
+  no_hoist_ = outer_no_hoist;
+  hoisted_ = outer;
+  call_stack_.pop_back();
+  this_stack_.pop_back();
+  return k_.inlined_call(callee->getNameAsString(), result, k_.block(body, where), where);
+}
+
+/// The class of `type` (or of what it references) when the model can follow its members.
+const clang::CXXRecordDecl* Lowerer::trackable(clang::QualType type) const {
+  type = type.getNonReferenceType();
+  const clang::CXXRecordDecl* record = type->getAsCXXRecordDecl();
+  if (record == nullptr || !record->hasDefinition()) return nullptr;
+  record = record->getDefinition();
+  if (type.isVolatileQualified() || in_prelude(record) ||
+      sources_.isInSystemHeader(sources_.getExpansionLoc(record->getLocation())))
+    return nullptr;
+  return plain_layout(record) ? record : nullptr;
+}
+
+/// No union, bit-field, virtual base or virtual function anywhere in it.
+bool Lowerer::plain_layout(const clang::CXXRecordDecl* record) {
+  if (record->isUnion() || record->getNumVBases() > 0 || record->isPolymorphic()) return false;
+  for (const clang::FieldDecl* field : record->fields())
+    if (field->isBitField()) return false;
+  for (const clang::CXXBaseSpecifier& base : record->bases()) {
+    const clang::CXXRecordDecl* parent = base.getType()->getAsCXXRecordDecl();
+    if (parent == nullptr || !parent->hasDefinition() || !plain_layout(parent->getDefinition()))
+      return false;
+  }
+  return true;
+}
+
+/// A new object of `record` named `name`: its members' locals are declared in `out`, unassigned
+/// (reading one before it is written is undefined behaviour, as for any local; so is copying a
+/// partly assigned object, which C++ allows for trivially copyable types: the model is stricter).
+int Lowerer::make_object(const clang::CXXRecordDecl* record, const std::string& name,
+                ir::SourceRange where, std::vector<ir::StmtId>& out) {
+  const int id = static_cast<int>(objects_.size());
+  objects_.emplace_back();
+  add_members(id, record, name, where, out);
+  return id;
+}
+
+void Lowerer::add_members(int id, const clang::CXXRecordDecl* record, const std::string& name,
+                 ir::SourceRange where, std::vector<ir::StmtId>& out) {
+  for (const clang::CXXBaseSpecifier& base : record->bases())
+    add_members(id, base.getType()->getAsCXXRecordDecl()->getDefinition(), name, where, out);
+  for (const clang::FieldDecl* field : record->fields()) {
+    const std::string member = name + "." + field->getNameAsString();
+    if (field->getType()->isReferenceType()) continue;
+    if (const auto type = scalar_type(field->getType())) {
+      const ir::LocalId local = k_.add_local(member, *type, where);
+      out.push_back(k_.declare(local, ir::kNone, where));
+      objects_[id].scalars[field] = local;
+    } else if (const auto* inner = trackable(field->getType())) {
+      objects_[id].records[field] = make_object(inner, member, where, out);
+    }
+  }
+}
+
+/// The tracked object an expression names: a local object, a member object of one, `this` or
+/// `*this` in an inlined member function; kUnknownObject otherwise.
+int Lowerer::object_of(const clang::Expr* e) const {
+  e = e->IgnoreParenImpCasts();
+  if (const auto* temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
+    return object_of(temp->getSubExpr());
+  if (llvm::isa<clang::CXXThisExpr>(e))
+    return this_stack_.empty() ? kUnknownObject : this_stack_.back();
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
+      op != nullptr && op->getOpcode() == clang::UO_Deref &&
+      llvm::isa<clang::CXXThisExpr>(op->getSubExpr()->IgnoreParenImpCasts()))
+    return this_stack_.empty() ? kUnknownObject : this_stack_.back();
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    const auto found = var != nullptr ? object_vars_.find(var) : object_vars_.end();
+    return found != object_vars_.end() ? found->second : kUnknownObject;
+  }
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
+    const auto* field = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
+    const int base = member_base_object(member);
+    if (field == nullptr || base == kUnknownObject) return kUnknownObject;
+    const auto found = objects_[base].records.find(field);
+    return found != objects_[base].records.end() ? found->second : kUnknownObject;
+  }
+  return kUnknownObject;
+}
+
+/// The object whose member `member` reads: obj.n, this->n, n inside a member function.
+int Lowerer::member_base_object(const clang::MemberExpr* member) const {
+  const clang::Expr* base = member->getBase()->IgnoreParenImpCasts();
+  if (member->isArrow() && !llvm::isa<clang::CXXThisExpr>(base)) return kUnknownObject;
+  return object_of(base);
+}
+
+/// The local holding an integer member of a tracked object.
+std::optional<ir::LocalId> Lowerer::field_local(const clang::MemberExpr* member) const {
+  const auto* field = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
+  if (field == nullptr) return std::nullopt;
+  const int object = member_base_object(member);
+  if (object == kUnknownObject) return std::nullopt;
+  const auto found = objects_[object].scalars.find(field);
+  if (found == objects_[object].scalars.end()) return std::nullopt;
+  return found->second;
+}
+
+/// Every member of `object` set to an opaque value (it was written by what the model does not
+/// follow: a copy from memory, a call's struct result ...).
+void Lowerer::forget(int object, const std::string& why, ir::SourceRange where,
+            std::vector<ir::StmtId>& out) {
+  for (const auto& [field, local] : objects_[object].scalars)
+    out.push_back(k_.assign(local, k_.opaque(k_.locals[local].type,
+                                             k_.locals[local].name + " (" + why + ")", where),
+                            where));
+  for (const auto& [field, inner] : objects_[object].records) forget(inner, why, where, out);
+}
+
+void Lowerer::zero(int object, ir::SourceRange where, std::vector<ir::StmtId>& out) {
+  for (const auto& [field, local] : objects_[object].scalars)
+    out.push_back(k_.assign(local, k_.constant(k_.locals[local].type, 0, where), where));
+  for (const auto& [field, inner] : objects_[object].records) zero(inner, where, out);
+}
+
+/// dst = src, member by member (a trivial or defaulted copy); from an untracked source, the
+/// members become opaque.
+void Lowerer::copy_object(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out) {
+  const ir::SourceRange where = range(src);
+  const int from = object_of(src);
+  if (from == kUnknownObject) {
+    if (!(is_memory(src) && record_object(ir::AccessKind::Load, src))) run_statement_parts(src, out);
+    forget(dst, "copied from " + text(src), where, out);
+    return;
+  }
+  if (from != dst) copy_between(dst, from, text(src), where, out);
+}
+
+/// dst's members from `from`'s, matched by declaration (a member `from` lacks, as in a slice
+/// of another class, becomes opaque, described as `source`).
+void Lowerer::copy_between(int dst, int from, const std::string& source, ir::SourceRange where,
+                  std::vector<ir::StmtId>& out) {
+  for (const auto& [field, local] : objects_[dst].scalars) {
+    const auto found = objects_[from].scalars.find(field);
+    out.push_back(k_.assign(local,
+                            found != objects_[from].scalars.end()
+                                ? k_.local(found->second, where)
+                                : k_.opaque(k_.locals[local].type, source, where),
+                            where));
+  }
+  for (const auto& [field, inner] : objects_[dst].records) {
+    const auto found = objects_[from].records.find(field);
+    if (found != objects_[from].records.end()) {
+      copy_between(inner, found->second, source, where, out);
+    } else {
+      forget(inner, "copied from " + source, where, out);
+    }
+  }
+}
+
+/// Scans an expression the model does not evaluate, with its calls run first, into `out`.
+void Lowerer::run_statement_parts(const clang::Expr* e, std::vector<ir::StmtId>& out) {
+  std::vector<ir::StmtId>* outer = hoisted_;
+  hoisted_ = &out;
+  scan_work(e);
+  hoisted_ = outer;
+}
+
+/// Runs an expression's own statements (its hoisted calls) into `out` and returns its value.
+ir::ExprId Lowerer::value_into(const clang::Expr* e, ir::ScalarType type, std::vector<ir::StmtId>& out) {
+  std::vector<ir::StmtId>* outer = hoisted_;
+  hoisted_ = &out;
+  const ir::ExprId value = convert(lower_int(e), type, range(e));
+  hoisted_ = outer;
+  return value;
+}
+
+/// The object's initialisation from `init` (a constructor, a copy, braces, anything else).
+void Lowerer::initialise(int object, const clang::Expr* init, std::vector<ir::StmtId>& out) {
+  init = init->IgnoreParens();
+  if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(init))
+    init = cleanups->getSubExpr()->IgnoreParens();
+  if (const auto* bind = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(init))
+    init = bind->getSubExpr()->IgnoreParens();
+  const ir::SourceRange where = range(init);
+  if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(init)) {
+    const clang::CXXConstructorDecl* constructor = construct->getConstructor();
+    if (construct->requiresZeroInitialization()) zero(object, where, out);
+    if (constructor->isCopyOrMoveConstructor() &&
+        (constructor->isTrivial() || constructor->isDefaulted())) {
+      copy_object(object, construct->getArg(0), out);
+      return;
+    }
+    if (constructor->isTrivial()) return;
+    if (!inlinable(constructor) || !constructor->hasBody()) {
+      run_statement_parts(init, out);
+      forget(object, "set by " + text(init), where, out);
+      return;
+    }
+    check_function(construct, constructor);
+    std::vector<const clang::Expr*> args(construct->arg_begin(), construct->arg_end());
+    std::vector<ir::StmtId>* outer = hoisted_;
+    hoisted_ = &out;
+    out.push_back(inline_function(construct, constructor, args, ir::kNone, object));
+    hoisted_ = outer;
+    return;
+  }
+  if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(init)) {
+    const auto* record = list->getType()->getAsCXXRecordDecl();
+    if (record != nullptr && record->getNumBases() == 0 && !list->getType()->isUnionType()) {
+      unsigned index = 0;
+      for (const clang::FieldDecl* field : record->fields()) {
+        if (index >= list->getNumInits()) break;
+        initialise_field(object, field, list->getInit(index++), out);
+      }
+      return;
+    }
+  }
+  if (llvm::isa<clang::ImplicitValueInitExpr>(init) || llvm::isa<clang::CXXScalarValueInitExpr>(init)) {
+    zero(object, where, out);
+    return;
+  }
+  copy_object(object, init, out);
+}
+
+void Lowerer::initialise_field(int object, const clang::FieldDecl* field, const clang::Expr* init,
+                      std::vector<ir::StmtId>& out) {
+  const auto scalar = objects_[object].scalars.find(field);
+  if (scalar != objects_[object].scalars.end()) {
+    const ir::LocalId local = scalar->second;
+    out.push_back(
+        k_.assign(local, value_into(init, k_.locals[local].type, out), range(init)));
+    return;
+  }
+  const auto inner = objects_[object].records.find(field);
+  if (inner != objects_[object].records.end()) {
+    initialise(inner->second, init, out);
+    return;
+  }
+  run_statement_parts(init, out);  // a float or pointer member: work on memory
+}
+
+/// A constructor's member or base initialiser, run on `object` (or scanned as work when the
+/// object is not tracked).
+void Lowerer::initialise_member(const clang::CXXCtorInitializer* init, int object,
+                       std::vector<ir::StmtId>& out) {
+  if (object == kUnknownObject) {
+    run_statement_parts(init->getInit(), out);
+    return;
+  }
+  if (init->isBaseInitializer()) {
+    initialise(object, init->getInit(), out);  // the base's members are the object's own
+    return;
+  }
+  if (const clang::FieldDecl* field = init->getMember()) {
+    initialise_field(object, field, init->getInit(), out);
+    return;
+  }
+  run_statement_parts(init->getInit(), out);
+}
+
+/// `a = b` (built-in, trivial or defaulted assignment) where a is a tracked object.
+std::optional<std::pair<int, const clang::Expr*>> Lowerer::object_assignment(const clang::Expr* e) const {
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(e);
+      op != nullptr && op->getOpcode() == clang::BO_Assign) {
+    const int object = object_of(op->getLHS());
+    if (object != kUnknownObject) return std::make_pair(object, op->getRHS());
+  }
+  if (const auto* call = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e);
+      call != nullptr && call->getOperator() == clang::OO_Equal && call->getNumArgs() == 2) {
+    const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
+    if (method != nullptr && (method->isTrivial() || method->isDefaulted())) {
+      const int object = object_of(call->getArg(0));
+      if (object != kUnknownObject) return std::make_pair(object, call->getArg(1));
+    }
+  }
+  return std::nullopt;
+}
+
+const clang::CXXRecordDecl* Lowerer::record_of(clang::QualType type) {
+  type = type.getNonReferenceType();
+  if (const auto* pointer = type->getAs<clang::PointerType>()) type = pointer->getPointeeType();
+  return type->getAsCXXRecordDecl();
+}
+
+/// A declaration of the cooperative_groups namespace (or one inside it: the toolkit's
+/// cooperative_groups::__v1, ::details) in warpdiv's <cooperative_groups.h> or the toolkit's.
+bool Lowerer::in_group_namespace(const clang::Decl* decl) const {
+  for (const clang::DeclContext* context = decl->getDeclContext(); context != nullptr;
+       context = context->getParent()) {
+    const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(context);
+    if (ns != nullptr && ns->getName() == "cooperative_groups") return is_cuda_api(decl);
+  }
+  return false;
+}
+
+bool Lowerer::is_group_type(clang::QualType type) const {
+  const clang::CXXRecordDecl* record = record_of(type);
+  if (record == nullptr || !in_group_namespace(record)) return false;
+  const std::string name = record->getNameAsString();
+  return name == "thread_block" || name == "thread_block_tile" || name == "grid_group" ||
+         name == "thread_group" || name == "coalesced_group";
+}
+
+/// Template argument `index` of a class template specialisation, as an unsigned constant.
+std::optional<std::uint32_t> Lowerer::template_constant(const clang::CXXRecordDecl* record,
+                                                      unsigned index) {
+  const auto* specialisation =
+      llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(record);
+  if (specialisation == nullptr || specialisation->getTemplateArgs().size() <= index)
+    return std::nullopt;
+  const clang::TemplateArgument& arg = specialisation->getTemplateArgs()[index];
+  if (arg.getKind() != clang::TemplateArgument::Integral) return std::nullopt;
+  return static_cast<std::uint32_t>(arg.getAsIntegral().getZExtValue());
+}
+
+Lowerer::Group Lowerer::tile_of(std::uint32_t size, const Group& parent) const {
+  Group tile;
+  tile.kind = Group::Tile;
+  tile.size = size;
+  tile.parent_size = parent.kind == Group::Tile ? parent.size : 0;
+  // A tile of a tile, or of a group the model does not know, has a meta-group rank the model
+  // cannot compute exactly unless the parent is the block or a tile of it.
+  if (parent.kind != Group::Block && parent.kind != Group::Tile) tile.kind = Group::Other;
+  return tile;
+}
+
+Lowerer::Group Lowerer::group_of_type(clang::QualType type) const {
+  const clang::CXXRecordDecl* record = record_of(type);
+  Group group;
+  if (record == nullptr || !in_group_namespace(record)) return group;
+  const std::string name = record->getNameAsString();
+  if (name == "thread_block") group.kind = Group::Block;
+  if (name == "grid_group") group.kind = Group::Grid;
+  // The toolkit's tiles: thread_block_tile<N, P> derives from details::thread_block_tile_impl,
+  // __single_warp_thread_block_tile<N, P>, __static_size_tile_base<N> ...: N is the first
+  // template argument of each, P (when there) the second.
+  static const std::set<std::string> tiles = {
+      "thread_block_tile", "thread_block_tile_impl", "tiled_partition_impl",
+      "__single_warp_thread_block_tile", "__multi_warp_thread_block_tile",
+      "__static_size_tile_base", "__static_size_thread_block_tile_base",
+      "__static_size_multi_warp_tile_base", "__static_parent_thread_block_tile_base"};
+  if (tiles.count(name) != 0) {
+    const auto size = template_constant(record, 0);
+    if (!size) return group;
+    Group parent;  // thread_block_tile<N> (no parent type): partitioned from the block
+    parent.kind = Group::Block;
+    const auto& args = llvm::cast<clang::ClassTemplateSpecializationDecl>(record)->getTemplateArgs();
+    if (args.size() > 1 && args[1].getKind() == clang::TemplateArgument::Type &&
+        !args[1].getAsType()->isVoidType())
+      parent = group_of_type(args[1].getAsType());
+    return tile_of(*size, parent);
+  }
+  if (group.kind == Group::Other && record->hasDefinition()) {  // a class derived from a group
+    for (const clang::CXXBaseSpecifier& base : record->bases()) {
+      const Group found = group_of_type(base.getType());
+      if (found.kind != Group::Other) return found;
+    }
+  }
+  return group;
+}
+
+/// The group an expression denotes: a bound variable, a call that makes one, or its type.
+Lowerer::Group Lowerer::group_of(const clang::Expr* e) const {
+  e = e->IgnoreParenImpCasts();
+  if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(e))
+    return group_of(cleanups->getSubExpr());
+  if (const auto* temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
+    return group_of(temp->getSubExpr());
+  if (const auto* bind = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e))
+    return group_of(bind->getSubExpr());
+  if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e)) {
+    if (construct->getNumArgs() == 1 && is_group_type(construct->getArg(0)->getType())) {
+      Group copied = group_of(construct->getArg(0));  // a copy, or a tile<N, P> as tile<N>
+      return copied.kind != Group::Other ? copied : group_of_type(e->getType());
+    }
+  }
+  if (const auto* var = named_variable(e)) {
+    const auto found = groups_.find(var);
+    if (found != groups_.end()) return found->second;
+  }
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(e)) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (callee != nullptr && in_group_namespace(callee)) {
+      const std::string name = callee->getNameAsString();
+      if (name == "this_thread_block") {
+        Group block;
+        block.kind = Group::Block;
+        return block;
+      }
+      if (name == "this_grid") {
+        Group grid;
+        grid.kind = Group::Grid;
+        return grid;
+      }
+      if (name == "tiled_partition" && call->getNumArgs() == 1) {
+        const clang::TemplateArgumentList* args = callee->getTemplateSpecializationArgs();
+        if (args != nullptr && args->size() >= 1 &&
+            args->get(0).getKind() == clang::TemplateArgument::Integral)
+          return tile_of(static_cast<std::uint32_t>(args->get(0).getAsIntegral().getZExtValue()),
+                         group_of(call->getArg(0)));
+      }
+      if (name == "tiled_partition" && call->getNumArgs() == 2) {
+        clang::Expr::EvalResult size;
+        if (call->getArg(1)->EvaluateAsInt(size, context_)) {
+          const std::uint64_t n = size.Val.getInt().getZExtValue();
+          if (n >= 1 && n <= 32 && (n & (n - 1)) == 0)
+            return tile_of(static_cast<std::uint32_t>(n), group_of(call->getArg(0)));
+        }
+        return Group{};  // a tile size the model does not know
+      }
+    }
+  }
+  return group_of_type(e->getType());
+}
+
+/// The group a call on a group acts on: the object of obj.f() / p->f(), the first argument
+/// of cg::sync(g), cg::thread_rank(g) ..., or the class of cg::thread_block::sync().
+Lowerer::Group Lowerer::called_group(const clang::CallExpr* call) const {
+  if (const clang::Expr* object = call_object(call)) return group_of(object);
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  if (const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(callee))
+    return group_of_type(clang::QualType(method->getParent()->getTypeForDecl(), 0));
+  if (call->getNumArgs() > 0 && is_group_type(call->getArg(0)->getType()))
+    return group_of(call->getArg(0));
+  return Group{};
+}
+
+bool Lowerer::is_group_sync(const clang::CallExpr* call) const {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  if (callee == nullptr || !in_group_namespace(callee)) return false;
+  const std::string name = callee->getNameAsString();
+  return name == "sync" || name == "wait" || name == "wait_prior" || name == "barrier_wait";
+}
+
+/// g.sync(), cg::sync(g), cg::wait(g): a block's is a barrier; a warp tile's is a warp
+/// barrier (work for the model: a warp's lanes run together); a grid's is refused.
+ir::StmtId Lowerer::lower_group_sync(const clang::CallExpr* call) {
+  const Group group = called_group(call);
+  const ir::SourceRange where = range(call);
+  switch (group.kind) {
+    case Group::Block:
+      return k_.barrier(where);
+    case Group::Grid:
+      refuse(call, "a grid-wide sync is not supported: the model has no barrier across blocks "
+                   "(it needs a cooperative launch)");
+    case Group::Tile:
+      if (group.size > 32)
+        refuse(call, "the sync of a tile of " + std::to_string(group.size) +
+                         " threads is not supported: the model has no barrier over part of a "
+                         "block");
+      return k_.work(text(call) + " (a warp barrier)", where);
+    case Group::Other:
+      break;
+  }
+  refuse(call, "'" + text(call) +
+                   "' is not supported: the model cannot tell which threads this group holds");
+}
+
+ir::ExprId Lowerer::builtin_as(ir::Builtin builtin, ir::ScalarType type, ir::SourceRange where) {
+  return convert(k_.builtin(builtin, where), type, where);
+}
+
+ir::ExprId Lowerer::u32_constant(std::uint32_t value, ir::SourceRange where) {
+  return k_.constant(ir::ScalarType::U32, value, where);
+}
+
+/// (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x, in unsigned int as
+/// thread_block::thread_rank() computes it.
+ir::ExprId Lowerer::block_rank(ir::SourceRange where) {
+  using ir::BinaryOp;
+  using ir::Builtin;
+  const auto u32 = [&](Builtin b) { return builtin_as(b, ir::ScalarType::U32, where); };
+  const ir::ExprId zy = k_.binary(
+      BinaryOp::Add, k_.binary(BinaryOp::Mul, u32(Builtin::ThreadIdxZ), u32(Builtin::BlockDimY), where),
+      u32(Builtin::ThreadIdxY), where);
+  return k_.binary(BinaryOp::Add, k_.binary(BinaryOp::Mul, zy, u32(Builtin::BlockDimX), where),
+                   u32(Builtin::ThreadIdxX), where);
+}
+
+/// blockDim.x * blockDim.y * blockDim.z (unsigned int).
+ir::ExprId Lowerer::block_size(ir::SourceRange where) {
+  using ir::BinaryOp;
+  using ir::Builtin;
+  const auto u32 = [&](Builtin b) { return builtin_as(b, ir::ScalarType::U32, where); };
+  return k_.binary(
+      BinaryOp::Mul, k_.binary(BinaryOp::Mul, u32(Builtin::BlockDimX), u32(Builtin::BlockDimY), where),
+      u32(Builtin::BlockDimZ), where);
+}
+
+/// The rank of the calling thread's block in the grid, (z * gridDim.y + y) * gridDim.x + x,
+/// and the grid's blocks, in unsigned long long.
+ir::ExprId Lowerer::grid_block_rank(ir::SourceRange where) {
+  using ir::BinaryOp;
+  using ir::Builtin;
+  const auto u64 = [&](Builtin b) { return builtin_as(b, ir::ScalarType::U64, where); };
+  const ir::ExprId zy =
+      k_.binary(BinaryOp::Add,
+                k_.binary(BinaryOp::Mul, u64(Builtin::BlockIdxZ), u64(Builtin::GridDimY), where),
+                u64(Builtin::BlockIdxY), where);
+  return k_.binary(BinaryOp::Add, k_.binary(BinaryOp::Mul, zy, u64(Builtin::GridDimX), where),
+                   u64(Builtin::BlockIdxX), where);
+}
+
+ir::ExprId Lowerer::grid_blocks(ir::SourceRange where) {
+  using ir::BinaryOp;
+  using ir::Builtin;
+  const auto u64 = [&](Builtin b) { return builtin_as(b, ir::ScalarType::U64, where); };
+  return k_.binary(
+      BinaryOp::Mul,
+      k_.binary(BinaryOp::Mul, u64(Builtin::GridDimX), u64(Builtin::GridDimY), where),
+      u64(Builtin::GridDimZ), where);
+}
+
+/// A tile's query: thread_rank is the block rank's low bits, meta_group_rank the parent's
+/// rank / size; kNone for what the model does not compute. Builds only what it returns.
+ir::ExprId Lowerer::tile_query(const Group& tile, const std::string& name, ir::SourceRange where) {
+  using ir::BinaryOp;
+  const auto low_bits = [&](std::uint32_t size) {
+    return k_.binary(BinaryOp::BitAnd, block_rank(where), u32_constant(size - 1, where), where);
+  };
+  const ir::ExprId n = u32_constant(tile.size, where);
+  if (name == "thread_rank") return low_bits(tile.size);
+  if (name == "size" || name == "num_threads" || name == "group_size") return n;
+  if (name == "meta_group_rank") {
+    const ir::ExprId parent_rank =
+        tile.parent_size == 0 ? block_rank(where) : low_bits(tile.parent_size);
+    return k_.binary(BinaryOp::Div, parent_rank, n, where);
+  }
+  if (name == "meta_group_size") {  // (parent size + size - 1) / size
+    const ir::ExprId parent_size =
+        tile.parent_size == 0 ? block_size(where) : u32_constant(tile.parent_size, where);
+    return k_.binary(
+        BinaryOp::Div,
+        k_.binary(BinaryOp::Add, parent_size, u32_constant(tile.size - 1, where), where), n,
+        where);
+  }
+  return ir::kNone;
+}
+
+/// A grid's query (unsigned long long): ranks and sizes of threads and blocks; kNone else.
+ir::ExprId Lowerer::grid_query(const std::string& name, ir::SourceRange where) {
+  using ir::BinaryOp;
+  const auto block_threads = [&] { return convert(block_size(where), ir::ScalarType::U64, where); };
+  if (name == "thread_rank")
+    return k_.binary(
+        BinaryOp::Add, k_.binary(BinaryOp::Mul, grid_block_rank(where), block_threads(), where),
+        convert(block_rank(where), ir::ScalarType::U64, where), where);
+  if (name == "size" || name == "num_threads" || name == "group_size")
+    return k_.binary(BinaryOp::Mul, grid_blocks(where), block_threads(), where);
+  if (name == "block_rank") return grid_block_rank(where);
+  if (name == "num_blocks") return grid_blocks(where);
+  return ir::kNone;
+}
+
+/// A group's rank or size, as the toolkit computes it; anything else a group call returns
+/// (shuffles, votes, reduce, is_valid ...) is a value the model does not know.
+ir::ExprId Lowerer::lower_group_query(const clang::CallExpr* call, ir::ScalarType type) {
+  const std::string name = call->getDirectCallee()->getNameAsString();
+  const ir::SourceRange where = range(call);
+  if (name == "this_grid" || name == "this_thread_block" || name == "tiled_partition")
+    return opaque(call, type);
+  const Group group = called_group(call);
+  ir::ExprId value = ir::kNone;
+  if (group.kind == Group::Block && name == "thread_rank") value = block_rank(where);
+  if (group.kind == Group::Block && (name == "size" || name == "num_threads" || name == "group_size"))
+    value = block_size(where);
+  if (group.kind == Group::Tile) value = tile_query(group, name, where);
+  if (group.kind == Group::Grid) value = grid_query(name, where);
+  if (value == ir::kNone) {
+    if (const clang::Expr* object = call_object(call)) scan_work(object);
+    return opaque(call, type);
+  }
+  return convert(value, type, where);
+}
+
+/// .x/.y/.z of a group's dim3: a block's group_index (blockIdx), thread_index (threadIdx),
+/// group_dim and dim_threads (blockDim); a grid's block_index (blockIdx), dim_blocks (gridDim).
+ir::ExprId Lowerer::lower_group_dim3(const clang::CallExpr* call, const clang::MemberExpr* member,
+                            ir::ScalarType type) {
+  using ir::Builtin;
+  const std::string name = call->getDirectCallee()->getNameAsString();
+  const std::string field = member->getMemberDecl()->getNameAsString();
+  const Group group = called_group(call);
+  const int axis = field == "x" ? 0 : field == "y" ? 1 : field == "z" ? 2 : -1;
+  const ir::SourceRange where = range(member);
+  const Builtin* row = nullptr;
+  static const Builtin thread_idx[] = {Builtin::ThreadIdxX, Builtin::ThreadIdxY,
+                                       Builtin::ThreadIdxZ};
+  static const Builtin block_idx[] = {Builtin::BlockIdxX, Builtin::BlockIdxY, Builtin::BlockIdxZ};
+  static const Builtin block_dim[] = {Builtin::BlockDimX, Builtin::BlockDimY, Builtin::BlockDimZ};
+  static const Builtin grid_dim[] = {Builtin::GridDimX, Builtin::GridDimY, Builtin::GridDimZ};
+  if (group.kind == Group::Block) {
+    if (name == "group_index") row = block_idx;
+    if (name == "thread_index") row = thread_idx;
+    if (name == "group_dim" || name == "dim_threads") row = block_dim;
+  } else if (group.kind == Group::Grid) {
+    if (name == "block_index") row = block_idx;
+    if (name == "dim_blocks") row = grid_dim;
+  }
+  if (row == nullptr || axis < 0) return opaque(member, type);
+  return convert(k_.builtin(row[axis], where), type, where);
+}
+
+/// Where a region's paths meet: "at the head of the for loop at line 7", "in the switch at ...".
+std::string Lowerer::region_text(const char* what, const clang::Stmt* s) {
+  return std::string(std::strcmp(what, "switch") == 0 ? "in the " : "at the head of the ") + what +
+         " at line " + std::to_string(range(s).line);
+}
+
+ir::ExprId Lowerer::i64(std::int64_t value, ir::SourceRange where) {
+  return k_.constant(ir::ScalarType::I64, value, where);
+}
+
+ir::ExprId Lowerer::offset_expr(const Offset& o, ir::SourceRange where) {
+  if (o.expr == ir::kNone) return i64(o.constant, where);
+  if (o.constant == 0) return o.expr;
+  return k_.binary(ir::BinaryOp::Add, o.expr, i64(o.constant, where), where);
+}
+
+Lowerer::Offset Lowerer::add(Offset a, const Offset& b, ir::SourceRange where) {
+  if (__builtin_add_overflow(a.constant, b.constant, &a.constant))
+    throw Unplaced{"a constant offset past 2^63 bytes"};
+  if (b.expr != ir::kNone)
+    a.expr = a.expr == ir::kNone ? b.expr : k_.binary(ir::BinaryOp::Add, a.expr, b.expr, where);
+  return a;
+}
+
+std::int64_t Lowerer::size_of(clang::QualType type, const clang::Expr* at) const {
+  if (type->isIncompleteType() || type->isDependentType() || type->isFunctionType())
+    throw Unplaced{"the size of " + type.getAsString() + " is not known"};
+  (void)at;
+  return context_.getTypeSizeInChars(type).getQuantity();
+}
+
+/// index * size in bytes, index an integer expression of the source.
+Lowerer::Offset Lowerer::scaled(const clang::Expr* index, std::int64_t size, bool negate, ir::SourceRange where) {
+  if (!scalar_type(index->getType())) throw Unplaced{"the index is not an integer"};
+  if (index->HasSideEffects(context_))
+    throw Unplaced{"the index '" + text(index) + "' has side effects"};
+  clang::Expr::EvalResult constant;
+  if (index->EvaluateAsInt(constant, context_)) {
+    const llvm::APSInt v = constant.Val.getInt();
+    if (v.getMinSignedBits() > 63) throw Unplaced{"the index is past 2^63"};
+    std::int64_t bytes = 0;
+    const std::int64_t value = v.isSigned() ? v.getExtValue() : static_cast<std::int64_t>(v.getZExtValue());
+    if (__builtin_mul_overflow(value, size, &bytes) || (negate && bytes == INT64_MIN))
       throw Unplaced{"a constant offset past 2^63 bytes"};
-    if (b.expr != ir::kNone)
-      a.expr = a.expr == ir::kNone ? b.expr : k_.binary(ir::BinaryOp::Add, a.expr, b.expr, where);
+    return Offset{ir::kNone, negate ? -bytes : bytes};
+  }
+  ir::ExprId e = k_.cast(ir::ScalarType::I64, lower_int(index), where);
+  if (size != 1) e = k_.binary(ir::BinaryOp::Mul, e, i64(size, where), where);
+  if (negate) e = k_.unary(ir::UnaryOp::Neg, e, where);
+  return Offset{e, 0};
+}
+
+/// The base of a declared variable (a __shared__, __device__ or __constant__ variable, or a
+/// local array), made on first use.
+std::int32_t Lowerer::variable_base(const clang::VarDecl* var) {
+  const auto found = variable_bases_.find(var);
+  if (found != variable_bases_.end()) return found->second;
+  ir::MemoryBase base;
+  base.name = var->getNameAsString();
+  if (var->hasAttr<clang::CUDASharedAttr>()) {
+    base.space = ir::AddressSpace::Shared;
+  } else if (var->hasAttr<clang::CUDAConstantAttr>()) {
+    base.space = ir::AddressSpace::Constant;
+  } else if (var->hasGlobalStorage()) {
+    base.space = ir::AddressSpace::Global;
+  } else {
+    base.space = ir::AddressSpace::Local;
+  }
+  const clang::QualType type = var->getType();
+  base.bytes = type->isIncompleteType() ? 0
+                                        : static_cast<std::uint64_t>(
+                                              context_.getTypeSizeInChars(type).getQuantity());
+  base.alignment = static_cast<std::uint32_t>(context_.getDeclAlign(var).getQuantity());
+  base.declared = range(var->getSourceRange());
+  const std::int32_t id = k_.add_base(base);
+  variable_bases_[var] = id;
+  return id;
+}
+
+/// A kernel pointer parameter's buffer (256-byte aligned, as cudaMalloc returns it).
+std::int32_t Lowerer::parameter_base(std::int32_t index, const clang::ParmVarDecl* param) {
+  const auto found = parameter_bases_.find(index);
+  if (found != parameter_bases_.end()) return found->second;
+  ir::MemoryBase base;
+  base.name = param->getNameAsString();
+  base.space = ir::AddressSpace::Global;
+  base.parameter = index;
+  base.alignment = 256;
+  base.declared = range(param->getSourceRange());
+  const std::int32_t id = k_.add_base(base);
+  parameter_bases_[index] = id;
+  return id;
+}
+
+/// Where an lvalue of the source lives; throws Unplaced.
+Lowerer::Address Lowerer::address_of(const clang::Expr* e) {
+  e = e->IgnoreParens();
+  const ir::SourceRange where = range(e);
+  if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) {
+    Address a = pointer_value(subscript->getBase());
+    a.offset = add(a.offset, scaled(subscript->getIdx(), size_of(e->getType(), e), false, where), where);
     return a;
   }
-
-  std::int64_t size_of(clang::QualType type, const clang::Expr* at) const {
-    if (type->isIncompleteType() || type->isDependentType() || type->isFunctionType())
-      throw Unplaced{"the size of " + type.getAsString() + " is not known"};
-    (void)at;
-    return context_.getTypeSizeInChars(type).getQuantity();
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
+      op != nullptr && op->getOpcode() == clang::UO_Deref)
+    return pointer_value(op->getSubExpr());
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
+    const clang::ValueDecl* decl = member->getMemberDecl();
+    const auto* field = llvm::dyn_cast<clang::FieldDecl>(decl);
+    if (field != nullptr && field->isBitField()) throw Unplaced{"a bit-field"};
+    if (field == nullptr && !llvm::isa<clang::IndirectFieldDecl>(decl))
+      throw Unplaced{"a static member"};
+    const clang::Expr* object = member->getBase();
+    if (llvm::isa<clang::CXXThisExpr>(object->IgnoreParenImpCasts()))
+      throw Unplaced{"a member of an object the model does not place ('this')"};
+    Address a = member->isArrow() ? pointer_value(object) : address_of(object);
+    a.offset.constant += static_cast<std::int64_t>(context_.getFieldOffset(decl) / 8);
+    return a;
   }
-
-  /// index * size in bytes, index an integer expression of the source.
-  Offset scaled(const clang::Expr* index, std::int64_t size, bool negate, ir::SourceRange where) {
-    if (!scalar_type(index->getType())) throw Unplaced{"the index is not an integer"};
-    if (index->HasSideEffects(context_))
-      throw Unplaced{"the index '" + text(index) + "' has side effects"};
-    clang::Expr::EvalResult constant;
-    if (index->EvaluateAsInt(constant, context_)) {
-      const llvm::APSInt v = constant.Val.getInt();
-      if (v.getMinSignedBits() > 63) throw Unplaced{"the index is past 2^63"};
-      std::int64_t bytes = 0;
-      const std::int64_t value = v.isSigned() ? v.getExtValue() : static_cast<std::int64_t>(v.getZExtValue());
-      if (__builtin_mul_overflow(value, size, &bytes) || (negate && bytes == INT64_MIN))
-        throw Unplaced{"a constant offset past 2^63 bytes"};
-      return Offset{ir::kNone, negate ? -bytes : bytes};
-    }
-    ir::ExprId e = k_.cast(ir::ScalarType::I64, lower_int(index), where);
-    if (size != 1) e = k_.binary(ir::BinaryOp::Mul, e, i64(size, where), where);
-    if (negate) e = k_.unary(ir::UnaryOp::Neg, e, where);
-    return Offset{e, 0};
-  }
-
-  /// The base of a declared variable (a __shared__, __device__ or __constant__ variable, or a
-  /// local array), made on first use.
-  std::int32_t variable_base(const clang::VarDecl* var) {
-    const auto found = variable_bases_.find(var);
-    if (found != variable_bases_.end()) return found->second;
-    ir::MemoryBase base;
-    base.name = var->getNameAsString();
-    if (var->hasAttr<clang::CUDASharedAttr>()) {
-      base.space = ir::AddressSpace::Shared;
-    } else if (var->hasAttr<clang::CUDAConstantAttr>()) {
-      base.space = ir::AddressSpace::Constant;
-    } else if (var->hasGlobalStorage()) {
-      base.space = ir::AddressSpace::Global;
-    } else {
-      base.space = ir::AddressSpace::Local;
-    }
-    const clang::QualType type = var->getType();
-    base.bytes = type->isIncompleteType() ? 0
-                                          : static_cast<std::uint64_t>(
-                                                context_.getTypeSizeInChars(type).getQuantity());
-    base.alignment = static_cast<std::uint32_t>(context_.getDeclAlign(var).getQuantity());
-    base.declared = range(var->getSourceRange());
-    const std::int32_t id = k_.add_base(base);
-    variable_bases_[var] = id;
-    return id;
-  }
-
-  /// A kernel pointer parameter's buffer (256-byte aligned, as cudaMalloc returns it).
-  std::int32_t parameter_base(std::int32_t index, const clang::ParmVarDecl* param) {
-    const auto found = parameter_bases_.find(index);
-    if (found != parameter_bases_.end()) return found->second;
-    ir::MemoryBase base;
-    base.name = param->getNameAsString();
-    base.space = ir::AddressSpace::Global;
-    base.parameter = index;
-    base.alignment = 256;
-    base.declared = range(param->getSourceRange());
-    const std::int32_t id = k_.add_base(base);
-    parameter_bases_[index] = id;
-    return id;
-  }
-
-  /// Where an lvalue of the source lives; throws Unplaced.
-  Address address_of(const clang::Expr* e) {
-    e = e->IgnoreParens();
-    const ir::SourceRange where = range(e);
-    if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) {
-      Address a = pointer_value(subscript->getBase());
-      a.offset = add(a.offset, scaled(subscript->getIdx(), size_of(e->getType(), e), false, where), where);
+  if (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) {
+    if (cast->getCastKind() == clang::CK_NoOp) return address_of(cast->getSubExpr());
+    if (cast->getCastKind() == clang::CK_UncheckedDerivedToBase ||
+        cast->getCastKind() == clang::CK_DerivedToBase) {
+      Address a = address_of(cast->getSubExpr());
+      a.offset.constant += base_class_offset(cast);
       return a;
     }
-    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
-        op != nullptr && op->getOpcode() == clang::UO_Deref)
-      return pointer_value(op->getSubExpr());
-    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
-      const clang::ValueDecl* decl = member->getMemberDecl();
-      const auto* field = llvm::dyn_cast<clang::FieldDecl>(decl);
-      if (field != nullptr && field->isBitField()) throw Unplaced{"a bit-field"};
-      if (field == nullptr && !llvm::isa<clang::IndirectFieldDecl>(decl))
-        throw Unplaced{"a static member"};
-      const clang::Expr* object = member->getBase();
-      if (llvm::isa<clang::CXXThisExpr>(object->IgnoreParenImpCasts()))
-        throw Unplaced{"a member of an object the model does not place ('this')"};
-      Address a = member->isArrow() ? pointer_value(object) : address_of(object);
-      a.offset.constant += static_cast<std::int64_t>(context_.getFieldOffset(decl) / 8);
-      return a;
-    }
-    if (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) {
-      if (cast->getCastKind() == clang::CK_NoOp) return address_of(cast->getSubExpr());
-      if (cast->getCastKind() == clang::CK_UncheckedDerivedToBase ||
-          cast->getCastKind() == clang::CK_DerivedToBase) {
-        Address a = address_of(cast->getSubExpr());
-        a.offset.constant += base_class_offset(cast);
-        return a;
-      }
-    }
-    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
-      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-      if (var == nullptr) throw Unplaced{"not a variable"};
-      const auto bound = bindings_.find(var);
-      if (bound != bindings_.end() && bound->second.kind == Binding::Memory)
-        throw Unplaced{"reached through the reference '" + var->getNameAsString() + "'"};
-      if (var->getType()->isReferenceType())
-        throw Unplaced{"reached through the reference '" + var->getNameAsString() + "'"};
-      if (!var->hasGlobalStorage() && !var->getType()->isArrayType())
-        throw Unplaced{"'" + var->getNameAsString() + "' is a local variable, not memory"};
-      return Address{variable_base(var), {}};
-    }
-    throw Unplaced{"the model does not follow '" + text(e) + "' to an address"};
   }
-
-  std::int64_t base_class_offset(const clang::CastExpr* cast) const {
-    std::int64_t offset = 0;
-    const clang::CXXRecordDecl* derived =
-        cast->getSubExpr()->getType()->getAsCXXRecordDecl();
-    for (const clang::CXXBaseSpecifier* base : cast->path()) {
-      if (base->isVirtual()) throw Unplaced{"a virtual base class"};
-      const clang::CXXRecordDecl* parent = base->getType()->getAsCXXRecordDecl();
-      if (derived == nullptr || parent == nullptr) throw Unplaced{"a base class"};
-      offset += context_.getASTRecordLayout(derived).getBaseClassOffset(parent).getQuantity();
-      derived = parent;
-    }
-    return offset;
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    if (var == nullptr) throw Unplaced{"not a variable"};
+    const auto bound = bindings_.find(var);
+    if (bound != bindings_.end() && bound->second.kind == Binding::Memory)
+      throw Unplaced{"reached through the reference '" + var->getNameAsString() + "'"};
+    if (var->getType()->isReferenceType())
+      throw Unplaced{"reached through the reference '" + var->getNameAsString() + "'"};
+    if (!var->hasGlobalStorage() && !var->getType()->isArrayType())
+      throw Unplaced{"'" + var->getNameAsString() + "' is a local variable, not memory"};
+    return Address{variable_base(var), {}};
   }
+  throw Unplaced{"the model does not follow '" + text(e) + "' to an address"};
+}
 
-  /// The address a pointer-valued expression holds; throws Unplaced.
-  Address pointer_value(const clang::Expr* e) {
-    e = e->IgnoreParens();
-    const ir::SourceRange where = range(e);
-    if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(e)) {
-      switch (cast->getCastKind()) {
-        case clang::CK_ArrayToPointerDecay: return address_of(cast->getSubExpr());
-        case clang::CK_NoOp:
-        case clang::CK_BitCast:
-        case clang::CK_AddressSpaceConversion: return pointer_value(cast->getSubExpr());
-        case clang::CK_LValueToRValue: {
-          const clang::Expr* sub = cast->getSubExpr()->IgnoreParens();
-          const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(sub);
-          const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
-          if (var == nullptr)
-            throw Unplaced{"the pointer '" + text(sub) + "' is read from memory"};
-          const auto found = pointers_.find(var);
-          if (found == pointers_.end()) {
-            const auto why = unfollowed_pointers_.find(var);
-            throw Unplaced{why != unfollowed_pointers_.end()
-                               ? why->second
-                               : "the model does not follow the pointer '" +
-                                     var->getNameAsString() + "'"};
-          }
-          const PointerBinding& bound = found->second;
-          if (!bound.lost.empty()) throw Unplaced{bound.lost};
-          if (bound.base == ir::kNone)
-            throw Unplaced{"the pointer '" + var->getNameAsString() + "' has no value here"};
-          Address a{bound.base, {}};
-          if (bound.offset != ir::kNone) a.offset.expr = k_.local(bound.offset, where);
-          return a;
+std::int64_t Lowerer::base_class_offset(const clang::CastExpr* cast) const {
+  std::int64_t offset = 0;
+  const clang::CXXRecordDecl* derived =
+      cast->getSubExpr()->getType()->getAsCXXRecordDecl();
+  for (const clang::CXXBaseSpecifier* base : cast->path()) {
+    if (base->isVirtual()) throw Unplaced{"a virtual base class"};
+    const clang::CXXRecordDecl* parent = base->getType()->getAsCXXRecordDecl();
+    if (derived == nullptr || parent == nullptr) throw Unplaced{"a base class"};
+    offset += context_.getASTRecordLayout(derived).getBaseClassOffset(parent).getQuantity();
+    derived = parent;
+  }
+  return offset;
+}
+
+/// The address a pointer-valued expression holds; throws Unplaced.
+Lowerer::Address Lowerer::pointer_value(const clang::Expr* e) {
+  e = e->IgnoreParens();
+  const ir::SourceRange where = range(e);
+  if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(e)) {
+    switch (cast->getCastKind()) {
+      case clang::CK_ArrayToPointerDecay: return address_of(cast->getSubExpr());
+      case clang::CK_NoOp:
+      case clang::CK_BitCast:
+      case clang::CK_AddressSpaceConversion: return pointer_value(cast->getSubExpr());
+      case clang::CK_LValueToRValue: {
+        const clang::Expr* sub = cast->getSubExpr()->IgnoreParens();
+        const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(sub);
+        const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+        if (var == nullptr)
+          throw Unplaced{"the pointer '" + text(sub) + "' is read from memory"};
+        const auto found = pointers_.find(var);
+        if (found == pointers_.end()) {
+          const auto why = unfollowed_pointers_.find(var);
+          throw Unplaced{why != unfollowed_pointers_.end()
+                             ? why->second
+                             : "the model does not follow the pointer '" +
+                                   var->getNameAsString() + "'"};
         }
-        case clang::CK_NullToPointer: throw Unplaced{"a null pointer"};
-        case clang::CK_IntegralToPointer: throw Unplaced{"a pointer made from an integer"};
-        default: break;
-      }
-      if (llvm::isa<clang::ExplicitCastExpr>(cast) && cast->getSubExpr()->getType()->isPointerType())
-        return pointer_value(cast->getSubExpr());
-      throw Unplaced{"the model does not follow the pointer '" + text(e) + "'"};
-    }
-    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(e)) {
-      const clang::BinaryOperatorKind kind = op->getOpcode();
-      if (kind == clang::BO_Add || kind == clang::BO_Sub) {
-        const bool left = op->getLHS()->getType()->isPointerType();
-        const clang::Expr* pointer = left ? op->getLHS() : op->getRHS();
-        const clang::Expr* index = left ? op->getRHS() : op->getLHS();
-        if (!index->getType()->isIntegerType()) throw Unplaced{"a pointer difference"};
-        Address a = pointer_value(pointer);
-        const std::int64_t size = size_of(pointer->getType()->getPointeeType(), e);
-        a.offset = add(a.offset, scaled(index, size, kind == clang::BO_Sub, where), where);
+        const PointerBinding& bound = found->second;
+        if (!bound.lost.empty()) throw Unplaced{bound.lost};
+        if (bound.base == ir::kNone)
+          throw Unplaced{"the pointer '" + var->getNameAsString() + "' has no value here"};
+        Address a{bound.base, {}};
+        if (bound.offset != ir::kNone) a.offset.expr = k_.local(bound.offset, where);
         return a;
       }
+      case clang::CK_NullToPointer: throw Unplaced{"a null pointer"};
+      case clang::CK_IntegralToPointer: throw Unplaced{"a pointer made from an integer"};
+      default: break;
     }
-    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
-        op != nullptr && op->getOpcode() == clang::UO_AddrOf)
-      return address_of(op->getSubExpr());
-    if (llvm::isa<clang::ConditionalOperator>(e) || llvm::isa<clang::BinaryConditionalOperator>(e))
-      throw Unplaced{"the pointer is chosen by a condition"};
-    if (llvm::isa<clang::CallExpr>(e)) throw Unplaced{"the pointer is returned by a call"};
+    if (llvm::isa<clang::ExplicitCastExpr>(cast) && cast->getSubExpr()->getType()->isPointerType())
+      return pointer_value(cast->getSubExpr());
     throw Unplaced{"the model does not follow the pointer '" + text(e) + "'"};
   }
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(e)) {
+    const clang::BinaryOperatorKind kind = op->getOpcode();
+    if (kind == clang::BO_Add || kind == clang::BO_Sub) {
+      const bool left = op->getLHS()->getType()->isPointerType();
+      const clang::Expr* pointer = left ? op->getLHS() : op->getRHS();
+      const clang::Expr* index = left ? op->getRHS() : op->getLHS();
+      if (!index->getType()->isIntegerType()) throw Unplaced{"a pointer difference"};
+      Address a = pointer_value(pointer);
+      const std::int64_t size = size_of(pointer->getType()->getPointeeType(), e);
+      a.offset = add(a.offset, scaled(index, size, kind == clang::BO_Sub, where), where);
+      return a;
+    }
+  }
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
+      op != nullptr && op->getOpcode() == clang::UO_AddrOf)
+    return address_of(op->getSubExpr());
+  if (llvm::isa<clang::ConditionalOperator>(e) || llvm::isa<clang::BinaryConditionalOperator>(e))
+    throw Unplaced{"the pointer is chosen by a condition"};
+  if (llvm::isa<clang::CallExpr>(e)) throw Unplaced{"the pointer is returned by a call"};
+  throw Unplaced{"the model does not follow the pointer '" + text(e) + "'"};
+}
 
-  /// Whether an lvalue is memory the model counts accesses to (not a modelled local, a launch
-  /// built-in or a compile-time constant).
-  bool is_memory(const clang::Expr* e) {
-    e = e->IgnoreParens();
-    if (!e->isGLValue() || dereferenced_local(e)) return false;
-    if (llvm::isa<clang::ArraySubscriptExpr>(e)) return true;
-    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e))
-      return op->getOpcode() == clang::UO_Deref;
-    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
-      if (field_local(member)) return false;
-      const clang::Expr* base = strip(member->getBase());
-      if (launch_builtin(base, member->getMemberDecl()->getNameAsString())) return false;
-      if (llvm::isa<clang::CXXThisExpr>(base))
-        return this_stack_.empty() || this_stack_.back() == kUnknownObject;
-      return member->isArrow() || is_memory(member->getBase());
-    }
-    if (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(e))
-      return cast->isGLValue() && is_memory(cast->getSubExpr());
-    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
-      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-      if (var == nullptr) return false;
-      const auto bound = bindings_.find(var);
-      if (bound != bindings_.end()) return bound->second.kind == Binding::Memory;
-      if (!var->hasGlobalStorage() || is_cuda_api(var)) return false;
-      return var->hasAttr<clang::CUDASharedAttr>() || var->hasAttr<clang::CUDAConstantAttr>() ||
-             var->hasAttr<clang::CUDADeviceAttr>();
-    }
+/// Whether an lvalue is memory the model counts accesses to (not a modelled local, a launch
+/// built-in or a compile-time constant).
+bool Lowerer::is_memory(const clang::Expr* e) {
+  e = e->IgnoreParens();
+  if (!e->isGLValue() || dereferenced_local(e)) return false;
+  if (llvm::isa<clang::ArraySubscriptExpr>(e)) return true;
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e))
+    return op->getOpcode() == clang::UO_Deref;
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
+    if (field_local(member)) return false;
+    const clang::Expr* base = strip(member->getBase());
+    if (launch_builtin(base, member->getMemberDecl()->getNameAsString())) return false;
+    if (llvm::isa<clang::CXXThisExpr>(base))
+      return this_stack_.empty() || this_stack_.back() == kUnknownObject;
+    return member->isArrow() || is_memory(member->getBase());
+  }
+  if (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(e))
+    return cast->isGLValue() && is_memory(cast->getSubExpr());
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    if (var == nullptr) return false;
+    const auto bound = bindings_.find(var);
+    if (bound != bindings_.end()) return bound->second.kind == Binding::Memory;
+    if (!var->hasGlobalStorage() || is_cuda_api(var)) return false;
+    return var->hasAttr<clang::CUDASharedAttr>() || var->hasAttr<clang::CUDAConstantAttr>() ||
+           var->hasAttr<clang::CUDADeviceAttr>();
+  }
+  return false;
+}
+
+/// The space an access the model cannot place is in, as far as the source tells.
+ir::AddressSpace Lowerer::guessed_space(const clang::Expr* e) const {
+  const std::string space = memory_space(e);
+  if (space == "shared memory") return ir::AddressSpace::Shared;
+  if (space == "constant memory") return ir::AddressSpace::Constant;
+  if (space == "local array") return ir::AddressSpace::Local;
+  return ir::AddressSpace::Global;
+}
+
+/// Records an access of `kind` to the lvalue `e` (or, with `pointer`, to what the pointer
+/// expression `e` points to) in the statement being lowered. True when it was placed: its
+/// address's subexpressions are then lowered (their own loads recorded) and need no scan.
+/// `again`: the address was lowered before (the load of `a[i] += v`): loads inside it are
+/// not recorded a second time.
+/// `part`: only this member of the object (a copy moved member by member).
+bool Lowerer::record_access(ir::AccessKind kind, const clang::Expr* e, bool pointer,
+                   bool again, const Part* part) {
+  if (pending_ == nullptr || quiet_ > 0) return false;
+  const clang::QualType type = pointer ? e->getType()->getPointeeType() : e->getType();
+  ir::MemoryAccess access;
+  access.kind = kind;
+  access.text = text(e) + (part != nullptr ? part->path : "");
+  access.range = range(e);
+  access.space = pointer ? ir::AddressSpace::Global : guessed_space(e);
+  const std::size_t exprs = k_.exprs.size();
+  const std::size_t pending = pending_->accesses.size();
+  try {
+    if (type->isIncompleteType() || type->isVoidType()) throw Unplaced{"an access of unknown size"};
+    const std::int64_t width =
+        part != nullptr ? part->width : context_.getTypeSizeInChars(type).getQuantity();
+    access.width = static_cast<std::uint32_t>(width);
+    if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16)
+      throw Unplaced{"a " + std::to_string(width) +
+                     "-byte object, which the compiler moves in several accesses"};
+    std::optional<Quiet> quiet;
+    if (again) quiet.emplace(*this);
+    Address a = pointer ? pointer_value(e) : address_of(e);
+    quiet.reset();
+    if (part != nullptr) a.offset.constant += part->offset;
+    access.base = a.base;
+    access.space = k_.bases[a.base].space;
+    access.offset = offset_expr(a.offset, access.range);
+    access.guard = guard_expr(guards_, access.range);
+  } catch (const Unplaced& why) {
+    rollback(exprs, pending);
+    access = unplaced(access, why.reason);
+    pending_->accesses.push_back(access);
+    return false;
+  } catch (const InvalidInput& why) {
+    rollback(exprs, pending);
+    access = unplaced(access, std::string("its address is not an integer expression the model "
+                                          "follows: ") + why.what());
+    pending_->accesses.push_back(access);
     return false;
   }
+  pending_->accesses.push_back(access);
+  if (kind == ir::AccessKind::Load && part == nullptr) pending_->load_at[e] = pending_->accesses.size() - 1;
+  return true;
+}
 
-  /// The space an access the model cannot place is in, as far as the source tells.
-  ir::AddressSpace guessed_space(const clang::Expr* e) const {
-    const std::string space = memory_space(e);
-    if (space == "shared memory") return ir::AddressSpace::Shared;
-    if (space == "constant memory") return ir::AddressSpace::Constant;
-    if (space == "local array") return ir::AddressSpace::Local;
-    return ir::AddressSpace::Global;
-  }
-
-  /// Records an access of `kind` to the lvalue `e` (or, with `pointer`, to what the pointer
-  /// expression `e` points to) in the statement being lowered. True when it was placed: its
-  /// address's subexpressions are then lowered (their own loads recorded) and need no scan.
-  /// `again`: the address was lowered before (the load of `a[i] += v`): loads inside it are
-  /// not recorded a second time.
-  /// `part`: only this member of the object (a copy moved member by member).
-  bool record_access(ir::AccessKind kind, const clang::Expr* e, bool pointer = false,
-                     bool again = false, const Part* part = nullptr) {
-    if (pending_ == nullptr || quiet_ > 0) return false;
-    const clang::QualType type = pointer ? e->getType()->getPointeeType() : e->getType();
+/// A copy of a whole object from or to memory (`float4 v = p4[i]`, `qs[i] = q`): one access
+/// when the object moves in one instruction (its size is its alignment: float2, float4,
+/// int4, double2 ...), else one per scalar member at its offset, as nvcc moves a struct of
+/// smaller alignment. True when placed.
+bool Lowerer::record_object(ir::AccessKind kind, const clang::Expr* e) {
+  if (pending_ == nullptr || quiet_ > 0) return false;
+  if (moves_whole(e->getType())) return record_access(kind, e);
+  std::vector<Part> parts;
+  if (!members_of(e->getType(), 0, "", parts) || parts.size() > 64) {
     ir::MemoryAccess access;
     access.kind = kind;
-    access.text = text(e) + (part != nullptr ? part->path : "");
+    access.text = text(e);
     access.range = range(e);
-    access.space = pointer ? ir::AddressSpace::Global : guessed_space(e);
-    const std::size_t exprs = k_.exprs.size();
-    const std::size_t pending = pending_->accesses.size();
-    try {
-      if (type->isIncompleteType() || type->isVoidType()) throw Unplaced{"an access of unknown size"};
-      const std::int64_t width =
-          part != nullptr ? part->width : context_.getTypeSizeInChars(type).getQuantity();
-      access.width = static_cast<std::uint32_t>(width);
-      if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16)
-        throw Unplaced{"a " + std::to_string(width) +
-                       "-byte object, which the compiler moves in several accesses"};
-      std::optional<Quiet> quiet;
-      if (again) quiet.emplace(*this);
-      Address a = pointer ? pointer_value(e) : address_of(e);
-      quiet.reset();
-      if (part != nullptr) a.offset.constant += part->offset;
-      access.base = a.base;
-      access.space = k_.bases[a.base].space;
-      access.offset = offset_expr(a.offset, access.range);
-      access.guard = guard_expr(guards_, access.range);
-    } catch (const Unplaced& why) {
-      rollback(exprs, pending);
-      access = unplaced(access, why.reason);
-      pending_->accesses.push_back(access);
-      return false;
-    } catch (const InvalidInput& why) {
-      rollback(exprs, pending);
-      access = unplaced(access, std::string("its address is not an integer expression the model "
-                                            "follows: ") + why.what());
-      pending_->accesses.push_back(access);
-      return false;
-    }
-    pending_->accesses.push_back(access);
-    if (kind == ir::AccessKind::Load && part == nullptr) pending_->load_at[e] = pending_->accesses.size() - 1;
-    return true;
-  }
-
-  /// A copy of a whole object from or to memory (`float4 v = p4[i]`, `qs[i] = q`): one access
-  /// when the object moves in one instruction (its size is its alignment: float2, float4,
-  /// int4, double2 ...), else one per scalar member at its offset, as nvcc moves a struct of
-  /// smaller alignment. True when placed.
-  bool record_object(ir::AccessKind kind, const clang::Expr* e) {
-    if (pending_ == nullptr || quiet_ > 0) return false;
-    if (moves_whole(e->getType())) return record_access(kind, e);
-    std::vector<Part> parts;
-    if (!members_of(e->getType(), 0, "", parts) || parts.size() > 64) {
-      ir::MemoryAccess access;
-      access.kind = kind;
-      access.text = text(e);
-      access.range = range(e);
-      access.space = guessed_space(e);
-      pending_->accesses.push_back(unplaced(
-          access, "a copy of a " + e->getType().getAsString() + " the model does not split into accesses"));
-      return false;
-    }
-    bool placed = true;
-    for (std::size_t i = 0; i < parts.size(); ++i)
-      placed = record_access(kind, e, false, /*again=*/i > 0, &parts[i]) && placed;
-    return placed;
-  }
-
-  bool moves_whole(clang::QualType type) const {
-    if (type->isIncompleteType()) return false;
-    const std::int64_t size = context_.getTypeSizeInChars(type).getQuantity();
-    const std::int64_t align = context_.getTypeAlignInChars(type).getQuantity();
-    return size == align && (size == 1 || size == 2 || size == 4 || size == 8 || size == 16);
-  }
-
-  /// The scalar members (and whole-moving member objects) of `type` at `offset`, recursively;
-  /// false for what the model does not split (a union, a bit-field, a virtual base).
-  bool members_of(clang::QualType type, std::int64_t offset, const std::string& path,
-                  std::vector<Part>& out) const {
-    if (type->isIncompleteType() || out.size() > 64) return false;
-    if (type->isScalarType() || (type->isRecordType() && moves_whole(type) && !path.empty())) {
-      out.push_back(Part{offset, context_.getTypeSizeInChars(type).getQuantity(), path});
-      return true;
-    }
-    if (const auto* array = context_.getAsConstantArrayType(type)) {
-      const std::int64_t stride = context_.getTypeSizeInChars(array->getElementType()).getQuantity();
-      for (std::uint64_t i = 0; i < array->getSize().getZExtValue(); ++i)
-        if (!members_of(array->getElementType(), offset + static_cast<std::int64_t>(i) * stride,
-                        path + "[" + std::to_string(i) + "]", out))
-          return false;
-      return true;
-    }
-    const auto* record = type->getAsCXXRecordDecl();
-    if (record == nullptr || !record->hasDefinition() || record->isUnion() ||
-        record->getNumVBases() > 0)
-      return false;
-    record = record->getDefinition();
-    const clang::ASTRecordLayout& layout = context_.getASTRecordLayout(record);
-    for (const clang::CXXBaseSpecifier& base : record->bases()) {
-      const clang::CXXRecordDecl* parent = base.getType()->getAsCXXRecordDecl();
-      if (parent == nullptr ||
-          !members_of(base.getType(), offset + layout.getBaseClassOffset(parent).getQuantity(), path, out))
-        return false;
-    }
-    for (const clang::FieldDecl* field : record->fields()) {
-      if (field->isBitField()) return false;
-      const auto at = static_cast<std::int64_t>(layout.getFieldOffset(field->getFieldIndex()) / 8);
-      if (!members_of(field->getType(), offset + at, path + "." + field->getNameAsString(), out))
-        return false;
-    }
-    return true;
-  }
-
-  static ir::MemoryAccess unplaced(ir::MemoryAccess access, const std::string& reason) {
-    access.base = ir::kNone;
-    access.offset = ir::kNone;
-    access.guard = ir::kNone;
-    access.reason = reason;
-    if (access.width != 1 && access.width != 2 && access.width != 4 && access.width != 8 &&
-        access.width != 16)
-      access.width = 1;  // an object moved in several accesses: its width says nothing
-    return access;
-  }
-
-  /// Forgets the expressions (and loads inside them) of an attempt that failed.
-  void rollback(std::size_t exprs, std::size_t pending) {
-    k_.exprs.resize(exprs);
-    if (pending_ == nullptr) return;
-    pending_->accesses.resize(pending);
-    auto& loads = pending_->loads;
-    loads.erase(std::remove_if(loads.begin(), loads.end(),
-                               [&](const auto& l) {
-                                 return static_cast<std::size_t>(l.first) >= exprs || l.second >= pending;
-                               }),
-                loads.end());
-  }
-
-  /// Gives the collected accesses their ids in statement `target` and links the loads whose
-  /// values are opaque expressions to them.
-  void carry_accesses(Pending& p, ir::StmtId target) {
-    const auto first = static_cast<std::int32_t>(k_.accesses.size());
-    for (ir::MemoryAccess& a : p.accesses) k_.stmts[target].accesses.push_back(k_.add_access(a));
-    for (const auto& [expr, index] : p.loads) k_.exprs[expr].access = first + static_cast<std::int32_t>(index);
-    p.accesses.clear();
-    p.loads.clear();
-  }
-
-  /// The conjunction of the guards, lowered afresh (each access owns its expressions); kNone
-  /// without guards. Throws Unplaced when a condition cannot be lowered again.
-  ir::ExprId guard_expr(const std::vector<Guard>& guards, ir::SourceRange where) {
-    ir::ExprId all = ir::kNone;
-    const Quiet quiet(*this);  // the condition's own loads and flops were counted where it ran
-    for (const Guard& g : guards) {
-      if (g.condition->HasSideEffects(context_))
-        throw Unplaced{"it is made only where '" + text(g.condition) +
-                       "' holds, a condition with side effects"};
-      ir::ExprId c = lower_int(g.condition);
-      if (k_.exprs[c].type != ir::ScalarType::Bool) c = k_.cast(ir::ScalarType::Bool, c, where);
-      if (!g.holds) c = k_.unary(ir::UnaryOp::LogicalNot, c, where);
-      all = all == ir::kNone ? c : k_.logical(ir::LogicalOp::And, all, c, where);
-    }
-    return all;
-  }
-
-  /// Floating-point operations of one expression node, counted in the statement being lowered.
-  void count_flops(std::uint32_t operations) {
-    if (pending_ == nullptr || quiet_ > 0 || operations == 0) return;
-    pending_->flops.push_back(PendingFlops{operations, guards_});
-  }
-
-  /// add, sub, mul, div and their compound assignments, ++ and -- on a float: 1; fma: 2.
-  static std::uint32_t float_operations(const clang::Stmt* s) {
-    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s)) {
-      const bool arithmetic = op->getOpcode() == clang::BO_Add || op->getOpcode() == clang::BO_Sub ||
-                              op->getOpcode() == clang::BO_Mul || op->getOpcode() == clang::BO_Div ||
-                              op->getOpcode() == clang::BO_AddAssign ||
-                              op->getOpcode() == clang::BO_SubAssign ||
-                              op->getOpcode() == clang::BO_MulAssign ||
-                              op->getOpcode() == clang::BO_DivAssign;
-      const clang::QualType type = llvm::isa<clang::CompoundAssignOperator>(op)
-                                       ? llvm::cast<clang::CompoundAssignOperator>(op)->getComputationResultType()
-                                       : op->getType();
-      return arithmetic && type->isRealFloatingType() ? 1 : 0;
-    }
-    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s))
-      return op->isIncrementDecrementOp() && op->getType()->isRealFloatingType() ? 1 : 0;
-    return 0;
-  }
-
-  static bool is_fma(const clang::FunctionDecl* callee) {
-    const std::string name = callee->getNameAsString();
-    return name == "fmaf" || name == "fma" || name.rfind("__fmaf_", 0) == 0 ||
-           name.rfind("__fma_", 0) == 0;
-  }
-
-  /// Moves the statement's floating-point operations into `target`, each group with the guard
-  /// of its lanes.
-  void carry_flops(Pending& p, ir::StmtId target, const clang::Stmt* s) {
-    std::uint32_t unguarded = 0;
-    for (const PendingFlops& f : p.flops) {
-      if (f.guards.empty()) {
-        unguarded += f.operations;
-        continue;
-      }
-      const std::size_t exprs = k_.exprs.size();
-      try {
-        const ir::ExprId guard = guard_expr(f.guards, range(s));
-        k_.stmts[target].flops.push_back(ir::FloatOps{f.operations, guard});
-      } catch (const Unplaced& why) {
-        k_.exprs.resize(exprs);
-        k_.stmts[target].flops_not_counted = why.reason;
-      } catch (const InvalidInput& why) {
-        k_.exprs.resize(exprs);
-        k_.stmts[target].flops_not_counted = why.what();
-      }
-    }
-    if (unguarded != 0) {
-      auto& flops = k_.stmts[target].flops;
-      flops.insert(flops.begin(), ir::FloatOps{unguarded, ir::kNone});
-    }
-  }
-
-  /// Moves what the statement collected into `id` (a Declare, Assign, Work or Return); for
-  /// another statement, into a Work statement placed before it.
-  ir::StmtId attach(Pending& p, ir::StmtId id, const clang::Stmt* s) {
-    if (p.accesses.empty() && p.flops.empty()) return id;
-    const auto carries = [&](ir::StmtId at) {
-      const ir::StmtKind kind = k_.stmts[at].kind;
-      return kind == ir::StmtKind::Declare || kind == ir::StmtKind::Assign ||
-             kind == ir::StmtKind::Work || kind == ir::StmtKind::Return;
-    };
-    // A condition's loads and floating-point operations run at each evaluation of it: the
-    // statement carries them (an if's loads were carried link by link in lower_if).
-    const bool condition = id != ir::kNone && (k_.stmts[id].kind == ir::StmtKind::If ||
-                                               k_.stmts[id].kind == ir::StmtKind::Loop ||
-                                               k_.stmts[id].kind == ir::StmtKind::Switch);
-    ir::StmtId target = id;
-    if (!condition && (id == ir::kNone || !carries(id))) target = k_.work(text(s), range(s));
-    if (!condition || k_.stmts[id].kind != ir::StmtKind::If) carry_accesses(p, target);
-    carry_flops(p, target, s);
-    if (target == id) return id;
-    if (id == ir::kNone) return target;
-    if (k_.stmts[id].kind == ir::StmtKind::Block) {
-      auto& children = k_.stmts[id].children;
-      children.insert(children.begin(), target);
-      return id;
-    }
-    return k_.block({target, id}, range(s));
-  }
-
-
-  /// `lvalue op= v`, `lvalue = v`, `++lvalue` ...: a load (when `load`) and a store of one
-  /// address; the loads inside the address are recorded once. True when placed.
-  bool load_and_store(const clang::Expr* lvalue, bool load) {
-    if (pending_ == nullptr || quiet_ > 0) return false;
-    if (load && !record_access(ir::AccessKind::Load, lvalue)) {
-      record_unplaced(ir::AccessKind::Store, lvalue);
-      return false;
-    }
-    return record_access(ir::AccessKind::Store, lvalue, false, /*again=*/load);
-  }
-
-  /// `a[i] = v` where v is a scalar expression the model holds: the store's value (converted to
-  /// the element's type, as the assignment converts it), lowered once more without recording
-  /// its loads or flops (scan_work did) and without calls (they would run twice). Anything the
-  /// model does not hold leaves the value unknown.
-  void stored_value(const clang::BinaryOperator* op, std::size_t store) {
-    const auto type = scalar_type(op->getLHS()->getType());
-    if (!type || *type == ir::ScalarType::Bool || pending_->accesses[store].kind != ir::AccessKind::Store ||
-        pending_->accesses[store].width != static_cast<std::uint32_t>(ir::bit_width(*type) / 8))
-      return;
-    if (const auto value = lowered_again(op->getRHS(), *type, "a stored value"))
-      pending_->accesses[store].value = *value;
-  }
-
-  /// atomicAdd / Sub / Min / Max / And / Or / Xor / Exch / CAS / Inc / Dec (and their _block,
-  /// _system forms) on a scalar element: the operation and its operand (a CAS's compared value
-  /// too), as PTX's atom has them: add and exch also on float and double, inc and dec on
-  /// unsigned int. The replay runs them in its documented order (sim/ir.hpp AtomicOp); others,
-  /// or an operand the model does not hold, stay Other.
-  void atomic_operand(const clang::CallExpr* call, const clang::FunctionDecl* callee, std::size_t access) {
-    static const std::map<std::string, ir::AtomicOp> ops = {
-        {"atomicAdd", ir::AtomicOp::Add},   {"atomicSub", ir::AtomicOp::Sub}, {"atomicMin", ir::AtomicOp::Min},
-        {"atomicMax", ir::AtomicOp::Max},   {"atomicAnd", ir::AtomicOp::And}, {"atomicOr", ir::AtomicOp::Or},
-        {"atomicXor", ir::AtomicOp::Xor},   {"atomicExch", ir::AtomicOp::Exch}, {"atomicCAS", ir::AtomicOp::Cas},
-        {"atomicInc", ir::AtomicOp::Inc},   {"atomicDec", ir::AtomicOp::Dec}};
-    std::string name = callee->getNameAsString();
-    for (const std::string scope : {"_block", "_system"})
-      if (name.size() > scope.size() && name.compare(name.size() - scope.size(), std::string::npos, scope) == 0)
-        name.resize(name.size() - scope.size());
-    const auto found = ops.find(name);
-    const auto type = scalar_type(call->getArg(0)->getType()->getPointeeType());
-    if (found == ops.end() || !type || *type == ir::ScalarType::Bool ||
-        pending_->accesses[access].width != static_cast<std::uint32_t>(ir::bit_width(*type) / 8))
-      return;
-    const ir::AtomicOp op = found->second;
-    const unsigned operands = op == ir::AtomicOp::Cas ? 3 : 2;
-    if (call->getNumArgs() != operands || (ir::is_floating(*type) && op != ir::AtomicOp::Add && op != ir::AtomicOp::Exch) ||
-        ((op == ir::AtomicOp::Inc || op == ir::AtomicOp::Dec) && *type != ir::ScalarType::U32))
-      return;
-    const std::size_t exprs = k_.exprs.size();
-    const std::size_t loads = pending_->loads.size();
-    std::optional<ir::ExprId> compare;
-    if (op == ir::AtomicOp::Cas && !(compare = lowered_again(call->getArg(1), *type, "a CAS's compared value")))
-      return;
-    if (const auto value = lowered_again(call->getArg(operands - 1), *type, "an atomic's operand")) {
-      pending_->accesses[access].value = *value;
-      if (compare) pending_->accesses[access].compare = *compare;
-      pending_->accesses[access].atomic = op;
-      return;
-    }
-    k_.exprs.resize(exprs);  // the compared value's expressions, unused
-    pending_->loads.resize(loads);
-  }
-
-  /// `e`, already scanned as work, lowered once more as a value of `type` without recording its
-  /// loads or flops again and without calls (they would run twice); nullopt, and nothing added
-  /// to the model, where the model does not hold it.
-  std::optional<ir::ExprId> lowered_again(const clang::Expr* e, ir::ScalarType type, const char* what) {
-    if (calls_code(e)) return std::nullopt;
-    const std::size_t exprs = k_.exprs.size();
-    const std::size_t loads = pending_->loads.size();
-    try {
-      const Quiet quiet(*this);
-      NoHoist no_hoist(*this, what);
-      return convert(lower_int(e), type, range(e));
-    } catch (const InvalidInput&) {
-    } catch (const Unplaced&) {
-    }
-    k_.exprs.resize(exprs);
-    pending_->loads.resize(loads);
-    return std::nullopt;
-  }
-
-  /// `a[i] op= v`, `a[i]++` ...: the value the store writes, from the element the load before
-  /// it read (load `store - 1`), as for a local (assigned_value, incremented); unknown where the
-  /// model does not hold it.
-  void updated_value(const clang::Expr* op, std::size_t store) {
-    const clang::Expr* target = nullptr;
-    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(op)) target = b->getLHS();
-    if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(op)) target = u->getSubExpr();
-    const auto type = scalar_type(target->getType());
-    if (store == 0 || !type || *type == ir::ScalarType::Bool ||
-        pending_->accesses[store].kind != ir::AccessKind::Store ||
-        pending_->accesses[store - 1].kind != ir::AccessKind::Load ||
-        pending_->accesses[store].width != static_cast<std::uint32_t>(ir::bit_width(*type) / 8))
-      return;
-    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(op); b != nullptr && calls_code(b->getRHS())) return;
-    const std::size_t exprs = k_.exprs.size();
-    const std::size_t loads = pending_->loads.size();
-    try {
-      const Quiet quiet(*this);
-      NoHoist no_hoist(*this, "a stored value");
-      const ir::ExprId old = k_.opaque(*type, describe(target), range(target));
-      link_load(old, store - 1, target->getType());
-      if (pending_->loads.size() == loads) throw InvalidInput("the element is not loaded whole");
-      ir::ExprId value = ir::kNone;
-      if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(op)) value = assigned_value(b, old, *type);
-      else value = incremented(llvm::cast<clang::UnaryOperator>(op), old, *type);
-      pending_->accesses[store].value = value;
-      return;
-    } catch (const InvalidInput&) {
-    } catch (const Unplaced&) {
-    }
-    k_.exprs.resize(exprs);
-    pending_->loads.resize(loads);
-  }
-
-  /// Whether `s` calls a function the model would inline, or constructs an object.
-  bool calls_code(const clang::Stmt* s) const {
-    if (s == nullptr) return false;
-    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s)) {
-      const clang::FunctionDecl* callee = call->getDirectCallee();
-      if (callee == nullptr || inlinable(callee)) return true;
-    }
-    if (llvm::isa<clang::CXXConstructExpr>(s) || llvm::isa<clang::LambdaExpr>(s)) return true;
-    for (const clang::Stmt* child : s->children())
-      if (calls_code(child)) return true;
+    access.space = guessed_space(e);
+    pending_->accesses.push_back(unplaced(
+        access, "a copy of a " + e->getType().getAsString() + " the model does not split into accesses"));
     return false;
   }
+  bool placed = true;
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    placed = record_access(kind, e, false, /*again=*/i > 0, &parts[i]) && placed;
+  return placed;
+}
 
-  /// The store half of an access whose load could not be placed: the same reason.
-  void record_unplaced(ir::AccessKind kind, const clang::Expr* lvalue) {
-    (void)lvalue;
-    ir::MemoryAccess copy = pending_->accesses.back();
-    copy.kind = kind;
-    pending_->accesses.push_back(copy);
+bool Lowerer::moves_whole(clang::QualType type) const {
+  if (type->isIncompleteType()) return false;
+  const std::int64_t size = context_.getTypeSizeInChars(type).getQuantity();
+  const std::int64_t align = context_.getTypeAlignInChars(type).getQuantity();
+  return size == align && (size == 1 || size == 2 || size == 4 || size == 8 || size == 16);
+}
+
+/// The scalar members (and whole-moving member objects) of `type` at `offset`, recursively;
+/// false for what the model does not split (a union, a bit-field, a virtual base).
+bool Lowerer::members_of(clang::QualType type, std::int64_t offset, const std::string& path,
+                std::vector<Part>& out) const {
+  if (type->isIncompleteType() || out.size() > 64) return false;
+  if (type->isScalarType() || (type->isRecordType() && moves_whole(type) && !path.empty())) {
+    out.push_back(Part{offset, context_.getTypeSizeInChars(type).getQuantity(), path});
+    return true;
   }
-
-  /// `a = b` for objects through a trivial copy or move assignment (float4, a plain struct).
-  static bool trivial_assignment(const clang::CallExpr* call) {
-    const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
-    if (op == nullptr || op->getOperator() != clang::OO_Equal || op->getNumArgs() != 2) return false;
-    const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(op->getDirectCallee());
-    return method != nullptr && method->isTrivial() &&
-           (method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator());
+  if (const auto* array = context_.getAsConstantArrayType(type)) {
+    const std::int64_t stride = context_.getTypeSizeInChars(array->getElementType()).getQuantity();
+    for (std::uint64_t i = 0; i < array->getSize().getZExtValue(); ++i)
+      if (!members_of(array->getElementType(), offset + static_cast<std::int64_t>(i) * stride,
+                      path + "[" + std::to_string(i) + "]", out))
+        return false;
+    return true;
   }
-
-  /// Its store (when `a` is memory) and the load of `b` (when `b` is memory).
-  void object_store(const clang::CallExpr* call) {
-    const clang::Expr* target = call->getArg(0);
-    const clang::Expr* source = call->getArg(1);
-    if (!(is_memory(target) && record_object(ir::AccessKind::Store, target))) scan_work(target);
-    if (!(is_memory(source) && record_object(ir::AccessKind::Load, source))) scan_work(source);
+  const auto* record = type->getAsCXXRecordDecl();
+  if (record == nullptr || !record->hasDefinition() || record->isUnion() ||
+      record->getNumVBases() > 0)
+    return false;
+  record = record->getDefinition();
+  const clang::ASTRecordLayout& layout = context_.getASTRecordLayout(record);
+  for (const clang::CXXBaseSpecifier& base : record->bases()) {
+    const clang::CXXRecordDecl* parent = base.getType()->getAsCXXRecordDecl();
+    if (parent == nullptr ||
+        !members_of(base.getType(), offset + layout.getBaseClassOffset(parent).getQuantity(), path, out))
+      return false;
   }
-
-  /// Atomics (atomicAdd(p, v) ...: a read-modify-write of *p) and the load / store intrinsics
-  /// (__ldg(p), __stcg(p, v) ...); nullopt for any other function.
-  std::optional<ir::AccessKind> memory_intrinsic(const clang::FunctionDecl* callee) const {
-    if (!is_cuda_api(callee)) return std::nullopt;
-    const std::string name = callee->getNameAsString();
-    if (name.rfind("atomic", 0) == 0) return ir::AccessKind::Atomic;
-    for (const char* load : {"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"})
-      if (name == load) return ir::AccessKind::Load;
-    for (const char* store : {"__stwb", "__stcg", "__stcs", "__stwt"})
-      if (name == store) return ir::AccessKind::Store;
-    return std::nullopt;
+  for (const clang::FieldDecl* field : record->fields()) {
+    if (field->isBitField()) return false;
+    const auto at = static_cast<std::int64_t>(layout.getFieldOffset(field->getFieldIndex()) / 8);
+    if (!members_of(field->getType(), offset + at, path + "." + field->getNameAsString(), out))
+      return false;
   }
+  return true;
+}
 
-  // ---- Pointers the model follows
+ir::MemoryAccess Lowerer::unplaced(ir::MemoryAccess access, const std::string& reason) {
+  access.base = ir::kNone;
+  access.offset = ir::kNone;
+  access.guard = ir::kNone;
+  access.reason = reason;
+  if (access.width != 1 && access.width != 2 && access.width != 4 && access.width != 8 &&
+      access.width != 16)
+    access.width = 1;  // an object moved in several accesses: its width says nothing
+  return access;
+}
 
-  /// The pointer variable an lvalue names (p, (p)), or null.
-  static const clang::VarDecl* pointer_variable(const clang::Expr* e) {
-    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
-    const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
-    return var != nullptr && var->getType()->isPointerType() ? var : nullptr;
+/// Forgets the expressions (and loads inside them) of an attempt that failed.
+void Lowerer::rollback(std::size_t exprs, std::size_t pending) {
+  k_.exprs.resize(exprs);
+  if (pending_ == nullptr) return;
+  pending_->accesses.resize(pending);
+  auto& loads = pending_->loads;
+  loads.erase(std::remove_if(loads.begin(), loads.end(),
+                             [&](const auto& l) {
+                               return static_cast<std::size_t>(l.first) >= exprs || l.second >= pending;
+                             }),
+              loads.end());
+}
+
+/// Gives the collected accesses their ids in statement `target` and links the loads whose
+/// values are opaque expressions to them.
+void Lowerer::carry_accesses(Pending& p, ir::StmtId target) {
+  const auto first = static_cast<std::int32_t>(k_.accesses.size());
+  for (ir::MemoryAccess& a : p.accesses) k_.stmts[target].accesses.push_back(k_.add_access(a));
+  for (const auto& [expr, index] : p.loads) k_.exprs[expr].access = first + static_cast<std::int32_t>(index);
+  p.accesses.clear();
+  p.loads.clear();
+}
+
+/// The conjunction of the guards, lowered afresh (each access owns its expressions); kNone
+/// without guards. Throws Unplaced when a condition cannot be lowered again.
+ir::ExprId Lowerer::guard_expr(const std::vector<Guard>& guards, ir::SourceRange where) {
+  ir::ExprId all = ir::kNone;
+  const Quiet quiet(*this);  // the condition's own loads and flops were counted where it ran
+  for (const Guard& g : guards) {
+    if (g.condition->HasSideEffects(context_))
+      throw Unplaced{"it is made only where '" + text(g.condition) +
+                     "' holds, a condition with side effects"};
+    ir::ExprId c = lower_int(g.condition);
+    if (k_.exprs[c].type != ir::ScalarType::Bool) c = k_.cast(ir::ScalarType::Bool, c, where);
+    if (!g.holds) c = k_.unary(ir::UnaryOp::LogicalNot, c, where);
+    all = all == ir::kNone ? c : k_.logical(ir::LogicalOp::And, all, c, where);
   }
+  return all;
+}
 
-  /// Finds, once per function, the pointer variables changed other than by a statement of its
-  /// own `p = q + k`, `p += k`, `p -= k`, `++p`, `p++`, `--p`, `p--` (or whose address is taken):
-  /// the model does not follow those (unfollowed_pointers_ says why).
-  void scan_pointer_writes(const clang::FunctionDecl* function) {
-    if (function == nullptr || !pointer_writes_scanned_.insert(function).second) return;
-    const clang::FunctionDecl* definition = nullptr;
-    if (!function->hasBody(definition)) return;
-    std::function<void(const clang::Stmt*, bool)> walk = [&](const clang::Stmt* s, bool statement) {
-      if (s == nullptr) return;
-      const clang::VarDecl* target = nullptr;
-      bool followed = false;
-      if (const auto* e = llvm::dyn_cast<clang::Expr>(s)) {
-        const clang::Expr* bare = e->IgnoreParens();
-        if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(bare); op && op->isAssignmentOp()) {
-          target = pointer_variable(op->getLHS());
-          const auto kind = op->getOpcode();
-          followed = statement && target != nullptr &&
-                     (kind == clang::BO_Assign || kind == clang::BO_AddAssign ||
-                      kind == clang::BO_SubAssign);
-        } else if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(bare)) {
-          if (unary->isIncrementDecrementOp()) {
-            target = pointer_variable(unary->getSubExpr());
-            followed = statement;
-          } else if (unary->getOpcode() == clang::UO_AddrOf) {
-            target = pointer_variable(unary->getSubExpr());
-          }
+/// Floating-point operations of one expression node, counted in the statement being lowered.
+void Lowerer::count_flops(std::uint32_t operations) {
+  if (pending_ == nullptr || quiet_ > 0 || operations == 0) return;
+  pending_->flops.push_back(PendingFlops{operations, guards_});
+}
+
+/// add, sub, mul, div and their compound assignments, ++ and -- on a float: 1; fma: 2.
+std::uint32_t Lowerer::float_operations(const clang::Stmt* s) {
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s)) {
+    const bool arithmetic = op->getOpcode() == clang::BO_Add || op->getOpcode() == clang::BO_Sub ||
+                            op->getOpcode() == clang::BO_Mul || op->getOpcode() == clang::BO_Div ||
+                            op->getOpcode() == clang::BO_AddAssign ||
+                            op->getOpcode() == clang::BO_SubAssign ||
+                            op->getOpcode() == clang::BO_MulAssign ||
+                            op->getOpcode() == clang::BO_DivAssign;
+    const clang::QualType type = llvm::isa<clang::CompoundAssignOperator>(op)
+                                     ? llvm::cast<clang::CompoundAssignOperator>(op)->getComputationResultType()
+                                     : op->getType();
+    return arithmetic && type->isRealFloatingType() ? 1 : 0;
+  }
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s))
+    return op->isIncrementDecrementOp() && op->getType()->isRealFloatingType() ? 1 : 0;
+  return 0;
+}
+
+bool Lowerer::is_fma(const clang::FunctionDecl* callee) {
+  const std::string name = callee->getNameAsString();
+  return name == "fmaf" || name == "fma" || name.rfind("__fmaf_", 0) == 0 ||
+         name.rfind("__fma_", 0) == 0;
+}
+
+/// Moves the statement's floating-point operations into `target`, each group with the guard
+/// of its lanes.
+void Lowerer::carry_flops(Pending& p, ir::StmtId target, const clang::Stmt* s) {
+  std::uint32_t unguarded = 0;
+  for (const PendingFlops& f : p.flops) {
+    if (f.guards.empty()) {
+      unguarded += f.operations;
+      continue;
+    }
+    const std::size_t exprs = k_.exprs.size();
+    try {
+      const ir::ExprId guard = guard_expr(f.guards, range(s));
+      k_.stmts[target].flops.push_back(ir::FloatOps{f.operations, guard});
+    } catch (const Unplaced& why) {
+      k_.exprs.resize(exprs);
+      k_.stmts[target].flops_not_counted = why.reason;
+    } catch (const InvalidInput& why) {
+      k_.exprs.resize(exprs);
+      k_.stmts[target].flops_not_counted = why.what();
+    }
+  }
+  if (unguarded != 0) {
+    auto& flops = k_.stmts[target].flops;
+    flops.insert(flops.begin(), ir::FloatOps{unguarded, ir::kNone});
+  }
+}
+
+/// Moves what the statement collected into `id` (a Declare, Assign, Work or Return); for
+/// another statement, into a Work statement placed before it.
+ir::StmtId Lowerer::attach(Pending& p, ir::StmtId id, const clang::Stmt* s) {
+  if (p.accesses.empty() && p.flops.empty()) return id;
+  const auto carries = [&](ir::StmtId at) {
+    const ir::StmtKind kind = k_.stmts[at].kind;
+    return kind == ir::StmtKind::Declare || kind == ir::StmtKind::Assign ||
+           kind == ir::StmtKind::Work || kind == ir::StmtKind::Return;
+  };
+  // A condition's loads and floating-point operations run at each evaluation of it: the
+  // statement carries them (an if's loads were carried link by link in lower_if).
+  const bool condition = id != ir::kNone && (k_.stmts[id].kind == ir::StmtKind::If ||
+                                             k_.stmts[id].kind == ir::StmtKind::Loop ||
+                                             k_.stmts[id].kind == ir::StmtKind::Switch);
+  ir::StmtId target = id;
+  if (!condition && (id == ir::kNone || !carries(id))) target = k_.work(text(s), range(s));
+  if (!condition || k_.stmts[id].kind != ir::StmtKind::If) carry_accesses(p, target);
+  carry_flops(p, target, s);
+  if (target == id) return id;
+  if (id == ir::kNone) return target;
+  if (k_.stmts[id].kind == ir::StmtKind::Block) {
+    auto& children = k_.stmts[id].children;
+    children.insert(children.begin(), target);
+    return id;
+  }
+  return k_.block({target, id}, range(s));
+}
+
+/// `lvalue op= v`, `lvalue = v`, `++lvalue` ...: a load (when `load`) and a store of one
+/// address; the loads inside the address are recorded once. True when placed.
+bool Lowerer::load_and_store(const clang::Expr* lvalue, bool load) {
+  if (pending_ == nullptr || quiet_ > 0) return false;
+  if (load && !record_access(ir::AccessKind::Load, lvalue)) {
+    record_unplaced(ir::AccessKind::Store, lvalue);
+    return false;
+  }
+  return record_access(ir::AccessKind::Store, lvalue, false, /*again=*/load);
+}
+
+/// `a[i] = v` where v is a scalar expression the model holds: the store's value (converted to
+/// the element's type, as the assignment converts it), lowered once more without recording
+/// its loads or flops (scan_work did) and without calls (they would run twice). Anything the
+/// model does not hold leaves the value unknown.
+void Lowerer::stored_value(const clang::BinaryOperator* op, std::size_t store) {
+  const auto type = scalar_type(op->getLHS()->getType());
+  if (!type || *type == ir::ScalarType::Bool || pending_->accesses[store].kind != ir::AccessKind::Store ||
+      pending_->accesses[store].width != static_cast<std::uint32_t>(ir::bit_width(*type) / 8))
+    return;
+  if (const auto value = lowered_again(op->getRHS(), *type, "a stored value"))
+    pending_->accesses[store].value = *value;
+}
+
+/// atomicAdd / Sub / Min / Max / And / Or / Xor / Exch / CAS / Inc / Dec (and their _block,
+/// _system forms) on a scalar element: the operation and its operand (a CAS's compared value
+/// too), as PTX's atom has them: add and exch also on float and double, inc and dec on
+/// unsigned int. The replay runs them in its documented order (sim/ir.hpp AtomicOp); others,
+/// or an operand the model does not hold, stay Other.
+void Lowerer::atomic_operand(const clang::CallExpr* call, const clang::FunctionDecl* callee, std::size_t access) {
+  static const std::map<std::string, ir::AtomicOp> ops = {
+      {"atomicAdd", ir::AtomicOp::Add},   {"atomicSub", ir::AtomicOp::Sub}, {"atomicMin", ir::AtomicOp::Min},
+      {"atomicMax", ir::AtomicOp::Max},   {"atomicAnd", ir::AtomicOp::And}, {"atomicOr", ir::AtomicOp::Or},
+      {"atomicXor", ir::AtomicOp::Xor},   {"atomicExch", ir::AtomicOp::Exch}, {"atomicCAS", ir::AtomicOp::Cas},
+      {"atomicInc", ir::AtomicOp::Inc},   {"atomicDec", ir::AtomicOp::Dec}};
+  std::string name = callee->getNameAsString();
+  for (const std::string scope : {"_block", "_system"})
+    if (name.size() > scope.size() && name.compare(name.size() - scope.size(), std::string::npos, scope) == 0)
+      name.resize(name.size() - scope.size());
+  const auto found = ops.find(name);
+  const auto type = scalar_type(call->getArg(0)->getType()->getPointeeType());
+  if (found == ops.end() || !type || *type == ir::ScalarType::Bool ||
+      pending_->accesses[access].width != static_cast<std::uint32_t>(ir::bit_width(*type) / 8))
+    return;
+  const ir::AtomicOp op = found->second;
+  const unsigned operands = op == ir::AtomicOp::Cas ? 3 : 2;
+  if (call->getNumArgs() != operands || (ir::is_floating(*type) && op != ir::AtomicOp::Add && op != ir::AtomicOp::Exch) ||
+      ((op == ir::AtomicOp::Inc || op == ir::AtomicOp::Dec) && *type != ir::ScalarType::U32))
+    return;
+  const std::size_t exprs = k_.exprs.size();
+  const std::size_t loads = pending_->loads.size();
+  std::optional<ir::ExprId> compare;
+  if (op == ir::AtomicOp::Cas && !(compare = lowered_again(call->getArg(1), *type, "a CAS's compared value")))
+    return;
+  if (const auto value = lowered_again(call->getArg(operands - 1), *type, "an atomic's operand")) {
+    pending_->accesses[access].value = *value;
+    if (compare) pending_->accesses[access].compare = *compare;
+    pending_->accesses[access].atomic = op;
+    return;
+  }
+  k_.exprs.resize(exprs);  // the compared value's expressions, unused
+  pending_->loads.resize(loads);
+}
+
+/// `e`, already scanned as work, lowered once more as a value of `type` without recording its
+/// loads or flops again and without calls (they would run twice); nullopt, and nothing added
+/// to the model, where the model does not hold it.
+std::optional<ir::ExprId> Lowerer::lowered_again(const clang::Expr* e, ir::ScalarType type, const char* what) {
+  if (calls_code(e)) return std::nullopt;
+  const std::size_t exprs = k_.exprs.size();
+  const std::size_t loads = pending_->loads.size();
+  try {
+    const Quiet quiet(*this);
+    NoHoist no_hoist(*this, what);
+    return convert(lower_int(e), type, range(e));
+  } catch (const InvalidInput&) {
+  } catch (const Unplaced&) {
+  }
+  k_.exprs.resize(exprs);
+  pending_->loads.resize(loads);
+  return std::nullopt;
+}
+
+/// `a[i] op= v`, `a[i]++` ...: the value the store writes, from the element the load before
+/// it read (load `store - 1`), as for a local (assigned_value, incremented); unknown where the
+/// model does not hold it.
+void Lowerer::updated_value(const clang::Expr* op, std::size_t store) {
+  const clang::Expr* target = nullptr;
+  if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(op)) target = b->getLHS();
+  if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(op)) target = u->getSubExpr();
+  const auto type = scalar_type(target->getType());
+  if (store == 0 || !type || *type == ir::ScalarType::Bool ||
+      pending_->accesses[store].kind != ir::AccessKind::Store ||
+      pending_->accesses[store - 1].kind != ir::AccessKind::Load ||
+      pending_->accesses[store].width != static_cast<std::uint32_t>(ir::bit_width(*type) / 8))
+    return;
+  if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(op); b != nullptr && calls_code(b->getRHS())) return;
+  const std::size_t exprs = k_.exprs.size();
+  const std::size_t loads = pending_->loads.size();
+  try {
+    const Quiet quiet(*this);
+    NoHoist no_hoist(*this, "a stored value");
+    const ir::ExprId old = k_.opaque(*type, describe(target), range(target));
+    link_load(old, store - 1, target->getType());
+    if (pending_->loads.size() == loads) throw InvalidInput("the element is not loaded whole");
+    ir::ExprId value = ir::kNone;
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(op)) value = assigned_value(b, old, *type);
+    else value = incremented(llvm::cast<clang::UnaryOperator>(op), old, *type);
+    pending_->accesses[store].value = value;
+    return;
+  } catch (const InvalidInput&) {
+  } catch (const Unplaced&) {
+  }
+  k_.exprs.resize(exprs);
+  pending_->loads.resize(loads);
+}
+
+/// Whether `s` calls a function the model would inline, or constructs an object.
+bool Lowerer::calls_code(const clang::Stmt* s) const {
+  if (s == nullptr) return false;
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s)) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (callee == nullptr || inlinable(callee)) return true;
+  }
+  if (llvm::isa<clang::CXXConstructExpr>(s) || llvm::isa<clang::LambdaExpr>(s)) return true;
+  for (const clang::Stmt* child : s->children())
+    if (calls_code(child)) return true;
+  return false;
+}
+
+/// The store half of an access whose load could not be placed: the same reason.
+void Lowerer::record_unplaced(ir::AccessKind kind, const clang::Expr* lvalue) {
+  (void)lvalue;
+  ir::MemoryAccess copy = pending_->accesses.back();
+  copy.kind = kind;
+  pending_->accesses.push_back(copy);
+}
+
+/// `a = b` for objects through a trivial copy or move assignment (float4, a plain struct).
+bool Lowerer::trivial_assignment(const clang::CallExpr* call) {
+  const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
+  if (op == nullptr || op->getOperator() != clang::OO_Equal || op->getNumArgs() != 2) return false;
+  const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(op->getDirectCallee());
+  return method != nullptr && method->isTrivial() &&
+         (method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator());
+}
+
+/// Its store (when `a` is memory) and the load of `b` (when `b` is memory).
+void Lowerer::object_store(const clang::CallExpr* call) {
+  const clang::Expr* target = call->getArg(0);
+  const clang::Expr* source = call->getArg(1);
+  if (!(is_memory(target) && record_object(ir::AccessKind::Store, target))) scan_work(target);
+  if (!(is_memory(source) && record_object(ir::AccessKind::Load, source))) scan_work(source);
+}
+
+/// Atomics (atomicAdd(p, v) ...: a read-modify-write of *p) and the load / store intrinsics
+/// (__ldg(p), __stcg(p, v) ...); nullopt for any other function.
+std::optional<ir::AccessKind> Lowerer::memory_intrinsic(const clang::FunctionDecl* callee) const {
+  if (!is_cuda_api(callee)) return std::nullopt;
+  const std::string name = callee->getNameAsString();
+  if (name.rfind("atomic", 0) == 0) return ir::AccessKind::Atomic;
+  for (const char* load : {"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"})
+    if (name == load) return ir::AccessKind::Load;
+  for (const char* store : {"__stwb", "__stcg", "__stcs", "__stwt"})
+    if (name == store) return ir::AccessKind::Store;
+  return std::nullopt;
+}
+
+/// The pointer variable an lvalue names (p, (p)), or null.
+const clang::VarDecl* Lowerer::pointer_variable(const clang::Expr* e) {
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+  const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  return var != nullptr && var->getType()->isPointerType() ? var : nullptr;
+}
+
+/// Finds, once per function, the pointer variables changed other than by a statement of its
+/// own `p = q + k`, `p += k`, `p -= k`, `++p`, `p++`, `--p`, `p--` (or whose address is taken):
+/// the model does not follow those (unfollowed_pointers_ says why).
+void Lowerer::scan_pointer_writes(const clang::FunctionDecl* function) {
+  if (function == nullptr || !pointer_writes_scanned_.insert(function).second) return;
+  const clang::FunctionDecl* definition = nullptr;
+  if (!function->hasBody(definition)) return;
+  std::function<void(const clang::Stmt*, bool)> walk = [&](const clang::Stmt* s, bool statement) {
+    if (s == nullptr) return;
+    const clang::VarDecl* target = nullptr;
+    bool followed = false;
+    if (const auto* e = llvm::dyn_cast<clang::Expr>(s)) {
+      const clang::Expr* bare = e->IgnoreParens();
+      if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(bare); op && op->isAssignmentOp()) {
+        target = pointer_variable(op->getLHS());
+        const auto kind = op->getOpcode();
+        followed = statement && target != nullptr &&
+                   (kind == clang::BO_Assign || kind == clang::BO_AddAssign ||
+                    kind == clang::BO_SubAssign);
+      } else if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(bare)) {
+        if (unary->isIncrementDecrementOp()) {
+          target = pointer_variable(unary->getSubExpr());
+          followed = statement;
+        } else if (unary->getOpcode() == clang::UO_AddrOf) {
+          target = pointer_variable(unary->getSubExpr());
         }
       }
-      if (target != nullptr && !followed && unfollowed_pointers_.count(target) == 0)
-        unfollowed_pointers_[target] =
-            "the pointer '" + target->getNameAsString() + "' is changed by '" +
-            text(llvm::cast<clang::Expr>(s)) +
-            "' (the model follows a pointer changed only by statements of their own: p = q + k, "
-            "p += k, p -= k, ++p, p++)";
-      const bool comma = statement && llvm::isa<clang::BinaryOperator>(s) &&
-                         llvm::cast<clang::BinaryOperator>(s)->getOpcode() == clang::BO_Comma;
-      for (const clang::Stmt* child : s->children()) {
-        bool child_statement = llvm::isa<clang::CompoundStmt>(s) || comma;
-        if (const auto* loop = llvm::dyn_cast<clang::ForStmt>(s))
-          child_statement = child == loop->getInc() || child == loop->getBody() || child == loop->getInit();
-        if (const auto* branch = llvm::dyn_cast<clang::IfStmt>(s))
-          child_statement = child == branch->getThen() || child == branch->getElse() ||
-                            child == branch->getInit();
-        if (const auto* loop = llvm::dyn_cast<clang::WhileStmt>(s)) child_statement = child == loop->getBody();
-        if (const auto* loop = llvm::dyn_cast<clang::DoStmt>(s)) child_statement = child == loop->getBody();
-        if (const auto* sw = llvm::dyn_cast<clang::SwitchStmt>(s)) child_statement = child == sw->getBody();
-        if (llvm::isa<clang::CaseStmt>(s) || llvm::isa<clang::DefaultStmt>(s) ||
-            llvm::isa<clang::AttributedStmt>(s))
-          child_statement = true;
-        walk(child, child_statement);
-      }
-    };
-    walk(definition->getBody(), true);
-  }
-
-  /// A kernel's pointer parameter: its buffer; an offset local (declared 0 first thing) when the
-  /// body moves it.
-  void bind_parameter_pointer(std::int32_t index, const clang::ParmVarDecl* param) {
-    if (!followed_pointer(param)) return;
-    const std::int32_t base = parameter_base(index, param);
-    bool moved = false;
-    std::function<void(const clang::Stmt*)> find = [&](const clang::Stmt* s) {
-      if (s == nullptr || moved) return;
-      const clang::VarDecl* target = nullptr;
-      if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s); op && op->isAssignmentOp())
-        target = pointer_variable(op->getLHS());
-      if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s); op && op->isIncrementDecrementOp())
-        target = pointer_variable(op->getSubExpr());
-      if (target == param) moved = true;
-      for (const clang::Stmt* child : s->children()) find(child);
-    };
-    const auto* function = llvm::cast<clang::FunctionDecl>(param->getDeclContext());
-    const clang::FunctionDecl* definition = nullptr;
-    if (function->hasBody(definition)) find(definition->getBody());
-    if (!moved) {
-      pointers_[param] = PointerBinding{base, ir::kNone, ""};
-      return;
     }
-    const ir::SourceRange where = range(param->getSourceRange());
-    const ir::LocalId local = k_.add_local(param->getNameAsString(), ir::ScalarType::I64, where);
-    parameter_copies_.push_back(k_.declare(local, i64(0, where), where));
-    pointers_[param] = PointerBinding{base, local, ""};
+    if (target != nullptr && !followed && unfollowed_pointers_.count(target) == 0)
+      unfollowed_pointers_[target] =
+          "the pointer '" + target->getNameAsString() + "' is changed by '" +
+          text(llvm::cast<clang::Expr>(s)) +
+          "' (the model follows a pointer changed only by statements of their own: p = q + k, "
+          "p += k, p -= k, ++p, p++)";
+    const bool comma = statement && llvm::isa<clang::BinaryOperator>(s) &&
+                       llvm::cast<clang::BinaryOperator>(s)->getOpcode() == clang::BO_Comma;
+    for (const clang::Stmt* child : s->children()) {
+      bool child_statement = llvm::isa<clang::CompoundStmt>(s) || comma;
+      if (const auto* loop = llvm::dyn_cast<clang::ForStmt>(s))
+        child_statement = child == loop->getInc() || child == loop->getBody() || child == loop->getInit();
+      if (const auto* branch = llvm::dyn_cast<clang::IfStmt>(s))
+        child_statement = child == branch->getThen() || child == branch->getElse() ||
+                          child == branch->getInit();
+      if (const auto* loop = llvm::dyn_cast<clang::WhileStmt>(s)) child_statement = child == loop->getBody();
+      if (const auto* loop = llvm::dyn_cast<clang::DoStmt>(s)) child_statement = child == loop->getBody();
+      if (const auto* sw = llvm::dyn_cast<clang::SwitchStmt>(s)) child_statement = child == sw->getBody();
+      if (llvm::isa<clang::CaseStmt>(s) || llvm::isa<clang::DefaultStmt>(s) ||
+          llvm::isa<clang::AttributedStmt>(s))
+        child_statement = true;
+      walk(child, child_statement);
+    }
+  };
+  walk(definition->getBody(), true);
+}
+
+/// A kernel's pointer parameter: its buffer; an offset local (declared 0 first thing) when the
+/// body moves it.
+void Lowerer::bind_parameter_pointer(std::int32_t index, const clang::ParmVarDecl* param) {
+  if (!followed_pointer(param)) return;
+  const std::int32_t base = parameter_base(index, param);
+  bool moved = false;
+  std::function<void(const clang::Stmt*)> find = [&](const clang::Stmt* s) {
+    if (s == nullptr || moved) return;
+    const clang::VarDecl* target = nullptr;
+    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s); op && op->isAssignmentOp())
+      target = pointer_variable(op->getLHS());
+    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s); op && op->isIncrementDecrementOp())
+      target = pointer_variable(op->getSubExpr());
+    if (target == param) moved = true;
+    for (const clang::Stmt* child : s->children()) find(child);
+  };
+  const auto* function = llvm::cast<clang::FunctionDecl>(param->getDeclContext());
+  const clang::FunctionDecl* definition = nullptr;
+  if (function->hasBody(definition)) find(definition->getBody());
+  if (!moved) {
+    pointers_[param] = PointerBinding{base, ir::kNone, ""};
+    return;
   }
+  const ir::SourceRange where = range(param->getSourceRange());
+  const ir::LocalId local = k_.add_local(param->getNameAsString(), ir::ScalarType::I64, where);
+  parameter_copies_.push_back(k_.declare(local, i64(0, where), where));
+  pointers_[param] = PointerBinding{base, local, ""};
+}
 
-  /// Whether the model follows the pointer variable (the function declaring it is scanned first).
-  bool followed_pointer(const clang::VarDecl* var) {
-    const auto* function =
-        llvm::dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
-    scan_pointer_writes(function);
-    return unfollowed_pointers_.count(var) == 0;
+/// Whether the model follows the pointer variable (the function declaring it is scanned first).
+bool Lowerer::followed_pointer(const clang::VarDecl* var) {
+  const auto* function =
+      llvm::dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
+  scan_pointer_writes(function);
+  return unfollowed_pointers_.count(var) == 0;
+}
+
+/// `into` joined with `other` where two paths meet (`where`: "after the if at line 7").
+void Lowerer::join_pointers(PointerState& into, const PointerState& other, const std::string& where) const {
+  for (const auto& [var, b] : other) {
+    const auto found = into.find(var);
+    if (found == into.end()) {
+      into.emplace(var, b);
+      continue;
+    }
+    PointerBinding& a = found->second;
+    if (!a.lost.empty() || b.base == ir::kNone || a.base == b.base) continue;
+    if (!b.lost.empty()) a.lost = b.lost;
+    else if (a.base == ir::kNone) a.base = b.base;
+    else
+      a.lost = "the pointer '" + var->getNameAsString() + "' points into '" +
+               k_.bases[a.base].name + "' on one path and into '" + k_.bases[b.base].name +
+               "' on another, which meet " + where;
   }
+}
 
-  // ---- The pointers' values along control flow: each path carries its own (pointers_), paths
-  // join where they meet; a loop's head (a switch's body) starts from the values before it
-  // joined with every value an assignment inside may give.
+/// The buffer a pointer expression points into, as a binding (its offset not made): base
+/// kNone with `lost` set where the model cannot tell.
+Lowerer::PointerBinding Lowerer::pointer_root(const clang::Expr* e) {
+  e = e->IgnoreParens();
+  if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(e)) {
+    if (cast->getCastKind() == clang::CK_ArrayToPointerDecay) return lvalue_root(cast->getSubExpr());
+    if (cast->getCastKind() == clang::CK_LValueToRValue) {
+      const clang::VarDecl* var = pointer_variable(cast->getSubExpr());
+      const auto found = var != nullptr ? pointers_.find(var) : pointers_.end();
+      if (found != pointers_.end()) return found->second;
+    } else if (cast->getSubExpr()->getType()->isPointerType()) {
+      return pointer_root(cast->getSubExpr());
+    }
+  } else if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(e);
+             op != nullptr && (op->getOpcode() == clang::BO_Add || op->getOpcode() == clang::BO_Sub)) {
+    return pointer_root(op->getLHS()->getType()->isPointerType() ? op->getLHS() : op->getRHS());
+  } else if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(e);
+             unary != nullptr && unary->getOpcode() == clang::UO_AddrOf) {
+    return lvalue_root(unary->getSubExpr());
+  }
+  return PointerBinding{ir::kNone, ir::kNone, "the model does not follow '" + text(e) + "'"};
+}
 
-  /// `into` joined with `other` where two paths meet (`where`: "after the if at line 7").
-  void join_pointers(PointerState& into, const PointerState& other, const std::string& where) const {
-    for (const auto& [var, b] : other) {
-      const auto found = into.find(var);
-      if (found == into.end()) {
-        into.emplace(var, b);
-        continue;
-      }
-      PointerBinding& a = found->second;
-      if (!a.lost.empty() || b.base == ir::kNone || a.base == b.base) continue;
-      if (!b.lost.empty()) a.lost = b.lost;
-      else if (a.base == ir::kNone) a.base = b.base;
-      else
-        a.lost = "the pointer '" + var->getNameAsString() + "' points into '" +
-                 k_.bases[a.base].name + "' on one path and into '" + k_.bases[b.base].name +
-                 "' on another, which meet " + where;
+Lowerer::PointerBinding Lowerer::lvalue_root(const clang::Expr* e) {
+  e = e->IgnoreParens();
+  if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e))
+    return pointer_root(subscript->getBase());
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e))
+    return member->isArrow() ? pointer_root(member->getBase()) : lvalue_root(member->getBase());
+  if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(e);
+      unary != nullptr && unary->getOpcode() == clang::UO_Deref)
+    return pointer_root(unary->getSubExpr());
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e);
+  const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  if (var != nullptr && (var->hasGlobalStorage() || var->getType()->isArrayType()) &&
+      !var->getType()->isReferenceType() && bindings_.count(var) == 0)
+    return PointerBinding{variable_base(var), ir::kNone, ""};
+  return PointerBinding{ir::kNone, ir::kNone, "the model does not follow '" + text(e) + "'"};
+}
+
+/// The pointer values a region (a loop's parts, a switch's body) gives: (variable, value)
+/// for each declaration with a value and each assignment `p = ...` as a statement.
+void Lowerer::pointer_definitions(const clang::Stmt* s,
+                         std::vector<std::pair<const clang::VarDecl*, const clang::Expr*>>& out) {
+  if (s == nullptr) return;
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s);
+      op != nullptr && op->getOpcode() == clang::BO_Assign) {
+    if (const clang::VarDecl* var = pointer_variable(op->getLHS())) out.emplace_back(var, op->getRHS());
+  }
+  if (const auto* decls = llvm::dyn_cast<clang::DeclStmt>(s)) {
+    for (const clang::Decl* d : decls->decls())
+      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(d);
+          var != nullptr && var->getType()->isPointerType() && var->getInit() != nullptr)
+        out.emplace_back(var, var->getInit());
+  }
+  for (const clang::Stmt* child : s->children()) pointer_definitions(child, out);
+}
+
+/// Sets the followed pointers to their values at the head of a region of `parts` entered at
+/// `where`: the values before joined with those its definitions may give, to a fixed point.
+void Lowerer::enter_region(std::initializer_list<const clang::Stmt*> parts, const std::string& where) {
+  std::vector<std::pair<const clang::VarDecl*, const clang::Expr*>> definitions;
+  for (const clang::Stmt* part : parts) pointer_definitions(part, definitions);
+  std::vector<const clang::VarDecl*> inner;  // declared in the region: bound by their declaration
+  for (const auto& definition : definitions)
+    if (pointers_.count(definition.first) == 0 && followed_pointer(definition.first)) {
+      pointers_[definition.first] = PointerBinding{};
+      inner.push_back(definition.first);
+    }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& [var, value] : definitions) {
+      const auto found = pointers_.find(var);
+      if (found == pointers_.end()) continue;
+      const PointerBinding before = found->second;
+      PointerBinding given = pointer_root(value);
+      if (!given.lost.empty())
+        given.lost = lost_value(var, text(value), given.lost);
+      PointerState into{{var, before}};
+      join_pointers(into, PointerState{{var, given}}, where);
+      const PointerBinding& after = into.at(var);
+      changed |= after.base != before.base || after.lost != before.lost;
+      pointers_[var].base = after.base;
+      pointers_[var].lost = after.lost;
     }
   }
+  for (const clang::VarDecl* var : inner) pointers_.erase(var);
+}
 
-  /// The buffer a pointer expression points into, as a binding (its offset not made): base
-  /// kNone with `lost` set where the model cannot tell.
-  PointerBinding pointer_root(const clang::Expr* e) {
-    e = e->IgnoreParens();
-    if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(e)) {
-      if (cast->getCastKind() == clang::CK_ArrayToPointerDecay) return lvalue_root(cast->getSubExpr());
-      if (cast->getCastKind() == clang::CK_LValueToRValue) {
-        const clang::VarDecl* var = pointer_variable(cast->getSubExpr());
-        const auto found = var != nullptr ? pointers_.find(var) : pointers_.end();
-        if (found != pointers_.end()) return found->second;
-      } else if (cast->getSubExpr()->getType()->isPointerType()) {
-        return pointer_root(cast->getSubExpr());
-      }
-    } else if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(e);
-               op != nullptr && (op->getOpcode() == clang::BO_Add || op->getOpcode() == clang::BO_Sub)) {
-      return pointer_root(op->getLHS()->getType()->isPointerType() ? op->getLHS() : op->getRHS());
-    } else if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(e);
-               unary != nullptr && unary->getOpcode() == clang::UO_AddrOf) {
-      return lvalue_root(unary->getSubExpr());
-    }
-    return PointerBinding{ir::kNone, ir::kNone, "the model does not follow '" + text(e) + "'"};
+/// The address a pointer expression holds, or nullopt with `why` set (the expressions and
+/// accesses made on the way rolled back).
+std::optional<Lowerer::Address> Lowerer::try_pointer_value(const clang::Expr* e, std::string& why) {
+  const std::size_t exprs = k_.exprs.size();
+  const std::size_t pending = pending_ != nullptr ? pending_->accesses.size() : 0;
+  try {
+    return pointer_value(e);
+  } catch (const Unplaced& unplaced) {
+    why = unplaced.reason;
+  } catch (const InvalidInput&) {
+    why = "the model does not follow it";
   }
+  rollback(exprs, pending);
+  return std::nullopt;
+}
 
-  PointerBinding lvalue_root(const clang::Expr* e) {
-    e = e->IgnoreParens();
-    if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e))
-      return pointer_root(subscript->getBase());
-    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e))
-      return member->isArrow() ? pointer_root(member->getBase()) : lvalue_root(member->getBase());
-    if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(e);
-        unary != nullptr && unary->getOpcode() == clang::UO_Deref)
-      return pointer_root(unary->getSubExpr());
-    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e);
-    const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
-    if (var != nullptr && (var->hasGlobalStorage() || var->getType()->isArrayType()) &&
-        !var->getType()->isReferenceType() && bindings_.count(var) == 0)
-      return PointerBinding{variable_base(var), ir::kNone, ""};
-    return PointerBinding{ir::kNone, ir::kNone, "the model does not follow '" + text(e) + "'"};
-  }
+std::string Lowerer::lost_value(const clang::VarDecl* var, const std::string& value,
+                              const std::string& why) {
+  return "the pointer '" + var->getNameAsString() + "' is set to '" + value + "': " + why;
+}
 
-  /// The pointer values a region (a loop's parts, a switch's body) gives: (variable, value)
-  /// for each declaration with a value and each assignment `p = ...` as a statement.
-  void pointer_definitions(const clang::Stmt* s,
-                           std::vector<std::pair<const clang::VarDecl*, const clang::Expr*>>& out) {
-    if (s == nullptr) return;
-    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s);
-        op != nullptr && op->getOpcode() == clang::BO_Assign) {
-      if (const clang::VarDecl* var = pointer_variable(op->getLHS())) out.emplace_back(var, op->getRHS());
+/// Binds a pointer variable to the address `init` holds (an int64 local `name` holding its
+/// offset, declared in `out`; no value yet without `init`). False when the model cannot follow
+/// the value (the binding then keeps why, until an assignment it can follow).
+bool Lowerer::bind_pointer(const clang::VarDecl* var, const clang::Expr* init, ir::SourceRange where,
+                  std::vector<ir::StmtId>& out) {
+  pointers_.erase(var);
+  if (!followed_pointer(var)) return false;
+  const ir::LocalId local = k_.add_local(var->getNameAsString(), ir::ScalarType::I64, where);
+  std::string why;
+  const std::optional<Address> a =
+      init != nullptr ? try_pointer_value(init, why) : std::optional<Address>();
+  out.push_back(k_.declare(local, a ? offset_expr(a->offset, where) : ir::kNone, where));
+  pointers_[var] = PointerBinding{a ? a->base : ir::kNone, local,
+                                  a || init == nullptr ? "" : lost_value(var, text(init), why)};
+  return a.has_value() || init == nullptr;
+}
+
+/// `p = q + k`, `p += k`, `p -= k`, `++p`, `p++`, `--p`, `p--` for a followed pointer: the
+/// assignment of its offset local (an assignment moves the pointer to q's buffer); opaque work
+/// where the model cannot follow the new value (the pointer is then lost until set again);
+/// nullopt for anything else.
+std::optional<ir::StmtId> Lowerer::pointer_update(const clang::Expr* e) {
+  const clang::VarDecl* var = nullptr;
+  const clang::Expr* amount = nullptr;
+  bool negate = false;
+  std::int64_t step = 0;
+  const clang::Expr* assigned = nullptr;
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(e); op && op->isAssignmentOp()) {
+    var = pointer_variable(op->getLHS());
+    if (op->getOpcode() == clang::BO_AddAssign || op->getOpcode() == clang::BO_SubAssign) {
+      amount = op->getRHS();
+      negate = op->getOpcode() == clang::BO_SubAssign;
+    } else if (op->getOpcode() == clang::BO_Assign) {
+      assigned = op->getRHS();
     }
-    if (const auto* decls = llvm::dyn_cast<clang::DeclStmt>(s)) {
-      for (const clang::Decl* d : decls->decls())
-        if (const auto* var = llvm::dyn_cast<clang::VarDecl>(d);
-            var != nullptr && var->getType()->isPointerType() && var->getInit() != nullptr)
-          out.emplace_back(var, var->getInit());
-    }
-    for (const clang::Stmt* child : s->children()) pointer_definitions(child, out);
+  } else if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(e);
+             unary && unary->isIncrementDecrementOp()) {
+    var = pointer_variable(unary->getSubExpr());
+    step = unary->isIncrementOp() ? 1 : -1;
   }
-
-  /// Sets the followed pointers to their values at the head of a region of `parts` entered at
-  /// `where`: the values before joined with those its definitions may give, to a fixed point.
-  void enter_region(std::initializer_list<const clang::Stmt*> parts, const std::string& where) {
-    std::vector<std::pair<const clang::VarDecl*, const clang::Expr*>> definitions;
-    for (const clang::Stmt* part : parts) pointer_definitions(part, definitions);
-    std::vector<const clang::VarDecl*> inner;  // declared in the region: bound by their declaration
-    for (const auto& definition : definitions)
-      if (pointers_.count(definition.first) == 0 && followed_pointer(definition.first)) {
-        pointers_[definition.first] = PointerBinding{};
-        inner.push_back(definition.first);
-      }
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (const auto& [var, value] : definitions) {
-        const auto found = pointers_.find(var);
-        if (found == pointers_.end()) continue;
-        const PointerBinding before = found->second;
-        PointerBinding given = pointer_root(value);
-        if (!given.lost.empty())
-          given.lost = lost_value(var, text(value), given.lost);
-        PointerState into{{var, before}};
-        join_pointers(into, PointerState{{var, given}}, where);
-        const PointerBinding& after = into.at(var);
-        changed |= after.base != before.base || after.lost != before.lost;
-        pointers_[var].base = after.base;
-        pointers_[var].lost = after.lost;
-      }
+  if (var == nullptr) return std::nullopt;
+  const auto found = pointers_.find(var);
+  if (found == pointers_.end() || found->second.offset == ir::kNone) return std::nullopt;
+  PointerBinding& bound = found->second;
+  const ir::SourceRange where = range(e);
+  std::string why;
+  if (assigned != nullptr) {
+    if (const auto a = try_pointer_value(assigned, why)) {
+      bound.base = a->base;
+      bound.lost.clear();
+      return k_.assign(bound.offset, offset_expr(a->offset, where), where);
     }
-    for (const clang::VarDecl* var : inner) pointers_.erase(var);
-  }
-
-  /// The address a pointer expression holds, or nullopt with `why` set (the expressions and
-  /// accesses made on the way rolled back).
-  std::optional<Address> try_pointer_value(const clang::Expr* e, std::string& why) {
+    bound.lost = lost_value(var, text(assigned), why);
+  } else if (bound.lost.empty() && bound.base == ir::kNone) {
+    bound.lost = "the pointer '" + var->getNameAsString() + "' is moved by '" + text(e) +
+                 "' before it has a value";
+  } else if (bound.lost.empty()) {
     const std::size_t exprs = k_.exprs.size();
     const std::size_t pending = pending_ != nullptr ? pending_->accesses.size() : 0;
     try {
-      return pointer_value(e);
+      const std::int64_t size = size_of(var->getType()->getPointeeType(), e);
+      const Offset change = amount != nullptr ? scaled(amount, size, negate, where)
+                                              : Offset{ir::kNone, step * size};
+      const Offset now = add(Offset{k_.local(bound.offset, where), 0}, change, where);
+      return k_.assign(bound.offset, offset_expr(now, where), where);
     } catch (const Unplaced& unplaced) {
-      why = unplaced.reason;
-    } catch (const InvalidInput&) {
-      why = "the model does not follow it";
-    }
-    rollback(exprs, pending);
-    return std::nullopt;
-  }
-
-  static std::string lost_value(const clang::VarDecl* var, const std::string& value,
-                                const std::string& why) {
-    return "the pointer '" + var->getNameAsString() + "' is set to '" + value + "': " + why;
-  }
-
-  /// Binds a pointer variable to the address `init` holds (an int64 local `name` holding its
-  /// offset, declared in `out`; no value yet without `init`). False when the model cannot follow
-  /// the value (the binding then keeps why, until an assignment it can follow).
-  bool bind_pointer(const clang::VarDecl* var, const clang::Expr* init, ir::SourceRange where,
-                    std::vector<ir::StmtId>& out) {
-    pointers_.erase(var);
-    if (!followed_pointer(var)) return false;
-    const ir::LocalId local = k_.add_local(var->getNameAsString(), ir::ScalarType::I64, where);
-    std::string why;
-    const std::optional<Address> a =
-        init != nullptr ? try_pointer_value(init, why) : std::optional<Address>();
-    out.push_back(k_.declare(local, a ? offset_expr(a->offset, where) : ir::kNone, where));
-    pointers_[var] = PointerBinding{a ? a->base : ir::kNone, local,
-                                    a || init == nullptr ? "" : lost_value(var, text(init), why)};
-    return a.has_value() || init == nullptr;
-  }
-
-  /// `p = q + k`, `p += k`, `p -= k`, `++p`, `p++`, `--p`, `p--` for a followed pointer: the
-  /// assignment of its offset local (an assignment moves the pointer to q's buffer); opaque work
-  /// where the model cannot follow the new value (the pointer is then lost until set again);
-  /// nullopt for anything else.
-  std::optional<ir::StmtId> pointer_update(const clang::Expr* e) {
-    const clang::VarDecl* var = nullptr;
-    const clang::Expr* amount = nullptr;
-    bool negate = false;
-    std::int64_t step = 0;
-    const clang::Expr* assigned = nullptr;
-    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(e); op && op->isAssignmentOp()) {
-      var = pointer_variable(op->getLHS());
-      if (op->getOpcode() == clang::BO_AddAssign || op->getOpcode() == clang::BO_SubAssign) {
-        amount = op->getRHS();
-        negate = op->getOpcode() == clang::BO_SubAssign;
-      } else if (op->getOpcode() == clang::BO_Assign) {
-        assigned = op->getRHS();
-      }
-    } else if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(e);
-               unary && unary->isIncrementDecrementOp()) {
-      var = pointer_variable(unary->getSubExpr());
-      step = unary->isIncrementOp() ? 1 : -1;
-    }
-    if (var == nullptr) return std::nullopt;
-    const auto found = pointers_.find(var);
-    if (found == pointers_.end() || found->second.offset == ir::kNone) return std::nullopt;
-    PointerBinding& bound = found->second;
-    const ir::SourceRange where = range(e);
-    std::string why;
-    if (assigned != nullptr) {
-      if (const auto a = try_pointer_value(assigned, why)) {
-        bound.base = a->base;
-        bound.lost.clear();
-        return k_.assign(bound.offset, offset_expr(a->offset, where), where);
-      }
-      bound.lost = lost_value(var, text(assigned), why);
-    } else if (bound.lost.empty() && bound.base == ir::kNone) {
+      rollback(exprs, pending);
       bound.lost = "the pointer '" + var->getNameAsString() + "' is moved by '" + text(e) +
-                   "' before it has a value";
-    } else if (bound.lost.empty()) {
-      const std::size_t exprs = k_.exprs.size();
-      const std::size_t pending = pending_ != nullptr ? pending_->accesses.size() : 0;
-      try {
-        const std::int64_t size = size_of(var->getType()->getPointeeType(), e);
-        const Offset change = amount != nullptr ? scaled(amount, size, negate, where)
-                                                : Offset{ir::kNone, step * size};
-        const Offset now = add(Offset{k_.local(bound.offset, where), 0}, change, where);
-        return k_.assign(bound.offset, offset_expr(now, where), where);
-      } catch (const Unplaced& unplaced) {
-        rollback(exprs, pending);
-        bound.lost = "the pointer '" + var->getNameAsString() + "' is moved by '" + text(e) +
-                     "': " + unplaced.reason;
-      }
+                   "': " + unplaced.reason;
     }
-    scan_work(e);
-    return k_.work(text(e), where);
   }
+  scan_work(e);
+  return k_.work(text(e), where);
+}
 
-  // ------------------------------------------------------------------------------------------
-  // Opaque values and work
-
-  /// Where an lvalue lives: "global memory", "shared memory", "constant memory", "local array" ...
-  std::string memory_space(const clang::Expr* e) const {
-    const clang::Expr* base = strip(e);
-    while (true) {
-      if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(base)) {
-        base = strip(subscript->getBase());
-      } else if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(base)) {
-        base = strip(member->getBase());
-      } else if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(base);
-                 op != nullptr && op->getOpcode() == clang::UO_Deref) {
-        base = strip(op->getSubExpr());
-      } else if (const auto* arith = llvm::dyn_cast<clang::BinaryOperator>(base);
-                 arith != nullptr && arith->getType()->isPointerType()) {
-        base =
-            strip(arith->getLHS()->getType()->isPointerType() ? arith->getLHS() : arith->getRHS());
-      } else {
-        break;
-      }
-    }
-    const clang::VarDecl* var = named_variable(base);
-    if (var == nullptr) return "memory";
-    if (var->hasAttr<clang::CUDASharedAttr>()) return "shared memory";
-    if (var->hasAttr<clang::CUDAConstantAttr>()) return "constant memory";
-    if (var->hasGlobalStorage()) return "global memory";
-    if (llvm::isa<clang::ParmVarDecl>(var) && var->getType()->isPointerType()) {
-      const bool kernel_parameter = var->getDeclContext() == call_stack_.front();
-      return kernel_parameter ? "global memory" : "memory";
-    }
-    if (var->getType()->isArrayType()) return "local array";
-    if (var->getType()->isPointerType()) return "memory";
-    if (llvm::isa<clang::ParmVarDecl>(var)) return "parameter";
-    if (var->getType()->isRecordType() && trackable(var->getType()) == nullptr)
-      return "a local object the model does not follow member by member (a union, bit-fields or "
-             "virtual functions)";
-    if (var->getType()->isRecordType()) return "a member the model does not compute";
-    return "local variable";
-  }
-
-  /// What an opaque expression is, for messages: "A[i] (global memory)", "x > 0.5f (floating
-  /// point)", "atomicAdd(&n, 1) (atomic result)".
-  std::string describe(const clang::Expr* e) const {
-    const clang::Expr* bare = strip(e);
-    std::string what;
-    if (llvm::isa<clang::ArraySubscriptExpr>(bare) || llvm::isa<clang::MemberExpr>(bare) ||
-        (llvm::isa<clang::UnaryOperator>(bare) &&
-         llvm::cast<clang::UnaryOperator>(bare)->getOpcode() == clang::UO_Deref)) {
-      what = memory_space(bare);
-    } else if (const auto* call = llvm::dyn_cast<clang::CallExpr>(bare)) {
-      const auto* callee = call->getDirectCallee();
-      const std::string name = callee != nullptr ? callee->getNameAsString() : "";
-      const bool builtin = callee != nullptr && is_cuda_api(callee);
-      if (name.rfind("atomic", 0) == 0) {
-        what = "atomic result";
-      } else if (builtin && name.rfind("tex", 0) == 0) {
-        what = "texture memory";  // tex1Dfetch, tex2D ...: a load whose value the model lacks
-      } else if (builtin && name.rfind("surf", 0) == 0) {
-        what = "surface memory";
-      } else {
-        what = "result of " + name;
-      }
-    } else if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(bare)) {
-      const clang::QualType operand = op->getLHS()->IgnoreParenImpCasts()->getType();
-      what = operand->isRealFloatingType() ||
-                     op->getRHS()->IgnoreParenImpCasts()->getType()->isRealFloatingType()
-                 ? "floating point"
-             : operand->isPointerType() ? "pointer"
-                                        : "unmodelled value";
-    } else if (bare->getType()->isRealFloatingType()) {
-      what = "floating point";
-    } else if (bare->getType()->isPointerType()) {
-      what = "pointer";
-    } else if (const clang::VarDecl* var = named_variable(bare);
-               var != nullptr && var->hasGlobalStorage()) {
-      what = memory_space(bare);
+/// Where an lvalue lives: "global memory", "shared memory", "constant memory", "local array" ...
+std::string Lowerer::memory_space(const clang::Expr* e) const {
+  const clang::Expr* base = strip(e);
+  while (true) {
+    if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(base)) {
+      base = strip(subscript->getBase());
+    } else if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(base)) {
+      base = strip(member->getBase());
+    } else if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(base);
+               op != nullptr && op->getOpcode() == clang::UO_Deref) {
+      base = strip(op->getSubExpr());
+    } else if (const auto* arith = llvm::dyn_cast<clang::BinaryOperator>(base);
+               arith != nullptr && arith->getType()->isPointerType()) {
+      base =
+          strip(arith->getLHS()->getType()->isPointerType() ? arith->getLHS() : arith->getRHS());
     } else {
-      what = "unmodelled value";
+      break;
     }
-    return text(e) + " (" + what + ")";
   }
+  const clang::VarDecl* var = named_variable(base);
+  if (var == nullptr) return "memory";
+  if (var->hasAttr<clang::CUDASharedAttr>()) return "shared memory";
+  if (var->hasAttr<clang::CUDAConstantAttr>()) return "constant memory";
+  if (var->hasGlobalStorage()) return "global memory";
+  if (llvm::isa<clang::ParmVarDecl>(var) && var->getType()->isPointerType()) {
+    const bool kernel_parameter = var->getDeclContext() == call_stack_.front();
+    return kernel_parameter ? "global memory" : "memory";
+  }
+  if (var->getType()->isArrayType()) return "local array";
+  if (var->getType()->isPointerType()) return "memory";
+  if (llvm::isa<clang::ParmVarDecl>(var)) return "parameter";
+  if (var->getType()->isRecordType() && trackable(var->getType()) == nullptr)
+    return "a local object the model does not follow member by member (a union, bit-fields or "
+           "virtual functions)";
+  if (var->getType()->isRecordType()) return "a member the model does not compute";
+  return "local variable";
+}
 
-  /// An Opaque value of `type` for `e` (its description) at `at`'s range (e's by default).
-  ir::ExprId opaque(const clang::Expr* e, ir::ScalarType type, const clang::Expr* at = nullptr) {
-    if (quiet_ > 0 && pending_ != nullptr && is_memory(e)) {  // lowered again: the load recorded before
-      const ir::ExprId id = k_.opaque(type, describe(e), range(at != nullptr ? at : e));
-      const auto found = pending_->load_at.find(e);
-      if (found != pending_->load_at.end()) link_load(id, found->second, e->getType());
-      return id;
+/// What an opaque expression is, for messages: "A[i] (global memory)", "x > 0.5f (floating
+/// point)", "atomicAdd(&n, 1) (atomic result)".
+std::string Lowerer::describe(const clang::Expr* e) const {
+  const clang::Expr* bare = strip(e);
+  std::string what;
+  if (llvm::isa<clang::ArraySubscriptExpr>(bare) || llvm::isa<clang::MemberExpr>(bare) ||
+      (llvm::isa<clang::UnaryOperator>(bare) &&
+       llvm::cast<clang::UnaryOperator>(bare)->getOpcode() == clang::UO_Deref)) {
+    what = memory_space(bare);
+  } else if (const auto* call = llvm::dyn_cast<clang::CallExpr>(bare)) {
+    const auto* callee = call->getDirectCallee();
+    const std::string name = callee != nullptr ? callee->getNameAsString() : "";
+    const bool builtin = callee != nullptr && is_cuda_api(callee);
+    if (name.rfind("atomic", 0) == 0) {
+      what = "atomic result";
+    } else if (builtin && name.rfind("tex", 0) == 0) {
+      what = "texture memory";  // tex1Dfetch, tex2D ...: a load whose value the model lacks
+    } else if (builtin && name.rfind("surf", 0) == 0) {
+      what = "surface memory";
+    } else {
+      what = "result of " + name;
     }
-    const bool load = is_memory(e) && record_access(ir::AccessKind::Load, e);
-    if (!load) scan_work(e);
+  } else if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(bare)) {
+    const clang::QualType operand = op->getLHS()->IgnoreParenImpCasts()->getType();
+    what = operand->isRealFloatingType() ||
+                   op->getRHS()->IgnoreParenImpCasts()->getType()->isRealFloatingType()
+               ? "floating point"
+           : operand->isPointerType() ? "pointer"
+                                      : "unmodelled value";
+  } else if (bare->getType()->isRealFloatingType()) {
+    what = "floating point";
+  } else if (bare->getType()->isPointerType()) {
+    what = "pointer";
+  } else if (const clang::VarDecl* var = named_variable(bare);
+             var != nullptr && var->hasGlobalStorage()) {
+    what = memory_space(bare);
+  } else {
+    what = "unmodelled value";
+  }
+  return text(e) + " (" + what + ")";
+}
+
+/// An Opaque value of `type` for `e` (its description) at `at`'s range (e's by default).
+ir::ExprId Lowerer::opaque(const clang::Expr* e, ir::ScalarType type, const clang::Expr* at) {
+  if (quiet_ > 0 && pending_ != nullptr && is_memory(e)) {  // lowered again: the load recorded before
     const ir::ExprId id = k_.opaque(type, describe(e), range(at != nullptr ? at : e));
-    if (!load && pending_ != nullptr) {  // __ldg(p), atomicAdd(p, v) ...: the access it made
-      const auto found = pending_->intrinsic_at.find(strip(e));
-      if (found != pending_->intrinsic_at.end()) link_load(id, found->second, e->getType());
-      return id;
-    }
-    // The value is the loaded element itself when its type is `type` and the access moves it whole.
-    if (load && scalar_type(e->getType()) == type &&
-        pending_->accesses.back().width == static_cast<std::uint32_t>(std::max(1, ir::bit_width(type) / 8)))
-      pending_->loads.emplace_back(id, pending_->accesses.size() - 1);
+    const auto found = pending_->load_at.find(e);
+    if (found != pending_->load_at.end()) link_load(id, found->second, e->getType());
     return id;
   }
-
-  /// Links the opaque value `id` to load `index` of the statement when the load moves the value
-  /// whole (its type is the expression's, `type`).
-  /// Also an atomic's value (the element before it) where the model has its operation.
-  void link_load(ir::ExprId id, std::size_t index, clang::QualType type) {
-    const ir::MemoryAccess& a = pending_->accesses[index];
-    const bool atomic = a.kind == ir::AccessKind::Atomic && a.atomic != ir::AtomicOp::Other && a.value != ir::kNone;
-    if ((a.kind == ir::AccessKind::Load || atomic) && scalar_type(type) == k_.exprs[id].type &&
-        a.width == static_cast<std::uint32_t>(std::max(1, ir::bit_width(k_.exprs[id].type) / 8)))
-      pending_->loads.emplace_back(id, index);
+  const bool load = is_memory(e) && record_access(ir::AccessKind::Load, e);
+  if (!load) scan_work(e);
+  const ir::ExprId id = k_.opaque(type, describe(e), range(at != nullptr ? at : e));
+  if (!load && pending_ != nullptr) {  // __ldg(p), atomicAdd(p, v) ...: the access it made
+    const auto found = pending_->intrinsic_at.find(strip(e));
+    if (found != pending_->intrinsic_at.end()) link_load(id, found->second, e->getType());
+    return id;
   }
+  // The value is the loaded element itself when its type is `type` and the access moves it whole.
+  if (load && scalar_type(e->getType()) == type &&
+      pending_->accesses.back().width == static_cast<std::uint32_t>(std::max(1, ir::bit_width(type) / 8)))
+    pending_->loads.emplace_back(id, pending_->accesses.size() - 1);
+  return id;
+}
 
-  /// Checks an expression the model does not evaluate (work, or an opaque value): it must not
-  /// change a modelled local or take its address, nor hide a barrier; calls of __device__
-  /// functions in it are inlined before the statement.
-  void scan_work(const clang::Stmt* s) {
-    if (s == nullptr) return;
-    const Deeper deeper(*this, s);
-    if (const auto* e = llvm::dyn_cast<clang::Expr>(s); e != nullptr && dereferenced_local(e))
-      return;  // *p read where p points to a local: the model knows it
-    count_flops(float_operations(s));
-    if (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(s);
-        cast != nullptr && cast->getCastKind() == clang::CK_LValueToRValue &&
-        is_memory(cast->getSubExpr())) {  // a load
-      if (!record_access(ir::AccessKind::Load, cast->getSubExpr())) scan_work(cast->getSubExpr());
+/// Links the opaque value `id` to load `index` of the statement when the load moves the value
+/// whole (its type is the expression's, `type`).
+/// Also an atomic's value (the element before it) where the model has its operation.
+void Lowerer::link_load(ir::ExprId id, std::size_t index, clang::QualType type) {
+  const ir::MemoryAccess& a = pending_->accesses[index];
+  const bool atomic = a.kind == ir::AccessKind::Atomic && a.atomic != ir::AtomicOp::Other && a.value != ir::kNone;
+  if ((a.kind == ir::AccessKind::Load || atomic) && scalar_type(type) == k_.exprs[id].type &&
+      a.width == static_cast<std::uint32_t>(std::max(1, ir::bit_width(k_.exprs[id].type) / 8)))
+    pending_->loads.emplace_back(id, index);
+}
+
+/// Checks an expression the model does not evaluate (work, or an opaque value): it must not
+/// change a modelled local or take its address, nor hide a barrier; calls of __device__
+/// functions in it are inlined before the statement.
+void Lowerer::scan_work(const clang::Stmt* s) {
+  if (s == nullptr) return;
+  const Deeper deeper(*this, s);
+  if (const auto* e = llvm::dyn_cast<clang::Expr>(s); e != nullptr && dereferenced_local(e))
+    return;  // *p read where p points to a local: the model knows it
+  count_flops(float_operations(s));
+  if (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(s);
+      cast != nullptr && cast->getCastKind() == clang::CK_LValueToRValue &&
+      is_memory(cast->getSubExpr())) {  // a load
+    if (!record_access(ir::AccessKind::Load, cast->getSubExpr())) scan_work(cast->getSubExpr());
+    return;
+  }
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(s)) {
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    if (var != nullptr && pointer_targets_.count(var) != 0)
+      refuse(s, "the pointer '" + var->getNameAsString() +
+                    "' to a local is used other than as *" + var->getNameAsString() + " or " +
+                    var->getNameAsString() + "[0]: not supported (the model could not follow "
+                    "writes through it)");
+  }
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s)) {
+    if (op->isAssignmentOp() && bound_local(op->getLHS()) &&
+        defer(op, *bound_local(op->getLHS()), /*assignment=*/true))
+      return;
+    if (op->isAssignmentOp() && bound_local(op->getLHS()))
+      refuse(op,
+             "'" + text(op) + "' changes the local '" + text(op->getLHS()) +
+                 "' inside a larger expression: not supported (write it as its own statement)");
+    if (op->isAssignmentOp() && is_memory(op->getLHS())) {  // a store (a load first for op=)
+      const bool placed = load_and_store(op->getLHS(), op->isCompoundAssignmentOp());
+      if (!placed) scan_work(op->getLHS());
+      const std::size_t store = placed ? pending_->accesses.size() - 1 : 0;
+      scan_work(op->getRHS());
+      if (placed && op->getOpcode() == clang::BO_Assign) stored_value(op, store);
+      if (placed && op->isCompoundAssignmentOp()) updated_value(op, store);
       return;
     }
-    if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(s)) {
-      const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
-      if (var != nullptr && pointer_targets_.count(var) != 0)
-        refuse(s, "the pointer '" + var->getNameAsString() +
-                      "' to a local is used other than as *" + var->getNameAsString() + " or " +
-                      var->getNameAsString() + "[0]: not supported (the model could not follow "
-                      "writes through it)");
-    }
-    if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s)) {
-      if (op->isAssignmentOp() && bound_local(op->getLHS()) &&
-          defer(op, *bound_local(op->getLHS()), /*assignment=*/true))
-        return;
-      if (op->isAssignmentOp() && bound_local(op->getLHS()))
-        refuse(op,
-               "'" + text(op) + "' changes the local '" + text(op->getLHS()) +
-                   "' inside a larger expression: not supported (write it as its own statement)");
-      if (op->isAssignmentOp() && is_memory(op->getLHS())) {  // a store (a load first for op=)
-        const bool placed = load_and_store(op->getLHS(), op->isCompoundAssignmentOp());
-        if (!placed) scan_work(op->getLHS());
-        const std::size_t store = placed ? pending_->accesses.size() - 1 : 0;
-        scan_work(op->getRHS());
-        if (placed && op->getOpcode() == clang::BO_Assign) stored_value(op, store);
-        if (placed && op->isCompoundAssignmentOp()) updated_value(op, store);
-        return;
-      }
-      if (op->isLogicalOp()) {
-        scan_work(op->getLHS());
-        NoHoist no_hoist(*this, "the right operand of && or ||");
-        const GuardScope guard(*this, op->getLHS(), op->getOpcode() == clang::BO_LAnd);
-        scan_work(op->getRHS());
-        return;
-      }
-    }
-    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s)) {
-      if (op->isIncrementDecrementOp() && bound_local(op->getSubExpr()) &&
-          defer(op, *bound_local(op->getSubExpr()), /*assignment=*/false))
-        return;
-      if (op->isIncrementDecrementOp() && bound_local(op->getSubExpr()))
-        refuse(op, "'" + text(op) +
-                       "' changes a local inside a larger expression: not supported "
-                       "(write it as its own statement)");
-      if (op->isIncrementDecrementOp() && is_memory(op->getSubExpr())) {
-        if (!load_and_store(op->getSubExpr(), true)) scan_work(op->getSubExpr());
-        else updated_value(op, pending_->accesses.size() - 1);
-        return;
-      }
-      if (op->getOpcode() == clang::UO_AddrOf &&
-          (bound_local(op->getSubExpr()) || object_of(op->getSubExpr()) != kUnknownObject))
-        refuse(op, "taking the address of the local '" + text(op->getSubExpr()) +
-                       "' is not supported (the model cannot follow writes through it)");
-    }
-    if (const auto* conditional = llvm::dyn_cast<clang::AbstractConditionalOperator>(s)) {
-      scan_work(conditional->getCond());
-      NoHoist no_hoist(*this, "an arm of ?:");
-      {
-        const GuardScope guard(*this, conditional->getCond(), true);
-        scan_work(conditional->getTrueExpr());
-      }
-      const GuardScope guard(*this, conditional->getCond(), false);
-      scan_work(conditional->getFalseExpr());
+    if (op->isLogicalOp()) {
+      scan_work(op->getLHS());
+      NoHoist no_hoist(*this, "the right operand of && or ||");
+      const GuardScope guard(*this, op->getLHS(), op->getOpcode() == clang::BO_LAnd);
+      scan_work(op->getRHS());
       return;
     }
-    if (llvm::isa<clang::LambdaExpr>(s) || llvm::isa<clang::StmtExpr>(s))
-      refuse(s, "a lambda or statement expression is not supported");
-    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(s)) {
-      // this->n: a member read, not `this` handed on.
-      if (llvm::isa<clang::CXXThisExpr>(member->getBase()->IgnoreParenImpCasts())) return;
-    }
-    if (llvm::isa<clang::CXXThisExpr>(s) && !this_stack_.empty() &&
-        this_stack_.back() != kUnknownObject)
-      refuse(s, "handing 'this' on is not supported: the model follows this object's members and "
-                "could not follow writes through the pointer");
-    if (const auto* e = llvm::dyn_cast<clang::Expr>(s); e != nullptr && object_assignment(e))
-      refuse(s, "'" + text(s) + "' assigns an object inside a larger expression: not supported "
-                "(write it as its own statement)");
-    if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(s)) {
-      // A user-written constructor runs as an inlined call on opaque object memory.
-      const clang::CXXConstructorDecl* constructor = construct->getConstructor();
-      if (constructor->isCopyOrMoveConstructor() && constructor->isTrivial() &&
-          construct->getNumArgs() == 1 && is_memory(construct->getArg(0))) {  // a copy from memory
-        if (!record_object(ir::AccessKind::Load, construct->getArg(0))) scan_work(construct->getArg(0));
-        return;
-      }
-      if (!constructor->isTrivial() && inlinable(constructor) && constructor->hasBody()) {
-        check_function(construct, constructor);
-        std::vector<const clang::Expr*> args(construct->arg_begin(), construct->arg_end());
-        hoist(construct, inline_function(construct, constructor, args, ir::kNone));
-        return;
-      }
-    }
-    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s)) {
-      const clang::FunctionDecl* callee = call->getDirectCallee();
-      if (callee == nullptr) refuse(s, "a call through a function pointer is not supported");
-      if (is_syncthreads(callee) ||
-          (is_cuda_api(callee) && callee->getNameAsString().rfind("__syncthreads", 0) == 0) ||
-          is_group_sync(call))
-        refuse(s, "a barrier inside a larger expression is not supported");
-      if (is_fma(callee)) count_flops(2);
-      if (trivial_assignment(call)) {
-        object_store(call);
-        return;
-      }
-      if (const auto kind = memory_intrinsic(callee); kind && call->getNumArgs() > 0 &&
-                                                      call->getArg(0)->getType()->isPointerType()) {
-        const bool placed = record_access(*kind, call->getArg(0), /*pointer=*/true);
-        const std::size_t access = placed ? pending_->accesses.size() - 1 : 0;
-        for (unsigned i = placed ? 1 : 0; i < call->getNumArgs(); ++i) scan_work(call->getArg(i));
-        if (placed && *kind == ir::AccessKind::Atomic) atomic_operand(call, callee, access);
-        if (placed && *kind != ir::AccessKind::Store) pending_->intrinsic_at[call] = access;
-        return;
-      }
-      if (inlinable(callee)) {
-        check_callee(call, callee);
-        const auto type = scalar_type(callee->getReturnType());
-        const ir::LocalId result =
-            type ? k_.add_local(callee->getNameAsString() + "()", *type, range(call)) : ir::kNone;
-        hoist(call, inline_call(call, callee, result));
-        return;
-      }
-    }
-    for (const clang::Stmt* child : s->children()) scan_work(child);
   }
-
-  /// One level deeper into statements or expressions while alive (lower_stmt, lower_int,
-  /// scan_work: the walks a user's nesting drives, inlined calls included); past kMaxNesting
-  /// the kernel is refused, before the walk's recursion (or the engines' over the model) could
-  /// exhaust the stack.
-  struct Deeper {
-    Deeper(Lowerer& lowerer, const clang::Stmt* at) : lowerer_(lowerer) {
-      if (++lowerer_.depth_ <= kMaxNesting) return;
-      const auto presumed = lowerer_.sources_.getPresumedLoc(
-          lowerer_.sources_.getExpansionLoc(at->getBeginLoc()));
-      const std::string where =
-          presumed.isInvalid()
-              ? std::string("<unknown>")
-              : std::string(presumed.getFilename()) + ":" + std::to_string(presumed.getLine());
-      --lowerer_.depth_;
-      throw InvalidInput("nesting deeper than " + std::to_string(kMaxNesting) + " at " + where +
-                         ": the front-end follows statements and expressions (inlined calls "
-                         "included) at most " + std::to_string(kMaxNesting) + " levels deep");
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s)) {
+    if (op->isIncrementDecrementOp() && bound_local(op->getSubExpr()) &&
+        defer(op, *bound_local(op->getSubExpr()), /*assignment=*/false))
+      return;
+    if (op->isIncrementDecrementOp() && bound_local(op->getSubExpr()))
+      refuse(op, "'" + text(op) +
+                     "' changes a local inside a larger expression: not supported "
+                     "(write it as its own statement)");
+    if (op->isIncrementDecrementOp() && is_memory(op->getSubExpr())) {
+      if (!load_and_store(op->getSubExpr(), true)) scan_work(op->getSubExpr());
+      else updated_value(op, pending_->accesses.size() - 1);
+      return;
     }
-    ~Deeper() { --lowerer_.depth_; }
-    Deeper(const Deeper&) = delete;
-    Deeper& operator=(const Deeper&) = delete;
-    Lowerer& lowerer_;
-  };
-
-  /// While alive, calls of __device__ functions are refused (they would not run exactly once).
-  struct NoHoist {
-    NoHoist(Lowerer& lowerer, const char* where) : lowerer_(lowerer), outer_(lowerer.no_hoist_) {
-      if (outer_ == nullptr) lowerer_.no_hoist_ = where;
+    if (op->getOpcode() == clang::UO_AddrOf &&
+        (bound_local(op->getSubExpr()) || object_of(op->getSubExpr()) != kUnknownObject))
+      refuse(op, "taking the address of the local '" + text(op->getSubExpr()) +
+                     "' is not supported (the model cannot follow writes through it)");
+  }
+  if (const auto* conditional = llvm::dyn_cast<clang::AbstractConditionalOperator>(s)) {
+    scan_work(conditional->getCond());
+    NoHoist no_hoist(*this, "an arm of ?:");
+    {
+      const GuardScope guard(*this, conditional->getCond(), true);
+      scan_work(conditional->getTrueExpr());
     }
-    ~NoHoist() { lowerer_.no_hoist_ = outer_; }
-    NoHoist(const NoHoist&) = delete;
-    NoHoist& operator=(const NoHoist&) = delete;
-    Lowerer& lowerer_;
-    const char* outer_;
-  };
+    const GuardScope guard(*this, conditional->getCond(), false);
+    scan_work(conditional->getFalseExpr());
+    return;
+  }
+  if (llvm::isa<clang::LambdaExpr>(s) || llvm::isa<clang::StmtExpr>(s))
+    refuse(s, "a lambda or statement expression is not supported");
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(s)) {
+    // this->n: a member read, not `this` handed on.
+    if (llvm::isa<clang::CXXThisExpr>(member->getBase()->IgnoreParenImpCasts())) return;
+  }
+  if (llvm::isa<clang::CXXThisExpr>(s) && !this_stack_.empty() &&
+      this_stack_.back() != kUnknownObject)
+    refuse(s, "handing 'this' on is not supported: the model follows this object's members and "
+              "could not follow writes through the pointer");
+  if (const auto* e = llvm::dyn_cast<clang::Expr>(s); e != nullptr && object_assignment(e))
+    refuse(s, "'" + text(s) + "' assigns an object inside a larger expression: not supported "
+              "(write it as its own statement)");
+  if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(s)) {
+    // A user-written constructor runs as an inlined call on opaque object memory.
+    const clang::CXXConstructorDecl* constructor = construct->getConstructor();
+    if (constructor->isCopyOrMoveConstructor() && constructor->isTrivial() &&
+        construct->getNumArgs() == 1 && is_memory(construct->getArg(0))) {  // a copy from memory
+      if (!record_object(ir::AccessKind::Load, construct->getArg(0))) scan_work(construct->getArg(0));
+      return;
+    }
+    if (!constructor->isTrivial() && inlinable(constructor) && constructor->hasBody()) {
+      check_function(construct, constructor);
+      std::vector<const clang::Expr*> args(construct->arg_begin(), construct->arg_end());
+      hoist(construct, inline_function(construct, constructor, args, ir::kNone));
+      return;
+    }
+  }
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s)) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (callee == nullptr) refuse(s, "a call through a function pointer is not supported");
+    if (is_syncthreads(callee) ||
+        (is_cuda_api(callee) && callee->getNameAsString().rfind("__syncthreads", 0) == 0) ||
+        is_group_sync(call))
+      refuse(s, "a barrier inside a larger expression is not supported");
+    if (is_fma(callee)) count_flops(2);
+    if (trivial_assignment(call)) {
+      object_store(call);
+      return;
+    }
+    if (const auto kind = memory_intrinsic(callee); kind && call->getNumArgs() > 0 &&
+                                                    call->getArg(0)->getType()->isPointerType()) {
+      const bool placed = record_access(*kind, call->getArg(0), /*pointer=*/true);
+      const std::size_t access = placed ? pending_->accesses.size() - 1 : 0;
+      for (unsigned i = placed ? 1 : 0; i < call->getNumArgs(); ++i) scan_work(call->getArg(i));
+      if (placed && *kind == ir::AccessKind::Atomic) atomic_operand(call, callee, access);
+      if (placed && *kind != ir::AccessKind::Store) pending_->intrinsic_at[call] = access;
+      return;
+    }
+    if (inlinable(callee)) {
+      check_callee(call, callee);
+      const auto type = scalar_type(callee->getReturnType());
+      const ir::LocalId result =
+          type ? k_.add_local(callee->getNameAsString() + "()", *type, range(call)) : ir::kNone;
+      hoist(call, inline_call(call, callee, result));
+      return;
+    }
+  }
+  for (const clang::Stmt* child : s->children()) scan_work(child);
+}
 
-  clang::ASTContext& context_;
-  const clang::SourceManager& sources_;
-  ir::Kernel& k_;
-  const std::vector<std::string>& api_dirs_;
-  clang::FileID main_file_;
-  std::map<clang::FileID, std::uint32_t> files_;
-  std::unordered_map<const clang::VarDecl*, Binding> bindings_;
-  std::unordered_map<const clang::VarDecl*, Group> groups_;
-  std::unordered_map<const clang::VarDecl*, ir::LocalId> pointer_targets_;  // int* p = &x
-  std::vector<Object> objects_;
-  std::unordered_map<const clang::VarDecl*, int> object_vars_;
-  std::vector<int> this_stack_;  // the object of each inlined call (kUnknownObject: none known)
-  std::set<const clang::VarDecl*> assigned_parameters_;
-  std::vector<ir::StmtId> parameter_copies_;
-  std::vector<const clang::FunctionDecl*> call_stack_;
-  std::vector<ir::StmtId>* hoisted_ = nullptr;
-  Deferred* deferred_ = nullptr;
-  const char* no_hoist_ = nullptr;
-  int depth_ = 0;  // Deeper's count
-  Pending* pending_ = nullptr;  // what the statement being lowered accesses
-  std::vector<Guard> guards_;   // the arms and right operands being scanned
-  int quiet_ = 0;               // Quiet's count
-  std::unordered_map<const clang::VarDecl*, std::int32_t> variable_bases_;
-  std::map<std::int32_t, std::int32_t> parameter_bases_;  // kernel parameter index -> base
-  std::unordered_map<const clang::VarDecl*, PointerBinding> pointers_;
-  std::unordered_map<const clang::VarDecl*, std::string> unfollowed_pointers_;  // why not
-  std::set<const clang::FunctionDecl*> pointer_writes_scanned_;
-  std::set<const clang::FunctionDecl*> address_scanned_;
-  std::set<const clang::VarDecl*> address_taken_floats_;
-};
+}  // namespace warpdiv::frontend::detail::lowering
 
-}  // namespace
+namespace warpdiv::frontend::detail {
 
 sim::ir::Kernel lower_kernel(const clang::FunctionDecl& kernel, clang::ASTContext& context,
                              const std::string& name, const std::vector<std::string>& api_dirs) {
   sim::ir::Kernel result;
   result.name = name;
-  Lowerer(context, result, api_dirs).lower(kernel);
+  lowering::Lowerer(context, result, api_dirs).lower(kernel);
   return result;
 }
 
