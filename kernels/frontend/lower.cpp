@@ -170,12 +170,12 @@ ir::SourceRange Lowerer::range(clang::SourceRange source) {
 }
 
 ir::SourceRange Lowerer::range(const clang::Stmt* s) { return range(s->getSourceRange()); }
-
+                               
 std::string Lowerer::location(clang::SourceLocation loc) const { return location_of(sources_, loc); }
-
-/// The source text of a node, on one line ("A[Row * Width + k]").
+                               
+                               /// The source text of a node, on one line ("A[Row * Width + k]").
 std::string Lowerer::text(const clang::Stmt* s) const { return source_text(context_, s); }
-
+                               
 [[noreturn]] void Lowerer::refuse(const clang::Stmt* at, const std::string& what) const {
   throw InvalidInput(location(at->getBeginLoc()) + ": " + what);
 }

@@ -3,16 +3,60 @@
 #include "kernels/frontend/lowerer.hpp"
 
 #include <clang/Basic/TargetBuiltins.h>
+#include <llvm/ADT/StringMap.h>
 
 #include <functional>
 
 namespace warpdiv::frontend::detail::lowering {
 
+namespace {
+
+constexpr BuiltinFunction kBuiltins[] = {
+#define BUILTIN(NAME, KIND, OPERATION, ARITY) {NAME, BuiltinKind::KIND, static_cast<int>(OPERATION), ARITY},
+#define FAMILY(PREFIX, KIND)
+#include "kernels/frontend/lower_builtins.def"
+#undef BUILTIN
+#undef FAMILY
+};
+
+/// A FAMILY row of lower_builtins.def.
+struct BuiltinFamily {
+  const char* prefix;
+  BuiltinKind kind;
+};
+
+constexpr BuiltinFamily kFamilies[] = {
+#define BUILTIN(NAME, KIND, OPERATION, ARITY)
+#define FAMILY(PREFIX, KIND) {PREFIX, BuiltinKind::KIND},
+#include "kernels/frontend/lower_builtins.def"
+#undef BUILTIN
+#undef FAMILY
+};
+
+}  // namespace
+
+const BuiltinFunction* builtin_named(llvm::StringRef name) {
+  static const llvm::StringMap<const BuiltinFunction*> by_name = [] {
+    llvm::StringMap<const BuiltinFunction*> map;
+    for (const BuiltinFunction& builtin : kBuiltins) map[builtin.name] = &builtin;
+    return map;
+  }();
+  const auto found = by_name.find(name);
+  return found != by_name.end() ? found->second : nullptr;
+}
+
+BuiltinKind builtin_family(llvm::StringRef name) {
+  for (const BuiltinFamily& family : kFamilies)
+    if (name.startswith(family.prefix)) return family.kind;
+  return BuiltinKind::None;
+}
+
 /// __syncthreads(): the prelude's, or Clang's builtin (the toolkit route: matched by its
 /// builtin ID, as the implicit declaration sits wherever it was first used).
 bool Lowerer::is_syncthreads(const clang::FunctionDecl* callee) const {
   if (callee->getBuiltinID() == clang::NVPTX::BI__syncthreads) return true;
-  return callee->getNameAsString() == "__syncthreads" && is_cuda_api(callee);
+  const BuiltinFunction* builtin = builtin_named(callee->getNameAsString());
+  return builtin != nullptr && builtin->kind == BuiltinKind::Barrier && is_cuda_api(callee);
 }
 
 /// threadIdx.x ... gridDim.z: `field` of a launch built-in named by `base`, or nullopt.
@@ -24,16 +68,9 @@ std::optional<ir::Builtin> Lowerer::launch_builtin(const clang::Expr* base, cons
   if (ref == nullptr) return std::nullopt;
   const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
   if (var == nullptr || !is_cuda_api(var)) return std::nullopt;
-  static const std::map<std::string, ir::Builtin> builtins = {
-      {"threadIdx.x", ir::Builtin::ThreadIdxX}, {"threadIdx.y", ir::Builtin::ThreadIdxY},
-      {"threadIdx.z", ir::Builtin::ThreadIdxZ}, {"blockIdx.x", ir::Builtin::BlockIdxX},
-      {"blockIdx.y", ir::Builtin::BlockIdxY},   {"blockIdx.z", ir::Builtin::BlockIdxZ},
-      {"blockDim.x", ir::Builtin::BlockDimX},   {"blockDim.y", ir::Builtin::BlockDimY},
-      {"blockDim.z", ir::Builtin::BlockDimZ},   {"gridDim.x", ir::Builtin::GridDimX},
-      {"gridDim.y", ir::Builtin::GridDimY},     {"gridDim.z", ir::Builtin::GridDimZ}};
-  const auto found = builtins.find(var->getNameAsString() + "." + field);
-  if (found == builtins.end()) return std::nullopt;
-  return found->second;
+  const BuiltinFunction* builtin = builtin_named(var->getNameAsString() + "." + field);
+  if (builtin == nullptr || builtin->kind != BuiltinKind::LaunchVariable) return std::nullopt;
+  return static_cast<ir::Builtin>(builtin->operation);
 }
 
 /// A function the model follows: defined in the source (not the prelude, not a system header).
@@ -78,52 +115,7 @@ ir::ExprId Lowerer::lower_call(const clang::CallExpr* call, ir::ScalarType type)
   if (in_group_namespace(callee)) return lower_group_query(call, type);
   const std::string qualified = callee->getQualifiedNameAsString();
   const bool std_min_max = qualified == "std::min" || qualified == "std::max";
-  if (is_cuda_api(callee) || std_min_max) {
-    const std::string name = callee->getNameAsString();
-    if (name == "__syncthreads_count" || name == "__syncthreads_and" ||
-        name == "__syncthreads_or")
-      refuse(call, name + " is not supported: the model has no barrier that returns a value");
-    if (const auto math = math_function(call, name)) return convert(*math, type, where);
-    if (const auto warp = warp_function(call, name)) return convert(*warp, type, where);
-    const auto integer_type = [](clang::QualType t) {
-      const auto scalar = scalar_type(t);
-      return scalar && !ir::is_floating(*scalar);
-    };
-    const bool integers = call->getNumArgs() > 0 && integer_type(callee->getParamDecl(0)->getType());
-    static const std::set<std::string> minimum = {"min", "umin", "llmin", "ullmin"};
-    static const std::set<std::string> maximum = {"max", "umax", "llmax", "ullmax"};
-    const auto result_type = scalar_type(callee->getReturnType());
-    if ((minimum.count(name) != 0 || maximum.count(name) != 0) && integers && result_type &&
-        call->getNumArgs() == 2 && integer_type(callee->getParamDecl(1)->getType())) {
-      NoHoist no_hoist(*this, "an argument of min or max");
-      const ir::BinaryOp compare = minimum.count(name) != 0 ? ir::BinaryOp::Lt : ir::BinaryOp::Gt;
-      // a < b ? a : b, both converted to the result type first as math_functions.hpp does
-      // (min(int, unsigned) compares as unsigned); each argument is lowered twice (the model
-      // is a tree).
-      const auto argument = [&](unsigned i) {
-        return convert(lower_int(call->getArg(i)), *result_type, where);
-      };
-      const ir::ExprId test = k_.binary(compare, argument(0), argument(1), where);
-      const ir::ExprId a = argument(0);
-      const ir::ExprId b = argument(1);
-      return convert(k_.select(test, a, b, where), type, where);
-    }
-    if ((name == "__popc" || name == "__popcll" || name == "__ffs" || name == "__ffsll") &&
-        integers && call->getNumArgs() == 1)
-      return convert(bit_count(call, name), type, where);
-    if ((name == "__umul24" || name == "__mul24") && integers && call->getNumArgs() == 2)
-      return convert(multiply_24(call, name == "__mul24"), type, where);
-    if ((name == "abs" || name == "llabs") && integers && call->getNumArgs() == 1) {
-      NoHoist no_hoist(*this, "an argument of abs");
-      const ir::ExprId x = lower_int(call->getArg(0));
-      const ir::ExprId negative =
-          k_.binary(ir::BinaryOp::Lt, x, k_.constant(type, 0, where), where);
-      const ir::ExprId minus = k_.unary(ir::UnaryOp::Neg, lower_int(call->getArg(0)), where);
-      return k_.select(negative, minus, lower_int(call->getArg(0)), where);
-    }
-    return opaque(call,
-                  type);  // atomics, __popc, __ballot_sync ...: values the model does not compute
-  }
+  if (is_cuda_api(callee) || std_min_max) return lower_builtin_call(call, type);
   if (!inlinable(callee)) return opaque(call, type);  // a system header's function
   check_callee(call, callee);
   const ir::LocalId result = k_.add_local(callee->getNameAsString() + "()", type, where);
@@ -131,20 +123,90 @@ ir::ExprId Lowerer::lower_call(const clang::CallExpr* call, ir::ScalarType type)
   return k_.local(result, where);
 }
 
-/// __shfl_sync and its up/down/xor forms (of a scalar, with a constant width), __ballot_sync,
-/// __any_sync, __all_sync, __activemask: a Warp expression; nullopt for anything else.
-std::optional<ir::ExprId> Lowerer::warp_function(const clang::CallExpr* call, const std::string& name) {
-  static const std::map<std::string, ir::WarpOp> functions = {
-      {"__shfl_sync", ir::WarpOp::Shfl},       {"__shfl_up_sync", ir::WarpOp::ShflUp},
-      {"__shfl_down_sync", ir::WarpOp::ShflDown}, {"__shfl_xor_sync", ir::WarpOp::ShflXor},
-      {"__ballot_sync", ir::WarpOp::Ballot},    {"__any_sync", ir::WarpOp::Any},
-      {"__all_sync", ir::WarpOp::All},          {"__activemask", ir::WarpOp::ActiveMask}};
-  const auto found = functions.find(name);
+/// A call of the CUDA API (or std::min, std::max): the built-ins whose value the model computes,
+/// by their row of lower_builtins.def; an opaque value for the others (atomics, __ldg, expf,
+/// a shuffle of a float4 ...).
+ir::ExprId Lowerer::lower_builtin_call(const clang::CallExpr* call, ir::ScalarType type) {
   const clang::FunctionDecl* callee = call->getDirectCallee();
-  if (found == functions.end() || callee == nullptr) return std::nullopt;
-  const ir::WarpOp op = found->second;
   const ir::SourceRange where = range(call);
-  const unsigned n = static_cast<unsigned>(ir::operand_count(op));
+  const std::string name = callee->getNameAsString();
+  const BuiltinFunction* builtin = builtin_named(name);
+  const BuiltinKind kind = builtin != nullptr ? builtin->kind : BuiltinKind::None;
+  if (kind == BuiltinKind::BarrierWithValue)
+    refuse(call, name + " is not supported: the model has no barrier that returns a value");
+  if (kind == BuiltinKind::Math) {
+    if (const auto math = math_function(call, *builtin)) return convert(*math, type, where);
+  }
+  if (kind == BuiltinKind::Warp) {
+    if (const auto warp = warp_function(call, *builtin)) return convert(*warp, type, where);
+  }
+  const auto integer_type = [](clang::QualType t) {
+    const auto scalar = scalar_type(t);
+    return scalar && !ir::is_floating(*scalar);
+  };
+  const bool integers = call->getNumArgs() > 0 && integer_type(callee->getParamDecl(0)->getType());
+  const auto result_type = scalar_type(callee->getReturnType());
+  // The integer functions take integers, as many as their row says.
+  if (!integers || builtin == nullptr || builtin->arity < 0 ||
+      call->getNumArgs() != static_cast<unsigned>(builtin->arity))
+    return opaque(call, type);
+  switch (kind) {
+    case BuiltinKind::Minimum:
+    case BuiltinKind::Maximum:
+      if (result_type && integer_type(callee->getParamDecl(1)->getType()))
+        return convert(min_max(call, kind == BuiltinKind::Minimum, *result_type), type, where);
+      break;
+    case BuiltinKind::PopCount:
+    case BuiltinKind::FindFirstSet:
+      return convert(bit_count(call, kind == BuiltinKind::FindFirstSet, builtin->operation == 64), type,
+                     where);
+    case BuiltinKind::Multiply24:
+      return convert(multiply_24(call, builtin->operation == 1), type, where);
+    case BuiltinKind::Abs:
+      return absolute(call, type);
+    default:
+      break;
+  }
+  return opaque(call, type);  // atomics, __ballot_sync ...: values the model does not compute
+}
+
+/// min(a, b) / max(a, b) of integers: a < b ? a : b (a > b for max), both converted to the
+/// result type first as math_functions.hpp does (min(int, unsigned) compares as unsigned); each
+/// argument is lowered twice (the model is a tree).
+ir::ExprId Lowerer::min_max(const clang::CallExpr* call, bool minimum, ir::ScalarType result_type) {
+  const ir::SourceRange where = range(call);
+  NoHoist no_hoist(*this, "an argument of min or max");
+  const ir::BinaryOp compare = minimum ? ir::BinaryOp::Lt : ir::BinaryOp::Gt;
+  const auto argument = [&](unsigned i) {
+    return convert(lower_int(call->getArg(i)), result_type, where);
+  };
+  const ir::ExprId test = k_.binary(compare, argument(0), argument(1), where);
+  const ir::ExprId a = argument(0);
+  const ir::ExprId b = argument(1);
+  return k_.select(test, a, b, where);
+}
+
+/// abs(x) / llabs(x) of an integer: x < 0 ? -x : x, in `type`.
+ir::ExprId Lowerer::absolute(const clang::CallExpr* call, ir::ScalarType type) {
+  const ir::SourceRange where = range(call);
+  NoHoist no_hoist(*this, "an argument of abs");
+  const ir::ExprId x = lower_int(call->getArg(0));
+  const ir::ExprId negative =
+      k_.binary(ir::BinaryOp::Lt, x, k_.constant(type, 0, where), where);
+  const ir::ExprId minus = k_.unary(ir::UnaryOp::Neg, lower_int(call->getArg(0)), where);
+  return k_.select(negative, minus, lower_int(call->getArg(0)), where);
+}
+
+/// __shfl_sync and its up/down/xor forms (of a scalar, with a constant width), __ballot_sync,
+/// __any_sync, __all_sync, __activemask (`builtin`, their row): a Warp expression; nullopt where
+/// the call does not fit one (a value that is not a scalar, a width not known).
+std::optional<ir::ExprId> Lowerer::warp_function(const clang::CallExpr* call,
+                                                 const BuiltinFunction& builtin) {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  if (callee == nullptr) return std::nullopt;
+  const auto op = static_cast<ir::WarpOp>(builtin.operation);
+  const ir::SourceRange where = range(call);
+  const auto n = static_cast<unsigned>(builtin.arity);
   if (call->getNumArgs() < n) return std::nullopt;
   NoHoist no_hoist(*this, "an argument of a warp function");
   std::vector<ir::ExprId> operands;
@@ -170,20 +232,16 @@ std::optional<ir::ExprId> Lowerer::warp_function(const clang::CallExpr* call, co
 
 /// The math functions the GPU computes correctly rounded under nvcc's default flags (sqrtf with
 /// -prec-sqrt=true, fmaf, fabsf, and their double forms): an Intrinsic. Others (expf, sinf,
-/// __expf ...) are not correctly rounded on the GPU: nullopt (an opaque value; a branch on it is
+/// __expf ...) are not correctly rounded on the GPU and have no row of this kind. `builtin` is the
+/// function's row; nullopt where the call does not fit it (an opaque value; a branch on it is
 /// refused).
-std::optional<ir::ExprId> Lowerer::math_function(const clang::CallExpr* call, const std::string& name) {
-  static const std::map<std::string, ir::Intrinsic> functions = {
-      {"fmaf", ir::Intrinsic::Fma},        {"fma", ir::Intrinsic::Fma},
-      {"__fmaf_rn", ir::Intrinsic::Fma},   {"__fma_rn", ir::Intrinsic::Fma},
-      {"sqrtf", ir::Intrinsic::Sqrt},      {"sqrt", ir::Intrinsic::Sqrt},
-      {"__fsqrt_rn", ir::Intrinsic::Sqrt}, {"__dsqrt_rn", ir::Intrinsic::Sqrt},
-      {"fabsf", ir::Intrinsic::Fabs},      {"fabs", ir::Intrinsic::Fabs}};
-  const auto found = functions.find(name);
+std::optional<ir::ExprId> Lowerer::math_function(const clang::CallExpr* call,
+                                                 const BuiltinFunction& builtin) {
   const clang::FunctionDecl* callee = call->getDirectCallee();
-  if (found == functions.end() || callee == nullptr) return std::nullopt;
+  if (callee == nullptr) return std::nullopt;
+  const auto intrinsic = static_cast<ir::Intrinsic>(builtin.operation);
   const auto result = scalar_type(callee->getReturnType());
-  const unsigned n = static_cast<unsigned>(ir::operand_count(found->second));
+  const auto n = static_cast<unsigned>(builtin.arity);
   if (!result || !ir::is_floating(*result) || call->getNumArgs() != n || callee->getNumParams() != n)
     return std::nullopt;
   const ir::SourceRange where = range(call);
@@ -192,8 +250,8 @@ std::optional<ir::ExprId> Lowerer::math_function(const clang::CallExpr* call, co
     if (scalar_type(callee->getParamDecl(i)->getType()) != result) return std::nullopt;
     operands.push_back(convert(lower_int(call->getArg(i)), *result, where));
   }
-  if (found->second == ir::Intrinsic::Fma) count_flops(2);
-  return k_.intrinsic(found->second, operands, where);
+  if (intrinsic == ir::Intrinsic::Fma) count_flops(2);
+  return k_.intrinsic(intrinsic, operands, where);
 }
 
 /// __umul24(x, y) / __mul24(x, y): the low 32 bits of the product of the arguments' low 24
@@ -225,11 +283,10 @@ ir::ExprId Lowerer::multiply_24(const clang::CallExpr* call, bool is_signed) {
 /// __popc / __popcll (set bits) and __ffs / __ffsll (1 + the index of the lowest set bit, 0 for
 /// none) as integer arithmetic: the classic SWAR population count, on the argument as unsigned
 /// (wrap-around is defined there), x & -x isolating the lowest set bit.
-ir::ExprId Lowerer::bit_count(const clang::CallExpr* call, const std::string& name) {
+ir::ExprId Lowerer::bit_count(const clang::CallExpr* call, bool find_first_set, bool wide) {
   using ir::BinaryOp;
   const ir::SourceRange where = range(call);
   NoHoist no_hoist(*this, "an argument of __popc or __ffs");
-  const bool wide = name == "__popcll" || name == "__ffsll";
   const ir::ScalarType u = wide ? ir::ScalarType::U64 : ir::ScalarType::U32;
   const auto c = [&](std::uint64_t value) {
     return k_.constant(u, static_cast<std::int64_t>(value), where);
@@ -252,7 +309,7 @@ ir::ExprId Lowerer::bit_count(const clang::CallExpr* call, const std::string& na
                        c(wide ? 56 : 24)),
                    ir::ScalarType::I32, where);
   };
-  if (name == "__popc" || name == "__popcll") return popcount(argument);
+  if (!find_first_set) return popcount(argument);
   // __ffs: x == 0 ? 0 : popc((x & -x) - 1) + 1.
   const auto below_lowest = [&] {
     return bin(BinaryOp::Sub, bin(BinaryOp::BitAnd, argument(), bin(BinaryOp::Sub, c(0), argument())),
@@ -273,8 +330,10 @@ void Lowerer::hoist(const clang::Stmt* at, ir::StmtId statement) {
 
 bool Lowerer::is_fma(const clang::FunctionDecl* callee) {
   const std::string name = callee->getNameAsString();
-  return name == "fmaf" || name == "fma" || name.rfind("__fmaf_", 0) == 0 ||
-         name.rfind("__fma_", 0) == 0;
+  const BuiltinFunction* builtin = builtin_named(name);
+  return (builtin != nullptr && builtin->kind == BuiltinKind::Math &&
+          static_cast<ir::Intrinsic>(builtin->operation) == ir::Intrinsic::Fma) ||
+         builtin_family(name) == BuiltinKind::FusedMultiplyAdd;
 }
 
 /// Atomics (atomicAdd(p, v) ...: a read-modify-write of *p) and the load / store intrinsics
@@ -282,11 +341,10 @@ bool Lowerer::is_fma(const clang::FunctionDecl* callee) {
 std::optional<ir::AccessKind> Lowerer::memory_intrinsic(const clang::FunctionDecl* callee) const {
   if (!is_cuda_api(callee)) return std::nullopt;
   const std::string name = callee->getNameAsString();
-  if (name.rfind("atomic", 0) == 0) return ir::AccessKind::Atomic;
-  for (const char* load : {"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"})
-    if (name == load) return ir::AccessKind::Load;
-  for (const char* store : {"__stwb", "__stcg", "__stcs", "__stwt"})
-    if (name == store) return ir::AccessKind::Store;
+  if (builtin_family(name) == BuiltinKind::Atomic) return ir::AccessKind::Atomic;
+  const BuiltinFunction* builtin = builtin_named(name);
+  if (builtin != nullptr && builtin->kind == BuiltinKind::Load) return ir::AccessKind::Load;
+  if (builtin != nullptr && builtin->kind == BuiltinKind::Store) return ir::AccessKind::Store;
   return std::nullopt;
 }
 

@@ -45,7 +45,7 @@ std::optional<ir::LocalId> Lowerer::pointed_local(const clang::Expr* e) {
 /// The arguments that a call passes to the callee's parameters, in order: a member function's
 /// object is not among them (an operator's first operand is its object when it is a member).
 std::vector<const clang::Expr*> Lowerer::call_arguments(const clang::CallExpr* call,
-                                                      const clang::FunctionDecl* callee) {
+                                                        const clang::FunctionDecl* callee) {
   std::vector<const clang::Expr*> args(call->arg_begin(), call->arg_end());
   const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(callee);
   if (llvm::isa<clang::CXXOperatorCallExpr>(call) && method != nullptr && !args.empty())
@@ -72,7 +72,7 @@ const clang::Expr* Lowerer::call_object(const clang::CallExpr* call) {
 /// A member function's object is opaque memory to the model: its work is scanned, and the body
 /// reads its members as opaque values (this->n) and writes them as work.
 ir::StmtId Lowerer::inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee,
-                       ir::LocalId result) {
+                                ir::LocalId result) {
   int this_object = kUnknownObject;
   if (const clang::Expr* object = call_object(call)) {
     this_object = object_of(object);
@@ -82,8 +82,8 @@ ir::StmtId Lowerer::inline_call(const clang::CallExpr* call, const clang::Functi
 }
 
 ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::FunctionDecl* callee,
-                           const std::vector<const clang::Expr*>& args, ir::LocalId result,
-                           int this_object) {
+                                    const std::vector<const clang::Expr*>& args, ir::LocalId result,
+                                    int this_object) {
   const clang::FunctionDecl* definition = nullptr;
   callee->hasBody(definition);
   const ir::SourceRange where = range(call);
@@ -187,7 +187,7 @@ bool Lowerer::plain_layout(const clang::CXXRecordDecl* record) {
 /// (reading one before it is written is undefined behaviour, as for any local; so is copying a
 /// partly assigned object, which C++ allows for trivially copyable types: the model is stricter).
 int Lowerer::make_object(const clang::CXXRecordDecl* record, const std::string& name,
-                ir::SourceRange where, std::vector<ir::StmtId>& out) {
+                         ir::SourceRange where, std::vector<ir::StmtId>& out) {
   const int id = static_cast<int>(objects_.size());
   objects_.emplace_back();
   add_members(id, record, name, where, out);
@@ -195,7 +195,7 @@ int Lowerer::make_object(const clang::CXXRecordDecl* record, const std::string& 
 }
 
 void Lowerer::add_members(int id, const clang::CXXRecordDecl* record, const std::string& name,
-                 ir::SourceRange where, std::vector<ir::StmtId>& out) {
+                          ir::SourceRange where, std::vector<ir::StmtId>& out) {
   for (const clang::CXXBaseSpecifier& base : record->bases())
     add_members(id, base.getType()->getAsCXXRecordDecl()->getDefinition(), name, where, out);
   for (const clang::FieldDecl* field : record->fields()) {
@@ -259,7 +259,7 @@ std::optional<ir::LocalId> Lowerer::field_local(const clang::MemberExpr* member)
 /// Every member of `object` set to an opaque value (it was written by what the model does not
 /// follow: a copy from memory, a call's struct result ...).
 void Lowerer::forget(int object, const std::string& why, ir::SourceRange where,
-            std::vector<ir::StmtId>& out) {
+                     std::vector<ir::StmtId>& out) {
   for (const auto& [field, local] : objects_[object].scalars)
     out.push_back(k_.assign(local, k_.opaque(k_.locals[local].type,
                                              k_.locals[local].name + " (" + why + ")", where),
@@ -289,7 +289,7 @@ void Lowerer::copy_object(int dst, const clang::Expr* src, std::vector<ir::StmtI
 /// dst's members from `from`'s, matched by declaration (a member `from` lacks, as in a slice
 /// of another class, becomes opaque, described as `source`).
 void Lowerer::copy_between(int dst, int from, const std::string& source, ir::SourceRange where,
-                  std::vector<ir::StmtId>& out) {
+                           std::vector<ir::StmtId>& out) {
   for (const auto& [field, local] : objects_[dst].scalars) {
     const auto found = objects_[from].scalars.find(field);
     out.push_back(k_.assign(local,
@@ -374,7 +374,7 @@ void Lowerer::initialise(int object, const clang::Expr* init, std::vector<ir::St
 }
 
 void Lowerer::initialise_field(int object, const clang::FieldDecl* field, const clang::Expr* init,
-                      std::vector<ir::StmtId>& out) {
+                               std::vector<ir::StmtId>& out) {
   const auto scalar = objects_[object].scalars.find(field);
   if (scalar != objects_[object].scalars.end()) {
     const ir::LocalId local = scalar->second;
@@ -393,7 +393,7 @@ void Lowerer::initialise_field(int object, const clang::FieldDecl* field, const 
 /// A constructor's member or base initialiser, run on `object` (or scanned as work when the
 /// object is not tracked).
 void Lowerer::initialise_member(const clang::CXXCtorInitializer* init, int object,
-                       std::vector<ir::StmtId>& out) {
+                                std::vector<ir::StmtId>& out) {
   if (object == kUnknownObject) {
     run_statement_parts(init->getInit(), out);
     return;

@@ -253,8 +253,9 @@ ir::ExprId Lowerer::lower_ref(const clang::DeclRefExpr* ref, ir::ScalarType type
                                  : k_.param(found->second.id, where);
     return convert(value, type, where);
   }
-  if (var->getName() == "warpSize" && is_cuda_api(var))
-    return convert(k_.builtin(ir::Builtin::WarpSize, where), type, where);
+  if (const BuiltinFunction* builtin = builtin_named(var->getName());  // warpSize
+      builtin != nullptr && builtin->kind == BuiltinKind::LaunchVariable && is_cuda_api(var))
+    return convert(k_.builtin(static_cast<ir::Builtin>(builtin->operation), where), type, where);
   if (var->getType().isConstQualified() && var->getInit() != nullptr &&
       !var->hasAttr<clang::CUDASharedAttr>()) {
     if (const clang::APValue* value = var->evaluateValue(); value != nullptr && value->isInt())

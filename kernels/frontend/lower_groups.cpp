@@ -36,7 +36,7 @@ bool Lowerer::is_group_type(clang::QualType type) const {
 
 /// Template argument `index` of a class template specialisation, as an unsigned constant.
 std::optional<std::uint32_t> Lowerer::template_constant(const clang::CXXRecordDecl* record,
-                                                      unsigned index) {
+                                                        unsigned index) {
   const auto* specialisation =
       llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(record);
   if (specialisation == nullptr || specialisation->getTemplateArgs().size() <= index)
@@ -309,7 +309,7 @@ ir::ExprId Lowerer::lower_group_query(const clang::CallExpr* call, ir::ScalarTyp
 /// .x/.y/.z of a group's dim3: a block's group_index (blockIdx), thread_index (threadIdx),
 /// group_dim and dim_threads (blockDim); a grid's block_index (blockIdx), dim_blocks (gridDim).
 ir::ExprId Lowerer::lower_group_dim3(const clang::CallExpr* call, const clang::MemberExpr* member,
-                            ir::ScalarType type) {
+                                     ir::ScalarType type) {
   using ir::Builtin;
   const std::string name = call->getDirectCallee()->getNameAsString();
   const std::string field = member->getMemberDecl()->getNameAsString();

@@ -15,7 +15,8 @@ namespace warpdiv::frontend::detail::lowering {
 /// element (missing ones 0, as C++ value-initialises them), so that the model can follow the
 /// array by value. Another initialiser of a local array is a write the model cannot place (the
 /// array is then not followed). False for anything else.
-bool Lowerer::local_array_initialised(const clang::VarDecl* var, const clang::Stmt* s, std::vector<ir::StmtId>& declared) {
+bool Lowerer::local_array_initialised(const clang::VarDecl* var, const clang::Stmt* s,
+                                      std::vector<ir::StmtId>& declared) {
   if (var->hasGlobalStorage() || var->hasAttr<clang::CUDASharedAttr>() || var->getInit() == nullptr ||
       pending_ == nullptr || quiet_ > 0)
     return false;
@@ -253,7 +254,7 @@ ir::AddressSpace Lowerer::guessed_space(const clang::Expr* e) const {
 /// not recorded a second time.
 /// `part`: only this member of the object (a copy moved member by member).
 bool Lowerer::record_access(ir::AccessKind kind, const clang::Expr* e, bool pointer,
-                   bool again, const Part* part) {
+                            bool again, const Part* part) {
   if (pending_ == nullptr || quiet_ > 0) return false;
   const clang::QualType type = pointer ? e->getType()->getPointeeType() : e->getType();
   ir::MemoryAccess access;
@@ -331,7 +332,7 @@ bool Lowerer::moves_whole(clang::QualType type) const {
 /// The scalar members (and whole-moving member objects) of `type` at `offset`, recursively;
 /// false for what the model does not split (a union, a bit-field, a virtual base).
 bool Lowerer::members_of(clang::QualType type, std::int64_t offset, const std::string& path,
-                std::vector<Part>& out) const {
+                         std::vector<Part>& out) const {
   if (type->isIncompleteType() || out.size() > 64) return false;
   if (type->isScalarType() || (type->isRecordType() && moves_whole(type) && !path.empty())) {
     out.push_back(Part{offset, context_.getTypeSizeInChars(type).getQuantity(), path});
@@ -526,24 +527,21 @@ void Lowerer::stored_value(const clang::BinaryOperator* op, std::size_t store) {
 /// too), as PTX's atom has them: add and exch also on float and double, inc and dec on
 /// unsigned int. The replay runs them in its documented order (sim/ir.hpp AtomicOp); others,
 /// or an operand the model does not hold, stay Other.
-void Lowerer::atomic_operand(const clang::CallExpr* call, const clang::FunctionDecl* callee, std::size_t access) {
-  static const std::map<std::string, ir::AtomicOp> ops = {
-      {"atomicAdd", ir::AtomicOp::Add},   {"atomicSub", ir::AtomicOp::Sub}, {"atomicMin", ir::AtomicOp::Min},
-      {"atomicMax", ir::AtomicOp::Max},   {"atomicAnd", ir::AtomicOp::And}, {"atomicOr", ir::AtomicOp::Or},
-      {"atomicXor", ir::AtomicOp::Xor},   {"atomicExch", ir::AtomicOp::Exch}, {"atomicCAS", ir::AtomicOp::Cas},
-      {"atomicInc", ir::AtomicOp::Inc},   {"atomicDec", ir::AtomicOp::Dec}};
+void Lowerer::atomic_operand(const clang::CallExpr* call, const clang::FunctionDecl* callee,
+                             std::size_t access) {
   std::string name = callee->getNameAsString();
   for (const std::string scope : {"_block", "_system"})
     if (name.size() > scope.size() && name.compare(name.size() - scope.size(), std::string::npos, scope) == 0)
       name.resize(name.size() - scope.size());
-  const auto found = ops.find(name);
+  const BuiltinFunction* builtin = builtin_named(name);
   const auto type = scalar_type(call->getArg(0)->getType()->getPointeeType());
-  if (found == ops.end() || !type || *type == ir::ScalarType::Bool ||
+  if (builtin == nullptr || builtin->kind != BuiltinKind::Atomic || !type || *type == ir::ScalarType::Bool ||
       pending_->accesses[access].width != static_cast<std::uint32_t>(ir::bit_width(*type) / 8))
     return;
-  const ir::AtomicOp op = found->second;
-  const unsigned operands = op == ir::AtomicOp::Cas ? 3 : 2;
-  if (call->getNumArgs() != operands || (ir::is_floating(*type) && op != ir::AtomicOp::Add && op != ir::AtomicOp::Exch) ||
+  const auto op = static_cast<ir::AtomicOp>(builtin->operation);
+  const auto operands = static_cast<unsigned>(builtin->arity);  // a CAS's compared value too
+  if (call->getNumArgs() != operands ||
+      (ir::is_floating(*type) && op != ir::AtomicOp::Add && op != ir::AtomicOp::Exch) ||
       ((op == ir::AtomicOp::Inc || op == ir::AtomicOp::Dec) && *type != ir::ScalarType::U32))
     return;
   const std::size_t exprs = k_.exprs.size();

@@ -242,7 +242,7 @@ Lowerer::PointerBinding Lowerer::lvalue_root(const clang::Expr* e) {
 /// The pointer values a region (a loop's parts, a switch's body) gives: (variable, value)
 /// for each declaration with a value and each assignment `p = ...` as a statement.
 void Lowerer::pointer_definitions(const clang::Stmt* s,
-                         std::vector<std::pair<const clang::VarDecl*, const clang::Expr*>>& out) {
+                                  std::vector<std::pair<const clang::VarDecl*, const clang::Expr*>>& out) {
   if (s == nullptr) return;
   if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s);
       op != nullptr && op->getOpcode() == clang::BO_Assign) {
@@ -305,7 +305,7 @@ std::optional<Lowerer::Address> Lowerer::try_pointer_value(const clang::Expr* e,
 }
 
 std::string Lowerer::lost_value(const clang::VarDecl* var, const std::string& value,
-                              const std::string& why) {
+                                const std::string& why) {
   return "the pointer '" + var->getNameAsString() + "' is set to '" + value + "': " + why;
 }
 
@@ -313,7 +313,7 @@ std::string Lowerer::lost_value(const clang::VarDecl* var, const std::string& va
 /// offset, declared in `out`; no value yet without `init`). False when the model cannot follow
 /// the value (the binding then keeps why, until an assignment it can follow).
 bool Lowerer::bind_pointer(const clang::VarDecl* var, const clang::Expr* init, ir::SourceRange where,
-                  std::vector<ir::StmtId>& out) {
+                           std::vector<ir::StmtId>& out) {
   pointers_.erase(var);
   if (!followed_pointer(var)) return false;
   const ir::LocalId local = k_.add_local(var->getNameAsString(), ir::ScalarType::I64, where);

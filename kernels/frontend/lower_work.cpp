@@ -59,11 +59,12 @@ std::string Lowerer::describe(const clang::Expr* e) const {
     const auto* callee = call->getDirectCallee();
     const std::string name = callee != nullptr ? callee->getNameAsString() : "";
     const bool builtin = callee != nullptr && is_cuda_api(callee);
-    if (name.rfind("atomic", 0) == 0) {
+    const BuiltinKind family = builtin_family(name);
+    if (family == BuiltinKind::Atomic) {
       what = "atomic result";
-    } else if (builtin && name.rfind("tex", 0) == 0) {
+    } else if (builtin && family == BuiltinKind::Texture) {
       what = "texture memory";  // tex1Dfetch, tex2D ...: a load whose value the model lacks
-    } else if (builtin && name.rfind("surf", 0) == 0) {
+    } else if (builtin && family == BuiltinKind::Surface) {
       what = "surface memory";
     } else {
       what = "result of " + name;
@@ -145,49 +146,8 @@ void Lowerer::scan_work(const clang::Stmt* s) {
                     var->getNameAsString() + "[0]: not supported (the model could not follow "
                     "writes through it)");
   }
-  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s)) {
-    if (op->isAssignmentOp() && bound_local(op->getLHS()) &&
-        defer(op, *bound_local(op->getLHS()), /*assignment=*/true))
-      return;
-    if (op->isAssignmentOp() && bound_local(op->getLHS()))
-      refuse(op,
-             "'" + text(op) + "' changes the local '" + text(op->getLHS()) +
-                 "' inside a larger expression: not supported (write it as its own statement)");
-    if (op->isAssignmentOp() && is_memory(op->getLHS())) {  // a store (a load first for op=)
-      const bool placed = load_and_store(op->getLHS(), op->isCompoundAssignmentOp());
-      if (!placed) scan_work(op->getLHS());
-      const std::size_t store = placed ? pending_->accesses.size() - 1 : 0;
-      scan_work(op->getRHS());
-      if (placed && op->getOpcode() == clang::BO_Assign) stored_value(op, store);
-      if (placed && op->isCompoundAssignmentOp()) updated_value(op, store);
-      return;
-    }
-    if (op->isLogicalOp()) {
-      scan_work(op->getLHS());
-      NoHoist no_hoist(*this, "the right operand of && or ||");
-      const GuardScope guard(*this, op->getLHS(), op->getOpcode() == clang::BO_LAnd);
-      scan_work(op->getRHS());
-      return;
-    }
-  }
-  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s)) {
-    if (op->isIncrementDecrementOp() && bound_local(op->getSubExpr()) &&
-        defer(op, *bound_local(op->getSubExpr()), /*assignment=*/false))
-      return;
-    if (op->isIncrementDecrementOp() && bound_local(op->getSubExpr()))
-      refuse(op, "'" + text(op) +
-                     "' changes a local inside a larger expression: not supported "
-                     "(write it as its own statement)");
-    if (op->isIncrementDecrementOp() && is_memory(op->getSubExpr())) {
-      if (!load_and_store(op->getSubExpr(), true)) scan_work(op->getSubExpr());
-      else updated_value(op, pending_->accesses.size() - 1);
-      return;
-    }
-    if (op->getOpcode() == clang::UO_AddrOf &&
-        (bound_local(op->getSubExpr()) || object_of(op->getSubExpr()) != kUnknownObject))
-      refuse(op, "taking the address of the local '" + text(op->getSubExpr()) +
-                     "' is not supported (the model cannot follow writes through it)");
-  }
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s); op != nullptr && scan_binary(op)) return;
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s); op != nullptr && scan_unary(op)) return;
   if (const auto* conditional = llvm::dyn_cast<clang::AbstractConditionalOperator>(s)) {
     scan_work(conditional->getCond());
     NoHoist no_hoist(*this, "an arm of ?:");
@@ -199,11 +159,74 @@ void Lowerer::scan_work(const clang::Stmt* s) {
     scan_work(conditional->getFalseExpr());
     return;
   }
+  if (scan_object_code(s)) return;
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s); call != nullptr && scan_call(call)) return;
+  for (const clang::Stmt* child : s->children()) scan_work(child);
+}
+
+/// scan_work's part for a binary operator: a change of a modelled local (deferred after the
+/// statement, or refused), a store (a load first for op=), && and || (the right operand guarded).
+/// True when the operator is done with; false to scan its operands as they are.
+bool Lowerer::scan_binary(const clang::BinaryOperator* op) {
+  if (op->isAssignmentOp() && bound_local(op->getLHS()) &&
+      defer(op, *bound_local(op->getLHS()), /*assignment=*/true))
+    return true;
+  if (op->isAssignmentOp() && bound_local(op->getLHS()))
+    refuse(op,
+           "'" + text(op) + "' changes the local '" + text(op->getLHS()) +
+               "' inside a larger expression: not supported (write it as its own statement)");
+  if (op->isAssignmentOp() && is_memory(op->getLHS())) {  // a store (a load first for op=)
+    const bool placed = load_and_store(op->getLHS(), op->isCompoundAssignmentOp());
+    if (!placed) scan_work(op->getLHS());
+    const std::size_t store = placed ? pending_->accesses.size() - 1 : 0;
+    scan_work(op->getRHS());
+    if (placed && op->getOpcode() == clang::BO_Assign) stored_value(op, store);
+    if (placed && op->isCompoundAssignmentOp()) updated_value(op, store);
+    return true;
+  }
+  if (op->isLogicalOp()) {
+    scan_work(op->getLHS());
+    NoHoist no_hoist(*this, "the right operand of && or ||");
+    const GuardScope guard(*this, op->getLHS(), op->getOpcode() == clang::BO_LAnd);
+    scan_work(op->getRHS());
+    return true;
+  }
+  return false;
+}
+
+/// scan_work's part for a unary operator: ++ and -- of a modelled local (deferred, or refused)
+/// or of memory (a load and a store); the address of a modelled local is refused. True when the
+/// operator is done with.
+bool Lowerer::scan_unary(const clang::UnaryOperator* op) {
+  if (op->isIncrementDecrementOp() && bound_local(op->getSubExpr()) &&
+      defer(op, *bound_local(op->getSubExpr()), /*assignment=*/false))
+    return true;
+  if (op->isIncrementDecrementOp() && bound_local(op->getSubExpr()))
+    refuse(op, "'" + text(op) +
+                   "' changes a local inside a larger expression: not supported "
+                   "(write it as its own statement)");
+  if (op->isIncrementDecrementOp() && is_memory(op->getSubExpr())) {
+    if (!load_and_store(op->getSubExpr(), true)) scan_work(op->getSubExpr());
+    else updated_value(op, pending_->accesses.size() - 1);
+    return true;
+  }
+  if (op->getOpcode() == clang::UO_AddrOf &&
+      (bound_local(op->getSubExpr()) || object_of(op->getSubExpr()) != kUnknownObject))
+    refuse(op, "taking the address of the local '" + text(op->getSubExpr()) +
+                   "' is not supported (the model cannot follow writes through it)");
+  return false;
+}
+
+/// scan_work's part for C++ code: lambdas and statement expressions, `this` and objects the
+/// model follows (refused where they escape it), constructors (a copy from memory is a load; a
+/// user-written constructor runs as an inlined call on opaque object memory). True when `s` is
+/// done with.
+bool Lowerer::scan_object_code(const clang::Stmt* s) {
   if (llvm::isa<clang::LambdaExpr>(s) || llvm::isa<clang::StmtExpr>(s))
     refuse(s, "a lambda or statement expression is not supported");
   if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(s)) {
     // this->n: a member read, not `this` handed on.
-    if (llvm::isa<clang::CXXThisExpr>(member->getBase()->IgnoreParenImpCasts())) return;
+    if (llvm::isa<clang::CXXThisExpr>(member->getBase()->IgnoreParenImpCasts())) return true;
   }
   if (llvm::isa<clang::CXXThisExpr>(s) && !this_stack_.empty() &&
       this_stack_.back() != kUnknownObject)
@@ -212,52 +235,56 @@ void Lowerer::scan_work(const clang::Stmt* s) {
   if (const auto* e = llvm::dyn_cast<clang::Expr>(s); e != nullptr && object_assignment(e))
     refuse(s, "'" + text(s) + "' assigns an object inside a larger expression: not supported "
               "(write it as its own statement)");
-  if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(s)) {
-    // A user-written constructor runs as an inlined call on opaque object memory.
-    const clang::CXXConstructorDecl* constructor = construct->getConstructor();
-    if (constructor->isCopyOrMoveConstructor() && constructor->isTrivial() &&
-        construct->getNumArgs() == 1 && is_memory(construct->getArg(0))) {  // a copy from memory
-      if (!record_object(ir::AccessKind::Load, construct->getArg(0))) scan_work(construct->getArg(0));
-      return;
-    }
-    if (!constructor->isTrivial() && inlinable(constructor) && constructor->hasBody()) {
-      check_function(construct, constructor);
-      std::vector<const clang::Expr*> args(construct->arg_begin(), construct->arg_end());
-      hoist(construct, inline_function(construct, constructor, args, ir::kNone));
-      return;
-    }
+  const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(s);
+  if (construct == nullptr) return false;
+  const clang::CXXConstructorDecl* constructor = construct->getConstructor();
+  if (constructor->isCopyOrMoveConstructor() && constructor->isTrivial() &&
+      construct->getNumArgs() == 1 && is_memory(construct->getArg(0))) {  // a copy from memory
+    if (!record_object(ir::AccessKind::Load, construct->getArg(0))) scan_work(construct->getArg(0));
+    return true;
   }
-  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s)) {
-    const clang::FunctionDecl* callee = call->getDirectCallee();
-    if (callee == nullptr) refuse(s, "a call through a function pointer is not supported");
-    if (is_syncthreads(callee) ||
-        (is_cuda_api(callee) && callee->getNameAsString().rfind("__syncthreads", 0) == 0) ||
-        is_group_sync(call))
-      refuse(s, "a barrier inside a larger expression is not supported");
-    if (is_fma(callee)) count_flops(2);
-    if (trivial_assignment(call)) {
-      object_store(call);
-      return;
-    }
-    if (const auto kind = memory_intrinsic(callee); kind && call->getNumArgs() > 0 &&
-                                                    call->getArg(0)->getType()->isPointerType()) {
-      const bool placed = record_access(*kind, call->getArg(0), /*pointer=*/true);
-      const std::size_t access = placed ? pending_->accesses.size() - 1 : 0;
-      for (unsigned i = placed ? 1 : 0; i < call->getNumArgs(); ++i) scan_work(call->getArg(i));
-      if (placed && *kind == ir::AccessKind::Atomic) atomic_operand(call, callee, access);
-      if (placed && *kind != ir::AccessKind::Store) pending_->intrinsic_at[call] = access;
-      return;
-    }
-    if (inlinable(callee)) {
-      check_callee(call, callee);
-      const auto type = scalar_type(callee->getReturnType());
-      const ir::LocalId result =
-          type ? k_.add_local(callee->getNameAsString() + "()", *type, range(call)) : ir::kNone;
-      hoist(call, inline_call(call, callee, result));
-      return;
-    }
+  if (!constructor->isTrivial() && inlinable(constructor) && constructor->hasBody()) {
+    check_function(construct, constructor);
+    std::vector<const clang::Expr*> args(construct->arg_begin(), construct->arg_end());
+    hoist(construct, inline_function(construct, constructor, args, ir::kNone));
+    return true;
   }
-  for (const clang::Stmt* child : s->children()) scan_work(child);
+  return false;
+}
+
+/// scan_work's part for a call: a barrier is refused; an fma counts two flops; an object's
+/// trivial assignment, a memory intrinsic (its access, an atomic's operation) and a __device__
+/// function (inlined before the statement) are done with (true).
+bool Lowerer::scan_call(const clang::CallExpr* call) {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  if (callee == nullptr) refuse(call, "a call through a function pointer is not supported");
+  if (is_syncthreads(callee) ||
+      (is_cuda_api(callee) && builtin_family(callee->getNameAsString()) == BuiltinKind::Barrier) ||
+      is_group_sync(call))
+    refuse(call, "a barrier inside a larger expression is not supported");
+  if (is_fma(callee)) count_flops(2);
+  if (trivial_assignment(call)) {
+    object_store(call);
+    return true;
+  }
+  if (const auto kind = memory_intrinsic(callee); kind && call->getNumArgs() > 0 &&
+                                                  call->getArg(0)->getType()->isPointerType()) {
+    const bool placed = record_access(*kind, call->getArg(0), /*pointer=*/true);
+    const std::size_t access = placed ? pending_->accesses.size() - 1 : 0;
+    for (unsigned i = placed ? 1 : 0; i < call->getNumArgs(); ++i) scan_work(call->getArg(i));
+    if (placed && *kind == ir::AccessKind::Atomic) atomic_operand(call, callee, access);
+    if (placed && *kind != ir::AccessKind::Store) pending_->intrinsic_at[call] = access;
+    return true;
+  }
+  if (inlinable(callee)) {
+    check_callee(call, callee);
+    const auto type = scalar_type(callee->getReturnType());
+    const ir::LocalId result =
+        type ? k_.add_local(callee->getNameAsString() + "()", *type, range(call)) : ir::kNone;
+    hoist(call, inline_call(call, callee, result));
+    return true;
+  }
+  return false;
 }
 
 }  // namespace warpdiv::frontend::detail::lowering

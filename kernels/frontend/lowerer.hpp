@@ -14,6 +14,7 @@
 #include <clang/AST/Stmt.h>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Basic/SourceManager.h>
+#include <llvm/ADT/StringRef.h>
 
 #include <cstdint>
 #include <initializer_list>
@@ -52,6 +53,41 @@ inline const clang::VarDecl* named_variable(const clang::Expr* e) {
     return llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
   return nullptr;
 }
+
+/// How the lowering treats a CUDA built-in: the KIND column of lower_builtins.def.
+enum class BuiltinKind {
+  None,              // not a built-in the front-end knows by name
+  LaunchVariable,    // threadIdx.x ... gridDim.z, warpSize: an ir::Builtin
+  Barrier,           // __syncthreads(): the model's barrier
+  BarrierWithValue,  // __syncthreads_count / _and / _or: refused
+  Warp,              // shuffles and votes: an ir::WarpOp
+  Math,              // correctly rounded math: an ir::Intrinsic
+  FusedMultiplyAdd,  // a family of fused multiply-adds: two floating-point operations
+  Minimum,           // min of integers
+  Maximum,           // max of integers
+  PopCount,          // the set bits of an integer
+  FindFirstSet,      // 1 + the index of the lowest set bit
+  Multiply24,        // the product of the low 24 bits
+  Abs,               // the absolute value of an integer
+  Atomic,            // a read-modify-write of *p: an ir::AtomicOp
+  Load,              // a load of *p through a cache hint
+  Store,             // a store to *p through a cache hint
+  Texture,           // a texture read
+  Surface,           // a surface read
+};
+
+/// A BUILTIN row of lower_builtins.def: its name, kind, operation (as an int) and arity.
+struct BuiltinFunction {
+  const char* name;
+  BuiltinKind kind;
+  int operation;
+  int arity;
+};
+
+/// The built-in named exactly `name` (a function, or a launch variable as "threadIdx.x"), or null.
+const BuiltinFunction* builtin_named(llvm::StringRef name);
+/// The kind of the built-in family whose prefix `name` begins with; None for none.
+BuiltinKind builtin_family(llvm::StringRef name);
 
 class Lowerer {
  public:
@@ -291,10 +327,13 @@ class Lowerer {
   void check_callee(const clang::CallExpr* call, const clang::FunctionDecl* callee);
   void check_function(const clang::Expr* call, const clang::FunctionDecl* callee);
   ir::ExprId lower_call(const clang::CallExpr* call, ir::ScalarType type);
-  std::optional<ir::ExprId> warp_function(const clang::CallExpr* call, const std::string& name);
-  std::optional<ir::ExprId> math_function(const clang::CallExpr* call, const std::string& name);
+  ir::ExprId lower_builtin_call(const clang::CallExpr* call, ir::ScalarType type);
+  ir::ExprId min_max(const clang::CallExpr* call, bool minimum, ir::ScalarType result_type);
+  ir::ExprId absolute(const clang::CallExpr* call, ir::ScalarType type);
+  std::optional<ir::ExprId> warp_function(const clang::CallExpr* call, const BuiltinFunction& builtin);
+  std::optional<ir::ExprId> math_function(const clang::CallExpr* call, const BuiltinFunction& builtin);
   ir::ExprId multiply_24(const clang::CallExpr* call, bool is_signed);
-  ir::ExprId bit_count(const clang::CallExpr* call, const std::string& name);
+  ir::ExprId bit_count(const clang::CallExpr* call, bool find_first_set, bool wide);
   void hoist(const clang::Stmt* at, ir::StmtId statement);
   static bool is_fma(const clang::FunctionDecl* callee);
   std::optional<ir::AccessKind> memory_intrinsic(const clang::FunctionDecl* callee) const;
@@ -360,7 +399,8 @@ class Lowerer {
                               ir::ScalarType type);
 
   // lower_memory.cpp
-  bool local_array_initialised(const clang::VarDecl* var, const clang::Stmt* s, std::vector<ir::StmtId>& declared);
+  bool local_array_initialised(const clang::VarDecl* var, const clang::Stmt* s,
+                               std::vector<ir::StmtId>& declared);
   ir::ExprId i64(std::int64_t value, ir::SourceRange where);
   ir::ExprId offset_expr(const Offset& o, ir::SourceRange where);
   Offset add(Offset a, const Offset& b, ir::SourceRange where);
@@ -388,7 +428,8 @@ class Lowerer {
   ir::StmtId attach(Pending& p, ir::StmtId id, const clang::Stmt* s);
   bool load_and_store(const clang::Expr* lvalue, bool load);
   void stored_value(const clang::BinaryOperator* op, std::size_t store);
-  void atomic_operand(const clang::CallExpr* call, const clang::FunctionDecl* callee, std::size_t access);
+  void atomic_operand(const clang::CallExpr* call, const clang::FunctionDecl* callee,
+                      std::size_t access);
   std::optional<ir::ExprId> lowered_again(const clang::Expr* e, ir::ScalarType type, const char* what);
   void updated_value(const clang::Expr* op, std::size_t store);
   bool calls_code(const clang::Stmt* s) const;
@@ -421,6 +462,10 @@ class Lowerer {
   ir::ExprId opaque(const clang::Expr* e, ir::ScalarType type, const clang::Expr* at = nullptr);
   void link_load(ir::ExprId id, std::size_t index, clang::QualType type);
   void scan_work(const clang::Stmt* s);
+  bool scan_binary(const clang::BinaryOperator* op);
+  bool scan_unary(const clang::UnaryOperator* op);
+  bool scan_object_code(const clang::Stmt* s);
+  bool scan_call(const clang::CallExpr* call);
 
   clang::ASTContext& context_;
   const clang::SourceManager& sources_;
