@@ -14,9 +14,11 @@ namespace {
 constexpr BuiltinFunction kBuiltins[] = {
 #define BUILTIN(NAME, KIND, OPERATION, ARITY) {NAME, BuiltinKind::KIND, static_cast<int>(OPERATION), ARITY},
 #define FAMILY(PREFIX, KIND)
+#define GROUP(NAME, KIND)
 #include "kernels/frontend/lower_builtins.def"
 #undef BUILTIN
 #undef FAMILY
+#undef GROUP
 };
 
 /// A FAMILY row of lower_builtins.def.
@@ -28,9 +30,27 @@ struct BuiltinFamily {
 constexpr BuiltinFamily kFamilies[] = {
 #define BUILTIN(NAME, KIND, OPERATION, ARITY)
 #define FAMILY(PREFIX, KIND) {PREFIX, BuiltinKind::KIND},
+#define GROUP(NAME, KIND)
 #include "kernels/frontend/lower_builtins.def"
 #undef BUILTIN
 #undef FAMILY
+#undef GROUP
+};
+
+/// A GROUP row of lower_builtins.def.
+struct GroupRow {
+  const char* name;
+  GroupName kind;
+};
+
+constexpr GroupRow kGroupNames[] = {
+#define BUILTIN(NAME, KIND, OPERATION, ARITY)
+#define FAMILY(PREFIX, KIND)
+#define GROUP(NAME, KIND) {NAME, GroupName::KIND},
+#include "kernels/frontend/lower_builtins.def"
+#undef BUILTIN
+#undef FAMILY
+#undef GROUP
 };
 
 }  // namespace
@@ -43,6 +63,16 @@ const BuiltinFunction* builtin_named(llvm::StringRef name) {
   }();
   const auto found = by_name.find(name);
   return found != by_name.end() ? found->second : nullptr;
+}
+
+GroupName group_name(llvm::StringRef name) {
+  static const llvm::StringMap<GroupName> by_name = [] {
+    llvm::StringMap<GroupName> map;
+    for (const GroupRow& row : kGroupNames) map[row.name] = row.kind;
+    return map;
+  }();
+  const auto found = by_name.find(name);
+  return found != by_name.end() ? found->second : GroupName::None;
 }
 
 BuiltinKind builtin_family(llvm::StringRef name) {

@@ -29,9 +29,9 @@ bool Lowerer::in_group_namespace(const clang::Decl* decl) const {
 bool Lowerer::is_group_type(clang::QualType type) const {
   const clang::CXXRecordDecl* record = record_of(type);
   if (record == nullptr || !in_group_namespace(record)) return false;
-  const std::string name = record->getNameAsString();
-  return name == "thread_block" || name == "thread_block_tile" || name == "grid_group" ||
-         name == "thread_group" || name == "coalesced_group";
+  const GroupName name = group_name(record->getNameAsString());
+  return name == GroupName::BlockType || name == GroupName::TileType || name == GroupName::GridType ||
+         name == GroupName::OtherGroupType;
 }
 
 /// Template argument `index` of a class template specialisation, as an unsigned constant.
@@ -61,18 +61,12 @@ Lowerer::Group Lowerer::group_of_type(clang::QualType type) const {
   const clang::CXXRecordDecl* record = record_of(type);
   Group group;
   if (record == nullptr || !in_group_namespace(record)) return group;
-  const std::string name = record->getNameAsString();
-  if (name == "thread_block") group.kind = Group::Block;
-  if (name == "grid_group") group.kind = Group::Grid;
-  // The toolkit's tiles: thread_block_tile<N, P> derives from details::thread_block_tile_impl,
-  // __single_warp_thread_block_tile<N, P>, __static_size_tile_base<N> ...: N is the first
-  // template argument of each, P (when there) the second.
-  static const std::set<std::string> tiles = {
-      "thread_block_tile", "thread_block_tile_impl", "tiled_partition_impl",
-      "__single_warp_thread_block_tile", "__multi_warp_thread_block_tile",
-      "__static_size_tile_base", "__static_size_thread_block_tile_base",
-      "__static_size_multi_warp_tile_base", "__static_parent_thread_block_tile_base"};
-  if (tiles.count(name) != 0) {
+  const GroupName name = group_name(record->getNameAsString());
+  if (name == GroupName::BlockType) group.kind = Group::Block;
+  if (name == GroupName::GridType) group.kind = Group::Grid;
+  // A tile or one of the toolkit's tile bases: N is its first template argument, P (the parent
+  // tile, when there) the second.
+  if (name == GroupName::TileType || name == GroupName::TileBase) {
     const auto size = template_constant(record, 0);
     if (!size) return group;
     Group parent;  // thread_block_tile<N> (no parent type): partitioned from the block
@@ -114,25 +108,25 @@ Lowerer::Group Lowerer::group_of(const clang::Expr* e) const {
   if (const auto* call = llvm::dyn_cast<clang::CallExpr>(e)) {
     const clang::FunctionDecl* callee = call->getDirectCallee();
     if (callee != nullptr && in_group_namespace(callee)) {
-      const std::string name = callee->getNameAsString();
-      if (name == "this_thread_block") {
+      const GroupName name = group_name(callee->getNameAsString());
+      if (name == GroupName::MakeBlock) {
         Group block;
         block.kind = Group::Block;
         return block;
       }
-      if (name == "this_grid") {
+      if (name == GroupName::MakeGrid) {
         Group grid;
         grid.kind = Group::Grid;
         return grid;
       }
-      if (name == "tiled_partition" && call->getNumArgs() == 1) {
+      if (name == GroupName::Partition && call->getNumArgs() == 1) {
         const clang::TemplateArgumentList* args = callee->getTemplateSpecializationArgs();
         if (args != nullptr && args->size() >= 1 &&
             args->get(0).getKind() == clang::TemplateArgument::Integral)
           return tile_of(static_cast<std::uint32_t>(args->get(0).getAsIntegral().getZExtValue()),
                          group_of(call->getArg(0)));
       }
-      if (name == "tiled_partition" && call->getNumArgs() == 2) {
+      if (name == GroupName::Partition && call->getNumArgs() == 2) {
         clang::Expr::EvalResult size;
         if (call->getArg(1)->EvaluateAsInt(size, context_)) {
           const std::uint64_t n = size.Val.getInt().getZExtValue();
@@ -161,8 +155,7 @@ Lowerer::Group Lowerer::called_group(const clang::CallExpr* call) const {
 bool Lowerer::is_group_sync(const clang::CallExpr* call) const {
   const clang::FunctionDecl* callee = call->getDirectCallee();
   if (callee == nullptr || !in_group_namespace(callee)) return false;
-  const std::string name = callee->getNameAsString();
-  return name == "sync" || name == "wait" || name == "wait_prior" || name == "barrier_wait";
+  return group_name(callee->getNameAsString()) == GroupName::Sync;
 }
 
 /// g.sync(), cg::sync(g), cg::wait(g): a block's is a barrier; a warp tile's is a warp
@@ -246,20 +239,20 @@ ir::ExprId Lowerer::grid_blocks(ir::SourceRange where) {
 
 /// A tile's query: thread_rank is the block rank's low bits, meta_group_rank the parent's
 /// rank / size; kNone for what the model does not compute. Builds only what it returns.
-ir::ExprId Lowerer::tile_query(const Group& tile, const std::string& name, ir::SourceRange where) {
+ir::ExprId Lowerer::tile_query(const Group& tile, GroupName query, ir::SourceRange where) {
   using ir::BinaryOp;
   const auto low_bits = [&](std::uint32_t size) {
     return k_.binary(BinaryOp::BitAnd, block_rank(where), u32_constant(size - 1, where), where);
   };
   const ir::ExprId n = u32_constant(tile.size, where);
-  if (name == "thread_rank") return low_bits(tile.size);
-  if (name == "size" || name == "num_threads" || name == "group_size") return n;
-  if (name == "meta_group_rank") {
+  if (query == GroupName::ThreadRank) return low_bits(tile.size);
+  if (query == GroupName::Size) return n;
+  if (query == GroupName::MetaGroupRank) {
     const ir::ExprId parent_rank =
         tile.parent_size == 0 ? block_rank(where) : low_bits(tile.parent_size);
     return k_.binary(BinaryOp::Div, parent_rank, n, where);
   }
-  if (name == "meta_group_size") {  // (parent size + size - 1) / size
+  if (query == GroupName::MetaGroupSize) {  // (parent size + size - 1) / size
     const ir::ExprId parent_size =
         tile.parent_size == 0 ? block_size(where) : u32_constant(tile.parent_size, where);
     return k_.binary(
@@ -271,34 +264,32 @@ ir::ExprId Lowerer::tile_query(const Group& tile, const std::string& name, ir::S
 }
 
 /// A grid's query (unsigned long long): ranks and sizes of threads and blocks; kNone else.
-ir::ExprId Lowerer::grid_query(const std::string& name, ir::SourceRange where) {
+ir::ExprId Lowerer::grid_query(GroupName query, ir::SourceRange where) {
   using ir::BinaryOp;
   const auto block_threads = [&] { return convert(block_size(where), ir::ScalarType::U64, where); };
-  if (name == "thread_rank")
+  if (query == GroupName::ThreadRank)
     return k_.binary(
         BinaryOp::Add, k_.binary(BinaryOp::Mul, grid_block_rank(where), block_threads(), where),
         convert(block_rank(where), ir::ScalarType::U64, where), where);
-  if (name == "size" || name == "num_threads" || name == "group_size")
-    return k_.binary(BinaryOp::Mul, grid_blocks(where), block_threads(), where);
-  if (name == "block_rank") return grid_block_rank(where);
-  if (name == "num_blocks") return grid_blocks(where);
+  if (query == GroupName::Size) return k_.binary(BinaryOp::Mul, grid_blocks(where), block_threads(), where);
+  if (query == GroupName::BlockRank) return grid_block_rank(where);
+  if (query == GroupName::NumBlocks) return grid_blocks(where);
   return ir::kNone;
 }
 
 /// A group's rank or size, as the toolkit computes it; anything else a group call returns
 /// (shuffles, votes, reduce, is_valid ...) is a value the model does not know.
 ir::ExprId Lowerer::lower_group_query(const clang::CallExpr* call, ir::ScalarType type) {
-  const std::string name = call->getDirectCallee()->getNameAsString();
+  const GroupName query = group_name(call->getDirectCallee()->getNameAsString());
   const ir::SourceRange where = range(call);
-  if (name == "this_grid" || name == "this_thread_block" || name == "tiled_partition")
+  if (query == GroupName::MakeGrid || query == GroupName::MakeBlock || query == GroupName::Partition)
     return opaque(call, type);
   const Group group = called_group(call);
   ir::ExprId value = ir::kNone;
-  if (group.kind == Group::Block && name == "thread_rank") value = block_rank(where);
-  if (group.kind == Group::Block && (name == "size" || name == "num_threads" || name == "group_size"))
-    value = block_size(where);
-  if (group.kind == Group::Tile) value = tile_query(group, name, where);
-  if (group.kind == Group::Grid) value = grid_query(name, where);
+  if (group.kind == Group::Block && query == GroupName::ThreadRank) value = block_rank(where);
+  if (group.kind == Group::Block && query == GroupName::Size) value = block_size(where);
+  if (group.kind == Group::Tile) value = tile_query(group, query, where);
+  if (group.kind == Group::Grid) value = grid_query(query, where);
   if (value == ir::kNone) {
     if (const clang::Expr* object = call_object(call)) scan_work(object);
     return opaque(call, type);
@@ -311,7 +302,7 @@ ir::ExprId Lowerer::lower_group_query(const clang::CallExpr* call, ir::ScalarTyp
 ir::ExprId Lowerer::lower_group_dim3(const clang::CallExpr* call, const clang::MemberExpr* member,
                                      ir::ScalarType type) {
   using ir::Builtin;
-  const std::string name = call->getDirectCallee()->getNameAsString();
+  const GroupName query = group_name(call->getDirectCallee()->getNameAsString());
   const std::string field = member->getMemberDecl()->getNameAsString();
   const Group group = called_group(call);
   const int axis = field == "x" ? 0 : field == "y" ? 1 : field == "z" ? 2 : -1;
@@ -323,12 +314,12 @@ ir::ExprId Lowerer::lower_group_dim3(const clang::CallExpr* call, const clang::M
   static const Builtin block_dim[] = {Builtin::BlockDimX, Builtin::BlockDimY, Builtin::BlockDimZ};
   static const Builtin grid_dim[] = {Builtin::GridDimX, Builtin::GridDimY, Builtin::GridDimZ};
   if (group.kind == Group::Block) {
-    if (name == "group_index") row = block_idx;
-    if (name == "thread_index") row = thread_idx;
-    if (name == "group_dim" || name == "dim_threads") row = block_dim;
+    if (query == GroupName::GroupIndex) row = block_idx;
+    if (query == GroupName::ThreadIndex) row = thread_idx;
+    if (query == GroupName::GroupDim) row = block_dim;
   } else if (group.kind == Group::Grid) {
-    if (name == "block_index") row = block_idx;
-    if (name == "dim_blocks") row = grid_dim;
+    if (query == GroupName::BlockIndex) row = block_idx;
+    if (query == GroupName::DimBlocks) row = grid_dim;
   }
   if (row == nullptr || axis < 0) return opaque(member, type);
   return convert(k_.builtin(row[axis], where), type, where);

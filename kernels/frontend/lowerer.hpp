@@ -89,6 +89,34 @@ const BuiltinFunction* builtin_named(llvm::StringRef name);
 /// The kind of the built-in family whose prefix `name` begins with; None for none.
 BuiltinKind builtin_family(llvm::StringRef name);
 
+/// What a name of the cooperative_groups namespace is: the KIND column of GROUP rows.
+enum class GroupName {
+  None,            // a name the lowering does not know (shfl, reduce, is_valid ...)
+  BlockType,       // thread_block
+  GridType,        // grid_group
+  TileType,        // thread_block_tile<N, P>
+  OtherGroupType,  // thread_group, coalesced_group
+  TileBase,        // a base class of the toolkit's tiles (its first template argument: N)
+  MakeBlock,       // this_thread_block()
+  MakeGrid,        // this_grid()
+  Partition,       // tiled_partition<N>(g), tiled_partition(g, n)
+  Sync,            // a group's sync or wait
+  ThreadRank,      // thread_rank()
+  Size,            // size(), num_threads(), group_size()
+  MetaGroupRank,   // a tile's meta_group_rank()
+  MetaGroupSize,   // a tile's meta_group_size()
+  BlockRank,       // a grid's block_rank()
+  NumBlocks,       // a grid's num_blocks()
+  GroupIndex,      // a block's group_index() (blockIdx)
+  ThreadIndex,     // a block's thread_index() (threadIdx)
+  GroupDim,        // a block's group_dim(), dim_threads() (blockDim)
+  BlockIndex,      // a grid's block_index() (blockIdx)
+  DimBlocks,       // a grid's dim_blocks() (gridDim)
+};
+
+/// What `name` is in the cooperative_groups namespace; None for a name without a GROUP row.
+GroupName group_name(llvm::StringRef name);
+
 class Lowerer {
  public:
   Lowerer(clang::ASTContext& context, ir::Kernel& out, const std::vector<std::string>& api_dirs)
@@ -392,8 +420,8 @@ class Lowerer {
   ir::ExprId block_size(ir::SourceRange where);
   ir::ExprId grid_block_rank(ir::SourceRange where);
   ir::ExprId grid_blocks(ir::SourceRange where);
-  ir::ExprId tile_query(const Group& tile, const std::string& name, ir::SourceRange where);
-  ir::ExprId grid_query(const std::string& name, ir::SourceRange where);
+  ir::ExprId tile_query(const Group& tile, GroupName query, ir::SourceRange where);
+  ir::ExprId grid_query(GroupName query, ir::SourceRange where);
   ir::ExprId lower_group_query(const clang::CallExpr* call, ir::ScalarType type);
   ir::ExprId lower_group_dim3(const clang::CallExpr* call, const clang::MemberExpr* member,
                               ir::ScalarType type);
