@@ -197,7 +197,8 @@ class Lowerer {
     std::string path;
   };
 
-  /// Thrown while placing an access the model cannot place: why (caught by try_address).
+  /// Thrown while placing an access the model cannot place: why (caught by record_access,
+  /// try_pointer_value and the others that place one).
   struct Unplaced {
     std::string reason;
   };
