@@ -6,6 +6,7 @@
 #include <llvm/ADT/StringMap.h>
 
 #include <functional>
+#include <type_traits>
 
 namespace warpdiv::frontend::detail::lowering {
 
@@ -13,12 +14,7 @@ namespace {
 
 constexpr BuiltinFunction kBuiltins[] = {
 #define BUILTIN(NAME, KIND, OPERATION, ARITY) {NAME, BuiltinKind::KIND, static_cast<int>(OPERATION), ARITY},
-#define FAMILY(PREFIX, KIND)
-#define GROUP(NAME, KIND)
 #include "kernels/frontend/lower_builtins.def"
-#undef BUILTIN
-#undef FAMILY
-#undef GROUP
 };
 
 /// A FAMILY row of lower_builtins.def.
@@ -28,13 +24,8 @@ struct BuiltinFamily {
 };
 
 constexpr BuiltinFamily kFamilies[] = {
-#define BUILTIN(NAME, KIND, OPERATION, ARITY)
 #define FAMILY(PREFIX, KIND) {PREFIX, BuiltinKind::KIND},
-#define GROUP(NAME, KIND)
 #include "kernels/frontend/lower_builtins.def"
-#undef BUILTIN
-#undef FAMILY
-#undef GROUP
 };
 
 /// A GROUP row of lower_builtins.def.
@@ -44,35 +35,30 @@ struct GroupRow {
 };
 
 constexpr GroupRow kGroupNames[] = {
-#define BUILTIN(NAME, KIND, OPERATION, ARITY)
-#define FAMILY(PREFIX, KIND)
 #define GROUP(NAME, KIND) {NAME, GroupName::KIND},
 #include "kernels/frontend/lower_builtins.def"
-#undef BUILTIN
-#undef FAMILY
-#undef GROUP
 };
 
-}  // namespace
-
-const BuiltinFunction* builtin_named(llvm::StringRef name) {
-  static const llvm::StringMap<const BuiltinFunction*> by_name = [] {
-    llvm::StringMap<const BuiltinFunction*> map;
-    for (const BuiltinFunction& builtin : kBuiltins) map[builtin.name] = &builtin;
+/// The row of `table` named `name`, or null; the table's index by name is built on first use.
+template <const auto& table>
+const auto* row_named(llvm::StringRef name) {
+  using Row = std::remove_reference_t<decltype(table[0])>;
+  static const llvm::StringMap<Row*> by_name = [] {
+    llvm::StringMap<Row*> map;
+    for (Row& row : table) map[row.name] = &row;
     return map;
   }();
   const auto found = by_name.find(name);
   return found != by_name.end() ? found->second : nullptr;
 }
 
+}  // namespace
+
+const BuiltinFunction* builtin_named(llvm::StringRef name) { return row_named<kBuiltins>(name); }
+
 GroupName group_name(llvm::StringRef name) {
-  static const llvm::StringMap<GroupName> by_name = [] {
-    llvm::StringMap<GroupName> map;
-    for (const GroupRow& row : kGroupNames) map[row.name] = row.kind;
-    return map;
-  }();
-  const auto found = by_name.find(name);
-  return found != by_name.end() ? found->second : GroupName::None;
+  const GroupRow* row = row_named<kGroupNames>(name);
+  return row != nullptr ? row->kind : GroupName::None;
 }
 
 BuiltinKind builtin_family(llvm::StringRef name) {

@@ -14,36 +14,19 @@ std::optional<ir::ScalarType> scalar_type(clang::QualType type) {
   }
   const auto* builtin = type->getAs<clang::BuiltinType>();
   if (builtin == nullptr) return std::nullopt;
+  using Kind = clang::BuiltinType;
   switch (builtin->getKind()) {
-    case clang::BuiltinType::Bool:
-      return ir::ScalarType::Bool;
-    case clang::BuiltinType::Char_S:
-    case clang::BuiltinType::SChar:
-      return ir::ScalarType::I8;
-    case clang::BuiltinType::Char_U:
-    case clang::BuiltinType::UChar:
-    case clang::BuiltinType::Char8:
-      return ir::ScalarType::U8;
-    case clang::BuiltinType::Short:
-      return ir::ScalarType::I16;
-    case clang::BuiltinType::UShort:
-    case clang::BuiltinType::Char16:
-      return ir::ScalarType::U16;
-    case clang::BuiltinType::Int:
-      return ir::ScalarType::I32;
-    case clang::BuiltinType::UInt:
-    case clang::BuiltinType::Char32:
-      return ir::ScalarType::U32;
-    case clang::BuiltinType::Long:
-    case clang::BuiltinType::LongLong:
-      return ir::ScalarType::I64;
-    case clang::BuiltinType::ULong:
-    case clang::BuiltinType::ULongLong:
-      return ir::ScalarType::U64;
-    case clang::BuiltinType::Float:
-      return ir::ScalarType::F32;
-    case clang::BuiltinType::Double:
-      return ir::ScalarType::F64;
+    case Kind::Bool: return ir::ScalarType::Bool;
+    case Kind::Char_S: case Kind::SChar: return ir::ScalarType::I8;
+    case Kind::Char_U: case Kind::UChar: case Kind::Char8: return ir::ScalarType::U8;
+    case Kind::Short: return ir::ScalarType::I16;
+    case Kind::UShort: case Kind::Char16: return ir::ScalarType::U16;
+    case Kind::Int: return ir::ScalarType::I32;
+    case Kind::UInt: case Kind::Char32: return ir::ScalarType::U32;
+    case Kind::Long: case Kind::LongLong: return ir::ScalarType::I64;
+    case Kind::ULong: case Kind::ULongLong: return ir::ScalarType::U64;
+    case Kind::Float: return ir::ScalarType::F32;
+    case Kind::Double: return ir::ScalarType::F64;
     default:
       return std::nullopt;
   }

@@ -9,6 +9,16 @@
 
 namespace warpdiv::frontend::detail::lowering {
 
+namespace {
+
+// The launch built-ins' x, y and z.
+constexpr ir::Builtin kThreadIdx[] = {ir::Builtin::ThreadIdxX, ir::Builtin::ThreadIdxY, ir::Builtin::ThreadIdxZ};
+constexpr ir::Builtin kBlockIdx[] = {ir::Builtin::BlockIdxX, ir::Builtin::BlockIdxY, ir::Builtin::BlockIdxZ};
+constexpr ir::Builtin kBlockDim[] = {ir::Builtin::BlockDimX, ir::Builtin::BlockDimY, ir::Builtin::BlockDimZ};
+constexpr ir::Builtin kGridDim[] = {ir::Builtin::GridDimX, ir::Builtin::GridDimY, ir::Builtin::GridDimZ};
+
+}  // namespace
+
 const clang::CXXRecordDecl* Lowerer::record_of(clang::QualType type) {
   type = type.getNonReferenceType();
   if (const auto* pointer = type->getAs<clang::PointerType>()) type = pointer->getPointeeType();
@@ -190,52 +200,38 @@ ir::ExprId Lowerer::u32_constant(std::uint32_t value, ir::SourceRange where) {
   return k_.constant(ir::ScalarType::U32, value, where);
 }
 
-/// (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x, in unsigned int as
-/// thread_block::thread_rank() computes it.
-ir::ExprId Lowerer::block_rank(ir::SourceRange where) {
+/// (index.z * dim.y + index.y) * dim.x + index.x of launch built-ins ({x, y, z} each), in
+/// `type`: a thread's rank in its block, a block's in the grid.
+ir::ExprId Lowerer::linear_rank(const ir::Builtin* index, const ir::Builtin* dim, ir::ScalarType type,
+                                ir::SourceRange where) {
   using ir::BinaryOp;
-  using ir::Builtin;
-  const auto u32 = [&](Builtin b) { return builtin_as(b, ir::ScalarType::U32, where); };
-  const ir::ExprId zy = k_.binary(
-      BinaryOp::Add, k_.binary(BinaryOp::Mul, u32(Builtin::ThreadIdxZ), u32(Builtin::BlockDimY), where),
-      u32(Builtin::ThreadIdxY), where);
-  return k_.binary(BinaryOp::Add, k_.binary(BinaryOp::Mul, zy, u32(Builtin::BlockDimX), where),
-                   u32(Builtin::ThreadIdxX), where);
-}
-
-/// blockDim.x * blockDim.y * blockDim.z (unsigned int).
-ir::ExprId Lowerer::block_size(ir::SourceRange where) {
-  using ir::BinaryOp;
-  using ir::Builtin;
-  const auto u32 = [&](Builtin b) { return builtin_as(b, ir::ScalarType::U32, where); };
-  return k_.binary(
-      BinaryOp::Mul, k_.binary(BinaryOp::Mul, u32(Builtin::BlockDimX), u32(Builtin::BlockDimY), where),
-      u32(Builtin::BlockDimZ), where);
-}
-
-/// The rank of the calling thread's block in the grid, (z * gridDim.y + y) * gridDim.x + x,
-/// and the grid's blocks, in unsigned long long.
-ir::ExprId Lowerer::grid_block_rank(ir::SourceRange where) {
-  using ir::BinaryOp;
-  using ir::Builtin;
-  const auto u64 = [&](Builtin b) { return builtin_as(b, ir::ScalarType::U64, where); };
+  const auto as = [&](ir::Builtin b) { return builtin_as(b, type, where); };
   const ir::ExprId zy =
-      k_.binary(BinaryOp::Add,
-                k_.binary(BinaryOp::Mul, u64(Builtin::BlockIdxZ), u64(Builtin::GridDimY), where),
-                u64(Builtin::BlockIdxY), where);
-  return k_.binary(BinaryOp::Add, k_.binary(BinaryOp::Mul, zy, u64(Builtin::GridDimX), where),
-                   u64(Builtin::BlockIdxX), where);
+      k_.binary(BinaryOp::Add, k_.binary(BinaryOp::Mul, as(index[2]), as(dim[1]), where), as(index[1]), where);
+  return k_.binary(BinaryOp::Add, k_.binary(BinaryOp::Mul, zy, as(dim[0]), where), as(index[0]), where);
 }
 
-ir::ExprId Lowerer::grid_blocks(ir::SourceRange where) {
+/// dim.x * dim.y * dim.z of launch built-ins ({x, y, z}), in `type`.
+ir::ExprId Lowerer::volume(const ir::Builtin* dim, ir::ScalarType type, ir::SourceRange where) {
   using ir::BinaryOp;
-  using ir::Builtin;
-  const auto u64 = [&](Builtin b) { return builtin_as(b, ir::ScalarType::U64, where); };
-  return k_.binary(
-      BinaryOp::Mul,
-      k_.binary(BinaryOp::Mul, u64(Builtin::GridDimX), u64(Builtin::GridDimY), where),
-      u64(Builtin::GridDimZ), where);
+  const auto as = [&](ir::Builtin b) { return builtin_as(b, type, where); };
+  return k_.binary(BinaryOp::Mul, k_.binary(BinaryOp::Mul, as(dim[0]), as(dim[1]), where), as(dim[2]), where);
 }
+
+/// A thread's rank in its block, in unsigned int as thread_block::thread_rank() computes it.
+ir::ExprId Lowerer::block_rank(ir::SourceRange where) {
+  return linear_rank(kThreadIdx, kBlockDim, ir::ScalarType::U32, where);
+}
+
+/// The block's threads (unsigned int).
+ir::ExprId Lowerer::block_size(ir::SourceRange where) { return volume(kBlockDim, ir::ScalarType::U32, where); }
+
+/// The rank of the calling thread's block in the grid, and the grid's blocks, in unsigned long
+/// long.
+ir::ExprId Lowerer::grid_block_rank(ir::SourceRange where) {
+  return linear_rank(kBlockIdx, kGridDim, ir::ScalarType::U64, where);
+}
+ir::ExprId Lowerer::grid_blocks(ir::SourceRange where) { return volume(kGridDim, ir::ScalarType::U64, where); }
 
 /// A tile's query: thread_rank is the block rank's low bits, meta_group_rank the parent's
 /// rank / size; kNone for what the model does not compute. Builds only what it returns.
@@ -308,18 +304,13 @@ ir::ExprId Lowerer::lower_group_dim3(const clang::CallExpr* call, const clang::M
   const int axis = field == "x" ? 0 : field == "y" ? 1 : field == "z" ? 2 : -1;
   const ir::SourceRange where = range(member);
   const Builtin* row = nullptr;
-  static const Builtin thread_idx[] = {Builtin::ThreadIdxX, Builtin::ThreadIdxY,
-                                       Builtin::ThreadIdxZ};
-  static const Builtin block_idx[] = {Builtin::BlockIdxX, Builtin::BlockIdxY, Builtin::BlockIdxZ};
-  static const Builtin block_dim[] = {Builtin::BlockDimX, Builtin::BlockDimY, Builtin::BlockDimZ};
-  static const Builtin grid_dim[] = {Builtin::GridDimX, Builtin::GridDimY, Builtin::GridDimZ};
   if (group.kind == Group::Block) {
-    if (query == GroupName::GroupIndex) row = block_idx;
-    if (query == GroupName::ThreadIndex) row = thread_idx;
-    if (query == GroupName::GroupDim) row = block_dim;
+    if (query == GroupName::GroupIndex) row = kBlockIdx;
+    if (query == GroupName::ThreadIndex) row = kThreadIdx;
+    if (query == GroupName::GroupDim) row = kBlockDim;
   } else if (group.kind == Group::Grid) {
-    if (query == GroupName::BlockIndex) row = block_idx;
-    if (query == GroupName::DimBlocks) row = grid_dim;
+    if (query == GroupName::BlockIndex) row = kBlockIdx;
+    if (query == GroupName::DimBlocks) row = kGridDim;
   }
   if (row == nullptr || axis < 0) return opaque(member, type);
   return convert(k_.builtin(row[axis], where), type, where);

@@ -417,6 +417,9 @@ class Lowerer {
   ir::StmtId lower_group_sync(const clang::CallExpr* call);
   ir::ExprId builtin_as(ir::Builtin builtin, ir::ScalarType type, ir::SourceRange where);
   ir::ExprId u32_constant(std::uint32_t value, ir::SourceRange where);
+  ir::ExprId linear_rank(const ir::Builtin* index, const ir::Builtin* dim, ir::ScalarType type,
+                         ir::SourceRange where);
+  ir::ExprId volume(const ir::Builtin* dim, ir::ScalarType type, ir::SourceRange where);
   ir::ExprId block_rank(ir::SourceRange where);
   ir::ExprId block_size(ir::SourceRange where);
   ir::ExprId grid_block_rank(ir::SourceRange where);
