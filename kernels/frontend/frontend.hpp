@@ -55,7 +55,7 @@
 // fails, with all of Clang's text; give -I a folder holding the header or a stub of it, or hide
 // host code with #ifndef __WARPDIV__.
 //
-// What is modelled (see lower.cpp for the full list): integer and bool scalars (char ... long long,
+// What is modelled (see the lower*.cpp files): integer and bool scalars (char ... long long,
 // size_t, enums) with every implicit conversion made explicit; the launch built-ins; the kernel's
 // scalar integer parameters (by index); if/else, ?:, &&, ||, for/while/do, break, continue, return,
 // switch; __syncthreads(); min/max/abs (and std::min/std::max) on integers; calls of __device__
@@ -86,7 +86,7 @@
 // toolkit's headers stay far below them): kMaxSourceBytes per file, kMaxTokens for the
 // preprocessor, kMaxChain for what Clang's parser and Sema follow (Sema is quadratic in the length
 // of a chain like a || b || c ...: Stmt::getBeginLoc walks the left spine at every operator), and
-// kMaxNesting for the lowering (lower.cpp). Clang runs on a thread with a large stack
+// kMaxNesting for the lowering (lower*.cpp). Clang runs on a thread with a large stack
 // (sim/large_stack.hpp);
 // the CLI runs it in a child process as well (loader.cpp), so that a crash or a runaway parse ends
 // in a one-line refusal.
@@ -115,7 +115,7 @@ constexpr std::uint64_t kMaxTokens = 20'000'000;
 /// chains set in. Control statements nested without braces (if (a) if (b) ...) are counted so
 /// too, up to kMaxNesting (Clang's name lookup walks every enclosing scope).
 constexpr int kMaxChain = 10'000;
-/// The deepest statement or expression nesting the lowering follows (lower.cpp): the model's own
+/// The deepest statement or expression nesting the lowering follows (lower*.cpp): the model's own
 /// limit (sim/ir.hpp), refused as the lowering meets it with "nesting deeper than 1000 at
 /// FILE:LINE". An else-if chain is not nesting (its length is free).
 constexpr int kMaxNesting = sim::ir::kMaxNesting;

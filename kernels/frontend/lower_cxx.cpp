@@ -1,0 +1,439 @@
+// C++: references, pointers to locals, __device__ functions inlined at each call (member
+// functions on their object, constructors), and objects. A local variable of a struct or class
+// type is followed member by member. Each integer member (of the class and its bases, and of
+// member objects) is a local of the model named "s.n"; a member function runs inlined on its
+// object (this); copies and assignments copy member by member. An object the model does not
+// track (in memory, shared, an array element, a kernel parameter, a union or one with
+// bit-fields) reads as opaque memory and is written as work.
+#include "kernels/frontend/lowerer.hpp"
+
+namespace warpdiv::frontend::detail::lowering {
+
+/// What an int& bound to `target` is: the local itself (writes through it reach the local),
+/// memory (a[i], s.n: opaque reads, writes as work), or nothing the model can follow (a
+/// kernel parameter, a local of another type).
+std::optional<Lowerer::Binding> Lowerer::reference_binding(const clang::Expr* target, ir::ScalarType type) {
+  if (const auto local = bound_local(target))
+    return k_.locals[*local].type == type ? std::optional<Binding>(Binding{Binding::Local, *local})
+                                          : std::nullopt;
+  if (const clang::VarDecl* var = named_variable(target)) {
+    const auto found = bindings_.find(var);
+    if (found != bindings_.end()) {
+      if (found->second.kind == Binding::Memory) return found->second;
+      return std::nullopt;
+    }
+    if (!var->hasGlobalStorage()) return std::nullopt;
+  }
+  scan_work(target);
+  return Binding{Binding::Memory, ir::kNone};
+}
+
+/// A pointer parameter bound to a local of the caller (f(&x) with f(int* p)): *p and p[0] are x.
+/// Nothing else may be done with p (arithmetic, a copy, a comparison): scan_work refuses it.
+std::optional<ir::LocalId> Lowerer::pointed_local(const clang::Expr* e) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
+      op != nullptr && op->getOpcode() == clang::UO_AddrOf)
+    return bound_local(op->getSubExpr());
+  if (const clang::VarDecl* var = named_variable(e)) {
+    const auto found = pointer_targets_.find(var);
+    if (found != pointer_targets_.end()) return found->second;
+  }
+  return std::nullopt;
+}
+
+/// The arguments that a call passes to the callee's parameters, in order: a member function's
+/// object is not among them (an operator's first operand is its object when it is a member).
+std::vector<const clang::Expr*> Lowerer::call_arguments(const clang::CallExpr* call,
+                                                        const clang::FunctionDecl* callee) {
+  std::vector<const clang::Expr*> args(call->arg_begin(), call->arg_end());
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(callee);
+  if (llvm::isa<clang::CXXOperatorCallExpr>(call) && method != nullptr && !args.empty())
+    args.erase(args.begin());
+  return args;
+}
+
+/// The object a member function is called on (obj.f(), p->f(), obj + x for a member operator),
+/// or null.
+const clang::Expr* Lowerer::call_object(const clang::CallExpr* call) {
+  if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call))
+    return member->getImplicitObjectArgument();
+  if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call)) {
+    if (llvm::isa_and_nonnull<clang::CXXMethodDecl>(op->getDirectCallee()) && op->getNumArgs() > 0)
+      return op->getArg(0);
+  }
+  if (const auto* member =
+          llvm::dyn_cast<clang::MemberExpr>(call->getCallee()->IgnoreParenImpCasts()))
+    return member->getBase();  // a static member called through an object
+  return nullptr;
+}
+
+/// The callee's body as an InlinedCall; its parameters are locals declared from the arguments.
+/// A member function's object is opaque memory to the model: its work is scanned, and the body
+/// reads its members as opaque values (this->n) and writes them as work.
+ir::StmtId Lowerer::inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee,
+                                ir::LocalId result) {
+  int this_object = kUnknownObject;
+  if (const clang::Expr* object = call_object(call)) {
+    this_object = object_of(object);
+    if (this_object == kUnknownObject) scan_work(object);
+  }
+  return inline_function(call, callee, call_arguments(call, callee), result, this_object);
+}
+
+ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::FunctionDecl* callee,
+                                    const std::vector<const clang::Expr*>& args, ir::LocalId result,
+                                    int this_object) {
+  const clang::FunctionDecl* definition = nullptr;
+  callee->hasBody(definition);
+  const ir::SourceRange where = range(call);
+  std::vector<ir::StmtId> body;
+  for (unsigned i = 0; i < definition->getNumParams() && i < args.size(); ++i) {
+    const clang::ParmVarDecl* param = definition->getParamDecl(i);
+    const clang::Expr* arg = args[i];
+    pointer_targets_.erase(param);  // a binding of an earlier call does not carry over
+    const auto type = scalar_type(param->getType());
+    const bool reference = param->getType()->isReferenceType();
+    if (type && (!reference || param->getType().getNonReferenceType().isConstQualified())) {
+      const ir::LocalId local =
+          k_.add_local(param->getNameAsString(), *type, range(param->getSourceRange()));
+      body.push_back(k_.declare(local, convert(lower_int(arg), *type, where), where));
+      bindings_[param] = Binding{Binding::Local, local};
+    } else if (type) {
+      // int& d: the callee's d is the caller's local itself (writes reach it). Bound to
+      // anything else (a[i], s.n), it reads that memory (opaque) and its writes are memory work.
+      const auto binding = reference_binding(arg, *type);
+      if (!binding)
+        refuse(call, "the reference parameter '" + param->getNameAsString() + "' of '" +
+                         callee->getNameAsString() + "' is bound to '" + text(arg) +
+                         "', which the model cannot change through it");
+      bindings_[param] = *binding;
+    } else if (const auto pointed = param->getType()->isPointerType()
+                                        ? pointed_local(arg)
+                                        : std::optional<ir::LocalId>()) {
+      // f(&x) with f(int* p): p stands for x (writes through it reach x).
+      const auto pointee = scalar_type(param->getType()->getPointeeType());
+      if (!pointee || *pointee != k_.locals[*pointed].type)
+        refuse(call, "'" + text(arg) + "' passes a local to '" + callee->getNameAsString() +
+                         "' as a pointer of another type: not supported");
+      pointer_targets_[param] = *pointed;
+    } else if (is_group_type(param->getType())) {
+      groups_[param] = group_of(arg);  // a cooperative group passed on: nothing runs
+    } else if (const auto* record = trackable(param->getType())) {
+      object_vars_.erase(param);
+      if (reference) {  // S& s: the caller's object itself, when the model tracks it
+        const int object = object_of(arg);
+        if (object != kUnknownObject) object_vars_[param] = object;
+        else scan_work(arg);
+      } else {  // S s: a copy
+        const int object = make_object(record, param->getNameAsString(),
+                                       range(param->getSourceRange()), body);
+        object_vars_[param] = object;
+        copy_object(object, arg, body);
+      }
+    } else if (param->getType()->isPointerType() && !reference &&
+               bind_pointer(param, arg, range(param->getSourceRange()), body)) {
+      bindings_.erase(param);  // a pointer into memory the model follows (p[i] is placed)
+    } else {
+      scan_work(arg);  // a pointer, float or untracked struct argument: opaque
+      bindings_.erase(param);
+    }
+  }
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(definition);
+  const bool has_this = method != nullptr && !method->isStatic();
+  this_stack_.push_back(has_this ? this_object : kUnknownObject);
+  if (const auto* constructor = llvm::dyn_cast<clang::CXXConstructorDecl>(definition)) {
+    for (const clang::CXXCtorInitializer* init : constructor->inits())
+      initialise_member(init, this_object, body);
+  }
+  call_stack_.push_back(definition);
+  std::vector<ir::StmtId>* outer = hoisted_;
+  const char* outer_no_hoist = no_hoist_;
+  no_hoist_ = nullptr;
+  body.push_back(lower_required(definition->getBody()));
+  no_hoist_ = outer_no_hoist;
+  hoisted_ = outer;
+  call_stack_.pop_back();
+  this_stack_.pop_back();
+  return k_.inlined_call(callee->getNameAsString(), result, k_.block(body, where), where);
+}
+
+/// The class of `type` (or of what it references) when the model can follow its members.
+const clang::CXXRecordDecl* Lowerer::trackable(clang::QualType type) const {
+  type = type.getNonReferenceType();
+  const clang::CXXRecordDecl* record = type->getAsCXXRecordDecl();
+  if (record == nullptr || !record->hasDefinition()) return nullptr;
+  record = record->getDefinition();
+  if (type.isVolatileQualified() || in_prelude(record) ||
+      sources_.isInSystemHeader(sources_.getExpansionLoc(record->getLocation())))
+    return nullptr;
+  return plain_layout(record) ? record : nullptr;
+}
+
+/// No union, bit-field, virtual base or virtual function anywhere in it.
+bool Lowerer::plain_layout(const clang::CXXRecordDecl* record) {
+  if (record->isUnion() || record->getNumVBases() > 0 || record->isPolymorphic()) return false;
+  for (const clang::FieldDecl* field : record->fields())
+    if (field->isBitField()) return false;
+  for (const clang::CXXBaseSpecifier& base : record->bases()) {
+    const clang::CXXRecordDecl* parent = base.getType()->getAsCXXRecordDecl();
+    if (parent == nullptr || !parent->hasDefinition() || !plain_layout(parent->getDefinition()))
+      return false;
+  }
+  return true;
+}
+
+/// A new object of `record` named `name`: its members' locals are declared in `out`, unassigned
+/// (reading one before it is written is undefined behaviour, as for any local; so is copying a
+/// partly assigned object, which C++ allows for trivially copyable types: the model is stricter).
+int Lowerer::make_object(const clang::CXXRecordDecl* record, const std::string& name,
+                         ir::SourceRange where, std::vector<ir::StmtId>& out) {
+  const int id = static_cast<int>(objects_.size());
+  objects_.emplace_back();
+  add_members(id, record, name, where, out);
+  return id;
+}
+
+void Lowerer::add_members(int id, const clang::CXXRecordDecl* record, const std::string& name,
+                          ir::SourceRange where, std::vector<ir::StmtId>& out) {
+  for (const clang::CXXBaseSpecifier& base : record->bases())
+    add_members(id, base.getType()->getAsCXXRecordDecl()->getDefinition(), name, where, out);
+  for (const clang::FieldDecl* field : record->fields()) {
+    const std::string member = name + "." + field->getNameAsString();
+    if (field->getType()->isReferenceType()) continue;
+    if (const auto type = scalar_type(field->getType())) {
+      const ir::LocalId local = k_.add_local(member, *type, where);
+      out.push_back(k_.declare(local, ir::kNone, where));
+      objects_[id].scalars[field] = local;
+    } else if (const auto* inner = trackable(field->getType())) {
+      objects_[id].records[field] = make_object(inner, member, where, out);
+    }
+  }
+}
+
+/// The tracked object an expression names: a local object, a member object of one, `this` or
+/// `*this` in an inlined member function; kUnknownObject otherwise.
+int Lowerer::object_of(const clang::Expr* e) const {
+  e = e->IgnoreParenImpCasts();
+  if (const auto* temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
+    return object_of(temp->getSubExpr());
+  if (llvm::isa<clang::CXXThisExpr>(e))
+    return this_stack_.empty() ? kUnknownObject : this_stack_.back();
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
+      op != nullptr && op->getOpcode() == clang::UO_Deref &&
+      llvm::isa<clang::CXXThisExpr>(op->getSubExpr()->IgnoreParenImpCasts()))
+    return this_stack_.empty() ? kUnknownObject : this_stack_.back();
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    const auto found = var != nullptr ? object_vars_.find(var) : object_vars_.end();
+    return found != object_vars_.end() ? found->second : kUnknownObject;
+  }
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
+    const auto* field = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
+    const int base = member_base_object(member);
+    if (field == nullptr || base == kUnknownObject) return kUnknownObject;
+    const auto found = objects_[base].records.find(field);
+    return found != objects_[base].records.end() ? found->second : kUnknownObject;
+  }
+  return kUnknownObject;
+}
+
+/// The object whose member `member` reads: obj.n, this->n, n inside a member function.
+int Lowerer::member_base_object(const clang::MemberExpr* member) const {
+  const clang::Expr* base = member->getBase()->IgnoreParenImpCasts();
+  if (member->isArrow() && !llvm::isa<clang::CXXThisExpr>(base)) return kUnknownObject;
+  return object_of(base);
+}
+
+/// The local holding an integer member of a tracked object.
+std::optional<ir::LocalId> Lowerer::field_local(const clang::MemberExpr* member) const {
+  const auto* field = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
+  if (field == nullptr) return std::nullopt;
+  const int object = member_base_object(member);
+  if (object == kUnknownObject) return std::nullopt;
+  const auto found = objects_[object].scalars.find(field);
+  if (found == objects_[object].scalars.end()) return std::nullopt;
+  return found->second;
+}
+
+/// Every member of `object` set to an opaque value (it was written by what the model does not
+/// follow: a copy from memory, a call's struct result ...).
+void Lowerer::forget(int object, const std::string& why, ir::SourceRange where,
+                     std::vector<ir::StmtId>& out) {
+  for (const auto& [field, local] : objects_[object].scalars)
+    out.push_back(k_.assign(local, k_.opaque(k_.locals[local].type,
+                                             k_.locals[local].name + " (" + why + ")", where),
+                            where));
+  for (const auto& [field, inner] : objects_[object].records) forget(inner, why, where, out);
+}
+
+void Lowerer::zero(int object, ir::SourceRange where, std::vector<ir::StmtId>& out) {
+  for (const auto& [field, local] : objects_[object].scalars)
+    out.push_back(k_.assign(local, k_.constant(k_.locals[local].type, 0, where), where));
+  for (const auto& [field, inner] : objects_[object].records) zero(inner, where, out);
+}
+
+/// dst = src, member by member (a trivial or defaulted copy); from an untracked source, the
+/// members become opaque.
+void Lowerer::copy_object(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out) {
+  const ir::SourceRange where = range(src);
+  const int from = object_of(src);
+  if (from == kUnknownObject) {
+    if (!(is_memory(src) && record_object(ir::AccessKind::Load, src))) run_statement_parts(src, out);
+    forget(dst, "copied from " + text(src), where, out);
+    return;
+  }
+  if (from != dst) copy_between(dst, from, text(src), where, out);
+}
+
+/// dst's members from `from`'s, matched by declaration (a member `from` lacks, as in a slice
+/// of another class, becomes opaque, described as `source`).
+void Lowerer::copy_between(int dst, int from, const std::string& source, ir::SourceRange where,
+                           std::vector<ir::StmtId>& out) {
+  for (const auto& [field, local] : objects_[dst].scalars) {
+    const auto found = objects_[from].scalars.find(field);
+    out.push_back(k_.assign(local,
+                            found != objects_[from].scalars.end()
+                                ? k_.local(found->second, where)
+                                : k_.opaque(k_.locals[local].type, source, where),
+                            where));
+  }
+  for (const auto& [field, inner] : objects_[dst].records) {
+    const auto found = objects_[from].records.find(field);
+    if (found != objects_[from].records.end()) {
+      copy_between(inner, found->second, source, where, out);
+    } else {
+      forget(inner, "copied from " + source, where, out);
+    }
+  }
+}
+
+/// Scans an expression the model does not evaluate, with its calls run first, into `out`.
+void Lowerer::run_statement_parts(const clang::Expr* e, std::vector<ir::StmtId>& out) {
+  std::vector<ir::StmtId>* outer = hoisted_;
+  hoisted_ = &out;
+  scan_work(e);
+  hoisted_ = outer;
+}
+
+/// Runs an expression's own statements (its hoisted calls) into `out` and returns its value.
+ir::ExprId Lowerer::value_into(const clang::Expr* e, ir::ScalarType type, std::vector<ir::StmtId>& out) {
+  std::vector<ir::StmtId>* outer = hoisted_;
+  hoisted_ = &out;
+  const ir::ExprId value = convert(lower_int(e), type, range(e));
+  hoisted_ = outer;
+  return value;
+}
+
+/// The object's initialisation from `init` (a constructor, a copy, braces, anything else).
+void Lowerer::initialise(int object, const clang::Expr* init, std::vector<ir::StmtId>& out) {
+  init = init->IgnoreParens();
+  if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(init))
+    init = cleanups->getSubExpr()->IgnoreParens();
+  if (const auto* bind = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(init))
+    init = bind->getSubExpr()->IgnoreParens();
+  const ir::SourceRange where = range(init);
+  if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(init)) {
+    const clang::CXXConstructorDecl* constructor = construct->getConstructor();
+    if (construct->requiresZeroInitialization()) zero(object, where, out);
+    if (constructor->isCopyOrMoveConstructor() &&
+        (constructor->isTrivial() || constructor->isDefaulted())) {
+      copy_object(object, construct->getArg(0), out);
+      return;
+    }
+    if (constructor->isTrivial()) return;
+    if (!inlinable(constructor) || !constructor->hasBody()) {
+      run_statement_parts(init, out);
+      forget(object, "set by " + text(init), where, out);
+      return;
+    }
+    check_function(construct, constructor);
+    std::vector<const clang::Expr*> args(construct->arg_begin(), construct->arg_end());
+    std::vector<ir::StmtId>* outer = hoisted_;
+    hoisted_ = &out;
+    out.push_back(inline_function(construct, constructor, args, ir::kNone, object));
+    hoisted_ = outer;
+    return;
+  }
+  if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(init)) {
+    const auto* record = list->getType()->getAsCXXRecordDecl();
+    if (record != nullptr && record->getNumBases() == 0 && !list->getType()->isUnionType()) {
+      unsigned index = 0;
+      for (const clang::FieldDecl* field : record->fields()) {
+        if (index >= list->getNumInits()) break;
+        initialise_field(object, field, list->getInit(index++), out);
+      }
+      return;
+    }
+  }
+  if (llvm::isa<clang::ImplicitValueInitExpr>(init) || llvm::isa<clang::CXXScalarValueInitExpr>(init)) {
+    zero(object, where, out);
+    return;
+  }
+  copy_object(object, init, out);
+}
+
+void Lowerer::initialise_field(int object, const clang::FieldDecl* field, const clang::Expr* init,
+                               std::vector<ir::StmtId>& out) {
+  const auto scalar = objects_[object].scalars.find(field);
+  if (scalar != objects_[object].scalars.end()) {
+    const ir::LocalId local = scalar->second;
+    out.push_back(
+        k_.assign(local, value_into(init, k_.locals[local].type, out), range(init)));
+    return;
+  }
+  const auto inner = objects_[object].records.find(field);
+  if (inner != objects_[object].records.end()) {
+    initialise(inner->second, init, out);
+    return;
+  }
+  run_statement_parts(init, out);  // a float or pointer member: work on memory
+}
+
+/// A constructor's member or base initialiser, run on `object` (or scanned as work when the
+/// object is not tracked).
+void Lowerer::initialise_member(const clang::CXXCtorInitializer* init, int object,
+                                std::vector<ir::StmtId>& out) {
+  if (object == kUnknownObject) {
+    run_statement_parts(init->getInit(), out);
+    return;
+  }
+  if (init->isBaseInitializer()) {
+    initialise(object, init->getInit(), out);  // the base's members are the object's own
+    return;
+  }
+  if (const clang::FieldDecl* field = init->getMember()) {
+    initialise_field(object, field, init->getInit(), out);
+    return;
+  }
+  run_statement_parts(init->getInit(), out);
+}
+
+/// `a = b` (built-in, trivial or defaulted assignment) where a is a tracked object.
+std::optional<std::pair<int, const clang::Expr*>> Lowerer::object_assignment(const clang::Expr* e) const {
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(e);
+      op != nullptr && op->getOpcode() == clang::BO_Assign) {
+    const int object = object_of(op->getLHS());
+    if (object != kUnknownObject) return std::make_pair(object, op->getRHS());
+  }
+  if (const auto* call = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e);
+      call != nullptr && call->getOperator() == clang::OO_Equal && call->getNumArgs() == 2) {
+    const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
+    if (method != nullptr && (method->isTrivial() || method->isDefaulted())) {
+      const int object = object_of(call->getArg(0));
+      if (object != kUnknownObject) return std::make_pair(object, call->getArg(1));
+    }
+  }
+  return std::nullopt;
+}
+
+/// `a = b` for objects through a trivial copy or move assignment (float4, a plain struct).
+bool Lowerer::trivial_assignment(const clang::CallExpr* call) {
+  const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
+  if (op == nullptr || op->getOperator() != clang::OO_Equal || op->getNumArgs() != 2) return false;
+  const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(op->getDirectCallee());
+  return method != nullptr && method->isTrivial() &&
+         (method->isCopyAssignmentOperator() || method->isMoveAssignmentOperator());
+}
+
+}  // namespace warpdiv::frontend::detail::lowering
