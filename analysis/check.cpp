@@ -130,8 +130,8 @@ bool same_file(const std::string& a, const std::string& b) {
 }
 
 bool matches(const StatementLimits& s, const CheckRow& row) {
-  return statement_token_key(s.statement) == statement_token_key(row.statement) && (!s.function || *s.function == row.function) &&
-         (!s.ordinal || *s.ordinal == row.ordinal);
+  return statement_token_key(s.statement) == statement_token_key(row.statement) &&
+         (!s.function || *s.function == row.function) && (!s.ordinal || *s.ordinal == row.ordinal);
 }
 
 // The [[kernel.line]] tables of the row's line (a table without `file` is for the kernel's own).
@@ -447,7 +447,7 @@ class BaselineRecord {
                        "), in decimal digits, got " + sim::quote_value(r_.fields[column]));
     }
   }
-  // `column`'s figure must be at most `bound` (`why` says why); a bound that overflows holds.
+  // `column`'s figure must be at most `bound_column`'s (`why` says why).
   void at_most(std::size_t column, Count value, std::size_t bound_column, Count bound,
                const std::string& why) const {
     if (value > bound)
@@ -504,7 +504,7 @@ class BaselineRecord {
     return row;
   }
 
-  // The figures of one statement hold together: the parts are at most their whole.
+  // The figures of one statement must hold together as a count makes them.
   void consistent(const CheckRow& row, const MemoryFigures& m) const {
     at_most(11, row.branch_evaluations, 9, row.warp_evaluations,
             "a condition's warp evaluations are some of its statement's");
