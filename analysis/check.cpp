@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "analysis/check_source.hpp"
 #include "sim/errors.hpp"
 #include "sim/message_text.hpp"
 
@@ -129,8 +130,8 @@ bool same_file(const std::string& a, const std::string& b) {
 }
 
 bool matches(const StatementLimits& s, const CheckRow& row) {
-  return s.statement == row.statement && (!s.function || *s.function == row.function) &&
-         (!s.ordinal || *s.ordinal == row.ordinal);
+  return statement_token_key(s.statement) == statement_token_key(row.statement) &&
+         (!s.function || *s.function == row.function) && (!s.ordinal || *s.ordinal == row.ordinal);
 }
 
 // The [[kernel.line]] tables of the row's line (a table without `file` is for the kernel's own).
@@ -304,6 +305,16 @@ std::string statement_key_text(const CheckRow& row) {
          (row.ordinal > 1 ? ", ordinal = " + std::to_string(row.ordinal) : std::string());
 }
 
+// "; did you mean 'TEXT'?" for the statement of the table's function whose text is nearest the
+// table's, or "" when none is near.
+std::string nearest_statement(const StatementLimits& s, const std::vector<CheckRow>& rows) {
+  std::vector<std::string> texts;
+  for (const CheckRow& row : rows)
+    if (!s.function || *s.function == row.function) texts.push_back(row.statement);
+  const std::string near = sim::closest_name(s.statement, texts);
+  return near.empty() ? "" : "; did you mean " + sim::quote_value(near) + "?";
+}
+
 }  // namespace
 
 std::vector<Finding> config_table_notes(const CheckKernel& kernel, const std::vector<CheckRow>& rows,
@@ -315,7 +326,8 @@ std::vector<Finding> config_table_notes(const CheckKernel& kernel, const std::ve
                               "no statement " + sim::quote_value(s.statement) +
                                   (s.function ? " in " + sim::quote_value(*s.function) : std::string()) +
                                   (s.ordinal ? " (the " + std::to_string(*s.ordinal) + ". of that text)" : std::string()) +
-                                  ": these limits apply to nothing"));
+                                  " (statements are compared token by token, whitespace aside): these "
+                                  "limits apply to nothing" + nearest_statement(s, rows)));
   }
   CheckKernel copy = kernel;  // line_tables() hands out tables to mark
   for (std::size_t i = 0; i < kernel.lines.size(); ++i) {
@@ -358,6 +370,12 @@ bool fraction_below(Count a, Count b, Count c, Count d, double tolerance) {
   } catch (const std::overflow_error&) {
     return ratio(a, b) < ratio(c, d);
   }
+}
+
+// What a baseline row is matched by: check, function, the statement's tokens, ordinal.
+using BaselineKey = std::tuple<std::string, std::string, std::string, std::uint32_t>;
+BaselineKey baseline_key(const CheckRow& row) {
+  return {row.check, row.function, statement_token_key(row.statement), row.ordinal};
 }
 
 std::string key_words(const CheckRow& row) {
@@ -418,15 +436,23 @@ class BaselineRecord {
       : r_(r), source_(source), names_(baseline_columns().names()) {}
 
   [[noreturn]] void fail(std::size_t column, const std::string& what) const {
-    throw InvalidInput(source_ + ":" + std::to_string(r_.line) + ": " + names_[column] + " " + what);
+    throw InvalidInput(source_ + ":" + std::to_string(r_.line) + ": column '" + names_[column] + "': " + what);
   }
   std::optional<Count> count(std::size_t column) const {
     if (r_.fields[column].empty()) return std::nullopt;
     try {
       return sim::parse_count(r_.fields[column]);
     } catch (const std::exception&) {
-      fail(column, "must be a count (decimal digits), got " + sim::quote_value(r_.fields[column]));
+      fail(column, "must be a count from 0 to 2^128 - 1 (" + to_decimal(sim::kMaxCount) +
+                       "), in decimal digits, got " + sim::quote_value(r_.fields[column]));
     }
+  }
+  // `column`'s figure must be at most `bound_column`'s (`why` says why).
+  void at_most(std::size_t column, Count value, std::size_t bound_column, Count bound,
+               const std::string& why) const {
+    if (value > bound)
+      fail(column, to_decimal(value) + " is more than " + names_[bound_column] + " (" + to_decimal(bound) +
+                       "): " + why);
   }
   Count required(std::size_t column) const {
     const std::optional<Count> c = count(column);
@@ -474,7 +500,32 @@ class BaselineRecord {
     m.shared_wavefronts = m.has_shared ? required(19) : 0;
     m.shared_bank_conflicts = m.has_shared ? required(20) : 0;
     if (m.has_global || m.has_shared) row.memory = m;
+    consistent(row, m);
     return row;
+  }
+
+  // The figures of one statement must hold together as a count makes them.
+  void consistent(const CheckRow& row, const MemoryFigures& m) const {
+    at_most(11, row.branch_evaluations, 9, row.warp_evaluations,
+            "a condition's warp evaluations are some of its statement's");
+    at_most(12, row.divergent, 11, row.branch_evaluations,
+            "divergent warp evaluations are some of the branch's");
+    Count lanes = sim::kMaxCount;  // warp_evaluations x warp_size, when it fits
+    try {
+      lanes = sim::checked_mul(row.warp_evaluations, static_cast<Count>(row.warp_size));
+    } catch (const std::overflow_error&) {
+    }
+    if (row.active_lanes > lanes)
+      fail(10, to_decimal(row.active_lanes) + " is more than warp_evaluations x warp_size (" +
+                   to_decimal(lanes) + "): a warp evaluation has at most warp_size active lanes");
+    at_most(14, row.partial_block_executions, 13, row.block_executions,
+            "partial block executions are some of the barrier's");
+    at_most(15, m.global_requests, 16, m.global_sectors, "each global request touches a sector");
+    at_most(18, m.shared_requests, 19, m.shared_wavefronts, "each shared request takes a wavefront");
+    if (m.shared_bank_conflicts > m.shared_wavefronts - m.shared_requests)
+      fail(20, to_decimal(m.shared_bank_conflicts) + " is more than shared_wavefronts - shared_requests (" +
+                   to_decimal(m.shared_wavefronts - m.shared_requests) +
+                   "): bank conflicts are the wavefronts beyond one per phase, a request at least one phase");
   }
 
  private:
@@ -502,6 +553,7 @@ std::vector<CheckRow> read_baseline(const std::string& text, const std::string& 
                        "CONFIG --write-baseline FILE)");
   const std::size_t fields = baseline_columns().names().size();
   std::vector<CheckRow> rows;
+  std::map<BaselineKey, std::size_t> lines;  // the line each statement's row was read from
   while (!csv.at_end()) {
     const CsvRecord r = csv.next();
     if (r.fields.size() == 1 && r.fields[0].empty()) continue;  // a blank line
@@ -510,6 +562,12 @@ std::vector<CheckRow> read_baseline(const std::string& text, const std::string& 
                          std::to_string(r.fields.size()) + " fields, the header has " +
                          std::to_string(fields));
     rows.push_back(BaselineRecord(r, source).row());
+    const auto [first, fresh] = lines.emplace(baseline_key(rows.back()), r.line);
+    if (!fresh)
+      throw InvalidInput(source + ":" + std::to_string(r.line) + ": " + key_words(rows.back()) +
+                         " of check " + sim::quote_value(rows.back().check) + " is given twice, on lines " +
+                         std::to_string(first->second) + " and " + std::to_string(r.line) +
+                         " (one row per statement: write the baseline again)");
   }
   return rows;
 }
@@ -595,15 +653,11 @@ std::vector<Finding> compare_with_baseline(const std::vector<CheckRow>& rows,
                                            const std::vector<CheckRow>& baseline,
                                            const BaselineComparison& how) {
   std::vector<Finding> out;
-  using Key = std::tuple<std::string, std::string, std::string, std::uint32_t>;
-  std::map<Key, std::size_t> by_key;
-  for (std::size_t i = 0; i < baseline.size(); ++i) {
-    const CheckRow& b = baseline[i];
-    by_key.emplace(Key{b.check, b.function, b.statement, b.ordinal}, i);
-  }
+  std::map<BaselineKey, std::size_t> by_key;
+  for (std::size_t i = 0; i < baseline.size(); ++i) by_key.emplace(baseline_key(baseline[i]), i);
   std::vector<bool> used(baseline.size(), false);
   for (const CheckRow& r : rows) {
-    const auto it = by_key.find(Key{r.check, r.function, r.statement, r.ordinal});
+    const auto it = by_key.find(baseline_key(r));
     if (it == by_key.end() || used[it->second]) continue;
     used[it->second] = true;
     compare_row(r, baseline[it->second], how.tolerance, out);

@@ -88,8 +88,10 @@ bool single_lane_branch(const CheckRow& row);
 /// The check rows of a report (its whole-kernel rows, one per source statement, in source order):
 /// `root` is the absolute folder paths are made relative to; the end of each range comes from the
 /// kernel's statements (a condition's from its condition, a for's from its header); the source
-/// text from the kernel's files (their lines, else read from disk). Comments allowing unknown
-/// rules are reported in `notes` (rule bad-suppression).
+/// text from the kernel's files (their lines, else read from disk). A suppression comment is a
+/// real comment (analysis/check_source.hpp: never text in a literal) whose text starts
+/// `warpdiv:`; one not of the form `warpdiv: allow(NAMES)`, or naming an unknown rule, is
+/// reported once in `notes` (rule bad-suppression).
 std::vector<CheckRow> make_check_rows(const std::string& check, const SourceReport& report,
                                       const sim::ir::Kernel& kernel, int warp_size,
                                       const std::string& root, std::vector<Finding>& notes);
@@ -146,8 +148,9 @@ std::vector<Finding> compare_with_baseline(const std::vector<CheckRow>& rows,
 const CsvColumns<CheckRow>& baseline_columns();
 void write_baseline(std::ostream& out, const std::vector<CheckRow>& rows);
 /// Reads a baseline written by write_baseline; `source` names it in refusals
-/// (InvalidInput "SOURCE:LINE: ...": another header, one keyed by line numbers, a bad number, a
-/// missing field).
+/// (InvalidInput "SOURCE:LINE: ...": another header, one keyed by line numbers, a number outside
+/// its column's range (counts 0 .. 2^128 - 1), a missing field, figures of a row that cannot hold
+/// together (divergent > branch_evaluations, ...), a statement given twice).
 std::vector<CheckRow> read_baseline(const std::string& text, const std::string& source);
 
 /// A [[kernel]] whose kernel could not be read or counted: an error finding at its file, with

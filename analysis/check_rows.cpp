@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <optional>
+#include <set>
 #include <tuple>
 
 #include "analysis/check.hpp"
+#include "analysis/check_source.hpp"
 #include "sim/message_text.hpp"
 
 namespace warpdiv::analysis {
@@ -213,40 +216,110 @@ std::string source_text(SourceLines& lines, const ir::Stmt& s, const ir::SourceR
   return normalise_statement(text);
 }
 
-// `// warpdiv: allow(NAMES)` on the statement's line, or alone on the line above.
-void read_suppressions(SourceLines& lines, const ir::SourceRange& at, CheckRow& row,
-                       std::vector<Finding>& notes) {
-  static const std::string kMark = "warpdiv: allow(";
-  for (std::uint32_t n : {at.line, at.line - 1}) {
-    const std::string* line = n >= 1 ? lines.line(at.file, n) : nullptr;
-    if (!line) continue;
-    const std::size_t comment = std::min(line->find("//"), line->find("/*"));
-    const std::size_t mark = line->find(kMark, comment == std::string::npos ? line->size() : comment);
-    if (mark == std::string::npos) continue;
-    if (n != at.line && line->find_first_not_of(" \t") != comment) continue;  // code above
-    const std::size_t close = line->find(')', mark);
-    const std::size_t from = mark + kMark.size();
-    std::vector<std::string> unknown;
-    const std::vector<std::string> rules =
-        allowed_rules(line->substr(from, close == std::string::npos ? std::string::npos : close - from), unknown);
-    row.allowed.insert(row.allowed.end(), rules.begin(), rules.end());
-    for (const std::string& name : unknown) {
-      Finding f;
-      f.rule = "bad-suppression";
-      f.level = FindingLevel::note;
-      f.fails = false;
-      f.check = row.check;
-      f.file = row.file;
-      f.line = n;
-      f.column = static_cast<std::uint32_t>(mark + 1);
-      std::string names;
-      for (const auto& group : check_suppression_groups()) names += group.first + ", ";
-      f.message = "warpdiv: allow(...) names " + sim::quote_value(name) +
-                  ", neither a rule nor a group (" + names + "or a rule id): it allows nothing";
-      notes.push_back(std::move(f));
+// The `warpdiv: allow(NAMES)` comments of the kernel's files: a comment (`//` or `/* */`, never
+// text in a string or character literal) whose text starts with `warpdiv:`, read once per file.
+class Suppressions {
+ public:
+  explicit Suppressions(SourceLines& lines) : lines_(lines) {}
+
+  // The rules the comments on the statement's line, or alone on the line above, allow; each
+  // malformed one reported once in `notes` (bad-suppression).
+  void read(const ir::SourceRange& at, CheckRow& row, std::vector<Finding>& notes) {
+    File& file = of(at.file);
+    for (const std::uint32_t n : {at.line, at.line - 1}) {
+      if (n == 0 || (n != at.line && file.code_lines.count(n))) continue;  // code above
+      const auto it = file.by_line.find(n);
+      if (it == file.by_line.end()) continue;
+      for (Comment& c : it->second) {
+        row.allowed.insert(row.allowed.end(), c.rules.begin(), c.rules.end());
+        for (const std::string& problem : c.problems) notes.push_back(note(row, c, problem));
+        c.problems.clear();  // reported once, whichever statement reads it first
+      }
     }
   }
-}
+
+ private:
+  struct Comment {
+    std::uint32_t line = 0, column = 0;  // where its `warpdiv:` starts
+    std::vector<std::string> rules;
+    std::vector<std::string> problems;   // not yet reported
+  };
+  struct File {
+    std::map<std::uint32_t, std::vector<Comment>> by_line;  // by the line the comment starts on
+    std::set<std::uint32_t> code_lines;                     // lines holding more than comments
+  };
+
+  File& of(std::uint32_t index) {
+    const auto cached = files_.find(index);
+    if (cached != files_.end()) return cached->second;
+    File& file = files_[index];
+    std::string text;
+    for (const std::string& line : lines_.of(index)) text += line + "\n";
+    for (const SourceToken& t : source_tokens(text)) {
+      if (t.kind != SourceToken::Kind::comment) {
+        for (std::uint32_t n = t.line; n <= t.end_line; ++n) file.code_lines.insert(n);
+        continue;
+      }
+      if (std::optional<Comment> c = comment(text, t)) file.by_line[t.line].push_back(std::move(*c));
+    }
+    return file;
+  }
+
+  static std::optional<Comment> comment(const std::string& text, const SourceToken& t) {
+    const std::size_t body = t.begin + 2;  // after `//` or `/*`
+    std::size_t end = t.end;
+    if (text.compare(t.begin, 2, "/*") == 0 && end - body >= 2 && text.compare(end - 2, 2, "*/") == 0) end -= 2;
+    const std::size_t mark = text.find_first_not_of(" \t\r\n", body);
+    if (mark >= end || text.compare(mark, 8, "warpdiv:") != 0) return std::nullopt;
+    Comment c;
+    c.line = t.line;
+    c.column = t.column;
+    for (std::size_t i = t.begin; i < mark; ++i) {
+      if (text[i] == '\n') {
+        c.column = 1;
+        ++c.line;
+      } else {
+        ++c.column;
+      }
+    }
+    static const std::string kForm = "warpdiv: allow(";
+    const std::size_t close = text.find(')', mark);
+    if (text.compare(mark, kForm.size(), kForm) != 0 || mark + kForm.size() > end)
+      c.problems.push_back("a comment starting 'warpdiv:' must read 'warpdiv: allow(NAME, ...)': "
+                           "it allows nothing");
+    else if (close >= end)
+      c.problems.push_back("warpdiv: allow( is not closed by ')' in its comment: it allows nothing");
+    else
+      unknown_names(text.substr(mark + kForm.size(), close - mark - kForm.size()), c);
+    return c;
+  }
+
+  static void unknown_names(const std::string& names, Comment& c) {
+    std::vector<std::string> unknown;
+    c.rules = allowed_rules(names, unknown);
+    std::string groups;
+    for (const auto& group : check_suppression_groups()) groups += group.first + ", ";
+    for (const std::string& name : unknown)
+      c.problems.push_back("warpdiv: allow(...) names " + sim::quote_value(name) +
+                           ", neither a rule nor a group (" + groups + "or a rule id): it allows nothing");
+  }
+
+  static Finding note(const CheckRow& row, const Comment& c, const std::string& message) {
+    Finding f;
+    f.rule = "bad-suppression";
+    f.level = FindingLevel::note;
+    f.fails = false;
+    f.check = row.check;
+    f.file = row.file;
+    f.line = c.line;
+    f.column = c.column;
+    f.message = message;
+    return f;
+  }
+
+  SourceLines& lines_;
+  std::map<std::uint32_t, File> files_;
+};
 
 void add_counts(CheckRow& c, const SourceRow& r, bool own) {
   c.warp_evaluations += r.counts.warp_evaluations;
@@ -284,7 +357,7 @@ class RowBuilder {
   RowBuilder(const std::string& check, const ir::Kernel& kernel, int warp_size, const std::string& root,
              std::vector<Finding>& notes)
       : check_(check), kernel_(kernel), warp_size_(warp_size), root_(root), notes_(notes),
-        places_(Placer(kernel).run()), lines_(kernel) {}
+        places_(Placer(kernel).run()), lines_(kernel), suppressions_(lines_) {}
 
   void add(const SourceRow& r) {
     if (r.iteration || !known(r.statement)) return;
@@ -355,7 +428,7 @@ class RowBuilder {
                       ? ""  // `do {`: its condition comes last
                       : source_text(lines_, s, end, is_branch(s));
     if (c.statement.empty()) c.statement = normalise_statement(r.text);
-    read_suppressions(lines_, s.range, c, notes_);
+    suppressions_.read(s.range, c, notes_);
     groups_.push_back(std::move(g));
     return it->second;
   }
@@ -367,6 +440,7 @@ class RowBuilder {
   std::vector<Finding>& notes_;
   std::vector<Place> places_;
   SourceLines lines_;
+  Suppressions suppressions_;
   std::map<Key, std::size_t> index_;
   std::vector<Group> groups_;
 };
@@ -382,8 +456,8 @@ std::vector<CheckRow> make_check_rows(const std::string& check, const SourceRepo
   std::stable_sort(rows.begin(), rows.end(), [](const CheckRow& a, const CheckRow& b) {
     return std::tie(a.file, a.line, a.column) < std::tie(b.file, b.line, b.column);
   });
-  std::map<std::pair<std::string, std::string>, std::uint32_t> seen;
-  for (CheckRow& c : rows) c.ordinal = ++seen[{c.function, c.statement}];
+  std::map<std::pair<std::string, std::string>, std::uint32_t> seen;  // by function and tokens
+  for (CheckRow& c : rows) c.ordinal = ++seen[{c.function, statement_token_key(c.statement)}];
   return rows;
 }
 

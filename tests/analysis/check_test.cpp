@@ -9,6 +9,7 @@
 #include "analysis/check.hpp"
 #include "analysis/check_sarif.hpp"
 #include "analysis/check_config.hpp"
+#include "analysis/check_source.hpp"
 #include "sim/errors.hpp"
 
 namespace warpdiv::analysis {
@@ -288,8 +289,74 @@ TEST(CheckLimits, StatementTablesMatchTextFunctionAndOrdinal) {
   EXPECT_FALSE(k.statements[1].used);
   const std::vector<Finding> notes = config_table_notes(k, {first, second}, "/src/c.toml", "/src");
   ASSERT_EQ(notes.size(), 1u);
-  EXPECT_EQ(notes[0].message, "no statement 'if (i < n)' in 'other' (the 2. of that text): these "
+  EXPECT_EQ(notes[0].message, "no statement 'if (i < n)' in 'other' (the 2. of that text) "
+                              "(statements are compared token by token, whitespace aside): these "
                               "limits apply to nothing");
+}
+
+TEST(CheckLimits, StatementTablesCompareTokensNotWhitespace) {
+  CheckLimits l;
+  l.max_divergent_fraction = 0.1;
+  CheckKernel k = kernel_with(l);
+  StatementLimits tight;  // written without the spaces the finding shows
+  tight.statement = "if(i<n )";
+  tight.limits.max_divergent_fraction = 0.5;
+  StatementLimits other;  // one token more: no statement of k
+  other.statement = "if (i <= n)";
+  k.statements = {tight, other};
+  // 24 of 64 = 37.5%: over the kernel's 10%, under the table's 50%.
+  EXPECT_TRUE(check_limits(k, {branch(12, 64, 24)}, "/src").empty());
+  EXPECT_TRUE(k.statements[0].used);
+  EXPECT_FALSE(k.statements[1].used);
+  const std::vector<Finding> notes = config_table_notes(k, {branch(12, 64, 24)}, "/src/c.toml", "/src");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].rule, "unused-line-limits");
+  EXPECT_EQ(notes[0].message, "no statement 'if (i <= n)' (statements are compared token by token, "
+                              "whitespace aside): these limits apply to nothing; did you mean "
+                              "'if (i < n)'?");
+}
+
+TEST(CheckSource, StatementKeysIgnoreWhitespaceButNotTokenBoundaries) {
+  EXPECT_EQ(statement_token_key("if (i<n)"), statement_token_key("if (i < n)"));
+  EXPECT_EQ(statement_token_key("if (i<n)"), "if\n(\ni\n<\nn\n)");
+  EXPECT_EQ(statement_token_key("p->x = a<<=2"), statement_token_key("p -> x=a <<= 2"));
+  // Whitespace that separates tokens is not dropped from them: a - -b is no a--b, a + +b no
+  // a++b, int x no intx, a - > b no a->b, and a string's spaces stay.
+  EXPECT_NE(statement_token_key("x = a - -b"), statement_token_key("x = a--b"));
+  EXPECT_EQ(statement_token_key("x = a - -b"), "x\n=\na\n-\n-\nb");
+  EXPECT_NE(statement_token_key("x = a + +b"), statement_token_key("x = a++b"));
+  EXPECT_NE(statement_token_key("int x = 1"), statement_token_key("intx = 1"));
+  EXPECT_NE(statement_token_key("y = a - > b"), statement_token_key("y = a->b"));
+  EXPECT_NE(statement_token_key("f(\"a b\")"), statement_token_key("f(\"ab\")"));
+  EXPECT_EQ(statement_token_key("x = 1'000 + 1e+5"), "x\n=\n1'000\n+\n1e+5");
+}
+
+// The comments of `text`, each as "LINE:COL:TEXT".
+std::vector<std::string> comments(const std::string& text) {
+  std::vector<std::string> out;
+  for (const SourceToken& t : source_tokens(text))
+    if (t.kind == SourceToken::Kind::comment)
+      out.push_back(std::to_string(t.line) + ":" + std::to_string(t.column) + ":" +
+                    text.substr(t.begin, t.end - t.begin));
+  return out;
+}
+
+TEST(CheckSource, CommentsAreNeverInsideLiterals) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(comments("const char *u = \"http://x/ warpdiv: allow(all)\"; f(u);"), V{});
+  EXPECT_EQ(comments("s = \"a\\\"//\"; // real"), V{"1:14:// real"});  // an escaped quote
+  EXPECT_EQ(comments("c = '\"'; d = '\\''; // real"), V{"1:20:// real"});
+  EXPECT_EQ(comments("r = R\"x(a \")\" // no\n)x\"; /* real */"), V{"2:6:/* real */"});
+  EXPECT_EQ(comments("r = u8R\"(//)\" L\"//\" u'/'; n = 1'0'0; // c"), V{"1:38:// c"});
+  EXPECT_EQ(comments("a = 1; /* one\n // two */ b = 2;"), V{"1:8:/* one\n // two */"});
+  EXPECT_EQ(comments("// spliced \\\n still a comment\nx = \"//\";"), V{"1:1:// spliced \\\n still a comment"});
+  // Tokens after a multi-line literal or comment keep their lines and columns.
+  const std::vector<SourceToken> t = source_tokens("a = R\"(1\n2)\";\n  b");
+  ASSERT_EQ(t.size(), 5u);
+  EXPECT_EQ(t[2].line, 1u);
+  EXPECT_EQ(t[2].end_line, 2u);
+  EXPECT_EQ(t[4].line, 3u);
+  EXPECT_EQ(t[4].column, 3u);
 }
 
 TEST(CheckLimits, CommentsSuppressAndSingleLaneBranchesHaveTheirRule) {
@@ -420,8 +487,96 @@ TEST(CheckBaseline, RefusesAnotherHeaderALineKeyedOneAndBadNumbers) {
   write_baseline(csv, {branch(12, 64, 24)});
   std::string text = csv.str();
   text.replace(text.find(",64,2048,"), 9, ",6x,2048,");
-  EXPECT_EQ(refused(text), "b.csv:2: warp_evaluations must be a count (decimal digits), got '6x'");
+  EXPECT_EQ(refused(text), "b.csv:2: column 'warp_evaluations': must be a count from 0 to 2^128 - 1 "
+                          "(340282366920938463463374607431768211455), in decimal digits, got '6x'");
   EXPECT_EQ(refused(csv.str() + "k,k.cu,1\n"), "b.csv:3: 3 fields, the header has 21");
+}
+
+// The row of branch(12, 64, 24) with `from` replaced by `to` in its figures (after the file).
+std::string baseline_with(const std::string& from, const std::string& to) {
+  std::ostringstream csv;
+  write_baseline(csv, {branch(12, 64, 24)});
+  std::string text = csv.str();
+  const std::size_t at = text.find(from, text.find("k.cu,"));
+  text.replace(at, from.size(), to);
+  return text;
+}
+
+std::string baseline_refusal(const std::string& text) {
+  try {
+    read_baseline(text, "b.csv");
+  } catch (const InvalidInput& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+TEST(CheckBaseline, CountsBeyond128BitsAreRefusedWithTheirRange) {
+  // 2^128 - 1 is a count; 2^128 is not (no wrap-around to 0). The row is
+  // k,k,if (i < n),1,if,k.cu,12,3,32,64,2048,64,24,,,...: warp_evaluations 64 is column 10.
+  const std::string max = "340282366920938463463374607431768211455";
+  EXPECT_EQ(baseline_refusal(baseline_with(",32,64,2048,64,24,", ",32," + max + "," + max + ",64,24,")),
+            "(accepted)");
+  EXPECT_EQ(baseline_refusal(baseline_with(",32,64,2048,", ",32,340282366920938463463374607431768211456,2048,")),
+            "b.csv:2: column 'warp_evaluations': must be a count from 0 to 2^128 - 1 (" + max +
+                "), in decimal digits, got '340282366920938463463374607431768211456'");
+  EXPECT_EQ(baseline_refusal(baseline_with(",64,24,", ",64,-1,")),
+            "b.csv:2: column 'divergent': must be a count from 0 to 2^128 - 1 (" + max +
+                "), in decimal digits, got '-1'");
+  EXPECT_EQ(baseline_refusal(baseline_with(",32,64,", ",65,64,")),
+            "b.csv:2: column 'warp_size': must be an integer from 1 to 64, got '65'");
+}
+
+TEST(CheckBaseline, FiguresThatCannotHoldTogetherAreRefused) {
+  // 2^64 + 1 divergent of 64 branch evaluations (no wrap-around to 1 either).
+  EXPECT_EQ(baseline_refusal(baseline_with(",64,24,", ",64,18446744073709551617,")),
+            "b.csv:2: column 'divergent': 18446744073709551617 is more than branch_evaluations "
+            "(64): divergent warp evaluations are some of the branch's");
+  EXPECT_EQ(baseline_refusal(baseline_with(",64,24,", ",64,65,")),
+            "b.csv:2: column 'divergent': 65 is more than branch_evaluations (64): divergent warp "
+            "evaluations are some of the branch's");
+  EXPECT_EQ(baseline_refusal(baseline_with(",64,24,", ",64,64,")), "(accepted)");  // at equality
+  EXPECT_EQ(baseline_refusal(baseline_with(",2048,64,24,", ",2048,65,24,")),
+            "b.csv:2: column 'branch_evaluations': 65 is more than warp_evaluations (64): a "
+            "condition's warp evaluations are some of its statement's");
+  // 64 evaluations of 32 lanes hold at most 2048 active lanes.
+  EXPECT_EQ(baseline_refusal(baseline_with(",2048,", ",2049,")),
+            "b.csv:2: column 'active_lanes': 2049 is more than warp_evaluations x warp_size "
+            "(2048): a warp evaluation has at most warp_size active lanes");
+  EXPECT_EQ(baseline_refusal(baseline_with(",24,,,,,,,,", ",24,5,6,,,,,,")),
+            "b.csv:2: column 'partial_block_executions': 6 is more than block_executions (5): "
+            "partial block executions are some of the barrier's");
+  EXPECT_EQ(baseline_refusal(baseline_with(",24,,,,,,,,", ",24,,,10,9,288,,,")),
+            "b.csv:2: column 'global_requests': 10 is more than global_sectors (9): each global "
+            "request touches a sector");
+  EXPECT_EQ(baseline_refusal(baseline_with(",24,,,,,,,,", ",24,,,,,,10,9,0")),
+            "b.csv:2: column 'shared_requests': 10 is more than shared_wavefronts (9): each shared "
+            "request takes a wavefront");
+  // 10 requests in 14 wavefronts: at most 4 conflicts.
+  EXPECT_EQ(baseline_refusal(baseline_with(",24,,,,,,,,", ",24,,,,,,10,14,4")), "(accepted)");
+  EXPECT_EQ(baseline_refusal(baseline_with(",24,,,,,,,,", ",24,,,,,,10,14,5")),
+            "b.csv:2: column 'shared_bank_conflicts': 5 is more than shared_wavefronts - "
+            "shared_requests (4): bank conflicts are the wavefronts beyond one per phase, a request "
+            "at least one phase");
+}
+
+TEST(CheckBaseline, AStatementGivenTwiceIsRefusedWithBothLines) {
+  std::ostringstream csv;
+  CheckRow second = branch(20, 64, 24);
+  second.ordinal = 2;
+  write_baseline(csv, {branch(12, 64, 24), second});
+  const std::string text = csv.str();
+  const std::string row = text.substr(text.find('\n') + 1, text.find("\nk,", text.find('\n') + 1) - text.find('\n'));
+  // Line 2 again as line 4, and as line 4 again with other whitespace in its text.
+  EXPECT_EQ(baseline_refusal(text + row),
+            "b.csv:4: if condition 'if (i < n)' in 'k' of check 'k' is given twice, on lines 2 and 4 "
+            "(one row per statement: write the baseline again)");
+  std::string spaced = row;
+  spaced.replace(spaced.find("if (i < n)"), 10, "if (i<n)");
+  EXPECT_EQ(baseline_refusal(text + spaced).rfind("b.csv:4: if condition 'if (i<n)' in 'k' of check 'k' "
+                                                  "is given twice, on lines 2 and 4", 0),
+            0u);
+  EXPECT_EQ(baseline_refusal(text), "(accepted)");  // ordinals 1 and 2 are two statements
 }
 
 TEST(CheckBaseline, RowsMatchByKeyAndWorseFractionsRegress) {

@@ -586,5 +586,139 @@ TEST(CheckCli, InlinedCopiesAreOneStatementOfTheirFunctionAndOrdinalsTellTextsAp
   EXPECT_NE(csv.find("\ncalls,twice,\"clampit(i, n)\",1,"), std::string::npos) << csv;
 }
 
+// `guard` at grid 1, block 32, n = 5: `if (i < n)` splits its one warp evaluation (lanes 0 .. 4
+// in), 100% over the limit 0. `line` is the kernel's line 3, the branch alone on line 4.
+std::string guard_source(const std::string& line, const std::string& branch = "  if (i < n) out[i] = 1;") {
+  return "__global__ void guard(int *out, int n) {\n  int i = threadIdx.x;\n" + line + "\n" + branch + "\n}\n";
+}
+const std::string kGuardConfig = "[limits]\nmax_divergent_fraction = 0\n[[kernel]]\nfile = \"g.cu\"\n"
+                                 "grid = 1\nblock = 32\nargs = { n = 5 }\n";
+const std::string kGuardFinding = "g.cu:4:3: warning: branch diverges in 100% of its warp evaluations "
+                                  "(1 of 1), limit 0% (check 'g') [divergent-branch]\n";
+
+CliResult check_guard(const TempDir& dir, const std::string& source, std::vector<std::string> flags = {}) {
+  write_file(dir.file("g.cu"), source);
+  return check(dir, kGuardConfig, flags);
+}
+
+TEST(CheckCli, TextInLiteralsProseAndOtherCommentsSuppressNothing) {
+  TempDir dir;
+  const std::string failed = "warpdiv check: 1 kernel, 4 statements: 1 limit crossed: FAILED\n";
+  // `//` in a string literal (also a raw one) on the statement's line is no comment.
+  for (const std::string& literal : {std::string("\"http://x/ warpdiv: allow(all)\""),
+                                     std::string("R\"(// warpdiv: allow(all))\""),
+                                     std::string("\"\\\" // warpdiv: allow(all)\"")}) {
+    const CliResult r = check_guard(dir, guard_source("  const char *u = " + literal + ";",
+                                                      "  if (i < n) out[i] = u[0];"));
+    EXPECT_EQ(r.status, 1) << literal;
+    EXPECT_EQ(r.out, kGuardFinding + failed) << literal;
+  }
+  // A comment that does not start `warpdiv:`: another tool's, or prose quoting one.
+  const std::string three = "warpdiv check: 1 kernel, 3 statements: 1 limit crossed: FAILED\n";
+  for (const std::string& comment : {std::string("  // not-a-warpdiv: allow(divergence)"),
+                                     std::string("  // TODO: remove the old \"warpdiv: allow(divergence)\" comment"),
+                                     std::string("  /* see warpdiv: allow(divergence) */")}) {
+    const CliResult r = check_guard(dir, guard_source(comment));
+    EXPECT_EQ(r.status, 1) << comment;
+    EXPECT_EQ(r.out, kGuardFinding + three) << comment;
+  }
+  // `warpdiv:` but not the documented form: a note at its `warpdiv:`, and nothing allowed.
+  const CliResult unclosed = check_guard(dir, guard_source("  // warpdiv: allow(divergence"));
+  EXPECT_EQ(unclosed.status, 1);
+  EXPECT_EQ(unclosed.out, "g.cu:3:6: note: warpdiv: allow( is not closed by ')' in its comment: it "
+                          "allows nothing (check 'g') [bad-suppression]\n" + kGuardFinding +
+                              "warpdiv check: 1 kernel, 3 statements: 1 limit crossed, 1 note: FAILED\n");
+  const CliResult other = check_guard(dir, guard_source("  /*  warpdiv: ignore(divergence) */"));
+  EXPECT_EQ(other.status, 1);
+  EXPECT_EQ(other.out, "g.cu:3:7: note: a comment starting 'warpdiv:' must read 'warpdiv: "
+                       "allow(NAME, ...)': it allows nothing (check 'g') [bad-suppression]\n" +
+                           kGuardFinding +
+                           "warpdiv check: 1 kernel, 3 statements: 1 limit crossed, 1 note: FAILED\n");
+}
+
+TEST(CheckCli, TheDocumentedCommentSuppressesAndABadNameIsOneNote) {
+  TempDir dir;
+  const std::string allowed = "warpdiv check: 1 kernel, 3 statements: 0 limits crossed, 1 allowed by "
+                              "comments: passed\n";
+  for (const std::string& source :
+       {guard_source("  // warpdiv: allow(divergence)"), guard_source("  /* warpdiv: allow(all) */"),
+        guard_source("", "  if (i < n) out[i] = 1;  //warpdiv: allow(divergent-branch) the guard"),
+        guard_source("", "  /* warpdiv: allow(divergence) */ if (i < n) out[i] = 1;")}) {
+    const CliResult r = check_guard(dir, source);
+    EXPECT_EQ(r.status, 0) << source << r.out;
+    EXPECT_EQ(r.out, allowed) << source;
+  }
+  // Two statements start on the commented line (the if and its store): the note once, in SARIF too.
+  const CliResult bad = check_guard(
+      dir, guard_source("", "  if (i < n) out[i] = 1; // warpdiv: allow(divergence, bogus-rule)"),
+      {"--sarif", dir.file("o.sarif")});
+  EXPECT_EQ(bad.status, 0) << bad.out << bad.err;
+  EXPECT_EQ(bad.out, "g.cu:4:29: note: warpdiv: allow(...) names 'bogus-rule', neither a rule nor a "
+                     "group (divergence, simd, memory, barrier, single-lane, all, or a rule id): it "
+                     "allows nothing (check 'g') [bad-suppression]\n"
+                     "warpdiv check: 1 kernel, 3 statements: 0 limits crossed, 1 note, 1 allowed by "
+                     "comments: passed\nSARIF written to " + dir.file("o.sarif") + "\n");
+  const std::string sarif = read_file(dir.file("o.sarif"));
+  EXPECT_EQ(sarif.find("\"ruleId\": \"bad-suppression\""), sarif.rfind("\"ruleId\": \"bad-suppression\""));
+  EXPECT_NE(sarif.find("\"ruleId\": \"bad-suppression\""), std::string::npos);
+}
+
+TEST(CheckCli, ABaselineWhoseFiguresCannotBeIsRefusedAndNothingIsWritten) {
+  TempDir dir;
+  write_file(dir.file("g.cu"), guard_source(""));
+  const std::string config = "baseline = \"b.csv\"\n" + kGuardConfig.substr(kGuardConfig.find("[[kernel]]"));
+  ASSERT_EQ(check(dir, config, {"--write-baseline", dir.file("b.csv")}).status, 0);
+  const std::string written = read_file(dir.file("b.csv"));
+  // The branch's row: 1 warp evaluation of 32 lanes, 1 branch evaluation, 1 divergent.
+  const std::string row = "g,guard,if (i < n),1,if,g.cu,4,3,32,1,32,1,1,";
+  ASSERT_NE(written.find("\n" + row), std::string::npos) << written;
+  const auto refused = [&](const std::string& text, const std::string& message) {
+    write_file(dir.file("b.csv"), text);
+    const CliResult r = check(dir, config, {"--sarif", dir.file("o.sarif")});
+    EXPECT_EQ(r.status, 2) << text;
+    EXPECT_EQ(r.err, "warpdiv: error: " + dir.file("c.toml") + ":1:12: " + dir.file("b.csv") + ":3: " +
+                         message + "\n");
+    EXPECT_EQ(r.out, "");
+    EXPECT_FALSE(file_exists(dir.file("o.sarif")));
+  };
+  std::string text = written;
+  refused(text.replace(text.find(row), row.size(), "g,guard,if (i < n),1,if,g.cu,4,3,32,1,32,1,1000,"),
+          "column 'divergent': 1000 is more than branch_evaluations (1): divergent warp evaluations "
+          "are some of the branch's");
+  text = written;
+  refused(text.replace(text.find(row), row.size(), "g,guard,if (i < n),1,if,g.cu,4,3,32,1,32,1,"
+                                                   "340282366920938463463374607431768211456,"),
+          "column 'divergent': must be a count from 0 to 2^128 - 1 (340282366920938463463374607431768211455), "
+          "in decimal digits, got '340282366920938463463374607431768211456'");
+  // The branch's row again at the end (line 5), its text spaced otherwise.
+  text = written + "g,guard,if (i<n),1,if,g.cu,4,3,32,1,32,1,1,,,,,,,,\n";
+  write_file(dir.file("b.csv"), text);
+  const CliResult twice = check(dir, config);
+  EXPECT_EQ(twice.status, 2);
+  EXPECT_EQ(twice.err, "warpdiv: error: " + dir.file("c.toml") + ":1:12: " + dir.file("b.csv") +
+                           ":5: if condition 'if (i<n)' in "
+                       "'guard' of check 'g' is given twice, on lines 3 and 5 (one row per statement: "
+                       "write the baseline again)\n");
+}
+
+TEST(CheckCli, AStatementTableMatchesWhateverWhitespaceAndAnUnmatchedOneIsANote) {
+  TempDir dir;
+  write_file(dir.file("g.cu"), guard_source(""));
+  // `if (i<n)` is the branch `if (i < n)`: its 100% under the table's limit 1.
+  const CliResult r = check(dir, kGuardConfig + "[[kernel.statement]]\nstatement = \"if (i<n)\"\n"
+                                                "max_divergent_fraction = 1\n");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(r.out, "warpdiv check: 1 kernel, 3 statements: 0 limits crossed: passed\n");
+  // `if (i <= n)` is no statement of the kernel: a note, and the kernel's limit applies.
+  const CliResult none = check(dir, kGuardConfig + "[[kernel.statement]]\nstatement = \"if (i <= n)\"\n"
+                                                   "max_divergent_fraction = 1\n");
+  EXPECT_EQ(none.status, 1);
+  EXPECT_EQ(none.out, kGuardFinding +
+                          "c.toml:8:1: note: no statement 'if (i <= n)' (statements are compared token "
+                          "by token, whitespace aside): these limits apply to nothing; did you mean "
+                          "'if (i < n)'? (check 'g') [unused-line-limits]\n"
+                          "warpdiv check: 1 kernel, 3 statements: 1 limit crossed, 1 note: FAILED\n");
+}
+
 }  // namespace
 }  // namespace warpdiv::testing
