@@ -95,44 +95,36 @@ void parse_launch(const po::variables_map& vm, AnalyzeSourceRequest& r) {
   replay.max_evaluations = max_evaluations_from(vm);
 }
 
-po::options_description analyze_source_options() {
-  po::options_description options(
-      "warpdiv analyze FILE.cu: count, per statement of any kernel, warp evaluations, divergent\n"
-      "evaluations and SIMD efficiency, and partial barriers: by block classes (exact at any size)\n"
-      "where the class engine can prove them, else by replaying every warp.\n\n"
-      "usage: warpdiv analyze FILE.cu [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]... [-p BUILD_DIR]\n"
-      "                       [--grid X[,Y[,Z]] --block X[,Y[,Z]]] [--arg NAME=VALUE]... [--launch N]\n"
-      "                       [--warp-size S] [--engine auto|exact|replay|all] [--csv FILE] [--html FILE]\n"
-      "                       [--by-iteration] [--by-class] [--by-call-site] [--only-block X[,Y[,Z]]]\n"
-      "                       [--only-warp W] [--save-model FILE]\n"
-      "       warpdiv analyze --model FILE.json --grid ... (a model saved with --save-model)\n"
-      "       warpdiv analyze FILE.cu --save-model FILE.json (save only: no launch needed)\n"
-      "       warpdiv analyze FILE.cu ... --gpu NAME [--regs R] [--smem BYTES] (adds the launch's\n"
-      "                       occupancy, the kernel compiled for that GPU with nvcc or NVRTC)\n"
-      "       warpdiv analyze [--width W | --tile T ...] (no FILE.cu: the lecture's tiled matrix\n"
-      "                       multiply; its flags in warpdiv analyze --help)\n\n"
-      "Sizes in --grid and --block are integer expressions (+ - * / % and parentheses) of the\n"
-      "--arg names, e.g. --grid '(N+127)/128' --arg N=1000. Each scalar parameter of the kernel\n"
-      "needs an --arg of its name; pointer and floating-point parameters need none.\n"
-      "Without --grid or --block the launch is read from FILE.cu's host code, kernel<<<grid,\n"
-      "block, shared>>>(args) in main() or a helper, where its sizes and scalar arguments are\n"
-      "computable from constants and integer locals set in straight-line code (said in one note\n"
-      "line on stderr); --grid, --block, each --arg and --dynamic-smem given override it, and\n"
-      "--launch N chooses among several launches.\n"
-      "A progress bar shows on stderr when it is a terminal; Ctrl-C stops the replay with status\n"
-      "130 and writes no file.\n\noptions");
-  options.add_options()("help,h", "show this help");
-  add_kernel_source_options(options);
-  add_launch_source_options(options);
+// analyze FILE.cu's help, before its options.
+const char* const kAnalyzeSourceUsage =
+    "warpdiv analyze FILE.cu: count, per statement of any kernel, warp evaluations, divergent\n"
+    "evaluations and SIMD efficiency, and partial barriers: by block classes (exact at any size)\n"
+    "where the class engine can prove them, else by replaying every warp.\n\n"
+    "usage: warpdiv analyze FILE.cu [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]... [-p BUILD_DIR]\n"
+    "                       [--grid X[,Y[,Z]] --block X[,Y[,Z]]] [--arg NAME=VALUE]... [--launch N]\n"
+    "                       [--warp-size S] [--engine auto|exact|replay|all] [--csv FILE] [--html FILE]\n"
+    "                       [--by-iteration] [--by-class] [--by-call-site] [--only-block X[,Y[,Z]]]\n"
+    "                       [--only-warp W] [--save-model FILE]\n"
+    "       warpdiv analyze --model FILE.json --grid ... (a model saved with --save-model)\n"
+    "       warpdiv analyze FILE.cu --save-model FILE.json (save only: no launch needed)\n"
+    "       warpdiv analyze FILE.cu ... --gpu NAME [--regs R] [--smem BYTES] (adds the launch's\n"
+    "                       occupancy, the kernel compiled for that GPU with nvcc or NVRTC)\n"
+    "       warpdiv analyze [--width W | --tile T ...] (no FILE.cu: the lecture's tiled matrix\n"
+    "                       multiply; its flags in warpdiv analyze --help)\n\n"
+    "Sizes in --grid and --block are integer expressions (+ - * / % and parentheses) of the\n"
+    "--arg names, e.g. --grid '(N+127)/128' --arg N=1000. Each scalar parameter of the kernel\n"
+    "needs an --arg of its name; pointer and floating-point parameters need none.\n"
+    "Without --grid or --block the launch is read from FILE.cu's host code, kernel<<<grid,\n"
+    "block, shared>>>(args) in main() or a helper, where its sizes and scalar arguments are\n"
+    "computable from constants and integer locals set in straight-line code (said in one note\n"
+    "line on stderr); --grid, --block, each --arg and --dynamic-smem given override it, and\n"
+    "--launch N chooses among several launches.\n"
+    "A progress bar shows on stderr when it is a terminal; Ctrl-C stops the replay with status\n"
+    "130 and writes no file.\n\noptions";
+
+// What analyze writes and how much of the launch it counts.
+void add_report_options(po::options_description& options) {
   options.add_options()
-      ("warp-size", po::value<std::string>()->value_name("S"),
-       "warp size, a power of two 1 .. 64 (default 32)")
-      ("engine", po::value<std::string>()->value_name("E"),
-       "auto (default: the class engine where it can prove its classes, else the replay, said in "
-       "one line), exact (the class engine or exit 2 naming the condition), replay (visits "
-       "every warp of every block) or all (every engine that applies, the class engine, the "
-       "replay's interpreter and native code, compared figure by figure: the replay's report and "
-       "a note that they agree, or exit 1 naming the first figure that differs)")
       ("csv", po::value<std::string>()->value_name("FILE"),
        ("also write one row per statement, and per call of an inlined function (inlined_at): " +
         analysis::source_csv_header() + " (complete: no when some figure of the launch is not "
@@ -154,6 +146,23 @@ po::options_description analyze_source_options() {
        "count only this warp (index within its block; of every block unless --only-block)")
       ("save-model", po::value<std::string>()->value_name("FILE"),
        "save the kernel's model as JSON, for --model on a machine without Clang");
+}
+
+po::options_description analyze_source_options() {
+  po::options_description options(kAnalyzeSourceUsage);
+  options.add_options()("help,h", "show this help");
+  add_kernel_source_options(options);
+  add_launch_source_options(options);
+  options.add_options()
+      ("warp-size", po::value<std::string>()->value_name("S"),
+       "warp size, a power of two 1 .. 64 (default 32)")
+      ("engine", po::value<std::string>()->value_name("E"),
+       "auto (default: the class engine where it can prove its classes, else the replay, said in "
+       "one line), exact (the class engine or exit 2 naming the condition), replay (visits "
+       "every warp of every block) or all (every engine that applies, the class engine, the "
+       "replay's interpreter and native code, compared figure by figure: the replay's report and "
+       "a note that they agree, or exit 1 naming the first figure that differs)");
+  add_report_options(options);
   add_buffer_options(options);
   add_gpu_options(options);
   options.add_options()("smem", po::value<std::string>()->value_name("BYTES"),
@@ -253,6 +262,46 @@ std::string complete_host_launch(AnalyzeSourceRequest& r, const ir::Kernel& kern
   return chosen.note;
 }
 
+namespace {
+
+// The inputs analyze protects: the kernel's files, --gpu-file, --data's files, and what --gpu's
+// compile read (headers Clang may not have, under #ifndef __WARPDIV__).
+std::vector<RunInput> analyze_inputs(const AnalyzeSourceRequest& request, const SourceKernel& read,
+                                     const std::optional<KernelOccupancy>& occupancy) {
+  std::vector<RunInput> inputs =
+      run_inputs(request.source, request.gpu.file, source_files(read.kernel, read.files_read));
+  for (const std::string& f : data_files(request.data)) inputs.emplace_back("--data", f);
+  if (occupancy)
+    for (const std::string& f : occupancy->files_read) inputs.emplace_back("a file the compiler read", f);
+  return inputs;
+}
+
+// The report into the CSV, the HTML page and the text (with the occupancy where --gpu asked).
+void write_analyze(const AnalyzeSourceRequest& request, AnalyzeSourceReport& run,
+                   const std::optional<KernelOccupancy>& occupancy, analysis::Output* csv,
+                   analysis::Output* html, CommandOutputs& outputs) {
+  run.report.memory.dynamic_shared_bytes = request.dynamic_shared;
+  if (occupancy) {
+    const analysis::GpuSpec& gpu = occupancy->gpu;
+    run.report.memory.gpu =
+        analysis::RooflineGpu{gpu.name, gpu.peak_fp32_gflops, gpu.memory_bandwidth_gbs, gpu.rates_source};
+  }
+  if (csv && request.by_class && run.report.classes.empty())
+    throw InvalidInput("--by-class needs block classes, and " + run.counts.note);
+  if (csv && request.by_class) analysis::write_source_class_csv(csv->stream(), run.report);
+  if (csv && !request.by_class) analysis::write_source_csv(csv->stream(), run.report);
+  if (html) html->stream() << analysis::render_source_html(run.report, run.page);
+  outputs.commit();
+  analysis::write_source_text(outputs.report(), run.report);
+  if (occupancy) {
+    outputs.report() << '\n';
+    analysis::write_occupancy_text(outputs.report(), occupancy->gpu, occupancy->launch,
+                                   occupancy->result, &occupancy->origins);
+  }
+}
+
+}  // namespace
+
 int analyze_source_command(const Args& args, std::ostream& out) {
   AnalyzeSourceRequest request = parse_analyze_source(args);
   if (answered_at_once(out, request.help)) return 0;
@@ -271,9 +320,7 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   // comes before any work.
   const std::optional<KernelOccupancy> occupancy =
       request.save_only ? std::nullopt : source_occupancy(request, kernel, launch);
-  std::vector<RunInput> inputs = run_inputs(request.source, request.gpu.file, source_files(kernel, read->files_read));
-  for (const std::string& f : data_files(request.data)) inputs.emplace_back("--data", f);
-  CommandOutputs outputs(out, inputs);
+  CommandOutputs outputs(out, analyze_inputs(request, *read, occupancy));
   analysis::Output* csv = outputs.open("--csv", request.csv, "CSV");
   analysis::Output* html = outputs.open("--html", request.html, "HTML");
   analysis::Output* model = outputs.open("--save-model", request.save_model, "Model");
@@ -294,24 +341,7 @@ int analyze_source_command(const Args& args, std::ostream& out) {
     return kInterruptedStatus;
   }
   if (!run.counts.note.empty()) std::cerr << "warpdiv: note: " << run.counts.note << '\n';
-  run.report.memory.dynamic_shared_bytes = request.dynamic_shared;
-  if (occupancy) {
-    const analysis::GpuSpec& gpu = occupancy->gpu;
-    run.report.memory.gpu =
-        analysis::RooflineGpu{gpu.name, gpu.peak_fp32_gflops, gpu.memory_bandwidth_gbs, gpu.rates_source};
-  }
-  if (csv && request.by_class && run.report.classes.empty())
-    throw InvalidInput("--by-class needs block classes, and " + run.counts.note);
-  if (csv && request.by_class) analysis::write_source_class_csv(csv->stream(), run.report);
-  if (csv && !request.by_class) analysis::write_source_csv(csv->stream(), run.report);
-  if (html) html->stream() << analysis::render_source_html(run.report, run.page);
-  outputs.commit();
-  analysis::write_source_text(outputs.report(), run.report);
-  if (occupancy) {
-    outputs.report() << '\n';
-    analysis::write_occupancy_text(outputs.report(), occupancy->gpu, occupancy->launch,
-                                   occupancy->result, &occupancy->origins);
-  }
+  write_analyze(request, run, occupancy, csv, html, outputs);
   outputs.announce();
   return 0;
 }

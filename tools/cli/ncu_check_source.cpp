@@ -195,28 +195,86 @@ void write_per_line(std::ostream& out, const std::map<std::uint32_t, sim::Count>
 
 }  // namespace
 
+namespace {
+
+void print_help(std::ostream& out) {
+  out << "warpdiv ncu-check FILE.cu | --model FILE.json --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
+         "    (FILE.cu without --grid or --block: the launch in its host code, as for analyze;\n"
+         "    -p BUILD_DIR: its flags from compile_commands.json)\n"
+         "    [--arg NAME=VALUE]... [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
+         "    [--dynamic-smem BYTES] [--alloc NAME=COUNT]... [--data NAME=FILE]... [--ncu PATH]\n"
+         "    [--save-ncu FILE] [--per-line]\n\n"
+         "Runs the kernel of FILE.cu (compiled by NVRTC, on zero-filled buffers sized from the\n"
+         "model, or of --alloc's COUNT elements, or holding --data's values, every access checked\n"
+         "against them first) once\n"
+         "under Nsight Compute on GPU 0 and compares its global load, store and\n"
+         "atomic requests and sectors with the model's (exit 1 where they differ), and prints\n"
+         "the shared wavefronts and bank conflicts beside the model's. --ncu PATH (or\n"
+         "$WARPDIV_NCU) names ncu; default: ncu on the PATH. --save-ncu FILE keeps ncu's CSV.\n"
+         "--per-line profiles the launch once more with ncu's source counters (the kernel\n"
+         "compiled with -lineinfo) and prints the global sectors of each source line beside\n"
+         "the model's (reported, not required; with --save-ncu, that page goes to FILE.source.csv).\n\n"
+         "exit status: 0 ok, 1 mismatch or internal failure, 2 bad input, 3 no GPU, 130 "
+         "interrupted\n";
+}
+
+// Every global access must be placed (its figures compared, its buffer sized) and defined;
+// --data makes addresses from loaded values (a gather x[col_idx[jj]]) countable.
+void check_comparable(const ir::Kernel& kernel, const ir::ReplayResult& model) {
+  const std::vector<std::string> not_counted = ir::uncounted_accesses(kernel, model.computed_loads);
+  for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
+    const ir::MemoryAccess& a = kernel.accesses[i];
+    if (!not_counted[i].empty() && (a.base == ir::kNone || a.space == ir::AddressSpace::Global))
+      throw InvalidInput(ir::location(kernel, a.range) + ": ncu-check cannot compare this launch: the access '" +
+                         a.text + "' is not counted (" + not_counted[i] +
+                         "); every global access must be placed, to compare its figures and size its buffer");
+    if (!model.access_faults[i].empty())
+      throw InvalidInput(model.access_faults[i] + "; ncu-check does not run a launch the model finds undefined");
+  }
+}
+
+// The command ncu runs: this very binary (its path from /proc/self/exe) as the child.
+std::string child_command(const Args& analyze_args) {
+  char self[4096] = {};
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) throw NoDevice("cannot find warpdiv's own binary to run under ncu");
+  std::string child = shell_quote(std::string(self, static_cast<std::size_t>(n))) + " ncu-check";
+  for (const std::string& a : analyze_args) child += " " + shell_quote(a);
+  return child;
+}
+
+// The table of figures, model beside ncu; true when every required figure is equal.
+bool write_comparison(std::ostream& report, const std::vector<Figure>& figures,
+                      const analysis::NcuLaunch& measured) {
+  report << std::left << std::setw(30) << "figure" << std::right << std::setw(16) << "model"
+         << std::setw(16) << "ncu" << "  \n";
+  bool agree = true;
+  for (const Figure& f : figures) {
+    double value = 0;
+    bool present = true;
+    for (const std::string& m : split(f.metric, '+')) {
+      const std::optional<double> v = measured.metric(m);
+      if (!v) present = false;
+      value += v.value_or(0);
+    }
+    const auto measured_count = static_cast<sim::Count>(value);
+    const bool same = present && measured_count == f.model;
+    if (f.required && !same) agree = false;
+    report << std::left << std::setw(30) << f.name << std::right << std::setw(16)
+           << sim::to_decimal(f.model) << std::setw(16)
+           << (present ? sim::to_decimal(measured_count) : std::string("n/a")) << "  "
+           << (same ? "equal" : f.required ? "DIFFERS" : "differs (reported)") << '\n';
+  }
+  return agree;
+}
+
+}  // namespace
+
 int ncu_check_source_command(const Args& args, std::ostream& out) {
   const Args analyze_args = without_ncu(args);
   AnalyzeSourceRequest request = parse_analyze_source(analyze_args);
   if (!request.help.empty()) {
-    out << "warpdiv ncu-check FILE.cu | --model FILE.json --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
-           "    (FILE.cu without --grid or --block: the launch in its host code, as for analyze;\n"
-           "    -p BUILD_DIR: its flags from compile_commands.json)\n"
-           "    [--arg NAME=VALUE]... [--kernel NAME] [-D NAME[=VALUE]]... [-I DIR]...\n"
-           "    [--dynamic-smem BYTES] [--alloc NAME=COUNT]... [--data NAME=FILE]... [--ncu PATH]\n"
-           "    [--save-ncu FILE] [--per-line]\n\n"
-           "Runs the kernel of FILE.cu (compiled by NVRTC, on zero-filled buffers sized from the\n"
-           "model, or of --alloc's COUNT elements, or holding --data's values, every access checked\n"
-           "against them first) once\n"
-           "under Nsight Compute on GPU 0 and compares its global load, store and\n"
-           "atomic requests and sectors with the model's (exit 1 where they differ), and prints\n"
-           "the shared wavefronts and bank conflicts beside the model's. --ncu PATH (or\n"
-           "$WARPDIV_NCU) names ncu; default: ncu on the PATH. --save-ncu FILE keeps ncu's CSV.\n"
-           "--per-line profiles the launch once more with ncu's source counters (the kernel\n"
-           "compiled with -lineinfo) and prints the global sectors of each source line beside\n"
-           "the model's (reported, not required; with --save-ncu, that page goes to FILE.source.csv).\n\n"
-           "exit status: 0 ok, 1 mismatch or internal failure, 2 bad input, 3 no GPU, 130 "
-           "interrupted\n";
+    print_help(out);
     return 0;
   }
   if (request.save_only) throw InvalidInput("ncu-check needs a launch: give --grid and --block");
@@ -233,18 +291,7 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   sim::CountRequest replay;
   replay.engine = sim::Engine::replay;
   const ir::ReplayResult model = sim::count_launch(kernel, launch, replay).result;
-  // Every global access must be placed (its figures compared, its buffer sized) and defined;
-  // --data makes addresses from loaded values (a gather x[col_idx[jj]]) countable.
-  const std::vector<std::string> not_counted = ir::uncounted_accesses(kernel, model.computed_loads);
-  for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
-    const ir::MemoryAccess& a = kernel.accesses[i];
-    if (!not_counted[i].empty() && (a.base == ir::kNone || a.space == ir::AddressSpace::Global))
-      throw InvalidInput(ir::location(kernel, a.range) + ": ncu-check cannot compare this launch: the access '" +
-                         a.text + "' is not counted (" + not_counted[i] +
-                         "); every global access must be placed, to compare its figures and size its buffer");
-    if (!model.access_faults[i].empty())
-      throw InvalidInput(model.access_faults[i] + "; ncu-check does not run a launch the model finds undefined");
-  }
+  check_comparable(kernel, model);
 
   if (std::getenv(kChildVariable) != nullptr) {  // under ncu: the real kernel, once
     kernels::run_real_kernel(kernel, launch, model.extents, request.dynamic_shared);
@@ -268,12 +315,7 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   std::string metrics;
   for (const Figure& f : figures)
     for (const std::string& m : split(f.metric, '+')) metrics += (metrics.empty() ? "" : ",") + m;
-  // ncu runs this very binary (its path from /proc/self/exe) as the child.
-  char self[4096] = {};
-  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) throw NoDevice("cannot find warpdiv's own binary to run under ncu");
-  std::string child = shell_quote(std::string(self, static_cast<std::size_t>(n))) + " ncu-check";
-  for (const std::string& a : analyze_args) child += " " + shell_quote(a);
+  const std::string child = child_command(analyze_args);
   const std::string csv = profile(args, kernel, child, "--page raw --metrics " + metrics);
   const analysis::NcuLaunch measured = analysis::parse_ncu_csv(csv, "ncu's CSV").back();
   std::string page;
@@ -286,25 +328,7 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   report << "warpdiv ncu-check: " << kernel.name << " in " << (kernel.files.empty() ? "" : kernel.files[0].path)
          << "\nlaunch: grid " << ir::to_string(launch.grid) << ", block " << ir::to_string(launch.block)
          << "\nmeasured: one launch under Nsight Compute (ncu " << ncu_path(args) << ")\n\n";
-  report << std::left << std::setw(30) << "figure" << std::right << std::setw(16) << "model"
-         << std::setw(16) << "ncu" << "  \n";
-  bool agree = true;
-  for (const Figure& f : figures) {
-    double value = 0;
-    bool present = true;
-    for (const std::string& m : split(f.metric, '+')) {
-      const std::optional<double> v = measured.metric(m);
-      if (!v) present = false;
-      value += v.value_or(0);
-    }
-    const auto measured_count = static_cast<sim::Count>(value);
-    const bool same = present && measured_count == f.model;
-    if (f.required && !same) agree = false;
-    report << std::left << std::setw(30) << f.name << std::right << std::setw(16)
-           << sim::to_decimal(f.model) << std::setw(16)
-           << (present ? sim::to_decimal(measured_count) : std::string("n/a")) << "  "
-           << (same ? "equal" : f.required ? "DIFFERS" : "differs (reported)") << '\n';
-  }
+  const bool agree = write_comparison(report, figures, measured);
   if (per_line)
     write_per_line(report, model_sectors_per_line(kernel, model),
                    analysis::parse_ncu_source_sectors(page, "ncu's source page", "warpdiv_probe.cu"), kernel);

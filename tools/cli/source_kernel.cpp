@@ -439,6 +439,43 @@ std::vector<std::string> data_files(const std::vector<std::string>& pairs) {
   return files;
 }
 
+namespace {
+
+// A file's values for a buffer of `p`'s elements, by its name's type: .npy, .bin or .txt.
+std::string file_values(const std::string& file, const std::string& name, const ir::Parameter& p,
+                        const std::string& what) {
+  const auto ends_with = [&](const std::string& suffix) {
+    return file.size() >= suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  const std::string pointee = p.element_type.empty() ? "an unknown type" : p.element_type;
+  if (!ends_with(".npy") && !ends_with(".bin") && !ends_with(".txt"))
+    throw InvalidInput(what + ": the file type is not known from its name (allowed: .npy, NumPy's format; "
+                              ".bin, raw little-endian elements; .txt, text for a char buffer; FILE.mtx:VIEW, "
+                              "a view of a Matrix Market file)");
+  const analysis::InputFormat format = ends_with(".npy")   ? analysis::InputFormat::npy
+                                       : ends_with(".bin") ? analysis::InputFormat::raw_binary
+                                                           : analysis::InputFormat::text;
+  std::string bytes = analysis::read_input_file(file, "--data " + name, format);
+  if (format == analysis::InputFormat::npy) {
+    analysis::NpyArray array = analysis::parse_npy(bytes, "--data " + name + ": " + sim::quote_value(file));
+    const std::string mismatch = analysis::npy_matches(array, p.element_type);
+    if (!mismatch.empty()) throw InvalidInput(what + ": " + mismatch);
+    return std::move(array.data);
+  }
+  if (format == analysis::InputFormat::raw_binary) {
+    if (bytes.size() % p.element_bytes != 0)
+      throw InvalidInput(what + ": " + std::to_string(bytes.size()) + " bytes are not a whole number of " +
+                         pointee + " elements of " + std::to_string(p.element_bytes) + " bytes");
+    return bytes;
+  }
+  if (p.element_bytes != 1 || (pointee != "char" && pointee != "unsigned char" && pointee != "signed char"))
+    throw InvalidInput(what + ": a text file gives a char buffer's bytes, but '" + name + "' points to " + pointee +
+                       " (use .npy or .bin)");
+  return bytes;
+}
+
+}  // namespace
+
 void bind_data(const ir::Kernel& kernel, const std::vector<std::string>& pairs, ir::Launch& launch) {
   if (pairs.empty()) return;
   launch.buffer_bytes.resize(kernel.parameters.size(), 0);
@@ -449,15 +486,14 @@ void bind_data(const ir::Kernel& kernel, const std::vector<std::string>& pairs, 
     const std::string name = pair.substr(0, equals);
     if (equals == std::string::npos || name.empty() || equals + 1 == pair.size())
       throw InvalidInput("--data must be NAME=FILE (got " + sim::quote_value(pair) + ")");
-    const std::pair<std::string, std::string> file_view = file_and_view(pair.substr(equals + 1));
-    const std::string& file = file_view.first;
-    const std::string& view = file_view.second;
+    const auto [file, view] = file_and_view(pair.substr(equals + 1));
     const std::size_t i = pointer_parameter(kernel, name, "--data");
     const ir::Parameter& p = kernel.parameters[i];
     if (launch.buffer_data[i] != nullptr) throw InvalidInput("--data " + name + " is given twice");
     if (launch.buffer_bytes[i] != 0)
       throw InvalidInput("--data " + name + " and --alloc " + name + " both give its buffer: choose one");
     const std::string what = "--data " + name + "=" + pair.substr(equals + 1);
+    std::string values;
     if (!view.empty() || (file.size() >= 4 && file.compare(file.size() - 4, 4, ".mtx") == 0)) {
       if (view.empty())
         throw InvalidInput(what + ": a Matrix Market file needs a view, FILE.mtx:VIEW (" +
@@ -465,42 +501,12 @@ void bind_data(const ir::Kernel& kernel, const std::vector<std::string>& pairs, 
       auto& matrix = matrices[file];
       if (matrix == nullptr)
         matrix = std::make_shared<analysis::SparseMatrix>(analysis::read_matrix_market(file, "--data " + name));
-      std::string values = analysis::matrix_market_view(*matrix, view, p.element_type, p.element_bytes, what);
+      values = analysis::matrix_market_view(*matrix, view, p.element_type, p.element_bytes, what);
       if (values.empty()) throw InvalidInput(what + ": the view holds no elements (a buffer needs at least one)");
-      launch.buffer_bytes[i] = values.size();
-      launch.buffer_data[i] = std::make_shared<const std::string>(std::move(values));
-      continue;
-    }
-    const auto ends_with = [&](const std::string& suffix) {
-      return file.size() >= suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0;
-    };
-    const std::string pointee = p.element_type.empty() ? "an unknown type" : p.element_type;
-    if (!ends_with(".npy") && !ends_with(".bin") && !ends_with(".txt"))
-      throw InvalidInput(what + ": the file type is not known from its name (allowed: .npy, NumPy's format; "
-                                ".bin, raw little-endian elements; .txt, text for a char buffer; FILE.mtx:VIEW, "
-                                "a view of a Matrix Market file)");
-    const analysis::InputFormat format = ends_with(".npy")   ? analysis::InputFormat::npy
-                                         : ends_with(".bin") ? analysis::InputFormat::raw_binary
-                                                             : analysis::InputFormat::text;
-    std::string bytes = analysis::read_input_file(file, "--data " + name, format);
-    std::string values;
-    if (format == analysis::InputFormat::npy) {
-      analysis::NpyArray array = analysis::parse_npy(bytes, "--data " + name + ": " + sim::quote_value(file));
-      const std::string mismatch = analysis::npy_matches(array, p.element_type);
-      if (!mismatch.empty()) throw InvalidInput(what + ": " + mismatch);
-      values = std::move(array.data);
-    } else if (format == analysis::InputFormat::raw_binary) {
-      if (bytes.size() % p.element_bytes != 0)
-        throw InvalidInput(what + ": " + std::to_string(bytes.size()) + " bytes are not a whole number of " +
-                           pointee + " elements of " + std::to_string(p.element_bytes) + " bytes");
-      values = std::move(bytes);
     } else {
-      if (p.element_bytes != 1 || (pointee != "char" && pointee != "unsigned char" && pointee != "signed char"))
-        throw InvalidInput(what + ": a text file gives a char buffer's bytes, but '" + name + "' points to " + pointee +
-                           " (use .npy or .bin)");
-      values = std::move(bytes);
+      values = file_values(file, name, p, what);
+      if (values.empty()) throw InvalidInput(what + ": the file holds no elements (a buffer needs at least one)");
     }
-    if (values.empty()) throw InvalidInput(what + ": the file holds no elements (a buffer needs at least one)");
     launch.buffer_bytes[i] = values.size();
     launch.buffer_data[i] = std::make_shared<const std::string>(std::move(values));
   }
