@@ -131,6 +131,18 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{with("name", "h 100"), "my.csv:2: column 'name'"},
         Malformed{with("name", "list"), "my.csv:2: column 'name': 'list' is reserved"},
         Malformed{with("max_threads_per_sm", "2000"), "my.csv:2: column 'max_threads_per_sm'"},
+        // CUDA's limits and the figures that bound one another (H100: 2048 threads and 32 blocks
+        // per SM, 64 warps; 65536 registers per SM and per block).
+        Malformed{with("max_threads_per_block", "2048"),
+                  "my.csv:2: column 'max_threads_per_block': 2048 is out of range for GPU 'h100' (allowed: 1 to 1024, "
+                  "CUDA's 1024 threads per block and at most max_threads_per_sm 2048)"},
+        Malformed{with("max_registers_per_thread", "256"),
+                  "my.csv:2: column 'max_registers_per_thread': 256 is out of range for GPU 'h100' (allowed: 1 to 255,"},
+        Malformed{with("registers_per_block", "65537"),
+                  "my.csv:2: column 'registers_per_block': 65537 is out of range for GPU 'h100' (allowed: 1 to 65536,"},
+        Malformed{with("max_blocks_per_sm", "65"),
+                  "my.csv:2: column 'max_blocks_per_sm': 65 is out of range for GPU 'h100' (allowed: 1 to 64,"},
+        Malformed{with("warp_size", "64"), "my.csv:2: column 'warp_size': 64 is out of range for GPU 'h100' (allowed: 32,"},
         Malformed{with("shared_memory_carveouts_kb", "0;8;16"), "my.csv:2: column 'shared_memory_carveouts_kb'"},
         Malformed{with("shared_memory_carveouts_kb", "0;8;x;228"), "my.csv:2: column 'shared_memory_carveouts_kb': 'x'"},
         Malformed{with("shared_memory_per_block_optin", "1024"), "my.csv:2: column 'shared_memory_per_block_optin'"},
