@@ -241,6 +241,8 @@ TEST(InputsCli, NcuCheckOwnFlagsAreSingleValuedAndAMissingNcuIsOneLine) {
   expect_refused(run(with({"--save-ncu", dir.file("a1"), "--save-ncu", dir.file("a2")})),
                  {"option '--save-ncu' cannot be specified more than once"});
   expect_refused(run(with({"--ncu"})), {"the required argument for option '--ncu' is missing"});
+  expect_refused(run(with({"--grid", "2"})),
+                 {"option '--grid' cannot be specified more than once (see warpdiv ncu-check --help)"});
   std::string command = "PATH=/usr/bin:/bin exec " + shell_quote(warpdiv_binary());
   for (const std::string& a : with({"--ncu", "no-such-ncu"})) command += " " + shell_quote(a);
   const CliResult r = run_bash(command);

@@ -154,6 +154,19 @@ std::string ncu_path(const Args& args) {
   return "ncu";
 }
 
+/// ncu-check's launch flags, read as analyze reads them; a refusal points to ncu-check's help.
+AnalyzeSourceRequest parse_launch_flags(const Args& analyze_args) {
+  try {
+    return parse_analyze_source(analyze_args);
+  } catch (const InvalidInput& e) {
+    std::string what = e.what();
+    const std::string analyze_help = "(see warpdiv analyze --help)";
+    const std::size_t at = what.rfind(analyze_help);
+    if (at == std::string::npos) throw;
+    throw InvalidInput(what.replace(at, analyze_help.size(), "(see warpdiv ncu-check --help)"));
+  }
+}
+
 /// The analyze flags of the command line: --ncu PATH, --save-ncu FILE and --per-line taken out.
 Args without_ncu(const Args& args) {
   Args out;
@@ -226,7 +239,7 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   own_flag(args, "--ncu");  // refuses a repeated or missing value before anything runs
   own_flag(args, "--save-ncu");
   const Args analyze_args = without_ncu(args);
-  AnalyzeSourceRequest request = parse_analyze_source(analyze_args);
+  AnalyzeSourceRequest request = parse_launch_flags(analyze_args);
   if (!request.help.empty()) {
     out << "warpdiv ncu-check FILE.cu | --model FILE.json --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
            "    (FILE.cu without --grid or --block: the launch in its host code, as for analyze;\n"
