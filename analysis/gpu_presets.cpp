@@ -217,31 +217,21 @@ std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, const std::stri
   if (csv.at_end()) throw InvalidInput(file_name + ": no header line (the file is empty)");
   const std::string header_at = file_name + ":" + std::to_string(csv.line()) + ": header: ";
   const CsvRecord header = csv.next();
+  refuse_duplicate_columns(header.fields, file_name, header.line);
   // Where each of our columns is in the file's rows (others are ignored).
   std::array<std::size_t, kGpuCsvColumnCount> position{};
   for (std::size_t i = 0; i < kGpuCsvColumnCount; ++i) {
-    std::size_t found = header.fields.size();
-    for (std::size_t j = 0; j < header.fields.size(); ++j) {
-      if (header.fields[j] != kGpuCsvColumns[i]) continue;
-      if (found != header.fields.size())
-        throw InvalidInput(header_at + "column '" + kGpuCsvColumns[i] + "' appears twice");
-      found = j;
-    }
+    const std::size_t found =
+        std::find(header.fields.begin(), header.fields.end(), kGpuCsvColumns[i]) - header.fields.begin();
     if (found == header.fields.size())
       throw InvalidInput(header_at + "column '" + kGpuCsvColumns[i] +
                          "' is missing (see README, Occupancy)");
     position[i] = found;
   }
   std::array<std::size_t, 3> rate_position{};  // header.fields.size() where a column is absent
-  for (std::size_t i = 0; i < 3; ++i) {
-    rate_position[i] = header.fields.size();
-    for (std::size_t j = 0; j < header.fields.size(); ++j)
-      if (header.fields[j] == kGpuCsvRateColumns[i]) {
-        if (rate_position[i] != header.fields.size())
-          throw InvalidInput(header_at + "column '" + kGpuCsvRateColumns[i] + "' appears twice");
-        rate_position[i] = j;
-      }
-  }
+  for (std::size_t i = 0; i < 3; ++i)
+    rate_position[i] =
+        std::find(header.fields.begin(), header.fields.end(), kGpuCsvRateColumns[i]) - header.fields.begin();
 
   std::vector<GpuSpec> gpus;
   std::map<std::string, std::size_t> first_line;  // lower-case name -> line

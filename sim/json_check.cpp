@@ -1,6 +1,8 @@
 #include "sim/json_check.hpp"
 
+#include <algorithm>
 #include <string_view>
+#include <tuple>
 #include <unordered_set>
 #include <vector>
 

@@ -121,6 +121,9 @@ INSTANTIATE_TEST_SUITE_P(
     Files, MalformedGpuFile,
     ::testing::Values(
         Malformed{without_column("registers_per_sm"), "my.csv:1: header: column 'registers_per_sm' is missing"},
+        // A column named twice (here "source", the 21st, renamed to the 4th, "sm_count").
+        Malformed{std::string(kHeader).replace(std::string(kHeader).find(",source\n"), 8, ",sm_count\n") + kH100,
+                  "my.csv:1: header: column 'sm_count' appears twice (columns 4 and 21;"},
         Malformed{with("registers_per_sm", "lots"), "my.csv:2: column 'registers_per_sm': 'lots' is not a non-negative integer"},
         Malformed{with("sm_count", "-1"), "my.csv:2: column 'sm_count': '-1' is negative"},
         Malformed{with("shared_memory_per_sm", "1.5e5"), "my.csv:2: column 'shared_memory_per_sm'"},
