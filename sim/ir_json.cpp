@@ -525,6 +525,20 @@ Json parse_model_json(const std::string& text) {
   }
 }
 
+// Appends a "lines" entry as the lines Clang numbers: an entry that holds a line break (\r\n, \r or
+// \n: a file with CR line ends, which a split at LF leaves whole) is as many lines, a break at its end
+// ending the last one. Statements' line numbers are Clang's, so their text is found on the right line.
+void add_lines(std::vector<std::string>& lines, const std::string& entry) {
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = entry.find_first_of("\r\n", start);
+    lines.push_back(entry.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) return;
+    start = end + (entry.compare(end, 2, "\r\n") == 0 ? 2 : 1);
+    if (start == entry.size()) return;
+  }
+}
+
 // A statement's text is its lines of its file: where a file's "lines" are given (`given`), every
 // line a statement spans must be among them.
 void check_statement_lines(const Kernel& k, const std::vector<bool>& given) {
@@ -620,7 +634,7 @@ Kernel kernel_from_json(const std::string& text) {
     lines_given.push_back(f.has("lines"));
     if (f.has("lines")) {
       const Reader lines = f.at("lines");
-      for (std::size_t j = 0; j < lines.size(); ++j) file.lines.push_back(lines.at(j).string());
+      for (std::size_t j = 0; j < lines.size(); ++j) add_lines(file.lines, lines.at(j).string());
     }
     k.files.push_back(std::move(file));
   }

@@ -492,5 +492,17 @@ TEST(IrJson, StatementsOnLinesTheFileDoesNotHaveAreRefused) {
   EXPECT_EQ(refusal(to_json(k)), "");
 }
 
+// A file with CR line ends reaches the model as one entry (the front-end splits at LF), while its
+// statements carry Clang's line numbers, which count CRs: the reader splits the entry at \r, \r\n
+// and \n, a break at its end ending the last line, so the text is on the statements' lines.
+TEST(IrJson, AnEntryHoldingLineBreaksIsTheLinesClangNumbers) {
+  Kernel k = every_kind();
+  k.files[0].lines = {"__global__ void every_kind(float* A, unsigned n) {\r  int i;\r\n  i = 1;\n}\r"};
+  k.stmts[k.root].range = SourceRange{0, 4, 1, 4, 1};  // line 4: "}"
+  const Kernel back = kernel_from_json(to_json(k));
+  EXPECT_EQ(back.files[0].lines, (std::vector<std::string>{"__global__ void every_kind(float* A, unsigned n) {",
+                                                           "  int i;", "  i = 1;", "}"}));
+}
+
 }  // namespace
 }  // namespace warpdiv::sim::ir
