@@ -240,7 +240,8 @@ TEST(InputsCli, NcuCheckOwnFlagsAreSingleValuedAndAMissingNcuIsOneLine) {
   expect_refused(run(with({"--ncu", "a", "--ncu", "b"})), {"option '--ncu' cannot be specified more than once"});
   expect_refused(run(with({"--save-ncu", dir.file("a1"), "--save-ncu", dir.file("a2")})),
                  {"option '--save-ncu' cannot be specified more than once"});
-  expect_refused(run(with({"--ncu"})), {"the required argument for option '--ncu' is missing"});
+  expect_refused(run(with({"--ncu"})), {"--ncu needs a value (see warpdiv ncu-check --help)"});
+  expect_refused(run(with({"--save-ncu", "--ncu", "x"})), {"--save-ncu needs a value (see warpdiv ncu-check --help), not '--ncu'"});
   expect_refused(run(with({"--grid", "2"})),
                  {"option '--grid' cannot be specified more than once (see warpdiv ncu-check --help)"});
   std::string command = "PATH=/usr/bin:/bin exec " + shell_quote(warpdiv_binary());

@@ -124,10 +124,13 @@ std::string own_flag(const Args& args, const std::string& flag) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] != flag) continue;
     if (seen) throw InvalidInput("option '" + flag + "' cannot be specified more than once (see warpdiv ncu-check --help)");
-    if (i + 1 == args.size())
-      throw InvalidInput("the required argument for option '" + flag + "' is missing (see warpdiv ncu-check --help)");
+    const std::string wanted = flag + " needs a value (see warpdiv ncu-check --help)";
+    if (i + 1 == args.size()) throw InvalidInput(wanted);
     seen = true;
     value = args[++i];
+    if (value.rfind("--", 0) == 0)  // as every flag's value (tools/cli/options.cpp)
+      throw InvalidInput(wanted + ", not " + sim::quote_value(value) +
+                         " (a value cannot start with '--'; write ./--NAME for a file of that name)");
   }
   return value;
 }
