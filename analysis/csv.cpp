@@ -1,8 +1,10 @@
 #include "analysis/csv.hpp"
 
 #include <cstdio>
+#include <map>
 
 #include "sim/errors.hpp"
+#include "sim/message_text.hpp"
 
 namespace warpdiv::analysis {
 
@@ -124,6 +126,18 @@ CsvRecord CsvTokenizer::next() {
       ++line_;
     }
     return record;
+  }
+}
+
+void refuse_duplicate_columns(const std::vector<std::string>& header, const std::string& source,
+                              std::size_t line) {
+  std::map<std::string, std::size_t> first;  // name -> column, from 1
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    const auto [it, fresh] = first.emplace(header[i], i + 1);
+    if (!fresh)
+      throw InvalidInput(source + ":" + std::to_string(line) + ": header: column " + sim::quote_value(header[i]) +
+                         " appears twice (columns " + std::to_string(it->second) + " and " + std::to_string(i + 1) +
+                         "; every column name must be unique)");
   }
 }
 

@@ -120,6 +120,12 @@ class CsvTokenizer {
   std::size_t line_ = 1;
 };
 
+/// Refuses a header that names a column twice (a reader would take one of the two silently):
+/// InvalidInput "SOURCE:LINE: header: column 'NAME' appears twice (columns I and J)", columns
+/// counted from 1 as a spreadsheet does.
+void refuse_duplicate_columns(const std::vector<std::string>& header, const std::string& source,
+                              std::size_t line);
+
 /// A decimal integer of digits only (an optional leading '-' where `min` < 0) in [min, max];
 /// nullopt for anything else: "1.5", "1e3", "+1", " 1", "", and values out of range (no
 /// wrap-around, no saturation).

@@ -91,6 +91,32 @@ std::size_t column_named_in(const std::string& message) {
   return best;
 }
 
+// CUDA's own limits, the same on every compute capability from 2.0 (CUDA C++ Programming Guide,
+// "Technical Specifications per Compute Capability"): a warp of 32 threads, at most 1,024 threads
+// per block, at most 255 registers per thread; and the figures that bound one another: a block
+// fits one SM, a block holds at least one warp, a block's registers are a part of the SM's, and one
+// warp at the most registers per thread fits a block's registers.
+void check_cuda_limits(const Row& row, const GpuSpec& g) {
+  const auto within = [&](std::size_t column, std::int64_t value, std::int64_t high, const std::string& why) {
+    if (value > high)
+      row.fail(column, std::to_string(value) + " is out of range for GPU " + sim::quote_value(g.name) +
+                           " (allowed: 1 to " + std::to_string(high) + ", " + why + ")");
+  };
+  if (g.warp_size != 32)
+    row.fail(kWarpSize, std::to_string(g.warp_size) + " is out of range for GPU " + sim::quote_value(g.name) +
+                            " (allowed: 32, CUDA's warp size)");
+  within(kMaxThreadsPerBlock, g.max_threads_per_block, std::min(1024, g.max_threads_per_sm),
+         "CUDA's 1024 threads per block and at most max_threads_per_sm " + std::to_string(g.max_threads_per_sm));
+  within(kMaxBlocksPerSm, g.max_blocks_per_sm, g.max_warps_per_sm,
+         "at most max_threads_per_sm / warp_size = " + std::to_string(g.max_warps_per_sm) +
+             " warps, a block holding at least one");
+  within(kRegistersPerBlock, g.registers_per_block, g.registers_per_sm,
+         "at most registers_per_sm " + std::to_string(g.registers_per_sm));
+  within(kMaxRegistersPerThread, g.max_registers_per_thread, std::min(255, g.registers_per_block / g.warp_size),
+         "CUDA's 255 registers per thread and a warp's " + std::to_string(g.warp_size) +
+             " threads within registers_per_block " + std::to_string(g.registers_per_block));
+}
+
 GpuSpec spec_from_row(const Row& row) {
   GpuSpec g;
   g.name = row.text(kName);
@@ -148,6 +174,7 @@ GpuSpec spec_from_row(const Row& row) {
     row.fail(column_named_in(message),
              colon == std::string::npos ? message : message.substr(colon + 3));
   }
+  check_cuda_limits(row, g);
   return g;
 }
 
@@ -190,31 +217,21 @@ std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, const std::stri
   if (csv.at_end()) throw InvalidInput(file_name + ": no header line (the file is empty)");
   const std::string header_at = file_name + ":" + std::to_string(csv.line()) + ": header: ";
   const CsvRecord header = csv.next();
+  refuse_duplicate_columns(header.fields, file_name, header.line);
   // Where each of our columns is in the file's rows (others are ignored).
   std::array<std::size_t, kGpuCsvColumnCount> position{};
   for (std::size_t i = 0; i < kGpuCsvColumnCount; ++i) {
-    std::size_t found = header.fields.size();
-    for (std::size_t j = 0; j < header.fields.size(); ++j) {
-      if (header.fields[j] != kGpuCsvColumns[i]) continue;
-      if (found != header.fields.size())
-        throw InvalidInput(header_at + "column '" + kGpuCsvColumns[i] + "' appears twice");
-      found = j;
-    }
+    const std::size_t found =
+        std::find(header.fields.begin(), header.fields.end(), kGpuCsvColumns[i]) - header.fields.begin();
     if (found == header.fields.size())
       throw InvalidInput(header_at + "column '" + kGpuCsvColumns[i] +
                          "' is missing (see README, Occupancy)");
     position[i] = found;
   }
   std::array<std::size_t, 3> rate_position{};  // header.fields.size() where a column is absent
-  for (std::size_t i = 0; i < 3; ++i) {
-    rate_position[i] = header.fields.size();
-    for (std::size_t j = 0; j < header.fields.size(); ++j)
-      if (header.fields[j] == kGpuCsvRateColumns[i]) {
-        if (rate_position[i] != header.fields.size())
-          throw InvalidInput(header_at + "column '" + kGpuCsvRateColumns[i] + "' appears twice");
-        rate_position[i] = j;
-      }
-  }
+  for (std::size_t i = 0; i < 3; ++i)
+    rate_position[i] =
+        std::find(header.fields.begin(), header.fields.end(), kGpuCsvRateColumns[i]) - header.fields.begin();
 
   std::vector<GpuSpec> gpus;
   std::map<std::string, std::size_t> first_line;  // lower-case name -> line

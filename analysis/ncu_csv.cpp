@@ -197,6 +197,7 @@ std::vector<NcuLaunch> parse_ncu_csv(const std::string& text, const std::string&
                        "with ncu --csv --page raw");
   const std::size_t header_line = csv.line();
   const std::vector<std::string> header = csv.next().fields;
+  refuse_duplicate_columns(header, source, header_line);
   const std::size_t id_column = column_of(header, "ID");
   const std::size_t name_column = column_of(header, "Kernel Name");
   if (id_column == std::string::npos || name_column == std::string::npos)

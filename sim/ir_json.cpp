@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/errors.hpp"
+#include "sim/json_check.hpp"
 #include "sim/ir_limits.hpp"
 #include "sim/json_bytes.hpp"
 #include "sim/message_text.hpp"
@@ -228,8 +229,9 @@ class Reader {
                      range_text(low, high) + " (got " + got(j_) + ")");
     };
     if (!j_.is_number_integer()) refuse();
-    if (j_.is_number_unsigned()) {
-      if (j_.get<std::uint64_t>() > static_cast<std::uint64_t>(high)) refuse();
+    if (j_.is_number_unsigned()) {  // nlohmann reads every non-negative integer as unsigned
+      const auto v = j_.get<std::uint64_t>();
+      if (v > static_cast<std::uint64_t>(high) || (low > 0 && v < static_cast<std::uint64_t>(low))) refuse();
     } else {
       const auto v = j_.get<std::int64_t>();
       if (v < low || v > high) refuse();
@@ -486,75 +488,72 @@ MemoryAccess read_access(const Kernel& k, const Reader& r) {
   return a;
 }
 
-// A first pass over the JSON text (nlohmann's SAX interface, linear, nothing built) refusing what
-// the DOM parser would accept silently or fail on deep inside: a key given twice in one object
-// (nlohmann keeps one of them), nesting deeper than model_limits::kMaxJsonDepth, and a number
-// beyond a double's range. (A parser callback would do it in the same pass, but nlohmann's
-// callback parser scans the whole enclosing array at each object's end: quadratic in a model's
-// arrays.)
 std::string short_text(const std::string& text) {
   constexpr std::size_t kMost = 300;
   return text.size() <= kMost ? text : text.substr(0, kMost) + "... (" + std::to_string(text.size()) + " bytes)";
 }
 
-class JsonChecker {
- public:
-  bool null() { return true; }
-  bool boolean(bool) { return true; }
-  bool number_integer(Json::number_integer_t) { return true; }
-  bool number_unsigned(Json::number_unsigned_t) { return true; }
-  bool number_float(Json::number_float_t, const std::string&) { return true; }
-  bool string(std::string&) { return true; }
-  bool binary(Json::binary_t&) { return true; }
-  bool start_object(std::size_t) {
-    open();
-    keys_.emplace_back();
-    return true;
-  }
-  bool key(std::string& key) {
-    if (!keys_.back().insert(key).second)
-      throw InvalidInput("kernel model JSON: the key " + quote_value(key) + " appears twice in one object");
-    return true;
-  }
-  bool end_object() {
-    keys_.pop_back();
-    --depth_;
-    return true;
-  }
-  bool start_array(std::size_t) {
-    open();
-    return true;
-  }
-  bool end_array() {
-    --depth_;
-    return true;
-  }
-  // nlohmann's message quotes what it last read, which may be long: cut (escaped, one line).
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
-    if (e.id == 406)  // out_of_range: a number beyond a double's range ("version": 1e400)
-      throw InvalidInput("kernel model JSON: a number out of range (a double's range is about "
-                         "-1.8e308 to 1.8e308): " + short_text(e.what()));
-    throw InvalidInput("kernel model JSON: not valid JSON: " + short_text(e.what()));
-  }
-
- private:
-  void open() {
-    if (++depth_ > model_limits::kMaxJsonDepth)
-      throw InvalidInput("kernel model JSON: nesting deeper than " +
-                         std::to_string(model_limits::kMaxJsonDepth) +
+// A first pass (sim/json_check) refuses what the DOM parser would accept silently or fail on deep
+// inside: a key given twice in one object (nlohmann keeps one of them), nesting deeper than
+// model_limits::kMaxJsonDepth, a number beyond a double's range, and text that is not JSON.
+void check_model_json(const std::string& text) {
+  const std::optional<JsonProblem> p = json_problem(text, model_limits::kMaxJsonDepth);
+  if (!p) return;
+  const std::string at = "at line " + std::to_string(p->line) + ", column " + std::to_string(p->column) + ": ";
+  switch (p->kind) {
+    case JsonProblem::Kind::duplicate_key:
+      throw InvalidInput("kernel model JSON: the key " + quote_value(p->detail) + " appears twice in one object" +
+                         (p->pointer.empty() ? "" : " (" + p->pointer + ")"));
+    case JsonProblem::Kind::too_deep:
+      throw InvalidInput("kernel model JSON: nesting deeper than " + std::to_string(model_limits::kMaxJsonDepth) +
                          " arrays and objects (a kernel model needs 6)");
+    case JsonProblem::Kind::number_out_of_range:
+      throw InvalidInput("kernel model JSON: a number out of range (a double's range is about "
+                         "-1.8e308 to 1.8e308): " + at + p->detail);
+    case JsonProblem::Kind::syntax:
+      break;
   }
-  int depth_ = 0;
-  std::vector<std::unordered_set<std::string>> keys_;  // of each object being read, innermost last
-};
+  throw InvalidInput("kernel model JSON: not valid JSON: " + at + p->detail);
+}
 
 Json parse_model_json(const std::string& text) {
-  JsonChecker checker;
-  Json::sax_parse(text, &checker);
+  check_model_json(text);
   try {
     return Json::parse(text);
   } catch (const nlohmann::json::exception& e) {  // the check above has refused every error
     throw InvalidInput("kernel model JSON: not valid JSON: " + short_text(e.what()));
+  }
+}
+
+// Appends a "lines" entry as the lines Clang numbers: an entry that holds a line break (\r\n, \r or
+// \n: a file with CR line ends, which a split at LF leaves whole) is as many lines, a break at its end
+// ending the last one. Statements' line numbers are Clang's, so their text is found on the right line.
+void add_lines(std::vector<std::string>& lines, const std::string& entry) {
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = entry.find_first_of("\r\n", start);
+    lines.push_back(entry.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) return;
+    start = end + (entry.compare(end, 2, "\r\n") == 0 ? 2 : 1);
+    if (start == entry.size()) return;
+  }
+}
+
+// A statement's text is its lines of its file: where a file's "lines" are given (`given`), every
+// line a statement spans must be among them.
+void check_statement_lines(const Kernel& k, const std::vector<bool>& given) {
+  for (std::size_t i = 0; i < k.stmts.size(); ++i) {
+    const SourceRange& r = k.stmts[i].range;
+    if (r.line == 0 || r.file >= k.files.size() || !given[r.file]) continue;  // no place, or no text kept
+    const std::size_t lines = k.files[r.file].lines.size();
+    const std::uint32_t last = std::max(r.line, r.end_line);
+    if (last > lines)
+      bad("/kernel/stmts/" + std::to_string(i) + "/range",
+          "statement " + std::to_string(i) + " spans line " + std::to_string(last) + " of /kernel/files/" +
+              std::to_string(r.file) + " (" + quote_value(k.files[r.file].path) + "), which holds " +
+              (lines == 0 ? std::string("no lines")
+                          : std::to_string(lines) + " line" + (lines == 1 ? "" : "s") + " (lines 1 to " +
+                                std::to_string(lines) + " allowed)"));
   }
 }
 
@@ -564,7 +563,9 @@ std::string to_json(const Kernel& kernel) {
   Json k;
   k["name"] = kernel.name;
   Json files = Json::array();
-  for (const SourceFile& f : kernel.files) files.push_back(Json{{"path", f.path}, {"lines", f.lines}});
+  // "lines" is left out where the text is not kept; given, it is the whole file.
+  for (const SourceFile& f : kernel.files)
+    files.push_back(f.lines.empty() ? Json{{"path", f.path}} : Json{{"path", f.path}, {"lines", f.lines}});
   k["files"] = files;
   Json params = Json::array();
   for (const Parameter& p : kernel.parameters) {
@@ -625,13 +626,15 @@ Kernel kernel_from_json(const std::string& text) {
   Kernel k;
   k.name = r.at("name").string();
   const Reader files = r.at("files");
+  std::vector<bool> lines_given;  // of each file
   for (std::size_t i = 0; i < files.size(); ++i) {
     const Reader f = files.at(i);
     SourceFile file;
     file.path = f.at("path").string();
+    lines_given.push_back(f.has("lines"));
     if (f.has("lines")) {
       const Reader lines = f.at("lines");
-      for (std::size_t j = 0; j < lines.size(); ++j) file.lines.push_back(lines.at(j).string());
+      for (std::size_t j = 0; j < lines.size(); ++j) add_lines(file.lines, lines.at(j).string());
     }
     k.files.push_back(std::move(file));
   }
@@ -690,6 +693,7 @@ Kernel kernel_from_json(const std::string& text) {
     what = std::regex_replace(what, std::regex(R"(\(expression (\d+)\))"), "(/kernel/exprs/$1)");
     throw InvalidInput("kernel model JSON: " + what);
   }
+  check_statement_lines(k, lines_given);
   return k;
 }
 

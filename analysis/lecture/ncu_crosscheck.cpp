@@ -104,6 +104,7 @@ std::vector<ValidateRun> parse_validate_csv(const std::string& text, const std::
   if (csv.at_end()) throw InvalidInput(source + ": no header line");
   const std::size_t header_line = csv.line();
   const std::vector<std::string> header = csv.next().fields;
+  refuse_duplicate_columns(header, source, header_line);
   // Today's file has one kernel's registers; earlier versions' files (data/validation/) three.
   const bool one_kernel = std::find(header.begin(), header.end(), "registers") != header.end();
   const std::vector<std::string> kernels =

@@ -11,9 +11,12 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "sim/errors.hpp"
+#include "sim/json_check.hpp"
+#include "sim/message_text.hpp"
 
 namespace warpdiv::frontend::detail {
 namespace {
@@ -25,6 +28,10 @@ constexpr std::size_t kMaxResponseDepth = 8;
 /// The most bytes of response files one command line reads, every reading counted (files that
 /// name each other several times would otherwise grow without bound).
 constexpr std::uintmax_t kMaxResponseBytes = std::uintmax_t{4} << 20;
+/// The most bytes of a compile_commands.json (the input policy's bound on every file read), and
+/// how deep its arrays and objects may nest (an array of objects with "arguments" arrays: 3).
+constexpr std::uintmax_t kMaxDatabaseBytes = std::uintmax_t{64} << 20;
+constexpr int kMaxDatabaseDepth = 16;
 
 /// What each taken flag becomes for Clang, and whether its value is a path.
 struct Taken {
@@ -71,6 +78,36 @@ void require_regular_file(const std::string& what, const fs::path& path) {
     throw InvalidInput(what + " " + path.string() +
                        " of the compile command is not a regular file (a FIFO, a folder or a "
                        "device); give a file");
+}
+
+/// The text of a compilation database, refused (one line, naming the file) where it is larger than
+/// kMaxDatabaseBytes, not valid JSON (its line and column), or gives a key twice in one object:
+/// Clang's reader (a YAML parser) prints its own multi-line diagnostic and keeps one of two keys.
+std::string checked_database_text(const std::string& database) {
+  std::error_code error;
+  const std::uintmax_t size = fs::file_size(database, error);
+  if (!error && size > kMaxDatabaseBytes)
+    throw InvalidInput(database + " holds " + std::to_string(size) + " bytes; a compilation database may hold at most " +
+                       std::to_string(kMaxDatabaseBytes) + " (64 MiB)");
+  std::ifstream in(database, std::ios::binary);
+  std::string text;
+  if (in) text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  if (!in && !in.eof()) throw InvalidInput(database + " cannot be read");
+  const std::optional<sim::JsonProblem> p = sim::json_problem(text, kMaxDatabaseDepth);
+  if (!p) return text;
+  const std::string format = "not a JSON compilation database: ";
+  switch (p->kind) {
+    case sim::JsonProblem::Kind::duplicate_key:
+      throw InvalidInput(database + ": " + format + "the key " + sim::quote_value(p->detail) + " appears twice in " +
+                         (p->pointer.empty() ? std::string("one object") : "the object at " + p->pointer) +
+                         " (each key at most once)");
+    case sim::JsonProblem::Kind::too_deep:
+      throw InvalidInput(database + ": " + format + "arrays and objects nested deeper than " +
+                         std::to_string(kMaxDatabaseDepth) + " (a database needs 3)");
+    default:
+      throw InvalidInput(database + ":" + std::to_string(p->line) + ":" + std::to_string(p->column) + ": " + format +
+                         p->detail);
+  }
 }
 
 /// What the expansion of one command line's response files has read so far.
@@ -205,13 +242,17 @@ std::vector<std::string> database_arguments(const std::string& build_dir, const 
   if (!fs::is_directory(build_dir, error))
     throw InvalidInput("-p " + build_dir + ": no such folder (give the build folder that holds "
                        "compile_commands.json)");
-  if (!fs::is_regular_file(database, error))
+  const fs::file_status status = fs::status(database, error);
+  if (!fs::exists(status))
     throw InvalidInput("-p " + build_dir + ": no compile_commands.json in it (CMake writes one "
                        "when configured with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)");
+  if (!fs::is_regular_file(status))
+    throw InvalidInput(database + " is not a regular file (a FIFO, a folder or a device); "
+                       "-p needs a build folder whose compile_commands.json is a file");
   std::string message;
   const std::unique_ptr<clang::tooling::JSONCompilationDatabase> db =
-      clang::tooling::JSONCompilationDatabase::loadFromFile(
-          database, message, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+      clang::tooling::JSONCompilationDatabase::loadFromBuffer(
+          checked_database_text(database), message, clang::tooling::JSONCommandLineSyntax::AutoDetect);
   if (db == nullptr) {
     for (char& c : message)
       if (c == '\n') c = ' ';

@@ -121,6 +121,9 @@ INSTANTIATE_TEST_SUITE_P(
     Files, MalformedGpuFile,
     ::testing::Values(
         Malformed{without_column("registers_per_sm"), "my.csv:1: header: column 'registers_per_sm' is missing"},
+        // A column named twice (here "source", the 21st, renamed to the 4th, "sm_count").
+        Malformed{std::string(kHeader).replace(std::string(kHeader).find(",source\n"), 8, ",sm_count\n") + kH100,
+                  "my.csv:1: header: column 'sm_count' appears twice (columns 4 and 21;"},
         Malformed{with("registers_per_sm", "lots"), "my.csv:2: column 'registers_per_sm': 'lots' is not a non-negative integer"},
         Malformed{with("sm_count", "-1"), "my.csv:2: column 'sm_count': '-1' is negative"},
         Malformed{with("shared_memory_per_sm", "1.5e5"), "my.csv:2: column 'shared_memory_per_sm'"},
@@ -131,6 +134,18 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{with("name", "h 100"), "my.csv:2: column 'name'"},
         Malformed{with("name", "list"), "my.csv:2: column 'name': 'list' is reserved"},
         Malformed{with("max_threads_per_sm", "2000"), "my.csv:2: column 'max_threads_per_sm'"},
+        // CUDA's limits and the figures that bound one another (H100: 2048 threads and 32 blocks
+        // per SM, 64 warps; 65536 registers per SM and per block).
+        Malformed{with("max_threads_per_block", "2048"),
+                  "my.csv:2: column 'max_threads_per_block': 2048 is out of range for GPU 'h100' (allowed: 1 to 1024, "
+                  "CUDA's 1024 threads per block and at most max_threads_per_sm 2048)"},
+        Malformed{with("max_registers_per_thread", "256"),
+                  "my.csv:2: column 'max_registers_per_thread': 256 is out of range for GPU 'h100' (allowed: 1 to 255,"},
+        Malformed{with("registers_per_block", "65537"),
+                  "my.csv:2: column 'registers_per_block': 65537 is out of range for GPU 'h100' (allowed: 1 to 65536,"},
+        Malformed{with("max_blocks_per_sm", "65"),
+                  "my.csv:2: column 'max_blocks_per_sm': 65 is out of range for GPU 'h100' (allowed: 1 to 64,"},
+        Malformed{with("warp_size", "64"), "my.csv:2: column 'warp_size': 64 is out of range for GPU 'h100' (allowed: 32,"},
         Malformed{with("shared_memory_carveouts_kb", "0;8;16"), "my.csv:2: column 'shared_memory_carveouts_kb'"},
         Malformed{with("shared_memory_carveouts_kb", "0;8;x;228"), "my.csv:2: column 'shared_memory_carveouts_kb': 'x'"},
         Malformed{with("shared_memory_per_block_optin", "1024"), "my.csv:2: column 'shared_memory_per_block_optin'"},

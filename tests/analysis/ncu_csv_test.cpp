@@ -223,6 +223,14 @@ TEST(NcuCsvStrict, LineNumbersCountTheProgressLinesAndTheUnitsRow) {
             "9007199254740992)");
 }
 
+// lecture_csv()'s header (line 5) with its 7th column, "Stream", renamed to its 22nd,
+// launch__registers_per_thread: either could be read as the registers; neither is.
+TEST(NcuCsvStrict, AColumnNamedTwiceIsRefused) {
+  EXPECT_EQ(error_of(lecture_with("\"Stream\",", "\"launch__registers_per_thread\",")),
+            "x.csv:5: header: column 'launch__registers_per_thread' appears twice (columns 7 and 22; every "
+            "column name must be unique)");
+}
+
 TEST(NcuCsvStrict, IntegersOnlyWhereIntegersAreMeant) {
   // Launch 0's registers per thread ("32") and its warps limit ("8") are integers.
   EXPECT_EQ(error_of(lecture_with("\"32\",\"65,536\",\"0\"", "\"31.9\",\"65,536\",\"0\"")),

@@ -124,4 +124,41 @@ TEST_F(CompileDatabaseFiles, AFifoIsRefusedAsAResponseFileAndAsAnIncludeFile) {
             (Args{"-include", (dir_ / "missing.h").string()}));
 }
 
+/// The message of the InvalidInput that database_arguments throws for dir_'s database ("" if none).
+std::string database_refusal(const std::string& dir) {
+  try {
+    warpdiv::frontend::detail::database_arguments(dir, dir + "/k.cu");
+  } catch (const warpdiv::InvalidInput& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// The database is JSON and read as strictly: one line naming the file, the line and the column;
+// a key given twice (Clang's reader keeps one) refused; a FIFO said to be one, not missing.
+TEST_F(CompileDatabaseFiles, AMalformedDatabaseIsOneLineNamingItsLineAndColumn) {
+  const std::string db = (dir_ / "compile_commands.json").string();
+  const std::string entry = "[{\"directory\": \"" + dir_.string() + "\", \"file\": \"k.cu\", ";
+  write("compile_commands.json", entry + "\"command\": \"nvcc -DA -c k.cu\"}]\n");
+  EXPECT_EQ(database_refusal(dir_.string()), "");
+  write("compile_commands.json", entry + "\"command\": \"nvcc -DA -c k.cu\", \"command\": \"nvcc -c k.cu\"}]\n");
+  EXPECT_EQ(database_refusal(dir_.string()),
+            db + ": not a JSON compilation database: the key 'command' appears twice in the object at /0 "
+                 "(each key at most once)");
+  // Cut inside the command's string on line 2: "\"command\": \"nvcc -I" is 19 bytes, so the
+  // closing quote is missing at line 2, column 20, where the text ends.
+  write("compile_commands.json", entry + "\n\"command\": \"nvcc -I");
+  const std::string truncated = database_refusal(dir_.string());
+  EXPECT_EQ(truncated.rfind(db + ":2:20: not a JSON compilation database: syntax error while parsing value - "
+                                 "invalid string: missing closing quote", 0),
+            0u)
+      << truncated;
+  EXPECT_EQ(truncated.find('\n'), std::string::npos) << truncated;
+  std::filesystem::remove(dir_ / "compile_commands.json");
+  ASSERT_EQ(::mkfifo(db.c_str(), 0600), 0);
+  EXPECT_EQ(database_refusal(dir_.string()),
+            db + " is not a regular file (a FIFO, a folder or a device); -p needs a build folder whose "
+                 "compile_commands.json is a file");
+}
+
 }  // namespace

@@ -221,7 +221,7 @@ TEST(IrJson, NestingDeeperThanTheLimitIsRefused) {
 // bytes; the message keeps one short line.
 TEST(IrJson, AParseErrorOnALongTokenStaysShort) {
   const std::string message = refusal("{\"a\": \"x" + std::string(1500, '\t') + "\"}");
-  EXPECT_EQ(message.rfind("kernel model JSON: not valid JSON: [json.exception.parse_error.101]", 0), 0u)
+  EXPECT_EQ(message.rfind("kernel model JSON: not valid JSON: at line 1, column 9: syntax error", 0), 0u)  // the tab, 9th byte
       << message;
   EXPECT_LT(message.size(), 450u) << message;
 }
@@ -242,9 +242,9 @@ TEST(IrJson, DeepJsonIsRefusedWithoutRecursion) {
 
 TEST(IrJson, DuplicateKeysAndParameterNamesAreRefused) {
   EXPECT_EQ(refusal(edited("\"name\": \"every_kind\"", "\"name\": \"every_kind\", \"name\": \"x\"")),
-            "kernel model JSON: the key 'name' appears twice in one object");
+            "kernel model JSON: the key 'name' appears twice in one object (/kernel)");
   EXPECT_EQ(refusal(edited("\"root\":", "\"root\": 0, \"root\":")),
-            "kernel model JSON: the key 'root' appears twice in one object");
+            "kernel model JSON: the key 'root' appears twice in one object (/kernel)");
   // The same key in two objects is fine (every statement has a "kind").
   EXPECT_EQ(refusal(to_json(every_kind())), "");
   EXPECT_EQ(refusal(edited("\"name\": \"n\"", "\"name\": \"A\"")),
@@ -458,6 +458,50 @@ TEST(IrJson, PathsAndLinesThatAreNotUtf8RoundTrip) {
     }
   }
   EXPECT_EQ(to_json(back), text);
+}
+
+// nlohmann reads every non-negative integer as unsigned: a range from 1 refuses 0 as it refuses -4.
+TEST(IrJson, ZeroIsRefusedWhereTheRangeStartsAtOne) {
+  const std::string bytes = "kernel model JSON: /kernel/parameters/0/element_bytes: expected an integer from 1 to " +
+                            std::to_string(std::int64_t{1} << 40);
+  EXPECT_EQ(refusal(edited("\"element_bytes\": 4", "\"element_bytes\": 0")), bytes + " (got 0)");
+  EXPECT_EQ(refusal(edited("\"element_bytes\": 4", "\"element_bytes\": -4")), bytes + " (got -4)");
+  EXPECT_EQ(refusal(edited("\"element_bytes\": 4", "\"element_bytes\": 1")), "");
+}
+
+// A file's "lines" are its text: a statement on a line the file does not have is refused, naming
+// the statement and the line; a file saved without "lines" (its text not kept) is not checked.
+TEST(IrJson, StatementsOnLinesTheFileDoesNotHaveAreRefused) {
+  Kernel k = every_kind();
+  k.stmts[k.root].range = SourceRange{0, 1, 1, 2, 1};  // lines 1 and 2 of every.cu, which has both
+  EXPECT_EQ(refusal(to_json(k)), "");
+  const std::string root = "/kernel/stmts/" + std::to_string(k.root);
+  k.files[0].lines.pop_back();  // every.cu of 1 line
+  EXPECT_EQ(refusal(to_json(k)), "kernel model JSON: " + root + "/range: statement " + std::to_string(k.root) +
+                                     " spans line 2 of /kernel/files/0 ('every.cu'), which holds 1 line "
+                                     "(lines 1 to 1 allowed)");
+  // "lines": [] is a file of no lines; no "lines" at all, a file whose text was not kept.
+  std::string text = to_json(k);
+  const std::string one_line = "\"lines\": [\n          \"__global__ void every_kind(float* A, unsigned n) {\"\n        ]";
+  ASSERT_NE(text.find(one_line), std::string::npos) << text;
+  EXPECT_EQ(refusal(text.replace(text.find(one_line), one_line.size(), "\"lines\": []")),
+            "kernel model JSON: " + root + "/range: statement " + std::to_string(k.root) +
+                " spans line 2 of /kernel/files/0 ('every.cu'), which holds no lines");
+  k.files[0].lines.clear();
+  EXPECT_EQ(to_json(k).find("\"lines\""), std::string::npos);
+  EXPECT_EQ(refusal(to_json(k)), "");
+}
+
+// A file with CR line ends reaches the model as one entry (the front-end splits at LF), while its
+// statements carry Clang's line numbers, which count CRs: the reader splits the entry at \r, \r\n
+// and \n, a break at its end ending the last line, so the text is on the statements' lines.
+TEST(IrJson, AnEntryHoldingLineBreaksIsTheLinesClangNumbers) {
+  Kernel k = every_kind();
+  k.files[0].lines = {"__global__ void every_kind(float* A, unsigned n) {\r  int i;\r\n  i = 1;\n}\r"};
+  k.stmts[k.root].range = SourceRange{0, 4, 1, 4, 1};  // line 4: "}"
+  const Kernel back = kernel_from_json(to_json(k));
+  EXPECT_EQ(back.files[0].lines, (std::vector<std::string>{"__global__ void every_kind(float* A, unsigned n) {",
+                                                           "  int i;", "  i = 1;", "}"}));
 }
 
 }  // namespace

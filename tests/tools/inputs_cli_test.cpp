@@ -182,6 +182,75 @@ TEST(InputsCli, StrictNumbersWithThePhysicalLine) {
                  {"v.csv:2: column 'registers_checked': '31.9' is not an integer from 0 to 255"});
 }
 
+// A column named twice would let one of the two be read silently: refused, naming both positions.
+// The recorded ncu CSV's header (line 4) has "Stream" as its 7th column and
+// launch__registers_per_thread as its 220th; the validate CSV's (line 1) "date" 5th, "rows" 7th.
+TEST(InputsCli, AColumnNamedTwiceIsRefused) {
+  TempDir dir;
+  write_file(dir.file("ncu.csv"), ncu_with("\"Stream\",", "\"launch__registers_per_thread\","));
+  expect_refused(run({"ncu-check", "--ncu-csv", dir.file("ncu.csv"), "--validate-csv", kValidate}),
+                 {"ncu.csv:4: header: column 'launch__registers_per_thread' appears twice (columns 7 and 220;"});
+  std::string validate = read_file(kValidate);
+  validate.replace(validate.find(",date,"), 6, ",rows,");
+  write_file(dir.file("v.csv"), validate);
+  expect_refused(run({"ncu-check", "--ncu-csv", kNcu, "--validate-csv", dir.file("v.csv")}),
+                 {"v.csv:1: header: column 'rows' appears twice (columns 5 and 7;"});
+}
+
+// A preset outside CUDA's limits or at odds with itself: data/gpus.csv's rtx3090 row (line 19:
+// 9 comment lines, the header, then lecture-16k .. a100) with one figure changed. Its own figures:
+// 1536 threads and 16 blocks per SM (48 warps), 65536 registers per SM and per block.
+TEST(InputsCli, InconsistentPresetsAreRefused) {
+  TempDir dir;
+  const std::string shipped = read_file(kGpus);
+  const std::string row = "rtx3090,NVIDIA GeForce RTX 3090,8.6,82,32,1024,1536,16,65536,65536,255,";
+  ASSERT_NE(shipped.find("\n" + row), std::string::npos);
+  struct Case {
+    std::string to, phrase;
+  };
+  for (const Case& c :
+       {Case{"rtx3090,NVIDIA GeForce RTX 3090,8.6,82,32,4096,1536,16,65536,65536,255,",
+             "gpus.csv:19: column 'max_threads_per_block': 4096 is out of range for GPU 'rtx3090' (allowed: 1 to 1024"},
+        Case{"rtx3090,NVIDIA GeForce RTX 3090,8.6,82,32,1024,1536,16,65536,65536,100000,",
+             "gpus.csv:19: column 'max_registers_per_thread': 100000 is out of range for GPU 'rtx3090' (allowed: 1 to 255"},
+        Case{"rtx3090,NVIDIA GeForce RTX 3090,8.6,82,32,1024,1536,16,65536,131072,255,",
+             "gpus.csv:19: column 'registers_per_block': 131072 is out of range for GPU 'rtx3090' (allowed: 1 to 65536"},
+        Case{"rtx3090,NVIDIA GeForce RTX 3090,8.6,82,32,1024,1536,49,65536,65536,255,",
+             "gpus.csv:19: column 'max_blocks_per_sm': 49 is out of range for GPU 'rtx3090' (allowed: 1 to 48"},
+        Case{"rtx3090,NVIDIA GeForce RTX 3090,8.6,82,64,1024,1536,16,65536,65536,255,",
+             "gpus.csv:19: column 'warp_size': 64 is out of range for GPU 'rtx3090' (allowed: 32"}}) {
+    std::string text = shipped;
+    write_file(dir.file("gpus.csv"), text.replace(text.find("\n" + row) + 1, row.size(), c.to));
+    expect_refused(run({"occupancy", "--gpu", "rtx3090", "--gpu-file", dir.file("gpus.csv"), "--threads", "256"}),
+                   {c.phrase});
+  }
+}
+
+// ncu-check's own flags take one value each, once, as every single-value flag; a missing ncu is
+// warpdiv's one line (no shell's "not found" before it), exit 3.
+TEST(InputsCli, NcuCheckOwnFlagsAreSingleValuedAndAMissingNcuIsOneLine) {
+  TempDir dir;
+  write_file(dir.file("k.cu"), "__global__ void k(int *out) { out[threadIdx.x] = 1; }\n");
+  const std::vector<std::string> launch = {"ncu-check", dir.file("k.cu"), "--grid", "1", "--block", "32"};
+  const auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = launch;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  expect_refused(run(with({"--ncu", "a", "--ncu", "b"})), {"option '--ncu' cannot be specified more than once"});
+  expect_refused(run(with({"--save-ncu", dir.file("a1"), "--save-ncu", dir.file("a2")})),
+                 {"option '--save-ncu' cannot be specified more than once"});
+  expect_refused(run(with({"--ncu"})), {"--ncu needs a value (see warpdiv ncu-check --help)"});
+  expect_refused(run(with({"--save-ncu", "--ncu", "x"})), {"--save-ncu needs a value (see warpdiv ncu-check --help), not '--ncu'"});
+  expect_refused(run(with({"--grid", "2"})),
+                 {"option '--grid' cannot be specified more than once (see warpdiv ncu-check --help)"});
+  std::string command = "PATH=/usr/bin:/bin exec " + shell_quote(warpdiv_binary());
+  for (const std::string& a : with({"--ncu", "no-such-ncu"})) command += " " + shell_quote(a);
+  const CliResult r = run_bash(command);
+  EXPECT_EQ(r.status, 3) << r.out << r.err;
+  EXPECT_EQ(r.err, "warpdiv: no GPU: no ncu: 'no-such-ncu' was not found (give --ncu PATH)\n");
+}
+
 TEST(InputsCli, ByteOrderMarksAreAccepted) {
   TempDir dir;
   write_file(dir.file("ncu.csv"), "\xEF\xBB\xBF" + read_file(kNcu));

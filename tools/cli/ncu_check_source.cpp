@@ -15,6 +15,7 @@
 #include <optional>
 #include <algorithm>
 #include <sstream>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -115,11 +116,38 @@ std::pair<std::string, int> capture(const std::string& command) {
   return {out, WIFEXITED(status) ? WEXITSTATUS(status) : 128};
 }
 
-/// The value of a flag of ncu-check's own (--ncu PATH, --save-ncu FILE), or "".
+/// The value of a flag of ncu-check's own (--ncu PATH, --save-ncu FILE), or "". Each takes one
+/// value and may be given once, as every single-value flag.
 std::string own_flag(const Args& args, const std::string& flag) {
-  for (std::size_t i = 0; i + 1 < args.size(); ++i)
-    if (args[i] == flag) return args[i + 1];
-  return "";
+  std::string value;
+  bool seen = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] != flag) continue;
+    if (seen) throw InvalidInput("option '" + flag + "' cannot be specified more than once (see warpdiv ncu-check --help)");
+    const std::string wanted = flag + " needs a value (see warpdiv ncu-check --help)";
+    if (i + 1 == args.size()) throw InvalidInput(wanted);
+    seen = true;
+    value = args[++i];
+    if (value.rfind("--", 0) == 0)  // as every flag's value (tools/cli/options.cpp)
+      throw InvalidInput(wanted + ", not " + sim::quote_value(value) +
+                         " (a value cannot start with '--'; write ./--NAME for a file of that name)");
+  }
+  return value;
+}
+
+/// Whether `program` runs as the shell would find it: a path with a '/' to an executable file,
+/// or a name found so on $PATH (so that a missing ncu is reported by warpdiv alone, not by the shell).
+bool runnable(const std::string& program) {
+  const auto executable = [](const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+  };
+  if (program.empty()) return false;
+  if (program.find('/') != std::string::npos) return executable(program);
+  const char* path = std::getenv("PATH");
+  for (const std::string& folder : split(path == nullptr ? "" : path, ':'))
+    if (executable((folder.empty() ? std::string(".") : folder) + "/" + program)) return true;
+  return false;
 }
 
 std::string ncu_path(const Args& args) {
@@ -127,6 +155,19 @@ std::string ncu_path(const Args& args) {
   if (!given.empty()) return given;
   if (const char* env = std::getenv("WARPDIV_NCU")) return env;
   return "ncu";
+}
+
+/// ncu-check's launch flags, read as analyze reads them; a refusal points to ncu-check's help.
+AnalyzeSourceRequest parse_launch_flags(const Args& analyze_args) {
+  try {
+    return parse_analyze_source(analyze_args);
+  } catch (const InvalidInput& e) {
+    std::string what = e.what();
+    const std::string analyze_help = "(see warpdiv analyze --help)";
+    const std::size_t at = what.rfind(analyze_help);
+    if (at == std::string::npos) throw;
+    throw InvalidInput(what.replace(at, analyze_help.size(), "(see warpdiv ncu-check --help)"));
+  }
 }
 
 /// The analyze flags of the command line: --ncu PATH, --save-ncu FILE and --per-line taken out.
@@ -157,6 +198,8 @@ std::map<std::uint32_t, sim::Count> model_sectors_per_line(const ir::Kernel& ker
 /// ncu's standard output profiling, with `flags`, one launch of the kernel that `child` (this
 /// binary as ncu-check's child) runs. Throws NoDevice when there is no GPU, no ncu, or ncu fails.
 std::string profile(const Args& args, const ir::Kernel& kernel, const std::string& child, const std::string& flags) {
+  if (!runnable(ncu_path(args)))
+    throw NoDevice("no ncu: '" + ncu_path(args) + "' was not found (give --ncu PATH)");
   const auto [text, status] = capture(std::string(kChildVariable) + "=1 " + shell_quote(ncu_path(args)) +
                                       " --csv --launch-count 1 --kernel-name " +
                                       shell_quote("regex:^" + kernel.name + "$") + " " + flags + " " + child);
@@ -271,8 +314,10 @@ bool write_comparison(std::ostream& report, const std::vector<Figure>& figures,
 }  // namespace
 
 int ncu_check_source_command(const Args& args, std::ostream& out) {
+  own_flag(args, "--ncu");  // refuses a repeated or missing value before anything runs
+  own_flag(args, "--save-ncu");
   const Args analyze_args = without_ncu(args);
-  AnalyzeSourceRequest request = parse_analyze_source(analyze_args);
+  AnalyzeSourceRequest request = parse_launch_flags(analyze_args);
   if (!request.help.empty()) {
     print_help(out);
     return 0;
