@@ -286,6 +286,30 @@ std::string child_command(const Args& analyze_args) {
   return child;
 }
 
+// The launch with its values bound (--alloc: the model checks every access against the buffers;
+// the real kernel gets them whole). The child under ncu reads the same launch again: only the
+// parent prints the note of a launch read from host code.
+ir::Launch ncu_check_launch(AnalyzeSourceRequest& request, const SourceKernel& read) {
+  const std::string note = request.from_host ? complete_host_launch(request, read.kernel, read.launches) : "";
+  ir::Launch launch =
+      bind_launch(read.kernel, request.launch, request.values, request.launch_text, request.allocs, request.data);
+  if (request.from_host && std::getenv(kChildVariable) == nullptr) std::cerr << "warpdiv: note: " << note << '\n';
+  launch.dynamic_shared_bytes = static_cast<std::uint64_t>(request.dynamic_shared);
+  return launch;
+}
+
+// The inputs ncu-check protects: the kernel's files and --data's.
+std::vector<RunInput> ncu_check_inputs(const AnalyzeSourceRequest& request, const SourceKernel& read) {
+  std::vector<RunInput> inputs = run_inputs(request.source, std::nullopt, source_files(read.kernel, read.files_read));
+  for (const std::string& f : data_files(request.data)) inputs.emplace_back("--data", f);
+  return inputs;
+}
+
+// ncu's source page as global sectors per line of the profiled kernel.
+std::map<std::uint32_t, std::uint64_t> source_sectors(const std::string& page) {
+  return analysis::parse_ncu_source_sectors(page, "ncu's source page", "warpdiv_probe.cu");
+}
+
 // The table of figures, model beside ncu; true when every required figure is equal.
 bool write_comparison(std::ostream& report, const std::vector<Figure>& figures,
                       const analysis::NcuLaunch& measured) {
@@ -326,13 +350,7 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;
   const ir::Kernel& kernel = read->kernel;
-  // (The child under ncu reads the same launch again; the note once the values are bound.)
-  const std::string note = request.from_host ? complete_host_launch(request, kernel, read->launches) : "";
-  // --alloc: the model checks every access against the buffers; the real kernel gets them whole.
-  ir::Launch launch =
-      bind_launch(kernel, request.launch, request.values, request.launch_text, request.allocs, request.data);
-  if (request.from_host && std::getenv(kChildVariable) == nullptr) std::cerr << "warpdiv: note: " << note << '\n';
-  launch.dynamic_shared_bytes = static_cast<std::uint64_t>(request.dynamic_shared);
+  const ir::Launch launch = ncu_check_launch(request, *read);
   sim::CountRequest replay;
   replay.engine = sim::Engine::replay;
   const ir::ReplayResult model = sim::count_launch(kernel, launch, replay).result;
@@ -347,9 +365,7 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   // runs, never over an input, committed together.
   const bool per_line = std::find(args.begin(), args.end(), "--per-line") != args.end();
   const std::string save = own_flag(args, "--save-ncu");
-  std::vector<RunInput> inputs = run_inputs(request.source, std::nullopt, source_files(kernel, read->files_read));
-  for (const std::string& f : data_files(request.data)) inputs.emplace_back("--data", f);
-  CommandOutputs outputs(out, inputs);
+  CommandOutputs outputs(out, ncu_check_inputs(request, *read));
   analysis::Output* raw_file =
       outputs.open("--save-ncu", save.empty() ? std::nullopt : std::optional<std::string>(save), "ncu's CSV");
   analysis::Output* page_file =
@@ -374,9 +390,7 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
          << "\nlaunch: grid " << ir::to_string(launch.grid) << ", block " << ir::to_string(launch.block)
          << "\nmeasured: one launch under Nsight Compute (ncu " << ncu_path(args) << ")\n\n";
   const bool agree = write_comparison(report, figures, measured);
-  if (per_line)
-    write_per_line(report, model_sectors_per_line(kernel, model),
-                   analysis::parse_ncu_source_sectors(page, "ncu's source page", "warpdiv_probe.cu"), kernel);
+  if (per_line) write_per_line(report, model_sectors_per_line(kernel, model), source_sectors(page), kernel);
   if (agree) report << "\nGlobal requests and sectors agree.\n";
   outputs.announce();
   if (!agree) throw Mismatch("the model's global requests or sectors differ from ncu's");
