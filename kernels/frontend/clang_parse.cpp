@@ -195,11 +195,21 @@ void add_toolkit_files(llvm::vfs::InMemoryFileSystem& memory, const Route& route
 class NotRegularFileCategory : public std::error_category {
  public:
   const char* name() const noexcept override { return "warpdiv"; }
-  std::string message(int) const override {
+  std::string message(int code) const override {
+    if (code == 2)
+      return "it says it has 0 bytes but holds data (a file of /proc or /sys, which Clang would "
+             "read as empty), so it is not read";
     return "not a regular file (a FIFO, a device or a socket; Clang would wait on it or read it "
            "without end), so it is not read";
   }
 };
+
+/// Whether a file whose size is 0 yields a byte when read.
+bool holds_data(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char byte = 0;
+  return in && in.get(byte);
+}
 
 /// The real file system, except that only regular files and folders are opened: an #include
 /// of a FIFO would wait for a writer until the front-end's time limit, and /dev/zero never ends.
@@ -208,10 +218,11 @@ class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
   using llvm::vfs::ProxyFileSystem::ProxyFileSystem;
   llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine& path) override {
     llvm::ErrorOr<llvm::vfs::Status> status = getUnderlyingFS().status(path);
-    if (status && !status->isRegularFile() && !status->isDirectory()) {
-      static const NotRegularFileCategory category;
-      return std::error_code(1, category);
-    }
+    static const NotRegularFileCategory category;
+    if (status && !status->isRegularFile() && !status->isDirectory()) return std::error_code(1, category);
+    // A file of /proc or /sys says it has 0 bytes and holds some: Clang would read it as empty.
+    if (status && status->isRegularFile() && status->getSize() == 0 && holds_data(path.str()))
+      return std::error_code(2, category);
     return llvm::vfs::ProxyFileSystem::openFileForRead(path);
   }
 };

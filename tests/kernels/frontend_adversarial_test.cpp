@@ -208,6 +208,11 @@ TEST_F(FrontendAdversarialTest, AnIncludeOfAFifoOrADeviceIsRefusedAtOnce) {
               std::string::npos)
         << message;
   }
+  // A file of /proc says it has 0 bytes and holds some: not read as empty.
+  const std::string message = refusal("#include \"/proc/self/status\"\n" + kernel);
+  EXPECT_NE(message.find("cannot open file '/proc/self/status': it says it has 0 bytes but holds data"),
+            std::string::npos)
+      << message;
 }
 
 TEST_F(FrontendAdversarialTest, OverloadedKernelsAreChosenBySignature) {

@@ -63,6 +63,18 @@ TEST(CheckCli, StridedLoadWithinItsLimitsPasses) {
   EXPECT_EQ(r.err, "");
 }
 
+// `root` names the folder findings are relative to: one that is not there is a mistake, refused.
+TEST(CheckCli, ARootThatIsNotAFolderIsRefused) {
+  TempDir dir;
+  std::string config = strided("max_divergent_fraction = 0.05\n");
+  config.replace(config.find(kRoot), kRoot.size(), "/nonexistent");
+  const CliResult r = check(dir, config);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_EQ(r.err, "warpdiv: error: " + dir.file("c.toml") + ": root '/nonexistent' is not a folder "
+                   "(findings, baselines and SARIF name files relative to it; give an existing folder)\n");
+  EXPECT_EQ(r.out, "");
+}
+
 TEST(CheckCli, StridedLoadPastItsLimitsFails) {
   TempDir dir;
   const CliResult r = check(dir, strided("max_divergent = 0\nmin_simd_efficiency = 0.98\n"

@@ -232,6 +232,11 @@ std::optional<CheckInputs> prepare_check(const CheckRequest& request) {
   CheckInputs in;
   const std::string text = analysis::read_input_file(request.config, "CONFIG", analysis::InputFormat::toml);
   in.config = analysis::parse_check_config(text, request.config);
+  std::error_code error;
+  if (!std::filesystem::is_directory(in.config.root, error))
+    throw InvalidInput(request.config + ": root " + sim::quote_value(in.config.root) +
+                       " is not a folder (findings, baselines and SARIF name files relative to it; "
+                       "give an existing folder)");
   in.files.push_back(request.config);
   if (request.baseline) {
     in.baseline_path = request.baseline;
