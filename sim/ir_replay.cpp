@@ -492,9 +492,44 @@ void assemble_stores(const Kernel& kernel, const Program& program, std::vector<T
 
 }  // namespace
 
-std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch& launch, const ReplayResult& result) {
+namespace {
+
+// What depends on the order threads run in, each through `on` (the value's origin among the
+// order-dependent accesses, or kNone): conditions, then each access's address, lanes, value.
+std::vector<OrderDependence> describe_order_dependence(const Kernel& kernel,
+                                                       const std::function<ExprId(ExprId)>& on) {
   std::vector<OrderDependence> out;
-  if (result.order_reads.empty() && result.order_atomics.empty()) return out;
+  const auto add = [&](const SourceRange& range, bool condition, std::int32_t access, const std::string& what,
+                       ExprId origin) {
+    const Expr& o = kernel.exprs[static_cast<std::size_t>(origin)];
+    out.push_back(OrderDependence{range, condition, access,
+                                  location(kernel, range) + ": " + what + " depends on " + o.description + " (" +
+                                      location(kernel, o.range) +
+                                      "), a value other threads change: counted with blocks, warps and lanes in "
+                                      "ascending order (the GPU's order varies from run to run)"});
+  };
+  for (const Stmt& s : kernel.stmts)
+    if ((s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch) && on(s.value) != kNone)
+      add(s.range, true, kNone, "the condition of this " + report_kind(s), on(s.value));
+  for (std::size_t a = 0; a < kernel.accesses.size(); ++a) {
+    const MemoryAccess& m = kernel.accesses[a];
+    const auto id = static_cast<std::int32_t>(a);
+    if (on(m.offset) != kNone) add(m.range, false, id, "the address of '" + m.text + "'", on(m.offset));
+    else if (on(m.guard) != kNone) add(m.range, false, id, "the lanes of '" + m.text + "'", on(m.guard));
+    else if (m.kind == AccessKind::Store && on(m.value) != kNone)
+      add(m.range, false, id, "the value '" + m.text + "' stores", on(m.value));
+    else if (m.kind == AccessKind::Atomic && on(m.value) != kNone)
+      add(m.range, false, id, "the operand of the atomic " + name(m.atomic) + " on '" + m.text + "'", on(m.value));
+    else if (on(m.compare) != kNone)
+      add(m.range, false, id, "the value the atomic cas on '" + m.text + "' compares with", on(m.compare));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch& launch, const ReplayResult& result) {
+  if (result.order_reads.empty() && result.order_atomics.empty()) return {};
   const std::vector<bool> values = buffers_with_values(kernel, launch);
   const std::vector<bool> loaded = computed_loads(kernel, &values);
   const std::vector<ExprId> all = opaque_origins(kernel, loaded);
@@ -582,31 +617,7 @@ std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch
         return written[static_cast<std::size_t>(b)] || (writes_extern_shared && extern_shared(b));
       });
   }
-  const auto add = [&](const SourceRange& range, bool condition, std::int32_t access, const std::string& what,
-                       ExprId origin) {
-    const Expr& o = kernel.exprs[static_cast<std::size_t>(origin)];
-    out.push_back(OrderDependence{range, condition, access,
-                                  location(kernel, range) + ": " + what + " depends on " + o.description + " (" +
-                                      location(kernel, o.range) +
-                                      "), a value other threads change: counted with blocks, warps and lanes in "
-                                      "ascending order (the GPU's order varies from run to run)"});
-  };
-  for (const Stmt& s : kernel.stmts)
-    if ((s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch) && on(s.value) != kNone)
-      add(s.range, true, kNone, "the condition of this " + report_kind(s), on(s.value));
-  for (std::size_t a = 0; a < kernel.accesses.size(); ++a) {
-    const MemoryAccess& m = kernel.accesses[a];
-    const auto id = static_cast<std::int32_t>(a);
-    if (on(m.offset) != kNone) add(m.range, false, id, "the address of '" + m.text + "'", on(m.offset));
-    else if (on(m.guard) != kNone) add(m.range, false, id, "the lanes of '" + m.text + "'", on(m.guard));
-    else if (m.kind == AccessKind::Store && on(m.value) != kNone)
-      add(m.range, false, id, "the value '" + m.text + "' stores", on(m.value));
-    else if (m.kind == AccessKind::Atomic && on(m.value) != kNone)
-      add(m.range, false, id, "the operand of the atomic " + name(m.atomic) + " on '" + m.text + "'", on(m.value));
-    else if (on(m.compare) != kNone)
-      add(m.range, false, id, "the value the atomic cas on '" + m.text + "' compares with", on(m.compare));
-  }
-  return out;
+  return describe_order_dependence(kernel, on);
 }
 
 namespace detail {
