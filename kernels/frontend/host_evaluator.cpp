@@ -1,0 +1,661 @@
+// Frame (host_evaluator.hpp): a host function followed statement by statement, and the integer
+// and dim3 expressions evaluated in it (host_launch.cpp says what is computed and what refused).
+#include "kernels/frontend/host_evaluator.hpp"
+
+#include "kernels/frontend/prelude_text.hpp"
+
+namespace warpdiv::frontend::detail::host_eval {
+
+// --- Following the function ---------------------------------------------------------------------
+
+void Frame::walk(const clang::Stmt* s) {
+  using namespace clang;
+  if (!state_.blocked.empty() || isa<Expr>(s) || isa<DeclStmt>(s) || isa<ReturnStmt>(s)) return evaluate_in(s);
+  if (const auto* c = dyn_cast<CompoundStmt>(s)) {
+    for (const Stmt* child : c->body()) {
+      if (holds(child)) branch(child);
+      if (!state_.frozen) exec(child);
+    }
+    return;
+  }
+  const std::string at = f_.where(s->getBeginLoc());
+  const std::string in_loop = "changes inside the loop at " + at;
+  std::vector<const Stmt*> walked;  // the children walked into; targets elsewhere in `s` come last
+  if (const auto* i = dyn_cast<IfStmt>(s)) {
+    exec(i->getInit());
+    if (i->getConditionVariableDeclStmt() != nullptr) exec(i->getConditionVariableDeclStmt());
+    else invalidate(i->getCond(), "changes in the condition at " + at);
+    walked = {i->getThen(), i->getElse()};
+  } else if (const auto* l = dyn_cast<ForStmt>(s)) {
+    exec(l->getInit());
+    invalidate(l->getCond(), in_loop);
+    invalidate(l->getInc(), in_loop);
+    invalidate(l->getBody(), in_loop);
+    if (l->getConditionVariableDeclStmt() != nullptr) invalidate(l->getConditionVariableDeclStmt(), in_loop);
+    walked = {l->getBody()};
+  } else if (const auto* w = dyn_cast<WhileStmt>(s)) {
+    invalidate(w->getCond(), in_loop);
+    invalidate(w->getBody(), in_loop);
+    walked = {w->getBody()};
+  } else if (const auto* d = dyn_cast<DoStmt>(s)) {
+    invalidate(d->getCond(), in_loop);
+    invalidate(d->getBody(), in_loop);
+    walked = {d->getBody()};
+  } else if (const auto* r = dyn_cast<CXXForRangeStmt>(s)) {
+    exec(r->getInit());
+    exec(r->getRangeStmt());
+    invalidate(r->getBody(), in_loop);
+    set_unknown(r->getLoopVariable(), -1, "is the variable of the loop at " + at + ", different in each iteration");
+    walked = {r->getBody()};
+  } else if (const auto* sw = dyn_cast<SwitchStmt>(s)) {
+    exec(sw->getInit());
+    if (sw->getConditionVariableDeclStmt() != nullptr) exec(sw->getConditionVariableDeclStmt());
+    invalidate(sw->getBody(), "changes inside the switch at " + at);
+    state_.frozen = true;
+    walked = {sw->getBody()};
+  } else if (const auto* c = dyn_cast<SwitchCase>(s)) {
+    walked = {c->getSubStmt()};
+  } else if (const auto* label = dyn_cast<LabelStmt>(s)) {
+    walked = {label->getSubStmt()};
+  } else if (const auto* a = dyn_cast<AttributedStmt>(s)) {
+    walked = {a->getSubStmt()};
+  } else if (const auto* t = dyn_cast<CXXTryStmt>(s)) {
+    walked = {t->getTryBlock()};
+  }
+  for (const Stmt* child : walked)
+    if (holds(child)) branch(child);
+  // The rest (a condition, an initialiser, a handler, a statement not followed): at the values here.
+  const bool followed = !walked.empty() && !isa<CXXTryStmt>(s);
+  for (const Stmt* child : s->children()) {
+    if (!holds(child) || std::find(walked.begin(), walked.end(), child) != walked.end()) continue;
+    if (!followed && state_.blocked.empty())
+      state_.blocked = "the launch is inside " + std::string(s->getStmtClassName()) + " at " + at +
+                       ", which is not followed";
+    evaluate_in(child);
+  }
+}
+
+void Frame::branch(const clang::Stmt* s) {
+  using namespace clang;
+  if (isa<Expr>(s) || isa<DeclStmt>(s) || isa<ReturnStmt>(s)) return evaluate_in(s);
+  State outside = state_;
+  walk(s);
+  state_ = std::move(outside);
+}
+
+void Frame::evaluate_in(const clang::Stmt* s, const clang::Stmt* lambda) {
+  if (!holds(s)) return;
+  if (lambda == nullptr && (llvm::isa<clang::LambdaExpr>(s) || llvm::isa<clang::BlockExpr>(s))) lambda = s;
+  if (targets_.count(s) != 0) {
+    if (lambda != nullptr) {
+      const std::string outside = state_.blocked;
+      state_.blocked = "the launch is inside the lambda at " + f_.where(lambda->getBeginLoc()) +
+                       ", whose calls are not followed";
+      (*at_target_)(*this, s);
+      state_.blocked = outside;
+    } else {
+      (*at_target_)(*this, s);
+    }
+  }
+  for (const clang::Stmt* child : s->children()) evaluate_in(child, lambda);
+}
+
+void Frame::exec(const clang::Stmt* s) {
+  using namespace clang;
+  if (s == nullptr) return;
+  if (const auto* c = dyn_cast<CompoundStmt>(s)) {
+    for (const Stmt* child : c->body()) exec(child);
+    return;
+  }
+  if (const auto* d = dyn_cast<DeclStmt>(s)) {
+    for (const Decl* decl : d->decls())
+      if (const auto* v = dyn_cast<VarDecl>(decl)) declare(v);
+    return;
+  }
+  if (const auto* e = dyn_cast<Expr>(s)) return assign(e);
+  if (isa<NullStmt>(s)) return;
+  const std::string at = f_.where(s->getBeginLoc());
+  if (isa<IfStmt>(s)) return invalidate(s, "changes inside the if at " + at);
+  if (isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s))
+    return invalidate(s, "changes inside the loop at " + at);
+  if (isa<SwitchStmt>(s)) return invalidate(s, "changes inside the switch at " + at);
+  invalidate(s, "changes at " + at);
+}
+
+void Frame::declare(const clang::VarDecl* v) {
+  const clang::Expr* init = v->getInit();
+  const std::string at = f_.where(v->getLocation());
+  if (v->getType()->isReferenceType()) {
+    // int& r = n: writes through r are not followed, so n is not computable from here on.
+    if (init != nullptr && !v->getType().getNonReferenceType().isConstQualified()) {
+      const auto [bound, component] = target_of(init);
+      (void)component;
+      escape(bound, "is bound to the reference '" + v->getNameAsString() + "' at " + at);
+    }
+    if (init != nullptr) invalidate(init, "changes at " + at);
+    return;
+  }
+  if (is_dim3(v->getType())) {
+    Dim d;
+    if (init != nullptr) d = eval_dim(init);
+    for (int c = 0; c < 3; ++c) d.c[c] = assigned(v, d.c[c], c);
+    if (init != nullptr) invalidate(init, "changes at " + at);
+    if (const Dim* pin = pinned_dim(v)) d = *pin;
+    state_.dims[v] = d;
+    return;
+  }
+  if (!is_integer(v->getType())) {
+    if (init != nullptr) invalidate(init, "changes at " + at);
+    return;
+  }
+  Val value = init != nullptr ? assigned(v, eval(init))
+                              : Val::unknown(named(v) + " has no initial value");
+  invalidate(init, "changes inside the expression at " + at);
+  if (const Val* pin = pinned(v)) value = *pin;
+  state_.ints[v] = value;
+}
+
+void Frame::assign(const clang::Expr* e) {
+  using namespace clang;
+  e = e->IgnoreParens();
+  if (const auto* cleanups = dyn_cast<ExprWithCleanups>(e)) e = cleanups->getSubExpr()->IgnoreParens();
+  const std::string at = f_.where(e->getBeginLoc());
+  if (const auto* b = dyn_cast<BinaryOperator>(e); b != nullptr && b->isAssignmentOp()) {
+    const auto [v, component] = target_of(b->getLHS());
+    if (v != nullptr) {
+      Val value = eval(b->getRHS());
+      invalidate(b->getRHS(), "changes inside the expression at " + at);
+      if (const auto* compound = dyn_cast<CompoundAssignOperator>(b)) {
+        const Val old = component >= 0 ? lookup_dim(v).c[component] : lookup(v);
+        const Val lhs = convert(old, compound->getComputationLHSType());
+        value = convert(arithmetic(BinaryOperator::getOpForCompoundAssignment(b->getOpcode()), lhs,
+                                   value, compound->getComputationResultType(), e),
+                        b->getLHS()->getType());
+      }
+      if (state_.escaped.count(v) != 0) return;
+      if (component >= 0) {
+        lookup_dim(v);
+        state_.dims[v].c[component] = assigned(v, value, component);
+      } else {
+        state_.ints[v] = assigned(v, value);
+      }
+      return;
+    }
+  }
+  if (const auto* u = dyn_cast<UnaryOperator>(e); u != nullptr && u->isIncrementDecrementOp()) {
+    const auto [v, component] = target_of(u->getSubExpr());
+    if (v != nullptr && state_.escaped.count(v) == 0) {
+      Val old = component >= 0 ? lookup_dim(v).c[component] : lookup(v);
+      Val result = old;
+      if (old.known) {
+        APSInt one(old.v.getBitWidth(), old.v.isUnsigned());
+        one = 1;
+        result = arithmetic(u->isIncrementOp() ? BO_Add : BO_Sub, old, Val::of(one),
+                            u->getSubExpr()->getType(), e);
+      }
+      if (component >= 0) {
+        lookup_dim(v);
+        state_.dims[v].c[component] = result;
+      } else {
+        state_.ints[v] = result;
+      }
+      return;
+    }
+  }
+  if (const auto* op = dyn_cast<CXXOperatorCallExpr>(e);
+      op != nullptr && op->getOperator() == OO_Equal && op->getNumArgs() == 2) {
+    const auto [v, component] = target_of(op->getArg(0));
+    if (v != nullptr && component < 0 && is_dim3(v->getType())) {
+      Dim d = eval_dim(op->getArg(1));
+      invalidate(op->getArg(1), "changes inside the expression at " + at);
+      if (state_.escaped.count(v) != 0) return;
+      for (int c = 0; c < 3; ++c) d.c[c] = assigned(v, d.c[c], c);
+      state_.dims[v] = d;
+      return;
+    }
+  }
+  invalidate(e, "changes inside the expression at " + at);
+}
+
+std::pair<const clang::VarDecl*, int> Frame::target_of(const clang::Expr* e) const {
+  using namespace clang;
+  e = e->IgnoreParenImpCasts();
+  if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
+    const auto* v = dyn_cast<VarDecl>(d->getDecl());
+    if (v != nullptr && (is_integer(v->getType()) || is_dim3(v->getType()))) return {v, -1};
+    return {nullptr, -1};
+  }
+  if (const auto* m = dyn_cast<MemberExpr>(e)) {
+    const auto* base = dyn_cast<DeclRefExpr>(m->getBase()->IgnoreParenImpCasts());
+    const auto* v = base != nullptr ? dyn_cast<VarDecl>(base->getDecl()) : nullptr;
+    if (v == nullptr || m->isArrow() || !is_dim3(v->getType())) return {nullptr, -1};
+    const std::string member = m->getMemberDecl()->getNameAsString();
+    if (member == "x") return {v, 0};
+    if (member == "y") return {v, 1};
+    if (member == "z") return {v, 2};
+    return {v, -1};
+  }
+  return {nullptr, -1};
+}
+
+void Frame::set_unknown(const clang::VarDecl* v, int component, const std::string& tail) {
+  if (v == nullptr) return;
+  if (is_dim3(v->getType())) {
+    lookup_dim(v);
+    for (int c = 0; c < 3; ++c)
+      if (component < 0 || component == c) state_.dims[v].c[c] = Val::unknown(named(v, c) + " " + tail);
+  } else if (is_integer(v->getType())) {
+    state_.ints[v] = Val::unknown(named(v) + " " + tail);
+  }
+}
+
+void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
+  using namespace clang;
+  if (s == nullptr) return;
+  const std::string at = f_.where(s->getBeginLoc());
+  if (const auto* b = dyn_cast<BinaryOperator>(s); b != nullptr && b->isAssignmentOp()) {
+    const auto [v, component] = target_of(b->getLHS());
+    set_unknown(v, component, how);
+  } else if (const auto* u = dyn_cast<UnaryOperator>(s)) {
+    if (u->isIncrementDecrementOp()) {
+      const auto [v, component] = target_of(u->getSubExpr());
+      set_unknown(v, component, how);
+    } else if (u->getOpcode() == UO_AddrOf) {
+      escape(target_of(u->getSubExpr()).first,
+             "has its address taken at " + at + " (it may be set through a pointer)");
+    }
+  } else if (const auto* call = dyn_cast<CallExpr>(s)) {
+    const FunctionDecl* callee = call->getDirectCallee();
+    const std::string called = callee != nullptr ? f_.name(callee) : "a function";
+    for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+      const bool by_reference =
+          callee == nullptr || i >= callee->getNumParams() ||
+          (callee->getParamDecl(i)->getType()->isReferenceType() &&
+           !callee->getParamDecl(i)->getType().getNonReferenceType().isConstQualified());
+      if (by_reference && call->getArg(i)->isGLValue())
+        escape(target_of(call->getArg(i)).first, "is passed by reference to " + called + " at " + at);
+    }
+    if (const auto* op = dyn_cast<CXXOperatorCallExpr>(call);
+        op != nullptr && op->isAssignmentOp() && op->getNumArgs() > 0) {
+      const auto [v, component] = target_of(op->getArg(0));
+      set_unknown(v, component, how);
+    }
+    if (const auto* member = dyn_cast<CXXMemberCallExpr>(call))
+      if (const auto* object = member->getImplicitObjectArgument())
+        escape(target_of(object).first, "has " + called + " called on it at " + at);
+  } else if (const auto* lambda = dyn_cast<LambdaExpr>(s)) {
+    for (const LambdaCapture& capture : lambda->captures())
+      if (capture.capturesVariable() && capture.getCaptureKind() == LCK_ByRef)
+        escape(dyn_cast<VarDecl>(capture.getCapturedVar()),
+               "is captured by reference by the lambda at " + at);
+  } else if (const auto* d = dyn_cast<DeclStmt>(s)) {
+    for (const Decl* decl : d->decls())
+      if (const auto* v = dyn_cast<VarDecl>(decl);
+          v != nullptr && v->getType()->isReferenceType() && v->getInit() != nullptr &&
+          !v->getType().getNonReferenceType().isConstQualified())
+        escape(target_of(v->getInit()).first,
+               "is bound to the reference '" + v->getNameAsString() + "' at " + at);
+  }
+  for (const Stmt* child : s->children()) invalidate(child, how);
+}
+
+// --- Values -------------------------------------------------------------------------------------
+
+std::unique_ptr<Frame> Frame::call_site(const clang::ParmVarDecl* p, std::string& why,
+                                        const clang::Expr*& argument, const clang::Stmt*& call) const {
+  const std::string who = named(p) + " is a parameter of " + f_.name(function_);
+  if (function_->isMain()) {
+    why = who;
+    return nullptr;
+  }
+  const auto found = f_.callers.find(function_->getCanonicalDecl());
+  const std::size_t sites = found == f_.callers.end() ? 0 : found->second.size();
+  if (sites != 1) {
+    why = who + (sites == 0 ? ", which nothing in the file calls"
+                            : ", which is called from " + std::to_string(sites) + " places in the file");
+    return nullptr;
+  }
+  if (depth_ >= kMaxCallDepth) {
+    why = who + ", called through more than " + std::to_string(kMaxCallDepth) + " functions";
+    return nullptr;
+  }
+  const CallSite& site = found->second.front();
+  const unsigned index = p->getFunctionScopeIndex();
+  if (index >= site.call->getNumArgs()) {
+    why = who + ", not given at " + f_.where(site.call->getBeginLoc());
+    return nullptr;
+  }
+  argument = site.call->getArg(index);
+  call = site.call;
+  return std::make_unique<Frame>(f_, site.caller, depth_ + 1, pins_);
+}
+
+Val Frame::lookup(const clang::VarDecl* v) {
+  if (const Val* pin = pinned(v)) return *pin;
+  if (const auto e = state_.escaped.find(v); e != state_.escaped.end()) return Val::unknown(e->second);
+  if (const auto i = state_.ints.find(v); i != state_.ints.end()) return i->second;
+  Val value;
+  if (const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(v)) {
+    std::string why;
+    const clang::Expr* argument = nullptr;
+    const clang::Stmt* call = nullptr;
+    const std::unique_ptr<Frame> caller = call_site(p, why, argument, call);
+    value = Val::unknown(why);
+    if (caller)
+      caller->follow({call}, [&](Frame& there, const clang::Stmt*) {
+        value = assigned(v, there.fitted(argument, v->getType()));
+      });
+  } else if (!v->hasLocalStorage() || v->isStaticLocal()) {
+    value = Val::unknown(named(v) + (v->getType().isConstQualified()
+                                         ? " is not a constant"
+                                         : " is a variable outside the function (not const), "
+                                           "whose value at the launch is not followed"));
+  } else {
+    value = Val::unknown(named(v) + " is not followed here");
+  }
+  state_.ints[v] = value;
+  return value;
+}
+
+Dim Frame::lookup_dim(const clang::VarDecl* v) {
+  if (const Dim* pin = pinned_dim(v)) return *pin;
+  if (const auto e = state_.escaped.find(v); e != state_.escaped.end()) {
+    Dim d;
+    for (Val& c : d.c) c = Val::unknown(e->second);
+    return d;
+  }
+  if (const auto i = state_.dims.find(v); i != state_.dims.end()) return i->second;
+  Dim d;
+  if (const auto* p = llvm::dyn_cast<clang::ParmVarDecl>(v)) {
+    std::string why;
+    const clang::Expr* argument = nullptr;
+    const clang::Stmt* call = nullptr;
+    const std::unique_ptr<Frame> caller = call_site(p, why, argument, call);
+    if (caller) caller->follow({call}, [&](Frame& there, const clang::Stmt*) { d = there.eval_dim(argument); });
+    for (int c = 0; c < 3; ++c) d.c[c] = caller ? assigned(v, d.c[c], c) : Val::unknown(why);
+  } else {
+    for (Val& c : d.c) c = Val::unknown(named(v) + " is not followed here (not a local of " + f_.name(function_) + ")");
+  }
+  state_.dims[v] = d;
+  return d;
+}
+
+Val Frame::convert(Val x, clang::QualType type) const {
+  if (!x.known) return x;
+  type = type.getNonReferenceType().getCanonicalType();
+  if (type->isBooleanType()) {
+    APSInt b(1, true);
+    b = x.v.isZero() ? 0 : 1;
+    return Val::of(b);
+  }
+  if (!type->isIntegralOrEnumerationType()) return Val::unknown("a value of type " + type.getAsString());
+  APSInt r = x.v.extOrTrunc(static_cast<uint32_t>(ctx_.getIntWidth(type)));
+  r.setIsUnsigned(!type->isSignedIntegerOrEnumerationType());
+  return Val::of(r);
+}
+
+Val Frame::fitted(const clang::Expr* e, clang::QualType type) {
+  using namespace clang;
+  type = type.getNonReferenceType().getCanonicalType();
+  // What is converted: below the conversions Clang made implicit (an integer's own type).
+  const Expr* inner = e->IgnoreParens();
+  while (const auto* c = dyn_cast<ImplicitCastExpr>(inner)) {
+    const CastKind kind = c->getCastKind();
+    if ((kind != CK_IntegralCast && kind != CK_NoOp && kind != CK_LValueToRValue) ||
+        !is_integer(c->getSubExpr()->getType()))
+      break;
+    inner = c->getSubExpr()->IgnoreParens();
+  }
+  const Val value = eval(inner);
+  if (!value.known || !type->isIntegralOrEnumerationType() || type->isBooleanType()) return convert(value, type);
+  const unsigned bits = static_cast<unsigned>(ctx_.getIntWidth(type));
+  const bool is_signed = type->isSignedIntegerOrEnumerationType();
+  const APSInt low = is_signed ? APSInt::getMinValue(bits, false) : APSInt::getMinValue(bits, true);
+  const APSInt high = is_signed ? APSInt::getMaxValue(bits, false) : APSInt::getMaxValue(bits, true);
+  if (APSInt::compareValues(value.v, low) < 0 || APSInt::compareValues(value.v, high) > 0)
+    return Val::refusal("'" + f_.quoted(inner) + "' (" + f_.where(inner->getBeginLoc()) + ") is " + decimal(value.v) +
+                        ", outside " + type.getAsString() + "'s range " + decimal(low) + " .. " + decimal(high));
+  return convert(value, type);
+}
+
+bool Frame::is_min_max(const clang::CallExpr* call) const {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  if (callee == nullptr || call->getNumArgs() != 2 || callee->getIdentifier() == nullptr) return false;
+  const llvm::StringRef name = callee->getName();
+  if (name != "min" && name != "max") return false;
+  if (!callee->isInStdNamespace() && !callee->getDeclContext()->getRedeclContext()->isTranslationUnit()) return false;
+  // The library's or the prelude's (every declaration of it), not a function of the file's own
+  // that happens to share the name.
+  const clang::SourceManager& sources = ctx_.getSourceManager();
+  for (const clang::FunctionDecl* declaration : callee->redecls()) {
+    const clang::SourceLocation at = sources.getExpansionLoc(declaration->getLocation());
+    if (!sources.isInSystemHeader(at) && !sources.getFilename(at).startswith(kBuiltinDir)) return false;
+  }
+  return true;
+}
+
+Val Frame::min_max(const clang::CallExpr* call) {
+  using namespace clang;
+  // The arguments' own types, as written (below a temporary bound to std::min's const T&, and
+  // below the conversions to the parameters' types).
+  const auto written = [](const Expr* a) {
+    a = a->IgnoreParens();
+    if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(a)) a = m->getSubExpr();
+    return a->IgnoreParenImpCasts()->getType().getCanonicalType().getUnqualifiedType();
+  };
+  const QualType first = written(call->getArg(0)), second = written(call->getArg(1));
+  const QualType type = call->getType().getNonReferenceType();
+  if (first != second || !is_integer(first) || !is_integer(type))
+    return Val::unknown(f_.quoted(call) + " (at " + f_.where(call->getBeginLoc()) + ") takes arguments of types " +
+                        first.getAsString() + " and " + second.getAsString() +
+                        ": min and max are followed for two integers of one type");
+  const Val a = convert(eval(call->getArg(0)), type);
+  if (!a.known) return a;
+  const Val b = convert(eval(call->getArg(1)), type);
+  if (!b.known) return b;
+  const bool is_max = call->getDirectCallee()->getName() == "max";
+  // std::min(a, b) is (b < a) ? b : a; std::max(a, b) is (a < b) ? b : a.
+  return is_max ? (a.v < b.v ? b : a) : (b.v < a.v ? b : a);
+}
+
+Val Frame::arithmetic(clang::BinaryOperatorKind op, const Val& a, const Val& b, clang::QualType type,
+                      const clang::Expr* at) const {
+  using namespace clang;
+  if (!a.known) return a;
+  if (!b.known) return b;
+  const Val x = convert(a, type), y = convert(b, type);
+  if (!x.known) return x;
+  const APSInt& l = x.v;
+  const APSInt& r = y.v;
+  const bool is_signed = l.isSigned();
+  bool overflow = false;
+  APSInt result = l;
+  const auto fail = [&](const std::string& what) {
+    return Val::unknown(f_.quoted(at) + " " + what + " (at " + f_.where(at->getBeginLoc()) + ")");
+  };
+  switch (op) {
+    case BO_Add: result = APSInt(is_signed ? l.sadd_ov(r, overflow) : l + r, !is_signed); break;
+    case BO_Sub: result = APSInt(is_signed ? l.ssub_ov(r, overflow) : l - r, !is_signed); break;
+    case BO_Mul: result = APSInt(is_signed ? l.smul_ov(r, overflow) : l * r, !is_signed); break;
+    case BO_Div:
+    case BO_Rem:
+      if (r.isZero()) return fail("divides by zero");
+      if (op == BO_Div)
+        result = APSInt(is_signed ? l.sdiv_ov(r, overflow) : l.udiv(r), !is_signed);
+      else if (is_signed && l.isMinSignedValue() && r.isAllOnes())
+        overflow = true;
+      else
+        result = APSInt(is_signed ? l.srem(r) : l.urem(r), !is_signed);
+      break;
+    case BO_And: result = APSInt(l & r, !is_signed); break;
+    case BO_Or: result = APSInt(l | r, !is_signed); break;
+    case BO_Xor: result = APSInt(l ^ r, !is_signed); break;
+    default: return fail("is not an integer operation the evaluator computes");
+  }
+  if (overflow) return fail("overflows its type, " + type.getAsString());
+  return Val::of(result);
+}
+
+Val Frame::binary(const clang::BinaryOperator* b) {
+  using namespace clang;
+  const BinaryOperatorKind op = b->getOpcode();
+  const QualType type = b->getType();
+  if (op == BO_LAnd || op == BO_LOr) {
+    const Val l = eval(b->getLHS());
+    if (!l.known) return l;
+    if (l.v.isZero() == (op == BO_LAnd)) return convert(Val::of(APSInt(llvm::APInt(32, op == BO_LOr ? 1 : 0), false)), type);
+    const Val r = eval(b->getRHS());
+    if (!r.known) return r;
+    return convert(Val::of(APSInt(llvm::APInt(32, r.v.isZero() ? 0 : 1), false)), type);
+  }
+  if (op == BO_Comma || b->isAssignmentOp()) return leaf(b);
+  const Val l = eval(b->getLHS());
+  if (!l.known) return l;
+  const Val r = eval(b->getRHS());
+  if (!r.known) return r;
+  if (b->isComparisonOp()) {
+    // Both operands carry their common type already (Clang's implicit conversions).
+    const Val rc = convert(r, b->getLHS()->getType());
+    if (!rc.known) return rc;
+    const APSInt& x = l.v;
+    const APSInt& y = rc.v;
+    bool truth = false;
+    switch (op) {
+      case BO_LT: truth = x < y; break;
+      case BO_GT: truth = x > y; break;
+      case BO_LE: truth = x <= y; break;
+      case BO_GE: truth = x >= y; break;
+      case BO_EQ: truth = x == y; break;
+      case BO_NE: truth = x != y; break;
+      default: return leaf(b);
+    }
+    return convert(Val::of(APSInt(llvm::APInt(32, truth ? 1 : 0), false)), type);
+  }
+  if (op == BO_Shl || op == BO_Shr) {
+    // The result has the promoted left operand's type; the count is its own.
+    const unsigned width = l.v.getBitWidth();
+    if (r.v.isNegative() || r.v.getZExtValue() >= width)
+      return Val::unknown(f_.quoted(b) + " shifts by " + decimal(r.v) + ", outside 0 .. " +
+                          std::to_string(width - 1) + " (at " + f_.where(b->getBeginLoc()) + ")");
+    const unsigned count = static_cast<unsigned>(r.v.getZExtValue());
+    if (op == BO_Shr) return Val::of(APSInt(l.v.isSigned() ? l.v.ashr(count) : l.v.lshr(count), l.v.isUnsigned()));
+    if (l.v.isSigned()) {
+      bool overflow = l.v.isNegative();
+      const llvm::APInt shifted = l.v.sshl_ov(llvm::APInt(width, count), overflow);
+      if (overflow || l.v.isNegative())
+        return Val::unknown(f_.quoted(b) + " overflows its type, " + type.getAsString() + " (at " +
+                            f_.where(b->getBeginLoc()) + ")");
+      return Val::of(APSInt(shifted, false));
+    }
+    return Val::of(APSInt(l.v.shl(count), true));
+  }
+  return arithmetic(op, l, r, type, b);
+}
+
+Val Frame::eval(const clang::Expr* e) {
+  using namespace clang;
+  if (!state_.blocked.empty()) return Val::unknown(state_.blocked);
+  if (e == nullptr) return Val::unknown("no expression");
+  if (const ClangError* error = f_.error_in(e)) return rejected(*error);
+  const QualType type = e->getType();
+  if (!e->isValueDependent() && !e->isTypeDependent() && type->isIntegralOrEnumerationType() &&
+      !mentions_pinned(e)) {
+    Expr::EvalResult folded;
+    if (e->EvaluateAsInt(folded, ctx_) && folded.Val.isInt()) return Val::of(folded.Val.getInt());
+  }
+  e = e->IgnoreParens();
+  if (const auto* cleanups = dyn_cast<ExprWithCleanups>(e)) return eval(cleanups->getSubExpr());
+  if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) return eval(m->getSubExpr());
+  if (const auto* d = dyn_cast<CXXDefaultArgExpr>(e)) return eval(d->getExpr());
+  if (const auto* call = dyn_cast<CallExpr>(e); call != nullptr && is_min_max(call)) return min_max(call);
+  if (const auto* c = dyn_cast<CastExpr>(e)) {
+    switch (c->getCastKind()) {
+      case CK_LValueToRValue:
+      case CK_NoOp:
+      case CK_IntegralCast:
+      case CK_IntegralToBoolean:
+        return convert(eval(c->getSubExpr()), type);
+      default:
+        return leaf(e);
+    }
+  }
+  if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
+    if (const auto* v = dyn_cast<VarDecl>(d->getDecl()); v != nullptr && is_integer(v->getType()))
+      return lookup(v);
+    return leaf(e);
+  }
+  if (const auto* m = dyn_cast<MemberExpr>(e)) {
+    const auto [v, component] = target_of(m);
+    if (v != nullptr && component >= 0) return lookup_dim(v).c[component];
+    return leaf(e);
+  }
+  if (const auto* u = dyn_cast<UnaryOperator>(e)) {
+    const UnaryOperatorKind op = u->getOpcode();
+    if (op != UO_Plus && op != UO_Minus && op != UO_Not && op != UO_LNot) return leaf(e);
+    const Val x = eval(u->getSubExpr());
+    if (!x.known) return x;
+    switch (u->getOpcode()) {
+      case UO_Plus: return convert(x, type);
+      case UO_Minus: {
+        const Val zero = Val::of(APSInt(llvm::APInt(x.v.getBitWidth(), 0), x.v.isUnsigned()));
+        return arithmetic(BO_Sub, zero, x, type, e);
+      }
+      case UO_Not: return convert(Val::of(APSInt(~x.v, x.v.isUnsigned())), type);
+      case UO_LNot: return convert(Val::of(APSInt(llvm::APInt(32, x.v.isZero() ? 1 : 0), false)), type);
+      default: return leaf(e);
+    }
+  }
+  if (const auto* b = dyn_cast<BinaryOperator>(e)) return binary(b);
+  if (const auto* c = dyn_cast<ConditionalOperator>(e)) {
+    const Val condition = eval(c->getCond());
+    if (!condition.known) return condition;
+    return convert(eval(condition.v.isZero() ? c->getFalseExpr() : c->getTrueExpr()), type);
+  }
+  return leaf(e);
+}
+
+Dim Frame::eval_dim(const clang::Expr* e) {
+  using namespace clang;
+  Dim d;
+  if (!state_.blocked.empty()) {
+    for (Val& c : d.c) c = Val::unknown(state_.blocked);
+    return d;
+  }
+  if (const ClangError* error = f_.error_in(e)) {
+    for (Val& c : d.c) c = rejected(*error);
+    return d;
+  }
+  while (true) {
+    e = e->IgnoreParens();
+    if (const auto* x = dyn_cast<ExprWithCleanups>(e)) e = x->getSubExpr();
+    else if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
+    else if (const auto* t = dyn_cast<CXXBindTemporaryExpr>(e)) e = t->getSubExpr();
+    else if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(e)) e = f->getSubExpr();
+    else if (const auto* i = dyn_cast<ImplicitCastExpr>(e); i != nullptr && is_dim3(i->getSubExpr()->getType()))
+      e = i->getSubExpr();
+    else break;
+  }
+  if (is_integer(e->getType())) {
+    d.c[0] = fitted(e, ctx_.UnsignedIntTy);
+    for (int c = 1; c < 3; ++c) d.c[c] = Val::of(APSInt(llvm::APInt(32, 1), true));
+    return d;
+  }
+  if (const auto* construct = dyn_cast<CXXConstructExpr>(e)) {
+    const CXXConstructorDecl* constructor = construct->getConstructor();
+    if (constructor->isCopyOrMoveConstructor() && construct->getNumArgs() >= 1)
+      return eval_dim(construct->getArg(0));
+    if (construct->getNumArgs() == 3 && is_integer(constructor->getParamDecl(0)->getType())) {
+      for (unsigned c = 0; c < 3; ++c) d.c[c] = fitted(construct->getArg(c), ctx_.UnsignedIntTy);
+      return d;
+    }
+    if (construct->getNumArgs() == 1 && is_integer(construct->getArg(0)->getType()))
+      return eval_dim(construct->getArg(0));
+  }
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e))
+    if (const auto* v = dyn_cast<VarDecl>(ref->getDecl()); v != nullptr && is_dim3(v->getType()))
+      return lookup_dim(v);
+  for (Val& c : d.c) c = leaf(e);
+  return d;
+}
+
+}  // namespace warpdiv::frontend::detail::host_eval
