@@ -1,0 +1,889 @@
+// The native replay's code generation: one function `i32 (i8* context)` per kernel model, running one
+// warp over 32-lane vectors (jit/native_codegen.hpp).
+#include "jit/native_codegen.hpp"
+
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+
+#include "sim/ir_memory.hpp"
+
+namespace warpdiv::jit::native {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Code generation: one function `i32 (i8* context)` per model, running one warp; 0 when it
+// finished, 1 to hand the launch over.
+
+class Codegen {
+ public:
+  Codegen(const Kernel& k, const Program& p, llvm::Module& m, std::vector<Slot>& slots)
+      : k_(k), p_(p), c_(m.getContext()), m_(m), b_(c_), slots_(slots) {}
+
+  llvm::Function* build(const std::string& name) {
+    i1_ = llvm::Type::getInt1Ty(c_);
+    i8_ = llvm::Type::getInt8Ty(c_);
+    i32_ = llvm::Type::getInt32Ty(c_);
+    i64_ = llvm::Type::getInt64Ty(c_);
+    auto* type = llvm::FunctionType::get(i32_, {i8_->getPointerTo()}, false);
+    f_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, m_);
+    f_->addFnAttr(llvm::Attribute::NoUnwind);
+    ctx_ = f_->getArg(0);
+    auto* entry = llvm::BasicBlock::Create(c_, "entry", f_);
+    auto* body = llvm::BasicBlock::Create(c_, "body", f_);
+    fail_ = llvm::BasicBlock::Create(c_, "hand_over", f_);
+    b_.SetInsertPoint(fail_);
+    b_.CreateRet(llvm::ConstantInt::get(i32_, 1));
+    b_.SetInsertPoint(entry);
+    entry_ = b_.CreateBr(body);
+    b_.SetInsertPoint(body);
+
+    values_.assign(k_.locals.size(), nullptr);
+    defined_.assign(k_.locals.size(), nullptr);
+    for (std::size_t i = 0; i < k_.locals.size(); ++i) {
+      values_[i] = alloca(vector_type(k_.locals[i].type));
+      defined_[i] = alloca(i32_);
+      in_entry([&](llvm::IRBuilder<>& e) { e.CreateStore(llvm::ConstantInt::get(i32_, 0), defined_[i]); });
+    }
+    evaluations_ = alloca(i64_);
+    in_entry([&](llvm::IRBuilder<>& e) { e.CreateStore(llvm::ConstantInt::get(i64_, 0), evaluations_); });
+    offsets_ = alloca(llvm::ArrayType::get(i64_, kLanes));
+    limit_ = in_entry_value(i64_, offsetof(WarpContext, evaluation_limit));
+    existing_ = in_entry_value(i32_, offsetof(WarpContext, existing));
+    alive_ = alloca(i32_);
+    in_entry([&](llvm::IRBuilder<>& e) { e.CreateStore(existing_, alive_); });
+
+    emit(k_.root, existing_);
+    // Counts kept in registers go to the context's arrays.
+    for (const auto& [id, fields] : counters_) {
+      llvm::Value* row = b_.CreateGEP(i64_, counts_pointer(), llvm::ConstantInt::get(i64_, std::uint64_t(id) * 7));
+      for (int f = 0; f < 4; ++f) {
+        if (fields[f] == nullptr) continue;
+        llvm::Value* at = b_.CreateGEP(i64_, row, llvm::ConstantInt::get(i64_, std::uint64_t(f)));
+        b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, at), b_.CreateLoad(i64_, fields[f])), at);
+      }
+    }
+    for (const auto& [id, counter] : flop_counters_) {
+      llvm::Value* at = b_.CreateGEP(i64_, pointer_field(offsetof(WarpContext, flops), i64_),
+                                     llvm::ConstantInt::get(i64_, std::uint64_t(id)));
+      b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, at), b_.CreateLoad(i64_, counter)), at);
+    }
+    b_.CreateStore(b_.CreateLoad(i64_, evaluations_), field(offsetof(WarpContext, evaluations), i64_));
+    b_.CreateRet(llvm::ConstantInt::get(i32_, 0));
+    return f_;
+  }
+
+ private:
+  enum class FrameKind { Loop, Switch, Call };
+  struct Frame {
+    FrameKind kind;
+    llvm::AllocaInst* broken = nullptr;     // Loop / Switch
+    llvm::AllocaInst* continued = nullptr;  // Loop
+    llvm::AllocaInst* returned = nullptr;   // Call
+    LocalId result = kNone;                 // Call
+  };
+
+  // ---- Helpers
+
+  template <typename F>
+  void in_entry(F&& f) {
+    llvm::IRBuilder<> e(entry_);
+    f(e);
+  }
+  llvm::AllocaInst* alloca(llvm::Type* type) {
+    llvm::AllocaInst* a = nullptr;
+    in_entry([&](llvm::IRBuilder<>& e) { a = e.CreateAlloca(type); });
+    return a;
+  }
+  llvm::Value* field(std::size_t offset, llvm::Type* type) {
+    llvm::Value* p = b_.CreateConstInBoundsGEP1_64(i8_, ctx_, offset);
+    return b_.CreateBitCast(p, type->getPointerTo());
+  }
+  // A context field read once, in the entry block.
+  llvm::Value* in_entry_value(llvm::Type* type, std::size_t offset) {
+    llvm::Value* v = nullptr;
+    in_entry([&](llvm::IRBuilder<>& e) {
+      llvm::Value* p = e.CreateBitCast(e.CreateConstInBoundsGEP1_64(i8_, ctx_, offset), type->getPointerTo());
+      v = e.CreateLoad(type, p);
+    });
+    return v;
+  }
+  // A pointer field (to elements of `element`), read once.
+  llvm::Value* pointer_field(std::size_t offset, llvm::Type* element) {
+    auto it = pointers_.find(offset);
+    if (it != pointers_.end()) return it->second;
+    return pointers_[offset] = in_entry_value(element->getPointerTo(), offset);
+  }
+  llvm::Value* counts_pointer() { return pointer_field(offsetof(WarpContext, counts), i64_); }
+
+  llvm::Type* scalar_type(ScalarType t) {
+    switch (t) {
+      case ScalarType::Bool: return i1_;
+      case ScalarType::I8:
+      case ScalarType::U8: return i8_;
+      case ScalarType::I16:
+      case ScalarType::U16: return llvm::Type::getInt16Ty(c_);
+      case ScalarType::I32:
+      case ScalarType::U32: return i32_;
+      case ScalarType::I64:
+      case ScalarType::U64: return i64_;
+      case ScalarType::F32: return llvm::Type::getFloatTy(c_);
+      case ScalarType::F64: return llvm::Type::getDoubleTy(c_);
+    }
+    return i64_;
+  }
+  llvm::Type* vector_type(ScalarType t) { return llvm::FixedVectorType::get(scalar_type(t), kLanes); }
+  llvm::Value* splat(llvm::Value* v) { return b_.CreateVectorSplat(kLanes, v); }
+  llvm::Value* splat_int(ScalarType t, std::uint64_t bits) {
+    return llvm::ConstantVector::getSplat(llvm::ElementCount::getFixed(kLanes),
+                                          llvm::ConstantInt::get(scalar_type(t), bits));
+  }
+  llvm::Value* to_mask(llvm::Value* bools) { return b_.CreateBitCast(bools, i32_); }
+  llvm::Value* to_bools(llvm::Value* mask) {
+    return b_.CreateBitCast(mask, llvm::FixedVectorType::get(i1_, kLanes));
+  }
+  llvm::Value* zero() { return llvm::ConstantInt::get(i32_, 0); }
+  llvm::BasicBlock* block(const char* name) { return llvm::BasicBlock::Create(c_, name, f_); }
+
+  // Branches to the hand-over when `condition` (i1) holds.
+  void fail_if(llvm::Value* condition) {
+    auto* ok = block("ok");
+    llvm::MDBuilder md(c_);
+    b_.CreateCondBr(condition, fail_, ok, md.createBranchWeights(1, 1 << 20));
+    b_.SetInsertPoint(ok);
+  }
+  // Hands over when a lane of `mask` is `bad` (<32 x i1>): undefined behaviour there.
+  void fault_if(llvm::Value* bad, llvm::Value* mask) {
+    fail_if(b_.CreateICmpNE(b_.CreateAnd(to_mask(bad), mask), zero()));
+  }
+  llvm::Value* popcount(llvm::Value* mask) {
+    return b_.CreateZExt(b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, mask), i64_);
+  }
+  llvm::AllocaInst* counter() {
+    llvm::AllocaInst* a = alloca(i64_);
+    in_entry([&](llvm::IRBuilder<>& e) { e.CreateStore(llvm::ConstantInt::get(i64_, 0), a); });
+    return a;
+  }
+  void add(llvm::AllocaInst* to, llvm::Value* v) { b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, to), v), to); }
+  llvm::AllocaInst* mask_variable(llvm::Value* initial) {
+    llvm::AllocaInst* a = alloca(i32_);
+    b_.CreateStore(initial, a);
+    return a;
+  }
+  llvm::Value* load_mask(llvm::AllocaInst* a) { return b_.CreateLoad(i32_, a); }
+  void or_into(llvm::AllocaInst* a, llvm::Value* m) { b_.CreateStore(b_.CreateOr(load_mask(a), m), a); }
+
+  // ---- Counting (Counts64 fields 0..3: evaluations, divergent, active, taken)
+
+  llvm::AllocaInst* count_field(StmtId id, int f) {
+    auto& fields = counters_[id];
+    if (fields[f] == nullptr) fields[f] = counter();
+    return fields[f];
+  }
+  void count(StmtId id, llvm::Value* active) {
+    add(count_field(id, 0), llvm::ConstantInt::get(i64_, 1));
+    add(count_field(id, 2), popcount(active));
+    add(evaluations_, llvm::ConstantInt::get(i64_, 1));
+  }
+  void count_condition(StmtId id, llvm::Value* active, llvm::Value* taken) {
+    count(id, active);
+    llvm::Value* divergent = b_.CreateAnd(b_.CreateICmpNE(taken, zero()), b_.CreateICmpNE(taken, active));
+    add(count_field(id, 1), b_.CreateZExt(divergent, i64_));
+    add(count_field(id, 3), popcount(taken));
+  }
+
+  // ---- Expressions: a <32 x T> vector of every lane; lanes outside `mask` hold anything and
+  // never fault.
+
+  llvm::Value* constant(ScalarType t, std::uint64_t bits) {
+    if (t == ScalarType::F32 || t == ScalarType::F64) {
+      const bool single = t == ScalarType::F32;
+      llvm::APFloat value(single ? llvm::APFloat::IEEEsingle() : llvm::APFloat::IEEEdouble(),
+                          llvm::APInt(single ? 32 : 64, bits));
+      return llvm::ConstantVector::getSplat(llvm::ElementCount::getFixed(kLanes), llvm::ConstantFP::get(c_, value));
+    }
+    return splat_int(t, t == ScalarType::Bool ? (bits & 1) : bits);
+  }
+
+  llvm::Value* from_bits(ScalarType t, llvm::Value* bits64, llvm::IRBuilder<>& e) {
+    if (t == ScalarType::F32) return e.CreateBitCast(e.CreateTrunc(bits64, i32_), scalar_type(t));
+    if (t == ScalarType::F64) return e.CreateBitCast(bits64, scalar_type(t));
+    return e.CreateTrunc(bits64, scalar_type(t));
+  }
+
+  llvm::Value* parameter(const Expr& e) {
+    const auto key = std::make_pair(e.index, e.type);
+    auto it = parameters_.find(key);
+    if (it != parameters_.end()) return it->second;
+    llvm::Value* v = nullptr;
+    in_entry([&](llvm::IRBuilder<>& entry) {
+      llvm::Value* args = entry.CreateLoad(
+          i64_->getPointerTo(),
+          entry.CreateBitCast(entry.CreateConstInBoundsGEP1_64(i8_, ctx_, offsetof(WarpContext, arguments)),
+                              i64_->getPointerTo()->getPointerTo()));
+      llvm::Value* bits = entry.CreateLoad(i64_, entry.CreateGEP(i64_, args, entry.getInt64(std::uint64_t(e.index))));
+      v = entry.CreateVectorSplat(kLanes, from_bits(e.type, bits, entry));
+    });
+    return parameters_[key] = v;
+  }
+
+  llvm::Value* builtin(Builtin which) {
+    const int i = static_cast<int>(which);
+    auto it = builtins_.find(i);
+    if (it != builtins_.end()) return it->second;
+    llvm::Value* v = nullptr;
+    in_entry([&](llvm::IRBuilder<>& e) {
+      const auto at = [&](std::size_t offset, llvm::Type* t) {
+        return e.CreateBitCast(e.CreateConstInBoundsGEP1_64(i8_, ctx_, offset), t->getPointerTo());
+      };
+      if (which <= Builtin::ThreadIdxZ) {
+        llvm::Type* vt = llvm::FixedVectorType::get(i32_, kLanes);
+        llvm::Value* p = e.CreateLoad(i32_->getPointerTo(), at(offsetof(WarpContext, thread) + sizeof(void*) * i,
+                                                              i32_->getPointerTo()));
+        v = e.CreateAlignedLoad(vt, e.CreateBitCast(p, vt->getPointerTo()), llvm::Align(4));
+      } else if (which <= Builtin::BlockIdxZ) {
+        const int d = i - static_cast<int>(Builtin::BlockIdxX);
+        v = e.CreateVectorSplat(kLanes, e.CreateLoad(i32_, at(offsetof(WarpContext, block) + 4 * d, i32_)));
+      } else {
+        llvm::Value* bits = e.CreateLoad(i64_, at(offsetof(WarpContext, builtins) + 8 * i, i64_));
+        v = e.CreateVectorSplat(kLanes, e.CreateTrunc(bits, i32_));
+      }
+    });
+    return builtins_[i] = v;
+  }
+
+  llvm::Value* expr(ExprId id, llvm::Value* mask) {
+    const Expr& e = k_.exprs[static_cast<std::size_t>(id)];
+    switch (e.kind) {
+      case ExprKind::Constant: return constant(e.type, e.constant);
+      case ExprKind::Param: return parameter(e);
+      case ExprKind::Builtin: return builtin(e.builtin);
+      case ExprKind::Local: {
+        const auto l = static_cast<std::size_t>(e.index);
+        llvm::Value* defined = b_.CreateLoad(i32_, defined_[l]);
+        fail_if(b_.CreateICmpNE(b_.CreateAnd(mask, b_.CreateNot(defined)), zero()));
+        return b_.CreateLoad(vector_type(e.type), values_[l]);
+      }
+      case ExprKind::Cast: return cast(e, expr(e.operands[0], mask), mask);
+      case ExprKind::Unary: return unary(e, mask);
+      case ExprKind::Binary: return binary(e, mask);
+      case ExprKind::Logical: {
+        llvm::Value* left = expr(e.operands[0], mask);
+        llvm::Value* lm = to_mask(left);
+        // The right operand runs in the lanes the left one does not decide.
+        llvm::Value* rest = e.logical_op == LogicalOp::And ? b_.CreateAnd(mask, lm)
+                                                           : b_.CreateAnd(mask, b_.CreateNot(lm));
+        llvm::Value* right = expr(e.operands[1], rest);
+        return e.logical_op == LogicalOp::And ? b_.CreateAnd(left, right) : b_.CreateOr(left, right);
+      }
+      case ExprKind::Select: {
+        llvm::Value* condition = expr(e.operands[0], mask);
+        llvm::Value* cm = to_mask(condition);
+        llvm::Value* yes = expr(e.operands[1], b_.CreateAnd(mask, cm));
+        llvm::Value* no = expr(e.operands[2], b_.CreateAnd(mask, b_.CreateNot(cm)));
+        return b_.CreateSelect(condition, yes, no);
+      }
+      case ExprKind::Intrinsic: return intrinsic(e, mask);
+      case ExprKind::Opaque:
+        if (p_.exprs[static_cast<std::size_t>(id)].index != kNone) return load(e, p_.exprs[static_cast<std::size_t>(id)].index, mask);
+        throw Unsupported{location(k_, e.range) + ": an opaque value (" + e.description + ") is evaluated"};
+      case ExprKind::Warp: return warp(e, mask);
+    }
+    throw Unsupported{"unknown expression kind"};
+  }
+
+  llvm::Value* cast(const Expr& e, llvm::Value* a, llvm::Value* mask) {
+    const ScalarType from = k_.exprs[static_cast<std::size_t>(e.operands[0])].type, to = e.type;
+    llvm::Type* vt = vector_type(to);
+    if (is_floating(to)) {
+      if (is_floating(from)) return from == to ? a : bit_width(to) > bit_width(from) ? b_.CreateFPExt(a, vt) : b_.CreateFPTrunc(a, vt);
+      return is_signed(from) ? b_.CreateSIToFP(a, vt) : b_.CreateUIToFP(a, vt);
+    }
+    if (is_floating(from)) {
+      if (to == ScalarType::Bool)
+        return b_.CreateFCmpUNE(a, llvm::ConstantFP::get(a->getType(), 0.0));  // NaN != 0
+      // Defined when the truncation fits: min <= t < max + 1 (both powers of two, exact).
+      llvm::Value* t = b_.CreateUnaryIntrinsic(llvm::Intrinsic::trunc, a);
+      const int w = bit_width(to);
+      const double low = is_signed(to) ? -std::ldexp(1.0, w - 1) : 0.0;
+      const double high = is_signed(to) ? std::ldexp(1.0, w - 1) : std::ldexp(1.0, w);
+      llvm::Value* fits = b_.CreateAnd(b_.CreateFCmpOGE(t, llvm::ConstantFP::get(a->getType(), low)),
+                                       b_.CreateFCmpOLT(t, llvm::ConstantFP::get(a->getType(), high)));
+      fault_if(b_.CreateNot(fits), mask);
+      llvm::Value* safe = b_.CreateSelect(fits, t, llvm::ConstantFP::get(a->getType(), 0.0));
+      return is_signed(to) ? b_.CreateFPToSI(safe, vt) : b_.CreateFPToUI(safe, vt);
+    }
+    if (to == ScalarType::Bool) return b_.CreateICmpNE(a, llvm::Constant::getNullValue(a->getType()));
+    const int wf = bit_width(from), wt = bit_width(to);
+    if (wf == wt) return a;
+    if (wt < wf) return b_.CreateTrunc(a, vt);
+    return is_signed(from) ? b_.CreateSExt(a, vt) : b_.CreateZExt(a, vt);
+  }
+
+  llvm::Value* unary(const Expr& e, llvm::Value* mask) {
+    const ScalarType t = k_.exprs[static_cast<std::size_t>(e.operands[0])].type;
+    llvm::Value* a = expr(e.operands[0], mask);
+    switch (e.unary_op) {
+      case UnaryOp::Neg:
+        if (is_floating(t)) return b_.CreateFNeg(a);
+        if (is_signed(t)) fault_if(b_.CreateICmpEQ(a, splat_int(t, std::uint64_t{1} << (bit_width(t) - 1))), mask);
+        return b_.CreateSub(llvm::Constant::getNullValue(a->getType()), a);
+      case UnaryOp::BitNot: return b_.CreateNot(a);
+      case UnaryOp::LogicalNot: return b_.CreateNot(a);
+    }
+    throw Unsupported{"unknown unary operator"};
+  }
+
+  llvm::Value* binary(const Expr& e, llvm::Value* mask) {
+    const ScalarType t = k_.exprs[static_cast<std::size_t>(e.operands[0])].type;
+    const ScalarType tb = k_.exprs[static_cast<std::size_t>(e.operands[1])].type;
+    llvm::Value* a = expr(e.operands[0], mask);
+    llvm::Value* b = expr(e.operands[1], mask);
+    if (is_floating(t)) {
+      switch (e.binary_op) {
+        case BinaryOp::Add: return b_.CreateFAdd(a, b);
+        case BinaryOp::Sub: return b_.CreateFSub(a, b);
+        case BinaryOp::Mul: return b_.CreateFMul(a, b);
+        case BinaryOp::Div: return b_.CreateFDiv(a, b);
+        case BinaryOp::Lt: return b_.CreateFCmpOLT(a, b);
+        case BinaryOp::Le: return b_.CreateFCmpOLE(a, b);
+        case BinaryOp::Gt: return b_.CreateFCmpOGT(a, b);
+        case BinaryOp::Ge: return b_.CreateFCmpOGE(a, b);
+        case BinaryOp::Eq: return b_.CreateFCmpOEQ(a, b);
+        case BinaryOp::Ne: return b_.CreateFCmpUNE(a, b);
+        default: throw Unsupported{"operator " + name(e.binary_op) + " on a floating type"};
+      }
+    }
+    const bool s = is_signed(t);
+    const int w = bit_width(t);
+    switch (e.binary_op) {
+      case BinaryOp::Add:
+      case BinaryOp::Sub:
+      case BinaryOp::Mul: {
+        if (!s) {
+          return e.binary_op == BinaryOp::Add   ? b_.CreateAdd(a, b)
+                 : e.binary_op == BinaryOp::Sub ? b_.CreateSub(a, b)
+                                                : b_.CreateMul(a, b);
+        }
+        const llvm::Intrinsic::ID id = e.binary_op == BinaryOp::Add   ? llvm::Intrinsic::sadd_with_overflow
+                                       : e.binary_op == BinaryOp::Sub ? llvm::Intrinsic::ssub_with_overflow
+                                                                      : llvm::Intrinsic::smul_with_overflow;
+        llvm::Value* r = b_.CreateBinaryIntrinsic(id, a, b);
+        fault_if(b_.CreateExtractValue(r, 1), mask);
+        return b_.CreateExtractValue(r, 0);
+      }
+      case BinaryOp::Div:
+      case BinaryOp::Rem: {
+        llvm::Value* bad = b_.CreateICmpEQ(b, splat_int(t, 0));
+        if (s)
+          bad = b_.CreateOr(bad, b_.CreateAnd(b_.CreateICmpEQ(a, splat_int(t, std::uint64_t{1} << (w - 1))),
+                                              b_.CreateICmpEQ(b, splat_int(t, ~std::uint64_t{0}))));
+        fault_if(bad, mask);
+        llvm::Value* d = b_.CreateSelect(bad, splat_int(t, 1), b);
+        if (e.binary_op == BinaryOp::Div) return s ? b_.CreateSDiv(a, d) : b_.CreateUDiv(a, d);
+        return s ? b_.CreateSRem(a, d) : b_.CreateURem(a, d);
+      }
+      case BinaryOp::Shl:
+      case BinaryOp::Shr: {
+        // The amount's normalised bits compared as unsigned: a negative amount is too large too.
+        llvm::Type* v64 = vector_type(ScalarType::U64);
+        llvm::Value* amount = bit_width(tb) == 64 ? b : is_signed(tb) ? b_.CreateSExt(b, v64) : b_.CreateZExt(b, v64);
+        llvm::Value* bad = b_.CreateICmpUGE(amount, splat_int(ScalarType::U64, std::uint64_t(w)));
+        llvm::Value* safe = b_.CreateSelect(bad, splat_int(ScalarType::U64, 0), amount);
+        llvm::Value* by = w == 64 ? safe : b_.CreateTrunc(safe, vector_type(t));
+        if (e.binary_op == BinaryOp::Shr) {
+          fault_if(bad, mask);
+          return s ? b_.CreateAShr(a, by) : b_.CreateLShr(a, by);
+        }
+        llvm::Value* r = b_.CreateShl(a, by);
+        if (s) {
+          // C++17: a non-negative a whose a * 2^s fits the unsigned type of the width.
+          bad = b_.CreateOr(bad, b_.CreateICmpSLT(a, splat_int(t, 0)));
+          bad = b_.CreateOr(bad, b_.CreateICmpNE(b_.CreateLShr(r, by), a));
+        }
+        fault_if(bad, mask);
+        return r;
+      }
+      case BinaryOp::BitAnd: return b_.CreateAnd(a, b);
+      case BinaryOp::BitOr: return b_.CreateOr(a, b);
+      case BinaryOp::BitXor: return b_.CreateXor(a, b);
+      case BinaryOp::Lt: return s ? b_.CreateICmpSLT(a, b) : b_.CreateICmpULT(a, b);
+      case BinaryOp::Le: return s ? b_.CreateICmpSLE(a, b) : b_.CreateICmpULE(a, b);
+      case BinaryOp::Gt: return s ? b_.CreateICmpSGT(a, b) : b_.CreateICmpUGT(a, b);
+      case BinaryOp::Ge: return s ? b_.CreateICmpSGE(a, b) : b_.CreateICmpUGE(a, b);
+      case BinaryOp::Eq: return b_.CreateICmpEQ(a, b);
+      case BinaryOp::Ne: return b_.CreateICmpNE(a, b);
+    }
+    throw Unsupported{"unknown binary operator"};
+  }
+
+  llvm::Value* intrinsic(const Expr& e, llvm::Value* mask) {
+    std::vector<llvm::Value*> x;
+    for (int i = 0; i < operand_count(e.intrinsic); ++i) x.push_back(expr(e.operands[i], mask));
+    switch (e.intrinsic) {
+      case Intrinsic::Fma: return b_.CreateIntrinsic(llvm::Intrinsic::fma, {x[0]->getType()}, {x[0], x[1], x[2]});
+      case Intrinsic::Fms:
+        return b_.CreateIntrinsic(llvm::Intrinsic::fma, {x[0]->getType()}, {x[0], x[1], b_.CreateFNeg(x[2])});
+      case Intrinsic::Fnma:
+        return b_.CreateIntrinsic(llvm::Intrinsic::fma, {x[0]->getType()}, {b_.CreateFNeg(x[0]), x[1], x[2]});
+      case Intrinsic::Sqrt: return b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x[0]);
+      case Intrinsic::Fabs: return b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x[0]);
+    }
+    throw Unsupported{"unknown intrinsic"};
+  }
+
+  // A load's value from the launch's read-only data (WarpMachine::read_data): each lane's element
+  // read by the helper at the access's offset; outside the buffer or misaligned: hand over.
+  llvm::Value* load(const Expr& e, std::int32_t access, llvm::Value* mask) {
+    const MemoryAccess& a = k_.accesses[static_cast<std::size_t>(access)];
+    if (k_.exprs[static_cast<std::size_t>(a.offset)].type != ScalarType::I64 &&
+        k_.exprs[static_cast<std::size_t>(a.offset)].type != ScalarType::U64)
+      throw Unsupported{"a load offset of type " + name(k_.exprs[static_cast<std::size_t>(a.offset)].type)};
+    llvm::Value* offsets = expr(a.offset, mask);
+    b_.CreateAlignedStore(offsets, b_.CreateBitCast(offsets_, vector_type(ScalarType::I64)->getPointerTo()), llvm::Align(8));
+    if (values_read_ == nullptr) values_read_ = alloca(llvm::ArrayType::get(i64_, kLanes));
+    auto* fn_type = llvm::FunctionType::get(i32_, {i8_->getPointerTo(), i32_, i32_, i64_->getPointerTo(), i64_->getPointerTo()}, false);
+    llvm::Value* fn = b_.CreateLoad(fn_type->getPointerTo(), field(offsetof(WarpContext, read), fn_type->getPointerTo()));
+    llvm::Value* worker = b_.CreateLoad(i8_->getPointerTo(), field(offsetof(WarpContext, worker), i8_->getPointerTo()));
+    llvm::Value* r = b_.CreateCall(fn_type, fn, {worker, llvm::ConstantInt::get(i32_, std::uint64_t(access)), mask,
+                                                 b_.CreateBitCast(offsets_, i64_->getPointerTo()),
+                                                 b_.CreateBitCast(values_read_, i64_->getPointerTo())});
+    fail_if(b_.CreateICmpNE(r, zero()));
+    // The elements' bytes, zero-extended: the value of the element's type.
+    llvm::Value* bits = b_.CreateAlignedLoad(vector_type(ScalarType::U64),
+                                             b_.CreateBitCast(values_read_, vector_type(ScalarType::U64)->getPointerTo()),
+                                             llvm::Align(8));
+    if (e.type == ScalarType::Bool) return b_.CreateICmpNE(bits, splat_int(ScalarType::U64, 0));
+    const int width = bit_width(e.type);
+    llvm::Value* v = width == 64 ? bits : b_.CreateTrunc(bits, llvm::FixedVectorType::get(b_.getIntNTy(static_cast<unsigned>(width)), kLanes));
+    return is_floating(e.type) ? b_.CreateBitCast(v, vector_type(e.type)) : v;
+  }
+
+  // A warp-level function (WarpMachine::eval_warp): its mask the same in every lane running it,
+  // those lanes within it, and every lane of it that has not exited running it, else undefined.
+  llvm::Value* warp(const Expr& e, llvm::Value* active) {
+    if (e.warp_op == WarpOp::ActiveMask) return splat(active);
+    // Run only by some lane (an operand of && or ?: that no lane reaches runs nowhere).
+    return if_any(active, llvm::Constant::getNullValue(vector_type(e.type)), [&] { return warp_lanes(e, active); });
+  }
+
+  // make()'s value where `mask` has a lane, else `otherwise` (make() then runs nowhere).
+  template <typename Make>
+  llvm::Value* if_any(llvm::Value* mask, llvm::Value* otherwise, Make&& make) {
+    llvm::AllocaInst* result = alloca(otherwise->getType());
+    b_.CreateStore(otherwise, result);
+    auto* run = block("run");
+    auto* after = block("after");
+    b_.CreateCondBr(b_.CreateICmpNE(mask, zero()), run, after);
+    b_.SetInsertPoint(run);
+    b_.CreateStore(make(), result);
+    b_.CreateBr(after);
+    b_.SetInsertPoint(after);
+    return b_.CreateLoad(otherwise->getType(), result);
+  }
+
+  llvm::Value* warp_lanes(const Expr& e, llvm::Value* active) {
+    llvm::Value* masks = expr(e.operands[0], active);
+    llvm::Value* mask = b_.CreateExtractElement(masks, b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, active, b_.getFalse()));
+    fault_if(b_.CreateICmpNE(masks, splat(mask)), active);
+    fail_if(b_.CreateICmpNE(b_.CreateAnd(active, b_.CreateNot(mask)), zero()));
+    llvm::Value* waiting = b_.CreateAnd(b_.CreateAnd(mask, load_mask(alive_)), b_.CreateAnd(existing_, b_.CreateNot(active)));
+    fail_if(b_.CreateICmpNE(waiting, zero()));
+    if (e.warp_op == WarpOp::Ballot || e.warp_op == WarpOp::Any || e.warp_op == WarpOp::All) {
+      llvm::Value* holds = condition(e.operands[1], active);
+      if (e.warp_op == WarpOp::Ballot) return splat(holds);
+      llvm::Value* yes = e.warp_op == WarpOp::Any ? b_.CreateICmpNE(holds, zero()) : b_.CreateICmpEQ(holds, active);
+      return splat(b_.CreateZExt(yes, i32_));
+    }
+    llvm::Value* value = expr(e.operands[1], active);
+    llvm::Value* arg = expr(e.operands[2], active);  // int32: its bits as unsigned
+    const auto width = static_cast<std::uint64_t>(e.constant);
+    std::vector<llvm::Constant*> ids;
+    for (unsigned l = 0; l < kLanes; ++l) ids.push_back(llvm::ConstantInt::get(i32_, l));
+    llvm::Value* lane = llvm::ConstantVector::get(ids);
+    const auto u32 = [&](std::uint64_t v) { return splat_int(ScalarType::U32, v); };
+    llvm::Value* group = b_.CreateAnd(lane, u32(~(width - 1) & 0xFFFFFFFFu));
+    llvm::Value* in_group = b_.CreateAnd(lane, u32(width - 1));
+    llvm::Value* source = nullptr;
+    switch (e.warp_op) {
+      case WarpOp::Shfl: source = b_.CreateAdd(group, b_.CreateAnd(arg, u32(width - 1))); break;
+      case WarpOp::ShflUp:
+        source = b_.CreateSelect(b_.CreateICmpUGE(in_group, arg), b_.CreateSub(lane, arg), lane);
+        break;
+      case WarpOp::ShflDown: {
+        llvm::Type* v64 = vector_type(ScalarType::U64);
+        llvm::Value* reach = b_.CreateAdd(b_.CreateZExt(in_group, v64), b_.CreateZExt(arg, v64));
+        source = b_.CreateSelect(b_.CreateICmpULT(reach, splat_int(ScalarType::U64, width)), b_.CreateAdd(lane, arg), lane);
+        break;
+      }
+      default: {  // xor: earlier groups may be read, later ones give the lane its own value
+        llvm::Value* x = b_.CreateXor(lane, b_.CreateAnd(arg, u32(31)));
+        source = b_.CreateSelect(b_.CreateICmpUGT(b_.CreateAnd(x, u32(~(width - 1) & 0xFFFFFFFFu)), group), lane, x);
+        break;
+      }
+    }
+    // Lanes that do not run the call read their own (their operands may be anything).
+    source = b_.CreateAnd(b_.CreateSelect(to_bools(active), source, lane), u32(31));
+    // A source lane that does not run the call: undefined.
+    llvm::Value* runs = b_.CreateAnd(b_.CreateLShr(splat(active), source), u32(1));
+    fault_if(b_.CreateAnd(b_.CreateICmpNE(source, lane), b_.CreateICmpEQ(runs, u32(0))), active);
+    // Each lane's value from its source lane (every source is a lane, 0 .. 31).
+    llvm::Type* element = value->getType()->getScalarType();
+    const bool bits = element->isIntegerTy(1);
+    if (bits) value = b_.CreateZExt(value, llvm::FixedVectorType::get(i8_, kLanes));
+    llvm::Value* out = llvm::UndefValue::get(value->getType());
+    for (unsigned l = 0; l < kLanes; ++l)
+      out = b_.CreateInsertElement(out, b_.CreateExtractElement(value, b_.CreateExtractElement(source, l)), l);
+    return bits ? b_.CreateTrunc(out, llvm::FixedVectorType::get(i1_, kLanes)) : out;
+  }
+
+  // The lanes of `mask` where the bool expression holds.
+  llvm::Value* condition(ExprId id, llvm::Value* mask) { return b_.CreateAnd(to_mask(expr(id, mask)), mask); }
+
+  void write(LocalId local, llvm::Value* v, llvm::Value* mask) {
+    const auto l = static_cast<std::size_t>(local);
+    llvm::Value* old = b_.CreateLoad(v->getType(), values_[l]);
+    b_.CreateStore(b_.CreateSelect(to_bools(mask), v, old), values_[l]);
+    or_into(defined_[l], mask);
+  }
+
+  // ---- Memory: the statement's floating-point operations and accesses (WarpMachine::memory).
+
+  void memory(StmtId id, llvm::Value* active) {
+    if (!p_.has_memory[static_cast<std::size_t>(id)]) return;
+    const detail::StatementMemory& m = p_.memory[static_cast<std::size_t>(id)];
+    for (const FloatOps& f : m.flops) {
+      llvm::Value* lanes = f.guard != kNone ? condition(f.guard, active) : active;
+      llvm::AllocaInst*& flops = flop_counters_[id];
+      if (flops == nullptr) flops = counter();
+      add(flops, b_.CreateMul(popcount(lanes), llvm::ConstantInt::get(i64_, f.operations)));
+    }
+    for (std::size_t position = 0; position < m.accesses.size(); ++position) {
+      const CompiledAccess& a = m.accesses[position];
+      llvm::Value* lanes = a.guard != kNone ? condition(a.guard, active) : active;
+      if (!p_.options.memory) continue;
+      const ScalarType type = k_.exprs[static_cast<std::size_t>(a.offset)].type;
+      if (type != ScalarType::I64 && type != ScalarType::U64)
+        throw Unsupported{"an access offset of type " + name(type)};
+      auto* run = block("access");
+      auto* after = block("after_access");
+      b_.CreateCondBr(b_.CreateICmpNE(lanes, zero()), run, after);
+      b_.SetInsertPoint(run);
+      llvm::Value* offsets = expr(a.offset, lanes);
+      llvm::Value* at = b_.CreateBitCast(offsets_, vector_type(ScalarType::I64)->getPointerTo());
+      b_.CreateAlignedStore(offsets, at, llvm::Align(8));
+      const auto slot = static_cast<std::int32_t>(slots_.size());
+      slots_.push_back(Slot{id, static_cast<int>(position), a.id});
+      auto* fn_type = llvm::FunctionType::get(i32_, {i8_->getPointerTo(), i32_, i32_, i64_->getPointerTo()}, false);
+      llvm::Value* fn = b_.CreateLoad(fn_type->getPointerTo(), field(offsetof(WarpContext, access), fn_type->getPointerTo()));
+      llvm::Value* worker = b_.CreateLoad(i8_->getPointerTo(), field(offsetof(WarpContext, worker), i8_->getPointerTo()));
+      llvm::Value* r = b_.CreateCall(fn_type, fn,
+                                     {worker, llvm::ConstantInt::get(i32_, std::uint64_t(slot)), lanes,
+                                      b_.CreateBitCast(offsets_, i64_->getPointerTo())});
+      fail_if(b_.CreateICmpNE(r, zero()));
+      b_.CreateBr(after);
+      b_.SetInsertPoint(after);
+    }
+  }
+
+  // ---- Statements (WarpMachine::exec): runs `id` for `active` (never 0 here), returns the lanes
+  // that go on after it.
+
+  std::size_t frame_for(FrameKind a, FrameKind b) const {
+    for (std::size_t i = frames_.size(); i-- > 0;)
+      if (frames_[i].kind == a || frames_[i].kind == b) return i;
+    return frames_.size();
+  }
+
+  // Runs `id` where `mask` may be 0: lanes go on as `out` (0 stays 0).
+  llvm::Value* emit_if_any(StmtId id, llvm::Value* mask) {
+    return if_any(mask, zero(), [&] { return emit(id, mask); });
+  }
+
+  llvm::Value* emit(StmtId id, llvm::Value* active) {
+    const Stmt& s = k_.stmts[static_cast<std::size_t>(id)];
+    const auto skip = [&](StmtId x) { return p_.skip_value[static_cast<std::size_t>(x)] != 0; };
+    switch (s.kind) {
+      case StmtKind::Block: return block_(id, s, active);
+      case StmtKind::Declare:
+      case StmtKind::Assign:
+        count(id, active);
+        memory(id, active);
+        if (s.value == kNone) {
+          llvm::AllocaInst* d = defined_[static_cast<std::size_t>(s.local)];
+          b_.CreateStore(b_.CreateAnd(load_mask(d), b_.CreateNot(active)), d);
+        } else if (!skip(id)) {
+          write(s.local, expr(s.value, active), active);
+        }
+        return active;
+      case StmtKind::Work:
+        count(id, active);
+        memory(id, active);
+        return active;
+      case StmtKind::If: return if_(id, active);
+      case StmtKind::Loop: return loop(id, s, active);
+      case StmtKind::Break:
+        count(id, active);
+        or_into(frames_[frame_for(FrameKind::Loop, FrameKind::Switch)].broken, active);
+        return zero();
+      case StmtKind::Continue:
+        count(id, active);
+        or_into(frames_[frame_for(FrameKind::Loop, FrameKind::Loop)].continued, active);
+        return zero();
+      case StmtKind::Return: return return_(id, s, active);
+      case StmtKind::Barrier: return barrier_(id, active);
+      case StmtKind::InlinedCall: return inlined_call(id, s, active);
+      case StmtKind::Switch: return switch_(id, s, active);
+    }
+    throw Unsupported{"unknown statement kind"};
+  }
+
+  llvm::Value* block_(StmtId id, const Stmt& s, llvm::Value* active) {
+    count(id, active);
+    llvm::AllocaInst* cur = mask_variable(active);
+    auto* end = block("block_end");
+    for (std::size_t i = 0; i < s.children.size(); ++i) {
+      const StmtId child = s.children[i];
+      llvm::Value* now = load_mask(cur);
+      if (k_.stmts[static_cast<std::size_t>(child)].kind == StmtKind::Work) {
+        count(child, now);
+        memory(child, now);
+        continue;
+      }
+      b_.CreateStore(emit(child, now), cur);
+      auto* next = block("next");
+      b_.CreateCondBr(b_.CreateICmpEQ(load_mask(cur), zero()), end, next);
+      b_.SetInsertPoint(next);
+    }
+    b_.CreateBr(end);
+    b_.SetInsertPoint(end);
+    return load_mask(cur);
+  }
+
+  llvm::Value* if_(StmtId id, llvm::Value* active) {
+    llvm::AllocaInst* out = mask_variable(zero());
+    llvm::AllocaInst* rest = mask_variable(active);
+    auto* end = block("if_end");
+    for (StmtId at = id;;) {
+      const Stmt& link = k_.stmts[static_cast<std::size_t>(at)];
+      llvm::Value* now = load_mask(rest);
+      memory(at, now);
+      llvm::Value* taken = condition(link.value, now);
+      count_condition(at, now, taken);
+      or_into(out, emit_if_any(link.then_stmt, taken));
+      llvm::Value* left = b_.CreateAnd(now, b_.CreateNot(taken));
+      b_.CreateStore(left, rest);
+      auto* more = block("else");
+      b_.CreateCondBr(b_.CreateICmpEQ(left, zero()), end, more);
+      b_.SetInsertPoint(more);
+      if (link.else_stmt == kNone) {
+        or_into(out, left);
+        break;
+      }
+      if (k_.stmts[static_cast<std::size_t>(link.else_stmt)].kind != StmtKind::If) {
+        or_into(out, emit(link.else_stmt, left));
+        break;
+      }
+      at = link.else_stmt;
+    }
+    b_.CreateBr(end);
+    b_.SetInsertPoint(end);
+    return load_mask(out);
+  }
+
+  llvm::Value* return_(StmtId id, const Stmt& s, llvm::Value* active) {
+    count(id, active);
+    memory(id, active);
+    const std::size_t call = frame_for(FrameKind::Call, FrameKind::Call);
+    if (call == frames_.size()) {  // leaves the kernel
+      b_.CreateStore(b_.CreateAnd(load_mask(alive_), b_.CreateNot(active)), alive_);
+      return zero();
+    }
+    if (s.value != kNone && p_.skip_value[static_cast<std::size_t>(id)] == 0)
+      write(frames_[call].result, expr(s.value, active), active);
+    or_into(frames_[call].returned, active);
+    return zero();
+  }
+
+  llvm::Value* barrier_(StmtId id, llvm::Value* active) {
+    count(id, active);
+    const std::int32_t index = p_.barrier[static_cast<std::size_t>(id)];
+    auto* full = block("full");
+    auto* partial = block("partial");
+    auto* after = block("arrived");
+    b_.CreateCondBr(b_.CreateICmpEQ(active, existing_), full, partial);
+    b_.SetInsertPoint(full);
+    llvm::Value* at = b_.CreateGEP(i64_, pointer_field(offsetof(WarpContext, full_arrivals), i64_),
+                                   llvm::ConstantInt::get(i64_, std::uint64_t(index)));
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, at), llvm::ConstantInt::get(i64_, 1)), at);
+    b_.CreateBr(after);
+    b_.SetInsertPoint(partial);
+    auto* fn_type = llvm::FunctionType::get(llvm::Type::getVoidTy(c_), {i8_->getPointerTo(), i32_, i32_}, false);
+    llvm::Value* fn = b_.CreateLoad(fn_type->getPointerTo(), field(offsetof(WarpContext, arrive), fn_type->getPointerTo()));
+    b_.CreateCall(fn_type, fn, {ctx_, llvm::ConstantInt::get(i32_, std::uint64_t(index)), active});
+    b_.CreateBr(after);
+    b_.SetInsertPoint(after);
+    return active;
+  }
+
+  llvm::Value* inlined_call(StmtId id, const Stmt& s, llvm::Value* active) {
+    count(id, active);
+    Frame f{FrameKind::Call};
+    f.result = s.local;
+    f.returned = mask_variable(zero());
+    frames_.push_back(f);
+    llvm::Value* out = emit(s.body, active);
+    out = b_.CreateOr(out, load_mask(frames_.back().returned));
+    frames_.pop_back();
+    return out;
+  }
+
+  // Heads of a loop, one condition and its count (WarpMachine::iteration's).
+  void loop_condition(StmtId id, const Stmt& s, llvm::AllocaInst* in, llvm::AllocaInst* exits) {
+    llvm::Value* now = load_mask(in);
+    memory(id, now);
+    llvm::Value* stay = s.value != kNone ? condition(s.value, now) : now;
+    count_condition(id, now, stay);
+    or_into(exits, b_.CreateAnd(now, b_.CreateNot(stay)));
+    b_.CreateStore(stay, in);
+  }
+
+  llvm::Value* loop(StmtId id, const Stmt& s, llvm::Value* active) {
+    llvm::AllocaInst* in = mask_variable(s.init != kNone ? emit(s.init, active) : active);
+    llvm::AllocaInst* exits = mask_variable(zero());
+    llvm::AllocaInst* heads = alloca(i64_);
+    b_.CreateStore(llvm::ConstantInt::get(i64_, 0), heads);
+    Frame frame{FrameKind::Loop};
+    frame.broken = alloca(i32_);
+    frame.continued = alloca(i32_);
+    frames_.push_back(frame);
+    auto* head = block("loop_head");
+    auto* iteration = block("loop_iteration");
+    auto* end = block("loop_end");
+    b_.CreateBr(head);
+    b_.SetInsertPoint(head);
+    b_.CreateCondBr(b_.CreateICmpEQ(load_mask(in), zero()), end, iteration);
+    b_.SetInsertPoint(iteration);
+    // Past the head limit or the budget: the interpreter takes over.
+    llvm::Value* h = b_.CreateAdd(b_.CreateLoad(i64_, heads), llvm::ConstantInt::get(i64_, 1));
+    b_.CreateStore(h, heads);
+    fail_if(b_.CreateOr(b_.CreateICmpUGT(h, llvm::ConstantInt::get(i64_, kMaxNativeHeads)),
+                        b_.CreateICmpUGT(b_.CreateLoad(i64_, evaluations_), limit_)));
+    const bool check_first = s.loop_kind != LoopKind::Do;
+    if (check_first) {
+      loop_condition(id, s, in, exits);
+      auto* go = block("loop_body");
+      b_.CreateCondBr(b_.CreateICmpEQ(load_mask(in), zero()), end, go);
+      b_.SetInsertPoint(go);
+    }
+    b_.CreateStore(zero(), frames_.back().broken);
+    b_.CreateStore(zero(), frames_.back().continued);
+    llvm::Value* after = emit(s.body, load_mask(in));
+    after = b_.CreateOr(after, load_mask(frames_.back().continued));
+    or_into(exits, load_mask(frames_.back().broken));
+    b_.CreateStore(after, in);
+    if (s.step != kNone) b_.CreateStore(emit_if_any(s.step, load_mask(in)), in);
+    if (!check_first) {
+      auto* check = block("loop_check");
+      b_.CreateCondBr(b_.CreateICmpEQ(load_mask(in), zero()), head, check);
+      b_.SetInsertPoint(check);
+      loop_condition(id, s, in, exits);
+    }
+    b_.CreateBr(head);
+    frames_.pop_back();
+    b_.SetInsertPoint(end);
+    return load_mask(exits);
+  }
+
+  llvm::Value* switch_(StmtId id, const Stmt& s, llvm::Value* active) {
+    memory(id, active);
+    llvm::Value* v = expr(s.value, active);
+    const auto n = s.children.size();
+    std::vector<llvm::Value*> entry(n + 1, zero());
+    llvm::Value* matched = zero();
+    const ScalarType type = k_.exprs[static_cast<std::size_t>(s.value)].type;
+    for (const SwitchCase& c : s.cases) {
+      llvm::Value* m = b_.CreateAnd(to_mask(b_.CreateICmpEQ(v, constant(type, c.value))), active);
+      entry[static_cast<std::size_t>(c.child)] = b_.CreateOr(entry[static_cast<std::size_t>(c.child)], m);
+      matched = b_.CreateOr(matched, m);
+    }
+    const std::size_t fallback = s.default_child != kNone ? static_cast<std::size_t>(s.default_child) : n;
+    entry[fallback] = b_.CreateOr(entry[fallback], b_.CreateAnd(active, b_.CreateNot(matched)));
+    llvm::Value* points = llvm::ConstantInt::get(i64_, 0);
+    for (llvm::Value* m : entry) points = b_.CreateAdd(points, b_.CreateZExt(b_.CreateICmpNE(m, zero()), i64_));
+    count(id, active);
+    add(count_field(id, 3), popcount(matched));
+    add(count_field(id, 1), b_.CreateZExt(b_.CreateICmpUGT(points, llvm::ConstantInt::get(i64_, 1)), i64_));
+    Frame frame{FrameKind::Switch};
+    frame.broken = mask_variable(zero());
+    frames_.push_back(frame);
+    llvm::AllocaInst* running = mask_variable(zero());
+    for (std::size_t i = 0; i < n; ++i) {
+      or_into(running, entry[i]);
+      b_.CreateStore(emit_if_any(s.children[i], load_mask(running)), running);
+    }
+    llvm::Value* out = b_.CreateOr(b_.CreateOr(load_mask(running), entry[n]), load_mask(frames_.back().broken));
+    frames_.pop_back();
+    return out;
+  }
+
+  const Kernel& k_;
+  const Program& p_;
+  llvm::LLVMContext& c_;
+  llvm::Module& m_;
+  llvm::IRBuilder<> b_;
+  std::vector<Slot>& slots_;
+  llvm::Type *i1_ = nullptr, *i8_ = nullptr, *i32_ = nullptr, *i64_ = nullptr;
+  llvm::Function* f_ = nullptr;
+  llvm::Value* ctx_ = nullptr;
+  llvm::BasicBlock* fail_ = nullptr;
+  llvm::Instruction* entry_ = nullptr;  // the entry block's terminator: hoisted reads go before it
+  std::vector<llvm::AllocaInst*> values_, defined_;
+  llvm::AllocaInst* evaluations_ = nullptr;
+  llvm::AllocaInst* offsets_ = nullptr;
+  llvm::AllocaInst* values_read_ = nullptr;  // a load's elements (load())
+  llvm::Value* limit_ = nullptr;
+  llvm::Value* existing_ = nullptr;
+  llvm::AllocaInst* alive_ = nullptr;  // lanes that have not left the kernel
+  std::map<std::size_t, llvm::Value*> pointers_;
+  std::map<std::pair<std::int32_t, ScalarType>, llvm::Value*> parameters_;
+  std::map<int, llvm::Value*> builtins_;
+  std::map<StmtId, std::array<llvm::AllocaInst*, 4>> counters_;
+  std::map<StmtId, llvm::AllocaInst*> flop_counters_;
+  std::vector<Frame> frames_;
+};
+
+}  // namespace
+
+llvm::Function* generate_warp_function(const Program& p, llvm::Module& module, std::vector<Slot>& slots,
+                                       const std::string& name) {
+  Codegen codegen(p.kernel, p, module, slots);
+  return codegen.build(name);
+}
+
+}  // namespace warpdiv::jit::native

@@ -1,0 +1,71 @@
+// What the native replay's code generator (native_codegen.cpp) and its runtime (native_replay.cpp)
+// share: the context one warp's code reads and writes, the accesses it hands to the runtime,
+// and the function that generates a model's warp function. Private to jit/.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Module.h>
+
+#include "jit/native_replay.hpp"
+#include "sim/ir_native.hpp"
+
+namespace warpdiv::jit::native {
+
+using namespace warpdiv::sim::ir;
+using detail::AccessCounts64;
+using detail::CompiledAccess;
+using detail::Counts64;
+using detail::Program;
+using detail::Tally;
+
+constexpr unsigned kLanes = 32;
+
+class Worker;
+
+// What one warp's native code reads and writes; the code reaches each field at its offsetof.
+struct WarpContext {
+  const std::uint32_t* thread[3];           // threadIdx.x, .y, .z of the warp's 32 lanes
+  std::uint32_t block[3];                   // blockIdx
+  std::uint32_t existing;                   // the warp's lanes
+  std::uint64_t builtins[kBuiltinCount];    // blockDim, gridDim, warpSize by Builtin
+  const std::uint64_t* arguments;           // normalised bits by parameter
+  Counts64* counts;                         // [StmtId]: the tally's
+  std::uint64_t* flops;                     // [StmtId]
+  std::uint64_t* full_arrivals;             // [barrier]: arrivals of the whole warp
+  std::uint64_t* lane_arrivals;             // [barrier * 32 + lane]: arrivals of single lanes
+  std::uint64_t evaluations;                // out: this warp's warp-statement evaluations
+  std::uint64_t evaluation_limit;           // in: past this many, hand over
+  std::int32_t (*access)(Worker*, std::int32_t, std::uint32_t, const std::int64_t*);
+  std::int32_t (*read)(Worker*, std::int32_t, std::uint32_t, const std::int64_t*, std::uint64_t*);
+  void (*arrive)(WarpContext*, std::int32_t, std::uint32_t);
+  Worker* worker;
+};
+
+using WarpFunction = std::int32_t (*)(WarpContext*);
+
+
+// An access the code passes to the helper: its statement, its position among the statement's
+// counted accesses (Program::memory), and its id (each launch's Program is checked against it).
+struct Slot {
+  StmtId statement = kNone;
+  int position = 0;
+  std::int32_t access = kNone;
+};
+
+// Raised while compiling: the model holds something native code does not run.
+struct Unsupported {
+  std::string why;
+};
+
+
+/// Generates `i32 name(i8* context)` for `p` in `module`, running one warp: 0 when it finished,
+/// 1 to hand the launch over; `slots` receives the accesses it hands to the runtime. Throws
+/// Unsupported for what native code does not run.
+llvm::Function* generate_warp_function(const Program& p, llvm::Module& module, std::vector<Slot>& slots,
+                                       const std::string& name);
+
+}  // namespace warpdiv::jit::native
