@@ -188,10 +188,13 @@ NpyArray read_header(const std::string& bytes, const Preamble& p, const std::str
   return out;
 }
 
-// "(3,)", "(2, 3)", "()" as numpy writes the shape.
+// "(3,)", "(2, 3)", "()" as numpy writes the shape; past 8 dimensions the first 8, then how many
+// there are (a message stays one bounded line and still says why).
 std::string shape_text(const std::vector<std::uint64_t>& shape) {
+  constexpr std::size_t kShown = 8;
   std::string s = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  for (std::size_t i = 0; i < shape.size() && i < kShown; ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  if (shape.size() > kShown) return s + ", ... " + std::to_string(shape.size()) + " dimensions)";
   return s + (shape.size() == 1 ? ",)" : ")");
 }
 

@@ -190,9 +190,18 @@ std::string find_nvcc(std::string& looked) {
 // A temporary folder, removed with its contents on destruction.
 class TempDir {
  public:
+  // Under $TMPDIR (else /tmp): one that is not a writable folder is the user's to fix.
   TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "warpdiv-compile-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot create a temporary folder");
+    std::error_code error;
+    const fs::path base = fs::temp_directory_path(error);
+    const char* named = std::getenv("TMPDIR");
+    const std::string where = error ? std::string(named != nullptr ? named : "") : base.string();
+    std::string pattern = (fs::path(where) / "warpdiv-compile-XXXXXX").string();
+    if (error || !mkdtemp(pattern.data()))
+      throw InvalidInput("cannot create the compile's temporary folder in '" + where + "'" +
+                         (named != nullptr && *named != '\0' ? " (TMPDIR)" : "") + ": " +
+                         (error ? error.message() : std::string(std::strerror(errno))) +
+                         "; set TMPDIR to a writable folder");
     path_ = pattern;
   }
   ~TempDir() {
@@ -213,8 +222,8 @@ std::string directory_of(const std::string& file) {
 }
 
 // "nvcc 13.0": the release from `nvcc --version`.
-std::string nvcc_version(const std::string& nvcc) {
-  const ProcessResult r = run_process({nvcc, "--version"});
+std::string nvcc_version(const std::string& nvcc, const std::string& temp_dir) {
+  const ProcessResult r = run_process({nvcc, "--version"}, temp_dir);
   std::smatch m;
   if (r.status == 0 && std::regex_search(r.output, m, std::regex("release ([0-9]+\\.[0-9]+)")))
     return "nvcc " + m[1].str();
@@ -224,8 +233,9 @@ std::string nvcc_version(const std::string& nvcc) {
 std::vector<CompiledResources> compile_with_nvcc(const std::string& nvcc,
                                                  const CompileRequest& request,
                                                  const std::string& arch, std::string& compiler) {
-  compiler = nvcc_version(nvcc);
-  const ProcessResult codes = run_process({nvcc, "--list-gpu-code"});
+  TempDir temp;  // nvcc writes temporary files even to answer --version
+  compiler = nvcc_version(nvcc, temp.path().string());
+  const ProcessResult codes = run_process({nvcc, "--list-gpu-code"}, temp.path().string());
   if (codes.status != 0)
     throw NoCompiler("needs nvcc or NVRTC: " + nvcc + " does not run (" +
                      (codes.output.empty() ? "exit status " + std::to_string(codes.status)
@@ -239,7 +249,6 @@ std::vector<CompiledResources> compile_with_nvcc(const std::string& nvcc,
                      std::to_string(request.cc_major) + "." + std::to_string(request.cc_minor) +
                      "; it targets " + listed + "); give --regs R and --smem BYTES");
   }
-  TempDir temp;
   std::string input = request.file;
   std::vector<std::string> argv = {nvcc,         "-cubin", "-arch=" + arch,
                                    "-Xptxas=-v", "-o",     (temp.path() / "kernel.cubin").string()};

@@ -143,6 +143,13 @@ TEST(Npy, ShapesWhoseByteCountPasses2To64AreRefused) {
                            floats({1}))),
             kPrefix + "the shape (2305843009213693952,) of <f4 elements needs 9223372036854775808 bytes of data, "
                       "but the file holds 4 after its header");
+  // 10,000 dimensions of 1: the shape is shown by its first 8 and its length, so that the reason
+  // fits the one-line message.
+  std::string ones;
+  for (int i = 0; i < 10000; ++i) ones += "1, ";
+  EXPECT_EQ(message(npy_v1("{'descr': '<i8', 'fortran_order': False, 'shape': (" + ones + "), }", "")),
+            kPrefix + "the shape (1, 1, 1, 1, 1, 1, 1, 1, ... 10000 dimensions) of <i8 elements needs 8 bytes "
+                      "of data, but the file holds 0 after its header");
   // A zero dimension makes no elements, whatever the others are.
   const NpyArray empty = parse_npy(
       npy_v1("{'descr': '<i8', 'fortran_order': False, 'shape': (0, 9223372036854775807, 9223372036854775807), }",

@@ -364,6 +364,28 @@ TEST(IncludedFiles, AnIncludeOfAFifoOrADeviceIsRefusedNamingIt) {
   EXPECT_THROW(included_files(zero, {"/"}), InvalidInput);
 }
 
+// A TMPDIR that is not a folder is the user's to fix (exit 2), not a missing compiler (exit 3).
+TEST(CompiledResources, ATemporaryFolderThatIsNotThereIsBadInput) {
+  if (!have_nvcc()) GTEST_SKIP() << kNvcc << " is absent";
+  const Scratch scratch;
+  CompileRequest request;
+  request.file = scratch.file("k.cu", "__global__ void k(int* a) { a[0] = 1; }\n");
+  request.compiler = CompilerChoice::nvcc;
+  const char* before = std::getenv("TMPDIR");
+  const std::string kept = before != nullptr ? before : "";
+  ::setenv("TMPDIR", "/nonexistent", 1);
+  std::string message;
+  try {
+    compile_resources(request);
+  } catch (const InvalidInput& e) {
+    message = e.what();
+  }
+  if (before != nullptr) ::setenv("TMPDIR", kept.c_str(), 1); else ::unsetenv("TMPDIR");
+  EXPECT_NE(message.find("cannot create the compile's temporary folder in '/nonexistent' (TMPDIR)"),
+            std::string::npos)
+      << message;
+}
+
 // An overloaded kernel named by its name alone is ambiguous: refused, listing the overloads.
 TEST(CompiledResources, AnOverloadedNameIsRefusedListingTheSignatures) {
   if (!have_nvcc()) GTEST_SKIP() << kNvcc << " is absent";
