@@ -57,9 +57,12 @@ std::string describe_host_launch(const ir::Kernel& kernel, const frontend::HostL
   return args.empty() ? text : text + "; " + args;
 }
 
-ChosenLaunch choose_host_launch(const ir::Kernel& kernel,
-                                const std::vector<frontend::HostLaunch>& launches,
-                                const LaunchFlags& flags, const std::string& file) {
+namespace {
+
+// The launch --launch chooses (or the only one); refused, listing them, where that is not clear.
+const frontend::HostLaunch& pick_launch(const ir::Kernel& kernel,
+                                        const std::vector<frontend::HostLaunch>& launches,
+                                        const LaunchFlags& flags, const std::string& file) {
   const std::string missing = std::string(flags.grid ? "" : "--grid X[,Y[,Z]]") +
                               (flags.grid || flags.block ? "" : " and ") +
                               (flags.block ? "" : "--block X[,Y[,Z]]");
@@ -77,7 +80,48 @@ ChosenLaunch choose_host_launch(const ir::Kernel& kernel,
     throw InvalidInput(file + " launches " + kernel.name + " " + count + " times: choose one with --launch N (1 .. " +
                        count + "), or give " + missing + ":" + list);
   }
-  const frontend::HostLaunch& launch = launches[flags.launch ? static_cast<std::size_t>(*flags.launch - 1) : 0];
+  return launches[flags.launch ? static_cast<std::size_t>(*flags.launch - 1) : 0];
+}
+
+// The note: the launch as it will run (the source's values with the flags' over them), what the
+// command line gave, and what the host code followed.
+std::string launch_note(const ir::Kernel& kernel, const std::vector<frontend::HostLaunch>& launches,
+                        const LaunchFlags& flags, const frontend::HostLaunch& launch,
+                        const ChosenLaunch& chosen, const std::vector<std::string>& given) {
+  const std::string count = std::to_string(launches.size());
+  frontend::HostLaunch shown = launch;
+  const auto set = [](frontend::HostValue (&to)[3], const Extent3& e) {
+    const std::int64_t c[3] = {e.x, e.y, e.z};
+    for (int i = 0; i < 3; ++i) to[i] = frontend::HostValue{true, std::to_string(c[i]), to[i].where, "", ""};
+  };
+  set(shown.grid, chosen.grid);
+  set(shown.block, chosen.block);
+  shown.dynamic_shared = frontend::HostValue{true, std::to_string(chosen.dynamic_shared), "", "", ""};
+  for (std::size_t i = 0; i < kernel.parameters.size() && i < shown.arguments.size(); ++i)
+    if (const auto v = chosen.values.find(kernel.parameters[i].name); v != chosen.values.end())
+      shown.arguments[i] = frontend::HostValue{true, v->second.text(), "", "", ""};
+  std::string note = (launches.size() > 1 ? "launch " + std::to_string(*flags.launch) + " of " + count : "launch") +
+                " from " + describe_host_launch(kernel, shown);
+  if (!given.empty()) note += " (from the command line: " + sim::listed(given) + ")";
+  // (Joined as they are: each names places in the file, which listed() would cut.)
+  const auto joined = [](const std::vector<std::string>& items) {
+    std::string text;
+    for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+    return text;
+  };
+  if (!launch.followed.empty()) note += "; the host code followed with " + joined(launch.followed);
+  if (!launch.unfollowed.empty())
+    note += "; given values the host code does not take (the rest of the launch is the source's): " +
+                   joined(launch.unfollowed);
+  return note;
+}
+
+}  // namespace
+
+ChosenLaunch choose_host_launch(const ir::Kernel& kernel,
+                                const std::vector<frontend::HostLaunch>& launches,
+                                const LaunchFlags& flags, const std::string& file) {
+  const frontend::HostLaunch& launch = pick_launch(kernel, launches, flags, file);
   ChosenLaunch chosen;
   chosen.values = flags.values;
   std::vector<std::string> given;
@@ -117,31 +161,7 @@ ChosenLaunch choose_host_launch(const ir::Kernel& kernel,
                                           kMaxDynamicShared);
   }
   chosen.launch_text = flags.grid.value_or("") + " " + flags.block.value_or("");
-  // The note shows the launch as it will run: the source's values with the flags' over them.
-  frontend::HostLaunch shown = launch;
-  const auto set = [](frontend::HostValue (&to)[3], const Extent3& e) {
-    const std::int64_t c[3] = {e.x, e.y, e.z};
-    for (int i = 0; i < 3; ++i) to[i] = frontend::HostValue{true, std::to_string(c[i]), to[i].where, "", ""};
-  };
-  set(shown.grid, chosen.grid);
-  set(shown.block, chosen.block);
-  shown.dynamic_shared = frontend::HostValue{true, std::to_string(chosen.dynamic_shared), "", "", ""};
-  for (std::size_t i = 0; i < kernel.parameters.size() && i < shown.arguments.size(); ++i)
-    if (const auto v = chosen.values.find(kernel.parameters[i].name); v != chosen.values.end())
-      shown.arguments[i] = frontend::HostValue{true, v->second.text(), "", "", ""};
-  chosen.note = (launches.size() > 1 ? "launch " + std::to_string(*flags.launch) + " of " + count : "launch") +
-                " from " + describe_host_launch(kernel, shown);
-  if (!given.empty()) chosen.note += " (from the command line: " + sim::listed(given) + ")";
-  // (Joined as they are: each names places in the file, which listed() would cut.)
-  const auto joined = [](const std::vector<std::string>& items) {
-    std::string text;
-    for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
-    return text;
-  };
-  if (!launch.followed.empty()) chosen.note += "; the host code followed with " + joined(launch.followed);
-  if (!launch.unfollowed.empty())
-    chosen.note += "; given values the host code does not take (the rest of the launch is the source's): " +
-                   joined(launch.unfollowed);
+  chosen.note = launch_note(kernel, launches, flags, launch, chosen, given);
   return chosen;
 }
 

@@ -291,19 +291,29 @@ std::uint64_t floating_bits(const ir::Parameter& p, const std::string& text) {
 
 }  // namespace
 
-std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues& values,
-                                      const std::string& expressions) {
-  std::set<std::string> used;
-  for (std::size_t i = 0; i < expressions.size();) {
-    if (!is_identifier_start(expressions[i])) {
+namespace {
+
+// The identifiers in `text` (the names --grid and --block use).
+std::set<std::string> identifiers_in(const std::string& text) {
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < text.size();) {
+    if (!is_identifier_start(text[i])) {
       ++i;
       continue;
     }
     std::size_t end = i;
-    while (end < expressions.size() && is_identifier_char(expressions[end])) ++end;
-    used.insert(expressions.substr(i, end - i));
+    while (end < text.size() && is_identifier_char(text[end])) ++end;
+    names.insert(text.substr(i, end - i));
     i = end;
   }
+  return names;
+}
+
+}  // namespace
+
+std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues& values,
+                                      const std::string& expressions) {
+  std::set<std::string> used = identifiers_in(expressions);
   std::vector<std::string> parameters;
   for (const ir::Parameter& p : kernel.parameters) {
     // A value for a pointer (or a struct ...) would be ignored: refused, unless --grid or
