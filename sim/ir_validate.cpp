@@ -681,34 +681,38 @@ namespace {
 // and what depends on that order is marked). Atomics on shared memory are not followed yet.
 // Every extern __shared__ array starts at the same address: they count as one. The rule is a
 // greatest fixed point: a stored value may itself come from a followed load.
-void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linked,
-                            const std::vector<bool>& has_values, std::vector<bool>& loaded,
-                            std::vector<std::string>* why_not, const std::vector<std::int32_t>* order_bases,
-                            const std::vector<std::int32_t>* order_accesses) {
-  const std::size_t n = kernel.accesses.size();
-  const auto group_of = [&](std::int32_t base) -> std::int32_t {
-    const MemoryBase& b = kernel.bases[static_cast<std::size_t>(base)];
-    if (b.parameter != kNone) return has_values[static_cast<std::size_t>(base)] ? base : kNone;
-    if (b.space == AddressSpace::Local) return base;  // a local array: each thread's own
-    if (b.space != AddressSpace::Shared) return kNone;
-    return b.bytes == 0 ? static_cast<std::int32_t>(kernel.bases.size()) : base;  // extern: one group
-  };
-  std::vector<std::string> blocked(kernel.bases.size() + 1);  // [group]: why its values are unknown
-  if (order_bases != nullptr)
-    for (std::int32_t b : *order_bases)
-      if (b >= 0 && static_cast<std::size_t>(b) < kernel.bases.size())
-        blocked[static_cast<std::size_t>(b)] = "threads pass values through it in an order the GPU does not fix";
-  std::int32_t unplaced = kNone, unplaced_local = kNone;  // writes the model cannot place
-  for (std::size_t a = 0; a < n; ++a) {
+// The group whose values a write to `base` changes: a buffer with values at this launch, a local
+// array, a __shared__ array (every extern one is one group); kNone for memory not followed.
+std::int32_t write_group(const Kernel& kernel, const std::vector<bool>& has_values, std::int32_t base) {
+  const MemoryBase& b = kernel.bases[static_cast<std::size_t>(base)];
+  if (b.parameter != kNone) return has_values[static_cast<std::size_t>(base)] ? base : kNone;
+  if (b.space == AddressSpace::Local) return base;  // a local array: each thread's own
+  if (b.space != AddressSpace::Shared) return kNone;
+  return b.bytes == 0 ? static_cast<std::int32_t>(kernel.bases.size()) : base;  // extern: one group
+}
+
+/// The first write the model cannot place, to shared and to local memory (kNone: none).
+struct UnplacedWrites {
+  std::int32_t shared = kNone;
+  std::int32_t local = kNone;
+};
+UnplacedWrites unplaced_writes_of(const Kernel& kernel) {
+  UnplacedWrites u;
+  for (std::size_t a = 0; a < kernel.accesses.size(); ++a) {
     const MemoryAccess& m = kernel.accesses[a];
     if (m.kind == AccessKind::Load || m.base != kNone) continue;
-    if (m.space == AddressSpace::Shared && unplaced == kNone) unplaced = static_cast<std::int32_t>(a);
-    if (m.space == AddressSpace::Local && unplaced_local == kNone) unplaced_local = static_cast<std::int32_t>(a);
+    if (m.space == AddressSpace::Shared && u.shared == kNone) u.shared = static_cast<std::int32_t>(a);
+    if (m.space == AddressSpace::Local && u.local == kNone) u.local = static_cast<std::int32_t>(a);
   }
-  for (std::size_t a = 0; a < n; ++a) {
-    const MemoryAccess& m = kernel.accesses[a];
+  return u;
+}
+
+// Blocks each group written by an atomic or a store whose operation or value the model does not hold.
+void block_unheld_writes(const Kernel& kernel, const std::vector<bool>& has_values,
+                         std::vector<std::string>& blocked) {
+  for (const MemoryAccess& m : kernel.accesses) {
     if (m.kind == AccessKind::Load || m.base == kNone) continue;
-    const std::int32_t g = group_of(m.base);
+    const std::int32_t g = write_group(kernel, has_values, m.base);
     if (g == kNone || !blocked[static_cast<std::size_t>(g)].empty()) continue;
     const std::string at = "'" + m.text + "' at " + location(kernel, m.range);
     if (m.kind == AccessKind::Atomic && (m.atomic == AtomicOp::Other || m.value == kNone))
@@ -717,6 +721,41 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
     else if (m.kind == AccessKind::Store && m.value == kNone)
       blocked[static_cast<std::size_t>(g)] = "the model does not hold the value stored by " + at;
   }
+}
+
+// Why a load of memory the kernel writes has no value: a write the model cannot place in its
+// memory, or why its group is blocked.
+std::string why_not_followed(const Kernel& kernel, const MemoryAccess& m, const UnplacedWrites& unplaced,
+                             const std::string& blocked) {
+  const MemoryBase& base = kernel.bases[static_cast<std::size_t>(m.base)];
+  const std::int32_t write = m.space == AddressSpace::Shared ? unplaced.shared
+                             : m.space == AddressSpace::Local ? unplaced.local
+                                                              : kNone;
+  std::string reason = blocked;
+  if (write != kNone) {
+    const MemoryAccess& w = kernel.accesses[static_cast<std::size_t>(write)];
+    reason = "the kernel writes " + name(m.space) + " memory where the model cannot place it ('" + w.text + "' at " +
+             location(kernel, w.range) + ": " + w.reason + ")";
+  }
+  return base.parameter == kNone
+             ? "; the values of " + name(base.space) + " memory ('" + base.name + "') are not known: " + reason
+             : "; '" + base.name + "', which the kernel also writes, is not followed by value: " + reason;
+}
+
+void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linked,
+                            const std::vector<bool>& has_values, std::vector<bool>& loaded,
+                            std::vector<std::string>* why_not, const std::vector<std::int32_t>* order_bases,
+                            const std::vector<std::int32_t>* order_accesses) {
+  const std::size_t n = kernel.accesses.size();
+  const auto group_of = [&](std::int32_t base) { return write_group(kernel, has_values, base); };
+  std::vector<std::string> blocked(kernel.bases.size() + 1);  // [group]: why its values are unknown
+  if (order_bases != nullptr)
+    for (std::int32_t b : *order_bases)
+      if (b >= 0 && static_cast<std::size_t>(b) < kernel.bases.size())
+        blocked[static_cast<std::size_t>(b)] = "threads pass values through it in an order the GPU does not fix";
+  const UnplacedWrites unplaced_writes = unplaced_writes_of(kernel);
+  const std::int32_t unplaced = unplaced_writes.shared, unplaced_local = unplaced_writes.local;
+  block_unheld_writes(kernel, has_values, blocked);
   std::vector<std::size_t> followed;
   for (std::size_t a = 0; a < n; ++a) {
     const MemoryAccess& m = kernel.accesses[a];
@@ -793,21 +832,9 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
   }
   for (std::size_t a : followed) {
     loaded[a] = !unknown(a);
-    if (why_not == nullptr || loaded[a]) continue;
-    const MemoryAccess& m = kernel.accesses[a];
-    const MemoryBase& base = kernel.bases[static_cast<std::size_t>(m.base)];
-    std::string reason;
-    if ((unplaced != kNone && m.space == AddressSpace::Shared) || (unplaced_local != kNone && m.space == AddressSpace::Local)) {
-      const MemoryAccess& w =
-          kernel.accesses[static_cast<std::size_t>(m.space == AddressSpace::Shared ? unplaced : unplaced_local)];
-      reason = "the kernel writes " + name(m.space) + " memory where the model cannot place it ('" + w.text + "' at " +
-               location(kernel, w.range) + ": " + w.reason + ")";
-    } else {
-      reason = blocked[static_cast<std::size_t>(group_of(m.base))];
-    }
-    (*why_not)[a] = base.parameter == kNone
-                        ? "; the values of " + name(base.space) + " memory ('" + base.name + "') are not known: " + reason
-                        : "; '" + base.name + "', which the kernel also writes, is not followed by value: " + reason;
+    if (why_not != nullptr && !loaded[a])
+      (*why_not)[a] = why_not_followed(kernel, kernel.accesses[a], unplaced_writes,
+                                       blocked[static_cast<std::size_t>(group_of(kernel.accesses[a].base))]);
   }
 }
 
