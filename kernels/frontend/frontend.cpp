@@ -31,8 +31,9 @@ std::string without_spaces(const std::string& text) {
 
 /// The kernel `wanted` names: with '(' its signature (spaces ignored); else its full name, when
 /// no other kernel has it (overloads); else the only one whose name without template arguments,
-/// or without namespaces, is `wanted`. Where Clang reported errors and no kernel is
-/// found, the errors may be why: they are shown, with the reason after them.
+/// or without namespaces, is `wanted`. Where Clang reported errors and no kernel, or no single
+/// kernel, is found, the errors may be why (a file that includes itself defines its kernels once
+/// per inclusion): they are shown, with the reason after them.
 const detail::FoundKernel& choose(const detail::ParsedSource& source,
                                   const FrontendOptions& options) {
   const std::vector<detail::FoundKernel>& kernels = source.kernels();
@@ -46,9 +47,8 @@ const detail::FoundKernel& choose(const detail::ParsedSource& source,
   if (kernels.empty()) not_found(options.file + ": no __global__ function is defined");
   if (options.kernel.empty()) {
     if (kernels.size() == 1) return kernels[0];
-    throw InvalidInput(options.file + " defines " + std::to_string(kernels.size()) +
-                       " __global__ functions (" + kernel_names(infos) +
-                       "): choose one with --kernel NAME");
+    not_found(options.file + " defines " + std::to_string(kernels.size()) +
+              " __global__ functions (" + kernel_names(infos) + "): choose one with --kernel NAME");
   }
   std::vector<const detail::FoundKernel*> matches;
   if (options.kernel.find('(') != std::string::npos) {
@@ -67,10 +67,10 @@ const detail::FoundKernel& choose(const detail::ParsedSource& source,
     std::string signatures;
     for (const auto* match : matches)
       signatures += (signatures.empty() ? "" : ", ") + match->info.signature;
-    throw InvalidInput(options.file + ": --kernel " + options.kernel + " names " +
-                       std::to_string(matches.size()) + " overloaded kernels (" + signatures +
-                       "): choose one by its parameter types, as --kernel '" +
-                       matches.back()->info.signature + "'");
+    not_found(options.file + ": --kernel " + options.kernel + " names " +
+              std::to_string(matches.size()) + " overloaded kernels (" + signatures +
+              "): choose one by its parameter types, as --kernel '" +
+              matches.back()->info.signature + "'");
   }
   if (matches.size() == 1) return *matches[0];
   for (const auto& kernel : kernels) {

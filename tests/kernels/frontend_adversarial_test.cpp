@@ -240,4 +240,17 @@ TEST_F(FrontendAdversarialTest, OverloadedKernelsAreChosenBySignature) {
                      "ov(int *), ov(float *, int))");
 }
 
+
+TEST_F(FrontendAdversarialTest, AFileThatIncludesItselfShowsClangsIncludeDepthErrorFirst) {
+  // Clang follows the self-include until its depth limit of 200, so the one kernel is defined once
+  // per inclusion; the reason, "#include nested too deeply" at line 1, column 10, comes before
+  // the kernel count it causes.
+  const std::string message = refusal("#include \"k.cu\"\n__global__ void k(int* a) { a[0] = 1; }\n");
+  const std::size_t depth = message.find("k.cu:1:10: error: #include nested too deeply");
+  const std::size_t count = message.find("warpdiv: error: " + file() + " defines 200 __global__ functions");
+  ASSERT_NE(depth, std::string::npos) << message.substr(0, 2000);
+  ASSERT_NE(count, std::string::npos) << message.substr(message.size() > 2000 ? message.size() - 2000 : 0);
+  EXPECT_LT(depth, count);
+}
+
 }  // namespace
