@@ -132,14 +132,13 @@ std::uint32_t Lowerer::file_index(clang::FileID file) {
   ir::SourceFile source;
   source.path = std::string(sources_.getFilename(sources_.getLocForStartOfFile(file)));
   const llvm::StringRef text = sources_.getBufferData(file);
+  // Lines end as Clang counts them: at "\n", "\r\n" or a lone "\r".
   std::size_t start = 0;
   while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
+    std::size_t end = text.find_first_of("\r\n", start);
     if (end == llvm::StringRef::npos) end = text.size();
-    std::string line = text.substr(start, end - start).str();
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    source.lines.push_back(line);
-    start = end + 1;
+    source.lines.push_back(text.substr(start, end - start).str());
+    start = end + (text.substr(end, 2) == "\r\n" ? 2 : 1);
   }
   k_.files.push_back(source);
   const auto index = static_cast<std::uint32_t>(k_.files.size() - 1);

@@ -79,6 +79,15 @@ TEST_F(FrontendTest, PicksTheOnlyKernelWithoutKernelOption) {
   EXPECT_EQ(k.files[0].lines.at(0), "__global__ void only(int* a) { a[0] = 1; }");
 }
 
+TEST_F(FrontendTest, SourceLinesEndWhereClangEndsThemAtLfCrLfOrALoneCr) {
+  // Four lines, ended in turn by "\r", "\r\n", "\n" and "\r": Clang numbers the store on line 3, and
+  // the model keeps the four texts without their line ends.
+  const ir::Kernel k = load("__global__ void k(int* a) {\r  int t = threadIdx.x;\r\n  a[t] = 1;\n}\r");
+  const std::vector<std::string> lines = {"__global__ void k(int* a) {", "  int t = threadIdx.x;",
+                                          "  a[t] = 1;", "}"};
+  EXPECT_EQ(k.files.at(0).lines, lines);
+}
+
 TEST_F(FrontendTest, SeveralKernelsWithoutKernelOptionListsThem) {
   const std::string message = refusal(kTwoKernels);
   EXPECT_NE(
