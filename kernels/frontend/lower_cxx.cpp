@@ -131,9 +131,11 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
         object_vars_[param] = object;
         copy_object(object, arg, body);
       }
-    } else if (param->getType()->isPointerType() && !reference &&
+    } else if (param->getType().getNonReferenceType()->isPointerType() &&
+               (!reference || param->getType().getNonReferenceType().isConstQualified()) &&
                bind_pointer(param, arg, range(param->getSourceRange()), body)) {
-      bindings_.erase(param);  // a pointer into memory the model follows (p[i] is placed)
+      // A pointer into memory the model follows (p[i] is placed), passed by value or as T* const&.
+      bindings_.erase(param);
     } else {
       scan_work(arg);  // a pointer, float or untracked struct argument: opaque
       bindings_.erase(param);

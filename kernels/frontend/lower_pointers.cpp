@@ -29,28 +29,7 @@ Lowerer::Address Lowerer::pointer_value(const clang::Expr* e) {
       case clang::CK_NoOp:
       case clang::CK_BitCast:
       case clang::CK_AddressSpaceConversion: return pointer_value(cast->getSubExpr());
-      case clang::CK_LValueToRValue: {
-        const clang::Expr* sub = cast->getSubExpr()->IgnoreParens();
-        const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(sub);
-        const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
-        if (var == nullptr)
-          throw Unplaced{"the pointer '" + text(sub) + "' is read from memory"};
-        const auto found = pointers_.find(var);
-        if (found == pointers_.end()) {
-          const auto why = unfollowed_pointers_.find(var);
-          throw Unplaced{why != unfollowed_pointers_.end()
-                             ? why->second
-                             : "the model does not follow the pointer '" +
-                                   var->getNameAsString() + "'"};
-        }
-        const PointerBinding& bound = found->second;
-        if (!bound.lost.empty()) throw Unplaced{bound.lost};
-        if (bound.base == ir::kNone)
-          throw Unplaced{"the pointer '" + var->getNameAsString() + "' has no value here"};
-        Address a{bound.base, {}};
-        if (bound.offset != ir::kNone) a.offset.expr = k_.local(bound.offset, where);
-        return a;
-      }
+      case clang::CK_LValueToRValue: return variable_value(cast->getSubExpr()->IgnoreParens());
       case clang::CK_NullToPointer: throw Unplaced{"a null pointer"};
       case clang::CK_IntegralToPointer: throw Unplaced{"a pointer made from an integer"};
       default: break;
@@ -75,10 +54,35 @@ Lowerer::Address Lowerer::pointer_value(const clang::Expr* e) {
   if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
       op != nullptr && op->getOpcode() == clang::UO_AddrOf)
     return address_of(op->getSubExpr());
+  if (llvm::isa<clang::DeclRefExpr>(e) && e->isGLValue())
+    return variable_value(e);  // the variable itself, bound to a T* const& parameter
   if (llvm::isa<clang::ConditionalOperator>(e) || llvm::isa<clang::BinaryConditionalOperator>(e))
     throw Unplaced{"the pointer is chosen by a condition"};
   if (llvm::isa<clang::CallExpr>(e)) throw Unplaced{"the pointer is returned by a call"};
   throw Unplaced{"the model does not follow the pointer '" + text(e) + "'"};
+}
+
+/// The value of the pointer variable `e` names (its buffer and offset local here), or Unplaced
+/// with why not: `e` is no variable (the pointer is read from memory), or one the model does not
+/// follow, or has lost, or that has no value yet.
+Lowerer::Address Lowerer::variable_value(const clang::Expr* e) {
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e);
+  const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  if (var == nullptr) throw Unplaced{"the pointer '" + text(e) + "' is read from memory"};
+  const auto found = pointers_.find(var);
+  if (found == pointers_.end()) {
+    const auto why = unfollowed_pointers_.find(var);
+    throw Unplaced{why != unfollowed_pointers_.end()
+                       ? why->second
+                       : "the model does not follow the pointer '" + var->getNameAsString() + "'"};
+  }
+  const PointerBinding& bound = found->second;
+  if (!bound.lost.empty()) throw Unplaced{bound.lost};
+  if (bound.base == ir::kNone)
+    throw Unplaced{"the pointer '" + var->getNameAsString() + "' has no value here"};
+  Address a{bound.base, {}};
+  if (bound.offset != ir::kNone) a.offset.expr = k_.local(bound.offset, range(e));
+  return a;
 }
 
 /// The pointer variable an lvalue names (p, (p)), or null.
@@ -88,9 +92,36 @@ const clang::VarDecl* Lowerer::pointer_variable(const clang::Expr* e) {
   return var != nullptr && var->getType()->isPointerType() ? var : nullptr;
 }
 
+/// Whether `type` is a reference through which a pointer may be changed (T*&, not T* const&).
+static bool changes_a_pointer(clang::QualType type) {
+  if (!type->isReferenceType()) return false;
+  const clang::QualType referred = type.getNonReferenceType();
+  return referred->isPointerType() && !referred.isConstQualified();
+}
+
+/// The pointer variable `s` binds to a reference that may change it: an argument passed to a
+/// T*& parameter (f(p)), or the value of a T*& local (T*& r = p); null for anything else.
+const clang::VarDecl* Lowerer::pointer_bound_to_reference(const clang::Stmt* s) {
+  if (const auto* decls = llvm::dyn_cast<clang::DeclStmt>(s)) {
+    for (const clang::Decl* d : decls->decls())
+      if (const auto* var = llvm::dyn_cast<clang::VarDecl>(d);
+          var != nullptr && var->getInit() != nullptr && changes_a_pointer(var->getType()))
+        if (const clang::VarDecl* bound = pointer_variable(var->getInit())) return bound;
+    return nullptr;
+  }
+  const auto* call = llvm::dyn_cast<clang::CallExpr>(s);
+  const clang::FunctionDecl* callee = call != nullptr ? call->getDirectCallee() : nullptr;
+  if (callee == nullptr) return nullptr;
+  const std::vector<const clang::Expr*> args = call_arguments(call, callee);
+  for (unsigned i = 0; i < callee->getNumParams() && i < args.size(); ++i)
+    if (changes_a_pointer(callee->getParamDecl(i)->getType()))
+      if (const clang::VarDecl* bound = pointer_variable(args[i])) return bound;
+  return nullptr;
+}
+
 /// Finds, once per function, the pointer variables changed other than by a statement of its
-/// own `p = q + k`, `p += k`, `p -= k`, `++p`, `p++`, `--p`, `p--` (or whose address is taken):
-/// the model does not follow those (unfollowed_pointers_ says why).
+/// own `p = q + k`, `p += k`, `p -= k`, `++p`, `p++`, `--p`, `p--` (or whose address is taken, or
+/// that are bound to a T*& reference): the model does not follow those (unfollowed_pointers_ says why).
 void Lowerer::scan_pointer_writes(const clang::FunctionDecl* function) {
   if (function == nullptr || !pointer_writes_scanned_.insert(function).second) return;
   const clang::FunctionDecl* definition = nullptr;
@@ -116,10 +147,14 @@ void Lowerer::scan_pointer_writes(const clang::FunctionDecl* function) {
         }
       }
     }
+    std::string how = "is changed by";
+    if (target == nullptr) {
+      target = pointer_bound_to_reference(s);
+      how = "is bound to a reference in";
+    }
     if (target != nullptr && !followed && unfollowed_pointers_.count(target) == 0)
       unfollowed_pointers_[target] =
-          "the pointer '" + target->getNameAsString() + "' is changed by '" +
-          text(llvm::cast<clang::Expr>(s)) +
+          "the pointer '" + target->getNameAsString() + "' " + how + " '" + text(s) +
           "' (the model follows a pointer changed only by statements of their own: p = q + k, "
           "p += k, p -= k, ++p, p++)";
     const bool comma = statement && llvm::isa<clang::BinaryOperator>(s) &&

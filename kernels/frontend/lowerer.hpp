@@ -471,7 +471,9 @@ class Lowerer {
   // lower_pointers.cpp
   std::string region_text(const char* what, const clang::Stmt* s);
   Address pointer_value(const clang::Expr* e);
+  Address variable_value(const clang::Expr* e);
   static const clang::VarDecl* pointer_variable(const clang::Expr* e);
+  static const clang::VarDecl* pointer_bound_to_reference(const clang::Stmt* s);
   void scan_pointer_writes(const clang::FunctionDecl* function);
   void bind_parameter_pointer(std::int32_t index, const clang::ParmVarDecl* param);
   bool followed_pointer(const clang::VarDecl* var);

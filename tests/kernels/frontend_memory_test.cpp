@@ -240,6 +240,46 @@ __global__ void k(float* out, const float* in, float** ptrs, int C) {
                             "((int64)idx * 4:int64)", "20:int64", "0:int64", "0:int64"}));
 }
 
+// A pointer bound to a reference through which it may change (a T*& parameter, a T*& local) is
+// not followed: the callee or the reference may move it where the model cannot see. A T* const&
+// cannot move it, and an int& moves only an integer the model follows.
+TEST_F(FrontendMemory, APointerBoundToAChangingReferenceIsNotPlaced) {
+  const ir::Kernel k = load(R"(
+__device__ void advance(float*& p, int k) { p += k; }
+__device__ float first(float* const& p) { return p[0]; }
+__device__ void step(int& i, int k) { i += k; }
+__global__ void k(float* a, float* b, float* c, float* out) {
+  int t = threadIdx.x;
+  float* p = a;
+  advance(p, t);
+  out[0] = *p;
+  float* q = b;
+  float*& r = q;
+  r = r + 32;
+  out[1] = q[0];
+  float* s = c;
+  out[2] = first(s);
+  int i = 0;
+  step(i, t);
+  out[3] = s[i];
+}
+)");
+  const std::string why = "' (the model follows a pointer changed only by statements of their own: "
+                          "p = q + k, p += k, p -= k, ++p, p++)";
+  EXPECT_EQ(accesses(k), (Lines{
+      // Each store's access comes first, then the loads of its value.
+      "store global 4 out @ 0:int64",
+      "load global 4 *p not placed: the pointer 'p' is bound to a reference in 'advance(p, t)" + why,
+      "store global 4 out @ 4:int64",
+      "load global 4 q[0] not placed: the pointer 'q' is bound to a reference in 'float*& r = q;" + why,
+      // first(s) reads c's element 0 through its T* const& parameter, in the call, which runs
+      // before the statement's own accesses.
+      "load global 4 c @ p",
+      "store global 4 out @ 8:int64",
+      "store global 4 out @ 12:int64",
+      "load global 4 c @ (s + ((int64)i * 4:int64))"}));
+}
+
 TEST_F(FrontendMemory, ModelsSaveAndLoadWithTheirAccesses) {
   const ir::Kernel k = load(R"(
 __global__ void k(float* a, int n) {
