@@ -139,4 +139,54 @@ std::optional<JsonProblem> json_problem(const std::string& text, int max_depth) 
   return std::nullopt;
 }
 
+namespace {
+
+/// "a number", "an object" ... for a message.
+std::string kind_of(const Json& value) {
+  switch (value.type()) {
+    case Json::value_t::null: return "null";
+    case Json::value_t::object: return "an object";
+    case Json::value_t::array: return "an array";
+    case Json::value_t::string: return "a string";
+    case Json::value_t::boolean: return "a boolean";
+    case Json::value_t::discarded: return "nothing";
+    default: return "a number";
+  }
+}
+
+/// What is wrong with one entry of a compilation database, or "".
+std::string entry_problem(const Json& entry) {
+  if (!entry.is_object()) return "is " + kind_of(entry) + ", not an object";
+  for (const auto& [key, value] : entry.items()) {
+    if (key == "directory" || key == "file" || key == "command" || key == "output") {
+      if (!value.is_string()) return "\"" + key + "\" is " + kind_of(value) + ", not a string";
+    } else if (key == "arguments") {
+      if (!value.is_array()) return "\"arguments\" is " + kind_of(value) + ", not an array of strings";
+      for (const Json& argument : value)
+        if (!argument.is_string())
+          return "\"arguments\" holds " + kind_of(argument) + ", not only strings";
+    } else {
+      return "has the key " + quote_value(key) +
+             " (the keys are directory, file, command, arguments and output)";
+    }
+  }
+  for (const char* key : {"directory", "file"})
+    if (!entry.contains(key)) return std::string("has no \"") + key + "\"";
+  if (!entry.contains("command") && !entry.contains("arguments"))
+    return "has neither \"command\" nor \"arguments\"";
+  return "";
+}
+
+}  // namespace
+
+std::string compile_database_shape_problem(const std::string& text) {
+  const Json database = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!database.is_array()) return "the top level is " + kind_of(database) + ", not an array of entries";
+  for (std::size_t i = 0; i < database.size(); ++i) {
+    const std::string problem = entry_problem(database[i]);
+    if (!problem.empty()) return "entry " + std::to_string(i + 1) + " (at /" + std::to_string(i) + ") " + problem;
+  }
+  return "";
+}
+
 }  // namespace warpdiv::sim

@@ -27,4 +27,9 @@ struct JsonProblem {
 /// nested deeper than `max_depth`; nullopt when there is none.
 std::optional<JsonProblem> json_problem(const std::string& text, int max_depth);
 
+/// What makes `text` (valid JSON) not a compilation database as Clang reads one: not an array of
+/// objects, each with string "directory" and "file", a string "command" or an array of strings
+/// "arguments" (either or both), an optional string "output", and no other key; "" when none.
+std::string compile_database_shape_problem(const std::string& text);
+
 }  // namespace warpdiv::sim

@@ -94,8 +94,12 @@ std::string checked_database_text(const std::string& database) {
   if (in) text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   if (!in && !in.eof()) throw InvalidInput(database + " cannot be read");
   const std::optional<sim::JsonProblem> p = sim::json_problem(text, kMaxDatabaseDepth);
-  if (!p) return text;
   const std::string format = "not a JSON compilation database: ";
+  if (!p) {
+    const std::string shape = sim::compile_database_shape_problem(text);
+    if (!shape.empty()) throw InvalidInput(database + ": " + format + shape);
+    return text;
+  }
   switch (p->kind) {
     case sim::JsonProblem::Kind::duplicate_key:
       throw InvalidInput(database + ": " + format + "the key " + sim::quote_value(p->detail) + " appears twice in " +

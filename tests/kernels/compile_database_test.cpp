@@ -161,4 +161,28 @@ TEST_F(CompileDatabaseFiles, AMalformedDatabaseIsOneLineNamingItsLineAndColumn) 
                  "compile_commands.json is a file");
 }
 
+// Valid JSON of another shape is named with the entry and the key at fault, as Clang's reader
+// would refuse it but without its place (Clang says only "Expected array." or "Unknown key").
+TEST_F(CompileDatabaseFiles, ADatabaseOfAnotherShapeNamesTheEntryAndTheKey) {
+  const std::string db = (dir_ / "compile_commands.json").string();
+  const std::string start = db + ": not a JSON compilation database: ";
+  const std::string ok = "{\"directory\": \"" + dir_.string() + "\", \"file\": \"k.cu\", \"command\": \"nvcc -c k.cu\"}";
+  const auto refusal_of = [&](const std::string& text) {
+    write("compile_commands.json", text);
+    return database_refusal(dir_.string());
+  };
+  EXPECT_EQ(refusal_of("[" + ok + "]"), "");
+  EXPECT_EQ(refusal_of("{\"a\": 1}"), start + "the top level is an object, not an array of entries");
+  EXPECT_EQ(refusal_of("[" + ok + ", 7]"), start + "entry 2 (at /1) is a number, not an object");
+  EXPECT_EQ(refusal_of("[{\"directory\": 3, \"file\": \"k.cu\", \"command\": \"x\"}]"),
+            start + "entry 1 (at /0) \"directory\" is a number, not a string");
+  EXPECT_EQ(refusal_of("[{\"directory\": \"/\", \"file\": \"k.cu\"}]"),
+            start + "entry 1 (at /0) has neither \"command\" nor \"arguments\"");
+  EXPECT_EQ(refusal_of("[{\"directory\": \"/\", \"file\": \"k.cu\", \"arguments\": [\"nvcc\", 2]}]"),
+            start + "entry 1 (at /0) \"arguments\" holds a number, not only strings");
+  EXPECT_EQ(refusal_of("[{\"directory\": \"/\", \"file\": \"k.cu\", \"command\": \"x\", \"extra\": 1}]"),
+            start + "entry 1 (at /0) has the key 'extra' (the keys are directory, file, command, arguments and output)");
+  EXPECT_EQ(refusal_of("[{\"file\": \"k.cu\", \"command\": \"x\"}]"), start + "entry 1 (at /0) has no \"directory\"");
+}
+
 }  // namespace
