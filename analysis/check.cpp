@@ -81,6 +81,8 @@ const std::vector<CheckRule>& check_rules() {
        "in part than in the baseline", "", FindingLevel::warning},
       {"kernel-unreadable", "A kernel could not be read or counted: nothing of it was checked", "",
        FindingLevel::error},
+      {"memory-not-counted", "A statement under a memory limit has accesses the model cannot place: "
+       "the limit cannot be judged there", "", FindingLevel::warning},
       {"baseline-vanished", "A statement of the baseline has no statement now: write the baseline "
        "again", "", FindingLevel::note},
       {"unused-line-limits", "A [[kernel.statement]] or [[kernel.line]] table matches no "
@@ -149,6 +151,24 @@ std::string statement_words(const CheckRow& row) {
   if (row.kind == "statement") return "statement";
   if (row.condition) return row.kind + " condition";
   return row.kind;
+}
+
+bool has_memory_limit(const CheckLimits& l) {
+  return l.min_sector_efficiency || l.max_sectors_per_request || l.max_bank_conflicts_per_request ||
+         l.max_bank_conflicts;
+}
+
+// A statement under a memory limit whose accesses are not all counted: the limit cannot be
+// judged, so the gate does not pass it silently.
+Finding not_counted(const CheckRow& row) {
+  std::string why;
+  for (const std::string& access : row.not_counted) why += (why.empty() ? "" : "; ") + access;
+  Finding f = at_row(row, "memory-not-counted",
+                     std::to_string(row.not_counted.size()) + " of this statement's accesses " +
+                         (row.not_counted.size() == 1 ? "is" : "are") +
+                         " not counted, so its memory limits cannot be judged: " + why);
+  f.figures.emplace_back("accesses_not_counted", std::to_string(row.not_counted.size()));
+  return f;
 }
 
 }  // namespace
@@ -220,6 +240,7 @@ std::vector<Finding> check_limits(CheckKernel& kernel, const std::vector<CheckRo
                         {"limit", std::to_string(*l.partial_barriers)}});
       out.push_back(std::move(f));
     }
+    if (!row.not_counted.empty() && has_memory_limit(l)) out.push_back(not_counted(row));
     if (!row.memory) continue;
     const MemoryFigures& m = *row.memory;
     if (m.has_global && m.global_requests > 0) {
@@ -518,6 +539,9 @@ class BaselineRecord {
     if (row.active_lanes > lanes)
       fail(10, to_decimal(row.active_lanes) + " is more than warp_evaluations x warp_size (" +
                    to_decimal(lanes) + "): a warp evaluation has at most warp_size active lanes");
+    if (row.active_lanes < row.warp_evaluations)
+      fail(10, to_decimal(row.active_lanes) + " is less than warp_evaluations (" +
+                   to_decimal(row.warp_evaluations) + "): a warp evaluation has at least one active lane");
     at_most(14, row.partial_block_executions, 13, row.block_executions,
             "partial block executions are some of the barrier's");
     at_most(15, m.global_requests, 16, m.global_sectors, "each global request touches a sector");
@@ -695,7 +719,7 @@ std::size_t CheckOutcome::failing() const {
 }
 
 void write_check_text(std::ostream& out, const CheckOutcome& outcome) {
-  std::size_t limits = 0, regressions = 0, notes = 0, errors = 0, suppressed = 0;
+  std::size_t limits = 0, regressions = 0, notes = 0, errors = 0, suppressed = 0, unjudged = 0;
   static const char* const kLevels[] = {"error", "warning", "note"};
   for (const Finding& f : outcome.findings) {
     if (f.suppressed) {
@@ -709,6 +733,7 @@ void write_check_text(std::ostream& out, const CheckOutcome& outcome) {
     if (f.level == FindingLevel::note) ++notes;
     else if (f.level == FindingLevel::error) ++errors;
     else if (f.rule.find("regressed") != std::string::npos) ++regressions;
+    else if (f.rule == "memory-not-counted") ++unjudged;
     else ++limits;
   }
   const auto plural = [](std::size_t n, const char* one, const char* many) {
@@ -718,6 +743,7 @@ void write_check_text(std::ostream& out, const CheckOutcome& outcome) {
       << plural(outcome.statements, "statement", "statements") << ": ";
   if (errors > 0) out << plural(errors, "kernel unreadable", "kernels unreadable") << ", ";
   out << plural(limits, "limit crossed", "limits crossed");
+  if (unjudged > 0) out << ", " << plural(unjudged, "statement not judged", "statements not judged");
   if (outcome.baseline) out << ", " << plural(regressions, "regression", "regressions");
   if (notes > 0) out << ", " << plural(notes, "note", "notes");
   if (suppressed > 0) out << ", " << suppressed << " allowed by comments";

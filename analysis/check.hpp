@@ -70,6 +70,9 @@ struct CheckRow {
   sim::Count block_executions = 0, partial_block_executions = 0;  // a barrier's
   /// Memory figures, when the count has them (MemoryFigures' has_global / has_shared say which).
   std::optional<MemoryFigures> memory;
+  /// The statement's memory accesses the count has no figures for: "FILE:LINE:COL: load 'x[i]':
+  /// why", each once (the memory figures above leave them out).
+  std::vector<std::string> not_counted;
   std::size_t copies = 1;  // report rows summed into this one
   /// "LINE:COL" of the single-lane branch (single_lane_branch()) the statement is, or lies in the
   /// taken side of; empty otherwise.

@@ -25,13 +25,14 @@ const std::vector<std::pair<std::string, std::string>>& check_suppression_groups
       {"divergence", "divergent-branch,divergent-evaluations,divergence-regressed"},
       {"simd", "simd-efficiency,simd-efficiency-regressed"},
       {"memory", "sector-efficiency,sectors-per-request,bank-conflicts-per-request,bank-conflicts,"
-                 "sector-efficiency-regressed,bank-conflicts-regressed"},
+                 "sector-efficiency-regressed,bank-conflicts-regressed,memory-not-counted"},
       {"barrier", "partial-barrier,partial-barrier-regressed"},
       {"single-lane", "single-lane-branch"},
       {"all", "divergent-branch,divergent-evaluations,divergence-regressed,simd-efficiency,"
               "simd-efficiency-regressed,sector-efficiency,sectors-per-request,"
               "bank-conflicts-per-request,bank-conflicts,sector-efficiency-regressed,"
-              "bank-conflicts-regressed,partial-barrier,partial-barrier-regressed,single-lane-branch"},
+              "bank-conflicts-regressed,memory-not-counted,partial-barrier,partial-barrier-regressed,"
+              "single-lane-branch"},
   };
   return groups;
 }
@@ -366,6 +367,18 @@ class RowBuilder {
     add_counts(groups_[g].row, r, r.statement == owner(r.statement));
   }
 
+  // The accesses the count has no figures for, each on its statement's row.
+  void add_not_counted(const MemorySection& memory) {
+    for (const AccessRow& a : memory.accesses) {
+      if (a.not_counted.empty() || !known(a.statement)) continue;
+      const auto found = index_.find(key(a.statement));
+      if (found == index_.end()) continue;
+      std::vector<std::string>& list = groups_[found->second].row.not_counted;
+      const std::string text = a.where + ": " + a.kind + " '" + a.text + "': " + a.not_counted;
+      if (std::find(list.begin(), list.end(), text) == list.end()) list.push_back(text);
+    }
+  }
+
   // Each statement every copy of which lies in the taken side of a single-lane branch, marked.
   std::vector<CheckRow> rows(const SourceReport& report) {
     for (const SourceRow& r : report.rows) {
@@ -452,6 +465,7 @@ std::vector<CheckRow> make_check_rows(const std::string& check, const SourceRepo
                                       const std::string& root, std::vector<Finding>& notes) {
   RowBuilder builder(check, kernel, warp_size, root, notes);
   for (const SourceRow& r : report.rows) builder.add(r);
+  builder.add_not_counted(report.memory);
   std::vector<CheckRow> rows = builder.rows(report);
   std::stable_sort(rows.begin(), rows.end(), [](const CheckRow& a, const CheckRow& b) {
     return std::tie(a.file, a.line, a.column) < std::tie(b.file, b.line, b.column);

@@ -436,6 +436,30 @@ TEST(CheckLimits, SimdEfficiencyBarriersAndMemory) {
                 "executions (undefined behaviour), limit 0"}));
 }
 
+// A statement under a memory limit with an access the model cannot place is a failing finding
+// naming the access; without a memory limit, or allowed by a comment, it is not.
+TEST(CheckLimits, AccessesNotCountedUnderAMemoryLimitAreNotJudgedSilently) {
+  CheckLimits l;
+  l.min_sector_efficiency = 0.9;
+  CheckKernel k = kernel_with(l);
+  CheckRow s = plain(6, 3, 1, 32);
+  s.not_counted = {"k.cu:6:3: store 'p[t]': it could not be placed: the pointer 'p' is read from memory"};
+  const std::vector<Finding> f = check_limits(k, {s}, "/src");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].rule, "memory-not-counted");
+  EXPECT_TRUE(f[0].fails);
+  EXPECT_EQ(f[0].message, "1 of this statement's accesses is not counted, so its memory limits cannot be "
+                          "judged: k.cu:6:3: store 'p[t]': it could not be placed: the pointer 'p' is "
+                          "read from memory");
+  CheckKernel control = kernel_with(CheckLimits{});
+  control.limits.min_simd_efficiency = 0.5;
+  EXPECT_TRUE(check_limits(control, {s}, "/src").empty());
+  s.allowed = {"memory-not-counted"};
+  const std::vector<Finding> allowed = check_limits(k, {s}, "/src");
+  ASSERT_EQ(allowed.size(), 1u);
+  EXPECT_FALSE(allowed[0].fails);
+}
+
 TEST(CheckBaseline, WrittenThenReadBack) {
   CheckRow b = branch(12, 64, 24);
   b.statement = "if (a, \"b\")";  // quoted in the CSV
@@ -543,6 +567,11 @@ TEST(CheckBaseline, FiguresThatCannotHoldTogetherAreRefused) {
   EXPECT_EQ(baseline_refusal(baseline_with(",2048,", ",2049,")),
             "b.csv:2: column 'active_lanes': 2049 is more than warp_evaluations x warp_size "
             "(2048): a warp evaluation has at most warp_size active lanes");
+  // 64 evaluations hold at least 64 active lanes.
+  EXPECT_EQ(baseline_refusal(baseline_with(",2048,", ",63,")),
+            "b.csv:2: column 'active_lanes': 63 is less than warp_evaluations (64): a warp "
+            "evaluation has at least one active lane");
+  EXPECT_EQ(baseline_refusal(baseline_with(",2048,", ",64,")), "(accepted)");
   EXPECT_EQ(baseline_refusal(baseline_with(",24,,,,,,,,", ",24,5,6,,,,,,")),
             "b.csv:2: column 'partial_block_executions': 6 is more than block_executions (5): "
             "partial block executions are some of the barrier's");

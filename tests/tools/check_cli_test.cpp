@@ -218,6 +218,35 @@ TEST(CheckCli, ConfigErrorsAreOneLineWithThePlaceAndWriteNothing) {
                          "--no-baseline"}).status, 2);
 }
 
+// The double-buffer swap through float*& parameters: in is b + 1 after it, so the store covers
+// bytes 4..131 of b, 5 sectors for 128 bytes (80%), below the limit of 90%. The model cannot see
+// the swap: the store is not counted, and the gate says the limit cannot be judged there.
+TEST(CheckCli, AStatementWhoseAccessesAreNotCountedFailsAMemoryLimit) {
+  TempDir dir;
+  write_file(dir.file("swap.cu"),
+             "__device__ void swp(float *&x, float *&y) { float *t = x; x = y; y = t; }\n"
+             "__global__ void k(float *a, float *b) {\n"
+             "  float *in = a, *out = b + 1;\n"
+             "  swp(in, out);\n"
+             "  in[threadIdx.x] = 1.0f;\n"
+             "}\n");
+  const std::string kernel = "[[kernel]]\nfile = \"swap.cu\"\ngrid = 1\nblock = 32\nalloc = { a = 40, b = 40 }\n";
+  const CliResult r = check(dir, "[limits]\nmin_sector_efficiency = 0.9\n" + kernel);
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("swap.cu:5:3: warning: 1 of this statement's accesses is not counted, so its memory "
+                       "limits cannot be judged: "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("store 'in[threadIdx.x]': it could not be placed: the pointer 'in' is bound to a "
+                       "reference in 'swp(in, out)'"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("[memory-not-counted]\nwarpdiv check: 1 kernel, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0 limits crossed, 1 statement not judged: FAILED\n"), std::string::npos) << r.out;
+  // Without a memory limit nothing is to be judged on memory: it passes.
+  EXPECT_EQ(check(dir, "[limits]\nmax_divergent_fraction = 0.5\n" + kernel).status, 0);
+}
+
 TEST(CheckCli, AKernelThatCannotBeModelledIsAFindingWithTheFrontEndsReason) {
   TempDir dir;
   // A branch on a float read from memory the launch gives no values for: data-dependent.
