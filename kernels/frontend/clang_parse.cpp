@@ -538,7 +538,17 @@ struct ParsedSource::Clang {
   std::string text() { return trimmed(consumer->text()); }
 };
 
-ParsedSource::ParsedSource(const FrontendOptions& options) : clang_(std::make_unique<Clang>()) {
+ParsedSource::ParsedSource(const FrontendOptions& options, std::vector<std::string>* files_on_failure)
+    : clang_(std::make_unique<Clang>()) {
+  try {
+    parse(options);
+  } catch (...) {
+    if (files_on_failure != nullptr) *files_on_failure = files_read();
+    throw;
+  }
+}
+
+void ParsedSource::parse(const FrontendOptions& options) {
   if (!std::ifstream(options.file)) {
     throw InvalidInput("cannot read " + options.file + ": no such file or not readable");
   }
@@ -676,7 +686,8 @@ std::vector<ClangError> ParsedSource::errors() const {
 }
 
 std::vector<std::string> ParsedSource::files_read() const {
-  const clang::SourceManager& sources = context().getSourceManager();
+  if (!clang_->instance || !clang_->instance->hasSourceManager()) return database_files_;
+  const clang::SourceManager& sources = clang_->instance->getSourceManager();
   std::vector<std::string> files;
   for (auto it = sources.fileinfo_begin(); it != sources.fileinfo_end(); ++it) {
     const std::string name = it->first->getName().str();

@@ -41,7 +41,9 @@ class ParsedSource {
   /// Runs Clang on options.file. Throws InvalidInput when the file cannot be read, and
   /// ClangDiagnostics when Clang could not read it to the end (a fatal error, such as a missing
   /// #include, or an error before the parse). Other errors are kept: has_errors(), notes_for().
-  explicit ParsedSource(const FrontendOptions& options);
+  /// When it throws, `files_on_failure` (when given) receives files_read() as far as Clang got.
+  explicit ParsedSource(const FrontendOptions& options,
+                        std::vector<std::string>* files_on_failure = nullptr);
   ~ParsedSource();
   ParsedSource(const ParsedSource&) = delete;
   ParsedSource& operator=(const ParsedSource&) = delete;
@@ -72,6 +74,7 @@ class ParsedSource {
   std::vector<std::string> files_read() const;
 
  private:
+  void parse(const FrontendOptions& options);
   struct Clang;
   std::unique_ptr<Clang> clang_;
   std::vector<FoundKernel> kernels_;

@@ -107,9 +107,25 @@ std::vector<KernelInfo> list_kernels(const FrontendOptions& options) {
 
 namespace {
 
+sim::ir::Kernel load_parsed(const detail::ParsedSource& source, const FrontendOptions& options,
+                            std::vector<std::string>* notes, std::vector<std::string>* files_read,
+                            std::vector<HostLaunch>* launches);
+
+/// load_kernel on this thread; every file read reported in `files_read` when it fails too.
 sim::ir::Kernel load_here(const FrontendOptions& options, std::vector<std::string>* notes,
                           std::vector<std::string>* files_read, std::vector<HostLaunch>* launches) {
-  const detail::ParsedSource source(options);
+  const detail::ParsedSource source(options, files_read);
+  try {
+    return load_parsed(source, options, notes, files_read, launches);
+  } catch (...) {
+    if (files_read != nullptr) *files_read = source.files_read();
+    throw;
+  }
+}
+
+sim::ir::Kernel load_parsed(const detail::ParsedSource& source, const FrontendOptions& options,
+                            std::vector<std::string>* notes, std::vector<std::string>* files_read,
+                            std::vector<HostLaunch>* launches) {
   const detail::FoundKernel& kernel = choose(source, options);
   if (kernel.info.uninstantiated_template) {
     throw InvalidInput(kernel.info.location + ": the kernel template '" + kernel.info.name +

@@ -243,7 +243,9 @@ std::vector<KernelInfo> list_kernels(const FrontendOptions& options);
 /// listing them; an unsupported construct or a data-dependent condition: "FILE:LINE:COL: ..." with
 /// the reason).
 /// `files_read`, when given, receives every real file read for the kernel (the source, all it
-/// includes, the compilation database and its response files).
+/// includes, the compilation database and its response files), also when the load fails once
+/// Clang has read the source (then before the exception leaves), so that a caller can keep
+/// its outputs off them.
 /// `launches`, when given and options.host_launches is set, receives the kernel's launches in the
 /// file's host code, in source order (host_launch.cpp says what is computed and what refused).
 sim::ir::Kernel load_kernel(const FrontendOptions& options,

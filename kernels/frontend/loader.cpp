@@ -192,7 +192,9 @@ std::string ask_isolated(const Plugin& p, const std::string& request, const std:
   return reply;
 }
 
-json ask(const char* op, const FrontendOptions& options) {
+/// The plugin's reply to `op`; its error as an exception, `files_read` (when given) filled first
+/// with the files it read before failing.
+json ask(const char* op, const FrontendOptions& options, std::vector<std::string>* files_read = nullptr) {
   const Plugin& p = plugin();
   json request{{"op", op},
                {"file", options.file},
@@ -215,6 +217,7 @@ json ask(const char* op, const FrontendOptions& options) {
   for (auto& [key, value] : answer.items())
     if (key != "model") sim::map_json_strings(value, sim::unescape_bytes);
   if (const auto e = answer.find("error"); e != answer.end()) {
+    if (files_read != nullptr) *files_read = answer.value("files_read", std::vector<std::string>());
     const std::string kind = e->at("kind").get<std::string>();
     const std::string message = e->at("message").get<std::string>();
     if (kind == "clang") throw ClangDiagnostics(message);
@@ -247,7 +250,7 @@ HostValue host_value(const json& v) {
 
 sim::ir::Kernel load_kernel(const FrontendOptions& options, std::vector<std::string>* notes,
                             std::vector<std::string>* files_read, std::vector<HostLaunch>* launches) {
-  const json answer = ask("load", options);
+  const json answer = ask("load", options, files_read);
   if (notes != nullptr) *notes = answer.value("notes", std::vector<std::string>());
   if (files_read != nullptr)
     *files_read = answer.value("files_read", std::vector<std::string>());

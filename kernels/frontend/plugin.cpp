@@ -32,11 +32,12 @@ json escaped(json reply) {
   return reply;
 }
 
-json error(const char* kind, const std::string& message) {
-  return escaped(json{{"error", {{"kind", kind}, {"message", message}}}});
+json error(const char* kind, const std::string& message, const std::vector<std::string>& files_read) {
+  return escaped(json{{"error", {{"kind", kind}, {"message", message}}}, {"files_read", files_read}});
 }
 
 json answer(const std::string& request_text) {
+  std::vector<std::string> files_read;  // also on failure: the files Clang read before it
   try {
     json request = json::parse(request_text);
     warpdiv::sim::map_json_strings(request, warpdiv::sim::unescape_bytes);
@@ -56,7 +57,6 @@ json answer(const std::string& request_text) {
     const std::string op = request.at("op").get<std::string>();
     if (op == "load") {
       std::vector<std::string> notes;
-      std::vector<std::string> files_read;
       std::vector<warpdiv::frontend::HostLaunch> launches;
       const warpdiv::sim::ir::Kernel kernel =
           warpdiv::frontend::load_kernel(options, &notes, &files_read, &launches);
@@ -90,13 +90,13 @@ json answer(const std::string& request_text) {
                            {"signature", k.signature}});
       return escaped(json{{"kernels", kernels}});
     }
-    return error("internal", "unknown front-end request '" + op + "'");
+    return error("internal", "unknown front-end request '" + op + "'", files_read);
   } catch (const warpdiv::frontend::ClangDiagnostics& e) {
-    return error("clang", e.what());
+    return error("clang", e.what(), files_read);
   } catch (const warpdiv::InvalidInput& e) {
-    return error("input", e.what());
+    return error("input", e.what(), files_read);
   } catch (const std::exception& e) {
-    return error("internal", e.what());
+    return error("internal", e.what(), files_read);
   }
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -245,6 +246,37 @@ TEST(CheckCli, AStatementWhoseAccessesAreNotCountedFailsAMemoryLimit) {
   EXPECT_NE(r.out.find("0 limits crossed, 1 statement not judged: FAILED\n"), std::string::npos) << r.out;
   // Without a memory limit nothing is to be judged on memory: it passes.
   EXPECT_EQ(check(dir, "[limits]\nmax_divergent_fraction = 0.5\n" + kernel).status, 0);
+}
+
+// A kernel that cannot be read is a finding and the gate goes on to write its outputs: they must
+// still never replace what that kernel read, the header Clang read before the missing one, its
+// source, the compilation database, the response file and -include file the database names.
+TEST(CheckCli, OutputsNeverReplaceTheFilesOfAKernelThatCouldNotBeRead) {
+  TempDir dir;
+  write_file(dir.file("good.h"), "#define GOOD 1\n");
+  write_file(dir.file("g.cu"), "#include \"good.h\"\n#include \"missing.h\"\n__global__ void g(int* o) { o[0] = GOOD; }\n");
+  write_file(dir.file("r.rsp"), "-DY=1\n");
+  write_file(dir.file("pre.h"), "#define P 1\n");
+  write_file(dir.file("g2.cu"), "#include \"missing.h\"\n__global__ void g(int* o) { o[0] = 1; }\n");
+  std::filesystem::create_directory(dir.file("build"));
+  const std::string database = dir.file("build/compile_commands.json");
+  write_file(database, "[{\"directory\": \"" + dir.file("") + "\", \"file\": \"" + dir.file("g2.cu") +
+                           "\", \"command\": \"nvcc -include pre.h @r.rsp -c g2.cu\"}]");
+  const std::string one = "[[kernel]]\nfile = \"g.cu\"\ngrid = 1\nblock = 32\n";
+  const std::string two = "[[kernel]]\nfile = \"g2.cu\"\ncompile_commands = \"build\"\ngrid = 1\nblock = 32\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {one, "good.h"}, {one, "g.cu"}, {two, "r.rsp"}, {two, "pre.h"}, {two, "build/compile_commands.json"}};
+  for (const auto& [config, target] : cases) {
+    const std::string before = read_file(dir.file(target));
+    const CliResult r = check(dir, config, {"--sarif", dir.file(target)});
+    EXPECT_EQ(r.status, 2) << target << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find("is the same file as"), std::string::npos) << target << "\n" << r.err;
+    EXPECT_EQ(read_file(dir.file(target)), before) << target;
+  }
+  // Elsewhere the SARIF is written, with the kernel's finding.
+  const CliResult r = check(dir, one, {"--sarif", dir.file("out.sarif")});
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(read_file(dir.file("out.sarif")).find("kernel-unreadable"), std::string::npos);
 }
 
 TEST(CheckCli, AKernelThatCannotBeModelledIsAFindingWithTheFrontEndsReason) {

@@ -177,12 +177,13 @@ std::optional<std::string> unreadable_input(const analysis::CheckKernel& k) {
 
 // read_source_kernel with what it prints on stderr (Clang's diagnostics) passed on, and the first
 // error line among them kept in `first_error`.
-std::optional<SourceKernel> read_keeping_first_error(const KernelSource& source, std::string& first_error) {
+std::optional<SourceKernel> read_keeping_first_error(const KernelSource& source, std::string& first_error,
+                                                     std::vector<std::string>& files_tried) {
   std::ostringstream captured;
   std::streambuf* const stderr_buffer = std::cerr.rdbuf(captured.rdbuf());
   std::optional<SourceKernel> read;
   try {
-    read = read_source_kernel(source);
+    read = read_source_kernel(source, &files_tried);
   } catch (...) {
     std::cerr.rdbuf(stderr_buffer);
     std::cerr << captured.str();
@@ -197,6 +198,21 @@ std::optional<SourceKernel> read_keeping_first_error(const KernelSource& source,
   return read;
 }
 
+// The inputs of a kernel that could not be read or bound, which the outputs must not replace
+// either: its file or model, the compilation database, the data files, and every file the
+// front-end read before it failed (or all the kernel's files, where the launch failed).
+void protect_unread(const CheckLaunch& l, std::vector<std::string>& files) {
+  const analysis::CheckKernel& k = *l.config;
+  files.push_back(k.model.empty() ? k.file : k.model);
+  if (!l.request.source.build_dir.empty()) files.push_back(l.request.source.build_dir + "/compile_commands.json");
+  files.insert(files.end(), l.files_tried.begin(), l.files_tried.end());
+  for (const std::string& f : source_files(l.kernel.kernel, l.kernel.files_read)) files.push_back(f);
+  try {
+    for (const std::string& f : data_files(l.request.data)) files.push_back(f);
+  } catch (const InvalidInput&) {  // a malformed --data pair names no file
+  }
+}
+
 // Reads the kernel of `l` and binds its launch; the reason when it cannot (Clang's diagnostics on
 // stderr).
 std::optional<std::string> read_launch(CheckLaunch& l) {
@@ -204,7 +220,7 @@ std::optional<std::string> read_launch(CheckLaunch& l) {
   if (std::optional<std::string> why = unreadable_input(k)) return why;
   try {
     std::string first_error;
-    std::optional<SourceKernel> read = read_keeping_first_error(l.request.source, first_error);
+    std::optional<SourceKernel> read = read_keeping_first_error(l.request.source, first_error, l.files_tried);
     if (!read)
       return "Clang refused it" + (first_error.empty() ? std::string() : ": " + first_error) +
              " (its diagnostics on stderr)";
@@ -256,6 +272,7 @@ std::optional<CheckInputs> prepare_check(const CheckRequest& request) {
     l.request = check_kernel_request(in.config, k);
     if (const std::optional<std::string> why = read_launch(l)) {
       const std::string& input = k.model.empty() ? k.file : k.model;
+      protect_unread(l, in.files);
       in.unread.push_back(analysis::unreadable_kernel(
           k.name, analysis::relative_to_root(input, in.config.root), sim::one_line(*why)));
       continue;

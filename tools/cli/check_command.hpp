@@ -36,6 +36,7 @@ struct CheckLaunch {
   AnalyzeSourceRequest request;
   SourceKernel kernel;
   sim::ir::Launch launch;
+  std::vector<std::string> files_tried;  // read for the kernel, also when it could not be read
 };
 
 /// Everything a check reads, read and checked.

@@ -248,19 +248,23 @@ void print_source_notes(std::ostream& out, const std::vector<std::string>& notes
         << " more errors in code the kernel does not reach\n";
 }
 
-std::optional<SourceKernel> read_source_kernel(const KernelSource& source) {
+std::optional<SourceKernel> read_source_kernel(const KernelSource& source,
+                                               std::vector<std::string>* files_tried) {
   SourceKernel read;
   std::vector<std::string> notes;
-#ifdef WARPDIV_HAVE_FRONTEND
   try {
     read.kernel = read_kernel(source, notes, &read.files_read, &read.launches);
+#ifdef WARPDIV_HAVE_FRONTEND
   } catch (const frontend::ClangDiagnostics& e) {
+    if (files_tried != nullptr) *files_tried = read.files_read;
     std::cerr << e.what() << '\n';  // as Clang prints them: file:line:col: error: ...
     return std::nullopt;
-  }
-#else
-  read.kernel = read_kernel(source, notes, &read.files_read, &read.launches);
 #endif
+  } catch (...) {
+    if (files_tried != nullptr) *files_tried = read.files_read;
+    throw;
+  }
+  if (files_tried != nullptr) *files_tried = read.files_read;
   print_source_notes(std::cerr, notes);
   return read;
 }
