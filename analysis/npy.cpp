@@ -78,8 +78,13 @@ class Header {
                         ") is not the dict {'descr': ..., 'fortran_order': ..., 'shape': (...)}: " + what +
                         " at byte " + std::to_string(at_));
   }
+  // Whitespace inside the dict (a Python literal: spaces and tabs).
   void skip_spaces() {
     while (at_ < end_ && (bytes_[at_] == ' ' || bytes_[at_] == '\t')) ++at_;
+  }
+  // The padding after the dict: spaces (0x20) alone, as the format lays it out.
+  void skip_padding() {
+    while (at_ < end_ && bytes_[at_] == ' ') ++at_;
   }
   void expect(char c) {
     if (!accept(c)) fail(std::string("expected '") + c + "'");
@@ -179,7 +184,7 @@ NpyArray read_header(const std::string& bytes, const Preamble& p, const std::str
       break;
     }
   }
-  h.skip_spaces();
+  h.skip_padding();
   if (!h.at_end()) h.fail("more than spaces after the dict");
   for (const auto& [key, given] : seen)
     if (!given) h.fail("the key '" + key + "' is missing");

@@ -187,6 +187,11 @@ TEST(Npy, TheHeaderIsExactlyTheThreeKeysOnce) {
   // After the dict, spaces only: the 57-byte dict ends at byte 66, "x" is at byte 68.
   EXPECT_EQ(message(npy_v1("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), } x", floats({1}))),
             kPrefix + "the header (bytes 10 to 127) " + kNotTheDict + "more than spaces after the dict at byte 68");
+  // The padding is spaces (0x20): a tab after the dict at byte 67 is not (inside it, a tab is
+  // Python whitespace, and read).
+  EXPECT_EQ(message(npy_v1("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }\t", floats({1}))),
+            kPrefix + "the header (bytes 10 to 127) " + kNotTheDict + "more than spaces after the dict at byte 67");
+  EXPECT_EQ(message(npy_v1("{'descr':\t'<f4', 'fortran_order': False, 'shape': (1,), }", floats({1}))), "accepted");
   // The string's opening quote is byte 10 + 10.
   EXPECT_EQ(message(npy_v1("{'descr': '<f\\x34', 'fortran_order': False, 'shape': (1,), }", floats({1}))),
             kPrefix + "the header (bytes 10 to 127) " + kNotTheDict +
