@@ -33,6 +33,13 @@ constexpr std::uintmax_t kMaxResponseBytes = std::uintmax_t{4} << 20;
 constexpr std::uintmax_t kMaxDatabaseBytes = std::uintmax_t{64} << 20;
 constexpr int kMaxDatabaseDepth = 16;
 
+/// A command line as one text, its words separated by spaces.
+std::string join(const std::vector<std::string>& words) {
+  std::string text;
+  for (const std::string& w : words) text += (text.empty() ? "" : " ") + w;
+  return text;
+}
+
 /// What each taken flag becomes for Clang, and whether its value is a path.
 struct Taken {
   const char* clang;  // "-I", "-D" ...
@@ -272,7 +279,18 @@ std::vector<std::string> database_arguments(const std::string& build_dir, const 
   if (commands.empty())
     throw InvalidInput(database + " has no entry for " + absolute);
   if (files_read != nullptr) files_read->push_back(database);
-  return usable_arguments(commands.front().CommandLine, commands.front().Directory, files_read);
+  // A file built by several targets has an entry for each: one reading when they agree on what
+  // the front-end takes from them; otherwise no entry can be chosen for the user.
+  const std::vector<std::string> first =
+      usable_arguments(commands.front().CommandLine, commands.front().Directory, files_read);
+  for (std::size_t i = 1; i < commands.size(); ++i)
+    if (usable_arguments(commands[i].CommandLine, commands[i].Directory, files_read) != first)
+      throw InvalidInput(database + " has " + std::to_string(commands.size()) + " entries for " + absolute +
+                         " whose flags differ (" + sim::quote_value(join(commands.front().CommandLine)) +
+                         " and " + sim::quote_value(join(commands[i].CommandLine)) +
+                         "): which build to read cannot be told; give its flags (-D, -I, -include) "
+                         "instead of -p");
+  return first;
 }
 
 }  // namespace warpdiv::frontend::detail

@@ -185,4 +185,20 @@ TEST_F(CompileDatabaseFiles, ADatabaseOfAnotherShapeNamesTheEntryAndTheKey) {
   EXPECT_EQ(refusal_of("[{\"file\": \"k.cu\", \"command\": \"x\"}]"), start + "entry 1 (at /0) has no \"directory\"");
 }
 
+// A file two targets build has two entries: read once when they agree on the flags the front-end
+// takes (-o and -O3 are not among them), refused naming both when they do not (-DX=1, -DX=40).
+TEST_F(CompileDatabaseFiles, TwoEntriesForOneFileMustAgreeOnTheFlagsTaken) {
+  const std::string db = (dir_ / "compile_commands.json").string();
+  const auto entry = [&](const std::string& command) {
+    return "{\"directory\": \"" + dir_.string() + "\", \"file\": \"k.cu\", \"command\": \"" + command + "\"}";
+  };
+  write("compile_commands.json", "[" + entry("nvcc -DX=1 -c k.cu -o a.o") + ", " + entry("nvcc -DX=1 -O3 -c k.cu -o b.o") + "]");
+  EXPECT_EQ(database_refusal(dir_.string()), "");
+  write("compile_commands.json", "[" + entry("nvcc -DX=1 -c k.cu") + ", " + entry("nvcc -DX=40 -c k.cu") + "]");
+  EXPECT_EQ(database_refusal(dir_.string()),
+            db + " has 2 entries for " + (dir_ / "k.cu").string() +
+                " whose flags differ ('nvcc -DX=1 -c k.cu' and 'nvcc -DX=40 -c k.cu'): which build to read "
+                "cannot be told; give its flags (-D, -I, -include) instead of -p");
+}
+
 }  // namespace
