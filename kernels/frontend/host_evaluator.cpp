@@ -238,6 +238,22 @@ std::pair<const clang::VarDecl*, int> Frame::target_of(const clang::Expr* e) con
   return {nullptr, -1};
 }
 
+std::vector<std::pair<const clang::VarDecl*, int>> Frame::targets_of(const clang::Expr* e) const {
+  using namespace clang;
+  e = e->IgnoreParenImpCasts();
+  if (const auto* cast = dyn_cast<ExplicitCastExpr>(e); cast != nullptr && cast->isGLValue())
+    return targets_of(cast->getSubExpr());
+  if (const auto* c = dyn_cast<AbstractConditionalOperator>(e); c != nullptr && c->isGLValue()) {
+    std::vector<std::pair<const VarDecl*, int>> both = targets_of(c->getTrueExpr());
+    const std::vector<std::pair<const VarDecl*, int>> other = targets_of(c->getFalseExpr());
+    both.insert(both.end(), other.begin(), other.end());
+    return both;
+  }
+  const std::pair<const VarDecl*, int> one = target_of(e);
+  if (one.first == nullptr) return {};
+  return {one};
+}
+
 void Frame::set_unknown(const clang::VarDecl* v, int component, const std::string& tail) {
   if (v == nullptr) return;
   if (is_dim3(v->getType())) {
@@ -254,15 +270,13 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
   if (s == nullptr) return;
   const std::string at = f_.where(s->getBeginLoc());
   if (const auto* b = dyn_cast<BinaryOperator>(s); b != nullptr && b->isAssignmentOp()) {
-    const auto [v, component] = target_of(b->getLHS());
-    set_unknown(v, component, how);
+    for (const auto& [v, component] : targets_of(b->getLHS())) set_unknown(v, component, how);
   } else if (const auto* u = dyn_cast<UnaryOperator>(s)) {
     if (u->isIncrementDecrementOp()) {
-      const auto [v, component] = target_of(u->getSubExpr());
-      set_unknown(v, component, how);
+      for (const auto& [v, component] : targets_of(u->getSubExpr())) set_unknown(v, component, how);
     } else if (u->getOpcode() == UO_AddrOf) {
-      escape(target_of(u->getSubExpr()).first,
-             "has its address taken at " + at + " (it may be set through a pointer)");
+      for (const auto& target : targets_of(u->getSubExpr()))
+        escape(target.first, "has its address taken at " + at + " (it may be set through a pointer)");
     }
   } else if (const auto* call = dyn_cast<CallExpr>(s)) {
     const FunctionDecl* callee = call->getDirectCallee();
@@ -273,12 +287,12 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
           (callee->getParamDecl(i)->getType()->isReferenceType() &&
            !callee->getParamDecl(i)->getType().getNonReferenceType().isConstQualified());
       if (by_reference && call->getArg(i)->isGLValue())
-        escape(target_of(call->getArg(i)).first, "is passed by reference to " + called + " at " + at);
+        for (const auto& target : targets_of(call->getArg(i)))
+          escape(target.first, "is passed by reference to " + called + " at " + at);
     }
     if (const auto* op = dyn_cast<CXXOperatorCallExpr>(call);
         op != nullptr && op->isAssignmentOp() && op->getNumArgs() > 0) {
-      const auto [v, component] = target_of(op->getArg(0));
-      set_unknown(v, component, how);
+      for (const auto& [v, component] : targets_of(op->getArg(0))) set_unknown(v, component, how);
     }
     if (const auto* member = dyn_cast<CXXMemberCallExpr>(call))
       if (const auto* object = member->getImplicitObjectArgument())
@@ -293,8 +307,8 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
       if (const auto* v = dyn_cast<VarDecl>(decl);
           v != nullptr && v->getType()->isReferenceType() && v->getInit() != nullptr &&
           !v->getType().getNonReferenceType().isConstQualified())
-        escape(target_of(v->getInit()).first,
-               "is bound to the reference '" + v->getNameAsString() + "' at " + at);
+        for (const auto& target : targets_of(v->getInit()))
+          escape(target.first, "is bound to the reference '" + v->getNameAsString() + "' at " + at);
   }
   for (const Stmt* child : s->children()) invalidate(child, how);
 }

@@ -255,6 +255,9 @@ class Frame {
   /// (variable, component) written by `e`, component -1 for a whole variable; null when `e` is not
   /// a tracked local or a dim3 member of one.
   std::pair<const clang::VarDecl*, int> target_of(const clang::Expr* e) const;
+  /// The variables (and components) an lvalue may name: target_of's, also through a cast to a
+  /// reference ((int&)n, static_cast<int&>(n)) and either side of an lvalue ?: (c ? n : m).
+  std::vector<std::pair<const clang::VarDecl*, int>> targets_of(const clang::Expr* e) const;
   void set_unknown(const clang::VarDecl* v, int component, const std::string& tail);
   void escape(const clang::VarDecl* v, const std::string& tail) {
     if (v == nullptr || state_.escaped.count(v) != 0) return;

@@ -196,6 +196,34 @@ int main() {
   EXPECT_EQ(dims(found[2].grid), "3,1,1");
 }
 
+// A variable written through a cast to a reference or as either side of an lvalue ?: is not
+// known after it; read through ?: it keeps its value.
+TEST_F(HostLaunchTest, WritesThroughReferenceCastsAndConditionalLvaluesAreSeen) {
+  const auto found = launches(R"(__global__ void k(int *a, int n) { a[0] = n; }
+int main(int argc, char **argv) {
+  int *a;
+  int n = 100, m = 1, q = 7, r = 8;
+  (int&)n = 9;
+  k<<<1, 32>>>(a, n);
+  ++static_cast<int&>(m);
+  k<<<1, 32>>>(a, m);
+  (argc > 1 ? q : r) = 3;
+  k<<<1, 32>>>(a, q);
+  k<<<1, 32>>>(a, r);
+  int s = 5, t = 6;
+  int x = argc > 1 ? s : t;
+  k<<<1, 32>>>(a, s);
+}
+)");
+  ASSERT_EQ(found.size(), 5u);
+  EXPECT_EQ(found[0].arguments[1].reason, "'n' (" + at(4, 7) + ") changes inside the expression at " + at(5, 3));
+  EXPECT_EQ(found[1].arguments[1].reason, "'m' (" + at(4, 16) + ") changes inside the expression at " + at(7, 3));
+  EXPECT_EQ(found[2].arguments[1].reason, "'q' (" + at(4, 23) + ") changes inside the expression at " + at(9, 3));
+  EXPECT_EQ(found[3].arguments[1].reason, "'r' (" + at(4, 30) + ") changes inside the expression at " + at(9, 3));
+  EXPECT_TRUE(found[4].arguments[1].known);
+  EXPECT_EQ(found[4].arguments[1].value, "5");
+}
+
 TEST_F(HostLaunchTest, WhatCannotBeComputedSaysWhy) {
   const auto found = launches(R"(#include <cstdlib>
 #include <cstdio>
