@@ -7,6 +7,9 @@
 #include <filesystem>
 #include <vector>
 
+#include "sim/errors.hpp"
+#include "sim/plugin_file.hpp"
+
 namespace warpdiv::kernels {
 
 namespace {
@@ -15,6 +18,7 @@ struct Loaded {
   NvrtcLibrary library;
   bool ok = false;
   std::string why;
+  bool named_wrong = false;  // WARPDIV_NVRTC names a file that is not a usable libnvrtc: bad input
 };
 
 template <typename F>
@@ -39,11 +43,51 @@ void load_builtins_beside(void* nvrtc) {
   }
 }
 
+// Binds every function warpdiv calls; false with `l.why` naming the one missing.
+bool bind_all(void* handle, Loaded& l) {
+  NvrtcLibrary& n = l.library;
+  return bind(handle, "nvrtcVersion", n.version, l.why) &&
+         bind(handle, "nvrtcGetNumSupportedArchs", n.num_archs, l.why) &&
+         bind(handle, "nvrtcGetSupportedArchs", n.archs, l.why) &&
+         bind(handle, "nvrtcCreateProgram", n.create, l.why) &&
+         bind(handle, "nvrtcAddNameExpression", n.add_name, l.why) &&
+         bind(handle, "nvrtcCompileProgram", n.compile, l.why) &&
+         bind(handle, "nvrtcGetProgramLogSize", n.log_size, l.why) &&
+         bind(handle, "nvrtcGetProgramLog", n.log, l.why) &&
+         bind(handle, "nvrtcGetLoweredName", n.lowered_name, l.why) &&
+         bind(handle, "nvrtcGetCUBINSize", n.cubin_size, l.why) &&
+         bind(handle, "nvrtcGetCUBIN", n.cubin, l.why) &&
+         bind(handle, "nvrtcDestroyProgram", n.destroy, l.why) &&
+         bind(handle, "nvrtcGetErrorString", n.error, l.why);
+}
+
+// The library WARPDIV_NVRTC names, and that one alone: a file that is not a shared object of
+// this machine, or that dlopen refuses, is bad input naming it (not a silent fall back).
+Loaded load_named(const std::string& path) {
+  Loaded l;
+  l.named_wrong = true;
+  if (const std::string problem = sim::plugin_file_problem(path); !problem.empty()) {
+    l.why = "WARPDIV_NVRTC names " + path + ": " + problem + " (name libnvrtc.so of a CUDA Toolkit, or unset it)";
+    return l;
+  }
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* error = dlerror();
+    l.why = "WARPDIV_NVRTC names " + path + ", which cannot be loaded: " + (error != nullptr ? error : "dlopen failed");
+    return l;
+  }
+  l.library.path = path;
+  load_builtins_beside(handle);
+  l.ok = bind_all(handle, l);
+  if (!l.ok) l.why = "WARPDIV_NVRTC names " + path + ", which is not NVRTC: " + l.why;
+  l.named_wrong = !l.ok;
+  return l;
+}
+
 Loaded load() {
   Loaded l;
+  if (const char* path = std::getenv("WARPDIV_NVRTC"); path != nullptr && *path != '\0') return load_named(path);
   std::vector<std::string> names;
-  if (const char* path = std::getenv("WARPDIV_NVRTC"); path != nullptr && *path != '\0')
-    names.emplace_back(path);
   for (const char* n : {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"}) names.emplace_back(n);
   for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
     if (const char* home = std::getenv(var); home != nullptr && *home != '\0')
@@ -64,20 +108,7 @@ Loaded load() {
   }
   // Kept open for the life of the process.
   load_builtins_beside(handle);
-  NvrtcLibrary& n = l.library;
-  l.ok = bind(handle, "nvrtcVersion", n.version, l.why) &&
-         bind(handle, "nvrtcGetNumSupportedArchs", n.num_archs, l.why) &&
-         bind(handle, "nvrtcGetSupportedArchs", n.archs, l.why) &&
-         bind(handle, "nvrtcCreateProgram", n.create, l.why) &&
-         bind(handle, "nvrtcAddNameExpression", n.add_name, l.why) &&
-         bind(handle, "nvrtcCompileProgram", n.compile, l.why) &&
-         bind(handle, "nvrtcGetProgramLogSize", n.log_size, l.why) &&
-         bind(handle, "nvrtcGetProgramLog", n.log, l.why) &&
-         bind(handle, "nvrtcGetLoweredName", n.lowered_name, l.why) &&
-         bind(handle, "nvrtcGetCUBINSize", n.cubin_size, l.why) &&
-         bind(handle, "nvrtcGetCUBIN", n.cubin, l.why) &&
-         bind(handle, "nvrtcDestroyProgram", n.destroy, l.why) &&
-         bind(handle, "nvrtcGetErrorString", n.error, l.why);
+  l.ok = bind_all(handle, l);
   return l;
 }
 
@@ -85,6 +116,7 @@ Loaded load() {
 
 const NvrtcLibrary* nvrtc_library(std::string* why) {
   static const Loaded loaded = load();
+  if (loaded.named_wrong) throw InvalidInput(loaded.why);
   if (!loaded.ok && why != nullptr) *why = loaded.why;
   return loaded.ok ? &loaded.library : nullptr;
 }

@@ -28,9 +28,10 @@ struct NvrtcLibrary {
   std::string path;  // the file opened
 };
 
-/// The library, opened once per process: WARPDIV_NVRTC if set, else libnvrtc.so, .so.13, .so.12 on
-/// the loader's path, then $CUDA_HOME/lib64, $CUDA_PATH/lib64 and /usr/local/cuda/lib64. Null when
-/// none is found or one lacks a function; `why` (if given) then says which.
+/// The library, opened once per process: the file WARPDIV_NVRTC names if it is set (and that one
+/// alone: InvalidInput naming it when it is not a loadable NVRTC), else libnvrtc.so, .so.13, .so.12
+/// on the loader's path, then $CUDA_HOME/lib64, $CUDA_PATH/lib64 and /usr/local/cuda/lib64. Null
+/// when none is found or one lacks a function; `why` (if given) then says which.
 const NvrtcLibrary* nvrtc_library(std::string* why = nullptr);
 
 }  // namespace warpdiv::kernels

@@ -212,6 +212,26 @@ TEST(OccupancyCli, WithoutACompilerExitsThreeWithOneLine) {
   }
 }
 
+// WARPDIV_NVRTC naming what is not NVRTC is bad input naming it, never a silent fall back to the
+// system's libnvrtc (WARPDIV_NVCC empty: no nvcc, so NVRTC compiles).
+TEST(OccupancyCli, AWrongWarpdivNvrtcIsRefusedNamingIt) {
+  TempDir dir;
+  write_file(dir.file("text.so"), "not a library\n");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {dir.file("missing.so"), "it cannot be opened"},
+      {dir.file("text.so"), "it is not an ELF shared object"},
+      {"/dev/zero", "it is not a regular file"}};
+  for (const auto& [library, why] : cases) {
+    SCOPED_TRACE(library);
+    const CliResult r = run_shell("WARPDIV_NVCC= WARPDIV_NVRTC='" + library + "' '" + warpdiv_binary() +
+                                  "' occupancy '" + kZoo + "tiled_matmul.cu' --block 16,16 --gpu h100");
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(contains(r.err, "WARPDIV_NVRTC names " + library + ": " + why)) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
 TEST(AnalyzeCli, KernelFileWithGpuAddsItsCompiledOccupancy) {
   if (!fs::exists(kNvcc)) GTEST_SKIP() << kNvcc << " is absent";
   const CliResult r = run_warpdiv({"analyze", kZoo + "reduction_contiguous.cu", "--grid", "4",
