@@ -526,8 +526,8 @@ Json parse_model_json(const std::string& text) {
 }
 
 // Appends a "lines" entry as the lines Clang numbers: an entry that holds a line break (\r\n, \r or
-// \n: a file with CR line ends, which a split at LF leaves whole) is as many lines, a break at its end
-// ending the last one. Statements' line numbers are Clang's, so their text is found on the right line.
+// \n: a file with CR line ends in a model saved by an earlier warpdiv, whose front-end split at LF
+// alone) is as many lines, a break at its end ending the last one. Statements' line numbers are Clang's, so their text is found on the right line.
 void add_lines(std::vector<std::string>& lines, const std::string& entry) {
   std::size_t start = 0;
   while (true) {
@@ -631,6 +631,8 @@ Kernel kernel_from_json(const std::string& text) {
     const Reader f = files.at(i);
     SourceFile file;
     file.path = f.at("path").string();
+    if (file.path.find('\0') != std::string::npos)
+      bad(f.at("path").path(), "a file path holds a NUL character, which no path can hold");
     lines_given.push_back(f.has("lines"));
     if (f.has("lines")) {
       const Reader lines = f.at("lines");

@@ -492,9 +492,19 @@ TEST(IrJson, StatementsOnLinesTheFileDoesNotHaveAreRefused) {
   EXPECT_EQ(refusal(to_json(k)), "");
 }
 
-// A file with CR line ends reaches the model as one entry (the front-end splits at LF), while its
-// statements carry Clang's line numbers, which count CRs: the reader splits the entry at \r, \r\n
-// and \n, a break at its end ending the last line, so the text is on the statements' lines.
+// No path holds a NUL character: a model saying one does is refused (its echo would carry the NUL
+// raw to the terminal).
+TEST(IrJson, AFilePathWithANulIsRefused) {
+  Kernel k = every_kind();
+  k.files[0].path = std::string("every") + '\0' + ".cu";
+  EXPECT_EQ(refusal(to_json(k)),
+            "kernel model JSON: /kernel/files/0/path: a file path holds a NUL character, which no path can hold");
+}
+
+// A model saved by an earlier warpdiv, whose front-end split a file only at LF, holds a file with CR
+// line ends as one entry, while its statements carry Clang's line numbers, which count CRs: the
+// reader splits the entry at \r, \r\n and \n, a break at its end ending the last line, so the text
+// is on the statements' lines.
 TEST(IrJson, AnEntryHoldingLineBreaksIsTheLinesClangNumbers) {
   Kernel k = every_kind();
   k.files[0].lines = {"__global__ void every_kind(float* A, unsigned n) {\r  int i;\r\n  i = 1;\n}\r"};
