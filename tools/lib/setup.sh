@@ -19,7 +19,8 @@ WARPDIV_PACKAGES=(cmake make ccache libboost-program-options-dev libfccp-dev goo
 # font, so that text is drawn on a bare machine); the SARIF of `warpdiv check` is validated against
 # the official SARIF 2.1.0 schema with python3's jsonschema. If they cannot be installed, those tests
 # skip.
-WARPDIV_TEST_PACKAGES=(chromium fonts-dejavu-core python3-jsonschema)
+# clang-format-14 checks the sources' layout (tests/format_test.sh; skipped without it).
+WARPDIV_TEST_PACKAGES=(chromium fonts-dejavu-core python3-jsonschema clang-format-14)
 
 warpdiv_missing_packages() {
   local pkg
