@@ -11,7 +11,9 @@
 
 #include "sim/errors.hpp"
 #include "tools/cli/command_outputs.hpp"
+#include "tools/cli/lecture/requests.hpp"
 #include "tools/cli/requests.hpp"
+#include "tools/cli/lecture/runs.hpp"
 #include "tools/cli/runs.hpp"
 
 namespace warpdiv::cli {
