@@ -1,6 +1,6 @@
 // warpdiv sweep FILE.cu | --model FILE.json: one source kernel over lists or ranges of its --arg
 // values and of the block size, one CSV row per launch and statement, with the progress bar and
-// Ctrl-C behaviour of the tiled sweep (finished rows kept, exit 130).
+// Ctrl-C behaviour of every sweep (finished rows kept, exit 130).
 #include <iostream>
 #include <limits>
 #include <string>
