@@ -104,7 +104,7 @@ MemorySection make_memory_section(const sim::ir::Kernel& kernel, const sim::ir::
 sim::Count global_bytes_moved(const MemorySection& m);
 /// Bytes the lanes ask of global memory: lanes x width, loads, stores and atomics.
 sim::Count global_bytes_asked(const MemorySection& m);
-/// Which bytes an intensity divides by: those the lanes ask for (the lecture's count: every
+/// Which bytes an intensity divides by: those the lanes ask for (the naive count: every
 /// access goes to DRAM, none is shared or cached), or those of the sectors moved.
 enum class Traffic { Asked, Moved };
 /// Why the section's figures are not all counted, one line each ("memory figures of 3 of 7

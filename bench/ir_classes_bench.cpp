@@ -60,7 +60,7 @@ const ZooLaunch kLaunches[] = {
     // 134,217,728 phases per block.
     {"tiled_matmul.cu", {134217728, 65535, 1}, {16, 16, 1}, {{"Width", kIntMax}}},
     {"tiled_matmul_barrier_in_guard.cu", {134217728, 65535, 1}, {16, 16, 1}, {{"Width", kIntMax}}},
-    // The lecture source, at its header's 16 x 16 blocks: L = K = 2^31 - 1, J = 65,535 * 16.
+    // The rectangular tiled multiply, at its header's 16 x 16 blocks: L = K = 2^31 - 1, J = 65,535 * 16.
     {"tiled_matmul_rect.cu", {134217728, 65535, 1}, {16, 16, 1},
      {{"J", 1048560}, {"K", kIntMax}, {"L", kIntMax}}},
     // The memory kernels. grid (n+511)/512: n = 2^31 (unsigned: i + blockDim.x stays below

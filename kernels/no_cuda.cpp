@@ -1,7 +1,6 @@
 // The stand-in used when nvcc is not found: everything that needs the GPU reports "no GPU" (exit
 // status 3), so the rest of warpdiv builds and tests without CUDA.
 #include "kernels/probe.hpp"
-#include "kernels/tiled_matmul.hpp"
 #include "sim/errors.hpp"
 
 namespace warpdiv::kernels {
@@ -10,18 +9,9 @@ namespace {
 [[noreturn]] void no_cuda() { throw NoDevice("warpdiv was built without CUDA (nvcc not found)"); }
 }  // namespace
 
-struct TiledMatmul::State {};
-
 bool built_with_cuda() { return false; }
 void open_device() { no_cuda(); }
 DeviceInfo query_device() { no_cuda(); }
-
-TiledMatmul::TiledMatmul(const MatmulShape&) { no_cuda(); }
-TiledMatmul::~TiledMatmul() = default;
-void TiledMatmul::upload(const std::vector<float>&, const std::vector<float>&) { no_cuda(); }
-std::vector<float> TiledMatmul::run() { no_cuda(); }
-std::vector<double> TiledMatmul::time(int) { no_cuda(); }
-KernelResources TiledMatmul::resources() const { no_cuda(); }
 
 DeviceInfo open_probe_device() { no_cuda(); }
 

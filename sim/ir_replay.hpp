@@ -57,8 +57,8 @@ constexpr int kMaxWarpSize = 64;  // lane masks are 64-bit
 }  // namespace launch_limits
 
 /// Grid sizes an engine accepts: CUDA's (grid y and z up to 65,535), or the model's (every
-/// dimension up to 2^31 - 1: the lecture shorthand's matrices, e.g. a 2^31 - 1 cube at T = 32
-/// needs 2^26 block rows, which no single CUDA launch has).
+/// dimension up to 2^31 - 1: a tiled multiply of a 2^31 - 1 cube with 32 x 32 tiles needs 2^26
+/// block rows, which no single CUDA launch has).
 enum class GridLimits { Cuda, Model };
 
 struct Launch {
@@ -122,7 +122,7 @@ struct StatementCounts {
   Count taken_lanes = 0;
   Count block_executions = 0;
   Count partial_block_executions = 0;
-  /// Barriers: blocks in which at least one instance is partial (the lecture's "13 of 49 blocks").
+  /// Barriers: blocks in which at least one instance is partial ("13 of 49 blocks").
   Count blocks_with_partial = 0;
 };
 bool operator==(const StatementCounts& a, const StatementCounts& b);
@@ -168,10 +168,10 @@ struct ReplayOptions {
   /// only_block unset, that warp of every block). Barrier counts stay per whole block.
   std::optional<Dim3> only_block;
   std::optional<std::uint32_t> only_warp;
-  /// Replay only these blocks (a box of the grid; not with only_block): e.g. the lecture's four
-  /// block classes, each replayed on its own.
+  /// Replay only these blocks (a box of the grid; not with only_block): e.g. each block class of
+  /// a tiled kernel (inner blocks, the last column, the last row, the corner) on its own.
   std::optional<BlockRange> only_blocks;
-  /// Grid sizes accepted (GridLimits::Model: y and z up to 2^31 - 1, for the lecture shorthand).
+  /// Grid sizes accepted (GridLimits::Model: y and z up to 2^31 - 1, for launches past CUDA's).
   GridLimits grid_limits = GridLimits::Cuda;
   /// Worker threads; 0 = std::thread::hardware_concurrency().
   unsigned threads = 0;
@@ -187,7 +187,7 @@ struct ReplayOptions {
   /// Sees each warp evaluation (nullptr: none; the replay is then as fast as without).
   EvaluationObserver* observer = nullptr;
   /// Count the memory figures (sim/ir_memory.hpp). False: ReplayResult::memory_counted is false
-  /// and no access is evaluated (the lecture's counts and the class engine need none).
+  /// and no access is evaluated (control-flow counts alone and the class engine need none).
   bool memory = true;
   /// Evaluate access offsets as base + lane pattern where the index arithmetic allows, with
   /// each pattern's sectors and wavefronts counted once per address residue

@@ -6,7 +6,7 @@
 // Two implementations of this header: warpdiv_frontend (Clang itself, linked into the front-end's
 // tests and into the plugin libwarpdiv-frontend.so) and warpdiv_frontend_loader (loader.cpp, what
 // the warpdiv CLI links), which loads that plugin on first use, so that a warpdiv run that reads no
-// source (the lecture, --model, occupancy) never pays for loading LLVM (tens of ms per start).
+// source (a built-in kernel, --model, occupancy) never pays for loading LLVM (tens of ms per start).
 //
 // What Clang sees: the file as `clang -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -std=c++17
 // -nocudainc -nocudalib -w`, after a built-in prelude (prelude.cuh, prelude_runtime.cuh,

@@ -12,11 +12,11 @@
 #include <string>
 
 #include "analysis/lecture/validation.hpp"
-#include "kernels/tiled_matmul.hpp"
+#include "kernels/lecture/tiled_matmul.hpp"
 #include "sim/errors.hpp"
 #include "analysis/lecture/lecture_source.hpp"
-#include "tools/cli/device_occupancy.hpp"
-#include "tools/cli/runs.hpp"
+#include "tools/cli/lecture/device_occupancy.hpp"
+#include "tools/cli/lecture/runs.hpp"
 
 namespace warpdiv::lecture {
 // Readable parameters in test output.

@@ -3,7 +3,7 @@
 
 #include <limits>
 
-#include "kernels/tiled_matmul.hpp"
+#include "kernels/lecture/tiled_matmul.hpp"
 #include "sim/errors.hpp"
 
 namespace warpdiv::kernels {

@@ -11,8 +11,11 @@
 
 #include "sim/errors.hpp"
 #include "tools/cli/command_outputs.hpp"
+#include "tools/cli/lecture/requests.hpp"
 #include "tools/cli/requests.hpp"
+#include "tools/cli/lecture/runs.hpp"
 #include "tools/cli/runs.hpp"
+#include "tools/cli/shorthand.hpp"
 
 namespace warpdiv::cli {
 namespace {
@@ -28,6 +31,60 @@ std::string refusal(Parse parse, const Args& args) {
     return e.what();
   }
   return "";
+}
+
+// ---- the shorthand table (tools/cli/shorthand.hpp) -----------------------------------------
+
+// A FILE.cu form that only says it ran.
+int file_form(const Args&, std::ostream& out) {
+  out << "FILE.cu form\n";
+  return 7;
+}
+
+TEST(Shorthand, TheLectureIsTheShorthandOfFourCommands) {
+  for (const char* command : {"analyze", "sweep", "validate", "ncu-check"})
+    EXPECT_NE(find_shorthand(command), nullptr) << command;
+  EXPECT_EQ(find_shorthand("occupancy"), nullptr);
+  EXPECT_EQ(find_shorthand("check"), nullptr);
+  EXPECT_EQ(shorthand_summary("ncu-check"), ", or ncu's CSV for the lecture");
+  EXPECT_EQ(shorthand_summary("analyze"), "");
+  EXPECT_EQ(shorthand_usage("validate"),
+            "       warpdiv validate [--width W | --rows J --inner K --cols L] ... (the lecture's kernels)\n");
+  EXPECT_EQ(shorthand_usage("occupancy"), "");
+}
+
+TEST(Shorthand, HelpAloneShowsTheFileFormThenTheShorthand) {
+  std::ostringstream out;
+  EXPECT_EQ(run_command_form("analyze", {"--help"}, out, file_form), 0);
+  EXPECT_EQ(out.str().rfind("FILE.cu form\n\nwarpdiv analyze with no FILE.cu: the GPU Teaching Kit", 0), 0u)
+      << out.str();
+  std::ostringstream alone;  // no shorthand: the FILE.cu form alone
+  EXPECT_EQ(run_command_form("occupancy", {"--help"}, alone, file_form), 7);
+  EXPECT_EQ(alone.str(), "FILE.cu form\n");
+}
+
+TEST(Shorthand, AFileOrASourceFlagGoesToTheFileForm) {
+  for (const Args& args : {Args{"k.cu"}, Args{"--model", "m.json"}, Args{"--width", "5", "--grid", "1"}}) {
+    std::ostringstream out;
+    EXPECT_EQ(run_command_form("analyze", args, out, file_form), 7) << args[0];
+    EXPECT_EQ(out.str(), "FILE.cu form\n");
+  }
+  // The lecture sweep's own flags keep a stray word from being taken for a kernel file.
+  std::ostringstream out;
+  EXPECT_THROW(run_command_form("sweep", {"k.cu", "--sizes", "10", "--tiles", "4", "--csv", "-"}, out,
+                                file_form),
+               InvalidInput);
+  EXPECT_EQ(out.str(), "");
+  std::ostringstream file;
+  EXPECT_EQ(run_command_form("sweep", {"k.cu", "--grid", "1"}, file, file_form), 7);
+}
+
+TEST(Shorthand, ItsFlagsAreRefusedInTheFileForm) {
+  EXPECT_EQ(refusal([](const Args& a) { refuse_shorthand_flags("analyze", a); }, {"k.cu", "--tile=8"}),
+            "--tile sets the lecture kernel's launch (warpdiv analyze without a file); for FILE.cu "
+            "give --grid, --block and --arg NAME=VALUE");
+  EXPECT_EQ(refusal([](const Args& a) { refuse_shorthand_flags("analyze", a); }, {"k.cu", "--tiles", "8"}), "");
+  EXPECT_EQ(refusal(parse_analyze_source, {kSaxpy, "--rows", "5"}).rfind("--rows sets the lecture", 0), 0u);
 }
 
 // ---- analyze (the lecture) ----------------------------------------------------------------

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/tiled_matmul.hpp"
+#include "kernels/lecture/tiled_matmul.hpp"
 #include "sim/errors.hpp"
 #include "tests/tools/cli_runner.hpp"
 

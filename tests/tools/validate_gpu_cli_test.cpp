@@ -7,7 +7,7 @@
 #include <string>
 
 #include "analysis/lecture/validation.hpp"
-#include "kernels/tiled_matmul.hpp"
+#include "kernels/lecture/tiled_matmul.hpp"
 #include "sim/errors.hpp"
 #include "tests/tools/cli_runner.hpp"
 

@@ -1,23 +1,13 @@
-// The work of `warpdiv analyze`: the lecture's table, and a source kernel's counts and report.
+// The work of `warpdiv analyze FILE.cu`: a source kernel's counts and report.
 #include <atomic>
 
 #include "analysis/gpu_presets.hpp"
-#include "analysis/lecture/lecture_source.hpp"
 #include "tools/cli/gpu_options.hpp"
 #include "tools/cli/runs.hpp"
 
 namespace ir = warpdiv::sim::ir;
 
 namespace warpdiv::cli {
-
-lecture::DivergenceResult run_analyze(const AnalyzeRequest& request, std::string& note) {
-  switch (request.engine) {
-    case LectureEngine::exact: return analysis::lecture_counts(request.config);
-    case LectureEngine::replay: return analysis::lecture_replay(request.config, ir::ReplayOptions{});
-    case LectureEngine::all: break;
-  }
-  return analysis::lecture_all_engines(request.config, note);
-}
 
 ir::Launch bind_launch(const ir::Kernel& kernel, ir::Launch launch, const ArgValues& values,
                        const std::string& launch_text, const std::vector<std::string>& allocs,

@@ -21,6 +21,7 @@
 #include "tools/cli/options.hpp"
 #include "tools/cli/requests.hpp"
 #include "tools/cli/runs.hpp"
+#include "tools/cli/shorthand.hpp"
 #include "tools/cli/source_kernel.hpp"
 #include "tools/cli/terminal.hpp"
 
@@ -37,7 +38,7 @@ constexpr const char* kSourceOnlyFlags[] = {
     "--only-warp", "--save-model", "--define", "--include-dir", "-D", "-I", "--smem", "--by-class",
     "--dynamic-smem", "--data", "--alloc", "--launch", "--build-dir", "-p", "--by-call-site"};
 
-// The lecture's flags all take a value; so does every flag of analyze but these.
+// The shorthand's flags all take a value; so does every flag of analyze but these.
 bool takes_no_value(const std::string& flag) {
   return flag == "-h" || flag == "--help" || flag == "--by-iteration" || flag == "--by-class" ||
          flag == "--by-call-site";
@@ -95,7 +96,7 @@ void parse_launch(const po::variables_map& vm, AnalyzeSourceRequest& r) {
   replay.max_evaluations = max_evaluations_from(vm);
 }
 
-// analyze FILE.cu's help, before its options.
+// analyze FILE.cu's help, up to its shorthand's usage lines.
 const char* const kAnalyzeSourceUsage =
     "warpdiv analyze FILE.cu: count, per statement of any kernel, warp evaluations, divergent\n"
     "evaluations and SIMD efficiency, and partial barriers: by block classes (exact at any size)\n"
@@ -108,9 +109,10 @@ const char* const kAnalyzeSourceUsage =
     "       warpdiv analyze --model FILE.json --grid ... (a model saved with --save-model)\n"
     "       warpdiv analyze FILE.cu --save-model FILE.json (save only: no launch needed)\n"
     "       warpdiv analyze FILE.cu ... --gpu NAME [--regs R] [--smem BYTES] (adds the launch's\n"
-    "                       occupancy, the kernel compiled for that GPU with nvcc or NVRTC)\n"
-    "       warpdiv analyze [--width W | --tile T ...] (no FILE.cu: the lecture's tiled matrix\n"
-    "                       multiply; its flags in warpdiv analyze --help)\n\n"
+    "                       occupancy, the kernel compiled for that GPU with nvcc or NVRTC)\n";
+// After the usage lines of the command's shorthand (shorthand.hpp), if any.
+const char* const kAnalyzeSourceNotes =
+    "\n"
     "Sizes in --grid and --block are integer expressions (+ - * / % and parentheses) of the\n"
     "--arg names, e.g. --grid '(N+127)/128' --arg N=1000. Each scalar parameter of the kernel\n"
     "needs an --arg of its name; pointer and floating-point parameters need none.\n"
@@ -149,7 +151,8 @@ void add_report_options(po::options_description& options) {
 }
 
 po::options_description analyze_source_options() {
-  po::options_description options(kAnalyzeSourceUsage);
+  po::options_description options(kAnalyzeSourceUsage + shorthand_usage("analyze") +
+                                  kAnalyzeSourceNotes);
   options.add_options()("help,h", "show this help");
   add_kernel_source_options(options);
   add_launch_source_options(options);
@@ -208,7 +211,8 @@ bool is_source_analysis(const Args& args) {
     }
     if (a.empty() || a[0] != '-') return true;  // a positional: the file
     // Skip the flag's value; a value never starts with "--" (parse_command_line refuses that as
-    // a missing value), so `--width --csv out.csv` is the lecture's command, refused there.
+    // a missing value), so a flag without its value before `--csv out.csv` is the shorthand's
+    // command, refused there.
     if (a.find('=') == std::string::npos && !takes_no_value(a) && i + 1 < args.size() &&
         args[i + 1].rfind("--", 0) != 0)
       ++i;
@@ -218,13 +222,8 @@ bool is_source_analysis(const Args& args) {
 
 AnalyzeSourceRequest parse_analyze_source(const Args& args) {
   const po::options_description options = analyze_source_options();
-  // The lecture's own launch flags mean nothing for a source file: say so rather than "unknown".
-  for (const std::string& a : args)
-    for (const char* lecture : {"--width", "--rows", "--inner", "--cols", "--tile"})
-      if (a == lecture || a.rfind(std::string(lecture) + "=", 0) == 0)
-        throw InvalidInput(std::string(lecture) +
-                           " sets the lecture kernel's launch (warpdiv analyze without a file); for "
-                           "FILE.cu give --grid, --block and --arg NAME=VALUE");
+  // The shorthand's own flags mean nothing for a source file: it says so rather than "unknown".
+  refuse_shorthand_flags("analyze", args);
   std::string input;
   const po::variables_map vm = parse_source_command_line("analyze", args, options, input);
   AnalyzeSourceRequest r;
@@ -344,6 +343,10 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   write_analyze(request, run, occupancy, csv, html, outputs);
   outputs.announce();
   return 0;
+}
+
+int analyze_command(const Args& args, std::ostream& out) {
+  return run_command_form("analyze", args, out, analyze_source_command);
 }
 
 }  // namespace warpdiv::cli

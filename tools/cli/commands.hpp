@@ -13,17 +13,19 @@ namespace warpdiv::cli {
 
 using Args = std::vector<std::string>;
 
+/// The commands below hand their arguments to their FILE.cu form (xxx_source_command) or to their
+/// shorthand form (tools/cli/shorthand.hpp: run_command_form).
 int analyze_command(const Args& args, std::ostream& out);
-/// `warpdiv analyze FILE.cu | --model FILE`: analyze_command hands over when is_source_analysis().
+/// `warpdiv analyze FILE.cu | --model FILE`.
 int analyze_source_command(const Args& args, std::ostream& out);
 /// True when the arguments name a file or use a flag only a source analysis takes (--model, --grid ...).
 bool is_source_analysis(const Args& args);
 int sweep_command(const Args& args, std::ostream& out);
-/// `warpdiv sweep FILE.cu | --model FILE`: sweep_command hands over when is_source_analysis().
+/// `warpdiv sweep FILE.cu | --model FILE`.
 int sweep_source_command(const Args& args, std::ostream& out);
 int occupancy_command(const Args& args, std::ostream& out);
 int validate_command(const Args& args, std::ostream& out);
-/// `warpdiv validate FILE.cu | --model FILE`: validate_command hands over when is_source_analysis().
+/// `warpdiv validate FILE.cu | --model FILE`.
 int validate_source_command(const Args& args, std::ostream& out);
 int ncu_check_command(const Args& args, std::ostream& out);
 /// `warpdiv ncu-check FILE.cu ...`: the model's memory figures against Nsight Compute's.

@@ -71,12 +71,6 @@ GpuRequest gpu_request(const po::variables_map& vm) {
   return gpu;
 }
 
-GpuRequest tiled_gpu_request(const po::variables_map& vm) {
-  if (!has(vm, "gpu") && (has(vm, "regs") || has(vm, "gpu-file")))
-    throw InvalidInput("--regs and --gpu-file need --gpu NAME");
-  return gpu_request(vm);
-}
-
 bool gpu_list_asked(const po::variables_map& vm, GpuRequest& gpu) {
   if (!has(vm, "gpu")) return false;
   std::string wanted = get(vm, "gpu");
@@ -106,17 +100,6 @@ analysis::GpuSpec find_requested_gpu(const GpuRequest& gpu) {
 void list_gpus(std::ostream& out, const GpuRequest& gpu) {
   const GpuCatalogue catalogue = load_gpu_catalogue(gpu);
   analysis::write_gpu_list(out, catalogue.gpus, catalogue.file);
-}
-
-std::optional<TiledOccupancy> tiled_occupancy(const GpuRequest& request, int tile, int warp_size) {
-  if (request.name.empty()) return std::nullopt;
-  const analysis::GpuSpec gpu = find_requested_gpu(request);
-  if (gpu.warp_size != warp_size)
-    throw InvalidInput("--warp-size " + std::to_string(warp_size) + " differs from the warp size " +
-                       std::to_string(gpu.warp_size) + " of --gpu " + gpu.name);
-  const analysis::LaunchResources launch = analysis::tiled_kernel_launch(
-      tile, request.registers.value_or(analysis::occupancy_limits::kDefaultRegistersPerThread));
-  return TiledOccupancy{gpu, launch, analysis::compute_occupancy(gpu, launch)};
 }
 
 }  // namespace warpdiv::cli

@@ -35,9 +35,6 @@ void add_gpu_options(boost::program_options::options_description& options);
 
 /// --gpu, --gpu-file and --regs as given, --regs parsed (0 .. 1024).
 GpuRequest gpu_request(const boost::program_options::variables_map& vm);
-/// The GPU flags of the lecture's commands: --regs and --gpu-file are refused without --gpu NAME.
-GpuRequest tiled_gpu_request(const boost::program_options::variables_map& vm);
-
 /// True with `--gpu list` (any case), after refusing every other flag but --gpu-file, named,
 /// since a listing would ignore it; `gpu` then holds --gpu-file. Check it first, before the
 /// command checks its own flags.
@@ -49,17 +46,5 @@ GpuCatalogue load_gpu_catalogue(const GpuRequest& gpu);
 analysis::GpuSpec find_requested_gpu(const GpuRequest& gpu);
 /// `--gpu list`: the presets of --gpu-file FILE or the default file.
 void list_gpus(std::ostream& out, const GpuRequest& gpu);
-
-/// The tiled kernel's launch on the --gpu preset and its occupancy.
-struct TiledOccupancy {
-  analysis::GpuSpec gpu;
-  analysis::LaunchResources launch;
-  analysis::OccupancyResult result;
-};
-
-/// With --gpu NAME, the occupancy of the tiled kernel's launch (T*T threads, 2*T*T*4 bytes of
-/// static shared memory, --regs, default 32) on that preset, whose warp size must be
-/// `warp_size`; without --gpu, nothing. Call before the work, so that a bad GPU is refused first.
-std::optional<TiledOccupancy> tiled_occupancy(const GpuRequest& gpu, int tile, int warp_size);
 
 }  // namespace warpdiv::cli

@@ -29,6 +29,7 @@
 #include "tools/cli/commands.hpp"
 #include "tools/cli/requests.hpp"
 #include "tools/cli/runs.hpp"
+#include "tools/cli/shorthand.hpp"
 #include "tools/cli/source_kernel.hpp"
 
 namespace ir = warpdiv::sim::ir;
@@ -395,6 +396,10 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   outputs.announce();
   if (!agree) throw Mismatch("the model's global requests or sectors differ from ncu's");
   return 0;
+}
+
+int ncu_check_command(const Args& args, std::ostream& out) {
+  return run_command_form("ncu-check", args, out, ncu_check_source_command);
 }
 
 }  // namespace warpdiv::cli

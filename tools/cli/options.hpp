@@ -64,7 +64,7 @@ std::string help_text(const boost::program_options::options_description& options
 /// their required ones looks for it first.
 bool asks_for_help(const std::vector<std::string>& args);
 /// True when every argument is -h or --help (and there is one): the command's help alone, which
-/// leads with the FILE.cu form (your own kernel), then the lecture's.
+/// leads with the FILE.cu form (your own kernel), then its shorthand's (tools/cli/shorthand.hpp).
 bool asks_only_for_help(const std::vector<std::string>& args);
 
 /// The string value of `flag` if given.
@@ -85,18 +85,5 @@ namespace warpdiv::cli {
 /// output.
 void protect_inputs(analysis::OutputFiles& outputs, const boost::program_options::variables_map& vm,
                     const std::vector<std::string>& sources = {});
-
-}  // namespace warpdiv::cli
-
-#include "analysis/lecture/launch.hpp"
-
-namespace warpdiv::cli {
-
-/// Adds --width, --rows, --inner, --cols, --tile, --warp-size (the launch being modelled).
-void add_launch_options(boost::program_options::options_description& options);
-
-/// The launch from those flags: --width W sets J = K = L = W and excludes the other three, which
-/// must be given together. Defaults: W = 100, T = 16, S = 32.
-lecture::LaunchConfig launch_from(const boost::program_options::variables_map& vm);
 
 }  // namespace warpdiv::cli

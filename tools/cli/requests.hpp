@@ -15,11 +15,9 @@
 #include "analysis/occupancy.hpp"
 #include "analysis/source_report.hpp"
 #include "analysis/source_sweep.hpp"
-#include "analysis/lecture/sweep_report.hpp"
 #include "sim/ir.hpp"
 #include "sim/ir_replay.hpp"
 #include "sim/session.hpp"
-#include "analysis/lecture/launch.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/host_launch.hpp"
 #include "tools/cli/launch_expression.hpp"
@@ -56,20 +54,6 @@ struct KernelSource {
 
 /// Which engine counts a source kernel's launch (--engine).
 using SourceEngine = sim::Engine;  // sim/session.hpp: auto, exact, replay, native, all
-/// Which engine counts the lecture's launch (--engine of `warpdiv analyze` without a file).
-enum class LectureEngine { exact, replay, all };
-
-/// `warpdiv analyze [--width W | --rows J --inner K --cols L] ...`: the lecture's table.
-struct AnalyzeRequest {
-  std::string help;  // --help: the text to print, and nothing else to do
-  bool list_gpus = false;  // --gpu list
-  lecture::LaunchConfig config;
-  LectureEngine engine = LectureEngine::exact;
-  GpuRequest gpu;
-  std::optional<std::string> csv, html;
-};
-AnalyzeRequest parse_analyze(const Args& args);
-
 /// `warpdiv analyze FILE.cu | --model FILE`: any kernel's listing.
 struct AnalyzeSourceRequest {
   std::string help;
@@ -101,16 +85,6 @@ AnalyzeSourceRequest parse_analyze_source(const Args& args);
 /// request, --only-block and --only-warp checked against it. Returns the note to print.
 std::string complete_host_launch(AnalyzeSourceRequest& request, const sim::ir::Kernel& kernel,
                                  const std::vector<frontend::HostLaunch>& launches);
-
-/// `warpdiv sweep --sizes ... --tiles ...`: the lecture's counts of many launches.
-struct SweepRequest {
-  std::string help;
-  bool list_gpus = false;
-  analysis::SweepPlan plan;
-  GpuRequest gpu;  // with --html: the occupancy plot
-  std::optional<std::string> csv, html;
-};
-SweepRequest parse_sweep(const Args& args);
 
 /// Names the --grid expressions of a source sweep may use for the swept block's sizes.
 constexpr const char* kSweepBlockNames[] = {"block_x", "block_y", "block_z"};
@@ -183,20 +157,10 @@ struct ValidateSourceRequest {
   std::optional<std::string> csv;
   std::vector<std::string> allocs, data;  // --alloc, --data (bind_allocs, bind_data)
   /// Also run the user's own kernel and compare its output buffers with the model's stores
-  /// (the lecture's validate runs its real kernel its own way).
+  /// (false for a caller that runs its real kernel its own way).
   bool compare_outputs = true;
   std::int64_t dynamic_shared = 0;  // --dynamic-smem: extern __shared__ bytes per block (the real kernel)
 };
 ValidateSourceRequest parse_validate_source(const Args& args);
-
-/// `warpdiv validate [--width W | --rows J --inner K --cols L] [--tile T] ...`: the lecture on GPU 0.
-struct ValidateRequest {
-  std::string help;
-  lecture::LaunchConfig config;  // warp size 32, the GPU's
-  int repeats = 20;              // --repeat: timed launches
-  std::uint64_t seed = 0;        // --seed, else drawn fresh
-  std::optional<std::string> csv;
-};
-ValidateRequest parse_validate(const Args& args);
 
 }  // namespace warpdiv::cli

@@ -10,6 +10,7 @@
 #include "sim/message_text.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/options.hpp"
+#include "tools/cli/shorthand.hpp"
 #include "tools/cli/terminal.hpp"
 
 namespace warpdiv::cli {
@@ -30,7 +31,7 @@ constexpr Command kCommands[] = {
     {"validate", validate_command,
      "run the real kernel on GPU 0 and compare it with the model (exit 3 without a GPU)"},
     {"ncu-check", ncu_check_command,
-     "FILE.cu's memory figures under Nsight Compute on GPU 0, or ncu's CSV for the lecture"},
+     "FILE.cu's memory figures under Nsight Compute on GPU 0"},
     {"check", check_command,
      "a divergence gate for CI: kernels, launches and limits from a TOML file (SARIF too)"},
 };
@@ -41,7 +42,8 @@ void usage(std::ostream& out) {
          "       warpdiv --version\n\n"
          "commands:\n";
   for (const Command& c : kCommands)
-    out << "  " << std::left << std::setw(11) << c.name << c.summary << '\n';
+    out << "  " << std::left << std::setw(11) << c.name << c.summary << shorthand_summary(c.name)
+        << '\n';
   out << '\n' << kExitStatusHelp;
 }
 

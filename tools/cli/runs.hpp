@@ -19,10 +19,7 @@
 #include "analysis/source_html.hpp"
 #include "analysis/source_report.hpp"
 #include "analysis/source_sweep.hpp"
-#include "analysis/lecture/sweep_report.hpp"
 #include "kernels/probe.hpp"
-#include "analysis/lecture/divergence.hpp"
-#include "analysis/lecture/validation.hpp"
 #include "sim/ir.hpp"
 #include "sim/ir_replay.hpp"
 #include "tools/cli/kernel_occupancy.hpp"
@@ -32,10 +29,6 @@
 namespace warpdiv::cli {
 
 // ---- analyze ------------------------------------------------------------------------------
-
-/// The lecture's table: the class engine, or the replay of every warp (--engine replay).
-/// With --engine all, `note` says that the engines agree (Mismatch where they do not).
-lecture::DivergenceResult run_analyze(const AnalyzeRequest& request, std::string& note);
 
 /// The request's launch with the kernel's arguments bound (--arg values to its parameters, and
 /// --alloc sizes to its pointer parameters) and checked against the kernel.
@@ -65,14 +58,6 @@ AnalyzeSourceReport run_analyze_source(const AnalyzeSourceRequest& request,
                                        const std::atomic<bool>* stop);
 
 // ---- sweep --------------------------------------------------------------------------------
-
-/// Counts the plan's launches with the class engine, spread over the cores in chunks, and hands
-/// each row to `take` in the plan's order, a chunk at a time; between chunks it stops once
-/// `stop()` is true (Ctrl-C, a failed output). A progress bar of launches on a terminal. Returns
-/// the number of launches done, all of whose rows were taken.
-std::size_t run_sweep_lecture(const analysis::SweepPlan& plan,
-                              const std::function<void(const analysis::SweepRow&)>& take,
-                              const std::function<bool()>& stop);
 
 /// Binds and checks every launch of the sweep to the kernel before any output is opened, so
 /// that a bad one is refused before any work.
@@ -144,15 +129,5 @@ ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
 /// The text report: device, launch, probe, kernel resources, the statements' figures, the outcome.
 void write_validate_source_text(std::ostream& out, const ValidateSourceRequest& request,
                                 const sim::ir::Kernel& kernel, const ValidateSourceReport& report);
-
-// ---- validate (the lecture) ---------------------------------------------------------------
-
-/// The lecture on GPU 0 through the general path: the probe of lecture_model() at the lecture's
-/// launch (run_validate_source), its warp trace seen as the lecture's table beside the model's, and
-/// the real kernel (kernels/zoo/tiled_matmul_rect.cu, compiled in) run on random inputs, its P
-/// checked against the host's product, its occupancy and time measured. Throws NoDevice (exit 3),
-/// InvalidInput (a launch the GPU or this host cannot hold), Interrupted.
-analysis::ValidationRecord run_validate(const ValidateRequest& request,
-                                        const std::atomic<bool>* stop);
 
 }  // namespace warpdiv::cli

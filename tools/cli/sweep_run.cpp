@@ -1,10 +1,8 @@
-// The work of `warpdiv sweep`: the lecture's launches spread over the cores, and a source
-// kernel's launches one by one.
+// The work of `warpdiv sweep FILE.cu`: a source kernel's launches one by one.
 #include <algorithm>
 #include <iostream>
 #include <thread>
 
-#include "analysis/lecture/lecture_source.hpp"
 #include "sim/errors.hpp"
 #include "sim/parallel.hpp"
 #include "tools/cli/runs.hpp"
@@ -13,30 +11,6 @@
 namespace ir = warpdiv::sim::ir;
 
 namespace warpdiv::cli {
-
-std::size_t run_sweep_lecture(const analysis::SweepPlan& plan,
-                              const std::function<void(const analysis::SweepRow&)>& take,
-                              const std::function<bool()>& stop) {
-  ProgressBar progress("sweep", "launches", plan.launches());
-  // Launches are counted in chunks, each chunk's launches spread over the cores, and taken in
-  // order; a stop is seen between chunks (a chunk takes well under a second).
-  const std::size_t workers = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t chunk = 16 * workers;
-  std::vector<std::vector<analysis::SweepRow>> results(chunk);
-  std::size_t done = 0;
-  while (done < plan.launches() && !stop()) {
-    const std::size_t n = std::min(chunk, plan.launches() - done);
-    sim::parallel_for(n, static_cast<unsigned>(workers), [&](std::size_t i, unsigned) {
-      results[i] = analysis::sweep_rows(analysis::lecture_counts(plan.launch(done + i), 1));
-    });
-    for (std::size_t i = 0; i < n; ++i)
-      for (const analysis::SweepRow& row : results[i]) take(row);
-    done += n;
-    progress.update(done);
-  }
-  progress.finish();
-  return done;
-}
 
 std::size_t SweepSourceRequest::launches() const {
   std::size_t total = blocks.size();

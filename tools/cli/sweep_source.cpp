@@ -1,6 +1,6 @@
 // warpdiv sweep FILE.cu | --model FILE.json: one source kernel over lists or ranges of its --arg
 // values and of the block size, one CSV row per launch and statement, with the progress bar and
-// Ctrl-C behaviour of the tiled sweep (finished rows kept, exit 130).
+// Ctrl-C behaviour of every sweep (finished rows kept, exit 130).
 #include <iostream>
 #include <limits>
 #include <string>
@@ -17,6 +17,7 @@
 #include "tools/cli/options.hpp"
 #include "tools/cli/requests.hpp"
 #include "tools/cli/runs.hpp"
+#include "tools/cli/shorthand.hpp"
 #include "tools/cli/source_kernel.hpp"
 #include "tools/cli/terminal.hpp"
 
@@ -118,9 +119,9 @@ po::options_description sweep_source_options() {
       "                     --grid X[,Y[,Z]] --block LIST [--arg NAME=VALUE|LIST|START:STOP:STEP]...\n"
       "                     [--warp-size S] [--engine auto|exact|replay|all]\n"
       "                     [--csv FILE] [--html FILE]   (--csv, --html or both)\n"
-      "       warpdiv sweep --model FILE.json --grid ... (a model saved with --save-model)\n"
-      "       warpdiv sweep --sizes LIST --tiles LIST ... (the lecture's tiled matrix multiply;\n"
-      "                     its flags in warpdiv sweep --help)\n\n"
+      "       warpdiv sweep --model FILE.json --grid ... (a model saved with --save-model)\n" +
+      shorthand_usage("sweep") +
+      "\n"
       "--grid is an expression of the --arg names and of block_x, block_y, block_z (the swept\n"
       "block's sizes), e.g. --grid '(N+block_x-1)/block_x' --block 64,128,256\n"
       "--arg N=1000:100000:1000.\n"
@@ -267,6 +268,10 @@ int sweep_source_command(const Args& args, std::ostream& out) {
   }
   outputs.report() << "warpdiv sweep: " << summary << '\n';
   return 0;
+}
+
+int sweep_command(const Args& args, std::ostream& out) {
+  return run_command_form("sweep", args, out, sweep_source_command);
 }
 
 }  // namespace warpdiv::cli

@@ -1,6 +1,5 @@
 // The work of `warpdiv validate FILE.cu`: the model's replay beside the GPU probe's, and the
-// text that sets them side by side; and of `warpdiv validate` (the lecture), the same probe seen by
-// the lecture, beside the real kernel's run.
+// text that sets them side by side.
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,12 +10,8 @@
 #include <sstream>
 #include <tuple>
 
-#include "analysis/lecture/lecture_source.hpp"
-#include "analysis/lecture/validation.hpp"
 #include "kernels/compiled_resources.hpp"
 #include "kernels/probe_source.hpp"
-#include "kernels/tiled_matmul.hpp"
-#include "tools/cli/device_occupancy.hpp"
 #include "sim/errors.hpp"
 #include "sim/ir_classes.hpp"
 #include "sim/ir_trace.hpp"
@@ -29,9 +24,6 @@ namespace ir = warpdiv::sim::ir;
 namespace warpdiv::cli {
 
 namespace {
-
-/// The lecture's launches compared warp by warp: up to this many warp evaluations.
-constexpr std::int64_t kLectureWarpRecords = 32'000'000;
 
 /// Warps kept warp by warp at most (a vector each on the host).
 constexpr std::uint64_t kMaxRecordedWarps = 4'000'000;
@@ -327,55 +319,6 @@ void write_validate_source_text(std::ostream& text, const ValidateSourceRequest&
        << record.outcome << '\n';
   if (request.compare_outputs)
     text << (r.outputs.agree() ? "Real kernel: " : "Real kernel DIFFERS: ") << r.outputs.summary() << '\n';
-}
-
-}  // namespace warpdiv::cli
-
-// ---- validate (the lecture) ---------------------------------------------------------------------
-
-namespace warpdiv::cli {
-
-analysis::ValidationRecord run_validate(const ValidateRequest& request,
-                                        const std::atomic<bool>* stop) {
-  const lecture::LaunchConfig& config = request.config;
-  const ir::Kernel& model = analysis::lecture_model();
-  const ir::Launch launch = analysis::lecture_source_launch(model, config);
-  ValidateSourceRequest probe_request;
-  // Up to 32 M warp evaluations (512 MB of records each side) the lecture's table of the GPU is
-  // built, warp by warp; beyond, the statements' totals are compared.
-  probe_request.record_limit = kLectureWarpRecords;
-  probe_request.compare_outputs = false;  // the real kernel runs below, on random inputs
-  probe_request.max_evaluations = ir::ReplayOptions{}.max_evaluations;
-  const ValidateSourceReport probe = run_validate_source(probe_request, model, launch, stop);
-
-  analysis::ValidationRecord record;
-  record.device = probe.record.device;
-  record.compute_capability = probe.record.compute_capability;
-  record.driver = probe.record.driver;
-  record.runtime = probe.record.runtime;
-  record.date = probe.record.date;
-  record.seed = request.seed;
-  record.repeats = request.repeats;
-  record.model = analysis::lecture_counts(config);
-  if (probe.warp_by_warp) {
-    record.hardware = analysis::lecture_table(model, config, probe.gpu.warps);
-    record.count_differences = analysis::compare_counts(record.model, *record.hardware);
-  }
-  record.probe.nvrtc = probe.gpu.nvrtc_version;
-  record.probe.warp_by_warp = probe.warp_by_warp;
-  record.probe.comparison = probe.record.comparison;
-  record.probe.outcome = probe.record.outcome;
-
-  // The real kernel, on inputs drawn from the seed.
-  kernels::TiledMatmul gpu({config.rows, config.inner, config.cols, config.tile});
-  std::mt19937_64 rng(request.seed);
-  const std::vector<float> m = analysis::random_matrix(config.rows, config.inner, rng);
-  const std::vector<float> n = analysis::random_matrix(config.inner, config.cols, rng);
-  gpu.upload(m, n);
-  record.product = analysis::check_product(config, m, n, gpu.run(), rng);
-  record.occupancy = occupancy_both_ways(device_spec(probe.device), gpu.resources(), config.tile);
-  record.kernel_ms = analysis::median(gpu.time(request.repeats));
-  return record;
 }
 
 }  // namespace warpdiv::cli

@@ -1,5 +1,6 @@
 // warpdiv validate FILE.cu | --model FILE.json: the kernel's GPU probe (kernels/probe.hpp) against
 // the model's replay, per statement and warp by warp.
+#include <ctime>
 #include <iostream>
 
 #include "analysis/probe_comparison.hpp"
@@ -11,6 +12,7 @@
 #include "tools/cli/options.hpp"
 #include "tools/cli/requests.hpp"
 #include "tools/cli/runs.hpp"
+#include "tools/cli/shorthand.hpp"
 #include "tools/cli/source_kernel.hpp"
 #include "tools/cli/terminal.hpp"
 
@@ -43,9 +45,8 @@ po::options_description validate_source_options() {
       "                        [--records N] [--csv FILE]\n"
       "       (--data, --alloc: the buffers are copied to the GPU; the probe reads the loads that\n"
       "       decide control flow there, as the kernel does)\n"
-      "       warpdiv validate --model FILE.json --grid ... (a model saved by analyze --save-model)\n"
-      "       warpdiv validate [--width W | --rows J --inner K --cols L] ... (the lecture's kernels)\n"
-      "\noptions");
+      "       warpdiv validate --model FILE.json --grid ... (a model saved by analyze --save-model)\n" +
+      shorthand_usage("validate") + "\noptions");
   options.add_options()("help,h", "show this help");
   add_kernel_source_options(options);
   add_launch_source_options(options);
@@ -64,6 +65,19 @@ po::options_description validate_source_options() {
 }
 
 }  // namespace
+
+std::string cuda_version(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
 
 ValidateSourceRequest parse_validate_source(const Args& args) {
   const po::options_description options = validate_source_options();
@@ -147,6 +161,10 @@ int validate_source_command(const Args& args, std::ostream& out) {
     return 1;
   }
   return 0;
+}
+
+int validate_command(const Args& args, std::ostream& out) {
+  return run_command_form("validate", args, out, validate_source_command);
 }
 
 }  // namespace warpdiv::cli

@@ -1,8 +1,7 @@
 // warpdiv validate (the lecture flags): the flags into a ValidateRequest, and the command that
-// wires run_validate (tools/cli/validate_run.cpp) to its outputs.
+// wires run_validate (tools/cli/lecture/runs.cpp) to its outputs.
 #include <unistd.h>
 
-#include <ctime>
 #include <iostream>
 #include <memory>
 #include <random>
@@ -11,13 +10,14 @@
 #include "analysis/lecture/validation.hpp"
 #include "kernels/probe.hpp"
 #include "tools/cli/command_outputs.hpp"
-#include "tools/cli/requests.hpp"
-#include "tools/cli/runs.hpp"
+#include "tools/cli/lecture/commands.hpp"
+#include "tools/cli/lecture/launch_options.hpp"
+#include "tools/cli/lecture/requests.hpp"
+#include "tools/cli/lecture/runs.hpp"
 #include "tools/cli/terminal.hpp"
 #include "sim/errors.hpp"
 #include "analysis/lecture/lecture_source.hpp"
 #include "tools/cli/commands.hpp"
-#include "tools/cli/device_occupancy.hpp"
 #include "tools/cli/options.hpp"
 
 namespace po = boost::program_options;
@@ -46,23 +46,6 @@ void check_host_memory(const lecture::LaunchConfig& c) {
                        " bytes of host memory for M, N and P, more than this machine's " +
                        sim::to_decimal(physical) + "; use smaller sizes");
 }
-
-}  // namespace
-
-std::string cuda_version(int version) {
-  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
-}
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
-
-namespace {
 
 po::options_description validate_options() {
   po::options_description options(
@@ -119,13 +102,7 @@ ValidateRequest parse_validate(const Args& args) {
   return r;
 }
 
-int validate_command(const Args& args, std::ostream& out) {
-  if (asks_only_for_help(args)) {  // your own kernel first, then the lecture's
-    validate_source_command(args, out);
-    out << '\n';
-  } else if (is_source_analysis(args)) {
-    return validate_source_command(args, out);
-  }
+int validate_lecture_command(const Args& args, std::ostream& out) {
   const ValidateRequest request = parse_validate(args);
   if (answered_at_once(out, request.help)) return 0;
   // A bad output path is refused before the GPU is touched.

@@ -4,7 +4,7 @@
 
 #include "analysis/occupancy.hpp"
 #include "analysis/lecture/validation.hpp"
-#include "kernels/tiled_matmul.hpp"
+#include "kernels/lecture/tiled_matmul.hpp"
 
 namespace warpdiv::cli {
 

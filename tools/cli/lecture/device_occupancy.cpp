@@ -1,4 +1,4 @@
-#include "tools/cli/device_occupancy.hpp"
+#include "tools/cli/lecture/device_occupancy.hpp"
 
 #include <string>
 

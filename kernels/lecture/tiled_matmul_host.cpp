@@ -1,9 +1,9 @@
-// The part of kernels/tiled_matmul.hpp that needs no GPU: the memory a shape needs. Built with and
+// The part of kernels/lecture/tiled_matmul.hpp that needs no GPU: the memory a shape needs. Built with and
 // without CUDA.
 #include <limits>
 #include <stdexcept>
 
-#include "kernels/tiled_matmul.hpp"
+#include "kernels/lecture/tiled_matmul.hpp"
 #include "sim/count.hpp"
 
 namespace warpdiv::kernels {

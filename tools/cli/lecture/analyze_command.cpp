@@ -1,4 +1,5 @@
-// warpdiv analyze: the divergence report of one launch, optionally as CSV.
+// warpdiv analyze without FILE.cu: the lecture's divergence report of one launch, optionally as
+// CSV and HTML.
 #include <iostream>
 #include <optional>
 
@@ -11,9 +12,11 @@
 #include "tools/cli/command_outputs.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gpu_options.hpp"
+#include "tools/cli/lecture/commands.hpp"
+#include "tools/cli/lecture/launch_options.hpp"
+#include "tools/cli/lecture/requests.hpp"
+#include "tools/cli/lecture/runs.hpp"
 #include "tools/cli/options.hpp"
-#include "tools/cli/requests.hpp"
-#include "tools/cli/runs.hpp"
 
 namespace po = boost::program_options;
 
@@ -81,13 +84,7 @@ AnalyzeRequest parse_analyze(const Args& args) {
   return r;
 }
 
-int analyze_command(const Args& args, std::ostream& out) {
-  if (asks_only_for_help(args)) {  // your own kernel first, then the lecture's mode
-    analyze_source_command(args, out);
-    out << '\n';
-  } else if (is_source_analysis(args)) {
-    return analyze_source_command(args, out);
-  }
+int analyze_lecture_command(const Args& args, std::ostream& out) {
   const AnalyzeRequest request = parse_analyze(args);
   if (answered_at_once(out, request.help, request.list_gpus ? &request.gpu : nullptr)) return 0;
   const std::optional<TiledOccupancy> occupancy =

@@ -1,5 +1,5 @@
-// The lecture's kernel on GPU 0 (kernels/tiled_matmul.hpp): device buffers, launches, timings.
-#include "kernels/tiled_matmul.hpp"
+// The lecture's kernel on GPU 0 (kernels/lecture/tiled_matmul.hpp): device buffers, launches, timings.
+#include "kernels/lecture/tiled_matmul.hpp"
 
 #include <cuda_runtime.h>
 

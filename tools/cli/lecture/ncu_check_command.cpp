@@ -1,4 +1,5 @@
-// warpdiv ncu-check: Nsight Compute's CSV against the calculator and the model (no GPU needed).
+// warpdiv ncu-check --ncu-csv FILE: Nsight Compute's CSV of the lecture's kernels against the
+// calculator and the model (no GPU needed).
 #include <set>
 #include <tuple>
 
@@ -6,6 +7,8 @@
 #include "sim/errors.hpp"
 #include "analysis/lecture/lecture_source.hpp"
 #include "tools/cli/commands.hpp"
+#include "tools/cli/lecture/commands.hpp"
+#include "tools/cli/lecture/launch_options.hpp"
 #include "tools/cli/options.hpp"
 
 namespace po = boost::program_options;
@@ -128,13 +131,7 @@ NcuCheckInput ncu_check_input(const po::variables_map& vm) {
 
 }  // namespace
 
-int ncu_check_command(const Args& args, std::ostream& out) {
-  if (asks_only_for_help(args)) {  // your own kernel first, then the lecture's
-    ncu_check_source_command(args, out);
-    out << '\n';
-  } else if (is_source_analysis(args)) {
-    return ncu_check_source_command(args, out);
-  }
+int ncu_check_lecture_command(const Args& args, std::ostream& out) {
   const po::options_description options = ncu_check_options();
   const po::variables_map vm = parse_command_line("ncu-check", args, options);
   if (has(vm, "help")) {

@@ -1,5 +1,5 @@
-// warpdiv sweep: the exact counts of many launches (sizes x inner sizes x tiles) into one CSV, with
-// a progress bar on a terminal and a clean stop on Ctrl-C.
+// warpdiv sweep --sizes --tiles: the lecture's exact counts of many launches (sizes x inner sizes x
+// tiles) into one CSV, with a progress bar on a terminal and a clean stop on Ctrl-C.
 #include <algorithm>
 #include <cstdint>
 #include <iostream>
@@ -14,9 +14,11 @@
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gpu_options.hpp"
 #include "tools/cli/integer_set.hpp"
+#include "tools/cli/lecture/commands.hpp"
+#include "tools/cli/lecture/launch_options.hpp"
+#include "tools/cli/lecture/requests.hpp"
+#include "tools/cli/lecture/runs.hpp"
 #include "tools/cli/options.hpp"
-#include "tools/cli/requests.hpp"
-#include "tools/cli/runs.hpp"
 #include "tools/cli/terminal.hpp"
 
 namespace po = boost::program_options;
@@ -141,20 +143,7 @@ SweepRequest parse_sweep(const Args& args) {
   return r;
 }
 
-int sweep_command(const Args& args, std::ostream& out) {
-  // FILE.cu or a flag of a source sweep, and none of the tiled sweep's own flags (so that a stray
-  // word after --sizes is refused as a positional, not taken for a kernel file).
-  const bool tiled = std::any_of(args.begin(), args.end(), [](const std::string& a) {
-    for (const char* flag : {"--sizes", "--tiles", "--inner"})
-      if (a == flag || a.rfind(std::string(flag) + "=", 0) == 0) return true;
-    return false;
-  });
-  if (asks_only_for_help(args)) {  // your own kernel first, then the lecture's sizes and tiles
-    sweep_source_command(args, out);
-    out << '\n';
-  } else if (!tiled && is_source_analysis(args)) {
-    return sweep_source_command(args, out);
-  }
+int sweep_lecture_command(const Args& args, std::ostream& out) {
   const SweepRequest request = parse_sweep(args);
   if (answered_at_once(out, request.help, request.list_gpus ? &request.gpu : nullptr)) return 0;
   // The preset and --regs, checked as `warpdiv analyze --gpu` checks them (T = 1 stands for all).
