@@ -39,6 +39,39 @@ constexpr std::array<const char*, kAtomicOpCount> kAtomicNames = {
 #define WARPDIV_ATOMIC_OP(Enum, name, order) name,
 #include "sim/ir_ops.def"
 };
+// The columns of sim/ir_ops.def, by operation.
+constexpr OperandClass kBinaryOperands[] = {
+#define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) OperandClass::operands,
+#include "sim/ir_ops.def"
+};
+constexpr FaultRule kBinaryFaults[] = {
+#define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) FaultRule::fault,
+#include "sim/ir_ops.def"
+};
+constexpr int kBinaryFlops[] = {
+#define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) flops,
+#include "sim/ir_ops.def"
+};
+constexpr OperandClass kUnaryOperands[] = {
+#define WARPDIV_UNARY_OP(Enum, spelling, operands, fault) OperandClass::operands,
+#include "sim/ir_ops.def"
+};
+constexpr FaultRule kUnaryFaults[] = {
+#define WARPDIV_UNARY_OP(Enum, spelling, operands, fault) FaultRule::fault,
+#include "sim/ir_ops.def"
+};
+constexpr int kIntrinsicFlops[] = {
+#define WARPDIV_INTRINSIC(Enum, name, operands, flops) flops,
+#include "sim/ir_ops.def"
+};
+constexpr int kIntrinsicOperands[] = {
+#define WARPDIV_INTRINSIC(Enum, name, operands, flops) operands,
+#include "sim/ir_ops.def"
+};
+constexpr int kWarpOperands[] = {
+#define WARPDIV_WARP_OP(Enum, name, operands) operands,
+#include "sim/ir_ops.def"
+};
 // How an atomic's final element depends on the threads' order (sim/ir_ops.def).
 enum class AtomicOrder : std::uint8_t { Commutes, OrderedOnFloat, Ordered };
 constexpr std::array<AtomicOrder, kAtomicOpCount> kAtomicOrders = {
@@ -238,54 +271,12 @@ std::string name(UnaryOp op) {
   }
   return "?";
 }
-OperandClass operand_class(BinaryOp op) {
-  switch (op) {
-#define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) \
-  case BinaryOp::Enum: return OperandClass::operands;
-#include "sim/ir_ops.def"
-  }
-  return OperandClass::Integer;
-}
-OperandClass operand_class(UnaryOp op) {
-  switch (op) {
-#define WARPDIV_UNARY_OP(Enum, spelling, operands, fault) \
-  case UnaryOp::Enum: return OperandClass::operands;
-#include "sim/ir_ops.def"
-  }
-  return OperandClass::Integer;
-}
-FaultRule fault_rule(BinaryOp op) {
-  switch (op) {
-#define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) \
-  case BinaryOp::Enum: return FaultRule::fault;
-#include "sim/ir_ops.def"
-  }
-  return FaultRule::None;
-}
-FaultRule fault_rule(UnaryOp op) {
-  switch (op) {
-#define WARPDIV_UNARY_OP(Enum, spelling, operands, fault) \
-  case UnaryOp::Enum: return FaultRule::fault;
-#include "sim/ir_ops.def"
-  }
-  return FaultRule::None;
-}
-int float_operations(BinaryOp op) {
-  switch (op) {
-#define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) \
-  case BinaryOp::Enum: return flops;
-#include "sim/ir_ops.def"
-  }
-  return 0;
-}
-int float_operations(Intrinsic intrinsic) {
-  switch (intrinsic) {
-#define WARPDIV_INTRINSIC(Enum, name, operands, flops) \
-  case Intrinsic::Enum: return flops;
-#include "sim/ir_ops.def"
-  }
-  return 0;
-}
+OperandClass operand_class(BinaryOp op) { return kBinaryOperands[static_cast<std::size_t>(op)]; }
+OperandClass operand_class(UnaryOp op) { return kUnaryOperands[static_cast<std::size_t>(op)]; }
+FaultRule fault_rule(BinaryOp op) { return kBinaryFaults[static_cast<std::size_t>(op)]; }
+FaultRule fault_rule(UnaryOp op) { return kUnaryFaults[static_cast<std::size_t>(op)]; }
+int float_operations(BinaryOp op) { return kBinaryFlops[static_cast<std::size_t>(op)]; }
+int float_operations(Intrinsic intrinsic) { return kIntrinsicFlops[static_cast<std::size_t>(intrinsic)]; }
 std::string name(BinaryOp op) { return kBinaryNames[static_cast<int>(op)]; }
 std::string name(LogicalOp op) { return op == LogicalOp::And ? "&&" : "||"; }
 std::string name(ExprKind kind) { return kExprKindNames[static_cast<int>(kind)]; }
@@ -296,22 +287,8 @@ Intrinsic intrinsic_from_name(const std::string& text) {
   throw InvalidInput("unknown intrinsic '" + text + "' (allowed: fma, fms, fnma, sqrt, fabs)");
 }
 std::string name(WarpOp op) { return kWarpOpNames[static_cast<int>(op)]; }
-int operand_count(WarpOp op) {
-  switch (op) {
-#define WARPDIV_WARP_OP(Enum, name, operands) \
-  case WarpOp::Enum: return operands;
-#include "sim/ir_ops.def"
-  }
-  return 0;
-}
-int operand_count(Intrinsic intrinsic) {
-  switch (intrinsic) {
-#define WARPDIV_INTRINSIC(Enum, name, operands, flops) \
-  case Intrinsic::Enum: return operands;
-#include "sim/ir_ops.def"
-  }
-  return 0;
-}
+int operand_count(WarpOp op) { return kWarpOperands[static_cast<std::size_t>(op)]; }
+int operand_count(Intrinsic intrinsic) { return kIntrinsicOperands[static_cast<std::size_t>(intrinsic)]; }
 std::string name(StmtKind kind) { return kStmtKindNames[static_cast<int>(kind)]; }
 std::string name(LoopKind kind) {
   switch (kind) {

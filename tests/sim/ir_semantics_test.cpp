@@ -609,5 +609,33 @@ TEST(IrSemantics, HandWorkedFacts) {
     EXPECT_THROW(eval(bad), InvalidInput) << bad;
 }
 
+// The table of operations (sim/ir_ops.def) against C and the front-end's counting rules: which
+// operators floating types take, which are undefined how, what an evaluation counts as FLOPs
+// (+ - * / on floating values 1, fma 2), and which atomics depend on the threads' order.
+TEST(IrSemantics, TableOfOperationsByHand) {
+  EXPECT_EQ(name(BinaryOp::Shl), "<<");
+  EXPECT_EQ(name(UnaryOp::BitNot), "~");
+  EXPECT_EQ(kBinaryOpCount, 16);
+  EXPECT_TRUE(is_comparison(BinaryOp::Ne));
+  EXPECT_FALSE(is_comparison(BinaryOp::BitXor));
+  EXPECT_EQ(fault_rule(BinaryOp::Rem), FaultRule::Division);
+  EXPECT_EQ(fault_rule(BinaryOp::Shr), FaultRule::Shift);
+  EXPECT_EQ(fault_rule(BinaryOp::Mul), FaultRule::SignedOverflow);
+  EXPECT_EQ(fault_rule(BinaryOp::BitOr), FaultRule::None);
+  EXPECT_EQ(fault_rule(UnaryOp::Neg), FaultRule::SignedOverflow);
+  EXPECT_EQ(operand_class(BinaryOp::Rem), OperandClass::Integer);  // fmod is a call, not %
+  EXPECT_EQ(operand_class(BinaryOp::Div), OperandClass::Arithmetic);
+  EXPECT_EQ(float_operations(BinaryOp::Div), 1);
+  EXPECT_EQ(float_operations(BinaryOp::Lt), 0);
+  EXPECT_EQ(float_operations(Intrinsic::Fma), 2);
+  EXPECT_EQ(float_operations(Intrinsic::Sqrt), 0);
+  EXPECT_EQ(operand_count(Intrinsic::Fnma), 3);
+  EXPECT_EQ(operand_count(WarpOp::Ballot), 2);
+  EXPECT_FALSE(ordered_atomic(AtomicOp::Add, ScalarType::I32));
+  EXPECT_TRUE(ordered_atomic(AtomicOp::Add, ScalarType::F32));
+  EXPECT_TRUE(ordered_atomic(AtomicOp::Cas, ScalarType::U32));
+  EXPECT_FALSE(ordered_atomic(AtomicOp::Max, ScalarType::I64));
+}
+
 }  // namespace
 }  // namespace warpdiv::sim::ir
