@@ -31,14 +31,16 @@
 #include <llvm/Target/TargetMachine.h>
 
 
+#include "jit/ops_lanes.hpp"
 #include "sim/ir_memory.hpp"
+#include "sim/ir_ops.hpp"
 
 namespace warpdiv::jit::native {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
-// Code generation: one function `i32 (i8* context)` per model, running one warp; 0 when it
-// finished, 1 to hand the launch over.
+// Code generation: one function `i32 (i8* context)` per model, running one warp; it returns
+// HandOverReason::None when it finished, else why it hands the launch over.
 
 class Codegen {
  public:
@@ -56,9 +58,6 @@ class Codegen {
     ctx_ = f_->getArg(0);
     auto* entry = llvm::BasicBlock::Create(c_, "entry", f_);
     auto* body = llvm::BasicBlock::Create(c_, "body", f_);
-    fail_ = llvm::BasicBlock::Create(c_, "hand_over", f_);
-    b_.SetInsertPoint(fail_);
-    b_.CreateRet(llvm::ConstantInt::get(i32_, 1));
     b_.SetInsertPoint(entry);
     entry_ = b_.CreateBr(body);
     b_.SetInsertPoint(body);
@@ -94,7 +93,7 @@ class Codegen {
       b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, at), b_.CreateLoad(i64_, counter)), at);
     }
     b_.CreateStore(b_.CreateLoad(i64_, evaluations_), field(offsetof(WarpContext, evaluations), i64_));
-    b_.CreateRet(llvm::ConstantInt::get(i32_, 0));
+    b_.CreateRet(llvm::ConstantInt::get(i32_, static_cast<std::uint64_t>(HandOverReason::None)));
     return f_;
   }
 
@@ -170,16 +169,22 @@ class Codegen {
   llvm::Value* zero() { return llvm::ConstantInt::get(i32_, 0); }
   llvm::BasicBlock* block(const char* name) { return llvm::BasicBlock::Create(c_, name, f_); }
 
-  // Branches to the hand-over when `condition` (i1) holds.
-  void fail_if(llvm::Value* condition) {
+  // Hands the launch over, for `why`, when `condition` (i1) holds.
+  void fail_if(llvm::Value* condition, HandOverReason why) {
+    llvm::BasicBlock*& hand_over = hand_overs_[why];
+    if (hand_over == nullptr) {
+      hand_over = llvm::BasicBlock::Create(c_, "hand_over", f_);
+      llvm::IRBuilder<> ret(hand_over);
+      ret.CreateRet(llvm::ConstantInt::get(i32_, static_cast<std::uint64_t>(why)));
+    }
     auto* ok = block("ok");
     llvm::MDBuilder md(c_);
-    b_.CreateCondBr(condition, fail_, ok, md.createBranchWeights(1, 1 << 20));
+    b_.CreateCondBr(condition, hand_over, ok, md.createBranchWeights(1, 1 << 20));
     b_.SetInsertPoint(ok);
   }
   // Hands over when a lane of `mask` is `bad` (<32 x i1>): undefined behaviour there.
-  void fault_if(llvm::Value* bad, llvm::Value* mask) {
-    fail_if(b_.CreateICmpNE(b_.CreateAnd(to_mask(bad), mask), zero()));
+  void fault_if(llvm::Value* bad, llvm::Value* mask, HandOverReason why) {
+    fail_if(b_.CreateICmpNE(b_.CreateAnd(to_mask(bad), mask), zero()), why);
   }
   llvm::Value* popcount(llvm::Value* mask) {
     return b_.CreateZExt(b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, mask), i64_);
@@ -286,7 +291,7 @@ class Codegen {
       case ExprKind::Local: {
         const auto l = static_cast<std::size_t>(e.index);
         llvm::Value* defined = b_.CreateLoad(i32_, defined_[l]);
-        fail_if(b_.CreateICmpNE(b_.CreateAnd(mask, b_.CreateNot(defined)), zero()));
+        fail_if(b_.CreateICmpNE(b_.CreateAnd(mask, b_.CreateNot(defined)), zero()), HandOverReason::UndefinedLocal);
         return b_.CreateLoad(vector_type(e.type), values_[l]);
       }
       case ExprKind::Cast: return cast(e, expr(e.operands[0], mask), mask);
@@ -317,46 +322,65 @@ class Codegen {
     throw Unsupported{"unknown expression kind"};
   }
 
+  // ---- Operations: sim/ir_ops.hpp's semantics, the lane functions of jit/ops_lanes.cpp (linked
+  // into the module from their bitcode, then inlined): no operation is restated here.
+
+  // A <32 x T> vector as the lanes' normalised bits (<32 x i64>), and back.
+  llvm::Value* lanes_to_bits(llvm::Value* v, ScalarType t) {
+    llvm::Type* v64 = vector_type(ScalarType::U64);
+    if (t == ScalarType::F32) return b_.CreateZExt(b_.CreateBitCast(v, vector_type(ScalarType::U32)), v64);
+    if (t == ScalarType::F64) return b_.CreateBitCast(v, v64);
+    if (bit_width(t) == 64) return v;
+    return is_signed(t) ? b_.CreateSExt(v, v64) : b_.CreateZExt(v, v64);
+  }
+  llvm::Value* lanes_from_bits(llvm::Value* bits, ScalarType t) {
+    if (t == ScalarType::F32) return b_.CreateBitCast(b_.CreateTrunc(bits, vector_type(ScalarType::U32)), vector_type(t));
+    if (t == ScalarType::F64) return b_.CreateBitCast(bits, vector_type(t));
+    return bit_width(t) == 64 ? bits : b_.CreateTrunc(bits, vector_type(t));
+  }
+
+  // The lane function `name` (jit/ops_lanes.hpp) on `operands` of their types, its result of type
+  // `result`; hands over where it faults in a lane of `mask` (unless it never faults).
+  llvm::Value* apply(const std::string& name, const std::vector<std::pair<llvm::Value*, ScalarType>>& operands,
+                     ScalarType result, llvm::Value* mask, bool may_fault) {
+    llvm::Type* v64 = vector_type(ScalarType::U64);
+    llvm::Type* p64 = i64_->getPointerTo();
+    auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(c_), {p64, p64, p64, p64, i8_->getPointerTo()}, false);
+    const llvm::FunctionCallee fn = m_.getOrInsertFunction(name, type);
+    // One set of arrays for every call (each is written whole before it is read, so that the
+    // optimiser keeps them in registers once the function is inlined).
+    llvm::Type* faults_type = llvm::FixedVectorType::get(i8_, kLanes);
+    if (lane_arrays_.empty()) {
+      for (int i = 0; i < 4; ++i) lane_arrays_.push_back(alloca(v64));
+      lane_arrays_.push_back(alloca(faults_type));
+    }
+    std::vector<llvm::Value*> args;
+    for (std::size_t i = 0; i < operands.size(); ++i) {
+      b_.CreateStore(lanes_to_bits(operands[i].first, operands[i].second), lane_arrays_[i]);
+      args.push_back(b_.CreateBitCast(lane_arrays_[i], p64));
+    }
+    while (args.size() < 3) args.push_back(args.front());  // operands it does not take
+    llvm::AllocaInst* r = lane_arrays_[3];
+    llvm::AllocaInst* faults = lane_arrays_[4];
+    args.push_back(b_.CreateBitCast(r, p64));
+    args.push_back(b_.CreateBitCast(faults, i8_->getPointerTo()));
+    b_.CreateCall(fn, args);
+    if (may_fault)
+      fault_if(b_.CreateICmpNE(b_.CreateLoad(faults_type, faults), llvm::Constant::getNullValue(faults_type)), mask,
+               HandOverReason::UndefinedOperation);
+    return lanes_from_bits(b_.CreateLoad(v64, r), result);
+  }
+
   llvm::Value* cast(const Expr& e, llvm::Value* a, llvm::Value* mask) {
     const ScalarType from = k_.exprs[static_cast<std::size_t>(e.operands[0])].type, to = e.type;
-    llvm::Type* vt = vector_type(to);
-    if (is_floating(to)) {
-      if (is_floating(from)) return from == to ? a : bit_width(to) > bit_width(from) ? b_.CreateFPExt(a, vt) : b_.CreateFPTrunc(a, vt);
-      return is_signed(from) ? b_.CreateSIToFP(a, vt) : b_.CreateUIToFP(a, vt);
-    }
-    if (is_floating(from)) {
-      if (to == ScalarType::Bool)
-        return b_.CreateFCmpUNE(a, llvm::ConstantFP::get(a->getType(), 0.0));  // NaN != 0
-      // Defined when the truncation fits: min <= t < max + 1 (both powers of two, exact).
-      llvm::Value* t = b_.CreateUnaryIntrinsic(llvm::Intrinsic::trunc, a);
-      const int w = bit_width(to);
-      const double low = is_signed(to) ? -std::ldexp(1.0, w - 1) : 0.0;
-      const double high = is_signed(to) ? std::ldexp(1.0, w - 1) : std::ldexp(1.0, w);
-      llvm::Value* fits = b_.CreateAnd(b_.CreateFCmpOGE(t, llvm::ConstantFP::get(a->getType(), low)),
-                                       b_.CreateFCmpOLT(t, llvm::ConstantFP::get(a->getType(), high)));
-      fault_if(b_.CreateNot(fits), mask);
-      llvm::Value* safe = b_.CreateSelect(fits, t, llvm::ConstantFP::get(a->getType(), 0.0));
-      return is_signed(to) ? b_.CreateFPToSI(safe, vt) : b_.CreateFPToUI(safe, vt);
-    }
-    if (to == ScalarType::Bool) return b_.CreateICmpNE(a, llvm::Constant::getNullValue(a->getType()));
-    const int wf = bit_width(from), wt = bit_width(to);
-    if (wf == wt) return a;
-    if (wt < wf) return b_.CreateTrunc(a, vt);
-    return is_signed(from) ? b_.CreateSExt(a, vt) : b_.CreateZExt(a, vt);
+    if (from == to) return a;
+    return apply(ops_lanes::convert(from, to), {{a, from}}, to, mask, is_floating(from) && !is_floating(to));
   }
 
   llvm::Value* unary(const Expr& e, llvm::Value* mask) {
     const ScalarType t = k_.exprs[static_cast<std::size_t>(e.operands[0])].type;
     llvm::Value* a = expr(e.operands[0], mask);
-    switch (e.unary_op) {
-      case UnaryOp::Neg:
-        if (is_floating(t)) return b_.CreateFNeg(a);
-        if (is_signed(t)) fault_if(b_.CreateICmpEQ(a, splat_int(t, std::uint64_t{1} << (bit_width(t) - 1))), mask);
-        return b_.CreateSub(llvm::Constant::getNullValue(a->getType()), a);
-      case UnaryOp::BitNot: return b_.CreateNot(a);
-      case UnaryOp::LogicalNot: return b_.CreateNot(a);
-    }
-    throw Unsupported{"unknown unary operator"};
+    return apply(ops_lanes::unary(e.unary_op, t), {{a, t}}, e.type, mask, fault_rule(e.unary_op) != FaultRule::None);
   }
 
   llvm::Value* binary(const Expr& e, llvm::Value* mask) {
@@ -364,97 +388,16 @@ class Codegen {
     const ScalarType tb = k_.exprs[static_cast<std::size_t>(e.operands[1])].type;
     llvm::Value* a = expr(e.operands[0], mask);
     llvm::Value* b = expr(e.operands[1], mask);
-    if (is_floating(t)) {
-      switch (e.binary_op) {
-        case BinaryOp::Add: return b_.CreateFAdd(a, b);
-        case BinaryOp::Sub: return b_.CreateFSub(a, b);
-        case BinaryOp::Mul: return b_.CreateFMul(a, b);
-        case BinaryOp::Div: return b_.CreateFDiv(a, b);
-        case BinaryOp::Lt: return b_.CreateFCmpOLT(a, b);
-        case BinaryOp::Le: return b_.CreateFCmpOLE(a, b);
-        case BinaryOp::Gt: return b_.CreateFCmpOGT(a, b);
-        case BinaryOp::Ge: return b_.CreateFCmpOGE(a, b);
-        case BinaryOp::Eq: return b_.CreateFCmpOEQ(a, b);
-        case BinaryOp::Ne: return b_.CreateFCmpUNE(a, b);
-        default: throw Unsupported{"operator " + name(e.binary_op) + " on a floating type"};
-      }
-    }
-    const bool s = is_signed(t);
-    const int w = bit_width(t);
-    switch (e.binary_op) {
-      case BinaryOp::Add:
-      case BinaryOp::Sub:
-      case BinaryOp::Mul: {
-        if (!s) {
-          return e.binary_op == BinaryOp::Add   ? b_.CreateAdd(a, b)
-                 : e.binary_op == BinaryOp::Sub ? b_.CreateSub(a, b)
-                                                : b_.CreateMul(a, b);
-        }
-        const llvm::Intrinsic::ID id = e.binary_op == BinaryOp::Add   ? llvm::Intrinsic::sadd_with_overflow
-                                       : e.binary_op == BinaryOp::Sub ? llvm::Intrinsic::ssub_with_overflow
-                                                                      : llvm::Intrinsic::smul_with_overflow;
-        llvm::Value* r = b_.CreateBinaryIntrinsic(id, a, b);
-        fault_if(b_.CreateExtractValue(r, 1), mask);
-        return b_.CreateExtractValue(r, 0);
-      }
-      case BinaryOp::Div:
-      case BinaryOp::Rem: {
-        llvm::Value* bad = b_.CreateICmpEQ(b, splat_int(t, 0));
-        if (s)
-          bad = b_.CreateOr(bad, b_.CreateAnd(b_.CreateICmpEQ(a, splat_int(t, std::uint64_t{1} << (w - 1))),
-                                              b_.CreateICmpEQ(b, splat_int(t, ~std::uint64_t{0}))));
-        fault_if(bad, mask);
-        llvm::Value* d = b_.CreateSelect(bad, splat_int(t, 1), b);
-        if (e.binary_op == BinaryOp::Div) return s ? b_.CreateSDiv(a, d) : b_.CreateUDiv(a, d);
-        return s ? b_.CreateSRem(a, d) : b_.CreateURem(a, d);
-      }
-      case BinaryOp::Shl:
-      case BinaryOp::Shr: {
-        // The amount's normalised bits compared as unsigned: a negative amount is too large too.
-        llvm::Type* v64 = vector_type(ScalarType::U64);
-        llvm::Value* amount = bit_width(tb) == 64 ? b : is_signed(tb) ? b_.CreateSExt(b, v64) : b_.CreateZExt(b, v64);
-        llvm::Value* bad = b_.CreateICmpUGE(amount, splat_int(ScalarType::U64, std::uint64_t(w)));
-        llvm::Value* safe = b_.CreateSelect(bad, splat_int(ScalarType::U64, 0), amount);
-        llvm::Value* by = w == 64 ? safe : b_.CreateTrunc(safe, vector_type(t));
-        if (e.binary_op == BinaryOp::Shr) {
-          fault_if(bad, mask);
-          return s ? b_.CreateAShr(a, by) : b_.CreateLShr(a, by);
-        }
-        llvm::Value* r = b_.CreateShl(a, by);
-        if (s) {
-          // C++17: a non-negative a whose a * 2^s fits the unsigned type of the width.
-          bad = b_.CreateOr(bad, b_.CreateICmpSLT(a, splat_int(t, 0)));
-          bad = b_.CreateOr(bad, b_.CreateICmpNE(b_.CreateLShr(r, by), a));
-        }
-        fault_if(bad, mask);
-        return r;
-      }
-      case BinaryOp::BitAnd: return b_.CreateAnd(a, b);
-      case BinaryOp::BitOr: return b_.CreateOr(a, b);
-      case BinaryOp::BitXor: return b_.CreateXor(a, b);
-      case BinaryOp::Lt: return s ? b_.CreateICmpSLT(a, b) : b_.CreateICmpULT(a, b);
-      case BinaryOp::Le: return s ? b_.CreateICmpSLE(a, b) : b_.CreateICmpULE(a, b);
-      case BinaryOp::Gt: return s ? b_.CreateICmpSGT(a, b) : b_.CreateICmpUGT(a, b);
-      case BinaryOp::Ge: return s ? b_.CreateICmpSGE(a, b) : b_.CreateICmpUGE(a, b);
-      case BinaryOp::Eq: return b_.CreateICmpEQ(a, b);
-      case BinaryOp::Ne: return b_.CreateICmpNE(a, b);
-    }
-    throw Unsupported{"unknown binary operator"};
+    if (is_floating(t) && !ops::floating_operator(e.binary_op))
+      throw Unsupported{"operator " + name(e.binary_op) + " on a floating type"};
+    return apply(ops_lanes::binary(e.binary_op, t), {{a, t}, {b, tb}}, e.type, mask,
+                 fault_rule(e.binary_op) != FaultRule::None && !is_floating(t));
   }
 
   llvm::Value* intrinsic(const Expr& e, llvm::Value* mask) {
-    std::vector<llvm::Value*> x;
-    for (int i = 0; i < operand_count(e.intrinsic); ++i) x.push_back(expr(e.operands[i], mask));
-    switch (e.intrinsic) {
-      case Intrinsic::Fma: return b_.CreateIntrinsic(llvm::Intrinsic::fma, {x[0]->getType()}, {x[0], x[1], x[2]});
-      case Intrinsic::Fms:
-        return b_.CreateIntrinsic(llvm::Intrinsic::fma, {x[0]->getType()}, {x[0], x[1], b_.CreateFNeg(x[2])});
-      case Intrinsic::Fnma:
-        return b_.CreateIntrinsic(llvm::Intrinsic::fma, {x[0]->getType()}, {b_.CreateFNeg(x[0]), x[1], x[2]});
-      case Intrinsic::Sqrt: return b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x[0]);
-      case Intrinsic::Fabs: return b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x[0]);
-    }
-    throw Unsupported{"unknown intrinsic"};
+    std::vector<std::pair<llvm::Value*, ScalarType>> x;
+    for (int i = 0; i < operand_count(e.intrinsic); ++i) x.emplace_back(expr(e.operands[i], mask), e.type);
+    return apply(ops_lanes::intrinsic(e.intrinsic, e.type), x, e.type, mask, false);
   }
 
   // A load's value from the launch's read-only data (WarpMachine::read_data): each lane's element
@@ -473,7 +416,7 @@ class Codegen {
     llvm::Value* r = b_.CreateCall(fn_type, fn, {worker, llvm::ConstantInt::get(i32_, std::uint64_t(access)), mask,
                                                  b_.CreateBitCast(offsets_, i64_->getPointerTo()),
                                                  b_.CreateBitCast(values_read_, i64_->getPointerTo())});
-    fail_if(b_.CreateICmpNE(r, zero()));
+    fail_if(b_.CreateICmpNE(r, zero()), HandOverReason::Load);
     // The elements' bytes, zero-extended: the value of the element's type.
     llvm::Value* bits = b_.CreateAlignedLoad(vector_type(ScalarType::U64),
                                              b_.CreateBitCast(values_read_, vector_type(ScalarType::U64)->getPointerTo()),
@@ -510,10 +453,10 @@ class Codegen {
   llvm::Value* warp_lanes(const Expr& e, llvm::Value* active) {
     llvm::Value* masks = expr(e.operands[0], active);
     llvm::Value* mask = b_.CreateExtractElement(masks, b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, active, b_.getFalse()));
-    fault_if(b_.CreateICmpNE(masks, splat(mask)), active);
-    fail_if(b_.CreateICmpNE(b_.CreateAnd(active, b_.CreateNot(mask)), zero()));
+    fault_if(b_.CreateICmpNE(masks, splat(mask)), active, HandOverReason::WarpMask);
+    fail_if(b_.CreateICmpNE(b_.CreateAnd(active, b_.CreateNot(mask)), zero()), HandOverReason::WarpMask);
     llvm::Value* waiting = b_.CreateAnd(b_.CreateAnd(mask, load_mask(alive_)), b_.CreateAnd(existing_, b_.CreateNot(active)));
-    fail_if(b_.CreateICmpNE(waiting, zero()));
+    fail_if(b_.CreateICmpNE(waiting, zero()), HandOverReason::WarpMask);
     if (e.warp_op == WarpOp::Ballot || e.warp_op == WarpOp::Any || e.warp_op == WarpOp::All) {
       llvm::Value* holds = condition(e.operands[1], active);
       if (e.warp_op == WarpOp::Ballot) return splat(holds);
@@ -551,7 +494,8 @@ class Codegen {
     source = b_.CreateAnd(b_.CreateSelect(to_bools(active), source, lane), u32(31));
     // A source lane that does not run the call: undefined.
     llvm::Value* runs = b_.CreateAnd(b_.CreateLShr(splat(active), source), u32(1));
-    fault_if(b_.CreateAnd(b_.CreateICmpNE(source, lane), b_.CreateICmpEQ(runs, u32(0))), active);
+    fault_if(b_.CreateAnd(b_.CreateICmpNE(source, lane), b_.CreateICmpEQ(runs, u32(0))), active,
+             HandOverReason::WarpSource);
     // Each lane's value from its source lane (every source is a lane, 0 .. 31).
     llvm::Type* element = value->getType()->getScalarType();
     const bool bits = element->isIntegerTy(1);
@@ -605,7 +549,7 @@ class Codegen {
       llvm::Value* r = b_.CreateCall(fn_type, fn,
                                      {worker, llvm::ConstantInt::get(i32_, std::uint64_t(slot)), lanes,
                                       b_.CreateBitCast(offsets_, i64_->getPointerTo())});
-      fail_if(b_.CreateICmpNE(r, zero()));
+      fail_if(b_.CreateICmpNE(r, zero()), HandOverReason::Access);
       b_.CreateBr(after);
       b_.SetInsertPoint(after);
     }
@@ -793,7 +737,8 @@ class Codegen {
     llvm::Value* h = b_.CreateAdd(b_.CreateLoad(i64_, heads), llvm::ConstantInt::get(i64_, 1));
     b_.CreateStore(h, heads);
     fail_if(b_.CreateOr(b_.CreateICmpUGT(h, llvm::ConstantInt::get(i64_, kMaxNativeHeads)),
-                        b_.CreateICmpUGT(b_.CreateLoad(i64_, evaluations_), limit_)));
+                        b_.CreateICmpUGT(b_.CreateLoad(i64_, evaluations_), limit_)),
+            HandOverReason::LoopLimit);
     const bool check_first = s.loop_kind != LoopKind::Do;
     if (check_first) {
       loop_condition(id, s, in, exits);
@@ -861,7 +806,8 @@ class Codegen {
   llvm::Type *i1_ = nullptr, *i8_ = nullptr, *i32_ = nullptr, *i64_ = nullptr;
   llvm::Function* f_ = nullptr;
   llvm::Value* ctx_ = nullptr;
-  llvm::BasicBlock* fail_ = nullptr;
+  std::map<HandOverReason, llvm::BasicBlock*> hand_overs_;
+  std::vector<llvm::AllocaInst*> lane_arrays_;  // apply()'s operands a, b, c, result, faults  // a `ret reason` block each
   llvm::Instruction* entry_ = nullptr;  // the entry block's terminator: hoisted reads go before it
   std::vector<llvm::AllocaInst*> values_, defined_;
   llvm::AllocaInst* evaluations_ = nullptr;
@@ -879,6 +825,22 @@ class Codegen {
 };
 
 }  // namespace
+
+const char* hand_over_text(HandOverReason why) {
+  switch (why) {
+    case HandOverReason::None: return "";
+    case HandOverReason::UndefinedOperation: return "undefined behaviour in an operation";
+    case HandOverReason::UndefinedLocal: return "a local read where it holds no value";
+    case HandOverReason::Load: return "a load outside its buffer or misaligned";
+    case HandOverReason::Access: return "an access outside its buffer or misaligned";
+    case HandOverReason::WarpMask: return "a warp function's mask that its lanes do not agree on";
+    case HandOverReason::WarpSource: return "a shuffle reading a lane that does not run it";
+    case HandOverReason::LoopLimit: return "a loop past the native code's head limit or the budget";
+    case HandOverReason::Budget: return "the warp's evaluations past the budget";
+    case HandOverReason::Mismatch: return "the launch's accesses are not the compiled ones";
+  }
+  return "an unknown reason";
+}
 
 llvm::Function* generate_warp_function(const Program& p, llvm::Module& module, std::vector<Slot>& slots,
                                        const std::string& name) {

@@ -45,7 +45,25 @@ struct WarpContext {
   Worker* worker;
 };
 
-using WarpFunction = std::int32_t (*)(WarpContext*);
+/// What one warp's code returns: None when it finished the warp, else why it hands the launch
+/// over to the interpreter (which then replays the whole launch and reports what it finds).
+enum class HandOverReason : std::int32_t {
+  None = 0,
+  UndefinedOperation,  // an operation's undefined behaviour in an active lane (sim/ir_ops.hpp)
+  UndefinedLocal,      // a local read where it holds no value
+  Load,                // a load outside its buffer or misaligned
+  Access,              // an access outside its buffer, misaligned, or its end past int64
+  WarpMask,            // a warp function whose mask differs between lanes, leaves out a running
+                       // lane, or holds a lane that has not exited and does not run it
+  WarpSource,          // a shuffle reading a lane that does not run it
+  LoopLimit,           // a loop past the native head limit, or the run past its budget
+  Budget,              // the warp's evaluations past the run's budget
+  Mismatch,            // the launch's counted accesses are not the compiled ones
+};
+/// One line: "undefined behaviour in an operation", ...
+const char* hand_over_text(HandOverReason why);
+
+using WarpFunction = HandOverReason (*)(WarpContext*);
 
 
 // An access the code passes to the helper: its statement, its position among the statement's
@@ -62,8 +80,8 @@ struct Unsupported {
 };
 
 
-/// Generates `i32 name(i8* context)` for `p` in `module`, running one warp: 0 when it finished,
-/// 1 to hand the launch over; `slots` receives the accesses it hands to the runtime. Throws
+/// Generates `i32 name(i8* context)` for `p` in `module`, running one warp: a HandOverReason
+/// (None when it finished); `slots` receives the accesses it hands to the runtime. Throws
 /// Unsupported for what native code does not run.
 llvm::Function* generate_warp_function(const Program& p, llvm::Module& module, std::vector<Slot>& slots,
                                        const std::string& name);

@@ -13,15 +13,20 @@
 #include <utility>
 #include <vector>
 
+#include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -34,6 +39,11 @@
 #include "jit/native_codegen.hpp"
 
 namespace warpdiv::jit {
+
+// The lane functions' bitcode (jit/ops_lanes.cpp, embedded by jit/embed_file.cmake).
+extern const unsigned char kOpsBitcode[];
+extern const unsigned long kOpsBitcode_size;
+
 namespace {
 
 using namespace native;
@@ -96,8 +106,8 @@ class Worker final : public detail::NativeWorker {
     ctx_.worker = this;
   }
 
-  bool run_block(std::uint32_t x, std::uint32_t y, std::uint32_t z, Tally& tally) override {
-    if (mismatch_) return false;
+  detail::NativeOutcome run_block(std::uint32_t x, std::uint32_t y, std::uint32_t z, Tally& tally) override {
+    if (mismatch_) return hand_over(HandOverReason::Mismatch);
     tally_ = &tally;
     ctx_.block[0] = x;
     ctx_.block[1] = y;
@@ -118,7 +128,9 @@ class Worker final : public detail::NativeWorker {
       ctx_.evaluations = 0;
       std::fill(full_.begin(), full_.end(), 0);
       std::fill(lanes_.begin(), lanes_.end(), 0);
-      if (code_.function()(&ctx_) != 0 || ctx_.evaluations > ctx_.evaluation_limit) return false;
+      const HandOverReason why = code_.function()(&ctx_);
+      if (why != HandOverReason::None) return hand_over(why);
+      if (ctx_.evaluations > ctx_.evaluation_limit) return hand_over(HandOverReason::Budget);
       block_evaluations += ctx_.evaluations;
       tally.evaluations += ctx_.evaluations;
       tally.warps += 1;
@@ -144,10 +156,12 @@ class Worker final : public detail::NativeWorker {
       c.partial_block_executions += block_max_[std::size_t(b)] - block_min_[std::size_t(b)];
       c.blocks_with_partial += block_max_[std::size_t(b)] != block_min_[std::size_t(b)] ? 1 : 0;
     }
-    return true;
+    return detail::NativeOutcome::done();
   }
 
  private:
+  static detail::NativeOutcome hand_over(HandOverReason why) { return detail::NativeOutcome::hand_over(hand_over_text(why)); }
+
   static void arrive(WarpContext* ctx, std::int32_t barrier, std::uint32_t lanes) {
     for (std::uint32_t m = lanes; m != 0; m &= m - 1)
       ctx->lane_arrivals[std::size_t(barrier) * kLanes + static_cast<std::size_t>(__builtin_ctz(m))] += 1;
@@ -349,6 +363,47 @@ Compiler& compiler() {
   return c;
 }
 
+// Drops what a lane function's `restrict` pointers left (noalias arguments, their scopes): its body
+// is straight-line vector code that needs none, and thousands of inlined scopes make the
+// optimiser's walks over long blocks slow.
+void drop_alias_scopes(llvm::Function& f) {
+  for (llvm::Argument& a : f.args()) a.removeAttr(llvm::Attribute::NoAlias);
+  std::vector<llvm::Instruction*> declarations;
+  for (llvm::BasicBlock& block : f)
+    for (llvm::Instruction& i : block) {
+      if (const auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&i);
+          call != nullptr && call->getIntrinsicID() == llvm::Intrinsic::experimental_noalias_scope_decl)
+        declarations.push_back(&i);
+      i.setMetadata(llvm::LLVMContext::MD_alias_scope, nullptr);
+      i.setMetadata(llvm::LLVMContext::MD_noalias, nullptr);
+    }
+  for (llvm::Instruction* i : declarations) i->eraseFromParent();
+}
+
+// Links the lane functions the generated code calls (jit/ops_lanes.hpp) from their embedded
+// bitcode into `module`, each internal and always inlined, for this machine's features.
+void link_lane_functions(llvm::Module& module) {
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(
+      llvm::StringRef(reinterpret_cast<const char*>(kOpsBitcode), kOpsBitcode_size), "ops_lanes.bc", false);
+  auto lanes = llvm::getOwningLazyBitcodeModule(std::move(buffer), module.getContext());
+  if (!lanes) throw Unsupported{"the lane functions' bitcode does not load: " + llvm::toString(lanes.takeError())};
+  (*lanes)->setDataLayout(module.getDataLayout());
+  (*lanes)->setTargetTriple(module.getTargetTriple());
+  std::vector<std::string> wanted;
+  for (const llvm::Function& f : module)
+    if (f.isDeclaration() && f.getName().startswith("warpdiv_")) wanted.push_back(f.getName().str());
+  if (llvm::Linker::linkModules(module, std::move(*lanes), llvm::Linker::LinkOnlyNeeded))
+    throw Unsupported{"the lane functions do not link"};
+  for (const std::string& name : wanted) {
+    llvm::Function* f = module.getFunction(name);
+    if (f == nullptr || f->isDeclaration()) throw Unsupported{"no lane function " + name};
+    f->setLinkage(llvm::GlobalValue::InternalLinkage);
+    for (const char* attribute : {"target-cpu", "target-features", "tune-cpu"}) f->removeFnAttr(attribute);
+    f->addFnAttr(llvm::Attribute::AlwaysInline);
+    drop_alias_scopes(*f);
+  }
+}
+
 std::shared_ptr<const Code> compile(const Program& p, Compiler& c) {
   if (!c.jit) {
     llvm::InitializeNativeTarget();
@@ -376,6 +431,7 @@ std::shared_ptr<const Code> compile(const Program& p, Compiler& c) {
   const std::string name = "warpdiv_warp_" + std::to_string(++c.functions);
   std::vector<Slot> slots;
   llvm::Function* f = generate_warp_function(p, *module, slots, name);
+  link_lane_functions(*module);
   std::string problems;
   llvm::raw_string_ostream out(problems);
   if (llvm::verifyFunction(*f, &out)) throw Unsupported{"the generated code does not verify: " + out.str()};

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sim/errors.hpp"
+#include "sim/ir_ops.hpp"
 
 namespace warpdiv::sim::ir {
 
@@ -20,14 +21,63 @@ constexpr std::array<const char*, kBuiltinCount> kBuiltinNames = {
     "blockDim.x",  "blockDim.y",  "blockDim.z",  "gridDim.x",  "gridDim.y",  "gridDim.z",
     "warpSize"};
 constexpr std::array<const char*, kBinaryOpCount> kBinaryNames = {
-    "+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<", "<=", ">", ">=", "==", "!="};
+#define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) spelling,
+#include "sim/ir_ops.def"
+};
 constexpr std::array<const char*, kExprKindCount> kExprKindNames = {
     "constant", "param", "builtin", "local", "opaque", "cast", "unary", "binary", "logical", "select",
     "intrinsic", "warp"};
 constexpr std::array<const char*, kWarpOpCount> kWarpOpNames = {
-    "shfl", "shfl_up", "shfl_down", "shfl_xor", "ballot", "any", "all", "activemask"};
-constexpr std::array<const char*, kIntrinsicCount> kIntrinsicNames = {"fma", "fms", "fnma", "sqrt",
-                                                                     "fabs"};
+#define WARPDIV_WARP_OP(Enum, name, operands) name,
+#include "sim/ir_ops.def"
+};
+constexpr std::array<const char*, kIntrinsicCount> kIntrinsicNames = {
+#define WARPDIV_INTRINSIC(Enum, name, operands, flops) name,
+#include "sim/ir_ops.def"
+};
+constexpr std::array<const char*, kAtomicOpCount> kAtomicNames = {
+#define WARPDIV_ATOMIC_OP(Enum, name, order) name,
+#include "sim/ir_ops.def"
+};
+// The columns of sim/ir_ops.def, by operation.
+constexpr OperandClass kBinaryOperands[] = {
+#define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) OperandClass::operands,
+#include "sim/ir_ops.def"
+};
+constexpr FaultRule kBinaryFaults[] = {
+#define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) FaultRule::fault,
+#include "sim/ir_ops.def"
+};
+constexpr int kBinaryFlops[] = {
+#define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) flops,
+#include "sim/ir_ops.def"
+};
+constexpr OperandClass kUnaryOperands[] = {
+#define WARPDIV_UNARY_OP(Enum, spelling, operands, fault) OperandClass::operands,
+#include "sim/ir_ops.def"
+};
+constexpr FaultRule kUnaryFaults[] = {
+#define WARPDIV_UNARY_OP(Enum, spelling, operands, fault) FaultRule::fault,
+#include "sim/ir_ops.def"
+};
+constexpr int kIntrinsicFlops[] = {
+#define WARPDIV_INTRINSIC(Enum, name, operands, flops) flops,
+#include "sim/ir_ops.def"
+};
+constexpr int kIntrinsicOperands[] = {
+#define WARPDIV_INTRINSIC(Enum, name, operands, flops) operands,
+#include "sim/ir_ops.def"
+};
+constexpr int kWarpOperands[] = {
+#define WARPDIV_WARP_OP(Enum, name, operands) operands,
+#include "sim/ir_ops.def"
+};
+// How an atomic's final element depends on the threads' order (sim/ir_ops.def).
+enum class AtomicOrder : std::uint8_t { Commutes, OrderedOnFloat, Ordered };
+constexpr std::array<AtomicOrder, kAtomicOpCount> kAtomicOrders = {
+#define WARPDIV_ATOMIC_OP(Enum, name, order) AtomicOrder::order,
+#include "sim/ir_ops.def"
+};
 constexpr std::array<const char*, kStmtKindCount> kStmtKindNames = {
     "block", "declare", "assign", "work", "if", "loop", "break", "continue", "return", "barrier",
     "call", "switch"};
@@ -83,14 +133,10 @@ bool is_promoted(ScalarType type) {
 
 std::uint64_t normalise(ScalarType type, std::uint64_t bits) {
   switch (type) {
-    case ScalarType::Bool: return bits != 0 ? 1 : 0;
-    case ScalarType::I8: return static_cast<std::uint64_t>(std::int64_t{static_cast<std::int8_t>(bits)});
-    case ScalarType::U8: return bits & 0xFFu;
-    case ScalarType::I16: return static_cast<std::uint64_t>(std::int64_t{static_cast<std::int16_t>(bits)});
-    case ScalarType::U16: return bits & 0xFFFFu;
-    case ScalarType::I32: return static_cast<std::uint64_t>(std::int64_t{static_cast<std::int32_t>(bits)});
-    case ScalarType::U32: case ScalarType::F32: return bits & 0xFFFFFFFFu;
-    case ScalarType::I64: case ScalarType::U64: case ScalarType::F64: return bits;
+#define WARPDIV_SCALAR_TYPE(T) \
+  case ScalarType::T: return ops::wrap<ScalarType::T>(bits);
+    WARPDIV_SCALAR_TYPES
+#undef WARPDIV_SCALAR_TYPE
   }
   return bits;
 }
@@ -219,12 +265,18 @@ bool operator==(const SourceRange& a, const SourceRange& b) {
 std::string name(Builtin builtin) { return kBuiltinNames[static_cast<int>(builtin)]; }
 std::string name(UnaryOp op) {
   switch (op) {
-    case UnaryOp::Neg: return "-";
-    case UnaryOp::BitNot: return "~";
-    case UnaryOp::LogicalNot: return "!";
+#define WARPDIV_UNARY_OP(Enum, spelling, operands, fault) \
+  case UnaryOp::Enum: return spelling;
+#include "sim/ir_ops.def"
   }
   return "?";
 }
+OperandClass operand_class(BinaryOp op) { return kBinaryOperands[static_cast<std::size_t>(op)]; }
+OperandClass operand_class(UnaryOp op) { return kUnaryOperands[static_cast<std::size_t>(op)]; }
+FaultRule fault_rule(BinaryOp op) { return kBinaryFaults[static_cast<std::size_t>(op)]; }
+FaultRule fault_rule(UnaryOp op) { return kUnaryFaults[static_cast<std::size_t>(op)]; }
+int float_operations(BinaryOp op) { return kBinaryFlops[static_cast<std::size_t>(op)]; }
+int float_operations(Intrinsic intrinsic) { return kIntrinsicFlops[static_cast<std::size_t>(intrinsic)]; }
 std::string name(BinaryOp op) { return kBinaryNames[static_cast<int>(op)]; }
 std::string name(LogicalOp op) { return op == LogicalOp::And ? "&&" : "||"; }
 std::string name(ExprKind kind) { return kExprKindNames[static_cast<int>(kind)]; }
@@ -235,16 +287,8 @@ Intrinsic intrinsic_from_name(const std::string& text) {
   throw InvalidInput("unknown intrinsic '" + text + "' (allowed: fma, fms, fnma, sqrt, fabs)");
 }
 std::string name(WarpOp op) { return kWarpOpNames[static_cast<int>(op)]; }
-int operand_count(WarpOp op) {
-  switch (op) {
-    case WarpOp::Ballot: case WarpOp::Any: case WarpOp::All: return 2;
-    case WarpOp::ActiveMask: return 0;
-    default: return 3;
-  }
-}
-int operand_count(Intrinsic intrinsic) {
-  return intrinsic == Intrinsic::Sqrt || intrinsic == Intrinsic::Fabs ? 1 : 3;
-}
+int operand_count(WarpOp op) { return kWarpOperands[static_cast<std::size_t>(op)]; }
+int operand_count(Intrinsic intrinsic) { return kIntrinsicOperands[static_cast<std::size_t>(intrinsic)]; }
 std::string name(StmtKind kind) { return kStmtKindNames[static_cast<int>(kind)]; }
 std::string name(LoopKind kind) {
   switch (kind) {
@@ -282,12 +326,7 @@ std::string name(AccessKind kind) {
   return "?";
 }
 
-std::string name(AtomicOp op) {
-  static const char* const names[] = {"other", "add", "sub", "min", "max", "and",
-                                      "or",    "xor", "exch", "cas", "inc", "dec"};
-  static_assert(sizeof names / sizeof names[0] == kAtomicOpCount, "one name per AtomicOp");
-  return names[static_cast<int>(op)];
-}
+std::string name(AtomicOp op) { return kAtomicNames[static_cast<std::size_t>(op)]; }
 
 AtomicOp atomic_op_from_name(const std::string& text) {
   for (int i = 0; i < kAtomicOpCount; ++i)
@@ -302,21 +341,10 @@ bool atomics_commute(AtomicOp a, AtomicOp b, ScalarType type) {
 }
 
 bool ordered_atomic(AtomicOp op, ScalarType type) {
-  switch (op) {
-    case AtomicOp::Add: return is_floating(type);
-    case AtomicOp::Sub:
-    case AtomicOp::Min:
-    case AtomicOp::Max:
-    case AtomicOp::And:
-    case AtomicOp::Or:
-    case AtomicOp::Xor: return false;
-    case AtomicOp::Other:
-    case AtomicOp::Exch:
-    case AtomicOp::Cas:
-    case AtomicOp::Inc:
-    case AtomicOp::Dec: break;
-  }
-  return true;
+  const auto i = static_cast<std::size_t>(op);
+  if (i >= kAtomicOrders.size()) return true;
+  const AtomicOrder order = kAtomicOrders[i];
+  return order == AtomicOrder::Ordered || (order == AtomicOrder::OrderedOnFloat && is_floating(type));
 }
 
 AccessKind access_kind_from_name(const std::string& text) {
@@ -329,7 +357,7 @@ ScalarType builtin_type(Builtin builtin) {
   return builtin == Builtin::WarpSize ? ScalarType::I32 : ScalarType::U32;
 }
 
-bool is_comparison(BinaryOp op) { return op >= BinaryOp::Lt; }
+bool is_comparison(BinaryOp op) { return operand_class(op) == OperandClass::Comparison; }
 
 // ---------------------------------------------------------------------------------------------
 // Builders

@@ -138,8 +138,14 @@ constexpr int kExprKindCount = 12;
 ///   activemask () uint32: the lanes running it.
 /// A lane whose source lane does not run the call, an active lane outside the mask, or a lane
 /// of the mask that has not exited and does not run it, is undefined behaviour (an error).
-enum class WarpOp : std::uint8_t { Shfl, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ActiveMask };
-constexpr int kWarpOpCount = 8;
+enum class WarpOp : std::uint8_t {
+#define WARPDIV_WARP_OP(Enum, name, operands) Enum,
+#include "sim/ir_ops.def"
+};
+constexpr int kWarpOpCount = 0
+#define WARPDIV_WARP_OP(Enum, name, operands) +1
+#include "sim/ir_ops.def"
+    ;
 /// "shfl", "shfl_up", "shfl_down", "shfl_xor", "ballot", "any", "all", "activemask".
 std::string name(WarpOp op);
 /// 3 for the shuffles, 2 for ballot, any and all, 0 for activemask.
@@ -149,8 +155,14 @@ int operand_count(WarpOp op);
 /// flags: fma(a, b, c) = a*b + c rounded once, fms(a, b, c) = a*b - c and fnma(a, b, c) =
 /// c - a*b rounded once (what nvcc makes of a contracted subtraction), sqrt (-prec-sqrt=true),
 /// fabs.
-enum class Intrinsic : std::uint8_t { Fma, Fms, Fnma, Sqrt, Fabs };
-constexpr int kIntrinsicCount = 5;
+enum class Intrinsic : std::uint8_t {
+#define WARPDIV_INTRINSIC(Enum, name, operands, flops) Enum,
+#include "sim/ir_ops.def"
+};
+constexpr int kIntrinsicCount = 0
+#define WARPDIV_INTRINSIC(Enum, name, operands, flops) +1
+#include "sim/ir_ops.def"
+    ;
 /// "fma", "fms", "fnma", "sqrt", "fabs"; the inverse throws InvalidInput naming the allowed names.
 std::string name(Intrinsic intrinsic);
 Intrinsic intrinsic_from_name(const std::string& text);
@@ -167,12 +179,31 @@ enum class Builtin : std::uint8_t {
 };
 constexpr int kBuiltinCount = 13;
 
-enum class UnaryOp : std::uint8_t { Neg, BitNot, LogicalNot };
-enum class BinaryOp : std::uint8_t {
-  Add, Sub, Mul, Div, Rem, Shl, Shr, BitAnd, BitOr, BitXor,
-  Lt, Le, Gt, Ge, Eq, Ne,
+// C's operators (sim/ir_ops.def: operands, result, undefined behaviour; sim/ir_ops.hpp: semantics).
+enum class UnaryOp : std::uint8_t {
+#define WARPDIV_UNARY_OP(Enum, spelling, operands, fault) Enum,
+#include "sim/ir_ops.def"
 };
-constexpr int kBinaryOpCount = 16;
+enum class BinaryOp : std::uint8_t {
+#define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) Enum,
+#include "sim/ir_ops.def"
+};
+constexpr int kBinaryOpCount = 0
+#define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) +1
+#include "sim/ir_ops.def"
+    ;
+/// The operands a binary operator takes (sim/ir_ops.def): Arithmetic (promoted integer and
+/// floating), Integer (promoted integer), Comparison (promoted integer and floating, result bool).
+enum class OperandClass : std::uint8_t { Arithmetic, Integer, Comparison, Negatable, Bool };
+/// The undefined behaviour of an operator (sim/ir_ops.def).
+enum class FaultRule : std::uint8_t { None, SignedOverflow, Division, Shift };
+OperandClass operand_class(BinaryOp op);
+OperandClass operand_class(UnaryOp op);
+FaultRule fault_rule(BinaryOp op);
+FaultRule fault_rule(UnaryOp op);
+/// Floating-point operations of one evaluation on floating operands (sim/ir_ops.def).
+int float_operations(BinaryOp op);
+int float_operations(Intrinsic intrinsic);
 enum class LogicalOp : std::uint8_t { And, Or };
 
 /// Names used in JSON and messages: "threadIdx.x" ..., "warpSize"; "-", "~", "!"; "+", "-", "*",
@@ -339,8 +370,14 @@ enum class AccessKind : std::uint8_t { Load, Store, Atomic };
 /// the element), inc ((old >= v) ? 0 : old + 1) and dec ((old == 0 || old > v) ? v : old - 1) on
 /// uint32. Other: not modelled. Integer add, sub, min, max, and, or, xor leave a final element
 /// that does not depend on the threads' order (ordered_atomic() is false); the others do.
-enum class AtomicOp : std::uint8_t { Other, Add, Sub, Min, Max, And, Or, Xor, Exch, Cas, Inc, Dec };
-constexpr int kAtomicOpCount = 12;
+enum class AtomicOp : std::uint8_t {
+#define WARPDIV_ATOMIC_OP(Enum, name, order) Enum,
+#include "sim/ir_ops.def"
+};
+constexpr int kAtomicOpCount = 0
+#define WARPDIV_ATOMIC_OP(Enum, name, order) +1
+#include "sim/ir_ops.def"
+    ;
 /// "other", "add", "sub", "min", "max", "and", "or", "xor", "exch", "cas", "inc", "dec"; the
 /// inverse throws InvalidInput.
 std::string name(AtomicOp op);

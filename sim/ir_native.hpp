@@ -20,14 +20,24 @@
 
 namespace warpdiv::sim::ir::detail {
 
+/// What native code did with a block: Done, or HandOver(reason), the launch then left to the
+/// interpreter. The reason is static text of the plugin (one line, never freed).
+struct NativeOutcome {
+  enum class Kind { Done, HandOver };
+  Kind kind = Kind::Done;
+  const char* reason = "";
+  static NativeOutcome done() { return {}; }
+  static NativeOutcome hand_over(const char* why) { return {Kind::HandOver, why}; }
+};
+
 /// One worker thread's share of a native run: its own scratch, one block at a time.
 class NativeWorker {
  public:
   virtual ~NativeWorker() = default;
   /// Replays block (x, y, z) of the launch into `tally`, as WarpMachine's begin_block,
   /// run_warps and end_block would (statement counts, barrier counts, memory figures, blocks,
-  /// warps, evaluations). False: hand the launch over (`tally` is then partial).
-  virtual bool run_block(std::uint32_t x, std::uint32_t y, std::uint32_t z, Tally& tally) = 0;
+  /// warps, evaluations); HandOver: the launch goes to the interpreter (`tally` is then partial).
+  virtual NativeOutcome run_block(std::uint32_t x, std::uint32_t y, std::uint32_t z, Tally& tally) = 0;
 };
 
 /// A kernel model compiled for native replay (shared by every launch of it).
@@ -46,7 +56,7 @@ using NativeCompiler = std::shared_ptr<const NativeCode> (*)(const Program& prog
 /// What a native compiler built into a plugin (jit/plugin.cpp) must agree on with the binary that
 /// loads it: a version bumped by hand when this interface changes, and the sizes of the
 /// structures it reads and writes (a plugin of another build is refused, not called).
-constexpr std::uint64_t kNativeAbiVersion = 1;
+constexpr std::uint64_t kNativeAbiVersion = 2;
 constexpr std::uint64_t kNativeAbi =
     kNativeAbiVersion * 1000003 +
     (sizeof(Program) + 3 * sizeof(Tally) + 7 * sizeof(CompiledAccess) + 11 * sizeof(WarpThreads) +

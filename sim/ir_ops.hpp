@@ -1,7 +1,10 @@
-// C's integer operators on normalised 64-bit values (see Value in sim/ir.hpp), with undefined
-// behaviour reported through a `fault` flag instead of computed. One template per operator and
-// promoted type, written so that the replay's lane loops vectorise: no branches on the data.
-// Internal to sim/ (the replay engine and evaluate_uniform); tests may include it.
+// The semantics of the kernel model's operations (sim/ir_ops.def lists them): C's operators on
+// normalised 64-bit values (see Value in sim/ir.hpp), IEEE floating point, conversions, intrinsics
+// and atomics, with undefined behaviour reported through a `fault` flag instead of computed. One
+// template per operation and type, written so that lane loops vectorise: no branches on the data,
+// no call out of this header. Both engines evaluate these templates: the interpreter (sim/) calls
+// them, and the native replay compiles them to LLVM bitcode (jit/ops_lanes.cpp) that its
+// generated code calls. Internal to sim/ and jit/; tests may include it.
 #pragma once
 
 #include <cmath>
@@ -14,21 +17,41 @@
 
 namespace warpdiv::sim::ir::ops {
 
+/// Every ScalarType, for X-macros: #define WARPDIV_SCALAR_TYPE(T) ..., then WARPDIV_SCALAR_TYPES.
+#define WARPDIV_SCALAR_TYPES                                                                     \
+  WARPDIV_SCALAR_TYPE(Bool) WARPDIV_SCALAR_TYPE(I8) WARPDIV_SCALAR_TYPE(U8) WARPDIV_SCALAR_TYPE(I16) \
+  WARPDIV_SCALAR_TYPE(U16) WARPDIV_SCALAR_TYPE(I32) WARPDIV_SCALAR_TYPE(U32) WARPDIV_SCALAR_TYPE(I64) \
+  WARPDIV_SCALAR_TYPE(U64) WARPDIV_SCALAR_TYPE(F32) WARPDIV_SCALAR_TYPE(F64)
+
 template <ScalarType T>
-constexpr bool kSigned = T == ScalarType::I32 || T == ScalarType::I64;
+constexpr bool kSigned = T == ScalarType::I8 || T == ScalarType::I16 || T == ScalarType::I32 || T == ScalarType::I64;
+/// The bits of T's values (1 for bool).
 template <ScalarType T>
-constexpr int kWidth = (T == ScalarType::I32 || T == ScalarType::U32) ? 32 : 64;
+constexpr int kBits = T == ScalarType::Bool                            ? 1
+                      : T == ScalarType::I8 || T == ScalarType::U8   ? 8
+                      : T == ScalarType::I16 || T == ScalarType::U16 ? 16
+                      : T == ScalarType::I32 || T == ScalarType::U32 || T == ScalarType::F32 ? 32
+                                                                      : 64;
+/// The width C's operators compute in for promoted T (32 or 64).
+template <ScalarType T>
+constexpr int kWidth = kBits<T> == 32 ? 32 : 64;
 template <ScalarType T>
 constexpr std::uint64_t kMinBits = kWidth<T> == 32 ? 0xFFFFFFFF80000000ULL : 0x8000000000000000ULL;
 
+/// Bits normalised to integer T (sim/ir.hpp's normalise): sign- or zero-extended from T's width;
+/// bool: != 0.
 template <ScalarType T>
-inline std::uint64_t wrap(std::uint64_t bits) {
-  if constexpr (T == ScalarType::I32)
-    return static_cast<std::uint64_t>(std::int64_t{static_cast<std::int32_t>(bits)});
-  else if constexpr (T == ScalarType::U32)
-    return bits & 0xFFFFFFFFULL;
-  else
+constexpr std::uint64_t wrap(std::uint64_t bits) {
+  if constexpr (T == ScalarType::Bool) {
+    return bits != 0 ? 1 : 0;
+  } else if constexpr (kBits<T> == 64) {
     return bits;
+  } else if constexpr (kSigned<T>) {
+    constexpr int unused = 64 - kBits<T>;
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(bits << unused) >> unused);
+  } else {
+    return bits & ((std::uint64_t{1} << kBits<T>) - 1);
+  }
 }
 
 // ---- Floating point: IEEE binary32 / binary64, round to nearest even (the host's default mode,
@@ -77,10 +100,14 @@ inline std::uint64_t floating_binary(std::uint64_t a, std::uint64_t b) {
   if constexpr (OP == BinaryOp::Ne) return x != y;
   return 0;  // % << >> & | ^: validate() refuses them on floating operands
 }
-/// The operators floating types take.
+/// The operators floating types take (sim/ir_ops.def: Arithmetic and Comparison).
 constexpr bool floating_operator(BinaryOp op) {
-  return op == BinaryOp::Add || op == BinaryOp::Sub || op == BinaryOp::Mul || op == BinaryOp::Div ||
-         op >= BinaryOp::Lt;
+  switch (op) {
+#define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) \
+  case BinaryOp::Enum: return OperandClass::operands != OperandClass::Integer;
+#include "sim/ir_ops.def"
+  }
+  return false;
 }
 
 inline std::int64_t s64(std::uint64_t bits) { return static_cast<std::int64_t>(bits); }
@@ -95,19 +122,28 @@ inline std::uint64_t binary(std::uint64_t a, std::uint64_t b, bool& fault) {
   if constexpr (kFloating<T>) {
     return floating_binary<OP, T>(a, b);
   } else if constexpr (OP == BinaryOp::Add || OP == BinaryOp::Sub || OP == BinaryOp::Mul) {
-    if constexpr (W == 32 && S) {
+    if constexpr (W == 32 && S && OP == BinaryOp::Mul) {
       // Exact in 64 bits: |a|, |b| <= 2^31.
-      const std::int64_t r = OP == BinaryOp::Add   ? s64(a) + s64(b)
-                             : OP == BinaryOp::Sub ? s64(a) - s64(b)
-                                                   : s64(a) * s64(b);
+      const std::int64_t r = std::int64_t{static_cast<std::int32_t>(a)} * std::int64_t{static_cast<std::int32_t>(b)};
       fault |= r != std::int64_t{static_cast<std::int32_t>(r)};
       return u64(r);
+    } else if constexpr (W == 32 && S) {
+      // In 32 bits (so that vectors of int32 stay 32 bits wide): overflow from the signs.
+      const auto x = static_cast<std::uint32_t>(a), y = static_cast<std::uint32_t>(b);
+      const std::uint32_t r = OP == BinaryOp::Add ? x + y : x - y;
+      fault |= ((OP == BinaryOp::Add ? (x ^ r) & (y ^ r) : (x ^ y) & (x ^ r)) >> 31) != 0;
+      return wrap<T>(r);
     } else if constexpr (W == 64 && S) {
-      std::int64_t r = 0;
-      if constexpr (OP == BinaryOp::Add) fault |= __builtin_add_overflow(s64(a), s64(b), &r);
-      if constexpr (OP == BinaryOp::Sub) fault |= __builtin_sub_overflow(s64(a), s64(b), &r);
-      if constexpr (OP == BinaryOp::Mul) fault |= __builtin_mul_overflow(s64(a), s64(b), &r);
-      return u64(r);
+      // Overflow from the signs (+, -) or the exact product: forms that vectorise.
+      if constexpr (OP == BinaryOp::Mul) {
+        __extension__ using Wide = __int128;
+        const Wide p = static_cast<Wide>(s64(a)) * static_cast<Wide>(s64(b));
+        fault |= p != static_cast<Wide>(static_cast<std::int64_t>(p));
+        return static_cast<std::uint64_t>(p);
+      }
+      const std::uint64_t r = OP == BinaryOp::Add ? a + b : a - b;
+      fault |= ((OP == BinaryOp::Add ? (a ^ r) & (b ^ r) : (a ^ b) & (a ^ r)) >> 63) != 0;
+      return r;
     } else {
       return wrap<T>(OP == BinaryOp::Add ? a + b : OP == BinaryOp::Sub ? a - b : a * b);
     }
@@ -176,6 +212,48 @@ using UnaryFn = std::uint64_t (*)(std::uint64_t, bool&);
 /// comparisons, and unary -; InvalidInput otherwise).
 BinaryFn binary_fn(BinaryOp op, ScalarType type);
 UnaryFn unary_fn(UnaryOp op, ScalarType type);
+
+/// C's conversion of normalised `bits` of type From to type To, with floating types: integer to
+/// floating and floating to floating round to nearest (one rounding from the exact value); floating
+/// to integer truncates toward zero, and a fault (undefined behaviour) where the truncation does
+/// not fit To or the value is NaN (0 then); to bool: != 0 (NaN != 0).
+template <ScalarType From, ScalarType To>
+inline std::uint64_t convert_to(std::uint64_t bits, bool& fault) {
+  if constexpr (kFloating<To>) {
+    using F = FloatOf<To>;
+    if constexpr (kFloating<From>) return from_float<To>(static_cast<F>(to_float<From>(bits)));
+    else if constexpr (kSigned<From>) return from_float<To>(static_cast<F>(s64(bits)));
+    else return from_float<To>(static_cast<F>(bits));
+  } else if constexpr (!kFloating<From>) {
+    return wrap<To>(bits);
+  } else if constexpr (To == ScalarType::Bool) {
+    return to_float<From>(bits) != 0 ? 1 : 0;
+  } else {
+    // Defined where the truncation t fits: low <= t < high, both powers of two (exact).
+    using F = FloatOf<From>;
+    const F t = std::trunc(to_float<From>(bits));
+    constexpr F high = kSigned<To> ? F(std::uint64_t{1} << (kBits<To> - 1)) : F(2) * F(std::uint64_t{1} << (kBits<To> - 1));
+    constexpr F low = kSigned<To> ? -high : F(0);
+    const bool fits = t >= low && t < high;
+    fault |= !fits;
+    const F safe = fits ? t : F(0);
+    if constexpr (kSigned<To>) return wrap<To>(u64(static_cast<std::int64_t>(safe)));
+    else return wrap<To>(static_cast<std::uint64_t>(safe));
+  }
+}
+
+/// fma(a, b, c) = a*b + c, fms = a*b - c, fnma = c - a*b (each rounded once), sqrt(a), fabs(a)
+/// of floating T (never a fault).
+template <Intrinsic I, ScalarType T>
+inline std::uint64_t intrinsic_of(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+  const FloatOf<T> x = to_float<T>(a), y = to_float<T>(b), z = to_float<T>(c);
+  if constexpr (I == Intrinsic::Fma) return from_float<T>(std::fma(x, y, z));
+  if constexpr (I == Intrinsic::Fms) return from_float<T>(std::fma(x, y, -z));
+  if constexpr (I == Intrinsic::Fnma) return from_float<T>(std::fma(-x, y, z));
+  if constexpr (I == Intrinsic::Sqrt) return from_float<T>(std::sqrt(x));
+  if constexpr (I == Intrinsic::Fabs) return from_float<T>(std::fabs(x));
+  return 0;
+}
 
 /// C's conversion of a value of type `from` to type `to` (normalised bits), with floating types:
 /// integer to floating and floating to floating round to nearest; floating to integer truncates

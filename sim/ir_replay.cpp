@@ -217,7 +217,9 @@ ReplayResult to_result(const Kernel& kernel, const std::vector<Tally>& tallies, 
 }
 
 // Thrown on a worker thread when native code hands the launch over (sim/ir_native.hpp).
-struct HandOver {};
+struct HandOver {
+  const char* reason;
+};
 
 // Marks the end of a worker's blocks in run_blocks (its machine then finishes its tally).
 constexpr std::uint64_t kFinish = ~std::uint64_t{0};
@@ -701,6 +703,7 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
   const unsigned workers = program.global_values ? 1u : parallel_workers(total, options.threads);
   std::vector<Tally> tallies;
   bool native = false;
+  std::string hand_over;
   // Native code where a compiler is installed and takes the launch (sim/ir_native.hpp); a hand-over
   // leaves the run to the interpreter, from the start.
   if (options.native != NativeReplay::Off && detail::native_compiler() != nullptr) {
@@ -716,11 +719,13 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
             const Dim3 extent{range.last.x - range.first.x + 1, range.last.y - range.first.y + 1,
                               range.last.z - range.first.z + 1};
             const auto [x, y, z] = block_of(extent, linear);
-            if (!worker->run_block(range.first.x + x, range.first.y + y, range.first.z + z, tally)) throw HandOver{};
+            const detail::NativeOutcome outcome = worker->run_block(range.first.x + x, range.first.y + y, range.first.z + z, tally);
+            if (outcome.kind == detail::NativeOutcome::Kind::HandOver) throw HandOver{outcome.reason};
           };
         });
         native = true;
-      } catch (const HandOver&) {
+      } catch (const HandOver& h) {
+        hand_over = h.reason;
         shared = 0;
         if (options.blocks_done != nullptr) options.blocks_done->fetch_sub(done.load());
       }
@@ -738,6 +743,7 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
   }
   ReplayResult result = to_result(kernel, tallies, options.memory);
   result.native = native;
+  result.native_hand_over = hand_over;
   const std::vector<bool> values = buffers_with_values(kernel, launch);
   result.computed_loads = computed_loads(kernel, &values);
   // The workers' lists of ids, each once, ascending.

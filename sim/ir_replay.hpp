@@ -273,6 +273,8 @@ struct ReplayResult {
   std::vector<std::int32_t> order_atomics;
   /// The run went through native code (ReplayOptions::native), not the interpreter.
   bool native = false;
+  /// Why native code handed the launch over to the interpreter (one line), "" where it did not.
+  std::string native_hand_over;
 };
 
 /// A figure of a replay that holds for its documented order only: a condition, an address, the

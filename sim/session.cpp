@@ -103,8 +103,10 @@ void count_by_replay(const ir::Kernel& kernel, const ir::Launch& launch, const C
     throw InvalidInput("the native replay cannot count this launch: " +
                        std::string(replay_options(request, true).native == ir::NativeReplay::Off
                                        ? "WARPDIV_NATIVE=off"
-                                       : "no native code was available for it (the plugin is missing, or the "
-                                         "launch is outside its scope)") +
+                                       : !counts.result.native_hand_over.empty()
+                                           ? "native code handed it over (" + counts.result.native_hand_over + ")"
+                                           : "no native code was available for it (the plugin is missing, or the "
+                                             "launch is outside its scope)") +
                        "; use --engine replay");
   counts.engine_line = std::string("Counted by the replay engine: every warp of every block") +
                        (counts.result.native ? ", as native code." : ".");
@@ -255,7 +257,9 @@ std::optional<EngineRun> run_other(const ir::Kernel& kernel, const ir::Launch& l
   }
   run.counts.result = ir::replay(kernel, launch, replay_options(one, true));
   if (run.counts.result.native) return run;
-  why_not = "native code: none available for this launch";
+  why_not = run.counts.result.native_hand_over.empty()
+                ? "native code: none available for this launch"
+                : "native code: handed the launch over (" + run.counts.result.native_hand_over + ")";
   return std::nullopt;
 }
 

@@ -319,6 +319,12 @@ __global__ void k(float* a, int n, int m, int which, float x) {
     EXPECT_EQ(native.refusal, reference.refusal);
     if (native.result) {
       EXPECT_EQ(native.result->native, !c.handed_over);
+      // Why it handed over, where the interpreter then counts the launch: the access outside its
+      // buffer or misaligned (cases 5, 6), the loop's 70,001 heads (case 7).
+      const char* why = !c.handed_over ? ""
+                        : c.which == 7 ? "a loop past the native code's head limit or the budget"
+                                       : "an access outside its buffer or misaligned";
+      EXPECT_EQ(native.result->native_hand_over, why);
     }
     if (!c.handed_over) {
       EXPECT_TRUE(native.result.has_value()) << native.refusal;

@@ -1,6 +1,7 @@
 // C's integer semantics of the IR against the host compiler: random expression trees evaluated by
-// the IR (the uniform evaluator, and the replay's lane arrays with lane-varying values and random
-// active masks) and by a reference written with native C++ types and operators in this file.
+// the IR (the uniform evaluator, the replay's lane arrays with lane-varying values and random
+// active masks, and every engine that counts a launch: the interpreter, the class engine and
+// native code) and by a reference written with native C++ types and operators in this file.
 // Undefined behaviour is decided here independently, on exact 128-bit values, before the native
 // operator runs (which must then never see it).
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include "sim/errors.hpp"
 #include "sim/ir_engine.hpp"
 #include "sim/ir_replay.hpp"
+#include "sim/session.hpp"
 
 namespace warpdiv::sim::ir {
 namespace {
@@ -393,6 +395,193 @@ TEST(IrSemantics, FoldedLaunchConstantsMatchNativeArithmetic) {
   EXPECT_GT(refused, 100);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Every engine: each expression becomes a statement `if (run && e == want)` of one kernel, whose
+// leaves are locals holding one value in lanes 0-15 and another in lanes 16-31 (parameters), as
+// are `run` and `want`. Per launch, the reference gives each half's value of e, or its undefined
+// behaviour: run is true exactly where e is defined, want is its value there. Every engine must
+// then take every running lane and no other; and a launch that runs one undefined expression in
+// one half must be refused as undefined behaviour by every engine.
+
+struct HalfParams {
+  std::int32_t low, high;  // parameters: lanes 0-15, lanes 16-31
+};
+
+struct EngineKernel {
+  Kernel k;
+  std::vector<HalfParams> leaves;          // by local
+  std::vector<ExprId> exprs;               // the expressions under test
+  std::vector<ScalarType> types;
+  std::vector<HalfParams> run, want;       // by expression
+  std::vector<StmtId> checks;              // by expression: its `if`
+};
+
+// lanes 0-15 ? low : high, of the parameters' type.
+ExprId halves(Kernel& k, const HalfParams& p) {
+  const ExprId low_half = k.binary(BinaryOp::Lt, k.builtin(Builtin::ThreadIdxX), k.constant(ScalarType::U32, 16));
+  return k.select(low_half, k.param(p.low), k.param(p.high));
+}
+
+HalfParams half_params(Kernel& k, const std::string& name, ScalarType t) {
+  return {k.add_parameter(name + "_lo", t), k.add_parameter(name + "_hi", t)};
+}
+
+// e == want, compared in a promoted type (bool and the narrow types widened to int64, exactly).
+ExprId equals(Kernel& k, ScalarType t, ExprId e, ExprId want) {
+  if (is_promoted(t)) return k.binary(BinaryOp::Eq, e, want);
+  return k.binary(BinaryOp::Eq, k.cast(ScalarType::I64, e), k.cast(ScalarType::I64, want));
+}
+
+EngineKernel engine_kernel(int count, std::mt19937_64& rng) {
+  EngineKernel ek;
+  Kernel& k = ek.k;
+  k.name = "semantics_engines";
+  k.files.push_back(SourceFile{"semantics.cu", {}});
+  std::vector<StmtId> body;
+  Generator g{k, rng, true, {}};
+  for (ScalarType t : kTypes) {
+    for (int i = 0; i < 2; ++i) {
+      const std::string n = name(t) + "_l" + std::to_string(i);
+      const LocalId l = k.add_local(n, t);
+      ek.leaves.push_back(half_params(k, n, t));
+      body.push_back(k.declare(l, halves(k, ek.leaves.back())));
+      g.leaf_of_type[static_cast<int>(t)].push_back(l);
+    }
+  }
+  g.expressions(count, ek.exprs, ek.types);
+  for (std::size_t i = 0; i < ek.exprs.size(); ++i) {
+    const std::string n = "e" + std::to_string(i);
+    ek.run.push_back(half_params(k, n + "_run", ScalarType::Bool));
+    ek.want.push_back(half_params(k, n + "_want", ek.types[i]));
+    const ExprId holds = equals(k, ek.types[i], ek.exprs[i], halves(k, ek.want.back()));
+    ek.checks.push_back(k.if_(k.logical(LogicalOp::And, halves(k, ek.run.back()), holds), k.work("checked")));
+    body.push_back(ek.checks.back());
+  }
+  k.root = k.block(body);
+  return ek;
+}
+
+// One launch's values: each leaf's per half, and per expression and half its value (nullopt:
+// undefined behaviour).
+struct EngineLaunch {
+  std::vector<Wide> leaf_values[2];
+  std::vector<std::optional<Wide>> values[2];
+};
+
+EngineLaunch reference_launch(const EngineKernel& ek, Generator& g) {
+  EngineLaunch el;
+  for (int half = 0; half < 2; ++half) {
+    std::vector<Wide>& leaves = el.leaf_values[half];
+    for (std::size_t l = 0; l < ek.k.locals.size(); ++l) leaves.push_back(g.random_value(ek.k.locals[l].type));
+    for (const ExprId e : ek.exprs) {
+      Ref ref{ek.k, leaves};
+      const Wide v = ref.eval(e);
+      el.values[half].push_back(ref.ub ? std::nullopt : std::optional<Wide>(v));
+    }
+  }
+  return el;
+}
+
+// The launch: one block of one warp, each expression run in the halves `runs` says.
+Launch launch_of(const EngineKernel& ek, const EngineLaunch& el, const std::vector<bool> (&runs)[2]) {
+  Launch launch;
+  launch.block = {32, 1, 1};
+  launch.arguments.assign(ek.k.parameters.size(), Value{});
+  const auto set = [&](std::int32_t p, Wide v) {
+    const ScalarType t = ek.k.parameters[static_cast<std::size_t>(p)].type;
+    launch.arguments[static_cast<std::size_t>(p)] = Value{t, normalise(t, static_cast<std::uint64_t>(v))};
+  };
+  for (int half = 0; half < 2; ++half) {
+    const auto pick = [&](const HalfParams& h) { return half == 0 ? h.low : h.high; };
+    for (std::size_t l = 0; l < ek.leaves.size(); ++l) set(pick(ek.leaves[l]), el.leaf_values[half][l]);
+    for (std::size_t i = 0; i < ek.exprs.size(); ++i) {
+      set(pick(ek.run[i]), runs[half][i] ? 1 : 0);
+      set(pick(ek.want[i]), el.values[half][i].value_or(0));
+    }
+  }
+  return launch;
+}
+
+struct EngineChoice {
+  const char* name;
+  Engine engine;
+  NativeMode native;
+};
+// Native code where jit/ is built (tests/native_install.cpp installs it).
+constexpr EngineChoice kEngines[] = {{"interpreter", Engine::replay, NativeMode::off},
+                                     {"class engine", Engine::exact, NativeMode::off},
+#ifdef WARPDIV_HAVE_NATIVE_REPLAY
+                                     {"native code", Engine::native, NativeMode::automatic},
+#endif
+};
+
+EngineCounts count_with(const EngineChoice& engine, const Kernel& k, const Launch& launch) {
+  CountRequest request;
+  request.engine = engine.engine;
+  request.native = engine.native;
+  request.options.threads = 1;
+  return count_launch(k, launch, request);
+}
+
+// The expected counts of one launch of `ek` (16 lanes per half where the expression is defined)
+// on every engine.
+void expect_every_engine_counts(const EngineKernel& ek, const EngineLaunch& el, int launch, int& defined) {
+  std::vector<bool> runs[2];
+  std::vector<int> expected(ek.exprs.size(), 0);
+  for (int half = 0; half < 2; ++half)
+    for (std::size_t i = 0; i < ek.exprs.size(); ++i) {
+      runs[half].push_back(el.values[half][i].has_value());
+      expected[i] += runs[half][i] ? 16 : 0;
+      defined += runs[half][i] ? 1 : 0;
+    }
+  for (const EngineChoice& engine : kEngines) {
+    const EngineCounts counts = count_with(engine, ek.k, launch_of(ek, el, runs));
+    for (std::size_t i = 0; i < ek.exprs.size(); ++i)
+      EXPECT_EQ(to_decimal(counts.result.statements[static_cast<std::size_t>(ek.checks[i])].taken_lanes),
+                std::to_string(expected[i]))
+          << engine.name << ", launch " << launch << ", expression " << ek.exprs[i];
+  }
+}
+
+// Each expression undefined in a half of the launch, run alone there: refused as undefined
+// behaviour by every engine (at most `limit` of them).
+void expect_every_engine_refuses(const EngineKernel& ek, const EngineLaunch& el, int limit, int& refused) {
+  for (int half = 0; half < 2 && limit > 0; ++half)
+    for (std::size_t i = 0; i < ek.exprs.size() && limit > 0; ++i) {
+      if (el.values[half][i]) continue;
+      --limit;
+      ++refused;
+      std::vector<bool> alone[2] = {std::vector<bool>(ek.exprs.size()), std::vector<bool>(ek.exprs.size())};
+      alone[half][i] = true;
+      for (const EngineChoice& engine : kEngines) {
+        try {
+          count_with(engine, ek.k, launch_of(ek, el, alone));
+          ADD_FAILURE() << engine.name << " counted expression " << ek.exprs[i] << ", undefined in half " << half;
+        } catch (const InvalidInput& e) {
+          EXPECT_NE(std::string(e.what()).find("undefined behaviour"), std::string::npos) << engine.name << ": " << e.what();
+        }
+      }
+    }
+}
+
+TEST(IrSemantics, EveryEngineMatchesNativeArithmetic) {
+  std::mt19937_64 rng(14);
+  Kernel scratch;  // random_value() only
+  Generator values{scratch, rng, true, {}};
+  int defined = 0, refused = 0;
+  for (int kernel = 0; kernel < 4; ++kernel) {
+    const EngineKernel ek = engine_kernel(40, rng);  // native code compiles each once
+    for (int n = 0; n < 5; ++n) {
+      const EngineLaunch el = reference_launch(ek, values);
+      expect_every_engine_counts(ek, el, n, defined);
+      expect_every_engine_refuses(ek, el, 4, refused);
+      if (HasFailure()) return;
+    }
+  }
+  EXPECT_GT(defined, 600);
+  EXPECT_GE(refused, 60);
+}
+
 // A few of the facts above, worked by hand.
 TEST(IrSemantics, HandWorkedFacts) {
   Kernel k;
@@ -418,6 +607,34 @@ TEST(IrSemantics, HandWorkedFacts) {
                      k.binary(BinaryOp::Rem, c(I, INT32_MIN), c(I, -1)), k.unary(UnaryOp::Neg, c(I, INT32_MIN)),
                      k.binary(BinaryOp::Mul, c(I, 65536), c(I, 32768)), k.binary(BinaryOp::Shr, c(I, 1), c(I, -1))})
     EXPECT_THROW(eval(bad), InvalidInput) << bad;
+}
+
+// The table of operations (sim/ir_ops.def) against C and the front-end's counting rules: which
+// operators floating types take, which are undefined how, what an evaluation counts as FLOPs
+// (+ - * / on floating values 1, fma 2), and which atomics depend on the threads' order.
+TEST(IrSemantics, TableOfOperationsByHand) {
+  EXPECT_EQ(name(BinaryOp::Shl), "<<");
+  EXPECT_EQ(name(UnaryOp::BitNot), "~");
+  EXPECT_EQ(kBinaryOpCount, 16);
+  EXPECT_TRUE(is_comparison(BinaryOp::Ne));
+  EXPECT_FALSE(is_comparison(BinaryOp::BitXor));
+  EXPECT_EQ(fault_rule(BinaryOp::Rem), FaultRule::Division);
+  EXPECT_EQ(fault_rule(BinaryOp::Shr), FaultRule::Shift);
+  EXPECT_EQ(fault_rule(BinaryOp::Mul), FaultRule::SignedOverflow);
+  EXPECT_EQ(fault_rule(BinaryOp::BitOr), FaultRule::None);
+  EXPECT_EQ(fault_rule(UnaryOp::Neg), FaultRule::SignedOverflow);
+  EXPECT_EQ(operand_class(BinaryOp::Rem), OperandClass::Integer);  // fmod is a call, not %
+  EXPECT_EQ(operand_class(BinaryOp::Div), OperandClass::Arithmetic);
+  EXPECT_EQ(float_operations(BinaryOp::Div), 1);
+  EXPECT_EQ(float_operations(BinaryOp::Lt), 0);
+  EXPECT_EQ(float_operations(Intrinsic::Fma), 2);
+  EXPECT_EQ(float_operations(Intrinsic::Sqrt), 0);
+  EXPECT_EQ(operand_count(Intrinsic::Fnma), 3);
+  EXPECT_EQ(operand_count(WarpOp::Ballot), 2);
+  EXPECT_FALSE(ordered_atomic(AtomicOp::Add, ScalarType::I32));
+  EXPECT_TRUE(ordered_atomic(AtomicOp::Add, ScalarType::F32));
+  EXPECT_TRUE(ordered_atomic(AtomicOp::Cas, ScalarType::U32));
+  EXPECT_FALSE(ordered_atomic(AtomicOp::Max, ScalarType::I64));
 }
 
 }  // namespace

@@ -14,7 +14,10 @@ WARPDIV_PACKAGES=(cmake make ccache libboost-program-options-dev libfccp-dev goo
                   libtomlplusplus-dev
                   # The Clang front-end (kernels/frontend): Clang's C++ API and headers, LLVM's headers
                   # and library, and Clang's resource headers (stddef.h ...) that a parse needs.
-                  libclang-cpp14-dev libclang-14-dev llvm-14-dev libclang-common-14-dev)
+                  libclang-cpp14-dev libclang-14-dev llvm-14-dev libclang-common-14-dev
+                  # The native replay's operations: sim/ir_ops.hpp compiled to LLVM bitcode
+                  # (jit/ops_lanes.cpp) by the Clang of the LLVM the JIT links.
+                  clang-14)
 # Only tools/test needs these: the browser test renders the HTML reports in headless Chromium (with a
 # font, so that text is drawn on a bare machine); the SARIF of `warpdiv check` is validated against
 # the official SARIF 2.1.0 schema with python3's jsonschema. If they cannot be installed, those tests
