@@ -23,8 +23,8 @@ struct LineColumn {
   /// The figure; or, for a ratio (text only, as a percentage), `ratio` instead.
   sim::Count (*count)(const MemoryFigures&) = nullptr;
   std::optional<double> (*ratio)(const MemoryFigures&) = nullptr;
-  /// One line under the text and HTML explanations saying what the column is ("": their
-  /// paragraph already says).
+  /// What the column is, under the text and HTML explanations ("": their paragraph already
+  /// says): lines of at most 90 characters, which the HTML joins.
   std::string note;
 };
 

@@ -197,7 +197,11 @@ std::string listing_html(const SourceReport& report) {
            "below 100%, the bank conflicts reddish purple by conflicts per request; the stronger, "
            "the costlier.</p>\n";
     for (const LineColumn& column : line_columns())
-      if (!column.note.empty() && !column.html.empty()) out += "<p>" + escape(column.note) + "</p>\n";
+      if (!column.note.empty() && !column.html.empty()) {
+        std::string note = column.note;  // the text report's lines, joined
+        std::replace(note.begin(), note.end(), '\n', ' ');
+        out += "<p>" + escape(note) + "</p>\n";
+      }
     out += legend({{kGlobalShades[0], "global: sector efficiency 50% to 100%"},
                    {kGlobalShades[1], "25% to 50%"},
                    {kGlobalShades[2], "below 25%"},
