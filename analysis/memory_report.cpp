@@ -24,6 +24,9 @@ MemoryFigures& operator+=(MemoryFigures& a, const MemoryFigures& b) {
   a.global_requests += b.global_requests;
   a.global_sectors += b.global_sectors;
   a.global_bytes += b.global_bytes;
+  a.global_load_requests += b.global_load_requests;
+  a.global_store_requests += b.global_store_requests;
+  a.global_atomic_requests += b.global_atomic_requests;
   a.shared_requests += b.shared_requests;
   a.shared_wavefronts += b.shared_wavefronts;
   a.shared_bank_conflicts += b.shared_bank_conflicts;
@@ -65,6 +68,9 @@ struct StatementMemoryObserver : ir::IgnoreEvents {
       f.global_requests += e.requests;
       f.global_sectors += e.sectors;
       f.global_bytes += e.bytes;
+      (e.kind == ir::AccessKind::Load    ? f.global_load_requests
+       : e.kind == ir::AccessKind::Store ? f.global_store_requests
+                                         : f.global_atomic_requests) += e.requests;
     }
   }
 };
