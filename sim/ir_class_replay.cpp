@@ -306,6 +306,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   const bool memory = options.memory && analysis.memory_refusal.empty();
   ReplayOptions run_options = options;
   run_options.memory = memory;
+  run_options.events = nullptr;  // the runs stand for warps they are not: no event stream (ReplayOptions::events)
   detail::Program program(kernel, launch, run_options);
   if (options.only_warp && *options.only_warp >= static_cast<std::uint32_t>(program.warps_per_block))
     throw InvalidInput("warp " + std::to_string(*options.only_warp) + " does not exist (a block of " +

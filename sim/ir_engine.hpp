@@ -2,7 +2,9 @@
 // (Program), and the machine that runs one warp at a time over it (WarpMachine). Internal to sim/;
 // the tests use WarpMachine::evaluate to check C's semantics on lane arrays. The machine knows
 // nothing of the engines built on it: the class engine watches it through a Recorder (sim/
-// ir_recorder.hpp), which the plain replay leaves unset.
+// ir_recorder.hpp), which the plain replay leaves unset. What it observes it emits as events
+// keyed by source site (sim/ir_events.hpp): to the observers compiled in (LineCounter: the
+// per-line counts; AccessFigures: the memory figures), then to the one chosen at run time, if any.
 //
 // Speed: values that are the same in every active lane (constants, parameters, blockIdx, locals
 // assigned such values, and threadIdx components that happen to be constant over a warp) are kept
@@ -168,6 +170,8 @@ struct CompiledAccess {
   int width = 4;
   bool shared = false;  // shared memory (wavefronts), else global (sectors)
   bool load = false;    // a load (shared: its lanes may pair up, sim/ir_memory.hpp)
+  AccessKind kind = AccessKind::Load;
+  StmtId statement = kNone;  // the statement that makes it
   /// The class engine's address residues (sim/ir_class_memory.cpp): with shifts > 1 the machine
   /// also counts the access's sectors (wavefronts) as if every lane's address were shift_step x s
   /// bytes further on, s = 1 .. shifts - 1, into Tally::shifted[shifted_at + s - 1].
@@ -572,8 +576,20 @@ class WarpMachine {
   // t becomes the pattern of `lanes` (the defined ones, values of `type`); false where they do
   // not fit an AffineValue.
   bool pattern_of_lanes(PatternOf& t, const std::uint64_t* lanes, LaneMask defined, ScalarType type);
-  void observe(StmtId id, LaneMask active, LaneMask taken);
+  // ---- The event stream (sim/ir_events.hpp): each event goes to the observers compiled in
+  // (inline), then to events_ (one virtual call per event; a null pointer tested when none).
+  struct LineCounter;    // statements, branches, loop heads: counts_ (and by iteration)
+  struct AccessFigures;  // memory requests: access_counts_, extents_
+  template <class Event>
+  void emit(const Event& e);
+  void emit_warp();  // a WarpEvent for the warp now running, when an observer is chosen
+  void request(const CompiledAccess& a, LaneMask lanes, const std::int64_t* addresses, std::int64_t lowest,
+               std::int64_t highest, std::uint64_t figure, std::uint64_t conflicts);
+  EventObserver* events_ = nullptr;          // dynamic_, but none while estimate() samples
+  EventObserver* dynamic_ = nullptr;         // ReplayOptions::events, or relay_
+  std::unique_ptr<EventObserver> relay_;     // ReplayOptions::observer's evaluations
   void count_condition(StmtId id, LaneMask active, LaneMask taken);
+  void count_loop_head(StmtId id, LaneMask active, LaneMask stay);
   Counts64* iteration_counts(StmtId id);
   void arrive(StmtId id, LaneMask active);
   void check_limits();
@@ -692,7 +708,13 @@ class WarpMachine {
   // Active-lane counts of the last mask counted: consecutive statements mostly share one mask.
   LaneMask counted_mask_ = 0;
   std::uint64_t counted_lanes_ = 0;
-  std::uint64_t lanes_of(LaneMask mask);
+  std::uint64_t lanes_of(LaneMask mask) {
+    if (mask != counted_mask_) {
+      counted_mask_ = mask;
+      counted_lanes_ = static_cast<std::uint64_t>(popcount(mask));
+    }
+    return counted_lanes_;
+  }
   std::uint64_t evaluations_ = 0;              // this machine's, all blocks
   std::uint64_t block_start_evaluations_ = 0;  // evaluations_ when the current block began
   std::uint64_t ticks_ = 0;
@@ -712,6 +734,69 @@ class WarpMachine {
   std::vector<std::vector<IterationArrivals>> warp_iteration_arrivals_;  // [barrier][k]
   std::vector<std::vector<IterationBlock>> block_iteration_arrivals_;    // [barrier][k]
 };
+
+// The per-line counts: each warp evaluation of a statement, condition or loop head into the
+// counted tally's statements (and, with by_iteration, its iteration's).
+struct WarpMachine::LineCounter : IgnoreEvents {
+  using IgnoreEvents::on;
+  WarpMachine& m;
+  explicit LineCounter(WarpMachine& machine) : m(machine) {}
+  void on(const StatementEvent& e) {
+    Counts64& c = m.counts_[e.site];
+    const std::uint64_t lanes = m.lanes_of(e.active);
+    c.evaluations += 1;
+    c.active += lanes;
+    if (m.by_iteration_) {
+      if (Counts64* it = m.iteration_counts(e.site)) {
+        it->evaluations += 1;
+        it->active += lanes;
+      }
+    }
+  }
+  void on(const BranchEvent& e) { condition(e.site, e.active, e.taken, e.divergent); }
+  void on(const LoopHeadEvent& e) { condition(e.site, e.active, e.taken, e.divergent); }
+  void condition(StmtId id, LaneMask active, LaneMask taken, bool divergent) {
+    Counts64& c = m.counts_[id];
+    const std::uint64_t lanes = m.lanes_of(active);
+    const std::uint64_t taken_lanes = taken == active ? lanes : static_cast<std::uint64_t>(popcount(taken));
+    c.evaluations += 1;
+    c.active += lanes;
+    c.taken += taken_lanes;
+    c.divergent += divergent;
+    if (m.by_iteration_) {
+      if (Counts64* it = m.iteration_counts(id)) {
+        it->evaluations += 1;
+        it->active += lanes;
+        it->taken += taken_lanes;
+        it->divergent += divergent;
+      }
+    }
+  }
+};
+
+// The memory figures: each request into its access's counts and extent.
+struct WarpMachine::AccessFigures : IgnoreEvents {
+  using IgnoreEvents::on;
+  WarpMachine& m;
+  explicit AccessFigures(WarpMachine& machine) : m(machine) {}
+  void on(const AccessEvent& e) {
+    AccessCounts64& c = m.access_counts_[e.site];
+    c.requests += static_cast<std::uint64_t>(e.requests);
+    c.lanes += static_cast<std::uint64_t>(e.lane_count);
+    c.bytes += static_cast<std::uint64_t>(e.bytes);
+    c.sectors += static_cast<std::uint64_t>(e.sectors);
+    c.wavefronts += static_cast<std::uint64_t>(e.wavefronts);
+    c.conflicts += static_cast<std::uint64_t>(e.conflicts);
+    merge(m.extents_[e.site], BaseExtent{true, e.lowest, e.highest + static_cast<std::int64_t>(e.width)});
+  }
+};
+
+template <class Event>
+__attribute__((always_inline)) inline void WarpMachine::emit(const Event& e) {
+  LineCounter(*this).on(e);
+  AccessFigures(*this).on(e);
+  if (events_ != nullptr) events_->on(e);
+}
 
 // Whether lanes kept at `stamp` for `kept_active` (of expression `expr`'s value, or of what was
 // read at it) still hold for `active`: made in this warp, for a superset of these lanes, and

@@ -37,17 +37,20 @@ struct StatementEvent {
   std::uint64_t active;
 };
 /// A warp evaluates an if's or a switch's condition in the lanes `active`; `taken`: those for
-/// which it holds (switch: a case label matches).
+/// which it holds (switch: a case label matches); `divergent`: the lanes go more than one way
+/// (switch: enter at more than one point).
 struct BranchEvent {
   StmtId site;
   std::uint64_t active;
   std::uint64_t taken;
+  bool divergent;
 };
 /// A warp reaches a loop's head (its condition) with the lanes `active`; `taken`: those that stay.
 struct LoopHeadEvent {
   StmtId site;
   std::uint64_t active;
   std::uint64_t taken;
+  bool divergent;  // some lanes stay, some leave
 };
 /// The lanes `arriving` of a warp reach a barrier (__syncthreads()).
 struct BarrierEvent {

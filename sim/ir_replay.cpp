@@ -703,7 +703,7 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
   bool native = false;
   // Native code where a compiler is installed and takes the launch (sim/ir_native.hpp); a hand-over
   // leaves the run to the interpreter, from the start.
-  if (options.native != NativeReplay::Off && detail::native_compiler() != nullptr) {
+  if (options.native != NativeReplay::Off && options.events == nullptr && detail::native_compiler() != nullptr) {
     const bool worth = options.native == NativeReplay::Always ||
                        (estimated && e.warp_statement_evaluations >= options.native_min_evaluations);
     if (const std::shared_ptr<const detail::NativeCode> code = detail::native_compiler()(program, worth)) {
