@@ -741,35 +741,28 @@ struct WarpMachine::LineCounter : IgnoreEvents {
   using IgnoreEvents::on;
   WarpMachine& m;
   explicit LineCounter(WarpMachine& machine) : m(machine) {}
-  void on(const StatementEvent& e) {
-    Counts64& c = m.counts_[e.site];
-    const std::uint64_t lanes = m.lanes_of(e.active);
-    c.evaluations += 1;
-    c.active += lanes;
-    if (m.by_iteration_) {
-      if (Counts64* it = m.iteration_counts(e.site)) {
-        it->evaluations += 1;
-        it->active += lanes;
-      }
-    }
-  }
+  void on(const StatementEvent& e) { add<false>(e.site, m.lanes_of(e.active), 0, false); }
   void on(const BranchEvent& e) { condition(e.site, e.active, e.taken, e.divergent); }
   void on(const LoopHeadEvent& e) { condition(e.site, e.active, e.taken, e.divergent); }
   void condition(StmtId id, LaneMask active, LaneMask taken, bool divergent) {
-    Counts64& c = m.counts_[id];
     const std::uint64_t lanes = m.lanes_of(active);
-    const std::uint64_t taken_lanes = taken == active ? lanes : static_cast<std::uint64_t>(popcount(taken));
+    add<true>(id, lanes, taken == active ? lanes : static_cast<std::uint64_t>(popcount(taken)), divergent);
+  }
+  // One evaluation of `lanes` active lanes (a condition's also its taken lanes and divergence).
+  template <bool Condition>
+  void add(StmtId id, std::uint64_t lanes, std::uint64_t taken_lanes, bool divergent) {
+    add_to<Condition>(m.counts_[id], lanes, taken_lanes, divergent);
+    if (m.by_iteration_) {
+      if (Counts64* it = m.iteration_counts(id)) add_to<Condition>(*it, lanes, taken_lanes, divergent);
+    }
+  }
+  template <bool Condition>
+  static void add_to(Counts64& c, std::uint64_t lanes, std::uint64_t taken_lanes, bool divergent) {
     c.evaluations += 1;
     c.active += lanes;
-    c.taken += taken_lanes;
-    c.divergent += divergent;
-    if (m.by_iteration_) {
-      if (Counts64* it = m.iteration_counts(id)) {
-        it->evaluations += 1;
-        it->active += lanes;
-        it->taken += taken_lanes;
-        it->divergent += divergent;
-      }
+    if constexpr (Condition) {
+      c.taken += taken_lanes;
+      c.divergent += divergent;
     }
   }
 };
