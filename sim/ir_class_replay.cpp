@@ -200,10 +200,10 @@ bool Refinement::uniform() {
       const BlockRun& other = run(cs[i]);
       if (!(other.trace.entries == first.trace.entries)) settled = false;
       for (std::size_t s = 0; s < stmts && settled; ++s) {
-        const detail::Counts64& x = first.tally.statements[s];
-        const detail::Counts64& y = other.tally.statements[s];
-        settled = x.evaluations == y.evaluations && x.divergent == y.divergent &&
-                  x.active == y.active && x.taken == y.taken &&
+        const StatementCounts& x = first.tally.statements[s];
+        const StatementCounts& y = other.tally.statements[s];
+        settled = x.warp_evaluations == y.warp_evaluations && x.divergent == y.divergent &&
+                  x.active_lanes == y.active_lanes && x.taken_lanes == y.taken_lanes &&
                   x.block_executions == y.block_executions &&
                   x.partial_block_executions == y.partial_block_executions;
       }

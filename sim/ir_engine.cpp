@@ -311,7 +311,7 @@ void WarpMachine::end_block(Tally& tally) {
   for (std::size_t i = 0; i < k_.stmts.size(); ++i) {
     const int b = p_.barrier[i];
     if (b == kNone) continue;
-    Counts64& c = tally.statements[i];
+    StatementCounts& c = tally.statements[i];
     c.block_executions += block_max_[b];
     c.partial_block_executions += block_max_[b] - block_min_[b];
     c.blocks_with_partial += block_max_[b] != block_min_[b] ? 1 : 0;
@@ -344,7 +344,7 @@ void WarpMachine::evaluate(ExprId expr, LaneMask active, std::uint64_t* out) {
 // ---------------------------------------------------------------------------------------------
 // Counting
 
-Counts64* WarpMachine::iteration_counts(StmtId id) {
+StatementCounts* WarpMachine::iteration_counts(StmtId id) {
   const StmtId loop = p_.innermost_loop[id];
   if (loop == kNone) return nullptr;
   const std::uint64_t k = loop_iteration_[loop];
@@ -1000,14 +1000,10 @@ void WarpMachine::fault(std::size_t item, const std::string& message, bool out_o
   f.out_of_bounds = out_of_bounds;
 }
 
-void counts_overflow() { throw InvalidInput("the counts of one block pass 2^64"); }
-
-bool operator==(const Counts64& a, const Counts64& b) {
-  return a.evaluations == b.evaluations && a.divergent == b.divergent && a.active == b.active &&
-         a.taken == b.taken && a.block_executions == b.block_executions &&
-         a.partial_block_executions == b.partial_block_executions &&
-         a.blocks_with_partial == b.blocks_with_partial;
+void counts_overflow(bool wide) {
+  throw InvalidInput(std::string("the counts of one block pass 2^") + (wide ? "128" : "64"));
 }
+
 
 LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
   LaneMask in = active;
