@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "sim/ir_events.hpp"
 #include "sim/message_text.hpp"
 
 namespace warpdiv::analysis {
@@ -23,6 +24,9 @@ MemoryFigures& operator+=(MemoryFigures& a, const MemoryFigures& b) {
   a.global_requests += b.global_requests;
   a.global_sectors += b.global_sectors;
   a.global_bytes += b.global_bytes;
+  a.global_load_requests += b.global_load_requests;
+  a.global_store_requests += b.global_store_requests;
+  a.global_atomic_requests += b.global_atomic_requests;
   a.shared_requests += b.shared_requests;
   a.shared_wavefronts += b.shared_wavefronts;
   a.shared_bank_conflicts += b.shared_bank_conflicts;
@@ -42,28 +46,44 @@ std::optional<double> conflicts_per_request(const MemoryFigures& m) {
   return sim::to_double(m.shared_bank_conflicts) / sim::to_double(m.shared_requests);
 }
 
+namespace {
+
+// The memory figures of a statement, from its accesses' events (sim/ir_events.hpp): each counted
+// access adds its figures to its space's.
+struct StatementMemoryObserver : ir::IgnoreEvents {
+  using IgnoreEvents::on;
+  MemoryFigures& f;
+  const std::vector<std::string>& not_counted;
+  StatementMemoryObserver(MemoryFigures& figures, const std::vector<std::string>& why)
+      : f(figures), not_counted(why) {}
+  void on(const ir::AccessEvent& e) {
+    if (!not_counted[static_cast<std::size_t>(e.site)].empty()) return;
+    if (e.space == ir::AddressSpace::Shared) {
+      f.has_shared = true;
+      f.shared_requests += e.requests;
+      f.shared_wavefronts += e.wavefronts;
+      f.shared_bank_conflicts += e.conflicts;
+    } else {
+      f.has_global = true;
+      f.global_requests += e.requests;
+      f.global_sectors += e.sectors;
+      f.global_bytes += e.bytes;
+      (e.kind == ir::AccessKind::Load    ? f.global_load_requests
+       : e.kind == ir::AccessKind::Store ? f.global_store_requests
+                                         : f.global_atomic_requests) += e.requests;
+    }
+  }
+};
+
+}  // namespace
+
 MemoryFigures statement_memory(const ir::Kernel& kernel, const ir::ReplayResult& result,
                                const std::vector<std::string>& not_counted, ir::StmtId statement) {
   MemoryFigures f;
   if (!result.memory_counted) return f;
-  const auto id = static_cast<std::size_t>(statement);
-  for (const std::int32_t a : kernel.stmts[id].accesses) {
-    const auto i = static_cast<std::size_t>(a);
-    if (!not_counted[i].empty()) continue;
-    const ir::AccessCounts& c = result.accesses[i];
-    if (kernel.accesses[i].space == ir::AddressSpace::Shared) {
-      f.has_shared = true;
-      f.shared_requests += c.requests;
-      f.shared_wavefronts += c.wavefronts;
-      f.shared_bank_conflicts += c.conflicts;
-    } else {
-      f.has_global = true;
-      f.global_requests += c.requests;
-      f.global_sectors += c.sectors;
-      f.global_bytes += c.bytes;
-    }
-  }
-  f.flops = result.flops[id];
+  StatementMemoryObserver observer(f, not_counted);
+  ir::emit_access_totals(kernel, result.accesses, statement, observer);
+  f.flops = result.flops[static_cast<std::size_t>(statement)];
   return f;
 }
 

@@ -24,6 +24,12 @@ struct MemoryFigures {
   sim::Count global_requests = 0;
   sim::Count global_sectors = 0;
   sim::Count global_bytes = 0;  // bytes the lanes ask for: lanes x width
+  /// global_requests split by operation, as Nsight Compute's per-line counters split them:
+  /// loads (smsp__sass_inst_executed_op_global_ld), stores (_st), atomics and reductions
+  /// (_atom + _red).
+  sim::Count global_load_requests = 0;
+  sim::Count global_store_requests = 0;
+  sim::Count global_atomic_requests = 0;
   sim::Count shared_requests = 0;
   sim::Count shared_wavefronts = 0;
   sim::Count shared_bank_conflicts = 0;  // wavefronts beyond one per phase (sim/ir_memory.hpp)

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "analysis/html.hpp"
+#include "analysis/line_columns.hpp"
 #include "analysis/memory_report.hpp"
 #include "sim/errors.hpp"
 #include "sim/message_text.hpp"
@@ -106,7 +107,12 @@ bool shows_memory(const SourceReport& report) {
   return any(report.listing) || any(report.elsewhere);
 }
 
-constexpr std::size_t kMemoryColumns = 8;
+// The memory columns of the listing: the two costs, then the figures line_columns() gives the HTML.
+std::size_t memory_columns() {
+  const std::vector<LineColumn>& columns = line_columns();
+  return 2 + static_cast<std::size_t>(std::count_if(columns.begin(), columns.end(),
+                                                    [](const LineColumn& c) { return !c.html.empty(); }));
+}
 
 // The memory cells of a listing line: before its source, the costs (sector efficiency and bank
 // conflicts, shaded), after it the figures (global requests, sectors, bytes asked, shared
@@ -136,11 +142,11 @@ MemoryCells memory_cells(const SourceReport& report, const ListingLine& l) {
   const std::optional<double> c = conflicts_per_request(m);
   cell(out.costs, m.has_shared ? digits(m.shared_bank_conflicts) : shared_skipped ? "not counted" : blank,
        c ? shared_shade(*c) : 0, "ms");
-  for (const sim::Count figure : {m.global_requests, m.global_sectors, m.global_bytes})
-    cell(out.figures, m.has_global ? digits(figure) : blank);
-  for (const sim::Count figure : {m.shared_requests, m.shared_wavefronts})
-    cell(out.figures, m.has_shared ? digits(figure) : blank);
-  cell(out.figures, figures ? digits(m.flops) : "");
+  for (const LineColumn& column : line_columns()) {
+    if (column.html.empty()) continue;
+    const std::optional<sim::Count> count = line_count(column, m);
+    cell(out.figures, figures && count ? digits(*count) : blank);
+  }
   return out;
 }
 
@@ -190,6 +196,12 @@ std::string listing_html(const SourceReport& report) {
            "operations. The sector efficiency is shaded blue where it is "
            "below 100%, the bank conflicts reddish purple by conflicts per request; the stronger, "
            "the costlier.</p>\n";
+    for (const LineColumn& column : line_columns())
+      if (!column.note.empty() && !column.html.empty()) {
+        std::string note = column.note;  // the text report's lines, joined
+        std::replace(note.begin(), note.end(), '\n', ' ');
+        out += "<p>" + escape(note) + "</p>\n";
+      }
     out += legend({{kGlobalShades[0], "global: sector efficiency 50% to 100%"},
                    {kGlobalShades[1], "25% to 50%"},
                    {kGlobalShades[2], "below 25%"},
@@ -199,10 +211,11 @@ std::string listing_html(const SourceReport& report) {
   }
   out += "<div class=\"table-box\"><table id=\"source\">\n"
          "<tr><th>line</th><th>warp evals</th><th>divergent</th><th>SIMD</th>";
-  if (memory)
-    out += "<th>sector eff.</th><th>conflicts</th>"
-           "<th>global req</th><th>sectors</th><th>bytes asked</th><th>shared req</th>"
-           "<th>wavefronts</th><th>flops</th>";
+  if (memory) {
+    out += "<th>sector eff.</th><th>conflicts</th>";
+    for (const LineColumn& column : line_columns())
+      if (!column.html.empty()) out += "<th>" + escape(column.html) + "</th>";
+  }
   out += "<th class=\"src\">source</th></tr>\n";
   const auto line = [&](const ListingLine& l) {
     const MemoryCells cells = memory ? memory_cells(report, l) : MemoryCells{};
@@ -233,7 +246,7 @@ std::string listing_html(const SourceReport& report) {
   };
   for (const ListingLine& l : report.listing) line(l);
   if (!report.elsewhere.empty()) {
-    out += "<tr><th colspan=\"" + std::to_string(memory ? 5 + kMemoryColumns : 5) +
+    out += "<tr><th colspan=\"" + std::to_string(memory ? 5 + memory_columns() : 5) +
            "\">statements outside the kernel's lines (inlined functions)</th></tr>\n";
     for (const ListingLine& l : report.elsewhere) line(l);
   }

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "analysis/csv.hpp"
+#include "analysis/line_columns.hpp"
 #include "sim/message_text.hpp"
 
 namespace warpdiv::analysis {
@@ -178,22 +179,17 @@ std::vector<SourceRow> sum_call_sites(const std::vector<SourceRow>& rows, int wa
   return out;
 }
 
-// A memory column: the figure where the row has memory figures and an access of that space.
-std::function<std::string(const SourceRow&)> memory_field(bool global, Count (*field)(const MemoryFigures&)) {
-  return [global, field](const SourceRow& r) -> std::string {
-    if (!r.memory || !(global ? r.memory->has_global : r.memory->has_shared)) return "";
-    return to_decimal(field(*r.memory));
-  };
-}
-
 }  // namespace
 
 bool same_statement(const SourceRow& a, const SourceRow& b) {
   return statement_key(a) == statement_key(b);
 }
 
-const CsvColumns<SourceRow>& source_csv_columns() {
-  static const CsvColumns<SourceRow> columns = {
+namespace {
+
+// The CSV's columns: the statement's, the per-line memory columns (line_columns()), the rest.
+CsvColumns<SourceRow> make_source_csv_columns() {
+  CsvColumns<SourceRow> columns = {
       {"file", [](const SourceRow& r) { return r.file; }},
       {"line", [](const SourceRow& r) { return std::to_string(r.line); }},
       {"column", [](const SourceRow& r) { return std::to_string(r.column); }},
@@ -212,19 +208,25 @@ const CsvColumns<SourceRow>& source_csv_columns() {
        [](const SourceRow& r) {
          return r.barrier ? to_decimal(r.counts.partial_block_executions) : "";
        }},
-      {"global_requests", memory_field(true, [](const MemoryFigures& m) { return m.global_requests; })},
-      {"global_sectors", memory_field(true, [](const MemoryFigures& m) { return m.global_sectors; })},
-      {"global_bytes", memory_field(true, [](const MemoryFigures& m) { return m.global_bytes; })},
-      {"shared_requests", memory_field(false, [](const MemoryFigures& m) { return m.shared_requests; })},
-      {"shared_wavefronts", memory_field(false, [](const MemoryFigures& m) { return m.shared_wavefronts; })},
-      {"shared_bank_conflicts",
-       memory_field(false, [](const MemoryFigures& m) { return m.shared_bank_conflicts; })},
-      {"flops", [](const SourceRow& r) { return r.memory ? to_decimal(r.memory->flops) : ""; }},
-      {"simd_efficiency", efficiency_text},
-      {"statement", [](const SourceRow& r) { return r.text; }},
-      {"inlined_at", [](const SourceRow& r) { return r.inlined_at; }},
-      {"complete", [](const SourceRow& r) { return r.launch_complete ? "yes" : "no"; }},
   };
+  for (const LineColumn& c : line_columns()) {
+    if (c.csv.empty()) continue;
+    columns.add(c.csv, [&c](const SourceRow& r) -> std::string {
+      const std::optional<Count> figure = r.memory ? line_count(c, *r.memory) : std::nullopt;
+      return figure ? to_decimal(*figure) : "";
+    });
+  }
+  columns.add("simd_efficiency", efficiency_text);
+  columns.add("statement", [](const SourceRow& r) { return r.text; });
+  columns.add("inlined_at", [](const SourceRow& r) { return r.inlined_at; });
+  columns.add("complete", [](const SourceRow& r) { return r.launch_complete ? "yes" : "no"; });
+  return columns;
+}
+
+}  // namespace
+
+const CsvColumns<SourceRow>& source_csv_columns() {
+  static const CsvColumns<SourceRow> columns = make_source_csv_columns();
   return columns;
 }
 
@@ -540,14 +542,14 @@ void write_memory_listing(std::ostream& out, const SourceReport& report) {
       if (!l.memory) continue;
       const MemoryFigures& m = *l.memory;
       if (!m.has_global && !m.has_shared && m.flops == 0) continue;
-      const auto global = [&](Count c) { return m.has_global ? to_decimal(c) : std::string("-"); };
-      const auto shared = [&](Count c) { return m.has_shared ? to_decimal(c) : std::string("-"); };
-      const std::optional<double> efficiency = sector_efficiency(m);
-      lines.push_back({l.label, l.text,
-                       {global(m.global_requests), global(m.global_sectors),
-                        efficiency ? percent_text(*efficiency) : "-", shared(m.shared_requests),
-                        shared(m.shared_wavefronts), shared(m.shared_bank_conflicts),
-                        to_decimal(m.flops)}});
+      Line line{l.label, l.text, {}};
+      for (const LineColumn& c : line_columns()) {
+        if (c.text.empty()) continue;
+        const std::optional<double> ratio = c.ratio ? c.ratio(m) : std::nullopt;
+        const std::optional<Count> count = line_count(c, m);
+        line.cells.push_back(ratio ? percent_text(*ratio) : count ? to_decimal(*count) : "-");
+      }
+      lines.push_back(std::move(line));
     }
   };
   add(report.listing);
@@ -556,9 +558,14 @@ void write_memory_listing(std::ostream& out, const SourceReport& report) {
   out << "\nMemory per statement: global requests and 32-byte sectors (efficiency: bytes the lanes\n"
          "ask for / bytes of the sectors), shared requests, wavefronts and bank conflicts\n"
          "(wavefronts beyond one per request, per half- or quarter-warp for 8 and 16 bytes),\n"
-         "and floating-point operations.\n\n";
-  const std::vector<std::string> titles = {"global req", "sectors", "effic.", "shared req",
-                                           "wavefronts", "conflicts", "flops"};
+         "and floating-point operations.\n";
+  std::vector<std::string> titles;
+  for (const LineColumn& c : line_columns()) {
+    if (c.text.empty()) continue;
+    titles.push_back(c.text);
+    if (!c.note.empty()) out << c.note << '\n';
+  }
+  out << '\n';
   std::vector<int> widths;
   for (std::size_t c = 0; c < titles.size(); ++c) {
     std::size_t w = titles[c].size();

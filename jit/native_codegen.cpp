@@ -78,13 +78,15 @@ class Codegen {
     in_entry([&](llvm::IRBuilder<>& e) { e.CreateStore(existing_, alive_); });
 
     emit(k_.root, existing_);
-    // Counts kept in registers go to the context's arrays.
+    // Counts kept in registers go to the context's arrays (StatementCounts: seven 128-bit fields).
+    llvm::Type* i128 = llvm::Type::getInt128Ty(c_);
     for (const auto& [id, fields] : counters_) {
-      llvm::Value* row = b_.CreateGEP(i64_, counts_pointer(), llvm::ConstantInt::get(i64_, std::uint64_t(id) * 7));
+      llvm::Value* row = b_.CreateGEP(i128, counts_pointer(), llvm::ConstantInt::get(i64_, std::uint64_t(id) * 7));
       for (int f = 0; f < 4; ++f) {
         if (fields[f] == nullptr) continue;
-        llvm::Value* at = b_.CreateGEP(i64_, row, llvm::ConstantInt::get(i64_, std::uint64_t(f)));
-        b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, at), b_.CreateLoad(i64_, fields[f])), at);
+        llvm::Value* at = b_.CreateGEP(i128, row, llvm::ConstantInt::get(i64_, std::uint64_t(f)));
+        llvm::Value* add = b_.CreateZExt(b_.CreateLoad(i64_, fields[f]), i128);
+        b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i128, at), add), at);
       }
     }
     for (const auto& [id, counter] : flop_counters_) {
@@ -138,7 +140,9 @@ class Codegen {
     if (it != pointers_.end()) return it->second;
     return pointers_[offset] = in_entry_value(element->getPointerTo(), offset);
   }
-  llvm::Value* counts_pointer() { return pointer_field(offsetof(WarpContext, counts), i64_); }
+  llvm::Value* counts_pointer() {
+    return pointer_field(offsetof(WarpContext, counts), llvm::Type::getInt128Ty(c_));
+  }
 
   llvm::Type* scalar_type(ScalarType t) {
     switch (t) {
@@ -203,7 +207,7 @@ class Codegen {
   llvm::Value* load_mask(llvm::AllocaInst* a) { return b_.CreateLoad(i32_, a); }
   void or_into(llvm::AllocaInst* a, llvm::Value* m) { b_.CreateStore(b_.CreateOr(load_mask(a), m), a); }
 
-  // ---- Counting (Counts64 fields 0..3: evaluations, divergent, active, taken)
+  // ---- Counting (StatementCounts fields 0..3: warp evaluations, divergent, active and taken lanes)
 
   llvm::AllocaInst* count_field(StmtId id, int f) {
     auto& fields = counters_[id];

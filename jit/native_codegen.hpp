@@ -16,9 +16,7 @@
 namespace warpdiv::jit::native {
 
 using namespace warpdiv::sim::ir;
-using detail::AccessCounts64;
 using detail::CompiledAccess;
-using detail::Counts64;
 using detail::Program;
 using detail::Tally;
 
@@ -33,7 +31,7 @@ struct WarpContext {
   std::uint32_t existing;                   // the warp's lanes
   std::uint64_t builtins[kBuiltinCount];    // blockDim, gridDim, warpSize by Builtin
   const std::uint64_t* arguments;           // normalised bits by parameter
-  Counts64* counts;                         // [StmtId]: the tally's
+  StatementCounts* counts;                  // [StmtId]: the tally's
   std::uint64_t* flops;                     // [StmtId]
   std::uint64_t* full_arrivals;             // [barrier]: arrivals of the whole warp
   std::uint64_t* lane_arrivals;             // [barrier * 32 + lane]: arrivals of single lanes

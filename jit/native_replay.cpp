@@ -151,7 +151,7 @@ class Worker final : public detail::NativeWorker {
     for (std::size_t i = 0; i < p_.barrier.size(); ++i) {
       const std::int32_t b = p_.barrier[i];
       if (b == kNone) continue;
-      Counts64& c = tally.statements[i];
+      StatementCounts& c = tally.statements[i];
       c.block_executions += block_max_[std::size_t(b)];
       c.partial_block_executions += block_max_[std::size_t(b)] - block_min_[std::size_t(b)];
       c.blocks_with_partial += block_max_[std::size_t(b)] != block_min_[std::size_t(b)] ? 1 : 0;
@@ -208,7 +208,7 @@ class Worker final : public detail::NativeWorker {
     if ((bits & (width - 1)) != 0) return 1;
     std::int64_t end = 0;
     if (__builtin_add_overflow(highest, a.width, &end)) return 1;
-    AccessCounts64& c = w->tally_->accesses[static_cast<std::size_t>(a.id)];
+    AccessCounts& c = w->tally_->accesses[static_cast<std::size_t>(a.id)];
     const auto n = static_cast<std::uint64_t>(__builtin_popcount(lanes));
     c.requests += 1;
     c.lanes += n;

@@ -13,12 +13,12 @@ namespace detail {
 
 namespace {
 
-StatementCounts scaled(const Counts64& c, Count times) {
+StatementCounts scaled(const StatementCounts& c, Count times) {
   StatementCounts s;
-  s.warp_evaluations = checked_mul(c.evaluations, times);
+  s.warp_evaluations = checked_mul(c.warp_evaluations, times);
   s.divergent = checked_mul(c.divergent, times);
-  s.active_lanes = checked_mul(c.active, times);
-  s.taken_lanes = checked_mul(c.taken, times);
+  s.active_lanes = checked_mul(c.active_lanes, times);
+  s.taken_lanes = checked_mul(c.taken_lanes, times);
   s.block_executions = checked_mul(c.block_executions, times);
   s.partial_block_executions = checked_mul(c.partial_block_executions, times);
   s.blocks_with_partial = checked_mul(c.blocks_with_partial, times);
@@ -105,10 +105,10 @@ std::vector<IterationClass> iteration_classes(const ClassProgram& classes,
       bool others = false;
       for (std::size_t j = 0; j < shape.statements.size(); ++j) {
         c.statements.set(static_cast<std::size_t>(shape.statements[j]), scaled(piece.counts[j], times));
-        if (j != own && piece.counts[j].evaluations != 0) others = true;
+        if (j != own && piece.counts[j].warp_evaluations != 0) others = true;
       }
-      const Counts64& condition = piece.counts[own];
-      c.exit = !piece.merged && !others && condition.evaluations != 0 && condition.taken == 0;
+      const StatementCounts& condition = piece.counts[own];
+      c.exit = !piece.merged && !others && condition.warp_evaluations != 0 && condition.taken_lanes == 0;
       if (outcomes && !piece.outcomes.empty()) {
         c.outcomes.assign(warps * stmts, WarpOutcome::NotReached);
         const std::size_t nc = shape.conditions.size();

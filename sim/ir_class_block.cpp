@@ -30,9 +30,9 @@ void copy_first_warp(IterationLog& log, std::uint64_t n, std::size_t warps) {
   copy_rows(log.outcomes);
   for (LoopLog& loop : log.loops)
     for (IterationPiece& p : loop.pieces) {
-      for (Counts64& c : p.counts) {
-        const Counts64 one = c;
-        c = Counts64{};
+      for (StatementCounts& c : p.counts) {
+        const StatementCounts one = c;
+        c = StatementCounts{};
         add_scaled(c, one, n);
       }
       copy_rows(p.outcomes);
@@ -178,7 +178,7 @@ bool run_warp_classes(ClassMachine& m, const ClassProgram& classes, IterationLog
     if (x.ran) return x;
     x.ran = true;
     x.logged = log != nullptr && (w == 0 || (alone(0) && alone(w)));
-    x.tally.statements.assign(program.kernel.stmts.size(), Counts64{});
+    x.tally.statements.assign(program.kernel.stmts.size(), StatementCounts{});
     size_memory(x.tally, classes);
     x.tally.evaluations = 0;
     x.tally.warps = 0;

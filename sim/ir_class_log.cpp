@@ -29,11 +29,11 @@ void split_at(std::vector<IterationPiece>& pieces, std::uint64_t k) {
 
 }  // namespace
 
-WarpOutcome outcome_of(const Counts64& c) {
-  if (c.evaluations == 0) return WarpOutcome::NotReached;
+WarpOutcome outcome_of(const StatementCounts& c) {
+  if (c.warp_evaluations == 0) return WarpOutcome::NotReached;
   if (c.divergent > 0) return WarpOutcome::Divergent;
-  if (c.taken == c.active) return WarpOutcome::AllTrue;
-  if (c.taken == 0) return WarpOutcome::AllFalse;
+  if (c.taken_lanes == c.active_lanes) return WarpOutcome::AllTrue;
+  if (c.taken_lanes == 0) return WarpOutcome::AllFalse;
   return WarpOutcome::Mixed;
 }
 
@@ -59,9 +59,9 @@ void compact(LoopLog& log) {
   if (out.size() > kMaxIterationClasses) {
     IterationPiece& tail = out[kMaxIterationClasses - 1];
     if (!tail.merged)
-      for (Counts64& c : tail.counts) {
-        const Counts64 each = c;
-        c = Counts64{};
+      for (StatementCounts& c : tail.counts) {
+        const StatementCounts each = c;
+        c = StatementCounts{};
         add_scaled(c, each, tail.last - tail.first + 1);
       }
     tail.merged = true;
@@ -100,25 +100,25 @@ void ClassRecorder::log_segment(int shape, std::uint64_t first, std::uint64_t la
   const std::uint64_t n = last - first + 1;
   segment_.resize(sh.statements.size());
   for (std::size_t i = 0; i < sh.statements.size(); ++i) {
-    const Counts64& now = m_.counts()[sh.statements[i]];
-    Counts64 total;
-    total.evaluations = now.evaluations - before[i].evaluations;
+    const StatementCounts& now = m_.counts()[sh.statements[i]];
+    StatementCounts total;
+    total.warp_evaluations = now.warp_evaluations - before[i].warp_evaluations;
     total.divergent = now.divergent - before[i].divergent;
-    total.active = now.active - before[i].active;
-    total.taken = now.taken - before[i].taken;
+    total.active_lanes = now.active_lanes - before[i].active_lanes;
+    total.taken_lanes = now.taken_lanes - before[i].taken_lanes;
     if (n == 1) {
       segment_[i] = total;
       continue;
     }
     // A class: iteration first's counts (iteration_class's snapshots around it), n times.
-    const Counts64& a = snapshots_[2 * class_depth][i];  // the same loop's snapshots, by position
-    const Counts64& b = snapshots_[2 * class_depth + 1][i];
-    Counts64 each;
-    each.evaluations = b.evaluations - a.evaluations;
+    const StatementCounts& a = snapshots_[2 * class_depth][i];  // the same loop's snapshots, by position
+    const StatementCounts& b = snapshots_[2 * class_depth + 1][i];
+    StatementCounts each;
+    each.warp_evaluations = b.warp_evaluations - a.warp_evaluations;
     each.divergent = b.divergent - a.divergent;
-    each.active = b.active - a.active;
-    each.taken = b.taken - a.taken;
-    Counts64 expected;
+    each.active_lanes = b.active_lanes - a.active_lanes;
+    each.taken_lanes = b.taken_lanes - a.taken_lanes;
+    StatementCounts expected;
     add_scaled(expected, each, n);
     if (!(expected == total))
       throw IterationClassMismatch(location(m_.kernel(), m_.kernel().stmts[sh.loop].range) + ": iterations " +
@@ -136,7 +136,7 @@ void ClassRecorder::log_segment(int shape, std::uint64_t first, std::uint64_t la
 
 // Keeps a logged segment in the journal (its entries' storage reused from run to run).
 void ClassRecorder::journal(int shape, std::uint64_t first, std::uint64_t last,
-                          const std::vector<Counts64>& each, const std::vector<WarpOutcome>& outcomes,
+                          const std::vector<StatementCounts>& each, const std::vector<WarpOutcome>& outcomes,
                           std::uint64_t times) {
   if (journal_used_ == journal_.size()) journal_.emplace_back();
   LogEntry& e = journal_[journal_used_++];
@@ -151,7 +151,7 @@ void ClassRecorder::journal(int shape, std::uint64_t first, std::uint64_t last,
 // Adds `times` instances' iterations first .. last, each with counts `each` and outcomes
 // `outcomes` (of the current warp), to a loop's pieces.
 void ClassRecorder::log_add(int shape, std::uint64_t first, std::uint64_t last,
-                          const std::vector<Counts64>& each, const std::vector<WarpOutcome>& outcomes,
+                          const std::vector<StatementCounts>& each, const std::vector<WarpOutcome>& outcomes,
                           std::uint64_t times) {
   const ClassProgram::LoopShape& sh = c_.loop_shapes[static_cast<std::size_t>(shape)];
   const std::size_t nc = sh.conditions.size();

@@ -132,12 +132,22 @@ void add64(std::uint64_t& target, Unsigned v) {
     counts_overflow();
 }
 
+void add128(Count& target, Unsigned v) {
+  if (__builtin_add_overflow(target, v, &target)) counts_overflow(true);
+}
+
+// One run's figure, which the residues' arithmetic takes in 64 bits.
+std::uint64_t run_figure(Count v) {
+  if (v > ~std::uint64_t{0}) counts_overflow();
+  return static_cast<std::uint64_t>(v);
+}
+
 }  // namespace
 
 namespace {
 
 // Totals over the runs of `hist` with the figure at residue 0 (`figure`).
-AccessCounts totals(const CompiledAccess& a, const AccessCounts64& d, const ResidueHistogram& hist,
+AccessCounts totals(const CompiledAccess& a, const AccessCounts& d, const ResidueHistogram& hist,
                     Unsigned figure) {
   const Unsigned n = runs_of(hist);
   AccessCounts out;
@@ -156,27 +166,27 @@ AccessCounts totals(const CompiledAccess& a, const AccessCounts64& d, const Resi
 
 }  // namespace
 
-AccessCounts residue_totals(const CompiledAccess& a, const AccessCounts64& d, const std::uint64_t* d_shifted,
+AccessCounts residue_totals(const CompiledAccess& a, const AccessCounts& d, const std::uint64_t* d_shifted,
                             const ResidueHistogram& hist) {
   Unsigned figure = 0;
-  at_residues(hist, a.shared ? d.wavefronts : d.sectors, d_shifted, 1, &figure);
+  at_residues(hist, run_figure(a.shared ? d.wavefronts : d.sectors), d_shifted, 1, &figure);
   return totals(a, d, hist, figure);
 }
 
-void add_residues(const CompiledAccess& a, AccessCounts64& target, std::uint64_t* target_shifted,
-                  const AccessCounts64& d, const std::uint64_t* d_shifted, const ResidueHistogram& hist) {
+void add_residues(const CompiledAccess& a, AccessCounts& target, std::uint64_t* target_shifted,
+                  const AccessCounts& d, const std::uint64_t* d_shifted, const ResidueHistogram& hist) {
   // Every residue the access follows (CompiledAccess::shifts, at most AccessShift::count).
   const auto n = static_cast<std::size_t>(std::max(a.shifts, 1));
   Unsigned figures[ResidueHistogram::kMost];
   if (n > hist.size) throw std::logic_error("class engine: more shifts than residues");
-  at_residues(hist, a.shared ? d.wavefronts : d.sectors, d_shifted, n, figures);
+  at_residues(hist, run_figure(a.shared ? d.wavefronts : d.sectors), d_shifted, n, figures);
   const AccessCounts t = totals(a, d, hist, figures[0]);
-  add64(target.requests, t.requests);
-  add64(target.lanes, t.lanes);
-  add64(target.bytes, t.bytes);
-  add64(target.sectors, t.sectors);
-  add64(target.wavefronts, t.wavefronts);
-  add64(target.conflicts, t.conflicts);
+  add128(target.requests, t.requests);
+  add128(target.lanes, t.lanes);
+  add128(target.bytes, t.bytes);
+  add128(target.sectors, t.sectors);
+  add128(target.wavefronts, t.wavefronts);
+  add128(target.conflicts, t.conflicts);
   for (std::size_t s = 1; s < n; ++s) add64(target_shifted[s - 1], figures[s]);
 }
 
@@ -190,7 +200,7 @@ void size_memory(Tally& t, const ClassProgram& classes) {
     return;
   }
   const Kernel& k = classes.program.kernel;
-  t.accesses.assign(k.accesses.size(), AccessCounts64{});
+  t.accesses.assign(k.accesses.size(), AccessCounts{});
   t.flops.assign(k.stmts.size(), 0);
   t.faults.assign(k.accesses.size() + k.stmts.size(), MemoryFault{});
   t.extents.assign(k.accesses.size(), BaseExtent{});

@@ -157,15 +157,15 @@ void ClassRecorder::warp_begin(WarpMachine&) {
 void ClassRecorder::warp_end(WarpMachine&) {
   if (log_ == nullptr || !m_.counted() || log_->outcomes.empty()) return;
   const Kernel& k = m_.kernel();
-  const Counts64* counts = m_.counts();
+  const StatementCounts* counts = m_.counts();
   for (std::size_t i = 0; i < k.stmts.size(); ++i) {
     const StmtKind kind = k.stmts[i].kind;
     if (kind != StmtKind::If && kind != StmtKind::Loop && kind != StmtKind::Switch) continue;
-    Counts64 c = counts[i];
-    c.evaluations -= warp_start_[i].evaluations;
+    StatementCounts c = counts[i];
+    c.warp_evaluations -= warp_start_[i].warp_evaluations;
     c.divergent -= warp_start_[i].divergent;
-    c.active -= warp_start_[i].active;
-    c.taken -= warp_start_[i].taken;
+    c.active_lanes -= warp_start_[i].active_lanes;
+    c.taken_lanes -= warp_start_[i].taken_lanes;
     for (std::uint32_t copy = 0; copy < log_copies_; ++copy)
       log_->outcomes[(std::size_t(m_.warp()) + copy) * k.stmts.size() + i] = outcome_of(c);
   }
@@ -217,7 +217,7 @@ LaneMask ClassRecorder::logged_iterations(int shape, StmtId id, const Stmt& s, s
         const LogEntry& entry = journal_[e];  // journal() may grow the vector: copy first
         const int shape_e = entry.shape;
         const std::uint64_t first_e = entry.first, last_e = entry.last;
-        std::vector<Counts64> counts_e = entry.counts;
+        std::vector<StatementCounts> counts_e = entry.counts;
         std::vector<WarpOutcome> outcomes_e = entry.outcomes;
         journal(shape_e, first_e, last_e, counts_e, outcomes_e, more);
       }
@@ -490,10 +490,10 @@ LaneMask ClassRecorder::iteration_class(StmtId id, const Stmt& s, std::size_t fr
   // then the warp's evaluations.
   const std::vector<StmtId>& inside = c_.loop_shapes[static_cast<std::size_t>(c_.loop_shape[id])].statements;
   const auto snapshot = [&](std::size_t slot) {
-    std::vector<Counts64>& to = snapshots_[slot];
+    std::vector<StatementCounts>& to = snapshots_[slot];
     to.resize(inside.size() + 1);
     for (std::size_t i = 0; i < inside.size(); ++i) to[i] = m_.counts()[inside[i]];
-    to.back() = Counts64{m_.evaluations() + m_.skipped_evaluations()};
+    to.back() = StatementCounts{Count{m_.evaluations() + m_.skipped_evaluations()}};
     std::vector<std::uint64_t>& a = arrival_snapshots_[slot];
     a.assign(m_.full_arrivals().begin(), m_.full_arrivals().end());
     a.insert(a.end(), m_.lane_arrivals().begin(), m_.lane_arrivals().end());
@@ -665,10 +665,10 @@ void ClassRecorder::scale_memory(const ClassProgram::LoopShape& shape, const Mem
     const auto a = static_cast<std::size_t>(shape.accesses[i]);
     const CompiledAccess& ca = *c_.compiled[a];
     const AccessShift& sh = c_.shifts[a];
-    const AccessCounts64& b = before.accesses[i];
-    const AccessCounts64& e = after.accesses[i];
-    const AccessCounts64 d{e.requests - b.requests, e.lanes - b.lanes, e.bytes - b.bytes,
-                           e.sectors - b.sectors, e.wavefronts - b.wavefronts, e.conflicts - b.conflicts};
+    const AccessCounts& b = before.accesses[i];
+    const AccessCounts& e = after.accesses[i];
+    const AccessCounts d{e.requests - b.requests, e.lanes - b.lanes, e.bytes - b.bytes,
+                         e.sectors - b.sectors, e.wavefronts - b.wavefronts, e.conflicts - b.conflicts};
     delta.resize(static_cast<std::size_t>(ca.shifts - 1));
     for (std::size_t s = 0; s + 1 < static_cast<std::size_t>(ca.shifts); ++s)
       delta[s] = after.shifted[at + s] - before.shifted[at + s];
@@ -684,21 +684,21 @@ void ClassRecorder::scale_memory(const ClassProgram::LoopShape& shape, const Mem
 }
 
 void ClassRecorder::scale_iteration(const std::vector<StmtId>& statements,
-                                  const std::vector<Counts64>& before,
-                                  const std::vector<Counts64>& after, std::uint64_t times) {
-  const auto add = [times](std::uint64_t& target, std::uint64_t b, std::uint64_t a) {
-    std::uint64_t d = 0;
-    if (__builtin_mul_overflow(a - b, times, &d) || __builtin_add_overflow(target, d, &target))
-      throw InvalidInput("the counts of one warp pass 2^64");
-  };
+                                  const std::vector<StatementCounts>& before,
+                                  const std::vector<StatementCounts>& after, std::uint64_t times) {
+  const auto add = [times](Count& target, Count b, Count a) { add_product(target, a - b, times); };
   for (std::size_t i = 0; i < statements.size(); ++i) {
-    Counts64& c = m_.counts()[statements[i]];
-    add(c.evaluations, before[i].evaluations, after[i].evaluations);
+    StatementCounts& c = m_.counts()[statements[i]];
+    add(c.warp_evaluations, before[i].warp_evaluations, after[i].warp_evaluations);
     add(c.divergent, before[i].divergent, after[i].divergent);
-    add(c.active, before[i].active, after[i].active);
-    add(c.taken, before[i].taken, after[i].taken);
+    add(c.active_lanes, before[i].active_lanes, after[i].active_lanes);
+    add(c.taken_lanes, before[i].taken_lanes, after[i].taken_lanes);
   }
-  add(m_.skipped_evaluations(), before.back().evaluations, after.back().evaluations);
+  // The warp's evaluations (u64, the budget's), kept in the snapshots' last entry.
+  const Count skipped = product(after.back().warp_evaluations - before.back().warp_evaluations, times);
+  if (skipped > ~std::uint64_t{0} ||
+      __builtin_add_overflow(m_.skipped_evaluations(), static_cast<std::uint64_t>(skipped), &m_.skipped_evaluations()))
+    throw InvalidInput("the counts of one warp pass 2^64");
 }
 
 }  // namespace warpdiv::sim::ir::detail

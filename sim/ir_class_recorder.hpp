@@ -98,10 +98,10 @@ ResidueHistogram combine_histograms(const ResidueHistogram& h, const ResidueHist
 /// residues 1 .. count - 1) stands for, moved by each residue of `hist` as many times as it
 /// holds, added to `target` (and its residues to `target_shifted`; both residue pointers at the
 /// access's own, Tally::shifted + a.shifted_at). Throws InvalidInput past 2^64.
-void add_residues(const CompiledAccess& a, AccessCounts64& target, std::uint64_t* target_shifted,
-                  const AccessCounts64& d, const std::uint64_t* d_shifted, const ResidueHistogram& hist);
+void add_residues(const CompiledAccess& a, AccessCounts& target, std::uint64_t* target_shifted,
+                  const AccessCounts& d, const std::uint64_t* d_shifted, const ResidueHistogram& hist);
 /// The same, residue 0 only, as a launch's totals (128-bit, checked).
-AccessCounts residue_totals(const CompiledAccess& a, const AccessCounts64& d, const std::uint64_t* d_shifted,
+AccessCounts residue_totals(const CompiledAccess& a, const AccessCounts& d, const std::uint64_t* d_shifted,
                             const ResidueHistogram& hist);
 
 /// One recorded comparison (id >= 0: its ExprId; lt / gt: the active lanes where a < b / a > b),
@@ -164,7 +164,7 @@ struct ClassTrace {
 struct IterationPiece {
   std::uint64_t first = 0, last = 0;
   bool merged = false;                 // past kMaxIterationClasses pieces: totals only
-  std::vector<Counts64> counts;        // [LoopShape position]: one iteration's (merged: the total)
+  std::vector<StatementCounts> counts;        // [LoopShape position]: one iteration's (merged: the total)
   std::vector<WarpOutcome> outcomes;   // [warp * conditions + j]; empty when not kept or merged
 };
 struct LoopLog {
@@ -181,7 +181,7 @@ struct IterationLog {
 /// ones into one merged piece (its counts the totals).
 void compact(LoopLog& log);
 /// The outcome of one warp's evaluations summed in `c` (NotReached when none).
-WarpOutcome outcome_of(const Counts64& c);
+WarpOutcome outcome_of(const StatementCounts& c);
 /// The outcome of two sets of evaluations together.
 WarpOutcome combine(WarpOutcome a, WarpOutcome b);
 
@@ -276,8 +276,8 @@ class ClassRecorder final : public Recorder {
                              LaneMask& exits, std::uint64_t& k);
   // Adds (after - before) x times to the counts of `statements` (before / after: theirs by
   // position, then the warp's evaluations).
-  void scale_iteration(const std::vector<StmtId>& statements, const std::vector<Counts64>& before,
-                       const std::vector<Counts64>& after, std::uint64_t times);
+  void scale_iteration(const std::vector<StmtId>& statements, const std::vector<StatementCounts>& before,
+                       const std::vector<StatementCounts>& after, std::uint64_t times);
   void jump_counters(const AcceleratedLoop& acc, const Stmt& s, std::size_t depth, std::uint64_t k,
                      std::uint64_t last);
   void check_counters(const AcceleratedLoop& acc, const Stmt& s, std::size_t depth, std::uint64_t k,
@@ -286,7 +286,7 @@ class ClassRecorder final : public Recorder {
   void log_start(int shape, LaneMask in);
   void log_segment(int shape, std::uint64_t first, std::uint64_t last, std::size_t slot,
                    std::size_t class_depth);
-  void log_add(int shape, std::uint64_t first, std::uint64_t last, const std::vector<Counts64>& each,
+  void log_add(int shape, std::uint64_t first, std::uint64_t last, const std::vector<StatementCounts>& each,
                const std::vector<WarpOutcome>& outcomes, std::uint64_t times);
 
   const ClassProgram& c_;
@@ -295,22 +295,22 @@ class ClassRecorder final : public Recorder {
   IterationLog* log_ = nullptr;
   std::uint32_t log_copies_ = 1;
   std::size_t log_depth_ = 0;                    // logged loops being run
-  std::vector<std::vector<Counts64>> log_before_;  // [log_depth_]: counts before a segment
-  std::vector<Counts64> warp_start_;             // counts when the warp began (log_->outcomes)
-  std::vector<Counts64> segment_;                // one iteration's counts (log_segment)
+  std::vector<std::vector<StatementCounts>> log_before_;  // [log_depth_]: counts before a segment
+  std::vector<StatementCounts> warp_start_;             // counts when the warp began (log_->outcomes)
+  std::vector<StatementCounts> segment_;                // one iteration's counts (log_segment)
   std::vector<WarpOutcome> segment_outcomes_;
   // Segments logged inside iterations of enclosing logged loops, while one runs: an iteration
   // that turns out to stand for a class adds its nested segments again for the iterations not run.
   struct LogEntry {
     int shape;
     std::uint64_t first, last;
-    std::vector<Counts64> counts;
+    std::vector<StatementCounts> counts;
     std::vector<WarpOutcome> outcomes;
     std::uint64_t times;
   };
   std::vector<LogEntry> journal_;
   std::size_t journal_used_ = 0;  // entries of journal_ in use
-  void journal(int shape, std::uint64_t first, std::uint64_t last, const std::vector<Counts64>& each,
+  void journal(int shape, std::uint64_t first, std::uint64_t last, const std::vector<StatementCounts>& each,
                const std::vector<WarpOutcome>& outcomes, std::uint64_t times);
   std::vector<std::size_t> journal_mark_;  // [class depth]: journal_used_ after a class's first iteration
   // Accelerated loops being run: the loop, its iteration, the first breakpoint found (in iterations).
@@ -322,11 +322,11 @@ class ClassRecorder final : public Recorder {
   std::vector<ClassFrame> class_frames_;
   // [depth * 2 + 0/1]: before / after iteration k, the counts of the statements inside the loop
   // (ClassProgram::LoopShape::statements, by position), then the warp's evaluations.
-  std::vector<std::vector<Counts64>> snapshots_;
+  std::vector<std::vector<StatementCounts>> snapshots_;
   // [depth * 2 + 0/1]: the memory figures of the loop's accesses (then their residues) and the
   // flops of its statements, before / after iteration k (with shifts, when the warp counts memory).
   struct MemorySnapshot {
-    std::vector<AccessCounts64> accesses;
+    std::vector<AccessCounts> accesses;
     std::vector<std::uint64_t> shifted;
     std::vector<std::uint64_t> flops;
   };

@@ -200,10 +200,10 @@ bool Refinement::uniform() {
       const BlockRun& other = run(cs[i]);
       if (!(other.trace.entries == first.trace.entries)) settled = false;
       for (std::size_t s = 0; s < stmts && settled; ++s) {
-        const detail::Counts64& x = first.tally.statements[s];
-        const detail::Counts64& y = other.tally.statements[s];
-        settled = x.evaluations == y.evaluations && x.divergent == y.divergent &&
-                  x.active == y.active && x.taken == y.taken &&
+        const StatementCounts& x = first.tally.statements[s];
+        const StatementCounts& y = other.tally.statements[s];
+        settled = x.warp_evaluations == y.warp_evaluations && x.divergent == y.divergent &&
+                  x.active_lanes == y.active_lanes && x.taken_lanes == y.taken_lanes &&
                   x.block_executions == y.block_executions &&
                   x.partial_block_executions == y.partial_block_executions;
       }
@@ -306,6 +306,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   const bool memory = options.memory && analysis.memory_refusal.empty();
   ReplayOptions run_options = options;
   run_options.memory = memory;
+  run_options.events = nullptr;  // the runs stand for warps they are not: no event stream (ReplayOptions::events)
   detail::Program program(kernel, launch, run_options);
   if (options.only_warp && *options.only_warp >= static_cast<std::uint32_t>(program.warps_per_block))
     throw InvalidInput("warp " + std::to_string(*options.only_warp) + " does not exist (a block of " +

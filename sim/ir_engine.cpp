@@ -45,8 +45,51 @@ inline bool compare(BinaryOp op, bool is_signed_type, std::uint64_t a, std::uint
 // ---------------------------------------------------------------------------------------------
 // WarpMachine
 
+namespace {
+
+// ReplayOptions::observer on the event stream: each statement, branch and loop head is an
+// evaluation of the warp the last WarpEvent named; every event goes on to ReplayOptions::events,
+// when that is set too.
+class EvaluationRelay final : public EventObserver {
+ public:
+  EvaluationRelay(EvaluationObserver& observer, EventObserver* next) : observer_(observer), next_(next) {}
+  void on(const WarpEvent& e) override {
+    block_ = Dim3{e.block[0], e.block[1], e.block[2]};
+    warp_ = e.warp;
+    forward(e);
+  }
+  void on(const StatementEvent& e) override {
+    observer_.evaluation(block_, warp_, e.site, e.active, 0);
+    forward(e);
+  }
+  void on(const BranchEvent& e) override {
+    observer_.evaluation(block_, warp_, e.site, e.active, e.taken);
+    forward(e);
+  }
+  void on(const LoopHeadEvent& e) override {
+    observer_.evaluation(block_, warp_, e.site, e.active, e.taken);
+    forward(e);
+  }
+  void on(const BarrierEvent& e) override { forward(e); }
+  void on(const AccessEvent& e) override { forward(e); }
+
+ private:
+  template <class Event>
+  void forward(const Event& e) {
+    if (next_ != nullptr) next_->on(e);
+  }
+  EvaluationObserver& observer_;
+  EventObserver* next_;
+  Dim3 block_;
+  std::uint32_t warp_ = 0;
+};
+
+}  // namespace
+
 WarpMachine::WarpMachine(const Program& program)
     : p_(program), k_(program.kernel), patterns_(program.warp_size), by_iteration_(program.options.by_iteration) {
+  if (p_.options.observer != nullptr) relay_ = std::make_unique<EvaluationRelay>(*p_.options.observer, p_.options.events);
+  dynamic_ = relay_ ? relay_.get() : p_.options.events;
   local_pattern_.resize(k_.locals.size());
   thread_pattern_.resize(static_cast<std::size_t>(p_.warps_per_block) * 3);
   affine_cache_.resize(k_.accesses.size());
@@ -152,6 +195,8 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
   const std::uint64_t affine_before = affine_requests_;
   skipped_evaluations_ = 0;
   counted_ = counted;
+  events_ = p_.sampling ? nullptr : dynamic_;  // estimate()'s sample blocks are replayed again for real
+  emit_warp();
   if (recorder_ != nullptr) recorder_->warp_begin(*this);
   exec(k_.root, threads_->existing);
   if (recorder_ != nullptr) recorder_->warp_end(*this);
@@ -266,7 +311,7 @@ void WarpMachine::end_block(Tally& tally) {
   for (std::size_t i = 0; i < k_.stmts.size(); ++i) {
     const int b = p_.barrier[i];
     if (b == kNone) continue;
-    Counts64& c = tally.statements[i];
+    StatementCounts& c = tally.statements[i];
     c.block_executions += block_max_[b];
     c.partial_block_executions += block_max_[b] - block_min_[b];
     c.blocks_with_partial += block_max_[b] != block_min_[b] ? 1 : 0;
@@ -299,7 +344,7 @@ void WarpMachine::evaluate(ExprId expr, LaneMask active, std::uint64_t* out) {
 // ---------------------------------------------------------------------------------------------
 // Counting
 
-Counts64* WarpMachine::iteration_counts(StmtId id) {
+StatementCounts* WarpMachine::iteration_counts(StmtId id) {
   const StmtId loop = p_.innermost_loop[id];
   if (loop == kNone) return nullptr;
   const std::uint64_t k = loop_iteration_[loop];
@@ -311,60 +356,32 @@ Counts64* WarpMachine::iteration_counts(StmtId id) {
   return &per_k[k];
 }
 
-__attribute__((always_inline)) inline std::uint64_t WarpMachine::lanes_of(LaneMask mask) {
-  if (mask != counted_mask_) {
-    counted_mask_ = mask;
-    counted_lanes_ = static_cast<std::uint64_t>(popcount(mask));
-  }
-  return counted_lanes_;
-}
-
 __attribute__((always_inline)) inline void WarpMachine::count(StmtId id, LaneMask active) {
-  Counts64& c = counts_[id];
-  const std::uint64_t lanes = lanes_of(active);
-  c.evaluations += 1;
-  c.active += lanes;
   evaluations_ += 1;
-  if (p_.options.observer != nullptr) observe(id, active, 0);
-  if (by_iteration_) {
-    if (Counts64* it = iteration_counts(id)) {
-      it->evaluations += 1;
-      it->active += lanes;
-    }
-  }
+  emit(StatementEvent{id, active});
 }
 
 __attribute__((always_inline)) inline void WarpMachine::count_condition(StmtId id, LaneMask active,
                                                                   LaneMask taken) {
-  Counts64& c = counts_[id];
-  const auto divergent = static_cast<std::uint64_t>(taken != 0 && taken != active);
-  const std::uint64_t lanes = lanes_of(active);
-  const std::uint64_t taken_lanes = taken == active ? lanes : static_cast<std::uint64_t>(popcount(taken));
-  c.evaluations += 1;
-  c.active += lanes;
-  c.taken += taken_lanes;
-  c.divergent += divergent;
   evaluations_ += 1;
-  if (p_.options.observer != nullptr) observe(id, active, taken);
-  if (by_iteration_) {
-    if (Counts64* it = iteration_counts(id)) {
-      it->evaluations += 1;
-      it->active += lanes;
-      it->taken += taken_lanes;
-      it->divergent += divergent;
-    }
-  }
+  emit(BranchEvent{id, active, taken, taken != 0 && taken != active});
 }
 
-void WarpMachine::observe(StmtId id, LaneMask active, LaneMask taken) {
-  if (p_.sampling) return;  // estimate()'s sample blocks are replayed again for real
-  const Dim3 block{static_cast<std::uint32_t>(block_index_[0]),
-                   static_cast<std::uint32_t>(block_index_[1]),
-                   static_cast<std::uint32_t>(block_index_[2])};
-  p_.options.observer->evaluation(block, static_cast<std::uint32_t>(warp_), id, active, taken);
+__attribute__((always_inline)) inline void WarpMachine::count_loop_head(StmtId id, LaneMask active,
+                                                                  LaneMask stay) {
+  evaluations_ += 1;
+  emit(LoopHeadEvent{id, active, stay, stay != 0 && stay != active});
+}
+
+void WarpMachine::emit_warp() {
+  if (events_ != nullptr)
+    events_->on(WarpEvent{{static_cast<std::uint32_t>(block_index_[0]), static_cast<std::uint32_t>(block_index_[1]),
+                           static_cast<std::uint32_t>(block_index_[2])},
+                          static_cast<std::uint32_t>(warp_)});
 }
 
 void WarpMachine::arrive(StmtId id, LaneMask active) {
+  emit(BarrierEvent{id, active});
   const int b = p_.barrier[id];
   if (active == threads_->existing) {
     full_arrivals_[b] += 1;
@@ -952,7 +969,10 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
     case StmtKind::Barrier:
       count(id, active);
       arrive(id, active);
-      if (phased_) Fiber::yield();  // the other warps run up to this barrier too
+      if (phased_) {
+        Fiber::yield();  // the other warps run up to this barrier too
+        emit_warp();
+      }
       return active;
     case StmtKind::InlinedCall: {
       count(id, active);
@@ -980,14 +1000,10 @@ void WarpMachine::fault(std::size_t item, const std::string& message, bool out_o
   f.out_of_bounds = out_of_bounds;
 }
 
-void counts_overflow() { throw InvalidInput("the counts of one block pass 2^64"); }
-
-bool operator==(const Counts64& a, const Counts64& b) {
-  return a.evaluations == b.evaluations && a.divergent == b.divergent && a.active == b.active &&
-         a.taken == b.taken && a.block_executions == b.block_executions &&
-         a.partial_block_executions == b.partial_block_executions &&
-         a.blocks_with_partial == b.blocks_with_partial;
+void counts_overflow(bool wide) {
+  throw InvalidInput(std::string("the counts of one block pass 2^") + (wide ? "128" : "64"));
 }
+
 
 LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
   LaneMask in = active;
@@ -1106,7 +1122,7 @@ LaneMask WarpMachine::iteration(StmtId id, const Stmt& s, std::size_t frame, Lan
   if (check_first) {
     if (p_.has_memory[id]) memory(id, in);  // the condition's loads
     const LaneMask stay = s.value != kNone ? condition(s.value, in) : in;
-    count_condition(id, in, stay);
+    count_loop_head(id, in, stay);
     exits |= in & ~stay;
     in = stay;
     if (in == 0) return 0;
@@ -1134,7 +1150,7 @@ LaneMask WarpMachine::iteration(StmtId id, const Stmt& s, std::size_t frame, Lan
   if (!check_first && in != 0) {
     if (p_.has_memory[id]) memory(id, in);
     const LaneMask stay = s.value != kNone ? condition(s.value, in) : in;
-    count_condition(id, in, stay);
+    count_loop_head(id, in, stay);
     exits |= in & ~stay;
     in = stay;
   }
@@ -1164,21 +1180,8 @@ LaneMask WarpMachine::exec_switch(StmtId id, const Stmt& s, LaneMask active) {
   // Divergent when the active lanes enter at more than one point.
   int points = 0;
   for (LaneMask m : entry) points += m != 0;
-  Counts64& c = counts_[id];
-  c.evaluations += 1;
-  c.active += static_cast<std::uint64_t>(popcount(active));
-  c.taken += static_cast<std::uint64_t>(popcount(matched));
-  c.divergent += points > 1;
   evaluations_ += 1;
-  if (p_.options.observer != nullptr) observe(id, active, matched);
-  if (by_iteration_) {
-    if (Counts64* it = iteration_counts(id)) {
-      it->evaluations += 1;
-      it->active += static_cast<std::uint64_t>(popcount(active));
-      it->taken += static_cast<std::uint64_t>(popcount(matched));
-      it->divergent += points > 1;
-    }
-  }
+  emit(BranchEvent{id, active, matched, points > 1});
   frames_.push_back(Frame{FrameKind::Switch});
   const std::size_t frame = frames_.size() - 1;
   LaneMask running = 0;

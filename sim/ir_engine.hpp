@@ -2,7 +2,9 @@
 // (Program), and the machine that runs one warp at a time over it (WarpMachine). Internal to sim/;
 // the tests use WarpMachine::evaluate to check C's semantics on lane arrays. The machine knows
 // nothing of the engines built on it: the class engine watches it through a Recorder (sim/
-// ir_recorder.hpp), which the plain replay leaves unset.
+// ir_recorder.hpp), which the plain replay leaves unset. What it observes it emits as events
+// keyed by source site (sim/ir_events.hpp): to the observers compiled in (LineCounter: the
+// per-line counts; AccessFigures: the memory figures), then to the one chosen at run time, if any.
 //
 // Speed: values that are the same in every active lane (constants, parameters, blockIdx, locals
 // assigned such values, and threadIdx components that happen to be constant over a warp) are kept
@@ -32,45 +34,34 @@ namespace warpdiv::sim::ir::detail {
 /// Heads of one loop instance before WarpMachine watches it for a repeated state (never ending).
 constexpr std::uint64_t kRepeatWatchStart = std::uint64_t{1} << 12;
 
-/// Counts of one statement in 64 bits (one worker's share; summed into 128 bits at the end).
-struct Counts64 {
-  std::uint64_t evaluations = 0;
-  std::uint64_t divergent = 0;
-  std::uint64_t active = 0;
-  std::uint64_t taken = 0;
-  std::uint64_t block_executions = 0;
-  std::uint64_t partial_block_executions = 0;
-  std::uint64_t blocks_with_partial = 0;
-};
-
-bool operator==(const Counts64& a, const Counts64& b);
-/// Throws InvalidInput: "the counts of one block pass 2^64".
-[[noreturn]] void counts_overflow();
+/// Throws InvalidInput: "the counts of one block pass 2^64" (the u64 totals: evaluations, flops)
+/// or "... 2^128" (`wide`: the statement and memory counts).
+[[noreturn]] void counts_overflow(bool wide = false);
 /// a * n, checked (inline: the class engine's hot loops scale counts).
 inline std::uint64_t product(std::uint64_t a, std::uint64_t n) {
   std::uint64_t r = 0;
   if (__builtin_mul_overflow(a, n, &r)) counts_overflow();
   return r;
 }
+inline Count product(Count a, std::uint64_t n) {
+  Count r = 0;
+  if (__builtin_mul_overflow(a, Count{n}, &r)) counts_overflow(true);
+  return r;
+}
 /// target += a * n, checked.
 inline void add_product(std::uint64_t& target, std::uint64_t a, std::uint64_t n) {
   if (__builtin_add_overflow(target, product(a, n), &target)) counts_overflow();
 }
-/// a += c * n, field by field (evaluations, divergent, active, taken), checked.
-inline void add_scaled(Counts64& a, const Counts64& c, std::uint64_t n) {
-  const auto add = [](std::uint64_t& target, std::uint64_t v) {
-    if (__builtin_add_overflow(target, v, &target)) counts_overflow();
-  };
-  add(a.evaluations, product(c.evaluations, n));
-  add(a.divergent, product(c.divergent, n));
-  add(a.active, product(c.active, n));
-  add(a.taken, product(c.taken, n));
+inline void add_product(Count& target, Count a, std::uint64_t n) {
+  if (__builtin_add_overflow(target, product(a, n), &target)) counts_overflow(true);
 }
-
-/// Memory figures of one access (sim/ir_memory.hpp), one worker's share.
-struct AccessCounts64 {
-  std::uint64_t requests = 0, lanes = 0, bytes = 0, sectors = 0, wavefronts = 0, conflicts = 0;
-};
+/// a += c * n, field by field (warp evaluations, divergent, active and taken lanes), checked.
+inline void add_scaled(StatementCounts& a, const StatementCounts& c, std::uint64_t n) {
+  add_product(a.warp_evaluations, c.warp_evaluations, n);
+  add_product(a.divergent, c.divergent, n);
+  add_product(a.active_lanes, c.active_lanes, n);
+  add_product(a.taken_lanes, c.taken_lanes, n);
+}
 
 /// The first undefined behaviour (or misaligned address) met while placing an access or
 /// choosing the lanes of a statement's floating-point operations: that figure is then not
@@ -98,16 +89,16 @@ struct StoreWrite {
   std::uint64_t compare = 0;          // a cas's compared value (when known)
 };
 
-/// One worker's counts.
+/// One worker's counts (the statement and memory counts in 128 bits, as the result's).
 struct Tally {
-  std::vector<Counts64> statements;                 // [StmtId]
-  std::vector<AccessCounts64> accesses;             // [access id]; empty: not counted
+  std::vector<StatementCounts> statements;                 // [StmtId]
+  std::vector<AccessCounts> accesses;             // [access id]; empty: not counted
   std::vector<std::uint64_t> flops;                 // [StmtId]; empty: not counted
   std::vector<MemoryFault> faults;                  // [access id, then accesses + StmtId (flops)]
   std::vector<BaseExtent> extents;                  // [access id]: the bytes each access touched
   std::vector<std::uint64_t> shifted;               // class engine: CompiledAccess::shifts
   std::uint64_t affine_requests = 0;                // requests counted from lane patterns
-  std::vector<std::vector<Counts64>> iterations;    // [StmtId][k], with by_iteration
+  std::vector<std::vector<StatementCounts>> iterations;    // [StmtId][k], with by_iteration
   std::uint64_t evaluations = 0;                    // all warp-statement evaluations
   std::uint64_t blocks = 0;
   std::uint64_t warps = 0;
@@ -168,6 +159,8 @@ struct CompiledAccess {
   int width = 4;
   bool shared = false;  // shared memory (wavefronts), else global (sectors)
   bool load = false;    // a load (shared: its lanes may pair up, sim/ir_memory.hpp)
+  AccessKind kind = AccessKind::Load;
+  StmtId statement = kNone;  // the statement that makes it
   /// The class engine's address residues (sim/ir_class_memory.cpp): with shifts > 1 the machine
   /// also counts the access's sectors (wavefronts) as if every lane's address were shift_step x s
   /// bytes further on, s = 1 .. shifts - 1, into Tally::shifted[shifted_at + s - 1].
@@ -402,10 +395,10 @@ class WarpMachine {
   bool counted() const { return counted_; }  // the current warp's counts are kept
   bool by_iteration() const { return by_iteration_; }
   /// The current warp's counts, [StmtId] (the counted tally's, or a sink).
-  Counts64* counts() { return counts_; }
+  StatementCounts* counts() { return counts_; }
   /// The current warp's memory figures (the counted tally's, or sinks): [access id], [StmtId],
   /// Tally::shifted; memory_counted() when they are a tally's.
-  AccessCounts64* access_counts() { return access_counts_; }
+  AccessCounts* access_counts() { return access_counts_; }
   std::uint64_t* flop_counts() { return flop_counts_; }
   std::uint64_t* shifted_counts() { return shifted_counts_; }
   bool memory_counted() const { return memory_counted_; }
@@ -572,9 +565,21 @@ class WarpMachine {
   // t becomes the pattern of `lanes` (the defined ones, values of `type`); false where they do
   // not fit an AffineValue.
   bool pattern_of_lanes(PatternOf& t, const std::uint64_t* lanes, LaneMask defined, ScalarType type);
-  void observe(StmtId id, LaneMask active, LaneMask taken);
+  // ---- The event stream (sim/ir_events.hpp): each event goes to the observers compiled in
+  // (inline), then to events_ (one virtual call per event; a null pointer tested when none).
+  struct LineCounter;    // statements, branches, loop heads: counts_ (and by iteration)
+  struct AccessFigures;  // memory requests: access_counts_, extents_
+  template <class Event>
+  void emit(const Event& e);
+  void emit_warp();  // a WarpEvent for the warp now running, when an observer is chosen
+  void request(const CompiledAccess& a, LaneMask lanes, const std::int64_t* addresses, std::int64_t lowest,
+               std::int64_t highest, std::uint64_t figure, std::uint64_t conflicts);
+  EventObserver* events_ = nullptr;          // dynamic_, but none while estimate() samples
+  EventObserver* dynamic_ = nullptr;         // ReplayOptions::events, or relay_
+  std::unique_ptr<EventObserver> relay_;     // ReplayOptions::observer's evaluations
   void count_condition(StmtId id, LaneMask active, LaneMask taken);
-  Counts64* iteration_counts(StmtId id);
+  void count_loop_head(StmtId id, LaneMask active, LaneMask stay);
+  StatementCounts* iteration_counts(StmtId id);
   void arrive(StmtId id, LaneMask active);
   void check_limits();
   [[noreturn]] void too_many_iterations(StmtId loop) const;
@@ -641,17 +646,17 @@ class WarpMachine {
   void changed(LocalId local) { local_version_[static_cast<std::size_t>(local)] = ++stamp_; }
   std::vector<Frame> frames_;
   std::vector<std::uint64_t> loop_iteration_;  // [StmtId of a loop]
-  Counts64* counts_ = nullptr;                 // statements of the counted tally, or a sink
-  std::vector<std::vector<Counts64>>* iterations_ = nullptr;
-  std::vector<Counts64> sink_;
-  AccessCounts64* access_counts_ = nullptr;  // the counted tally's, or a sink
+  StatementCounts* counts_ = nullptr;                 // statements of the counted tally, or a sink
+  std::vector<std::vector<StatementCounts>>* iterations_ = nullptr;
+  std::vector<StatementCounts> sink_;
+  AccessCounts* access_counts_ = nullptr;  // the counted tally's, or a sink
   std::uint64_t* flop_counts_ = nullptr;
   MemoryFault* faults_ = nullptr;
   std::vector<MemoryFault> sink_faults_;
   BaseExtent* extents_ = nullptr;
   std::vector<BaseExtent> sink_extents_;
   void fault(std::size_t item, const std::string& message, bool out_of_bounds = false);
-  std::vector<AccessCounts64> sink_accesses_;
+  std::vector<AccessCounts> sink_accesses_;
   std::uint64_t* shifted_counts_ = nullptr;
   std::vector<std::uint64_t> sink_shifted_;
   bool memory_counted_ = false;
@@ -687,12 +692,18 @@ class WarpMachine {
   static constexpr std::uint32_t kChurnLimit = 64;
   std::vector<AffineCache> affine_cache_;
   std::vector<std::uint64_t> sink_flops_;
-  std::vector<std::vector<Counts64>> sink_iterations_;
+  std::vector<std::vector<StatementCounts>> sink_iterations_;
   bool by_iteration_ = false;
   // Active-lane counts of the last mask counted: consecutive statements mostly share one mask.
   LaneMask counted_mask_ = 0;
   std::uint64_t counted_lanes_ = 0;
-  std::uint64_t lanes_of(LaneMask mask);
+  std::uint64_t lanes_of(LaneMask mask) {
+    if (mask != counted_mask_) {
+      counted_mask_ = mask;
+      counted_lanes_ = static_cast<std::uint64_t>(popcount(mask));
+    }
+    return counted_lanes_;
+  }
   std::uint64_t evaluations_ = 0;              // this machine's, all blocks
   std::uint64_t block_start_evaluations_ = 0;  // evaluations_ when the current block began
   std::uint64_t ticks_ = 0;
@@ -712,6 +723,62 @@ class WarpMachine {
   std::vector<std::vector<IterationArrivals>> warp_iteration_arrivals_;  // [barrier][k]
   std::vector<std::vector<IterationBlock>> block_iteration_arrivals_;    // [barrier][k]
 };
+
+// The per-line counts: each warp evaluation of a statement, condition or loop head into the
+// counted tally's statements (and, with by_iteration, its iteration's).
+struct WarpMachine::LineCounter : IgnoreEvents {
+  using IgnoreEvents::on;
+  WarpMachine& m;
+  explicit LineCounter(WarpMachine& machine) : m(machine) {}
+  void on(const StatementEvent& e) { add<false>(e.site, m.lanes_of(e.active), 0, false); }
+  void on(const BranchEvent& e) { condition(e.site, e.active, e.taken, e.divergent); }
+  void on(const LoopHeadEvent& e) { condition(e.site, e.active, e.taken, e.divergent); }
+  void condition(StmtId id, LaneMask active, LaneMask taken, bool divergent) {
+    const std::uint64_t lanes = m.lanes_of(active);
+    add<true>(id, lanes, taken == active ? lanes : static_cast<std::uint64_t>(popcount(taken)), divergent);
+  }
+  // One evaluation of `lanes` active lanes (a condition's also its taken lanes and divergence).
+  template <bool Condition>
+  void add(StmtId id, std::uint64_t lanes, std::uint64_t taken_lanes, bool divergent) {
+    add_to<Condition>(m.counts_[id], lanes, taken_lanes, divergent);
+    if (m.by_iteration_) {
+      if (StatementCounts* it = m.iteration_counts(id)) add_to<Condition>(*it, lanes, taken_lanes, divergent);
+    }
+  }
+  template <bool Condition>
+  static void add_to(StatementCounts& c, std::uint64_t lanes, std::uint64_t taken_lanes, bool divergent) {
+    c.warp_evaluations += 1;
+    c.active_lanes += lanes;
+    if constexpr (Condition) {
+      c.taken_lanes += taken_lanes;
+      c.divergent += divergent;
+    }
+  }
+};
+
+// The memory figures: each request into its access's counts and extent.
+struct WarpMachine::AccessFigures : IgnoreEvents {
+  using IgnoreEvents::on;
+  WarpMachine& m;
+  explicit AccessFigures(WarpMachine& machine) : m(machine) {}
+  void on(const AccessEvent& e) {
+    AccessCounts& c = m.access_counts_[e.site];
+    c.requests += e.requests;
+    c.lanes += e.lane_count;
+    c.bytes += e.bytes;
+    c.sectors += e.sectors;
+    c.wavefronts += e.wavefronts;
+    c.conflicts += e.conflicts;
+    merge(m.extents_[e.site], BaseExtent{true, e.lowest, e.highest + static_cast<std::int64_t>(e.width)});
+  }
+};
+
+template <class Event>
+__attribute__((always_inline)) inline void WarpMachine::emit(const Event& e) {
+  LineCounter(*this).on(e);
+  AccessFigures(*this).on(e);
+  if (events_ != nullptr) events_->on(e);
+}
 
 // Whether lanes kept at `stamp` for `kept_active` (of expression `expr`'s value, or of what was
 // read at it) still hold for `active`: made in this warp, for a superset of these lanes, and

@@ -28,16 +28,21 @@ AddressSpan lane_address_span(const std::int64_t* addresses, LaneMask lanes) {
   return address_span(addresses, lanes);
 }
 
-// One request of `lanes` into an access's counts (requests, lanes, bytes); returns its lanes.
-inline std::uint64_t add_request(AccessCounts64& c, LaneMask lanes, int width) {
-  const auto n = static_cast<std::uint64_t>(popcount(lanes));
-  c.requests += 1;
-  c.lanes += n;
-  c.bytes += n * static_cast<std::uint64_t>(width);
-  return n;
-}
-
 }  // namespace
+
+// One request of `a` by `lanes`, at byte offsets from `lowest` to `highest` (`addresses`: each
+// lane's, where evaluated lane by lane), with its sectors (global) or wavefronts and conflicts
+// (shared): an AccessEvent.
+__attribute__((always_inline)) inline void WarpMachine::request(const CompiledAccess& a, LaneMask lanes,
+                                                                const std::int64_t* addresses, std::int64_t lowest,
+                                                                std::int64_t highest, std::uint64_t figure,
+                                                                std::uint64_t conflicts) {
+  const auto n = static_cast<std::uint64_t>(popcount(lanes));
+  emit(AccessEvent{a.id, a.statement, a.kind, a.shared ? AddressSpace::Shared : AddressSpace::Global,
+                   static_cast<std::uint32_t>(a.width), lanes, addresses, lowest, highest, 1, n,
+                   n * static_cast<std::uint64_t>(a.width), a.shared ? 0 : figure, a.shared ? figure : 0,
+                   conflicts});
+}
 
 void WarpMachine::memory(StmtId id, LaneMask active) {
   const StatementMemory& m = p_.memory[static_cast<std::size_t>(id)];
@@ -64,10 +69,8 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
       fault(static_cast<std::size_t>(a.id), e.what());
       continue;
     }
-    AccessCounts64& c = access_counts_[a.id];
-    const std::uint64_t n = add_request(c, lanes, a.width);
     // One lane (a loop the other lanes have left): its address alone, as if every lane had it.
-    if (offset.lanes != nullptr && n == 1) offset = Val{nullptr, offset.lanes[lowest_lane(lanes)]};
+    if (offset.lanes != nullptr && (lanes & (lanes - 1)) == 0) offset = Val{nullptr, offset.lanes[lowest_lane(lanes)]};
     if (offset.lanes == nullptr)
       count_one_address(a, lanes, offset.value, position, figured);
     else
@@ -118,11 +121,7 @@ bool WarpMachine::count_as_figured(const CompiledAccess& a, LaneMask lanes, std:
   if (bound != 0 && (figured.lowest < 0 || static_cast<std::uint64_t>(figured.highest) +
                                                static_cast<std::uint64_t>(a.width) > bound))
     return false;
-  AccessCounts64& c = access_counts_[a.id];
-  add_request(c, lanes, a.width);
-  (a.shared ? c.wavefronts : c.sectors) += figured.figure;
-  c.conflicts += figured.conflicts;
-  merge(extents_[a.id], BaseExtent{true, figured.lowest, figured.highest + a.width});
+  request(a, lanes, nullptr, figured.lowest, figured.highest, figured.figure, figured.conflicts);
   figured.at = static_cast<std::int32_t>(position);
   return true;
 }
@@ -139,13 +138,11 @@ void WarpMachine::count_one_address(const CompiledAccess& a, LaneMask lanes, std
     out_of_bounds(a, lanes, nullptr, at);
     return;
   }
-  AccessCounts64& c = access_counts_[a.id];
   // One sector; one wavefront per phase with a lane (sim/ir_memory.hpp), none a conflict.
   const auto one = static_cast<std::uint64_t>(a.shared ? one_address_wavefronts(lanes, a.width, a.load) : 1);
-  (a.shared ? c.wavefronts : c.sectors) += one;
+  request(a, lanes, nullptr, at, at, one, 0);
   // An aligned address moved by a multiple of its width stays in one sector (one word).
   for (int s = 1; s < a.shifts; ++s) shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += one;
-  merge(extents_[a.id], BaseExtent{true, at, at + a.width});
   figured = FiguredAccess{static_cast<std::int32_t>(position), lanes, at, at, one, 0};
 }
 
@@ -161,7 +158,6 @@ void WarpMachine::count_lane_addresses(const CompiledAccess& a, LaneMask lanes,
     out_of_bounds(a, lanes, addresses, 0);
     return;
   }
-  merge(extents_[a.id], BaseExtent{true, span.lowest, span.highest + a.width});
   if ((span.bits & static_cast<std::uint64_t>(a.width - 1)) != 0) {
     for (LaneMask l = lanes; l != 0; l &= l - 1)
       if ((offsets[lowest_lane(l)] & static_cast<std::uint64_t>(a.width - 1)) != 0) {
@@ -170,19 +166,16 @@ void WarpMachine::count_lane_addresses(const CompiledAccess& a, LaneMask lanes,
       }
     return;
   }
-  AccessCounts64& c = access_counts_[a.id];
   figured = FiguredAccess{static_cast<std::int32_t>(position), lanes, span.lowest, span.highest, 0, 0};
   if (a.shared) {
     int phases = 0;
     const int wavefronts = shared_wavefronts(addresses, lanes, a.width, &phases, 0, span, a.load);
-    c.wavefronts += static_cast<std::uint64_t>(wavefronts);
-    c.conflicts += static_cast<std::uint64_t>(wavefronts - phases);
     figured.figure = static_cast<std::uint64_t>(wavefronts);
     figured.conflicts = static_cast<std::uint64_t>(wavefronts - phases);
   } else {
     figured.figure = static_cast<std::uint64_t>(sectors_touched(addresses, lanes, a.width, 0, span));
-    c.sectors += figured.figure;
   }
+  request(a, lanes, addresses, span.lowest, span.highest, figured.figure, figured.conflicts);
   for (int s = 1; s < a.shifts; ++s) {
     const std::int64_t by = a.shift_step * s;
     shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += static_cast<std::uint64_t>(
@@ -445,16 +438,13 @@ bool WarpMachine::affine_access(const CompiledAccess& a, LaneMask lanes) {
     }
     return counted_at(*v.pattern, *counts, lanes_, residue_of(static_cast<std::uint64_t>(v.base) + shift), phases);
   };
-  AccessCounts64& c = access_counts_[a.id];
-  add_request(c, lanes, a.width);
-  merge(extents_[a.id], BaseExtent{true, lowest, highest + a.width});
   if (a.shared) {
     int phases = 0;
     const int wavefronts = figure(0, &phases);
-    c.wavefronts += static_cast<std::uint64_t>(wavefronts);
-    c.conflicts += static_cast<std::uint64_t>(wavefronts - phases);
+    request(a, lanes, nullptr, lowest, highest, static_cast<std::uint64_t>(wavefronts),
+            static_cast<std::uint64_t>(wavefronts - phases));
   } else {
-    c.sectors += static_cast<std::uint64_t>(figure(0, nullptr));
+    request(a, lanes, nullptr, lowest, highest, static_cast<std::uint64_t>(figure(0, nullptr)), 0);
   }
   for (int s = 1; s < a.shifts; ++s)
     shifted_counts_[a.shifted_at + static_cast<std::uint32_t>(s) - 1] += static_cast<std::uint64_t>(

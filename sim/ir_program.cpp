@@ -427,7 +427,8 @@ void Program::compile_memory(const std::vector<bool>& loaded, const std::vector<
       }
       m.accesses.push_back(CompiledAccess{a, access.base, access.offset, access.guard,
                                           static_cast<int>(access.width),
-                                          access.space == AddressSpace::Shared, access.kind == AccessKind::Load});
+                                          access.space == AddressSpace::Shared, access.kind == AccessKind::Load,
+                                          access.kind, static_cast<StmtId>(i)});
       const std::int32_t parameter = k.bases[static_cast<std::size_t>(access.base)].parameter;
       if (o.capture_stores && writes && parameter != kNone) {
         CompiledAccess& c = m.accesses.back();

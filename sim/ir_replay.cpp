@@ -18,7 +18,6 @@
 
 namespace warpdiv::sim::ir {
 
-using detail::Counts64;
 using detail::Program;
 using detail::Tally;
 using detail::WarpMachine;
@@ -155,28 +154,14 @@ ReplayResult to_result(const Kernel& kernel, const std::vector<Tally>& tallies, 
   r.memory_counted = program_memory;
   r.accesses.resize(kernel.accesses.size());
   r.flops.resize(kernel.stmts.size(), 0);
-  const auto add = [](StatementCounts& out, const Counts64& c) {
-    StatementCounts s;
-    s.warp_evaluations = c.evaluations;
-    s.divergent = c.divergent;
-    s.active_lanes = c.active;
-    s.taken_lanes = c.taken;
-    s.block_executions = c.block_executions;
-    s.partial_block_executions = c.partial_block_executions;
-    s.blocks_with_partial = c.blocks_with_partial;
-    out += s;
-  };
   for (const Tally& t : tallies) {
     for (std::size_t i = 0; i < kernel.stmts.size(); ++i) {
-      add(r.statements[i], t.statements[i]);
+      r.statements[i] += t.statements[i];
       const auto& per_k = t.iterations[i];
       if (r.iterations[i].size() < per_k.size()) r.iterations[i].resize(per_k.size());
-      for (std::size_t k = 0; k < per_k.size(); ++k) add(r.iterations[i][k], per_k[k]);
+      for (std::size_t k = 0; k < per_k.size(); ++k) r.iterations[i][k] += per_k[k];
     }
-    for (std::size_t a = 0; a < kernel.accesses.size(); ++a) {
-      const detail::AccessCounts64& c = t.accesses[a];
-      r.accesses[a] += AccessCounts{c.requests, c.lanes, c.bytes, c.sectors, c.wavefronts, c.conflicts};
-    }
+    for (std::size_t a = 0; a < kernel.accesses.size(); ++a) r.accesses[a] += t.accesses[a];
     for (std::size_t i = 0; i < kernel.stmts.size(); ++i) r.flops[i] = checked_add(r.flops[i], t.flops[i]);
     r.blocks = checked_add(r.blocks, t.blocks);
     r.warps = checked_add(r.warps, t.warps);
@@ -706,7 +691,7 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
   std::string hand_over;
   // Native code where a compiler is installed and takes the launch (sim/ir_native.hpp); a hand-over
   // leaves the run to the interpreter, from the start.
-  if (options.native != NativeReplay::Off && detail::native_compiler() != nullptr) {
+  if (options.native != NativeReplay::Off && options.events == nullptr && detail::native_compiler() != nullptr) {
     const bool worth = options.native == NativeReplay::Always ||
                        (estimated && e.warp_statement_evaluations >= options.native_min_evaluations);
     if (const std::shared_ptr<const detail::NativeCode> code = detail::native_compiler()(program, worth)) {

@@ -31,6 +31,7 @@
 
 #include "sim/count.hpp"
 #include "sim/ir.hpp"
+#include "sim/ir_events.hpp"
 #include "sim/ir_memory.hpp"
 
 namespace warpdiv::sim::ir {
@@ -186,6 +187,11 @@ struct ReplayOptions {
   std::atomic<std::uint64_t>* blocks_done = nullptr;
   /// Sees each warp evaluation (nullptr: none; the replay is then as fast as without).
   EvaluationObserver* observer = nullptr;
+  /// Sees every event the interpreter emits (sim/ir_events.hpp), as `observer` sees evaluations:
+  /// each warp's events follow a WarpEvent naming it (again after each barrier where the warps of
+  /// a block run phase by phase). nullptr: none. Set, the launch is interpreted (no native code).
+  /// The replay's: the class engine, which stands for warps it does not run, emits none.
+  EventObserver* events = nullptr;
   /// Count the memory figures (sim/ir_memory.hpp). False: ReplayResult::memory_counted is false
   /// and no access is evaluated (control-flow counts alone and the class engine need none).
   bool memory = true;

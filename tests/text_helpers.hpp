@@ -48,11 +48,11 @@ inline std::vector<std::string> csv_fields(const std::string& line) {
   return fields;
 }
 
-/// On the source page of `warpdiv analyze FILE.cu --html`: the eight memory cells of the listing
+/// On the source page of `warpdiv analyze FILE.cu --html`: the eleven memory cells of the listing
 /// line whose source text is `text` (escaped as on the page), in the order of the table: the two
-/// before its source cell (sector efficiency, bank conflicts), then the six after it (global
-/// requests, sectors, bytes asked, shared requests, wavefronts, flops); "no line TEXT" when there
-/// is none.
+/// before its source cell (sector efficiency, bank conflicts), then the nine after it (global
+/// requests, sectors, bytes asked, load, store and atomic requests, shared requests, wavefronts,
+/// flops); "no line TEXT" when there is none.
 inline std::string source_memory_cells(const std::string& page, const std::string& text) {
   const std::string source = "<td class=\"src\">" + text + "</td>";
   const auto at = page.find(source);
@@ -64,6 +64,7 @@ inline std::string source_memory_cells(const std::string& page, const std::strin
 }
 
 /// The memory cells of a line without figures (the cells between SIMD and the source).
-inline const std::string kNoMemoryCells = "<td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td>";
+inline const std::string kNoMemoryCells =
+    "<td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td>";
 
 }  // namespace warpdiv::testing

@@ -173,14 +173,24 @@ struct MemoryLine {
   std::optional<MemoryFigures> memory;  // none: a line without a statement
 };
 
-// In MemoryFigures' order: global requests, sectors, bytes; shared requests, wavefronts,
-// conflicts; flops; has_global, has_shared.
+// Global loads: requests, sectors, bytes asked.
 MemoryFigures global(sim::Count requests, sim::Count sectors, sim::Count bytes) {
-  return {requests, sectors, bytes, 0, 0, 0, 0, true, false};
+  MemoryFigures m;
+  m.has_global = true;
+  m.global_requests = requests;
+  m.global_load_requests = requests;
+  m.global_sectors = sectors;
+  m.global_bytes = bytes;
+  return m;
 }
 
 MemoryFigures shared(sim::Count requests, sim::Count wavefronts, sim::Count conflicts) {
-  return {0, 0, 0, requests, wavefronts, conflicts, 0, false, true};
+  MemoryFigures m;
+  m.has_shared = true;
+  m.shared_requests = requests;
+  m.shared_wavefronts = wavefronts;
+  m.shared_bank_conflicts = conflicts;
+  return m;
 }
 
 SourceReport memory_report(const std::vector<MemoryLine>& lines) {
@@ -226,14 +236,15 @@ TEST(SourceHtmlMemory, GlobalLinesAreShadedBySectorEfficiency) {
       SourceHtmlPage{});
   // Every figure before the source, which wraps (so that they all fit a 1,400-pixel window).
   EXPECT_TRUE(contains(page, "<th>SIMD</th><th>sector eff.</th><th>conflicts</th><th>global req</th>"
-                             "<th>sectors</th><th>bytes asked</th><th>shared req</th>"
+                             "<th>sectors</th><th>bytes asked</th><th>ld req</th><th>st req</th>"
+                             "<th>atom req</th><th>shared req</th>"
                              "<th>wavefronts</th><th>flops</th><th class=\"src\">source</th></tr>"))
       << page;
   // The sector efficiency cell, then requests, sectors and bytes (all before the source).
   const auto cells = [&](const std::string& text) { return source_memory_cells(page, text); };
   const auto want = [](const std::string& efficiency, const std::string& sectors, const std::string& bytes) {
     return efficiency + "<td>-</td><td>1</td><td>" + sectors + "</td><td>" + bytes +
-           "</td><td>-</td><td>-</td><td>0</td>";
+           "</td><td>1</td><td>0</td><td>0</td><td>-</td><td>-</td><td>0</td>";
   };
   EXPECT_EQ(cells("full();"), want("<td>100.0%</td>", "4", "128"));
   EXPECT_EQ(cells("broadcast();"), want("<td>200.0%</td>", "2", "128"));
@@ -278,8 +289,8 @@ TEST(SourceHtmlMemory, SharedLinesAreShadedByConflictsPerRequest) {
   const auto cells = [&](const std::string& text) { return source_memory_cells(page, text); };
   // The bank conflicts cell (before the source), then requests and wavefronts after it.
   const auto want = [](const std::string& conflicts, const std::string& wavefronts) {
-    return "<td>-</td>" + conflicts + "<td>-</td><td>-</td><td>-</td><td>32</td><td>" + wavefronts +
-           "</td><td>0</td>";
+    return "<td>-</td>" + conflicts + "<td>-</td><td>-</td><td>-</td><td>-</td><td>-</td><td>-</td><td>32</td><td>" +
+           wavefronts + "</td><td>0</td>";
   };
   EXPECT_EQ(cells("none();"), want("<td>0</td>", "32"));
   EXPECT_EQ(cells("two_way();"), want("<td class=\"ms1\">32</td>", "64"));
@@ -288,8 +299,8 @@ TEST(SourceHtmlMemory, SharedLinesAreShadedByConflictsPerRequest) {
   EXPECT_EQ(cells("past_four();"), want("<td class=\"ms3\">97</td>", "129"));
   EXPECT_EQ(cells("column();"), want("<td class=\"ms3\">992</td>", "1,024"));
   EXPECT_EQ(cells("tile[ty][tx] = M[i] * 2;"),
-            "<td>100.0%</td><td class=\"ms3\">56</td><td>8</td><td>32</td><td>1,024</td><td>8</td>"
-            "<td>64</td><td>512</td>");
+            "<td>100.0%</td><td class=\"ms3\">56</td><td>8</td><td>32</td><td>1,024</td><td>8</td><td>0</td>"
+            "<td>0</td><td>8</td><td>64</td><td>512</td>");
   EXPECT_EQ(count_occurrences(page, "class=\"mg"), 0u);
 }
 
@@ -312,7 +323,8 @@ TEST(SourceHtmlMemory, WhatIsNotCountedIsSaidInOneLineEach) {
   report.memory.flops_not_counted.push_back("k.cu:1:8: calls 'expf' & co.");
   const std::string page = render_source_html(report, SourceHtmlPage{});
   EXPECT_EQ(source_memory_cells(page, "y[i] = x[col[i]] &lt; 0 ? a : b;"),
-            "<td>not counted</td><td></td><td></td><td></td><td></td><td></td><td></td><td></td>");
+            "<td>not counted</td><td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td>"
+            "<td></td>");
   EXPECT_TRUE(contains(page, "<p class=\"note\">Not counted: k.cu:1:8: load &#39;x[col[i]]&#39;: its "
                              "address depends on a value read from memory (&lt;col&gt;)</p>"))
       << page;

@@ -114,7 +114,8 @@ TEST(SourceReport, CsvColumnsInTheIssuesOrder) {
   EXPECT_EQ(source_csv_header(),
             "file,line,column,kind,iteration,warp_evaluations,divergent,active_lanes,taken_lanes,"
             "block_executions,partial_block_executions,global_requests,global_sectors,global_bytes,"
-            "shared_requests,shared_wavefronts,shared_bank_conflicts,flops,simd_efficiency,statement,"
+            "global_load_requests,global_store_requests,global_atomic_requests,shared_requests,"
+            "shared_wavefronts,shared_bank_conflicts,flops,simd_efficiency,statement,"
             "inlined_at,complete");
 }
 
@@ -128,9 +129,14 @@ TEST(SourceReport, GuidesListTheWritersOwnColumns) {
     return text.str();
   };
   EXPECT_TRUE(contains(guide("your-kernel.md"), "\n" + source_csv_header() + "\n"));
-  EXPECT_TRUE(contains(guide("sweeps.md"),
-                       "\nn,block_x,block_y,block_z,grid_x,grid_y,grid_z,warp_size," +
-                           source_csv_header() + "\n"));
+  // The sweep's guide shows its first 17 columns (cut -d, -f1-17): the launch's, then the
+  // source CSV's up to taken_lanes; the rest it leaves to the list above.
+  const std::string sweep_header = "n,block_x,block_y,block_z,grid_x,grid_y,grid_z,warp_size," + source_csv_header();
+  std::size_t cut = 0;
+  for (int comma = 0; comma < 17; ++comma) cut = sweep_header.find(',', cut) + 1;
+  EXPECT_EQ(sweep_header.substr(0, cut), "n,block_x,block_y,block_z,grid_x,grid_y,grid_z,warp_size,file,line,column,"
+                                         "kind,iteration,warp_evaluations,divergent,active_lanes,taken_lanes,");
+  EXPECT_TRUE(contains(guide("sweeps.md"), "\n" + sweep_header.substr(0, cut - 1) + "\n"));
   // The --by-class CSV's own columns, named in the guide after the plain CSV's.
   const std::string by_class = source_class_csv_header().substr(source_csv_header().size() + 1);
   EXPECT_EQ(by_class,
@@ -152,12 +158,13 @@ TEST(SourceSweepCsv, TheLaunchsColumnsThenTheSourceCsvs) {
   EXPECT_EQ(columns.header(),
             "Width,block_x,block_y,block_z,grid_x,grid_y,grid_z,warp_size,file,line,column,kind,"
             "iteration,warp_evaluations,divergent,active_lanes,taken_lanes,block_executions,"
-            "partial_block_executions,global_requests,global_sectors,global_bytes,shared_requests,"
+            "partial_block_executions,global_requests,global_sectors,global_bytes,"
+            "global_load_requests,global_store_requests,global_atomic_requests,shared_requests,"
             "shared_wavefronts,shared_bank_conflicts,flops,simd_efficiency,statement,inlined_at,complete");
   std::ostringstream out;
   write_source_sweep_csv_rows(out, columns, launch, report);
   EXPECT_EQ(out.str().substr(0, out.str().find('\n') + 1),
-            "5,32,1,1,2,1,1,32,guard.cu,4,3,statement,,2,0,48,,,,,,,,,,,0.7500,int Row = threadIdx.x;,,yes\n");
+            "5,32,1,1,2,1,1,32,guard.cu,4,3,statement,,2,0,48,,,,,,,,,,,,,,0.7500,int Row = threadIdx.x;,,yes\n");
 }
 
 TEST(SourceReport, CsvRowsInSourceOrder) {
@@ -168,13 +175,13 @@ TEST(SourceReport, CsvRowsInSourceOrder) {
   // the loop that starts first on line 5.
   EXPECT_EQ(csv_of(report),
             source_csv_header() + "\n"
-            "guard.cu,4,3,statement,,2,0,48,,,,,,,,,,,0.7500,int Row = threadIdx.x;,,yes\n"
-            "guard.cu,5,3,for,,6,0,144,96,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes\n"
-            "guard.cu,5,8,statement,,2,0,48,,,,,,,,,,,0.7500,int p = 0; p < 2; ++p) {,,yes\n"
-            "guard.cu,5,26,statement,,4,0,96,,,,,,,,,,,0.7500,++p) {,,yes\n"
-            "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,0.7500,if (Row < Width) {,,yes\n"
-            "guard.cu,7,7,barrier,,4,0,80,,2,2,,,,,,,,0.6250,__syncthreads();,,yes\n"
-            "guard.cu,10,3,statement,,2,0,48,,,,,,,,,,,0.7500,P[Row] = 1.0f;,,yes\n");
+            "guard.cu,4,3,statement,,2,0,48,,,,,,,,,,,,,,0.7500,int Row = threadIdx.x;,,yes\n"
+            "guard.cu,5,3,for,,6,0,144,96,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes\n"
+            "guard.cu,5,8,statement,,2,0,48,,,,,,,,,,,,,,0.7500,int p = 0; p < 2; ++p) {,,yes\n"
+            "guard.cu,5,26,statement,,4,0,96,,,,,,,,,,,,,,0.7500,++p) {,,yes\n"
+            "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width) {,,yes\n"
+            "guard.cu,7,7,barrier,,4,0,80,,2,2,,,,,,,,,,,0.6250,__syncthreads();,,yes\n"
+            "guard.cu,10,3,statement,,2,0,48,,,,,,,,,,,,,,0.7500,P[Row] = 1.0f;,,yes\n");
 }
 
 TEST(SourceReport, ByIterationRowsFollowTheirStatement) {
@@ -184,15 +191,15 @@ TEST(SourceReport, ByIterationRowsFollowTheirStatement) {
   const SourceReport report = make_source_report(run.g.kernel, run.launch, run.result, options);
   const std::string csv = csv_of(report);
   EXPECT_TRUE(contains(csv,
-                       "guard.cu,5,3,for,,6,0,144,96,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes\n"
-                       "guard.cu,5,3,for,1,2,0,48,48,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes\n"
-                       "guard.cu,5,3,for,2,2,0,48,48,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes\n"
-                       "guard.cu,5,3,for,3,2,0,48,0,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes\n"))
+                       "guard.cu,5,3,for,,6,0,144,96,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes\n"
+                       "guard.cu,5,3,for,1,2,0,48,48,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes\n"
+                       "guard.cu,5,3,for,2,2,0,48,48,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes\n"
+                       "guard.cu,5,3,for,3,2,0,48,0,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes\n"))
       << csv;
   EXPECT_TRUE(contains(csv,
-                       "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,0.7500,if (Row < Width) {,,yes\n"
-                       "guard.cu,6,5,if,1,2,1,48,40,,,,,,,,,,0.7500,if (Row < Width) {,,yes\n"
-                       "guard.cu,6,5,if,2,2,1,48,40,,,,,,,,,,0.7500,if (Row < Width) {,,yes\n"))
+                       "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width) {,,yes\n"
+                       "guard.cu,6,5,if,1,2,1,48,40,,,,,,,,,,,,,0.7500,if (Row < Width) {,,yes\n"
+                       "guard.cu,6,5,if,2,2,1,48,40,,,,,,,,,,,,,0.7500,if (Row < Width) {,,yes\n"))
       << csv;
   const std::string text = text_of(report);
   EXPECT_TRUE(contains(text, "   6            4           2    75.0%      if (Row < Width) {\n"
@@ -291,16 +298,16 @@ TEST(SourceReport, ByClassCsvAndTextListIterationClasses) {
   // The class's own rows end with four empty columns; the iteration classes' rows follow, for the
   // statements inside the loop (the for, its step, the guard, the barrier; not the init), the
   // barrier's block columns empty.
-  EXPECT_TRUE(contains(csv.str(), "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,0.7500,if (Row < Width) {,,yes,class 1,1,"
+  EXPECT_TRUE(contains(csv.str(), "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width) {,,yes,class 1,1,"
                                   "all blocks,\"(0, 0, 0)\",,,,\n"))
       << csv.str();
-  EXPECT_TRUE(contains(csv.str(), "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,0.7500,if (Row < Width) {,,yes,class 1,1,"
+  EXPECT_TRUE(contains(csv.str(), "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width) {,,yes,class 1,1,"
                                   "all blocks,\"(0, 0, 0)\",5,1,2,\"p in [0, 1] (all)\"\n"))
       << csv.str();
-  EXPECT_TRUE(contains(csv.str(), "guard.cu,7,7,barrier,,4,0,80,,,,,,,,,,,0.6250,__syncthreads();,,yes,class 1,1,"
+  EXPECT_TRUE(contains(csv.str(), "guard.cu,7,7,barrier,,4,0,80,,,,,,,,,,,,,,0.6250,__syncthreads();,,yes,class 1,1,"
                                   "all blocks,\"(0, 0, 0)\",5,1,2,\"p in [0, 1] (all)\"\n"))
       << csv.str();
-  EXPECT_TRUE(contains(csv.str(), "guard.cu,5,3,for,,2,0,48,0,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes,"
+  EXPECT_TRUE(contains(csv.str(), "guard.cu,5,3,for,,2,0,48,0,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes,"
                                   "class 1,1,all blocks,\"(0, 0, 0)\",5,3,1,p = 2 (exit)\n"))
       << csv.str();
   std::size_t init_rows = 0;  // the init (line 5, column 8) is outside the loop: its class row only

@@ -238,14 +238,15 @@ CliResult analyze_and_reread(const std::string& source, const TempDir& out, std:
 
 // `if (t % 4 == 0)` on 64 threads: both warps reach it and split (8 lanes of 32 pass), so
 // 2 evaluations, 2 divergent; the store under it runs 16 of 64 lanes (25.0%), each warp's 8 ints
-// 16 bytes apart spanning 4 sectors: 2 requests, 8 sectors, 64 of 256 bytes (25.0%).
+// 16 bytes apart spanning 4 sectors: 2 requests (stores), 8 sectors, 64 of 256 bytes (25.0%).
 const std::string kIfKernel = "__global__ void k(int* p) {\n  int t = threadIdx.x;\n  if (t % 4 == 0)\n    p[t] = 1;\n}\n";
 
 void expect_if_kernel_figures(const CliResult& r, const std::string& source, const TempDir& out) {
   EXPECT_TRUE(contains(r.out, "warpdiv analyze: k in " + source + "\n")) << r.out;
   EXPECT_TRUE(contains(r.out, "\n    3            2           2   100.0%    if (t % 4 == 0)\n")) << r.out;
   EXPECT_TRUE(contains(r.out, "\n    4            2           -    25.0%      p[t] = 1;\n"));
-  EXPECT_TRUE(contains(r.out, "\n    4           2        8   25.0%           -           -          -      0  p[t] = 1;\n"));
+  EXPECT_TRUE(contains(r.out, "\n    4           2        8   25.0%       0       2         0           -           -          -"
+                              "      0  p[t] = 1;\n"));
   // file, line, column, kind, iteration, warp evaluations, divergent, active and taken lanes
   EXPECT_TRUE(contains(read_file(out.file("o.csv")), "\n" + source + ",3,3,if,,2,2,64,16,")) << read_file(out.file("o.csv"));
 }
@@ -304,7 +305,8 @@ TEST(AdversarialFrontendCli, Latin1CommentsLiteralsAndFlagsAreAnalysed) {
   EXPECT_TRUE(contains(r.out, "\n    5            2           -    25.0%      p[t] = sizeof(\"\xE9t\xE9\");\n"));
   EXPECT_TRUE(contains(r.out, "\n    6            2           1   100.0%    if (t < LIMIT)\n"));
   EXPECT_TRUE(contains(r.out, "\n    7            1           -    25.0%      p[t] = 0;\n"));
-  EXPECT_TRUE(contains(r.out, "\n    7           1        1  100.0%           -           -          -      0  p[t] = 0;\n"));
+  EXPECT_TRUE(contains(r.out, "\n    7           1        1  100.0%       0       1         0           -           -          -"
+                              "      0  p[t] = 0;\n"));
   EXPECT_TRUE(contains(read_file(out.file("o.csv")), "int t = threadIdx.x;  // caf\xE9, 5 \xB5s"));
   EXPECT_TRUE(contains(read_file(out.file("o.html")), "caf\xEF\xBF\xBD, 5 \xEF\xBF\xBDs"));
   // The header, read by Clang through the plugin, is an input of the run too.

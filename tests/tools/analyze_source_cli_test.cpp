@@ -744,7 +744,7 @@ TEST_F(AnalyzeSourceFile, OnlyWarpOfOneBlock) {
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string csv = read_file(dir.file("w.csv"));
   // (memory columns: the if has no access, and no floating-point work: flops 0)
-  EXPECT_TRUE(contains(csv, ",if,,1,0,32,0,,,,,,,,,0,1.0000,")) << csv;
+  EXPECT_TRUE(contains(csv, ",if,,1,0,32,0,,,,,,,,,,,,0,1.0000,")) << csv;
   EXPECT_TRUE(contains(r.out, "(warp 7 of block (6, 6, 0) only)")) << r.out;
 }
 
@@ -818,7 +818,7 @@ TEST_F(AnalyzeSourceFile, ByClassCsvGivesTheLecturesTypeOneAndTypeTwo) {
   EXPECT_EQ(line,
             "file,line,column,kind,iteration,warp_evaluations,divergent,active_lanes,taken_lanes,"
             "block_executions,partial_block_executions,global_requests,global_sectors,global_bytes,"
-            "shared_requests,shared_wavefronts,shared_bank_conflicts,flops,simd_efficiency,"
+            "global_load_requests,global_store_requests,global_atomic_requests,shared_requests,shared_wavefronts,shared_bank_conflicts,flops,simd_efficiency,"
             "statement,inlined_at,complete,class,"
             "class_blocks,class_definition,representative,loop_line,first_iteration,iterations,"
             "iteration_class");
@@ -966,20 +966,20 @@ std::string analyze_html(const std::vector<std::string>& args) {
 // N[k*Width+Col] (384 + 136 sectors, tests/kernels/zoo_memory_test.cpp): 8 warps x 17 k x 2
 // blocks = 272 requests each, 544 + 520 = 1,064 sectors, (256 + 16) x 17 lanes x 4 bytes =
 // 18,496 bytes each, so 36,992 asked of 34,048 in sectors: 108.6% (half-warps share words), no
-// shade; 2 flops per lane and k: 272 x 17 x 2 = 9,248. Line 20 stores P[Row*Width+Col]: in block
+// shade; all 544 loads; 2 flops per lane and k: 272 x 17 x 2 = 9,248. Line 20 stores P[Row*Width+Col]: in block
 // (0, 0) warp w writes rows 2w, 2w+1, 132 bytes from 136w (8w mod 32 in {0, 8, 16, 24}, so the
 // last byte is at most 155 past a sector start): 5 sectors; in block (1, 0) 2 words 68 bytes
-// apart: 2 sectors. 16 requests, 8 x 5 + 8 x 2 = 56 sectors, 272 x 4 = 1,088 bytes: 60.7%,
+// apart: 2 sectors. 16 store requests, 8 x 5 + 8 x 2 = 56 sectors, 272 x 4 = 1,088 bytes: 60.7%,
 // the first step of the global shade.
 TEST_F(AnalyzeSourceFile, HtmlPageShowsAndShadesTheMemoryPerLine) {
   const std::string page = analyze_html({kNaive, "--grid", "2,1", "--block", "16,16", "--arg", "Width=17"});
   EXPECT_EQ(source_memory_cells(page, "      Pvalue += M[Row*Width+k]*N[k*Width+Col];"),
-            "<td>108.6%</td><td>-</td><td>544</td><td>1,064</td><td>36,992</td><td>-</td><td>-</td>"
-            "<td>9,248</td>")
+            "<td>108.6%</td><td>-</td><td>544</td><td>1,064</td><td>36,992</td><td>544</td><td>0</td>"
+            "<td>0</td><td>-</td><td>-</td><td>9,248</td>")
       << page;
   EXPECT_EQ(source_memory_cells(page, "    P[Row*Width+Col] = Pvalue;"),
-            "<td class=\"mg1\">60.7%</td><td>-</td><td>16</td><td>56</td><td>1,088</td><td>-</td>"
-            "<td>-</td><td>0</td>")
+            "<td class=\"mg1\">60.7%</td><td>-</td><td>16</td><td>56</td><td>1,088</td><td>0</td>"
+            "<td>16</td><td>0</td><td>-</td><td>-</td><td>0</td>")
       << page;
   // The guard and the loop make no access: no figures, no shade.
   EXPECT_EQ(source_memory_cells(page, "  if ((Row &lt; Width) &amp;&amp; (Col &lt; Width)) {"), kNoMemoryCells);
@@ -1001,7 +1001,8 @@ TEST_F(AnalyzeSourceFile, HtmlPageSaysHowTheMemoryFiguresWereMade) {
                                              "}\n");
   std::string page = analyze_html({file, "--grid", "8", "--block", "32"});
   EXPECT_EQ(source_memory_cells(page, "  a[blockIdx.x % 4] = 1.0f;"),
-            "<td>400.0%</td><td>-</td><td>8</td><td>8</td><td>1,024</td><td>-</td><td>-</td><td>0</td>")
+            "<td>400.0%</td><td>-</td><td>8</td><td>8</td><td>1,024</td><td>0</td><td>8</td><td>0</td>"
+            "<td>-</td><td>-</td><td>0</td>")
       << page;
   EXPECT_TRUE(contains(page, "<p class=\"config\">Memory figures counted by the replay engine (the "
                              "class engine cannot prove them: "))
@@ -1042,20 +1043,20 @@ TEST_F(AnalyzeSourceFile, HtmlPageShadesStridedLoadsAndBankConflicts) {
   std::string page = analyze_html({kZoo + "strided_load.cu", "--grid", "1", "--block", "32", "--arg",
                                    "n=32", "--arg", "stride=8"});
   EXPECT_EQ(source_memory_cells(page, "    out[i] = in[i * stride];"),
-            "<td class=\"mg3\">22.2%</td><td>-</td><td>2</td><td>36</td><td>256</td><td>-</td>"
-            "<td>-</td><td>0</td>")
+            "<td class=\"mg3\">22.2%</td><td>-</td><td>2</td><td>36</td><td>256</td><td>1</td>"
+            "<td>1</td><td>0</td><td>-</td><td>-</td><td>0</td>")
       << page;
   EXPECT_EQ(source_memory_cells(page, "  if (i &lt; n)"), kNoMemoryCells);
 
   page = analyze_html({kZoo + "transpose_bank_conflicts.cu", "--grid", "1,1", "--block", "32,8", "--arg",
                        "width=32", "--arg", "height=32"});
   EXPECT_EQ(source_memory_cells(page, "      odata[(yo + j) * height + xo] = tile[threadIdx.x][threadIdx.y + j];"),
-            "<td>100.0%</td><td class=\"ms3\">992</td><td>32</td><td>128</td><td>4,096</td><td>32</td>"
-            "<td>1,024</td><td>0</td>")
+            "<td>100.0%</td><td class=\"ms3\">992</td><td>32</td><td>128</td><td>4,096</td><td>0</td>"
+            "<td>32</td><td>0</td><td>32</td><td>1,024</td><td>0</td>")
       << page;
   EXPECT_EQ(source_memory_cells(page, "      tile[threadIdx.y + j][threadIdx.x] = idata[(y + j) * width + x];"),
-            "<td>100.0%</td><td>0</td><td>32</td><td>128</td><td>4,096</td><td>32</td><td>32</td>"
-            "<td>0</td>")
+            "<td>100.0%</td><td>0</td><td>32</td><td>128</td><td>4,096</td><td>32</td><td>0</td>"
+            "<td>0</td><td>32</td><td>32</td><td>0</td>")
       << page;
   EXPECT_EQ(count_occurrences(page, "<td class=\"m"), 1u);
 }

@@ -70,7 +70,8 @@ TEST_F(SweepSource, OneRowPerLaunchAndStatementWithHandWorkedCounts) {
   EXPECT_EQ(lines[0],
             "n,a,block_x,block_y,block_z,grid_x,grid_y,grid_z,warp_size,file,line,column,kind,"
             "iteration,warp_evaluations,divergent,active_lanes,taken_lanes,block_executions,"
-            "partial_block_executions,global_requests,global_sectors,global_bytes,shared_requests,"
+            "partial_block_executions,global_requests,global_sectors,global_bytes,"
+            "global_load_requests,global_store_requests,global_atomic_requests,shared_requests,"
             "shared_wavefronts,shared_bank_conflicts,flops,simd_efficiency,statement,inlined_at,"
             "complete");
   // Order: block outermost, then n. Row 1: n = 1000, 4 x 64 = 256 threads, warps of 32. Thread t
