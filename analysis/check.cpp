@@ -436,7 +436,7 @@ class BaselineRecord {
       : r_(r), source_(source), names_(baseline_columns().names()) {}
 
   [[noreturn]] void fail(std::size_t column, const std::string& what) const {
-    throw InvalidInput(source_ + ":" + std::to_string(r_.line) + ": column '" + names_[column] + "': " + what);
+    throw InvalidInput(Diag::file_format, source_ + ":" + std::to_string(r_.line) + ": column '" + names_[column] + "': " + what);
   }
   std::optional<Count> count(std::size_t column) const {
     if (r_.fields[column].empty()) return std::nullopt;
@@ -538,17 +538,17 @@ class BaselineRecord {
 
 std::vector<CheckRow> read_baseline(const std::string& text, const std::string& source) {
   CsvTokenizer csv(text, source);
-  if (csv.at_end()) throw InvalidInput(source + ": empty: not a baseline written by --write-baseline");
+  if (csv.at_end()) throw InvalidInput(Diag::file_format, source + ": empty: not a baseline written by --write-baseline");
   const std::string expected = baseline_columns().header();
   const CsvRecord header = csv.next();
   std::string got;
   for (std::size_t i = 0; i < header.fields.size(); ++i) got += (i ? "," : "") + header.fields[i];
   if (got.rfind("check,file,line,column,kind,", 0) == 0)
-    throw InvalidInput(source + ":" + std::to_string(header.line) +
+    throw InvalidInput(Diag::file_format, source + ":" + std::to_string(header.line) +
                        ": a baseline keyed by line and column (an older warpdiv's), which edits "
                        "move: write it again with warpdiv check CONFIG --write-baseline " + source);
   if (got != expected)
-    throw InvalidInput(source + ":" + std::to_string(header.line) + ": the header is not " +
+    throw InvalidInput(Diag::file_format, source + ":" + std::to_string(header.line) + ": the header is not " +
                        sim::quote_value(expected) + " (write the baseline with warpdiv check "
                        "CONFIG --write-baseline FILE)");
   const std::size_t fields = baseline_columns().names().size();
@@ -558,13 +558,13 @@ std::vector<CheckRow> read_baseline(const std::string& text, const std::string& 
     const CsvRecord r = csv.next();
     if (r.fields.size() == 1 && r.fields[0].empty()) continue;  // a blank line
     if (r.fields.size() != fields)
-      throw InvalidInput(source + ":" + std::to_string(r.line) + ": " +
+      throw InvalidInput(Diag::file_format, source + ":" + std::to_string(r.line) + ": " +
                          std::to_string(r.fields.size()) + " fields, the header has " +
                          std::to_string(fields));
     rows.push_back(BaselineRecord(r, source).row());
     const auto [first, fresh] = lines.emplace(baseline_key(rows.back()), r.line);
     if (!fresh)
-      throw InvalidInput(source + ":" + std::to_string(r.line) + ": " + key_words(rows.back()) +
+      throw InvalidInput(Diag::file_content, source + ":" + std::to_string(r.line) + ": " + key_words(rows.back()) +
                          " of check " + sim::quote_value(rows.back().check) + " is given twice, on lines " +
                          std::to_string(first->second) + " and " + std::to_string(r.line) +
                          " (one row per statement: write the baseline again)");

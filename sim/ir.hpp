@@ -38,6 +38,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/errors.hpp"
+
 namespace warpdiv::sim::ir {
 
 // ---------------------------------------------------------------------------------------------
@@ -518,6 +520,8 @@ void check_data_dependence(const Kernel& kernel, const std::vector<bool>& parame
 
 /// "FILE:LINE:COL" of a range (the path from kernel.files; "<unknown>" without a location).
 std::string location(const Kernel& kernel, const SourceRange& range);
+/// The same place as a diagnostic's location (line 0, unknown, without one).
+SourceLocation source_location(const Kernel& kernel, const SourceRange& range);
 
 /// For each statement, the innermost enclosing Loop (kNone outside loops); a loop's own condition,
 /// body and step belong to it, its init does not. Indexed by StmtId.

@@ -384,7 +384,7 @@ void WarpMachine::arrive(StmtId id, LaneMask active) {
 }
 
 void WarpMachine::too_many_iterations(StmtId loop) const {
-  throw InvalidInput(location(k_, k_.stmts[loop].range) + ": the " + report_kind(k_.stmts[loop]) +
+  throw InvalidInput(Diag::iteration_budget, source_location(k_, k_.stmts[loop].range), "the " + report_kind(k_.stmts[loop]) +
                      " loop runs more than " + std::to_string(kMaxIterationsByIteration) +
                      " iterations, the most that counts by iteration keep");
 }
@@ -396,11 +396,11 @@ void WarpMachine::check_limits() {
       p_.shared_evaluations != nullptr ? p_.shared_evaluations->load(std::memory_order_relaxed) : 0;
   if (done + (evaluations_ - block_start_evaluations_) > p_.evaluation_cap) {
     if (p_.sampling)
-      throw InvalidInput("one block of the replay alone makes more than " +
+      throw InvalidInput(Diag::evaluation_budget, "one block of the replay alone makes more than " +
                          std::to_string(p_.evaluation_cap) +
                          " warp-statement evaluations, the budget for a whole run (--max-evaluations)" +
                          running_loop() + "; a loop that does not end?");
-    throw InvalidInput("the run passed " + std::to_string(p_.evaluation_cap) +
+    throw InvalidInput(Diag::evaluation_budget, "the run passed " + std::to_string(p_.evaluation_cap) +
                        " warp-statement evaluations (its budget, --max-evaluations) and was stopped" +
                        running_loop() + "; a loop that does not end, or a launch bigger than estimated");
   }
@@ -421,7 +421,7 @@ std::string WarpMachine::running_loop() const {
 // Errors
 
 void WarpMachine::undefined(ExprId expr, const std::string& what, LaneMask lanes) const {
-  throw InvalidInput(location(k_, k_.exprs[expr].range) + ": undefined behaviour: " + what + " in " +
+  throw InvalidInput(Diag::undefined_arithmetic, source_location(k_, k_.exprs[expr].range), "undefined behaviour: " + what + " in " +
                      block_and_thread(lowest_lane(lanes)));
 }
 
@@ -568,7 +568,7 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
     case ExprKind::Intrinsic: return eval_intrinsic(id, e, active);
     case ExprKind::Warp: return eval_warp(id, e, active);
   }
-  throw std::logic_error("replay: an opaque value reached evaluation (" +
+  throw InternalError("replay: an opaque value reached evaluation (" +
                          location(k_, k_.exprs[id].range) + ")");
 }
 
@@ -670,7 +670,7 @@ WarpMachine::Val WarpMachine::eval_intrinsic(ExprId id, const CompiledExpr& e, L
 WarpMachine::Val WarpMachine::eval_warp(ExprId id, const CompiledExpr& e, LaneMask active) {
   const std::string what = name(e.warp_op);
   if (p_.warp_size != 32)
-    throw InvalidInput(location(k_, k_.exprs[id].range) + ": " + what + " needs warps of 32 lanes (this launch has " +
+    throw InvalidInput(Diag::unsupported_launch, source_location(k_, k_.exprs[id].range), std::string(what) + " needs warps of 32 lanes (this launch has " +
                        std::to_string(p_.warp_size) + ")");
   if (e.warp_op == WarpOp::ActiveMask) return {nullptr, active & 0xFFFFFFFFULL};
   const Val m = operand(e.operands[0], active);
@@ -980,7 +980,7 @@ void WarpMachine::fault(std::size_t item, const std::string& message, bool out_o
   f.out_of_bounds = out_of_bounds;
 }
 
-void counts_overflow() { throw InvalidInput("the counts of one block pass 2^64"); }
+void counts_overflow() { throw InvalidInput(Diag::count_budget, "the counts of one block pass 2^64"); }
 
 bool operator==(const Counts64& a, const Counts64& b) {
   return a.evaluations == b.evaluations && a.divergent == b.divergent && a.active == b.active &&
@@ -1093,7 +1093,7 @@ std::string WarpMachine::block_and_thread(int lane) const {
 }
 
 void WarpMachine::never_ends(StmtId loop, LaneMask in, std::uint64_t period) const {
-  throw InvalidInput(location(k_, k_.stmts[loop].range) + ": the " + report_kind(k_.stmts[loop]) +
+  throw InvalidInput(Diag::endless_loop, source_location(k_, k_.stmts[loop].range), "the " + report_kind(k_.stmts[loop]) +
                      " loop never ends: warp " + std::to_string(warp_) + " (lanes " + lane_ranges(in) +
                      ") is back in the state it had " + std::to_string(period) + " iteration" +
                      (period == 1 ? "" : "s") + " before, so it repeats forever (first thread: " +

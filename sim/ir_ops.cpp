@@ -21,7 +21,7 @@ BinaryFn binary_for_type(ScalarType type) {
       break;
     default: break;
   }
-  throw InvalidInput("operator " + name(OP) + " on " + name(type) + " (allowed: int32, uint32, int64, uint64" +
+  throw InvalidInput(Diag::model_invalid, "operator " + name(OP) + " on " + name(type) + " (allowed: int32, uint32, int64, uint64" +
                      (floating_operator(OP) ? ", float32, float64)" : ")"));
 }
 
@@ -38,7 +38,7 @@ UnaryFn unary_for_type(ScalarType type) {
     case ScalarType::U64: return &unary<OP, ScalarType::U64>;
     default: break;
   }
-  throw InvalidInput("operator " + name(OP) + " on " + name(type) +
+  throw InvalidInput(Diag::model_invalid, "operator " + name(OP) + " on " + name(type) +
                      " (allowed: int32, uint32, int64, uint64)");
 }
 
@@ -63,7 +63,7 @@ BinaryFn binary_fn(BinaryOp op, ScalarType type) {
     case BinaryOp::Eq: return binary_for_type<BinaryOp::Eq>(type);
     case BinaryOp::Ne: return binary_for_type<BinaryOp::Ne>(type);
   }
-  throw InvalidInput("unknown binary operator");
+  throw InvalidInput(Diag::model_invalid, "unknown binary operator");
 }
 
 UnaryFn unary_fn(UnaryOp op, ScalarType type) {
@@ -72,7 +72,7 @@ UnaryFn unary_fn(UnaryOp op, ScalarType type) {
     case UnaryOp::BitNot: return unary_for_type<UnaryOp::BitNot>(type);
     case UnaryOp::LogicalNot: return &unary<UnaryOp::LogicalNot, ScalarType::Bool>;
   }
-  throw InvalidInput("unknown unary operator");
+  throw InvalidInput(Diag::model_invalid, "unknown unary operator");
 }
 
 std::string describe_fault(BinaryOp op, ScalarType type, std::uint64_t a, std::uint64_t b) {

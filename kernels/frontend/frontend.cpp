@@ -39,14 +39,14 @@ const detail::FoundKernel& choose(const detail::ParsedSource& source,
   const auto not_found = [&](const std::string& message) {
     if (source.has_errors())
       throw ClangDiagnostics(source.all_errors() + "\nwarpdiv: error: " + message);
-    throw InvalidInput(message);
+    throw InvalidInput(Diag::kernel_choice, message);
   };
   std::vector<KernelInfo> infos;
   for (const auto& kernel : kernels) infos.push_back(kernel.info);
   if (kernels.empty()) not_found(options.file + ": no __global__ function is defined");
   if (options.kernel.empty()) {
     if (kernels.size() == 1) return kernels[0];
-    throw InvalidInput(options.file + " defines " + std::to_string(kernels.size()) +
+    throw InvalidInput(Diag::kernel_choice, options.file + " defines " + std::to_string(kernels.size()) +
                        " __global__ functions (" + kernel_names(infos) +
                        "): choose one with --kernel NAME");
   }
@@ -67,7 +67,7 @@ const detail::FoundKernel& choose(const detail::ParsedSource& source,
     std::string signatures;
     for (const auto* match : matches)
       signatures += (signatures.empty() ? "" : ", ") + match->info.signature;
-    throw InvalidInput(options.file + ": --kernel " + options.kernel + " names " +
+    throw InvalidInput(Diag::kernel_choice, options.file + ": --kernel " + options.kernel + " names " +
                        std::to_string(matches.size()) + " overloaded kernels (" + signatures +
                        "): choose one by its parameter types, as --kernel '" +
                        matches.back()->info.signature + "'");
@@ -86,7 +86,7 @@ const detail::FoundKernel& choose(const detail::ParsedSource& source,
   }
   std::vector<KernelInfo> candidates;
   for (const auto* match : matches) candidates.push_back(match->info);
-  throw InvalidInput(options.file + ": --kernel " + options.kernel + " matches " +
+  throw InvalidInput(Diag::kernel_choice, options.file + ": --kernel " + options.kernel + " matches " +
                      std::to_string(matches.size()) + " kernels (" + kernel_names(candidates) +
                      "): name one exactly");
 }
@@ -112,7 +112,7 @@ sim::ir::Kernel load_here(const FrontendOptions& options, std::vector<std::strin
   const detail::ParsedSource source(options);
   const detail::FoundKernel& kernel = choose(source, options);
   if (kernel.info.uninstantiated_template) {
-    throw InvalidInput(kernel.info.location + ": the kernel template '" + kernel.info.name +
+    throw InvalidInput(Diag::kernel_choice, kernel.info.location + ": the kernel template '" + kernel.info.name +
                        "' has no instantiation in this file: launch it (" + kernel.info.name +
                        "<...><<<grid, block>>>(...)) or instantiate it (template __global__ void " +
                        kernel.info.name + "<...>(...);)");

@@ -36,6 +36,18 @@ json error(const char* kind, const std::string& message) {
   return escaped(json{{"error", {{"kind", kind}, {"message", message}}}});
 }
 
+/// A diagnostic whole: its id, its place and its message apart (the loader throws it again).
+json error(const char* kind, const warpdiv::Diagnostic& d) {
+  const warpdiv::SourceLocation& at = d.location();
+  return escaped(json{{"error",
+                       {{"kind", kind},
+                        {"message", d.message()},
+                        {"diagnostic", warpdiv::info(d.diag()).id},
+                        {"file", at.file},
+                        {"line", at.line},
+                        {"column", at.column}}}});
+}
+
 json answer(const std::string& request_text) {
   try {
     json request = json::parse(request_text);
@@ -94,7 +106,7 @@ json answer(const std::string& request_text) {
   } catch (const warpdiv::frontend::ClangDiagnostics& e) {
     return error("clang", e.what());
   } catch (const warpdiv::InvalidInput& e) {
-    return error("input", e.what());
+    return error("input", e);
   } catch (const std::exception& e) {
     return error("internal", e.what());
   }

@@ -82,7 +82,7 @@ auto at_place(const analysis::CheckConfig& c, const analysis::ConfigPlace& p, co
   try {
     return f();
   } catch (const InvalidInput& e) {
-    throw InvalidInput(place(c, p, prefix + in_config_words(e.what())));
+    throw InvalidInput(e.diag(), place(c, p, prefix + in_config_words(e.what())));
   }
 }
 
@@ -97,7 +97,7 @@ CheckRequest parse_check(const Args& args) {
     return r;
   }
   if (!has(vm, "config"))
-    throw InvalidInput("warpdiv check needs CONFIG, a TOML file of kernels, launches and limits "
+    throw InvalidInput(Diag::flag_usage, "warpdiv check needs CONFIG, a TOML file of kernels, launches and limits "
                        "(see warpdiv check --help)");
   r.config = get(vm, "config");
   r.sarif = get_optional(vm, "sarif");
@@ -105,12 +105,12 @@ CheckRequest parse_check(const Args& args) {
   r.baseline = get_optional(vm, "baseline");
   r.no_baseline = has(vm, "no-baseline");
   if (r.write_baseline && (r.baseline || r.no_baseline))
-    throw InvalidInput(std::string("--write-baseline records the figures afresh and compares with "
+    throw InvalidInput(Diag::flag_usage, std::string("--write-baseline records the figures afresh and compares with "
                                    "no baseline: drop ") +
                        (r.baseline ? "--baseline" : "--no-baseline"));
-  if (r.baseline && r.no_baseline) throw InvalidInput("give --baseline FILE or --no-baseline, not both");
+  if (r.baseline && r.no_baseline) throw InvalidInput(Diag::flag_usage, "give --baseline FILE or --no-baseline, not both");
   if (r.write_baseline && r.sarif && *r.write_baseline == *r.sarif && *r.sarif != "-")
-    throw InvalidInput("--write-baseline and --sarif name the same file " + sim::quote_value(*r.sarif));
+    throw InvalidInput(Diag::output_clash, "--write-baseline and --sarif name the same file " + sim::quote_value(*r.sarif));
   return r;
 }
 
@@ -234,7 +234,7 @@ std::optional<CheckInputs> prepare_check(const CheckRequest& request) {
   in.config = analysis::parse_check_config(text, request.config);
   std::error_code error;
   if (!std::filesystem::is_directory(in.config.root, error))
-    throw InvalidInput(request.config + ": root " + sim::quote_value(in.config.root) +
+    throw InvalidInput(Diag::file_content, request.config + ": root " + sim::quote_value(in.config.root) +
                        " is not a folder (findings, baselines and SARIF name files relative to it; "
                        "give an existing folder)");
   in.files.push_back(request.config);

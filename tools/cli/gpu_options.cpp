@@ -47,7 +47,7 @@ std::string default_gpu_file() {
     if (fs::is_regular_file(p, error)) return p;
     looked += (looked.empty() ? "" : ", ") + p;
   }
-  throw InvalidInput("no GPU presets file found (looked at " + looked +
+  throw InvalidInput(Diag::file_unreadable, "no GPU presets file found (looked at " + looked +
                      "); give one with --gpu-file FILE");
 }
 
@@ -73,7 +73,7 @@ GpuRequest gpu_request(const po::variables_map& vm) {
 
 GpuRequest tiled_gpu_request(const po::variables_map& vm) {
   if (!has(vm, "gpu") && (has(vm, "regs") || has(vm, "gpu-file")))
-    throw InvalidInput("--regs and --gpu-file need --gpu NAME");
+    throw InvalidInput(Diag::flag_usage, "--regs and --gpu-file need --gpu NAME");
   return gpu_request(vm);
 }
 
@@ -84,7 +84,7 @@ bool gpu_list_asked(const po::variables_map& vm, GpuRequest& gpu) {
   if (wanted != "list") return false;
   const std::vector<std::string> ignored = flags_other_than(vm, {"gpu", "gpu-file"});
   if (!ignored.empty())
-    throw InvalidInput("--gpu list prints the presets and takes no flag but --gpu-file (got " +
+    throw InvalidInput(Diag::flag_usage, "--gpu list prints the presets and takes no flag but --gpu-file (got " +
                        sim::listed(ignored) + ")");
   gpu = gpu_request(vm);
   return true;
@@ -112,7 +112,7 @@ std::optional<TiledOccupancy> tiled_occupancy(const GpuRequest& request, int til
   if (request.name.empty()) return std::nullopt;
   const analysis::GpuSpec gpu = find_requested_gpu(request);
   if (gpu.warp_size != warp_size)
-    throw InvalidInput("--warp-size " + std::to_string(warp_size) + " differs from the warp size " +
+    throw InvalidInput(Diag::flag_usage, "--warp-size " + std::to_string(warp_size) + " differs from the warp size " +
                        std::to_string(gpu.warp_size) + " of --gpu " + gpu.name);
   const analysis::LaunchResources launch = analysis::tiled_kernel_launch(
       tile, request.registers.value_or(analysis::occupancy_limits::kDefaultRegistersPerThread));
