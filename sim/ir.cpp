@@ -593,6 +593,33 @@ SourceLocation source_location(const Kernel& kernel, const SourceRange& range) {
   return where;
 }
 
+namespace {
+
+// The digits of `text` from `at` up to `end_char`, as a line or column; `at` moves past end_char.
+std::optional<std::uint32_t> number_before(const std::string& text, std::size_t& at, char end_char) {
+  std::uint64_t value = 0;
+  const std::size_t start = at;
+  while (at < text.size() && text[at] >= '0' && text[at] <= '9' && at - start < 9)
+    value = value * 10 + static_cast<std::uint64_t>(text[at++] - '0');
+  if (at == start || at >= text.size() || text[at] != end_char || value == 0) return std::nullopt;
+  ++at;
+  return static_cast<std::uint32_t>(value);
+}
+
+}  // namespace
+
+InvalidInput located(Diag diag, const Kernel& kernel, const std::string& text) {
+  for (const SourceFile& file : kernel.files) {
+    if (file.path.empty() || text.compare(0, file.path.size() + 1, file.path + ":") != 0) continue;
+    std::size_t at = file.path.size() + 1;
+    const std::optional<std::uint32_t> line = number_before(text, at, ':');
+    const std::optional<std::uint32_t> column = line ? number_before(text, at, ':') : std::nullopt;
+    if (!column || at >= text.size() || text[at] != ' ') continue;
+    return InvalidInput(diag, SourceLocation{file.path, *line, *column}, text.substr(at + 1));
+  }
+  return InvalidInput(diag, text);
+}
+
 std::string report_kind(const Stmt& stmt) {
   switch (stmt.kind) {
     case StmtKind::If: return "if";

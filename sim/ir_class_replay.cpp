@@ -279,11 +279,11 @@ namespace {
 // is named instead, as the replay names the lowest block that meets it.
 void name_first_undefined(const Kernel& kernel, const Launch& launch, const ReplayOptions& options,
                           const InvalidInput& met) {
-  if (std::string(met.what()).find(": undefined behaviour: ") == std::string::npos) return;
+  if (met.diag() != Diag::undefined_arithmetic) return;
   BlockRange grid;
   grid.last = Dim3{launch.grid.x - 1, launch.grid.y - 1, launch.grid.z - 1};
   const PreRun pre = pre_run(kernel, launch, grid, options.only_warp, true);
-  if (!pre.undefined.empty()) throw InvalidInput(Diag::undefined_arithmetic, pre.undefined);
+  if (!pre.undefined.empty()) throw located(Diag::undefined_arithmetic, kernel, pre.undefined);
 }
 
 }  // namespace

@@ -829,7 +829,7 @@ void WarpMachine::finish_phase() {
   SharedState& sh = *shared_;
   if (!sh.pending) return;
   sh.pending = false;
-  throw InvalidInput(Diag::uninitialized_read, sh.pending_message);
+  throw located(Diag::uninitialized_read, k_, sh.pending_message);
 }
 
 void WarpMachine::race(const KeptAccess& a, std::int64_t at, int lane, bool writes, std::int32_t other_access,

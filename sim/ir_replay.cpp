@@ -648,9 +648,7 @@ void trial_run(Program& program, const BlockRange& range) {
   try {
     replay_block(program, range, machine, 0, tally);
   } catch (const InvalidInput& e) {
-    const std::string what = e.what();
-    if (what.find(": undefined behaviour: ") != std::string::npos || what.find(" never ends: ") != std::string::npos)
-      throw;
+    if (e.diag() == Diag::undefined_arithmetic || e.diag() == Diag::endless_loop) throw;
   }
   program.sampling = false;
 }
@@ -660,10 +658,10 @@ void refuse_before_running(Program& program, const BlockRange& range, bool many_
   const Launch& launch = program.launch;
   const ReplayOptions& options = program.options;
   const PreRun pre = pre_run(kernel, launch, range, options.only_warp, many_blocks);
-  if (!pre.undefined.empty()) throw InvalidInput(Diag::undefined_arithmetic, pre.undefined);
+  if (!pre.undefined.empty()) throw located(Diag::undefined_arithmetic, kernel, pre.undefined);
   if (pre.least_evaluations <= options.max_evaluations) return;
   const PreRun named = many_blocks ? pre : pre_run(kernel, launch, range, options.only_warp, true);
-  if (!named.undefined.empty()) throw InvalidInput(Diag::undefined_arithmetic, named.undefined);
+  if (!named.undefined.empty()) throw located(Diag::undefined_arithmetic, kernel, named.undefined);
   if (named.address_undefined.empty()) trial_run(program, range);
   throw InvalidInput(Diag::evaluation_budget, (named.address_undefined.empty() ? std::string() : named.address_undefined + "; and ") +
                      "the replay would make at least " + to_decimal(pre.least_evaluations) +

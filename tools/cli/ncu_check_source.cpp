@@ -272,7 +272,7 @@ void check_comparable(const ir::Kernel& kernel, const ir::ReplayResult& model) {
                          a.text + "' is not counted (" + not_counted[i] +
                          "); every global access must be placed, to compare its figures and size its buffer");
     if (!model.access_faults[i].empty())
-      throw InvalidInput(Diag::out_of_bounds, model.access_faults[i] + "; ncu-check does not run a launch the model finds undefined");
+      throw ir::located(Diag::out_of_bounds, kernel, model.access_faults[i] + "; ncu-check does not run a launch the model finds undefined");
   }
 }
 
