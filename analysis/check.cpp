@@ -79,8 +79,6 @@ const std::vector<CheckRule>& check_rules() {
        "request than in the baseline", "", FindingLevel::warning},
       {"partial-barrier-regressed", "A larger share of a barrier's block executions reach it only "
        "in part than in the baseline", "", FindingLevel::warning},
-      {"kernel-unreadable", "A kernel could not be read or counted: nothing of it was checked", "",
-       FindingLevel::error},
       {"baseline-vanished", "A statement of the baseline has no statement now: write the baseline "
        "again", "", FindingLevel::note},
       {"unused-line-limits", "A [[kernel.statement]] or [[kernel.line]] table matches no "
@@ -679,13 +677,29 @@ std::vector<Finding> compare_with_baseline(const std::vector<CheckRow>& rows,
   return out;
 }
 
-Finding unreadable_kernel(const std::string& check, const std::string& file, const std::string& reason) {
+FindingLevel finding_level(Category category) {
+  switch (category) {
+    case Category::unsupported:
+    case Category::unknown:
+    case Category::budget: return FindingLevel::warning;
+    default: return FindingLevel::error;
+  }
+}
+
+Finding unreadable_kernel(const std::string& check, const std::string& file, const Diagnostic& reason,
+                          const std::string& root) {
   Finding f;
-  f.rule = "kernel-unreadable";
-  f.level = FindingLevel::error;
+  f.rule = diagnostic_tag(reason.diag());
+  f.level = finding_level(reason.category());
   f.check = check;
   f.file = file;
-  f.message = "cannot check this kernel: " + reason;
+  if (reason.location().known()) {
+    f.file = relative_to_root(reason.location().file, root);
+    f.line = reason.location().line;
+    f.column = reason.location().column;
+  }
+  f.message = "cannot check this kernel: " + sim::one_line(reason.message());
+  f.figures.emplace_back("category", category_name(reason.category()));
   return f;
 }
 
@@ -695,7 +709,7 @@ std::size_t CheckOutcome::failing() const {
 }
 
 void write_check_text(std::ostream& out, const CheckOutcome& outcome) {
-  std::size_t limits = 0, regressions = 0, notes = 0, errors = 0, suppressed = 0;
+  std::size_t limits = 0, regressions = 0, notes = 0, unreadable = 0, suppressed = 0;
   static const char* const kLevels[] = {"error", "warning", "note"};
   for (const Finding& f : outcome.findings) {
     if (f.suppressed) {
@@ -706,8 +720,8 @@ void write_check_text(std::ostream& out, const CheckOutcome& outcome) {
     if (f.line > 0) out << f.line << ':' << f.column << ':';
     out << ' ' << kLevels[static_cast<int>(f.level)] << ": " << sim::one_line(f.message)
         << " (check " << sim::quote_value(f.check) << ") [" << f.rule << "]\n";
-    if (f.level == FindingLevel::note) ++notes;
-    else if (f.level == FindingLevel::error) ++errors;
+    if (f.rule.rfind("warpdiv-", 0) == 0) ++unreadable;  // a diagnostic stopped the kernel
+    else if (f.level == FindingLevel::note) ++notes;
     else if (f.rule.find("regressed") != std::string::npos) ++regressions;
     else ++limits;
   }
@@ -716,7 +730,7 @@ void write_check_text(std::ostream& out, const CheckOutcome& outcome) {
   };
   out << "warpdiv check: " << plural(outcome.kernels, "kernel", "kernels") << ", "
       << plural(outcome.statements, "statement", "statements") << ": ";
-  if (errors > 0) out << plural(errors, "kernel unreadable", "kernels unreadable") << ", ";
+  if (unreadable > 0) out << plural(unreadable, "kernel unreadable", "kernels unreadable") << ", ";
   out << plural(limits, "limit crossed", "limits crossed");
   if (outcome.baseline) out << ", " << plural(regressions, "regression", "regressions");
   if (notes > 0) out << ", " << plural(notes, "note", "notes");

@@ -57,10 +57,6 @@ po::options_description check_options() {
   return options;
 }
 
-std::string place(const analysis::CheckConfig& c, const analysis::ConfigPlace& p,
-                  const std::string& what) {
-  return analysis::config_message(c.path, p, what);
-}
 
 // The shared launch code words its refusals for the command line; in a configuration the same
 // things are keys.
@@ -75,6 +71,11 @@ std::string in_config_words(std::string message) {
   return message;
 }
 
+/// The same diagnostic in the configuration's words.
+Diagnostic in_config_words(const Diagnostic& d) {
+  return Diagnostic(d.diag(), d.location(), in_config_words(d.message()));
+}
+
 // Runs `f`; an InvalidInput it throws comes back prefixed with the place in the configuration.
 template <class F>
 auto at_place(const analysis::CheckConfig& c, const analysis::ConfigPlace& p, const std::string& prefix,
@@ -82,7 +83,7 @@ auto at_place(const analysis::CheckConfig& c, const analysis::ConfigPlace& p, co
   try {
     return f();
   } catch (const InvalidInput& e) {
-    throw InvalidInput(e.diag(), place(c, p, prefix + in_config_words(e.what())));
+    throw analysis::config_error(e.diag(), c.path, p, prefix + in_config_words(e.what()));
   }
 }
 
@@ -166,12 +167,12 @@ AnalyzeSourceRequest check_kernel_request(const analysis::CheckConfig& config,
 namespace {
 
 // Why `k`'s file (or model) cannot be read, or nothing.
-std::optional<std::string> unreadable_input(const analysis::CheckKernel& k) {
+std::optional<Diagnostic> unreadable_input(const analysis::CheckKernel& k) {
   const std::string& input = k.model.empty() ? k.file : k.model;
   struct stat info {};
   if (::stat(input.c_str(), &info) != 0 || !S_ISREG(info.st_mode) || ::access(input.c_str(), R_OK) != 0)
-    return std::string(k.model.empty() ? "file " : "model ") + sim::quote_value(input) +
-           " is not a readable regular file";
+    return Diagnostic(Diag::file_unreadable, std::string(k.model.empty() ? "file " : "model ") +
+                                                 sim::quote_value(input) + " is not a readable regular file");
   return std::nullopt;
 }
 
@@ -199,15 +200,16 @@ std::optional<SourceKernel> read_keeping_first_error(const KernelSource& source,
 
 // Reads the kernel of `l` and binds its launch; the reason when it cannot (Clang's diagnostics on
 // stderr).
-std::optional<std::string> read_launch(CheckLaunch& l) {
+std::optional<Diagnostic> read_launch(CheckLaunch& l) {
   analysis::CheckKernel& k = *l.config;
-  if (std::optional<std::string> why = unreadable_input(k)) return why;
+  if (std::optional<Diagnostic> why = unreadable_input(k)) return why;
   try {
     std::string first_error;
     std::optional<SourceKernel> read = read_keeping_first_error(l.request.source, first_error);
     if (!read)
-      return "Clang refused it" + (first_error.empty() ? std::string() : ": " + first_error) +
-             " (its diagnostics on stderr)";
+      return Diagnostic(Diag::source_errors, "Clang refused it" +
+                                                 (first_error.empty() ? std::string() : ": " + first_error) +
+                                                 " (its diagnostics on stderr)");
     l.kernel = std::move(*read);
     if (l.request.from_host) {  // the launch in the file's host code, the table's keys over it
       const std::string note = complete_host_launch(l.request, l.kernel.kernel, l.kernel.launches);
@@ -216,11 +218,11 @@ std::optional<std::string> read_launch(CheckLaunch& l) {
     l.launch = bind_launch(l.kernel.kernel, l.request.launch, l.request.values, l.request.launch_text,
                            l.request.allocs, l.request.data);
   } catch (const InvalidInput& e) {
-    return in_config_words(e.what());
+    return in_config_words(e);
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception& e) {  // the front-end's own failure on this file (its transport)
-    return std::string("the front-end failed on it: ") + e.what();
+    return Diagnostic(Diag::frontend_failed, std::string("the front-end failed on it: ") + e.what());
   }
   l.launch.dynamic_shared_bytes = static_cast<std::uint64_t>(l.request.dynamic_shared);
   return std::nullopt;
@@ -254,10 +256,10 @@ std::optional<CheckInputs> prepare_check(const CheckRequest& request) {
     CheckLaunch l;
     l.config = &k;
     l.request = check_kernel_request(in.config, k);
-    if (const std::optional<std::string> why = read_launch(l)) {
+    if (const std::optional<Diagnostic> why = read_launch(l)) {
       const std::string& input = k.model.empty() ? k.file : k.model;
-      in.unread.push_back(analysis::unreadable_kernel(
-          k.name, analysis::relative_to_root(input, in.config.root), sim::one_line(*why)));
+      in.unread.push_back(analysis::unreadable_kernel(k.name, analysis::relative_to_root(input, in.config.root),
+                                                      *why, in.config.root));
       continue;
     }
     if (!l.request.source.build_dir.empty())
@@ -345,7 +347,7 @@ CheckRun run_check(CheckInputs& inputs, bool compare, const std::atomic<bool>* s
       const analysis::CheckKernel& k = *l.config;
       run.outcome.findings.push_back(analysis::unreadable_kernel(
           k.name, analysis::relative_to_root(k.model.empty() ? k.file : k.model, config.root),
-          sim::one_line(in_config_words(e.what()))));
+          in_config_words(e), config.root));
       how.unread.push_back(k.name);
     }
   }
