@@ -56,7 +56,7 @@ void usage(std::ostream& out) {
          "       warpdiv --version\n\n"
          "commands:\n";
   for (const Command& c : kCommands)
-    out << "  " << std::left << std::setw(11) << c.name << c.summary << '\n';
+    out << "  " << std::left << std::setw(13) << c.name << c.summary << '\n';
   out << '\n' << kExitStatusHelp;
 }
 
