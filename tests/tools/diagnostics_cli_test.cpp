@@ -78,8 +78,9 @@ TEST(DiagnosticsCli, BadInputAndBudgetsHaveNoPlace) {
   EXPECT_EQ(command.status, 2);
   EXPECT_EQ(command.err, "warpdiv: error: unknown command 'analyse'; did you mean 'analyze'? (see warpdiv --help) "
                          "[warpdiv-unknown-command]\n");
-  // One warp, at least its two statements: above a budget of 1 evaluation.
-  const CliResult budget = analyze(dir, kOutOfBounds, {"--alloc", "a=33", "--max-evaluations", "1"});
+  // The replay of one warp over the kernel's statements: more than a budget of 1 evaluation.
+  const CliResult budget =
+      analyze(dir, kOutOfBounds, {"--alloc", "a=33", "--engine", "replay", "--max-evaluations", "1"});
   EXPECT_EQ(budget.status, 2);
   EXPECT_EQ(budget.err.rfind("warpdiv: error: ", 0), 0u) << budget.err;
   EXPECT_NE(budget.err.find("above its budget of 1 (--max-evaluations) [warpdiv-evaluation-budget]\n"),
