@@ -261,7 +261,7 @@ TEST(CheckCli, ASavedModelChecksAsItsSource) {
                                        "defines = [\"X\"]\n");
   EXPECT_EQ(refused.status, 2);
   EXPECT_EQ(refused.err, dir.file("c.toml") + ":5:11: error: defines applies to a source "
-                         "file; a model holds one kernel already read [warpdiv-flag-usage]\n");
+                         "file; a model holds one kernel already read [warpdiv-file-content]\n");
 }
 
 // A homework-style file: its launch in main(), its block size in a header of include/ and SCALE
