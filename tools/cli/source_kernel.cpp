@@ -535,7 +535,7 @@ void check_bounds(const ir::Kernel& kernel, const ir::Launch& launch, SourceCoun
   for (std::size_t a = 0; a < r.access_out_of_bounds.size() && a < r.access_faults.size(); ++a)
     if (r.access_out_of_bounds[a]) throw ir::located(Diag::out_of_bounds, kernel, r.access_faults[a]);
   if (counts.class_memory_out_of_bounds && !r.memory_counted)
-    throw InvalidInput(Diag::evaluation_budget, counts.class_memory_unproven + ", here " + sim::to_decimal(r.warp_statement_evaluations) +
+    throw ir::located(Diag::out_of_bounds, kernel, counts.class_memory_unproven + ", here " + sim::to_decimal(r.warp_statement_evaluations) +
                        " warp-statement evaluations, above its budget of " + sim::to_decimal(kMemoryReplayBudget) +
                        " (--engine replay runs it all)");
   if (!r.memory_counted) {
