@@ -79,8 +79,6 @@ const std::vector<CheckRule>& check_rules() {
        "request than in the baseline", "", FindingLevel::warning},
       {"partial-barrier-regressed", "A larger share of a barrier's block executions reach it only "
        "in part than in the baseline", "", FindingLevel::warning},
-      {"kernel-unreadable", "A kernel could not be read or counted: nothing of it was checked", "",
-       FindingLevel::error},
       {"memory-not-counted", "A statement under a memory limit has accesses the model cannot place: "
        "the limit cannot be judged there", "", FindingLevel::warning},
       {"baseline-vanished", "A statement of the baseline has no statement now: write the baseline "
@@ -457,7 +455,7 @@ class BaselineRecord {
       : r_(r), source_(source), names_(baseline_columns().names()) {}
 
   [[noreturn]] void fail(std::size_t column, const std::string& what) const {
-    throw InvalidInput(source_ + ":" + std::to_string(r_.line) + ": column '" + names_[column] + "': " + what);
+    throw InvalidInput(Diag::file_format, source_ + ":" + std::to_string(r_.line) + ": column '" + names_[column] + "': " + what);
   }
   std::optional<Count> count(std::size_t column) const {
     if (r_.fields[column].empty()) return std::nullopt;
@@ -562,17 +560,17 @@ class BaselineRecord {
 
 std::vector<CheckRow> read_baseline(const std::string& text, const std::string& source) {
   CsvTokenizer csv(text, source);
-  if (csv.at_end()) throw InvalidInput(source + ": empty: not a baseline written by --write-baseline");
+  if (csv.at_end()) throw InvalidInput(Diag::file_format, source + ": empty: not a baseline written by --write-baseline");
   const std::string expected = baseline_columns().header();
   const CsvRecord header = csv.next();
   std::string got;
   for (std::size_t i = 0; i < header.fields.size(); ++i) got += (i ? "," : "") + header.fields[i];
   if (got.rfind("check,file,line,column,kind,", 0) == 0)
-    throw InvalidInput(source + ":" + std::to_string(header.line) +
+    throw InvalidInput(Diag::file_format, source + ":" + std::to_string(header.line) +
                        ": a baseline keyed by line and column (an older warpdiv's), which edits "
                        "move: write it again with warpdiv check CONFIG --write-baseline " + source);
   if (got != expected)
-    throw InvalidInput(source + ":" + std::to_string(header.line) + ": the header is not " +
+    throw InvalidInput(Diag::file_format, source + ":" + std::to_string(header.line) + ": the header is not " +
                        sim::quote_value(expected) + " (write the baseline with warpdiv check "
                        "CONFIG --write-baseline FILE)");
   const std::size_t fields = baseline_columns().names().size();
@@ -582,13 +580,13 @@ std::vector<CheckRow> read_baseline(const std::string& text, const std::string& 
     const CsvRecord r = csv.next();
     if (r.fields.size() == 1 && r.fields[0].empty()) continue;  // a blank line
     if (r.fields.size() != fields)
-      throw InvalidInput(source + ":" + std::to_string(r.line) + ": " +
+      throw InvalidInput(Diag::file_format, source + ":" + std::to_string(r.line) + ": " +
                          std::to_string(r.fields.size()) + " fields, the header has " +
                          std::to_string(fields));
     rows.push_back(BaselineRecord(r, source).row());
     const auto [first, fresh] = lines.emplace(baseline_key(rows.back()), r.line);
     if (!fresh)
-      throw InvalidInput(source + ":" + std::to_string(r.line) + ": " + key_words(rows.back()) +
+      throw InvalidInput(Diag::file_content, source + ":" + std::to_string(r.line) + ": " + key_words(rows.back()) +
                          " of check " + sim::quote_value(rows.back().check) + " is given twice, on lines " +
                          std::to_string(first->second) + " and " + std::to_string(r.line) +
                          " (one row per statement: write the baseline again)");
@@ -703,13 +701,29 @@ std::vector<Finding> compare_with_baseline(const std::vector<CheckRow>& rows,
   return out;
 }
 
-Finding unreadable_kernel(const std::string& check, const std::string& file, const std::string& reason) {
+FindingLevel finding_level(Category category) {
+  switch (category) {
+    case Category::unsupported:
+    case Category::unknown:
+    case Category::budget: return FindingLevel::warning;
+    default: return FindingLevel::error;
+  }
+}
+
+Finding unreadable_kernel(const std::string& check, const std::string& file, const Diagnostic& reason,
+                          const std::string& root) {
   Finding f;
-  f.rule = "kernel-unreadable";
-  f.level = FindingLevel::error;
+  f.rule = diagnostic_tag(reason.diag());
+  f.level = finding_level(reason.category());
   f.check = check;
   f.file = file;
-  f.message = "cannot check this kernel: " + reason;
+  if (reason.location().known()) {
+    f.file = relative_to_root(reason.location().file, root);
+    f.line = reason.location().line;
+    f.column = reason.location().column;
+  }
+  f.message = "cannot check this kernel: " + sim::one_line(reason.message());
+  f.figures.emplace_back("category", category_name(reason.category()));
   return f;
 }
 
@@ -719,7 +733,7 @@ std::size_t CheckOutcome::failing() const {
 }
 
 void write_check_text(std::ostream& out, const CheckOutcome& outcome) {
-  std::size_t limits = 0, regressions = 0, notes = 0, errors = 0, suppressed = 0, unjudged = 0;
+  std::size_t limits = 0, regressions = 0, notes = 0, unreadable = 0, suppressed = 0, unjudged = 0;
   static const char* const kLevels[] = {"error", "warning", "note"};
   for (const Finding& f : outcome.findings) {
     if (f.suppressed) {
@@ -730,8 +744,8 @@ void write_check_text(std::ostream& out, const CheckOutcome& outcome) {
     if (f.line > 0) out << f.line << ':' << f.column << ':';
     out << ' ' << kLevels[static_cast<int>(f.level)] << ": " << sim::one_line(f.message)
         << " (check " << sim::quote_value(f.check) << ") [" << f.rule << "]\n";
-    if (f.level == FindingLevel::note) ++notes;
-    else if (f.level == FindingLevel::error) ++errors;
+    if (f.rule.rfind("warpdiv-", 0) == 0) ++unreadable;  // a diagnostic stopped the kernel
+    else if (f.level == FindingLevel::note) ++notes;
     else if (f.rule.find("regressed") != std::string::npos) ++regressions;
     else if (f.rule == "memory-not-counted") ++unjudged;
     else ++limits;
@@ -741,7 +755,7 @@ void write_check_text(std::ostream& out, const CheckOutcome& outcome) {
   };
   out << "warpdiv check: " << plural(outcome.kernels, "kernel", "kernels") << ", "
       << plural(outcome.statements, "statement", "statements") << ": ";
-  if (errors > 0) out << plural(errors, "kernel unreadable", "kernels unreadable") << ", ";
+  if (unreadable > 0) out << plural(unreadable, "kernel unreadable", "kernels unreadable") << ", ";
   out << plural(limits, "limit crossed", "limits crossed");
   if (unjudged > 0) out << ", " << plural(unjudged, "statement not judged", "statements not judged");
   if (outcome.baseline) out << ", " << plural(regressions, "regression", "regressions");

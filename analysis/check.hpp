@@ -15,6 +15,7 @@
 #include "analysis/check_config.hpp"
 #include "analysis/csv.hpp"
 #include "analysis/source_report.hpp"
+#include "sim/errors.hpp"
 #include "sim/count.hpp"
 #include "sim/ir.hpp"
 
@@ -156,9 +157,14 @@ void write_baseline(std::ostream& out, const std::vector<CheckRow>& rows);
 /// together (divergent > branch_evaluations, ...), a statement given twice).
 std::vector<CheckRow> read_baseline(const std::string& text, const std::string& source);
 
-/// A [[kernel]] whose kernel could not be read or counted: an error finding at its file, with
-/// the reason (one line).
-Finding unreadable_kernel(const std::string& check, const std::string& file, const std::string& reason);
+/// A [[kernel]] whose kernel could not be read or counted: a finding under the diagnostic's rule
+/// (warpdiv-ID) and level (finding_level), at the diagnostic's place when it has one (relative to
+/// `root`), else at `file`, with the reason (one line).
+Finding unreadable_kernel(const std::string& check, const std::string& file, const Diagnostic& reason,
+                          const std::string& root);
+/// The level of a finding that a diagnostic of this category stopped: a warning where warpdiv
+/// could not model the kernel (unsupported, an unknown value, a budget), else an error.
+FindingLevel finding_level(Category category);
 
 /// What a check found, and whether it passes.
 struct CheckOutcome {

@@ -41,6 +41,12 @@ std::string config_message(const std::string& config, const ConfigPlace& place,
          what;
 }
 
+InvalidInput config_error(Diag diag, const std::string& config, const ConfigPlace& place,
+                          const std::string& what) {
+  if (place.line == 0) return InvalidInput(diag, config + ": " + what);
+  return InvalidInput(diag, SourceLocation{config, place.line, place.column}, what);
+}
+
 CheckLimits overlay(const CheckLimits& base, const CheckLimits& over) {
   CheckLimits r = base;
   const auto take = [](auto& into, const auto& from) {
@@ -135,7 +141,7 @@ class Reader {
   }
 
   [[noreturn]] void fail(const toml::source_region& at, const std::string& what) const {
-    throw InvalidInput(config_message(path_, place_of(at), what));
+    throw config_error(Diag::file_content, path_, place_of(at), what);
   }
 
   // Refuses keys not in `allowed` ("in [[kernel]]": where they were found).
@@ -464,16 +470,16 @@ class Reader {
       }
     }
     if (!kernels || kernels->empty())
-      throw InvalidInput(path_ + ": no [[kernel]] table: nothing to check (each names a file, a "
+      throw InvalidInput(Diag::file_content, path_ + ": no [[kernel]] table: nothing to check (each names a file, a "
                          "grid and a block)");
     std::set<std::string> names;
     for (const toml::node& item : *kernels) {
       c.kernels.push_back(kernel(*item.as_table(), defaults));
       const CheckKernel& k = c.kernels.back();
       if (!names.insert(k.name).second)
-        throw InvalidInput(config_message(path_, k.place, "two [[kernel]] tables are named " +
+        throw config_error(Diag::file_content, path_, k.place, "two [[kernel]] tables are named " +
                                                               sim::quote_value(k.name) +
-                                                              ": give each a unique name = \"...\""));
+                                                              ": give each a unique name = \"...\"");
     }
     fs::path absolute = fs::absolute(root).lexically_normal();
     if (absolute.filename().empty() && absolute != absolute.root_path()) absolute = absolute.parent_path();
@@ -507,7 +513,7 @@ void check_lexically(const std::string& text, const std::string& path) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '"' || c == '\'';
   };
   const auto fail = [&](const std::string& what) {
-    throw InvalidInput(config_message(path, {line, column}, what));
+    throw config_error(Diag::file_format, path, {line, column}, what);
   };
   const auto starts = [&](std::size_t i, const char* token) { return text.compare(i, 3, token) == 0; };
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -591,7 +597,7 @@ CheckConfig parse_check_config(const std::string& text, const std::string& path)
   try {
     top = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
-    throw InvalidInput(config_message(path, place_of(e.source()), std::string(e.description())));
+    throw config_error(Diag::file_format, path, place_of(e.source()), std::string(e.description()));
   }
   return Reader(path).config(top);
 }

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/errors.hpp"
+
 namespace warpdiv::analysis {
 
 /// A place in the configuration (1-based line and column; 0 where unknown).
@@ -22,6 +24,9 @@ struct ConfigPlace {
 /// "CONFIG:LINE:COL: what" (without the place when it is unknown).
 std::string config_message(const std::string& config, const ConfigPlace& place,
                            const std::string& what);
+
+/// A refusal at a place of the configuration (its location; none when the place is unknown).
+InvalidInput config_error(Diag diag, const std::string& config, const ConfigPlace& place, const std::string& what);
 
 /// The limits one statement's figures must hold; an unset limit is not checked.
 struct CheckLimits {

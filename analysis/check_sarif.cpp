@@ -1,10 +1,14 @@
 #include "analysis/check_sarif.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "sim/errors.hpp"
 
 namespace warpdiv::analysis {
 
@@ -93,10 +97,32 @@ json figure_value(const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+// The check's rules, then the diagnostics (warpdiv-ID) that stopped a kernel in this outcome: ids
+// and summaries from sim/diagnostics.def, levels from their categories.
+std::vector<CheckRule> rules_of(const CheckOutcome& outcome) {
+  std::vector<CheckRule> all = check_rules();
+  static const std::vector<std::string> tags = [] {
+    std::vector<std::string> t;
+    for (const DiagnosticInfo& d : diagnostic_table()) t.push_back(diagnostic_tag(d.diag));
+    return t;
+  }();
+  for (const DiagnosticInfo& d : diagnostic_table()) {
+    const std::string& tag = tags[static_cast<std::size_t>(d.diag)];
+    const bool used = std::any_of(outcome.findings.begin(), outcome.findings.end(),
+                                  [&](const Finding& f) { return f.rule == tag; });
+    if (used) all.push_back({tag.c_str(), d.meaning, "", finding_level(d.category)});
+  }
+  return all;
+}
+
+}  // namespace
+
 void write_check_sarif(std::ostream& out, const CheckOutcome& outcome, const std::string& root,
                        const std::string& version, const SourceLinesByFile& sources) {
   json rules = json::array();
-  const std::vector<CheckRule>& all = check_rules();
+  const std::vector<CheckRule> all = rules_of(outcome);
   for (const CheckRule& r : all) {
     json rule = {{"id", r.id},
                  {"shortDescription", {{"text", r.summary}}},

@@ -47,7 +47,7 @@ CsvTokenizer::CsvTokenizer(std::string_view text, std::string source)
 }
 
 void CsvTokenizer::fail(std::size_t line, const std::string& what) const {
-  throw InvalidInput(source_ + ":" + std::to_string(line) + ": " + what);
+  throw InvalidInput(Diag::file_format, source_ + ":" + std::to_string(line) + ": " + what);
 }
 
 std::string_view CsvTokenizer::rest_of_line() const {
@@ -135,7 +135,7 @@ void refuse_duplicate_columns(const std::vector<std::string>& header, const std:
   for (std::size_t i = 0; i < header.size(); ++i) {
     const auto [it, fresh] = first.emplace(header[i], i + 1);
     if (!fresh)
-      throw InvalidInput(source + ":" + std::to_string(line) + ": header: column " + sim::quote_value(header[i]) +
+      throw InvalidInput(Diag::file_format, source + ":" + std::to_string(line) + ": header: column " + sim::quote_value(header[i]) +
                          " appears twice (columns " + std::to_string(it->second) + " and " + std::to_string(i + 1) +
                          "; every column name must be unique)");
   }

@@ -31,7 +31,7 @@ class Row {
       : file_(std::move(file)), line_(line), fields_(fields) {}
 
   [[noreturn]] void fail(std::size_t column, const std::string& what) const {
-    throw InvalidInput(where() + ": column '" + kGpuCsvColumns[column] + "': " + what);
+    throw InvalidInput(Diag::file_content, where() + ": column '" + kGpuCsvColumns[column] + "': " + what);
   }
   std::string where() const { return file_ + ":" + std::to_string(line_); }
 
@@ -184,7 +184,7 @@ double rate(const std::string& text, const std::string& where, const char* colum
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
   if (end != text.c_str() + text.size() || !(value >= 0) || value > 1e9)
-    throw InvalidInput(where + ": column '" + column + "': " + sim::quote_value(text) +
+    throw InvalidInput(Diag::file_content, where + ": column '" + column + "': " + sim::quote_value(text) +
                        " is not a number from 0 to 1e9 (empty: unknown)");
   return value;
 }
@@ -214,7 +214,7 @@ std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, const std::stri
       csv.skip_line();
   };
   skip_comments();
-  if (csv.at_end()) throw InvalidInput(file_name + ": no header line (the file is empty)");
+  if (csv.at_end()) throw InvalidInput(Diag::file_format, file_name + ": no header line (the file is empty)");
   const std::string header_at = file_name + ":" + std::to_string(csv.line()) + ": header: ";
   const CsvRecord header = csv.next();
   refuse_duplicate_columns(header.fields, file_name, header.line);
@@ -224,7 +224,7 @@ std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, const std::stri
     const std::size_t found =
         std::find(header.fields.begin(), header.fields.end(), kGpuCsvColumns[i]) - header.fields.begin();
     if (found == header.fields.size())
-      throw InvalidInput(header_at + "column '" + kGpuCsvColumns[i] +
+      throw InvalidInput(Diag::file_format, header_at + "column '" + kGpuCsvColumns[i] +
                          "' is missing (see README, Occupancy)");
     position[i] = found;
   }
@@ -244,9 +244,9 @@ std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, const std::stri
         " columns (" + std::to_string(record.fields.size()) + " where the header has " +
         std::to_string(header.fields.size()) + ")";
     if (record.fields.size() < header.fields.size())
-      throw InvalidInput(where + ": too few" + expected);
+      throw InvalidInput(Diag::file_format, where + ": too few" + expected);
     if (record.fields.size() > header.fields.size())
-      throw InvalidInput(where + ": too many" + expected);
+      throw InvalidInput(Diag::file_format, where + ": too many" + expected);
     std::array<std::string, kGpuCsvColumnCount> fields;
     for (std::size_t i = 0; i < kGpuCsvColumnCount; ++i) fields[i] = record.fields[position[i]];
     const Row row(file_name, record.line, fields);
@@ -258,7 +258,7 @@ std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, const std::stri
                           std::to_string(it->second) + ")");
     gpus.push_back(std::move(gpu));
   }
-  if (gpus.empty()) throw InvalidInput(file_name + ": no GPU rows after the header");
+  if (gpus.empty()) throw InvalidInput(Diag::file_content, file_name + ": no GPU rows after the header");
   return gpus;
 }
 
@@ -276,7 +276,7 @@ const GpuSpec& find_gpu(const std::vector<GpuSpec>& gpus, const std::string& nam
   // One short line however many presets the file holds: the first few names, a count of the
   // rest, and the closest name when it is a likely typo.
   const std::string guess = sim::closest_name(name, names);
-  throw InvalidInput(flag + " must name a GPU of " + file_name + " (got " + sim::quote_value(name) +
+  throw InvalidInput(Diag::flag_value, flag + " must name a GPU of " + file_name + " (got " + sim::quote_value(name) +
                      (guess.empty() ? "" : "; did you mean '" + guess + "'?") + "); known: " +
                      sim::listed(names) + " (" + flag + " list prints them)");
 }

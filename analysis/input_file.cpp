@@ -59,7 +59,7 @@ const char* input_format_name(InputFormat format) {
 
 std::string read_input_file(const std::string& path, const std::string& what, InputFormat format) {
   const std::string name = what + ": '" + path + "'";
-  const auto refuse = [&](const std::string& why) { return InvalidInput(name + " " + why); };
+  const auto refuse = [&](const std::string& why) { return InvalidInput(Diag::file_unreadable, name + " " + why); };
   const auto not_a_file = [&](const char* kind) {
     return refuse(std::string("is ") + kind + ", not " + input_format_name(format) +
                   " (give a regular file or a pipe)");

@@ -72,12 +72,12 @@ class Lines {
   std::uint64_t number() const { return number_; }
 
   [[noreturn]] void fail(std::size_t offset, const std::string& what) const {
-    throw InvalidInput(sim::one_line(source_ + " line " + std::to_string(number_) + ", column " +
+    throw InvalidInput(Diag::file_format, sim::one_line(source_ + " line " + std::to_string(number_) + ", column " +
                                      std::to_string(offset - begin_ + 1) + ": " + what));
   }
   [[noreturn]] void fail(const Token& t, const std::string& what) const { fail(t.begin, what); }
   [[noreturn]] void fail_line(const std::string& what) const {
-    throw InvalidInput(sim::one_line(source_ + " line " + std::to_string(number_) + ": " + what));
+    throw InvalidInput(Diag::file_format, sim::one_line(source_ + " line " + std::to_string(number_) + ": " + what));
   }
 
  private:
@@ -193,7 +193,7 @@ struct Entry {
 Header check_banner(Lines& lines, const std::string& text, const std::string& source) {
   // At the very start: a file without this line is not one.
   if (text.compare(0, 14, "%%MatrixMarket") != 0 || !lines.next() || lines.text(lines.token(0)) != "%%MatrixMarket")
-    throw InvalidInput(sim::one_line(source + ": its first line does not start with %%MatrixMarket"));
+    throw InvalidInput(Diag::file_format, sim::one_line(source + ": its first line does not start with %%MatrixMarket"));
   if (lines.count() != 5)
     lines.fail_line("the header " + sim::quote_value(lines.line_text()) +
                     " needs 5 words: %%MatrixMarket matrix coordinate FIELD SYMMETRY");
@@ -297,7 +297,7 @@ void mirror(std::vector<Entry>& entries, const Header& h, const std::string& sou
   std::size_t off_diagonal = 0;
   for (const Entry& e : entries) off_diagonal += e.row != e.col;
   if (stored + off_diagonal > lim::kMaxEntries)
-    throw InvalidInput(sim::one_line(source + ": " + std::to_string(stored + off_diagonal) +
+    throw InvalidInput(Diag::memory_budget, sim::one_line(source + ": " + std::to_string(stored + off_diagonal) +
                                      " entries with both triangles is too many: at most 2^31 - 1 are read"));
   entries.reserve(stored + off_diagonal);
   const double sign = h.symmetry == "skew-symmetric" ? -1.0 : 1.0;
@@ -388,7 +388,7 @@ void put_le(std::string& out, std::uint64_t bits, std::uint64_t bytes) {
 
 std::string matrix_market_view(const SparseMatrix& m, const std::string& view, const std::string& element_type,
                                std::uint64_t element_bytes, const std::string& what) {
-  const auto refuse = [&](const std::string& why) { return InvalidInput(sim::one_line(what + ": " + why)); };
+  const auto refuse = [&](const std::string& why) { return InvalidInput(Diag::file_content, sim::one_line(what + ": " + why)); };
   const auto& views = matrix_market_views();
   bool known = false;
   for (const auto& v : views) known = known || v == view;

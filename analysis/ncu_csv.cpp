@@ -137,7 +137,7 @@ std::string NcuLaunch::describe() const {
 double NcuLaunch::require(const std::string& name) const {
   const std::optional<double> value = metric(name);
   if (!value)
-    throw InvalidInput(describe() + " has no value for " + name +
+    throw InvalidInput(Diag::file_content, describe() + " has no value for " + name +
                        " (profile with the sections tools/ncu-crosscheck uses)");
   return *value;
 }
@@ -166,7 +166,7 @@ std::optional<std::int64_t> parse_ncu_integer(const std::string& text, std::int6
 
 std::vector<std::int64_t> parse_ncu_dim3(const std::string& text) {
   const auto bad = [&] {
-    return InvalidInput(sim::quote_value(text) + " is not a dimension like (16, 16, 1) (one to three " +
+    return InvalidInput(Diag::file_format, sim::quote_value(text) + " is not a dimension like (16, 16, 1) (one to three " +
                         "integers from 1 to " + std::to_string(kMaxSmall) + ")");
   };
   if (text.size() < 2 || text.front() != '(' || text.back() != ')') throw bad();
@@ -193,7 +193,7 @@ std::vector<NcuLaunch> parse_ncu_csv(const std::string& text, const std::string&
   // The table starts at the header line ("ID",...) and runs while lines start with a quote.
   while (!csv.at_end() && csv.rest_of_line().substr(0, 5) != "\"ID\",") csv.skip_line();
   if (csv.at_end())
-    throw InvalidInput(source + ": no ncu CSV header (a line starting with \"ID\") found; profile "
+    throw InvalidInput(Diag::file_format, source + ": no ncu CSV header (a line starting with \"ID\") found; profile "
                        "with ncu --csv --page raw");
   const std::size_t header_line = csv.line();
   const std::vector<std::string> header = csv.next().fields;
@@ -201,7 +201,7 @@ std::vector<NcuLaunch> parse_ncu_csv(const std::string& text, const std::string&
   const std::size_t id_column = column_of(header, "ID");
   const std::size_t name_column = column_of(header, "Kernel Name");
   if (id_column == std::string::npos || name_column == std::string::npos)
-    throw InvalidInput(source + ":" + std::to_string(header_line) +
+    throw InvalidInput(Diag::file_format, source + ":" + std::to_string(header_line) +
                        ": the ncu CSV header has no \"ID\" or \"Kernel Name\" column");
   const std::size_t block_column = column_of(header, "Block Size");
   const std::size_t grid_column = column_of(header, "Grid Size");
@@ -216,7 +216,7 @@ std::vector<NcuLaunch> parse_ncu_csv(const std::string& text, const std::string&
     const CsvRecord record = csv.next();
     const std::string where = source + ":" + std::to_string(record.line);
     if (record.fields.size() != header.size())
-      throw InvalidInput(where + ": " + std::to_string(record.fields.size()) +
+      throw InvalidInput(Diag::file_format, where + ": " + std::to_string(record.fields.size()) +
                          " fields where the header (line " + std::to_string(header_line) +
                          ") has " + std::to_string(header.size()));
     const auto field = [&](std::size_t column) -> const std::string& {
@@ -224,7 +224,7 @@ std::vector<NcuLaunch> parse_ncu_csv(const std::string& text, const std::string&
       return column == std::string::npos ? kNone : record.fields[column];
     };
     const auto fail = [&](std::size_t column, const std::string& what) {
-      return InvalidInput(where + ": column " + sim::quote_value(header[column]) + ": " +
+      return InvalidInput(Diag::file_format, where + ": column " + sim::quote_value(header[column]) + ": " +
                           sim::quote_value(record.fields[column]) + " " + what);
     };
     if (field(id_column).empty()) {  // the units row
@@ -251,7 +251,7 @@ std::vector<NcuLaunch> parse_ncu_csv(const std::string& text, const std::string&
       try {
         *dims = parse_ncu_dim3(*dim_text);
       } catch (const InvalidInput& e) {
-        throw InvalidInput(where + ": column " + sim::quote_value(header[column]) + ": " + e.what());
+        throw InvalidInput(e.diag(), where + ": column " + sim::quote_value(header[column]) + ": " + e.what());
       }
     }
     for (std::size_t i = 0; i < kMetricColumns.size(); ++i) {
@@ -275,7 +275,7 @@ std::vector<NcuLaunch> parse_ncu_csv(const std::string& text, const std::string&
     launches.push_back(std::move(launch));
   }
   if (launches.empty())
-    throw InvalidInput(source + ":" + std::to_string(header_line) +
+    throw InvalidInput(Diag::file_content, source + ":" + std::to_string(header_line) +
                        ": the ncu CSV lists no kernel launch");
   return launches;
 }
@@ -310,7 +310,7 @@ std::map<std::uint32_t, std::uint64_t> parse_ncu_source_sectors(const std::strin
       line_column = 0;
       sector_column = column_of(f, "L2 Theoretical Sectors Global");
       if (sector_column == std::string::npos)
-        throw InvalidInput(where + ": the source page has no \"L2 Theoretical Sectors Global\" column "
+        throw InvalidInput(Diag::file_format, where + ": the source page has no \"L2 Theoretical Sectors Global\" column "
                            "(profile with --section SourceCounters --page source --print-source cuda,sass)");
       continue;
     }
@@ -318,15 +318,15 @@ std::map<std::uint32_t, std::uint64_t> parse_ncu_source_sectors(const std::strin
     const std::optional<std::int64_t> line = parse_ncu_integer(f[line_column], kMaxSmall);
     const std::optional<std::int64_t> count = parse_ncu_integer(f[sector_column], kMaxCount);
     if (!line || *line <= 0)
-      throw InvalidInput(where + ": \"Line No\" " + sim::quote_value(f[line_column]) +
+      throw InvalidInput(Diag::file_format, where + ": \"Line No\" " + sim::quote_value(f[line_column]) +
                          " is not a line number (a positive integer)");
     if (!count)
-      throw InvalidInput(where + ": \"L2 Theoretical Sectors Global\" " + sim::quote_value(f[sector_column]) +
+      throw InvalidInput(Diag::file_format, where + ": \"L2 Theoretical Sectors Global\" " + sim::quote_value(f[sector_column]) +
                          " is not a count (an integer from 0 to " + std::to_string(kMaxCount) + ")");
     sectors[static_cast<std::uint32_t>(*line)] += static_cast<std::uint64_t>(*count);
   }
   if (!header_seen)
-    throw InvalidInput(source + ": no ncu source page (a line starting with \"Line No\") found; profile with "
+    throw InvalidInput(Diag::file_format, source + ": no ncu source page (a line starting with \"Line No\") found; profile with "
                        "ncu --section SourceCounters --csv --page source --print-source cuda,sass");
   return sectors;
 }

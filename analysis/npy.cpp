@@ -27,7 +27,7 @@ namespace {
 constexpr std::uint64_t kMaxDimension = (std::uint64_t{1} << 63) - 1;  // numpy's intp
 
 [[noreturn]] void refuse(const std::string& source, const std::string& what) {
-  throw InvalidInput(sim::one_line(source + " (a NumPy .npy file): " + what));
+  throw InvalidInput(Diag::file_format, sim::one_line(source + " (a NumPy .npy file): " + what));
 }
 
 std::uint64_t read_le(const std::string& bytes, std::size_t at, int n) {

@@ -23,7 +23,7 @@ std::string cc_text(const GpuSpec& gpu) {
 // The message is only built on failure: validate() runs on every compute_occupancy() call.
 template <typename Message>
 void require(bool ok, const GpuSpec& gpu, Message&& what) {
-  if (!ok) throw InvalidInput("GPU '" + gpu.name + "': " + std::string(what));
+  if (!ok) throw InvalidInput(Diag::file_content, "GPU '" + gpu.name + "': " + std::string(what));
 }
 
 void require_positive(std::int64_t value, const GpuSpec& gpu, const char* field) {
@@ -113,7 +113,7 @@ void validate(const LaunchResources& launch) {
   namespace lim = occupancy_limits;
   const auto range = [](const char* what, std::int64_t value, std::int64_t min, std::int64_t max) {
     if (value < min || value > max)
-      throw InvalidInput(std::string(what) + " must be from " + std::to_string(min) + " to " +
+      throw InvalidInput(Diag::flag_value, std::string(what) + " must be from " + std::to_string(min) + " to " +
                          std::to_string(max) + " (got " + std::to_string(value) + ")");
   };
   range("threads per block", launch.threads_per_block, 1, lim::kMaxThreadsPerBlock);
@@ -258,7 +258,7 @@ OccupancyResult compute_occupancy(const GpuSpec& gpu, const LaunchResources& lau
 
 LaunchResources tiled_kernel_launch(int tile, int registers_per_thread) {
   if (tile < 1 || tile > 1024)
-    throw InvalidInput("tile width must be from 1 to 1024 (got " + std::to_string(tile) + ")");
+    throw InvalidInput(Diag::flag_value, "tile width must be from 1 to 1024 (got " + std::to_string(tile) + ")");
   LaunchResources launch;
   launch.threads_per_block = std::int64_t{tile} * tile;
   launch.registers_per_thread = registers_per_thread;
@@ -400,7 +400,7 @@ GpuSpec architecture_spec(int cc_major, int cc_minor) {
       break;
   }
   if (g.max_threads_per_sm == 0)
-    throw InvalidInput("unknown compute capability " + std::to_string(cc_major) + "." +
+    throw InvalidInput(Diag::flag_value, "unknown compute capability " + std::to_string(cc_major) + "." +
                        std::to_string(cc_minor) + " (known: 2.0 .. 12.1)");
   g.max_warps_per_sm = g.max_threads_per_sm / g.warp_size;
   return g;

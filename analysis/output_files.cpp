@@ -185,27 +185,27 @@ std::string resolve_links(const std::string& subject, const std::string& path) {
     struct stat info {};
     if (::lstat(current.c_str(), &info) != 0) {
       if (errno == ENOENT) break;  // a new file (or a dangling link's target): created there
-      throw InvalidInput(subject + " cannot be written: " + std::strerror(errno));
+      throw InvalidInput(Diag::output_unwritable, subject + " cannot be written: " + std::strerror(errno));
     }
     if (!S_ISLNK(info.st_mode)) break;
     if (hops == kMaxSymbolicLinks)
-      throw InvalidInput(subject + " cannot be written: " + std::strerror(ELOOP));
+      throw InvalidInput(Diag::output_unwritable, subject + " cannot be written: " + std::strerror(ELOOP));
     std::string link(PATH_MAX, '\0');
     const ssize_t length = ::readlink(current.c_str(), link.data(), link.size());
     if (length < 0)
-      throw InvalidInput(subject + " cannot be written: " + std::strerror(errno));
+      throw InvalidInput(Diag::output_unwritable, subject + " cannot be written: " + std::strerror(errno));
     link.resize(static_cast<std::size_t>(length));
     current = link.front() == '/' ? link : folder_of(current) + "/" + link;
   }
   const std::string name = base_of(current);
   if (name.empty() || name == "." || name == "..")
-    throw InvalidInput(subject + " names a folder; give a file path");
+    throw InvalidInput(Diag::output_unwritable, subject + " names a folder; give a file path");
   const std::string folder = folder_of(current);
   char* canonical = ::realpath(folder.c_str(), nullptr);
   if (canonical == nullptr) {
     if (errno == ENOENT)
-      throw InvalidInput(subject + " cannot be written: its folder '" + folder + "' does not exist");
-    throw InvalidInput(subject + " cannot be written: " + std::strerror(errno));
+      throw InvalidInput(Diag::output_unwritable, subject + " cannot be written: its folder '" + folder + "' does not exist");
+    throw InvalidInput(Diag::output_unwritable, subject + " cannot be written: " + std::strerror(errno));
   }
   const std::string resolved = canonical;
   std::free(canonical);
@@ -219,7 +219,7 @@ void check_writable(const std::string& subject, const std::string& path, const s
                                      octal_mode(info.st_mode) +
                                      "); make it writable (chmod u+w) or choose another file";
   if (::geteuid() == 0) {
-    if ((info.st_mode & 0222) == 0) throw InvalidInput(protected_file);
+    if ((info.st_mode & 0222) == 0) throw InvalidInput(Diag::output_unwritable, protected_file);
     return;
   }
   if (::faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) == 0) return;
@@ -230,8 +230,8 @@ void check_writable(const std::string& subject, const std::string& path, const s
   if (errno != EACCES && ::getuid() == ::geteuid() && ::getgid() == ::getegid() &&
       ::access(path.c_str(), W_OK) == 0)
     return;
-  if (errno == EACCES) throw InvalidInput(protected_file);
-  throw InvalidInput(subject + " cannot be written: " + std::strerror(errno));
+  if (errno == EACCES) throw InvalidInput(Diag::output_unwritable, protected_file);
+  throw InvalidInput(Diag::output_unwritable, subject + " cannot be written: " + std::strerror(errno));
 }
 
 int connect_socket(const std::string& path) {
@@ -264,7 +264,7 @@ int open_fifo(const std::string& subject, const std::string& path) {
     if (fd >= 0 || (errno != ENXIO && errno != EINTR)) return fd;
     if (errno == ENXIO) {  // no reader yet
       if (Clock::now() - start >= std::chrono::milliseconds(output_limits::kReaderWaitMs))
-        throw InvalidInput(subject + " is a FIFO that no process reads from (waited " +
+        throw InvalidInput(Diag::output_unwritable, subject + " is a FIFO that no process reads from (waited " +
                            std::to_string(output_limits::kReaderWaitMs / 1000) + " s)");
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
@@ -367,7 +367,7 @@ OutputFiles::~OutputFiles() {
 
 void OutputFiles::refuse_if_same(const Output& o, const Input& input) {
   if (o.exists_ && o.device_ == input.device && o.inode_ == input.inode)
-    throw InvalidInput(o.flag_ + " is the same file as " + input.subject +
+    throw InvalidInput(Diag::output_clash, o.flag_ + " is the same file as " + input.subject +
                        ", an input of this run: an output never replaces an input; give another "
                        "path");
 }
@@ -385,7 +385,7 @@ void OutputFiles::protect(const std::string& what, const std::string& path) {
 }
 
 Output& OutputFiles::open(const std::string& flag, const std::string& path) {
-  if (path.empty()) throw InvalidInput(flag + " needs a file path (got an empty string)");
+  if (path.empty()) throw InvalidInput(Diag::flag_value, flag + " needs a file path (got an empty string)");
   std::unique_ptr<Output> output(new Output());
   Output& o = *output;
   o.flag_ = flag + " '" + path + "'";  // the subject of every message about it
@@ -394,7 +394,7 @@ Output& OutputFiles::open(const std::string& flag, const std::string& path) {
   if (path == "-") {
     o.kind_ = Output::Kind::standard_output;
   } else if (::stat(path.c_str(), &info) == 0) {
-    if (S_ISDIR(info.st_mode)) throw InvalidInput(o.flag_ + " is a folder; give a file path");
+    if (S_ISDIR(info.st_mode)) throw InvalidInput(Diag::output_unwritable, o.flag_ + " is a folder; give a file path");
     o.exists_ = true;
     o.device_ = static_cast<unsigned long long>(info.st_dev);
     o.inode_ = static_cast<unsigned long long>(info.st_ino);
@@ -407,7 +407,7 @@ Output& OutputFiles::open(const std::string& flag, const std::string& path) {
   } else if (errno == ENOENT) {
     o.kind_ = Output::Kind::replaced;  // a new file (or the missing target of a link)
   } else {
-    throw InvalidInput(o.flag_ + " cannot be written: " + std::strerror(errno));
+    throw InvalidInput(Diag::output_unwritable, o.flag_ + " cannot be written: " + std::strerror(errno));
   }
 
   if (o.kind_ == Output::Kind::replaced) {
@@ -417,7 +417,7 @@ Output& OutputFiles::open(const std::string& flag, const std::string& path) {
     const bool found = ::lstat(o.target_.c_str(), &resolved) == 0;
     if (found != o.exists_ ||
         (found && (resolved.st_dev != info.st_dev || resolved.st_ino != info.st_ino)))
-      throw InvalidInput(o.flag_ + " cannot be written: it changed while being resolved");
+      throw InvalidInput(Diag::output_unwritable, o.flag_ + " cannot be written: it changed while being resolved");
   }
 
   // Two outputs naming one file: refused before opening anything (a FIFO would wait for a reader).
@@ -429,7 +429,7 @@ Output& OutputFiles::open(const std::string& flag, const std::string& path) {
             ? before->device_ == o.device_ && before->inode_ == o.inode_
             : !before->exists_ && !o.exists_ && before->target_ == o.target_;
     if (same)
-      throw InvalidInput(o.flag_ + " names the same file as " + before->flag_ +
+      throw InvalidInput(Diag::output_clash, o.flag_ + " names the same file as " + before->flag_ +
                          "; give each output a file of its own");
   }
   for (const Input& input : inputs_) refuse_if_same(o, input);
@@ -440,26 +440,26 @@ Output& OutputFiles::open(const std::string& flag, const std::string& path) {
       break;
     case Output::Kind::straight_through:
       o.fd_ = open_straight_through(o.flag_, path, info);
-      if (o.fd_ < 0) throw InvalidInput(o.flag_ + " cannot be written: " + std::strerror(errno));
+      if (o.fd_ < 0) throw InvalidInput(Diag::output_unwritable, o.flag_ + " cannot be written: " + std::strerror(errno));
       break;
     case Output::Kind::replaced: {
       const std::string folder = folder_of(o.target_);
       remove_stale_temporary_files(folder);
       std::string pattern = (folder == "/" ? "" : folder) + "/" + temporary_prefix() + "XXXXXX";
       if (pattern.size() >= PATH_MAX)
-        throw InvalidInput(o.flag_ + " cannot be written: " + std::strerror(ENAMETOOLONG));
+        throw InvalidInput(Diag::output_unwritable, o.flag_ + " cannot be written: " + std::strerror(ENAMETOOLONG));
       {
         const BlockedSignals blocked;
         o.fd_ = ::mkostemp(pattern.data(), O_CLOEXEC);
         if (o.fd_ < 0)
-          throw InvalidInput(o.flag_ + " cannot be written: no temporary file can be made in '" +
+          throw InvalidInput(Diag::output_unwritable, o.flag_ + " cannot be written: no temporary file can be made in '" +
                              folder + "': " + std::strerror(errno));
         o.temporary_ = pattern;
         o.slot_ = list_temporary_file(pattern);
         if (o.slot_ < 0) {
           ::unlink(pattern.c_str());
           ::close(o.fd_);
-          throw std::logic_error("more than 16 output files open at once");
+          throw InternalError("more than 16 output files open at once");
         }
       }
       outputs_.push_back(std::move(output));  // from here on, discard() removes the file
@@ -475,7 +475,7 @@ Output& OutputFiles::open(const std::string& flag, const std::string& path) {
         mode = 0666 & ~mask;
       }
       if (::fchmod(o.fd_, mode) != 0)
-        throw InvalidInput(o.flag_ + " cannot be written: " + std::strerror(errno));
+        throw InvalidInput(Diag::output_unwritable, o.flag_ + " cannot be written: " + std::strerror(errno));
       break;
     }
   }

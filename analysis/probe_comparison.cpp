@@ -73,7 +73,7 @@ ProbeComparison compare_probe(const ir::Kernel& kernel, const ir::Launch& launch
                               const ir::WarpTrace* model_warps, const ir::WarpTrace* gpu_warps,
                               std::uint64_t lane_order_faults) {
   if (model.statements.size() != kernel.stmts.size() || gpu_totals.size() != kernel.stmts.size())
-    throw InvalidInput("the model's and the GPU's counts must have one entry per statement (" +
+    throw InvalidInput(Diag::launch_invalid, "the model's and the GPU's counts must have one entry per statement (" +
                        std::to_string(kernel.stmts.size()) + ")");
   ProbeComparison c;
   c.lane_order_faults = lane_order_faults;
@@ -96,7 +96,7 @@ ProbeComparison compare_probe(const ir::Kernel& kernel, const ir::Launch& launch
   if (model_warps->warps() != gpu_warps->warps() ||
       model_warps->offsets.size() != model_warps->warps() + 1 ||
       gpu_warps->offsets.size() != gpu_warps->warps() + 1)
-    throw InvalidInput("the model's and the GPU's warp records cover different warps (" +
+    throw InvalidInput(Diag::launch_invalid, "the model's and the GPU's warp records cover different warps (" +
                        std::to_string(model_warps->warps()) + " and " +
                        std::to_string(gpu_warps->warps()) + ")");
   for (std::uint64_t w = 0; w < model_warps->warps(); ++w) {

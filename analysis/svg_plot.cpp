@@ -186,7 +186,7 @@ std::string render_line_plot(const LinePlot& plot) {
   for (const PlotSeries& s : plot.series) {
     for (const PlotPoint& p : s.points) {
       if ((plot.x.log && !(p.x > 0)) || (plot.y.log && !(p.y > 0)))
-        throw InvalidInput("plot '" + plot.title + "': a logarithmic axis needs values above 0");
+        throw InvalidInput(Diag::flag_value, "plot '" + plot.title + "': a logarithmic axis needs values above 0");
       x_lo = std::min(x_lo, p.x);
       x_hi = std::max(x_hi, p.x);
       y_lo = std::min(y_lo, p.y);

@@ -45,7 +45,7 @@ std::vector<std::string> candidates() {
 }
 
 [[noreturn]] void refuse(const std::string& path, const std::string& why) {
-  throw InvalidInput("the native replay's plugin " + path + " cannot be loaded: " + why +
+  throw InvalidInput(Diag::plugin_unavailable, "the native replay's plugin " + path + " cannot be loaded: " + why +
                      "; reinstall warpdiv, or set WARPDIV_NATIVE=off to interpret every replay");
 }
 

@@ -150,7 +150,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
   }
   if (stopped) throw Interrupted("interrupted while " + argv[0] + " ran; it was stopped");
   if (timed_out)
-    throw InvalidInput(argv[0] + " did not finish within " + std::to_string(seconds) +
+    throw InvalidInput(Diag::time_budget, argv[0] + " did not finish within " + std::to_string(seconds) +
                        " s, the limit for one compile; it was stopped");
   if (WIFEXITED(wstatus)) result.status = WEXITSTATUS(wstatus);
   return result;
@@ -198,7 +198,7 @@ class TempDir {
     const std::string where = error ? std::string(named != nullptr ? named : "") : base.string();
     std::string pattern = (fs::path(where) / "warpdiv-compile-XXXXXX").string();
     if (error || !mkdtemp(pattern.data()))
-      throw InvalidInput("cannot create the compile's temporary folder in '" + where + "'" +
+      throw InvalidInput(Diag::environment_value, "cannot create the compile's temporary folder in '" + where + "'" +
                          (named != nullptr && *named != '\0' ? " (TMPDIR)" : "") + ": " +
                          (error ? error.message() : std::string(std::strerror(errno))) +
                          "; set TMPDIR to a writable folder");
@@ -264,7 +264,7 @@ std::vector<CompiledResources> compile_with_nvcc(const std::string& nvcc,
   argv.insert(argv.end(), {"-MD", "-MF", dependencies.string(), input});
   const ProcessResult r = run_process(argv, temp.path().string());
   if (r.status != 0)
-    throw InvalidInput(compiler + " cannot compile " + request.file + " for " + arch + ": " +
+    throw InvalidInput(Diag::source_errors, compiler + " cannot compile " + request.file + " for " + arch + ": " +
                        first_errors(r.output));
   std::vector<CompiledResources> functions = parse_ptxas_report(r.output);
   std::ifstream rule(dependencies);
@@ -296,14 +296,14 @@ std::vector<CompiledResources> compile_with_nvrtc(const NvrtcLibrary& nvrtc, con
   std::string source = request.source;
   if (source.empty()) {
     std::ifstream in(request.file);
-    if (!in) throw InvalidInput("cannot read " + request.file + ": no such file or not readable");
+    if (!in) throw InvalidInput(Diag::file_unreadable, "cannot read " + request.file + ": no such file or not readable");
     std::ostringstream text;
     text << in.rdbuf();
     source = text.str();
   }
   NvrtcLibrary::Program program = nullptr;
   if (nvrtc.create(&program, source.c_str(), request.file.c_str(), 0, nullptr, nullptr) != 0)
-    throw std::runtime_error("NVRTC could not create a program");
+    throw InternalError("NVRTC could not create a program");
   const std::unique_ptr<NvrtcLibrary::Program, std::function<void(NvrtcLibrary::Program*)>> guard(
       &program, [&nvrtc](NvrtcLibrary::Program* p) { nvrtc.destroy(p); });
   // A name expression; an overloaded kernel named by its signature ("ov(float *)") is no
@@ -323,7 +323,7 @@ std::vector<CompiledResources> compile_with_nvrtc(const NvrtcLibrary& nvrtc, con
   std::string log(size, '\0');
   if (size > 0) nvrtc.log(program, log.data());
   if (status != 0)
-    throw InvalidInput(compiler + " cannot compile " + request.file + " for " + arch + ": " +
+    throw InvalidInput(Diag::source_errors, compiler + " cannot compile " + request.file + " for " + arch + ": " +
                        first_errors(log) +
                        " (NVRTC compiles device code only: hide host code "
                        "with #ifndef __CUDACC_RTC__)");
@@ -415,7 +415,7 @@ std::vector<std::string> included_files(const std::string& file,
         const fs::file_status status = fs::status(candidate, error);
         if (!fs::exists(status) || fs::is_directory(status)) continue;
         if (!fs::is_regular_file(status))
-          throw InvalidInput(files[next] + ": #include " + match[1].str() + match[2].str() +
+          throw InvalidInput(Diag::file_unreadable, files[next] + ": #include " + match[1].str() + match[2].str() +
                              (match[1] == "<" ? ">" : "\"") + " names " + candidate.string() +
                              ", which is not a regular file (a FIFO, a device or a socket: the "
                              "compiler would wait on it or read it without end)");
@@ -524,13 +524,13 @@ CompiledResources compile_resources(const CompileRequest& request) {
     functions = compile_with_nvrtc(*nvrtc, request, arch, compiler, lowered);
   }
   if (functions.empty())
-    throw InvalidInput(request.file + " has no __global__ function that " + compiler +
+    throw InvalidInput(Diag::kernel_choice, request.file + " has no __global__ function that " + compiler +
                        " compiled for " + arch);
 
   const CompiledResources* chosen = nullptr;
   if (request.kernel.empty()) {
     if (functions.size() > 1)
-      throw InvalidInput(request.file + " defines several kernels (" + names_of(functions) +
+      throw InvalidInput(Diag::kernel_choice, request.file + " defines several kernels (" + names_of(functions) +
                          "): choose one with --kernel NAME");
     chosen = &functions[0];
   } else {
@@ -553,13 +553,13 @@ CompiledResources compile_resources(const CompileRequest& request) {
       std::string signatures;
       for (const CompiledResources* f : named)
         signatures += (signatures.empty() ? "" : ", ") + without_void(f->kernel);
-      throw InvalidInput("kernel " + request.kernel + " is overloaded in " + request.file + " (" +
+      throw InvalidInput(Diag::kernel_choice, "kernel " + request.kernel + " is overloaded in " + request.file + " (" +
                          signatures + "): name one by its signature, e.g. --kernel '" +
                          without_void(named.front()->kernel) + "'");
     }
     if (!named.empty()) chosen = named.front();
     if (!chosen)
-      throw InvalidInput("kernel " + request.kernel + " is not among those " + compiler +
+      throw InvalidInput(Diag::kernel_choice, "kernel " + request.kernel + " is not among those " + compiler +
                          " compiled from " + request.file + " (" + names_of(functions) +
                          "; a template is compiled for the instantiations the file uses)");
   }

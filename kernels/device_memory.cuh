@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kernels/cuda_check.cuh"
+#include "sim/errors.hpp"
 
 namespace warpdiv::kernels::detail {
 
@@ -45,7 +46,7 @@ class DeviceArray {
   /// Copies `host`, which must hold size() elements, into the array.
   void upload(const std::vector<T>& host) {
     if (host.size() != count_)
-      throw std::invalid_argument("DeviceArray::upload: " + std::to_string(host.size()) +
+      throw InternalError("DeviceArray::upload: " + std::to_string(host.size()) +
                                   " elements for an array of " + std::to_string(count_));
     if (count_ > 0) WARPDIV_CUDA(cudaMemcpy(data_, host.data(), bytes(), cudaMemcpyHostToDevice));
   }

@@ -116,7 +116,7 @@ Loaded load() {
 
 const NvrtcLibrary* nvrtc_library(std::string* why) {
   static const Loaded loaded = load();
-  if (loaded.named_wrong) throw InvalidInput(loaded.why);
+  if (loaded.named_wrong) throw InvalidInput(Diag::environment_value, loaded.why);
   if (!loaded.ok && why != nullptr) *why = loaded.why;
   return loaded.ok ? &loaded.library : nullptr;
 }

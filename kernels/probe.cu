@@ -153,7 +153,7 @@ ProbeResources loaded_kernel_attributes(const std::string& source, const std::st
 ProbeRun run_probe(const ir::Kernel& kernel, const ir::Launch& launch, const ir::WarpTrace* layout,
                    std::uint64_t guard) {
   if (launch.warp_size != kProbeWarpSize)
-    throw InvalidInput("the GPU probe runs 32-lane warps (got warp size " +
+    throw InvalidInput(Diag::unsupported_launch, "the GPU probe runs 32-lane warps (got warp size " +
                        std::to_string(launch.warp_size) + ")");
   ir::validate(launch, kernel);
   ProbeRun run;
@@ -169,7 +169,7 @@ ProbeRun run_probe(const ir::Kernel& kernel, const ir::Launch& launch, const ir:
   const cudaKernel_t entry = library.kernel(kProbeEntry);
   run.resources = attributes_of(entry);
   if (launch.block.volume() > static_cast<std::uint64_t>(run.resources.max_threads_per_block))
-    throw InvalidInput("the probe runs at most " + std::to_string(run.resources.max_threads_per_block) +
+    throw InvalidInput(Diag::launch_invalid, "the probe runs at most " + std::to_string(run.resources.max_threads_per_block) +
                        " threads per block on this GPU (the launch has " +
                        std::to_string(launch.block.volume()) + ")");
 
@@ -194,10 +194,10 @@ ProbeRun run_probe(const ir::Kernel& kernel, const ir::Launch& launch, const ir:
   DeviceArray<std::uint64_t> flags(kProbeFlags);
   const std::uint64_t recorded = layout != nullptr ? layout->offsets.back() : 0;
   if (layout != nullptr && layout->counts.size() != warps)
-    throw InvalidInput("the warp trace does not match the launch's " + std::to_string(warps) +
+    throw InternalError("the warp trace does not match the launch's " + std::to_string(warps) +
                        " warps");
   if (layout != nullptr && recorded * 16 > run.device.free_memory_bytes / 2)
-    throw InvalidInput("the warp-by-warp records would take " + std::to_string(recorded * 16) +
+    throw InvalidInput(Diag::memory_budget, "the warp-by-warp records would take " + std::to_string(recorded * 16) +
                        " bytes, more than half of the GPU's free memory");
   DeviceArray<std::uint64_t> records(static_cast<std::size_t>(recorded * kProbeWordsPerRecord));
   DeviceArray<std::uint64_t> offsets(layout != nullptr ? layout->offsets.size() : 0);
@@ -257,11 +257,11 @@ RealKernelRun run_real_kernel(const ir::Kernel& kernel, const ir::Launch& launch
   run.architecture =
       "sm_" + std::to_string(run.device.compute_major * 10 + run.device.compute_minor);
   if (kernel.files.empty() || kernel.files[0].lines.empty())
-    throw InvalidInput("the model of " + kernel.name + " holds no source text to compile");
+    throw InvalidInput(Diag::model_invalid, "the model of " + kernel.name + " holds no source text to compile");
   // Without its bytes an extern __shared__ array has none: every access to it would fault.
   for (const ir::MemoryBase& b : kernel.bases)
     if (b.space == ir::AddressSpace::Shared && b.parameter < 0 && b.bytes == 0 && dynamic_shared_bytes == 0)
-      throw InvalidInput("the kernel uses extern __shared__ '" + b.name +
+      throw InvalidInput(Diag::flag_usage, "the kernel uses extern __shared__ '" + b.name +
                          "': give its size with --dynamic-smem BYTES to run the real kernel");
   std::string source;
   for (const std::string& line : kernel.files[0].lines) source += line + "\n";
@@ -280,7 +280,7 @@ RealKernelRun run_real_kernel(const ir::Kernel& kernel, const ir::Launch& launch
     }
   }
   if (found != 1)
-    throw InvalidInput("the cubin NVRTC made of " + kernel.files[0].path + " has " +
+    throw InvalidInput(Diag::unsupported_construct, "the cubin NVRTC made of " + kernel.files[0].path + " has " +
                        std::to_string(found) + " kernels named " + kernel.name +
                        " (a template or overloads: not supported by ncu-check yet)");
 
@@ -309,7 +309,7 @@ RealKernelRun run_real_kernel(const ir::Kernel& kernel, const ir::Launch& launch
     if (type.find('*') == std::string::npos) {
       if (type == "float" || type == "double" || type == "const float" || type == "const double")
         continue;  // 0.0 in 4 or 8 bytes
-      throw InvalidInput("the real kernel's parameter '" + p.name + "' has type " + type +
+      throw InvalidInput(Diag::unsupported_construct, "the real kernel's parameter '" + p.name + "' has type " + type +
                          ", which warpdiv cannot pass (allowed: pointers, integers, float, double)");
     }
     ir::BaseExtent extent;
@@ -325,7 +325,7 @@ RealKernelRun run_real_kernel(const ir::Kernel& kernel, const ir::Launch& launch
     if (i < launch.buffer_bytes.size() && launch.buffer_bytes[i] != 0)
       size = std::max(size, pad + launch.buffer_bytes[i]);
     if (size > run.device.free_memory_bytes / 2)
-      throw InvalidInput("the buffer of '" + p.name + "' would take " + std::to_string(size) +
+      throw InvalidInput(Diag::memory_budget, "the buffer of '" + p.name + "' would take " + std::to_string(size) +
                          " bytes, more than half of the GPU's free memory");
     buffers.emplace_back(static_cast<std::size_t>((size + 255) / 256 * 256));
     run.buffer_bytes += size;

@@ -475,7 +475,7 @@ class Generator {
         return *it;
       if (!loop_or_switch && it->kind == ir::StmtKind::InlinedCall) return *it;
     }
-    throw InvalidInput("kernel model: break, continue or return outside its construct");
+    throw InvalidInput(Diag::model_invalid, "kernel model: break, continue or return outside its construct");
   }
   bool in_call() const {
     for (const Frame& f : frames_)
@@ -712,7 +712,7 @@ void check_probe_supports(const sim::ir::Kernel& kernel, const std::vector<std::
         without[static_cast<std::size_t>(s.value)] == ir::kNone)
       continue;
     const ir::Expr& o = kernel.exprs[static_cast<std::size_t>(without[static_cast<std::size_t>(s.value)])];
-    throw InvalidInput(ir::location(kernel, s.range) + ": the GPU probe cannot check this " + ir::report_kind(s) +
+    throw InvalidInput(Diag::unsupported_construct, ir::source_location(kernel, s.range), "the GPU probe cannot check this " + ir::report_kind(s) +
                        " yet: its condition depends on " + o.description + " (" + ir::location(kernel, o.range) +
                        "), a value an atomic returns (the model follows it in one order; on the GPU the "
                        "threads' order varies, and the probe does not reproduce atomics' results)");

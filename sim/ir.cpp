@@ -90,7 +90,7 @@ std::string name(ScalarType type) { return kTypeNames[static_cast<int>(type)]; }
 ScalarType scalar_type_from_name(const std::string& text) {
   for (int i = 0; i < kScalarTypeCount; ++i)
     if (text == kTypeNames[i]) return static_cast<ScalarType>(i);
-  throw InvalidInput("unknown scalar type '" + text +
+  throw InvalidInput(Diag::flag_value, "unknown scalar type '" + text +
                      "' (allowed: bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, "
                      "float32, float64)");
 }
@@ -145,7 +145,7 @@ Value Value::of(ScalarType type, std::int64_t value) {
   const bool fits = value >= min_of(type) &&
                     (value < 0 || static_cast<std::uint64_t>(value) <= max_of(type));
   if (!fits) {
-    throw InvalidInput("value " + std::to_string(value) + " does not fit in " + name(type) +
+    throw InvalidInput(Diag::flag_value, "value " + std::to_string(value) + " does not fit in " + name(type) +
                        " (allowed: " + range_text(type) + ")");
   }
   return Value{type, normalise(type, static_cast<std::uint64_t>(value))};
@@ -153,7 +153,7 @@ Value Value::of(ScalarType type, std::int64_t value) {
 
 Value Value::of_unsigned(ScalarType type, std::uint64_t value) {
   if (value > max_of(type)) {
-    throw InvalidInput("value " + std::to_string(value) + " does not fit in " + name(type) +
+    throw InvalidInput(Diag::flag_value, "value " + std::to_string(value) + " does not fit in " + name(type) +
                        " (allowed: " + range_text(type) + ")");
   }
   return Value{type, value};
@@ -176,10 +176,10 @@ Value parse_floating(ScalarType type, const std::string& text) {
                        text.find_first_not_of("0123456789.eE+-") == std::string::npos && text[0] != '+';
     const auto r = std::from_chars(first, first + text.size(), value);
     if (!plain || r.ptr != first + text.size() || (r.ec != std::errc() && r.ec != std::errc::result_out_of_range))
-      throw InvalidInput("'" + text + "' is not a decimal number (allowed: " + name(type) +
+      throw InvalidInput(Diag::flag_value, "'" + text + "' is not a decimal number (allowed: " + name(type) +
                          ", as C++ writes it: 2.5, -1e-3)");
     if (r.ec == std::errc::result_out_of_range)
-      throw InvalidInput("'" + text + "' is outside " + name(type) + "'s finite nonzero range");
+      throw InvalidInput(Diag::flag_value, "'" + text + "' is outside " + name(type) + "'s finite nonzero range");
   }
   std::uint64_t bits = 0;
   if constexpr (sizeof(F) == 4) {
@@ -216,30 +216,30 @@ Value parse_value(ScalarType type, const std::string& text) {
   if (type == ScalarType::Bool) {
     if (text == "true" || text == "1") return Value{type, 1};
     if (text == "false" || text == "0") return Value{type, 0};
-    throw InvalidInput("'" + text + "' is not a bool (allowed: true, false, 1, 0)");
+    throw InvalidInput(Diag::flag_value, "'" + text + "' is not a bool (allowed: true, false, 1, 0)");
   }
   std::size_t i = 0;
   bool negative = false;
   if (i < text.size() && (text[i] == '-' || text[i] == '+')) negative = text[i++] == '-';
-  if (i == text.size()) throw InvalidInput("'" + text + "' is not an integer" + allowed);
+  if (i == text.size()) throw InvalidInput(Diag::flag_value, "'" + text + "' is not an integer" + allowed);
   std::uint64_t magnitude = 0;
   for (; i < text.size(); ++i) {
     const char c = text[i];
-    if (c < '0' || c > '9') throw InvalidInput("'" + text + "' is not an integer" + allowed);
+    if (c < '0' || c > '9') throw InvalidInput(Diag::flag_value, "'" + text + "' is not an integer" + allowed);
     const auto digit = static_cast<std::uint64_t>(c - '0');
     if (magnitude > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
-      throw InvalidInput("'" + text + "' is out of range for " + name(type) + allowed);
+      throw InvalidInput(Diag::flag_value, "'" + text + "' is out of range for " + name(type) + allowed);
     magnitude = magnitude * 10 + digit;
   }
   if (!negative) {
     if (magnitude > max_of(type))
-      throw InvalidInput("'" + text + "' is out of range for " + name(type) + allowed);
+      throw InvalidInput(Diag::flag_value, "'" + text + "' is out of range for " + name(type) + allowed);
     return Value{type, magnitude};
   }
   // -magnitude must be >= min_of(type), i.e. magnitude <= 2^(w-1) for signed, 0 for unsigned.
   const std::uint64_t limit = is_signed(type) ? max_of(type) + 1 : 0;
   if (magnitude > limit)
-    throw InvalidInput("'" + text + "' is out of range for " + name(type) + allowed);
+    throw InvalidInput(Diag::flag_value, "'" + text + "' is out of range for " + name(type) + allowed);
   return Value{type, normalise(type, ~magnitude + 1)};
 }
 
@@ -284,7 +284,7 @@ std::string name(Intrinsic intrinsic) { return kIntrinsicNames[static_cast<int>(
 Intrinsic intrinsic_from_name(const std::string& text) {
   for (int i = 0; i < kIntrinsicCount; ++i)
     if (text == kIntrinsicNames[i]) return static_cast<Intrinsic>(i);
-  throw InvalidInput("unknown intrinsic '" + text + "' (allowed: fma, fms, fnma, sqrt, fabs)");
+  throw InvalidInput(Diag::flag_value, "unknown intrinsic '" + text + "' (allowed: fma, fms, fnma, sqrt, fabs)");
 }
 std::string name(WarpOp op) { return kWarpOpNames[static_cast<int>(op)]; }
 int operand_count(WarpOp op) { return kWarpOperands[static_cast<std::size_t>(op)]; }
@@ -313,7 +313,7 @@ AddressSpace address_space_from_name(const std::string& text) {
   for (AddressSpace s : {AddressSpace::Global, AddressSpace::Shared, AddressSpace::Local,
                          AddressSpace::Constant})
     if (name(s) == text) return s;
-  throw InvalidInput("unknown address space '" + text +
+  throw InvalidInput(Diag::flag_value, "unknown address space '" + text +
                      "' (allowed: global, shared, local, constant)");
 }
 
@@ -331,7 +331,7 @@ std::string name(AtomicOp op) { return kAtomicNames[static_cast<std::size_t>(op)
 AtomicOp atomic_op_from_name(const std::string& text) {
   for (int i = 0; i < kAtomicOpCount; ++i)
     if (name(static_cast<AtomicOp>(i)) == text) return static_cast<AtomicOp>(i);
-  throw InvalidInput("unknown atomic operation '" + text +
+  throw InvalidInput(Diag::flag_value, "unknown atomic operation '" + text +
                      "' (allowed: other, add, sub, min, max, and, or, xor, exch, cas, inc, dec)");
 }
 
@@ -350,7 +350,7 @@ bool ordered_atomic(AtomicOp op, ScalarType type) {
 AccessKind access_kind_from_name(const std::string& text) {
   for (AccessKind k : {AccessKind::Load, AccessKind::Store, AccessKind::Atomic})
     if (name(k) == text) return k;
-  throw InvalidInput("unknown access kind '" + text + "' (allowed: load, store, atomic)");
+  throw InvalidInput(Diag::flag_value, "unknown access kind '" + text + "' (allowed: load, store, atomic)");
 }
 
 ScalarType builtin_type(Builtin builtin) {
@@ -610,6 +610,42 @@ std::string location(const Kernel& kernel, const SourceRange& range) {
   const std::string path =
       range.file < kernel.files.size() ? kernel.files[range.file].path : std::string("<unknown>");
   return path + ":" + std::to_string(range.line) + ":" + std::to_string(range.column);
+}
+
+SourceLocation source_location(const Kernel& kernel, const SourceRange& range) {
+  SourceLocation where;
+  if (range.line == 0) return where;
+  where.file = range.file < kernel.files.size() ? kernel.files[range.file].path : std::string("<unknown>");
+  where.line = range.line;
+  where.column = range.column;
+  return where;
+}
+
+namespace {
+
+// The digits of `text` from `at` up to `end_char`, as a line or column; `at` moves past end_char.
+std::optional<std::uint32_t> number_before(const std::string& text, std::size_t& at, char end_char) {
+  std::uint64_t value = 0;
+  const std::size_t start = at;
+  while (at < text.size() && text[at] >= '0' && text[at] <= '9' && at - start < 9)
+    value = value * 10 + static_cast<std::uint64_t>(text[at++] - '0');
+  if (at == start || at >= text.size() || text[at] != end_char || value == 0) return std::nullopt;
+  ++at;
+  return static_cast<std::uint32_t>(value);
+}
+
+}  // namespace
+
+InvalidInput located(Diag diag, const Kernel& kernel, const std::string& text) {
+  for (const SourceFile& file : kernel.files) {
+    if (file.path.empty() || text.compare(0, file.path.size() + 1, file.path + ":") != 0) continue;
+    std::size_t at = file.path.size() + 1;
+    const std::optional<std::uint32_t> line = number_before(text, at, ':');
+    const std::optional<std::uint32_t> column = line ? number_before(text, at, ':') : std::nullopt;
+    if (!column || at >= text.size() || text[at] != ' ') continue;
+    return InvalidInput(diag, SourceLocation{file.path, *line, *column}, text.substr(at + 1));
+  }
+  return InvalidInput(diag, text);
 }
 
 std::string report_kind(const Stmt& stmt) {

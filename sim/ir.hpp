@@ -38,6 +38,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/errors.hpp"
+
 namespace warpdiv::sim::ir {
 
 // ---------------------------------------------------------------------------------------------
@@ -555,6 +557,12 @@ void check_data_dependence(const Kernel& kernel, const std::vector<bool>& parame
 
 /// "FILE:LINE:COL" of a range (the path from kernel.files; "<unknown>" without a location).
 std::string location(const Kernel& kernel, const SourceRange& range);
+/// The same place as a diagnostic's location (line 0, unknown, without one).
+SourceLocation source_location(const Kernel& kernel, const SourceRange& range);
+/// A message kept as text and thrown later ("FILE:LINE:COL: undefined behaviour: ..."), as the
+/// diagnostic `diag` with its place apart when it starts with location() of one of the kernel's
+/// files; else whole, without a place.
+InvalidInput located(Diag diag, const Kernel& kernel, const std::string& text);
 
 /// For each statement, the innermost enclosing Loop (kNone outside loops); a loop's own condition,
 /// body and step belong to it, its init does not. Indexed by StmtId.

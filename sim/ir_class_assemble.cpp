@@ -284,7 +284,7 @@ const StatementCounts& SparseCounts::operator[](std::size_t id) const {
 }
 
 void SparseCounts::set(std::size_t id, const StatementCounts& counts) {
-  if (id >= size_) throw std::logic_error("SparseCounts: statement " + std::to_string(id) + " out of range");
+  if (id >= size_) throw InternalError("SparseCounts: statement " + std::to_string(id) + " out of range");
   if (entries_.empty() || entries_.back().first < id) {  // the usual case: ids in increasing order
     entries_.emplace_back(id, counts);
     return;

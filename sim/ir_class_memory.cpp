@@ -21,7 +21,7 @@ std::int64_t residue(Signed c, std::int64_t modulus) {
 
 ResidueHistogram residue_histogram(const AccessShift& a, std::int64_t c, std::uint64_t from, std::uint64_t to) {
   if (a.count < 1 || static_cast<std::size_t>(a.count) > ResidueHistogram::kMost)
-    throw std::logic_error("class engine: an access's residues past its modulus");
+    throw InternalError("class engine: an access's residues past its modulus");
   ResidueHistogram hist(static_cast<std::size_t>(a.count));
   if (from > to) return hist;
   const Unsigned n = Unsigned{to} - from + 1;
@@ -53,7 +53,7 @@ ResidueHistogram combine_histograms(const ResidueHistogram& h, const ResidueHist
       if (g[v] == 0) continue;
       Unsigned p = 0;
       if (__builtin_mul_overflow(h[u], g[v], &p) || __builtin_add_overflow(out[(u + v) % k], p, &out[(u + v) % k]))
-        throw InvalidInput("the counts of a class pass 2^128");
+        throw InvalidInput(Diag::count_budget, "the counts of a class pass 2^128");
     }
   }
   return out;
@@ -71,7 +71,7 @@ void at_residues(const ResidueHistogram& hist, std::uint64_t f0, const std::uint
   std::uint64_t f[kMost];
   std::size_t reached[kMost];
   std::size_t m = 0;
-  if (k > kMost) throw std::logic_error("class engine: more residues than an access's modulus");
+  if (k > kMost) throw InternalError("class engine: more residues than an access's modulus");
   for (std::size_t u = 0; u < k; ++u) {
     f[u] = u == 0 ? f0 : shifted[u - 1];
     if (hist[u] != 0) reached[m++] = u;
@@ -107,8 +107,8 @@ void at_residues(const ResidueHistogram& hist, std::uint64_t f0, const std::uint
       const Unsigned h = hist[u];
       Unsigned p = 0;
       if (h <= ~std::uint64_t{0}) p = Unsigned{static_cast<std::uint64_t>(h)} * f[at];
-      else if (__builtin_mul_overflow(h, Unsigned{f[at]}, &p)) throw InvalidInput("the counts of a class pass 2^128");
-      if (__builtin_add_overflow(total, p, &total)) throw InvalidInput("the counts of a class pass 2^128");
+      else if (__builtin_mul_overflow(h, Unsigned{f[at]}, &p)) throw InvalidInput(Diag::count_budget, "the counts of a class pass 2^128");
+      if (__builtin_add_overflow(total, p, &total)) throw InvalidInput(Diag::count_budget, "the counts of a class pass 2^128");
     }
     out[s] = total;
   }
@@ -117,13 +117,13 @@ void at_residues(const ResidueHistogram& hist, std::uint64_t f0, const std::uint
 Unsigned runs_of(const ResidueHistogram& hist) {
   Unsigned n = 0;
   for (std::size_t r = 0; r < hist.size; ++r)
-    if (__builtin_add_overflow(n, hist[r], &n)) throw InvalidInput("the counts of a class pass 2^128");
+    if (__builtin_add_overflow(n, hist[r], &n)) throw InvalidInput(Diag::count_budget, "the counts of a class pass 2^128");
   return n;
 }
 
 Unsigned times(Unsigned a, Unsigned b) {
   Unsigned p = 0;
-  if (__builtin_mul_overflow(a, b, &p)) throw InvalidInput("the counts of a class pass 2^128");
+  if (__builtin_mul_overflow(a, b, &p)) throw InvalidInput(Diag::count_budget, "the counts of a class pass 2^128");
   return p;
 }
 
@@ -178,7 +178,7 @@ void add_residues(const CompiledAccess& a, AccessCounts& target, std::uint64_t* 
   // Every residue the access follows (CompiledAccess::shifts, at most AccessShift::count).
   const auto n = static_cast<std::size_t>(std::max(a.shifts, 1));
   Unsigned figures[ResidueHistogram::kMost];
-  if (n > hist.size) throw std::logic_error("class engine: more shifts than residues");
+  if (n > hist.size) throw InternalError("class engine: more shifts than residues");
   at_residues(hist, run_figure(a.shared ? d.wavefronts : d.sectors), d_shifted, n, figures);
   const AccessCounts t = totals(a, d, hist, figures[0]);
   add128(target.requests, t.requests);

@@ -460,7 +460,7 @@ std::string ClassRefusal::message() const {
 }
 
 ClassesUnproven::ClassesUnproven(ClassRefusal refusal)
-    : InvalidInput(refusal.message()), refusal_(std::move(refusal)) {}
+    : InvalidInput(Diag::classes_unproven, refusal.message()), refusal_(std::move(refusal)) {}
 
 namespace {
 

@@ -587,7 +587,7 @@ void ClassRecorder::jump_counters(const AcceleratedLoop& acc, const Stmt& s, std
       const Wide step = math(b.values[c][l]) - math(a.values[c][l]);
       Wide value = math(a.values[c][l]) + step * Wide{last - k};
       if (is_signed(type) && (value < low || value > high))
-        throw InvalidInput(location(m_.kernel(), s.range) + ": undefined behaviour: " + m_.kernel().locals[x].name +
+        throw InvalidInput(Diag::undefined_arithmetic, source_location(m_.kernel(), s.range), "undefined behaviour: " + m_.kernel().locals[x].name +
                            " overflows its type (" + name(type) + ") in iterations " +
                            std::to_string(k + 1) + " to " + std::to_string(last) +
                            " of this loop, in block (" + std::to_string(m_.block_index()[0]) + ", " +
@@ -626,7 +626,7 @@ void ClassRecorder::add_arrivals(std::size_t depth, std::uint64_t times) {
     std::uint64_t add = 0;
     if (__builtin_mul_overflow(a1[i] - a0[i], times, &add) ||
         __builtin_add_overflow(target, add, &target))
-      throw InvalidInput("the counts of one warp pass 2^64");
+      throw InvalidInput(Diag::count_budget, "the counts of one warp pass 2^64");
   }
 }
 
@@ -698,7 +698,7 @@ void ClassRecorder::scale_iteration(const std::vector<StmtId>& statements,
   const Count skipped = product(after.back().warp_evaluations - before.back().warp_evaluations, times);
   if (skipped > ~std::uint64_t{0} ||
       __builtin_add_overflow(m_.skipped_evaluations(), static_cast<std::uint64_t>(skipped), &m_.skipped_evaluations()))
-    throw InvalidInput("the counts of one warp pass 2^64");
+    throw InvalidInput(Diag::count_budget, "the counts of one warp pass 2^64");
 }
 
 }  // namespace warpdiv::sim::ir::detail

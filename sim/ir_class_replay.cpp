@@ -279,11 +279,11 @@ namespace {
 // is named instead, as the replay names the lowest block that meets it.
 void name_first_undefined(const Kernel& kernel, const Launch& launch, const ReplayOptions& options,
                           const InvalidInput& met) {
-  if (std::string(met.what()).find(": undefined behaviour: ") == std::string::npos) return;
+  if (met.diag() != Diag::undefined_arithmetic) return;
   BlockRange grid;
   grid.last = Dim3{launch.grid.x - 1, launch.grid.y - 1, launch.grid.z - 1};
   const PreRun pre = pre_run(kernel, launch, grid, options.only_warp, true);
-  if (!pre.undefined.empty()) throw InvalidInput(pre.undefined);
+  if (!pre.undefined.empty()) throw located(Diag::undefined_arithmetic, kernel, pre.undefined);
 }
 
 }  // namespace
@@ -291,7 +291,7 @@ void name_first_undefined(const Kernel& kernel, const Launch& launch, const Repl
 ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const ClassPlan& plan,
                                const ReplayOptions& options) {
   if (!plan.ok()) throw ClassesUnproven(*plan.refusal);
-  if (!plan.analysis) throw std::logic_error("class_replay: a plan without its analysis");
+  if (!plan.analysis) throw InternalError("class_replay: a plan without its analysis");
   validate(kernel);
   validate(launch, kernel, plan.limits);
   ClassReplayResult single;
@@ -309,7 +309,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   run_options.events = nullptr;  // the runs stand for warps they are not: no event stream (ReplayOptions::events)
   detail::Program program(kernel, launch, run_options);
   if (options.only_warp && *options.only_warp >= static_cast<std::uint32_t>(program.warps_per_block))
-    throw InvalidInput("warp " + std::to_string(*options.only_warp) + " does not exist (a block of " +
+    throw InvalidInput(Diag::flag_value, "warp " + std::to_string(*options.only_warp) + " does not exist (a block of " +
                        std::to_string(launch.block.volume()) + " threads has warps 0 to " +
                        std::to_string(program.warps_per_block - 1) + ")");
   // Warps by classes, but not where each warp is wanted on its own (an observer, one warp, counts

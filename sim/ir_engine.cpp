@@ -401,7 +401,7 @@ void WarpMachine::arrive(StmtId id, LaneMask active) {
 }
 
 void WarpMachine::too_many_iterations(StmtId loop) const {
-  throw InvalidInput(location(k_, k_.stmts[loop].range) + ": the " + report_kind(k_.stmts[loop]) +
+  throw InvalidInput(Diag::iteration_budget, source_location(k_, k_.stmts[loop].range), "the " + report_kind(k_.stmts[loop]) +
                      " loop runs more than " + std::to_string(kMaxIterationsByIteration) +
                      " iterations, the most that counts by iteration keep");
 }
@@ -413,11 +413,11 @@ void WarpMachine::check_limits() {
       p_.shared_evaluations != nullptr ? p_.shared_evaluations->load(std::memory_order_relaxed) : 0;
   if (done + (evaluations_ - block_start_evaluations_) > p_.evaluation_cap) {
     if (p_.sampling)
-      throw InvalidInput("one block of the replay alone makes more than " +
+      throw InvalidInput(Diag::evaluation_budget, "one block of the replay alone makes more than " +
                          std::to_string(p_.evaluation_cap) +
                          " warp-statement evaluations, the budget for a whole run (--max-evaluations)" +
                          running_loop() + "; a loop that does not end?");
-    throw InvalidInput("the run passed " + std::to_string(p_.evaluation_cap) +
+    throw InvalidInput(Diag::evaluation_budget, "the run passed " + std::to_string(p_.evaluation_cap) +
                        " warp-statement evaluations (its budget, --max-evaluations) and was stopped" +
                        running_loop() + "; a loop that does not end, or a launch bigger than estimated");
   }
@@ -438,7 +438,7 @@ std::string WarpMachine::running_loop() const {
 // Errors
 
 void WarpMachine::undefined(ExprId expr, const std::string& what, LaneMask lanes) const {
-  throw InvalidInput(location(k_, k_.exprs[expr].range) + ": undefined behaviour: " + what + " in " +
+  throw InvalidInput(Diag::undefined_arithmetic, source_location(k_, k_.exprs[expr].range), "undefined behaviour: " + what + " in " +
                      block_and_thread(lowest_lane(lanes)));
 }
 
@@ -585,7 +585,7 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
     case ExprKind::Intrinsic: return eval_intrinsic(id, e, active);
     case ExprKind::Warp: return eval_warp(id, e, active);
   }
-  throw std::logic_error("replay: an opaque value reached evaluation (" +
+  throw InternalError("replay: an opaque value reached evaluation (" +
                          location(k_, k_.exprs[id].range) + ")");
 }
 
@@ -687,7 +687,7 @@ WarpMachine::Val WarpMachine::eval_intrinsic(ExprId id, const CompiledExpr& e, L
 WarpMachine::Val WarpMachine::eval_warp(ExprId id, const CompiledExpr& e, LaneMask active) {
   const std::string what = name(e.warp_op);
   if (p_.warp_size != 32)
-    throw InvalidInput(location(k_, k_.exprs[id].range) + ": " + what + " needs warps of 32 lanes (this launch has " +
+    throw InvalidInput(Diag::unsupported_launch, source_location(k_, k_.exprs[id].range), std::string(what) + " needs warps of 32 lanes (this launch has " +
                        std::to_string(p_.warp_size) + ")");
   if (e.warp_op == WarpOp::ActiveMask) return {nullptr, active & 0xFFFFFFFFULL};
   const Val m = operand(e.operands[0], active);
@@ -1001,7 +1001,7 @@ void WarpMachine::fault(std::size_t item, const std::string& message, bool out_o
 }
 
 void counts_overflow(bool wide) {
-  throw InvalidInput(std::string("the counts of one block pass 2^") + (wide ? "128" : "64"));
+  throw InvalidInput(Diag::count_budget, std::string("the counts of one block pass 2^") + (wide ? "128" : "64"));
 }
 
 
@@ -1109,7 +1109,7 @@ std::string WarpMachine::block_and_thread(int lane) const {
 }
 
 void WarpMachine::never_ends(StmtId loop, LaneMask in, std::uint64_t period) const {
-  throw InvalidInput(location(k_, k_.stmts[loop].range) + ": the " + report_kind(k_.stmts[loop]) +
+  throw InvalidInput(Diag::endless_loop, source_location(k_, k_.stmts[loop].range), "the " + report_kind(k_.stmts[loop]) +
                      " loop never ends: warp " + std::to_string(warp_) + " (lanes " + lane_ranges(in) +
                      ") is back in the state it had " + std::to_string(period) + " iteration" +
                      (period == 1 ? "" : "s") + " before, so it repeats forever (first thread: " +

@@ -536,6 +536,7 @@ class WarpMachine {
   std::uint64_t store_sequence_ = 0;
   void misaligned(const CompiledAccess& a, int lane, std::int64_t offset);
   std::string out_of_bounds_text(const MemoryAccess& access, std::int64_t at, int lane) const;
+  InvalidInput out_of_bounds_error(const MemoryAccess& access, std::int64_t at, int lane) const;
   Val load(ExprId id, const CompiledExpr& e, LaneMask active);
   Val read_data(ExprId id, const CompiledExpr& e, const MemoryAccess& a, const Val& offset, LaneMask active);
   // An access reaching past its buffer (Program::base_bytes): the lowest such lane's fault.

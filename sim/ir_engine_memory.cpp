@@ -535,9 +535,9 @@ void WarpMachine::check_place(const KeptAccess& a, std::int64_t at, int lane, co
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
   const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
   if (at < 0 || static_cast<std::uint64_t>(at) + static_cast<std::uint64_t>(a.width) > bound)
-    throw InvalidInput(out_of_bounds_text(access, at, lane));
+    throw out_of_bounds_error(access, at, lane);
   if (at % a.width != 0)
-    throw InvalidInput(location(k_, access.range) + ": misaligned access: '" + access.text + "' " + verb + " " +
+    throw InvalidInput(Diag::misaligned_access, source_location(k_, access.range), "misaligned access: '" + access.text + "' " + verb + " " +
                        std::to_string(a.width) + " bytes at byte " + std::to_string(at) + " of '" +
                        k_.bases[static_cast<std::size_t>(a.base)].name + "', not a multiple of " +
                        std::to_string(a.width) + " (the GPU stops the kernel there) in " + block_and_thread(lane));
@@ -611,7 +611,7 @@ void WarpMachine::keep_local(const KeptAccess& a, LaneMask lanes, const Val& off
     if (a.kind == AccessKind::Load) {
       for (int i = 0; i < a.width; ++i)
         if (!local_written_[x + static_cast<std::size_t>(i)])
-          throw InvalidInput(location(k_, access.range) + ": read of local memory never written: '" + access.text +
+          throw InvalidInput(Diag::uninitialized_read, source_location(k_, access.range), "read of local memory never written: '" + access.text +
                              "' reads " + shared_element(a.base, at, a.width) + ", which this thread has not written, in " +
                              block_and_thread(lane));
       continue;
@@ -627,12 +627,12 @@ void WarpMachine::keep_local(const KeptAccess& a, LaneMask lanes, const Val& off
 std::uint64_t WarpMachine::local_load(const MemoryAccess& a, std::int64_t at, int lane, ScalarType type) const {
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
   if (at < 0 || static_cast<std::uint64_t>(at) + a.width > bound || at % static_cast<std::int64_t>(a.width) != 0)
-    throw InvalidInput(out_of_bounds_text(a, at, lane));
+    throw out_of_bounds_error(a, at, lane);
   const std::size_t x = static_cast<std::size_t>(lane) * p_.local_size +
                         static_cast<std::size_t>(p_.local_at[static_cast<std::size_t>(a.base)] + at);
   for (std::uint32_t i = 0; i < a.width; ++i)
     if (!local_written_[x + i])
-      throw InvalidInput(location(k_, a.range) + ": read of local memory never written: '" + a.text + "' reads " +
+      throw InvalidInput(Diag::uninitialized_read, source_location(k_, a.range), "read of local memory never written: '" + a.text + "' reads " +
                          shared_element(a.base, at, static_cast<int>(a.width)) +
                          ", which this thread has not written, in " + block_and_thread(lane));
   std::uint64_t value = 0;
@@ -643,7 +643,7 @@ std::uint64_t WarpMachine::local_load(const MemoryAccess& a, std::int64_t at, in
 std::uint64_t WarpMachine::global_load(const MemoryAccess& a, std::int64_t at, int lane, ScalarType type) const {
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
   if (at < 0 || static_cast<std::uint64_t>(at) + a.width > bound || at % static_cast<std::int64_t>(a.width) != 0)
-    throw InvalidInput(out_of_bounds_text(a, at, lane));
+    throw out_of_bounds_error(a, at, lane);
   std::uint64_t value = 0;
   std::memcpy(&value, global_->bytes.data() + p_.global_at[static_cast<std::size_t>(a.base)] + at, a.width);
   return normalise(type, value);
@@ -819,7 +819,7 @@ void WarpMachine::finish_phase() {
   SharedState& sh = *shared_;
   if (!sh.pending) return;
   sh.pending = false;
-  throw InvalidInput(sh.pending_message);
+  throw located(Diag::uninitialized_read, k_, sh.pending_message);
 }
 
 void WarpMachine::race(const KeptAccess& a, std::int64_t at, int lane, bool writes, std::int32_t other_access,
@@ -827,7 +827,7 @@ void WarpMachine::race(const KeptAccess& a, std::int64_t at, int lane, bool writ
   const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
   const MemoryAccess& other = k_.accesses[static_cast<std::size_t>(other_access)];
   const std::string who = "warp " + std::to_string(other_warp);
-  throw InvalidInput(location(k_, access.range) + ": shared-memory race: '" + access.text + "' " +
+  throw InvalidInput(Diag::shared_race, source_location(k_, access.range), "shared-memory race: '" + access.text + "' " +
                      (writes ? (a.kind == AccessKind::Atomic ? "updates " : "writes ") : "reads ") +
                      shared_element(a.base, at, a.width) + " in warp " +
                      std::to_string(warp_) + ", which " + who + (other_writes ? " wrote" : " read") + " ('" +
@@ -840,7 +840,7 @@ std::uint64_t WarpMachine::shared_load(const MemoryAccess& a, std::int64_t at, i
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
   const auto width = static_cast<int>(a.width);
   if (at < 0 || static_cast<std::uint64_t>(at) + a.width > bound || at % width != 0)
-    throw InvalidInput(out_of_bounds_text(a, at, lane));
+    throw out_of_bounds_error(a, at, lane);
   const auto start = static_cast<std::size_t>(p_.shared_at[static_cast<std::size_t>(a.base)] + at);
   std::uint64_t value = 0;
   for (int i = 0; i < width; ++i) {
@@ -848,7 +848,7 @@ std::uint64_t WarpMachine::shared_load(const MemoryAccess& a, std::int64_t at, i
     if (b.write_phase < sh.block_phase) const_cast<WarpMachine*>(this)->unwritten(a, at, i, lane);
     if (b.unknown) {
       const MemoryAccess& w = k_.accesses[static_cast<std::size_t>(b.write_access)];
-      throw InvalidInput(location(k_, a.range) + ": the value '" + a.text + "' reads (" +
+      throw InvalidInput(Diag::unknown_value, source_location(k_, a.range), "the value '" + a.text + "' reads (" +
                          shared_element(a.base, at, width) + ") is not known: '" + w.text + "' at " +
                          location(k_, w.range) +
                          " stored different values there from lanes of one warp, or an undefined one (which "
@@ -886,6 +886,10 @@ void WarpMachine::out_of_bounds(const CompiledAccess& a, LaneMask lanes, const s
 }
 
 std::string WarpMachine::out_of_bounds_text(const MemoryAccess& access, std::int64_t at, int lane) const {
+  return out_of_bounds_error(access, at, lane).what();
+}
+
+InvalidInput WarpMachine::out_of_bounds_error(const MemoryAccess& access, std::int64_t at, int lane) const {
   const MemoryBase& base = k_.bases[static_cast<std::size_t>(access.base)];
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(access.base)];
   // A parameter's element type, or for a declared array the access's own width.
@@ -902,9 +906,9 @@ std::string WarpMachine::out_of_bounds_text(const MemoryAccess& access, std::int
             std::to_string(bound / element) + " elements of " + std::to_string(element) + " bytes (0 to " +
             std::to_string(bound / element - 1) + ")";
   }
-  return location(k_, access.range) + ": out of bounds: '" + access.text + "' " +
+  return InvalidInput(Diag::out_of_bounds, source_location(k_, access.range), "out of bounds: '" + access.text + "' " +
          (access.kind == AccessKind::Load ? "reads " : access.kind == AccessKind::Store ? "writes " : "updates ") +
-         where + ", in " + block_and_thread(lane);
+         where + ", in " + block_and_thread(lane));
 }
 
 // A load whose value the model computes (Expr::access; Program::base_data): each active lane's
@@ -962,9 +966,9 @@ WarpMachine::Val WarpMachine::read_data(ExprId id, const CompiledExpr& e, const 
   const auto width = static_cast<std::uint64_t>(a.width);
   const auto read = [&](std::uint64_t bits, int lane) {
     const auto at = static_cast<std::int64_t>(bits);
-    if (at < 0 || static_cast<std::uint64_t>(at) + width > bound) throw InvalidInput(out_of_bounds_text(a, at, lane));
+    if (at < 0 || static_cast<std::uint64_t>(at) + width > bound) throw out_of_bounds_error(a, at, lane);
     if ((bits & (width - 1)) != 0)
-      throw InvalidInput(location(k_, a.range) + ": misaligned access: '" + a.text + "' reads " +
+      throw InvalidInput(Diag::misaligned_access, source_location(k_, a.range), "misaligned access: '" + a.text + "' reads " +
                          std::to_string(width) + " bytes at byte " + std::to_string(at) + " of '" +
                          k_.bases[static_cast<std::size_t>(a.base)].name + "', not a multiple of " +
                          std::to_string(width) + " (the GPU stops the kernel there) in " + block_and_thread(lane));

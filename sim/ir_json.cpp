@@ -177,7 +177,7 @@ Json access_json(const MemoryAccess& a) {
 // Reading: every access names its JSON path in errors, and every number its range.
 
 [[noreturn]] void bad(const std::string& path, const std::string& what) {
-  throw InvalidInput("kernel model JSON: " + path + ": " + what);
+  throw InvalidInput(Diag::model_invalid, "kernel model JSON: " + path + ": " + what);
 }
 
 // What a JSON value is, short and on one line, for "(got ...)": a scalar as written, a string
@@ -502,18 +502,18 @@ void check_model_json(const std::string& text) {
   const std::string at = "at line " + std::to_string(p->line) + ", column " + std::to_string(p->column) + ": ";
   switch (p->kind) {
     case JsonProblem::Kind::duplicate_key:
-      throw InvalidInput("kernel model JSON: the key " + quote_value(p->detail) + " appears twice in one object" +
+      throw InvalidInput(Diag::model_invalid, "kernel model JSON: the key " + quote_value(p->detail) + " appears twice in one object" +
                          (p->pointer.empty() ? "" : " (" + p->pointer + ")"));
     case JsonProblem::Kind::too_deep:
-      throw InvalidInput("kernel model JSON: nesting deeper than " + std::to_string(model_limits::kMaxJsonDepth) +
+      throw InvalidInput(Diag::model_invalid, "kernel model JSON: nesting deeper than " + std::to_string(model_limits::kMaxJsonDepth) +
                          " arrays and objects (a kernel model needs 6)");
     case JsonProblem::Kind::number_out_of_range:
-      throw InvalidInput("kernel model JSON: a number out of range (a double's range is about "
+      throw InvalidInput(Diag::model_invalid, "kernel model JSON: a number out of range (a double's range is about "
                          "-1.8e308 to 1.8e308): " + at + p->detail);
     case JsonProblem::Kind::syntax:
       break;
   }
-  throw InvalidInput("kernel model JSON: not valid JSON: " + at + p->detail);
+  throw InvalidInput(Diag::model_invalid, "kernel model JSON: not valid JSON: " + at + p->detail);
 }
 
 Json parse_model_json(const std::string& text) {
@@ -521,7 +521,7 @@ Json parse_model_json(const std::string& text) {
   try {
     return Json::parse(text);
   } catch (const nlohmann::json::exception& e) {  // the check above has refused every error
-    throw InvalidInput("kernel model JSON: not valid JSON: " + short_text(e.what()));
+    throw InvalidInput(Diag::model_invalid, "kernel model JSON: not valid JSON: " + short_text(e.what()));
   }
 }
 
@@ -693,7 +693,7 @@ Kernel kernel_from_json(const std::string& text) {
     // Structural faults name the statement or expression: give their JSON paths instead.
     what = std::regex_replace(what.substr(14), std::regex(R"(\(statement (\d+)\))"), "(/kernel/stmts/$1)");
     what = std::regex_replace(what, std::regex(R"(\(expression (\d+)\))"), "(/kernel/exprs/$1)");
-    throw InvalidInput("kernel model JSON: " + what);
+    throw InvalidInput(e.diag(), "kernel model JSON: " + what);
   }
   check_statement_lines(k, lines_given);
   return k;
@@ -701,14 +701,14 @@ Kernel kernel_from_json(const std::string& text) {
 
 Kernel load_kernel(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidInput("cannot read kernel model '" + path + "'");
+  if (!in) throw InvalidInput(Diag::file_unreadable, "cannot read kernel model '" + path + "'");
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) throw InvalidInput("cannot read kernel model '" + path + "'");
+  if (in.bad()) throw InvalidInput(Diag::file_unreadable, "cannot read kernel model '" + path + "'");
   try {
     return kernel_from_json(text.str());
   } catch (const InvalidInput& e) {
-    throw InvalidInput(path + ": " + e.what());
+    throw InvalidInput(e.diag(), path + ": " + e.what());
   }
 }
 

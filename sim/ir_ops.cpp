@@ -23,7 +23,7 @@ BinaryFn binary_for_type(ScalarType type) {
       break;
     default: break;
   }
-  throw InvalidInput("operator " + name(OP) + " on " + name(type) + " (allowed: int32, uint32, int64, uint64" +
+  throw InvalidInput(Diag::model_invalid, "operator " + name(OP) + " on " + name(type) + " (allowed: int32, uint32, int64, uint64" +
                      (floating_operator(OP) ? ", float32, float64)" : ")"));
 }
 
@@ -40,7 +40,7 @@ UnaryFn unary_for_promoted(ScalarType type) {
     case ScalarType::U64: return &unary<OP, ScalarType::U64>;
     default: break;
   }
-  throw InvalidInput("operator " + name(OP) + " on " + name(type) +
+  throw InvalidInput(Diag::model_invalid, "operator " + name(OP) + " on " + name(type) +
                      " (allowed: int32, uint32, int64, uint64)");
 }
 
@@ -61,7 +61,7 @@ BinaryFn binary_fn(BinaryOp op, ScalarType type) {
   case BinaryOp::Enum: return binary_for_type<BinaryOp::Enum>(type);
 #include "sim/ir_ops.def"
   }
-  throw InvalidInput("unknown binary operator");
+  throw InvalidInput(Diag::model_invalid, "unknown binary operator");
 }
 
 UnaryFn unary_fn(UnaryOp op, ScalarType type) {
@@ -70,7 +70,7 @@ UnaryFn unary_fn(UnaryOp op, ScalarType type) {
   case UnaryOp::Enum: return unary_for_type<UnaryOp::Enum>(type);
 #include "sim/ir_ops.def"
   }
-  throw InvalidInput("unknown unary operator");
+  throw InvalidInput(Diag::model_invalid, "unknown unary operator");
 }
 
 std::string describe_fault(BinaryOp op, ScalarType type, std::uint64_t a, std::uint64_t b) {

@@ -52,7 +52,7 @@ namespace {
 
 void check_range(const std::string& what, std::uint64_t value, std::uint64_t low, std::uint64_t high) {
   if (value < low || value > high)
-    throw InvalidInput(what + " must be from " + std::to_string(low) + " to " + std::to_string(high) +
+    throw InvalidInput(Diag::flag_value, what + " must be from " + std::to_string(low) + " to " + std::to_string(high) +
                        " (got " + std::to_string(value) + ")");
 }
 
@@ -98,20 +98,20 @@ void check_options(const Launch& launch, const ReplayOptions& options, int warps
   if (options.only_block) {
     const Dim3& b = *options.only_block;
     if (b.x >= launch.grid.x || b.y >= launch.grid.y || b.z >= launch.grid.z)
-      throw InvalidInput("block " + to_string(b) + " is outside the grid " + to_string(launch.grid) +
+      throw InvalidInput(Diag::flag_value, "block " + to_string(b) + " is outside the grid " + to_string(launch.grid) +
                          " (allowed: each index below the grid's size in that dimension)");
   }
   if (options.only_blocks) {
     const BlockRange& r = *options.only_blocks;
-    if (options.only_block) throw InvalidInput("only one of a block and a range of blocks can be replayed");
+    if (options.only_block) throw InvalidInput(Diag::flag_usage, "only one of a block and a range of blocks can be replayed");
     if (r.first.x > r.last.x || r.first.y > r.last.y || r.first.z > r.last.z ||
         r.last.x >= launch.grid.x || r.last.y >= launch.grid.y || r.last.z >= launch.grid.z)
-      throw InvalidInput("blocks " + to_string(r.first) + " to " + to_string(r.last) +
+      throw InvalidInput(Diag::flag_value, "blocks " + to_string(r.first) + " to " + to_string(r.last) +
                          " are not a range of the grid " + to_string(launch.grid) +
                          " (allowed: first <= last < the grid's size in each dimension)");
   }
   if (options.only_warp && *options.only_warp >= static_cast<std::uint32_t>(warps_per_block))
-    throw InvalidInput("warp " + std::to_string(*options.only_warp) + " does not exist (a block of " +
+    throw InvalidInput(Diag::flag_value, "warp " + std::to_string(*options.only_warp) + " does not exist (a block of " +
                        std::to_string(launch.block.volume()) + " threads has warps 0 to " +
                        std::to_string(warps_per_block - 1) + ")");
 }
@@ -289,19 +289,19 @@ void validate(const Launch& launch, const Kernel& kernel) {
   check_range("block y", launch.block.y, 1, kMaxBlockXY);
   check_range("block z", launch.block.z, 1, kMaxBlockZ);
   if (launch.block.volume() > kMaxThreadsPerBlock)
-    throw InvalidInput("a block must have at most 1024 threads (got " + std::to_string(launch.block.x) +
+    throw InvalidInput(Diag::launch_invalid, "a block must have at most 1024 threads (got " + std::to_string(launch.block.x) +
                        " x " + std::to_string(launch.block.y) + " x " + std::to_string(launch.block.z) +
                        " = " + std::to_string(launch.block.volume()) + ")");
   const int s = launch.warp_size;
   if (s < kMinWarpSize || s > kMaxWarpSize || (s & (s - 1)) != 0)
-    throw InvalidInput("warp size must be a power of two from 1 to 64 (got " + std::to_string(s) + ")");
+    throw InvalidInput(Diag::flag_value, "warp size must be a power of two from 1 to 64 (got " + std::to_string(s) + ")");
   if (launch.arguments.size() != kernel.parameters.size())
-    throw InvalidInput("kernel " + kernel.name + " takes " + std::to_string(kernel.parameters.size()) +
+    throw InvalidInput(Diag::launch_invalid, "kernel " + kernel.name + " takes " + std::to_string(kernel.parameters.size()) +
                        " arguments (got " + std::to_string(launch.arguments.size()) + ")");
   for (std::size_t i = 0; i < kernel.parameters.size(); ++i) {
     const Parameter& p = kernel.parameters[i];
     if (p.scalar && launch.arguments[i].type != p.type)
-      throw InvalidInput("argument '" + p.name + "' has type " + name(launch.arguments[i].type) +
+      throw InvalidInput(Diag::launch_invalid, "argument '" + p.name + "' has type " + name(launch.arguments[i].type) +
                          ", the parameter has type " + name(p.type));
   }
   // Buffers with values (Launch::buffer_data: buffer_bytes of them, or zeros).
@@ -309,7 +309,7 @@ void validate(const Launch& launch, const Kernel& kernel) {
   for (std::size_t i = 0; i < kernel.parameters.size() && i < launch.buffer_bytes.size(); ++i) {
     if (i < launch.buffer_data.size() && launch.buffer_data[i] != nullptr &&
         launch.buffer_data[i]->size() != launch.buffer_bytes[i])
-      throw InvalidInput("the data of '" + kernel.parameters[i].name + "' has " +
+      throw InvalidInput(Diag::launch_invalid, "the data of '" + kernel.parameters[i].name + "' has " +
                          std::to_string(launch.buffer_data[i]->size()) + " bytes, its buffer " +
                          std::to_string(launch.buffer_bytes[i]));
   }
@@ -321,7 +321,7 @@ void validate(const Launch& launch, const Kernel& kernel, GridLimits limits) {
   Launch cuda = launch;
   for (std::uint32_t* d : {&cuda.grid.y, &cuda.grid.z}) {
     if (*d > launch_limits::kMaxGridX)
-      throw InvalidInput("grid " + std::string(d == &cuda.grid.y ? "y" : "z") +
+      throw InvalidInput(Diag::launch_invalid, "grid " + std::string(d == &cuda.grid.y ? "y" : "z") +
                          " must be from 1 to 2147483647 (got " + std::to_string(*d) + ")");
     *d = std::min(*d, launch_limits::kMaxGridYZ);
   }
@@ -635,9 +635,7 @@ void trial_run(Program& program, const BlockRange& range) {
   try {
     replay_block(program, range, machine, 0, tally);
   } catch (const InvalidInput& e) {
-    const std::string what = e.what();
-    if (what.find(": undefined behaviour: ") != std::string::npos || what.find(" never ends: ") != std::string::npos)
-      throw;
+    if (e.diag() == Diag::undefined_arithmetic || e.diag() == Diag::endless_loop) throw;
   }
   program.sampling = false;
 }
@@ -647,12 +645,12 @@ void refuse_before_running(Program& program, const BlockRange& range, bool many_
   const Launch& launch = program.launch;
   const ReplayOptions& options = program.options;
   const PreRun pre = pre_run(kernel, launch, range, options.only_warp, many_blocks);
-  if (!pre.undefined.empty()) throw InvalidInput(pre.undefined);
+  if (!pre.undefined.empty()) throw located(Diag::undefined_arithmetic, kernel, pre.undefined);
   if (pre.least_evaluations <= options.max_evaluations) return;
   const PreRun named = many_blocks ? pre : pre_run(kernel, launch, range, options.only_warp, true);
-  if (!named.undefined.empty()) throw InvalidInput(named.undefined);
+  if (!named.undefined.empty()) throw located(Diag::undefined_arithmetic, kernel, named.undefined);
   if (named.address_undefined.empty()) trial_run(program, range);
-  throw InvalidInput((named.address_undefined.empty() ? std::string() : named.address_undefined + "; and ") +
+  throw InvalidInput(Diag::evaluation_budget, (named.address_undefined.empty() ? std::string() : named.address_undefined + "; and ") +
                      "the replay would make at least " + to_decimal(pre.least_evaluations) +
                      " warp-statement evaluations" + pre.longest_loop + ", above its budget of " +
                      to_decimal(options.max_evaluations) + " (--max-evaluations)");
@@ -671,7 +669,7 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
   if (estimated) {
     e = sample(program, range);
     if (e.warp_statement_evaluations > options.max_evaluations)
-      throw InvalidInput("the replay would make about " + to_decimal(e.warp_statement_evaluations) +
+      throw InvalidInput(Diag::evaluation_budget, "the replay would make about " + to_decimal(e.warp_statement_evaluations) +
                          " warp-statement evaluations (" + to_decimal(blocks) +
                          " blocks, estimated from " + std::to_string(kSampleBlocks) +
                          " sample blocks), above its limit of " + to_decimal(options.max_evaluations) +
@@ -762,15 +760,15 @@ namespace {
 
 Value eval_uniform(const Kernel& k, ExprId id, const std::vector<Value>& args) {
   if (id < 0 || static_cast<std::size_t>(id) >= k.exprs.size())
-    throw InvalidInput("expression " + std::to_string(id) + " does not exist");
+    throw InvalidInput(Diag::model_invalid, "expression " + std::to_string(id) + " does not exist");
   const Expr& e = k.exprs[id];
   const auto operand = [&](int i) {
     const ExprId op = e.operands[i];
-    if (op < 0 || op >= id) throw InvalidInput("expression " + std::to_string(id) + ": bad operand");
+    if (op < 0 || op >= id) throw InvalidInput(Diag::model_invalid, "expression " + std::to_string(id) + ": bad operand");
     return eval_uniform(k, op, args);
   };
   const auto fail = [&](const std::string& what) {
-    throw InvalidInput(location(k, e.range) + ": undefined behaviour: " + what);
+    throw InvalidInput(Diag::undefined_arithmetic, source_location(k, e.range), "undefined behaviour: " + what);
   };
   switch (e.kind) {
     case ExprKind::Constant: return Value{e.type, e.constant};
@@ -778,7 +776,7 @@ Value eval_uniform(const Kernel& k, ExprId id, const std::vector<Value>& args) {
       if (e.index < 0 || static_cast<std::size_t>(e.index) >= args.size() ||
           static_cast<std::size_t>(e.index) >= k.parameters.size() ||
           (!k.parameters[e.index].scalar && k.parameters[e.index].floating == 0))
-        throw InvalidInput("expression reads parameter " + std::to_string(e.index) +
+        throw InvalidInput(Diag::unknown_value, "expression reads parameter " + std::to_string(e.index) +
                            ", which has no integer or floating value");
       return Value{e.type, normalise(e.type, args[e.index].bits)};
     }
@@ -821,7 +819,7 @@ Value eval_uniform(const Kernel& k, ExprId id, const std::vector<Value>& args) {
     case ExprKind::Warp:
     case ExprKind::Opaque: break;
   }
-  throw InvalidInput(location(k, e.range) + ": the expression reads a " + name(e.kind) +
+  throw InvalidInput(Diag::unknown_value, source_location(k, e.range), "the expression reads a " + name(e.kind) +
                      ", which is not known before the launch (allowed: constants and integer "
                      "parameters)");
 }

@@ -37,7 +37,7 @@ WarpTraceRecorder::WarpTraceRecorder(const Launch& launch, std::uint64_t max_war
     : launch_(launch) {
   const std::uint64_t warps = launch.grid.volume() * warps_per_block(launch);
   if (warps > max_warps)
-    throw InvalidInput("the launch has " + std::to_string(warps) +
+    throw InvalidInput(Diag::memory_budget, "the launch has " + std::to_string(warps) +
                        " warps; warp-by-warp records are kept for at most " +
                        std::to_string(max_warps));
   warps_.resize(warps);

@@ -164,7 +164,7 @@ class Validator {
   };
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw InvalidInput("kernel model: " + what);
+    throw InvalidInput(Diag::model_invalid, "kernel model: " + what);
   }
   [[noreturn]] void fail_expr(ExprId id, const std::string& what) const {
     fail(what + " (expression " + std::to_string(id) + ")");
@@ -176,7 +176,7 @@ class Validator {
   void check_sizes() const {
     const auto limit = [&](const char* what, std::size_t count, std::size_t most) {
       if (count > most)
-        throw InvalidInput("kernel model: " + std::to_string(count) + " " + what + ", more than the " +
+        throw InvalidInput(Diag::model_too_large, "kernel model: " + std::to_string(count) + " " + what + ", more than the " +
                            std::to_string(most) + " warpdiv models");
     };
     limit("statements", k_.stmts.size(), kMaxStatements);
@@ -192,7 +192,7 @@ class Validator {
     if (range.line == 0)
       fail("nesting deeper than " + std::to_string(kMaxNesting) + why + " (" + node + " " +
            std::to_string(id) + ")");
-    throw InvalidInput("nesting deeper than " + std::to_string(kMaxNesting) + " at " +
+    throw InvalidInput(Diag::model_too_large, "nesting deeper than " + std::to_string(kMaxNesting) + " at " +
                        location(k_, range) + why);
   }
 
@@ -226,7 +226,7 @@ class Validator {
       if (at.nesting > kMaxNesting)
         too_deep(s.range, "statements within statements", "statement", static_cast<std::size_t>(at.id));
       if (at.depth > kMaxDepth)
-        throw InvalidInput("an else-if chain at " + location(k_, s.range) + " is longer than " +
+        throw InvalidInput(Diag::model_too_large, "an else-if chain at " + location(k_, s.range) + " is longer than " +
                            std::to_string(kMaxDepth) + " branches, the most warpdiv follows");
       // A block only groups (its braces nest no deeper to a reader); the if after an else
       // continues its chain.
@@ -632,7 +632,7 @@ class Validator {
       std::string hint;
       if (opaque.access != kNone && static_cast<std::size_t>(opaque.access) < why_not.size())
         hint = why_not[static_cast<std::size_t>(opaque.access)];
-      throw InvalidInput(location(k_, s.range) + ": data-dependent branch: the condition of this " +
+      throw InvalidInput(Diag::data_dependent_branch, source_location(k_, s.range), "data-dependent branch: the condition of this " +
                          report_kind(s) + " depends on " + opaque.description + via + " (" +
                          location(k_, opaque.range) +
                          "); the model follows control flow only where it can compute it" + hint);
@@ -662,7 +662,7 @@ class Validator {
 void validate(const Kernel& kernel) {
   for (std::size_t i = 0; i < kernel.locals.size(); ++i)
     if (kernel.locals[i].name.empty())
-      throw InvalidInput("kernel model: local " + std::to_string(i) + " has no name");
+      throw InvalidInput(Diag::model_invalid, "kernel model: local " + std::to_string(i) + " has no name");
   Validator(kernel).run();
 }
 

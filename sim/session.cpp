@@ -15,7 +15,7 @@ NativeMode native_mode_from_environment() {
   const std::string value = native;
   if (value.empty() || value == "auto") return NativeMode::automatic;
   if (value == "off") return NativeMode::off;
-  throw InvalidInput("WARPDIV_NATIVE must be auto or off, or unset (got " + quote_value(value) + ")");
+  throw InvalidInput(Diag::environment_value, "WARPDIV_NATIVE must be auto or off, or unset (got " + quote_value(value) + ")");
 }
 
 namespace {
@@ -100,7 +100,7 @@ void count_by_replay(const ir::Kernel& kernel, const ir::Launch& launch, const C
                      EngineCounts& counts) {
   counts.result = ir::replay(kernel, launch, replay_options(request, request.engine == Engine::native));
   if (request.engine == Engine::native && !counts.result.native)
-    throw InvalidInput("the native replay cannot count this launch: " +
+    throw InvalidInput(Diag::native_unavailable, "the native replay cannot count this launch: " +
                        std::string(replay_options(request, true).native == ir::NativeReplay::Off
                                        ? "WARPDIV_NATIVE=off"
                                        : !counts.result.native_hand_over.empty()

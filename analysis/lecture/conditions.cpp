@@ -30,13 +30,13 @@ std::string name(BlockClass block_class) {
 Condition condition_from_name(const std::string& text) {
   for (Condition c : kConditions)
     if (name(c) == text) return c;
-  throw InvalidInput("unknown condition '" + text + "' (allowed: load_M, load_N, compute, store)");
+  throw InvalidInput(Diag::flag_value, "unknown condition '" + text + "' (allowed: load_M, load_N, compute, store)");
 }
 
 BlockClass block_class_from_name(const std::string& text) {
   for (BlockClass c : kBlockClasses)
     if (name(c) == text) return c;
-  throw InvalidInput("unknown block class '" + text +
+  throw InvalidInput(Diag::flag_value, "unknown block class '" + text +
                      "' (allowed: interior, right_edge, bottom_edge, corner, all)");
 }
 

@@ -37,7 +37,7 @@ void check_size(const char* name, std::int64_t value) {
     std::ostringstream msg;
     msg << name << " must be an integer from " << limits::kMinSize << " to " << limits::kMaxSize
         << " (got " << value << ")";
-    throw InvalidInput(msg.str());
+    throw InvalidInput(Diag::flag_value, msg.str());
   }
 }
 }  // namespace
@@ -47,12 +47,12 @@ void validate(const LaunchConfig& config) {
   check_size("inner (K)", config.inner);
   check_size("cols (L)", config.cols);
   if (config.tile < limits::kMinTile || config.tile > limits::kMaxTile) {
-    throw InvalidInput("tile must be an integer from 1 to 32 (T*T <= 1024 threads per block; got " +
+    throw InvalidInput(Diag::flag_value, "tile must be an integer from 1 to 32 (T*T <= 1024 threads per block; got " +
                        std::to_string(config.tile) + ")");
   }
   if (config.warp_size < limits::kMinWarpSize || config.warp_size > limits::kMaxWarpSize ||
       !is_power_of_two(config.warp_size)) {
-    throw InvalidInput("warp size must be a power of two from 1 to 64 (got " +
+    throw InvalidInput(Diag::flag_value, "warp size must be a power of two from 1 to 64 (got " +
                        std::to_string(config.warp_size) + ")");
   }
 }

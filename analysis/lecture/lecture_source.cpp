@@ -83,7 +83,7 @@ std::array<ir::StmtId, lecture::kConditionCount> lecture_ifs(const ir::Kernel& m
     return std::tie(ra.line, ra.column) < std::tie(rb.line, rb.column);
   });
   if (ifs.size() != lecture::kConditionCount)
-    throw InvalidInput("the lecture model must have four if statements (load_M, load_N, compute, "
+    throw InternalError("the lecture model must have four if statements (load_M, load_N, compute, "
                        "store); it has " + std::to_string(ifs.size()));
   return {ifs[0], ifs[1], ifs[2], ifs[3]};
 }
@@ -111,7 +111,7 @@ lecture::DivergenceResult lecture_result(const ir::Kernel& model, const lecture:
         {BlockClass::corner, x_last * y_last}};
     // Every block of a class has the class's counts / its size.
     const auto per_block = [&](Count total) {
-      if (total % c.blocks != 0) throw InvalidInput("a class's counts are not a multiple of its size");
+      if (total % c.blocks != 0) throw InternalError("a class's counts are not a multiple of its size");
       return total / c.blocks;
     };
     const ir::StatementCounts& store = c.statements[static_cast<std::size_t>(ifs[3])];
@@ -180,7 +180,7 @@ lecture::DivergenceResult lecture_replay(const lecture::LaunchConfig& config,
   ir::ReplayOptions run = lecture_options(options);
   const sim::Count cost = lecture_replay_cost(config);
   if (cost > run.max_evaluations)
-    throw InvalidInput("the replay would make " + sim::to_decimal(cost) +
+    throw InvalidInput(Diag::evaluation_budget, "the replay would make " + sim::to_decimal(cost) +
                        " warp-statement evaluations, above its limit of " +
                        sim::to_decimal(run.max_evaluations));
   const auto ifs = lecture_ifs(model);

@@ -43,7 +43,7 @@ GpuSpec spec_from_ncu(const NcuLaunch& launch, std::string& source) {
     major = static_cast<int>(*launch.metric(m::kCcMajor));
     minor = static_cast<int>(*launch.metric(m::kCcMinor));
   } else if (std::sscanf(launch.compute_capability.c_str(), "%d.%d", &major, &minor) != 2) {
-    throw InvalidInput(launch.describe() +
+    throw InvalidInput(Diag::file_content, launch.describe() +
                        " names no compute capability (CC column or device__attribute_*)");
   }
   const GpuSpec arch = architecture_spec(major, minor);
@@ -101,7 +101,7 @@ bool NcuCrosscheck::matched() const {
 
 std::vector<ValidateRun> parse_validate_csv(const std::string& text, const std::string& source) {
   CsvTokenizer csv(text, source);
-  if (csv.at_end()) throw InvalidInput(source + ": no header line");
+  if (csv.at_end()) throw InvalidInput(Diag::file_format, source + ": no header line");
   const std::size_t header_line = csv.line();
   const std::vector<std::string> header = csv.next().fields;
   refuse_duplicate_columns(header, source, header_line);
@@ -118,7 +118,7 @@ std::vector<ValidateRun> parse_validate_csv(const std::string& text, const std::
     for (std::size_t j = 0; j < header.size(); ++j)
       if (header[j] == kColumns[i]) position[i] = j;
     if (position[i] == header.size())
-      throw InvalidInput(source + ":" + std::to_string(header_line) + ": header: column '" +
+      throw InvalidInput(Diag::file_format, source + ":" + std::to_string(header_line) + ": header: column '" +
                          kColumns[i] + "' is missing (is this a warpdiv validate --csv file?)");
   }
   // The ranges warpdiv validate accepts: sizes of analysis/lecture/launch.hpp, T = 1 .. 32,
@@ -138,7 +138,7 @@ std::vector<ValidateRun> parse_validate_csv(const std::string& text, const std::
     ValidateRun run;
     run.where = source + ":" + std::to_string(record.line);
     if (record.fields.size() != header.size())
-      throw InvalidInput(run.where + ": " + std::to_string(record.fields.size()) +
+      throw InvalidInput(Diag::file_format, run.where + ": " + std::to_string(record.fields.size()) +
                          " fields where the header has " + std::to_string(header.size()));
     std::vector<std::int64_t> value(kColumns.size());
     for (std::size_t i = 0; i < kColumns.size(); ++i) {
@@ -146,7 +146,7 @@ std::vector<ValidateRun> parse_validate_csv(const std::string& text, const std::
       const std::optional<std::int64_t> v =
           parse_decimal_integer(text_value, range[i].first, range[i].second);
       if (!v)
-        throw InvalidInput(run.where + ": column '" + kColumns[i] + "': '" + text_value +
+        throw InvalidInput(Diag::file_format, run.where + ": column '" + kColumns[i] + "': '" + text_value +
                            "' is not an integer from " + std::to_string(range[i].first) + " to " +
                            std::to_string(range[i].second));
       value[i] = *v;
@@ -159,7 +159,7 @@ std::vector<ValidateRun> parse_validate_csv(const std::string& text, const std::
       run.registers[kernels[k]] = static_cast<int>(value[4 + k]);
     runs.push_back(std::move(run));
   }
-  if (runs.empty()) throw InvalidInput(source + ": no row after the header");
+  if (runs.empty()) throw InvalidInput(Diag::file_content, source + ": no row after the header");
   return runs;
 }
 
@@ -189,21 +189,21 @@ NcuCrosscheck crosscheck_ncu(const std::vector<NcuLaunch>& launches,
       return d.size() < 3 || d[2] == 1;
     };
     if (block.size() < 2 || block[0] != tile || block[1] != tile || !third_is_one(block))
-      throw InvalidInput(launch.describe() + " has blockDim " +
+      throw InvalidInput(Diag::file_content, launch.describe() + " has blockDim " +
                          (block.empty() ? "(none)" : launch.block_size) + ", not the blockDim " +
                          dims(tile, tile) + " of T = " + std::to_string(tile));
     if (grid.size() < 2 || grid[0] != g.grid_x || grid[1] != g.grid_y || !third_is_one(grid))
-      throw InvalidInput(launch.describe() + " has grid " +
+      throw InvalidInput(Diag::file_content, launch.describe() + " has grid " +
                          (grid.empty() ? "(none)" : launch.grid_size) + ", not the grid " +
                          dims(g.grid_x, g.grid_y) + " of " + lecture::describe(model.config));
     const std::optional<double> threads = launch.metric(m::kBlockSize);
     if (threads && *threads != static_cast<double>(tile * tile))
-      throw InvalidInput(launch.describe() + " has " + m::kBlockSize + " = " + number(*threads) +
+      throw InvalidInput(Diag::file_content, launch.describe() + " has " + m::kBlockSize + " = " + number(*threads) +
                          ", not the " + std::to_string(tile * tile) + " threads of blockDim " +
                          launch.block_size);
     const std::optional<double> blocks = launch.metric(m::kGridSize);
     if (blocks && *blocks != static_cast<double>(g.blocks()))
-      throw InvalidInput(launch.describe() + " has " + m::kGridSize + " = " + number(*blocks) +
+      throw InvalidInput(Diag::file_content, launch.describe() + " has " + m::kGridSize + " = " + number(*blocks) +
                          ", not the " + std::to_string(g.blocks()) + " blocks of grid " +
                          launch.grid_size);
     k.tile = static_cast<int>(tile);
@@ -249,7 +249,7 @@ NcuCrosscheck crosscheck_ncu(const std::vector<NcuLaunch>& launches,
     result.kernels.push_back(std::move(k));
   }
   if (result.kernels.empty())
-    throw InvalidInput("the ncu CSV has no launch of warpdiv's kernels (TiledMatMul; "
+    throw InvalidInput(Diag::file_content, "the ncu CSV has no launch of warpdiv's kernels (TiledMatMul; "
                        "tiled_matmul_checked, tiled_matmul_instrumented, tiled_matmul_unchecked "
                        "in earlier versions)");
   return result;

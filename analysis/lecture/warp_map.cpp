@@ -35,7 +35,7 @@ std::vector<WarpLayout> warp_layouts(const Geometry& g) {
 }
 
 std::vector<PhaseColumn> phase_columns(const Geometry& g, std::int64_t max_columns) {
-  if (max_columns < 2) throw InvalidInput("phase_columns needs room for at least 2 columns");
+  if (max_columns < 2) throw InvalidInput(Diag::flag_value, "phase_columns needs room for at least 2 columns");
   std::vector<PhaseColumn> columns;
   if (g.phases <= max_columns) {
     for (std::int64_t p = 0; p < g.phases; ++p) columns.push_back({p, p, false});

@@ -78,7 +78,7 @@ int read_cuda_version(const std::string& cuda_h) {
 
 Route resolve_route(const FrontendOptions& options) {
   if (!is_cuda_headers_choice(options.cuda_headers))
-    throw InvalidInput("unknown CUDA headers '" + options.cuda_headers + "' (choose one of " +
+    throw InvalidInput(Diag::flag_value, "unknown CUDA headers '" + options.cuda_headers + "' (choose one of " +
                        kCudaHeadersChoices + ")");
   Route route;
   if (options.cuda_headers == "builtin") return route;
@@ -86,7 +86,7 @@ Route resolve_route(const FrontendOptions& options) {
   const bool found = exists(path + "/include/cuda_runtime.h");
   if (!found) {
     if (options.cuda_headers == "auto") return route;
-    throw InvalidInput("no CUDA Toolkit at " + path + " (" + path +
+    throw InvalidInput(Diag::flag_value, "no CUDA Toolkit at " + path + " (" + path +
                        "/include/cuda_runtime.h is missing): give its folder with --cuda-path "
                        "DIR, or read the file with warpdiv's own headers (--cuda-headers builtin)");
   }
@@ -500,6 +500,16 @@ std::string location_of(const clang::SourceManager& sources, clang::SourceLocati
          std::to_string(presumed.getColumn());
 }
 
+SourceLocation source_location_of(const clang::SourceManager& sources, clang::SourceLocation loc) {
+  SourceLocation where;
+  const auto presumed = sources.getPresumedLoc(sources.getExpansionLoc(loc));
+  if (presumed.isInvalid()) return where;
+  where.file = presumed.getFilename();
+  where.line = presumed.getLine();
+  where.column = presumed.getColumn();
+  return where;
+}
+
 std::string source_text(const clang::ASTContext& context, const clang::Stmt* s) {
   const auto& sources = context.getSourceManager();
   const clang::CharSourceRange expansion = sources.getExpansionRange(s->getSourceRange());
@@ -550,12 +560,12 @@ ParsedSource::ParsedSource(const FrontendOptions& options, std::vector<std::stri
 
 void ParsedSource::parse(const FrontendOptions& options) {
   if (!std::ifstream(options.file)) {
-    throw InvalidInput("cannot read " + options.file + ": no such file or not readable");
+    throw InvalidInput(Diag::file_unreadable, "cannot read " + options.file + ": no such file or not readable");
   }
   std::error_code size_error;
   const std::uintmax_t size = std::filesystem::file_size(options.file, size_error);
   if (!size_error && size > kMaxSourceBytes)
-    throw InvalidInput(options.file + " is " + std::to_string(size) +
+    throw InvalidInput(Diag::file_unreadable, options.file + " is " + std::to_string(size) +
                        " bytes, above the front-end's limit of " + std::to_string(kMaxSourceBytes) +
                        " bytes (4 MiB) for a source file");
   Clang& c = *clang_;
@@ -620,7 +630,7 @@ void ParsedSource::parse(const FrontendOptions& options) {
     llvm::consumeError(std::move(error));
     return ok;
   }();
-  if (c.limits->stopped()) throw InvalidInput(c.limits->message());  // Clang's errors after it are moot
+  if (c.limits->stopped()) throw InvalidInput(Diag::time_budget, c.limits->message());  // Clang's errors after it are moot
   if (!executed) throw ClangDiagnostics(c.text());
   // A fatal error (a missing #include) stops Clang, and it reports nothing after it: what the
   // file would have declared is unknown, so no part of it can be trusted. Other errors are

@@ -22,6 +22,8 @@ namespace warpdiv::frontend::detail {
 
 /// "FILE:LINE:COL" of `loc` (its expansion: a macro's use), "<unknown>" when it has none.
 std::string location_of(const clang::SourceManager& sources, clang::SourceLocation loc);
+/// The same place as a diagnostic's location (line 0 where Clang knows none).
+SourceLocation source_location_of(const clang::SourceManager& sources, clang::SourceLocation loc);
 /// The source text of a node on one line, runs of white space as one space ("A[Row * Width + k]").
 std::string source_text(const clang::ASTContext& context, const clang::Stmt* s);
 

@@ -80,9 +80,9 @@ void require_regular_file(const std::string& what, const fs::path& path) {
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
   if (error || !fs::exists(status))
-    throw InvalidInput(what + " " + path.string() + " of the compile command cannot be read");
+    throw InvalidInput(Diag::file_unreadable, what + " " + path.string() + " of the compile command cannot be read");
   if (!fs::is_regular_file(status))
-    throw InvalidInput(what + " " + path.string() +
+    throw InvalidInput(Diag::file_unreadable, what + " " + path.string() +
                        " of the compile command is not a regular file (a FIFO, a folder or a "
                        "device); give a file");
 }
@@ -94,29 +94,29 @@ std::string checked_database_text(const std::string& database) {
   std::error_code error;
   const std::uintmax_t size = fs::file_size(database, error);
   if (!error && size > kMaxDatabaseBytes)
-    throw InvalidInput(database + " holds " + std::to_string(size) + " bytes; a compilation database may hold at most " +
+    throw InvalidInput(Diag::file_unreadable, database + " holds " + std::to_string(size) + " bytes; a compilation database may hold at most " +
                        std::to_string(kMaxDatabaseBytes) + " (64 MiB)");
   std::ifstream in(database, std::ios::binary);
   std::string text;
   if (in) text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  if (!in && !in.eof()) throw InvalidInput(database + " cannot be read");
+  if (!in && !in.eof()) throw InvalidInput(Diag::file_unreadable, database + " cannot be read");
   const std::optional<sim::JsonProblem> p = sim::json_problem(text, kMaxDatabaseDepth);
   const std::string format = "not a JSON compilation database: ";
   if (!p) {
     const std::string shape = sim::compile_database_shape_problem(text);
-    if (!shape.empty()) throw InvalidInput(database + ": " + format + shape);
+    if (!shape.empty()) throw InvalidInput(Diag::file_format, database + ": " + format + shape);
     return text;
   }
   switch (p->kind) {
     case sim::JsonProblem::Kind::duplicate_key:
-      throw InvalidInput(database + ": " + format + "the key " + sim::quote_value(p->detail) + " appears twice in " +
+      throw InvalidInput(Diag::file_format, database + ": " + format + "the key " + sim::quote_value(p->detail) + " appears twice in " +
                          (p->pointer.empty() ? std::string("one object") : "the object at " + p->pointer) +
                          " (each key at most once)");
     case sim::JsonProblem::Kind::too_deep:
-      throw InvalidInput(database + ": " + format + "arrays and objects nested deeper than " +
+      throw InvalidInput(Diag::file_format, database + ": " + format + "arrays and objects nested deeper than " +
                          std::to_string(kMaxDatabaseDepth) + " (a database needs 3)");
     default:
-      throw InvalidInput(database + ":" + std::to_string(p->line) + ":" + std::to_string(p->column) + ": " + format +
+      throw InvalidInput(Diag::file_format, database + ":" + std::to_string(p->line) + ":" + std::to_string(p->column) + ": " + format +
                          p->detail);
   }
 }
@@ -138,14 +138,14 @@ std::string read_response_file(const fs::path& path, Expansion& expansion) {
   if (canonical.empty()) canonical = name;
   for (const std::string& open : expansion.open)
     if (open == canonical)
-      throw InvalidInput("the response file " + name +
+      throw InvalidInput(Diag::file_content, "the response file " + name +
                          " of the compile command names itself (through the response files it "
                          "names): a cycle");
   if (expansion.open.size() >= kMaxResponseDepth)
-    throw InvalidInput("the response file " + name + " of the compile command nests response files more than " +
+    throw InvalidInput(Diag::file_content, "the response file " + name + " of the compile command nests response files more than " +
                        std::to_string(kMaxResponseDepth) + " deep");
   const auto refuse_bytes = [&] {
-    return InvalidInput("the response file " + name + " of the compile command takes the response files read past " +
+    return InvalidInput(Diag::file_unreadable, "the response file " + name + " of the compile command takes the response files read past " +
                         std::to_string(kMaxResponseBytes >> 20) + " MiB in all");
   };
   std::error_code error;
@@ -155,7 +155,7 @@ std::string read_response_file(const fs::path& path, Expansion& expansion) {
   std::string content;
   if (!error && in) content.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   if (error || !in.is_open() || in.bad())
-    throw InvalidInput("the response file " + name + " of the compile command cannot be read");
+    throw InvalidInput(Diag::file_unreadable, "the response file " + name + " of the compile command cannot be read");
   if (content.size() > kMaxResponseBytes - expansion.bytes) throw refuse_bytes();  // it grew
   expansion.bytes += content.size();
   if (expansion.files_read != nullptr) expansion.files_read->push_back(name);
@@ -251,14 +251,14 @@ std::vector<std::string> database_arguments(const std::string& build_dir, const 
   const std::string database = (fs::path(build_dir) / "compile_commands.json").string();
   std::error_code error;
   if (!fs::is_directory(build_dir, error))
-    throw InvalidInput("-p " + build_dir + ": no such folder (give the build folder that holds "
+    throw InvalidInput(Diag::flag_value, "-p " + build_dir + ": no such folder (give the build folder that holds "
                        "compile_commands.json)");
   const fs::file_status status = fs::status(database, error);
   if (!fs::exists(status))
-    throw InvalidInput("-p " + build_dir + ": no compile_commands.json in it (CMake writes one "
+    throw InvalidInput(Diag::file_unreadable, "-p " + build_dir + ": no compile_commands.json in it (CMake writes one "
                        "when configured with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)");
   if (!fs::is_regular_file(status))
-    throw InvalidInput(database + " is not a regular file (a FIFO, a folder or a device); "
+    throw InvalidInput(Diag::file_unreadable, database + " is not a regular file (a FIFO, a folder or a device); "
                        "-p needs a build folder whose compile_commands.json is a file");
   std::string message;
   const std::unique_ptr<clang::tooling::JSONCompilationDatabase> db =
@@ -267,7 +267,7 @@ std::vector<std::string> database_arguments(const std::string& build_dir, const 
   if (db == nullptr) {
     for (char& c : message)
       if (c == '\n') c = ' ';
-    throw InvalidInput(database + " is not a compilation database: " + message);
+    throw InvalidInput(Diag::file_format, database + " is not a compilation database: " + message);
   }
   const std::string absolute = fs::absolute(file, error).lexically_normal().string();
   std::vector<clang::tooling::CompileCommand> commands = db->getCompileCommands(absolute);
@@ -277,7 +277,7 @@ std::vector<std::string> database_arguments(const std::string& build_dir, const 
     if (!error) commands = db->getCompileCommands(canonical.string());
   }
   if (commands.empty())
-    throw InvalidInput(database + " has no entry for " + absolute);
+    throw InvalidInput(Diag::file_content, database + " has no entry for " + absolute);
   if (files_read != nullptr) files_read->push_back(database);
   // A file built by several targets has an entry for each: one reading when they agree on what
   // the front-end takes from them; otherwise no entry can be chosen for the user.
@@ -285,7 +285,7 @@ std::vector<std::string> database_arguments(const std::string& build_dir, const 
       usable_arguments(commands.front().CommandLine, commands.front().Directory, files_read);
   for (std::size_t i = 1; i < commands.size(); ++i)
     if (usable_arguments(commands[i].CommandLine, commands[i].Directory, files_read) != first)
-      throw InvalidInput(database + " has " + std::to_string(commands.size()) + " entries for " + absolute +
+      throw InvalidInput(Diag::file_content, database + " has " + std::to_string(commands.size()) + " entries for " + absolute +
                          " whose flags differ (" + sim::quote_value(join(commands.front().CommandLine)) +
                          " and " + sim::quote_value(join(commands[i].CommandLine)) +
                          "): which build to read cannot be told; give its flags (-D, -I, -include) "

@@ -40,7 +40,7 @@ const detail::FoundKernel& choose(const detail::ParsedSource& source,
   const auto not_found = [&](const std::string& message) {
     if (source.has_errors())
       throw ClangDiagnostics(source.all_errors() + "\nwarpdiv: error: " + message);
-    throw InvalidInput(message);
+    throw InvalidInput(Diag::kernel_choice, message);
   };
   std::vector<KernelInfo> infos;
   for (const auto& kernel : kernels) infos.push_back(kernel.info);
@@ -86,7 +86,7 @@ const detail::FoundKernel& choose(const detail::ParsedSource& source,
   }
   std::vector<KernelInfo> candidates;
   for (const auto* match : matches) candidates.push_back(match->info);
-  throw InvalidInput(options.file + ": --kernel " + options.kernel + " matches " +
+  throw InvalidInput(Diag::kernel_choice, options.file + ": --kernel " + options.kernel + " matches " +
                      std::to_string(matches.size()) + " kernels (" + kernel_names(candidates) +
                      "): name one exactly");
 }
@@ -128,7 +128,7 @@ sim::ir::Kernel load_parsed(const detail::ParsedSource& source, const FrontendOp
                             std::vector<HostLaunch>* launches) {
   const detail::FoundKernel& kernel = choose(source, options);
   if (kernel.info.uninstantiated_template) {
-    throw InvalidInput(kernel.info.location + ": the kernel template '" + kernel.info.name +
+    throw InvalidInput(Diag::kernel_choice, kernel.info.location + ": the kernel template '" + kernel.info.name +
                        "' has no instantiation in this file: launch it (" + kernel.info.name +
                        "<...><<<grid, block>>>(...)) or instantiate it (template __global__ void " +
                        kernel.info.name + "<...>(...);)");

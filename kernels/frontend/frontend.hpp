@@ -219,7 +219,7 @@ struct HostLaunch {
 /// newline. The CLI prints it as it is (no "warpdiv: error: " prefix) and exits 2.
 class ClangDiagnostics : public InvalidInput {
  public:
-  using InvalidInput::InvalidInput;
+  explicit ClangDiagnostics(const std::string& text) : InvalidInput(Diag::source_errors, text) {}
 };
 
 /// Where the front-end plugin is looked for, in order (WARPDIV_FRONTEND_PLUGIN's file alone, made

@@ -29,6 +29,7 @@
 #include <iostream>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,7 @@
 #include "kernels/frontend/plugin_abi.hpp"
 #include "sim/ir_json.hpp"
 #include "sim/json_bytes.hpp"
+#include "sim/message_text.hpp"
 #include "sim/plugin_file.hpp"
 
 namespace warpdiv::frontend {
@@ -80,12 +82,12 @@ const Plugin& plugin() {
       }
       // A FIFO would hang dlopen and a truncated file end in SIGBUS: the file is checked first.
       if (const std::string problem = sim::plugin_file_problem(path); !problem.empty())
-        throw InvalidInput("cannot load the Clang front-end " + path + ": " + problem +
+        throw InvalidInput(Diag::plugin_unavailable, "cannot load the Clang front-end " + path + ": " + problem +
                            " (rebuild or reinstall warpdiv)");
       // Kept loaded for the life of the process (never dlclose'd: LLVM's static state).
       void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (handle == nullptr)
-        throw InvalidInput("cannot load the Clang front-end " + path + ": " + ::dlerror());
+        throw InvalidInput(Diag::plugin_unavailable, "cannot load the Clang front-end " + path + ": " + ::dlerror());
       const auto version =
           reinterpret_cast<abi::VersionFunction>(::dlsym(handle, abi::kVersionSymbol));
       Plugin p;
@@ -93,11 +95,11 @@ const Plugin& plugin() {
       p.free = reinterpret_cast<abi::FreeFunction>(::dlsym(handle, abi::kFreeSymbol));
       if (version == nullptr || p.request == nullptr || p.free == nullptr ||
           version() != abi::kVersion)
-        throw InvalidInput("the Clang front-end " + path +
+        throw InvalidInput(Diag::plugin_unavailable, "the Clang front-end " + path +
                            " does not belong to this warpdiv (rebuild or reinstall both)");
       return p;
     }
-    throw InvalidInput("this warpdiv cannot read CUDA sources: its Clang front-end (" +
+    throw InvalidInput(Diag::plugin_unavailable, "this warpdiv cannot read CUDA sources: its Clang front-end (" +
                        std::string(abi::kFileName) + ") is missing (looked at " + looked +
                        "); read the kernel where warpdiv was built with Clang, save it with "
                        "--save-model K.json and use --model K.json");
@@ -179,17 +181,33 @@ std::string ask_isolated(const Plugin& p, const std::string& request, const std:
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
   if (timed_out)
-    throw InvalidInput("Clang did not finish reading " + file + " within " +
+    throw InvalidInput(Diag::time_budget, "Clang did not finish reading " + file + " within " +
                        std::to_string(kFrontendSeconds) +
                        " s, the front-end's time limit; it was stopped: the source (with what it "
                        "includes) is too large or too complex to read in that time");
   if (WIFSIGNALED(status)) {
     const int signal = WTERMSIG(status);
-    throw InvalidInput("Clang could not read " + file + ": it stopped on signal " +
+    throw InvalidInput(Diag::memory_budget, "Clang could not read " + file + ": it stopped on signal " +
                        std::to_string(signal) + " (" + ::strsignal(signal) +
                        "); the source may nest too deeply or need more memory than there is");
   }
   return reply;
+}
+
+/// The front-end's refusal as it threw it: its diagnostic, place and message (an id this warpdiv
+/// does not know is the plugin's mistake: internal).
+InvalidInput diagnostic_from_reply(const json& error) {
+  const std::string id = error.value("diagnostic", std::string());
+  const std::optional<Diag> diag = diagnostic_named(id);
+  SourceLocation at;
+  at.file = error.value("file", std::string());
+  at.line = error.value("line", 0u);
+  at.column = error.value("column", 0u);
+  const std::string message = error.at("message").get<std::string>();
+  if (!diag)
+    return InvalidInput(Diag::frontend_failed, at,
+                        "the Clang front-end gave an unknown diagnostic " + sim::quote_value(id) + ": " + message);
+  return InvalidInput(*diag, at, message);
 }
 
 /// The plugin's reply to `op`; its error as an exception, `files_read` (when given) filled first
@@ -211,7 +229,7 @@ json ask(const char* op, const FrontendOptions& options, std::vector<std::string
                {"host_block", options.host_block}};
   sim::map_json_strings(request, sim::escape_bytes);
   const std::string reply = ask_isolated(p, request.dump(), options.file);
-  if (reply.empty()) throw std::runtime_error("the Clang front-end gave no reply (out of memory?)");
+  if (reply.empty()) throw Diagnostic(Diag::frontend_failed, "the Clang front-end gave no reply (out of memory?)");
   json answer = json::parse(reply);
   // Every string back to its bytes but the model's, which kernel_from_json reads.
   for (auto& [key, value] : answer.items())
@@ -221,8 +239,8 @@ json ask(const char* op, const FrontendOptions& options, std::vector<std::string
     const std::string kind = e->at("kind").get<std::string>();
     const std::string message = e->at("message").get<std::string>();
     if (kind == "clang") throw ClangDiagnostics(message);
-    if (kind == "input") throw InvalidInput(message);
-    throw std::runtime_error("Clang front-end: " + message);
+    if (kind == "input") throw diagnostic_from_reply(*e);
+    throw Diagnostic(Diag::frontend_failed, "Clang front-end: " + message);
   }
   return answer;
 }

@@ -176,7 +176,11 @@ std::string Lowerer::location(clang::SourceLocation loc) const { return location
 std::string Lowerer::text(const clang::Stmt* s) const { return source_text(context_, s); }
                                
 [[noreturn]] void Lowerer::refuse(const clang::Stmt* at, const std::string& what) const {
-  throw InvalidInput(location(at->getBeginLoc()) + ": " + what);
+  refuse(Diag::unsupported_construct, at, what);
+}
+
+[[noreturn]] void Lowerer::refuse(Diag diag, const clang::Stmt* at, const std::string& what) const {
+  throw InvalidInput(diag, source_location_of(sources_, at->getBeginLoc()), what);
 }
 
 /// Declared in the prelude or another of warpdiv's built-in headers (<cooperative_groups.h>),

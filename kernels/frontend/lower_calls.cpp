@@ -236,7 +236,7 @@ std::optional<ir::ExprId> Lowerer::warp_function(const clang::CallExpr* call,
       if (!call->getArg(3)->EvaluateAsInt(result, context_)) return std::nullopt;  // a width not known
       width = static_cast<int>(result.Val.getInt().getExtValue());
       if (width < 1 || width > 32 || (width & (width - 1)) != 0)
-        refuse(call, "the shuffle's width " + std::to_string(width) + " is not a power of two from 1 to 32");
+        refuse(Diag::undefined_arithmetic, call, "the shuffle's width " + std::to_string(width) + " is not a power of two from 1 to 32");
     }
     operands.push_back(convert(lower_int(call->getArg(1)), *value_type, where));
     operands.push_back(convert(lower_int(call->getArg(2)), ir::ScalarType::I32, where));

@@ -599,7 +599,7 @@ void Lowerer::updated_value(const clang::Expr* op, std::size_t store) {
     NoHoist no_hoist(*this, "a stored value");
     const ir::ExprId old = k_.opaque(*type, describe(target), range(target));
     link_load(old, store - 1, target->getType());
-    if (pending_->loads.size() == loads) throw InvalidInput("the element is not loaded whole");
+    if (pending_->loads.size() == loads) throw InvalidInput(Diag::unsupported_construct, "the element is not loaded whole");
     ir::ExprId value = ir::kNone;
     if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(op)) value = assigned_value(b, old, *type);
     else value = incremented(llvm::cast<clang::UnaryOperator>(op), old, *type);

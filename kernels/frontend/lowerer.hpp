@@ -282,7 +282,7 @@ class Lowerer {
               ? std::string("<unknown>")
               : std::string(presumed.getFilename()) + ":" + std::to_string(presumed.getLine());
       --lowerer_.depth_;
-      throw InvalidInput("nesting deeper than " + std::to_string(kMaxNesting) + " at " + where +
+      throw InvalidInput(Diag::model_too_large, "nesting deeper than " + std::to_string(kMaxNesting) + " at " + where +
                          ": the front-end follows statements and expressions (inlined calls "
                          "included) at most " + std::to_string(kMaxNesting) + " levels deep");
     }
@@ -310,7 +310,9 @@ class Lowerer {
   ir::SourceRange range(const clang::Stmt* s);
   std::string location(clang::SourceLocation loc) const;
   std::string text(const clang::Stmt* s) const;
+  /// Throws InvalidInput at `at`'s place: unsupported_construct, or the diagnostic given.
   [[noreturn]] void refuse(const clang::Stmt* at, const std::string& what) const;
+  [[noreturn]] void refuse(Diag diag, const clang::Stmt* at, const std::string& what) const;
   bool in_prelude(const clang::Decl* decl) const;
   bool is_cuda_api(const clang::Decl* decl) const;
   bool address_taken_float(const clang::VarDecl* var);

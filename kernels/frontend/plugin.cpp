@@ -36,6 +36,19 @@ json error(const char* kind, const std::string& message, const std::vector<std::
   return escaped(json{{"error", {{"kind", kind}, {"message", message}}}, {"files_read", files_read}});
 }
 
+/// A diagnostic whole: its id, its place and its message apart (the loader throws it again).
+json error(const char* kind, const warpdiv::Diagnostic& d, const std::vector<std::string>& files_read) {
+  const warpdiv::SourceLocation& at = d.location();
+  return escaped(json{{"error",
+                       {{"kind", kind},
+                        {"message", d.message()},
+                        {"diagnostic", warpdiv::info(d.diag()).id},
+                        {"file", at.file},
+                        {"line", at.line},
+                        {"column", at.column}}},
+                      {"files_read", files_read}});
+}
+
 json answer(const std::string& request_text) {
   std::vector<std::string> files_read;  // also on failure: the files Clang read before it
   try {
@@ -94,7 +107,7 @@ json answer(const std::string& request_text) {
   } catch (const warpdiv::frontend::ClangDiagnostics& e) {
     return error("clang", e.what(), files_read);
   } catch (const warpdiv::InvalidInput& e) {
-    return error("input", e.what(), files_read);
+    return error("input", e, files_read);
   } catch (const std::exception& e) {
     return error("internal", e.what(), files_read);
   }

@@ -57,19 +57,19 @@ TiledMatmul::TiledMatmul(const MatmulShape& shape) {
   if (shape.rows < 1 || shape.inner < 1 || shape.cols < 1 || shape.rows > kMaxSize ||
       shape.inner > kMaxSize || shape.cols > kMaxSize || shape.tile < 1 ||
       shape.tile > kMatmulMaxTile)
-    throw std::invalid_argument("TiledMatmul: J, K and L must be 1 .. 2^31 - 1 and T 1 .. 32");
+    throw InternalError("TiledMatmul: J, K and L must be 1 .. 2^31 - 1 and T 1 .. 32");
   const DeviceInfo device = query_device();
   const std::int64_t grid_x = blocks_along(shape.cols, shape.tile);
   const std::int64_t grid_y = blocks_along(shape.rows, shape.tile);
   if (grid_x > device.max_grid_x || grid_y > device.max_grid_y)
-    throw InvalidInput("the grid of " + std::to_string(grid_x) + " x " + std::to_string(grid_y) +
+    throw InvalidInput(Diag::launch_invalid, "the grid of " + std::to_string(grid_x) + " x " + std::to_string(grid_y) +
                        " blocks exceeds " + device.name + "'s limit of " +
                        std::to_string(device.max_grid_x) + " x " +
                        std::to_string(device.max_grid_y) + " (--rows / --cols too large for T = " +
                        std::to_string(shape.tile) + ")");
   const std::uint64_t needed = device_bytes_needed(shape);
   if (needed > device.free_memory_bytes)
-    throw InvalidInput("the launch needs " + gib(needed) + " of GPU memory (M, N and P) but " +
+    throw InvalidInput(Diag::memory_budget, "the launch needs " + gib(needed) + " of GPU memory (M, N and P) but " +
                        device.name + " has " + gib(device.free_memory_bytes) +
                        " free; use smaller sizes");
   auto state = std::make_unique<State>();
@@ -88,7 +88,7 @@ void TiledMatmul::upload(const std::vector<float>& m, const std::vector<float>& 
   State& s = *state_;
   if (m.size() != elements(s.shape.rows, s.shape.inner) ||
       n.size() != elements(s.shape.inner, s.shape.cols))
-    throw std::invalid_argument("TiledMatmul::upload: M must hold J*K and N K*L elements");
+    throw InternalError("TiledMatmul::upload: M must hold J*K and N K*L elements");
   s.m.upload(m);
   s.n.upload(n);
 }

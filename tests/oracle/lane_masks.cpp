@@ -83,7 +83,7 @@ WarpPhaseMap warp_phase_map(const Geometry& g, const WarpLaneTable& lanes, Condi
   for (int w = 0; w < map.warps; ++w) {
     for (const PhaseColumn& column : map.columns) {
       if (column.first < 0 || column.last < column.first || column.last >= g.phases)
-        throw InvalidInput("phase column " + std::to_string(column.first) + ".." +
+        throw InvalidInput(Diag::flag_value, "phase column " + std::to_string(column.first) + ".." +
                            std::to_string(column.last) + " is outside the " +
                            std::to_string(g.phases) + " phases");
       const LaneMask first =
@@ -91,7 +91,7 @@ WarpPhaseMap warp_phase_map(const Geometry& g, const WarpLaneTable& lanes, Condi
       // A column stands for all of its phases; only the last phase of the loop differs from the
       // others, so comparing the column's ends catches a column that mixes the two.
       if (lanes.condition_mask(condition, block.bx, block.by, column.last, w) != first)
-        throw InvalidInput("phase column " + std::to_string(column.first) + ".." +
+        throw InvalidInput(Diag::flag_value, "phase column " + std::to_string(column.first) + ".." +
                            std::to_string(column.last) + " mixes phases with different outcomes");
       map.outcomes.push_back(classify_warp(first, lanes.existing(w)));
     }

@@ -146,7 +146,7 @@ DivergenceResult replay(const LaunchConfig& config, const ReplayOptions& options
   const Count total = g.warp_phases();
   const Count limit = std::min(options.max_warp_phases, kReplayHardLimit);
   if (total > limit) {
-    throw InvalidInput("the replay engine would visit " + to_decimal(total) +
+    throw InvalidInput(Diag::evaluation_budget, "the replay engine would visit " + to_decimal(total) +
                        " warp-phases, above its limit of " + to_decimal(limit) +
                        "; use smaller sizes or the exact engine");
   }

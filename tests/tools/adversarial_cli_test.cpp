@@ -48,7 +48,7 @@ TEST_P(NeverEndingKernel, IsNamedByEveryEngineAndSweep) {
   const NeverEnds& c = GetParam();
   TempDir dir;
   const std::string file = write(dir, "k.cu", c.source);
-  const std::string loop = std::string("k.cu:") + c.loop + ": the ";
+  const std::string loop = std::string("k.cu:") + c.loop + ": error: the ";
   for (const std::string engine : {"auto", "replay"}) {
     SCOPED_TRACE(engine);
     std::vector<std::string> args = {"analyze", file, "--grid", "2", "--block", "64", "--engine", engine,

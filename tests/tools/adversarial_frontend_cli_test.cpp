@@ -119,7 +119,7 @@ TEST(AdversarialFrontendCli, ATenMebibyteSourceIsRefusedNamingTheSizeLimit) {
   write_file(dir.file("big.cu"), source + "__global__ void k(int* out) { out[threadIdx.x] = 1; }\n");
   expect_one_line_refusal(analyze(dir.file("big.cu")),
                           dir.file("big.cu") + " is 10485814 bytes, above the front-end's limit "
-                                               "of 4194304 bytes (4 MiB) for a source file\n");
+                                               "of 4194304 bytes (4 MiB) for a source file [warpdiv-file-unreadable]\n");
 }
 
 TEST(AdversarialFrontendCli, OverloadedKernelsAreListedBySignatureAndChosenByIt) {
@@ -132,7 +132,7 @@ TEST(AdversarialFrontendCli, OverloadedKernelsAreListedBySignatureAndChosenByIt)
   expect_one_line_refusal(analyze(file, {"--kernel", "ov"}),
                           file + ": --kernel ov names 2 overloaded kernels (ov(int *), "
                                  "ov(float *)): choose one by its parameter types, as --kernel "
-                                 "'ov(float *)'\n");
+                                 "'ov(float *)' [warpdiv-kernel-choice]\n");
   // ov(float*): threads 0..39 pass; warp 0 all of its 32, warp 1 8 of 32: divergent once.
   const CliResult r = analyze(file, {"--kernel", "ov(float*)"});
   ASSERT_EQ(r.status, 0) << r.err;

@@ -107,14 +107,14 @@ INSTANTIATE_TEST_SUITE_P(
         // so i = 150 would need thread 86). Warp 0 of block 0 runs first: its lane 22.
         BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200",
                   "--alloc", "x=150", "--alloc", "y=200"},
-                 "grid_stride_loop.cu:16:16: out of bounds: 'x[i]' reads element 150 of 'x', which holds "
+                 "grid_stride_loop.cu:16:16: error: out of bounds: 'x[i]' reads element 150 of 'x', which holds "
                  "150 elements of 4 bytes (0 to 149), in block (0, 0, 0), thread (22, 0, 0)"},
         // By the replay alone, with y too short as well: of the accesses out of bounds, the first
         // in source order is named: the store `y[i] = ...` at column 5. Element 140 = 12 + 128:
         // thread 12 of block 0 in its second iteration.
         BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200",
                   "--alloc", "x=150", "--alloc", "y=140", "--engine", "replay"},
-                 "grid_stride_loop.cu:16:5: out of bounds: 'y[i]' writes element 140 of 'y', which holds 140 "
+                 "grid_stride_loop.cu:16:5: error: out of bounds: 'y[i]' writes element 140 of 'y', which holds 140 "
                  "elements of 4 bytes (0 to 139), in block (0, 0, 0), thread (12, 0, 0)"},
         // A __shared__ array has its size: an access past it is bad input with no flag at all.
         // The interleaved reduction's partialSum holds 2 x 256 floats; with blocks of 1,000
@@ -123,14 +123,14 @@ INSTANTIATE_TEST_SUITE_P(
         // is what made the real kernel stop with "illegal memory access" on the H100
         // (data/validation/README.md, the zoo with the real kernel's outputs).
         BadInput{{kZoo + "reduction_interleaved.cu", "--grid", "3", "--block", "1000"},
-                 "reduction_interleaved.cu:15:3: out of bounds: 'partialSum[t]' writes element 512 of "
+                 "reduction_interleaved.cu:15:3: error: out of bounds: 'partialSum[t]' writes element 512 of "
                  "'partialSum', which holds 512 elements of 4 bytes (0 to 511), in block (0, 0, 0), "
                  "thread (512, 0, 0)"},
         // extern __shared__ is sized by --dynamic-smem: sdata[tid] with 256 threads needs 1,024
         // bytes; given 512 (128 ints), thread 128 writes the first element past it.
         BadInput{{kZoo + "cg_reduction.cu", "--grid", "2", "--block", "256", "--arg", "n=1000",
                   "--dynamic-smem", "512", "--engine", "replay"},
-                 "cg_reduction.cu:20:3: out of bounds: 'sdata[tid]' writes element 128 of 'sdata', which "
+                 "cg_reduction.cu:20:3: error: out of bounds: 'sdata[tid]' writes element 128 of 'sdata', which "
                  "holds 128 elements of 4 bytes (0 to 127), in block (0, 0, 0), thread (128, 0, 0)"},
         BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200",
                   "--alloc", "z=5"},
@@ -146,7 +146,7 @@ INSTANTIATE_TEST_SUITE_P(
         // Too big to replay: the class engine's corner run names it.
         BadInput{{kNaive, "--grid", "2897,2897", "--block", "16,16", "--arg", "Width=46340", "--alloc",
                   "P=2147395599"},
-                 "naive_matmul.cu:20:5: out of bounds: 'P[Row*Width+Col]' writes element 2147395599 of 'P', "
+                 "naive_matmul.cu:20:5: error: out of bounds: 'P[Row*Width+Col]' writes element 2147395599 of 'P', "
                  "which holds 2147395599 elements of 4 bytes (0 to 2147395598), in block (2896, 2896, 0), "
                  "thread (3, 3, 0), and which block meets such a fault first takes the replay, here "},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--warp-size", "48"},
@@ -437,7 +437,7 @@ TEST_F(AnalyzeSourceFile, AllocChecksEveryAccessAgainstItsBuffer) {
                                   "}\n");
   const CliResult before = run_warpdiv({"analyze", file, "--grid", "1", "--block", "64", "--alloc", "a=64"});
   EXPECT_EQ(before.status, 2);
-  EXPECT_TRUE(contains(before.err, "before.cu:3:10: out of bounds: 'a[i - 1]' reads element -1 of 'a', which "
+  EXPECT_TRUE(contains(before.err, "before.cu:3:10: error: out of bounds: 'a[i - 1]' reads element -1 of 'a', which "
                                    "holds 64 elements of 4 bytes (0 to 63), in block (0, 0, 0), thread (0, 0, 0)"))
       << before.err;
   // Only b given: a is not checked (its size is unknown), the launch is counted.
@@ -492,7 +492,7 @@ TEST_F(AnalyzeSourceFile, DataGivesTheValuesBranchesDependOn) {
   // Without the values: refused, naming the flag that gives them.
   const CliResult missing = run_warpdiv(launch);
   EXPECT_EQ(missing.status, 2);
-  EXPECT_TRUE(contains(missing.err, "spmv_csr_scalar.cu:24:5: data-dependent branch: the condition of this for depends on "))
+  EXPECT_TRUE(contains(missing.err, "spmv_csr_scalar.cu:24:5: error: data-dependent branch: the condition of this for depends on "))
       << missing.err;
   EXPECT_TRUE(contains(missing.err, "give the values of 'row_ptr' with --data row_ptr=FILE (or --alloc row_ptr=COUNT for "
                                     "zeros)"))
@@ -501,7 +501,7 @@ TEST_F(AnalyzeSourceFile, DataGivesTheValuesBranchesDependOn) {
   const std::string short_bin = source("short.bin", std::string("\0\0\0\0\2\0\0\0\2\0\0\0\5\0\0\0\6\0\0\0", 20));
   const CliResult outside = run_warpdiv(with(launch, {"--data", "row_ptr=" + short_bin}));
   EXPECT_EQ(outside.status, 2);
-  EXPECT_TRUE(contains(outside.err, "spmv_csr_scalar.cu:23:19: out of bounds: 'row_ptr[row + 1]' reads element 5 of "
+  EXPECT_TRUE(contains(outside.err, "spmv_csr_scalar.cu:23:19: error: out of bounds: 'row_ptr[row + 1]' reads element 5 of "
                                     "'row_ptr', which holds 5 elements of 4 bytes (0 to 4), in block (0, 0, 0), "
                                     "thread (4, 0, 0)"))
       << outside.err;

@@ -71,7 +71,7 @@ TEST(AtomicsCli, ASpinLockStopsWithOneLineNamingTheLoop) {
                                    "lock=1", "--alloc", "count=1"});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(count_lines(r.err), 1u) << r.err;
-  EXPECT_TRUE(contains(r.err, "spin_lock.cu:5:3: the while loop never ends: warp 0 (lanes 1-31)")) << r.err;
+  EXPECT_TRUE(contains(r.err, "spin_lock.cu:5:3: error: the while loop never ends: warp 0 (lanes 1-31)")) << r.err;
 }
 
 // A loop that changes memory at every iteration never repeats a state: the budget stops it.

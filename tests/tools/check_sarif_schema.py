@@ -204,7 +204,7 @@ def check_edge(edge):
     single = by_line.get(("single-lane-branch", 6), [])
     expect(len(single) == 1 and single[0]["properties"]["rule"] == "divergent-evaluations",
            f"line 6's if (threadIdx.x == 0): one single-lane finding {single}")
-    unreadable = [r for r in results if r["ruleId"] == "kernel-unreadable"]
+    unreadable = [r for r in results if r["ruleId"] == "warpdiv-source-errors"]
     expect(len(unreadable) == 1 and unreadable[0]["level"] == "error" and
            "region" not in unreadable[0]["locations"][0]["physicalLocation"] and
            unreadable[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "broken.cu",

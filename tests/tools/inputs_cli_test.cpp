@@ -248,7 +248,7 @@ TEST(InputsCli, NcuCheckOwnFlagsAreSingleValuedAndAMissingNcuIsOneLine) {
   for (const std::string& a : with({"--ncu", "no-such-ncu"})) command += " " + shell_quote(a);
   const CliResult r = run_bash(command);
   EXPECT_EQ(r.status, 3) << r.out << r.err;
-  EXPECT_EQ(r.err, "warpdiv: no GPU: no ncu: 'no-such-ncu' was not found (give --ncu PATH)\n");
+  EXPECT_EQ(r.err, "warpdiv: error: no ncu: 'no-such-ncu' was not found (give --ncu PATH) [warpdiv-no-device]\n");
 }
 
 TEST(InputsCli, ByteOrderMarksAreAccepted) {

@@ -111,20 +111,20 @@ TEST(MemoryClassesCli, NcuCheckRefusesWhatItCannotCompare) {
   const std::string tiny = std::string(WARPDIV_SOURCE_DIR) + "/data/samples/spmv_tiny/";
   const std::vector<BadInput> bad = {
       {{"ncu-check", dir.file("gather.cu"), "--grid", "1", "--block", "32", "--save-ncu", save},
-       "gather.cu:2:22: ncu-check cannot compare this launch: the access 'rows[threadIdx.x][0]' is not counted"},
+       "gather.cu:2:22: error: ncu-check cannot compare this launch: the access 'rows[threadIdx.x][0]' is not counted"},
       {{"ncu-check", dir.file("big.cu"), "--grid", "1", "--block", "32", "--arg", "n=2147483647", "--save-ncu", save},
        "undefined behaviour"},
       // --alloc: a[i * 3] reaches element 93 at thread 31; 64 elements end at thread 22 (66).
       {{"ncu-check", dir.file("big.cu"), "--grid", "1", "--block", "32", "--arg", "n=3", "--alloc", "a=64",
         "--save-ncu", save},
-       "big.cu:3:3: out of bounds: 'a[i * n]' writes element 66 of 'a', which holds 64 elements of 4 bytes (0 to "
+       "big.cu:3:3: error: out of bounds: 'a[i * n]' writes element 66 of 'a', which holds 64 elements of 4 bytes (0 to "
        "63), in block (0, 0, 0), thread (22, 0, 0); ncu-check does not run a launch the model finds undefined"},
       // The CSR SpMV's loop needs row_ptr's values, its gather x[col_idx[jj]] col_idx's.
       {{"ncu-check", spmv, "--grid", "1", "--block", "32", "--arg", "num_rows=5", "--save-ncu", save},
        "give the values of 'row_ptr' with --data row_ptr=FILE"},
       {{"ncu-check", spmv, "--grid", "1", "--block", "32", "--arg", "num_rows=5", "--data", "row_ptr=" + tiny + "row_ptr.npy",
         "--save-ncu", save},
-       "spmv_csr_scalar.cu:25:27: ncu-check cannot compare this launch: the access 'x[col_idx[jj]]' is not counted "
+       "spmv_csr_scalar.cu:25:27: error: ncu-check cannot compare this launch: the access 'x[col_idx[jj]]' is not counted "
        "(its address depends on col_idx[jj] (global memory))"},
   };
   for (const BadInput& b : bad) {

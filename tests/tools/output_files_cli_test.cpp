@@ -599,7 +599,7 @@ TEST(OutputFilesCli, CtrlCWhileACsvIsWrittenLeavesNoFile) {
   ASSERT_EQ(::kill(pid, SIGINT), 0);
   const ChildEnd end = wait_for(pid);
   EXPECT_EQ(end.exit_status, 130) << "signal " << end.signal;
-  EXPECT_EQ(read_file(dir.file("err.txt")), "warpdiv analyze: interrupted: no file written\n");
+  EXPECT_EQ(read_file(dir.file("err.txt")), "warpdiv analyze: interrupted: no file written [warpdiv-interrupted]\n");
   EXPECT_EQ(read_file(dir.file("c.csv")), "precious\n");
   EXPECT_EQ(dir.entries(), (std::vector<std::string>{"c.csv", "err.txt", "loop.cu"}));
 }

@@ -130,26 +130,26 @@ TEST(SourceLaunchCli, RefusalsNameTheValueAndWhere) {
   TempDir dir;
   const std::string file = dir.file("hw.cu");
   write_file(file, kHomework);
-  const auto refused = [&](const std::vector<std::string>& args, const std::string& message) {
+  const auto refused = [&](const std::vector<std::string>& args, const std::string& message, const std::string& id) {
     std::vector<std::string> all = {"analyze", file};
     all.insert(all.end(), args.begin(), args.end());
     all.insert(all.end(), {"--csv", dir.file("out.csv")});
     const CliResult r = run_warpdiv(all);
     EXPECT_EQ(r.status, 2);
-    EXPECT_EQ(r.err, "warpdiv: error: " + message + "\n");
+    EXPECT_EQ(r.err, "warpdiv: error: " + message + " [warpdiv-" + id + "]\n");
     EXPECT_EQ(r.out, "");
     EXPECT_FALSE(file_exists(dir.file("out.csv")));
   };
   refused({}, file + " launches scale 2 times: choose one with --launch N (1 .. 2), or give --grid "
                      "X[,Y[,Z]] and --block X[,Y[,Z]]: [1] main() at " + file +
                   ":14:3: grid (5, 7, 1), block (16, 16, 1); rows = 100, cols = 70 [2] main() at " +
-                  file + ":16:3: grid (?, 1, 1), block (16, 1, 1); rows = 1, cols = ?");
-  refused({"--launch", "3"}, "--launch 3 is outside 1 .. 2 (" + file + " launches scale 2 times)");
+                  file + ":16:3: grid (?, 1, 1), block (16, 1, 1); rows = 1, cols = ?", "kernel-choice");
+  refused({"--launch", "3"}, "--launch 3 is outside 1 .. 2 (" + file + " launches scale 2 times)", "flag-value");
   // A value the parameter's type cannot take: the one error line, no note before it.
   refused({"--launch", "1", "--arg", "rows=2.5"},
-          "--arg rows: rows is int32, which takes a decimal integer from -2147483648 to 2147483647 (got '2.5')");
+          "--arg rows: rows is int32, which takes a decimal integer from -2147483648 to 2147483647 (got '2.5')", "flag-value");
   refused({"--launch", "2"}, file + ":16:41: the argument cols is not computable from the source: 'width' (" +
-                                 file + ":15:7) is set from atoi(argv[1]); give --arg cols=VALUE");
+                                 file + ":15:7) is set from atoi(argv[1]); give --arg cols=VALUE", "host-value-unknown");
   // --arg cols=64 makes launch 2 computable (the host code follows width = 64: the second test
   // above); a value the host code cannot take, for a variable it writes again, does not.
   std::string again = kHomework;
@@ -159,16 +159,16 @@ TEST(SourceLaunchCli, RefusalsNameTheValueAndWhere) {
   const CliResult grid_unknown = run_warpdiv({"analyze", file3, "--launch", "2", "--arg", "cols=64"});
   EXPECT_EQ(grid_unknown.status, 2);
   EXPECT_EQ(grid_unknown.err, "warpdiv: error: " + file3 + ":17:11: grid's x is not computable from the source: 'width' (" +
-                                  file3 + ":15:7) is set from atoi(argv[1]); give --grid\n");
+                                  file3 + ":15:7) is set from atoi(argv[1]); give --grid [warpdiv-host-value-unknown]\n");
   refused({"--launch", "1", "--grid", "5,7", "--block", "16,16"},
           "--launch chooses a launch in FILE.cu's host code, which --grid and --block given together "
-          "replace: leave out --launch, or one of them");
+          "replace: leave out --launch, or one of them", "flag-usage");
   // A file with no launch of its kernel.
   write_file(dir.file("none.cu"), "__global__ void k(int *a) { a[0] = 1; }\n");
   const CliResult none = run_warpdiv({"analyze", dir.file("none.cu"), "--block", "32"});
   EXPECT_EQ(none.status, 2);
   EXPECT_EQ(none.err, "warpdiv: error: " + dir.file("none.cu") +
-                          " launches k nowhere in its host code (no k<<<...>>>(...)): give --grid X[,Y[,Z]]\n");
+                          " launches k nowhere in its host code (no k<<<...>>>(...)): give --grid X[,Y[,Z]] [warpdiv-kernel-choice]\n");
 }
 
 // A kernel whose extern __shared__ buffer main() sizes from `threads` (declared by `declaration`,
@@ -202,8 +202,9 @@ TEST(SourceLaunchCli, TheThirdLaunchArgumentSizesExternShared) {
   // --dynamic-smem 128 overrides it: 32 ints, and thread 32's store is the first outside.
   const CliResult small = run_warpdiv({"analyze", file, "--dynamic-smem", "128"});
   EXPECT_EQ(small.status, 2);
-  EXPECT_NE(small.err.find("warpdiv: error: " + file + ":3:3: out of bounds: 'buf[threadIdx.x]' writes element 32 of "
-                           "'buf', which holds 32 elements of 4 bytes (0 to 31), in block (0, 0, 0), thread (32, 0, 0)"),
+  EXPECT_NE(small.err.find(file + ":3:3: error: out of bounds: 'buf[threadIdx.x]' writes element 32 of "
+                           "'buf', which holds 32 elements of 4 bytes (0 to 31), in block (0, 0, 0), thread (32, 0, 0) "
+                           "[warpdiv-out-of-bounds]\n"),
             std::string::npos) << small.err;
 }
 
@@ -235,7 +236,7 @@ TEST(SourceLaunchCli, BlockGivenOnTheCommandLineSizesTheSourcesDynamicSharedMemo
   EXPECT_EQ(asked.err, "warpdiv: error: " + at + ":11:19: the dynamic shared memory is not computable from the source: "
                        "'threads' (" + at + ":9:7) gives the launch's block, which --block replaces, and the host "
                        "code is not followed with --block's value: 'threads' (" + at + ":9:7) is written at " + at +
-                       ":10:3 as well; give --dynamic-smem\n");
+                       ":10:3 as well; give --dynamic-smem [warpdiv-host-value-unknown]\n");
   EXPECT_FALSE(file_exists(dir.file("out2.csv")));
 }
 
@@ -275,14 +276,14 @@ int main() {
   const CliResult wide = run_warpdiv({"analyze", file, "--launch", "2", "--csv", dir.file("out2.csv")});
   EXPECT_EQ(wide.status, 2);
   EXPECT_EQ(wide.err, note + "warpdiv: error: " + file + ":11:7: grid's x is not taken from the source: '4294967296' (" + file +
-                          ":11:7) is 4294967296, outside unsigned int's range 0 .. 4294967295; fix it or give --grid\n");
+                          ":11:7) is 4294967296, outside unsigned int's range 0 .. 4294967295; fix it or give --grid [warpdiv-host-value-unknown]\n");
   EXPECT_FALSE(file_exists(dir.file("out2.csv")));
   // A literal Clang rejects (it would take it wrapped, as 1): Clang's error, after the note that
   // lists it among the errors outside the kernel.
   const CliResult rejected = run_warpdiv({"analyze", file, "--launch", "3", "--csv", dir.file("out3.csv")});
   EXPECT_EQ(rejected.status, 2);
   EXPECT_EQ(rejected.err, note + "warpdiv: error: " + file + ":12:7: grid's x is not taken from the source: "
-                              "Clang rejects it: " + file + ":12:7: error: " + message + "; fix it or give --grid\n");
+                              "Clang rejects it: " + file + ":12:7: error: " + message + "; fix it or give --grid [warpdiv-host-value-unknown]\n");
   EXPECT_FALSE(file_exists(dir.file("out3.csv")));
   // --grid given: the source's grid is not needed.
   const CliResult given = run_warpdiv({"analyze", file, "--launch", "3", "--grid", "2"});
@@ -297,7 +298,7 @@ TEST(SourceLaunchCli, AZooKernelHasNoHostCodeSoItsLaunchIsAskedFor) {
     EXPECT_EQ(r.status, 2) << command;
     EXPECT_EQ(r.err, "warpdiv: error: " + naive +
                          " launches MatrixMulKernel nowhere in its host code (no "
-                         "MatrixMulKernel<<<...>>>(...)): give --block X[,Y[,Z]]\n")
+                         "MatrixMulKernel<<<...>>>(...)): give --block X[,Y[,Z]] [warpdiv-kernel-choice]\n")
         << command;
   }
 }
@@ -367,12 +368,12 @@ int main() {
   const CliResult no_entry = run_warpdiv({"analyze", dir.file("other.cu"), "-p", project + "/build", "--grid", "1", "--block", "32"});
   EXPECT_EQ(no_entry.status, 2);
   EXPECT_EQ(no_entry.err, "warpdiv: error: " + project + "/build/compile_commands.json has no entry for " +
-                              dir.file("other.cu") + "\n");
+                              dir.file("other.cu") + " [warpdiv-file-content]\n");
   const CliResult no_database = run_warpdiv({"analyze", kernel, "-p", project, "--grid", "1", "--block", "32"});
   EXPECT_EQ(no_database.status, 2);
   EXPECT_EQ(no_database.err, "warpdiv: error: -p " + project +
                                  ": no compile_commands.json in it (CMake writes one when configured "
-                                 "with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)\n");
+                                 "with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON) [warpdiv-file-unreadable]\n");
   write_file(dir.file("compile_commands.json"), "{\"not\": \"a list\"");
   const CliResult malformed = run_warpdiv({"analyze", kernel, "-p", dir.path(), "--grid", "1", "--block", "32"});
   EXPECT_EQ(malformed.status, 2);

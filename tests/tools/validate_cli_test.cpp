@@ -1,5 +1,5 @@
 // `warpdiv validate` through the real binary, without a GPU: bad input (exit 2) and, where there
-// is no CUDA device or driver, the one-line "no GPU" answer (exit 3).
+// is no CUDA device or driver, the one-line answer [warpdiv-no-device] (exit 3).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -29,7 +29,8 @@ TEST(ValidateCli, WithoutAGpuExitsThreeWithOneLine) {
   const CliResult r = run_warpdiv({"validate", "--csv", csv});
   EXPECT_EQ(r.status, 3) << r.out << r.err;
   EXPECT_EQ(count_lines(r.err), 1u) << r.err;
-  EXPECT_EQ(r.err.rfind("warpdiv: no GPU: ", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.rfind("warpdiv: error: ", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.find(" [warpdiv-no-device]\n"), r.err.size() - 21) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
   EXPECT_TRUE(dir.entries().empty());  // no CSV, no temporary file
 }

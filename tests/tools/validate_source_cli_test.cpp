@@ -37,7 +37,8 @@ void expect_no_gpu_line(const std::vector<std::string>& args, const TempDir& dir
   const CliResult r = run_warpdiv(args);
   EXPECT_EQ(r.status, 3) << r.out << r.err;
   EXPECT_EQ(count_lines(r.err), 1u) << r.err;
-  EXPECT_EQ(r.err.rfind("warpdiv: no GPU: ", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.rfind("warpdiv: error: ", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.find(" [warpdiv-no-device]\n"), r.err.size() - 21) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
   EXPECT_EQ(dir.entries().size(), files_before);  // no CSV, no temporary file
 }

@@ -25,7 +25,7 @@ std::optional<KernelOccupancy> source_occupancy(const AnalyzeSourceRequest& requ
   if (request.gpu.name.empty()) return std::nullopt;
   const analysis::GpuSpec gpu = find_requested_gpu(request.gpu);
   if (gpu.warp_size != launch.warp_size)
-    throw InvalidInput("--warp-size " + std::to_string(launch.warp_size) +
+    throw InvalidInput(Diag::flag_usage, "--warp-size " + std::to_string(launch.warp_size) +
                        " differs from the warp size " + std::to_string(gpu.warp_size) +
                        " of --gpu " + gpu.name);
   kernels::CompileRequest compile = kernels::compile_request(kernel, gpu.cc_major, gpu.cc_minor);
@@ -44,7 +44,7 @@ std::optional<KernelOccupancy> source_occupancy(const AnalyzeSourceRequest& requ
   if (request.dynamic_shared > 0 && r.shared_bytes_per_block > r.shared_memory_limit_per_block) {
     const std::int64_t room = r.shared_memory_limit_per_block - k.launch.static_shared_bytes -
                               gpu.reserved_shared_memory_per_block;
-    throw InvalidInput("--dynamic-smem " + std::to_string(request.dynamic_shared) + ": a block would need " +
+    throw InvalidInput(Diag::launch_invalid, "--dynamic-smem " + std::to_string(request.dynamic_shared) + ": a block would need " +
                        std::to_string(r.shared_bytes_per_block) + " bytes of shared memory (" +
                        std::to_string(k.launch.static_shared_bytes) + " static, " +
                        std::to_string(gpu.reserved_shared_memory_per_block) + " reserved), past " +

@@ -52,7 +52,7 @@ ir::Dim3 parse_block_index(const std::string& text, const ir::Dim3& grid) {
   if (commas < 1) at.y = 0;
   const auto inside = [](std::int64_t v, std::uint32_t size) { return v >= 0 && v < size; };
   if (!inside(at.x, grid.x) || !inside(at.y, grid.y) || !inside(at.z, grid.z))
-    throw InvalidInput("--only-block " + text + " is outside the grid " + ir::to_string(grid) +
+    throw InvalidInput(Diag::flag_value, "--only-block " + text + " is outside the grid " + ir::to_string(grid) +
                        " (each index from 0 to its size - 1)");
   return ir::Dim3{static_cast<std::uint32_t>(at.x), static_cast<std::uint32_t>(at.y),
                   static_cast<std::uint32_t>(at.z)};
@@ -180,24 +180,24 @@ po::options_description analyze_source_options() {
 // The flags that only a launch gives meaning to, refused with --save-model alone; and the GPU's.
 void check_flag_combinations(const po::variables_map& vm, const AnalyzeSourceRequest& r) {
   if (r.by_class && !has(vm, "csv"))
-    throw InvalidInput("--by-class needs --csv FILE (the CSV it shapes)");
+    throw InvalidInput(Diag::flag_usage, "--by-class needs --csv FILE (the CSV it shapes)");
   if (r.by_class && (r.engine == SourceEngine::replay || r.engine == SourceEngine::all))
-    throw InvalidInput(std::string("--by-class needs the class engine: use --engine auto or exact, not ") +
+    throw InvalidInput(Diag::flag_usage, std::string("--by-class needs the class engine: use --engine auto or exact, not ") +
                        (r.engine == SourceEngine::all ? "all" : "replay"));
   if (r.save_only)
     for (const char* flag : {"csv", "html", "arg", "by-iteration", "by-call-site", "only-block", "only-warp",
                              "warp-size", "engine", "gpu", "regs", "smem", "gpu-file",
                              "dynamic-smem", "alloc", "data", "launch"})
       if (has(vm, flag))
-        throw InvalidInput(std::string("--") + flag +
+        throw InvalidInput(Diag::flag_usage, std::string("--") + flag +
                            " needs a launch: give --grid and --block (or use --save-model alone)");
   if (has(vm, "gpu") && has(vm, "build-dir"))
-    throw InvalidInput("--gpu compiles FILE.cu with nvcc for its registers, with the -D and -I of the "
+    throw InvalidInput(Diag::flag_usage, "--gpu compiles FILE.cu with nvcc for its registers, with the -D and -I of the "
                        "command line only, not -p's compile_commands.json: give them with -D and -I "
                        "instead of -p (or leave out --gpu)");
   if (!has(vm, "gpu"))
     for (const char* flag : {"regs", "smem", "gpu-file"})
-      if (has(vm, flag)) throw InvalidInput(std::string("--") + flag + " needs --gpu NAME");
+      if (has(vm, flag)) throw InvalidInput(Diag::flag_usage, std::string("--") + flag + " needs --gpu NAME");
 }
 
 }  // namespace
@@ -286,7 +286,7 @@ void write_analyze(const AnalyzeSourceRequest& request, AnalyzeSourceReport& run
         analysis::RooflineGpu{gpu.name, gpu.peak_fp32_gflops, gpu.memory_bandwidth_gbs, gpu.rates_source};
   }
   if (csv && request.by_class && run.report.classes.empty())
-    throw InvalidInput("--by-class needs block classes, and " + run.counts.note);
+    throw InvalidInput(Diag::classes_unproven, "--by-class needs block classes, and " + run.counts.note);
   if (csv && request.by_class) analysis::write_source_class_csv(csv->stream(), run.report);
   if (csv && !request.by_class) analysis::write_source_csv(csv->stream(), run.report);
   if (html) html->stream() << analysis::render_source_html(run.report, run.page);

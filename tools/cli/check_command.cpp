@@ -57,10 +57,6 @@ po::options_description check_options() {
   return options;
 }
 
-std::string place(const analysis::CheckConfig& c, const analysis::ConfigPlace& p,
-                  const std::string& what) {
-  return analysis::config_message(c.path, p, what);
-}
 
 // The shared launch code words its refusals for the command line; in a configuration the same
 // things are keys.
@@ -75,6 +71,11 @@ std::string in_config_words(std::string message) {
   return message;
 }
 
+/// The same diagnostic in the configuration's words.
+Diagnostic in_config_words(const Diagnostic& d) {
+  return Diagnostic(d.diag(), d.location(), in_config_words(d.message()));
+}
+
 // Runs `f`; an InvalidInput it throws comes back prefixed with the place in the configuration.
 template <class F>
 auto at_place(const analysis::CheckConfig& c, const analysis::ConfigPlace& p, const std::string& prefix,
@@ -82,7 +83,7 @@ auto at_place(const analysis::CheckConfig& c, const analysis::ConfigPlace& p, co
   try {
     return f();
   } catch (const InvalidInput& e) {
-    throw InvalidInput(place(c, p, prefix + in_config_words(e.what())));
+    throw analysis::config_error(e.diag(), c.path, p, prefix + in_config_words(e.what()));
   }
 }
 
@@ -97,7 +98,7 @@ CheckRequest parse_check(const Args& args) {
     return r;
   }
   if (!has(vm, "config"))
-    throw InvalidInput("warpdiv check needs CONFIG, a TOML file of kernels, launches and limits "
+    throw InvalidInput(Diag::flag_usage, "warpdiv check needs CONFIG, a TOML file of kernels, launches and limits "
                        "(see warpdiv check --help)");
   r.config = get(vm, "config");
   r.sarif = get_optional(vm, "sarif");
@@ -105,12 +106,12 @@ CheckRequest parse_check(const Args& args) {
   r.baseline = get_optional(vm, "baseline");
   r.no_baseline = has(vm, "no-baseline");
   if (r.write_baseline && (r.baseline || r.no_baseline))
-    throw InvalidInput(std::string("--write-baseline records the figures afresh and compares with "
+    throw InvalidInput(Diag::flag_usage, std::string("--write-baseline records the figures afresh and compares with "
                                    "no baseline: drop ") +
                        (r.baseline ? "--baseline" : "--no-baseline"));
-  if (r.baseline && r.no_baseline) throw InvalidInput("give --baseline FILE or --no-baseline, not both");
+  if (r.baseline && r.no_baseline) throw InvalidInput(Diag::flag_usage, "give --baseline FILE or --no-baseline, not both");
   if (r.write_baseline && r.sarif && *r.write_baseline == *r.sarif && *r.sarif != "-")
-    throw InvalidInput("--write-baseline and --sarif name the same file " + sim::quote_value(*r.sarif));
+    throw InvalidInput(Diag::output_clash, "--write-baseline and --sarif name the same file " + sim::quote_value(*r.sarif));
   return r;
 }
 
@@ -166,12 +167,12 @@ AnalyzeSourceRequest check_kernel_request(const analysis::CheckConfig& config,
 namespace {
 
 // Why `k`'s file (or model) cannot be read, or nothing.
-std::optional<std::string> unreadable_input(const analysis::CheckKernel& k) {
+std::optional<Diagnostic> unreadable_input(const analysis::CheckKernel& k) {
   const std::string& input = k.model.empty() ? k.file : k.model;
   struct stat info {};
   if (::stat(input.c_str(), &info) != 0 || !S_ISREG(info.st_mode) || ::access(input.c_str(), R_OK) != 0)
-    return std::string(k.model.empty() ? "file " : "model ") + sim::quote_value(input) +
-           " is not a readable regular file";
+    return Diagnostic(Diag::file_unreadable, std::string(k.model.empty() ? "file " : "model ") +
+                                                 sim::quote_value(input) + " is not a readable regular file");
   return std::nullopt;
 }
 
@@ -215,15 +216,16 @@ void protect_unread(const CheckLaunch& l, std::vector<std::string>& files) {
 
 // Reads the kernel of `l` and binds its launch; the reason when it cannot (Clang's diagnostics on
 // stderr).
-std::optional<std::string> read_launch(CheckLaunch& l) {
+std::optional<Diagnostic> read_launch(CheckLaunch& l) {
   analysis::CheckKernel& k = *l.config;
-  if (std::optional<std::string> why = unreadable_input(k)) return why;
+  if (std::optional<Diagnostic> why = unreadable_input(k)) return why;
   try {
     std::string first_error;
     std::optional<SourceKernel> read = read_keeping_first_error(l.request.source, first_error, l.files_tried);
     if (!read)
-      return "Clang refused it" + (first_error.empty() ? std::string() : ": " + first_error) +
-             " (its diagnostics on stderr)";
+      return Diagnostic(Diag::source_errors, "Clang refused it" +
+                                                 (first_error.empty() ? std::string() : ": " + first_error) +
+                                                 " (its diagnostics on stderr)");
     l.kernel = std::move(*read);
     if (l.request.from_host) {  // the launch in the file's host code, the table's keys over it
       const std::string note = complete_host_launch(l.request, l.kernel.kernel, l.kernel.launches);
@@ -232,11 +234,11 @@ std::optional<std::string> read_launch(CheckLaunch& l) {
     l.launch = bind_launch(l.kernel.kernel, l.request.launch, l.request.values, l.request.launch_text,
                            l.request.allocs, l.request.data);
   } catch (const InvalidInput& e) {
-    return in_config_words(e.what());
+    return in_config_words(e);
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception& e) {  // the front-end's own failure on this file (its transport)
-    return std::string("the front-end failed on it: ") + e.what();
+    return Diagnostic(Diag::frontend_failed, std::string("the front-end failed on it: ") + e.what());
   }
   l.launch.dynamic_shared_bytes = static_cast<std::uint64_t>(l.request.dynamic_shared);
   return std::nullopt;
@@ -250,7 +252,7 @@ std::optional<CheckInputs> prepare_check(const CheckRequest& request) {
   in.config = analysis::parse_check_config(text, request.config);
   std::error_code error;
   if (!std::filesystem::is_directory(in.config.root, error))
-    throw InvalidInput(request.config + ": root " + sim::quote_value(in.config.root) +
+    throw InvalidInput(Diag::file_content, request.config + ": root " + sim::quote_value(in.config.root) +
                        " is not a folder (findings, baselines and SARIF name files relative to it; "
                        "give an existing folder)");
   in.files.push_back(request.config);
@@ -270,11 +272,11 @@ std::optional<CheckInputs> prepare_check(const CheckRequest& request) {
     CheckLaunch l;
     l.config = &k;
     l.request = check_kernel_request(in.config, k);
-    if (const std::optional<std::string> why = read_launch(l)) {
+    if (const std::optional<Diagnostic> why = read_launch(l)) {
       const std::string& input = k.model.empty() ? k.file : k.model;
       protect_unread(l, in.files);
-      in.unread.push_back(analysis::unreadable_kernel(
-          k.name, analysis::relative_to_root(input, in.config.root), sim::one_line(*why)));
+      in.unread.push_back(analysis::unreadable_kernel(k.name, analysis::relative_to_root(input, in.config.root),
+                                                      *why, in.config.root));
       continue;
     }
     if (!l.request.source.build_dir.empty())
@@ -362,7 +364,7 @@ CheckRun run_check(CheckInputs& inputs, bool compare, const std::atomic<bool>* s
       const analysis::CheckKernel& k = *l.config;
       run.outcome.findings.push_back(analysis::unreadable_kernel(
           k.name, analysis::relative_to_root(k.model.empty() ? k.file : k.model, config.root),
-          sim::one_line(in_config_words(e.what()))));
+          in_config_words(e), config.root));
       how.unread.push_back(k.name);
     }
   }

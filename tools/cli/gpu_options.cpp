@@ -47,7 +47,7 @@ std::string default_gpu_file() {
     if (fs::is_regular_file(p, error)) return p;
     looked += (looked.empty() ? "" : ", ") + p;
   }
-  throw InvalidInput("no GPU presets file found (looked at " + looked +
+  throw InvalidInput(Diag::file_unreadable, "no GPU presets file found (looked at " + looked +
                      "); give one with --gpu-file FILE");
 }
 
@@ -78,7 +78,7 @@ bool gpu_list_asked(const po::variables_map& vm, GpuRequest& gpu) {
   if (wanted != "list") return false;
   const std::vector<std::string> ignored = flags_other_than(vm, {"gpu", "gpu-file"});
   if (!ignored.empty())
-    throw InvalidInput("--gpu list prints the presets and takes no flag but --gpu-file (got " +
+    throw InvalidInput(Diag::flag_usage, "--gpu list prints the presets and takes no flag but --gpu-file (got " +
                        sim::listed(ignored) + ")");
   gpu = gpu_request(vm);
   return true;

@@ -23,9 +23,9 @@ std::string triple(const frontend::HostValue (&v)[3]) {
 /// why the source's value is not to be taken (Clang rejects its expression, it does not fit its type).
 const std::string& needed(const frontend::HostValue& v, const std::string& what, const std::string& flag) {
   if (!v.refused.empty())
-    throw InvalidInput(v.where + ": " + what + " is not taken from the source: " + v.refused + "; fix it or give " + flag);
+    throw InvalidInput(Diag::host_value_unknown, v.where + ": " + what + " is not taken from the source: " + v.refused + "; fix it or give " + flag);
   if (!v.known)
-    throw InvalidInput(v.where + ": " + what + " is not computable from the source: " +
+    throw InvalidInput(Diag::host_value_unknown, v.where + ": " + what + " is not computable from the source: " +
                        (v.reason.empty() ? "the front-end gave no value" : v.reason) + "; give " + flag);
   return v.value;
 }
@@ -67,17 +67,17 @@ const frontend::HostLaunch& pick_launch(const ir::Kernel& kernel,
                               (flags.grid || flags.block ? "" : " and ") +
                               (flags.block ? "" : "--block X[,Y[,Z]]");
   if (launches.empty())
-    throw InvalidInput(file + " launches " + kernel.name + " nowhere in its host code (no " +
+    throw InvalidInput(Diag::kernel_choice, file + " launches " + kernel.name + " nowhere in its host code (no " +
                        kernel.name + "<<<...>>>(...)): give " + missing);
   const std::string count = std::to_string(launches.size());
   if (flags.launch && (*flags.launch < 1 || *flags.launch > static_cast<std::int64_t>(launches.size())))
-    throw InvalidInput("--launch " + std::to_string(*flags.launch) + " is outside 1 .. " + count + " (" +
+    throw InvalidInput(Diag::flag_value, "--launch " + std::to_string(*flags.launch) + " is outside 1 .. " + count + " (" +
                        file + " launches " + kernel.name + " " + sim::counted(launches.size(), "time") + ")");
   if (!flags.launch && launches.size() > 1) {
     std::string list;
     for (std::size_t i = 0; i < launches.size(); ++i)
       list += " [" + std::to_string(i + 1) + "] " + describe_host_launch(kernel, launches[i]);
-    throw InvalidInput(file + " launches " + kernel.name + " " + count + " times: choose one with --launch N (1 .. " +
+    throw InvalidInput(Diag::kernel_choice, file + " launches " + kernel.name + " " + count + " times: choose one with --launch N (1 .. " +
                        count + "), or give " + missing + ":" + list);
   }
   return launches[flags.launch ? static_cast<std::size_t>(*flags.launch - 1) : 0];

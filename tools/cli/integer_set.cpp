@@ -49,7 +49,7 @@ IntegerSet parse_integer_set(const std::string& flag, const std::string& text, s
     try {
       return parse_integer(flag, part, lo, hi);
     } catch (const InvalidInput&) {
-      throw InvalidInput(expected);
+      throw InvalidInput(Diag::flag_value, expected);
     }
   };
   IntegerSet set;
@@ -58,16 +58,16 @@ IntegerSet parse_integer_set(const std::string& flag, const std::string& text, s
                               std::to_string(min) + " to " + std::to_string(max) +
                               " with START <= STOP and STEP >= 1 (got " + sim::quote_value(text) + ")";
     const std::vector<std::string> parts = split(text, ':');
-    if (parts.size() != 3) throw InvalidInput(range);
+    if (parts.size() != 3) throw InvalidInput(Diag::flag_value, range);
     set.is_range = true;
     try {
       set.start = parse_integer(flag, parts[0], min, max);
       set.stop = parse_integer(flag, parts[1], min, max);
       set.step = parse_integer(flag, parts[2], 1, max);
     } catch (const InvalidInput&) {
-      throw InvalidInput(range);
+      throw InvalidInput(Diag::flag_value, range);
     }
-    if (set.start > set.stop) throw InvalidInput(range);
+    if (set.start > set.stop) throw InvalidInput(Diag::flag_value, range);
     return set;
   }
   for (const std::string& part : split(text, ',')) set.values.push_back(number(part, min, max));
@@ -76,7 +76,7 @@ IntegerSet parse_integer_set(const std::string& flag, const std::string& text, s
   std::sort(sorted.begin(), sorted.end());
   const auto repeated = std::adjacent_find(sorted.begin(), sorted.end());
   if (repeated != sorted.end())
-    throw InvalidInput(flag + " names " + std::to_string(*repeated) +
+    throw InvalidInput(Diag::flag_usage, flag + " names " + std::to_string(*repeated) +
                        " more than once; give each value once (got " + sim::quote_value(text) + ")");
   return set;
 }

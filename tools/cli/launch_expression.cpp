@@ -78,7 +78,7 @@ bool is_decimal_number(const std::string& text) {
 // (expression_limits::kMaxNesting), so that no text exhausts the stack.
 void check_length(const std::string& flag, const std::string& text) {
   if (text.size() > expression_limits::kMaxTextBytes)
-    throw InvalidInput(flag + " " + sim::quote_value(text) + " is longer than " +
+    throw InvalidInput(Diag::flag_value, flag + " " + sim::quote_value(text) + " is longer than " +
                        std::to_string(expression_limits::kMaxTextBytes) +
                        " bytes, the limit for a launch expression");
 }
@@ -98,7 +98,7 @@ class ExpressionParser {
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw InvalidInput(flag_ + " " + sim::quote_value(text_) + ": " + what);
+    throw InvalidInput(Diag::flag_value, flag_ + " " + sim::quote_value(text_) + ": " + what);
   }
   [[noreturn]] void overflow() const {
     fail("the value does not fit in a 64-bit signed integer");
@@ -155,7 +155,7 @@ class ExpressionParser {
    public:
     explicit Level(ExpressionParser& parser) : parser_(parser) {
       if (++parser_.depth_ > expression_limits::kMaxNesting)
-        throw InvalidInput("nesting deeper than " + std::to_string(expression_limits::kMaxNesting) +
+        throw InvalidInput(Diag::flag_value, "nesting deeper than " + std::to_string(expression_limits::kMaxNesting) +
                            " in " + parser_.flag_ + " " + sim::quote_value(parser_.text_) +
                            " (parentheses and unary signs)");
     }
@@ -230,7 +230,7 @@ class ExpressionParser {
 void check_range(const std::string& flag, const char* component, std::int64_t value,
                  std::int64_t max) {
   if (value < 1 || value > max)
-    throw InvalidInput(flag + " " + component + " must be from 1 to " + std::to_string(max) +
+    throw InvalidInput(Diag::launch_invalid, flag + " " + component + " must be from 1 to " + std::to_string(max) +
                        " (CUDA's limit; got " + std::to_string(value) + ")");
 }
 
@@ -242,7 +242,7 @@ ArgValues parse_arg_values(const std::vector<std::string>& pairs) {
     const auto equals = pair.find('=');
     const std::string name = pair.substr(0, equals);
     if (equals == std::string::npos || !is_identifier(name))
-      throw InvalidInput("--arg must be NAME=VALUE with NAME a C identifier (got " +
+      throw InvalidInput(Diag::flag_value, "--arg must be NAME=VALUE with NAME a C identifier (got " +
                          sim::quote_value(pair) + ")");
     const std::string text = pair.substr(equals + 1);
     const bool negative = !text.empty() && text[0] == '-';
@@ -258,7 +258,7 @@ ArgValues parse_arg_values(const std::vector<std::string>& pairs) {
     constexpr std::uint64_t kMinMagnitude = std::uint64_t{1} << 63;  // of -2^63
     if (digits && negative && magnitude > kMinMagnitude) digits = false;
     if (!digits && !is_decimal_number(text))
-      throw InvalidInput("--arg " + sim::quote_value(name) + " must be a decimal integer from " +
+      throw InvalidInput(Diag::flag_value, "--arg " + sim::quote_value(name) + " must be a decimal integer from " +
                          std::to_string(std::numeric_limits<std::int64_t>::min()) + " to " +
                          std::to_string(std::numeric_limits<std::uint64_t>::max()) +
                          " (the parameter's type narrows it), or for a float or double parameter a "
@@ -270,7 +270,7 @@ ArgValues parse_arg_values(const std::vector<std::string>& pairs) {
             ? ArgValue::above_int64(magnitude)
             : ArgValue(static_cast<std::int64_t>(magnitude));
     if (!values.emplace(name, value).second)
-      throw InvalidInput("--arg " + name + " is given twice");
+      throw InvalidInput(Diag::flag_usage, "--arg " + name + " is given twice");
   }
   return values;
 }
@@ -291,7 +291,7 @@ Extent3 parse_extent(const std::string& flag, const std::string& text, const Arg
     begin = comma + 1;
   }
   if (parts.size() > 3)
-    throw InvalidInput(flag + " takes X[,Y[,Z]]: at most three sizes (got " + sim::quote_value(text) +
+    throw InvalidInput(Diag::flag_value, flag + " takes X[,Y[,Z]]: at most three sizes (got " + sim::quote_value(text) +
                        ")");
   std::int64_t component[3] = {1, 1, 1};
   for (std::size_t i = 0; i < parts.size(); ++i)
@@ -306,7 +306,7 @@ void check_block(const std::string& flag, const Extent3& block) {
   check_range(flag, "z", block.z, lim::kMaxBlockZ);
   const std::int64_t threads = block.x * block.y * block.z;  // <= 1024 * 1024 * 64: no overflow
   if (threads > lim::kMaxThreadsPerBlock)
-    throw InvalidInput(flag + " " + std::to_string(block.x) + "," + std::to_string(block.y) + "," +
+    throw InvalidInput(Diag::launch_invalid, flag + " " + std::to_string(block.x) + "," + std::to_string(block.y) + "," +
                        std::to_string(block.z) + " has " + std::to_string(threads) +
                        " threads, above CUDA's limit of " +
                        std::to_string(lim::kMaxThreadsPerBlock) + " per block");

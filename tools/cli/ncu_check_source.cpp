@@ -124,13 +124,13 @@ std::string own_flag(const Args& args, const std::string& flag) {
   bool seen = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] != flag) continue;
-    if (seen) throw InvalidInput("option '" + flag + "' cannot be specified more than once (see warpdiv ncu-check --help)");
+    if (seen) throw InvalidInput(Diag::flag_usage, "option '" + flag + "' cannot be specified more than once (see warpdiv ncu-check --help)");
     const std::string wanted = flag + " needs a value (see warpdiv ncu-check --help)";
-    if (i + 1 == args.size()) throw InvalidInput(wanted);
+    if (i + 1 == args.size()) throw InvalidInput(Diag::flag_value, wanted);
     seen = true;
     value = args[++i];
     if (value.rfind("--", 0) == 0)  // as every flag's value (tools/cli/options.cpp)
-      throw InvalidInput(wanted + ", not " + sim::quote_value(value) +
+      throw InvalidInput(Diag::flag_value, wanted + ", not " + sim::quote_value(value) +
                          " (a value cannot start with '--'; write ./--NAME for a file of that name)");
   }
   return value;
@@ -167,7 +167,7 @@ AnalyzeSourceRequest parse_launch_flags(const Args& analyze_args) {
     const std::string analyze_help = "(see warpdiv analyze --help)";
     const std::size_t at = what.rfind(analyze_help);
     if (at == std::string::npos) throw;
-    throw InvalidInput(what.replace(at, analyze_help.size(), "(see warpdiv ncu-check --help)"));
+    throw InvalidInput(e.diag(), what.replace(at, analyze_help.size(), "(see warpdiv ncu-check --help)"));
   }
 }
 
@@ -269,11 +269,11 @@ void check_comparable(const ir::Kernel& kernel, const ir::ReplayResult& model) {
   for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
     const ir::MemoryAccess& a = kernel.accesses[i];
     if (!not_counted[i].empty() && (a.base == ir::kNone || a.space == ir::AddressSpace::Global))
-      throw InvalidInput(ir::location(kernel, a.range) + ": ncu-check cannot compare this launch: the access '" +
+      throw InvalidInput(Diag::unsupported_construct, ir::source_location(kernel, a.range), "ncu-check cannot compare this launch: the access '" +
                          a.text + "' is not counted (" + not_counted[i] +
                          "); every global access must be placed, to compare its figures and size its buffer");
     if (!model.access_faults[i].empty())
-      throw InvalidInput(model.access_faults[i] + "; ncu-check does not run a launch the model finds undefined");
+      throw ir::located(Diag::out_of_bounds, kernel, model.access_faults[i] + "; ncu-check does not run a launch the model finds undefined");
   }
 }
 
@@ -347,7 +347,7 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
     print_help(out);
     return 0;
   }
-  if (request.save_only) throw InvalidInput("ncu-check needs a launch: give --grid and --block");
+  if (request.save_only) throw InvalidInput(Diag::flag_usage, "ncu-check needs a launch: give --grid and --block");
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;
   const ir::Kernel& kernel = read->kernel;

@@ -61,13 +61,13 @@ po::options_description occupancy_options() {
 // FILE.cu's launch: its block (registers and shared memory come from the compiler or the flags).
 void parse_file_launch(const po::variables_map& vm, OccupancyRequest& r) {
   if (!std::ifstream(get(vm, "file")))
-    throw InvalidInput("cannot read " + get(vm, "file") + ": no such file or not readable");
+    throw InvalidInput(Diag::file_unreadable, "cannot read " + get(vm, "file") + ": no such file or not readable");
   for (const char* flag : {"tile", "threads"})
     if (has(vm, flag))
-      throw InvalidInput(std::string("--") + flag + " does not apply to a kernel file: give its "
+      throw InvalidInput(Diag::flag_usage, std::string("--") + flag + " does not apply to a kernel file: give its "
                          "launch's --block X[,Y[,Z]]");
   if (!has(vm, "block"))
-    throw InvalidInput("warpdiv occupancy " + get(vm, "file") + " needs --block X[,Y[,Z]]");
+    throw InvalidInput(Diag::flag_usage, "warpdiv occupancy " + get(vm, "file") + " needs --block X[,Y[,Z]]");
   const Extent3 block = parse_extent("--block", get(vm, "block"), {});
   check_block("--block", block);
   r.launch.threads_per_block = block.x * block.y * block.z;
@@ -81,10 +81,10 @@ void parse_file_launch(const po::variables_map& vm, OccupancyRequest& r) {
 void parse_flag_launch(const po::variables_map& vm, OccupancyRequest& r) {
   for (const char* flag : {"block", "kernel", "define", "include-dir"})
     if (has(vm, flag))
-      throw InvalidInput(std::string("--") + flag + " applies to a kernel file: warpdiv "
+      throw InvalidInput(Diag::flag_usage, std::string("--") + flag + " applies to a kernel file: warpdiv "
                          "occupancy FILE.cu --block X[,Y[,Z]] --gpu NAME");
   if (has(vm, "tile") && has(vm, "threads"))
-    throw InvalidInput("--tile and --threads cannot be combined (--tile T means T*T threads)");
+    throw InvalidInput(Diag::flag_usage, "--tile and --threads cannot be combined (--tile T means T*T threads)");
   const int regs = r.gpu.registers.value_or(analysis::occupancy_limits::kDefaultRegistersPerThread);
   if (has(vm, "threads")) {
     r.launch.threads_per_block = parse_integer("--threads", get(vm, "threads"), 1, kMaxThreads);
@@ -108,7 +108,7 @@ OccupancyRequest parse_occupancy(const Args& args) {
     return r;
   }
   if (!has(vm, "gpu"))
-    throw InvalidInput("--gpu NAME is required (warpdiv occupancy --gpu list prints the presets)");
+    throw InvalidInput(Diag::flag_usage, "--gpu NAME is required (warpdiv occupancy --gpu list prints the presets)");
   if ((r.list_gpus = gpu_list_asked(vm, r.gpu))) return r;
   r.gpu = gpu_request(vm);
   r.static_shared = static_shared_from(vm);

@@ -19,7 +19,7 @@ void check_environment() { (void)sim::native_mode_from_environment(); }
 std::int64_t parse_integer(const std::string& flag, const std::string& text, std::int64_t min,
                            std::int64_t max) {
   const auto refuse = [&] {
-    return InvalidInput(flag + " must be an integer from " + std::to_string(min) + " to " +
+    return InvalidInput(Diag::flag_value, flag + " must be an integer from " + std::to_string(min) + " to " +
                         std::to_string(max) + " (got " + sim::quote_value(text) + ")");
   };
   std::size_t i = 0;
@@ -56,9 +56,9 @@ int parse_warp_size(const std::string& flag, const std::string& text) {
   try {
     value = parse_integer(flag, text, 1, 64);
   } catch (const InvalidInput&) {
-    throw InvalidInput(message);
+    throw InvalidInput(Diag::flag_value, message);
   }
-  if ((value & (value - 1)) != 0) throw InvalidInput(message);
+  if ((value & (value - 1)) != 0) throw InvalidInput(Diag::flag_value, message);
   return static_cast<int>(value);
 }
 
@@ -101,7 +101,7 @@ std::vector<std::string> checked_args(const std::string& command, const std::vec
         name.empty() ? nullptr : options.find_nothrow(name, false);
     if (option == nullptr) {
       const std::string guess = sim::closest_name(name, long_names(options));
-      throw InvalidInput("unrecognised option " + sim::quote_value("--" + name) +
+      throw InvalidInput(Diag::flag_usage, "unrecognised option " + sim::quote_value("--" + name) +
                          (guess.empty() ? "" : "; did you mean --" + guess + "?") + see);
     }
     // A switch (--help) or a flag whose value is optional takes no next argument; Boost judges
@@ -120,13 +120,13 @@ std::vector<std::string> checked_args(const std::string& command, const std::vec
     } else if (i + 1 < args.size()) {
       value = args[++i];
     } else {
-      throw InvalidInput(wanted);
+      throw InvalidInput(Diag::flag_value, wanted);
     }
     // A lone "-" (stdout) and "-5" are values; a flag's name or anything starting with "--" is not.
     if (names_a_flag(value, options))
-      throw InvalidInput(wanted + ", not the flag " + sim::quote_value(value.substr(0, value.find('='))));
+      throw InvalidInput(Diag::flag_value, wanted + ", not the flag " + sim::quote_value(value.substr(0, value.find('='))));
     if (value.rfind("--", 0) == 0)
-      throw InvalidInput(wanted + ", not " + sim::quote_value(value) +
+      throw InvalidInput(Diag::flag_value, wanted + ", not " + sim::quote_value(value) +
                          " (a value cannot start with '--'; write ./--NAME for a file of that name)");
     if (value.empty()) {
       out.push_back(flag);
@@ -156,11 +156,11 @@ po::variables_map parse_command_line(const std::string& command,
               vm);
     po::notify(vm);
   } catch (const po::too_many_positional_options_error&) {
-    throw InvalidInput("warpdiv " + command +
+    throw InvalidInput(Diag::flag_usage, "warpdiv " + command +
                        (positionals ? " takes one file" : " takes no positional arguments") +
                        " (see warpdiv " + command + " --help)");
   } catch (const po::error& e) {
-    throw InvalidInput(std::string(e.what()) + " (see warpdiv " + command + " --help)");
+    throw InvalidInput(Diag::flag_usage, std::string(e.what()) + " (see warpdiv " + command + " --help)");
   }
   return vm;
 }

@@ -5,7 +5,6 @@
 #include <iostream>
 #include <new>
 
-#include "kernels/compiled_resources.hpp"
 #include "sim/errors.hpp"
 #include "sim/message_text.hpp"
 #include "tools/cli/commands.hpp"
@@ -23,6 +22,8 @@ struct Command {
   const char* summary;
 };
 
+int diagnostics_command(const Args& args, std::ostream& out);
+
 constexpr Command kCommands[] = {
     {"analyze", analyze_command,
      "per-line divergence, memory requests, sectors and bank conflicts of any kernel (FILE.cu)"},
@@ -34,7 +35,21 @@ constexpr Command kCommands[] = {
      "FILE.cu's memory figures under Nsight Compute on GPU 0"},
     {"check", check_command,
      "a divergence gate for CI: kernels, launches and limits from a TOML file (SARIF too)"},
+    {"diagnostics", diagnostics_command, "every error's id [warpdiv-ID], category, exit status and meaning"},
 };
+
+/// `warpdiv diagnostics`: the table of sim/diagnostics.def, one id a line.
+int diagnostics_command(const Args& args, std::ostream& out) {
+  if (!args.empty())
+    throw InvalidInput(Diag::flag_usage, "warpdiv diagnostics takes no arguments (got " + sim::quote_value(args.front()) + ")");
+  out << "Errors print as FILE:LINE:COL: error: MESSAGE [warpdiv-ID], or warpdiv: error: MESSAGE [warpdiv-ID]\n"
+         "without a place; the category sets the exit status.\n\n";
+  out << std::left << std::setw(32) << "id" << std::setw(21) << "category" << "exit  meaning\n";
+  for (const DiagnosticInfo& d : diagnostic_table())
+    out << std::setw(32) << diagnostic_tag(d.diag) << std::setw(21) << category_name(d.category)
+        << std::setw(6) << exit_status(d.category) << d.meaning << '\n';
+  return 0;
+}
 
 void usage(std::ostream& out) {
   out << "warpdiv: warp-level divergence, memory traffic and occupancy of CUDA kernels\n\n"
@@ -42,7 +57,7 @@ void usage(std::ostream& out) {
          "       warpdiv --version\n\n"
          "commands:\n";
   for (const Command& c : kCommands)
-    out << "  " << std::left << std::setw(11) << c.name << c.summary << shorthand_summary(c.name)
+    out << "  " << std::left << std::setw(13) << c.name << c.summary << shorthand_summary(c.name)
         << '\n';
   out << '\n' << kExitStatusHelp;
 }
@@ -51,14 +66,15 @@ void usage(std::ostream& out) {
   std::vector<std::string> names;
   for (const Command& c : kCommands) names.emplace_back(c.name);
   const std::string guess = sim::closest_name(name, names);
-  throw InvalidInput("unknown command " + sim::quote_value(name) +
+  throw InvalidInput(Diag::unknown_command, "unknown command " + sim::quote_value(name) +
                      (guess.empty() ? "" : "; did you mean '" + guess + "'?") +
                      " (see warpdiv --help)");
 }
 
-/// The one line of an error: whatever the exception holds, escaped and bounded.
-void report(std::ostream& err, const char* kind, const std::exception& e) {
-  err << "warpdiv: " << kind << ": " << sim::one_line(e.what()) << '\n';
+/// The one line of an error, and the exit status its category gives.
+int report(std::ostream& err, const Diagnostic& d) {
+  err << format_diagnostic(d) << '\n';
+  return exit_status(d.category());
 }
 
 }  // namespace
@@ -83,33 +99,20 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     for (const Command& c : kCommands)
       if (name == c.name) return c.function(args, out);
     unknown_command(name);
-  } catch (const InvalidInput& e) {
-    report(err, "error", e);
-    return 2;
-  } catch (const Interrupted&) {  // Ctrl-C while the outputs were written: none was replaced
-    err << "warpdiv " << (argc > 1 ? argv[1] : "") << ": interrupted: no file written\n";
-    return kInterruptedStatus;
-  } catch (const WriteFailed& e) {
-    report(err, "error", e);
-    return 1;
-  } catch (const kernels::NoCompiler& e) {
-    report(err, "no CUDA compiler", e);
-    return 3;
-  } catch (const NoDevice& e) {
-    report(err, "no GPU", e);
-    return 3;
-  } catch (const Mismatch& e) {
-    report(err, "mismatch", e);
-    return 1;
+  } catch (const Interrupted& e) {  // Ctrl-C while the outputs were written: none was replaced
+    err << "warpdiv " << (argc > 1 ? argv[1] : "") << ": interrupted: no file written ["
+        << diagnostic_tag(e.diag()) << "]\n";
+    return exit_status(e.category());
+  } catch (const Diagnostic& d) {
+    return report(err, d);
   } catch (const std::bad_alloc&) {
     // Memory grows with the kernel's size (statements, expressions, locals: sim/ir.hpp's limits)
     // and with what is kept per launch; past what the machine gives, one line and exit 2.
-    err << "warpdiv: error: out of memory: this kernel and launch need more memory than the "
-           "machine gives (try a smaller kernel, launch, or fewer outputs)\n";
-    return 2;
-  } catch (const std::exception& e) {
-    report(err, "internal error", e);
-    return 1;
+    return report(err, Diagnostic(Diag::memory_budget,
+                                  "out of memory: this kernel and launch need more memory than the machine "
+                                  "gives (try a smaller kernel, launch, or fewer outputs)"));
+  } catch (const std::exception& e) {  // not a diagnostic: a bug
+    return report(err, Diagnostic(Diag::internal, std::string("internal error: ") + e.what()));
   }
 }
 
@@ -119,9 +122,8 @@ int finish_standard_output(int status, std::ostream& out, std::ostream& err) {
   // A command that failed has said so in its one line already.
   if (out || status != 0) return status;
   const int error = errno;  // 0 when the failed write was an earlier one
-  err << "warpdiv: error: writing to standard output failed"
-      << (error != 0 ? std::string(": ") + std::strerror(error) : std::string()) << '\n';
-  return 1;
+  return report(err, WriteFailed("writing to standard output failed" +
+                                  (error != 0 ? std::string(": ") + std::strerror(error) : std::string())));
 }
 
 }  // namespace warpdiv::cli

@@ -71,7 +71,7 @@ static void check_cuda_headers(const po::variables_map& vm) {
   if (!has(vm, "cuda-headers")) return;
   const std::string value = get(vm, "cuda-headers");
   if (value != "builtin" && value != "toolkit" && value != "auto")
-    throw InvalidInput("--cuda-headers " + sim::quote_value(value) + " is not one of " + choices);
+    throw InvalidInput(Diag::flag_value, "--cuda-headers " + sim::quote_value(value) + " is not one of " + choices);
 }
 
 /// --fmad takes true or false.
@@ -79,7 +79,7 @@ static void check_fmad(const po::variables_map& vm) {
   if (!has(vm, "fmad")) return;
   const std::string value = get(vm, "fmad");
   if (value != "true" && value != "false")
-    throw InvalidInput("--fmad " + sim::quote_value(value) + " is not one of true, false");
+    throw InvalidInput(Diag::flag_value, "--fmad " + sim::quote_value(value) + " is not one of true, false");
 }
 
 void add_buffer_options(po::options_description& options) {
@@ -114,13 +114,13 @@ std::optional<LaunchFlags> host_launch_flags(const po::variables_map& vm, const 
                                              const ArgValues& values) {
   const bool both = has(vm, "grid") && has(vm, "block");
   if (has(vm, "launch") && has(vm, "model"))
-    throw InvalidInput("--launch chooses a launch in FILE.cu's host code; a --model has none");
+    throw InvalidInput(Diag::flag_usage, "--launch chooses a launch in FILE.cu's host code; a --model has none");
   if (has(vm, "launch") && both)
-    throw InvalidInput("--launch chooses a launch in FILE.cu's host code, which --grid and --block "
+    throw InvalidInput(Diag::flag_usage, "--launch chooses a launch in FILE.cu's host code, which --grid and --block "
                        "given together replace: leave out --launch, or one of them");
   if (both) return std::nullopt;
   if (!has(vm, "file"))
-    throw InvalidInput("warpdiv " + command + " --model needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] "
+    throw InvalidInput(Diag::flag_usage, "warpdiv " + command + " --model needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] "
                        "(a model has no host code to read the launch from)");
   LaunchFlags flags;
   flags.grid = get_optional(vm, "grid");
@@ -154,7 +154,7 @@ po::variables_map parse_source_command_line(const std::string& command,
   po::variables_map vm = parse_with_positional(command, args, options, "file");
   if (has(vm, "help")) return vm;
   if (has(vm, "file") == has(vm, "model"))
-    throw InvalidInput(has(vm, "file") ? "give FILE.cu or --model FILE, not both"
+    throw InvalidInput(Diag::flag_usage, has(vm, "file") ? "give FILE.cu or --model FILE, not both"
                                        : "warpdiv " + command + " needs FILE.cu or --model FILE");
   // A misspelt path is the likeliest mistake: name it before anything else.
   input = has(vm, "file") ? get(vm, "file") : get(vm, "model");
@@ -168,9 +168,9 @@ void check_kernel_input(const po::variables_map& vm) {
   const std::string input = has(vm, "file") ? get(vm, "file") : get(vm, "model");
   struct stat info {};
   if (::stat(input.c_str(), &info) != 0 || ::access(input.c_str(), R_OK) != 0)
-    throw InvalidInput("cannot read " + sim::quote_value(input) + ": no such file or not readable");
+    throw InvalidInput(Diag::file_unreadable, "cannot read " + sim::quote_value(input) + ": no such file or not readable");
   if (has(vm, "file") && !S_ISREG(info.st_mode))
-    throw InvalidInput("cannot read " + sim::quote_value(input) +
+    throw InvalidInput(Diag::file_unreadable, "cannot read " + sim::quote_value(input) +
                        ": not a regular file (give the kernel's .cu source file)");
 }
 
@@ -194,7 +194,7 @@ KernelSource kernel_source(const po::variables_map& vm) {
     for (const char* flag : {"kernel", "define", "include-dir", "cuda-headers", "cuda-path", "fmad",
                              "build-dir"})
       if (has(vm, flag))
-        throw InvalidInput(std::string("--") + flag +
+        throw InvalidInput(Diag::flag_usage, std::string("--") + flag +
                            " applies to a source file; a --model holds one kernel already read");
   return source;
 }
@@ -209,7 +209,7 @@ ir::Kernel read_kernel(const KernelSource& source, std::vector<std::string>& not
     try {
       return ir::kernel_from_json(text);
     } catch (const InvalidInput& e) {
-      throw InvalidInput(source.model + ": " + e.what());
+      throw InvalidInput(e.diag(), source.model + ": " + e.what());
     }
   }
 #ifdef WARPDIV_HAVE_FRONTEND
@@ -231,7 +231,7 @@ ir::Kernel read_kernel(const KernelSource& source, std::vector<std::string>& not
   (void)notes;
   (void)files_read;
   (void)launches;
-  throw InvalidInput("this warpdiv was built without the Clang front-end, so it cannot read " +
+  throw InvalidInput(Diag::plugin_unavailable, "this warpdiv was built without the Clang front-end, so it cannot read " +
                      source.file +
                      "; save the kernel's model where it was built (warpdiv analyze FILE.cu "
                      "--save-model K.json) and analyse that with --model K.json");
@@ -279,9 +279,9 @@ std::uint64_t rounded_bits(const ir::Parameter& p, const std::string& text, cons
   F value = 0;
   const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
   if (r.ptr != text.data() + text.size() || (r.ec != std::errc() && r.ec != std::errc::result_out_of_range))
-    throw InvalidInput("--arg " + p.name + ": " + sim::quote_value(text) + " is not a decimal number");
+    throw InvalidInput(Diag::flag_value, "--arg " + p.name + ": " + sim::quote_value(text) + " is not a decimal number");
   if (r.ec == std::errc::result_out_of_range)
-    throw InvalidInput("--arg " + p.name + ": " + text + " is outside " + type + "'s range (" + p.name + " is " +
+    throw InvalidInput(Diag::flag_value, "--arg " + p.name + ": " + text + " is outside " + type + "'s range (" + p.name + " is " +
                        type + ": a finite nonzero value from " + range + " in magnitude; give 0 for zero)");
   std::uint64_t bits = 0;
   std::memcpy(&bits, &value, sizeof value);
@@ -324,7 +324,7 @@ std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues&
     // --block use the name (then it is theirs).
     const bool pointer = p.type_spelling.find_first_of("*[") != std::string::npos;
     if (!p.scalar && p.floating == 0 && values.count(p.name) != 0 && used.count(p.name) == 0)
-      throw InvalidInput("--arg " + sim::quote_value(p.name) + ": the parameter " + p.name + " of " +
+      throw InvalidInput(Diag::flag_value, "--arg " + sim::quote_value(p.name) + ": the parameter " + p.name + " of " +
                          kernel.name + " is " + (pointer ? "a pointer" : "of type") + " ('" +
                          p.type_spelling + "'), which takes no value" +
                          (pointer ? " (the model reads no memory)" : "") + "; leave it out");
@@ -334,7 +334,7 @@ std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues&
   for (const auto& [name, value] : values)
     if (used.count(name) == 0) {
       const std::string guess = sim::closest_name(name, parameters);
-      throw InvalidInput("--arg " + sim::quote_value(name) + " names no parameter of " +
+      throw InvalidInput(Diag::flag_value, "--arg " + sim::quote_value(name) + " names no parameter of " +
                          kernel.name + " (" + (parameters.empty() ? "none" : sim::listed(parameters)) +
                          ") and no name in --grid or --block" +
                          (guess.empty() ? "" : "; did you mean " + guess + "?"));
@@ -352,10 +352,10 @@ std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues&
     }
     const auto found = values.find(p.name);
     if (found == values.end())
-      throw InvalidInput("kernel " + kernel.name + "'s parameter " + p.name + " (" +
+      throw InvalidInput(Diag::flag_usage, "kernel " + kernel.name + "'s parameter " + p.name + " (" +
                          ir::name(p.type) + ") needs a value: give --arg " + p.name + "=VALUE");
     if (!found->second.integer())
-      throw InvalidInput("--arg " + p.name + ": " + p.name + " is " + ir::name(p.type) +
+      throw InvalidInput(Diag::flag_value, "--arg " + p.name + ": " + p.name + " is " + ir::name(p.type) +
                          ", which takes a decimal integer from " + ir::range_text(p.type) + " (got " +
                          sim::quote_value(found->second.text()) + ")");
     try {
@@ -363,7 +363,7 @@ std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues&
       arguments.push_back(a.fits_int64() ? ir::Value::of(p.type, a.value)
                                          : ir::Value::of_unsigned(p.type, a.bits()));
     } catch (const InvalidInput& e) {
-      throw InvalidInput("--arg " + p.name + ": " + e.what());
+      throw InvalidInput(e.diag(), "--arg " + p.name + ": " + e.what());
     }
   }
   return arguments;
@@ -392,7 +392,7 @@ SourceEngine parse_source_engine(const std::string& text) {
   if (text == "exact") return SourceEngine::exact;
   if (text == "replay") return SourceEngine::replay;
   if (text == "all") return SourceEngine::all;
-  throw InvalidInput("--engine must be auto, exact, replay or all (got " + sim::quote_value(text) + ")");
+  throw InvalidInput(Diag::flag_value, "--engine must be auto, exact, replay or all (got " + sim::quote_value(text) + ")");
 }
 
 namespace {
@@ -406,7 +406,7 @@ std::size_t pointer_parameter(const ir::Kernel& kernel, const std::string& name,
   for (const ir::Parameter& p : kernel.parameters)
     if (p.element_bytes != 0) pointers.push_back(p.name);
   const std::string guess = sim::closest_name(name, pointers);
-  throw InvalidInput(flag + " " + sim::quote_value(name) + " names no pointer parameter of " + kernel.name +
+  throw InvalidInput(Diag::flag_value, flag + " " + sim::quote_value(name) + " names no pointer parameter of " + kernel.name +
                      " whose element size is known (" + (pointers.empty() ? "none" : sim::listed(pointers)) + ")" +
                      (guess.empty() ? "" : "; did you mean " + guess + "?"));
 }
@@ -420,9 +420,9 @@ std::vector<std::uint64_t> bind_allocs(const ir::Kernel& kernel, const std::vect
     const auto equals = pair.find('=');
     const std::string name = pair.substr(0, equals);
     if (equals == std::string::npos || name.empty())
-      throw InvalidInput("--alloc must be NAME=COUNT (got " + sim::quote_value(pair) + ")");
+      throw InvalidInput(Diag::flag_value, "--alloc must be NAME=COUNT (got " + sim::quote_value(pair) + ")");
     const std::size_t i = pointer_parameter(kernel, name, "--alloc");
-    if (bytes[i] != 0) throw InvalidInput("--alloc " + name + " is given twice");
+    if (bytes[i] != 0) throw InvalidInput(Diag::flag_usage, "--alloc " + name + " is given twice");
     const std::int64_t count = parse_integer("--alloc " + name, pair.substr(equals + 1), 1, kMaxCount);
     bytes[i] = static_cast<std::uint64_t>(count) * kernel.parameters[i].element_bytes;
   }
@@ -463,7 +463,7 @@ std::string file_values(const std::string& file, const std::string& name, const 
   };
   const std::string pointee = p.element_type.empty() ? "an unknown type" : p.element_type;
   if (!ends_with(".npy") && !ends_with(".bin") && !ends_with(".txt"))
-    throw InvalidInput(what + ": the file type is not known from its name (allowed: .npy, NumPy's format; "
+    throw InvalidInput(Diag::flag_value, what + ": the file type is not known from its name (allowed: .npy, NumPy's format; "
                               ".bin, raw little-endian elements; .txt, text for a char buffer; FILE.mtx:VIEW, "
                               "a view of a Matrix Market file)");
   const analysis::InputFormat format = ends_with(".npy")   ? analysis::InputFormat::npy
@@ -473,17 +473,17 @@ std::string file_values(const std::string& file, const std::string& name, const 
   if (format == analysis::InputFormat::npy) {
     analysis::NpyArray array = analysis::parse_npy(bytes, "--data " + name + ": " + sim::quote_value(file));
     const std::string mismatch = analysis::npy_matches(array, p.element_type);
-    if (!mismatch.empty()) throw InvalidInput(what + ": " + mismatch);
+    if (!mismatch.empty()) throw InvalidInput(Diag::file_content, what + ": " + mismatch);
     return std::move(array.data);
   }
   if (format == analysis::InputFormat::raw_binary) {
     if (bytes.size() % p.element_bytes != 0)
-      throw InvalidInput(what + ": " + std::to_string(bytes.size()) + " bytes are not a whole number of " +
+      throw InvalidInput(Diag::file_content, what + ": " + std::to_string(bytes.size()) + " bytes are not a whole number of " +
                          pointee + " elements of " + std::to_string(p.element_bytes) + " bytes");
     return bytes;
   }
   if (p.element_bytes != 1 || (pointee != "char" && pointee != "unsigned char" && pointee != "signed char"))
-    throw InvalidInput(what + ": a text file gives a char buffer's bytes, but '" + name + "' points to " + pointee +
+    throw InvalidInput(Diag::file_content, what + ": a text file gives a char buffer's bytes, but '" + name + "' points to " + pointee +
                        " (use .npy or .bin)");
   return bytes;
 }
@@ -499,27 +499,27 @@ void bind_data(const ir::Kernel& kernel, const std::vector<std::string>& pairs, 
     const auto equals = pair.find('=');
     const std::string name = pair.substr(0, equals);
     if (equals == std::string::npos || name.empty() || equals + 1 == pair.size())
-      throw InvalidInput("--data must be NAME=FILE (got " + sim::quote_value(pair) + ")");
+      throw InvalidInput(Diag::flag_value, "--data must be NAME=FILE (got " + sim::quote_value(pair) + ")");
     const auto [file, view] = file_and_view(pair.substr(equals + 1));
     const std::size_t i = pointer_parameter(kernel, name, "--data");
     const ir::Parameter& p = kernel.parameters[i];
-    if (launch.buffer_data[i] != nullptr) throw InvalidInput("--data " + name + " is given twice");
+    if (launch.buffer_data[i] != nullptr) throw InvalidInput(Diag::flag_usage, "--data " + name + " is given twice");
     if (launch.buffer_bytes[i] != 0)
-      throw InvalidInput("--data " + name + " and --alloc " + name + " both give its buffer: choose one");
+      throw InvalidInput(Diag::flag_usage, "--data " + name + " and --alloc " + name + " both give its buffer: choose one");
     const std::string what = "--data " + name + "=" + pair.substr(equals + 1);
     std::string values;
     if (!view.empty() || (file.size() >= 4 && file.compare(file.size() - 4, 4, ".mtx") == 0)) {
       if (view.empty())
-        throw InvalidInput(what + ": a Matrix Market file needs a view, FILE.mtx:VIEW (" +
+        throw InvalidInput(Diag::flag_value, what + ": a Matrix Market file needs a view, FILE.mtx:VIEW (" +
                            sim::listed(analysis::matrix_market_views()) + ")");
       auto& matrix = matrices[file];
       if (matrix == nullptr)
         matrix = std::make_shared<analysis::SparseMatrix>(analysis::read_matrix_market(file, "--data " + name));
       values = analysis::matrix_market_view(*matrix, view, p.element_type, p.element_bytes, what);
-      if (values.empty()) throw InvalidInput(what + ": the view holds no elements (a buffer needs at least one)");
+      if (values.empty()) throw InvalidInput(Diag::file_content, what + ": the view holds no elements (a buffer needs at least one)");
     } else {
       values = file_values(file, name, p, what);
-      if (values.empty()) throw InvalidInput(what + ": the file holds no elements (a buffer needs at least one)");
+      if (values.empty()) throw InvalidInput(Diag::file_content, what + ": the file holds no elements (a buffer needs at least one)");
     }
     launch.buffer_bytes[i] = values.size();
     launch.buffer_data[i] = std::make_shared<const std::string>(std::move(values));
@@ -537,9 +537,9 @@ void check_bounds(const ir::Kernel& kernel, const ir::Launch& launch, SourceCoun
   if (!given && !declared) return;
   const ir::ReplayResult& r = counts.result;
   for (std::size_t a = 0; a < r.access_out_of_bounds.size() && a < r.access_faults.size(); ++a)
-    if (r.access_out_of_bounds[a]) throw InvalidInput(r.access_faults[a]);
+    if (r.access_out_of_bounds[a]) throw ir::located(Diag::out_of_bounds, kernel, r.access_faults[a]);
   if (counts.class_memory_out_of_bounds && !r.memory_counted)
-    throw InvalidInput(counts.class_memory_unproven + ", here " + sim::to_decimal(r.warp_statement_evaluations) +
+    throw ir::located(Diag::out_of_bounds, kernel, counts.class_memory_unproven + ", here " + sim::to_decimal(r.warp_statement_evaluations) +
                        " warp-statement evaluations, above its budget of " + sim::to_decimal(kMemoryReplayBudget) +
                        " (--engine replay runs it all)");
   if (!r.memory_counted) {
@@ -554,7 +554,7 @@ void check_bounds(const ir::Kernel& kernel, const ir::Launch& launch, SourceCoun
     const std::uint64_t bound = launch.buffer_bytes[static_cast<std::size_t>(base.parameter)];
     const ir::BaseExtent& e = r.extents[b];
     if (bound != 0 && e.touched && (e.lowest < 0 || static_cast<std::uint64_t>(e.end) > bound))
-      throw std::logic_error("the accesses through '" + base.name + "' reach bytes " + std::to_string(e.lowest) +
+      throw InternalError("the accesses through '" + base.name + "' reach bytes " + std::to_string(e.lowest) +
                              " to " + std::to_string(e.end) + " of a buffer of " + std::to_string(bound) +
                              " bytes, yet no access was found out of bounds");
   }

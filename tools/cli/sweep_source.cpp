@@ -40,20 +40,20 @@ std::vector<SweptArg> parse_swept_args(const std::vector<std::string>& pairs) {
     const auto eq = pair.find('=');
     // Reuse the single-value parser for the name (a C identifier, given once).
     if (eq == std::string::npos)
-      throw InvalidInput("--arg must be NAME=VALUE, NAME=LIST or NAME=START:STOP:STEP (got " +
+      throw InvalidInput(Diag::flag_value, "--arg must be NAME=VALUE, NAME=LIST or NAME=START:STOP:STEP (got " +
                          sim::quote_value(pair) + ")");
     const std::string name = pair.substr(0, eq);
     parse_arg_values({name + "=0"});  // checks the name
     for (const SweptArg& a : args)
-      if (a.name == name) throw InvalidInput("--arg " + name + " is given twice; give it once");
+      if (a.name == name) throw InvalidInput(Diag::flag_usage, "--arg " + name + " is given twice; give it once");
     for (const char* reserved : kSweepBlockNames)
       if (name == reserved)
-        throw InvalidInput("--arg " + name + ": the name is taken by the swept block's size");
+        throw InvalidInput(Diag::flag_value, "--arg " + name + ": the name is taken by the swept block's size");
     const IntegerSet set = parse_integer_set("--arg " + name, pair.substr(eq + 1),
                                              std::numeric_limits<std::int64_t>::min(),
                                              std::numeric_limits<std::int64_t>::max());
     if (set.count() > kMaxSourceSweepLaunches)
-      throw InvalidInput("--arg " + name + " gives " + std::to_string(set.count()) +
+      throw InvalidInput(Diag::launch_budget, "--arg " + name + " gives " + std::to_string(set.count()) +
                          " values, above the limit of " + std::to_string(kMaxSourceSweepLaunches) +
                          " launches per sweep");
     args.push_back({name, set.expand()});
@@ -71,7 +71,7 @@ std::vector<Extent3> parse_block_list(const std::string& text) {
     for (const std::string& element : split(text, ',')) {
       const std::vector<std::string> parts = split(element, 'x');
       if (parts.size() > 3)
-        throw InvalidInput("--block takes a list of block sizes X, XxY or XxYxZ, e.g. "
+        throw InvalidInput(Diag::flag_value, "--block takes a list of block sizes X, XxY or XxYxZ, e.g. "
                            "64,128,256 or 16x16,32x32 (got " + sim::quote_value(text) + ")");
       Extent3 e;
       const std::int64_t limits[] = {cuda_limits::kMaxBlockX, cuda_limits::kMaxBlockY,
@@ -85,7 +85,7 @@ std::vector<Extent3> parse_block_list(const std::string& text) {
   for (std::size_t i = 0; i < blocks.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (blocks[i].x == blocks[j].x && blocks[i].y == blocks[j].y && blocks[i].z == blocks[j].z)
-        throw InvalidInput("--block names a block size more than once (got " +
+        throw InvalidInput(Diag::flag_usage, "--block names a block size more than once (got " +
                            sim::quote_value(text) + ")");
   for (const Extent3& b : blocks) check_block("--block", b);
   return blocks;
@@ -159,12 +159,12 @@ std::vector<SweptData> parse_swept_data(const std::vector<std::string>& pairs) {
     const auto eq = pair.find('=');
     const std::string name = pair.substr(0, eq);
     if (eq == std::string::npos || name.empty() || eq + 1 == pair.size())
-      throw InvalidInput("--data must be NAME=FILE or NAME=FILE,FILE,... (got " + sim::quote_value(pair) + ")");
+      throw InvalidInput(Diag::flag_value, "--data must be NAME=FILE or NAME=FILE,FILE,... (got " + sim::quote_value(pair) + ")");
     for (const SweptData& d : data)
-      if (d.name == name) throw InvalidInput("--data " + name + " is given twice; list its files once, comma-separated");
+      if (d.name == name) throw InvalidInput(Diag::flag_usage, "--data " + name + " is given twice; list its files once, comma-separated");
     SweptData d{name, split(pair.substr(eq + 1), ',')};
     for (const std::string& f : d.files)
-      if (f.empty()) throw InvalidInput("--data " + name + " has an empty file name in " + sim::quote_value(pair));
+      if (f.empty()) throw InvalidInput(Diag::flag_value, "--data " + name + " has an empty file name in " + sim::quote_value(pair));
     data.push_back(std::move(d));
   }
   return data;
@@ -178,14 +178,14 @@ void check_launch_count(const SweepSourceRequest& r) {
   if (r.html)
     for (const SweptData& d : r.data)
       if (d.files.size() > 1)
-        throw InvalidInput("--html plots against numbers: --data " + d.name +
+        throw InvalidInput(Diag::flag_usage, "--html plots against numbers: --data " + d.name +
                            " with several files needs --csv alone (its data_" + d.name + " column)");
   if (planned > kMaxSourceSweepLaunches)
-    throw InvalidInput("--arg and --block give " + sim::to_decimal(planned) +
+    throw InvalidInput(Diag::launch_budget, "--arg and --block give " + sim::to_decimal(planned) +
                        " launches, above the limit of " +
                        std::to_string(kMaxSourceSweepLaunches) + " per sweep; split it");
   if (r.html && planned > kMaxSourceSweepHtmlLaunches)
-    throw InvalidInput("--html plots at most " + std::to_string(kMaxSourceSweepHtmlLaunches) +
+    throw InvalidInput(Diag::launch_budget, "--html plots at most " + std::to_string(kMaxSourceSweepHtmlLaunches) +
                        " launches (this sweep has " + sim::to_decimal(planned) +
                        "); use a coarser START:STOP:STEP or --csv alone");
 }
@@ -203,11 +203,11 @@ SweepSourceRequest parse_sweep_source(const Args& args) {
   const po::variables_map vm = parse_source_command_line("sweep", args, options, input);
   for (const char* flag : {"grid", "block"})
     if (!has(vm, flag))
-      throw InvalidInput(std::string("warpdiv sweep ") + input + " needs --" + flag +
+      throw InvalidInput(Diag::flag_usage, std::string("warpdiv sweep ") + input + " needs --" + flag +
                          (std::string(flag) == "grid" ? " X[,Y[,Z]]" : " LIST") +
                          " (see warpdiv sweep FILE.cu --help)");
   if (!has(vm, "csv") && !has(vm, "html"))
-    throw InvalidInput("warpdiv sweep needs --csv FILE, --html FILE or both");
+    throw InvalidInput(Diag::flag_usage, "warpdiv sweep needs --csv FILE, --html FILE or both");
   r.csv = get_optional(vm, "csv");
   r.html = get_optional(vm, "html");
   if (has(vm, "engine")) r.engine = parse_source_engine(get(vm, "engine"));

@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/errors.hpp"
+
 namespace warpdiv::cli {
 
 /// Exit status after Ctrl-C, as a shell reports a process ended by SIGINT (128 + 2).
-constexpr int kInterruptedStatus = 130;
+constexpr int kInterruptedStatus = exit_status(Category::interrupted);
 
 /// While alive, SIGINT sets a flag instead of ending the process; the previous handler comes back
 /// on destruction. One at a time.

@@ -229,7 +229,7 @@ sim::Count available_host_memory() {
 void check_validate_host_memory(const ValidateHostMemory& need) {
   const sim::Count available = available_host_memory();
   if (available == 0 || need.total() <= available) return;
-  throw InvalidInput("validate would need about " + sim::to_decimal(need.total()) +
+  throw InvalidInput(Diag::memory_budget, "validate would need about " + sim::to_decimal(need.total()) +
                      " bytes of host memory to compare the real kernel's outputs with the model's stores (" +
                      sim::to_decimal(need.followed) + " for the buffers followed by value, " +
                      sim::to_decimal(need.records) + " for the stores' records, " + sim::to_decimal(need.stored) +
@@ -270,7 +270,7 @@ ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
   // counts may differ from run to run, nothing to compare warp by warp.
   for (const ir::OrderDependence& o : ir::order_dependence(kernel, launch, r.model))
     if (o.condition)
-      throw InvalidInput(o.message + "; validate compares warp by warp, which only an order-free launch allows");
+      throw InvalidInput(Diag::unsupported_launch, o.message + "; validate compares warp by warp, which only an order-free launch allows");
   ir::WarpTrace model_trace;
   if (recorder) model_trace = recorder->flatten();
   recorder.reset();

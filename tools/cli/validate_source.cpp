@@ -102,7 +102,7 @@ ValidateSourceRequest parse_validate_source(const Args& args) {
     r.source.host_block = host_size(r.from_host->block, "--block", r.values);
   }
   if (r.launch.warp_size != kernels::kProbeWarpSize)
-    throw InvalidInput("--warp-size must be 32 for a GPU run (got " +
+    throw InvalidInput(Diag::unsupported_launch, "--warp-size must be 32 for a GPU run (got " +
                        std::to_string(r.launch.warp_size) + ")");
   r.record_limit = has(vm, "records")
                        ? parse_integer("--records", get(vm, "records"), 0, kMaxWarpRecords)

@@ -28,12 +28,12 @@ lecture::LaunchConfig launch_from(const po::variables_map& vm) {
   const bool any_shape = has(vm, "rows") || has(vm, "inner") || has(vm, "cols");
   if (has(vm, "width")) {
     if (any_shape)
-      throw InvalidInput("--width cannot be combined with --rows, --inner or --cols");
+      throw InvalidInput(Diag::flag_usage, "--width cannot be combined with --rows, --inner or --cols");
     const auto w = parse_integer("--width", get(vm, "width"), lim::kMinSize, lim::kMaxSize);
     config.rows = config.inner = config.cols = w;
   } else if (any_shape) {
     if (!(has(vm, "rows") && has(vm, "inner") && has(vm, "cols")))
-      throw InvalidInput("--rows, --inner and --cols must be given together (or use --width)");
+      throw InvalidInput(Diag::flag_usage, "--rows, --inner and --cols must be given together (or use --width)");
     config.rows = parse_integer("--rows", get(vm, "rows"), lim::kMinSize, lim::kMaxSize);
     config.inner = parse_integer("--inner", get(vm, "inner"), lim::kMinSize, lim::kMaxSize);
     config.cols = parse_integer("--cols", get(vm, "cols"), lim::kMinSize, lim::kMaxSize);
@@ -48,7 +48,7 @@ lecture::LaunchConfig launch_from(const po::variables_map& vm) {
 
 GpuRequest tiled_gpu_request(const po::variables_map& vm) {
   if (!has(vm, "gpu") && (has(vm, "regs") || has(vm, "gpu-file")))
-    throw InvalidInput("--regs and --gpu-file need --gpu NAME");
+    throw InvalidInput(Diag::flag_usage, "--regs and --gpu-file need --gpu NAME");
   return gpu_request(vm);
 }
 
@@ -56,7 +56,7 @@ std::optional<TiledOccupancy> tiled_occupancy(const GpuRequest& request, int til
   if (request.name.empty()) return std::nullopt;
   const analysis::GpuSpec gpu = find_requested_gpu(request);
   if (gpu.warp_size != warp_size)
-    throw InvalidInput("--warp-size " + std::to_string(warp_size) + " differs from the warp size " +
+    throw InvalidInput(Diag::flag_usage, "--warp-size " + std::to_string(warp_size) + " differs from the warp size " +
                        std::to_string(gpu.warp_size) + " of --gpu " + gpu.name);
   const analysis::LaunchResources launch = analysis::tiled_kernel_launch(
       tile, request.registers.value_or(analysis::occupancy_limits::kDefaultRegistersPerThread));

@@ -44,7 +44,7 @@ const analysis::ValidateRun& pick_validate_run(const std::vector<analysis::Valid
   const std::string file = get(vm, "validate-csv");
   if (!chosen) {
     const analysis::ValidateRun& r = runs.front();
-    throw InvalidInput(
+    throw InvalidInput(Diag::file_content, 
         "--validate-csv: " + r.where + " is the launch " + sizes_text(r.rows, r.inner, r.cols, r.tile) +
         (runs.size() > 1 ? " (and no other row matches)" : "") + ", not the " +
         (sizes_given ? sizes_text(flags.rows, flags.inner, flags.cols, flags.tile)
@@ -52,7 +52,7 @@ const analysis::ValidateRun& pick_validate_run(const std::vector<analysis::Valid
         " given by the flags");
   }
   if (launches.size() > 1)
-    throw InvalidInput("--validate-csv: '" + file + "' holds " + std::to_string(launches.size()) +
+    throw InvalidInput(Diag::file_content, "--validate-csv: '" + file + "' holds " + std::to_string(launches.size()) +
                        " launches; choose one with --width or --rows/--inner/--cols and --tile");
   return *chosen;
 }
@@ -91,7 +91,7 @@ struct NcuCheckInput {
 };
 
 NcuCheckInput ncu_check_input(const po::variables_map& vm) {
-  if (!has(vm, "ncu-csv")) throw InvalidInput("--ncu-csv FILE is required (see warpdiv ncu-check --help)");
+  if (!has(vm, "ncu-csv")) throw InvalidInput(Diag::flag_usage, "--ncu-csv FILE is required (see warpdiv ncu-check --help)");
   NcuCheckInput input;
   lecture::LaunchConfig& config = input.config;
   config = launch_from(vm);
@@ -119,7 +119,7 @@ NcuCheckInput ncu_check_input(const po::variables_map& vm) {
     for (const analysis::NcuLaunch& l : launches)
       if (!first && !analysis::lecture_kernel_kind(l.kernel_name).empty()) first = &l;
     if (!sizes_known)
-      throw InvalidInput("ncu-check needs the sizes of the profiled launch: ncu's CSV gives only " +
+      throw InvalidInput(Diag::flag_usage, "ncu-check needs the sizes of the profiled launch: ncu's CSV gives only " +
                          std::string(first ? "its grid " + first->grid_size : "grids") +
                          "; pass --width W or --rows J --inner K --cols L, or --validate-csv FILE");
     if (first && first->block.size() >= 2 && first->block[0] == first->block[1] &&

@@ -30,7 +30,7 @@ void refuse_lecture_flags(const Args& args) {
   for (const std::string& a : args)
     for (const char* lecture : {"--width", "--rows", "--inner", "--cols", "--tile"})
       if (a == lecture || a.rfind(std::string(lecture) + "=", 0) == 0)
-        throw InvalidInput(std::string(lecture) +
+        throw InvalidInput(Diag::flag_usage, std::string(lecture) +
                            " sets the lecture kernel's launch (warpdiv analyze without a file); for "
                            "FILE.cu give --grid, --block and --arg NAME=VALUE");
 }

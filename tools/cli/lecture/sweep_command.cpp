@@ -101,19 +101,19 @@ analysis::SweepPlan parse_plan(const po::variables_map& vm, GpuRequest& gpu) {
   plan.warp_size = has(vm, "warp-size") ? parse_warp_size("--warp-size", get(vm, "warp-size"))
                                         : lim::kDefaultWarpSize;
   if (!has(vm, "csv") && !has(vm, "html"))
-    throw InvalidInput("warpdiv sweep needs --csv FILE, --html FILE or both (see warpdiv sweep --help)");
+    throw InvalidInput(Diag::flag_usage, "warpdiv sweep needs --csv FILE, --html FILE or both (see warpdiv sweep --help)");
   if (has(vm, "gpu") && !has(vm, "html"))
-    throw InvalidInput("--gpu needs --html FILE (the occupancy plot is on the page)");
+    throw InvalidInput(Diag::flag_usage, "--gpu needs --html FILE (the occupancy plot is on the page)");
   gpu = tiled_gpu_request(vm);
   // Each count is at most 2^31, so the product of three fits in 128 bits.
   const sim::Count launches = static_cast<sim::Count>(sizes.count()) * tiles.count() *
                               (has(vm, "inner") ? inners.count() : 1);
   if (launches > kMaxSweepLaunches)
-    throw InvalidInput("--sizes, --inner and --tiles give " + sim::to_decimal(launches) +
+    throw InvalidInput(Diag::launch_budget, "--sizes, --inner and --tiles give " + sim::to_decimal(launches) +
                        " launches, above the limit of " + std::to_string(kMaxSweepLaunches) +
                        " per sweep; split it into several");
   if (has(vm, "html") && launches > kMaxHtmlSweepLaunches)
-    throw InvalidInput("--html plots at most " + std::to_string(kMaxHtmlSweepLaunches) +
+    throw InvalidInput(Diag::launch_budget, "--html plots at most " + std::to_string(kMaxHtmlSweepLaunches) +
                        " launches (this sweep has " + sim::to_decimal(launches) +
                        "); use a coarser START:STOP:STEP or --csv alone");
   plan.sizes = sizes.expand();
@@ -136,7 +136,7 @@ SweepRequest parse_sweep(const Args& args) {
   if ((r.list_gpus = gpu_list_asked(vm, r.gpu))) return r;
   for (const char* flag : {"sizes", "tiles"})
     if (!has(vm, flag))
-      throw InvalidInput(std::string("--") + flag + " LIST is required (see warpdiv sweep --help)");
+      throw InvalidInput(Diag::flag_usage, std::string("--") + flag + " LIST is required (see warpdiv sweep --help)");
   r.plan = parse_plan(vm, r.gpu);
   r.csv = get_optional(vm, "csv");
   r.html = get_optional(vm, "html");

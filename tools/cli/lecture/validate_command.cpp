@@ -42,7 +42,7 @@ void check_host_memory(const lecture::LaunchConfig& c) {
   if (pages <= 0 || page_size <= 0) return;
   const sim::Count physical = static_cast<sim::Count>(pages) * static_cast<sim::Count>(page_size);
   if (bytes > physical)
-    throw InvalidInput("the launch needs " + sim::to_decimal(bytes) +
+    throw InvalidInput(Diag::memory_budget, "the launch needs " + sim::to_decimal(bytes) +
                        " bytes of host memory for M, N and P, more than this machine's " +
                        sim::to_decimal(physical) + "; use smaller sizes");
 }
