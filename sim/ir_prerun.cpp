@@ -21,6 +21,11 @@ constexpr std::uint64_t kConcreteIterations = 8;   // iterations run one by one 
 constexpr std::uint64_t kSkipFrom = 1024;          // trip counts from which the middle is skipped
 constexpr std::uint64_t kFewWarps = 1 << 16;       // launches the probes leave to the replay
 
+/// a x b and a + b, at most kMaxCount: nested loops' products may pass 2^128, and a lower bound
+/// stays one.
+Count times(Count a, Count b) { return b != 0 && a > kMaxCount / b ? kMaxCount : a * b; }
+Count plus(Count a, Count b) { return a > kMaxCount - b ? kMaxCount : a + b; }
+
 Wide math(ScalarType t, std::uint64_t bits) {
   return is_signed(t) ? Wide{static_cast<std::int64_t>(bits)} : Wide{normalise(t, bits)};
 }
@@ -94,7 +99,7 @@ class Probe {
   using Known = std::optional<std::uint64_t>;
 
   void tick(StmtId id) {
-    evaluations += 1;
+    evaluations = plus(evaluations, 1);
     ++order_;
     if (++steps_ > kMaxSteps) {
       long_run = true;
@@ -284,7 +289,7 @@ class Probe {
     if (shape->at_least && *trips >= Wide{kSkipFrom}) {
       // Only a lower bound: each iteration evaluates the loop and its body; nothing is known after.
       note_loop(id, *trips, true);
-      evaluations += static_cast<Count>(*trips - 1) * iteration_floor(s) + 1;
+      evaluations = plus(evaluations, plus(times(static_cast<Count>(*trips - 1), iteration_floor(s)), 1));
       throw Stop{};
     }
     try {
@@ -295,7 +300,7 @@ class Probe {
       // that is a lower bound: that one may break early).
       const Wide after = *trips - 1 - k - (shape->at_least ? 1 : 0);
       if (!ends_ && after > 0) {
-        evaluations += static_cast<Count>(after) * iteration_floor(s);
+        evaluations = plus(evaluations, times(static_cast<Count>(after), iteration_floor(s)));
         note_loop(id, *trips, shape->at_least);
       }
       throw;
@@ -354,8 +359,8 @@ class Probe {
     quiet_ = false;
     if (!trips || *trips == 0) return 1;
     const Count each = per_iteration(k_, x, [&](StmtId d) { return least_of(d, written); });
-    if (shape->at_least) return 1 + static_cast<Count>(*trips - 1) * each;
-    return 1 + static_cast<Count>(*trips) * each + 1;
+    if (shape->at_least) return plus(1, times(static_cast<Count>(*trips - 1), each));
+    return plus(2, times(static_cast<Count>(*trips), each));
   }
 
   /// Steps over iterations kConcreteIterations .. trips - 2: the variable takes its value at the
@@ -363,7 +368,7 @@ class Probe {
   /// iteration evaluates the loop and its body at least. Returns the iteration to run next.
   Wide jump(StmtId id, const Stmt& s, const CountedLoop& shape, Wide trips, Wide start) {
     const Wide skipped = trips - 1 - Wide{kConcreteIterations};
-    evaluations += static_cast<Count>(skipped) * iteration_floor(s);
+    evaluations = plus(evaluations, times(static_cast<Count>(skipped), iteration_floor(s)));
     note_loop(id, trips, false);
     for (const LocalId w : locals_written(k_, {s.body, s.step})) locals_[static_cast<std::size_t>(w)].reset();
     const ScalarType t = k_.locals[static_cast<std::size_t>(shape.var)].type;
@@ -560,13 +565,13 @@ bool continues(const Kernel& k, StmtId id) {
 Count per_iteration(const Kernel& k, const Stmt& s, const std::function<Count(StmtId)>& least) {
   const Count n = 1 + (s.step != kNone ? 1 : 0);  // its check and step
   const Stmt& body = k.stmts[static_cast<std::size_t>(s.body)];
-  if (body.kind != StmtKind::Block) return n + least(s.body);
+  if (body.kind != StmtKind::Block) return plus(n, least(s.body));
   Count in_body = 1;  // the block
   for (const StmtId c : body.children) {
     if (continues(k, c)) break;
-    in_body += least(c);
+    in_body = plus(in_body, least(c));
   }
-  return n + in_body;
+  return plus(n, in_body);
 }
 
 std::optional<CountedLoop> Probe::shape_of(StmtId id) const {
@@ -671,7 +676,7 @@ class Prober {
         if (p.fault) keep(control, *p.fault, p);
         if (p.address_fault) keep(address, *p.address_fault, p);
       }
-      b.evaluations += most;
+      b.evaluations = plus(b.evaluations, most);
       if (address && !b.address) {
         b.address = address->first;
         b.address_text = message(address->first, address->second);
@@ -738,7 +743,7 @@ PreRun pre_run(const Kernel& kernel, const Launch& launch, const BlockRange& ran
   }
   Block first = prober.probe(range.first, false);
   Block last = blocks > 1 ? prober.probe(range.last, false) : first;
-  out.least_evaluations = first.evaluations + (blocks > 1 ? last.evaluations : 0);
+  out.least_evaluations = plus(first.evaluations, blocks > 1 ? last.evaluations : 0);
   const Block& longer = last.longest_iterations > first.longest_iterations ? last : first;
   out.longest_loop = loop_text(kernel, longer);
   if (!search) return out;

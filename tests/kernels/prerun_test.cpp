@@ -36,29 +36,21 @@ class PreRunTest : public testing::SnippetTest {
  protected:
   PreRunTest() : SnippetTest("warpdiv_prerun_") {}
 
-  /// The message replay() refuses `l` with ("" when it runs).
-  static std::string refusal(const Kernel& k, const Launch& l, Count budget) {
+  /// The message replay() (class_replay() with `classes`) refuses `l` with ("" when it runs).
+  static std::string refusal(const Kernel& k, const Launch& l, Count budget, bool classes = false) {
     ReplayOptions o;
     o.max_evaluations = budget;
     try {
-      replay(k, l, o);
+      if (classes)
+        class_replay(k, l, o);
+      else
+        replay(k, l, o);
     } catch (const InvalidInput& e) {
       return e.what();
     }
     return "";
   }
-
-  /// The message class_replay() refuses `l` with ("" when it runs).
-  static std::string class_refusal(const Kernel& k, const Launch& l, Count budget) {
-    ReplayOptions o;
-    o.max_evaluations = budget;
-    try {
-      class_replay(k, l, o);
-    } catch (const InvalidInput& e) {
-      return e.what();
-    }
-    return "";
-  }
+  static std::string class_refusal(const Kernel& k, const Launch& l, Count budget) { return refusal(k, l, budget, true); }
 
   /// The refusal of a run over a budget of 10^8: at least `least` evaluations, the `kind` loop at
   /// k.cu`where`.
@@ -267,6 +259,26 @@ __global__ void k(int* out, int n) {
                                            "above its budget of 100000000 (--max-evaluations)";
   EXPECT_EQ(refusal(k, launch(k, {1, 1, 1}, {32, 1, 1}, 1000000), 100000000), "the replay" + tail);
   EXPECT_EQ(class_refusal(k, launch(k, {1, 1, 1}, {32, 1, 1}, 1000000), 100000000), "the class engine" + tail);
+}
+
+// Three nested loops of n = 2^62 iterations: the innermost makes 3 x 2^62 + 2 at least, the
+// middle one 2^62 times that and more (about 3 x 2^124), the outer one 2^62 times that: past
+// 2^128, the largest count, which is named (a lower bound still) rather than the product's
+// remainder modulo 2^128.
+TEST_F(PreRunTest, ABoundPast128BitsIsTheLargestCount) {
+  const Kernel k = load(R"(
+__global__ void k(int* out, long long n) {
+  unsigned s = 0;
+  for (long long a = 0; a < n; ++a)
+    for (long long b = 0; b < n; ++b)
+      for (long long c = 0; c < n; ++c)
+        s += 1;
+  out[threadIdx.x] = s;
+}
+)");
+  EXPECT_EQ(refusal(k, launch(k, {1, 1, 1}, {32, 1, 1}, 4611686018427387904LL), 100000000),
+            over_budget("340282366920938463463374607431768211455", "for",
+                        ":6:7 runs 4611686018427387904 iterations in block (0, 0, 0), thread (0, 0, 0)"));
 }
 
 // c = b x 1024 + t (unsigned, then int) times w = 3 passes 2^31 - 1 = 2,147,483,647 from c =
