@@ -303,7 +303,8 @@ void refuse_before_running(const Kernel& kernel, const Launch& launch, const Rep
   std::vector<bool> compressed(kernel.stmts.size(), false);
   for (std::size_t i = 0; i < compressed.size() && i < classes.accelerated.size(); ++i)
     compressed[i] = classes.accelerated[i].has_value();
-  const PreRun floor = class_engine_floor(kernel, launch, options.only_warp, compressed);
+  // Warp 0 runs first in every block; with warps by classes, a warp of each class after it.
+  const PreRun floor = class_engine_floor(kernel, launch, options.only_warp, compressed, !classes.warp_classes);
   if (floor.least_evaluations <= options.max_evaluations) return;
   const InvalidInput over("the class engine would make at least " + to_decimal(floor.least_evaluations) +
                           " warp-statement evaluations" + floor.longest_loop + ", above its budget of " +

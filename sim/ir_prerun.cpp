@@ -789,10 +789,10 @@ PreRun pre_run(const Kernel& kernel, const Launch& launch, const BlockRange& ran
 }
 
 PreRun class_engine_floor(const Kernel& kernel, const Launch& launch, std::optional<std::uint32_t> only_warp,
-                          const std::vector<bool>& compressed) {
+                          const std::vector<bool>& compressed, bool every_warp) {
   PreRun out;
   Prober prober(kernel, launch, only_warp, &compressed);
-  const Block first = prober.probe(Dim3{0, 0, 0}, false, only_warp ? ~std::uint64_t{0} : 1);
+  const Block first = prober.probe(Dim3{0, 0, 0}, false, only_warp || every_warp ? ~std::uint64_t{0} : 1);
   out.least_evaluations = first.evaluations;
   out.longest_loop = loop_text(kernel, first);
   return out;

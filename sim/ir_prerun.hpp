@@ -44,12 +44,12 @@ PreRun pre_run(const Kernel& kernel, const Launch& launch, const BlockRange& ran
                std::optional<std::uint32_t> only_warp, bool search);
 
 /// The class engine's least work in the first block it runs, block (0, 0, 0), which alone must
-/// stay within its budget: the probes of the first and last lane of warp 0 (of `only_warp` where
-/// given; the class engine runs a warp of each class, and warps of one class alike), each stopping
-/// where it enters a loop marked in `compressed` ([StmtId]: those the class engine runs as classes
-/// of iterations, whose work has no lower bound here). least_evaluations and longest_loop as
-/// pre_run's; no search for undefined behaviour.
+/// stay within its budget: the probes of the first and last lane of its warp 0 (of `only_warp`
+/// where given; of every warp with `every_warp`, where it does not run warps by classes), each
+/// stopping where it enters a loop marked in `compressed` ([StmtId]: those the class engine runs
+/// as classes of iterations, whose work has no lower bound here). least_evaluations and
+/// longest_loop as pre_run's; no search for undefined behaviour.
 PreRun class_engine_floor(const Kernel& kernel, const Launch& launch, std::optional<std::uint32_t> only_warp,
-                          const std::vector<bool>& compressed);
+                          const std::vector<bool>& compressed, bool every_warp);
 
 }  // namespace warpdiv::sim::ir

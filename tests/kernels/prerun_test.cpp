@@ -180,17 +180,25 @@ __global__ void k(int* out, int n) {
 )";
 
 // The class engine runs each block it runs under the whole budget; its first block, block 0,
-// alone makes at least what the probes of its warp 0 make. n = 2 x 10^9 on one warp: lane 0
-// evaluates the block, s = 0, j = 0, then per iteration the check, the if and ++j (3): 6 x 10^9;
-// s += j where j is odd: in the 8 iterations run one by one (j = 1, 3, 5, 7) and the last (j =
-// 1,999,999,999), 5; the last check and the store, 2: 6,000,000,010 (lane 31 takes the even j:
-// 4 of the first 8, not the last, one fewer).
+// alone makes at least what the probes of its warp 0 make, and of every warp where it does not
+// run warps by classes (here: the branch depends on the lane through a xor). n = 2 x 10^9 on one
+// warp: lane 0 evaluates the block, s = 0, j = 0, then per iteration the check, the if and ++j
+// (3): 6 x 10^9; s += j where j is odd: in the 8 iterations run one by one (j = 1, 3, 5, 7) and
+// the last (j = 1,999,999,999), 5; the last check and the store, 2: 6,000,000,010 (lane 31 takes
+// the even j: 4 of the first 8, not the last, one fewer). n = 10^7 in 2 warps: 30,000,010 in
+// warp 0 likewise, and in warp 1 (lanes 32 and 63) the same: 60,000,020, over a budget of 5 x
+// 10^7 that warp 0 alone is not.
 TEST_F(PreRunTest, TheClassEngineRefusesAFirstBlockOverTheBudgetAtOnce) {
   const Kernel k = load(kLaneLoop);
+  const auto refused = [&](const std::string& least, const std::string& n, const std::string& budget) {
+    return "the class engine would make at least " + least + " warp-statement evaluations (the for loop at " +
+           dir_.string() + "/k.cu:4:3 runs " + n + " iterations in block (0, 0, 0), thread (0, 0, 0)), above its "
+                           "budget of " + budget + " (--max-evaluations)";
+  };
   EXPECT_EQ(class_refusal(k, launch(k, {1, 1, 1}, {32, 1, 1}, 2000000000), 100000000),
-            "the class engine would make at least 6000000010 warp-statement evaluations (the for loop at " +
-                dir_.string() + "/k.cu:4:3 runs 2000000000 iterations in block (0, 0, 0), thread (0, 0, 0)), above "
-                                "its budget of 100000000 (--max-evaluations)");
+            refused("6000000010", "2000000000", "100000000"));
+  EXPECT_EQ(class_refusal(k, launch(k, {1, 1, 1}, {64, 1, 1}, 10000000), 50000000),
+            refused("60000020", "10000000", "50000000"));
 }
 
 // What the class engine does not run is not held against it. The same loop of 1,000 iterations
