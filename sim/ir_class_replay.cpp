@@ -274,16 +274,52 @@ std::string fault_met(const ClassProgram& classes, const ReplayOptions& options,
 
 namespace {
 
-// Undefined behaviour a corner run met (the corners are the grid's last blocks as often as its
-// first): where probes of single threads (sim/ir_prerun.hpp) find it in a lower block, that one
-// is named instead, as the replay names the lowest block that meets it.
-void name_first_undefined(const Kernel& kernel, const Launch& launch, const ReplayOptions& options,
-                          const InvalidInput& met) {
-  if (met.diag() != Diag::undefined_arithmetic) return;
+// Undefined behaviour that probes of single threads (sim/ir_prerun.hpp) find, named as the replay
+// names the lowest block that meets it.
+void name_probed_undefined(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
   BlockRange grid;
   grid.last = Dim3{launch.grid.x - 1, launch.grid.y - 1, launch.grid.z - 1};
   const PreRun pre = pre_run(kernel, launch, grid, options.only_warp, true);
   if (!pre.undefined.empty()) throw located(Diag::undefined_arithmetic, kernel, pre.undefined);
+}
+
+// Undefined behaviour a corner run met (the corners are the grid's last blocks as often as its
+// first): where the probes find it in a lower block, that one is named instead.
+void name_first_undefined(const Kernel& kernel, const Launch& launch, const ReplayOptions& options,
+                          const InvalidInput& met) {
+  if (met.diag() == Diag::undefined_arithmetic) name_probed_undefined(kernel, launch, options);
+}
+
+// What the first block runs for before a refusal (as the replay's trial): 0.1 to 0.5 s.
+constexpr std::uint64_t kTrialEvaluations = 5'000'000;
+
+// Each block the class engine runs has the whole budget; a launch whose first block alone makes
+// more, as its probes prove (class_engine_floor), is refused before it runs, as the replay refuses
+// one: undefined behaviour that the probes' search of the grid finds, or that the first block meets
+// in a trial run of a moment, is named instead.
+void refuse_before_running(const Kernel& kernel, const Launch& launch, const ReplayOptions& options,
+                           detail::Program& program, const ClassProgram& classes, ClassMachine& machine) {
+  std::vector<bool> compressed(kernel.stmts.size(), false);
+  for (std::size_t i = 0; i < compressed.size() && i < classes.accelerated.size(); ++i)
+    compressed[i] = classes.accelerated[i].has_value();
+  // Warp 0 runs first in every block; with warps by classes, a warp of each class after it.
+  const PreRun floor = class_engine_floor(kernel, launch, options.only_warp, compressed, !classes.warp_classes);
+  if (floor.least_evaluations <= options.max_evaluations) return;
+  const InvalidInput over("the class engine would make at least " + to_decimal(floor.least_evaluations) +
+                          " warp-statement evaluations" + floor.longest_loop + ", above its budget of " +
+                          to_decimal(options.max_evaluations) + " (--max-evaluations)");
+  name_probed_undefined(kernel, launch, options);
+  const std::uint64_t cap = program.evaluation_cap;
+  program.evaluation_cap = std::min(kTrialEvaluations, cap);
+  try {
+    detail::run_block(machine, classes, options, Corner{0, 0, 0}, nullptr);
+  } catch (const ClassesUnproven&) {
+    throw;
+  } catch (const InvalidInput& e) {
+    if (e.diag() == Diag::undefined_arithmetic || e.diag() == Diag::endless_loop) throw;
+  }
+  program.evaluation_cap = cap;
+  throw over;
 }
 
 }  // namespace
@@ -328,6 +364,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
       options.max_evaluations > Count{~std::uint64_t{0} >> 2} ? ~std::uint64_t{0} >> 2
                                                                : static_cast<std::uint64_t>(options.max_evaluations);
   ClassMachine machine(classes);
+  if (!options.only_block) refuse_before_running(kernel, launch, options, program, classes, machine);
   if (options.only_block) {
     // The block was replayed; its run by classes gives its iteration classes (none when its
     // loops do not fall into classes).

@@ -1,6 +1,7 @@
 #include "sim/ir_prerun.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <utility>
 #include <vector>
@@ -20,6 +21,11 @@ constexpr std::uint64_t kConcreteIterations = 8;   // iterations run one by one 
 constexpr std::uint64_t kSkipFrom = 1024;          // trip counts from which the middle is skipped
 constexpr std::uint64_t kFewWarps = 1 << 16;       // launches the probes leave to the replay
 
+/// a x b and a + b, at most kMaxCount: nested loops' products may pass 2^128, and a lower bound
+/// stays one.
+Count times(Count a, Count b) { return b != 0 && a > kMaxCount / b ? kMaxCount : a * b; }
+Count plus(Count a, Count b) { return a > kMaxCount - b ? kMaxCount : a + b; }
+
 Wide math(ScalarType t, std::uint64_t bits) {
   return is_signed(t) ? Wide{static_cast<std::int64_t>(bits)} : Wide{normalise(t, bits)};
 }
@@ -37,8 +43,14 @@ struct CountedLoop {
   ExprId bound = kNone;   // loop-invariant
   BinaryOp stay = BinaryOp::Lt;  // var stay bound keeps the loop going
   bool at_least = false;  // breaks on the exit condition: the count is a lower bound only
-  Count per_iteration = 2;  // warp-statement evaluations every iteration but the last makes
 };
+
+/// The warp-statement evaluations every iteration of the loop `s` but its last makes at least:
+/// its check, its body (a block, and each statement of it up to the first that may continue, each
+/// making `least` of its own) and step.
+Count per_iteration(const Kernel& k, const Stmt& s, const std::function<Count(StmtId)>& least);
+/// Whether the expression reads an opaque value, a warp function or one of `written`.
+bool varies(const Kernel& k, ExprId id, const std::vector<LocalId>& written);
 
 /// The undefined behaviour a probe met: at which of its steps, where and what.
 struct Fault {
@@ -50,9 +62,13 @@ struct Fault {
 
 class Probe {
  public:
+  /// `compressed`: loops where the probe stops, their work not bounded from below (the class
+  /// engine's iteration classes); none where null.
   Probe(const Kernel& k, const Launch& l, const std::vector<ExprId>& origins,
-        std::map<StmtId, std::optional<CountedLoop>>& shapes, Dim3 block, std::uint64_t thread)
-      : k_(k), l_(l), origins_(origins), shapes_(shapes), block_(block), locals_(k.locals.size()) {
+        std::map<StmtId, std::optional<CountedLoop>>& shapes, const std::vector<bool>* compressed, Dim3 block,
+        std::uint64_t thread)
+      : k_(k), l_(l), origins_(origins), shapes_(shapes), compressed_(compressed), block_(block),
+        locals_(k.locals.size()) {
     thread_ = {static_cast<std::uint32_t>(thread % l.block.x),
                static_cast<std::uint32_t>(thread / l.block.x % l.block.y),
                static_cast<std::uint32_t>(thread / (std::uint64_t{l.block.x} * l.block.y))};
@@ -83,7 +99,7 @@ class Probe {
   using Known = std::optional<std::uint64_t>;
 
   void tick(StmtId id) {
-    evaluations += 1;
+    evaluations = plus(evaluations, 1);
     ++order_;
     if (++steps_ > kMaxSteps) {
       long_run = true;
@@ -108,8 +124,11 @@ class Probe {
   }
 
   [[noreturn]] void undefined(ExprId e, const std::string& what) {
-    std::optional<Fault>& slot = access_ != kNone ? address_fault : fault;
-    if (!slot) slot = Fault{order_, e, what, access_};
+    if (!quiet_) {
+      std::optional<Fault>& slot = access_ != kNone ? address_fault : fault;
+      if (!slot) slot = Fault{order_, e, what, access_};
+      ends_ = ends_ || access_ == kNone;
+    }
     throw Stop{};
   }
 
@@ -223,7 +242,10 @@ class Probe {
         tick(id);
         if (s.value != kNone && !calls_.empty() && calls_.back() != kNone)
           locals_[static_cast<std::size_t>(calls_.back())] = opaque(s.value) ? Known{} : eval(s.value);
-        if (calls_.empty()) throw Stop{};  // the thread leaves the kernel
+        if (calls_.empty()) {  // the thread leaves the kernel
+          ends_ = true;
+          throw Stop{};
+        }
         return Flow::Return;
       case StmtKind::InlinedCall: {
         tick(id);
@@ -253,6 +275,7 @@ class Probe {
   }
 
   Flow loop(StmtId id, const Stmt& s) {
+    if (compressed_ != nullptr && (*compressed_)[static_cast<std::size_t>(id)]) throw Stop{};
     if (s.init != kNone) {
       const Flow f = exec(s.init);
       if (f != Flow::Next) return f;
@@ -261,17 +284,35 @@ class Probe {
     std::optional<Wide> trips;
     Wide start = 0;
     if (shape) trips = trip_count(*shape, s, start);
-    if (trips && shape->at_least && *trips >= Wide{kSkipFrom}) {
+    Wide k = 0;
+    if (!trips) return iterations(id, s, nullptr, 0, 0, k);
+    if (shape->at_least && *trips >= Wide{kSkipFrom}) {
       // Only a lower bound: each iteration evaluates the loop and its body; nothing is known after.
       note_loop(id, *trips, true);
-      evaluations += static_cast<Count>(*trips - 1) * shape->per_iteration + 1;
+      evaluations = plus(evaluations, plus(times(static_cast<Count>(*trips - 1), iteration_floor(s)), 1));
       throw Stop{};
     }
-    const bool skip = trips && !shape->at_least && *trips >= Wide{kSkipFrom};
-    for (Wide k = 0;; ++k) {
-      if (skip && k == Wide{kConcreteIterations}) {
-        k = jump(id, s, *shape, *trips, start);
+    try {
+      return iterations(id, s, &*shape, *trips, start, k);
+    } catch (const Stop&) {
+      // Where the thread goes on (the probe stopped short of its end, not at undefined behaviour),
+      // the iterations after this one make at least the floor each (all but the last for a count
+      // that is a lower bound: that one may break early).
+      const Wide after = *trips - 1 - k - (shape->at_least ? 1 : 0);
+      if (!ends_ && after > 0) {
+        evaluations = plus(evaluations, times(static_cast<Count>(after), iteration_floor(s)));
+        note_loop(id, *trips, shape->at_least);
       }
+      throw;
+    }
+  }
+
+  /// The loop's iterations from the first, k the one running; `shape` (with `trips` from `start`)
+  /// where they are counted.
+  Flow iterations(StmtId id, const Stmt& s, const CountedLoop* shape, Wide trips, Wide start, Wide& k) {
+    const bool skip = shape != nullptr && !shape->at_least && trips >= Wide{kSkipFrom};
+    for (k = 0;; ++k) {
+      if (skip && k == Wide{kConcreteIterations}) k = jump(id, s, *shape, trips, start);
       if (s.loop_kind != LoopKind::Do) {
         tick(id);
         if (s.value != kNone && !decide(s.value)) return Flow::Next;
@@ -287,12 +328,47 @@ class Probe {
     }
   }
 
+  /// The evaluations every iteration of the loop `s` but its last makes at least (per_iteration),
+  /// a loop among them whose iterations do not change from one iteration of `s` to the next
+  /// counted with its own (least_of).
+  Count iteration_floor(const Stmt& s) {
+    const std::vector<LocalId> written = locals_written(k_, {s.body, s.step});
+    return per_iteration(k_, s, [&](StmtId c) { return least_of(c, written); });
+  }
+
+  /// The evaluations statement `c` makes at least each time it runs: 1; for a counted loop whose
+  /// init sets its variable and whose bound it reads from nothing in `written` (the same trip
+  /// count each time; not one where the probe stops), its init, its iterations (but the last,
+  /// for a count that is a lower bound) and its last check.
+  Count least_of(StmtId c, const std::vector<LocalId>& written) {
+    const Stmt& x = k_.stmts[static_cast<std::size_t>(c)];
+    if (x.kind != StmtKind::Loop || x.init == kNone || (compressed_ != nullptr && (*compressed_)[static_cast<std::size_t>(c)]))
+      return 1;
+    const std::optional<CountedLoop>& shape = counted(c);
+    const Stmt& init = k_.stmts[static_cast<std::size_t>(x.init)];
+    if (!shape || (init.kind != StmtKind::Declare && init.kind != StmtKind::Assign) || init.local != shape->var ||
+        init.value == kNone || varies(k_, init.value, written) || varies(k_, shape->bound, written))
+      return 1;
+    std::optional<Wide> trips;
+    Wide start = 0;
+    quiet_ = true;  // undefined behaviour here is the loop's own, met (and named) where it runs
+    try {
+      trips = trips_from(*shape, x, eval(init.value), start);
+    } catch (const Stop&) {
+    }
+    quiet_ = false;
+    if (!trips || *trips == 0) return 1;
+    const Count each = per_iteration(k_, x, [&](StmtId d) { return least_of(d, written); });
+    if (shape->at_least) return plus(1, times(static_cast<Count>(*trips - 1), each));
+    return plus(2, times(static_cast<Count>(*trips), each));
+  }
+
   /// Steps over iterations kConcreteIterations .. trips - 2: the variable takes its value at the
   /// start of iteration trips - 1, what else the loop writes is no longer known; each skipped
   /// iteration evaluates the loop and its body at least. Returns the iteration to run next.
   Wide jump(StmtId id, const Stmt& s, const CountedLoop& shape, Wide trips, Wide start) {
     const Wide skipped = trips - 1 - Wide{kConcreteIterations};
-    evaluations += static_cast<Count>(skipped) * shape.per_iteration;
+    evaluations = plus(evaluations, times(static_cast<Count>(skipped), iteration_floor(s)));
     note_loop(id, trips, false);
     for (const LocalId w : locals_written(k_, {s.body, s.step})) locals_[static_cast<std::size_t>(w)].reset();
     const ScalarType t = k_.locals[static_cast<std::size_t>(shape.var)].type;
@@ -313,7 +389,11 @@ class Probe {
   /// The iterations of `shape` from the variable's value now (its bound evaluated now); nullopt
   /// where they do not follow (an unknown value, a step that would leave the variable's type).
   std::optional<Wide> trip_count(const CountedLoop& shape, const Stmt& s, Wide& start) {
-    const Known v = locals_[static_cast<std::size_t>(shape.var)];
+    return trips_from(shape, s, locals_[static_cast<std::size_t>(shape.var)], start);
+  }
+
+  /// The same from the variable's value `v`.
+  std::optional<Wide> trips_from(const CountedLoop& shape, const Stmt& s, Known v, Wide& start) {
     const Known e = eval(shape.bound);
     if (!v || !e) return std::nullopt;
     const ScalarType t = k_.locals[static_cast<std::size_t>(shape.var)].type;
@@ -352,6 +432,7 @@ class Probe {
   const Launch& l_;
   const std::vector<ExprId>& origins_;
   std::map<StmtId, std::optional<CountedLoop>>& shapes_;
+  const std::vector<bool>* compressed_;
   Dim3 block_;
   Dim3 thread_;
   std::vector<Known> locals_;
@@ -359,6 +440,8 @@ class Probe {
   std::uint64_t steps_ = 0;
   std::uint64_t order_ = 0;  // statements and addresses evaluated: when a fault happened
   std::int32_t access_ = kNone;
+  bool ends_ = false;   // the thread ends where the probe stopped (undefined behaviour, its return)
+  bool quiet_ = false;  // undefined behaviour met is not the thread's: not kept
 };
 
 // ---- Loops a thread's values count
@@ -384,7 +467,6 @@ std::optional<Wide> constant_step(const Kernel& k, const Stmt& s) {
   return std::nullopt;
 }
 
-/// Whether the expression reads an opaque value, a warp function or one of `written`.
 bool varies(const Kernel& k, ExprId id, const std::vector<LocalId>& written) {
   const Expr& e = k.exprs[static_cast<std::size_t>(id)];
   if (e.kind == ExprKind::Opaque || e.kind == ExprKind::Warp) return true;
@@ -480,17 +562,16 @@ bool continues(const Kernel& k, StmtId id) {
   return e.continues;
 }
 
-/// The warp-statement evaluations every iteration of the loop `s` but its last makes at least: its
-/// check, its body (a block, and each statement of it up to the first that may continue) and step.
-Count per_iteration(const Kernel& k, const Stmt& s) {
-  Count n = 2 + (s.step != kNone ? 1 : 0);
+Count per_iteration(const Kernel& k, const Stmt& s, const std::function<Count(StmtId)>& least) {
+  const Count n = 1 + (s.step != kNone ? 1 : 0);  // its check and step
   const Stmt& body = k.stmts[static_cast<std::size_t>(s.body)];
-  if (body.kind != StmtKind::Block) return n;
+  if (body.kind != StmtKind::Block) return plus(n, least(s.body));
+  Count in_body = 1;  // the block
   for (const StmtId c : body.children) {
     if (continues(k, c)) break;
-    n += 1;
+    in_body = plus(in_body, least(c));
   }
-  return n;
+  return plus(n, in_body);
 }
 
 std::optional<CountedLoop> Probe::shape_of(StmtId id) const {
@@ -536,7 +617,6 @@ std::optional<CountedLoop> Probe::shape_of(StmtId id) const {
   // A continue may skip a change in the body (not one in the step): more iterations, at least.
   const bool in_step = s.step != kNone && k_.stmts[static_cast<std::size_t>(s.step)].local == shape.var;
   if (exits.continues && !in_step) shape.at_least = true;
-  shape.per_iteration = per_iteration(k_, s);
   const bool up = shape.step > 0;
   const bool stays_below = shape.stay == BinaryOp::Lt || shape.stay == BinaryOp::Le;
   const bool stays_above = shape.stay == BinaryOp::Gt || shape.stay == BinaryOp::Ge;
@@ -562,8 +642,9 @@ struct Block {
 
 class Prober {
  public:
-  Prober(const Kernel& k, const Launch& l, std::optional<std::uint32_t> only_warp)
-      : k_(k), l_(l), only_warp_(only_warp), origins_(opaque_origins(k)) {}
+  Prober(const Kernel& k, const Launch& l, std::optional<std::uint32_t> only_warp,
+         const std::vector<bool>* compressed = nullptr)
+      : k_(k), l_(l), only_warp_(only_warp), compressed_(compressed), origins_(opaque_origins(k)) {}
 
   /// Probes lanes of each warp of `block` (of its first `most_warps`): every lane with
   /// `all_lanes`, else the first and last.
@@ -582,7 +663,7 @@ class Prober {
         if (!slot || f.step < slot->first.step) slot = std::make_pair(f, p.where());
       };
       for (std::uint64_t t = first; t <= last; t = all_lanes || t == last ? t + 1 : last) {
-        Probe p(k_, l_, origins_, shapes_, index, t);
+        Probe p(k_, l_, origins_, shapes_, compressed_, index, t);
         p.run();
         most = std::max(most, p.evaluations);
         b.long_run = b.long_run || p.long_run;
@@ -595,7 +676,7 @@ class Prober {
         if (p.fault) keep(control, *p.fault, p);
         if (p.address_fault) keep(address, *p.address_fault, p);
       }
-      b.evaluations += most;
+      b.evaluations = plus(b.evaluations, most);
       if (address && !b.address) {
         b.address = address->first;
         b.address_text = message(address->first, address->second);
@@ -622,6 +703,7 @@ class Prober {
   const Kernel& k_;
   const Launch& l_;
   std::optional<std::uint32_t> only_warp_;
+  const std::vector<bool>* compressed_;
   std::vector<ExprId> origins_;
   std::map<StmtId, std::optional<CountedLoop>> shapes_;
 };
@@ -661,17 +743,33 @@ PreRun pre_run(const Kernel& kernel, const Launch& launch, const BlockRange& ran
   }
   Block first = prober.probe(range.first, false);
   Block last = blocks > 1 ? prober.probe(range.last, false) : first;
-  out.least_evaluations = first.evaluations + (blocks > 1 ? last.evaluations : 0);
+  out.least_evaluations = plus(first.evaluations, blocks > 1 ? last.evaluations : 0);
   const Block& longer = last.longest_iterations > first.longest_iterations ? last : first;
   out.longest_loop = loop_text(kernel, longer);
   if (!search) return out;
-  // The lowest block where a probe meets undefined behaviour: the first, or one found by
-  // bisection between a block without it and the last, which has it.
+  // The lowest block where a probe meets undefined behaviour, looked for among blocks 0, 1, 2, 4,
+  // ..., 2^k and the last, in that order: the first of them that meets it, then, by bisection
+  // between it and the one before it (which does not), a block that meets it right after one that
+  // does not. Whether a block meets it need not grow with its index (a value that wraps around
+  // meets it, then does not, then does again), so a bisection over the whole grid may land in any
+  // stretch of blocks that meets it; looking up from the first block finds the first stretch that
+  // reaches one of the blocks looked at, and its first block where it meets it in one piece.
   const auto has = [](const Block& b) { return b.control.has_value() || b.address.has_value(); };
   Block found = first;
-  if (!has(first) && has(last)) {
-    std::uint64_t low = 0, high = blocks - 1;  // low has none, high has some
-    found = last;
+  std::uint64_t low = 0, high = 0;  // low has none, high has some
+  std::vector<std::uint64_t> looked;  // 1, 2, 4, ... below the last, then the last
+  for (std::uint64_t at = 1; !has(first) && at < blocks - 1; at *= 2) looked.push_back(at);
+  if (!has(first) && blocks > 1) looked.push_back(blocks - 1);
+  for (const std::uint64_t at : looked) {
+    Block b = at == blocks - 1 ? std::move(last) : prober.probe(block_at(range, at), false);
+    if (has(b)) {
+      high = at;
+      found = std::move(b);
+      break;
+    }
+    low = at;
+  }
+  if (high > 0) {
     while (high - low > 1) {
       const std::uint64_t mid = low + (high - low) / 2;
       Block b = prober.probe(block_at(range, mid), false);
@@ -687,6 +785,16 @@ PreRun pre_run(const Kernel& kernel, const Launch& launch, const BlockRange& ran
   found = prober.probe(found.index, true);  // its lanes, to name the first as the replay would
   out.undefined = found.control_text;
   out.address_undefined = found.address_text;
+  return out;
+}
+
+PreRun class_engine_floor(const Kernel& kernel, const Launch& launch, std::optional<std::uint32_t> only_warp,
+                          const std::vector<bool>& compressed, bool every_warp) {
+  PreRun out;
+  Prober prober(kernel, launch, only_warp, &compressed);
+  const Block first = prober.probe(Dim3{0, 0, 0}, false, only_warp || every_warp ? ~std::uint64_t{0} : 1);
+  out.least_evaluations = first.evaluations;
+  out.longest_loop = loop_text(kernel, first);
   return out;
 }
 

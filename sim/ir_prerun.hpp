@@ -3,13 +3,17 @@
 // only on its own values, so what it meets the replay meets too), stepping over the iterations of
 // loops whose trip count its values give (a variable stepped by a constant against a bound the
 // loop does not change). It stops at the first undefined behaviour, at a value it does not hold
-// (memory, a warp function) that decides a branch, and past a few thousand statements.
+// (memory, a warp function) that decides a branch, and past a few thousand statements; a loop of
+// counted iterations it stops in still counts the iterations after, each making at least its
+// check, step and the statements its body runs unconditionally (a loop among those whose trip
+// count does not change from one iteration to the next counted with its iterations).
 // Internal to sim/ (the replay); tests may include it.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/count.hpp"
 #include "sim/ir.hpp"
@@ -33,9 +37,19 @@ struct PreRun {
 
 /// Probes the launch's blocks in `range` (only warp `only_warp` where given): the first and last
 /// lane of each warp of the first and last block give least_evaluations; with `search`, the
-/// blocks and lanes where undefined behaviour first shows too (the lowest block where a probe
-/// meets it, found by bisection between a block without it and one with it, then its lanes).
+/// blocks and lanes where undefined behaviour first shows too (the lowest of blocks 0, 1, 2, 4,
+/// ..., 2^k and the last where a probe meets it, then by bisection between it and the one before
+/// it a block that meets it right after one that does not, then its lanes).
 PreRun pre_run(const Kernel& kernel, const Launch& launch, const BlockRange& range,
                std::optional<std::uint32_t> only_warp, bool search);
+
+/// The class engine's least work in the first block it runs, block (0, 0, 0), which alone must
+/// stay within its budget: the probes of the first and last lane of its warp 0 (of `only_warp`
+/// where given; of every warp with `every_warp`, where it does not run warps by classes), each
+/// stopping where it enters a loop marked in `compressed` ([StmtId]: those the class engine runs
+/// as classes of iterations, whose work has no lower bound here). least_evaluations and
+/// longest_loop as pre_run's; no search for undefined behaviour.
+PreRun class_engine_floor(const Kernel& kernel, const Launch& launch, std::optional<std::uint32_t> only_warp,
+                          const std::vector<bool>& compressed, bool every_warp);
 
 }  // namespace warpdiv::sim::ir

@@ -1,7 +1,8 @@
-// What probes of single threads prove before the replay runs a launch (sim/ir_prerun.hpp): a
-// signed overflow named at once with its thread, as the replay names it, and a run over its budget
-// refused at once with a lower bound of its evaluations, worked out by hand below. Each launch
-// would take the replay minutes (the budgets are lowered so that a broken mechanism fails fast).
+// What probes of single threads prove before the replay or the class engine runs a launch
+// (sim/ir_prerun.hpp): a signed overflow named at once with its thread and lowest block, as the
+// replay names it, and a run over its budget refused at once with a lower bound of its
+// evaluations (for the class engine, only of what it runs), worked out by hand below. Each launch
+// refused would take minutes (the budgets are lowered so that a broken mechanism fails fast).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -35,17 +36,21 @@ class PreRunTest : public testing::SnippetTest {
  protected:
   PreRunTest() : SnippetTest("warpdiv_prerun_") {}
 
-  /// The message replay() refuses `l` with ("" when it runs).
-  static std::string refusal(const Kernel& k, const Launch& l, Count budget) {
+  /// The message replay() (class_replay() with `classes`) refuses `l` with ("" when it runs).
+  static std::string refusal(const Kernel& k, const Launch& l, Count budget, bool classes = false) {
     ReplayOptions o;
     o.max_evaluations = budget;
     try {
-      replay(k, l, o);
+      if (classes)
+        class_replay(k, l, o);
+      else
+        replay(k, l, o);
     } catch (const InvalidInput& e) {
       return e.what();
     }
     return "";
   }
+  static std::string class_refusal(const Kernel& k, const Launch& l, Count budget) { return refusal(k, l, budget, true); }
 
   /// The refusal of a run over a budget of 10^8: at least `least` evaluations, the `kind` loop at
   /// k.cu`where`.
@@ -161,6 +166,163 @@ TEST_F(PreRunTest, UnderTheBudgetTheRunGoesOn) {
   const Kernel k = load(kCountedLoop);
   const ReplayResult r = replay(k, launch(k, {1, 1, 1}, {64, 1, 1}, 1000));
   EXPECT_EQ(static_cast<unsigned long long>(r.warp_statement_evaluations), 6006ULL);
+}
+
+// A loop of n iterations whose branch depends on the lane through a xor (no class of
+// iterations: the class engine runs them one by one).
+const char* const kLaneLoop = R"(
+__global__ void k(int* out, int n) {
+  unsigned s = 0;
+  for (int j = 0; j < n; ++j)
+    if ((j ^ threadIdx.x) & 1) s += j;
+  out[threadIdx.x] = s;
+}
+)";
+
+// The class engine runs each block it runs under the whole budget; its first block, block 0,
+// alone makes at least what the probes of its warp 0 make, and of every warp where it does not
+// run warps by classes (here: the branch depends on the lane through a xor). n = 2 x 10^9 on one
+// warp: lane 0 evaluates the block, s = 0, j = 0, then per iteration the check, the if and ++j
+// (3): 6 x 10^9; s += j where j is odd: in the 8 iterations run one by one (j = 1, 3, 5, 7) and
+// the last (j = 1,999,999,999), 5; the last check and the store, 2: 6,000,000,010 (lane 31 takes
+// the even j: 4 of the first 8, not the last, one fewer). n = 10^7 in 2 warps: 30,000,010 in
+// warp 0 likewise, and in warp 1 (lanes 32 and 63) the same: 60,000,020, over a budget of 5 x
+// 10^7 that warp 0 alone is not.
+TEST_F(PreRunTest, TheClassEngineRefusesAFirstBlockOverTheBudgetAtOnce) {
+  const Kernel k = load(kLaneLoop);
+  const auto refused = [&](const std::string& least, const std::string& n, const std::string& budget) {
+    return "the class engine would make at least " + least + " warp-statement evaluations (the for loop at " +
+           dir_.string() + "/k.cu:4:3 runs " + n + " iterations in block (0, 0, 0), thread (0, 0, 0)), above its "
+                           "budget of " + budget + " (--max-evaluations)";
+  };
+  EXPECT_EQ(class_refusal(k, launch(k, {1, 1, 1}, {32, 1, 1}, 2000000000), 100000000),
+            refused("6000000010", "2000000000", "100000000"));
+  EXPECT_EQ(class_refusal(k, launch(k, {1, 1, 1}, {64, 1, 1}, 10000000), 50000000),
+            refused("60000020", "10000000", "50000000"));
+}
+
+// What the class engine does not run is not held against it. The same loop of 1,000 iterations
+// in 2^31 - 1 blocks of 64 threads, all alike (one block runs): per warp the block, s = 0, j =
+// 0, 1,000 x (check, if, ++j), and s += j each time (the warp's lanes hold both parities), the
+// last check and the store: 5 + 3,000 + 1,000 = 4,005; 2 warps a block: 8,010 x 2,147,483,647 =
+// 17,179,869,176,000 + 21,474,836,470 = 17,201,344,012,470 in all, far above the budget the one
+// block run is held to.
+TEST_F(PreRunTest, TheClassEngineIsNotRefusedForTheBlocksItDoesNotRun) {
+  const Kernel k = load(kLaneLoop);
+  const ClassReplayResult r = class_replay(k, launch(k, {2147483647, 1, 1}, {64, 1, 1}, 1000));
+  EXPECT_EQ(to_decimal(r.warp_statement_evaluations), "17201344012470");
+}
+
+// Nor for a loop it runs as classes of iterations: the counted loop of 2^40 iterations that the
+// replay is refused for (above), in 2^31 - 1 blocks of 64: 2 x (3 x 2^40 + 3) = 6 x 2^40 + 6 =
+// 6,597,069,766,662 a block, x (2^31 - 1): 6 x 2^71 + 6 x 2^31 - 6,597,069,766,662 =
+// 14,167,099,448,608,935,641,088 + 12,884,901,888 - 6,597,069,766,662 =
+// 14,167,099,442,024,750,776,314 in all.
+TEST_F(PreRunTest, TheClassEngineIsNotRefusedForIterationsItRunsAsClasses) {
+  const Kernel k = load(kCountedLoop);
+  const ClassReplayResult r = class_replay(k, launch(k, {2147483647, 1, 1}, {64, 1, 1}, 1099511627776LL));
+  EXPECT_EQ(to_decimal(r.warp_statement_evaluations), "14167099442024750776314");
+}
+
+// Nested loops of a fixed trip count: n x 1,000 iterations of s += b, n = 10^7. The probe runs
+// the root block (1), s = 0 (2), a = 0 (3); outer iteration 0: the check (4), b = 0 (5), 1,000 x
+// (check, s += b, ++b) (3,005), the inner loop's last check (3,006), ++a (3,007); iteration 1:
+// the check (3,008), b = 0 (3,009), then inner iteration i from tick 3,010 + 3i: its 4,097th
+// tick, past the probe's 4,096, is s += b of i = 362 (3,010 + 1,086 = 4,096 its check). After
+// it: 1,000 - 1 - 362 = 637 inner iterations of 3 (1,911), and 10^7 - 2 outer iterations, each
+// its check, ++a and the inner loop (b = 0, 1,000 x 3, its last check: 3,002): 3,004 x 9,999,998
+// = 30,039,993,992. In all 4,097 + 1,911 + 30,039,993,992 = 30,040,000,000 (the replay's count is
+// 4 more: iteration 1's last inner check and ++a, the last outer check, the store).
+TEST_F(PreRunTest, NestedLoopsOfAFixedTripCountRefusedAtOnce) {
+  const Kernel k = load(R"(
+__global__ void k(int* out, int n) {
+  unsigned s = 0;
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < 1000; ++b)
+      s += b;
+  out[threadIdx.x] = s;
+}
+)");
+  EXPECT_EQ(refusal(k, launch(k, {1, 1, 1}, {32, 1, 1}, 10000000), 100000000),
+            over_budget("30040000000", "for", ":4:3 runs 10000000 iterations in block (0, 0, 0), thread (0, 0, 0)"));
+}
+
+// Both loops of n = 10^6 iterations (the inner one stepped over too): per outer iteration its
+// check, ++a and the inner loop (b = 0, 10^6 x (check, s += ..., ++b), its last check:
+// 3,000,002): 3,000,004 x 10^6, and the root block, s = 0, a = 0, the last check and the store
+// (5): 3,000,004,000,005, the replay's count. The class engine runs them one by one too
+// ((a ^ b) & 1 is no affine value): its first block is refused with the same figure.
+TEST_F(PreRunTest, NestedLoopsBothSteppedOverRefusedByBothEngines) {
+  const Kernel k = load(R"(
+__global__ void k(int* out, int n) {
+  unsigned s = 0;
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b)
+      s += (a ^ b) & 1;
+  out[threadIdx.x] = s;
+}
+)");
+  const std::string tail = " would make at least 3000004000005 warp-statement evaluations (the for loop at " +
+                           dir_.string() + "/k.cu:5:5 runs 1000000 iterations in block (0, 0, 0), thread (0, 0, 0)), "
+                                           "above its budget of 100000000 (--max-evaluations)";
+  EXPECT_EQ(refusal(k, launch(k, {1, 1, 1}, {32, 1, 1}, 1000000), 100000000), "the replay" + tail);
+  EXPECT_EQ(class_refusal(k, launch(k, {1, 1, 1}, {32, 1, 1}, 1000000), 100000000), "the class engine" + tail);
+}
+
+// Three nested loops of n = 2^62 iterations: the innermost makes 3 x 2^62 + 2 at least, the
+// middle one 2^62 times that and more (about 3 x 2^124), the outer one 2^62 times that: past
+// 2^128, the largest count, which is named (a lower bound still) rather than the product's
+// remainder modulo 2^128.
+TEST_F(PreRunTest, ABoundPast128BitsIsTheLargestCount) {
+  const Kernel k = load(R"(
+__global__ void k(int* out, long long n) {
+  unsigned s = 0;
+  for (long long a = 0; a < n; ++a)
+    for (long long b = 0; b < n; ++b)
+      for (long long c = 0; c < n; ++c)
+        s += 1;
+  out[threadIdx.x] = s;
+}
+)");
+  EXPECT_EQ(refusal(k, launch(k, {1, 1, 1}, {32, 1, 1}, 4611686018427387904LL), 100000000),
+            over_budget("340282366920938463463374607431768211455", "for",
+                        ":6:7 runs 4611686018427387904 iterations in block (0, 0, 0), thread (0, 0, 0)"));
+}
+
+// c = b x 1024 + t (unsigned, then int) times w = 3 passes 2^31 - 1 = 2,147,483,647 from c =
+// 715,827,883 (3 x 715,827,882 = 2,147,483,646) = 699,050 x 1,024 + 683: block 699,050, thread
+// 683; every block before stays below (699,049 x 1,024 + 1,023 = 715,827,199). Past 2^31 c wraps
+// to negative values, and from 2^32 (block 4,194,304) again to small ones: blocks meet it in
+// stretches, and a bisection between the first and the last block lands in any. (The class
+// engine cannot class such blocks: the replay counts this launch.)
+TEST_F(PreRunTest, TheLowestBlockIsNamedWhereAWrappedValueMeetsUndefinedBehaviourInStretches) {
+  const Kernel k = load(R"(
+__global__ void k(int* out, int w) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  int r = c * w;
+  if (r < 7) out[threadIdx.x] = 1;
+}
+)");
+  const std::string named = dir_.string() + "/k.cu:4:11: undefined behaviour: signed overflow in '*' (int32) in "
+                                            "block (699050, 0, 0), thread (683, 0, 0)";
+  const Launch l = launch(k, {2147483647, 1, 1}, {1024, 1, 1}, 3);
+  EXPECT_EQ(refusal(k, l, kDefaultMaxEvaluations), named);
+}
+
+// In two dimensions, blocks in the order the replay runs them (x first): c = y x 65,535 + x,
+// c x 1,024 passes 2^31 - 1 from c = 2^21 = 2,097,152 = 32 x 65,535 + 32: block (32, 32), its
+// thread 0.
+TEST_F(PreRunTest, TheLowestBlockIsNamedInTwoDimensions) {
+  const Kernel k = load(R"(
+__global__ void k(int* out, int w) {
+  int c = blockIdx.y * gridDim.x + blockIdx.x;
+  int r = c * 1024 + threadIdx.x;
+  if (r < w) out[threadIdx.x] = 1;
+}
+)");
+  EXPECT_EQ(refusal(k, launch(k, {65535, 65535, 1}, {1024, 1, 1}, 5), kDefaultMaxEvaluations),
+            dir_.string() + "/k.cu:4:11: undefined behaviour: signed overflow in '*' (int32) in block (32, 32, 0), "
+                            "thread (0, 0, 0)");
 }
 
 }  // namespace
