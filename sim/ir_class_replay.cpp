@@ -305,7 +305,7 @@ void refuse_before_running(const Kernel& kernel, const Launch& launch, const Rep
   // Warp 0 runs first in every block; with warps by classes, a warp of each class after it.
   const PreRun floor = class_engine_floor(kernel, launch, options.only_warp, compressed, !classes.warp_classes);
   if (floor.least_evaluations <= options.max_evaluations) return;
-  const InvalidInput over("the class engine would make at least " + to_decimal(floor.least_evaluations) +
+  const InvalidInput over(Diag::evaluation_budget, "the class engine would make at least " + to_decimal(floor.least_evaluations) +
                           " warp-statement evaluations" + floor.longest_loop + ", above its budget of " +
                           to_decimal(options.max_evaluations) + " (--max-evaluations)");
   name_probed_undefined(kernel, launch, options);
