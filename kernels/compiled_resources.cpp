@@ -74,6 +74,8 @@ struct ProcessResult {
 // Ctrl-C, SIGTERM and SIGHUP while a compiler runs: noted here, acted on by run_process.
 std::atomic<int> stop_signal{0};
 extern "C" void note_stop_signal(int signal) { stop_signal.store(signal); }
+// The signal that stopped the last compile (stop_signal is reset when the next one starts).
+std::atomic<int> compile_stopped_by{0};
 
 /// Catches the stop signals for its lifetime (restoring what was there before), without
 /// SA_RESTART so that a wait returns at once.
@@ -148,6 +150,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
   int wstatus = 0;
   while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
   }
+  if (stopped) compile_stopped_by.store(stop_signal.load());
   if (stopped) throw Interrupted("interrupted while " + argv[0] + " ran; it was stopped");
   if (timed_out)
     throw InvalidInput(Diag::time_budget, argv[0] + " did not finish within " + std::to_string(seconds) +
@@ -568,5 +571,7 @@ CompiledResources compile_resources(const CompileRequest& request) {
   result.compiler = compiler;
   return result;
 }
+
+int compile_stop_signal() { return compile_stopped_by.load(); }
 
 }  // namespace warpdiv::kernels

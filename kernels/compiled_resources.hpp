@@ -90,6 +90,11 @@ std::vector<CompiledResources> parse_ptxas_report(const std::string& report);
 /// prerequisites, in order. Exposed for tests.
 std::vector<std::string> parse_dependency_rule(const std::string& rule);
 
+/// The signal (SIGINT, SIGTERM or SIGHUP) that stopped the last compile, 0 when none did: the
+/// program ends by it once its temporaries are gone, so that a shell reports 128 + N, as for the
+/// other commands (Ctrl-C: exit 130 either way).
+int compile_stop_signal();
+
 /// `file` and every file its #include lines name, followed recursively: a quoted name beside the
 /// including file first, then in `include_dirs`; an angled one in `include_dirs` only. Names
 /// not found there (system headers) are left out; one that is there but not a regular file (a

@@ -1,6 +1,8 @@
+#include <csignal>
 #include <iostream>
 
 #include "sim/large_stack.hpp"
+#include "kernels/compiled_resources.hpp"
 #include "tools/cli/commands.hpp"
 #ifdef WARPDIV_HAVE_NATIVE_LOADER
 #include "jit/loader.hpp"
@@ -16,5 +18,10 @@ int main(int argc, char** argv) {
     status = warpdiv::cli::run(argc, argv, std::cout, std::cerr);
     status = warpdiv::cli::finish_standard_output(status, std::cout, std::cerr);
   });
+  // A compile stopped by SIGTERM or SIGHUP (its temporaries removed): end by that signal.
+  if (const int signal = warpdiv::kernels::compile_stop_signal(); signal != 0 && signal != SIGINT) {
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+  }
   return status;
 }

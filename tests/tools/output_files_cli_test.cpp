@@ -678,7 +678,11 @@ TEST(OutputFilesCli, TheProgramItsPluginsAndItsPresetsAreNeverOutputs) {
 
 // Ctrl-C while the compiler runs (occupancy FILE.cu): the compiler's process group is stopped and
 // warpdiv's compile folder, the compiler's TMPDIR, goes with it; exit 130, no CSV.
+// SIGINT ends with exit 130; SIGTERM and SIGHUP end warpdiv by the same signal, as every command
+// does (a shell reports 128 + N: 143, 129), the folder gone just the same.
 TEST(OutputFilesCli, CtrlCDuringACompileLeavesNoFolder) {
+  for (const auto& [signal, status] : std::vector<std::pair<std::string, int>>{{"INT", 130}, {"TERM", 143}, {"HUP", 129}}) {
+  SCOPED_TRACE(signal);
   TempDir dir;
   ASSERT_EQ(::mkdir(dir.file("tmp").c_str(), 0755), 0);
   write_file(dir.file("k.cu"), "__global__ void k(int* a) { a[threadIdx.x] = 1; }\n");
@@ -690,11 +694,12 @@ TEST(OutputFilesCli, CtrlCDuringACompileLeavesNoFolder) {
   const CliResult r = run_shell(
       "cd '" + dir.path() + "' && (TMPDIR='" + dir.file("tmp") + "' WARPDIV_NVCC='" + dir.file("nvcc") + "' '" +
       warpdiv_binary() + "' occupancy k.cu --block 32 --gpu h100 --csv o.csv & pid=$!; "
-      "for i in $(seq 200); do [ -e started ] && break; sleep 0.05; done; kill -INT $pid; wait $pid)");
-  EXPECT_EQ(r.status, 130) << r.err;
+      "for i in $(seq 200); do [ -e started ] && break; sleep 0.05; done; kill -" + signal + " $pid; wait $pid)");
+  EXPECT_EQ(r.status, status) << r.err;
   EXPECT_TRUE(std::filesystem::exists(dir.file("started")));
   EXPECT_TRUE(std::filesystem::is_empty(dir.file("tmp")));
   EXPECT_FALSE(std::filesystem::exists(dir.file("o.csv")));
+  }
 }
 
 }  // namespace
