@@ -150,8 +150,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
   int wstatus = 0;
   while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
   }
-  if (stopped) compile_stopped_by.store(stop_signal.load());
-  if (stopped) throw Interrupted("interrupted while " + argv[0] + " ran; it was stopped");
+  if (stopped) {
+    compile_stopped_by.store(stop_signal.load());
+    throw Interrupted("interrupted while " + argv[0] + " ran; it was stopped");
+  }
   if (timed_out)
     throw InvalidInput(Diag::time_budget, argv[0] + " did not finish within " + std::to_string(seconds) +
                        " s, the limit for one compile; it was stopped");

@@ -199,10 +199,10 @@ std::optional<SourceKernel> read_keeping_first_error(const KernelSource& source,
   return read;
 }
 
-// The inputs of a kernel that could not be read or bound, which the outputs must not replace
-// either: its file or model, the compilation database, the data files, and every file the
-// front-end read before it failed (or all the kernel's files, where the launch failed).
-void protect_unread(const CheckLaunch& l, std::vector<std::string>& files) {
+// The inputs of a kernel, which the outputs must not replace, whether it could be read or not: its
+// file or model, the compilation database, the data files, every file the front-end read (before
+// it failed, where it did) and the model's files.
+void add_kernel_inputs(const CheckLaunch& l, std::vector<std::string>& files) {
   const analysis::CheckKernel& k = *l.config;
   files.push_back(k.model.empty() ? k.file : k.model);
   if (!l.request.source.build_dir.empty()) files.push_back(l.request.source.build_dir + "/compile_commands.json");
@@ -272,17 +272,14 @@ std::optional<CheckInputs> prepare_check(const CheckRequest& request) {
     CheckLaunch l;
     l.config = &k;
     l.request = check_kernel_request(in.config, k);
-    if (const std::optional<Diagnostic> why = read_launch(l)) {
+    const std::optional<Diagnostic> why = read_launch(l);
+    add_kernel_inputs(l, in.files);
+    if (why) {
       const std::string& input = k.model.empty() ? k.file : k.model;
-      protect_unread(l, in.files);
       in.unread.push_back(analysis::unreadable_kernel(k.name, analysis::relative_to_root(input, in.config.root),
                                                       *why, in.config.root));
       continue;
     }
-    if (!l.request.source.build_dir.empty())
-      in.files.push_back(l.request.source.build_dir + "/compile_commands.json");
-    for (const std::string& f : source_files(l.kernel.kernel, l.kernel.files_read)) in.files.push_back(f);
-    for (const std::string& f : data_files(l.request.data)) in.files.push_back(f);
     in.launches.push_back(std::move(l));
   }
   return in;
