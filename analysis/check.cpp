@@ -58,35 +58,60 @@ const std::vector<CheckRule>& check_rules() {
        "min_simd_efficiency", FindingLevel::warning},
       {"partial-barrier", "Only part of a block reaches a __syncthreads() (undefined behaviour)",
        "partial_barriers", FindingLevel::warning},
-      {"sector-efficiency", "A statement's global accesses use less of their 32-byte sectors than "
-       "the limit asks", "min_sector_efficiency", FindingLevel::warning},
-      {"sectors-per-request", "A statement's global requests touch more sectors than the limit "
-       "allows", "max_sectors_per_request", FindingLevel::warning},
-      {"bank-conflicts-per-request", "A statement's shared requests meet more bank conflicts per "
-       "request than the limit allows", "max_bank_conflicts_per_request", FindingLevel::warning},
-      {"bank-conflicts", "A statement's shared requests meet more bank conflicts than the limit "
-       "allows", "max_bank_conflicts", FindingLevel::warning},
-      {"single-lane-branch", "A finding at a branch only one lane of a warp takes (if (tid == 0)) "
-       "or in its taken side: reported with report_single_lane = true", "report_single_lane",
-       FindingLevel::warning},
-      {"divergence-regressed", "A branch diverges in a larger share of its warp evaluations than "
-       "in the baseline", "", FindingLevel::warning},
-      {"simd-efficiency-regressed", "A statement's SIMD efficiency is lower than in the baseline",
+      {"sector-efficiency",
+       "A statement's global accesses use less of their 32-byte sectors than "
+       "the limit asks",
+       "min_sector_efficiency", FindingLevel::warning},
+      {"sectors-per-request",
+       "A statement's global requests touch more sectors than the limit "
+       "allows",
+       "max_sectors_per_request", FindingLevel::warning},
+      {"bank-conflicts-per-request",
+       "A statement's shared requests meet more bank conflicts per "
+       "request than the limit allows",
+       "max_bank_conflicts_per_request", FindingLevel::warning},
+      {"bank-conflicts",
+       "A statement's shared requests meet more bank conflicts than the limit "
+       "allows",
+       "max_bank_conflicts", FindingLevel::warning},
+      {"single-lane-branch",
+       "A finding at a branch only one lane of a warp takes (if (tid == 0)) "
+       "or in its taken side: reported with report_single_lane = true",
+       "report_single_lane", FindingLevel::warning},
+      {"divergence-regressed",
+       "A branch diverges in a larger share of its warp evaluations than "
+       "in the baseline",
        "", FindingLevel::warning},
-      {"sector-efficiency-regressed", "A statement's global accesses use less of their sectors than "
-       "in the baseline", "", FindingLevel::warning},
-      {"bank-conflicts-regressed", "A statement's shared requests meet more bank conflicts per "
-       "request than in the baseline", "", FindingLevel::warning},
-      {"partial-barrier-regressed", "A larger share of a barrier's block executions reach it only "
-       "in part than in the baseline", "", FindingLevel::warning},
-      {"memory-not-counted", "A statement under a memory limit has accesses the model cannot place: "
-       "the limit cannot be judged there", "", FindingLevel::warning},
-      {"baseline-vanished", "A statement of the baseline has no statement now: write the baseline "
-       "again", "", FindingLevel::note},
-      {"unused-line-limits", "A [[kernel.statement]] or [[kernel.line]] table matches no "
-       "statement: its limits apply to nothing", "", FindingLevel::note},
-      {"line-keyed-limits", "A [[kernel.line]] table keys limits by a line number, which edits "
-       "move: write the [[kernel.statement]] the note gives", "", FindingLevel::note},
+      {"simd-efficiency-regressed", "A statement's SIMD efficiency is lower than in the baseline", "",
+       FindingLevel::warning},
+      {"sector-efficiency-regressed",
+       "A statement's global accesses use less of their sectors than "
+       "in the baseline",
+       "", FindingLevel::warning},
+      {"bank-conflicts-regressed",
+       "A statement's shared requests meet more bank conflicts per "
+       "request than in the baseline",
+       "", FindingLevel::warning},
+      {"partial-barrier-regressed",
+       "A larger share of a barrier's block executions reach it only "
+       "in part than in the baseline",
+       "", FindingLevel::warning},
+      {"memory-not-counted",
+       "A statement under a memory limit has accesses the model cannot place: "
+       "the limit cannot be judged there",
+       "", FindingLevel::warning},
+      {"baseline-vanished",
+       "A statement of the baseline has no statement now: write the baseline "
+       "again",
+       "", FindingLevel::note},
+      {"unused-line-limits",
+       "A [[kernel.statement]] or [[kernel.line]] table matches no "
+       "statement: its limits apply to nothing",
+       "", FindingLevel::note},
+      {"line-keyed-limits",
+       "A [[kernel.line]] table keys limits by a line number, which edits "
+       "move: write the [[kernel.statement]] the note gives",
+       "", FindingLevel::note},
       {"bad-suppression", "A warpdiv: allow(...) comment names neither a rule nor a group", "",
        FindingLevel::note},
   };
@@ -191,8 +216,8 @@ std::vector<Finding> check_limits(CheckKernel& kernel, const std::vector<CheckRo
       const std::string of = "(" + to_decimal(row.divergent) + " of " + to_decimal(evals) + ")";
       if (l.max_divergent_fraction && fraction > *l.max_divergent_fraction) {
         Finding f = at_row(row, "divergent-branch",
-                           "branch diverges in " + percent(fraction) + " of its warp evaluations " +
-                               of + ", limit " + percent(*l.max_divergent_fraction));
+                           "branch diverges in " + percent(fraction) + " of its warp evaluations " + of +
+                               ", limit " + percent(*l.max_divergent_fraction));
         f.figures.insert(f.figures.end(), {{"divergent", to_decimal(row.divergent)},
                                            {"warp_evaluations", to_decimal(evals)},
                                            {"divergent_fraction", number(fraction)},
@@ -200,10 +225,10 @@ std::vector<Finding> check_limits(CheckKernel& kernel, const std::vector<CheckRo
         out.push_back(std::move(f));
       }
       if (l.max_divergent && row.divergent > Count{*l.max_divergent}) {
-        Finding f = at_row(row, "divergent-evaluations",
-                           "branch diverges in " + to_decimal(row.divergent) + " of its " +
-                               to_decimal(evals) + " warp evaluations, limit " +
-                               std::to_string(*l.max_divergent));
+        Finding f =
+            at_row(row, "divergent-evaluations",
+                   "branch diverges in " + to_decimal(row.divergent) + " of its " + to_decimal(evals) +
+                       " warp evaluations, limit " + std::to_string(*l.max_divergent));
         f.figures.insert(f.figures.end(), {{"divergent", to_decimal(row.divergent)},
                                            {"warp_evaluations", to_decimal(evals)},
                                            {"limit", std::to_string(*l.max_divergent)}});
@@ -215,10 +240,9 @@ std::vector<Finding> check_limits(CheckKernel& kernel, const std::vector<CheckRo
       const double simd = ratio(row.active_lanes, runs * static_cast<Count>(row.warp_size));
       if (simd < *l.min_simd_efficiency) {
         Finding f = at_row(row, "simd-efficiency",
-                           statement_words(row) + " runs at " + percent(simd) +
-                               " SIMD efficiency (" + to_decimal(row.active_lanes) +
-                               " active lanes in " + to_decimal(runs) + " warp evaluations of " +
-                               std::to_string(row.warp_size) + "), limit " +
+                           statement_words(row) + " runs at " + percent(simd) + " SIMD efficiency (" +
+                               to_decimal(row.active_lanes) + " active lanes in " + to_decimal(runs) +
+                               " warp evaluations of " + std::to_string(row.warp_size) + "), limit " +
                                percent(*l.min_simd_efficiency));
         f.figures.insert(f.figures.end(), {{"simd_efficiency", number(simd)},
                                            {"active_lanes", to_decimal(row.active_lanes)},
@@ -228,11 +252,10 @@ std::vector<Finding> check_limits(CheckKernel& kernel, const std::vector<CheckRo
       }
     }
     if (row.barrier && l.partial_barriers && row.partial_block_executions > Count{*l.partial_barriers}) {
-      Finding f = at_row(row, "partial-barrier",
-                         "only part of the block reaches this barrier in " +
-                             to_decimal(row.partial_block_executions) +
-                             " block executions (undefined behaviour), limit " +
-                             std::to_string(*l.partial_barriers));
+      Finding f = at_row(
+          row, "partial-barrier",
+          "only part of the block reaches this barrier in " + to_decimal(row.partial_block_executions) +
+              " block executions (undefined behaviour), limit " + std::to_string(*l.partial_barriers));
       f.figures.insert(f.figures.end(),
                        {{"partial_block_executions", to_decimal(row.partial_block_executions)},
                         {"limit", std::to_string(*l.partial_barriers)}});
@@ -244,11 +267,11 @@ std::vector<Finding> check_limits(CheckKernel& kernel, const std::vector<CheckRo
     if (m.has_global && m.global_requests > 0) {
       const std::optional<double> eff = sector_efficiency(m);
       if (eff && l.min_sector_efficiency && *eff < *l.min_sector_efficiency) {
-        Finding f = at_row(row, "sector-efficiency",
-                           "global accesses use " + percent(*eff) + " of their sectors (" +
-                               to_decimal(m.global_bytes) + " bytes asked in " +
-                               to_decimal(m.global_sectors) + " sectors of 32 bytes), limit " +
-                               percent(*l.min_sector_efficiency));
+        Finding f =
+            at_row(row, "sector-efficiency",
+                   "global accesses use " + percent(*eff) + " of their sectors (" +
+                       to_decimal(m.global_bytes) + " bytes asked in " + to_decimal(m.global_sectors) +
+                       " sectors of 32 bytes), limit " + percent(*l.min_sector_efficiency));
         f.figures.insert(f.figures.end(), {{"sector_efficiency", number(*eff)},
                                            {"global_bytes", to_decimal(m.global_bytes)},
                                            {"global_sectors", to_decimal(m.global_sectors)},
@@ -259,9 +282,8 @@ std::vector<Finding> check_limits(CheckKernel& kernel, const std::vector<CheckRo
       if (l.max_sectors_per_request && per_request > *l.max_sectors_per_request) {
         Finding f = at_row(row, "sectors-per-request",
                            "global requests touch " + number(per_request) + " sectors each (" +
-                               to_decimal(m.global_sectors) + " sectors in " +
-                               to_decimal(m.global_requests) + " requests), limit " +
-                               number(*l.max_sectors_per_request));
+                               to_decimal(m.global_sectors) + " sectors in " + to_decimal(m.global_requests) +
+                               " requests), limit " + number(*l.max_sectors_per_request));
         f.figures.insert(f.figures.end(), {{"sectors_per_request", number(per_request)},
                                            {"global_sectors", to_decimal(m.global_sectors)},
                                            {"global_requests", to_decimal(m.global_requests)},
@@ -273,10 +295,9 @@ std::vector<Finding> check_limits(CheckKernel& kernel, const std::vector<CheckRo
       const double per_request = ratio(m.shared_bank_conflicts, m.shared_requests);
       if (l.max_bank_conflicts_per_request && per_request > *l.max_bank_conflicts_per_request) {
         Finding f = at_row(row, "bank-conflicts-per-request",
-                           "shared requests meet " + number(per_request) +
-                               " bank conflicts each (" + to_decimal(m.shared_bank_conflicts) +
-                               " in " + to_decimal(m.shared_requests) + " requests), limit " +
-                               number(*l.max_bank_conflicts_per_request));
+                           "shared requests meet " + number(per_request) + " bank conflicts each (" +
+                               to_decimal(m.shared_bank_conflicts) + " in " + to_decimal(m.shared_requests) +
+                               " requests), limit " + number(*l.max_bank_conflicts_per_request));
         f.figures.insert(f.figures.end(), {{"bank_conflicts_per_request", number(per_request)},
                                            {"shared_bank_conflicts", to_decimal(m.shared_bank_conflicts)},
                                            {"shared_requests", to_decimal(m.shared_requests)},
@@ -286,8 +307,8 @@ std::vector<Finding> check_limits(CheckKernel& kernel, const std::vector<CheckRo
       if (l.max_bank_conflicts && m.shared_bank_conflicts > Count{*l.max_bank_conflicts}) {
         Finding f = at_row(row, "bank-conflicts",
                            "shared requests meet " + to_decimal(m.shared_bank_conflicts) +
-                               " bank conflicts (in " + to_decimal(m.shared_requests) +
-                               " requests), limit " + std::to_string(*l.max_bank_conflicts));
+                               " bank conflicts (in " + to_decimal(m.shared_requests) + " requests), limit " +
+                               std::to_string(*l.max_bank_conflicts));
         f.figures.insert(f.figures.end(), {{"shared_bank_conflicts", to_decimal(m.shared_bank_conflicts)},
                                            {"shared_requests", to_decimal(m.shared_requests)},
                                            {"limit", std::to_string(*l.max_bank_conflicts)}});
@@ -319,8 +340,7 @@ Finding config_note(const CheckKernel& kernel, const char* rule, const ConfigPla
 namespace {
 
 std::string statement_key_text(const CheckRow& row) {
-  return "function = " + sim::quote_value(row.function) + ", statement = " +
-         sim::quote_value(row.statement) +
+  return "function = " + sim::quote_value(row.function) + ", statement = " + sim::quote_value(row.statement) +
          (row.ordinal > 1 ? ", ordinal = " + std::to_string(row.ordinal) : std::string());
 }
 
@@ -341,12 +361,14 @@ std::vector<Finding> config_table_notes(const CheckKernel& kernel, const std::ve
   std::vector<Finding> out;
   for (const StatementLimits& s : kernel.statements) {
     if (s.used) continue;
-    out.push_back(config_note(kernel, "unused-line-limits", s.place, config_file, root,
-                              "no statement " + sim::quote_value(s.statement) +
-                                  (s.function ? " in " + sim::quote_value(*s.function) : std::string()) +
-                                  (s.ordinal ? " (the " + std::to_string(*s.ordinal) + ". of that text)" : std::string()) +
-                                  " (statements are compared token by token, whitespace aside): these "
-                                  "limits apply to nothing" + nearest_statement(s, rows)));
+    out.push_back(config_note(
+        kernel, "unused-line-limits", s.place, config_file, root,
+        "no statement " + sim::quote_value(s.statement) +
+            (s.function ? " in " + sim::quote_value(*s.function) : std::string()) +
+            (s.ordinal ? " (the " + std::to_string(*s.ordinal) + ". of that text)" : std::string()) +
+            " (statements are compared token by token, whitespace aside): these "
+            "limits apply to nothing" +
+            nearest_statement(s, rows)));
   }
   CheckKernel copy = kernel;  // line_tables() hands out tables to mark
   for (std::size_t i = 0; i < kernel.lines.size(); ++i) {
@@ -364,8 +386,8 @@ std::vector<Finding> config_table_notes(const CheckKernel& kernel, const std::ve
     else
       out.push_back(config_note(kernel, "line-keyed-limits", line.place, config_file, root,
                                 "[[kernel.line]] keys these limits by " + where +
-                                    ", which an edit above moves: write [[kernel.statement]] with " +
-                                    keys + " instead"));
+                                    ", which an edit above moves: write [[kernel.statement]] with " + keys +
+                                    " instead"));
   }
   return out;
 }
@@ -374,8 +396,7 @@ std::vector<Finding> config_table_notes(const CheckKernel& kernel, const std::ve
 
 namespace {
 
-std::string count_field(const std::optional<MemoryFigures>& m, bool global,
-                        Count MemoryFigures::*field) {
+std::string count_field(const std::optional<MemoryFigures>& m, bool global, Count MemoryFigures::*field) {
   if (!m || !(global ? m->has_global : m->has_shared)) return "";
   return to_decimal((*m).*field);
 }
@@ -421,8 +442,7 @@ const CsvColumns<CheckRow>& baseline_columns() {
       {"branch_evaluations",
        [](const CheckRow& r) { return r.condition ? to_decimal(r.branch_evaluations) : ""; }},
       {"divergent", [](const CheckRow& r) { return r.condition ? to_decimal(r.divergent) : ""; }},
-      {"block_executions",
-       [](const CheckRow& r) { return r.barrier ? to_decimal(r.block_executions) : ""; }},
+      {"block_executions", [](const CheckRow& r) { return r.barrier ? to_decimal(r.block_executions) : ""; }},
       {"partial_block_executions",
        [](const CheckRow& r) { return r.barrier ? to_decimal(r.partial_block_executions) : ""; }},
       {"global_requests",
@@ -435,9 +455,8 @@ const CsvColumns<CheckRow>& baseline_columns() {
        [](const CheckRow& r) { return count_field(r.memory, false, &MemoryFigures::shared_requests); }},
       {"shared_wavefronts",
        [](const CheckRow& r) { return count_field(r.memory, false, &MemoryFigures::shared_wavefronts); }},
-      {"shared_bank_conflicts", [](const CheckRow& r) {
-         return count_field(r.memory, false, &MemoryFigures::shared_bank_conflicts);
-       }},
+      {"shared_bank_conflicts",
+       [](const CheckRow& r) { return count_field(r.memory, false, &MemoryFigures::shared_bank_conflicts); }},
   };
   return columns;
 }
@@ -455,7 +474,8 @@ class BaselineRecord {
       : r_(r), source_(source), names_(baseline_columns().names()) {}
 
   [[noreturn]] void fail(std::size_t column, const std::string& what) const {
-    throw InvalidInput(Diag::file_format, source_ + ":" + std::to_string(r_.line) + ": column '" + names_[column] + "': " + what);
+    throw InvalidInput(Diag::file_format, source_ + ":" + std::to_string(r_.line) + ": column '" +
+                                              names_[column] + "': " + what);
   }
   std::optional<Count> count(std::size_t column) const {
     if (r_.fields[column].empty()) return std::nullopt;
@@ -560,19 +580,23 @@ class BaselineRecord {
 
 std::vector<CheckRow> read_baseline(const std::string& text, const std::string& source) {
   CsvTokenizer csv(text, source);
-  if (csv.at_end()) throw InvalidInput(Diag::file_format, source + ": empty: not a baseline written by --write-baseline");
+  if (csv.at_end())
+    throw InvalidInput(Diag::file_format, source + ": empty: not a baseline written by --write-baseline");
   const std::string expected = baseline_columns().header();
   const CsvRecord header = csv.next();
   std::string got;
   for (std::size_t i = 0; i < header.fields.size(); ++i) got += (i ? "," : "") + header.fields[i];
   if (got.rfind("check,file,line,column,kind,", 0) == 0)
-    throw InvalidInput(Diag::file_format, source + ":" + std::to_string(header.line) +
-                       ": a baseline keyed by line and column (an older warpdiv's), which edits "
-                       "move: write it again with warpdiv check CONFIG --write-baseline " + source);
+    throw InvalidInput(Diag::file_format,
+                       source + ":" + std::to_string(header.line) +
+                           ": a baseline keyed by line and column (an older warpdiv's), which edits "
+                           "move: write it again with warpdiv check CONFIG --write-baseline " +
+                           source);
   if (got != expected)
-    throw InvalidInput(Diag::file_format, source + ":" + std::to_string(header.line) + ": the header is not " +
-                       sim::quote_value(expected) + " (write the baseline with warpdiv check "
-                       "CONFIG --write-baseline FILE)");
+    throw InvalidInput(Diag::file_format, source + ":" + std::to_string(header.line) +
+                                              ": the header is not " + sim::quote_value(expected) +
+                                              " (write the baseline with warpdiv check "
+                                              "CONFIG --write-baseline FILE)");
   const std::size_t fields = baseline_columns().names().size();
   std::vector<CheckRow> rows;
   std::map<BaselineKey, std::size_t> lines;  // the line each statement's row was read from
@@ -581,15 +605,16 @@ std::vector<CheckRow> read_baseline(const std::string& text, const std::string& 
     if (r.fields.size() == 1 && r.fields[0].empty()) continue;  // a blank line
     if (r.fields.size() != fields)
       throw InvalidInput(Diag::file_format, source + ":" + std::to_string(r.line) + ": " +
-                         std::to_string(r.fields.size()) + " fields, the header has " +
-                         std::to_string(fields));
+                                                std::to_string(r.fields.size()) + " fields, the header has " +
+                                                std::to_string(fields));
     rows.push_back(BaselineRecord(r, source).row());
     const auto [first, fresh] = lines.emplace(baseline_key(rows.back()), r.line);
     if (!fresh)
-      throw InvalidInput(Diag::file_content, source + ":" + std::to_string(r.line) + ": " + key_words(rows.back()) +
-                         " of check " + sim::quote_value(rows.back().check) + " is given twice, on lines " +
-                         std::to_string(first->second) + " and " + std::to_string(r.line) +
-                         " (one row per statement: write the baseline again)");
+      throw InvalidInput(Diag::file_content,
+                         source + ":" + std::to_string(r.line) + ": " + key_words(rows.back()) +
+                             " of check " + sim::quote_value(rows.back().check) +
+                             " is given twice, on lines " + std::to_string(first->second) + " and " +
+                             std::to_string(r.line) + " (one row per statement: write the baseline again)");
   }
   return rows;
 }
@@ -605,14 +630,16 @@ void compare_row(const CheckRow& r, const CheckRow& b, double tolerance, std::ve
     return ab > 0 && cd > 0 && fraction_below(a, ab, c, cd, tolerance);
   };
   const auto share = [](Count a, Count of) { return to_decimal(a) + " of " + to_decimal(of); };
-  if (r.condition && b.condition && worse(r.divergent, r.branch_evaluations, b.divergent, b.branch_evaluations)) {
+  if (r.condition && b.condition &&
+      worse(r.divergent, r.branch_evaluations, b.divergent, b.branch_evaluations)) {
     Finding f = at_row(r, "divergence-regressed",
                        "branch diverges in " + percent(ratio(r.divergent, r.branch_evaluations)) +
-                           " of its warp evaluations (" + share(r.divergent, r.branch_evaluations) +
-                           "), " + percent(ratio(b.divergent, b.branch_evaluations)) +
-                           " in the baseline (" + share(b.divergent, b.branch_evaluations) + ")");
-    f.figures.insert(f.figures.end(), {{"divergent_fraction", number(ratio(r.divergent, r.branch_evaluations))},
-                                       {"baseline_divergent_fraction", number(ratio(b.divergent, b.branch_evaluations))}});
+                           " of its warp evaluations (" + share(r.divergent, r.branch_evaluations) + "), " +
+                           percent(ratio(b.divergent, b.branch_evaluations)) + " in the baseline (" +
+                           share(b.divergent, b.branch_evaluations) + ")");
+    f.figures.insert(f.figures.end(),
+                     {{"divergent_fraction", number(ratio(r.divergent, r.branch_evaluations))},
+                      {"baseline_divergent_fraction", number(ratio(b.divergent, b.branch_evaluations))}});
     out.push_back(std::move(f));
   }
   const Count now_lanes = r.warp_evaluations * static_cast<Count>(r.warp_size);
@@ -623,16 +650,16 @@ void compare_row(const CheckRow& r, const CheckRow& b, double tolerance, std::ve
                        statement_words(r) + " runs at " + percent(now) + " SIMD efficiency (" +
                            share(r.active_lanes, now_lanes) + " lanes), " + percent(then) +
                            " in the baseline (" + share(b.active_lanes, then_lanes) + ")");
-    f.figures.insert(f.figures.end(), {{"simd_efficiency", number(now)}, {"baseline_simd_efficiency", number(then)}});
+    f.figures.insert(f.figures.end(),
+                     {{"simd_efficiency", number(now)}, {"baseline_simd_efficiency", number(then)}});
     out.push_back(std::move(f));
   }
   if (r.barrier && b.barrier &&
       worse(r.partial_block_executions, r.block_executions, b.partial_block_executions, b.block_executions)) {
     Finding f = at_row(r, "partial-barrier-regressed",
                        "only part of the block reaches this barrier in " +
-                           share(r.partial_block_executions, r.block_executions) +
-                           " block executions, " + share(b.partial_block_executions, b.block_executions) +
-                           " in the baseline");
+                           share(r.partial_block_executions, r.block_executions) + " block executions, " +
+                           share(b.partial_block_executions, b.block_executions) + " in the baseline");
     f.figures.insert(f.figures.end(),
                      {{"partial_block_executions", to_decimal(r.partial_block_executions)},
                       {"baseline_partial_block_executions", to_decimal(b.partial_block_executions)}});
@@ -641,14 +668,17 @@ void compare_row(const CheckRow& r, const CheckRow& b, double tolerance, std::ve
   if (!r.memory || !b.memory) return;
   const MemoryFigures& m = *r.memory;
   const MemoryFigures& o = *b.memory;
-  if (m.has_global && o.has_global && lower(m.global_bytes, m.global_sectors * 32, o.global_bytes, o.global_sectors * 32)) {
-    const double now = ratio(m.global_bytes, m.global_sectors * 32), then = ratio(o.global_bytes, o.global_sectors * 32);
+  if (m.has_global && o.has_global &&
+      lower(m.global_bytes, m.global_sectors * 32, o.global_bytes, o.global_sectors * 32)) {
+    const double now = ratio(m.global_bytes, m.global_sectors * 32),
+                 then = ratio(o.global_bytes, o.global_sectors * 32);
     Finding f = at_row(r, "sector-efficiency-regressed",
                        "global accesses use " + percent(now) + " of their sectors (" +
                            to_decimal(m.global_bytes) + " bytes in " + to_decimal(m.global_sectors) +
                            " sectors), " + percent(then) + " in the baseline (" + to_decimal(o.global_bytes) +
                            " in " + to_decimal(o.global_sectors) + ")");
-    f.figures.insert(f.figures.end(), {{"sector_efficiency", number(now)}, {"baseline_sector_efficiency", number(then)}});
+    f.figures.insert(f.figures.end(),
+                     {{"sector_efficiency", number(now)}, {"baseline_sector_efficiency", number(then)}});
     out.push_back(std::move(f));
   }
   if (m.has_shared && o.has_shared &&
@@ -658,9 +688,10 @@ void compare_row(const CheckRow& r, const CheckRow& b, double tolerance, std::ve
                            " bank conflicts each (" + share(m.shared_bank_conflicts, m.shared_requests) +
                            "), " + number(ratio(o.shared_bank_conflicts, o.shared_requests)) +
                            " in the baseline (" + share(o.shared_bank_conflicts, o.shared_requests) + ")");
-    f.figures.insert(f.figures.end(),
-                     {{"bank_conflicts_per_request", number(ratio(m.shared_bank_conflicts, m.shared_requests))},
-                      {"baseline_bank_conflicts_per_request", number(ratio(o.shared_bank_conflicts, o.shared_requests))}});
+    f.figures.insert(
+        f.figures.end(),
+        {{"bank_conflicts_per_request", number(ratio(m.shared_bank_conflicts, m.shared_requests))},
+         {"baseline_bank_conflicts_per_request", number(ratio(o.shared_bank_conflicts, o.shared_requests))}});
     out.push_back(std::move(f));
   }
 }
@@ -688,12 +719,12 @@ std::vector<Finding> compare_with_baseline(const std::vector<CheckRow>& rows,
     const CheckRow& b = baseline[j];
     if (used[j] || listed(how.unread, b.check)) continue;
     const bool known = listed(how.checks, b.check);
-    Finding f = at_row(b, "baseline-vanished",
-                       key_words(b) + " of the baseline (its line " + std::to_string(b.baseline_line) +
-                           ") " + (known ? "is not among the statements now"
-                                         : "belongs to no [[kernel]] now (check " +
-                                               sim::quote_value(b.check) + ")") +
-                           ": write the baseline again");
+    Finding f =
+        at_row(b, "baseline-vanished",
+               key_words(b) + " of the baseline (its line " + std::to_string(b.baseline_line) + ") " +
+                   (known ? "is not among the statements now"
+                          : "belongs to no [[kernel]] now (check " + sim::quote_value(b.check) + ")") +
+                   ": write the baseline again");
     f.level = FindingLevel::note;
     f.fails = how.stale_fails;
     out.push_back(std::move(f));
@@ -705,8 +736,10 @@ FindingLevel finding_level(Category category) {
   switch (category) {
     case Category::unsupported:
     case Category::unknown:
-    case Category::budget: return FindingLevel::warning;
-    default: return FindingLevel::error;
+    case Category::budget:
+      return FindingLevel::warning;
+    default:
+      return FindingLevel::error;
   }
 }
 
@@ -742,13 +775,18 @@ void write_check_text(std::ostream& out, const CheckOutcome& outcome) {
     }
     out << f.file << ':';
     if (f.line > 0) out << f.line << ':' << f.column << ':';
-    out << ' ' << kLevels[static_cast<int>(f.level)] << ": " << sim::one_line(f.message)
-        << " (check " << sim::quote_value(f.check) << ") [" << f.rule << "]\n";
-    if (f.rule.rfind("warpdiv-", 0) == 0) ++unreadable;  // a diagnostic stopped the kernel
-    else if (f.level == FindingLevel::note) ++notes;
-    else if (f.rule.find("regressed") != std::string::npos) ++regressions;
-    else if (f.rule == "memory-not-counted") ++unjudged;
-    else ++limits;
+    out << ' ' << kLevels[static_cast<int>(f.level)] << ": " << sim::one_line(f.message) << " (check "
+        << sim::quote_value(f.check) << ") [" << f.rule << "]\n";
+    if (f.rule.rfind("warpdiv-", 0) == 0)
+      ++unreadable;  // a diagnostic stopped the kernel
+    else if (f.level == FindingLevel::note)
+      ++notes;
+    else if (f.rule.find("regressed") != std::string::npos)
+      ++regressions;
+    else if (f.rule == "memory-not-counted")
+      ++unjudged;
+    else
+      ++limits;
   }
   const auto plural = [](std::size_t n, const char* one, const char* many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);

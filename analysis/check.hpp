@@ -31,7 +31,7 @@ struct Finding {
   /// A `// warpdiv: allow(...)` comment allows it: not printed, not failing, SARIF's suppression.
   bool suppressed = false;
   std::string check;
-  std::string file;  // relative to the root
+  std::string file;                                                  // relative to the root
   std::uint32_t line = 0, column = 0, end_line = 0, end_column = 0;  // end inclusive, 0 unknown
   std::string message;  // one line, without the place and the rule
   /// The figures behind it, for SARIF's properties: name and decimal number (or text).
@@ -53,11 +53,11 @@ const std::vector<CheckRule>& check_rules();
 /// was. A report row of a loop's init, test or step counts for the loop; the copies of a
 /// __device__ function's statement inlined at several calls count once, summed.
 struct CheckRow {
-  std::string check;     // the [[kernel]]'s name
-  std::string function;  // the function the statement is written in (the kernel or a __device__ one)
-  std::string statement; // its source text, whitespace-normalised ("if (tid == 0)", "for (...)")
+  std::string check;          // the [[kernel]]'s name
+  std::string function;       // the function the statement is written in (the kernel or a __device__ one)
+  std::string statement;      // its source text, whitespace-normalised ("if (tid == 0)", "for (...)")
   std::uint32_t ordinal = 1;  // 1 + the statements of the same text before it in the function
-  std::string file;      // relative to the root ("kernels/zoo/foo.cu")
+  std::string file;           // relative to the root ("kernels/zoo/foo.cu")
   std::uint32_t line = 0, column = 0;
   std::uint32_t end_line = 0, end_column = 0;  // inclusive; 0 when unknown (baselines)
   std::string kind;                            // sim::ir::report_kind: if, for, barrier ...
@@ -97,8 +97,8 @@ bool single_lane_branch(const CheckRow& row);
 /// `warpdiv:`; one not of the form `warpdiv: allow(NAMES)`, or naming an unknown rule, is
 /// reported once in `notes` (rule bad-suppression).
 std::vector<CheckRow> make_check_rows(const std::string& check, const SourceReport& report,
-                                      const sim::ir::Kernel& kernel, int warp_size,
-                                      const std::string& root, std::vector<Finding>& notes);
+                                      const sim::ir::Kernel& kernel, int warp_size, const std::string& root,
+                                      std::vector<Finding>& notes);
 
 /// The rule ids an in-source comment `warpdiv: allow(NAMES)` names: each NAME a rule id or a
 /// group (check_suppression_groups()); `unknown` receives the names that are neither.

@@ -34,11 +34,9 @@ namespace warpdiv::analysis {
 
 namespace fs = std::filesystem;
 
-std::string config_message(const std::string& config, const ConfigPlace& place,
-                           const std::string& what) {
+std::string config_message(const std::string& config, const ConfigPlace& place, const std::string& what) {
   if (place.line == 0) return config + ": " + what;
-  return config + ":" + std::to_string(place.line) + ":" + std::to_string(place.column) + ": " +
-         what;
+  return config + ":" + std::to_string(place.line) + ":" + std::to_string(place.column) + ": " + what;
 }
 
 InvalidInput config_error(Diag diag, const std::string& config, const ConfigPlace& place,
@@ -82,25 +80,29 @@ std::string normalise_statement(const std::string& text) {
 namespace {
 
 // The keys each table takes (the messages list them; "did you mean" picks from them).
-const std::vector<std::string> kTopKeys = {"root", "baseline", "fail_on_stale_baseline",
-                                           "regression_tolerance", "limits", "kernel"};
-const std::vector<std::string> kLimitKeys = {
-    "max_divergent_fraction", "max_divergent",         "min_simd_efficiency",
-    "partial_barriers",       "min_sector_efficiency", "max_sectors_per_request",
-    "max_bank_conflicts_per_request", "max_bank_conflicts", "report_single_lane"};
+const std::vector<std::string> kTopKeys = {
+    "root", "baseline", "fail_on_stale_baseline", "regression_tolerance", "limits", "kernel"};
+const std::vector<std::string> kLimitKeys = {"max_divergent_fraction",
+                                             "max_divergent",
+                                             "min_simd_efficiency",
+                                             "partial_barriers",
+                                             "min_sector_efficiency",
+                                             "max_sectors_per_request",
+                                             "max_bank_conflicts_per_request",
+                                             "max_bank_conflicts",
+                                             "report_single_lane"};
 const std::vector<std::string> kKernelKeys = {
-    "name",   "file",    "model",   "kernel",       "grid",          "block",        "args",
-    "defines", "include_dirs", "cuda_headers", "fmad",   "engine",       "warp_size",
-    "dynamic_smem", "alloc", "data",    "max_evaluations", "limits",      "line",
-    "launch", "compile_commands", "statement"};
+    "name",     "file",         "model",           "kernel", "grid",   "block",     "args",
+    "defines",  "include_dirs", "cuda_headers",    "fmad",   "engine", "warp_size", "dynamic_smem",
+    "alloc",    "data",         "max_evaluations", "limits", "line",   "launch",    "compile_commands",
+    "statement"};
 const std::vector<std::string> kLineKeys = {"line", "column", "file"};
 const std::vector<std::string> kStatementKeys = {"statement", "function", "ordinal"};
 
 constexpr std::int64_t kMaxCount = std::numeric_limits<std::int64_t>::max();
 
 ConfigPlace place_of(const toml::source_region& region) {
-  return {static_cast<std::uint32_t>(region.begin.line),
-          static_cast<std::uint32_t>(region.begin.column)};
+  return {static_cast<std::uint32_t>(region.begin.line), static_cast<std::uint32_t>(region.begin.column)};
 }
 
 std::string type_name(const toml::node& node) {
@@ -161,8 +163,7 @@ class Reader {
     }
   }
 
-  const toml::table& table(const toml::node& node, const std::string& key,
-                           const std::string& what) const {
+  const toml::table& table(const toml::node& node, const std::string& key, const std::string& what) const {
     const auto* t = node.as_table();
     if (!t) fail(node.source(), key + " must be a table (" + what + "), got " + shown(node));
     return *t;
@@ -179,8 +180,7 @@ class Reader {
     return out;
   }
 
-  std::string string(const toml::node& node, const std::string& key,
-                     const std::string& what) const {
+  std::string string(const toml::node& node, const std::string& key, const std::string& what) const {
     const auto* s = node.as_string();
     if (!s) fail(node.source(), key + " must be a string (" + what + "), got " + shown(node));
     if (s->get().empty()) fail(node.source(), key + " must not be empty (" + what + ")");
@@ -238,13 +238,15 @@ class Reader {
           fail(n.source(), key + "'s components are one expression each (no comma inside)");
         return s->get();
       }
-      fail(n.source(), key + " must be an expression of the args (a string such as \"(n+127)/128\" "
-                             "or an integer), or an array of one to three of them; got " + shown(n));
+      fail(n.source(), key +
+                           " must be an expression of the args (a string such as \"(n+127)/128\" "
+                           "or an integer), or an array of one to three of them; got " +
+                           shown(n));
     };
     if (const auto* a = node.as_array()) {
       if (a->empty() || a->size() > 3)
-        fail(node.source(), key + " must have one to three components (x, y, z), got " +
-                                std::to_string(a->size()));
+        fail(node.source(),
+             key + " must have one to three components (x, y, z), got " + std::to_string(a->size()));
       std::string text;
       for (const toml::node& item : *a) text += (text.empty() ? "" : ",") + component(item);
       return text;
@@ -274,14 +276,15 @@ class Reader {
     return l;
   }
 
-  std::vector<std::string> pairs(const toml::node& node, const std::string& key, bool paths,
-                                 std::int64_t min, std::int64_t max) const {
+  std::vector<std::string> pairs(const toml::node& node, const std::string& key, bool paths, std::int64_t min,
+                                 std::int64_t max) const {
     const toml::table& t = table(node, key, paths ? "NAME = \"FILE\"" : "NAME = COUNT");
     std::vector<std::string> out;
     for (auto&& [name, value] : t) {
       const std::string n(name.str());
-      out.push_back(n + "=" + (paths ? resolve(string(value, key + "." + n, "a file"))
-                                     : std::to_string(integer(value, key + "." + n, min, max))));
+      out.push_back(n + "=" +
+                    (paths ? resolve(string(value, key + "." + n, "a file"))
+                           : std::to_string(integer(value, key + "." + n, min, max))));
     }
     return out;
   }
@@ -292,12 +295,17 @@ class Reader {
     for (auto&& [name, value] : t) {
       const std::string n(name.str());
       std::string text;
-      if (const auto* i = value.as_integer()) text = std::to_string(i->get());
-      else if (const auto* f = value.as_floating_point()) text = decimal_text(f->get());
-      else if (const auto* s = value.as_string()) text = s->get();
+      if (const auto* i = value.as_integer())
+        text = std::to_string(i->get());
+      else if (const auto* f = value.as_floating_point())
+        text = decimal_text(f->get());
+      else if (const auto* s = value.as_string())
+        text = s->get();
       else
-        fail(value.source(), "args." + n + " must be an integer, a float or a string holding a "
-                             "decimal number, got " + shown(value));
+        fail(value.source(), "args." + n +
+                                 " must be an integer, a float or a string holding a "
+                                 "decimal number, got " +
+                                 shown(value));
       out.push_back(n + "=" + text);
     }
     return out;
@@ -338,7 +346,8 @@ class Reader {
       }
       if (n == "defines") k.defines = strings(node, n, "NAME or NAME=VALUE, as -D takes");
       if (n == "include_dirs")
-        for (const std::string& d : strings(node, n, "folders, as -I takes")) k.include_dirs.push_back(resolve(d));
+        for (const std::string& d : strings(node, n, "folders, as -I takes"))
+          k.include_dirs.push_back(resolve(d));
       if (n == "cuda_headers") {
         const std::string v = string(node, n, "builtin, toolkit or auto");
         if (v != "builtin" && v != "toolkit" && v != "auto")
@@ -363,8 +372,9 @@ class Reader {
         k.launch_place = place_of(node.source());
       }
       if (n == "compile_commands")
-        k.build_dir = resolve(string(node, n, "a build folder holding compile_commands.json, relative to "
-                                              "this file's folder"));
+        k.build_dir = resolve(string(node, n,
+                                     "a build folder holding compile_commands.json, relative to "
+                                     "this file's folder"));
       if (n == "alloc") {
         k.allocs = pairs(node, n, false, 1, std::int64_t{1} << 40);
         k.buffers_place = place_of(node.source());
@@ -380,7 +390,8 @@ class Reader {
         for (const toml::table* item : tables(node, n, "[[kernel.line]] with line = N and limits"))
           k.lines.push_back(line(*item));
       if (n == "statement")
-        for (const toml::table* item : tables(node, n, "[[kernel.statement]] with statement = \"TEXT\" and limits"))
+        for (const toml::table* item :
+             tables(node, n, "[[kernel.statement]] with statement = \"TEXT\" and limits"))
           k.statements.push_back(statement(*item));
     }
     if (has_file == has_model)
@@ -391,14 +402,17 @@ class Reader {
       for (const char* compiler :
            {"kernel", "defines", "include_dirs", "cuda_headers", "fmad", "compile_commands", "launch"})
         if (const toml::node* node = t.get(compiler))
-          fail(node->source(), std::string(compiler) + " applies to a source file; a model holds one "
-                               "kernel already read");
+          fail(node->source(), std::string(compiler) +
+                                   " applies to a source file; a model holds one "
+                                   "kernel already read");
     if (has_model && (!has_grid || !has_block))
-      fail(t.source(), "[[kernel]] with a model needs grid and block (expressions of the args, as "
-                       "--grid and --block take them): a model has no host code to read the launch from");
+      fail(t.source(),
+           "[[kernel]] with a model needs grid and block (expressions of the args, as "
+           "--grid and --block take them): a model has no host code to read the launch from");
     if (has_grid && has_block && k.launch)
-      fail(t.get("launch")->source(), "launch chooses a launch in the file's host code, which grid and "
-                                      "block given together replace: leave out launch, or one of them");
+      fail(t.get("launch")->source(),
+           "launch chooses a launch in the file's host code, which grid and "
+           "block given together replace: leave out launch, or one of them");
     if (k.name.empty()) k.name = k.kernel ? *k.kernel : fs::path(has_file ? k.file : k.model).stem().string();
     return k;
   }
@@ -416,7 +430,8 @@ class Reader {
       }
       if (n == "column")
         l.column = static_cast<std::uint32_t>(integer(node, n, 1, std::numeric_limits<std::uint32_t>::max()));
-      if (n == "file") l.file = resolve(string(node, n, "the source file of the line, relative to this file's folder"));
+      if (n == "file")
+        l.file = resolve(string(node, n, "the source file of the line, relative to this file's folder"));
     }
     if (!has_line) fail(t.source(), "[[kernel.line]] needs line = N (the source line its limits are for)");
     return l;
@@ -436,12 +451,13 @@ class Reader {
             string(node, n, "the statement's source text as findings show it, e.g. \"if (tid == 0)\""));
       if (n == "function") s.function = string(node, n, "the function the statement is written in");
       if (n == "ordinal")
-        s.ordinal = static_cast<std::uint32_t>(
-            integer(node, n, 1, std::numeric_limits<std::uint32_t>::max()));
+        s.ordinal =
+            static_cast<std::uint32_t>(integer(node, n, 1, std::numeric_limits<std::uint32_t>::max()));
     }
     if (s.statement.empty())
-      fail(t.source(), "[[kernel.statement]] needs statement = \"TEXT\" (the statement's source text, "
-                       "as findings and baselines show it)");
+      fail(t.source(),
+           "[[kernel.statement]] needs statement = \"TEXT\" (the statement's source text, "
+           "as findings and baselines show it)");
     return s;
   }
 
@@ -470,16 +486,18 @@ class Reader {
       }
     }
     if (!kernels || kernels->empty())
-      throw InvalidInput(Diag::file_content, path_ + ": no [[kernel]] table: nothing to check (each names a file, a "
-                         "grid and a block)");
+      throw InvalidInput(Diag::file_content,
+                         path_ +
+                             ": no [[kernel]] table: nothing to check (each names a file, a "
+                             "grid and a block)");
     std::set<std::string> names;
     for (const toml::node& item : *kernels) {
       c.kernels.push_back(kernel(*item.as_table(), defaults));
       const CheckKernel& k = c.kernels.back();
       if (!names.insert(k.name).second)
-        throw config_error(Diag::file_content, path_, k.place, "two [[kernel]] tables are named " +
-                                                              sim::quote_value(k.name) +
-                                                              ": give each a unique name = \"...\"");
+        throw config_error(Diag::file_content, path_, k.place,
+                           "two [[kernel]] tables are named " + sim::quote_value(k.name) +
+                               ": give each a unique name = \"...\"");
     }
     fs::path absolute = fs::absolute(root).lexically_normal();
     if (absolute.filename().empty() && absolute != absolute.root_path()) absolute = absolute.parent_path();
@@ -533,11 +551,13 @@ void check_lexically(const std::string& text, const std::string& path) {
       fail(std::string("a control character (") + code + "), which TOML allows nowhere unescaped");
     }
     if (c >= 0x80 && in == In::code)
-      fail("a non-ASCII character outside a string or comment (TOML keys with one are quoted, and "
-           "spelt \\uXXXX here)");
+      fail(
+          "a non-ASCII character outside a string or comment (TOML keys with one are quoted, and "
+          "spelt \\uXXXX here)");
     if (c >= 0x80 && in != In::comment)
-      fail("a non-ASCII character in a string: write it as \\uXXXX in a \"...\" string (toml++ 3.3, "
-           "Debian 12's TOML parser, is unsafe on raw ones)");
+      fail(
+          "a non-ASCII character in a string: write it as \\uXXXX in a \"...\" string (toml++ 3.3, "
+          "Debian 12's TOML parser, is unsafe on raw ones)");
     switch (in) {
       case In::code:
         if (c == '[' && blank && depth == 0) {
@@ -549,7 +569,8 @@ void check_lexically(const std::string& text, const std::string& path) {
           while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k;
           const unsigned char first = k < text.size() ? static_cast<unsigned char>(text[k]) : 'a';
           // (Other control characters and non-ASCII ones are refused below, with their reason.)
-          const bool later = first >= 0x80 || first == 0x7F || (first < 0x20 && first != '\n' && first != '\r');
+          const bool later =
+              first >= 0x80 || first == 0x7F || (first < 0x20 && first != '\n' && first != '\r');
           if (!bare_or_quote(static_cast<char>(first)) && !later) {
             column += static_cast<std::uint32_t>(k - i);
             fail("a table header's name must start with a letter, digit, '_', '-' or a quote");
@@ -559,18 +580,33 @@ void check_lexically(const std::string& text, const std::string& path) {
           if ((c == ']' || c == '}') && depth > 0) --depth;
         }
         if (c != ' ' && c != '\t' && c != '\r') blank = false;
-        if (c == '#') in = In::comment;
-        else if (c == '"' && starts(i, "\"\"\"")) { in = In::multi_basic; i += 2; column += 2; }
-        else if (c == '"') in = In::basic;
-        else if (c == '\'' && starts(i, "\'\'\'")) { in = In::multi_literal; i += 2; column += 2; }
-        else if (c == '\'') in = In::literal;
+        if (c == '#')
+          in = In::comment;
+        else if (c == '"' && starts(i, "\"\"\"")) {
+          in = In::multi_basic;
+          i += 2;
+          column += 2;
+        } else if (c == '"')
+          in = In::basic;
+        else if (c == '\'' && starts(i, "\'\'\'")) {
+          in = In::multi_literal;
+          i += 2;
+          column += 2;
+        } else if (c == '\'')
+          in = In::literal;
         break;
       case In::basic:
       case In::multi_basic:
-        if (c == '\\' && i + 1 < text.size() && text[i + 1] != '\n') { ++i; ++column; }
-        else if (in == In::basic && c == '"') in = In::code;
+        if (c == '\\' && i + 1 < text.size() && text[i + 1] != '\n') {
+          ++i;
+          ++column;
+        } else if (in == In::basic && c == '"')
+          in = In::code;
         else if (in == In::multi_basic && starts(i, "\"\"\"")) {
-          while (i + 1 < text.size() && text[i + 1] == '"') { ++i; ++column; }  // up to 2 quotes more
+          while (i + 1 < text.size() && text[i + 1] == '"') {
+            ++i;
+            ++column;
+          }  // up to 2 quotes more
           in = In::code;
         }
         break;
@@ -579,7 +615,10 @@ void check_lexically(const std::string& text, const std::string& path) {
         break;
       case In::multi_literal:
         if (starts(i, "\'\'\'")) {
-          while (i + 1 < text.size() && text[i + 1] == '\'') { ++i; ++column; }
+          while (i + 1 < text.size() && text[i + 1] == '\'') {
+            ++i;
+            ++column;
+          }
           in = In::code;
         }
         break;

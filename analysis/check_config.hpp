@@ -22,11 +22,11 @@ struct ConfigPlace {
 };
 
 /// "CONFIG:LINE:COL: what" (without the place when it is unknown).
-std::string config_message(const std::string& config, const ConfigPlace& place,
-                           const std::string& what);
+std::string config_message(const std::string& config, const ConfigPlace& place, const std::string& what);
 
 /// A refusal at a place of the configuration (its location; none when the place is unknown).
-InvalidInput config_error(Diag diag, const std::string& config, const ConfigPlace& place, const std::string& what);
+InvalidInput config_error(Diag diag, const std::string& config, const ConfigPlace& place,
+                          const std::string& what);
 
 /// The limits one statement's figures must hold; an unset limit is not checked.
 struct CheckLimits {
@@ -59,10 +59,10 @@ std::string normalise_statement(const std::string& text);
 /// A `[[kernel.statement]]` table: other limits for a statement, keyed as findings and baselines
 /// key it (analysis/check.hpp's CheckRow): its text, its function, its ordinal.
 struct StatementLimits {
-  std::string statement;                  // normalised
-  std::optional<std::string> function;    // none: any function of the kernel
-  std::optional<std::uint32_t> ordinal;   // none: every statement of that text
-  CheckLimits limits;                     // only those set here
+  std::string statement;                 // normalised
+  std::optional<std::string> function;   // none: any function of the kernel
+  std::optional<std::uint32_t> ordinal;  // none: every statement of that text
+  CheckLimits limits;                    // only those set here
   ConfigPlace place;
   bool used = false;  // set by the check: a table no statement matched is reported
 };
@@ -82,7 +82,7 @@ struct LineLimits {
 struct CheckKernel {
   std::string name;  // `name`, else `kernel`, else the file's stem; unique in the file
   ConfigPlace place;
-  std::string file;  // resolved against the configuration's folder; empty with `model`
+  std::string file;   // resolved against the configuration's folder; empty with `model`
   std::string model;  // a model saved with --save-model (a build without Clang reads only these)
   std::optional<std::string> kernel;
   /// Expressions of the args, as --grid and --block take them. Either left out (`file` only):
@@ -103,9 +103,9 @@ struct CheckKernel {
   std::string engine = "auto";  // auto, exact, replay
   int warp_size = 32;
   std::optional<std::int64_t> dynamic_smem;  // extern __shared__ bytes; default 0 (or the host launch's)
-  std::vector<std::string> allocs;  // "NAME=COUNT"
-  std::vector<std::string> data;    // "NAME=FILE", FILE resolved
-  ConfigPlace buffers_place;        // of `alloc` or `data`
+  std::vector<std::string> allocs;           // "NAME=COUNT"
+  std::vector<std::string> data;             // "NAME=FILE", FILE resolved
+  ConfigPlace buffers_place;                 // of `alloc` or `data`
   std::optional<std::int64_t> max_evaluations;
   CheckLimits limits;  // the file's [limits], then the kernel's, partial_barriers 0 by default
   std::vector<StatementLimits> statements;

@@ -24,15 +24,17 @@ const std::vector<std::pair<std::string, std::string>>& check_suppression_groups
   static const std::vector<std::pair<std::string, std::string>> groups = {
       {"divergence", "divergent-branch,divergent-evaluations,divergence-regressed"},
       {"simd", "simd-efficiency,simd-efficiency-regressed"},
-      {"memory", "sector-efficiency,sectors-per-request,bank-conflicts-per-request,bank-conflicts,"
-                 "sector-efficiency-regressed,bank-conflicts-regressed,memory-not-counted"},
+      {"memory",
+       "sector-efficiency,sectors-per-request,bank-conflicts-per-request,bank-conflicts,"
+       "sector-efficiency-regressed,bank-conflicts-regressed,memory-not-counted"},
       {"barrier", "partial-barrier,partial-barrier-regressed"},
       {"single-lane", "single-lane-branch"},
-      {"all", "divergent-branch,divergent-evaluations,divergence-regressed,simd-efficiency,"
-              "simd-efficiency-regressed,sector-efficiency,sectors-per-request,"
-              "bank-conflicts-per-request,bank-conflicts,sector-efficiency-regressed,"
-              "bank-conflicts-regressed,memory-not-counted,partial-barrier,partial-barrier-regressed,"
-              "single-lane-branch"},
+      {"all",
+       "divergent-branch,divergent-evaluations,divergence-regressed,simd-efficiency,"
+       "simd-efficiency-regressed,sector-efficiency,sectors-per-request,"
+       "bank-conflicts-per-request,bank-conflicts,sector-efficiency-regressed,"
+       "bank-conflicts-regressed,memory-not-counted,partial-barrier,partial-barrier-regressed,"
+       "single-lane-branch"},
   };
   return groups;
 }
@@ -183,7 +185,8 @@ ir::SourceRange key_end(const ir::Kernel& k, const ir::Stmt& s) {
       end = c;
     found = true;
   };
-  if (s.value != ir::kNone && static_cast<std::size_t>(s.value) < k.exprs.size()) later(k.exprs[s.value].range);
+  if (s.value != ir::kNone && static_cast<std::size_t>(s.value) < k.exprs.size())
+    later(k.exprs[s.value].range);
   if (s.kind == ir::StmtKind::Loop && s.loop_kind == ir::LoopKind::For) {
     if (s.init != ir::kNone) later(k.stmts[s.init].range);
     if (s.step != ir::kNone) later(k.stmts[s.step].range);
@@ -193,21 +196,22 @@ ir::SourceRange key_end(const ir::Kernel& k, const ir::Stmt& s) {
 
 // The source text from the statement's start to `end` (inclusive, byte columns), lines joined,
 // with a closing parenthesis that follows a condition; empty when the lines are not known.
-std::string source_text(SourceLines& lines, const ir::Stmt& s, const ir::SourceRange& end,
-                        bool branch) {
+std::string source_text(SourceLines& lines, const ir::Stmt& s, const ir::SourceRange& end, bool branch) {
   std::string text;
   for (std::uint32_t n = s.range.line; n != 0 && n <= end.end_line; ++n) {
     const std::string* line = lines.line(s.range.file, n);
     if (!line) return "";
     const std::size_t from = n == s.range.line ? s.range.column - 1 : 0;
-    const std::size_t to = n == end.end_line ? std::min<std::size_t>(end.end_column, line->size()) : line->size();
+    const std::size_t to =
+        n == end.end_line ? std::min<std::size_t>(end.end_column, line->size()) : line->size();
     if (from > to) return "";
     text += (text.empty() ? "" : "\n") + line->substr(from, to - from);
   }
   if (branch && !text.empty()) {  // the ')' closing the condition or the header
     std::uint32_t n = end.end_line;
     std::size_t at = end.end_column;
-    for (const std::string* line = lines.line(s.range.file, n); line; line = lines.line(s.range.file, ++n), at = 0) {
+    for (const std::string* line = lines.line(s.range.file, n); line;
+         line = lines.line(s.range.file, ++n), at = 0) {
       const std::size_t next = line->find_first_not_of(" \t\r", at);
       if (next == std::string::npos) continue;
       if ((*line)[next] == ')') text += ")";
@@ -243,7 +247,7 @@ class Suppressions {
   struct Comment {
     std::uint32_t line = 0, column = 0;  // where its `warpdiv:` starts
     std::vector<std::string> rules;
-    std::vector<std::string> problems;   // not yet reported
+    std::vector<std::string> problems;  // not yet reported
   };
   struct File {
     std::map<std::uint32_t, std::vector<Comment>> by_line;  // by the line the comment starts on
@@ -269,7 +273,8 @@ class Suppressions {
   static std::optional<Comment> comment(const std::string& text, const SourceToken& t) {
     const std::size_t body = t.begin + 2;  // after `//` or `/*`
     std::size_t end = t.end;
-    if (text.compare(t.begin, 2, "/*") == 0 && end - body >= 2 && text.compare(end - 2, 2, "*/") == 0) end -= 2;
+    if (text.compare(t.begin, 2, "/*") == 0 && end - body >= 2 && text.compare(end - 2, 2, "*/") == 0)
+      end -= 2;
     const std::size_t mark = text.find_first_not_of(" \t\r\n", body);
     if (mark >= end || text.compare(mark, 8, "warpdiv:") != 0) return std::nullopt;
     Comment c;
@@ -286,8 +291,9 @@ class Suppressions {
     static const std::string kForm = "warpdiv: allow(";
     const std::size_t close = text.find(')', mark);
     if (text.compare(mark, kForm.size(), kForm) != 0 || mark + kForm.size() > end)
-      c.problems.push_back("a comment starting 'warpdiv:' must read 'warpdiv: allow(NAME, ...)': "
-                           "it allows nothing");
+      c.problems.push_back(
+          "a comment starting 'warpdiv:' must read 'warpdiv: allow(NAME, ...)': "
+          "it allows nothing");
     else if (close >= end)
       c.problems.push_back("warpdiv: allow( is not closed by ')' in its comment: it allows nothing");
     else
@@ -337,8 +343,10 @@ void add_counts(CheckRow& c, const SourceRow& r, bool own) {
     c.partial_block_executions += r.counts.partial_block_executions;
   }
   if (r.memory) {
-    if (c.memory) *c.memory += *r.memory;
-    else c.memory = r.memory;
+    if (c.memory)
+      *c.memory += *r.memory;
+    else
+      c.memory = r.memory;
   }
 }
 
@@ -357,8 +365,14 @@ class RowBuilder {
  public:
   RowBuilder(const std::string& check, const ir::Kernel& kernel, int warp_size, const std::string& root,
              std::vector<Finding>& notes)
-      : check_(check), kernel_(kernel), warp_size_(warp_size), root_(root), notes_(notes),
-        places_(Placer(kernel).run()), lines_(kernel), suppressions_(lines_) {}
+      : check_(check),
+        kernel_(kernel),
+        warp_size_(warp_size),
+        root_(root),
+        notes_(notes),
+        places_(Placer(kernel).run()),
+        lines_(kernel),
+        suppressions_(lines_) {}
 
   void add(const SourceRow& r) {
     if (r.iteration || !known(r.statement)) return;
@@ -394,8 +408,10 @@ class RowBuilder {
     }
     std::vector<CheckRow> out;
     for (Group& g : groups_) {
-      if (single_lane_branch(g.row)) g.row.single_lane = place_text(g.row);
-      else if (g.in_single_lane == g.row.copies) g.row.single_lane = g.single_lane;
+      if (single_lane_branch(g.row))
+        g.row.single_lane = place_text(g.row);
+      else if (g.in_single_lane == g.row.copies)
+        g.row.single_lane = g.single_lane;
       out.push_back(std::move(g.row));
     }
     return out;
@@ -410,9 +426,7 @@ class RowBuilder {
   };
 
   bool known(ir::StmtId id) const { return id >= 0 && static_cast<std::size_t>(id) < places_.size(); }
-  ir::StmtId owner(ir::StmtId id) const {
-    return places_[id].owner == ir::kNone ? id : places_[id].owner;
-  }
+  ir::StmtId owner(ir::StmtId id) const { return places_[id].owner == ir::kNone ? id : places_[id].owner; }
   Key key(ir::StmtId id) const {
     const ir::Stmt& s = kernel_.stmts[owner(id)];
     return Key{s.range.file, s.range.line, s.range.column, ir::report_kind(s)};
@@ -426,7 +440,8 @@ class RowBuilder {
     CheckRow& c = g.row;
     c.check = check_;
     c.function = places_[id].function;
-    c.file = s.range.file < kernel_.files.size() ? relative_to_root(kernel_.files[s.range.file].path, root_) : r.file;
+    c.file = s.range.file < kernel_.files.size() ? relative_to_root(kernel_.files[s.range.file].path, root_)
+                                                 : r.file;
     c.line = s.range.line;
     c.column = s.range.column;
     c.kind = ir::report_kind(s);
@@ -461,8 +476,8 @@ class RowBuilder {
 }  // namespace
 
 std::vector<CheckRow> make_check_rows(const std::string& check, const SourceReport& report,
-                                      const ir::Kernel& kernel, int warp_size,
-                                      const std::string& root, std::vector<Finding>& notes) {
+                                      const ir::Kernel& kernel, int warp_size, const std::string& root,
+                                      std::vector<Finding>& notes) {
   RowBuilder builder(check, kernel, warp_size, root, notes);
   for (const SourceRow& r : report.rows) builder.add(r);
   builder.add_not_counted(report.memory);

@@ -40,8 +40,11 @@ std::uint32_t utf16_column(const std::string& line, std::uint32_t byte_column) {
     const auto c = static_cast<unsigned char>(line[i]);
     // The sequence's length from its lead byte, then its continuation bytes checked (and the
     // overlong, surrogate and past-U+10FFFF forms refused, as UTF-8 does).
-    std::size_t length = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
-                                                                     : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    std::size_t length = c < 0x80                 ? 1
+                         : c >= 0xC2 && c <= 0xDF ? 2
+                         : c >= 0xE0 && c <= 0xEF ? 3
+                         : c >= 0xF0 && c <= 0xF4 ? 4
+                                                  : 0;
     bool valid = length > 0 && i + length <= line.size();
     for (std::size_t k = 1; valid && k < length; ++k)
       valid = (static_cast<unsigned char>(line[i + k]) & 0xC0) == 0x80;
@@ -87,7 +90,9 @@ json region_of(const Finding& f, const SourceLinesByFile& sources) {
 // A figure as a JSON number where it is one (counts and fractions the check wrote), else text.
 json figure_value(const std::string& text) {
   bool numeric = !text.empty();
-  for (const char c : text) numeric = numeric && (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == '-' || c == '+');
+  for (const char c : text)
+    numeric = numeric &&
+              (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == '-' || c == '+');
   if (numeric) {
     const json parsed = json::parse(text, nullptr, false);
     if (!parsed.is_discarded() && parsed.is_number()) return parsed;
@@ -146,24 +151,25 @@ void write_check_sarif(std::ostream& out, const CheckOutcome& outcome, const std
                    {"properties", properties}};
     if (index < all.size()) result["ruleIndex"] = index;
     if (f.suppressed)
-      result["suppressions"] = json::array({{{"kind", "inSource"},
-                                             {"justification", "a warpdiv: allow(...) comment"}}});
+      result["suppressions"] =
+          json::array({{{"kind", "inSource"}, {"justification", "a warpdiv: allow(...) comment"}}});
     results.push_back(result);
   }
   std::string base = uri_path(root);
   if (base.empty() || base.back() != '/') base += '/';
   const json sarif = {
-      {"$schema", "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"},
+      {"$schema",
+       "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"},
       {"version", "2.1.0"},
-      {"runs", json::array({{{"tool", {{"driver", {{"name", "warpdiv"},
-                                                   {"version", version},
-                                                   {"rules", rules}}}}},
-                             {"originalUriBaseIds", {{"%SRCROOT%", {{"uri", "file://" + base}}}}},
-                             {"columnKind", "utf16CodeUnits"},
-                             {"results", results},
-                             {"properties", {{"kernels", outcome.kernels},
-                                             {"statements", outcome.statements},
-                                             {"passed", outcome.passed()}}}}})}};
+      {"runs",
+       json::array({{{"tool", {{"driver", {{"name", "warpdiv"}, {"version", version}, {"rules", rules}}}}},
+                     {"originalUriBaseIds", {{"%SRCROOT%", {{"uri", "file://" + base}}}}},
+                     {"columnKind", "utf16CodeUnits"},
+                     {"results", results},
+                     {"properties",
+                      {{"kernels", outcome.kernels},
+                       {"statements", outcome.statements},
+                       {"passed", outcome.passed()}}}}})}};
   out << sarif.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
 }
 

@@ -9,16 +9,15 @@ namespace {
 
 bool word_byte(char c) {
   const auto u = static_cast<unsigned char>(c);
-  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_' ||
-         u >= 0x80;
+  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_' || u >= 0x80;
 }
 bool digit(char c) { return c >= '0' && c <= '9'; }
 
 // Punctuators of three and two bytes, longest first (one byte otherwise).
 constexpr std::array<std::string_view, 5> kThree = {"<<=", ">>=", "...", "->*", "<=>"};
-constexpr std::array<std::string_view, 22> kTwo = {"::", "->", "++", "--", "<<", ">>", "<=", ">=",
-                                                   "==", "!=", "&&", "||", "+=", "-=", "*=", "/=",
-                                                   "%=", "&=", "|=", "^=", ".*", "##"};
+constexpr std::array<std::string_view, 22> kTwo = {
+    "::", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&",
+    "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", ".*", "##"};
 
 class Lexer {
  public:
@@ -40,9 +39,7 @@ class Lexer {
   }
 
  private:
-  char at(std::size_t offset = 0) const {
-    return pos_ + offset < text_.size() ? text_[pos_ + offset] : '\0';
-  }
+  char at(std::size_t offset = 0) const { return pos_ + offset < text_.size() ? text_[pos_ + offset] : '\0'; }
   // The bytes of a line splice (backslash-newline) here, 0 if none.
   std::size_t splice() const {
     if (at() != '\\') return 0;
@@ -64,9 +61,12 @@ class Lexer {
   void skip_space() {
     while (pos_ < text_.size()) {
       const char c = at();
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') advance();
-      else if (splice()) advance(splice());
-      else break;
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f')
+        advance();
+      else if (splice())
+        advance(splice());
+      else
+        break;
     }
   }
 

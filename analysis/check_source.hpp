@@ -14,9 +14,9 @@ namespace warpdiv::analysis {
 struct SourceToken {
   enum class Kind { comment, literal, word, punctuator };
   Kind kind = Kind::word;
-  std::size_t begin = 0, end = 0;          // its bytes in the text: [begin, end)
-  std::uint32_t line = 1, column = 1;      // where it begins (1-based; the column in bytes)
-  std::uint32_t end_line = 1;              // the line of its last byte
+  std::size_t begin = 0, end = 0;      // its bytes in the text: [begin, end)
+  std::uint32_t line = 1, column = 1;  // where it begins (1-based; the column in bytes)
+  std::uint32_t end_line = 1;          // the line of its last byte
 };
 
 /// The tokens of C++ source text, in order, whitespace and line splices (backslash-newline)

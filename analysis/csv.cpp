@@ -71,8 +71,7 @@ CsvRecord CsvTokenizer::next() {
     if (is_binary(c)) {
       char code[8];
       std::snprintf(code, sizeof code, "0x%02x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      fail(line_, std::string("holds the control byte ") + code +
-                      ": binary data, not CSV text");
+      fail(line_, std::string("holds the control byte ") + code + ": binary data, not CSV text");
     }
   };
   while (true) {  // one field per pass
@@ -100,14 +99,16 @@ CsvRecord CsvTokenizer::next() {
       while (at_ < text_.size() && is_blank(text_[at_])) ++at_;
       if (at_ < text_.size() && text_[at_] != ',' && text_[at_] != '\n' &&
           !(text_[at_] == '\r' && at_ + 1 < text_.size() && text_[at_ + 1] == '\n'))
-        fail(line_, "text after the closing quote of a field (a quote inside a quoted field is "
-                    "written \"\")");
+        fail(line_,
+             "text after the closing quote of a field (a quote inside a quoted field is "
+             "written \"\")");
     } else {
       while (at_ < text_.size() && text_[at_] != ',' && text_[at_] != '\n') {
         const char c = text_[at_];
         if (c == '"')
-          fail(line_, "a quote inside an unquoted field (quote the whole field and double the "
-                      "quote)");
+          fail(line_,
+               "a quote inside an unquoted field (quote the whole field and double the "
+               "quote)");
         if (c == '\r' && at_ + 1 < text_.size() && text_[at_ + 1] == '\n') break;
         check(c);
         field += c;
@@ -135,14 +136,14 @@ void refuse_duplicate_columns(const std::vector<std::string>& header, const std:
   for (std::size_t i = 0; i < header.size(); ++i) {
     const auto [it, fresh] = first.emplace(header[i], i + 1);
     if (!fresh)
-      throw InvalidInput(Diag::file_format, source + ":" + std::to_string(line) + ": header: column " + sim::quote_value(header[i]) +
-                         " appears twice (columns " + std::to_string(it->second) + " and " + std::to_string(i + 1) +
-                         "; every column name must be unique)");
+      throw InvalidInput(Diag::file_format, source + ":" + std::to_string(line) + ": header: column " +
+                                                sim::quote_value(header[i]) + " appears twice (columns " +
+                                                std::to_string(it->second) + " and " + std::to_string(i + 1) +
+                                                "; every column name must be unique)");
   }
 }
 
-std::optional<std::int64_t> parse_decimal_integer(std::string_view text, std::int64_t min,
-                                                  std::int64_t max) {
+std::optional<std::int64_t> parse_decimal_integer(std::string_view text, std::int64_t min, std::int64_t max) {
   const bool negative = !text.empty() && text[0] == '-' && min < 0;
   const std::string_view digits = text.substr(negative ? 1 : 0);
   if (digits.empty() || digits.size() > 19) return std::nullopt;
@@ -155,10 +156,9 @@ std::optional<std::int64_t> parse_decimal_integer(std::string_view text, std::in
   }
   if (negative) {
     if (magnitude > static_cast<std::uint64_t>(INT64_MAX) + 1) return std::nullopt;
-    const std::int64_t value =
-        magnitude == static_cast<std::uint64_t>(INT64_MAX) + 1
-            ? INT64_MIN
-            : -static_cast<std::int64_t>(magnitude);
+    const std::int64_t value = magnitude == static_cast<std::uint64_t>(INT64_MAX) + 1
+                                   ? INT64_MIN
+                                   : -static_cast<std::int64_t>(magnitude);
     if (value < min || value > max) return std::nullopt;
     return value;
   }

@@ -129,7 +129,6 @@ void refuse_duplicate_columns(const std::vector<std::string>& header, const std:
 /// A decimal integer of digits only (an optional leading '-' where `min` < 0) in [min, max];
 /// nullopt for anything else: "1.5", "1e3", "+1", " 1", "", and values out of range (no
 /// wrap-around, no saturation).
-std::optional<std::int64_t> parse_decimal_integer(std::string_view text, std::int64_t min,
-                                                  std::int64_t max);
+std::optional<std::int64_t> parse_decimal_integer(std::string_view text, std::int64_t min, std::int64_t max);
 
 }  // namespace warpdiv::analysis

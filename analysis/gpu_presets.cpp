@@ -51,7 +51,8 @@ class Row {
     if (value) return *value;
     for (char c : s)
       if (c < '0' || c > '9')
-        fail(column, sim::quote_value(s) + " is not a non-negative integer (0 to " + std::to_string(max) + ")");
+        fail(column,
+             sim::quote_value(s) + " is not a non-negative integer (0 to " + std::to_string(max) + ")");
     fail(column, sim::quote_value(s) + " is larger than " + std::to_string(max));
   }
 
@@ -62,10 +63,27 @@ class Row {
 };
 
 enum Column : std::size_t {
-  kName, kDescription, kCc, kSmCount, kWarpSize, kMaxThreadsPerBlock, kMaxThreadsPerSm,
-  kMaxBlocksPerSm, kRegistersPerSm, kRegistersPerBlock, kMaxRegistersPerThread,
-  kRegisterAllocationUnit, kWarpAllocationGranularity, kSharedPerSm, kSharedPerBlock,
-  kSharedPerBlockOptin, kSharedAllocationUnit, kReservedShared, kCarveouts, kBarriersPerSm, kSource
+  kName,
+  kDescription,
+  kCc,
+  kSmCount,
+  kWarpSize,
+  kMaxThreadsPerBlock,
+  kMaxThreadsPerSm,
+  kMaxBlocksPerSm,
+  kRegistersPerSm,
+  kRegistersPerBlock,
+  kMaxRegistersPerThread,
+  kRegisterAllocationUnit,
+  kWarpAllocationGranularity,
+  kSharedPerSm,
+  kSharedPerBlock,
+  kSharedPerBlockOptin,
+  kSharedAllocationUnit,
+  kReservedShared,
+  kCarveouts,
+  kBarriersPerSm,
+  kSource
 };
 
 // Which column a validate() message is about: it names fields as the columns are named, and the
@@ -81,8 +99,7 @@ std::size_t column_named_in(const std::string& message) {
   for (const auto& [needle, column] : needles) {
     const std::size_t pos = message.find(needle);
     if (pos == std::string::npos) continue;
-    if (best_pos == std::string::npos || pos < best_pos ||
-        (pos == best_pos && needle.size() > best_length)) {
+    if (best_pos == std::string::npos || pos < best_pos || (pos == best_pos && needle.size() > best_length)) {
       best = column;
       best_pos = pos;
       best_length = needle.size();
@@ -105,14 +122,16 @@ void check_cuda_limits(const Row& row, const GpuSpec& g) {
   if (g.warp_size != 32)
     row.fail(kWarpSize, std::to_string(g.warp_size) + " is out of range for GPU " + sim::quote_value(g.name) +
                             " (allowed: 32, CUDA's warp size)");
-  within(kMaxThreadsPerBlock, g.max_threads_per_block, std::min(1024, g.max_threads_per_sm),
-         "CUDA's 1024 threads per block and at most max_threads_per_sm " + std::to_string(g.max_threads_per_sm));
+  within(
+      kMaxThreadsPerBlock, g.max_threads_per_block, std::min(1024, g.max_threads_per_sm),
+      "CUDA's 1024 threads per block and at most max_threads_per_sm " + std::to_string(g.max_threads_per_sm));
   within(kMaxBlocksPerSm, g.max_blocks_per_sm, g.max_warps_per_sm,
          "at most max_threads_per_sm / warp_size = " + std::to_string(g.max_warps_per_sm) +
              " warps, a block holding at least one");
   within(kRegistersPerBlock, g.registers_per_block, g.registers_per_sm,
          "at most registers_per_sm " + std::to_string(g.registers_per_sm));
-  within(kMaxRegistersPerThread, g.max_registers_per_thread, std::min(255, g.registers_per_block / g.warp_size),
+  within(kMaxRegistersPerThread, g.max_registers_per_thread,
+         std::min(255, g.registers_per_block / g.warp_size),
          "CUDA's 255 registers per thread and a warp's " + std::to_string(g.warp_size) +
              " threads within registers_per_block " + std::to_string(g.registers_per_block));
 }
@@ -171,8 +190,7 @@ GpuSpec spec_from_row(const Row& row) {
     const std::string message = e.what();
     // validate() prefixes "GPU 'name': "; keep what follows.
     const std::size_t colon = message.find("': ");
-    row.fail(column_named_in(message),
-             colon == std::string::npos ? message : message.substr(colon + 3));
+    row.fail(column_named_in(message), colon == std::string::npos ? message : message.substr(colon + 3));
   }
   check_cuda_limits(row, g);
   return g;
@@ -185,7 +203,7 @@ double rate(const std::string& text, const std::string& where, const char* colum
   const double value = std::strtod(text.c_str(), &end);
   if (end != text.c_str() + text.size() || !(value >= 0) || value > 1e9)
     throw InvalidInput(Diag::file_content, where + ": column '" + column + "': " + sim::quote_value(text) +
-                       " is not a number from 0 to 1e9 (empty: unknown)");
+                                               " is not a number from 0 to 1e9 (empty: unknown)");
   return value;
 }
 
@@ -210,8 +228,7 @@ std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, const std::stri
   CsvTokenizer csv(text, file_name);
   // Lines starting with '#' and empty lines are comments, before the header as after it.
   const auto skip_comments = [&] {
-    while (!csv.at_end() && (csv.rest_of_line().empty() || csv.rest_of_line()[0] == '#'))
-      csv.skip_line();
+    while (!csv.at_end() && (csv.rest_of_line().empty() || csv.rest_of_line()[0] == '#')) csv.skip_line();
   };
   skip_comments();
   if (csv.at_end()) throw InvalidInput(Diag::file_format, file_name + ": no header line (the file is empty)");
@@ -224,8 +241,8 @@ std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, const std::stri
     const std::size_t found =
         std::find(header.fields.begin(), header.fields.end(), kGpuCsvColumns[i]) - header.fields.begin();
     if (found == header.fields.size())
-      throw InvalidInput(Diag::file_format, header_at + "column '" + kGpuCsvColumns[i] +
-                         "' is missing (see README, Occupancy)");
+      throw InvalidInput(Diag::file_format,
+                         header_at + "column '" + kGpuCsvColumns[i] + "' is missing (see README, Occupancy)");
     position[i] = found;
   }
   std::array<std::size_t, 3> rate_position{};  // header.fields.size() where a column is absent
@@ -240,9 +257,8 @@ std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, const std::stri
     if (csv.at_end()) break;
     const CsvRecord record = csv.next();
     const std::string where = file_name + ":" + std::to_string(record.line);
-    const std::string expected =
-        " columns (" + std::to_string(record.fields.size()) + " where the header has " +
-        std::to_string(header.fields.size()) + ")";
+    const std::string expected = " columns (" + std::to_string(record.fields.size()) +
+                                 " where the header has " + std::to_string(header.fields.size()) + ")";
     if (record.fields.size() < header.fields.size())
       throw InvalidInput(Diag::file_format, where + ": too few" + expected);
     if (record.fields.size() > header.fields.size())
@@ -254,8 +270,8 @@ std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, const std::stri
     read_rates(gpu, record, rate_position, file_name);
     const auto [it, fresh] = first_line.emplace(lower(gpu.name), record.line);
     if (!fresh)
-      row.fail(kName, "duplicate name " + sim::quote_value(gpu.name) + " (names are case-insensitive; first on line " +
-                          std::to_string(it->second) + ")");
+      row.fail(kName, "duplicate name " + sim::quote_value(gpu.name) +
+                          " (names are case-insensitive; first on line " + std::to_string(it->second) + ")");
     gpus.push_back(std::move(gpu));
   }
   if (gpus.empty()) throw InvalidInput(Diag::file_content, file_name + ": no GPU rows after the header");
@@ -266,8 +282,8 @@ std::vector<GpuSpec> load_gpu_file(const std::string& path, const std::string& w
   return parse_gpu_csv(path, read_input_file(path, what, InputFormat::csv));
 }
 
-const GpuSpec& find_gpu(const std::vector<GpuSpec>& gpus, const std::string& name,
-                        const std::string& flag, const std::string& file_name) {
+const GpuSpec& find_gpu(const std::vector<GpuSpec>& gpus, const std::string& name, const std::string& flag,
+                        const std::string& file_name) {
   const std::string wanted = lower(name);
   for (const GpuSpec& g : gpus)
     if (lower(g.name) == wanted) return g;
@@ -276,24 +292,24 @@ const GpuSpec& find_gpu(const std::vector<GpuSpec>& gpus, const std::string& nam
   // One short line however many presets the file holds: the first few names, a count of the
   // rest, and the closest name when it is a likely typo.
   const std::string guess = sim::closest_name(name, names);
-  throw InvalidInput(Diag::flag_value, flag + " must name a GPU of " + file_name + " (got " + sim::quote_value(name) +
-                     (guess.empty() ? "" : "; did you mean '" + guess + "'?") + "); known: " +
-                     sim::listed(names) + " (" + flag + " list prints them)");
+  throw InvalidInput(Diag::flag_value,
+                     flag + " must name a GPU of " + file_name + " (got " + sim::quote_value(name) +
+                         (guess.empty() ? "" : "; did you mean '" + guess + "'?") +
+                         "); known: " + sim::listed(names) + " (" + flag + " list prints them)");
 }
 
 void write_gpu_list(std::ostream& out, const std::vector<GpuSpec>& gpus, const std::string& file_name) {
   out << "GPU presets (" << file_name << "):\n";
-  out << "  " << std::left << std::setw(14) << "name" << std::setw(6) << "cc" << std::right
-      << std::setw(5) << "SMs" << std::setw(9) << "threads" << std::setw(8) << "blocks"
-      << std::setw(9) << "regs" << std::setw(10) << "smem/SM" << std::setw(11) << "smem/block"
+  out << "  " << std::left << std::setw(14) << "name" << std::setw(6) << "cc" << std::right << std::setw(5)
+      << "SMs" << std::setw(9) << "threads" << std::setw(8) << "blocks" << std::setw(9) << "regs"
+      << std::setw(10) << "smem/SM" << std::setw(11) << "smem/block"
       << "  description\n";
   for (const GpuSpec& g : gpus) {
-    out << "  " << std::left << std::setw(14) << g.name << std::setw(6)
-        << compute_capability_text(g) << std::right << std::setw(5)
-        << (g.sm_count ? std::to_string(g.sm_count) : "?") << std::setw(9) << g.max_threads_per_sm
-        << std::setw(8) << g.max_blocks_per_sm << std::setw(9) << g.registers_per_sm
-        << std::setw(10) << g.shared_memory_per_sm << std::setw(11)
-        << g.shared_memory_per_block_optin << "  " << g.description << '\n';
+    out << "  " << std::left << std::setw(14) << g.name << std::setw(6) << compute_capability_text(g)
+        << std::right << std::setw(5) << (g.sm_count ? std::to_string(g.sm_count) : "?") << std::setw(9)
+        << g.max_threads_per_sm << std::setw(8) << g.max_blocks_per_sm << std::setw(9) << g.registers_per_sm
+        << std::setw(10) << g.shared_memory_per_sm << std::setw(11) << g.shared_memory_per_block_optin << "  "
+        << g.description << '\n';
   }
   out << "(threads, blocks, regs and smem/SM per SM; smem/block is the opt-in maximum; bytes)\n";
 }

@@ -14,10 +14,10 @@ namespace warpdiv::analysis {
 /// them differently and add others; none may be missing). Lines starting with '#' and empty
 /// lines are comments.
 constexpr const char* kGpuCsvColumns[] = {
-    "name",                          // preset name: letters, digits, '.', '_', '-'; case-insensitive
-    "description",                   // free text
-    "cc",                            // compute capability "X.Y"
-    "sm_count",                      // 0 = unknown
+    "name",         // preset name: letters, digits, '.', '_', '-'; case-insensitive
+    "description",  // free text
+    "cc",           // compute capability "X.Y"
+    "sm_count",     // 0 = unknown
     "warp_size",
     "max_threads_per_block",
     "max_threads_per_sm",
@@ -25,16 +25,16 @@ constexpr const char* kGpuCsvColumns[] = {
     "registers_per_sm",
     "registers_per_block",
     "max_registers_per_thread",
-    "register_allocation_unit",      // registers
-    "warp_allocation_granularity",   // register-file partitions (warps)
-    "shared_memory_per_sm",          // bytes, the largest carveout
-    "shared_memory_per_block",       // bytes, default per-block limit
-    "shared_memory_per_block_optin", // bytes
-    "shared_memory_allocation_unit", // bytes
+    "register_allocation_unit",          // registers
+    "warp_allocation_granularity",       // register-file partitions (warps)
+    "shared_memory_per_sm",              // bytes, the largest carveout
+    "shared_memory_per_block",           // bytes, default per-block limit
+    "shared_memory_per_block_optin",     // bytes
+    "shared_memory_allocation_unit",     // bytes
     "reserved_shared_memory_per_block",  // bytes
-    "shared_memory_carveouts_kb",    // KiB, ascending, ';'-separated ("0;8;16;32;64;100")
-    "barriers_per_sm",               // 0 = no barrier limit
-    "source",                        // where the figures come from
+    "shared_memory_carveouts_kb",        // KiB, ascending, ';'-separated ("0;8;16;32;64;100")
+    "barriers_per_sm",                   // 0 = no barrier limit
+    "source",                            // where the figures come from
 };
 constexpr std::size_t kGpuCsvColumnCount = sizeof(kGpuCsvColumns) / sizeof(kGpuCsvColumns[0]);
 
@@ -54,8 +54,8 @@ std::vector<GpuSpec> parse_gpu_csv(const std::string& file_name, const std::stri
 
 /// The preset named `name` (case-insensitive). Throws InvalidInput naming `flag`, the file, the
 /// closest name when it is a likely typo, and at most ten known names (then how many more).
-const GpuSpec& find_gpu(const std::vector<GpuSpec>& gpus, const std::string& name,
-                        const std::string& flag, const std::string& file_name);
+const GpuSpec& find_gpu(const std::vector<GpuSpec>& gpus, const std::string& name, const std::string& flag,
+                        const std::string& file_name);
 
 /// The table `warpdiv occupancy --gpu list` prints.
 void write_gpu_list(std::ostream& out, const std::vector<GpuSpec>& gpus, const std::string& file_name);

@@ -24,10 +24,10 @@ constexpr const char* kUniformTrue = "#56B4E9";   // sky blue: every existing la
 constexpr const char* kUniformFalse = "#E6E6E6";  // light grey: no lane passes
 constexpr const char* kDivergent = "#D55E00";     // vermillion: the lanes disagree
 // The block classes of a page, in the order they are listed (after these four, other colours).
-constexpr const char* kClass1 = "#009E73";        // bluish green
-constexpr const char* kClass2 = "#E69F00";        // orange
-constexpr const char* kClass3 = "#CC79A7";        // reddish purple
-constexpr const char* kClass4 = "#0072B2";        // blue
+constexpr const char* kClass1 = "#009E73";  // bluish green
+constexpr const char* kClass2 = "#E69F00";  // orange
+constexpr const char* kClass3 = "#CC79A7";  // reddish purple
+constexpr const char* kClass4 = "#0072B2";  // blue
 }  // namespace colour
 
 /// "<!DOCTYPE html>…<body>": the head with the title and the shared style sheet.

@@ -46,28 +46,36 @@ const char* kind_of(mode_t mode) {
 
 const char* input_format_name(InputFormat format) {
   switch (format) {
-    case InputFormat::csv: return "a CSV file";
-    case InputFormat::npy: return "a NumPy .npy file";
-    case InputFormat::matrix_market: return "a Matrix Market file";
-    case InputFormat::toml: return "a TOML file";
-    case InputFormat::model_json: return "a kernel model JSON file";
-    case InputFormat::raw_binary: return "a raw binary file";
-    case InputFormat::text: return "a text file";
+    case InputFormat::csv:
+      return "a CSV file";
+    case InputFormat::npy:
+      return "a NumPy .npy file";
+    case InputFormat::matrix_market:
+      return "a Matrix Market file";
+    case InputFormat::toml:
+      return "a TOML file";
+    case InputFormat::model_json:
+      return "a kernel model JSON file";
+    case InputFormat::raw_binary:
+      return "a raw binary file";
+    case InputFormat::text:
+      return "a text file";
   }
   return "a file";
 }
 
 std::string read_input_file(const std::string& path, const std::string& what, InputFormat format) {
   const std::string name = what + ": '" + path + "'";
-  const auto refuse = [&](const std::string& why) { return InvalidInput(Diag::file_unreadable, name + " " + why); };
+  const auto refuse = [&](const std::string& why) {
+    return InvalidInput(Diag::file_unreadable, name + " " + why);
+  };
   const auto not_a_file = [&](const char* kind) {
     return refuse(std::string("is ") + kind + ", not " + input_format_name(format) +
                   " (give a regular file or a pipe)");
   };
   // stat() first: opening a socket fails with a baffling "No such device or address".
   struct stat info {};
-  if (::stat(path.c_str(), &info) != 0)
-    throw refuse(std::string("cannot be read: ") + std::strerror(errno));
+  if (::stat(path.c_str(), &info) != 0) throw refuse(std::string("cannot be read: ") + std::strerror(errno));
   if (const char* kind = kind_of(info.st_mode)) throw not_a_file(kind);
 
   // O_NONBLOCK: opening a FIFO for reading blocks until a writer opens it; this returns at once.
@@ -110,10 +118,8 @@ std::string read_input_file(const std::string& path, const std::string& what, In
     pollfd wait{fd.get(), POLLIN, 0};
     const int ready = ::poll(&wait, 1, lim::kIdleWaitMs);
     if (ready == 0)
-      throw refuse("sent nothing for " + std::to_string(lim::kIdleWaitMs / 1000) +
-                   " s (its writer stalled)");
-    if (ready < 0 && errno != EINTR)
-      throw refuse(std::string("cannot be read: ") + std::strerror(errno));
+      throw refuse("sent nothing for " + std::to_string(lim::kIdleWaitMs / 1000) + " s (its writer stalled)");
+    if (ready < 0 && errno != EINTR) throw refuse(std::string("cannot be read: ") + std::strerror(errno));
   }
   if (text.empty()) throw refuse("is empty");
   return text;

@@ -1,5 +1,6 @@
 // The one policy for every file the tool reads (--gpu-file and the presets, --ncu-csv,
-// --validate-csv, --data, --model, check's CONFIG and baseline): never hang, never read without bound, say clearly what was wrong.
+// --validate-csv, --data, --model, check's CONFIG and baseline): never hang, never read without bound, say
+// clearly what was wrong.
 //
 // - A regular file is read whole, up to kMaxBytes (a larger one is refused before any read).
 // - A FIFO or pipe (`--ncu-csv <(ssh gpu cat x.csv)`, `mkfifo`) is accepted, because process

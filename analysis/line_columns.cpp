@@ -21,11 +21,13 @@ const std::vector<LineColumn>& line_columns() {
       figure("global_sectors", "sectors", "sectors", Needs::Global,
              [](const MemoryFigures& m) { return m.global_sectors; }),
       LineColumn{"", "effic.", "", Needs::Global, nullptr, sector_efficiency, ""},
-      figure("global_bytes", "", "bytes asked", Needs::Global, [](const MemoryFigures& m) { return m.global_bytes; }),
-      figure("global_load_requests", "ld req", "ld req", Needs::Global,
-             [](const MemoryFigures& m) { return m.global_load_requests; },
-             "ld req, st req, atom req: the global requests of loads, stores and atomics or reductions\n"
-             "(Nsight Compute's per-line smsp__sass_inst_executed_op_global_ld, _st, _atom + _red)."),
+      figure("global_bytes", "", "bytes asked", Needs::Global,
+             [](const MemoryFigures& m) { return m.global_bytes; }),
+      figure(
+          "global_load_requests", "ld req", "ld req", Needs::Global,
+          [](const MemoryFigures& m) { return m.global_load_requests; },
+          "ld req, st req, atom req: the global requests of loads, stores and atomics or reductions\n"
+          "(Nsight Compute's per-line smsp__sass_inst_executed_op_global_ld, _st, _atom + _red)."),
       figure("global_store_requests", "st req", "st req", Needs::Global,
              [](const MemoryFigures& m) { return m.global_store_requests; }),
       figure("global_atomic_requests", "atom req", "atom req", Needs::Global,

@@ -72,12 +72,14 @@ class Lines {
   std::uint64_t number() const { return number_; }
 
   [[noreturn]] void fail(std::size_t offset, const std::string& what) const {
-    throw InvalidInput(Diag::file_format, sim::one_line(source_ + " line " + std::to_string(number_) + ", column " +
+    throw InvalidInput(Diag::file_format,
+                       sim::one_line(source_ + " line " + std::to_string(number_) + ", column " +
                                      std::to_string(offset - begin_ + 1) + ": " + what));
   }
   [[noreturn]] void fail(const Token& t, const std::string& what) const { fail(t.begin, what); }
   [[noreturn]] void fail_line(const std::string& what) const {
-    throw InvalidInput(Diag::file_format, sim::one_line(source_ + " line " + std::to_string(number_) + ": " + what));
+    throw InvalidInput(Diag::file_format,
+                       sim::one_line(source_ + " line " + std::to_string(number_) + ": " + what));
   }
 
  private:
@@ -97,7 +99,8 @@ std::uint64_t unsigned_token(const Lines& lines, const Token& t, const std::stri
     const char c = lines.data()[i];
     if (!is_digit(c))
       lines.fail(t, what + " " + sim::quote_value(lines.text(t)) + " is not a whole number of digits");
-    if (v > (std::uint64_t{1} << 60)) lines.fail(t, what + " " + sim::quote_value(lines.text(t)) + " is too large");
+    if (v > (std::uint64_t{1} << 60))
+      lines.fail(t, what + " " + sim::quote_value(lines.text(t)) + " is too large");
     v = v * 10 + static_cast<std::uint64_t>(c - '0');
   }
   return v;
@@ -115,8 +118,7 @@ void check_integer_value(const Lines& lines, const Token& t) {
     if (!is_digit(s[i])) lines.fail(t, "the value " + sim::quote_value(lines.text(t)) + " is not an integer");
   const std::size_t digits = t.end - first;
   static const std::string kTwoTo53 = "9007199254740992";
-  if (digits > kTwoTo53.size() ||
-      (digits == kTwoTo53.size() && std::string(s + first, digits) > kTwoTo53))
+  if (digits > kTwoTo53.size() || (digits == kTwoTo53.size() && std::string(s + first, digits) > kTwoTo53))
     lines.fail(t, "the integer " + sim::quote_value(lines.text(t)) +
                       " is past 2^53 in magnitude, where a double (which the reader keeps) is not exact");
 }
@@ -150,8 +152,10 @@ void check_real_value(const Lines& lines, const Token& t) {
     for (; i < t.end && is_digit(s[i]); ++i) {
       any = true;
       if (!significant) {
-        if (s[i] == '0') ++leading_fraction_zeros;
-        else significant = true;
+        if (s[i] == '0')
+          ++leading_fraction_zeros;
+        else
+          significant = true;
       }
     }
   }
@@ -192,8 +196,10 @@ struct Entry {
 // The banner: %%MatrixMarket matrix coordinate FIELD SYMMETRY.
 Header check_banner(Lines& lines, const std::string& text, const std::string& source) {
   // At the very start: a file without this line is not one.
-  if (text.compare(0, 14, "%%MatrixMarket") != 0 || !lines.next() || lines.text(lines.token(0)) != "%%MatrixMarket")
-    throw InvalidInput(Diag::file_format, sim::one_line(source + ": its first line does not start with %%MatrixMarket"));
+  if (text.compare(0, 14, "%%MatrixMarket") != 0 || !lines.next() ||
+      lines.text(lines.token(0)) != "%%MatrixMarket")
+    throw InvalidInput(Diag::file_format,
+                       sim::one_line(source + ": its first line does not start with %%MatrixMarket"));
   if (lines.count() != 5)
     lines.fail_line("the header " + sim::quote_value(lines.line_text()) +
                     " needs 5 words: %%MatrixMarket matrix coordinate FIELD SYMMETRY");
@@ -207,18 +213,22 @@ Header check_banner(Lines& lines, const std::string& text, const std::string& so
   if (format == "array")
     lines.fail(lines.token(2), "the array (dense) format is not read; write the matrix in coordinate format");
   if (format != "coordinate")
-    lines.fail(lines.token(2), "the format " + sim::quote_value(format) + " is not known (allowed: coordinate)");
+    lines.fail(lines.token(2),
+               "the format " + sim::quote_value(format) + " is not known (allowed: coordinate)");
   if (h.field == "complex")
-    lines.fail(lines.token(3), "complex values are refused: the model has no complex numbers (allowed: real, "
-                               "integer, pattern)");
+    lines.fail(lines.token(3),
+               "complex values are refused: the model has no complex numbers (allowed: real, "
+               "integer, pattern)");
   if (h.field != "real" && h.field != "integer" && h.field != "pattern")
-    lines.fail(lines.token(3), "the field " + sim::quote_value(h.field) + " is not known (allowed: real, integer, "
-                               "pattern)");
+    lines.fail(lines.token(3), "the field " + sim::quote_value(h.field) +
+                                   " is not known (allowed: real, integer, "
+                                   "pattern)");
   if (h.symmetry == "hermitian")
     lines.fail(lines.token(4), "hermitian matrices have complex values, which are refused");
   if (h.symmetry != "general" && h.symmetry != "symmetric" && h.symmetry != "skew-symmetric")
-    lines.fail(lines.token(4), "the symmetry " + sim::quote_value(h.symmetry) + " is not known (allowed: general, "
-                               "symmetric, skew-symmetric)");
+    lines.fail(lines.token(4), "the symmetry " + sim::quote_value(h.symmetry) +
+                                   " is not known (allowed: general, "
+                                   "symmetric, skew-symmetric)");
   if (h.field == "pattern" && h.symmetry == "skew-symmetric")
     lines.fail(lines.token(4), "a pattern file cannot be skew-symmetric (its entries have no sign)");
   return h;
@@ -229,7 +239,8 @@ void check_size_line(Lines& lines, Header& h) {
   while (lines.next()) {
     if (lines.is_comment() || lines.is_empty()) continue;
     if (lines.count() != 3)
-      lines.fail_line("the size line " + sim::quote_value(lines.line_text()) + " needs 3 numbers: ROWS COLUMNS ENTRIES");
+      lines.fail_line("the size line " + sim::quote_value(lines.line_text()) +
+                      " needs 3 numbers: ROWS COLUMNS ENTRIES");
     h.rows = unsigned_token(lines, lines.token(0), "the row count");
     h.cols = unsigned_token(lines, lines.token(1), "the column count");
     h.stored = unsigned_token(lines, lines.token(2), "the entry count");
@@ -238,7 +249,8 @@ void check_size_line(Lines& lines, Header& h) {
                  std::to_string(h.rows) + " x " + std::to_string(h.cols) + " is too large: at most 2^26 (" +
                      std::to_string(lim::kMaxDimension) + ") rows and columns are read");
     if (h.stored > lim::kMaxEntries)
-      lines.fail(lines.token(2), std::to_string(h.stored) + " entries is too many: at most 2^31 - 1 are read");
+      lines.fail(lines.token(2),
+                 std::to_string(h.stored) + " entries is too many: at most 2^31 - 1 are read");
     if (h.symmetry != "general" && h.rows != h.cols)
       lines.fail_line("a " + h.symmetry + " matrix must be square, not " + std::to_string(h.rows) + " x " +
                       std::to_string(h.cols));
@@ -259,8 +271,8 @@ Entry read_entry(const Lines& lines, const Header& h) {
     lines.fail(lines.token(0), "the row " + std::to_string(i) + " is outside 1 .. " + std::to_string(h.rows) +
                                    " (Matrix Market indices start at 1)");
   if (j < 1 || j > h.cols)
-    lines.fail(lines.token(1), "the column " + std::to_string(j) + " is outside 1 .. " + std::to_string(h.cols) +
-                                   " (Matrix Market indices start at 1)");
+    lines.fail(lines.token(1), "the column " + std::to_string(j) + " is outside 1 .. " +
+                                   std::to_string(h.cols) + " (Matrix Market indices start at 1)");
   if (h.symmetry == "symmetric" && i < j)
     lines.fail_line("the entry (" + std::to_string(i) + ", " + std::to_string(j) +
                     ") is above the diagonal; a symmetric file stores the lower triangle (row >= column)");
@@ -282,8 +294,8 @@ std::vector<Entry> read_entries(Lines& lines, const Header& h, std::size_t text_
   while (entries.size() < h.stored && lines.next())
     if (!lines.is_comment() && !lines.is_empty()) entries.push_back(read_entry(lines, h));
   if (entries.size() < h.stored)
-    lines.fail_line("the file ends after " + std::to_string(entries.size()) + " of the " + std::to_string(h.stored) +
-                    " entries its size line gives");
+    lines.fail_line("the file ends after " + std::to_string(entries.size()) + " of the " +
+                    std::to_string(h.stored) + " entries its size line gives");
   while (lines.next())
     if (!lines.is_comment() && !lines.is_empty())
       lines.fail_line("more entries than the " + std::to_string(h.stored) + " the size line gives");
@@ -297,7 +309,8 @@ void mirror(std::vector<Entry>& entries, const Header& h, const std::string& sou
   std::size_t off_diagonal = 0;
   for (const Entry& e : entries) off_diagonal += e.row != e.col;
   if (stored + off_diagonal > lim::kMaxEntries)
-    throw InvalidInput(Diag::memory_budget, sim::one_line(source + ": " + std::to_string(stored + off_diagonal) +
+    throw InvalidInput(Diag::memory_budget,
+                       sim::one_line(source + ": " + std::to_string(stored + off_diagonal) +
                                      " entries with both triangles is too many: at most 2^31 - 1 are read"));
   entries.reserve(stored + off_diagonal);
   const double sign = h.symmetry == "skew-symmetric" ? -1.0 : 1.0;
@@ -369,14 +382,19 @@ struct ElementType {
 
 const std::map<std::string, ElementType>& element_types() {
   using S = sim::ir::ScalarType;
-  static const std::map<std::string, ElementType> kTypes = {
-      {"char", {'i', 1, S::I8}},           {"signed char", {'i', 1, S::I8}},
-      {"unsigned char", {'u', 1, S::U8}},  {"short", {'i', 2, S::I16}},
-      {"unsigned short", {'u', 2, S::U16}}, {"int", {'i', 4, S::I32}},
-      {"unsigned int", {'u', 4, S::U32}},  {"long", {'i', 8, S::I64}},
-      {"unsigned long", {'u', 8, S::U64}}, {"long long", {'i', 8, S::I64}},
-      {"unsigned long long", {'u', 8, S::U64}}, {"float", {'f', 4, S::I32}},
-      {"double", {'f', 8, S::I64}}};
+  static const std::map<std::string, ElementType> kTypes = {{"char", {'i', 1, S::I8}},
+                                                            {"signed char", {'i', 1, S::I8}},
+                                                            {"unsigned char", {'u', 1, S::U8}},
+                                                            {"short", {'i', 2, S::I16}},
+                                                            {"unsigned short", {'u', 2, S::U16}},
+                                                            {"int", {'i', 4, S::I32}},
+                                                            {"unsigned int", {'u', 4, S::U32}},
+                                                            {"long", {'i', 8, S::I64}},
+                                                            {"unsigned long", {'u', 8, S::U64}},
+                                                            {"long long", {'i', 8, S::I64}},
+                                                            {"unsigned long long", {'u', 8, S::U64}},
+                                                            {"float", {'f', 4, S::I32}},
+                                                            {"double", {'f', 8, S::I64}}};
   return kTypes;
 }
 
@@ -386,9 +404,12 @@ void put_le(std::string& out, std::uint64_t bits, std::uint64_t bytes) {
 
 }  // namespace
 
-std::string matrix_market_view(const SparseMatrix& m, const std::string& view, const std::string& element_type,
-                               std::uint64_t element_bytes, const std::string& what) {
-  const auto refuse = [&](const std::string& why) { return InvalidInput(Diag::file_content, sim::one_line(what + ": " + why)); };
+std::string matrix_market_view(const SparseMatrix& m, const std::string& view,
+                               const std::string& element_type, std::uint64_t element_bytes,
+                               const std::string& what) {
+  const auto refuse = [&](const std::string& why) {
+    return InvalidInput(Diag::file_content, sim::one_line(what + ": " + why));
+  };
   const auto& views = matrix_market_views();
   bool known = false;
   for (const auto& v : views) known = known || v == view;
@@ -399,9 +420,10 @@ std::string matrix_market_view(const SparseMatrix& m, const std::string& view, c
   }
   const auto it = element_types().find(element_type);
   if (it == element_types().end() || it->second.bytes != element_bytes)
-    throw refuse("the parameter points to " + sim::quote_value(element_type) + " (" + std::to_string(element_bytes) +
-                 " bytes), which no Matrix Market view fills (allowed: char, short, int, long, long long and their "
-                 "signed and unsigned forms, float, double)");
+    throw refuse(
+        "the parameter points to " + sim::quote_value(element_type) + " (" + std::to_string(element_bytes) +
+        " bytes), which no Matrix Market view fills (allowed: char, short, int, long, long long and their "
+        "signed and unsigned forms, float, double)");
   const ElementType type = it->second;
   const bool index_view = view != "csr.values" && view != "coo.values";
 
@@ -428,8 +450,8 @@ std::string matrix_market_view(const SparseMatrix& m, const std::string& view, c
     for (std::size_t k = 0; k < indices->size(); ++k) {
       const std::int64_t v = (*indices)[k];  // never negative
       if (static_cast<std::uint64_t>(v) > max)
-        throw refuse("element " + std::to_string(k) + " of " + view + " is " + std::to_string(v) + ", outside " +
-                     element_type + "'s range (" + sim::ir::range_text(type.scalar) + ")");
+        throw refuse("element " + std::to_string(k) + " of " + view + " is " + std::to_string(v) +
+                     ", outside " + element_type + "'s range (" + sim::ir::range_text(type.scalar) + ")");
       put_le(out, static_cast<std::uint64_t>(v), type.bytes);
     }
     return out;
@@ -461,12 +483,13 @@ std::string matrix_market_view(const SparseMatrix& m, const std::string& view, c
   for (std::size_t k = 0; k < m.values.size(); ++k) {
     const double v = m.values[k];
     if (!(std::fabs(v) <= kTwoTo53))
-      throw refuse("element " + std::to_string(k) + " of " + view + " sums to " + sim::quote_value(std::to_string(v)) +
+      throw refuse("element " + std::to_string(k) + " of " + view + " sums to " +
+                   sim::quote_value(std::to_string(v)) +
                    ", past 2^53 in magnitude, where the sum of its duplicates is not exact");
     const auto i = static_cast<std::int64_t>(v);
     if (i < min || (i > 0 && static_cast<std::uint64_t>(i) > max))
-      throw refuse("element " + std::to_string(k) + " of " + view + " is " + std::to_string(i) + ", outside " +
-                   element_type + "'s range (" + sim::ir::range_text(type.scalar) + ")");
+      throw refuse("element " + std::to_string(k) + " of " + view + " is " + std::to_string(i) +
+                   ", outside " + element_type + "'s range (" + sim::ir::range_text(type.scalar) + ")");
     put_le(out, static_cast<std::uint64_t>(i), type.bytes);
   }
   return out;

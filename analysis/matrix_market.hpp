@@ -15,17 +15,17 @@
 // (after mirroring) and more than 2^26 rows or columns.
 //
 // Memory follows the entries read, never the header's claims: nothing is sized from the size line
-// beyond what the file's bytes can hold (an entry line takes 4 bytes at least), and the matrix is kept as its entries (16 bytes each while read and sorted,
-// 24 in SparseMatrix), never as per-row or per-column arrays; only the csr.row_ptr view holds
-// ROWS + 1 elements, as the kernel's buffer must. SuiteSparse's CHOLMOD (libsuitesparse-dev),
-// which read these files before, allocates per row and column from the size line
+// beyond what the file's bytes can hold (an entry line takes 4 bytes at least), and the matrix is kept as its
+// entries (16 bytes each while read and sorted, 24 in SparseMatrix), never as per-row or per-column arrays;
+// only the csr.row_ptr view holds ROWS + 1 elements, as the kernel's buffer must. SuiteSparse's CHOLMOD
+// (libsuitesparse-dev), which read these files before, allocates per row and column from the size line
 // (cholmod_read_triplet's workspace of ROWS + COLUMNS, then the compressed columns and their
 // transpose): 1.5 to 4 GB and 9 s for a 66-byte file claiming 2^26 x 2^26, measured with
 // `ulimit -v`; and everything it could add is done here already (each token is checked before
 // it could parse it), but for the stable sort that sums duplicates. Eigen 3.4's loadMarket
 // (libeigen3-dev) ignores the header (a symmetric file keeps one triangle) and leaves a pattern
-// entry's value uninitialised; GSL 2.7's gsl_spmatrix_fscanf reads real general files only. Values are read by strtod,
-// as CHOLMOD's sscanf("%lg") reads them (glibc, correctly rounded); duplicates are summed in the
+// entry's value uninitialised; GSL 2.7's gsl_spmatrix_fscanf reads real general files only. Values are read
+// by strtod, as CHOLMOD's sscanf("%lg") reads them (glibc, correctly rounded); duplicates are summed in the
 // file's order, a symmetric file's upper triangle mirrored after the entries as CHOLMOD did, so
 // every sum is the one it gave. The file is read through read_input_file (analysis/input_file.hpp:
 // 64 MiB at most, FIFOs with a bounded wait).
@@ -41,9 +41,9 @@
 namespace warpdiv::analysis {
 
 namespace matrix_market_limits {
-constexpr std::uint64_t kMaxEntries = 2147483647;           // 2^31 - 1, after mirroring
+constexpr std::uint64_t kMaxEntries = 2147483647;                // 2^31 - 1, after mirroring
 constexpr std::uint64_t kMaxDimension = std::uint64_t{1} << 26;  // rows, columns
-constexpr std::size_t kMaxLineBytes = 1024;                 // the format's line length
+constexpr std::size_t kMaxLineBytes = 1024;                      // the format's line length
 }  // namespace matrix_market_limits
 
 /// A sparse matrix as read: COO entries, 0-based, sorted by (row, col), duplicates summed, both
@@ -52,8 +52,8 @@ struct SparseMatrix {
   std::uint64_t rows = 0, cols = 0;
   std::vector<std::int64_t> row, col;
   std::vector<double> values;
-  bool pattern = false;            // the field is "pattern" (every value 1)
-  std::string field = "real";      // "real", "integer" or "pattern"
+  bool pattern = false;              // the field is "pattern" (every value 1)
+  std::string field = "real";        // "real", "integer" or "pattern"
   std::string symmetry = "general";  // "general", "symmetric" or "skew-symmetric"
 
   std::uint64_t entries() const { return values.size(); }
@@ -80,7 +80,8 @@ const std::vector<std::string>& matrix_market_views();
 /// integer or pattern file only, an integer type that holds every value. Throws InvalidInput
 /// "WHAT: ..." for an unknown view (listing the six), an element type that does not fit the
 /// view, and the first element outside the type's range (its position, value and the range).
-std::string matrix_market_view(const SparseMatrix& m, const std::string& view, const std::string& element_type,
-                               std::uint64_t element_bytes, const std::string& what);
+std::string matrix_market_view(const SparseMatrix& m, const std::string& view,
+                               const std::string& element_type, std::uint64_t element_bytes,
+                               const std::string& what);
 
 }  // namespace warpdiv::analysis

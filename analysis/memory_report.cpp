@@ -102,7 +102,8 @@ MemorySection make_memory_section(const ir::Kernel& kernel, const ir::ReplayResu
   const std::vector<std::string> why = accesses_not_counted(kernel, result);
   std::vector<ir::StmtId> owner(kernel.accesses.size(), ir::kNone);
   for (std::size_t s = 0; s < kernel.stmts.size(); ++s)
-    for (const std::int32_t a : kernel.stmts[s].accesses) owner[static_cast<std::size_t>(a)] = static_cast<ir::StmtId>(s);
+    for (const std::int32_t a : kernel.stmts[s].accesses)
+      owner[static_cast<std::size_t>(a)] = static_cast<ir::StmtId>(s);
   for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
     const ir::MemoryAccess& a = kernel.accesses[i];
     AccessRow row;
@@ -131,9 +132,8 @@ MemorySection make_memory_section(const ir::Kernel& kernel, const ir::ReplayResu
     t.sectors += row.counts.sectors;
     t.bytes += row.counts.bytes;
   }
-  std::stable_sort(m.accesses.begin(), m.accesses.end(), [](const AccessRow& x, const AccessRow& y) {
-    return x.line < y.line;
-  });
+  std::stable_sort(m.accesses.begin(), m.accesses.end(),
+                   [](const AccessRow& x, const AccessRow& y) { return x.line < y.line; });
   for (std::size_t s = 0; s < kernel.stmts.size(); ++s) {
     const ir::Stmt& stmt = kernel.stmts[s];
     if (m.counted) m.flops += result.flops[s];
@@ -200,7 +200,8 @@ void traffic_line(std::ostream& out, const char* what, const TrafficTotals& t, C
       << " sectors = " << to_decimal(t.sectors * 32) << " bytes moved for " << to_decimal(t.bytes)
       << " bytes asked (sector efficiency " << efficiency(t.bytes, t.sectors)
       << (t.bytes > t.sectors * 32 ? ", over 100%: lanes share words" : "");
-  if (flops != 0) out << "; " << fixed(sim::to_double(t.bytes) / sim::to_double(flops), 2) << " bytes asked per FLOP";
+  if (flops != 0)
+    out << "; " << fixed(sim::to_double(t.bytes) / sim::to_double(flops), 2) << " bytes asked per FLOP";
   out << ")\n";
 }
 
@@ -233,8 +234,8 @@ void write_memory_totals(std::ostream& out, const MemorySection& m) {
       out << "  global memory: no access counted\n";
     if (m.shared_requests != 0)
       out << "  shared memory:  " << to_decimal(m.shared_requests) << " requests, "
-          << to_decimal(m.shared_wavefronts) << " wavefronts, "
-          << to_decimal(m.shared_conflicts) << " bank conflicts\n";
+          << to_decimal(m.shared_wavefronts) << " wavefronts, " << to_decimal(m.shared_conflicts)
+          << " bank conflicts\n";
     out << "  floating-point operations: " << to_decimal(m.flops)
         << " (add, sub, mul, div 1, fma 2, per lane)\n";
     const auto asked = arithmetic_intensity(m, Traffic::Asked);
@@ -250,10 +251,10 @@ void write_memory_totals(std::ostream& out, const MemorySection& m) {
       const auto moved_bound = roofline_gflops(m, Traffic::Moved);
       if (bound && moved_bound && asked) {
         const double peak = m.gpu->peak_gflops, bandwidth = m.gpu->bandwidth_gbs;
-        out << "  bound on " << m.gpu->name << " (" << fixed(peak, 0) << " GFLOP/s, "
-            << fixed(bandwidth, 1) << " GB/s; " << m.gpu->source << "):\n"
-            << "    every byte asked from DRAM: min(" << fixed(peak, 0) << ", " << fixed(*asked, 4)
-            << " x " << fixed(bandwidth, 1) << ") = " << fixed(*bound, 1) << " GFLOP/s ("
+        out << "  bound on " << m.gpu->name << " (" << fixed(peak, 0) << " GFLOP/s, " << fixed(bandwidth, 1)
+            << " GB/s; " << m.gpu->source << "):\n"
+            << "    every byte asked from DRAM: min(" << fixed(peak, 0) << ", " << fixed(*asked, 4) << " x "
+            << fixed(bandwidth, 1) << ") = " << fixed(*bound, 1) << " GFLOP/s ("
             << fixed(100.0 * *bound / peak, 1) << "% of the peak)\n"
             << "    every sector moved from DRAM: " << fixed(*moved_bound, 1) << " GFLOP/s ("
             << fixed(100.0 * *moved_bound / peak, 1) << "% of the peak)\n";
@@ -277,8 +278,7 @@ void write_memory_totals(std::ostream& out, const MemorySection& m) {
     if (!a.not_counted.empty()) skipped.push_back(&a);
   if (!skipped.empty()) {
     out << "  not counted:\n";
-    for (const AccessRow* a : skipped)
-      out << "    " << not_counted_text(*a) << '\n';
+    for (const AccessRow* a : skipped) out << "    " << not_counted_text(*a) << '\n';
   }
   for (const std::string& f : m.flops_not_counted)
     out << "  floating-point operations not counted at " << f << '\n';

@@ -100,8 +100,7 @@ std::optional<std::string> without_separators(const std::string& s) {
   while (true) {
     comma = s.find(',', group_start);
     const std::size_t group_end = comma == std::string::npos ? integer_end : comma;
-    if (group_end > integer_end || group_end - group_start != 3 ||
-        !is_digits(s, group_start, group_end))
+    if (group_end > integer_end || group_end - group_start != 3 || !is_digits(s, group_start, group_end))
       return std::nullopt;
     digits += s.substr(group_start, 3);
     if (group_end == integer_end) break;
@@ -138,7 +137,7 @@ double NcuLaunch::require(const std::string& name) const {
   const std::optional<double> value = metric(name);
   if (!value)
     throw InvalidInput(Diag::file_content, describe() + " has no value for " + name +
-                       " (profile with the sections tools/ncu-crosscheck uses)");
+                                               " (profile with the sections tools/ncu-crosscheck uses)");
   return *value;
 }
 
@@ -166,8 +165,9 @@ std::optional<std::int64_t> parse_ncu_integer(const std::string& text, std::int6
 
 std::vector<std::int64_t> parse_ncu_dim3(const std::string& text) {
   const auto bad = [&] {
-    return InvalidInput(Diag::file_format, sim::quote_value(text) + " is not a dimension like (16, 16, 1) (one to three " +
-                        "integers from 1 to " + std::to_string(kMaxSmall) + ")");
+    return InvalidInput(Diag::file_format, sim::quote_value(text) +
+                                               " is not a dimension like (16, 16, 1) (one to three " +
+                                               "integers from 1 to " + std::to_string(kMaxSmall) + ")");
   };
   if (text.size() < 2 || text.front() != '(' || text.back() != ')') throw bad();
   std::vector<std::int64_t> dims;
@@ -175,8 +175,8 @@ std::vector<std::int64_t> parse_ncu_dim3(const std::string& text) {
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = inside.find(',', start);
-    const std::string part = trimmed(
-        inside.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    const std::string part =
+        trimmed(inside.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     // No thousands separators here: "(65,536, 1, 1)" would be ambiguous.
     const std::optional<std::int64_t> v = parse_decimal_integer(part, 1, kMaxSmall);
     if (!v) throw bad();
@@ -193,8 +193,10 @@ std::vector<NcuLaunch> parse_ncu_csv(const std::string& text, const std::string&
   // The table starts at the header line ("ID",...) and runs while lines start with a quote.
   while (!csv.at_end() && csv.rest_of_line().substr(0, 5) != "\"ID\",") csv.skip_line();
   if (csv.at_end())
-    throw InvalidInput(Diag::file_format, source + ": no ncu CSV header (a line starting with \"ID\") found; profile "
-                       "with ncu --csv --page raw");
+    throw InvalidInput(Diag::file_format,
+                       source +
+                           ": no ncu CSV header (a line starting with \"ID\") found; profile "
+                           "with ncu --csv --page raw");
   const std::size_t header_line = csv.line();
   const std::vector<std::string> header = csv.next().fields;
   refuse_duplicate_columns(header, source, header_line);
@@ -202,7 +204,7 @@ std::vector<NcuLaunch> parse_ncu_csv(const std::string& text, const std::string&
   const std::size_t name_column = column_of(header, "Kernel Name");
   if (id_column == std::string::npos || name_column == std::string::npos)
     throw InvalidInput(Diag::file_format, source + ":" + std::to_string(header_line) +
-                       ": the ncu CSV header has no \"ID\" or \"Kernel Name\" column");
+                                              ": the ncu CSV header has no \"ID\" or \"Kernel Name\" column");
   const std::size_t block_column = column_of(header, "Block Size");
   const std::size_t grid_column = column_of(header, "Grid Size");
   const std::size_t cc_column = column_of(header, "CC");
@@ -217,41 +219,41 @@ std::vector<NcuLaunch> parse_ncu_csv(const std::string& text, const std::string&
     const std::string where = source + ":" + std::to_string(record.line);
     if (record.fields.size() != header.size())
       throw InvalidInput(Diag::file_format, where + ": " + std::to_string(record.fields.size()) +
-                         " fields where the header (line " + std::to_string(header_line) +
-                         ") has " + std::to_string(header.size()));
+                                                " fields where the header (line " +
+                                                std::to_string(header_line) + ") has " +
+                                                std::to_string(header.size()));
     const auto field = [&](std::size_t column) -> const std::string& {
       static const std::string kNone;
       return column == std::string::npos ? kNone : record.fields[column];
     };
     const auto fail = [&](std::size_t column, const std::string& what) {
       return InvalidInput(Diag::file_format, where + ": column " + sim::quote_value(header[column]) + ": " +
-                          sim::quote_value(record.fields[column]) + " " + what);
+                                                 sim::quote_value(record.fields[column]) + " " + what);
     };
     if (field(id_column).empty()) {  // the units row
       for (std::size_t i = 0; i < kMetricColumns.size(); ++i)
-        if (!field(metric_column[i]).empty())
-          units[kMetricColumns[i].name] = field(metric_column[i]);
+        if (!field(metric_column[i]).empty()) units[kMetricColumns[i].name] = field(metric_column[i]);
       continue;
     }
     NcuLaunch launch;
     launch.where = where;
     const std::optional<std::int64_t> id = parse_ncu_integer(field(id_column), kMaxCount);
     if (!id)
-      throw fail(id_column, "is not a launch number (an integer from 0 to " +
-                                std::to_string(kMaxCount) + ")");
+      throw fail(id_column,
+                 "is not a launch number (an integer from 0 to " + std::to_string(kMaxCount) + ")");
     launch.id = *id;
     launch.kernel_name = field(name_column);
     launch.block_size = field(block_column);
     launch.grid_size = field(grid_column);
     launch.compute_capability = field(cc_column);
-    for (const auto& [column, dim_text, dims] :
-         {std::tuple{block_column, &launch.block_size, &launch.block},
-          std::tuple{grid_column, &launch.grid_size, &launch.grid}}) {
+    for (const auto& [column, dim_text, dims] : {std::tuple{block_column, &launch.block_size, &launch.block},
+                                                 std::tuple{grid_column, &launch.grid_size, &launch.grid}}) {
       if (dim_text->empty()) continue;
       try {
         *dims = parse_ncu_dim3(*dim_text);
       } catch (const InvalidInput& e) {
-        throw InvalidInput(e.diag(), where + ": column " + sim::quote_value(header[column]) + ": " + e.what());
+        throw InvalidInput(e.diag(),
+                           where + ": column " + sim::quote_value(header[column]) + ": " + e.what());
       }
     }
     for (std::size_t i = 0; i < kMetricColumns.size(); ++i) {
@@ -275,8 +277,8 @@ std::vector<NcuLaunch> parse_ncu_csv(const std::string& text, const std::string&
     launches.push_back(std::move(launch));
   }
   if (launches.empty())
-    throw InvalidInput(Diag::file_content, source + ":" + std::to_string(header_line) +
-                       ": the ncu CSV lists no kernel launch");
+    throw InvalidInput(Diag::file_content,
+                       source + ":" + std::to_string(header_line) + ": the ncu CSV lists no kernel launch");
   return launches;
 }
 
@@ -284,7 +286,8 @@ std::vector<NcuLaunch> read_ncu_csv(const std::string& path, const std::string& 
   return parse_ncu_csv(read_input_file(path, flag, InputFormat::csv), path);
 }
 
-std::map<std::uint32_t, std::uint64_t> parse_ncu_source_sectors(const std::string& text, const std::string& source,
+std::map<std::uint32_t, std::uint64_t> parse_ncu_source_sectors(const std::string& text,
+                                                                const std::string& source,
                                                                 const std::string& file) {
   CsvTokenizer csv(text, source);
   std::map<std::uint32_t, std::uint64_t> sectors;
@@ -310,8 +313,11 @@ std::map<std::uint32_t, std::uint64_t> parse_ncu_source_sectors(const std::strin
       line_column = 0;
       sector_column = column_of(f, "L2 Theoretical Sectors Global");
       if (sector_column == std::string::npos)
-        throw InvalidInput(Diag::file_format, where + ": the source page has no \"L2 Theoretical Sectors Global\" column "
-                           "(profile with --section SourceCounters --page source --print-source cuda,sass)");
+        throw InvalidInput(
+            Diag::file_format,
+            where +
+                ": the source page has no \"L2 Theoretical Sectors Global\" column "
+                "(profile with --section SourceCounters --page source --print-source cuda,sass)");
       continue;
     }
     if (!header_seen || f.size() != width || f[line_column].empty() || !wanted) continue;
@@ -319,15 +325,18 @@ std::map<std::uint32_t, std::uint64_t> parse_ncu_source_sectors(const std::strin
     const std::optional<std::int64_t> count = parse_ncu_integer(f[sector_column], kMaxCount);
     if (!line || *line <= 0)
       throw InvalidInput(Diag::file_format, where + ": \"Line No\" " + sim::quote_value(f[line_column]) +
-                         " is not a line number (a positive integer)");
+                                                " is not a line number (a positive integer)");
     if (!count)
-      throw InvalidInput(Diag::file_format, where + ": \"L2 Theoretical Sectors Global\" " + sim::quote_value(f[sector_column]) +
-                         " is not a count (an integer from 0 to " + std::to_string(kMaxCount) + ")");
+      throw InvalidInput(Diag::file_format,
+                         where + ": \"L2 Theoretical Sectors Global\" " + sim::quote_value(f[sector_column]) +
+                             " is not a count (an integer from 0 to " + std::to_string(kMaxCount) + ")");
     sectors[static_cast<std::uint32_t>(*line)] += static_cast<std::uint64_t>(*count);
   }
   if (!header_seen)
-    throw InvalidInput(Diag::file_format, source + ": no ncu source page (a line starting with \"Line No\") found; profile with "
-                       "ncu --section SourceCounters --csv --page source --print-source cuda,sass");
+    throw InvalidInput(Diag::file_format,
+                       source +
+                           ": no ncu source page (a line starting with \"Line No\") found; profile with "
+                           "ncu --section SourceCounters --csv --page source --print-source cuda,sass");
   return sectors;
 }
 

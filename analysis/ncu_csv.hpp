@@ -63,15 +63,15 @@ constexpr const char* kSharedStoreConflicts = "l1tex__data_bank_conflicts_pipe_l
 
 /// One profiled launch.
 struct NcuLaunch {
-  std::string where;               // "FILE:LINE" of its row, for messages
+  std::string where;  // "FILE:LINE" of its row, for messages
   std::int64_t id = 0;
-  std::string kernel_name;         // as ncu prints it (demangled, or the function's base name)
-  std::string block_size;          // "(16, 16, 1)"
-  std::string grid_size;           // "(7, 7, 1)"
-  std::vector<std::int64_t> block;  // {16, 16, 1}; empty where the CSV has no Block Size
-  std::vector<std::int64_t> grid;   // {7, 7, 1}; empty where the CSV has no Grid Size
-  std::string compute_capability;  // "9.0"
-  std::map<std::string, double> metrics;  // the numeric metrics present in this row
+  std::string kernel_name;                   // as ncu prints it (demangled, or the function's base name)
+  std::string block_size;                    // "(16, 16, 1)"
+  std::string grid_size;                     // "(7, 7, 1)"
+  std::vector<std::int64_t> block;           // {16, 16, 1}; empty where the CSV has no Block Size
+  std::vector<std::int64_t> grid;            // {7, 7, 1}; empty where the CSV has no Grid Size
+  std::string compute_capability;            // "9.0"
+  std::map<std::string, double> metrics;     // the numeric metrics present in this row
   std::map<std::string, std::string> units;  // from the units row, where given
 
   std::optional<double> metric(const std::string& name) const;
@@ -109,7 +109,8 @@ std::vector<NcuLaunch> read_ncu_csv(const std::string& path, const std::string& 
 /// empty). Lines not in `file` (a name ending the "File Path" row; "" accepts every file) are
 /// left out. Refuses (InvalidInput naming `source` and the line) a page without the header or
 /// the column, or a count that is not a non-negative integer.
-std::map<std::uint32_t, std::uint64_t> parse_ncu_source_sectors(const std::string& text, const std::string& source,
+std::map<std::uint32_t, std::uint64_t> parse_ncu_source_sectors(const std::string& text,
+                                                                const std::string& source,
                                                                 const std::string& file = "");
 
 }  // namespace warpdiv::analysis

@@ -32,7 +32,8 @@ constexpr std::uint64_t kMaxDimension = (std::uint64_t{1} << 63) - 1;  // numpy'
 
 std::uint64_t read_le(const std::string& bytes, std::size_t at, int n) {
   std::uint64_t v = 0;
-  for (int i = n - 1; i >= 0; --i) v = v << 8 | static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(i)]);
+  for (int i = n - 1; i >= 0; --i)
+    v = v << 8 | static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(i)]);
   return v;
 }
 
@@ -127,10 +128,12 @@ class Header {
 std::uint64_t dimension(Header& h) {
   const std::string v = h.word();
   for (const char c : v)
-    if (c < '0' || c > '9') h.fail("the dimension " + sim::quote_value(v) + " is not a whole number of digits");
+    if (c < '0' || c > '9')
+      h.fail("the dimension " + sim::quote_value(v) + " is not a whole number of digits");
   if (v.size() > 1 && v[0] == '0') h.fail("the dimension " + sim::quote_value(v) + " has a leading zero");
   if (v.size() > 19 || std::stoull(v) > kMaxDimension)
-    h.fail("the dimension " + (v.size() > 20 ? sim::quote_value(v) : v) + " is past 2^63 - 1, numpy's largest");
+    h.fail("the dimension " + (v.size() > 20 ? sim::quote_value(v) : v) +
+           " is past 2^63 - 1, numpy's largest");
   return std::stoull(v);
 }
 
@@ -157,8 +160,10 @@ void read_value(Header& h, const std::string& key, NpyArray& out, const std::str
                          " is not read (allowed: " + npy_element_types_text() + ")");
   } else if (key == "fortran_order") {
     const std::string v = h.word();
-    if (v != "False" && v != "True") h.fail("fortran_order is " + sim::quote_value(v) + ", not True or False");
-    if (v == "True") refuse(source, "the array is in Fortran order; save it in C order (numpy.ascontiguousarray)");
+    if (v != "False" && v != "True")
+      h.fail("fortran_order is " + sim::quote_value(v) + ", not True or False");
+    if (v == "True")
+      refuse(source, "the array is in Fortran order; save it in C order (numpy.ascontiguousarray)");
   } else {
     out.shape = shape(h);
   }
@@ -198,7 +203,8 @@ NpyArray read_header(const std::string& bytes, const Preamble& p, const std::str
 std::string shape_text(const std::vector<std::uint64_t>& shape) {
   constexpr std::size_t kShown = 8;
   std::string s = "(";
-  for (std::size_t i = 0; i < shape.size() && i < kShown; ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  for (std::size_t i = 0; i < shape.size() && i < kShown; ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
   if (shape.size() > kShown) return s + ", ... " + std::to_string(shape.size()) + " dimensions)";
   return s + (shape.size() == 1 ? ",)" : ")");
 }
@@ -219,7 +225,8 @@ void check_size(NpyArray& a, std::uint64_t data_bytes, const std::string& source
   const std::string need = wraps ? "more than 2^64 - 1" : std::to_string(a.count * item);
   if (wraps || a.count * item != data_bytes)
     refuse(source, "the shape " + shape_text(a.shape) + " of " + a.descr + " elements needs " + need +
-                       " bytes of data, but the file holds " + std::to_string(data_bytes) + " after its header");
+                       " bytes of data, but the file holds " + std::to_string(data_bytes) +
+                       " after its header");
 }
 
 // A bool element is the byte 0 or 1.
@@ -227,8 +234,8 @@ void check_bools(const NpyArray& a, std::size_t data_at, const std::string& sour
   for (std::size_t k = 0; k < a.data.size(); ++k) {
     const auto b = static_cast<unsigned char>(a.data[k]);
     if (b > 1)
-      refuse(source, "element " + std::to_string(k) + " (byte " + std::to_string(data_at + k) + " of the file) is " +
-                         std::to_string(b) + "; a bool (|b1) element is 0 or 1");
+      refuse(source, "element " + std::to_string(k) + " (byte " + std::to_string(data_at + k) +
+                         " of the file) is " + std::to_string(b) + "; a bool (|b1) element is 0 or 1");
   }
 }
 
@@ -249,27 +256,33 @@ std::string npy_matches(const NpyArray& array, const std::string& pointee) {
   // "_Bool" in its default printing policy, so both spellings are here.
   static const std::map<std::string, std::pair<char, int>> kTypes = {
       {"float", {'f', 4}},          {"double", {'f', 8}},
-      {"char", {'i', 1}},           {"signed char", {'i', 1}},       {"unsigned char", {'u', 1}},
-      {"bool", {'b', 1}},           {"_Bool", {'b', 1}},
-      {"short", {'i', 2}},          {"unsigned short", {'u', 2}},
-      {"int", {'i', 4}},            {"unsigned int", {'u', 4}},      {"unsigned", {'u', 4}},
+      {"char", {'i', 1}},           {"signed char", {'i', 1}},
+      {"unsigned char", {'u', 1}},  {"bool", {'b', 1}},
+      {"_Bool", {'b', 1}},          {"short", {'i', 2}},
+      {"unsigned short", {'u', 2}}, {"int", {'i', 4}},
+      {"unsigned int", {'u', 4}},   {"unsigned", {'u', 4}},
       {"long", {'i', 8}},           {"unsigned long", {'u', 8}},
       {"long long", {'i', 8}},      {"unsigned long long", {'u', 8}},
-      {"int8_t", {'i', 1}},         {"uint8_t", {'u', 1}},           {"int16_t", {'i', 2}},
-      {"uint16_t", {'u', 2}},       {"int32_t", {'i', 4}},           {"uint32_t", {'u', 4}},
+      {"int8_t", {'i', 1}},         {"uint8_t", {'u', 1}},
+      {"int16_t", {'i', 2}},        {"uint16_t", {'u', 2}},
+      {"int32_t", {'i', 4}},        {"uint32_t", {'u', 4}},
       {"int64_t", {'i', 8}},        {"uint64_t", {'u', 8}}};
   const auto name = [](char kind, int size) {
     const std::string bits = std::to_string(size * 8);
-    return kind == 'f' ? "float" + bits : kind == 'u' ? "uint" + bits : kind == 'b' ? std::string("bool") : "int" + bits;
+    return kind == 'f'   ? "float" + bits
+           : kind == 'u' ? "uint" + bits
+           : kind == 'b' ? std::string("bool")
+                         : "int" + bits;
   };
   const auto it = kTypes.find(pointee);
-  if (it == kTypes.end()) return "the parameter points to " + pointee + ", which no .npy element type matches";
+  if (it == kTypes.end())
+    return "the parameter points to " + pointee + ", which no .npy element type matches";
   char kind = array.kind;
   // char's signedness is the platform's: either int8 or uint8 matches it.
   if (pointee == "char" && kind == 'u' && array.item_size == 1) kind = 'i';
   if (kind == it->second.first && array.item_size == it->second.second) return "";
-  return "the file holds " + name(array.kind, array.item_size) + " (" + array.descr + ") but the parameter points to " +
-         pointee + " (" + name(it->second.first, it->second.second) + ")";
+  return "the file holds " + name(array.kind, array.item_size) + " (" + array.descr +
+         ") but the parameter points to " + pointee + " (" + name(it->second.first, it->second.second) + ")";
 }
 
 }  // namespace warpdiv::analysis

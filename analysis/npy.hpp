@@ -44,9 +44,9 @@ std::string npy_element_types_text();
 NpyArray parse_npy(const std::string& bytes, const std::string& source);
 
 /// Whether the array's elements are the C type `pointee` ("float", "double", "char",
-/// "unsigned char", "signed char", "bool" (or "_Bool"), "short", "unsigned short", "int", "unsigned int", "long",
-/// "unsigned long", "long long", "unsigned long long", int8_t ... uint64_t); "" when they are,
-/// else why not ("the file holds float64 (<f8) but the parameter points to float (float32)").
+/// "unsigned char", "signed char", "bool" (or "_Bool"), "short", "unsigned short", "int", "unsigned int",
+/// "long", "unsigned long", "long long", "unsigned long long", int8_t ... uint64_t); "" when they are, else
+/// why not ("the file holds float64 (<f8) but the parameter points to float (float32)").
 std::string npy_matches(const NpyArray& array, const std::string& pointee);
 
 }  // namespace warpdiv::analysis

@@ -51,11 +51,16 @@ void add_reason(std::string& reasons, const std::string& reason) {
 
 const char* limiter_name(Limiter limiter) {
   switch (limiter) {
-    case Limiter::warps: return "warps";
-    case Limiter::registers: return "registers";
-    case Limiter::shared_memory: return "shared_memory";
-    case Limiter::blocks: return "blocks";
-    case Limiter::barriers: return "barriers";
+    case Limiter::warps:
+      return "warps";
+    case Limiter::registers:
+      return "registers";
+    case Limiter::shared_memory:
+      return "shared_memory";
+    case Limiter::blocks:
+      return "blocks";
+    case Limiter::barriers:
+      return "barriers";
   }
   return "?";
 }
@@ -88,8 +93,7 @@ void validate(const GpuSpec& gpu) {
     require_positive(value, gpu, field);
     if (value > lim::kMaxBytes) require(false, gpu, std::string(field) + " is implausibly large");
   }
-  require(gpu.reserved_shared_memory_per_block >= 0 &&
-              gpu.reserved_shared_memory_per_block <= lim::kMaxBytes,
+  require(gpu.reserved_shared_memory_per_block >= 0 && gpu.reserved_shared_memory_per_block <= lim::kMaxBytes,
           gpu, "reserved_shared_memory_per_block must not be negative");
   require(gpu.shared_memory_per_block_optin >= gpu.shared_memory_per_block, gpu,
           "shared_memory_per_block_optin must be at least shared_memory_per_block");
@@ -102,10 +106,11 @@ void validate(const GpuSpec& gpu) {
   require(gpu.shared_memory_carveouts.back() == gpu.shared_memory_per_sm, gpu,
           "the largest of shared_memory_carveouts must equal shared_memory_per_sm");
   // A block that fits the per-block limit must fit some carveout.
-  require(gpu.shared_memory_per_block_optin + gpu.reserved_shared_memory_per_block <=
-              gpu.shared_memory_per_sm,
-          gpu, "shared_memory_per_block_optin + reserved_shared_memory_per_block exceeds "
-               "shared_memory_per_sm");
+  require(
+      gpu.shared_memory_per_block_optin + gpu.reserved_shared_memory_per_block <= gpu.shared_memory_per_sm,
+      gpu,
+      "shared_memory_per_block_optin + reserved_shared_memory_per_block exceeds "
+      "shared_memory_per_sm");
   require(gpu.barriers_per_sm >= 0, gpu, "barriers_per_sm must not be negative");
 }
 
@@ -113,8 +118,9 @@ void validate(const LaunchResources& launch) {
   namespace lim = occupancy_limits;
   const auto range = [](const char* what, std::int64_t value, std::int64_t min, std::int64_t max) {
     if (value < min || value > max)
-      throw InvalidInput(Diag::flag_value, std::string(what) + " must be from " + std::to_string(min) + " to " +
-                         std::to_string(max) + " (got " + std::to_string(value) + ")");
+      throw InvalidInput(Diag::flag_value, std::string(what) + " must be from " + std::to_string(min) +
+                                               " to " + std::to_string(max) + " (got " +
+                                               std::to_string(value) + ")");
   };
   range("threads per block", launch.threads_per_block, 1, lim::kMaxThreadsPerBlock);
   range("registers per thread", launch.registers_per_thread, 0, lim::kMaxRegistersPerThread);
@@ -136,9 +142,8 @@ OccupancyResult compute_occupancy(const GpuSpec& gpu, const LaunchResources& lau
   // Warps: whole warps are allocated, so a block of 33 threads takes two warp slots.
   if (launch.threads_per_block > gpu.max_threads_per_block) {
     r.limit_warps = 0;
-    add_reason(reasons, "a block of " + std::to_string(launch.threads_per_block) +
-                            " threads exceeds the " + std::to_string(gpu.max_threads_per_block) +
-                            " threads per block");
+    add_reason(reasons, "a block of " + std::to_string(launch.threads_per_block) + " threads exceeds the " +
+                            std::to_string(gpu.max_threads_per_block) + " threads per block");
   } else {
     r.limit_warps = static_cast<int>(gpu.max_warps_per_sm / warps);
     if (r.limit_warps == 0)
@@ -165,29 +170,25 @@ OccupancyResult compute_occupancy(const GpuSpec& gpu, const LaunchResources& lau
   const std::int64_t regs_checked = regs_per_warp * checked_warps;
   if (launch.registers_per_thread > gpu.max_registers_per_thread) {
     r.limit_registers = 0;
-    add_reason(reasons, std::to_string(launch.registers_per_thread) +
-                            " registers per thread exceed the " +
+    add_reason(reasons, std::to_string(launch.registers_per_thread) + " registers per thread exceed the " +
                             std::to_string(gpu.max_registers_per_thread) + " allowed per thread");
-  } else if (r.registers_per_block > gpu.registers_per_block ||
-             regs_checked > gpu.registers_per_block) {
+  } else if (r.registers_per_block > gpu.registers_per_block || regs_checked > gpu.registers_per_block) {
     r.limit_registers = 0;
     std::string why = std::to_string(launch.registers_per_thread) + " registers per thread take " +
                       std::to_string(regs_per_warp) + " per warp (allocated in units of " +
                       std::to_string(gpu.register_allocation_unit) + "), so " +
-                      std::to_string(regs_per_warp * warps) + " for the block's " +
-                      std::to_string(warps) + " warps";
+                      std::to_string(regs_per_warp * warps) + " for the block's " + std::to_string(warps) +
+                      " warps";
     if (r.registers_per_block <= gpu.registers_per_block)
       why += " (" + std::to_string(regs_checked) + " counted as " + std::to_string(checked_warps) +
-             " warps, a multiple of the " + std::to_string(checked_partitions) +
-             " register-file partitions)";
-    add_reason(reasons, why + ", more than the " + std::to_string(gpu.registers_per_block) +
-                            " registers per block");
+             " warps, a multiple of the " + std::to_string(checked_partitions) + " register-file partitions)";
+    add_reason(reasons,
+               why + ", more than the " + std::to_string(gpu.registers_per_block) + " registers per block");
   } else if (regs_per_warp == 0) {
     r.limit_registers = lim::kUnlimited;
   } else {
     const std::int64_t partition_registers = gpu.registers_per_sm / gpu.warp_allocation_granularity;
-    const std::int64_t warps_per_sm =
-        partition_registers / regs_per_warp * gpu.warp_allocation_granularity;
+    const std::int64_t warps_per_sm = partition_registers / regs_per_warp * gpu.warp_allocation_granularity;
     r.limit_registers = static_cast<int>(warps_per_sm / warps);
     if (r.limit_registers == 0)
       add_reason(reasons, "the register file holds " + std::to_string(warps_per_sm) + " warps of " +
@@ -196,8 +197,8 @@ OccupancyResult compute_occupancy(const GpuSpec& gpu, const LaunchResources& lau
   }
 
   // Shared memory: static + dynamic + the driver's reserve, rounded up to the allocation unit.
-  const std::int64_t needed = launch.static_shared_bytes + launch.dynamic_shared_bytes +
-                              gpu.reserved_shared_memory_per_block;
+  const std::int64_t needed =
+      launch.static_shared_bytes + launch.dynamic_shared_bytes + gpu.reserved_shared_memory_per_block;
   r.shared_bytes_per_block = round_up(needed, gpu.shared_memory_allocation_unit);
   // From cc 7.0 a kernel may opt in to more than the default per-block limit; warpdiv assumes a
   // launch that needs more has done so (cudaFuncAttributeMaxDynamicSharedMemorySize).
@@ -209,14 +210,12 @@ OccupancyResult compute_occupancy(const GpuSpec& gpu, const LaunchResources& lau
   if (r.shared_bytes_per_block > r.shared_memory_limit_per_block) {
     r.limit_shared_mem = 0;
     r.shared_memory_config = preferred;
-    add_reason(reasons,
-               "the block needs " + std::to_string(r.shared_bytes_per_block) +
-                   " bytes of shared memory (" + std::to_string(launch.static_shared_bytes) +
-                   " static + " + std::to_string(launch.dynamic_shared_bytes) + " dynamic + " +
-                   std::to_string(gpu.reserved_shared_memory_per_block) +
-                   " reserved, in units of " + std::to_string(gpu.shared_memory_allocation_unit) +
-                   "), more than the " + std::to_string(r.shared_memory_limit_per_block) +
-                   "-byte limit per block");
+    add_reason(reasons, "the block needs " + std::to_string(r.shared_bytes_per_block) +
+                            " bytes of shared memory (" + std::to_string(launch.static_shared_bytes) +
+                            " static + " + std::to_string(launch.dynamic_shared_bytes) + " dynamic + " +
+                            std::to_string(gpu.reserved_shared_memory_per_block) + " reserved, in units of " +
+                            std::to_string(gpu.shared_memory_allocation_unit) + "), more than the " +
+                            std::to_string(r.shared_memory_limit_per_block) + "-byte limit per block");
   } else {
     // The preference holds while one block fits in it. Otherwise the driver picks a larger
     // configuration: from cc 7.0 the smallest carveout that fits the block, before that the
@@ -232,10 +231,10 @@ OccupancyResult compute_occupancy(const GpuSpec& gpu, const LaunchResources& lau
           }
     }
     r.shared_memory_config = config;
-    r.limit_shared_mem = r.shared_bytes_per_block == 0
-                             ? lim::kUnlimited
-                             : static_cast<int>(std::min<std::int64_t>(
-                                   config / r.shared_bytes_per_block, lim::kUnlimited));
+    r.limit_shared_mem =
+        r.shared_bytes_per_block == 0
+            ? lim::kUnlimited
+            : static_cast<int>(std::min<std::int64_t>(config / r.shared_bytes_per_block, lim::kUnlimited));
   }
 
   // Block barriers (cc >= 9.0): each resident block holds its barriers.
@@ -243,8 +242,8 @@ OccupancyResult compute_occupancy(const GpuSpec& gpu, const LaunchResources& lau
                          ? gpu.barriers_per_sm / launch.barriers_per_block
                          : lim::kUnlimited;
 
-  r.active_blocks = std::min({r.limit_warps, r.limit_blocks, r.limit_registers, r.limit_shared_mem,
-                              r.limit_barriers});
+  r.active_blocks =
+      std::min({r.limit_warps, r.limit_blocks, r.limit_registers, r.limit_shared_mem, r.limit_barriers});
   r.active_warps = static_cast<int>(r.active_blocks * warps);
   r.occupancy_pct = 100.0 * r.active_warps / gpu.max_warps_per_sm;
   if (r.limit_warps == r.active_blocks) r.limiters.push_back(Limiter::warps);
@@ -258,7 +257,8 @@ OccupancyResult compute_occupancy(const GpuSpec& gpu, const LaunchResources& lau
 
 LaunchResources tiled_kernel_launch(int tile, int registers_per_thread) {
   if (tile < 1 || tile > 1024)
-    throw InvalidInput(Diag::flag_value, "tile width must be from 1 to 1024 (got " + std::to_string(tile) + ")");
+    throw InvalidInput(Diag::flag_value,
+                       "tile width must be from 1 to 1024 (got " + std::to_string(tile) + ")");
   LaunchResources launch;
   launch.threads_per_block = std::int64_t{tile} * tile;
   launch.registers_per_thread = registers_per_thread;
@@ -401,7 +401,7 @@ GpuSpec architecture_spec(int cc_major, int cc_minor) {
   }
   if (g.max_threads_per_sm == 0)
     throw InvalidInput(Diag::flag_value, "unknown compute capability " + std::to_string(cc_major) + "." +
-                       std::to_string(cc_minor) + " (known: 2.0 .. 12.1)");
+                                             std::to_string(cc_minor) + " (known: 2.0 .. 12.1)");
   g.max_warps_per_sm = g.max_threads_per_sm / g.warp_size;
   return g;
 }

@@ -21,45 +21,46 @@ namespace occupancy_limits {
 /// limits are always finite.
 constexpr int kUnlimited = INT_MAX;
 /// Sanity bounds on what a GPU description or a launch may hold (checked by validate()).
-constexpr std::int64_t kMaxBytes = std::int64_t{1} << 40;      // shared memory figures, bytes
-constexpr std::int64_t kMaxThreadsPerBlock = 1 << 20;          // a launch's threads per block
-constexpr int kMaxRegistersPerThread = 1 << 16;                // a launch's registers per thread
-constexpr int kDefaultRegistersPerThread = 32;                 // --regs default
+constexpr std::int64_t kMaxBytes = std::int64_t{1} << 40;  // shared memory figures, bytes
+constexpr std::int64_t kMaxThreadsPerBlock = 1 << 20;      // a launch's threads per block
+constexpr int kMaxRegistersPerThread = 1 << 16;            // a launch's registers per thread
+constexpr int kDefaultRegistersPerThread = 32;             // --regs default
 }  // namespace occupancy_limits
 
 /// One GPU (or one architecture) as the occupancy calculation needs it. Bytes are bytes, counts
 /// are per SM unless the name says per block or per thread.
 struct GpuSpec {
-  std::string name;                       // preset name ("h100"), matched case-insensitively
-  std::string description;                // "NVIDIA H100 SXM5 80GB" (free text, may be empty)
-  int cc_major = 0;                       // compute capability, e.g. 9 . 0
+  std::string name;         // preset name ("h100"), matched case-insensitively
+  std::string description;  // "NVIDIA H100 SXM5 80GB" (free text, may be empty)
+  int cc_major = 0;         // compute capability, e.g. 9 . 0
   int cc_minor = 0;
-  int sm_count = 0;                       // streaming multiprocessors; 0 = unknown (not used by the limits)
-  int warp_size = 32;                     // threads per warp
+  int sm_count = 0;    // streaming multiprocessors; 0 = unknown (not used by the limits)
+  int warp_size = 32;  // threads per warp
   int max_threads_per_block = 0;
   int max_threads_per_sm = 0;
-  int max_warps_per_sm = 0;               // max_threads_per_sm / warp_size
-  int max_blocks_per_sm = 0;              // resident blocks per SM
-  int registers_per_sm = 0;               // 32-bit registers in one SM's register file
-  int registers_per_block = 0;            // most registers one block may hold
-  int max_registers_per_thread = 0;       // 63 on Fermi, 255 later
-  int register_allocation_unit = 0;       // registers; a warp's registers are rounded up to this
+  int max_warps_per_sm = 0;          // max_threads_per_sm / warp_size
+  int max_blocks_per_sm = 0;         // resident blocks per SM
+  int registers_per_sm = 0;          // 32-bit registers in one SM's register file
+  int registers_per_block = 0;       // most registers one block may hold
+  int max_registers_per_thread = 0;  // 63 on Fermi, 255 later
+  int register_allocation_unit = 0;  // registers; a warp's registers are rounded up to this
   // Registers are allocated per warp (granularity "warp") in the SM's sub-partitions: the register
   // file is split into this many equal parts, each holding whole warps (NVIDIA's calculator calls
   // it the warp allocation granularity: 2 on Fermi and GP100, 4 elsewhere).
   int warp_allocation_granularity = 0;
-  std::int64_t shared_memory_per_sm = 0;          // bytes, the largest carveout
-  std::int64_t shared_memory_per_block = 0;       // bytes, default per-block limit (48 KB)
-  std::int64_t shared_memory_per_block_optin = 0; // bytes, per-block limit after opting in (cc >= 7.0)
-  std::int64_t shared_memory_allocation_unit = 0; // bytes; a block's shared memory is rounded up to this
-  std::int64_t reserved_shared_memory_per_block = 0;  // bytes the driver adds to every block (1 KB on cc >= 8.0)
+  std::int64_t shared_memory_per_sm = 0;           // bytes, the largest carveout
+  std::int64_t shared_memory_per_block = 0;        // bytes, default per-block limit (48 KB)
+  std::int64_t shared_memory_per_block_optin = 0;  // bytes, per-block limit after opting in (cc >= 7.0)
+  std::int64_t shared_memory_allocation_unit = 0;  // bytes; a block's shared memory is rounded up to this
+  std::int64_t reserved_shared_memory_per_block =
+      0;  // bytes the driver adds to every block (1 KB on cc >= 8.0)
   // The shared-memory sizes (bytes, ascending) the SM can be configured to; the last one equals
   // shared_memory_per_sm. One entry where the split is fixed (Maxwell, Pascal).
   std::vector<std::int64_t> shared_memory_carveouts;
   // Block barriers per SM (cc >= 9.0, where NVIDIA's calculator limits blocks by barriers);
   // 0 = no barrier limit on this architecture.
   int barriers_per_sm = 0;
-  std::string source;                     // where the figures come from (free text)
+  std::string source;  // where the figures come from (free text)
   // Peak FP32 rate and DRAM bandwidth, for the roofline bound of `analyze` (optional columns
   // peak_fp32_gflops, memory_bandwidth_gbs, rates_source; 0 = unknown).
   double peak_fp32_gflops = 0;
@@ -76,7 +77,7 @@ struct LaunchResources {
   // cudaFuncAttributePreferredSharedMemoryCarveout in percent (0 .. 100) of shared_memory_per_sm;
   // unset = the driver default, which NVIDIA's calculator takes as the largest carveout.
   std::optional<int> carveout_percent;
-  int barriers_per_block = 1;             // __syncthreads() uses one block barrier
+  int barriers_per_block = 1;  // __syncthreads() uses one block barrier
 };
 
 /// The resources that can limit the number of active blocks per SM.
@@ -88,22 +89,22 @@ const char* limiter_name(Limiter limiter);
 struct OccupancyResult {
   // The launch as allocated.
   int warps_per_block = 0;
-  int registers_per_warp = 0;                     // after rounding up to the allocation unit
-  std::int64_t registers_per_block = 0;           // registers_per_warp * warps_per_block
-  std::int64_t shared_bytes_per_block = 0;        // static + dynamic + reserved, rounded up to the unit
-  std::int64_t shared_memory_limit_per_block = 0; // the per-block limit that applied (reserved included)
-  std::int64_t shared_memory_config = 0;          // bytes per SM of the carveout in effect
+  int registers_per_warp = 0;                      // after rounding up to the allocation unit
+  std::int64_t registers_per_block = 0;            // registers_per_warp * warps_per_block
+  std::int64_t shared_bytes_per_block = 0;         // static + dynamic + reserved, rounded up to the unit
+  std::int64_t shared_memory_limit_per_block = 0;  // the per-block limit that applied (reserved included)
+  std::int64_t shared_memory_config = 0;           // bytes per SM of the carveout in effect
   // Block limit per resource, kUnlimited where the launch does not use it.
   int limit_warps = 0;
   int limit_blocks = 0;
   int limit_registers = 0;
   int limit_shared_mem = 0;
   int limit_barriers = occupancy_limits::kUnlimited;
-  int active_blocks = 0;                          // per SM: the smallest limit
-  int active_warps = 0;                           // per SM
-  double occupancy_pct = 0.0;                     // active_warps / max_warps_per_sm * 100
-  std::vector<Limiter> limiters;                  // every resource whose limit equals active_blocks
-  std::string reason;                             // why the launch cannot run (active_blocks == 0), else empty
+  int active_blocks = 0;          // per SM: the smallest limit
+  int active_warps = 0;           // per SM
+  double occupancy_pct = 0.0;     // active_warps / max_warps_per_sm * 100
+  std::vector<Limiter> limiters;  // every resource whose limit equals active_blocks
+  std::string reason;             // why the launch cannot run (active_blocks == 0), else empty
 
   bool can_run() const { return active_blocks > 0; }
 };
@@ -136,7 +137,7 @@ struct DeviceProperties {
   int warpSize = 0;
   int maxThreadsPerBlock = 0;
   int maxThreadsPerMultiProcessor = 0;
-  int maxBlocksPerMultiProcessor = 0;   // 0 = take the architecture's
+  int maxBlocksPerMultiProcessor = 0;  // 0 = take the architecture's
   int regsPerBlock = 0;
   int regsPerMultiprocessor = 0;
   std::int64_t sharedMemPerBlock = 0;

@@ -21,8 +21,7 @@ void line(std::ostream& out, const std::string& label, const std::string& value,
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
-std::string carveout_note(const GpuSpec& gpu, const LaunchResources& launch,
-                          const OccupancyResult& r) {
+std::string carveout_note(const GpuSpec& gpu, const LaunchResources& launch, const OccupancyResult& r) {
   std::string note = "bytes per SM, ";
   if (launch.carveout_percent)
     note += "carveout " + str(*launch.carveout_percent) + "% of " + str(gpu.shared_memory_per_sm);
@@ -30,7 +29,7 @@ std::string carveout_note(const GpuSpec& gpu, const LaunchResources& launch,
     note += "default carveout (the largest)";
   if (r.can_run() && r.shared_memory_config != 0 && launch.carveout_percent) {
     // The preference rounds up to a supported size; a block larger than that raises it.
-    note += ", supported sizes " ;
+    note += ", supported sizes ";
     for (std::size_t i = 0; i < gpu.shared_memory_carveouts.size(); ++i)
       note += (i ? "/" : "") + str(gpu.shared_memory_carveouts[i] / 1024);
     note += " KB";
@@ -106,16 +105,16 @@ void write_occupancy_text(std::ostream& out, const GpuSpec& gpu, const LaunchRes
   if (gpu.sm_count > 0) out << ", " << gpu.sm_count << " SMs";
   out << ")\n";
   if (origins && !origins->kernel.empty())
-    out << "  Kernel " << origins->kernel << (origins->compiled.empty() ? "" : ": ")
-        << origins->compiled << '\n';
+    out << "  Kernel " << origins->kernel << (origins->compiled.empty() ? "" : ": ") << origins->compiled
+        << '\n';
 
   line(out, "Block Size", str(launch.threads_per_block),
        std::string(launch.threads_per_block == 1 ? "thread" : "threads") + " = " +
            sim::counted(r.warps_per_block, "warp") + " of " + str(gpu.warp_size));
   line(out, "Registers Per Thread", str(launch.registers_per_thread),
-       (regs_origin.empty() ? "" : "from " + regs_origin + "; ") + "-> " +
-           str(r.registers_per_warp) + " per warp (unit " + str(gpu.register_allocation_unit) +
-           "), " + str(r.registers_per_block) + " per block");
+       (regs_origin.empty() ? "" : "from " + regs_origin + "; ") + "-> " + str(r.registers_per_warp) +
+           " per warp (unit " + str(gpu.register_allocation_unit) + "), " + str(r.registers_per_block) +
+           " per block");
   const std::string smem_origin = origin_of(origins, &ResourceOrigins::static_shared);
   line(out, "Static Shared Memory Per Block", str(launch.static_shared_bytes),
        smem_origin.empty() ? "bytes" : "bytes, from " + smem_origin);
@@ -125,8 +124,7 @@ void write_occupancy_text(std::ostream& out, const GpuSpec& gpu, const LaunchRes
   line(out, "Shared Memory Allocated Per Block", str(r.shared_bytes_per_block),
        "bytes (unit " + str(gpu.shared_memory_allocation_unit) + ", limit " +
            str(r.shared_memory_limit_per_block) + " per block)");
-  line(out, "Shared Memory Configuration Size", str(r.shared_memory_config),
-       carveout_note(gpu, launch, r));
+  line(out, "Shared Memory Configuration Size", str(r.shared_memory_config), carveout_note(gpu, launch, r));
 
   const std::string per_block = " per block";
   line(out, "Block Limit SM", limit_text(r.limit_blocks),
@@ -140,9 +138,8 @@ void write_occupancy_text(std::ostream& out, const GpuSpec& gpu, const LaunchRes
     const std::int64_t partition = gpu.registers_per_sm / gpu.warp_allocation_granularity;
     const std::int64_t warps = partition / r.registers_per_warp * gpu.warp_allocation_granularity;
     regs_note = str(gpu.registers_per_sm) + " registers in " + str(gpu.warp_allocation_granularity) +
-                " partitions hold " + sim::counted(warps, "warp") + " of " +
-                str(r.registers_per_warp) + "; / " + sim::counted(r.warps_per_block, "warp") +
-                per_block;
+                " partitions hold " + sim::counted(warps, "warp") + " of " + str(r.registers_per_warp) +
+                "; / " + sim::counted(r.warps_per_block, "warp") + per_block;
   }
   line(out, "Block Limit Registers", limit_text(r.limit_registers), regs_note);
   std::string smem_note;
@@ -151,21 +148,18 @@ void write_occupancy_text(std::ostream& out, const GpuSpec& gpu, const LaunchRes
   else if (r.limit_shared_mem == 0)
     smem_note = "the block does not fit the per-block limit";
   else
-    smem_note = str(r.shared_memory_config) + " / " + str(r.shared_bytes_per_block) + " bytes" +
-                per_block;
+    smem_note = str(r.shared_memory_config) + " / " + str(r.shared_bytes_per_block) + " bytes" + per_block;
   line(out, "Block Limit Shared Mem", limit_text(r.limit_shared_mem), smem_note);
   line(out, "Block Limit Warps", limit_text(r.limit_warps),
        launch.threads_per_block > gpu.max_threads_per_block
            ? "more than " + str(gpu.max_threads_per_block) + " threads" + per_block
-           : str(gpu.max_warps_per_sm) + " warps (" + str(gpu.max_threads_per_sm) +
-                 " threads) per SM / " + sim::counted(r.warps_per_block, "warp") + per_block);
+           : str(gpu.max_warps_per_sm) + " warps (" + str(gpu.max_threads_per_sm) + " threads) per SM / " +
+                 sim::counted(r.warps_per_block, "warp") + per_block);
   if (gpu.barriers_per_sm > 0)
     line(out, "Block Limit Barriers", limit_text(r.limit_barriers),
-         str(gpu.barriers_per_sm) + " barriers per SM / " + str(launch.barriers_per_block) +
-             per_block);
+         str(gpu.barriers_per_sm) + " barriers per SM / " + str(launch.barriers_per_block) + per_block);
   line(out, "Theoretical Active Blocks per SM", str(r.active_blocks));
-  line(out, "Theoretical Active Warps per SM", str(r.active_warps),
-       "of " + str(gpu.max_warps_per_sm));
+  line(out, "Theoretical Active Warps per SM", str(r.active_warps), "of " + str(gpu.max_warps_per_sm));
   line(out, "Theoretical Occupancy", occupancy_text(r), "%");
   line(out, "Limiter", limiter_text(r, ", "));
   if (!r.can_run()) out << "  Cannot run: " << r.reason << '\n';

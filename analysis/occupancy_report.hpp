@@ -10,9 +10,10 @@
 namespace warpdiv::analysis {
 
 /// Header (gpu,threads_per_block,regs_per_thread,smem_per_block,limit_warps,limit_blocks,
-/// limit_registers,limit_shared_mem,active_blocks,active_warps,occupancy_pct,limiter) plus one row. smem_per_block is the launch's static + dynamic shared memory (bytes, as
-/// asked, before the reserve and rounding); a limit the launch does not reach is "unlimited";
-/// occupancy_pct has two decimals; limiter joins the limiting resources with ';'.
+/// limit_registers,limit_shared_mem,active_blocks,active_warps,occupancy_pct,limiter) plus one row.
+/// smem_per_block is the launch's static + dynamic shared memory (bytes, as asked, before the reserve and
+/// rounding); a limit the launch does not reach is "unlimited"; occupancy_pct has two decimals; limiter joins
+/// the limiting resources with ';'.
 void write_occupancy_csv(std::ostream& out, const GpuSpec& gpu, const LaunchResources& launch,
                          const OccupancyResult& result);
 

@@ -35,9 +35,11 @@ std::string OutputComparison::summary() const {
                              : std::to_string(b.differing) + " of " + std::to_string(b.compared) +
                                    " elements differ, first " + b.first_difference;
     if (b.unknown != 0) text += ", " + std::to_string(b.unknown) + " not held by the model";
-    if (b.conflicting != 0) text += ", " + std::to_string(b.conflicting) + " written differently by several threads";
+    if (b.conflicting != 0)
+      text += ", " + std::to_string(b.conflicting) + " written differently by several threads";
     if (b.ordered != 0)
-      text += ", " + std::to_string(b.ordered) + " left by atomics of several threads whose order decides them";
+      text +=
+          ", " + std::to_string(b.ordered) + " left by atomics of several threads whose order decides them";
   }
   return "outputs: " + text;
 }
@@ -83,7 +85,8 @@ OutputComparison compare_outputs(const ir::Kernel& kernel, const std::vector<ir:
       }
       ++b.compared;
       const bool present = real != nullptr && at + b.element_bytes <= real->size();
-      if (present && std::memcmp(real->data() + at, s.bytes.data() + at, static_cast<std::size_t>(b.element_bytes)) == 0)
+      if (present &&
+          std::memcmp(real->data() + at, s.bytes.data() + at, static_cast<std::size_t>(b.element_bytes)) == 0)
         continue;
       if (++b.differing == 1)
         b.first_difference = parameter.name + "[" + std::to_string(at / b.element_bytes) + "]: model " +

@@ -18,11 +18,11 @@ struct BufferComparison {
   std::uint64_t element_bytes = 0;  // 4 for int*
   std::uint64_t compared = 0;       // elements whose every byte the model holds
   std::uint64_t differing = 0;
-  std::uint64_t unknown = 0;        // elements written with a value the model does not hold
-  std::uint64_t conflicting = 0;    // threads wrote different values: order-dependent, not compared
-  std::uint64_t ordered = 0;        // left by atomics of several threads in an order that decides them
-                                    // (exch, cas, inc, dec, float add): not compared
-  std::string first_difference;     // "out[1234]: model 17, GPU 18" ("" when none)
+  std::uint64_t unknown = 0;      // elements written with a value the model does not hold
+  std::uint64_t conflicting = 0;  // threads wrote different values: order-dependent, not compared
+  std::uint64_t ordered = 0;      // left by atomics of several threads in an order that decides them
+                                  // (exch, cas, inc, dec, float add): not compared
+  std::string first_difference;   // "out[1234]: model 17, GPU 18" ("" when none)
 };
 
 struct OutputComparison {
@@ -35,7 +35,8 @@ struct OutputComparison {
 
 /// Compares `gpu` ([parameter]: its buffer after the real kernel's run, from the pointer it got)
 /// with the model's `stored` values. `not_captured`: ReplayResult::stores_not_captured.
-OutputComparison compare_outputs(const sim::ir::Kernel& kernel, const std::vector<sim::ir::StoredBuffer>& stored,
+OutputComparison compare_outputs(const sim::ir::Kernel& kernel,
+                                 const std::vector<sim::ir::StoredBuffer>& stored,
                                  const std::string& not_captured,
                                  const std::vector<std::vector<std::uint8_t>>& gpu);
 

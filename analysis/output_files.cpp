@@ -150,9 +150,7 @@ int list_temporary_file(const std::string& path) {
   return -1;
 }
 
-void unlist_temporary_file(int slot) {
-  temporary_files[slot].used.store(false, std::memory_order_release);
-}
+void unlist_temporary_file(int slot) { temporary_files[slot].used.store(false, std::memory_order_release); }
 
 std::string folder_of(const std::string& path) {
   const auto slash = path.find_last_of('/');
@@ -204,7 +202,8 @@ std::string resolve_links(const std::string& subject, const std::string& path) {
   char* canonical = ::realpath(folder.c_str(), nullptr);
   if (canonical == nullptr) {
     if (errno == ENOENT)
-      throw InvalidInput(Diag::output_unwritable, subject + " cannot be written: its folder '" + folder + "' does not exist");
+      throw InvalidInput(Diag::output_unwritable,
+                         subject + " cannot be written: its folder '" + folder + "' does not exist");
     throw InvalidInput(Diag::output_unwritable, subject + " cannot be written: " + std::strerror(errno));
   }
   const std::string resolved = canonical;
@@ -215,8 +214,7 @@ std::string resolve_links(const std::string& subject, const std::string& path) {
 /// A write-protected file is refused as the shell's `>` refuses it; root, whom `>` never refuses,
 /// is refused a file that has no write bit at all.
 void check_writable(const std::string& subject, const std::string& path, const struct stat& info) {
-  const std::string protected_file = subject + " is write-protected (mode " +
-                                     octal_mode(info.st_mode) +
+  const std::string protected_file = subject + " is write-protected (mode " + octal_mode(info.st_mode) +
                                      "); make it writable (chmod u+w) or choose another file";
   if (::geteuid() == 0) {
     if ((info.st_mode & 0222) == 0) throw InvalidInput(Diag::output_unwritable, protected_file);
@@ -264,8 +262,9 @@ int open_fifo(const std::string& subject, const std::string& path) {
     if (fd >= 0 || (errno != ENXIO && errno != EINTR)) return fd;
     if (errno == ENXIO) {  // no reader yet
       if (Clock::now() - start >= std::chrono::milliseconds(output_limits::kReaderWaitMs))
-        throw InvalidInput(Diag::output_unwritable, subject + " is a FIFO that no process reads from (waited " +
-                           std::to_string(output_limits::kReaderWaitMs / 1000) + " s)");
+        throw InvalidInput(Diag::output_unwritable,
+                           subject + " is a FIFO that no process reads from (waited " +
+                               std::to_string(output_limits::kReaderWaitMs / 1000) + " s)");
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   }
@@ -273,8 +272,7 @@ int open_fifo(const std::string& subject, const std::string& path) {
 
 /// Opens what is written in place: standard error, a socket, a device or a FIFO. A FIFO and a
 /// socket are left non-blocking, so that a reader that stops reading cannot hang a write.
-int open_straight_through(const std::string& subject, const std::string& path,
-                          const struct stat& info) {
+int open_straight_through(const std::string& subject, const std::string& path, const struct stat& info) {
   if (is_same_file(info, STDERR_FILENO)) return ::fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
   if (S_ISFIFO(info.st_mode)) return open_fifo(subject, path);
   if (S_ISSOCK(info.st_mode)) {
@@ -307,9 +305,7 @@ std::string host_tag() {
 
 /// The beginning of this process's temporary files' names: ".wd.HOST.PID.", then six random
 /// characters (mkostemp), so that a later run can tell the files of a process that is gone.
-std::string temporary_prefix() {
-  return ".wd." + host_tag() + "." + std::to_string(::getpid()) + ".";
-}
+std::string temporary_prefix() { return ".wd." + host_tag() + "." + std::to_string(::getpid()) + "."; }
 
 /// The process id in a temporary file's name made on this host, or 0 for any other name.
 pid_t temporary_file_pid(const std::string& name, const std::string& host) {
@@ -337,9 +333,8 @@ void remove_stale_temporary_files(const std::string& folder) {
     // A process of this host that is alive (or that another user runs: EPERM) keeps its files.
     if (pid <= 0 || pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
     struct stat info {};
-    if (::fstatat(::dirfd(dir), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0 ||
-        !S_ISREG(info.st_mode) || info.st_uid != ::geteuid() ||
-        now - info.st_mtime < output_limits::kStaleTemporarySeconds)
+    if (::fstatat(::dirfd(dir), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(info.st_mode) ||
+        info.st_uid != ::geteuid() || now - info.st_mtime < output_limits::kStaleTemporarySeconds)
       continue;
     ::unlinkat(::dirfd(dir), entry->d_name, 0);
   }
@@ -367,15 +362,15 @@ OutputFiles::~OutputFiles() {
 
 void OutputFiles::refuse_if_same(const Output& o, const Input& input) {
   if (o.exists_ && o.device_ == input.device && o.inode_ == input.inode)
-    throw InvalidInput(Diag::output_clash, o.flag_ + " is the same file as " + input.subject +
-                       ", an input of this run: an output never replaces an input; give another "
-                       "path");
+    throw InvalidInput(Diag::output_clash,
+                       o.flag_ + " is the same file as " + input.subject +
+                           ", an input of this run: an output never replaces an input; give another "
+                           "path");
 }
 
 void OutputFiles::protect(const std::string& what, const std::string& path) {
   struct stat info {};
-  if (path.empty() || path == "-" || ::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
-    return;
+  if (path.empty() || path == "-" || ::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return;
   Input input;
   input.subject = what + " '" + path + "'";
   input.device = static_cast<unsigned long long>(info.st_dev);
@@ -394,7 +389,8 @@ Output& OutputFiles::open(const std::string& flag, const std::string& path) {
   if (path == "-") {
     o.kind_ = Output::Kind::standard_output;
   } else if (::stat(path.c_str(), &info) == 0) {
-    if (S_ISDIR(info.st_mode)) throw InvalidInput(Diag::output_unwritable, o.flag_ + " is a folder; give a file path");
+    if (S_ISDIR(info.st_mode))
+      throw InvalidInput(Diag::output_unwritable, o.flag_ + " is a folder; give a file path");
     o.exists_ = true;
     o.device_ = static_cast<unsigned long long>(info.st_dev);
     o.inode_ = static_cast<unsigned long long>(info.st_ino);
@@ -415,9 +411,9 @@ Output& OutputFiles::open(const std::string& flag, const std::string& path) {
     o.target_ = resolve_links(o.flag_, path);
     struct stat resolved {};
     const bool found = ::lstat(o.target_.c_str(), &resolved) == 0;
-    if (found != o.exists_ ||
-        (found && (resolved.st_dev != info.st_dev || resolved.st_ino != info.st_ino)))
-      throw InvalidInput(Diag::output_unwritable, o.flag_ + " cannot be written: it changed while being resolved");
+    if (found != o.exists_ || (found && (resolved.st_dev != info.st_dev || resolved.st_ino != info.st_ino)))
+      throw InvalidInput(Diag::output_unwritable,
+                         o.flag_ + " cannot be written: it changed while being resolved");
   }
 
   // Two outputs naming one file: refused before opening anything (a FIFO would wait for a reader).
@@ -425,12 +421,11 @@ Output& OutputFiles::open(const std::string& flag, const std::string& path) {
     const bool same =
         before->kind_ == Output::Kind::standard_output || o.kind_ == Output::Kind::standard_output
             ? before->kind_ == o.kind_
-        : before->exists_ && o.exists_
-            ? before->device_ == o.device_ && before->inode_ == o.inode_
-            : !before->exists_ && !o.exists_ && before->target_ == o.target_;
+        : before->exists_ && o.exists_ ? before->device_ == o.device_ && before->inode_ == o.inode_
+                                       : !before->exists_ && !o.exists_ && before->target_ == o.target_;
     if (same)
       throw InvalidInput(Diag::output_clash, o.flag_ + " names the same file as " + before->flag_ +
-                         "; give each output a file of its own");
+                                                 "; give each output a file of its own");
   }
   for (const Input& input : inputs_) refuse_if_same(o, input);
 
@@ -440,20 +435,23 @@ Output& OutputFiles::open(const std::string& flag, const std::string& path) {
       break;
     case Output::Kind::straight_through:
       o.fd_ = open_straight_through(o.flag_, path, info);
-      if (o.fd_ < 0) throw InvalidInput(Diag::output_unwritable, o.flag_ + " cannot be written: " + std::strerror(errno));
+      if (o.fd_ < 0)
+        throw InvalidInput(Diag::output_unwritable, o.flag_ + " cannot be written: " + std::strerror(errno));
       break;
     case Output::Kind::replaced: {
       const std::string folder = folder_of(o.target_);
       remove_stale_temporary_files(folder);
       std::string pattern = (folder == "/" ? "" : folder) + "/" + temporary_prefix() + "XXXXXX";
       if (pattern.size() >= PATH_MAX)
-        throw InvalidInput(Diag::output_unwritable, o.flag_ + " cannot be written: " + std::strerror(ENAMETOOLONG));
+        throw InvalidInput(Diag::output_unwritable,
+                           o.flag_ + " cannot be written: " + std::strerror(ENAMETOOLONG));
       {
         const BlockedSignals blocked;
         o.fd_ = ::mkostemp(pattern.data(), O_CLOEXEC);
         if (o.fd_ < 0)
-          throw InvalidInput(Diag::output_unwritable, o.flag_ + " cannot be written: no temporary file can be made in '" +
-                             folder + "': " + std::strerror(errno));
+          throw InvalidInput(Diag::output_unwritable,
+                             o.flag_ + " cannot be written: no temporary file can be made in '" + folder +
+                                 "': " + std::strerror(errno));
         o.temporary_ = pattern;
         o.slot_ = list_temporary_file(pattern);
         if (o.slot_ < 0) {
@@ -495,9 +493,7 @@ bool OutputFiles::uses_standard_output() const {
   return false;
 }
 
-std::ostream& OutputFiles::report() {
-  return uses_standard_output() ? discarded_ : standard_output_;
-}
+std::ostream& OutputFiles::report() { return uses_standard_output() ? discarded_ : standard_output_; }
 
 bool OutputFiles::failed() const {
   for (const std::unique_ptr<Output>& o : outputs_)

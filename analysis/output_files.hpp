@@ -11,11 +11,11 @@
 //   socket whose reader stops reading fails after output_limits::kStallMs without progress
 //   (WriteFailed, exit 1): the same bounds analysis/input_file.hpp puts on inputs.
 // - A regular file, or a path that does not exist yet, is written to a temporary file
-//   `.wd.HOST.PID.XXXXXX` in the folder of the resolved target (symbolic links followed, chains and relative links
-//   included, so that a link stays a link) and renamed onto it by commit(). An existing file keeps
-//   its mode and, where permitted, its owner; a new one gets 0666 less the umask. A file the user
-//   may not write is refused as the shell's `>` would refuse it; root, whom `>` never refuses, is
-//   refused a file without any write bit (0444), as `rm` asks before removing one.
+//   `.wd.HOST.PID.XXXXXX` in the folder of the resolved target (symbolic links followed, chains and relative
+//   links included, so that a link stays a link) and renamed onto it by commit(). An existing file keeps its
+//   mode and, where permitted, its owner; a new one gets 0666 less the umask. A file the user may not write
+//   is refused as the shell's `>` would refuse it; root, whom `>` never refuses, is refused a file without
+//   any write bit (0444), as `rm` asks before removing one.
 // - Two outputs naming the same file (same device and inode, or the same resolved path for files
 //   not yet there) are refused, and so is an output that is the same file (device and inode, so
 //   symbolic links, `..` and hard links included) as an input of the run given to protect().
@@ -41,8 +41,8 @@
 namespace warpdiv::analysis {
 
 namespace output_limits {
-constexpr int kReaderWaitMs = 2000;  // a FIFO that no process has opened for reading yet
-constexpr int kStallMs = 10000;      // a FIFO or socket whose reader takes nothing more
+constexpr int kReaderWaitMs = 2000;         // a FIFO that no process has opened for reading yet
+constexpr int kStallMs = 10000;             // a FIFO or socket whose reader takes nothing more
 constexpr int kStaleTemporarySeconds = 10;  // a dead process's temporary file, left by SIGKILL
 }  // namespace output_limits
 
@@ -58,7 +58,7 @@ class FdWriter;  // a std::streambuf over a file descriptor (output_files.cpp)
 class Output {
  public:
   enum class Kind {
-    standard_output,  // `-` or the file standard output already is: the command's stream
+    standard_output,   // `-` or the file standard output already is: the command's stream
     straight_through,  // a device, FIFO, socket or standard error: written in place
     replaced,          // a regular or new file: a temporary file renamed onto it at commit
   };
@@ -76,7 +76,7 @@ class Output {
   Output() = default;
 
   Kind kind_ = Kind::replaced;
-  std::string flag_;    // the option that named it (--csv), for messages
+  std::string flag_;  // the option that named it (--csv), for messages
   std::string name_;
   std::string target_;  // replaced: the resolved path the temporary file is renamed onto
   std::string temporary_;

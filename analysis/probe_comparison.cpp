@@ -28,13 +28,12 @@ std::string where(const ir::Kernel& kernel, ir::StmtId id) {
   if (id < 0 || static_cast<std::size_t>(id) >= kernel.stmts.size())
     return "statement " + std::to_string(id) + " (not in the model)";
   const ir::Stmt& s = kernel.stmts[static_cast<std::size_t>(id)];
-  return ir::location(kernel, s.range) + " (" + ir::report_kind(s) + ", statement " +
-         std::to_string(id) + ")";
+  return ir::location(kernel, s.range) + " (" + ir::report_kind(s) + ", statement " + std::to_string(id) +
+         ")";
 }
 
 std::string masks(const ir::Kernel& kernel, const ir::WarpEvaluation& e) {
-  const bool condition = e.statement >= 0 &&
-                         static_cast<std::size_t>(e.statement) < kernel.stmts.size() &&
+  const bool condition = e.statement >= 0 && static_cast<std::size_t>(e.statement) < kernel.stmts.size() &&
                          (kernel.stmts[static_cast<std::size_t>(e.statement)].kind == ir::StmtKind::If ||
                           kernel.stmts[static_cast<std::size_t>(e.statement)].kind == ir::StmtKind::Loop ||
                           kernel.stmts[static_cast<std::size_t>(e.statement)].kind == ir::StmtKind::Switch);
@@ -56,9 +55,8 @@ std::string ProbeComparison::summary(const ir::Kernel& kernel) const {
   if (!first_warp_difference.empty()) return first_warp_difference;
   if (!total_differences.empty()) {
     const TotalDifference& d = total_differences.front();
-    return where(kernel, d.statement) + ": " + d.field + " model " + sim::to_decimal(d.model) +
-           ", GPU " + sim::to_decimal(d.gpu) + " (" + std::to_string(total_differences.size()) +
-           " figures differ)";
+    return where(kernel, d.statement) + ": " + d.field + " model " + sim::to_decimal(d.model) + ", GPU " +
+           sim::to_decimal(d.gpu) + " (" + std::to_string(total_differences.size()) + " figures differ)";
   }
   std::string text = "agree: " + std::to_string(statements_compared) + " statements' totals";
   if (warps_compared > 0)
@@ -73,8 +71,9 @@ ProbeComparison compare_probe(const ir::Kernel& kernel, const ir::Launch& launch
                               const ir::WarpTrace* model_warps, const ir::WarpTrace* gpu_warps,
                               std::uint64_t lane_order_faults) {
   if (model.statements.size() != kernel.stmts.size() || gpu_totals.size() != kernel.stmts.size())
-    throw InvalidInput(Diag::launch_invalid, "the model's and the GPU's counts must have one entry per statement (" +
-                       std::to_string(kernel.stmts.size()) + ")");
+    throw InvalidInput(Diag::launch_invalid,
+                       "the model's and the GPU's counts must have one entry per statement (" +
+                           std::to_string(kernel.stmts.size()) + ")");
   ProbeComparison c;
   c.lane_order_faults = lane_order_faults;
   for (std::size_t i = 0; i < kernel.stmts.size(); ++i) {
@@ -93,12 +92,12 @@ ProbeComparison compare_probe(const ir::Kernel& kernel, const ir::Launch& launch
     c.statements_compared += 1;
   }
   if (model_warps == nullptr || gpu_warps == nullptr) return c;
-  if (model_warps->warps() != gpu_warps->warps() ||
-      model_warps->offsets.size() != model_warps->warps() + 1 ||
+  if (model_warps->warps() != gpu_warps->warps() || model_warps->offsets.size() != model_warps->warps() + 1 ||
       gpu_warps->offsets.size() != gpu_warps->warps() + 1)
-    throw InvalidInput(Diag::launch_invalid, "the model's and the GPU's warp records cover different warps (" +
-                       std::to_string(model_warps->warps()) + " and " +
-                       std::to_string(gpu_warps->warps()) + ")");
+    throw InvalidInput(Diag::launch_invalid,
+                       "the model's and the GPU's warp records cover different warps (" +
+                           std::to_string(model_warps->warps()) + " and " +
+                           std::to_string(gpu_warps->warps()) + ")");
   for (std::uint64_t w = 0; w < model_warps->warps(); ++w) {
     const std::uint64_t m_count = model_warps->counts[w];
     const std::uint64_t g_count = gpu_warps->counts[w];
@@ -119,14 +118,14 @@ ProbeComparison compare_probe(const ir::Kernel& kernel, const ir::Launch& launch
     }
     c.evaluations_compared += k;
     if (difference.empty() && m_count != g_count) {
-      difference = "the model makes " + std::to_string(m_count) + " evaluations, the GPU " +
-                   std::to_string(g_count);
+      difference =
+          "the model makes " + std::to_string(m_count) + " evaluations, the GPU " + std::to_string(g_count);
       if (common < m_kept)
         difference += "; the model's next is " +
                       describe(kernel, model_warps->evaluations[model_warps->offsets[w] + common]);
       else if (common < g_kept)
-        difference += "; the GPU's next is " +
-                      describe(kernel, gpu_warps->evaluations[gpu_warps->offsets[w] + common]);
+        difference +=
+            "; the GPU's next is " + describe(kernel, gpu_warps->evaluations[gpu_warps->offsets[w] + common]);
     }
     c.warps_compared += 1;
     if (difference.empty()) continue;
@@ -135,8 +134,8 @@ ProbeComparison compare_probe(const ir::Kernel& kernel, const ir::Launch& launch
       ir::Dim3 block;
       std::uint32_t warp = 0;
       ir::split_global_warp(launch, w, block, warp);
-      c.first_warp_difference = location +
-          "block " + ir::to_string(block) + ", warp " + std::to_string(warp) + ", " + difference;
+      c.first_warp_difference =
+          location + "block " + ir::to_string(block) + ", warp " + std::to_string(warp) + ", " + difference;
     }
   }
   return c;
@@ -169,23 +168,18 @@ const CsvColumns<ProbeRecord>& probe_columns() {
       {"warps", [](R r) { return std::to_string(r.warps); }},
       {"warp_evaluations", [](R r) { return sim::to_decimal(r.warp_evaluations); }},
       {"divergent_evaluations", [](R r) { return sim::to_decimal(r.divergent_evaluations); }},
-      {"partial_barrier_executions",
-       [](R r) { return sim::to_decimal(r.partial_barrier_executions); }},
+      {"partial_barrier_executions", [](R r) { return sim::to_decimal(r.partial_barrier_executions); }},
       {"warps_compared", [](R r) { return std::to_string(r.comparison.warps_compared); }},
-      {"evaluations_compared",
-       [](R r) { return std::to_string(r.comparison.evaluations_compared); }},
-      {"figures_differing",
-       [](R r) { return std::to_string(r.comparison.total_differences.size()); }},
+      {"evaluations_compared", [](R r) { return std::to_string(r.comparison.evaluations_compared); }},
+      {"figures_differing", [](R r) { return std::to_string(r.comparison.total_differences.size()); }},
       {"warps_differing", [](R r) { return std::to_string(r.comparison.warps_differing); }},
       {"agree", [](R r) { return std::string(r.comparison.agree() ? "yes" : "no"); }},
       {"outcome", [](R r) { return r.outcome; }},
       {"kernel_compiled_by", [](R r) { return r.kernel_compiled_by; }},
       {"kernel_registers_compiled", [](R r) { return std::to_string(r.kernel_registers_compiled); }},
-      {"kernel_static_shared_compiled",
-       [](R r) { return std::to_string(r.kernel_static_shared_compiled); }},
+      {"kernel_static_shared_compiled", [](R r) { return std::to_string(r.kernel_static_shared_compiled); }},
       {"kernel_registers_runtime", [](R r) { return std::to_string(r.kernel_registers_runtime); }},
-      {"kernel_static_shared_runtime",
-       [](R r) { return std::to_string(r.kernel_static_shared_runtime); }},
+      {"kernel_static_shared_runtime", [](R r) { return std::to_string(r.kernel_static_shared_runtime); }},
       {"kernel_resources_note", [](R r) { return r.kernel_resources_note; }},
       {"probe_registers", [](R r) { return std::to_string(r.probe_registers); }},
       {"probe_local_bytes", [](R r) { return std::to_string(r.probe_local_bytes); }},

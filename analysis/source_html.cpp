@@ -21,25 +21,35 @@ using html::escape;
 
 namespace {
 
-constexpr double kCell = 8;         // px per cell of a warp x iteration map
-constexpr double kClassCell = 24;   // px per column of a warp x iteration-class map
-constexpr double kGridCell = 26;    // px per segment of the class grid
+constexpr double kCell = 8;                // px per cell of a warp x iteration map
+constexpr double kClassCell = 24;          // px per column of a warp x iteration-class map
+constexpr double kGridCell = 26;           // px per segment of the class grid
 constexpr const char* kMixed = "#9AC8E6";  // uniform in each instance, not in all of them
 // A class's colour: the report palette, then greys.
-constexpr const char* kClassColours[] = {html::colour::kClass1, html::colour::kClass2,
-                                         html::colour::kClass3, html::colour::kClass4,
-                                         "#F0E442", "#56B4E9", "#999999", "#000000"};
+constexpr const char* kClassColours[] = {html::colour::kClass1,
+                                         html::colour::kClass2,
+                                         html::colour::kClass3,
+                                         html::colour::kClass4,
+                                         "#F0E442",
+                                         "#56B4E9",
+                                         "#999999",
+                                         "#000000"};
 // A class number written on each of those is white on the blue and the black (else the page's).
 constexpr bool kWhiteClassNumber[] = {false, false, false, true, false, false, false, true};
 static_assert(std::size(kWhiteClassNumber) == std::size(kClassColours));
 
 const char* cell_colour(WarpCell c) {
   switch (c) {
-    case WarpCell::AllTrue: return html::colour::kUniformTrue;
-    case WarpCell::AllFalse: return html::colour::kUniformFalse;
-    case WarpCell::Divergent: return html::colour::kDivergent;
-    case WarpCell::Mixed: return kMixed;
-    case WarpCell::NotReached: break;
+    case WarpCell::AllTrue:
+      return html::colour::kUniformTrue;
+    case WarpCell::AllFalse:
+      return html::colour::kUniformFalse;
+    case WarpCell::Divergent:
+      return html::colour::kDivergent;
+    case WarpCell::Mixed:
+      return kMixed;
+    case WarpCell::NotReached:
+      break;
   }
   return "#FFFFFF";
 }
@@ -53,8 +63,7 @@ WarpCell cell_of(const ir::StatementCounts& c) {
 }
 
 bool is_branch(const ir::Stmt& s) {
-  return s.kind == ir::StmtKind::If || s.kind == ir::StmtKind::Loop ||
-         s.kind == ir::StmtKind::Switch;
+  return s.kind == ir::StmtKind::If || s.kind == ir::StmtKind::Loop || s.kind == ir::StmtKind::Switch;
 }
 
 std::string percent(double f) {
@@ -72,8 +81,8 @@ std::string alpha(double f) {
 std::string legend(const std::vector<std::pair<const char*, std::string>>& items) {
   std::string out = "<div class=\"legend\">";
   for (const auto& [colour, text] : items)
-    out += "<span><span class=\"swatch\" style=\"background:" + std::string(colour) +
-           "\"></span>" + escape(text) + "</span>";
+    out += "<span><span class=\"swatch\" style=\"background:" + std::string(colour) + "\"></span>" +
+           escape(text) + "</span>";
   return out + "</div>\n";
 }
 
@@ -128,7 +137,8 @@ MemoryCells memory_cells(const SourceReport& report, const ListingLine& l) {
     (report.memory.accesses[i].space == "shared" ? shared_skipped : global_skipped) = true;
   MemoryCells out;
   const auto cell = [](std::string& to, const std::string& text, int shade = 0, const char* kind = "") {
-    to += (shade ? "<td class=\"" + std::string(kind) + std::to_string(shade) + "\">" : "<td>") + text + "</td>";
+    to += (shade ? "<td class=\"" + std::string(kind) + std::to_string(shade) + "\">" : "<td>") + text +
+          "</td>";
   };
   const bool figures = has_memory_figures(l);
   const MemoryFigures m = figures ? *l.memory : MemoryFigures{};
@@ -136,11 +146,17 @@ MemoryCells memory_cells(const SourceReport& report, const ListingLine& l) {
   const std::string blank = figures ? "-" : "";
   // Sector efficiency, shaded.
   const std::optional<double> e = sector_efficiency(m);
-  cell(out.costs, e ? percent(*e) : m.has_global || !global_skipped ? blank : "not counted",
+  cell(out.costs,
+       e                                 ? percent(*e)
+       : m.has_global || !global_skipped ? blank
+                                         : "not counted",
        e ? global_shade(*e) : 0, "mg");
   // Bank conflicts, shaded.
   const std::optional<double> c = conflicts_per_request(m);
-  cell(out.costs, m.has_shared ? digits(m.shared_bank_conflicts) : shared_skipped ? "not counted" : blank,
+  cell(out.costs,
+       m.has_shared     ? digits(m.shared_bank_conflicts)
+       : shared_skipped ? "not counted"
+                        : blank,
        c ? shared_shade(*c) : 0, "ms");
   for (const LineColumn& column : line_columns()) {
     if (column.html.empty()) continue;
@@ -159,7 +175,8 @@ std::string memory_notes(const SourceReport& report) {
     out += "<p class=\"note\">Memory figures: not counted" +
            (m.not_counted.empty() ? std::string() : " (" + escape(m.not_counted) + ")") + ".</p>\n";
   for (const AccessRow& a : m.accesses)
-    if (!a.not_counted.empty()) out += "<p class=\"note\">Not counted: " + escape(not_counted_text(a)) + "</p>\n";
+    if (!a.not_counted.empty())
+      out += "<p class=\"note\">Not counted: " + escape(not_counted_text(a)) + "</p>\n";
   for (const std::string& f : m.flops_not_counted)
     out += "<p class=\"note\">Floating-point operations not counted at " + escape(f) + "</p>\n";
   return out;
@@ -189,13 +206,14 @@ std::string listing_html(const SourceReport& report) {
       "(evaluations &times; warp size)). The line is shaded by its divergent fraction; the bar "
       "shows its SIMD efficiency.</p>\n";
   if (memory) {
-    out += "<p>Memory, summed over the statements that start on the line: the sector efficiency "
-           "of its global accesses (bytes the lanes ask for / (32-byte sectors &times; 32); over "
-           "100% where lanes share words) and the bank conflicts of its shared ones, then global "
-           "requests, sectors and bytes asked, shared requests and wavefronts, floating-point "
-           "operations. The sector efficiency is shaded blue where it is "
-           "below 100%, the bank conflicts reddish purple by conflicts per request; the stronger, "
-           "the costlier.</p>\n";
+    out +=
+        "<p>Memory, summed over the statements that start on the line: the sector efficiency "
+        "of its global accesses (bytes the lanes ask for / (32-byte sectors &times; 32); over "
+        "100% where lanes share words) and the bank conflicts of its shared ones, then global "
+        "requests, sectors and bytes asked, shared requests and wavefronts, floating-point "
+        "operations. The sector efficiency is shaded blue where it is "
+        "below 100%, the bank conflicts reddish purple by conflicts per request; the stronger, "
+        "the costlier.</p>\n";
     for (const LineColumn& column : line_columns())
       if (!column.note.empty() && !column.html.empty()) {
         std::string note = column.note;  // the text report's lines, joined
@@ -209,8 +227,9 @@ std::string listing_html(const SourceReport& report) {
                    {kSharedShades[1], "up to 3"},
                    {kSharedShades[2], "more than 3"}});
   }
-  out += "<div class=\"table-box\"><table id=\"source\">\n"
-         "<tr><th>line</th><th>warp evals</th><th>divergent</th><th>SIMD</th>";
+  out +=
+      "<div class=\"table-box\"><table id=\"source\">\n"
+      "<tr><th>line</th><th>warp evals</th><th>divergent</th><th>SIMD</th>";
   if (memory) {
     out += "<th>sector eff.</th><th>conflicts</th>";
     for (const LineColumn& column : line_columns())
@@ -220,18 +239,18 @@ std::string listing_html(const SourceReport& report) {
   const auto line = [&](const ListingLine& l) {
     const MemoryCells cells = memory ? memory_cells(report, l) : MemoryCells{};
     if (!l.row) {
-      out += "<tr><td>" + escape(l.label) + "</td><td></td><td></td><td></td>" + cells.costs +
-             cells.figures + "<td class=\"src\">" + escape(l.text) + "</td></tr>\n";
+      out += "<tr><td>" + escape(l.label) + "</td><td></td><td></td><td></td>" + cells.costs + cells.figures +
+             "<td class=\"src\">" + escape(l.text) + "</td></tr>\n";
       return;
     }
     const SourceRow& r = report.summed[*l.row];
     const double evals = sim::to_double(r.counts.warp_evaluations);
     const double divergent = r.condition && evals > 0 ? sim::to_double(r.counts.divergent) / evals : 0;
-    out += "<tr class=\"stmt\" style=\"background:rgba(213,94,0," + alpha(0.6 * divergent) +
-           ")\"><td" + call_sites_title(report, r) + ">" + escape(l.label) +
-           (r.call_sites > 1 ? " <span class=\"calls\">&times;" + std::to_string(r.call_sites) + "</span>" : "") +
-           "</td><td>" +
-           html::group_digits(sim::to_decimal(r.counts.warp_evaluations)) + "</td><td>" +
+    out += "<tr class=\"stmt\" style=\"background:rgba(213,94,0," + alpha(0.6 * divergent) + ")\"><td" +
+           call_sites_title(report, r) + ">" + escape(l.label) +
+           (r.call_sites > 1 ? " <span class=\"calls\">&times;" + std::to_string(r.call_sites) + "</span>"
+                             : "") +
+           "</td><td>" + html::group_digits(sim::to_decimal(r.counts.warp_evaluations)) + "</td><td>" +
            (r.condition ? html::group_digits(sim::to_decimal(r.counts.divergent)) +
                               (evals > 0 ? " (" + percent(divergent) + ")" : "")
                         : "-") +
@@ -241,8 +260,7 @@ std::string listing_html(const SourceReport& report) {
              "%\"></span></span> " + percent(r.simd_efficiency);
     else
       out += "-";
-    out += "</td>" + cells.costs + cells.figures + "<td class=\"src\">" + escape(l.text) +
-           "</td></tr>\n";
+    out += "</td>" + cells.costs + cells.figures + "<td class=\"src\">" + escape(l.text) + "</td></tr>\n";
   };
   for (const ListingLine& l : report.listing) line(l);
   if (!report.elsewhere.empty()) {
@@ -274,8 +292,7 @@ std::string index_range(std::uint32_t a, std::uint32_t b) {
 std::string z_label(const std::vector<BlockClassView>& classes, IndexInterval z, std::uint32_t grid_z) {
   for (const BlockClassView& c : classes) {
     const auto at = c.definition.find("blockIdx.z");
-    if (c.z.begin == z.begin && c.z.end == z.end && at != std::string::npos)
-      return c.definition.substr(at);
+    if (c.z.begin == z.begin && c.z.end == z.end && at != std::string::npos) return c.definition.substr(at);
   }
   const std::string last = z.end == grid_z ? " (last)" : "";
   if (z.end - z.begin == 1) return "blockIdx.z = " + std::to_string(z.begin) + last;
@@ -289,12 +306,10 @@ std::string grid_svg(const std::vector<BlockClassView>& classes, const std::vect
                      const std::string& z_title) {
   const double left = 110, top = 20;
   // Wide enough for the axis label above a grid of few segments.
-  const double width = std::max(left + kGridCell * static_cast<double>(xb.size() - 1) + 10,
-                                left + 160.0);
+  const double width = std::max(left + kGridCell * static_cast<double>(xb.size() - 1) + 10, left + 160.0);
   const double height = top + kGridCell * static_cast<double>(yb.size() - 1) + 10;
-  std::string out = "<svg id=\"" + id + "\" width=\"" + coord(width) + "\" height=\"" +
-                    coord(height) + "\" role=\"img\" aria-label=\"block classes on the grid" +
-                    escape(z_title) + "\">\n";
+  std::string out = "<svg id=\"" + id + "\" width=\"" + coord(width) + "\" height=\"" + coord(height) +
+                    "\" role=\"img\" aria-label=\"block classes on the grid" + escape(z_title) + "\">\n";
   for (std::size_t j = 0; j + 1 < yb.size(); ++j) {
     out += "<text x=\"" + coord(left - 6) + "\" y=\"" +
            coord(top + kGridCell * (static_cast<double>(j) + 0.65)) +
@@ -323,9 +338,9 @@ std::string grid_svg(const std::vector<BlockClassView>& classes, const std::vect
       if (k < classes.size() && classes.size() > std::size(kClassColours)) {
         const std::string number = std::to_string(k + 1);
         out += "<text x=\"" + coord(x + (kGridCell - 2) / 2) + "\" y=\"" + coord(y + 15.5) +
-               "\" text-anchor=\"middle\" font-size=\"" + (number.size() > 3 ? "8" : "10") +
-               "\"" + (kWhiteClassNumber[k % std::size(kClassColours)] ? " style=\"fill:#FFFFFF\"" : "") +
-               ">" + number + "</text>\n";
+               "\" text-anchor=\"middle\" font-size=\"" + (number.size() > 3 ? "8" : "10") + "\"" +
+               (kWhiteClassNumber[k % std::size(kClassColours)] ? " style=\"fill:#FFFFFF\"" : "") + ">" +
+               number + "</text>\n";
       }
     }
   }
@@ -348,17 +363,16 @@ std::string grid_html(const SourceReport& report, const SourceHtmlPage& page) {
   out += "<p>" + std::to_string(page.classes.size()) +
          " classes of blocks whose warps behave alike; each is counted once and multiplied by its "
          "size. The grid is drawn by segments of blockIdx (a segment may stand for many blocks)" +
-         (panels > 1 ? ", one panel of blockIdx.x and .y per segment of blockIdx.z" : "") +
-         ".</p>\n";
+         (panels > 1 ? ", one panel of blockIdx.x and .y per segment of blockIdx.z" : "") + ".</p>\n";
   if (panels == 1) {
-    out += "<figure>" + grid_svg(page.classes, xb, yb, {zb[0], zb[1]}, "class-grid", "") +
-           "<figcaption>" + escape(report.launch) + "</figcaption></figure>\n";
+    out += "<figure>" + grid_svg(page.classes, xb, yb, {zb[0], zb[1]}, "class-grid", "") + "<figcaption>" +
+           escape(report.launch) + "</figcaption></figure>\n";
   } else {
     out += "<figure id=\"class-grid\"><div class=\"figure-row\">\n";
     for (std::size_t p = 0; p < panels && p < kMaxGridPanels; ++p) {
       const IndexInterval z{zb[p], zb[p + 1]};
-      out += "<figure><figcaption style=\"font-weight:600\">" +
-             escape(z_label(page.classes, z, zb.back())) + "</figcaption>" +
+      out += "<figure><figcaption style=\"font-weight:600\">" + escape(z_label(page.classes, z, zb.back())) +
+             "</figcaption>" +
              grid_svg(page.classes, xb, yb, z, "class-grid-z" + std::to_string(p + 1),
                       ", blockIdx.z " + index_range(z.begin, z.end)) +
              "</figure>\n";
@@ -370,12 +384,14 @@ std::string grid_html(const SourceReport& report, const SourceHtmlPage& page) {
              html::group_digits(std::to_string(panels - kMaxGridPanels)) + " left out (blockIdx.z " +
              index_range(zb[kMaxGridPanels], zb.back()) + "); the table lists every class.</p>\n";
   }
-  out += "<div class=\"table-box\"><table id=\"classes\"><tr><th>class</th><th>blocks</th><th>defined by</th><th>representative</th></tr>\n";
+  out +=
+      "<div class=\"table-box\"><table id=\"classes\"><tr><th>class</th><th>blocks</th><th>defined "
+      "by</th><th>representative</th></tr>\n";
   for (std::size_t k = 0; k < page.classes.size(); ++k) {
     const BlockClassView& c = page.classes[k];
     out += "<tr><td><span class=\"swatch-inline\" style=\"background:" +
-           std::string(kClassColours[k % std::size(kClassColours)]) + "\"></span>" +
-           escape(c.name) + "</td><td>" + html::group_digits(sim::to_decimal(c.blocks)) +
+           std::string(kClassColours[k % std::size(kClassColours)]) + "\"></span>" + escape(c.name) +
+           "</td><td>" + html::group_digits(sim::to_decimal(c.blocks)) +
            "</td><td style=\"text-align:left\">" + escape(c.definition) + "</td><td>" +
            escape(ir::to_string(c.representative)) + "</td></tr>\n";
   }
@@ -390,9 +406,8 @@ std::string map_svg(const WarpIterationMap& m, const std::string& id) {
   // Wide enough for the axis label under a map of few iterations.
   const double width = std::max(left + cell * m.iterations + 8, left + 110.0);
   const double height = top + kCell * m.warps + 18;
-  std::string out = "<figure><svg id=\"" + escape(id) + "\" width=\"" + coord(width) +
-                    "\" height=\"" + coord(height) + "\" role=\"img\" aria-label=\"" +
-                    escape(m.label) + "\">\n";
+  std::string out = "<figure><svg id=\"" + escape(id) + "\" width=\"" + coord(width) + "\" height=\"" +
+                    coord(height) + "\" role=\"img\" aria-label=\"" + escape(m.label) + "\">\n";
   // One rect per run of equal cells in a row: the size follows the changes, not the cells.
   for (std::uint32_t w = 0; w < m.warps; ++w) {
     std::uint32_t k = 0;
@@ -401,9 +416,9 @@ std::string map_svg(const WarpIterationMap& m, const std::string& id) {
       std::uint32_t e = k + 1;
       while (e < m.iterations && m.cells[w * m.iterations + e] == c) ++e;
       if (c != WarpCell::NotReached) {
-        out += "<rect x=\"" + coord(left + cell * k) + "\" y=\"" + coord(top + kCell * w) +
-               "\" width=\"" + coord(cell * (e - k)) + "\" height=\"" + coord(kCell - 1) +
-               "\" fill=\"" + cell_colour(c) + "\"";
+        out += "<rect x=\"" + coord(left + cell * k) + "\" y=\"" + coord(top + kCell * w) + "\" width=\"" +
+               coord(cell * (e - k)) + "\" height=\"" + coord(kCell - 1) + "\" fill=\"" + cell_colour(c) +
+               "\"";
         if (m.columns.empty())
           out += "/>\n";
         else
@@ -419,16 +434,15 @@ std::string map_svg(const WarpIterationMap& m, const std::string& id) {
          "\" text-anchor=\"end\" font-size=\"10\">warp 0</text>\n";
   if (m.warps > 1)
     out += "<text x=\"" + coord(left - 4) + "\" y=\"" + coord(top + kCell * (m.warps - 1) + 7) +
-           "\" text-anchor=\"end\" font-size=\"10\">warp " + std::to_string(m.warps - 1) +
-           "</text>\n";
+           "\" text-anchor=\"end\" font-size=\"10\">warp " + std::to_string(m.warps - 1) + "</text>\n";
   std::string axis = m.iterations > 1 ? "iteration 1 &#8594; " + std::to_string(m.iterations) : "once";
   std::string columns;
   if (!m.columns.empty()) {
     axis = std::to_string(m.iterations) + (m.iterations == 1 ? " class" : " classes") + " &#8594;";
     for (std::size_t j = 0; j < m.columns.size(); ++j) columns += (j ? " | " : "") + m.columns[j];
   }
-  out += "<text x=\"" + coord(left) + "\" y=\"" + coord(top + kCell * m.warps + 13) +
-         "\" font-size=\"10\">" + axis + "</text>\n</svg><figcaption>" + escape(m.label) +
+  out += "<text x=\"" + coord(left) + "\" y=\"" + coord(top + kCell * m.warps + 13) + "\" font-size=\"10\">" +
+         axis + "</text>\n</svg><figcaption>" + escape(m.label) +
          (columns.empty() ? "" : "<br>" + escape(columns)) +
          (m.more_warps ? "; first " + std::to_string(m.warps) + " warps" : "") +
          (m.more_iterations ? "; first " + std::to_string(m.iterations) + " iterations" : "") +
@@ -438,8 +452,7 @@ std::string map_svg(const WarpIterationMap& m, const std::string& id) {
 
 }  // namespace
 
-std::vector<WarpIterationMap> warp_iteration_maps(const ir::Kernel& kernel,
-                                                  const ir::Launch& launch,
+std::vector<WarpIterationMap> warp_iteration_maps(const ir::Kernel& kernel, const ir::Launch& launch,
                                                   const ir::Dim3& block, std::string* note) {
   const auto warp_size = static_cast<std::uint64_t>(launch.warp_size);
   const std::uint64_t warps = (launch.block.volume() + warp_size - 1) / warp_size;
@@ -467,8 +480,7 @@ std::vector<WarpIterationMap> warp_iteration_maps(const ir::Kernel& kernel,
       results.push_back(sim::count_launch(kernel, launch, request).result);
     } catch (const InvalidInput&) {
       if (note)
-        *note = "No maps: a warp of this block makes more than " +
-                std::to_string(kMaxMapEvaluationsPerWarp) +
+        *note = "No maps: a warp of this block makes more than " + std::to_string(kMaxMapEvaluationsPerWarp) +
                 " statement evaluations (or a loop runs past the per-iteration limit); the "
                 "counts above are exact.";
       return {};
@@ -513,11 +525,16 @@ namespace {
 
 WarpCell cell_from(ir::WarpOutcome o) {
   switch (o) {
-    case ir::WarpOutcome::AllTrue: return WarpCell::AllTrue;
-    case ir::WarpOutcome::AllFalse: return WarpCell::AllFalse;
-    case ir::WarpOutcome::Divergent: return WarpCell::Divergent;
-    case ir::WarpOutcome::Mixed: return WarpCell::Mixed;
-    case ir::WarpOutcome::NotReached: break;
+    case ir::WarpOutcome::AllTrue:
+      return WarpCell::AllTrue;
+    case ir::WarpOutcome::AllFalse:
+      return WarpCell::AllFalse;
+    case ir::WarpOutcome::Divergent:
+      return WarpCell::Divergent;
+    case ir::WarpOutcome::Mixed:
+      return WarpCell::Mixed;
+    case ir::WarpOutcome::NotReached:
+      break;
   }
   return WarpCell::NotReached;
 }
@@ -528,10 +545,8 @@ std::string branch_label(const ir::Stmt& stmt) {
 
 }  // namespace
 
-std::vector<WarpIterationMap> class_iteration_maps(const ir::Kernel& kernel,
-                                                   const ir::Launch& launch,
-                                                   const ir::BlockClass& block_class,
-                                                   std::string* note) {
+std::vector<WarpIterationMap> class_iteration_maps(const ir::Kernel& kernel, const ir::Launch& launch,
+                                                   const ir::BlockClass& block_class, std::string* note) {
   const std::size_t stmts = kernel.stmts.size();
   const std::uint32_t warps = block_class.warps;
   const std::uint32_t shown_warps = std::min(warps, kMaxMapWarps);
@@ -599,7 +614,8 @@ std::vector<WarpIterationMap> class_iteration_maps(const ir::Kernel& kernel,
       m.cells.assign(std::size_t{m.warps} * m.iterations, WarpCell::NotReached);
       for (std::uint32_t j = 0; j < m.iterations; ++j) {
         const ir::IterationClass& c = *columns[j];
-        m.columns.push_back(c.definition + (c.size() > 1 ? " (" + std::to_string(c.size()) + " iterations)" : ""));
+        m.columns.push_back(c.definition +
+                            (c.size() > 1 ? " (" + std::to_string(c.size()) + " iterations)" : ""));
         if (c.outcomes.empty()) continue;
         for (std::uint32_t w = 0; w < m.warps; ++w)
           m.cells[w * m.iterations + j] = cell_from(c.outcomes[w * stmts + static_cast<std::size_t>(id)]);
@@ -632,14 +648,16 @@ std::vector<WarpIterationMap> class_iteration_maps(const ir::Kernel& kernel,
 
 std::string render_source_html(const SourceReport& report, const SourceHtmlPage& page) {
   std::string out = html::page_start("warpdiv analyze: " + report.kernel);
-  out += "<style>.bar{display:inline-block;width:60px;height:9px;border:1px solid #777;"
-         "vertical-align:-1px;background:#fff}.bar>span{display:block;height:100%;background:" +
-         std::string(html::colour::kUniformTrue) +
-         "}#source th{white-space:normal;vertical-align:bottom}#source th,#source td{padding:2px 6px}"
-         "#source th.src{text-align:left}td.src{text-align:left;font-family:\"DejaVu Sans Mono\",monospace;white-space:pre-wrap;"
-         "overflow-wrap:anywhere;min-width:40ch}"
-         ".swatch-inline{display:inline-block;width:11px;height:11px;margin-right:5px;"
-         "border:1px solid #777}";
+  out +=
+      "<style>.bar{display:inline-block;width:60px;height:9px;border:1px solid #777;"
+      "vertical-align:-1px;background:#fff}.bar>span{display:block;height:100%;background:" +
+      std::string(html::colour::kUniformTrue) +
+      "}#source th{white-space:normal;vertical-align:bottom}#source th,#source td{padding:2px 6px}"
+      "#source th.src{text-align:left}td.src{text-align:left;font-family:\"DejaVu Sans "
+      "Mono\",monospace;white-space:pre-wrap;"
+      "overflow-wrap:anywhere;min-width:40ch}"
+      ".swatch-inline{display:inline-block;width:11px;height:11px;margin-right:5px;"
+      "border:1px solid #777}";
   for (int k = 0; k < 3; ++k)
     out += "td.mg" + std::to_string(k + 1) + "{background:" + kGlobalShades[k] + "}td.ms" +
            std::to_string(k + 1) + "{background:" + kSharedShades[k] + "}";
@@ -654,8 +672,9 @@ std::string render_source_html(const SourceReport& report, const SourceHtmlPage&
     out += "<p class=\"config\">" + escape(page.engine_note) + "</p>\n";
   if (!page.memory_note.empty()) out += "<p class=\"config\">" + escape(page.memory_note) + "</p>\n";
   if (!report.incomplete.empty())
-    out += "<p class=\"note hazard\" id=\"incomplete\">Incomplete: " + escape(sim::listed(report.incomplete)) +
-           " (listed under the annotated source).</p>\n";
+    out +=
+        "<p class=\"note hazard\" id=\"incomplete\">Incomplete: " + escape(sim::listed(report.incomplete)) +
+        " (listed under the annotated source).</p>\n";
   out += listing_html(report);
   for (const PartialBarrier& p : report.partial_barriers)
     out += "<p class=\"note hazard\">" + escape(p.where) +
@@ -664,16 +683,18 @@ std::string render_source_html(const SourceReport& report, const SourceHtmlPage&
            html::group_digits(sim::to_decimal(p.block_executions)) +
            " block executions (undefined behaviour).</p>\n";
   if (!report.order_dependent.empty()) {
-    out += "<p class=\"note hazard\">Order-dependent (threads pass values through memory the kernel writes; "
-           "counted with blocks, warps and lanes in ascending order, which the GPU does not keep):</p>\n<ul>\n";
+    out +=
+        "<p class=\"note hazard\">Order-dependent (threads pass values through memory the kernel writes; "
+        "counted with blocks, warps and lanes in ascending order, which the GPU does not keep):</p>\n<ul>\n";
     for (const std::string& line : report.order_dependent) out += "<li>" + escape(line) + "</li>\n";
     out += "</ul>\n";
   }
   out += grid_html(report, page);
-  out += "<section><h2>Warp &times; iteration maps</h2>\n<p>For each branch, one row per warp "
-         "of the block named, one column per iteration of the branch's innermost loop; inside a "
-         "loop the class engine runs as classes of iterations, one column per iteration class "
-         "(what the warp does in each iteration of the class), named under the map.</p>\n";
+  out +=
+      "<section><h2>Warp &times; iteration maps</h2>\n<p>For each branch, one row per warp "
+      "of the block named, one column per iteration of the branch's innermost loop; inside a "
+      "loop the class engine runs as classes of iterations, one column per iteration class "
+      "(what the warp does in each iteration of the class), named under the map.</p>\n";
   out += legend({{html::colour::kUniformTrue, "every active lane true"},
                  {html::colour::kUniformFalse, "every active lane false"},
                  {html::colour::kDivergent, "divergent (the active lanes disagree)"},
@@ -682,8 +703,7 @@ std::string render_source_html(const SourceReport& report, const SourceHtmlPage&
   std::size_t n = 0;
   for (const SourceHtmlPage::Maps& group : page.maps) {
     out += "<h3>" + escape(group.title) + "</h3>\n<div class=\"figure-row\">\n";
-    for (const WarpIterationMap& m : group.maps)
-      out += map_svg(m, "map-" + std::to_string(++n));
+    for (const WarpIterationMap& m : group.maps) out += map_svg(m, "map-" + std::to_string(++n));
     if (group.maps.empty())
       out += "<p>" + escape(group.note.empty() ? "No branch." : group.note) + "</p>\n";
     else if (!group.note.empty())
@@ -692,9 +712,9 @@ std::string render_source_html(const SourceReport& report, const SourceHtmlPage&
   }
   if (page.classes.size() > page.maps.size())
     out += "<p class=\"note\" id=\"maps-limit\">Maps are drawn for the first " +
-           std::to_string(page.maps.size()) + " of the " + html::group_digits(std::to_string(page.classes.size())) +
-           " block classes (at most " + std::to_string(kMaxMapClasses) +
-           "); the counts and the table above cover every class.</p>\n";
+           std::to_string(page.maps.size()) + " of the " +
+           html::group_digits(std::to_string(page.classes.size())) + " block classes (at most " +
+           std::to_string(kMaxMapClasses) + "); the counts and the table above cover every class.</p>\n";
   out += "</section>\n";
   return out + html::page_end();
 }

@@ -38,10 +38,10 @@ struct BlockClassView {
 enum class WarpCell : std::uint8_t { NotReached, AllTrue, AllFalse, Divergent, Mixed };
 struct WarpIterationMap {
   sim::ir::StmtId statement = sim::ir::kNone;
-  std::string label;  // "line 7: if (i < n)"
-  std::uint32_t warps = 0, iterations = 0;  // shown
+  std::string label;                                 // "line 7: if (i < n)"
+  std::uint32_t warps = 0, iterations = 0;           // shown
   bool more_warps = false, more_iterations = false;  // capped
-  std::vector<WarpCell> cells;  // warps x iterations, row-major
+  std::vector<WarpCell> cells;                       // warps x iterations, row-major
   /// When the columns are iteration classes of a loop (class_iteration_maps): each column's
   /// definition ("p < 6", "p = 6 (last)"), one per column; empty: column k is iteration k + 1.
   std::vector<std::string> columns;
@@ -61,8 +61,8 @@ constexpr std::uint64_t kMaxMapEvaluationsPerWarp = 1'000'000;
 /// shown, with by_iteration. None when a warp's replay runs past kMaxMapEvaluationsPerWarp (or
 /// a loop past by_iteration's limit); `note` then says so.
 std::vector<WarpIterationMap> warp_iteration_maps(const sim::ir::Kernel& kernel,
-                                                  const sim::ir::Launch& launch,
-                                                  const sim::ir::Dim3& block, std::string* note);
+                                                  const sim::ir::Launch& launch, const sim::ir::Dim3& block,
+                                                  std::string* note);
 
 /// The maps of a block class the class engine found (from its run alone, at any size): a branch
 /// inside accelerated loops gets one map per such loop, its columns the loop's iteration classes
@@ -72,8 +72,7 @@ std::vector<WarpIterationMap> warp_iteration_maps(const sim::ir::Kernel& kernel,
 /// big, one column over all its iterations (`note` then says so).
 std::vector<WarpIterationMap> class_iteration_maps(const sim::ir::Kernel& kernel,
                                                    const sim::ir::Launch& launch,
-                                                   const sim::ir::BlockClass& block_class,
-                                                   std::string* note);
+                                                   const sim::ir::BlockClass& block_class, std::string* note);
 
 struct SourceHtmlPage {
   /// The classes the engine found; empty when it did not find them (the replay fallback).

@@ -35,8 +35,7 @@ const std::string* source_line(const ir::Kernel& kernel, const ir::SourceRange& 
 
 double simd_efficiency(const ir::StatementCounts& counts, int warp_size) {
   if (counts.warp_evaluations == 0) return 0.0;
-  return sim::to_double(counts.active_lanes) /
-         (sim::to_double(counts.warp_evaluations) * warp_size);
+  return sim::to_double(counts.active_lanes) / (sim::to_double(counts.warp_evaluations) * warp_size);
 }
 
 bool is_condition(ir::StmtKind kind) {
@@ -80,9 +79,9 @@ SourceRow make_row(const ir::Kernel& kernel, ir::StmtId id, const ir::StatementC
   row.counts = counts;
   row.simd_efficiency = simd_efficiency(counts, warp_size);
   if (const std::string* line = source_line(kernel, stmt.range))
-    row.text = trim(stmt.range.column > 0 && stmt.range.column <= line->size()
-                        ? line->substr(stmt.range.column - 1)
-                        : *line);
+    row.text =
+        trim(stmt.range.column > 0 && stmt.range.column <= line->size() ? line->substr(stmt.range.column - 1)
+                                                                        : *line);
   else
     row.text = stmt.description;
   return row;
@@ -181,9 +180,7 @@ std::vector<SourceRow> sum_call_sites(const std::vector<SourceRow>& rows, int wa
 
 }  // namespace
 
-bool same_statement(const SourceRow& a, const SourceRow& b) {
-  return statement_key(a) == statement_key(b);
-}
+bool same_statement(const SourceRow& a, const SourceRow& b) { return statement_key(a) == statement_key(b); }
 
 namespace {
 
@@ -194,20 +191,15 @@ CsvColumns<SourceRow> make_source_csv_columns() {
       {"line", [](const SourceRow& r) { return std::to_string(r.line); }},
       {"column", [](const SourceRow& r) { return std::to_string(r.column); }},
       {"kind", [](const SourceRow& r) { return r.kind; }},
-      {"iteration",
-       [](const SourceRow& r) { return r.iteration ? std::to_string(*r.iteration) : ""; }},
+      {"iteration", [](const SourceRow& r) { return r.iteration ? std::to_string(*r.iteration) : ""; }},
       {"warp_evaluations", [](const SourceRow& r) { return to_decimal(r.counts.warp_evaluations); }},
-      {"divergent",
-       [](const SourceRow& r) { return r.condition ? to_decimal(r.counts.divergent) : "0"; }},
+      {"divergent", [](const SourceRow& r) { return r.condition ? to_decimal(r.counts.divergent) : "0"; }},
       {"active_lanes", [](const SourceRow& r) { return to_decimal(r.counts.active_lanes); }},
-      {"taken_lanes",
-       [](const SourceRow& r) { return r.condition ? to_decimal(r.counts.taken_lanes) : ""; }},
+      {"taken_lanes", [](const SourceRow& r) { return r.condition ? to_decimal(r.counts.taken_lanes) : ""; }},
       {"block_executions",
        [](const SourceRow& r) { return r.barrier ? to_decimal(r.counts.block_executions) : ""; }},
       {"partial_block_executions",
-       [](const SourceRow& r) {
-         return r.barrier ? to_decimal(r.counts.partial_block_executions) : "";
-       }},
+       [](const SourceRow& r) { return r.barrier ? to_decimal(r.counts.partial_block_executions) : ""; }},
   };
   for (const LineColumn& c : line_columns()) {
     if (c.csv.empty()) continue;
@@ -231,19 +223,19 @@ const CsvColumns<SourceRow>& source_csv_columns() {
 }
 
 SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& launch,
-                                const ir::ReplayResult& result,
-                                const SourceReportOptions& options) {
+                                const ir::ReplayResult& result, const SourceReportOptions& options) {
   SourceReport report;
   for (const ir::OrderDependence& o : ir::order_dependence(kernel, launch, result)) {
     // The message without its closing clause (said once in the section's heading).
     const std::string clause = ", a value other threads change: counted with";
     const std::size_t cut = o.message.find(clause);
-    report.order_dependent.push_back(cut == std::string::npos ? o.message : o.message.substr(0, cut) + ", a value other threads change");
+    report.order_dependent.push_back(
+        cut == std::string::npos ? o.message : o.message.substr(0, cut) + ", a value other threads change");
   }
   report.kernel = kernel.name;
   report.file = kernel.files.empty() ? "" : kernel.files[0].path;
-  report.launch = "grid " + dim3_text(launch.grid) + ", block " + dim3_text(launch.block) +
-                  ", warp size " + std::to_string(launch.warp_size);
+  report.launch = "grid " + dim3_text(launch.grid) + ", block " + dim3_text(launch.block) + ", warp size " +
+                  std::to_string(launch.warp_size);
   for (std::size_t i = 0; i < kernel.parameters.size() && i < launch.arguments.size(); ++i) {
     const std::string text = ir::argument_text(kernel.parameters[i], launch.arguments[i]);
     if (text.empty()) continue;
@@ -276,8 +268,7 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
     if (kernel.stmts[id].kind == ir::StmtKind::Block) continue;
     statements.push_back(row_of(static_cast<ir::StmtId>(id), result.statements[id]));
     if (result.memory_counted)
-      statements.back().memory =
-          statement_memory(kernel, result, not_counted, static_cast<ir::StmtId>(id));
+      statements.back().memory = statement_memory(kernel, result, not_counted, static_cast<ir::StmtId>(id));
   }
   std::stable_sort(statements.begin(), statements.end(), [](const SourceRow& a, const SourceRow& b) {
     if (a.file != b.file) return a.file < b.file;
@@ -329,7 +320,8 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
     const AccessRow& a = report.memory.accesses[i];
     if (!a.not_counted.empty() && a.statement != ir::kNone) skipped[line_of(a.statement)].push_back(i);
   }
-  const auto listing_line = [&](std::string label, std::string text, std::pair<std::uint32_t, std::uint32_t> where,
+  const auto listing_line = [&](std::string label, std::string text,
+                                std::pair<std::uint32_t, std::uint32_t> where,
                                 std::optional<std::size_t> row) {
     ListingLine line{std::move(label), std::move(text), row, std::nullopt, {}};
     if (!row) return line;
@@ -340,25 +332,24 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
   const auto [first, last] = kernel_lines(kernel);
   for (std::uint32_t l = first; first != 0 && l <= last; ++l) {
     const auto found = shown.find({0, l});
-    report.listing.push_back(listing_line(std::to_string(l), kernel.files[0].lines[l - 1], {0, l},
-                                          found != shown.end() ? std::optional<std::size_t>(found->second)
-                                                               : std::nullopt));
+    report.listing.push_back(
+        listing_line(std::to_string(l), kernel.files[0].lines[l - 1], {0, l},
+                     found != shown.end() ? std::optional<std::size_t>(found->second) : std::nullopt));
   }
   for (const auto& [where, index] : shown) {
     if (where.first == 0 && first != 0 && where.second >= first && where.second <= last) continue;
     const ir::SourceRange range{where.first, where.second, 0, 0, 0};
     const std::string* text = source_line(kernel, range);
-    const std::string label = where.first == 0 ? std::to_string(where.second)
-                                               : report.summed[index].file + ":" +
-                                                     std::to_string(where.second);
+    const std::string label = where.first == 0
+                                  ? std::to_string(where.second)
+                                  : report.summed[index].file + ":" + std::to_string(where.second);
     report.elsewhere.push_back(listing_line(label, text ? *text : report.summed[index].text, where, index));
   }
   return report;
 }
 
 void add_block_classes(SourceReport& report, const ir::Kernel& kernel, const ir::Launch& launch,
-                       const std::vector<ir::BlockClass>& classes,
-                       const SourceReportOptions& options) {
+                       const std::vector<ir::BlockClass>& classes, const SourceReportOptions& options) {
   std::map<ir::StmtId, std::vector<bool>> inside;  // per accelerated loop
   for (std::size_t i = 0; i < classes.size(); ++i) {
     const ir::BlockClass& c = classes[i];
@@ -374,8 +365,8 @@ void add_block_classes(SourceReport& report, const ir::Kernel& kernel, const ir:
       part.flop_faults.assign(c.flops.size(), "");
     }
     const SourceReport one = make_source_report(kernel, launch, part, options);
-    ClassSection section{"class " + std::to_string(i + 1), c.definition, c.blocks,
-                         c.representative, one.rows, one.summed, {}};
+    ClassSection section{
+        "class " + std::to_string(i + 1), c.definition, c.blocks, c.representative, one.rows, one.summed, {}};
     for (const ir::IterationClass& ic : c.iteration_classes) {
       if (!inside.count(ic.loop)) inside[ic.loop] = ir::statements_inside(kernel, ic.loop);
       const std::vector<bool>& in = inside[ic.loop];
@@ -392,8 +383,7 @@ void add_block_classes(SourceReport& report, const ir::Kernel& kernel, const ir:
       it.merged = ic.merged;
       for (const SourceRow& row : report.rows) {
         if (row.iteration || !in[static_cast<std::size_t>(row.statement)]) continue;
-        SourceRow r = make_row(kernel, row.statement,
-                               ic.statements[static_cast<std::size_t>(row.statement)],
+        SourceRow r = make_row(kernel, row.statement, ic.statements[static_cast<std::size_t>(row.statement)],
                                launch.warp_size);
         r.inlined_at = row.inlined_at;
         r.launch_complete = row.launch_complete;
@@ -423,12 +413,13 @@ void write_class_text(std::ostream& out, const SourceReport& report) {
   std::size_t width = 10;
   for (const ClassSection& c : report.classes) width = std::max(width, c.name.size());
   // Blocks per class: at most 2^31-1 x 65535 x 65535, 23 digits.
-  out << "  " << std::left << std::setw(static_cast<int>(width)) << "class" << std::right
-      << std::setw(24) << "blocks" << "  defined by\n";
+  out << "  " << std::left << std::setw(static_cast<int>(width)) << "class" << std::right << std::setw(24)
+      << "blocks"
+      << "  defined by\n";
   for (const ClassSection& c : report.classes)
-    out << "  " << std::left << std::setw(static_cast<int>(width)) << c.name << std::right
-        << std::setw(24) << to_decimal(c.blocks) << "  " << c.definition << ", e.g. block "
-        << dim3_text(c.representative) << "\n";
+    out << "  " << std::left << std::setw(static_cast<int>(width)) << c.name << std::right << std::setw(24)
+        << to_decimal(c.blocks) << "  " << c.definition << ", e.g. block " << dim3_text(c.representative)
+        << "\n";
   int cell_width = 26;  // "divergent/evaluations" of the widest cell, and room between
   for (const ClassSection& c : report.classes)
     for (const SourceRow& row : c.summed)
@@ -436,10 +427,9 @@ void write_class_text(std::ostream& out, const SourceReport& report) {
         cell_width = std::max(cell_width, static_cast<int>(fraction_text(row).size()) + 2);
   for (std::size_t first = 0; first < report.classes.size(); first += kClassesPerTable) {
     const std::size_t last = std::min(report.classes.size(), first + kClassesPerTable);
-    out << "\nDivergent / warp evaluations of each branch, per class:\n" << std::right
-        << std::setw(5) << "line" << std::setw(10) << "kind";
-    for (std::size_t k = first; k < last; ++k)
-      out << std::setw(cell_width) << report.classes[k].name;
+    out << "\nDivergent / warp evaluations of each branch, per class:\n"
+        << std::right << std::setw(5) << "line" << std::setw(10) << "kind";
+    for (std::size_t k = first; k < last; ++k) out << std::setw(cell_width) << report.classes[k].name;
     out << '\n';
     for (std::size_t r = 0; r < report.summed.size(); ++r) {
       const SourceRow& row = report.summed[r];
@@ -465,15 +455,15 @@ void write_iteration_text(std::ostream& out, const SourceReport& report) {
       if (std::none_of(loops.begin(), loops.end(), [&](const auto& l) { return l.first == it.loop; }))
         loops.emplace_back(it.loop, &it);
   if (loops.empty()) return;
-  std::stable_sort(loops.begin(), loops.end(), [](const auto& a, const auto& b) {
-    return a.second->line < b.second->line;
-  });
+  std::stable_sort(loops.begin(), loops.end(),
+                   [](const auto& a, const auto& b) { return a.second->line < b.second->line; });
   out << "\nIteration classes (the iterations of a loop that behave alike, each class run once and "
          "multiplied by\nits size): per block class, divergent / warp evaluations of each branch "
          "inside the loop.\n";
   constexpr std::size_t kTableWidth = 120;
   for (const auto& [loop, first] : loops) {
-    out << "\n" << first->kind << " loop at line " << first->line
+    out << "\n"
+        << first->kind << " loop at line " << first->line
         << (first->variable.empty() ? "" : " (" + first->variable + ")") << ":\n";
     // The branch columns: the condition rows inside the loop, in report order.
     std::vector<std::size_t> columns;
@@ -502,8 +492,8 @@ void write_iteration_text(std::ostream& out, const SourceReport& report) {
       const std::size_t to = std::min(columns.size(), from + per_table);
       const auto lead = [&](const std::string& name, const std::string& count, const std::string& def) {
         out << "  " << std::left << std::setw(static_cast<int>(name_width)) << name << std::right
-            << std::setw(12) << count << "  " << std::left
-            << std::setw(static_cast<int>(definition_width)) << def << std::right;
+            << std::setw(12) << count << "  " << std::left << std::setw(static_cast<int>(definition_width))
+            << def << std::right;
       };
       lead("", "", "");
       for (std::size_t k = from; k < to; ++k)
@@ -516,7 +506,8 @@ void write_iteration_text(std::ostream& out, const SourceReport& report) {
         for (const IterationSection& it : c.iterations) {
           if (it.loop != loop || it.exit) continue;
           lead(c.name, std::to_string(it.iterations), it.definition);
-          for (std::size_t k = from; k < to; ++k) out << std::setw(cell_width) << fraction_text(it.summed[columns[k]]);
+          for (std::size_t k = from; k < to; ++k)
+            out << std::setw(cell_width) << fraction_text(it.summed[columns[k]]);
           out << '\n';
         }
       if (columns.empty()) break;
@@ -585,11 +576,11 @@ void write_memory_listing(std::ostream& out, const SourceReport& report) {
 }  // namespace
 
 void write_source_text(std::ostream& out, const SourceReport& report) {
-  out << "warpdiv analyze: " << report.kernel << " in " << report.file << '\n'
-      << "launch: " << report.launch;
+  out << "warpdiv analyze: " << report.kernel << " in " << report.file << '\n' << "launch: " << report.launch;
   if (!report.arguments.empty()) out << "; " << report.arguments;
-  out << '\n' << "counted: " << sim::counted(report.blocks, "block") << ", "
-      << sim::counted(report.warps, "warp") << (report.scope.empty() ? "" : " (" + report.scope + " only)") << "\n";
+  out << '\n'
+      << "counted: " << sim::counted(report.blocks, "block") << ", " << sim::counted(report.warps, "warp")
+      << (report.scope.empty() ? "" : " (" + report.scope + " only)") << "\n";
   if (!report.incomplete.empty())
     out << "incomplete: " << sim::listed(report.incomplete)
         << " (see \"Memory of the launch\"; derived figures withheld)\n";
@@ -607,20 +598,19 @@ void write_source_text(std::ostream& out, const SourceReport& report) {
   }
   const auto header = [&] {
     out << std::right << std::setw(5) << "line" << std::setw(evals_width) << "warp evals"
-        << std::setw(divergent_width) << "divergent" << std::setw(9) << "SIMD" << "  source\n";
+        << std::setw(divergent_width) << "divergent" << std::setw(9) << "SIMD"
+        << "  source\n";
   };
-  const auto figure_line = [&](const std::string& label, const SourceRow& row,
-                               const std::string& text) {
+  const auto figure_line = [&](const std::string& label, const SourceRow& row, const std::string& text) {
     const Figures f = figures(row);
     out << std::right << std::setw(5) << label << std::setw(evals_width) << f.evaluations
-        << std::setw(divergent_width) << f.divergent << std::setw(9) << f.efficiency << "  "
-        << text << '\n';
+        << std::setw(divergent_width) << f.divergent << std::setw(9) << f.efficiency << "  " << text << '\n';
   };
   const auto print = [&](const std::vector<ListingLine>& lines) {
     for (const ListingLine& line : lines) {
       if (!line.row) {
-        out << std::right << std::setw(5) << line.label
-            << std::setw(evals_width + divergent_width + 9) << "" << "  " << line.text << '\n';
+        out << std::right << std::setw(5) << line.label << std::setw(evals_width + divergent_width + 9) << ""
+            << "  " << line.text << '\n';
         continue;
       }
       const SourceRow& shown = report.summed[*line.row];
@@ -628,8 +618,9 @@ void write_source_text(std::ostream& out, const SourceReport& report) {
       if (report.by_call_site && shown.call_sites > 1)
         for (const SourceRow& call : report.rows)
           if (!call.iteration && same_statement(call, shown))
-            figure_line("", call, line.text.substr(0, line.text.find_first_not_of(" \t")) +
-                                      "  inlined at " + call.inlined_at);
+            figure_line(
+                "", call,
+                line.text.substr(0, line.text.find_first_not_of(" \t")) + "  inlined at " + call.inlined_at);
       for (std::size_t j = *line.row + 1; j < report.summed.size() && report.summed[j].iteration; ++j)
         figure_line("", report.summed[j], "  iteration " + std::to_string(*report.summed[j].iteration));
     }
@@ -663,15 +654,15 @@ void write_source_text(std::ostream& out, const SourceReport& report) {
   }
   out << "(block, instance) executions that at least one thread reaches\n";
   for (const SourceRow& b : report.barriers) {
-    out << "  line " << b.line << ": " << to_decimal(b.counts.block_executions)
-        << " block executions, ";
+    out << "  line " << b.line << ": " << to_decimal(b.counts.block_executions) << " block executions, ";
     if (b.counts.partial_block_executions == 0)
       out << "every thread of the block reaches each\n";
     else
       out << to_decimal(b.counts.partial_block_executions) << " of them partial\n";
   }
   for (const PartialBarrier& p : report.partial_barriers) {
-    out << "\n" << p.where << ": partial barrier: only part of the block reaches this "
+    out << "\n"
+        << p.where << ": partial barrier: only part of the block reaches this "
         << "__syncthreads() in " << to_decimal(p.partial_block_executions) << " of "
         << to_decimal(p.block_executions) << " block executions";
     if (p.blocks_with_partial)

@@ -77,13 +77,13 @@ struct ListingLine {
 /// Barrier rows carry no block executions (those are per block: see the class's own rows).
 struct IterationSection {
   sim::ir::StmtId loop = sim::ir::kNone;
-  std::uint32_t line = 0;     // the loop's line
-  std::string kind;           // "for", "while"
-  std::string variable;       // "p"
-  std::string definition;     // "p = 6 (last)"
-  std::uint64_t first = 0;    // 1-based, as SourceRow::iteration
+  std::uint32_t line = 0;   // the loop's line
+  std::string kind;         // "for", "while"
+  std::string variable;     // "p"
+  std::string definition;   // "p = 6 (last)"
+  std::uint64_t first = 0;  // 1-based, as SourceRow::iteration
   std::uint64_t iterations = 0;
-  bool exit = false;          // only the loop's last check (no lane stays)
+  bool exit = false;  // only the loop's last check (no lane stays)
   bool merged = false;
   std::vector<SourceRow> rows;
   std::vector<SourceRow> summed;  // rows summed over call sites (SourceReport::summed)
@@ -105,7 +105,7 @@ struct ClassSection {
 struct SourceReport {
   std::string kernel;
   std::string file;
-  std::string launch;  // "grid (7, 7, 1), block (16, 16, 1), warp size 32"
+  std::string launch;     // "grid (7, 7, 1), block (16, 16, 1), warp size 32"
   std::string arguments;  // "Width = 100" ("" without scalar parameters)
   std::string scope;      // "" (all blocks), "block (0, 0, 0)", "warp 1 of block (0, 0, 0)" ...
   sim::Count blocks = 0;
@@ -159,15 +159,12 @@ bool same_statement(const SourceRow& a, const SourceRow& b);
 /// Builds the rows from a replay of `kernel` at `launch` (made with the same by_iteration,
 /// only_block and only_warp). Block statements (braces) get no row: their children do.
 SourceReport make_source_report(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
-                                const sim::ir::ReplayResult& result,
-                                const SourceReportOptions& options);
+                                const sim::ir::ReplayResult& result, const SourceReportOptions& options);
 
 /// Adds the classes of a class-engine count (made with the same options) to the report: their
 /// sizes, definitions and per-statement rows.
-void add_block_classes(SourceReport& report, const sim::ir::Kernel& kernel,
-                       const sim::ir::Launch& launch,
-                       const std::vector<sim::ir::BlockClass>& classes,
-                       const SourceReportOptions& options);
+void add_block_classes(SourceReport& report, const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
+                       const std::vector<sim::ir::BlockClass>& classes, const SourceReportOptions& options);
 
 /// The annotated listing: each source line of the kernel with the figures of the statement that
 /// starts it (warp evaluations, divergent evaluations for conditions, SIMD efficiency), then the

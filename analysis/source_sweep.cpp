@@ -25,9 +25,9 @@ std::string curve_label(const SourceSweepPlan& plan, const SourceSweepLaunch& la
   std::string label;
   for (std::size_t i = 1; i < plan.swept.size(); ++i) {
     const std::string& name = plan.swept[i];
-    label += (label.empty() ? "" : ", ") +
-             (name == "block" ? "block " + number(launch.value(plan, name)) + " threads"
-                              : name + " = " + number(launch.value(plan, name)));
+    label += (label.empty() ? "" : ", ") + (name == "block"
+                                                ? "block " + number(launch.value(plan, name)) + " threads"
+                                                : name + " = " + number(launch.value(plan, name)));
   }
   return label.empty() ? "divergent fraction" : label;
 }
@@ -65,8 +65,7 @@ void write_source_sweep_csv_rows(std::ostream& out, const CsvColumns<SourceSweep
     if (!row.iteration) columns.write_row(out, {launch, row});
 }
 
-void add_to_page(SourceSweepPage& page, const SourceSweepLaunch& launch,
-                 const SourceReport& report) {
+void add_to_page(SourceSweepPage& page, const SourceSweepLaunch& launch, const SourceReport& report) {
   const bool first = page.points.empty();
   SourceSweepPoint point;
   point.launch = launch;
@@ -94,11 +93,11 @@ std::string render_source_sweep_html(const SourceSweepPage& page, bool interrupt
   out += "<h1>warpdiv sweep: " + escape(plan.kernel) + "</h1>\n<p>" + escape(plan.file) + ": " +
          number(static_cast<std::int64_t>(page.points.size())) + " launches";
   if (interrupted) out += " (interrupted: the launches finished before Ctrl-C)";
-  out += ". Each plot shows the fraction of a branch's warp evaluations that diverge (the "
-         "active lanes disagree).</p>\n";
+  out +=
+      ". Each plot shows the fraction of a branch's warp evaluations that diverge (the "
+      "active lanes disagree).</p>\n";
   if (page.points.empty() || page.branches.empty()) {
-    out += "<p>" + std::string(page.points.empty() ? "No launch finished."
-                                                   : "The kernel has no branch.") +
+    out += "<p>" + std::string(page.points.empty() ? "No launch finished." : "The kernel has no branch.") +
            "</p>\n";
     return out + html::page_end();
   }
@@ -140,8 +139,7 @@ std::string render_source_sweep_html(const SourceSweepPage& page, bool interrupt
     for (std::size_t c = 0; c < plot.series.size(); ++c) plot.series[c].label = curve_names[c];
     for (const SourceSweepPoint& p : page.points) {
       const std::size_t c = curve_of[curve_label(plan, p.launch)];
-      if (c >= plot.series.size() || b >= p.fractions.size() || std::isnan(p.fractions[b]))
-        continue;
+      if (c >= plot.series.size() || b >= p.fractions.size() || std::isnan(p.fractions[b])) continue;
       plot.series[c].points.push_back(  // y in percent, as svg_plot's percent axis takes it
           {static_cast<double>(p.launch.value(plan, x_name)), 100.0 * p.fractions[b]});
     }

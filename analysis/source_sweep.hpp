@@ -41,8 +41,8 @@ struct SourceSweepCsvRow {
   const SourceSweepLaunch& launch;
   const SourceRow& row;
 };
-/// The CSV's columns: the arg names, data_NAME per data name (the file), block_x, block_y, block_z, grid_x, grid_y, grid_z,
-/// warp_size, then source_csv_columns().
+/// The CSV's columns: the arg names, data_NAME per data name (the file), block_x, block_y, block_z, grid_x,
+/// grid_y, grid_z, warp_size, then source_csv_columns().
 CsvColumns<SourceSweepCsvRow> source_sweep_csv_columns(const SourceSweepPlan& plan);
 /// One row per whole-kernel row of `report` (statements in source order).
 void write_source_sweep_csv_rows(std::ostream& out, const CsvColumns<SourceSweepCsvRow>& columns,
@@ -63,8 +63,7 @@ struct SourceSweepPage {
   std::vector<SourceSweepPoint> points;
 };
 /// Adds a launch's report to the page (the branches are taken from the first one).
-void add_to_page(SourceSweepPage& page, const SourceSweepLaunch& launch,
-                 const SourceReport& report);
+void add_to_page(SourceSweepPage& page, const SourceSweepLaunch& launch, const SourceReport& report);
 
 /// At most this many curves per plot (combinations of the other swept values); more are left
 /// out, and the page says so.

@@ -17,14 +17,14 @@ using html::escape;
 namespace {
 
 namespace frame {
-constexpr double kMinHeight = 360;    // px; more when the legend needs it
-constexpr double kLeft = 74;          // px for the y tick labels and the y axis label
-constexpr double kLegendSample = 46;  // px of a legend entry's line sample and gap
-constexpr double kLegendChar = 7.2;   // px per character of a 12 px legend label
-constexpr double kMinPlotWidth = 160; // px of the plotting area at least
-constexpr double kTop = 34;           // px for the title
-constexpr double kBottom = 56;        // px for the x tick labels and the x axis label
-constexpr double kLegendRow = 19;     // px per legend entry
+constexpr double kMinHeight = 360;        // px; more when the legend needs it
+constexpr double kLeft = 74;              // px for the y tick labels and the y axis label
+constexpr double kLegendSample = 46;      // px of a legend entry's line sample and gap
+constexpr double kLegendChar = 7.2;       // px per character of a 12 px legend label
+constexpr double kMinPlotWidth = 160;     // px of the plotting area at least
+constexpr double kTop = 34;               // px for the title
+constexpr double kBottom = 56;            // px for the x tick labels and the x axis label
+constexpr double kLegendRow = 19;         // px per legend entry
 constexpr std::size_t kMarkersUpTo = 40;  // points per series that still get markers
 }  // namespace frame
 
@@ -86,15 +86,14 @@ std::string marker(int kind, double x, double y, const char* colour) {
     case 0:
       return "<circle cx=\"" + coord(x) + "\" cy=\"" + coord(y) + "\" r=\"3.5\"" + fill + "/>";
     case 1:
-      return "<rect x=\"" + coord(x - 3.2) + "\" y=\"" + coord(y - 3.2) +
-             "\" width=\"6.4\" height=\"6.4\"" + fill + "/>";
+      return "<rect x=\"" + coord(x - 3.2) + "\" y=\"" + coord(y - 3.2) + "\" width=\"6.4\" height=\"6.4\"" +
+             fill + "/>";
     case 2:
-      return "<path d=\"M" + coord(x) + " " + coord(y - 4.5) + "L" + coord(x + 4) + " " +
-             coord(y + 3) + "H" + coord(x - 4) + "Z\"" + fill + "/>";
+      return "<path d=\"M" + coord(x) + " " + coord(y - 4.5) + "L" + coord(x + 4) + " " + coord(y + 3) + "H" +
+             coord(x - 4) + "Z\"" + fill + "/>";
     case 3:
-      return "<path d=\"M" + coord(x) + " " + coord(y - 4.5) + "L" + coord(x + 4.5) + " " +
-             coord(y) + "L" + coord(x) + " " + coord(y + 4.5) + "L" + coord(x - 4.5) + " " +
-             coord(y) + "Z\"" + fill + "/>";
+      return "<path d=\"M" + coord(x) + " " + coord(y - 4.5) + "L" + coord(x + 4.5) + " " + coord(y) + "L" +
+             coord(x) + " " + coord(y + 4.5) + "L" + coord(x - 4.5) + " " + coord(y) + "Z\"" + fill + "/>";
     default:  // hollow circle
       return "<circle cx=\"" + coord(x) + "\" cy=\"" + coord(y) +
              "\" r=\"3.5\" fill=\"#fff\" stroke-width=\"1.6\" stroke=\"" + colour + "\"/>";
@@ -123,8 +122,7 @@ std::vector<double> axis_ticks(double lo, double hi, bool log) {
   const double raw = (hi - lo) / 5;
   const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
   const double normal = raw / magnitude;
-  const double step =
-      (normal < 1.5 ? 1 : normal < 3.5 ? 2 : normal < 7.5 ? 5 : 10) * magnitude;
+  const double step = (normal < 1.5 ? 1 : normal < 3.5 ? 2 : normal < 7.5 ? 5 : 10) * magnitude;
   for (double v = std::ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step)
     ticks.push_back(std::abs(v) < step * 1e-9 ? 0.0 : v);
   return ticks;
@@ -135,8 +133,7 @@ std::string tick_label(double value, bool log, bool percent) {
   if (log && value >= 1e4) {
     const double exponent = std::log10(value);
     if (std::abs(exponent - std::round(exponent)) < 1e-9) {
-      static const char* const kSuperscripts[] = {"⁰", "¹", "²", "³", "⁴",
-                                                  "⁵", "⁶", "⁷", "⁸", "⁹"};
+      static const char* const kSuperscripts[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
       std::string text = "10";
       for (char digit : std::to_string(static_cast<int>(std::round(exponent))))
         text += kSuperscripts[digit - '0'];
@@ -162,12 +159,10 @@ std::vector<PlotPoint> thin_points(const std::vector<PlotPoint>& points, int buc
   std::vector<PlotPoint> kept;
   std::size_t i = 0;
   while (i < sorted.size()) {
-    const int bucket =
-        std::min(buckets - 1, static_cast<int>((transform(sorted[i].x, log_x) - lo) / width));
+    const int bucket = std::min(buckets - 1, static_cast<int>((transform(sorted[i].x, log_x) - lo) / width));
     std::size_t lowest = i, highest = i, j = i;
     for (; j < sorted.size(); ++j) {
-      const int b =
-          std::min(buckets - 1, static_cast<int>((transform(sorted[j].x, log_x) - lo) / width));
+      const int b = std::min(buckets - 1, static_cast<int>((transform(sorted[j].x, log_x) - lo) / width));
       if (b != bucket) break;
       if (sorted[j].y < sorted[lowest].y) lowest = j;
       if (sorted[j].y > sorted[highest].y) highest = j;
@@ -186,7 +181,8 @@ std::string render_line_plot(const LinePlot& plot) {
   for (const PlotSeries& s : plot.series) {
     for (const PlotPoint& p : s.points) {
       if ((plot.x.log && !(p.x > 0)) || (plot.y.log && !(p.y > 0)))
-        throw InvalidInput(Diag::flag_value, "plot '" + plot.title + "': a logarithmic axis needs values above 0");
+        throw InvalidInput(Diag::flag_value,
+                           "plot '" + plot.title + "': a logarithmic axis needs values above 0");
       x_lo = std::min(x_lo, p.x);
       x_hi = std::max(x_hi, p.x);
       y_lo = std::min(y_lo, p.y);
@@ -224,9 +220,9 @@ std::string render_line_plot(const LinePlot& plot) {
   };
 
   std::ostringstream svg;
-  svg << "<svg class=\"plot\" id=\"" << escape(plot.id) << "\" width=\"" << coord(width)
-      << "\" height=\"" << coord(height) << "\" viewBox=\"0 0 " << coord(width) << " "
-      << coord(height) << "\" role=\"img\" aria-label=\"" << escape(plot.title) << "\">";
+  svg << "<svg class=\"plot\" id=\"" << escape(plot.id) << "\" width=\"" << coord(width) << "\" height=\""
+      << coord(height) << "\" viewBox=\"0 0 " << coord(width) << " " << coord(height)
+      << "\" role=\"img\" aria-label=\"" << escape(plot.title) << "\">";
   svg << "<text x=\"" << coord(frame::kLeft + plot_w / 2) << "\" y=\"20\" text-anchor=\"middle\" "
       << "font-size=\"14\" font-weight=\"bold\">" << escape(plot.title) << "</text>";
   // Grid and ticks.
@@ -236,16 +232,16 @@ std::string render_line_plot(const LinePlot& plot) {
     grid += "M" + coord(x) + " " + coord(frame::kTop) + "V" + coord(frame::kTop + plot_h);
     ticks_path += "M" + coord(x) + " " + coord(frame::kTop + plot_h) + "v5";
     svg << "<text x=\"" << coord(x) << "\" y=\"" << coord(frame::kTop + plot_h + 18)
-        << "\" text-anchor=\"middle\" font-size=\"11\">"
-        << escape(tick_label(t, plot.x.log, plot.x.percent)) << "</text>";
+        << "\" text-anchor=\"middle\" font-size=\"11\">" << escape(tick_label(t, plot.x.log, plot.x.percent))
+        << "</text>";
   }
   for (double t : axis_ticks(ya, yb, plot.y.log)) {
     const double y = py(t);
     grid += "M" + coord(frame::kLeft) + " " + coord(y) + "H" + coord(frame::kLeft + plot_w);
     ticks_path += "M" + coord(frame::kLeft) + " " + coord(y) + "h-5";
     svg << "<text x=\"" << coord(frame::kLeft - 8) << "\" y=\"" << coord(y + 4)
-        << "\" text-anchor=\"end\" font-size=\"11\">"
-        << escape(tick_label(t, plot.y.log, plot.y.percent)) << "</text>";
+        << "\" text-anchor=\"end\" font-size=\"11\">" << escape(tick_label(t, plot.y.log, plot.y.percent))
+        << "</text>";
   }
   svg << "<path d=\"" << grid << "\" stroke=\"#ddd\" stroke-width=\"1\" fill=\"none\"/>";
   svg << "<path d=\"" << ticks_path << "\" stroke=\"#111\" stroke-width=\"1\" fill=\"none\"/>";
@@ -257,11 +253,11 @@ std::string render_line_plot(const LinePlot& plot) {
       << "\" text-anchor=\"middle\" font-size=\"12\">" << escape(plot.x.label) << "</text>";
   const double label_x = 16, label_y = frame::kTop + plot_h / 2;
   svg << "<text x=\"" << coord(label_x) << "\" y=\"" << coord(label_y)
-      << "\" text-anchor=\"middle\" font-size=\"12\" transform=\"rotate(-90 " << coord(label_x)
-      << " " << coord(label_y) << ")\">" << escape(plot.y.label) << "</text>";
+      << "\" text-anchor=\"middle\" font-size=\"12\" transform=\"rotate(-90 " << coord(label_x) << " "
+      << coord(label_y) << ")\">" << escape(plot.y.label) << "</text>";
   if (empty)
-    svg << "<text x=\"" << coord(frame::kLeft + plot_w / 2) << "\" y=\""
-        << coord(frame::kTop + plot_h / 2) << "\" text-anchor=\"middle\">no data</text>";
+    svg << "<text x=\"" << coord(frame::kLeft + plot_w / 2) << "\" y=\"" << coord(frame::kTop + plot_h / 2)
+        << "\" text-anchor=\"middle\">no data</text>";
 
   // Series, then the legend.
   const int buckets = static_cast<int>(plot_w);  // one per pixel column
@@ -292,11 +288,11 @@ std::string render_line_plot(const LinePlot& plot) {
   for (std::size_t i = 0; i < plot.series.size(); ++i, legend_y += frame::kLegendRow) {
     const char* colour = kColours[i % std::size(kColours)];
     const char* dash = kDashes[i % std::size(kDashes)];
-    svg << "<path d=\"M" << coord(legend_x) << " " << coord(legend_y) << "h30\" stroke=\""
-        << colour << "\" stroke-width=\"2\"" << (*dash ? std::string(" stroke-dasharray=\"") + dash + "\"" : "")
-        << "/>" << marker(static_cast<int>(i % kMarkerKinds), legend_x + 15, legend_y, colour)
-        << "<text x=\"" << coord(legend_x + 38) << "\" y=\"" << coord(legend_y + 4)
-        << "\" font-size=\"12\">" << escape(plot.series[i].label) << "</text>";
+    svg << "<path d=\"M" << coord(legend_x) << " " << coord(legend_y) << "h30\" stroke=\"" << colour
+        << "\" stroke-width=\"2\"" << (*dash ? std::string(" stroke-dasharray=\"") + dash + "\"" : "") << "/>"
+        << marker(static_cast<int>(i % kMarkerKinds), legend_x + 15, legend_y, colour) << "<text x=\""
+        << coord(legend_x + 38) << "\" y=\"" << coord(legend_y + 4) << "\" font-size=\"12\">"
+        << escape(plot.series[i].label) << "</text>";
   }
   svg << "</g></svg>";
   return svg.str();

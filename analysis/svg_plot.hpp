@@ -21,9 +21,9 @@ struct PlotSeries {
 };
 
 struct PlotAxis {
-  std::string label;  // with its unit: "matrix size J = K = L (elements)"
-  bool log = false;   // base-10 logarithmic (all values must be > 0)
-  bool percent = false;  // tick labels as "12.5%"
+  std::string label;               // with its unit: "matrix size J = K = L (elements)"
+  bool log = false;                // base-10 logarithmic (all values must be > 0)
+  bool percent = false;            // tick labels as "12.5%"
   std::optional<double> min, max;  // fixed range; otherwise from the data
 };
 

@@ -34,7 +34,7 @@ struct ZooLaunch {
   Dim3 grid;
   Dim3 block;
   std::map<std::string, std::int64_t> arguments;  // scalar parameters by name
-  const char* folder = "/kernels/zoo/";            // under the source tree
+  const char* folder = "/kernels/zoo/";           // under the source tree
 };
 
 constexpr std::int64_t kIntMax = 2147483647;
@@ -46,7 +46,9 @@ const ZooLaunch kLaunches[] = {
     // height = 65,535 * 14 gives 65,535 block rows.
     {"convolution_2d.cu", {153391689, 65535, 1}, {16, 16, 1}, {{"width", kIntMax}, {"height", 917490}}},
     // grid ((nx+7)/8, (ny+7)/8, (nz+3)/4) with nx + 7 <= 2^31 - 1: nx = 2^31 - 8.
-    {"early_return_3d.cu", {268435455, 65535, 65535}, {8, 8, 4},
+    {"early_return_3d.cu",
+     {268435455, 65535, 65535},
+     {8, 8, 4},
      {{"nx", kIntMax - 7}, {"ny", 524273}, {"nz", 262137}}},
     // n + blockDim.x * gridDim.x <= 2^31 keeps i += stride from wrapping: n = 2^30, 2^22 blocks
     // of 128 (two elements per thread).
@@ -61,7 +63,9 @@ const ZooLaunch kLaunches[] = {
     {"tiled_matmul.cu", {134217728, 65535, 1}, {16, 16, 1}, {{"Width", kIntMax}}},
     {"tiled_matmul_barrier_in_guard.cu", {134217728, 65535, 1}, {16, 16, 1}, {{"Width", kIntMax}}},
     // The rectangular tiled multiply, at its header's 16 x 16 blocks: L = K = 2^31 - 1, J = 65,535 * 16.
-    {"tiled_matmul_rect.cu", {134217728, 65535, 1}, {16, 16, 1},
+    {"tiled_matmul_rect.cu",
+     {134217728, 65535, 1},
+     {16, 16, 1},
      {{"J", 1048560}, {"K", kIntMax}, {"L", kIntMax}}},
     // The memory kernels. grid (n+511)/512: n = 2^31 (unsigned: i + blockDim.x stays below
     // 2^32).
@@ -80,7 +84,11 @@ const ZooLaunch kLaunches[] = {
     {"grid_stride_fill.cu", {2147483647, 1, 1}, {1024, 1, 1}, {{"n", 9223372036854775807}}, kBlindSpots},
     {"stencil_unsigned.cu", {376, 376, 376}, {8, 8, 8}, {{"N", 3000}}, kBlindSpots},
     {"stencil_shifted.cu", {376, 376, 376}, {8, 8, 8}, {{"N", 3000}}, kBlindSpots},
-    {"transpose_reassigned.cu", {1448, 1448, 1}, {32, 32, 1}, {{"width", 46336}, {"height", 46336}}, kBlindSpots},
+    {"transpose_reassigned.cu",
+     {1448, 1448, 1},
+     {32, 32, 1},
+     {{"width", 46336}, {"height", 46336}},
+     kBlindSpots},
     // The unsigned 5-point stencil at N = 40,000 (its bounds check keeps (i - 1) * N + j from
     // wrapping); the row softmax with rows = 2^31 - 1 and C = 1: grid 2^31 - 1 / 32 blocks of 32.
     {"stencil_2d.cu", {2500, 2500, 1}, {16, 16, 1}, {{"N", 40000}}},
@@ -183,7 +191,8 @@ void BM_ReplayMemory(benchmark::State& state, const ZooLaunch& z, ReplayMode mod
   state.counters["native"] = native ? 1 : 0;
 #ifdef WARPDIV_HAVE_NATIVE_REPLAY
   if (!native && !interpreted) state.SetLabel(warpdiv::jit::native_stats().last_refusal);
-  if (!interpreted) state.counters["compile_ms"] = 1000 * (warpdiv::jit::native_stats().compile_seconds - compiled_before);
+  if (!interpreted)
+    state.counters["compile_ms"] = 1000 * (warpdiv::jit::native_stats().compile_seconds - compiled_before);
 #endif
   state.counters["warp_accesses"] = requests;
   if (mode == ReplayMode::kInterpreted) state.counters["affine_share"] = requests > 0 ? affine / requests : 0;
@@ -238,14 +247,16 @@ const CsrBench& csr_bench() {
       return state >> 33;
     };
     const auto put = [](std::string& s, std::int32_t v) {
-      for (int b = 0; b < 4; ++b) s.push_back(static_cast<char>((static_cast<std::uint32_t>(v) >> (8 * b)) & 0xFF));
+      for (int b = 0; b < 4; ++b)
+        s.push_back(static_cast<char>((static_cast<std::uint32_t>(v) >> (8 * b)) & 0xFF));
     };
     std::int32_t nnz = 0;
     put(rp, 0);
     for (std::int32_t r = 0; r < c.rows; ++r) {
       const std::uint64_t pick = next() % 1000;
       const std::int32_t length = pick < 3 ? 300 : static_cast<std::int32_t>(1 + pick % 9);
-      for (std::int32_t j = 0; j < length; ++j) put(ci, static_cast<std::int32_t>(next() % static_cast<std::uint64_t>(c.rows)));
+      for (std::int32_t j = 0; j < length; ++j)
+        put(ci, static_cast<std::int32_t>(next() % static_cast<std::uint64_t>(c.rows)));
       nnz += length;
       put(rp, nnz);
     }
@@ -315,8 +326,14 @@ void BM_ReplayFloat(benchmark::State& state) {
   Launch launch;
   launch.grid = {32, 32, 1};
   launch.block = {16, 16, 1};
-  launch.arguments = {Value{}, Value::of(ScalarType::I32, 512), Value::of(ScalarType::I32, 512), f32(-2.0f),
-                      f32(-1.5f), f32(0.005859375f), f32(0.005859375f), Value::of(ScalarType::I32, 256)};
+  launch.arguments = {Value{},
+                      Value::of(ScalarType::I32, 512),
+                      Value::of(ScalarType::I32, 512),
+                      f32(-2.0f),
+                      f32(-1.5f),
+                      f32(0.005859375f),
+                      f32(0.005859375f),
+                      Value::of(ScalarType::I32, 256)};
   replay_rate(state, kernel, launch);
 }
 
@@ -327,7 +344,8 @@ void BM_ReplayRefusedBeforeRunning(benchmark::State& state) {
   warpdiv::frontend::FrontendOptions o;
   o.file = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/naive_matmul.cu";
   const Kernel kernel = warpdiv::frontend::load_kernel(o);
-  const Launch launch = launch_of(kernel, {"naive_matmul.cu", {2147483647, 65535, 1}, {16, 16, 1}, {{"Width", kIntMax}}});
+  const Launch launch =
+      launch_of(kernel, {"naive_matmul.cu", {2147483647, 65535, 1}, {16, 16, 1}, {{"Width", kIntMax}}});
   for (auto _ : state) {
     try {
       replay(kernel, launch);
@@ -344,17 +362,19 @@ int register_all() {
   warpdiv::jit::install_native_replay();
 #endif
   for (const ZooLaunch& z : kLaunches)
-    benchmark::RegisterBenchmark((std::string("BM_ClassEngine/") + z.file).c_str(),
-                                 [&z](benchmark::State& s) { BM_ClassEngine(s, z, true); })
-        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((std::string("BM_ClassEngine/") + z.file).c_str(), [&z](
+                                                                                        benchmark::State& s) {
+      BM_ClassEngine(s, z, true);
+    })->Unit(benchmark::kMicrosecond);
   for (const ZooLaunch& z : kLaunches)
     benchmark::RegisterBenchmark((std::string("BM_ClassEngineNoMemory/") + z.file).c_str(),
                                  [&z](benchmark::State& s) { BM_ClassEngine(s, z, false); })
         ->Unit(benchmark::kMicrosecond);
-  const std::pair<const char*, ReplayMode> modes[] = {{"BM_ReplayMemory/", ReplayMode::kMemory},
-                                                       {"BM_ReplayMemoryInterpreted/", ReplayMode::kInterpreted},
-                                                       {"BM_ReplayMemoryLanes/", ReplayMode::kLanes},
-                                                       {"BM_ReplayNoMemory/", ReplayMode::kNoMemory}};
+  const std::pair<const char*, ReplayMode> modes[] = {
+      {"BM_ReplayMemory/", ReplayMode::kMemory},
+      {"BM_ReplayMemoryInterpreted/", ReplayMode::kInterpreted},
+      {"BM_ReplayMemoryLanes/", ReplayMode::kLanes},
+      {"BM_ReplayNoMemory/", ReplayMode::kNoMemory}};
   for (const auto& [name, mode] : modes)
     for (const ZooLaunch& z : kReplayLaunches)
       benchmark::RegisterBenchmark((std::string(name) + z.file).c_str(),
@@ -380,12 +400,14 @@ int register_all() {
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
   // The same with native code (its loads of row_ptr and col_idx read from the launch's data).
-  benchmark::RegisterBenchmark("BM_ReplayDataNative/spmv_csr_scalar",
-                               [](benchmark::State& s) { BM_ReplayData(s, "spmv_csr_scalar.cu", false, NativeReplay::Always); })
+  benchmark::RegisterBenchmark(
+      "BM_ReplayDataNative/spmv_csr_scalar",
+      [](benchmark::State& s) { BM_ReplayData(s, "spmv_csr_scalar.cu", false, NativeReplay::Always); })
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
-  benchmark::RegisterBenchmark("BM_ReplayDataNative/spmv_csr_vector",
-                               [](benchmark::State& s) { BM_ReplayData(s, "spmv_csr_vector.cu", true, NativeReplay::Always); })
+  benchmark::RegisterBenchmark(
+      "BM_ReplayDataNative/spmv_csr_vector",
+      [](benchmark::State& s) { BM_ReplayData(s, "spmv_csr_vector.cu", true, NativeReplay::Always); })
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
   return 0;

@@ -25,8 +25,8 @@ void BM_IrReplayTiled(benchmark::State& state) {
   launch.grid = Dim3{blocks, blocks, 1};
   launch.warp_size = 32;
   launch.arguments.resize(t.kernel.parameters.size());
-  for (int p : {testing::TiledMatmulIr::kParamJ, testing::TiledMatmulIr::kParamK,
-                testing::TiledMatmulIr::kParamL})
+  for (int p :
+       {testing::TiledMatmulIr::kParamJ, testing::TiledMatmulIr::kParamK, testing::TiledMatmulIr::kParamL})
     launch.arguments[p] = Value::of(ScalarType::I32, width);
   ReplayOptions options;
   options.threads = static_cast<unsigned>(state.range(2));
@@ -40,8 +40,8 @@ void BM_IrReplayTiled(benchmark::State& state) {
     benchmark::DoNotOptimize(r);
   }
   state.counters["warp_statement_evaluations"] = evaluations;
-  state.counters["evaluations_per_s"] = benchmark::Counter(
-      evaluations * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["evaluations_per_s"] =
+      benchmark::Counter(evaluations * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.SetLabel(std::to_string(width) + "^3 T=" + std::to_string(tile) +
                  (state.range(2) == 0 ? " all cores" : " threads=" + std::to_string(state.range(2))));
 }

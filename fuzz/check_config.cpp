@@ -18,11 +18,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string text(reinterpret_cast<const char*>(data), size);
   // Messages quote the user's keys and values escaped and cut (sim::quote_value), but toml++'s own
   // descriptions may hold a raw byte of the input: the CLI's one_line() escapes those.
-  expect_no_surprise([&] {
-    const an::CheckConfig config = an::parse_check_config(text, "ci/fuzz.toml");
-    for (const an::CheckKernel& k : config.kernels)
-      for (const an::LineLimits& l : k.lines) (void)an::overlay(k.limits, l.limits);
-  }, Message::bounded);
+  expect_no_surprise(
+      [&] {
+        const an::CheckConfig config = an::parse_check_config(text, "ci/fuzz.toml");
+        for (const an::CheckKernel& k : config.kernels)
+          for (const an::LineLimits& l : k.lines) (void)an::overlay(k.limits, l.limits);
+      },
+      Message::bounded);
   expect_no_surprise([&] {
     const std::vector<an::CheckRow> rows = an::read_baseline(text, "fuzz.csv");
     std::ostringstream again;

@@ -31,9 +31,10 @@ class Generator {
   Generator(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
 
   std::string kernel() {
-    std::string s = "__device__ int twice(int v) { return v * 2; }\n"
-                    "__global__ void k(int* out, int n, unsigned u, long long w) {\n"
-                    "  int l0 = threadIdx.x; unsigned l1 = blockIdx.x; long long l2 = n; int l3 = 0;\n";
+    std::string s =
+        "__device__ int twice(int v) { return v * 2; }\n"
+        "__global__ void k(int* out, int n, unsigned u, long long w) {\n"
+        "  int l0 = threadIdx.x; unsigned l1 = blockIdx.x; long long l2 = n; int l3 = 0;\n";
     const unsigned statements = 1 + pick(6);
     for (unsigned i = 0; i < statements; ++i) s += statement(1);
     return s + "  out[threadIdx.x] = l3;\n}\n";
@@ -44,32 +45,35 @@ class Generator {
   std::string indent(int depth) const { return std::string(2 * static_cast<std::size_t>(depth), ' '); }
 
   std::string leaf() {
-    static const char* const leaves[] = {"threadIdx.x", "threadIdx.y", "blockIdx.x", "blockDim.x",
-                                         "gridDim.x",   "n",           "u",          "w",
-                                         "l0",          "l1",          "l2",         "l3",
-                                         "warpSize"};
+    static const char* const leaves[] = {
+        "threadIdx.x", "threadIdx.y", "blockIdx.x", "blockDim.x", "gridDim.x", "n",       "u",
+        "w",           "l0",          "l1",         "l2",         "l3",        "warpSize"};
     if (pick(3) == 0) return std::to_string(static_cast<int>(pick(256)) - 64);
     return leaves[pick(sizeof leaves / sizeof *leaves)];
   }
 
   std::string expression(int depth) {
     if (depth > 4) return leaf();
-    static const char* const binary[] = {"+",  "-",  "*",  "/",  "%",  "<<", ">>", "&", "|",
-                                         "^",  "<",  "<=", ">",  ">=", "==", "!=", "&&", "||"};
+    static const char* const binary[] = {"+", "-", "*",  "/", "%",  "<<", ">>", "&",  "|",
+                                         "^", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
     switch (pick(7)) {
-      case 0: case 1: return leaf();
-      case 2: case 3:
+      case 0:
+      case 1:
+        return leaf();
+      case 2:
+      case 3:
         return "(" + expression(depth + 1) + " " + binary[pick(sizeof binary / sizeof *binary)] + " " +
                expression(depth + 1) + ")";
       case 4: {
-        static const char* const unary[] = {"-", "!", "~", "(unsigned)", "(long long)", "(short)",
-                                            "(unsigned char)"};
+        static const char* const unary[] = {
+            "-", "!", "~", "(unsigned)", "(long long)", "(short)", "(unsigned char)"};
         return std::string(unary[pick(sizeof unary / sizeof *unary)]) + "(" + expression(depth + 1) + ")";
       }
       case 5:
-        return "(" + expression(depth + 1) + " ? " + expression(depth + 1) + " : " +
-               expression(depth + 1) + ")";
-      default: return "twice(" + expression(depth + 1) + ")";
+        return "(" + expression(depth + 1) + " ? " + expression(depth + 1) + " : " + expression(depth + 1) +
+               ")";
+      default:
+        return "twice(" + expression(depth + 1) + ")";
     }
   }
 
@@ -85,7 +89,8 @@ class Generator {
     if (depth > 4) return in + "l3 += " + leaf() + ";\n";
     const int loop = loops_;
     switch (pick(10)) {
-      case 0: case 1: {
+      case 0:
+      case 1: {
         static const char* const locals[] = {"l0", "l1", "l2", "l3"};
         static const char* const ops[] = {"=", "+=", "-=", "^="};
         return in + locals[pick(4)] + " " + ops[pick(4)] + " " + expression(0) + ";\n";
@@ -123,9 +128,12 @@ class Generator {
       case 6:
         if (loops_ > 0) return in + (pick(2) ? "break;\n" : "continue;\n");
         return in + "l3 += 1;\n";
-      case 7: return in + "if (" + expression(1) + ") return;\n";
-      case 8: return in + "__syncthreads();\n";
-      default: return in + "out[" + expression(1) + " & 63] = " + expression(1) + ";\n";
+      case 7:
+        return in + "if (" + expression(1) + ") return;\n";
+      case 8:
+        return in + "__syncthreads();\n";
+      default:
+        return in + "out[" + expression(1) + " & 63] = " + expression(1) + ";\n";
     }
   }
 
@@ -173,10 +181,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ir::Kernel kernel;
   bool read = false;
   // Clang's own diagnostics (a generated kernel Clang refuses) come as Clang prints them.
-  warpdiv::fuzz::expect_no_surprise([&] {
-    kernel = warpdiv::frontend::load_kernel(options);
-    read = true;
-  }, warpdiv::fuzz::Message::any);
+  warpdiv::fuzz::expect_no_surprise(
+      [&] {
+        kernel = warpdiv::frontend::load_kernel(options);
+        read = true;
+      },
+      warpdiv::fuzz::Message::any);
   if (!read) return 0;
   ir::ReplayOptions budget;
   budget.max_evaluations = 200000;

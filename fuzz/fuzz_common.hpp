@@ -25,10 +25,8 @@ inline void check_message(const std::exception& e, Message rule) {
   if (rule == Message::any) return;
   const char* what = e.what();
   const std::size_t length = std::strlen(what);
-  if (length > kMaxMessageBytes ||
-      (rule == Message::one_line && std::strpbrk(what, "\n\r") != nullptr)) {
-    std::fprintf(stderr, "fuzz: a message that is not one bounded line (%zu bytes): %.300s\n", length,
-                 what);
+  if (length > kMaxMessageBytes || (rule == Message::one_line && std::strpbrk(what, "\n\r") != nullptr)) {
+    std::fprintf(stderr, "fuzz: a message that is not one bounded line (%zu bytes): %.300s\n", length, what);
     std::abort();
   }
 }

@@ -19,7 +19,8 @@ void check_entries(const warpdiv::analysis::SparseMatrix& m) {
     if (m.row[k] < 0 || m.col[k] < 0 || static_cast<std::uint64_t>(m.row[k]) >= m.rows ||
         static_cast<std::uint64_t>(m.col[k]) >= m.cols)
       std::abort();
-    if (k > 0 && std::make_pair(m.row[k - 1], m.col[k - 1]) >= std::make_pair(m.row[k], m.col[k])) std::abort();
+    if (k > 0 && std::make_pair(m.row[k - 1], m.col[k - 1]) >= std::make_pair(m.row[k], m.col[k]))
+      std::abort();
   }
 }
 
@@ -39,7 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       // slow to build for every input of a fuzzing run; the entry views follow the file.
       if (view == "csr.row_ptr" && m.rows > (1u << 16)) continue;
       for (const auto& type : types)  // not a structured binding: C++17 lambdas cannot capture one
-        expect_no_surprise([&] { (void)an::matrix_market_view(m, view, type.first, type.second, "--data fuzz"); });
+        expect_no_surprise(
+            [&] { (void)an::matrix_market_view(m, view, type.first, type.second, "--data fuzz"); });
     }
   });
   return 0;

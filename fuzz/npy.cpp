@@ -22,8 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (a.kind == 'b')
       for (const char c : a.data)
         if (c != 0 && c != 1) std::abort();
-    for (const char* type : {"float", "double", "char", "unsigned char", "bool", "_Bool", "int", "unsigned int",
-                             "long", "short", "uint64_t"})
+    for (const char* type : {"float", "double", "char", "unsigned char", "bool", "_Bool", "int",
+                             "unsigned int", "long", "short", "uint64_t"})
       (void)an::npy_matches(a, type);
   });
   return 0;

@@ -39,14 +39,16 @@ std::vector<std::string> candidates() {
   const fs::path exe = fs::read_symlink("/proc/self/exe", error);
   if (!error) {
     out.push_back((exe.parent_path() / kFileName).string());
-    out.push_back((exe.parent_path() / WARPDIV_INSTALLED_JIT_FROM_BIN / kFileName).lexically_normal().string());
+    out.push_back(
+        (exe.parent_path() / WARPDIV_INSTALLED_JIT_FROM_BIN / kFileName).lexically_normal().string());
   }
   return out;
 }
 
 [[noreturn]] void refuse(const std::string& path, const std::string& why) {
-  throw InvalidInput(Diag::plugin_unavailable, "the native replay's plugin " + path + " cannot be loaded: " + why +
-                     "; reinstall warpdiv, or set WARPDIV_NATIVE=off to interpret every replay");
+  throw InvalidInput(Diag::plugin_unavailable,
+                     "the native replay's plugin " + path + " cannot be loaded: " + why +
+                         "; reinstall warpdiv, or set WARPDIV_NATIVE=off to interpret every replay");
 }
 
 // The plugin's compiler, or null where there is none to load (looked for once). A plugin that
@@ -67,9 +69,11 @@ detail::NativeCompiler load() {
     void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) refuse(path, ::dlerror());
     const auto entry = reinterpret_cast<Entry>(::dlsym(handle, "warpdiv_native_compiler"));
-    if (entry == nullptr) refuse(path, "it has no warpdiv_native_compiler (not warpdiv's native-replay plugin)");
+    if (entry == nullptr)
+      refuse(path, "it has no warpdiv_native_compiler (not warpdiv's native-replay plugin)");
     const auto compiler = reinterpret_cast<detail::NativeCompiler>(entry(detail::kNativeAbi));
-    if (compiler == nullptr && named) refuse(path, "it belongs to another build of warpdiv (its ABI differs)");
+    if (compiler == nullptr && named)
+      refuse(path, "it belongs to another build of warpdiv (its ABI differs)");
     return compiler;
   }
   return nullptr;

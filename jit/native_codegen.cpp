@@ -2,7 +2,6 @@
 // warp over 32-lane vectors (jit/native_codegen.hpp).
 #include "jit/native_codegen.hpp"
 
-
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -29,7 +28,6 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
-
 
 #include "jit/ops_lanes.hpp"
 #include "sim/ir_memory.hpp"
@@ -81,7 +79,8 @@ class Codegen {
     // Counts kept in registers go to the context's arrays (StatementCounts: seven 128-bit fields).
     llvm::Type* i128 = llvm::Type::getInt128Ty(c_);
     for (const auto& [id, fields] : counters_) {
-      llvm::Value* row = b_.CreateGEP(i128, counts_pointer(), llvm::ConstantInt::get(i64_, std::uint64_t(id) * 7));
+      llvm::Value* row =
+          b_.CreateGEP(i128, counts_pointer(), llvm::ConstantInt::get(i64_, std::uint64_t(id) * 7));
       for (int f = 0; f < 4; ++f) {
         if (fields[f] == nullptr) continue;
         llvm::Value* at = b_.CreateGEP(i128, row, llvm::ConstantInt::get(i64_, std::uint64_t(f)));
@@ -146,17 +145,24 @@ class Codegen {
 
   llvm::Type* scalar_type(ScalarType t) {
     switch (t) {
-      case ScalarType::Bool: return i1_;
+      case ScalarType::Bool:
+        return i1_;
       case ScalarType::I8:
-      case ScalarType::U8: return i8_;
+      case ScalarType::U8:
+        return i8_;
       case ScalarType::I16:
-      case ScalarType::U16: return llvm::Type::getInt16Ty(c_);
+      case ScalarType::U16:
+        return llvm::Type::getInt16Ty(c_);
       case ScalarType::I32:
-      case ScalarType::U32: return i32_;
+      case ScalarType::U32:
+        return i32_;
       case ScalarType::I64:
-      case ScalarType::U64: return i64_;
-      case ScalarType::F32: return llvm::Type::getFloatTy(c_);
-      case ScalarType::F64: return llvm::Type::getDoubleTy(c_);
+      case ScalarType::U64:
+        return i64_;
+      case ScalarType::F32:
+        return llvm::Type::getFloatTy(c_);
+      case ScalarType::F64:
+        return llvm::Type::getDoubleTy(c_);
     }
     return i64_;
   }
@@ -198,7 +204,9 @@ class Codegen {
     in_entry([&](llvm::IRBuilder<>& e) { e.CreateStore(llvm::ConstantInt::get(i64_, 0), a); });
     return a;
   }
-  void add(llvm::AllocaInst* to, llvm::Value* v) { b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, to), v), to); }
+  void add(llvm::AllocaInst* to, llvm::Value* v) {
+    b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, to), v), to);
+  }
   llvm::AllocaInst* mask_variable(llvm::Value* initial) {
     llvm::AllocaInst* a = alloca(i32_);
     b_.CreateStore(initial, a);
@@ -234,7 +242,8 @@ class Codegen {
       const bool single = t == ScalarType::F32;
       llvm::APFloat value(single ? llvm::APFloat::IEEEsingle() : llvm::APFloat::IEEEdouble(),
                           llvm::APInt(single ? 32 : 64, bits));
-      return llvm::ConstantVector::getSplat(llvm::ElementCount::getFixed(kLanes), llvm::ConstantFP::get(c_, value));
+      return llvm::ConstantVector::getSplat(llvm::ElementCount::getFixed(kLanes),
+                                            llvm::ConstantFP::get(c_, value));
     }
     return splat_int(t, t == ScalarType::Bool ? (bits & 1) : bits);
   }
@@ -255,7 +264,8 @@ class Codegen {
           i64_->getPointerTo(),
           entry.CreateBitCast(entry.CreateConstInBoundsGEP1_64(i8_, ctx_, offsetof(WarpContext, arguments)),
                               i64_->getPointerTo()->getPointerTo()));
-      llvm::Value* bits = entry.CreateLoad(i64_, entry.CreateGEP(i64_, args, entry.getInt64(std::uint64_t(e.index))));
+      llvm::Value* bits =
+          entry.CreateLoad(i64_, entry.CreateGEP(i64_, args, entry.getInt64(std::uint64_t(e.index))));
       v = entry.CreateVectorSplat(kLanes, from_bits(e.type, bits, entry));
     });
     return parameters_[key] = v;
@@ -272,8 +282,9 @@ class Codegen {
       };
       if (which <= Builtin::ThreadIdxZ) {
         llvm::Type* vt = llvm::FixedVectorType::get(i32_, kLanes);
-        llvm::Value* p = e.CreateLoad(i32_->getPointerTo(), at(offsetof(WarpContext, thread) + sizeof(void*) * i,
-                                                              i32_->getPointerTo()));
+        llvm::Value* p =
+            e.CreateLoad(i32_->getPointerTo(),
+                         at(offsetof(WarpContext, thread) + sizeof(void*) * i, i32_->getPointerTo()));
         v = e.CreateAlignedLoad(vt, e.CreateBitCast(p, vt->getPointerTo()), llvm::Align(4));
       } else if (which <= Builtin::BlockIdxZ) {
         const int d = i - static_cast<int>(Builtin::BlockIdxX);
@@ -289,24 +300,31 @@ class Codegen {
   llvm::Value* expr(ExprId id, llvm::Value* mask) {
     const Expr& e = k_.exprs[static_cast<std::size_t>(id)];
     switch (e.kind) {
-      case ExprKind::Constant: return constant(e.type, e.constant);
-      case ExprKind::Param: return parameter(e);
-      case ExprKind::Builtin: return builtin(e.builtin);
+      case ExprKind::Constant:
+        return constant(e.type, e.constant);
+      case ExprKind::Param:
+        return parameter(e);
+      case ExprKind::Builtin:
+        return builtin(e.builtin);
       case ExprKind::Local: {
         const auto l = static_cast<std::size_t>(e.index);
         llvm::Value* defined = b_.CreateLoad(i32_, defined_[l]);
-        fail_if(b_.CreateICmpNE(b_.CreateAnd(mask, b_.CreateNot(defined)), zero()), HandOverReason::UndefinedLocal);
+        fail_if(b_.CreateICmpNE(b_.CreateAnd(mask, b_.CreateNot(defined)), zero()),
+                HandOverReason::UndefinedLocal);
         return b_.CreateLoad(vector_type(e.type), values_[l]);
       }
-      case ExprKind::Cast: return cast(e, expr(e.operands[0], mask), mask);
-      case ExprKind::Unary: return unary(e, mask);
-      case ExprKind::Binary: return binary(e, mask);
+      case ExprKind::Cast:
+        return cast(e, expr(e.operands[0], mask), mask);
+      case ExprKind::Unary:
+        return unary(e, mask);
+      case ExprKind::Binary:
+        return binary(e, mask);
       case ExprKind::Logical: {
         llvm::Value* left = expr(e.operands[0], mask);
         llvm::Value* lm = to_mask(left);
         // The right operand runs in the lanes the left one does not decide.
-        llvm::Value* rest = e.logical_op == LogicalOp::And ? b_.CreateAnd(mask, lm)
-                                                           : b_.CreateAnd(mask, b_.CreateNot(lm));
+        llvm::Value* rest =
+            e.logical_op == LogicalOp::And ? b_.CreateAnd(mask, lm) : b_.CreateAnd(mask, b_.CreateNot(lm));
         llvm::Value* right = expr(e.operands[1], rest);
         return e.logical_op == LogicalOp::And ? b_.CreateAnd(left, right) : b_.CreateOr(left, right);
       }
@@ -317,11 +335,14 @@ class Codegen {
         llvm::Value* no = expr(e.operands[2], b_.CreateAnd(mask, b_.CreateNot(cm)));
         return b_.CreateSelect(condition, yes, no);
       }
-      case ExprKind::Intrinsic: return intrinsic(e, mask);
+      case ExprKind::Intrinsic:
+        return intrinsic(e, mask);
       case ExprKind::Opaque:
-        if (p_.exprs[static_cast<std::size_t>(id)].index != kNone) return load(e, p_.exprs[static_cast<std::size_t>(id)].index, mask);
+        if (p_.exprs[static_cast<std::size_t>(id)].index != kNone)
+          return load(e, p_.exprs[static_cast<std::size_t>(id)].index, mask);
         throw Unsupported{location(k_, e.range) + ": an opaque value (" + e.description + ") is evaluated"};
-      case ExprKind::Warp: return warp(e, mask);
+      case ExprKind::Warp:
+        return warp(e, mask);
     }
     throw Unsupported{"unknown expression kind"};
   }
@@ -338,18 +359,21 @@ class Codegen {
     return is_signed(t) ? b_.CreateSExt(v, v64) : b_.CreateZExt(v, v64);
   }
   llvm::Value* lanes_from_bits(llvm::Value* bits, ScalarType t) {
-    if (t == ScalarType::F32) return b_.CreateBitCast(b_.CreateTrunc(bits, vector_type(ScalarType::U32)), vector_type(t));
+    if (t == ScalarType::F32)
+      return b_.CreateBitCast(b_.CreateTrunc(bits, vector_type(ScalarType::U32)), vector_type(t));
     if (t == ScalarType::F64) return b_.CreateBitCast(bits, vector_type(t));
     return bit_width(t) == 64 ? bits : b_.CreateTrunc(bits, vector_type(t));
   }
 
   // The lane function `name` (jit/ops_lanes.hpp) on `operands` of their types, its result of type
   // `result`; hands over where it faults in a lane of `mask` (unless it never faults).
-  llvm::Value* apply(const std::string& name, const std::vector<std::pair<llvm::Value*, ScalarType>>& operands,
-                     ScalarType result, llvm::Value* mask, bool may_fault) {
+  llvm::Value* apply(const std::string& name,
+                     const std::vector<std::pair<llvm::Value*, ScalarType>>& operands, ScalarType result,
+                     llvm::Value* mask, bool may_fault) {
     llvm::Type* v64 = vector_type(ScalarType::U64);
     llvm::Type* p64 = i64_->getPointerTo();
-    auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(c_), {p64, p64, p64, p64, i8_->getPointerTo()}, false);
+    auto* type =
+        llvm::FunctionType::get(llvm::Type::getVoidTy(c_), {p64, p64, p64, p64, i8_->getPointerTo()}, false);
     const llvm::FunctionCallee fn = m_.getOrInsertFunction(name, type);
     // One set of arrays for every call (each is written whole before it is read, so that the
     // optimiser keeps them in registers once the function is inlined).
@@ -370,8 +394,8 @@ class Codegen {
     args.push_back(b_.CreateBitCast(faults, i8_->getPointerTo()));
     b_.CreateCall(fn, args);
     if (may_fault)
-      fault_if(b_.CreateICmpNE(b_.CreateLoad(faults_type, faults), llvm::Constant::getNullValue(faults_type)), mask,
-               HandOverReason::UndefinedOperation);
+      fault_if(b_.CreateICmpNE(b_.CreateLoad(faults_type, faults), llvm::Constant::getNullValue(faults_type)),
+               mask, HandOverReason::UndefinedOperation);
     return lanes_from_bits(b_.CreateLoad(v64, r), result);
   }
 
@@ -384,7 +408,8 @@ class Codegen {
   llvm::Value* unary(const Expr& e, llvm::Value* mask) {
     const ScalarType t = k_.exprs[static_cast<std::size_t>(e.operands[0])].type;
     llvm::Value* a = expr(e.operands[0], mask);
-    return apply(ops_lanes::unary(e.unary_op, t), {{a, t}}, e.type, mask, fault_rule(e.unary_op) != FaultRule::None);
+    return apply(ops_lanes::unary(e.unary_op, t), {{a, t}}, e.type, mask,
+                 fault_rule(e.unary_op) != FaultRule::None);
   }
 
   llvm::Value* binary(const Expr& e, llvm::Value* mask) {
@@ -412,22 +437,30 @@ class Codegen {
         k_.exprs[static_cast<std::size_t>(a.offset)].type != ScalarType::U64)
       throw Unsupported{"a load offset of type " + name(k_.exprs[static_cast<std::size_t>(a.offset)].type)};
     llvm::Value* offsets = expr(a.offset, mask);
-    b_.CreateAlignedStore(offsets, b_.CreateBitCast(offsets_, vector_type(ScalarType::I64)->getPointerTo()), llvm::Align(8));
+    b_.CreateAlignedStore(offsets, b_.CreateBitCast(offsets_, vector_type(ScalarType::I64)->getPointerTo()),
+                          llvm::Align(8));
     if (values_read_ == nullptr) values_read_ = alloca(llvm::ArrayType::get(i64_, kLanes));
-    auto* fn_type = llvm::FunctionType::get(i32_, {i8_->getPointerTo(), i32_, i32_, i64_->getPointerTo(), i64_->getPointerTo()}, false);
-    llvm::Value* fn = b_.CreateLoad(fn_type->getPointerTo(), field(offsetof(WarpContext, read), fn_type->getPointerTo()));
-    llvm::Value* worker = b_.CreateLoad(i8_->getPointerTo(), field(offsetof(WarpContext, worker), i8_->getPointerTo()));
-    llvm::Value* r = b_.CreateCall(fn_type, fn, {worker, llvm::ConstantInt::get(i32_, std::uint64_t(access)), mask,
-                                                 b_.CreateBitCast(offsets_, i64_->getPointerTo()),
-                                                 b_.CreateBitCast(values_read_, i64_->getPointerTo())});
+    auto* fn_type = llvm::FunctionType::get(
+        i32_, {i8_->getPointerTo(), i32_, i32_, i64_->getPointerTo(), i64_->getPointerTo()}, false);
+    llvm::Value* fn =
+        b_.CreateLoad(fn_type->getPointerTo(), field(offsetof(WarpContext, read), fn_type->getPointerTo()));
+    llvm::Value* worker =
+        b_.CreateLoad(i8_->getPointerTo(), field(offsetof(WarpContext, worker), i8_->getPointerTo()));
+    llvm::Value* r = b_.CreateCall(fn_type, fn,
+                                   {worker, llvm::ConstantInt::get(i32_, std::uint64_t(access)), mask,
+                                    b_.CreateBitCast(offsets_, i64_->getPointerTo()),
+                                    b_.CreateBitCast(values_read_, i64_->getPointerTo())});
     fail_if(b_.CreateICmpNE(r, zero()), HandOverReason::Load);
     // The elements' bytes, zero-extended: the value of the element's type.
-    llvm::Value* bits = b_.CreateAlignedLoad(vector_type(ScalarType::U64),
-                                             b_.CreateBitCast(values_read_, vector_type(ScalarType::U64)->getPointerTo()),
-                                             llvm::Align(8));
+    llvm::Value* bits = b_.CreateAlignedLoad(
+        vector_type(ScalarType::U64),
+        b_.CreateBitCast(values_read_, vector_type(ScalarType::U64)->getPointerTo()), llvm::Align(8));
     if (e.type == ScalarType::Bool) return b_.CreateICmpNE(bits, splat_int(ScalarType::U64, 0));
     const int width = bit_width(e.type);
-    llvm::Value* v = width == 64 ? bits : b_.CreateTrunc(bits, llvm::FixedVectorType::get(b_.getIntNTy(static_cast<unsigned>(width)), kLanes));
+    llvm::Value* v = width == 64
+                         ? bits
+                         : b_.CreateTrunc(bits, llvm::FixedVectorType::get(
+                                                    b_.getIntNTy(static_cast<unsigned>(width)), kLanes));
     return is_floating(e.type) ? b_.CreateBitCast(v, vector_type(e.type)) : v;
   }
 
@@ -436,7 +469,8 @@ class Codegen {
   llvm::Value* warp(const Expr& e, llvm::Value* active) {
     if (e.warp_op == WarpOp::ActiveMask) return splat(active);
     // Run only by some lane (an operand of && or ?: that no lane reaches runs nowhere).
-    return if_any(active, llvm::Constant::getNullValue(vector_type(e.type)), [&] { return warp_lanes(e, active); });
+    return if_any(active, llvm::Constant::getNullValue(vector_type(e.type)),
+                  [&] { return warp_lanes(e, active); });
   }
 
   // make()'s value where `mask` has a lane, else `otherwise` (make() then runs nowhere).
@@ -456,15 +490,18 @@ class Codegen {
 
   llvm::Value* warp_lanes(const Expr& e, llvm::Value* active) {
     llvm::Value* masks = expr(e.operands[0], active);
-    llvm::Value* mask = b_.CreateExtractElement(masks, b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, active, b_.getFalse()));
+    llvm::Value* mask = b_.CreateExtractElement(
+        masks, b_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, active, b_.getFalse()));
     fault_if(b_.CreateICmpNE(masks, splat(mask)), active, HandOverReason::WarpMask);
     fail_if(b_.CreateICmpNE(b_.CreateAnd(active, b_.CreateNot(mask)), zero()), HandOverReason::WarpMask);
-    llvm::Value* waiting = b_.CreateAnd(b_.CreateAnd(mask, load_mask(alive_)), b_.CreateAnd(existing_, b_.CreateNot(active)));
+    llvm::Value* waiting =
+        b_.CreateAnd(b_.CreateAnd(mask, load_mask(alive_)), b_.CreateAnd(existing_, b_.CreateNot(active)));
     fail_if(b_.CreateICmpNE(waiting, zero()), HandOverReason::WarpMask);
     if (e.warp_op == WarpOp::Ballot || e.warp_op == WarpOp::Any || e.warp_op == WarpOp::All) {
       llvm::Value* holds = condition(e.operands[1], active);
       if (e.warp_op == WarpOp::Ballot) return splat(holds);
-      llvm::Value* yes = e.warp_op == WarpOp::Any ? b_.CreateICmpNE(holds, zero()) : b_.CreateICmpEQ(holds, active);
+      llvm::Value* yes =
+          e.warp_op == WarpOp::Any ? b_.CreateICmpNE(holds, zero()) : b_.CreateICmpEQ(holds, active);
       return splat(b_.CreateZExt(yes, i32_));
     }
     llvm::Value* value = expr(e.operands[1], active);
@@ -478,19 +515,23 @@ class Codegen {
     llvm::Value* in_group = b_.CreateAnd(lane, u32(width - 1));
     llvm::Value* source = nullptr;
     switch (e.warp_op) {
-      case WarpOp::Shfl: source = b_.CreateAdd(group, b_.CreateAnd(arg, u32(width - 1))); break;
+      case WarpOp::Shfl:
+        source = b_.CreateAdd(group, b_.CreateAnd(arg, u32(width - 1)));
+        break;
       case WarpOp::ShflUp:
         source = b_.CreateSelect(b_.CreateICmpUGE(in_group, arg), b_.CreateSub(lane, arg), lane);
         break;
       case WarpOp::ShflDown: {
         llvm::Type* v64 = vector_type(ScalarType::U64);
         llvm::Value* reach = b_.CreateAdd(b_.CreateZExt(in_group, v64), b_.CreateZExt(arg, v64));
-        source = b_.CreateSelect(b_.CreateICmpULT(reach, splat_int(ScalarType::U64, width)), b_.CreateAdd(lane, arg), lane);
+        source = b_.CreateSelect(b_.CreateICmpULT(reach, splat_int(ScalarType::U64, width)),
+                                 b_.CreateAdd(lane, arg), lane);
         break;
       }
       default: {  // xor: earlier groups may be read, later ones give the lane its own value
         llvm::Value* x = b_.CreateXor(lane, b_.CreateAnd(arg, u32(31)));
-        source = b_.CreateSelect(b_.CreateICmpUGT(b_.CreateAnd(x, u32(~(width - 1) & 0xFFFFFFFFu)), group), lane, x);
+        source = b_.CreateSelect(b_.CreateICmpUGT(b_.CreateAnd(x, u32(~(width - 1) & 0xFFFFFFFFu)), group),
+                                 lane, x);
         break;
       }
     }
@@ -506,7 +547,8 @@ class Codegen {
     if (bits) value = b_.CreateZExt(value, llvm::FixedVectorType::get(i8_, kLanes));
     llvm::Value* out = llvm::UndefValue::get(value->getType());
     for (unsigned l = 0; l < kLanes; ++l)
-      out = b_.CreateInsertElement(out, b_.CreateExtractElement(value, b_.CreateExtractElement(source, l)), l);
+      out =
+          b_.CreateInsertElement(out, b_.CreateExtractElement(value, b_.CreateExtractElement(source, l)), l);
     return bits ? b_.CreateTrunc(out, llvm::FixedVectorType::get(i1_, kLanes)) : out;
   }
 
@@ -547,9 +589,12 @@ class Codegen {
       b_.CreateAlignedStore(offsets, at, llvm::Align(8));
       const auto slot = static_cast<std::int32_t>(slots_.size());
       slots_.push_back(Slot{id, static_cast<int>(position), a.id});
-      auto* fn_type = llvm::FunctionType::get(i32_, {i8_->getPointerTo(), i32_, i32_, i64_->getPointerTo()}, false);
-      llvm::Value* fn = b_.CreateLoad(fn_type->getPointerTo(), field(offsetof(WarpContext, access), fn_type->getPointerTo()));
-      llvm::Value* worker = b_.CreateLoad(i8_->getPointerTo(), field(offsetof(WarpContext, worker), i8_->getPointerTo()));
+      auto* fn_type =
+          llvm::FunctionType::get(i32_, {i8_->getPointerTo(), i32_, i32_, i64_->getPointerTo()}, false);
+      llvm::Value* fn = b_.CreateLoad(fn_type->getPointerTo(),
+                                      field(offsetof(WarpContext, access), fn_type->getPointerTo()));
+      llvm::Value* worker =
+          b_.CreateLoad(i8_->getPointerTo(), field(offsetof(WarpContext, worker), i8_->getPointerTo()));
       llvm::Value* r = b_.CreateCall(fn_type, fn,
                                      {worker, llvm::ConstantInt::get(i32_, std::uint64_t(slot)), lanes,
                                       b_.CreateBitCast(offsets_, i64_->getPointerTo())});
@@ -577,7 +622,8 @@ class Codegen {
     const Stmt& s = k_.stmts[static_cast<std::size_t>(id)];
     const auto skip = [&](StmtId x) { return p_.skip_value[static_cast<std::size_t>(x)] != 0; };
     switch (s.kind) {
-      case StmtKind::Block: return block_(id, s, active);
+      case StmtKind::Block:
+        return block_(id, s, active);
       case StmtKind::Declare:
       case StmtKind::Assign:
         count(id, active);
@@ -593,8 +639,10 @@ class Codegen {
         count(id, active);
         memory(id, active);
         return active;
-      case StmtKind::If: return if_(id, active);
-      case StmtKind::Loop: return loop(id, s, active);
+      case StmtKind::If:
+        return if_(id, active);
+      case StmtKind::Loop:
+        return loop(id, s, active);
       case StmtKind::Break:
         count(id, active);
         or_into(frames_[frame_for(FrameKind::Loop, FrameKind::Switch)].broken, active);
@@ -603,10 +651,14 @@ class Codegen {
         count(id, active);
         or_into(frames_[frame_for(FrameKind::Loop, FrameKind::Loop)].continued, active);
         return zero();
-      case StmtKind::Return: return return_(id, s, active);
-      case StmtKind::Barrier: return barrier_(id, active);
-      case StmtKind::InlinedCall: return inlined_call(id, s, active);
-      case StmtKind::Switch: return switch_(id, s, active);
+      case StmtKind::Return:
+        return return_(id, s, active);
+      case StmtKind::Barrier:
+        return barrier_(id, active);
+      case StmtKind::InlinedCall:
+        return inlined_call(id, s, active);
+      case StmtKind::Switch:
+        return switch_(id, s, active);
     }
     throw Unsupported{"unknown statement kind"};
   }
@@ -691,8 +743,10 @@ class Codegen {
     b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, at), llvm::ConstantInt::get(i64_, 1)), at);
     b_.CreateBr(after);
     b_.SetInsertPoint(partial);
-    auto* fn_type = llvm::FunctionType::get(llvm::Type::getVoidTy(c_), {i8_->getPointerTo(), i32_, i32_}, false);
-    llvm::Value* fn = b_.CreateLoad(fn_type->getPointerTo(), field(offsetof(WarpContext, arrive), fn_type->getPointerTo()));
+    auto* fn_type =
+        llvm::FunctionType::get(llvm::Type::getVoidTy(c_), {i8_->getPointerTo(), i32_, i32_}, false);
+    llvm::Value* fn =
+        b_.CreateLoad(fn_type->getPointerTo(), field(offsetof(WarpContext, arrive), fn_type->getPointerTo()));
     b_.CreateCall(fn_type, fn, {ctx_, llvm::ConstantInt::get(i32_, std::uint64_t(index)), active});
     b_.CreateBr(after);
     b_.SetInsertPoint(after);
@@ -784,7 +838,8 @@ class Codegen {
     const std::size_t fallback = s.default_child != kNone ? static_cast<std::size_t>(s.default_child) : n;
     entry[fallback] = b_.CreateOr(entry[fallback], b_.CreateAnd(active, b_.CreateNot(matched)));
     llvm::Value* points = llvm::ConstantInt::get(i64_, 0);
-    for (llvm::Value* m : entry) points = b_.CreateAdd(points, b_.CreateZExt(b_.CreateICmpNE(m, zero()), i64_));
+    for (llvm::Value* m : entry)
+      points = b_.CreateAdd(points, b_.CreateZExt(b_.CreateICmpNE(m, zero()), i64_));
     count(id, active);
     add(count_field(id, 3), popcount(matched));
     add(count_field(id, 1), b_.CreateZExt(b_.CreateICmpUGT(points, llvm::ConstantInt::get(i64_, 1)), i64_));
@@ -796,7 +851,8 @@ class Codegen {
       or_into(running, entry[i]);
       b_.CreateStore(emit_if_any(s.children[i], load_mask(running)), running);
     }
-    llvm::Value* out = b_.CreateOr(b_.CreateOr(load_mask(running), entry[n]), load_mask(frames_.back().broken));
+    llvm::Value* out =
+        b_.CreateOr(b_.CreateOr(load_mask(running), entry[n]), load_mask(frames_.back().broken));
     frames_.pop_back();
     return out;
   }
@@ -811,7 +867,8 @@ class Codegen {
   llvm::Function* f_ = nullptr;
   llvm::Value* ctx_ = nullptr;
   std::map<HandOverReason, llvm::BasicBlock*> hand_overs_;
-  std::vector<llvm::AllocaInst*> lane_arrays_;  // apply()'s operands a, b, c, result, faults  // a `ret reason` block each
+  std::vector<llvm::AllocaInst*>
+      lane_arrays_;  // apply()'s operands a, b, c, result, faults  // a `ret reason` block each
   llvm::Instruction* entry_ = nullptr;  // the entry block's terminator: hoisted reads go before it
   std::vector<llvm::AllocaInst*> values_, defined_;
   llvm::AllocaInst* evaluations_ = nullptr;
@@ -832,16 +889,26 @@ class Codegen {
 
 const char* hand_over_text(HandOverReason why) {
   switch (why) {
-    case HandOverReason::None: return "";
-    case HandOverReason::UndefinedOperation: return "undefined behaviour in an operation";
-    case HandOverReason::UndefinedLocal: return "a local read where it holds no value";
-    case HandOverReason::Load: return "a load outside its buffer or misaligned";
-    case HandOverReason::Access: return "an access outside its buffer or misaligned";
-    case HandOverReason::WarpMask: return "a warp function's mask that its lanes do not agree on";
-    case HandOverReason::WarpSource: return "a shuffle reading a lane that does not run it";
-    case HandOverReason::LoopLimit: return "a loop past the native code's head limit or the budget";
-    case HandOverReason::Budget: return "the warp's evaluations past the budget";
-    case HandOverReason::Mismatch: return "the launch's accesses are not the compiled ones";
+    case HandOverReason::None:
+      return "";
+    case HandOverReason::UndefinedOperation:
+      return "undefined behaviour in an operation";
+    case HandOverReason::UndefinedLocal:
+      return "a local read where it holds no value";
+    case HandOverReason::Load:
+      return "a load outside its buffer or misaligned";
+    case HandOverReason::Access:
+      return "an access outside its buffer or misaligned";
+    case HandOverReason::WarpMask:
+      return "a warp function's mask that its lanes do not agree on";
+    case HandOverReason::WarpSource:
+      return "a shuffle reading a lane that does not run it";
+    case HandOverReason::LoopLimit:
+      return "a loop past the native code's head limit or the budget";
+    case HandOverReason::Budget:
+      return "the warp's evaluations past the budget";
+    case HandOverReason::Mismatch:
+      return "the launch's accesses are not the compiled ones";
   }
   return "an unknown reason";
 }

@@ -26,17 +26,17 @@ class Worker;
 
 // What one warp's native code reads and writes; the code reaches each field at its offsetof.
 struct WarpContext {
-  const std::uint32_t* thread[3];           // threadIdx.x, .y, .z of the warp's 32 lanes
-  std::uint32_t block[3];                   // blockIdx
-  std::uint32_t existing;                   // the warp's lanes
-  std::uint64_t builtins[kBuiltinCount];    // blockDim, gridDim, warpSize by Builtin
-  const std::uint64_t* arguments;           // normalised bits by parameter
-  StatementCounts* counts;                  // [StmtId]: the tally's
-  std::uint64_t* flops;                     // [StmtId]
-  std::uint64_t* full_arrivals;             // [barrier]: arrivals of the whole warp
-  std::uint64_t* lane_arrivals;             // [barrier * 32 + lane]: arrivals of single lanes
-  std::uint64_t evaluations;                // out: this warp's warp-statement evaluations
-  std::uint64_t evaluation_limit;           // in: past this many, hand over
+  const std::uint32_t* thread[3];         // threadIdx.x, .y, .z of the warp's 32 lanes
+  std::uint32_t block[3];                 // blockIdx
+  std::uint32_t existing;                 // the warp's lanes
+  std::uint64_t builtins[kBuiltinCount];  // blockDim, gridDim, warpSize by Builtin
+  const std::uint64_t* arguments;         // normalised bits by parameter
+  StatementCounts* counts;                // [StmtId]: the tally's
+  std::uint64_t* flops;                   // [StmtId]
+  std::uint64_t* full_arrivals;           // [barrier]: arrivals of the whole warp
+  std::uint64_t* lane_arrivals;           // [barrier * 32 + lane]: arrivals of single lanes
+  std::uint64_t evaluations;              // out: this warp's warp-statement evaluations
+  std::uint64_t evaluation_limit;         // in: past this many, hand over
   std::int32_t (*access)(Worker*, std::int32_t, std::uint32_t, const std::int64_t*);
   std::int32_t (*read)(Worker*, std::int32_t, std::uint32_t, const std::int64_t*, std::uint64_t*);
   void (*arrive)(WarpContext*, std::int32_t, std::uint32_t);
@@ -63,7 +63,6 @@ const char* hand_over_text(HandOverReason why);
 
 using WarpFunction = HandOverReason (*)(WarpContext*);
 
-
 // An access the code passes to the helper: its statement, its position among the statement's
 // counted accesses (Program::memory), and its id (each launch's Program is checked against it).
 struct Slot {
@@ -76,7 +75,6 @@ struct Slot {
 struct Unsupported {
   std::string why;
 };
-
 
 /// Generates `i32 name(i8* context)` for `p` in `module`, running one warp: a HandOverReason
 /// (None when it finished); `slots` receives the accesses it hands to the runtime. Throws

@@ -53,8 +53,7 @@ using namespace native;
 
 class Code final : public detail::NativeCode {
  public:
-  Code(WarpFunction compiled, std::vector<Slot> slots)
-      : function_(compiled), slots_(std::move(slots)) {}
+  Code(WarpFunction compiled, std::vector<Slot> slots) : function_(compiled), slots_(std::move(slots)) {}
   std::unique_ptr<detail::NativeWorker> worker(const Program& program) const override;
   WarpFunction function() const { return function_; }
   const std::vector<Slot>& slots() const { return slots_; }
@@ -160,7 +159,9 @@ class Worker final : public detail::NativeWorker {
   }
 
  private:
-  static detail::NativeOutcome hand_over(HandOverReason why) { return detail::NativeOutcome::hand_over(hand_over_text(why)); }
+  static detail::NativeOutcome hand_over(HandOverReason why) {
+    return detail::NativeOutcome::hand_over(hand_over_text(why));
+  }
 
   static void arrive(WarpContext* ctx, std::int32_t barrier, std::uint32_t lanes) {
     for (std::uint32_t m = lanes; m != 0; m &= m - 1)
@@ -174,8 +175,8 @@ class Worker final : public detail::NativeWorker {
   struct Shape {
     std::uint32_t lanes = 0;  // 0: none yet
     std::array<std::int64_t, kLanes> deltas{};
-    std::int64_t low = 0, high = 0;  // the lowest and highest distance
-    std::uint64_t bits = 0;          // the distances' bits, ORed (alignment)
+    std::int64_t low = 0, high = 0;          // the lowest and highest distance
+    std::uint64_t bits = 0;                  // the distances' bits, ORed (alignment)
     std::array<std::int32_t, 128> figure{};  // by residue: sectors or wavefronts (-1: not yet)
     std::array<std::int32_t, 128> phases{};  // shared: phases with a participating lane
   };
@@ -189,7 +190,8 @@ class Worker final : public detail::NativeWorker {
 
   // The sectors or wavefronts of one request counted from its lanes' addresses (`phases`: the
   // phases with a participating lane, for shared memory).
-  static int figure_of(const CompiledAccess& a, std::uint32_t lanes, const std::int64_t* addresses, int* phases) {
+  static int figure_of(const CompiledAccess& a, std::uint32_t lanes, const std::int64_t* addresses,
+                       int* phases) {
     const AddressSpan span = address_span(addresses, lanes);
     *phases = 1;
     return a.shared ? shared_wavefronts(addresses, lanes, a.width, phases, 0, span, a.load)
@@ -237,7 +239,8 @@ class Worker final : public detail::NativeWorker {
     for (std::uint32_t m = lanes; m != 0; m &= m - 1) {
       const int l = __builtin_ctz(m);
       const std::int64_t at = offsets[l];
-      if (at < 0 || static_cast<std::uint64_t>(at) + width > bound || (static_cast<std::uint64_t>(at) & (width - 1)) != 0)
+      if (at < 0 || static_cast<std::uint64_t>(at) + width > bound ||
+          (static_cast<std::uint64_t>(at) & (width - 1)) != 0)
         return 1;
       if (data != nullptr) std::memcpy(&values[l], data->data() + at, width);  // little-endian, as on the GPU
     }
@@ -248,7 +251,8 @@ class Worker final : public detail::NativeWorker {
   // lanes have left) or its shapes keep changing (`x[col_idx[jj]]`), caching them costing more
   // than counting; else from the figures of its shape.
   static constexpr int kFewLanes = 4;
-  static std::int32_t access(Worker* w, std::int32_t slot, std::uint32_t lanes, const std::int64_t* addresses) {
+  static std::int32_t access(Worker* w, std::int32_t slot, std::uint32_t lanes,
+                             const std::int64_t* addresses) {
     const CompiledAccess& a = *w->slots_[static_cast<std::size_t>(slot)];
     const std::int64_t base = addresses[__builtin_ctz(lanes)];
     const int n = __builtin_popcount(lanes);
@@ -303,13 +307,17 @@ class Worker final : public detail::NativeWorker {
     }
     Shape& shape = *found;
     std::int64_t lowest = 0, highest = 0;
-    if (__builtin_add_overflow(base, shape.low, &lowest) || __builtin_add_overflow(base, shape.high, &highest)) return 1;
+    if (__builtin_add_overflow(base, shape.low, &lowest) ||
+        __builtin_add_overflow(base, shape.high, &highest))
+      return 1;
     const auto r = static_cast<std::size_t>(static_cast<std::uint64_t>(base) & (a.shared ? 127u : 31u));
-    return record(w, a, lanes, lowest, highest, static_cast<std::uint64_t>(base) | shape.bits, [&](int* phases) {
-      if (shape.figure[r] < 0) shape.figure[r] = figure_of(a, lanes, addresses, &shape.phases[r]);
-      *phases = shape.phases[r];
-      return shape.figure[r];
-    });
+    return record(w, a, lanes, lowest, highest, static_cast<std::uint64_t>(base) | shape.bits,
+                  [&](int* phases) {
+                    if (shape.figure[r] < 0)
+                      shape.figure[r] = figure_of(a, lanes, addresses, &shape.phases[r]);
+                    *phases = shape.phases[r];
+                    return shape.figure[r];
+                  });
   }
 
   const Program& p_;
@@ -341,7 +349,8 @@ std::string out_of_scope(const Program& p) {
   if (p.warp_size != static_cast<int>(kLanes)) return "a warp size other than 32";
   if (p.shared_values || p.global_values || p.local_size > 0) return "memory followed by value";
   if (p.shifted_size != 0) return "the class engine's address residues";
-  if (p.kernel.stmts.size() > kMaxNativeStatements) return "more than " + std::to_string(kMaxNativeStatements) + " statements";
+  if (p.kernel.stmts.size() > kMaxNativeStatements)
+    return "more than " + std::to_string(kMaxNativeStatements) + " statements";
   for (const detail::CompiledExpr& e : p.exprs)
     if (e.kind == ExprKind::Opaque && e.index != kNone &&
         p.kernel.accesses[static_cast<std::size_t>(e.index)].kind != AccessKind::Load)
@@ -386,7 +395,8 @@ void link_lane_functions(llvm::Module& module) {
   auto buffer = llvm::MemoryBuffer::getMemBuffer(
       llvm::StringRef(reinterpret_cast<const char*>(kOpsBitcode), kOpsBitcode_size), "ops_lanes.bc", false);
   auto lanes = llvm::getOwningLazyBitcodeModule(std::move(buffer), module.getContext());
-  if (!lanes) throw Unsupported{"the lane functions' bitcode does not load: " + llvm::toString(lanes.takeError())};
+  if (!lanes)
+    throw Unsupported{"the lane functions' bitcode does not load: " + llvm::toString(lanes.takeError())};
   (*lanes)->setDataLayout(module.getDataLayout());
   (*lanes)->setTargetTriple(module.getTargetTriple());
   std::vector<std::string> wanted;
@@ -449,7 +459,8 @@ std::shared_ptr<const Code> compile(const Program& p, Compiler& c) {
     llvm::ModulePassManager mpm = passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
     mpm.run(*module, mam);
   }
-  if (llvm::Error e = c.jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
+  if (llvm::Error e =
+          c.jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
     llvm::consumeError(std::move(e));
     return nullptr;
   }
@@ -477,8 +488,10 @@ std::shared_ptr<const detail::NativeCode> native_compile(const Program& p, bool 
     if (p.exprs[i].kind == ExprKind::Opaque && p.exprs[i].index != kNone) key += " " + std::to_string(i);
   const auto found = c.cache.find(key);
   if (found != c.cache.end()) {
-    if (found->second == nullptr) ++c.stats.refused;
-    else ++c.stats.cache_hits;
+    if (found->second == nullptr)
+      ++c.stats.refused;
+    else
+      ++c.stats.cache_hits;
     return found->second;
   }
   if (!compile_new) return nullptr;

@@ -6,9 +6,9 @@
 // Scope (anything else is replayed by the interpreter, decided per launch): a plain replay (no
 // observer, no counts by iteration, the whole grid, no captured stores, no memory followed by
 // value: loads from read-only data are read, an atomic's returned value is not), warps of 32
-// lanes, and a model of at most kMaxNativeStatements statements. Within it, every figure is the interpreter's: native code
-// hands the launch back at the first thing it does not decide itself (undefined behaviour, a
-// fault in an access, a loop instance past kMaxNativeHeads heads, the evaluation budget).
+// lanes, and a model of at most kMaxNativeStatements statements. Within it, every figure is the
+// interpreter's: native code hands the launch back at the first thing it does not decide itself (undefined
+// behaviour, a fault in an access, a loop instance past kMaxNativeHeads heads, the evaluation budget).
 #pragma once
 
 #include <cstddef>
@@ -34,11 +34,11 @@ sim::ir::detail::NativeCompiler native_compiler();
 
 /// What the compiler did so far in this process (for benchmarks and tests).
 struct NativeStats {
-  std::uint64_t compiled = 0;       // kernel models compiled
-  std::uint64_t cache_hits = 0;     // launches that found their model compiled
-  std::uint64_t refused = 0;        // launches outside the scope
-  double compile_seconds = 0;       // spent compiling, in all
-  std::string last_refusal;         // why the last refused launch was
+  std::uint64_t compiled = 0;    // kernel models compiled
+  std::uint64_t cache_hits = 0;  // launches that found their model compiled
+  std::uint64_t refused = 0;     // launches outside the scope
+  double compile_seconds = 0;    // spent compiling, in all
+  std::string last_refusal;      // why the last refused launch was
 };
 NativeStats native_stats();
 

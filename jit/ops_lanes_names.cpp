@@ -8,7 +8,8 @@ namespace warpdiv::jit::ops_lanes {
 std::string type_id(ScalarType type) {
   switch (type) {
 #define WARPDIV_SCALAR_TYPE(T) \
-  case ScalarType::T: return #T;
+  case ScalarType::T:          \
+    return #T;
     WARPDIV_SCALAR_TYPES
 #undef WARPDIV_SCALAR_TYPE
   }
@@ -18,7 +19,8 @@ std::string type_id(ScalarType type) {
 std::string binary(BinaryOp op, ScalarType type) {
   switch (op) {
 #define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) \
-  case BinaryOp::Enum: return "warpdiv_binary_" #Enum "_" + type_id(type);
+  case BinaryOp::Enum:                                            \
+    return "warpdiv_binary_" #Enum "_" + type_id(type);
 #include "sim/ir_ops.def"
   }
   return "";
@@ -27,7 +29,8 @@ std::string binary(BinaryOp op, ScalarType type) {
 std::string unary(UnaryOp op, ScalarType type) {
   switch (op) {
 #define WARPDIV_UNARY_OP(Enum, spelling, operands, fault) \
-  case UnaryOp::Enum: return "warpdiv_unary_" #Enum "_" + type_id(type);
+  case UnaryOp::Enum:                                     \
+    return "warpdiv_unary_" #Enum "_" + type_id(type);
 #include "sim/ir_ops.def"
   }
   return "";
@@ -36,12 +39,15 @@ std::string unary(UnaryOp op, ScalarType type) {
 std::string intrinsic(Intrinsic which, ScalarType type) {
   switch (which) {
 #define WARPDIV_INTRINSIC(Enum, name, operands, flops) \
-  case Intrinsic::Enum: return "warpdiv_intrinsic_" #Enum "_" + type_id(type);
+  case Intrinsic::Enum:                                \
+    return "warpdiv_intrinsic_" #Enum "_" + type_id(type);
 #include "sim/ir_ops.def"
   }
   return "";
 }
 
-std::string convert(ScalarType from, ScalarType to) { return "warpdiv_convert_" + type_id(from) + "_" + type_id(to); }
+std::string convert(ScalarType from, ScalarType to) {
+  return "warpdiv_convert_" + type_id(from) + "_" + type_id(to);
+}
 
 }  // namespace warpdiv::jit::ops_lanes

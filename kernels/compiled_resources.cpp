@@ -30,9 +30,7 @@ namespace {
 
 constexpr int kMaxErrorLines = 6;  // of the compiler's output, in an InvalidInput message
 
-std::string arch_name(int major, int minor) {
-  return "sm_" + std::to_string(major) + std::to_string(minor);
-}
+std::string arch_name(int major, int minor) { return "sm_" + std::to_string(major) + std::to_string(minor); }
 
 // A kernel name as compared: no spaces, integer suffixes dropped (Clang prints red<16U>, the
 // demangler red<16u>).
@@ -44,8 +42,8 @@ std::string comparable(std::string s) {
 
 std::string demangle(const std::string& mangled) {
   int status = 0;
-  std::unique_ptr<char, void (*)(void*)> text(
-      abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
+  std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status),
+                                              std::free);
   return status == 0 && text ? std::string(text.get()) : mangled;
 }
 
@@ -156,7 +154,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
   }
   if (timed_out)
     throw InvalidInput(Diag::time_budget, argv[0] + " did not finish within " + std::to_string(seconds) +
-                       " s, the limit for one compile; it was stopped");
+                                              " s, the limit for one compile; it was stopped");
   if (WIFEXITED(wstatus)) result.status = WEXITSTATUS(wstatus);
   return result;
 }
@@ -203,10 +201,11 @@ class TempDir {
     const std::string where = error ? std::string(named != nullptr ? named : "") : base.string();
     std::string pattern = (fs::path(where) / "warpdiv-compile-XXXXXX").string();
     if (error || !mkdtemp(pattern.data()))
-      throw InvalidInput(Diag::environment_value, "cannot create the compile's temporary folder in '" + where + "'" +
-                         (named != nullptr && *named != '\0' ? " (TMPDIR)" : "") + ": " +
-                         (error ? error.message() : std::string(std::strerror(errno))) +
-                         "; set TMPDIR to a writable folder");
+      throw InvalidInput(Diag::environment_value,
+                         "cannot create the compile's temporary folder in '" + where + "'" +
+                             (named != nullptr && *named != '\0' ? " (TMPDIR)" : "") + ": " +
+                             (error ? error.message() : std::string(std::strerror(errno))) +
+                             "; set TMPDIR to a writable folder");
     path_ = pattern;
   }
   ~TempDir() {
@@ -235,31 +234,29 @@ std::string nvcc_version(const std::string& nvcc, const std::string& temp_dir) {
   return "nvcc";
 }
 
-std::vector<CompiledResources> compile_with_nvcc(const std::string& nvcc,
-                                                 const CompileRequest& request,
+std::vector<CompiledResources> compile_with_nvcc(const std::string& nvcc, const CompileRequest& request,
                                                  const std::string& arch, std::string& compiler) {
   TempDir temp;  // nvcc writes temporary files even to answer --version
   compiler = nvcc_version(nvcc, temp.path().string());
   const ProcessResult codes = run_process({nvcc, "--list-gpu-code"}, temp.path().string());
   if (codes.status != 0)
-    throw NoCompiler("needs nvcc or NVRTC: " + nvcc + " does not run (" +
-                     (codes.output.empty() ? "exit status " + std::to_string(codes.status)
-                                           : first_errors(codes.output)) +
-                     "); give --regs R and --smem BYTES");
+    throw NoCompiler(
+        "needs nvcc or NVRTC: " + nvcc + " does not run (" +
+        (codes.output.empty() ? "exit status " + std::to_string(codes.status) : first_errors(codes.output)) +
+        "); give --regs R and --smem BYTES");
   if (!std::regex_search(codes.output, std::regex("(^|\\s)" + arch + "(\\s|$)"))) {
     std::istringstream words(codes.output);
     std::string listed, word;
     while (words >> word) listed += (listed.empty() ? "" : ", ") + word;
-    throw NoCompiler(compiler + " cannot compile for " + arch + " (cc " +
-                     std::to_string(request.cc_major) + "." + std::to_string(request.cc_minor) +
-                     "; it targets " + listed + "); give --regs R and --smem BYTES");
+    throw NoCompiler(compiler + " cannot compile for " + arch + " (cc " + std::to_string(request.cc_major) +
+                     "." + std::to_string(request.cc_minor) + "; it targets " + listed +
+                     "); give --regs R and --smem BYTES");
   }
   std::string input = request.file;
   std::vector<std::string> argv = {nvcc,         "-cubin", "-arch=" + arch,
                                    "-Xptxas=-v", "-o",     (temp.path() / "kernel.cubin").string()};
   if (!request.source.empty()) {
-    input = (temp.path() / fs::path(request.file.empty() ? "kernel.cu" : request.file).filename())
-                .string();
+    input = (temp.path() / fs::path(request.file.empty() ? "kernel.cu" : request.file).filename()).string();
     std::ofstream(input) << request.source;
     argv.push_back("-I" + directory_of(request.file));
   }
@@ -269,8 +266,8 @@ std::vector<CompiledResources> compile_with_nvcc(const std::string& nvcc,
   argv.insert(argv.end(), {"-MD", "-MF", dependencies.string(), input});
   const ProcessResult r = run_process(argv, temp.path().string());
   if (r.status != 0)
-    throw InvalidInput(Diag::source_errors, compiler + " cannot compile " + request.file + " for " + arch + ": " +
-                       first_errors(r.output));
+    throw InvalidInput(Diag::source_errors, compiler + " cannot compile " + request.file + " for " + arch +
+                                                ": " + first_errors(r.output));
   std::vector<CompiledResources> functions = parse_ptxas_report(r.output);
   std::ifstream rule(dependencies);
   std::ostringstream text;
@@ -301,7 +298,9 @@ std::vector<CompiledResources> compile_with_nvrtc(const NvrtcLibrary& nvrtc, con
   std::string source = request.source;
   if (source.empty()) {
     std::ifstream in(request.file);
-    if (!in) throw InvalidInput(Diag::file_unreadable, "cannot read " + request.file + ": no such file or not readable");
+    if (!in)
+      throw InvalidInput(Diag::file_unreadable,
+                         "cannot read " + request.file + ": no such file or not readable");
     std::ostringstream text;
     text << in.rdbuf();
     source = text.str();
@@ -315,8 +314,7 @@ std::vector<CompiledResources> compile_with_nvrtc(const NvrtcLibrary& nvrtc, con
   // expression, and is found among the compiled functions by that signature instead.
   const bool by_signature = request.kernel.find('(') != std::string::npos;
   if (!request.kernel.empty() && !by_signature) nvrtc.add_name(program, request.kernel.c_str());
-  std::vector<std::string> options = {"-arch=" + arch, "-Xptxas=-v",
-                                      "-I" + directory_of(request.file)};
+  std::vector<std::string> options = {"-arch=" + arch, "-Xptxas=-v", "-I" + directory_of(request.file)};
   for (const std::string& d : request.defines) options.push_back("-D" + d);
   for (const std::string& i : request.include_dirs) options.push_back("-I" + i);
   for (const std::string& i : toolkit_include_dirs()) options.push_back("-I" + i);
@@ -328,10 +326,10 @@ std::vector<CompiledResources> compile_with_nvrtc(const NvrtcLibrary& nvrtc, con
   std::string log(size, '\0');
   if (size > 0) nvrtc.log(program, log.data());
   if (status != 0)
-    throw InvalidInput(Diag::source_errors, compiler + " cannot compile " + request.file + " for " + arch + ": " +
-                       first_errors(log) +
-                       " (NVRTC compiles device code only: hide host code "
-                       "with #ifndef __CUDACC_RTC__)");
+    throw InvalidInput(Diag::source_errors, compiler + " cannot compile " + request.file + " for " + arch +
+                                                ": " + first_errors(log) +
+                                                " (NVRTC compiles device code only: hide host code "
+                                                "with #ifndef __CUDACC_RTC__)");
   const char* name = nullptr;
   if (!request.kernel.empty() && !by_signature &&
       nvrtc.lowered_name(program, request.kernel.c_str(), &name) == 0 && name)
@@ -348,8 +346,7 @@ std::vector<CompiledResources> compile_with_nvrtc(const NvrtcLibrary& nvrtc, con
 
 std::string names_of(const std::vector<CompiledResources>& functions) {
   std::string names;
-  for (const CompiledResources& f : functions)
-    names += (names.empty() ? "" : ", ") + function_name(f.kernel);
+  for (const CompiledResources& f : functions) names += (names.empty() ? "" : ", ") + function_name(f.kernel);
   return names;
 }
 
@@ -368,7 +365,6 @@ std::vector<std::string> toolkit_include_dirs() {
   }
   return {};
 }
-
 
 std::vector<std::string> parse_dependency_rule(const std::string& rule) {
   std::vector<std::string> names;
@@ -389,8 +385,7 @@ std::vector<std::string> parse_dependency_rule(const std::string& rule) {
       name += rule[++i];
     } else if (c == ' ' || c == '\t' || c == '\n') {
       end_name();
-    } else if (c == ':' && target && (i + 1 == rule.size() || rule[i + 1] == ' ' ||
-                                      rule[i + 1] == '\n')) {
+    } else if (c == ':' && target && (i + 1 == rule.size() || rule[i + 1] == ' ' || rule[i + 1] == '\n')) {
       name.clear();
       target = false;
     } else {
@@ -420,10 +415,11 @@ std::vector<std::string> included_files(const std::string& file,
         const fs::file_status status = fs::status(candidate, error);
         if (!fs::exists(status) || fs::is_directory(status)) continue;
         if (!fs::is_regular_file(status))
-          throw InvalidInput(Diag::file_unreadable, files[next] + ": #include " + match[1].str() + match[2].str() +
-                             (match[1] == "<" ? ">" : "\"") + " names " + candidate.string() +
-                             ", which is not a regular file (a FIFO, a device or a socket: the "
-                             "compiler would wait on it or read it without end)");
+          throw InvalidInput(Diag::file_unreadable,
+                             files[next] + ": #include " + match[1].str() + match[2].str() +
+                                 (match[1] == "<" ? ">" : "\"") + " names " + candidate.string() +
+                                 ", which is not a regular file (a FIFO, a device or a socket: the "
+                                 "compiler would wait on it or read it without end)");
         const std::string found = candidate.lexically_normal().string();
         if (std::find(files.begin(), files.end(), found) == files.end()) files.push_back(found);
         break;
@@ -517,26 +513,24 @@ CompiledResources compile_resources(const CompileRequest& request) {
   if (!nvcc.empty()) {
     functions = compile_with_nvcc(nvcc, request, arch, compiler);
   } else {
-    const NvrtcLibrary* nvrtc =
-        request.compiler == CompilerChoice::nvcc ? nullptr : nvrtc_library();
+    const NvrtcLibrary* nvrtc = request.compiler == CompilerChoice::nvcc ? nullptr : nvrtc_library();
     if (nvrtc == nullptr)
       throw NoCompiler(
           "compiling " + (request.file.empty() ? std::string("the kernel") : request.file) +
           " needs nvcc or NVRTC (CUDA Toolkit): " +
-          (request.compiler == CompilerChoice::nvrtc ? ""
-                                                     : "no nvcc (looked at " + looked + "), ") +
+          (request.compiler == CompilerChoice::nvrtc ? "" : "no nvcc (looked at " + looked + "), ") +
           "no libnvrtc.so; give --regs R and --smem BYTES");
     functions = compile_with_nvrtc(*nvrtc, request, arch, compiler, lowered);
   }
   if (functions.empty())
     throw InvalidInput(Diag::kernel_choice, request.file + " has no __global__ function that " + compiler +
-                       " compiled for " + arch);
+                                                " compiled for " + arch);
 
   const CompiledResources* chosen = nullptr;
   if (request.kernel.empty()) {
     if (functions.size() > 1)
-      throw InvalidInput(Diag::kernel_choice, request.file + " defines several kernels (" + names_of(functions) +
-                         "): choose one with --kernel NAME");
+      throw InvalidInput(Diag::kernel_choice, request.file + " defines several kernels (" +
+                                                  names_of(functions) + "): choose one with --kernel NAME");
     chosen = &functions[0];
   } else {
     // By name, or, for an overloaded kernel the front-end names by its signature ("ov(float *)"),
@@ -558,15 +552,17 @@ CompiledResources compile_resources(const CompileRequest& request) {
       std::string signatures;
       for (const CompiledResources* f : named)
         signatures += (signatures.empty() ? "" : ", ") + without_void(f->kernel);
-      throw InvalidInput(Diag::kernel_choice, "kernel " + request.kernel + " is overloaded in " + request.file + " (" +
-                         signatures + "): name one by its signature, e.g. --kernel '" +
-                         without_void(named.front()->kernel) + "'");
+      throw InvalidInput(Diag::kernel_choice, "kernel " + request.kernel + " is overloaded in " +
+                                                  request.file + " (" + signatures +
+                                                  "): name one by its signature, e.g. --kernel '" +
+                                                  without_void(named.front()->kernel) + "'");
     }
     if (!named.empty()) chosen = named.front();
     if (!chosen)
-      throw InvalidInput(Diag::kernel_choice, "kernel " + request.kernel + " is not among those " + compiler +
-                         " compiled from " + request.file + " (" + names_of(functions) +
-                         "; a template is compiled for the instantiations the file uses)");
+      throw InvalidInput(Diag::kernel_choice,
+                         "kernel " + request.kernel + " is not among those " + compiler + " compiled from " +
+                             request.file + " (" + names_of(functions) +
+                             "; a template is compiled for the instantiations the file uses)");
   }
   CompiledResources result = *chosen;
   result.arch = arch;

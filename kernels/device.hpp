@@ -22,7 +22,7 @@ bool built_with_cuda();
 
 /// The properties of GPU 0 that the validator and the occupancy calculator use.
 struct DeviceInfo {
-  std::string name;                              // "NVIDIA H200"
+  std::string name;  // "NVIDIA H200"
   int compute_major = 0;
   int compute_minor = 0;
   int multiprocessors = 0;
@@ -30,17 +30,17 @@ struct DeviceInfo {
   int max_threads_per_multiprocessor = 0;
   int max_blocks_per_multiprocessor = 0;
   int max_threads_per_block = 0;
-  int registers_per_multiprocessor = 0;          // 32-bit registers
+  int registers_per_multiprocessor = 0;  // 32-bit registers
   int registers_per_block = 0;
-  std::size_t shared_memory_per_multiprocessor = 0;       // bytes
-  std::size_t shared_memory_per_block = 0;                // bytes, without opt-in
-  std::size_t shared_memory_per_block_optin = 0;          // bytes
-  std::size_t reserved_shared_memory_per_block = 0;       // bytes the driver reserves per block
+  std::size_t shared_memory_per_multiprocessor = 0;  // bytes
+  std::size_t shared_memory_per_block = 0;           // bytes, without opt-in
+  std::size_t shared_memory_per_block_optin = 0;     // bytes
+  std::size_t reserved_shared_memory_per_block = 0;  // bytes the driver reserves per block
   std::size_t global_memory_bytes = 0;
-  std::size_t free_memory_bytes = 0;             // at the time of the query
+  std::size_t free_memory_bytes = 0;  // at the time of the query
   std::int64_t max_grid_x = 0;
   std::int64_t max_grid_y = 0;
-  int driver_version = 0;                        // 13000 = CUDA 13.0
+  int driver_version = 0;  // 13000 = CUDA 13.0
   int runtime_version = 0;
 };
 

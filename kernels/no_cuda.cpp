@@ -20,15 +20,14 @@ RealKernelRun run_real_kernel(const sim::ir::Kernel&, const sim::ir::Launch&,
   no_cuda();
 }
 std::string nvrtc_version() { no_cuda(); }
-std::vector<char> compile_probe(const std::string&, const std::string&,
-                                const std::vector<std::string>&, const std::vector<std::string>&) {
+std::vector<char> compile_probe(const std::string&, const std::string&, const std::vector<std::string>&,
+                                const std::vector<std::string>&) {
   no_cuda();
 }
 ProbeResources loaded_kernel_attributes(const std::string&, const std::string&, const std::string&) {
   no_cuda();
 }
-ProbeRun run_probe(const sim::ir::Kernel&, const sim::ir::Launch&, const sim::ir::WarpTrace*,
-                   std::uint64_t) {
+ProbeRun run_probe(const sim::ir::Kernel&, const sim::ir::Launch&, const sim::ir::WarpTrace*, std::uint64_t) {
   no_cuda();
 }
 

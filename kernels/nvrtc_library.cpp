@@ -67,13 +67,15 @@ Loaded load_named(const std::string& path) {
   Loaded l;
   l.named_wrong = true;
   if (const std::string problem = sim::plugin_file_problem(path); !problem.empty()) {
-    l.why = "WARPDIV_NVRTC names " + path + ": " + problem + " (name libnvrtc.so of a CUDA Toolkit, or unset it)";
+    l.why =
+        "WARPDIV_NVRTC names " + path + ": " + problem + " (name libnvrtc.so of a CUDA Toolkit, or unset it)";
     return l;
   }
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* error = dlerror();
-    l.why = "WARPDIV_NVRTC names " + path + ", which cannot be loaded: " + (error != nullptr ? error : "dlopen failed");
+    l.why = "WARPDIV_NVRTC names " + path +
+            ", which cannot be loaded: " + (error != nullptr ? error : "dlopen failed");
     return l;
   }
   l.library.path = path;
@@ -86,7 +88,8 @@ Loaded load_named(const std::string& path) {
 
 Loaded load() {
   Loaded l;
-  if (const char* path = std::getenv("WARPDIV_NVRTC"); path != nullptr && *path != '\0') return load_named(path);
+  if (const char* path = std::getenv("WARPDIV_NVRTC"); path != nullptr && *path != '\0')
+    return load_named(path);
   std::vector<std::string> names;
   for (const char* n : {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"}) names.emplace_back(n);
   for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
@@ -102,8 +105,9 @@ Loaded load() {
       break;
     }
   if (handle == nullptr) {
-    l.why = "libnvrtc.so (CUDA Toolkit 12 or 13) not found; put its folder on LD_LIBRARY_PATH or "
-            "name the file in WARPDIV_NVRTC";
+    l.why =
+        "libnvrtc.so (CUDA Toolkit 12 or 13) not found; put its folder on LD_LIBRARY_PATH or "
+        "name the file in WARPDIV_NVRTC";
     return l;
   }
   // Kept open for the life of the process.

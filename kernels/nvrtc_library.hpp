@@ -14,8 +14,7 @@ struct NvrtcLibrary {
   int (*version)(int*, int*) = nullptr;
   int (*num_archs)(int*) = nullptr;
   int (*archs)(int*) = nullptr;
-  int (*create)(Program*, const char*, const char*, int, const char* const*,
-                const char* const*) = nullptr;
+  int (*create)(Program*, const char*, const char*, int, const char* const*, const char* const*) = nullptr;
   int (*add_name)(Program, const char*) = nullptr;
   int (*compile)(Program, int, const char* const*) = nullptr;
   int (*log_size)(Program, std::size_t*) = nullptr;

@@ -22,7 +22,7 @@ struct ProbeResources {
   std::size_t static_shared_bytes = 0;
   std::size_t local_bytes = 0;  // per thread
   int max_threads_per_block = 0;
-  int binary_version = 0;       // 90 = sm_90
+  int binary_version = 0;  // 90 = sm_90
 };
 
 struct ProbeRun {

@@ -14,17 +14,28 @@ namespace {
 
 const char* c_type(ir::ScalarType t) {
   switch (t) {
-    case ir::ScalarType::Bool: return "bool";
-    case ir::ScalarType::I8: return "signed char";
-    case ir::ScalarType::U8: return "unsigned char";
-    case ir::ScalarType::I16: return "short";
-    case ir::ScalarType::U16: return "unsigned short";
-    case ir::ScalarType::I32: return "int";
-    case ir::ScalarType::U32: return "unsigned int";
-    case ir::ScalarType::I64: return "long long";
-    case ir::ScalarType::U64: return "unsigned long long";
-    case ir::ScalarType::F32: return "float";
-    case ir::ScalarType::F64: return "double";
+    case ir::ScalarType::Bool:
+      return "bool";
+    case ir::ScalarType::I8:
+      return "signed char";
+    case ir::ScalarType::U8:
+      return "unsigned char";
+    case ir::ScalarType::I16:
+      return "short";
+    case ir::ScalarType::U16:
+      return "unsigned short";
+    case ir::ScalarType::I32:
+      return "int";
+    case ir::ScalarType::U32:
+      return "unsigned int";
+    case ir::ScalarType::I64:
+      return "long long";
+    case ir::ScalarType::U64:
+      return "unsigned long long";
+    case ir::ScalarType::F32:
+      return "float";
+    case ir::ScalarType::F64:
+      return "double";
   }
   return "int";
 }
@@ -133,10 +144,12 @@ struct Frame {
 
 class Generator {
  public:
-  Generator(const ir::Kernel& k, const std::vector<std::uint64_t>& buffer_bytes, std::uint64_t dynamic_shared_bytes)
+  Generator(const ir::Kernel& k, const std::vector<std::uint64_t>& buffer_bytes,
+            std::uint64_t dynamic_shared_bytes)
       : k_(k), buffer_bytes_(buffer_bytes) {
     std::vector<bool> values(k.parameters.size(), false);
-    for (std::size_t i = 0; i < values.size() && i < buffer_bytes.size(); ++i) values[i] = buffer_bytes[i] != 0;
+    for (std::size_t i = 0; i < values.size() && i < buffer_bytes.size(); ++i)
+      values[i] = buffer_bytes[i] != 0;
     loaded_ = ir::computed_loads(k, &values);
     origins_ = ir::opaque_origins(k, loaded_);
     layout_ = ir::memory_layout(k, loaded_, dynamic_shared_bytes);
@@ -169,7 +182,8 @@ class Generator {
          "  if (wd_hw_lane != wd_lane) atomicAdd(flags + 0, 1ull);\n"
          "  const unsigned wd_lanes = wd_threads - wd_warp * 32u >= 32u ? 32u : wd_threads - wd_warp * 32u;\n"
          "  const unsigned ex = wd_lanes == 32u ? 0xffffffffu : ((1u << wd_lanes) - 1u);\n"
-         "  const wd_u64 wd_block = blockIdx.x + (wd_u64)gridDim.x * (blockIdx.y + (wd_u64)gridDim.y * blockIdx.z);\n"
+         "  const wd_u64 wd_block = blockIdx.x + (wd_u64)gridDim.x * (blockIdx.y + (wd_u64)gridDim.y * "
+         "blockIdx.z);\n"
          "  const wd_u64 wd_gw = wd_block * (wd_u64)((wd_threads + 31u) / 32u) + wd_warp;\n"
          "  WdWarp w;\n"
          "  w.totals = totals;\n"
@@ -186,26 +200,29 @@ class Generator {
         << "    wd_most[i] = 0ull;\n    wd_fewest[i] = ~0ull;\n  }\n";
     }
     if (layout_.any_shared)
-      o << "  __shared__ __align__(16) unsigned char wd_smem[" << std::max<std::uint64_t>(layout_.shared_bytes, 16)
+      o << "  __shared__ __align__(16) unsigned char wd_smem["
+        << std::max<std::uint64_t>(layout_.shared_bytes, 16)
         << "];  // the kernel's __shared__ arrays followed by value\n";
     if (layout_.local_bytes > 0)
-      o << "  __align__(16) unsigned char wd_local[" << layout_.local_bytes << "];  // its local arrays followed by value\n";
+      o << "  __align__(16) unsigned char wd_local[" << layout_.local_bytes
+        << "];  // its local arrays followed by value\n";
     o << "  __syncthreads();  // every thread, once\n";
     for (std::size_t i = 0; i < k_.parameters.size(); ++i) {
       const ir::Parameter& p = k_.parameters[i];
       if (!p.scalar && i < buffer_bytes_.size() && buffer_bytes_[i] != 0)  // a buffer with values
         o << "  const wd_u64 p" << i << " = args[" << i << "];  // " << p.name << " (device address)\n";
       if (p.floating == 32)
-        o << "  const float p" << i << " = __int_as_float((int)(unsigned int)args[" << i << "]);  // " << p.name << "\n";
+        o << "  const float p" << i << " = __int_as_float((int)(unsigned int)args[" << i << "]);  // "
+          << p.name << "\n";
       if (p.floating == 64)
-        o << "  const double p" << i << " = __longlong_as_double((long long)args[" << i << "]);  // " << p.name << "\n";
+        o << "  const double p" << i << " = __longlong_as_double((long long)args[" << i << "]);  // "
+          << p.name << "\n";
       if (!p.scalar) continue;
-      o << "  const " << c_type(p.type) << " p" << i << " = (" << c_type(p.type) << ")args[" << i
-        << "];  // " << p.name << "\n";
+      o << "  const " << c_type(p.type) << " p" << i << " = (" << c_type(p.type) << ")args[" << i << "];  // "
+        << p.name << "\n";
     }
     for (std::size_t i = 0; i < k_.locals.size(); ++i)
-      o << "  " << c_type(k_.locals[i].type) << " l" << i << " = 0;  // " << k_.locals[i].name
-        << "\n";
+      o << "  " << c_type(k_.locals[i].type) << " l" << i << " = 0;  // " << k_.locals[i].name << "\n";
     o << "  (void)guard;\n  {\n    unsigned m0 = ex;\n";
     body_.str("");
     indent_ = 4;
@@ -247,9 +264,12 @@ class Generator {
     const std::string t = c_type(e.type);
     const auto op = [&](int i) { return expr(e.operands[i]); };
     switch (e.kind) {
-      case ir::ExprKind::Constant: return literal(e.type, e.constant);
-      case ir::ExprKind::Param: return "p" + std::to_string(e.index);
-      case ir::ExprKind::Local: return "l" + std::to_string(e.index);
+      case ir::ExprKind::Constant:
+        return literal(e.type, e.constant);
+      case ir::ExprKind::Param:
+        return "p" + std::to_string(e.index);
+      case ir::ExprKind::Local:
+        return "l" + std::to_string(e.index);
       case ir::ExprKind::Opaque: {
         if (e.access == ir::kNone || !loaded_[static_cast<std::size_t>(e.access)])
           return "((" + t + ")0)";  // never decides control flow
@@ -257,20 +277,22 @@ class Generator {
         // An atomic's returned value: never decides control flow here (check_probe_supports).
         if (a.kind == ir::AccessKind::Atomic) return "((" + t + ")0)";
         if (layout_.local_at[static_cast<std::size_t>(a.base)] >= 0)
-          return "wd_sload<" + t + ">(wd_local + " + std::to_string(layout_.local_at[static_cast<std::size_t>(a.base)]) +
-                 ", (long long)(" + expr(a.offset) + "), " + std::to_string(array_bytes(a.base)) + "ull)";
+          return "wd_sload<" + t + ">(wd_local + " +
+                 std::to_string(layout_.local_at[static_cast<std::size_t>(a.base)]) + ", (long long)(" +
+                 expr(a.offset) + "), " + std::to_string(array_bytes(a.base)) + "ull)";
         if (layout_.any_shared && layout_.shared_at[static_cast<std::size_t>(a.base)] >= 0)
-          return "wd_sload<" + t + ">(wd_smem + " + std::to_string(layout_.shared_at[static_cast<std::size_t>(a.base)]) +
-                 ", (long long)(" + expr(a.offset) + "), " + std::to_string(array_bytes(a.base)) + "ull)";
+          return "wd_sload<" + t + ">(wd_smem + " +
+                 std::to_string(layout_.shared_at[static_cast<std::size_t>(a.base)]) + ", (long long)(" +
+                 expr(a.offset) + "), " + std::to_string(array_bytes(a.base)) + "ull)";
         const auto parameter = static_cast<std::size_t>(k_.bases[static_cast<std::size_t>(a.base)].parameter);
-        return "wd_load<" + t + ">(p" + std::to_string(parameter) + ", (long long)(" + expr(a.offset) + "), " +
-               std::to_string(buffer_bytes_[parameter]) + "ull)";
+        return "wd_load<" + t + ">(p" + std::to_string(parameter) + ", (long long)(" + expr(a.offset) +
+               "), " + std::to_string(buffer_bytes_[parameter]) + "ull)";
       }
       case ir::ExprKind::Builtin: {
-        static const char* const names[] = {
-            "threadIdx.x", "threadIdx.y", "threadIdx.z", "blockIdx.x", "blockIdx.y",
-            "blockIdx.z",  "blockDim.x",  "blockDim.y",  "blockDim.z", "gridDim.x",
-            "gridDim.y",   "gridDim.z",   "warpSize"};
+        static const char* const names[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockIdx.x",
+                                            "blockIdx.y",  "blockIdx.z",  "blockDim.x",  "blockDim.y",
+                                            "blockDim.z",  "gridDim.x",   "gridDim.y",   "gridDim.z",
+                                            "warpSize"};
         return names[static_cast<int>(e.builtin)];
       }
       case ir::ExprKind::Cast:
@@ -280,9 +302,12 @@ class Generator {
         if (ir::is_floating(e.type)) return "(-(" + op(0) + "))";  // flips the sign, as the model
         const std::string u = unsigned_type(e.type);
         switch (e.unary_op) {
-          case ir::UnaryOp::Neg: return "((" + t + ")((" + u + ")0 - (" + u + ")(" + op(0) + ")))";
-          case ir::UnaryOp::BitNot: return "((" + t + ")(~(" + u + ")(" + op(0) + ")))";
-          case ir::UnaryOp::LogicalNot: return "(!(" + op(0) + "))";
+          case ir::UnaryOp::Neg:
+            return "((" + t + ")((" + u + ")0 - (" + u + ")(" + op(0) + ")))";
+          case ir::UnaryOp::BitNot:
+            return "((" + t + ")(~(" + u + ")(" + op(0) + ")))";
+          case ir::UnaryOp::LogicalNot:
+            return "(!(" + op(0) + "))";
         }
         break;
       }
@@ -301,40 +326,65 @@ class Generator {
           return "((" + t + ")((" + u + ")(" + a + ") " + sym + " (" + u + ")(" + b + ")))";
         };
         switch (e.binary_op) {
-          case ir::BinaryOp::Add: return wrap("+");
-          case ir::BinaryOp::Sub: return wrap("-");
-          case ir::BinaryOp::Mul: return wrap("*");
-          case ir::BinaryOp::Div: return "wd_div(" + a + ", " + b + ")";
-          case ir::BinaryOp::Rem: return "wd_rem(" + a + ", " + b + ")";
-          case ir::BinaryOp::Shl: return "wd_shl(" + a + ", (wd_u64)(" + b + "))";
-          case ir::BinaryOp::Shr: return "wd_shr(" + a + ", (wd_u64)(" + b + "))";
-          case ir::BinaryOp::BitAnd: return "((" + t + ")((" + a + ") & (" + b + ")))";
-          case ir::BinaryOp::BitOr: return "((" + t + ")((" + a + ") | (" + b + ")))";
-          case ir::BinaryOp::BitXor: return "((" + t + ")((" + a + ") ^ (" + b + ")))";
-          case ir::BinaryOp::Lt: return "((" + a + ") < (" + b + "))";
-          case ir::BinaryOp::Le: return "((" + a + ") <= (" + b + "))";
-          case ir::BinaryOp::Gt: return "((" + a + ") > (" + b + "))";
-          case ir::BinaryOp::Ge: return "((" + a + ") >= (" + b + "))";
-          case ir::BinaryOp::Eq: return "((" + a + ") == (" + b + "))";
-          case ir::BinaryOp::Ne: return "((" + a + ") != (" + b + "))";
+          case ir::BinaryOp::Add:
+            return wrap("+");
+          case ir::BinaryOp::Sub:
+            return wrap("-");
+          case ir::BinaryOp::Mul:
+            return wrap("*");
+          case ir::BinaryOp::Div:
+            return "wd_div(" + a + ", " + b + ")";
+          case ir::BinaryOp::Rem:
+            return "wd_rem(" + a + ", " + b + ")";
+          case ir::BinaryOp::Shl:
+            return "wd_shl(" + a + ", (wd_u64)(" + b + "))";
+          case ir::BinaryOp::Shr:
+            return "wd_shr(" + a + ", (wd_u64)(" + b + "))";
+          case ir::BinaryOp::BitAnd:
+            return "((" + t + ")((" + a + ") & (" + b + ")))";
+          case ir::BinaryOp::BitOr:
+            return "((" + t + ")((" + a + ") | (" + b + ")))";
+          case ir::BinaryOp::BitXor:
+            return "((" + t + ")((" + a + ") ^ (" + b + ")))";
+          case ir::BinaryOp::Lt:
+            return "((" + a + ") < (" + b + "))";
+          case ir::BinaryOp::Le:
+            return "((" + a + ") <= (" + b + "))";
+          case ir::BinaryOp::Gt:
+            return "((" + a + ") > (" + b + "))";
+          case ir::BinaryOp::Ge:
+            return "((" + a + ") >= (" + b + "))";
+          case ir::BinaryOp::Eq:
+            return "((" + a + ") == (" + b + "))";
+          case ir::BinaryOp::Ne:
+            return "((" + a + ") != (" + b + "))";
         }
         break;
       }
       case ir::ExprKind::Logical:
-        return "((" + op(0) + ")" + (e.logical_op == ir::LogicalOp::And ? " && " : " || ") + "(" +
-               op(1) + "))";
-      case ir::ExprKind::Select: return "((" + op(0) + ") ? (" + op(1) + ") : (" + op(2) + "))";
+        return "((" + op(0) + ")" + (e.logical_op == ir::LogicalOp::And ? " && " : " || ") + "(" + op(1) +
+               "))";
+      case ir::ExprKind::Select:
+        return "((" + op(0) + ") ? (" + op(1) + ") : (" + op(2) + "))";
       case ir::ExprKind::Warp: {
         const std::string width = std::to_string(e.constant);
         switch (e.warp_op) {
-          case ir::WarpOp::Shfl: return "__shfl_sync(" + op(0) + ", " + op(1) + ", " + op(2) + ", " + width + ")";
-          case ir::WarpOp::ShflUp: return "__shfl_up_sync(" + op(0) + ", " + op(1) + ", (unsigned)(" + op(2) + "), " + width + ")";
-          case ir::WarpOp::ShflDown: return "__shfl_down_sync(" + op(0) + ", " + op(1) + ", (unsigned)(" + op(2) + "), " + width + ")";
-          case ir::WarpOp::ShflXor: return "__shfl_xor_sync(" + op(0) + ", " + op(1) + ", " + op(2) + ", " + width + ")";
-          case ir::WarpOp::Ballot: return "__ballot_sync(" + op(0) + ", (" + op(1) + ") ? 1 : 0)";
-          case ir::WarpOp::Any: return "__any_sync(" + op(0) + ", (" + op(1) + ") ? 1 : 0)";
-          case ir::WarpOp::All: return "__all_sync(" + op(0) + ", (" + op(1) + ") ? 1 : 0)";
-          case ir::WarpOp::ActiveMask: return "__activemask()";
+          case ir::WarpOp::Shfl:
+            return "__shfl_sync(" + op(0) + ", " + op(1) + ", " + op(2) + ", " + width + ")";
+          case ir::WarpOp::ShflUp:
+            return "__shfl_up_sync(" + op(0) + ", " + op(1) + ", (unsigned)(" + op(2) + "), " + width + ")";
+          case ir::WarpOp::ShflDown:
+            return "__shfl_down_sync(" + op(0) + ", " + op(1) + ", (unsigned)(" + op(2) + "), " + width + ")";
+          case ir::WarpOp::ShflXor:
+            return "__shfl_xor_sync(" + op(0) + ", " + op(1) + ", " + op(2) + ", " + width + ")";
+          case ir::WarpOp::Ballot:
+            return "__ballot_sync(" + op(0) + ", (" + op(1) + ") ? 1 : 0)";
+          case ir::WarpOp::Any:
+            return "__any_sync(" + op(0) + ", (" + op(1) + ") ? 1 : 0)";
+          case ir::WarpOp::All:
+            return "__all_sync(" + op(0) + ", (" + op(1) + ") ? 1 : 0)";
+          case ir::WarpOp::ActiveMask:
+            return "__activemask()";
         }
         break;
       }
@@ -342,11 +392,16 @@ class Generator {
         const bool single = e.type == ir::ScalarType::F32;
         const std::string fma = single ? "__fmaf_rn(" : "__fma_rn(";
         switch (e.intrinsic) {
-          case ir::Intrinsic::Fma: return fma + op(0) + ", " + op(1) + ", " + op(2) + ")";
-          case ir::Intrinsic::Fms: return fma + op(0) + ", " + op(1) + ", -(" + op(2) + "))";
-          case ir::Intrinsic::Fnma: return fma + "-(" + op(0) + "), " + op(1) + ", " + op(2) + ")";
-          case ir::Intrinsic::Sqrt: return (single ? "__fsqrt_rn(" : "__dsqrt_rn(") + op(0) + ")";
-          case ir::Intrinsic::Fabs: return (single ? "fabsf(" : "fabs(") + op(0) + ")";
+          case ir::Intrinsic::Fma:
+            return fma + op(0) + ", " + op(1) + ", " + op(2) + ")";
+          case ir::Intrinsic::Fms:
+            return fma + op(0) + ", " + op(1) + ", -(" + op(2) + "))";
+          case ir::Intrinsic::Fnma:
+            return fma + "-(" + op(0) + "), " + op(1) + ", " + op(2) + ")";
+          case ir::Intrinsic::Sqrt:
+            return (single ? "__fsqrt_rn(" : "__dsqrt_rn(") + op(0) + ")";
+          case ir::Intrinsic::Fabs:
+            return (single ? "fabsf(" : "fabs(") + op(0) + ")";
         }
         break;
       }
@@ -356,8 +411,8 @@ class Generator {
 
   void eval(ir::StmtId id, const std::string& active, const std::string& taken, bool condition,
             const std::string& divergent) {
-    line() << "wd_eval(w, " << id << ", " << active << ", " << taken << ", "
-           << (condition ? "true" : "false") << ", " << divergent << ");\n";
+    line() << "wd_eval(w, " << id << ", " << active << ", " << taken << ", " << (condition ? "true" : "false")
+           << ", " << divergent << ");\n";
   }
   void count(ir::StmtId id, const std::string& m) { eval(id, m, "0u", false, "false"); }
 
@@ -369,22 +424,25 @@ class Generator {
   // The statement's stores into shared memory followed by value, by the lanes of `m` (and of
   // each store's guard), in the statement's order, as the model makes them.
   void stores(ir::StmtId id, const std::string& m) {
-    if (!layout_.any_shared && layout_.local_bytes == 0 && std::find(layout_.written.begin(), layout_.written.end(), true) == layout_.written.end())
+    if (!layout_.any_shared && layout_.local_bytes == 0 &&
+        std::find(layout_.written.begin(), layout_.written.end(), true) == layout_.written.end())
       return;
     for (std::int32_t x : k_.stmts[static_cast<std::size_t>(id)].accesses) {
       const ir::MemoryAccess& a = k_.accesses[static_cast<std::size_t>(x)];
-      if (a.kind == ir::AccessKind::Load || a.base == ir::kNone || !computable(a.value) || !computable(a.offset) ||
-          (a.guard != ir::kNone && !computable(a.guard)) || (a.compare != ir::kNone && !computable(a.compare)))
+      if (a.kind == ir::AccessKind::Load || a.base == ir::kNone || !computable(a.value) ||
+          !computable(a.offset) || (a.guard != ir::kNone && !computable(a.guard)) ||
+          (a.compare != ir::kNone && !computable(a.compare)))
         continue;
       const std::string t = c_type(k_.exprs[static_cast<std::size_t>(a.value)].type);
       const std::int32_t parameter = k_.bases[static_cast<std::size_t>(a.base)].parameter;
       if (parameter != ir::kNone && layout_.written[static_cast<std::size_t>(a.base)]) {
         const std::string buffer = "p" + std::to_string(parameter);
         const std::string bytes = std::to_string(buffer_bytes_[static_cast<std::size_t>(parameter)]) + "ull";
-        const std::string when = lane_in(m) + (a.guard != ir::kNone ? " && (" + expr(a.guard) + ")" : std::string());
+        const std::string when =
+            lane_in(m) + (a.guard != ir::kNone ? " && (" + expr(a.guard) + ")" : std::string());
         if (a.kind == ir::AccessKind::Store) {
-          line() << "if (" << when << ") wd_gstore<" << t << ">(" << buffer << ", (long long)(" << expr(a.offset)
-                 << "), " << bytes << ", (" << t << ")(" << expr(a.value) << "));\n";
+          line() << "if (" << when << ") wd_gstore<" << t << ">(" << buffer << ", (long long)("
+                 << expr(a.offset) << "), " << bytes << ", (" << t << ")(" << expr(a.value) << "));\n";
         } else {
           line() << "if (" << when << ") { const long long at = (long long)(" << expr(a.offset)
                  << "); if (at >= 0 && (wd_u64)at + sizeof(" << t << ") <= " << bytes << ") "
@@ -393,18 +451,22 @@ class Generator {
         continue;
       }
       if (layout_.local_at[static_cast<std::size_t>(a.base)] >= 0 && a.kind == ir::AccessKind::Store) {
-        line() << "if (" << lane_in(m) << (a.guard != ir::kNone ? " && (" + expr(a.guard) + ")" : std::string())
-               << ") wd_sstore<" << t << ">(wd_local + " << layout_.local_at[static_cast<std::size_t>(a.base)]
+        line() << "if (" << lane_in(m)
+               << (a.guard != ir::kNone ? " && (" + expr(a.guard) + ")" : std::string()) << ") wd_sstore<"
+               << t << ">(wd_local + " << layout_.local_at[static_cast<std::size_t>(a.base)]
                << ", (long long)(" << expr(a.offset) << "), " << array_bytes(a.base) << "ull, (" << t << ")("
                << expr(a.value) << "));\n";
         continue;
       }
       if (layout_.shared_at[static_cast<std::size_t>(a.base)] < 0) continue;
       if (a.kind == ir::AccessKind::Atomic) {  // the same atomic on the probe's shared memory
-        line() << "if (" << lane_in(m) << (a.guard != ir::kNone ? " && (" + expr(a.guard) + ")" : std::string())
-               << ") { const long long at = (long long)(" << expr(a.offset) << "); if (at >= 0 && (wd_u64)at + sizeof("
-               << t << ") <= " << array_bytes(a.base) << "ull) "
-               << atomic_call(a, "wd_smem + " + std::to_string(layout_.shared_at[static_cast<std::size_t>(a.base)]) + " + at")
+        line() << "if (" << lane_in(m)
+               << (a.guard != ir::kNone ? " && (" + expr(a.guard) + ")" : std::string())
+               << ") { const long long at = (long long)(" << expr(a.offset)
+               << "); if (at >= 0 && (wd_u64)at + sizeof(" << t << ") <= " << array_bytes(a.base) << "ull) "
+               << atomic_call(a, "wd_smem + " +
+                                     std::to_string(layout_.shared_at[static_cast<std::size_t>(a.base)]) +
+                                     " + at")
                << "; }\n";
         continue;
       }
@@ -423,24 +485,29 @@ class Generator {
   std::string atomic_call(const ir::MemoryAccess& a, const std::string& address) const {
     const ir::ScalarType type = k_.exprs[static_cast<std::size_t>(a.value)].type;
     const std::string t = c_type(type);
-    const std::string bits = a.width == 2 ? "unsigned short" : a.width == 8 ? "unsigned long long" : "unsigned int";
+    const std::string bits = a.width == 2   ? "unsigned short"
+                             : a.width == 8 ? "unsigned long long"
+                                            : "unsigned int";
     const auto as_bits = [&](ir::ExprId e) {
       if (type == ir::ScalarType::F32) return "__float_as_uint(" + expr(e) + ")";
       if (type == ir::ScalarType::F64) return "(unsigned long long)__double_as_longlong(" + expr(e) + ")";
       return "(" + bits + ")(" + expr(e) + ")";
     };
     switch (a.atomic) {
-      case ir::AtomicOp::Exch: return "atomicExch((" + bits + "*)(" + address + "), " + as_bits(a.value) + ")";
+      case ir::AtomicOp::Exch:
+        return "atomicExch((" + bits + "*)(" + address + "), " + as_bits(a.value) + ")";
       case ir::AtomicOp::Cas:
-        return "atomicCAS((" + bits + "*)(" + address + "), " + as_bits(a.compare) + ", " + as_bits(a.value) + ")";
+        return "atomicCAS((" + bits + "*)(" + address + "), " + as_bits(a.compare) + ", " + as_bits(a.value) +
+               ")";
       case ir::AtomicOp::Inc:
       case ir::AtomicOp::Dec:
-        return std::string(a.atomic == ir::AtomicOp::Inc ? "atomicInc" : "atomicDec") + "((unsigned int*)(" + address +
-               "), (unsigned int)(" + expr(a.value) + "))";
-      default: break;
+        return std::string(a.atomic == ir::AtomicOp::Inc ? "atomicInc" : "atomicDec") + "((unsigned int*)(" +
+               address + "), (unsigned int)(" + expr(a.value) + "))";
+      default:
+        break;
     }
-    static const char* const names[] = {"", "atomicAdd", "atomicSub", "atomicMin", "atomicMax",
-                                        "atomicAnd", "atomicOr", "atomicXor"};
+    static const char* const names[] = {"",          "atomicAdd", "atomicSub", "atomicMin",
+                                        "atomicMax", "atomicAnd", "atomicOr",  "atomicXor"};
     return std::string(names[static_cast<int>(a.atomic)]) + "((" + t + "*)(" + address + "), (" + t + ")(" +
            expr(a.value) + "))";
   }
@@ -449,8 +516,8 @@ class Generator {
   void assign(ir::LocalId local, ir::ExprId value, const std::string& m) {
     if (local == ir::kNone || !computable(value)) return;
     line() << "{\n";
-    line() << "  const " << c_type(k_.locals[static_cast<std::size_t>(local)].type) << " v = "
-           << expr(value) << ";\n";
+    line() << "  const " << c_type(k_.locals[static_cast<std::size_t>(local)].type) << " v = " << expr(value)
+           << ";\n";
     line() << "  if (" << lane_in(m) << ") l" << local << " = v;\n";
     line() << "}\n";
   }
@@ -461,8 +528,8 @@ class Generator {
     if (cond == ir::kNone) {
       line() << "const unsigned " << t << " = " << m << ";\n";
     } else {
-      line() << "const unsigned " << t << " = __ballot_sync(ex, " << lane_in(m) << " && ("
-             << expr(cond) << "));\n";
+      line() << "const unsigned " << t << " = __ballot_sync(ex, " << lane_in(m) << " && (" << expr(cond)
+             << "));\n";
     }
     return t;
   }
@@ -531,7 +598,8 @@ class Generator {
         line() << m << " = " << out << ";\n";
         return;
       }
-      case ir::StmtKind::Loop: return loop(id, s, m);
+      case ir::StmtKind::Loop:
+        return loop(id, s, m);
       case ir::StmtKind::Break: {
         count(id, m);
         line() << frame(true, false).broken << " |= " << m << ";\n";
@@ -577,7 +645,8 @@ class Generator {
         line() << "}\n";
         return;
       }
-      case ir::StmtKind::Switch: return switch_(id, s, m);
+      case ir::StmtKind::Switch:
+        return switch_(id, s, m);
     }
   }
 
@@ -588,8 +657,7 @@ class Generator {
     Frame f{ir::StmtKind::Loop, fresh("b"), fresh("c"), "", ir::kNone};
     line() << "unsigned " << in << " = " << m << ";\n";
     if (s.init != ir::kNone) stmt(s.init, in);
-    line() << "unsigned " << exits << " = 0u, " << f.broken << " = 0u, " << f.continued
-           << " = 0u;\n";
+    line() << "unsigned " << exits << " = 0u, " << f.broken << " = 0u, " << f.continued << " = 0u;\n";
     line() << "while (" << in << " != 0u) {\n";
     indent_ += 2;
     line() << "if (w.n > guard) goto wd_end;  // the model's count is long passed\n";
@@ -604,8 +672,8 @@ class Generator {
       test();
       line() << "if (" << in << " == 0u) break;\n";
     }
-    line() << f.broken << " = 0u;\n" << std::string(static_cast<std::size_t>(indent_), ' ')
-           << f.continued << " = 0u;\n";
+    line() << f.broken << " = 0u;\n"
+           << std::string(static_cast<std::size_t>(indent_), ' ') << f.continued << " = 0u;\n";
     frames_.push_back(f);
     stmt(s.body, in);
     frames_.pop_back();
@@ -654,8 +722,7 @@ class Generator {
       line() << entry[static_cast<std::size_t>(c.child)] << " |= " << hit << ";\n";
       line() << matched << " |= " << hit << ";\n";
     }
-    const std::size_t fallback =
-        s.default_child != ir::kNone ? static_cast<std::size_t>(s.default_child) : n;
+    const std::size_t fallback = s.default_child != ir::kNone ? static_cast<std::size_t>(s.default_child) : n;
     line() << entry[fallback] << " |= " << m << " & ~" << matched << ";\n";
     std::string points = "0";
     for (const std::string& e : entry) points += " + (" + e + " != 0u ? 1 : 0)";
@@ -683,10 +750,10 @@ class Generator {
   std::vector<std::uint64_t> buffer_bytes_;  // [parameter]: a buffer with values
   std::vector<bool> loaded_;                 // [access]: loads the probe reads
   std::vector<ir::ExprId> origins_;
-  ir::MemoryLayout layout_;                  // memory followed by value
+  ir::MemoryLayout layout_;  // memory followed by value
   std::uint64_t dynamic_shared_bytes_ = 0;
-  std::vector<int> barrier_;                 // [StmtId]: barrier index or -1
-  std::vector<ir::StmtId> barrier_stmts_;    // [barrier index]
+  std::vector<int> barrier_;               // [StmtId]: barrier index or -1
+  std::vector<ir::StmtId> barrier_stmts_;  // [barrier index]
   std::vector<Frame> frames_;
   std::ostringstream body_;
   int indent_ = 0;
@@ -712,10 +779,12 @@ void check_probe_supports(const sim::ir::Kernel& kernel, const std::vector<std::
         without[static_cast<std::size_t>(s.value)] == ir::kNone)
       continue;
     const ir::Expr& o = kernel.exprs[static_cast<std::size_t>(without[static_cast<std::size_t>(s.value)])];
-    throw InvalidInput(Diag::unsupported_construct, ir::source_location(kernel, s.range), "the GPU probe cannot check this " + ir::report_kind(s) +
-                       " yet: its condition depends on " + o.description + " (" + ir::location(kernel, o.range) +
-                       "), a value an atomic returns (the model follows it in one order; on the GPU the "
-                       "threads' order varies, and the probe does not reproduce atomics' results)");
+    throw InvalidInput(Diag::unsupported_construct, ir::source_location(kernel, s.range),
+                       "the GPU probe cannot check this " + ir::report_kind(s) +
+                           " yet: its condition depends on " + o.description + " (" +
+                           ir::location(kernel, o.range) +
+                           "), a value an atomic returns (the model follows it in one order; on the GPU the "
+                           "threads' order varies, and the probe does not reproduce atomics' results)");
   }
 }
 

@@ -31,16 +31,26 @@ std::optional<Diag> diagnostic_named(const std::string& id) {
 
 const char* category_name(Category category) {
   switch (category) {
-    case Category::input: return "input";
-    case Category::unsupported: return "unsupported";
-    case Category::unknown: return "unknown-value";
-    case Category::undefined: return "undefined-behaviour";
-    case Category::budget: return "budget";
-    case Category::no_device: return "no-device";
-    case Category::mismatch: return "mismatch";
-    case Category::write: return "write";
-    case Category::interrupted: return "interrupted";
-    case Category::internal: return "internal";
+    case Category::input:
+      return "input";
+    case Category::unsupported:
+      return "unsupported";
+    case Category::unknown:
+      return "unknown-value";
+    case Category::undefined:
+      return "undefined-behaviour";
+    case Category::budget:
+      return "budget";
+    case Category::no_device:
+      return "no-device";
+    case Category::mismatch:
+      return "mismatch";
+    case Category::write:
+      return "write";
+    case Category::interrupted:
+      return "interrupted";
+    case Category::internal:
+      return "internal";
   }
   return "internal";
 }
@@ -61,7 +71,8 @@ Diagnostic::Diagnostic(Diag diag, SourceLocation location, const std::string& me
 
 std::string format_diagnostic(const Diagnostic& d, Severity severity) {
   const std::string level = severity == Severity::error ? "error" : "warning";
-  const std::string prefix = d.location().known() ? sim::one_line(d.location().text()) : std::string("warpdiv");
+  const std::string prefix =
+      d.location().known() ? sim::one_line(d.location().text()) : std::string("warpdiv");
   return prefix + ": " + level + ": " + sim::one_line(d.message()) + " [" + diagnostic_tag(d.diag()) + "]";
 }
 

@@ -54,12 +54,16 @@ constexpr int exit_status(Category category) {
     case Category::unsupported:
     case Category::unknown:
     case Category::undefined:
-    case Category::budget: return 2;
-    case Category::no_device: return 3;
-    case Category::interrupted: return 130;
+    case Category::budget:
+      return 2;
+    case Category::no_device:
+      return 3;
+    case Category::interrupted:
+      return 130;
     case Category::mismatch:
     case Category::write:
-    case Category::internal: return 1;
+    case Category::internal:
+      return 1;
   }
   return 1;
 }

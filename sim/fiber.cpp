@@ -55,7 +55,8 @@ Fiber::Fiber(std::size_t stack_bytes) {
   const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   for (std::size_t size = stack_bytes; size >= (std::size_t{1} << 20); size /= 4) {
     const std::size_t total = size + page;
-    void* p = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void* p =
+        ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) continue;
     ::mprotect(p, page, PROT_NONE);  // the guard page: an overflow faults instead of corrupting
     stack_ = p;
@@ -103,8 +104,8 @@ void Fiber::start(std::function<void()> body) {
   c->uc_stack.ss_size = mapped_ - page;
   c->uc_link = static_cast<ucontext_t*>(caller_);
   const auto self = reinterpret_cast<std::uintptr_t>(this);
-  ::makecontext(c, reinterpret_cast<void (*)()>(&Fiber::trampoline), 2, static_cast<unsigned>(self & 0xFFFFFFFFu),
-                static_cast<unsigned>(self >> 32));
+  ::makecontext(c, reinterpret_cast<void (*)()>(&Fiber::trampoline), 2,
+                static_cast<unsigned>(self & 0xFFFFFFFFu), static_cast<unsigned>(self >> 32));
   state_ = State::Ready;
 }
 

@@ -35,10 +35,10 @@ class Fiber {
  private:
   enum class State { Idle, Ready, Running, Suspended, Done };
   static void trampoline(unsigned low, unsigned high);
-  void* stack_ = nullptr;          // the mapping (guard page first)
+  void* stack_ = nullptr;  // the mapping (guard page first)
   std::size_t mapped_ = 0;
-  void* context_ = nullptr;        // ucontext_t of the body
-  void* caller_ = nullptr;         // ucontext_t of resume()'s caller
+  void* context_ = nullptr;  // ucontext_t of the body
+  void* caller_ = nullptr;   // ucontext_t of resume()'s caller
   std::function<void()> body_;
   std::exception_ptr error_;
   State state_ = State::Idle;

@@ -14,19 +14,17 @@ namespace warpdiv::sim::ir {
 namespace {
 
 constexpr std::array<const char*, kScalarTypeCount> kTypeNames = {
-    "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32",
-    "float64"};
+    "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32", "float64"};
 constexpr std::array<const char*, kBuiltinCount> kBuiltinNames = {
-    "threadIdx.x", "threadIdx.y", "threadIdx.z", "blockIdx.x", "blockIdx.y", "blockIdx.z",
-    "blockDim.x",  "blockDim.y",  "blockDim.z",  "gridDim.x",  "gridDim.y",  "gridDim.z",
-    "warpSize"};
+    "threadIdx.x", "threadIdx.y", "threadIdx.z", "blockIdx.x", "blockIdx.y", "blockIdx.z", "blockDim.x",
+    "blockDim.y",  "blockDim.z",  "gridDim.x",   "gridDim.y",  "gridDim.z",  "warpSize"};
 constexpr std::array<const char*, kBinaryOpCount> kBinaryNames = {
 #define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) spelling,
 #include "sim/ir_ops.def"
 };
 constexpr std::array<const char*, kExprKindCount> kExprKindNames = {
-    "constant", "param", "builtin", "local", "opaque", "cast", "unary", "binary", "logical", "select",
-    "intrinsic", "warp"};
+    "constant", "param",  "builtin", "local",  "opaque",    "cast",
+    "unary",    "binary", "logical", "select", "intrinsic", "warp"};
 constexpr std::array<const char*, kWarpOpCount> kWarpOpNames = {
 #define WARPDIV_WARP_OP(Enum, name, operands) name,
 #include "sim/ir_ops.def"
@@ -78,10 +76,9 @@ constexpr std::array<AtomicOrder, kAtomicOpCount> kAtomicOrders = {
 #define WARPDIV_ATOMIC_OP(Enum, name, order) AtomicOrder::order,
 #include "sim/ir_ops.def"
 };
-constexpr std::array<const char*, kStmtKindCount> kStmtKindNames = {
-    "block", "declare", "assign", "work", "if", "loop", "break", "continue", "return", "barrier",
-    "call", "switch"};
-
+constexpr std::array<const char*, kStmtKindCount> kStmtKindNames = {"block",  "declare", "assign", "work",
+                                                                    "if",     "loop",    "break",  "continue",
+                                                                    "return", "barrier", "call",   "switch"};
 
 }  // namespace
 
@@ -90,18 +87,30 @@ std::string name(ScalarType type) { return kTypeNames[static_cast<int>(type)]; }
 ScalarType scalar_type_from_name(const std::string& text) {
   for (int i = 0; i < kScalarTypeCount; ++i)
     if (text == kTypeNames[i]) return static_cast<ScalarType>(i);
-  throw InvalidInput(Diag::flag_value, "unknown scalar type '" + text +
-                     "' (allowed: bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, "
-                     "float32, float64)");
+  throw InvalidInput(Diag::flag_value,
+                     "unknown scalar type '" + text +
+                         "' (allowed: bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, "
+                         "float32, float64)");
 }
 
 int bit_width(ScalarType type) {
   switch (type) {
-    case ScalarType::Bool: return 1;
-    case ScalarType::I8: case ScalarType::U8: return 8;
-    case ScalarType::I16: case ScalarType::U16: return 16;
-    case ScalarType::I32: case ScalarType::U32: case ScalarType::F32: return 32;
-    case ScalarType::I64: case ScalarType::U64: case ScalarType::F64: return 64;
+    case ScalarType::Bool:
+      return 1;
+    case ScalarType::I8:
+    case ScalarType::U8:
+      return 8;
+    case ScalarType::I16:
+    case ScalarType::U16:
+      return 16;
+    case ScalarType::I32:
+    case ScalarType::U32:
+    case ScalarType::F32:
+      return 32;
+    case ScalarType::I64:
+    case ScalarType::U64:
+    case ScalarType::F64:
+      return 64;
   }
   return 64;
 }
@@ -134,7 +143,8 @@ bool is_promoted(ScalarType type) {
 std::uint64_t normalise(ScalarType type, std::uint64_t bits) {
   switch (type) {
 #define WARPDIV_SCALAR_TYPE(T) \
-  case ScalarType::T: return ops::wrap<ScalarType::T>(bits);
+  case ScalarType::T:          \
+    return ops::wrap<ScalarType::T>(bits);
     WARPDIV_SCALAR_TYPES
 #undef WARPDIV_SCALAR_TYPE
   }
@@ -142,11 +152,10 @@ std::uint64_t normalise(ScalarType type, std::uint64_t bits) {
 }
 
 Value Value::of(ScalarType type, std::int64_t value) {
-  const bool fits = value >= min_of(type) &&
-                    (value < 0 || static_cast<std::uint64_t>(value) <= max_of(type));
+  const bool fits = value >= min_of(type) && (value < 0 || static_cast<std::uint64_t>(value) <= max_of(type));
   if (!fits) {
     throw InvalidInput(Diag::flag_value, "value " + std::to_string(value) + " does not fit in " + name(type) +
-                       " (allowed: " + range_text(type) + ")");
+                                             " (allowed: " + range_text(type) + ")");
   }
   return Value{type, normalise(type, static_cast<std::uint64_t>(value))};
 }
@@ -154,7 +163,7 @@ Value Value::of(ScalarType type, std::int64_t value) {
 Value Value::of_unsigned(ScalarType type, std::uint64_t value) {
   if (value > max_of(type)) {
     throw InvalidInput(Diag::flag_value, "value " + std::to_string(value) + " does not fit in " + name(type) +
-                       " (allowed: " + range_text(type) + ")");
+                                             " (allowed: " + range_text(type) + ")");
   }
   return Value{type, value};
 }
@@ -175,11 +184,13 @@ Value parse_floating(ScalarType type, const std::string& text) {
     const bool plain = !text.empty() && text.find_first_of("xXnN") == std::string::npos &&
                        text.find_first_not_of("0123456789.eE+-") == std::string::npos && text[0] != '+';
     const auto r = std::from_chars(first, first + text.size(), value);
-    if (!plain || r.ptr != first + text.size() || (r.ec != std::errc() && r.ec != std::errc::result_out_of_range))
+    if (!plain || r.ptr != first + text.size() ||
+        (r.ec != std::errc() && r.ec != std::errc::result_out_of_range))
       throw InvalidInput(Diag::flag_value, "'" + text + "' is not a decimal number (allowed: " + name(type) +
-                         ", as C++ writes it: 2.5, -1e-3)");
+                                               ", as C++ writes it: 2.5, -1e-3)");
     if (r.ec == std::errc::result_out_of_range)
-      throw InvalidInput(Diag::flag_value, "'" + text + "' is outside " + name(type) + "'s finite nonzero range");
+      throw InvalidInput(Diag::flag_value,
+                         "'" + text + "' is outside " + name(type) + "'s finite nonzero range");
   }
   std::uint64_t bits = 0;
   if constexpr (sizeof(F) == 4) {
@@ -225,7 +236,8 @@ Value parse_value(ScalarType type, const std::string& text) {
   std::uint64_t magnitude = 0;
   for (; i < text.size(); ++i) {
     const char c = text[i];
-    if (c < '0' || c > '9') throw InvalidInput(Diag::flag_value, "'" + text + "' is not an integer" + allowed);
+    if (c < '0' || c > '9')
+      throw InvalidInput(Diag::flag_value, "'" + text + "' is not an integer" + allowed);
     const auto digit = static_cast<std::uint64_t>(c - '0');
     if (magnitude > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
       throw InvalidInput(Diag::flag_value, "'" + text + "' is out of range for " + name(type) + allowed);
@@ -266,7 +278,8 @@ std::string name(Builtin builtin) { return kBuiltinNames[static_cast<int>(builti
 std::string name(UnaryOp op) {
   switch (op) {
 #define WARPDIV_UNARY_OP(Enum, spelling, operands, fault) \
-  case UnaryOp::Enum: return spelling;
+  case UnaryOp::Enum:                                     \
+    return spelling;
 #include "sim/ir_ops.def"
   }
   return "?";
@@ -284,7 +297,8 @@ std::string name(Intrinsic intrinsic) { return kIntrinsicNames[static_cast<int>(
 Intrinsic intrinsic_from_name(const std::string& text) {
   for (int i = 0; i < kIntrinsicCount; ++i)
     if (text == kIntrinsicNames[i]) return static_cast<Intrinsic>(i);
-  throw InvalidInput(Diag::flag_value, "unknown intrinsic '" + text + "' (allowed: fma, fms, fnma, sqrt, fabs)");
+  throw InvalidInput(Diag::flag_value,
+                     "unknown intrinsic '" + text + "' (allowed: fma, fms, fnma, sqrt, fabs)");
 }
 std::string name(WarpOp op) { return kWarpOpNames[static_cast<int>(op)]; }
 int operand_count(WarpOp op) { return kWarpOperands[static_cast<std::size_t>(op)]; }
@@ -292,36 +306,46 @@ int operand_count(Intrinsic intrinsic) { return kIntrinsicOperands[static_cast<s
 std::string name(StmtKind kind) { return kStmtKindNames[static_cast<int>(kind)]; }
 std::string name(LoopKind kind) {
   switch (kind) {
-    case LoopKind::For: return "for";
-    case LoopKind::While: return "while";
-    case LoopKind::Do: return "do";
+    case LoopKind::For:
+      return "for";
+    case LoopKind::While:
+      return "while";
+    case LoopKind::Do:
+      return "do";
   }
   return "?";
 }
 
 std::string name(AddressSpace space) {
   switch (space) {
-    case AddressSpace::Global: return "global";
-    case AddressSpace::Shared: return "shared";
-    case AddressSpace::Local: return "local";
-    case AddressSpace::Constant: return "constant";
+    case AddressSpace::Global:
+      return "global";
+    case AddressSpace::Shared:
+      return "shared";
+    case AddressSpace::Local:
+      return "local";
+    case AddressSpace::Constant:
+      return "constant";
   }
   return "?";
 }
 
 AddressSpace address_space_from_name(const std::string& text) {
-  for (AddressSpace s : {AddressSpace::Global, AddressSpace::Shared, AddressSpace::Local,
-                         AddressSpace::Constant})
+  for (AddressSpace s :
+       {AddressSpace::Global, AddressSpace::Shared, AddressSpace::Local, AddressSpace::Constant})
     if (name(s) == text) return s;
-  throw InvalidInput(Diag::flag_value, "unknown address space '" + text +
-                     "' (allowed: global, shared, local, constant)");
+  throw InvalidInput(Diag::flag_value,
+                     "unknown address space '" + text + "' (allowed: global, shared, local, constant)");
 }
 
 std::string name(AccessKind kind) {
   switch (kind) {
-    case AccessKind::Load: return "load";
-    case AccessKind::Store: return "store";
-    case AccessKind::Atomic: return "atomic";
+    case AccessKind::Load:
+      return "load";
+    case AccessKind::Store:
+      return "store";
+    case AccessKind::Atomic:
+      return "atomic";
   }
   return "?";
 }
@@ -331,8 +355,9 @@ std::string name(AtomicOp op) { return kAtomicNames[static_cast<std::size_t>(op)
 AtomicOp atomic_op_from_name(const std::string& text) {
   for (int i = 0; i < kAtomicOpCount; ++i)
     if (name(static_cast<AtomicOp>(i)) == text) return static_cast<AtomicOp>(i);
-  throw InvalidInput(Diag::flag_value, "unknown atomic operation '" + text +
-                     "' (allowed: other, add, sub, min, max, and, or, xor, exch, cas, inc, dec)");
+  throw InvalidInput(Diag::flag_value,
+                     "unknown atomic operation '" + text +
+                         "' (allowed: other, add, sub, min, max, and, or, xor, exch, cas, inc, dec)");
 }
 
 bool atomics_commute(AtomicOp a, AtomicOp b, ScalarType type) {
@@ -382,8 +407,8 @@ std::int32_t Kernel::add_parameter(const std::string& parameter_name, ScalarType
   return static_cast<std::int32_t>(parameters.size() - 1);
 }
 
-std::int32_t Kernel::add_opaque_parameter(const std::string& parameter_name,
-                                          const std::string& type_spelling, int floating) {
+std::int32_t Kernel::add_opaque_parameter(const std::string& parameter_name, const std::string& type_spelling,
+                                          int floating) {
   parameters.push_back(Parameter{parameter_name, ScalarType::I32, false, type_spelling, floating});
   return static_cast<std::int32_t>(parameters.size() - 1);
 }
@@ -464,8 +489,7 @@ ExprId Kernel::opaque(ScalarType type, const std::string& description, SourceRan
 
 namespace {
 ScalarType type_of(const Kernel& k, ExprId id) {
-  return id >= 0 && static_cast<std::size_t>(id) < k.exprs.size() ? k.exprs[id].type
-                                                                   : ScalarType::I32;
+  return id >= 0 && static_cast<std::size_t>(id) < k.exprs.size() ? k.exprs[id].type : ScalarType::I32;
 }
 }  // namespace
 
@@ -476,16 +500,15 @@ ExprId Kernel::cast(ScalarType to, ExprId operand, SourceRange range) {
 }
 
 ExprId Kernel::unary(UnaryOp op, ExprId operand, SourceRange range) {
-  Expr e = make_expr(ExprKind::Unary,
-                     op == UnaryOp::LogicalNot ? ScalarType::Bool : type_of(*this, operand), range);
+  Expr e = make_expr(ExprKind::Unary, op == UnaryOp::LogicalNot ? ScalarType::Bool : type_of(*this, operand),
+                     range);
   e.unary_op = op;
   e.operands[0] = operand;
   return add(e);
 }
 
 ExprId Kernel::binary(BinaryOp op, ExprId lhs, ExprId rhs, SourceRange range) {
-  Expr e = make_expr(ExprKind::Binary, is_comparison(op) ? ScalarType::Bool : type_of(*this, lhs),
-                     range);
+  Expr e = make_expr(ExprKind::Binary, is_comparison(op) ? ScalarType::Bool : type_of(*this, lhs), range);
   e.binary_op = op;
   e.operands[0] = lhs;
   e.operands[1] = rhs;
@@ -509,7 +532,8 @@ ExprId Kernel::select(ExprId condition, ExprId if_true, ExprId if_false, SourceR
 }
 
 ExprId Kernel::intrinsic(Intrinsic which, std::vector<ExprId> operands, SourceRange range) {
-  Expr e = make_expr(ExprKind::Intrinsic, operands.empty() ? ScalarType::F32 : type_of(*this, operands[0]), range);
+  Expr e =
+      make_expr(ExprKind::Intrinsic, operands.empty() ? ScalarType::F32 : type_of(*this, operands[0]), range);
   e.intrinsic = which;
   for (std::size_t i = 0; i < operands.size() && i < 3; ++i) e.operands[i] = operands[i];
   return add(e);
@@ -582,8 +606,7 @@ StmtId Kernel::return_(ExprId value, SourceRange range) {
 
 StmtId Kernel::barrier(SourceRange range) { return add(make_stmt(StmtKind::Barrier, range)); }
 
-StmtId Kernel::inlined_call(const std::string& callee, LocalId result, StmtId body,
-                            SourceRange range) {
+StmtId Kernel::inlined_call(const std::string& callee, LocalId result, StmtId body, SourceRange range) {
   Stmt s = make_stmt(StmtKind::InlinedCall, range);
   s.description = callee;
   s.local = result;
@@ -591,9 +614,8 @@ StmtId Kernel::inlined_call(const std::string& callee, LocalId result, StmtId bo
   return add(s);
 }
 
-StmtId Kernel::switch_(ExprId condition, std::vector<StmtId> children,
-                       std::vector<SwitchCase> cases, std::int32_t default_child,
-                       SourceRange range) {
+StmtId Kernel::switch_(ExprId condition, std::vector<StmtId> children, std::vector<SwitchCase> cases,
+                       std::int32_t default_child, SourceRange range) {
   Stmt s = make_stmt(StmtKind::Switch, range);
   s.value = condition;
   s.children = std::move(children);
@@ -650,14 +672,22 @@ InvalidInput located(Diag diag, const Kernel& kernel, const std::string& text) {
 
 std::string report_kind(const Stmt& stmt) {
   switch (stmt.kind) {
-    case StmtKind::If: return "if";
-    case StmtKind::Loop: return name(stmt.loop_kind);
-    case StmtKind::Switch: return "switch";
-    case StmtKind::Return: return "return";
-    case StmtKind::Break: return "break";
-    case StmtKind::Continue: return "continue";
-    case StmtKind::Barrier: return "barrier";
-    default: return "statement";
+    case StmtKind::If:
+      return "if";
+    case StmtKind::Loop:
+      return name(stmt.loop_kind);
+    case StmtKind::Switch:
+      return "switch";
+    case StmtKind::Return:
+      return "return";
+    case StmtKind::Break:
+      return "break";
+    case StmtKind::Continue:
+      return "continue";
+    case StmtKind::Barrier:
+      return "barrier";
+    default:
+      return "statement";
   }
 }
 
@@ -681,8 +711,11 @@ void mark_loops(const Kernel& k, StmtId id, StmtId loop, std::vector<StmtId>& ou
       mark_loops(k, s.body, id, out);
       mark_loops(k, s.step, id, out);
       break;
-    case StmtKind::InlinedCall: mark_loops(k, s.body, loop, out); break;
-    default: break;
+    case StmtKind::InlinedCall:
+      mark_loops(k, s.body, loop, out);
+      break;
+    default:
+      break;
   }
 }
 }  // namespace
@@ -715,7 +748,8 @@ std::vector<LocalId> locals_written(const Kernel& kernel, const std::vector<Stmt
     open.pop_back();
     if (id == kNone) continue;
     const Stmt& s = kernel.stmts[static_cast<std::size_t>(id)];
-    const bool writes = s.kind == StmtKind::Declare || s.kind == StmtKind::Assign || s.kind == StmtKind::InlinedCall;
+    const bool writes =
+        s.kind == StmtKind::Declare || s.kind == StmtKind::Assign || s.kind == StmtKind::InlinedCall;
     if (writes && s.local != kNone && !seen[static_cast<std::size_t>(s.local)]) {
       seen[static_cast<std::size_t>(s.local)] = true;
       written.push_back(s.local);

@@ -116,18 +116,18 @@ using LocalId = std::int32_t;
 constexpr std::int32_t kNone = -1;
 
 enum class ExprKind : std::uint8_t {
-  Constant,  // value
-  Param,     // index = kernel parameter (a scalar one)
-  Builtin,   // builtin
-  Local,     // index = local variable
-  Opaque,    // a value the model cannot compute; description says what it is
-  Cast,      // operands[0] converted to type
-  Unary,     // unary_op operands[0]
-  Binary,    // operands[0] binary_op operands[1]
-  Logical,   // operands[0] && / || operands[1], short-circuit (logical_op)
-  Select,    // operands[0] ? operands[1] : operands[2], only the chosen arm is evaluated
-  Intrinsic, // intrinsic(operands ...): fma, fms, fnma, sqrt, fabs of a floating type (operands of `type`)
-  Warp,      // warp_op(operands ...): a warp-level function of the active lanes (WarpOp)
+  Constant,   // value
+  Param,      // index = kernel parameter (a scalar one)
+  Builtin,    // builtin
+  Local,      // index = local variable
+  Opaque,     // a value the model cannot compute; description says what it is
+  Cast,       // operands[0] converted to type
+  Unary,      // unary_op operands[0]
+  Binary,     // operands[0] binary_op operands[1]
+  Logical,    // operands[0] && / || operands[1], short-circuit (logical_op)
+  Select,     // operands[0] ? operands[1] : operands[2], only the chosen arm is evaluated
+  Intrinsic,  // intrinsic(operands ...): fma, fms, fnma, sqrt, fabs of a floating type (operands of `type`)
+  Warp,       // warp_op(operands ...): a warp-level function of the active lanes (WarpOp)
 };
 constexpr int kExprKindCount = 12;
 
@@ -173,10 +173,18 @@ int operand_count(Intrinsic intrinsic);
 
 /// threadIdx, blockIdx, blockDim, gridDim (uint32, CUDA's unsigned int) and warpSize (int32).
 enum class Builtin : std::uint8_t {
-  ThreadIdxX, ThreadIdxY, ThreadIdxZ,
-  BlockIdxX, BlockIdxY, BlockIdxZ,
-  BlockDimX, BlockDimY, BlockDimZ,
-  GridDimX, GridDimY, GridDimZ,
+  ThreadIdxX,
+  ThreadIdxY,
+  ThreadIdxZ,
+  BlockIdxX,
+  BlockIdxY,
+  BlockIdxZ,
+  BlockDimX,
+  BlockDimY,
+  BlockDimZ,
+  GridDimX,
+  GridDimY,
+  GridDimZ,
   WarpSize,
 };
 constexpr int kBuiltinCount = 13;
@@ -286,19 +294,19 @@ struct FloatOps {
 struct Stmt {
   StmtKind kind = StmtKind::Work;
   SourceRange range;
-  ExprId value = kNone;         // Declare/Assign: value; If/Loop/Switch: condition; Return: result
-  LocalId local = kNone;        // Declare/Assign: target; InlinedCall: result local (kNone: void)
-  std::vector<StmtId> children; // Block and Switch: statements in order
-  StmtId then_stmt = kNone;     // If
-  StmtId else_stmt = kNone;     // If (kNone: no else)
+  ExprId value = kNone;          // Declare/Assign: value; If/Loop/Switch: condition; Return: result
+  LocalId local = kNone;         // Declare/Assign: target; InlinedCall: result local (kNone: void)
+  std::vector<StmtId> children;  // Block and Switch: statements in order
+  StmtId then_stmt = kNone;      // If
+  StmtId else_stmt = kNone;      // If (kNone: no else)
   LoopKind loop_kind = LoopKind::For;
-  StmtId init = kNone;          // Loop: runs once before the first condition (kNone: none)
-  StmtId body = kNone;          // Loop and InlinedCall
-  StmtId step = kNone;          // Loop: runs after the body and after continue (kNone: none)
-  std::vector<SwitchCase> cases;          // Switch
-  std::int32_t default_child = kNone;     // Switch: child index of `default:` (kNone: none)
-  std::string description;      // Work: what it does ("P[Row*Width+Col] = Pvalue"); InlinedCall:
-                                // the callee's name
+  StmtId init = kNone;                 // Loop: runs once before the first condition (kNone: none)
+  StmtId body = kNone;                 // Loop and InlinedCall
+  StmtId step = kNone;                 // Loop: runs after the body and after continue (kNone: none)
+  std::vector<SwitchCase> cases;       // Switch
+  std::int32_t default_child = kNone;  // Switch: child index of `default:` (kNone: none)
+  std::string description;             // Work: what it does ("P[Row*Width+Col] = Pvalue"); InlinedCall:
+                                       // the callee's name
   /// Memory accesses the statement makes (indexes into Kernel::accesses), in source order.
   /// Declare, Assign, Work and Return carry them, each run once per warp execution of the
   /// statement, in its active lanes where its guard holds; If, Loop and Switch carry the loads of
@@ -356,11 +364,11 @@ AddressSpace address_space_from_name(const std::string& text);
 /// aligned) or a declared variable (a __shared__ array, extern __shared__ with bytes 0 = sized at
 /// launch, a __device__ / __constant__ variable, a local array).
 struct MemoryBase {
-  std::string name;                 // "A", "ds_M"
+  std::string name;  // "A", "ds_M"
   AddressSpace space = AddressSpace::Global;
-  std::int32_t parameter = kNone;   // the pointer parameter, or kNone for a variable
-  std::uint64_t bytes = 0;          // a variable's size (0 for a parameter's buffer / extern)
-  std::uint32_t alignment = 256;    // the start's alignment in bytes (a power of two)
+  std::int32_t parameter = kNone;  // the pointer parameter, or kNone for a variable
+  std::uint64_t bytes = 0;         // a variable's size (0 for a parameter's buffer / extern)
+  std::uint32_t alignment = 256;   // the start's alignment in bytes (a power of two)
   SourceRange declared;
 };
 
@@ -399,10 +407,10 @@ AccessKind access_kind_from_name(const std::string& text);
 struct MemoryAccess {
   AccessKind kind = AccessKind::Load;
   AddressSpace space = AddressSpace::Global;
-  std::int32_t base = kNone;   // Kernel::bases; kNone: not lowered (`reason` says why)
-  ExprId offset = kNone;       // int64 bytes from the base's start, per lane
-  ExprId guard = kNone;        // bool: the lanes that make the access (kNone: all active lanes);
-                               // `c ? A[i] : 0`, `i < n && A[i] > 0`
+  std::int32_t base = kNone;  // Kernel::bases; kNone: not lowered (`reason` says why)
+  ExprId offset = kNone;      // int64 bytes from the base's start, per lane
+  ExprId guard = kNone;       // bool: the lanes that make the access (kNone: all active lanes);
+                              // `c ? A[i] : 0`, `i < n && A[i] > 0`
   /// A store: the value it writes, of the element's scalar type (`width` bytes), where the
   /// source's right-hand side is an expression the model holds; an atomic of `atomic` op other
   /// than Other: its operand (atomicAdd(&h[b], 1): 1; atomicCAS(p, c, v): v), of the element's
@@ -413,9 +421,9 @@ struct MemoryAccess {
   /// element's type; kNone for every other access.
   ExprId compare = kNone;
   AtomicOp atomic = AtomicOp::Other;
-  std::uint32_t width = 4;     // bytes per lane: 1, 2, 4, 8 or 16
-  std::string text;            // the source of the access ("A[Row * Width + k]")
-  std::string reason;          // not lowered: why ("the pointer is chosen by a branch")
+  std::uint32_t width = 4;  // bytes per lane: 1, 2, 4, 8 or 16
+  std::string text;         // the source of the access ("A[Row * Width + k]")
+  std::string reason;       // not lowered: why ("the pointer is chosen by a branch")
   SourceRange range;
 };
 
@@ -432,12 +440,12 @@ struct SourceFile {
 
 struct Kernel {
   std::string name;
-  std::vector<SourceFile> files;   // files[0]: the kernel's own file
+  std::vector<SourceFile> files;  // files[0]: the kernel's own file
   std::vector<Parameter> parameters;
   std::vector<Local> locals;
   std::vector<Expr> exprs;
   std::vector<Stmt> stmts;
-  StmtId root = kNone;             // the body (a Block)
+  StmtId root = kNone;  // the body (a Block)
   std::vector<MemoryBase> bases;
   std::vector<MemoryAccess> accesses;  // each belongs to exactly one statement (Stmt::accesses)
 
@@ -478,8 +486,7 @@ struct Kernel {
   StmtId assign(LocalId local, ExprId value, SourceRange range = {});
   StmtId work(const std::string& description, SourceRange range = {});
   StmtId if_(ExprId condition, StmtId then_stmt, StmtId else_stmt = kNone, SourceRange range = {});
-  StmtId loop(LoopKind kind, StmtId init, ExprId condition, StmtId step, StmtId body,
-              SourceRange range = {});
+  StmtId loop(LoopKind kind, StmtId init, ExprId condition, StmtId step, StmtId body, SourceRange range = {});
   StmtId break_(SourceRange range = {});
   StmtId continue_(SourceRange range = {});
   StmtId return_(ExprId value = kNone, SourceRange range = {});
@@ -548,7 +555,8 @@ struct MemoryLayout {
   std::uint64_t local_bytes = 0;
   std::vector<bool> written;
 };
-MemoryLayout memory_layout(const Kernel& kernel, const std::vector<bool>& loaded, std::uint64_t dynamic_shared_bytes);
+MemoryLayout memory_layout(const Kernel& kernel, const std::vector<bool>& loaded,
+                           std::uint64_t dynamic_shared_bytes);
 
 /// validate()'s data-dependence check at a launch whose pointer parameters with values are
 /// `parameter_values`: throws the same InvalidInput for a condition that depends on an opaque

@@ -12,28 +12,49 @@ namespace warpdiv::sim::ir::detail {
 
 Wide type_min(ScalarType t) {
   switch (t) {
-    case ScalarType::Bool: case ScalarType::U8: case ScalarType::U16: case ScalarType::U32:
-    case ScalarType::U64: return 0;
-    case ScalarType::I8: return -128;
-    case ScalarType::I16: return -32768;
-    case ScalarType::I32: return -Wide{2147483648LL};
-    case ScalarType::I64: return -(Wide{1} << 63);
-    case ScalarType::F32: case ScalarType::F64: return -(Wide{1} << 64);  // no integer range
+    case ScalarType::Bool:
+    case ScalarType::U8:
+    case ScalarType::U16:
+    case ScalarType::U32:
+    case ScalarType::U64:
+      return 0;
+    case ScalarType::I8:
+      return -128;
+    case ScalarType::I16:
+      return -32768;
+    case ScalarType::I32:
+      return -Wide{2147483648LL};
+    case ScalarType::I64:
+      return -(Wide{1} << 63);
+    case ScalarType::F32:
+    case ScalarType::F64:
+      return -(Wide{1} << 64);  // no integer range
   }
   return 0;
 }
 Wide type_max(ScalarType t) {
   switch (t) {
-    case ScalarType::Bool: return 1;
-    case ScalarType::U8: return 255;
-    case ScalarType::U16: return 65535;
-    case ScalarType::U32: return Wide{4294967295ULL};
-    case ScalarType::U64: return (Wide{1} << 64) - 1;
-    case ScalarType::I8: return 127;
-    case ScalarType::I16: return 32767;
-    case ScalarType::I32: return 2147483647;
-    case ScalarType::I64: return (Wide{1} << 63) - 1;
-    case ScalarType::F32: case ScalarType::F64: return Wide{1} << 64;
+    case ScalarType::Bool:
+      return 1;
+    case ScalarType::U8:
+      return 255;
+    case ScalarType::U16:
+      return 65535;
+    case ScalarType::U32:
+      return Wide{4294967295ULL};
+    case ScalarType::U64:
+      return (Wide{1} << 64) - 1;
+    case ScalarType::I8:
+      return 127;
+    case ScalarType::I16:
+      return 32767;
+    case ScalarType::I32:
+      return 2147483647;
+    case ScalarType::I64:
+      return (Wide{1} << 63) - 1;
+    case ScalarType::F32:
+    case ScalarType::F64:
+      return Wide{1} << 64;
   }
   return 0;
 }
@@ -60,7 +81,10 @@ bool wraps_once(const Form& f, ScalarType t, Wide* wrap) {
 class Analyser::State {
  public:
   State(const Kernel& k, const Launch& l, std::vector<StmtId> loops, std::array<std::int64_t, 3> warp_steps)
-      : k_(k), l_(l), loops_(std::move(loops)), symbols_(kLoopSymbols + loops_.size()),
+      : k_(k),
+        l_(l),
+        loops_(std::move(loops)),
+        symbols_(kLoopSymbols + loops_.size()),
         warp_steps_(warp_steps) {
     origins_ = opaque_origins(k);
     loop_symbol_.assign(k.stmts.size(), -1);
@@ -106,12 +130,14 @@ class Analyser::State {
     const auto [local, at] = it->second;
     const StmtId first = first_assignment_[local];
     return "the local '" + k_.locals[local].name + "', assigned " +
-           (first != kNone && first != at ? "at " + location(k_, k_.stmts[first].range) + " and " : "") + "at " +
-           location(k_, k_.stmts[at].range) +
+           (first != kNone && first != at ? "at " + location(k_, k_.stmts[first].range) + " and " : "") +
+           "at " + location(k_, k_.stmts[at].range) +
            " with different dependences on it (a local assigned inside a branch or loop is followed as one "
            "value: give each phase a local of its own)";
   }
-  std::vector<StmtId> enclosing(ExprId id) const { return enclosing_.count(id) ? enclosing_.at(id) : std::vector<StmtId>{}; }
+  std::vector<StmtId> enclosing(ExprId id) const {
+    return enclosing_.count(id) ? enclosing_.at(id) : std::vector<StmtId>{};
+  }
 
  private:
   using Refinements = std::map<LocalId, std::pair<Wide, Wide>>;
@@ -167,8 +193,8 @@ class Analyser::State {
     into.exact = into.exact && f.exact;
   }
   static bool same(const Form& a, const Form& b) {
-    return a.coefficient == b.coefficient && a.wild == b.wild && a.low == b.low &&
-           a.high == b.high && a.exact == b.exact && a.assigned == b.assigned;
+    return a.coefficient == b.coefficient && a.wild == b.wild && a.low == b.low && a.high == b.high &&
+           a.exact == b.exact && a.assigned == b.assigned;
   }
 
   // Locals assigned only by statements that run whenever the kernel (or the inlined function)
@@ -189,7 +215,8 @@ class Analyser::State {
     int slots = 0;
     for (std::size_t s = 0; s < k_.stmts.size(); ++s) {
       const Stmt& st = k_.stmts[s];
-      if ((st.kind == StmtKind::Declare || st.kind == StmtKind::Assign) && st.local != kNone && sequential_[st.local])
+      if ((st.kind == StmtKind::Declare || st.kind == StmtKind::Assign) && st.local != kNone &&
+          sequential_[st.local])
         sequential_slot_[s] = slots++;
     }
     sequential_count_ = static_cast<std::size_t>(slots);
@@ -226,7 +253,8 @@ class Analyser::State {
       case StmtKind::Loop:
         for (StmtId c : {s.init, s.body, s.step}) mark_nested(c, nested + 1);
         break;
-      default: break;
+      default:
+        break;
     }
   }
   // Each walk starts with the sequential locals unassigned.
@@ -246,7 +274,8 @@ class Analyser::State {
     Form& next = locals_[local];
     next = value;
     next.assigned = true;
-    if (next.high - next.low > kHuge || next.low < -kHuge || next.high > kHuge) widen(next, k_.locals[local].type);
+    if (next.high - next.low > kHuge || next.low < -kHuge || next.high > kHuge)
+      widen(next, k_.locals[local].type);
     Form& last = sequential_forms_[static_cast<std::size_t>(sequential_slot_[at])];
     if (!same(next, last)) {
       last = next;
@@ -301,7 +330,8 @@ class Analyser::State {
           const ExprId exit = exit_condition(s.children[n]);
           if (exit == kNone) continue;
           Refinements next = *now;
-          const std::vector<StmtId> rest(s.children.begin() + static_cast<std::ptrdiff_t>(n + 1), s.children.end());
+          const std::vector<StmtId> rest(s.children.begin() + static_cast<std::ptrdiff_t>(n + 1),
+                                         s.children.end());
           refine_by(exit, true, rest, *now, next);
           narrowed = std::move(next);
           now = &narrowed;
@@ -315,8 +345,10 @@ class Analyser::State {
       case StmtKind::Declare:
       case StmtKind::Assign:
         if (s.value != kNone && origins_[s.value] == kNone) {
-          if (sequential_[s.local]) assign_sequential(id, s.local, eval(s.value, refine, final));
-          else assign(s.local, eval(s.value, refine, final), id);
+          if (sequential_[s.local])
+            assign_sequential(id, s.local, eval(s.value, refine, final));
+          else
+            assign(s.local, eval(s.value, refine, final), id);
         }
         break;
       case StmtKind::Return:
@@ -350,7 +382,8 @@ class Analyser::State {
         if (loop_symbol_[id] >= 0) open_.pop_back();
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
 
@@ -379,7 +412,8 @@ class Analyser::State {
       then = k_.stmts[then].children[0];
     if (then == kNone) return kNone;
     const StmtKind kind = k_.stmts[then].kind;
-    return kind == StmtKind::Return || kind == StmtKind::Break || kind == StmtKind::Continue ? s.value : kNone;
+    return kind == StmtKind::Return || kind == StmtKind::Break || kind == StmtKind::Continue ? s.value
+                                                                                             : kNone;
   }
 
   // Adds to `r` the bounds that the condition `c` (`negated`: its negation) puts on the locals it
@@ -421,29 +455,41 @@ class Analyser::State {
   // negated.
   static BinaryOp held(BinaryOp op, bool swapped, bool negated) {
     if (swapped)
-      op = op == BinaryOp::Lt ? BinaryOp::Gt : op == BinaryOp::Gt ? BinaryOp::Lt
-         : op == BinaryOp::Le ? BinaryOp::Ge : op == BinaryOp::Ge ? BinaryOp::Le : op;
+      op = op == BinaryOp::Lt   ? BinaryOp::Gt
+           : op == BinaryOp::Gt ? BinaryOp::Lt
+           : op == BinaryOp::Le ? BinaryOp::Ge
+           : op == BinaryOp::Ge ? BinaryOp::Le
+                                : op;
     if (negated)
-      op = op == BinaryOp::Lt ? BinaryOp::Ge : op == BinaryOp::Ge ? BinaryOp::Lt
-         : op == BinaryOp::Le ? BinaryOp::Gt : op == BinaryOp::Gt ? BinaryOp::Le
-         : op == BinaryOp::Eq ? BinaryOp::Ne : BinaryOp::Eq;
+      op = op == BinaryOp::Lt   ? BinaryOp::Ge
+           : op == BinaryOp::Ge ? BinaryOp::Lt
+           : op == BinaryOp::Le ? BinaryOp::Gt
+           : op == BinaryOp::Gt ? BinaryOp::Le
+           : op == BinaryOp::Eq ? BinaryOp::Ne
+                                : BinaryOp::Eq;
     return op;
   }
 
   // The range v op E gives v, whose range is `value`'s (v != E narrows it only at its ends).
   static std::optional<std::pair<Wide, Wide>> bounds(BinaryOp op, const Form& bound, const Form& value) {
     switch (op) {
-      case BinaryOp::Lt: return std::make_pair(-kHuge, bound.high - 1);
-      case BinaryOp::Le: return std::make_pair(-kHuge, bound.high);
-      case BinaryOp::Gt: return std::make_pair(bound.low + 1, kHuge);
-      case BinaryOp::Ge: return std::make_pair(bound.low, kHuge);
-      case BinaryOp::Eq: return std::make_pair(bound.low, bound.high);
+      case BinaryOp::Lt:
+        return std::make_pair(-kHuge, bound.high - 1);
+      case BinaryOp::Le:
+        return std::make_pair(-kHuge, bound.high);
+      case BinaryOp::Gt:
+        return std::make_pair(bound.low + 1, kHuge);
+      case BinaryOp::Ge:
+        return std::make_pair(bound.low, kHuge);
+      case BinaryOp::Eq:
+        return std::make_pair(bound.low, bound.high);
       case BinaryOp::Ne:
         if (bound.low != bound.high) return std::nullopt;
         if (bound.low == value.low) return std::make_pair(value.low + 1, kHuge);
         if (bound.low == value.high) return std::make_pair(-kHuge, value.high - 1);
         return std::nullopt;
-      default: return std::nullopt;
+      default:
+        return std::nullopt;
     }
   }
 
@@ -452,7 +498,8 @@ class Analyser::State {
     const Stmt& s = k_.stmts[id];
     if ((s.kind == StmtKind::Assign || s.kind == StmtKind::Declare) && s.local == local) return true;
     if (s.kind == StmtKind::InlinedCall && s.local == local) return true;
-    for (StmtId c : s.children) if (assigns(c, local)) return true;
+    for (StmtId c : s.children)
+      if (assigns(c, local)) return true;
     return assigns(s.then_stmt, local) || assigns(s.else_stmt, local) || assigns(s.init, local) ||
            assigns(s.body, local) || assigns(s.step, local);
   }
@@ -484,18 +531,24 @@ class Analyser::State {
       return f;
     }
     switch (e.kind) {
-      case ExprKind::Constant: return constant(math_value(e.type, e.constant));
-      case ExprKind::Param: return constant(math_value(e.type, l_.arguments[e.index].bits));
-      case ExprKind::Builtin: return builtin(e);
-      case ExprKind::Local: return local(e, refine);
+      case ExprKind::Constant:
+        return constant(math_value(e.type, e.constant));
+      case ExprKind::Param:
+        return constant(math_value(e.type, l_.arguments[e.index].bits));
+      case ExprKind::Builtin:
+        return builtin(e);
+      case ExprKind::Local:
+        return local(e, refine);
       case ExprKind::Opaque: {
         Form f = range(type_min(e.type), type_max(e.type));
         f.wild = ~std::uint64_t{0};
         f.wild_origin = id;
         return f;
       }
-      case ExprKind::Cast: return cast(id, e, eval(e.operands[0], refine, final));
-      case ExprKind::Unary: return unary(id, e, refine, final);
+      case ExprKind::Cast:
+        return cast(id, e, eval(e.operands[0], refine, final));
+      case ExprKind::Unary:
+        return unary(id, e, refine, final);
       case ExprKind::Binary: {
         Form a = eval(e.operands[0], refine, final);
         Form b = eval(e.operands[1], refine, final);
@@ -508,9 +561,11 @@ class Analyser::State {
         if (a.wild_origin == kNone) a.wild_origin = b.wild_origin;
         return boolean(a, id);
       }
-      case ExprKind::Select: return select(e, refine, final);
+      case ExprKind::Select:
+        return select(e, refine, final);
       case ExprKind::Intrinsic:
-      case ExprKind::Warp: break;  // floating, or across lanes: handled above
+      case ExprKind::Warp:
+        break;  // floating, or across lanes: handled above
     }
     return range(type_min(e.type), type_max(e.type));
   }
@@ -530,8 +585,10 @@ class Analyser::State {
       f.coefficient[static_cast<std::size_t>(d)] = 1;
       return f;
     }
-    if (b <= static_cast<int>(Builtin::BlockDimZ)) return constant(block[b - static_cast<int>(Builtin::BlockDimX)]);
-    if (b <= static_cast<int>(Builtin::GridDimZ)) return constant(grid[b - static_cast<int>(Builtin::GridDimX)]);
+    if (b <= static_cast<int>(Builtin::BlockDimZ))
+      return constant(block[b - static_cast<int>(Builtin::BlockDimX)]);
+    if (b <= static_cast<int>(Builtin::GridDimZ))
+      return constant(grid[b - static_cast<int>(Builtin::GridDimX)]);
     return constant(l_.warp_size);
   }
 
@@ -632,11 +689,14 @@ class Analyser::State {
     const ScalarType t = k_.exprs[e.operands[0]].type;
     const BinaryOp op = e.binary_op;
     if (op == BinaryOp::Add || op == BinaryOp::Sub) {
-      if (is_signed(t)) { collapse_inexact(a, t, id); collapse_inexact(b, t, id); }
+      if (is_signed(t)) {
+        collapse_inexact(a, t, id);
+        collapse_inexact(b, t, id);
+      }
       Form f = a;
       for (std::size_t s = 0; s < symbols_; ++s)
-        f.coefficient[s] = op == BinaryOp::Add ? a.coefficient[s] + b.coefficient[s]
-                                               : a.coefficient[s] - b.coefficient[s];
+        f.coefficient[s] =
+            op == BinaryOp::Add ? a.coefficient[s] + b.coefficient[s] : a.coefficient[s] - b.coefficient[s];
       f.wild = a.wild | b.wild;
       if (f.wild_origin == kNone) f.wild_origin = b.wild_origin;
       f.low = op == BinaryOp::Add ? a.low + b.low : a.low - b.high;
@@ -645,7 +705,10 @@ class Analyser::State {
       return arithmetic(id, t, f);
     }
     if (op == BinaryOp::Mul) {
-      if (is_signed(t)) { collapse_inexact(a, t, id); collapse_inexact(b, t, id); }
+      if (is_signed(t)) {
+        collapse_inexact(a, t, id);
+        collapse_inexact(b, t, id);
+      }
       if (!is_constant(a) && is_constant(b)) std::swap(a, b);
       Form f = b;
       f.exact = a.exact && b.exact;
@@ -691,10 +754,14 @@ class Analyser::State {
     if (both_constant) {
       bool fault = false;
       const auto bits = [](Wide v) { return static_cast<std::uint64_t>(v); };
-      const std::uint64_t r = ops::binary_fn(op, t)(normalise(t, bits(a.low)), normalise(t, bits(b.low)), fault);
+      const std::uint64_t r =
+          ops::binary_fn(op, t)(normalise(t, bits(a.low)), normalise(t, bits(b.low)), fault);
       if (!fault) low = high = math_value(t, r);
     } else if (is_constant(b) && b.low > 0 && a.exact) {
-      if (op == BinaryOp::Div) { low = a.low / b.low; high = a.high / b.low; }
+      if (op == BinaryOp::Div) {
+        low = a.low / b.low;
+        high = a.high / b.low;
+      }
       if (op == BinaryOp::Rem) {
         low = a.low >= 0 ? 0 : -(b.low - 1);
         high = a.high <= 0 ? 0 : std::min(a.high, b.low - 1);
@@ -703,7 +770,10 @@ class Analyser::State {
         low = a.low >> static_cast<int>(b.low);
         high = a.high >> static_cast<int>(b.low);
       }
-      if (op == BinaryOp::BitAnd && a.low >= 0) { low = 0; high = std::min(a.high, b.low); }
+      if (op == BinaryOp::BitAnd && a.low >= 0) {
+        low = 0;
+        high = std::min(a.high, b.low);
+      }
     }
     collapse(a, t, id);
     collapse(b, t, id);
@@ -726,14 +796,14 @@ class Analyser::State {
   std::vector<int> loop_symbol_;      // [StmtId]
   std::vector<int> variable_symbol_;  // [LocalId]
   std::vector<Form> locals_;
-  std::vector<bool> sequential_;       // [LocalId]: see find_sequential()
+  std::vector<bool> sequential_;          // [LocalId]: see find_sequential()
   std::vector<StmtId> first_assignment_;  // [LocalId]: the first (joined) assignment walked
   // Values of assignments (ExprId) that made their local non-affine in a symbol: (local, statement).
   std::map<ExprId, std::pair<LocalId, StmtId>> reassigned_;
   std::vector<LocalId> sequential_list_;  // the sequential locals
   std::vector<int> sequential_slot_;      // [StmtId]: its index among the sequential assignments, or -1
   std::size_t sequential_count_ = 0;
-  std::vector<Form> sequential_forms_;    // [slot]: the value each sequential assignment gave last
+  std::vector<Form> sequential_forms_;  // [slot]: the value each sequential assignment gave last
   std::vector<bool> changed_;
   std::vector<Form> forms_;
   std::vector<bool> evaluated_;

@@ -46,8 +46,7 @@ std::string iteration_definition(const Kernel& kernel, const AcceleratedLoop& ac
     const std::string& n = variable.name;
     const bool up = acc.step > 0;
     if (a == b) {
-      text = n + " = " + v(a) +
-             (c.exit ? " (exit)" : a == body_last ? " (last)" : a == 0 ? " (first)" : "");
+      text = n + " = " + v(a) + (c.exit ? " (exit)" : a == body_last ? " (last)" : a == 0 ? " (first)" : "");
     } else if (whole || (a != 0 && b < body_last)) {
       const bool ascending = is_signed(variable.type)
                                  ? static_cast<std::int64_t>(value(a)) < static_cast<std::int64_t>(value(b))
@@ -55,24 +54,27 @@ std::string iteration_definition(const Kernel& kernel, const AcceleratedLoop& ac
       text = n + " in [" + (ascending ? v(a) : v(b)) + ", " + (ascending ? v(b) : v(a)) + "]" +
              (whole ? " (all)" : "");
     } else if (a == 0) {
-      if (acc.step == 1 || acc.step == -1) text = n + (up ? " < " : " > ") + v(b + 1);
-      else text = n + (up ? " <= " : " >= ") + v(b);
+      if (acc.step == 1 || acc.step == -1)
+        text = n + (up ? " < " : " > ") + v(b + 1);
+      else
+        text = n + (up ? " <= " : " >= ") + v(b);
     } else {
       text = n + (up ? " >= " : " <= ") + v(a);
     }
   } else if (a == b) {
     text = "iteration " + std::to_string(a + 1) +
-           (c.exit ? " (exit)" : a == body_last ? " (last)" : a == 0 ? " (first)" : "");
+           (c.exit           ? " (exit)"
+            : a == body_last ? " (last)"
+            : a == 0         ? " (first)"
+                             : "");
   } else {
-    text = "iterations " + std::to_string(a + 1) + " to " + std::to_string(b + 1) +
-           (whole ? " (all)" : "");
+    text = "iterations " + std::to_string(a + 1) + " to " + std::to_string(b + 1) + (whole ? " (all)" : "");
   }
   return c.merged ? text + " (merged)" : text;
 }
 
 // The iteration classes of one representative block's log, for a class of `blocks` blocks.
-std::vector<IterationClass> iteration_classes(const ClassProgram& classes,
-                                              IterationLog& log, Count blocks) {
+std::vector<IterationClass> iteration_classes(const ClassProgram& classes, IterationLog& log, Count blocks) {
   const Kernel& kernel = classes.program.kernel;
   std::vector<std::size_t> order(classes.loop_shapes.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -218,8 +220,8 @@ void add_box_memory(const ClassProgram& classes, const Box& b, const BlockRun& r
     const AccessShift& sh = classes.shifts[a];
     ResidueHistogram hist = residue_histogram(sh, sh.block[0], 0, b.last[0] - b.first[0]);
     for (int d = 1; d < 3; ++d)
-      hist = combine_histograms(hist, residue_histogram(sh, sh.block[static_cast<std::size_t>(d)], 0,
-                                                         b.last[d] - b.first[d]));
+      hist = combine_histograms(
+          hist, residue_histogram(sh, sh.block[static_cast<std::size_t>(d)], 0, b.last[d] - b.first[d]));
     c.accesses[a] = residue_totals(*ca, r.tally.accesses[a], r.tally.shifted.data() + ca->shifted_at, hist);
     result.accesses[a] += c.accesses[a];
   }
@@ -261,7 +263,8 @@ ClassReplayResult assemble(const ClassProgram& classes, const std::vector<Box>& 
     BlockClass c = box_class(classes, b, r);
     for (std::size_t i = 0; i < stmts; ++i) {
       result.statements[i] += c.statements[i];
-      if (result.iterations[i].size() < c.iterations[i].size()) result.iterations[i].resize(c.iterations[i].size());
+      if (result.iterations[i].size() < c.iterations[i].size())
+        result.iterations[i].resize(c.iterations[i].size());
       for (std::size_t k = 0; k < c.iterations[i].size(); ++k) result.iterations[i][k] += c.iterations[i][k];
     }
     result.blocks = checked_add(result.blocks, c.blocks);
@@ -278,8 +281,9 @@ ClassReplayResult assemble(const ClassProgram& classes, const std::vector<Box>& 
 
 const StatementCounts& SparseCounts::operator[](std::size_t id) const {
   static const StatementCounts zero;
-  const auto it = std::lower_bound(entries_.begin(), entries_.end(), id,
-                                   [](const auto& entry, std::size_t wanted) { return entry.first < wanted; });
+  const auto it =
+      std::lower_bound(entries_.begin(), entries_.end(), id,
+                       [](const auto& entry, std::size_t wanted) { return entry.first < wanted; });
   return it != entries_.end() && it->first == id ? it->second : zero;
 }
 
@@ -289,8 +293,9 @@ void SparseCounts::set(std::size_t id, const StatementCounts& counts) {
     entries_.emplace_back(id, counts);
     return;
   }
-  const auto it = std::lower_bound(entries_.begin(), entries_.end(), id,
-                                   [](const auto& entry, std::size_t wanted) { return entry.first < wanted; });
+  const auto it =
+      std::lower_bound(entries_.begin(), entries_.end(), id,
+                       [](const auto& entry, std::size_t wanted) { return entry.first < wanted; });
   if (it != entries_.end() && it->first == id)
     it->second = counts;
   else

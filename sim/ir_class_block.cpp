@@ -81,7 +81,8 @@ bool ends_agree(const Program& program, const std::vector<WarpRun>& runs, const 
       const Wide from = std::max<Wide>(std::min(ra[i].from, rb[i].from), 1);
       const Wide to = std::min<Wide>(std::max(ra[i].to, rb[i].to), Wide{grid[d]} - 1);
       if (to - from + 1 > kMaxFilledThresholds) return false;
-      for (Wide at = from; at <= to; ++at) filled[static_cast<std::size_t>(d)].push_back(static_cast<std::uint64_t>(at));
+      for (Wide at = from; at <= to; ++at)
+        filled[static_cast<std::size_t>(d)].push_back(static_cast<std::uint64_t>(at));
     }
   }
   return true;
@@ -95,7 +96,8 @@ void add_warp_classes(const ClassProgram& classes, const std::vector<WarpRun>& r
   const Program& program = classes.program;
   const std::size_t stmts = program.kernel.stmts.size();
   std::size_t entries = 0;
-  for (const auto& [first, last] : intervals) entries += runs[first].trace.entries.size() * (last - first + 1);
+  for (const auto& [first, last] : intervals)
+    entries += runs[first].trace.entries.size() * (last - first + 1);
   if (entries > kMaxTraceEntries) refuse_records();
   r.trace.entries.reserve(entries);
   for (const auto& [first, last] : intervals) {

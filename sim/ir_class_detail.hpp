@@ -28,15 +28,15 @@ __extension__ typedef __int128 Wide;
 // computes is M itself (else it is M reduced modulo 2^width of the type: an unsigned wrap).
 struct Form {
   std::vector<Wide> coefficient;
-  std::uint64_t wild = 0;          // bit s: depends on symbol s in a way that is not affine
+  std::uint64_t wild = 0;  // bit s: depends on symbol s in a way that is not affine
   Wide low = 0, high = 0;
   bool exact = true;
-  ExprId wild_origin = kNone;      // where the first non-affine dependence arose
-  bool assigned = false;           // locals: some assignment seen
+  ExprId wild_origin = kNone;  // where the first non-affine dependence arose
+  bool assigned = false;       // locals: some assignment seen
 };
 
 struct ClassAnalysis {
-  std::vector<std::optional<TrackedComparison>> tracked;   // [ExprId]
+  std::vector<std::optional<TrackedComparison>> tracked;    // [ExprId]
   std::vector<std::optional<AcceleratedLoop>> accelerated;  // [StmtId]
   /// The warps of a block fall into classes too: threadIdx is affine in the warp's index and no
   /// condition depends on it otherwise (tracked comparisons then carry a warp coefficient).
@@ -56,12 +56,12 @@ struct ClassAnalysis {
 constexpr int kBlockSymbols = 3;
 constexpr int kWarpSymbol = 3;
 constexpr int kLoopSymbols = 4;
-constexpr int kMaxSymbols = 64;             // Form::wild has a bit per symbol
-constexpr std::size_t kMaxClasses = 4096;   // boxes of the partition, at most
+constexpr int kMaxSymbols = 64;                                    // Form::wild has a bit per symbol
+constexpr std::size_t kMaxClasses = 4096;                          // boxes of the partition, at most
 constexpr std::size_t kMaxLoggedOutcomes = std::size_t{64} << 20;  // bytes, over all block runs
-constexpr int kMaxRounds = 24;              // refinements of the partition, at most
+constexpr int kMaxRounds = 24;                                     // refinements of the partition, at most
 
-constexpr Wide kHuge = Wide{1} << 100;      // ranges past this are treated as unknown
+constexpr Wide kHuge = Wide{1} << 100;  // ranges past this are treated as unknown
 
 /// An operand of a comparison (of type t) whose form is not exact (its value is M reduced
 /// modulo 2^width) but spans less than 2^width: the comparison stays affine on each side of the
@@ -81,7 +81,8 @@ std::string dim_name(int d);
 /// variables of the candidate `loops`.
 class Analyser {
  public:
-  Analyser(const Kernel& k, const Launch& l, std::vector<StmtId> loops, std::array<std::int64_t, 3> warp_steps);
+  Analyser(const Kernel& k, const Launch& l, std::vector<StmtId> loops,
+           std::array<std::int64_t, 3> warp_steps);
   ~Analyser();
   Analyser(const Analyser&) = delete;
   Analyser& operator=(const Analyser&) = delete;
@@ -121,8 +122,8 @@ struct ClassMachine {
 struct BlockRun {
   Tally tally;
   ClassTrace trace;
-  IterationLog log;      // iterations of accelerated loops and outcomes (attach_log)
-  bool logged = false;   // run with `log` (only blocks that may represent a class are)
+  IterationLog log;     // iterations of accelerated loops and outcomes (attach_log)
+  bool logged = false;  // run with `log` (only blocks that may represent a class are)
   std::uint64_t warps_run = 0;
 };
 

@@ -79,7 +79,8 @@ void compact(LoopLog& log) {
 
 void ClassRecorder::log_start(int shape, LaneMask in) {
   LoopLog& log = log_->loops[static_cast<std::size_t>(shape)];
-  const LocalState& v = m_.local(c_.accelerated[c_.loop_shapes[static_cast<std::size_t>(shape)].loop]->variable);
+  const LocalState& v =
+      m_.local(c_.accelerated[c_.loop_shapes[static_cast<std::size_t>(shape)].loop]->variable);
   if (!v.uniform || (in & ~v.defined) != 0) {
     log.by_value = false;
   } else if (!log.started) {
@@ -94,7 +95,7 @@ void ClassRecorder::log_start(int shape, LaneMask in) {
 // last, the ones between added as first's): one iteration's counts of the statements inside the
 // loop, checked alike in both runs of a class, go into the log's pieces.
 void ClassRecorder::log_segment(int shape, std::uint64_t first, std::uint64_t last, std::size_t slot,
-                              std::size_t class_depth) {
+                                std::size_t class_depth) {
   const ClassProgram::LoopShape& sh = c_.loop_shapes[static_cast<std::size_t>(shape)];
   const auto& before = log_before_[slot];
   const std::uint64_t n = last - first + 1;
@@ -136,8 +137,8 @@ void ClassRecorder::log_segment(int shape, std::uint64_t first, std::uint64_t la
 
 // Keeps a logged segment in the journal (its entries' storage reused from run to run).
 void ClassRecorder::journal(int shape, std::uint64_t first, std::uint64_t last,
-                          const std::vector<StatementCounts>& each, const std::vector<WarpOutcome>& outcomes,
-                          std::uint64_t times) {
+                            const std::vector<StatementCounts>& each,
+                            const std::vector<WarpOutcome>& outcomes, std::uint64_t times) {
   if (journal_used_ == journal_.size()) journal_.emplace_back();
   LogEntry& e = journal_[journal_used_++];
   e.shape = shape;
@@ -151,8 +152,8 @@ void ClassRecorder::journal(int shape, std::uint64_t first, std::uint64_t last,
 // Adds `times` instances' iterations first .. last, each with counts `each` and outcomes
 // `outcomes` (of the current warp), to a loop's pieces.
 void ClassRecorder::log_add(int shape, std::uint64_t first, std::uint64_t last,
-                          const std::vector<StatementCounts>& each, const std::vector<WarpOutcome>& outcomes,
-                          std::uint64_t times) {
+                            const std::vector<StatementCounts>& each,
+                            const std::vector<WarpOutcome>& outcomes, std::uint64_t times) {
   const ClassProgram::LoopShape& sh = c_.loop_shapes[static_cast<std::size_t>(shape)];
   const std::size_t nc = sh.conditions.size();
   std::vector<IterationPiece>& pieces = log_->loops[static_cast<std::size_t>(shape)].pieces;
@@ -180,7 +181,8 @@ void ClassRecorder::log_add(int shape, std::uint64_t first, std::uint64_t last,
         add_scaled(p.counts[j], each[j], product(product(overlap, times), log_copies_));
       continue;
     }
-    for (std::size_t j = 0; j < each.size(); ++j) add_scaled(p.counts[j], each[j], product(times, log_copies_));
+    for (std::size_t j = 0; j < each.size(); ++j)
+      add_scaled(p.counts[j], each[j], product(times, log_copies_));
     if (!p.outcomes.empty()) {
       for (std::uint32_t copy = 0; copy < log_copies_; ++copy) {
         WarpOutcome* row = p.outcomes.data() + (std::size_t(m_.warp()) + copy) * nc;

@@ -19,7 +19,8 @@ std::int64_t residue(Signed c, std::int64_t modulus) {
   return static_cast<std::int64_t>(((c % modulus) + modulus) % modulus);
 }
 
-ResidueHistogram residue_histogram(const AccessShift& a, std::int64_t c, std::uint64_t from, std::uint64_t to) {
+ResidueHistogram residue_histogram(const AccessShift& a, std::int64_t c, std::uint64_t from,
+                                   std::uint64_t to) {
   if (a.count < 1 || static_cast<std::size_t>(a.count) > ResidueHistogram::kMost)
     throw InternalError("class engine: an access's residues past its modulus");
   ResidueHistogram hist(static_cast<std::size_t>(a.count));
@@ -52,7 +53,8 @@ ResidueHistogram combine_histograms(const ResidueHistogram& h, const ResidueHist
     for (std::size_t v = 0; v < k; ++v) {
       if (g[v] == 0) continue;
       Unsigned p = 0;
-      if (__builtin_mul_overflow(h[u], g[v], &p) || __builtin_add_overflow(out[(u + v) % k], p, &out[(u + v) % k]))
+      if (__builtin_mul_overflow(h[u], g[v], &p) ||
+          __builtin_add_overflow(out[(u + v) % k], p, &out[(u + v) % k]))
         throw InvalidInput(Diag::count_budget, "the counts of a class pass 2^128");
     }
   }
@@ -106,9 +108,12 @@ void at_residues(const ResidueHistogram& hist, std::uint64_t f0, const std::uint
       if (at >= k) at -= k;
       const Unsigned h = hist[u];
       Unsigned p = 0;
-      if (h <= ~std::uint64_t{0}) p = Unsigned{static_cast<std::uint64_t>(h)} * f[at];
-      else if (__builtin_mul_overflow(h, Unsigned{f[at]}, &p)) throw InvalidInput(Diag::count_budget, "the counts of a class pass 2^128");
-      if (__builtin_add_overflow(total, p, &total)) throw InvalidInput(Diag::count_budget, "the counts of a class pass 2^128");
+      if (h <= ~std::uint64_t{0})
+        p = Unsigned{static_cast<std::uint64_t>(h)} * f[at];
+      else if (__builtin_mul_overflow(h, Unsigned{f[at]}, &p))
+        throw InvalidInput(Diag::count_budget, "the counts of a class pass 2^128");
+      if (__builtin_add_overflow(total, p, &total))
+        throw InvalidInput(Diag::count_budget, "the counts of a class pass 2^128");
     }
     out[s] = total;
   }
@@ -117,13 +122,15 @@ void at_residues(const ResidueHistogram& hist, std::uint64_t f0, const std::uint
 Unsigned runs_of(const ResidueHistogram& hist) {
   Unsigned n = 0;
   for (std::size_t r = 0; r < hist.size; ++r)
-    if (__builtin_add_overflow(n, hist[r], &n)) throw InvalidInput(Diag::count_budget, "the counts of a class pass 2^128");
+    if (__builtin_add_overflow(n, hist[r], &n))
+      throw InvalidInput(Diag::count_budget, "the counts of a class pass 2^128");
   return n;
 }
 
 Unsigned times(Unsigned a, Unsigned b) {
   Unsigned p = 0;
-  if (__builtin_mul_overflow(a, b, &p)) throw InvalidInput(Diag::count_budget, "the counts of a class pass 2^128");
+  if (__builtin_mul_overflow(a, b, &p))
+    throw InvalidInput(Diag::count_budget, "the counts of a class pass 2^128");
   return p;
 }
 
@@ -212,7 +219,8 @@ void merge_faults_and_extents(Tally& into, const Tally& from) {
     const MemoryFault& f = from.faults[i];
     if (f.met && (!into.faults[i].met || f.block < into.faults[i].block)) into.faults[i] = f;
   }
-  for (std::size_t b = 0; b < from.extents.size() && b < into.extents.size(); ++b) merge(into.extents[b], from.extents[b]);
+  for (std::size_t b = 0; b < from.extents.size() && b < into.extents.size(); ++b)
+    merge(into.extents[b], from.extents[b]);
 }
 
 }  // namespace warpdiv::sim::ir::detail

@@ -16,14 +16,14 @@ namespace {
 
 using detail::AcceleratedLoop;
 using detail::Analyser;
+using detail::dim_name;
 using detail::Form;
-using detail::TrackedComparison;
-using detail::Wide;
 using detail::kBlockSymbols;
 using detail::kLoopSymbols;
 using detail::kMaxSymbols;
 using detail::kWarpSymbol;
-using detail::dim_name;
+using detail::TrackedComparison;
+using detail::Wide;
 
 // ---------------------------------------------------------------------------------------------
 // Loops that may run as classes of iterations: structure only (forms decide the rest).
@@ -44,7 +44,8 @@ bool leaves(const Kernel& k, StmtId id, int loops_deep, int calls_deep) {
   if (s.kind == StmtKind::Return && calls_deep == 0) return true;
   const int inner_loops = loops_deep + (s.kind == StmtKind::Loop || s.kind == StmtKind::Switch ? 1 : 0);
   const int inner_calls = calls_deep + (s.kind == StmtKind::InlinedCall ? 1 : 0);
-  for (StmtId c : s.children) if (leaves(k, c, inner_loops, inner_calls)) return true;
+  for (StmtId c : s.children)
+    if (leaves(k, c, inner_loops, inner_calls)) return true;
   for (StmtId c : {s.then_stmt, s.else_stmt, s.body, s.step})
     if (leaves(k, c, inner_loops, inner_calls)) return true;
   return leaves(k, s.init, loops_deep, calls_deep);
@@ -77,7 +78,8 @@ Uses uses_of(const Kernel& k) {
     for (ExprId o : k.exprs[i].operands)
       if (o != kNone) u.parent[static_cast<std::size_t>(o)] = static_cast<ExprId>(i);
   for (std::size_t i = 0; i < k.stmts.size(); ++i)
-    if (k.stmts[i].value != kNone) u.statement[static_cast<std::size_t>(k.stmts[i].value)] = static_cast<StmtId>(i);
+    if (k.stmts[i].value != kNone)
+      u.statement[static_cast<std::size_t>(k.stmts[i].value)] = static_cast<StmtId>(i);
   return u;
 }
 
@@ -120,8 +122,8 @@ bool only_stepped(const Kernel& k, LocalId local, const Uses& uses) {
   return true;
 }
 
-std::optional<AcceleratedLoop> candidate(const Kernel& k, StmtId id,
-                                         const std::vector<ExprId>& origins, const Uses& uses) {
+std::optional<AcceleratedLoop> candidate(const Kernel& k, StmtId id, const std::vector<ExprId>& origins,
+                                         const Uses& uses) {
   const Stmt& s = k.stmts[id];
   if (s.kind != StmtKind::Loop || s.loop_kind == LoopKind::Do || s.step == kNone || s.value == kNone)
     return std::nullopt;
@@ -154,7 +156,8 @@ std::optional<AcceleratedLoop> candidate(const Kernel& k, StmtId id,
 
 // The counters' steps inside `loop` do not depend on its variable (`symbol`): every iteration of a
 // class steps them alike.
-bool counters_steady(const Kernel& k, const Analyser& a, StmtId loop, const AcceleratedLoop& acc, int symbol) {
+bool counters_steady(const Kernel& k, const Analyser& a, StmtId loop, const AcceleratedLoop& acc,
+                     int symbol) {
   if (acc.counters.empty()) return true;
   std::vector<StmtId> inside;
   collect(k, k.stmts[static_cast<std::size_t>(loop)].body, inside);
@@ -180,7 +183,8 @@ std::optional<std::array<std::int64_t, 3>> warp_steps(const Launch& l) {
   const std::uint64_t w = l.warp_size, bx = l.block.x, by = l.block.y, bz = l.block.z;
   const std::uint64_t threads = bx * by * bz;
   if (w == 0 || threads % w != 0 || threads / w < 3) return std::nullopt;
-  if (by == 1 && bz == 1 && bx % w == 0) return std::array<std::int64_t, 3>{static_cast<std::int64_t>(w), 0, 0};
+  if (by == 1 && bz == 1 && bx % w == 0)
+    return std::array<std::int64_t, 3>{static_cast<std::int64_t>(w), 0, 0};
   if (bz == 1 && w % bx == 0) return std::array<std::int64_t, 3>{0, static_cast<std::int64_t>(w / bx), 0};
   return std::nullopt;
 }
@@ -202,15 +206,25 @@ std::string describe_expr(const Kernel& k, ExprId id) {
       what = "'" + name(e.binary_op) + "'" +
              (is_floating(k.exprs[e.operands[0]].type) ? " on floating-point values" : "");
       break;
-    case ExprKind::Unary: what = "'" + name(e.unary_op) + "'"; break;
+    case ExprKind::Unary:
+      what = "'" + name(e.unary_op) + "'";
+      break;
     case ExprKind::Cast:
       what = e.type == ScalarType::Bool ? std::string("a conversion to bool (a step, not a line)")
                                         : "a conversion to " + name(e.type) + " that may wrap around";
       break;
-    case ExprKind::Opaque: what = e.description; break;
-    case ExprKind::Intrinsic: what = name(e.intrinsic) + "()"; break;
-    case ExprKind::Warp: what = "the warp function " + name(e.warp_op) + "()"; break;
-    default: what = name(e.kind); break;
+    case ExprKind::Opaque:
+      what = e.description;
+      break;
+    case ExprKind::Intrinsic:
+      what = name(e.intrinsic) + "()";
+      break;
+    case ExprKind::Warp:
+      what = "the warp function " + name(e.warp_op) + "()";
+      break;
+    default:
+      what = name(e.kind);
+      break;
   }
   return what + " (" + location(k, e.range) + ")";
 }
@@ -220,18 +234,26 @@ bool faulting(const Expr& e, const Kernel& k, int operand) {
   if (e.kind != ExprKind::Binary) return false;
   const bool s = is_signed(k.exprs[e.operands[0]].type);
   switch (e.binary_op) {
-    case BinaryOp::Add: case BinaryOp::Sub: case BinaryOp::Mul: return s;
-    case BinaryOp::Div: case BinaryOp::Rem: return operand == 1 || s;
-    case BinaryOp::Shl: return operand == 1 || s;
-    case BinaryOp::Shr: return operand == 1;
-    default: return false;
+    case BinaryOp::Add:
+    case BinaryOp::Sub:
+    case BinaryOp::Mul:
+      return s;
+    case BinaryOp::Div:
+    case BinaryOp::Rem:
+      return operand == 1 || s;
+    case BinaryOp::Shl:
+      return operand == 1 || s;
+    case BinaryOp::Shr:
+      return operand == 1;
+    default:
+      return false;
   }
 }
 
 struct Checked {
-  std::optional<ClassRefusal> refused;      // about a block index
+  std::optional<ClassRefusal> refused;  // about a block index
   std::set<StmtId> rejected_loops;
-  bool warp_wild = false;                   // something decides by the warp index, not affinely
+  bool warp_wild = false;  // something decides by the warp index, not affinely
 };
 
 // Every place where a value that is not affine in a symbol could change control flow or be
@@ -240,7 +262,9 @@ struct Checked {
 // as they decide only the memory figures.
 Checked check(const Kernel& k, const Analyser& a, const std::vector<bool>& memory, bool memory_side) {
   Checked out;
-  const auto symbol_name = [&](int s) { return s < kBlockSymbols ? dim_name(s) : std::string("a loop variable"); };
+  const auto symbol_name = [&](int s) {
+    return s < kBlockSymbols ? dim_name(s) : std::string("a loop variable");
+  };
   // A block index: the plan is refused. The warp index: the warps of a block are all run. A loop
   // variable: the loop does not run as classes.
   const auto bad = [&](ExprId at, std::uint64_t wild, const std::string& what, ExprId origin,
@@ -253,10 +277,11 @@ Checked check(const Kernel& k, const Analyser& a, const std::vector<bool>& memor
         if (!out.refused) {
           const std::string local = origin != kNone ? a.reassignment(origin) : "";
           const std::string through = origin != kNone ? " through " + describe_expr(k, origin) : "";
-          out.refused = refusal(k, at, what, "depends on " + symbol_name(s) +
-                                                 (why != nullptr ? std::string(why)
-                                                  : local.empty() ? through + ", which is not affine in it"
-                                                                  : " through " + local));
+          out.refused = refusal(k, at, what,
+                                "depends on " + symbol_name(s) +
+                                    (why != nullptr  ? std::string(why)
+                                     : local.empty() ? through + ", which is not affine in it"
+                                                     : " through " + local));
         }
       } else {
         const StmtId loop = a.loops()[static_cast<std::size_t>(s - kLoopSymbols)];
@@ -284,10 +309,11 @@ Checked check(const Kernel& k, const Analyser& a, const std::vector<bool>& memor
                                     (y.exact || wraps_once(y, t) ? 0 : coefficients(y));
       bad(id, x.wild | y.wild, "this comparison", x.wild_origin != kNone ? x.wild_origin : y.wild_origin);
       if (inexact != 0) {
-        const std::string why = " through an operand converted to " + name(t) +
-                                " (or computed in it) that may wrap around more than once over the launch (its "
-                                "values span 2^" + std::to_string(bit_width(t)) +
-                                " or more), so its order is not affine in it";
+        const std::string why =
+            " through an operand converted to " + name(t) +
+            " (or computed in it) that may wrap around more than once over the launch (its "
+            "values span 2^" +
+            std::to_string(bit_width(t)) + " or more), so its order is not affine in it";
         bad(id, inexact, "this comparison", id, why.c_str());
       }
     }
@@ -314,7 +340,8 @@ Checked check(const Kernel& k, const Analyser& a, const std::vector<bool>& memor
     if (s.kind == StmtKind::If || s.kind == StmtKind::Loop)
       bad(s.value, f.wild, "the condition of this " + report_kind(s), f.wild_origin);
     if (s.kind == StmtKind::Switch)
-      bad(s.value, f.wild | coefficients(f), "the value of this switch", f.wild_origin != kNone ? f.wild_origin : s.value);
+      bad(s.value, f.wild | coefficients(f), "the value of this switch",
+          f.wild_origin != kNone ? f.wild_origin : s.value);
   }
   return out;
 }
@@ -394,8 +421,9 @@ void plan_memory(const Kernel& k, const Launch& launch, const Analyser& a, const
             f.wild_origin != kNone ? " through " + describe_expr(k, f.wild_origin) : std::string();
         refuse(location(k, k.exprs[static_cast<std::size_t>(e)].range) + ": " + what + " depends on " +
                dim_name(s) +
-               (!local.empty() ? " through " + local
-                               : through + (inexact ? ", and may wrap around" : ", which is not affine in it")));
+               (!local.empty()
+                    ? " through " + local
+                    : through + (inexact ? ", and may wrap around" : ", which is not affine in it")));
       } else if (s == kWarpSymbol) {
         out.memory_warp_wild = true;
       } else {
@@ -446,7 +474,8 @@ void plan_memory(const Kernel& k, const Launch& launch, const Analyser& a, const
   const std::vector<ExprId> origins = opaque_origins(k);
   for (const Stmt& s : k.stmts)
     for (const FloatOps& f : s.flops)
-      if (f.guard != kNone && origins[f.guard] == kNone) follow(f.guard, "the lanes of a floating-point operation");
+      if (f.guard != kNone && origins[f.guard] == kNone)
+        follow(f.guard, "the lanes of a floating-point operation");
   out.memory_wild_loops.assign(wild_loops.begin(), wild_loops.end());
 }
 
@@ -476,16 +505,19 @@ std::optional<ClassRefusal> needs_the_replay(const Kernel& kernel, const Launch&
     if (load.access == kNone) return "";
     const MemoryAccess& a = kernel.accesses[static_cast<std::size_t>(load.access)];
     if (a.base == kNone || kernel.bases[static_cast<std::size_t>(a.base)].parameter != kNone) return "";
-    return a.space == AddressSpace::Shared ? "shared memory" : a.space == AddressSpace::Local ? "a local array" : "";
+    return a.space == AddressSpace::Shared  ? "shared memory"
+           : a.space == AddressSpace::Local ? "a local array"
+                                            : "";
   };
   std::optional<ClassRefusal> found;
   const auto note = [&](ExprId x, SourceRange range, const std::string& what) {
     if (found || x == kNone || origins[x] == kNone || with_data[x] != kNone) return;
     const Expr& load = kernel.exprs[origins[x]];
-    found = ClassRefusal{range, location(kernel, range), what,
-                         "depends on " + load.description + " (" + location(kernel, load.range) + "), " +
-                             (kept_space(load).empty() ? "a value loaded from the launch's data"
-                                                       : "a value in " + kept_space(load) + ", which the replay follows")};
+    found = ClassRefusal{
+        range, location(kernel, range), what,
+        "depends on " + load.description + " (" + location(kernel, load.range) + "), " +
+            (kept_space(load).empty() ? "a value loaded from the launch's data"
+                                      : "a value in " + kept_space(load) + ", which the replay follows")};
   };
   for (const Stmt& s : kernel.stmts)
     if (s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch)
@@ -512,7 +544,8 @@ std::optional<ClassRefusal> needs_the_replay(const Kernel& kernel, const Launch&
 }
 
 // The coefficient of symbol s (the warp index, a block index or an accelerated loop's variable).
-void set_coefficient(detail::AffineCoefficients& c, int s, const std::vector<StmtId>& loops, std::int64_t value) {
+void set_coefficient(detail::AffineCoefficients& c, int s, const std::vector<StmtId>& loops,
+                     std::int64_t value) {
   if (s == kWarpSymbol)
     c.warp_coefficient = value;
   else if (s < kBlockSymbols)
@@ -540,10 +573,12 @@ std::optional<ClassRefusal> track_comparison(const Kernel& kernel, const Analyse
       if (in_memory) {  // in an access's lanes: only its figures are not counted
         any = false;
         if (analysis.memory_refusal.empty())
-          analysis.memory_refusal = location(kernel, e.range) + ": this comparison has a coefficient too large to follow";
+          analysis.memory_refusal =
+              location(kernel, e.range) + ": this comparison has a coefficient too large to follow";
         break;
       }
-      return refusal(kernel, static_cast<ExprId>(i), "this comparison", "has a coefficient too large to follow");
+      return refusal(kernel, static_cast<ExprId>(i), "this comparison",
+                     "has a coefficient too large to follow");
     }
     any = true;
     set_coefficient(t, s, loops, static_cast<std::int64_t>(d));
@@ -599,9 +634,9 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
   // Loops that share a variable would share its symbol: none of them runs as classes.
   std::map<LocalId, int> users;
   for (const auto& [loop, acc] : structure) users[acc.variable] += 1;
-  loops.erase(std::remove_if(loops.begin(), loops.end(),
-                             [&](StmtId l) { return users[structure[l].variable] > 1; }),
-              loops.end());
+  loops.erase(
+      std::remove_if(loops.begin(), loops.end(), [&](StmtId l) { return users[structure[l].variable] > 1; }),
+      loops.end());
   // One symbol per loop, kMaxSymbols in all: the loops past that run iteration by iteration
   // (exact, only slower), which also keeps the analysis linear in the kernel's size.
   if (loops.size() > static_cast<std::size_t>(kMaxSymbols - kLoopSymbols))
@@ -618,9 +653,11 @@ ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits li
     std::map<StmtId, std::int64_t> steps;
     for (std::size_t i = 0; i < loops.size(); ++i) {
       const auto step = step_of(kernel, a, loops[i], static_cast<int>(kLoopSymbols + i));
-      if (!step || !counters_steady(kernel, a, loops[i], structure[loops[i]], static_cast<int>(kLoopSymbols + i)))
+      if (!step ||
+          !counters_steady(kernel, a, loops[i], structure[loops[i]], static_cast<int>(kLoopSymbols + i)))
         c.rejected_loops.insert(loops[i]);
-      else steps[loops[i]] = *step;
+      else
+        steps[loops[i]] = *step;
     }
     if (!c.rejected_loops.empty()) {
       loops.erase(std::remove_if(loops.begin(), loops.end(),

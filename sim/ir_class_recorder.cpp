@@ -14,7 +14,8 @@ namespace {
 __extension__ typedef __int128 Wide;
 Wide floor_div(Wide n, Wide d) {
   // Mostly 64-bit operands: a 64-bit division is many times faster than a 128-bit one.
-  constexpr Wide kLow = std::numeric_limits<std::int64_t>::min(), kHigh = std::numeric_limits<std::int64_t>::max();
+  constexpr Wide kLow = std::numeric_limits<std::int64_t>::min(),
+                 kHigh = std::numeric_limits<std::int64_t>::max();
   if (n > kLow && n <= kHigh && d > kLow && d <= kHigh) {
     const auto a = static_cast<std::int64_t>(n), b = static_cast<std::int64_t>(d);
     std::int64_t q = a / b;
@@ -36,13 +37,15 @@ namespace {
 struct LaneScan {
   LaneMask lt = 0, gt = 0;
   std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
-  std::int64_t below = std::numeric_limits<std::int64_t>::min(), above = std::numeric_limits<std::int64_t>::max();
+  std::int64_t below = std::numeric_limits<std::int64_t>::min(),
+               above = std::numeric_limits<std::int64_t>::max();
 };
 template <bool kNearest>
 __attribute__((always_inline)) inline LaneScan scan_lanes(const std::int64_t* d, int lanes, LaneMask active) {
   LaneMask lt = 0, gt = 0;
   std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
-  std::int64_t below = std::numeric_limits<std::int64_t>::min(), above = std::numeric_limits<std::int64_t>::max();
+  std::int64_t below = std::numeric_limits<std::int64_t>::min(),
+               above = std::numeric_limits<std::int64_t>::max();
   for (int l = 0; l < lanes; ++l) {
     const bool on = (active >> l & 1) != 0;
     lt |= static_cast<LaneMask>(d[l] < 0) << l;
@@ -64,8 +67,12 @@ __attribute__((always_inline)) inline LaneScan scan_lanes(const std::int64_t* d,
 ClassProgram::ClassProgram(Program& p, std::vector<std::optional<TrackedComparison>> comparisons,
                            std::vector<std::optional<AcceleratedLoop>> loops, bool warp_classes_,
                            bool memory_, std::vector<AccessShift> shifts_)
-    : program(p), tracked(std::move(comparisons)), accelerated(std::move(loops)),
-      warp_classes(warp_classes_), memory(memory_), shifts(std::move(shifts_)) {
+    : program(p),
+      tracked(std::move(comparisons)),
+      accelerated(std::move(loops)),
+      warp_classes(warp_classes_),
+      memory(memory_),
+      shifts(std::move(shifts_)) {
   const Kernel& kernel = p.kernel;
   // The residues each counted access follows, and where the tally keeps them.
   compiled.assign(kernel.accesses.size(), nullptr);
@@ -118,8 +125,8 @@ ClassProgram::ClassProgram(Program& p, std::vector<std::optional<TrackedComparis
     }
   }
   for (LoopShape& sh : loop_shapes)
-    sh.outcomes = std::size_t(p.warps_per_block) * sh.conditions.size() * kMaxIterationClasses <=
-                  kMaxOutcomeCells;
+    sh.outcomes =
+        std::size_t(p.warps_per_block) * sh.conditions.size() * kMaxIterationClasses <= kMaxOutcomeCells;
 }
 
 void ClassTrace::compact_breakpoints() {
@@ -183,17 +190,18 @@ bool ClassRecorder::loop_begin(WarpMachine&, StmtId loop, LaneMask in) {
   return true;
 }
 
-LaneMask ClassRecorder::iterations(WarpMachine&, StmtId id, std::size_t frame, LaneMask in,
-                                   LaneMask& exits, std::uint64_t& k) {
+LaneMask ClassRecorder::iterations(WarpMachine&, StmtId id, std::size_t frame, LaneMask in, LaneMask& exits,
+                                   std::uint64_t& k) {
   const Stmt& s = m_.kernel().stmts[static_cast<std::size_t>(id)];
   const int shape = log_ != nullptr && m_.counted() ? c_.loop_shape[static_cast<std::size_t>(id)] : -1;
   if (shape >= 0) return logged_iterations(shape, id, s, frame, in, exits, k);
-  return m_.by_iteration() ? m_.iteration(id, s, frame, in, exits) : iteration_class(id, s, frame, in, exits, k);
+  return m_.by_iteration() ? m_.iteration(id, s, frame, in, exits)
+                           : iteration_class(id, s, frame, in, exits, k);
 }
 
 // A logged loop: the counts before the iteration (or class of iterations), then its segment.
-LaneMask ClassRecorder::logged_iterations(int shape, StmtId id, const Stmt& s, std::size_t frame,
-                                          LaneMask in, LaneMask& exits, std::uint64_t& k) {
+LaneMask ClassRecorder::logged_iterations(int shape, StmtId id, const Stmt& s, std::size_t frame, LaneMask in,
+                                          LaneMask& exits, std::uint64_t& k) {
   const std::size_t slot = log_depth_++;
   if (log_before_.size() <= slot) log_before_.resize(slot + 1);
   const auto& statements = c_.loop_shapes[static_cast<std::size_t>(shape)].statements;
@@ -203,7 +211,8 @@ LaneMask ClassRecorder::logged_iterations(int shape, StmtId id, const Stmt& s, s
   const std::uint64_t first = k;
   const std::size_t class_depth = class_frames_.size();
   const std::size_t journal_start = journal_used_;
-  in = m_.by_iteration() ? m_.iteration(id, s, frame, in, exits) : iteration_class(id, s, frame, in, exits, k);
+  in =
+      m_.by_iteration() ? m_.iteration(id, s, frame, in, exits) : iteration_class(id, s, frame, in, exits, k);
   --log_depth_;
   if (k - first >= 2) {
     // A class: the nested loops' iterations logged in its first iteration stand for the
@@ -298,8 +307,14 @@ Extremes scan_wide(LaneMask active, const Diff& diff, bool nearest) {
     if (!x.any || d > x.high) x.high = d;
     x.any = true;
     if (!nearest) continue;
-    if (d < 0 && (!x.any_below || d > x.below)) { x.below = d; x.any_below = true; }
-    if (d > 0 && (!x.any_above || d < x.above)) { x.above = d; x.any_above = true; }
+    if (d < 0 && (!x.any_below || d > x.below)) {
+      x.below = d;
+      x.any_below = true;
+    }
+    if (d > 0 && (!x.any_above || d < x.above)) {
+      x.above = d;
+      x.any_above = true;
+    }
     x.zero |= d == 0;
   }
   return x;
@@ -326,8 +341,8 @@ __attribute__((always_inline)) inline Extremes extremes(const CompiledExpr& e, c
     // D of every lane in 64 bits (always for 32-bit operands, nearly always for 64-bit ones):
     // every lane is computed, branch-free, and the inactive ones masked out.
     // With a running class of iterations, also the active lanes' D nearest 0 on each side.
-    const LaneScan sc = nearest ? scan_lanes<true>(d64.data(), lanes, active)
-                                : scan_lanes<false>(d64.data(), lanes, active);
+    const LaneScan sc =
+        nearest ? scan_lanes<true>(d64.data(), lanes, active) : scan_lanes<false>(d64.data(), lanes, active);
     x.lt = sc.lt & active;
     x.gt = sc.gt & active;
     x.any = active != 0;
@@ -351,8 +366,7 @@ __attribute__((always_inline)) inline Extremes extremes(const CompiledExpr& e, c
 // block index (and each accelerated loop's iterations) some lane's outcome changes. For one lane,
 // a - b = D now and D + c * delta at a block index (iteration) delta further on: its sign changes
 // at delta = ceil(-D / c) (to or from 0) and floor(-D / c) + 1 (past 0).
-void ClassRecorder::comparison(WarpMachine&, ExprId id, LaneMask active, const Operand& a,
-                               const Operand& b) {
+void ClassRecorder::comparison(WarpMachine&, ExprId id, LaneMask active, const Operand& a, const Operand& b) {
   if (trace_ == nullptr) return;  // between blocks: nothing to record into
   const CompiledExpr& e = m_.program().exprs[id];
   const TrackedComparison& t = *c_.tracked[id];
@@ -396,9 +410,11 @@ void ClassRecorder::guard(const WrapGuard& g, ExprId id, LaneMask active, const 
 // lane, D now and D + c * delta at a block index (iteration) delta further on: its sign changes
 // at delta = ceil(-D / c) (to or from 0) and floor(-D / c) + 1 (past 0).
 template <class Extremes, class Diff>
-void ClassRecorder::breakpoints(const AffineCoefficients& t, const Extremes& x, LaneMask active, const Diff& diff) {
+void ClassRecorder::breakpoints(const AffineCoefficients& t, const Extremes& x, LaneMask active,
+                                const Diff& diff) {
   const Wide low = x.low, high = x.high;
-  const std::uint64_t grid[3] = {m_.program().launch.grid.x, m_.program().launch.grid.y, m_.program().launch.grid.z};
+  const std::uint64_t grid[3] = {m_.program().launch.grid.x, m_.program().launch.grid.y,
+                                 m_.program().launch.grid.z};
   // The indices along a block (warp) index where some active lane's outcome changes, the index
   // now b0 and a - b changing by c per step, into `out` when within (0, size); returns the range
   // they span (unclipped).
@@ -430,8 +446,8 @@ void ClassRecorder::breakpoints(const AffineCoefficients& t, const Extremes& x, 
     if (c_.warp_classes) trace_->block_ranges.push_back(ClassTrace::BlockRange{dim, from, to});
   }
   if (c_.warp_classes && t.warp_coefficient != 0)
-    thresholds(Wide{t.warp_coefficient}, Wide{m_.warp()}, static_cast<std::uint64_t>(m_.program().warps_per_block),
-               trace_->warp_breakpoints);
+    thresholds(Wide{t.warp_coefficient}, Wide{m_.warp()},
+               static_cast<std::uint64_t>(m_.program().warps_per_block), trace_->warp_breakpoints);
   for (const auto& [loop, coefficient] : t.loop_coefficients) {
     for (std::size_t i = class_frames_.size(); i-- > 0;) {
       ClassFrame& f = class_frames_[i];
@@ -461,7 +477,7 @@ void ClassRecorder::breakpoints(const AffineCoefficients& t, const Extremes& x, 
 // loop variable alone and has the same outcome at both ends), so their counts are iteration k's,
 // added without running them. k is left at the last iteration run.
 LaneMask ClassRecorder::iteration_class(StmtId id, const Stmt& s, std::size_t frame, LaneMask in,
-                                      LaneMask& exits, std::uint64_t& k) {
+                                        LaneMask& exits, std::uint64_t& k) {
   const AcceleratedLoop& acc = *c_.accelerated[id];
   LocalState& v = m_.local(acc.variable);
   if ((in & ~v.defined) != 0) return m_.iteration(id, s, frame, in, exits);
@@ -587,12 +603,12 @@ void ClassRecorder::jump_counters(const AcceleratedLoop& acc, const Stmt& s, std
       const Wide step = math(b.values[c][l]) - math(a.values[c][l]);
       Wide value = math(a.values[c][l]) + step * Wide{last - k};
       if (is_signed(type) && (value < low || value > high))
-        throw InvalidInput(Diag::undefined_arithmetic, source_location(m_.kernel(), s.range), "undefined behaviour: " + m_.kernel().locals[x].name +
-                           " overflows its type (" + name(type) + ") in iterations " +
-                           std::to_string(k + 1) + " to " + std::to_string(last) +
-                           " of this loop, in block (" + std::to_string(m_.block_index()[0]) + ", " +
-                           std::to_string(m_.block_index()[1]) + ", " + std::to_string(m_.block_index()[2]) +
-                           ")");
+        throw InvalidInput(
+            Diag::undefined_arithmetic, source_location(m_.kernel(), s.range),
+            "undefined behaviour: " + m_.kernel().locals[x].name + " overflows its type (" + name(type) +
+                ") in iterations " + std::to_string(k + 1) + " to " + std::to_string(last) +
+                " of this loop, in block (" + std::to_string(m_.block_index()[0]) + ", " +
+                std::to_string(m_.block_index()[1]) + ", " + std::to_string(m_.block_index()[2]) + ")");
       if (!is_signed(type)) value &= high;
       entering[c][l] = normalise(type, static_cast<std::uint64_t>(value));
     }
@@ -624,8 +640,7 @@ void ClassRecorder::add_arrivals(std::size_t depth, std::uint64_t times) {
   for (std::size_t i = 0; i < a0.size(); ++i) {
     std::uint64_t& target = i < nb ? m_.full_arrivals()[i] : m_.lane_arrivals()[i - nb];
     std::uint64_t add = 0;
-    if (__builtin_mul_overflow(a1[i] - a0[i], times, &add) ||
-        __builtin_add_overflow(target, add, &target))
+    if (__builtin_mul_overflow(a1[i] - a0[i], times, &add) || __builtin_add_overflow(target, add, &target))
       throw InvalidInput(Diag::count_budget, "the counts of one warp pass 2^64");
   }
 }
@@ -652,7 +667,8 @@ void ClassRecorder::capture_memory(const ClassProgram::LoopShape& shape, MemoryS
                         m_.shifted_counts() + ca.shifted_at + (ca.shifts - 1));
   }
   into.flops.resize(shape.statements.size());
-  for (std::size_t i = 0; i < shape.statements.size(); ++i) into.flops[i] = m_.flop_counts()[shape.statements[i]];
+  for (std::size_t i = 0; i < shape.statements.size(); ++i)
+    into.flops[i] = m_.flop_counts()[shape.statements[i]];
 }
 
 // The memory figures of iteration k (after - before), for the iterations k + 1 .. k + times: each
@@ -667,8 +683,8 @@ void ClassRecorder::scale_memory(const ClassProgram::LoopShape& shape, const Mem
     const AccessShift& sh = c_.shifts[a];
     const AccessCounts& b = before.accesses[i];
     const AccessCounts& e = after.accesses[i];
-    const AccessCounts d{e.requests - b.requests, e.lanes - b.lanes, e.bytes - b.bytes,
-                         e.sectors - b.sectors, e.wavefronts - b.wavefronts, e.conflicts - b.conflicts};
+    const AccessCounts d{e.requests - b.requests, e.lanes - b.lanes,           e.bytes - b.bytes,
+                         e.sectors - b.sectors,   e.wavefronts - b.wavefronts, e.conflicts - b.conflicts};
     delta.resize(static_cast<std::size_t>(ca.shifts - 1));
     for (std::size_t s = 0; s + 1 < static_cast<std::size_t>(ca.shifts); ++s)
       delta[s] = after.shifted[at + s] - before.shifted[at + s];
@@ -684,8 +700,8 @@ void ClassRecorder::scale_memory(const ClassProgram::LoopShape& shape, const Mem
 }
 
 void ClassRecorder::scale_iteration(const std::vector<StmtId>& statements,
-                                  const std::vector<StatementCounts>& before,
-                                  const std::vector<StatementCounts>& after, std::uint64_t times) {
+                                    const std::vector<StatementCounts>& before,
+                                    const std::vector<StatementCounts>& after, std::uint64_t times) {
   const auto add = [times](Count& target, Count b, Count a) { add_product(target, a - b, times); };
   for (std::size_t i = 0; i < statements.size(); ++i) {
     StatementCounts& c = m_.counts()[statements[i]];
@@ -697,7 +713,8 @@ void ClassRecorder::scale_iteration(const std::vector<StmtId>& statements,
   // The warp's evaluations (u64, the budget's), kept in the snapshots' last entry.
   const Count skipped = product(after.back().warp_evaluations - before.back().warp_evaluations, times);
   if (skipped > ~std::uint64_t{0} ||
-      __builtin_add_overflow(m_.skipped_evaluations(), static_cast<std::uint64_t>(skipped), &m_.skipped_evaluations()))
+      __builtin_add_overflow(m_.skipped_evaluations(), static_cast<std::uint64_t>(skipped),
+                             &m_.skipped_evaluations()))
     throw InvalidInput(Diag::count_budget, "the counts of one warp pass 2^64");
 }
 

@@ -23,8 +23,8 @@ namespace warpdiv::sim::ir::detail {
 /// How a value moves along the block indices, the warp index and the variables of accelerated
 /// loops (zero coefficients for the others).
 struct AffineCoefficients {
-  std::array<std::int64_t, 3> block_coefficient{};  // d / d blockIdx.{x, y, z}
-  std::int64_t warp_coefficient = 0;                // d / d (warp index), with warp classes
+  std::array<std::int64_t, 3> block_coefficient{};                 // d / d blockIdx.{x, y, z}
+  std::int64_t warp_coefficient = 0;                               // d / d (warp index), with warp classes
   std::vector<std::pair<StmtId, std::int64_t>> loop_coefficients;  // (loop, d / d variable)
 };
 
@@ -67,11 +67,11 @@ struct AcceleratedLoop {
 /// global accesses, 4 for shared ones. `count` residues, multiples of `step`, are followed.
 struct AccessShift {
   std::int64_t modulus = 1;
-  std::int64_t step = 1;  // the gcd of modulus and the coefficients
-  int count = 1;          // modulus / step
-  std::array<std::int64_t, 3> block{};                  // bytes per block index, in [0, modulus)
-  std::int64_t warp = 0;                                // bytes per warp, in [0, modulus)
-  std::vector<std::pair<StmtId, std::int64_t>> loops;   // (loop, bytes per iteration, in [0, modulus))
+  std::int64_t step = 1;                               // the gcd of modulus and the coefficients
+  int count = 1;                                       // modulus / step
+  std::array<std::int64_t, 3> block{};                 // bytes per block index, in [0, modulus)
+  std::int64_t warp = 0;                               // bytes per warp, in [0, modulus)
+  std::vector<std::pair<StmtId, std::int64_t>> loops;  // (loop, bytes per iteration, in [0, modulus))
 };
 /// c reduced modulo `modulus`, in [0, modulus).
 __extension__ typedef __int128 Signed;
@@ -91,7 +91,8 @@ struct ResidueHistogram {
 };
 /// hist[r] (r < a.count): how many j in [from, to] move the address by j x c bytes onto residue
 /// r x a.step (mod a.modulus); c in [0, a.modulus), a multiple of a.step.
-ResidueHistogram residue_histogram(const AccessShift& a, std::int64_t c, std::uint64_t from, std::uint64_t to);
+ResidueHistogram residue_histogram(const AccessShift& a, std::int64_t c, std::uint64_t from,
+                                   std::uint64_t to);
 /// The histogram of the sums (mod count) of a residue from `h` and one from `g`.
 ResidueHistogram combine_histograms(const ResidueHistogram& h, const ResidueHistogram& g);
 /// The figures of the runs that `d` (sectors or wavefronts at residue 0; `d_shifted`: at
@@ -163,19 +164,19 @@ struct ClassTrace {
 /// counts of the statements inside the loop stay the same (summed over the loop's instances).
 struct IterationPiece {
   std::uint64_t first = 0, last = 0;
-  bool merged = false;                 // past kMaxIterationClasses pieces: totals only
-  std::vector<StatementCounts> counts;        // [LoopShape position]: one iteration's (merged: the total)
-  std::vector<WarpOutcome> outcomes;   // [warp * conditions + j]; empty when not kept or merged
+  bool merged = false;                  // past kMaxIterationClasses pieces: totals only
+  std::vector<StatementCounts> counts;  // [LoopShape position]: one iteration's (merged: the total)
+  std::vector<WarpOutcome> outcomes;    // [warp * conditions + j]; empty when not kept or merged
 };
 struct LoopLog {
   std::vector<IterationPiece> pieces;  // consecutive, from iteration 0
   bool started = false;
-  bool by_value = true;                // every instance started with the same uniform value
-  std::uint64_t start = 0;             // the variable's bits at iteration 0
+  bool by_value = true;     // every instance started with the same uniform value
+  std::uint64_t start = 0;  // the variable's bits at iteration 0
 };
 struct IterationLog {
-  std::vector<LoopLog> loops;          // [index into ClassProgram::loop_shapes]
-  std::vector<WarpOutcome> outcomes;   // [warp * stmts + StmtId] over the whole run, or empty
+  std::vector<LoopLog> loops;         // [index into ClassProgram::loop_shapes]
+  std::vector<WarpOutcome> outcomes;  // [warp * stmts + StmtId] over the whole run, or empty
 };
 /// Merges neighbouring pieces that behave alike, and past kMaxIterationClasses pieces the last
 /// ones into one merged piece (its counts the totals).
@@ -197,8 +198,8 @@ struct ClassProgram {
   /// Marks the tracked comparisons in `program` (CompiledExpr::recorded) and finds the shapes of
   /// the accelerated loops. `warp_classes`: record warp breakpoints and block ranges.
   ClassProgram(Program& program, std::vector<std::optional<TrackedComparison>> comparisons,
-               std::vector<std::optional<AcceleratedLoop>> loops, bool warp_classes,
-               bool memory = false, std::vector<AccessShift> shifts = {});
+               std::vector<std::optional<AcceleratedLoop>> loops, bool warp_classes, bool memory = false,
+               std::vector<AccessShift> shifts = {});
 
   const Program& program;
   std::vector<std::optional<TrackedComparison>> tracked;    // [ExprId]
@@ -220,7 +221,7 @@ struct ClassProgram {
     std::vector<StmtId> statements;
     std::vector<std::uint32_t> conditions;
     std::vector<std::int32_t> accesses;  // the counted accesses of `statements` (with shifts)
-    bool outcomes = false;  // warps x conditions x kMaxIterationClasses within kMaxOutcomeCells
+    bool outcomes = false;               // warps x conditions x kMaxIterationClasses within kMaxOutcomeCells
   };
   std::vector<LoopShape> loop_shapes;
   std::vector<std::int32_t> loop_shape;  // [StmtId]: index into loop_shapes, or -1
@@ -252,11 +253,9 @@ class ClassRecorder final : public Recorder {
   /// rows of all of them.
   void set_log_copies(std::uint32_t copies) { log_copies_ = copies; }
 
-
   void warp_begin(WarpMachine& m) override;
   void warp_end(WarpMachine& m) override;
-  void comparison(WarpMachine& m, ExprId id, LaneMask active, const Operand& a,
-                  const Operand& b) override;
+  void comparison(WarpMachine& m, ExprId id, LaneMask active, const Operand& a, const Operand& b) override;
   /// Trace entries of a comparison's wrap guards: ids from here on (guard g of comparison e:
   /// kGuardEntries + e * 2 + side).
   static constexpr std::int64_t kGuardEntries = std::int64_t{1} << 40;
@@ -270,8 +269,8 @@ class ClassRecorder final : public Recorder {
   void breakpoints(const AffineCoefficients& t, const Extremes& x, LaneMask active, const Diff& diff);
   __attribute__((noinline)) void guard(const WrapGuard& g, ExprId id, LaneMask active, const Operand& value);
   [[noreturn]] __attribute__((noinline, cold)) void too_many_records(ExprId id) const;
-  LaneMask iteration_class(StmtId id, const Stmt& s, std::size_t frame, LaneMask in,
-                           LaneMask& exits, std::uint64_t& k);
+  LaneMask iteration_class(StmtId id, const Stmt& s, std::size_t frame, LaneMask in, LaneMask& exits,
+                           std::uint64_t& k);
   LaneMask logged_iterations(int shape, StmtId id, const Stmt& s, std::size_t frame, LaneMask in,
                              LaneMask& exits, std::uint64_t& k);
   // Adds (after - before) x times to the counts of `statements` (before / after: theirs by
@@ -294,10 +293,10 @@ class ClassRecorder final : public Recorder {
   ClassTrace* trace_ = nullptr;
   IterationLog* log_ = nullptr;
   std::uint32_t log_copies_ = 1;
-  std::size_t log_depth_ = 0;                    // logged loops being run
+  std::size_t log_depth_ = 0;                             // logged loops being run
   std::vector<std::vector<StatementCounts>> log_before_;  // [log_depth_]: counts before a segment
-  std::vector<StatementCounts> warp_start_;             // counts when the warp began (log_->outcomes)
-  std::vector<StatementCounts> segment_;                // one iteration's counts (log_segment)
+  std::vector<StatementCounts> warp_start_;               // counts when the warp began (log_->outcomes)
+  std::vector<StatementCounts> segment_;                  // one iteration's counts (log_segment)
   std::vector<WarpOutcome> segment_outcomes_;
   // Segments logged inside iterations of enclosing logged loops, while one runs: an iteration
   // that turns out to stand for a class adds its nested segments again for the iterations not run.

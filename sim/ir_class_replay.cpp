@@ -55,10 +55,12 @@ std::vector<Corner> corners(const Box& b) {
 class Refinement {
  public:
   Refinement(const ClassProgram& classes, const ReplayOptions& options, ClassMachine& machine)
-      : classes_(classes), options_(options),
+      : classes_(classes),
+        options_(options),
         grid_{classes.program.launch.grid.x, classes.program.launch.grid.y, classes.program.launch.grid.z},
         workers_(std::max(1u, options.threads != 0 ? options.threads : std::thread::hardware_concurrency())),
-        machine_(machine), own_(workers_) {
+        machine_(machine),
+        own_(workers_) {
     for (auto& s : starts_) s.insert(0);
   }
   // Refines the partition for at most kMaxRounds rounds; false when it does not settle.
@@ -151,8 +153,10 @@ void Refinement::run_all(const std::vector<Corner>& wanted) {
     first = 1;
   }
   const std::size_t rest = missing.size() - first;
-  const bool parallel = workers_ >= 2 && rest >= 2 && longest_ * static_cast<long>(rest) >= kParallelRoundWork;
-  parallel_for(rest, parallel ? workers_ : 1, [&](std::size_t i, unsigned worker) { work(first + i, worker); });
+  const bool parallel =
+      workers_ >= 2 && rest >= 2 && longest_ * static_cast<long>(rest) >= kParallelRoundWork;
+  parallel_for(rest, parallel ? workers_ : 1,
+               [&](std::size_t i, unsigned worker) { work(first + i, worker); });
   for (const auto& t : took) longest_ = std::max(longest_, t);
   for (std::size_t i = 0; i < missing.size(); ++i) {
     warps_replayed_ += done[i].warps_run;
@@ -163,8 +167,9 @@ void Refinement::run_all(const std::vector<Corner>& wanted) {
     ClassRefusal why;
     why.location = "<launch>";
     why.what = "the blocks the class engine runs";
-    why.reason = "record more than " + std::to_string(detail::kMaxStoredTraceEntries) +
-                 " comparisons together (long loops that do not run as classes of iterations), more than it keeps";
+    why.reason =
+        "record more than " + std::to_string(detail::kMaxStoredTraceEntries) +
+        " comparisons together (long loops that do not run as classes of iterations), more than it keeps";
     throw ClassesUnproven(why);
   }
 }
@@ -219,7 +224,8 @@ bool Refinement::settle() {
     boxes_.clear();
     for (const auto& z : iz)
       for (const auto& y : iy)
-        for (const auto& x : ix) boxes_.push_back(Box{{x.first, y.first, z.first}, {x.second, y.second, z.second}});
+        for (const auto& x : ix)
+          boxes_.push_back(Box{{x.first, y.first, z.first}, {x.second, y.second, z.second}});
     std::vector<Corner> wanted;
     for (const Box& b : boxes_)
       for (const Corner& c : corners(b)) wanted.push_back(c);
@@ -303,11 +309,13 @@ void refuse_before_running(const Kernel& kernel, const Launch& launch, const Rep
   for (std::size_t i = 0; i < compressed.size() && i < classes.accelerated.size(); ++i)
     compressed[i] = classes.accelerated[i].has_value();
   // Warp 0 runs first in every block; with warps by classes, a warp of each class after it.
-  const PreRun floor = class_engine_floor(kernel, launch, options.only_warp, compressed, !classes.warp_classes);
+  const PreRun floor =
+      class_engine_floor(kernel, launch, options.only_warp, compressed, !classes.warp_classes);
   if (floor.least_evaluations <= options.max_evaluations) return;
-  const InvalidInput over(Diag::evaluation_budget, "the class engine would make at least " + to_decimal(floor.least_evaluations) +
-                          " warp-statement evaluations" + floor.longest_loop + ", above its budget of " +
-                          to_decimal(options.max_evaluations) + " (--max-evaluations)");
+  const InvalidInput over(Diag::evaluation_budget,
+                          "the class engine would make at least " + to_decimal(floor.least_evaluations) +
+                              " warp-statement evaluations" + floor.longest_loop + ", above its budget of " +
+                              to_decimal(options.max_evaluations) + " (--max-evaluations)");
   name_probed_undefined(kernel, launch, options);
   const std::uint64_t cap = program.evaluation_cap;
   program.evaluation_cap = std::min(kTrialEvaluations, cap);
@@ -342,12 +350,14 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   const bool memory = options.memory && analysis.memory_refusal.empty();
   ReplayOptions run_options = options;
   run_options.memory = memory;
-  run_options.events = nullptr;  // the runs stand for warps they are not: no event stream (ReplayOptions::events)
+  run_options.events =
+      nullptr;  // the runs stand for warps they are not: no event stream (ReplayOptions::events)
   detail::Program program(kernel, launch, run_options);
   if (options.only_warp && *options.only_warp >= static_cast<std::uint32_t>(program.warps_per_block))
-    throw InvalidInput(Diag::flag_value, "warp " + std::to_string(*options.only_warp) + " does not exist (a block of " +
-                       std::to_string(launch.block.volume()) + " threads has warps 0 to " +
-                       std::to_string(program.warps_per_block - 1) + ")");
+    throw InvalidInput(Diag::flag_value,
+                       "warp " + std::to_string(*options.only_warp) + " does not exist (a block of " +
+                           std::to_string(launch.block.volume()) + " threads has warps 0 to " +
+                           std::to_string(program.warps_per_block - 1) + ")");
   // Warps by classes, but not where each warp is wanted on its own (an observer, one warp, counts
   // by iteration). A block's barrier executions are the extremes of its warps' arrivals: the
   // warps run give them, as a class's warps arrive alike.
@@ -360,9 +370,9 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     for (const StmtId loop : analysis.memory_wild_loops) accelerated[static_cast<std::size_t>(loop)].reset();
   const ClassProgram classes(program, analysis.tracked, std::move(accelerated), warp_classes, memory,
                              memory ? analysis.shifts : std::vector<detail::AccessShift>{});
-  program.evaluation_cap =
-      options.max_evaluations > Count{~std::uint64_t{0} >> 2} ? ~std::uint64_t{0} >> 2
-                                                               : static_cast<std::uint64_t>(options.max_evaluations);
+  program.evaluation_cap = options.max_evaluations > Count{~std::uint64_t{0} >> 2}
+                               ? ~std::uint64_t{0} >> 2
+                               : static_cast<std::uint64_t>(options.max_evaluations);
   ClassMachine machine(classes);
   if (!options.only_block) refuse_before_running(kernel, launch, options, program, classes, machine);
   if (options.only_block) {

@@ -83,8 +83,7 @@ struct ClassPlan {
 
 /// Validates kernel and launch (InvalidInput as ir::replay does) and analyses the kernel. A
 /// non-affine condition is not an exception: it is the plan's refusal.
-ClassPlan plan_classes(const Kernel& kernel, const Launch& launch,
-                       GridLimits limits = GridLimits::Cuda);
+ClassPlan plan_classes(const Kernel& kernel, const Launch& launch, GridLimits limits = GridLimits::Cuda);
 
 /// One grid dimension's share of a block class: blockIdx.<dim> in [first, last].
 struct DimensionInterval {
@@ -152,7 +151,8 @@ struct IterationClass {
   /// representative block (the loop's statements assign the variable only in its step): "p < 6",
   /// "p = 6 (last)", "p = 7 (exit)", "p >= 3", "p in [2, 5]", "i in [0, 15] (all)", "blurRow = -1
   /// (first)" (for a step other than +-1, "p <= 80" rather than "p < 81"); else by 1-based
-  /// iteration numbers: "iterations 1 to 6", "iteration 7 (last)". "(last)": the class holds the last iteration with a body;
+  /// iteration numbers: "iterations 1 to 6", "iteration 7 (last)". "(last)": the class holds the last
+  /// iteration with a body;
   /// "(exit)": only the loop's condition, false in every lane; " (merged)" when `merged`.
   std::string definition;
   bool exit = false;    // only the loop's condition is evaluated, false in every active lane
@@ -233,8 +233,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
                                const ReplayOptions& options = {});
 
 /// plan_classes() then class_replay().
-ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch,
-                               const ReplayOptions& options = {},
+ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const ReplayOptions& options = {},
                                GridLimits limits = GridLimits::Cuda);
 
 }  // namespace warpdiv::sim::ir

@@ -109,7 +109,8 @@ class Contractor {
   void assign(LocalId local, int value, ExprId expr) {
     const std::uint32_t v = ++next_version_;
     version_[static_cast<std::size_t>(local)] = v;
-    if (value >= 0 && expr != kNone && is_product(k_.exprs[expr])) definitions_[{local, v}] = ProductDefinition{value, expr};
+    if (value >= 0 && expr != kNone && is_product(k_.exprs[expr]))
+      definitions_[{local, v}] = ProductDefinition{value, expr};
   }
 
   // ---- Statements.
@@ -140,8 +141,12 @@ class Contractor {
           if (!calls_.empty() && calls_.back() != kNone) assign(calls_.back(), value, s.value);
         }
         break;
-      case StmtKind::If: walk_if(id, s); break;
-      case StmtKind::Loop: walk_loop(s); break;
+      case StmtKind::If:
+        walk_if(id, s);
+        break;
+      case StmtKind::Loop:
+        walk_loop(s);
+        break;
       case StmtKind::Switch: {
         expr(s.value, true);
         push_scope();
@@ -159,7 +164,8 @@ class Contractor {
           version_[static_cast<std::size_t>(s.local)] = ++next_version_;
         break;
       }
-      default: break;  // Break, Continue, Barrier
+      default:
+        break;  // Break, Continue, Barrier
     }
   }
 
@@ -243,9 +249,15 @@ class Contractor {
     const Expr& e = k_.exprs[id];
     int v = -1;
     switch (e.kind) {
-      case ExprKind::Constant: v = leaf({0, static_cast<std::int64_t>(e.type), static_cast<std::int64_t>(e.constant)}); break;
-      case ExprKind::Param: v = leaf({1, e.index}); break;
-      case ExprKind::Builtin: v = leaf({2, static_cast<std::int64_t>(e.builtin)}); break;
+      case ExprKind::Constant:
+        v = leaf({0, static_cast<std::int64_t>(e.type), static_cast<std::int64_t>(e.constant)});
+        break;
+      case ExprKind::Param:
+        v = leaf({1, e.index});
+        break;
+      case ExprKind::Builtin:
+        v = leaf({2, static_cast<std::int64_t>(e.builtin)});
+        break;
       case ExprKind::Local: {
         const std::uint32_t version = version_[static_cast<std::size_t>(e.index)];
         read_version_[id] = version;
@@ -254,7 +266,9 @@ class Contractor {
         if (found != definitions_.end()) ++uses_[static_cast<std::size_t>(found->second.value)];
         break;
       }
-      case ExprKind::Opaque: v = new_value(); break;
+      case ExprKind::Opaque:
+        v = new_value();
+        break;
       case ExprKind::Logical:
       case ExprKind::Select: {
         // The first operand always runs; the others only sometimes: their values are not
@@ -331,7 +345,8 @@ class Contractor {
         c.product = d.product;
         c.value = d.value;
         c.through_local = true;
-        for (int i = 0; i < 2; ++i) c.reevaluable = c.reevaluable && still_valid(k_.exprs[d.product].operands[i], id);
+        for (int i = 0; i < 2; ++i)
+          c.reevaluable = c.reevaluable && still_valid(k_.exprs[d.product].operands[i], id);
       }
     }
     sites_.push_back(s);
@@ -345,9 +360,12 @@ class Contractor {
     switch (e.kind) {
       case ExprKind::Constant:
       case ExprKind::Param:
-      case ExprKind::Builtin: return true;
-      case ExprKind::Local: return version_[static_cast<std::size_t>(e.index)] == read_version_[operand];
-      default: return false;
+      case ExprKind::Builtin:
+        return true;
+      case ExprKind::Local:
+        return version_[static_cast<std::size_t>(e.index)] == read_version_[operand];
+      default:
+        return false;
     }
   }
 
@@ -370,7 +388,8 @@ class Contractor {
       // depending on more than the source shows (p1, p3, p7): not guessed.
       if (uses_[static_cast<std::size_t>(p)] > 1 && uses_[static_cast<std::size_t>(q)] > 1) return;
       unmodelled(k_.exprs[s.sum], std::string("the floating-point ") + (add ? "sum" : "difference") + " at " +
-                                      where + " of two products, either of which nvcc may contract into an FMA" +
+                                      where +
+                                      " of two products, either of which nvcc may contract into an FMA" +
                                       " (write the one to fuse with fmaf, or compile with -fmad=false and "
                                       "give --fmad=false)");
       result.unmodelled.push_back(s.sum);
@@ -380,8 +399,9 @@ class Contractor {
     if (side < 0 || !contractible(s.side[side].value)) return;
     const Candidate& c = s.side[side];
     if (!c.reevaluable) {
-      unmodelled(k_.exprs[s.sum], "the floating-point value at " + where +
-                                      ", which nvcc contracts with a product whose operands have changed since");
+      unmodelled(k_.exprs[s.sum],
+                 "the floating-point value at " + where +
+                     ", which nvcc contracts with a product whose operands have changed since");
       result.unmodelled.push_back(s.sum);
       return;
     }
@@ -465,12 +485,12 @@ class Contractor {
   }
 
   Kernel& k_;
-  std::vector<std::uint32_t> version_;     // [LocalId]: the current version
+  std::vector<std::uint32_t> version_;  // [LocalId]: the current version
   std::uint32_t next_version_ = 0;
-  std::vector<int> value_;                 // [ExprId]
+  std::vector<int> value_;                   // [ExprId]
   std::vector<std::uint32_t> read_version_;  // [ExprId of a Local]: the version it read
-  std::vector<int> uses_;                  // [value]: uses as a product
-  std::vector<int> sum_uses_;              // [value]: of those, as an operand of a sum
+  std::vector<int> uses_;                    // [value]: uses as a product
+  std::vector<int> sum_uses_;                // [value]: of those, as an operand of a sum
   std::map<Key, std::vector<int>> table_;
   std::map<Key, int> leaves_;
   std::vector<std::vector<Key>> scopes_;

@@ -9,9 +9,10 @@
 //      Through a local too, under an if, into a loop, and when it is used by several sums (the
 //      multiply then disappears: `s = s + a*b` in a loop is one FFMA per iteration, e1, e2, e8).
 //   2. A product with any other use (stored, compared, converted, multiplied) does not contract
-//      (k3, k9). A copy to another local is no use (`q = p; ... q + r` contracts, as in SSA). Products the compiler computes once count as one: the same operands with the
-//      same values, where the first dominates the other (`x*x` in a loop's condition and again in
-//      its body, before x changes) — value numbering here.
+//      (k3, k9). A copy to another local is no use (`q = p; ... q + r` contracts, as in SSA). Products the
+//      compiler computes once count as one: the same operands with the same values, where the first dominates
+//      the other (`x*x` in a loop's condition and again in its body, before x changes) — value numbering
+//      here.
 //   3. A sum of two products each used by more than one sum contracts neither (Mandelbrot's
 //      x*x + y*y and x*x - y*y, m1).
 //   4. A sum of two products otherwise fuses one of them, which one depending on more than the

@@ -22,21 +22,33 @@ inline bool compare(BinaryOp op, bool is_signed_type, std::uint64_t a, std::uint
   if (is_signed_type) {
     const auto x = static_cast<std::int64_t>(a), y = static_cast<std::int64_t>(b);
     switch (op) {
-      case BinaryOp::Lt: return x < y;
-      case BinaryOp::Le: return x <= y;
-      case BinaryOp::Gt: return x > y;
-      case BinaryOp::Ge: return x >= y;
-      case BinaryOp::Eq: return x == y;
-      default: return x != y;
+      case BinaryOp::Lt:
+        return x < y;
+      case BinaryOp::Le:
+        return x <= y;
+      case BinaryOp::Gt:
+        return x > y;
+      case BinaryOp::Ge:
+        return x >= y;
+      case BinaryOp::Eq:
+        return x == y;
+      default:
+        return x != y;
     }
   }
   switch (op) {
-    case BinaryOp::Lt: return a < b;
-    case BinaryOp::Le: return a <= b;
-    case BinaryOp::Gt: return a > b;
-    case BinaryOp::Ge: return a >= b;
-    case BinaryOp::Eq: return a == b;
-    default: return a != b;
+    case BinaryOp::Lt:
+      return a < b;
+    case BinaryOp::Le:
+      return a <= b;
+    case BinaryOp::Gt:
+      return a > b;
+    case BinaryOp::Ge:
+      return a >= b;
+    case BinaryOp::Eq:
+      return a == b;
+    default:
+      return a != b;
   }
 }
 
@@ -87,8 +99,12 @@ class EvaluationRelay final : public EventObserver {
 }  // namespace
 
 WarpMachine::WarpMachine(const Program& program)
-    : p_(program), k_(program.kernel), patterns_(program.warp_size), by_iteration_(program.options.by_iteration) {
-  if (p_.options.observer != nullptr) relay_ = std::make_unique<EvaluationRelay>(*p_.options.observer, p_.options.events);
+    : p_(program),
+      k_(program.kernel),
+      patterns_(program.warp_size),
+      by_iteration_(program.options.by_iteration) {
+  if (p_.options.observer != nullptr)
+    relay_ = std::make_unique<EvaluationRelay>(*p_.options.observer, p_.options.events);
   dynamic_ = relay_ ? relay_.get() : p_.options.events;
   local_pattern_.resize(k_.locals.size());
   thread_pattern_.resize(static_cast<std::size_t>(p_.warps_per_block) * 3);
@@ -159,8 +175,9 @@ void WarpMachine::start_warp(int warp) {
   lanes_ = threads_->lanes;
   alive_ = threads_->existing;
   for (LocalState& l : locals_) l = LocalState{};
-  std::fill(local_written_.begin(), local_written_.end(), std::uint8_t{0});  // each thread's arrays: not written
-  warp_stamp_ = ++stamp_;  // values kept in an earlier warp are stale
+  std::fill(local_written_.begin(), local_written_.end(),
+            std::uint8_t{0});  // each thread's arrays: not written
+  warp_stamp_ = ++stamp_;      // values kept in an earlier warp are stale
   frames_.clear();
   std::fill(full_arrivals_.begin(), full_arrivals_.end(), 0);
   std::fill(lane_arrivals_.begin(), lane_arrivals_.end(), 0);
@@ -176,11 +193,10 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
     counts_ = sink_.data();
     iterations_ = &sink_iterations_;
   }
-  const bool memory_counted = counted && tally.accesses.size() == k_.accesses.size() &&
-                              tally.flops.size() == k_.stmts.size() &&
-                              tally.faults.size() == k_.accesses.size() + k_.stmts.size() &&
-                              tally.extents.size() == k_.accesses.size() &&
-                              tally.shifted.size() == p_.shifted_size;
+  const bool memory_counted =
+      counted && tally.accesses.size() == k_.accesses.size() && tally.flops.size() == k_.stmts.size() &&
+      tally.faults.size() == k_.accesses.size() + k_.stmts.size() &&
+      tally.extents.size() == k_.accesses.size() && tally.shifted.size() == p_.shifted_size;
   memory_counted_ = memory_counted;
   access_counts_ = memory_counted ? tally.accesses.data() : sink_accesses_.data();
   stores_ = counted ? &tally.stores : &sink_stores_;
@@ -362,22 +378,23 @@ __attribute__((always_inline)) inline void WarpMachine::count(StmtId id, LaneMas
 }
 
 __attribute__((always_inline)) inline void WarpMachine::count_condition(StmtId id, LaneMask active,
-                                                                  LaneMask taken) {
+                                                                        LaneMask taken) {
   evaluations_ += 1;
   emit(BranchEvent{id, active, taken, taken != 0 && taken != active});
 }
 
 __attribute__((always_inline)) inline void WarpMachine::count_loop_head(StmtId id, LaneMask active,
-                                                                  LaneMask stay) {
+                                                                        LaneMask stay) {
   evaluations_ += 1;
   emit(LoopHeadEvent{id, active, stay, stay != 0 && stay != active});
 }
 
 void WarpMachine::emit_warp() {
   if (events_ != nullptr)
-    events_->on(WarpEvent{{static_cast<std::uint32_t>(block_index_[0]), static_cast<std::uint32_t>(block_index_[1]),
-                           static_cast<std::uint32_t>(block_index_[2])},
-                          static_cast<std::uint32_t>(warp_)});
+    events_->on(
+        WarpEvent{{static_cast<std::uint32_t>(block_index_[0]), static_cast<std::uint32_t>(block_index_[1]),
+                   static_cast<std::uint32_t>(block_index_[2])},
+                  static_cast<std::uint32_t>(warp_)});
 }
 
 void WarpMachine::arrive(StmtId id, LaneMask active) {
@@ -401,9 +418,10 @@ void WarpMachine::arrive(StmtId id, LaneMask active) {
 }
 
 void WarpMachine::too_many_iterations(StmtId loop) const {
-  throw InvalidInput(Diag::iteration_budget, source_location(k_, k_.stmts[loop].range), "the " + report_kind(k_.stmts[loop]) +
-                     " loop runs more than " + std::to_string(kMaxIterationsByIteration) +
-                     " iterations, the most that counts by iteration keep");
+  throw InvalidInput(Diag::iteration_budget, source_location(k_, k_.stmts[loop].range),
+                     "the " + report_kind(k_.stmts[loop]) + " loop runs more than " +
+                         std::to_string(kMaxIterationsByIteration) +
+                         " iterations, the most that counts by iteration keep");
 }
 
 void WarpMachine::check_limits() {
@@ -413,13 +431,15 @@ void WarpMachine::check_limits() {
       p_.shared_evaluations != nullptr ? p_.shared_evaluations->load(std::memory_order_relaxed) : 0;
   if (done + (evaluations_ - block_start_evaluations_) > p_.evaluation_cap) {
     if (p_.sampling)
-      throw InvalidInput(Diag::evaluation_budget, "one block of the replay alone makes more than " +
-                         std::to_string(p_.evaluation_cap) +
-                         " warp-statement evaluations, the budget for a whole run (--max-evaluations)" +
-                         running_loop() + "; a loop that does not end?");
-    throw InvalidInput(Diag::evaluation_budget, "the run passed " + std::to_string(p_.evaluation_cap) +
-                       " warp-statement evaluations (its budget, --max-evaluations) and was stopped" +
-                       running_loop() + "; a loop that does not end, or a launch bigger than estimated");
+      throw InvalidInput(Diag::evaluation_budget,
+                         "one block of the replay alone makes more than " +
+                             std::to_string(p_.evaluation_cap) +
+                             " warp-statement evaluations, the budget for a whole run (--max-evaluations)" +
+                             running_loop() + "; a loop that does not end?");
+    throw InvalidInput(Diag::evaluation_budget,
+                       "the run passed " + std::to_string(p_.evaluation_cap) +
+                           " warp-statement evaluations (its budget, --max-evaluations) and was stopped" +
+                           running_loop() + "; a loop that does not end, or a launch bigger than estimated");
   }
 }
 
@@ -438,8 +458,8 @@ std::string WarpMachine::running_loop() const {
 // Errors
 
 void WarpMachine::undefined(ExprId expr, const std::string& what, LaneMask lanes) const {
-  throw InvalidInput(Diag::undefined_arithmetic, source_location(k_, k_.exprs[expr].range), "undefined behaviour: " + what + " in " +
-                     block_and_thread(lowest_lane(lanes)));
+  throw InvalidInput(Diag::undefined_arithmetic, source_location(k_, k_.exprs[expr].range),
+                     "undefined behaviour: " + what + " in " + block_and_thread(lowest_lane(lanes)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -448,14 +468,19 @@ void WarpMachine::undefined(ExprId expr, const std::string& what, LaneMask lanes
 inline bool WarpMachine::uniform_leaf(ExprId id, LaneMask active, std::uint64_t& value) const {
   const CompiledExpr& e = p_.exprs[id];
   switch (e.kind) {
-    case ExprKind::Constant: value = e.constant; return true;
-    case ExprKind::Param: value = p_.arguments[e.index]; return true;
+    case ExprKind::Constant:
+      value = e.constant;
+      return true;
+    case ExprKind::Param:
+      value = p_.arguments[e.index];
+      return true;
     case ExprKind::Local: {
       const LocalState& l = locals_[e.index];
       value = l.value;
       return l.uniform && (active & ~l.defined) == 0;
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -475,17 +500,21 @@ inline WarpMachine::Val WarpMachine::operand(ExprId id, LaneMask active) {
       }
       break;
     }
-    case ExprKind::Constant: return {nullptr, e.constant};
-    case ExprKind::Param: return {nullptr, p_.arguments[e.index]};
+    case ExprKind::Constant:
+      return {nullptr, e.constant};
+    case ExprKind::Param:
+      return {nullptr, p_.arguments[e.index]};
     case ExprKind::Local: {
       const LocalState& l = locals_[e.index];
       if ((active & ~l.defined) == 0) {
         if (l.uniform) return Val{nullptr, l.value};
-        return single(active) ? Val{nullptr, local_lanes(e.index)[lowest_lane(active)]} : Val{local_lanes(e.index), 0};
+        return single(active) ? Val{nullptr, local_lanes(e.index)[lowest_lane(active)]}
+                              : Val{local_lanes(e.index), 0};
       }
       break;  // eval() reports the read of an unassigned local
     }
-    default: break;
+    default:
+      break;
   }
   return eval(id, active);
 }
@@ -494,13 +523,16 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
   const CompiledExpr& e = p_.exprs[id];
   const CompiledExpr& c = e;
   switch (e.kind) {
-    case ExprKind::Constant: return {nullptr, e.constant};
-    case ExprKind::Param: return {nullptr, p_.arguments[e.index]};
+    case ExprKind::Constant:
+      return {nullptr, e.constant};
+    case ExprKind::Param:
+      return {nullptr, p_.arguments[e.index]};
     case ExprKind::Builtin: {
       const int b = static_cast<int>(e.builtin);
       if (b <= static_cast<int>(Builtin::ThreadIdxZ)) {
         if (threads_->uniform[b]) return {nullptr, threads_->index[b][0]};
-        if (single(active)) return {nullptr, threads_->index[b][static_cast<std::size_t>(lowest_lane(active))]};
+        if (single(active))
+          return {nullptr, threads_->index[b][static_cast<std::size_t>(lowest_lane(active))]};
         return {threads_->index[b].data(), 0};
       }
       return {nullptr, builtins_[b]};
@@ -508,8 +540,7 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
     case ExprKind::Local: {
       const LocalState& l = locals_[e.index];
       if ((active & ~l.defined) != 0)
-        undefined(id, "'" + k_.locals[e.index].name + "' is read before it is assigned",
-                  active & ~l.defined);
+        undefined(id, "'" + k_.locals[e.index].name + "' is read before it is assigned", active & ~l.defined);
       if (l.uniform) return {nullptr, l.value};
       if (single(active)) return {nullptr, local_lanes(e.index)[lowest_lane(active)]};
       return {local_lanes(e.index), 0};
@@ -526,13 +557,15 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
       if (e.type == ScalarType::I64 || e.type == ScalarType::U64) return a;
       std::uint64_t* out = scratch(id);
       if (sparse(active)) {
-        for (LaneMask m = active; m != 0; m &= m - 1) out[lowest_lane(m)] = normalise(e.type, a.lanes[lowest_lane(m)]);
+        for (LaneMask m = active; m != 0; m &= m - 1)
+          out[lowest_lane(m)] = normalise(e.type, a.lanes[lowest_lane(m)]);
         return {out, 0};
       }
       c.cast_lanes(a.lanes, out, lanes_);
       return {out, 0};
     }
-    case ExprKind::Unary: return eval_unary(id, e, active);
+    case ExprKind::Unary:
+      return eval_unary(id, e, active);
     case ExprKind::Binary: {
       if (e.recorded && recorder_ != nullptr) {  // a comparison as a value: through compare_mask
         const LaneMask m = compare_mask(e, active);
@@ -546,7 +579,8 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
       if (kept != Program::kNotKept && recorder_ == nullptr) {
         if (still_kept(id, kept_[id].stamp, kept_[id].active, active)) return {scratch(id), 0};
         const ExprId same = p_.canonical[id];  // the same operators over the same leaves
-        if (same != id && still_kept(same, kept_[same].stamp, kept_[same].active, active)) return {scratch(same), 0};
+        if (same != id && still_kept(same, kept_[same].stamp, kept_[same].active, active))
+          return {scratch(same), 0};
       }
       const Val a = operand(e.operands[0], active);
       const Val b = operand(e.operands[1], active);
@@ -581,12 +615,15 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
       return {out, 0};
     }
     case ExprKind::Logical:
-    case ExprKind::Select: return eval_select(id, e, active);
-    case ExprKind::Intrinsic: return eval_intrinsic(id, e, active);
-    case ExprKind::Warp: return eval_warp(id, e, active);
+    case ExprKind::Select:
+      return eval_select(id, e, active);
+    case ExprKind::Intrinsic:
+      return eval_intrinsic(id, e, active);
+    case ExprKind::Warp:
+      return eval_warp(id, e, active);
   }
-  throw InternalError("replay: an opaque value reached evaluation (" +
-                         location(k_, k_.exprs[id].range) + ")");
+  throw InternalError("replay: an opaque value reached evaluation (" + location(k_, k_.exprs[id].range) +
+                      ")");
 }
 
 // A conversion from or to a floating type, value by value (a fault in an active lane: a floating
@@ -642,8 +679,10 @@ void fma_f32_lanes(const std::uint64_t* const* p, const int* step, std::uint64_t
     __builtin_cpu_init();
     return __builtin_cpu_supports("fma") != 0;
   }();
-  if (hardware) fma_f32_lanes_hardware(p, step, out, n);
-  else fma_f32_lanes_body<false>(p, step, out, n);
+  if (hardware)
+    fma_f32_lanes_hardware(p, step, out, n);
+  else
+    fma_f32_lanes_body<false>(p, step, out, n);
 }
 
 }  // namespace
@@ -687,14 +726,16 @@ WarpMachine::Val WarpMachine::eval_intrinsic(ExprId id, const CompiledExpr& e, L
 WarpMachine::Val WarpMachine::eval_warp(ExprId id, const CompiledExpr& e, LaneMask active) {
   const std::string what = name(e.warp_op);
   if (p_.warp_size != 32)
-    throw InvalidInput(Diag::unsupported_launch, source_location(k_, k_.exprs[id].range), std::string(what) + " needs warps of 32 lanes (this launch has " +
-                       std::to_string(p_.warp_size) + ")");
+    throw InvalidInput(Diag::unsupported_launch, source_location(k_, k_.exprs[id].range),
+                       std::string(what) + " needs warps of 32 lanes (this launch has " +
+                           std::to_string(p_.warp_size) + ")");
   if (e.warp_op == WarpOp::ActiveMask) return {nullptr, active & 0xFFFFFFFFULL};
   const Val m = operand(e.operands[0], active);
   std::uint64_t mask = m.lanes == nullptr ? m.value : m.lanes[lowest_lane(active)];
   if (m.lanes != nullptr)
     for (int l = 0; l < lanes_; ++l)
-      if ((active >> l & 1) && m.lanes[l] != mask) undefined(id, "the lanes running " + what + " give different masks", bit(l));
+      if ((active >> l & 1) && m.lanes[l] != mask)
+        undefined(id, "the lanes running " + what + " give different masks", bit(l));
   mask &= 0xFFFFFFFFULL;
   if ((active & ~mask) != 0) undefined(id, "a lane runs " + what + " outside its mask", active & ~mask);
   const LaneMask waiting = mask & alive_ & threads_->existing & ~active;
@@ -716,10 +757,16 @@ WarpMachine::Val WarpMachine::eval_warp(ExprId id, const CompiledExpr& e, LaneMa
     const int group = l & ~(width - 1), in_group = l & (width - 1);
     int source = l;
     switch (e.warp_op) {
-      case WarpOp::Shfl: source = group + static_cast<int>(arg & static_cast<std::uint32_t>(width - 1)); break;
-      case WarpOp::ShflUp: source = static_cast<std::uint32_t>(in_group) >= arg ? l - static_cast<int>(arg) : l; break;
+      case WarpOp::Shfl:
+        source = group + static_cast<int>(arg & static_cast<std::uint32_t>(width - 1));
+        break;
+      case WarpOp::ShflUp:
+        source = static_cast<std::uint32_t>(in_group) >= arg ? l - static_cast<int>(arg) : l;
+        break;
       case WarpOp::ShflDown:
-        source = static_cast<std::uint64_t>(in_group) + arg < static_cast<std::uint64_t>(width) ? l + static_cast<int>(arg) : l;
+        source = static_cast<std::uint64_t>(in_group) + arg < static_cast<std::uint64_t>(width)
+                     ? l + static_cast<int>(arg)
+                     : l;
         break;
       default: {  // xor: earlier groups may be read, later ones give the lane its own value
         const int x = l ^ static_cast<int>(arg & 31u);
@@ -852,7 +899,8 @@ LaneMask WarpMachine::eval_mask(ExprId id, LaneMask active) {
         return r;
       }
       break;
-    default: break;
+    default:
+      break;
   }
   const Val v = eval(id, active);
   if (v.lanes == nullptr) return v.value != 0 ? active : 0;
@@ -943,7 +991,8 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
         at = link.else_stmt;
       }
     }
-    case StmtKind::Loop: return exec_loop(id, s, active);
+    case StmtKind::Loop:
+      return exec_loop(id, s, active);
     case StmtKind::Break:
       count(id, active);
       frames_[frame_for(FrameKind::Loop, FrameKind::Switch)].broken |= active;
@@ -983,7 +1032,8 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
       frames_.pop_back();
       return out;
     }
-    case StmtKind::Switch: return exec_switch(id, s, active);
+    case StmtKind::Switch:
+      return exec_switch(id, s, active);
   }
   return active;
 }
@@ -992,7 +1042,8 @@ void WarpMachine::fault(std::size_t item, const std::string& message, bool out_o
   if (fault_flag_ != nullptr) fault_flag_->store(true, std::memory_order_relaxed);
   MemoryFault& f = faults_[item];
   const std::uint64_t block =
-      block_index_[0] + p_.launch.grid.x * (block_index_[1] + std::uint64_t{p_.launch.grid.y} * block_index_[2]);
+      block_index_[0] +
+      p_.launch.grid.x * (block_index_[1] + std::uint64_t{p_.launch.grid.y} * block_index_[2]);
   if (f.met && f.block <= block) return;
   f.met = true;
   f.block = block;
@@ -1001,9 +1052,9 @@ void WarpMachine::fault(std::size_t item, const std::string& message, bool out_o
 }
 
 void counts_overflow(bool wide) {
-  throw InvalidInput(Diag::count_budget, std::string("the counts of one block pass 2^") + (wide ? "128" : "64"));
+  throw InvalidInput(Diag::count_budget,
+                     std::string("the counts of one block pass 2^") + (wide ? "128" : "64"));
 }
-
 
 LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
   LaneMask in = active;
@@ -1020,8 +1071,8 @@ LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
   for (std::uint64_t k = 0; in != 0; ++k) {
     if (++heads >= kRepeatWatchStart) watch_repeat(id, watch, heads, in);
     loop_iteration_[id] = k;
-    in = recorded ? recorder_->iterations(*this, id, frame, in, exits, k)
-                  : iteration(id, s, frame, in, exits);
+    in =
+        recorded ? recorder_->iterations(*this, id, frame, in, exits, k) : iteration(id, s, frame, in, exits);
     if ((++ticks_ & 0x3FFF) == 0) check_limits();
   }
   frames_.pop_back();
@@ -1064,13 +1115,15 @@ void WarpMachine::watch_repeat(StmtId loop, std::unique_ptr<RepeatWatch>& watch,
 const std::vector<LocalId>& WarpMachine::written_in(StmtId loop) {
   if (written_in_.empty()) written_in_.resize(k_.stmts.size());
   auto& written = written_in_[static_cast<std::size_t>(loop)];
-  if (written == nullptr) written = std::make_unique<std::vector<LocalId>>(
-      locals_written(k_, {k_.stmts[static_cast<std::size_t>(loop)].body, k_.stmts[static_cast<std::size_t>(loop)].step}));
+  if (written == nullptr)
+    written = std::make_unique<std::vector<LocalId>>(locals_written(
+        k_, {k_.stmts[static_cast<std::size_t>(loop)].body, k_.stmts[static_cast<std::size_t>(loop)].step}));
   return *written;
 }
 
 std::uint64_t WarpMachine::memory_changes() const {
-  return local_changes_ + (global_ != nullptr ? global_->changes : 0) + (shared_ != nullptr ? shared_->changes : 0);
+  return local_changes_ + (global_ != nullptr ? global_->changes : 0) +
+         (shared_ != nullptr ? shared_->changes : 0);
 }
 
 void WarpMachine::save_state(RepeatWatch& w, LaneMask in) {
@@ -1094,7 +1147,8 @@ bool WarpMachine::same_state(const RepeatWatch& w, LaneMask in) const {
     if (st.defined != w.defined[i]) return false;
     const std::uint64_t* lanes = local_lanes_.data() + std::size_t((*w.written)[i]) * kMaxLanes;
     for (int l = 0; l < lanes_; ++l)
-      if ((st.defined >> l & 1) && (st.uniform ? st.value : lanes[l]) != w.values[i * std::size_t(lanes_) + l])
+      if ((st.defined >> l & 1) &&
+          (st.uniform ? st.value : lanes[l]) != w.values[i * std::size_t(lanes_) + l])
         return false;
   }
   return true;
@@ -1109,15 +1163,15 @@ std::string WarpMachine::block_and_thread(int lane) const {
 }
 
 void WarpMachine::never_ends(StmtId loop, LaneMask in, std::uint64_t period) const {
-  throw InvalidInput(Diag::endless_loop, source_location(k_, k_.stmts[loop].range), "the " + report_kind(k_.stmts[loop]) +
-                     " loop never ends: warp " + std::to_string(warp_) + " (lanes " + lane_ranges(in) +
-                     ") is back in the state it had " + std::to_string(period) + " iteration" +
-                     (period == 1 ? "" : "s") + " before, so it repeats forever (first thread: " +
-                     block_and_thread(lowest_lane(in)) + ")");
+  throw InvalidInput(
+      Diag::endless_loop, source_location(k_, k_.stmts[loop].range),
+      "the " + report_kind(k_.stmts[loop]) + " loop never ends: warp " + std::to_string(warp_) + " (lanes " +
+          lane_ranges(in) + ") is back in the state it had " + std::to_string(period) + " iteration" +
+          (period == 1 ? "" : "s") +
+          " before, so it repeats forever (first thread: " + block_and_thread(lowest_lane(in)) + ")");
 }
 
-LaneMask WarpMachine::iteration(StmtId id, const Stmt& s, std::size_t frame, LaneMask in,
-                                LaneMask& exits) {
+LaneMask WarpMachine::iteration(StmtId id, const Stmt& s, std::size_t frame, LaneMask in, LaneMask& exits) {
   const bool check_first = s.loop_kind != LoopKind::Do;
   if (check_first) {
     if (p_.has_memory[id]) memory(id, in);  // the condition's loads
@@ -1133,8 +1187,8 @@ LaneMask WarpMachine::iteration(StmtId id, const Stmt& s, std::size_t frame, Lan
   if (k_.stmts[s.body].kind == StmtKind::Work) {
     count(s.body, in);
     if (p_.has_memory[s.body]) memory(s.body, in);
-  }
-  else after = exec(s.body, in);
+  } else
+    after = exec(s.body, in);
   after |= frames_[frame].continued;
   exits |= frames_[frame].broken;
   if (s.step != kNone && after != 0) {

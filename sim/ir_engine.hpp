@@ -91,26 +91,25 @@ struct StoreWrite {
 
 /// One worker's counts (the statement and memory counts in 128 bits, as the result's).
 struct Tally {
-  std::vector<StatementCounts> statements;                 // [StmtId]
-  std::vector<AccessCounts> accesses;             // [access id]; empty: not counted
-  std::vector<std::uint64_t> flops;                 // [StmtId]; empty: not counted
-  std::vector<MemoryFault> faults;                  // [access id, then accesses + StmtId (flops)]
-  std::vector<BaseExtent> extents;                  // [access id]: the bytes each access touched
-  std::vector<std::uint64_t> shifted;               // class engine: CompiledAccess::shifts
-  std::uint64_t affine_requests = 0;                // requests counted from lane patterns
-  std::vector<std::vector<StatementCounts>> iterations;    // [StmtId][k], with by_iteration
-  std::uint64_t evaluations = 0;                    // all warp-statement evaluations
+  std::vector<StatementCounts> statements;               // [StmtId]
+  std::vector<AccessCounts> accesses;                    // [access id]; empty: not counted
+  std::vector<std::uint64_t> flops;                      // [StmtId]; empty: not counted
+  std::vector<MemoryFault> faults;                       // [access id, then accesses + StmtId (flops)]
+  std::vector<BaseExtent> extents;                       // [access id]: the bytes each access touched
+  std::vector<std::uint64_t> shifted;                    // class engine: CompiledAccess::shifts
+  std::uint64_t affine_requests = 0;                     // requests counted from lane patterns
+  std::vector<std::vector<StatementCounts>> iterations;  // [StmtId][k], with by_iteration
+  std::uint64_t evaluations = 0;                         // all warp-statement evaluations
   std::uint64_t blocks = 0;
   std::uint64_t warps = 0;
-  std::deque<StoreWrite> stores;  // with capture_stores (in blocks: growing never copies them)
-  std::vector<std::int32_t> communicating;          // WarpMachine::finish: bases
-  std::vector<std::int32_t> order_reads;            // WarpMachine::finish: accesses
-  std::vector<std::int32_t> order_atomics;          // shared atomics and loads whose values depend on order
-  std::string store_fault;                          // the first undefined behaviour in a stored value
+  std::deque<StoreWrite> stores;            // with capture_stores (in blocks: growing never copies them)
+  std::vector<std::int32_t> communicating;  // WarpMachine::finish: bases
+  std::vector<std::int32_t> order_reads;    // WarpMachine::finish: accesses
+  std::vector<std::int32_t> order_atomics;  // shared atomics and loads whose values depend on order
+  std::string store_fault;                  // the first undefined behaviour in a stored value
 };
 
-using BinaryLaneFn = bool (*)(const std::uint64_t*, const std::uint64_t*, std::uint64_t*, int,
-                              LaneMask);
+using BinaryLaneFn = bool (*)(const std::uint64_t*, const std::uint64_t*, std::uint64_t*, int, LaneMask);
 using CompareLaneFn = LaneMask (*)(const std::uint64_t*, const std::uint64_t*, int);
 using UnaryLaneFn = bool (*)(const std::uint64_t*, std::uint64_t*, int, LaneMask);
 using CastLaneFn = void (*)(const std::uint64_t*, std::uint64_t*, int);
@@ -124,22 +123,22 @@ struct CompiledExpr {
   UnaryOp unary_op = UnaryOp::Neg;
   BinaryOp binary_op = BinaryOp::Add;
   LogicalOp logical_op = LogicalOp::And;
-  bool signed_operands = false;   // Binary: the operands' type is signed
-  bool narrow_operands = false;   // Binary: the operands' type has at most 32 bits
-  bool floating_operands = false; // Binary: the operands' type is float32 or float64
-  ScalarType from = ScalarType::I32;            // Cast: the operand's type
-  Intrinsic intrinsic = Intrinsic::Fma;         // Intrinsic
-  WarpOp warp_op = WarpOp::Shfl;                // Warp (a shuffle's width: constant)
+  bool signed_operands = false;          // Binary: the operands' type is signed
+  bool narrow_operands = false;          // Binary: the operands' type has at most 32 bits
+  bool floating_operands = false;        // Binary: the operands' type is float32 or float64
+  ScalarType from = ScalarType::I32;     // Cast: the operand's type
+  Intrinsic intrinsic = Intrinsic::Fma;  // Intrinsic
+  WarpOp warp_op = WarpOp::Shfl;         // Warp (a shuffle's width: constant)
   std::int32_t index = kNone;
   ExprId operands[3] = {kNone, kNone, kNone};
   std::uint64_t constant = 0;
   std::uint64_t (*binary)(std::uint64_t, std::uint64_t, bool&) = nullptr;
   std::uint64_t (*unary)(std::uint64_t, bool&) = nullptr;
-  std::array<BinaryLaneFn, 3> binary_lanes{};   // [both varying, left uniform, right uniform]
+  std::array<BinaryLaneFn, 3> binary_lanes{};  // [both varying, left uniform, right uniform]
   std::array<CompareLaneFn, 3> compare_lanes{};
   UnaryLaneFn unary_lanes = nullptr;
   CastLaneFn cast_lanes = nullptr;
-  bool recorded = false;          // a comparison the Recorder is told of (Recorder::comparison)
+  bool recorded = false;  // a comparison the Recorder is told of (Recorder::comparison)
 };
 
 /// threadIdx of each lane of one warp, and whether a component is the same in all its lanes.
@@ -204,7 +203,7 @@ struct KeptAccess {
 /// A statement's memory work: its counted accesses and floating-point operations.
 struct StatementMemory {
   std::vector<CompiledAccess> accesses;
-  std::vector<FloatOps> flops;  // those whose lanes the model knows
+  std::vector<FloatOps> flops;   // those whose lanes the model knows
   std::vector<KeptAccess> kept;  // shared memory followed by value: its loads, then its stores
 };
 
@@ -217,10 +216,10 @@ struct SharedByte {
   std::uint64_t request = 0;  // the store request that wrote it last
   std::int32_t write_access = kNone, read_access = kNone;
   std::int32_t writer = -1, reader = -1;  // warps
-  bool unknown = false;   // lanes of one request wrote different values, or an undefined one
+  bool unknown = false;                   // lanes of one request wrote different values, or an undefined one
   // Another warp that read it in read_phase (-1: none), and by which access.
   std::int32_t other_reader = -1, other_read_access = kNone;
-  bool atomic = false;    // its last write was an atomic's
+  bool atomic = false;  // its last write was an atomic's
   // Atomics on it in atomic_phase: the first one's thread (linear + 1; kManyThreads after a
   // second thread's) and access, whose returned values then depend on the threads' order.
   std::uint64_t atomic_phase = 0, atomic_thread = 0;
@@ -286,14 +285,14 @@ struct Program {
   std::uint64_t threads_per_block = 0;
   std::vector<WarpThreads> warps;
   std::vector<CompiledExpr> exprs;
-  std::vector<StmtId> innermost_loop;   // [StmtId]
-  std::vector<std::int32_t> barrier;    // [StmtId]: barrier index, or kNone
+  std::vector<StmtId> innermost_loop;  // [StmtId]
+  std::vector<std::int32_t> barrier;   // [StmtId]: barrier index, or kNone
   int barriers = 0;
-  std::vector<std::uint8_t> skip_value;  // [StmtId]: the assigned value is opaque (not computed)
-  std::vector<std::uint8_t> has_memory;  // [StmtId]: memory[id] has work
-  std::vector<StatementMemory> memory;   // [StmtId]
-  std::vector<AffineOffset> affine_offsets;  // CompiledAccess::affine
-  std::vector<std::uint64_t> base_bytes;     // [base]: its buffer's size (0: not checked)
+  std::vector<std::uint8_t> skip_value;       // [StmtId]: the assigned value is opaque (not computed)
+  std::vector<std::uint8_t> has_memory;       // [StmtId]: memory[id] has work
+  std::vector<StatementMemory> memory;        // [StmtId]
+  std::vector<AffineOffset> affine_offsets;   // CompiledAccess::affine
+  std::vector<std::uint64_t> base_bytes;      // [base]: its buffer's size (0: not checked)
   std::vector<const std::string*> base_data;  // [base]: its values (Launch::buffer_data; null: zeros)
   /// Shared memory followed by value: some shared load's value is computed at this
   /// launch (sim/ir.hpp computed_loads). The replay then keeps each block's shared memory,
@@ -315,22 +314,22 @@ struct Program {
   /// above); a load of any other base reads the launch's data, which nothing changes.
   std::vector<std::uint8_t> followed;
   std::uint64_t local_size = 0;
-  std::size_t shifted_size = 0;          // Tally::shifted's size (the class engine's residues)
-  std::string stores_not_captured;       // capture_stores: why the buffers' contents are not known
+  std::size_t shifted_size = 0;     // Tally::shifted's size (the class engine's residues)
+  std::string stores_not_captured;  // capture_stores: why the buffers' contents are not known
   /// Binary expressions whose lane values the machine keeps for reuse while the locals they read
   /// are not written (in the same warp): kNotKept, or how many locals (up to kKeptLocals) the
   /// expression reads, listed in kept_locals[expr].
   static constexpr std::uint8_t kNotKept = 0xFF;
   static constexpr int kKeptLocals = 4;
-  std::vector<std::uint8_t> kept;                                  // [ExprId]
-  std::vector<std::array<LocalId, kKeptLocals>> kept_locals;       // [ExprId]
+  std::vector<std::uint8_t> kept;                             // [ExprId]
+  std::vector<std::array<LocalId, kKeptLocals>> kept_locals;  // [ExprId]
   /// [ExprId]: the first expression of the same operators, types and operands (their
   /// representatives) over the same constants, parameters, builtins and locals; itself if none.
   std::vector<ExprId> canonical;
-  std::vector<std::uint64_t> arguments; // bits per parameter
-  std::uint64_t evaluation_cap = 0;     // a run stops past this many evaluations
+  std::vector<std::uint64_t> arguments;                      // bits per parameter
+  std::uint64_t evaluation_cap = 0;                          // a run stops past this many evaluations
   std::atomic<std::uint64_t>* shared_evaluations = nullptr;  // finished blocks' evaluations
-  bool sampling = false;                // estimating: passing the cap means the block is too big
+  bool sampling = false;  // estimating: passing the cap means the block is too big
 
  private:
   // The constructor's steps, in order.
@@ -342,9 +341,9 @@ struct Program {
   /// memory and has_memory: each statement's counted accesses and floating-point operations.
   void compile_memory(const std::vector<bool>& loaded, const std::vector<ExprId>& origins);
   void bind_launch();  // arguments (then fold_constants), base_bytes, base_data
-  void lay_out_values(const std::vector<bool>& loaded);  // memory followed by value
+  void lay_out_values(const std::vector<bool>& loaded);    // memory followed by value
   void keep_accesses(const std::vector<ExprId>& origins);  // StatementMemory::kept
-  void choose_kept_expressions();                           // followed, kept, kept_locals
+  void choose_kept_expressions();                          // followed, kept, kept_locals
   void compile_affine_offsets();
   /// Integer expressions of constants, scalar parameters, blockDim, gridDim and warpSize
   /// (`2*FILTER_RADIUS+1`, `(unsigned)1`, `width * 4`) computed once for the launch: their
@@ -420,7 +419,9 @@ class WarpMachine {
   /// lane] by single lanes.
   std::vector<std::uint64_t>& full_arrivals() { return full_arrivals_; }
   std::vector<std::uint64_t>& lane_arrivals() { return lane_arrivals_; }
-  void set_loop_iteration(StmtId loop, std::uint64_t k) { loop_iteration_[static_cast<std::size_t>(loop)] = k; }
+  void set_loop_iteration(StmtId loop, std::uint64_t k) {
+    loop_iteration_[static_cast<std::size_t>(loop)] = k;
+  }
   /// One iteration of a loop: the condition (before the body, or after it for do), the body, the
   /// step. Returns the lanes that go on to the next iteration; lanes that leave join `exits`.
   LaneMask iteration(StmtId id, const Stmt& s, std::size_t frame, LaneMask in, LaneMask& exits);
@@ -486,8 +487,8 @@ class WarpMachine {
   void count_flops(const StatementMemory& m, StmtId id, LaneMask active);
   bool count_as_figured(const CompiledAccess& a, LaneMask lanes, std::size_t position,
                         FiguredAccess& figured);
-  void count_one_address(const CompiledAccess& a, LaneMask lanes, std::uint64_t bits,
-                         std::size_t position, FiguredAccess& figured);
+  void count_one_address(const CompiledAccess& a, LaneMask lanes, std::uint64_t bits, std::size_t position,
+                         FiguredAccess& figured);
   void count_lane_addresses(const CompiledAccess& a, LaneMask lanes, const std::uint64_t* offsets,
                             std::size_t position, FiguredAccess& figured);
   void capture(const CompiledAccess& a, LaneMask lanes);
@@ -495,16 +496,17 @@ class WarpMachine {
   void keep(StmtId id, LaneMask active);
   void keep_read(const KeptAccess& a, std::int64_t at, int lane);
   void keep_write(const KeptAccess& a, std::int64_t at, int lane, std::uint64_t bits, bool known);
-  void keep_atomic(const KeptAccess& a, std::int64_t at, int lane, std::uint64_t operand, std::uint64_t compare);
+  void keep_atomic(const KeptAccess& a, std::int64_t at, int lane, std::uint64_t operand,
+                   std::uint64_t compare);
   // Writes to memory followed by value that changed a byte so far (GlobalState, SharedState and
   // this warp's local arrays): a loop's state includes memory, so a repeat is one only if none.
   std::uint64_t memory_changes() const;
   std::uint64_t local_changes_ = 0;
-  void order_dependent_value(std::int32_t access);  // its value depends on the threads' order
+  void order_dependent_value(std::int32_t access);      // its value depends on the threads' order
   std::vector<std::int32_t>* order_atomics_ = nullptr;  // the counted tally's (or a sink)
   std::vector<std::int32_t> sink_order_atomics_;
-  [[noreturn]] void race(const KeptAccess& a, std::int64_t at, int lane, bool writes, std::int32_t other_access,
-                         std::int32_t other_warp, bool other_writes) const;
+  [[noreturn]] void race(const KeptAccess& a, std::int64_t at, int lane, bool writes,
+                         std::int32_t other_access, std::int32_t other_warp, bool other_writes) const;
   std::uint64_t shared_load(const MemoryAccess& a, std::int64_t at, int lane, ScalarType type) const;
   std::string shared_element(std::int32_t base, std::int64_t at, int width) const;
   [[noreturn]] void unwritten(const MemoryAccess& a, std::int64_t at, int byte, int lane);
@@ -518,12 +520,12 @@ class WarpMachine {
   std::uint64_t global_load(const MemoryAccess& a, std::int64_t at, int lane, ScalarType type) const;
   std::uint64_t thread_of(int lane) const;  // linear over the grid
   std::unique_ptr<GlobalState> own_global_;
-  GlobalState* global_ = nullptr;   // own_global_, or the lead's
+  GlobalState* global_ = nullptr;          // own_global_, or the lead's
   std::vector<std::uint64_t> atomic_old_;  // [access * kMaxLanes + lane]: what the atomic returned
   std::unique_ptr<SharedState> own_shared_;
   SharedState* shared_ = nullptr;  // own_shared_, or the lead's
-  WarpMachine* lead_ = nullptr;     // the machine whose block this one's warp belongs to
-  bool phased_ = false;             // barriers yield (Fiber::yield)
+  WarpMachine* lead_ = nullptr;    // the machine whose block this one's warp belongs to
+  bool phased_ = false;            // barriers yield (Fiber::yield)
   struct Crew {
     std::vector<std::unique_ptr<WarpMachine>> machines;  // [warp]; [0] unused (this machine)
     std::vector<std::unique_ptr<Fiber>> fibers;          // [warp]
@@ -540,7 +542,8 @@ class WarpMachine {
   Val load(ExprId id, const CompiledExpr& e, LaneMask active);
   Val read_data(ExprId id, const CompiledExpr& e, const MemoryAccess& a, const Val& offset, LaneMask active);
   // An access reaching past its buffer (Program::base_bytes): the lowest such lane's fault.
-  void out_of_bounds(const CompiledAccess& a, LaneMask lanes, const std::int64_t* addresses, std::int64_t uniform);
+  void out_of_bounds(const CompiledAccess& a, LaneMask lanes, const std::int64_t* addresses,
+                     std::int64_t uniform);
   // The fast path (sim/ir_lane_pattern.hpp): counts the access made by `lanes` and returns true,
   // or returns false having changed nothing (the lane-by-lane path then does it).
   bool affine_access(const CompiledAccess& a, LaneMask lanes);
@@ -575,9 +578,9 @@ class WarpMachine {
   void emit_warp();  // a WarpEvent for the warp now running, when an observer is chosen
   void request(const CompiledAccess& a, LaneMask lanes, const std::int64_t* addresses, std::int64_t lowest,
                std::int64_t highest, std::uint64_t figure, std::uint64_t conflicts);
-  EventObserver* events_ = nullptr;          // dynamic_, but none while estimate() samples
-  EventObserver* dynamic_ = nullptr;         // ReplayOptions::events, or relay_
-  std::unique_ptr<EventObserver> relay_;     // ReplayOptions::observer's evaluations
+  EventObserver* events_ = nullptr;       // dynamic_, but none while estimate() samples
+  EventObserver* dynamic_ = nullptr;      // ReplayOptions::events, or relay_
+  std::unique_ptr<EventObserver> relay_;  // ReplayOptions::observer's evaluations
   void count_condition(StmtId id, LaneMask active, LaneMask taken);
   void count_loop_head(StmtId id, LaneMask active, LaneMask stay);
   StatementCounts* iteration_counts(StmtId id);
@@ -591,9 +594,9 @@ class WarpMachine {
     std::uint64_t heads = 0, saved_at = 0;
     LaneMask in = 0;
     const std::vector<LocalId>* written = nullptr;  // written_in(loop)
-    std::vector<std::uint64_t> values;       // [written][lane], undefined lanes 0
-    std::vector<LaneMask> defined;           // [written]
-    std::uint64_t memory = 0;                // memory_changes() when saved
+    std::vector<std::uint64_t> values;              // [written][lane], undefined lanes 0
+    std::vector<LaneMask> defined;                  // [written]
+    std::uint64_t memory = 0;                       // memory_changes() when saved
   };
   void watch_repeat(StmtId loop, std::unique_ptr<RepeatWatch>& watch, std::uint64_t heads, LaneMask in);
   // The locals a loop's body, condition and step write, found once per loop (when first watched).
@@ -616,8 +619,8 @@ class WarpMachine {
   std::array<std::uint64_t, kBuiltinCount> builtins_{};  // uniform builtins of this block
   int warp_ = 0;
   const WarpThreads* threads_ = nullptr;
-  int lanes_ = 0;          // lanes to loop over (the warp size)
-  LaneMask alive_ = 0;     // lanes that have not returned from the kernel
+  int lanes_ = 0;       // lanes to loop over (the warp size)
+  LaneMask alive_ = 0;  // lanes that have not returned from the kernel
   std::vector<LocalState> locals_;
   std::vector<std::uint64_t> local_lanes_;
   std::vector<std::uint64_t> scratch_;
@@ -647,7 +650,7 @@ class WarpMachine {
   void changed(LocalId local) { local_version_[static_cast<std::size_t>(local)] = ++stamp_; }
   std::vector<Frame> frames_;
   std::vector<std::uint64_t> loop_iteration_;  // [StmtId of a loop]
-  StatementCounts* counts_ = nullptr;                 // statements of the counted tally, or a sink
+  StatementCounts* counts_ = nullptr;          // statements of the counted tally, or a sink
   std::vector<std::vector<StatementCounts>>* iterations_ = nullptr;
   std::vector<StatementCounts> sink_;
   AccessCounts* access_counts_ = nullptr;  // the counted tally's, or a sink
@@ -664,7 +667,7 @@ class WarpMachine {
   std::atomic<bool>* fault_flag_ = nullptr;
   PatternStore patterns_;
   std::uint64_t affine_requests_ = 0;  // requests affine_access() counted, all warps
-  struct PatternOf {  // a local's (or thread index's) lanes as a pattern
+  struct PatternOf {                   // a local's (or thread index's) lanes as a pattern
     std::uint64_t generation = 0;
     LaneMask defined = 0;       // locals: the lanes the pattern was made from
     std::uint64_t version = 0;  // local_version_ (locals) / unused (thread indices)
@@ -710,7 +713,7 @@ class WarpMachine {
   std::uint64_t ticks_ = 0;
   // Barrier arrivals of the current warp: full-warp arrivals, and per lane for partial ones.
   std::vector<std::uint64_t> full_arrivals_;
-  std::vector<std::uint64_t> lane_arrivals_;    // [barrier][lane]
+  std::vector<std::uint64_t> lane_arrivals_;  // [barrier][lane]
   // Per barrier over the block's threads so far: most and fewest arrivals of a thread.
   std::vector<std::uint64_t> block_max_, block_min_;
   // With by_iteration: arrivals per (barrier, iteration): per lane in the warp, and per block
@@ -784,7 +787,8 @@ __attribute__((always_inline)) inline void WarpMachine::emit(const Event& e) {
 // Whether lanes kept at `stamp` for `kept_active` (of expression `expr`'s value, or of what was
 // read at it) still hold for `active`: made in this warp, for a superset of these lanes, and
 // none of the expression's locals written since.
-inline bool WarpMachine::still_kept(ExprId expr, std::uint64_t stamp, LaneMask kept_active, LaneMask active) const {
+inline bool WarpMachine::still_kept(ExprId expr, std::uint64_t stamp, LaneMask kept_active,
+                                    LaneMask active) const {
   if (stamp <= warp_stamp_ || (active & ~kept_active) != 0) return false;
   const std::uint8_t locals = p_.kept[expr];
   for (int i = 0; i < locals; ++i)

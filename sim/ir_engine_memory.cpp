@@ -34,8 +34,9 @@ AddressSpan lane_address_span(const std::int64_t* addresses, LaneMask lanes) {
 // lane's, where evaluated lane by lane), with its sectors (global) or wavefronts and conflicts
 // (shared): an AccessEvent.
 __attribute__((always_inline)) inline void WarpMachine::request(const CompiledAccess& a, LaneMask lanes,
-                                                                const std::int64_t* addresses, std::int64_t lowest,
-                                                                std::int64_t highest, std::uint64_t figure,
+                                                                const std::int64_t* addresses,
+                                                                std::int64_t lowest, std::int64_t highest,
+                                                                std::uint64_t figure,
                                                                 std::uint64_t conflicts) {
   const auto n = static_cast<std::uint64_t>(popcount(lanes));
   emit(AccessEvent{a.id, a.statement, a.kind, a.shared ? AddressSpace::Shared : AddressSpace::Global,
@@ -70,7 +71,8 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
       continue;
     }
     // One lane (a loop the other lanes have left): its address alone, as if every lane had it.
-    if (offset.lanes != nullptr && (lanes & (lanes - 1)) == 0) offset = Val{nullptr, offset.lanes[lowest_lane(lanes)]};
+    if (offset.lanes != nullptr && (lanes & (lanes - 1)) == 0)
+      offset = Val{nullptr, offset.lanes[lowest_lane(lanes)]};
     if (offset.lanes == nullptr)
       count_one_address(a, lanes, offset.value, position, figured);
     else
@@ -118,8 +120,9 @@ void WarpMachine::count_flops(const StatementMemory& m, StmtId id, LaneMask acti
 bool WarpMachine::count_as_figured(const CompiledAccess& a, LaneMask lanes, std::size_t position,
                                    FiguredAccess& figured) {
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
-  if (bound != 0 && (figured.lowest < 0 || static_cast<std::uint64_t>(figured.highest) +
-                                               static_cast<std::uint64_t>(a.width) > bound))
+  if (bound != 0 &&
+      (figured.lowest < 0 ||
+       static_cast<std::uint64_t>(figured.highest) + static_cast<std::uint64_t>(a.width) > bound))
     return false;
   request(a, lanes, nullptr, figured.lowest, figured.highest, figured.figure, figured.conflicts);
   figured.at = static_cast<std::int32_t>(position);
@@ -134,7 +137,8 @@ void WarpMachine::count_one_address(const CompiledAccess& a, LaneMask lanes, std
     return;
   }
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
-  if (bound != 0 && (at < 0 || static_cast<std::uint64_t>(at) + static_cast<std::uint64_t>(a.width) > bound)) {
+  if (bound != 0 &&
+      (at < 0 || static_cast<std::uint64_t>(at) + static_cast<std::uint64_t>(a.width) > bound)) {
     out_of_bounds(a, lanes, nullptr, at);
     return;
   }
@@ -146,15 +150,15 @@ void WarpMachine::count_one_address(const CompiledAccess& a, LaneMask lanes, std
   figured = FiguredAccess{static_cast<std::int32_t>(position), lanes, at, at, one, 0};
 }
 
-void WarpMachine::count_lane_addresses(const CompiledAccess& a, LaneMask lanes,
-                                       const std::uint64_t* offsets, std::size_t position,
-                                       FiguredAccess& figured) {
+void WarpMachine::count_lane_addresses(const CompiledAccess& a, LaneMask lanes, const std::uint64_t* offsets,
+                                       std::size_t position, FiguredAccess& figured) {
   // Offsets are int64 bits: the lanes' array read as int64 is the addresses.
   const auto* addresses = reinterpret_cast<const std::int64_t*>(offsets);
   const AddressSpan span = lane_address_span(addresses, lanes);
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
-  if (bound != 0 && (span.lowest < 0 || static_cast<std::uint64_t>(span.highest) +
-                                            static_cast<std::uint64_t>(a.width) > bound)) {
+  if (bound != 0 &&
+      (span.lowest < 0 ||
+       static_cast<std::uint64_t>(span.highest) + static_cast<std::uint64_t>(a.width) > bound)) {
     out_of_bounds(a, lanes, addresses, 0);
     return;
   }
@@ -197,7 +201,8 @@ inline bool value_of(ScalarType type, std::uint64_t bits, std::int64_t& value) {
 int counted_at(const LanePattern& p, LanePattern::Counts& t, int lanes, int r, int* phases) {
   if (t.count[static_cast<std::size_t>(r)] < 0) {
     std::array<std::int64_t, kMaxLanes> addresses{};
-    for (int l = 0; l < lanes; ++l) addresses[static_cast<std::size_t>(l)] = r + p.delta[static_cast<std::size_t>(l)];
+    for (int l = 0; l < lanes; ++l)
+      addresses[static_cast<std::size_t>(l)] = r + p.delta[static_cast<std::size_t>(l)];
     const AddressSpan span = address_span(addresses.data(), t.mask);
     int ph = 0;
     t.count[static_cast<std::size_t>(r)] =
@@ -213,10 +218,12 @@ inline int residue_of(std::uint64_t address) { return static_cast<int>(address &
 
 }  // namespace
 
-bool WarpMachine::pattern_of_lanes(PatternOf& t, const std::uint64_t* lanes, LaneMask defined, ScalarType type) {
+bool WarpMachine::pattern_of_lanes(PatternOf& t, const std::uint64_t* lanes, LaneMask defined,
+                                   ScalarType type) {
   // Usually the lanes stand as they did last time (`x = blockIdx.x * 32 + threadIdx.x` in the
   // next warp or block): the same pattern at another base, checked without interning.
-  if (t.generation == patterns_.generation() && t.pattern != nullptr && t.defined == defined && defined != 0) {
+  if (t.generation == patterns_.generation() && t.pattern != nullptr && t.defined == defined &&
+      defined != 0) {
     const int first = lowest_lane(defined);
     std::int64_t base = 0;
     bool same = value_of(type, lanes[first], base) &&
@@ -268,18 +275,21 @@ int WarpMachine::small_forms(const AffineOffset& f, const std::array<std::int64_
   for (int i = 0; i < f.leaves; ++i) {
     const auto n = static_cast<std::size_t>(i);
     std::int64_t a = 0;
-    if (__builtin_mul_overflow(f.small_form.coefficient[n], base[n], &a) || __builtin_add_overflow(value, a, &value))
+    if (__builtin_mul_overflow(f.small_form.coefficient[n], base[n], &a) ||
+        __builtin_add_overflow(value, a, &value))
       return -1;
   }
   small_value_ = value;
   return 1;
 }
 
-bool WarpMachine::affine_offset(const AffineOffset& f, std::size_t access, LaneMask active, AffineValue& out) {
+bool WarpMachine::affine_offset(const AffineOffset& f, std::size_t access, LaneMask active,
+                                AffineValue& out) {
   const std::uint64_t generation = patterns_.generation();
   AffineLeaves leaves;
   for (int i = 0; i < f.leaves; ++i)
-    if (!affine_leaf(f.leaf[static_cast<std::size_t>(i)], generation, active, leaves, static_cast<std::size_t>(i)))
+    if (!affine_leaf(f.leaf[static_cast<std::size_t>(i)], generation, active, leaves,
+                     static_cast<std::size_t>(i)))
       return false;
   // Every value the C expression computes on the way must be in its type's range in every lane
   // (the form's range over the leaves' ranges holds it): else lane by lane says what happens.
@@ -314,7 +324,8 @@ inline bool WarpMachine::affine_leaf(const AffineLeaf& leaf, std::uint64_t gener
         return true;
       }
       PatternOf& t = thread_pattern_[static_cast<std::size_t>(warp_) * 3 + d];
-      if (t.generation != generation && !pattern_of_lanes(t, threads_->index[d].data(), threads_->existing, leaf.type))
+      if (t.generation != generation &&
+          !pattern_of_lanes(t, threads_->index[d].data(), threads_->existing, leaf.type))
         return false;
       b = t.base;
       p = t.pattern;
@@ -328,7 +339,8 @@ inline bool WarpMachine::affine_leaf(const AffineLeaf& leaf, std::uint64_t gener
       if (l.uniform) return value_of(leaf.type, l.value, b);
       PatternOf& t = local_pattern_[local];
       if (t.generation != generation || t.version != local_version_[local]) {
-        if (!pattern_of_lanes(t, local_lanes(static_cast<LocalId>(local)), l.defined, leaf.type)) return false;
+        if (!pattern_of_lanes(t, local_lanes(static_cast<LocalId>(local)), l.defined, leaf.type))
+          return false;
         t.version = local_version_[local];
       }
       b = t.base;
@@ -382,7 +394,9 @@ bool WarpMachine::affine_lanes(const AffineOffset& f, std::size_t access, const 
           patterns_.scaled(leaves.pattern[at], static_cast<std::int64_t>(f.form.coefficient[at]), s);
       if (q == nullptr) return false;
       if (sum != nullptr) q = patterns_.sum(sum, q, t);
-      if (q == nullptr || __builtin_add_overflow(shift, s, &shift) || __builtin_add_overflow(shift, t, &shift)) return false;
+      if (q == nullptr || __builtin_add_overflow(shift, s, &shift) ||
+          __builtin_add_overflow(shift, t, &shift))
+        return false;
       sum = q;
     }
     cache.generation = generation;
@@ -408,7 +422,8 @@ bool WarpMachine::affine_access(const CompiledAccess& a, LaneMask lanes) {
   LanePattern::Counts* counts = nullptr;  // null: one address for every lane
   if (v.pattern != nullptr) {
     AffineCache& cached = affine_cache_[id];
-    if (cached.counts_generation != patterns_.generation() || cached.counted != v.pattern || cached.mask != lanes) {
+    if (cached.counts_generation != patterns_.generation() || cached.counted != v.pattern ||
+        cached.mask != lanes) {
       cached.churn += 2;
       if (cached.churn > kChurnLimit) cached.off = true;
       cached.counts_generation = patterns_.generation();
@@ -436,7 +451,8 @@ bool WarpMachine::affine_access(const CompiledAccess& a, LaneMask lanes) {
       if (phases != nullptr) *phases = one;
       return one;
     }
-    return counted_at(*v.pattern, *counts, lanes_, residue_of(static_cast<std::uint64_t>(v.base) + shift), phases);
+    return counted_at(*v.pattern, *counts, lanes_, residue_of(static_cast<std::uint64_t>(v.base) + shift),
+                      phases);
   };
   if (a.shared) {
     int phases = 0;
@@ -463,8 +479,11 @@ void WarpMachine::capture(const CompiledAccess& a, LaneMask lanes) {
     const Val value = a.value != kNone ? eval(a.value, lanes) : Val{nullptr, 0};
     const Val compare = a.compare != kNone ? eval(a.compare, lanes) : Val{nullptr, 0};
     ++store_sequence_;
-    const std::uint64_t block = block_index_[0] + p_.launch.grid.x * (block_index_[1] + std::uint64_t{p_.launch.grid.y} * block_index_[2]);
-    const std::uint64_t first = block * p_.threads_per_block + static_cast<std::uint64_t>(warp_) * p_.warp_size;
+    const std::uint64_t block =
+        block_index_[0] +
+        p_.launch.grid.x * (block_index_[1] + std::uint64_t{p_.launch.grid.y} * block_index_[2]);
+    const std::uint64_t first =
+        block * p_.threads_per_block + static_cast<std::uint64_t>(warp_) * p_.warp_size;
     for (int l = 0; l < lanes_; ++l) {
       if (!(lanes >> l & 1)) continue;
       StoreWrite w;
@@ -529,7 +548,6 @@ void WarpMachine::keep(StmtId id, LaneMask active) {
   }
 }
 
-
 // Where a kept access may go: inside its array and aligned; the error (exit 2) otherwise.
 void WarpMachine::check_place(const KeptAccess& a, std::int64_t at, int lane, const char* verb) const {
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
@@ -537,24 +555,30 @@ void WarpMachine::check_place(const KeptAccess& a, std::int64_t at, int lane, co
   if (at < 0 || static_cast<std::uint64_t>(at) + static_cast<std::uint64_t>(a.width) > bound)
     throw out_of_bounds_error(access, at, lane);
   if (at % a.width != 0)
-    throw InvalidInput(Diag::misaligned_access, source_location(k_, access.range), "misaligned access: '" + access.text + "' " + verb + " " +
-                       std::to_string(a.width) + " bytes at byte " + std::to_string(at) + " of '" +
-                       k_.bases[static_cast<std::size_t>(a.base)].name + "', not a multiple of " +
-                       std::to_string(a.width) + " (the GPU stops the kernel there) in " + block_and_thread(lane));
+    throw InvalidInput(Diag::misaligned_access, source_location(k_, access.range),
+                       "misaligned access: '" + access.text + "' " + verb + " " + std::to_string(a.width) +
+                           " bytes at byte " + std::to_string(at) + " of '" +
+                           k_.bases[static_cast<std::size_t>(a.base)].name + "', not a multiple of " +
+                           std::to_string(a.width) + " (the GPU stops the kernel there) in " +
+                           block_and_thread(lane));
 }
 
 std::uint64_t WarpMachine::thread_of(int lane) const {
   const std::uint64_t block =
-      block_index_[0] + p_.launch.grid.x * (block_index_[1] + std::uint64_t{p_.launch.grid.y} * block_index_[2]);
-  return block * p_.threads_per_block + static_cast<std::uint64_t>(warp_) * static_cast<std::uint64_t>(p_.warp_size) +
+      block_index_[0] +
+      p_.launch.grid.x * (block_index_[1] + std::uint64_t{p_.launch.grid.y} * block_index_[2]);
+  return block * p_.threads_per_block +
+         static_cast<std::uint64_t>(warp_) * static_cast<std::uint64_t>(p_.warp_size) +
          static_cast<std::uint64_t>(lane);
 }
 
 namespace {
 
 void touched_by(std::uint64_t& who, std::uint64_t thread) {
-  if (who == 0) who = thread;
-  else if (who != thread) who = kManyThreads;
+  if (who == 0)
+    who = thread;
+  else if (who != thread)
+    who = kManyThreads;
 }
 
 }  // namespace
@@ -569,7 +593,10 @@ void WarpMachine::keep_global(const KeptAccess& a, LaneMask lanes, const Val& of
   for (LaneMask l = lanes; l != 0; l &= l - 1) {
     const int lane = lowest_lane(l);
     const auto at = static_cast<std::int64_t>(offset.lanes != nullptr ? offset.lanes[lane] : offset.value);
-    check_place(a, at, lane, a.kind == AccessKind::Load ? "reads" : a.kind == AccessKind::Store ? "writes" : "updates");
+    check_place(a, at, lane,
+                a.kind == AccessKind::Load    ? "reads"
+                : a.kind == AccessKind::Store ? "writes"
+                                              : "updates");
     const std::size_t x = start + static_cast<std::size_t>(at);
     const std::uint64_t thread = thread_of(lane) + 1;
     std::uint64_t old = 0;
@@ -578,8 +605,10 @@ void WarpMachine::keep_global(const KeptAccess& a, LaneMask lanes, const Val& of
       for (int i = 0; i < a.width; ++i) {
         GlobalByte& t = g.state[x + static_cast<std::size_t>(i)];
         touched_by(t.reader, thread);
-        if (t.read_by == kNone) t.read_by = a.id;
-        else if (t.read_by != a.id) t.read_by = kManyAccesses;
+        if (t.read_by == kNone)
+          t.read_by = a.id;
+        else if (t.read_by != a.id)
+          t.read_by = kManyAccesses;
       }
     }
     if (a.kind == AccessKind::Load) continue;
@@ -587,13 +616,15 @@ void WarpMachine::keep_global(const KeptAccess& a, LaneMask lanes, const Val& of
     const std::uint64_t now =
         a.kind == AccessKind::Store
             ? v
-            : ops::atomic(a.atomic, a.type, a.width, old, v, compare.lanes != nullptr ? compare.lanes[lane] : compare.value,
+            : ops::atomic(a.atomic, a.type, a.width, old, v,
+                          compare.lanes != nullptr ? compare.lanes[lane] : compare.value,
                           AddressSpace::Global);
     if (std::memcmp(g.bytes.data() + x, &now, static_cast<std::size_t>(a.width)) != 0) ++g.changes;
     std::memcpy(g.bytes.data() + x, &now, static_cast<std::size_t>(a.width));
     for (int i = 0; i < a.width; ++i) touched_by(g.state[x + static_cast<std::size_t>(i)].writer, thread);
     if (a.kind == AccessKind::Atomic)
-      atomic_old_[static_cast<std::size_t>(a.id) * kMaxLanes + static_cast<std::size_t>(lane)] = normalise(a.type, old);
+      atomic_old_[static_cast<std::size_t>(a.id) * kMaxLanes + static_cast<std::size_t>(lane)] =
+          normalise(a.type, old);
   }
 }
 
@@ -611,9 +642,10 @@ void WarpMachine::keep_local(const KeptAccess& a, LaneMask lanes, const Val& off
     if (a.kind == AccessKind::Load) {
       for (int i = 0; i < a.width; ++i)
         if (!local_written_[x + static_cast<std::size_t>(i)])
-          throw InvalidInput(Diag::uninitialized_read, source_location(k_, access.range), "read of local memory never written: '" + access.text +
-                             "' reads " + shared_element(a.base, at, a.width) + ", which this thread has not written, in " +
-                             block_and_thread(lane));
+          throw InvalidInput(Diag::uninitialized_read, source_location(k_, access.range),
+                             "read of local memory never written: '" + access.text + "' reads " +
+                                 shared_element(a.base, at, a.width) +
+                                 ", which this thread has not written, in " + block_and_thread(lane));
       continue;
     }
     const std::uint64_t v = value.lanes != nullptr ? value.lanes[lane] : value.value;
@@ -624,25 +656,30 @@ void WarpMachine::keep_local(const KeptAccess& a, LaneMask lanes, const Val& off
   }
 }
 
-std::uint64_t WarpMachine::local_load(const MemoryAccess& a, std::int64_t at, int lane, ScalarType type) const {
+std::uint64_t WarpMachine::local_load(const MemoryAccess& a, std::int64_t at, int lane,
+                                      ScalarType type) const {
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
-  if (at < 0 || static_cast<std::uint64_t>(at) + a.width > bound || at % static_cast<std::int64_t>(a.width) != 0)
+  if (at < 0 || static_cast<std::uint64_t>(at) + a.width > bound ||
+      at % static_cast<std::int64_t>(a.width) != 0)
     throw out_of_bounds_error(a, at, lane);
   const std::size_t x = static_cast<std::size_t>(lane) * p_.local_size +
                         static_cast<std::size_t>(p_.local_at[static_cast<std::size_t>(a.base)] + at);
   for (std::uint32_t i = 0; i < a.width; ++i)
     if (!local_written_[x + i])
-      throw InvalidInput(Diag::uninitialized_read, source_location(k_, a.range), "read of local memory never written: '" + a.text + "' reads " +
-                         shared_element(a.base, at, static_cast<int>(a.width)) +
-                         ", which this thread has not written, in " + block_and_thread(lane));
+      throw InvalidInput(Diag::uninitialized_read, source_location(k_, a.range),
+                         "read of local memory never written: '" + a.text + "' reads " +
+                             shared_element(a.base, at, static_cast<int>(a.width)) +
+                             ", which this thread has not written, in " + block_and_thread(lane));
   std::uint64_t value = 0;
   std::memcpy(&value, local_bytes_.data() + x, a.width);
   return normalise(type, value);
 }
 
-std::uint64_t WarpMachine::global_load(const MemoryAccess& a, std::int64_t at, int lane, ScalarType type) const {
+std::uint64_t WarpMachine::global_load(const MemoryAccess& a, std::int64_t at, int lane,
+                                       ScalarType type) const {
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
-  if (at < 0 || static_cast<std::uint64_t>(at) + a.width > bound || at % static_cast<std::int64_t>(a.width) != 0)
+  if (at < 0 || static_cast<std::uint64_t>(at) + a.width > bound ||
+      at % static_cast<std::int64_t>(a.width) != 0)
     throw out_of_bounds_error(a, at, lane);
   std::uint64_t value = 0;
   std::memcpy(&value, global_->bytes.data() + p_.global_at[static_cast<std::size_t>(a.base)] + at, a.width);
@@ -663,8 +700,10 @@ void WarpMachine::finish(Tally& tally) const {
       // on the GPU, see another thread's value (or not yet see it), whichever came first here.
       if (t.writer == 0 || (t.writer != kManyThreads && (t.reader == 0 || t.reader == t.writer))) continue;
       communicating = true;
-      if (t.read_by == kManyAccesses) every_read = true;
-      else if (t.read_by != kNone) order[static_cast<std::size_t>(t.read_by)] = true;
+      if (t.read_by == kManyAccesses)
+        every_read = true;
+      else if (t.read_by != kNone)
+        order[static_cast<std::size_t>(t.read_by)] = true;
     }
     if (communicating && std::find(tally.communicating.begin(), tally.communicating.end(),
                                    static_cast<std::int32_t>(b)) == tally.communicating.end())
@@ -692,7 +731,8 @@ void WarpMachine::keep_read(const KeptAccess& a, std::int64_t at, int lane) {
   for (int i = 0; i < a.width; ++i) {
     const SharedByte& b = sh.state[start + static_cast<std::size_t>(i)];
     if (b.write_phase < sh.block_phase) unwritten(access, at, i, lane);
-    if (b.write_phase == sh.phase && b.writer != warp_) race(a, at, lane, false, b.write_access, b.writer, true);
+    if (b.write_phase == sh.phase && b.writer != warp_)
+      race(a, at, lane, false, b.write_access, b.writer, true);
     if (b.order_dependent) order_dependent_value(a.id);
   }
   for (int i = 0; i < a.width; ++i) {
@@ -719,11 +759,13 @@ void WarpMachine::keep_write(const KeptAccess& a, std::int64_t at, int lane, std
     const auto byte = static_cast<std::uint8_t>(bits >> (8 * i));
     // Another warp's write in this phase: a race unless both wrote the same known value (the
     // result is then the same in any order).
-    if (b.write_phase == sh.phase && b.writer != warp_ && (b.atomic || b.unknown || !known || sh.bytes[x] != byte))
+    if (b.write_phase == sh.phase && b.writer != warp_ &&
+        (b.atomic || b.unknown || !known || sh.bytes[x] != byte))
       race(a, at, lane, true, b.write_access, b.writer, true);
     if (sh.pending && x >= sh.pending_start && x < sh.pending_end && warp_ != sh.pending_warp)
       race(a, at, lane, true, sh.pending_access, sh.pending_warp, false);
-    if (b.read_phase == sh.phase && b.reader != warp_) race(a, at, lane, true, b.read_access, b.reader, false);
+    if (b.read_phase == sh.phase && b.reader != warp_)
+      race(a, at, lane, true, b.read_access, b.reader, false);
     if (b.read_phase == sh.phase && b.other_reader >= 0 && b.other_reader != warp_)
       race(a, at, lane, true, b.other_read_access, b.other_reader, false);
     // Lanes of one request writing different values: which one stays is undefined.
@@ -757,8 +799,10 @@ void WarpMachine::keep_atomic(const KeptAccess& a, std::int64_t at, int lane, st
   for (int i = 0; i < a.width; ++i) {
     SharedByte& b = sh.state[start + static_cast<std::size_t>(i)];
     if (b.write_phase < sh.block_phase) unwritten(access, at, i, lane);
-    if (b.write_phase == sh.phase && b.writer != warp_ && !b.atomic) race(a, at, lane, true, b.write_access, b.writer, true);
-    if (b.read_phase == sh.phase && b.reader != warp_) race(a, at, lane, true, b.read_access, b.reader, false);
+    if (b.write_phase == sh.phase && b.writer != warp_ && !b.atomic)
+      race(a, at, lane, true, b.write_access, b.writer, true);
+    if (b.read_phase == sh.phase && b.reader != warp_)
+      race(a, at, lane, true, b.read_access, b.reader, false);
     if (b.read_phase == sh.phase && b.other_reader >= 0 && b.other_reader != warp_)
       race(a, at, lane, true, b.other_read_access, b.other_reader, false);
     was_order_dependent = was_order_dependent || b.order_dependent;
@@ -771,13 +815,15 @@ void WarpMachine::keep_atomic(const KeptAccess& a, std::int64_t at, int lane, st
       order_dependent_value(a.id);
       b.atomic_thread = kManyThreads;
       now_order_dependent =
-          now_order_dependent || !atomics_commute(k_.accesses[static_cast<std::size_t>(b.atomic_access)].atomic, a.atomic, a.type);
+          now_order_dependent ||
+          !atomics_commute(k_.accesses[static_cast<std::size_t>(b.atomic_access)].atomic, a.atomic, a.type);
     }
   }
   if (was_order_dependent) order_dependent_value(a.id);
   std::uint64_t old = 0;
   std::memcpy(&old, sh.bytes.data() + start, static_cast<std::size_t>(a.width));
-  const std::uint64_t now = ops::atomic(a.atomic, a.type, a.width, old, operand, compare, AddressSpace::Shared);
+  const std::uint64_t now =
+      ops::atomic(a.atomic, a.type, a.width, old, operand, compare, AddressSpace::Shared);
   if (now != old) ++sh.changes;
   std::memcpy(sh.bytes.data() + start, &now, static_cast<std::size_t>(a.width));
   // An exchange by one thread leaves its operand, whatever the element held.
@@ -791,7 +837,8 @@ void WarpMachine::keep_atomic(const KeptAccess& a, std::int64_t at, int lane, st
     b.unknown = false;
     b.order_dependent = order_dependent;
   }
-  atomic_old_[static_cast<std::size_t>(a.id) * kMaxLanes + static_cast<std::size_t>(lane)] = normalise(a.type, old);
+  atomic_old_[static_cast<std::size_t>(a.id) * kMaxLanes + static_cast<std::size_t>(lane)] =
+      normalise(a.type, old);
 }
 
 void WarpMachine::order_dependent_value(std::int32_t access) {
@@ -807,8 +854,8 @@ void WarpMachine::unwritten(const MemoryAccess& a, std::int64_t at, int byte, in
     sh.pending_end = sh.pending_start + a.width;
     sh.pending_warp = warp_;
     sh.pending_access = static_cast<std::int32_t>(&a - k_.accesses.data());
-    sh.pending_message = location(k_, a.range) + ": read of shared memory never written: '" + a.text + "' reads " +
-                         shared_element(a.base, at, static_cast<int>(a.width)) +
+    sh.pending_message = location(k_, a.range) + ": read of shared memory never written: '" + a.text +
+                         "' reads " + shared_element(a.base, at, static_cast<int>(a.width)) +
                          ", and no thread of the block writes byte " + std::to_string(at + byte) +
                          " before it, in " + block_and_thread(lane);
   }
@@ -827,15 +874,17 @@ void WarpMachine::race(const KeptAccess& a, std::int64_t at, int lane, bool writ
   const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
   const MemoryAccess& other = k_.accesses[static_cast<std::size_t>(other_access)];
   const std::string who = "warp " + std::to_string(other_warp);
-  throw InvalidInput(Diag::shared_race, source_location(k_, access.range), "shared-memory race: '" + access.text + "' " +
-                     (writes ? (a.kind == AccessKind::Atomic ? "updates " : "writes ") : "reads ") +
-                     shared_element(a.base, at, a.width) + " in warp " +
-                     std::to_string(warp_) + ", which " + who + (other_writes ? " wrote" : " read") + " ('" +
-                     other.text + "' at " + location(k_, other.range) +
-                     ") with no __syncthreads() between them, in " + block_and_thread(lane));
+  throw InvalidInput(Diag::shared_race, source_location(k_, access.range),
+                     "shared-memory race: '" + access.text + "' " +
+                         (writes ? (a.kind == AccessKind::Atomic ? "updates " : "writes ") : "reads ") +
+                         shared_element(a.base, at, a.width) + " in warp " + std::to_string(warp_) +
+                         ", which " + who + (other_writes ? " wrote" : " read") + " ('" + other.text +
+                         "' at " + location(k_, other.range) + ") with no __syncthreads() between them, in " +
+                         block_and_thread(lane));
 }
 
-std::uint64_t WarpMachine::shared_load(const MemoryAccess& a, std::int64_t at, int lane, ScalarType type) const {
+std::uint64_t WarpMachine::shared_load(const MemoryAccess& a, std::int64_t at, int lane,
+                                       ScalarType type) const {
   const SharedState& sh = *shared_;
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
   const auto width = static_cast<int>(a.width);
@@ -848,11 +897,13 @@ std::uint64_t WarpMachine::shared_load(const MemoryAccess& a, std::int64_t at, i
     if (b.write_phase < sh.block_phase) const_cast<WarpMachine*>(this)->unwritten(a, at, i, lane);
     if (b.unknown) {
       const MemoryAccess& w = k_.accesses[static_cast<std::size_t>(b.write_access)];
-      throw InvalidInput(Diag::unknown_value, source_location(k_, a.range), "the value '" + a.text + "' reads (" +
-                         shared_element(a.base, at, width) + ") is not known: '" + w.text + "' at " +
-                         location(k_, w.range) +
-                         " stored different values there from lanes of one warp, or an undefined one (which "
-                         "value stays on the GPU is undefined), in " + block_and_thread(lane));
+      throw InvalidInput(
+          Diag::unknown_value, source_location(k_, a.range),
+          "the value '" + a.text + "' reads (" + shared_element(a.base, at, width) + ") is not known: '" +
+              w.text + "' at " + location(k_, w.range) +
+              " stored different values there from lanes of one warp, or an undefined one (which "
+              "value stays on the GPU is undefined), in " +
+              block_and_thread(lane));
     }
     value |= std::uint64_t{sh.bytes[start + static_cast<std::size_t>(i)]} << (8 * i);
   }
@@ -861,11 +912,11 @@ std::uint64_t WarpMachine::shared_load(const MemoryAccess& a, std::int64_t at, i
 
 void WarpMachine::misaligned(const CompiledAccess& a, int lane, std::int64_t offset) {
   const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
-  fault(static_cast<std::size_t>(a.id),
-        location(k_, access.range) + ": misaligned access: '" + access.text + "' moves " +
-            std::to_string(a.width) + " bytes at byte " + std::to_string(offset) + " of '" +
-            k_.bases[access.base].name + "', not a multiple of " + std::to_string(a.width) +
-            " (the GPU stops the kernel there) in " + block_and_thread(lane));
+  fault(static_cast<std::size_t>(a.id), location(k_, access.range) + ": misaligned access: '" + access.text +
+                                            "' moves " + std::to_string(a.width) + " bytes at byte " +
+                                            std::to_string(offset) + " of '" + k_.bases[access.base].name +
+                                            "', not a multiple of " + std::to_string(a.width) +
+                                            " (the GPU stops the kernel there) in " + block_and_thread(lane));
 }
 
 void WarpMachine::out_of_bounds(const CompiledAccess& a, LaneMask lanes, const std::int64_t* addresses,
@@ -896,8 +947,8 @@ InvalidInput WarpMachine::out_of_bounds_error(const MemoryAccess& access, std::i
   const std::uint64_t element = base.parameter >= 0
                                     ? k_.parameters[static_cast<std::size_t>(base.parameter)].element_bytes
                                     : access.width;
-  std::string where = "bytes " + std::to_string(at) + " to " + std::to_string(at + access.width - 1) + " of '" +
-                      base.name + "', which holds " + std::to_string(bound) + " bytes";
+  std::string where = "bytes " + std::to_string(at) + " to " + std::to_string(at + access.width - 1) +
+                      " of '" + base.name + "', which holds " + std::to_string(bound) + " bytes";
   if (element != 0 && bound % element == 0) {
     // Floor division: an index before the buffer is negative.
     const auto size = static_cast<std::int64_t>(element);
@@ -906,9 +957,12 @@ InvalidInput WarpMachine::out_of_bounds_error(const MemoryAccess& access, std::i
             std::to_string(bound / element) + " elements of " + std::to_string(element) + " bytes (0 to " +
             std::to_string(bound / element - 1) + ")";
   }
-  return InvalidInput(Diag::out_of_bounds, source_location(k_, access.range), "out of bounds: '" + access.text + "' " +
-         (access.kind == AccessKind::Load ? "reads " : access.kind == AccessKind::Store ? "writes " : "updates ") +
-         where + ", in " + block_and_thread(lane));
+  return InvalidInput(Diag::out_of_bounds, source_location(k_, access.range),
+                      "out of bounds: '" + access.text + "' " +
+                          (access.kind == AccessKind::Load    ? "reads "
+                           : access.kind == AccessKind::Store ? "writes "
+                                                              : "updates ") +
+                          where + ", in " + block_and_thread(lane));
 }
 
 // A load whose value the model computes (Expr::access; Program::base_data): each active lane's
@@ -929,7 +983,8 @@ WarpMachine::Val WarpMachine::load(ExprId id, const CompiledExpr& e, LaneMask ac
   const std::uint8_t kept = !followed && recorder_ == nullptr ? p_.kept[a.offset] : Program::kNotKept;
   if (kept != Program::kNotKept) {
     const KeptValue& k = kept_load_[id];
-    if (still_kept(a.offset, k.stamp, k.active, active)) return k.uniform ? Val{nullptr, k.value} : Val{scratch(id), 0};
+    if (still_kept(a.offset, k.stamp, k.active, active))
+      return k.uniform ? Val{nullptr, k.value} : Val{scratch(id), 0};
   }
   const Val offset = eval(a.offset, active);
   // Memory the replay keeps (a buffer the kernel writes, shared memory): each lane's element there.
@@ -940,7 +995,8 @@ WarpMachine::Val WarpMachine::load(ExprId id, const CompiledExpr& e, LaneMask ac
     std::uint64_t* out = scratch(id);
     for (LaneMask l = active; l != 0; l &= l - 1) {
       const int lane = lowest_lane(l);
-      out[lane] = read(static_cast<std::int64_t>(offset.lanes != nullptr ? offset.lanes[lane] : offset.value), lane);
+      out[lane] =
+          read(static_cast<std::int64_t>(offset.lanes != nullptr ? offset.lanes[lane] : offset.value), lane);
     }
     return {out, 0};
   };
@@ -959,8 +1015,8 @@ WarpMachine::Val WarpMachine::load(ExprId id, const CompiledExpr& e, LaneMask ac
 }
 
 // A load's elements from the launch's data (or zeros), each active lane's (load()).
-WarpMachine::Val WarpMachine::read_data(ExprId id, const CompiledExpr& e, const MemoryAccess& a, const Val& offset,
-                                        LaneMask active) {
+WarpMachine::Val WarpMachine::read_data(ExprId id, const CompiledExpr& e, const MemoryAccess& a,
+                                        const Val& offset, LaneMask active) {
   const std::string* data = p_.base_data[static_cast<std::size_t>(a.base)];
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
   const auto width = static_cast<std::uint64_t>(a.width);
@@ -968,10 +1024,12 @@ WarpMachine::Val WarpMachine::read_data(ExprId id, const CompiledExpr& e, const 
     const auto at = static_cast<std::int64_t>(bits);
     if (at < 0 || static_cast<std::uint64_t>(at) + width > bound) throw out_of_bounds_error(a, at, lane);
     if ((bits & (width - 1)) != 0)
-      throw InvalidInput(Diag::misaligned_access, source_location(k_, a.range), "misaligned access: '" + a.text + "' reads " +
-                         std::to_string(width) + " bytes at byte " + std::to_string(at) + " of '" +
-                         k_.bases[static_cast<std::size_t>(a.base)].name + "', not a multiple of " +
-                         std::to_string(width) + " (the GPU stops the kernel there) in " + block_and_thread(lane));
+      throw InvalidInput(Diag::misaligned_access, source_location(k_, a.range),
+                         "misaligned access: '" + a.text + "' reads " + std::to_string(width) +
+                             " bytes at byte " + std::to_string(at) + " of '" +
+                             k_.bases[static_cast<std::size_t>(a.base)].name + "', not a multiple of " +
+                             std::to_string(width) + " (the GPU stops the kernel there) in " +
+                             block_and_thread(lane));
     std::uint64_t value = 0;  // little-endian, as on the GPU (and this host)
     if (data == nullptr) return std::uint64_t{0};
     const char* element = data->data() + at;
@@ -979,8 +1037,9 @@ WarpMachine::Val WarpMachine::read_data(ExprId id, const CompiledExpr& e, const 
     if (width == 4) {
       std::uint32_t word = 0;
       std::memcpy(&word, element, 4);
-      return e.type == ScalarType::I32 ? static_cast<std::uint64_t>(std::int64_t{static_cast<std::int32_t>(word)})
-                                       : normalise(e.type, word);
+      return e.type == ScalarType::I32
+                 ? static_cast<std::uint64_t>(std::int64_t{static_cast<std::int32_t>(word)})
+                 : normalise(e.type, word);
     }
     if (width == 8) {
       std::memcpy(&value, element, 8);

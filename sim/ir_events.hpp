@@ -63,7 +63,7 @@ struct BarrierEvent {
 struct AccessEvent {
   std::int32_t site;
   StmtId statement;
-  AccessKind kind;      // load, store, atomic (ncu's op_global_ld, _st, _atom and _red)
+  AccessKind kind;  // load, store, atomic (ncu's op_global_ld, _st, _atom and _red)
   AddressSpace space;
   std::uint32_t width;  // bytes per lane
   std::uint64_t lanes;  // a warp's request: the lanes that take part; a total: 0

@@ -42,15 +42,23 @@ Json expr_json(const Expr& e) {
   j["kind"] = name(e.kind);
   j["type"] = name(e.type);
   switch (e.kind) {
-    case ExprKind::Constant: j["value"] = typed_number(e.type, e.constant); break;
+    case ExprKind::Constant:
+      j["value"] = typed_number(e.type, e.constant);
+      break;
     case ExprKind::Param:
-    case ExprKind::Local: j["index"] = e.index; break;
-    case ExprKind::Builtin: j["builtin"] = name(e.builtin); break;
+    case ExprKind::Local:
+      j["index"] = e.index;
+      break;
+    case ExprKind::Builtin:
+      j["builtin"] = name(e.builtin);
+      break;
     case ExprKind::Opaque:
       j["description"] = e.description;
       if (e.access != kNone) j["access"] = e.access;
       break;
-    case ExprKind::Cast: j["operands"] = Json::array({e.operands[0]}); break;
+    case ExprKind::Cast:
+      j["operands"] = Json::array({e.operands[0]});
+      break;
     case ExprKind::Unary:
       j["op"] = name(e.unary_op);
       j["operands"] = Json::array({e.operands[0]});
@@ -63,7 +71,9 @@ Json expr_json(const Expr& e) {
       j["op"] = name(e.logical_op);
       j["operands"] = Json::array({e.operands[0], e.operands[1]});
       break;
-    case ExprKind::Select: j["operands"] = Json::array({e.operands[0], e.operands[1], e.operands[2]}); break;
+    case ExprKind::Select:
+      j["operands"] = Json::array({e.operands[0], e.operands[1], e.operands[2]});
+      break;
     case ExprKind::Warp: {
       j["function"] = name(e.warp_op);
       if (e.warp_op <= WarpOp::ShflXor) j["width"] = e.constant;
@@ -92,13 +102,17 @@ Json stmt_json(const Kernel& k, const Stmt& s) {
     if (id != kNone) j[key] = id;
   };
   switch (s.kind) {
-    case StmtKind::Block: j["children"] = s.children; break;
+    case StmtKind::Block:
+      j["children"] = s.children;
+      break;
     case StmtKind::Declare:
     case StmtKind::Assign:
       j["local"] = s.local;
       optional("value", s.value);
       break;
-    case StmtKind::Work: j["description"] = s.description; break;
+    case StmtKind::Work:
+      j["description"] = s.description;
+      break;
     case StmtKind::If:
       j["value"] = s.value;
       j["then"] = s.then_stmt;
@@ -111,7 +125,9 @@ Json stmt_json(const Kernel& k, const Stmt& s) {
       optional("step", s.step);
       j["body"] = s.body;
       break;
-    case StmtKind::Return: optional("value", s.value); break;
+    case StmtKind::Return:
+      optional("value", s.value);
+      break;
     case StmtKind::InlinedCall:
       j["callee"] = s.description;
       optional("local", s.local);
@@ -132,7 +148,8 @@ Json stmt_json(const Kernel& k, const Stmt& s) {
     }
     case StmtKind::Break:
     case StmtKind::Continue:
-    case StmtKind::Barrier: break;
+    case StmtKind::Barrier:
+      break;
   }
   if (!s.accesses.empty()) j["accesses"] = s.accesses;
   if (!s.flops.empty()) {
@@ -184,11 +201,16 @@ Json access_json(const MemoryAccess& a) {
 // quoted and cut, an array or object by its kind only (never dumped: it may be large or deep).
 std::string got(const Json& j) {
   switch (j.type()) {
-    case Json::value_t::string: return "the string " + quote_value(j.get_ref<const std::string&>());
-    case Json::value_t::array: return "an array";
-    case Json::value_t::object: return "an object";
-    case Json::value_t::discarded: return "nothing";
-    default: return j.dump();  // null, true, false or a number: short
+    case Json::value_t::string:
+      return "the string " + quote_value(j.get_ref<const std::string&>());
+    case Json::value_t::array:
+      return "an array";
+    case Json::value_t::object:
+      return "an object";
+    case Json::value_t::discarded:
+      return "nothing";
+    default:
+      return j.dump();  // null, true, false or a number: short
   }
 }
 
@@ -242,10 +264,9 @@ class Reader {
   // An id into an arena of `count` entries.
   std::int32_t id(std::size_t count, const char* what) const {
     if (count == 0)
-      bad(path_, "refers to " + std::string(what) + " " + got(j_) + ", but the model has no " +
-                     what + "s");
-    return static_cast<std::int32_t>(integer(0, static_cast<std::int64_t>(count) - 1,
-                                             std::string("a ") + what + " id"));
+      bad(path_, "refers to " + std::string(what) + " " + got(j_) + ", but the model has no " + what + "s");
+    return static_cast<std::int32_t>(
+        integer(0, static_cast<std::int64_t>(count) - 1, std::string("a ") + what + " id"));
   }
 
   bool boolean() const {
@@ -271,8 +292,8 @@ class Reader {
     if (type == ScalarType::Bool && j_.is_boolean()) return j_.get<bool>() ? 1 : 0;
     if (is_floating(type)) {
       if (!j_.is_string())
-        bad(path_, "expected a " + name(type) + " value as a decimal string (\"0.5\", \"inf\", \"nan\"; got " +
-                       got(j_) + ")");
+        bad(path_, "expected a " + name(type) +
+                       " value as a decimal string (\"0.5\", \"inf\", \"nan\"; got " + got(j_) + ")");
       const std::string text = j_.get<std::string>();
       return wrap([&] { return parse_value(type, text).bits; });
     }
@@ -285,13 +306,12 @@ class Reader {
 
   SourceRange range(std::size_t files) const {
     if (size() != 5)
-      bad(path_, "expected [file, line, column, end_line, end_column] (got " +
-                     std::to_string(size()) + " entries)");
+      bad(path_,
+          "expected [file, line, column, end_line, end_column] (got " + std::to_string(size()) + " entries)");
     SourceRange r;
     constexpr std::int64_t kMax = 0xFFFFFFFF;
-    r.file = static_cast<std::uint32_t>(
-        files == 0 ? at(std::size_t{0}).integer(0, kMax, "a file index")
-                   : at(std::size_t{0}).id(files, "file"));
+    r.file = static_cast<std::uint32_t>(files == 0 ? at(std::size_t{0}).integer(0, kMax, "a file index")
+                                                   : at(std::size_t{0}).id(files, "file"));
     r.line = static_cast<std::uint32_t>(at(1).integer(0, kMax, "a line number"));
     r.column = static_cast<std::uint32_t>(at(2).integer(0, kMax, "a column number"));
     r.end_line = static_cast<std::uint32_t>(at(3).integer(0, kMax, "a line number"));
@@ -319,7 +339,7 @@ E enum_from(const Reader& r, const char* what, NameOf name_of) {
 Expr read_expr(const Kernel& k, const Reader& r, std::size_t expr_count) {
   Expr e;
   e.kind = enum_from<ExprKind, kExprKindCount>(r.at("kind"), "expression kind",
-                                              [](ExprKind x) { return name(x); });
+                                               [](ExprKind x) { return name(x); });
   e.type = r.at("type").type();
   if (r.has("range")) e.range = r.at("range").range(k.files.size());
   const auto operands = [&](std::size_t n) {
@@ -328,18 +348,27 @@ Expr read_expr(const Kernel& k, const Reader& r, std::size_t expr_count) {
     for (std::size_t i = 0; i < n; ++i) e.operands[i] = ops.at(i).id(expr_count, "expression");
   };
   switch (e.kind) {
-    case ExprKind::Constant: e.constant = r.at("value").value_of(e.type); break;
-    case ExprKind::Param: e.index = r.at("index").id(k.parameters.size(), "parameter"); break;
-    case ExprKind::Local: e.index = r.at("index").id(k.locals.size(), "local"); break;
+    case ExprKind::Constant:
+      e.constant = r.at("value").value_of(e.type);
+      break;
+    case ExprKind::Param:
+      e.index = r.at("index").id(k.parameters.size(), "parameter");
+      break;
+    case ExprKind::Local:
+      e.index = r.at("index").id(k.locals.size(), "local");
+      break;
     case ExprKind::Builtin:
-      e.builtin = enum_from<Builtin, kBuiltinCount>(r.at("builtin"), "builtin",
-                                                    [](Builtin x) { return name(x); });
+      e.builtin =
+          enum_from<Builtin, kBuiltinCount>(r.at("builtin"), "builtin", [](Builtin x) { return name(x); });
       break;
     case ExprKind::Opaque:
       e.description = r.at("description").string();
-      if (r.has("access")) e.access = static_cast<std::int32_t>(r.at("access").integer(0, std::int64_t{1} << 30));
+      if (r.has("access"))
+        e.access = static_cast<std::int32_t>(r.at("access").integer(0, std::int64_t{1} << 30));
       break;
-    case ExprKind::Cast: operands(1); break;
+    case ExprKind::Cast:
+      operands(1);
+      break;
     case ExprKind::Unary:
       e.unary_op = enum_from<UnaryOp, 3>(r.at("op"), "unary operator", [](UnaryOp x) { return name(x); });
       operands(1);
@@ -350,15 +379,18 @@ Expr read_expr(const Kernel& k, const Reader& r, std::size_t expr_count) {
       operands(2);
       break;
     case ExprKind::Logical:
-      e.logical_op = enum_from<LogicalOp, 2>(r.at("op"), "logical operator",
-                                             [](LogicalOp x) { return name(x); });
+      e.logical_op =
+          enum_from<LogicalOp, 2>(r.at("op"), "logical operator", [](LogicalOp x) { return name(x); });
       operands(2);
       break;
-    case ExprKind::Select: operands(3); break;
+    case ExprKind::Select:
+      operands(3);
+      break;
     case ExprKind::Warp:
       e.warp_op = enum_from<WarpOp, kWarpOpCount>(r.at("function"), "warp function",
                                                   [](WarpOp x) { return name(x); });
-      if (e.warp_op <= WarpOp::ShflXor) e.constant = static_cast<std::uint64_t>(r.at("width").integer(1, 32, "a width"));
+      if (e.warp_op <= WarpOp::ShflXor)
+        e.constant = static_cast<std::uint64_t>(r.at("width").integer(1, 32, "a width"));
       operands(static_cast<std::size_t>(operand_count(e.warp_op)));
       break;
     case ExprKind::Intrinsic:
@@ -372,8 +404,8 @@ Expr read_expr(const Kernel& k, const Reader& r, std::size_t expr_count) {
 
 Stmt read_stmt(const Kernel& k, const Reader& r, std::size_t stmt_count) {
   Stmt s;
-  s.kind = enum_from<StmtKind, kStmtKindCount>(r.at("kind"), "statement kind",
-                                              [](StmtKind x) { return name(x); });
+  s.kind =
+      enum_from<StmtKind, kStmtKindCount>(r.at("kind"), "statement kind", [](StmtKind x) { return name(x); });
   if (r.has("range")) s.range = r.at("range").range(k.files.size());
   const std::size_t exprs = k.exprs.size();
   const auto stmt = [&](const char* key) { return r.at(key).id(stmt_count, "statement"); };
@@ -387,13 +419,17 @@ Stmt read_stmt(const Kernel& k, const Reader& r, std::size_t stmt_count) {
     return out;
   };
   switch (s.kind) {
-    case StmtKind::Block: s.children = children(); break;
+    case StmtKind::Block:
+      s.children = children();
+      break;
     case StmtKind::Declare:
     case StmtKind::Assign:
       s.local = r.at("local").id(k.locals.size(), "local");
       s.value = s.kind == StmtKind::Assign ? value() : optional_value();
       break;
-    case StmtKind::Work: s.description = r.at("description").string(); break;
+    case StmtKind::Work:
+      s.description = r.at("description").string();
+      break;
     case StmtKind::If:
       s.value = value();
       s.then_stmt = stmt("then");
@@ -406,7 +442,9 @@ Stmt read_stmt(const Kernel& k, const Reader& r, std::size_t stmt_count) {
       s.step = optional_stmt("step");
       s.body = stmt("body");
       break;
-    case StmtKind::Return: s.value = optional_value(); break;
+    case StmtKind::Return:
+      s.value = optional_value();
+      break;
     case StmtKind::InlinedCall:
       s.description = r.at("callee").string();
       s.local = r.has("local") ? r.at("local").id(k.locals.size(), "local") : kNone;
@@ -421,23 +459,23 @@ Stmt read_stmt(const Kernel& k, const Reader& r, std::size_t stmt_count) {
         const Reader c = cases.at(i);
         SwitchCase sc;
         sc.value = c.at("value").value_of(t);
-        sc.child = static_cast<std::int32_t>(c.at("child").integer(
-            0, static_cast<std::int64_t>(s.children.size()), "a child index"));
+        sc.child = static_cast<std::int32_t>(
+            c.at("child").integer(0, static_cast<std::int64_t>(s.children.size()), "a child index"));
         s.cases.push_back(sc);
       }
       if (r.has("default"))
-        s.default_child = static_cast<std::int32_t>(r.at("default").integer(
-            0, static_cast<std::int64_t>(s.children.size()), "a child index"));
+        s.default_child = static_cast<std::int32_t>(
+            r.at("default").integer(0, static_cast<std::int64_t>(s.children.size()), "a child index"));
       break;
     }
     case StmtKind::Break:
     case StmtKind::Continue:
-    case StmtKind::Barrier: break;
+    case StmtKind::Barrier:
+      break;
   }
   if (r.has("accesses")) {
     const Reader a = r.at("accesses");
-    for (std::size_t i = 0; i < a.size(); ++i)
-      s.accesses.push_back(a.at(i).id(k.accesses.size(), "access"));
+    for (std::size_t i = 0; i < a.size(); ++i) s.accesses.push_back(a.at(i).id(k.accesses.size(), "access"));
   }
   if (r.has("flops")) {
     const Reader f = r.at("flops");
@@ -480,7 +518,8 @@ MemoryAccess read_access(const Kernel& k, const Reader& r) {
     if (r.has("guard")) a.guard = r.at("guard").id(k.exprs.size(), "expression");
     if (r.has("value")) a.value = r.at("value").id(k.exprs.size(), "expression");
     if (r.has("compare")) a.compare = r.at("compare").id(k.exprs.size(), "expression");
-    if (r.has("atomic")) a.atomic = r.at("atomic").wrap([&] { return atomic_op_from_name(r.at("atomic").string()); });
+    if (r.has("atomic"))
+      a.atomic = r.at("atomic").wrap([&] { return atomic_op_from_name(r.at("atomic").string()); });
   } else {
     a.reason = r.at("reason").string();
   }
@@ -490,7 +529,8 @@ MemoryAccess read_access(const Kernel& k, const Reader& r) {
 
 std::string short_text(const std::string& text) {
   constexpr std::size_t kMost = 300;
-  return text.size() <= kMost ? text : text.substr(0, kMost) + "... (" + std::to_string(text.size()) + " bytes)";
+  return text.size() <= kMost ? text
+                              : text.substr(0, kMost) + "... (" + std::to_string(text.size()) + " bytes)";
 }
 
 // A first pass (sim/json_check) refuses what the DOM parser would accept silently or fail on deep
@@ -499,17 +539,22 @@ std::string short_text(const std::string& text) {
 void check_model_json(const std::string& text) {
   const std::optional<JsonProblem> p = json_problem(text, model_limits::kMaxJsonDepth);
   if (!p) return;
-  const std::string at = "at line " + std::to_string(p->line) + ", column " + std::to_string(p->column) + ": ";
+  const std::string at =
+      "at line " + std::to_string(p->line) + ", column " + std::to_string(p->column) + ": ";
   switch (p->kind) {
     case JsonProblem::Kind::duplicate_key:
-      throw InvalidInput(Diag::model_invalid, "kernel model JSON: the key " + quote_value(p->detail) + " appears twice in one object" +
-                         (p->pointer.empty() ? "" : " (" + p->pointer + ")"));
+      throw InvalidInput(Diag::model_invalid, "kernel model JSON: the key " + quote_value(p->detail) +
+                                                  " appears twice in one object" +
+                                                  (p->pointer.empty() ? "" : " (" + p->pointer + ")"));
     case JsonProblem::Kind::too_deep:
-      throw InvalidInput(Diag::model_invalid, "kernel model JSON: nesting deeper than " + std::to_string(model_limits::kMaxJsonDepth) +
-                         " arrays and objects (a kernel model needs 6)");
+      throw InvalidInput(Diag::model_invalid, "kernel model JSON: nesting deeper than " +
+                                                  std::to_string(model_limits::kMaxJsonDepth) +
+                                                  " arrays and objects (a kernel model needs 6)");
     case JsonProblem::Kind::number_out_of_range:
-      throw InvalidInput(Diag::model_invalid, "kernel model JSON: a number out of range (a double's range is about "
-                         "-1.8e308 to 1.8e308): " + at + p->detail);
+      throw InvalidInput(Diag::model_invalid,
+                         "kernel model JSON: a number out of range (a double's range is about "
+                         "-1.8e308 to 1.8e308): " +
+                             at + p->detail);
     case JsonProblem::Kind::syntax:
       break;
   }
@@ -527,7 +572,8 @@ Json parse_model_json(const std::string& text) {
 
 // Appends a "lines" entry as the lines Clang numbers: an entry that holds a line break (\r\n, \r or
 // \n: a file with CR line ends in a model saved by an earlier warpdiv, whose front-end split at LF
-// alone) is as many lines, a break at its end ending the last one. Statements' line numbers are Clang's, so their text is found on the right line.
+// alone) is as many lines, a break at its end ending the last one. Statements' line numbers are Clang's, so
+// their text is found on the right line.
 void add_lines(std::vector<std::string>& lines, const std::string& entry) {
   std::size_t start = 0;
   while (true) {
@@ -608,19 +654,19 @@ Kernel kernel_from_json(const std::string& text) {
   if (!doc.is_object()) bad("/", "expected an object (got " + got(doc) + ")");
   const Reader format = root.at("format");
   if (format.string() != kModelFormat)
-    bad(format.path(), quote_value(format.string()) + " is not a warpdiv kernel model (expected '" +
-                           kModelFormat + "')");
+    bad(format.path(),
+        quote_value(format.string()) + " is not a warpdiv kernel model (expected '" + kModelFormat + "')");
   const Reader version = root.at("version");
   if (version.json().is_number_integer() && version.json().get<std::int64_t>() == 1)
-    bad(version.path(), "version 1 was saved before the model knew memory accesses (this "
-                        "warpdiv reads version " + std::to_string(kModelVersion) +
-                        "): save it again from its source with --save-model");
+    bad(version.path(),
+        "version 1 was saved before the model knew memory accesses (this "
+        "warpdiv reads version " +
+            std::to_string(kModelVersion) + "): save it again from its source with --save-model");
   // Version 3 added floating types and intrinsics, version 4 the atomics exch, cas (with their
   // "compare"), inc, dec and floating add; a version 2 or 3 model reads the same.
   const auto v = version.json().is_number_integer() ? version.json().get<std::int64_t>() : 0;
   if (!version.json().is_number_integer() || (v != kModelVersion && v != 2 && v != 3))
-    bad(version.path(), "version " + got(version.json()) +
-                            " is not supported (this warpdiv reads version " +
+    bad(version.path(), "version " + got(version.json()) + " is not supported (this warpdiv reads version " +
                             std::to_string(kModelVersion) + ")");
   const Reader r = root.at("kernel");
   Kernel k;
@@ -650,7 +696,8 @@ Kernel kernel_from_json(const std::string& text) {
     if (param.scalar) param.type = p.at("type").type();
     if (p.has("spelling")) param.type_spelling = p.at("spelling").string();
     if (p.has("element_bytes"))
-      param.element_bytes = static_cast<std::uint64_t>(p.at("element_bytes").integer(1, std::int64_t{1} << 40));
+      param.element_bytes =
+          static_cast<std::uint64_t>(p.at("element_bytes").integer(1, std::int64_t{1} << 40));
     if (p.has("element_type")) param.element_type = p.at("element_type").string();
     if (p.has("floating")) {
       const Reader f = p.at("floating");
@@ -660,8 +707,8 @@ Kernel kernel_from_json(const std::string& text) {
                           std::to_string(param.floating) + ")");
     }
     if (!param.name.empty() && !parameter_names.insert(param.name).second)
-      bad(p.at("name").path(), "a second parameter named " + quote_value(param.name) +
-                                     " (parameter names are unique)");
+      bad(p.at("name").path(),
+          "a second parameter named " + quote_value(param.name) + " (parameter names are unique)");
     k.parameters.push_back(param);
   }
   const Reader locals = r.at("locals");
@@ -679,8 +726,7 @@ Kernel kernel_from_json(const std::string& text) {
   const Reader bases = r.at("bases");
   for (std::size_t i = 0; i < bases.size(); ++i) k.bases.push_back(read_base(k, bases.at(i)));
   const Reader accesses = r.at("accesses");
-  for (std::size_t i = 0; i < accesses.size(); ++i)
-    k.accesses.push_back(read_access(k, accesses.at(i)));
+  for (std::size_t i = 0; i < accesses.size(); ++i) k.accesses.push_back(read_access(k, accesses.at(i)));
   const Reader stmts = r.at("stmts");
   const std::size_t stmt_count = stmts.size();
   for (std::size_t i = 0; i < stmt_count; ++i) k.stmts.push_back(read_stmt(k, stmts.at(i), stmt_count));

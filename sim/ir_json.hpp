@@ -16,7 +16,8 @@
 namespace warpdiv::sim::ir {
 
 constexpr const char* kModelFormat = "warpdiv-kernel-model";
-constexpr int kModelVersion = 4;  // 3: floating types and intrinsics; 4: exch, cas, inc, dec, float add (2, 3 read too)
+constexpr int kModelVersion =
+    4;  // 3: floating types and intrinsics; 4: exch, cas, inc, dec, float add (2, 3 read too)
 
 /// The kernel as JSON text (2-space indented, ending in a newline).
 std::string to_json(const Kernel& kernel);

@@ -20,7 +20,6 @@ std::uint64_t hash_of(const std::int64_t* delta, int lanes) {
   return h;
 }
 
-
 }  // namespace
 
 ValueRange range_of(ScalarType type) {
@@ -31,7 +30,8 @@ LanePattern* PatternStore::intern(const std::int64_t* delta) {
   const std::uint64_t h = hash_of(delta, lanes_);
   const auto range = index_.equal_range(h);
   for (auto it = range.first; it != range.second; ++it)
-    if (std::memcmp(it->second->delta.data(), delta, sizeof(std::int64_t) * static_cast<std::size_t>(lanes_)) == 0)
+    if (std::memcmp(it->second->delta.data(), delta,
+                    sizeof(std::int64_t) * static_cast<std::size_t>(lanes_)) == 0)
       return it->second;
   LanePattern& p = patterns_.emplace_back();
   std::copy(delta, delta + lanes_, p.delta.begin());
@@ -185,7 +185,8 @@ struct Builder {
   // The leaf's slot (added on first sight), or -1 when there are too many.
   int leaf(AffineLeaf::Kind kind, std::int32_t index, ScalarType type) {
     for (int i = 0; i < out.leaves; ++i)
-      if (out.leaf[static_cast<std::size_t>(i)].kind == kind && out.leaf[static_cast<std::size_t>(i)].index == index)
+      if (out.leaf[static_cast<std::size_t>(i)].kind == kind &&
+          out.leaf[static_cast<std::size_t>(i)].index == index)
         return i;
     if (out.leaves == kAffineLeaves) return -1;
     const auto i = static_cast<std::size_t>(out.leaves++);
@@ -233,7 +234,8 @@ struct Builder {
     const Expr& e = kernel.exprs[static_cast<std::size_t>(id)];
     if (is_floating(e.type)) return false;  // floating values: lane by lane
     switch (e.kind) {
-      case ExprKind::Constant: return constant(e.type, e.constant, f);
+      case ExprKind::Constant:
+        return constant(e.type, e.constant, f);
       case ExprKind::Param:
         if (!kernel.parameters[static_cast<std::size_t>(e.index)].scalar ||
             static_cast<std::size_t>(e.index) >= arguments.size())
@@ -265,7 +267,8 @@ struct Builder {
         check(f, e.type);
         return true;
       case ExprKind::Binary: {
-        if (e.binary_op != BinaryOp::Add && e.binary_op != BinaryOp::Sub && e.binary_op != BinaryOp::Mul) return false;
+        if (e.binary_op != BinaryOp::Add && e.binary_op != BinaryOp::Sub && e.binary_op != BinaryOp::Mul)
+          return false;
         LinearForm a, b;
         if (!form(e.operands[0], a, depth + 1) || !form(e.operands[1], b, depth + 1)) return false;
         f = LinearForm{};
@@ -291,7 +294,8 @@ struct Builder {
         check(f, e.type);
         return true;
       }
-      default: return false;
+      default:
+        return false;
     }
   }
 };

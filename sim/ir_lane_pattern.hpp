@@ -34,14 +34,14 @@ constexpr int kPatternResidues = 128;
 
 struct LanePattern {
   std::array<std::int64_t, kMaxLanes> delta{};  // [lane], lowest 0
-  std::int64_t max = 0;                           // highest delta
+  std::int64_t max = 0;                         // highest delta
 
   /// One access's figures at this pattern, for one set of participating lanes and one width.
   struct Counts {
     LaneMask mask = 0;
     int width = 0;
     bool shared = false;
-    bool load = false;  // shared: a load, whose lanes may pair up (sim/ir_memory.hpp)
+    bool load = false;                     // shared: a load, whose lanes may pair up (sim/ir_memory.hpp)
     std::int64_t lowest = 0, highest = 0;  // of the participating lanes' deltas
     std::uint64_t bits = 0;                // their OR (alignment)
     std::array<std::int32_t, kPatternResidues> count;   // sectors or wavefronts; -1 not yet
@@ -51,10 +51,10 @@ struct LanePattern {
 
   /// Derived patterns (scaled, summed) already made from this one.
   struct Derived {
-    std::int64_t by = 0;                  // scale factor (with == nullptr)
-    const LanePattern* with = nullptr;    // the other summand
+    std::int64_t by = 0;                // scale factor (with == nullptr)
+    const LanePattern* with = nullptr;  // the other summand
     LanePattern* result = nullptr;
-    std::int64_t shift = 0;               // lowest lane of the raw result (added to the base)
+    std::int64_t shift = 0;  // lowest lane of the raw result (added to the base)
   };
   std::vector<Derived> derived;
 };
@@ -106,7 +106,7 @@ constexpr int kAffineLeaves = 4;
 struct AffineLeaf {
   enum class Kind : std::uint8_t { Local, ThreadIndex, BlockIndex };
   Kind kind = Kind::Local;
-  std::int32_t index = 0;           // LocalId, or dimension 0 .. 2
+  std::int32_t index = 0;  // LocalId, or dimension 0 .. 2
   ScalarType type = ScalarType::I32;
 };
 

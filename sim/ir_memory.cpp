@@ -8,8 +8,8 @@
 namespace warpdiv::sim::ir {
 
 bool operator==(const AccessCounts& a, const AccessCounts& b) {
-  return a.requests == b.requests && a.lanes == b.lanes && a.bytes == b.bytes &&
-         a.sectors == b.sectors && a.wavefronts == b.wavefronts && a.conflicts == b.conflicts;
+  return a.requests == b.requests && a.lanes == b.lanes && a.bytes == b.bytes && a.sectors == b.sectors &&
+         a.wavefronts == b.wavefronts && a.conflicts == b.conflicts;
 }
 
 AccessCounts& operator+=(AccessCounts& a, const AccessCounts& b) {
@@ -26,8 +26,8 @@ namespace {
 
 // Bitmaps over a window of sectors (words) from the lowest one: most requests span few, so a
 // lane's sector is one bit set, and the distinct ones are counted with popcounts (no search).
-constexpr std::int64_t kSectorWindow = 256;   // 8 KiB of addresses
-constexpr std::int64_t kWordWindow = 2048;    // 8 KiB of addresses
+constexpr std::int64_t kSectorWindow = 256;                    // 8 KiB of addresses
+constexpr std::int64_t kWordWindow = 2048;                     // 8 KiB of addresses
 constexpr std::int64_t kGatherWindow = std::int64_t{1} << 20;  // sectors: 32 MiB of addresses
 
 // The general count (any span: a gather): a lane's sector is often its neighbour's, else looked
@@ -82,10 +82,12 @@ __attribute__((always_inline)) inline AddressSpan prefix_span_body(const std::in
 
 // Lanes l-1 and l in different sectors, for l in 1 .. count-1 (x >> 5 == y >> 5 when x ^ y has
 // no bit above the fifth).
-__attribute__((always_inline)) inline int sector_changes_body(const std::int64_t* a, int count, std::int64_t shift) {
+__attribute__((always_inline)) inline int sector_changes_body(const std::int64_t* a, int count,
+                                                              std::int64_t shift) {
   int changes = 0;
   for (int l = 1; l < count; ++l)
-    changes += ((static_cast<std::uint64_t>(a[l] + shift) ^ static_cast<std::uint64_t>(a[l - 1] + shift)) >> 5) != 0;
+    changes +=
+        ((static_cast<std::uint64_t>(a[l] + shift) ^ static_cast<std::uint64_t>(a[l - 1] + shift)) >> 5) != 0;
   return changes;
 }
 
@@ -93,7 +95,8 @@ __attribute__((target("avx2"))) AddressSpan prefix_span_avx2(const std::int64_t*
   return prefix_span_body(a, count);
 }
 AddressSpan prefix_span_plain(const std::int64_t* a, int count) { return prefix_span_body(a, count); }
-__attribute__((target("avx2"))) int sector_changes_avx2(const std::int64_t* a, int count, std::int64_t shift) {
+__attribute__((target("avx2"))) int sector_changes_avx2(const std::int64_t* a, int count,
+                                                        std::int64_t shift) {
   return sector_changes_body(a, count, shift);
 }
 int sector_changes_plain(const std::int64_t* a, int count, std::int64_t shift) {
@@ -143,9 +146,10 @@ int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width
   const std::int64_t first = (span.lowest + shift) >> 5;
   // No lane's bytes cross a sector boundary when every address (moved by `shift`) is a multiple
   // of a width that divides 32: a lane touches the one sector of its address.
-  const bool whole = width <= 32 && (32 % width) == 0 &&
-                     ((span.bits | static_cast<std::uint64_t>(shift)) & static_cast<std::uint64_t>(width - 1)) == 0;
-  if (whole && span.sorted) {  // non-decreasing sectors: count the changes
+  const bool whole =
+      width <= 32 && (32 % width) == 0 &&
+      ((span.bits | static_cast<std::uint64_t>(shift)) & static_cast<std::uint64_t>(width - 1)) == 0;
+  if (whole && span.sorted) {        // non-decreasing sectors: count the changes
     if ((mask & (mask + 1)) == 0) {  // lanes 0 .. n-1
       const int count = 64 - __builtin_clzll(mask);
       return 1 + (has_avx2() ? sector_changes_avx2(addresses, count, shift)
@@ -160,7 +164,8 @@ int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width
     }
     return distinct;
   }
-  const std::uint64_t spread = static_cast<std::uint64_t>(span.highest) - static_cast<std::uint64_t>(span.lowest);
+  const std::uint64_t spread =
+      static_cast<std::uint64_t>(span.highest) - static_cast<std::uint64_t>(span.lowest);
   if (whole && spread < 64 * 32 - 32) {  // the sectors within 64 of the first: one word of bits
     std::uint64_t bits = 0;
     for (std::uint64_t m = mask; m != 0; m &= m - 1)
@@ -195,7 +200,8 @@ int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width
       word |= bit;
     }
     for (std::uint64_t m = mask; m != 0; m &= m - 1)
-      bitmap[static_cast<std::size_t>(static_cast<std::uint64_t>(((addresses[__builtin_ctzll(m)] + shift) >> 5) - first) >> 6)] = 0;
+      bitmap[static_cast<std::size_t>(
+          static_cast<std::uint64_t>(((addresses[__builtin_ctzll(m)] + shift) >> 5) - first) >> 6)] = 0;
     return distinct;
   }
   return whole ? sectors_by_search<true>(addresses, mask, width, shift)
@@ -216,7 +222,8 @@ int phase_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int widt
   int most = 0;
   // Addresses non-decreasing and multiples of the width (moved by `shift`, a multiple too): the
   // lanes' words come in non-decreasing order, a repeated word right after itself.
-  if (span.sorted && ((span.bits | static_cast<std::uint64_t>(shift)) & static_cast<std::uint64_t>(width - 1)) == 0) {
+  if (span.sorted &&
+      ((span.bits | static_cast<std::uint64_t>(shift)) & static_cast<std::uint64_t>(width - 1)) == 0) {
     // (Two lanes' words are then the same or apart: a lane whose first word is its
     // predecessor's asks for the same words.)
     std::int64_t previous = lowest - 1;
@@ -241,7 +248,8 @@ int phase_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int widt
     }
     for (std::size_t i = 0; i < used; ++i)
       for (std::uint64_t b = bits[i]; b != 0; b &= b - 1) {
-        const auto bank = static_cast<std::size_t>((lowest + static_cast<std::int64_t>(i * 64) + __builtin_ctzll(b)) & 31);
+        const auto bank =
+            static_cast<std::size_t>((lowest + static_cast<std::int64_t>(i * 64) + __builtin_ctzll(b)) & 31);
         most = std::max(most, ++per_bank[bank]);
       }
     return most;

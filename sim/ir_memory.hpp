@@ -87,8 +87,8 @@ int sectors_touched(const std::int64_t* addresses, std::uint64_t mask, int width
 /// file; `load`: a load, whose lanes may pair up); `phases`, when
 /// given, receives the number of phases with a participating lane (the wavefronts without
 /// conflicts).
-int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width,
-                      int* phases = nullptr, std::int64_t shift = 0, bool load = false);
+int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width, int* phases = nullptr,
+                      std::int64_t shift = 0, bool load = false);
 /// shared_wavefronts() with the lanes' span already known (address_span(addresses, mask)).
 int shared_wavefronts(const std::int64_t* addresses, std::uint64_t mask, int width, int* phases,
                       std::int64_t shift, const AddressSpan& span, bool load = false);

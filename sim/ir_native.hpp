@@ -62,7 +62,8 @@ constexpr std::uint64_t kNativeAbi =
     (sizeof(Program) + 3 * sizeof(Tally) + 7 * sizeof(CompiledAccess) + 11 * sizeof(WarpThreads) +
      13 * sizeof(Kernel) + 17 * sizeof(Expr) + 19 * sizeof(Stmt) + 23 * sizeof(MemoryAccess) +
      29 * sizeof(StatementMemory) + 31 * sizeof(Launch) + 37 * sizeof(ReplayOptions) +
-     41 * sizeof(StatementCounts) + 43 * sizeof(AccessCounts) + 47 * sizeof(BaseExtent)) * 7919;
+     41 * sizeof(StatementCounts) + 43 * sizeof(AccessCounts) + 47 * sizeof(BaseExtent)) *
+        7919;
 
 /// Installs the compiler replay() uses (null: none, the interpreter alone). jit/ calls it.
 void set_native_compiler(NativeCompiler compiler);

@@ -11,20 +11,26 @@ namespace {
 template <BinaryOp OP>
 BinaryFn binary_for_type(ScalarType type) {
   switch (type) {
-    case ScalarType::I32: return &binary<OP, ScalarType::I32>;
-    case ScalarType::U32: return &binary<OP, ScalarType::U32>;
-    case ScalarType::I64: return &binary<OP, ScalarType::I64>;
-    case ScalarType::U64: return &binary<OP, ScalarType::U64>;
+    case ScalarType::I32:
+      return &binary<OP, ScalarType::I32>;
+    case ScalarType::U32:
+      return &binary<OP, ScalarType::U32>;
+    case ScalarType::I64:
+      return &binary<OP, ScalarType::I64>;
+    case ScalarType::U64:
+      return &binary<OP, ScalarType::U64>;
     case ScalarType::F32:
       if constexpr (floating_operator(OP)) return &binary<OP, ScalarType::F32>;
       break;
     case ScalarType::F64:
       if constexpr (floating_operator(OP)) return &binary<OP, ScalarType::F64>;
       break;
-    default: break;
+    default:
+      break;
   }
-  throw InvalidInput(Diag::model_invalid, "operator " + name(OP) + " on " + name(type) + " (allowed: int32, uint32, int64, uint64" +
-                     (floating_operator(OP) ? ", float32, float64)" : ")"));
+  throw InvalidInput(Diag::model_invalid, "operator " + name(OP) + " on " + name(type) +
+                                              " (allowed: int32, uint32, int64, uint64" +
+                                              (floating_operator(OP) ? ", float32, float64)" : ")"));
 }
 
 template <UnaryOp OP>
@@ -34,14 +40,19 @@ UnaryFn unary_for_promoted(ScalarType type) {
     if (type == ScalarType::F64) return &unary<OP, ScalarType::F64>;
   }
   switch (type) {
-    case ScalarType::I32: return &unary<OP, ScalarType::I32>;
-    case ScalarType::U32: return &unary<OP, ScalarType::U32>;
-    case ScalarType::I64: return &unary<OP, ScalarType::I64>;
-    case ScalarType::U64: return &unary<OP, ScalarType::U64>;
-    default: break;
+    case ScalarType::I32:
+      return &unary<OP, ScalarType::I32>;
+    case ScalarType::U32:
+      return &unary<OP, ScalarType::U32>;
+    case ScalarType::I64:
+      return &unary<OP, ScalarType::I64>;
+    case ScalarType::U64:
+      return &unary<OP, ScalarType::U64>;
+    default:
+      break;
   }
   throw InvalidInput(Diag::model_invalid, "operator " + name(OP) + " on " + name(type) +
-                     " (allowed: int32, uint32, int64, uint64)");
+                                              " (allowed: int32, uint32, int64, uint64)");
 }
 
 template <UnaryOp OP>
@@ -58,7 +69,8 @@ UnaryFn unary_for_type(ScalarType type) {
 BinaryFn binary_fn(BinaryOp op, ScalarType type) {
   switch (op) {
 #define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) \
-  case BinaryOp::Enum: return binary_for_type<BinaryOp::Enum>(type);
+  case BinaryOp::Enum:                                            \
+    return binary_for_type<BinaryOp::Enum>(type);
 #include "sim/ir_ops.def"
   }
   throw InvalidInput(Diag::model_invalid, "unknown binary operator");
@@ -67,7 +79,8 @@ BinaryFn binary_fn(BinaryOp op, ScalarType type) {
 UnaryFn unary_fn(UnaryOp op, ScalarType type) {
   switch (op) {
 #define WARPDIV_UNARY_OP(Enum, spelling, operands, fault) \
-  case UnaryOp::Enum: return unary_for_type<UnaryOp::Enum>(type);
+  case UnaryOp::Enum:                                     \
+    return unary_for_type<UnaryOp::Enum>(type);
 #include "sim/ir_ops.def"
   }
   throw InvalidInput(Diag::model_invalid, "unknown unary operator");
@@ -86,7 +99,8 @@ std::string describe_fault(BinaryOp op, ScalarType type, std::uint64_t a, std::u
       if (static_cast<std::int64_t>(a) < 0) return "left shift of a negative value" + where;
       return "left shift overflow" + where;
     case FaultRule::SignedOverflow:
-    case FaultRule::None: break;
+    case FaultRule::None:
+      break;
   }
   return "signed overflow" + where;
 }
@@ -98,7 +112,8 @@ template <typename F>
 std::uint64_t with_type(ScalarType t, F&& f) {
   switch (t) {
 #define WARPDIV_SCALAR_TYPE(T) \
-  case ScalarType::T: return f(std::integral_constant<ScalarType, ScalarType::T>{});
+  case ScalarType::T:          \
+    return f(std::integral_constant<ScalarType, ScalarType::T>{});
     WARPDIV_SCALAR_TYPES
 #undef WARPDIV_SCALAR_TYPE
   }
@@ -109,7 +124,8 @@ std::uint64_t with_type(ScalarType t, F&& f) {
 
 std::uint64_t convert(ScalarType from, ScalarType to, std::uint64_t bits, bool& fault) {
   return with_type(from, [&](auto f) {
-    return with_type(to, [&](auto t) { return convert_to<decltype(f)::value, decltype(t)::value>(bits, fault); });
+    return with_type(to,
+                     [&](auto t) { return convert_to<decltype(f)::value, decltype(t)::value>(bits, fault); });
   });
 }
 
@@ -123,7 +139,8 @@ std::uint64_t intrinsic(Intrinsic which, ScalarType type, std::uint64_t a, std::
     constexpr ScalarType T = decltype(t)::value;
     switch (which) {
 #define WARPDIV_INTRINSIC(Enum, name, operands, flops) \
-  case Intrinsic::Enum: return intrinsic_of<Intrinsic::Enum, T>(a, b, c);
+  case Intrinsic::Enum:                                \
+    return intrinsic_of<Intrinsic::Enum, T>(a, b, c);
 #include "sim/ir_ops.def"
     }
     return 0;

@@ -18,20 +18,31 @@
 namespace warpdiv::sim::ir::ops {
 
 /// Every ScalarType, for X-macros: #define WARPDIV_SCALAR_TYPE(T) ..., then WARPDIV_SCALAR_TYPES.
-#define WARPDIV_SCALAR_TYPES                                                                     \
-  WARPDIV_SCALAR_TYPE(Bool) WARPDIV_SCALAR_TYPE(I8) WARPDIV_SCALAR_TYPE(U8) WARPDIV_SCALAR_TYPE(I16) \
-  WARPDIV_SCALAR_TYPE(U16) WARPDIV_SCALAR_TYPE(I32) WARPDIV_SCALAR_TYPE(U32) WARPDIV_SCALAR_TYPE(I64) \
-  WARPDIV_SCALAR_TYPE(U64) WARPDIV_SCALAR_TYPE(F32) WARPDIV_SCALAR_TYPE(F64)
+// clang-format off
+#define WARPDIV_SCALAR_TYPES \
+  WARPDIV_SCALAR_TYPE(Bool) \
+  WARPDIV_SCALAR_TYPE(I8) \
+  WARPDIV_SCALAR_TYPE(U8) \
+  WARPDIV_SCALAR_TYPE(I16) \
+  WARPDIV_SCALAR_TYPE(U16) \
+  WARPDIV_SCALAR_TYPE(I32) \
+  WARPDIV_SCALAR_TYPE(U32) \
+  WARPDIV_SCALAR_TYPE(I64) \
+  WARPDIV_SCALAR_TYPE(U64) \
+  WARPDIV_SCALAR_TYPE(F32) \
+  WARPDIV_SCALAR_TYPE(F64)
+// clang-format on
 
 template <ScalarType T>
-constexpr bool kSigned = T == ScalarType::I8 || T == ScalarType::I16 || T == ScalarType::I32 || T == ScalarType::I64;
+constexpr bool kSigned =
+    T == ScalarType::I8 || T == ScalarType::I16 || T == ScalarType::I32 || T == ScalarType::I64;
 /// The bits of T's values (1 for bool).
 template <ScalarType T>
-constexpr int kBits = T == ScalarType::Bool                            ? 1
-                      : T == ScalarType::I8 || T == ScalarType::U8   ? 8
-                      : T == ScalarType::I16 || T == ScalarType::U16 ? 16
+constexpr int kBits = T == ScalarType::Bool                                                  ? 1
+                      : T == ScalarType::I8 || T == ScalarType::U8                           ? 8
+                      : T == ScalarType::I16 || T == ScalarType::U16                         ? 16
                       : T == ScalarType::I32 || T == ScalarType::U32 || T == ScalarType::F32 ? 32
-                                                                      : 64;
+                                                                                             : 64;
 /// The width C's operators compute in for promoted T (32 or 64).
 template <ScalarType T>
 constexpr int kWidth = kBits<T> == 32 ? 32 : 64;
@@ -50,7 +61,7 @@ constexpr std::uint64_t wrap(std::uint64_t bits) {
     constexpr int unused = 64 - kBits<T>;
     return static_cast<std::uint64_t>(static_cast<std::int64_t>(bits << unused) >> unused);
   } else {
-    return bits & ((std::uint64_t{1} << kBits<T>) - 1);
+    return bits & ((std::uint64_t{1} << kBits<T>)-1);
   }
 }
 
@@ -104,7 +115,8 @@ inline std::uint64_t floating_binary(std::uint64_t a, std::uint64_t b) {
 constexpr bool floating_operator(BinaryOp op) {
   switch (op) {
 #define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) \
-  case BinaryOp::Enum: return OperandClass::operands != OperandClass::Integer;
+  case BinaryOp::Enum:                                            \
+    return OperandClass::operands != OperandClass::Integer;
 #include "sim/ir_ops.def"
   }
   return false;
@@ -124,7 +136,8 @@ inline std::uint64_t binary(std::uint64_t a, std::uint64_t b, bool& fault) {
   } else if constexpr (OP == BinaryOp::Add || OP == BinaryOp::Sub || OP == BinaryOp::Mul) {
     if constexpr (W == 32 && S && OP == BinaryOp::Mul) {
       // Exact in 64 bits: |a|, |b| <= 2^31.
-      const std::int64_t r = std::int64_t{static_cast<std::int32_t>(a)} * std::int64_t{static_cast<std::int32_t>(b)};
+      const std::int64_t r =
+          std::int64_t{static_cast<std::int32_t>(a)} * std::int64_t{static_cast<std::int32_t>(b)};
       fault |= r != std::int64_t{static_cast<std::int32_t>(r)};
       return u64(r);
     } else if constexpr (W == 32 && S) {
@@ -154,8 +167,10 @@ inline std::uint64_t binary(std::uint64_t a, std::uint64_t b, bool& fault) {
     if constexpr (S) bad |= a == kMinBits<T> && b == ~std::uint64_t{0};
     fault |= bad;
     const std::uint64_t d = bad ? 1 : b;
-    if constexpr (S) return u64(OP == BinaryOp::Div ? s64(a) / s64(d) : s64(a) % s64(d));
-    else return OP == BinaryOp::Div ? a / d : a % d;
+    if constexpr (S)
+      return u64(OP == BinaryOp::Div ? s64(a) / s64(d) : s64(a) % s64(d));
+    else
+      return OP == BinaryOp::Div ? a / d : a % d;
   } else if constexpr (OP == BinaryOp::Shl || OP == BinaryOp::Shr) {
     const bool bad_amount = b >= static_cast<std::uint64_t>(W);
     const unsigned s = bad_amount ? 0u : static_cast<unsigned>(b);
@@ -168,8 +183,10 @@ inline std::uint64_t binary(std::uint64_t a, std::uint64_t b, bool& fault) {
       }
       return wrap<T>(a << s);
     } else {
-      if constexpr (S) return u64(s64(a) >> s);  // arithmetic, as GCC, Clang and nvcc define it
-      else return a >> s;
+      if constexpr (S)
+        return u64(s64(a) >> s);  // arithmetic, as GCC, Clang and nvcc define it
+      else
+        return a >> s;
     }
   } else if constexpr (OP == BinaryOp::BitAnd) {
     return a & b;
@@ -181,11 +198,19 @@ inline std::uint64_t binary(std::uint64_t a, std::uint64_t b, bool& fault) {
     // Comparisons: 0 or 1.
     if constexpr (S) {
       const std::int64_t x = s64(a), y = s64(b);
-      return OP == BinaryOp::Lt ? x < y : OP == BinaryOp::Le ? x <= y : OP == BinaryOp::Gt ? x > y
-           : OP == BinaryOp::Ge ? x >= y : OP == BinaryOp::Eq ? x == y : x != y;
+      return OP == BinaryOp::Lt   ? x < y
+             : OP == BinaryOp::Le ? x <= y
+             : OP == BinaryOp::Gt ? x > y
+             : OP == BinaryOp::Ge ? x >= y
+             : OP == BinaryOp::Eq ? x == y
+                                  : x != y;
     } else {
-      return OP == BinaryOp::Lt ? a < b : OP == BinaryOp::Le ? a <= b : OP == BinaryOp::Gt ? a > b
-           : OP == BinaryOp::Ge ? a >= b : OP == BinaryOp::Eq ? a == b : a != b;
+      return OP == BinaryOp::Lt   ? a < b
+             : OP == BinaryOp::Le ? a <= b
+             : OP == BinaryOp::Gt ? a > b
+             : OP == BinaryOp::Ge ? a >= b
+             : OP == BinaryOp::Eq ? a == b
+                                  : a != b;
     }
   }
 }
@@ -221,9 +246,12 @@ template <ScalarType From, ScalarType To>
 inline std::uint64_t convert_to(std::uint64_t bits, bool& fault) {
   if constexpr (kFloating<To>) {
     using F = FloatOf<To>;
-    if constexpr (kFloating<From>) return from_float<To>(static_cast<F>(to_float<From>(bits)));
-    else if constexpr (kSigned<From>) return from_float<To>(static_cast<F>(s64(bits)));
-    else return from_float<To>(static_cast<F>(bits));
+    if constexpr (kFloating<From>)
+      return from_float<To>(static_cast<F>(to_float<From>(bits)));
+    else if constexpr (kSigned<From>)
+      return from_float<To>(static_cast<F>(s64(bits)));
+    else
+      return from_float<To>(static_cast<F>(bits));
   } else if constexpr (!kFloating<From>) {
     return wrap<To>(bits);
   } else if constexpr (To == ScalarType::Bool) {
@@ -232,13 +260,16 @@ inline std::uint64_t convert_to(std::uint64_t bits, bool& fault) {
     // Defined where the truncation t fits: low <= t < high, both powers of two (exact).
     using F = FloatOf<From>;
     const F t = std::trunc(to_float<From>(bits));
-    constexpr F high = kSigned<To> ? F(std::uint64_t{1} << (kBits<To> - 1)) : F(2) * F(std::uint64_t{1} << (kBits<To> - 1));
+    constexpr F high =
+        kSigned<To> ? F(std::uint64_t{1} << (kBits<To> - 1)) : F(2) * F(std::uint64_t{1} << (kBits<To> - 1));
     constexpr F low = kSigned<To> ? -high : F(0);
     const bool fits = t >= low && t < high;
     fault |= !fits;
     const F safe = fits ? t : F(0);
-    if constexpr (kSigned<To>) return wrap<To>(u64(static_cast<std::int64_t>(safe)));
-    else return wrap<To>(static_cast<std::uint64_t>(safe));
+    if constexpr (kSigned<To>)
+      return wrap<To>(u64(static_cast<std::int64_t>(safe)));
+    else
+      return wrap<To>(static_cast<std::uint64_t>(safe));
   }
 }
 
@@ -281,12 +312,16 @@ inline std::uint32_t flush_subnormal(std::uint32_t bits) {
 /// inputs and results to sign-preserving zero on global memory and keeps them on shared memory;
 /// atom.add.f64 keeps them (PTX ISA, "Parallel Synchronization and Communication Instructions:
 /// atom").
-inline std::uint64_t atomic_float_add(ScalarType type, std::uint64_t old, std::uint64_t x, AddressSpace space) {
-  if (type == ScalarType::F64) return from_float<ScalarType::F64>(to_float<ScalarType::F64>(old) + to_float<ScalarType::F64>(x));
-  if (space != AddressSpace::Global) return from_float<ScalarType::F32>(to_float<ScalarType::F32>(old) + to_float<ScalarType::F32>(x));
+inline std::uint64_t atomic_float_add(ScalarType type, std::uint64_t old, std::uint64_t x,
+                                      AddressSpace space) {
+  if (type == ScalarType::F64)
+    return from_float<ScalarType::F64>(to_float<ScalarType::F64>(old) + to_float<ScalarType::F64>(x));
+  if (space != AddressSpace::Global)
+    return from_float<ScalarType::F32>(to_float<ScalarType::F32>(old) + to_float<ScalarType::F32>(x));
   const std::uint64_t a = flush_subnormal(static_cast<std::uint32_t>(old));
   const std::uint64_t b = flush_subnormal(static_cast<std::uint32_t>(x));
-  return flush_subnormal(static_cast<std::uint32_t>(from_float<ScalarType::F32>(to_float<ScalarType::F32>(a) + to_float<ScalarType::F32>(b))));
+  return flush_subnormal(static_cast<std::uint32_t>(
+      from_float<ScalarType::F32>(to_float<ScalarType::F32>(a) + to_float<ScalarType::F32>(b))));
 }
 
 /// The element after an atomic of `op` (AtomicOp; Other leaves it) with operand x on `old`, both
@@ -300,21 +335,34 @@ inline std::uint64_t atomic(AtomicOp op, ScalarType type, int bytes, std::uint64
   x &= mask;
   compare &= mask;
   const auto as_signed = [&](std::uint64_t v) {
-    return bits == 64 ? static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v << (64 - bits)) >> (64 - bits);
+    return bits == 64 ? static_cast<std::int64_t>(v)
+                      : static_cast<std::int64_t>(v << (64 - bits)) >> (64 - bits);
   };
   switch (op) {
-    case AtomicOp::Add: return is_floating(type) ? atomic_float_add(type, old, x, space) : (old + x) & mask;
-    case AtomicOp::Sub: return (old - x) & mask;
-    case AtomicOp::And: return old & x;
-    case AtomicOp::Or: return old | x;
-    case AtomicOp::Xor: return old ^ x;
-    case AtomicOp::Min: return (is_signed(type) ? as_signed(x) < as_signed(old) : x < old) ? x : old;
-    case AtomicOp::Max: return (is_signed(type) ? as_signed(x) > as_signed(old) : x > old) ? x : old;
-    case AtomicOp::Exch: return x;
-    case AtomicOp::Cas: return old == compare ? x : old;
-    case AtomicOp::Inc: return old >= x ? 0 : (old + 1) & mask;
-    case AtomicOp::Dec: return old == 0 || old > x ? x : old - 1;
-    case AtomicOp::Other: break;
+    case AtomicOp::Add:
+      return is_floating(type) ? atomic_float_add(type, old, x, space) : (old + x) & mask;
+    case AtomicOp::Sub:
+      return (old - x) & mask;
+    case AtomicOp::And:
+      return old & x;
+    case AtomicOp::Or:
+      return old | x;
+    case AtomicOp::Xor:
+      return old ^ x;
+    case AtomicOp::Min:
+      return (is_signed(type) ? as_signed(x) < as_signed(old) : x < old) ? x : old;
+    case AtomicOp::Max:
+      return (is_signed(type) ? as_signed(x) > as_signed(old) : x > old) ? x : old;
+    case AtomicOp::Exch:
+      return x;
+    case AtomicOp::Cas:
+      return old == compare ? x : old;
+    case AtomicOp::Inc:
+      return old >= x ? 0 : (old + 1) & mask;
+    case AtomicOp::Dec:
+      return old == 0 || old > x ? x : old - 1;
+    case AtomicOp::Other:
+      break;
   }
   return old;
 }

@@ -12,14 +12,14 @@
 namespace warpdiv::sim::ir {
 namespace {
 
-using detail::Wide;
 using detail::type_max;
 using detail::type_min;
+using detail::Wide;
 
-constexpr std::uint64_t kMaxSteps = 4096;          // statements a probe runs, skipped iterations apart
-constexpr std::uint64_t kConcreteIterations = 8;   // iterations run one by one before a skip
-constexpr std::uint64_t kSkipFrom = 1024;          // trip counts from which the middle is skipped
-constexpr std::uint64_t kFewWarps = 1 << 16;       // launches the probes leave to the replay
+constexpr std::uint64_t kMaxSteps = 4096;         // statements a probe runs, skipped iterations apart
+constexpr std::uint64_t kConcreteIterations = 8;  // iterations run one by one before a skip
+constexpr std::uint64_t kSkipFrom = 1024;         // trip counts from which the middle is skipped
+constexpr std::uint64_t kFewWarps = 1 << 16;      // launches the probes leave to the replay
 
 /// a x b and a + b, at most kMaxCount: nested loops' products may pass 2^128, and a lower bound
 /// stays one.
@@ -40,9 +40,9 @@ std::string dim3_text(std::uint64_t x, std::uint64_t y, std::uint64_t z) {
 struct CountedLoop {
   LocalId var = kNone;
   Wide step = 0;
-  ExprId bound = kNone;   // loop-invariant
+  ExprId bound = kNone;          // loop-invariant
   BinaryOp stay = BinaryOp::Lt;  // var stay bound keeps the loop going
-  bool at_least = false;  // breaks on the exit condition: the count is a lower bound only
+  bool at_least = false;         // breaks on the exit condition: the count is a lower bound only
 };
 
 /// The warp-statement evaluations every iteration of the loop `s` but its last makes at least:
@@ -67,7 +67,12 @@ class Probe {
   Probe(const Kernel& k, const Launch& l, const std::vector<ExprId>& origins,
         std::map<StmtId, std::optional<CountedLoop>>& shapes, const std::vector<bool>* compressed, Dim3 block,
         std::uint64_t thread)
-      : k_(k), l_(l), origins_(origins), shapes_(shapes), compressed_(compressed), block_(block),
+      : k_(k),
+        l_(l),
+        origins_(origins),
+        shapes_(shapes),
+        compressed_(compressed),
+        block_(block),
         locals_(k.locals.size()) {
     thread_ = {static_cast<std::uint32_t>(thread % l.block.x),
                static_cast<std::uint32_t>(thread / l.block.x % l.block.y),
@@ -84,7 +89,7 @@ class Probe {
   Count evaluations = 0;
   std::optional<Fault> fault;          // in a value: the thread stops there, as the replay does
   std::optional<Fault> address_fault;  // the first in an access's address
-  StmtId longest = kNone;  // the loop of most skipped iterations
+  StmtId longest = kNone;              // the loop of most skipped iterations
   Wide longest_iterations = 0;
   bool longest_at_least = false;  // its count is a lower bound
   bool long_run = false;          // it stepped over iterations or ran past kMaxSteps
@@ -112,7 +117,8 @@ class Probe {
   /// as the replay marks the access not counted and goes on.
   void address(std::int32_t id) {
     const MemoryAccess& a = k_.accesses[static_cast<std::size_t>(id)];
-    if (a.base == kNone || a.offset == kNone || opaque(a.offset) || (a.guard != kNone && opaque(a.guard))) return;
+    if (a.base == kNone || a.offset == kNone || opaque(a.offset) || (a.guard != kNone && opaque(a.guard)))
+      return;
     access_ = id;
     ++order_;  // the accesses of a statement in their order
     try {
@@ -135,16 +141,20 @@ class Probe {
   Known eval(ExprId id) {
     const Expr& e = k_.exprs[static_cast<std::size_t>(id)];
     switch (e.kind) {
-      case ExprKind::Constant: return e.constant;
+      case ExprKind::Constant:
+        return e.constant;
       case ExprKind::Param:
         if (static_cast<std::size_t>(e.index) >= l_.arguments.size() ||
             !k_.parameters[static_cast<std::size_t>(e.index)].scalar)
           return std::nullopt;
         return normalise(e.type, l_.arguments[static_cast<std::size_t>(e.index)].bits);
-      case ExprKind::Builtin: return builtin(e.builtin);
-      case ExprKind::Local: return locals_[static_cast<std::size_t>(e.index)];
+      case ExprKind::Builtin:
+        return builtin(e.builtin);
+      case ExprKind::Local:
+        return locals_[static_cast<std::size_t>(e.index)];
       case ExprKind::Opaque:
-      case ExprKind::Warp: return std::nullopt;
+      case ExprKind::Warp:
+        return std::nullopt;
       case ExprKind::Cast: {
         const Known a = eval(e.operands[0]);
         if (!a) return std::nullopt;
@@ -227,17 +237,25 @@ class Probe {
       case StmtKind::Declare:
       case StmtKind::Assign:
         tick(id);
-        locals_[static_cast<std::size_t>(s.local)] = s.value != kNone && !opaque(s.value) ? eval(s.value) : Known{};
+        locals_[static_cast<std::size_t>(s.local)] =
+            s.value != kNone && !opaque(s.value) ? eval(s.value) : Known{};
         return Flow::Next;
       case StmtKind::Work:
-      case StmtKind::Barrier: tick(id); return Flow::Next;
+      case StmtKind::Barrier:
+        tick(id);
+        return Flow::Next;
       case StmtKind::If:
         tick(id);
         if (decide(s.value)) return exec(s.then_stmt);
         return exec(s.else_stmt);
-      case StmtKind::Loop: return loop(id, s);
-      case StmtKind::Break: tick(id); return Flow::Break;
-      case StmtKind::Continue: tick(id); return Flow::Continue;
+      case StmtKind::Loop:
+        return loop(id, s);
+      case StmtKind::Break:
+        tick(id);
+        return Flow::Break;
+      case StmtKind::Continue:
+        tick(id);
+        return Flow::Continue;
       case StmtKind::Return:
         tick(id);
         if (s.value != kNone && !calls_.empty() && calls_.back() != kNone)
@@ -254,7 +272,8 @@ class Probe {
         calls_.pop_back();
         return Flow::Next;
       }
-      case StmtKind::Switch: return run_switch(id, s);
+      case StmtKind::Switch:
+        return run_switch(id, s);
     }
     return Flow::Next;
   }
@@ -263,7 +282,8 @@ class Probe {
     tick(id);
     const Known v = eval(s.value);
     if (!v) throw Stop{};
-    std::int32_t entry = s.default_child != kNone ? s.default_child : static_cast<std::int32_t>(s.children.size());
+    std::int32_t entry =
+        s.default_child != kNone ? s.default_child : static_cast<std::int32_t>(s.children.size());
     for (const SwitchCase& c : s.cases)
       if (c.value == *v) entry = c.child;
     for (std::size_t i = static_cast<std::size_t>(entry); i < s.children.size(); ++i) {
@@ -342,12 +362,14 @@ class Probe {
   /// for a count that is a lower bound) and its last check.
   Count least_of(StmtId c, const std::vector<LocalId>& written) {
     const Stmt& x = k_.stmts[static_cast<std::size_t>(c)];
-    if (x.kind != StmtKind::Loop || x.init == kNone || (compressed_ != nullptr && (*compressed_)[static_cast<std::size_t>(c)]))
+    if (x.kind != StmtKind::Loop || x.init == kNone ||
+        (compressed_ != nullptr && (*compressed_)[static_cast<std::size_t>(c)]))
       return 1;
     const std::optional<CountedLoop>& shape = counted(c);
     const Stmt& init = k_.stmts[static_cast<std::size_t>(x.init)];
-    if (!shape || (init.kind != StmtKind::Declare && init.kind != StmtKind::Assign) || init.local != shape->var ||
-        init.value == kNone || varies(k_, init.value, written) || varies(k_, shape->bound, written))
+    if (!shape || (init.kind != StmtKind::Declare && init.kind != StmtKind::Assign) ||
+        init.local != shape->var || init.value == kNone || varies(k_, init.value, written) ||
+        varies(k_, shape->bound, written))
       return 1;
     std::optional<Wide> trips;
     Wide start = 0;
@@ -450,13 +472,17 @@ class Probe {
 std::optional<Wide> constant_step(const Kernel& k, const Stmt& s) {
   if (s.kind != StmtKind::Assign || s.value == kNone) return std::nullopt;
   ExprId e = s.value;
-  while (k.exprs[static_cast<std::size_t>(e)].kind == ExprKind::Cast) e = k.exprs[static_cast<std::size_t>(e)].operands[0];
+  while (k.exprs[static_cast<std::size_t>(e)].kind == ExprKind::Cast)
+    e = k.exprs[static_cast<std::size_t>(e)].operands[0];
   const Expr& x = k.exprs[static_cast<std::size_t>(e)];
-  if (x.kind != ExprKind::Binary || (x.binary_op != BinaryOp::Add && x.binary_op != BinaryOp::Sub)) return std::nullopt;
+  if (x.kind != ExprKind::Binary || (x.binary_op != BinaryOp::Add && x.binary_op != BinaryOp::Sub))
+    return std::nullopt;
   for (int side = 0; side < 2; ++side) {
     ExprId v = x.operands[side], c = x.operands[1 - side];
-    while (k.exprs[static_cast<std::size_t>(v)].kind == ExprKind::Cast) v = k.exprs[static_cast<std::size_t>(v)].operands[0];
-    while (k.exprs[static_cast<std::size_t>(c)].kind == ExprKind::Cast) c = k.exprs[static_cast<std::size_t>(c)].operands[0];
+    while (k.exprs[static_cast<std::size_t>(v)].kind == ExprKind::Cast)
+      v = k.exprs[static_cast<std::size_t>(v)].operands[0];
+    while (k.exprs[static_cast<std::size_t>(c)].kind == ExprKind::Cast)
+      c = k.exprs[static_cast<std::size_t>(c)].operands[0];
     const Expr& ve = k.exprs[static_cast<std::size_t>(v)];
     const Expr& ce = k.exprs[static_cast<std::size_t>(c)];
     if (ve.kind != ExprKind::Local || ve.index != s.local || ce.kind != ExprKind::Constant) continue;
@@ -483,15 +509,19 @@ bool comparison_of(const Kernel& k, ExprId c, LocalId& v, BinaryOp& stay, ExprId
   for (int side = 0; side < 2; ++side) {
     ExprId x = e.operands[side];
     const ScalarType compared = k.exprs[static_cast<std::size_t>(x)].type;
-    while (k.exprs[static_cast<std::size_t>(x)].kind == ExprKind::Cast) x = k.exprs[static_cast<std::size_t>(x)].operands[0];
+    while (k.exprs[static_cast<std::size_t>(x)].kind == ExprKind::Cast)
+      x = k.exprs[static_cast<std::size_t>(x)].operands[0];
     const Expr& xe = k.exprs[static_cast<std::size_t>(x)];
     if (xe.kind != ExprKind::Local) continue;
     const ScalarType own = k.locals[static_cast<std::size_t>(xe.index)].type;
     if (type_min(own) < type_min(compared) || type_max(own) > type_max(compared)) continue;
     BinaryOp op = e.binary_op;
     if (side == 1)
-      op = op == BinaryOp::Lt ? BinaryOp::Gt : op == BinaryOp::Gt ? BinaryOp::Lt
-         : op == BinaryOp::Le ? BinaryOp::Ge : op == BinaryOp::Ge ? BinaryOp::Le : op;
+      op = op == BinaryOp::Lt   ? BinaryOp::Gt
+           : op == BinaryOp::Gt ? BinaryOp::Lt
+           : op == BinaryOp::Le ? BinaryOp::Ge
+           : op == BinaryOp::Ge ? BinaryOp::Le
+                                : op;
     v = xe.index;
     stay = op;
     bound = e.operands[1 - side];
@@ -502,9 +532,12 @@ bool comparison_of(const Kernel& k, ExprId c, LocalId& v, BinaryOp& stay, ExprId
 
 /// The negation of a comparison op (what holds when `op` does not).
 BinaryOp negated(BinaryOp op) {
-  return op == BinaryOp::Lt ? BinaryOp::Ge : op == BinaryOp::Ge ? BinaryOp::Lt
-       : op == BinaryOp::Le ? BinaryOp::Gt : op == BinaryOp::Gt ? BinaryOp::Le
-       : op == BinaryOp::Ne ? BinaryOp::Eq : BinaryOp::Ne;
+  return op == BinaryOp::Lt   ? BinaryOp::Ge
+         : op == BinaryOp::Ge ? BinaryOp::Lt
+         : op == BinaryOp::Le ? BinaryOp::Gt
+         : op == BinaryOp::Gt ? BinaryOp::Le
+         : op == BinaryOp::Ne ? BinaryOp::Eq
+                              : BinaryOp::Ne;
 }
 
 /// What leaves a loop from inside its body: the breaks that target it (with the condition of the
@@ -520,13 +553,22 @@ void exits_of(const Kernel& k, StmtId id, ExprId guard, int calls, bool nested, 
   if (id == kNone) return;
   const Stmt& s = k.stmts[static_cast<std::size_t>(id)];
   switch (s.kind) {
-    case StmtKind::Break: if (!nested) out.breaks.push_back(guard); break;
-    case StmtKind::Continue: if (!nested) out.continues = true; break;
-    case StmtKind::Return: if (calls == 0) out.returns = true; break;
+    case StmtKind::Break:
+      if (!nested) out.breaks.push_back(guard);
+      break;
+    case StmtKind::Continue:
+      if (!nested) out.continues = true;
+      break;
+    case StmtKind::Return:
+      if (calls == 0) out.returns = true;
+      break;
     case StmtKind::Declare:
-    case StmtKind::Assign: out.writes.emplace_back(id, nested); break;
+    case StmtKind::Assign:
+      out.writes.emplace_back(id, nested);
+      break;
     case StmtKind::Block:
-      for (const StmtId c : s.children) exits_of(k, c, s.children.size() == 1 ? guard : kNone, calls, nested, out);
+      for (const StmtId c : s.children)
+        exits_of(k, c, s.children.size() == 1 ? guard : kNone, calls, nested, out);
       break;
     case StmtKind::If:  // an else-if chain link by link: its length is no depth
       for (StmtId at = id; at != kNone;) {
@@ -551,7 +593,8 @@ void exits_of(const Kernel& k, StmtId id, ExprId guard, int calls, bool nested, 
       if (s.local != kNone) out.writes.emplace_back(id, true);
       exits_of(k, s.body, kNone, calls + 1, nested, out);
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -620,7 +663,8 @@ std::optional<CountedLoop> Probe::shape_of(StmtId id) const {
   const bool up = shape.step > 0;
   const bool stays_below = shape.stay == BinaryOp::Lt || shape.stay == BinaryOp::Le;
   const bool stays_above = shape.stay == BinaryOp::Gt || shape.stay == BinaryOp::Ge;
-  if ((up && !stays_below && shape.stay != BinaryOp::Ne) || (!up && !stays_above && shape.stay != BinaryOp::Ne))
+  if ((up && !stays_below && shape.stay != BinaryOp::Ne) ||
+      (!up && !stays_above && shape.stay != BinaryOp::Ne))
     return std::nullopt;
   if (shape.at_least && shape.stay == BinaryOp::Ne) return std::nullopt;
   return shape;
@@ -659,7 +703,8 @@ class Prober {
       const std::uint64_t first = warp * w, last = std::min(threads, first + w) - 1;
       Count most = 0;
       std::optional<std::pair<Fault, std::string>> control, address;  // the warp's first, by step
-      const auto keep = [&](std::optional<std::pair<Fault, std::string>>& slot, const Fault& f, const Probe& p) {
+      const auto keep = [&](std::optional<std::pair<Fault, std::string>>& slot, const Fault& f,
+                            const Probe& p) {
         if (!slot || f.step < slot->first.step) slot = std::make_pair(f, p.where());
       };
       for (std::uint64_t t = first; t <= last; t = all_lanes || t == last ? t + 1 : last) {
@@ -721,7 +766,8 @@ std::string loop_text(const Kernel& k, const Block& b) {
   const auto iterations = static_cast<std::uint64_t>(b.longest_iterations);
   return " (the " + name(s.loop_kind) + " loop at " + location(k, s.range) + " runs " +
          (b.longest_at_least ? "at least " : "") +
-         (b.longest_iterations > Wide{~std::uint64_t{0}} ? std::string("more than 2^64") : std::to_string(iterations)) +
+         (b.longest_iterations > Wide{~std::uint64_t{0}} ? std::string("more than 2^64")
+                                                         : std::to_string(iterations)) +
          " iterations in " + b.longest_where + ")";
 }
 
@@ -756,7 +802,7 @@ PreRun pre_run(const Kernel& kernel, const Launch& launch, const BlockRange& ran
   // reaches one of the blocks looked at, and its first block where it meets it in one piece.
   const auto has = [](const Block& b) { return b.control.has_value() || b.address.has_value(); };
   Block found = first;
-  std::uint64_t low = 0, high = 0;  // low has none, high has some
+  std::uint64_t low = 0, high = 0;    // low has none, high has some
   std::vector<std::uint64_t> looked;  // 1, 2, 4, ... below the last, then the last
   for (std::uint64_t at = 1; !has(first) && at < blocks - 1; at *= 2) looked.push_back(at);
   if (!has(first) && blocks > 1) looked.push_back(blocks - 1);

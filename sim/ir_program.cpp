@@ -130,16 +130,27 @@ void cast_lanes(const std::uint64_t* a, std::uint64_t* out, int n) {
 
 CastLaneFn cast_fn(ScalarType to) {
   switch (to) {
-    case ScalarType::Bool: return &cast_lanes<ScalarType::Bool>;
-    case ScalarType::I8: return &cast_lanes<ScalarType::I8>;
-    case ScalarType::U8: return &cast_lanes<ScalarType::U8>;
-    case ScalarType::I16: return &cast_lanes<ScalarType::I16>;
-    case ScalarType::U16: return &cast_lanes<ScalarType::U16>;
-    case ScalarType::I32: return &cast_lanes<ScalarType::I32>;
-    case ScalarType::U32: return &cast_lanes<ScalarType::U32>;
-    case ScalarType::I64: return &cast_lanes<ScalarType::I64>;
-    case ScalarType::U64: return &cast_lanes<ScalarType::U64>;
-    case ScalarType::F32: case ScalarType::F64: break;  // Program converts these value by value
+    case ScalarType::Bool:
+      return &cast_lanes<ScalarType::Bool>;
+    case ScalarType::I8:
+      return &cast_lanes<ScalarType::I8>;
+    case ScalarType::U8:
+      return &cast_lanes<ScalarType::U8>;
+    case ScalarType::I16:
+      return &cast_lanes<ScalarType::I16>;
+    case ScalarType::U16:
+      return &cast_lanes<ScalarType::U16>;
+    case ScalarType::I32:
+      return &cast_lanes<ScalarType::I32>;
+    case ScalarType::U32:
+      return &cast_lanes<ScalarType::U32>;
+    case ScalarType::I64:
+      return &cast_lanes<ScalarType::I64>;
+    case ScalarType::U64:
+      return &cast_lanes<ScalarType::U64>;
+    case ScalarType::F32:
+    case ScalarType::F64:
+      break;  // Program converts these value by value
   }
   return &cast_lanes<ScalarType::U64>;
 }
@@ -156,38 +167,79 @@ void set_binary(CompiledExpr& c) {
 template <BinaryOp OP>
 void set_binary_for(CompiledExpr& c, ScalarType t) {
   switch (t) {
-    case ScalarType::I32: set_binary<OP, ScalarType::I32>(c); break;
-    case ScalarType::U32: set_binary<OP, ScalarType::U32>(c); break;
-    case ScalarType::I64: set_binary<OP, ScalarType::I64>(c); break;
-    case ScalarType::U64: set_binary<OP, ScalarType::U64>(c); break;
+    case ScalarType::I32:
+      set_binary<OP, ScalarType::I32>(c);
+      break;
+    case ScalarType::U32:
+      set_binary<OP, ScalarType::U32>(c);
+      break;
+    case ScalarType::I64:
+      set_binary<OP, ScalarType::I64>(c);
+      break;
+    case ScalarType::U64:
+      set_binary<OP, ScalarType::U64>(c);
+      break;
     case ScalarType::F32:
       if constexpr (ops::floating_operator(OP)) set_binary<OP, ScalarType::F32>(c);
       break;
     case ScalarType::F64:
       if constexpr (ops::floating_operator(OP)) set_binary<OP, ScalarType::F64>(c);
       break;
-    default: break;  // validate() allows only the four promoted types and the floating ones
+    default:
+      break;  // validate() allows only the four promoted types and the floating ones
   }
 }
 
 void compile_binary(CompiledExpr& c, BinaryOp op, ScalarType t) {
   switch (op) {
-    case BinaryOp::Add: set_binary_for<BinaryOp::Add>(c, t); break;
-    case BinaryOp::Sub: set_binary_for<BinaryOp::Sub>(c, t); break;
-    case BinaryOp::Mul: set_binary_for<BinaryOp::Mul>(c, t); break;
-    case BinaryOp::Div: set_binary_for<BinaryOp::Div>(c, t); break;
-    case BinaryOp::Rem: set_binary_for<BinaryOp::Rem>(c, t); break;
-    case BinaryOp::Shl: set_binary_for<BinaryOp::Shl>(c, t); break;
-    case BinaryOp::Shr: set_binary_for<BinaryOp::Shr>(c, t); break;
-    case BinaryOp::BitAnd: set_binary_for<BinaryOp::BitAnd>(c, t); break;
-    case BinaryOp::BitOr: set_binary_for<BinaryOp::BitOr>(c, t); break;
-    case BinaryOp::BitXor: set_binary_for<BinaryOp::BitXor>(c, t); break;
-    case BinaryOp::Lt: set_binary_for<BinaryOp::Lt>(c, t); break;
-    case BinaryOp::Le: set_binary_for<BinaryOp::Le>(c, t); break;
-    case BinaryOp::Gt: set_binary_for<BinaryOp::Gt>(c, t); break;
-    case BinaryOp::Ge: set_binary_for<BinaryOp::Ge>(c, t); break;
-    case BinaryOp::Eq: set_binary_for<BinaryOp::Eq>(c, t); break;
-    case BinaryOp::Ne: set_binary_for<BinaryOp::Ne>(c, t); break;
+    case BinaryOp::Add:
+      set_binary_for<BinaryOp::Add>(c, t);
+      break;
+    case BinaryOp::Sub:
+      set_binary_for<BinaryOp::Sub>(c, t);
+      break;
+    case BinaryOp::Mul:
+      set_binary_for<BinaryOp::Mul>(c, t);
+      break;
+    case BinaryOp::Div:
+      set_binary_for<BinaryOp::Div>(c, t);
+      break;
+    case BinaryOp::Rem:
+      set_binary_for<BinaryOp::Rem>(c, t);
+      break;
+    case BinaryOp::Shl:
+      set_binary_for<BinaryOp::Shl>(c, t);
+      break;
+    case BinaryOp::Shr:
+      set_binary_for<BinaryOp::Shr>(c, t);
+      break;
+    case BinaryOp::BitAnd:
+      set_binary_for<BinaryOp::BitAnd>(c, t);
+      break;
+    case BinaryOp::BitOr:
+      set_binary_for<BinaryOp::BitOr>(c, t);
+      break;
+    case BinaryOp::BitXor:
+      set_binary_for<BinaryOp::BitXor>(c, t);
+      break;
+    case BinaryOp::Lt:
+      set_binary_for<BinaryOp::Lt>(c, t);
+      break;
+    case BinaryOp::Le:
+      set_binary_for<BinaryOp::Le>(c, t);
+      break;
+    case BinaryOp::Gt:
+      set_binary_for<BinaryOp::Gt>(c, t);
+      break;
+    case BinaryOp::Ge:
+      set_binary_for<BinaryOp::Ge>(c, t);
+      break;
+    case BinaryOp::Eq:
+      set_binary_for<BinaryOp::Eq>(c, t);
+      break;
+    case BinaryOp::Ne:
+      set_binary_for<BinaryOp::Ne>(c, t);
+      break;
   }
   c.binary = ops::binary_fn(op, t);
 }
@@ -196,21 +248,32 @@ UnaryLaneFn unary_lane_fn(UnaryOp op, ScalarType t) {
   switch (op) {
     case UnaryOp::Neg:
       switch (t) {
-        case ScalarType::I32: return &unary_lanes<UnaryOp::Neg, ScalarType::I32>;
-        case ScalarType::U32: return &unary_lanes<UnaryOp::Neg, ScalarType::U32>;
-        case ScalarType::I64: return &unary_lanes<UnaryOp::Neg, ScalarType::I64>;
-        case ScalarType::F32: return &unary_lanes<UnaryOp::Neg, ScalarType::F32>;
-        case ScalarType::F64: return &unary_lanes<UnaryOp::Neg, ScalarType::F64>;
-        default: return &unary_lanes<UnaryOp::Neg, ScalarType::U64>;
+        case ScalarType::I32:
+          return &unary_lanes<UnaryOp::Neg, ScalarType::I32>;
+        case ScalarType::U32:
+          return &unary_lanes<UnaryOp::Neg, ScalarType::U32>;
+        case ScalarType::I64:
+          return &unary_lanes<UnaryOp::Neg, ScalarType::I64>;
+        case ScalarType::F32:
+          return &unary_lanes<UnaryOp::Neg, ScalarType::F32>;
+        case ScalarType::F64:
+          return &unary_lanes<UnaryOp::Neg, ScalarType::F64>;
+        default:
+          return &unary_lanes<UnaryOp::Neg, ScalarType::U64>;
       }
     case UnaryOp::BitNot:
       switch (t) {
-        case ScalarType::I32: return &unary_lanes<UnaryOp::BitNot, ScalarType::I32>;
-        case ScalarType::U32: return &unary_lanes<UnaryOp::BitNot, ScalarType::U32>;
-        case ScalarType::I64: return &unary_lanes<UnaryOp::BitNot, ScalarType::I64>;
-        default: return &unary_lanes<UnaryOp::BitNot, ScalarType::U64>;
+        case ScalarType::I32:
+          return &unary_lanes<UnaryOp::BitNot, ScalarType::I32>;
+        case ScalarType::U32:
+          return &unary_lanes<UnaryOp::BitNot, ScalarType::U32>;
+        case ScalarType::I64:
+          return &unary_lanes<UnaryOp::BitNot, ScalarType::I64>;
+        default:
+          return &unary_lanes<UnaryOp::BitNot, ScalarType::U64>;
       }
-    case UnaryOp::LogicalNot: return &unary_lanes<UnaryOp::LogicalNot, ScalarType::Bool>;
+    case UnaryOp::LogicalNot:
+      return &unary_lanes<UnaryOp::LogicalNot, ScalarType::Bool>;
   }
   return nullptr;
 }
@@ -313,12 +376,14 @@ std::vector<bool> Program::computed_loads_at_launch() const {
       if (cut != loaded) {
         const std::vector<ExprId> all = opaque_origins(k, loaded), without = opaque_origins(k, cut);
         const auto needs = [&](ExprId x) {
-          return x != kNone && all[static_cast<std::size_t>(x)] == kNone && without[static_cast<std::size_t>(x)] != kNone;
+          return x != kNone && all[static_cast<std::size_t>(x)] == kNone &&
+                 without[static_cast<std::size_t>(x)] != kNone;
         };
         bool needed = false;
         for (const Stmt& s : k.stmts)
-          needed = needed || ((s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch) &&
-                              needs(s.value));
+          needed =
+              needed || ((s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch) &&
+                         needs(s.value));
         for (const MemoryAccess& m : k.accesses) needed = needed || needs(m.offset) || needs(m.guard);
         if (!needed) loaded = cut;
       }
@@ -350,7 +415,9 @@ void Program::compile_exprs(const std::vector<bool>& loaded) {
       c.floating_operands = is_floating(k.exprs[e.operands[0]].type);
     }
     switch (e.kind) {
-      case ExprKind::Binary: compile_binary(c, e.binary_op, k.exprs[e.operands[0]].type); break;
+      case ExprKind::Binary:
+        compile_binary(c, e.binary_op, k.exprs[e.operands[0]].type);
+        break;
       case ExprKind::Unary:
         c.unary = ops::unary_fn(e.unary_op, k.exprs[e.operands[0]].type);
         c.unary_lanes = unary_lane_fn(e.unary_op, k.exprs[e.operands[0]].type);
@@ -361,9 +428,14 @@ void Program::compile_exprs(const std::vector<bool>& loaded) {
         // depend on the target only (the operand's bits are normalised).
         if (!is_floating(c.from) && !is_floating(e.type)) c.cast_lanes = cast_fn(e.type);
         break;
-      case ExprKind::Intrinsic: c.intrinsic = e.intrinsic; break;
-      case ExprKind::Warp: c.warp_op = e.warp_op; break;
-      default: break;
+      case ExprKind::Intrinsic:
+        c.intrinsic = e.intrinsic;
+        break;
+      case ExprKind::Warp:
+        c.warp_op = e.warp_op;
+        break;
+      default:
+        break;
     }
   }
 }
@@ -387,22 +459,25 @@ void Program::find_canonical() {
         case ExprKind::Cast:
         case ExprKind::Unary:
         case ExprKind::Binary: {
-          std::array<std::uint64_t, 8> key{static_cast<std::uint64_t>(e.kind), static_cast<std::uint64_t>(e.type),
-                                           e.kind == ExprKind::Binary  ? static_cast<std::uint64_t>(e.binary_op)
-                                           : e.kind == ExprKind::Unary ? static_cast<std::uint64_t>(e.unary_op)
-                                                                       : static_cast<std::uint64_t>(e.builtin),
-                                           e.constant, static_cast<std::uint64_t>(static_cast<std::int64_t>(e.index))};
+          std::array<std::uint64_t, 8> key{
+              static_cast<std::uint64_t>(e.kind), static_cast<std::uint64_t>(e.type),
+              e.kind == ExprKind::Binary  ? static_cast<std::uint64_t>(e.binary_op)
+              : e.kind == ExprKind::Unary ? static_cast<std::uint64_t>(e.unary_op)
+                                          : static_cast<std::uint64_t>(e.builtin),
+              e.constant, static_cast<std::uint64_t>(static_cast<std::int64_t>(e.index))};
           bool ordered = true;
           for (int n = 0; n < 3; ++n) {
             const ExprId x = e.operands[n];
             ordered = ordered && (x == kNone || static_cast<std::size_t>(x) < i);
-            key[static_cast<std::size_t>(5 + n)] =
-                x == kNone || static_cast<std::size_t>(x) >= i ? ~std::uint64_t{0} : static_cast<std::uint64_t>(canonical[x]);
+            key[static_cast<std::size_t>(5 + n)] = x == kNone || static_cast<std::size_t>(x) >= i
+                                                       ? ~std::uint64_t{0}
+                                                       : static_cast<std::uint64_t>(canonical[x]);
           }
           if (ordered) canonical[i] = representative.emplace(key, static_cast<ExprId>(i)).first->second;
           break;
         }
-        default: break;
+        default:
+          break;
       }
     }
   }
@@ -425,18 +500,18 @@ void Program::compile_memory(const std::vector<bool>& loaded, const std::vector<
           stores_not_captured = location(k, access.range) + ": '" + access.text + "' " + uncounted[a];
         continue;
       }
-      m.accesses.push_back(CompiledAccess{a, access.base, access.offset, access.guard,
-                                          static_cast<int>(access.width),
-                                          access.space == AddressSpace::Shared, access.kind == AccessKind::Load,
-                                          access.kind, static_cast<StmtId>(i)});
+      m.accesses.push_back(
+          CompiledAccess{a, access.base, access.offset, access.guard, static_cast<int>(access.width),
+                         access.space == AddressSpace::Shared, access.kind == AccessKind::Load, access.kind,
+                         static_cast<StmtId>(i)});
       const std::int32_t parameter = k.bases[static_cast<std::size_t>(access.base)].parameter;
       if (o.capture_stores && writes && parameter != kNone) {
         CompiledAccess& c = m.accesses.back();
         c.capture = captures = true;
         c.parameter = parameter;
         const bool combined = access.kind == AccessKind::Atomic && access.atomic != AtomicOp::Other;
-        if ((access.kind == AccessKind::Store || combined) && access.value != kNone && origins[access.value] == kNone &&
-            (access.compare == kNone || origins[access.compare] == kNone)) {
+        if ((access.kind == AccessKind::Store || combined) && access.value != kNone &&
+            origins[access.value] == kNone && (access.compare == kNone || origins[access.compare] == kNone)) {
           c.value = access.value;
           c.atomic = access.atomic;
           c.type = k.exprs[access.value].type;
@@ -450,8 +525,8 @@ void Program::compile_memory(const std::vector<bool>& loaded, const std::vector<
       for (std::size_t y = x; y-- > 0;) {
         const CompiledAccess& a = m.accesses[x];
         const CompiledAccess& b = m.accesses[y];
-        if (a.width == b.width && a.shared == b.shared && a.load == b.load && a.guard == b.guard && a.offset != kNone &&
-            b.offset != kNone && canonical[a.offset] == canonical[b.offset]) {
+        if (a.width == b.width && a.shared == b.shared && a.load == b.load && a.guard == b.guard &&
+            a.offset != kNone && b.offset != kNone && canonical[a.offset] == canonical[b.offset]) {
           m.accesses[x].same_as = static_cast<std::int32_t>(y);
           break;
         }
@@ -473,13 +548,15 @@ void Program::bind_launch() {
   base_data.assign(k.bases.size(), nullptr);
   for (std::size_t b = 0; b < k.bases.size(); ++b) {
     const auto parameter = static_cast<std::size_t>(k.bases[b].parameter);
-    if (k.bases[b].parameter >= 0 && parameter < l.buffer_bytes.size()) base_bytes[b] = l.buffer_bytes[parameter];
+    if (k.bases[b].parameter >= 0 && parameter < l.buffer_bytes.size())
+      base_bytes[b] = l.buffer_bytes[parameter];
     // A declared array (__shared__, local, __device__, __constant__) has its size: always checked
     // (extern __shared__, 0 bytes here, is sized at launch).
     if (k.bases[b].parameter < 0) base_bytes[b] = k.bases[b].bytes;
     if (k.bases[b].parameter < 0 && k.bases[b].bytes == 0 && k.bases[b].space == AddressSpace::Shared)
       base_bytes[b] = l.dynamic_shared_bytes;  // extern __shared__: as the launch sizes it
-    if (k.bases[b].parameter >= 0 && parameter < l.buffer_data.size()) base_data[b] = l.buffer_data[parameter].get();
+    if (k.bases[b].parameter >= 0 && parameter < l.buffer_data.size())
+      base_data[b] = l.buffer_data[parameter].get();
   }
 }
 
@@ -519,8 +596,14 @@ void Program::keep_accesses(const std::vector<ExprId>& origins) {
           const bool global = global_at[b] >= 0;
           if (shared_at[b] < 0 && !global && local_at[b] < 0) continue;
           // An address or lanes the model cannot compute: not followed (such a load has no value).
-          if (origins[access.offset] != kNone || (access.guard != kNone && origins[access.guard] != kNone)) continue;
-          KeptAccess kept_access{a, access.base, kind, access.offset, access.guard, access.value,
+          if (origins[access.offset] != kNone || (access.guard != kNone && origins[access.guard] != kNone))
+            continue;
+          KeptAccess kept_access{a,
+                                 access.base,
+                                 kind,
+                                 access.offset,
+                                 access.guard,
+                                 access.value,
                                  static_cast<int>(access.width)};
           kept_access.global = global;
           kept_access.local = local_at[b] >= 0;
@@ -603,21 +686,24 @@ void Program::compile_affine_offsets() {
   }
 }
 
-
 void Program::fold_constants() {
   // The value of operand x (an earlier expression) when it is a launch constant.
   const auto known = [&](ExprId x, std::uint64_t& bits) {
     const CompiledExpr& c = exprs[static_cast<std::size_t>(x)];
     switch (c.kind) {
-      case ExprKind::Constant: bits = c.constant; return !is_floating(c.type);
+      case ExprKind::Constant:
+        bits = c.constant;
+        return !is_floating(c.type);
       case ExprKind::Param: {
         const auto i = static_cast<std::size_t>(c.index);
         if (!kernel.parameters[i].scalar || is_floating(c.type)) return false;
         bits = normalise(c.type, arguments[i]);
         return true;
       }
-      case ExprKind::Builtin: return launch_constant(launch, c.builtin, bits);
-      default: return false;
+      case ExprKind::Builtin:
+        return launch_constant(launch, c.builtin, bits);
+      default:
+        return false;
     }
   };
   for (std::size_t i = 0; i < exprs.size(); ++i) {
@@ -645,7 +731,8 @@ void Program::fold_constants() {
         if (is_floating(c.from) || !operand(0, a)) continue;
         r = ops::convert(c.from, c.type, a, fault);
         break;
-      default: continue;
+      default:
+        continue;
     }
     if (fault) continue;
     c.kind = ExprKind::Constant;

@@ -32,16 +32,15 @@ class Recorder {
   virtual void warp_end(WarpMachine& m) = 0;
   /// A comparison marked CompiledExpr::recorded was evaluated in the lanes `active` with operands
   /// a and b (before the machine computes its outcome).
-  virtual void comparison(WarpMachine& m, ExprId id, LaneMask active, const Operand& a,
-                          const Operand& b) = 0;
+  virtual void comparison(WarpMachine& m, ExprId id, LaneMask active, const Operand& a, const Operand& b) = 0;
   /// A for or while loop begins with the lanes `in` (after its init): true when the recorder runs
   /// this instance's iterations (iterations() below instead of WarpMachine::iteration()).
   virtual bool loop_begin(WarpMachine& m, StmtId loop, LaneMask in) = 0;
   /// Runs iteration k of a loop instance loop_begin() took, as WarpMachine::iteration() does
   /// (`frame`: the loop's frame, passed on to it); may stand for more iterations and leave k at
   /// the last one it stood for. Returns the lanes that go on; those that leave join `exits`.
-  virtual LaneMask iterations(WarpMachine& m, StmtId loop, std::size_t frame, LaneMask in,
-                              LaneMask& exits, std::uint64_t& k) = 0;
+  virtual LaneMask iterations(WarpMachine& m, StmtId loop, std::size_t frame, LaneMask in, LaneMask& exits,
+                              std::uint64_t& k) = 0;
 };
 
 }  // namespace warpdiv::sim::ir::detail

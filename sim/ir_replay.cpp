@@ -19,9 +19,9 @@
 namespace warpdiv::sim::ir {
 
 using detail::Program;
+using detail::StoreWrite;
 using detail::Tally;
 using detail::WarpMachine;
-using detail::StoreWrite;
 
 bool operator==(const Dim3& a, const Dim3& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 
@@ -52,16 +52,15 @@ namespace {
 
 void check_range(const std::string& what, std::uint64_t value, std::uint64_t low, std::uint64_t high) {
   if (value < low || value > high)
-    throw InvalidInput(Diag::flag_value, what + " must be from " + std::to_string(low) + " to " + std::to_string(high) +
-                       " (got " + std::to_string(value) + ")");
+    throw InvalidInput(Diag::flag_value, what + " must be from " + std::to_string(low) + " to " +
+                                             std::to_string(high) + " (got " + std::to_string(value) + ")");
 }
 
 // Blocks sampled to estimate a run: the first, the last and evenly spaced ones between.
 constexpr std::uint64_t kSampleBlocks = 8;
 
 std::array<std::uint32_t, 3> block_of(const Dim3& grid, std::uint64_t linear) {
-  return {static_cast<std::uint32_t>(linear % grid.x),
-          static_cast<std::uint32_t>(linear / grid.x % grid.y),
+  return {static_cast<std::uint32_t>(linear % grid.x), static_cast<std::uint32_t>(linear / grid.x % grid.y),
           static_cast<std::uint32_t>(linear / (std::uint64_t{grid.x} * grid.y))};
 }
 
@@ -84,8 +83,8 @@ BlockRange blocks_of(const Launch& launch, const ReplayOptions& options) {
 }
 
 // Replays block `linear` (in x, y, z order) of the run's blocks with one machine into `tally`.
-void replay_block(const Program& program, const BlockRange& range, WarpMachine& machine,
-                  std::uint64_t linear, Tally& tally) {
+void replay_block(const Program& program, const BlockRange& range, WarpMachine& machine, std::uint64_t linear,
+                  Tally& tally) {
   const Dim3 extent{range.last.x - range.first.x + 1, range.last.y - range.first.y + 1,
                     range.last.z - range.first.z + 1};
   const auto [x, y, z] = block_of(extent, linear);
@@ -98,22 +97,26 @@ void check_options(const Launch& launch, const ReplayOptions& options, int warps
   if (options.only_block) {
     const Dim3& b = *options.only_block;
     if (b.x >= launch.grid.x || b.y >= launch.grid.y || b.z >= launch.grid.z)
-      throw InvalidInput(Diag::flag_value, "block " + to_string(b) + " is outside the grid " + to_string(launch.grid) +
-                         " (allowed: each index below the grid's size in that dimension)");
+      throw InvalidInput(Diag::flag_value,
+                         "block " + to_string(b) + " is outside the grid " + to_string(launch.grid) +
+                             " (allowed: each index below the grid's size in that dimension)");
   }
   if (options.only_blocks) {
     const BlockRange& r = *options.only_blocks;
-    if (options.only_block) throw InvalidInput(Diag::flag_usage, "only one of a block and a range of blocks can be replayed");
-    if (r.first.x > r.last.x || r.first.y > r.last.y || r.first.z > r.last.z ||
-        r.last.x >= launch.grid.x || r.last.y >= launch.grid.y || r.last.z >= launch.grid.z)
-      throw InvalidInput(Diag::flag_value, "blocks " + to_string(r.first) + " to " + to_string(r.last) +
-                         " are not a range of the grid " + to_string(launch.grid) +
-                         " (allowed: first <= last < the grid's size in each dimension)");
+    if (options.only_block)
+      throw InvalidInput(Diag::flag_usage, "only one of a block and a range of blocks can be replayed");
+    if (r.first.x > r.last.x || r.first.y > r.last.y || r.first.z > r.last.z || r.last.x >= launch.grid.x ||
+        r.last.y >= launch.grid.y || r.last.z >= launch.grid.z)
+      throw InvalidInput(Diag::flag_value,
+                         "blocks " + to_string(r.first) + " to " + to_string(r.last) +
+                             " are not a range of the grid " + to_string(launch.grid) +
+                             " (allowed: first <= last < the grid's size in each dimension)");
   }
   if (options.only_warp && *options.only_warp >= static_cast<std::uint32_t>(warps_per_block))
-    throw InvalidInput(Diag::flag_value, "warp " + std::to_string(*options.only_warp) + " does not exist (a block of " +
-                       std::to_string(launch.block.volume()) + " threads has warps 0 to " +
-                       std::to_string(warps_per_block - 1) + ")");
+    throw InvalidInput(Diag::flag_value,
+                       "warp " + std::to_string(*options.only_warp) + " does not exist (a block of " +
+                           std::to_string(launch.block.volume()) + " threads has warps 0 to " +
+                           std::to_string(warps_per_block - 1) + ")");
 }
 
 std::uint64_t to_u64_saturated(Count c) {
@@ -135,12 +138,12 @@ ReplayEstimate sample(Program& program, const BlockRange& range) {
     replay_block(program, range, machine, linear, tally);
   }
   program.sampling = false;
-  e.warp_statement_evaluations =
-      samples == 0 ? 0 : checked_mul(Count{tally.evaluations}, blocks) / samples;
+  e.warp_statement_evaluations = samples == 0 ? 0 : checked_mul(Count{tally.evaluations}, blocks) / samples;
   std::uint64_t stores = 0;
   for (std::size_t a = 0; a < tally.accesses.size() && a < program.kernel.accesses.size(); ++a) {
     const MemoryAccess& m = program.kernel.accesses[a];
-    const bool parameter = m.base != kNone && program.kernel.bases[static_cast<std::size_t>(m.base)].parameter >= 0;
+    const bool parameter =
+        m.base != kNone && program.kernel.bases[static_cast<std::size_t>(m.base)].parameter >= 0;
     if (parameter && m.kind != AccessKind::Load) stores += tally.accesses[a].lanes;
   }
   e.lane_stores = samples == 0 ? 0 : checked_mul(Count{stores}, blocks) / samples;
@@ -213,11 +216,13 @@ constexpr std::uint64_t kFinish = ~std::uint64_t{0};
 // each worker gets a block runner from make_runner and blocks in chunks from one counter, so
 // uneven blocks balance out; the runner is last called with kFinish. `shared` gathers finished
 // blocks' evaluations (the budget's), `done` the blocks (added to the caller's progress too).
-void run_blocks(const Program& program, std::uint64_t total, unsigned workers, std::atomic<std::uint64_t>& shared,
-                std::atomic<std::uint64_t>& done, std::vector<Tally>& tallies,
+void run_blocks(const Program& program, std::uint64_t total, unsigned workers,
+                std::atomic<std::uint64_t>& shared, std::atomic<std::uint64_t>& done,
+                std::vector<Tally>& tallies,
                 const std::function<std::function<void(std::uint64_t, Tally&)>()>& make_runner) {
   const ReplayOptions& options = program.options;
-  const std::uint64_t chunk = std::max<std::uint64_t>(1, std::min<std::uint64_t>(64, total / (workers * 16ull) + 1));
+  const std::uint64_t chunk =
+      std::max<std::uint64_t>(1, std::min<std::uint64_t>(64, total / (workers * 16ull) + 1));
   std::atomic<std::uint64_t> next{0};
   std::atomic<bool> failed{false};  // a block's error stops the others before their next chunk
   // The error of the lowest block that failed: the one a run on one thread would meet first
@@ -289,20 +294,24 @@ void validate(const Launch& launch, const Kernel& kernel) {
   check_range("block y", launch.block.y, 1, kMaxBlockXY);
   check_range("block z", launch.block.z, 1, kMaxBlockZ);
   if (launch.block.volume() > kMaxThreadsPerBlock)
-    throw InvalidInput(Diag::launch_invalid, "a block must have at most 1024 threads (got " + std::to_string(launch.block.x) +
-                       " x " + std::to_string(launch.block.y) + " x " + std::to_string(launch.block.z) +
-                       " = " + std::to_string(launch.block.volume()) + ")");
+    throw InvalidInput(Diag::launch_invalid,
+                       "a block must have at most 1024 threads (got " + std::to_string(launch.block.x) +
+                           " x " + std::to_string(launch.block.y) + " x " + std::to_string(launch.block.z) +
+                           " = " + std::to_string(launch.block.volume()) + ")");
   const int s = launch.warp_size;
   if (s < kMinWarpSize || s > kMaxWarpSize || (s & (s - 1)) != 0)
-    throw InvalidInput(Diag::flag_value, "warp size must be a power of two from 1 to 64 (got " + std::to_string(s) + ")");
+    throw InvalidInput(Diag::flag_value,
+                       "warp size must be a power of two from 1 to 64 (got " + std::to_string(s) + ")");
   if (launch.arguments.size() != kernel.parameters.size())
-    throw InvalidInput(Diag::launch_invalid, "kernel " + kernel.name + " takes " + std::to_string(kernel.parameters.size()) +
-                       " arguments (got " + std::to_string(launch.arguments.size()) + ")");
+    throw InvalidInput(Diag::launch_invalid,
+                       "kernel " + kernel.name + " takes " + std::to_string(kernel.parameters.size()) +
+                           " arguments (got " + std::to_string(launch.arguments.size()) + ")");
   for (std::size_t i = 0; i < kernel.parameters.size(); ++i) {
     const Parameter& p = kernel.parameters[i];
     if (p.scalar && launch.arguments[i].type != p.type)
-      throw InvalidInput(Diag::launch_invalid, "argument '" + p.name + "' has type " + name(launch.arguments[i].type) +
-                         ", the parameter has type " + name(p.type));
+      throw InvalidInput(Diag::launch_invalid, "argument '" + p.name + "' has type " +
+                                                   name(launch.arguments[i].type) +
+                                                   ", the parameter has type " + name(p.type));
   }
   // Buffers with values (Launch::buffer_data: buffer_bytes of them, or zeros).
   const std::vector<bool> values = buffers_with_values(kernel, launch);
@@ -310,8 +319,9 @@ void validate(const Launch& launch, const Kernel& kernel) {
     if (i < launch.buffer_data.size() && launch.buffer_data[i] != nullptr &&
         launch.buffer_data[i]->size() != launch.buffer_bytes[i])
       throw InvalidInput(Diag::launch_invalid, "the data of '" + kernel.parameters[i].name + "' has " +
-                         std::to_string(launch.buffer_data[i]->size()) + " bytes, its buffer " +
-                         std::to_string(launch.buffer_bytes[i]));
+                                                   std::to_string(launch.buffer_data[i]->size()) +
+                                                   " bytes, its buffer " +
+                                                   std::to_string(launch.buffer_bytes[i]));
   }
   check_data_dependence(kernel, values);
 }
@@ -322,7 +332,8 @@ void validate(const Launch& launch, const Kernel& kernel, GridLimits limits) {
   for (std::uint32_t* d : {&cuda.grid.y, &cuda.grid.z}) {
     if (*d > launch_limits::kMaxGridX)
       throw InvalidInput(Diag::launch_invalid, "grid " + std::string(d == &cuda.grid.y ? "y" : "z") +
-                         " must be from 1 to 2147483647 (got " + std::to_string(*d) + ")");
+                                                   " must be from 1 to 2147483647 (got " +
+                                                   std::to_string(*d) + ")");
     *d = std::min(*d, launch_limits::kMaxGridYZ);
   }
   validate(cuda, kernel);
@@ -333,7 +344,8 @@ std::size_t capture_record_bytes() { return sizeof(StoreWrite); }
 ReplayEstimate estimate(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
   prepare(kernel, launch, options);
   Program program(kernel, launch, options);
-  const Count followed = program.global_values ? checked_mul(Count{program.global_size}, 1 + sizeof(detail::GlobalByte)) : 0;
+  const Count followed =
+      program.global_values ? checked_mul(Count{program.global_size}, 1 + sizeof(detail::GlobalByte)) : 0;
   // The buffers followed for the stores' contents alone are not allocated to sample: the samples'
   // counts do not depend on them (conditions and addresses follow what they read either way).
   ReplayOptions counting = options;
@@ -355,13 +367,15 @@ namespace {
 // different widths, is unknown.
 void combine_atomics(const Program& program, std::vector<const StoreWrite*>& atomics, ReplayResult& result) {
   std::sort(atomics.begin(), atomics.end(), [](const StoreWrite* a, const StoreWrite* b) {
-    return std::tie(a->parameter, a->offset, a->thread, a->sequence) < std::tie(b->parameter, b->offset, b->thread, b->sequence);
+    return std::tie(a->parameter, a->offset, a->thread, a->sequence) <
+           std::tie(b->parameter, b->offset, b->thread, b->sequence);
   });
   for (std::size_t i = 0; i < atomics.size();) {
     std::size_t j = i;
     const StoreWrite& first = *atomics[i];
     bool mixed = false, several = false, commute = true;
-    while (j < atomics.size() && atomics[j]->parameter == first.parameter && atomics[j]->offset == first.offset) {
+    while (j < atomics.size() && atomics[j]->parameter == first.parameter &&
+           atomics[j]->offset == first.offset) {
       mixed = mixed || atomics[j]->width != first.width || atomics[j]->type != first.type;
       several = several || atomics[j]->thread != first.thread;
       commute = commute && atomics_commute(first.atomic, atomics[j]->atomic, first.type);
@@ -378,12 +392,13 @@ void combine_atomics(const Program& program, std::vector<const StoreWrite*>& ato
     bool stored = false;
     for (std::size_t b = at; b < end; ++b) stored = stored || buffer.state[b] != StoredBuffer::kUnwritten;
     std::uint64_t value = 0;  // the element before the launch, little-endian
-    const std::string* data = p < program.launch.buffer_data.size() ? program.launch.buffer_data[p].get() : nullptr;
+    const std::string* data =
+        p < program.launch.buffer_data.size() ? program.launch.buffer_data[p].get() : nullptr;
     if (data != nullptr && end <= data->size()) std::memcpy(&value, data->data() + at, first.width);
     for (std::size_t k = i; k < j && !mixed; ++k)
-      value = ops::atomic(atomics[k]->atomic, first.type, static_cast<int>(first.width), value, atomics[k]->bits,
-                          atomics[k]->compare, AddressSpace::Global);
-    const std::uint8_t state = stored || mixed           ? StoredBuffer::kUnknown
+      value = ops::atomic(atomics[k]->atomic, first.type, static_cast<int>(first.width), value,
+                          atomics[k]->bits, atomics[k]->compare, AddressSpace::Global);
+    const std::uint8_t state = stored || mixed       ? StoredBuffer::kUnknown
                                : several && !commute ? StoredBuffer::kOrdered
                                                      : StoredBuffer::kWritten;
     for (std::size_t b = at; b < end; ++b) {
@@ -421,8 +436,10 @@ void assemble_write(const StoreWrite& w, StoredBuffer& buffer) {
       if (now != StoredBuffer::kConflict) now = state;
       buffer.bytes[at] = byte;
     } else if (now != StoredBuffer::kConflict) {  // another thread
-      if (now == StoredBuffer::kUnknown || !w.known) now = StoredBuffer::kUnknown;
-      else if (buffer.bytes[at] != byte) now = StoredBuffer::kConflict;
+      if (now == StoredBuffer::kUnknown || !w.known)
+        now = StoredBuffer::kUnknown;
+      else if (buffer.bytes[at] != byte)
+        now = StoredBuffer::kConflict;
     }
     flagged = now | kThisThread;
   }
@@ -439,8 +456,10 @@ void assemble_stores(const Kernel& kernel, const Program& program, std::vector<T
   result.stored.assign(kernel.parameters.size(), StoredBuffer{});
   result.stores_not_captured = program.stores_not_captured;
   for (const Tally& t : tallies)
-    if (result.stores_not_captured.empty() && !t.store_fault.empty()) result.stores_not_captured = t.store_fault;
-  using Cursor = std::pair<std::deque<StoreWrite>::const_iterator, std::deque<StoreWrite>::const_iterator>;  // next, end of one worker's writes
+    if (result.stores_not_captured.empty() && !t.store_fault.empty())
+      result.stores_not_captured = t.store_fault;
+  using Cursor = std::pair<std::deque<StoreWrite>::const_iterator,
+                           std::deque<StoreWrite>::const_iterator>;  // next, end of one worker's writes
   const auto later = [](const Cursor& a, const Cursor& b) { return store_order(*b.first, *a.first); };
   std::priority_queue<Cursor, std::vector<Cursor>, decltype(later)> heads(later);
   for (Tally& t : tallies) {
@@ -452,8 +471,8 @@ void assemble_stores(const Kernel& kernel, const Program& program, std::vector<T
   const auto end_thread = [&]() {
     for (const StoreWrite* w : thread)
       for (std::size_t i = 0; i < w->width; ++i)
-        result.stored[static_cast<std::size_t>(w->parameter)].state[static_cast<std::size_t>(w->offset) + i] &=
-            static_cast<std::uint8_t>(~kThisThread);
+        result.stored[static_cast<std::size_t>(w->parameter)]
+            .state[static_cast<std::size_t>(w->offset) + i] &= static_cast<std::uint8_t>(~kThisThread);
     thread.clear();
   };
   while (!heads.empty()) {
@@ -489,24 +508,29 @@ std::vector<OrderDependence> describe_order_dependence(const Kernel& kernel,
   const auto add = [&](const SourceRange& range, bool condition, std::int32_t access, const std::string& what,
                        ExprId origin) {
     const Expr& o = kernel.exprs[static_cast<std::size_t>(origin)];
-    out.push_back(OrderDependence{range, condition, access,
-                                  location(kernel, range) + ": " + what + " depends on " + o.description + " (" +
-                                      location(kernel, o.range) +
-                                      "), a value other threads change: counted with blocks, warps and lanes in "
-                                      "ascending order (the GPU's order varies from run to run)"});
+    out.push_back(
+        OrderDependence{range, condition, access,
+                        location(kernel, range) + ": " + what + " depends on " + o.description + " (" +
+                            location(kernel, o.range) +
+                            "), a value other threads change: counted with blocks, warps and lanes in "
+                            "ascending order (the GPU's order varies from run to run)"});
   };
   for (const Stmt& s : kernel.stmts)
-    if ((s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch) && on(s.value) != kNone)
+    if ((s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch) &&
+        on(s.value) != kNone)
       add(s.range, true, kNone, "the condition of this " + report_kind(s), on(s.value));
   for (std::size_t a = 0; a < kernel.accesses.size(); ++a) {
     const MemoryAccess& m = kernel.accesses[a];
     const auto id = static_cast<std::int32_t>(a);
-    if (on(m.offset) != kNone) add(m.range, false, id, "the address of '" + m.text + "'", on(m.offset));
-    else if (on(m.guard) != kNone) add(m.range, false, id, "the lanes of '" + m.text + "'", on(m.guard));
+    if (on(m.offset) != kNone)
+      add(m.range, false, id, "the address of '" + m.text + "'", on(m.offset));
+    else if (on(m.guard) != kNone)
+      add(m.range, false, id, "the lanes of '" + m.text + "'", on(m.guard));
     else if (m.kind == AccessKind::Store && on(m.value) != kNone)
       add(m.range, false, id, "the value '" + m.text + "' stores", on(m.value));
     else if (m.kind == AccessKind::Atomic && on(m.value) != kNone)
-      add(m.range, false, id, "the operand of the atomic " + name(m.atomic) + " on '" + m.text + "'", on(m.value));
+      add(m.range, false, id, "the operand of the atomic " + name(m.atomic) + " on '" + m.text + "'",
+          on(m.value));
     else if (on(m.compare) != kNone)
       add(m.range, false, id, "the value the atomic cas on '" + m.text + "' compares with", on(m.compare));
   }
@@ -515,7 +539,8 @@ std::vector<OrderDependence> describe_order_dependence(const Kernel& kernel,
 
 }  // namespace
 
-std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch& launch, const ReplayResult& result) {
+std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch& launch,
+                                              const ReplayResult& result) {
   if (result.order_reads.empty() && result.order_atomics.empty()) return {};
   const std::vector<bool> values = buffers_with_values(kernel, launch);
   const std::vector<bool> loaded = computed_loads(kernel, &values);
@@ -526,7 +551,8 @@ std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch
   for (std::int32_t a : result.order_atomics) unknown[static_cast<std::size_t>(a)] = true;
   std::vector<ExprId> without;
   const auto on = [&](ExprId x) -> ExprId {
-    return x != kNone && all[static_cast<std::size_t>(x)] == kNone ? without[static_cast<std::size_t>(x)] : kNone;
+    return x != kNone && all[static_cast<std::size_t>(x)] == kNone ? without[static_cast<std::size_t>(x)]
+                                                                   : kNone;
   };
   const auto extern_shared = [&](std::int32_t b) {
     const MemoryBase& base = kernel.bases[static_cast<std::size_t>(b)];
@@ -556,13 +582,14 @@ std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch
     if (m.kind != AccessKind::Load && m.base != kNone) written[static_cast<std::size_t>(m.base)] = true;
   bool writes_extern_shared = false;
   for (std::size_t b = 0; b < written.size(); ++b)
-    writes_extern_shared = writes_extern_shared || (written[b] && extern_shared(static_cast<std::int32_t>(b)));
+    writes_extern_shared =
+        writes_extern_shared || (written[b] && extern_shared(static_cast<std::int32_t>(b)));
   bool jumps = false;
   const std::function<void(StmtId, bool)> walk = [&](StmtId id, bool under) {
     if (id == kNone) return;
     const Stmt& s = kernel.stmts[static_cast<std::size_t>(id)];
-    const bool decides =
-        (s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch) && on(s.value) != kNone;
+    const bool decides = (s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch) &&
+                         on(s.value) != kNone;
     const bool inside = under || decides;
     if (under && (s.kind == StmtKind::Break || s.kind == StmtKind::Continue || s.kind == StmtKind::Return))
       jumps = true;
@@ -570,13 +597,19 @@ std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch
     if (under || (decides && s.kind == StmtKind::Loop))
       for (std::int32_t a : s.accesses) {
         const MemoryAccess& m = kernel.accesses[static_cast<std::size_t>(a)];
-        if (loaded[static_cast<std::size_t>(a)] && m.kind != AccessKind::Store) mark(static_cast<std::size_t>(a));
+        if (loaded[static_cast<std::size_t>(a)] && m.kind != AccessKind::Store)
+          mark(static_cast<std::size_t>(a));
         if (m.kind != AccessKind::Load && m.base != kNone)
-          reads_of([&](std::int32_t b) { return b == m.base || (extern_shared(b) && extern_shared(m.base)); });
+          reads_of(
+              [&](std::int32_t b) { return b == m.base || (extern_shared(b) && extern_shared(m.base)); });
       }
     switch (s.kind) {
-      case StmtKind::Block: for (StmtId c : s.children) walk(c, under); break;
-      case StmtKind::Switch: for (StmtId c : s.children) walk(c, inside); break;
+      case StmtKind::Block:
+        for (StmtId c : s.children) walk(c, under);
+        break;
+      case StmtKind::Switch:
+        for (StmtId c : s.children) walk(c, inside);
+        break;
       case StmtKind::If:
         walk(s.then_stmt, inside);
         walk(s.else_stmt, inside);
@@ -586,8 +619,11 @@ std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch
         walk(s.body, inside);
         walk(s.step, inside);
         break;
-      case StmtKind::InlinedCall: walk(s.body, under); break;
-      default: break;
+      case StmtKind::InlinedCall:
+        walk(s.body, under);
+        break;
+      default:
+        break;
     }
   };
   while (changed) {
@@ -597,7 +633,8 @@ std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch
     without = opaque_origins(kernel, computed_loads(kernel, &values, nullptr, nullptr, &accesses));
     changed = false;
     for (std::size_t a = 0; a < kernel.accesses.size(); ++a)
-      if (loaded[a] && kernel.accesses[a].kind != AccessKind::Store && on(kernel.accesses[a].guard) != kNone) mark(a);
+      if (loaded[a] && kernel.accesses[a].kind != AccessKind::Store && on(kernel.accesses[a].guard) != kNone)
+        mark(a);
     walk(kernel.root, false);
     if (jumps)
       reads_of([&](std::int32_t b) {
@@ -624,9 +661,9 @@ namespace {
 constexpr std::uint64_t kTrialEvaluations = 5'000'000;  // 0.05 to 0.5 s
 
 // The first block of a run about to be refused (where the probes found no overflow to name), run
-// for a moment (at most its budget): undefined behaviour in a value, or a loop that never ends, met that early is what
-// the replay would name, rather than its budget.
-// (The run is refused after it: what the trial leaves in followed memory does not matter.)
+// for a moment (at most its budget): undefined behaviour in a value, or a loop that never ends, met that
+// early is what the replay would name, rather than its budget. (The run is refused after it: what the trial
+// leaves in followed memory does not matter.)
 void trial_run(Program& program, const BlockRange& range) {
   WarpMachine machine(program);
   Tally tally = make_tally(program.kernel);
@@ -650,10 +687,11 @@ void refuse_before_running(Program& program, const BlockRange& range, bool many_
   const PreRun named = many_blocks ? pre : pre_run(kernel, launch, range, options.only_warp, true);
   if (!named.undefined.empty()) throw located(Diag::undefined_arithmetic, kernel, named.undefined);
   if (named.address_undefined.empty()) trial_run(program, range);
-  throw InvalidInput(Diag::evaluation_budget, (named.address_undefined.empty() ? std::string() : named.address_undefined + "; and ") +
-                     "the replay would make at least " + to_decimal(pre.least_evaluations) +
-                     " warp-statement evaluations" + pre.longest_loop + ", above its budget of " +
-                     to_decimal(options.max_evaluations) + " (--max-evaluations)");
+  throw InvalidInput(Diag::evaluation_budget,
+                     (named.address_undefined.empty() ? std::string() : named.address_undefined + "; and ") +
+                         "the replay would make at least " + to_decimal(pre.least_evaluations) +
+                         " warp-statement evaluations" + pre.longest_loop + ", above its budget of " +
+                         to_decimal(options.max_evaluations) + " (--max-evaluations)");
 }
 
 }  // namespace
@@ -669,11 +707,12 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
   if (estimated) {
     e = sample(program, range);
     if (e.warp_statement_evaluations > options.max_evaluations)
-      throw InvalidInput(Diag::evaluation_budget, "the replay would make about " + to_decimal(e.warp_statement_evaluations) +
-                         " warp-statement evaluations (" + to_decimal(blocks) +
-                         " blocks, estimated from " + std::to_string(kSampleBlocks) +
-                         " sample blocks), above its limit of " + to_decimal(options.max_evaluations) +
-                         " (about a minute); use a smaller launch or restrict it to one block");
+      throw InvalidInput(Diag::evaluation_budget,
+                         "the replay would make about " + to_decimal(e.warp_statement_evaluations) +
+                             " warp-statement evaluations (" + to_decimal(blocks) +
+                             " blocks, estimated from " + std::to_string(kSampleBlocks) +
+                             " sample blocks), above its limit of " + to_decimal(options.max_evaluations) +
+                             " (about a minute); use a smaller launch or restrict it to one block");
   }
   std::atomic<std::uint64_t> shared{0};
   program.shared_evaluations = &shared;
@@ -689,23 +728,27 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
   std::string hand_over;
   // Native code where a compiler is installed and takes the launch (sim/ir_native.hpp); a hand-over
   // leaves the run to the interpreter, from the start.
-  if (options.native != NativeReplay::Off && options.events == nullptr && detail::native_compiler() != nullptr) {
+  if (options.native != NativeReplay::Off && options.events == nullptr &&
+      detail::native_compiler() != nullptr) {
     const bool worth = options.native == NativeReplay::Always ||
                        (estimated && e.warp_statement_evaluations >= options.native_min_evaluations);
     if (const std::shared_ptr<const detail::NativeCode> code = detail::native_compiler()(program, worth)) {
       std::atomic<std::uint64_t> done{0};
       try {
-        run_blocks(program, total, workers, shared, done, tallies, [&]() -> std::function<void(std::uint64_t, Tally&)> {
-          std::shared_ptr<detail::NativeWorker> worker = code->worker(program);
-          return [worker, &range](std::uint64_t linear, Tally& tally) {
-            if (linear == kFinish) return;
-            const Dim3 extent{range.last.x - range.first.x + 1, range.last.y - range.first.y + 1,
-                              range.last.z - range.first.z + 1};
-            const auto [x, y, z] = block_of(extent, linear);
-            const detail::NativeOutcome outcome = worker->run_block(range.first.x + x, range.first.y + y, range.first.z + z, tally);
-            if (outcome.kind == detail::NativeOutcome::Kind::HandOver) throw HandOver{outcome.reason};
-          };
-        });
+        run_blocks(program, total, workers, shared, done, tallies,
+                   [&]() -> std::function<void(std::uint64_t, Tally&)> {
+                     std::shared_ptr<detail::NativeWorker> worker = code->worker(program);
+                     return [worker, &range](std::uint64_t linear, Tally& tally) {
+                       if (linear == kFinish) return;
+                       const Dim3 extent{range.last.x - range.first.x + 1, range.last.y - range.first.y + 1,
+                                         range.last.z - range.first.z + 1};
+                       const auto [x, y, z] = block_of(extent, linear);
+                       const detail::NativeOutcome outcome =
+                           worker->run_block(range.first.x + x, range.first.y + y, range.first.z + z, tally);
+                       if (outcome.kind == detail::NativeOutcome::Kind::HandOver)
+                         throw HandOver{outcome.reason};
+                     };
+                   });
         native = true;
       } catch (const HandOver& h) {
         hand_over = h.reason;
@@ -716,13 +759,14 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
   }
   if (!native) {
     std::atomic<std::uint64_t> done{0};
-    run_blocks(program, total, workers, shared, done, tallies, [&]() -> std::function<void(std::uint64_t, Tally&)> {
-      auto machine = std::make_shared<WarpMachine>(program);
-      return [machine, &program, &range](std::uint64_t linear, Tally& tally) {
-        if (linear == kFinish) return machine->finish(tally);
-        replay_block(program, range, *machine, linear, tally);
-      };
-    });
+    run_blocks(program, total, workers, shared, done, tallies,
+               [&]() -> std::function<void(std::uint64_t, Tally&)> {
+                 auto machine = std::make_shared<WarpMachine>(program);
+                 return [machine, &program, &range](std::uint64_t linear, Tally& tally) {
+                   if (linear == kFinish) return machine->finish(tally);
+                   replay_block(program, range, *machine, linear, tally);
+                 };
+               });
   }
   ReplayResult result = to_result(kernel, tallies, options.memory);
   result.native = native;
@@ -744,7 +788,8 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
     // What the GPU's order decides is not known: the writes of an access whose address, lanes or
     // value depends on it, and every write when a branch does (which threads write then varies).
     const std::vector<OrderDependence> order = order_dependence(kernel, launch, result);
-    const bool branch = std::any_of(order.begin(), order.end(), [](const OrderDependence& o) { return o.condition; });
+    const bool branch =
+        std::any_of(order.begin(), order.end(), [](const OrderDependence& o) { return o.condition; });
     std::vector<bool> unknown(kernel.accesses.size(), branch);
     for (const OrderDependence& o : order)
       if (o.access != kNone) unknown[static_cast<std::size_t>(o.access)] = true;
@@ -764,20 +809,23 @@ Value eval_uniform(const Kernel& k, ExprId id, const std::vector<Value>& args) {
   const Expr& e = k.exprs[id];
   const auto operand = [&](int i) {
     const ExprId op = e.operands[i];
-    if (op < 0 || op >= id) throw InvalidInput(Diag::model_invalid, "expression " + std::to_string(id) + ": bad operand");
+    if (op < 0 || op >= id)
+      throw InvalidInput(Diag::model_invalid, "expression " + std::to_string(id) + ": bad operand");
     return eval_uniform(k, op, args);
   };
   const auto fail = [&](const std::string& what) {
-    throw InvalidInput(Diag::undefined_arithmetic, source_location(k, e.range), "undefined behaviour: " + what);
+    throw InvalidInput(Diag::undefined_arithmetic, source_location(k, e.range),
+                       "undefined behaviour: " + what);
   };
   switch (e.kind) {
-    case ExprKind::Constant: return Value{e.type, e.constant};
+    case ExprKind::Constant:
+      return Value{e.type, e.constant};
     case ExprKind::Param: {
       if (e.index < 0 || static_cast<std::size_t>(e.index) >= args.size() ||
           static_cast<std::size_t>(e.index) >= k.parameters.size() ||
           (!k.parameters[e.index].scalar && k.parameters[e.index].floating == 0))
         throw InvalidInput(Diag::unknown_value, "expression reads parameter " + std::to_string(e.index) +
-                           ", which has no integer or floating value");
+                                                    ", which has no integer or floating value");
       return Value{e.type, normalise(e.type, args[e.index].bits)};
     }
     case ExprKind::Cast: {
@@ -813,15 +861,18 @@ Value eval_uniform(const Kernel& k, ExprId id, const std::vector<Value>& args) {
       if (e.logical_op == LogicalOp::Or && left) return Value{ScalarType::Bool, 1};
       return Value{ScalarType::Bool, operand(1).bits != 0 ? 1u : 0u};
     }
-    case ExprKind::Select: return operand(0).bits != 0 ? operand(1) : operand(2);
+    case ExprKind::Select:
+      return operand(0).bits != 0 ? operand(1) : operand(2);
     case ExprKind::Builtin:
     case ExprKind::Local:
     case ExprKind::Warp:
-    case ExprKind::Opaque: break;
+    case ExprKind::Opaque:
+      break;
   }
-  throw InvalidInput(Diag::unknown_value, source_location(k, e.range), "the expression reads a " + name(e.kind) +
-                     ", which is not known before the launch (allowed: constants and integer "
-                     "parameters)");
+  throw InvalidInput(Diag::unknown_value, source_location(k, e.range),
+                     "the expression reads a " + name(e.kind) +
+                         ", which is not known before the launch (allowed: constants and integer "
+                         "parameters)");
 }
 
 }  // namespace

@@ -86,14 +86,29 @@ struct Launch {
 /// warpSize): true and `bits`; false for threadIdx and blockIdx.
 inline bool launch_constant(const Launch& launch, Builtin builtin, std::uint64_t& bits) {
   switch (builtin) {
-    case Builtin::BlockDimX: bits = launch.block.x; return true;
-    case Builtin::BlockDimY: bits = launch.block.y; return true;
-    case Builtin::BlockDimZ: bits = launch.block.z; return true;
-    case Builtin::GridDimX: bits = launch.grid.x; return true;
-    case Builtin::GridDimY: bits = launch.grid.y; return true;
-    case Builtin::GridDimZ: bits = launch.grid.z; return true;
-    case Builtin::WarpSize: bits = static_cast<std::uint64_t>(launch.warp_size); return true;
-    default: return false;
+    case Builtin::BlockDimX:
+      bits = launch.block.x;
+      return true;
+    case Builtin::BlockDimY:
+      bits = launch.block.y;
+      return true;
+    case Builtin::BlockDimZ:
+      bits = launch.block.z;
+      return true;
+    case Builtin::GridDimX:
+      bits = launch.grid.x;
+      return true;
+    case Builtin::GridDimY:
+      bits = launch.grid.y;
+      return true;
+    case Builtin::GridDimZ:
+      bits = launch.grid.z;
+      return true;
+    case Builtin::WarpSize:
+      bits = static_cast<std::uint64_t>(launch.warp_size);
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -138,8 +153,8 @@ class EvaluationObserver {
   /// Warp `warp` (index within its block) of block `block` reached `statement` with lanes
   /// `active` (bit i = lane i); `taken`: for a condition (If, Loop, Switch), the lanes for which
   /// it holds (see taken_lanes), else 0.
-  virtual void evaluation(const Dim3& block, std::uint32_t warp, StmtId statement,
-                          std::uint64_t active, std::uint64_t taken) = 0;
+  virtual void evaluation(const Dim3& block, std::uint32_t warp, StmtId statement, std::uint64_t active,
+                          std::uint64_t taken) = 0;
 };
 
 /// A pre-run limit of about a minute on the 2-core machine (at >= 1e8 evaluations per second).
@@ -214,9 +229,10 @@ struct ReplayOptions {
 /// byte by byte from the buffer's start.
 struct StoredBuffer {
   static constexpr std::uint8_t kUnwritten = 0;
-  static constexpr std::uint8_t kWritten = 1;   // `bytes` holds what the stores leave
-  static constexpr std::uint8_t kUnknown = 2;   // a store whose value the model does not hold, or an atomic
-  static constexpr std::uint8_t kConflict = 3;  // threads wrote different values: the result depends on their order
+  static constexpr std::uint8_t kWritten = 1;  // `bytes` holds what the stores leave
+  static constexpr std::uint8_t kUnknown = 2;  // a store whose value the model does not hold, or an atomic
+  static constexpr std::uint8_t kConflict =
+      3;  // threads wrote different values: the result depends on their order
   /// Atomics of several threads whose operations do not commute (exch, cas, inc, dec, float add,
   /// different operations): `bytes` holds the result in the replay's order, which the GPU does not keep.
   static constexpr std::uint8_t kOrdered = 4;
@@ -250,9 +266,9 @@ struct ReplayResult {
   /// Per base (Kernel::bases): the bytes the counted accesses touched (to size the buffers of a
   /// GPU run of the real kernel).
   std::vector<BaseExtent> extents;
-  Count blocks = 0;                       // blocks replayed
-  Count warps = 0;                        // warps replayed (counted ones under only_warp)
-  Count warp_statement_evaluations = 0;   // sum of warp_evaluations: the work done
+  Count blocks = 0;                      // blocks replayed
+  Count warps = 0;                       // warps replayed (counted ones under only_warp)
+  Count warp_statement_evaluations = 0;  // sum of warp_evaluations: the work done
   /// Of the requests counted, those the fast path counted from lane patterns
   /// (ReplayOptions::affine_offsets); the others were evaluated lane by lane.
   Count affine_requests = 0;
@@ -292,14 +308,15 @@ struct ReplayResult {
 /// every buffer followed by value that the kernel writes does.
 struct OrderDependence {
   SourceRange range;
-  bool condition = false;  // a branch (its counts depend on the order)
+  bool condition = false;       // a branch (its counts depend on the order)
   std::int32_t access = kNone;  // else the access concerned
   /// "FILE:LINE:COL: the condition of this if depends on atomicAdd(count, 1) (atomic result)
   /// (FILE:LINE:COL), a value other threads change: counted with blocks, warps and lanes in
   /// ascending order (the GPU's order varies from run to run)".
   std::string message;
 };
-std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch& launch, const ReplayResult& result);
+std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch& launch,
+                                              const ReplayResult& result);
 
 /// What a run would cost, estimated by replaying a few sample blocks (the first, the last and
 /// some between) and scaling by the number of blocks.

@@ -17,13 +17,11 @@ std::uint32_t warps_per_block(const Launch& launch) {
 
 std::uint64_t global_warp(const Launch& launch, const Dim3& block, std::uint32_t warp) {
   const Dim3& g = launch.grid;
-  const std::uint64_t linear =
-      block.x + std::uint64_t{g.x} * (block.y + std::uint64_t{g.y} * block.z);
+  const std::uint64_t linear = block.x + std::uint64_t{g.x} * (block.y + std::uint64_t{g.y} * block.z);
   return linear * warps_per_block(launch) + warp;
 }
 
-void split_global_warp(const Launch& launch, std::uint64_t global, Dim3& block,
-                       std::uint32_t& warp) {
+void split_global_warp(const Launch& launch, std::uint64_t global, Dim3& block, std::uint32_t& warp) {
   const std::uint64_t per_block = warps_per_block(launch);
   warp = static_cast<std::uint32_t>(global % per_block);
   std::uint64_t linear = global / per_block;
@@ -33,13 +31,12 @@ void split_global_warp(const Launch& launch, std::uint64_t global, Dim3& block,
   block.z = static_cast<std::uint32_t>(linear / launch.grid.y);
 }
 
-WarpTraceRecorder::WarpTraceRecorder(const Launch& launch, std::uint64_t max_warps)
-    : launch_(launch) {
+WarpTraceRecorder::WarpTraceRecorder(const Launch& launch, std::uint64_t max_warps) : launch_(launch) {
   const std::uint64_t warps = launch.grid.volume() * warps_per_block(launch);
   if (warps > max_warps)
     throw InvalidInput(Diag::memory_budget, "the launch has " + std::to_string(warps) +
-                       " warps; warp-by-warp records are kept for at most " +
-                       std::to_string(max_warps));
+                                                " warps; warp-by-warp records are kept for at most " +
+                                                std::to_string(max_warps));
   warps_.resize(warps);
 }
 

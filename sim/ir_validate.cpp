@@ -20,8 +20,7 @@ struct Taint {
 };
 
 void collect_writes(const Kernel& k, StmtId id, LocalId call_result,
-                    std::vector<std::pair<LocalId, ExprId>>& writes,
-                    std::vector<StmtId>& write_stmt) {
+                    std::vector<std::pair<LocalId, ExprId>>& writes, std::vector<StmtId>& write_stmt) {
   if (id == kNone) return;
   const Stmt& s = k.stmts[id];
   auto recurse = [&](StmtId child) { collect_writes(k, child, call_result, writes, write_stmt); };
@@ -52,8 +51,11 @@ void collect_writes(const Kernel& k, StmtId id, LocalId call_result,
       recurse(s.body);
       recurse(s.step);
       break;
-    case StmtKind::InlinedCall: collect_writes(k, s.body, s.local, writes, write_stmt); break;
-    default: break;
+    case StmtKind::InlinedCall:
+      collect_writes(k, s.body, s.local, writes, write_stmt);
+      break;
+    default:
+      break;
   }
 }
 
@@ -144,10 +146,11 @@ class Validator {
       const MemoryAccess& a = k_.accesses[static_cast<std::size_t>(e.access)];
       const bool atomic = a.kind == AccessKind::Atomic && a.atomic != AtomicOp::Other && a.value != kNone;
       if (a.kind != AccessKind::Load && !atomic)
-        fail_expr(id, "names access " + std::to_string(e.access) + ", which is not a load or a modelled atomic");
+        fail_expr(id,
+                  "names access " + std::to_string(e.access) + ", which is not a load or a modelled atomic");
       if (a.width != static_cast<std::uint32_t>(std::max(1, bit_width(e.type) / 8)))
-        fail_expr(id, "is a " + name(e.type) + " value of access " + std::to_string(e.access) + ", which moves " +
-                          std::to_string(a.width) + " bytes");
+        fail_expr(id, "is a " + name(e.type) + " value of access " + std::to_string(e.access) +
+                          ", which moves " + std::to_string(a.width) + " bytes");
     }
   }
 
@@ -176,8 +179,9 @@ class Validator {
   void check_sizes() const {
     const auto limit = [&](const char* what, std::size_t count, std::size_t most) {
       if (count > most)
-        throw InvalidInput(Diag::model_too_large, "kernel model: " + std::to_string(count) + " " + what + ", more than the " +
-                           std::to_string(most) + " warpdiv models");
+        throw InvalidInput(Diag::model_too_large, "kernel model: " + std::to_string(count) + " " + what +
+                                                      ", more than the " + std::to_string(most) +
+                                                      " warpdiv models");
     };
     limit("statements", k_.stmts.size(), kMaxStatements);
     limit("expressions", k_.exprs.size(), kMaxExpressions);
@@ -188,12 +192,13 @@ class Validator {
   // model: ... (statement N)", which the JSON reader turns into its path).
   [[noreturn]] void too_deep(const SourceRange& range, const std::string& how, const char* node,
                              std::size_t id) const {
-    const std::string why = " (" + how + "; warpdiv follows at most " + std::to_string(kMaxNesting) + " levels)";
+    const std::string why =
+        " (" + how + "; warpdiv follows at most " + std::to_string(kMaxNesting) + " levels)";
     if (range.line == 0)
       fail("nesting deeper than " + std::to_string(kMaxNesting) + why + " (" + node + " " +
            std::to_string(id) + ")");
     throw InvalidInput(Diag::model_too_large, "nesting deeper than " + std::to_string(kMaxNesting) + " at " +
-                       location(k_, range) + why);
+                                                  location(k_, range) + why);
   }
 
   // Operands come before their expression (check_expr), so one pass in order finds every depth.
@@ -226,8 +231,9 @@ class Validator {
       if (at.nesting > kMaxNesting)
         too_deep(s.range, "statements within statements", "statement", static_cast<std::size_t>(at.id));
       if (at.depth > kMaxDepth)
-        throw InvalidInput(Diag::model_too_large, "an else-if chain at " + location(k_, s.range) + " is longer than " +
-                           std::to_string(kMaxDepth) + " branches, the most warpdiv follows");
+        throw InvalidInput(Diag::model_too_large, "an else-if chain at " + location(k_, s.range) +
+                                                      " is longer than " + std::to_string(kMaxDepth) +
+                                                      " branches, the most warpdiv follows");
       // A block only groups (its braces nest no deeper to a reader); the if after an else
       // continues its chain.
       const auto push = [&](StmtId child, bool chained) {
@@ -241,9 +247,7 @@ class Validator {
     }
   }
 
-  bool valid_local(LocalId id) const {
-    return id >= 0 && static_cast<std::size_t>(id) < k_.locals.size();
-  }
+  bool valid_local(LocalId id) const { return id >= 0 && static_cast<std::size_t>(id) < k_.locals.size(); }
 
   // Operands must exist and come before the expression: the arena is then acyclic.
   ScalarType operand(ExprId self, int i) const {
@@ -264,19 +268,29 @@ class Validator {
     switch (e.kind) {
       case ExprKind::Constant:
         if (e.constant != normalise(e.type, e.constant))
-          fail_expr(id, "constant " + std::to_string(e.constant) + " is not a normalised " +
-                            name(e.type));
+          fail_expr(id, "constant " + std::to_string(e.constant) + " is not a normalised " + name(e.type));
         break;
-      case ExprKind::Param: check_param(id, e); break;
-      case ExprKind::Builtin: expect_type(id, e.type, builtin_type(e.builtin), "builtin"); break;
+      case ExprKind::Param:
+        check_param(id, e);
+        break;
+      case ExprKind::Builtin:
+        expect_type(id, e.type, builtin_type(e.builtin), "builtin");
+        break;
       case ExprKind::Local:
         if (!valid_local(e.index)) fail_expr(id, "local " + std::to_string(e.index) + " does not exist");
         expect_type(id, e.type, k_.locals[e.index].type, "local read");
         break;
-      case ExprKind::Opaque: break;
-      case ExprKind::Cast: operand(id, 0); break;
-      case ExprKind::Unary: check_unary(id, e); break;
-      case ExprKind::Binary: check_binary(id, e); break;
+      case ExprKind::Opaque:
+        break;
+      case ExprKind::Cast:
+        operand(id, 0);
+        break;
+      case ExprKind::Unary:
+        check_unary(id, e);
+        break;
+      case ExprKind::Binary:
+        check_binary(id, e);
+        break;
       case ExprKind::Logical:
         expect_type(id, operand(id, 0), ScalarType::Bool, "left operand");
         expect_type(id, operand(id, 1), ScalarType::Bool, "right operand");
@@ -287,8 +301,12 @@ class Validator {
         expect_type(id, operand(id, 1), e.type, "first arm of ?:");
         expect_type(id, operand(id, 2), e.type, "second arm of ?:");
         break;
-      case ExprKind::Warp: check_warp(id, e); break;
-      case ExprKind::Intrinsic: check_intrinsic(id, e); break;
+      case ExprKind::Warp:
+        check_warp(id, e);
+        break;
+      case ExprKind::Intrinsic:
+        check_intrinsic(id, e);
+        break;
     }
   }
 
@@ -313,9 +331,10 @@ class Validator {
     } else {
       const bool floating_neg = e.unary_op == UnaryOp::Neg && is_floating(t);
       if (!is_promoted(t) && !floating_neg)
-        fail_expr(id, "operand of " + name(e.unary_op) + " has type " + name(t) +
-                          (e.unary_op == UnaryOp::Neg ? " (allowed: int32, uint32, int64, uint64, float32, float64)"
-                                                      : " (allowed: int32, uint32, int64, uint64)"));
+        fail_expr(
+            id, "operand of " + name(e.unary_op) + " has type " + name(t) +
+                    (e.unary_op == UnaryOp::Neg ? " (allowed: int32, uint32, int64, uint64, float32, float64)"
+                                                : " (allowed: int32, uint32, int64, uint64)"));
       expect_type(id, e.type, t, "result");
     }
   }
@@ -327,7 +346,8 @@ class Validator {
       const BinaryOp op = e.binary_op;
       if (op == BinaryOp::Rem || op == BinaryOp::Shl || op == BinaryOp::Shr || op == BinaryOp::BitAnd ||
           op == BinaryOp::BitOr || op == BinaryOp::BitXor)
-        fail_expr(id, "operator " + name(op) + " on " + name(a) + " (allowed on float32 and float64: "
+        fail_expr(id, "operator " + name(op) + " on " + name(a) +
+                          " (allowed on float32 and float64: "
                           "+ - * / < <= > >= == !=)");
       if (a != b)
         fail_expr(id, "operands of " + name(op) + " have different types " + name(a) + " and " + name(b));
@@ -335,19 +355,20 @@ class Validator {
       return;
     }
     if (!is_promoted(a) || !is_promoted(b))
-      fail_expr(id, "operands of " + name(e.binary_op) + " have types " + name(a) + " and " +
-                        name(b) + " (allowed: int32, uint32, int64, uint64)");
+      fail_expr(id, "operands of " + name(e.binary_op) + " have types " + name(a) + " and " + name(b) +
+                        " (allowed: int32, uint32, int64, uint64)");
     const bool shift = e.binary_op == BinaryOp::Shl || e.binary_op == BinaryOp::Shr;
     if (!shift && a != b)
-      fail_expr(id, "operands of " + name(e.binary_op) + " have different types " + name(a) +
-                        " and " + name(b));
+      fail_expr(id,
+                "operands of " + name(e.binary_op) + " have different types " + name(a) + " and " + name(b));
     expect_type(id, e.type, is_comparison(e.binary_op) ? ScalarType::Bool : a, "result");
   }
 
   void check_warp(ExprId id, const Expr& e) const {
     const int n = operand_count(e.warp_op);
     for (int i = n; i < 3; ++i)
-      if (e.operands[i] != kNone) fail_expr(id, name(e.warp_op) + " takes " + std::to_string(n) + " operand(s)");
+      if (e.operands[i] != kNone)
+        fail_expr(id, name(e.warp_op) + " takes " + std::to_string(n) + " operand(s)");
     if (n >= 1) expect_type(id, operand(id, 0), ScalarType::U32, "mask of the warp function");
     if (e.warp_op <= WarpOp::ShflXor) {
       expect_type(id, operand(id, 1), e.type, "value of the shuffle");
@@ -369,7 +390,8 @@ class Validator {
       fail_expr(id, name(e.intrinsic) + " has type " + name(e.type) + " (allowed: float32, float64)");
     const int n = operand_count(e.intrinsic);
     for (int i = 0; i < 3; ++i) {
-      if (i < n) expect_type(id, operand(id, i), e.type, "operand of the intrinsic");
+      if (i < n)
+        expect_type(id, operand(id, i), e.type, "operand of the intrinsic");
       else if (e.operands[i] != kNone)
         fail_expr(id, name(e.intrinsic) + " takes " + std::to_string(n) + " operand(s)");
     }
@@ -404,7 +426,8 @@ class Validator {
                             k_.locals[s.local].name + "' of type " + name(k_.locals[s.local].type));
         break;
       case StmtKind::Work:
-      case StmtKind::Barrier: break;
+      case StmtKind::Barrier:
+        break;
       case StmtKind::If:
         expect_condition(id, s.value);
         if (s.then_stmt == kNone) fail_stmt(id, "if without a then statement");
@@ -453,14 +476,13 @@ class Validator {
         expect_expr(id, s.value, "condition");
         const ScalarType t = k_.exprs[s.value].type;
         if (!is_promoted(t))
-          fail_stmt(id, "switch condition has type " + name(t) +
-                            " (allowed: int32, uint32, int64, uint64)");
+          fail_stmt(id, "switch condition has type " + name(t) + " (allowed: int32, uint32, int64, uint64)");
         const auto n = static_cast<std::int32_t>(s.children.size());
         for (std::size_t i = 0; i < s.cases.size(); ++i) {
           const SwitchCase& sc = s.cases[i];
           if (sc.child < 0 || sc.child > n)
-            fail_stmt(id, "case " + std::to_string(i) + " enters at child " +
-                              std::to_string(sc.child) + " of " + std::to_string(n));
+            fail_stmt(id, "case " + std::to_string(i) + " enters at child " + std::to_string(sc.child) +
+                              " of " + std::to_string(n));
           if (sc.value != normalise(t, sc.value))
             fail_stmt(id, "case value " + std::to_string(sc.value) + " is not a normalised " + name(t));
           for (std::size_t j = 0; j < i; ++j)
@@ -530,15 +552,14 @@ class Validator {
         if (f.guard < 0 || static_cast<std::size_t>(f.guard) >= k_.exprs.size())
           fail_stmt(static_cast<StmtId>(i), "flops guard " + std::to_string(f.guard) + " does not exist");
         if (k_.exprs[f.guard].type != ScalarType::Bool)
-          fail_stmt(static_cast<StmtId>(i), "flops guard of type " + name(k_.exprs[f.guard].type) +
-                                                ", expected bool");
+          fail_stmt(static_cast<StmtId>(i),
+                    "flops guard of type " + name(k_.exprs[f.guard].type) + ", expected bool");
       }
       for (std::int32_t a : s.accesses) {
         if (a < 0 || static_cast<std::size_t>(a) >= k_.accesses.size())
           fail_stmt(static_cast<StmtId>(i), "access " + std::to_string(a) + " does not exist");
         if (owner[a] != kNone)
-          fail_stmt(static_cast<StmtId>(i), "access " + std::to_string(a) +
-                                                " already belongs to statement " +
+          fail_stmt(static_cast<StmtId>(i), "access " + std::to_string(a) + " already belongs to statement " +
                                                 std::to_string(owner[a]));
         owner[a] = static_cast<StmtId>(i);
       }
@@ -562,8 +583,8 @@ class Validator {
     if (a.base < 0 || static_cast<std::size_t>(a.base) >= k_.bases.size())
       fail(what + " names base " + std::to_string(a.base) + ", which does not exist");
     if (k_.bases[a.base].space != a.space)
-      fail(what + " is in " + name(a.space) + " memory but its base '" + k_.bases[a.base].name +
-           "' is in " + name(k_.bases[a.base].space) + " memory");
+      fail(what + " is in " + name(a.space) + " memory but its base '" + k_.bases[a.base].name + "' is in " +
+           name(k_.bases[a.base].space) + " memory");
     if (a.offset < 0 || static_cast<std::size_t>(a.offset) >= k_.exprs.size())
       fail(what + " has offset " + std::to_string(a.offset) + ", which does not exist");
     if (k_.exprs[a.offset].type != ScalarType::I64)
@@ -593,7 +614,10 @@ class Validator {
           static_cast<std::uint32_t>(bit_width(t) / 8) != a.width)
         fail(what + " has a value of type " + name(t) + ", expected a store's " + std::to_string(a.width) +
              "-byte scalar, or an atomic's (" + name(a.atomic) + ": " +
-             (floats ? "an integer or floating" : counter ? "a uint32" : "an integer") + " element)");
+             (floats    ? "an integer or floating"
+              : counter ? "a uint32"
+                        : "an integer") +
+             " element)");
     }
     if (a.compare != kNone) {
       if (a.compare < 0 || static_cast<std::size_t>(a.compare) >= k_.exprs.size())
@@ -601,8 +625,8 @@ class Validator {
       if (a.kind != AccessKind::Atomic || a.atomic != AtomicOp::Cas || a.value == kNone)
         fail(what + " has a compare operand but is not an atomic cas with a value");
       if (k_.exprs[a.compare].type != k_.exprs[a.value].type)
-        fail(what + " compares with a value of type " + name(k_.exprs[a.compare].type) + ", expected its operand's " +
-             name(k_.exprs[a.value].type));
+        fail(what + " compares with a value of type " + name(k_.exprs[a.compare].type) +
+             ", expected its operand's " + name(k_.exprs[a.value].type));
     } else if (a.kind == AccessKind::Atomic && a.atomic == AtomicOp::Cas && a.value != kNone) {
       fail(what + " is an atomic cas without the value it compares with");
     }
@@ -618,8 +642,7 @@ class Validator {
     const Taint taint = compute_taint(k_, loaded);
     for (std::size_t i = 0; i < k_.stmts.size(); ++i) {
       const Stmt& s = k_.stmts[i];
-      const bool condition = s.kind == StmtKind::If || s.kind == StmtKind::Loop ||
-                             s.kind == StmtKind::Switch;
+      const bool condition = s.kind == StmtKind::If || s.kind == StmtKind::Loop || s.kind == StmtKind::Switch;
       if (!condition || s.value == kNone || taint.expr_origin[s.value] == kNone) continue;
       const Expr& opaque = k_.exprs[taint.expr_origin[s.value]];
       std::string via;
@@ -632,10 +655,10 @@ class Validator {
       std::string hint;
       if (opaque.access != kNone && static_cast<std::size_t>(opaque.access) < why_not.size())
         hint = why_not[static_cast<std::size_t>(opaque.access)];
-      throw InvalidInput(Diag::data_dependent_branch, source_location(k_, s.range), "data-dependent branch: the condition of this " +
-                         report_kind(s) + " depends on " + opaque.description + via + " (" +
-                         location(k_, opaque.range) +
-                         "); the model follows control flow only where it can compute it" + hint);
+      throw InvalidInput(Diag::data_dependent_branch, source_location(k_, s.range),
+                         "data-dependent branch: the condition of this " + report_kind(s) + " depends on " +
+                             opaque.description + via + " (" + location(k_, opaque.range) +
+                             "); the model follows control flow only where it can compute it" + hint);
     }
   }
 
@@ -728,17 +751,18 @@ void block_unheld_writes(const Kernel& kernel, const std::vector<bool>& has_valu
 std::string why_not_followed(const Kernel& kernel, const MemoryAccess& m, const UnplacedWrites& unplaced,
                              const std::string& blocked) {
   const MemoryBase& base = kernel.bases[static_cast<std::size_t>(m.base)];
-  const std::int32_t write = m.space == AddressSpace::Shared ? unplaced.shared
+  const std::int32_t write = m.space == AddressSpace::Shared  ? unplaced.shared
                              : m.space == AddressSpace::Local ? unplaced.local
                                                               : kNone;
   std::string reason = blocked;
   if (write != kNone) {
     const MemoryAccess& w = kernel.accesses[static_cast<std::size_t>(write)];
-    reason = "the kernel writes " + name(m.space) + " memory where the model cannot place it ('" + w.text + "' at " +
-             location(kernel, w.range) + ": " + w.reason + ")";
+    reason = "the kernel writes " + name(m.space) + " memory where the model cannot place it ('" + w.text +
+             "' at " + location(kernel, w.range) + ": " + w.reason + ")";
   }
   return base.parameter == kNone
-             ? "; the values of " + name(base.space) + " memory ('" + base.name + "') are not known: " + reason
+             ? "; the values of " + name(base.space) + " memory ('" + base.name +
+                   "') are not known: " + reason
              : "; '" + base.name + "', which the kernel also writes, is not followed by value: " + reason;
 }
 
@@ -752,7 +776,8 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
   if (order_bases != nullptr)
     for (std::int32_t b : *order_bases)
       if (b >= 0 && static_cast<std::size_t>(b) < kernel.bases.size())
-        blocked[static_cast<std::size_t>(b)] = "threads pass values through it in an order the GPU does not fix";
+        blocked[static_cast<std::size_t>(b)] =
+            "threads pass values through it in an order the GPU does not fix";
   const UnplacedWrites unplaced_writes = unplaced_writes_of(kernel);
   const std::int32_t unplaced = unplaced_writes.shared, unplaced_local = unplaced_writes.local;
   block_unheld_writes(kernel, has_values, blocked);
@@ -767,7 +792,8 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
   // group is blocked so, the fixed point below has nothing to find.
   // What the value a blocked write depends on misses itself (its own hint: a --data to give ...).
   const auto root_hint = [&](const Expr& o) -> std::string {
-    if (why_not == nullptr || o.access == kNone || static_cast<std::size_t>(o.access) >= why_not->size()) return "";
+    if (why_not == nullptr || o.access == kNone || static_cast<std::size_t>(o.access) >= why_not->size())
+      return "";
     const std::string& hint = (*why_not)[static_cast<std::size_t>(o.access)];
     return hint.empty() ? "" : " (" + hint.substr(2) + ")";
   };
@@ -777,7 +803,8 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
     if (x == kNone) return kNone;
     const Expr& e = kernel.exprs[static_cast<std::size_t>(x)];
     if (e.kind == ExprKind::Opaque)
-      return e.access == kNone || (!loaded[static_cast<std::size_t>(e.access)] && !is_followed[static_cast<std::size_t>(e.access)])
+      return e.access == kNone || (!loaded[static_cast<std::size_t>(e.access)] &&
+                                   !is_followed[static_cast<std::size_t>(e.access)])
                  ? x
                  : kNone;
     for (ExprId o : e.operands)
@@ -800,8 +827,8 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
         if (found == kNone) continue;
         const Expr& o = kernel.exprs[static_cast<std::size_t>(found)];
         blocked[static_cast<std::size_t>(g)] = std::string("the ") + what[i] + " of '" + m.text + "' at " +
-                                               location(kernel, m.range) + " depends on " + o.description + " (" +
-                                               location(kernel, o.range) + ")" + root_hint(o);
+                                               location(kernel, m.range) + " depends on " + o.description +
+                                               " (" + location(kernel, o.range) + ")" + root_hint(o);
         any = true;
         break;
       }
@@ -811,8 +838,8 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
   block_writes(opaque_inside);
   const auto unknown = [&](std::size_t a) {
     const MemoryAccess& m = kernel.accesses[a];
-    if (order_accesses != nullptr &&
-        std::find(order_accesses->begin(), order_accesses->end(), static_cast<std::int32_t>(a)) != order_accesses->end())
+    if (order_accesses != nullptr && std::find(order_accesses->begin(), order_accesses->end(),
+                                               static_cast<std::int32_t>(a)) != order_accesses->end())
       return true;
     if (unplaced != kNone && m.space == AddressSpace::Shared) return true;
     if (unplaced_local != kNone && m.space == AddressSpace::Local) return true;
@@ -841,7 +868,8 @@ void computed_written_loads(const Kernel& kernel, const std::vector<bool>& linke
 }  // namespace
 
 std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* parameter_values,
-                                 std::vector<std::string>* why_not, const std::vector<std::int32_t>* order_bases,
+                                 std::vector<std::string>* why_not,
+                                 const std::vector<std::int32_t>* order_bases,
                                  const std::vector<std::int32_t>* order_accesses) {
   const std::size_t n = kernel.accesses.size();
   std::vector<bool> loaded(n, false);
@@ -857,7 +885,8 @@ std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* 
     const MemoryAccess& m = kernel.accesses[a];
     if (m.kind == AccessKind::Load) continue;
     if (m.base == kNone) {
-      if (m.space == AddressSpace::Global && unplaced_write == kNone) unplaced_write = static_cast<std::int32_t>(a);
+      if (m.space == AddressSpace::Global && unplaced_write == kNone)
+        unplaced_write = static_cast<std::int32_t>(a);
     } else if (written[static_cast<std::size_t>(m.base)] == kNone) {
       written[static_cast<std::size_t>(m.base)] = static_cast<std::int32_t>(a);
     }
@@ -868,7 +897,8 @@ std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* 
     if (!linked[a] || m.base == kNone) continue;
     const MemoryBase& base = kernel.bases[static_cast<std::size_t>(m.base)];
     std::string hint;
-    if (base.parameter == kNone && (base.space == AddressSpace::Shared || base.space == AddressSpace::Local)) {
+    if (base.parameter == kNone &&
+        (base.space == AddressSpace::Shared || base.space == AddressSpace::Local)) {
       continue;  // computed_written_loads()
     } else if (base.parameter == kNone) {
       hint = "; values of " + name(base.space) + " memory ('" + base.name + "') are not modelled yet";
@@ -879,8 +909,8 @@ std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* 
     } else if (parameter_values != nullptr &&
                !(static_cast<std::size_t>(base.parameter) < parameter_values->size() &&
                  (*parameter_values)[static_cast<std::size_t>(base.parameter)])) {
-      hint = "; give the values of '" + base.name + "' with --data " + base.name + "=FILE (or --alloc " + base.name +
-             "=COUNT for zeros)";
+      hint = "; give the values of '" + base.name + "' with --data " + base.name + "=FILE (or --alloc " +
+             base.name + "=COUNT for zeros)";
     } else if (written[static_cast<std::size_t>(m.base)] != kNone) {
       has_values[static_cast<std::size_t>(m.base)] = true;
       continue;  // computed_written_loads()
@@ -892,7 +922,8 @@ std::vector<bool> computed_loads(const Kernel& kernel, const std::vector<bool>* 
   return loaded;
 }
 
-MemoryLayout memory_layout(const Kernel& kernel, const std::vector<bool>& loaded, std::uint64_t dynamic_shared_bytes) {
+MemoryLayout memory_layout(const Kernel& kernel, const std::vector<bool>& loaded,
+                           std::uint64_t dynamic_shared_bytes) {
   MemoryLayout layout;
   const std::size_t bases = kernel.bases.size();
   layout.shared_at.assign(bases, -1);
@@ -907,7 +938,8 @@ MemoryLayout memory_layout(const Kernel& kernel, const std::vector<bool>& loaded
     if (a >= loaded.size() || !loaded[a]) continue;
     kept[static_cast<std::size_t>(b)] = true;
     const MemoryBase& base = kernel.bases[static_cast<std::size_t>(b)];
-    extern_kept = extern_kept || (base.parameter == kNone && base.space == AddressSpace::Shared && base.bytes == 0);
+    extern_kept =
+        extern_kept || (base.parameter == kNone && base.space == AddressSpace::Shared && base.bytes == 0);
   }
   const auto align = [](std::uint64_t at, std::uint64_t to) { return (at + to - 1) / to * to; };
   for (std::size_t b = 0; b < bases; ++b) {
@@ -929,7 +961,8 @@ MemoryLayout memory_layout(const Kernel& kernel, const std::vector<bool>& loaded
   if (extern_kept) {
     layout.shared_bytes = align(layout.shared_bytes, 16);
     for (std::size_t b = 0; b < bases; ++b)
-      if (kernel.bases[b].parameter == kNone && kernel.bases[b].space == AddressSpace::Shared && kernel.bases[b].bytes == 0)
+      if (kernel.bases[b].parameter == kNone && kernel.bases[b].space == AddressSpace::Shared &&
+          kernel.bases[b].bytes == 0)
         layout.shared_at[b] = static_cast<std::int64_t>(layout.shared_bytes);
     layout.shared_bytes += dynamic_shared_bytes;
     layout.any_shared = true;

@@ -39,7 +39,8 @@ std::string parser_description(const std::string& what) {
   std::string text = what;
   const std::size_t column = text.find("column ");
   const std::size_t colon = column == std::string::npos ? std::string::npos : text.find(": ", column);
-  if (colon != std::string::npos) text = text.substr(colon + 2);
+  if (colon != std::string::npos)
+    text = text.substr(colon + 2);
   else if (text.rfind("[json.exception.", 0) == 0 && text.find("] ") != std::string::npos)
     text = text.substr(text.find("] ") + 2);
   constexpr std::size_t kMost = 300;
@@ -144,13 +145,20 @@ namespace {
 /// "a number", "an object" ... for a message.
 std::string kind_of(const Json& value) {
   switch (value.type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::object: return "an object";
-    case Json::value_t::array: return "an array";
-    case Json::value_t::string: return "a string";
-    case Json::value_t::boolean: return "a boolean";
-    case Json::value_t::discarded: return "nothing";
-    default: return "a number";
+    case Json::value_t::null:
+      return "null";
+    case Json::value_t::object:
+      return "an object";
+    case Json::value_t::array:
+      return "an array";
+    case Json::value_t::string:
+      return "a string";
+    case Json::value_t::boolean:
+      return "a boolean";
+    case Json::value_t::discarded:
+      return "nothing";
+    default:
+      return "a number";
   }
 }
 
@@ -163,8 +171,7 @@ std::string entry_problem(const Json& entry) {
     } else if (key == "arguments") {
       if (!value.is_array()) return "\"arguments\" is " + kind_of(value) + ", not an array of strings";
       for (const Json& argument : value)
-        if (!argument.is_string())
-          return "\"arguments\" holds " + kind_of(argument) + ", not only strings";
+        if (!argument.is_string()) return "\"arguments\" holds " + kind_of(argument) + ", not only strings";
     } else {
       return "has the key " + quote_value(key) +
              " (the keys are directory, file, command, arguments and output)";
@@ -184,7 +191,8 @@ std::string compile_database_shape_problem(const std::string& text) {
   if (!database.is_array()) return "the top level is " + kind_of(database) + ", not an array of entries";
   for (std::size_t i = 0; i < database.size(); ++i) {
     const std::string problem = entry_problem(database[i]);
-    if (!problem.empty()) return "entry " + std::to_string(i + 1) + " (at /" + std::to_string(i) + ") " + problem;
+    if (!problem.empty())
+      return "entry " + std::to_string(i + 1) + " (at /" + std::to_string(i) + ") " + problem;
   }
   return "";
 }

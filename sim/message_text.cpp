@@ -20,8 +20,7 @@ bool is_continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
 std::size_t cut_point(std::string_view text, std::size_t max_bytes) {
   if (text.size() <= max_bytes) return text.size();
   std::size_t cut = max_bytes;
-  for (int back = 0; back < 3 && cut > 0 && is_continuation(static_cast<unsigned char>(text[cut]));
-       ++back)
+  for (int back = 0; back < 3 && cut > 0 && is_continuation(static_cast<unsigned char>(text[cut])); ++back)
     --cut;
   return cut;
 }
@@ -92,8 +91,7 @@ std::string escape_controls(std::string_view text) {
       if (length == 0) {
         out += hex_escape("\\x%02x", c);
       } else {
-        if ((code_point >= 0x80 && code_point <= 0x9F) || code_point == 0x2028 ||
-            code_point == 0x2029)
+        if ((code_point >= 0x80 && code_point <= 0x9F) || code_point == 0x2028 || code_point == 0x2029)
           out += hex_escape("\\u%04x", code_point);
         else
           out.append(text.substr(i, length));
@@ -121,16 +119,14 @@ std::string one_line(std::string_view message) {
 
 std::string listed(const std::vector<std::string>& items) {
   std::string text;
-  const std::size_t shown_items = items.size() <= message_limits::kMaxListedItems
-                                      ? items.size()
-                                      : message_limits::kMaxListedItems;
+  const std::size_t shown_items =
+      items.size() <= message_limits::kMaxListedItems ? items.size() : message_limits::kMaxListedItems;
   for (std::size_t i = 0; i < shown_items; ++i) {
     bool cut = false;
     text += (i ? ", " : "") + shown(items[i], cut);
     if (cut) text += "…";
   }
-  if (shown_items < items.size())
-    text += ", … and " + std::to_string(items.size() - shown_items) + " more";
+  if (shown_items < items.size()) text += ", … and " + std::to_string(items.size() - shown_items) + " more";
   return text;
 }
 

@@ -12,13 +12,13 @@
 namespace warpdiv::sim {
 
 namespace message_limits {
-constexpr std::size_t kMaxValueBytes = 60;     // of a user's value shown in a message
-constexpr std::size_t kMaxMessageBytes = 1000; // of a whole one-line message
-constexpr std::size_t kMaxListedItems = 10;    // items of a list named in a message
+constexpr std::size_t kMaxValueBytes = 60;      // of a user's value shown in a message
+constexpr std::size_t kMaxMessageBytes = 1000;  // of a whole one-line message
+constexpr std::size_t kMaxListedItems = 10;     // items of a list named in a message
 }  // namespace message_limits
 
-/// Length of the well-formed UTF-8 sequence starting at text[at] (1 to 4; at < text.size()) and its code point, or
-/// 0 when the bytes there are not one (RFC 3629: no overlong forms, surrogates or values above
+/// Length of the well-formed UTF-8 sequence starting at text[at] (1 to 4; at < text.size()) and its code
+/// point, or 0 when the bytes there are not one (RFC 3629: no overlong forms, surrogates or values above
 /// U+10FFFF).
 std::size_t utf8_sequence(std::string_view text, std::size_t at, unsigned& code_point);
 

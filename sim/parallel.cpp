@@ -24,7 +24,7 @@ struct Job {
   const std::atomic<bool>* stop = nullptr;
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
-  std::size_t done = 0;  // indices run or skipped, under mutex
+  std::size_t done = 0;      // indices run or skipped, under mutex
   std::exception_ptr error;  // of the lowest index that threw, under mutex
   std::size_t error_index = 0;
   std::mutex mutex;
@@ -151,8 +151,10 @@ void parallel_for(std::size_t count, unsigned threads,
   job->work = &fn;
   job->stop = stop;
   const unsigned workers = parallel_workers(count, threads);
-  if (workers == 1) take(*job, 0);
-  else Helpers::get().run(job, workers - 1);
+  if (workers == 1)
+    take(*job, 0);
+  else
+    Helpers::get().run(job, workers - 1);
   if (job->error) std::rethrow_exception(job->error);
 }
 

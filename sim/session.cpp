@@ -15,7 +15,8 @@ NativeMode native_mode_from_environment() {
   const std::string value = native;
   if (value.empty() || value == "auto") return NativeMode::automatic;
   if (value == "off") return NativeMode::off;
-  throw InvalidInput(Diag::environment_value, "WARPDIV_NATIVE must be auto or off, or unset (got " + quote_value(value) + ")");
+  throw InvalidInput(Diag::environment_value,
+                     "WARPDIV_NATIVE must be auto or off, or unset (got " + quote_value(value) + ")");
 }
 
 namespace {
@@ -80,9 +81,9 @@ std::optional<ir::ClassRefusal> count_by_classes(const ir::Kernel& kernel, const
     counts.classes = std::move(r.classes);
     counts.blocks_replayed = r.blocks_replayed;
     counts.warps_replayed = r.warps_replayed;
-    counts.engine_line = "Counted by the class engine: " +
-                         counted(counts.classes.size(), "block class", "block classes") + ", " +
-                         counted(r.blocks_replayed, "block") + " replayed.";
+    counts.engine_line =
+        "Counted by the class engine: " + counted(counts.classes.size(), "block class", "block classes") +
+        ", " + counted(r.blocks_replayed, "block") + " replayed.";
     counts.class_memory_unproven = r.memory_unproven;
     counts.class_memory_out_of_bounds = r.memory_out_of_bounds;
     counts.result = std::move(static_cast<ir::ReplayResult&>(r));
@@ -100,19 +101,21 @@ void count_by_replay(const ir::Kernel& kernel, const ir::Launch& launch, const C
                      EngineCounts& counts) {
   counts.result = ir::replay(kernel, launch, replay_options(request, request.engine == Engine::native));
   if (request.engine == Engine::native && !counts.result.native)
-    throw InvalidInput(Diag::native_unavailable, "the native replay cannot count this launch: " +
-                       std::string(replay_options(request, true).native == ir::NativeReplay::Off
-                                       ? "WARPDIV_NATIVE=off"
-                                       : !counts.result.native_hand_over.empty()
-                                           ? "native code handed it over (" + counts.result.native_hand_over + ")"
-                                           : "no native code was available for it (the plugin is missing, or the "
-                                             "launch is outside its scope)") +
-                       "; use --engine replay");
+    throw InvalidInput(
+        Diag::native_unavailable,
+        "the native replay cannot count this launch: " +
+            std::string(replay_options(request, true).native == ir::NativeReplay::Off ? "WARPDIV_NATIVE=off"
+                        : !counts.result.native_hand_over.empty()
+                            ? "native code handed it over (" + counts.result.native_hand_over + ")"
+                            : "no native code was available for it (the plugin is missing, or the "
+                              "launch is outside its scope)") +
+            "; use --engine replay");
   counts.engine_line = std::string("Counted by the replay engine: every warp of every block") +
                        (counts.result.native ? ", as native code." : ".");
 }
 
-EngineCounts count_every_engine(const ir::Kernel& kernel, const ir::Launch& launch, const CountRequest& request);
+EngineCounts count_every_engine(const ir::Kernel& kernel, const ir::Launch& launch,
+                                const CountRequest& request);
 
 }  // namespace
 
@@ -146,7 +149,8 @@ namespace {
 std::string differs(const std::string& where, const char* field, Count a, Count b, const std::string& a_name,
                     const std::string& b_name) {
   if (a == b) return "";
-  return where + ": " + field + " is " + to_decimal(a) + " by " + a_name + ", " + to_decimal(b) + " by " + b_name;
+  return where + ": " + field + " is " + to_decimal(a) + " by " + a_name + ", " + to_decimal(b) + " by " +
+         b_name;
 }
 
 std::string statement_difference(const std::string& where, const ir::StatementCounts& a,
@@ -168,8 +172,8 @@ std::string statement_difference(const std::string& where, const ir::StatementCo
 std::string access_difference(const std::string& where, const ir::AccessCounts& a, const ir::AccessCounts& b,
                               const std::string& a_name, const std::string& b_name) {
   const std::pair<const char*, Count ir::AccessCounts::*> fields[] = {
-      {"requests", &ir::AccessCounts::requests},   {"lanes", &ir::AccessCounts::lanes},
-      {"bytes", &ir::AccessCounts::bytes},         {"sectors", &ir::AccessCounts::sectors},
+      {"requests", &ir::AccessCounts::requests},     {"lanes", &ir::AccessCounts::lanes},
+      {"bytes", &ir::AccessCounts::bytes},           {"sectors", &ir::AccessCounts::sectors},
       {"wavefronts", &ir::AccessCounts::wavefronts}, {"conflicts", &ir::AccessCounts::conflicts}};
   for (const auto& [name, field] : fields)
     if (std::string d = differs(where, name, a.*field, b.*field, a_name, b_name); !d.empty()) return d;
@@ -217,11 +221,12 @@ std::string first_difference(const ir::Kernel& kernel, const std::string& a_name
     const std::vector<ir::StatementCounts>& ai = a.iterations[i];
     const std::vector<ir::StatementCounts>& bi = b.iterations[i];
     if (ai.size() != bi.size())
-      return statement_place(kernel, i) + ": " + std::to_string(ai.size()) + " iterations by " + a_name + ", " +
-             std::to_string(bi.size()) + " by " + b_name;
+      return statement_place(kernel, i) + ": " + std::to_string(ai.size()) + " iterations by " + a_name +
+             ", " + std::to_string(bi.size()) + " by " + b_name;
     for (std::size_t k = 0; k < ai.size(); ++k)
-      if (std::string d = statement_difference(statement_place(kernel, i) + " iteration " + std::to_string(k + 1),
-                                               ai[k], bi[k], a_name, b_name);
+      if (std::string d =
+              statement_difference(statement_place(kernel, i) + " iteration " + std::to_string(k + 1), ai[k],
+                                   bi[k], a_name, b_name);
           !d.empty())
         return d;
   }
@@ -236,8 +241,8 @@ struct EngineRun {
   EngineCounts counts;
 };
 
-std::optional<EngineRun> run_other(const ir::Kernel& kernel, const ir::Launch& launch, const CountRequest& request,
-                                   Engine engine, std::string& why_not) {
+std::optional<EngineRun> run_other(const ir::Kernel& kernel, const ir::Launch& launch,
+                                   const CountRequest& request, Engine engine, std::string& why_not) {
   CountRequest one = request;
   one.engine = Engine::automatic;  // a refusal is a reason to leave the class engine out, not an error
   one.options.blocks_done = nullptr;
@@ -263,7 +268,8 @@ std::optional<EngineRun> run_other(const ir::Kernel& kernel, const ir::Launch& l
   return std::nullopt;
 }
 
-EngineCounts count_every_engine(const ir::Kernel& kernel, const ir::Launch& launch, const CountRequest& request) {
+EngineCounts count_every_engine(const ir::Kernel& kernel, const ir::Launch& launch,
+                                const CountRequest& request) {
   CountRequest reference = request;
   reference.engine = Engine::replay;
   reference.native = NativeMode::off;
@@ -278,7 +284,8 @@ EngineCounts count_every_engine(const ir::Kernel& kernel, const ir::Launch& laun
       not_applied.push_back(why_not);
       continue;
     }
-    const std::string d = first_difference(kernel, run->name, run->counts.result, reference_name, counts.result);
+    const std::string d =
+        first_difference(kernel, run->name, run->counts.result, reference_name, counts.result);
     if (!d.empty()) throw Mismatch("the engines disagree: " + d);
     agreeing.push_back(run->name);
   }

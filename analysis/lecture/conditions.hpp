@@ -19,8 +19,8 @@ namespace warpdiv::lecture {
 ///   store  : Row < J && Col < L   (guards the write of P, once per warp after the loop)
 enum class Condition { load_M, load_N, compute, store };
 constexpr int kConditionCount = 4;
-constexpr std::array<Condition, kConditionCount> kConditions = {
-    Condition::load_M, Condition::load_N, Condition::compute, Condition::store};
+constexpr std::array<Condition, kConditionCount> kConditions = {Condition::load_M, Condition::load_N,
+                                                                Condition::compute, Condition::store};
 
 /// interior, right_edge (last block-column only), bottom_edge (last block-row only), corner, and
 /// all (their sum).
@@ -30,8 +30,8 @@ constexpr std::array<BlockClass, kBlockClassCount> kBlockClasses = {
     BlockClass::interior, BlockClass::right_edge, BlockClass::bottom_edge, BlockClass::corner,
     BlockClass::all};
 /// The four disjoint classes (without `all`).
-constexpr std::array<BlockClass, 4> kDisjointBlockClasses = {
-    BlockClass::interior, BlockClass::right_edge, BlockClass::bottom_edge, BlockClass::corner};
+constexpr std::array<BlockClass, 4> kDisjointBlockClasses = {BlockClass::interior, BlockClass::right_edge,
+                                                             BlockClass::bottom_edge, BlockClass::corner};
 
 std::string name(Condition condition);
 std::string name(BlockClass block_class);
@@ -46,8 +46,6 @@ BlockClass classify_block(const Geometry& geometry, std::int64_t bx, std::int64_
 using LaneMask = std::uint64_t;
 
 /// A warp is divergent for a condition when its existing lanes disagree.
-inline bool is_divergent(LaneMask passing, LaneMask existing) {
-  return passing != 0 && passing != existing;
-}
+inline bool is_divergent(LaneMask passing, LaneMask existing) { return passing != 0 && passing != existing; }
 
 }  // namespace warpdiv::lecture

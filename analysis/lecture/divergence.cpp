@@ -18,8 +18,7 @@ void DivergenceResult::sum_all_classes() {
       total.blocks = checked_add(total.blocks, part.blocks);
       total.warps = checked_add(total.warps, part.warps);
       total.warp_phases = checked_add(total.warp_phases, part.warp_phases);
-      total.divergent_warp_phases =
-          checked_add(total.divergent_warp_phases, part.divergent_warp_phases);
+      total.divergent_warp_phases = checked_add(total.divergent_warp_phases, part.divergent_warp_phases);
     }
     at(c, BlockClass::all) = total;
   }
@@ -32,8 +31,7 @@ double DivergenceResult::divergent_fraction(Condition condition, BlockClass bloc
 }
 
 bool operator==(const DivergenceResult& a, const DivergenceResult& b) {
-  return a.config == b.config && a.table == b.table &&
-         a.barrier_hazard_blocks == b.barrier_hazard_blocks;
+  return a.config == b.config && a.table == b.table && a.barrier_hazard_blocks == b.barrier_hazard_blocks;
 }
 
 }  // namespace warpdiv::lecture

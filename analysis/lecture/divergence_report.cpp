@@ -31,10 +31,14 @@ std::string percent(Count part, Count whole) {
 
 std::string condition_expression(Condition condition) {
   switch (condition) {
-    case Condition::load_M: return "Row < J && p*T + tx < K, per phase";
-    case Condition::load_N: return "p*T + ty < K && Col < L, per phase";
-    case Condition::compute: return "Row < J && Col < L around the inner product, per phase";
-    case Condition::store: return "Row < J && Col < L around the write of P, once per warp";
+    case Condition::load_M:
+      return "Row < J && p*T + tx < K, per phase";
+    case Condition::load_N:
+      return "p*T + ty < K && Col < L, per phase";
+    case Condition::compute:
+      return "Row < J && Col < L around the inner product, per phase";
+    case Condition::store:
+      return "Row < J && Col < L around the write of P, once per warp";
   }
   return "";
 }
@@ -108,15 +112,15 @@ LectureTypes lecture_types(const lecture::DivergenceResult& result, Condition co
                        x.divergent_warp_phases + y.divergent_warp_phases};
   };
   if (condition == Condition::load_M) {
-    return {{"Type 1 (rows in range: interior + right_edge)",
-             sum(BlockClass::interior, BlockClass::right_edge)},
-            {"Type 2 (bottom block-row: bottom_edge + corner)",
-             sum(BlockClass::bottom_edge, BlockClass::corner)}};
+    return {
+        {"Type 1 (rows in range: interior + right_edge)", sum(BlockClass::interior, BlockClass::right_edge)},
+        {"Type 2 (bottom block-row: bottom_edge + corner)",
+         sum(BlockClass::bottom_edge, BlockClass::corner)}};
   }
-  return {{"Type 1 (columns in range: interior + bottom_edge)",
-           sum(BlockClass::interior, BlockClass::bottom_edge)},
-          {"Type 2 (right block-column: right_edge + corner)",
-           sum(BlockClass::right_edge, BlockClass::corner)}};
+  return {
+      {"Type 1 (columns in range: interior + bottom_edge)",
+       sum(BlockClass::interior, BlockClass::bottom_edge)},
+      {"Type 2 (right block-column: right_edge + corner)", sum(BlockClass::right_edge, BlockClass::corner)}};
 }
 
 bool is_lecture_default(const lecture::LaunchConfig& config) {
@@ -127,11 +131,10 @@ void write_divergence_text(std::ostream& out, const lecture::DivergenceResult& r
   const lecture::Geometry g(result.config);
   out << "warpdiv analyze: " << lecture::describe(result.config) << '\n';
   out << "grid " << g.grid_x << " x " << g.grid_y << " blocks (" << g.blocks() << "), "
-      << sim::counted(g.threads_per_block, "thread") << " = "
-      << sim::counted(g.warps_per_block, "warp") << " per block";
+      << sim::counted(g.threads_per_block, "thread") << " = " << sim::counted(g.warps_per_block, "warp")
+      << " per block";
   if (g.lanes_in_last_warp != result.config.warp_size)
-    out << " (last warp partial: " << g.lanes_in_last_warp << " of " << result.config.warp_size
-        << " lanes)";
+    out << " (last warp partial: " << g.lanes_in_last_warp << " of " << result.config.warp_size << " lanes)";
   out << ", " << sim::counted(g.phases, "phase") << '\n';
 
   for (Condition c : lecture::kConditions) {

@@ -8,8 +8,8 @@
 
 namespace warpdiv::analysis {
 
-/// Header (condition,block_class,blocks,warps,warp_phases,divergent_warp_phases) plus 20 rows: conditions load_M, load_N, compute, store; classes interior, right_edge,
-/// bottom_edge, corner, all.
+/// Header (condition,block_class,blocks,warps,warp_phases,divergent_warp_phases) plus 20 rows: conditions
+/// load_M, load_N, compute, store; classes interior, right_edge, bottom_edge, corner, all.
 void write_divergence_csv(std::ostream& out, const lecture::DivergenceResult& result);
 
 /// The readable report: per condition a table by block class, the lecture's Type 1 / Type 2 view

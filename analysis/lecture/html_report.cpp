@@ -52,9 +52,7 @@ constexpr const char* kReportStyle =
 
 std::string count_text(Count value) { return html::group_digits(sim::to_decimal(value)); }
 
-std::string blocks_text(Count blocks) {
-  return count_text(blocks) + (blocks == 1 ? " block" : " blocks");
-}
+std::string blocks_text(Count blocks) { return count_text(blocks) + (blocks == 1 ? " block" : " blocks"); }
 
 std::string ratio_text(Count part, Count whole) {
   return count_text(part) + "/" + count_text(whole) + " (" + percent(part, whole) + ")";
@@ -66,33 +64,41 @@ double text_width(const std::string& text, double font = layout::kFont) {
 
 const char* class_colour(BlockClass k) {
   switch (k) {
-    case BlockClass::interior: return html::colour::kClass1;
-    case BlockClass::right_edge: return html::colour::kClass2;
-    case BlockClass::bottom_edge: return html::colour::kClass3;
-    case BlockClass::corner: return html::colour::kClass4;
-    case BlockClass::all: break;
+    case BlockClass::interior:
+      return html::colour::kClass1;
+    case BlockClass::right_edge:
+      return html::colour::kClass2;
+    case BlockClass::bottom_edge:
+      return html::colour::kClass3;
+    case BlockClass::corner:
+      return html::colour::kClass4;
+    case BlockClass::all:
+      break;
   }
   return "#999999";
 }
 
 const char* outcome_class(lecture::WarpOutcome outcome) {
   switch (outcome) {
-    case lecture::WarpOutcome::uniform_true: return "t";
-    case lecture::WarpOutcome::uniform_false: return "f";
-    case lecture::WarpOutcome::divergent: return "d";
+    case lecture::WarpOutcome::uniform_true:
+      return "t";
+    case lecture::WarpOutcome::uniform_false:
+      return "f";
+    case lecture::WarpOutcome::divergent:
+      return "d";
   }
   return "f";
 }
 
 std::string text_element(double x, double y, const std::string& text, const char* anchor = "start",
                          const std::string& extra = "") {
-  return "<text x=\"" + coord(x) + "\" y=\"" + coord(y) + "\" text-anchor=\"" + anchor + "\"" +
-         extra + ">" + escape(text) + "</text>";
+  return "<text x=\"" + coord(x) + "\" y=\"" + coord(y) + "\" text-anchor=\"" + anchor + "\"" + extra + ">" +
+         escape(text) + "</text>";
 }
 
 std::string rect_element(double x, double y, double w, double h, const std::string& attributes) {
-  return "<rect x=\"" + coord(x) + "\" y=\"" + coord(y) + "\" width=\"" + coord(w) +
-         "\" height=\"" + coord(h) + "\" " + attributes + "/>";
+  return "<rect x=\"" + coord(x) + "\" y=\"" + coord(y) + "\" width=\"" + coord(w) + "\" height=\"" +
+         coord(h) + "\" " + attributes + "/>";
 }
 
 // One axis of the block grid: blocks 0 .. n-2 fill a band, the last block follows it. To scale
@@ -124,8 +130,7 @@ GridAxis grid_axis(std::int64_t blocks, double to_scale_cell) {
 std::string grid_lines(const GridAxis& axis, bool vertical, double length) {
   std::string path;
   const auto line = [&](double at) {
-    path += vertical ? "M" + coord(at) + " 0V" + coord(length)
-                     : "M0 " + coord(at) + "H" + coord(length);
+    path += vertical ? "M" + coord(at) + " 0V" + coord(length) : "M0 " + coord(at) + "H" + coord(length);
   };
   if (axis.to_scale) {
     for (std::int64_t i = 1; i < axis.blocks; ++i) line(static_cast<double>(i) * axis.cell());
@@ -147,27 +152,28 @@ std::string break_mark(const GridAxis& axis, bool vertical, double length) {
     d += (i == 0 ? "M" : "L") +
          (vertical ? coord(across) + " " + coord(along) : coord(along) + " " + coord(across));
   }
-  return "<path d=\"" + d + "\" fill=\"none\" stroke=\"#fff\" stroke-width=\"4\"/>"
-         "<path d=\"" + d + "\" fill=\"none\" stroke=\"#333\" stroke-width=\"1\"/>";
+  return "<path d=\"" + d +
+         "\" fill=\"none\" stroke=\"#fff\" stroke-width=\"4\"/>"
+         "<path d=\"" +
+         d + "\" fill=\"none\" stroke=\"#333\" stroke-width=\"1\"/>";
 }
 
 std::string class_label(BlockClass k, double x, double y, double w, double h) {
   const std::string label = lecture::name(k);
   const double width = text_width(label, layout::kPageFont);
   if (w >= width + 6 && h >= layout::kFont + 4)
-    return text_element(x + w / 2, y + h / 2 + 4, label, "middle",
-                        " class=\"on-colour\"");
+    return text_element(x + w / 2, y + h / 2 + 4, label, "middle", " class=\"on-colour\"");
   return "";  // too small: the legend below the figure names it
 }
 
 std::string block_grid_figure(const lecture::DivergenceResult& result, const lecture::Geometry& g) {
   const lecture::LaunchConfig& c = result.config;
-  const double cell = std::min(layout::kMaxCell,
-                               layout::kGridSpan / static_cast<double>(std::max(g.grid_x, g.grid_y)));
-  const GridAxis x = grid_axis(g.grid_x, std::min(layout::kMaxCell, layout::kGridSpan /
-                                                      static_cast<double>(g.grid_x)));
-  const GridAxis y = grid_axis(g.grid_y, std::min(layout::kMaxCell, layout::kGridSpan /
-                                                      static_cast<double>(g.grid_y)));
+  const double cell =
+      std::min(layout::kMaxCell, layout::kGridSpan / static_cast<double>(std::max(g.grid_x, g.grid_y)));
+  const GridAxis x =
+      grid_axis(g.grid_x, std::min(layout::kMaxCell, layout::kGridSpan / static_cast<double>(g.grid_x)));
+  const GridAxis y =
+      grid_axis(g.grid_y, std::min(layout::kMaxCell, layout::kGridSpan / static_cast<double>(g.grid_y)));
   // Both axes to scale: one cell size, so blocks are square.
   GridAxis gx = x, gy = y;
   if (x.to_scale && y.to_scale) {
@@ -176,8 +182,7 @@ std::string block_grid_figure(const lecture::DivergenceResult& result, const lec
   }
   // Room on the left for the last block-row's index and the rotated axis title.
   const double left =
-      std::max(58.0, text_width(html::group_digits(std::to_string(g.grid_y - 1)),
-                                layout::kPageFont) + 40);
+      std::max(58.0, text_width(html::group_digits(std::to_string(g.grid_y - 1)), layout::kPageFont) + 40);
   const double top = 46, right = 16, bottom = 16;
   const double width = left + gx.span() + right, height = top + gy.span() + bottom;
 
@@ -203,22 +208,20 @@ std::string block_grid_figure(const lecture::DivergenceResult& result, const lec
   };
   for (const Region& r : regions) {
     if (!r.exists) continue;
-    svg << rect_element(r.x, r.y, r.w, r.h,
-                        "fill=\"" + std::string(class_colour(r.k)) + "\" data-class=\"" +
-                            lecture::name(r.k) + "\"");
+    svg << rect_element(
+        r.x, r.y, r.w, r.h,
+        "fill=\"" + std::string(class_colour(r.k)) + "\" data-class=\"" + lecture::name(r.k) + "\"");
   }
   svg << "<path class=\"grid-line\" d=\"" << grid_lines(gx, true, gy.span())
       << grid_lines(gy, false, gx.span()) << "\"/>";
   svg << break_mark(gx, true, gy.span()) << break_mark(gy, false, gx.span());
   // The edge of P: the last block holds (L - (gx-1)*T) of its T columns, drawn to scale inside it.
-  const double p_width =
-      gx.band + gx.last * static_cast<double>(c.cols - (g.grid_x - 1) * c.tile) / c.tile;
-  const double p_height =
-      gy.band + gy.last * static_cast<double>(c.rows - (g.grid_y - 1) * c.tile) / c.tile;
+  const double p_width = gx.band + gx.last * static_cast<double>(c.cols - (g.grid_x - 1) * c.tile) / c.tile;
+  const double p_height = gy.band + gy.last * static_cast<double>(c.rows - (g.grid_y - 1) * c.tile) / c.tile;
   std::string outside;
   if (p_width < gx.span())
-    outside += "M" + coord(p_width) + " 0H" + coord(gx.span()) + "V" + coord(gy.span()) + "H" +
-               coord(p_width) + "Z";
+    outside +=
+        "M" + coord(p_width) + " 0H" + coord(gx.span()) + "V" + coord(gy.span()) + "H" + coord(p_width) + "Z";
   if (p_height < gy.span())
     outside += "M0 " + coord(p_height) + "H" + coord(p_width) + "V" + coord(gy.span()) + "H0Z";
   if (!outside.empty()) svg << "<path class=\"outside\" d=\"" << outside << "\"/>";
@@ -230,16 +233,14 @@ std::string block_grid_figure(const lecture::DivergenceResult& result, const lec
   // Block 0 is labelled at its centre when drawn to scale, at the band's start otherwise; with one
   // block the last block's label is block 0's.
   if (g.grid_x >= 2)
-    svg << (gx.to_scale ? text_element(gx.cell() / 2, -6, "0", "middle")
-                        : text_element(0, -6, "0", "start"));
+    svg << (gx.to_scale ? text_element(gx.cell() / 2, -6, "0", "middle") : text_element(0, -6, "0", "start"));
   svg << text_element(gx.band + gx.last / 2, -6, index_label(g.grid_x - 1), "middle");
   if (!gx.to_scale) svg << text_element(gx.band / 2, -6, "…", "middle");
   svg << text_element(gx.span() / 2, -24,
                       "bx: " + html::group_digits(std::to_string(g.grid_x)) +
                           " block-columns (L = " + html::group_digits(std::to_string(c.cols)) + ")",
                       "middle");
-  if (g.grid_y >= 2)
-    svg << text_element(-6, gy.to_scale ? gy.cell() / 2 + 4 : 10, "0", "end");
+  if (g.grid_y >= 2) svg << text_element(-6, gy.to_scale ? gy.cell() / 2 + 4 : 10, "0", "end");
   svg << text_element(-6, gy.band + gy.last / 2 + 4, index_label(g.grid_y - 1), "end");
   if (!gy.to_scale) svg << text_element(-6, gy.band / 2 + 4, "⋮", "end");
   {
@@ -247,18 +248,16 @@ std::string block_grid_figure(const lecture::DivergenceResult& result, const lec
     svg << text_element(cx, cy,
                         "by: " + html::group_digits(std::to_string(g.grid_y)) +
                             " block-rows (J = " + html::group_digits(std::to_string(c.rows)) + ")",
-                        "middle",
-                        " transform=\"rotate(-90 " + coord(cx) + " " + coord(cy) + ")\"");
+                        "middle", " transform=\"rotate(-90 " + coord(cx) + " " + coord(cy) + ")\"");
   }
   svg << "</g></svg>";
 
   std::ostringstream caption;
   caption << "The grid of " << html::group_digits(std::to_string(g.grid_x)) << " × "
           << html::group_digits(std::to_string(g.grid_y)) << " = "
-          << html::group_digits(std::to_string(g.blocks())) << " blocks of " << c.tile << " × "
-          << c.tile << " threads, coloured by class. Dashed line: the edge of P ("
-          << html::group_digits(std::to_string(c.rows)) << " × "
-          << html::group_digits(std::to_string(c.cols))
+          << html::group_digits(std::to_string(g.blocks())) << " blocks of " << c.tile << " × " << c.tile
+          << " threads, coloured by class. Dashed line: the edge of P ("
+          << html::group_digits(std::to_string(c.rows)) << " × " << html::group_digits(std::to_string(c.cols))
           << "); threads in the hatched part lie outside P.";
   if (!gx.to_scale || !gy.to_scale)
     caption << " Not to scale: the band before the zig-zag stands for all blocks but the last "
@@ -270,8 +269,7 @@ std::string block_grid_figure(const lecture::DivergenceResult& result, const lec
   out << "<div class=\"legend\" id=\"class-legend\">";
   for (BlockClass k : lecture::kDisjointBlockClasses) {
     out << "<span><span class=\"swatch\" style=\"background:" << class_colour(k) << "\"></span>"
-        << lecture::name(k) << ": " << blocks_text(result.at(Condition::load_M, k).blocks)
-        << "</span>";
+        << lecture::name(k) << ": " << blocks_text(result.at(Condition::load_M, k).blocks) << "</span>";
   }
   out << "</div>\n";
   return out.str();
@@ -313,8 +311,8 @@ std::string thread_layout_figure(const lecture::Geometry& g, const std::vector<l
       const int row = a / T;
       const int end = std::min(last, row * T + T - 1);
       const Piece piece{a % T, row, end % T, row};
-      if (!pieces.empty() && pieces.back().tx0 == 0 && pieces.back().tx1 == T - 1 &&
-          piece.tx0 == 0 && piece.tx1 == T - 1) {
+      if (!pieces.empty() && pieces.back().tx0 == 0 && pieces.back().tx1 == T - 1 && piece.tx0 == 0 &&
+          piece.tx1 == T - 1) {
         pieces.back().ty1 = row;
       } else {
         pieces.push_back(piece);
@@ -336,8 +334,8 @@ std::string thread_layout_figure(const lecture::Geometry& g, const std::vector<l
     const double lh = (largest->ty1 - largest->ty0 + 1) * cell;
     const double font = std::min(13.0, lh - 1);
     if (font >= 8 && lw >= text_width(label, font) + 4)
-      svg << text_element(largest->tx0 * cell + lw / 2, largest->ty0 * cell + lh / 2 + font / 3,
-                          label, "middle", " font-size=\"" + coord(font) + "\"");
+      svg << text_element(largest->tx0 * cell + lw / 2, largest->ty0 * cell + lh / 2 + font / 3, label,
+                          "middle", " font-size=\"" + coord(font) + "\"");
   }
   svg << text_element(side / 2, -20, "tx →", "middle");
   svg << text_element(cell / 2, -6, "0", "middle")
@@ -359,15 +357,13 @@ std::string thread_layout_figure(const lecture::Geometry& g, const std::vector<l
 std::string warp_layout_table(const lecture::Geometry& g, const std::vector<lecture::WarpLayout>& warps) {
   std::ostringstream out;
   const bool long_table = warps.size() > 32;
-  if (long_table)
-    out << "<details><summary>Threads of all " << warps.size() << " warps</summary>";
+  if (long_table) out << "<details><summary>Threads of all " << warps.size() << " warps</summary>";
   out << "<div class=\"table-box\"><table id=\"warp-layout\"><thead><tr><th>warp</th>"
          "<th>lanes</th><th>rows</th><th>columns</th><th>first thread (tx, ty)</th>"
          "<th>last thread (tx, ty)</th></tr></thead><tbody>";
   for (const lecture::WarpLayout& w : warps) {
-    out << "<tr><td>w" << w.warp << "</td><td>" << w.lanes << "</td><td>"
-        << escape(warp_rows_text(w)) << "</td><td>"
-        << escape(warp_columns_text(w, g.config.tile)) << "</td><td>(" << w.first_tx << ", "
+    out << "<tr><td>w" << w.warp << "</td><td>" << w.lanes << "</td><td>" << escape(warp_rows_text(w))
+        << "</td><td>" << escape(warp_columns_text(w, g.config.tile)) << "</td><td>(" << w.first_tx << ", "
         << w.first_ty << ")</td><td>(" << w.last_tx << ", " << w.last_ty << ")</td></tr>";
   }
   out << "</tbody></table></div>";
@@ -379,8 +375,7 @@ std::string warp_layout_table(const lecture::Geometry& g, const std::vector<lect
 std::vector<std::string> column_label(const lecture::PhaseColumn& column, bool summary) {
   if (column.once_per_warp) return {"after", "loop"};
   if (!summary) return {"p" + std::to_string(column.first)};
-  if (column.first == column.last)
-    return {"last p", html::group_digits(std::to_string(column.first))};
+  if (column.first == column.last) return {"last p", html::group_digits(std::to_string(column.first))};
   return {"p 0 –", html::group_digits(std::to_string(column.last))};
 }
 
@@ -398,8 +393,8 @@ std::pair<Count, Count> map_totals(const lecture::WarpPhaseMap& map) {
 }
 
 std::string warp_phase_map_figure(const lecture::WarpPhaseMap& map,
-                                  const std::vector<lecture::WarpLayout>& warps, bool summary,
-                                  bool with_rows, const ClassCounts& counts) {
+                                  const std::vector<lecture::WarpLayout>& warps, bool summary, bool with_rows,
+                                  const ClassCounts& counts) {
   const double row = std::clamp(layout::kMapHeight / map.warps, layout::kMinRow, layout::kMaxRow);
   const double column_width = map.columns.front().once_per_warp ? 40 : summary ? 66 : 20;
   // Row labels: every k-th warp so that labels never overlap.
@@ -441,22 +436,21 @@ std::string warp_phase_map_figure(const lecture::WarpPhaseMap& map,
     const auto lines = column_label(map.columns[i], summary);
     const double cx = column_width * static_cast<double>(i) + (column_width - 2) / 2;
     for (std::size_t l = 0; l < lines.size(); ++l)
-      svg << text_element(cx, -5 - 12.0 * static_cast<double>(lines.size() - 1 - l), lines[l],
-                          "middle", " font-size=\"10\"");
+      svg << text_element(cx, -5 - 12.0 * static_cast<double>(lines.size() - 1 - l), lines[l], "middle",
+                          " font-size=\"10\"");
   }
   for (int w = 0; w < map.warps; w += every) {
     std::string label = "w" + std::to_string(w);
     if (with_rows) label += " " + warp_rows_text(warps[static_cast<std::size_t>(w)]);
-    svg << text_element(-5, row * w + std::min(row * every, 14.0) / 2 + 4, label, "end",
-                        " font-size=\"11\"");
+    svg << text_element(-5, row * w + std::min(row * every, 14.0) / 2 + 4, label, "end", " font-size=\"11\"");
   }
   svg << "</g></svg>";
 
   const auto [divergent, all] = map_totals(map);
   std::ostringstream caption;
   caption << "<b>" << lecture::name(map.condition) << "</b>: " << count_text(divergent) << " of "
-          << count_text(all) << " warp-phases diverge in each such block; × "
-          << blocks_text(counts.blocks) << " = " << count_text(counts.divergent_warp_phases);
+          << count_text(all) << " warp-phases diverge in each such block; × " << blocks_text(counts.blocks)
+          << " = " << count_text(counts.divergent_warp_phases);
   std::ostringstream out;
   out << "<figure class=\"map\" id=\"" << id << "\">" << svg.str() << "<figcaption>" << caption.str()
       << "</figcaption></figure>";
@@ -496,15 +490,14 @@ std::string maps_section(const lecture::DivergenceResult& result, const lecture:
         << "<span class=\"swatch\" style=\"display:inline-block;width:12px;height:12px;"
            "margin-right:6px;background:"
         << class_colour(block.block_class) << "\"></span>" << class_name << ": "
-        << blocks_text(result.at(Condition::load_M, block.block_class).blocks)
-        << ", each like block (bx " << html::group_digits(std::to_string(block.bx))
-        << ", by " << html::group_digits(std::to_string(block.by)) << ")</h3>\n"
+        << blocks_text(result.at(Condition::load_M, block.block_class).blocks) << ", each like block (bx "
+        << html::group_digits(std::to_string(block.bx)) << ", by "
+        << html::group_digits(std::to_string(block.by)) << ")</h3>\n"
         << "<div class=\"figure-row\">";
     bool first = true;
     for (const lecture::WarpPhaseMap& map : maps) {
       if (map.block.block_class != block.block_class) continue;
-      out << warp_phase_map_figure(map, warps, summary, first,
-                                   result.at(map.condition, block.block_class));
+      out << warp_phase_map_figure(map, warps, summary, first, result.at(map.condition, block.block_class));
       first = false;
     }
     out << "</div></div>\n";
@@ -522,10 +515,9 @@ std::string condition_table(const lecture::DivergenceResult& result, Condition c
   for (BlockClass k : lecture::kBlockClasses) {
     const ClassCounts& cell = result.at(c, k);
     out << "<tr" << (k == BlockClass::all ? " class=\"all\"" : "") << "><td>" << lecture::name(k)
-        << "</td><td>" << count_text(cell.blocks) << "</td><td>" << count_text(cell.warps)
-        << "</td><td>" << count_text(cell.warp_phases) << "</td><td>"
-        << count_text(cell.divergent_warp_phases) << "</td><td>"
-        << percent(cell.divergent_warp_phases, cell.warp_phases) << "</td></tr>";
+        << "</td><td>" << count_text(cell.blocks) << "</td><td>" << count_text(cell.warps) << "</td><td>"
+        << count_text(cell.warp_phases) << "</td><td>" << count_text(cell.divergent_warp_phases)
+        << "</td><td>" << percent(cell.divergent_warp_phases, cell.warp_phases) << "</td></tr>";
   }
   out << "</tbody></table></div>";
   if (c == Condition::load_M || c == Condition::load_N) {
@@ -582,8 +574,7 @@ std::string barrier_section(const lecture::DivergenceResult& result, const lectu
   std::ostringstream out;
   out << "<section id=\"barrier\"><h2>Barrier note</h2>\n<p class=\"note"
       << (result.barrier_hazard_blocks > 0 ? " hazard" : "") << "\">"
-      << count_text(result.barrier_hazard_blocks) << " of "
-      << count_text(static_cast<Count>(g.blocks()))
+      << count_text(result.barrier_hazard_blocks) << " of " << count_text(static_cast<Count>(g.blocks()))
       << " blocks have threads outside P (Row ≥ J or Col ≥ L). ";
   if (result.barrier_hazard_blocks == 0) {
     out << "Every thread passes the compute guard, so a <code>__syncthreads()</code> inside it is "
@@ -605,21 +596,18 @@ HtmlSection occupancy_html_section(const GpuSpec& gpu, const LaunchResources& la
                                    const OccupancyResult& r) {
   const auto str = [](std::int64_t v) { return std::to_string(v); };
   HtmlSection section;
-  section.heading = "Occupancy on " + gpu.name + " (" +
-                    (gpu.description.empty() ? "" : gpu.description + ", ") + "cc " +
-                    compute_capability_text(gpu) +
-                    (gpu.sm_count > 0 ? ", " + str(gpu.sm_count) + " SMs" : "") + ")";
+  section.heading =
+      "Occupancy on " + gpu.name + " (" + (gpu.description.empty() ? "" : gpu.description + ", ") + "cc " +
+      compute_capability_text(gpu) + (gpu.sm_count > 0 ? ", " + str(gpu.sm_count) + " SMs" : "") + ")";
   section.rows = {
       {"Block size", str(launch.threads_per_block),
        "threads = " + str(r.warps_per_block) + " warps of " + str(gpu.warp_size)},
       {"Registers per thread", str(launch.registers_per_thread),
-       str(r.registers_per_warp) + " per warp after rounding, " + str(r.registers_per_block) +
-           " per block"},
-      {"Static shared memory per block", str(launch.static_shared_bytes),
-       "bytes: two T × T float tiles"},
+       str(r.registers_per_warp) + " per warp after rounding, " + str(r.registers_per_block) + " per block"},
+      {"Static shared memory per block", str(launch.static_shared_bytes), "bytes: two T × T float tiles"},
       {"Shared memory allocated per block", str(r.shared_bytes_per_block),
-       "bytes, with the driver's " + str(gpu.reserved_shared_memory_per_block) +
-           " reserved, in units of " + str(gpu.shared_memory_allocation_unit)},
+       "bytes, with the driver's " + str(gpu.reserved_shared_memory_per_block) + " reserved, in units of " +
+           str(gpu.shared_memory_allocation_unit)},
       {"Shared memory configuration", str(r.shared_memory_config), "bytes per SM"},
       {"Block limit SM", limit_text(r.limit_blocks), "resident blocks per SM"},
       {"Block limit registers", limit_text(r.limit_registers), ""},
@@ -631,8 +619,8 @@ HtmlSection occupancy_html_section(const GpuSpec& gpu, const LaunchResources& la
     section.rows.push_back({"Block limit barriers", limit_text(r.limit_barriers),
                             str(gpu.barriers_per_sm) + " barriers per SM"});
   section.rows.push_back({"Theoretical active blocks per SM", str(r.active_blocks), ""});
-  section.rows.push_back({"Theoretical active warps per SM", str(r.active_warps),
-                          "of " + str(gpu.max_warps_per_sm)});
+  section.rows.push_back(
+      {"Theoretical active warps per SM", str(r.active_warps), "of " + str(gpu.max_warps_per_sm)});
   section.rows.push_back({"Theoretical occupancy", occupancy_text(r) + "%", ""});
   section.rows.push_back({"Limiter", limiter_text(r, ", "), ""});
   if (!r.can_run()) section.notes.push_back("Cannot run: " + r.reason);
@@ -647,13 +635,11 @@ std::string render_divergence_html(const lecture::DivergenceResult& result,
   out << html::page_start("warpdiv: " + lecture::describe(result.config)) << kReportStyle;
   out << "<header><h1>Warp divergence of the tiled matrix multiply</h1>\n<p class=\"config\">"
       << escape(lecture::describe(result.config)) << "<br>grid "
-      << html::group_digits(std::to_string(g.grid_x)) << " × "
-      << html::group_digits(std::to_string(g.grid_y)) << " blocks ("
-      << html::group_digits(std::to_string(g.blocks())) << "), " << g.threads_per_block
+      << html::group_digits(std::to_string(g.grid_x)) << " × " << html::group_digits(std::to_string(g.grid_y))
+      << " blocks (" << html::group_digits(std::to_string(g.blocks())) << "), " << g.threads_per_block
       << " threads = " << g.warps_per_block << " warps per block";
   if (g.lanes_in_last_warp != result.config.warp_size)
-    out << " (last warp partial: " << g.lanes_in_last_warp << " of " << result.config.warp_size
-        << " lanes)";
+    out << " (last warp partial: " << g.lanes_in_last_warp << " of " << result.config.warp_size << " lanes)";
   out << ", " << html::group_digits(std::to_string(g.phases)) << " phases</p>\n<p id=\"headline\">";
   bool first = true;
   for (Condition c : lecture::kConditions) {
@@ -668,8 +654,8 @@ std::string render_divergence_html(const lecture::DivergenceResult& result,
       << "<div>" << block_grid_figure(result, g) << "</div>"
       << "<div>" << thread_layout_figure(g, warps) << "</div></div>\n</section>\n";
   out << maps_section(result, g, warps, options);
-  out << "<section id=\"warps\"><h2>Threads of each warp</h2>\n" << warp_layout_table(g, warps)
-      << "</section>\n";
+  out << "<section id=\"warps\"><h2>Threads of each warp</h2>\n"
+      << warp_layout_table(g, warps) << "</section>\n";
   out << summary_section(result);
   if (options.occupancy) out << occupancy_section(*options.occupancy);
   out << barrier_section(result, g);

@@ -2,8 +2,8 @@
 // coloured by class, a warp x phase map per class and condition, the thread layout of the warps,
 // the summary tables, an optional occupancy section and the barrier note.
 //
-// Everything is drawn per block class and per phase column (analysis/lecture/warp_map.hpp), never per block or
-// per phase, so the page has the same size for a 100 x 100 launch as for a 2^31-1 cube.
+// Everything is drawn per block class and per phase column (analysis/lecture/warp_map.hpp), never per block
+// or per phase, so the page has the same size for a 100 x 100 launch as for a 2^31-1 cube.
 #pragma once
 
 #include <cstdint>

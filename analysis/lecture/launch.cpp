@@ -35,8 +35,8 @@ namespace {
 void check_size(const char* name, std::int64_t value) {
   if (value < limits::kMinSize || value > limits::kMaxSize) {
     std::ostringstream msg;
-    msg << name << " must be an integer from " << limits::kMinSize << " to " << limits::kMaxSize
-        << " (got " << value << ")";
+    msg << name << " must be an integer from " << limits::kMinSize << " to " << limits::kMaxSize << " (got "
+        << value << ")";
     throw InvalidInput(Diag::flag_value, msg.str());
   }
 }
@@ -47,13 +47,14 @@ void validate(const LaunchConfig& config) {
   check_size("inner (K)", config.inner);
   check_size("cols (L)", config.cols);
   if (config.tile < limits::kMinTile || config.tile > limits::kMaxTile) {
-    throw InvalidInput(Diag::flag_value, "tile must be an integer from 1 to 32 (T*T <= 1024 threads per block; got " +
-                       std::to_string(config.tile) + ")");
+    throw InvalidInput(Diag::flag_value,
+                       "tile must be an integer from 1 to 32 (T*T <= 1024 threads per block; got " +
+                           std::to_string(config.tile) + ")");
   }
   if (config.warp_size < limits::kMinWarpSize || config.warp_size > limits::kMaxWarpSize ||
       !is_power_of_two(config.warp_size)) {
     throw InvalidInput(Diag::flag_value, "warp size must be a power of two from 1 to 64 (got " +
-                       std::to_string(config.warp_size) + ")");
+                                             std::to_string(config.warp_size) + ")");
   }
 }
 
@@ -75,8 +76,8 @@ int Geometry::lanes_in_warp(int warp) const {
 
 std::string describe(const LaunchConfig& c) {
   std::ostringstream s;
-  s << "M[" << c.rows << " x " << c.inner << "] * N[" << c.inner << " x " << c.cols << "], tile "
-    << c.tile << " x " << c.tile << ", warp size " << c.warp_size;
+  s << "M[" << c.rows << " x " << c.inner << "] * N[" << c.inner << " x " << c.cols << "], tile " << c.tile
+    << " x " << c.tile << ", warp size " << c.warp_size;
   return s.str();
 }
 

@@ -15,9 +15,9 @@ namespace limits {
 constexpr std::int64_t kMinSize = 1;
 constexpr std::int64_t kMaxSize = 2147483647;  // 2^31 - 1, per dimension (J, K, L)
 constexpr int kMinTile = 1;
-constexpr int kMaxTile = 32;                    // T*T <= 1024 threads per block
+constexpr int kMaxTile = 32;  // T*T <= 1024 threads per block
 constexpr int kMinWarpSize = 1;
-constexpr int kMaxWarpSize = 64;                // lane masks are 64-bit
+constexpr int kMaxWarpSize = 64;  // lane masks are 64-bit
 constexpr int kDefaultTile = 16;
 constexpr int kDefaultWarpSize = 32;
 constexpr std::int64_t kLectureWidth = 100;
@@ -33,8 +33,7 @@ struct LaunchConfig {
 
   /// A J x K x L launch (rows, inner, cols).
   static LaunchConfig shape(std::int64_t rows, std::int64_t inner, std::int64_t cols,
-                            int tile = limits::kDefaultTile,
-                            int warp_size = limits::kDefaultWarpSize);
+                            int tile = limits::kDefaultTile, int warp_size = limits::kDefaultWarpSize);
   /// A square W x W x W launch.
   static LaunchConfig square(std::int64_t width, int tile = limits::kDefaultTile,
                              int warp_size = limits::kDefaultWarpSize);
@@ -51,12 +50,12 @@ bool is_power_of_two(int value);
 /// Quantities derived from a valid LaunchConfig.
 struct Geometry {
   LaunchConfig config;
-  std::int64_t grid_x = 0;          // block-columns, ceil(L / T)
-  std::int64_t grid_y = 0;          // block-rows, ceil(J / T)
-  std::int64_t phases = 0;          // tile-loop iterations, ceil(K / T)
-  int threads_per_block = 0;        // T * T
-  int warps_per_block = 0;          // ceil(T * T / S); the last one may be partial
-  int lanes_in_last_warp = 0;       // existing lanes of the last warp (S when T*T is a multiple of S)
+  std::int64_t grid_x = 0;     // block-columns, ceil(L / T)
+  std::int64_t grid_y = 0;     // block-rows, ceil(J / T)
+  std::int64_t phases = 0;     // tile-loop iterations, ceil(K / T)
+  int threads_per_block = 0;   // T * T
+  int warps_per_block = 0;     // ceil(T * T / S); the last one may be partial
+  int lanes_in_last_warp = 0;  // existing lanes of the last warp (S when T*T is a multiple of S)
 
   explicit Geometry(const LaunchConfig& config);  // validates
 

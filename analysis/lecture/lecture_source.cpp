@@ -35,8 +35,7 @@ sim::ir::Launch lecture_source_launch(const ir::Kernel& model, const lecture::La
       launch.arguments.emplace_back();
       continue;
     }
-    const std::int64_t value = p.name == "J" ? config.rows : p.name == "K" ? config.inner
-                                                                           : config.cols;
+    const std::int64_t value = p.name == "J" ? config.rows : p.name == "K" ? config.inner : config.cols;
     launch.arguments.push_back(ir::Value::of(p.type, value));
   }
   return launch;
@@ -83,15 +82,17 @@ std::array<ir::StmtId, lecture::kConditionCount> lecture_ifs(const ir::Kernel& m
     return std::tie(ra.line, ra.column) < std::tie(rb.line, rb.column);
   });
   if (ifs.size() != lecture::kConditionCount)
-    throw InternalError("the lecture model must have four if statements (load_M, load_N, compute, "
-                       "store); it has " + std::to_string(ifs.size()));
+    throw InternalError(
+        "the lecture model must have four if statements (load_M, load_N, compute, "
+        "store); it has " +
+        std::to_string(ifs.size()));
   return {ifs[0], ifs[1], ifs[2], ifs[3]};
 }
 
 }  // namespace
 
 lecture::DivergenceResult lecture_result(const ir::Kernel& model, const lecture::LaunchConfig& config,
-                                     const ir::ClassReplayResult& counts) {
+                                         const ir::ClassReplayResult& counts) {
   const auto ifs = lecture_ifs(model);
   const lecture::Geometry g(config);
   const auto last_x = static_cast<std::uint32_t>(g.grid_x - 1);
@@ -104,11 +105,10 @@ lecture::DivergenceResult lecture_result(const ir::Kernel& model, const lecture:
     const ir::DimensionInterval& y = c.intervals[1];
     const Count x_last = x.last == last_x ? 1 : 0, y_last = y.last == last_y ? 1 : 0;
     const Count x_other = Count{x.size()} - x_last, y_other = Count{y.size()} - y_last;
-    const std::pair<BlockClass, Count> shares[] = {
-        {BlockClass::interior, x_other * y_other},
-        {BlockClass::right_edge, x_last * y_other},
-        {BlockClass::bottom_edge, x_other * y_last},
-        {BlockClass::corner, x_last * y_last}};
+    const std::pair<BlockClass, Count> shares[] = {{BlockClass::interior, x_other * y_other},
+                                                   {BlockClass::right_edge, x_last * y_other},
+                                                   {BlockClass::bottom_edge, x_other * y_last},
+                                                   {BlockClass::corner, x_last * y_last}};
     // Every block of a class has the class's counts / its size.
     const auto per_block = [&](Count total) {
       if (total % c.blocks != 0) throw InternalError("a class's counts are not a multiple of its size");
@@ -123,12 +123,12 @@ lecture::DivergenceResult lecture_result(const ir::Kernel& model, const lecture:
             c.statements[static_cast<std::size_t>(ifs[static_cast<std::size_t>(k)])];
         lecture::ClassCounts& cell = result.at(static_cast<Condition>(k), block_class);
         cell.blocks = sim::checked_add(cell.blocks, blocks);
-        cell.warps = sim::checked_add(
-            cell.warps, sim::checked_mul(blocks, static_cast<Count>(g.warps_per_block)));
-        cell.warp_phases = sim::checked_add(
-            cell.warp_phases, sim::checked_mul(per_block(s.warp_evaluations), blocks));
-        cell.divergent_warp_phases = sim::checked_add(
-            cell.divergent_warp_phases, sim::checked_mul(per_block(s.divergent), blocks));
+        cell.warps =
+            sim::checked_add(cell.warps, sim::checked_mul(blocks, static_cast<Count>(g.warps_per_block)));
+        cell.warp_phases =
+            sim::checked_add(cell.warp_phases, sim::checked_mul(per_block(s.warp_evaluations), blocks));
+        cell.divergent_warp_phases =
+            sim::checked_add(cell.divergent_warp_phases, sim::checked_mul(per_block(s.divergent), blocks));
       }
       if (hazard) result.barrier_hazard_blocks = sim::checked_add(result.barrier_hazard_blocks, blocks);
     }
@@ -141,8 +141,9 @@ namespace {
 
 ir::ReplayOptions lecture_options(ir::ReplayOptions options) {
   if (options.only_block || options.only_warp || options.only_blocks || options.by_iteration)
-    throw std::logic_error("lecture replay: only_block, only_warp, only_blocks and by_iteration "
-                           "must be unset");
+    throw std::logic_error(
+        "lecture replay: only_block, only_warp, only_blocks and by_iteration "
+        "must be unset");
   options.grid_limits = ir::GridLimits::Model;
   return options;
 }
@@ -174,15 +175,15 @@ sim::Count lecture_replay_cost(const lecture::LaunchConfig& config) {
 }
 
 lecture::DivergenceResult lecture_replay(const lecture::LaunchConfig& config,
-                                     const ir::ReplayOptions& options) {
+                                         const ir::ReplayOptions& options) {
   const ir::Kernel& model = lecture_model();
   const ir::Launch launch = lecture_source_launch(model, config);
   ir::ReplayOptions run = lecture_options(options);
   const sim::Count cost = lecture_replay_cost(config);
   if (cost > run.max_evaluations)
     throw InvalidInput(Diag::evaluation_budget, "the replay would make " + sim::to_decimal(cost) +
-                       " warp-statement evaluations, above its limit of " +
-                       sim::to_decimal(run.max_evaluations));
+                                                    " warp-statement evaluations, above its limit of " +
+                                                    sim::to_decimal(run.max_evaluations));
   const auto ifs = lecture_ifs(model);
   HazardObserver hazard(ifs[3]);
   run.observer = &hazard;
@@ -212,7 +213,8 @@ lecture::DivergenceResult lecture_replay(const lecture::LaunchConfig& config,
     request.options = run;
     const ir::ReplayResult counts = sim::count_launch(model, launch, request).result;
     for (int k = 0; k < lecture::kConditionCount; ++k) {
-      const ir::StatementCounts& s = counts.statements[static_cast<std::size_t>(ifs[static_cast<std::size_t>(k)])];
+      const ir::StatementCounts& s =
+          counts.statements[static_cast<std::size_t>(ifs[static_cast<std::size_t>(k)])];
       lecture::ClassCounts& cell = result.at(static_cast<Condition>(k), r.block_class);
       cell.blocks = counts.blocks;
       cell.warps = counts.warps;
@@ -282,13 +284,12 @@ lecture::DivergenceResult lecture_table(const ir::Kernel& model, const lecture::
       const std::uint64_t end = trace.offsets[v] + std::min(trace.counts[v], trace.capacity(v));
       for (std::uint64_t e = trace.offsets[v]; e < end; ++e) {
         const ir::WarpEvaluation& evaluation = trace.evaluations[e];
-        const auto k = static_cast<std::size_t>(
-            std::find(ifs.begin(), ifs.end(), evaluation.statement) - ifs.begin());
+        const auto k =
+            static_cast<std::size_t>(std::find(ifs.begin(), ifs.end(), evaluation.statement) - ifs.begin());
         if (k == ifs.size()) continue;
         lecture::ClassCounts& cell = result.at(static_cast<Condition>(k), block_class);
         cell.warp_phases += 1;
-        if (evaluation.taken != 0 && evaluation.taken != evaluation.active)
-          cell.divergent_warp_phases += 1;
+        if (evaluation.taken != 0 && evaluation.taken != evaluation.active) cell.divergent_warp_phases += 1;
         if (static_cast<Condition>(k) == Condition::store && evaluation.taken != evaluation.active)
           hazard = true;
       }
@@ -303,14 +304,19 @@ namespace {
 
 lecture::WarpOutcome map_outcome(ir::WarpOutcome o) {
   switch (o) {
-    case ir::WarpOutcome::AllTrue: return lecture::WarpOutcome::uniform_true;
-    case ir::WarpOutcome::AllFalse: return lecture::WarpOutcome::uniform_false;
-    case ir::WarpOutcome::Divergent: return lecture::WarpOutcome::divergent;
+    case ir::WarpOutcome::AllTrue:
+      return lecture::WarpOutcome::uniform_true;
+    case ir::WarpOutcome::AllFalse:
+      return lecture::WarpOutcome::uniform_false;
+    case ir::WarpOutcome::Divergent:
+      return lecture::WarpOutcome::divergent;
     case ir::WarpOutcome::NotReached:
-    case ir::WarpOutcome::Mixed: break;
+    case ir::WarpOutcome::Mixed:
+      break;
   }
-  throw std::logic_error("lecture maps: a warp of a representative block did not evaluate a check "
-                         "alike in every phase of a column");
+  throw std::logic_error(
+      "lecture maps: a warp of a representative block did not evaluate a check "
+      "alike in every phase of a column");
 }
 
 const ir::BlockClass& class_of(const ir::ClassReplayResult& r, std::int64_t bx, std::int64_t by) {
@@ -325,7 +331,7 @@ const ir::BlockClass& class_of(const ir::ClassReplayResult& r, std::int64_t bx, 
 }  // namespace
 
 std::vector<lecture::WarpPhaseMap> lecture_warp_maps(const lecture::LaunchConfig& config,
-                                                 const std::vector<lecture::PhaseColumn>& columns) {
+                                                     const std::vector<lecture::PhaseColumn>& columns) {
   const ir::Kernel& model = lecture_model();
   const ir::ClassReplayResult r = lecture_classes(config, 0);
   const auto ifs = lecture_ifs(model);
@@ -361,8 +367,10 @@ std::vector<lecture::WarpPhaseMap> lecture_warp_maps(const lecture::LaunchConfig
             if (ic->outcomes.empty())
               throw std::logic_error("lecture maps: the class engine kept no outcomes per warp");
             const ir::WarpOutcome o = ic->outcomes[w * n + id];
-            if (outcome && *outcome != o) outcome = ir::WarpOutcome::Mixed;
-            else outcome = o;
+            if (outcome && *outcome != o)
+              outcome = ir::WarpOutcome::Mixed;
+            else
+              outcome = o;
           }
           map.outcomes.push_back(map_outcome(outcome.value_or(ir::WarpOutcome::NotReached)));
         }

@@ -28,16 +28,14 @@ const sim::ir::Kernel& lecture_model();
 /// The lecture's launch as a launch of the model: grid ((L-1)/T+1, (J-1)/T+1), block (T, T),
 /// arguments J, K, L (the pointers need none). The grid may pass CUDA's y limit (the class engine
 /// takes it with GridLimits::Model).
-sim::ir::Launch lecture_source_launch(const sim::ir::Kernel& model,
-                                      const lecture::LaunchConfig& config);
+sim::ir::Launch lecture_source_launch(const sim::ir::Kernel& model, const lecture::LaunchConfig& config);
 
 /// The table from a class count of that launch: the model's four ifs in source order are load_M,
 /// load_N, compute and store; each class's counts (the same in each of its blocks) go to
 /// interior, right_edge, bottom_edge and corner by where its blocks stand (last block-column,
 /// last block-row). The barrier hazard counts blocks where the store's guard is false for a lane.
-lecture::DivergenceResult lecture_result(const sim::ir::Kernel& model,
-                                     const lecture::LaunchConfig& config,
-                                     const sim::ir::ClassReplayResult& counts);
+lecture::DivergenceResult lecture_result(const sim::ir::Kernel& model, const lecture::LaunchConfig& config,
+                                         const sim::ir::ClassReplayResult& counts);
 
 /// The lecture's table for `config`: the class engine over lecture_model(), arranged. `threads`:
 /// the class engine's workers (0: every core; a sweep that spreads launches over the cores gives 1).
@@ -52,7 +50,7 @@ sim::Count lecture_replay_cost(const lecture::LaunchConfig& config);
 /// ir::replay takes them (limits, threads, stop); only_block, only_warp and by_iteration must be
 /// unset. Throws InvalidInput above options.max_evaluations.
 lecture::DivergenceResult lecture_replay(const lecture::LaunchConfig& config,
-                                     const sim::ir::ReplayOptions& options = {});
+                                         const sim::ir::ReplayOptions& options = {});
 
 /// The first figure in which two of the lecture's tables differ, "" where none does: cell by cell
 /// (conditions in order, then block classes; blocks, warps, warp_phases, divergent_warp_phases),
@@ -75,7 +73,7 @@ lecture::DivergenceResult lecture_all_engines(const lecture::LaunchConfig& confi
 /// lecture source's phase loop, so the maps exist at any size. Throws std::logic_error when a
 /// column holds phases that the engine did not find alike (the columns would mislead).
 std::vector<lecture::WarpPhaseMap> lecture_warp_maps(const lecture::LaunchConfig& config,
-                                                 const std::vector<lecture::PhaseColumn>& columns);
+                                                     const std::vector<lecture::PhaseColumn>& columns);
 
 /// The lecture's table of a warp trace of lecture_model() at `config` (a GPU probe's or a replay's,
 /// sim/ir_trace.hpp): each evaluation of one of the four ifs counted in its block's class, a
@@ -83,8 +81,7 @@ std::vector<lecture::WarpPhaseMap> lecture_warp_maps(const lecture::LaunchConfig
 /// blocks where some warp reaches the store's guard with lanes for which it is false. The same
 /// table as lecture_counts() when the trace is the model's. Throws std::invalid_argument when the
 /// trace does not have the launch's warps.
-lecture::DivergenceResult lecture_table(const sim::ir::Kernel& model,
-                                        const lecture::LaunchConfig& config,
+lecture::DivergenceResult lecture_table(const sim::ir::Kernel& model, const lecture::LaunchConfig& config,
                                         const sim::ir::WarpTrace& trace);
 
 }  // namespace warpdiv::analysis

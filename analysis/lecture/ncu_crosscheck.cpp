@@ -43,8 +43,8 @@ GpuSpec spec_from_ncu(const NcuLaunch& launch, std::string& source) {
     major = static_cast<int>(*launch.metric(m::kCcMajor));
     minor = static_cast<int>(*launch.metric(m::kCcMinor));
   } else if (std::sscanf(launch.compute_capability.c_str(), "%d.%d", &major, &minor) != 2) {
-    throw InvalidInput(Diag::file_content, launch.describe() +
-                       " names no compute capability (CC column or device__attribute_*)");
+    throw InvalidInput(Diag::file_content,
+                       launch.describe() + " names no compute capability (CC column or device__attribute_*)");
   }
   const GpuSpec arch = architecture_spec(major, minor);
   DeviceProperties p;
@@ -118,15 +118,17 @@ std::vector<ValidateRun> parse_validate_csv(const std::string& text, const std::
     for (std::size_t j = 0; j < header.size(); ++j)
       if (header[j] == kColumns[i]) position[i] = j;
     if (position[i] == header.size())
-      throw InvalidInput(Diag::file_format, source + ":" + std::to_string(header_line) + ": header: column '" +
-                         kColumns[i] + "' is missing (is this a warpdiv validate --csv file?)");
+      throw InvalidInput(Diag::file_format, source + ":" + std::to_string(header_line) +
+                                                ": header: column '" + kColumns[i] +
+                                                "' is missing (is this a warpdiv validate --csv file?)");
   }
   // The ranges warpdiv validate accepts: sizes of analysis/lecture/launch.hpp, T = 1 .. 32,
   // registers 0 .. 255.
   namespace lim = lecture::limits;
-  std::vector<std::pair<std::int64_t, std::int64_t>> range = {
-      {lim::kMinSize, lim::kMaxSize}, {lim::kMinSize, lim::kMaxSize},
-      {lim::kMinSize, lim::kMaxSize}, {lim::kMinTile, lim::kMaxTile}};
+  std::vector<std::pair<std::int64_t, std::int64_t>> range = {{lim::kMinSize, lim::kMaxSize},
+                                                              {lim::kMinSize, lim::kMaxSize},
+                                                              {lim::kMinSize, lim::kMaxSize},
+                                                              {lim::kMinTile, lim::kMaxTile}};
   range.resize(kColumns.size(), {0, 255});
   std::vector<ValidateRun> runs;
   while (!csv.at_end()) {
@@ -139,7 +141,8 @@ std::vector<ValidateRun> parse_validate_csv(const std::string& text, const std::
     run.where = source + ":" + std::to_string(record.line);
     if (record.fields.size() != header.size())
       throw InvalidInput(Diag::file_format, run.where + ": " + std::to_string(record.fields.size()) +
-                         " fields where the header has " + std::to_string(header.size()));
+                                                " fields where the header has " +
+                                                std::to_string(header.size()));
     std::vector<std::int64_t> value(kColumns.size());
     for (std::size_t i = 0; i < kColumns.size(); ++i) {
       const std::string& text_value = record.fields[position[i]];
@@ -147,8 +150,9 @@ std::vector<ValidateRun> parse_validate_csv(const std::string& text, const std::
           parse_decimal_integer(text_value, range[i].first, range[i].second);
       if (!v)
         throw InvalidInput(Diag::file_format, run.where + ": column '" + kColumns[i] + "': '" + text_value +
-                           "' is not an integer from " + std::to_string(range[i].first) + " to " +
-                           std::to_string(range[i].second));
+                                                  "' is not an integer from " +
+                                                  std::to_string(range[i].first) + " to " +
+                                                  std::to_string(range[i].second));
       value[i] = *v;
     }
     run.rows = value[0];
@@ -167,8 +171,7 @@ std::vector<ValidateRun> read_validate_csv(const std::string& path, const std::s
   return parse_validate_csv(read_input_file(path, flag, InputFormat::csv), path);
 }
 
-NcuCrosscheck crosscheck_ncu(const std::vector<NcuLaunch>& launches,
-                             const lecture::DivergenceResult& model,
+NcuCrosscheck crosscheck_ncu(const std::vector<NcuLaunch>& launches, const lecture::DivergenceResult& model,
                              const RuntimeRegisters& runtime_registers) {
   const lecture::Geometry g(model.config);
   NcuCrosscheck result;
@@ -185,27 +188,28 @@ NcuCrosscheck crosscheck_ncu(const std::vector<NcuLaunch>& launches,
     const auto dims = [](std::int64_t x, std::int64_t y) {
       return "(" + std::to_string(x) + ", " + std::to_string(y) + ", 1)";
     };
-    const auto third_is_one = [](const std::vector<std::int64_t>& d) {
-      return d.size() < 3 || d[2] == 1;
-    };
+    const auto third_is_one = [](const std::vector<std::int64_t>& d) { return d.size() < 3 || d[2] == 1; };
     if (block.size() < 2 || block[0] != tile || block[1] != tile || !third_is_one(block))
       throw InvalidInput(Diag::file_content, launch.describe() + " has blockDim " +
-                         (block.empty() ? "(none)" : launch.block_size) + ", not the blockDim " +
-                         dims(tile, tile) + " of T = " + std::to_string(tile));
+                                                 (block.empty() ? "(none)" : launch.block_size) +
+                                                 ", not the blockDim " + dims(tile, tile) +
+                                                 " of T = " + std::to_string(tile));
     if (grid.size() < 2 || grid[0] != g.grid_x || grid[1] != g.grid_y || !third_is_one(grid))
       throw InvalidInput(Diag::file_content, launch.describe() + " has grid " +
-                         (grid.empty() ? "(none)" : launch.grid_size) + ", not the grid " +
-                         dims(g.grid_x, g.grid_y) + " of " + lecture::describe(model.config));
+                                                 (grid.empty() ? "(none)" : launch.grid_size) +
+                                                 ", not the grid " + dims(g.grid_x, g.grid_y) + " of " +
+                                                 lecture::describe(model.config));
     const std::optional<double> threads = launch.metric(m::kBlockSize);
     if (threads && *threads != static_cast<double>(tile * tile))
-      throw InvalidInput(Diag::file_content, launch.describe() + " has " + m::kBlockSize + " = " + number(*threads) +
-                         ", not the " + std::to_string(tile * tile) + " threads of blockDim " +
-                         launch.block_size);
+      throw InvalidInput(Diag::file_content, launch.describe() + " has " + m::kBlockSize + " = " +
+                                                 number(*threads) + ", not the " +
+                                                 std::to_string(tile * tile) + " threads of blockDim " +
+                                                 launch.block_size);
     const std::optional<double> blocks = launch.metric(m::kGridSize);
     if (blocks && *blocks != static_cast<double>(g.blocks()))
-      throw InvalidInput(Diag::file_content, launch.describe() + " has " + m::kGridSize + " = " + number(*blocks) +
-                         ", not the " + std::to_string(g.blocks()) + " blocks of grid " +
-                         launch.grid_size);
+      throw InvalidInput(Diag::file_content, launch.describe() + " has " + m::kGridSize + " = " +
+                                                 number(*blocks) + ", not the " + std::to_string(g.blocks()) +
+                                                 " blocks of grid " + launch.grid_size);
     k.tile = static_cast<int>(tile);
 
     const GpuSpec gpu = spec_from_ncu(launch, result.gpu_source);
@@ -225,19 +229,16 @@ NcuCrosscheck crosscheck_ncu(const std::vector<NcuLaunch>& launches,
 
     const auto add = [&](std::string what, double ncu, double other, const char* other_name,
                          double tolerance = 0.0) {
-      k.figures.push_back({std::move(what), ncu, other, other_name,
-                           std::fabs(ncu - other) <= tolerance});
+      k.figures.push_back({std::move(what), ncu, other, other_name, std::fabs(ncu - other) <= tolerance});
     };
-    add("shared memory configuration (bytes per SM)", config,
-        static_cast<double>(calc.shared_memory_config), "calculator");
-    add("occupancy limit: warps (blocks)", launch.require(m::kLimitWarps), calc.limit_warps,
+    add("shared memory configuration (bytes per SM)", config, static_cast<double>(calc.shared_memory_config),
         "calculator");
-    add("occupancy limit: registers (blocks)", launch.require(m::kLimitRegisters),
-        calc.limit_registers, "calculator");
-    add("occupancy limit: shared memory (blocks)", launch.require(m::kLimitSharedMem),
-        calc.limit_shared_mem, "calculator");
-    add("occupancy limit: blocks (blocks)", launch.require(m::kLimitBlocks), calc.limit_blocks,
+    add("occupancy limit: warps (blocks)", launch.require(m::kLimitWarps), calc.limit_warps, "calculator");
+    add("occupancy limit: registers (blocks)", launch.require(m::kLimitRegisters), calc.limit_registers,
         "calculator");
+    add("occupancy limit: shared memory (blocks)", launch.require(m::kLimitSharedMem), calc.limit_shared_mem,
+        "calculator");
+    add("occupancy limit: blocks (blocks)", launch.require(m::kLimitBlocks), calc.limit_blocks, "calculator");
     add("theoretical occupancy (%)", launch.require(m::kTheoreticalOccupancy), calc.occupancy_pct,
         "calculator", kPercentTolerance);
     const auto runtime = runtime_registers.find(kind);
@@ -249,7 +250,8 @@ NcuCrosscheck crosscheck_ncu(const std::vector<NcuLaunch>& launches,
     result.kernels.push_back(std::move(k));
   }
   if (result.kernels.empty())
-    throw InvalidInput(Diag::file_content, "the ncu CSV has no launch of warpdiv's kernels (TiledMatMul; "
+    throw InvalidInput(Diag::file_content,
+                       "the ncu CSV has no launch of warpdiv's kernels (TiledMatMul; "
                        "tiled_matmul_checked, tiled_matmul_instrumented, tiled_matmul_unchecked "
                        "in earlier versions)");
   return result;
@@ -271,21 +273,20 @@ void write_ncu_crosscheck_text(std::ostream& out, const NcuCrosscheck& check) {
     out << "  branches (ncu): uniform branch targets "
         << (k.branch_uniform_pct ? number(*k.branch_uniform_pct) + "%" : "(not collected)")
         << ", divergent branch targets "
-        << (k.divergent_branch_targets ? number(*k.divergent_branch_targets) : "(not collected)")
-        << " of " << (k.branch_targets ? number(*k.branch_targets) : "(not collected)") << "\n";
+        << (k.divergent_branch_targets ? number(*k.divergent_branch_targets) : "(not collected)") << " of "
+        << (k.branch_targets ? number(*k.branch_targets) : "(not collected)") << "\n";
   }
   const auto cell = [&](lecture::Condition c) {
     const lecture::ClassCounts& all = model.at(c, lecture::BlockClass::all);
-    return sim::to_decimal(all.divergent_warp_phases) + "/" + sim::to_decimal(all.warp_phases) +
-           " (" + percent(all.divergent_warp_phases, all.warp_phases) + ")";
+    return sim::to_decimal(all.divergent_warp_phases) + "/" + sim::to_decimal(all.warp_phases) + " (" +
+           percent(all.divergent_warp_phases, all.warp_phases) + ")";
   };
   out << "\nthe model's divergent warp-phases, beside those branch figures: load_M "
-      << cell(lecture::Condition::load_M) << ", load_N " << cell(lecture::Condition::load_N)
-      << ", compute " << cell(lecture::Condition::compute) << ", store " << cell(lecture::Condition::store)
+      << cell(lecture::Condition::load_M) << ", load_N " << cell(lecture::Condition::load_N) << ", compute "
+      << cell(lecture::Condition::compute) << ", store " << cell(lecture::Condition::store)
       << "\n(ncu counts divergent branches; a check compiled to a predicated load is no branch, so "
          "it can diverge in the model and the ballot yet not in ncu's branch metrics)\n\n"
-      << (check.matched() ? "ncu-check: ncu agrees with the calculator\n"
-                          : "ncu-check: MISMATCH\n");
+      << (check.matched() ? "ncu-check: ncu agrees with the calculator\n" : "ncu-check: MISMATCH\n");
 }
 
 }  // namespace warpdiv::analysis

@@ -18,16 +18,16 @@ namespace warpdiv::analysis {
 
 /// One figure two ways.
 struct CrosscheckFigure {
-  std::string what;     // "occupancy limit: registers (blocks)"
+  std::string what;  // "occupancy limit: registers (blocks)"
   double ncu = 0.0;
-  double other = 0.0;   // the calculator's (or the runtime's) figure
+  double other = 0.0;      // the calculator's (or the runtime's) figure
   std::string other_name;  // "calculator", "runtime"
   bool matched = false;
 };
 
 struct NcuKernelCheck {
   std::int64_t id = 0;
-  std::string kernel;   // "checked", "instrumented", "unchecked"
+  std::string kernel;  // "checked", "instrumented", "unchecked"
   int tile = 0;
   std::vector<CrosscheckFigure> figures;
   std::optional<double> branch_uniform_pct;        // smsp__sass_average_branch_targets_threads_uniform.pct
@@ -39,7 +39,7 @@ struct NcuKernelCheck {
 
 struct NcuCrosscheck {
   lecture::DivergenceResult model;  // the launch being profiled
-  std::string gpu_source;       // where the calculator's GPU figures came from
+  std::string gpu_source;           // where the calculator's GPU figures came from
   std::vector<NcuKernelCheck> kernels;
 
   bool matched() const;
@@ -77,8 +77,7 @@ std::string lecture_kernel_kind(const std::string& kernel_name);
 /// them is warpdiv's, or a launch's grid or block is not the model's launch: blockDim (T, T, 1),
 /// grid (ceil(L / T), ceil(J / T), 1), and launch__block_size = T * T and launch__grid_size =
 /// the number of blocks where the CSV has them.
-NcuCrosscheck crosscheck_ncu(const std::vector<NcuLaunch>& launches,
-                             const lecture::DivergenceResult& model,
+NcuCrosscheck crosscheck_ncu(const std::vector<NcuLaunch>& launches, const lecture::DivergenceResult& model,
                              const RuntimeRegisters& runtime_registers);
 
 void write_ncu_crosscheck_text(std::ostream& out, const NcuCrosscheck& check);

@@ -71,8 +71,7 @@ std::string fraction_plot(const std::vector<SweepRow>& rows, const SweepFacts& f
     const std::int64_t key_inner = facts.inner_is_size ? 0 : r.inner;
     PlotSeries& s = curves[{r.tile, key_inner}];
     if (s.label.empty())
-      s.label = "T = " + std::to_string(r.tile) +
-                (facts.inner_is_size ? "" : ", K = " + number(r.inner));
+      s.label = "T = " + std::to_string(r.tile) + (facts.inner_is_size ? "" : ", K = " + number(r.inner));
     s.points.push_back({static_cast<double>(r.rows), 100.0 * r.fraction()});
   }
   LinePlot plot;
@@ -81,8 +80,7 @@ std::string fraction_plot(const std::vector<SweepRow>& rows, const SweepFacts& f
   const double lo = facts.sizes.empty() ? 1 : static_cast<double>(*facts.sizes.begin());
   const double hi = facts.sizes.empty() ? 1 : static_cast<double>(*facts.sizes.rbegin());
   plot.x.log = hi / lo >= kLogAxisRatio;
-  plot.x.label = std::string(facts.inner_is_size ? "matrix size W = J = K = L"
-                                                 : "matrix size W = J = L") +
+  plot.x.label = std::string(facts.inner_is_size ? "matrix size W = J = K = L" : "matrix size W = J = L") +
                  " (elements" + (plot.x.log ? ", log scale)" : ")");
   plot.y.label = "divergent warp-phases (% of all)";
   plot.width = kFractionPlotWidth;
@@ -94,9 +92,8 @@ std::string fraction_plot(const std::vector<SweepRow>& rows, const SweepFacts& f
 std::string occupancy_part(const SweepHtmlOptions& options, const SweepFacts& facts) {
   const GpuSpec& gpu = *options.gpu;
   std::ostringstream out;
-  out << "<section id=\"occupancy\"><h2>Occupancy against tile width on " << escape(gpu.name)
-      << "</h2>\n<p>" << escape(gpu.name)
-      << (gpu.description.empty() ? "" : " (" + escape(gpu.description) + ")") << ", cc "
+  out << "<section id=\"occupancy\"><h2>Occupancy against tile width on " << escape(gpu.name) << "</h2>\n<p>"
+      << escape(gpu.name) << (gpu.description.empty() ? "" : " (" + escape(gpu.description) + ")") << ", cc "
       << compute_capability_text(gpu) << ": the tiled kernel's launch for each tile width T, "
       << "T² threads and 2·T²·4 bytes of shared memory per block, " << options.registers_per_thread
       << " registers per thread. Highlighted rows are the tile widths of this sweep.</p>\n";
@@ -116,18 +113,17 @@ std::string occupancy_part(const SweepHtmlOptions& options, const SweepFacts& fa
     const LaunchResources launch = tiled_kernel_launch(tile, options.registers_per_thread);
     const OccupancyResult r = compute_occupancy(gpu, launch);
     series.points.push_back({static_cast<double>(tile), r.occupancy_pct});
-    table << "<tr" << (facts.tiles.count(tile) ? " class=\"swept\"" : "") << "><td>" << tile
-          << "</td><td>" << launch.threads_per_block << "</td><td>"
-          << number(launch.static_shared_bytes) << "</td><td>" << r.active_blocks << "</td><td>"
-          << r.active_warps << "</td><td>" << occupancy_text(r) << "%</td><td>"
-          << escape(r.can_run() ? limiter_text(r, ", ") : "cannot run: " + r.reason)
+    table << "<tr" << (facts.tiles.count(tile) ? " class=\"swept\"" : "") << "><td>" << tile << "</td><td>"
+          << launch.threads_per_block << "</td><td>" << number(launch.static_shared_bytes) << "</td><td>"
+          << r.active_blocks << "</td><td>" << r.active_warps << "</td><td>" << occupancy_text(r)
+          << "%</td><td>" << escape(r.can_run() ? limiter_text(r, ", ") : "cannot run: " + r.reason)
           << "</td></tr>";
   }
   table << "</tbody></table></div>\n";
   plot.series.push_back(std::move(series));
   plot.width = kFractionPlotWidth;
-  out << "<div class=\"figure-row\"><figure id=\"fig-occupancy\">" << render_line_plot(plot)
-      << "</figure>\n" << table.str() << "</div></section>\n";
+  out << "<div class=\"figure-row\"><figure id=\"fig-occupancy\">" << render_line_plot(plot) << "</figure>\n"
+      << table.str() << "</div></section>\n";
   return out.str();
 }
 
@@ -161,11 +157,11 @@ std::string render_sweep_html(const std::vector<SweepRow>& rows, const SweepHtml
   std::ostringstream out;
   out << html::page_start("warpdiv sweep") << kSweepStyle;
   out << "<header><h1>Divergence sweep of the tiled matrix multiply</h1>\n<p class=\"config\">"
-      << number(static_cast<std::int64_t>(launches)) << " launches: sizes "
-      << list_text(facts.sizes) << (facts.inner_is_size ? " (J = K = L)" : " (J = L)");
+      << number(static_cast<std::int64_t>(launches)) << " launches: sizes " << list_text(facts.sizes)
+      << (facts.inner_is_size ? " (J = K = L)" : " (J = L)");
   if (!facts.inner_is_size) out << "; inner sizes K " << list_text(facts.inners);
-  out << "; tile widths " << list_text(facts.tiles) << "; warp size "
-      << list_text(facts.warp_sizes) << ".</p>\n";
+  out << "; tile widths " << list_text(facts.tiles) << "; warp size " << list_text(facts.warp_sizes)
+      << ".</p>\n";
   if (interrupted)
     out << "<p class=\"note hazard\" id=\"interrupted\">The sweep was interrupted: this page "
            "holds the launches finished before it stopped.</p>\n";
@@ -179,8 +175,8 @@ std::string render_sweep_html(const std::vector<SweepRow>& rows, const SweepHtml
       << "<div class=\"plots\">\n";
   for (lecture::Condition c : lecture::kConditions) {
     out << "<figure id=\"fig-" << lecture::name(c) << "\">" << fraction_plot(rows, facts, c)
-        << "<figcaption><b>" << lecture::name(c) << "</b>: <code>"
-        << escape(condition_expression(c)) << "</code></figcaption></figure>\n";
+        << "<figcaption><b>" << lecture::name(c) << "</b>: <code>" << escape(condition_expression(c))
+        << "</code></figcaption></figure>\n";
   }
   out << "</div>\n</section>\n";
   if (options.gpu) out << occupancy_part(options, facts);

@@ -14,8 +14,8 @@ double SweepRow::fraction() const {
 
 bool operator==(const SweepRow& a, const SweepRow& b) {
   return a.rows == b.rows && a.inner == b.inner && a.cols == b.cols && a.tile == b.tile &&
-         a.warp_size == b.warp_size && a.condition == b.condition &&
-         a.warp_phases == b.warp_phases && a.divergent_warp_phases == b.divergent_warp_phases;
+         a.warp_size == b.warp_size && a.condition == b.condition && a.warp_phases == b.warp_phases &&
+         a.divergent_warp_phases == b.divergent_warp_phases;
 }
 
 std::vector<SweepRow> sweep_rows(const lecture::DivergenceResult& result) {
@@ -24,8 +24,8 @@ std::vector<SweepRow> sweep_rows(const lecture::DivergenceResult& result) {
   const lecture::LaunchConfig& c = result.config;
   for (lecture::Condition condition : lecture::kConditions) {
     const lecture::ClassCounts& all = result.at(condition, lecture::BlockClass::all);
-    rows.push_back(SweepRow{c.rows, c.inner, c.cols, c.tile, c.warp_size, condition,
-                            all.warp_phases, all.divergent_warp_phases});
+    rows.push_back(SweepRow{c.rows, c.inner, c.cols, c.tile, c.warp_size, condition, all.warp_phases,
+                            all.divergent_warp_phases});
   }
   return rows;
 }
@@ -75,9 +75,7 @@ const CsvColumns<SweepRow>& sweep_csv_columns() {
 
 void write_sweep_csv_header(std::ostream& out) { sweep_csv_columns().write_header(out); }
 
-void write_sweep_csv_row(std::ostream& out, const SweepRow& row) {
-  sweep_csv_columns().write_row(out, row);
-}
+void write_sweep_csv_row(std::ostream& out, const SweepRow& row) { sweep_csv_columns().write_row(out, row); }
 
 void write_sweep_csv(std::ostream& out, const std::vector<SweepRow>& rows) {
   sweep_csv_columns().write(out, rows);

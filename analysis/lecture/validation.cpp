@@ -20,8 +20,7 @@ namespace warpdiv::analysis {
 namespace {
 
 std::size_t checked_size(std::int64_t a, std::int64_t b) {
-  return static_cast<std::size_t>(sim::checked_mul(static_cast<sim::Count>(a),
-                                                   static_cast<sim::Count>(b)));
+  return static_cast<std::size_t>(sim::checked_mul(static_cast<sim::Count>(a), static_cast<sim::Count>(b)));
 }
 
 std::string format(const char* pattern, double value) {
@@ -97,8 +96,7 @@ bool ProductCheck::passed() const {
   return non_finite == 0 && entries_compared > 0 && max_relative_error < kProductTolerance;
 }
 
-std::vector<std::int64_t> sample_lines(std::int64_t size, int tile, std::size_t count,
-                                       std::mt19937_64& rng) {
+std::vector<std::int64_t> sample_lines(std::int64_t size, int tile, std::size_t count, std::mt19937_64& rng) {
   std::vector<std::int64_t> lines;
   if (size < 1) return lines;
   if (static_cast<std::uint64_t>(size) <= count) {
@@ -116,8 +114,8 @@ std::vector<std::int64_t> sample_lines(std::int64_t size, int tile, std::size_t 
 }
 
 ProductCheck check_product(const lecture::LaunchConfig& config, const std::vector<float>& m,
-                           const std::vector<float>& n, const std::vector<float>& p,
-                           std::mt19937_64& rng, std::uint64_t full_limit) {
+                           const std::vector<float>& n, const std::vector<float>& p, std::mt19937_64& rng,
+                           std::uint64_t full_limit) {
   lecture::validate(config);
   if (m.size() != checked_size(config.rows, config.inner) ||
       n.size() != checked_size(config.inner, config.cols) ||
@@ -127,21 +125,20 @@ ProductCheck check_product(const lecture::LaunchConfig& config, const std::vecto
   check.entries = p.size();
   for (float v : p) check.non_finite += std::isfinite(v) ? 0 : 1;
 
-  const sim::Count work = sim::checked_mul(
-      sim::checked_mul(static_cast<sim::Count>(config.rows), config.inner), config.cols);
+  const sim::Count work =
+      sim::checked_mul(sim::checked_mul(static_cast<sim::Count>(config.rows), config.inner), config.cols);
   check.every_entry_compared = work <= full_limit;
-  const std::size_t lines =
-      check.every_entry_compared ? static_cast<std::size_t>(-1) : kSampledLines;
+  const std::size_t lines = check.every_entry_compared ? static_cast<std::size_t>(-1) : kSampledLines;
   const std::vector<std::int64_t> rows = sample_lines(config.rows, config.tile, lines, rng);
   const std::vector<std::int64_t> cols = sample_lines(config.cols, config.tile, lines, rng);
 
   // Rows split across the host's cores (sim::parallel_for); each part keeps its own worst entry.
-  const std::size_t parts = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1,
-                                                    std::max<std::size_t>(rows.size(), 1));
+  const std::size_t parts =
+      std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, std::max<std::size_t>(rows.size(), 1));
   std::vector<WorstEntry> worst(parts);
   sim::parallel_for(parts, static_cast<unsigned>(parts), [&](std::size_t t, unsigned) {
-    worst[t] = compare_rows(config, m, n, p, rows, rows.size() * t / parts,
-                            rows.size() * (t + 1) / parts, cols);
+    worst[t] =
+        compare_rows(config, m, n, p, rows, rows.size() * t / parts, rows.size() * (t + 1) / parts, cols);
   });
   WorstEntry overall;
   for (const WorstEntry& w : worst) {
@@ -167,8 +164,7 @@ std::vector<CountDifference> compare_counts(const lecture::DivergenceResult& mod
       compare(cell_name(c, k, "blocks"), a.blocks, b.blocks);
       compare(cell_name(c, k, "warps"), a.warps, b.warps);
       compare(cell_name(c, k, "warp_phases"), a.warp_phases, b.warp_phases);
-      compare(cell_name(c, k, "divergent_warp_phases"), a.divergent_warp_phases,
-              b.divergent_warp_phases);
+      compare(cell_name(c, k, "divergent_warp_phases"), a.divergent_warp_phases, b.divergent_warp_phases);
     }
   }
   compare("barrier_hazard_blocks", model.barrier_hazard_blocks, hardware.barrier_hazard_blocks);
@@ -208,7 +204,6 @@ std::string calculator_blocks(const OccupancyFigures& o) {
   return o.calculator_blocks_per_sm < 0 ? "" : std::to_string(o.calculator_blocks_per_sm);
 }
 
-
 // The validation CSV's columns; each divergent count and percentage is a condition's over all
 // blocks. The GPU's counts are empty where the probe was not compared warp by warp (its table
 // needs every warp's evaluations).
@@ -223,9 +218,8 @@ const CsvColumns<ValidationRecord>& validation_csv_columns() {
     };
   };
   const auto pct = [](C c) {
-    return [c](R r) {
-      return format("%.4f", 100.0 * r.model.divergent_fraction(c, lecture::BlockClass::all));
-    };
+    return
+        [c](R r) { return format("%.4f", 100.0 * r.model.divergent_fraction(c, lecture::BlockClass::all)); };
   };
   const auto geometry = [](R r) { return lecture::Geometry(r.model.config); };
   static const CsvColumns<ValidationRecord> columns = {
@@ -244,9 +238,7 @@ const CsvColumns<ValidationRecord>& validation_csv_columns() {
       {"warps_per_block", [geometry](R r) { return std::to_string(geometry(r).warps_per_block); }},
       {"phases", [geometry](R r) { return std::to_string(geometry(r).phases); }},
       {"warp_phases",
-       [](R r) {
-         return sim::to_decimal(r.model.at(C::load_M, lecture::BlockClass::all).warp_phases);
-       }},
+       [](R r) { return sim::to_decimal(r.model.at(C::load_M, lecture::BlockClass::all).warp_phases); }},
       {"model_load_M_divergent", divergent(true, C::load_M)},
       {"gpu_load_M_divergent", divergent(false, C::load_M)},
       {"model_load_N_divergent", divergent(true, C::load_N)},
@@ -259,11 +251,9 @@ const CsvColumns<ValidationRecord>& validation_csv_columns() {
       {"gpu_barrier_hazard_blocks",
        [](R r) { return r.hardware ? sim::to_decimal(r.hardware->barrier_hazard_blocks) : ""; }},
       {"count_fields_differing", [](R r) { return std::to_string(r.count_differences.size()); }},
-      {"statements_compared",
-       [](R r) { return std::to_string(r.probe.comparison.statements_compared); }},
+      {"statements_compared", [](R r) { return std::to_string(r.probe.comparison.statements_compared); }},
       {"warps_compared", [](R r) { return std::to_string(r.probe.comparison.warps_compared); }},
-      {"evaluations_compared",
-       [](R r) { return std::to_string(r.probe.comparison.evaluations_compared); }},
+      {"evaluations_compared", [](R r) { return std::to_string(r.probe.comparison.evaluations_compared); }},
       {"warps_differing", [](R r) { return std::to_string(r.probe.comparison.warps_differing); }},
       {"match", [](R r) { return yes_no(r.model_matched()); }},
       {"product_entries_compared", [](R r) { return std::to_string(r.product.entries_compared); }},
@@ -271,13 +261,11 @@ const CsvColumns<ValidationRecord>& validation_csv_columns() {
       {"product_ok", [](R r) { return yes_no(r.products_passed()); }},
       {"registers", [](R r) { return std::to_string(r.occupancy.registers_per_thread); }},
       {"shared_bytes", [](R r) { return std::to_string(r.occupancy.static_shared_bytes); }},
-      {"runtime_blocks_per_sm",
-       [](R r) { return std::to_string(r.occupancy.runtime_blocks_per_sm); }},
+      {"runtime_blocks_per_sm", [](R r) { return std::to_string(r.occupancy.runtime_blocks_per_sm); }},
       {"calculator_blocks_per_sm", [](R r) { return calculator_blocks(r.occupancy); }},
       {"occupancy_limit", [](R r) { return r.occupancy.calculator_limit; }},
       {"runtime_occupancy_pct", [](R r) { return format("%.2f", r.occupancy.runtime_percent()); }},
-      {"calculator_occupancy_pct",
-       [](R r) { return format("%.2f", r.occupancy.calculator_percent()); }},
+      {"calculator_occupancy_pct", [](R r) { return format("%.2f", r.occupancy.calculator_percent()); }},
       {"occupancy_match", [](R r) { return yes_no(r.occupancy_matched()); }},
       {"kernel_ms", [](R r) { return format("%.6f", r.kernel_ms); }},
       {"model_load_M_divergent_pct", pct(C::load_M)},
@@ -302,20 +290,17 @@ namespace {
 void write_product_line(std::ostream& out, const char* what, const ProductCheck& c) {
   out << "  " << what << ": " << (c.passed() ? "ok" : "FAILED") << ", max relative error "
       << relative_error(c) << " over "
-      << (c.every_entry_compared
-              ? sim::counted(c.entries_compared, "entry", "entries") + " (all)"
-              : sim::counted(c.entries_compared, "sampled entry", "sampled entries"));
+      << (c.every_entry_compared ? sim::counted(c.entries_compared, "entry", "entries") + " (all)"
+                                 : sim::counted(c.entries_compared, "sampled entry", "sampled entries"));
   if (c.worst_row >= 0) out << ", worst at P[" << c.worst_row << "][" << c.worst_col << "]";
   if (c.non_finite > 0)
-    out << ", " << sim::counted(c.non_finite, "entry", "entries")
-        << " NaN or infinite (never written?)";
+    out << ", " << sim::counted(c.non_finite, "entry", "entries") << " NaN or infinite (never written?)";
   out << '\n';
 }
 
 void write_occupancy_line(std::ostream& out, const char* what, const OccupancyFigures& o) {
-  out << "  " << what << ": " << o.registers_per_thread << " registers/thread, "
-      << o.static_shared_bytes << " B shared/block; blocks per SM: runtime "
-      << o.runtime_blocks_per_sm << ", calculator ";
+  out << "  " << what << ": " << o.registers_per_thread << " registers/thread, " << o.static_shared_bytes
+      << " B shared/block; blocks per SM: runtime " << o.runtime_blocks_per_sm << ", calculator ";
   if (o.calculator_blocks_per_sm < 0)
     out << "(not computed)";
   else
@@ -338,25 +323,23 @@ void write_table(std::ostream& out, const ValidationRecord& r) {
       const lecture::ClassCounts& h = gpu.at(cond, k);
       if (m.blocks == 0 && h.blocks == 0) continue;
       char line[160];
-      std::snprintf(line, sizeof line, "  %-9s  %-11s %14s %8s %8s%s\n",
-                    lecture::name(cond).c_str(), lecture::name(k).c_str(),
-                    sim::to_decimal(m.warp_phases).c_str(),
+      std::snprintf(line, sizeof line, "  %-9s  %-11s %14s %8s %8s%s\n", lecture::name(cond).c_str(),
+                    lecture::name(k).c_str(), sim::to_decimal(m.warp_phases).c_str(),
                     sim::to_decimal(m.divergent_warp_phases).c_str(),
-                    sim::to_decimal(h.divergent_warp_phases).c_str(),
-                    m == h ? "" : "  <- differs");
+                    sim::to_decimal(h.divergent_warp_phases).c_str(), m == h ? "" : "  <- differs");
       out << line;
     }
   }
-  out << "  barrier-hazard blocks: model " << sim::to_decimal(r.model.barrier_hazard_blocks)
-      << ", GPU " << sim::to_decimal(gpu.barrier_hazard_blocks) << '\n';
+  out << "  barrier-hazard blocks: model " << sim::to_decimal(r.model.barrier_hazard_blocks) << ", GPU "
+      << sim::to_decimal(gpu.barrier_hazard_blocks) << '\n';
   if (r.counts_matched()) {
     out << "  counts: all 20 cells x 4 fields and the hazard agree\n";
     return;
   }
   const CountDifference& d = r.count_differences.front();
   out << "  counts: " << sim::counted(r.count_differences.size(), "field")
-      << (r.count_differences.size() == 1 ? " differs" : " differ") << ", first " << d.cell
-      << ": model " << sim::to_decimal(d.model) << ", GPU " << sim::to_decimal(d.hardware) << '\n';
+      << (r.count_differences.size() == 1 ? " differs" : " differ") << ", first " << d.cell << ": model "
+      << sim::to_decimal(d.model) << ", GPU " << sim::to_decimal(d.hardware) << '\n';
 }
 
 std::string divergent_percent(const ValidationRecord& r, lecture::Condition c) {
@@ -370,11 +353,11 @@ void write_validation_text(std::ostream& out, const ValidationRecord& r) {
   const lecture::LaunchConfig& c = r.model.config;
   const lecture::Geometry g(c);
   out << "warpdiv validate: " << lecture::describe(c) << "\n"
-      << "on " << r.device << " (compute capability " << r.compute_capability << ", driver CUDA "
-      << r.driver << ", runtime " << r.runtime << ", NVRTC " << r.probe.nvrtc << "), " << r.date
-      << ", seed " << r.seed << "\n"
-      << "grid " << g.grid_x << " x " << g.grid_y << " blocks, "
-      << sim::counted(g.warps_per_block, "warp") << " per block, " << sim::counted(g.phases, "phase")
+      << "on " << r.device << " (compute capability " << r.compute_capability << ", driver CUDA " << r.driver
+      << ", runtime " << r.runtime << ", NVRTC " << r.probe.nvrtc << "), " << r.date << ", seed " << r.seed
+      << "\n"
+      << "grid " << g.grid_x << " x " << g.grid_y << " blocks, " << sim::counted(g.warps_per_block, "warp")
+      << " per block, " << sim::counted(g.phases, "phase")
       << "\nkernel: TiledMatMul of kernels/zoo/tiled_matmul_rect.cu, the file the model is read "
          "from\n\n";
 
@@ -389,12 +372,10 @@ void write_validation_text(std::ostream& out, const ValidationRecord& r) {
   else
     out << "  table: not built (the launch is above the probe's warp-by-warp limit; the "
            "statements' totals are compared)\n";
-  out << "  probe: " << sim::counted(r.probe.comparison.statements_compared, "statement")
-      << " compared";
+  out << "  probe: " << sim::counted(r.probe.comparison.statements_compared, "statement") << " compared";
   if (r.probe.warp_by_warp)
     out << ", " << sim::counted(r.probe.comparison.warps_compared, "warp") << " and "
-        << sim::counted(r.probe.comparison.evaluations_compared, "warp evaluation")
-        << " one by one";
+        << sim::counted(r.probe.comparison.evaluations_compared, "warp evaluation") << " one by one";
   out << "; " << r.probe.outcome << '\n';
 
   out << "\n(c) occupancy: the CUDA runtime vs the calculator\n";
@@ -413,9 +394,9 @@ std::string failure_summary(const ValidationRecord& r) {
   std::vector<std::string> parts;
   if (!r.counts_matched()) {
     const CountDifference& d = r.count_differences.front();
-    parts.push_back(std::to_string(r.count_differences.size()) +
-                    " counts differ from the model (first " + d.cell + ": model " +
-                    sim::to_decimal(d.model) + ", GPU " + sim::to_decimal(d.hardware) + ")");
+    parts.push_back(std::to_string(r.count_differences.size()) + " counts differ from the model (first " +
+                    d.cell + ": model " + sim::to_decimal(d.model) + ", GPU " + sim::to_decimal(d.hardware) +
+                    ")");
   }
   if (!r.probe.comparison.agree()) parts.push_back("the probe: " + r.probe.outcome);
   if (!r.product.passed())

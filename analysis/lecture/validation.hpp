@@ -38,7 +38,7 @@ struct ProductCheck {
   std::uint64_t non_finite = 0;        // entries that are NaN or infinite
   std::uint64_t entries_compared = 0;  // against the double-precision reference
   bool every_entry_compared = false;
-  double max_relative_error = 0.0;     // NaN when a compared entry is not finite
+  double max_relative_error = 0.0;  // NaN when a compared entry is not finite
   std::int64_t worst_row = -1;
   std::int64_t worst_col = -1;
 
@@ -47,14 +47,12 @@ struct ProductCheck {
 
 /// Rows (or columns) 0..size-1 to compare: all of them when size <= count, otherwise the first,
 /// the last tile's and random ones up to `count`, sorted.
-std::vector<std::int64_t> sample_lines(std::int64_t size, int tile, std::size_t count,
-                                       std::mt19937_64& rng);
+std::vector<std::int64_t> sample_lines(std::int64_t size, int tile, std::size_t count, std::mt19937_64& rng);
 
 /// Compares P (J x L) with the double-precision product of M (J x K) and N (K x L): every entry
 /// when J*K*L <= full_limit, else sample_lines() rows x columns. Every entry is scanned for NaN.
 ProductCheck check_product(const lecture::LaunchConfig& config, const std::vector<float>& m,
-                           const std::vector<float>& n, const std::vector<float>& p,
-                           std::mt19937_64& rng,
+                           const std::vector<float>& n, const std::vector<float>& p, std::mt19937_64& rng,
                            std::uint64_t full_limit = kFullReferenceMultiplyAdds);
 
 // ---- the model against the hardware ---------------------------------------------------------
@@ -80,11 +78,11 @@ double median(std::vector<double> values);
 struct OccupancyFigures {
   int registers_per_thread = 0;
   std::uint64_t static_shared_bytes = 0;
-  int runtime_blocks_per_sm = 0;     // cudaOccupancyMaxActiveBlocksPerMultiprocessor
-  int calculator_blocks_per_sm = -1; // -1: not computed
-  std::string calculator_limit;      // the calculator's limiting factors ("warps+blocks")
+  int runtime_blocks_per_sm = 0;      // cudaOccupancyMaxActiveBlocksPerMultiprocessor
+  int calculator_blocks_per_sm = -1;  // -1: not computed
+  std::string calculator_limit;       // the calculator's limiting factors ("warps+blocks")
   int warps_per_block = 0;
-  int max_warps_per_sm = 0;          // the device's
+  int max_warps_per_sm = 0;  // the device's
 
   bool matched() const { return runtime_blocks_per_sm == calculator_blocks_per_sm; }
   /// Theoretical occupancy in percent: blocks per SM * warps per block / max warps per SM.
@@ -94,20 +92,20 @@ struct OccupancyFigures {
 
 /// The probe of the lecture model on the GPU (analysis/probe_comparison.hpp), seen by the lecture.
 struct ProbeFigures {
-  std::string nvrtc;                 // "13.0"
-  bool warp_by_warp = false;         // every warp evaluation compared (else totals only)
-  ProbeComparison comparison;        // per statement, and warp by warp when recorded
-  std::string outcome;               // comparison.summary()
+  std::string nvrtc;           // "13.0"
+  bool warp_by_warp = false;   // every warp evaluation compared (else totals only)
+  ProbeComparison comparison;  // per statement, and warp by warp when recorded
+  std::string outcome;         // comparison.summary()
 };
 
 /// Everything `warpdiv validate` checked for one configuration.
 struct ValidationRecord {
   // provenance
-  std::string device;            // "NVIDIA H200"
+  std::string device;              // "NVIDIA H200"
   std::string compute_capability;  // "9.0"
-  std::string driver;            // "13.0" (the CUDA version the driver supports)
-  std::string runtime;           // "13.0"
-  std::string date;              // UTC, ISO 8601
+  std::string driver;              // "13.0" (the CUDA version the driver supports)
+  std::string runtime;             // "13.0"
+  std::string date;                // UTC, ISO 8601
   std::uint64_t seed = 0;
   int repeats = 0;
 

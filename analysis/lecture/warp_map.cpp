@@ -13,8 +13,8 @@ WarpOutcome classify_warp(LaneMask passing, LaneMask existing) {
 }
 
 bool operator==(const WarpLayout& a, const WarpLayout& b) {
-  return a.warp == b.warp && a.lanes == b.lanes && a.first_tx == b.first_tx &&
-         a.first_ty == b.first_ty && a.last_tx == b.last_tx && a.last_ty == b.last_ty;
+  return a.warp == b.warp && a.lanes == b.lanes && a.first_tx == b.first_tx && a.first_ty == b.first_ty &&
+         a.last_tx == b.last_tx && a.last_ty == b.last_ty;
 }
 
 bool operator==(const PhaseColumn& a, const PhaseColumn& b) {
@@ -35,7 +35,8 @@ std::vector<WarpLayout> warp_layouts(const Geometry& g) {
 }
 
 std::vector<PhaseColumn> phase_columns(const Geometry& g, std::int64_t max_columns) {
-  if (max_columns < 2) throw InvalidInput(Diag::flag_value, "phase_columns needs room for at least 2 columns");
+  if (max_columns < 2)
+    throw InvalidInput(Diag::flag_value, "phase_columns needs room for at least 2 columns");
   std::vector<PhaseColumn> columns;
   if (g.phases <= max_columns) {
     for (std::int64_t p = 0; p < g.phases; ++p) columns.push_back({p, p, false});

@@ -24,10 +24,10 @@ WarpOutcome classify_warp(LaneMask passing, LaneMask existing);
 /// The threads of one warp: lanes first .. last in the block's linear order ty*T + tx.
 struct WarpLayout {
   int warp = 0;
-  int lanes = 0;      // existing lanes (S, or fewer in a partial last warp)
-  int first_tx = 0;   // thread of lane 0
+  int lanes = 0;     // existing lanes (S, or fewer in a partial last warp)
+  int first_tx = 0;  // thread of lane 0
   int first_ty = 0;
-  int last_tx = 0;    // thread of the last existing lane
+  int last_tx = 0;  // thread of the last existing lane
   int last_ty = 0;
 };
 bool operator==(const WarpLayout& a, const WarpLayout& b);

@@ -50,10 +50,10 @@ void BM_LectureReplay(benchmark::State& state) {
   const double warp_phases = warpdiv::sim::to_double(warpdiv::lecture::Geometry(config).warp_phases());
   const double evaluations = warpdiv::sim::to_double(warpdiv::analysis::lecture_replay_cost(config));
   for (auto _ : state) benchmark::DoNotOptimize(warpdiv::analysis::lecture_replay(config, options));
-  state.counters["warp_phases_per_s"] = benchmark::Counter(
-      warp_phases * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
-  state.counters["evaluations_per_s"] = benchmark::Counter(
-      evaluations * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["warp_phases_per_s"] =
+      benchmark::Counter(warp_phases * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["evaluations_per_s"] =
+      benchmark::Counter(evaluations * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.SetLabel(std::to_string(state.range(0)) + "^3 T=" + std::to_string(state.range(1)) +
                  (state.range(2) == 0 ? " all cores" : " threads=" + std::to_string(state.range(2))));
 }
@@ -74,7 +74,7 @@ void BM_AnalyzeProcess(benchmark::State& state) {
     return;
   }
   ::close(fd);
-  std::vector<std::string> args = {WARPDIV_BINARY, "analyze", "--rows",  "2147483647",
+  std::vector<std::string> args = {WARPDIV_BINARY, "analyze",    "--rows", "2147483647",
                                    "--inner",      "2147483647", "--cols", "2147483647",
                                    "--tile",       "32",         "--csv",  csv_template};
   std::vector<char*> argv;

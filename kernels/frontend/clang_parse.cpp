@@ -37,13 +37,13 @@ void add_builtin_files(llvm::vfs::InMemoryFileSystem& memory) {
   memory.addFile(kPreludePath, 0, llvm::MemoryBuffer::getMemBuffer(kPreludeText));
   for (const char* header : kStubHeaders) {
     memory.addFile(std::string(kStubIncludeDir) + "/" + header, 0,
-                    llvm::MemoryBuffer::getMemBuffer("// warpdiv: the prelude declares this.\n"));
+                   llvm::MemoryBuffer::getMemBuffer("// warpdiv: the prelude declares this.\n"));
   }
   memory.addFile(std::string(kStubIncludeDir) + "/" + kCooperativeGroupsHeader, 0,
-                  llvm::MemoryBuffer::getMemBuffer(kCooperativeGroupsText));
+                 llvm::MemoryBuffer::getMemBuffer(kCooperativeGroupsText));
   for (const char* part : kCooperativeGroupsParts) {
     memory.addFile(std::string(kStubIncludeDir) + "/" + part, 0,
-                    llvm::MemoryBuffer::getMemBuffer("#include <cooperative_groups.h>\n"));
+                   llvm::MemoryBuffer::getMemBuffer("#include <cooperative_groups.h>\n"));
   }
 }
 
@@ -78,17 +78,18 @@ int read_cuda_version(const std::string& cuda_h) {
 
 Route resolve_route(const FrontendOptions& options) {
   if (!is_cuda_headers_choice(options.cuda_headers))
-    throw InvalidInput(Diag::flag_value, "unknown CUDA headers '" + options.cuda_headers + "' (choose one of " +
-                       kCudaHeadersChoices + ")");
+    throw InvalidInput(Diag::flag_value, "unknown CUDA headers '" + options.cuda_headers +
+                                             "' (choose one of " + kCudaHeadersChoices + ")");
   Route route;
   if (options.cuda_headers == "builtin") return route;
   const std::string path = cuda_path_of(options);
   const bool found = exists(path + "/include/cuda_runtime.h");
   if (!found) {
     if (options.cuda_headers == "auto") return route;
-    throw InvalidInput(Diag::flag_value, "no CUDA Toolkit at " + path + " (" + path +
-                       "/include/cuda_runtime.h is missing): give its folder with --cuda-path "
-                       "DIR, or read the file with warpdiv's own headers (--cuda-headers builtin)");
+    throw InvalidInput(Diag::flag_value,
+                       "no CUDA Toolkit at " + path + " (" + path +
+                           "/include/cuda_runtime.h is missing): give its folder with --cuda-path "
+                           "DIR, or read the file with warpdiv's own headers (--cuda-headers builtin)");
   }
   route.toolkit = true;
   route.cuda_path = path;
@@ -105,15 +106,31 @@ Route resolve_route(const FrontendOptions& options) {
 constexpr const char* kToolkitQuoteDir = "/__warpdiv__/toolkit";
 constexpr const char* kToolkitShimPath = "/__warpdiv__/toolkit_host_minmax.h";
 /// What Clang 14's CUDA wrapper headers (__clang_cuda_*.h) #include "..." from the toolkit.
-constexpr const char* kWrapperQuotedHeaders[] = {
-    "cuda.h", "host_defines.h", "driver_types.h", "host_config.h", "cuda_runtime.h",
-    "crt/device_runtime.h", "crt/host_runtime.h", "crt/device_functions.hpp",
-    "crt/device_double_functions.hpp", "crt/math_functions.hpp", "crt/sm_70_rt.hpp",
-    "device_functions.hpp", "math_functions.hpp", "math_functions_dbl_ptx3.hpp",
-    "device_atomic_functions.h", "device_atomic_functions.hpp", "device_double_functions.h",
-    "sm_20_atomic_functions.hpp", "sm_20_intrinsics.hpp", "sm_32_atomic_functions.hpp",
-    "sm_60_atomic_functions.hpp", "sm_61_intrinsics.hpp", "texture_fetch_functions.h",
-    "texture_indirect_functions.h", "curand_mtgp32_kernel.h"};
+constexpr const char* kWrapperQuotedHeaders[] = {"cuda.h",
+                                                 "host_defines.h",
+                                                 "driver_types.h",
+                                                 "host_config.h",
+                                                 "cuda_runtime.h",
+                                                 "crt/device_runtime.h",
+                                                 "crt/host_runtime.h",
+                                                 "crt/device_functions.hpp",
+                                                 "crt/device_double_functions.hpp",
+                                                 "crt/math_functions.hpp",
+                                                 "crt/sm_70_rt.hpp",
+                                                 "device_functions.hpp",
+                                                 "math_functions.hpp",
+                                                 "math_functions_dbl_ptx3.hpp",
+                                                 "device_atomic_functions.h",
+                                                 "device_atomic_functions.hpp",
+                                                 "device_double_functions.h",
+                                                 "sm_20_atomic_functions.hpp",
+                                                 "sm_20_intrinsics.hpp",
+                                                 "sm_32_atomic_functions.hpp",
+                                                 "sm_60_atomic_functions.hpp",
+                                                 "sm_61_intrinsics.hpp",
+                                                 "texture_fetch_functions.h",
+                                                 "texture_indirect_functions.h",
+                                                 "curand_mtgp32_kernel.h"};
 /// The newest CUDA version Clang 14 knows: the SDK version that makes <<<>>> call
 /// __cudaPushCallConfiguration (shim S; the driver gives the device side none).
 constexpr const char* kClangKnownCudaVersion = "11.5";
@@ -138,27 +155,25 @@ WARPDIV_MINMAX(double)
 std::vector<std::string> clang_arguments(const FrontendOptions& options, const Route& route,
                                          std::vector<std::string>& database_files) {
   std::vector<std::string> args = {WARPDIV_CLANG_EXECUTABLE, "-x", "cuda", "--cuda-device-only",
-                                   "--cuda-gpu-arch=sm_70", "-nocudalib", "-fsyntax-only",
-                                   "-std=c++17", "-w",
+                                   "--cuda-gpu-arch=sm_70", "-nocudalib", "-fsyntax-only", "-std=c++17", "-w",
                                    // Old code writes "%d"FMT, a macro right after a string (C++03
                                    // style): Clang's error by default, a warning from nvcc 13 (its
                                    // host compiler's -Wliteral-suffix), which reads it as the
                                    // string followed by the macro. So does Clang without it.
-                                   "-Wno-reserved-user-defined-literal", "-fno-color-diagnostics",
-                                   "-Xclang", "-fcuda-allow-variadic-functions", "-resource-dir",
+                                   "-Wno-reserved-user-defined-literal", "-fno-color-diagnostics", "-Xclang",
+                                   "-fcuda-allow-variadic-functions", "-resource-dir",
                                    WARPDIV_CLANG_RESOURCE_DIR};
   if (route.toolkit) {
-    args.insert(args.end(),
-                {"--cuda-path=" + route.cuda_path, "-Xclang",
-                 std::string("-target-sdk-version=") + kClangKnownCudaVersion, "-iquote",
-                 kToolkitQuoteDir, "-D__WARPDIV__=1", "-include", kToolkitShimPath});
+    args.insert(args.end(), {"--cuda-path=" + route.cuda_path, "-Xclang",
+                             std::string("-target-sdk-version=") + kClangKnownCudaVersion, "-iquote",
+                             kToolkitQuoteDir, "-D__WARPDIV__=1", "-include", kToolkitShimPath});
     // libcu++ (cooperative groups' <cuda/std/...>): CUDA 13 keeps it under include/cccl (shim C).
     if (exists(route.cuda_path + "/include/cccl"))
       args.push_back("-isystem" + route.cuda_path + "/include/cccl");
   } else {
     // No CUDA installation is looked for or used: the prelude stands in for its headers.
-    args.insert(args.end(), {"-nocudainc", "--cuda-path=/__warpdiv__/no-cuda", "-isystem",
-                             kStubIncludeDir, "-include", kPreludePath});
+    args.insert(args.end(), {"-nocudainc", "--cuda-path=/__warpdiv__/no-cuda", "-isystem", kStubIncludeDir,
+                             "-include", kPreludePath});
   }
   // The database's flags first, so that the command line's -D and -I come after them.
   if (!options.compile_commands_dir.empty())
@@ -185,8 +200,7 @@ void add_toolkit_files(llvm::vfs::InMemoryFileSystem& memory, const Route& route
           "template <class T, int dim = 1, enum cudaTextureReadMode mode = "
           "cudaReadModeElementType> struct texture {};\n";
     }
-    memory.addFile(std::string(kToolkitQuoteDir) + "/" + name, 0,
-                   llvm::MemoryBuffer::getMemBufferCopy(text));
+    memory.addFile(std::string(kToolkitQuoteDir) + "/" + name, 0, llvm::MemoryBuffer::getMemBufferCopy(text));
   }
   memory.addFile(kToolkitShimPath, 0, llvm::MemoryBuffer::getMemBuffer(kHostMinMax));
 }
@@ -234,9 +248,8 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system(const Route& route) 
   } else {
     add_builtin_files(*memory);
   }
-  auto overlay =
-      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-          llvm::makeIntrusiveRefCnt<RegularFilesOnly>(llvm::vfs::getRealFileSystem()));
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::makeIntrusiveRefCnt<RegularFilesOnly>(llvm::vfs::getRealFileSystem()));
   overlay->pushOverlay(memory);
   return overlay;
 }
@@ -254,14 +267,12 @@ class RecordingConsumer : public clang::DiagnosticConsumer {
  public:
   explicit RecordingConsumer(clang::DiagnosticOptions* options) : printer_(stream_, options) {}
 
-  void BeginSourceFile(const clang::LangOptions& language,
-                       const clang::Preprocessor* preprocessor) override {
+  void BeginSourceFile(const clang::LangOptions& language, const clang::Preprocessor* preprocessor) override {
     printer_.BeginSourceFile(language, preprocessor);
   }
   void EndSourceFile() override { printer_.EndSourceFile(); }
 
-  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
-                        const clang::Diagnostic& info) override {
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
     DiagnosticConsumer::HandleDiagnostic(level, info);
     stream_.flush();
     const std::size_t before = text_.size();
@@ -320,8 +331,7 @@ class KernelFinder : public clang::RecursiveASTVisitor<KernelFinder> {
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool VisitFunctionDecl(clang::FunctionDecl* function) {
-    if (!function->hasAttr<clang::CUDAGlobalAttr>() || !function->doesThisDeclarationHaveABody())
-      return true;
+    if (!function->hasAttr<clang::CUDAGlobalAttr>() || !function->doesThisDeclarationHaveABody()) return true;
     const auto& sources = context_.getSourceManager();
     if (sources.isInSystemHeader(sources.getExpansionLoc(function->getLocation()))) return true;
     if (!seen_.insert(function).second) return true;  // an instantiation can be reached twice
@@ -389,8 +399,8 @@ class Limits : public clang::PPCallbacks {
          " bytes (4 MiB) for a source file or a header it includes");
   }
 
-  void MacroExpands(const clang::Token& name, const clang::MacroDefinition& definition,
-                    clang::SourceRange, const clang::MacroArgs*) override {
+  void MacroExpands(const clang::Token& name, const clang::MacroDefinition& definition, clang::SourceRange,
+                    const clang::MacroArgs*) override {
     const clang::MacroInfo* macro = definition.getMacroInfo();
     if (!stopped()) count(macro != nullptr ? macro->getNumTokens() : 1, name.getLocation());
   }
@@ -420,24 +430,65 @@ class Limits : public clang::PPCallbacks {
   static int chain_of(clang::tok::TokenKind kind) {
     using namespace clang::tok;
     switch (kind) {
-      case pipepipe: return 0;
-      case ampamp: return 1;
-      case pipe: return 2;
-      case caret: return 3;
-      case amp: return 4;
-      case equalequal: case exclaimequal: return 5;
-      case less: case greater: case lessequal: case greaterequal: case spaceship: return 6;
-      case lessless: case greatergreater: return 7;
-      case plus: case minus: return 8;
-      case star: case slash: case percent: return 9;
-      case periodstar: case arrowstar: return 10;
-      case equal: case plusequal: case minusequal: case starequal: case slashequal:
-      case percentequal: case ampequal: case pipeequal: case caretequal: case lesslessequal:
-      case greatergreaterequal: return 11;
-      case question: return 12;
-      case exclaim: case tilde: case plusplus: case minusminus: return 13;
-      case kw_if: case kw_while: case kw_for: case kw_switch: case kw_do: return 14;
-      default: return -1;
+      case pipepipe:
+        return 0;
+      case ampamp:
+        return 1;
+      case pipe:
+        return 2;
+      case caret:
+        return 3;
+      case amp:
+        return 4;
+      case equalequal:
+      case exclaimequal:
+        return 5;
+      case less:
+      case greater:
+      case lessequal:
+      case greaterequal:
+      case spaceship:
+        return 6;
+      case lessless:
+      case greatergreater:
+        return 7;
+      case plus:
+      case minus:
+        return 8;
+      case star:
+      case slash:
+      case percent:
+        return 9;
+      case periodstar:
+      case arrowstar:
+        return 10;
+      case equal:
+      case plusequal:
+      case minusequal:
+      case starequal:
+      case slashequal:
+      case percentequal:
+      case ampequal:
+      case pipeequal:
+      case caretequal:
+      case lesslessequal:
+      case greatergreaterequal:
+        return 11;
+      case question:
+        return 12;
+      case exclaim:
+      case tilde:
+      case plusplus:
+      case minusminus:
+        return 13;
+      case kw_if:
+      case kw_while:
+      case kw_for:
+      case kw_switch:
+      case kw_do:
+        return 14;
+      default:
+        return -1;
     }
   }
   static constexpr int kChains = 15;
@@ -513,8 +564,7 @@ SourceLocation source_location_of(const clang::SourceManager& sources, clang::So
 std::string source_text(const clang::ASTContext& context, const clang::Stmt* s) {
   const auto& sources = context.getSourceManager();
   const clang::CharSourceRange expansion = sources.getExpansionRange(s->getSourceRange());
-  const std::string raw =
-      clang::Lexer::getSourceText(expansion, sources, context.getLangOpts()).str();
+  const std::string raw = clang::Lexer::getSourceText(expansion, sources, context.getLangOpts()).str();
   std::string result;
   bool space = false;
   for (const char c : raw) {
@@ -560,20 +610,21 @@ ParsedSource::ParsedSource(const FrontendOptions& options, std::vector<std::stri
 
 void ParsedSource::parse(const FrontendOptions& options) {
   if (!std::ifstream(options.file)) {
-    throw InvalidInput(Diag::file_unreadable, "cannot read " + options.file + ": no such file or not readable");
+    throw InvalidInput(Diag::file_unreadable,
+                       "cannot read " + options.file + ": no such file or not readable");
   }
   std::error_code size_error;
   const std::uintmax_t size = std::filesystem::file_size(options.file, size_error);
   if (!size_error && size > kMaxSourceBytes)
     throw InvalidInput(Diag::file_unreadable, options.file + " is " + std::to_string(size) +
-                       " bytes, above the front-end's limit of " + std::to_string(kMaxSourceBytes) +
-                       " bytes (4 MiB) for a source file");
+                                                  " bytes, above the front-end's limit of " +
+                                                  std::to_string(kMaxSourceBytes) +
+                                                  " bytes (4 MiB) for a source file");
   Clang& c = *clang_;
   c.diagnostic_options->ShowColors = false;
   c.consumer = std::make_unique<RecordingConsumer>(c.diagnostic_options.get());
-  c.diagnostics =
-      clang::CompilerInstance::createDiagnostics(c.diagnostic_options.get(), c.consumer.get(),
-                                                 /*ShouldOwnClient=*/false);
+  c.diagnostics = clang::CompilerInstance::createDiagnostics(c.diagnostic_options.get(), c.consumer.get(),
+                                                             /*ShouldOwnClient=*/false);
   // Every error is reported (no "too many errors emitted"): host code can hold many.
   c.diagnostics->setErrorLimit(0);
   const Route route = resolve_route(options);
@@ -621,8 +672,7 @@ void ParsedSource::parse(const FrontendOptions& options) {
     const clang::SourceLocation location = token.getLocation();
     if (location.isInvalid() || sources.isInSystemHeader(sources.getExpansionLoc(location))) return;
     c.tokens.push_back(SeenToken{location, token.getKind(),
-                                 token.is(clang::tok::identifier) ? token.getIdentifierInfo()
-                                                                   : nullptr});
+                                 token.is(clang::tok::identifier) ? token.getIdentifierInfo() : nullptr});
   });
   const bool executed = [&c] {
     llvm::Error error = c.action->Execute();
@@ -630,7 +680,8 @@ void ParsedSource::parse(const FrontendOptions& options) {
     llvm::consumeError(std::move(error));
     return ok;
   }();
-  if (c.limits->stopped()) throw InvalidInput(Diag::time_budget, c.limits->message());  // Clang's errors after it are moot
+  if (c.limits->stopped())
+    throw InvalidInput(Diag::time_budget, c.limits->message());  // Clang's errors after it are moot
   if (!executed) throw ClangDiagnostics(c.text());
   // A fatal error (a missing #include) stops Clang, and it reports nothing after it: what the
   // file would have declared is unknown, so no part of it can be trusted. Other errors are
@@ -678,8 +729,8 @@ std::vector<std::string> ParsedSource::notes_for(const FoundKernel& kernel) cons
     const std::string where = place.owner_kind == "a declaration"
                                   ? "a declaration the kernel does not use"
                                   : place.owner_kind + " the kernel does not reach";
-    notes.push_back(location_of(sources, error.location) + ": error in " + where + " (" +
-                    place.owner + "): " + error.message);
+    notes.push_back(location_of(sources, error.location) + ": error in " + where + " (" + place.owner +
+                    "): " + error.message);
   }
   if (!in_reach.empty()) throw ClangDiagnostics(trimmed(in_reach));
   if (reach.broken()) {
@@ -691,7 +742,8 @@ std::vector<std::string> ParsedSource::notes_for(const FoundKernel& kernel) cons
 
 std::vector<ClangError> ParsedSource::errors() const {
   std::vector<ClangError> out;
-  for (const ReportedError& error : clang_->consumer->errors) out.push_back(ClangError{error.location, error.message});
+  for (const ReportedError& error : clang_->consumer->errors)
+    out.push_back(ClangError{error.location, error.message});
   return out;
 }
 

@@ -44,8 +44,7 @@ class ParsedSource {
   /// ClangDiagnostics when Clang could not read it to the end (a fatal error, such as a missing
   /// #include, or an error before the parse). Other errors are kept: has_errors(), notes_for().
   /// When it throws, `files_on_failure` (when given) receives files_read() as far as Clang got.
-  explicit ParsedSource(const FrontendOptions& options,
-                        std::vector<std::string>* files_on_failure = nullptr);
+  explicit ParsedSource(const FrontendOptions& options, std::vector<std::string>* files_on_failure = nullptr);
   ~ParsedSource();
   ParsedSource(const ParsedSource&) = delete;
   ParsedSource& operator=(const ParsedSource&) = delete;

@@ -49,13 +49,20 @@ struct Taken {
 /// Flags taken, by every spelling gcc, Clang and nvcc give them.
 const std::map<std::string, Taken>& taken_flags() {
   static const std::map<std::string, Taken> flags = {
-      {"-I", {"-I", true}},           {"--include-path", {"-I", true}},
-      {"-isystem", {"-isystem", true}}, {"--system-include", {"-isystem", true}},
-      {"-iquote", {"-iquote", true}},  {"-idirafter", {"-idirafter", true}},
-      {"-D", {"-D", false}},           {"--define-macro", {"-D", false}},
-      {"-U", {"-U", false}},           {"--undefine-macro", {"-U", false}},
-      {"-include", {"-include", true}}, {"--pre-include", {"-include", true}},
-      {"-std", {"-std=", false}},       {"--std", {"-std=", false}},
+      {"-I", {"-I", true}},
+      {"--include-path", {"-I", true}},
+      {"-isystem", {"-isystem", true}},
+      {"--system-include", {"-isystem", true}},
+      {"-iquote", {"-iquote", true}},
+      {"-idirafter", {"-idirafter", true}},
+      {"-D", {"-D", false}},
+      {"--define-macro", {"-D", false}},
+      {"-U", {"-U", false}},
+      {"--undefine-macro", {"-U", false}},
+      {"-include", {"-include", true}},
+      {"--pre-include", {"-include", true}},
+      {"-std", {"-std=", false}},
+      {"--std", {"-std=", false}},
   };
   return flags;
 }
@@ -63,14 +70,49 @@ const std::map<std::string, Taken>& taken_flags() {
 /// Flags left out whose value is the next argument when not joined (so that the value, which may
 /// start with '-', is not read as a flag): nvcc's and the host compiler's.
 const std::set<std::string>& skipped_with_value() {
-  static const std::set<std::string> flags = {
-      "-o", "-x", "-MF", "-MT", "-MQ", "-Xcompiler", "--compiler-options", "-Xlinker",
-      "--linker-options", "-Xptxas", "--ptxas-options", "-Xnvlink", "--nvlink-options",
-      "-Xarchive", "--archive-options", "-Xcudafe", "-Xfatbin", "-ccbin", "--compiler-bindir",
-      "-arch", "--gpu-architecture", "-code", "--gpu-code", "-gencode", "--generate-code",
-      "--output-file", "-odir", "--output-directory", "-t", "--threads",
-      "-Xclang", "-target", "--target", "-ldir", "-L", "-l", "--library", "--library-path",
-      "-maxrregcount", "--maxrregcount", "-rdc", "--relocatable-device-code", "-dlto"};
+  static const std::set<std::string> flags = {"-o",
+                                              "-x",
+                                              "-MF",
+                                              "-MT",
+                                              "-MQ",
+                                              "-Xcompiler",
+                                              "--compiler-options",
+                                              "-Xlinker",
+                                              "--linker-options",
+                                              "-Xptxas",
+                                              "--ptxas-options",
+                                              "-Xnvlink",
+                                              "--nvlink-options",
+                                              "-Xarchive",
+                                              "--archive-options",
+                                              "-Xcudafe",
+                                              "-Xfatbin",
+                                              "-ccbin",
+                                              "--compiler-bindir",
+                                              "-arch",
+                                              "--gpu-architecture",
+                                              "-code",
+                                              "--gpu-code",
+                                              "-gencode",
+                                              "--generate-code",
+                                              "--output-file",
+                                              "-odir",
+                                              "--output-directory",
+                                              "-t",
+                                              "--threads",
+                                              "-Xclang",
+                                              "-target",
+                                              "--target",
+                                              "-ldir",
+                                              "-L",
+                                              "-l",
+                                              "--library",
+                                              "--library-path",
+                                              "-maxrregcount",
+                                              "--maxrregcount",
+                                              "-rdc",
+                                              "--relocatable-device-code",
+                                              "-dlto"};
   return flags;
 }
 
@@ -80,11 +122,13 @@ void require_regular_file(const std::string& what, const fs::path& path) {
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
   if (error || !fs::exists(status))
-    throw InvalidInput(Diag::file_unreadable, what + " " + path.string() + " of the compile command cannot be read");
+    throw InvalidInput(Diag::file_unreadable,
+                       what + " " + path.string() + " of the compile command cannot be read");
   if (!fs::is_regular_file(status))
-    throw InvalidInput(Diag::file_unreadable, what + " " + path.string() +
-                       " of the compile command is not a regular file (a FIFO, a folder or a "
-                       "device); give a file");
+    throw InvalidInput(Diag::file_unreadable,
+                       what + " " + path.string() +
+                           " of the compile command is not a regular file (a FIFO, a folder or a "
+                           "device); give a file");
 }
 
 /// The text of a compilation database, refused (one line, naming the file) where it is larger than
@@ -94,8 +138,9 @@ std::string checked_database_text(const std::string& database) {
   std::error_code error;
   const std::uintmax_t size = fs::file_size(database, error);
   if (!error && size > kMaxDatabaseBytes)
-    throw InvalidInput(Diag::file_unreadable, database + " holds " + std::to_string(size) + " bytes; a compilation database may hold at most " +
-                       std::to_string(kMaxDatabaseBytes) + " (64 MiB)");
+    throw InvalidInput(Diag::file_unreadable, database + " holds " + std::to_string(size) +
+                                                  " bytes; a compilation database may hold at most " +
+                                                  std::to_string(kMaxDatabaseBytes) + " (64 MiB)");
   std::ifstream in(database, std::ios::binary);
   std::string text;
   if (in) text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -109,15 +154,18 @@ std::string checked_database_text(const std::string& database) {
   }
   switch (p->kind) {
     case sim::JsonProblem::Kind::duplicate_key:
-      throw InvalidInput(Diag::file_format, database + ": " + format + "the key " + sim::quote_value(p->detail) + " appears twice in " +
-                         (p->pointer.empty() ? std::string("one object") : "the object at " + p->pointer) +
-                         " (each key at most once)");
+      throw InvalidInput(
+          Diag::file_format,
+          database + ": " + format + "the key " + sim::quote_value(p->detail) + " appears twice in " +
+              (p->pointer.empty() ? std::string("one object") : "the object at " + p->pointer) +
+              " (each key at most once)");
     case sim::JsonProblem::Kind::too_deep:
-      throw InvalidInput(Diag::file_format, database + ": " + format + "arrays and objects nested deeper than " +
-                         std::to_string(kMaxDatabaseDepth) + " (a database needs 3)");
+      throw InvalidInput(Diag::file_format, database + ": " + format +
+                                                "arrays and objects nested deeper than " +
+                                                std::to_string(kMaxDatabaseDepth) + " (a database needs 3)");
     default:
-      throw InvalidInput(Diag::file_format, database + ":" + std::to_string(p->line) + ":" + std::to_string(p->column) + ": " + format +
-                         p->detail);
+      throw InvalidInput(Diag::file_format, database + ":" + std::to_string(p->line) + ":" +
+                                                std::to_string(p->column) + ": " + format + p->detail);
   }
 }
 
@@ -138,15 +186,19 @@ std::string read_response_file(const fs::path& path, Expansion& expansion) {
   if (canonical.empty()) canonical = name;
   for (const std::string& open : expansion.open)
     if (open == canonical)
-      throw InvalidInput(Diag::file_content, "the response file " + name +
-                         " of the compile command names itself (through the response files it "
-                         "names): a cycle");
+      throw InvalidInput(Diag::file_content,
+                         "the response file " + name +
+                             " of the compile command names itself (through the response files it "
+                             "names): a cycle");
   if (expansion.open.size() >= kMaxResponseDepth)
-    throw InvalidInput(Diag::file_content, "the response file " + name + " of the compile command nests response files more than " +
-                       std::to_string(kMaxResponseDepth) + " deep");
+    throw InvalidInput(Diag::file_content, "the response file " + name +
+                                               " of the compile command nests response files more than " +
+                                               std::to_string(kMaxResponseDepth) + " deep");
   const auto refuse_bytes = [&] {
-    return InvalidInput(Diag::file_unreadable, "the response file " + name + " of the compile command takes the response files read past " +
-                        std::to_string(kMaxResponseBytes >> 20) + " MiB in all");
+    return InvalidInput(Diag::file_unreadable,
+                        "the response file " + name +
+                            " of the compile command takes the response files read past " +
+                            std::to_string(kMaxResponseBytes >> 20) + " MiB in all");
   };
   std::error_code error;
   const std::uintmax_t size = fs::file_size(path, error);
@@ -155,7 +207,8 @@ std::string read_response_file(const fs::path& path, Expansion& expansion) {
   std::string content;
   if (!error && in) content.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   if (error || !in.is_open() || in.bad())
-    throw InvalidInput(Diag::file_unreadable, "the response file " + name + " of the compile command cannot be read");
+    throw InvalidInput(Diag::file_unreadable,
+                       "the response file " + name + " of the compile command cannot be read");
   if (content.size() > kMaxResponseBytes - expansion.bytes) throw refuse_bytes();  // it grew
   expansion.bytes += content.size();
   if (expansion.files_read != nullptr) expansion.files_read->push_back(name);
@@ -195,8 +248,7 @@ void expand(const std::vector<std::string>& command_line, std::size_t first, con
 
 }  // namespace
 
-std::vector<std::string> usable_arguments(const std::vector<std::string>& given,
-                                          const std::string& directory,
+std::vector<std::string> usable_arguments(const std::vector<std::string>& given, const std::string& directory,
                                           std::vector<std::string>* files_read) {
   std::vector<std::string> command_line{std::string()};  // the compiler's place
   Expansion expansion;
@@ -230,8 +282,8 @@ std::vector<std::string> usable_arguments(const std::vector<std::string>& given,
       if (a.rfind(flag + "=", 0) == 0) {
         add(how, a.substr(flag.size() + 1));
         done = true;
-      } else if ((flag == "-I" || flag == "-D" || flag == "-U" || flag == "-isystem" ||
-                  flag == "-iquote" || flag == "-idirafter") &&
+      } else if ((flag == "-I" || flag == "-D" || flag == "-U" || flag == "-isystem" || flag == "-iquote" ||
+                  flag == "-idirafter") &&
                  a.size() > flag.size() && a.rfind(flag, 0) == 0 &&
                  !(flag == "-I" && (a.rfind("-isystem", 0) == 0 || a.rfind("-iquote", 0) == 0 ||
                                     a.rfind("-idirafter", 0) == 0 || a.rfind("-include", 0) == 0))) {
@@ -251,15 +303,19 @@ std::vector<std::string> database_arguments(const std::string& build_dir, const 
   const std::string database = (fs::path(build_dir) / "compile_commands.json").string();
   std::error_code error;
   if (!fs::is_directory(build_dir, error))
-    throw InvalidInput(Diag::flag_value, "-p " + build_dir + ": no such folder (give the build folder that holds "
-                       "compile_commands.json)");
+    throw InvalidInput(Diag::flag_value, "-p " + build_dir +
+                                             ": no such folder (give the build folder that holds "
+                                             "compile_commands.json)");
   const fs::file_status status = fs::status(database, error);
   if (!fs::exists(status))
-    throw InvalidInput(Diag::file_unreadable, "-p " + build_dir + ": no compile_commands.json in it (CMake writes one "
-                       "when configured with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)");
+    throw InvalidInput(Diag::file_unreadable, "-p " + build_dir +
+                                                  ": no compile_commands.json in it (CMake writes one "
+                                                  "when configured with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)");
   if (!fs::is_regular_file(status))
-    throw InvalidInput(Diag::file_unreadable, database + " is not a regular file (a FIFO, a folder or a device); "
-                       "-p needs a build folder whose compile_commands.json is a file");
+    throw InvalidInput(Diag::file_unreadable,
+                       database +
+                           " is not a regular file (a FIFO, a folder or a device); "
+                           "-p needs a build folder whose compile_commands.json is a file");
   std::string message;
   const std::unique_ptr<clang::tooling::JSONCompilationDatabase> db =
       clang::tooling::JSONCompilationDatabase::loadFromBuffer(
@@ -276,8 +332,7 @@ std::vector<std::string> database_arguments(const std::string& build_dir, const 
     const fs::path canonical = fs::canonical(file, error);
     if (!error) commands = db->getCompileCommands(canonical.string());
   }
-  if (commands.empty())
-    throw InvalidInput(Diag::file_content, database + " has no entry for " + absolute);
+  if (commands.empty()) throw InvalidInput(Diag::file_content, database + " has no entry for " + absolute);
   if (files_read != nullptr) files_read->push_back(database);
   // A file built by several targets has an entry for each: one reading when they agree on what
   // the front-end takes from them; otherwise no entry can be chosen for the user.
@@ -285,11 +340,12 @@ std::vector<std::string> database_arguments(const std::string& build_dir, const 
       usable_arguments(commands.front().CommandLine, commands.front().Directory, files_read);
   for (std::size_t i = 1; i < commands.size(); ++i)
     if (usable_arguments(commands[i].CommandLine, commands[i].Directory, files_read) != first)
-      throw InvalidInput(Diag::file_content, database + " has " + std::to_string(commands.size()) + " entries for " + absolute +
-                         " whose flags differ (" + sim::quote_value(join(commands.front().CommandLine)) +
-                         " and " + sim::quote_value(join(commands[i].CommandLine)) +
-                         "): which build to read cannot be told; give its flags (-D, -I, -include) "
-                         "instead of -p");
+      throw InvalidInput(Diag::file_content,
+                         database + " has " + std::to_string(commands.size()) + " entries for " + absolute +
+                             " whose flags differ (" + sim::quote_value(join(commands.front().CommandLine)) +
+                             " and " + sim::quote_value(join(commands[i].CommandLine)) +
+                             "): which build to read cannot be told; give its flags (-D, -I, -include) "
+                             "instead of -p");
   return first;
 }
 

@@ -40,8 +40,7 @@ class FunctionLister : public clang::RecursiveASTVisitor<FunctionLister> {
     signature.name = function->getNameAsString();
     signature.qualified = function->getQualifiedNameAsString();
     signature.result = canonical(type->getReturnType());
-    for (const clang::QualType param : type->getParamTypes())
-      signature.params.push_back(canonical(param));
+    for (const clang::QualType param : type->getParamTypes()) signature.params.push_back(canonical(param));
     signature.variadic = type->isVariadic();
     if (const auto* pattern = function->getDescribedFunctionTemplate())
       signature.template_params = static_cast<int>(pattern->getTemplateParameters()->size());
@@ -67,8 +66,7 @@ class FunctionLister : public clang::RecursiveASTVisitor<FunctionLister> {
 class ErrorCollector : public clang::DiagnosticConsumer {
  public:
   explicit ErrorCollector(std::vector<std::string>* errors) : errors_(errors) {}
-  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
-                        const clang::Diagnostic& info) override {
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
     clang::DiagnosticConsumer::HandleDiagnostic(level, info);
     if (level < clang::DiagnosticsEngine::Error || errors_ == nullptr) return;
     llvm::SmallString<256> message;
@@ -77,8 +75,7 @@ class ErrorCollector : public clang::DiagnosticConsumer {
     if (info.hasSourceManager() && info.getLocation().isValid()) {
       const auto presumed = info.getSourceManager().getPresumedLoc(info.getLocation());
       if (presumed.isValid())
-        where = std::string(presumed.getFilename()) + ":" + std::to_string(presumed.getLine()) +
-                ": ";
+        where = std::string(presumed.getFilename()) + ":" + std::to_string(presumed.getLine()) + ": ";
     }
     errors_->push_back(where + message.str().str());
   }
@@ -100,16 +97,14 @@ std::string FunctionSignature::signature() const {
 
 std::vector<FunctionSignature> prelude_functions() {
   namespace fs = std::filesystem;
-  const fs::path file = fs::temp_directory_path() /
-                        ("warpdiv_prelude_" + std::to_string(::getpid()) + ".cu");
+  const fs::path file = fs::temp_directory_path() / ("warpdiv_prelude_" + std::to_string(::getpid()) + ".cu");
   std::ofstream(file) << "// empty: the prelude's declarations only\n";
   FrontendOptions options;
   options.file = file.string();
   std::vector<FunctionSignature> found;
   try {
     const ParsedSource source(options);
-    FunctionLister lister(source.context(),
-                          [](const std::string& name) { return name == kPreludePath; });
+    FunctionLister lister(source.context(), [](const std::string& name) { return name == kPreludePath; });
     lister.TraverseDecl(source.context().getTranslationUnitDecl());
     found = std::move(lister.found);
   } catch (...) {
@@ -120,13 +115,22 @@ std::vector<FunctionSignature> prelude_functions() {
   return found;
 }
 
-std::vector<FunctionSignature> header_functions(const std::string& include_dir,
-                                                const std::string& source,
+std::vector<FunctionSignature> header_functions(const std::string& include_dir, const std::string& source,
                                                 std::vector<std::string>* errors) {
-  const std::vector<std::string> args = {
-      "-x", "c++", "-std=c++17", "-fsyntax-only", "-w", "-ferror-limit=0", "-resource-dir",
-      WARPDIV_CLANG_RESOURCE_DIR, "-D__CUDACC__", "-D__NVCC__", "-D__CUDACC_VER_MAJOR__=13",
-      "-D__CUDACC_VER_MINOR__=0", "-D__CUDACC_VER_BUILD__=0", "-I" + include_dir};
+  const std::vector<std::string> args = {"-x",
+                                         "c++",
+                                         "-std=c++17",
+                                         "-fsyntax-only",
+                                         "-w",
+                                         "-ferror-limit=0",
+                                         "-resource-dir",
+                                         WARPDIV_CLANG_RESOURCE_DIR,
+                                         "-D__CUDACC__",
+                                         "-D__NVCC__",
+                                         "-D__CUDACC_VER_MAJOR__=13",
+                                         "-D__CUDACC_VER_MINOR__=0",
+                                         "-D__CUDACC_VER_BUILD__=0",
+                                         "-I" + include_dir};
   ErrorCollector collector(errors);
   std::unique_ptr<clang::ASTUnit> unit = clang::tooling::buildASTFromCodeWithArgs(
       source, args, "warpdiv_toolkit_declarations.cpp", WARPDIV_CLANG_EXECUTABLE,

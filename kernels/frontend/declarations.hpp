@@ -38,8 +38,7 @@ std::vector<FunctionSignature> prelude_functions();
 /// The toolkit's headers are written for nvcc's front-end: Clang reports a few errors on them
 /// (e.g. math_functions.h redeclaring libstdc++'s constexpr std::abs(float) without constexpr);
 /// those are returned in *errors, one line each, and the declarations are still listed.
-std::vector<FunctionSignature> header_functions(const std::string& include_dir,
-                                                const std::string& source,
+std::vector<FunctionSignature> header_functions(const std::string& include_dir, const std::string& source,
                                                 std::vector<std::string>* errors);
 
 }  // namespace warpdiv::frontend::detail

@@ -13,9 +13,7 @@ namespace warpdiv::frontend {
 namespace {
 
 /// "ns::k<16>" -> "ns::k"; "ns::k" -> "k" by unqualified().
-std::string without_template_arguments(const std::string& name) {
-  return name.substr(0, name.find('<'));
-}
+std::string without_template_arguments(const std::string& name) { return name.substr(0, name.find('<')); }
 std::string unqualified(const std::string& name) {
   const std::size_t colons = name.rfind("::");
   return colons == std::string::npos ? name : name.substr(colons + 2);
@@ -34,12 +32,10 @@ std::string without_spaces(const std::string& text) {
 /// or without namespaces, is `wanted`. Where Clang reported errors and no kernel, or no single
 /// kernel, is found, the errors may be why (a file that includes itself defines its kernels once
 /// per inclusion): they are shown, with the reason after them.
-const detail::FoundKernel& choose(const detail::ParsedSource& source,
-                                  const FrontendOptions& options) {
+const detail::FoundKernel& choose(const detail::ParsedSource& source, const FrontendOptions& options) {
   const std::vector<detail::FoundKernel>& kernels = source.kernels();
   const auto not_found = [&](const std::string& message) {
-    if (source.has_errors())
-      throw ClangDiagnostics(source.all_errors() + "\nwarpdiv: error: " + message);
+    if (source.has_errors()) throw ClangDiagnostics(source.all_errors() + "\nwarpdiv: error: " + message);
     throw InvalidInput(Diag::kernel_choice, message);
   };
   std::vector<KernelInfo> infos;
@@ -47,8 +43,8 @@ const detail::FoundKernel& choose(const detail::ParsedSource& source,
   if (kernels.empty()) not_found(options.file + ": no __global__ function is defined");
   if (options.kernel.empty()) {
     if (kernels.size() == 1) return kernels[0];
-    not_found(options.file + " defines " + std::to_string(kernels.size()) +
-              " __global__ functions (" + kernel_names(infos) + "): choose one with --kernel NAME");
+    not_found(options.file + " defines " + std::to_string(kernels.size()) + " __global__ functions (" +
+              kernel_names(infos) + "): choose one with --kernel NAME");
   }
   std::vector<const detail::FoundKernel*> matches;
   if (options.kernel.find('(') != std::string::npos) {
@@ -56,8 +52,7 @@ const detail::FoundKernel& choose(const detail::ParsedSource& source,
     for (const auto& kernel : kernels)
       if (without_spaces(kernel.info.signature) == wanted) return kernel;
     std::string signatures;
-    for (const auto& kernel : kernels)
-      signatures += (signatures.empty() ? "" : ", ") + kernel.info.signature;
+    for (const auto& kernel : kernels) signatures += (signatures.empty() ? "" : ", ") + kernel.info.signature;
     not_found(options.file + ": no __global__ function has the signature '" + options.kernel +
               "' (defined: " + signatures + ")");
   }
@@ -65,11 +60,9 @@ const detail::FoundKernel& choose(const detail::ParsedSource& source,
     if (kernel.info.name == options.kernel) matches.push_back(&kernel);
   if (matches.size() > 1) {  // overloads: only a signature tells them apart
     std::string signatures;
-    for (const auto* match : matches)
-      signatures += (signatures.empty() ? "" : ", ") + match->info.signature;
-    not_found(options.file + ": --kernel " + options.kernel + " names " +
-              std::to_string(matches.size()) + " overloaded kernels (" + signatures +
-              "): choose one by its parameter types, as --kernel '" +
+    for (const auto* match : matches) signatures += (signatures.empty() ? "" : ", ") + match->info.signature;
+    not_found(options.file + ": --kernel " + options.kernel + " names " + std::to_string(matches.size()) +
+              " overloaded kernels (" + signatures + "): choose one by its parameter types, as --kernel '" +
               matches.back()->info.signature + "'");
   }
   if (matches.size() == 1) return *matches[0];
@@ -87,8 +80,8 @@ const detail::FoundKernel& choose(const detail::ParsedSource& source,
   std::vector<KernelInfo> candidates;
   for (const auto* match : matches) candidates.push_back(match->info);
   throw InvalidInput(Diag::kernel_choice, options.file + ": --kernel " + options.kernel + " matches " +
-                     std::to_string(matches.size()) + " kernels (" + kernel_names(candidates) +
-                     "): name one exactly");
+                                              std::to_string(matches.size()) + " kernels (" +
+                                              kernel_names(candidates) + "): name one exactly");
 }
 
 }  // namespace
@@ -128,10 +121,11 @@ sim::ir::Kernel load_parsed(const detail::ParsedSource& source, const FrontendOp
                             std::vector<HostLaunch>* launches) {
   const detail::FoundKernel& kernel = choose(source, options);
   if (kernel.info.uninstantiated_template) {
-    throw InvalidInput(Diag::kernel_choice, kernel.info.location + ": the kernel template '" + kernel.info.name +
-                       "' has no instantiation in this file: launch it (" + kernel.info.name +
-                       "<...><<<grid, block>>>(...)) or instantiate it (template __global__ void " +
-                       kernel.info.name + "<...>(...);)");
+    throw InvalidInput(Diag::kernel_choice,
+                       kernel.info.location + ": the kernel template '" + kernel.info.name +
+                           "' has no instantiation in this file: launch it (" + kernel.info.name +
+                           "<...><<<grid, block>>>(...)) or instantiate it (template __global__ void " +
+                           kernel.info.name + "<...>(...);)");
   }
   std::vector<std::string> host_notes = source.notes_for(kernel);  // throws for errors in reach
   // An overloaded kernel is named by its signature in the model (and so in reports).

@@ -189,7 +189,7 @@ struct HostValue {
   /// Decimal text when known: an integer ("-3", "18446744073709551615"), or for a float or
   /// double argument a decimal that rounds back to the value ("2.5", "1e-07").
   std::string value;
-  std::string where;   // "FILE:LINE:COL" of the expression giving it
+  std::string where;  // "FILE:LINE:COL" of the expression giving it
   /// Why it cannot be computed, when !known and the value is an integer or floating one:
   /// "'cols' (hw.cu:30:7) is set from atoi(argv[2])". Empty for a value the model takes none
   /// of (a pointer, a struct).
@@ -206,8 +206,8 @@ struct HostLaunch {
   std::string location;  // "FILE:LINE:COL" of the kernel's name in the launch
   std::string function;  // the host function it is written in: "main", "run_scale"
   HostValue grid[3], block[3];
-  HostValue dynamic_shared;           // the third <<< >>> argument ("0" when not written)
-  std::vector<HostValue> arguments;   // one per kernel parameter, in order
+  HostValue dynamic_shared;          // the third <<< >>> argument ("0" when not written)
+  std::vector<HostValue> arguments;  // one per kernel parameter, in order
   /// FrontendOptions::host_arguments the host code was followed with: "'rows' (hw.cu:9:13) = 8".
   std::vector<std::string> followed;
   /// Those it could not be: "rows: 'rows' (hw.cu:9:13) is assigned at hw.cu:12:3 as well".
@@ -248,8 +248,7 @@ std::vector<KernelInfo> list_kernels(const FrontendOptions& options);
 /// its outputs off them.
 /// `launches`, when given and options.host_launches is set, receives the kernel's launches in the
 /// file's host code, in source order (host_launch.cpp says what is computed and what refused).
-sim::ir::Kernel load_kernel(const FrontendOptions& options,
-                            std::vector<std::string>* notes = nullptr,
+sim::ir::Kernel load_kernel(const FrontendOptions& options, std::vector<std::string>* notes = nullptr,
                             std::vector<std::string>* files_read = nullptr,
                             std::vector<HostLaunch>* launches = nullptr);
 
@@ -261,8 +260,7 @@ inline std::string kernel_names(const std::vector<KernelInfo>& kernels) {
     bool overloaded = false;
     for (const auto& other : kernels)
       overloaded = overloaded || (&other != &kernel && other.name == kernel.name);
-    const std::string& shown =
-        overloaded && !kernel.signature.empty() ? kernel.signature : kernel.name;
+    const std::string& shown = overloaded && !kernel.signature.empty() ? kernel.signature : kernel.name;
     names += (names.empty() ? "" : ", ") + shown;
   }
   return names;

@@ -10,7 +10,8 @@ namespace warpdiv::frontend::detail::host_eval {
 
 void Frame::walk(const clang::Stmt* s) {
   using namespace clang;
-  if (!state_.blocked.empty() || isa<Expr>(s) || isa<DeclStmt>(s) || isa<ReturnStmt>(s)) return evaluate_in(s);
+  if (!state_.blocked.empty() || isa<Expr>(s) || isa<DeclStmt>(s) || isa<ReturnStmt>(s))
+    return evaluate_in(s);
   if (const auto* c = dyn_cast<CompoundStmt>(s)) {
     for (const Stmt* child : c->body()) {
       if (holds(child)) branch(child);
@@ -23,8 +24,10 @@ void Frame::walk(const clang::Stmt* s) {
   std::vector<const Stmt*> walked;  // the children walked into; targets elsewhere in `s` come last
   if (const auto* i = dyn_cast<IfStmt>(s)) {
     exec(i->getInit());
-    if (i->getConditionVariableDeclStmt() != nullptr) exec(i->getConditionVariableDeclStmt());
-    else invalidate(i->getCond(), "changes in the condition at " + at);
+    if (i->getConditionVariableDeclStmt() != nullptr)
+      exec(i->getConditionVariableDeclStmt());
+    else
+      invalidate(i->getCond(), "changes in the condition at " + at);
     walked = {i->getThen(), i->getElse()};
   } else if (const auto* l = dyn_cast<ForStmt>(s)) {
     exec(l->getInit());
@@ -45,7 +48,8 @@ void Frame::walk(const clang::Stmt* s) {
     exec(r->getInit());
     exec(r->getRangeStmt());
     invalidate(r->getBody(), in_loop);
-    set_unknown(r->getLoopVariable(), -1, "is the variable of the loop at " + at + ", different in each iteration");
+    set_unknown(r->getLoopVariable(), -1,
+                "is the variable of the loop at " + at + ", different in each iteration");
     walked = {r->getBody()};
   } else if (const auto* sw = dyn_cast<SwitchStmt>(s)) {
     exec(sw->getInit());
@@ -148,8 +152,7 @@ void Frame::declare(const clang::VarDecl* v) {
     if (init != nullptr) invalidate(init, "changes at " + at);
     return;
   }
-  Val value = init != nullptr ? assigned(v, eval(init))
-                              : Val::unknown(named(v) + " has no initial value");
+  Val value = init != nullptr ? assigned(v, eval(init)) : Val::unknown(named(v) + " has no initial value");
   invalidate(init, "changes inside the expression at " + at);
   if (const Val* pin = pinned(v)) value = *pin;
   state_.ints[v] = value;
@@ -168,8 +171,8 @@ void Frame::assign(const clang::Expr* e) {
       if (const auto* compound = dyn_cast<CompoundAssignOperator>(b)) {
         const Val old = component >= 0 ? lookup_dim(v).c[component] : lookup(v);
         const Val lhs = convert(old, compound->getComputationLHSType());
-        value = convert(arithmetic(BinaryOperator::getOpForCompoundAssignment(b->getOpcode()), lhs,
-                                   value, compound->getComputationResultType(), e),
+        value = convert(arithmetic(BinaryOperator::getOpForCompoundAssignment(b->getOpcode()), lhs, value,
+                                   compound->getComputationResultType(), e),
                         b->getLHS()->getType());
       }
       if (state_.escaped.count(v) != 0) return;
@@ -304,9 +307,9 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
                "is captured by reference by the lambda at " + at);
   } else if (const auto* d = dyn_cast<DeclStmt>(s)) {
     for (const Decl* decl : d->decls())
-      if (const auto* v = dyn_cast<VarDecl>(decl);
-          v != nullptr && v->getType()->isReferenceType() && v->getInit() != nullptr &&
-          !v->getType().getNonReferenceType().isConstQualified())
+      if (const auto* v = dyn_cast<VarDecl>(decl); v != nullptr && v->getType()->isReferenceType() &&
+                                                   v->getInit() != nullptr &&
+                                                   !v->getType().getNonReferenceType().isConstQualified())
         for (const auto& target : targets_of(v->getInit()))
           escape(target.first, "is bound to the reference '" + v->getNameAsString() + "' at " + at);
   }
@@ -385,10 +388,12 @@ Dim Frame::lookup_dim(const clang::VarDecl* v) {
     const clang::Expr* argument = nullptr;
     const clang::Stmt* call = nullptr;
     const std::unique_ptr<Frame> caller = call_site(p, why, argument, call);
-    if (caller) caller->follow({call}, [&](Frame& there, const clang::Stmt*) { d = there.eval_dim(argument); });
+    if (caller)
+      caller->follow({call}, [&](Frame& there, const clang::Stmt*) { d = there.eval_dim(argument); });
     for (int c = 0; c < 3; ++c) d.c[c] = caller ? assigned(v, d.c[c], c) : Val::unknown(why);
   } else {
-    for (Val& c : d.c) c = Val::unknown(named(v) + " is not followed here (not a local of " + f_.name(function_) + ")");
+    for (Val& c : d.c)
+      c = Val::unknown(named(v) + " is not followed here (not a local of " + f_.name(function_) + ")");
   }
   state_.dims[v] = d;
   return d;
@@ -421,14 +426,16 @@ Val Frame::fitted(const clang::Expr* e, clang::QualType type) {
     inner = c->getSubExpr()->IgnoreParens();
   }
   const Val value = eval(inner);
-  if (!value.known || !type->isIntegralOrEnumerationType() || type->isBooleanType()) return convert(value, type);
+  if (!value.known || !type->isIntegralOrEnumerationType() || type->isBooleanType())
+    return convert(value, type);
   const unsigned bits = static_cast<unsigned>(ctx_.getIntWidth(type));
   const bool is_signed = type->isSignedIntegerOrEnumerationType();
   const APSInt low = is_signed ? APSInt::getMinValue(bits, false) : APSInt::getMinValue(bits, true);
   const APSInt high = is_signed ? APSInt::getMaxValue(bits, false) : APSInt::getMaxValue(bits, true);
   if (APSInt::compareValues(value.v, low) < 0 || APSInt::compareValues(value.v, high) > 0)
-    return Val::refusal("'" + f_.quoted(inner) + "' (" + f_.where(inner->getBeginLoc()) + ") is " + decimal(value.v) +
-                        ", outside " + type.getAsString() + "'s range " + decimal(low) + " .. " + decimal(high));
+    return Val::refusal("'" + f_.quoted(inner) + "' (" + f_.where(inner->getBeginLoc()) + ") is " +
+                        decimal(value.v) + ", outside " + type.getAsString() + "'s range " + decimal(low) +
+                        " .. " + decimal(high));
   return convert(value, type);
 }
 
@@ -437,7 +444,8 @@ bool Frame::is_min_max(const clang::CallExpr* call) const {
   if (callee == nullptr || call->getNumArgs() != 2 || callee->getIdentifier() == nullptr) return false;
   const llvm::StringRef name = callee->getName();
   if (name != "min" && name != "max") return false;
-  if (!callee->isInStdNamespace() && !callee->getDeclContext()->getRedeclContext()->isTranslationUnit()) return false;
+  if (!callee->isInStdNamespace() && !callee->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return false;
   // The library's or the prelude's (every declaration of it), not a function of the file's own
   // that happens to share the name.
   const clang::SourceManager& sources = ctx_.getSourceManager();
@@ -460,8 +468,8 @@ Val Frame::min_max(const clang::CallExpr* call) {
   const QualType first = written(call->getArg(0)), second = written(call->getArg(1));
   const QualType type = call->getType().getNonReferenceType();
   if (first != second || !is_integer(first) || !is_integer(type))
-    return Val::unknown(f_.quoted(call) + " (at " + f_.where(call->getBeginLoc()) + ") takes arguments of types " +
-                        first.getAsString() + " and " + second.getAsString() +
+    return Val::unknown(f_.quoted(call) + " (at " + f_.where(call->getBeginLoc()) +
+                        ") takes arguments of types " + first.getAsString() + " and " + second.getAsString() +
                         ": min and max are followed for two integers of one type");
   const Val a = convert(eval(call->getArg(0)), type);
   if (!a.known) return a;
@@ -488,9 +496,15 @@ Val Frame::arithmetic(clang::BinaryOperatorKind op, const Val& a, const Val& b, 
     return Val::unknown(f_.quoted(at) + " " + what + " (at " + f_.where(at->getBeginLoc()) + ")");
   };
   switch (op) {
-    case BO_Add: result = APSInt(is_signed ? l.sadd_ov(r, overflow) : l + r, !is_signed); break;
-    case BO_Sub: result = APSInt(is_signed ? l.ssub_ov(r, overflow) : l - r, !is_signed); break;
-    case BO_Mul: result = APSInt(is_signed ? l.smul_ov(r, overflow) : l * r, !is_signed); break;
+    case BO_Add:
+      result = APSInt(is_signed ? l.sadd_ov(r, overflow) : l + r, !is_signed);
+      break;
+    case BO_Sub:
+      result = APSInt(is_signed ? l.ssub_ov(r, overflow) : l - r, !is_signed);
+      break;
+    case BO_Mul:
+      result = APSInt(is_signed ? l.smul_ov(r, overflow) : l * r, !is_signed);
+      break;
     case BO_Div:
     case BO_Rem:
       if (r.isZero()) return fail("divides by zero");
@@ -501,10 +515,17 @@ Val Frame::arithmetic(clang::BinaryOperatorKind op, const Val& a, const Val& b, 
       else
         result = APSInt(is_signed ? l.srem(r) : l.urem(r), !is_signed);
       break;
-    case BO_And: result = APSInt(l & r, !is_signed); break;
-    case BO_Or: result = APSInt(l | r, !is_signed); break;
-    case BO_Xor: result = APSInt(l ^ r, !is_signed); break;
-    default: return fail("is not an integer operation the evaluator computes");
+    case BO_And:
+      result = APSInt(l & r, !is_signed);
+      break;
+    case BO_Or:
+      result = APSInt(l | r, !is_signed);
+      break;
+    case BO_Xor:
+      result = APSInt(l ^ r, !is_signed);
+      break;
+    default:
+      return fail("is not an integer operation the evaluator computes");
   }
   if (overflow) return fail("overflows its type, " + type.getAsString());
   return Val::of(result);
@@ -517,7 +538,8 @@ Val Frame::binary(const clang::BinaryOperator* b) {
   if (op == BO_LAnd || op == BO_LOr) {
     const Val l = eval(b->getLHS());
     if (!l.known) return l;
-    if (l.v.isZero() == (op == BO_LAnd)) return convert(Val::of(APSInt(llvm::APInt(32, op == BO_LOr ? 1 : 0), false)), type);
+    if (l.v.isZero() == (op == BO_LAnd))
+      return convert(Val::of(APSInt(llvm::APInt(32, op == BO_LOr ? 1 : 0), false)), type);
     const Val r = eval(b->getRHS());
     if (!r.known) return r;
     return convert(Val::of(APSInt(llvm::APInt(32, r.v.isZero() ? 0 : 1), false)), type);
@@ -535,13 +557,26 @@ Val Frame::binary(const clang::BinaryOperator* b) {
     const APSInt& y = rc.v;
     bool truth = false;
     switch (op) {
-      case BO_LT: truth = x < y; break;
-      case BO_GT: truth = x > y; break;
-      case BO_LE: truth = x <= y; break;
-      case BO_GE: truth = x >= y; break;
-      case BO_EQ: truth = x == y; break;
-      case BO_NE: truth = x != y; break;
-      default: return leaf(b);
+      case BO_LT:
+        truth = x < y;
+        break;
+      case BO_GT:
+        truth = x > y;
+        break;
+      case BO_LE:
+        truth = x <= y;
+        break;
+      case BO_GE:
+        truth = x >= y;
+        break;
+      case BO_EQ:
+        truth = x == y;
+        break;
+      case BO_NE:
+        truth = x != y;
+        break;
+      default:
+        return leaf(b);
     }
     return convert(Val::of(APSInt(llvm::APInt(32, truth ? 1 : 0), false)), type);
   }
@@ -552,7 +587,8 @@ Val Frame::binary(const clang::BinaryOperator* b) {
       return Val::unknown(f_.quoted(b) + " shifts by " + decimal(r.v) + ", outside 0 .. " +
                           std::to_string(width - 1) + " (at " + f_.where(b->getBeginLoc()) + ")");
     const unsigned count = static_cast<unsigned>(r.v.getZExtValue());
-    if (op == BO_Shr) return Val::of(APSInt(l.v.isSigned() ? l.v.ashr(count) : l.v.lshr(count), l.v.isUnsigned()));
+    if (op == BO_Shr)
+      return Val::of(APSInt(l.v.isSigned() ? l.v.ashr(count) : l.v.lshr(count), l.v.isUnsigned()));
     if (l.v.isSigned()) {
       bool overflow = l.v.isNegative();
       const llvm::APInt shifted = l.v.sshl_ov(llvm::APInt(width, count), overflow);
@@ -609,14 +645,18 @@ Val Frame::eval(const clang::Expr* e) {
     const Val x = eval(u->getSubExpr());
     if (!x.known) return x;
     switch (u->getOpcode()) {
-      case UO_Plus: return convert(x, type);
+      case UO_Plus:
+        return convert(x, type);
       case UO_Minus: {
         const Val zero = Val::of(APSInt(llvm::APInt(x.v.getBitWidth(), 0), x.v.isUnsigned()));
         return arithmetic(BO_Sub, zero, x, type, e);
       }
-      case UO_Not: return convert(Val::of(APSInt(~x.v, x.v.isUnsigned())), type);
-      case UO_LNot: return convert(Val::of(APSInt(llvm::APInt(32, x.v.isZero() ? 1 : 0), false)), type);
-      default: return leaf(e);
+      case UO_Not:
+        return convert(Val::of(APSInt(~x.v, x.v.isUnsigned())), type);
+      case UO_LNot:
+        return convert(Val::of(APSInt(llvm::APInt(32, x.v.isZero() ? 1 : 0), false)), type);
+      default:
+        return leaf(e);
     }
   }
   if (const auto* b = dyn_cast<BinaryOperator>(e)) return binary(b);
@@ -641,13 +681,19 @@ Dim Frame::eval_dim(const clang::Expr* e) {
   }
   while (true) {
     e = e->IgnoreParens();
-    if (const auto* x = dyn_cast<ExprWithCleanups>(e)) e = x->getSubExpr();
-    else if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
-    else if (const auto* t = dyn_cast<CXXBindTemporaryExpr>(e)) e = t->getSubExpr();
-    else if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(e)) e = f->getSubExpr();
-    else if (const auto* i = dyn_cast<ImplicitCastExpr>(e); i != nullptr && is_dim3(i->getSubExpr()->getType()))
+    if (const auto* x = dyn_cast<ExprWithCleanups>(e))
+      e = x->getSubExpr();
+    else if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e))
+      e = m->getSubExpr();
+    else if (const auto* t = dyn_cast<CXXBindTemporaryExpr>(e))
+      e = t->getSubExpr();
+    else if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(e))
+      e = f->getSubExpr();
+    else if (const auto* i = dyn_cast<ImplicitCastExpr>(e);
+             i != nullptr && is_dim3(i->getSubExpr()->getType()))
       e = i->getSubExpr();
-    else break;
+    else
+      break;
   }
   if (is_integer(e->getType())) {
     d.c[0] = fitted(e, ctx_.UnsignedIntTy);

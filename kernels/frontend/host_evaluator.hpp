@@ -102,16 +102,15 @@ struct CallSite {
 
 class Finder {
  public:
-  Finder(clang::ASTContext& ast, const std::vector<ClangError>& clang_errors) : context(ast), errors(clang_errors) {}
+  Finder(clang::ASTContext& ast, const std::vector<ClangError>& clang_errors)
+      : context(ast), errors(clang_errors) {}
   clang::ASTContext& context;
   const std::vector<ClangError>& errors;
   std::map<const clang::FunctionDecl*, std::vector<CallSite>> callers;  // by canonical declaration
   /// written_in of a variable in its own function, once per variable (many launches pass it).
   mutable std::map<const clang::VarDecl*, std::string> written;
 
-  std::string where(clang::SourceLocation loc) const {
-    return location_of(context.getSourceManager(), loc);
-  }
+  std::string where(clang::SourceLocation loc) const { return location_of(context.getSourceManager(), loc); }
   std::string quoted(const clang::Stmt* s) const {
     std::string text = source_text(context, s);
     if (text.size() > kMaxQuoted) text = text.substr(0, kMaxQuoted) + "...";
@@ -129,9 +128,9 @@ class Finder {
     const auto [end_file, end] = sources.getDecomposedLoc(range.getEnd());
     if (file.isInvalid() || end_file != file) return nullptr;
     // The range ends where its last token begins: the whole token is in it.
-    const unsigned last = range.isTokenRange()
-                              ? clang::Lexer::MeasureTokenLength(range.getEnd(), sources, context.getLangOpts())
-                              : 0;
+    const unsigned last = range.isTokenRange() ? clang::Lexer::MeasureTokenLength(range.getEnd(), sources,
+                                                                                  context.getLangOpts())
+                                               : 0;
     for (const ClangError& error : errors) {
       const auto [error_file, offset] = sources.getDecomposedLoc(sources.getExpansionLoc(error.location));
       if (error_file == file && offset >= begin && offset <= end + last) return &error;
@@ -151,8 +150,7 @@ using AtTarget = std::function<void(Frame&, const clang::Stmt*)>;
 class Frame {
  public:
   /// `pins`: variables that hold a given value throughout (FrontendOptions::host_arguments).
-  Frame(const Finder& finder, const clang::FunctionDecl* function, int depth,
-        const Pins* pins = nullptr)
+  Frame(const Finder& finder, const clang::FunctionDecl* function, int depth, const Pins* pins = nullptr)
       : f_(finder), ctx_(finder.context), function_(function), depth_(depth), pins_(pins) {}
 
   /// Calls `at_target` at each of `targets` (statements of the function's body) in source order,
@@ -228,7 +226,8 @@ class Frame {
   }
   /// A local's value as assigned: a leaf reason names the local.
   Val assigned(const clang::VarDecl* v, Val value, int component = -1) const {
-    if (!value.known && value.leaf) value = Val::unknown(named(v, component) + " is set from " + value.reason);
+    if (!value.known && value.leaf)
+      value = Val::unknown(named(v, component) + " is set from " + value.reason);
     return value;
   }
   Val leaf(const clang::Expr* e) const { return Val::unknown(f_.quoted(e), true); }

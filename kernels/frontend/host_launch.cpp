@@ -25,7 +25,6 @@
 // launches costs O(N) statements, not O(N^2): a statement before a launch is executed once; one
 // holding launches is walked into on a copy of the values, then executed for what follows it.
 
-
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
 #include <clang/AST/Expr.h>
@@ -164,7 +163,8 @@ std::string written_in(const Finder& f, const clang::Stmt* body, const clang::Va
   // building it is quadratic in the uses of a shared node, a default argument's expression say.)
   const bool paren = llvm::isa<clang::ParenExpr>(body);
   for (const clang::Stmt* child : body->children())
-    if (std::string w = written_in(f, child, v, paren ? parent : body, paren ? grandparent : parent); !w.empty())
+    if (std::string w = written_in(f, child, v, paren ? parent : body, paren ? grandparent : parent);
+        !w.empty())
       return w;
   return "";
 }
@@ -177,12 +177,13 @@ std::string var_text(const Finder& f, const clang::VarDecl* v) {
 /// Why `v` cannot hold one value throughout `function` (a variable outside it, not const; one
 /// written after its declaration), "" when it can.
 std::string unpinnable(const Finder& f, const clang::VarDecl* v, const clang::FunctionDecl* function) {
-  const bool own = v->getDeclContext() == function && (v->hasLocalStorage() || llvm::isa<clang::ParmVarDecl>(v)) &&
-                   !v->isStaticLocal();
+  const bool own = v->getDeclContext() == function &&
+                   (v->hasLocalStorage() || llvm::isa<clang::ParmVarDecl>(v)) && !v->isStaticLocal();
   if (v->getType().isConstQualified()) return "";
   if (!own) return "is a variable outside " + f.name(function) + ", which the host code may change";
   const auto seen = f.written.find(v);
-  const std::string& w = seen != f.written.end() ? seen->second : (f.written[v] = written_in(f, function->getBody(), v));
+  const std::string& w =
+      seen != f.written.end() ? seen->second : (f.written[v] = written_in(f, function->getBody(), v));
   return w.empty() ? "" : "is written at " + w + " as well";
 }
 
@@ -190,7 +191,8 @@ std::string unpinnable(const Finder& f, const clang::VarDecl* v, const clang::Fu
 /// not, when it is not one or does not fit.
 Val given_value(const Finder& f, const std::string& text, clang::QualType type, const std::string& what) {
   const std::size_t digits = text.size() - (text.rfind('-', 0) == 0 ? 1 : 0);
-  if (digits == 0 || digits > 38 || text.find_first_not_of("0123456789", text.size() - digits) != std::string::npos)
+  if (digits == 0 || digits > 38 ||
+      text.find_first_not_of("0123456789", text.size() - digits) != std::string::npos)
     return Val::unknown("'" + text + "' is not a decimal integer");
   type = type.getCanonicalType();
   const unsigned bits = static_cast<unsigned>(f.context.getTypeSize(type));
@@ -204,7 +206,8 @@ Val given_value(const Finder& f, const std::string& text, clang::QualType type, 
 /// The host variables a launch passes for the kernel parameters given values, each holding its
 /// value throughout (`pins`), and the text of each (`followed`, `unfollowed`: HostLaunch's).
 Pins pins_of(const Finder& f, const clang::FunctionDecl& kernel, const clang::CallExpr* call,
-             const clang::FunctionDecl* function, const std::map<std::string, std::string>& given, HostLaunch& launch) {
+             const clang::FunctionDecl* function, const std::map<std::string, std::string>& given,
+             HostLaunch& launch) {
   Pins pins;
   std::set<const clang::VarDecl*> conflicting;
   std::vector<std::pair<const clang::VarDecl*, std::string>> order;  // as the parameters come
@@ -256,14 +259,19 @@ const clang::VarDecl* size_variable(const clang::Expr* e) {
   while (true) {
     e = e->IgnoreParens();
     const auto* construct = dyn_cast<CXXConstructExpr>(e);
-    if (const auto* x = dyn_cast<ExprWithCleanups>(e)) e = x->getSubExpr();
-    else if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
-    else if (const auto* t = dyn_cast<CXXBindTemporaryExpr>(e)) e = t->getSubExpr();
-    else if (const auto* i = dyn_cast<ImplicitCastExpr>(e)) e = i->getSubExpr();
+    if (const auto* x = dyn_cast<ExprWithCleanups>(e))
+      e = x->getSubExpr();
+    else if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e))
+      e = m->getSubExpr();
+    else if (const auto* t = dyn_cast<CXXBindTemporaryExpr>(e))
+      e = t->getSubExpr();
+    else if (const auto* i = dyn_cast<ImplicitCastExpr>(e))
+      e = i->getSubExpr();
     else if (construct != nullptr && construct->getNumArgs() >= 1 &&
              (construct->getNumArgs() == 1 || llvm::isa<CXXDefaultArgExpr>(construct->getArg(1))))
       e = construct->getArg(0);  // a copy, or dim3(x) with y and z left to their defaults
-    else break;
+    else
+      break;
   }
   const auto* d = dyn_cast<DeclRefExpr>(e);
   const auto* v = d != nullptr ? dyn_cast<VarDecl>(d->getDecl()) : nullptr;
@@ -273,11 +281,13 @@ const clang::VarDecl* size_variable(const clang::Expr* e) {
 }
 
 /// The integer and dim3 variables of `function` that `s` reads.
-void variables_read(const clang::Stmt* s, const clang::FunctionDecl* function, std::set<const clang::VarDecl*>& out) {
+void variables_read(const clang::Stmt* s, const clang::FunctionDecl* function,
+                    std::set<const clang::VarDecl*>& out) {
   if (s == nullptr) return;
   if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(s))
     if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d->getDecl());
-        v != nullptr && v->getDeclContext() == function && (is_integer(v->getType()) || is_dim3(v->getType())))
+        v != nullptr && v->getDeclContext() == function &&
+        (is_integer(v->getType()) || is_dim3(v->getType())))
       out.insert(v);
   for (const clang::Stmt* child : s->children()) variables_read(child, function, out);
 }
@@ -290,12 +300,14 @@ std::string size_pin(const Finder& f, const clang::Expr* size, const clang::VarD
                      const std::string& flag, Val& value, Dim& dim) {
   if (given.size() != 3) return flag + " is computed from values the source gives";
   if (v == nullptr)
-    return "the launch gives " + f.quoted(size) + " (" + f.where(size->getBeginLoc()) + "), not a variable of its own";
+    return "the launch gives " + f.quoted(size) + " (" + f.where(size->getBeginLoc()) +
+           "), not a variable of its own";
   const std::string var = var_text(f, v);
   if (const std::string why = unpinnable(f, v, function); !why.empty()) return var + " " + why;
   if (is_integer(v->getType())) {
     if (given[1] != "1" || given[2] != "1")
-      return var + " is an integer (the x alone), and " + flag + " gives y = " + given[1] + ", z = " + given[2];
+      return var + " is an integer (the x alone), and " + flag + " gives y = " + given[1] +
+             ", z = " + given[2];
     value = given_value(f, given[0], v->getType(), var);
     return value.known ? "" : value.reason;
   }
@@ -309,8 +321,8 @@ std::string size_pin(const Finder& f, const clang::Expr* size, const clang::VarD
 /// The launch's grid or block (`which` 0 or 1) given on the command line: the variable it is holds
 /// that value throughout; where that cannot be, the variables it reads are not computable
 /// (Pins), so that nothing computed from them keeps the source's value.
-void pin_size(const Finder& f, const clang::CUDAKernelCallExpr* call, const clang::FunctionDecl* function, int which,
-              const std::vector<std::string>& given, Pins& pins, HostLaunch& launch) {
+void pin_size(const Finder& f, const clang::CUDAKernelCallExpr* call, const clang::FunctionDecl* function,
+              int which, const std::vector<std::string>& given, Pins& pins, HostLaunch& launch) {
   const clang::CallExpr* config = call->getConfig();
   if (given.empty() || config == nullptr || config->getNumArgs() < 2) return;
   const std::string name = which == 0 ? "grid" : "block";
@@ -326,9 +338,12 @@ void pin_size(const Finder& f, const clang::CUDAKernelCallExpr* call, const clan
       why = var_text(f, v) + " is passed for the " + name + " and for a parameter given another value";
   }
   if (why.empty()) {
-    const std::string text = value.known ? decimal(value.v) : "(" + given[0] + ", " + given[1] + ", " + given[2] + ")";
-    if (value.known) pins.ints[v] = value;
-    else pins.dims[v] = dim;
+    const std::string text =
+        value.known ? decimal(value.v) : "(" + given[0] + ", " + given[1] + ", " + given[2] + ")";
+    if (value.known)
+      pins.ints[v] = value;
+    else
+      pins.dims[v] = dim;
     launch.followed.push_back(flag + ": " + var_text(f, v) + " = " + text);
     return;
   }
@@ -343,13 +358,17 @@ void pin_size(const Finder& f, const clang::CUDAKernelCallExpr* call, const clan
   if (read.empty() && v == nullptr) return;
   launch.unfollowed.push_back(flag + ": " + why);
   for (const clang::VarDecl* r : read) {
-    const Val unknown = Val::unknown(var_text(f, r) + " gives the launch's " + name + ", which " + flag +
-                                     " replaces, and the host code is not followed with " + flag + "'s value: " + why);
-    if (is_dim3(r->getType())) pins.dims[r] = Dim{{unknown, unknown, unknown}};
-    else pins.ints[r] = unknown;
-    launch.followed.erase(std::remove_if(launch.followed.begin(), launch.followed.end(),
-                                         [&](const std::string& t) { return t.rfind(var_text(f, r) + " = ", 0) == 0; }),
-                          launch.followed.end());
+    const Val unknown =
+        Val::unknown(var_text(f, r) + " gives the launch's " + name + ", which " + flag +
+                     " replaces, and the host code is not followed with " + flag + "'s value: " + why);
+    if (is_dim3(r->getType()))
+      pins.dims[r] = Dim{{unknown, unknown, unknown}};
+    else
+      pins.ints[r] = unknown;
+    launch.followed.erase(
+        std::remove_if(launch.followed.begin(), launch.followed.end(),
+                       [&](const std::string& t) { return t.rfind(var_text(f, r) + " = ", 0) == 0; }),
+        launch.followed.end());
   }
 }
 
@@ -365,8 +384,8 @@ void take_values(Frame& frame, const Finder& finder, const clang::FunctionDecl& 
       launch.block[c] = host_value(finder, block.c[c], config->getArg(1));
     }
     if (config->getNumArgs() >= 3 && !llvm::isa<clang::CXXDefaultArgExpr>(config->getArg(2)))
-      launch.dynamic_shared = host_value(finder, frame.fitted(config->getArg(2), config->getArg(2)->getType()),
-                                         config->getArg(2));
+      launch.dynamic_shared = host_value(
+          finder, frame.fitted(config->getArg(2), config->getArg(2)->getType()), config->getArg(2));
     else
       launch.dynamic_shared = HostValue{true, "0", launch.location, "", ""};
   }
@@ -379,7 +398,8 @@ void take_values(Frame& frame, const Finder& finder, const clang::FunctionDecl& 
       value = host_value(finder, frame.fitted(argument, type), argument);
     } else if (argument != nullptr && type->isRealFloatingType()) {
       llvm::APFloat folded(0.0);
-      if (!argument->isValueDependent() && argument->EvaluateAsFloat(folded, finder.context) && folded.isFinite()) {
+      if (!argument->isValueDependent() && argument->EvaluateAsFloat(folded, finder.context) &&
+          folded.isFinite()) {
         value.known = true;
         value.value = float_text(folded);
       } else {
@@ -397,15 +417,16 @@ std::string pins_key(const Pins& pins) {
   for (const auto& [v, value] : pins.ints)
     key += std::to_string(reinterpret_cast<std::uintptr_t>(v)) + "=" + text(value) + ";";
   for (const auto& [v, dim] : pins.dims)
-    key += std::to_string(reinterpret_cast<std::uintptr_t>(v)) + "=" + text(dim.c[0]) + "," + text(dim.c[1]) + "," +
-           text(dim.c[2]) + ";";
+    key += std::to_string(reinterpret_cast<std::uintptr_t>(v)) + "=" + text(dim.c[0]) + "," + text(dim.c[1]) +
+           "," + text(dim.c[2]) + ";";
   return key;
 }
 
 }  // namespace
 
 std::vector<HostLaunch> find_host_launches(const clang::FunctionDecl& kernel, clang::ASTContext& context,
-                                           const std::vector<ClangError>& errors, const FrontendOptions& options) {
+                                           const std::vector<ClangError>& errors,
+                                           const FrontendOptions& options) {
   Finder finder(context, errors);
   Collector collector(finder, kernel);
   collector.TraverseDecl(context.getTranslationUnitDecl());

@@ -23,6 +23,7 @@ namespace warpdiv::frontend::detail {
 /// value computed from an expression holding one is HostValue::refused. From `options`:
 /// host_arguments, host_grid and host_block.
 std::vector<HostLaunch> find_host_launches(const clang::FunctionDecl& kernel, clang::ASTContext& context,
-                                           const std::vector<ClangError>& errors, const FrontendOptions& options);
+                                           const std::vector<ClangError>& errors,
+                                           const FrontendOptions& options);
 
 }  // namespace warpdiv::frontend::detail

@@ -82,27 +82,28 @@ const Plugin& plugin() {
       }
       // A FIFO would hang dlopen and a truncated file end in SIGBUS: the file is checked first.
       if (const std::string problem = sim::plugin_file_problem(path); !problem.empty())
-        throw InvalidInput(Diag::plugin_unavailable, "cannot load the Clang front-end " + path + ": " + problem +
-                           " (rebuild or reinstall warpdiv)");
+        throw InvalidInput(Diag::plugin_unavailable, "cannot load the Clang front-end " + path + ": " +
+                                                         problem + " (rebuild or reinstall warpdiv)");
       // Kept loaded for the life of the process (never dlclose'd: LLVM's static state).
       void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (handle == nullptr)
-        throw InvalidInput(Diag::plugin_unavailable, "cannot load the Clang front-end " + path + ": " + ::dlerror());
-      const auto version =
-          reinterpret_cast<abi::VersionFunction>(::dlsym(handle, abi::kVersionSymbol));
+        throw InvalidInput(Diag::plugin_unavailable,
+                           "cannot load the Clang front-end " + path + ": " + ::dlerror());
+      const auto version = reinterpret_cast<abi::VersionFunction>(::dlsym(handle, abi::kVersionSymbol));
       Plugin p;
       p.request = reinterpret_cast<abi::RequestFunction>(::dlsym(handle, abi::kRequestSymbol));
       p.free = reinterpret_cast<abi::FreeFunction>(::dlsym(handle, abi::kFreeSymbol));
-      if (version == nullptr || p.request == nullptr || p.free == nullptr ||
-          version() != abi::kVersion)
-        throw InvalidInput(Diag::plugin_unavailable, "the Clang front-end " + path +
-                           " does not belong to this warpdiv (rebuild or reinstall both)");
+      if (version == nullptr || p.request == nullptr || p.free == nullptr || version() != abi::kVersion)
+        throw InvalidInput(
+            Diag::plugin_unavailable,
+            "the Clang front-end " + path + " does not belong to this warpdiv (rebuild or reinstall both)");
       return p;
     }
-    throw InvalidInput(Diag::plugin_unavailable, "this warpdiv cannot read CUDA sources: its Clang front-end (" +
-                       std::string(abi::kFileName) + ") is missing (looked at " + looked +
-                       "); read the kernel where warpdiv was built with Clang, save it with "
-                       "--save-model K.json and use --model K.json");
+    throw InvalidInput(Diag::plugin_unavailable,
+                       "this warpdiv cannot read CUDA sources: its Clang front-end (" +
+                           std::string(abi::kFileName) + ") is missing (looked at " + looked +
+                           "); read the kernel where warpdiv was built with Clang, save it with "
+                           "--save-model K.json and use --model K.json");
   }();
   return loaded;
 }
@@ -125,8 +126,7 @@ void write_all(int fd, const char* data, std::size_t size) {
 
 /// The child's side: the request, the reply into `fd`, and out without running any of the
 /// parent's exit handlers or flushing its buffers.
-[[noreturn]] void answer_in_child(const Plugin& p, const std::string& request, int fd,
-                                  pid_t parent) {
+[[noreturn]] void answer_in_child(const Plugin& p, const std::string& request, int fd, pid_t parent) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive warpdiv (a killed test, Ctrl-C)
   if (::getppid() != parent) ::_exit(1);
   const rlimit no_core{0, 0};
@@ -160,8 +160,8 @@ std::string ask_isolated(const Plugin& p, const std::string& request, const std:
   bool timed_out = false;
   char buffer[65536];
   while (true) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       timed_out = true;
       break;
@@ -181,15 +181,17 @@ std::string ask_isolated(const Plugin& p, const std::string& request, const std:
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
   if (timed_out)
-    throw InvalidInput(Diag::time_budget, "Clang did not finish reading " + file + " within " +
-                       std::to_string(kFrontendSeconds) +
-                       " s, the front-end's time limit; it was stopped: the source (with what it "
-                       "includes) is too large or too complex to read in that time");
+    throw InvalidInput(Diag::time_budget,
+                       "Clang did not finish reading " + file + " within " +
+                           std::to_string(kFrontendSeconds) +
+                           " s, the front-end's time limit; it was stopped: the source (with what it "
+                           "includes) is too large or too complex to read in that time");
   if (WIFSIGNALED(status)) {
     const int signal = WTERMSIG(status);
-    throw InvalidInput(Diag::memory_budget, "Clang could not read " + file + ": it stopped on signal " +
-                       std::to_string(signal) + " (" + ::strsignal(signal) +
-                       "); the source may nest too deeply or need more memory than there is");
+    throw InvalidInput(Diag::memory_budget,
+                       "Clang could not read " + file + ": it stopped on signal " + std::to_string(signal) +
+                           " (" + ::strsignal(signal) +
+                           "); the source may nest too deeply or need more memory than there is");
   }
   return reply;
 }
@@ -205,8 +207,9 @@ InvalidInput diagnostic_from_reply(const json& error) {
   at.column = error.value("column", 0u);
   const std::string message = error.at("message").get<std::string>();
   if (!diag)
-    return InvalidInput(Diag::frontend_failed, at,
-                        "the Clang front-end gave an unknown diagnostic " + sim::quote_value(id) + ": " + message);
+    return InvalidInput(
+        Diag::frontend_failed, at,
+        "the Clang front-end gave an unknown diagnostic " + sim::quote_value(id) + ": " + message);
   return InvalidInput(*diag, at, message);
 }
 
@@ -229,7 +232,8 @@ json ask(const char* op, const FrontendOptions& options, std::vector<std::string
                {"host_block", options.host_block}};
   sim::map_json_strings(request, sim::escape_bytes);
   const std::string reply = ask_isolated(p, request.dump(), options.file);
-  if (reply.empty()) throw Diagnostic(Diag::frontend_failed, "the Clang front-end gave no reply (out of memory?)");
+  if (reply.empty())
+    throw Diagnostic(Diag::frontend_failed, "the Clang front-end gave no reply (out of memory?)");
   json answer = json::parse(reply);
   // Every string back to its bytes but the model's, which kernel_from_json reads.
   for (auto& [key, value] : answer.items())
@@ -270,8 +274,7 @@ sim::ir::Kernel load_kernel(const FrontendOptions& options, std::vector<std::str
                             std::vector<std::string>* files_read, std::vector<HostLaunch>* launches) {
   const json answer = ask("load", options, files_read);
   if (notes != nullptr) *notes = answer.value("notes", std::vector<std::string>());
-  if (files_read != nullptr)
-    *files_read = answer.value("files_read", std::vector<std::string>());
+  if (files_read != nullptr) *files_read = answer.value("files_read", std::vector<std::string>());
   if (launches != nullptr) {
     launches->clear();
     for (const json& l : answer.value("launches", json::array())) {

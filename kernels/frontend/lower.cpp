@@ -22,8 +22,7 @@ class Lowerer::AssignmentFinder : public clang::RecursiveASTVisitor<Lowerer::Ass
     return true;
   }
   bool VisitUnaryOperator(clang::UnaryOperator* op) {
-    if (op->isIncrementDecrementOp() || op->getOpcode() == clang::UO_AddrOf)
-      note(op->getSubExpr());
+    if (op->isIncrementDecrementOp() || op->getOpcode() == clang::UO_AddrOf) note(op->getSubExpr());
     return true;
   }
 
@@ -43,8 +42,7 @@ class Lowerer::AssignmentFinder : public clang::RecursiveASTVisitor<Lowerer::Ass
     const auto args = call_arguments(call, callee);
     for (unsigned i = 0; i < callee->getNumParams() && i < args.size(); ++i) {
       const clang::QualType type = callee->getParamDecl(i)->getType();
-      if (type->isLValueReferenceType() && !type.getNonReferenceType().isConstQualified())
-        note(args[i]);
+      if (type->isLValueReferenceType() && !type.getNonReferenceType().isConstQualified()) note(args[i]);
     }
     return true;
   }
@@ -88,7 +86,7 @@ void Lowerer::lower(const clang::FunctionDecl& kernel) {
       const clang::QualType canonical = param->getType().getCanonicalType();
       const int floating = canonical->isSpecificBuiltinType(clang::BuiltinType::Float)    ? 32
                            : canonical->isSpecificBuiltinType(clang::BuiltinType::Double) ? 64
-                                                                                         : 0;
+                                                                                          : 0;
       const std::int32_t index = k_.add_opaque_parameter(name, param->getType().getAsString(), floating);
       if (canonical->isPointerType()) {
         const clang::QualType pointee = canonical->getPointeeType();
@@ -157,8 +155,7 @@ ir::SourceRange Lowerer::range(clang::SourceRange source) {
   result.column = sources_.getExpansionColumnNumber(begin);
   if (sources_.getFileID(end) == sources_.getFileID(begin)) {
     // Clang's range ends at the last token's start: end inclusive at its last character.
-    const unsigned length =
-        clang::Lexer::MeasureTokenLength(end, sources_, context_.getLangOpts());
+    const unsigned length = clang::Lexer::MeasureTokenLength(end, sources_, context_.getLangOpts());
     result.end_line = sources_.getExpansionLineNumber(end);
     result.end_column = sources_.getExpansionColumnNumber(end) + (length > 0 ? length - 1 : 0);
   } else {
@@ -169,12 +166,12 @@ ir::SourceRange Lowerer::range(clang::SourceRange source) {
 }
 
 ir::SourceRange Lowerer::range(const clang::Stmt* s) { return range(s->getSourceRange()); }
-                               
+
 std::string Lowerer::location(clang::SourceLocation loc) const { return location_of(sources_, loc); }
-                               
-                               /// The source text of a node, on one line ("A[Row * Width + k]").
+
+/// The source text of a node, on one line ("A[Row * Width + k]").
 std::string Lowerer::text(const clang::Stmt* s) const { return source_text(context_, s); }
-                               
+
 [[noreturn]] void Lowerer::refuse(const clang::Stmt* at, const std::string& what) const {
   refuse(Diag::unsupported_construct, at, what);
 }

@@ -17,7 +17,6 @@ namespace warpdiv::frontend::detail {
 /// Throws InvalidInput "FILE:LINE:COL: <construct> is not supported: <why>" for what the model
 /// cannot represent. Does not validate() (the caller does).
 sim::ir::Kernel lower_kernel(const clang::FunctionDecl& kernel, clang::ASTContext& context,
-                             const std::string& name,
-                             const std::vector<std::string>& api_dirs = {});
+                             const std::string& name, const std::vector<std::string>& api_dirs = {});
 
 }  // namespace warpdiv::frontend::detail

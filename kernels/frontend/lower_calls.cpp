@@ -91,8 +91,7 @@ std::optional<ir::Builtin> Lowerer::launch_builtin(const clang::Expr* base, cons
 
 /// A function the model follows: defined in the source (not the prelude, not a system header).
 bool Lowerer::inlinable(const clang::FunctionDecl* callee) const {
-  return !in_prelude(callee) &&
-         !sources_.isInSystemHeader(sources_.getExpansionLoc(callee->getLocation()));
+  return !in_prelude(callee) && !sources_.isInSystemHeader(sources_.getExpansionLoc(callee->getLocation()));
 }
 
 void Lowerer::check_callee(const clang::CallExpr* call, const clang::FunctionDecl* callee) {
@@ -113,8 +112,7 @@ void Lowerer::check_function(const clang::Expr* call, const clang::FunctionDecl*
                      "' is not supported: the model cannot tell which override runs");
   for (const clang::FunctionDecl* active : call_stack_) {
     if (active == definition)
-      refuse(call,
-             "recursion is not supported: '" + callee->getNameAsString() + "' calls itself");
+      refuse(call, "recursion is not supported: '" + callee->getNameAsString() + "' calls itself");
   }
 }
 
@@ -193,9 +191,7 @@ ir::ExprId Lowerer::min_max(const clang::CallExpr* call, bool minimum, ir::Scala
   const ir::SourceRange where = range(call);
   NoHoist no_hoist(*this, "an argument of min or max");
   const ir::BinaryOp compare = minimum ? ir::BinaryOp::Lt : ir::BinaryOp::Gt;
-  const auto argument = [&](unsigned i) {
-    return convert(lower_int(call->getArg(i)), result_type, where);
-  };
+  const auto argument = [&](unsigned i) { return convert(lower_int(call->getArg(i)), result_type, where); };
   const ir::ExprId test = k_.binary(compare, argument(0), argument(1), where);
   const ir::ExprId a = argument(0);
   const ir::ExprId b = argument(1);
@@ -207,8 +203,7 @@ ir::ExprId Lowerer::absolute(const clang::CallExpr* call, ir::ScalarType type) {
   const ir::SourceRange where = range(call);
   NoHoist no_hoist(*this, "an argument of abs");
   const ir::ExprId x = lower_int(call->getArg(0));
-  const ir::ExprId negative =
-      k_.binary(ir::BinaryOp::Lt, x, k_.constant(type, 0, where), where);
+  const ir::ExprId negative = k_.binary(ir::BinaryOp::Lt, x, k_.constant(type, 0, where), where);
   const ir::ExprId minus = k_.unary(ir::UnaryOp::Neg, lower_int(call->getArg(0)), where);
   return k_.select(negative, minus, lower_int(call->getArg(0)), where);
 }
@@ -236,7 +231,8 @@ std::optional<ir::ExprId> Lowerer::warp_function(const clang::CallExpr* call,
       if (!call->getArg(3)->EvaluateAsInt(result, context_)) return std::nullopt;  // a width not known
       width = static_cast<int>(result.Val.getInt().getExtValue());
       if (width < 1 || width > 32 || (width & (width - 1)) != 0)
-        refuse(Diag::undefined_arithmetic, call, "the shuffle's width " + std::to_string(width) + " is not a power of two from 1 to 32");
+        refuse(Diag::undefined_arithmetic, call,
+               "the shuffle's width " + std::to_string(width) + " is not a power of two from 1 to 32");
     }
     operands.push_back(convert(lower_int(call->getArg(1)), *value_type, where));
     operands.push_back(convert(lower_int(call->getArg(2)), ir::ScalarType::I32, where));
@@ -280,15 +276,15 @@ ir::ExprId Lowerer::multiply_24(const clang::CallExpr* call, bool is_signed) {
   const ir::ScalarType wide = is_signed ? ir::ScalarType::I64 : ir::ScalarType::U64;
   const auto low_bits = [&](unsigned i) {  // arg & 0xFFFFFF, widened
     const ir::ExprId arg = convert(lower_int(call->getArg(i)), ir::ScalarType::U32, where);
-    const ir::ExprId masked = k_.binary(BinaryOp::BitAnd, arg,
-                                        k_.constant(ir::ScalarType::U32, 0xFFFFFF, where), where);
+    const ir::ExprId masked =
+        k_.binary(BinaryOp::BitAnd, arg, k_.constant(ir::ScalarType::U32, 0xFFFFFF, where), where);
     return convert(masked, wide, where);
   };
   const auto operand = [&](unsigned i) {
     if (!is_signed) return low_bits(i);
     // v - 2 * (v & 0x800000): bit 23 set means v - 2^24.
-    const ir::ExprId sign = k_.binary(BinaryOp::BitAnd, low_bits(i),
-                                      k_.constant(wide, 0x800000, where), where);
+    const ir::ExprId sign =
+        k_.binary(BinaryOp::BitAnd, low_bits(i), k_.constant(wide, 0x800000, where), where);
     return k_.binary(BinaryOp::Sub, low_bits(i),
                      k_.binary(BinaryOp::Mul, k_.constant(wide, 2, where), sign, where), where);
   };
@@ -304,9 +300,7 @@ ir::ExprId Lowerer::bit_count(const clang::CallExpr* call, bool find_first_set, 
   const ir::SourceRange where = range(call);
   NoHoist no_hoist(*this, "an argument of __popc or __ffs");
   const ir::ScalarType u = wide ? ir::ScalarType::U64 : ir::ScalarType::U32;
-  const auto c = [&](std::uint64_t value) {
-    return k_.constant(u, static_cast<std::int64_t>(value), where);
-  };
+  const auto c = [&](std::uint64_t value) { return k_.constant(u, static_cast<std::int64_t>(value), where); };
   const auto bin = [&](BinaryOp op, ir::ExprId a, ir::ExprId b) { return k_.binary(op, a, b, where); };
   const auto argument = [&] { return convert(lower_int(call->getArg(0)), u, where); };
   // Each use of v builds its own copy (the model is a tree).
@@ -321,20 +315,18 @@ ir::ExprId Lowerer::bit_count(const clang::CallExpr* call, bool find_first_set, 
     };
     const ir::ExprId v3 = bin(BinaryOp::BitAnd, bin(BinaryOp::Add, v2(), bin(BinaryOp::Shr, v2(), c(4))),
                               c(0x0F0F0F0F0F0F0F0FULL));
-    return convert(bin(BinaryOp::Shr, bin(BinaryOp::Mul, v3, c(0x0101010101010101ULL)),
-                       c(wide ? 56 : 24)),
+    return convert(bin(BinaryOp::Shr, bin(BinaryOp::Mul, v3, c(0x0101010101010101ULL)), c(wide ? 56 : 24)),
                    ir::ScalarType::I32, where);
   };
   if (!find_first_set) return popcount(argument);
   // __ffs: x == 0 ? 0 : popc((x & -x) - 1) + 1.
   const auto below_lowest = [&] {
-    return bin(BinaryOp::Sub, bin(BinaryOp::BitAnd, argument(), bin(BinaryOp::Sub, c(0), argument())),
-               c(1));
+    return bin(BinaryOp::Sub, bin(BinaryOp::BitAnd, argument(), bin(BinaryOp::Sub, c(0), argument())), c(1));
   };
-  const ir::ExprId index = k_.binary(BinaryOp::Add, popcount(below_lowest),
-                                     k_.constant(ir::ScalarType::I32, 1, where), where);
-  return k_.select(bin(BinaryOp::Eq, argument(), c(0)), k_.constant(ir::ScalarType::I32, 0, where),
-                   index, where);
+  const ir::ExprId index =
+      k_.binary(BinaryOp::Add, popcount(below_lowest), k_.constant(ir::ScalarType::I32, 1, where), where);
+  return k_.select(bin(BinaryOp::Eq, argument(), c(0)), k_.constant(ir::ScalarType::I32, 0, where), index,
+                   where);
 }
 
 void Lowerer::hoist(const clang::Stmt* at, ir::StmtId statement) {

@@ -62,8 +62,7 @@ const clang::Expr* Lowerer::call_object(const clang::CallExpr* call) {
     if (llvm::isa_and_nonnull<clang::CXXMethodDecl>(op->getDirectCallee()) && op->getNumArgs() > 0)
       return op->getArg(0);
   }
-  if (const auto* member =
-          llvm::dyn_cast<clang::MemberExpr>(call->getCallee()->IgnoreParenImpCasts()))
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(call->getCallee()->IgnoreParenImpCasts()))
     return member->getBase();  // a static member called through an object
   return nullptr;
 }
@@ -95,8 +94,7 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
     const auto type = scalar_type(param->getType());
     const bool reference = param->getType()->isReferenceType();
     if (type && (!reference || param->getType().getNonReferenceType().isConstQualified())) {
-      const ir::LocalId local =
-          k_.add_local(param->getNameAsString(), *type, range(param->getSourceRange()));
+      const ir::LocalId local = k_.add_local(param->getNameAsString(), *type, range(param->getSourceRange()));
       body.push_back(k_.declare(local, convert(lower_int(arg), *type, where), where));
       bindings_[param] = Binding{Binding::Local, local};
     } else if (type) {
@@ -108,9 +106,8 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
                          callee->getNameAsString() + "' is bound to '" + text(arg) +
                          "', which the model cannot change through it");
       bindings_[param] = *binding;
-    } else if (const auto pointed = param->getType()->isPointerType()
-                                        ? pointed_local(arg)
-                                        : std::optional<ir::LocalId>()) {
+    } else if (const auto pointed =
+                   param->getType()->isPointerType() ? pointed_local(arg) : std::optional<ir::LocalId>()) {
       // f(&x) with f(int* p): p stands for x (writes through it reach x).
       const auto pointee = scalar_type(param->getType()->getPointeeType());
       if (!pointee || *pointee != k_.locals[*pointed].type)
@@ -123,11 +120,13 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
       object_vars_.erase(param);
       if (reference) {  // S& s: the caller's object itself, when the model tracks it
         const int object = object_of(arg);
-        if (object != kUnknownObject) object_vars_[param] = object;
-        else scan_work(arg);
+        if (object != kUnknownObject)
+          object_vars_[param] = object;
+        else
+          scan_work(arg);
       } else {  // S s: a copy
-        const int object = make_object(record, param->getNameAsString(),
-                                       range(param->getSourceRange()), body);
+        const int object =
+            make_object(record, param->getNameAsString(), range(param->getSourceRange()), body);
         object_vars_[param] = object;
         copy_object(object, arg, body);
       }
@@ -179,8 +178,7 @@ bool Lowerer::plain_layout(const clang::CXXRecordDecl* record) {
     if (field->isBitField()) return false;
   for (const clang::CXXBaseSpecifier& base : record->bases()) {
     const clang::CXXRecordDecl* parent = base.getType()->getAsCXXRecordDecl();
-    if (parent == nullptr || !parent->hasDefinition() || !plain_layout(parent->getDefinition()))
-      return false;
+    if (parent == nullptr || !parent->hasDefinition() || !plain_layout(parent->getDefinition())) return false;
   }
   return true;
 }
@@ -188,8 +186,8 @@ bool Lowerer::plain_layout(const clang::CXXRecordDecl* record) {
 /// A new object of `record` named `name`: its members' locals are declared in `out`, unassigned
 /// (reading one before it is written is undefined behaviour, as for any local; so is copying a
 /// partly assigned object, which C++ allows for trivially copyable types: the model is stricter).
-int Lowerer::make_object(const clang::CXXRecordDecl* record, const std::string& name,
-                         ir::SourceRange where, std::vector<ir::StmtId>& out) {
+int Lowerer::make_object(const clang::CXXRecordDecl* record, const std::string& name, ir::SourceRange where,
+                         std::vector<ir::StmtId>& out) {
   const int id = static_cast<int>(objects_.size());
   objects_.emplace_back();
   add_members(id, record, name, where, out);
@@ -219,8 +217,7 @@ int Lowerer::object_of(const clang::Expr* e) const {
   e = e->IgnoreParenImpCasts();
   if (const auto* temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
     return object_of(temp->getSubExpr());
-  if (llvm::isa<clang::CXXThisExpr>(e))
-    return this_stack_.empty() ? kUnknownObject : this_stack_.back();
+  if (llvm::isa<clang::CXXThisExpr>(e)) return this_stack_.empty() ? kUnknownObject : this_stack_.back();
   if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
       op != nullptr && op->getOpcode() == clang::UO_Deref &&
       llvm::isa<clang::CXXThisExpr>(op->getSubExpr()->IgnoreParenImpCasts()))
@@ -263,9 +260,8 @@ std::optional<ir::LocalId> Lowerer::field_local(const clang::MemberExpr* member)
 void Lowerer::forget(int object, const std::string& why, ir::SourceRange where,
                      std::vector<ir::StmtId>& out) {
   for (const auto& [field, local] : objects_[object].scalars)
-    out.push_back(k_.assign(local, k_.opaque(k_.locals[local].type,
-                                             k_.locals[local].name + " (" + why + ")", where),
-                            where));
+    out.push_back(k_.assign(
+        local, k_.opaque(k_.locals[local].type, k_.locals[local].name + " (" + why + ")", where), where));
   for (const auto& [field, inner] : objects_[object].records) forget(inner, why, where, out);
 }
 
@@ -338,8 +334,7 @@ void Lowerer::initialise(int object, const clang::Expr* init, std::vector<ir::St
   if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(init)) {
     const clang::CXXConstructorDecl* constructor = construct->getConstructor();
     if (construct->requiresZeroInitialization()) zero(object, where, out);
-    if (constructor->isCopyOrMoveConstructor() &&
-        (constructor->isTrivial() || constructor->isDefaulted())) {
+    if (constructor->isCopyOrMoveConstructor() && (constructor->isTrivial() || constructor->isDefaulted())) {
       copy_object(object, construct->getArg(0), out);
       return;
     }
@@ -380,8 +375,7 @@ void Lowerer::initialise_field(int object, const clang::FieldDecl* field, const 
   const auto scalar = objects_[object].scalars.find(field);
   if (scalar != objects_[object].scalars.end()) {
     const ir::LocalId local = scalar->second;
-    out.push_back(
-        k_.assign(local, value_into(init, k_.locals[local].type, out), range(init)));
+    out.push_back(k_.assign(local, value_into(init, k_.locals[local].type, out), range(init)));
     return;
   }
   const auto inner = objects_[object].records.find(field);

@@ -16,17 +16,35 @@ std::optional<ir::ScalarType> scalar_type(clang::QualType type) {
   if (builtin == nullptr) return std::nullopt;
   using Kind = clang::BuiltinType;
   switch (builtin->getKind()) {
-    case Kind::Bool: return ir::ScalarType::Bool;
-    case Kind::Char_S: case Kind::SChar: return ir::ScalarType::I8;
-    case Kind::Char_U: case Kind::UChar: case Kind::Char8: return ir::ScalarType::U8;
-    case Kind::Short: return ir::ScalarType::I16;
-    case Kind::UShort: case Kind::Char16: return ir::ScalarType::U16;
-    case Kind::Int: return ir::ScalarType::I32;
-    case Kind::UInt: case Kind::Char32: return ir::ScalarType::U32;
-    case Kind::Long: case Kind::LongLong: return ir::ScalarType::I64;
-    case Kind::ULong: case Kind::ULongLong: return ir::ScalarType::U64;
-    case Kind::Float: return ir::ScalarType::F32;
-    case Kind::Double: return ir::ScalarType::F64;
+    case Kind::Bool:
+      return ir::ScalarType::Bool;
+    case Kind::Char_S:
+    case Kind::SChar:
+      return ir::ScalarType::I8;
+    case Kind::Char_U:
+    case Kind::UChar:
+    case Kind::Char8:
+      return ir::ScalarType::U8;
+    case Kind::Short:
+      return ir::ScalarType::I16;
+    case Kind::UShort:
+    case Kind::Char16:
+      return ir::ScalarType::U16;
+    case Kind::Int:
+      return ir::ScalarType::I32;
+    case Kind::UInt:
+    case Kind::Char32:
+      return ir::ScalarType::U32;
+    case Kind::Long:
+    case Kind::LongLong:
+      return ir::ScalarType::I64;
+    case Kind::ULong:
+    case Kind::ULongLong:
+      return ir::ScalarType::U64;
+    case Kind::Float:
+      return ir::ScalarType::F32;
+    case Kind::Double:
+      return ir::ScalarType::F64;
     default:
       return std::nullopt;
   }
@@ -82,8 +100,7 @@ ir::ExprId Lowerer::assigned_value(const clang::BinaryOperator* op, ir::ExprId c
   ir::ExprId rhs = lower_int(op->getRHS());
   const ir::BinaryOp binary =
       binary_op(op, clang::BinaryOperator::getOpForCompoundAssignment(op->getOpcode()));
-  if (binary != ir::BinaryOp::Shl && binary != ir::BinaryOp::Shr)
-    rhs = convert(rhs, *result_type, where);
+  if (binary != ir::BinaryOp::Shl && binary != ir::BinaryOp::Shr) rhs = convert(rhs, *result_type, where);
   if (ir::is_floating(*lhs_type)) count_flops(1);
   return convert(k_.binary(binary, lhs, rhs, where), type, where);
 }
@@ -99,7 +116,7 @@ ir::ExprId Lowerer::incremented(const clang::UnaryOperator* op, ir::ExprId curre
   const ir::ScalarType computed = promoted(type);
   const ir::ExprId value = convert(current, computed, where);
   const ir::ExprId one = ir::is_floating(computed) ? k_.floating_constant(computed, 1.0, where)
-                                                    : k_.constant(computed, 1, where);
+                                                   : k_.constant(computed, 1, where);
   if (ir::is_floating(computed)) count_flops(1);
   const ir::BinaryOp binary = op->isIncrementOp() ? ir::BinaryOp::Add : ir::BinaryOp::Sub;
   return convert(k_.binary(binary, value, one, where), type, where);
@@ -120,16 +137,14 @@ ir::ExprId Lowerer::lower_int(const clang::Expr* e) {
   const ir::SourceRange where = range(e);
   if (const auto* paren = dyn_cast<clang::ParenExpr>(e)) return lower_int(paren->getSubExpr());
   if (const auto* full = dyn_cast<clang::FullExpr>(e)) return lower_int(full->getSubExpr());
-  if (const auto* temp = dyn_cast<clang::MaterializeTemporaryExpr>(e))
-    return lower_int(temp->getSubExpr());
+  if (const auto* temp = dyn_cast<clang::MaterializeTemporaryExpr>(e)) return lower_int(temp->getSubExpr());
   if (const auto* subst = dyn_cast<clang::SubstNonTypeTemplateParmExpr>(e))
     return lower_int(subst->getReplacement());
   if (const auto* arg = dyn_cast<clang::CXXDefaultArgExpr>(e)) return lower_int(arg->getExpr());
   if (const auto* init = dyn_cast<clang::CXXDefaultInitExpr>(e)) return lower_int(init->getExpr());
   if (const auto* literal = dyn_cast<clang::IntegerLiteral>(e))
-    return constant(
-        *type, llvm::APSInt(literal->getValue(), literal->getType()->isUnsignedIntegerType()),
-        where);
+    return constant(*type, llvm::APSInt(literal->getValue(), literal->getType()->isUnsignedIntegerType()),
+                    where);
   if (const auto* literal = dyn_cast<clang::CXXBoolLiteralExpr>(e))
     return k_.constant(*type, literal->getValue() ? 1 : 0, where);
   if (const auto* literal = dyn_cast<clang::CharacterLiteral>(e))
@@ -141,9 +156,8 @@ ir::ExprId Lowerer::lower_int(const clang::Expr* e) {
     value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
     return k_.floating_constant(*type, value.convertToDouble(), where);
   }
-  if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(e) ||
-      llvm::isa<clang::ImplicitValueInitExpr>(e) || llvm::isa<clang::CXXScalarValueInitExpr>(e) ||
-      llvm::isa<clang::TypeTraitExpr>(e)) {
+  if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(e) || llvm::isa<clang::ImplicitValueInitExpr>(e) ||
+      llvm::isa<clang::CXXScalarValueInitExpr>(e) || llvm::isa<clang::TypeTraitExpr>(e)) {
     return evaluated(e, *type);
   }
   if (const auto* cast = dyn_cast<clang::CastExpr>(e)) return lower_cast(cast, *type);
@@ -167,8 +181,7 @@ ir::ExprId Lowerer::lower_int(const clang::Expr* e) {
   }
   if (const auto* call = dyn_cast<clang::CallExpr>(e)) return lower_call(call, *type);
   if (llvm::isa<clang::ArraySubscriptExpr>(e)) {
-    if (const auto local = dereferenced_local(e))
-      return convert(k_.local(*local, where), *type, where);
+    if (const auto local = dereferenced_local(e)) return convert(k_.local(*local, where), *type, where);
     return opaque(e, *type);
   }
   if (!e->HasSideEffects(context_)) {
@@ -226,14 +239,12 @@ ir::ExprId Lowerer::lower_ref(const clang::DeclRefExpr* ref, ir::ScalarType type
   if (const auto* enumerator = llvm::dyn_cast<clang::EnumConstantDecl>(decl))
     return constant(type, enumerator->getInitVal(), where);
   const auto* var = llvm::dyn_cast<clang::VarDecl>(decl);
-  if (var == nullptr)
-    refuse(ref, "a reference to '" + decl->getNameAsString() + "' is not supported");
+  if (var == nullptr) refuse(ref, "a reference to '" + decl->getNameAsString() + "' is not supported");
   const auto found = bindings_.find(var);
   if (found != bindings_.end()) {
     if (found->second.kind == Binding::Memory) return opaque(ref, type);
-    const ir::ExprId value = found->second.kind == Binding::Local
-                                 ? k_.local(found->second.id, where)
-                                 : k_.param(found->second.id, where);
+    const ir::ExprId value = found->second.kind == Binding::Local ? k_.local(found->second.id, where)
+                                                                  : k_.param(found->second.id, where);
     return convert(value, type, where);
   }
   if (const BuiltinFunction* builtin = builtin_named(var->getName());  // warpSize
@@ -269,11 +280,10 @@ ir::ExprId Lowerer::lower_member(const clang::MemberExpr* member, ir::ScalarType
 /// PseudoObjectExpr whose syntactic form is an MSPropertyRefExpr. Any other property read is
 /// opaque.
 ir::ExprId Lowerer::lower_property(const clang::PseudoObjectExpr* e, ir::ScalarType type) {
-  const auto* property =
-      llvm::dyn_cast<clang::MSPropertyRefExpr>(e->getSyntacticForm()->IgnoreParens());
+  const auto* property = llvm::dyn_cast<clang::MSPropertyRefExpr>(e->getSyntacticForm()->IgnoreParens());
   if (property != nullptr) {
-    if (const auto builtin = launch_builtin(property->getBaseExpr(),
-                                            property->getPropertyDecl()->getNameAsString())) {
+    if (const auto builtin =
+            launch_builtin(property->getBaseExpr(), property->getPropertyDecl()->getNameAsString())) {
       const ir::SourceRange where = range(e);
       return convert(k_.builtin(*builtin, where), type, where);
     }
@@ -293,8 +303,7 @@ ir::ExprId Lowerer::lower_unary(const clang::UnaryOperator* op, ir::ScalarType t
     case clang::UO_LNot:
       return k_.unary(ir::UnaryOp::LogicalNot, lower_int(op->getSubExpr()), where);
     case clang::UO_Deref:
-      if (const auto local = dereferenced_local(op))
-        return convert(k_.local(*local, where), type, where);
+      if (const auto local = dereferenced_local(op)) return convert(k_.local(*local, where), type, where);
       return opaque(op, type);
     case clang::UO_PreInc:
     case clang::UO_PreDec:
@@ -360,12 +369,11 @@ ir::ExprId Lowerer::lower_binary(const clang::BinaryOperator* op, ir::ScalarType
     NoHoist no_hoist(*this, "the right operand of && or ||");
     const GuardScope guard(*this, op->getLHS(), op->getOpcode() == clang::BO_LAnd);
     const ir::ExprId rhs = lower_int(op->getRHS());
-    return k_.logical(op->getOpcode() == clang::BO_LAnd ? ir::LogicalOp::And : ir::LogicalOp::Or,
-                      lhs, rhs, where);
+    return k_.logical(op->getOpcode() == clang::BO_LAnd ? ir::LogicalOp::And : ir::LogicalOp::Or, lhs, rhs,
+                      where);
   }
   // Comparisons of pointers, pointer differences: values the model does not compute.
-  if (!scalar_type(op->getLHS()->getType()) || !scalar_type(op->getRHS()->getType()))
-    return opaque(op, type);
+  if (!scalar_type(op->getLHS()->getType()) || !scalar_type(op->getRHS()->getType())) return opaque(op, type);
   const ir::BinaryOp binary = binary_op(op, op->getOpcode());
   const ir::ExprId lhs = lower_int(op->getLHS());
   const ir::ExprId rhs = lower_int(op->getRHS());

@@ -12,7 +12,8 @@ namespace warpdiv::frontend::detail::lowering {
 namespace {
 
 // The launch built-ins' x, y and z.
-constexpr ir::Builtin kThreadIdx[] = {ir::Builtin::ThreadIdxX, ir::Builtin::ThreadIdxY, ir::Builtin::ThreadIdxZ};
+constexpr ir::Builtin kThreadIdx[] = {ir::Builtin::ThreadIdxX, ir::Builtin::ThreadIdxY,
+                                      ir::Builtin::ThreadIdxZ};
 constexpr ir::Builtin kBlockIdx[] = {ir::Builtin::BlockIdxX, ir::Builtin::BlockIdxY, ir::Builtin::BlockIdxZ};
 constexpr ir::Builtin kBlockDim[] = {ir::Builtin::BlockDimX, ir::Builtin::BlockDimY, ir::Builtin::BlockDimZ};
 constexpr ir::Builtin kGridDim[] = {ir::Builtin::GridDimX, ir::Builtin::GridDimY, ir::Builtin::GridDimZ};
@@ -45,12 +46,9 @@ bool Lowerer::is_group_type(clang::QualType type) const {
 }
 
 /// Template argument `index` of a class template specialisation, as an unsigned constant.
-std::optional<std::uint32_t> Lowerer::template_constant(const clang::CXXRecordDecl* record,
-                                                        unsigned index) {
-  const auto* specialisation =
-      llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(record);
-  if (specialisation == nullptr || specialisation->getTemplateArgs().size() <= index)
-    return std::nullopt;
+std::optional<std::uint32_t> Lowerer::template_constant(const clang::CXXRecordDecl* record, unsigned index) {
+  const auto* specialisation = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(record);
+  if (specialisation == nullptr || specialisation->getTemplateArgs().size() <= index) return std::nullopt;
   const clang::TemplateArgument& arg = specialisation->getTemplateArgs()[index];
   if (arg.getKind() != clang::TemplateArgument::Integral) return std::nullopt;
   return static_cast<std::uint32_t>(arg.getAsIntegral().getZExtValue());
@@ -103,8 +101,7 @@ Lowerer::Group Lowerer::group_of(const clang::Expr* e) const {
     return group_of(cleanups->getSubExpr());
   if (const auto* temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
     return group_of(temp->getSubExpr());
-  if (const auto* bind = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e))
-    return group_of(bind->getSubExpr());
+  if (const auto* bind = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e)) return group_of(bind->getSubExpr());
   if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e)) {
     if (construct->getNumArgs() == 1 && is_group_type(construct->getArg(0)->getType())) {
       Group copied = group_of(construct->getArg(0));  // a copy, or a tile<N, P> as tile<N>
@@ -157,8 +154,7 @@ Lowerer::Group Lowerer::called_group(const clang::CallExpr* call) const {
   const clang::FunctionDecl* callee = call->getDirectCallee();
   if (const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(callee))
     return group_of_type(clang::QualType(method->getParent()->getTypeForDecl(), 0));
-  if (call->getNumArgs() > 0 && is_group_type(call->getArg(0)->getType()))
-    return group_of(call->getArg(0));
+  if (call->getNumArgs() > 0 && is_group_type(call->getArg(0)->getType())) return group_of(call->getArg(0));
   return Group{};
 }
 
@@ -177,8 +173,9 @@ ir::StmtId Lowerer::lower_group_sync(const clang::CallExpr* call) {
     case Group::Block:
       return k_.barrier(where);
     case Group::Grid:
-      refuse(call, "a grid-wide sync is not supported: the model has no barrier across blocks "
-                   "(it needs a cooperative launch)");
+      refuse(call,
+             "a grid-wide sync is not supported: the model has no barrier across blocks "
+             "(it needs a cooperative launch)");
     case Group::Tile:
       if (group.size > 32)
         refuse(call, "the sync of a tile of " + std::to_string(group.size) +
@@ -188,8 +185,7 @@ ir::StmtId Lowerer::lower_group_sync(const clang::CallExpr* call) {
     case Group::Other:
       break;
   }
-  refuse(call, "'" + text(call) +
-                   "' is not supported: the model cannot tell which threads this group holds");
+  refuse(call, "'" + text(call) + "' is not supported: the model cannot tell which threads this group holds");
 }
 
 ir::ExprId Lowerer::builtin_as(ir::Builtin builtin, ir::ScalarType type, ir::SourceRange where) {
@@ -206,8 +202,8 @@ ir::ExprId Lowerer::linear_rank(const ir::Builtin* index, const ir::Builtin* dim
                                 ir::SourceRange where) {
   using ir::BinaryOp;
   const auto as = [&](ir::Builtin b) { return builtin_as(b, type, where); };
-  const ir::ExprId zy =
-      k_.binary(BinaryOp::Add, k_.binary(BinaryOp::Mul, as(index[2]), as(dim[1]), where), as(index[1]), where);
+  const ir::ExprId zy = k_.binary(BinaryOp::Add, k_.binary(BinaryOp::Mul, as(index[2]), as(dim[1]), where),
+                                  as(index[1]), where);
   return k_.binary(BinaryOp::Add, k_.binary(BinaryOp::Mul, zy, as(dim[0]), where), as(index[0]), where);
 }
 
@@ -224,14 +220,18 @@ ir::ExprId Lowerer::block_rank(ir::SourceRange where) {
 }
 
 /// The block's threads (unsigned int).
-ir::ExprId Lowerer::block_size(ir::SourceRange where) { return volume(kBlockDim, ir::ScalarType::U32, where); }
+ir::ExprId Lowerer::block_size(ir::SourceRange where) {
+  return volume(kBlockDim, ir::ScalarType::U32, where);
+}
 
 /// The rank of the calling thread's block in the grid, and the grid's blocks, in unsigned long
 /// long.
 ir::ExprId Lowerer::grid_block_rank(ir::SourceRange where) {
   return linear_rank(kBlockIdx, kGridDim, ir::ScalarType::U64, where);
 }
-ir::ExprId Lowerer::grid_blocks(ir::SourceRange where) { return volume(kGridDim, ir::ScalarType::U64, where); }
+ir::ExprId Lowerer::grid_blocks(ir::SourceRange where) {
+  return volume(kGridDim, ir::ScalarType::U64, where);
+}
 
 /// A tile's query: thread_rank is the block rank's low bits, meta_group_rank the parent's
 /// rank / size; kNone for what the model does not compute. Builds only what it returns.
@@ -244,17 +244,15 @@ ir::ExprId Lowerer::tile_query(const Group& tile, GroupName query, ir::SourceRan
   if (query == GroupName::ThreadRank) return low_bits(tile.size);
   if (query == GroupName::Size) return n;
   if (query == GroupName::MetaGroupRank) {
-    const ir::ExprId parent_rank =
-        tile.parent_size == 0 ? block_rank(where) : low_bits(tile.parent_size);
+    const ir::ExprId parent_rank = tile.parent_size == 0 ? block_rank(where) : low_bits(tile.parent_size);
     return k_.binary(BinaryOp::Div, parent_rank, n, where);
   }
   if (query == GroupName::MetaGroupSize) {  // (parent size + size - 1) / size
     const ir::ExprId parent_size =
         tile.parent_size == 0 ? block_size(where) : u32_constant(tile.parent_size, where);
-    return k_.binary(
-        BinaryOp::Div,
-        k_.binary(BinaryOp::Add, parent_size, u32_constant(tile.size - 1, where), where), n,
-        where);
+    return k_.binary(BinaryOp::Div,
+                     k_.binary(BinaryOp::Add, parent_size, u32_constant(tile.size - 1, where), where), n,
+                     where);
   }
   return ir::kNone;
 }
@@ -264,9 +262,8 @@ ir::ExprId Lowerer::grid_query(GroupName query, ir::SourceRange where) {
   using ir::BinaryOp;
   const auto block_threads = [&] { return convert(block_size(where), ir::ScalarType::U64, where); };
   if (query == GroupName::ThreadRank)
-    return k_.binary(
-        BinaryOp::Add, k_.binary(BinaryOp::Mul, grid_block_rank(where), block_threads(), where),
-        convert(block_rank(where), ir::ScalarType::U64, where), where);
+    return k_.binary(BinaryOp::Add, k_.binary(BinaryOp::Mul, grid_block_rank(where), block_threads(), where),
+                     convert(block_rank(where), ir::ScalarType::U64, where), where);
   if (query == GroupName::Size) return k_.binary(BinaryOp::Mul, grid_blocks(where), block_threads(), where);
   if (query == GroupName::BlockRank) return grid_block_rank(where);
   if (query == GroupName::NumBlocks) return grid_blocks(where);

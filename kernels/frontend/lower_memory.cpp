@@ -26,7 +26,8 @@ bool Lowerer::local_array_initialised(const clang::VarDecl* var, const clang::St
   const auto element = scalar_type(array->getElementType());
   const auto* list = llvm::dyn_cast<clang::InitListExpr>(var->getInit()->IgnoreParens());
   const std::uint64_t n = array->getSize().getZExtValue();
-  if (!element || *element == ir::ScalarType::Bool || list == nullptr || n > 1024 || list->getNumInits() > n) {
+  if (!element || *element == ir::ScalarType::Bool || list == nullptr || n > 1024 ||
+      list->getNumInits() > n) {
     scan_work(var->getInit());
     ir::MemoryAccess a;
     a.kind = ir::AccessKind::Store;
@@ -47,8 +48,9 @@ bool Lowerer::local_array_initialised(const clang::VarDecl* var, const clang::St
     a.width = width;
     a.text = var->getNameAsString() + "[" + std::to_string(i) + "]";
     a.range = where;
-    a.value = i < list->getNumInits() ? convert(lower_int(list->getInit(static_cast<unsigned>(i))), *element, where)
-                                      : k_.constant(*element, 0, where);
+    a.value = i < list->getNumInits()
+                  ? convert(lower_int(list->getInit(static_cast<unsigned>(i))), *element, where)
+                  : k_.constant(*element, 0, where);
     a.offset = offset_expr(Offset{ir::kNone, static_cast<std::int64_t>(i * width)}, where);
     a.guard = guard_expr(guards_, where);
     pending_->accesses.push_back(a);
@@ -83,10 +85,10 @@ std::int64_t Lowerer::size_of(clang::QualType type, const clang::Expr* at) const
 }
 
 /// index * size in bytes, index an integer expression of the source.
-Lowerer::Offset Lowerer::scaled(const clang::Expr* index, std::int64_t size, bool negate, ir::SourceRange where) {
+Lowerer::Offset Lowerer::scaled(const clang::Expr* index, std::int64_t size, bool negate,
+                                ir::SourceRange where) {
   if (!scalar_type(index->getType())) throw Unplaced{"the index is not an integer"};
-  if (index->HasSideEffects(context_))
-    throw Unplaced{"the index '" + text(index) + "' has side effects"};
+  if (index->HasSideEffects(context_)) throw Unplaced{"the index '" + text(index) + "' has side effects"};
   clang::Expr::EvalResult constant;
   if (index->EvaluateAsInt(constant, context_)) {
     const llvm::APSInt v = constant.Val.getInt();
@@ -120,9 +122,9 @@ std::int32_t Lowerer::variable_base(const clang::VarDecl* var) {
     base.space = ir::AddressSpace::Local;
   }
   const clang::QualType type = var->getType();
-  base.bytes = type->isIncompleteType() ? 0
-                                        : static_cast<std::uint64_t>(
-                                              context_.getTypeSizeInChars(type).getQuantity());
+  base.bytes = type->isIncompleteType()
+                   ? 0
+                   : static_cast<std::uint64_t>(context_.getTypeSizeInChars(type).getQuantity());
   base.alignment = static_cast<std::uint32_t>(context_.getDeclAlign(var).getQuantity());
   base.declared = range(var->getSourceRange());
   const std::int32_t id = k_.add_base(base);
@@ -161,8 +163,7 @@ Lowerer::Address Lowerer::address_of(const clang::Expr* e) {
     const clang::ValueDecl* decl = member->getMemberDecl();
     const auto* field = llvm::dyn_cast<clang::FieldDecl>(decl);
     if (field != nullptr && field->isBitField()) throw Unplaced{"a bit-field"};
-    if (field == nullptr && !llvm::isa<clang::IndirectFieldDecl>(decl))
-      throw Unplaced{"a static member"};
+    if (field == nullptr && !llvm::isa<clang::IndirectFieldDecl>(decl)) throw Unplaced{"a static member"};
     const clang::Expr* object = member->getBase();
     if (llvm::isa<clang::CXXThisExpr>(object->IgnoreParenImpCasts()))
       throw Unplaced{"a member of an object the model does not place ('this')"};
@@ -196,8 +197,7 @@ Lowerer::Address Lowerer::address_of(const clang::Expr* e) {
 
 std::int64_t Lowerer::base_class_offset(const clang::CastExpr* cast) const {
   std::int64_t offset = 0;
-  const clang::CXXRecordDecl* derived =
-      cast->getSubExpr()->getType()->getAsCXXRecordDecl();
+  const clang::CXXRecordDecl* derived = cast->getSubExpr()->getType()->getAsCXXRecordDecl();
   for (const clang::CXXBaseSpecifier* base : cast->path()) {
     if (base->isVirtual()) throw Unplaced{"a virtual base class"};
     const clang::CXXRecordDecl* parent = base->getType()->getAsCXXRecordDecl();
@@ -214,8 +214,7 @@ bool Lowerer::is_memory(const clang::Expr* e) {
   e = e->IgnoreParens();
   if (!e->isGLValue() || dereferenced_local(e)) return false;
   if (llvm::isa<clang::ArraySubscriptExpr>(e)) return true;
-  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e))
-    return op->getOpcode() == clang::UO_Deref;
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e)) return op->getOpcode() == clang::UO_Deref;
   if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
     if (field_local(member)) return false;
     const clang::Expr* base = strip(member->getBase());
@@ -253,8 +252,8 @@ ir::AddressSpace Lowerer::guessed_space(const clang::Expr* e) const {
 /// `again`: the address was lowered before (the load of `a[i] += v`): loads inside it are
 /// not recorded a second time.
 /// `part`: only this member of the object (a copy moved member by member).
-bool Lowerer::record_access(ir::AccessKind kind, const clang::Expr* e, bool pointer,
-                            bool again, const Part* part) {
+bool Lowerer::record_access(ir::AccessKind kind, const clang::Expr* e, bool pointer, bool again,
+                            const Part* part) {
   if (pending_ == nullptr || quiet_ > 0) return false;
   const clang::QualType type = pointer ? e->getType()->getPointeeType() : e->getType();
   ir::MemoryAccess access;
@@ -289,7 +288,8 @@ bool Lowerer::record_access(ir::AccessKind kind, const clang::Expr* e, bool poin
   } catch (const InvalidInput& why) {
     rollback(exprs, pending);
     access = unplaced(access, std::string("its address is not an integer expression the model "
-                                          "follows: ") + why.what());
+                                          "follows: ") +
+                                  why.what());
     pending_->accesses.push_back(access);
     return false;
   }
@@ -347,8 +347,7 @@ bool Lowerer::members_of(clang::QualType type, std::int64_t offset, const std::s
     return true;
   }
   const auto* record = type->getAsCXXRecordDecl();
-  if (record == nullptr || !record->hasDefinition() || record->isUnion() ||
-      record->getNumVBases() > 0)
+  if (record == nullptr || !record->hasDefinition() || record->isUnion() || record->getNumVBases() > 0)
     return false;
   record = record->getDefinition();
   const clang::ASTRecordLayout& layout = context_.getASTRecordLayout(record);
@@ -361,8 +360,7 @@ bool Lowerer::members_of(clang::QualType type, std::int64_t offset, const std::s
   for (const clang::FieldDecl* field : record->fields()) {
     if (field->isBitField()) return false;
     const auto at = static_cast<std::int64_t>(layout.getFieldOffset(field->getFieldIndex()) / 8);
-    if (!members_of(field->getType(), offset + at, path + "." + field->getNameAsString(), out))
-      return false;
+    if (!members_of(field->getType(), offset + at, path + "." + field->getNameAsString(), out)) return false;
   }
   return true;
 }
@@ -372,8 +370,7 @@ ir::MemoryAccess Lowerer::unplaced(ir::MemoryAccess access, const std::string& r
   access.offset = ir::kNone;
   access.guard = ir::kNone;
   access.reason = reason;
-  if (access.width != 1 && access.width != 2 && access.width != 4 && access.width != 8 &&
-      access.width != 16)
+  if (access.width != 1 && access.width != 2 && access.width != 4 && access.width != 8 && access.width != 16)
     access.width = 1;  // an object moved in several accesses: its width says nothing
   return access;
 }
@@ -431,11 +428,11 @@ std::uint32_t Lowerer::float_operations(const clang::Stmt* s) {
                             op->getOpcode() == clang::BO_Mul || op->getOpcode() == clang::BO_Div ||
                             op->getOpcode() == clang::BO_AddAssign ||
                             op->getOpcode() == clang::BO_SubAssign ||
-                            op->getOpcode() == clang::BO_MulAssign ||
-                            op->getOpcode() == clang::BO_DivAssign;
-    const clang::QualType type = llvm::isa<clang::CompoundAssignOperator>(op)
-                                     ? llvm::cast<clang::CompoundAssignOperator>(op)->getComputationResultType()
-                                     : op->getType();
+                            op->getOpcode() == clang::BO_MulAssign || op->getOpcode() == clang::BO_DivAssign;
+    const clang::QualType type =
+        llvm::isa<clang::CompoundAssignOperator>(op)
+            ? llvm::cast<clang::CompoundAssignOperator>(op)->getComputationResultType()
+            : op->getType();
     return arithmetic && type->isRealFloatingType() ? 1 : 0;
   }
   if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s))
@@ -476,14 +473,14 @@ ir::StmtId Lowerer::attach(Pending& p, ir::StmtId id, const clang::Stmt* s) {
   if (p.accesses.empty() && p.flops.empty()) return id;
   const auto carries = [&](ir::StmtId at) {
     const ir::StmtKind kind = k_.stmts[at].kind;
-    return kind == ir::StmtKind::Declare || kind == ir::StmtKind::Assign ||
-           kind == ir::StmtKind::Work || kind == ir::StmtKind::Return;
+    return kind == ir::StmtKind::Declare || kind == ir::StmtKind::Assign || kind == ir::StmtKind::Work ||
+           kind == ir::StmtKind::Return;
   };
   // A condition's loads and floating-point operations run at each evaluation of it: the
   // statement carries them (an if's loads were carried link by link in lower_if).
-  const bool condition = id != ir::kNone && (k_.stmts[id].kind == ir::StmtKind::If ||
-                                             k_.stmts[id].kind == ir::StmtKind::Loop ||
-                                             k_.stmts[id].kind == ir::StmtKind::Switch);
+  const bool condition =
+      id != ir::kNone && (k_.stmts[id].kind == ir::StmtKind::If || k_.stmts[id].kind == ir::StmtKind::Loop ||
+                          k_.stmts[id].kind == ir::StmtKind::Switch);
   ir::StmtId target = id;
   if (!condition && (id == ir::kNone || !carries(id))) target = k_.work(text(s), range(s));
   if (!condition || k_.stmts[id].kind != ir::StmtKind::If) carry_accesses(p, target);
@@ -562,7 +559,8 @@ void Lowerer::atomic_operand(const clang::CallExpr* call, const clang::FunctionD
 /// `e`, already scanned as work, lowered once more as a value of `type` without recording its
 /// loads or flops again and without calls (they would run twice); nullopt, and nothing added
 /// to the model, where the model does not hold it.
-std::optional<ir::ExprId> Lowerer::lowered_again(const clang::Expr* e, ir::ScalarType type, const char* what) {
+std::optional<ir::ExprId> Lowerer::lowered_again(const clang::Expr* e, ir::ScalarType type,
+                                                 const char* what) {
   if (calls_code(e)) return std::nullopt;
   const std::size_t exprs = k_.exprs.size();
   const std::size_t loads = pending_->loads.size();
@@ -591,7 +589,8 @@ void Lowerer::updated_value(const clang::Expr* op, std::size_t store) {
       pending_->accesses[store - 1].kind != ir::AccessKind::Load ||
       pending_->accesses[store].width != static_cast<std::uint32_t>(ir::bit_width(*type) / 8))
     return;
-  if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(op); b != nullptr && calls_code(b->getRHS())) return;
+  if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(op); b != nullptr && calls_code(b->getRHS()))
+    return;
   const std::size_t exprs = k_.exprs.size();
   const std::size_t loads = pending_->loads.size();
   try {
@@ -599,10 +598,13 @@ void Lowerer::updated_value(const clang::Expr* op, std::size_t store) {
     NoHoist no_hoist(*this, "a stored value");
     const ir::ExprId old = k_.opaque(*type, describe(target), range(target));
     link_load(old, store - 1, target->getType());
-    if (pending_->loads.size() == loads) throw InvalidInput(Diag::unsupported_construct, "the element is not loaded whole");
+    if (pending_->loads.size() == loads)
+      throw InvalidInput(Diag::unsupported_construct, "the element is not loaded whole");
     ir::ExprId value = ir::kNone;
-    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(op)) value = assigned_value(b, old, *type);
-    else value = incremented(llvm::cast<clang::UnaryOperator>(op), old, *type);
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(op))
+      value = assigned_value(b, old, *type);
+    else
+      value = incremented(llvm::cast<clang::UnaryOperator>(op), old, *type);
     pending_->accesses[store].value = value;
     return;
   } catch (const InvalidInput&) {

@@ -25,14 +25,20 @@ Lowerer::Address Lowerer::pointer_value(const clang::Expr* e) {
   const ir::SourceRange where = range(e);
   if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(e)) {
     switch (cast->getCastKind()) {
-      case clang::CK_ArrayToPointerDecay: return address_of(cast->getSubExpr());
+      case clang::CK_ArrayToPointerDecay:
+        return address_of(cast->getSubExpr());
       case clang::CK_NoOp:
       case clang::CK_BitCast:
-      case clang::CK_AddressSpaceConversion: return pointer_value(cast->getSubExpr());
-      case clang::CK_LValueToRValue: return variable_value(cast->getSubExpr()->IgnoreParens());
-      case clang::CK_NullToPointer: throw Unplaced{"a null pointer"};
-      case clang::CK_IntegralToPointer: throw Unplaced{"a pointer made from an integer"};
-      default: break;
+      case clang::CK_AddressSpaceConversion:
+        return pointer_value(cast->getSubExpr());
+      case clang::CK_LValueToRValue:
+        return variable_value(cast->getSubExpr()->IgnoreParens());
+      case clang::CK_NullToPointer:
+        throw Unplaced{"a null pointer"};
+      case clang::CK_IntegralToPointer:
+        throw Unplaced{"a pointer made from an integer"};
+      default:
+        break;
     }
     if (llvm::isa<clang::ExplicitCastExpr>(cast) && cast->getSubExpr()->getType()->isPointerType())
       return pointer_value(cast->getSubExpr());
@@ -136,8 +142,7 @@ void Lowerer::scan_pointer_writes(const clang::FunctionDecl* function) {
         target = pointer_variable(op->getLHS());
         const auto kind = op->getOpcode();
         followed = statement && target != nullptr &&
-                   (kind == clang::BO_Assign || kind == clang::BO_AddAssign ||
-                    kind == clang::BO_SubAssign);
+                   (kind == clang::BO_Assign || kind == clang::BO_AddAssign || kind == clang::BO_SubAssign);
       } else if (const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(bare)) {
         if (unary->isIncrementDecrementOp()) {
           target = pointer_variable(unary->getSubExpr());
@@ -164,8 +169,8 @@ void Lowerer::scan_pointer_writes(const clang::FunctionDecl* function) {
       if (const auto* loop = llvm::dyn_cast<clang::ForStmt>(s))
         child_statement = child == loop->getInc() || child == loop->getBody() || child == loop->getInit();
       if (const auto* branch = llvm::dyn_cast<clang::IfStmt>(s))
-        child_statement = child == branch->getThen() || child == branch->getElse() ||
-                          child == branch->getInit();
+        child_statement =
+            child == branch->getThen() || child == branch->getElse() || child == branch->getInit();
       if (const auto* loop = llvm::dyn_cast<clang::WhileStmt>(s)) child_statement = child == loop->getBody();
       if (const auto* loop = llvm::dyn_cast<clang::DoStmt>(s)) child_statement = child == loop->getBody();
       if (const auto* sw = llvm::dyn_cast<clang::SwitchStmt>(s)) child_statement = child == sw->getBody();
@@ -209,8 +214,7 @@ void Lowerer::bind_parameter_pointer(std::int32_t index, const clang::ParmVarDec
 
 /// Whether the model follows the pointer variable (the function declaring it is scanned first).
 bool Lowerer::followed_pointer(const clang::VarDecl* var) {
-  const auto* function =
-      llvm::dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
+  const auto* function = llvm::dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
   scan_pointer_writes(function);
   return unfollowed_pointers_.count(var) == 0;
 }
@@ -225,12 +229,13 @@ void Lowerer::join_pointers(PointerState& into, const PointerState& other, const
     }
     PointerBinding& a = found->second;
     if (!a.lost.empty() || b.base == ir::kNone || a.base == b.base) continue;
-    if (!b.lost.empty()) a.lost = b.lost;
-    else if (a.base == ir::kNone) a.base = b.base;
+    if (!b.lost.empty())
+      a.lost = b.lost;
+    else if (a.base == ir::kNone)
+      a.base = b.base;
     else
-      a.lost = "the pointer '" + var->getNameAsString() + "' points into '" +
-               k_.bases[a.base].name + "' on one path and into '" + k_.bases[b.base].name +
-               "' on another, which meet " + where;
+      a.lost = "the pointer '" + var->getNameAsString() + "' points into '" + k_.bases[a.base].name +
+               "' on one path and into '" + k_.bases[b.base].name + "' on another, which meet " + where;
   }
 }
 
@@ -310,8 +315,7 @@ void Lowerer::enter_region(std::initializer_list<const clang::Stmt*> parts, cons
       if (found == pointers_.end()) continue;
       const PointerBinding before = found->second;
       PointerBinding given = pointer_root(value);
-      if (!given.lost.empty())
-        given.lost = lost_value(var, text(value), given.lost);
+      if (!given.lost.empty()) given.lost = lost_value(var, text(value), given.lost);
       PointerState into{{var, before}};
       join_pointers(into, PointerState{{var, given}}, where);
       const PointerBinding& after = into.at(var);
@@ -339,8 +343,7 @@ std::optional<Lowerer::Address> Lowerer::try_pointer_value(const clang::Expr* e,
   return std::nullopt;
 }
 
-std::string Lowerer::lost_value(const clang::VarDecl* var, const std::string& value,
-                                const std::string& why) {
+std::string Lowerer::lost_value(const clang::VarDecl* var, const std::string& value, const std::string& why) {
   return "the pointer '" + var->getNameAsString() + "' is set to '" + value + "': " + why;
 }
 
@@ -353,8 +356,7 @@ bool Lowerer::bind_pointer(const clang::VarDecl* var, const clang::Expr* init, i
   if (!followed_pointer(var)) return false;
   const ir::LocalId local = k_.add_local(var->getNameAsString(), ir::ScalarType::I64, where);
   std::string why;
-  const std::optional<Address> a =
-      init != nullptr ? try_pointer_value(init, why) : std::optional<Address>();
+  const std::optional<Address> a = init != nullptr ? try_pointer_value(init, why) : std::optional<Address>();
   out.push_back(k_.declare(local, a ? offset_expr(a->offset, where) : ir::kNone, where));
   pointers_[var] = PointerBinding{a ? a->base : ir::kNone, local,
                                   a || init == nullptr ? "" : lost_value(var, text(init), why)};
@@ -398,21 +400,21 @@ std::optional<ir::StmtId> Lowerer::pointer_update(const clang::Expr* e) {
     }
     bound.lost = lost_value(var, text(assigned), why);
   } else if (bound.lost.empty() && bound.base == ir::kNone) {
-    bound.lost = "the pointer '" + var->getNameAsString() + "' is moved by '" + text(e) +
-                 "' before it has a value";
+    bound.lost =
+        "the pointer '" + var->getNameAsString() + "' is moved by '" + text(e) + "' before it has a value";
   } else if (bound.lost.empty()) {
     const std::size_t exprs = k_.exprs.size();
     const std::size_t pending = pending_ != nullptr ? pending_->accesses.size() : 0;
     try {
       const std::int64_t size = size_of(var->getType()->getPointeeType(), e);
-      const Offset change = amount != nullptr ? scaled(amount, size, negate, where)
-                                              : Offset{ir::kNone, step * size};
+      const Offset change =
+          amount != nullptr ? scaled(amount, size, negate, where) : Offset{ir::kNone, step * size};
       const Offset now = add(Offset{k_.local(bound.offset, where), 0}, change, where);
       return k_.assign(bound.offset, offset_expr(now, where), where);
     } catch (const Unplaced& unplaced) {
       rollback(exprs, pending);
-      bound.lost = "the pointer '" + var->getNameAsString() + "' is moved by '" + text(e) +
-                   "': " + unplaced.reason;
+      bound.lost =
+          "the pointer '" + var->getNameAsString() + "' is moved by '" + text(e) + "': " + unplaced.reason;
     }
   }
   scan_work(e);

@@ -27,8 +27,7 @@ ir::StmtId Lowerer::lower_stmt(const clang::Stmt* s) {
   hoisted_ = outer;
   deferred_ = outer_deferred;
   const bool returns = llvm::isa<clang::ReturnStmt>(s);
-  if (!deferred.updates.empty() && !llvm::isa<clang::Expr>(s) && !llvm::isa<clang::DeclStmt>(s) &&
-      !returns)
+  if (!deferred.updates.empty() && !llvm::isa<clang::Expr>(s) && !llvm::isa<clang::DeclStmt>(s) && !returns)
     refuse(deferred.first, "'" + text(deferred.first) +
                                "' changes a local inside a condition: not supported (write it "
                                "as its own statement)");
@@ -139,8 +138,7 @@ ir::StmtId Lowerer::lower_decl_stmt(const clang::DeclStmt* s) {
       }
     }
     if (is_group_type(var->getType())) {  // cg::thread_block b = cg::this_thread_block(); ...
-      groups_[var] = var->getInit() != nullptr ? group_of(var->getInit())
-                                               : group_of_type(var->getType());
+      groups_[var] = var->getInit() != nullptr ? group_of(var->getInit()) : group_of_type(var->getType());
       continue;
     }
     const auto type = scalar_type(var->getType());
@@ -148,8 +146,7 @@ ir::StmtId Lowerer::lower_decl_stmt(const clang::DeclStmt* s) {
       const clang::Expr* init = var->getInit();
       if (type && var->getType().getNonReferenceType().isConstQualified() &&
           !bound_local(init)) {  // const int& r = a + b: a copy of the value
-        const ir::LocalId local =
-            k_.add_local(var->getNameAsString(), *type, range(var->getSourceRange()));
+        const ir::LocalId local = k_.add_local(var->getNameAsString(), *type, range(var->getSourceRange()));
         bindings_[var] = Binding{Binding::Local, local};
         declared.push_back(k_.declare(local, lower_int(init), range(var->getSourceRange())));
         continue;
@@ -175,14 +172,12 @@ ir::StmtId Lowerer::lower_decl_stmt(const clang::DeclStmt* s) {
       continue;
     }
     if (type) {
-      const ir::LocalId local =
-          k_.add_local(var->getNameAsString(), *type, range(var->getSourceRange()));
+      const ir::LocalId local = k_.add_local(var->getNameAsString(), *type, range(var->getSourceRange()));
       ir::ExprId value = ir::kNone;
       if (const clang::Expr* init = var->getInit()) {
         if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(init->IgnoreParens()))
           init = list->getNumInits() == 1 ? list->getInit(0) : nullptr;
-        value = init != nullptr ? lower_int(init)
-                                : k_.constant(*type, 0, range(var->getSourceRange()));
+        value = init != nullptr ? lower_int(init) : k_.constant(*type, 0, range(var->getSourceRange()));
       }
       bindings_[var] = Binding{Binding::Local, local};
       declared.push_back(k_.declare(local, value, range(var->getSourceRange())));
@@ -214,7 +209,7 @@ ir::StmtId Lowerer::lower_if(const clang::IfStmt* s) {
   // (Clang's IfStmt::getEndLoc walks the rest of the chain: quadratic over the links).
   struct Link {
     const clang::IfStmt* s;
-    std::vector<ir::StmtId> before;   // the link's init statement
+    std::vector<ir::StmtId> before;  // the link's init statement
     ir::ExprId condition = ir::kNone;
     ir::StmtId then_stmt = ir::kNone;
     std::vector<ir::StmtId> hoisted;  // calls in an else-if's condition (as lower_stmt hoists)
@@ -286,12 +281,10 @@ ir::StmtId Lowerer::lower_if(const clang::IfStmt* s) {
 }
 
 ir::StmtId Lowerer::lower_for(const clang::ForStmt* s) {
-  if (s->getConditionVariable() != nullptr)
-    refuse(s, "a declaration in a for condition is not supported");
+  if (s->getConditionVariable() != nullptr) refuse(s, "a declaration in a for condition is not supported");
   const ir::StmtId init = s->getInit() != nullptr ? lower_stmt(s->getInit()) : ir::kNone;
   const PointerRegion region(*this, {s->getCond(), s->getInc(), s->getBody()}, region_text("for loop", s));
-  const ir::ExprId condition =
-      s->getCond() != nullptr ? lower_loop_condition(s->getCond()) : ir::kNone;
+  const ir::ExprId condition = s->getCond() != nullptr ? lower_loop_condition(s->getCond()) : ir::kNone;
   ir::StmtId step = ir::kNone;
   if (s->getInc() != nullptr) step = lower_stmt(s->getInc());  // a statement: calls may run first
   const ir::StmtId body = lower_required(s->getBody());
@@ -338,8 +331,7 @@ ir::StmtId Lowerer::lower_switch(const clang::SwitchStmt* s) {
         if (c->caseStmtIsGNURange()) refuse(c, "a case range (a ... b) is not supported");
         const llvm::APSInt value = c->getLHS()->EvaluateKnownConstInt(context_);
         const auto bits = static_cast<std::uint64_t>(
-            value.isSigned() ? value.getSExtValue()
-                             : static_cast<std::int64_t>(value.getZExtValue()));
+            value.isSigned() ? value.getSExtValue() : static_cast<std::int64_t>(value.getZExtValue()));
         cases.push_back(ir::SwitchCase{ir::normalise(type, bits), index});
       } else {
         default_child = index;
@@ -381,15 +373,13 @@ ir::StmtId Lowerer::lower_expr_stmt(const clang::Expr* e) {
     if (op->isAssignmentOp()) {
       if (const auto local = bound_local(op->getLHS())) {
         // x = y = e: y's assignment first, then x from y.
-        const auto* inner =
-            llvm::dyn_cast<clang::BinaryOperator>(op->getRHS()->IgnoreParenImpCasts());
-        if (op->getOpcode() == clang::BO_Assign && inner != nullptr &&
-            inner->isAssignmentOp() && bound_local(inner->getLHS())) {
+        const auto* inner = llvm::dyn_cast<clang::BinaryOperator>(op->getRHS()->IgnoreParenImpCasts());
+        if (op->getOpcode() == clang::BO_Assign && inner != nullptr && inner->isAssignmentOp() &&
+            bound_local(inner->getLHS())) {
           const ir::StmtId first = lower_expr_stmt(inner);
           const ir::LocalId source = *bound_local(inner->getLHS());
           const ir::SourceRange where = range(e);
-          const ir::ExprId value =
-              convert(k_.local(source, where), k_.locals[*local].type, where);
+          const ir::ExprId value = convert(k_.local(source, where), k_.locals[*local].type, where);
           return k_.block({first, k_.assign(*local, value, where)}, where);
         }
         return k_.assign(*local, assigned_value(op, *local), range(e));

@@ -21,8 +21,7 @@ std::string Lowerer::memory_space(const clang::Expr* e) const {
       base = strip(op->getSubExpr());
     } else if (const auto* arith = llvm::dyn_cast<clang::BinaryOperator>(base);
                arith != nullptr && arith->getType()->isPointerType()) {
-      base =
-          strip(arith->getLHS()->getType()->isPointerType() ? arith->getLHS() : arith->getRHS());
+      base = strip(arith->getLHS()->getType()->isPointerType() ? arith->getLHS() : arith->getRHS());
     } else {
       break;
     }
@@ -71,17 +70,16 @@ std::string Lowerer::describe(const clang::Expr* e) const {
     }
   } else if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(bare)) {
     const clang::QualType operand = op->getLHS()->IgnoreParenImpCasts()->getType();
-    what = operand->isRealFloatingType() ||
-                   op->getRHS()->IgnoreParenImpCasts()->getType()->isRealFloatingType()
-               ? "floating point"
-           : operand->isPointerType() ? "pointer"
-                                      : "unmodelled value";
+    what =
+        operand->isRealFloatingType() || op->getRHS()->IgnoreParenImpCasts()->getType()->isRealFloatingType()
+            ? "floating point"
+        : operand->isPointerType() ? "pointer"
+                                   : "unmodelled value";
   } else if (bare->getType()->isRealFloatingType()) {
     what = "floating point";
   } else if (bare->getType()->isPointerType()) {
     what = "pointer";
-  } else if (const clang::VarDecl* var = named_variable(bare);
-             var != nullptr && var->hasGlobalStorage()) {
+  } else if (const clang::VarDecl* var = named_variable(bare); var != nullptr && var->hasGlobalStorage()) {
     what = memory_space(bare);
   } else {
     what = "unmodelled value";
@@ -117,7 +115,8 @@ ir::ExprId Lowerer::opaque(const clang::Expr* e, ir::ScalarType type, const clan
 /// Also an atomic's value (the element before it) where the model has its operation.
 void Lowerer::link_load(ir::ExprId id, std::size_t index, clang::QualType type) {
   const ir::MemoryAccess& a = pending_->accesses[index];
-  const bool atomic = a.kind == ir::AccessKind::Atomic && a.atomic != ir::AtomicOp::Other && a.value != ir::kNone;
+  const bool atomic =
+      a.kind == ir::AccessKind::Atomic && a.atomic != ir::AtomicOp::Other && a.value != ir::kNone;
   if ((a.kind == ir::AccessKind::Load || atomic) && scalar_type(type) == k_.exprs[id].type &&
       a.width == static_cast<std::uint32_t>(std::max(1, ir::bit_width(k_.exprs[id].type) / 8)))
     pending_->loads.emplace_back(id, index);
@@ -141,9 +140,9 @@ void Lowerer::scan_work(const clang::Stmt* s) {
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(s)) {
     const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
     if (var != nullptr && pointer_targets_.count(var) != 0)
-      refuse(s, "the pointer '" + var->getNameAsString() +
-                    "' to a local is used other than as *" + var->getNameAsString() + " or " +
-                    var->getNameAsString() + "[0]: not supported (the model could not follow "
+      refuse(s, "the pointer '" + var->getNameAsString() + "' to a local is used other than as *" +
+                    var->getNameAsString() + " or " + var->getNameAsString() +
+                    "[0]: not supported (the model could not follow "
                     "writes through it)");
   }
   if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s); op != nullptr && scan_binary(op)) return;
@@ -172,9 +171,8 @@ bool Lowerer::scan_binary(const clang::BinaryOperator* op) {
       defer(op, *bound_local(op->getLHS()), /*assignment=*/true))
     return true;
   if (op->isAssignmentOp() && bound_local(op->getLHS()))
-    refuse(op,
-           "'" + text(op) + "' changes the local '" + text(op->getLHS()) +
-               "' inside a larger expression: not supported (write it as its own statement)");
+    refuse(op, "'" + text(op) + "' changes the local '" + text(op->getLHS()) +
+                   "' inside a larger expression: not supported (write it as its own statement)");
   if (op->isAssignmentOp() && is_memory(op->getLHS())) {  // a store (a load first for op=)
     const bool placed = load_and_store(op->getLHS(), op->isCompoundAssignmentOp());
     if (!placed) scan_work(op->getLHS());
@@ -206,8 +204,10 @@ bool Lowerer::scan_unary(const clang::UnaryOperator* op) {
                    "' changes a local inside a larger expression: not supported "
                    "(write it as its own statement)");
   if (op->isIncrementDecrementOp() && is_memory(op->getSubExpr())) {
-    if (!load_and_store(op->getSubExpr(), true)) scan_work(op->getSubExpr());
-    else updated_value(op, pending_->accesses.size() - 1);
+    if (!load_and_store(op->getSubExpr(), true))
+      scan_work(op->getSubExpr());
+    else
+      updated_value(op, pending_->accesses.size() - 1);
     return true;
   }
   if (op->getOpcode() == clang::UO_AddrOf &&
@@ -228,18 +228,19 @@ bool Lowerer::scan_object_code(const clang::Stmt* s) {
     // this->n: a member read, not `this` handed on.
     if (llvm::isa<clang::CXXThisExpr>(member->getBase()->IgnoreParenImpCasts())) return true;
   }
-  if (llvm::isa<clang::CXXThisExpr>(s) && !this_stack_.empty() &&
-      this_stack_.back() != kUnknownObject)
-    refuse(s, "handing 'this' on is not supported: the model follows this object's members and "
-              "could not follow writes through the pointer");
+  if (llvm::isa<clang::CXXThisExpr>(s) && !this_stack_.empty() && this_stack_.back() != kUnknownObject)
+    refuse(s,
+           "handing 'this' on is not supported: the model follows this object's members and "
+           "could not follow writes through the pointer");
   if (const auto* e = llvm::dyn_cast<clang::Expr>(s); e != nullptr && object_assignment(e))
-    refuse(s, "'" + text(s) + "' assigns an object inside a larger expression: not supported "
-              "(write it as its own statement)");
+    refuse(s, "'" + text(s) +
+                  "' assigns an object inside a larger expression: not supported "
+                  "(write it as its own statement)");
   const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(s);
   if (construct == nullptr) return false;
   const clang::CXXConstructorDecl* constructor = construct->getConstructor();
-  if (constructor->isCopyOrMoveConstructor() && constructor->isTrivial() &&
-      construct->getNumArgs() == 1 && is_memory(construct->getArg(0))) {  // a copy from memory
+  if (constructor->isCopyOrMoveConstructor() && constructor->isTrivial() && construct->getNumArgs() == 1 &&
+      is_memory(construct->getArg(0))) {  // a copy from memory
     if (!record_object(ir::AccessKind::Load, construct->getArg(0))) scan_work(construct->getArg(0));
     return true;
   }
@@ -267,8 +268,8 @@ bool Lowerer::scan_call(const clang::CallExpr* call) {
     object_store(call);
     return true;
   }
-  if (const auto kind = memory_intrinsic(callee); kind && call->getNumArgs() > 0 &&
-                                                  call->getArg(0)->getType()->isPointerType()) {
+  if (const auto kind = memory_intrinsic(callee);
+      kind && call->getNumArgs() > 0 && call->getArg(0)->getType()->isPointerType()) {
     const bool placed = record_access(*kind, call->getArg(0), /*pointer=*/true);
     const std::size_t access = placed ? pending_->accesses.size() - 1 : 0;
     for (unsigned i = placed ? 1 : 0; i < call->getNumArgs(); ++i) scan_work(call->getArg(i));

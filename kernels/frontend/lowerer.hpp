@@ -275,16 +275,17 @@ class Lowerer {
   struct Deeper {
     Deeper(Lowerer& lowerer, const clang::Stmt* at) : lowerer_(lowerer) {
       if (++lowerer_.depth_ <= kMaxNesting) return;
-      const auto presumed = lowerer_.sources_.getPresumedLoc(
-          lowerer_.sources_.getExpansionLoc(at->getBeginLoc()));
-      const std::string where =
-          presumed.isInvalid()
-              ? std::string("<unknown>")
-              : std::string(presumed.getFilename()) + ":" + std::to_string(presumed.getLine());
+      const auto presumed =
+          lowerer_.sources_.getPresumedLoc(lowerer_.sources_.getExpansionLoc(at->getBeginLoc()));
+      const std::string where = presumed.isInvalid() ? std::string("<unknown>")
+                                                     : std::string(presumed.getFilename()) + ":" +
+                                                           std::to_string(presumed.getLine());
       --lowerer_.depth_;
-      throw InvalidInput(Diag::model_too_large, "nesting deeper than " + std::to_string(kMaxNesting) + " at " + where +
-                         ": the front-end follows statements and expressions (inlined calls "
-                         "included) at most " + std::to_string(kMaxNesting) + " levels deep");
+      throw InvalidInput(Diag::model_too_large,
+                         "nesting deeper than " + std::to_string(kMaxNesting) + " at " + where +
+                             ": the front-end follows statements and expressions (inlined calls "
+                             "included) at most " +
+                             std::to_string(kMaxNesting) + " levels deep");
     }
     ~Deeper() { --lowerer_.depth_; }
     Deeper(const Deeper&) = delete;
@@ -375,22 +376,20 @@ class Lowerer {
   static std::vector<const clang::Expr*> call_arguments(const clang::CallExpr* call,
                                                         const clang::FunctionDecl* callee);
   static const clang::Expr* call_object(const clang::CallExpr* call);
-  ir::StmtId inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee,
-                         ir::LocalId result);
+  ir::StmtId inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee, ir::LocalId result);
   ir::StmtId inline_function(const clang::Expr* call, const clang::FunctionDecl* callee,
                              const std::vector<const clang::Expr*>& args, ir::LocalId result,
                              int this_object = kUnknownObject);
   const clang::CXXRecordDecl* trackable(clang::QualType type) const;
   static bool plain_layout(const clang::CXXRecordDecl* record);
-  int make_object(const clang::CXXRecordDecl* record, const std::string& name,
-                  ir::SourceRange where, std::vector<ir::StmtId>& out);
-  void add_members(int id, const clang::CXXRecordDecl* record, const std::string& name,
-                   ir::SourceRange where, std::vector<ir::StmtId>& out);
+  int make_object(const clang::CXXRecordDecl* record, const std::string& name, ir::SourceRange where,
+                  std::vector<ir::StmtId>& out);
+  void add_members(int id, const clang::CXXRecordDecl* record, const std::string& name, ir::SourceRange where,
+                   std::vector<ir::StmtId>& out);
   int object_of(const clang::Expr* e) const;
   int member_base_object(const clang::MemberExpr* member) const;
   std::optional<ir::LocalId> field_local(const clang::MemberExpr* member) const;
-  void forget(int object, const std::string& why, ir::SourceRange where,
-              std::vector<ir::StmtId>& out);
+  void forget(int object, const std::string& why, ir::SourceRange where, std::vector<ir::StmtId>& out);
   void zero(int object, ir::SourceRange where, std::vector<ir::StmtId>& out);
   void copy_object(int dst, const clang::Expr* src, std::vector<ir::StmtId>& out);
   void copy_between(int dst, int from, const std::string& source, ir::SourceRange where,
@@ -400,8 +399,7 @@ class Lowerer {
   void initialise(int object, const clang::Expr* init, std::vector<ir::StmtId>& out);
   void initialise_field(int object, const clang::FieldDecl* field, const clang::Expr* init,
                         std::vector<ir::StmtId>& out);
-  void initialise_member(const clang::CXXCtorInitializer* init, int object,
-                         std::vector<ir::StmtId>& out);
+  void initialise_member(const clang::CXXCtorInitializer* init, int object, std::vector<ir::StmtId>& out);
   std::optional<std::pair<int, const clang::Expr*>> object_assignment(const clang::Expr* e) const;
   static bool trivial_assignment(const clang::CallExpr* call);
 
@@ -409,8 +407,7 @@ class Lowerer {
   static const clang::CXXRecordDecl* record_of(clang::QualType type);
   bool in_group_namespace(const clang::Decl* decl) const;
   bool is_group_type(clang::QualType type) const;
-  static std::optional<std::uint32_t> template_constant(const clang::CXXRecordDecl* record,
-                                                        unsigned index);
+  static std::optional<std::uint32_t> template_constant(const clang::CXXRecordDecl* record, unsigned index);
   Group tile_of(std::uint32_t size, const Group& parent) const;
   Group group_of_type(clang::QualType type) const;
   Group group_of(const clang::Expr* e) const;
@@ -446,8 +443,8 @@ class Lowerer {
   std::int64_t base_class_offset(const clang::CastExpr* cast) const;
   bool is_memory(const clang::Expr* e);
   ir::AddressSpace guessed_space(const clang::Expr* e) const;
-  bool record_access(ir::AccessKind kind, const clang::Expr* e, bool pointer = false,
-                     bool again = false, const Part* part = nullptr);
+  bool record_access(ir::AccessKind kind, const clang::Expr* e, bool pointer = false, bool again = false,
+                     const Part* part = nullptr);
   bool record_object(ir::AccessKind kind, const clang::Expr* e);
   bool moves_whole(clang::QualType type) const;
   bool members_of(clang::QualType type, std::int64_t offset, const std::string& path,
@@ -462,8 +459,7 @@ class Lowerer {
   ir::StmtId attach(Pending& p, ir::StmtId id, const clang::Stmt* s);
   bool load_and_store(const clang::Expr* lvalue, bool load);
   void stored_value(const clang::BinaryOperator* op, std::size_t store);
-  void atomic_operand(const clang::CallExpr* call, const clang::FunctionDecl* callee,
-                      std::size_t access);
+  void atomic_operand(const clang::CallExpr* call, const clang::FunctionDecl* callee, std::size_t access);
   std::optional<ir::ExprId> lowered_again(const clang::Expr* e, ir::ScalarType type, const char* what);
   void updated_value(const clang::Expr* op, std::size_t store);
   bool calls_code(const clang::Stmt* s) const;
@@ -486,8 +482,7 @@ class Lowerer {
                            std::vector<std::pair<const clang::VarDecl*, const clang::Expr*>>& out);
   void enter_region(std::initializer_list<const clang::Stmt*> parts, const std::string& where);
   std::optional<Address> try_pointer_value(const clang::Expr* e, std::string& why);
-  static std::string lost_value(const clang::VarDecl* var, const std::string& value,
-                                const std::string& why);
+  static std::string lost_value(const clang::VarDecl* var, const std::string& value, const std::string& why);
   bool bind_pointer(const clang::VarDecl* var, const clang::Expr* init, ir::SourceRange where,
                     std::vector<ir::StmtId>& out);
   std::optional<ir::StmtId> pointer_update(const clang::Expr* e);
@@ -521,7 +516,7 @@ class Lowerer {
   std::vector<ir::StmtId>* hoisted_ = nullptr;
   Deferred* deferred_ = nullptr;
   const char* no_hoist_ = nullptr;
-  int depth_ = 0;  // Deeper's count
+  int depth_ = 0;               // Deeper's count
   Pending* pending_ = nullptr;  // what the statement being lowered accesses
   std::vector<Guard> guards_;   // the arms and right operands being scanned
   int quiet_ = 0;               // Quiet's count

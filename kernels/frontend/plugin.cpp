@@ -76,7 +76,11 @@ json answer(const std::string& request_text) {
       json launches_json = json::array();
       for (const auto& launch : launches) {
         const auto value = [](const warpdiv::frontend::HostValue& v) {
-          return json{{"known", v.known}, {"value", v.value}, {"where", v.where}, {"reason", v.reason}, {"refused", v.refused}};
+          return json{{"known", v.known},
+                      {"value", v.value},
+                      {"where", v.where},
+                      {"reason", v.reason},
+                      {"refused", v.refused}};
         };
         json arguments = json::array();
         for (const auto& a : launch.arguments) arguments.push_back(value(a));

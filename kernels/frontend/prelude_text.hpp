@@ -16,16 +16,11 @@ constexpr const char* kStubIncludeDir = "/__warpdiv__/include";
 constexpr const char* kBuiltinDir = "/__warpdiv__/";
 /// <cooperative_groups.h> (kCooperativeGroupsText) and the headers of its parts, which include it.
 constexpr const char* kCooperativeGroupsHeader = "cooperative_groups.h";
-constexpr const char* kCooperativeGroupsParts[] = {
-    "cooperative_groups/reduce.h", "cooperative_groups/scan.h", "cooperative_groups/memcpy_async.h"};
+constexpr const char* kCooperativeGroupsParts[] = {"cooperative_groups/reduce.h", "cooperative_groups/scan.h",
+                                                   "cooperative_groups/memcpy_async.h"};
 /// Headers that a CUDA file includes and the prelude already covers: empty stubs.
-constexpr const char* kStubHeaders[] = {"cuda_runtime.h",
-                                        "cuda_runtime_api.h",
-                                        "cuda.h",
-                                        "device_launch_parameters.h",
-                                        "device_functions.h",
-                                        "cuda_device_runtime_api.h",
-                                        "vector_types.h",
-                                        "cuda_profiler_api.h"};
+constexpr const char* kStubHeaders[] = {
+    "cuda_runtime.h",     "cuda_runtime_api.h",        "cuda.h",         "device_launch_parameters.h",
+    "device_functions.h", "cuda_device_runtime_api.h", "vector_types.h", "cuda_profiler_api.h"};
 
 }  // namespace warpdiv::frontend::detail

@@ -40,8 +40,8 @@ const Decl* key_of(const Decl* decl) {
 /// A declaration errors can be attributed to: one at namespace or class scope that declares a
 /// function, a variable, a type, or a template of one.
 bool attributable(const Decl* decl) {
-  return isa<FunctionDecl, FunctionTemplateDecl, VarDecl, VarTemplateDecl, TagDecl,
-             ClassTemplateDecl, TypedefNameDecl, TypeAliasTemplateDecl>(decl);
+  return isa<FunctionDecl, FunctionTemplateDecl, VarDecl, VarTemplateDecl, TagDecl, ClassTemplateDecl,
+             TypedefNameDecl, TypeAliasTemplateDecl>(decl);
 }
 
 struct Region {
@@ -165,8 +165,7 @@ struct KernelReach::State : RecursiveASTVisitor<KernelReach::State> {
         type = function->getReturnType();
         continue;
       }
-      if (const auto* member = dyn_cast<MemberPointerType>(t))
-        reach_type(QualType(member->getClass(), 0));
+      if (const auto* member = dyn_cast<MemberPointerType>(t)) reach_type(QualType(member->getClass(), 0));
       // Sugar first (typedefs, elaborated names), then what a pointer, reference or array holds.
       const QualType desugared = t->getLocallyUnqualifiedSingleStepDesugaredType();
       if (desugared.getTypePtr() != t) {

@@ -29,11 +29,11 @@ struct MatmulShape {
 
 /// What the CUDA runtime reports for the kernel.
 struct KernelResources {
-  int registers_per_thread = 0;        // cudaFuncGetAttributes numRegs
-  std::size_t static_shared_bytes = 0; // sharedSizeBytes
-  std::size_t local_bytes = 0;         // localSizeBytes (spills)
+  int registers_per_thread = 0;         // cudaFuncGetAttributes numRegs
+  std::size_t static_shared_bytes = 0;  // sharedSizeBytes
+  std::size_t local_bytes = 0;          // localSizeBytes (spills)
   int max_threads_per_block = 0;
-  int binary_version = 0;              // 90 = sm_90 machine code
+  int binary_version = 0;  // 90 = sm_90 machine code
   /// cudaOccupancyMaxActiveBlocksPerMultiprocessor for blockDim T*T and no dynamic shared memory.
   int blocks_per_multiprocessor = 0;
 };

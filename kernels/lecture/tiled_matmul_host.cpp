@@ -17,9 +17,9 @@ std::uint64_t device_bytes_needed(const MatmulShape& shape) {
     return checked_mul(static_cast<Count>(a), static_cast<Count>(b));
   };
   try {
-    const Count floats = checked_add(checked_add(elements(shape.rows, shape.inner),
-                                                 elements(shape.inner, shape.cols)),
-                                     elements(shape.rows, shape.cols));
+    const Count floats =
+        checked_add(checked_add(elements(shape.rows, shape.inner), elements(shape.inner, shape.cols)),
+                    elements(shape.rows, shape.cols));
     const Count bytes = checked_mul(floats, sizeof(float));
     return bytes > kMax ? kMax : static_cast<std::uint64_t>(bytes);
   } catch (const std::overflow_error&) {

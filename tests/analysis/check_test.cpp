@@ -32,7 +32,8 @@ TEST(CheckConfig, AKernelWithItsLaunchLimitsAndLines) {
       "root = \"..\"\nbaseline = \"base.csv\"\n"
       "[limits]\nmax_divergent_fraction = 0.25\nmin_simd_efficiency = 0.5\n"
       "[[kernel]]\nname = \"saxpy\"\nfile = \"../k/a.cu\"\nkernel = \"saxpy\"\n"
-      "grid = [\"(n+127)/128\", 2]\nblock = 128\nargs = { n = 1000, a = 2.5, big = \"18446744073709551615\" }\n"
+      "grid = [\"(n+127)/128\", 2]\nblock = 128\nargs = { n = 1000, a = 2.5, big = \"18446744073709551615\" "
+      "}\n"
       "defines = [\"T=4\"]\ninclude_dirs = [\"inc\"]\nengine = \"replay\"\nwarp_size = 16\n"
       "dynamic_smem = 1024\nalloc = { x = 1000 }\nfmad = false\n"
       "[kernel.limits]\nmin_simd_efficiency = 0.75\n"
@@ -222,8 +223,7 @@ TEST(CheckLimits, DivergentFractionAndCountPerBranch) {
       check_limits(k, {branch(12, 64, 24), branch(20, 64, 6), branch(30, 0, 0)}, "/src");
   ASSERT_EQ(f.size(), 2u);
   EXPECT_EQ(f[0].rule, "divergent-branch");
-  EXPECT_EQ(f[0].message,
-            "branch diverges in 37.5% of its warp evaluations (24 of 64), limit 10%");
+  EXPECT_EQ(f[0].message, "branch diverges in 37.5% of its warp evaluations (24 of 64), limit 10%");
   EXPECT_EQ(f[1].rule, "divergent-evaluations");
   EXPECT_EQ(f[1].message, "branch diverges in 24 of its 64 warp evaluations, limit 20");
   // The limit holds at equality: 6.4 of 64 is not possible, but 1 of 10 is exactly 10%.
@@ -252,9 +252,10 @@ TEST(CheckLimits, LineTablesOverrideTheKernelsLimits) {
       config_table_notes(k, {branch(12, 64, 24), branch(20, 10, 2)}, "/src/ci/c.toml", "/src");
   ASSERT_EQ(notes.size(), 2u);
   EXPECT_EQ(notes[0].rule, "line-keyed-limits");
-  EXPECT_EQ(notes[0].message, "[[kernel.line]] keys these limits by line 12 of k.cu, which an edit "
-                              "above moves: write [[kernel.statement]] with function = 'k', "
-                              "statement = 'if (i < n)' instead");
+  EXPECT_EQ(notes[0].message,
+            "[[kernel.line]] keys these limits by line 12 of k.cu, which an edit "
+            "above moves: write [[kernel.statement]] with function = 'k', "
+            "statement = 'if (i < n)' instead");
   EXPECT_EQ(notes[1].rule, "unused-line-limits");
   EXPECT_EQ(notes[1].file, "ci/c.toml");
   EXPECT_FALSE(notes[1].fails);
@@ -289,9 +290,10 @@ TEST(CheckLimits, StatementTablesMatchTextFunctionAndOrdinal) {
   EXPECT_FALSE(k.statements[1].used);
   const std::vector<Finding> notes = config_table_notes(k, {first, second}, "/src/c.toml", "/src");
   ASSERT_EQ(notes.size(), 1u);
-  EXPECT_EQ(notes[0].message, "no statement 'if (i < n)' in 'other' (the 2. of that text) "
-                              "(statements are compared token by token, whitespace aside): these "
-                              "limits apply to nothing");
+  EXPECT_EQ(notes[0].message,
+            "no statement 'if (i < n)' in 'other' (the 2. of that text) "
+            "(statements are compared token by token, whitespace aside): these "
+            "limits apply to nothing");
 }
 
 TEST(CheckLimits, StatementTablesCompareTokensNotWhitespace) {
@@ -311,9 +313,10 @@ TEST(CheckLimits, StatementTablesCompareTokensNotWhitespace) {
   const std::vector<Finding> notes = config_table_notes(k, {branch(12, 64, 24)}, "/src/c.toml", "/src");
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_EQ(notes[0].rule, "unused-line-limits");
-  EXPECT_EQ(notes[0].message, "no statement 'if (i <= n)' (statements are compared token by token, "
-                              "whitespace aside): these limits apply to nothing; did you mean "
-                              "'if (i < n)'?");
+  EXPECT_EQ(notes[0].message,
+            "no statement 'if (i <= n)' (statements are compared token by token, "
+            "whitespace aside): these limits apply to nothing; did you mean "
+            "'if (i < n)'?");
 }
 
 TEST(CheckSource, StatementKeysIgnoreWhitespaceButNotTokenBoundaries) {
@@ -349,7 +352,8 @@ TEST(CheckSource, CommentsAreNeverInsideLiterals) {
   EXPECT_EQ(comments("r = R\"x(a \")\" // no\n)x\"; /* real */"), V{"2:6:/* real */"});
   EXPECT_EQ(comments("r = u8R\"(//)\" L\"//\" u'/'; n = 1'0'0; // c"), V{"1:38:// c"});
   EXPECT_EQ(comments("a = 1; /* one\n // two */ b = 2;"), V{"1:8:/* one\n // two */"});
-  EXPECT_EQ(comments("// spliced \\\n still a comment\nx = \"//\";"), V{"1:1:// spliced \\\n still a comment"});
+  EXPECT_EQ(comments("// spliced \\\n still a comment\nx = \"//\";"),
+            V{"1:1:// spliced \\\n still a comment"});
   // Tokens after a multi-line literal or comment keep their lines and columns.
   const std::vector<SourceToken> t = source_tokens("a = R\"(1\n2)\";\n  b");
   ASSERT_EQ(t.size(), 5u);
@@ -380,8 +384,9 @@ TEST(CheckLimits, CommentsSuppressAndSingleLaneBranchesHaveTheirRule) {
   EXPECT_TRUE(f[0].suppressed);
   EXPECT_FALSE(f[0].fails);
   EXPECT_EQ(f[1].rule, "single-lane-branch");
-  EXPECT_EQ(f[1].message, "single-lane branch: branch diverges in 50% of its warp evaluations (4 "
-                          "of 8), limit 10% [divergent-branch]");
+  EXPECT_EQ(f[1].message,
+            "single-lane branch: branch diverges in 50% of its warp evaluations (4 "
+            "of 8), limit 10% [divergent-branch]");
   EXPECT_EQ(f[2].rule, "single-lane-branch");
   EXPECT_EQ(f[2].message.rfind("in the single-lane branch at 20:3: statement runs at 3.12% SIMD", 0), 0u)
       << f[2].message;
@@ -448,9 +453,10 @@ TEST(CheckLimits, AccessesNotCountedUnderAMemoryLimitAreNotJudgedSilently) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].rule, "memory-not-counted");
   EXPECT_TRUE(f[0].fails);
-  EXPECT_EQ(f[0].message, "1 of this statement's accesses is not counted, so its memory limits cannot be "
-                          "judged: k.cu:6:3: store 'p[t]': it could not be placed: the pointer 'p' is "
-                          "read from memory");
+  EXPECT_EQ(f[0].message,
+            "1 of this statement's accesses is not counted, so its memory limits cannot be "
+            "judged: k.cu:6:3: store 'p[t]': it could not be placed: the pointer 'p' is "
+            "read from memory");
   CheckKernel control = kernel_with(CheckLimits{});
   control.limits.min_simd_efficiency = 0.5;
   EXPECT_TRUE(check_limits(control, {s}, "/src").empty());
@@ -511,8 +517,9 @@ TEST(CheckBaseline, RefusesAnotherHeaderALineKeyedOneAndBadNumbers) {
   write_baseline(csv, {branch(12, 64, 24)});
   std::string text = csv.str();
   text.replace(text.find(",64,2048,"), 9, ",6x,2048,");
-  EXPECT_EQ(refused(text), "b.csv:2: column 'warp_evaluations': must be a count from 0 to 2^128 - 1 "
-                          "(340282366920938463463374607431768211455), in decimal digits, got '6x'");
+  EXPECT_EQ(refused(text),
+            "b.csv:2: column 'warp_evaluations': must be a count from 0 to 2^128 - 1 "
+            "(340282366920938463463374607431768211455), in decimal digits, got '6x'");
   EXPECT_EQ(refused(csv.str() + "k,k.cu,1\n"), "b.csv:3: 3 fields, the header has 21");
 }
 
@@ -541,9 +548,10 @@ TEST(CheckBaseline, CountsBeyond128BitsAreRefusedWithTheirRange) {
   const std::string max = "340282366920938463463374607431768211455";
   EXPECT_EQ(baseline_refusal(baseline_with(",32,64,2048,64,24,", ",32," + max + "," + max + ",64,24,")),
             "(accepted)");
-  EXPECT_EQ(baseline_refusal(baseline_with(",32,64,2048,", ",32,340282366920938463463374607431768211456,2048,")),
-            "b.csv:2: column 'warp_evaluations': must be a count from 0 to 2^128 - 1 (" + max +
-                "), in decimal digits, got '340282366920938463463374607431768211456'");
+  EXPECT_EQ(
+      baseline_refusal(baseline_with(",32,64,2048,", ",32,340282366920938463463374607431768211456,2048,")),
+      "b.csv:2: column 'warp_evaluations': must be a count from 0 to 2^128 - 1 (" + max +
+          "), in decimal digits, got '340282366920938463463374607431768211456'");
   EXPECT_EQ(baseline_refusal(baseline_with(",64,24,", ",64,-1,")),
             "b.csv:2: column 'divergent': must be a count from 0 to 2^128 - 1 (" + max +
                 "), in decimal digits, got '-1'");
@@ -595,15 +603,18 @@ TEST(CheckBaseline, AStatementGivenTwiceIsRefusedWithBothLines) {
   second.ordinal = 2;
   write_baseline(csv, {branch(12, 64, 24), second});
   const std::string text = csv.str();
-  const std::string row = text.substr(text.find('\n') + 1, text.find("\nk,", text.find('\n') + 1) - text.find('\n'));
+  const std::string row =
+      text.substr(text.find('\n') + 1, text.find("\nk,", text.find('\n') + 1) - text.find('\n'));
   // Line 2 again as line 4, and as line 4 again with other whitespace in its text.
   EXPECT_EQ(baseline_refusal(text + row),
             "b.csv:4: if condition 'if (i < n)' in 'k' of check 'k' is given twice, on lines 2 and 4 "
             "(one row per statement: write the baseline again)");
   std::string spaced = row;
   spaced.replace(spaced.find("if (i < n)"), 10, "if (i<n)");
-  EXPECT_EQ(baseline_refusal(text + spaced).rfind("b.csv:4: if condition 'if (i<n)' in 'k' of check 'k' "
-                                                  "is given twice, on lines 2 and 4", 0),
+  EXPECT_EQ(baseline_refusal(text + spaced)
+                .rfind("b.csv:4: if condition 'if (i<n)' in 'k' of check 'k' "
+                       "is given twice, on lines 2 and 4",
+                       0),
             0u);
   EXPECT_EQ(baseline_refusal(text), "(accepted)");  // ordinals 1 and 2 are two statements
 }
@@ -636,14 +647,13 @@ TEST(CheckBaseline, RowsMatchByKeyAndWorseFractionsRegress) {
   std::vector<std::string> lines;
   for (const Finding& x : f)
     lines.push_back(std::to_string(x.line) + " " + x.rule + (x.fails ? " fails: " : " note: ") + x.message);
-  EXPECT_EQ(lines,
-            (std::vector<std::string>{
-                "14 divergence-regressed fails: branch diverges in 37.5% of its warp evaluations "
-                "(3 of 8), 25% in the baseline (1 of 4)",
-                "15 simd-efficiency-regressed fails: statement runs at 77.34% SIMD efficiency (198 "
-                "of 256 lanes), 78.12% in the baseline (100 of 128)",
-                "30 baseline-vanished note: statement 'gone()' in 'k' of the baseline (its line 4) "
-                "is not among the statements now: write the baseline again"}));
+  EXPECT_EQ(lines, (std::vector<std::string>{
+                       "14 divergence-regressed fails: branch diverges in 37.5% of its warp evaluations "
+                       "(3 of 8), 25% in the baseline (1 of 4)",
+                       "15 simd-efficiency-regressed fails: statement runs at 77.34% SIMD efficiency (198 "
+                       "of 256 lanes), 78.12% in the baseline (100 of 128)",
+                       "30 baseline-vanished note: statement 'gone()' in 'k' of the baseline (its line 4) "
+                       "is not among the statements now: write the baseline again"}));
   // Within a tolerance of one percentage point, 77.34% against 78.125% is no regression.
   how.tolerance = 0.01;
   EXPECT_EQ(compare_with_baseline({body_worse}, {body}, how).size(), 0u);
@@ -656,8 +666,9 @@ TEST(CheckBaseline, RowsMatchByKeyAndWorseFractionsRegress) {
   const std::vector<Finding> stale = compare_with_baseline({}, {if_then}, how);
   ASSERT_EQ(stale.size(), 1u);
   EXPECT_TRUE(stale[0].fails);
-  EXPECT_EQ(stale[0].message, "if condition 'if (i < n)' in 'k' of the baseline (its line 0) belongs "
-                              "to no [[kernel]] now (check 'k'): write the baseline again");
+  EXPECT_EQ(stale[0].message,
+            "if condition 'if (i < n)' in 'k' of the baseline (its line 0) belongs "
+            "to no [[kernel]] now (check 'k'): write the baseline again");
   how.unread = {"k"};
   EXPECT_TRUE(compare_with_baseline({}, {if_then}, how).empty());
 }
@@ -690,7 +701,10 @@ TEST(CheckSarif, Utf16ColumnsOfByteColumns) {
   EXPECT_EQ(line.substr(13, 2), "if");
   EXPECT_EQ(utf16_column(line, 14), 11u);
   EXPECT_EQ(utf16_column(line, 1), 1u);
-  EXPECT_EQ(utf16_column("a\xE9" "b", 3), 3u);
+  EXPECT_EQ(utf16_column("a\xE9"
+                         "b",
+                         3),
+            3u);
   EXPECT_EQ(utf16_column("\xE9\xE9\xE9", 4), 4u);
   EXPECT_EQ(utf16_column("ab", 5), 5u);  // past the end: one unit a byte
 }
@@ -712,7 +726,9 @@ TEST(CheckSarif, InvalidUtf8BecomesReplacementCharactersAndPercentEncodedUris) {
   write_check_sarif(out, o, "/src", "1", {{"d\xE9/k.cu", {"", "/* \xC3\xA9\xF0\x9D\x84\x9E */ if (i)"}}});
   const std::string sarif = out.str();
   EXPECT_NE(sarif.find("\"uri\": \"d%E9/k.cu\""), std::string::npos) << sarif;
-  EXPECT_NE(sarif.find("\"text\": \"branch in d\xEF\xBF\xBD/k.cu (check 'k\xEF\xBF\xBD')\""), std::string::npos) << sarif;
+  EXPECT_NE(sarif.find("\"text\": \"branch in d\xEF\xBF\xBD/k.cu (check 'k\xEF\xBF\xBD')\""),
+            std::string::npos)
+      << sarif;
   EXPECT_NE(sarif.find("\"columnKind\": \"utf16CodeUnits\""), std::string::npos);
   EXPECT_NE(sarif.find("\"startColumn\": 7"), std::string::npos) << sarif;
   // SARIF's end is the column after byte 15: 15 bytes before byte 16 are 3 + 1 + 2 + 6 = 12

@@ -31,10 +31,10 @@ std::string error_of(const std::string& text) {
 TEST(CsvTokenizer, QuotedCommasDoubledQuotesAndLineBreaks) {
   // Record 1 on line 1; record 2 starts on line 2 and its second field holds two line breaks,
   // so record 3 starts on line 5.
-  const std::vector<CsvRecord> r =
-      all_records("a,\"b,c\",\"say \"\"hi\"\"\"\n"
-                  "x,\"one\ntwo\r\nthree\",z\n"
-                  "last,  padded  ,\"\"\n");
+  const std::vector<CsvRecord> r = all_records(
+      "a,\"b,c\",\"say \"\"hi\"\"\"\n"
+      "x,\"one\ntwo\r\nthree\",z\n"
+      "last,  padded  ,\"\"\n");
   ASSERT_EQ(r.size(), 3u);
   EXPECT_EQ(r[0].line, 1u);
   EXPECT_EQ(r[0].fields, (std::vector<std::string>{"a", "b,c", "say \"hi\""}));
@@ -61,10 +61,8 @@ TEST(CsvTokenizer, ErrorsNameThePhysicalLine) {
   // The quote opened on line 3 runs to the end: the message names line 3, never -1.
   EXPECT_EQ(error_of("a,b\nc,d\ne,\"open\nmore\n"),
             "t.csv:3: a quoted field is not closed (it runs to the end of the file)");
-  EXPECT_NE(error_of("a\n\"x\"y\n").find("t.csv:2: text after the closing quote"),
-            std::string::npos);
-  EXPECT_NE(error_of("a\nb\nx\"y\n").find("t.csv:3: a quote inside an unquoted field"),
-            std::string::npos);
+  EXPECT_NE(error_of("a\n\"x\"y\n").find("t.csv:2: text after the closing quote"), std::string::npos);
+  EXPECT_NE(error_of("a\nb\nx\"y\n").find("t.csv:3: a quote inside an unquoted field"), std::string::npos);
   // Binary data: a NUL byte on line 2 (after a quoted line break on line 1).
   EXPECT_EQ(error_of(std::string("\"a\nb\",c\nok,\0x\n", 14)),
             "t.csv:3: holds the control byte 0x00: binary data, not CSV text");
@@ -85,9 +83,9 @@ TEST(DecimalInteger, StrictAndRangeChecked) {
   EXPECT_EQ(parse_decimal_integer("255", 0, 255), 255);
   EXPECT_EQ(parse_decimal_integer("9223372036854775807", 0, INT64_MAX), INT64_MAX);
   EXPECT_EQ(parse_decimal_integer("-9223372036854775808", INT64_MIN, 0), INT64_MIN);
-  for (const char* bad : {"1e300", "1.5", "31.9", "", "+1", " 1", "1 ", "0x10", "-1", "256",
-                          "9223372036854775808", "18446744073709551616",
-                          "123456789012345678901234567890123456789012345678901234567890"})
+  for (const char* bad :
+       {"1e300", "1.5", "31.9", "", "+1", " 1", "1 ", "0x10", "-1", "256", "9223372036854775808",
+        "18446744073709551616", "123456789012345678901234567890123456789012345678901234567890"})
     EXPECT_FALSE(parse_decimal_integer(bad, 0, 255).has_value()) << bad;
   EXPECT_FALSE(parse_decimal_integer("9223372036854775808", 0, INT64_MAX).has_value());
   EXPECT_FALSE(parse_decimal_integer("-9223372036854775809", INT64_MIN, 0).has_value());

@@ -61,8 +61,8 @@ TEST(DivergenceCsv, ReadBackWithFccp) {
   const std::string csv = text.str();
   std::istringstream stream(csv);
   io::CSVReader<6> reader("lecture.csv", stream);
-  reader.read_header(io::ignore_no_column, "condition", "block_class", "blocks", "warps",
-                     "warp_phases", "divergent_warp_phases");
+  reader.read_header(io::ignore_no_column, "condition", "block_class", "blocks", "warps", "warp_phases",
+                     "divergent_warp_phases");
   std::string condition, block_class;
   unsigned long long blocks, warps, phases, divergent;
   int rows = 0;

@@ -54,8 +54,8 @@ TEST(GpuPresets, TheShippedFileHasEveryRequiredPreset) {
   const std::vector<GpuSpec> gpus = load_gpu_file(WARPDIV_SOURCE_DIR "/data/gpus.csv");
   std::set<std::string> names;
   for (const GpuSpec& g : gpus) names.insert(g.name);
-  for (const char* name : {"lecture-16k", "fermi", "kepler", "maxwell", "pascal", "volta", "turing",
-                           "a100", "rtx3090", "rtx4090", "h100", "h200", "b200", "rtx5090"})
+  for (const char* name : {"lecture-16k", "fermi", "kepler", "maxwell", "pascal", "volta", "turing", "a100",
+                           "rtx3090", "rtx4090", "h100", "h200", "b200", "rtx5090"})
     EXPECT_EQ(names.count(name), 1u) << name;
   // The lecture's SM as the lecture states it.
   const GpuSpec& lecture = find_gpu(gpus, "LECTURE-16K", "--gpu", "gpus.csv");
@@ -73,8 +73,8 @@ TEST(GpuPresets, TheShippedFileHasEveryRequiredPreset) {
 
 TEST(GpuPresets, ReadsAValidRowWithCommentsAndQuotes) {
   const std::string in(std::string("# comment\n\n") + kHeader +
-                        "x,\"A, quoted\",8.6,0,32,1024,1536,16,65536,65536,255,256,4,102400,49152,"
-                        "101376,128,1024,0;8;16;32;64;100,0,\"guide, cc 8.6\"\n");
+                       "x,\"A, quoted\",8.6,0,32,1024,1536,16,65536,65536,255,256,4,102400,49152,"
+                       "101376,128,1024,0;8;16;32;64;100,0,\"guide, cc 8.6\"\n");
   const std::vector<GpuSpec> gpus = parse_gpu_csv("x.csv", in);
   ASSERT_EQ(gpus.size(), 1u);
   EXPECT_EQ(gpus[0].description, "A, quoted");
@@ -120,11 +120,14 @@ std::string without_column(const std::string& column) {
 INSTANTIATE_TEST_SUITE_P(
     Files, MalformedGpuFile,
     ::testing::Values(
-        Malformed{without_column("registers_per_sm"), "my.csv:1: header: column 'registers_per_sm' is missing"},
+        Malformed{without_column("registers_per_sm"),
+                  "my.csv:1: header: column 'registers_per_sm' is missing"},
         // A column named twice (here "source", the 21st, renamed to the 4th, "sm_count").
-        Malformed{std::string(kHeader).replace(std::string(kHeader).find(",source\n"), 8, ",sm_count\n") + kH100,
-                  "my.csv:1: header: column 'sm_count' appears twice (columns 4 and 21;"},
-        Malformed{with("registers_per_sm", "lots"), "my.csv:2: column 'registers_per_sm': 'lots' is not a non-negative integer"},
+        Malformed{
+            std::string(kHeader).replace(std::string(kHeader).find(",source\n"), 8, ",sm_count\n") + kH100,
+            "my.csv:1: header: column 'sm_count' appears twice (columns 4 and 21;"},
+        Malformed{with("registers_per_sm", "lots"),
+                  "my.csv:2: column 'registers_per_sm': 'lots' is not a non-negative integer"},
         Malformed{with("sm_count", "-1"), "my.csv:2: column 'sm_count': '-1' is negative"},
         Malformed{with("shared_memory_per_sm", "1.5e5"), "my.csv:2: column 'shared_memory_per_sm'"},
         Malformed{with("warp_size", ""), "my.csv:2: column 'warp_size': is empty"},
@@ -137,22 +140,33 @@ INSTANTIATE_TEST_SUITE_P(
         // CUDA's limits and the figures that bound one another (H100: 2048 threads and 32 blocks
         // per SM, 64 warps; 65536 registers per SM and per block).
         Malformed{with("max_threads_per_block", "2048"),
-                  "my.csv:2: column 'max_threads_per_block': 2048 is out of range for GPU 'h100' (allowed: 1 to 1024, "
+                  "my.csv:2: column 'max_threads_per_block': 2048 is out of range for GPU 'h100' (allowed: 1 "
+                  "to 1024, "
                   "CUDA's 1024 threads per block and at most max_threads_per_sm 2048)"},
         Malformed{with("max_registers_per_thread", "256"),
-                  "my.csv:2: column 'max_registers_per_thread': 256 is out of range for GPU 'h100' (allowed: 1 to 255,"},
+                  "my.csv:2: column 'max_registers_per_thread': 256 is out of range for GPU 'h100' (allowed: "
+                  "1 to 255,"},
         Malformed{with("registers_per_block", "65537"),
-                  "my.csv:2: column 'registers_per_block': 65537 is out of range for GPU 'h100' (allowed: 1 to 65536,"},
-        Malformed{with("max_blocks_per_sm", "65"),
-                  "my.csv:2: column 'max_blocks_per_sm': 65 is out of range for GPU 'h100' (allowed: 1 to 64,"},
-        Malformed{with("warp_size", "64"), "my.csv:2: column 'warp_size': 64 is out of range for GPU 'h100' (allowed: 32,"},
-        Malformed{with("shared_memory_carveouts_kb", "0;8;16"), "my.csv:2: column 'shared_memory_carveouts_kb'"},
-        Malformed{with("shared_memory_carveouts_kb", "0;8;x;228"), "my.csv:2: column 'shared_memory_carveouts_kb': 'x'"},
-        Malformed{with("shared_memory_per_block_optin", "1024"), "my.csv:2: column 'shared_memory_per_block_optin'"},
-        Malformed{with("registers_per_sm", "99999999999999999999"), "my.csv:2: column 'registers_per_sm': '99999999999999999999' is larger than"},
-        Malformed{std::string(kHeader) + kH100 + "H100,dup,9.0,132,32,1024,2048,32,65536,65536,255,256,4,"
-                  "233472,49152,232448,128,1024,0;8;16;32;64;100;132;164;196;228,64,x\n",
-                  "my.csv:3: column 'name': duplicate name 'H100' (names are case-insensitive; first on line 2)"},
+                  "my.csv:2: column 'registers_per_block': 65537 is out of range for GPU 'h100' (allowed: 1 "
+                  "to 65536,"},
+        Malformed{
+            with("max_blocks_per_sm", "65"),
+            "my.csv:2: column 'max_blocks_per_sm': 65 is out of range for GPU 'h100' (allowed: 1 to 64,"},
+        Malformed{with("warp_size", "64"),
+                  "my.csv:2: column 'warp_size': 64 is out of range for GPU 'h100' (allowed: 32,"},
+        Malformed{with("shared_memory_carveouts_kb", "0;8;16"),
+                  "my.csv:2: column 'shared_memory_carveouts_kb'"},
+        Malformed{with("shared_memory_carveouts_kb", "0;8;x;228"),
+                  "my.csv:2: column 'shared_memory_carveouts_kb': 'x'"},
+        Malformed{with("shared_memory_per_block_optin", "1024"),
+                  "my.csv:2: column 'shared_memory_per_block_optin'"},
+        Malformed{with("registers_per_sm", "99999999999999999999"),
+                  "my.csv:2: column 'registers_per_sm': '99999999999999999999' is larger than"},
+        Malformed{
+            std::string(kHeader) + kH100 +
+                "H100,dup,9.0,132,32,1024,2048,32,65536,65536,255,256,4,"
+                "233472,49152,232448,128,1024,0;8;16;32;64;100;132;164;196;228,64,x\n",
+            "my.csv:3: column 'name': duplicate name 'H100' (names are case-insensitive; first on line 2)"},
         Malformed{std::string(kHeader) + "h100,too,few\n", "my.csv:2: too few columns"},
         Malformed{std::string(kHeader) + "# only a comment\n", "my.csv: no GPU rows"},
         Malformed{"", "my.csv: no header line"},

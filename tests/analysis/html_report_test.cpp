@@ -113,7 +113,8 @@ TEST(DivergenceHtml, LectureMapsByHand) {
 
 TEST(DivergenceHtml, SelfContained) {
   for (const lecture::LaunchConfig& config :
-       {lecture::LaunchConfig::square(100), lecture::LaunchConfig::shape(50, 37, 70, 12), lecture::LaunchConfig::square(5)}) {
+       {lecture::LaunchConfig::square(100), lecture::LaunchConfig::shape(50, 37, 70, 12),
+        lecture::LaunchConfig::square(5)}) {
     const std::string page = render(config);
     for (const char* fetch : {"http:", "https:", "//", "src=", "<link", "@import", "<script"})
       EXPECT_FALSE(contains(page, fetch)) << fetch;
@@ -165,8 +166,8 @@ TEST(DivergenceHtml, NoLectureNoteElsewhere) {
 
 TEST(DivergenceHtml, OccupancySectionIsEscaped) {
   DivergenceHtmlOptions options;
-  options.occupancy = HtmlSection{"Occupancy on <my GPU>", {{"active blocks", "6 & more", "a<b"}},
-                                  {"limited by \"threads\""}};
+  options.occupancy = HtmlSection{
+      "Occupancy on <my GPU>", {{"active blocks", "6 & more", "a<b"}}, {"limited by \"threads\""}};
   const std::string page = render(lecture::LaunchConfig::square(100), options);
   const std::string section = element(page, "section", "occupancy");
   EXPECT_TRUE(contains(section, "<h2>Occupancy on &lt;my GPU&gt;</h2>"));
@@ -180,7 +181,8 @@ TEST(DivergenceHtml, LargestLaunchStaysSmall) {
   // how many rows each map has: 32 warps of a row each, or 1024 warps of one lane (the most).
   constexpr std::size_t kTwoMegabytes = 2u * 1024u * 1024u;
   for (int warp_size : {32, 1, 64}) {
-    const lecture::LaunchConfig config = lecture::LaunchConfig::shape(2147483647, 2147483647, 2147483647, 32, warp_size);
+    const lecture::LaunchConfig config =
+        lecture::LaunchConfig::shape(2147483647, 2147483647, 2147483647, 32, warp_size);
     const std::string page = render_divergence_html(widest_counts(config));
     SCOPED_TRACE(warp_size);
     EXPECT_LT(page.size(), kTwoMegabytes);

@@ -51,8 +51,9 @@ TEST_F(InputFile, ReadsARegularFile) {
 }
 
 TEST_F(InputFile, RefusesWhatIsNoFile) {
-  EXPECT_EQ(error_of(dir_), "--ncu-csv: '" + dir_ + "' is a directory, not a CSV file (give a "
-                            "regular file or a pipe)");
+  EXPECT_EQ(error_of(dir_), "--ncu-csv: '" + dir_ +
+                                "' is a directory, not a CSV file (give a "
+                                "regular file or a pipe)");
   std::ofstream(path("empty.csv")).close();
   EXPECT_EQ(error_of(path("empty.csv")), "--ncu-csv: '" + path("empty.csv") + "' is empty");
   EXPECT_EQ(error_of(path("missing.csv")),
@@ -76,7 +77,8 @@ TEST_F(InputFile, RefusalsNameTheFormatTheCallerReads) {
     } catch (const InvalidInput& e) {
       message = e.what();
     }
-    EXPECT_EQ(message, "--data x: '" + dir_ + "' is a directory, not " + name + " (give a regular file or a pipe)");
+    EXPECT_EQ(message,
+              "--data x: '" + dir_ + "' is a directory, not " + name + " (give a regular file or a pipe)");
   }
 }
 
@@ -84,8 +86,7 @@ TEST_F(InputFile, RefusesACharacterDeviceAtOnce) {
   // Our own /dev/zero (major 1, minor 5), never the machine's.
   if (::mknod(path("zero").c_str(), S_IFCHR | 0600, makedev(1, 5)) != 0)
     GTEST_SKIP() << "mknod needs CAP_MKNOD (run as root) to create a character device";
-  EXPECT_NE(error_of(path("zero")).find("is a character device, not a CSV file"),
-            std::string::npos);
+  EXPECT_NE(error_of(path("zero")).find("is a character device, not a CSV file"), std::string::npos);
 }
 
 TEST_F(InputFile, RefusesASocket) {
@@ -97,16 +98,17 @@ TEST_F(InputFile, RefusesASocket) {
   ASSERT_LT(name.size(), sizeof address.sun_path);
   name.copy(address.sun_path, name.size());
   ASSERT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
-  EXPECT_EQ(error_of(name), "--ncu-csv: '" + name + "' is a socket, not a CSV file (give a "
-                            "regular file or a pipe)");
+  EXPECT_EQ(error_of(name), "--ncu-csv: '" + name +
+                                "' is a socket, not a CSV file (give a "
+                                "regular file or a pipe)");
   ::close(fd);
 }
 
 TEST_F(InputFile, RefusesAFileOverTheLimit) {
   // A sparse file one byte over 64 MiB: refused from its size, before any read.
   fs::resize_file((std::ofstream(path("big.csv")), path("big.csv")), input_limits::kMaxBytes + 1);
-  EXPECT_EQ(error_of(path("big.csv")), "--ncu-csv: '" + path("big.csv") +
-                                           "' is larger than 64 MiB, the limit for an input file");
+  EXPECT_EQ(error_of(path("big.csv")),
+            "--ncu-csv: '" + path("big.csv") + "' is larger than 64 MiB, the limit for an input file");
   EXPECT_EQ(input_limits::kMaxBytes, 67108864u);  // 64 x 1024 x 1024
 }
 

@@ -84,8 +84,7 @@ TEST(WarpPhaseMap, StoreIsOneColumn) {
   const WarpPhaseMap map = lecture_map(C::store, BC::corner);
   ASSERT_EQ(map.columns.size(), 1u);
   EXPECT_TRUE(map.columns[0].once_per_warp);
-  for (int w = 0; w < 8; ++w)
-    EXPECT_EQ(map.at(w, 0), w < 2 ? O::divergent : O::uniform_false) << w;
+  for (int w = 0; w < 8; ++w) EXPECT_EQ(map.at(w, 0), w < 2 ? O::divergent : O::uniform_false) << w;
   EXPECT_EQ(lecture_map(C::store, BC::interior).at(5, 0), O::uniform_true);
 }
 
@@ -138,16 +137,14 @@ TEST(WarpPhaseMap, MultipliedOutMatchesTheReplay) {
           Count per_block = 0;
           for (int w = 0; w < map.warps; ++w)
             for (std::size_t i = 0; i < map.columns.size(); ++i)
-              if (map.at(w, i) == O::divergent)
-                per_block += static_cast<Count>(map.columns[i].phases());
+              if (map.at(w, i) == O::divergent) per_block += static_cast<Count>(map.columns[i].phases());
           const Count blocks = expected.at(c, block.block_class).blocks;
           EXPECT_EQ(to_decimal(per_block * blocks),
                     to_decimal(expected.at(c, block.block_class).divergent_warp_phases))
               << name(c) << "/" << name(block.block_class);
           total_divergent += per_block * blocks;
         }
-        EXPECT_EQ(to_decimal(total_divergent),
-                  to_decimal(expected.at(c, BC::all).divergent_warp_phases));
+        EXPECT_EQ(to_decimal(total_divergent), to_decimal(expected.at(c, BC::all).divergent_warp_phases));
       }
     }
   }
@@ -168,8 +165,7 @@ TEST(WarpPhaseMap, LargestCubesMatchTheHandWrittenModel) {
     EXPECT_EQ(maps.size(), representative_blocks(g).size() * kConditions.size());
     for (const RepresentativeBlock& block : representative_blocks(g))
       for (C c : kConditions)
-        EXPECT_TRUE(find_map(maps, c, block).outcomes ==
-                    warp_phase_map(g, lanes, c, block, columns).outcomes)
+        EXPECT_TRUE(find_map(maps, c, block).outcomes == warp_phase_map(g, lanes, c, block, columns).outcomes)
             << name(c) << "/" << name(block.block_class);
   }
 }

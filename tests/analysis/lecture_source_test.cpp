@@ -53,10 +53,11 @@ TEST(LectureSource, TableDifferenceNamesTheFirstFigureThatDiffers) {
   EXPECT_EQ(lecture_table_difference(a, "the class engine", b, "the replay"),
             "the barrier hazard: blocks is 13 by the class engine, 14 by the replay");
   b.at(lecture::Condition::load_N, lecture::BlockClass::bottom_edge).divergent_warp_phases += 2;
-  const sim::Count was = a.at(lecture::Condition::load_N, lecture::BlockClass::bottom_edge).divergent_warp_phases;
+  const sim::Count was =
+      a.at(lecture::Condition::load_N, lecture::BlockClass::bottom_edge).divergent_warp_phases;
   EXPECT_EQ(lecture_table_difference(a, "the class engine", b, "the replay"),
-            "load_N, bottom_edge: divergent_warp_phases is " + sim::to_decimal(was) + " by the class engine, " +
-                sim::to_decimal(was + 2) + " by the replay");
+            "load_N, bottom_edge: divergent_warp_phases is " + sim::to_decimal(was) +
+                " by the class engine, " + sim::to_decimal(was + 2) + " by the replay");
 }
 
 // --engine all on the lecture's launch: the two engines agree, and the table is the oracle's.
@@ -78,13 +79,17 @@ TEST(LectureSource, AgreesWithTheHandWrittenModelOnRandomLaunches) {
     const std::int64_t max_rows = 2147483647LL;
     const auto size = [&](std::int64_t max) {
       switch (std::uniform_int_distribution<int>(0, 2)(random)) {
-        case 0: return std::uniform_int_distribution<std::int64_t>(1, std::min<std::int64_t>(max, 300))(random);
-        case 1: return std::uniform_int_distribution<std::int64_t>(1, max)(random);
-        default: return std::min<std::int64_t>(max, tile * std::uniform_int_distribution<std::int64_t>(1, 20)(random));
+        case 0:
+          return std::uniform_int_distribution<std::int64_t>(1, std::min<std::int64_t>(max, 300))(random);
+        case 1:
+          return std::uniform_int_distribution<std::int64_t>(1, max)(random);
+        default:
+          return std::min<std::int64_t>(max,
+                                        tile * std::uniform_int_distribution<std::int64_t>(1, 20)(random));
       }
     };
-    const lecture::LaunchConfig config = lecture::LaunchConfig::shape(
-        size(max_rows), size(2147483647LL), size(2147483647LL), tile, warp_size);
+    const lecture::LaunchConfig config =
+        lecture::LaunchConfig::shape(size(max_rows), size(2147483647LL), size(2147483647LL), tile, warp_size);
     SCOPED_TRACE(lecture::describe(config));
     EXPECT_TRUE(through_source(config) == sim::exact(config));
   }
@@ -108,10 +113,9 @@ TEST(LectureSource, ReplayAgreesWithTheHandWrittenReplayOnRandomLaunches) {
   for (int i = 0; i < 150; ++i) {
     const int tile = std::uniform_int_distribution<int>(1, 32)(random);
     const int warp_size = warp_sizes[std::uniform_int_distribution<int>(0, 6)(random)];
-    const auto size = [&] {
-      return std::uniform_int_distribution<std::int64_t>(1, 4 * tile + 3)(random);
-    };
-    const lecture::LaunchConfig config = lecture::LaunchConfig::shape(size(), size(), size(), tile, warp_size);
+    const auto size = [&] { return std::uniform_int_distribution<std::int64_t>(1, 4 * tile + 3)(random); };
+    const lecture::LaunchConfig config =
+        lecture::LaunchConfig::shape(size(), size(), size(), tile, warp_size);
     SCOPED_TRACE(lecture::describe(config));
     const lecture::DivergenceResult r = lecture_replay(config);
     EXPECT_TRUE(r == sim::replay(config));
@@ -125,8 +129,8 @@ TEST(LectureSource, ReplayOfTheLecturesLaunchAndItsCost) {
   EXPECT_EQ(r.at(lecture::Condition::load_M, lecture::BlockClass::all).divergent_warp_phases, 350u);
   EXPECT_EQ(r.barrier_hazard_blocks, 13u);  // the last block-row and block-column: 7 + 7 - 1
   // The work, counted by the class engine, is what the plain replay of the whole grid does.
-  const sim::Count work =
-      sim::ir::replay(lecture_model(), lecture_source_launch(lecture_model(), config)).warp_statement_evaluations;
+  const sim::Count work = sim::ir::replay(lecture_model(), lecture_source_launch(lecture_model(), config))
+                              .warp_statement_evaluations;
   EXPECT_EQ(sim::to_decimal(lecture_replay_cost(config)), sim::to_decimal(work));
   sim::ir::ReplayOptions small;
   small.max_evaluations = work - 1;

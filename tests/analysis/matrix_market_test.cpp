@@ -73,7 +73,8 @@ class MatrixMarket : public ::testing::Test {
   std::string dir_;
 };
 
-std::string view(const SparseMatrix& m, const std::string& name, const std::string& type, std::uint64_t bytes) {
+std::string view(const SparseMatrix& m, const std::string& name, const std::string& type,
+                 std::uint64_t bytes) {
   return matrix_market_view(m, name, type, bytes, "--data p=A.mtx:" + name);
 }
 
@@ -255,14 +256,16 @@ TEST_F(MatrixMarket, ValuesRoundToFloatAsCDoes) {
 
 TEST_F(MatrixMarket, RefusesViewsThatDoNotFit) {
   // A 1 x 40000 matrix with its one entry in the last column: index 39999 is past short's 32767.
-  const SparseMatrix m = read("w.mtx", "%%MatrixMarket matrix coordinate real general\n1 40000 1\n1 40000 2.5\n");
+  const SparseMatrix m =
+      read("w.mtx", "%%MatrixMarket matrix coordinate real general\n1 40000 1\n1 40000 2.5\n");
   EXPECT_EQ(view_error(m, "csr.col_idx", "short", 2),
             "--data p=A.mtx:csr.col_idx: element 0 of csr.col_idx is 39999, outside short's range "
             "(-32768 to 32767)");
   EXPECT_EQ(view(m, "csr.col_idx", "unsigned short", 2), le({39999}, 2));
-  EXPECT_EQ(view_error(m, "csr.values", "int", 4),
-            "--data p=A.mtx:csr.values: csr.values holds the file's real values: the parameter must point "
-            "to float or double, not int (an integer type takes the values of an integer or pattern file only)");
+  EXPECT_EQ(
+      view_error(m, "csr.values", "int", 4),
+      "--data p=A.mtx:csr.values: csr.values holds the file's real values: the parameter must point "
+      "to float or double, not int (an integer type takes the values of an integer or pattern file only)");
   EXPECT_EQ(view_error(m, "coo.row", "float", 4),
             "--data p=A.mtx:coo.row: coo.row holds indices: the parameter must point to an integer type, not "
             "float");
@@ -279,35 +282,39 @@ TEST_F(MatrixMarket, RefusesViewsThatDoNotFit) {
 TEST_F(MatrixMarket, RefusesFilesThatAreNotWhatTheyClaim) {
   const std::string real = "%%MatrixMarket matrix coordinate real general\n";
   EXPECT_EQ(error_of("%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 1 1 0\n"),
-            prefix() + " line 1, column 34: complex values are refused: the model has no complex numbers "
-                       "(allowed: real, integer, pattern)");
-  EXPECT_EQ(error_of("hello\n1 2 3\n"),
-            prefix() + ": its first line does not start with %%MatrixMarket");
+            prefix() +
+                " line 1, column 34: complex values are refused: the model has no complex numbers "
+                "(allowed: real, integer, pattern)");
+  EXPECT_EQ(error_of("hello\n1 2 3\n"), prefix() + ": its first line does not start with %%MatrixMarket");
   // A size line without the banner is not guessed to be one.
-  EXPECT_EQ(error_of("3 3 1\n1 2 5\n"),
-            prefix() + ": its first line does not start with %%MatrixMarket");
+  EXPECT_EQ(error_of("3 3 1\n1 2 5\n"), prefix() + ": its first line does not start with %%MatrixMarket");
   EXPECT_EQ(error_of("%%MatrixMarket matrix array real general\n2 1\n1\n2\n"),
-            prefix() + " line 1, column 23: the array (dense) format is not read; write the matrix in "
-                       "coordinate format");
+            prefix() +
+                " line 1, column 23: the array (dense) format is not read; write the matrix in "
+                "coordinate format");
   // An index 0: Matrix Market indices are 1-based, never guessed to be 0-based.
   EXPECT_EQ(error_of(real + "3 3 2\n0 1 1\n2 2 2\n"),
             prefix() + " line 3, column 1: the row 0 is outside 1 .. 3 (Matrix Market indices start at 1)");
-  EXPECT_EQ(error_of(real + "3 3 1\n1 4 1\n"),
-            prefix() + " line 3, column 3: the column 4 is outside 1 .. 3 (Matrix Market indices start at 1)");
+  EXPECT_EQ(
+      error_of(real + "3 3 1\n1 4 1\n"),
+      prefix() + " line 3, column 3: the column 4 is outside 1 .. 3 (Matrix Market indices start at 1)");
   EXPECT_EQ(error_of(real + "3 3 1\n1.7 2 1\n"),
             prefix() + " line 3, column 1: the row '1.7' is not a whole number of digits");
   EXPECT_EQ(error_of(real + "3 3 1\n1 2\n"),
             prefix() + " line 3: the entry '1 2' needs 3 numbers in a real file: ROW COLUMN VALUE");
   EXPECT_EQ(error_of(real + "3 3 1\n1 2 3x\n"),
-            prefix() + " line 3, column 5: the value '3x' is not a decimal number (digits, a point, an "
-                       "exponent with e or E; inf or nan)");
+            prefix() +
+                " line 3, column 5: the value '3x' is not a decimal number (digits, a point, an "
+                "exponent with e or E; inf or nan)");
   EXPECT_EQ(error_of(real + "3 3 1\n1 2 1.0D+05\n"),
-            prefix() + " line 3, column 5: the value '1.0D+05' is not a decimal number (digits, a point, an "
-                       "exponent with e or E; inf or nan)");
+            prefix() +
+                " line 3, column 5: the value '1.0D+05' is not a decimal number (digits, a point, an "
+                "exponent with e or E; inf or nan)");
   // The largest double is about 1.797e308: 2e308 is past it, 1.7e308 is not.
   EXPECT_EQ(error_of(real + "3 3 1\n1 2 -2e308\n"),
-            prefix() + " line 3, column 5: the value '-2e308' is past the largest double (about 1.8e308); write "
-                       "inf if an infinity is meant");
+            prefix() +
+                " line 3, column 5: the value '-2e308' is past the largest double (about 1.8e308); write "
+                "inf if an infinity is meant");
   EXPECT_EQ(read("big.mtx", real + "3 3 1\n1 2 1.7e308\n").values.at(0), 1.7e308);
   // The last line read is line 3, the one entry.
   EXPECT_EQ(error_of(real + "3 3 2\n1 1 1\n"),
@@ -316,30 +323,36 @@ TEST_F(MatrixMarket, RefusesFilesThatAreNotWhatTheyClaim) {
             prefix() + " line 2: the file ends before its size line (ROWS COLUMNS ENTRIES)");
   EXPECT_EQ(error_of(real + "3 3 1\n1 1 1\n2 2 2\n"),
             prefix() + " line 4: more entries than the 1 the size line gives");
-  EXPECT_EQ(error_of(real + "3 3\n"), prefix() + " line 2: the size line '3 3' needs 3 numbers: ROWS COLUMNS ENTRIES");
+  EXPECT_EQ(error_of(real + "3 3\n"),
+            prefix() + " line 2: the size line '3 3' needs 3 numbers: ROWS COLUMNS ENTRIES");
   EXPECT_EQ(error_of("%%MatrixMarket matrix coordinate real symmetric\n3 3 1\n1 2 1\n"),
-            prefix() + " line 3: the entry (1, 2) is above the diagonal; a symmetric file stores the lower "
-                       "triangle (row >= column)");
+            prefix() +
+                " line 3: the entry (1, 2) is above the diagonal; a symmetric file stores the lower "
+                "triangle (row >= column)");
   EXPECT_EQ(error_of("%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 1\n2 2 1\n"),
-            prefix() + " line 3: the entry (2, 2) is not below the diagonal; a skew-symmetric file stores the "
-                       "strictly lower triangle (row > column)");
+            prefix() +
+                " line 3: the entry (2, 2) is not below the diagonal; a skew-symmetric file stores the "
+                "strictly lower triangle (row > column)");
   EXPECT_EQ(error_of("%%MatrixMarket matrix coordinate real symmetric\n3 2 0\n"),
             prefix() + " line 2: a symmetric matrix must be square, not 3 x 2");
   EXPECT_EQ(error_of("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 2.5\n"),
             prefix() + " line 3, column 5: the value '2.5' is not an integer");
   EXPECT_EQ(error_of("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 9007199254740993\n"),
-            prefix() + " line 3, column 5: the integer '9007199254740993' is past 2^53 in magnitude, where a "
-                       "double (which the reader keeps) is not exact");
+            prefix() +
+                " line 3, column 5: the integer '9007199254740993' is past 2^53 in magnitude, where a "
+                "double (which the reader keeps) is not exact");
   EXPECT_EQ(error_of("%%MatrixMarket matrix coordinate real hermitian\n2 2 0\n"),
             prefix() + " line 1, column 39: hermitian matrices have complex values, which are refused");
   EXPECT_EQ(error_of(real + "67108865 1 0\n"),
-            prefix() + " line 2, column 1: 67108865 x 1 is too large: at most 2^26 (67108864) rows and columns "
-                       "are read");
+            prefix() +
+                " line 2, column 1: 67108865 x 1 is too large: at most 2^26 (67108864) rows and columns "
+                "are read");
   EXPECT_EQ(error_of(real + "3 3 2147483648\n"),
             prefix() + " line 2, column 5: 2147483648 entries is too many: at most 2^31 - 1 are read");
   EXPECT_EQ(error_of(real + "% " + std::string(1023, 'x') + "\n3 3 0\n"),
-            prefix() + " line 2, column 1025: the line is 1025 characters long; Matrix Market lines hold at "
-                       "most 1024");
+            prefix() +
+                " line 2, column 1025: the line is 1025 characters long; Matrix Market lines hold at "
+                "most 1024");
   // The most a line may hold is read.
   EXPECT_EQ(read("long.mtx", real + "% " + std::string(1022, 'x') + "\n3 3 0\n").rows, 3u);
 }
@@ -349,7 +362,8 @@ TEST_F(MatrixMarket, RefusesFilesThatAreNotWhatTheyClaim) {
 void within_64_mib(const std::function<bool()>& parse) {
   long pages = 0;
   std::ifstream("/proc/self/statm") >> pages;  // the address space in use, in pages
-  const rlim_t limit = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + (rlim_t{64} << 20);
+  const rlim_t limit =
+      static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + (rlim_t{64} << 20);
   const rlimit r{limit, limit};
   ::setrlimit(RLIMIT_AS, &r);
   try {
@@ -365,11 +379,12 @@ void within_64_mib(const std::function<bool()>& parse) {
 TEST(MatrixMarketMemory, AHugeDimensionIsNotAllocated) {
   // 2^26 x 2^26 with one entry at row 2^26, column 1: 0-based (67108863, 0). A per-row or
   // per-column array of 8-byte counts would take 512 MiB.
-  const std::string text = "%%MatrixMarket matrix coordinate real general\n67108864 67108864 1\n67108864 1 2.5\n";
+  const std::string text =
+      "%%MatrixMarket matrix coordinate real general\n67108864 67108864 1\n67108864 1 2.5\n";
   EXPECT_EXIT(within_64_mib([&] {
                 const SparseMatrix m = parse_matrix_market(text, "'big.mtx'");
-                return m.rows == 67108864u && m.cols == 67108864u && m.entries() == 1u && m.row[0] == 67108863 &&
-                       m.col[0] == 0 && m.values[0] == 2.5 &&
+                return m.rows == 67108864u && m.cols == 67108864u && m.entries() == 1u &&
+                       m.row[0] == 67108863 && m.col[0] == 0 && m.values[0] == 2.5 &&
                        matrix_market_view(m, "coo.row", "int", 4, "v") == le32({67108863});
               }),
               ::testing::ExitedWithCode(0), "");
@@ -382,8 +397,9 @@ TEST(MatrixMarketMemory, AClaimedEntryCountIsNotAllocated) {
                 try {
                   parse_matrix_market(text, "'claims.mtx'");
                 } catch (const InvalidInput& e) {
-                  return std::string(e.what()) == "'claims.mtx' (a Matrix Market file) line 3: the file ends after 1 of the "
-                                                  "2147483647 entries its size line gives";
+                  return std::string(e.what()) ==
+                         "'claims.mtx' (a Matrix Market file) line 3: the file ends after 1 of the "
+                         "2147483647 entries its size line gives";
                 }
                 return false;
               }),
@@ -395,7 +411,8 @@ TEST_F(MatrixMarket, RefusesAMissingFileNamingIt) {
     read_matrix_market(path("missing.mtx"), "--data A");
     FAIL() << "read a missing file";
   } catch (const InvalidInput& e) {
-    EXPECT_EQ(std::string(e.what()), "--data A: '" + path("missing.mtx") + "' cannot be read: No such file or directory");
+    EXPECT_EQ(std::string(e.what()),
+              "--data A: '" + path("missing.mtx") + "' cannot be read: No such file or directory");
   }
   // The default names the file as a Matrix Market file.
   try {

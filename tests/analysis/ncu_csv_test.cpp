@@ -36,8 +36,8 @@ const std::string kUnits =
     "\"thread\",\"\",\"\",\"block\",\"block\",\"block\",\"block\",\"register/thread\",\"byte\","
     "\"byte/block\",\"byte/block\",\"%\",\"%\",\"\"\n";
 
-std::string row(int id, const std::string& kernel, const std::string& block,
-                const std::string& grid, const std::string& limits, const std::string& rest) {
+std::string row(int id, const std::string& kernel, const std::string& block, const std::string& grid,
+                const std::string& limits, const std::string& rest) {
   return "\"" + std::to_string(id) + "\",\"4242\",\"warpdiv\",\"127.0.0.1\",\"" + kernel +
          "\",\"1\",\"7\",\"" + block + "\",\"" + grid +
          "\",\"0\",\"9.0\",\"32\",\"65,536\",\"233,472\",\"2,048\"," + limits + "," + rest + "\n";
@@ -65,12 +65,10 @@ std::string lecture_csv(const std::string& twin_shared_limit = "20") {
          "warpdiv validate: M[100 x 100] * N[100 x 100], tile 16 x 16, warp size 32\n"
          "==PROF== Disconnected from process 4242\n" +
          kHeader + kUnits +
-         row(0, kChecked16, "(16, 16, 1)", "(7, 7, 1)",
-             "\"256\",\"49\",\"32\",\"8\",\"21\",\"8\"",
+         row(0, kChecked16, "(16, 16, 1)", "(7, 7, 1)", "\"256\",\"49\",\"32\",\"8\",\"21\",\"8\"",
              "\"32\",\"65,536\",\"0\",\"2,048\",\"100\",\"100\",\"0\"") +
-         row(1, "void at::native::vectorized_elementwise_kernel<4>(int)", "(128, 1, 1)",
-             "(1, 1, 1)", "\"128\",\"1\",\"32\",\"16\",\"\",\"16\"",
-             "\"16\",\"0\",\"0\",\"0\",\"100\",\"n/a\",\"0\"") +
+         row(1, "void at::native::vectorized_elementwise_kernel<4>(int)", "(128, 1, 1)", "(1, 1, 1)",
+             "\"128\",\"1\",\"32\",\"16\",\"\",\"16\"", "\"16\",\"0\",\"0\",\"0\",\"100\",\"n/a\",\"0\"") +
          row(2, kTwin16, "(16, 16, 1)", "(7, 7, 1)",
              "\"256\",\"49\",\"32\",\"6\",\"" + twin_shared_limit + "\",\"8\"",
              "\"40\",\"65,536\",\"0\",\"2,148\",\"75\",\"97.5\",\"14\"") +
@@ -84,8 +82,7 @@ TEST(NcuNumber, ThousandsSeparatorsAndRefusals) {
   EXPECT_EQ(parse_ncu_number("-0.5"), -0.5);
   EXPECT_EQ(parse_ncu_number(" 42 "), 42.0);
   EXPECT_EQ(parse_ncu_number("1e+06"), 1e6);
-  for (const char* bad : {"", "n/a", "1,02", "12,3456", ",123", "1,,000", "1.0,000", "inf", "nan",
-                          "12abc"})
+  for (const char* bad : {"", "n/a", "1,02", "12,3456", ",123", "1,,000", "1.0,000", "inf", "nan", "12abc"})
     EXPECT_FALSE(parse_ncu_number(bad).has_value()) << bad;
 }
 
@@ -165,8 +162,8 @@ TEST(NcuCrosscheck, NamesTheFigureThatDiffers) {
   std::vector<std::string> differing;
   for (const CrosscheckFigure& f : check.kernels[1].figures)
     if (!f.matched) differing.push_back(f.what);
-  EXPECT_EQ(differing, (std::vector<std::string>{"occupancy limit: shared memory (blocks)",
-                                                 "registers per thread"}));
+  EXPECT_EQ(differing,
+            (std::vector<std::string>{"occupancy limit: shared memory (blocks)", "registers per thread"}));
 }
 
 TEST(NcuCrosscheck, RefusesAnotherLaunch) {
@@ -188,8 +185,7 @@ TEST(NcuCrosscheck, KernelKindsByTheirNcuNames) {
             "checked");
   EXPECT_EQ(lecture_kernel_kind("void warpdiv::kernels::tiled_matmul_unchecked<32>(const float *)"),
             "unchecked");
-  EXPECT_EQ(lecture_kernel_kind("void warpdiv::kernels::tiled_matmul_instrumented<8>(int)"),
-            "instrumented");
+  EXPECT_EQ(lecture_kernel_kind("void warpdiv::kernels::tiled_matmul_instrumented<8>(int)"), "instrumented");
   EXPECT_EQ(lecture_kernel_kind("void tiled_matmul_other(float *)"), "");
   EXPECT_EQ(lecture_kernel_kind("MatrixMulCUDA"), "");
 }
@@ -257,7 +253,7 @@ TEST(NcuCsvStrict, IntegersOnlyWhereIntegersAreMeant) {
 
 TEST(NcuCsvStrict, ABomAndAQuotedMultiLineKernelName) {
   std::string text = "\xEF\xBB\xBF" + lecture_with("at::native::vectorized_elementwise_kernel<4>(int)",
-                                                    "my \"\"odd\"\",\nkernel");
+                                                   "my \"\"odd\"\",\nkernel");
   const std::vector<NcuLaunch> launches = parse_ncu_csv(text, "bom.csv");
   ASSERT_EQ(launches.size(), 3u);
   EXPECT_EQ(launches[1].kernel_name, "void my \"odd\",\nkernel");
@@ -266,7 +262,8 @@ TEST(NcuCsvStrict, ABomAndAQuotedMultiLineKernelName) {
 }
 
 TEST(NcuCsvStrict, AShortRowNamesItsLine) {
-  EXPECT_NE(error_of(lecture_with("\"0\",\"4242\",", "\"0\",")).find("x.csv:7: 27 fields where the header (line 5) has 28"),
+  EXPECT_NE(error_of(lecture_with("\"0\",\"4242\",", "\"0\","))
+                .find("x.csv:7: 27 fields where the header (line 5) has 28"),
             std::string::npos);
 }
 
@@ -303,15 +300,15 @@ TEST(NcuCrosscheck, LargeCountsArePrintedWhole) {
       analysis::lecture_counts(lecture::LaunchConfig::square(100)), {});
   std::ostringstream text;
   write_ncu_crosscheck_text(text, check);
-  EXPECT_NE(text.str().find("divergent branch targets 9007199254740992 of"), std::string::npos)
-      << text.str();
+  EXPECT_NE(text.str().find("divergent branch targets 9007199254740992 of"), std::string::npos) << text.str();
 }
 
 TEST(ValidateCsv, StrictIntegersWithLineAndColumn) {
-  const std::string header = "device,rows,inner,cols,tile,registers_checked,registers_instrumented,"
-                             "registers_unchecked\n";
-  const std::vector<ValidateRun> runs = parse_validate_csv(
-      "\xEF\xBB\xBF" + header + "\"H200, \nline two\",100,99,98,16,31,48,32\n", "v.csv");
+  const std::string header =
+      "device,rows,inner,cols,tile,registers_checked,registers_instrumented,"
+      "registers_unchecked\n";
+  const std::vector<ValidateRun> runs =
+      parse_validate_csv("\xEF\xBB\xBF" + header + "\"H200, \nline two\",100,99,98,16,31,48,32\n", "v.csv");
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].where, "v.csv:2");
   EXPECT_EQ(runs[0].inner, 99);
@@ -331,7 +328,6 @@ TEST(ValidateCsv, StrictIntegersWithLineAndColumn) {
   EXPECT_EQ(error("x,100,100,100,33,31,48,32\n"),
             "v.csv:3: column 'tile': '33' is not an integer from 1 to 32");
 }
-
 
 // ---- the files recorded on an H200 (data/validation/ncu/nvidia-h200/) -------------------------
 
@@ -359,9 +355,9 @@ TEST(NcuRecordedH200, LectureLaunchesAgreeWithTheCalculatorAndTheRuntime) {
   const RuntimeRegisters& registers = runs[0].registers;
   // cudaFuncGetAttributes on the H200: 31, 48 and 32 registers per thread.
   EXPECT_EQ(registers, (RuntimeRegisters{{"checked", 31}, {"instrumented", 48}, {"unchecked", 32}}));
-  const NcuCrosscheck check = crosscheck_ncu(
-      read_ncu_csv(recorded("ncu_100x100x100_T16.csv"), "--ncu-csv"),
-      analysis::lecture_counts(lecture::LaunchConfig::square(100)), registers);
+  const NcuCrosscheck check =
+      crosscheck_ncu(read_ncu_csv(recorded("ncu_100x100x100_T16.csv"), "--ncu-csv"),
+                     analysis::lecture_counts(lecture::LaunchConfig::square(100)), registers);
   // validate --repeat 1 launches checked, instrumented, unchecked, then a warm-up and one timed
   // launch of checked and unchecked: 7 launches.
   ASSERT_EQ(check.kernels.size(), 7u);
@@ -397,15 +393,16 @@ TEST(NcuRecordedH200, EveryRecordedRunAgrees) {
         read_validate_csv(recorded(std::string("validate_") + run.name + ".csv"), "--validate-csv")
             .at(0)
             .registers;
-    const NcuCrosscheck check = crosscheck_ncu(
-        read_ncu_csv(recorded(std::string("ncu_") + run.name + ".csv"), "--ncu-csv"),
-        analysis::lecture_counts(run.config), registers);
+    const NcuCrosscheck check =
+        crosscheck_ncu(read_ncu_csv(recorded(std::string("ncu_") + run.name + ".csv"), "--ncu-csv"),
+                       analysis::lecture_counts(run.config), registers);
     EXPECT_EQ(check.kernels.size(), 7u) << run.name;
     EXPECT_TRUE(check.matched()) << run.name;
     // The compute guard again: 400 (100^3, T = 32), 1232 (257 x 129 x 63, T = 12), 0 (2048^3).
-    EXPECT_EQ(check.kernels[0].divergent_branch_targets,
-              sim::to_double(
-                  check.model.at(lecture::Condition::compute, lecture::BlockClass::all).divergent_warp_phases))
+    EXPECT_EQ(
+        check.kernels[0].divergent_branch_targets,
+        sim::to_double(
+            check.model.at(lecture::Condition::compute, lecture::BlockClass::all).divergent_warp_phases))
         << run.name;
   }
 }
@@ -445,8 +442,7 @@ TEST(NcuRecordedH100, EveryRecordedRunAgrees) {
     const ValidateRun& r = runs[0];
     const NcuCrosscheck check = crosscheck_ncu(
         read_ncu_csv(recorded_h100(std::string("ncu_") + name + ".csv"), "--ncu-csv"),
-        analysis::lecture_counts(lecture::LaunchConfig::shape(r.rows, r.inner, r.cols, r.tile)),
-        r.registers);
+        analysis::lecture_counts(lecture::LaunchConfig::shape(r.rows, r.inner, r.cols, r.tile)), r.registers);
     EXPECT_FALSE(check.kernels.empty()) << name;
     EXPECT_TRUE(check.matched()) << name;
   }
@@ -474,7 +470,8 @@ TEST(NcuSourcePage, SectorsPerLineOfTheNaiveMultiplyByHand) {
   ASSERT_TRUE(in) << path;
   std::ostringstream text;
   text << in.rdbuf();
-  const std::map<std::uint32_t, std::uint64_t> lines = parse_ncu_source_sectors(text.str(), path, "naive_host.cu");
+  const std::map<std::uint32_t, std::uint64_t> lines =
+      parse_ncu_source_sectors(text.str(), path, "naive_host.cu");
   EXPECT_EQ(lines.at(10), 150000u);
   EXPECT_EQ(lines.at(12), 1600u);
   for (const auto& [line, sectors] : lines) {

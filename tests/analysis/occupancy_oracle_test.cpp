@@ -44,7 +44,9 @@ class SplitMix {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
   }
-  std::int64_t below(std::int64_t n) { return static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(n)); }
+  std::int64_t below(std::int64_t n) {
+    return static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(n));
+  }
   std::int64_t between(std::int64_t lo, std::int64_t hi) { return lo + below(hi - lo + 1); }
 
  private:
@@ -72,11 +74,21 @@ unsigned limiter_mask(const OccupancyResult& r) {
   unsigned mask = 0;
   for (Limiter l : r.limiters) {
     switch (l) {
-      case Limiter::warps: mask |= OCC_LIMIT_WARPS; break;
-      case Limiter::registers: mask |= OCC_LIMIT_REGISTERS; break;
-      case Limiter::shared_memory: mask |= OCC_LIMIT_SHARED_MEMORY; break;
-      case Limiter::blocks: mask |= OCC_LIMIT_BLOCKS; break;
-      case Limiter::barriers: mask |= OCC_LIMIT_BARRIERS; break;
+      case Limiter::warps:
+        mask |= OCC_LIMIT_WARPS;
+        break;
+      case Limiter::registers:
+        mask |= OCC_LIMIT_REGISTERS;
+        break;
+      case Limiter::shared_memory:
+        mask |= OCC_LIMIT_SHARED_MEMORY;
+        break;
+      case Limiter::blocks:
+        mask |= OCC_LIMIT_BLOCKS;
+        break;
+      case Limiter::barriers:
+        mask |= OCC_LIMIT_BARRIERS;
+        break;
     }
   }
   return mask;
@@ -135,7 +147,8 @@ class Comparison {
       if (got.registers_per_block != expected.allocatedRegistersPerBlock)
         why << " allocated regs " << got.registers_per_block << " vs " << expected.allocatedRegistersPerBlock;
       if (static_cast<size_t>(got.shared_bytes_per_block) != expected.allocatedSharedMemPerBlock)
-        why << " allocated smem " << got.shared_bytes_per_block << " vs " << expected.allocatedSharedMemPerBlock;
+        why << " allocated smem " << got.shared_bytes_per_block << " vs "
+            << expected.allocatedSharedMemPerBlock;
     }
     if (!why.str().empty()) {
       if (++mismatches_ <= 20)
@@ -235,20 +248,27 @@ std::int64_t sweep(const GpuSpec& gpu) {
   // 4. Pseudo-random launches over everything at once.
   SplitMix rng(0x5eed0000ULL + static_cast<std::uint64_t>(gpu.cc_major * 10 + gpu.cc_minor));
   const std::vector<std::optional<int>> carveouts = carveout_choices(gpu);
-  const std::int64_t smem_max = gpu.shared_memory_per_block_optin + gpu.reserved_shared_memory_per_block + 4096;
+  const std::int64_t smem_max =
+      gpu.shared_memory_per_block_optin + gpu.reserved_shared_memory_per_block + 4096;
   for (int i = 0; i < 40000; ++i) {
     launch = LaunchResources{};
     launch.threads_per_block = rng.below(4) == 0 ? 32 * rng.between(1, 34) : rng.between(1, 1100);
     launch.registers_per_thread = static_cast<int>(rng.between(1, 255));
     switch (rng.below(4)) {
-      case 0: break;  // no shared memory
-      case 1: launch.static_shared_bytes = rng.between(0, 49152 + 1024); break;
-      case 2: launch.dynamic_shared_bytes = rng.between(0, smem_max); break;
+      case 0:
+        break;  // no shared memory
+      case 1:
+        launch.static_shared_bytes = rng.between(0, 49152 + 1024);
+        break;
+      case 2:
+        launch.dynamic_shared_bytes = rng.between(0, smem_max);
+        break;
       default:
         launch.static_shared_bytes = rng.between(0, 49152);
         launch.dynamic_shared_bytes = rng.between(0, smem_max);
     }
-    launch.carveout_percent = carveouts[static_cast<std::size_t>(rng.below(static_cast<std::int64_t>(carveouts.size())))];
+    launch.carveout_percent =
+        carveouts[static_cast<std::size_t>(rng.below(static_cast<std::int64_t>(carveouts.size())))];
     cmp.compare(launch);
   }
   EXPECT_EQ(cmp.mismatches(), 0) << gpu.name << ": " << cmp.mismatches() << " of " << cmp.compared()
@@ -278,9 +298,9 @@ TEST(OccupancyOracle, EveryArchitectureSpecAgreesOnEveryLaunch) {
   // The figures the validate helper builds a real device's GpuSpec from. cc 3.0 is left out: its
   // ISA allows 63 registers per thread, where cuda_occupancy.h assumes Kepler's later 255.
   std::int64_t total = 0;
-  for (auto [major, minor] : {std::pair{3, 5}, {3, 7}, {5, 0}, {5, 2}, {5, 3}, {6, 0}, {6, 1},
-                              {6, 2}, {7, 0}, {7, 2}, {7, 5}, {8, 0}, {8, 6}, {8, 7}, {8, 9},
-                              {9, 0}, {10, 0}, {10, 1}, {10, 3}, {11, 0}, {12, 0}, {12, 1}}) {
+  for (auto [major, minor] : {std::pair{3, 5}, {3, 7},  {5, 0},  {5, 2},  {5, 3},  {6, 0}, {6, 1}, {6, 2},
+                              {7, 0},          {7, 2},  {7, 5},  {8, 0},  {8, 6},  {8, 7}, {8, 9}, {9, 0},
+                              {10, 0},         {10, 1}, {10, 3}, {11, 0}, {12, 0}, {12, 1}}) {
     const GpuSpec gpu = architecture_spec(major, minor);
     total += sweep(gpu);
   }
@@ -337,9 +357,7 @@ TEST(OccupancyOracle, EveryPresetWithCc3OrLaterAgreesOnEveryLaunch) {
 TEST(OccupancyOracle, EveryArchitectureSpecAgreesOnEveryLaunch) {
   GTEST_SKIP() << WARPDIV_NO_CUDA_OCCUPANCY_H;
 }
-TEST(OccupancyOracle, PresetGranularitiesAreTheHeaders) {
-  GTEST_SKIP() << WARPDIV_NO_CUDA_OCCUPANCY_H;
-}
+TEST(OccupancyOracle, PresetGranularitiesAreTheHeaders) { GTEST_SKIP() << WARPDIV_NO_CUDA_OCCUPANCY_H; }
 
 }  // namespace
 }  // namespace warpdiv::analysis

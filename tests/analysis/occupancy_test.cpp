@@ -383,9 +383,9 @@ TEST(OccupancyReport, TextNamesEveryLimitLikeNsight) {
   const LaunchResources launch = tiled_kernel_launch(16, 32);
   std::ostringstream text;
   write_occupancy_text(text, gpu, launch, compute_occupancy(gpu, launch));
-  for (const char* label : {"Block Limit SM", "Block Limit Registers", "Block Limit Shared Mem",
-                            "Block Limit Warps", "Block Limit Barriers",
-                            "Theoretical Active Warps per SM", "Theoretical Occupancy", "Limiter"})
+  for (const char* label :
+       {"Block Limit SM", "Block Limit Registers", "Block Limit Shared Mem", "Block Limit Warps",
+        "Block Limit Barriers", "Theoretical Active Warps per SM", "Theoretical Occupancy", "Limiter"})
     EXPECT_NE(text.str().find(label), std::string::npos) << label << "\n" << text.str();
 }
 

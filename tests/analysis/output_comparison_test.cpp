@@ -50,8 +50,9 @@ TEST(OutputComparison, ComparesHeldElementsOnlyAndNamesTheFirstDifference) {
   EXPECT_FALSE(c.agree());
   const std::vector<std::vector<std::uint8_t>> same = {ints({5, 6, 77, 8, 3, 4}), {}};
   EXPECT_TRUE(compare_outputs(k, stored, "", same).agree());
-  EXPECT_EQ(compare_outputs(k, stored, "", same).summary(),
-            "outputs: out: 3 elements equal, 1 not held by the model, 1 written differently by several threads");
+  EXPECT_EQ(
+      compare_outputs(k, stored, "", same).summary(),
+      "outputs: out: 3 elements equal, 1 not held by the model, 1 written differently by several threads");
 }
 
 TEST(OutputComparison, FloatsBitForBitAndReasonsWhyNot) {
@@ -92,7 +93,8 @@ TEST(OutputComparison, ElementsAnOrderOfAtomicsDecidesAreLeftOut) {
   EXPECT_EQ(c.buffers[0].compared, 1u);
   EXPECT_EQ(c.buffers[0].ordered, 2u);
   EXPECT_TRUE(c.agree());
-  EXPECT_EQ(c.summary(), "outputs: f: 1 elements equal, 2 left by atomics of several threads whose order decides them");
+  EXPECT_EQ(c.summary(),
+            "outputs: f: 1 elements equal, 2 left by atomics of several threads whose order decides them");
 }
 
 }  // namespace

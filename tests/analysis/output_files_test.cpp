@@ -163,7 +163,8 @@ TEST(OutputFiles, NothingIsReplacedWithoutCommit) {
 // temporary file; a flag never set changes nothing.
 TEST(OutputFiles, AStopFlagInterruptsTheCommitAtEveryStage) {
   enum class Stage { before_writing, while_writing, after_writing, never };
-  for (const Stage stage : {Stage::before_writing, Stage::while_writing, Stage::after_writing, Stage::never}) {
+  for (const Stage stage :
+       {Stage::before_writing, Stage::while_writing, Stage::after_writing, Stage::never}) {
     SCOPED_TRACE(static_cast<int>(stage));
     TempDir dir;
     write_file(dir.file("keep.csv"), "precious\n");
@@ -297,7 +298,8 @@ TEST(OutputFiles, FifoWhoseReaderNeverReadsFailsTheWriteAfterTenSeconds) {
   } catch (const WriteFailed& e) {
     EXPECT_STREQ(e.what(), ("--csv '" + dir.file("fifo") +
                             "': writing failed: the process reading it took nothing for 10 s (it "
-                            "stopped reading)").c_str());
+                            "stopped reading)")
+                               .c_str());
   }
   const double waited = seconds_since(start);
   EXPECT_GE(waited, 10.0);
@@ -354,12 +356,12 @@ TEST(OutputFiles, TwoOutputsNamingOneFileAreRefused) {
     std::string first, second;
   };
   const std::vector<Pair> pairs = {
-      {dir.file("a"), dir.path() + "/./a"},                // a new file, twice
-      {dir.file("sub/b"), dir.file("sub/../sub/b")},        // a new file through ..
-      {dir.file("sub/b"), dir.file("sub-link/b")},          // a new file through a linked folder
-      {dir.file("x.csv"), dir.file("link.csv")},            // a file and a link to it
-      {dir.file("x.csv"), dir.file("hard.csv")},            // two hard links of one file
-      {"-", "-"},                                           // standard output twice
+      {dir.file("a"), dir.path() + "/./a"},           // a new file, twice
+      {dir.file("sub/b"), dir.file("sub/../sub/b")},  // a new file through ..
+      {dir.file("sub/b"), dir.file("sub-link/b")},    // a new file through a linked folder
+      {dir.file("x.csv"), dir.file("link.csv")},      // a file and a link to it
+      {dir.file("x.csv"), dir.file("hard.csv")},      // two hard links of one file
+      {"-", "-"},                                     // standard output twice
   };
   for (const Pair& p : pairs) {
     const std::string message = refusal_of_second(p.first, p.second);
@@ -411,7 +413,8 @@ TEST(OutputFiles, UnwritablePathsAreRefused) {
 std::string folder_other_users_reach() {
   std::error_code error;
   const std::string temporary = std::filesystem::temp_directory_path(error).string();
-  for (const std::string& base : {temporary, std::string("/tmp"), std::string("/var/tmp"), std::string("/dev/shm")}) {
+  for (const std::string& base :
+       {temporary, std::string("/tmp"), std::string("/var/tmp"), std::string("/dev/shm")}) {
     if (base.empty()) continue;
     bool reachable = true;
     for (std::filesystem::path p = std::filesystem::weakly_canonical(base, error); reachable && !error;
@@ -467,7 +470,8 @@ TEST_P(AnotherUser, IsRefusedWhatTheShellWouldRefuse) {
   const bool without_faccessat2 = GetParam();
   if (::geteuid() != 0) GTEST_SKIP() << "needs root to act as another user";
   const std::string base = folder_other_users_reach();
-  if (base.empty()) GTEST_SKIP() << "no temporary folder that another user can reach ($TMPDIR, /tmp, /var/tmp, /dev/shm)";
+  if (base.empty())
+    GTEST_SKIP() << "no temporary folder that another user can reach ($TMPDIR, /tmp, /var/tmp, /dev/shm)";
   std::string pattern = base + "/warpdiv-test-XXXXXX";
   ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << std::strerror(errno);
   const std::shared_ptr<void> remove(nullptr, [&](void*) {
@@ -476,8 +480,8 @@ TEST_P(AnotherUser, IsRefusedWhatTheShellWouldRefuse) {
   });
   const auto file = [&](const std::string& name) { return pattern + "/" + name; };
   ASSERT_EQ(::chmod(pattern.c_str(), 0777), 0);
-  for (const auto& [name, mode] : {std::pair<const char*, mode_t>{"r444", 0444},
-                                   {"r644", 0644}, {"rw666", 0666}}) {
+  for (const auto& [name, mode] :
+       {std::pair<const char*, mode_t>{"r444", 0444}, {"r644", 0644}, {"rw666", 0666}}) {
     write_file(file(name), "root's\n");
     ASSERT_EQ(::chmod(file(name).c_str(), mode), 0);
   }

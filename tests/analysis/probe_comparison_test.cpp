@@ -80,8 +80,7 @@ TEST(ProbeComparison, IdenticalRecordsAgree) {
   EXPECT_EQ(c.statements_compared, 4u);
   EXPECT_EQ(c.warps_compared, 4u);
   EXPECT_EQ(c.evaluations_compared, 14u);
-  EXPECT_EQ(c.summary(k),
-            "agree: 4 statements' totals, 14 warp evaluations of 4 warps one by one");
+  EXPECT_EQ(c.summary(k), "agree: 4 statements' totals, 14 warp evaluations of 4 warps one by one");
 }
 
 TEST(ProbeComparison, NamesTheFirstDifferingEvaluation) {

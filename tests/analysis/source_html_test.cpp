@@ -20,8 +20,8 @@ using warpdiv::testing::element;
 using warpdiv::testing::kNoMemoryCells;
 using warpdiv::testing::source_memory_cells;
 
-BlockClassView view(const std::string& name, const std::string& definition, IndexInterval x,
-                    IndexInterval y, IndexInterval z) {
+BlockClassView view(const std::string& name, const std::string& definition, IndexInterval x, IndexInterval y,
+                    IndexInterval z) {
   BlockClassView c;
   c.name = name;
   c.definition = definition;
@@ -60,8 +60,7 @@ TEST(SourceHtmlGrid, TwoDimensionalGridIsOnePicture) {
   for (std::uint32_t y = 0; y < 2; ++y)
     for (std::uint32_t x = 0; x < 3; ++x)
       classes.push_back(view("class " + std::to_string(classes.size() + 1),
-                             std::string(x_def[x]) + ", " + y_def[y], {x, x + 1}, {y, y + 1},
-                             {0, 1}));
+                             std::string(x_def[x]) + ", " + y_def[y], {x, x + 1}, {y, y + 1}, {0, 1}));
   const std::string grid = grid_section(page_of(classes, "grid (3, 2, 1), block (16, 16, 1)"));
   EXPECT_TRUE(contains(grid, "<svg id=\"class-grid\" width=\"270\" height=\"82\"")) << grid;
   EXPECT_EQ(count_occurrences(grid, "<svg"), 1u);
@@ -86,8 +85,8 @@ TEST(SourceHtmlGrid, ThreeDimensionalGridGetsAPanelPerSegmentOfZ) {
     for (int y = 0; y < 2; ++y)
       for (int x = 0; x < 2; ++x)
         classes.push_back(view("class " + std::to_string(classes.size() + 1),
-                               std::string(x_def[x]) + ", " + y_def[y] + ", " + z_def[z], xs[x],
-                               ys[y], zs[z]));
+                               std::string(x_def[x]) + ", " + y_def[y] + ", " + z_def[z], xs[x], ys[y],
+                               zs[z]));
   const std::string page = page_of(classes, "grid (3, 2, 8), block (8, 8, 4)");
   const std::string grid = grid_section(page);
   // Three panels of 2 x 2 cells, each 270 x 82 px, each with its class numbers (12 classes,
@@ -97,8 +96,9 @@ TEST(SourceHtmlGrid, ThreeDimensionalGridGetsAPanelPerSegmentOfZ) {
   EXPECT_TRUE(contains(grid, "<figure id=\"class-grid\">"));
   EXPECT_EQ(count_occurrences(grid, "<rect"), 12u);
   EXPECT_EQ(count_occurrences(grid, "width=\"270\" height=\"82\""), 3u);
-  EXPECT_TRUE(contains(grid, "<figcaption style=\"font-weight:600\">blockIdx.z &lt; 6</figcaption>"
-                             "<svg id=\"class-grid-z1\""));
+  EXPECT_TRUE(contains(grid,
+                       "<figcaption style=\"font-weight:600\">blockIdx.z &lt; 6</figcaption>"
+                       "<svg id=\"class-grid-z1\""));
   EXPECT_TRUE(contains(grid, ">blockIdx.z = 6</figcaption><svg id=\"class-grid-z2\""));
   EXPECT_TRUE(contains(grid, ">blockIdx.z = 7 (last)</figcaption><svg id=\"class-grid-z3\""));
   EXPECT_TRUE(contains(grid, "<figcaption>grid (3, 2, 8), block (8, 8, 4)</figcaption>"));
@@ -148,8 +148,8 @@ TEST(SourceHtmlGrid, PanelsAreCappedWithANote) {
   // on the 4,080 slices left out.
   std::vector<BlockClassView> classes;
   for (std::uint32_t z = 0; z < 4096; ++z)
-    classes.push_back(view("class " + std::to_string(z + 1), "blockIdx.z = " + std::to_string(z),
-                           {0, 1}, {0, 1}, {z, z + 1}));
+    classes.push_back(view("class " + std::to_string(z + 1), "blockIdx.z = " + std::to_string(z), {0, 1},
+                           {0, 1}, {z, z + 1}));
   const std::string grid = grid_section(page_of(classes, "grid (1, 1, 4096)"));
   EXPECT_EQ(kMaxGridPanels, 16u);
   EXPECT_EQ(count_occurrences(grid, "<svg"), 16u);
@@ -157,9 +157,10 @@ TEST(SourceHtmlGrid, PanelsAreCappedWithANote) {
   EXPECT_TRUE(contains(grid, "id=\"class-grid-z16\""));
   EXPECT_FALSE(contains(grid, "id=\"class-grid-z17\""));
   EXPECT_TRUE(contains(grid, ">blockIdx.z = 15</figcaption>"));
-  EXPECT_TRUE(contains(grid, "<p class=\"note\">Only the first 16 of the 4,096 segments of "
-                             "blockIdx.z are drawn: 4,080 left out (blockIdx.z 16-4095); the "
-                             "table lists every class.</p>"))
+  EXPECT_TRUE(contains(grid,
+                       "<p class=\"note\">Only the first 16 of the 4,096 segments of "
+                       "blockIdx.z are drawn: 4,080 left out (blockIdx.z 16-4095); the "
+                       "table lists every class.</p>"))
       << grid;
   EXPECT_LT(grid.size(), 20'000u);
 }
@@ -223,22 +224,22 @@ TEST(SourceHtmlMemory, GlobalLinesAreShadedBySectorEfficiency) {
   // half-warp reads one word): 200%, no shade; 127 of 128 bytes: 99.2%, the first step; 64 bytes
   // in 4 sectors, 50.0%, still the first; 63, 49.2%, the second; 32, 25.0%, the second; in 32
   // sectors (a stride of 8 floats), 12.5%, the third.
-  const std::string page = render_source_html(
-      memory_report({{"full();", global(1, 4, 128)},
-                     {"broadcast();", global(1, 2, 128)},
-                     {"almost();", global(1, 4, 127)},
-                     {"half();", global(1, 4, 64)},
-                     {"below_half();", global(1, 4, 63)},
-                     {"quarter();", global(1, 4, 32)},
-                     {"strided();", global(1, 32, 128)},
-                     {"no_access();", MemoryFigures{}},
-                     {"// a comment", std::nullopt}}),
-      SourceHtmlPage{});
+  const std::string page = render_source_html(memory_report({{"full();", global(1, 4, 128)},
+                                                             {"broadcast();", global(1, 2, 128)},
+                                                             {"almost();", global(1, 4, 127)},
+                                                             {"half();", global(1, 4, 64)},
+                                                             {"below_half();", global(1, 4, 63)},
+                                                             {"quarter();", global(1, 4, 32)},
+                                                             {"strided();", global(1, 32, 128)},
+                                                             {"no_access();", MemoryFigures{}},
+                                                             {"// a comment", std::nullopt}}),
+                                              SourceHtmlPage{});
   // Every figure before the source, which wraps (so that they all fit a 1,400-pixel window).
-  EXPECT_TRUE(contains(page, "<th>SIMD</th><th>sector eff.</th><th>conflicts</th><th>global req</th>"
-                             "<th>sectors</th><th>bytes asked</th><th>ld req</th><th>st req</th>"
-                             "<th>atom req</th><th>shared req</th>"
-                             "<th>wavefronts</th><th>flops</th><th class=\"src\">source</th></tr>"))
+  EXPECT_TRUE(contains(page,
+                       "<th>SIMD</th><th>sector eff.</th><th>conflicts</th><th>global req</th>"
+                       "<th>sectors</th><th>bytes asked</th><th>ld req</th><th>st req</th>"
+                       "<th>atom req</th><th>shared req</th>"
+                       "<th>wavefronts</th><th>flops</th><th class=\"src\">source</th></tr>"))
       << page;
   // The sector efficiency cell, then requests, sectors and bytes (all before the source).
   const auto cells = [&](const std::string& text) { return source_memory_cells(page, text); };
@@ -257,7 +258,8 @@ TEST(SourceHtmlMemory, GlobalLinesAreShadedBySectorEfficiency) {
   EXPECT_EQ(cells("no_access();"), kNoMemoryCells);
   EXPECT_EQ(cells("// a comment"), kNoMemoryCells);
   // The legend names the three steps of each shade, with their colours.
-  EXPECT_TRUE(contains(page, "rgba(0,114,178,0.2)\"></span>global: sector efficiency 50% to 100%</span>")) << page;
+  EXPECT_TRUE(contains(page, "rgba(0,114,178,0.2)\"></span>global: sector efficiency 50% to 100%</span>"))
+      << page;
   EXPECT_TRUE(contains(page, "rgba(204,121,167,0.9)\"></span>more than 3</span>")) << page;
   EXPECT_TRUE(contains(page, "td.mg3{background:rgba(0,114,178,0.7)}"));
   // 4 of the lines shaded, once each; the shared shades on none.
@@ -277,20 +279,20 @@ TEST(SourceHtmlMemory, SharedLinesAreShadedByConflictsPerRequest) {
   both.shared_wavefronts = 64;
   both.shared_bank_conflicts = 56;  // 7 per request
   both.flops = 512;
-  const std::string page = render_source_html(
-      memory_report({{"none();", shared(32, 32, 0)},
-                     {"two_way();", shared(32, 64, 32)},
-                     {"past_two();", shared(32, 65, 33)},
-                     {"four_way();", shared(32, 128, 96)},
-                     {"past_four();", shared(32, 129, 97)},
-                     {"column();", shared(32, 1024, 992)},
-                     {"tile[ty][tx] = M[i] * 2;", both}}),
-      SourceHtmlPage{});
+  const std::string page = render_source_html(memory_report({{"none();", shared(32, 32, 0)},
+                                                             {"two_way();", shared(32, 64, 32)},
+                                                             {"past_two();", shared(32, 65, 33)},
+                                                             {"four_way();", shared(32, 128, 96)},
+                                                             {"past_four();", shared(32, 129, 97)},
+                                                             {"column();", shared(32, 1024, 992)},
+                                                             {"tile[ty][tx] = M[i] * 2;", both}}),
+                                              SourceHtmlPage{});
   const auto cells = [&](const std::string& text) { return source_memory_cells(page, text); };
   // The bank conflicts cell (before the source), then requests and wavefronts after it.
   const auto want = [](const std::string& conflicts, const std::string& wavefronts) {
-    return "<td>-</td>" + conflicts + "<td>-</td><td>-</td><td>-</td><td>-</td><td>-</td><td>-</td><td>32</td><td>" +
-           wavefronts + "</td><td>0</td>";
+    return "<td>-</td>" + conflicts +
+           "<td>-</td><td>-</td><td>-</td><td>-</td><td>-</td><td>-</td><td>32</td><td>" + wavefronts +
+           "</td><td>0</td>";
   };
   EXPECT_EQ(cells("none();"), want("<td>0</td>", "32"));
   EXPECT_EQ(cells("two_way();"), want("<td class=\"ms1\">32</td>", "64"));
@@ -308,8 +310,8 @@ TEST(SourceHtmlMemory, WhatIsNotCountedIsSaidInOneLineEach) {
   // A gather's load is not counted (its address depends on a value read from memory): its line
   // has no figures of its own, so its sector efficiency cell says so; the access and the statement whose
   // flops are not counted get a line each under the listing, escaped.
-  SourceReport report = memory_report({{"y[i] = x[col[i]] < 0 ? a : b;", MemoryFigures{}},
-                                       {"z[i] = 1;", global(1, 4, 128)}});
+  SourceReport report =
+      memory_report({{"y[i] = x[col[i]] < 0 ? a : b;", MemoryFigures{}}, {"z[i] = 1;", global(1, 4, 128)}});
   AccessRow gather;
   gather.statement = 0;
   gather.where = "k.cu:1:8";
@@ -322,14 +324,17 @@ TEST(SourceHtmlMemory, WhatIsNotCountedIsSaidInOneLineEach) {
   report.listing[0].accesses_not_counted = {0};
   report.memory.flops_not_counted.push_back("k.cu:1:8: calls 'expf' & co.");
   const std::string page = render_source_html(report, SourceHtmlPage{});
-  EXPECT_EQ(source_memory_cells(page, "y[i] = x[col[i]] &lt; 0 ? a : b;"),
-            "<td>not counted</td><td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td>"
-            "<td></td>");
-  EXPECT_TRUE(contains(page, "<p class=\"note\">Not counted: k.cu:1:8: load &#39;x[col[i]]&#39;: its "
-                             "address depends on a value read from memory (&lt;col&gt;)</p>"))
+  EXPECT_EQ(
+      source_memory_cells(page, "y[i] = x[col[i]] &lt; 0 ? a : b;"),
+      "<td>not counted</td><td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td>"
+      "<td></td>");
+  EXPECT_TRUE(contains(page,
+                       "<p class=\"note\">Not counted: k.cu:1:8: load &#39;x[col[i]]&#39;: its "
+                       "address depends on a value read from memory (&lt;col&gt;)</p>"))
       << page;
-  EXPECT_TRUE(contains(page, "<p class=\"note\">Floating-point operations not counted at k.cu:1:8: "
-                             "calls &#39;expf&#39; &amp; co.</p>"))
+  EXPECT_TRUE(contains(page,
+                       "<p class=\"note\">Floating-point operations not counted at k.cu:1:8: "
+                       "calls &#39;expf&#39; &amp; co.</p>"))
       << page;
   EXPECT_EQ(count_occurrences(page, "Not counted: "), 1u);
   EXPECT_FALSE(contains(page, "Memory figures: not counted"));
@@ -349,8 +354,9 @@ TEST(SourceHtmlMemory, UncountedLaunchIsOneLineAndNoColumns) {
   store.space = "global";
   report.memory.accesses.push_back(store);
   const std::string page = render_source_html(report, SourceHtmlPage{});
-  EXPECT_TRUE(contains(page, "<p class=\"note\">Memory figures: not counted (replaying it would "
-                             "take 10 &gt; 2 evaluations).</p>"))
+  EXPECT_TRUE(contains(page,
+                       "<p class=\"note\">Memory figures: not counted (replaying it would "
+                       "take 10 &gt; 2 evaluations).</p>"))
       << page;
   EXPECT_EQ(count_occurrences(page, "not counted"), 1u);
   EXPECT_FALSE(contains(page, "<th>global req</th>"));

@@ -39,27 +39,25 @@ struct GuardKernel {
   GuardKernel() {
     using ir::ScalarType;
     kernel.name = "k";
-    kernel.files.push_back({"guard.cu",
-                            {"// a kernel", "__global__ void k(float *P, int Width)", "{",
-                             "  int Row = threadIdx.x;", "  for (int p = 0; p < 2; ++p) {",
-                             "    if (Row < Width) {", "      __syncthreads();", "    }", "  }",
-                             "  P[Row] = 1.0f;", "}"}});
+    kernel.files.push_back(
+        {"guard.cu",
+         {"// a kernel", "__global__ void k(float *P, int Width)", "{", "  int Row = threadIdx.x;",
+          "  for (int p = 0; p < 2; ++p) {", "    if (Row < Width) {", "      __syncthreads();", "    }",
+          "  }", "  P[Row] = 1.0f;", "}"}});
     kernel.add_opaque_parameter("P", "float *");
     const auto width = kernel.add_parameter("Width", ScalarType::I32);
     const auto row = kernel.add_local("Row", ScalarType::I32, at(4, 3));
     const auto p = kernel.add_local("p", ScalarType::I32, at(5, 8));
-    declare_row = kernel.declare(
-        row, kernel.cast(ScalarType::I32, kernel.builtin(ir::Builtin::ThreadIdxX)), at(4, 3));
+    declare_row =
+        kernel.declare(row, kernel.cast(ScalarType::I32, kernel.builtin(ir::Builtin::ThreadIdxX)), at(4, 3));
     barrier = kernel.barrier(at(7, 7));
     guard = kernel.if_(kernel.binary(ir::BinaryOp::Lt, kernel.local(row), kernel.param(width)),
                        kernel.block({barrier}, at(6, 22, 8)), ir::kNone, at(6, 5, 8));
     init = kernel.declare(p, kernel.constant(ScalarType::I32, 0), at(5, 8));
-    step = kernel.assign(p, kernel.binary(ir::BinaryOp::Add, kernel.local(p),
-                                          kernel.constant(ScalarType::I32, 1)),
-                         at(5, 26));
+    step = kernel.assign(
+        p, kernel.binary(ir::BinaryOp::Add, kernel.local(p), kernel.constant(ScalarType::I32, 1)), at(5, 26));
     loop = kernel.loop(ir::LoopKind::For, init,
-                       kernel.binary(ir::BinaryOp::Lt, kernel.local(p),
-                                     kernel.constant(ScalarType::I32, 2)),
+                       kernel.binary(ir::BinaryOp::Lt, kernel.local(p), kernel.constant(ScalarType::I32, 2)),
                        step, kernel.block({guard}, at(5, 31, 9)), at(5, 3, 9));
     store = kernel.work("P[Row] = 1.0f", at(10, 3));
     kernel.root = kernel.block({declare_row, loop, store}, at(3, 1, 11));
@@ -91,8 +89,7 @@ struct GuardRun {
     s[static_cast<std::size_t>(g.store)] = {2, 0, 48, 0, 0, 0};
     if (by_iteration) {
       result.iterations.resize(g.kernel.stmts.size());
-      result.iterations[static_cast<std::size_t>(g.guard)] = {{2, 1, 48, 40, 0, 0},
-                                                              {2, 1, 48, 40, 0, 0}};
+      result.iterations[static_cast<std::size_t>(g.guard)] = {{2, 1, 48, 40, 0, 0}, {2, 1, 48, 40, 0, 0}};
       result.iterations[static_cast<std::size_t>(g.loop)] = {
           {2, 0, 48, 48, 0, 0}, {2, 0, 48, 48, 0, 0}, {2, 0, 48, 0, 0, 0}};
     }
@@ -131,11 +128,13 @@ TEST(SourceReport, GuidesListTheWritersOwnColumns) {
   EXPECT_TRUE(contains(guide("your-kernel.md"), "\n" + source_csv_header() + "\n"));
   // The sweep's guide shows its first 17 columns (cut -d, -f1-17): the launch's, then the
   // source CSV's up to taken_lanes; the rest it leaves to the list above.
-  const std::string sweep_header = "n,block_x,block_y,block_z,grid_x,grid_y,grid_z,warp_size," + source_csv_header();
+  const std::string sweep_header =
+      "n,block_x,block_y,block_z,grid_x,grid_y,grid_z,warp_size," + source_csv_header();
   std::size_t cut = 0;
   for (int comma = 0; comma < 17; ++comma) cut = sweep_header.find(',', cut) + 1;
-  EXPECT_EQ(sweep_header.substr(0, cut), "n,block_x,block_y,block_z,grid_x,grid_y,grid_z,warp_size,file,line,column,"
-                                         "kind,iteration,warp_evaluations,divergent,active_lanes,taken_lanes,");
+  EXPECT_EQ(sweep_header.substr(0, cut),
+            "n,block_x,block_y,block_z,grid_x,grid_y,grid_z,warp_size,file,line,column,"
+            "kind,iteration,warp_evaluations,divergent,active_lanes,taken_lanes,");
   EXPECT_TRUE(contains(guide("sweeps.md"), "\n" + sweep_header.substr(0, cut - 1) + "\n"));
   // The --by-class CSV's own columns, named in the guide after the plain CSV's.
   const std::string by_class = source_class_csv_header().substr(source_csv_header().size() + 1);
@@ -163,8 +162,9 @@ TEST(SourceSweepCsv, TheLaunchsColumnsThenTheSourceCsvs) {
             "shared_wavefronts,shared_bank_conflicts,flops,simd_efficiency,statement,inlined_at,complete");
   std::ostringstream out;
   write_source_sweep_csv_rows(out, columns, launch, report);
-  EXPECT_EQ(out.str().substr(0, out.str().find('\n') + 1),
-            "5,32,1,1,2,1,1,32,guard.cu,4,3,statement,,2,0,48,,,,,,,,,,,,,,0.7500,int Row = threadIdx.x;,,yes\n");
+  EXPECT_EQ(
+      out.str().substr(0, out.str().find('\n') + 1),
+      "5,32,1,1,2,1,1,32,guard.cu,4,3,statement,,2,0,48,,,,,,,,,,,,,,0.7500,int Row = threadIdx.x;,,yes\n");
 }
 
 TEST(SourceReport, CsvRowsInSourceOrder) {
@@ -174,14 +174,15 @@ TEST(SourceReport, CsvRowsInSourceOrder) {
   // 80/128 = 0.625. The braces (Block statements) get no row; the for's init and step do, after
   // the loop that starts first on line 5.
   EXPECT_EQ(csv_of(report),
-            source_csv_header() + "\n"
-            "guard.cu,4,3,statement,,2,0,48,,,,,,,,,,,,,,0.7500,int Row = threadIdx.x;,,yes\n"
-            "guard.cu,5,3,for,,6,0,144,96,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes\n"
-            "guard.cu,5,8,statement,,2,0,48,,,,,,,,,,,,,,0.7500,int p = 0; p < 2; ++p) {,,yes\n"
-            "guard.cu,5,26,statement,,4,0,96,,,,,,,,,,,,,,0.7500,++p) {,,yes\n"
-            "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width) {,,yes\n"
-            "guard.cu,7,7,barrier,,4,0,80,,2,2,,,,,,,,,,,0.6250,__syncthreads();,,yes\n"
-            "guard.cu,10,3,statement,,2,0,48,,,,,,,,,,,,,,0.7500,P[Row] = 1.0f;,,yes\n");
+            source_csv_header() +
+                "\n"
+                "guard.cu,4,3,statement,,2,0,48,,,,,,,,,,,,,,0.7500,int Row = threadIdx.x;,,yes\n"
+                "guard.cu,5,3,for,,6,0,144,96,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes\n"
+                "guard.cu,5,8,statement,,2,0,48,,,,,,,,,,,,,,0.7500,int p = 0; p < 2; ++p) {,,yes\n"
+                "guard.cu,5,26,statement,,4,0,96,,,,,,,,,,,,,,0.7500,++p) {,,yes\n"
+                "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width) {,,yes\n"
+                "guard.cu,7,7,barrier,,4,0,80,,2,2,,,,,,,,,,,0.6250,__syncthreads();,,yes\n"
+                "guard.cu,10,3,statement,,2,0,48,,,,,,,,,,,,,,0.7500,P[Row] = 1.0f;,,yes\n");
 }
 
 TEST(SourceReport, ByIterationRowsFollowTheirStatement) {
@@ -202,8 +203,9 @@ TEST(SourceReport, ByIterationRowsFollowTheirStatement) {
                        "guard.cu,6,5,if,2,2,1,48,40,,,,,,,,,,,,,0.7500,if (Row < Width) {,,yes\n"))
       << csv;
   const std::string text = text_of(report);
-  EXPECT_TRUE(contains(text, "   6            4           2    75.0%      if (Row < Width) {\n"
-                             "                 2           1    75.0%    iteration 1\n"))
+  EXPECT_TRUE(contains(text,
+                       "   6            4           2    75.0%      if (Row < Width) {\n"
+                       "                 2           1    75.0%    iteration 1\n"))
       << text;
 }
 
@@ -298,17 +300,21 @@ TEST(SourceReport, ByClassCsvAndTextListIterationClasses) {
   // The class's own rows end with four empty columns; the iteration classes' rows follow, for the
   // statements inside the loop (the for, its step, the guard, the barrier; not the init), the
   // barrier's block columns empty.
-  EXPECT_TRUE(contains(csv.str(), "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width) {,,yes,class 1,1,"
-                                  "all blocks,\"(0, 0, 0)\",,,,\n"))
+  EXPECT_TRUE(contains(csv.str(),
+                       "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width) {,,yes,class 1,1,"
+                       "all blocks,\"(0, 0, 0)\",,,,\n"))
       << csv.str();
-  EXPECT_TRUE(contains(csv.str(), "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width) {,,yes,class 1,1,"
-                                  "all blocks,\"(0, 0, 0)\",5,1,2,\"p in [0, 1] (all)\"\n"))
+  EXPECT_TRUE(contains(csv.str(),
+                       "guard.cu,6,5,if,,4,2,96,80,,,,,,,,,,,,,0.7500,if (Row < Width) {,,yes,class 1,1,"
+                       "all blocks,\"(0, 0, 0)\",5,1,2,\"p in [0, 1] (all)\"\n"))
       << csv.str();
-  EXPECT_TRUE(contains(csv.str(), "guard.cu,7,7,barrier,,4,0,80,,,,,,,,,,,,,,0.6250,__syncthreads();,,yes,class 1,1,"
-                                  "all blocks,\"(0, 0, 0)\",5,1,2,\"p in [0, 1] (all)\"\n"))
+  EXPECT_TRUE(contains(csv.str(),
+                       "guard.cu,7,7,barrier,,4,0,80,,,,,,,,,,,,,,0.6250,__syncthreads();,,yes,class 1,1,"
+                       "all blocks,\"(0, 0, 0)\",5,1,2,\"p in [0, 1] (all)\"\n"))
       << csv.str();
-  EXPECT_TRUE(contains(csv.str(), "guard.cu,5,3,for,,2,0,48,0,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes,"
-                                  "class 1,1,all blocks,\"(0, 0, 0)\",5,3,1,p = 2 (exit)\n"))
+  EXPECT_TRUE(contains(csv.str(),
+                       "guard.cu,5,3,for,,2,0,48,0,,,,,,,,,,,,,0.7500,for (int p = 0; p < 2; ++p) {,,yes,"
+                       "class 1,1,all blocks,\"(0, 0, 0)\",5,3,1,p = 2 (exit)\n"))
       << csv.str();
   std::size_t init_rows = 0;  // the init (line 5, column 8) is outside the loop: its class row only
   for (std::size_t at = csv.str().find("\nguard.cu,5,8,"); at != std::string::npos;

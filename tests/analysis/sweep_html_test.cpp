@@ -73,10 +73,12 @@ TEST(SweepHtml, OccupancyOnTheLectureSm) {
   options.registers_per_thread = 16;
   const std::string page = render_sweep_html(sweep({100}, {16, 32}), options);
   const std::string table = element(page, "table", "occupancy-table");
-  EXPECT_TRUE(contains(table, "<tr class=\"swept\"><td>16</td><td>256</td><td>2,048</td><td>6</td>"
-                              "<td>48</td><td>100.00%</td><td>warps</td></tr>"));
-  EXPECT_TRUE(contains(table, "<tr class=\"swept\"><td>32</td><td>1024</td><td>8,192</td><td>1</td>"
-                              "<td>32</td><td>66.67%</td>"));
+  EXPECT_TRUE(contains(table,
+                       "<tr class=\"swept\"><td>16</td><td>256</td><td>2,048</td><td>6</td>"
+                       "<td>48</td><td>100.00%</td><td>warps</td></tr>"));
+  EXPECT_TRUE(contains(table,
+                       "<tr class=\"swept\"><td>32</td><td>1024</td><td>8,192</td><td>1</td>"
+                       "<td>32</td><td>66.67%</td>"));
   EXPECT_EQ(count_occurrences(table, "<tr class=\"swept\">"), 2u);
   EXPECT_EQ(count_occurrences(table, "<tr"), 33u);  // header + T = 1 .. 32
   const std::string plot = element(page, "svg", "plot-occupancy");

@@ -22,8 +22,7 @@ TEST(SweepRows, LectureLaunchGivesFourRowsOverAllBlocks) {
   // divergent (the lecture, load_N its exercise); store once per warp: 50 of 392.
   const std::vector<SweepRow> rows = sweep_rows(analysis::lecture_counts(lecture::LaunchConfig::square(100)));
   ASSERT_EQ(rows.size(), 4u);
-  const Condition order[] = {Condition::load_M, Condition::load_N, Condition::compute,
-                             Condition::store};
+  const Condition order[] = {Condition::load_M, Condition::load_N, Condition::compute, Condition::store};
   for (int i = 0; i < 4; ++i) {
     EXPECT_EQ(rows[i].condition, order[i]);
     EXPECT_EQ(rows[i].rows, 100);
@@ -69,15 +68,14 @@ TEST(SweepCsv, ReadBackWithFccp) {
   plan.tiles = {16, 32};
   std::vector<SweepRow> rows;  // the plan's launches in order, as `warpdiv sweep` writes them
   for (std::size_t i = 0; i < plan.launches(); ++i)
-    for (const SweepRow& row : sweep_rows(analysis::lecture_counts(plan.launch(i))))
-      rows.push_back(row);
+    for (const SweepRow& row : sweep_rows(analysis::lecture_counts(plan.launch(i)))) rows.push_back(row);
   ASSERT_EQ(rows.size(), 16u);
   std::ostringstream text;
   write_sweep_csv(text, rows);
   std::istringstream stream(text.str());
   io::CSVReader<9> reader("sweep.csv", stream);
-  reader.read_header(io::ignore_no_column, "rows", "inner", "cols", "tile", "warp_size",
-                     "condition", "warp_phases", "divergent_warp_phases", "fraction");
+  reader.read_header(io::ignore_no_column, "rows", "inner", "cols", "tile", "warp_size", "condition",
+                     "warp_phases", "divergent_warp_phases", "fraction");
   long long j, k, l;
   int t, s;
   std::string condition;

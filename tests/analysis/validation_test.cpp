@@ -25,7 +25,8 @@ const std::vector<float> kN = {5, 6, 7, 8};
 
 TEST(CheckProduct, ExactProductPasses) {
   std::mt19937_64 rng(1);
-  const ProductCheck c = check_product(lecture::LaunchConfig::shape(2, 2, 2, 16), kM, kN, {19, 22, 43, 50}, rng);
+  const ProductCheck c =
+      check_product(lecture::LaunchConfig::shape(2, 2, 2, 16), kM, kN, {19, 22, 43, 50}, rng);
   EXPECT_TRUE(c.passed());
   EXPECT_EQ(c.entries, 4u);
   EXPECT_EQ(c.entries_compared, 4u);
@@ -37,7 +38,8 @@ TEST(CheckProduct, ExactProductPasses) {
 TEST(CheckProduct, ErrorIsRelativeToTheTermsAndNamesTheWorstEntry) {
   std::mt19937_64 rng(1);
   // P[1][0] off by 0.001: 0.001 / (|3*5| + |4*7|) = 0.001 / 43 = 2.3256e-5 > 1e-5.
-  const ProductCheck c = check_product(lecture::LaunchConfig::shape(2, 2, 2, 16), kM, kN, {19, 22, 43.001f, 50}, rng);
+  const ProductCheck c =
+      check_product(lecture::LaunchConfig::shape(2, 2, 2, 16), kM, kN, {19, 22, 43.001f, 50}, rng);
   EXPECT_FALSE(c.passed());
   EXPECT_NEAR(c.max_relative_error, 0.001 / 43, 1e-7);  // float 43.001 is within 4e-6 of it
   EXPECT_EQ(c.worst_row, 1);
@@ -47,7 +49,8 @@ TEST(CheckProduct, ErrorIsRelativeToTheTermsAndNamesTheWorstEntry) {
 TEST(CheckProduct, CancellingSumUsesTheMagnitudeOfTheTerms) {
   std::mt19937_64 rng(1);
   // M = [1 -1], N = [1; 1]: P_ref = 0 but the terms have magnitude 2, so 1e-6 is 5e-7.
-  const ProductCheck c = check_product(lecture::LaunchConfig::shape(1, 2, 1, 4), {1, -1}, {1, 1}, {1e-6f}, rng);
+  const ProductCheck c =
+      check_product(lecture::LaunchConfig::shape(1, 2, 1, 4), {1, -1}, {1, 1}, {1e-6f}, rng);
   EXPECT_TRUE(c.passed());
   EXPECT_NEAR(c.max_relative_error, 5e-7, 1e-12);
 }
@@ -55,7 +58,8 @@ TEST(CheckProduct, CancellingSumUsesTheMagnitudeOfTheTerms) {
 TEST(CheckProduct, LeftOverPoisonFails) {
   std::mt19937_64 rng(1);
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  const ProductCheck c = check_product(lecture::LaunchConfig::shape(2, 2, 2, 16), kM, kN, {19, nan, 43, 50}, rng);
+  const ProductCheck c =
+      check_product(lecture::LaunchConfig::shape(2, 2, 2, 16), kM, kN, {19, nan, 43, 50}, rng);
   EXPECT_FALSE(c.passed());
   EXPECT_EQ(c.non_finite, 1u);
   EXPECT_TRUE(std::isnan(c.max_relative_error));
@@ -78,8 +82,7 @@ TEST(CheckProduct, LargeProductsAreSampledIncludingTheLastTile) {
   std::vector<float> p(200 * 150);
   for (int i = 0; i < 200; ++i)
     for (int j = 0; j < 150; ++j)
-      for (int k = 0; k < 3; ++k)
-        p[i * 150 + j] += m[i * 3 + k] * n[k * 150 + j];
+      for (int k = 0; k < 3; ++k) p[i * 150 + j] += m[i * 3 + k] * n[k * 150 + j];
   ProductCheck ok = check_product(c, m, n, p, rng, 0);
   EXPECT_FALSE(ok.every_entry_compared);
   EXPECT_EQ(ok.entries_compared, 64u * 64u);
@@ -194,9 +197,8 @@ TEST(LectureTable, AGpuTraceOfTheLanesIsTheModelsTable) {
   }
   // By hand at 100 x 100 x 100, T = 16: 7 x 7 blocks of 8 warps, 7 phases: 2,744 warp-phases per
   // phase check, 350 divergent in load_M; 50 divergent stores; 13 blocks with a partial store.
-  const lecture::DivergenceResult t =
-      lecture_table(lecture_model(), lecture::LaunchConfig::square(100),
-                    trace_from_lanes(lecture::LaunchConfig::square(100)));
+  const lecture::DivergenceResult t = lecture_table(lecture_model(), lecture::LaunchConfig::square(100),
+                                                    trace_from_lanes(lecture::LaunchConfig::square(100)));
   EXPECT_EQ(t.at(lecture::Condition::load_M, lecture::BlockClass::all).warp_phases, 2744u);
   EXPECT_EQ(t.at(lecture::Condition::load_M, lecture::BlockClass::all).divergent_warp_phases, 350u);
   EXPECT_EQ(t.at(lecture::Condition::store, lecture::BlockClass::all).divergent_warp_phases, 50u);
@@ -270,15 +272,13 @@ TEST(ValidationCsv, RowMatchesTheHeader) {
   const std::string row = out.str();
   ASSERT_EQ(row.back(), '\n');
   // The device name holds a comma and quotes: one quoted field.
-  EXPECT_EQ(row.rfind("\"Test GPU, rev. \"\"A\"\"\",9.0,13.0,13.0,13.0,2026-01-01T00:00:00Z,42,", 0),
-            0u)
+  EXPECT_EQ(row.rfind("\"Test GPU, rev. \"\"A\"\"\",9.0,13.0,13.0,13.0,2026-01-01T00:00:00Z,42,", 0), 0u)
       << row;
   EXPECT_EQ(count_fields(row) - 1, count_fields(kValidationCsvHeader));  // the name's comma
   // Lecture: 7 x 7 blocks, 8 warps, 7 phases, 2744 warp-phases; divergent load_M 350,
   // load_N 350, compute 7 x 50 = 350, store 50 (right_edge 6 x 8 + corner 2); hazard 13 blocks.
-  EXPECT_NE(
-      row.find(",100,100,100,16,49,8,7,2744,350,350,350,350,350,350,50,50,13,13,0,21,392,30000,0,yes,"),
-      std::string::npos)
+  EXPECT_NE(row.find(",100,100,100,16,49,8,7,2744,350,350,350,350,350,350,50,50,13,13,0,21,392,30000,0,yes,"),
+            std::string::npos)
       << row;
   // 8 blocks x 8 warps of 64: 100% both ways.
   EXPECT_NE(row.find(",32,8192,8,8,warps,100.00,100.00,yes,"), std::string::npos) << row;
@@ -309,19 +309,15 @@ const std::string kValidationSchema =
     "model_load_M_divergent_pct,model_load_N_divergent_pct,model_compute_divergent_pct,repeats,"
     "all_ok";
 
-TEST(ValidationCsv, HeaderIsTheSchema) {
-  EXPECT_EQ(std::string(kValidationCsvHeader), kValidationSchema);
-}
+TEST(ValidationCsv, HeaderIsTheSchema) { EXPECT_EQ(std::string(kValidationCsvHeader), kValidationSchema); }
 
 TEST(ValidationText, AgreementAndMismatch) {
   ValidationRecord r = lecture_record();
   std::ostringstream ok;
   write_validation_text(ok, r);
   EXPECT_NE(ok.str().find("validate: everything agrees"), std::string::npos) << ok.str();
-  EXPECT_NE(ok.str().find("TiledMatMul 100 x 100 x 100: 0.0105 ms"), std::string::npos)
-      << ok.str();
-  EXPECT_NE(ok.str().find("counts: all 20 cells x 4 fields and the hazard agree"),
-            std::string::npos)
+  EXPECT_NE(ok.str().find("TiledMatMul 100 x 100 x 100: 0.0105 ms"), std::string::npos) << ok.str();
+  EXPECT_NE(ok.str().find("counts: all 20 cells x 4 fields and the hazard agree"), std::string::npos)
       << ok.str();
   EXPECT_TRUE(failure_summary(r).empty());
 
@@ -333,10 +329,8 @@ TEST(ValidationText, AgreementAndMismatch) {
   EXPECT_NE(bad.str().find("validate: MISMATCH"), std::string::npos);
   EXPECT_FALSE(r.all_passed());
   const std::string summary = failure_summary(r);
-  EXPECT_NE(summary.find("first load_N/right_edge divergent_warp_phases"), std::string::npos)
-      << summary;
-  EXPECT_NE(summary.find("blocks per SM of TiledMatMul: runtime 8, calculator 7"),
-            std::string::npos)
+  EXPECT_NE(summary.find("first load_N/right_edge divergent_warp_phases"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("blocks per SM of TiledMatMul: runtime 8, calculator 7"), std::string::npos)
       << summary;
   EXPECT_EQ(summary.find('\n'), std::string::npos);  // one line
 }

@@ -28,7 +28,8 @@ class Atomics : public SnippetTest {
 
   // grid x block threads; every pointer parameter a buffer of `elements` zeros unless `data` has
   // its bytes.
-  static ir::Launch launch(const ir::Kernel& k, std::uint32_t grid, std::uint32_t block, std::uint64_t elements,
+  static ir::Launch launch(const ir::Kernel& k, std::uint32_t grid, std::uint32_t block,
+                           std::uint64_t elements,
                            const std::vector<std::pair<std::string, std::string>>& data = {}) {
     ir::Launch l;
     l.grid = ir::Dim3{grid, 1, 1};
@@ -112,9 +113,9 @@ __global__ void k(int* i, unsigned* u, unsigned long long* w, unsigned short* h,
   }
   using Op = ir::AtomicOp;
   using T = ir::ScalarType;
-  const std::vector<std::pair<Op, T>> want = {{Op::Exch, T::I32}, {Op::Cas, T::I32},  {Op::Inc, T::U32},
-                                              {Op::Dec, T::U32},  {Op::Cas, T::U64},  {Op::Cas, T::U16},
-                                              {Op::Add, T::F32},  {Op::Add, T::F64},  {Op::Exch, T::F32}};
+  const std::vector<std::pair<Op, T>> want = {{Op::Exch, T::I32}, {Op::Cas, T::I32}, {Op::Inc, T::U32},
+                                              {Op::Dec, T::U32},  {Op::Cas, T::U64}, {Op::Cas, T::U16},
+                                              {Op::Add, T::F32},  {Op::Add, T::F64}, {Op::Exch, T::F32}};
   EXPECT_EQ(seen, want);
   // Every returned value is linked to its atomic: with the buffers' values, the branch is counted.
   const ir::Launch l = launch(k, 1, 32, 32);
@@ -143,8 +144,9 @@ TEST_F(Atomics, ExchangeSeesThePreviousThreadsIndexByHand) {
   expect_counts(r.statements[statement_at(k, 6, ir::StmtKind::If)], 2, 64, 63, 1);
   const std::vector<std::string> lines = order(k, l, r);
   ASSERT_EQ(lines.size(), 2u);
-  EXPECT_NE(lines[0].find("k.cu:4:3: the condition of this if depends on atomicExch(&x[0], t) (atomic result) ("),
-            std::string::npos)
+  EXPECT_NE(
+      lines[0].find("k.cu:4:3: the condition of this if depends on atomicExch(&x[0], t) (atomic result) ("),
+      std::string::npos)
       << lines[0];
   EXPECT_NE(lines[0].find("k.cu:3:13), a value other threads change"), std::string::npos) << lines[0];
   EXPECT_NE(lines[1].find("k.cu:6:3: the condition of this if"), std::string::npos) << lines[1];
@@ -186,8 +188,9 @@ TEST_F(Atomics, ASpinLockIsNamedAsALoopThatNeverEnds) {
   o.file = std::string(WARPDIV_SOURCE_DIR) + "/tests/kernels/atomics/spin_lock.cu";
   const ir::Kernel k = frontend::load_kernel(o);
   const std::string e = error(k, launch(k, 1, 32, 1));
-  EXPECT_NE(e.find("spin_lock.cu:5:3: the while loop never ends: warp 0 (lanes 1-31) is back in the state it had"),
-            std::string::npos)
+  EXPECT_NE(
+      e.find("spin_lock.cu:5:3: the while loop never ends: warp 0 (lanes 1-31) is back in the state it had"),
+      std::string::npos)
       << e;
 }
 
@@ -245,8 +248,10 @@ TEST_F(Atomics, FloatAddInTheReplaysOrderAndFlushed) {
   std::uint32_t subnormal = 5;
   std::memcpy(&in[5], &subnormal, 4);
   float ascending = 0.0f, descending = 0.0f;
-  for (int t = 0; t < 64; ++t) ascending = flushed(flushed(ascending) + flushed(in[static_cast<std::size_t>(t)]));
-  for (int t = 63; t >= 0; --t) descending = flushed(flushed(descending) + flushed(in[static_cast<std::size_t>(t)]));
+  for (int t = 0; t < 64; ++t)
+    ascending = flushed(flushed(ascending) + flushed(in[static_cast<std::size_t>(t)]));
+  for (int t = 63; t >= 0; --t)
+    descending = flushed(flushed(descending) + flushed(in[static_cast<std::size_t>(t)]));
   ASSERT_EQ(ascending, 64.0f);
   ASSERT_EQ(descending, 61.0f);
   const ir::Launch l = launch(k, 2, 32, 64, {{"in", bytes_of(in)}});
@@ -310,7 +315,8 @@ TEST_F(Atomics, SharedAtomicsAfterTheBarrier) {
 )";
   for (const std::string type : {"int", "float"}) {
     std::string text = source;
-    for (std::size_t at = text.find("TYPE"); at != std::string::npos; at = text.find("TYPE")) text.replace(at, 4, type);
+    for (std::size_t at = text.find("TYPE"); at != std::string::npos; at = text.find("TYPE"))
+      text.replace(at, 4, type);
     const ir::Kernel k = load(text);
     const ir::Launch l = launch(k, 1, 64, 64);
     const ir::ReplayResult r = run(k, l);
@@ -322,7 +328,8 @@ TEST_F(Atomics, SharedAtomicsAfterTheBarrier) {
       EXPECT_TRUE(lines.empty()) << lines.front();
     } else {
       ASSERT_EQ(lines.size(), 1u);
-      EXPECT_NE(lines[0].find("k.cu:11:3: the condition of this if depends on s (floating point)"), std::string::npos)
+      EXPECT_NE(lines[0].find("k.cu:11:3: the condition of this if depends on s (floating point)"),
+                std::string::npos)
           << lines[0];
     }
   }
@@ -343,7 +350,8 @@ TEST_F(Atomics, TheProbeMakesTheSameAtomicsOrRefuses) {
 )");
   const std::vector<std::uint64_t> bytes = {256, 128, 128, 128};
   const std::string probe = kernels::probe_source(k, bytes, 0);
-  EXPECT_NE(probe.find("atomicCAS((unsigned int*)(p0 + (wd_u64)at), (unsigned int)("), std::string::npos) << probe;
+  EXPECT_NE(probe.find("atomicCAS((unsigned int*)(p0 + (wd_u64)at), (unsigned int)("), std::string::npos)
+      << probe;
   EXPECT_NE(probe.find("atomicExch((unsigned int*)(p0 + (wd_u64)at), (unsigned int)("), std::string::npos);
   EXPECT_NE(probe.find("atomicAdd((float*)(p1 + (wd_u64)at), (float)("), std::string::npos);
   EXPECT_NE(probe.find("atomicInc((unsigned int*)(p2 + (wd_u64)at), (unsigned int)("), std::string::npos);
@@ -355,13 +363,13 @@ TEST_F(Atomics, TheProbeMakesTheSameAtomicsOrRefuses) {
     kernels::check_probe_supports(flag, {4, 4});
     ADD_FAILURE() << "a branch on atomicCAS's result must be refused";
   } catch (const InvalidInput& e) {
-    EXPECT_NE(std::string(e.what()).find("cas_flag.cu:7:3: the GPU probe cannot check this if yet: its condition "
-                                         "depends on atomicCAS(flag, 0, 1) (atomic result)"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("cas_flag.cu:7:3: the GPU probe cannot check this if yet: its condition "
+                                   "depends on atomicCAS(flag, 0, 1) (atomic result)"),
+        std::string::npos)
         << e.what();
   }
 }
-
 
 // tests/kernels/atomics/per_thread.cu, the kernel the GPU ran (data/validation/atomics/): what it
 // leaves in each buffer, by hand. Thread i < n, on zeroed buffers: fsum[i] = (0 + flush(tiny)) +

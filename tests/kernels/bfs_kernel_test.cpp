@@ -51,7 +51,8 @@ struct Graph {
 };
 
 // Parameters: num_nodes, row_ptr, col_idx, level, depth, next_level.
-Launch launch_of(const Kernel& k, const Graph& g, const std::vector<std::int32_t>& level, int depth, std::uint32_t block) {
+Launch launch_of(const Kernel& k, const Graph& g, const std::vector<std::int32_t>& level, int depth,
+                 std::uint32_t block) {
   Launch l;
   l.block = Dim3{block, 1, 1};
   l.grid = Dim3{static_cast<std::uint32_t>((g.nodes() + block - 1) / block), 1, 1};
@@ -115,10 +116,12 @@ TEST(BfsStep, SampleGraphAgreesWithLoopsOverTheArrays) {
       o.capture_stores = true;
       const ReplayResult r = replay(k, launch_of(k, g, level, depth, block), o);
       // The second implementation, warp by warp.
-      std::uint64_t frontier_evals = 0, frontier_divergent = 0, edge_evals = 0, edge_divergent = 0, neighbour_evals = 0;
+      std::uint64_t frontier_evals = 0, frontier_divergent = 0, edge_evals = 0, edge_divergent = 0,
+                    neighbour_evals = 0;
       const int n = g.nodes();
       const int b = static_cast<int>(block);
-      for (int first = 0; first < (n + b - 1) / b * b; first = (first % b + 32 >= b) ? first / b * b + b : first + 32) {
+      for (int first = 0; first < (n + b - 1) / b * b;
+           first = (first % b + 32 >= b) ? first / b * b + b : first + 32) {
         const int end = std::min(first + 32, first / b * b + b);
         std::vector<int> degrees;  // of the frontier lanes
         int lanes = 0;
@@ -141,16 +144,22 @@ TEST(BfsStep, SampleGraphAgreesWithLoopsOverTheArrays) {
         const bool first_leaves = std::any_of(degrees.begin(), degrees.end(), [](int d) { return d == 0; });
         if (first_leaves && most > 0) ++edge_divergent;
       }
-      EXPECT_EQ(to_decimal(r.statements[testing::statement_at(k, kFrontier, StmtKind::If)].warp_evaluations), std::to_string(frontier_evals));
-      EXPECT_EQ(to_decimal(r.statements[testing::statement_at(k, kFrontier, StmtKind::If)].divergent), std::to_string(frontier_divergent));
-      EXPECT_EQ(to_decimal(r.statements[testing::statement_at(k, kEdges, StmtKind::Loop)].warp_evaluations), std::to_string(edge_evals));
-      EXPECT_EQ(to_decimal(r.statements[testing::statement_at(k, kEdges, StmtKind::Loop)].divergent), std::to_string(edge_divergent));
-      EXPECT_EQ(to_decimal(r.statements[testing::statement_at(k, kNeighbour, StmtKind::If)].warp_evaluations), std::to_string(neighbour_evals));
+      EXPECT_EQ(to_decimal(r.statements[testing::statement_at(k, kFrontier, StmtKind::If)].warp_evaluations),
+                std::to_string(frontier_evals));
+      EXPECT_EQ(to_decimal(r.statements[testing::statement_at(k, kFrontier, StmtKind::If)].divergent),
+                std::to_string(frontier_divergent));
+      EXPECT_EQ(to_decimal(r.statements[testing::statement_at(k, kEdges, StmtKind::Loop)].warp_evaluations),
+                std::to_string(edge_evals));
+      EXPECT_EQ(to_decimal(r.statements[testing::statement_at(k, kEdges, StmtKind::Loop)].divergent),
+                std::to_string(edge_divergent));
+      EXPECT_EQ(to_decimal(r.statements[testing::statement_at(k, kNeighbour, StmtKind::If)].warp_evaluations),
+                std::to_string(neighbour_evals));
       // next_level: depth + 1 exactly where the BFS put the nodes one level deeper.
       int wrong = 0, marked = 0;
       for (int v = 0; v < n; ++v) {
         std::int32_t got = 0;
-        if (static_cast<std::size_t>(4 * v + 4) <= r.stored[5].bytes.size()) std::memcpy(&got, r.stored[5].bytes.data() + 4 * v, 4);
+        if (static_cast<std::size_t>(4 * v + 4) <= r.stored[5].bytes.size())
+          std::memcpy(&got, r.stored[5].bytes.data() + 4 * v, 4);
         const std::int32_t expected = full[v] == depth + 1 ? depth + 1 : 0;
         if (got != expected) ++wrong;
         if (expected != 0) ++marked;

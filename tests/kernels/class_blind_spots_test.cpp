@@ -40,9 +40,7 @@ Kernel load(const std::string& file) {
 
 Kernel kernel_from(const std::string& name, const std::string& text) {
   const std::string file = ::testing::TempDir() + "/" + name;
-  {
-    std::ofstream(file) << text;
-  }
+  { std::ofstream(file) << text; }
   frontend::FrontendOptions o;
   o.file = file;
   return frontend::load_kernel(o);
@@ -126,8 +124,8 @@ TEST(ClassBlindSpots, ProvedAndEqualToTheReplayOnRandomLaunches) {
 // The stencils in blocks whose warps fall into classes (rows of 8 or 16 threads, 4 warps), the
 // wrap at -1 and the bound anywhere in the grid: equal to the replay.
 TEST(ClassBlindSpots, StencilsWithWarpClassesEqualTheReplay) {
-  for (const char* file : {"stencil_unsigned.cu", "stencil_shifted.cu", "stencil_size_t.cu", "stencil_unsigned_locals.cu",
-                           "stencil_int_bound.cu", "stencil_long.cu"}) {
+  for (const char* file : {"stencil_unsigned.cu", "stencil_shifted.cu", "stencil_size_t.cu",
+                           "stencil_unsigned_locals.cu", "stencil_int_bound.cu", "stencil_long.cu"}) {
     const Kernel k = load(file);
     for (const Dim3 block : {Dim3{8, 16, 1}, Dim3{16, 8, 1}})
       for (const std::int64_t n : {0, 1, 2, 3, 17, 33, 39, 40, 41, 100}) {
@@ -146,7 +144,8 @@ TEST(ClassBlindSpots, StencilsWithWarpClassesEqualTheReplay) {
 // classes): the iterations run as classes (lanes start at their own index), equal to the replay.
 TEST(ClassBlindSpots, GridStrideLoopOfManyIterationsEqualsTheReplay) {
   const Kernel k = load("grid_stride_guarded.cu");
-  for (const auto& [n, m] : {std::pair<std::int64_t, std::int64_t>{1000003, 700001}, {999999, 5}, {672 * 1500, 672 * 700 + 31}}) {
+  for (const auto& [n, m] :
+       {std::pair<std::int64_t, std::int64_t>{1000003, 700001}, {999999, 5}, {672 * 1500, 672 * 700 + 31}}) {
     SCOPED_TRACE(n);
     const Launch l = launch_of(k, Dim3{7, 1, 1}, Dim3{96, 1, 1}, {{"n", n}, {"m", m}});
     ReplayOptions o;
@@ -233,7 +232,8 @@ TEST(ClassBlindSpots, UnsignedStencilsAtN3000ByHand) {
   }
   // long indices against an unsigned int bound: i in [-1, 2,999] in every dimension.
   const Kernel k = load("stencil_long.cu");
-  const ClassReplayResult r = class_replay(k, launch_of(k, Dim3{376, 376, 376}, Dim3{8, 8, 8}, {{"N", 3000}}));
+  const ClassReplayResult r =
+      class_replay(k, launch_of(k, Dim3{376, 376, 376}, Dim3{8, 8, 8}, {{"N", 3000}}));
   EXPECT_EQ(str(r.statements[at_line(k, 8, StmtKind::If)].taken_lanes), "27027009001");  // 3,001^3
 }
 
@@ -272,9 +272,10 @@ TEST(ClassBlindSpots, ALocalReassignedInABranchStaysJoined) {
   const std::string r = plan.refusal->reason;
   EXPECT_EQ(r.substr(0, r.find(" at ")), "depends on blockIdx.x through the local 'x', assigned");
   EXPECT_NE(r.find("branch_reassign.cu:2:3 and at "), std::string::npos) << r;
-  EXPECT_NE(r.find("branch_reassign.cu:3:25 with different dependences on it (a local assigned inside a branch or "
-                   "loop is followed as one value: give each phase a local of its own)"),
-            std::string::npos)
+  EXPECT_NE(
+      r.find("branch_reassign.cu:3:25 with different dependences on it (a local assigned inside a branch or "
+             "loop is followed as one value: give each phase a local of its own)"),
+      std::string::npos)
       << r;
 }
 
@@ -288,17 +289,19 @@ TEST(ClassBlindSpots, AValueThatWrapsMoreThanOnceIsRefusedSayingSo) {
                                "}\n");
   const ClassPlan plan = plan_classes(k, launch_of(k, Dim3{4, 1, 1}, Dim3{32, 1, 1}, {{"n", 5}}));
   ASSERT_FALSE(plan.ok());
-  EXPECT_EQ(plan.refusal->reason,
-            "depends on blockIdx.x through an operand converted to uint32 (or computed in it) that may wrap around "
-            "more than once over the launch (its values span 2^32 or more), so its order is not affine in it");
+  EXPECT_EQ(
+      plan.refusal->reason,
+      "depends on blockIdx.x through an operand converted to uint32 (or computed in it) that may wrap around "
+      "more than once over the launch (its values span 2^32 or more), so its order is not affine in it");
   // Two blocks: x spans [0, 3e9 + 31], below 2^32 (no wrap): proved and equal to the replay.
   const Launch two = launch_of(k, Dim3{2, 1, 1}, Dim3{32, 1, 1}, {{"n", 3000000005}});
   expect_same(k, replay(k, two), class_replay(k, two));
 }
 
 // A long loop that does not run as classes of iterations (its step is not a constant) records
-// its comparison (which changes with i, so the machine evaluates it again) in every iteration: past kMaxTraceEntries records in one block the class engine
-// refuses at once instead of growing (it grew until the kernel killed the process).
+// its comparison (which changes with i, so the machine evaluates it again) in every iteration: past
+// kMaxTraceEntries records in one block the class engine refuses at once instead of growing (it grew until
+// the kernel killed the process).
 TEST(ClassBlindSpots, ALongLoopOutsideClassesIsRefusedWithBoundedMemory) {
   const Kernel k = kernel_from("uneven_steps.cu",
                                "__global__ void f(int* out, int n, int m) {\n"
@@ -306,7 +309,8 @@ TEST(ClassBlindSpots, ALongLoopOutsideClassesIsRefusedWithBoundedMemory) {
                                "    if (blockIdx.x * 4 + threadIdx.x < m + (i & 1)) out[threadIdx.x] = i;\n"
                                "  }\n"
                                "}\n");
-  // i = 0, 1, 3, 5, ...: (n + 1) / 2 + 1 iterations, n = 6,000,000 gives 3,000,001 > 2^21 = 2,097,152 records.
+  // i = 0, 1, 3, 5, ...: (n + 1) / 2 + 1 iterations, n = 6,000,000 gives 3,000,001 > 2^21 = 2,097,152
+  // records.
   const Launch l = launch_of(k, Dim3{3, 1, 1}, Dim3{4, 1, 1}, {{"n", 6000000}, {"m", 6}});
   const ClassPlan plan = plan_classes(k, l);
   ASSERT_TRUE(plan.ok()) << plan.refusal->message();
@@ -314,9 +318,10 @@ TEST(ClassBlindSpots, ALongLoopOutsideClassesIsRefusedWithBoundedMemory) {
     class_replay(k, l, plan);
     ADD_FAILURE() << "not refused";
   } catch (const ClassesUnproven& e) {
-    EXPECT_NE(std::string(e.what()).find("uneven_steps.cu:3:9: the class engine cannot prove the block classes: "
-                                         "this comparison is recorded more than 2097152 times in one block"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("uneven_steps.cu:3:9: the class engine cannot prove the block classes: "
+                                   "this comparison is recorded more than 2097152 times in one block"),
+        std::string::npos)
         << e.what();
   }
   // Under the limit the same loop is counted, equal to the replay.

@@ -18,22 +18,58 @@ using Args = std::vector<std::string>;
 
 TEST(CompileDatabase, TakesNvccsIncludesAndMacrosAndLeavesItsCodeGenerationOut) {
   // A CMake CUDA entry.
-  const Args nvcc = {"/usr/local/cuda/bin/nvcc", "-forward-unknown-to-host-compiler", "-DFOO=1", "-I/x",
-                     "-isystem", "/y", "--generate-code=arch=compute_70,code=[compute_70,sm_70]", "-x", "cu",
-                     "-c", "k.cu", "-o", "k.o"};
+  const Args nvcc = {"/usr/local/cuda/bin/nvcc",
+                     "-forward-unknown-to-host-compiler",
+                     "-DFOO=1",
+                     "-I/x",
+                     "-isystem",
+                     "/y",
+                     "--generate-code=arch=compute_70,code=[compute_70,sm_70]",
+                     "-x",
+                     "cu",
+                     "-c",
+                     "k.cu",
+                     "-o",
+                     "k.o"};
   EXPECT_EQ(usable_arguments(nvcc, "/build"), (Args{"-DFOO=1", "-I/x", "-isystem/y"}));
 }
 
 TEST(CompileDatabase, LongFormsJoinedFormsAndRelativePaths) {
-  const Args line = {"nvcc", "--include-path", "inc", "--include-path=../up", "--define-macro", "A=2",
-                     "--define-macro=B", "--undefine-macro", "C", "--pre-include", "pre.h",
-                     "--system-include=sys", "-iquote", "q", "-idirafter", "/after", "-std=c++14",
-                     "--std", "c++17", "-Xcompiler", "-DHOST_ONLY", "-Xcompiler=-Wall", "-O3",
-                     "-ccbin", "/usr/bin/g++", "-U", "D", "-include", "/abs.h", "-Iinc2", "-DE"};
+  const Args line = {"nvcc",
+                     "--include-path",
+                     "inc",
+                     "--include-path=../up",
+                     "--define-macro",
+                     "A=2",
+                     "--define-macro=B",
+                     "--undefine-macro",
+                     "C",
+                     "--pre-include",
+                     "pre.h",
+                     "--system-include=sys",
+                     "-iquote",
+                     "q",
+                     "-idirafter",
+                     "/after",
+                     "-std=c++14",
+                     "--std",
+                     "c++17",
+                     "-Xcompiler",
+                     "-DHOST_ONLY",
+                     "-Xcompiler=-Wall",
+                     "-O3",
+                     "-ccbin",
+                     "/usr/bin/g++",
+                     "-U",
+                     "D",
+                     "-include",
+                     "/abs.h",
+                     "-Iinc2",
+                     "-DE"};
   EXPECT_EQ(usable_arguments(line, "/b/build"),
             (Args{"-I/b/build/inc", "-I/b/up", "-DA=2", "-DB", "-UC", "-include", "/b/build/pre.h",
-                  "-isystem/b/build/sys", "-iquote/b/build/q", "-idirafter/after", "-std=c++14",
-                  "-std=c++17", "-UD", "-include", "/abs.h", "-I/b/build/inc2", "-DE"}));
+                  "-isystem/b/build/sys", "-iquote/b/build/q", "-idirafter/after", "-std=c++14", "-std=c++17",
+                  "-UD", "-include", "/abs.h", "-I/b/build/inc2", "-DE"}));
 }
 
 class CompileDatabaseFiles : public warpdiv::testing::SourceDirTest {
@@ -45,7 +81,8 @@ TEST_F(CompileDatabaseFiles, ResponseFilesAreReadInPlace) {
   // CMake's CUDA entries name their include folders in a response file.
   write("CMakeFiles/includes_CUDA.rsp", "-I/p/include \"-I/p/with space\"\n-isystem /p/sys\n");
   write("more.rsp", "-DFROM_AT=1\n");
-  const Args line = {"nvcc", "-DX=1", "--options-file", "CMakeFiles/includes_CUDA.rsp", "@more.rsp", "-c", "k.cu"};
+  const Args line = {"nvcc", "-DX=1", "--options-file", "CMakeFiles/includes_CUDA.rsp", "@more.rsp",
+                     "-c",   "k.cu"};
   EXPECT_EQ(usable_arguments(line, dir_.string()),
             (Args{"-DX=1", "-I/p/include", "-I/p/with space", "-isystem/p/sys", "-DFROM_AT=1"}));
   const Args missing = {"nvcc", "--options-file", "nope.rsp"};
@@ -98,11 +135,13 @@ TEST_F(CompileDatabaseFiles, ACycleOfResponseFilesIsRefusedNamingTheFileThatCome
 TEST_F(CompileDatabaseFiles, ResponseFilesAreBoundedInDepthAndInBytesReadInAll) {
   // d0 .. d8 each name the next, d9 names none. From d2: 8 files, d2 .. d9, accepted; from d0 the
   // ninth file, d8, is one level too deep.
-  for (int i = 0; i < 9; ++i) write("d" + std::to_string(i) + ".rsp", "@d" + std::to_string(i + 1) + ".rsp\n");
+  for (int i = 0; i < 9; ++i)
+    write("d" + std::to_string(i) + ".rsp", "@d" + std::to_string(i + 1) + ".rsp\n");
   write("d9.rsp", "-DDEEP\n");
   EXPECT_EQ(usable_arguments({"nvcc", "@d2.rsp"}, dir_.string()), (Args{"-DDEEP"}));
   EXPECT_EQ(refusal({"nvcc", "@d0.rsp"}, dir_.string()),
-            "the response file " + (dir_ / "d8.rsp").string() + " of the compile command nests response files more than 8 deep");
+            "the response file " + (dir_ / "d8.rsp").string() +
+                " of the compile command nests response files more than 8 deep");
   // 1 MiB read 4 times is 4 MiB, the limit; a fifth reading passes it.
   write("big.rsp", "-DBIG=" + std::string((1 << 20) - 7, 'x') + "\n");
   EXPECT_EQ(refusal({"nvcc", "@big.rsp", "@big.rsp", "@big.rsp", "@big.rsp"}, dir_.string()), "");
@@ -141,7 +180,8 @@ TEST_F(CompileDatabaseFiles, AMalformedDatabaseIsOneLineNamingItsLineAndColumn) 
   const std::string entry = "[{\"directory\": \"" + dir_.string() + "\", \"file\": \"k.cu\", ";
   write("compile_commands.json", entry + "\"command\": \"nvcc -DA -c k.cu\"}]\n");
   EXPECT_EQ(database_refusal(dir_.string()), "");
-  write("compile_commands.json", entry + "\"command\": \"nvcc -DA -c k.cu\", \"command\": \"nvcc -c k.cu\"}]\n");
+  write("compile_commands.json",
+        entry + "\"command\": \"nvcc -DA -c k.cu\", \"command\": \"nvcc -c k.cu\"}]\n");
   EXPECT_EQ(database_refusal(dir_.string()),
             db + ": not a JSON compilation database: the key 'command' appears twice in the object at /0 "
                  "(each key at most once)");
@@ -150,7 +190,8 @@ TEST_F(CompileDatabaseFiles, AMalformedDatabaseIsOneLineNamingItsLineAndColumn) 
   write("compile_commands.json", entry + "\n\"command\": \"nvcc -I");
   const std::string truncated = database_refusal(dir_.string());
   EXPECT_EQ(truncated.rfind(db + ":2:20: not a JSON compilation database: syntax error while parsing value - "
-                                 "invalid string: missing closing quote", 0),
+                                 "invalid string: missing closing quote",
+                            0),
             0u)
       << truncated;
   EXPECT_EQ(truncated.find('\n'), std::string::npos) << truncated;
@@ -166,7 +207,8 @@ TEST_F(CompileDatabaseFiles, AMalformedDatabaseIsOneLineNamingItsLineAndColumn) 
 TEST_F(CompileDatabaseFiles, ADatabaseOfAnotherShapeNamesTheEntryAndTheKey) {
   const std::string db = (dir_ / "compile_commands.json").string();
   const std::string start = db + ": not a JSON compilation database: ";
-  const std::string ok = "{\"directory\": \"" + dir_.string() + "\", \"file\": \"k.cu\", \"command\": \"nvcc -c k.cu\"}";
+  const std::string ok =
+      "{\"directory\": \"" + dir_.string() + "\", \"file\": \"k.cu\", \"command\": \"nvcc -c k.cu\"}";
   const auto refusal_of = [&](const std::string& text) {
     write("compile_commands.json", text);
     return database_refusal(dir_.string());
@@ -181,8 +223,11 @@ TEST_F(CompileDatabaseFiles, ADatabaseOfAnotherShapeNamesTheEntryAndTheKey) {
   EXPECT_EQ(refusal_of("[{\"directory\": \"/\", \"file\": \"k.cu\", \"arguments\": [\"nvcc\", 2]}]"),
             start + "entry 1 (at /0) \"arguments\" holds a number, not only strings");
   EXPECT_EQ(refusal_of("[{\"directory\": \"/\", \"file\": \"k.cu\", \"command\": \"x\", \"extra\": 1}]"),
-            start + "entry 1 (at /0) has the key 'extra' (the keys are directory, file, command, arguments and output)");
-  EXPECT_EQ(refusal_of("[{\"file\": \"k.cu\", \"command\": \"x\"}]"), start + "entry 1 (at /0) has no \"directory\"");
+            start +
+                "entry 1 (at /0) has the key 'extra' (the keys are directory, file, command, arguments and "
+                "output)");
+  EXPECT_EQ(refusal_of("[{\"file\": \"k.cu\", \"command\": \"x\"}]"),
+            start + "entry 1 (at /0) has no \"directory\"");
 }
 
 // A file two targets build has two entries: read once when they agree on the flags the front-end
@@ -192,9 +237,11 @@ TEST_F(CompileDatabaseFiles, TwoEntriesForOneFileMustAgreeOnTheFlagsTaken) {
   const auto entry = [&](const std::string& command) {
     return "{\"directory\": \"" + dir_.string() + "\", \"file\": \"k.cu\", \"command\": \"" + command + "\"}";
   };
-  write("compile_commands.json", "[" + entry("nvcc -DX=1 -c k.cu -o a.o") + ", " + entry("nvcc -DX=1 -O3 -c k.cu -o b.o") + "]");
+  write("compile_commands.json",
+        "[" + entry("nvcc -DX=1 -c k.cu -o a.o") + ", " + entry("nvcc -DX=1 -O3 -c k.cu -o b.o") + "]");
   EXPECT_EQ(database_refusal(dir_.string()), "");
-  write("compile_commands.json", "[" + entry("nvcc -DX=1 -c k.cu") + ", " + entry("nvcc -DX=40 -c k.cu") + "]");
+  write("compile_commands.json",
+        "[" + entry("nvcc -DX=1 -c k.cu") + ", " + entry("nvcc -DX=40 -c k.cu") + "]");
   EXPECT_EQ(database_refusal(dir_.string()),
             db + " has 2 entries for " + (dir_ / "k.cu").string() +
                 " whose flags differ ('nvcc -DX=1 -c k.cu' and 'nvcc -DX=40 -c k.cu'): which build to read "

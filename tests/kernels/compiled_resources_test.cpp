@@ -87,8 +87,7 @@ std::map<std::string, int> registers_from_cubin(const std::string& path) {
     if (format == 0x04 && attribute == 0x2f && size == 8) {
       const auto symbol = read_at<std::uint32_t>(d, at + 4);
       const auto name = read_at<std::uint32_t>(d, symtab->offset + symbol * 24);
-      registers[c_string(strtab.offset + name)] =
-          static_cast<int>(read_at<std::uint32_t>(d, at + 8));
+      registers[c_string(strtab.offset + name)] = static_cast<int>(read_at<std::uint32_t>(d, at + 8));
     }
     at += 4 + (format == 0x04 ? size : 0);
   }
@@ -117,28 +116,25 @@ struct Scratch {
 std::map<std::string, int> cubin_registers(const std::string& source, const std::string& arch) {
   const Scratch scratch;
   const std::string cubin = scratch.file("k.cubin");
-  const std::string command = std::string(kNvcc) + " -cubin -arch=" + arch + " -o '" + cubin +
-                              "' '" + source + "' > /dev/null 2>&1";
+  const std::string command =
+      std::string(kNvcc) + " -cubin -arch=" + arch + " -o '" + cubin + "' '" + source + "' > /dev/null 2>&1";
   if (std::system(command.c_str()) != 0) return {};
   return registers_from_cubin(cubin);
 }
 
 // Registers of every entry function, compiled by NVRTC (opened here by the test) into a cubin.
-std::map<std::string, int> nvrtc_cubin_registers(const std::string& source,
-                                                 const std::string& arch) {
+std::map<std::string, int> nvrtc_cubin_registers(const std::string& source, const std::string& arch) {
   void* lib = dlopen(kNvrtc, RTLD_NOW | RTLD_LOCAL);
   if (!lib) return {};
   // NVRTC opens its builtins by name; where the toolkit's folder is not on the loader's path
   // (a fresh machine, no ldconfig for it), the copy beside it, opened first, answers that name.
   dlopen(kNvrtcBuiltins, RTLD_NOW | RTLD_LOCAL);
   using Program = void*;
-  const auto create =
-      reinterpret_cast<int (*)(Program*, const char*, const char*, int, const char* const*,
-                               const char* const*)>(dlsym(lib, "nvrtcCreateProgram"));
-  const auto compile = reinterpret_cast<int (*)(Program, int, const char* const*)>(
-      dlsym(lib, "nvrtcCompileProgram"));
-  const auto cubin_size =
-      reinterpret_cast<int (*)(Program, std::size_t*)>(dlsym(lib, "nvrtcGetCUBINSize"));
+  const auto create = reinterpret_cast<int (*)(Program*, const char*, const char*, int, const char* const*,
+                                               const char* const*)>(dlsym(lib, "nvrtcCreateProgram"));
+  const auto compile =
+      reinterpret_cast<int (*)(Program, int, const char* const*)>(dlsym(lib, "nvrtcCompileProgram"));
+  const auto cubin_size = reinterpret_cast<int (*)(Program, std::size_t*)>(dlsym(lib, "nvrtcGetCUBINSize"));
   const auto cubin = reinterpret_cast<int (*)(Program, char*)>(dlsym(lib, "nvrtcGetCUBIN"));
   const auto destroy = reinterpret_cast<int (*)(Program*)>(dlsym(lib, "nvrtcDestroyProgram"));
   std::map<std::string, int> registers;
@@ -229,8 +225,7 @@ TEST(CompiledResources, ZooWithNvccMatchesTheCubinAndTheHandFigures) {
 }
 
 TEST(CompiledResources, ZooWithNvrtcMatchesItsCubinAndTheHandFigures) {
-  if (!have_nvcc() || !fs::exists(kNvrtc))
-    GTEST_SKIP() << kNvcc << " or " << kNvrtc << " is absent";
+  if (!have_nvcc() || !fs::exists(kNvrtc)) GTEST_SKIP() << kNvcc << " or " << kNvrtc << " is absent";
   expect_zoo(CompilerChoice::nvrtc, "NVRTC ");
 }
 
@@ -257,8 +252,7 @@ TEST(CompiledResources, TemplateInstantiationsByTheFrontEndsNames) {
   const CompiledResources r64 = compile_resources(request);
   EXPECT_EQ(r64.static_shared_bytes, 2 * 64 * 4);
   EXPECT_EQ(r64.kernel, "void red<64>(float*)");
-  EXPECT_EQ(r64.registers_per_thread,
-            cubin_registers(request.file, "sm_90").at("_Z3redILi64EEvPf"));
+  EXPECT_EQ(r64.registers_per_thread, cubin_registers(request.file, "sm_90").at("_Z3redILi64EEvPf"));
   request.kernel = "red<64U>";  // as Clang prints an unsigned argument; the demangler says 64u
   EXPECT_EQ(compile_resources(request).static_shared_bytes, 2 * 64 * 4);
   request.kernel = "red<32>";
@@ -302,8 +296,7 @@ TEST(CompiledResources, MissingCompilerAndOldArchitecturesAreNoCompiler) {
     compile_resources(request);
     ADD_FAILURE() << "sm_35 compiled";
   } catch (const NoCompiler& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot compile for sm_35"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("cannot compile for sm_35"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("--regs"), std::string::npos) << e.what();
   }
   request.cc_major = 9;
@@ -380,7 +373,10 @@ TEST(CompiledResources, ATemporaryFolderThatIsNotThereIsBadInput) {
   } catch (const InvalidInput& e) {
     message = e.what();
   }
-  if (before != nullptr) ::setenv("TMPDIR", kept.c_str(), 1); else ::unsetenv("TMPDIR");
+  if (before != nullptr)
+    ::setenv("TMPDIR", kept.c_str(), 1);
+  else
+    ::unsetenv("TMPDIR");
   EXPECT_NE(message.find("cannot create the compile's temporary folder in '/nonexistent' (TMPDIR)"),
             std::string::npos)
       << message;
@@ -391,8 +387,9 @@ TEST(CompiledResources, AnOverloadedNameIsRefusedListingTheSignatures) {
   if (!have_nvcc()) GTEST_SKIP() << kNvcc << " is absent";
   const Scratch scratch;
   CompileRequest request;
-  request.file = scratch.file("ov.cu", "__global__ void ov(int* a) { a[0] = 1; }\n"
-                                       "__global__ void ov(float* a) { a[0] = 1; }\n");
+  request.file = scratch.file("ov.cu",
+                              "__global__ void ov(int* a) { a[0] = 1; }\n"
+                              "__global__ void ov(float* a) { a[0] = 1; }\n");
   request.kernel = "ov";
   try {
     compile_resources(request);

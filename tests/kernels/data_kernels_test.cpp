@@ -244,7 +244,9 @@ Oracle oracle(const std::vector<std::int32_t>& row_ptr, std::int64_t num_rows, s
       std::vector<std::int64_t> lengths;  // of the lanes that enter the if
       for (std::int64_t t = first; t < first + lanes; ++t) {
         const std::int64_t row = b * block + t;
-        if (row < num_rows) lengths.push_back(row_ptr[static_cast<std::size_t>(row) + 1] - row_ptr[static_cast<std::size_t>(row)]);
+        if (row < num_rows)
+          lengths.push_back(row_ptr[static_cast<std::size_t>(row) + 1] -
+                            row_ptr[static_cast<std::size_t>(row)]);
       }
       const auto in = static_cast<std::uint64_t>(lengths.size());
       o.guard.warp_evaluations += 1;
@@ -284,7 +286,8 @@ TEST(DataKernelsTest, SpmvSampleAgainstLoops) {
   std::int32_t empty = 0, longest = 0;
   for (std::int32_t r = 0; r < rows; ++r) {
     empty += row_ptr[static_cast<std::size_t>(r) + 1] == row_ptr[static_cast<std::size_t>(r)] ? 1 : 0;
-    longest = std::max(longest, row_ptr[static_cast<std::size_t>(r) + 1] - row_ptr[static_cast<std::size_t>(r)]);
+    longest =
+        std::max(longest, row_ptr[static_cast<std::size_t>(r) + 1] - row_ptr[static_cast<std::size_t>(r)]);
   }
   EXPECT_GT(empty, 0);
   EXPECT_GE(longest, 50);
@@ -341,11 +344,12 @@ struct VectorStatements {
 };
 
 VectorStatements vector_statements_of(const Kernel& k) {
-  return VectorStatements{stmt_at(k, "if (row < num_rows)", StmtKind::If),
-                          stmt_at(k, "for (int jj = row_start + lane; jj < row_end; jj += 32)", StmtKind::Loop),
-                          stmt_at(k, "sum += values[jj] * x[col_idx[jj]];", StmtKind::Work, true),
-                          stmt_at(k, "for (int offset = 16; offset > 0; offset /= 2)", StmtKind::Loop),
-                          stmt_at(k, "if (lane == 0)", StmtKind::If)};
+  return VectorStatements{
+      stmt_at(k, "if (row < num_rows)", StmtKind::If),
+      stmt_at(k, "for (int jj = row_start + lane; jj < row_end; jj += 32)", StmtKind::Loop),
+      stmt_at(k, "sum += values[jj] * x[col_idx[jj]];", StmtKind::Work, true),
+      stmt_at(k, "for (int offset = 16; offset > 0; offset /= 2)", StmtKind::Loop),
+      stmt_at(k, "if (lane == 0)", StmtKind::If)};
 }
 
 // spmv_tiny, grid 1, block 160: five warps, warp r holds row r (lengths L = 2, 0, 3, 1, 4).
@@ -382,7 +386,8 @@ TEST(DataKernelsTest, SpmvVectorSampleAgainstLoops) {
   const Csr m = load_csr("spmv");
   const std::vector<std::int32_t> rp = ints(m.row_ptr);
   const VectorStatements s = vector_statements_of(k);
-  for (const auto& [num_rows, block] : {std::pair<std::int32_t, std::uint32_t>{2000, 128}, {1999, 96}, {1500, 1024}}) {
+  for (const auto& [num_rows, block] :
+       {std::pair<std::int32_t, std::uint32_t>{2000, 128}, {1999, 96}, {1500, 1024}}) {
     SCOPED_TRACE("num_rows " + std::to_string(num_rows) + ", block " + std::to_string(block));
     const std::uint64_t threads = 32 * static_cast<std::uint64_t>(num_rows);
     const auto grid = static_cast<std::uint32_t>((threads + block - 1) / block);
@@ -436,8 +441,9 @@ TEST(DataKernelsTest, ProbeReadsTheLoadsThatDecideControlFlow) {
   const Launch l = launch_of(k, m, 5, 1, 32);
   const std::string source = kernels::probe_source(k, l.buffer_bytes);
   const std::string row_ptr = std::to_string(parameter(k, "row_ptr"));
-  EXPECT_NE(source.find("const wd_u64 p" + row_ptr + " = args[" + row_ptr + "];  // row_ptr (device address)"),
-            std::string::npos)
+  EXPECT_NE(
+      source.find("const wd_u64 p" + row_ptr + " = args[" + row_ptr + "];  // row_ptr (device address)"),
+      std::string::npos)
       << source;
   // row_ptr[row] and row_ptr[row + 1]: 6 elements of 4 bytes = 24 bytes.
   EXPECT_NE(source.find("wd_load<int>(p" + row_ptr + ", "), std::string::npos) << source;
@@ -542,12 +548,13 @@ struct HistogramStatements {
 };
 
 HistogramStatements histogram_statements(const Kernel& k) {
-  return HistogramStatements{stmt_at(k, "if (i < length)", StmtKind::If),
-                             stmt_at(k, "int alphabet_position = data[i] - 'a';", StmtKind::Work, true),
-                             stmt_at(k, "if (alphabet_position >= 0 && alphabet_position < 26)", StmtKind::If),
-                             stmt_at(k, "atomicAdd(&(histo[alphabet_position / 4]), 1);", StmtKind::Work, true),
-                             access_at(k, "int alphabet_position = data[i] - 'a';", AccessKind::Load),
-                             access_at(k, "atomicAdd(&(histo[alphabet_position / 4]), 1);", AccessKind::Atomic)};
+  return HistogramStatements{
+      stmt_at(k, "if (i < length)", StmtKind::If),
+      stmt_at(k, "int alphabet_position = data[i] - 'a';", StmtKind::Work, true),
+      stmt_at(k, "if (alphabet_position >= 0 && alphabet_position < 26)", StmtKind::If),
+      stmt_at(k, "atomicAdd(&(histo[alphabet_position / 4]), 1);", StmtKind::Work, true),
+      access_at(k, "int alphabet_position = data[i] - 'a';", AccessKind::Load),
+      access_at(k, "atomicAdd(&(histo[alphabet_position / 4]), 1);", AccessKind::Atomic)};
 }
 
 struct HistogramFigures {
@@ -555,7 +562,8 @@ struct HistogramFigures {
   Traffic data, histo;
 };
 
-void expect_same(const HistogramFigures& want, const ReplayResult& r, const Kernel& k, const HistogramStatements& s) {
+void expect_same(const HistogramFigures& want, const ReplayResult& r, const Kernel& k,
+                 const HistogramStatements& s) {
   expect_same(want.guard, figures(r, s.guard), "if (i < length)");
   expect_same(want.position, figures(r, s.position), "int alphabet_position = ...");
   expect_same(want.letter, figures(r, s.letter), "if (alphabet_position >= 0 && alphabet_position < 26)");
@@ -761,7 +769,8 @@ void expect_same(const CompactionFigures& want, const ReplayResult& r, const Ker
   // order (blocks, warps, lanes ascending: pos counts the flagged threads before); counted for
   // that order and marked as depending on it, the one figure that does.
   const std::vector<std::string> why = uncounted_accesses(k, r.computed_loads);
-  for (const std::size_t a : {s.in_guard, s.count, s.in_copy, s.out}) EXPECT_EQ(why.at(a), "") << "access " << a;
+  for (const std::size_t a : {s.in_guard, s.count, s.in_copy, s.out})
+    EXPECT_EQ(why.at(a), "") << "access " << a;
   expect_same(want.out, traffic(r, s.out), "out[pos]");
   expect_no_faults(r);
 }
@@ -829,8 +838,8 @@ TEST(DataKernelsTest, ThresholdCompactionTinyByHand) {
 /// The second implementation: per warp, the lanes with i < n (they alone read in[i] in the
 /// condition: && stops at i >= n) and, of those, the ones with in[i] > threshold; the if is one
 /// statement, evaluated once per warp by all its lanes, taken by the second group.
-CompactionFigures compaction_oracle(const std::vector<std::int32_t>& in, std::int64_t n, std::int64_t threshold,
-                                    std::int64_t grid, std::int64_t block) {
+CompactionFigures compaction_oracle(const std::vector<std::int32_t>& in, std::int64_t n,
+                                    std::int64_t threshold, std::int64_t grid, std::int64_t block) {
   CompactionFigures o;
   std::int64_t next = 0;  // the count's value: the atomics run blocks, warps and lanes ascending
   for (std::int64_t b = 0; b < grid; ++b)
@@ -897,7 +906,8 @@ TEST(DataKernelsTest, ThresholdCompactionSampleAgainstLoops) {
     // Not vacuous: some warps split, others agree.
     EXPECT_GT(want.guard.divergent, 0u);
     EXPECT_LT(want.guard.divergent, want.guard.warp_evaluations);
-    const ReplayResult r = replay(k, compaction_launch(k, in, c.n, c.threshold, grid, c.block), ReplayOptions{});
+    const ReplayResult r =
+        replay(k, compaction_launch(k, in, c.n, c.threshold, grid, c.block), ReplayOptions{});
     expect_same(want, r, k, s);
   }
 }

@@ -31,8 +31,9 @@ class Recording final : public EventObserver {
   void on(const LoopHeadEvent& e) override { log.push_back(where(e.site) + " loop " + hex(e.active)); }
   void on(const BarrierEvent& e) override { log.push_back(where(e.site) + " barrier"); }
   void on(const AccessEvent& e) override {
-    log.push_back(where(e.statement) + " " + name(e.kind) + " " + name(e.space) + " " + hex(e.lanes) + " requests " +
-                  to_decimal(e.requests) + " sectors " + to_decimal(e.sectors) + " bytes " + to_decimal(e.bytes));
+    log.push_back(where(e.statement) + " " + name(e.kind) + " " + name(e.space) + " " + hex(e.lanes) +
+                  " requests " + to_decimal(e.requests) + " sectors " + to_decimal(e.sectors) + " bytes " +
+                  to_decimal(e.bytes));
     if (e.addresses != nullptr) {
       std::vector<std::int64_t> lanes;
       for (int l = 0; l < 64; ++l)
@@ -46,7 +47,9 @@ class Recording final : public EventObserver {
   std::map<std::pair<std::int32_t, int>, std::vector<std::int64_t>> addresses;  // (access, request)
 
  private:
-  std::string where(StmtId s) const { return "line " + std::to_string(k_.stmts[static_cast<std::size_t>(s)].range.line); }
+  std::string where(StmtId s) const {
+    return "line " + std::to_string(k_.stmts[static_cast<std::size_t>(s)].range.line);
+  }
   static std::string hex(std::uint64_t m) {
     char b[24];
     std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(m));
@@ -112,19 +115,17 @@ TEST(EventStream, TheInterpretersEventsByHand) {
   const ReplayResult r = replay(k, l, o);
   EXPECT_FALSE(r.native);
   const std::vector<std::string> warp = {
-      "line 4 statement ffffffff",
-      "line 5 statement ffffffff",
-      "line 6 statement ffffffff",
-      "line 6 load global ffffffff requests 1 sectors 4 bytes 128",
-      "line 7 statement ffffffff",
-      "line 7 store global ffffffff requests 1 sectors 8 bytes 128",
+      "line 4 statement ffffffff", "line 5 statement ffffffff",
+      "line 6 statement ffffffff", "line 6 load global ffffffff requests 1 sectors 4 bytes 128",
+      "line 7 statement ffffffff", "line 7 store global ffffffff requests 1 sectors 8 bytes 128",
   };
   std::vector<std::string> expected = {"warp 0"};
   expected.insert(expected.end(), warp.begin(), warp.end());
-  for (const char* s : {"line 8 branch ffffffff taken ffffffff", "line 8 statement ffffffff",
-                        "line 8 atomic global ffffffff requests 1 sectors 1 bytes 128", "line 9 statement ffffffff",
-                        "line 9 store global ffffffff requests 1 sectors 8 bytes 128",
-                        "line 9 load global ffffffff requests 1 sectors 4 bytes 128", "warp 1"})
+  for (const char* s :
+       {"line 8 branch ffffffff taken ffffffff", "line 8 statement ffffffff",
+        "line 8 atomic global ffffffff requests 1 sectors 1 bytes 128", "line 9 statement ffffffff",
+        "line 9 store global ffffffff requests 1 sectors 8 bytes 128",
+        "line 9 load global ffffffff requests 1 sectors 4 bytes 128", "warp 1"})
     expected.push_back(s);
   expected.insert(expected.end(), warp.begin(), warp.end());
   for (const char* s : {"line 8 branch ffffffff taken ff divergent", "line 8 statement ff",
@@ -136,7 +137,8 @@ TEST(EventStream, TheInterpretersEventsByHand) {
   // The addresses of warp 1's store out[2 * i]: thread 32 + n writes bytes 8 (32 + n) on.
   std::int32_t store = kNone;
   for (std::size_t a = 0; a < k.accesses.size(); ++a)
-    if (k.accesses[a].kind == AccessKind::Store && k.accesses[a].range.line == 7) store = static_cast<std::int32_t>(a);
+    if (k.accesses[a].kind == AccessKind::Store && k.accesses[a].range.line == 7)
+      store = static_cast<std::int32_t>(a);
   ASSERT_NE(store, kNone);
   std::vector<std::int64_t> expected_addresses;
   for (int n = 0; n < 32; ++n) expected_addresses.push_back(8 * (32 + n));

@@ -40,12 +40,16 @@ Launch launch_of(const Image& im) {
   Launch l;
   l.grid = im.grid;
   l.block = im.block;
-  l.arguments = {Value{}, Value::of(ScalarType::I32, im.width), Value::of(ScalarType::I32, im.height),
-                 floating(im.x0), floating(im.y0), floating(im.dx), floating(im.dy),
+  l.arguments = {Value{},
+                 Value::of(ScalarType::I32, im.width),
+                 Value::of(ScalarType::I32, im.height),
+                 floating(im.x0),
+                 floating(im.y0),
+                 floating(im.dx),
+                 floating(im.dy),
                  Value::of(ScalarType::I32, im.max_iter)};
   return l;
 }
-
 
 constexpr std::uint32_t kLoopLine = 21, kBodyLine = 22;
 
@@ -129,16 +133,18 @@ TEST(MandelbrotKernel, ImageAgreesWithAPerPixelLoop) {
   const Kernel k = mandelbrot();
   // 64 x 48 pixels from (-2, -1.125) in steps of 3/64 (exact in binary32), blocks of 16 x 16 (a
   // warp is two rows of 16), and the same image cut by a grid that does not divide it.
-  for (const Image& im : {Image{64, 48, -2.0f, -1.125f, 0.046875f, 0.046875f, 64, Dim3{4, 3, 1}, Dim3{16, 16, 1}},
-                          Image{50, 37, -2.0f, -1.125f, 0.06f, 0.06f, 100, Dim3{7, 5, 1}, Dim3{8, 8, 1}}}) {
+  for (const Image& im :
+       {Image{64, 48, -2.0f, -1.125f, 0.046875f, 0.046875f, 64, Dim3{4, 3, 1}, Dim3{16, 16, 1}},
+        Image{50, 37, -2.0f, -1.125f, 0.06f, 0.06f, 100, Dim3{7, 5, 1}, Dim3{8, 8, 1}}}) {
     SCOPED_TRACE(std::to_string(im.width) + " x " + std::to_string(im.height));
     const ReplayResult r = replay(k, launch_of(im), ReplayOptions{});
     const Expected e = expected(im);
     const StatementCounts& loop = r.statements[testing::statement_at(k, kLoopLine, StmtKind::Loop)];
     EXPECT_EQ(to_decimal(loop.warp_evaluations), std::to_string(e.loop));
     EXPECT_EQ(to_decimal(loop.divergent), std::to_string(e.divergent));
-    EXPECT_EQ(to_decimal(r.statements[testing::statement_at(k, kBodyLine, StmtKind::Declare)].warp_evaluations),
-              std::to_string(e.body));
+    EXPECT_EQ(
+        to_decimal(r.statements[testing::statement_at(k, kBodyLine, StmtKind::Declare)].warp_evaluations),
+        std::to_string(e.body));
     EXPECT_GT(e.divergent, 0u);
   }
 }

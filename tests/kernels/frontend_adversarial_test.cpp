@@ -153,8 +153,7 @@ TEST_F(FrontendAdversarialTest, AConditionOf400TermsIsCountedAndOf1200IsTooDeepF
   EXPECT_EQ(ifs, 1);
   // 1,200 terms: 1,199 ||'s nest 1,199 deep, below the 10,000 Clang is given, past the lowering's
   // 1,000.
-  EXPECT_EQ(refusal(or_condition(1'200)).rfind("nesting deeper than 1000 at " + file() + ":3:", 0),
-            0u)
+  EXPECT_EQ(refusal(or_condition(1'200)).rfind("nesting deeper than 1000 at " + file() + ":3:", 0), 0u)
       << refusal(or_condition(1'200));
 }
 
@@ -162,13 +161,14 @@ TEST_F(FrontendAdversarialTest, AMacroThatExpandsWithoutEndIsRefused) {
   // A30 would expand to 2^30 tokens: A_i has two A_(i-1).
   std::string defines = "#define A0 x\n";
   for (int i = 1; i <= 30; ++i)
-    defines += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" +
-               std::to_string(i - 1) + "\n";
+    defines +=
+        "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" + std::to_string(i - 1) + "\n";
   for (const std::string use : {"int y = A30;", "int y = F(A30);"}) {  // F: inside an argument
-    const std::string message = refusal(defines + "#define F(v) v\n__global__ void k(int* out) {\n"
-                                        "  int x = 0; " + use + " out[0] = y;\n}\n");
-    EXPECT_NE(message.find("the preprocessor produced more than 20000000 tokens"),
-              std::string::npos)
+    const std::string message = refusal(defines +
+                                        "#define F(v) v\n__global__ void k(int* out) {\n"
+                                        "  int x = 0; " +
+                                        use + " out[0] = y;\n}\n");
+    EXPECT_NE(message.find("the preprocessor produced more than 20000000 tokens"), std::string::npos)
         << message;
     EXPECT_NE(message.find("macro"), std::string::npos) << message;
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
@@ -182,13 +182,15 @@ TEST_F(FrontendAdversarialTest, SourcesAboveFourMebibytesAreRefused) {
   for (std::size_t i = 0; i < (10u << 20) / 64; ++i) big += "//" + std::string(61, 'x') + "\n";
   big += kernel;
   ASSERT_EQ(big.size(), 10'485'760u + 54u);
-  EXPECT_EQ(refusal(big), file() + " is 10485814 bytes, above the front-end's limit of 4194304 "
-                                   "bytes (4 MiB) for a source file");
+  EXPECT_EQ(refusal(big), file() +
+                              " is 10485814 bytes, above the front-end's limit of 4194304 "
+                              "bytes (4 MiB) for a source file");
   // A header just above the limit: 4 MiB + 1 byte.
   const std::string header = write("big.h", std::string((4u << 20), ' ') + "\n");
   const std::string message = refusal("#include \"big.h\"\n" + kernel);
-  EXPECT_EQ(message, header + " is 4194305 bytes, above the front-end's limit of 4194304 bytes "
-                              "(4 MiB) for a source file or a header it includes")
+  EXPECT_EQ(message, header +
+                         " is 4194305 bytes, above the front-end's limit of 4194304 bytes "
+                         "(4 MiB) for a source file or a header it includes")
       << message;
   // Exactly 4 MiB is read.
   write("big.h", std::string((4u << 20) - 1, ' ') + "\n");
@@ -204,8 +206,7 @@ TEST_F(FrontendAdversarialTest, AnIncludeOfAFifoOrADeviceIsRefusedAtOnce) {
   for (const std::string include : {"pipe.h", "/dev/zero"}) {
     const std::string message = refusal("#include \"" + include + "\"\n" + kernel);
     const std::string path = include == "pipe.h" ? (dir_ / "pipe.h").string() : include;
-    EXPECT_NE(message.find("cannot open file '" + path + "': not a regular file"),
-              std::string::npos)
+    EXPECT_NE(message.find("cannot open file '" + path + "': not a regular file"), std::string::npos)
         << message;
   }
   // A file of /proc says it has 0 bytes and holds some: not read as empty.
@@ -224,11 +225,12 @@ TEST_F(FrontendAdversarialTest, OverloadedKernelsAreChosenBySignature) {
   EXPECT_EQ(kernels[0].signature, "ov(int *)");
   EXPECT_EQ(kernels[1].signature, "ov(float *, int)");
   EXPECT_EQ(refusal(source, "ov"),
-            file() + ": --kernel ov names 2 overloaded kernels (ov(int *), ov(float *, int)): "
-                     "choose one by its parameter types, as --kernel 'ov(float *, int)'");
-  EXPECT_EQ(refusal(source),
-            file() + " defines 2 __global__ functions (ov(int *), ov(float *, int)): choose one "
-                     "with --kernel NAME");
+            file() +
+                ": --kernel ov names 2 overloaded kernels (ov(int *), ov(float *, int)): "
+                "choose one by its parameter types, as --kernel 'ov(float *, int)'");
+  EXPECT_EQ(refusal(source), file() +
+                                 " defines 2 __global__ functions (ov(int *), ov(float *, int)): choose one "
+                                 "with --kernel NAME");
   // Spaces do not matter.
   const ir::Kernel second = load(source, "ov(float*,int)");
   ASSERT_EQ(second.parameters.size(), 2u);
@@ -236,10 +238,10 @@ TEST_F(FrontendAdversarialTest, OverloadedKernelsAreChosenBySignature) {
   const ir::Kernel first = load(source, " ov ( int * ) ");
   EXPECT_EQ(first.parameters.size(), 1u);
   EXPECT_EQ(refusal(source, "ov(double*)"),
-            file() + ": no __global__ function has the signature 'ov(double*)' (defined: "
-                     "ov(int *), ov(float *, int))");
+            file() +
+                ": no __global__ function has the signature 'ov(double*)' (defined: "
+                "ov(int *), ov(float *, int))");
 }
-
 
 TEST_F(FrontendAdversarialTest, AFileThatIncludesItselfShowsClangsIncludeDepthErrorFirst) {
   // Clang follows the self-include until its depth limit of 200, so the one kernel is defined once

@@ -34,8 +34,9 @@ class FrontendFloat : public SnippetTest {
   /// `body` in a kernel of float parameters a, b, c, d and an int n; `o` decides a branch so
   /// that it is not dead.
   ir::Kernel kernel(const std::string& body, bool fmad = true) {
-    frontend::FrontendOptions o = options("__global__ void k(int* out, float a, float b, float c, float d, int n) {\n" +
-                                          body + "\n  if (o > 0.0f) out[threadIdx.x] = 1;\n}\n");
+    frontend::FrontendOptions o =
+        options("__global__ void k(int* out, float a, float b, float c, float d, int n) {\n" + body +
+                "\n  if (o > 0.0f) out[threadIdx.x] = 1;\n}\n");
     o.fmad = fmad;
     return frontend::load_kernel(o);
   }
@@ -60,10 +61,12 @@ TEST_F(FrontendFloat, ProductsFeedingOneAddContract) {
   EXPECT_EQ(given(kernel("  float o = c;\n  for (int i = 0; i < n; ++i) o = o + a * b;"), "o"),
             "fma(param:a, param:b, o)");
   // e2: the same through a local given the product outside the loop.
-  EXPECT_EQ(given(kernel("  float o = c;\n  float t = a * b;\n  for (int i = 0; i < n; ++i) o = o + t;"), "o"),
-            "fma(param:a, param:b, o)");
+  EXPECT_EQ(
+      given(kernel("  float o = c;\n  float t = a * b;\n  for (int i = 0; i < n; ++i) o = o + t;"), "o"),
+      "fma(param:a, param:b, o)");
   // A product used by two sums: both contract.
-  const ir::Kernel two = kernel("  float t = a * b;\n  float o = t + c;\n  float o2 = d - t;\n  if (o2 > 0.0f) return;");
+  const ir::Kernel two =
+      kernel("  float t = a * b;\n  float o = t + c;\n  float o2 = d - t;\n  if (o2 > 0.0f) return;");
   EXPECT_EQ(given(two, "o"), "fma(param:a, param:b, param:c)");
   EXPECT_EQ(given(two, "o2"), "fnma(param:a, param:b, param:d)");
   // -fmad=false: every operation rounded on its own.
@@ -72,12 +75,15 @@ TEST_F(FrontendFloat, ProductsFeedingOneAddContract) {
 
 TEST_F(FrontendFloat, ProductsWithAnotherUseDoNotContract) {
   // k3: the product also used on its own.
-  EXPECT_EQ(given(kernel("  float t = a * b;\n  float o = t + c;\n  float o2 = t;\n  if (o2 > 1.0f) return;"), "o"),
-            "(t + param:c)");
+  EXPECT_EQ(
+      given(kernel("  float t = a * b;\n  float o = t + c;\n  float o2 = t;\n  if (o2 > 1.0f) return;"), "o"),
+      "(t + param:c)");
   // k9: one use is a stored copy (here compared), the other a sum.
-  EXPECT_EQ(given(kernel("  float t = a * b;\n  float o = 0.0f;\n  if (t > 0.0f) o = t + c;"), "o"), "(t + param:c)");
+  EXPECT_EQ(given(kernel("  float t = a * b;\n  float o = 0.0f;\n  if (t > 0.0f) o = t + c;"), "o"),
+            "(t + param:c)");
   // A copy to another local is no use (SSA): both sums contract (the real kernel, fma_shapes).
-  const ir::Kernel copy = kernel("  float p = a * b;\n  float q = p;\n  float r = p + c;\n  float o = q + r;");
+  const ir::Kernel copy =
+      kernel("  float p = a * b;\n  float q = p;\n  float r = p + c;\n  float o = q + r;");
   EXPECT_EQ(given(copy, "r"), "fma(param:a, param:b, param:c)");
   EXPECT_EQ(given(copy, "o"), "fma(param:a, param:b, r)");
   // m1: x*x and y*y in the loop's condition and again in its body are one value each.
@@ -100,7 +106,8 @@ TEST_F(FrontendFloat, TwoContractibleProductsAreNotGuessed) {
       "__global__ void k(int* out, float a, float b, float c, float d) {\n"
       "  float o = a * b + c * d;\n"
       "  if (o > 0.0f) out[0] = 1;\n}\n");
-  EXPECT_NE(why.find("of two products, either of which nvcc may contract into an FMA"), std::string::npos) << why;
+  EXPECT_NE(why.find("of two products, either of which nvcc may contract into an FMA"), std::string::npos)
+      << why;
 }
 
 TEST_F(FrontendFloat, LiteralsConversionsAndMathFunctions) {
@@ -120,8 +127,8 @@ __global__ void k(int* out, float a, double w) {
   EXPECT_EQ(given(k, "i"), "(int32)x");
   // expf is not correctly rounded on the GPU: opaque, so the second if is data-dependent.
   EXPECT_NE(given(k, "e").find("opaque:float32{expf(a)"), std::string::npos) << given(k, "e");
-  const std::string why = refusal(
-      "__global__ void k(int* out, float a) {\n  if (expf(a) > 2.0f) out[0] = 1;\n}\n");
+  const std::string why =
+      refusal("__global__ void k(int* out, float a) {\n  if (expf(a) > 2.0f) out[0] = 1;\n}\n");
   EXPECT_NE(why.find("data-dependent branch"), std::string::npos) << why;
 }
 

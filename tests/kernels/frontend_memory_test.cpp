@@ -25,7 +25,8 @@ class FrontendMemory : public SnippetTest {
     std::vector<std::string> out;
     for (const ir::Stmt& s : k.stmts)
       for (const ir::FloatOps& f : s.flops)
-        out.push_back(std::to_string(f.operations) + (f.guard != ir::kNone ? " if " + sexpr(k, f.guard) : ""));
+        out.push_back(std::to_string(f.operations) +
+                      (f.guard != ir::kNone ? " if " + sexpr(k, f.guard) : ""));
     return out;
   }
 };
@@ -41,16 +42,16 @@ __global__ void k(float* a, const float* b, int n, unsigned u, size_t z) {
   s[threadIdx.y][threadIdx.x] = a[i + 1];
 }
 )");
-  EXPECT_EQ(accesses(k), (Lines{
-      // a[i] = ...: an int index, 4-byte floats.
-      "store global 4 a @ ((int64)i * 4:int64)",
-      // unsigned and size_t indices convert to the 64-bit byte count as C converts them.
-      "load global 4 b @ ((int64)param:u * 4:int64)",
-      "load global 4 b @ ((int64)param:z * 4:int64)",
-      // float[4][8]: a row is 8 x 4 = 32 bytes.
-      "store shared 4 s @ (((int64)threadIdx.y * 32:int64) + ((int64)threadIdx.x * 4:int64))",
-      "load global 4 a @ ((int64)(i + 1:int32) * 4:int64)"}));
-  ASSERT_EQ(k.bases.size(), 3u);  // the pointer parameters a, b (in order), then s
+  EXPECT_EQ(
+      accesses(k),
+      (Lines{// a[i] = ...: an int index, 4-byte floats.
+             "store global 4 a @ ((int64)i * 4:int64)",
+             // unsigned and size_t indices convert to the 64-bit byte count as C converts them.
+             "load global 4 b @ ((int64)param:u * 4:int64)", "load global 4 b @ ((int64)param:z * 4:int64)",
+             // float[4][8]: a row is 8 x 4 = 32 bytes.
+             "store shared 4 s @ (((int64)threadIdx.y * 32:int64) + ((int64)threadIdx.x * 4:int64))",
+             "load global 4 a @ ((int64)(i + 1:int32) * 4:int64)"}));
+  ASSERT_EQ(k.bases.size(), 3u);          // the pointer parameters a, b (in order), then s
   EXPECT_EQ(k.bases[0].alignment, 256u);  // cudaMalloc's guarantee
   EXPECT_EQ(k.bases[2].name, "s");
   EXPECT_EQ(k.bases[2].bytes, 128u);  // 4 x 8 floats
@@ -73,14 +74,12 @@ __global__ void k(float* a, const float* b, int n) {
   *p = get(b, i + 3);
 }
 )");
-  EXPECT_EQ(accesses(k), (Lines{
-      // row holds b's offset i * n * 4 (its declaration); row[c] adds c * 4.
-      "load global 4 b @ (row + ((int64)c * 4:int64))",
-      // p = a + 2, then p += n, ++p: p[0] and *p at p's offset.
-      "store global 4 a @ p",
-      // get's p is b (offset 0), j = i + 3.
-      "load global 4 b @ (p + ((int64)j * 4:int64))",
-      "store global 4 a @ p"}));
+  EXPECT_EQ(accesses(k), (Lines{// row holds b's offset i * n * 4 (its declaration); row[c] adds c * 4.
+                                "load global 4 b @ (row + ((int64)c * 4:int64))",
+                                // p = a + 2, then p += n, ++p: p[0] and *p at p's offset.
+                                "store global 4 a @ p",
+                                // get's p is b (offset 0), j = i + 3.
+                                "load global 4 b @ (p + ((int64)j * 4:int64))", "store global 4 a @ p"}));
   // The offsets' locals: row = (int64)(i * n) * 4 ...
   std::vector<std::string> declared;
   for (const ir::Stmt& s : k.stmts)
@@ -107,17 +106,16 @@ __global__ void k(float* a, const float* b, P* pts, int* hist, int n) {
   a[i + 1] = w;
 }
 )");
-  EXPECT_EQ(accesses(k), (Lines{
-      "store global 4 a @ 0:int64",
-      // sizeof(P) = 12, y at 4.
-      "load global 4 pts @ (((int64)i * 12:int64) + 4:int64)",
-      "atomic global 4 hist @ ((int64)(i % 16:int32) * 4:int64)",
-      // Only the lanes with i < n read a[i].
-      "load global 4 a @ ((int64)i * 4:int64) if (i < param:n)",
-      "store global 4 a @ ((int64)i * 4:int64)",
-      // float4 is 16 bytes, z at 8.
-      "load global 4 b @ (((int64)i * 16:int64) + 8:int64)",
-      "store global 4 a @ ((int64)(i + 1:int32) * 4:int64)"}));
+  EXPECT_EQ(accesses(k), (Lines{"store global 4 a @ 0:int64",
+                                // sizeof(P) = 12, y at 4.
+                                "load global 4 pts @ (((int64)i * 12:int64) + 4:int64)",
+                                "atomic global 4 hist @ ((int64)(i % 16:int32) * 4:int64)",
+                                // Only the lanes with i < n read a[i].
+                                "load global 4 a @ ((int64)i * 4:int64) if (i < param:n)",
+                                "store global 4 a @ ((int64)i * 4:int64)",
+                                // float4 is 16 bytes, z at 8.
+                                "load global 4 b @ (((int64)i * 16:int64) + 8:int64)",
+                                "store global 4 a @ ((int64)(i + 1:int32) * 4:int64)"}));
   // fmaf is 2, the multiply 1.
   EXPECT_EQ(flops(k), (Lines{"3"}));
 }
@@ -136,19 +134,18 @@ __global__ void k(float* a, const float* b, P* pts, Q* qs) {
   qs[i + 1] = r;
 }
 )");
-  EXPECT_EQ(accesses(k), (Lines{
-      // float4 and float2: size = alignment, one 16- and one 8-byte access.
-      "load global 16 b @ ((int64)i * 16:int64)",
-      "store global 16 a @ ((int64)i * 16:int64)",
-      "load global 8 b @ ((int64)i * 8:int64)",
-      // P (12 bytes, aligned to 4) and Q (8 bytes, aligned to 4): member by member.
-      "load global 4 pts @ ((int64)i * 12:int64)",
-      "load global 4 pts @ (((int64)i * 12:int64) + 4:int64)",
-      "load global 4 pts @ (((int64)i * 12:int64) + 8:int64)",
-      "load global 4 qs @ ((int64)i * 8:int64)",
-      "load global 4 qs @ (((int64)i * 8:int64) + 4:int64)",
-      "store global 4 qs @ ((int64)(i + 1:int32) * 8:int64)",
-      "store global 4 qs @ (((int64)(i + 1:int32) * 8:int64) + 4:int64)"}));
+  EXPECT_EQ(
+      accesses(k),
+      (Lines{// float4 and float2: size = alignment, one 16- and one 8-byte access.
+             "load global 16 b @ ((int64)i * 16:int64)", "store global 16 a @ ((int64)i * 16:int64)",
+             "load global 8 b @ ((int64)i * 8:int64)",
+             // P (12 bytes, aligned to 4) and Q (8 bytes, aligned to 4): member by member.
+             "load global 4 pts @ ((int64)i * 12:int64)",
+             "load global 4 pts @ (((int64)i * 12:int64) + 4:int64)",
+             "load global 4 pts @ (((int64)i * 12:int64) + 8:int64)",
+             "load global 4 qs @ ((int64)i * 8:int64)", "load global 4 qs @ (((int64)i * 8:int64) + 4:int64)",
+             "store global 4 qs @ ((int64)(i + 1:int32) * 8:int64)",
+             "store global 4 qs @ (((int64)(i + 1:int32) * 8:int64) + 4:int64)"}));
 }
 
 TEST_F(FrontendMemory, WhatCannotBePlacedSaysWhy) {
@@ -162,16 +159,16 @@ __global__ void k(float* a, float** ptrs, int n) {
   dyn[i] = 1.0f;
 }
 )");
-  EXPECT_EQ(accesses(k), (Lines{
-      "store global 4 a @ ((int64)i * 4:int64)",
-      "load global 4 (i < n ? a : a + 1)[0] not placed: the pointer is chosen by a condition",
-      "load global 4 ptrs[i][1] not placed: the pointer 'ptrs[i]' is read from memory",
-      // ptrs[i] itself: an 8-byte pointer.
-      "load global 8 ptrs @ ((int64)i * 8:int64)",
-      // q = a, then a + i on one path: a's buffer either way, at q's offset.
-      "load global 4 a @ q",
-      // extern __shared__: a base of 0 bytes, sized at launch.
-      "store shared 4 dyn @ ((int64)i * 4:int64)"}));
+  EXPECT_EQ(accesses(k),
+            (Lines{"store global 4 a @ ((int64)i * 4:int64)",
+                   "load global 4 (i < n ? a : a + 1)[0] not placed: the pointer is chosen by a condition",
+                   "load global 4 ptrs[i][1] not placed: the pointer 'ptrs[i]' is read from memory",
+                   // ptrs[i] itself: an 8-byte pointer.
+                   "load global 8 ptrs @ ((int64)i * 8:int64)",
+                   // q = a, then a + i on one path: a's buffer either way, at q's offset.
+                   "load global 4 a @ q",
+                   // extern __shared__: a base of 0 bytes, sized at launch.
+                   "store shared 4 dyn @ ((int64)i * 4:int64)"}));
   EXPECT_EQ(k.bases.back().name, "dyn");
   EXPECT_EQ(k.bases.back().bytes, 0u);
 }
@@ -209,27 +206,25 @@ __global__ void k(float* out, const float* in, float** ptrs, int C) {
   }
 }
 )");
-  EXPECT_EQ(accesses(k), (Lines{
-      // x = out + idx * C: out's buffer at x's offset; element 1 of out + 2 and so on.
-      "store global 4 out @ x",
-      "store global 4 out @ (x + 4:int64)",
-      // Both branches point into out.
-      "store global 4 out @ (x + 8:int64)",
-      // out on one path and in on the other: this access alone is lost.
-      "store global 4 x[3] not placed: the pointer 'x' points into 'in' on one path and into "
-      "'out' on another, which meet after the if at line 11",
-      // The pointer read from memory: its load is counted, the access through it is not.
-      "load global 8 ptrs @ ((int64)idx * 8:int64)",
-      "store global 4 x[4] not placed: the pointer 'x' is set to 'ptrs[idx]': the pointer "
-      "'ptrs[idx]' is read from memory",
-      // Set again from out: followed again.
-      "store global 4 out @ (x + 20:int64)",
-      // A loop whose every value of y points into out: followed inside and after it.
-      "store global 4 out @ (y + ((int64)j * 4:int64))",
-      "store global 4 out @ y",
-      // A loop that moves z into in after an iteration: out and in meet at its head.
-      "store global 4 z[j] not placed: the pointer 'z' points into 'out' on one path and into "
-      "'in' on another, which meet at the head of the for loop at line 24"}));
+  EXPECT_EQ(accesses(k),
+            (Lines{// x = out + idx * C: out's buffer at x's offset; element 1 of out + 2 and so on.
+                   "store global 4 out @ x", "store global 4 out @ (x + 4:int64)",
+                   // Both branches point into out.
+                   "store global 4 out @ (x + 8:int64)",
+                   // out on one path and in on the other: this access alone is lost.
+                   "store global 4 x[3] not placed: the pointer 'x' points into 'in' on one path and into "
+                   "'out' on another, which meet after the if at line 11",
+                   // The pointer read from memory: its load is counted, the access through it is not.
+                   "load global 8 ptrs @ ((int64)idx * 8:int64)",
+                   "store global 4 x[4] not placed: the pointer 'x' is set to 'ptrs[idx]': the pointer "
+                   "'ptrs[idx]' is read from memory",
+                   // Set again from out: followed again.
+                   "store global 4 out @ (x + 20:int64)",
+                   // A loop whose every value of y points into out: followed inside and after it.
+                   "store global 4 out @ (y + ((int64)j * 4:int64))", "store global 4 out @ y",
+                   // A loop that moves z into in after an iteration: out and in meet at its head.
+                   "store global 4 z[j] not placed: the pointer 'z' points into 'out' on one path and into "
+                   "'in' on another, which meet at the head of the for loop at line 24"}));
   std::vector<std::string> offsets;
   for (const ir::Stmt& s : k.stmts)
     if ((s.kind == ir::StmtKind::Declare || s.kind == ir::StmtKind::Assign) && s.local != ir::kNone &&
@@ -264,20 +259,21 @@ __global__ void k(float* a, float* b, float* c, float* out) {
   out[3] = s[i];
 }
 )");
-  const std::string why = "' (the model follows a pointer changed only by statements of their own: "
-                          "p = q + k, p += k, p -= k, ++p, p++)";
-  EXPECT_EQ(accesses(k), (Lines{
-      // Each store's access comes first, then the loads of its value.
-      "store global 4 out @ 0:int64",
-      "load global 4 *p not placed: the pointer 'p' is bound to a reference in 'advance(p, t)" + why,
-      "store global 4 out @ 4:int64",
-      "load global 4 q[0] not placed: the pointer 'q' is bound to a reference in 'float*& r = q;" + why,
-      // first(s) reads c's element 0 through its T* const& parameter, in the call, which runs
-      // before the statement's own accesses.
-      "load global 4 c @ p",
-      "store global 4 out @ 8:int64",
-      "store global 4 out @ 12:int64",
-      "load global 4 c @ (s + ((int64)i * 4:int64))"}));
+  const std::string why =
+      "' (the model follows a pointer changed only by statements of their own: "
+      "p = q + k, p += k, p -= k, ++p, p++)";
+  EXPECT_EQ(
+      accesses(k),
+      (Lines{
+          // Each store's access comes first, then the loads of its value.
+          "store global 4 out @ 0:int64",
+          "load global 4 *p not placed: the pointer 'p' is bound to a reference in 'advance(p, t)" + why,
+          "store global 4 out @ 4:int64",
+          "load global 4 q[0] not placed: the pointer 'q' is bound to a reference in 'float*& r = q;" + why,
+          // first(s) reads c's element 0 through its T* const& parameter, in the call, which runs
+          // before the statement's own accesses.
+          "load global 4 c @ p", "store global 4 out @ 8:int64", "store global 4 out @ 12:int64",
+          "load global 4 c @ (s + ((int64)i * 4:int64))"}));
 }
 
 TEST_F(FrontendMemory, ModelsSaveAndLoadWithTheirAccesses) {

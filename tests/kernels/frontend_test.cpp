@@ -24,7 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 namespace ir = warpdiv::sim::ir;
 using warpdiv::InvalidInput;
-using warpdiv::testing::statement_at;
 using warpdiv::frontend::ClangDiagnostics;
 using warpdiv::frontend::FrontendOptions;
 using warpdiv::frontend::list_kernels;
@@ -32,6 +31,7 @@ using warpdiv::frontend::load_kernel;
 using warpdiv::testing::body;
 using warpdiv::testing::sexpr;
 using warpdiv::testing::sstmt;
+using warpdiv::testing::statement_at;
 
 class FrontendTest : public warpdiv::testing::SnippetTest {
  protected:
@@ -90,17 +90,15 @@ TEST_F(FrontendTest, SourceLinesEndWhereClangEndsThemAtLfCrLfOrALoneCr) {
 
 TEST_F(FrontendTest, SeveralKernelsWithoutKernelOptionListsThem) {
   const std::string message = refusal(kTwoKernels);
-  EXPECT_NE(
-      message.find("defines 2 __global__ functions (scale, clear): choose one with --kernel NAME"),
-      std::string::npos)
+  EXPECT_NE(message.find("defines 2 __global__ functions (scale, clear): choose one with --kernel NAME"),
+            std::string::npos)
       << message;
 }
 
 TEST_F(FrontendTest, KernelOptionPicksOneAndAnUnknownNameListsThem) {
   EXPECT_EQ(load(kTwoKernels, "clear").name, "clear");
   const std::string message = refusal(kTwoKernels, "nope");
-  EXPECT_NE(message.find("no __global__ function named 'nope' (defined: scale, clear)"),
-            std::string::npos)
+  EXPECT_NE(message.find("no __global__ function named 'nope' (defined: scale, clear)"), std::string::npos)
       << message;
 }
 
@@ -155,8 +153,7 @@ TEST_F(FrontendTest, SyntaxErrorGivesClangsDiagnosticWithLocation) {
   } catch (const ClangDiagnostics& e) {
     const std::string text = e.what();
     EXPECT_EQ(text.rfind(o.file + ":2:11: error: expected ';' after expression", 0), 0u) << text;
-    EXPECT_NE(text.find("  a[0] = 1\n"), std::string::npos)
-        << text;  // the source line, as Clang prints it
+    EXPECT_NE(text.find("  a[0] = 1\n"), std::string::npos) << text;  // the source line, as Clang prints it
     EXPECT_NE(text.back(), '\n');
   }
 }
@@ -212,10 +209,12 @@ int main() {
 )";
   const std::vector<std::string> found = notes(source);
   ASSERT_EQ(found.size(), 2u);
-  EXPECT_EQ(found[0], file() + ":5:3: error in host code the kernel does not reach (main): use of "
-                               "undeclared identifier 'glewInit'");
-  EXPECT_EQ(found[1], file() + ":6:3: error in host code the kernel does not reach (main): use of "
-                               "undeclared identifier 'glutMainLoop'");
+  EXPECT_EQ(found[0], file() +
+                          ":5:3: error in host code the kernel does not reach (main): use of "
+                          "undeclared identifier 'glewInit'");
+  EXPECT_EQ(found[1], file() +
+                          ":6:3: error in host code the kernel does not reach (main): use of "
+                          "undeclared identifier 'glutMainLoop'");
   EXPECT_EQ(load(source).name, "k");
   ASSERT_EQ(list_kernels(options(source)).size(), 1u);
 }
@@ -228,8 +227,9 @@ int main() { glewInit(); }
 )";
   const std::vector<std::string> found = notes(source, "good");
   ASSERT_EQ(found.size(), 2u);
-  EXPECT_EQ(found[0], file() + ":3:38: error in code the kernel does not reach (bad): use of "
-                               "undeclared identifier 'nope'");
+  EXPECT_EQ(found[0], file() +
+                          ":3:38: error in code the kernel does not reach (bad): use of "
+                          "undeclared identifier 'nope'");
   EXPECT_NE(found[1].find("(main)"), std::string::npos) << found[1];
   const std::string text = clang_failure(source, "bad");
   // Clang's text of the chosen kernel's error alone: main's error is not the kernel's.
@@ -249,14 +249,17 @@ __device__ int helper(int x) { return x + undeclared_value; }
 __global__ void k(int* a) { a[0] = helper(threadIdx.x); }
 )";
   EXPECT_EQ(clang_failure(called).rfind(file() + ":2:43: error: use of undeclared identifier "
-                                                 "'undeclared_value'", 0),
+                                                 "'undeclared_value'",
+                                        0),
             0u);
   // Called through another helper, a member function, a constructor or an operator: still reached.
   EXPECT_NE(clang_failure(R"(
 __device__ int helper(int x) { return x + undeclared_value; }
 __device__ int middle(int x) { return helper(x); }
 __global__ void k(int* a) { a[0] = middle(threadIdx.x); }
-)").find("'undeclared_value'"), std::string::npos);
+)")
+                .find("'undeclared_value'"),
+            std::string::npos);
   EXPECT_NE(clang_failure(R"(
 struct S {
   __device__ S(int v) : x(v + missing) {}
@@ -265,7 +268,9 @@ struct S {
   int x;
 };
 __global__ void k(int* a) { S s(1); a[0] = s + 1; a[1] = s.get(); }
-)").find("third_missing"), std::string::npos);
+)")
+                .find("third_missing"),
+            std::string::npos);
   const std::vector<std::string> found = notes(R"(
 __device__ int unused(int x) { return x + undeclared_value; }
 struct S {
@@ -275,10 +280,10 @@ struct S {
 __global__ void k(S* s) { s->used = 1; }
 )");
   ASSERT_EQ(found.size(), 2u);
-  EXPECT_EQ(found[0], file() + ":2:43: error in code the kernel does not reach (unused): use of "
-                               "undeclared identifier 'undeclared_value'");
-  EXPECT_NE(found[1].find("(S::unused_member): use of undeclared identifier 'nope'"),
-            std::string::npos)
+  EXPECT_EQ(found[0], file() +
+                          ":2:43: error in code the kernel does not reach (unused): use of "
+                          "undeclared identifier 'undeclared_value'");
+  EXPECT_NE(found[1].find("(S::unused_member): use of undeclared identifier 'nope'"), std::string::npos)
       << found[1];
 }
 
@@ -291,12 +296,14 @@ __global__ void k(int* a) { a[0] = table[threadIdx.x % 4]; }
 )";
   const std::vector<std::string> found = notes(unused);
   ASSERT_EQ(found.size(), 2u);
-  EXPECT_EQ(found[0], file() + ":2:1: error in a declaration the kernel does not use (vbo): "
-                               "unknown type name 'PFNGLGENBUFFERSPROC'");
+  EXPECT_EQ(found[0], file() +
+                          ":2:1: error in a declaration the kernel does not use (vbo): "
+                          "unknown type name 'PFNGLGENBUFFERSPROC'");
   // Clang leaves the initializer it could not build out of the variable's range: the error is
   // still the variable's.
-  EXPECT_EQ(found[1], file() + ":4:47: error in a declaration the kernel does not use (names): "
-                               "use of undeclared identifier 'NOT_DECLARED'");
+  EXPECT_EQ(found[1], file() +
+                          ":4:47: error in a declaration the kernel does not use (names): "
+                          "use of undeclared identifier 'NOT_DECLARED'");
   // Used by the kernel: Clang drops `a[0] = vbo;` without a word (vbo is invalid), so the name
   // alone breaks the kernel.
   const std::string used = clang_failure(R"(
@@ -304,39 +311,49 @@ PFNGLGENBUFFERSPROC vbo;
 __global__ void k(int* a) { a[0] = vbo; }
 )");
   EXPECT_EQ(used.rfind(file() + ":2:1: error: unknown type name 'PFNGLGENBUFFERSPROC'", 0), 0u) << used;
-  EXPECT_NE(used.find("\nnote: the kernel k uses 'vbo' (" + file() +
-                      ":2:21), which the errors above left invalid"),
-            std::string::npos)
+  EXPECT_NE(
+      used.find("\nnote: the kernel k uses 'vbo' (" + file() + ":2:21), which the errors above left invalid"),
+      std::string::npos)
       << used;
   // The same for a function whose declaration is invalid, and an invalid operator.
   EXPECT_NE(clang_failure(R"(
 __device__ int helper(Missing m);
 __device__ int other(int x) { return x; }
 __global__ void k(int* a) { a[0] = other(1); a[1] = helper(1); }
-)").find("uses 'helper'"), std::string::npos);
+)")
+                .find("uses 'helper'"),
+            std::string::npos);
   EXPECT_NE(clang_failure(R"(
 struct V { int x; };
 __device__ int operator+(V v, Missing m);
 __global__ void k(V* v, int* a) { a[0] = *v + 1; }
-)").find("unknown type name 'Missing'"), std::string::npos);
+)")
+                .find("unknown type name 'Missing'"),
+            std::string::npos);
   // An invalid host function's name elsewhere in the file does not matter.
   ASSERT_EQ(notes(R"(
 void upload(GLuint buffer) {}
 __global__ void k(int* a) { a[0] = 1; }
 int main() { upload(0); }
-)").size(), 1u);
+)")
+                .size(),
+            1u);
   // A type the kernel uses, through a typedef and a field.
   EXPECT_NE(clang_failure(R"(
 struct Inner { Missing m; };
 struct Outer { Inner i; int x; };
 typedef Outer Alias;
 __global__ void k(Alias* a) { a->x = 1; }
-)").find("unknown type name 'Missing'"), std::string::npos);
+)")
+                .find("unknown type name 'Missing'"),
+            std::string::npos);
   // What cannot be attributed to a declaration fails.
   EXPECT_NE(clang_failure(R"(
 static_assert(sizeof(int) == 8, "an int is not 8 bytes");
 __global__ void k(int* a) { a[0] = 1; }
-)").find("an int is not 8 bytes"), std::string::npos);
+)")
+                .find("an int is not 8 bytes"),
+            std::string::npos);
 }
 
 TEST_F(ReachTest, MacrosCountWhereTheyAreExpanded) {
@@ -349,11 +366,9 @@ __global__ void other(int* a) { a[0] = LIMIT; }
 )";
   const std::vector<std::string> found = notes(source, "k");
   ASSERT_EQ(found.size(), 2u);
-  EXPECT_EQ(found[0].rfind(file() + ":5:14: error in host code the kernel does not reach (main)", 0),
-            0u)
+  EXPECT_EQ(found[0].rfind(file() + ":5:14: error in host code the kernel does not reach (main)", 0), 0u)
       << found[0];
-  EXPECT_NE(found[1].find("(other): use of undeclared identifier 'undeclared_limit'"),
-            std::string::npos)
+  EXPECT_NE(found[1].find("(other): use of undeclared identifier 'undeclared_limit'"), std::string::npos)
       << found[1];
   EXPECT_NE(clang_failure(source, "other").find("undeclared_limit"), std::string::npos);
 }
@@ -376,7 +391,8 @@ template <typename T> __host__ __device__ int size_of(T x) { return x.size(); }
 struct Box { __host__ __device__ int size() const { return 4; } };
 __global__ void k(int* a) { a[0] = size_of(Box()); }
 int main() { return size_of(1); }
-)").find("member reference base type 'int' is not a structure or union"),
+)")
+                .find("member reference base type 'int' is not a structure or union"),
             std::string::npos);
 }
 
@@ -400,17 +416,18 @@ TEST_F(ReachTest, NoKernelFoundInAFileWithErrorsShowsTheErrors) {
   const std::string text = clang_failure(R"(
 __global__ void k(int* a) { a[0] = 1; }
 int main() { glewInit(); }
-)", "kk");
+)",
+                                         "kk");
   EXPECT_NE(text.find("error: use of undeclared identifier 'glewInit'"), std::string::npos) << text;
-  EXPECT_NE(text.find("\nwarpdiv: error: " + file() + ": no __global__ function named 'kk' "
+  EXPECT_NE(text.find("\nwarpdiv: error: " + file() +
+                      ": no __global__ function named 'kk' "
                       "(defined: k)"),
             std::string::npos)
       << text;
 }
 
 TEST_F(FrontendTest, DefinesAndIncludeDirectoriesReachClang) {
-  write("inc/tile.cuh",
-        "#define TILE_FROM_HEADER 8\n__device__ int twice(int x) { return 2 * x; }\n");
+  write("inc/tile.cuh", "#define TILE_FROM_HEADER 8\n__device__ int twice(int x) { return 2 * x; }\n");
   FrontendOptions o = options(R"(
 #include "tile.cuh"
 __global__ void k(int* a) {
@@ -422,8 +439,7 @@ __global__ void k(int* a) {
   o.defines = {"USE_TWICE", "WIDTH=4"};
   o.include_dirs = {(dir_ / "inc").string()};
   const ir::Kernel k = load_kernel(o);
-  EXPECT_EQ(sexpr(k, first(k, ir::StmtKind::If).value),
-            "(threadIdx.x < (uint32)(8:int32 * 4:int32))");
+  EXPECT_EQ(sexpr(k, first(k, ir::StmtKind::If).value), "(threadIdx.x < (uint32)(8:int32 * 4:int32))");
   ASSERT_EQ(k.files.size(), 2u);  // the header holds twice()'s body
   EXPECT_EQ(k.files[1].path, (dir_ / "inc" / "tile.cuh").string());
   o.defines = {};
@@ -515,8 +531,7 @@ __global__ void k(int* a, int w) {
   EXPECT_NE(body(k).find("decl r = (int32)((blockIdx.y * (uint32)16:int32) + threadIdx.y);"),
             std::string::npos)
       << body(k);
-  EXPECT_NE(body(k).find("decl m = ((r >= param:w) ? 1:int32 : 0:int32);"), std::string::npos)
-      << body(k);
+  EXPECT_NE(body(k).find("decl m = ((r >= param:w) ? 1:int32 : 0:int32);"), std::string::npos) << body(k);
 }
 
 TEST_F(FrontendTest, LoopsBreakContinueReturnAndSwitch) {
@@ -725,8 +740,8 @@ __global__ void k(const int* data, int* out) {
   }
   const std::int32_t values[] = {5, 0, 1, 8};
   launch.buffer_bytes = {sizeof values, 0};
-  launch.buffer_data = {std::make_shared<const std::string>(reinterpret_cast<const char*>(values), sizeof values),
-                        nullptr};
+  launch.buffer_data = {
+      std::make_shared<const std::string>(reinterpret_cast<const char*>(values), sizeof values), nullptr};
   const ir::ReplayResult r = ir::replay(k, launch, ir::ReplayOptions{});
   const ir::StatementCounts& loop = r.statements[static_cast<std::size_t>(first_id(k, ir::StmtKind::Loop))];
   EXPECT_EQ(loop.warp_evaluations, 5u);
@@ -754,11 +769,10 @@ class RefusalTest : public FrontendTest, public ::testing::WithParamInterface<Un
 
 TEST_P(RefusalTest, NamesLocationAndReason) {
   const Unsupported& u = GetParam();
-  const FrontendOptions o =
-      options(std::string("__device__ int f(int x) { return x > 0 ? f(x - 1) : 0; } "
-                          "__device__ int g2(int x) { return x; } "
-                          "__device__ int undefined_fn(int);\n") +
-              "__global__ void k(int* a, int n) {\n" + u.body + "\n}\n");
+  const FrontendOptions o = options(std::string("__device__ int f(int x) { return x > 0 ? f(x - 1) : 0; } "
+                                                "__device__ int g2(int x) { return x; } "
+                                                "__device__ int undefined_fn(int);\n") +
+                                    "__global__ void k(int* a, int n) {\n" + u.body + "\n}\n");
   try {
     load_kernel(o);
     FAIL() << "accepted: " << u.body;
@@ -776,8 +790,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         Unsupported{"goto", "  if (n) goto end;\n  a[0] = 1;\nend:\n  a[1] = 2;", ":3:10",
                     "goto is not supported"},
-        Unsupported{"recursion", "  a[0] = f(n);", ":1:42",
-                    "recursion is not supported: 'f' calls itself"},
+        Unsupported{"recursion", "  a[0] = f(n);", ":1:42", "recursion is not supported: 'f' calls itself"},
         Unsupported{"inline_asm", "  asm(\"exit;\");", ":3:3", "inline asm is not supported"},
         Unsupported{"function_pointer", "  int (*g)(int) = nullptr;\n  a[0] = g(n);", ":4:10",
                     "a call through a function pointer is not supported"},
@@ -795,8 +808,8 @@ INSTANTIATE_TEST_SUITE_P(
                     "changes a local inside a larger expression"},
         Unsupported{"address_of_local", "  int i = 0;\n  atomicAdd(&i, 1);", ":4:13",
                     "taking the address of the local 'i'"},
-        Unsupported{"call_in_loop_condition", "  for (int i = 0; i < g2(n); ++i) a[i] = 0;",
-                    ":3:23", "calling a __device__ function in a loop condition"},
+        Unsupported{"call_in_loop_condition", "  for (int i = 0; i < g2(n); ++i) a[i] = 0;", ":3:23",
+                    "calling a __device__ function in a loop condition"},
         Unsupported{"no_body", "  a[0] = undefined_fn(n);", ":3:10",
                     "'undefined_fn' has no body in this file"},
         Unsupported{"barrier_count", "  int c = __syncthreads_count(n);", ":3:11",
@@ -809,13 +822,12 @@ INSTANTIATE_TEST_SUITE_P(
                     "a range-based for loop is not supported"},
         Unsupported{"case_range", "  switch (n) { case 1 ... 3: a[0] = 1; }", ":3:16",
                     "a case range (a ... b) is not supported"},
-        Unsupported{"nested_case", "  switch (n) { case 0: { a[0] = 0; case 1: a[1] = 1; } }",
-                    ":3:36", "a case label outside the top level"}),
+        Unsupported{"nested_case", "  switch (n) { case 0: { a[0] = 0; case 1: a[1] = 1; } }", ":3:36",
+                    "a case label outside the top level"}),
     [](const ::testing::TestParamInfo<Unsupported>& p) { return std::string(p.param.name); });
 
 // ---------------------------------------------------------------------------------------------
 // Through the replay engine: counts worked out by hand for small launches
-
 
 /// warp evaluations, divergent, active lanes, taken lanes (as 64-bit numbers, for messages).
 std::vector<std::uint64_t> counts(const ir::ReplayResult& r, ir::StmtId id) {
@@ -832,8 +844,7 @@ ir::Launch launch(const ir::Kernel& k, ir::Dim3 grid, ir::Dim3 block, int warp_s
   l.warp_size = warp_size;
   std::size_t next = 0;
   for (const auto& p : k.parameters)
-    l.arguments.push_back(p.scalar ? ir::Value::of(p.type, scalar_arguments.at(next++))
-                                   : ir::Value{});
+    l.arguments.push_back(p.scalar ? ir::Value::of(p.type, scalar_arguments.at(next++)) : ir::Value{});
   return l;
 }
 
@@ -858,11 +869,9 @@ TEST_F(FrontendTest, NaiveMatmulGuardCountsByHand) {
   const ir::ReplayResult r = ir::replay(k, launch(k, {2, 2, 1}, {4, 4, 1}, 8, {5}));
   EXPECT_EQ(counts(r, statement_at(k, 5, ir::StmtKind::If)), (std::vector<std::uint64_t>{8, 4, 64, 25}));
   // The store runs in warps with at least one valid thread: 2 + 2 + 1 + 1.
-  EXPECT_EQ(counts(r, statement_at(k, 8, ir::StmtKind::Work)),
-            (std::vector<std::uint64_t>{6, 0, 25, 0}));
+  EXPECT_EQ(counts(r, statement_at(k, 8, ir::StmtKind::Work)), (std::vector<std::uint64_t>{6, 0, 25, 0}));
   // The k loop's condition: 6 times per valid thread and per warp with valid threads (k = 0..5).
-  EXPECT_EQ(counts(r, statement_at(k, 7, ir::StmtKind::Loop)),
-            (std::vector<std::uint64_t>{36, 0, 150, 125}));
+  EXPECT_EQ(counts(r, statement_at(k, 7, ir::StmtKind::Loop)), (std::vector<std::uint64_t>{36, 0, 150, 125}));
 }
 
 TEST_F(FrontendTest, ModelSurvivesTheJsonRoundTripWithItsCounts) {
@@ -887,8 +896,7 @@ __global__ void reduce(float* s) {
 )");
   // One block of 16 threads, warps of 8: stride 1, 2, 4, 8 (four iterations, five tests).
   const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {16, 1, 1}, 8, {}));
-  EXPECT_EQ(counts(r, statement_at(k, 4, ir::StmtKind::Loop)),
-            (std::vector<std::uint64_t>{10, 0, 80, 64}));
+  EXPECT_EQ(counts(r, statement_at(k, 4, ir::StmtKind::Loop)), (std::vector<std::uint64_t>{10, 0, 80, 64}));
   // Taken: 8 + 4 + 2 + 1 threads. Divergent: both warps at strides 1, 2, 4 (lanes 0 and 8 are the
   // only true ones at 4), only warp 0 at stride 8.
   EXPECT_EQ(counts(r, statement_at(k, 6, ir::StmtKind::If)), (std::vector<std::uint64_t>{8, 7, 64, 15}));
@@ -933,8 +941,7 @@ __global__ void k(int* a) {
   EXPECT_EQ(counts(r, statement_at(k, 8, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 5}));
   // f: x < 3 for lanes 0..2, which return early; lanes 3..7 reach `return x`.
   EXPECT_EQ(counts(r, statement_at(k, 3, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 3}));
-  EXPECT_EQ(counts(r, statement_at(k, 4, ir::StmtKind::Return)),
-            (std::vector<std::uint64_t>{1, 0, 5, 0}));
+  EXPECT_EQ(counts(r, statement_at(k, 4, ir::StmtKind::Return)), (std::vector<std::uint64_t>{1, 0, 5, 0}));
   // v = 0, 0, 0, 3, 4, 5, 6, 7: v > 5 for lanes 6 and 7.
   EXPECT_EQ(counts(r, statement_at(k, 10, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 2}));
 }
@@ -966,8 +973,7 @@ __global__ void reduce(const int* in, int* out, unsigned n) {
             (std::vector<std::uint64_t>{28, 0, 896, 768}));
   // tid < s: per block 32 + 16 + 8 + 4 + 2 + 1 threads; warp 0 splits at s = 16 .. 1 (5 times),
   // warp 1 is never true.
-  EXPECT_EQ(counts(r, statement_at(k, 11, ir::StmtKind::If)),
-            (std::vector<std::uint64_t>{24, 10, 768, 126}));
+  EXPECT_EQ(counts(r, statement_at(k, 11, ir::StmtKind::If)), (std::vector<std::uint64_t>{24, 10, 768, 126}));
   EXPECT_EQ(counts(r, statement_at(k, 14, ir::StmtKind::If)), (std::vector<std::uint64_t>{4, 2, 128, 2}));
   const auto& first_sync = r.statements.at(statement_at(k, 9, ir::StmtKind::Barrier));
   EXPECT_EQ(static_cast<std::uint64_t>(first_sync.block_executions), 2u);
@@ -1017,8 +1023,7 @@ __global__ void fill(int* out, unsigned long long n) {
   // r + 48 (3 iterations), threads 2 .. 23 two. Warp 0 tests 4 times (the 4th for lanes 0, 1
   // only), warps 1 and 2 three times; only warp 0's third test splits.
   const ir::ReplayResult r = ir::replay(k, launch(k, {3, 1, 1}, {8, 1, 1}, 8, {50}));
-  EXPECT_EQ(counts(r, statement_at(k, 5, ir::StmtKind::Loop)),
-            (std::vector<std::uint64_t>{10, 1, 74, 50}));
+  EXPECT_EQ(counts(r, statement_at(k, 5, ir::StmtKind::Loop)), (std::vector<std::uint64_t>{10, 1, 74, 50}));
 }
 
 TEST_F(FrontendTest, CooperativeGroupsWhatTheModelCannotDoIsRefusedWithTheReason) {
@@ -1028,24 +1033,24 @@ TEST_F(FrontendTest, CooperativeGroupsWhatTheModelCannotDoIsRefusedWithTheReason
   a[0] = 1;
   g.sync();
 })"),
-                   "k.cu:6:3: a grid-wide sync is not supported");
+               "k.cu:6:3: a grid-wide sync is not supported");
   EXPECT_PRED2(warpdiv::testing::contains, refusal(head + R"(__global__ void k(int* a) {
   auto t = cg::tiled_partition<64>(cg::this_thread_block());
   t.sync();
 })"),
-                   "k.cu:5:3: the sync of a tile of 64 threads is not supported");
+               "k.cu:5:3: the sync of a tile of 64 threads is not supported");
   // A shuffle's value is data: a branch on it is refused, naming it.
   EXPECT_PRED2(warpdiv::testing::contains, refusal(head + R"(__global__ void k(int* a) {
   cg::thread_block_tile<32> w = cg::tiled_partition<32>(cg::this_thread_block());
   int v = w.shfl_down((int)threadIdx.x, 1);
   if (v > 3) a[0] = 1;
 })"),
-                   "w.shfl_down(");
+               "w.shfl_down(");
   EXPECT_PRED2(warpdiv::testing::contains, refusal(head + R"(__global__ void k(int* a, int n) {
   auto t = cg::tiled_partition(cg::this_thread_block(), n);
   t.sync();
 })"),
-                   "k.cu:5:3: 't.sync()' is not supported: the model cannot tell which threads");
+               "k.cu:5:3: 't.sync()' is not supported: the model cannot tell which threads");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1095,12 +1100,12 @@ __global__ void k(Range r, int* out) {
   if (r.contains(threadIdx.x)) out[0] = 1;
 }
 )"),
-                   "lo");
+               "lo");
   EXPECT_PRED2(warpdiv::testing::contains, refusal(R"(
 struct Base { virtual __device__ int f() const { return 1; } };
 __global__ void k(const Base* b, int* out) { out[0] = b->f(); }
 )"),
-                   "virtual function 'f' is not supported");
+               "virtual function 'f' is not supported");
 }
 
 TEST_F(FrontendTest, IntegerReferenceParametersChangeTheCallersLocal) {
@@ -1323,10 +1328,9 @@ __global__ void k(int* a, unsigned long long big) {
 }
 )");
   // One warp of 8, big = 2^63 - 1. 5t = 0, 5, 10, 15, 20, 25, 30, 35 has two set bits for
-  // t = 1 (101), 2 (1010), 4 (10100) only (35 = 100011 has three): 3 lanes. __ffs(4t) == 3 for odd t; __ffs(0) is
-  // 0 (t = 0 only). 63 bits set; big << 40 has bit 40 lowest: __ffsll 41.
-  const ir::ReplayResult r =
-      ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {INT64_MAX}));
+  // t = 1 (101), 2 (1010), 4 (10100) only (35 = 100011 has three): 3 lanes. __ffs(4t) == 3 for odd t;
+  // __ffs(0) is 0 (t = 0 only). 63 bits set; big << 40 has bit 40 lowest: __ffsll 41.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {INT64_MAX}));
   EXPECT_EQ(counts(r, statement_at(k, 3, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 3}));
   EXPECT_EQ(counts(r, statement_at(k, 4, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 4}));
   EXPECT_EQ(counts(r, statement_at(k, 5, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 1}));

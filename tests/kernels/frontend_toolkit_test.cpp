@@ -29,9 +29,8 @@ constexpr const char* kToolkit = "/usr/local/cuda";
 
 bool have_toolkit() { return fs::exists(std::string(kToolkit) + "/include/cuda_runtime.h"); }
 
-#define SKIP_WITHOUT_TOOLKIT()                                                              \
-  if (!have_toolkit())                                                                      \
-  GTEST_SKIP() << "no CUDA Toolkit: " << kToolkit << "/include/cuda_runtime.h is missing"
+#define SKIP_WITHOUT_TOOLKIT() \
+  if (!have_toolkit()) GTEST_SKIP() << "no CUDA Toolkit: " << kToolkit << "/include/cuda_runtime.h is missing"
 
 class ToolkitRouteTest : public warpdiv::testing::SourceDirTest {
  protected:
@@ -44,12 +43,10 @@ class ToolkitRouteTest : public warpdiv::testing::SourceDirTest {
     o.cuda_path = kToolkit;
     return o;
   }
-
 };
 
 /// Replays `launch` on both models and expects the same counts, statement by statement.
-void expect_same_counts(const ir::Kernel& builtin, const ir::Kernel& toolkit,
-                        const ir::Launch& launch) {
+void expect_same_counts(const ir::Kernel& builtin, const ir::Kernel& toolkit, const ir::Launch& launch) {
   // The statements match one for one; expressions may not (the prelude's constexpr size() folds
   // to one constant where the toolkit's size() is computed as a group query).
   ASSERT_EQ(builtin.stmts.size(), toolkit.stmts.size());
@@ -62,8 +59,7 @@ void expect_same_counts(const ir::Kernel& builtin, const ir::Kernel& toolkit,
   EXPECT_GT(a.warp_statement_evaluations, 0u);
 }
 
-ir::Launch launch_of(ir::Dim3 grid, ir::Dim3 block, const ir::Kernel& k,
-                     std::vector<std::int64_t> scalars) {
+ir::Launch launch_of(ir::Dim3 grid, ir::Dim3 block, const ir::Kernel& k, std::vector<std::int64_t> scalars) {
   ir::Launch l;
   l.grid = grid;
   l.block = block;
@@ -86,7 +82,8 @@ struct Case {
 };
 
 const Case kCases[] = {
-    {"guarded matmul", R"(
+    {"guarded matmul",
+     R"(
 #include <cuda_runtime.h>
 __global__ void matmul(const float* A, const float* B, float* C, int n) {
   int row = blockIdx.y * blockDim.y + threadIdx.y;
@@ -106,15 +103,18 @@ int main() {
 )",
      {{ir::Dim3{2, 2, 1}, ir::Dim3{16, 16, 1}}, {ir::Dim3{3, 1, 1}, ir::Dim3{8, 4, 2}}},
      {20}},
-    {"2-D block with threadIdx.y and gridDim", R"(
+    {"2-D block with threadIdx.y and gridDim",
+     R"(
 __global__ void k2(int* out, int w) {
   int x = threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * 7;
   if (threadIdx.y % 2 == 1 && x < w) out[x] = gridDim.x + gridDim.y + blockDim.z;
   else if (blockIdx.y > 0) out[0] = 2;
 }
 )",
-     {{ir::Dim3{2, 3, 1}, ir::Dim3{8, 6, 2}}}, {30}},
-    {"reduction with __syncthreads", R"(
+     {{ir::Dim3{2, 3, 1}, ir::Dim3{8, 6, 2}}},
+     {30}},
+    {"reduction with __syncthreads",
+     R"(
 __global__ void reduce(const int* in, int* out, unsigned n) {
   extern __shared__ int s[];
   unsigned tid = threadIdx.x;
@@ -128,8 +128,10 @@ __global__ void reduce(const int* in, int* out, unsigned n) {
   if (tid == 0) out[blockIdx.x] = s[0];
 }
 )",
-     {{ir::Dim3{4, 1, 1}, ir::Dim3{128, 1, 1}}, {ir::Dim3{1, 1, 1}, ir::Dim3{64, 1, 1}}}, {300}},
-    {"min, max, abs and warpSize", R"(
+     {{ir::Dim3{4, 1, 1}, ir::Dim3{128, 1, 1}}, {ir::Dim3{1, 1, 1}, ir::Dim3{64, 1, 1}}},
+     {300}},
+    {"min, max, abs and warpSize",
+     R"(
 __global__ void mm(int* out, int n, unsigned u) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   int lo = min(i, n);
@@ -140,8 +142,10 @@ __global__ void mm(int* out, int n, unsigned u) {
   if (lo < hi && a > 10 && m < 60 && lane < 16) out[i] = lo;
 }
 )",
-     {{ir::Dim3{3, 1, 1}, ir::Dim3{64, 1, 1}}}, {70, 90}},
-    {"cooperative groups with tiled_partition<32>", R"(
+     {{ir::Dim3{3, 1, 1}, ir::Dim3{64, 1, 1}}},
+     {70, 90}},
+    {"cooperative groups with tiled_partition<32>",
+     R"(
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 namespace cg = cooperative_groups;
@@ -163,7 +167,8 @@ __global__ void cgr(const int* in, int* out, int n) {
 )",
      {{ir::Dim3{2, 1, 1}, ir::Dim3{128, 1, 1}}, {ir::Dim3{1, 1, 1}, ir::Dim3{32, 3, 1}}},
      {100}},
-    {"a __device__ helper", R"(
+    {"a __device__ helper",
+     R"(
 __device__ int clamp_index(int i, int n) {
   if (i >= n) return n - 1;
   return i;
@@ -174,7 +179,8 @@ __global__ void helpers(int* out, int n) {
   if (i % 3 == 0) store(out, i);
 }
 )",
-     {{ir::Dim3{2, 1, 1}, ir::Dim3{96, 1, 1}}}, {150}},
+     {{ir::Dim3{2, 1, 1}, ir::Dim3{96, 1, 1}}},
+     {150}},
 };
 
 TEST_F(ToolkitRouteTest, SameKernelsGiveTheSameCountsThroughBothRoutes) {
@@ -265,8 +271,7 @@ __global__ void bad(const float* a, int* out) {
 TEST_F(ToolkitRouteTest, AUserFolderWithItsOwnCudaHDoesNotHideTheToolkits) {
   SKIP_WITHOUT_TOOLKIT();
   write("inc/cuda.h", "#error \"the user's cuda.h\"\n");
-  const std::string file =
-      write("k.cu", "__global__ void k(int* a) { a[threadIdx.x] = 1; }\n");
+  const std::string file = write("k.cu", "__global__ void k(int* a) { a[threadIdx.x] = 1; }\n");
   FrontendOptions o = options(file, "toolkit");
   o.include_dirs = {(dir_ / "inc").string()};
   EXPECT_EQ(load_kernel(o).name, "k");
@@ -290,8 +295,7 @@ TEST_F(ToolkitRouteTest, ChoosingTheRoute) {
     load_kernel(o);
     FAIL() << "a missing toolkit must be refused";
   } catch (const InvalidInput& e) {
-    EXPECT_NE(std::string(e.what()).find("no CUDA Toolkit at " + o.cuda_path), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("no CUDA Toolkit at " + o.cuda_path), std::string::npos) << e.what();
   }
 }
 

@@ -216,10 +216,14 @@ int main(int argc, char **argv) {
 }
 )");
   ASSERT_EQ(found.size(), 5u);
-  EXPECT_EQ(found[0].arguments[1].reason, "'n' (" + at(4, 7) + ") changes inside the expression at " + at(5, 3));
-  EXPECT_EQ(found[1].arguments[1].reason, "'m' (" + at(4, 16) + ") changes inside the expression at " + at(7, 3));
-  EXPECT_EQ(found[2].arguments[1].reason, "'q' (" + at(4, 23) + ") changes inside the expression at " + at(9, 3));
-  EXPECT_EQ(found[3].arguments[1].reason, "'r' (" + at(4, 30) + ") changes inside the expression at " + at(9, 3));
+  EXPECT_EQ(found[0].arguments[1].reason,
+            "'n' (" + at(4, 7) + ") changes inside the expression at " + at(5, 3));
+  EXPECT_EQ(found[1].arguments[1].reason,
+            "'m' (" + at(4, 16) + ") changes inside the expression at " + at(7, 3));
+  EXPECT_EQ(found[2].arguments[1].reason,
+            "'q' (" + at(4, 23) + ") changes inside the expression at " + at(9, 3));
+  EXPECT_EQ(found[3].arguments[1].reason,
+            "'r' (" + at(4, 30) + ") changes inside the expression at " + at(9, 3));
   EXPECT_TRUE(found[4].arguments[1].known);
   EXPECT_EQ(found[4].arguments[1].value, "5");
 }
@@ -247,9 +251,8 @@ int main(int argc, char **argv) {
   ASSERT_EQ(found.size(), 5u);
   EXPECT_EQ(found[0].grid[0].reason, "'c' (" + at(7, 7) + ") is set from atoi(argv[2])");
   EXPECT_EQ(found[0].grid[0].where, at(8, 7));
-  EXPECT_EQ(found[1].arguments[1].reason,
-            "'s' (" + at(9, 7) + ") has its address taken at " + at(9, 22) +
-                " (it may be set through a pointer)");
+  EXPECT_EQ(found[1].arguments[1].reason, "'s' (" + at(9, 7) + ") has its address taken at " + at(9, 22) +
+                                              " (it may be set through a pointer)");
   EXPECT_EQ(found[2].grid[0].reason, "'m' (" + at(11, 7) + ") changes inside the if at " + at(12, 3));
   EXPECT_EQ(found[3].grid[0].reason, "'p' (" + at(14, 7) + ") is set from *a");
   EXPECT_EQ(found[3].block[0].reason, "it is computed from f()");
@@ -292,7 +295,8 @@ int main() {
   t<64><<<2, 64>>>(a);
   t<32><<<3, 32>>>(a);
 }
-)", "t<64>");
+)",
+                              "t<64>");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(dims(found[0].grid), "2,1,1");
   EXPECT_EQ(found[0].location, at(6, 3));
@@ -375,13 +379,15 @@ int main() {
   EXPECT_EQ(found[0].unfollowed,
             (std::vector<std::string>{"n: 'n' (" + at(4, 7) + ") is written at " + at(7, 3) + " as well",
                                       "m: 'm' (" + at(4, 17) + ") is written at " + at(8, 15) + " as well"}));
-  EXPECT_EQ(found[1].unfollowed,
-            (std::vector<std::string>{"n: the launch passes n * 2 (" + at(10, 19) + "), not a variable of its own",
-                                      "m: 70000 does not fit 's' (" + at(5, 9) + ") (short)"}));
+  EXPECT_EQ(
+      found[1].unfollowed,
+      (std::vector<std::string>{"n: the launch passes n * 2 (" + at(10, 19) + "), not a variable of its own",
+                                "m: 70000 does not fit 's' (" + at(5, 9) + ") (short)"}));
   found = given(not_followed, {{"n", "64"}, {"m", "65"}});
   EXPECT_TRUE(found[2].followed.empty());
   EXPECT_EQ(found[2].unfollowed,
-            (std::vector<std::string>{"'s' (" + at(5, 9) + ") is passed for several parameters given different values"}));
+            (std::vector<std::string>{"'s' (" + at(5, 9) +
+                                      ") is passed for several parameters given different values"}));
   // The same value for both: followed once.
   found = given(not_followed, {{"n", "9"}, {"m", "9"}});
   EXPECT_EQ(found[2].followed, std::vector<std::string>{"'s' (" + at(5, 9) + ") = 9"});
@@ -430,7 +436,8 @@ int main(int argc, char **argv) {
   EXPECT_EQ(dims(found[7].grid), "3,1,1");
 
   // 300 launches, n one more before each: launch j (0-based) has grid 5 + j.
-  std::string many = "__global__ void k(int *a, int n) { a[0] = n; }\nint main() {\n  int *a;\n  int n = 5;\n";
+  std::string many =
+      "__global__ void k(int *a, int n) { a[0] = n; }\nint main() {\n  int *a;\n  int n = 5;\n";
   for (int j = 0; j < 300; ++j) many += "  k<<<n, 32>>>(a, n);\n  ++n;\n";
   many += "}\n";
   const auto all = launches(many);
@@ -460,7 +467,8 @@ int main() {
   // would wrap the literal to 1).
   EXPECT_FALSE(found[0].grid[0].known);
   EXPECT_EQ(found[0].grid[0].refused,
-            "Clang rejects it: " + at(4, 7) + ": error: integer literal is too large to be represented in any integer type");
+            "Clang rejects it: " + at(4, 7) +
+                ": error: integer literal is too large to be represented in any integer type");
   EXPECT_EQ(found[0].arguments[1].value, "4");
   // 2^32 does not fit dim3's unsigned int (C++ would make it 0); 3 x 10^9 does not fit int.
   EXPECT_EQ(found[1].grid[0].refused,
@@ -475,7 +483,8 @@ int main() {
   EXPECT_EQ(found[3].grid[0].refused,
             "'big' (" + at(8, 10) + ") is 1099511627776, outside unsigned int's range 0 .. 4294967295");
   EXPECT_EQ(found[3].grid[1].value, "2");
-  EXPECT_EQ(found[3].block[0].refused, "'-1' (" + at(9, 10) + ") is -1, outside unsigned int's range 0 .. 4294967295");
+  EXPECT_EQ(found[3].block[0].refused,
+            "'-1' (" + at(9, 10) + ") is -1, outside unsigned int's range 0 .. 4294967295");
   // Unsigned arithmetic wraps in C++ (2^64 - 1 + 2 = 1 as unsigned long long): taken as C++ computes it.
   EXPECT_EQ(found[4].dynamic_shared.value, "1");
 }
@@ -552,17 +561,20 @@ int main() {
   EXPECT_EQ(found[1].dynamic_shared.value, "512");  // 16 x 4 x 8
   EXPECT_EQ(found[1].followed, std::vector<std::string>{"--block: 'b' (" + at(7, 8) + ") = (16, 4, 1)"});
   // threads is an integer: a y of 4 is not its value, so what reads it is not computable.
-  EXPECT_EQ(found[0].unfollowed, std::vector<std::string>{"--block: 'threads' (" + at(4, 7) +
-                                                          ") is an integer (the x alone), and --block gives y = 4, z = 1"});
+  EXPECT_EQ(found[0].unfollowed,
+            std::vector<std::string>{"--block: 'threads' (" + at(4, 7) +
+                                     ") is an integer (the x alone), and --block gives y = 4, z = 1"});
   EXPECT_FALSE(found[0].dynamic_shared.known);
   EXPECT_FALSE(found[0].grid[0].known);
   // t is written again: its size is not followed, and the dynamic shared memory read from it is
   // not computable rather than the source's 256.
   const std::string why = "'t' (" + at(9, 7) + ") is written at " + at(10, 3) + " as well";
   EXPECT_EQ(found[2].unfollowed, std::vector<std::string>{"--block: " + why});
-  EXPECT_EQ(found[2].dynamic_shared.reason, "'t' (" + at(9, 7) +
-                                                ") gives the launch's block, which --block replaces, and the host "
-                                                "code is not followed with --block's value: " + why);
+  EXPECT_EQ(found[2].dynamic_shared.reason,
+            "'t' (" + at(9, 7) +
+                ") gives the launch's block, which --block replaces, and the host "
+                "code is not followed with --block's value: " +
+                why);
   // --grid 3 for blocks (nothing reads it but the launch).
   found = sized(source, {"3", "1", "1"}, {});
   EXPECT_EQ(dims(found[0].grid), "3,1,1");
@@ -570,7 +582,8 @@ int main() {
   // A --block computed from values the source gives (the CLI passes "?"): not followed.
   found = sized(source, {}, {"?"});
   EXPECT_FALSE(found[0].dynamic_shared.known);
-  EXPECT_EQ(found[0].unfollowed, std::vector<std::string>{"--block: --block is computed from values the source gives"});
+  EXPECT_EQ(found[0].unfollowed,
+            std::vector<std::string>{"--block: --block is computed from values the source gives"});
 }
 
 }  // namespace

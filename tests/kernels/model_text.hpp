@@ -80,8 +80,8 @@ inline std::string sstmt(const ir::Kernel& k, ir::StmtId id) {
     case ir::StmtKind::If:
       return "if " + value() + " " + sstmt(k, s.then_stmt) + " else " + sstmt(k, s.else_stmt);
     case ir::StmtKind::Loop:
-      return ir::name(s.loop_kind) + "(" + sstmt(k, s.init) + "; " + value() + "; " +
-             sstmt(k, s.step) + ") " + sstmt(k, s.body);
+      return ir::name(s.loop_kind) + "(" + sstmt(k, s.init) + "; " + value() + "; " + sstmt(k, s.step) +
+             ") " + sstmt(k, s.body);
     case ir::StmtKind::Break:
       return "break;";
     case ir::StmtKind::Continue:
@@ -91,21 +91,19 @@ inline std::string sstmt(const ir::Kernel& k, ir::StmtId id) {
     case ir::StmtKind::Barrier:
       return "barrier;";
     case ir::StmtKind::InlinedCall:
-      return "call " + s.description + "->" +
-             (s.local == ir::kNone ? "-" : k.locals.at(s.local).name) + " " + sstmt(k, s.body);
+      return "call " + s.description + "->" + (s.local == ir::kNone ? "-" : k.locals.at(s.local).name) + " " +
+             sstmt(k, s.body);
     case ir::StmtKind::Switch: {
       std::string cases;
-      for (const auto& c : s.cases)
-        cases += " " + std::to_string(c.value) + "@" + std::to_string(c.child);
-      return "switch " + value() + " [" + cases + " default@" + std::to_string(s.default_child) +
-             " ]" + list(s.children);
+      for (const auto& c : s.cases) cases += " " + std::to_string(c.value) + "@" + std::to_string(c.child);
+      return "switch " + value() + " [" + cases + " default@" + std::to_string(s.default_child) + " ]" +
+             list(s.children);
     }
   }
   return "?";
 }
 
 inline std::string body(const ir::Kernel& k) { return sstmt(k, k.root); }
-
 
 /// A memory access as text: "load global 4 M @ (offset) if (guard)", or "store shared 4
 /// s[i] not placed: reason".

@@ -83,14 +83,16 @@ TEST(NativeReplay, SameAsInterpreterOnRandomZooLaunches) {
 // branches, FMA shapes; without buffers the branches on loaded values are refused alike).
 TEST(NativeReplay, SameAsInterpreterOnBlindSpotsAndDataKernels) {
   std::mt19937_64 rng(20261128);
-  std::vector<ir::Kernel> kernels = ir::zoo::load_all(std::string(WARPDIV_SOURCE_DIR) + "/tests/kernels/blind_spots/");
+  std::vector<ir::Kernel> kernels =
+      ir::zoo::load_all(std::string(WARPDIV_SOURCE_DIR) + "/tests/kernels/blind_spots/");
   for (ir::Kernel& k : ir::zoo::load_all(ir::zoo::folder() + "data/")) kernels.push_back(std::move(k));
   ASSERT_GE(kernels.size(), 20u);
   int native = 0;
   for (int i = 0; i < 600; ++i) {
     const ir::Kernel& k = kernels[static_cast<std::size_t>(i) % kernels.size()];
     std::string what;
-    const ir::Launch l = ir::zoo::random_launch(k, rng, i % 5 == 0 ? 20 : 4, 3, i % 4 == 0 ? 2147483647 : 60, what);
+    const ir::Launch l =
+        ir::zoo::random_launch(k, rng, i % 5 == 0 ? 20 : 4, 3, i % 4 == 0 ? 2147483647 : 60, what);
     SCOPED_TRACE(what);
     native += expect_same(k, l, i % 2 == 0 ? 1u : 2u) ? 1 : 0;
     if (::testing::Test::HasFailure()) break;
@@ -130,7 +132,8 @@ TEST(NativeReplay, SameAsInterpreterOnLoadedValues) {
           const double d = static_cast<double>(v);
           std::memcpy(&bits, &d, 8);
         }
-        for (std::uint64_t b = 0; b < param.element_bytes; ++b) bytes.push_back(static_cast<char>((bits >> (8 * b)) & 0xFF));
+        for (std::uint64_t b = 0; b < param.element_bytes; ++b)
+          bytes.push_back(static_cast<char>((bits >> (8 * b)) & 0xFF));
       }
       l.buffer_bytes[p] = bytes.size();
       l.buffer_data[p] = std::make_shared<const std::string>(std::move(bytes));
@@ -140,7 +143,10 @@ TEST(NativeReplay, SameAsInterpreterOnLoadedValues) {
     native += ran ? 1 : 0;
     const ReplayOutcome reference = run(k, l, ir::NativeReplay::Off);
     if (ran && reference.result)
-      loaded += std::count(reference.result->computed_loads.begin(), reference.result->computed_loads.end(), true) > 0 ? 1 : 0;
+      loaded += std::count(reference.result->computed_loads.begin(), reference.result->computed_loads.end(),
+                           true) > 0
+                    ? 1
+                    : 0;
     if (::testing::Test::HasFailure()) break;
   }
   // Native code ran many of them, and computed loaded values in most of those (140 and 98 when
@@ -167,16 +173,20 @@ TEST(NativeReplay, ThreadsDoNotChangeTheResult) {
     ir::Launch l;
     l.grid = c.grid;
     l.block = c.block;
-    for (const ir::Parameter& p : k.parameters) l.arguments.push_back(p.scalar ? ir::Value::of(p.type, c.argument) : ir::Value{});
+    for (const ir::Parameter& p : k.parameters)
+      l.arguments.push_back(p.scalar ? ir::Value::of(p.type, c.argument) : ir::Value{});
     // The reduction follows its shared memory by value where its buffer has values.
     l.buffer_bytes.assign(k.parameters.size(), 0);
     for (std::size_t p = 0; p < k.parameters.size(); ++p)
-      if (k.parameters[p].element_bytes != 0 && c.argument == 0) l.buffer_bytes[p] = 4096 * k.parameters[p].element_bytes;
+      if (k.parameters[p].element_bytes != 0 && c.argument == 0)
+        l.buffer_bytes[p] = 4096 * k.parameters[p].element_bytes;
     SCOPED_TRACE(c.file);
     const Outcome one = run(k, l, ir::NativeReplay::Off, 1);
-    if (c.argument == 0) EXPECT_NE(one.refusal.find("shared-memory race"), std::string::npos) << one.refusal;
-    else EXPECT_TRUE(std::any_of(one.result->access_faults.begin(), one.result->access_faults.end(),
-                                 [](const std::string& f) { return !f.empty(); }));
+    if (c.argument == 0)
+      EXPECT_NE(one.refusal.find("shared-memory race"), std::string::npos) << one.refusal;
+    else
+      EXPECT_TRUE(std::any_of(one.result->access_faults.begin(), one.result->access_faults.end(),
+                              [](const std::string& f) { return !f.empty(); }));
     for (int repeat = 0; repeat < 20; ++repeat) {
       expect_equal(k, run(k, l, ir::NativeReplay::Off, 2), one);
       expect_equal(k, run(k, l, ir::NativeReplay::Always, 2), one);
@@ -257,10 +267,14 @@ __global__ void k(float* a, int* h, int n, unsigned u, long long big, float x) {
       float x = 0.37f * static_cast<float>(launch);
       std::uint32_t xb = 0;
       std::memcpy(&xb, &x, sizeof xb);
-      l.arguments = {ir::Value{}, ir::Value{}, ir::Value::of(ir::ScalarType::I32, n),
-                     ir::Value::of(ir::ScalarType::U32, 7 * launch), ir::Value::of(ir::ScalarType::I64, big),
+      l.arguments = {ir::Value{},
+                     ir::Value{},
+                     ir::Value::of(ir::ScalarType::I32, n),
+                     ir::Value::of(ir::ScalarType::U32, 7 * launch),
+                     ir::Value::of(ir::ScalarType::I64, big),
                      ir::Value{ir::ScalarType::F32, xb}};
-      SCOPED_TRACE("n " + std::to_string(n) + " big " + std::to_string(big) + " block " + ir::to_string(l.block));
+      SCOPED_TRACE("n " + std::to_string(n) + " big " + std::to_string(big) + " block " +
+                   ir::to_string(l.block));
       native += expect_same(k, l, 2) ? 1 : 0;
       if (::testing::Test::HasFailure()) return;
     }
@@ -295,14 +309,14 @@ __global__ void k(float* a, int n, int m, int which, float x) {
     bool handed_over;      // native code gives it to the interpreter
   };
   const Case cases[] = {
-      {0, 1, 0, 1, 0, false},           {0, 1 << 30, 0, 1, 0, true},  // overflow in lanes 2 ..
-      {1, 40, 0, 1, 0, false},          {1, 17, 0, 1, 0, true},       // division by zero in lane 17
-      {2, 0, 0, 1, 0, false},           {2, -2, 0, 1, 0, true},       // a shift by 32 and 33
-      {3, 0, 0, 1e8f, 0, true},         {3, 0, 0, 2.5f, 0, false},    // 1e8 * 31 > 2^31
-      {4, 0, 0, 1, 0, true},                                          // v unassigned in lanes 0 .. 3
-      {5, 2, 0, 1, 64 * 4, false},      {5, 3, 0, 1, 64 * 4, true},   // a[93] outside 64 floats
-      {6, 2, 0, 1, 0, false},           {6, 1, 0, 1, 0, true},        // misaligned float2
-      {7, 0, 1000, 1, 0, false},        {7, 0, 70000, 1, 0, true},    // 70,001 heads
+      {0, 1, 0, 1, 0, false},      {0, 1 << 30, 0, 1, 0, true},  // overflow in lanes 2 ..
+      {1, 40, 0, 1, 0, false},     {1, 17, 0, 1, 0, true},       // division by zero in lane 17
+      {2, 0, 0, 1, 0, false},      {2, -2, 0, 1, 0, true},       // a shift by 32 and 33
+      {3, 0, 0, 1e8f, 0, true},    {3, 0, 0, 2.5f, 0, false},    // 1e8 * 31 > 2^31
+      {4, 0, 0, 1, 0, true},                                     // v unassigned in lanes 0 .. 3
+      {5, 2, 0, 1, 64 * 4, false}, {5, 3, 0, 1, 64 * 4, true},   // a[93] outside 64 floats
+      {6, 2, 0, 1, 0, false},      {6, 1, 0, 1, 0, true},        // misaligned float2
+      {7, 0, 1000, 1, 0, false},   {7, 0, 70000, 1, 0, true},    // 70,001 heads
   };
   for (const Case& c : cases) {
     ir::Launch l;
@@ -310,8 +324,9 @@ __global__ void k(float* a, int n, int m, int which, float x) {
     l.grid = {2, 1, 1};
     std::uint32_t xb = 0;
     std::memcpy(&xb, &c.x, sizeof xb);
-    l.arguments = {ir::Value{}, ir::Value::of(ir::ScalarType::I32, c.n), ir::Value::of(ir::ScalarType::I32, c.m),
-                   ir::Value::of(ir::ScalarType::I32, c.which), ir::Value{ir::ScalarType::F32, xb}};
+    l.arguments = {ir::Value{}, ir::Value::of(ir::ScalarType::I32, c.n),
+                   ir::Value::of(ir::ScalarType::I32, c.m), ir::Value::of(ir::ScalarType::I32, c.which),
+                   ir::Value{ir::ScalarType::F32, xb}};
     if (c.buffer != 0) l.buffer_bytes = {c.buffer, 0, 0, 0, 0};
     SCOPED_TRACE("case " + std::to_string(c.which) + " n " + std::to_string(c.n));
     const Outcome native = run(k, l, ir::NativeReplay::Always);
@@ -369,7 +384,8 @@ __global__ void k(int* a, int n, int which) {
       l.block = blocks[launches % 3];
       l.grid = {2, 1, 1};
       ++launches;
-      l.arguments = {ir::Value{}, ir::Value::of(ir::ScalarType::I32, n), ir::Value::of(ir::ScalarType::I32, which)};
+      l.arguments = {ir::Value{}, ir::Value::of(ir::ScalarType::I32, n),
+                     ir::Value::of(ir::ScalarType::I32, which)};
       SCOPED_TRACE("n " + std::to_string(n) + " which " + std::to_string(which));
       const bool ran = expect_same(k, l, 2);
       native += ran ? 1 : 0;
@@ -410,7 +426,7 @@ __global__ void k(float2* out, float4* out4, int n) {
   l.grid = {3, 1, 1};
   l.arguments = {ir::Value{}, ir::Value{}, ir::Value::of(ir::ScalarType::I32, 5)};
   // Wavefronts per request of each shared access, in source order.
-  const std::pair<const char*, int> expected[] = {{"s2[n]", 1},     {"s2[t * 0 + n]", 1}, {"s2[t / 2]", 1},
+  const std::pair<const char*, int> expected[] = {{"s2[n]", 1},      {"s2[t * 0 + n]", 1}, {"s2[t / 2]", 1},
                                                   {"s2[t % 16]", 2}, {"s4[n]", 2},         {"s4[t]", 4},
                                                   {"s2[t / 2]", 2}};
   for (int mode = 0; mode < 3; ++mode) {

@@ -103,8 +103,7 @@ TEST(PreludeDriftTest, EveryPreludeFunctionTheToolkitDeclaresHasTheToolkitsSigna
       if (not_in_every_toolkit().count(f.qualified) != 0) {
         absent.insert(f.qualified);
       } else {
-        failures += "  " + f.qualified + " " + f.signature() + " (prelude line " +
-                    std::to_string(f.line) +
+        failures += "  " + f.qualified + " " + f.signature() + " (prelude line " + std::to_string(f.line) +
                     "): the toolkit does not declare it; a typo, or list it in "
                     "not_in_every_toolkit() with the reason\n";
       }
@@ -116,13 +115,12 @@ TEST(PreludeDriftTest, EveryPreludeFunctionTheToolkitDeclaresHasTheToolkitsSigna
     }
     ++checked;
     if (found->second.count(f.signature()) != 0) continue;
-    failures += "  " + f.qualified + " " + f.signature() + " (prelude line " +
-                std::to_string(f.line) + "); the toolkit declares:";
+    failures += "  " + f.qualified + " " + f.signature() + " (prelude line " + std::to_string(f.line) +
+                "); the toolkit declares:";
     for (const auto& s : found->second) failures += "\n      " + s;
     failures += "\n";
   }
-  EXPECT_TRUE(failures.empty()) << "prelude declarations that differ from " << include << ":\n"
-                                << failures;
+  EXPECT_TRUE(failures.empty()) << "prelude declarations that differ from " << include << ":\n" << failures;
 
   std::cout << "checked " << checked << " prelude declarations against " << toolkit.size()
             << " declarations of " << include << " (Clang reported " << errors.size()

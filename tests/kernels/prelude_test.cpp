@@ -216,8 +216,7 @@ int main() {
 }
 )";
   const ir::Kernel k = load(source, "k");
-  EXPECT_NE(works(k).find("surf2Dwrite(r * 2.0f, surface, i * 4, 0)"), std::string::npos)
-      << works(k);
+  EXPECT_NE(works(k).find("surf2Dwrite(r * 2.0f, surface, i * 4, 0)"), std::string::npos) << works(k);
   const std::string message = refusal(source, "branchy");
   EXPECT_NE(message.find(":14:3: data-dependent branch"), std::string::npos) << message;
   EXPECT_NE(message.find("tex1Dfetch<int>(obj, i)"), std::string::npos) << message;

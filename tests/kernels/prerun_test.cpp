@@ -50,20 +50,24 @@ class PreRunTest : public testing::SnippetTest {
     }
     return "";
   }
-  static std::string class_refusal(const Kernel& k, const Launch& l, Count budget) { return refusal(k, l, budget, true); }
+  static std::string class_refusal(const Kernel& k, const Launch& l, Count budget) {
+    return refusal(k, l, budget, true);
+  }
 
   /// The refusal of a run over a budget of 10^8: at least `least` evaluations, the `kind` loop at
   /// k.cu`where`.
   std::string over_budget(const std::string& least, const std::string& kind, const std::string& where) const {
-    return "the replay would make at least " + least + " warp-statement evaluations (the " + kind + " loop at " +
-           dir_.string() + "/k.cu" + where + "), above its budget of 100000000 (--max-evaluations)";
+    return "the replay would make at least " + least + " warp-statement evaluations (the " + kind +
+           " loop at " + dir_.string() + "/k.cu" + where +
+           "), above its budget of 100000000 (--max-evaluations)";
   }
 
   static Launch launch(const Kernel& k, Dim3 grid, Dim3 block, std::int64_t argument) {
     Launch l;
     l.grid = grid;
     l.block = block;
-    for (const Parameter& p : k.parameters) l.arguments.push_back(p.scalar ? Value::of(p.type, argument) : Value{});
+    for (const Parameter& p : k.parameters)
+      l.arguments.push_back(p.scalar ? Value::of(p.type, argument) : Value{});
     return l;
   }
 };
@@ -74,8 +78,9 @@ TEST_F(PreRunTest, OverflowInAValueNamedWithTheFirstBlockAndThread) {
   const Kernel k = load(kBlockProduct);
   const std::string file = dir_.string() + "/k.cu";
   EXPECT_EQ(refusal(k, launch(k, {2147483647, 1, 1}, {16, 1, 1}, 10), 100000000),
-            file + ":3:11: undefined behaviour: signed overflow in '*' (int32) in block (134217728, 0, 0), "
-                   "thread (0, 0, 0)");
+            file +
+                ":3:11: undefined behaviour: signed overflow in '*' (int32) in block (134217728, 0, 0), "
+                "thread (0, 0, 0)");
 }
 
 // The class engine's corner runs meet the same overflow in the grid's last block; it names the
@@ -86,8 +91,9 @@ TEST_F(PreRunTest, TheClassEngineNamesTheSameFirstBlock) {
     class_replay(k, launch(k, {2147483647, 1, 1}, {16, 1, 1}, 10));
     ADD_FAILURE() << "no refusal";
   } catch (const InvalidInput& e) {
-    EXPECT_EQ(std::string(e.what()), dir_.string() + "/k.cu:3:11: undefined behaviour: signed overflow in '*' (int32) in "
-                                                     "block (134217728, 0, 0), thread (0, 0, 0)");
+    EXPECT_EQ(std::string(e.what()), dir_.string() +
+                                         "/k.cu:3:11: undefined behaviour: signed overflow in '*' (int32) in "
+                                         "block (134217728, 0, 0), thread (0, 0, 0)");
   }
 }
 
@@ -102,13 +108,15 @@ TEST_F(PreRunTest, OverflowInAnAddressNamedWithTheBudget) {
   const Kernel k = zoo::load("naive_matmul.cu");
   const std::string m = refusal(k, launch(k, {2147483647, 65535, 1}, {16, 16, 1}, 2147483647), 100000000);
   const std::string file = zoo::folder() + "naive_matmul.cu";
-  const std::string named = file + ":18:19: undefined behaviour: signed overflow in '+' (int32) in block (0, 0, 0), "
-                                   "thread (0, 1, 0) (the address of load 'M[Row*Width+k]'); and the replay would "
-                                   "make at least ";
+  const std::string named = file +
+                            ":18:19: undefined behaviour: signed overflow in '+' (int32) in block (0, 0, 0), "
+                            "thread (0, 1, 0) (the address of load 'M[Row*Width+k]'); and the replay would "
+                            "make at least ";
   ASSERT_EQ(m.substr(0, named.size()), named) << m;
-  const std::string tail = " warp-statement evaluations (the for loop at " + file +
-                           ":17:5 runs 2147483647 iterations in block (0, 0, 0), thread (0, 0, 0)), above its "
-                           "budget of 100000000 (--max-evaluations)";
+  const std::string tail =
+      " warp-statement evaluations (the for loop at " + file +
+      ":17:5 runs 2147483647 iterations in block (0, 0, 0), thread (0, 0, 0)), above its "
+      "budget of 100000000 (--max-evaluations)";
   ASSERT_GT(m.size(), named.size() + tail.size());
   EXPECT_EQ(m.substr(m.size() - tail.size()), tail) << m;
   const unsigned long long least = std::stoull(m.substr(named.size(), m.size() - tail.size() - named.size()));
@@ -122,7 +130,8 @@ TEST_F(PreRunTest, OverflowInAnAddressNamedWithTheBudget) {
 TEST_F(PreRunTest, CountedLoopOverTheBudgetRefusedAtOnce) {
   const Kernel k = load(kCountedLoop);
   EXPECT_EQ(refusal(k, launch(k, {1, 1, 1}, {64, 1, 1}, 1099511627776LL), 100000000),
-            over_budget("6597069766662", "for", ":3:3 runs 1099511627776 iterations in block (0, 0, 0), thread (0, 0, 0)"));
+            over_budget("6597069766662", "for",
+                        ":3:3 runs 1099511627776 iterations in block (0, 0, 0), thread (0, 0, 0)"));
 }
 
 // do { ... } while (1) left by a break once i >= n + threadIdx.x, i stepped by 1: lane t runs at
@@ -141,7 +150,8 @@ __global__ void k(int* out, long long n) {
 }
 )");
   EXPECT_EQ(refusal(k, launch(k, {1, 1, 1}, {64, 1, 1}, 1000000000), 100000000),
-            over_budget("10000000466", "do", ":4:3 runs at least 1000000063 iterations in block (0, 0, 0), thread (63, 0, 0)"));
+            over_budget("10000000466", "do",
+                        ":4:3 runs at least 1000000063 iterations in block (0, 0, 0), thread (63, 0, 0)"));
 }
 
 // Over the budget, but (int)i * 100000 overflows at i = 21,475 (5 evaluations an iteration: about
@@ -157,8 +167,9 @@ __global__ void k(int* out, long long n) {
 }
 )");
   EXPECT_EQ(refusal(k, launch(k, {1, 1, 1}, {64, 1, 1}, 1099511627776LL), kDefaultMaxEvaluations),
-            dir_.string() + "/k.cu:4:13: undefined behaviour: signed overflow in '*' (int32) in block (0, 0, 0), "
-                             "thread (0, 0, 0)");
+            dir_.string() +
+                "/k.cu:4:13: undefined behaviour: signed overflow in '*' (int32) in block (0, 0, 0), "
+                "thread (0, 0, 0)");
 }
 
 // Under the budget, nothing changes: the same loop of 1,000 iterations runs, 2 x (3 x 1,000 + 3).
@@ -192,8 +203,10 @@ TEST_F(PreRunTest, TheClassEngineRefusesAFirstBlockOverTheBudgetAtOnce) {
   const Kernel k = load(kLaneLoop);
   const auto refused = [&](const std::string& least, const std::string& n, const std::string& budget) {
     return "the class engine would make at least " + least + " warp-statement evaluations (the for loop at " +
-           dir_.string() + "/k.cu:4:3 runs " + n + " iterations in block (0, 0, 0), thread (0, 0, 0)), above its "
-                           "budget of " + budget + " (--max-evaluations)";
+           dir_.string() + "/k.cu:4:3 runs " + n +
+           " iterations in block (0, 0, 0), thread (0, 0, 0)), above its "
+           "budget of " +
+           budget + " (--max-evaluations)";
   };
   EXPECT_EQ(class_refusal(k, launch(k, {1, 1, 1}, {32, 1, 1}, 2000000000), 100000000),
             refused("6000000010", "2000000000", "100000000"));
@@ -244,7 +257,8 @@ __global__ void k(int* out, int n) {
 }
 )");
   EXPECT_EQ(refusal(k, launch(k, {1, 1, 1}, {32, 1, 1}, 10000000), 100000000),
-            over_budget("30040000000", "for", ":4:3 runs 10000000 iterations in block (0, 0, 0), thread (0, 0, 0)"));
+            over_budget("30040000000", "for",
+                        ":4:3 runs 10000000 iterations in block (0, 0, 0), thread (0, 0, 0)"));
 }
 
 // Both loops of n = 10^6 iterations (the inner one stepped over too): per outer iteration its
@@ -263,10 +277,12 @@ __global__ void k(int* out, int n) {
 }
 )");
   const std::string tail = " would make at least 3000004000005 warp-statement evaluations (the for loop at " +
-                           dir_.string() + "/k.cu:5:5 runs 1000000 iterations in block (0, 0, 0), thread (0, 0, 0)), "
-                                           "above its budget of 100000000 (--max-evaluations)";
+                           dir_.string() +
+                           "/k.cu:5:5 runs 1000000 iterations in block (0, 0, 0), thread (0, 0, 0)), "
+                           "above its budget of 100000000 (--max-evaluations)";
   EXPECT_EQ(refusal(k, launch(k, {1, 1, 1}, {32, 1, 1}, 1000000), 100000000), "the replay" + tail);
-  EXPECT_EQ(class_refusal(k, launch(k, {1, 1, 1}, {32, 1, 1}, 1000000), 100000000), "the class engine" + tail);
+  EXPECT_EQ(class_refusal(k, launch(k, {1, 1, 1}, {32, 1, 1}, 1000000), 100000000),
+            "the class engine" + tail);
 }
 
 // Three nested loops of n = 2^62 iterations: the innermost makes 3 x 2^62 + 2 at least, the
@@ -303,8 +319,9 @@ __global__ void k(int* out, int w) {
   if (r < 7) out[threadIdx.x] = 1;
 }
 )");
-  const std::string named = dir_.string() + "/k.cu:4:11: undefined behaviour: signed overflow in '*' (int32) in "
-                                            "block (699050, 0, 0), thread (683, 0, 0)";
+  const std::string named = dir_.string() +
+                            "/k.cu:4:11: undefined behaviour: signed overflow in '*' (int32) in "
+                            "block (699050, 0, 0), thread (683, 0, 0)";
   const Launch l = launch(k, {2147483647, 1, 1}, {1024, 1, 1}, 3);
   EXPECT_EQ(refusal(k, l, kDefaultMaxEvaluations), named);
 }
@@ -321,8 +338,9 @@ __global__ void k(int* out, int w) {
 }
 )");
   EXPECT_EQ(refusal(k, launch(k, {65535, 65535, 1}, {1024, 1, 1}, 5), kDefaultMaxEvaluations),
-            dir_.string() + "/k.cu:4:11: undefined behaviour: signed overflow in '*' (int32) in block (32, 32, 0), "
-                            "thread (0, 0, 0)");
+            dir_.string() +
+                "/k.cu:4:11: undefined behaviour: signed overflow in '*' (int32) in block (32, 32, 0), "
+                "thread (0, 0, 0)");
 }
 
 }  // namespace

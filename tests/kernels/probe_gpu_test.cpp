@@ -38,8 +38,7 @@ analysis::ProbeComparison run_and_compare(const ir::Kernel& k, const ir::Launch&
   const ir::ReplayResult model = ir::replay(k, launch, options);
   const ir::WarpTrace trace = recorder.flatten();
   gpu = kernels::run_probe(k, launch, &trace, 1u << 20);
-  return analysis::compare_probe(k, launch, model, gpu.statements, &trace, &gpu.warps,
-                                 gpu.lane_order_faults);
+  return analysis::compare_probe(k, launch, model, gpu.statements, &trace, &gpu.warps, gpu.lane_order_faults);
 }
 
 TEST(ProbeGpu, IfElseGivesTheHandWorkedFigures) {
@@ -47,8 +46,7 @@ TEST(ProbeGpu, IfElseGivesTheHandWorkedFigures) {
   if (!ready(why)) GTEST_SKIP() << why;
   const ProbeModel m = if_else_model();
   kernels::ProbeRun gpu;
-  const analysis::ProbeComparison c =
-      run_and_compare(m.kernel, make_launch({3, 1, 1}, {64, 1, 1}, {}), gpu);
+  const analysis::ProbeComparison c = run_and_compare(m.kernel, make_launch({3, 1, 1}, {64, 1, 1}, {}), gpu);
   EXPECT_TRUE(c.agree()) << c.summary(m.kernel);
   const ir::StatementCounts& b = gpu.statements[static_cast<std::size_t>(m.branch)];
   EXPECT_EQ(sim::to_decimal(b.warp_evaluations), "6");
@@ -75,8 +73,8 @@ TEST(ProbeGpu, AProbeOfAnotherConditionIsCaughtAtItsFirstEvaluation) {
   const ir::ReplayResult model = ir::replay(m.kernel, launch, options);
   const ir::WarpTrace trace = recorder.flatten();
   const kernels::ProbeRun gpu = kernels::run_probe(other.kernel, launch, &trace, 1u << 20);
-  const analysis::ProbeComparison c = analysis::compare_probe(
-      m.kernel, launch, model, gpu.statements, &trace, &gpu.warps, gpu.lane_order_faults);
+  const analysis::ProbeComparison c = analysis::compare_probe(m.kernel, launch, model, gpu.statements, &trace,
+                                                              &gpu.warps, gpu.lane_order_faults);
   EXPECT_FALSE(c.agree());
   EXPECT_EQ(c.warps_differing, 3u);  // warp 1 of each block
   EXPECT_EQ(c.first_warp_difference,
@@ -93,9 +91,9 @@ TEST(ProbeGpu, EveryConstructAgreesWithTheModelWarpByWarp) {
     int n;
   };
   // Full and partial warps, 1-, 2- and 3-D blocks, a block of one thread.
-  for (const Case& c : {Case{{1, 1, 1}, {32, 2, 2}, 1}, Case{{2, 3, 1}, {13, 5, 3}, 2},
-                        Case{{3, 1, 2}, {64, 1, 1}, 0}, Case{{1, 1, 1}, {7, 1, 1}, 3},
-                        Case{{2, 2, 2}, {1, 1, 1}, 1}, Case{{1, 1, 1}, {33, 3, 2}, 4}}) {
+  for (const Case& c :
+       {Case{{1, 1, 1}, {32, 2, 2}, 1}, Case{{2, 3, 1}, {13, 5, 3}, 2}, Case{{3, 1, 2}, {64, 1, 1}, 0},
+        Case{{1, 1, 1}, {7, 1, 1}, 3}, Case{{2, 2, 2}, {1, 1, 1}, 1}, Case{{1, 1, 1}, {33, 3, 2}, 4}}) {
     SCOPED_TRACE("block " + ir::to_string(c.block) + " n " + std::to_string(c.n));
     const ir::Launch launch =
         make_launch(c.grid, c.block, {ir::Value{}, ir::Value::of(ir::ScalarType::I32, c.n)});

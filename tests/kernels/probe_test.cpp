@@ -77,8 +77,8 @@ TEST(ProbeSource, CompilesWithNvcc) {
   if (access(WARPDIV_NVCC, X_OK) != 0) GTEST_SKIP() << WARPDIV_NVCC << " is not on this machine";
   const std::string path = ::testing::TempDir() + "warpdiv_probe_test.cu";
   std::ofstream(path) << kernels::probe_source(all_constructs_model());
-  const std::string command = std::string(WARPDIV_NVCC) + " -c -arch=sm_90 -o " + path + ".o " +
-                              path + " > " + path + ".log 2>&1";
+  const std::string command =
+      std::string(WARPDIV_NVCC) + " -c -arch=sm_90 -o " + path + ".o " + path + " > " + path + ".log 2>&1";
   EXPECT_EQ(std::system(command.c_str()), 0) << command;
   std::remove((path + ".o").c_str());
   std::remove((path + ".log").c_str());

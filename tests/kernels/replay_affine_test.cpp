@@ -179,7 +179,8 @@ __global__ void k(float* a, int n, int m) {
   EXPECT_EQ(checks(1, 0), 1u);
   sim::Count requests = 0, affine = 0;
   // 2^31 / 64 - 10: 64 * (t + n) overflows from t = 10; 2^31 - 20: t + n itself from t = 20.
-  for (const std::int64_t n : {std::int64_t{5}, std::int64_t{33554422}, std::int64_t{2147483627}, std::int64_t{-33554442}}) {
+  for (const std::int64_t n :
+       {std::int64_t{5}, std::int64_t{33554422}, std::int64_t{2147483627}, std::int64_t{-33554442}}) {
     l.arguments = {ir::Value{}, ir::Value::of(ir::ScalarType::I32, n), ir::Value::of(ir::ScalarType::I32, 7)};
     SCOPED_TRACE("n " + std::to_string(n));
     expect_same(k, l, requests, affine);

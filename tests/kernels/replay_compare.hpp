@@ -22,7 +22,8 @@ struct ReplayOutcome {
 };
 
 /// replay(k, l, options), with a loop bound of 2^31 - 1 refused (alike) rather than run.
-inline ReplayOutcome replay_outcome(const sim::ir::Kernel& k, const sim::ir::Launch& l, sim::ir::ReplayOptions options) {
+inline ReplayOutcome replay_outcome(const sim::ir::Kernel& k, const sim::ir::Launch& l,
+                                    sim::ir::ReplayOptions options) {
   options.max_evaluations = 500000;
   ReplayOutcome out;
   try {
@@ -46,13 +47,15 @@ inline void expect_same_figures(const sim::ir::Kernel& k, const sim::ir::ReplayR
     EXPECT_TRUE(f == s) << "'" << k.accesses[a].text << "' at " << location(k, k.accesses[a].range)
                         << ": requests " << str(f.requests) << " / " << str(s.requests) << ", lanes "
                         << str(f.lanes) << " / " << str(s.lanes) << ", sectors " << str(f.sectors) << " / "
-                        << str(s.sectors) << ", wavefronts " << str(f.wavefronts) << " / " << str(s.wavefronts)
-                        << ", conflicts " << str(f.conflicts) << " / " << str(s.conflicts);
+                        << str(s.sectors) << ", wavefronts " << str(f.wavefronts) << " / "
+                        << str(s.wavefronts) << ", conflicts " << str(f.conflicts) << " / "
+                        << str(s.conflicts);
     EXPECT_EQ(x.access_faults[a], y.access_faults[a]) << k.accesses[a].text;
     EXPECT_EQ(x.access_out_of_bounds[a], y.access_out_of_bounds[a]) << k.accesses[a].text;
   }
   EXPECT_EQ(x.flops.size(), y.flops.size());
-  for (std::size_t s = 0; s < std::min(x.flops.size(), y.flops.size()); ++s) EXPECT_EQ(str(x.flops[s]), str(y.flops[s]));
+  for (std::size_t s = 0; s < std::min(x.flops.size(), y.flops.size()); ++s)
+    EXPECT_EQ(str(x.flops[s]), str(y.flops[s]));
   EXPECT_EQ(x.flop_faults, y.flop_faults);
   EXPECT_EQ(x.extents.size(), y.extents.size());
   for (std::size_t b = 0; b < std::min(x.extents.size(), y.extents.size()); ++b) {
@@ -67,10 +70,11 @@ inline void expect_same_figures(const sim::ir::Kernel& k, const sim::ir::ReplayR
     EXPECT_TRUE(f == r) << "statement " << s << " (" << sim::ir::report_kind(k.stmts[s]) << " at "
                         << location(k, k.stmts[s].range) << "): evaluations " << str(f.warp_evaluations)
                         << " / " << str(r.warp_evaluations) << ", divergent " << str(f.divergent) << " / "
-                        << str(r.divergent) << ", active " << str(f.active_lanes) << " / " << str(r.active_lanes)
-                        << ", taken " << str(f.taken_lanes) << " / " << str(r.taken_lanes) << ", block executions "
-                        << str(f.block_executions) << " / " << str(r.block_executions) << ", partial "
-                        << str(f.partial_block_executions) << " / " << str(r.partial_block_executions);
+                        << str(r.divergent) << ", active " << str(f.active_lanes) << " / "
+                        << str(r.active_lanes) << ", taken " << str(f.taken_lanes) << " / "
+                        << str(r.taken_lanes) << ", block executions " << str(f.block_executions) << " / "
+                        << str(r.block_executions) << ", partial " << str(f.partial_block_executions) << " / "
+                        << str(r.partial_block_executions);
   }
   EXPECT_EQ(str(x.warp_statement_evaluations), str(y.warp_statement_evaluations));
   EXPECT_EQ(str(x.blocks), str(y.blocks));

@@ -99,7 +99,8 @@ TEST_F(SharedValues, ABranchOnAnotherWarpsStoreByHand) {
   // No value in the model comes from outside: the class engine leaves it to the replay.
   const ir::ClassPlan plan = ir::plan_classes(k, l);
   ASSERT_TRUE(plan.refusal.has_value());
-  EXPECT_NE(plan.refusal->reason.find("a value in shared memory, which the replay follows"), std::string::npos)
+  EXPECT_NE(plan.refusal->reason.find("a value in shared memory, which the replay follows"),
+            std::string::npos)
       << plan.refusal->message();
   for (const unsigned threads : {1u, 2u}) {
     const ir::ReplayResult r = run(k, l, threads);
@@ -164,9 +165,11 @@ TEST_F(SharedValues, AReadOfAnotherWarpsStoreWithoutABarrierIsARace) {
   if (s[255 - t] < 100) out[t] = 1;
 }
 )");
-  EXPECT_EQ(error(k, launch(k, 256)),
-            "k.cu:5:7: shared-memory race: 's[255 - t]' reads bytes 508 to 511 of 's' in warp 4, which warp 3 "
-            "wrote ('s[t]' at k.cu:4:3) with no __syncthreads() between them, in block (0, 0, 0), thread (128, 0, 0)");
+  EXPECT_EQ(
+      error(k, launch(k, 256)),
+      "k.cu:5:7: shared-memory race: 's[255 - t]' reads bytes 508 to 511 of 's' in warp 4, which warp 3 "
+      "wrote ('s[t]' at k.cu:4:3) with no __syncthreads() between them, in block (0, 0, 0), thread (128, 0, "
+      "0)");
   // Within one warp, program order holds (the model's warps run in lock step).
   EXPECT_EQ(error(k, launch(k, 32)).find("race"), std::string::npos);
 }
@@ -185,10 +188,11 @@ TEST_F(SharedValues, AStoreOverAnotherWarpsReadWithoutABarrierIsARace) {
   if (s[t] > 100) out[t] = 1;
 }
 )");
-  EXPECT_EQ(error(k, launch(k, 256)),
-            "k.cu:7:3: shared-memory race: 's[t]' writes bytes 128 to 131 of 's' in warp 1, which warp 0 read "
-            "('s[(t + 32) % 256]' at k.cu:6:11) with no __syncthreads() between them, in block (0, 0, 0), "
-            "thread (32, 0, 0)");
+  EXPECT_EQ(
+      error(k, launch(k, 256)),
+      "k.cu:7:3: shared-memory race: 's[t]' writes bytes 128 to 131 of 's' in warp 1, which warp 0 read "
+      "('s[(t + 32) % 256]' at k.cu:6:11) with no __syncthreads() between them, in block (0, 0, 0), "
+      "thread (32, 0, 0)");
 }
 
 TEST_F(SharedValues, AReadOfMemoryNoThreadWroteIsAnError) {
@@ -200,9 +204,10 @@ TEST_F(SharedValues, AReadOfMemoryNoThreadWroteIsAnError) {
   if (s[t] < 100) out[t] = 1;
 }
 )");
-  EXPECT_EQ(error(k, launch(k, 256)),
-            "k.cu:6:7: read of shared memory never written: 's[t]' reads bytes 800 to 803 of 's', and no thread of "
-            "the block writes byte 800 before it, in block (0, 0, 0), thread (200, 0, 0)");
+  EXPECT_EQ(
+      error(k, launch(k, 256)),
+      "k.cu:6:7: read of shared memory never written: 's[t]' reads bytes 800 to 803 of 's', and no thread of "
+      "the block writes byte 800 before it, in block (0, 0, 0), thread (200, 0, 0)");
   EXPECT_EQ(error(k, launch(k, 200)), "");
 }
 
@@ -226,9 +231,10 @@ TEST_F(SharedValues, TheSameValueFromSeveralWarpsIsNotARaceADifferentOneIs) {
   std::string different = same;
   different.replace(different.find("f = 7"), 5, "f = threadIdx.x");
   const ir::Kernel d = load(different);
-  EXPECT_EQ(error(d, launch(d, 128)),
-            "k.cu:3:30: shared-memory race: 'f' writes bytes 0 to 3 of 'f' in warp 1, which warp 0 wrote ('f' at "
-            "k.cu:3:30) with no __syncthreads() between them, in block (0, 0, 0), thread (32, 0, 0)");
+  EXPECT_EQ(
+      error(d, launch(d, 128)),
+      "k.cu:3:30: shared-memory race: 'f' writes bytes 0 to 3 of 'f' in warp 1, which warp 0 wrote ('f' at "
+      "k.cu:3:30) with no __syncthreads() between them, in block (0, 0, 0), thread (32, 0, 0)");
 }
 
 // Lanes 0 .. 31 of one warp store 0 .. 31 into one word: which value stays is undefined on the
@@ -242,9 +248,10 @@ TEST_F(SharedValues, ADecisionOnAWordLanesOfOneWarpWroteDifferentlyIsRefused) {
 }
 )");
   const std::string e = error(k, launch(k, 64));
-  EXPECT_NE(e.find("k.cu:5:7: the value 'f' reads (bytes 0 to 3 of 'f') is not known: 'f' at k.cu:3:25 stored "
-                   "different values there from lanes of one warp"),
-            std::string::npos)
+  EXPECT_NE(
+      e.find("k.cu:5:7: the value 'f' reads (bytes 0 to 3 of 'f') is not known: 'f' at k.cu:3:25 stored "
+             "different values there from lanes of one warp"),
+      std::string::npos)
       << e;
 }
 
@@ -264,9 +271,10 @@ TEST_F(SharedValues, StoresOfUnknownValuesLeaveTheArrayUnknown) {
                    "(shared memory)"),
             std::string::npos)
       << e;
-  EXPECT_NE(e.find("the values of shared memory ('s') are not known: the value of 's[threadIdx.x]' at k.cu:3:3 "
-                   "depends on in[threadIdx.x] (global memory) (k.cu:3:20)"),
-            std::string::npos)
+  EXPECT_NE(
+      e.find("the values of shared memory ('s') are not known: the value of 's[threadIdx.x]' at k.cu:3:3 "
+             "depends on in[threadIdx.x] (global memory) (k.cu:3:20)"),
+      std::string::npos)
       << e;
   // in[i] = i - 31: positive for i >= 32, so threads t <= 31 (reading in[63 - t]) take the branch.
   std::string in(64 * 4, '\0');
@@ -301,8 +309,9 @@ TEST_F(SharedValues, ExternSharedSizedByTheLaunch) {
   EXPECT_EQ(c.divergent, 2u);
   EXPECT_EQ(c.taken_lanes, 32u);
   l.dynamic_shared_bytes = 128;
-  EXPECT_NE(error(k, l).find("k.cu:3:3: out of bounds: 'buf[threadIdx.x]' writes element 32 of 'buf', which holds 32 "
-                             "elements of 4 bytes (0 to 31), in block (0, 0, 0), thread (32, 0, 0)"),
+  EXPECT_NE(error(k, l).find(
+                "k.cu:3:3: out of bounds: 'buf[threadIdx.x]' writes element 32 of 'buf', which holds 32 "
+                "elements of 4 bytes (0 to 31), in block (0, 0, 0), thread (32, 0, 0)"),
             std::string::npos)
       << error(k, l);
 }
@@ -332,9 +341,10 @@ struct Compaction {
   ir::StatementCounts flagged;  // if (flag[t])
 };
 
-Compaction compact(const ir::Kernel& k, const std::vector<std::int32_t>& in, std::int32_t n, std::int32_t threshold,
-                   std::uint32_t block) {
-  const std::uint32_t grid = static_cast<std::uint32_t>((n + static_cast<std::int32_t>(block) - 1) / static_cast<std::int32_t>(block));
+Compaction compact(const ir::Kernel& k, const std::vector<std::int32_t>& in, std::int32_t n,
+                   std::int32_t threshold, std::uint32_t block) {
+  const std::uint32_t grid = static_cast<std::uint32_t>((n + static_cast<std::int32_t>(block) - 1) /
+                                                        static_cast<std::int32_t>(block));
   ir::Launch l;
   l.grid = ir::Dim3{grid, 1, 1};
   l.block = ir::Dim3{block, 1, 1};
@@ -368,7 +378,8 @@ TEST_F(SharedValues, BlockCompactionByHand) {
   ASSERT_TRUE(c.result.stores_not_captured.empty()) << c.result.stores_not_captured;
   EXPECT_EQ(element(c.result, 2, 0), 12);
   EXPECT_EQ(element(c.result, 2, 1), 0);
-  for (std::size_t j = 0; j < 12; ++j) EXPECT_EQ(element(c.result, 1, j), static_cast<std::int32_t>(j % 4 + 1)) << j;
+  for (std::size_t j = 0; j < 12; ++j)
+    EXPECT_EQ(element(c.result, 1, j), static_cast<std::int32_t>(j % 4 + 1)) << j;
 }
 
 // On the 5,000-element sample, against a loop written here: per block the flagged count, each
@@ -381,15 +392,17 @@ TEST_F(SharedValues, BlockCompactionAgainstALoopOnTheSample) {
     for (const std::int32_t threshold : {0, 500, -1000}) {
       SCOPED_TRACE("block " + std::to_string(block) + ", threshold " + std::to_string(threshold));
       const Compaction c = compact(k, in, n, threshold, block);
-      const std::uint32_t grid = static_cast<std::uint32_t>((n + static_cast<std::int32_t>(block) - 1) / static_cast<std::int32_t>(block));
+      const std::uint32_t grid = static_cast<std::uint32_t>((n + static_cast<std::int32_t>(block) - 1) /
+                                                            static_cast<std::int32_t>(block));
       std::uint64_t taken = 0, divergent = 0, evaluations = 0;
       for (std::uint32_t b = 0; b < grid; ++b) {
         std::int32_t rank = 0;
         for (std::uint32_t t = 0; t < block; ++t) {
           const std::int64_t i = std::int64_t{b} * block + t;
           if (i < n && in[static_cast<std::size_t>(i)] > threshold) {
-            ASSERT_EQ(element(c.result, 1, static_cast<std::size_t>(b) * block + static_cast<std::size_t>(rank)),
-                      in[static_cast<std::size_t>(i)]);
+            ASSERT_EQ(
+                element(c.result, 1, static_cast<std::size_t>(b) * block + static_cast<std::size_t>(rank)),
+                in[static_cast<std::size_t>(i)]);
             ++rank;
           }
         }
@@ -416,7 +429,8 @@ TEST_F(SharedValues, BlockCompactionAgainstALoopOnTheSample) {
 // Buffers the kernel writes, followed by value in the replay's order (blocks, warps and lanes
 // ascending), and what depends on that order marked.
 
-ir::Launch with_ints(ir::Launch l, const ir::Kernel& k, const std::vector<std::vector<std::int32_t>>& buffers) {
+ir::Launch with_ints(ir::Launch l, const ir::Kernel& k,
+                     const std::vector<std::vector<std::int32_t>>& buffers) {
   l.buffer_bytes.assign(k.parameters.size(), 0);
   l.buffer_data.assign(k.parameters.size(), nullptr);
   for (std::size_t p = 0; p < buffers.size() && p < k.parameters.size(); ++p) {
@@ -453,16 +467,18 @@ TEST_F(SharedValues, TheLastBlockByItsTicketIsOrderDependent) {
   EXPECT_NE(order[0].message.find(":5:3: the condition of this if depends on ticket (shared memory)"),
             std::string::npos)
       << order[0].message;
-  EXPECT_NE(order[1].message.find(":3:25: the value 'ticket' stores depends on atomicAdd(done, 1u) (atomic result)"),
+  EXPECT_NE(order[1].message.find(
+                ":3:25: the value 'ticket' stores depends on atomicAdd(done, 1u) (atomic result)"),
             std::string::npos)
       << order[1].message;
   EXPECT_FALSE(written(r, 1, 0));  // which block writes winner depends on the order
   EXPECT_THROW(kernels::check_probe_supports(k, l.buffer_bytes), InvalidInput);
   // Without done's values the branch is refused, and the hint goes down to the buffer to give.
   const std::string e = error(k, launch(k, 64, 5));
-  EXPECT_NE(e.find("the value of 'ticket' at k.cu:3:25 depends on atomicAdd(done, 1u) (atomic result) (k.cu:3:34) "
-                   "(give the values of 'done' with --data done=FILE (or --alloc done=COUNT for zeros))"),
-            std::string::npos)
+  EXPECT_NE(
+      e.find("the value of 'ticket' at k.cu:3:25 depends on atomicAdd(done, 1u) (atomic result) (k.cu:3:34) "
+             "(give the values of 'done' with --data done=FILE (or --alloc done=COUNT for zeros))"),
+      std::string::npos)
       << e;
 }
 
@@ -512,10 +528,12 @@ TEST_F(SharedValues, AFlagAnotherThreadSetsIsOrderDependent) {
   EXPECT_EQ(k.bases[static_cast<std::size_t>(r.communicating[0])].name, "flag");
   const std::vector<ir::OrderDependence> order = ir::order_dependence(k, l, r);
   ASSERT_EQ(order.size(), 1u);
-  EXPECT_NE(order[0].message.find(":4:3: the condition of this if depends on flag[0] (global memory)"), std::string::npos)
+  EXPECT_NE(order[0].message.find(":4:3: the condition of this if depends on flag[0] (global memory)"),
+            std::string::npos)
       << order[0].message;
   // Without the flag's values the branch is refused, with the hint.
-  EXPECT_NE(error(k, launch(k, 64)).find("give the values of 'flag' with --data flag=FILE"), std::string::npos)
+  EXPECT_NE(error(k, launch(k, 64)).find("give the values of 'flag' with --data flag=FILE"),
+            std::string::npos)
       << error(k, launch(k, 64));
 }
 
@@ -608,7 +626,8 @@ TEST_F(SharedValues, AReadOfTheNextThreadsElementIsOrderDependent) {
   if (a[i + 1] > 10) out[i] = 1;
 }
 )");
-  const ir::Launch l = with_ints(launch(k, 64), k, {std::vector<std::int32_t>(65, 0), std::vector<std::int32_t>(64, 0)});
+  const ir::Launch l =
+      with_ints(launch(k, 64), k, {std::vector<std::int32_t>(65, 0), std::vector<std::int32_t>(64, 0)});
   const ir::ReplayResult r = run(k, l);
   const ir::StatementCounts& c = r.statements[statement_at(k, 4, ir::StmtKind::If)];
   EXPECT_EQ(c.warp_evaluations, 2u);
@@ -621,7 +640,8 @@ TEST_F(SharedValues, AReadOfTheNextThreadsElementIsOrderDependent) {
   EXPECT_NE(order[0].message.find(":4:3: the condition of this if depends on a[i + 1] (global memory) ("),
             std::string::npos)
       << order[0].message;
-  EXPECT_NE(order[0].message.find(":4:7), a value other threads change"), std::string::npos) << order[0].message;
+  EXPECT_NE(order[0].message.find(":4:7), a value other threads change"), std::string::npos)
+      << order[0].message;
   EXPECT_FALSE(written(r, 1, 20));  // an order-dependent branch decides which threads write out
 }
 
@@ -777,7 +797,8 @@ TEST_F(SharedValues, LocalBinsAgainstALoop) {
       std::vector<std::array<int, 4>> bins(last - first, std::array<int, 4>{});
       std::vector<int> best(last - first, 0);
       for (std::uint32_t t = first; t < last; ++t)
-        for (int j = static_cast<int>(t) * 8; j < static_cast<int>(t) * 8 + 8; ++j) ++bins[t - first][static_cast<std::size_t>(in[static_cast<std::size_t>(j)] & 3)];
+        for (int j = static_cast<int>(t) * 8; j < static_cast<int>(t) * 8 + 8; ++j)
+          ++bins[t - first][static_cast<std::size_t>(in[static_cast<std::size_t>(j)] & 3)];
       for (int b = 1; b < 4; ++b) {
         std::uint64_t yes = 0;
         for (std::size_t x = 0; x < bins.size(); ++x)
@@ -817,7 +838,8 @@ TEST_F(SharedValues, AReadOfALocalElementNeverWrittenIsAnError) {
 }
 )");
   EXPECT_EQ(error(k, launch(k, 32)),
-            "k.cu:4:7: read of local memory never written: 'a[threadIdx.x % 4]' reads bytes 4 to 7 of 'a', which this "
+            "k.cu:4:7: read of local memory never written: 'a[threadIdx.x % 4]' reads bytes 4 to 7 of 'a', "
+            "which this "
             "thread has not written, in block (0, 0, 0), thread (1, 0, 0)");
 }
 
@@ -880,8 +902,9 @@ TEST_F(SharedValues, TicketsFromASharedCounterAreOrderDependent) {
   EXPECT_EQ(c.divergent, 1u);
   const std::vector<ir::OrderDependence> order = ir::order_dependence(k, l, r);
   ASSERT_EQ(order.size(), 2u);
-  EXPECT_NE(order[0].message.find(":6:3: the condition of this if depends on atomicAdd(&next, 1) (atomic result)"),
-            std::string::npos)
+  EXPECT_NE(
+      order[0].message.find(":6:3: the condition of this if depends on atomicAdd(&next, 1) (atomic result)"),
+      std::string::npos)
       << order[0].message;
   EXPECT_NE(order[1].message.find("the address of 'out[mine]'"), std::string::npos) << order[1].message;
   EXPECT_FALSE(written(r, 0, 0));
@@ -943,9 +966,10 @@ TEST_F(SharedValues, APlainReadBesideOtherWarpsAtomicsIsARace) {
   if (c > 100) out[threadIdx.x] = 1;
 }
 )");
-  EXPECT_EQ(error(k, launch(k, 64)),
-            "k.cu:5:13: shared-memory race: '&c' updates bytes 0 to 3 of 'c' in warp 1, which warp 0 read ('c' at "
-            "k.cu:6:7) with no __syncthreads() between them, in block (0, 0, 0), thread (32, 0, 0)");
+  EXPECT_EQ(
+      error(k, launch(k, 64)),
+      "k.cu:5:13: shared-memory race: '&c' updates bytes 0 to 3 of 'c' in warp 1, which warp 0 read ('c' at "
+      "k.cu:6:7) with no __syncthreads() between them, in block (0, 0, 0), thread (32, 0, 0)");
 }
 
 // The GPU probe keeps the same shared memory: it stores what the model stores, reads the element
@@ -954,7 +978,8 @@ TEST_F(SharedValues, APlainReadBesideOtherWarpsAtomicsIsARace) {
 TEST_F(SharedValues, TheProbeKeepsTheSameSharedMemory) {
   const ir::Kernel k = load(kMirror);
   const std::string source = kernels::probe_source(k);
-  EXPECT_NE(source.find("__shared__ __align__(16) unsigned char wd_smem[1024];"), std::string::npos) << source;
+  EXPECT_NE(source.find("__shared__ __align__(16) unsigned char wd_smem[1024];"), std::string::npos)
+      << source;
   EXPECT_NE(source.find("wd_sstore<int>(wd_smem + 0, "), std::string::npos) << source;
   EXPECT_NE(source.find("wd_sload<int>(wd_smem + 0, "), std::string::npos) << source;
   std::size_t barriers = 0;

@@ -157,7 +157,8 @@ TEST_F(SparseLanes, ALoadIsReadAgainOnlyWhenItsOffsetChanges) {
   out[t] = s + u + a[t2] + w - 3;
 }
 )");
-  const ir::ReplayResult r = replay_stores(k, one_block(32, {ints(64, [](int i) { return 10 * i; }), nullptr}, {64 * 4, 32 * 4}));
+  const ir::ReplayResult r =
+      replay_stores(k, one_block(32, {ints(64, [](int i) { return 10 * i; }), nullptr}, {64 * 4, 32 * 4}));
   for (int t = 0; t < 32; ++t) {
     const int m = t % 4;
     const int s = 10 * ((m + 1) * t + m * (m + 1) / 2);
@@ -178,9 +179,10 @@ TEST_F(SparseLanes, AGathersOffsetIsComputedAgainWhenItsLoadsOffsetChanges) {
   out[t] = s;
 }
 )");
-  const ir::ReplayResult r = replay_stores(
-      k, one_block(64, {ints(68, [](int i) { return 7 * i % 64; }), ints(128, [](int i) { return 3 * i + 1; }), nullptr},
-                   {68 * 4, 128 * 4, 64 * 4}));
+  const ir::ReplayResult r = replay_stores(k, one_block(64,
+                                                        {ints(68, [](int i) { return 7 * i % 64; }),
+                                                         ints(128, [](int i) { return 3 * i + 1; }), nullptr},
+                                                        {68 * 4, 128 * 4, 64 * 4}));
   for (int t = 0; t < 64; ++t) {
     int s = 0;
     for (int j = 0; j <= t % 4; ++j) s += 6 * (7 * (j + t) % 64) + 1;
@@ -223,11 +225,13 @@ TEST_F(SparseLanes, AccessesWithTheSameOffsetShareSectorsButNotBounds) {
     const ir::ReplayResult short_b = run(64, 40);
     EXPECT_EQ(short_b.accesses[a].sectors, 8u);
     EXPECT_EQ(short_b.access_faults[a], "");
-    EXPECT_NE(short_b.access_faults[b].find("thread (20, 0, 0)"), std::string::npos) << short_b.access_faults[b];
+    EXPECT_NE(short_b.access_faults[b].find("thread (20, 0, 0)"), std::string::npos)
+        << short_b.access_faults[b];
     const ir::ReplayResult short_a = run(40, 64);
     EXPECT_EQ(short_a.accesses[b].sectors, 8u);
     EXPECT_EQ(short_a.access_faults[b], "");
-    EXPECT_NE(short_a.access_faults[a].find("thread (20, 0, 0)"), std::string::npos) << short_a.access_faults[a];
+    EXPECT_NE(short_a.access_faults[a].find("thread (20, 0, 0)"), std::string::npos)
+        << short_a.access_faults[a];
   }
 }
 
@@ -244,8 +248,10 @@ TEST_F(SparseLanes, TheSameExpressionOverOtherLocalsOrChangedOnesIsComputedAgain
   out[threadIdx.x] = x + 100 * y + 10000 * z;
 }
 )");
-  const ir::ReplayResult r = replay_stores(k, one_block(32, {ints(80, [](int i) { return i; }), nullptr}, {80 * 4, 32 * 4}));
-  for (int t = 0; t < 32; ++t) EXPECT_EQ(stored_int(r, 1, t), 2 * t + 100 * (2 * t + 2) + 10000 * (2 * t + 4)) << t;
+  const ir::ReplayResult r =
+      replay_stores(k, one_block(32, {ints(80, [](int i) { return i; }), nullptr}, {80 * 4, 32 * 4}));
+  for (int t = 0; t < 32; ++t)
+    EXPECT_EQ(stored_int(r, 1, t), 2 * t + 100 * (2 * t + 2) + 10000 * (2 * t + 4)) << t;
 }
 
 // `t < lim` in a loop whose lim grows by 8 each iteration: thread t counts the j in 0 .. 3 with

@@ -1,6 +1,6 @@
-// The lecture on GPU 0 through the general probe, and its real kernel (ctest label gpu). Every test skips, with the reason, when there is
-// no CUDA device or driver, so a machine without a GPU still runs the rest of the suite. The random
-// inputs' seed is printed and named in failures; WARPDIV_TEST_SEED=N repeats a run.
+// The lecture on GPU 0 through the general probe, and its real kernel (ctest label gpu). Every test skips,
+// with the reason, when there is no CUDA device or driver, so a machine without a GPU still runs the rest of
+// the suite. The random inputs' seed is printed and named in failures; WARPDIV_TEST_SEED=N repeats a run.
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -38,10 +38,10 @@ std::string no_device_reason() {
   }
 }
 
-#define SKIP_WITHOUT_GPU()                                                   \
-  do {                                                                       \
-    const std::string why = no_device_reason();                              \
-    if (!why.empty()) GTEST_SKIP() << "no CUDA device: " << why;             \
+#define SKIP_WITHOUT_GPU()                                       \
+  do {                                                           \
+    const std::string why = no_device_reason();                  \
+    if (!why.empty()) GTEST_SKIP() << "no CUDA device: " << why; \
   } while (0)
 
 /// The seed of the random inputs: WARPDIV_TEST_SEED when set (decimal, to repeat a run), else a
@@ -59,8 +59,10 @@ std::uint64_t test_seed() {
     char* end = nullptr;
     const unsigned long long value = std::strtoull(digits.c_str(), &end, 10);
     if (digits.find_first_not_of("0123456789") != std::string::npos || errno == ERANGE)
-      throw std::invalid_argument("WARPDIV_TEST_SEED must be a decimal number from 0 to "
-                                  "18446744073709551615, got '" + digits + "'");
+      throw std::invalid_argument(
+          "WARPDIV_TEST_SEED must be a decimal number from 0 to "
+          "18446744073709551615, got '" +
+          digits + "'");
     return std::uint64_t{value};
   }();
   return seed;
@@ -78,15 +80,12 @@ lecture::DivergenceResult run_and_check(const lecture::LaunchConfig& c) {
   request.repeats = 1;
   request.seed = test_seed();
   SCOPED_TRACE("random inputs from WARPDIV_TEST_SEED=" + std::to_string(request.seed));
-  std::cout << "[ seed     ] WARPDIV_TEST_SEED=" << request.seed << " (" << lecture::describe(c)
-            << ")\n";
+  std::cout << "[ seed     ] WARPDIV_TEST_SEED=" << request.seed << " (" << lecture::describe(c) << ")\n";
   const analysis::ValidationRecord r = cli::run_validate(request, nullptr);
-  EXPECT_TRUE(r.product.passed()) << r.product.max_relative_error << ", non-finite "
-                                  << r.product.non_finite;
+  EXPECT_TRUE(r.product.passed()) << r.product.max_relative_error << ", non-finite " << r.product.non_finite;
   EXPECT_TRUE(r.probe.comparison.agree()) << r.probe.outcome;
   EXPECT_TRUE(r.counts_matched()) << r.count_differences.front().cell << ": model "
-                                  << sim::to_decimal(r.count_differences.front().model)
-                                  << ", GPU "
+                                  << sim::to_decimal(r.count_differences.front().model) << ", GPU "
                                   << sim::to_decimal(r.count_differences.front().hardware);
   EXPECT_TRUE(r.occupancy_matched()) << analysis::failure_summary(r);
   return r.hardware ? *r.hardware : r.model;
@@ -153,24 +152,25 @@ TEST_P(GpuAwkward, MatchesTheModel) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, GpuAwkward,
-    ::testing::Values(lecture::LaunchConfig::shape(1, 1, 1, 1),          // the smallest launch
-                      lecture::LaunchConfig::shape(1, 1, 1, 32),         // one thread of 1024 in range
-                      lecture::LaunchConfig::shape(33, 17, 65, 32),      // one row / column past a tile
-                      lecture::LaunchConfig::shape(100, 100, 100, 5),    // 25 threads: one partial warp
-                      lecture::LaunchConfig::shape(64, 48, 80, 7),       // 49 threads: warps of 32 and 17 lanes
-                      lecture::LaunchConfig::shape(257, 129, 63, 12),    // 144 threads: 4 full warps and 16 lanes
-                      lecture::LaunchConfig::shape(31, 1024, 33, 31),    // 961 threads: the last warp has 1 lane
-                      lecture::LaunchConfig::shape(1000, 1, 1000, 16),   // K = 1
-                      lecture::LaunchConfig::shape(1, 1000, 1, 32),      // one output entry, long inner dimension
-                      lecture::LaunchConfig::shape(2, 300, 500, 3),      // 9 threads, wide and flat
-                      lecture::LaunchConfig::shape(300, 20, 2, 9),       // tall and thin
-                      lecture::LaunchConfig::shape(1023, 511, 257, 32),  // rectangular, every size off the tile
-                      lecture::LaunchConfig::shape(4000, 1000, 3000, 16)  // 23.7 M warp-phases: totals only
-                      ),
+    ::testing::Values(
+        lecture::LaunchConfig::shape(1, 1, 1, 1),           // the smallest launch
+        lecture::LaunchConfig::shape(1, 1, 1, 32),          // one thread of 1024 in range
+        lecture::LaunchConfig::shape(33, 17, 65, 32),       // one row / column past a tile
+        lecture::LaunchConfig::shape(100, 100, 100, 5),     // 25 threads: one partial warp
+        lecture::LaunchConfig::shape(64, 48, 80, 7),        // 49 threads: warps of 32 and 17 lanes
+        lecture::LaunchConfig::shape(257, 129, 63, 12),     // 144 threads: 4 full warps and 16 lanes
+        lecture::LaunchConfig::shape(31, 1024, 33, 31),     // 961 threads: the last warp has 1 lane
+        lecture::LaunchConfig::shape(1000, 1, 1000, 16),    // K = 1
+        lecture::LaunchConfig::shape(1, 1000, 1, 32),       // one output entry, long inner dimension
+        lecture::LaunchConfig::shape(2, 300, 500, 3),       // 9 threads, wide and flat
+        lecture::LaunchConfig::shape(300, 20, 2, 9),        // tall and thin
+        lecture::LaunchConfig::shape(1023, 511, 257, 32),   // rectangular, every size off the tile
+        lecture::LaunchConfig::shape(4000, 1000, 3000, 16)  // 23.7 M warp-phases: totals only
+        ),
     [](const ::testing::TestParamInfo<lecture::LaunchConfig>& param) {
       const lecture::LaunchConfig& c = param.param;
-      return std::to_string(c.rows) + "x" + std::to_string(c.inner) + "x" +
-             std::to_string(c.cols) + "_T" + std::to_string(c.tile);
+      return std::to_string(c.rows) + "x" + std::to_string(c.inner) + "x" + std::to_string(c.cols) + "_T" +
+             std::to_string(c.tile);
     });
 
 TEST(GpuOccupancy, StaticSharedMemoryByHand) {
@@ -188,8 +188,7 @@ TEST(GpuOccupancy, RuntimeAgreesWithTheCalculatorForEveryTile) {
         cli::occupancy_both_ways(gpu, TiledMatmul({64, 64, 64, t}).resources(), t);
     EXPECT_GT(o.runtime_blocks_per_sm, 0) << "T=" << t;
     EXPECT_EQ(o.runtime_blocks_per_sm, o.calculator_blocks_per_sm)
-        << "T=" << t << ", " << o.registers_per_thread << " registers, limited by "
-        << o.calculator_limit;
+        << "T=" << t << ", " << o.registers_per_thread << " registers, limited by " << o.calculator_limit;
   }
 }
 

@@ -101,7 +101,9 @@ __global__ void k(int* out) {
     FAIL() << "accepted";
   } catch (const InvalidInput& e) {
     const std::string m = e.what();
-    EXPECT_NE(m.find("undefined behaviour: shfl_down reads lane 16, which does not run it"), std::string::npos) << m;
+    EXPECT_NE(m.find("undefined behaviour: shfl_down reads lane 16, which does not run it"),
+              std::string::npos)
+        << m;
     EXPECT_NE(m.find("thread (8, 0, 0)"), std::string::npos) << m;
   }
   const ir::Kernel partial = load(R"(
@@ -116,7 +118,9 @@ __global__ void k(int* out) {
     FAIL() << "accepted";
   } catch (const InvalidInput& e) {
     const std::string m = e.what();
-    EXPECT_NE(m.find("a lane named in the mask of shfl has not exited and does not run it"), std::string::npos) << m;
+    EXPECT_NE(m.find("a lane named in the mask of shfl has not exited and does not run it"),
+              std::string::npos)
+        << m;
   }
 }
 

@@ -58,7 +58,8 @@ TEST(ZooClasses, AgreeWithReplayOnRandomLaunches) {
       EXPECT_TRUE(same(want->statements[s], got.statements[s]))
           << "statement at " << location(k, k.stmts[s].range) << ": evaluations "
           << str(want->statements[s].warp_evaluations) << " / " << str(got.statements[s].warp_evaluations)
-          << ", divergent " << str(want->statements[s].divergent) << " / " << str(got.statements[s].divergent);
+          << ", divergent " << str(want->statements[s].divergent) << " / "
+          << str(got.statements[s].divergent);
     ASSERT_EQ(want->iterations.size(), got.iterations.size());
     for (std::size_t s = 0; s < got.iterations.size(); ++s) {
       ASSERT_EQ(want->iterations[s].size(), got.iterations[s].size());
@@ -75,9 +76,10 @@ TEST(ZooClasses, AgreeWithReplayOnRandomLaunches) {
         const AccessCounts& y = got.accesses[a];
         EXPECT_TRUE(x == y) << "access '" << k.accesses[a].text << "' at " << location(k, k.accesses[a].range)
                             << ": requests " << str(x.requests) << " / " << str(y.requests) << ", sectors "
-                            << str(x.sectors) << " / " << str(y.sectors) << ", wavefronts " << str(x.wavefronts)
-                            << " / " << str(y.wavefronts) << ", conflicts " << str(x.conflicts) << " / "
-                            << str(y.conflicts) << ", bytes " << str(x.bytes) << " / " << str(y.bytes);
+                            << str(x.sectors) << " / " << str(y.sectors) << ", wavefronts "
+                            << str(x.wavefronts) << " / " << str(y.wavefronts) << ", conflicts "
+                            << str(x.conflicts) << " / " << str(y.conflicts) << ", bytes " << str(x.bytes)
+                            << " / " << str(y.bytes);
         faults = faults || !want->access_faults[a].empty();
       }
       EXPECT_FALSE(faults) << "the class engine counted memory where the replay met a fault";
@@ -109,7 +111,8 @@ TEST(ZooClasses, AgreeWithReplayOnRandomLaunches) {
   EXPECT_GT(compared, kLaunches * 9 / 10);
   std::string reasons;
   for (const auto& [why, n] : unproven) reasons += "\n  " + std::to_string(n) + " x " + why;
-  std::cout << "memory figures compared on " << memory_compared << " of " << compared << " launches; not counted by the class engine:" << reasons << "\n";
+  std::cout << "memory figures compared on " << memory_compared << " of " << compared
+            << " launches; not counted by the class engine:" << reasons << "\n";
   EXPECT_GE(memory_compared, compared * 9 / 10) << reasons;
 }
 
@@ -144,7 +147,8 @@ Launch every_scalar(const Kernel& k, Dim3 grid, Dim3 block, std::int64_t value) 
   Launch l;
   l.grid = grid;
   l.block = block;
-  for (const Parameter& p : k.parameters) l.arguments.push_back(p.scalar ? Value::of(p.type, value) : Value{});
+  for (const Parameter& p : k.parameters)
+    l.arguments.push_back(p.scalar ? Value::of(p.type, value) : Value{});
   return l;
 }
 
@@ -193,7 +197,8 @@ TEST(ZooClasses, NaiveMatmulMemoryAtScaleByHand) {
 // thread stores and loads 8 bytes: two half-warp phases of one wavefront each, no conflicts.
 TEST(ZooClasses, VectorCopyMemoryAtScaleByHand) {
   const Kernel k = zoo::load("vector_copy.cu");
-  const ClassReplayResult r = class_replay(k, every_scalar(k, Dim3{16777216, 1, 1}, Dim3{128, 1, 1}, 2147483647));
+  const ClassReplayResult r =
+      class_replay(k, every_scalar(k, Dim3{16777216, 1, 1}, Dim3{128, 1, 1}, 2147483647));
   ASSERT_TRUE(r.memory_counted) << r.memory_unproven;
   for (std::size_t a = 0; a < k.accesses.size(); ++a) {
     const MemoryAccess& x = k.accesses[a];
@@ -241,8 +246,10 @@ TEST(ZooClasses, LectureFlagsKernelAgreesWithHandDerivedExactEngine) {
       const DivergenceResult oracle = exact(c);
       for (int i = 0; i < 4; ++i) {
         const ClassCounts& cell = oracle.at(conditions[i], lecture::BlockClass::all);
-        EXPECT_EQ(str(r.statements[checks[i]].warp_evaluations), str(cell.warp_phases)) << name(conditions[i]);
-        EXPECT_EQ(str(r.statements[checks[i]].divergent), str(cell.divergent_warp_phases)) << name(conditions[i]);
+        EXPECT_EQ(str(r.statements[checks[i]].warp_evaluations), str(cell.warp_phases))
+            << name(conditions[i]);
+        EXPECT_EQ(str(r.statements[checks[i]].divergent), str(cell.divergent_warp_phases))
+            << name(conditions[i]);
       }
     }
   }

@@ -73,8 +73,7 @@ bool is_condition(const Stmt& s) {
 // over the whole run.
 class IterationOracle : public EvaluationObserver {
  public:
-  IterationOracle(const Kernel& k, const std::vector<StmtId>& loops,
-                  const std::vector<BlockClass>& classes)
+  IterationOracle(const Kernel& k, const std::vector<StmtId>& loops, const std::vector<BlockClass>& classes)
       : k_(k), loops_(loops.begin(), loops.end()), classes_(classes), inside_(statements_inside(k)) {}
 
   struct Key {
@@ -225,7 +224,8 @@ void check_iteration_classes(const Kernel& k, const Launch& l, const ClassPlan& 
             }
             for (std::uint64_t it = ic->first; it <= ic->last; ++it) {
               const auto found = oracle.outcomes.find({ci, loop, it, w, static_cast<StmtId>(s)});
-              const WarpOutcome want = found == oracle.outcomes.end() ? WarpOutcome::NotReached : found->second;
+              const WarpOutcome want =
+                  found == oracle.outcomes.end() ? WarpOutcome::NotReached : found->second;
               EXPECT_EQ(static_cast<int>(ic->outcomes[w * stmts + s]), static_cast<int>(want))
                   << "warp " << w << " statement " << s << " iteration " << it;
             }
@@ -252,7 +252,6 @@ void check_iteration_classes(const Kernel& k, const Launch& l, const ClassPlan& 
       }
   }
 }
-
 
 TEST(ZooIterationClasses, AgreeWithAnObservedReplayOnRandomLaunches) {
   constexpr int kLaunches = 1000;
@@ -293,7 +292,6 @@ const BlockClass& class_of(const ClassReplayResult& r, const Dim3& block) {
   throw std::logic_error("no class holds block " + to_string(block));
 }
 
-
 std::vector<const IterationClass*> classes_of(const BlockClass& c, StmtId loop) {
   std::vector<const IterationClass*> out;
   for (const IterationClass& ic : c.iteration_classes)
@@ -303,9 +301,7 @@ std::vector<const IterationClass*> classes_of(const BlockClass& c, StmtId loop) 
 
 Kernel kernel_from(const std::string& name, const std::string& text) {
   const std::string file = ::testing::TempDir() + "/" + name;
-  {
-    std::ofstream(file) << text;
-  }
+  { std::ofstream(file) << text; }
   frontend::FrontendOptions o;
   o.file = file;
   return frontend::load_kernel(o);
@@ -340,8 +336,10 @@ TEST(ZooIterationClasses, LectureTiledKernelPhasesByHand) {
   const Kernel k = load("tiled_matmul_rect.cu");
   const Launch l = tiled_launch(k, 100, 16);
   const ClassReplayResult r = class_replay(k, l);
-  const StmtId phase = testing::statement_at(k, 30, StmtKind::Loop), inner = testing::statement_at(k, 45, StmtKind::Loop);
-  const StmtId load_m = testing::statement_at(k, 32, StmtKind::If), load_n = testing::statement_at(k, 37, StmtKind::If),
+  const StmtId phase = testing::statement_at(k, 30, StmtKind::Loop),
+               inner = testing::statement_at(k, 45, StmtKind::Loop);
+  const StmtId load_m = testing::statement_at(k, 32, StmtKind::If),
+               load_n = testing::statement_at(k, 37, StmtKind::If),
                compute = testing::statement_at(k, 44, StmtKind::If);
   EXPECT_EQ(loop_variable(k, phase), "p");
   struct Expect {
@@ -352,10 +350,22 @@ TEST(ZooIterationClasses, LectureTiledKernelPhasesByHand) {
     std::array<std::array<int, 4>, 3> figures;
   };
   const Expect expected[] = {
-      {{0, 0, 0}, "blockIdx.x < 6, blockIdx.y < 6", 36, {{{0, 1728, 288, 288}, {0, 1728, 0, 288}, {0, 1728, 0, 288}}}},
-      {{6, 0, 0}, "blockIdx.x = 6 (last), blockIdx.y < 6", 6, {{{0, 288, 48, 48}, {288, 288, 12, 48}, {288, 288, 48, 48}}}},
-      {{0, 6, 0}, "blockIdx.x < 6, blockIdx.y = 6 (last)", 6, {{{0, 288, 12, 48}, {0, 288, 0, 48}, {0, 288, 0, 48}}}},
-      {{6, 6, 0}, "blockIdx.x = 6 (last), blockIdx.y = 6 (last)", 1, {{{0, 48, 2, 8}, {48, 48, 2, 8}, {12, 48, 2, 8}}}},
+      {{0, 0, 0},
+       "blockIdx.x < 6, blockIdx.y < 6",
+       36,
+       {{{0, 1728, 288, 288}, {0, 1728, 0, 288}, {0, 1728, 0, 288}}}},
+      {{6, 0, 0},
+       "blockIdx.x = 6 (last), blockIdx.y < 6",
+       6,
+       {{{0, 288, 48, 48}, {288, 288, 12, 48}, {288, 288, 48, 48}}}},
+      {{0, 6, 0},
+       "blockIdx.x < 6, blockIdx.y = 6 (last)",
+       6,
+       {{{0, 288, 12, 48}, {0, 288, 0, 48}, {0, 288, 0, 48}}}},
+      {{6, 6, 0},
+       "blockIdx.x = 6 (last), blockIdx.y = 6 (last)",
+       1,
+       {{{0, 48, 2, 8}, {48, 48, 2, 8}, {12, 48, 2, 8}}}},
   };
   for (const Expect& e : expected) {
     const BlockClass& c = class_of(r, e.block);
@@ -414,7 +424,8 @@ TEST(ZooIterationClasses, LectureTiledKernelAtTheLargestSize) {
   const Kernel k = load("tiled_matmul_rect.cu");
   const Launch l = tiled_launch(k, 2147483647, 16);
   const ClassReplayResult r = class_replay(k, l, {}, GridLimits::Model);
-  const StmtId phase = testing::statement_at(k, 30, StmtKind::Loop), load_m = testing::statement_at(k, 32, StmtKind::If);
+  const StmtId phase = testing::statement_at(k, 30, StmtKind::Loop),
+               load_m = testing::statement_at(k, 32, StmtKind::If);
   const BlockClass& interior = class_of(r, {0, 0, 0});
   const auto phases = classes_of(interior, phase);
   ASSERT_EQ(phases.size(), 3u);
@@ -455,7 +466,8 @@ TEST(ZooIterationClasses, LectureBlurWindowByHand) {
   const ClassPlan plan = plan_classes(k, l);
   const ClassReplayResult r = class_replay(k, l, plan);
   check_iteration_classes(k, l, plan, r);
-  const StmtId rows = testing::statement_at(k, 20, StmtKind::Loop), cols = testing::statement_at(k, 21, StmtKind::Loop);
+  const StmtId rows = testing::statement_at(k, 20, StmtKind::Loop),
+               cols = testing::statement_at(k, 21, StmtKind::Loop);
   const StmtId check = testing::statement_at(k, 26, StmtKind::If);
   EXPECT_EQ(loop_variable(k, rows), "blurRow");
 
@@ -491,7 +503,6 @@ TEST(ZooIterationClasses, LectureBlurWindowByHand) {
   EXPECT_EQ(str(left[1]->statements[check].warp_evaluations), "48");
   EXPECT_EQ(left[2]->definition, "blurCol = 2 (exit)");
 }
-
 
 // A loop whose every iteration differs: in a block of 1024 threads, `(int)threadIdx.x < i` splits warp
 // i / 32 (lanes below i % 32) when i % 32 != 0, so iterations 0 .. 1023 do not fall into fewer
@@ -532,7 +543,8 @@ TEST(ZooIterationClasses, GridStrideLoopByIterationNumbers) {
   Launch l;
   l.block = Dim3{128, 1, 1};
   l.grid = Dim3{4, 1, 1};
-  for (const Parameter& p : k.parameters) l.arguments.push_back(p.scalar ? Value::of(p.type, p.name == "n" ? 1000 : 2) : Value{});
+  for (const Parameter& p : k.parameters)
+    l.arguments.push_back(p.scalar ? Value::of(p.type, p.name == "n" ? 1000 : 2) : Value{});
   const ClassPlan plan = plan_classes(k, l);
   const ClassReplayResult r = class_replay(k, l, plan);
   check_iteration_classes(k, l, plan, r);

@@ -77,7 +77,8 @@ inline void random_buffers(const Kernel& k, Launch& l, std::mt19937_64& rng, std
   l.buffer_bytes.assign(k.parameters.size(), 0);
   for (std::size_t p = 0; p < k.parameters.size(); ++p)
     if (k.parameters[p].element_bytes != 0)
-      l.buffer_bytes[p] = std::uniform_int_distribution<std::uint64_t>(1, 2000)(rng) * k.parameters[p].element_bytes;
+      l.buffer_bytes[p] =
+          std::uniform_int_distribution<std::uint64_t>(1, 2000)(rng) * k.parameters[p].element_bytes;
   what += " with buffers";
 }
 

@@ -83,9 +83,11 @@ Launch launch_of(const Kernel& k, const std::string& arguments) {
   while (in >> flag >> value) {
     if (flag == "--grid") l.grid = dim3_of(value);
     if (flag == "--block") l.block = dim3_of(value);
-    if (flag == "--arg") args[value.substr(0, value.find('='))] = std::stoll(value.substr(value.find('=') + 1));
+    if (flag == "--arg")
+      args[value.substr(0, value.find('='))] = std::stoll(value.substr(value.find('=') + 1));
   }
-  for (const Parameter& p : k.parameters) l.arguments.push_back(p.scalar ? Value::of(p.type, args.at(p.name)) : Value{});
+  for (const Parameter& p : k.parameters)
+    l.arguments.push_back(p.scalar ? Value::of(p.type, args.at(p.name)) : Value{});
   return l;
 }
 

@@ -110,8 +110,8 @@ Figures replayed(const Kernel& k, const ReplayResult& r, const std::string& text
     return {};
   }
   const AccessCounts& c = r.accesses[static_cast<std::size_t>(found)];
-  return Figures{static_cast<std::uint64_t>(c.requests), static_cast<std::uint64_t>(c.lanes),
-                 static_cast<std::uint64_t>(c.bytes), static_cast<std::uint64_t>(c.sectors),
+  return Figures{static_cast<std::uint64_t>(c.requests),   static_cast<std::uint64_t>(c.lanes),
+                 static_cast<std::uint64_t>(c.bytes),      static_cast<std::uint64_t>(c.sectors),
                  static_cast<std::uint64_t>(c.wavefronts), static_cast<std::uint64_t>(c.conflicts)};
 }
 
@@ -154,11 +154,14 @@ TEST(ZooMemory, NaiveMatmulAgreesWithTheOracle) {
     const auto inside = [&](const Thread& t, int) { return row(t) < width && col(t) < width; };
     const int w = static_cast<int>(width);
     const std::string at = " at Width " + std::to_string(width);
-    expect_same(oracle(l.grid, l.block, 32, {w, inside, [&](const Thread& t, int kk) { return (row(t) * width + kk) * 4; }}),
+    expect_same(oracle(l.grid, l.block, 32,
+                       {w, inside, [&](const Thread& t, int kk) { return (row(t) * width + kk) * 4; }}),
                 replayed(k, r, "M[Row*Width+k]", AccessKind::Load), "M" + at);
-    expect_same(oracle(l.grid, l.block, 32, {w, inside, [&](const Thread& t, int kk) { return (kk * width + col(t)) * 4; }}),
+    expect_same(oracle(l.grid, l.block, 32,
+                       {w, inside, [&](const Thread& t, int kk) { return (kk * width + col(t)) * 4; }}),
                 replayed(k, r, "N[k*Width+Col]", AccessKind::Load), "N" + at);
-    expect_same(oracle(l.grid, l.block, 32, {1, inside, [&](const Thread& t, int) { return (row(t) * width + col(t)) * 4; }}),
+    expect_same(oracle(l.grid, l.block, 32,
+                       {1, inside, [&](const Thread& t, int) { return (row(t) * width + col(t)) * 4; }}),
                 replayed(k, r, "P[Row*Width+Col]", AccessKind::Store), "P" + at);
   }
 }
@@ -218,8 +221,8 @@ TEST(ZooMemory, SoftmaxRowsByHand) {
       const MemoryAccess& a = k.accesses[i];
       ASSERT_NE(a.base, kNone) << a.text << ": " << a.reason;
       const bool load = a.kind == AccessKind::Load;
-      EXPECT_EQ(k.bases[static_cast<std::size_t>(a.base)].name,
-                load && a.text != "o[j]" ? "inp" : "out") << a.text;
+      EXPECT_EQ(k.bases[static_cast<std::size_t>(a.base)].name, load && a.text != "o[j]" ? "inp" : "out")
+          << a.text;
       const AccessCounts& c = r->accesses[i];
       const std::uint64_t instances = a.range.line == 14 ? 1 : a.range.line == 16 ? 3 : 4;
       EXPECT_EQ(static_cast<std::uint64_t>(c.requests), 2 * instances) << a.text << " line " << a.range.line;
@@ -264,7 +267,8 @@ TEST(ZooMemory, StencilByHandSmall) {
   const Kernel k = zoo::load("stencil_2d.cu");
   ASSERT_EQ(k.accesses.size(), 6u);
   const Launch l = launch(k, {1, 1, 1}, {4, 4, 1}, {{"N", 4}});
-  const std::vector<std::pair<std::uint64_t, std::uint64_t>> want = {{1, 2}, {1, 2}, {1, 1}, {1, 1}, {1, 2}, {1, 2}};
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> want = {{1, 2}, {1, 2}, {1, 1},
+                                                                     {1, 1}, {1, 2}, {1, 2}};
   const ReplayResult replayed_run = replay(k, l);
   const ClassReplayResult classes = class_replay(k, l);
   for (const ReplayResult* r : {&replayed_run, static_cast<const ReplayResult*>(&classes)}) {
@@ -385,8 +389,8 @@ TEST_F(Transpose, BankConflictsByHandAndByTheOracle) {
                       static_cast<std::uint32_t>((height + 31) / 32), 1};
       const Launch l = launch(k, grid, {32, 8, 1}, {{"width", width}, {"height", height}});
       const ReplayResult r = replay(k, l);
-      const std::string what = "pad " + std::to_string(pad) + ", " + std::to_string(width) + " x " +
-                               std::to_string(height);
+      const std::string what =
+          "pad " + std::to_string(pad) + ", " + std::to_string(width) + " x " + std::to_string(height);
       const std::int64_t row = (32 + pad) * 4;
       const auto in_read = [&](const Thread& t, int j) {
         return t.bx * 32 + t.tx < width && t.by * 32 + t.ty + 8 * j < height;
@@ -396,13 +400,25 @@ TEST_F(Transpose, BankConflictsByHandAndByTheOracle) {
       };
       const Figures stored = replayed(k, r, "tile[threadIdx.y + j][threadIdx.x]", AccessKind::Store);
       const Figures read = replayed(k, r, "tile[threadIdx.x][threadIdx.y + j]", AccessKind::Load);
-      expect_same(oracle(grid, l.block, 32, {4, in_read, [&](const Thread& t, int j) { return (t.ty + 8 * j) * row + t.tx * 4; }, 4, true}),
+      expect_same(oracle(grid, l.block, 32,
+                         {4, in_read, [&](const Thread& t, int j) { return (t.ty + 8 * j) * row + t.tx * 4; },
+                          4, true}),
                   stored, "tile store, " + what);
-      expect_same(oracle(grid, l.block, 32, {4, in_write, [&](const Thread& t, int j) { return t.tx * row + (t.ty + 8 * j) * 4; }, 4, true}),
+      expect_same(oracle(grid, l.block, 32,
+                         {4, in_write,
+                          [&](const Thread& t, int j) { return t.tx * row + (t.ty + 8 * j) * 4; }, 4, true}),
                   read, "tile load, " + what);
-      expect_same(oracle(grid, l.block, 32, {4, in_read, [&](const Thread& t, int j) { return ((t.by * 32 + t.ty + 8 * j) * width + t.bx * 32 + t.tx) * 4; }}),
+      expect_same(oracle(grid, l.block, 32,
+                         {4, in_read,
+                          [&](const Thread& t, int j) {
+                            return ((t.by * 32 + t.ty + 8 * j) * width + t.bx * 32 + t.tx) * 4;
+                          }}),
                   replayed(k, r, "idata[(yIndex + j) * width + xIndex]", AccessKind::Load), "idata, " + what);
-      expect_same(oracle(grid, l.block, 32, {4, in_write, [&](const Thread& t, int j) { return ((t.bx * 32 + t.ty + 8 * j) * height + t.by * 32 + t.tx) * 4; }}),
+      expect_same(oracle(grid, l.block, 32,
+                         {4, in_write,
+                          [&](const Thread& t, int j) {
+                            return ((t.bx * 32 + t.ty + 8 * j) * height + t.by * 32 + t.tx) * 4;
+                          }}),
                   replayed(k, r, "odata[(yOut + j) * height + xOut]", AccessKind::Store), "odata, " + what);
       if (width == 32 && height == 32) {
         // One block, 8 warps x 4 j = 32 requests each way. Stores: a row of 32 floats, no
@@ -429,8 +445,8 @@ TEST(ZooMemory, ReductionsAgreeWithTheOracle) {
     for (const std::uint32_t block : {256u, 64u, 96u}) {
       const Launch l = launch(k, {3, 1, 1}, {block, 1, 1}, {});
       const ReplayResult r = replay(k, l);
-      const std::string what = std::string(interleaved ? "interleaved" : "contiguous") +
-                               ", block " + std::to_string(block);
+      const std::string what =
+          std::string(interleaved ? "interleaved" : "contiguous") + ", block " + std::to_string(block);
       // Iteration k of the stride loop: contiguous stride = block >> k while it is > 0 (then t <
       // stride adds); interleaved stride = 1 << k while it is <= block (then t % stride == 0).
       int iterations = 0;
@@ -453,7 +469,8 @@ TEST(ZooMemory, ReductionsAgreeWithTheOracle) {
                   replayed(k, r, from, AccessKind::Load), from + ", " + what);
       // input[start + t]: `block` consecutive floats per block, 128 bytes per full warp.
       const auto all = [](const Thread&, int) { return true; };
-      expect_same(oracle(l.grid, l.block, 32, {1, all, [&](const Thread& t, int) { return (2 * t.bx * block + t.tx) * 4; }}),
+      expect_same(oracle(l.grid, l.block, 32,
+                         {1, all, [&](const Thread& t, int) { return (2 * t.bx * block + t.tx) * 4; }}),
                   replayed(k, r, "input[start + t]", AccessKind::Load), "input, " + what);
     }
   }
@@ -560,7 +577,8 @@ TEST(MemoryRules, WavefrontsOfPairedLoadsAsMeasuredOnAnH200) {
     EXPECT_EQ(wavefronts - phases, c.conflicts) << c.kernel;
     // The same at any address residue of a bank row (banks rotate), and for one address given
     // as a warp-uniform value (the replay's path for `s[n]`).
-    EXPECT_EQ(shared_wavefronts(a, c.lanes, c.width, nullptr, 128 * 5 + c.width, c.load), c.wavefronts) << c.kernel;
+    EXPECT_EQ(shared_wavefronts(a, c.lanes, c.width, nullptr, 128 * 5 + c.width, c.load), c.wavefronts)
+        << c.kernel;
     if (c.element(0) == c.element(31) && c.element(0) == c.element(17)) {
       EXPECT_EQ(one_address_wavefronts(c.lanes, c.width, c.load), c.wavefronts) << c.kernel;
     }
@@ -580,7 +598,8 @@ int sectors_by_bytes(const std::int64_t* a, std::uint64_t mask, int width, std::
   return static_cast<int>(sectors.size());
 }
 
-int wavefronts_by_bytes(const std::int64_t* a, std::uint64_t mask, int width, std::int64_t shift, int& phases) {
+int wavefronts_by_bytes(const std::int64_t* a, std::uint64_t mask, int width, std::int64_t shift,
+                        int& phases) {
   const int per_phase = width <= 4 ? 64 : 128 / width;
   int total = 0;
   phases = 0;
@@ -603,7 +622,9 @@ int wavefronts_by_bytes(const std::int64_t* a, std::uint64_t mask, int width, st
 
 TEST(MemoryRules, RandomRequestsAgreeWithByteSets) {
   std::mt19937_64 random(21);
-  const auto pick = [&](std::int64_t n) { return static_cast<std::int64_t>(random() % static_cast<std::uint64_t>(n)); };
+  const auto pick = [&](std::int64_t n) {
+    return static_cast<std::int64_t>(random() % static_cast<std::uint64_t>(n));
+  };
   const int widths[] = {1, 2, 4, 8, 16};
   for (int trial = 0; trial < 20000; ++trial) {
     const int width = widths[pick(5)];
@@ -612,16 +633,28 @@ TEST(MemoryRules, RandomRequestsAgreeWithByteSets) {
     std::int64_t a[64];
     const int shape = static_cast<int>(pick(6));
     const std::int64_t stride = pick(40) * width * (pick(8) == 0 ? 37 : 1);
-    const int row = 1 << pick(6);                          // lanes per row: 1 .. 32
+    const int row = 1 << pick(6);  // lanes per row: 1 .. 32
     const std::int64_t row_stride = (pick(3) - 1) * pick(3000) * width;
     for (int l = 0; l < 64; ++l) {
       switch (shape) {
-        case 0: a[l] = base + l * stride; break;                                   // a progression
-        case 1: a[l] = base + (l % row) * stride + (l / row) * row_stride; break;  // rows
-        case 2: a[l] = base + pick(64) * width; break;                             // a small span
-        case 3: a[l] = base + pick(4000) * width; break;                           // a wider span
-        case 4: a[l] = base + pick(1 << 22) * width; break;                        // anywhere
-        default: a[l] = base + (63 - l) * stride; break;                           // decreasing
+        case 0:
+          a[l] = base + l * stride;
+          break;  // a progression
+        case 1:
+          a[l] = base + (l % row) * stride + (l / row) * row_stride;
+          break;  // rows
+        case 2:
+          a[l] = base + pick(64) * width;
+          break;  // a small span
+        case 3:
+          a[l] = base + pick(4000) * width;
+          break;  // a wider span
+        case 4:
+          a[l] = base + pick(1 << 22) * width;
+          break;  // anywhere
+        default:
+          a[l] = base + (63 - l) * stride;
+          break;  // decreasing
       }
       if (!aligned) a[l] += pick(width);
     }
@@ -635,7 +668,8 @@ TEST(MemoryRules, RandomRequestsAgreeWithByteSets) {
     if (!aligned) continue;
     int phases = -1, expected_phases = -1;
     EXPECT_EQ(shared_wavefronts(a, mask, width, &phases, shift),
-              wavefronts_by_bytes(a, mask, width, shift, expected_phases)) << what;
+              wavefronts_by_bytes(a, mask, width, shift, expected_phases))
+        << what;
     EXPECT_EQ(phases, expected_phases) << what;
   }
 }

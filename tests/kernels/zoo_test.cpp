@@ -39,8 +39,7 @@ struct Figures {
 
 /// One evaluation of a condition by every warp of the launch: `active` says whether a thread
 /// reaches it, `condition` what it decides there.
-Figures count_warps(Dim grid, Dim block, int warp_size,
-                    const std::function<bool(const Thread&)>& active,
+Figures count_warps(Dim grid, Dim block, int warp_size, const std::function<bool(const Thread&)>& active,
                     const std::function<bool(const Thread&)>& condition) {
   Figures f;
   const int threads = block.x * block.y * block.z;
@@ -50,8 +49,8 @@ Figures count_warps(Dim grid, Dim block, int warp_size,
         for (int first = 0; first < threads; first += warp_size) {
           int lanes = 0, taken = 0;
           for (int linear = first; linear < first + warp_size && linear < threads; ++linear) {
-            const Thread t{bx, by, bz, linear % block.x, linear / block.x % block.y,
-                           linear / (block.x * block.y)};
+            const Thread t{
+                bx, by, bz, linear % block.x, linear / block.x % block.y, linear / (block.x * block.y)};
             if (!active(t)) continue;
             ++lanes;
             if (condition(t)) ++taken;
@@ -129,8 +128,7 @@ struct Analysis {
     const CsvRow* match = nullptr;
     int hits = 0;
     for (const CsvRow& r : rows) {
-      if (r.at("line") == std::to_string(line) && r.at("kind") == kind &&
-          r.at("iteration") == iteration) {
+      if (r.at("line") == std::to_string(line) && r.at("kind") == kind && r.at("iteration") == iteration) {
         match = &r;
         ++hits;
       }
@@ -144,8 +142,8 @@ struct Analysis {
 bool reads_sources() {
   static const bool reads = [] {
     TempDir dir;
-    const CliResult r = run_warpdiv(
-        {"analyze", kZoo + "naive_matmul.cu", "--save-model", dir.file("model.json")});
+    const CliResult r =
+        run_warpdiv({"analyze", kZoo + "naive_matmul.cu", "--save-model", dir.file("model.json")});
     return !contains(r.err, "without the Clang front-end");
   }();
   return reads;
@@ -204,8 +202,8 @@ class Zoo : public ::testing::Test {
 // A warp is two rows (ty, ty+1) of 16 columns.
 
 TEST_F(Zoo, NaiveMatmul) {
-  const Analysis a = analyze("naive_matmul.cu", {"--grid", "(Width-1)/16+1,(Width-1)/16+1",
-                                                 "--block", "16,16", "--arg", "Width=100"});
+  const Analysis a = analyze("naive_matmul.cu", {"--grid", "(Width-1)/16+1,(Width-1)/16+1", "--block",
+                                                 "16,16", "--arg", "Width=100"});
   // if ((Row < Width) && (Col < Width)): every warp once, 392 evaluations of 32 lanes (12,544).
   // Col = 16 bx + tx: block column bx = 6 holds columns 96..111, of which 96..99 are in, so every
   // warp there with rows in is divergent; rows never split a warp (96+2w, 97+2w are both < 100
@@ -215,8 +213,7 @@ TEST_F(Zoo, NaiveMatmul) {
                  {392, 50, 12544, 10000});
   // for (k < Width): the warps with a lane inside P (36 x 8 + 6 x 8 + 6 x 2 + 2 = 350) each test
   // it 101 times, never divergent; 10,000 lanes x 101 tests, 10,000 x 100 of them true.
-  expect_figures(a.row(line_of("naive_matmul.cu", "for (int k = 0"), "for"),
-                 {35350, 0, 1010000, 1000000});
+  expect_figures(a.row(line_of("naive_matmul.cu", "for (int k = 0"), "for"), {35350, 0, 1010000, 1000000});
   // The store: those 350 warps, 10,000 lanes: SIMD efficiency 10000 / (350 x 32) = 0.8929.
   const CsvRow store = a.row(line_of("naive_matmul.cu", "P[Row*Width+Col] = Pvalue;"), "statement");
   EXPECT_EQ(store.at("warp_evaluations"), "350");
@@ -233,9 +230,8 @@ TEST_F(Zoo, NaiveMatmul) {
 // 2,744 warp-phases per check.
 
 TEST_F(Zoo, TiledMatmulLectureFigures) {
-  const Analysis a =
-      analyze("tiled_matmul.cu", {"--grid", "(Width-1)/16+1,(Width-1)/16+1", "--block", "16,16",
-                                  "--arg", "Width=100", "--by-iteration"});
+  const Analysis a = analyze("tiled_matmul.cu", {"--grid", "(Width-1)/16+1,(Width-1)/16+1", "--block",
+                                                 "16,16", "--arg", "Width=100", "--by-iteration"});
   const std::string f = "tiled_matmul.cu";
   // load of M: Row < Width && p*16+tx < Width. A warp's two rows agree (see NaiveMatmul), so it
   // diverges only in phase p = 6, where tx 0..3 load and 4..15 do not, in every warp with its
@@ -254,8 +250,7 @@ TEST_F(Zoo, TiledMatmulLectureFigures) {
   EXPECT_EQ(a.row(load_n, "if", "7").at("divergent"), "14");
   EXPECT_EQ(a.row(load_n, "if", "7").at("warp_evaluations"), "392");
   // The guarded inner product: the naive kernel's guard, once a phase: 7 x 50 = 350 of 2,744.
-  expect_figures(a.row(line_of(f, "    if (Row < Width && Col < Width)"), "if"),
-                 {2744, 350, 87808, 70000});
+  expect_figures(a.row(line_of(f, "    if (Row < Width && Col < Width)"), "if"), {2744, 350, 87808, 70000});
   // The phase loop: 8 tests by each of 392 warps, none divergent; 7 x 12,544 lanes stay in.
   expect_figures(a.row(line_of(f, "for (int p = 0;"), "for"), {3136, 0, 100352, 87808});
   // Both barriers: reached by every thread of the 49 blocks in each of 7 phases: 343, none partial.
@@ -273,8 +268,8 @@ TEST_F(Zoo, TiledMatmulLectureFigures) {
 // column (7 + 7 - 1) hold threads outside P that skip the whole phase loop.
 TEST_F(Zoo, BarrierInGuardIsPartialIn13Of49Blocks) {
   const std::string f = "tiled_matmul_barrier_in_guard.cu";
-  const Analysis a = analyze(f, {"--grid", "(Width-1)/16+1,(Width-1)/16+1", "--block", "16,16",
-                                 "--arg", "Width=100"});
+  const Analysis a =
+      analyze(f, {"--grid", "(Width-1)/16+1,(Width-1)/16+1", "--block", "16,16", "--arg", "Width=100"});
   int barriers = 0;
   for (const CsvRow& r : a.rows) {
     if (r.at("kind") != "barrier") continue;
@@ -285,8 +280,7 @@ TEST_F(Zoo, BarrierInGuardIsPartialIn13Of49Blocks) {
     EXPECT_EQ(r.at("partial_block_executions"), "91");
   }
   EXPECT_EQ(barriers, 2);
-  EXPECT_TRUE(contains(a.result.out, "in 91 of 343 block executions, in 13 of 49 blocks"))
-      << a.result.out;
+  EXPECT_TRUE(contains(a.result.out, "in 91 of 343 block executions, in 13 of 49 blocks")) << a.result.out;
   EXPECT_TRUE(contains(a.result.out, "undefined behaviour")) << a.result.out;
   // Inside the guard only the threads of P run the loads. The load of M diverges in phase 6 in
   // the warps of block columns 0..5 (tx 4..15 fail there): 6 x 50 = 300; in column 6 only
@@ -306,15 +300,16 @@ TEST_F(Zoo, BarrierInGuardIsPartialIn13Of49Blocks) {
 
 TEST_F(Zoo, ImageBlur) {
   const std::string f = "image_blur.cu";
-  const Analysis a = analyze(f, {"--grid", "(w-1)/16+1,(h-1)/16+1", "--block", "16,16", "--arg",
-                                 "w=40", "--arg", "h=20"});
+  const Analysis a =
+      analyze(f, {"--grid", "(w-1)/16+1,(h-1)/16+1", "--block", "16,16", "--arg", "w=40", "--arg", "h=20"});
   const Dim grid{3, 2, 1}, block{16, 16, 1};
   const auto col = [](const Thread& t) { return t.bx * 16 + t.tx; };
   const auto row = [](const Thread& t) { return t.by * 16 + t.ty; };
   const auto in_image = [&](const Thread& t) { return col(t) < 40 && row(t) < 20; };
   // The outer guard by hand: 48 warps; block column 2 (columns 32..47) splits every warp with a
   // row in the image (8 in block row 0, 2 in block row 1): 10 divergent; 800 pixels taken.
-  const Figures guard = count_warps(grid, block, 32, [](const Thread&) { return true; }, in_image);
+  const Figures guard = count_warps(
+      grid, block, 32, [](const Thread&) { return true; }, in_image);
   EXPECT_EQ(guard.divergent, 10u);
   EXPECT_EQ(guard.taken_lanes, 800u);
   expect_figures(a.row(line_of(f, "if (Col < w && Row < h)"), "if"), guard);
@@ -329,8 +324,7 @@ TEST_F(Zoo, ImageBlur) {
   // By hand: 30 warps with a pixel x 9 offsets; taken = (3 x 20 - 2) x (3 x 40 - 2) = 58 x 118.
   EXPECT_EQ(window.warp_evaluations, 270u);
   EXPECT_EQ(window.taken_lanes, 6844u);
-  expect_figures(a.row(line_of(f, "if(curRow > -1 && curRow < h && curCol > -1 && curCol < w)"),
-                       "if"),
+  expect_figures(a.row(line_of(f, "if(curRow > -1 && curRow < h && curCol > -1 && curCol < w)"), "if"),
                  window);
 }
 
@@ -351,8 +345,7 @@ TEST_F(Zoo, ReductionInterleaved) {
   EXPECT_EQ(a.row(line, "if", "6").at("divergent"), "32");  // stride 32
   EXPECT_EQ(a.row(line, "if", "7").at("divergent"), "16");  // stride 64
   EXPECT_EQ(a.row(line, "if", "9").at("divergent"), "4");   // stride 256
-  expect_figures(a.row(line_of(f, "for (unsigned int stride = 1;"), "for"),
-                 {320, 0, 10240, 9216});
+  expect_figures(a.row(line_of(f, "for (unsigned int stride = 1;"), "for"), {320, 0, 10240, 9216});
   // if (t == 0): warp 0 of each block splits (1 lane of 32).
   expect_figures(a.row(line_of(f, "if (t == 0)"), "if"), {32, 4, 1024, 4});
   const CsvRow barrier = a.row(line_of(f, "__syncthreads();"), "barrier");
@@ -374,8 +367,9 @@ TEST_F(Zoo, ReductionContiguous) {
   // Same answers from the brute-force loop, stride by stride.
   Figures loop;
   for (int stride = 256; stride > 0; stride /= 2)
-    loop += count_warps({4, 1, 1}, {256, 1, 1}, 32, [](const Thread&) { return true; },
-                        [stride](const Thread& t) { return t.tx < stride; });
+    loop += count_warps(
+        {4, 1, 1}, {256, 1, 1}, 32, [](const Thread&) { return true; },
+        [stride](const Thread& t) { return t.tx < stride; });
   expect_figures(a.row(line, "if"), loop);
 }
 
@@ -384,8 +378,8 @@ TEST_F(Zoo, ReductionContiguous) {
 
 TEST_F(Zoo, Convolution2dHalo) {
   const std::string f = "convolution_2d.cu";
-  const Analysis a = analyze(f, {"--grid", "(width-1)/14+1,(height-1)/14+1", "--block", "16,16",
-                                 "--arg", "width=30", "--arg", "height=20"});
+  const Analysis a = analyze(f, {"--grid", "(width-1)/14+1,(height-1)/14+1", "--block", "16,16", "--arg",
+                                 "width=30", "--arg", "height=20"});
   const Dim grid{3, 2, 1}, block{16, 16, 1};
   const auto col = [](const Thread& t) { return t.bx * 14 + t.tx - 1; };
   const auto row = [](const Thread& t) { return t.by * 14 + t.ty - 1; };
@@ -405,11 +399,8 @@ TEST_F(Zoo, Convolution2dHalo) {
   EXPECT_EQ(load.warp_evaluations, 48u);
   EXPECT_EQ(load.divergent, 26u);
   EXPECT_EQ(load.taken_lanes, 748u);
-  expect_figures(a.row(line_of(f, "if (row >= 0 && row < height && col >= 0 && col < width)"),
-                       "if"),
-                 load);
-  expect_figures(a.row(line_of(f, "if (col >= 0 && col < width && row >= 0 && row < height)"),
-                       "if"),
+  expect_figures(a.row(line_of(f, "if (row >= 0 && row < height && col >= 0 && col < width)"), "if"), load);
+  expect_figures(a.row(line_of(f, "if (col >= 0 && col < width && row >= 0 && row < height)"), "if"),
                  count_warps(grid, block, 32, all, in_image));
   const Figures tile = count_warps(grid, block, 32, in_image, inner);
   // Taken: every output pixel exactly once (the output tiles cover the image): 30 x 20 = 600.
@@ -425,8 +416,7 @@ TEST_F(Zoo, Convolution2dHalo) {
 
 TEST_F(Zoo, GridStrideLoop) {
   const std::string f = "grid_stride_loop.cu";
-  const Analysis a =
-      analyze(f, {"--grid", "4", "--block", "128", "--arg", "n=1000", "--by-iteration"});
+  const Analysis a = analyze(f, {"--grid", "4", "--block", "128", "--arg", "n=1000", "--by-iteration"});
   // Thread i0 = 0 .. 511 takes i0 and, when i0 + 512 < 1000 (i0 < 488), i0 + 512.
   // Head tests: 1st: 16 warps, all in (512 lanes); 2nd: 16 warps, 512 lanes, 488 stay: only
   // warp 15 (480 .. 511) splits; 3rd: the 488 lanes of warps 0 .. 15 (8 in warp 15), all out.
@@ -446,22 +436,21 @@ TEST_F(Zoo, GridStrideLoop) {
 
 TEST_F(Zoo, EarlyReturn3d) {
   const std::string f = "early_return_3d.cu";
-  const Analysis a = analyze(f, {"--grid", "(nx+7)/8,(ny+7)/8,(nz+3)/4", "--block", "8,8,4",
-                                 "--arg", "nx=20", "--arg", "ny=12", "--arg", "nz=6"});
+  const Analysis a = analyze(f, {"--grid", "(nx+7)/8,(ny+7)/8,(nz+3)/4", "--block", "8,8,4", "--arg", "nx=20",
+                                 "--arg", "ny=12", "--arg", "nz=6"});
   // The guard: 96 warps. x (bx = 2: columns 16..23 of which 16..19 are in) splits a warp; y
   // (by = 1: rows 8..11 in, 12..15 out) and z (bz = 1: slices 4, 5 in, 6, 7 out) never do. So
   // the divergent warps are those of block column 2 not retired whole by y or z: blocks
   // (2, 0, 0): 8, (2, 1, 0): 4, (2, 0, 1): 4, (2, 1, 1): 2 = 18. Lanes returning: 3,072 threads
   // less the 20 x 12 x 6 = 1,440 cells = 1,632.
-  expect_figures(a.row(line_of(f, "if (x >= nx || y >= ny || z >= nz)"), "if"),
-                 {96, 18, 3072, 1632});
+  expect_figures(a.row(line_of(f, "if (x >= nx || y >= ny || z >= nz)"), "if"), {96, 18, 3072, 1632});
   // The brute-force loop agrees.
-  expect_figures(
-      a.row(line_of(f, "if (x >= nx || y >= ny || z >= nz)"), "if"),
-      count_warps({3, 2, 2}, {8, 8, 4}, 32, [](const Thread&) { return true; },
-                  [](const Thread& t) {
-                    return t.bx * 8 + t.tx >= 20 || t.by * 8 + t.ty >= 12 || t.bz * 4 + t.tz >= 6;
-                  }));
+  expect_figures(a.row(line_of(f, "if (x >= nx || y >= ny || z >= nz)"), "if"),
+                 count_warps(
+                     {3, 2, 2}, {8, 8, 4}, 32, [](const Thread&) { return true; },
+                     [](const Thread& t) {
+                       return t.bx * 8 + t.tx >= 20 || t.by * 8 + t.ty >= 12 || t.bz * 4 + t.tz >= 6;
+                     }));
   // return: the warps with a lane leaving: block columns 0 and 1: 0 + 4 + 4 + 6 = 14 each;
   // column 2: all 32. 60 warps, 1,632 lanes.
   const CsvRow ret = a.row(line_of(f, "    return;"), "return");
@@ -501,8 +490,7 @@ TEST_F(Zoo, CooperativeGroupsReduction) {
   // warp 7 (tid 224 .. 255) splits. Taken 256 + 232.
   expect_figures(a.row(line_of(f, "if (i + blockDim.x < n)"), "if"), {16, 1, 512, 488});
   // s = 128, 64 (s > 32): three tests a warp, whole warps in or out of tid < s.
-  expect_figures(a.row(line_of(f, "for (unsigned int s = blockDim.x / 2"), "for"),
-                 {48, 0, 1536, 1024});
+  expect_figures(a.row(line_of(f, "for (unsigned int s = blockDim.x / 2"), "for"), {48, 0, 1536, 1024});
   expect_figures(a.row(line_of(f, "if (tid < s) {"), "if"), {32, 0, 1024, 384});
   const CsvRow in_loop = a.row(line_of(f, "cta.sync();"), "barrier");
   EXPECT_EQ(in_loop.at("block_executions"), "4");
@@ -510,8 +498,7 @@ TEST_F(Zoo, CooperativeGroupsReduction) {
   EXPECT_EQ(a.row(line_of(f, "cg::sync(cta);"), "barrier").at("block_executions"), "2");
   // thread_rank() < 32 is warp 0 of each block; tile32.size() is 32: offsets 16 .. 1, six tests.
   expect_figures(a.row(line_of(f, "if (cta.thread_rank() < 32)"), "if"), {16, 0, 512, 64});
-  expect_figures(a.row(line_of(f, "for (int offset = tile32.size() / 2"), "for"),
-                 {12, 0, 384, 320});
+  expect_figures(a.row(line_of(f, "for (int offset = tile32.size() / 2"), "for"), {12, 0, 384, 320});
   expect_figures(a.row(line_of(f, "if (cta.thread_rank() == 0)"), "if"), {16, 2, 512, 2});
 }
 
@@ -520,23 +507,23 @@ TEST_F(Zoo, CooperativeGroupsReduction) {
 
 TEST_F(Zoo, TiledTranspose) {
   const std::string f = "tiled_transpose.cu";
-  const Analysis a = analyze(f, {"--grid", "(width+31)/32,(height+31)/32", "--block", "32,8",
-                                 "--arg", "width=40", "--arg", "height=20"});
+  const Analysis a = analyze(f, {"--grid", "(width+31)/32,(height+31)/32", "--block", "32,8", "--arg",
+                                 "width=40", "--arg", "height=20"});
   const Dim grid{2, 1, 1}, block{32, 8, 1};
   // Loads: row ty + j < 20 in 20 of 32 (warp, j) pairs per block; block 0's columns 0 .. 31 are
   // all inside, block 1's 32 .. 63 only for tx < 8: its 20 in-range pairs split. 40 x 20 taken.
   Figures load;
   for (int j = 0; j < 32; j += 8)
-    load += count_warps(grid, block, 32, [](const Thread&) { return true; },
-                        [j](const Thread& t) { return t.bx * 32 + t.tx < 40 && t.ty + j < 20; });
+    load += count_warps(
+        grid, block, 32, [](const Thread&) { return true; },
+        [j](const Thread& t) { return t.bx * 32 + t.tx < 40 && t.ty + j < 20; });
   EXPECT_EQ(load.warp_evaluations, 64u);
   EXPECT_EQ(load.divergent, 20u);
   EXPECT_EQ(load.taken_lanes, 800u);
   expect_figures(a.row(line_of(f, "if (xIndex < width && yIndex + j < height)"), "if"), load);
   // Stores: columns tx < 20 of the output split every warp that is in range: all 32 pairs of
   // block 0 (rows 0 .. 31 of 40), only j = 0 in block 1 (rows 32 .. 39).
-  expect_figures(a.row(line_of(f, "if (xOut < height && yOut + j < width)"), "if"),
-                 {64, 40, 2048, 800});
+  expect_figures(a.row(line_of(f, "if (xOut < height && yOut + j < width)"), "if"), {64, 40, 2048, 800});
   const CsvRow barrier = a.row(line_of(f, "cg::sync(cta);"), "barrier");
   EXPECT_EQ(barrier.at("block_executions"), "2");
   EXPECT_EQ(barrier.at("partial_block_executions"), "0");

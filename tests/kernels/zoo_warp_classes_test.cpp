@@ -64,16 +64,21 @@ Launch warp_launch(const Kernel& k, std::mt19937_64& rng, std::string& what) {
   l.warp_size = pick(0, 1) == 0 ? 32 : 1 << pick(2, 4);
   const std::uint32_t w = l.warp_size;
   switch (pick(0, 3)) {
-    case 0: l.block = Dim3{w * static_cast<std::uint32_t>(pick(3, 8)), 1, 1}; break;
+    case 0:
+      l.block = Dim3{w * static_cast<std::uint32_t>(pick(3, 8)), 1, 1};
+      break;
     case 1: {
       const std::uint32_t bx = w >> pick(0, 2);
       const std::uint32_t rows = w / bx;
       l.block = Dim3{bx, rows * static_cast<std::uint32_t>(pick(3, 6)), 1};
       break;
     }
-    case 2: l.block = Dim3{w, static_cast<std::uint32_t>(pick(3, 6)), 1}; break;
+    case 2:
+      l.block = Dim3{w, static_cast<std::uint32_t>(pick(3, 6)), 1};
+      break;
     default:  // not affine in the warp: every warp runs
-      l.block = Dim3{static_cast<std::uint32_t>(pick(w + 1, 2 * w + 3)), static_cast<std::uint32_t>(pick(1, 3)), 1};
+      l.block =
+          Dim3{static_cast<std::uint32_t>(pick(w + 1, 2 * w + 3)), static_cast<std::uint32_t>(pick(1, 3)), 1};
   }
   l.grid = Dim3{static_cast<std::uint32_t>(pick(1, 9)), static_cast<std::uint32_t>(pick(1, 4)),
                 static_cast<std::uint32_t>(pick(1, 2))};

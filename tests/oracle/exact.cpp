@@ -113,8 +113,7 @@ DivergenceResult exact(const LaunchConfig& config) {
       fill(Condition::load_N, warp_phases, per_block(t.load_n));
       fill(Condition::compute, warp_phases, per_block(t.compute));
       fill(Condition::store, warps, t.store);  // once per warp
-      if (t.barrier_hazard)
-        result.barrier_hazard_blocks = checked_add(result.barrier_hazard_blocks, blocks);
+      if (t.barrier_hazard) result.barrier_hazard_blocks = checked_add(result.barrier_hazard_blocks, blocks);
     }
   }
   result.sum_all_classes();

@@ -143,13 +143,11 @@ TEST(Exact, Cube2To31Minus1Tile32) {
   const DivergenceResult r = exact(LaunchConfig::square(2147483647, 32));
   expect_cell(r, C::load_M, BC::interior, "4503599493152769", "144115183780888608",
               "9671406268686659393421312", "144115183780888608");
-  expect_cell(r, C::load_M, BC::right_edge, "67108863", "2147483616", "144115185928372224",
-              "2147483616");
-  expect_cell(r, C::load_M, BC::bottom_edge, "67108863", "2147483616", "144115185928372224",
-              "2080374753");
+  expect_cell(r, C::load_M, BC::right_edge, "67108863", "2147483616", "144115185928372224", "2147483616");
+  expect_cell(r, C::load_M, BC::bottom_edge, "67108863", "2147483616", "144115185928372224", "2080374753");
   expect_cell(r, C::load_M, BC::corner, "1", "32", "2147483648", "31");
-  expect_cell(r, C::load_M, BC::all, "4503599627370496", "144115188075855872",
-              "9671406556917033397649408", "144115188008747008");
+  expect_cell(r, C::load_M, BC::all, "4503599627370496", "144115188075855872", "9671406556917033397649408",
+              "144115188008747008");
   expect_cell(r, C::load_N, BC::right_edge, "67108863", "2147483616", "144115185928372224",
               "144115185861263361");
   expect_cell(r, C::load_N, BC::corner, "1", "32", "2147483648", "2147483647");
@@ -159,10 +157,10 @@ TEST(Exact, Cube2To31Minus1Tile32) {
               "144115185928372224");
   expect_cell(r, C::compute, BC::corner, "1", "32", "2147483648", "2080374784");
   EXPECT_EQ(divergent(r, C::compute, BC::bottom_edge), "0");
-  expect_cell(r, C::compute, BC::all, "4503599627370496", "144115188075855872",
-              "9671406556917033397649408", "144115188008747008");
-  expect_cell(r, C::store, BC::all, "4503599627370496", "144115188075855872",
-              "144115188075855872", "2147483647");
+  expect_cell(r, C::compute, BC::all, "4503599627370496", "144115188075855872", "9671406556917033397649408",
+              "144115188008747008");
+  expect_cell(r, C::store, BC::all, "4503599627370496", "144115188075855872", "144115188075855872",
+              "2147483647");
   EXPECT_EQ(to_decimal(r.barrier_hazard_blocks), "134217727");
 }
 
@@ -190,8 +188,8 @@ TEST(Exact, Cube2To31Minus1Tile16) {
   const DivergenceResult r = exact(LaunchConfig::square(2147483647, 16));
   EXPECT_EQ(divergent(r, C::load_M, BC::interior), "144115185928372232");
   EXPECT_EQ(divergent(r, C::load_M, BC::bottom_edge), "18014399314788345");
-  expect_cell(r, C::load_M, BC::all, "18014398509481984", "144115188075855872",
-              "19342813113834066795298816", "162129586451120128");
+  expect_cell(r, C::load_M, BC::all, "18014398509481984", "144115188075855872", "19342813113834066795298816",
+              "162129586451120128");
 }
 
 TEST(Exact, RejectsInvalidConfigs) {
@@ -231,8 +229,8 @@ TEST(ExactProperty, AgreesWithReplayOnTenThousandRandomLaunches) {
         // ceil(J/T) * ceil(L/T) blocks of ceil(T^2/S) warps; ceil(K/T) phases; the store once.
         const auto warps = static_cast<Count>(ceil_div(j, t) * ceil_div(l, t) * ceil_div(t * t, s));
         EXPECT_TRUE(r.at(C::load_M, BC::all).warps == warps) << describe(c);
-        EXPECT_TRUE(r.at(C::compute, BC::all).warp_phases ==
-                    warps * static_cast<Count>(ceil_div(k, t))) << describe(c);
+        EXPECT_TRUE(r.at(C::compute, BC::all).warp_phases == warps * static_cast<Count>(ceil_div(k, t)))
+            << describe(c);
         EXPECT_TRUE(r.at(C::store, BC::all).warp_phases == warps) << describe(c);
         // Threads outside P exist exactly when J or L is not a multiple of T.
         EXPECT_EQ(r.barrier_hazard_blocks > 0, j % t != 0 || l % t != 0) << describe(c);
@@ -259,8 +257,8 @@ TEST(ExactProperty, AgreesWithReplayForSmallWarps) {
     for (int s : {1, 2, 4, 8})
       for (int i = 0; i < 10; ++i)
         expect_engines_agree(LaunchConfig::shape(static_cast<std::int64_t>(1 + rng() % (4 * t + 5)),
-                                   static_cast<std::int64_t>(1 + rng() % (4 * t + 5)),
-                                   static_cast<std::int64_t>(1 + rng() % (4 * t + 5)), t, s));
+                                                 static_cast<std::int64_t>(1 + rng() % (4 * t + 5)),
+                                                 static_cast<std::int64_t>(1 + rng() % (4 * t + 5)), t, s));
 }
 
 TEST(ExactProperty, AgreesWithReplayOnEveryShapeForTile3) {

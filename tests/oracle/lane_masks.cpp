@@ -13,10 +13,13 @@ bool condition_holds(Condition condition, const LaunchConfig& c, std::int64_t bx
   const std::int64_t row = by * T + ty;
   const std::int64_t col = bx * T + tx;
   switch (condition) {
-    case Condition::load_M: return row < c.rows && p * T + tx < c.inner;
-    case Condition::load_N: return p * T + ty < c.inner && col < c.cols;
+    case Condition::load_M:
+      return row < c.rows && p * T + tx < c.inner;
+    case Condition::load_N:
+      return p * T + ty < c.inner && col < c.cols;
     case Condition::compute:
-    case Condition::store: return row < c.rows && col < c.cols;
+    case Condition::store:
+      return row < c.rows && col < c.cols;
   }
   return false;
 }
@@ -52,24 +55,26 @@ WarpLaneTable::WarpLaneTable(const Geometry& g)
   }
 }
 
-LaneMask WarpLaneTable::condition_mask(Condition condition, std::int64_t bx, std::int64_t by,
-                                       std::int64_t p, int warp) const {
+LaneMask WarpLaneTable::condition_mask(Condition condition, std::int64_t bx, std::int64_t by, std::int64_t p,
+                                       int warp) const {
   const int T = tile_;
   const int rows_in = lanes_below(config_.rows, by * T, T);   // ty passing Row < J
   const int cols_in = lanes_below(config_.cols, bx * T, T);   // tx passing Col < L
   const int inner_in = lanes_below(config_.inner, p * T, T);  // t passing p*T + t < K
   switch (condition) {
-    case Condition::load_M: return tx_below(warp, inner_in) & ty_below(warp, rows_in);
-    case Condition::load_N: return tx_below(warp, cols_in) & ty_below(warp, inner_in);
+    case Condition::load_M:
+      return tx_below(warp, inner_in) & ty_below(warp, rows_in);
+    case Condition::load_N:
+      return tx_below(warp, cols_in) & ty_below(warp, inner_in);
     case Condition::compute:
-    case Condition::store: return tx_below(warp, cols_in) & ty_below(warp, rows_in);
+    case Condition::store:
+      return tx_below(warp, cols_in) & ty_below(warp, rows_in);
   }
   return 0;
 }
 
 WarpPhaseMap warp_phase_map(const Geometry& g, const WarpLaneTable& lanes, Condition condition,
-                            const RepresentativeBlock& block,
-                            const std::vector<PhaseColumn>& columns) {
+                            const RepresentativeBlock& block, const std::vector<PhaseColumn>& columns) {
   WarpPhaseMap map;
   map.condition = condition;
   map.block = block;
@@ -84,15 +89,15 @@ WarpPhaseMap warp_phase_map(const Geometry& g, const WarpLaneTable& lanes, Condi
     for (const PhaseColumn& column : map.columns) {
       if (column.first < 0 || column.last < column.first || column.last >= g.phases)
         throw InvalidInput(Diag::flag_value, "phase column " + std::to_string(column.first) + ".." +
-                           std::to_string(column.last) + " is outside the " +
-                           std::to_string(g.phases) + " phases");
-      const LaneMask first =
-          lanes.condition_mask(condition, block.bx, block.by, column.first, w);
+                                                 std::to_string(column.last) + " is outside the " +
+                                                 std::to_string(g.phases) + " phases");
+      const LaneMask first = lanes.condition_mask(condition, block.bx, block.by, column.first, w);
       // A column stands for all of its phases; only the last phase of the loop differs from the
       // others, so comparing the column's ends catches a column that mixes the two.
       if (lanes.condition_mask(condition, block.bx, block.by, column.last, w) != first)
         throw InvalidInput(Diag::flag_value, "phase column " + std::to_string(column.first) + ".." +
-                           std::to_string(column.last) + " mixes phases with different outcomes");
+                                                 std::to_string(column.last) +
+                                                 " mixes phases with different outcomes");
       map.outcomes.push_back(classify_warp(first, lanes.existing(w)));
     }
   }

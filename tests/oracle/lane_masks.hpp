@@ -17,8 +17,8 @@ namespace warpdiv::sim {
 using namespace ::warpdiv::lecture;
 
 /// True when thread (tx, ty) of block (bx, by) passes `condition` in phase p (per-lane definition).
-bool condition_holds(Condition condition, const LaunchConfig& config, std::int64_t bx,
-                     std::int64_t by, std::int64_t p, int tx, int ty);
+bool condition_holds(Condition condition, const LaunchConfig& config, std::int64_t bx, std::int64_t by,
+                     std::int64_t p, int tx, int ty);
 
 /// How many of tx (or ty) in 0..T-1 pass a bound "start + t < size": clamp(size - start, 0, T).
 int lanes_below(std::int64_t size, std::int64_t start, int tile);
@@ -53,8 +53,7 @@ class WarpLaneTable {
 
 /// The map of `condition` for `block`. For the phase-loop conditions the columns are `columns`
 /// (from phase_columns); for store it is one column marked once_per_warp.
-WarpPhaseMap warp_phase_map(const Geometry& geometry, const WarpLaneTable& lanes,
-                            Condition condition, const RepresentativeBlock& block,
-                            const std::vector<PhaseColumn>& columns);
+WarpPhaseMap warp_phase_map(const Geometry& geometry, const WarpLaneTable& lanes, Condition condition,
+                            const RepresentativeBlock& block, const std::vector<PhaseColumn>& columns);
 
 }  // namespace warpdiv::sim

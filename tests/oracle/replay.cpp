@@ -65,9 +65,9 @@ struct BlockDivergence {
   std::uint64_t load_m = 0, load_n = 0, compute = 0;
 };
 
-__attribute__((target_clones("avx2", "default")))
-BlockDivergence divergent_in_block(const BoundMasks& masks, std::int64_t phases, std::int64_t inner,
-                                   int tile, const LaneMask* rows_in, const LaneMask* cols_in) {
+__attribute__((target_clones("avx2", "default"))) BlockDivergence divergent_in_block(
+    const BoundMasks& masks, std::int64_t phases, std::int64_t inner, int tile, const LaneMask* rows_in,
+    const LaneMask* cols_in) {
   const int warps = masks.warps;
   const LaneMask* existing = masks.existing.data();
   BlockDivergence d;
@@ -90,8 +90,8 @@ BlockDivergence divergent_in_block(const BoundMasks& masks, std::int64_t phases,
 }
 
 // Replays block-rows [row_begin, row_end) of the grid into `out`.
-void replay_rows(const Geometry& g, const BoundMasks& masks, std::int64_t row_begin,
-                 std::int64_t row_end, Partial& out) {
+void replay_rows(const Geometry& g, const BoundMasks& masks, std::int64_t row_begin, std::int64_t row_end,
+                 Partial& out) {
   const LaunchConfig& c = g.config;
   const int T = c.tile;
   const int warps = masks.warps;
@@ -119,8 +119,7 @@ void replay_rows(const Geometry& g, const BoundMasks& masks, std::int64_t row_be
       }
       if (barrier_hazard) out.barrier_hazard_blocks += 1;
 
-      const BlockDivergence d =
-          divergent_in_block(masks, g.phases, c.inner, T, row_masks, col_masks);
+      const BlockDivergence d = divergent_in_block(masks, g.phases, c.inner, T, row_masks, col_masks);
       for (int cond : {load_m, load_n, compute}) out.warp_phases[cond][k] += d.warp_phases;
       out.divergent[load_m][k] += d.load_m;
       out.divergent[load_n][k] += d.load_n;
@@ -147,8 +146,8 @@ DivergenceResult replay(const LaunchConfig& config, const ReplayOptions& options
   const Count limit = std::min(options.max_warp_phases, kReplayHardLimit);
   if (total > limit) {
     throw InvalidInput(Diag::evaluation_budget, "the replay engine would visit " + to_decimal(total) +
-                       " warp-phases, above its limit of " + to_decimal(limit) +
-                       "; use smaller sizes or the exact engine");
+                                                    " warp-phases, above its limit of " + to_decimal(limit) +
+                                                    "; use smaller sizes or the exact engine");
   }
   const WarpLaneTable table(g);
   const BoundMasks masks(table, config.tile);

@@ -206,8 +206,7 @@ TEST(Replay, ThreadCountDoesNotChangeTheCounts) {
   // bottom row's rows 1488..1499 = ty < 12 = warps 0..5: 94 * 6 = 564. Total 70500.
   ReplayOptions two;
   two.threads = 2;
-  EXPECT_EQ(replay(LaunchConfig::square(1500), two).at(C::load_M, BC::all).divergent_warp_phases,
-            70500u);
+  EXPECT_EQ(replay(LaunchConfig::square(1500), two).at(C::load_M, BC::all).divergent_warp_phases, 70500u);
 }
 
 TEST(Replay, RejectsInvalidConfigs) {

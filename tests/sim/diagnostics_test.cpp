@@ -69,7 +69,8 @@ TEST(Diagnostics, ThePrintedFormPutsThePlaceFirstAndTheIdLast) {
   EXPECT_EQ(format_diagnostic(plain),
             "warpdiv: error: --tile must be an integer from 1 to 32 (got '33') [warpdiv-flag-value]");
   // One line whatever the message holds.
-  EXPECT_EQ(format_diagnostic(InvalidInput(Diag::file_format, "a\nb")), "warpdiv: error: a\\nb [warpdiv-file-format]");
+  EXPECT_EQ(format_diagnostic(InvalidInput(Diag::file_format, "a\nb")),
+            "warpdiv: error: a\\nb [warpdiv-file-format]");
 }
 
 // A fault kept as text by an engine ("FILE:LINE:COL: ...") gets its place apart when FILE is one

@@ -126,7 +126,8 @@ CasKernel cas_kernel() {
   k.exprs[static_cast<std::size_t>(result)].access = c.cas;
   const StmtId declare_old = k.declare(old, result);
   k.stmts[static_cast<std::size_t>(declare_old)].accesses.push_back(c.cas);
-  const StmtId branch = k.if_(k.binary(BinaryOp::Eq, k.local(old), k.constant(ScalarType::I32, 0)), k.work("winner"));
+  const StmtId branch =
+      k.if_(k.binary(BinaryOp::Eq, k.local(old), k.constant(ScalarType::I32, 0)), k.work("winner"));
   k.root = k.block({declare_t, declare_old, branch});
   return c;
 }
@@ -166,7 +167,8 @@ TEST(Atomics, ACasModelThroughJsonAndItsReplayByHand) {
     const std::vector<OrderDependence> order = order_dependence(*k, cas_launch(), r);
     ASSERT_EQ(order.size(), 1u);
     EXPECT_TRUE(order[0].condition);
-    EXPECT_NE(order[0].message.find("depends on atomicCAS(&x[0], 0, t + 1) (atomic result)"), std::string::npos)
+    EXPECT_NE(order[0].message.find("depends on atomicCAS(&x[0], 0, t + 1) (atomic result)"),
+              std::string::npos)
         << order[0].message;
   }
 }
@@ -190,7 +192,8 @@ TEST(Atomics, TheModelRefusesOperandsPtxDoesNotHave) {
   {
     CasKernel c = cas_kernel();
     c.k.accesses[static_cast<std::size_t>(c.cas)].atomic = AtomicOp::Exch;
-    EXPECT_NE(invalid(c.k).find("has a compare operand but is not an atomic cas"), std::string::npos) << invalid(c.k);
+    EXPECT_NE(invalid(c.k).find("has a compare operand but is not an atomic cas"), std::string::npos)
+        << invalid(c.k);
   }
   {
     CasKernel c = cas_kernel();  // inc on an int element: PTX has atom.inc.u32 only

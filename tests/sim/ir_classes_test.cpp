@@ -15,12 +15,11 @@
 namespace warpdiv::sim::ir {
 namespace {
 
-using testing::TiledMatmulIr;
 using testing::tiled_launch;
 using testing::tiled_matmul_ir;
+using testing::TiledMatmulIr;
 
 std::string str(Count c) { return to_decimal(c); }
-
 
 // Every field of every statement (and, with by_iteration, of every iteration) equal.
 void expect_same(const Kernel& k, const ReplayResult& want, const ReplayResult& got) {
@@ -41,7 +40,8 @@ void expect_same(const Kernel& k, const ReplayResult& want, const ReplayResult& 
   for (std::size_t i = 0; i < want.iterations.size() && i < got.iterations.size(); ++i) {
     ASSERT_EQ(want.iterations[i].size(), got.iterations[i].size()) << "statement " << i;
     for (std::size_t k2 = 0; k2 < want.iterations[i].size(); ++k2)
-      EXPECT_TRUE(want.iterations[i][k2] == got.iterations[i][k2]) << "statement " << i << " iteration " << k2;
+      EXPECT_TRUE(want.iterations[i][k2] == got.iterations[i][k2])
+          << "statement " << i << " iteration " << k2;
   }
   EXPECT_EQ(str(want.blocks), str(got.blocks));
   EXPECT_EQ(str(want.warps), str(got.warps));
@@ -152,7 +152,9 @@ Kernel block_condition_kernel(bool square) {
   k.name = "k";
   k.files.push_back(SourceFile{"k.cu", {}});
   const int n = k.add_parameter("n", ScalarType::U32);
-  const auto at = [](std::uint32_t line, std::uint32_t col) { return SourceRange{0, line, col, line, col + 5}; };
+  const auto at = [](std::uint32_t line, std::uint32_t col) {
+    return SourceRange{0, line, col, line, col + 5};
+  };
   const ExprId bx = k.builtin(Builtin::BlockIdxX);
   ExprId cond = kNone;
   if (square) {
@@ -217,7 +219,6 @@ TEST(IrClasses, StaircaseSettlesWhenSmallAndIsRefusedWhenBig) {
   EXPECT_THROW(class_replay(k, l), ClassesUnproven);
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Loops that mix a block index and the loop variable, a loop variable behind '%', a triangular
 // nest (the inner loop starts at the outer variable), a step of 3 with continue and a local
@@ -244,23 +245,27 @@ Kernel loop_kernel(bool modulo, bool stepped) {
   const auto c = [&](std::int64_t v) { return k.constant(I, v); };
   const auto at = [](std::uint32_t line) { return SourceRange{0, line, 1, line, 2}; };
   std::vector<StmtId> body;
-  body.push_back(k.declare(q, k.binary(BinaryOp::Sub, k.binary(BinaryOp::Mul, k.local(p), c(2)), k.local(tx)), at(4)));
+  body.push_back(
+      k.declare(q, k.binary(BinaryOp::Sub, k.binary(BinaryOp::Mul, k.local(p), c(2)), k.local(tx)), at(4)));
   body.push_back(k.if_(k.binary(BinaryOp::Gt, k.local(q), k.param(m)), k.continue_(at(5)), kNone, at(5)));
   if (modulo)
     body.push_back(k.if_(k.binary(BinaryOp::Eq, k.binary(BinaryOp::Rem, k.local(p), c(3)), c(0)),
                          k.work("a", at(6)), kNone, at(6)));
-  body.push_back(k.if_(k.binary(BinaryOp::Lt, k.binary(BinaryOp::Add, k.binary(BinaryOp::Mul, k.local(bx), c(4)),
-                                                         k.local(p)), k.param(m)),
-                       k.work("b", at(7)), kNone, at(7)));
+  body.push_back(k.if_(
+      k.binary(BinaryOp::Lt, k.binary(BinaryOp::Add, k.binary(BinaryOp::Mul, k.local(bx), c(4)), k.local(p)),
+               k.param(m)),
+      k.work("b", at(7)), kNone, at(7)));
   body.push_back(k.barrier(at(8)));
-  body.push_back(k.loop(LoopKind::For, k.declare(j, k.local(p), at(9)), k.binary(BinaryOp::Lt, k.local(j), k.param(n)),
-                        k.assign(j, k.binary(BinaryOp::Add, k.local(j), c(1)), at(9)),
-                        k.if_(k.binary(BinaryOp::Lt, k.binary(BinaryOp::Add, k.local(j), k.local(tx)), k.param(m)),
-                              k.work("c", at(10)), kNone, at(10)),
-                        at(9)));
-  const StmtId loop = k.loop(LoopKind::For, k.declare(p, c(0), at(3)), k.binary(BinaryOp::Lt, k.local(p), k.param(n)),
-                             k.assign(p, k.binary(BinaryOp::Add, k.local(p), c(stepped ? 3 : 1)), at(3)),
-                             k.block(body, at(3)), at(3));
+  body.push_back(
+      k.loop(LoopKind::For, k.declare(j, k.local(p), at(9)), k.binary(BinaryOp::Lt, k.local(j), k.param(n)),
+             k.assign(j, k.binary(BinaryOp::Add, k.local(j), c(1)), at(9)),
+             k.if_(k.binary(BinaryOp::Lt, k.binary(BinaryOp::Add, k.local(j), k.local(tx)), k.param(m)),
+                   k.work("c", at(10)), kNone, at(10)),
+             at(9)));
+  const StmtId loop =
+      k.loop(LoopKind::For, k.declare(p, c(0), at(3)), k.binary(BinaryOp::Lt, k.local(p), k.param(n)),
+             k.assign(p, k.binary(BinaryOp::Add, k.local(p), c(stepped ? 3 : 1)), at(3)),
+             k.block(body, at(3)), at(3));
   k.root = k.block({k.declare(bx, k.cast(I, k.builtin(Builtin::BlockIdxX)), at(2)),
                     k.declare(tx, k.cast(I, k.builtin(Builtin::ThreadIdxX)), at(2)), loop},
                    at(1));
@@ -286,8 +291,10 @@ TEST(IrClasses, LoopsAgreeWithReplayOnRandomLaunches) {
     const ClassPlan plan = plan_classes(k, l);
     ASSERT_TRUE(plan.ok()) << plan.refusal->message();
     // The loop behind '%' is replayed; the others run as classes of iterations.
-    if (i % 3 == 0) EXPECT_EQ(plan.accelerated_loops.size(), 1u);  // only the inner loop
-    else EXPECT_EQ(plan.accelerated_loops.size(), 2u);
+    if (i % 3 == 0)
+      EXPECT_EQ(plan.accelerated_loops.size(), 1u);  // only the inner loop
+    else
+      EXPECT_EQ(plan.accelerated_loops.size(), 2u);
     expect_same(k, replay(k, l, o), class_replay(k, l, plan, o));
     if (::testing::Test::HasFailure()) break;
   }
@@ -301,9 +308,9 @@ TEST(IrClasses, RefusesAComparisonOfAValueThatWrapsAround) {
   k.files.push_back(SourceFile{"wrap.cu", {}});
   const ScalarType U = ScalarType::U32;
   const int m = k.add_parameter("m", U);
-  const ExprId u = k.binary(BinaryOp::Add,
-                            k.binary(BinaryOp::Mul, k.builtin(Builtin::BlockIdxX), k.constant(U, 1000000)),
-                            k.builtin(Builtin::ThreadIdxX));
+  const ExprId u =
+      k.binary(BinaryOp::Add, k.binary(BinaryOp::Mul, k.builtin(Builtin::BlockIdxX), k.constant(U, 1000000)),
+               k.builtin(Builtin::ThreadIdxX));
   k.root = k.block({k.if_(k.binary(BinaryOp::Lt, u, k.param(m), SourceRange{0, 3, 7, 3, 20}), k.work("x"))});
   Launch l;
   l.block = Dim3{32, 1, 1};
@@ -329,12 +336,13 @@ TEST(IrClasses, LoopVariableThatStopsBeingUniform) {
   const int n = k.add_parameter("n", I), m = k.add_parameter("m", I), g = k.add_parameter("g", I);
   const LocalId p = k.add_local("p", I), tx = k.add_local("tx", I);
   const auto c = [&](std::int64_t v) { return k.constant(I, v); };
-  const StmtId loop = k.loop(
-      LoopKind::For, k.assign(p, c(0)), k.binary(BinaryOp::Lt, k.local(p), k.param(n)),
-      k.assign(p, k.binary(BinaryOp::Add, k.local(p), c(1))),
-      k.if_(k.binary(BinaryOp::Lt, k.binary(BinaryOp::Add, k.binary(BinaryOp::Mul, k.local(p), c(2)), k.local(tx)),
-                     k.param(m)),
-            k.work("w")));
+  const StmtId loop =
+      k.loop(LoopKind::For, k.assign(p, c(0)), k.binary(BinaryOp::Lt, k.local(p), k.param(n)),
+             k.assign(p, k.binary(BinaryOp::Add, k.local(p), c(1))),
+             k.if_(k.binary(BinaryOp::Lt,
+                            k.binary(BinaryOp::Add, k.binary(BinaryOp::Mul, k.local(p), c(2)), k.local(tx)),
+                            k.param(m)),
+                   k.work("w")));
   k.root = k.block({k.declare(tx, k.cast(I, k.builtin(Builtin::ThreadIdxX))), k.declare(p, c(0)),
                     k.if_(k.binary(BinaryOp::Lt, k.local(tx), k.param(g)), loop)});
   Launch l;
@@ -346,7 +354,6 @@ TEST(IrClasses, LoopVariableThatStopsBeingUniform) {
     expect_same(k, replay(k, l), class_replay(k, l));
   }
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Warp classes: the three ways a block's warps run. `if (E < n) work;` in 1-D blocks of 4 warps
@@ -370,7 +377,8 @@ Kernel warp_kernel(int variant) {
   const ExprId tx = k.builtin(Builtin::ThreadIdxX);
   ExprId e = tx;
   if (variant == 1)
-    e = k.binary(BinaryOp::Add, k.builtin(Builtin::BlockIdxX), k.binary(BinaryOp::Mul, k.constant(U, 1000), tx));
+    e = k.binary(BinaryOp::Add, k.builtin(Builtin::BlockIdxX),
+                 k.binary(BinaryOp::Mul, k.constant(U, 1000), tx));
   if (variant == 2) e = k.binary(BinaryOp::Rem, tx, k.constant(U, 3));
   k.root = k.block({k.if_(k.binary(BinaryOp::Lt, e, k.param(n)), k.work("x"))});
   return k;
@@ -386,10 +394,10 @@ TEST(IrClasses, WarpClassesRunFewerWarpsWherePossibleAndAgreeWithReplay) {
     std::uint32_t grid, n;
     Warps expect;
   };
-  for (const Case& c : {Case{0, 5, 128, Warps::fewer}, Case{0, 5, 1000, Warps::fewer},
-                        Case{0, 5, 70, Warps::any}, Case{0, 9, 33, Warps::any},
-                        Case{1, 200000, 150000, Warps::more}, Case{1, 200, 57, Warps::any},
-                        Case{2, 5, 1, Warps::same}, Case{2, 5, 2, Warps::same}}) {
+  for (const Case& c :
+       {Case{0, 5, 128, Warps::fewer}, Case{0, 5, 1000, Warps::fewer}, Case{0, 5, 70, Warps::any},
+        Case{0, 9, 33, Warps::any}, Case{1, 200000, 150000, Warps::more}, Case{1, 200, 57, Warps::any},
+        Case{2, 5, 1, Warps::same}, Case{2, 5, 2, Warps::same}}) {
     SCOPED_TRACE("variant " + std::to_string(c.variant) + " grid " + std::to_string(c.grid) + " n " +
                  std::to_string(c.n));
     const Kernel k = warp_kernel(c.variant);

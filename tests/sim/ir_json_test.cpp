@@ -35,26 +35,29 @@ Kernel every_kind() {
   const auto tx = [&] { return k.cast(I, k.builtin(Builtin::ThreadIdxX)); };
   std::vector<StmtId> body;
   body.push_back(k.declare(i, k.unary(UnaryOp::Neg, k.constant(I, -5)), SourceRange{1, 3, 1, 3, 9}));
-  body.push_back(k.declare(u, k.cast(ScalarType::U64, k.binary(BinaryOp::Shl, k.param(n), k.constant(I, 2)))));
+  body.push_back(
+      k.declare(u, k.cast(ScalarType::U64, k.binary(BinaryOp::Shl, k.param(n), k.constant(I, 2)))));
   body.push_back(k.declare(f, k.opaque(I, "A[i] (read from global memory)")));
-  const StmtId sw = k.switch_(k.binary(BinaryOp::Rem, tx(), k.constant(I, 3)),
-                              {k.work("a"), k.break_(), k.work("b")},
-                              {SwitchCase{0, 0}, SwitchCase{normalise(I, static_cast<std::uint64_t>(-1)), 2}}, 2);
+  const StmtId sw =
+      k.switch_(k.binary(BinaryOp::Rem, tx(), k.constant(I, 3)), {k.work("a"), k.break_(), k.work("b")},
+                {SwitchCase{0, 0}, SwitchCase{normalise(I, static_cast<std::uint64_t>(-1)), 2}}, 2);
   body.push_back(sw);
-  const StmtId call_body = k.block({k.if_(k.unary(UnaryOp::LogicalNot, k.binary(BinaryOp::Ge, tx(), k.constant(I, 2))),
-                                          k.return_(k.constant(ScalarType::I64, -7))),
-                                    k.return_(k.cast(ScalarType::I64, k.unary(UnaryOp::BitNot, tx())))});
+  const StmtId call_body =
+      k.block({k.if_(k.unary(UnaryOp::LogicalNot, k.binary(BinaryOp::Ge, tx(), k.constant(I, 2))),
+                     k.return_(k.constant(ScalarType::I64, -7))),
+               k.return_(k.cast(ScalarType::I64, k.unary(UnaryOp::BitNot, tx())))});
   body.push_back(k.inlined_call("helper", r, call_body));
-  body.push_back(k.loop(LoopKind::Do, kNone,
-                        k.logical(LogicalOp::Or, k.binary(BinaryOp::Lt, k.local(i), k.constant(I, 7)),
-                                  k.select(k.binary(BinaryOp::Eq, k.local(r), k.constant(ScalarType::I64, 0)),
-                                           k.constant(ScalarType::Bool, 1), k.constant(ScalarType::Bool, 0))),
-                        kNone,
-                        k.block({k.assign(i, k.binary(BinaryOp::Add, k.local(i), k.constant(I, 1))),
-                                 k.if_(k.binary(BinaryOp::Gt, k.local(i), k.constant(I, 6)), k.continue_()),
-                                 k.barrier()})));
-  body.push_back(k.loop(LoopKind::While, kNone, k.binary(BinaryOp::Ne, k.local(u), k.constant(ScalarType::U64, 0)),
-                        kNone, k.assign(u, k.binary(BinaryOp::Shr, k.local(u), k.constant(ScalarType::U64, 1)))));
+  body.push_back(k.loop(
+      LoopKind::Do, kNone,
+      k.logical(LogicalOp::Or, k.binary(BinaryOp::Lt, k.local(i), k.constant(I, 7)),
+                k.select(k.binary(BinaryOp::Eq, k.local(r), k.constant(ScalarType::I64, 0)),
+                         k.constant(ScalarType::Bool, 1), k.constant(ScalarType::Bool, 0))),
+      kNone,
+      k.block({k.assign(i, k.binary(BinaryOp::Add, k.local(i), k.constant(I, 1))),
+               k.if_(k.binary(BinaryOp::Gt, k.local(i), k.constant(I, 6)), k.continue_()), k.barrier()})));
+  body.push_back(k.loop(LoopKind::While, kNone,
+                        k.binary(BinaryOp::Ne, k.local(u), k.constant(ScalarType::U64, 0)), kNone,
+                        k.assign(u, k.binary(BinaryOp::Shr, k.local(u), k.constant(ScalarType::U64, 1)))));
   body.push_back(k.if_(k.binary(BinaryOp::Lt, tx(), k.constant(I, 1)), k.return_(), k.work("rest")));
   k.root = k.block(body, SourceRange{0, 1, 1, 2, 1});
   return k;
@@ -138,7 +141,8 @@ TEST(IrJson, RefusesBadFilesNamingThePath) {
             "'warpdiv-kernel-model')");
   const std::string goto_kind = refusal(edited("\"kind\": \"barrier\"", "\"kind\": \"goto\""));
   EXPECT_NE(goto_kind.find("/kernel/stmts/"), std::string::npos) << goto_kind;
-  EXPECT_NE(goto_kind.find("/kind: unknown statement kind 'goto' (allowed: block, declare"), std::string::npos)
+  EXPECT_NE(goto_kind.find("/kind: unknown statement kind 'goto' (allowed: block, declare"),
+            std::string::npos)
       << goto_kind;
   const std::string type = refusal(edited("\"type\": \"uint32\"", "\"type\": \"uint33\""));
   EXPECT_NE(type.find("/type: unknown scalar type 'uint33'"), std::string::npos) << type;
@@ -160,8 +164,9 @@ TEST(IrJson, RefusesBadFilesNamingThePath) {
     const std::size_t at = text.rfind("\"scalar\": false", text.find("\"spelling\": \"real\""));
     ASSERT_NE(at, std::string::npos);
     text.replace(at, std::string("\"scalar\": false").size(), "\"scalar\": true");
-    EXPECT_EQ(refusal(text), "kernel model JSON: /kernel/parameters/2/floating: floating is 32 or 64, on a "
-                             "parameter that is not scalar (got 32)");
+    EXPECT_EQ(refusal(text),
+              "kernel model JSON: /kernel/parameters/2/floating: floating is 32 or 64, on a "
+              "parameter that is not scalar (got 32)");
   }
   // A structural fault found by validate() names the statement's JSON path.
   const std::string typed = refusal(edited("\"op\": \"<<\"", "\"op\": \"<\""));
@@ -172,11 +177,12 @@ TEST(IrJson, RefusesADataDependentBranchOnLoad) {
   Kernel k = every_kind();
   // if (f > 0) where f was read from memory.
   const LocalId f = 3;
-  k.stmts[k.root].children.push_back(
-      k.if_(k.binary(BinaryOp::Gt, k.local(f), k.constant(I, 0)), k.work("x"), kNone, SourceRange{0, 9, 5, 9, 20}));
+  k.stmts[k.root].children.push_back(k.if_(k.binary(BinaryOp::Gt, k.local(f), k.constant(I, 0)), k.work("x"),
+                                           kNone, SourceRange{0, 9, 5, 9, 20}));
   const std::string text = to_json(k);
-  EXPECT_NE(refusal(text).find("every.cu:9:5: data-dependent branch: the condition of this if depends on A[i]"),
-            std::string::npos)
+  EXPECT_NE(
+      refusal(text).find("every.cu:9:5: data-dependent branch: the condition of this if depends on A[i]"),
+      std::string::npos)
       << refusal(text);
 }
 
@@ -221,7 +227,8 @@ TEST(IrJson, NestingDeeperThanTheLimitIsRefused) {
 // bytes; the message keeps one short line.
 TEST(IrJson, AParseErrorOnALongTokenStaysShort) {
   const std::string message = refusal("{\"a\": \"x" + std::string(1500, '\t') + "\"}");
-  EXPECT_EQ(message.rfind("kernel model JSON: not valid JSON: at line 1, column 9: syntax error", 0), 0u)  // the tab, 9th byte
+  EXPECT_EQ(message.rfind("kernel model JSON: not valid JSON: at line 1, column 9: syntax error", 0),
+            0u)  // the tab, 9th byte
       << message;
   EXPECT_LT(message.size(), 450u) << message;
 }
@@ -267,9 +274,10 @@ TEST(IrJson, NumbersOutOfRangeNameTheFieldAndTheRange) {
   EXPECT_EQ(refusal(edited(root, R"("root": 18446744073709551615)")),
             root_range + " (got 18446744073709551615)");
   EXPECT_EQ(refusal(edited(root, R"("root": 1.5)")), root_range + " (got 1.5)");
-  EXPECT_EQ(refusal(edited(root, R"("root": 1e400)")).rfind(
-                "kernel model JSON: a number out of range (a double's range is about -1.8e308 to "
-                "1.8e308)", 0),
+  EXPECT_EQ(refusal(edited(root, R"("root": 1e400)"))
+                .rfind("kernel model JSON: a number out of range (a double's range is about -1.8e308 to "
+                       "1.8e308)",
+                       0),
             0u);
   EXPECT_EQ(refusal(edited(root, R"("root": "3")")), root_range + " (got the string '3')");
   EXPECT_EQ(refusal(edited(root, R"("root": true)")), root_range + " (got true)");
@@ -287,15 +295,18 @@ TEST(IrJson, NumbersOutOfRangeNameTheFieldAndTheRange) {
             "kernel model JSON: /version: version an array is not supported (this warpdiv reads "
             "version 4)");
   // A line number: 0 to 2^32 - 1.
-  EXPECT_EQ(refusal(edited("\"range\": [\n          0,\n          2,", "\"range\": [\n          0,\n          -2,")),
+  EXPECT_EQ(refusal(edited("\"range\": [\n          0,\n          2,",
+                           "\"range\": [\n          0,\n          -2,")),
             "kernel model JSON: /kernel/locals/0/range/1: expected a line number from 0 to "
             "4294967295 (got -2)");
-  EXPECT_EQ(refusal(edited("\"range\": [\n          0,\n          2,", "\"range\": [\n          0,\n          4294967296,")),
+  EXPECT_EQ(refusal(edited("\"range\": [\n          0,\n          2,",
+                           "\"range\": [\n          0,\n          4294967296,")),
             "kernel model JSON: /kernel/locals/0/range/1: expected a line number from 0 to "
             "4294967295 (got 4294967296)");
   // A file index: the model has 2 files.
-  EXPECT_EQ(refusal(edited("\"range\": [\n          0,\n          2,", "\"range\": [\n          2,\n          2,")),
-            "kernel model JSON: /kernel/locals/0/range/0: expected a file id from 0 to 1 (got 2)");
+  EXPECT_EQ(
+      refusal(edited("\"range\": [\n          0,\n          2,", "\"range\": [\n          2,\n          2,")),
+      "kernel model JSON: /kernel/locals/0/range/0: expected a file id from 0 to 1 (got 2)");
   // A local index: 4 locals.
   EXPECT_EQ(refusal(edited("\"local\": 3", "\"local\": 4")),
             "kernel model JSON: /kernel/stmts/2/local: expected a local id from 0 to 3 (got 4)");
@@ -311,8 +322,9 @@ TEST(IrJson, NumbersOutOfRangeNameTheFieldAndTheRange) {
                 .find("/child: expected a child index from 0 to 3 (got 4)"),
             std::string::npos);
   // Other types where a name or a flag is expected.
-  EXPECT_NE(refusal(edited("\"scalar\": true", "\"scalar\": 1")).find("/scalar: expected true or false (got 1)"),
-            std::string::npos);
+  EXPECT_NE(
+      refusal(edited("\"scalar\": true", "\"scalar\": 1")).find("/scalar: expected true or false (got 1)"),
+      std::string::npos);
   EXPECT_NE(refusal(edited("\"op\": \"<<\"", "\"op\": 7")).find("/op: expected a string (got 7)"),
             std::string::npos);
 }
@@ -337,23 +349,28 @@ TEST(IrJson, FloatsWarpFunctionsAndStoredValuesRoundTrip) {
   const ExprId tx = k.cast(ScalarType::I32, k.builtin(Builtin::ThreadIdxX));
   const LocalId f = k.add_local("f", ScalarType::F32);
   const StmtId declare = k.declare(
-      f, k.intrinsic(Intrinsic::Fma, {k.cast(ScalarType::F32, tx), k.param(x), k.floating_constant(ScalarType::F32, -0.0)}));
-  const ExprId shuffled = k.warp(WarpOp::ShflXor, {k.constant(ScalarType::U32, -1), k.local(f), k.constant(ScalarType::I32, 1)}, 8);
-  const ExprId ballot = k.warp(WarpOp::Ballot, {k.constant(ScalarType::U32, -1),
-                                                k.binary(BinaryOp::Lt, k.local(f), k.floating_constant(ScalarType::F32, 3.0))});
+      f, k.intrinsic(Intrinsic::Fma,
+                     {k.cast(ScalarType::F32, tx), k.param(x), k.floating_constant(ScalarType::F32, -0.0)}));
+  const ExprId shuffled = k.warp(
+      WarpOp::ShflXor, {k.constant(ScalarType::U32, -1), k.local(f), k.constant(ScalarType::I32, 1)}, 8);
+  const ExprId ballot =
+      k.warp(WarpOp::Ballot, {k.constant(ScalarType::U32, -1),
+                              k.binary(BinaryOp::Lt, k.local(f), k.floating_constant(ScalarType::F32, 3.0))});
   const LocalId b = k.add_local("b", ScalarType::U32);
   const StmtId ballot_stmt = k.declare(b, ballot);
   MemoryAccess store;
   store.kind = AccessKind::Store;
   store.base = base;
-  store.offset = k.binary(BinaryOp::Mul, k.cast(ScalarType::I64, k.cast(ScalarType::I32, k.builtin(Builtin::ThreadIdxX))),
+  store.offset = k.binary(BinaryOp::Mul,
+                          k.cast(ScalarType::I64, k.cast(ScalarType::I32, k.builtin(Builtin::ThreadIdxX))),
                           k.constant(ScalarType::I64, 4));
   store.value = shuffled;
   store.text = "out[threadIdx.x]";
   const StmtId work = k.work("out[threadIdx.x] = __shfl_xor_sync(~0u, f, 1, 8)");
   k.stmts[static_cast<std::size_t>(work)].accesses.push_back(k.add_access(store));
   const StmtId nan = k.declare(k.add_local("nan", ScalarType::F64),
-                               k.binary(BinaryOp::Div, k.floating_constant(ScalarType::F64, 0.0), k.floating_constant(ScalarType::F64, 0.0)));
+                               k.binary(BinaryOp::Div, k.floating_constant(ScalarType::F64, 0.0),
+                                        k.floating_constant(ScalarType::F64, 0.0)));
   k.root = k.block({declare, ballot_stmt, work, nan});
   validate(k);
   const std::string text = to_json(k);
@@ -386,7 +403,8 @@ const std::string kEscE9 = "\xF4\x8F\xBF\xA9";
 
 TEST(JsonBytes, EscapesOnlyWhatIsNotUtf8) {
   EXPECT_EQ(escape_bytes("plain / ascii"), "plain / ascii");
-  EXPECT_EQ(escape_bytes("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x99\x82"), "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x99\x82");
+  EXPECT_EQ(escape_bytes("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x99\x82"),
+            "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x99\x82");
   EXPECT_EQ(escape_bytes("d\xE9/k.cu"), "d" + kEscE9 + "/k.cu");
   EXPECT_EQ(escape_bytes("\xB5"), "\xF4\x8F\xBE\xB5");
   EXPECT_EQ(escape_bytes("\xFF"), "\xF4\x8F\xBF\xBF");
@@ -442,13 +460,15 @@ TEST(JsonBytes, MapsKeysAndValuesOfNestedJson) {
 TEST(IrJson, PathsAndLinesThatAreNotUtf8RoundTrip) {
   Kernel k;
   k.name = "k";
-  k.files.push_back(SourceFile{"d\xE9/k.cu", {"  int t = threadIdx.x; // caf\xE9, 5 \xB5s", "x = \"\xE9t\xE9\";", "caf\xC3\xA9"}});
+  k.files.push_back(SourceFile{
+      "d\xE9/k.cu", {"  int t = threadIdx.x; // caf\xE9, 5 \xB5s", "x = \"\xE9t\xE9\";", "caf\xC3\xA9"}});
   k.root = k.block({k.work("x = \"\xE9t\xE9\"")}, SourceRange{0, 1, 1, 3, 1});
   const std::string text = to_json(k);
   EXPECT_NE(text.find("\"path\": \"d" + kEscE9 + "/k.cu\""), std::string::npos) << text;
-  EXPECT_NE(text.find("\"  int t = threadIdx.x; // caf" + kEscE9 + ", 5 \xF4\x8F\xBE\xB5s\""), std::string::npos);
+  EXPECT_NE(text.find("\"  int t = threadIdx.x; // caf" + kEscE9 + ", 5 \xF4\x8F\xBE\xB5s\""),
+            std::string::npos);
   EXPECT_NE(text.find("\"caf\xC3\xA9\""), std::string::npos);  // UTF-8 kept as it is
-  EXPECT_TRUE(nlohmann::json::accept(text));  // valid JSON, so valid UTF-8
+  EXPECT_TRUE(nlohmann::json::accept(text));                   // valid JSON, so valid UTF-8
   const Kernel back = kernel_from_json(text);
   EXPECT_EQ(back.files[0].path, k.files[0].path);
   EXPECT_EQ(back.files[0].lines, k.files[0].lines);
@@ -462,8 +482,9 @@ TEST(IrJson, PathsAndLinesThatAreNotUtf8RoundTrip) {
 
 // nlohmann reads every non-negative integer as unsigned: a range from 1 refuses 0 as it refuses -4.
 TEST(IrJson, ZeroIsRefusedWhereTheRangeStartsAtOne) {
-  const std::string bytes = "kernel model JSON: /kernel/parameters/0/element_bytes: expected an integer from 1 to " +
-                            std::to_string(std::int64_t{1} << 40);
+  const std::string bytes =
+      "kernel model JSON: /kernel/parameters/0/element_bytes: expected an integer from 1 to " +
+      std::to_string(std::int64_t{1} << 40);
   EXPECT_EQ(refusal(edited("\"element_bytes\": 4", "\"element_bytes\": 0")), bytes + " (got 0)");
   EXPECT_EQ(refusal(edited("\"element_bytes\": 4", "\"element_bytes\": -4")), bytes + " (got -4)");
   EXPECT_EQ(refusal(edited("\"element_bytes\": 4", "\"element_bytes\": 1")), "");
@@ -477,12 +498,14 @@ TEST(IrJson, StatementsOnLinesTheFileDoesNotHaveAreRefused) {
   EXPECT_EQ(refusal(to_json(k)), "");
   const std::string root = "/kernel/stmts/" + std::to_string(k.root);
   k.files[0].lines.pop_back();  // every.cu of 1 line
-  EXPECT_EQ(refusal(to_json(k)), "kernel model JSON: " + root + "/range: statement " + std::to_string(k.root) +
+  EXPECT_EQ(refusal(to_json(k)), "kernel model JSON: " + root + "/range: statement " +
+                                     std::to_string(k.root) +
                                      " spans line 2 of /kernel/files/0 ('every.cu'), which holds 1 line "
                                      "(lines 1 to 1 allowed)");
   // "lines": [] is a file of no lines; no "lines" at all, a file whose text was not kept.
   std::string text = to_json(k);
-  const std::string one_line = "\"lines\": [\n          \"__global__ void every_kind(float* A, unsigned n) {\"\n        ]";
+  const std::string one_line =
+      "\"lines\": [\n          \"__global__ void every_kind(float* A, unsigned n) {\"\n        ]";
   ASSERT_NE(text.find(one_line), std::string::npos) << text;
   EXPECT_EQ(refusal(text.replace(text.find(one_line), one_line.size(), "\"lines\": []")),
             "kernel model JSON: " + root + "/range: statement " + std::to_string(k.root) +
@@ -497,8 +520,9 @@ TEST(IrJson, StatementsOnLinesTheFileDoesNotHaveAreRefused) {
 TEST(IrJson, AFilePathWithANulIsRefused) {
   Kernel k = every_kind();
   k.files[0].path = std::string("every") + '\0' + ".cu";
-  EXPECT_EQ(refusal(to_json(k)),
-            "kernel model JSON: /kernel/files/0/path: a file path holds a NUL character, which no path can hold");
+  EXPECT_EQ(
+      refusal(to_json(k)),
+      "kernel model JSON: /kernel/files/0/path: a file path holds a NUL character, which no path can hold");
 }
 
 // A model saved by an earlier warpdiv, whose front-end split a file only at LF, holds a file with CR
@@ -510,8 +534,9 @@ TEST(IrJson, AnEntryHoldingLineBreaksIsTheLinesClangNumbers) {
   k.files[0].lines = {"__global__ void every_kind(float* A, unsigned n) {\r  int i;\r\n  i = 1;\n}\r"};
   k.stmts[k.root].range = SourceRange{0, 4, 1, 4, 1};  // line 4: "}"
   const Kernel back = kernel_from_json(to_json(k));
-  EXPECT_EQ(back.files[0].lines, (std::vector<std::string>{"__global__ void every_kind(float* A, unsigned n) {",
-                                                           "  int i;", "  i = 1;", "}"}));
+  EXPECT_EQ(back.files[0].lines,
+            (std::vector<std::string>{"__global__ void every_kind(float* A, unsigned n) {", "  int i;",
+                                      "  i = 1;", "}"}));
 }
 
 }  // namespace

@@ -86,11 +86,11 @@ void expect_chain_counts(const Chain& c, const ReplayResult& r) {
       EXPECT_EQ(to_decimal(s.active_lanes), i == 31 ? "33" : i == 32 ? "32" : i == 63 ? "1" : "0");
     }
   }
-  EXPECT_EQ(to_decimal(evaluations), "96");   // 32 x 2 + 32 x 1
-  EXPECT_EQ(to_decimal(divergent), "62");     // i 0..30 and 32..62
+  EXPECT_EQ(to_decimal(evaluations), "96");  // 32 x 2 + 32 x 1
+  EXPECT_EQ(to_decimal(divergent), "62");    // i 0..30 and 32..62
   // sum over i < 32 of (32 - i) + 32, plus sum over 32 <= i < 64 of (64 - i): 528 + 1024 + 528.
   EXPECT_EQ(to_decimal(active), "2080");
-  EXPECT_EQ(to_decimal(taken), "64");         // each thread takes exactly one test
+  EXPECT_EQ(to_decimal(taken), "64");  // each thread takes exactly one test
   EXPECT_EQ(to_decimal(r.statements[static_cast<std::size_t>(c.last_else)].warp_evaluations), "0");
 }
 
@@ -183,8 +183,9 @@ TEST(ModelLimits, ALoopThatNeverEndsIsNamedByEveryEngine) {
   l.arguments = {Value::of(I, 1), Value::of(I, 10)};
   run_with_large_stack([&] {
     const ReplayResult r = replay(k, l);
-    EXPECT_EQ(to_decimal(r.statements[static_cast<std::size_t>(k.stmts[k.root].children[0])].warp_evaluations),
-              "22");
+    EXPECT_EQ(
+        to_decimal(r.statements[static_cast<std::size_t>(k.stmts[k.root].children[0])].warp_evaluations),
+        "22");
   });
 }
 
@@ -198,9 +199,10 @@ TEST(ModelLimits, ALongLoopStopsAtTheBudgetNamingTheLoop) {
   ReplayOptions o;
   o.max_evaluations = 100000;
   const std::string why = refusal([&] { replay(k, l, o); });
-  EXPECT_EQ(why, "the run passed 100000 warp-statement evaluations (its budget, --max-evaluations) "
-                 "and was stopped in the for loop at limits.cu:4:3 (block (0, 0, 0), warp 0); a "
-                 "loop that does not end, or a launch bigger than estimated");
+  EXPECT_EQ(why,
+            "the run passed 100000 warp-statement evaluations (its budget, --max-evaluations) "
+            "and was stopped in the for loop at limits.cu:4:3 (block (0, 0, 0), warp 0); a "
+            "loop that does not end, or a launch bigger than estimated");
 }
 
 }  // namespace

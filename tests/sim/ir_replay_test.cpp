@@ -107,8 +107,7 @@ TEST(IrReplay, LoopWithLaneDependentTripCount) {
   K b;
   const LocalId i = b.k.add_local("i", I);
   const StmtId body = b.work("body");
-  const StmtId loop = b.k.loop(LoopKind::For, b.k.declare(i, b.c(0)),
-                               b.bin(BinaryOp::Lt, b.var(i), b.tx()),
+  const StmtId loop = b.k.loop(LoopKind::For, b.k.declare(i, b.c(0)), b.bin(BinaryOp::Lt, b.var(i), b.tx()),
                                b.k.assign(i, b.bin(BinaryOp::Add, b.var(i), b.c(1))), body);
   const Kernel k = b.done({loop});
   ReplayOptions o;
@@ -122,7 +121,7 @@ TEST(IrReplay, LoopWithLaneDependentTripCount) {
   EXPECT_EQ(to_decimal(r.iterations[body][0].warp_evaluations), "2");
   EXPECT_EQ(to_decimal(r.iterations[body][0].active_lanes), "7");
   EXPECT_EQ(to_decimal(r.iterations[body][6].active_lanes), "1");
-  ASSERT_EQ(r.iterations[loop].size(), 8u);  // conditions k = 0 .. 7
+  ASSERT_EQ(r.iterations[loop].size(), 8u);                     // conditions k = 0 .. 7
   EXPECT_EQ(to_decimal(r.iterations[loop][3].divergent), "0");  // warp 0: tx 3 alone; warp 1: all in
   EXPECT_EQ(to_decimal(r.iterations[loop][4].divergent), "1");  // warp 1: 3 of 4 stay
   EXPECT_EQ(to_decimal(r.iterations[loop][2].divergent), "1");  // warp 0 only
@@ -154,9 +153,9 @@ TEST(IrReplay, BreakContinueReturn) {
       b.bin(BinaryOp::Eq, b.bin(BinaryOp::Rem, b.bin(BinaryOp::Add, b.tx(), b.var(i)), b.c(2)), b.c(0)),
       cont);
   const StmtId w = b.work("W");
-  const StmtId loop = b.k.loop(LoopKind::For, b.k.declare(i, b.c(0)), b.bin(BinaryOp::Lt, b.var(i), b.c(4)),
-                               b.k.assign(i, b.bin(BinaryOp::Add, b.var(i), b.c(1))),
-                               b.k.block({if_break, if_continue, w}));
+  const StmtId loop =
+      b.k.loop(LoopKind::For, b.k.declare(i, b.c(0)), b.bin(BinaryOp::Lt, b.var(i), b.c(4)),
+               b.k.assign(i, b.bin(BinaryOp::Add, b.var(i), b.c(1))), b.k.block({if_break, if_continue, w}));
   const StmtId ret = b.k.return_();
   const StmtId if_return = b.k.if_(b.bin(BinaryOp::Eq, b.tx(), b.c(3)), ret);
   const StmtId z = b.work("Z");
@@ -166,7 +165,7 @@ TEST(IrReplay, BreakContinueReturn) {
   // i = 1: {1,2,3}; lane 1 breaks; lane 3 continues ((3+1)%2 == 0); W {2}.
   // i = 2: {2,3}; lane 2 breaks; W {3}.   i = 3: {3}; lane 3 breaks. No fifth condition.
   expect_counts(r, loop, {4, 0, 10, 10});
-  expect_counts(r, if_break, {4, 3, 10, 4});   // i = 3: the one lane breaks, not divergent
+  expect_counts(r, if_break, {4, 3, 10, 4});  // i = 3: the one lane breaks, not divergent
   expect_counts(r, brk, {4, 0, 4, 0});
   expect_counts(r, if_continue, {3, 2, 6, 2});
   expect_counts(r, cont, {2, 0, 2, 0});
@@ -277,9 +276,9 @@ TEST(IrReplay, WarpSizesOneAndSixtyFour) {
 // (fixed y, z), so `y == 1` never splits a warp.
 TEST(IrReplay, ThreeDimensionalBlock) {
   K b;
-  const StmtId corner = b.k.if_(b.k.logical(LogicalOp::And, b.bin(BinaryOp::Eq, b.tz(), b.c(1)),
-                                            b.bin(BinaryOp::Eq, b.tx(), b.c(0))),
-                                b.work("a"));
+  const StmtId corner = b.k.if_(
+      b.k.logical(LogicalOp::And, b.bin(BinaryOp::Eq, b.tz(), b.c(1)), b.bin(BinaryOp::Eq, b.tx(), b.c(0))),
+      b.work("a"));
   const StmtId row = b.k.if_(b.bin(BinaryOp::Eq, b.ty(), b.c(1)), b.work("b"));
   const Kernel k = b.done({corner, row});
   ReplayResult r = replay(k, launch({2, 1, 2}, {4, 2, 2}, 8));
@@ -325,9 +324,9 @@ TEST(IrReplay, UndefinedBehaviourNamesLocationAndThread) {
   // Guarded, the division is fine: if (tx != 3) q = 10 / (tx - 3);
   K g;
   const LocalId q2 = g.k.add_local("q", I);
-  const Kernel guarded = g.done({g.k.if_(g.bin(BinaryOp::Ne, g.tx(), g.c(3)),
-                                         g.k.assign(q2, g.bin(BinaryOp::Div, g.c(10),
-                                                              g.bin(BinaryOp::Sub, g.tx(), g.c(3)))))});
+  const Kernel guarded =
+      g.done({g.k.if_(g.bin(BinaryOp::Ne, g.tx(), g.c(3)),
+                      g.k.assign(q2, g.bin(BinaryOp::Div, g.c(10), g.bin(BinaryOp::Sub, g.tx(), g.c(3)))))});
   EXPECT_NO_THROW(replay(guarded, launch({1, 1, 1}, {4, 1, 1}, 4)));
 }
 
@@ -339,7 +338,8 @@ TEST(IrReplay, SignedOverflowAndUnassignedRead) {
   EXPECT_NO_THROW(replay(overflow, launch({1, 1, 1}, {1, 1, 1}, 32)));  // tx = 0 only
   K u;
   const LocalId y = u.k.add_local("y", I);
-  const Kernel unassigned = u.done({u.k.declare(y, kNone), u.k.if_(u.bin(BinaryOp::Gt, u.var(y), u.c(0)), u.work("w"))});
+  const Kernel unassigned =
+      u.done({u.k.declare(y, kNone), u.k.if_(u.bin(BinaryOp::Gt, u.var(y), u.c(0)), u.work("w"))});
   try {
     replay(unassigned, launch({1, 1, 1}, {1, 1, 1}, 32));
     FAIL() << "no error";
@@ -378,9 +378,9 @@ TEST(IrReplay, KeptValuesNeitherWidenNorOutliveTheirLocals) {
 
   K u;
   const LocalId y = u.k.add_local("y", I), i = u.k.add_local("k", I), z = u.k.add_local("z", I);
-  const StmtId body = u.k.block({u.k.declare(y, kNone),
-                                 u.k.if_(u.bin(BinaryOp::Eq, u.var(i), u.c(0)), u.k.assign(y, u.tx())),
-                                 u.k.declare(z, u.bin(BinaryOp::Mul, u.var(y), u.c(2)))});
+  const StmtId body =
+      u.k.block({u.k.declare(y, kNone), u.k.if_(u.bin(BinaryOp::Eq, u.var(i), u.c(0)), u.k.assign(y, u.tx())),
+                 u.k.declare(z, u.bin(BinaryOp::Mul, u.var(y), u.c(2)))});
   const StmtId again = u.k.loop(LoopKind::For, u.k.declare(i, u.c(0)), u.bin(BinaryOp::Lt, u.var(i), u.c(2)),
                                 u.k.assign(i, u.bin(BinaryOp::Add, u.var(i), u.c(1))), body);
   const Kernel stale = u.done({again});
@@ -398,11 +398,11 @@ TEST(IrReplay, DataDependentBranchIsRefusedBeforeAnyLaunch) {
   K b;
   const LocalId v = b.k.add_local("v", I), w = b.k.add_local("w", I);
   const ExprId read = b.k.opaque(I, "A[i] (read from global memory)", SourceRange{0, 3, 13, 3, 16});
-  const StmtId if_ = b.k.if_(b.bin(BinaryOp::Gt, b.var(w), b.c(0)), b.work("x"), kNone,
-                             SourceRange{0, 5, 3, 5, 20});
-  const Kernel k = b.done({b.k.declare(v, read, SourceRange{0, 3, 3, 3, 17}),
-                           b.k.declare(w, b.bin(BinaryOp::Add, b.var(v), b.c(1)), SourceRange{0, 4, 3, 4, 17}),
-                           if_});
+  const StmtId if_ =
+      b.k.if_(b.bin(BinaryOp::Gt, b.var(w), b.c(0)), b.work("x"), kNone, SourceRange{0, 5, 3, 5, 20});
+  const Kernel k =
+      b.done({b.k.declare(v, read, SourceRange{0, 3, 3, 3, 17}),
+              b.k.declare(w, b.bin(BinaryOp::Add, b.var(v), b.c(1)), SourceRange{0, 4, 3, 4, 17}), if_});
   try {
     validate(k);
     FAIL() << "no error";
@@ -442,18 +442,18 @@ TEST(IrReplay, LimitsAndStop) {
   // By iteration, a loop past 2^20 iterations is refused rather than kept row by row.
   K c;
   const LocalId i = c.k.add_local("i", I);
-  const Kernel long_loop = c.done({c.k.loop(LoopKind::While, c.k.declare(i, c.c(0)),
-                                            c.bin(BinaryOp::Lt, c.var(i), c.c(2000000)),
-                                            c.k.assign(i, c.bin(BinaryOp::Add, c.var(i), c.c(1))), c.work("w"),
-                                            SourceRange{0, 4, 3, 4, 30})});
+  const Kernel long_loop = c.done({c.k.loop(
+      LoopKind::While, c.k.declare(i, c.c(0)), c.bin(BinaryOp::Lt, c.var(i), c.c(2000000)),
+      c.k.assign(i, c.bin(BinaryOp::Add, c.var(i), c.c(1))), c.work("w"), SourceRange{0, 4, 3, 4, 30})});
   o.max_evaluations = kDefaultMaxEvaluations;
   o.by_iteration = true;
   try {
     replay(long_loop, launch({1, 1, 1}, {1, 1, 1}, 32), o);
     FAIL() << "no error";
   } catch (const InvalidInput& error) {
-    EXPECT_STREQ(error.what(), "test.cu:4:3: the while loop runs more than 1048576 iterations, the most "
-                               "that counts by iteration keep");
+    EXPECT_STREQ(error.what(),
+                 "test.cu:4:3: the while loop runs more than 1048576 iterations, the most "
+                 "that counts by iteration keep");
   }
   o.by_iteration = false;
   EXPECT_NO_THROW(replay(long_loop, launch({1, 1, 1}, {1, 1, 1}, 32), o));
@@ -483,8 +483,8 @@ TEST(IrReplay, EvaluateUniformComputesGridSizes) {
   Kernel k;
   const int n = k.add_parameter("N", I);
   // (N + 127) / 128
-  const ExprId e = k.binary(BinaryOp::Div, k.binary(BinaryOp::Add, k.param(n), k.constant(I, 127)),
-                            k.constant(I, 128));
+  const ExprId e =
+      k.binary(BinaryOp::Div, k.binary(BinaryOp::Add, k.param(n), k.constant(I, 127)), k.constant(I, 128));
   EXPECT_EQ(evaluate_uniform(k, e, {Value::of(I, 1000)}), Value::of(I, 8));
   const ExprId zero = k.binary(BinaryOp::Div, k.param(n), k.constant(I, 0));
   EXPECT_THROW(evaluate_uniform(k, zero, {Value::of(I, 1)}), InvalidInput);

@@ -32,16 +32,27 @@ constexpr ScalarType kPromoted[] = {ScalarType::I32, ScalarType::U32, ScalarType
 template <class F>
 auto with_native(ScalarType t, F f) {
   switch (t) {
-    case ScalarType::Bool: return f(bool{});
-    case ScalarType::I8: return f(std::int8_t{});
-    case ScalarType::U8: return f(std::uint8_t{});
-    case ScalarType::I16: return f(std::int16_t{});
-    case ScalarType::U16: return f(std::uint16_t{});
-    case ScalarType::I32: return f(std::int32_t{});
-    case ScalarType::U32: return f(std::uint32_t{});
-    case ScalarType::I64: return f(std::int64_t{});
-    case ScalarType::U64: return f(std::uint64_t{});
-    case ScalarType::F32: case ScalarType::F64: break;  // the integer reference only
+    case ScalarType::Bool:
+      return f(bool{});
+    case ScalarType::I8:
+      return f(std::int8_t{});
+    case ScalarType::U8:
+      return f(std::uint8_t{});
+    case ScalarType::I16:
+      return f(std::int16_t{});
+    case ScalarType::U16:
+      return f(std::uint16_t{});
+    case ScalarType::I32:
+      return f(std::int32_t{});
+    case ScalarType::U32:
+      return f(std::uint32_t{});
+    case ScalarType::I64:
+      return f(std::int64_t{});
+    case ScalarType::U64:
+      return f(std::uint64_t{});
+    case ScalarType::F32:
+    case ScalarType::F64:
+      break;  // the integer reference only
   }
   return f(std::int64_t{});
 }
@@ -71,11 +82,15 @@ struct Ref {
     if (ub) return 0;
     const Expr& e = k.exprs[id];
     switch (e.kind) {
-      case ExprKind::Constant: return is_signed(e.type) ? Wide{static_cast<std::int64_t>(e.constant)} : Wide{e.constant};
+      case ExprKind::Constant:
+        return is_signed(e.type) ? Wide{static_cast<std::int64_t>(e.constant)} : Wide{e.constant};
       case ExprKind::Param:
-      case ExprKind::Local: return leaves[e.index];
-      case ExprKind::Cast: return native_cast(e.type, k.exprs[e.operands[0]].type, eval(e.operands[0]));
-      case ExprKind::Unary: return unary(e, eval(e.operands[0]));
+      case ExprKind::Local:
+        return leaves[e.index];
+      case ExprKind::Cast:
+        return native_cast(e.type, k.exprs[e.operands[0]].type, eval(e.operands[0]));
+      case ExprKind::Unary:
+        return unary(e, eval(e.operands[0]));
       case ExprKind::Binary: {
         const Wide a = eval(e.operands[0]);
         const Wide b = eval(e.operands[1]);
@@ -86,8 +101,11 @@ struct Ref {
         if (e.logical_op == LogicalOp::And) return a && eval(e.operands[1]) != 0;
         return a || eval(e.operands[1]) != 0;
       }
-      case ExprKind::Select: return eval(e.operands[0]) != 0 ? eval(e.operands[1]) : eval(e.operands[2]);
-      default: ADD_FAILURE() << "unexpected leaf"; return 0;
+      case ExprKind::Select:
+        return eval(e.operands[0]) != 0 ? eval(e.operands[1]) : eval(e.operands[2]);
+      default:
+        ADD_FAILURE() << "unexpected leaf";
+        return 0;
     }
   }
 
@@ -102,9 +120,11 @@ struct Ref {
       using T = decltype(x);
       const T v = static_cast<T>(a);
       // Promoted types only (the IR allows no other here): no integer promotion changes these.
-      if constexpr (std::is_same_v<T, bool>) return Wide{0};
-      else return e.unary_op == UnaryOp::Neg ? static_cast<Wide>(static_cast<T>(-v))
-                                             : static_cast<Wide>(static_cast<T>(~v));
+      if constexpr (std::is_same_v<T, bool>)
+        return Wide{0};
+      else
+        return e.unary_op == UnaryOp::Neg ? static_cast<Wide>(static_cast<T>(-v))
+                                          : static_cast<Wide>(static_cast<T>(~v));
     });
   }
 
@@ -114,17 +134,27 @@ struct Ref {
     const bool sig = is_signed(t);
     // Undefined behaviour, decided on exact values.
     switch (e.binary_op) {
-      case BinaryOp::Add: ub = sig && (a + b < lowest(t) || a + b > highest(t)); break;
-      case BinaryOp::Sub: ub = sig && (a - b < lowest(t) || a - b > highest(t)); break;
-      case BinaryOp::Mul: ub = sig && (a * b < lowest(t) || a * b > highest(t)); break;
-      case BinaryOp::Div:
-      case BinaryOp::Rem: ub = b == 0 || (sig && a == lowest(t) && b == -1); break;
-      case BinaryOp::Shl:
-        ub = b < 0 || b >= width ||
-             (sig && (a < 0 || (a << static_cast<int>(b)) > (Wide{1} << width) - 1));
+      case BinaryOp::Add:
+        ub = sig && (a + b < lowest(t) || a + b > highest(t));
         break;
-      case BinaryOp::Shr: ub = b < 0 || b >= width; break;
-      default: break;
+      case BinaryOp::Sub:
+        ub = sig && (a - b < lowest(t) || a - b > highest(t));
+        break;
+      case BinaryOp::Mul:
+        ub = sig && (a * b < lowest(t) || a * b > highest(t));
+        break;
+      case BinaryOp::Div:
+      case BinaryOp::Rem:
+        ub = b == 0 || (sig && a == lowest(t) && b == -1);
+        break;
+      case BinaryOp::Shl:
+        ub = b < 0 || b >= width || (sig && (a < 0 || (a << static_cast<int>(b)) > (Wide{1} << width) - 1));
+        break;
+      case BinaryOp::Shr:
+        ub = b < 0 || b >= width;
+        break;
+      default:
+        break;
     }
     if (ub) return 0;
     return with_native(t, [&](auto x) -> Wide {
@@ -133,22 +163,38 @@ struct Ref {
       const T q = static_cast<T>(b);
       const int s = static_cast<int>(b);
       switch (e.binary_op) {
-        case BinaryOp::Add: return static_cast<T>(p + q);
-        case BinaryOp::Sub: return static_cast<T>(p - q);
-        case BinaryOp::Mul: return static_cast<T>(p * q);
-        case BinaryOp::Div: return static_cast<T>(p / q);
-        case BinaryOp::Rem: return static_cast<T>(p % q);
-        case BinaryOp::Shl: return static_cast<T>(p << s);
-        case BinaryOp::Shr: return static_cast<T>(p >> s);
-        case BinaryOp::BitAnd: return static_cast<T>(p & q);
-        case BinaryOp::BitOr: return static_cast<T>(p | q);
-        case BinaryOp::BitXor: return static_cast<T>(p ^ q);
-        case BinaryOp::Lt: return p < q;
-        case BinaryOp::Le: return p <= q;
-        case BinaryOp::Gt: return p > q;
-        case BinaryOp::Ge: return p >= q;
-        case BinaryOp::Eq: return p == q;
-        case BinaryOp::Ne: return p != q;
+        case BinaryOp::Add:
+          return static_cast<T>(p + q);
+        case BinaryOp::Sub:
+          return static_cast<T>(p - q);
+        case BinaryOp::Mul:
+          return static_cast<T>(p * q);
+        case BinaryOp::Div:
+          return static_cast<T>(p / q);
+        case BinaryOp::Rem:
+          return static_cast<T>(p % q);
+        case BinaryOp::Shl:
+          return static_cast<T>(p << s);
+        case BinaryOp::Shr:
+          return static_cast<T>(p >> s);
+        case BinaryOp::BitAnd:
+          return static_cast<T>(p & q);
+        case BinaryOp::BitOr:
+          return static_cast<T>(p | q);
+        case BinaryOp::BitXor:
+          return static_cast<T>(p ^ q);
+        case BinaryOp::Lt:
+          return p < q;
+        case BinaryOp::Le:
+          return p <= q;
+        case BinaryOp::Gt:
+          return p > q;
+        case BinaryOp::Ge:
+          return p >= q;
+        case BinaryOp::Eq:
+          return p == q;
+        case BinaryOp::Ne:
+          return p != q;
       }
       return 0;
     });
@@ -169,9 +215,12 @@ struct Generator {
   Wide random_value(ScalarType t) {
     if (t == ScalarType::Bool) return pick(2);
     switch (pick(6)) {
-      case 0: return lowest(t);
-      case 1: return highest(t);
-      case 2: return std::max(lowest(t), Wide{-1});
+      case 0:
+        return lowest(t);
+      case 1:
+        return highest(t);
+      case 2:
+        return std::max(lowest(t), Wide{-1});
       default: {
         const Wide v = std::uniform_int_distribution<int>(-40, 40)(rng);
         return v < lowest(t) ? -v : v;
@@ -214,8 +263,10 @@ struct Generator {
           const ExprId a = gen(t, depth - 1);
           return k.logical(pick(2) == 0 ? LogicalOp::And : LogicalOp::Or, a, gen(t, depth - 1));
         }
-        case 2: return k.unary(UnaryOp::LogicalNot, gen(t, depth - 1));
-        case 3: return k.cast(t, gen(any_type(), depth - 1));
+        case 2:
+          return k.unary(UnaryOp::LogicalNot, gen(t, depth - 1));
+        case 3:
+          return k.cast(t, gen(any_type(), depth - 1));
         default: {
           const ExprId c = gen(ScalarType::Bool, depth - 1);
           const ExprId a = gen(t, depth - 1);
@@ -268,7 +319,8 @@ TEST(IrSemantics, UniformEvaluatorMatchesNativeArithmetic) {
     std::vector<Value> args(k.parameters.size());
     for (std::size_t i = 0; i < values.size(); ++i) {
       values[i] = g.random_value(k.parameters[i].type);
-      args[i] = Value{k.parameters[i].type, normalise(k.parameters[i].type, static_cast<std::uint64_t>(values[i]))};
+      args[i] =
+          Value{k.parameters[i].type, normalise(k.parameters[i].type, static_cast<std::uint64_t>(values[i]))};
     }
     Ref ref{k, values};
     const Wide want = ref.eval(e);
@@ -325,8 +377,10 @@ TEST(IrSemantics, LaneArraysMatchNativeArithmetic) {
       if (!(active >> lane & 1)) continue;
       Ref ref{k, lane_values[lane]};
       const Wide v = ref.eval(exprs[n]);
-      if (ref.ub) any_ub = true;
-      else want[lane] = v;
+      if (ref.ub)
+        any_ub = true;
+      else
+        want[lane] = v;
     }
     std::uint64_t out[64];
     if (any_ub) {
@@ -409,16 +463,17 @@ struct HalfParams {
 
 struct EngineKernel {
   Kernel k;
-  std::vector<HalfParams> leaves;          // by local
-  std::vector<ExprId> exprs;               // the expressions under test
+  std::vector<HalfParams> leaves;  // by local
+  std::vector<ExprId> exprs;       // the expressions under test
   std::vector<ScalarType> types;
-  std::vector<HalfParams> run, want;       // by expression
-  std::vector<StmtId> checks;              // by expression: its `if`
+  std::vector<HalfParams> run, want;  // by expression
+  std::vector<StmtId> checks;         // by expression: its `if`
 };
 
 // lanes 0-15 ? low : high, of the parameters' type.
 ExprId halves(Kernel& k, const HalfParams& p) {
-  const ExprId low_half = k.binary(BinaryOp::Lt, k.builtin(Builtin::ThreadIdxX), k.constant(ScalarType::U32, 16));
+  const ExprId low_half =
+      k.binary(BinaryOp::Lt, k.builtin(Builtin::ThreadIdxX), k.constant(ScalarType::U32, 16));
   return k.select(low_half, k.param(p.low), k.param(p.high));
 }
 
@@ -472,7 +527,8 @@ EngineLaunch reference_launch(const EngineKernel& ek, Generator& g) {
   EngineLaunch el;
   for (int half = 0; half < 2; ++half) {
     std::vector<Wide>& leaves = el.leaf_values[half];
-    for (std::size_t l = 0; l < ek.k.locals.size(); ++l) leaves.push_back(g.random_value(ek.k.locals[l].type));
+    for (std::size_t l = 0; l < ek.k.locals.size(); ++l)
+      leaves.push_back(g.random_value(ek.k.locals[l].type));
     for (const ExprId e : ek.exprs) {
       Ref ref{ek.k, leaves};
       const Wide v = ref.eval(e);
@@ -508,10 +564,11 @@ struct EngineChoice {
   NativeMode native;
 };
 // Native code where jit/ is built (tests/native_install.cpp installs it).
-constexpr EngineChoice kEngines[] = {{"interpreter", Engine::replay, NativeMode::off},
-                                     {"class engine", Engine::exact, NativeMode::off},
+constexpr EngineChoice kEngines[] = {
+    {"interpreter", Engine::replay, NativeMode::off},
+    {"class engine", Engine::exact, NativeMode::off},
 #ifdef WARPDIV_HAVE_NATIVE_REPLAY
-                                     {"native code", Engine::native, NativeMode::automatic},
+    {"native code", Engine::native, NativeMode::automatic},
 #endif
 };
 
@@ -556,9 +613,11 @@ void expect_every_engine_refuses(const EngineKernel& ek, const EngineLaunch& el,
       for (const EngineChoice& engine : kEngines) {
         try {
           count_with(engine, ek.k, launch_of(ek, el, alone));
-          ADD_FAILURE() << engine.name << " counted expression " << ek.exprs[i] << ", undefined in half " << half;
+          ADD_FAILURE() << engine.name << " counted expression " << ek.exprs[i] << ", undefined in half "
+                        << half;
         } catch (const InvalidInput& e) {
-          EXPECT_NE(std::string(e.what()).find("undefined behaviour"), std::string::npos) << engine.name << ": " << e.what();
+          EXPECT_NE(std::string(e.what()).find("undefined behaviour"), std::string::npos)
+              << engine.name << ": " << e.what();
         }
       }
     }
@@ -588,13 +647,13 @@ TEST(IrSemantics, HandWorkedFacts) {
   const auto I = ScalarType::I32, U = ScalarType::U32;
   const auto eval = [&](ExprId e) { return evaluate_uniform(k, e, {}); };
   const auto c = [&](ScalarType t, std::int64_t v) { return k.constant(t, v); };
-  EXPECT_EQ(eval(k.binary(BinaryOp::Div, c(I, -7), c(I, 2))), Value::of(I, -3));   // toward zero
-  EXPECT_EQ(eval(k.binary(BinaryOp::Rem, c(I, -7), c(I, 2))), Value::of(I, -1));   // sign of a
+  EXPECT_EQ(eval(k.binary(BinaryOp::Div, c(I, -7), c(I, 2))), Value::of(I, -3));  // toward zero
+  EXPECT_EQ(eval(k.binary(BinaryOp::Rem, c(I, -7), c(I, 2))), Value::of(I, -1));  // sign of a
   EXPECT_EQ(eval(k.binary(BinaryOp::Rem, c(I, 7), c(I, -2))), Value::of(I, 1));
   EXPECT_EQ(eval(k.binary(BinaryOp::Sub, c(U, 0), c(U, 1))), Value::of(U, 4294967295));  // wraps
   EXPECT_EQ(eval(k.cast(ScalarType::I8, c(I, 200))), Value::of(ScalarType::I8, -56));
   EXPECT_EQ(eval(k.cast(U, c(I, -1))), Value::of(U, 4294967295));
-  EXPECT_EQ(eval(k.binary(BinaryOp::Shr, c(I, -8), c(I, 1))), Value::of(I, -4));   // arithmetic
+  EXPECT_EQ(eval(k.binary(BinaryOp::Shr, c(I, -8), c(I, 1))), Value::of(I, -4));  // arithmetic
   EXPECT_EQ(eval(k.binary(BinaryOp::Shl, c(I, 1), c(I, 31))), Value::of(I, -2147483647 - 1));
   // -1 < 0u is false in C: the front-end converts -1 to unsigned first.
   EXPECT_EQ(eval(k.binary(BinaryOp::Lt, k.cast(U, c(I, -1)), c(U, 0))), Value::of(ScalarType::Bool, 0));
@@ -602,10 +661,11 @@ TEST(IrSemantics, HandWorkedFacts) {
   EXPECT_EQ(eval(k.logical(LogicalOp::And, c(ScalarType::Bool, 0),
                            k.binary(BinaryOp::Eq, k.binary(BinaryOp::Div, c(I, 1), c(I, 0)), c(I, 0)))),
             Value::of(ScalarType::Bool, 0));
-  for (ExprId bad : {k.binary(BinaryOp::Shl, c(I, 2), c(I, 31)), k.binary(BinaryOp::Shl, c(I, -1), c(I, 1)),
-                     k.binary(BinaryOp::Shl, c(U, 1), c(I, 32)), k.binary(BinaryOp::Div, c(I, INT32_MIN), c(I, -1)),
-                     k.binary(BinaryOp::Rem, c(I, INT32_MIN), c(I, -1)), k.unary(UnaryOp::Neg, c(I, INT32_MIN)),
-                     k.binary(BinaryOp::Mul, c(I, 65536), c(I, 32768)), k.binary(BinaryOp::Shr, c(I, 1), c(I, -1))})
+  for (ExprId bad :
+       {k.binary(BinaryOp::Shl, c(I, 2), c(I, 31)), k.binary(BinaryOp::Shl, c(I, -1), c(I, 1)),
+        k.binary(BinaryOp::Shl, c(U, 1), c(I, 32)), k.binary(BinaryOp::Div, c(I, INT32_MIN), c(I, -1)),
+        k.binary(BinaryOp::Rem, c(I, INT32_MIN), c(I, -1)), k.unary(UnaryOp::Neg, c(I, INT32_MIN)),
+        k.binary(BinaryOp::Mul, c(I, 65536), c(I, 32768)), k.binary(BinaryOp::Shr, c(I, 1), c(I, -1))})
     EXPECT_THROW(eval(bad), InvalidInput) << bad;
 }
 

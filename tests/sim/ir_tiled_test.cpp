@@ -1,5 +1,6 @@
 // The IR replay of the tiled kernel, written as IR by hand (tiled_matmul_ir.hpp), against the
-// independent hand-written tiled engines (tests/oracle/replay.hpp, tests/oracle/exact.hpp) and the lecture's figures.
+// independent hand-written tiled engines (tests/oracle/replay.hpp, tests/oracle/exact.hpp) and the lecture's
+// figures.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -13,10 +14,9 @@
 namespace warpdiv::sim::ir {
 namespace {
 
-using testing::TiledMatmulIr;
 using testing::tiled_launch;
 using testing::tiled_matmul_ir;
-
+using testing::TiledMatmulIr;
 
 std::string str(Count c) { return to_decimal(c); }
 

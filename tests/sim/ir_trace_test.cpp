@@ -38,10 +38,10 @@ TEST(IrTrace, EachWarpsEvaluationsInOrder) {
   const WarpTrace t = recorder.flatten();
   ASSERT_EQ(t.warps(), 6u);
   EXPECT_EQ(t.warps_per_block, 2u);
-  const std::vector<WarpEvaluation> warp0 = {{3, 0xffffffff, 0}, {2, 0xffffffff, 0xffffffff},
-                                             {0, 0xffffffff, 0}};
-  const std::vector<WarpEvaluation> warp1 = {{3, 0xffffffff, 0}, {2, 0xffffffff, 0x000000ff},
-                                             {0, 0x000000ff, 0}, {1, 0xffffff00, 0}};
+  const std::vector<WarpEvaluation> warp0 = {
+      {3, 0xffffffff, 0}, {2, 0xffffffff, 0xffffffff}, {0, 0xffffffff, 0}};
+  const std::vector<WarpEvaluation> warp1 = {
+      {3, 0xffffffff, 0}, {2, 0xffffffff, 0x000000ff}, {0, 0x000000ff, 0}, {1, 0xffffff00, 0}};
   for (std::uint64_t w = 0; w < 6; ++w) {
     SCOPED_TRACE("warp " + std::to_string(w));
     const std::vector<WarpEvaluation>& expected = w % 2 == 0 ? warp0 : warp1;

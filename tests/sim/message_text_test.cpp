@@ -19,16 +19,20 @@ TEST(EscapeControls, LineBreaksTabsAndTerminalEscapesBecomeVisible) {
 
 TEST(EscapeControls, KeepsUtf8AndEscapesWhatIsNotUtf8) {
   EXPECT_EQ(escape_controls("caf\xc3\xa9 \xe2\x80\xa6 \xf0\x9f\x99\x82"),
-            "caf\xc3\xa9 \xe2\x80\xa6 \xf0\x9f\x99\x82");           // é … 🙂
-  EXPECT_EQ(escape_controls("\xff"), "\\xff");                        // never a UTF-8 byte
-  EXPECT_EQ(escape_controls("\x80x"), "\\x80x");                      // lone continuation byte
-  EXPECT_EQ(escape_controls("\xc0\xaf"), "\\xc0\\xaf");               // overlong '/'
-  EXPECT_EQ(escape_controls("\xe2\x80"), "\\xe2\\x80");               // cut short
-  EXPECT_EQ(escape_controls("\xed\xa0\x80"), "\\xed\\xa0\\x80");      // surrogate U+D800
+            "caf\xc3\xa9 \xe2\x80\xa6 \xf0\x9f\x99\x82");                  // é … 🙂
+  EXPECT_EQ(escape_controls("\xff"), "\\xff");                             // never a UTF-8 byte
+  EXPECT_EQ(escape_controls("\x80x"), "\\x80x");                           // lone continuation byte
+  EXPECT_EQ(escape_controls("\xc0\xaf"), "\\xc0\\xaf");                    // overlong '/'
+  EXPECT_EQ(escape_controls("\xe2\x80"), "\\xe2\\x80");                    // cut short
+  EXPECT_EQ(escape_controls("\xed\xa0\x80"), "\\xed\\xa0\\x80");           // surrogate U+D800
   EXPECT_EQ(escape_controls("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80");  // above U+10FFFF
   // C1 controls (U+009B is CSI on 8-bit terminals) and the Unicode line separators.
-  EXPECT_EQ(escape_controls("\xc2\x9b" "2J"), "\\u009b2J");
-  EXPECT_EQ(escape_controls("a\xe2\x80\xa8" "b\xe2\x80\xa9"), "a\\u2028b\\u2029");
+  EXPECT_EQ(escape_controls("\xc2\x9b"
+                            "2J"),
+            "\\u009b2J");
+  EXPECT_EQ(escape_controls("a\xe2\x80\xa8"
+                            "b\xe2\x80\xa9"),
+            "a\\u2028b\\u2029");
 }
 
 TEST(Quoted, ShortValuesWhole) {
@@ -54,8 +58,7 @@ TEST(Quoted, LongValuesCutAfterSixtyBytesWithTheirLength) {
 TEST(OneLine, EscapesAndBoundsAWholeMessage) {
   EXPECT_EQ(one_line("bad value 'a\nb'"), "bad value 'a\\nb'");
   EXPECT_EQ(one_line(std::string(1000, 'm')), std::string(1000, 'm'));
-  EXPECT_EQ(one_line(std::string(2000, 'm')),
-            std::string(1000, 'm') + "\xe2\x80\xa6 (2000 bytes in all)");
+  EXPECT_EQ(one_line(std::string(2000, 'm')), std::string(1000, 'm') + "\xe2\x80\xa6 (2000 bytes in all)");
 }
 
 TEST(Listed, TenItemsThenACount) {

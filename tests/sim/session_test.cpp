@@ -104,7 +104,8 @@ TEST(CountLaunch, AllEnginesAgreeOnTheHandCountsAndReportTheReplays) {
   EXPECT_EQ(first_difference(t.kernel, "all", all.result, "replay", replay.result), "");
   request.engine = Engine::all;
   request.native = NativeMode::off;
-  EXPECT_EQ(count_launch(t.kernel, launch(3), request).note, "all 2 engines agree (the replay, the class engine)");
+  EXPECT_EQ(count_launch(t.kernel, launch(3), request).note,
+            "all 2 engines agree (the replay, the class engine)");
 }
 
 TEST(CountLaunch, AutomaticTakesTheClassEngineAndExactIsTheSame) {
@@ -114,7 +115,8 @@ TEST(CountLaunch, AutomaticTakesTheClassEngineAndExactIsTheSame) {
   expect_if_counts(counts.result, t.branch, 3);
   ASSERT_EQ(counts.classes.size(), 1u);  // every block alike
   EXPECT_EQ(counts.note, "");
-  EXPECT_EQ(counts.engine_line.rfind("Counted by the class engine: 1 block class, ", 0), 0u) << counts.engine_line;
+  EXPECT_EQ(counts.engine_line.rfind("Counted by the class engine: 1 block class, ", 0), 0u)
+      << counts.engine_line;
 }
 
 // 100 blocks (more than the replay's 8 sample blocks, so the replay estimates the launch: per
@@ -129,7 +131,8 @@ TEST(CountLaunch, TheNativeDecisionIsPassedDown) {
   CountRequest request;
   request.engine = Engine::replay;
   request.native = NativeMode::off;
-  EXPECT_EQ(to_decimal(count_launch(t.kernel, launch(100), request).result.warp_statement_evaluations), "700");
+  EXPECT_EQ(to_decimal(count_launch(t.kernel, launch(100), request).result.warp_statement_evaluations),
+            "700");
   request.native = NativeMode::automatic;
   request.native_min_evaluations = 701;
   EXPECT_FALSE(count_launch(t.kernel, launch(100), request).result.native);

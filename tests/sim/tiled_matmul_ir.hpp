@@ -66,10 +66,10 @@ inline TiledMatmulIr tiled_matmul_ir(int tile, bool barrier_in_guard = false) {
   body.push_back(k.declare(by, k.cast(I, k.builtin(Builtin::BlockIdxY)), at(3)));
   body.push_back(k.declare(tx, k.cast(I, k.builtin(Builtin::ThreadIdxX)), at(3)));
   body.push_back(k.declare(ty, k.cast(I, k.builtin(Builtin::ThreadIdxY)), at(3)));
-  body.push_back(k.declare(row, k.binary(BinaryOp::Add, k.binary(BinaryOp::Mul, read(by), T()),
-                                         read(ty)), at(4)));
-  body.push_back(k.declare(col, k.binary(BinaryOp::Add, k.binary(BinaryOp::Mul, read(bx), T()),
-                                         read(tx)), at(5)));
+  body.push_back(
+      k.declare(row, k.binary(BinaryOp::Add, k.binary(BinaryOp::Mul, read(by), T()), read(ty)), at(4)));
+  body.push_back(
+      k.declare(col, k.binary(BinaryOp::Add, k.binary(BinaryOp::Mul, read(bx), T()), read(tx)), at(5)));
   body.push_back(k.work("float Pvalue = 0", at(6)));
 
   // p * T + t < K
@@ -84,25 +84,22 @@ inline TiledMatmulIr tiled_matmul_ir(int tile, bool barrier_in_guard = false) {
   };
 
   std::vector<StmtId> phase;
-  t.load_m = k.if_(k.logical(LogicalOp::And, k.binary(BinaryOp::Lt, read(row), k.param(J)),
-                             phase_bound(tx)),
-                   k.work("Ms[ty][tx] = M[Row * K + p * T + tx]", at(8)),
-                   k.work("Ms[ty][tx] = 0", at(9)), at(8));
+  t.load_m =
+      k.if_(k.logical(LogicalOp::And, k.binary(BinaryOp::Lt, read(row), k.param(J)), phase_bound(tx)),
+            k.work("Ms[ty][tx] = M[Row * K + p * T + tx]", at(8)), k.work("Ms[ty][tx] = 0", at(9)), at(8));
   phase.push_back(t.load_m);
-  t.load_n = k.if_(k.logical(LogicalOp::And, phase_bound(ty),
-                             k.binary(BinaryOp::Lt, read(col), k.param(L))),
-                   k.work("Ns[ty][tx] = N[(p * T + ty) * L + Col]", at(10)),
-                   k.work("Ns[ty][tx] = 0", at(11)), at(10));
+  t.load_n = k.if_(k.logical(LogicalOp::And, phase_bound(ty), k.binary(BinaryOp::Lt, read(col), k.param(L))),
+                   k.work("Ns[ty][tx] = N[(p * T + ty) * L + Col]", at(10)), k.work("Ns[ty][tx] = 0", at(11)),
+                   at(10));
   phase.push_back(t.load_n);
   t.barrier_1 = k.barrier(at(12));
-  t.inner_loop = k.loop(LoopKind::For, k.declare(kk, k.constant(I, 0), at(14)),
-                        k.binary(BinaryOp::Lt, read(kk), T()),
-                        k.assign(kk, k.binary(BinaryOp::Add, read(kk), k.constant(I, 1)), at(14)),
-                        k.work("Pvalue += Ms[ty][k] * Ns[k][tx]", at(14)), at(14));
+  t.inner_loop =
+      k.loop(LoopKind::For, k.declare(kk, k.constant(I, 0), at(14)), k.binary(BinaryOp::Lt, read(kk), T()),
+             k.assign(kk, k.binary(BinaryOp::Add, read(kk), k.constant(I, 1)), at(14)),
+             k.work("Pvalue += Ms[ty][k] * Ns[k][tx]", at(14)), at(14));
   t.barrier_2 = k.barrier(at(15));
   if (barrier_in_guard) {
-    t.compute = k.if_(guard(), k.block({t.barrier_1, t.inner_loop, t.barrier_2}, at(13)), kNone,
-                      at(13));
+    t.compute = k.if_(guard(), k.block({t.barrier_1, t.inner_loop, t.barrier_2}, at(13)), kNone, at(13));
     phase.push_back(t.compute);
   } else {
     phase.push_back(t.barrier_1);
@@ -112,13 +109,11 @@ inline TiledMatmulIr tiled_matmul_ir(int tile, bool barrier_in_guard = false) {
   }
   // p < (K - 1) / T + 1
   const ExprId phases = k.binary(
-      BinaryOp::Add,
-      k.binary(BinaryOp::Div, k.binary(BinaryOp::Sub, k.param(K), k.constant(I, 1)), T()),
+      BinaryOp::Add, k.binary(BinaryOp::Div, k.binary(BinaryOp::Sub, k.param(K), k.constant(I, 1)), T()),
       k.constant(I, 1));
-  t.phase_loop = k.loop(LoopKind::For, k.declare(p, k.constant(I, 0), at(7)),
-                        k.binary(BinaryOp::Lt, read(p), phases),
-                        k.assign(p, k.binary(BinaryOp::Add, read(p), k.constant(I, 1)), at(7)),
-                        k.block(phase, at(7)), at(7));
+  t.phase_loop = k.loop(
+      LoopKind::For, k.declare(p, k.constant(I, 0), at(7)), k.binary(BinaryOp::Lt, read(p), phases),
+      k.assign(p, k.binary(BinaryOp::Add, read(p), k.constant(I, 1)), at(7)), k.block(phase, at(7)), at(7));
   body.push_back(t.phase_loop);
   t.store = k.if_(guard(), k.work("P[Row * L + Col] = Pvalue", at(17)), kNone, at(17));
   body.push_back(t.store);

@@ -51,48 +51,52 @@ TEST_P(NeverEndingKernel, IsNamedByEveryEngineAndSweep) {
   const std::string loop = std::string("k.cu:") + c.loop + ": error: the ";
   for (const std::string engine : {"auto", "replay"}) {
     SCOPED_TRACE(engine);
-    std::vector<std::string> args = {"analyze", file, "--grid", "2", "--block", "64", "--engine", engine,
-                                     "--csv", dir.file("out.csv")};
+    std::vector<std::string> args = {"analyze", file,       "--grid", "2",     "--block",
+                                     "64",      "--engine", engine,   "--csv", dir.file("out.csv")};
     args.insert(args.end(), c.args.begin(), c.args.end());
     const CliResult r = run_warpdiv(args);
     expect_refusal(r, BadInput{args, loop});
     EXPECT_TRUE(contains(r.err, " loop never ends: warp 0 (lanes ")) << r.err;
   }
-  std::vector<std::string> sweep = {"sweep", file, "--grid", "1", "--block", "32,64", "--csv",
-                                    dir.file("sweep.csv")};
+  std::vector<std::string> sweep = {"sweep",   file,    "--grid", "1",
+                                    "--block", "32,64", "--csv",  dir.file("sweep.csv")};
   sweep.insert(sweep.end(), c.args.begin(), c.args.end());
   expect_refusal(run_warpdiv(sweep), BadInput{sweep, " loop never ends: warp 0"});
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"k.cu"});  // no CSV, no temporary file
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Adversarial, NeverEndingKernel,
-    ::testing::Values(
-        NeverEnds{"while_1",
-                  "__global__ void k(int* out) {\n"
-                  "  int t = threadIdx.x;\n"
-                  "  while (1) { out[t] = t; }\n"
-                  "}\n",
-                  {}, "3:3"},
-        NeverEnds{"for_ever",
-                  "__global__ void k(int* out) {\n"
-                  "  for (;;) out[threadIdx.x] = 0;\n"
-                  "}\n",
-                  {}, "2:3"},
-        // Only lane 5 of warp 0 leaves: the other lanes go round for ever.
-        NeverEnds{"one_lane_breaks",
-                  "__global__ void k(int* out) {\n"
-                  "  int t = threadIdx.x;\n"
-                  "  for (;;) { if (t == 5) break; out[t] = 1; }\n"
-                  "}\n",
-                  {}, "3:3"},
-        NeverEnds{"step_of_zero",
-                  "__global__ void k(int* out, int s) {\n"
-                  "  int t = threadIdx.x;\n"
-                  "  for (int i = 0; i < 10; i += s) { out[t] += i; }\n"
-                  "}\n",
-                  {"--arg", "s=0"}, "3:3"}),
-    [](const ::testing::TestParamInfo<NeverEnds>& param_info) { return std::string(param_info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Adversarial, NeverEndingKernel,
+                         ::testing::Values(NeverEnds{"while_1",
+                                                     "__global__ void k(int* out) {\n"
+                                                     "  int t = threadIdx.x;\n"
+                                                     "  while (1) { out[t] = t; }\n"
+                                                     "}\n",
+                                                     {},
+                                                     "3:3"},
+                                           NeverEnds{"for_ever",
+                                                     "__global__ void k(int* out) {\n"
+                                                     "  for (;;) out[threadIdx.x] = 0;\n"
+                                                     "}\n",
+                                                     {},
+                                                     "2:3"},
+                                           // Only lane 5 of warp 0 leaves: the other lanes go round for ever.
+                                           NeverEnds{"one_lane_breaks",
+                                                     "__global__ void k(int* out) {\n"
+                                                     "  int t = threadIdx.x;\n"
+                                                     "  for (;;) { if (t == 5) break; out[t] = 1; }\n"
+                                                     "}\n",
+                                                     {},
+                                                     "3:3"},
+                                           NeverEnds{"step_of_zero",
+                                                     "__global__ void k(int* out, int s) {\n"
+                                                     "  int t = threadIdx.x;\n"
+                                                     "  for (int i = 0; i < 10; i += s) { out[t] += i; }\n"
+                                                     "}\n",
+                                                     {"--arg", "s=0"},
+                                                     "3:3"}),
+                         [](const ::testing::TestParamInfo<NeverEnds>& param_info) {
+                           return std::string(param_info.param.name);
+                         });
 
 const char* const kLongLoop =
     "__global__ void k(int* out, long long n) {\n"
@@ -112,17 +116,21 @@ TEST(RunBudget, AReplayPastItsBudgetStopsNamingTheLoop) {
   args.insert(args.end(), launch.begin(), launch.end());
   const CliResult refused = run_warpdiv(args);
   expect_refusal(refused, BadInput{args, "the replay would make at least "});
-  EXPECT_TRUE(contains(refused.err, "/k.cu:3:3 runs 1099511627776 iterations in block (0, 0, 0), thread (0, 0, 0)), "
-                                    "above its budget of 1000000 (--max-evaluations)")) << refused.err;
-  const std::string stepped = write(dir, "stepped.cu",
-                                    "__global__ void k(int* out, long long n) {\n"
-                                    "  int t = threadIdx.x;\n"
-                                    "  for (long long i = 0; i < n; i += (t & 1) + 1) { if (i == t) out[t] = 1; }\n"
-                                    "}\n");
+  EXPECT_TRUE(contains(refused.err,
+                       "/k.cu:3:3 runs 1099511627776 iterations in block (0, 0, 0), thread (0, 0, 0)), "
+                       "above its budget of 1000000 (--max-evaluations)"))
+      << refused.err;
+  const std::string stepped =
+      write(dir, "stepped.cu",
+            "__global__ void k(int* out, long long n) {\n"
+            "  int t = threadIdx.x;\n"
+            "  for (long long i = 0; i < n; i += (t & 1) + 1) { if (i == t) out[t] = 1; }\n"
+            "}\n");
   args[1] = stepped;
   const CliResult stopped = run_warpdiv(args);
-  expect_refusal(stopped, BadInput{args, "the run passed 1000000 warp-statement evaluations (its "
-                                         "budget, --max-evaluations) and was stopped in the for loop at "});
+  expect_refusal(stopped, BadInput{args,
+                                   "the run passed 1000000 warp-statement evaluations (its "
+                                   "budget, --max-evaluations) and was stopped in the for loop at "});
   EXPECT_TRUE(contains(stopped.err, "/stepped.cu:3:3 (block (0, 0, 0), warp 0)")) << stopped.err;
   std::vector<std::string> classes = {"analyze", file, "--max-evaluations", "1000000"};
   classes.insert(classes.end(), launch.begin(), launch.end());
@@ -134,8 +142,8 @@ TEST(RunBudget, TheFlagTakesAPositiveCount) {
   TempDir dir;
   const std::string file = write(dir, "k.cu", kLongLoop);
   for (const std::string value : {"0", "-1", "1e9", "9223372036854775808"}) {
-    const std::vector<std::string> args = {"analyze", file, "--grid", "1", "--block", "32",
-                                           "--arg", "n=5", "--max-evaluations", value};
+    const std::vector<std::string> args = {
+        "analyze", file, "--grid", "1", "--block", "32", "--arg", "n=5", "--max-evaluations", value};
     expect_refusal(run_warpdiv(args),
                    BadInput{args, "--max-evaluations must be an integer from 1 to 9223372036854775807"});
   }
@@ -151,8 +159,8 @@ TEST(ValidateFirst, WithoutAGpuAKernelThatNeverEndsStillGetsExitThree) {
   } catch (const NoDevice&) {
   }
   TempDir dir;
-  const std::string file = write(dir, "k.cu",
-                                 "__global__ void k(int* out) {\n  while (1) { out[threadIdx.x] = 0; }\n}\n");
+  const std::string file =
+      write(dir, "k.cu", "__global__ void k(int* out) {\n  while (1) { out[threadIdx.x] = 0; }\n}\n");
   const CliResult r = run_warpdiv({"validate", file, "--grid", "1", "--block", "32"});
   EXPECT_EQ(r.status, 3) << r.err;
   EXPECT_EQ(count_lines(r.err), 1u) << r.err;
@@ -161,16 +169,17 @@ TEST(ValidateFirst, WithoutAGpuAKernelThatNeverEndsStillGetsExitThree) {
 TEST(NoGuesses, AValueForAPointerIsRefused) {
   if (!reads_sources()) GTEST_SKIP() << "this warpdiv is built without the Clang front-end";
   TempDir dir;
-  const std::string file = write(dir, "k.cu", "__global__ void k(float* out, int n) {\n"
-                                              "  if (threadIdx.x < n) out[threadIdx.x] = 0;\n}\n");
-  const std::vector<std::string> args = {"analyze", file, "--grid", "1", "--block", "32",
-                                         "--arg", "n=4", "--arg", "out=5"};
-  expect_refusal(run_warpdiv(args),
-                 BadInput{args, "--arg 'out': the parameter out of k is a pointer ('float *'), "
-                                "which takes no value"});
+  const std::string file = write(dir, "k.cu",
+                                 "__global__ void k(float* out, int n) {\n"
+                                 "  if (threadIdx.x < n) out[threadIdx.x] = 0;\n}\n");
+  const std::vector<std::string> args = {"analyze", file,    "--grid", "1",     "--block",
+                                         "32",      "--arg", "n=4",    "--arg", "out=5"};
+  expect_refusal(run_warpdiv(args), BadInput{args,
+                                             "--arg 'out': the parameter out of k is a pointer ('float *'), "
+                                             "which takes no value"});
   // A name that --grid uses is --grid's, even where a pointer has it.
-  const CliResult r = run_warpdiv({"analyze", file, "--grid", "out", "--block", "32", "--arg",
-                                   "n=4", "--arg", "out=2"});
+  const CliResult r =
+      run_warpdiv({"analyze", file, "--grid", "out", "--block", "32", "--arg", "n=4", "--arg", "out=2"});
   EXPECT_EQ(r.status, 0) << r.err;
 }
 
@@ -200,8 +209,8 @@ TEST(Memory, TenThousandSmallLoopsAreCountedUnderOneGigabyte) {
 
 // A saved model of an else-if chain of 50,000 branches (the engines' side; Clang 14 itself is
 // quadratic in such a chain; 100,000 are counted in tests/sim/ir_limits_test.cpp, but their saved
-// model passes the 64 MiB limit on an input file) is read, counted and reported: 64 threads take one branch each, so
-// test i is reached by 2 warps below 32, by 1 below 64 (see tests/sim/ir_limits_test.cpp).
+// model passes the 64 MiB limit on an input file) is read, counted and reported: 64 threads take one branch
+// each, so test i is reached by 2 warps below 32, by 1 below 64 (see tests/sim/ir_limits_test.cpp).
 TEST(LongChains, AModelOfAnElseIfChainOf50000BranchesIsCounted) {
   namespace ir = sim::ir;
   ir::Kernel k;
@@ -219,8 +228,8 @@ TEST(LongChains, AModelOfAnElseIfChainOf50000BranchesIsCounted) {
   k.root = k.block({declare_t, next});
   TempDir dir;
   write_file(dir.file("chain.json"), ir::to_json(k));
-  const CliResult out = run_warpdiv({"analyze", "--model", dir.file("chain.json"), "--grid", "1",
-                                     "--block", "64", "--csv", "-"});
+  const CliResult out = run_warpdiv(
+      {"analyze", "--model", dir.file("chain.json"), "--grid", "1", "--block", "64", "--csv", "-"});
   ASSERT_EQ(out.status, 0) << out.err;
   EXPECT_TRUE(contains(out.out, "chain.cu,3,3,if,,2,1,")) << out.out.substr(0, 2000);      // test 0
   EXPECT_TRUE(contains(out.out, "chain.cu,35,3,if,,1,1,")) << out.out.substr(0, 2000);     // test 32
@@ -235,14 +244,19 @@ TEST(LongChains, AModelOfAnElseIfChainOf50000BranchesIsCounted) {
 TEST(NoGuesses, ArgTakesTheParametersWholeRangeAndUnicodeNames) {
   if (!reads_sources()) GTEST_SKIP() << "this warpdiv is built without the Clang front-end";
   TempDir dir;
-  const std::string file = write(dir, "k.cu",
-                                 "__global__ void k(int* out, unsigned long long u, int \xc3\xb1, unsigned s) {\n"
-                                 "  if (threadIdx.x < u) out[threadIdx.x] = 1;\n"
-                                 "  if (threadIdx.x < \xc3\xb1) out[threadIdx.x] = 2;\n"
-                                 "}\n");
-  const std::vector<std::string> args = {"analyze", file, "--grid", "1", "--block", "\xc3\xb1+24",
-                                         "--arg", "u=18446744073709551615", "--arg", "\xc3\xb1=40",
-                                         "--arg", "s=4294967295", "--csv", "-"};
+  const std::string file =
+      write(dir, "k.cu",
+            "__global__ void k(int* out, unsigned long long u, int \xc3\xb1, unsigned s) {\n"
+            "  if (threadIdx.x < u) out[threadIdx.x] = 1;\n"
+            "  if (threadIdx.x < \xc3\xb1) out[threadIdx.x] = 2;\n"
+            "}\n");
+  const std::vector<std::string> args = {"analyze", file,
+                                         "--grid",  "1",
+                                         "--block", "\xc3\xb1+24",
+                                         "--arg",   "u=18446744073709551615",
+                                         "--arg",   "\xc3\xb1=40",
+                                         "--arg",   "s=4294967295",
+                                         "--csv",   "-"};
   const CliResult r = run_warpdiv(args);
   ASSERT_EQ(r.status, 0) << r.err;
   // file,line,column,kind,iteration,warp_evaluations,divergent,...: line 2 never diverges, line 3
@@ -250,8 +264,8 @@ TEST(NoGuesses, ArgTakesTheParametersWholeRangeAndUnicodeNames) {
   EXPECT_TRUE(contains(r.out, ",2,3,if,,2,0,")) << r.out;
   EXPECT_TRUE(contains(r.out, ",3,3,if,,2,1,")) << r.out;
   // Out of the parameter's type: one line naming the type's range.
-  const std::vector<std::string> negative = {"analyze", file, "--grid", "1", "--block", "64",
-                                             "--arg", "u=5", "--arg", "\xc3\xb1=1", "--arg", "s=-1"};
+  const std::vector<std::string> negative = {"analyze", file,  "--grid", "1",          "--block", "64",
+                                             "--arg",   "u=5", "--arg",  "\xc3\xb1=1", "--arg",   "s=-1"};
   expect_refusal(run_warpdiv(negative), BadInput{negative, "--arg s:"});
   EXPECT_TRUE(contains(run_warpdiv(negative).err, "4294967295")) << run_warpdiv(negative).err;
 }

@@ -26,7 +26,7 @@ bool reads_sources() {
   return reads;
 }
 
-#define SKIP_WITHOUT_FRONTEND()                                                         \
+#define SKIP_WITHOUT_FRONTEND() \
   if (!reads_sources()) GTEST_SKIP() << "warpdiv was built without the Clang front-end"
 
 const std::vector<std::string> kLaunch = {"--grid", "1", "--block", "64"};
@@ -70,7 +70,8 @@ TEST(AdversarialFrontendCli, AnElseIfChainOf10000BranchesIsAnalysed) {
   EXPECT_TRUE(contains(r.out, "\n   36            1           1   100.0%    else if (t == 32) r = 33;\n"));
   EXPECT_TRUE(contains(r.out, "\n   67            1           0     3.1%    else if (t == 63) r = 64;\n"));
   EXPECT_TRUE(contains(r.out, "\n   68            0           0        -    else if (t == 64) r = 65;\n"));
-  EXPECT_TRUE(contains(r.out, "\n10003            0           0        -    else if (t == 9999) r = 10000;\n"));
+  EXPECT_TRUE(
+      contains(r.out, "\n10003            0           0        -    else if (t == 9999) r = 10000;\n"));
 }
 
 TEST(AdversarialFrontendCli, ThirtyThousandNestedIfsAreRefusedWithTheNestingLine) {
@@ -90,8 +91,10 @@ TEST(AdversarialFrontendCli, AConditionOf100000TermsIsRefusedWithTheNestingLine)
   std::string condition;
   for (int i = 0; i < 100'000; ++i)
     condition += std::string(i == 0 ? "" : " || ") + "t == " + std::to_string(i);
-  write_file(dir.file("or.cu"), "__global__ void k(int* out) {\n  int t = threadIdx.x; int r = 0;\n"
-                                "  if (" + condition + ") r = 1;\n  out[t] = r;\n}\n");
+  write_file(dir.file("or.cu"),
+             "__global__ void k(int* out) {\n  int t = threadIdx.x; int r = 0;\n"
+             "  if (" +
+                 condition + ") r = 1;\n  out[t] = r;\n}\n");
   expect_one_line_refusal(analyze(dir.file("or.cu")),
                           "nesting deeper than 10000 at " + dir.file("or.cu") + ":3:");
 }
@@ -101,8 +104,8 @@ TEST(AdversarialFrontendCli, AMacroBombIsRefusedNamingTheTokenLimit) {
   TempDir dir;
   std::string source = "#define A0 x\n";
   for (int i = 1; i <= 30; ++i)
-    source += "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" +
-              std::to_string(i - 1) + "\n";
+    source +=
+        "#define A" + std::to_string(i) + " A" + std::to_string(i - 1) + " A" + std::to_string(i - 1) + "\n";
   write_file(dir.file("bomb.cu"),
              source + "__global__ void k(int* out) { int x = 0; int y = A30; out[0] = y; }\n");
   const CliResult r = analyze(dir.file("bomb.cu"));
@@ -118,8 +121,9 @@ TEST(AdversarialFrontendCli, ATenMebibyteSourceIsRefusedNamingTheSizeLimit) {
   for (int i = 0; i < 163'840; ++i) source += "//" + std::string(61, 'x') + "\n";
   write_file(dir.file("big.cu"), source + "__global__ void k(int* out) { out[threadIdx.x] = 1; }\n");
   expect_one_line_refusal(analyze(dir.file("big.cu")),
-                          dir.file("big.cu") + " is 10485814 bytes, above the front-end's limit "
-                                               "of 4194304 bytes (4 MiB) for a source file [warpdiv-file-unreadable]\n");
+                          dir.file("big.cu") +
+                              " is 10485814 bytes, above the front-end's limit "
+                              "of 4194304 bytes (4 MiB) for a source file [warpdiv-file-unreadable]\n");
 }
 
 TEST(AdversarialFrontendCli, OverloadedKernelsAreListedBySignatureAndChosenByIt) {
@@ -130,9 +134,10 @@ TEST(AdversarialFrontendCli, OverloadedKernelsAreListedBySignatureAndChosenByIt)
              "__global__ void ov(int* p) { p[threadIdx.x] = 1; }\n"
              "__global__ void ov(float* p) { if (threadIdx.x < 40) p[threadIdx.x] = 2; }\n");
   expect_one_line_refusal(analyze(file, {"--kernel", "ov"}),
-                          file + ": --kernel ov names 2 overloaded kernels (ov(int *), "
-                                 "ov(float *)): choose one by its parameter types, as --kernel "
-                                 "'ov(float *)' [warpdiv-kernel-choice]\n");
+                          file +
+                              ": --kernel ov names 2 overloaded kernels (ov(int *), "
+                              "ov(float *)): choose one by its parameter types, as --kernel "
+                              "'ov(float *)' [warpdiv-kernel-choice]\n");
   // ov(float*): threads 0..39 pass; warp 0 all of its 32, warp 1 8 of 32: divergent once.
   const CliResult r = analyze(file, {"--kernel", "ov(float*)"});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -160,9 +165,10 @@ TEST(AdversarialFrontendCli, ResponseFilesThatNameEachOtherAreACycle) {
   }
   write_file(dir.file("a.rsp"), a);
   write_file(dir.file("b.rsp"), b);
-  expect_one_line_refusal(analyze(dir.file("k.cu"), {"-p", dir.file("b")}),
-                          "the response file " + dir.file("a.rsp") +
-                              " of the compile command names itself (through the response files it names): a cycle");
+  expect_one_line_refusal(
+      analyze(dir.file("k.cu"), {"-p", dir.file("b")}),
+      "the response file " + dir.file("a.rsp") +
+          " of the compile command names itself (through the response files it names): a cycle");
 }
 
 // Without a cycle, 8 files each naming the next 8 times would be read 8^7 times (2 million
@@ -180,14 +186,17 @@ TEST(AdversarialFrontendCli, ResponseFilesAreBoundedInBytesAndDepth) {
   write_file(dir.file("r7.rsp"), padding);
   const CliResult wide = analyze(dir.file("k.cu"), {"-p", dir.file("b")});
   expect_one_line_refusal(wide, "the response file ");
-  EXPECT_TRUE(contains(wide.err, " of the compile command takes the response files read past 4 MiB in all")) << wide.err;
+  EXPECT_TRUE(contains(wide.err, " of the compile command takes the response files read past 4 MiB in all"))
+      << wide.err;
   // A chain of 10 response files, each naming the next once: past the depth of 8.
   TempDir deep;
   database_for(deep, "nvcc @d0.rsp -c k.cu");
-  for (int i = 0; i < 10; ++i) write_file(deep.file("d" + std::to_string(i) + ".rsp"), "@d" + std::to_string(i + 1) + ".rsp\n");
+  for (int i = 0; i < 10; ++i)
+    write_file(deep.file("d" + std::to_string(i) + ".rsp"), "@d" + std::to_string(i + 1) + ".rsp\n");
   write_file(deep.file("d10.rsp"), "-DDEEP=1\n");
   expect_one_line_refusal(analyze(deep.file("k.cu"), {"-p", deep.file("b")}),
-                          "the response file " + deep.file("d8.rsp") + " of the compile command nests response files more than 8 deep");
+                          "the response file " + deep.file("d8.rsp") +
+                              " of the compile command nests response files more than 8 deep");
 }
 
 // A FIFO named by the database, as a response file or as an -include file, would be opened and
@@ -205,8 +214,9 @@ TEST(AdversarialFrontendCli, AFifoNamedByTheDatabaseIsRefusedNamingIt) {
   write_file(dir.file("pre.h"), "#define Y 2\n");
   ASSERT_EQ(::unlink(dir.file("r.rsp").c_str()), 0);
   ASSERT_EQ(::mkfifo(dir.file("r.rsp").c_str(), 0600), 0);
-  expect_one_line_refusal(analyze(dir.file("k.cu"), {"-p", dir.file("b")}),
-                          "the response file " + dir.file("r.rsp") + " of the compile command is not a regular file");
+  expect_one_line_refusal(
+      analyze(dir.file("k.cu"), {"-p", dir.file("b")}),
+      "the response file " + dir.file("r.rsp") + " of the compile command is not a regular file");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
 }
 
@@ -223,32 +233,39 @@ bool is_utf8_file(const std::string& path) {
 /// `source` (with `more` flags) analysed with --csv, --html and --save-model into `out`: exit 0,
 /// the HTML valid UTF-8, and --model on the saved model printing the same text report. Returns the
 /// source's run.
-CliResult analyze_and_reread(const std::string& source, const TempDir& out, std::vector<std::string> more = {}) {
-  more.insert(more.end(), {"--csv", out.file("o.csv"), "--html", out.file("o.html"), "--save-model", out.file("m.json")});
+CliResult analyze_and_reread(const std::string& source, const TempDir& out,
+                             std::vector<std::string> more = {}) {
+  more.insert(more.end(),
+              {"--csv", out.file("o.csv"), "--html", out.file("o.html"), "--save-model", out.file("m.json")});
   CliResult r = analyze(source, more);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(is_utf8_file(out.file("o.html")));
   EXPECT_TRUE(contains(read_file(out.file("o.html")), "</html>"));
-  const CliResult model = run_warpdiv({"analyze", "--model", out.file("m.json"), "--grid", "1", "--block", "64"});
+  const CliResult model =
+      run_warpdiv({"analyze", "--model", out.file("m.json"), "--grid", "1", "--block", "64"});
   EXPECT_EQ(model.status, 0) << model.err;
-  EXPECT_EQ(r.out, model.out + "\nCSV written to " + out.file("o.csv") + "\nHTML written to " + out.file("o.html") +
-                      "\nModel written to " + out.file("m.json") + "\n");
+  EXPECT_EQ(r.out, model.out + "\nCSV written to " + out.file("o.csv") + "\nHTML written to " +
+                       out.file("o.html") + "\nModel written to " + out.file("m.json") + "\n");
   return r;
 }
 
 // `if (t % 4 == 0)` on 64 threads: both warps reach it and split (8 lanes of 32 pass), so
 // 2 evaluations, 2 divergent; the store under it runs 16 of 64 lanes (25.0%), each warp's 8 ints
 // 16 bytes apart spanning 4 sectors: 2 requests (stores), 8 sectors, 64 of 256 bytes (25.0%).
-const std::string kIfKernel = "__global__ void k(int* p) {\n  int t = threadIdx.x;\n  if (t % 4 == 0)\n    p[t] = 1;\n}\n";
+const std::string kIfKernel =
+    "__global__ void k(int* p) {\n  int t = threadIdx.x;\n  if (t % 4 == 0)\n    p[t] = 1;\n}\n";
 
 void expect_if_kernel_figures(const CliResult& r, const std::string& source, const TempDir& out) {
   EXPECT_TRUE(contains(r.out, "warpdiv analyze: k in " + source + "\n")) << r.out;
   EXPECT_TRUE(contains(r.out, "\n    3            2           2   100.0%    if (t % 4 == 0)\n")) << r.out;
   EXPECT_TRUE(contains(r.out, "\n    4            2           -    25.0%      p[t] = 1;\n"));
-  EXPECT_TRUE(contains(r.out, "\n    4           2        8   25.0%       0       2         0           -           -          -"
-                              "      0  p[t] = 1;\n"));
+  EXPECT_TRUE(contains(
+      r.out,
+      "\n    4           2        8   25.0%       0       2         0           -           -          -"
+      "      0  p[t] = 1;\n"));
   // file, line, column, kind, iteration, warp evaluations, divergent, active and taken lanes
-  EXPECT_TRUE(contains(read_file(out.file("o.csv")), "\n" + source + ",3,3,if,,2,2,64,16,")) << read_file(out.file("o.csv"));
+  EXPECT_TRUE(contains(read_file(out.file("o.csv")), "\n" + source + ",3,3,if,,2,2,64,16,"))
+      << read_file(out.file("o.csv"));
 }
 
 TEST(AdversarialFrontendCli, AKernelInAFolderNamedInLatin1IsAnalysed) {
@@ -300,13 +317,18 @@ TEST(AdversarialFrontendCli, Latin1CommentsLiteralsAndFlagsAreAnalysed) {
              "}\n");
   const std::vector<std::string> flags = {"-I", dir.file("inc\xE9"), "-D", "TAG=\"\xE9\""};
   const CliResult r = analyze_and_reread(source, out, flags);
-  EXPECT_TRUE(contains(r.out, "\n    3            2           -   100.0%    int t = threadIdx.x;  // caf\xE9, 5 \xB5s\n")) << r.out;
+  EXPECT_TRUE(contains(
+      r.out, "\n    3            2           -   100.0%    int t = threadIdx.x;  // caf\xE9, 5 \xB5s\n"))
+      << r.out;
   EXPECT_TRUE(contains(r.out, "\n    4            2           2   100.0%    if (t % 4 == 0)\n"));
-  EXPECT_TRUE(contains(r.out, "\n    5            2           -    25.0%      p[t] = sizeof(\"\xE9t\xE9\");\n"));
+  EXPECT_TRUE(
+      contains(r.out, "\n    5            2           -    25.0%      p[t] = sizeof(\"\xE9t\xE9\");\n"));
   EXPECT_TRUE(contains(r.out, "\n    6            2           1   100.0%    if (t < LIMIT)\n"));
   EXPECT_TRUE(contains(r.out, "\n    7            1           -    25.0%      p[t] = 0;\n"));
-  EXPECT_TRUE(contains(r.out, "\n    7           1        1  100.0%       0       1         0           -           -          -"
-                              "      0  p[t] = 0;\n"));
+  EXPECT_TRUE(contains(
+      r.out,
+      "\n    7           1        1  100.0%       0       1         0           -           -          -"
+      "      0  p[t] = 0;\n"));
   EXPECT_TRUE(contains(read_file(out.file("o.csv")), "int t = threadIdx.x;  // caf\xE9, 5 \xB5s"));
   EXPECT_TRUE(contains(read_file(out.file("o.html")), "caf\xEF\xBF\xBD, 5 \xEF\xBF\xBDs"));
   // The header, read by Clang through the plugin, is an input of the run too.

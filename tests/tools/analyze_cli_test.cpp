@@ -16,7 +16,7 @@ TEST(AnalyzeCli, LectureReport) {
   EXPECT_TRUE(contains(r.out, "14/392")) << r.out;
   EXPECT_TRUE(contains(r.out, "350/2744")) << r.out;
   EXPECT_TRUE(contains(r.out, "2,352 + 392 = 2,744")) << r.out;  // the slide's slip, corrected
-  EXPECT_TRUE(contains(r.out, "13 of 49 blocks")) << r.out;     // barrier hazard
+  EXPECT_TRUE(contains(r.out, "13 of 49 blocks")) << r.out;      // barrier hazard
   EXPECT_TRUE(r.err.empty()) << r.err;
 }
 
@@ -84,8 +84,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--width", "1e3"}, "--width must be an integer from 1 to 2147483647"},
         BadInput{{"--width", "2147483648"}, "--width must be an integer from 1 to 2147483647"},
         BadInput{{"--width", "99999999999999999999999"}, "--width must be an integer"},
-        BadInput{{"--width", ""}, "--width"},
-        BadInput{{"--width", "12.5"}, "--width must be an integer"},
+        BadInput{{"--width", ""}, "--width"}, BadInput{{"--width", "12.5"}, "--width must be an integer"},
         BadInput{{"--rows", "0", "--inner", "5", "--cols", "5"}, "--rows must be an integer from 1"},
         BadInput{{"--rows", "5", "--inner", "-1", "--cols", "5"}, "--inner must be an integer from 1"},
         BadInput{{"--rows", "5", "--inner", "5", "--cols", "x"}, "--cols must be an integer from 1"},
@@ -103,8 +102,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--tile", "--warp-size"}, "--tile needs a value (T: tile width, blockDim (T, T): 1 .. 32"},
         BadInput{{"--engine", "fast"}, "--engine must be exact, replay or all (got 'fast')"},
         BadInput{{"--engine", ""}, "--engine must be exact, replay or all"},
-        BadInput{{"--width", "2147483647", "--tile", "32", "--engine", "all"},
-                 "--engine all would make"},
+        BadInput{{"--width", "2147483647", "--tile", "32", "--engine", "all"}, "--engine all would make"},
         // Too large for the replay engine: refused up front, not run for hours. 2^31-1 with
         // T = 32 has 2^83 warp-phases per check, each at least 4 warp-statement evaluations.
         BadInput{{"--width", "2147483647", "--tile", "32", "--engine", "replay"},
@@ -119,17 +117,19 @@ TEST(AnalyzeCli, HugeCubePrintsExact128BitCounts) {
   // 32 (G-1) G + 31 G = G (2^31 - 1) = 144115188008747008 (derivation in tests/oracle/exact_test.cpp).
   TempDir dir;
   const std::string csv = dir.file("huge.csv");
-  const CliResult r = run_warpdiv({"analyze", "--rows", "2147483647", "--inner", "2147483647",
-                                   "--cols", "2147483647", "--tile", "32", "--csv", csv});
+  const CliResult r = run_warpdiv({"analyze", "--rows", "2147483647", "--inner", "2147483647", "--cols",
+                                   "2147483647", "--tile", "32", "--csv", csv});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "144115188008747008/9671406556917033397649408")) << r.out;
   EXPECT_TRUE(contains(r.out, "134217727 of 4503599627370496 blocks")) << r.out;  // 2G - 1 of G^2
   const std::string text = read_file(csv);
-  EXPECT_TRUE(contains(text, "\nload_M,all,4503599627370496,144115188075855872,"
-                             "9671406556917033397649408,144115188008747008\n"))
+  EXPECT_TRUE(contains(text,
+                       "\nload_M,all,4503599627370496,144115188075855872,"
+                       "9671406556917033397649408,144115188008747008\n"))
       << text;
-  EXPECT_TRUE(contains(text, "\nstore,all,4503599627370496,144115188075855872,"
-                             "144115188075855872,2147483647\n"))
+  EXPECT_TRUE(contains(text,
+                       "\nstore,all,4503599627370496,144115188075855872,"
+                       "144115188075855872,2147483647\n"))
       << text;
 }
 
@@ -137,8 +137,8 @@ TEST(AnalyzeCli, BothEnginesPrintTheSameReport) {
   // 300 x 200 x 500, T = 12, warp 16: small enough to replay; the two reports and CSVs must be
   // identical byte for byte.
   TempDir dir;
-  const std::vector<std::string> launch = {"analyze", "--rows", "300", "--inner", "200",
-                                           "--cols", "500", "--tile", "12", "--warp-size", "16"};
+  const std::vector<std::string> launch = {"analyze", "--rows", "300", "--inner",     "200", "--cols",
+                                           "500",     "--tile", "12",  "--warp-size", "16"};
   std::vector<std::string> exact_args = launch, replay_args = launch;
   exact_args.insert(exact_args.end(), {"--csv", dir.file("exact.csv")});
   replay_args.insert(replay_args.end(), {"--engine", "replay", "--csv", dir.file("replay.csv")});
@@ -155,8 +155,9 @@ TEST(AnalyzeCli, BothEnginesPrintTheSameReport) {
 // byte for byte, and one note on stderr.
 TEST(AnalyzeCli, EngineAllPrintsTheReplaysReportAndTheirAgreement) {
   TempDir dir;
-  const std::vector<std::string> launch = {"analyze", "--rows", "90", "--inner", "40", "--cols", "130", "--tile", "12",
-                                           "--csv", dir.file("out.csv")};
+  const std::vector<std::string> launch = {"analyze",          "--rows", "90",     "--inner", "40",
+                                           "--cols",           "130",    "--tile", "12",      "--csv",
+                                           dir.file("out.csv")};
   std::vector<std::string> all_args = launch, replay_args = launch;
   all_args.insert(all_args.end(), {"--engine", "all"});
   replay_args.insert(replay_args.end(), {"--engine", "replay"});

@@ -22,14 +22,12 @@ namespace {
 
 const std::string kZoo = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/";
 const std::string kNaive = kZoo + "naive_matmul.cu";
-const std::vector<std::string> kNaiveLaunch = {"--grid", "7,7", "--block", "16,16", "--arg",
-                                               "Width=100"};
+const std::vector<std::string> kNaiveLaunch = {"--grid", "7,7", "--block", "16,16", "--arg", "Width=100"};
 
 bool reads_sources() {
   static const bool reads = [] {
     TempDir dir;
-    const CliResult r =
-        run_warpdiv({"analyze", kNaive, "--save-model", dir.file("model.json")});
+    const CliResult r = run_warpdiv({"analyze", kNaive, "--save-model", dir.file("model.json")});
     return !contains(r.err, "without the Clang front-end");
   }();
   return reads;
@@ -52,9 +50,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadInput{{kNaive, "--grid", "7,7", "--block", "32,33"},
                  "--block 32,33,1 has 1056 threads, above CUDA's limit of 1024 per block"},
-        BadInput{{kNaive, "--grid", "7,7", "--block", "16,16", "--arg", "Width=100",
-                  "--cuda-headers", "nvcc"},
-                 "is not one of builtin, toolkit, auto"},
+        BadInput{
+            {kNaive, "--grid", "7,7", "--block", "16,16", "--arg", "Width=100", "--cuda-headers", "nvcc"},
+            "is not one of builtin, toolkit, auto"},
         BadInput{{kNaive, "--grid", "7", "--block", "2000"},
                  "--block x must be from 1 to 1024 (CUDA's limit; got 2000)"},
         BadInput{{kNaive, "--grid", "7", "--block", "1,1,65"},
@@ -77,8 +75,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "--tile sets the lecture kernel's launch (warpdiv analyze without a file); for "
                  "FILE.cu give --grid, --block and --arg NAME=VALUE"},
         // A misspelt name is neither a parameter (Width) nor in --grid/--block: refused, not ignored.
-        BadInput{{kNaive, "--grid", "7,7", "--block", "16,16", "--arg", "Width=100", "--arg",
-                  "Widht=100"},
+        BadInput{{kNaive, "--grid", "7,7", "--block", "16,16", "--arg", "Width=100", "--arg", "Widht=100"},
                  "--arg 'Widht' names no parameter of MatrixMulKernel (Width) and no name in --grid "
                  "or --block; did you mean Width?"},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--arg", "N=1", "--arg", "N=2"},
@@ -94,27 +91,29 @@ INSTANTIATE_TEST_SUITE_P(
                  "--grid 'Width/2': 'Width' = 2.5 is not an integer (--grid and --block compute with "
                  "integers)"},
         // A float parameter takes a decimal, rounded once to float; past float's range: refused.
-        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=100",
-                  "--arg", "a=3.40282357e38"},
+        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=100", "--arg",
+                  "a=3.40282357e38"},
                  "--arg a: 3.40282357e38 is outside float's range (a is float: a finite nonzero value "
                  "from 1.4e-45 to 3.4028235e+38 in magnitude; give 0 for zero)"},
-        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=100",
-                  "--arg", "a=7e-46"},
+        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=100", "--arg",
+                  "a=7e-46"},
                  "--arg a: 7e-46 is outside float's range"},
         // --alloc gives a pointer parameter's buffer; an access outside it is bad input.
         // saxpy, grid 2 x 64, n = 200: i = blockIdx.x * 64 + threadIdx.x + 128 k. x holds 150
         // floats: i = 150 first comes in block 0 (thread 22, k = 1; block 1 starts at 64 + 128 k,
         // so i = 150 would need thread 86). Warp 0 of block 0 runs first: its lane 22.
-        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200",
-                  "--alloc", "x=150", "--alloc", "y=200"},
-                 "grid_stride_loop.cu:16:16: error: out of bounds: 'x[i]' reads element 150 of 'x', which holds "
-                 "150 elements of 4 bytes (0 to 149), in block (0, 0, 0), thread (22, 0, 0)"},
+        BadInput{
+            {kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200", "--alloc",
+             "x=150", "--alloc", "y=200"},
+            "grid_stride_loop.cu:16:16: error: out of bounds: 'x[i]' reads element 150 of 'x', which holds "
+            "150 elements of 4 bytes (0 to 149), in block (0, 0, 0), thread (22, 0, 0)"},
         // By the replay alone, with y too short as well: of the accesses out of bounds, the first
         // in source order is named: the store `y[i] = ...` at column 5. Element 140 = 12 + 128:
         // thread 12 of block 0 in its second iteration.
-        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200",
-                  "--alloc", "x=150", "--alloc", "y=140", "--engine", "replay"},
-                 "grid_stride_loop.cu:16:5: error: out of bounds: 'y[i]' writes element 140 of 'y', which holds 140 "
+        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200", "--alloc",
+                  "x=150", "--alloc", "y=140", "--engine", "replay"},
+                 "grid_stride_loop.cu:16:5: error: out of bounds: 'y[i]' writes element 140 of 'y', which "
+                 "holds 140 "
                  "elements of 4 bytes (0 to 139), in block (0, 0, 0), thread (12, 0, 0)"},
         // A __shared__ array has its size: an access past it is bad input with no flag at all.
         // The interleaved reduction's partialSum holds 2 x 256 floats; with blocks of 1,000
@@ -128,25 +127,27 @@ INSTANTIATE_TEST_SUITE_P(
                  "thread (512, 0, 0)"},
         // extern __shared__ is sized by --dynamic-smem: sdata[tid] with 256 threads needs 1,024
         // bytes; given 512 (128 ints), thread 128 writes the first element past it.
-        BadInput{{kZoo + "cg_reduction.cu", "--grid", "2", "--block", "256", "--arg", "n=1000",
-                  "--dynamic-smem", "512", "--engine", "replay"},
-                 "cg_reduction.cu:20:3: error: out of bounds: 'sdata[tid]' writes element 128 of 'sdata', which "
-                 "holds 128 elements of 4 bytes (0 to 127), in block (0, 0, 0), thread (128, 0, 0)"},
-        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200",
-                  "--alloc", "z=5"},
+        BadInput{
+            {kZoo + "cg_reduction.cu", "--grid", "2", "--block", "256", "--arg", "n=1000", "--dynamic-smem",
+             "512", "--engine", "replay"},
+            "cg_reduction.cu:20:3: error: out of bounds: 'sdata[tid]' writes element 128 of 'sdata', which "
+            "holds 128 elements of 4 bytes (0 to 127), in block (0, 0, 0), thread (128, 0, 0)"},
+        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200", "--alloc",
+                  "z=5"},
                  "--alloc 'z' names no pointer parameter of saxpy whose element size is known (x, y)"},
-        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200",
-                  "--alloc", "x=0"},
+        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200", "--alloc",
+                  "x=0"},
                  "--alloc x must be an integer from 1 to 1099511627776 (got '0')"},
-        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200",
-                  "--alloc", "x=4", "--alloc", "x=5"},
+        BadInput{{kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200", "--alloc",
+                  "x=4", "--alloc", "x=5"},
                  "--alloc x is given twice"},
         // Width 46,340: P holds 46340^2 = 2,147,395,600 floats; one fewer leaves out the last,
         // written by Row = Col = 46339: block (2896, 2896), thread (46339 - 2896 x 16 = 3, 3).
         // Too big to replay: the class engine's corner run names it.
         BadInput{{kNaive, "--grid", "2897,2897", "--block", "16,16", "--arg", "Width=46340", "--alloc",
                   "P=2147395599"},
-                 "naive_matmul.cu:20:5: error: out of bounds: 'P[Row*Width+Col]' writes element 2147395599 of 'P', "
+                 "naive_matmul.cu:20:5: error: out of bounds: 'P[Row*Width+Col]' writes element 2147395599 "
+                 "of 'P', "
                  "which holds 2147395599 elements of 4 bytes (0 to 2147395598), in block (2896, 2896, 0), "
                  "thread (3, 3, 0), and which block meets such a fault first takes the replay, here "},
         BadInput{{kNaive, "--grid", "4", "--block", "128", "--warp-size", "48"},
@@ -175,8 +176,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(AnalyzeSource, RefusalLeavesAnExistingCsvAlone) {
   TempDir dir;
   write_file(dir.file("keep.csv"), "precious\n");
-  const CliResult r = run_warpdiv(
-      {"analyze", kNaive, "--grid", "7,7", "--block", "32,33", "--csv", dir.file("keep.csv")});
+  const CliResult r =
+      run_warpdiv({"analyze", kNaive, "--grid", "7,7", "--block", "32,33", "--csv", dir.file("keep.csv")});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(read_file(dir.file("keep.csv")), "precious\n");
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"keep.csv"});
@@ -191,8 +192,8 @@ TEST(AnalyzeSource, FifoAndFolderInputsAreRefusedWithoutWaiting) {
   const CliResult source = run_shell("timeout 20 " + shell_quote(warpdiv_binary()) + " analyze " +
                                      shell_quote(dir.file("pipe")) + launch);
   expect_refusal(source, {{}, "': not a regular file (give the kernel's .cu source file)"});
-  const CliResult model = run_shell("timeout 20 " + shell_quote(warpdiv_binary()) +
-                                    " analyze --model " + shell_quote(dir.file("pipe")) + launch);
+  const CliResult model = run_shell("timeout 20 " + shell_quote(warpdiv_binary()) + " analyze --model " +
+                                    shell_quote(dir.file("pipe")) + launch);
   expect_refusal(model, {{}, "is a FIFO that no process writes to"});
   const CliResult folder = run_warpdiv({"analyze", dir.path(), "--grid", "1", "--block", "32"});
   expect_refusal(folder, {{}, "': not a regular file"});
@@ -211,31 +212,35 @@ TEST(AnalyzeSource, LectureFormIsUnchanged) {
 TEST(AnalyzeSource, EngineAllComparesEveryEngineAndReportsTheReplays) {
   if (!reads_sources()) GTEST_SKIP() << "built without the Clang front-end";
   TempDir dir;
-  const CliResult all = run_warpdiv(with({"analyze", kNaive, "--engine", "all", "--csv", dir.file("out.csv")}, kNaiveLaunch));
+  const CliResult all =
+      run_warpdiv(with({"analyze", kNaive, "--engine", "all", "--csv", dir.file("out.csv")}, kNaiveLaunch));
   const std::string all_csv = read_file(dir.file("out.csv"));
-  const CliResult replay =
-      run_warpdiv(with({"analyze", kNaive, "--engine", "replay", "--csv", dir.file("out.csv")}, kNaiveLaunch));
+  const CliResult replay = run_warpdiv(
+      with({"analyze", kNaive, "--engine", "replay", "--csv", dir.file("out.csv")}, kNaiveLaunch));
   ASSERT_EQ(all.status, 0) << all.err;
   ASSERT_EQ(replay.status, 0) << replay.err;
   EXPECT_EQ(all.out, replay.out);
   EXPECT_EQ(all_csv, read_file(dir.file("out.csv")));
-  EXPECT_TRUE(contains(all.err, "warpdiv: note: all 3 engines agree (the replay, the class engine, native code)\n") ||
-              contains(all.err, "warpdiv: note: all 2 engines agree (the replay, the class engine)\n"))
+  EXPECT_TRUE(
+      contains(all.err, "warpdiv: note: all 3 engines agree (the replay, the class engine, native code)\n") ||
+      contains(all.err, "warpdiv: note: all 2 engines agree (the replay, the class engine)\n"))
       << all.err;
   EXPECT_FALSE(contains(replay.err, "engines agree")) << replay.err;
-  const CliResult off = run_shell("WARPDIV_NATIVE=off '" + std::string(WARPDIV_BINARY) + "' analyze '" + kNaive +
-                                  "' --grid 7,7 --block 16,16 --arg Width=100 --engine all --csv '" + dir.file("out.csv") + "'");
+  const CliResult off = run_shell("WARPDIV_NATIVE=off '" + std::string(WARPDIV_BINARY) + "' analyze '" +
+                                  kNaive + "' --grid 7,7 --block 16,16 --arg Width=100 --engine all --csv '" +
+                                  dir.file("out.csv") + "'");
   ASSERT_EQ(off.status, 0) << off.err;
   EXPECT_EQ(off.out, replay.out);
-  EXPECT_TRUE(contains(off.err, "warpdiv: note: all 2 engines agree (the replay, the class engine)\n")) << off.err;
+  EXPECT_TRUE(contains(off.err, "warpdiv: note: all 2 engines agree (the replay, the class engine)\n"))
+      << off.err;
 }
 
 TEST(AnalyzeSource, HelpOfTheSourceForm) {
   const CliResult r = run_warpdiv({"analyze", kNaive, "--help"});
   ASSERT_EQ(r.status, 0) << r.err;
-  for (const char* flag : {"--kernel", "--grid", "--block", "--arg", "--warp-size", "-D", "-I",
-                           "--engine", "--csv", "--html", "--by-class", "--by-iteration", "--only-block", "--only-warp",
-                           "--save-model", "--model"})
+  for (const char* flag :
+       {"--kernel", "--grid", "--block", "--arg", "--warp-size", "-D", "-I", "--engine", "--csv", "--html",
+        "--by-class", "--by-iteration", "--only-block", "--only-warp", "--save-model", "--model"})
     EXPECT_TRUE(contains(r.out, flag)) << flag;
 }
 
@@ -261,8 +266,7 @@ constexpr const char* kTwoKernels =
 TEST_F(AnalyzeSourceFile, BadSources) {
   const std::vector<BadInput> cases = {
       {{source("two.cu", kTwoKernels), "--grid", "1", "--block", "32"}, "first, second"},
-      {{source("two2.cu", kTwoKernels), "--kernel", "third", "--grid", "1", "--block", "32"},
-       "third"},
+      {{source("two2.cu", kTwoKernels), "--kernel", "third", "--grid", "1", "--block", "32"}, "third"},
       {{kNaive, "--grid", "7,7", "--block", "16,16"}, "give --arg Width=VALUE"},
       {{source("data.cu",
                "__global__ void k(const int *in, int *out) {\n"
@@ -285,8 +289,8 @@ TEST_F(AnalyzeSourceFile, BadSources) {
       {{kNaive, "--grid", "7,7", "--block", "16,16", "--arg", "Width=3000000000"},
        "--arg Width: value 3000000000 does not fit in int32"},
       // 6,250^2 blocks of 8 warps, each testing the k loop 100,001 times: refused before it runs.
-      {{kNaive, "--grid", "(Width+15)/16,(Width+15)/16", "--block", "16,16", "--arg",
-        "Width=100000", "--engine", "replay"},
+      {{kNaive, "--grid", "(Width+15)/16,(Width+15)/16", "--block", "16,16", "--arg", "Width=100000",
+        "--engine", "replay"},
        "above its limit of"},
   };
   for (const BadInput& bad : cases) {
@@ -312,8 +316,8 @@ TEST_F(AnalyzeSourceFile, DataDependentBranchNamesWhatItDependsOn) {
 TEST_F(AnalyzeSourceFile, SyntaxErrorShowsClangsDiagnostic) {
   TempDir out;
   const std::string file = source("broken.cu", "__global__ void k(int *a) {\n  a[0] = ;\n}\n");
-  const CliResult r = run_warpdiv(
-      {"analyze", file, "--grid", "1", "--block", "32", "--csv", out.file("out.csv")});
+  const CliResult r =
+      run_warpdiv({"analyze", file, "--grid", "1", "--block", "32", "--csv", out.file("out.csv")});
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(contains(r.err, "broken.cu:2:")) << r.err;
   EXPECT_TRUE(contains(r.err, "error: expected expression")) << r.err;
@@ -356,11 +360,10 @@ TEST_F(AnalyzeSourceFile, ManyHostErrorsAreCappedAndAnErrorInTheKernelStillFails
   const std::string broken = source("broken_kernel.cu",
                                     "__global__ void k(int *a) { a[threadIdx.x] = nope; }\n"
                                     "int main() { glewInit(); }\n");
-  const CliResult b = run_warpdiv(
-      {"analyze", broken, "--grid", "1", "--block", "32", "--csv", out.file("out.csv")});
+  const CliResult b =
+      run_warpdiv({"analyze", broken, "--grid", "1", "--block", "32", "--csv", out.file("out.csv")});
   EXPECT_EQ(b.status, 2);
-  EXPECT_EQ(b.err.rfind(broken + ":1:46: error: use of undeclared identifier 'nope'", 0), 0u)
-      << b.err;
+  EXPECT_EQ(b.err.rfind(broken + ":1:46: error: use of undeclared identifier 'nope'", 0), 0u) << b.err;
   EXPECT_FALSE(contains(b.err, "glewInit")) << b.err;
   EXPECT_TRUE(b.out.empty()) << b.out;
   EXPECT_TRUE(out.entries().empty());
@@ -375,8 +378,7 @@ TEST_F(AnalyzeSourceFile, DefinesReachClang) {
                                   "}\n");
   for (const std::vector<std::string>& define :
        {std::vector<std::string>{"-D", "LIMIT=40"}, std::vector<std::string>{"-DLIMIT=40"}}) {
-    const CliResult r =
-        run_warpdiv(with(with({"analyze", file}, define), {"--grid", "1", "--block", "64"}));
+    const CliResult r = run_warpdiv(with(with({"analyze", file}, define), {"--grid", "1", "--block", "64"}));
     ASSERT_EQ(r.status, 0) << r.err;
     // Warp 0 (lanes 0..31) all in, warp 1 (32..63) split at 40: 2 evaluations, 1 divergent.
     EXPECT_TRUE(contains(r.out, "    2            2           1   100.0%    if (threadIdx.x < LIMIT)"))
@@ -397,11 +399,12 @@ TEST_F(AnalyzeSourceFile, FloatArgumentsAreRoundedOnceToTheParametersType) {
                                   "  if (threadIdx.x < n)\n"
                                   "    p[threadIdx.x] = a * b;\n"
                                   "}\n");
-  const std::vector<std::string> launch = {"--grid", "1", "--block", "32", "--arg",
-                                           "a=1.00000005960464477626", "--arg", "b=0.1", "--arg", "n=3"};
+  const std::vector<std::string> launch = {
+      "--grid", "1", "--block", "32", "--arg", "a=1.00000005960464477626", "--arg", "b=0.1", "--arg", "n=3"};
   const CliResult r = run_warpdiv(with({"analyze", file}, launch));
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "launch: grid (1, 1, 1), block (32, 1, 1), warp size 32; a = 1.0000001, b = 0.1, n = 3"))
+  EXPECT_TRUE(contains(
+      r.out, "launch: grid (1, 1, 1), block (32, 1, 1), warp size 32; a = 1.0000001, b = 0.1, n = 3"))
       << r.out;
   // Not given: 0 (the model does not compute with them).
   const CliResult zero = run_warpdiv({"analyze", file, "--grid", "1", "--block", "32", "--arg", "n=3"});
@@ -414,8 +417,8 @@ TEST_F(AnalyzeSourceFile, FloatArgumentsAreRoundedOnceToTheParametersType) {
   ASSERT_EQ(from_model.status, 0) << from_model.err;
   EXPECT_EQ(from_model.out, r.out);
   // A double takes what a float cannot hold.
-  const CliResult big = run_warpdiv({"analyze", file, "--grid", "1", "--block", "32", "--arg", "n=3",
-                                     "--arg", "b=1e300", "--arg", "a=-2.5"});
+  const CliResult big = run_warpdiv({"analyze", file, "--grid", "1", "--block", "32", "--arg", "n=3", "--arg",
+                                     "b=1e300", "--arg", "a=-2.5"});
   ASSERT_EQ(big.status, 0) << big.err;
   EXPECT_TRUE(contains(big.out, "; a = -2.5, b = 1e+300, n = 3")) << big.out;
 }
@@ -423,8 +426,9 @@ TEST_F(AnalyzeSourceFile, FloatArgumentsAreRoundedOnceToTheParametersType) {
 // Buffers given with --alloc; in bounds the report is the one without them. Before
 // the buffer: `a[i - 1]` at thread 0 reads element -1.
 TEST_F(AnalyzeSourceFile, AllocChecksEveryAccessAgainstItsBuffer) {
-  const std::vector<std::string> saxpy = {"analyze", kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64",
-                                          "--arg", "n=200", "--arg", "a=2"};
+  const std::vector<std::string> saxpy = {
+      "analyze", kZoo + "grid_stride_loop.cu", "--grid", "2", "--block", "64", "--arg", "n=200", "--arg",
+      "a=2"};
   const CliResult plain = run_warpdiv(saxpy);
   const CliResult sized = run_warpdiv(with(saxpy, {"--alloc", "x=200", "--alloc", "y=200"}));
   ASSERT_EQ(plain.status, 0) << plain.err;
@@ -437,11 +441,13 @@ TEST_F(AnalyzeSourceFile, AllocChecksEveryAccessAgainstItsBuffer) {
                                   "}\n");
   const CliResult before = run_warpdiv({"analyze", file, "--grid", "1", "--block", "64", "--alloc", "a=64"});
   EXPECT_EQ(before.status, 2);
-  EXPECT_TRUE(contains(before.err, "before.cu:3:10: error: out of bounds: 'a[i - 1]' reads element -1 of 'a', which "
-                                   "holds 64 elements of 4 bytes (0 to 63), in block (0, 0, 0), thread (0, 0, 0)"))
+  EXPECT_TRUE(contains(before.err,
+                       "before.cu:3:10: error: out of bounds: 'a[i - 1]' reads element -1 of 'a', which "
+                       "holds 64 elements of 4 bytes (0 to 63), in block (0, 0, 0), thread (0, 0, 0)"))
       << before.err;
   // Only b given: a is not checked (its size is unknown), the launch is counted.
-  const CliResult unchecked = run_warpdiv({"analyze", file, "--grid", "1", "--block", "64", "--alloc", "b=64"});
+  const CliResult unchecked =
+      run_warpdiv({"analyze", file, "--grid", "1", "--block", "64", "--alloc", "b=64"});
   EXPECT_EQ(unchecked.status, 0) << unchecked.err;
 }
 
@@ -455,33 +461,38 @@ TEST_F(AnalyzeSourceFile, AllocChecksEveryAccessAgainstItsBuffer) {
 TEST_F(AnalyzeSourceFile, DataGivesTheValuesBranchesDependOn) {
   const std::string kernel = kZoo + "data/spmv_csr_scalar.cu";
   const std::string tiny = std::string(WARPDIV_SOURCE_DIR) + "/data/samples/spmv_tiny/";
-  const std::vector<std::string> launch = {"analyze", kernel, "--grid", "1", "--block", "32", "--arg", "num_rows=5"};
-  const CliResult counted =
-      run_warpdiv(with(launch, {"--data", "row_ptr=" + tiny + "row_ptr.npy", "--data", "col_idx=" + tiny + "col_idx.npy"}));
+  const std::vector<std::string> launch = {"analyze", kernel, "--grid", "1",
+                                           "--block", "32",   "--arg",  "num_rows=5"};
+  const CliResult counted = run_warpdiv(with(
+      launch, {"--data", "row_ptr=" + tiny + "row_ptr.npy", "--data", "col_idx=" + tiny + "col_idx.npy"}));
   ASSERT_EQ(counted.status, 0) << counted.err;
-  EXPECT_TRUE(contains(counted.out, "   24            5           4     9.4%      for (int jj = row_start; jj < row_end; jj++)"))
+  EXPECT_TRUE(
+      contains(counted.out,
+               "   24            5           4     9.4%      for (int jj = row_start; jj < row_end; jj++)"))
       << counted.out;
-  EXPECT_TRUE(contains(counted.out, "   25            4           -     7.8%        dot += values[jj] * x[col_idx[jj]];"))
+  EXPECT_TRUE(contains(counted.out,
+                       "   25            4           -     7.8%        dot += values[jj] * x[col_idx[jj]];"))
       << counted.out;
   EXPECT_TRUE(contains(counted.out, "   25          12 ")) << counted.out;
   // The class engine hands the launch to the replay, saying why, on one line.
-  EXPECT_TRUE(contains(counted.err, "spmv_csr_scalar.cu:24:5: the class engine cannot prove the block classes: the "
-                                    "condition of this for depends on row_ptr[row + 1] (global memory)"))
+  EXPECT_TRUE(contains(counted.err,
+                       "spmv_csr_scalar.cu:24:5: the class engine cannot prove the block classes: the "
+                       "condition of this for depends on row_ptr[row + 1] (global memory)"))
       << counted.err;
   EXPECT_TRUE(contains(counted.err, "counting every block with the replay instead")) << counted.err;
   // The same matrix from its Matrix Market file (A.mtx lists the entries column by column, 1-based:
   // CHOLMOD's reader sorts them into the CSR views): the same report.
-  const CliResult mtx = run_warpdiv(
-      with(launch, {"--data", "row_ptr=" + tiny + "A.mtx:csr.row_ptr", "--data", "col_idx=" + tiny + "A.mtx:csr.col_idx"}));
+  const CliResult mtx = run_warpdiv(with(launch, {"--data", "row_ptr=" + tiny + "A.mtx:csr.row_ptr", "--data",
+                                                  "col_idx=" + tiny + "A.mtx:csr.col_idx"}));
   ASSERT_EQ(mtx.status, 0) << mtx.err;
   EXPECT_EQ(mtx.out, counted.out);
   // A saved model keeps the loads' links and the pointee types: with the data given again, the
   // same report.
   const std::string model = sources_.file("spmv.json");
   ASSERT_EQ(run_warpdiv({"analyze", kernel, "--save-model", model}).status, 0);
-  const CliResult from_model = run_warpdiv({"analyze", "--model", model, "--grid", "1", "--block", "32", "--arg", "num_rows=5",
-                                            "--data", "row_ptr=" + tiny + "row_ptr.npy", "--data",
-                                            "col_idx=" + tiny + "col_idx.npy"});
+  const CliResult from_model =
+      run_warpdiv({"analyze", "--model", model, "--grid", "1", "--block", "32", "--arg", "num_rows=5",
+                   "--data", "row_ptr=" + tiny + "row_ptr.npy", "--data", "col_idx=" + tiny + "col_idx.npy"});
   ASSERT_EQ(from_model.status, 0) << from_model.err;
   EXPECT_EQ(from_model.out, counted.out);
   // Zeros (--alloc): every row is empty, no lane enters the loop; its one evaluation is uniform.
@@ -492,38 +503,49 @@ TEST_F(AnalyzeSourceFile, DataGivesTheValuesBranchesDependOn) {
   // Without the values: refused, naming the flag that gives them.
   const CliResult missing = run_warpdiv(launch);
   EXPECT_EQ(missing.status, 2);
-  EXPECT_TRUE(contains(missing.err, "spmv_csr_scalar.cu:24:5: error: data-dependent branch: the condition of this for depends on "))
+  EXPECT_TRUE(contains(
+      missing.err,
+      "spmv_csr_scalar.cu:24:5: error: data-dependent branch: the condition of this for depends on "))
       << missing.err;
-  EXPECT_TRUE(contains(missing.err, "give the values of 'row_ptr' with --data row_ptr=FILE (or --alloc row_ptr=COUNT for "
-                                    "zeros)"))
+  EXPECT_TRUE(contains(missing.err,
+                       "give the values of 'row_ptr' with --data row_ptr=FILE (or --alloc row_ptr=COUNT for "
+                       "zeros)"))
       << missing.err;
   // One element short: the last row's row_ptr[row + 1] is outside (thread 4 of row 4 reads element 5).
-  const std::string short_bin = source("short.bin", std::string("\0\0\0\0\2\0\0\0\2\0\0\0\5\0\0\0\6\0\0\0", 20));
+  const std::string short_bin =
+      source("short.bin", std::string("\0\0\0\0\2\0\0\0\2\0\0\0\5\0\0\0\6\0\0\0", 20));
   const CliResult outside = run_warpdiv(with(launch, {"--data", "row_ptr=" + short_bin}));
   EXPECT_EQ(outside.status, 2);
-  EXPECT_TRUE(contains(outside.err, "spmv_csr_scalar.cu:23:19: error: out of bounds: 'row_ptr[row + 1]' reads element 5 of "
-                                    "'row_ptr', which holds 5 elements of 4 bytes (0 to 4), in block (0, 0, 0), "
-                                    "thread (4, 0, 0)"))
+  EXPECT_TRUE(
+      contains(outside.err,
+               "spmv_csr_scalar.cu:23:19: error: out of bounds: 'row_ptr[row + 1]' reads element 5 of "
+               "'row_ptr', which holds 5 elements of 4 bytes (0 to 4), in block (0, 0, 0), "
+               "thread (4, 0, 0)"))
       << outside.err;
   // Bad input: one line each, exit 2, and an output never replaces a data file.
   const std::string odd = source("odd.bin", "123456");
   const std::string text = source("rows.txt", "abc");
   const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
       {{"--data", "row_ptr=" + tiny + "values.npy"},
-       "--data row_ptr=" + tiny + "values.npy: the file holds float32 (<f4) but the parameter points to int (int32)"},
+       "--data row_ptr=" + tiny +
+           "values.npy: the file holds float32 (<f4) but the parameter points to int (int32)"},
       {{"--data", "row_ptr=" + odd}, ": 6 bytes are not a whole number of int elements of 4 bytes"},
-      {{"--data", "row_ptr=" + text}, ": a text file gives a char buffer's bytes, but 'row_ptr' points to int (use .npy or .bin)"},
-      {{"--data", "rowptr=" + odd}, "--data 'rowptr' names no pointer parameter of spmv_csr_scalar whose element size is "
-                                   "known (row_ptr, col_idx, values, x, y); did you mean row_ptr?"},
+      {{"--data", "row_ptr=" + text},
+       ": a text file gives a char buffer's bytes, but 'row_ptr' points to int (use .npy or .bin)"},
+      {{"--data", "rowptr=" + odd},
+       "--data 'rowptr' names no pointer parameter of spmv_csr_scalar whose element size is "
+       "known (row_ptr, col_idx, values, x, y); did you mean row_ptr?"},
       {{"--data", "row_ptr"}, "--data must be NAME=FILE (got 'row_ptr')"},
       {{"--data", "row_ptr=" + tiny + "row_ptr.npy", "--alloc", "row_ptr=6"},
        "--data row_ptr and --alloc row_ptr both give its buffer: choose one"},
       {{"--data", "row_ptr=" + tiny + "row_ptr.npy", "--data", "row_ptr=" + tiny + "row_ptr.npy"},
        "--data row_ptr is given twice"},
       {{"--data", "row_ptr=" + sources_.file("absent.npy")}, "--data row_ptr: '"},
-      {{"--data", "row_ptr=" + tiny + "A.mtx"}, ": a Matrix Market file needs a view, FILE.mtx:VIEW (csr.row_ptr, "
-                                               "csr.col_idx, csr.values, coo.row, coo.col, coo.values)"},
-      {{"--data", "row_ptr=" + tiny + "A.mtx:csr.rowptr"}, "the view 'csr.rowptr' is not known (did you mean csr.row_ptr?)"},
+      {{"--data", "row_ptr=" + tiny + "A.mtx"},
+       ": a Matrix Market file needs a view, FILE.mtx:VIEW (csr.row_ptr, "
+       "csr.col_idx, csr.values, coo.row, coo.col, coo.values)"},
+      {{"--data", "row_ptr=" + tiny + "A.mtx:csr.rowptr"},
+       "the view 'csr.rowptr' is not known (did you mean csr.row_ptr?)"},
   };
   for (const auto& [flags, message] : bad) {
     const CliResult r = run_warpdiv(with(launch, flags));
@@ -532,12 +554,13 @@ TEST_F(AnalyzeSourceFile, DataGivesTheValuesBranchesDependOn) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
   const std::string before = read_file(tiny + "row_ptr.npy");
-  const CliResult clobber = run_warpdiv(with(launch, {"--data", "row_ptr=" + tiny + "row_ptr.npy", "--csv", tiny + "row_ptr.npy"}));
+  const CliResult clobber =
+      run_warpdiv(with(launch, {"--data", "row_ptr=" + tiny + "row_ptr.npy", "--csv", tiny + "row_ptr.npy"}));
   EXPECT_EQ(clobber.status, 2);
   EXPECT_TRUE(contains(clobber.err, "an output never replaces an input")) << clobber.err;
   EXPECT_EQ(read_file(tiny + "row_ptr.npy"), before);
-  const CliResult save_only = run_warpdiv({"analyze", kernel, "--save-model", sources_.file("m.json"), "--data",
-                                           "row_ptr=" + tiny + "row_ptr.npy"});
+  const CliResult save_only = run_warpdiv({"analyze", kernel, "--save-model", sources_.file("m.json"),
+                                           "--data", "row_ptr=" + tiny + "row_ptr.npy"});
   EXPECT_EQ(save_only.status, 2);
   EXPECT_TRUE(contains(save_only.err, "--data needs a launch")) << save_only.err;
 }
@@ -548,16 +571,16 @@ TEST_F(AnalyzeSourceFile, ToolkitHeadersGiveTheSameReport) {
   const CliResult builtin = run_warpdiv(with({"analyze", kNaive}, kNaiveLaunch));
   ASSERT_EQ(builtin.status, 0) << builtin.err;
   for (const char* headers : {"toolkit", "auto"}) {
-    const CliResult toolkit = run_warpdiv(with(
-        with({"analyze", kNaive}, kNaiveLaunch),
-        {"--cuda-headers", headers, "--cuda-path", "/usr/local/cuda"}));
+    const CliResult toolkit =
+        run_warpdiv(with(with({"analyze", kNaive}, kNaiveLaunch),
+                         {"--cuda-headers", headers, "--cuda-path", "/usr/local/cuda"}));
     ASSERT_EQ(toolkit.status, 0) << toolkit.err;
     EXPECT_EQ(toolkit.out, builtin.out);
   }
   // A toolkit that is not there: exit 2, one line naming the folder.
-  const CliResult missing = run_warpdiv(with(with({"analyze", kNaive}, kNaiveLaunch),
-                                             {"--cuda-headers", "toolkit", "--cuda-path",
-                                              sources_.file("no-cuda")}));
+  const CliResult missing =
+      run_warpdiv(with(with({"analyze", kNaive}, kNaiveLaunch),
+                       {"--cuda-headers", "toolkit", "--cuda-path", sources_.file("no-cuda")}));
   EXPECT_EQ(missing.status, 2);
   EXPECT_TRUE(contains(missing.err, "no CUDA Toolkit at " + sources_.file("no-cuda"))) << missing.err;
 }
@@ -629,16 +652,22 @@ TEST_F(AnalyzeSourceFile, FunctionCalledTwiceIsCountedAtEachCall) {
   EXPECT_TRUE(contains(html, "&times;2</span></td><td>4</td><td>2 (50.0%)</td>")) << html;
   EXPECT_TRUE(contains(html, "inlined at " + at9 + ": 2 warp evals, 1 divergent")) << html;
   // --by-call-site: each call under the sum.
-  const CliResult split =
-      run_warpdiv({"analyze", file, "--grid", "1", "--block", "64", "--by-call-site"});
+  const CliResult split = run_warpdiv({"analyze", file, "--grid", "1", "--block", "64", "--by-call-site"});
   ASSERT_EQ(split.status, 0) << split.err;
   EXPECT_TRUE(contains(split.out,
                        "    2            4           2   100.0%    if (x < 40)\n"
-                       "                 2           1   100.0%      inlined at " + at9 + "\n"
-                       "                 2           1   100.0%      inlined at " + at10 + "\n"
-                       "    3            4           -    61.7%      return 1;\n"
-                       "                 2           -    62.5%        inlined at " + at9 + "\n"
-                       "                 2           -    60.9%        inlined at " + at10 + "\n"))
+                       "                 2           1   100.0%      inlined at " +
+                           at9 +
+                           "\n"
+                           "                 2           1   100.0%      inlined at " +
+                           at10 +
+                           "\n"
+                           "    3            4           -    61.7%      return 1;\n"
+                           "                 2           -    62.5%        inlined at " +
+                           at9 +
+                           "\n"
+                           "                 2           -    60.9%        inlined at " +
+                           at10 + "\n"))
       << split.out;
 }
 
@@ -656,8 +685,9 @@ TEST_F(AnalyzeSourceFile, IncompleteMemoryFiguresAreSaidAndDerivedOnesWithheld) 
                                    dir.file("k.csv"), "--html", dir.file("k.html")});
   ASSERT_EQ(r.status, 0) << r.err;
   // Three accesses (idx[i], a[idx[i]], out[i]); the gather's address is not known.
-  EXPECT_TRUE(contains(r.out, "counted: 1 block, 1 warp\nincomplete: memory figures of 1 of 3 "
-                              "accesses not counted"))
+  EXPECT_TRUE(contains(r.out,
+                       "counted: 1 block, 1 warp\nincomplete: memory figures of 1 of 3 "
+                       "accesses not counted"))
       << r.out;
   EXPECT_TRUE(contains(r.out, "arithmetic intensity and bound: withheld (figures incomplete)")) << r.out;
   EXPECT_FALSE(contains(r.out, "bytes asked per FLOP")) << r.out;
@@ -688,31 +718,31 @@ TEST_F(AnalyzeSourceFile, HtmlPageNamesTheClassesItDrawsNoMapsFor) {
   std::string body;
   for (int k = 1; k <= 9; ++k)
     body += "  if (b < " + std::to_string(k) + ") out[threadIdx.x] = " + std::to_string(k) + ";\n";
-  const std::string file = source("ten.cu", "__global__ void k(int *out) {\n  int b = blockIdx.x;\n" +
-                                                 body + "}\n");
+  const std::string file =
+      source("ten.cu", "__global__ void k(int *out) {\n  int b = blockIdx.x;\n" + body + "}\n");
   TempDir dir;
-  const CliResult r = run_warpdiv({"analyze", file, "--grid", "10", "--block", "32", "--html",
-                                   dir.file("k.html")});
+  const CliResult r =
+      run_warpdiv({"analyze", file, "--grid", "10", "--block", "32", "--html", dir.file("k.html")});
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string page = read_file(dir.file("k.html"));
   EXPECT_TRUE(contains(page, "<p>10 classes of blocks")) << page;
-  EXPECT_TRUE(contains(page, "Maps are drawn for the first 8 of the 10 block classes (at most 8)"))
-      << page;
+  EXPECT_TRUE(contains(page, "Maps are drawn for the first 8 of the 10 block classes (at most 8)")) << page;
 }
 
 // The two-level shuffle reduction: warp_reduce_sum is inlined at two calls, the first made by
 // every warp (16 blocks x 8 warps = 128), the second by warp 0 of each block (16). Its loop tests
 // offset 16, 8, 4, 2, 1, 0: 6 tests and 5 bodies per call.
 TEST_F(AnalyzeSourceFile, ShuffleReductionCountsBothCallsOfItsWarpSum) {
-  const CliResult r = run_warpdiv({"analyze", kZoo + "warp_shuffle_reduction.cu", "--grid",
-                                   "(n+255)/256", "--block", "256", "--arg", "n=4096"});
+  const CliResult r = run_warpdiv({"analyze", kZoo + "warp_shuffle_reduction.cu", "--grid", "(n+255)/256",
+                                   "--block", "256", "--arg", "n=4096"});
   ASSERT_EQ(r.status, 0) << r.err;
   // for: (128 + 16) x 6 = 864; body: (128 + 16) x 5 = 720; return: 144. Every lane of each warp
   // runs them (SIMD 100%), and the flops are 720 x 32 lanes x 1 add = 23,040.
-  EXPECT_TRUE(contains(r.out,
-                       "    9          864           0   100.0%    for (int offset = 16; offset > 0; offset /= 2)\n"
-                       "   10          720           -   100.0%      v += __shfl_down_sync(0xffffffff, v, offset);\n"
-                       "   11          144           -   100.0%    return v;\n"))
+  EXPECT_TRUE(
+      contains(r.out,
+               "    9          864           0   100.0%    for (int offset = 16; offset > 0; offset /= 2)\n"
+               "   10          720           -   100.0%      v += __shfl_down_sync(0xffffffff, v, offset);\n"
+               "   11          144           -   100.0%    return v;\n"))
       << r.out;
   EXPECT_TRUE(contains(r.out, "    9       for                     0/864\n")) << r.out;
   EXPECT_TRUE(contains(r.out, "  floating-point operations: 23040 ")) << r.out;
@@ -727,8 +757,7 @@ TEST_F(AnalyzeSourceFile, SavedModelGivesTheSameReport) {
   const CliResult saved = run_warpdiv({"analyze", kNaive, "--save-model", dir.file("m.json")});
   ASSERT_EQ(saved.status, 0) << saved.err;
   const CliResult from_source = run_warpdiv(with({"analyze", kNaive}, kNaiveLaunch));
-  const CliResult from_model =
-      run_warpdiv(with({"analyze", "--model", dir.file("m.json")}, kNaiveLaunch));
+  const CliResult from_model = run_warpdiv(with({"analyze", "--model", dir.file("m.json")}, kNaiveLaunch));
   ASSERT_EQ(from_source.status, 0) << from_source.err;
   ASSERT_EQ(from_model.status, 0) << from_model.err;
   EXPECT_EQ(from_source.out, from_model.out);
@@ -738,9 +767,9 @@ TEST_F(AnalyzeSourceFile, OnlyWarpOfOneBlock) {
   // Warp 7 of block (6, 6): rows 110, 111, all outside P: the guard is evaluated once with 32
   // lanes, none taken, not divergent; nothing inside runs.
   TempDir dir;
-  const CliResult r = run_warpdiv(with({"analyze", kNaive, "--only-block", "6,6", "--only-warp",
-                                        "7", "--csv", dir.file("w.csv")},
-                                       kNaiveLaunch));
+  const CliResult r = run_warpdiv(
+      with({"analyze", kNaive, "--only-block", "6,6", "--only-warp", "7", "--csv", dir.file("w.csv")},
+           kNaiveLaunch));
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string csv = read_file(dir.file("w.csv"));
   // (memory columns: the if has no access, and no floating-point work: flops 0)
@@ -753,18 +782,18 @@ TEST_F(AnalyzeSourceFile, CtrlCStopsTheReplayAndWritesNothing) {
   // seconds here). ^C typed on the terminal once the progress bar is up.
   TempDir dir;
   bool sent = false;
-  const PtyRun run = run_on_pty(
-      {WARPDIV_BINARY, "analyze", kNaive, "--grid", "(Width+15)/16,(Width+15)/16", "--block",
-       "16,16", "--arg", "Width=2000", "--engine", "replay", "--csv", dir.file("big.csv")},
-      [&sent](const std::string& screen, int master) {
-        // The bar's first line may reach the terminal in two writes ("replay [...]", then the
-        // "0% 0/15625 blocks" after it): wait for the whole of it.
-        if (!sent && contains(screen, "\rreplay [") && contains(screen, " blocks")) {
-          const char ctrl_c = '\x03';
-          EXPECT_EQ(::write(master, &ctrl_c, 1), 1);
-          sent = true;
-        }
-      });
+  const PtyRun run =
+      run_on_pty({WARPDIV_BINARY, "analyze", kNaive, "--grid", "(Width+15)/16,(Width+15)/16", "--block",
+                  "16,16", "--arg", "Width=2000", "--engine", "replay", "--csv", dir.file("big.csv")},
+                 [&sent](const std::string& screen, int master) {
+                   // The bar's first line may reach the terminal in two writes ("replay [...]", then the
+                   // "0% 0/15625 blocks" after it): wait for the whole of it.
+                   if (!sent && contains(screen, "\rreplay [") && contains(screen, " blocks")) {
+                     const char ctrl_c = '\x03';
+                     EXPECT_EQ(::write(master, &ctrl_c, 1), 1);
+                     sent = true;
+                   }
+                 });
   EXPECT_TRUE(sent) << run.screen;
   EXPECT_EQ(run.status, 130) << run.screen;
   EXPECT_TRUE(contains(run.screen, " blocks")) << run.screen;
@@ -774,8 +803,8 @@ TEST_F(AnalyzeSourceFile, CtrlCStopsTheReplayAndWritesNothing) {
 
 TEST_F(AnalyzeSourceFile, ProgressBarReachesTheEndOnATerminal) {
   TempDir dir;
-  const PtyRun run = run_on_pty({WARPDIV_BINARY, "analyze", kNaive, "--grid", "7,7", "--block",
-                                 "16,16", "--arg", "Width=100"});
+  const PtyRun run = run_on_pty(
+      {WARPDIV_BINARY, "analyze", kNaive, "--grid", "7,7", "--block", "16,16", "--arg", "Width=100"});
   EXPECT_EQ(run.status, 0) << run.screen;
   EXPECT_TRUE(contains(run.screen, "] 100% 49/49 blocks")) << run.screen;
 }
@@ -808,8 +837,8 @@ TEST_F(AnalyzeSourceFile, EngineExactRefusesWhatItCannotProveAndAutoFallsBack) {
 TEST_F(AnalyzeSourceFile, ByClassCsvGivesTheLecturesTypeOneAndTypeTwo) {
   TempDir dir;
   const std::string csv = dir.file("c.csv");
-  const CliResult r = run_warpdiv({"analyze", kZoo + "tiled_matmul.cu", "--grid", "7,7", "--block",
-                                   "16,16", "--arg", "Width=100", "--by-class", "--csv", csv});
+  const CliResult r = run_warpdiv({"analyze", kZoo + "tiled_matmul.cu", "--grid", "7,7", "--block", "16,16",
+                                   "--arg", "Width=100", "--by-class", "--csv", csv});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "Block classes (found by the class engine")) << r.out;
   std::istringstream in(read_file(csv));
@@ -818,7 +847,8 @@ TEST_F(AnalyzeSourceFile, ByClassCsvGivesTheLecturesTypeOneAndTypeTwo) {
   EXPECT_EQ(line,
             "file,line,column,kind,iteration,warp_evaluations,divergent,active_lanes,taken_lanes,"
             "block_executions,partial_block_executions,global_requests,global_sectors,global_bytes,"
-            "global_load_requests,global_store_requests,global_atomic_requests,shared_requests,shared_wavefronts,shared_bank_conflicts,flops,simd_efficiency,"
+            "global_load_requests,global_store_requests,global_atomic_requests,shared_requests,shared_"
+            "wavefronts,shared_bank_conflicts,flops,simd_efficiency,"
             "statement,inlined_at,complete,class,"
             "class_blocks,class_definition,representative,loop_line,first_iteration,iterations,"
             "iteration_class");
@@ -868,9 +898,8 @@ TEST_F(AnalyzeSourceFile, HtmlPageShadesTheSourceAndMapsTheWarps) {
   TempDir dir;
   const std::string html = dir.file("blur.html");
   // The replay: maps of the first and the last block.
-  const CliResult r = run_warpdiv({"analyze", kZoo + "image_blur.cu", "--grid", "3,2", "--block",
-                                   "16,16", "--arg", "w=40", "--arg", "h=20", "--engine",
-                                   "replay", "--html", html});
+  const CliResult r = run_warpdiv({"analyze", kZoo + "image_blur.cu", "--grid", "3,2", "--block", "16,16",
+                                   "--arg", "w=40", "--arg", "h=20", "--engine", "replay", "--html", html});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "HTML written to " + html)) << r.out;
   const std::string page = read_file(html);
@@ -892,8 +921,8 @@ TEST_F(AnalyzeSourceFile, HtmlPageShadesTheSourceAndMapsTheWarps) {
 TEST_F(AnalyzeSourceFile, HtmlPageDrawsTheBlockClasses) {
   TempDir dir;
   const std::string html = dir.file("blur.html");
-  const CliResult r = run_warpdiv({"analyze", kZoo + "image_blur.cu", "--grid", "3,2", "--block",
-                                   "16,16", "--arg", "w=40", "--arg", "h=20", "--html", html});
+  const CliResult r = run_warpdiv({"analyze", kZoo + "image_blur.cu", "--grid", "3,2", "--block", "16,16",
+                                   "--arg", "w=40", "--arg", "h=20", "--html", html});
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string page = read_file(html);
   // The blur window reaches one pixel past each side, so the first, middle and last block of
@@ -917,9 +946,9 @@ TEST_F(AnalyzeSourceFile, HtmlPageDrawsAPanelPerSegmentOfBlockIdxZ) {
   // panel "blockIdx.z < 6", 5-8 in "blockIdx.z = 6", 9-12 in "blockIdx.z = 7 (last)".
   TempDir dir;
   const std::string html = dir.file("volume.html");
-  const CliResult r = run_warpdiv({"analyze", kZoo + "early_return_3d.cu", "--grid", "3,2,8",
-                                   "--block", "8,8,4", "--arg", "nx=20", "--arg", "ny=12", "--arg",
-                                   "nz=26", "--html", html});
+  const CliResult r =
+      run_warpdiv({"analyze", kZoo + "early_return_3d.cu", "--grid", "3,2,8", "--block", "8,8,4", "--arg",
+                   "nx=20", "--arg", "ny=12", "--arg", "nz=26", "--html", html});
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string page = read_file(html);
   EXPECT_TRUE(contains(page, ">class 12</td>"));
@@ -940,9 +969,8 @@ TEST_F(AnalyzeSourceFile, HtmlPageStaysSmallAtAnySize) {
   // 2^26 x 65535 blocks of 1024 threads: the page draws classes and a few maps, never the grid.
   TempDir dir;
   const std::string html = dir.file("big.html");
-  const CliResult r = run_warpdiv({"analyze", kZoo + "naive_matmul.cu", "--grid",
-                                   "67108864,65535", "--block", "32,32", "--arg",
-                                   "Width=2147483000", "--html", html});
+  const CliResult r = run_warpdiv({"analyze", kZoo + "naive_matmul.cu", "--grid", "67108864,65535", "--block",
+                                   "32,32", "--arg", "Width=2147483000", "--html", html});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_LT(read_file(html).size(), 300'000u);
   EXPECT_TRUE(contains(read_file(html), "id=\"class-grid\""));
@@ -966,11 +994,11 @@ std::string analyze_html(const std::vector<std::string>& args) {
 // N[k*Width+Col] (384 + 136 sectors, tests/kernels/zoo_memory_test.cpp): 8 warps x 17 k x 2
 // blocks = 272 requests each, 544 + 520 = 1,064 sectors, (256 + 16) x 17 lanes x 4 bytes =
 // 18,496 bytes each, so 36,992 asked of 34,048 in sectors: 108.6% (half-warps share words), no
-// shade; all 544 loads; 2 flops per lane and k: 272 x 17 x 2 = 9,248. Line 20 stores P[Row*Width+Col]: in block
-// (0, 0) warp w writes rows 2w, 2w+1, 132 bytes from 136w (8w mod 32 in {0, 8, 16, 24}, so the
-// last byte is at most 155 past a sector start): 5 sectors; in block (1, 0) 2 words 68 bytes
-// apart: 2 sectors. 16 store requests, 8 x 5 + 8 x 2 = 56 sectors, 272 x 4 = 1,088 bytes: 60.7%,
-// the first step of the global shade.
+// shade; all 544 loads; 2 flops per lane and k: 272 x 17 x 2 = 9,248. Line 20 stores P[Row*Width+Col]: in
+// block (0, 0) warp w writes rows 2w, 2w+1, 132 bytes from 136w (8w mod 32 in {0, 8, 16, 24}, so the last
+// byte is at most 155 past a sector start): 5 sectors; in block (1, 0) 2 words 68 bytes apart: 2 sectors. 16
+// store requests, 8 x 5 + 8 x 2 = 56 sectors, 272 x 4 = 1,088 bytes: 60.7%, the first step of the global
+// shade.
 TEST_F(AnalyzeSourceFile, HtmlPageShowsAndShadesTheMemoryPerLine) {
   const std::string page = analyze_html({kNaive, "--grid", "2,1", "--block", "16,16", "--arg", "Width=17"});
   EXPECT_EQ(source_memory_cells(page, "      Pvalue += M[Row*Width+k]*N[k*Width+Col];"),
@@ -982,7 +1010,8 @@ TEST_F(AnalyzeSourceFile, HtmlPageShowsAndShadesTheMemoryPerLine) {
             "<td>16</td><td>0</td><td>-</td><td>-</td><td>0</td>")
       << page;
   // The guard and the loop make no access: no figures, no shade.
-  EXPECT_EQ(source_memory_cells(page, "  if ((Row &lt; Width) &amp;&amp; (Col &lt; Width)) {"), kNoMemoryCells);
+  EXPECT_EQ(source_memory_cells(page, "  if ((Row &lt; Width) &amp;&amp; (Col &lt; Width)) {"),
+            kNoMemoryCells);
   EXPECT_EQ(source_memory_cells(page, "    for (int k = 0; k &lt; Width; ++k) {"), kNoMemoryCells);
   EXPECT_EQ(count_occurrences(page, "<td class=\"mg"), 1u);
   EXPECT_EQ(count_occurrences(page, "<td class=\"ms"), 0u);
@@ -996,16 +1025,18 @@ TEST_F(AnalyzeSourceFile, HtmlPageShowsAndShadesTheMemoryPerLine) {
 // page says they are not counted, in one line, with the text report's reason, and has no memory
 // columns.
 TEST_F(AnalyzeSourceFile, HtmlPageSaysHowTheMemoryFiguresWereMade) {
-  const std::string file = source("mod4.cu", "__global__ void k(float* a) {\n"
-                                             "  a[blockIdx.x % 4] = 1.0f;\n"
-                                             "}\n");
+  const std::string file = source("mod4.cu",
+                                  "__global__ void k(float* a) {\n"
+                                  "  a[blockIdx.x % 4] = 1.0f;\n"
+                                  "}\n");
   std::string page = analyze_html({file, "--grid", "8", "--block", "32"});
   EXPECT_EQ(source_memory_cells(page, "  a[blockIdx.x % 4] = 1.0f;"),
             "<td>400.0%</td><td>-</td><td>8</td><td>8</td><td>1,024</td><td>0</td><td>8</td><td>0</td>"
             "<td>-</td><td>-</td><td>0</td>")
       << page;
-  EXPECT_TRUE(contains(page, "<p class=\"config\">Memory figures counted by the replay engine (the "
-                             "class engine cannot prove them: "))
+  EXPECT_TRUE(contains(page,
+                       "<p class=\"config\">Memory figures counted by the replay engine (the "
+                       "class engine cannot prove them: "))
       << page;
 
   TempDir dir;
@@ -1020,13 +1051,15 @@ TEST_F(AnalyzeSourceFile, HtmlPageSaysHowTheMemoryFiguresWereMade) {
   EXPECT_TRUE(contains(why, "replaying this launch for them would take")) << why;
   std::string escaped;
   for (const char c : why)  // as the page escapes text
-    escaped += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '"' ? "&quot;"
-               : c == '\'' ? "&#39;" : std::string(1, c);
-  EXPECT_TRUE(contains(page, "<p class=\"note\">Memory figures: not counted (" + escaped + ").</p>"))
-      << page;
+    escaped += c == '&'    ? "&amp;"
+               : c == '<'  ? "&lt;"
+               : c == '>'  ? "&gt;"
+               : c == '"'  ? "&quot;"
+               : c == '\'' ? "&#39;"
+                           : std::string(1, c);
+  EXPECT_TRUE(contains(page, "<p class=\"note\">Memory figures: not counted (" + escaped + ").</p>")) << page;
   // Said twice: in the page's incompleteness note at the top, and under the listing.
-  EXPECT_TRUE(contains(page, "id=\"incomplete\">Incomplete: memory figures not counted (listed"))
-      << page;
+  EXPECT_TRUE(contains(page, "id=\"incomplete\">Incomplete: memory figures not counted (listed")) << page;
   EXPECT_EQ(count_occurrences(page, "not counted"), 2u);
   EXPECT_FALSE(contains(page, "<th>global req</th>"));
 }
@@ -1040,8 +1073,8 @@ TEST_F(AnalyzeSourceFile, HtmlPageSaysHowTheMemoryFiguresWereMade) {
 // request: 128 sectors, 100%); line 18 writes rows of the tile (no conflict) from rows of idata
 // (100%): no shade.
 TEST_F(AnalyzeSourceFile, HtmlPageShadesStridedLoadsAndBankConflicts) {
-  std::string page = analyze_html({kZoo + "strided_load.cu", "--grid", "1", "--block", "32", "--arg",
-                                   "n=32", "--arg", "stride=8"});
+  std::string page = analyze_html(
+      {kZoo + "strided_load.cu", "--grid", "1", "--block", "32", "--arg", "n=32", "--arg", "stride=8"});
   EXPECT_EQ(source_memory_cells(page, "    out[i] = in[i * stride];"),
             "<td class=\"mg3\">22.2%</td><td>-</td><td>2</td><td>36</td><td>256</td><td>1</td>"
             "<td>1</td><td>0</td><td>-</td><td>-</td><td>0</td>")
@@ -1050,13 +1083,15 @@ TEST_F(AnalyzeSourceFile, HtmlPageShadesStridedLoadsAndBankConflicts) {
 
   page = analyze_html({kZoo + "transpose_bank_conflicts.cu", "--grid", "1,1", "--block", "32,8", "--arg",
                        "width=32", "--arg", "height=32"});
-  EXPECT_EQ(source_memory_cells(page, "      odata[(yo + j) * height + xo] = tile[threadIdx.x][threadIdx.y + j];"),
-            "<td>100.0%</td><td class=\"ms3\">992</td><td>32</td><td>128</td><td>4,096</td><td>0</td>"
-            "<td>32</td><td>0</td><td>32</td><td>1,024</td><td>0</td>")
+  EXPECT_EQ(
+      source_memory_cells(page, "      odata[(yo + j) * height + xo] = tile[threadIdx.x][threadIdx.y + j];"),
+      "<td>100.0%</td><td class=\"ms3\">992</td><td>32</td><td>128</td><td>4,096</td><td>0</td>"
+      "<td>32</td><td>0</td><td>32</td><td>1,024</td><td>0</td>")
       << page;
-  EXPECT_EQ(source_memory_cells(page, "      tile[threadIdx.y + j][threadIdx.x] = idata[(y + j) * width + x];"),
-            "<td>100.0%</td><td>0</td><td>32</td><td>128</td><td>4,096</td><td>32</td><td>0</td>"
-            "<td>0</td><td>32</td><td>32</td><td>0</td>")
+  EXPECT_EQ(
+      source_memory_cells(page, "      tile[threadIdx.y + j][threadIdx.x] = idata[(y + j) * width + x];"),
+      "<td>100.0%</td><td>0</td><td>32</td><td>128</td><td>4,096</td><td>32</td><td>0</td>"
+      "<td>0</td><td>32</td><td>32</td><td>0</td>")
       << page;
   EXPECT_EQ(count_occurrences(page, "<td class=\"m"), 1u);
 }
@@ -1070,19 +1105,21 @@ TEST_F(AnalyzeSourceFile, HtmlPageShadesStridedLoadsAndBankConflicts) {
 // < L, Col = 96 + tx) splits every warp in p < 6 (48 of 48) and warps 0, 1 (rows ty < 4 inside
 // K) in p = 6; line 44 (Row < J && Col < L) splits warps 0, 1 (rows 96 .. 99): 12 of 48, 2 of 8.
 TEST_F(AnalyzeSourceFile, TextListsTheIterationClassesOfEachLoop) {
-  const CliResult r = run_warpdiv({"analyze", kZoo + "tiled_matmul_rect.cu", "--grid",
-                                   "(L-1)/16+1,(J-1)/16+1", "--block", "16,16", "--arg", "J=100",
-                                   "--arg", "K=100", "--arg", "L=100"});
+  const CliResult r =
+      run_warpdiv({"analyze", kZoo + "tiled_matmul_rect.cu", "--grid", "(L-1)/16+1,(J-1)/16+1", "--block",
+                   "16,16", "--arg", "J=100", "--arg", "K=100", "--arg", "L=100"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "\nfor loop at line 30 (p):\n")) << r.out;
-  EXPECT_TRUE(contains(r.out,
-                       "  class    iterations  defined by         for        if        if        if       for\n"
-                       "  class 1           6  p < 6           0/1728    0/1728    0/1728    0/1728   0/29376\n"
-                       "  class 1           1  p = 6 (last)     0/288   288/288     0/288     0/288    0/4896\n"))
+  EXPECT_TRUE(
+      contains(r.out,
+               "  class    iterations  defined by         for        if        if        if       for\n"
+               "  class 1           6  p < 6           0/1728    0/1728    0/1728    0/1728   0/29376\n"
+               "  class 1           1  p = 6 (last)     0/288   288/288     0/288     0/288    0/4896\n"))
       << r.out;
-  EXPECT_TRUE(contains(r.out,
-                       "  class 4           6  p < 6             0/48      0/48     48/48     12/48     0/204\n"
-                       "  class 4           1  p = 6 (last)       0/8       2/8       2/8       2/8      0/34\n"))
+  EXPECT_TRUE(
+      contains(r.out,
+               "  class 4           6  p < 6             0/48      0/48     48/48     12/48     0/204\n"
+               "  class 4           1  p = 6 (last)       0/8       2/8       2/8       2/8      0/34\n"))
       << r.out;
   EXPECT_TRUE(contains(r.out, "(no lane stays): p = 7 (exit).\n")) << r.out;
   EXPECT_TRUE(contains(r.out, "  class 1          16  i in [0, 15] (all)   0/32256\n")) << r.out;
@@ -1094,17 +1131,17 @@ TEST_F(AnalyzeSourceFile, HtmlMapsUseIterationClassesAtAnySize) {
   TempDir dir;
   const std::string html = dir.file("tiled.html");
   const CliResult r = run_warpdiv({"analyze", kZoo + "tiled_matmul_rect.cu", "--grid",
-                                   "(L-1)/16+1,(J-1)/16+1", "--block", "16,16", "--arg",
-                                   "J=1048560", "--arg", "K=2147483647", "--arg", "L=2147483647",
-                                   "--html", html});
+                                   "(L-1)/16+1,(J-1)/16+1", "--block", "16,16", "--arg", "J=1048560", "--arg",
+                                   "K=2147483647", "--arg", "L=2147483647", "--html", html});
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string page = read_file(html);
   EXPECT_LT(page.size(), 100'000u);
   EXPECT_FALSE(contains(page, "No maps")) << page;
   EXPECT_TRUE(contains(page, "line 32: if, per iteration class of p (line 30)")) << page;
   // 2^31 - 2 = 16 x 134217727 + 14: the last phase is p = 134217727, where tx = 15 is past K.
-  EXPECT_TRUE(contains(page, "p &lt; 134217727 (134217727 iterations) | p = 134217727 (last) | "
-                             "p = 134217728 (exit)"))
+  EXPECT_TRUE(contains(page,
+                       "p &lt; 134217727 (134217727 iterations) | p = 134217727 (last) | "
+                       "p = 134217728 (exit)"))
       << page;
   EXPECT_TRUE(contains(page, "<title>warp 0: p = 134217727 (last)</title>")) << page;
 }

@@ -24,8 +24,7 @@ std::size_t count(const std::string& text, const std::string& part) {
 }
 
 // The serialised element that starts with `start_tag`, up to the first `end_tag` after it.
-std::string between(const std::string& text, const std::string& start_tag,
-                    const std::string& end_tag) {
+std::string between(const std::string& text, const std::string& start_tag, const std::string& end_tag) {
   const auto start = text.find(start_tag);
   if (start == std::string::npos) return "";
   return text.substr(start, text.find(end_tag, start) - start);
@@ -45,8 +44,7 @@ class Browser : public ::testing::Test {
 
 TEST_F(Browser, LectureReport) {
   const std::string page = dir_.file("lecture.html");
-  const CliResult r =
-      run_warpdiv({"analyze", "--gpu", "lecture-16k", "--regs", "16", "--html", page});
+  const CliResult r = run_warpdiv({"analyze", "--gpu", "lecture-16k", "--regs", "16", "--html", page});
   ASSERT_EQ(r.status, 0) << r.err;
 
   const std::string dom = chromium_dump_dom(chromium_, page);
@@ -96,8 +94,7 @@ TEST_F(Browser, LargestLaunchReport) {
   // The 2^31-1 cube, T = 32 (counts by hand in tests/tools/html_cli_test.cpp): load_M diverges in
   // 2^26 * (2^31 - 1) of 2^83 warp-phases.
   const std::string page = dir_.file("cube.html");
-  const CliResult r =
-      run_warpdiv({"analyze", "--width", "2147483647", "--tile", "32", "--html", page});
+  const CliResult r = run_warpdiv({"analyze", "--width", "2147483647", "--tile", "32", "--html", page});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_LT(read_file(page).size(), 2u * 1024u * 1024u);
 
@@ -123,22 +120,22 @@ TEST_F(Browser, LargestLaunchReport) {
 
 TEST_F(Browser, SweepReport) {
   const std::string page = dir_.file("sweep.html");
-  const CliResult r = run_warpdiv({"sweep", "--sizes", "100,150,200,300,500,1000,2000,5000",
-                                   "--tiles", "8,16,32", "--gpu", "lecture-16k", "--regs", "16",
-                                   "--html", page});
+  const CliResult r = run_warpdiv({"sweep", "--sizes", "100,150,200,300,500,1000,2000,5000", "--tiles",
+                                   "8,16,32", "--gpu", "lecture-16k", "--regs", "16", "--html", page});
   ASSERT_EQ(r.status, 0) << r.err;
 
   const std::string dom = chromium_dump_dom(chromium_, page);
   const std::string fraction = between(dom, "<section id=\"fraction\">", "</section>");
   EXPECT_EQ(count(fraction, "<svg class=\"plot\""), 4u);
   EXPECT_EQ(count(fraction, "<g class=\"series\""), 12u);  // 4 plots x 3 tile widths
-  EXPECT_EQ(count(fraction, ">T = 16</text>"), 4u);           // each plot's legend
+  EXPECT_EQ(count(fraction, ">T = 16</text>"), 4u);        // each plot's legend
   EXPECT_EQ(count(fraction, ">matrix size W = J = K = L (elements, log scale)</text>"), 4u);
   const std::string occupancy = between(dom, "<section id=\"occupancy\">", "</section>");
   EXPECT_TRUE(contains(occupancy, "<svg class=\"plot\" id=\"plot-occupancy\""));
   // The lecture's SM: T = 16 gives 6 blocks of 8 warps = 48 of 48 warps (100%).
-  EXPECT_TRUE(contains(occupancy, "<tr class=\"swept\"><td>16</td><td>256</td><td>2,048</td>"
-                                  "<td>6</td><td>48</td><td>100.00%</td>"));
+  EXPECT_TRUE(contains(occupancy,
+                       "<tr class=\"swept\"><td>16</td><td>256</td><td>2,048</td>"
+                       "<td>6</td><td>48</td><td>100.00%</td>"));
 
   const std::string png = dir_.file("sweep.png");
   chromium_screenshot(chromium_, page, png, 1150, 1300);
@@ -155,9 +152,9 @@ TEST_F(Browser, SweepReport) {
 TEST_F(Browser, ZooKernelSourcePage) {
   // The image blur of the lecture at its launch (40 x 20 image, blocks of 16 x 16).
   const std::string page = dir_.file("blur.html");
-  const CliResult r = run_warpdiv(
-      {"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/image_blur.cu", "--grid", "3,2",
-       "--block", "16,16", "--arg", "w=40", "--arg", "h=20", "--html", page});
+  const CliResult r =
+      run_warpdiv({"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/image_blur.cu", "--grid", "3,2",
+                   "--block", "16,16", "--arg", "w=40", "--arg", "h=20", "--html", page});
   if (contains(r.err, "without the Clang front-end")) GTEST_SKIP() << "no Clang front-end";
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string dom = chromium_dump_dom(chromium_, page);
@@ -181,9 +178,8 @@ TEST_F(Browser, ZooKernel3dSourcePagePanels) {
   // segments (tests/tools/analyze_source_cli_test.cpp works the classes out).
   const std::string page = dir_.file("volume.html");
   const CliResult r = run_warpdiv(
-      {"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/early_return_3d.cu", "--grid",
-       "3,2,8", "--block", "8,8,4", "--arg", "nx=20", "--arg", "ny=12", "--arg", "nz=26", "--html",
-       page});
+      {"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/early_return_3d.cu", "--grid", "3,2,8",
+       "--block", "8,8,4", "--arg", "nx=20", "--arg", "ny=12", "--arg", "nz=26", "--html", page});
   if (contains(r.err, "without the Clang front-end")) GTEST_SKIP() << "no Clang front-end";
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string dom = chromium_dump_dom(chromium_, page);
@@ -222,8 +218,10 @@ TEST_F(Browser, LayoutCheckFindsOverprintingAndOverflow) {
   EXPECT_EQ(check.window_width, 800);
   EXPECT_EQ(check.checked, 4);  // two cells, the paragraph, the label
   const std::string found = joined(check.problems);
-  EXPECT_TRUE(contains(found, "overlap: <td> \"9,671,406,556,917,033,397,649,408\" and <td> "
-                              "\"right\"")) << found;
+  EXPECT_TRUE(contains(found,
+                       "overlap: <td> \"9,671,406,556,917,033,397,649,408\" and <td> "
+                       "\"right\""))
+      << found;
   EXPECT_TRUE(contains(found, "the page is wider than the window: ")) << found;
   EXPECT_TRUE(contains(found, "label outside its figure: <text> \"a long label\"")) << found;
 }
@@ -233,8 +231,8 @@ TEST_F(Browser, LayoutCheckFindsFiguresCutOffAt1400Pixels) {
   const std::string page = dir_.file("cut.html");
   write_file(page,
              "<!DOCTYPE html><html><body><div style=\"overflow-x:auto\"><table id=\"source\"><tr>"
-             "<td>1</td><td class=\"src\" style=\"white-space:pre\">" + std::string(300, 'x') +
-             "</td><td>42</td></tr></table></div></body></html>");
+             "<td>1</td><td class=\"src\" style=\"white-space:pre\">" +
+                 std::string(300, 'x') + "</td><td>42</td></tr></table></div></body></html>");
   const LayoutCheck wide = chromium_layout_check(chromium_, page, 1400);
   EXPECT_TRUE(contains(joined(wide.problems), "cut off: <td> \"42\"")) << joined(wide.problems);
   EXPECT_FALSE(contains(joined(wide.problems), "cut off: <td> \"1\"")) << joined(wide.problems);
@@ -246,7 +244,7 @@ TEST_F(Browser, LayoutCheckFindsFiguresCutOffAt1400Pixels) {
 struct LayoutPage {
   std::string name;
   std::vector<std::string> args;  // a warpdiv command line without --html
-  int min_checked = 100;  // elements the page holds at least (a page that failed holds none)
+  int min_checked = 100;          // elements the page holds at least (a page that failed holds none)
 };
 void PrintTo(const LayoutPage& page, std::ostream* os) { *os << page.name; }
 
@@ -265,8 +263,7 @@ TEST_P(BrowserLayout, NothingOverprintsInANarrowOrAWideWindow) {
     // Each page holds many headings, cells and labels (over 100; the source sweep's four plots,
     // over 40); a page that failed to render would hold none to compare.
     EXPECT_GT(check.checked, GetParam().min_checked);
-    EXPECT_TRUE(check.problems.empty()) << check.problems.size() << " problems:"
-                                        << joined(check.problems);
+    EXPECT_TRUE(check.problems.empty()) << check.problems.size() << " problems:" << joined(check.problems);
   }
 }
 
@@ -280,32 +277,32 @@ INSTANTIATE_TEST_SUITE_P(
         LayoutPage{"Width50000", {"analyze", "--width", "50000"}},
         // The largest counts (31 digits) and the most map rows (1,024 one-lane warps).
         LayoutPage{"CubeWarpSize1",
-                   {"analyze", "--rows", kMaxSize, "--inner", kMaxSize, "--cols", kMaxSize,
-                    "--tile", "32", "--warp-size", "1"}},
+                   {"analyze", "--rows", kMaxSize, "--inner", kMaxSize, "--cols", kMaxSize, "--tile", "32",
+                    "--warp-size", "1"}},
         LayoutPage{"CubeWarpSize32",
-                   {"analyze", "--rows", kMaxSize, "--inner", kMaxSize, "--cols", kMaxSize,
-                    "--tile", "32", "--warp-size", "32", "--gpu", "h100"}},
+                   {"analyze", "--rows", kMaxSize, "--inner", kMaxSize, "--cols", kMaxSize, "--tile", "32",
+                    "--warp-size", "32", "--gpu", "h100"}},
         LayoutPage{"SweepToTheLargestSize",
                    {"sweep", "--sizes", "100," + kMaxSize, "--tiles", "1,32", "--gpu", "h100"}},
         // A zoo kernel's source page (the blur: nested loops, two shaded branches) and a source
         // sweep (a curve per block size).
         LayoutPage{"ZooImageBlur",
-                   {"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/image_blur.cu",
-                    "--grid", "3,2", "--block", "16,16", "--arg", "w=40", "--arg", "h=20"}},
+                   {"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/image_blur.cu", "--grid",
+                    "3,2", "--block", "16,16", "--arg", "w=40", "--arg", "h=20"}},
         // Every memory column with the source's long lines (the convolution's filter loop).
         LayoutPage{"ZooConvolutionMemory",
-                   {"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/convolution_2d.cu",
-                    "--grid", "3,2", "--block", "16,16", "--arg", "width=30", "--arg", "height=20"}},
+                   {"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/convolution_2d.cu", "--grid",
+                    "3,2", "--block", "16,16", "--arg", "width=30", "--arg", "height=20"}},
         // A 3-D grid's class panels, side by side or wrapped: the largest CUDA grid, whose 27
         // classes make three panels with long segment labels and class numbers on the cells.
         LayoutPage{"ZooEarlyReturn3dLargest",
-                   {"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/early_return_3d.cu",
-                    "--grid", "268435455,65535,65535", "--block", "8,8,4", "--arg",
-                    "nx=2147483630", "--arg", "ny=524270", "--arg", "nz=262130"}},
+                   {"analyze", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/early_return_3d.cu", "--grid",
+                    "268435455,65535,65535", "--block", "8,8,4", "--arg", "nx=2147483630", "--arg",
+                    "ny=524270", "--arg", "nz=262130"}},
         LayoutPage{"ZooSweep",
-                   {"sweep", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/image_blur.cu",
-                    "--grid", "(w+block_x-1)/block_x,(h+block_y-1)/block_y", "--block",
-                    "8x8,16x16,32x32", "--arg", "w=8:400:8", "--arg", "h=20"},
+                   {"sweep", std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/image_blur.cu", "--grid",
+                    "(w+block_x-1)/block_x,(h+block_y-1)/block_y", "--block", "8x8,16x16,32x32", "--arg",
+                    "w=8:400:8", "--arg", "h=20"},
                    40}),
     [](const ::testing::TestParamInfo<LayoutPage>& page) { return page.param.name; });
 

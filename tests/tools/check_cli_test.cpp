@@ -27,12 +27,13 @@ const std::string kRoot = WARPDIV_SOURCE_DIR;
 std::string strided(const std::string& limits) {
   return "root = \"" + kRoot + "\"\n[[kernel]]\nname = \"strided\"\nfile = \"" + kRoot +
          "/kernels/zoo/strided_load.cu\"\ngrid = 8\nblock = 128\nargs = { n = 1000, stride = 3 }\n"
-         "[kernel.limits]\n" + limits;
+         "[kernel.limits]\n" +
+         limits;
 }
 
 // early_return_3d at grid (3, 2, 2), block (8, 8, 4), ny = 12, nz = 6: 6 statements (x, y, z on
-// lines 11 .. 13, line 14 `if (x >= nx || y >= ny || z >= nz)`, the return, line 16 the store). A warp is 4 rows (y) of 8 x in one z-slice: warp w of
-// a block has z = 4 bz + w / 2, y = 8 by + 4 (w % 2) .. + 3.
+// lines 11 .. 13, line 14 `if (x >= nx || y >= ny || z >= nz)`, the return, line 16 the store). A warp is 4
+// rows (y) of 8 x in one z-slice: warp w of a block has z = 4 bz + w / 2, y = 8 by + 4 (w % 2) .. + 3.
 // - nx = 24: every x < 24, so no warp splits on x, and the y and z edges (y 12 .. 15, z 6, 7) take
 //   whole warps: 0 of the 12 x 8 = 96 warp evaluations diverge. The body runs in the warps with y
 //   and z inside: 3 block columns x (2 + 1) y halves x (4 + 2) slices = 54 warps, all 32 lanes:
@@ -44,7 +45,8 @@ std::string strided(const std::string& limits) {
 std::string volume(int nx, const std::string& extra = "") {
   return "root = \"" + kRoot + "\"\n" + extra + "[[kernel]]\nname = \"volume\"\nfile = \"" + kRoot +
          "/kernels/zoo/early_return_3d.cu\"\ngrid = \"(nx+7)/8,(ny+7)/8,(nz+3)/4\"\n"
-         "block = [8, 8, 4]\nargs = { nx = " + std::to_string(nx) + ", ny = 12, nz = 6 }\n";
+         "block = [8, 8, 4]\nargs = { nx = " +
+         std::to_string(nx) + ", ny = 12, nz = 6 }\n";
 }
 
 CliResult check(const TempDir& dir, const std::string& config, std::vector<std::string> flags = {}) {
@@ -71,9 +73,10 @@ TEST(CheckCli, ARootThatIsNotAFolderIsRefused) {
   config.replace(config.find(kRoot), kRoot.size(), "/nonexistent");
   const CliResult r = check(dir, config);
   EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_EQ(r.err, "warpdiv: error: " + dir.file("c.toml") + ": root '/nonexistent' is not a folder "
-                   "(findings, baselines and SARIF name files relative to it; give an existing folder) "
-                   "[warpdiv-file-content]\n");
+  EXPECT_EQ(r.err, "warpdiv: error: " + dir.file("c.toml") +
+                       ": root '/nonexistent' is not a folder "
+                       "(findings, baselines and SARIF name files relative to it; give an existing folder) "
+                       "[warpdiv-file-content]\n");
   EXPECT_EQ(r.out, "");
 }
 
@@ -105,9 +108,10 @@ TEST(CheckCli, DivergentFractionOfTheVolumesEdge) {
             "evaluations (18 of 96), limit 10% (check 'volume') [divergent-branch]\n"
             "warpdiv check: 1 kernel, 6 statements: 1 limit crossed: FAILED\n");
   // A line table lifts the limit for line 14 only; one for line 99 matches nothing (a note).
-  const CliResult lifted = check(dir, volume(20) + "limits = { max_divergent_fraction = 0.1 }\n"
-                                                   "[[kernel.line]]\nline = 14\nmax_divergent_fraction = 0.2\n"
-                                                   "[[kernel.line]]\nline = 99\nmin_simd_efficiency = 1\n");
+  const CliResult lifted = check(dir, volume(20) +
+                                          "limits = { max_divergent_fraction = 0.1 }\n"
+                                          "[[kernel.line]]\nline = 14\nmax_divergent_fraction = 0.2\n"
+                                          "[[kernel.line]]\nline = 99\nmin_simd_efficiency = 1\n");
   EXPECT_EQ(lifted.status, 0) << lifted.out << lifted.err;
   EXPECT_NE(lifted.out.find("c.toml:12:1: note: no statement starts on line 99 of "
                             "kernels/zoo/early_return_3d.cu: these limits apply to nothing (check "
@@ -120,8 +124,8 @@ TEST(CheckCli, PartialBarriersFailByDefault) {
   TempDir dir;
   // The kernel's top comment: both barriers partial in the 13 blocks of the last block row and
   // column, 7 phases each: 91 block executions each. No limit given: 0 are allowed.
-  write_file(dir.file("c.toml"), "root = \"" + kRoot + "\"\n[[kernel]]\nname = \"guard\"\nfile = \"" +
-                                     kRoot + "/kernels/zoo/tiled_matmul_barrier_in_guard.cu\"\n"
+  write_file(dir.file("c.toml"), "root = \"" + kRoot + "\"\n[[kernel]]\nname = \"guard\"\nfile = \"" + kRoot +
+                                     "/kernels/zoo/tiled_matmul_barrier_in_guard.cu\"\n"
                                      "grid = \"(Width-1)/16+1,(Width-1)/16+1\"\nblock = [16, 16]\n"
                                      "args = { Width = 100 }\n");
   const CliResult r = run_warpdiv({"check", dir.file("c.toml")});
@@ -129,7 +133,8 @@ TEST(CheckCli, PartialBarriersFailByDefault) {
   std::size_t found = 0;
   for (std::size_t at = 0; (at = r.out.find("only part of the block reaches this barrier in 91 block "
                                             "executions (undefined behaviour), limit 0 (check "
-                                            "'guard') [partial-barrier]", at)) != std::string::npos;
+                                            "'guard') [partial-barrier]",
+                                            at)) != std::string::npos;
        ++at)
     ++found;
   EXPECT_EQ(found, 2u) << r.out;
@@ -140,8 +145,10 @@ TEST(CheckCli, BaselineWrittenThenCheckedThenRegressed) {
   const std::string with_baseline = "baseline = \"base.csv\"\n";
   const CliResult wrote = check(dir, volume(24, with_baseline), {"--write-baseline", dir.file("base.csv")});
   EXPECT_EQ(wrote.status, 0) << wrote.err;
-  EXPECT_EQ(wrote.out, "warpdiv check: 1 kernel, 6 statements: 0 limits crossed: passed\n"
-                       "Baseline written to " + dir.file("base.csv") + "\n");
+  EXPECT_EQ(wrote.out,
+            "warpdiv check: 1 kernel, 6 statements: 0 limits crossed: passed\n"
+            "Baseline written to " +
+                dir.file("base.csv") + "\n");
   const std::string csv = read_file(dir.file("base.csv"));
   EXPECT_NE(csv.find("volume,scale_volume,if (x >= nx || y >= ny || z >= nz),1,if,"
                      "kernels/zoo/early_return_3d.cu,14,3,32,96,3072,96,0,"),
@@ -176,7 +183,8 @@ TEST(CheckCli, BaselineWrittenThenCheckedThenRegressed) {
 TEST(CheckCli, ConfigErrorsAreOneLineWithThePlaceAndWriteNothing) {
   TempDir dir;
   const std::string sarif = dir.file("out.sarif");
-  const CliResult unknown = check(dir, volume(20) + "limits = { max_divergence = 0.1 }\n", {"--sarif", sarif});
+  const CliResult unknown =
+      check(dir, volume(20) + "limits = { max_divergence = 0.1 }\n", {"--sarif", sarif});
   EXPECT_EQ(unknown.status, 2);
   EXPECT_EQ(unknown.err.rfind(dir.file("c.toml") +
                                   ":8:12: error: unknown key 'max_divergence' in [kernel.limits]; did you "
@@ -187,8 +195,10 @@ TEST(CheckCli, ConfigErrorsAreOneLineWithThePlaceAndWriteNothing) {
   EXPECT_EQ(unknown.out, "");
   EXPECT_FALSE(file_exists(sarif));
   // A launch expression's refusal points at the grid.
-  const CliResult grid = check(dir, "[[kernel]]\nfile = \"" + kRoot + "/kernels/zoo/strided_load.cu\"\n"
-                                    "grid = \"(n+\"\nblock = 128\nargs = { n = 1000, stride = 3 }\n",
+  const CliResult grid = check(dir,
+                               "[[kernel]]\nfile = \"" + kRoot +
+                                   "/kernels/zoo/strided_load.cu\"\n"
+                                   "grid = \"(n+\"\nblock = 128\nargs = { n = 1000, stride = 3 }\n",
                                {"--sarif", sarif});
   EXPECT_EQ(grid.status, 2);
   EXPECT_EQ(grid.err.rfind(dir.file("c.toml") + ":3:8: error: grid ", 0), 0u) << grid.err;
@@ -203,8 +213,7 @@ TEST(CheckCli, ConfigErrorsAreOneLineWithThePlaceAndWriteNothing) {
                              "crossed: FAILED\n");
   const CliResult no_base = check(dir, "baseline = \"none.csv\"\n" + volume(20));
   EXPECT_EQ(no_base.status, 2);
-  EXPECT_EQ(no_base.err.rfind(dir.file("c.toml") + ":1:12: error: baseline: '", 0), 0u)
-      << no_base.err;
+  EXPECT_EQ(no_base.err.rfind(dir.file("c.toml") + ":1:12: error: baseline: '", 0), 0u) << no_base.err;
   // An output never replaces an input: the configuration, a kernel.
   const CliResult over_config = check(dir, volume(20), {"--sarif", dir.file("c.toml")});
   EXPECT_EQ(over_config.status, 2);
@@ -216,8 +225,9 @@ TEST(CheckCli, ConfigErrorsAreOneLineWithThePlaceAndWriteNothing) {
   EXPECT_NE(over_kernel.err.find("is the same file as"), std::string::npos) << over_kernel.err;
   // Flags.
   EXPECT_EQ(run_warpdiv({"check"}).status, 2);
-  EXPECT_EQ(run_warpdiv({"check", dir.file("c.toml"), "--write-baseline", dir.file("b.csv"),
-                         "--no-baseline"}).status, 2);
+  EXPECT_EQ(run_warpdiv({"check", dir.file("c.toml"), "--write-baseline", dir.file("b.csv"), "--no-baseline"})
+                .status,
+            2);
 }
 
 // The double-buffer swap through float*& parameters: in is b + 1 after it, so the store covers
@@ -232,7 +242,8 @@ TEST(CheckCli, AStatementWhoseAccessesAreNotCountedFailsAMemoryLimit) {
              "  swp(in, out);\n"
              "  in[threadIdx.x] = 1.0f;\n"
              "}\n");
-  const std::string kernel = "[[kernel]]\nfile = \"swap.cu\"\ngrid = 1\nblock = 32\nalloc = { a = 40, b = 40 }\n";
+  const std::string kernel =
+      "[[kernel]]\nfile = \"swap.cu\"\ngrid = 1\nblock = 32\nalloc = { a = 40, b = 40 }\n";
   const CliResult r = check(dir, "[limits]\nmin_sector_efficiency = 0.9\n" + kernel);
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("swap.cu:5:3: warning: 1 of this statement's accesses is not counted, so its memory "
@@ -255,7 +266,8 @@ TEST(CheckCli, AStatementWhoseAccessesAreNotCountedFailsAMemoryLimit) {
 TEST(CheckCli, OutputsNeverReplaceTheFilesOfAKernelThatCouldNotBeRead) {
   TempDir dir;
   write_file(dir.file("good.h"), "#define GOOD 1\n");
-  write_file(dir.file("g.cu"), "#include \"good.h\"\n#include \"missing.h\"\n__global__ void g(int* o) { o[0] = GOOD; }\n");
+  write_file(dir.file("g.cu"),
+             "#include \"good.h\"\n#include \"missing.h\"\n__global__ void g(int* o) { o[0] = GOOD; }\n");
   write_file(dir.file("r.rsp"), "-DY=1\n");
   write_file(dir.file("pre.h"), "#define P 1\n");
   write_file(dir.file("g2.cu"), "#include \"missing.h\"\n__global__ void g(int* o) { o[0] = 1; }\n");
@@ -264,7 +276,8 @@ TEST(CheckCli, OutputsNeverReplaceTheFilesOfAKernelThatCouldNotBeRead) {
   write_file(database, "[{\"directory\": \"" + dir.file("") + "\", \"file\": \"" + dir.file("g2.cu") +
                            "\", \"command\": \"nvcc -include pre.h @r.rsp -c g2.cu\"}]");
   const std::string one = "[[kernel]]\nfile = \"g.cu\"\ngrid = 1\nblock = 32\n";
-  const std::string two = "[[kernel]]\nfile = \"g2.cu\"\ncompile_commands = \"build\"\ngrid = 1\nblock = 32\n";
+  const std::string two =
+      "[[kernel]]\nfile = \"g2.cu\"\ncompile_commands = \"build\"\ngrid = 1\nblock = 32\n";
   const std::vector<std::pair<std::string, std::string>> cases = {
       {one, "good.h"}, {one, "g.cu"}, {two, "r.rsp"}, {two, "pre.h"}, {two, "build/compile_commands.json"}};
   for (const auto& [config, target] : cases) {
@@ -290,12 +303,12 @@ TEST(CheckCli, AKernelThatCannotBeModelledIsAFindingWithTheFrontEndsReason) {
              "}\n");
   const CliResult r = check(dir, "[[kernel]]\nfile = \"bad.cu\"\ngrid = 1\nblock = 32\n");
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.out.rfind("bad.cu:3:3: warning: cannot check this kernel: data-dependent branch", 0),
-            0u)
+  EXPECT_EQ(r.out.rfind("bad.cu:3:3: warning: cannot check this kernel: data-dependent branch", 0), 0u)
       << r.out;
-  EXPECT_NE(r.out.find("(check 'bad') [warpdiv-data-dependent-branch]\nwarpdiv check: 0 kernels, 0 statements: "
-                       "1 kernel unreadable, 0 limits crossed: FAILED\n"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("(check 'bad') [warpdiv-data-dependent-branch]\nwarpdiv check: 0 kernels, 0 statements: "
+                 "1 kernel unreadable, 0 limits crossed: FAILED\n"),
+      std::string::npos)
       << r.out;
 }
 
@@ -303,13 +316,15 @@ TEST(CheckCli, ASavedModelChecksAsItsSource) {
   TempDir dir;
   // The strided load saved with --save-model, checked with `model`: the same findings as from
   // the .cu file (its rows keep the source's places).
-  const CliResult saved = run_warpdiv({"analyze", kRoot + "/kernels/zoo/strided_load.cu", "--save-model",
-                                       dir.file("strided.json")});
+  const CliResult saved = run_warpdiv(
+      {"analyze", kRoot + "/kernels/zoo/strided_load.cu", "--save-model", dir.file("strided.json")});
   ASSERT_EQ(saved.status, 0) << saved.err;
   const std::string limits = "[kernel.limits]\nmax_divergent = 0\n";
-  const CliResult from_model = check(dir, "root = \"" + kRoot + "\"\n[[kernel]]\nname = \"strided\"\n"
-                                          "model = \"strided.json\"\ngrid = 8\nblock = 128\n"
-                                          "args = { n = 1000, stride = 3 }\n" + limits);
+  const CliResult from_model = check(dir, "root = \"" + kRoot +
+                                              "\"\n[[kernel]]\nname = \"strided\"\n"
+                                              "model = \"strided.json\"\ngrid = 8\nblock = 128\n"
+                                              "args = { n = 1000, stride = 3 }\n" +
+                                              limits);
   const CliResult from_source = check(dir, strided("max_divergent = 0\n"));
   EXPECT_EQ(from_model.status, 1) << from_model.err;
   EXPECT_EQ(from_model.out, from_source.out);
@@ -318,11 +333,13 @@ TEST(CheckCli, ASavedModelChecksAsItsSource) {
             std::string::npos)
       << from_model.out;
   // Compiler keys mean nothing for a model.
-  const CliResult refused = check(dir, "[[kernel]]\nmodel = \"strided.json\"\ngrid = 8\nblock = 128\n"
-                                       "defines = [\"X\"]\n");
+  const CliResult refused = check(dir,
+                                  "[[kernel]]\nmodel = \"strided.json\"\ngrid = 8\nblock = 128\n"
+                                  "defines = [\"X\"]\n");
   EXPECT_EQ(refused.status, 2);
-  EXPECT_EQ(refused.err, dir.file("c.toml") + ":5:11: error: defines applies to a source "
-                         "file; a model holds one kernel already read [warpdiv-file-content]\n");
+  EXPECT_EQ(refused.err, dir.file("c.toml") +
+                             ":5:11: error: defines applies to a source "
+                             "file; a model holds one kernel already read [warpdiv-file-content]\n");
 }
 
 // A homework-style file: its launch in main(), its block size in a header of include/ and SCALE
@@ -359,31 +376,33 @@ TEST(CheckCli, TheLaunchFromHostCodeAndACompilationDatabase) {
   ASSERT_EQ(::system(("mkdir -p '" + dir.file("include") + "' '" + dir.file("build") + "'").c_str()), 0);
   write_file(dir.file("include/sizes.h"), "#define TILE 16\n");
   write_file(dir.file("build/compile_commands.json"),
-             "[{\"directory\": \"" + dir.path() + "\", \"command\": \"/usr/local/cuda/bin/nvcc "
-             "-Iinclude -DSCALE=2.0f -c hw.cu -o hw.o\", \"file\": \"hw.cu\"}]\n");
+             "[{\"directory\": \"" + dir.path() +
+                 "\", \"command\": \"/usr/local/cuda/bin/nvcc "
+                 "-Iinclude -DSCALE=2.0f -c hw.cu -o hw.o\", \"file\": \"hw.cu\"}]\n");
   const std::string table = "[[kernel]]\nname = \"hw\"\nfile = \"hw.cu\"\ncompile_commands = \"build\"\n";
   const CliResult r = check(dir, table + "[kernel.limits]\nmax_divergent_fraction = 0.15\n");
   EXPECT_EQ(r.status, 1) << r.err;
-  EXPECT_EQ(r.out, "hw.cu:5:3: warning: branch diverges in 17.86% of its warp evaluations (50 of 280), "
-                   "limit 15% (check 'hw') [divergent-branch]\n"
-                   "warpdiv check: 1 kernel, 4 statements: 1 limit crossed: FAILED\n");
+  EXPECT_EQ(r.out,
+            "hw.cu:5:3: warning: branch diverges in 17.86% of its warp evaluations (50 of 280), "
+            "limit 15% (check 'hw') [divergent-branch]\n"
+            "warpdiv check: 1 kernel, 4 statements: 1 limit crossed: FAILED\n");
   EXPECT_EQ(r.err, "warpdiv: note: hw: launch from main() at " + dir.file("hw.cu") +
                        ":15:3: grid (5, 7, 1), block (16, 16, 1); rows = 100, cols = 70\n");
   // The table's args override main()'s, one by one, and the host code follows them.
-  const CliResult rows16 =
-      check(dir, table + "args = { rows = 16 }\n[kernel.limits]\nmax_divergent = 8\n");
+  const CliResult rows16 = check(dir, table + "args = { rows = 16 }\n[kernel.limits]\nmax_divergent = 8\n");
   EXPECT_EQ(rows16.status, 0) << rows16.out << rows16.err;
   const CliResult rows16_fail =
       check(dir, table + "args = { rows = 16 }\n[kernel.limits]\nmax_divergent = 7\n");
   EXPECT_EQ(rows16_fail.status, 1);
-  EXPECT_NE(rows16_fail.out.find("branch diverges in 8 of its 40 warp evaluations, limit 7"), std::string::npos) << rows16_fail.out;
+  EXPECT_NE(rows16_fail.out.find("branch diverges in 8 of its 40 warp evaluations, limit 7"),
+            std::string::npos)
+      << rows16_fail.out;
   // Without the database the header is not found: the front-end's refusal (Clang's diagnostics
   // on stderr), a finding.
   const CliResult no_db = check(dir, "[[kernel]]\nname = \"hw\"\nfile = \"hw.cu\"\n");
   EXPECT_EQ(no_db.status, 1);
   EXPECT_NE(no_db.err.find("sizes.h"), std::string::npos) << no_db.err;
-  EXPECT_NE(no_db.out.find("hw.cu: error: cannot check this kernel: Clang refused it: "),
-            std::string::npos)
+  EXPECT_NE(no_db.out.find("hw.cu: error: cannot check this kernel: Clang refused it: "), std::string::npos)
       << no_db.out;
   // A second launch must be chosen with launch = N.
   std::string twice = kHomework;
@@ -400,8 +419,7 @@ TEST(CheckCli, TheLaunchFromHostCodeAndACompilationDatabase) {
 TEST(CheckCli, TheExampleConfigurationPasses) {
   // examples/ci/warpdiv-check.toml, as the README and docs/guide/check.md run it (from the
   // repository root): every limit there holds, its comments say why.
-  const CliResult r =
-      run_in(kRoot, warpdiv_binary(), {"check", "examples/ci/warpdiv-check.toml"});
+  const CliResult r = run_in(kRoot, warpdiv_binary(), {"check", "examples/ci/warpdiv-check.toml"});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(r.out, "warpdiv check: 4 kernels, 30 statements: 0 limits crossed: passed\n");
   // From its own folder, CONFIG a bare name (its folder is then the current one).
@@ -429,7 +447,8 @@ constexpr const char* kIdiom =
 
 std::string idiom_config(const std::string& extra) {
   return "[[kernel]]\nfile = \"idiom.cu\"\ngrid = 4\nblock = 64\nargs = { n = 100 }\n"
-         "alloc = { out = 256 }\n" + extra;
+         "alloc = { out = 256 }\n" +
+         extra;
 }
 
 TEST(CheckCli, AnAddedCommentLineKeepsTheExemptionAndTheBaselineOnTheirStatement) {
@@ -450,8 +469,9 @@ TEST(CheckCli, AnAddedCommentLineKeepsTheExemptionAndTheBaselineOnTheirStatement
   write_file(dir.file("idiom.cu"), std::string("// a comment\n") + kIdiom);
   const CliResult after = check(dir, with_baseline);
   EXPECT_EQ(after.status, 0) << after.out << after.err;
-  EXPECT_EQ(after.out, "warpdiv check: 1 kernel, 6 statements: 0 limits crossed, 0 regressions, 1 "
-                       "in single-lane branches not reported: passed\n");
+  EXPECT_EQ(after.out,
+            "warpdiv check: 1 kernel, 6 statements: 0 limits crossed, 0 regressions, 1 "
+            "in single-lane branches not reported: passed\n");
   // Made worse on `out[i] += 1` (n = 90): its load and store use 12 sectors each (warps 0 .. 2,
   // the third's 26 lanes 104 bytes in 4 sectors), 720 bytes in 24 sectors = 93.75%; the baseline
   // (n = 100) 13 each (warp 3's 4 lanes in 1), 800 in 26 = 96.15%: the baseline's row compared at
@@ -460,11 +480,12 @@ TEST(CheckCli, AnAddedCommentLineKeepsTheExemptionAndTheBaselineOnTheirStatement
   worse.replace(worse.find("n = 100"), 7, "n = 90");
   const CliResult r = check(dir, worse);
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.out, "idiom.cu:9:5: warning: global accesses use 93.75% of their sectors (720 bytes in "
-                   "24 sectors), 96.15% in the baseline (800 in 26) (check 'idiom') "
-                   "[sector-efficiency-regressed]\n"
-                   "warpdiv check: 1 kernel, 6 statements: 0 limits crossed, 1 regression, 1 in "
-                   "single-lane branches not reported: FAILED\n");
+  EXPECT_EQ(r.out,
+            "idiom.cu:9:5: warning: global accesses use 93.75% of their sectors (720 bytes in "
+            "24 sectors), 96.15% in the baseline (800 in 26) (check 'idiom') "
+            "[sector-efficiency-regressed]\n"
+            "warpdiv check: 1 kernel, 6 statements: 0 limits crossed, 1 regression, 1 in "
+            "single-lane branches not reported: FAILED\n");
 }
 
 TEST(CheckCli, ALargerLaunchInMainIsNoRegression) {
@@ -472,8 +493,9 @@ TEST(CheckCli, ALargerLaunchInMainIsNoRegression) {
   write_file(dir.file("hw.cu"), kHomework);
   ASSERT_EQ(::system(("mkdir -p '" + dir.file("include") + "'").c_str()), 0);
   write_file(dir.file("include/sizes.h"), "#define TILE 16\n#define SCALE 2.0f\n");
-  const std::string config = "baseline = \"base.csv\"\n[[kernel]]\nname = \"hw\"\nfile = \"hw.cu\"\n"
-                             "include_dirs = [\"include\"]\n";
+  const std::string config =
+      "baseline = \"base.csv\"\n[[kernel]]\nname = \"hw\"\nfile = \"hw.cu\"\n"
+      "include_dirs = [\"include\"]\n";
   ASSERT_EQ(check(dir, config, {"--write-baseline", dir.file("base.csv")}).status, 0);
   std::string bigger = kHomework;
   bigger.replace(bigger.find("rows = 100"), 10, "rows = 101");
@@ -504,9 +526,10 @@ TEST(CheckCli, ASuppressionCommentAllowsItsRulesOnItsStatement) {
   const std::string limits = "[kernel.limits]\nmax_divergent_fraction = 0.1\n";
   const CliResult r = check(dir, idiom_config(limits), {"--sarif", dir.file("o.sarif")});
   EXPECT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_EQ(r.out, "warpdiv check: 1 kernel, 6 statements: 0 limits crossed, 1 allowed by comments, "
-                   "1 in single-lane branches not reported: passed\nSARIF written to " +
-                       dir.file("o.sarif") + "\n");
+  EXPECT_EQ(r.out,
+            "warpdiv check: 1 kernel, 6 statements: 0 limits crossed, 1 allowed by comments, "
+            "1 in single-lane branches not reported: passed\nSARIF written to " +
+                dir.file("o.sarif") + "\n");
   EXPECT_NE(read_file(dir.file("o.sarif")).find("\"kind\": \"inSource\""), std::string::npos);
   // A comment after code on the line above is that line's: it allows nothing here.
   source = kIdiom;
@@ -514,7 +537,8 @@ TEST(CheckCli, ASuppressionCommentAllowsItsRulesOnItsStatement) {
   write_file(dir.file("idiom.cu"), source);
   const CliResult above = check(dir, idiom_config(limits));
   EXPECT_EQ(above.status, 1);
-  EXPECT_NE(above.out.find("idiom.cu:7:3: warning: branch diverges in 12.5% "), std::string::npos) << above.out;
+  EXPECT_NE(above.out.find("idiom.cu:7:3: warning: branch diverges in 12.5% "), std::string::npos)
+      << above.out;
   // Another rule's name does not allow it; an unknown one is a note.
   source = kIdiom;
   source.replace(source.find("    out[i] += 1;"), 0, "");
@@ -535,8 +559,9 @@ TEST(CheckCli, TheSingleLaneIdiomIsItsOwnRuleOffByDefaultOneFindingPerStatement)
   const std::string limits = "[kernel.limits]\nmax_divergent_fraction = 0.2\nmin_simd_efficiency = 0.5\n";
   const CliResult hidden = check(dir, idiom_config(limits));
   EXPECT_EQ(hidden.status, 0) << hidden.out;
-  EXPECT_EQ(hidden.out, "warpdiv check: 1 kernel, 6 statements: 0 limits crossed, 3 in single-lane "
-                        "branches not reported: passed\n");
+  EXPECT_EQ(hidden.out,
+            "warpdiv check: 1 kernel, 6 statements: 0 limits crossed, 3 in single-lane "
+            "branches not reported: passed\n");
   // Reported: the if (4 of 8 = 50%), the for (its init, tests and steps one statement: 10 runs of
   // one lane, 10 / 320) and its body (4 / 128); one finding each.
   const CliResult shown = check(dir, idiom_config(limits + "report_single_lane = true\n"));
@@ -557,22 +582,22 @@ TEST(CheckCli, AnUnreadableKernelAmongReadableOnesIsAFindingAndTheRestIsChecked)
   TempDir dir;
   write_file(dir.file("idiom.cu"), kIdiom);
   write_file(dir.file("broken.cu"), "__global__ void broken(int *o) {\n  o[threadIdx.x] = ;\n}\n");
-  const std::string config =
-      "[[kernel]]\nfile = \"broken.cu\"\ngrid = 1\nblock = 32\n" +
-      idiom_config("[kernel.limits]\nmax_divergent_fraction = 0.1\n") +
-      "[[kernel]]\nname = \"gone\"\nfile = \"gone.cu\"\ngrid = 1\nblock = 32\n";
+  const std::string config = "[[kernel]]\nfile = \"broken.cu\"\ngrid = 1\nblock = 32\n" +
+                             idiom_config("[kernel.limits]\nmax_divergent_fraction = 0.1\n") +
+                             "[[kernel]]\nname = \"gone\"\nfile = \"gone.cu\"\ngrid = 1\nblock = 32\n";
   const CliResult r = check(dir, config, {"--sarif", dir.file("o.sarif")});
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.out,
-            "broken.cu: error: cannot check this kernel: Clang refused it: " + dir.file("broken.cu") +
-                ":2:20: error: expected expression (its diagnostics on stderr) (check 'broken') "
-                "[warpdiv-source-errors]\n"
-            "gone.cu: error: cannot check this kernel: file '" + dir.file("gone.cu") +
-                "' is not a readable regular file (check 'gone') [warpdiv-file-unreadable]\n"
-            "idiom.cu:7:3: warning: branch diverges in 12.5% of its warp evaluations (1 of 8), "
-            "limit 10% (check 'idiom') [divergent-branch]\n"
-            "warpdiv check: 1 kernel, 6 statements: 2 kernels unreadable, 1 limit crossed, 1 in "
-            "single-lane branches not reported: FAILED\nSARIF written to " + dir.file("o.sarif") + "\n");
+  EXPECT_EQ(r.out, "broken.cu: error: cannot check this kernel: Clang refused it: " + dir.file("broken.cu") +
+                       ":2:20: error: expected expression (its diagnostics on stderr) (check 'broken') "
+                       "[warpdiv-source-errors]\n"
+                       "gone.cu: error: cannot check this kernel: file '" +
+                       dir.file("gone.cu") +
+                       "' is not a readable regular file (check 'gone') [warpdiv-file-unreadable]\n"
+                       "idiom.cu:7:3: warning: branch diverges in 12.5% of its warp evaluations (1 of 8), "
+                       "limit 10% (check 'idiom') [divergent-branch]\n"
+                       "warpdiv check: 1 kernel, 6 statements: 2 kernels unreadable, 1 limit crossed, 1 in "
+                       "single-lane branches not reported: FAILED\nSARIF written to " +
+                       dir.file("o.sarif") + "\n");
   EXPECT_NE(r.err.find("broken.cu:2:20: error: expected expression\n"), std::string::npos) << r.err;
   const std::string sarif = read_file(dir.file("o.sarif"));
   EXPECT_NE(sarif.find("\"ruleId\": \"warpdiv-source-errors\""), std::string::npos);
@@ -600,9 +625,9 @@ TEST(CheckCli, AFileNameThatIsNotUtf8IsPercentEncodedInSarif) {
   const std::string launch = "grid = 4\nblock = 64\nargs = { n = 100 }\nalloc = { out = 256 }\n";
   write_file(folder + "/c.toml", "root = \"..\"\n[[kernel]]\nfile = \"../idiom.cu\"\n" + launch +
                                      "[[kernel.statement]]\nstatement = \"nothing()\"\n"
-                                     "[[kernel]]\nname = \"gone\"\nfile = \"gone.cu\"\n" + launch +
-                                     "[[kernel]]\nname = \"inside\"\nfile = \"inside.cu\"\n" + launch +
-                                     "[kernel.limits]\nmax_divergent_fraction = 0.1\n");
+                                     "[[kernel]]\nname = \"gone\"\nfile = \"gone.cu\"\n" +
+                                     launch + "[[kernel]]\nname = \"inside\"\nfile = \"inside.cu\"\n" +
+                                     launch + "[kernel.limits]\nmax_divergent_fraction = 0.1\n");
   const CliResult r = run_warpdiv({"check", folder + "/c.toml", "--sarif", dir.file("o.sarif")});
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
@@ -611,8 +636,10 @@ TEST(CheckCli, AFileNameThatIsNotUtf8IsPercentEncodedInSarif) {
   EXPECT_NE(sarif.find("\"uri\": \"d%E9/gone.cu\""), std::string::npos) << sarif;
   // The kernel inside is read through the front-end and checked.
   EXPECT_NE(sarif.find("\"uri\": \"d%E9/inside.cu\""), std::string::npos) << sarif;
-  EXPECT_NE(r.out.find("d\xE9/inside.cu:7:3: warning: branch diverges in 12.5% of its warp evaluations (1 of 8)"),
-            std::string::npos) << r.out;
+  EXPECT_NE(
+      r.out.find("d\xE9/inside.cu:7:3: warning: branch diverges in 12.5% of its warp evaluations (1 of 8)"),
+      std::string::npos)
+      << r.out;
   // Messages quote paths with the byte escaped (analysis's SARIF test writes raw bytes too).
   EXPECT_NE(sarif.find("/d\\\\xe9/gone.cu' is not a readable regular file"), std::string::npos) << sarif;
 }
@@ -643,7 +670,8 @@ TEST(CheckCli, InlinedCopiesAreOneStatementOfTheirFunctionAndOrdinalsTellTextsAp
   const std::string config =
       "[[kernel]]\nfile = \"calls.cu\"\ngrid = 4\nblock = 32\nargs = { n = 100 }\nalloc = { out = 128 }\n"
       "limits = { max_divergent = 0 }\n"
-      "[[kernel.statement]]\nfunction = \"twice\"\nstatement = \"if (i < n)\"\nordinal = 2\nmax_divergent = 1\n";
+      "[[kernel.statement]]\nfunction = \"twice\"\nstatement = \"if (i < n)\"\nordinal = 2\nmax_divergent = "
+      "1\n";
   const CliResult r = check(dir, config, {"--write-baseline", dir.file("b.csv")});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out,
@@ -652,9 +680,11 @@ TEST(CheckCli, InlinedCopiesAreOneStatementOfTheirFunctionAndOrdinalsTellTextsAp
             "calls.cu:10:3: warning: branch diverges in 1 of its 4 warp evaluations, limit 0 (check "
             "'calls') [divergent-evaluations]\n"
             "warpdiv check: 1 kernel, 12 statements: 2 limits crossed: FAILED\n"
-            "Baseline written to " + dir.file("b.csv") + "\n");
+            "Baseline written to " +
+                dir.file("b.csv") + "\n");
   const std::string csv = read_file(dir.file("b.csv"));
-  EXPECT_NE(csv.find("\ncalls,clampit,if (v >= n),1,if,calls.cu,2,3,32,8,256,8,2,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\ncalls,clampit,if (v >= n),1,if,calls.cu,2,3,32,8,256,8,2,"), std::string::npos)
+      << csv;
   EXPECT_NE(csv.find("\ncalls,twice,if (i < n),2,if,calls.cu,11,3,32,4,128,4,1,"), std::string::npos) << csv;
   EXPECT_NE(csv.find("\ncalls,twice,\"clampit(i, n)\",1,"), std::string::npos) << csv;
 }
@@ -662,12 +692,15 @@ TEST(CheckCli, InlinedCopiesAreOneStatementOfTheirFunctionAndOrdinalsTellTextsAp
 // `guard` at grid 1, block 32, n = 5: `if (i < n)` splits its one warp evaluation (lanes 0 .. 4
 // in), 100% over the limit 0. `line` is the kernel's line 3, the branch alone on line 4.
 std::string guard_source(const std::string& line, const std::string& branch = "  if (i < n) out[i] = 1;") {
-  return "__global__ void guard(int *out, int n) {\n  int i = threadIdx.x;\n" + line + "\n" + branch + "\n}\n";
+  return "__global__ void guard(int *out, int n) {\n  int i = threadIdx.x;\n" + line + "\n" + branch +
+         "\n}\n";
 }
-const std::string kGuardConfig = "[limits]\nmax_divergent_fraction = 0\n[[kernel]]\nfile = \"g.cu\"\n"
-                                 "grid = 1\nblock = 32\nargs = { n = 5 }\n";
-const std::string kGuardFinding = "g.cu:4:3: warning: branch diverges in 100% of its warp evaluations "
-                                  "(1 of 1), limit 0% (check 'g') [divergent-branch]\n";
+const std::string kGuardConfig =
+    "[limits]\nmax_divergent_fraction = 0\n[[kernel]]\nfile = \"g.cu\"\n"
+    "grid = 1\nblock = 32\nargs = { n = 5 }\n";
+const std::string kGuardFinding =
+    "g.cu:4:3: warning: branch diverges in 100% of its warp evaluations "
+    "(1 of 1), limit 0% (check 'g') [divergent-branch]\n";
 
 CliResult check_guard(const TempDir& dir, const std::string& source, std::vector<std::string> flags = {}) {
   write_file(dir.file("g.cu"), source);
@@ -678,19 +711,20 @@ TEST(CheckCli, TextInLiteralsProseAndOtherCommentsSuppressNothing) {
   TempDir dir;
   const std::string failed = "warpdiv check: 1 kernel, 4 statements: 1 limit crossed: FAILED\n";
   // `//` in a string literal (also a raw one) on the statement's line is no comment.
-  for (const std::string& literal : {std::string("\"http://x/ warpdiv: allow(all)\""),
-                                     std::string("R\"(// warpdiv: allow(all))\""),
-                                     std::string("\"\\\" // warpdiv: allow(all)\"")}) {
-    const CliResult r = check_guard(dir, guard_source("  const char *u = " + literal + ";",
-                                                      "  if (i < n) out[i] = u[0];"));
+  for (const std::string& literal :
+       {std::string("\"http://x/ warpdiv: allow(all)\""), std::string("R\"(// warpdiv: allow(all))\""),
+        std::string("\"\\\" // warpdiv: allow(all)\"")}) {
+    const CliResult r =
+        check_guard(dir, guard_source("  const char *u = " + literal + ";", "  if (i < n) out[i] = u[0];"));
     EXPECT_EQ(r.status, 1) << literal;
     EXPECT_EQ(r.out, kGuardFinding + failed) << literal;
   }
   // A comment that does not start `warpdiv:`: another tool's, or prose quoting one.
   const std::string three = "warpdiv check: 1 kernel, 3 statements: 1 limit crossed: FAILED\n";
-  for (const std::string& comment : {std::string("  // not-a-warpdiv: allow(divergence)"),
-                                     std::string("  // TODO: remove the old \"warpdiv: allow(divergence)\" comment"),
-                                     std::string("  /* see warpdiv: allow(divergence) */")}) {
+  for (const std::string& comment :
+       {std::string("  // not-a-warpdiv: allow(divergence)"),
+        std::string("  // TODO: remove the old \"warpdiv: allow(divergence)\" comment"),
+        std::string("  /* see warpdiv: allow(divergence) */")}) {
     const CliResult r = check_guard(dir, guard_source(comment));
     EXPECT_EQ(r.status, 1) << comment;
     EXPECT_EQ(r.out, kGuardFinding + three) << comment;
@@ -698,21 +732,23 @@ TEST(CheckCli, TextInLiteralsProseAndOtherCommentsSuppressNothing) {
   // `warpdiv:` but not the documented form: a note at its `warpdiv:`, and nothing allowed.
   const CliResult unclosed = check_guard(dir, guard_source("  // warpdiv: allow(divergence"));
   EXPECT_EQ(unclosed.status, 1);
-  EXPECT_EQ(unclosed.out, "g.cu:3:6: note: warpdiv: allow( is not closed by ')' in its comment: it "
-                          "allows nothing (check 'g') [bad-suppression]\n" + kGuardFinding +
-                              "warpdiv check: 1 kernel, 3 statements: 1 limit crossed, 1 note: FAILED\n");
+  EXPECT_EQ(unclosed.out,
+            "g.cu:3:6: note: warpdiv: allow( is not closed by ')' in its comment: it "
+            "allows nothing (check 'g') [bad-suppression]\n" +
+                kGuardFinding + "warpdiv check: 1 kernel, 3 statements: 1 limit crossed, 1 note: FAILED\n");
   const CliResult other = check_guard(dir, guard_source("  /*  warpdiv: ignore(divergence) */"));
   EXPECT_EQ(other.status, 1);
-  EXPECT_EQ(other.out, "g.cu:3:7: note: a comment starting 'warpdiv:' must read 'warpdiv: "
-                       "allow(NAME, ...)': it allows nothing (check 'g') [bad-suppression]\n" +
-                           kGuardFinding +
-                           "warpdiv check: 1 kernel, 3 statements: 1 limit crossed, 1 note: FAILED\n");
+  EXPECT_EQ(other.out,
+            "g.cu:3:7: note: a comment starting 'warpdiv:' must read 'warpdiv: "
+            "allow(NAME, ...)': it allows nothing (check 'g') [bad-suppression]\n" +
+                kGuardFinding + "warpdiv check: 1 kernel, 3 statements: 1 limit crossed, 1 note: FAILED\n");
 }
 
 TEST(CheckCli, TheDocumentedCommentSuppressesAndABadNameIsOneNote) {
   TempDir dir;
-  const std::string allowed = "warpdiv check: 1 kernel, 3 statements: 0 limits crossed, 1 allowed by "
-                              "comments: passed\n";
+  const std::string allowed =
+      "warpdiv check: 1 kernel, 3 statements: 0 limits crossed, 1 allowed by "
+      "comments: passed\n";
   for (const std::string& source :
        {guard_source("  // warpdiv: allow(divergence)"), guard_source("  /* warpdiv: allow(all) */"),
         guard_source("", "  if (i < n) out[i] = 1;  //warpdiv: allow(divergent-branch) the guard"),
@@ -722,15 +758,17 @@ TEST(CheckCli, TheDocumentedCommentSuppressesAndABadNameIsOneNote) {
     EXPECT_EQ(r.out, allowed) << source;
   }
   // Two statements start on the commented line (the if and its store): the note once, in SARIF too.
-  const CliResult bad = check_guard(
-      dir, guard_source("", "  if (i < n) out[i] = 1; // warpdiv: allow(divergence, bogus-rule)"),
-      {"--sarif", dir.file("o.sarif")});
+  const CliResult bad =
+      check_guard(dir, guard_source("", "  if (i < n) out[i] = 1; // warpdiv: allow(divergence, bogus-rule)"),
+                  {"--sarif", dir.file("o.sarif")});
   EXPECT_EQ(bad.status, 0) << bad.out << bad.err;
-  EXPECT_EQ(bad.out, "g.cu:4:29: note: warpdiv: allow(...) names 'bogus-rule', neither a rule nor a "
-                     "group (divergence, simd, memory, barrier, single-lane, all, or a rule id): it "
-                     "allows nothing (check 'g') [bad-suppression]\n"
-                     "warpdiv check: 1 kernel, 3 statements: 0 limits crossed, 1 note, 1 allowed by "
-                     "comments: passed\nSARIF written to " + dir.file("o.sarif") + "\n");
+  EXPECT_EQ(bad.out,
+            "g.cu:4:29: note: warpdiv: allow(...) names 'bogus-rule', neither a rule nor a "
+            "group (divergence, simd, memory, barrier, single-lane, all, or a rule id): it "
+            "allows nothing (check 'g') [bad-suppression]\n"
+            "warpdiv check: 1 kernel, 3 statements: 0 limits crossed, 1 note, 1 allowed by "
+            "comments: passed\nSARIF written to " +
+                dir.file("o.sarif") + "\n");
   const std::string sarif = read_file(dir.file("o.sarif"));
   EXPECT_EQ(sarif.find("\"ruleId\": \"bad-suppression\""), sarif.rfind("\"ruleId\": \"bad-suppression\""));
   EXPECT_NE(sarif.find("\"ruleId\": \"bad-suppression\""), std::string::npos);
@@ -749,8 +787,8 @@ TEST(CheckCli, ABaselineWhoseFiguresCannotBeIsRefusedAndNothingIsWritten) {
     write_file(dir.file("b.csv"), text);
     const CliResult r = check(dir, config, {"--sarif", dir.file("o.sarif")});
     EXPECT_EQ(r.status, 2) << text;
-    EXPECT_EQ(r.err, dir.file("c.toml") + ":1:12: error: " + dir.file("b.csv") + ":3: " +
-                         message + " [warpdiv-file-format]\n");
+    EXPECT_EQ(r.err, dir.file("c.toml") + ":1:12: error: " + dir.file("b.csv") + ":3: " + message +
+                         " [warpdiv-file-format]\n");
     EXPECT_EQ(r.out, "");
     EXPECT_FALSE(file_exists(dir.file("o.sarif")));
   };
@@ -759,10 +797,12 @@ TEST(CheckCli, ABaselineWhoseFiguresCannotBeIsRefusedAndNothingIsWritten) {
           "column 'divergent': 1000 is more than branch_evaluations (1): divergent warp evaluations "
           "are some of the branch's");
   text = written;
-  refused(text.replace(text.find(row), row.size(), "g,guard,if (i < n),1,if,g.cu,4,3,32,1,32,1,"
-                                                   "340282366920938463463374607431768211456,"),
-          "column 'divergent': must be a count from 0 to 2^128 - 1 (340282366920938463463374607431768211455), "
-          "in decimal digits, got '340282366920938463463374607431768211456'");
+  refused(
+      text.replace(text.find(row), row.size(),
+                   "g,guard,if (i < n),1,if,g.cu,4,3,32,1,32,1,"
+                   "340282366920938463463374607431768211456,"),
+      "column 'divergent': must be a count from 0 to 2^128 - 1 (340282366920938463463374607431768211455), "
+      "in decimal digits, got '340282366920938463463374607431768211456'");
   // The branch's row again at the end (line 5), its text spaced otherwise.
   text = written + "g,guard,if (i<n),1,if,g.cu,4,3,32,1,32,1,1,,,,,,,,\n";
   write_file(dir.file("b.csv"), text);
@@ -770,21 +810,23 @@ TEST(CheckCli, ABaselineWhoseFiguresCannotBeIsRefusedAndNothingIsWritten) {
   EXPECT_EQ(twice.status, 2);
   EXPECT_EQ(twice.err, dir.file("c.toml") + ":1:12: error: " + dir.file("b.csv") +
                            ":5: if condition 'if (i<n)' in "
-                       "'guard' of check 'g' is given twice, on lines 3 and 5 (one row per statement: "
-                       "write the baseline again) [warpdiv-file-content]\n");
+                           "'guard' of check 'g' is given twice, on lines 3 and 5 (one row per statement: "
+                           "write the baseline again) [warpdiv-file-content]\n");
 }
 
 TEST(CheckCli, AStatementTableMatchesWhateverWhitespaceAndAnUnmatchedOneIsANote) {
   TempDir dir;
   write_file(dir.file("g.cu"), guard_source(""));
   // `if (i<n)` is the branch `if (i < n)`: its 100% under the table's limit 1.
-  const CliResult r = check(dir, kGuardConfig + "[[kernel.statement]]\nstatement = \"if (i<n)\"\n"
-                                                "max_divergent_fraction = 1\n");
+  const CliResult r = check(dir, kGuardConfig +
+                                     "[[kernel.statement]]\nstatement = \"if (i<n)\"\n"
+                                     "max_divergent_fraction = 1\n");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(r.out, "warpdiv check: 1 kernel, 3 statements: 0 limits crossed: passed\n");
   // `if (i <= n)` is no statement of the kernel: a note, and the kernel's limit applies.
-  const CliResult none = check(dir, kGuardConfig + "[[kernel.statement]]\nstatement = \"if (i <= n)\"\n"
-                                                   "max_divergent_fraction = 1\n");
+  const CliResult none = check(dir, kGuardConfig +
+                                        "[[kernel.statement]]\nstatement = \"if (i <= n)\"\n"
+                                        "max_divergent_fraction = 1\n");
   EXPECT_EQ(none.status, 1);
   EXPECT_EQ(none.out, kGuardFinding +
                           "c.toml:8:1: note: no statement 'if (i <= n)' (statements are compared token "

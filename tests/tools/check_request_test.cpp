@@ -37,12 +37,18 @@ TEST(ParseCheck, Refusals) {
   EXPECT_EQ(refusal([] { parse_check({}); }),
             "warpdiv check needs CONFIG, a TOML file of kernels, launches and limits (see warpdiv "
             "check --help)");
-  EXPECT_EQ(refusal([] { parse_check({"c.toml", "--write-baseline", "b.csv", "--baseline", "a.csv"}); }),
+  EXPECT_EQ(refusal([] {
+              parse_check({"c.toml", "--write-baseline", "b.csv", "--baseline", "a.csv"});
+            }),
             "--write-baseline records the figures afresh and compares with no baseline: drop "
             "--baseline");
-  EXPECT_EQ(refusal([] { parse_check({"c.toml", "--baseline", "a.csv", "--no-baseline"}); }),
+  EXPECT_EQ(refusal([] {
+              parse_check({"c.toml", "--baseline", "a.csv", "--no-baseline"});
+            }),
             "give --baseline FILE or --no-baseline, not both");
-  EXPECT_EQ(refusal([] { parse_check({"c.toml", "--write-baseline", "x", "--sarif", "x"}); }),
+  EXPECT_EQ(refusal([] {
+              parse_check({"c.toml", "--write-baseline", "x", "--sarif", "x"});
+            }),
             "--write-baseline and --sarif name the same file 'x'");
   EXPECT_NE(refusal([] { parse_check({"c.toml", "--csv", "x"}); }), "");
 }
@@ -50,9 +56,10 @@ TEST(ParseCheck, Refusals) {
 TEST(CheckKernelRequest, TheLaunchOfATable) {
   const std::string root = WARPDIV_SOURCE_DIR;
   const analysis::CheckConfig c = analysis::parse_check_config(
-      "[[kernel]]\nfile = \"" + root + "/kernels/zoo/early_return_3d.cu\"\n"
-      "grid = \"(nx+7)/8,(ny+7)/8,(nz+3)/4\"\nblock = [8, 8, 4]\nargs = { nx = 20, ny = 12, nz = 6 }\n"
-      "engine = \"replay\"\nwarp_size = 16\ndynamic_smem = 64\ndefines = [\"X=1\"]\n",
+      "[[kernel]]\nfile = \"" + root +
+          "/kernels/zoo/early_return_3d.cu\"\n"
+          "grid = \"(nx+7)/8,(ny+7)/8,(nz+3)/4\"\nblock = [8, 8, 4]\nargs = { nx = 20, ny = 12, nz = 6 }\n"
+          "engine = \"replay\"\nwarp_size = 16\ndynamic_smem = 64\ndefines = [\"X=1\"]\n",
       "c.toml");
   const AnalyzeSourceRequest r = check_kernel_request(c, c.kernels[0]);
   // (20+7)/8 = 3, (12+7)/8 = 2, (6+3)/4 = 2.
@@ -66,9 +73,11 @@ TEST(CheckKernelRequest, TheLaunchOfATable) {
   EXPECT_EQ(r.source.defines, std::vector<std::string>{"X=1"});
   EXPECT_EQ(r.values.at("nx").value, 20);
   // A block past CUDA's limits is refused at the block's place.
-  const analysis::CheckConfig big = analysis::parse_check_config(
-      "[[kernel]]\nfile = \"" + root + "/kernels/zoo/early_return_3d.cu\"\ngrid = 1\n"
-      "block = [64, 32]\nargs = { nx = 1, ny = 1, nz = 1 }\n", "c.toml");
+  const analysis::CheckConfig big =
+      analysis::parse_check_config("[[kernel]]\nfile = \"" + root +
+                                       "/kernels/zoo/early_return_3d.cu\"\ngrid = 1\n"
+                                       "block = [64, 32]\nargs = { nx = 1, ny = 1, nz = 1 }\n",
+                                   "c.toml");
   EXPECT_EQ(refusal([&] { check_kernel_request(big, big.kernels[0]); }).rfind("c.toml:4:9: block", 0), 0u)
       << refusal([&] { check_kernel_request(big, big.kernels[0]); });
 }

@@ -10,9 +10,9 @@
 namespace warpdiv::testing {
 
 struct ChildSetup {
-  std::string stdout_path;   // a file (created or truncated) for standard output, if not empty
-  int stdout_fd = -1;        // else this descriptor (a pipe's end), if >= 0; else /dev/null
-  std::string stderr_path;   // a file for standard error, if not empty; else /dev/null
+  std::string stdout_path;         // a file (created or truncated) for standard output, if not empty
+  int stdout_fd = -1;              // else this descriptor (a pipe's end), if >= 0; else /dev/null
+  std::string stderr_path;         // a file for standard error, if not empty; else /dev/null
   long long file_size_limit = -1;  // RLIMIT_FSIZE in bytes (SIGXFSZ beyond it), -1 for none
 };
 

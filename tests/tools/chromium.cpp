@@ -39,29 +39,26 @@ std::string on_path(const std::string& name) {
 
 // Runs Chromium on `html_file` with `mode` (--dump-dom or --screenshot=...) in a fresh profile,
 // offline, under a time limit. Returns stdout; throws with stderr on failure.
-std::string run_chromium(const std::string& chromium, const std::string& html_file,
-                         const std::string& mode) {
+std::string run_chromium(const std::string& chromium, const std::string& html_file, const std::string& mode) {
   TempDir scratch;
   const std::string profile = scratch.file("profile");
   fs::create_directory(profile);
   const std::string url = "file://" + fs::absolute(html_file).string();
   // HOME and XDG folders point into the scratch folder so nothing outside it is written.
-  std::string command = "env HOME=" + shell_quote(scratch.path()) +
-                        " XDG_CONFIG_HOME=" + shell_quote(scratch.path()) +
-                        " XDG_CACHE_HOME=" + shell_quote(scratch.path()) + " timeout -k 5 " +
-                        std::to_string(kTimeoutSeconds) + " " + shell_quote(chromium) +
-                        " --headless --no-sandbox --disable-gpu --disable-background-networking"
-                        " --disable-component-update --disable-sync --no-first-run --disable-quic"
-                        " --disable-dev-shm-usage --hide-scrollbars --user-data-dir=" +
-                        shell_quote(profile) + " " + mode + " " + shell_quote(url) + " >" +
-                        shell_quote(scratch.file("out")) + " 2>" +
-                        shell_quote(scratch.file("err")) + " </dev/null";
+  std::string command =
+      "env HOME=" + shell_quote(scratch.path()) + " XDG_CONFIG_HOME=" + shell_quote(scratch.path()) +
+      " XDG_CACHE_HOME=" + shell_quote(scratch.path()) + " timeout -k 5 " + std::to_string(kTimeoutSeconds) +
+      " " + shell_quote(chromium) +
+      " --headless --no-sandbox --disable-gpu --disable-background-networking"
+      " --disable-component-update --disable-sync --no-first-run --disable-quic"
+      " --disable-dev-shm-usage --hide-scrollbars --user-data-dir=" +
+      shell_quote(profile) + " " + mode + " " + shell_quote(url) + " >" + shell_quote(scratch.file("out")) +
+      " 2>" + shell_quote(scratch.file("err")) + " </dev/null";
   const int raw = std::system(command.c_str());
   const int status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   if (status != 0) {
     throw std::runtime_error("chromium exited with status " + std::to_string(status) +
-                             (status == 124 ? " (timed out)" : "") + ":\n" +
-                             read_file(scratch.file("err")));
+                             (status == 124 ? " (timed out)" : "") + ":\n" + read_file(scratch.file("err")));
   }
   return read_file(scratch.file("out"));
 }
@@ -135,8 +132,11 @@ std::string html_unescape(std::string text) {
   std::string out;
   for (std::size_t i = 0; i < text.size(); ++i) {
     bool replaced = false;
-    for (const auto& [entity, c] : {std::pair<const char*, char>{"&lt;", '<'}, {"&gt;", '>'},
-                                    {"&quot;", '"'}, {"&nbsp;", ' '}, {"&amp;", '&'}}) {
+    for (const auto& [entity, c] : {std::pair<const char*, char>{"&lt;", '<'},
+                                    {"&gt;", '>'},
+                                    {"&quot;", '"'},
+                                    {"&nbsp;", ' '},
+                                    {"&amp;", '&'}}) {
       const std::string e = entity;
       if (text.compare(i, e.size(), e) == 0) {
         out += c;
@@ -173,8 +173,7 @@ void chromium_screenshot(const std::string& chromium, const std::string& html_fi
   if (!fs::exists(png_file)) throw std::runtime_error("chromium wrote no screenshot");
 }
 
-LayoutCheck chromium_layout_check(const std::string& chromium, const std::string& html_file,
-                                  int width) {
+LayoutCheck chromium_layout_check(const std::string& chromium, const std::string& html_file, int width) {
   std::string page = read_file(html_file);
   const auto body_end = page.rfind("</body>");
   if (body_end == std::string::npos) throw std::runtime_error("no </body> in " + html_file);
@@ -182,16 +181,15 @@ LayoutCheck chromium_layout_check(const std::string& chromium, const std::string
   TempDir scratch;
   const std::string probe_page = scratch.file("probe.html");
   write_file(probe_page, page);
-  const std::string dom = run_chromium(
-      chromium, probe_page, "--window-size=" + std::to_string(width) + ",1000 --dump-dom");
+  const std::string dom =
+      run_chromium(chromium, probe_page, "--window-size=" + std::to_string(width) + ",1000 --dump-dom");
   const std::string open = "<pre id=\"layout-probe\">";
   const auto start = dom.find(open);
   const auto stop = dom.find("</pre>", start);
   if (start == std::string::npos || stop == std::string::npos)
     throw std::runtime_error("the layout probe did not run on " + html_file);
   LayoutCheck check;
-  std::istringstream lines(
-      html_unescape(dom.substr(start + open.size(), stop - start - open.size())));
+  std::istringstream lines(html_unescape(dom.substr(start + open.size(), stop - start - open.size())));
   bool ended = false;
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind("window ", 0) == 0) {

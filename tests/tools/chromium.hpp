@@ -22,8 +22,8 @@ void chromium_screenshot(const std::string& chromium, const std::string& html_fi
 
 /// What the layout check found on a page rendered at one window width.
 struct LayoutCheck {
-  int window_width = 0;    // px, as the page saw it (window.innerWidth)
-  int checked = 0;         // text boxes compared (headings, paragraphs, cells, captions, labels)
+  int window_width = 0;               // px, as the page saw it (window.innerWidth)
+  int checked = 0;                    // text boxes compared (headings, paragraphs, cells, captions, labels)
   std::vector<std::string> problems;  // one line each; empty when the layout is clean
 };
 
@@ -33,8 +33,7 @@ struct LayoutCheck {
 /// labels; parts scrolled out of a scrolling box or inside a closed <details> do not count),
 /// SVG labels that stick out of their figure, and, from 1,400 px on, a figure of the annotated
 /// source (#source's cells but the source text) scrolled out of view.
-LayoutCheck chromium_layout_check(const std::string& chromium, const std::string& html_file,
-                                  int width);
+LayoutCheck chromium_layout_check(const std::string& chromium, const std::string& html_file, int width);
 
 struct Rgb {
   std::uint8_t r = 0, g = 0, b = 0;

@@ -50,8 +50,10 @@ long long temp_file_size(const TempDir& dir) {
 std::string shell_quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
+    if (c == '\'')
+      q += "'\\''";
+    else
+      q += c;
   }
   return q + "'";
 }
@@ -77,12 +79,9 @@ std::string warpdiv_binary() {
   return binary != nullptr && *binary != '\0' ? binary : WARPDIV_BINARY;
 }
 
-CliResult run_warpdiv(const std::vector<std::string>& args) {
-  return run_in(".", warpdiv_binary(), args);
-}
+CliResult run_warpdiv(const std::vector<std::string>& args) { return run_in(".", warpdiv_binary(), args); }
 
-CliResult run_in(const std::string& cwd, const std::string& binary,
-                 const std::vector<std::string>& args) {
+CliResult run_in(const std::string& cwd, const std::string& binary, const std::vector<std::string>& args) {
   std::string command = "cd " + shell_quote(cwd) + " && " + shell_quote(binary);
   for (const std::string& a : args) command += " " + shell_quote(a);
   return run_shell(command);

@@ -27,8 +27,7 @@ CliResult run_shell(const std::string& command_line);
 std::string warpdiv_binary();
 
 /// Runs `binary` with `args` from the folder `cwd`.
-CliResult run_in(const std::string& cwd, const std::string& binary,
-                 const std::vector<std::string>& args);
+CliResult run_in(const std::string& cwd, const std::string& binary, const std::vector<std::string>& args);
 
 /// A fresh empty folder under /tmp, removed by the destructor.
 class TempDir {

@@ -39,14 +39,17 @@ TEST(DiagnosticsCli, UndefinedBehaviourIsNamedAtItsPlace) {
   // Thread 31 writes a[32] of 32 elements.
   const CliResult oob = analyze(dir, kOutOfBounds, {"--alloc", "a=32"});
   EXPECT_EQ(oob.status, 2);
-  EXPECT_EQ(oob.err, dir.file("k.cu") + ":2:3: error: out of bounds: 'a[threadIdx.x + 1]' writes element 32 "
-                     "of 'a', which holds 32 elements of 4 bytes (0 to 31), in block (0, 0, 0), thread (31, 0, 0) "
-                     "[warpdiv-out-of-bounds]\n");
+  EXPECT_EQ(oob.err,
+            dir.file("k.cu") +
+                ":2:3: error: out of bounds: 'a[threadIdx.x + 1]' writes element 32 "
+                "of 'a', which holds 32 elements of 4 bytes (0 to 31), in block (0, 0, 0), thread (31, 0, 0) "
+                "[warpdiv-out-of-bounds]\n");
   // Thread 1: 1 + 2147483647 passes INT_MAX; the '+' is at column 11.
   const CliResult overflow = analyze(dir, kOverflow, {"--alloc", "a=32"});
   EXPECT_EQ(overflow.status, 2);
-  EXPECT_EQ(overflow.err.rfind(dir.file("k.cu") + ":2:11: error: undefined behaviour: signed overflow in '+'", 0),
-            0u)
+  EXPECT_EQ(
+      overflow.err.rfind(dir.file("k.cu") + ":2:11: error: undefined behaviour: signed overflow in '+'", 0),
+      0u)
       << overflow.err;
   EXPECT_NE(overflow.err.find("[warpdiv-undefined-arithmetic]\n"), std::string::npos) << overflow.err;
 }
@@ -55,12 +58,14 @@ TEST(DiagnosticsCli, AnUnsupportedConstructAndAnUnknownValueAreNamedAtTheirPlace
   TempDir dir;
   const CliResult unsupported = analyze(dir, kInlineAsm, {});
   EXPECT_EQ(unsupported.status, 2);
-  EXPECT_EQ(unsupported.err, dir.file("k.cu") + ":2:3: error: inline asm is not supported: the model cannot "
-                             "tell what it does [warpdiv-unsupported-construct]\n");
+  EXPECT_EQ(unsupported.err, dir.file("k.cu") +
+                                 ":2:3: error: inline asm is not supported: the model cannot "
+                                 "tell what it does [warpdiv-unsupported-construct]\n");
   const CliResult unknown = analyze(dir, kDataDependent, {});
   EXPECT_EQ(unknown.status, 2);
-  EXPECT_EQ(unknown.err.rfind(dir.file("k.cu") + ":2:3: error: data-dependent branch: the condition of this if", 0),
-            0u)
+  EXPECT_EQ(
+      unknown.err.rfind(dir.file("k.cu") + ":2:3: error: data-dependent branch: the condition of this if", 0),
+      0u)
       << unknown.err;
   EXPECT_NE(unknown.err.find("[warpdiv-data-dependent-branch]\n"), std::string::npos) << unknown.err;
 }
@@ -69,15 +74,18 @@ TEST(DiagnosticsCli, BadInputAndBudgetsHaveNoPlace) {
   TempDir dir;
   const CliResult flag = analyze(dir, kOutOfBounds, {"--warp-size", "3"});
   EXPECT_EQ(flag.status, 2);
-  EXPECT_EQ(flag.err, "warpdiv: error: --warp-size must be a power of two from 1 to 64 (got '3') [warpdiv-flag-value]\n");
+  EXPECT_EQ(
+      flag.err,
+      "warpdiv: error: --warp-size must be a power of two from 1 to 64 (got '3') [warpdiv-flag-value]\n");
   const CliResult missing = run_warpdiv({"analyze", dir.file("none.cu"), "--grid", "1", "--block", "32"});
   EXPECT_EQ(missing.status, 2);
   EXPECT_EQ(missing.err, "warpdiv: error: cannot read '" + dir.file("none.cu") +
                              "': no such file or not readable [warpdiv-file-unreadable]\n");
   const CliResult command = run_warpdiv({"analyse"});
   EXPECT_EQ(command.status, 2);
-  EXPECT_EQ(command.err, "warpdiv: error: unknown command 'analyse'; did you mean 'analyze'? (see warpdiv --help) "
-                         "[warpdiv-unknown-command]\n");
+  EXPECT_EQ(command.err,
+            "warpdiv: error: unknown command 'analyse'; did you mean 'analyze'? (see warpdiv --help) "
+            "[warpdiv-unknown-command]\n");
   // The replay of one warp over the kernel's statements: more than a budget of 1 evaluation.
   const CliResult budget =
       analyze(dir, kOutOfBounds, {"--alloc", "a=33", "--engine", "replay", "--max-evaluations", "1"});
@@ -108,13 +116,15 @@ TEST(DiagnosticsCli, CheckFindingsAndSarifCarryTheDiagnostic) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("(check 'oob') [warpdiv-out-of-bounds]\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("dd.cu:2:3: warning: cannot check this kernel: data-dependent branch"), std::string::npos)
+  EXPECT_NE(r.out.find("dd.cu:2:3: warning: cannot check this kernel: data-dependent branch"),
+            std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("2 kernels unreadable, 0 limits crossed: FAILED"), std::string::npos) << r.out;
   const nlohmann::json sarif = nlohmann::json::parse(read_file(dir.file("o.sarif")));
   const nlohmann::json& run = sarif.at("runs").at(0);
   std::vector<std::string> rule_ids;
-  for (const nlohmann::json& rule : run.at("tool").at("driver").at("rules")) rule_ids.push_back(rule.at("id"));
+  for (const nlohmann::json& rule : run.at("tool").at("driver").at("rules"))
+    rule_ids.push_back(rule.at("id"));
   ASSERT_EQ(run.at("results").size(), 2u);
   for (const nlohmann::json& result : run.at("results")) {
     const std::string id = result.at("ruleId");

@@ -117,8 +117,8 @@ TEST(Seed, BeyondTwoToTheSixtyThreeIsRefusedWithTheRange) {
        {std::string("9223372036854775808"),   // 2^63
         std::string("18446744073709551616"),  // 2^64 (a 64-bit digit loop wraps it to 0)
         std::string("18446744073709551626"),  // 2^64 + 10 (wraps to 10)
-        std::string(60, '9'), std::string("1") + std::string(59, '0'), std::string("-1"),
-        std::string("1e3"), std::string(" 5")}) {
+        std::string(60, '9'), std::string("1") + std::string(59, '0'), std::string("-1"), std::string("1e3"),
+        std::string(" 5")}) {
     const CliResult r = run_warpdiv({"validate", "--seed", seed});
     expect_refusal(r, {{}, kSeedRange + " (got '" + seed + "')"});
   }
@@ -157,23 +157,24 @@ TEST_P(ControlCharacters, EscapedOnOneLine) {
 
 INSTANTIATE_TEST_SUITE_P(
     Flags, ControlCharacters,
-    ::testing::Values(
-        Escaped{{"analyze", "--width", "5\n6"}, "(got '5\\n6')"},
-        Escaped{{"analyze", "--tile", "1\r\n"}, "(got '1\\r\\n')"},
-        Escaped{{"analyze", "--engine", "fast\treplay"}, "(got 'fast\\treplay')"},
-        Escaped{{"analyze", "--warp-size", "\x1b[2J\x1b[31m32"}, "(got '\\x1b[2J\\x1b[31m32')"},
-        Escaped{{"occupancy", "--gpu", "h100\x7f\x01"}, "(got 'h100\\x7f\\x01')"},
-        Escaped{{"sweep", "--sizes", "1\n,2", "--tiles", "16", "--csv", "x.csv"}, "(got '1\\n,2')"},
-        Escaped{{"validate", "--seed", "\n"}, "(got '\\n')"},
-        // Boost's own messages and the command name go through the same net in run().
-        Escaped{{"analyze", "-Z\nx"}, "'-Z\\nx'"},
-        Escaped{{"anal\nyze"}, "unknown command 'anal\\nyze'; did you mean 'analyze'?"}));
+    ::testing::Values(Escaped{{"analyze", "--width", "5\n6"}, "(got '5\\n6')"},
+                      Escaped{{"analyze", "--tile", "1\r\n"}, "(got '1\\r\\n')"},
+                      Escaped{{"analyze", "--engine", "fast\treplay"}, "(got 'fast\\treplay')"},
+                      Escaped{{"analyze", "--warp-size", "\x1b[2J\x1b[31m32"}, "(got '\\x1b[2J\\x1b[31m32')"},
+                      Escaped{{"occupancy", "--gpu", "h100\x7f\x01"}, "(got 'h100\\x7f\\x01')"},
+                      Escaped{{"sweep", "--sizes", "1\n,2", "--tiles", "16", "--csv", "x.csv"},
+                              "(got '1\\n,2')"},
+                      Escaped{{"validate", "--seed", "\n"}, "(got '\\n')"},
+                      // Boost's own messages and the command name go through the same net in run().
+                      Escaped{{"analyze", "-Z\nx"}, "'-Z\\nx'"},
+                      Escaped{{"anal\nyze"}, "unknown command 'anal\\nyze'; did you mean 'analyze'?"}));
 
 TEST(Messages, LongValueCutWithItsLength) {
   const std::string huge(100000, '7');
   const CliResult r = run_warpdiv({"analyze", "--width", huge});
-  expect_refusal(r, {{}, "--width must be an integer from 1 to 2147483647 (got '" +
-                             std::string(60, '7') + "\xe2\x80\xa6' (100000 bytes))"});
+  expect_refusal(r, {{},
+                     "--width must be an integer from 1 to 2147483647 (got '" + std::string(60, '7') +
+                         "\xe2\x80\xa6' (100000 bytes))"});
   EXPECT_LT(r.err.size(), 200u);
 }
 
@@ -193,17 +194,19 @@ TEST(Messages, UnknownGpuAmongThousandsListsTenAndACount) {
   std::string line, header, h100;
   while (std::getline(source, line)) {
     if (line.empty() || line[0] == '#') continue;
-    if (header.empty()) header = line;
-    else if (line.rfind("h100,", 0) == 0) h100 = line.substr(4);
+    if (header.empty())
+      header = line;
+    else if (line.rfind("h100,", 0) == 0)
+      h100 = line.substr(4);
   }
   ASSERT_FALSE(h100.empty());
   std::string text = header + "\n";
   for (int i = 0; i < 2000; ++i) text += "gpu" + std::to_string(i) + h100 + "\n";
   write_file(dir.file("many.csv"), text);
-  const CliResult r = run_warpdiv(
-      {"occupancy", "--gpu-file", dir.file("many.csv"), "--gpu", "h300"});
-  expect_refusal(r, {{}, "(got 'h300'); known: gpu0, gpu1, gpu2, gpu3, gpu4, gpu5, gpu6, gpu7, "
-                         "gpu8, gpu9, \xe2\x80\xa6 and 1990 more (--gpu list prints them)"});
+  const CliResult r = run_warpdiv({"occupancy", "--gpu-file", dir.file("many.csv"), "--gpu", "h300"});
+  expect_refusal(r, {{},
+                     "(got 'h300'); known: gpu0, gpu1, gpu2, gpu3, gpu4, gpu5, gpu6, gpu7, "
+                     "gpu8, gpu9, \xe2\x80\xa6 and 1990 more (--gpu list prints them)"});
   EXPECT_LT(r.err.size(), 1000u);
 }
 
@@ -278,14 +281,13 @@ TEST_P(RepeatedListValues, AreRefused) { expect_refused_leaving_no_file("sweep",
 
 INSTANTIATE_TEST_SUITE_P(
     Flags, RepeatedListValues,
-    ::testing::Values(
-        BadInput{{"--sizes", "100,100", "--tiles", "16"},
-                 "--sizes names 100 more than once; give each value once (got '100,100')"},
-        BadInput{{"--sizes", "100", "--tiles", "16,8,16"}, "--tiles names 16 more than once"},
-        BadInput{{"--sizes", "100", "--tiles", "16", "--inner", "5,7,5"},
-                 "--inner names 5 more than once"},
-        // The same number spelled twice is the same value.
-        BadInput{{"--sizes", "007,7", "--tiles", "16"}, "--sizes names 7 more than once"}));
+    ::testing::Values(BadInput{{"--sizes", "100,100", "--tiles", "16"},
+                               "--sizes names 100 more than once; give each value once (got '100,100')"},
+                      BadInput{{"--sizes", "100", "--tiles", "16,8,16"}, "--tiles names 16 more than once"},
+                      BadInput{{"--sizes", "100", "--tiles", "16", "--inner", "5,7,5"},
+                               "--inner names 5 more than once"},
+                      // The same number spelled twice is the same value.
+                      BadInput{{"--sizes", "007,7", "--tiles", "16"}, "--sizes names 7 more than once"}));
 
 // --- Singular and plural ------------------------------------------------------------------------
 
@@ -293,8 +295,9 @@ TEST(Plurals, OneThreadOneWarpOnePhase) {
   // 1 x 1 x 1 with T = 1: one block of one thread, one warp (1 of 32 lanes), one phase.
   const CliResult r = run_warpdiv({"analyze", "--width", "1", "--tile", "1"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "grid 1 x 1 blocks (1), 1 thread = 1 warp per block (last warp "
-                              "partial: 1 of 32 lanes), 1 phase\n"))
+  EXPECT_TRUE(contains(r.out,
+                       "grid 1 x 1 blocks (1), 1 thread = 1 warp per block (last warp "
+                       "partial: 1 of 32 lanes), 1 phase\n"))
       << r.out;
   EXPECT_TRUE(contains(r.out, "bottom_edge + corner): 1 block, ")) << r.out;
   // The thread is inside P: no block has threads outside it.
@@ -316,8 +319,7 @@ TEST(Plurals, OccupancyOfOneThread) {
 
 TEST(Plurals, SweepOfOneLaunch) {
   TempDir dir;
-  const CliResult r =
-      run_warpdiv({"sweep", "--sizes", "1", "--tiles", "1", "--csv", dir.file("one.csv")});
+  const CliResult r = run_warpdiv({"sweep", "--sizes", "1", "--tiles", "1", "--csv", dir.file("one.csv")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "warpdiv sweep: 1 launch, 4 rows written to " + dir.file("one.csv") + "\n");
 }
@@ -374,9 +376,11 @@ TEST(Version, PrintsTheProjectVersion) {
 }
 
 TEST(DidYouMean, NearMissCommands) {
-  const std::vector<std::pair<std::string, std::string>> misses = {
-      {"analyse", "analyze"}, {"occupency", "occupancy"}, {"valdiate", "validate"},
-      {"swep", "sweep"}, {"ncu_check", "ncu-check"}};
+  const std::vector<std::pair<std::string, std::string>> misses = {{"analyse", "analyze"},
+                                                                   {"occupency", "occupancy"},
+                                                                   {"valdiate", "validate"},
+                                                                   {"swep", "sweep"},
+                                                                   {"ncu_check", "ncu-check"}};
   for (const auto& [typed, meant] : misses) {
     const CliResult r = run_warpdiv({typed, "--width", "5"});
     expect_refusal(r, {{}, "unknown command '" + typed + "'; did you mean '" + meant + "'?"});
@@ -387,9 +391,15 @@ TEST(DidYouMean, NearMissCommands) {
 }
 
 TEST(Help, EveryHelpEndsWithTheExitCodes) {
-  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {"--help"}, {"-h"}, {"help"}, {"analyze", "--help"}, {"sweep", "--help"},
-           {"occupancy", "-h"}, {"validate", "--help"}, {"ncu-check", "--help"}}) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"--help"},
+                                             {"-h"},
+                                             {"help"},
+                                             {"analyze", "--help"},
+                                             {"sweep", "--help"},
+                                             {"occupancy", "-h"},
+                                             {"validate", "--help"},
+                                             {"ncu-check", "--help"}}) {
     const CliResult r = run_warpdiv(args);
     EXPECT_EQ(r.status, 0) << args[0];
     ASSERT_GE(r.out.size(), kExitCodes.size()) << args[0];

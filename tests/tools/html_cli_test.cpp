@@ -26,8 +26,7 @@ TEST(HtmlCli, WritesTheLecturePageAndTheTextReport) {
 
 TEST(HtmlCli, WithCsvToo) {
   TempDir dir;
-  const CliResult r =
-      run_warpdiv({"analyze", "--csv", dir.file("a.csv"), "--html", dir.file("a.html")});
+  const CliResult r = run_warpdiv({"analyze", "--csv", dir.file("a.csv"), "--html", dir.file("a.html")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(dir.entries(), (std::vector<std::string>{"a.csv", "a.html"}));
 }
@@ -38,8 +37,7 @@ TEST(HtmlCli, OccupancySectionWithGpu) {
   // active (48 warps of 48: 100%), limited by warps.
   TempDir dir;
   const std::string page = dir.file("occupancy.html");
-  const CliResult r =
-      run_warpdiv({"analyze", "--gpu", "lecture-16k", "--regs", "16", "--html", page});
+  const CliResult r = run_warpdiv({"analyze", "--gpu", "lecture-16k", "--regs", "16", "--html", page});
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string html = read_file(page);
   EXPECT_TRUE(contains(html, "<section id=\"occupancy\"><h2>Occupancy on lecture-16k"));
@@ -66,16 +64,17 @@ TEST(HtmlCli, LargestCubeStaysUnderTwoMegabytes) {
   TempDir dir;
   for (const char* warp_size : {"32", "1"}) {
     const std::string page = dir.file(std::string("cube-") + warp_size + ".html");
-    const CliResult r = run_warpdiv({"analyze", "--width", "2147483647", "--tile", "32",
-                                     "--warp-size", warp_size, "--html", page});
+    const CliResult r = run_warpdiv(
+        {"analyze", "--width", "2147483647", "--tile", "32", "--warp-size", warp_size, "--html", page});
     ASSERT_EQ(r.status, 0) << r.err;
     const std::string html = read_file(page);
     EXPECT_LT(html.size(), kTwoMegabytes) << warp_size;
     EXPECT_TRUE(contains(html, "134,217,727 of 4,503,599,627,370,496 blocks")) << warp_size;
   }
   const std::string html = read_file(dir.file("cube-32.html"));
-  EXPECT_TRUE(contains(html, "<b>load_M</b> 144,115,188,008,747,008/"
-                             "9,671,406,556,917,033,397,649,408"));
+  EXPECT_TRUE(contains(html,
+                       "<b>load_M</b> 144,115,188,008,747,008/"
+                       "9,671,406,556,917,033,397,649,408"));
 }
 
 TEST(HtmlCli, HelpMentionsHtml) {

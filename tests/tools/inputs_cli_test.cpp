@@ -70,15 +70,14 @@ TEST(InputsCli, AFifoWithNoWriterIsRefusedAfterABoundedWait) {
 TEST(InputsCli, PipesAreRead) {
   // Process substitution: /dev/fd/N, a pipe with a writer.
   const CliResult r = run_bash("exec " + shell_quote(warpdiv_binary()) + " ncu-check --ncu-csv <(cat " +
-                                shell_quote(kNcu) + ") --validate-csv <(cat " +
-                                shell_quote(kValidate) + ")");
+                               shell_quote(kNcu) + ") --validate-csv <(cat " + shell_quote(kValidate) + ")");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "ncu-check: ncu agrees with the calculator")) << r.out;
 }
 
 TEST(InputsCli, AnEndlessPipeIsCutAt64MiB) {
   const CliResult r = run_bash("exec " + shell_quote(warpdiv_binary()) +
-                                " ncu-check --width 100 --ncu-csv <(yes '\"ID\",\"x\"')");
+                               " ncu-check --width 100 --ncu-csv <(yes '\"ID\",\"x\"')");
   expect_refused(r, {"--ncu-csv", "is larger than 64 MiB, the limit for an input file"});
 }
 
@@ -104,14 +103,14 @@ TEST(InputsCli, EachRefusalNamesTheFormatItsFlagReads) {
   TempDir dir;
   const std::string spmv = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/data/spmv_csr_scalar.cu";
   const auto data = [&](const std::string& value) {
-    return std::vector<std::string>{"analyze", spmv, "--grid", "1", "--block", "32", "--arg", "num_rows=5",
-                                    "--data", "row_ptr=" + value};
+    return std::vector<std::string>{"analyze", spmv,    "--grid",     "1",      "--block",
+                                    "32",      "--arg", "num_rows=5", "--data", "row_ptr=" + value};
   };
   // Folders named as each format's file: the refusal says which format was expected.
   for (const char* name : {"x.npy", "A.mtx", "c.toml", "m.json", "gpus.csv"})
     ASSERT_EQ(::mkdir(dir.file(name).c_str(), 0700), 0) << name;
-  expect_refused(run(data(dir.file("x.npy"))), {"--data row_ptr: '" + dir.file("x.npy") +
-                                                "' is a directory, not a NumPy .npy file"});
+  expect_refused(run(data(dir.file("x.npy"))),
+                 {"--data row_ptr: '" + dir.file("x.npy") + "' is a directory, not a NumPy .npy file"});
   expect_refused(run(data(dir.file("A.mtx") + ":csr.row_ptr")),
                  {"--data row_ptr: '" + dir.file("A.mtx") + "' is a directory, not a Matrix Market file"});
   expect_refused(run({"check", dir.file("c.toml")}),
@@ -165,7 +164,8 @@ TEST(InputsCli, StrictNumbersWithThePhysicalLine) {
     std::string from, to, phrase;
   };
   for (const Case& c :
-       {Case{"\"0\",\"4303\"", "\"1e300\",\"4303\"", "ncu.csv:6: column 'ID': '1e300' is not a launch number"},
+       {Case{"\"0\",\"4303\"", "\"1e300\",\"4303\"",
+             "ncu.csv:6: column 'ID': '1e300' is not a launch number"},
         Case{"\"0\",\"4303\"", "\"1.5\",\"4303\"", "ncu.csv:6: column 'ID': '1.5'"},
         Case{"\"31\",", "\"31.9\",",
              "ncu.csv:6: column 'launch__registers_per_thread': '31.9' is not an integer from 0 to "
@@ -188,8 +188,9 @@ TEST(InputsCli, StrictNumbersWithThePhysicalLine) {
 TEST(InputsCli, AColumnNamedTwiceIsRefused) {
   TempDir dir;
   write_file(dir.file("ncu.csv"), ncu_with("\"Stream\",", "\"launch__registers_per_thread\","));
-  expect_refused(run({"ncu-check", "--ncu-csv", dir.file("ncu.csv"), "--validate-csv", kValidate}),
-                 {"ncu.csv:4: header: column 'launch__registers_per_thread' appears twice (columns 7 and 220;"});
+  expect_refused(
+      run({"ncu-check", "--ncu-csv", dir.file("ncu.csv"), "--validate-csv", kValidate}),
+      {"ncu.csv:4: header: column 'launch__registers_per_thread' appears twice (columns 7 and 220;"});
   std::string validate = read_file(kValidate);
   validate.replace(validate.find(",date,"), 6, ",rows,");
   write_file(dir.file("v.csv"), validate);
@@ -210,19 +211,24 @@ TEST(InputsCli, InconsistentPresetsAreRefused) {
   };
   for (const Case& c :
        {Case{"rtx3090,NVIDIA GeForce RTX 3090,8.6,82,32,4096,1536,16,65536,65536,255,",
-             "gpus.csv:19: column 'max_threads_per_block': 4096 is out of range for GPU 'rtx3090' (allowed: 1 to 1024"},
+             "gpus.csv:19: column 'max_threads_per_block': 4096 is out of range for GPU 'rtx3090' (allowed: "
+             "1 to 1024"},
         Case{"rtx3090,NVIDIA GeForce RTX 3090,8.6,82,32,1024,1536,16,65536,65536,100000,",
-             "gpus.csv:19: column 'max_registers_per_thread': 100000 is out of range for GPU 'rtx3090' (allowed: 1 to 255"},
+             "gpus.csv:19: column 'max_registers_per_thread': 100000 is out of range for GPU 'rtx3090' "
+             "(allowed: 1 to 255"},
         Case{"rtx3090,NVIDIA GeForce RTX 3090,8.6,82,32,1024,1536,16,65536,131072,255,",
-             "gpus.csv:19: column 'registers_per_block': 131072 is out of range for GPU 'rtx3090' (allowed: 1 to 65536"},
+             "gpus.csv:19: column 'registers_per_block': 131072 is out of range for GPU 'rtx3090' (allowed: "
+             "1 to 65536"},
         Case{"rtx3090,NVIDIA GeForce RTX 3090,8.6,82,32,1024,1536,49,65536,65536,255,",
-             "gpus.csv:19: column 'max_blocks_per_sm': 49 is out of range for GPU 'rtx3090' (allowed: 1 to 48"},
+             "gpus.csv:19: column 'max_blocks_per_sm': 49 is out of range for GPU 'rtx3090' (allowed: 1 to "
+             "48"},
         Case{"rtx3090,NVIDIA GeForce RTX 3090,8.6,82,64,1024,1536,16,65536,65536,255,",
              "gpus.csv:19: column 'warp_size': 64 is out of range for GPU 'rtx3090' (allowed: 32"}}) {
     std::string text = shipped;
     write_file(dir.file("gpus.csv"), text.replace(text.find("\n" + row) + 1, row.size(), c.to));
-    expect_refused(run({"occupancy", "--gpu", "rtx3090", "--gpu-file", dir.file("gpus.csv"), "--threads", "256"}),
-                   {c.phrase});
+    expect_refused(
+        run({"occupancy", "--gpu", "rtx3090", "--gpu-file", dir.file("gpus.csv"), "--threads", "256"}),
+        {c.phrase});
   }
 }
 
@@ -237,18 +243,21 @@ TEST(InputsCli, NcuCheckOwnFlagsAreSingleValuedAndAMissingNcuIsOneLine) {
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
   };
-  expect_refused(run(with({"--ncu", "a", "--ncu", "b"})), {"option '--ncu' cannot be specified more than once"});
+  expect_refused(run(with({"--ncu", "a", "--ncu", "b"})),
+                 {"option '--ncu' cannot be specified more than once"});
   expect_refused(run(with({"--save-ncu", dir.file("a1"), "--save-ncu", dir.file("a2")})),
                  {"option '--save-ncu' cannot be specified more than once"});
   expect_refused(run(with({"--ncu"})), {"--ncu needs a value (see warpdiv ncu-check --help)"});
-  expect_refused(run(with({"--save-ncu", "--ncu", "x"})), {"--save-ncu needs a value (see warpdiv ncu-check --help), not '--ncu'"});
+  expect_refused(run(with({"--save-ncu", "--ncu", "x"})),
+                 {"--save-ncu needs a value (see warpdiv ncu-check --help), not '--ncu'"});
   expect_refused(run(with({"--grid", "2"})),
                  {"option '--grid' cannot be specified more than once (see warpdiv ncu-check --help)"});
   std::string command = "PATH=/usr/bin:/bin exec " + shell_quote(warpdiv_binary());
   for (const std::string& a : with({"--ncu", "no-such-ncu"})) command += " " + shell_quote(a);
   const CliResult r = run_bash(command);
   EXPECT_EQ(r.status, 3) << r.out << r.err;
-  EXPECT_EQ(r.err, "warpdiv: error: no ncu: 'no-such-ncu' was not found (give --ncu PATH) [warpdiv-no-device]\n");
+  EXPECT_EQ(r.err,
+            "warpdiv: error: no ncu: 'no-such-ncu' was not found (give --ncu PATH) [warpdiv-no-device]\n");
 }
 
 TEST(InputsCli, ByteOrderMarksAreAccepted) {
@@ -256,8 +265,8 @@ TEST(InputsCli, ByteOrderMarksAreAccepted) {
   write_file(dir.file("ncu.csv"), "\xEF\xBB\xBF" + read_file(kNcu));
   write_file(dir.file("v.csv"), "\xEF\xBB\xBF" + read_file(kValidate));
   write_file(dir.file("gpus.csv"), "\xEF\xBB\xBF" + read_file(kGpus));
-  const CliResult ncu = run({"ncu-check", "--ncu-csv", dir.file("ncu.csv"), "--validate-csv",
-                             dir.file("v.csv")});
+  const CliResult ncu =
+      run({"ncu-check", "--ncu-csv", dir.file("ncu.csv"), "--validate-csv", dir.file("v.csv")});
   EXPECT_EQ(ncu.status, 0) << ncu.out << ncu.err;
   const CliResult gpu = run({"occupancy", "--gpu", "h100", "--gpu-file", dir.file("gpus.csv")});
   EXPECT_EQ(gpu.status, 0) << gpu.out << gpu.err;
@@ -277,8 +286,9 @@ TEST(InputsCli, QuotedMultiLineFieldInTheGpuFile) {
   EXPECT_EQ(ok.status, 0) << ok.out << ok.err;
   std::size_t lines = 0;
   for (char c : text) lines += c == '\n';
-  write_file(dir.file("bad.csv"), text + "x1,x,9.0,132,0,1024,2048,32,65536,65536,255,256,4,"
-                                         "233472,49152,232448,128,1024,0;8,64,x,,,\n");
+  write_file(dir.file("bad.csv"), text +
+                                      "x1,x,9.0,132,0,1024,2048,32,65536,65536,255,256,4,"
+                                      "233472,49152,232448,128,1024,0;8,64,x,,,\n");
   expect_refused(run({"occupancy", "--gpu", "h100", "--gpu-file", dir.file("bad.csv")}),
                  {"bad.csv:" + std::to_string(lines + 1) + ": column 'warp_size'"});
 }
@@ -319,20 +329,19 @@ TEST(InputsCli, NcuCheckRefusesAnotherLaunch) {
 
 TEST(InputsCli, NcuCheckTakesTheLaunchFromTheCsvs) {
   // From the validate CSV: 257 x 129 x 63, T = 12 (the model's line names them).
-  const CliResult both = run({"ncu-check", "--ncu-csv", recorded("ncu_257x129x63_T12.csv"),
-                              "--validate-csv", recorded("validate_257x129x63_T12.csv")});
+  const CliResult both = run({"ncu-check", "--ncu-csv", recorded("ncu_257x129x63_T12.csv"), "--validate-csv",
+                              recorded("validate_257x129x63_T12.csv")});
   EXPECT_EQ(both.status, 0) << both.out << both.err;
   EXPECT_TRUE(contains(both.out, "M[257 x 129] * N[129 x 63], tile 12 x 12")) << both.out;
   // T from ncu's blockDim (12, 12, 1) when only the sizes are given.
-  const CliResult sizes = run({"ncu-check", "--ncu-csv", recorded("ncu_257x129x63_T12.csv"),
-                               "--rows", "257", "--inner", "129", "--cols", "63"});
+  const CliResult sizes = run({"ncu-check", "--ncu-csv", recorded("ncu_257x129x63_T12.csv"), "--rows", "257",
+                               "--inner", "129", "--cols", "63"});
   EXPECT_EQ(sizes.status, 0) << sizes.out << sizes.err;
   EXPECT_TRUE(contains(sizes.out, "tile 12 x 12")) << sizes.out;
   // The sweep's validation CSV, one launch chosen by the flags.
-  const CliResult chosen =
-      run({"ncu-check", "--ncu-csv", kNcu, "--validate-csv",
-           std::string(WARPDIV_SOURCE_DIR) + "/data/validation/nvidia-h200.csv", "--width", "100",
-           "--tile", "16"});
+  const CliResult chosen = run({"ncu-check", "--ncu-csv", kNcu, "--validate-csv",
+                                std::string(WARPDIV_SOURCE_DIR) + "/data/validation/nvidia-h200.csv",
+                                "--width", "100", "--tile", "16"});
   EXPECT_EQ(chosen.status, 0) << chosen.out << chosen.err;
 }
 

@@ -25,8 +25,7 @@ TEST(Install, TheInstalledBinaryRunsFromAnyFolderWithItsPresets) {
 
   // H100 (cc 9.0), T = 16: 256 threads = 8 warps, 32 registers = 1,024 per warp; 65,536 registers
   // and 2,048 threads per SM both allow 8 blocks = 64 warps of 64: 100%.
-  const CliResult r =
-      run_in(elsewhere.path(), binary, {"occupancy", "--gpu", "h100", "--tile", "16"});
+  const CliResult r = run_in(elsewhere.path(), binary, {"occupancy", "--gpu", "h100", "--tile", "16"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "\n  Theoretical Active Blocks per SM          8\n")) << r.out;
   EXPECT_TRUE(contains(r.out, "\n  Theoretical Occupancy                100.00   %\n")) << r.out;
@@ -40,21 +39,19 @@ TEST(Install, TheInstalledBinaryRunsFromAnyFolderWithItsPresets) {
   // (DIR/lib/.../warpdiv/libwarpdiv-frontend.so). The naive multiply on one warp of 32 threads
   // with Width 20: Row = 0 < 20 in every lane, Col = 0 .. 31 < 20 in 20 lanes: one evaluation of
   // the guard, divergent, 32 active lanes, 20 taken.
-  const CliResult source = run_in(
-      elsewhere.path(), binary,
-      {"analyze", WARPDIV_SOURCE_DIR "/kernels/zoo/naive_matmul.cu", "--grid", "1", "--block", "32",
-       "--arg", "Width=20", "--csv", "-"});
+  const CliResult source = run_in(elsewhere.path(), binary,
+                                  {"analyze", WARPDIV_SOURCE_DIR "/kernels/zoo/naive_matmul.cu", "--grid",
+                                   "1", "--block", "32", "--arg", "Width=20", "--csv", "-"});
   ASSERT_EQ(source.status, 0) << source.err;
   EXPECT_TRUE(contains(source.out, "naive_matmul.cu,14,3,if,,1,1,32,20,,,")) << source.out;
 #endif
 #if defined(WARPDIV_TEST_HAS_FRONTEND) && defined(WARPDIV_TEST_HAS_NATIVE)
   // And replays a big launch as native code through the installed plugin (libwarpdiv-jit.so):
   // the transpose's 524,288 warps, each with 5 heads of its first loop.
-  const CliResult big = run_in(
-      elsewhere.path(), binary,
-      {"analyze", WARPDIV_SOURCE_DIR "/kernels/zoo/tiled_transpose.cu", "--grid", "256,256", "--block", "32,8",
-       "--arg", "width=8192", "--arg", "height=8192", "--engine", "replay", "--csv", "-", "--html",
-       elsewhere.file("big.html")});
+  const CliResult big = run_in(elsewhere.path(), binary,
+                               {"analyze", WARPDIV_SOURCE_DIR "/kernels/zoo/tiled_transpose.cu", "--grid",
+                                "256,256", "--block", "32,8", "--arg", "width=8192", "--arg", "height=8192",
+                                "--engine", "replay", "--csv", "-", "--html", elsewhere.file("big.html")});
   ASSERT_EQ(big.status, 0) << big.err;
   EXPECT_TRUE(contains(big.out, "tiled_transpose.cu,22,3,for,,2621440,0,")) << big.out;
   EXPECT_TRUE(contains(read_file(elsewhere.file("big.html")), "every warp of every block, as native code."));

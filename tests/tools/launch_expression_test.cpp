@@ -29,8 +29,8 @@ TEST(LaunchExpression, CArithmetic) {
   EXPECT_EQ(evaluate_expression("--grid", "(N+127)/128", v), (N + 127) / 128);
   EXPECT_EQ(evaluate_expression("--grid", "(Width-1)/16+1", v), (Width - 1) / 16 + 1);
   EXPECT_EQ(evaluate_expression("--grid", " 2 + 3 * 4 - 10 / 3 % 2 ", v), 2 + 3 * 4 - 10 / 3 % 2);
-  EXPECT_EQ(evaluate_expression("--grid", "neg / 2", v), neg / 2);    // truncates toward zero: -3
-  EXPECT_EQ(evaluate_expression("--grid", "neg % 4", v), neg % 4);    // sign of the dividend: -3
+  EXPECT_EQ(evaluate_expression("--grid", "neg / 2", v), neg / 2);  // truncates toward zero: -3
+  EXPECT_EQ(evaluate_expression("--grid", "neg % 4", v), neg % 4);  // sign of the dividend: -3
   EXPECT_EQ(evaluate_expression("--grid", "-(-N)", v), N);
   EXPECT_EQ(evaluate_expression("--grid", "+N - -1", v), N + 1);
   EXPECT_EQ(evaluate_expression("--grid", "9223372036854775807", v), INT64_MAX);
@@ -46,8 +46,7 @@ TEST(LaunchExpression, RefusesWhatCannotBeComputed) {
   EXPECT_TRUE(contains(refusal("big*2", v), "does not fit in a 64-bit"));
   EXPECT_TRUE(contains(refusal("9223372036854775808", v), "does not fit in a 64-bit"));
   EXPECT_TRUE(contains(refusal("(-big-1)/-1", v), "does not fit in a 64-bit"));
-  EXPECT_EQ(refusal("(M+1)/2", v),
-            "--grid '(M+1)/2': unknown name 'M' (give its value with --arg M=VALUE)");
+  EXPECT_EQ(refusal("(M+1)/2", v), "--grid '(M+1)/2': unknown name 'M' (give its value with --arg M=VALUE)");
   EXPECT_TRUE(contains(refusal("(N+1", v), "missing ')'"));
   EXPECT_TRUE(contains(refusal("N+", v), "ends early"));
   EXPECT_TRUE(contains(refusal("", v), "ends early"));
@@ -81,8 +80,10 @@ TEST(LaunchExpression, NestingAndLengthAreBounded) {
   for (int i = 0; i < 511; ++i) sum += "+1";
   EXPECT_EQ(evaluate_expression("--grid", sum + " ", v), 512);
   const std::string too_long = refusal(sum + "  ", v);
-  EXPECT_TRUE(contains(too_long, "(1025 bytes) is longer than 1024 bytes, the limit for a launch "
-                                 "expression")) << too_long;
+  EXPECT_TRUE(contains(too_long,
+                       "(1025 bytes) is longer than 1024 bytes, the limit for a launch "
+                       "expression"))
+      << too_long;
   // Inputs that once crashed the parser: 60,000 parentheses or minus signs, through both entry points.
   for (const std::string& text : {parens(60000), std::string(60000, '-') + "1"}) {
     const std::string message = refusal(text, v);
@@ -131,7 +132,8 @@ TEST(LaunchExpression, CudaLimits) {
   EXPECT_EQ(limit_refusal(true, {0, 1, 1}), "--block x must be from 1 to 1024 (CUDA's limit; got 0)");
   EXPECT_EQ(limit_refusal(false, {2147483648, 1, 1}),
             "--grid x must be from 1 to 2147483647 (CUDA's limit; got 2147483648)");
-  EXPECT_EQ(limit_refusal(false, {1, 65536, 1}), "--grid y must be from 1 to 65535 (CUDA's limit; got 65536)");
+  EXPECT_EQ(limit_refusal(false, {1, 65536, 1}),
+            "--grid y must be from 1 to 65535 (CUDA's limit; got 65536)");
   EXPECT_EQ(limit_refusal(false, {1, 1, -3}), "--grid z must be from 1 to 65535 (CUDA's limit; got -3)");
 }
 
@@ -141,24 +143,25 @@ TEST(LaunchExpression, ArgValues) {
   EXPECT_EQ(v.at("neg"), -5);
   EXPECT_EQ(v.at("_x1"), 3);
   EXPECT_EQ(v.at("min"), INT64_MIN);
-  for (const char* bad : {"N", "=3", "1N=3", "N=", "N=0x10", "N=-", "N-1=2", "N=1e", "N=e3", "N=.",
-                          "N=1.2.3", "N=inf", "N=nan", "N=1e+", "N=--1", "N=1 ", "N=0x1p3"})
+  for (const char* bad : {"N", "=3", "1N=3", "N=", "N=0x10", "N=-", "N-1=2", "N=1e", "N=e3", "N=.", "N=1.2.3",
+                          "N=inf", "N=nan", "N=1e+", "N=--1", "N=1 ", "N=0x1p3"})
     EXPECT_THROW(parse_arg_values({bad}), InvalidInput) << bad;
   try {
     parse_arg_values({"N=0x10"});
     FAIL();
   } catch (const InvalidInput& e) {
-    EXPECT_STREQ(e.what(), "--arg 'N' must be a decimal integer from -9223372036854775808 to "
-                           "18446744073709551615 (the parameter's type narrows it), or for a float "
-                           "or double parameter a decimal number such as -2.5 or 1e-3 (got '0x10')");
+    EXPECT_STREQ(e.what(),
+                 "--arg 'N' must be a decimal integer from -9223372036854775808 to "
+                 "18446744073709551615 (the parameter's type narrows it), or for a float "
+                 "or double parameter a decimal number such as -2.5 or 1e-3 (got '0x10')");
   }
 }
 
 // Decimals that are not 64-bit integers are kept as written, for float and double
 // parameters (which round them once, when bound); --grid and --block refuse them.
 TEST(LaunchExpression, DecimalsAreKeptAsWrittenForFloatingPointParameters) {
-  const ArgValues v = parse_arg_values({"a=1.5", "b=-2e-3", "c=1E30", "d=.5", "e=5.", "f=18446744073709551616",
-                                        "g=-9223372036854775809", "n=7"});
+  const ArgValues v = parse_arg_values({"a=1.5", "b=-2e-3", "c=1E30", "d=.5", "e=5.",
+                                        "f=18446744073709551616", "g=-9223372036854775809", "n=7"});
   for (const char* name : {"a", "b", "c", "d", "e", "f", "g"}) EXPECT_FALSE(v.at(name).integer()) << name;
   EXPECT_EQ(v.at("b").text(), "-2e-3");
   EXPECT_EQ(v.at("f").text(), "18446744073709551616");
@@ -168,8 +171,9 @@ TEST(LaunchExpression, DecimalsAreKeptAsWrittenForFloatingPointParameters) {
     evaluate_expression("--block", "a + 1", v);
     FAIL();
   } catch (const InvalidInput& e) {
-    EXPECT_STREQ(e.what(), "--block 'a + 1': 'a' = 1.5 is not an integer (--grid and --block compute "
-                           "with integers)");
+    EXPECT_STREQ(e.what(),
+                 "--block 'a + 1': 'a' = 1.5 is not an integer (--grid and --block compute "
+                 "with integers)");
   }
 }
 
@@ -191,8 +195,8 @@ TEST(LaunchExpression, ALongUnknownNameIsQuotedShort) {
 }
 
 TEST(LaunchExpression, ArgValuesTakeTheWholeRangeAndUnicodeNames) {
-  const ArgValues v = parse_arg_values({"u=18446744073709551615", "big=9223372036854775808",
-                                        "top=9223372036854775807", "\xc3\xb1=5"});
+  const ArgValues v = parse_arg_values(
+      {"u=18446744073709551615", "big=9223372036854775808", "top=9223372036854775807", "\xc3\xb1=5"});
   EXPECT_FALSE(v.at("u").fits_int64());
   EXPECT_EQ(v.at("u").bits(), UINT64_MAX);
   EXPECT_EQ(v.at("u").text(), "18446744073709551615");
@@ -205,8 +209,9 @@ TEST(LaunchExpression, ArgValuesTakeTheWholeRangeAndUnicodeNames) {
     evaluate_expression("--grid", "u / 2", v);
     FAIL();
   } catch (const InvalidInput& e) {
-    EXPECT_STREQ(e.what(), "--grid 'u / 2': 'u' = 18446744073709551615 is above 9223372036854775807, "
-                           "the largest value --grid and --block compute with");
+    EXPECT_STREQ(e.what(),
+                 "--grid 'u / 2': 'u' = 18446744073709551615 is above 9223372036854775807, "
+                 "the largest value --grid and --block compute with");
   }
   try {
     parse_arg_values({"N=1", "N=2"});

@@ -34,7 +34,8 @@ std::string analyze(const std::vector<std::string>& args) {
 /// "global loads: ... for N bytes asked": N.
 std::uint64_t load_bytes(const std::string& report) {
   std::smatch m;
-  const std::regex pattern(R"(global loads: +\d+ requests, \d+ sectors = \d+ bytes moved for (\d+) bytes asked)");
+  const std::regex pattern(
+      R"(global loads: +\d+ requests, \d+ sectors = \d+ bytes moved for (\d+) bytes asked)");
   EXPECT_TRUE(std::regex_search(report, m, pattern)) << report;
   return m.empty() ? 0 : std::stoull(m[1]);
 }
@@ -59,16 +60,16 @@ TEST(LectureMemory, NaiveMultiplyIsBoundAtFiftyGflops) {
   // add (2 FLOP) and two 4-byte loads (8 bytes): 2,000,000 FLOP, 8,000,000 bytes of loads, 4
   // bytes per FLOP; the Width^2 = 10,000 stores of P add 40,000 bytes: 8,040,000 / 2,000,000
   // = 4.02 bytes per FLOP, 0.2488 FLOP per byte; x 200 GB/s = 49.75 GFLOP/s, 3.3% of 1,500.
-  const std::string out = analyze({kZoo + "naive_matmul.cu", "--grid", "7,7", "--block", "16,16",
-                                   "--arg", "Width=100", "--gpu", "lecture-16k", "--regs", "20",
-                                   "--smem", "0"});
+  const std::string out = analyze({kZoo + "naive_matmul.cu", "--grid", "7,7", "--block", "16,16", "--arg",
+                                   "Width=100", "--gpu", "lecture-16k", "--regs", "20", "--smem", "0"});
   EXPECT_TRUE(contains(out, "floating-point operations: 2000000 ")) << out;
   EXPECT_EQ(load_bytes(out), 8000000u);
   EXPECT_TRUE(contains(out, "; 4.00 bytes asked per FLOP)")) << out;
   EXPECT_TRUE(contains(out, "for 40000 bytes asked")) << out;  // the stores
   EXPECT_TRUE(contains(out, "bound on lecture-16k (1500 GFLOP/s, 200.0 GB/s;")) << out;
-  EXPECT_TRUE(contains(out, "every byte asked from DRAM: min(1500, 0.2488 x 200.0) = 49.8 GFLOP/s "
-                            "(3.3% of the peak)"))
+  EXPECT_TRUE(contains(out,
+                       "every byte asked from DRAM: min(1500, 0.2488 x 200.0) = 49.8 GFLOP/s "
+                       "(3.3% of the peak)"))
       << out;
 }
 

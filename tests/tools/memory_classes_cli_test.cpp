@@ -27,8 +27,8 @@ const std::string kNaive = std::string(WARPDIV_SOURCE_DIR) + "/kernels/zoo/naive
 // sectors 6,221,005,053,200 (M) + 23170 x (2896 x 115,850 + 46,340) = 7,774,645,769,800 (N).
 // FLOP: 2 per k and thread: 2 x 46340^3 = 199,020,624,208,000.
 TEST(MemoryClassesCli, NaiveMultiplyAtScaleByHand) {
-  const CliResult r = run_warpdiv({"analyze", kNaive, "--grid", "2897,2897", "--block", "16,16", "--arg",
-                                   "Width=46340"});
+  const CliResult r =
+      run_warpdiv({"analyze", kNaive, "--grid", "2897,2897", "--block", "16,16", "--arg", "Width=46340"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "Block classes (found by the class engine")) << r.out;
   EXPECT_TRUE(contains(r.out, "global loads:   6221005053200 requests, 13995650823000 sectors")) << r.out;
@@ -50,7 +50,8 @@ TEST(MemoryClassesCli, ByClassCsvHasEachClassesSectors) {
   CliResult r = run_warpdiv({"analyze", kNaive, "--grid", "2,2", "--block", "16,16", "--arg", "Width=17",
                              "--by-class", "--csv", csv});
   ASSERT_EQ(r.status, 0) << r.err;
-  r = run_warpdiv({"analyze", kNaive, "--grid", "2,2", "--block", "16,16", "--arg", "Width=17", "--csv", whole});
+  r = run_warpdiv(
+      {"analyze", kNaive, "--grid", "2,2", "--block", "16,16", "--arg", "Width=17", "--csv", whole});
   ASSERT_EQ(r.status, 0) << r.err;
   std::istringstream in(read_file(csv));
   std::string line;
@@ -111,20 +112,25 @@ TEST(MemoryClassesCli, NcuCheckRefusesWhatItCannotCompare) {
   const std::string tiny = std::string(WARPDIV_SOURCE_DIR) + "/data/samples/spmv_tiny/";
   const std::vector<BadInput> bad = {
       {{"ncu-check", dir.file("gather.cu"), "--grid", "1", "--block", "32", "--save-ncu", save},
-       "gather.cu:2:22: error: ncu-check cannot compare this launch: the access 'rows[threadIdx.x][0]' is not counted"},
-      {{"ncu-check", dir.file("big.cu"), "--grid", "1", "--block", "32", "--arg", "n=2147483647", "--save-ncu", save},
+       "gather.cu:2:22: error: ncu-check cannot compare this launch: the access 'rows[threadIdx.x][0]' is "
+       "not counted"},
+      {{"ncu-check", dir.file("big.cu"), "--grid", "1", "--block", "32", "--arg", "n=2147483647",
+        "--save-ncu", save},
        "undefined behaviour"},
       // --alloc: a[i * 3] reaches element 93 at thread 31; 64 elements end at thread 22 (66).
       {{"ncu-check", dir.file("big.cu"), "--grid", "1", "--block", "32", "--arg", "n=3", "--alloc", "a=64",
         "--save-ncu", save},
-       "big.cu:3:3: error: out of bounds: 'a[i * n]' writes element 66 of 'a', which holds 64 elements of 4 bytes (0 to "
-       "63), in block (0, 0, 0), thread (22, 0, 0); ncu-check does not run a launch the model finds undefined"},
+       "big.cu:3:3: error: out of bounds: 'a[i * n]' writes element 66 of 'a', which holds 64 elements of 4 "
+       "bytes (0 to "
+       "63), in block (0, 0, 0), thread (22, 0, 0); ncu-check does not run a launch the model finds "
+       "undefined"},
       // The CSR SpMV's loop needs row_ptr's values, its gather x[col_idx[jj]] col_idx's.
       {{"ncu-check", spmv, "--grid", "1", "--block", "32", "--arg", "num_rows=5", "--save-ncu", save},
        "give the values of 'row_ptr' with --data row_ptr=FILE"},
-      {{"ncu-check", spmv, "--grid", "1", "--block", "32", "--arg", "num_rows=5", "--data", "row_ptr=" + tiny + "row_ptr.npy",
-        "--save-ncu", save},
-       "spmv_csr_scalar.cu:25:27: error: ncu-check cannot compare this launch: the access 'x[col_idx[jj]]' is not counted "
+      {{"ncu-check", spmv, "--grid", "1", "--block", "32", "--arg", "num_rows=5", "--data",
+        "row_ptr=" + tiny + "row_ptr.npy", "--save-ncu", save},
+       "spmv_csr_scalar.cu:25:27: error: ncu-check cannot compare this launch: the access 'x[col_idx[jj]]' "
+       "is not counted "
        "(its address depends on col_idx[jj] (global memory))"},
   };
   for (const BadInput& b : bad) {
@@ -152,7 +158,8 @@ TEST(MemoryClassesCli, NcuCheckWithARecordedNcu) {
   const std::vector<std::string> launch = {kNaive, "--grid", "7,7", "--block", "16,16", "--arg", "Width=100"};
   std::vector<std::string> args = {"ncu-check"};
   args.insert(args.end(), launch.begin(), launch.end());
-  for (const std::string& a : {std::string("--ncu"), ncu, std::string("--per-line"), std::string("--save-ncu"), save})
+  for (const std::string& a :
+       {std::string("--ncu"), ncu, std::string("--per-line"), std::string("--save-ncu"), save})
     args.push_back(a);
   const CliResult r = run_warpdiv(args);
   ASSERT_EQ(r.status, 0) << r.out << r.err;

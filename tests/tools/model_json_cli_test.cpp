@@ -20,9 +20,8 @@ constexpr int kLimit = sim::ir::kMaxNesting;
 TEST(ModelJsonCli, ModelAtTheNestingLimitIsAnalysed) {
   TempDir dir;
   write_file(dir.file("deep.json"), sim::ir::to_json(nested_model(kLimit + 1, kLimit)));
-  const CliResult r = run_warpdiv({"analyze", "--model", dir.file("deep.json"), "--grid", "2",
-                                   "--block", "64", "--csv", dir.file("out.csv"), "--html",
-                                   dir.file("out.html")});
+  const CliResult r = run_warpdiv({"analyze", "--model", dir.file("deep.json"), "--grid", "2", "--block",
+                                   "64", "--csv", dir.file("out.csv"), "--html", dir.file("out.html")});
   EXPECT_EQ(r.status, 0) << r.err.substr(0, 2000);
   EXPECT_TRUE(contains(read_file(dir.file("out.csv")), "\n")) << "no CSV written";
   EXPECT_TRUE(contains(read_file(dir.file("out.html")), "</html>")) << "no HTML written";
@@ -31,9 +30,17 @@ TEST(ModelJsonCli, ModelAtTheNestingLimitIsAnalysed) {
 TEST(ModelJsonCli, ModelsTooDeepAreRefusedWithOneLine) {
   TempDir dir;
   for (const auto& [stmts, exprs, where] :
-       {std::tuple{kLimit + 2, 3, std::string("(statements within statements; warpdiv follows at most 1000 levels) (/kernel/stmts/0)")},
-        std::tuple{3, kLimit + 1, std::string("(operands within an expression; warpdiv follows at most 1000 levels) (/kernel/exprs/1001)")},
-        std::tuple{30000, 3, std::string("(statements within statements; warpdiv follows at most 1000 levels) (/kernel/stmts/28998)")}}) {
+       {std::tuple{
+            kLimit + 2, 3,
+            std::string(
+                "(statements within statements; warpdiv follows at most 1000 levels) (/kernel/stmts/0)")},
+        std::tuple{
+            3, kLimit + 1,
+            std::string(
+                "(operands within an expression; warpdiv follows at most 1000 levels) (/kernel/exprs/1001)")},
+        std::tuple{30000, 3,
+                   std::string("(statements within statements; warpdiv follows at most 1000 levels) "
+                               "(/kernel/stmts/28998)")}}) {
     write_file(dir.file("deep.json"), sim::ir::to_json(nested_model(stmts, exprs)));
     const CliResult r =
         run_warpdiv({"analyze", "--model", dir.file("deep.json"), "--grid", "1", "--block", "32"});
@@ -46,13 +53,15 @@ TEST(ModelJsonCli, ModelsTooDeepAreRefusedWithOneLine) {
 Kernel latin1_model() {
   Kernel k;
   k.name = "k";
-  k.files.push_back(SourceFile{"d\xE9/k.cu", {"__global__ void k() {", "  // caf\xE9", "  if (threadIdx.x % 4 == 0)",
-                                               "    work();  // 5 \xB5s", "}"}});
+  k.files.push_back(SourceFile{"d\xE9/k.cu",
+                               {"__global__ void k() {", "  // caf\xE9", "  if (threadIdx.x % 4 == 0)",
+                                "    work();  // 5 \xB5s", "}"}});
   const ExprId t = k.cast(ScalarType::I32, k.builtin(Builtin::ThreadIdxX));
   const ExprId zero = k.constant(ScalarType::I32, 0);
   const StmtId work = k.work("work()");
   k.stmts[static_cast<std::size_t>(work)].range = SourceRange{0, 4, 5, 4, 11};
-  const StmtId branch = k.if_(k.binary(BinaryOp::Eq, k.binary(BinaryOp::Rem, t, k.constant(ScalarType::I32, 4)), zero), work);
+  const StmtId branch =
+      k.if_(k.binary(BinaryOp::Eq, k.binary(BinaryOp::Rem, t, k.constant(ScalarType::I32, 4)), zero), work);
   k.stmts[static_cast<std::size_t>(branch)].range = SourceRange{0, 3, 3, 4, 11};
   k.root = k.block({branch}, SourceRange{0, 1, 1, 5, 1});
   return k;
@@ -75,8 +84,10 @@ TEST(ModelJsonCli, AModelOfALatin1SourceGivesItsBytesBack) {
   EXPECT_TRUE(contains(r.out, "\n    2                                      // caf\xE9\n"));
   EXPECT_TRUE(contains(r.out, "\n    3            2           2   100.0%    if (threadIdx.x % 4 == 0)\n"));
   EXPECT_TRUE(contains(r.out, "\n    4            2           -    25.0%      work();  // 5 \xB5s\n"));
-  EXPECT_TRUE(contains(read_file(dir.file("o.csv")), "\nd\xE9/k.cu,3,3,if,,2,2,64,16,")) << read_file(dir.file("o.csv"));
-  EXPECT_EQ(run_shell("iconv -f UTF-8 -t UTF-8 " + shell_quote(dir.file("o.html")) + " > /dev/null").status, 0);
+  EXPECT_TRUE(contains(read_file(dir.file("o.csv")), "\nd\xE9/k.cu,3,3,if,,2,2,64,16,"))
+      << read_file(dir.file("o.csv"));
+  EXPECT_EQ(run_shell("iconv -f UTF-8 -t UTF-8 " + shell_quote(dir.file("o.html")) + " > /dev/null").status,
+            0);
   EXPECT_TRUE(contains(read_file(dir.file("o.html")), "caf\xEF\xBF\xBD"));
 }
 

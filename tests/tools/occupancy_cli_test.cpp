@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-
 #include "tests/tools/cli_runner.hpp"
 
 namespace warpdiv::testing {
@@ -50,8 +49,8 @@ TEST(OccupancyCli, CsvHasTheSchemaAndReplacesAtomically) {
   TempDir dir;
   const std::string csv = dir.file("occ.csv");
   write_file(csv, "old\n");
-  const CliResult r = run_warpdiv(
-      {"occupancy", "--gpu", "lecture-16k", "--regs", "16", "--tile", "32", "--csv", csv});
+  const CliResult r =
+      run_warpdiv({"occupancy", "--gpu", "lecture-16k", "--regs", "16", "--tile", "32", "--csv", csv});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(read_file(csv),
             "gpu,threads_per_block,regs_per_thread,smem_per_block,limit_warps,limit_blocks,"
@@ -63,8 +62,8 @@ TEST(OccupancyCli, CsvHasTheSchemaAndReplacesAtomically) {
 TEST(OccupancyCli, ThreadsSmemDynamicAndCarveout) {
   // H100, 128 threads, 40 registers = 1280 per warp: 12 warps per partition, 48 / 4 = 12 blocks.
   // 4096 static + 8192 dynamic + 1024 reserved = 13312; carveout 50% -> 132 KB: 135168 / 13312 = 10.
-  const CliResult r = run_warpdiv({"occupancy", "--gpu", "H100", "--threads", "128", "--regs", "40",
-                                   "--smem", "4096", "--dynamic-smem", "8192", "--carveout", "50"});
+  const CliResult r = run_warpdiv({"occupancy", "--gpu", "H100", "--threads", "128", "--regs", "40", "--smem",
+                                   "4096", "--dynamic-smem", "8192", "--carveout", "50"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(value_of(r.out, "Block Limit Registers"), "12") << r.out;
   EXPECT_EQ(value_of(r.out, "Shared Memory Configuration Size"), "135168") << r.out;
@@ -95,8 +94,8 @@ TEST(OccupancyCli, ALaunchThatCannotRunIsAResult) {
 TEST(OccupancyCli, ListsThePresets) {
   const CliResult r = run_warpdiv({"occupancy", "--gpu", "list"});
   ASSERT_EQ(r.status, 0) << r.err;
-  for (const char* name : {"lecture-16k", "fermi", "kepler", "maxwell", "pascal", "volta", "turing",
-                           "a100", "rtx3090", "rtx4090", "h100", "h200", "b200", "rtx5090"})
+  for (const char* name : {"lecture-16k", "fermi", "kepler", "maxwell", "pascal", "volta", "turing", "a100",
+                           "rtx3090", "rtx4090", "h100", "h200", "b200", "rtx5090"})
     EXPECT_TRUE(contains(r.out, std::string("\n  ") + name + " ")) << name << r.out;
 }
 
@@ -129,8 +128,8 @@ TEST(OccupancyCli, GpuFileLoadsAUsersPresets) {
   const std::string file = dir.file("my gpus.csv");
   std::string presets = read_file(WARPDIV_SOURCE_DIR "/data/gpus.csv");
   write_file(file, presets);
-  const CliResult r = run_warpdiv(
-      {"occupancy", "--gpu-file", file, "--gpu", "lecture-16k", "--regs", "16", "--tile", "16"});
+  const CliResult r =
+      run_warpdiv({"occupancy", "--gpu-file", file, "--gpu", "lecture-16k", "--regs", "16", "--tile", "16"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(value_of(r.out, "Theoretical Active Blocks per SM"), "6") << r.out;
 }
@@ -164,11 +163,12 @@ CliResult run_without_nvcc(const std::string& args) {
 
 TEST(OccupancyCli, KernelFileTakesTheCompiledFigures) {
   if (!fs::exists(kNvcc)) GTEST_SKIP() << kNvcc << " is absent";
-  const CliResult r = run_warpdiv(
-      {"occupancy", kZoo + "tiled_matmul.cu", "--block", "16,16", "--gpu", "h100"});
+  const CliResult r =
+      run_warpdiv({"occupancy", kZoo + "tiled_matmul.cu", "--block", "16,16", "--gpu", "h100"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "\n  Kernel MatrixMulKernel(float*, float*, float*, int): 0 bytes "
-                              "local memory per thread (0 bytes spill stores), 1 barrier, for sm_90\n"))
+  EXPECT_TRUE(contains(r.out,
+                       "\n  Kernel MatrixMulKernel(float*, float*, float*, int): 0 bytes "
+                       "local memory per thread (0 bytes spill stores), 1 barrier, for sm_90\n"))
       << r.out;
   // Two 16 x 16 float tiles: 2*16*16*4 = 2048 bytes, + 1 KB reserve = 3072; 233472 / 3072 = 76.
   EXPECT_EQ(value_of(r.out, "Static Shared Memory Per Block"), "2048") << r.out;
@@ -179,8 +179,8 @@ TEST(OccupancyCli, KernelFileTakesTheCompiledFigures) {
   EXPECT_EQ(value_of(r.out, "Block Limit Shared Mem"), "76") << r.out;
   EXPECT_EQ(value_of(r.out, "Block Size"), "256") << r.out;
   // The same kernel for an RTX 3090 (cc 8.6): 102400 / 3072 = 33 blocks by shared memory.
-  const CliResult ampere = run_warpdiv(
-      {"occupancy", kZoo + "tiled_matmul.cu", "--block", "16,16", "--gpu", "rtx3090"});
+  const CliResult ampere =
+      run_warpdiv({"occupancy", kZoo + "tiled_matmul.cu", "--block", "16,16", "--gpu", "rtx3090"});
   ASSERT_EQ(ampere.status, 0) << ampere.err;
   EXPECT_TRUE(contains(ampere.out, "for sm_86 (ptxas)")) << ampere.out;
   EXPECT_EQ(value_of(ampere.out, "Block Limit Shared Mem"), "33") << ampere.out;
@@ -189,7 +189,8 @@ TEST(OccupancyCli, KernelFileTakesTheCompiledFigures) {
 TEST(OccupancyCli, RegsAndSmemNeedNoCompiler) {
   // 64 registers: 2048 per warp; 65536 / 4 partitions = 16384 = 8 warps each, 32 in all; / 8
   // warps per block (16 x 16) = 4 blocks. 4096 + 1024 bytes: 233472 / 5120 = 45.
-  const CliResult r = run_without_nvcc("occupancy '" + kZoo + "tiled_matmul.cu' --block 16,16 "
+  const CliResult r = run_without_nvcc("occupancy '" + kZoo +
+                                       "tiled_matmul.cu' --block 16,16 "
                                        "--gpu h100 --regs 64 --smem 4096");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "from --regs; -> 2048 per warp")) << r.out;
@@ -234,8 +235,8 @@ TEST(OccupancyCli, AWrongWarpdivNvrtcIsRefusedNamingIt) {
 
 TEST(AnalyzeCli, KernelFileWithGpuAddsItsCompiledOccupancy) {
   if (!fs::exists(kNvcc)) GTEST_SKIP() << kNvcc << " is absent";
-  const CliResult r = run_warpdiv({"analyze", kZoo + "reduction_contiguous.cu", "--grid", "4",
-                                   "--block", "256", "--gpu", "rtx3090"});
+  const CliResult r = run_warpdiv(
+      {"analyze", kZoo + "reduction_contiguous.cu", "--grid", "4", "--block", "256", "--gpu", "rtx3090"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "Occupancy on rtx3090")) << r.out;
   // partialSum[2*BLOCK_SIZE] floats: 2*256*4 = 2048 bytes; 1536 threads / 256 = 6 blocks by warps.
@@ -271,8 +272,9 @@ const std::string kHeader =
     "register_allocation_unit,warp_allocation_granularity,shared_memory_per_sm,"
     "shared_memory_per_block,shared_memory_per_block_optin,shared_memory_allocation_unit,"
     "reserved_shared_memory_per_block,shared_memory_carveouts_kb,barriers_per_sm,source\n";
-const std::string kRow = "x,X,9.0,132,32,1024,2048,32,65536,65536,255,256,4,233472,49152,232448,128,"
-                         "1024,0;8;16;32;64;100;132;164;196;228,64,s\n";
+const std::string kRow =
+    "x,X,9.0,132,32,1024,2048,32,65536,65536,255,256,4,233472,49152,232448,128,"
+    "1024,0;8;16;32;64;100;132;164;196;228,64,s\n";
 
 INSTANTIATE_TEST_SUITE_P(
     Flags, OccupancyBadInput,
@@ -281,22 +283,31 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"occupancy", "--gpu", "h300"}, "--gpu must name a GPU of"},
         BadInput{{"occupancy", "--gpu", "h100", "--tile", "0"}, "--tile must be an integer from 1 to 256"},
         BadInput{{"occupancy", "--gpu", "h100", "--tile", "257"}, "--tile must be an integer from 1 to 256"},
-        BadInput{{"occupancy", "--gpu", "h100", "--threads", "0"}, "--threads must be an integer from 1 to 65536"},
+        BadInput{{"occupancy", "--gpu", "h100", "--threads", "0"},
+                 "--threads must be an integer from 1 to 65536"},
         BadInput{{"occupancy", "--gpu", "h100", "--threads", "1e3"}, "--threads must be an integer"},
         BadInput{{"occupancy", "--gpu", "h100", "--tile", "16", "--threads", "256"}, "cannot be combined"},
         BadInput{{"occupancy", "--gpu", "h100", "--regs", "-1"}, "--regs must be an integer from 0 to 1024"},
-        BadInput{{"occupancy", "--gpu", "h100", "--regs", "1025"}, "--regs must be an integer from 0 to 1024"},
-        BadInput{{"occupancy", "--gpu", "h100", "--smem", "lots"}, "--smem must be an integer from 0 to 1073741824"},
-        BadInput{{"occupancy", "--gpu", "h100", "--dynamic-smem", "-5"}, "--dynamic-smem must be an integer from 0"},
-        BadInput{{"occupancy", "--gpu", "h100", "--carveout", "101"}, "--carveout must be an integer from 0 to 100"},
+        BadInput{{"occupancy", "--gpu", "h100", "--regs", "1025"},
+                 "--regs must be an integer from 0 to 1024"},
+        BadInput{{"occupancy", "--gpu", "h100", "--smem", "lots"},
+                 "--smem must be an integer from 0 to 1073741824"},
+        BadInput{{"occupancy", "--gpu", "h100", "--dynamic-smem", "-5"},
+                 "--dynamic-smem must be an integer from 0"},
+        BadInput{{"occupancy", "--gpu", "h100", "--carveout", "101"},
+                 "--carveout must be an integer from 0 to 100"},
         BadInput{{"occupancy", "--gpu", "h100", "--bogus"}, "unrecognised option '--bogus'"},
-        BadInput{{"occupancy", "--gpu", "h100", "--gpu-file", "/nonexistent.csv"}, "--gpu-file: '/nonexistent.csv' cannot be read"},
-        BadInput{{"occupancy", "--gpu", "x", "--gpu-file", "@a.csv:" + kHeader + "x,X,9.0,132,32,1024,2048,32,many"
-                  ",65536,255,256,4,233472,49152,232448,128,1024,0;228,64,s\n"},
+        BadInput{{"occupancy", "--gpu", "h100", "--gpu-file", "/nonexistent.csv"},
+                 "--gpu-file: '/nonexistent.csv' cannot be read"},
+        BadInput{{"occupancy", "--gpu", "x", "--gpu-file",
+                  "@a.csv:" + kHeader +
+                      "x,X,9.0,132,32,1024,2048,32,many"
+                      ",65536,255,256,4,233472,49152,232448,128,1024,0;228,64,s\n"},
                  "a.csv:2: column 'registers_per_sm': 'many' is not a non-negative integer"},
         BadInput{{"occupancy", "--gpu", "x", "--gpu-file", "@b.csv:" + kHeader + kRow + "X" + kRow.substr(1)},
                  "b.csv:3: column 'name': duplicate name 'X'"},
-        BadInput{{"occupancy", "--gpu", "x", "--gpu-file", "@c.csv:# note\n" + kHeader + "x,X,9.0,-132" + kRow.substr(11)},
+        BadInput{{"occupancy", "--gpu", "x", "--gpu-file",
+                  "@c.csv:# note\n" + kHeader + "x,X,9.0,-132" + kRow.substr(11)},
                  "c.csv:3: column 'sm_count': '-132' is negative"},
         BadInput{{"occupancy", "--gpu", "x", "--gpu-file",
                   "@d.csv:" + kHeader.substr(kHeader.find(',') + 1) + kRow.substr(2)},
@@ -304,15 +315,16 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"occupancy", kZoo + "tiled_matmul.cu", "--gpu", "h100"}, "needs --block X[,Y[,Z]]"},
         BadInput{{"occupancy", kZoo + "tiled_matmul.cu", "--gpu", "h100", "--block", "16,16", "--tile", "16"},
                  "--tile does not apply to a kernel file"},
-        BadInput{{"occupancy", kZoo + "tiled_matmul.cu", "--gpu", "h100", "--block", "32,33"},
-                 "--block"},
+        BadInput{{"occupancy", kZoo + "tiled_matmul.cu", "--gpu", "h100", "--block", "32,33"}, "--block"},
         BadInput{{"occupancy", "--gpu", "h100", "--block", "16,16"}, "--block applies to a kernel file"},
         BadInput{{"occupancy", "/nonexistent/k.cu", "--gpu", "h100", "--block", "16"},
                  "cannot read /nonexistent/k.cu"},
-        BadInput{{"analyze", kZoo + "naive_matmul.cu", "--grid", "1", "--block", "32", "--arg",
-                  "Width=8", "--regs", "16"}, "--regs needs --gpu NAME"},
+        BadInput{{"analyze", kZoo + "naive_matmul.cu", "--grid", "1", "--block", "32", "--arg", "Width=8",
+                  "--regs", "16"},
+                 "--regs needs --gpu NAME"},
         BadInput{{"analyze", "--regs", "16"}, "--regs and --gpu-file need --gpu NAME"},
-        BadInput{{"analyze", "--gpu", "h100", "--warp-size", "16"}, "--warp-size 16 differs from the warp size 32"},
+        BadInput{{"analyze", "--gpu", "h100", "--warp-size", "16"},
+                 "--warp-size 16 differs from the warp size 32"},
         BadInput{{"analyze", "--gpu", "nope"}, "--gpu must name a GPU of"},
         BadInput{{"analyze", "--gpu", "h100", "--regs", "x"}, "--regs must be an integer from 0 to 1024"}));
 

@@ -17,16 +17,15 @@ constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
 
 TEST(ParseInteger, Int64BoundariesExactly) {
-  EXPECT_EQ(parse_integer("--x", "9223372036854775807", kMin, kMax), kMax);  // 2^63 - 1
+  EXPECT_EQ(parse_integer("--x", "9223372036854775807", kMin, kMax), kMax);   // 2^63 - 1
   EXPECT_EQ(parse_integer("--x", "-9223372036854775808", kMin, kMax), kMin);  // -2^63
-  for (const char* beyond :
-       {"9223372036854775808",          // 2^63
-        "-9223372036854775809",         // -2^63 - 1
-        "18446744073709551615",         // 2^64 - 1
-        "18446744073709551616",         // 2^64: a 64-bit loop wraps it to 0
-        "18446744073709551626",         // 2^64 + 10: wraps to 10
-        "92233720368547758070",         // 2^63 * 10 - 10
-        "100000000000000000000000000000000000000000000000000000000000"}) {  // 60 digits
+  for (const char* beyond : {"9223372036854775808",                           // 2^63
+                             "-9223372036854775809",                          // -2^63 - 1
+                             "18446744073709551615",                          // 2^64 - 1
+                             "18446744073709551616",  // 2^64: a 64-bit loop wraps it to 0
+                             "18446744073709551626",  // 2^64 + 10: wraps to 10
+                             "92233720368547758070",  // 2^63 * 10 - 10
+                             "100000000000000000000000000000000000000000000000000000000000"}) {  // 60 digits
     EXPECT_THROW(parse_integer("--x", beyond, kMin, kMax), InvalidInput) << beyond;
   }
 }
@@ -53,8 +52,7 @@ TEST(ParseInteger, RefusalsNameTheRange) {
 }
 
 TEST(ClosestName, NearMissesOfTheCommands) {
-  const std::vector<std::string> commands = {"analyze", "sweep", "occupancy", "validate",
-                                             "ncu-check"};
+  const std::vector<std::string> commands = {"analyze", "sweep", "occupancy", "validate", "ncu-check"};
   EXPECT_EQ(sim::closest_name("analyse", commands), "analyze");      // one substitution
   EXPECT_EQ(sim::closest_name("occupency", commands), "occupancy");  // one substitution
   EXPECT_EQ(sim::closest_name("valdiate", commands), "validate");    // one transposition

@@ -34,9 +34,12 @@ PtyRun run_on_pty(std::vector<std::string> args,
   char buffer[4096];
   while (true) {
     const ssize_t n = ::read(master, buffer, sizeof buffer);
-    if (n > 0) run.screen.append(buffer, static_cast<std::size_t>(n));
-    else if (n < 0 && errno == EINTR) continue;
-    else break;  // EIO once the child has closed the terminal
+    if (n > 0)
+      run.screen.append(buffer, static_cast<std::size_t>(n));
+    else if (n < 0 && errno == EINTR)
+      continue;
+    else
+      break;  // EIO once the child has closed the terminal
     if (on_output) on_output(run.screen, master);
   }
   ::close(master);

@@ -44,8 +44,9 @@ std::map<std::string, Split> csv_split(const std::string& text) {
   std::map<std::string, Split> split;
   while (!csv.at_end()) {
     const std::vector<std::string> f = csv.next().fields;
-    split[f[at.at("line")] + ":" + f[at.at("kind")]] = {
-        f[at.at("global_load_requests")], f[at.at("global_store_requests")], f[at.at("global_atomic_requests")]};
+    split[f[at.at("line")] + ":" + f[at.at("kind")]] = {f[at.at("global_load_requests")],
+                                                        f[at.at("global_store_requests")],
+                                                        f[at.at("global_atomic_requests")]};
   }
   return split;
 }
@@ -81,8 +82,8 @@ const std::map<int, std::vector<std::string>> kText64 = {
     {9, {"9", "4", "24", "66.7%", "2", "2", "0", "-", "-", "-", "64"}},
 };
 const std::map<std::string, Split> kCsv64 = {
-    {"5:statement", {"", "", ""}},  {"6:statement", {"2", "0", "0"}}, {"7:statement", {"0", "2", "0"}},
-    {"8:if", {"", "", ""}},         {"8:statement", {"0", "0", "2"}}, {"9:statement", {"2", "2", "0"}},
+    {"5:statement", {"", "", ""}}, {"6:statement", {"2", "0", "0"}}, {"7:statement", {"0", "2", "0"}},
+    {"8:if", {"", "", ""}},        {"8:statement", {"0", "0", "2"}}, {"9:statement", {"2", "2", "0"}},
 };
 // The HTML listing's cells after the costs: global req, sectors, bytes asked, ld req, st req,
 // atom req, shared req, wavefronts, flops.
@@ -95,25 +96,27 @@ const std::map<int, std::string> kHtml64 = {
 
 void expect_split_64(const std::string& engine) {
   TempDir dir;
-  const CliResult r = run_warpdiv({"analyze", kKernel, "--grid", "1", "--block", "64", "--engine", engine, "--csv",
-                                   dir.file("out.csv"), "--html", dir.file("out.html")});
+  const CliResult r = run_warpdiv({"analyze", kKernel, "--grid", "1", "--block", "64", "--engine", engine,
+                                   "--csv", dir.file("out.csv"), "--html", dir.file("out.html")});
   ASSERT_EQ(r.status, 0) << r.err;
   for (const auto& [line, words] : kText64) {
     std::vector<std::string> shown = text_memory_line(r.out, line);
     if (shown.size() > words.size()) shown.resize(words.size());  // the source text follows
     EXPECT_EQ(shown, words) << engine << ", line " << line << "\n" << r.out;
   }
-  EXPECT_TRUE(contains(r.out, "  global req  sectors  effic.  ld req  st req  atom req  shared req")) << r.out;
+  EXPECT_TRUE(contains(r.out, "  global req  sectors  effic.  ld req  st req  atom req  shared req"))
+      << r.out;
   EXPECT_EQ(csv_split(read_file(dir.file("out.csv"))), kCsv64) << engine;
   const std::string html = read_file(dir.file("out.html"));
-  EXPECT_TRUE(contains(html, "<th>bytes asked</th><th>ld req</th><th>st req</th><th>atom req</th><th>shared req</th>"));
+  EXPECT_TRUE(contains(
+      html, "<th>bytes asked</th><th>ld req</th><th>st req</th><th>atom req</th><th>shared req</th>"));
   for (const auto& [line, cells] : kHtml64) {
     // A statement's row: its shading's style, then the line number.
     const std::size_t at = html.find(")\"><td>" + std::to_string(line) + "</td>");
     ASSERT_NE(at, std::string::npos) << line;
     const std::size_t end = html.find("</tr>", at);
-    EXPECT_TRUE(contains(html.substr(at, end - at), cells)) << engine << ", line " << line << ": "
-                                                            << html.substr(at, end - at);
+    EXPECT_TRUE(contains(html.substr(at, end - at), cells))
+        << engine << ", line " << line << ": " << html.substr(at, end - at);
   }
 }
 
@@ -142,16 +145,17 @@ TEST(RequestSplitCli, EveryEngineAgrees) {
 TEST(RequestSplitCli, TheClassEngineScalesTheSplitOverClassesOfBlocks) {
   if (!reads_sources()) GTEST_SKIP() << "this warpdiv is built without the Clang front-end";
   TempDir dir;
-  const CliResult r =
-      run_warpdiv({"analyze", kKernel, "--grid", "3", "--block", "128", "--engine", "all", "--csv", dir.file("out.csv")});
+  const CliResult r = run_warpdiv(
+      {"analyze", kKernel, "--grid", "3", "--block", "128", "--engine", "all", "--csv", dir.file("out.csv")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.err, "engines agree")) << r.err;
   const std::map<std::string, Split> expected = {
-      {"5:statement", {"", "", ""}},    {"6:statement", {"12", "0", "0"}}, {"7:statement", {"0", "12", "0"}},
-      {"8:if", {"", "", ""}},           {"8:statement", {"0", "0", "2"}},  {"9:statement", {"12", "12", "0"}},
+      {"5:statement", {"", "", ""}}, {"6:statement", {"12", "0", "0"}}, {"7:statement", {"0", "12", "0"}},
+      {"8:if", {"", "", ""}},        {"8:statement", {"0", "0", "2"}},  {"9:statement", {"12", "12", "0"}},
   };
   EXPECT_EQ(csv_split(read_file(dir.file("out.csv"))), expected);
-  const CliResult exact = run_warpdiv({"analyze", kKernel, "--grid", "3", "--block", "128", "--csv", dir.file("exact.csv")});
+  const CliResult exact =
+      run_warpdiv({"analyze", kKernel, "--grid", "3", "--block", "128", "--csv", dir.file("exact.csv")});
   ASSERT_EQ(exact.status, 0) << exact.err;
   EXPECT_EQ(csv_split(read_file(dir.file("exact.csv"))), expected);
 }

@@ -48,8 +48,9 @@ TEST(Shorthand, TheLectureIsTheShorthandOfFourCommands) {
   EXPECT_EQ(find_shorthand("check"), nullptr);
   EXPECT_EQ(shorthand_summary("ncu-check"), ", or ncu's CSV for the lecture");
   EXPECT_EQ(shorthand_summary("analyze"), "");
-  EXPECT_EQ(shorthand_usage("validate"),
-            "       warpdiv validate [--width W | --rows J --inner K --cols L] ... (the lecture's kernels)\n");
+  EXPECT_EQ(
+      shorthand_usage("validate"),
+      "       warpdiv validate [--width W | --rows J --inner K --cols L] ... (the lecture's kernels)\n");
   EXPECT_EQ(shorthand_usage("occupancy"), "");
 }
 
@@ -71,9 +72,9 @@ TEST(Shorthand, AFileOrASourceFlagGoesToTheFileForm) {
   }
   // The lecture sweep's own flags keep a stray word from being taken for a kernel file.
   std::ostringstream out;
-  EXPECT_THROW(run_command_form("sweep", {"k.cu", "--sizes", "10", "--tiles", "4", "--csv", "-"}, out,
-                                file_form),
-               InvalidInput);
+  EXPECT_THROW(
+      run_command_form("sweep", {"k.cu", "--sizes", "10", "--tiles", "4", "--csv", "-"}, out, file_form),
+      InvalidInput);
   EXPECT_EQ(out.str(), "");
   std::ostringstream file;
   EXPECT_EQ(run_command_form("sweep", {"k.cu", "--grid", "1"}, file, file_form), 7);
@@ -83,7 +84,8 @@ TEST(Shorthand, ItsFlagsAreRefusedInTheFileForm) {
   EXPECT_EQ(refusal([](const Args& a) { refuse_shorthand_flags("analyze", a); }, {"k.cu", "--tile=8"}),
             "--tile sets the lecture kernel's launch (warpdiv analyze without a file); for FILE.cu "
             "give --grid, --block and --arg NAME=VALUE");
-  EXPECT_EQ(refusal([](const Args& a) { refuse_shorthand_flags("analyze", a); }, {"k.cu", "--tiles", "8"}), "");
+  EXPECT_EQ(refusal([](const Args& a) { refuse_shorthand_flags("analyze", a); }, {"k.cu", "--tiles", "8"}),
+            "");
   EXPECT_EQ(refusal(parse_analyze_source, {kSaxpy, "--rows", "5"}).rfind("--rows sets the lecture", 0), 0u);
 }
 
@@ -106,8 +108,8 @@ TEST(ParseAnalyze, DefaultsAreTheLecturesLaunch) {
 
 TEST(ParseAnalyze, FlagsIntoTheRequest) {
   const AnalyzeRequest r =
-      parse_analyze({"--rows", "5", "--inner", "7", "--cols", "9", "--tile", "4", "--warp-size",
-                     "8", "--engine", "replay", "--csv", "o.csv", "--gpu", "h100", "--regs", "64"});
+      parse_analyze({"--rows", "5", "--inner", "7", "--cols", "9", "--tile", "4", "--warp-size", "8",
+                     "--engine", "replay", "--csv", "o.csv", "--gpu", "h100", "--regs", "64"});
   EXPECT_EQ(r.config.rows, 5);
   EXPECT_EQ(r.config.inner, 7);
   EXPECT_EQ(r.config.cols, 9);
@@ -122,8 +124,7 @@ TEST(ParseAnalyze, FlagsIntoTheRequest) {
 }
 
 TEST(ParseAnalyze, HelpAndGpuList) {
-  EXPECT_NE(parse_analyze({"--help"}).help.find("usage: warpdiv analyze [--width W"),
-            std::string::npos);
+  EXPECT_NE(parse_analyze({"--help"}).help.find("usage: warpdiv analyze [--width W"), std::string::npos);
   const AnalyzeRequest list = parse_analyze({"--gpu", "LIST", "--gpu-file", "g.csv"});
   EXPECT_TRUE(list.list_gpus);
   EXPECT_EQ(list.gpu.file, "g.csv");
@@ -148,8 +149,8 @@ TEST(ParseAnalyze, Refusals) {
 
 TEST(ParseAnalyzeSource, TheLaunchWithoutArguments) {
   const AnalyzeSourceRequest r =
-      parse_analyze_source({kSaxpy, "--grid", "(n+127)/128", "--block", "128", "--arg", "n=1000",
-                            "--arg", "a=2", "--only-warp", "3", "--by-iteration", "--html", "p.html"});
+      parse_analyze_source({kSaxpy, "--grid", "(n+127)/128", "--block", "128", "--arg", "n=1000", "--arg",
+                            "a=2", "--only-warp", "3", "--by-iteration", "--html", "p.html"});
   EXPECT_EQ(r.source.file, kSaxpy);
   EXPECT_TRUE(r.source.model.empty());
   EXPECT_FALSE(r.save_only);
@@ -213,9 +214,9 @@ TEST(ParseAnalyzeSource, Refusals) {
             "line only, not -p's compile_commands.json: give them with -D and -I instead of -p (or "
             "leave out --gpu)");
   // A --model holds one kernel already read: the compiler's flags are refused, after the others.
-  EXPECT_EQ(refusal(parse_analyze_source, {"--model", model, "--grid", "4", "--block", "128",
-                                           "--kernel", "saxpy"}),
-            "--kernel applies to a source file; a --model holds one kernel already read");
+  EXPECT_EQ(
+      refusal(parse_analyze_source, {"--model", model, "--grid", "4", "--block", "128", "--kernel", "saxpy"}),
+      "--kernel applies to a source file; a --model holds one kernel already read");
   std::remove(model.c_str());
 }
 
@@ -223,8 +224,7 @@ TEST(ParseAnalyzeSource, Refusals) {
 
 TEST(ParseSweep, ThePlan) {
   const SweepRequest r = parse_sweep(
-      {"--sizes", "64:256:64", "--tiles", "8,32", "--inner", "10", "--warp-size", "16", "--csv",
-       "s.csv"});
+      {"--sizes", "64:256:64", "--tiles", "8,32", "--inner", "10", "--warp-size", "16", "--csv", "s.csv"});
   EXPECT_EQ(r.plan.sizes, (std::vector<std::int64_t>{64, 128, 192, 256}));
   EXPECT_EQ(r.plan.tiles, (std::vector<int>{8, 32}));
   EXPECT_EQ(r.plan.inners, (std::vector<std::int64_t>{10}));
@@ -243,8 +243,7 @@ TEST(ParseSweep, Refusals) {
             "warpdiv sweep needs --csv FILE, --html FILE or both (see warpdiv sweep --help)");
   EXPECT_EQ(refusal(parse_sweep, {"--sizes", "100", "--tiles", "16", "--gpu", "h100", "--csv", "x"}),
             "--gpu needs --html FILE (the occupancy plot is on the page)");
-  EXPECT_EQ(refusal(parse_sweep, {"--sizes", "100"}),
-            "--tiles LIST is required (see warpdiv sweep --help)");
+  EXPECT_EQ(refusal(parse_sweep, {"--sizes", "100"}), "--tiles LIST is required (see warpdiv sweep --help)");
   // --help needs none of the required flags.
   EXPECT_NE(parse_sweep({"--help"}).help.find("usage: warpdiv sweep --sizes"), std::string::npos);
 }
@@ -276,7 +275,8 @@ TEST(RunSweepLecture, StopsBetweenChunks) {
   plan.sizes = {100};
   plan.tiles = {16};
   std::size_t taken = 0;
-  EXPECT_EQ(run_sweep_lecture(plan, [&](const analysis::SweepRow&) { ++taken; }, [] { return true; }),
+  EXPECT_EQ(run_sweep_lecture(
+                plan, [&](const analysis::SweepRow&) { ++taken; }, [] { return true; }),
             0u);
   EXPECT_EQ(taken, 0u);
 }
@@ -328,8 +328,8 @@ TEST(ParseOccupancy, TheTiledLaunchByDefault) {
 
 TEST(ParseOccupancy, ThreadsAndTheOtherFlags) {
   const OccupancyRequest r =
-      parse_occupancy({"--gpu", "h100", "--threads", "100", "--regs", "40", "--smem", "512",
-                       "--dynamic-smem", "1000", "--carveout", "50", "--csv", "o.csv"});
+      parse_occupancy({"--gpu", "h100", "--threads", "100", "--regs", "40", "--smem", "512", "--dynamic-smem",
+                       "1000", "--carveout", "50", "--csv", "o.csv"});
   EXPECT_EQ(r.launch.threads_per_block, 100);
   EXPECT_EQ(r.launch.registers_per_thread, 40);
   EXPECT_EQ(r.launch.static_shared_bytes, 512);
@@ -370,18 +370,16 @@ TEST(ParseValidateSource, TheLaunchAndTheRecordLimit) {
   EXPECT_EQ(r.launch.warp_size, 32);
   EXPECT_EQ(r.launch_text, "2 64");
   EXPECT_EQ(r.record_limit, 4000000);  // the default
-  EXPECT_EQ(parse_validate_source({kSaxpy, "--grid", "2", "--block", "64", "--records", "0"})
-                .record_limit,
+  EXPECT_EQ(parse_validate_source({kSaxpy, "--grid", "2", "--block", "64", "--records", "0"}).record_limit,
             0);
 }
 
 TEST(ParseValidateSource, Refusals) {
-  EXPECT_EQ(refusal(parse_validate_source,
-                    {kSaxpy, "--grid", "2", "--block", "64", "--warp-size", "16"}),
+  EXPECT_EQ(refusal(parse_validate_source, {kSaxpy, "--grid", "2", "--block", "64", "--warp-size", "16"}),
             "--warp-size must be 32 for a GPU run (got 16)");
-  EXPECT_EQ(refusal(parse_validate_source,
-                    {kSaxpy, "--grid", "2", "--block", "64", "--records", "100000001"}),
-            "--records must be an integer from 0 to 100000000 (got '100000001')");
+  EXPECT_EQ(
+      refusal(parse_validate_source, {kSaxpy, "--grid", "2", "--block", "64", "--records", "100000001"}),
+      "--records must be an integer from 0 to 100000000 (got '100000001')");
   const std::string model = ::testing::TempDir() + "requests_test_validate_model.json";
   std::ofstream(model) << "{}";
   EXPECT_EQ(refusal(parse_validate_source, {"--model", model, "--block", "64"}),
@@ -422,8 +420,8 @@ TEST(CommandOutputs, AnnouncesWhatWasWrittenInTheOrderOpened) {
     outputs.report() << "report\n";
     outputs.announce();
   }
-  EXPECT_EQ(out.str(), "report\n\nHTML written to " + dir + "requests_test.html\nCSV written to " +
-                           dir + "requests_test.csv\n");
+  EXPECT_EQ(out.str(), "report\n\nHTML written to " + dir + "requests_test.html\nCSV written to " + dir +
+                           "requests_test.csv\n");
   std::ostringstream none;
   CommandOutputs nothing(none, {});
   nothing.commit();

@@ -34,7 +34,8 @@ std::string csv_row(const std::string& csv, int line, const std::string& kind) {
     if (end == std::string::npos) end = csv.size();
     const std::string row = csv.substr(start, end - start);
     const std::size_t first = row.find(',');
-    if (first != std::string::npos && row.compare(first, std::to_string(line).size() + 2, "," + std::to_string(line) + ",") == 0 &&
+    if (first != std::string::npos &&
+        row.compare(first, std::to_string(line).size() + 2, "," + std::to_string(line) + ",") == 0 &&
         row.find("," + kind + ",") != std::string::npos)
       return row;
     start = end + 1;
@@ -88,11 +89,13 @@ TEST(SourceLaunchCli, FlagsOverrideTheSourceOneByOne) {
   write_file(file, kHomework);
   // --arg rows=8: main() passes its const rows, written nowhere else, so the host code is followed
   // with rows = 8 and the grid follows: ((70 + 15) / 16, (8 + 15) / 16) = (5, 1).
-  const CliResult r = run_warpdiv({"analyze", file, "--launch", "1", "--arg", "rows=8", "--csv", dir.file("out.csv")});
+  const CliResult r =
+      run_warpdiv({"analyze", file, "--launch", "1", "--arg", "rows=8", "--csv", dir.file("out.csv")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "warpdiv: note: launch 1 of 2 from main() at " + file +
                        ":14:3: grid (5, 1, 1), block (16, 16, 1); rows = 8, cols = 70 (from the "
-                       "command line: --arg rows); the host code followed with 'rows' (" + file + ":9:13) = 8\n");
+                       "command line: --arg rows); the host code followed with 'rows' (" +
+                       file + ":9:13) = 8\n");
   // 5 blocks of 8 warps: 40 evaluations of the if. rows = 8: warps 0..3 (r = 0..7) have true
   // lanes, warps 4..7 none. Columns 0..3: warps 0..3 all true; column 4 (c = 64..79, cols = 70):
   // warps 0..3 divergent: 4.
@@ -100,25 +103,30 @@ TEST(SourceLaunchCli, FlagsOverrideTheSourceOneByOne) {
   EXPECT_NE(row.find(",if,,40,4,"), std::string::npos) << row;
   // The second launch passes width (from argv) for cols: given, the host code follows it, and the
   // grid width / 16 = 4 is the same as the --grid given.
-  const CliResult second = run_warpdiv({"analyze", file, "--launch", "2", "--arg", "cols=64", "--grid", "cols/16"});
+  const CliResult second =
+      run_warpdiv({"analyze", file, "--launch", "2", "--arg", "cols=64", "--grid", "cols/16"});
   EXPECT_EQ(second.status, 0) << second.err;
   EXPECT_EQ(second.err, "warpdiv: note: launch 2 of 2 from main() at " + file +
                             ":16:3: grid (4, 1, 1), block (16, 1, 1); rows = 1, cols = 64 (from the "
-                            "command line: --arg cols, --grid); the host code followed with 'width' (" + file +
-                            ":15:7) = 64\n");
+                            "command line: --arg cols, --grid); the host code followed with 'width' (" +
+                            file + ":15:7) = 64\n");
   // rows written a second time before the launch: the value given changes the argument only, the
   // grid stays the source's (5, 7), and the note says why.
   std::string twice = kHomework;
-  twice.replace(twice.find("  const int rows = 100, cols = 70;"), std::string("  const int rows = 100, cols = 70;").size(),
+  twice.replace(twice.find("  const int rows = 100, cols = 70;"),
+                std::string("  const int rows = 100, cols = 70;").size(),
                 "  int rows = 90, cols = 70;\n  rows += 10;");
   const std::string file2 = dir.file("hw2.cu");
   write_file(file2, twice);
-  const CliResult stays = run_warpdiv({"analyze", file2, "--launch", "1", "--arg", "rows=8", "--csv", dir.file("out2.csv")});
+  const CliResult stays =
+      run_warpdiv({"analyze", file2, "--launch", "1", "--arg", "rows=8", "--csv", dir.file("out2.csv")});
   ASSERT_EQ(stays.status, 0) << stays.err;
-  EXPECT_EQ(stays.err, "warpdiv: note: launch 1 of 2 from main() at " + file2 +
-                           ":15:3: grid (5, 7, 1), block (16, 16, 1); rows = 8, cols = 70 (from the command line: "
-                           "--arg rows); given values the host code does not take (the rest of the launch is the "
-                           "source's): rows: 'rows' (" + file2 + ":9:7) is written at " + file2 + ":10:3 as well\n");
+  EXPECT_EQ(stays.err,
+            "warpdiv: note: launch 1 of 2 from main() at " + file2 +
+                ":15:3: grid (5, 7, 1), block (16, 16, 1); rows = 8, cols = 70 (from the command line: "
+                "--arg rows); given values the host code does not take (the rest of the launch is the "
+                "source's): rows: 'rows' (" +
+                file2 + ":9:7) is written at " + file2 + ":10:3 as well\n");
   // 35 blocks of 8 warps: 280 evaluations; rows = 8: only block row 0's warps 0..3 have true
   // lanes, and in column 4 they split: 4.
   const std::string row2 = csv_row(read_file(dir.file("out2.csv")), 6, "if");
@@ -130,7 +138,8 @@ TEST(SourceLaunchCli, RefusalsNameTheValueAndWhere) {
   TempDir dir;
   const std::string file = dir.file("hw.cu");
   write_file(file, kHomework);
-  const auto refused = [&](const std::vector<std::string>& args, const std::string& message, const std::string& id) {
+  const auto refused = [&](const std::vector<std::string>& args, const std::string& message,
+                           const std::string& id) {
     std::vector<std::string> all = {"analyze", file};
     all.insert(all.end(), args.begin(), args.end());
     all.insert(all.end(), {"--csv", dir.file("out.csv")});
@@ -140,16 +149,24 @@ TEST(SourceLaunchCli, RefusalsNameTheValueAndWhere) {
     EXPECT_EQ(r.out, "");
     EXPECT_FALSE(file_exists(dir.file("out.csv")));
   };
-  refused({}, file + " launches scale 2 times: choose one with --launch N (1 .. 2), or give --grid "
-                     "X[,Y[,Z]] and --block X[,Y[,Z]]: [1] main() at " + file +
-                  ":14:3: grid (5, 7, 1), block (16, 16, 1); rows = 100, cols = 70 [2] main() at " +
-                  file + ":16:3: grid (?, 1, 1), block (16, 1, 1); rows = 1, cols = ?", "kernel-choice");
-  refused({"--launch", "3"}, "--launch 3 is outside 1 .. 2 (" + file + " launches scale 2 times)", "flag-value");
+  refused({},
+          file +
+              " launches scale 2 times: choose one with --launch N (1 .. 2), or give --grid "
+              "X[,Y[,Z]] and --block X[,Y[,Z]]: [1] main() at " +
+              file + ":14:3: grid (5, 7, 1), block (16, 16, 1); rows = 100, cols = 70 [2] main() at " + file +
+              ":16:3: grid (?, 1, 1), block (16, 1, 1); rows = 1, cols = ?",
+          "kernel-choice");
+  refused({"--launch", "3"}, "--launch 3 is outside 1 .. 2 (" + file + " launches scale 2 times)",
+          "flag-value");
   // A value the parameter's type cannot take: the one error line, no note before it.
-  refused({"--launch", "1", "--arg", "rows=2.5"},
-          "--arg rows: rows is int32, which takes a decimal integer from -2147483648 to 2147483647 (got '2.5')", "flag-value");
-  refused({"--launch", "2"}, file + ":16:41: the argument cols is not computable from the source: 'width' (" +
-                                 file + ":15:7) is set from atoi(argv[1]); give --arg cols=VALUE", "host-value-unknown");
+  refused(
+      {"--launch", "1", "--arg", "rows=2.5"},
+      "--arg rows: rows is int32, which takes a decimal integer from -2147483648 to 2147483647 (got '2.5')",
+      "flag-value");
+  refused({"--launch", "2"},
+          file + ":16:41: the argument cols is not computable from the source: 'width' (" + file +
+              ":15:7) is set from atoi(argv[1]); give --arg cols=VALUE",
+          "host-value-unknown");
   // --arg cols=64 makes launch 2 computable (the host code follows width = 64: the second test
   // above); a value the host code cannot take, for a variable it writes again, does not.
   std::string again = kHomework;
@@ -158,17 +175,20 @@ TEST(SourceLaunchCli, RefusalsNameTheValueAndWhere) {
   write_file(file3, again);
   const CliResult grid_unknown = run_warpdiv({"analyze", file3, "--launch", "2", "--arg", "cols=64"});
   EXPECT_EQ(grid_unknown.status, 2);
-  EXPECT_EQ(grid_unknown.err, "warpdiv: error: " + file3 + ":17:11: grid's x is not computable from the source: 'width' (" +
-                                  file3 + ":15:7) is set from atoi(argv[1]); give --grid [warpdiv-host-value-unknown]\n");
+  EXPECT_EQ(grid_unknown.err,
+            "warpdiv: error: " + file3 + ":17:11: grid's x is not computable from the source: 'width' (" +
+                file3 + ":15:7) is set from atoi(argv[1]); give --grid [warpdiv-host-value-unknown]\n");
   refused({"--launch", "1", "--grid", "5,7", "--block", "16,16"},
           "--launch chooses a launch in FILE.cu's host code, which --grid and --block given together "
-          "replace: leave out --launch, or one of them", "flag-usage");
+          "replace: leave out --launch, or one of them",
+          "flag-usage");
   // A file with no launch of its kernel.
   write_file(dir.file("none.cu"), "__global__ void k(int *a) { a[0] = 1; }\n");
   const CliResult none = run_warpdiv({"analyze", dir.file("none.cu"), "--block", "32"});
   EXPECT_EQ(none.status, 2);
   EXPECT_EQ(none.err, "warpdiv: error: " + dir.file("none.cu") +
-                          " launches k nowhere in its host code (no k<<<...>>>(...)): give --grid X[,Y[,Z]] [warpdiv-kernel-choice]\n");
+                          " launches k nowhere in its host code (no k<<<...>>>(...)): give --grid X[,Y[,Z]] "
+                          "[warpdiv-kernel-choice]\n");
 }
 
 // A kernel whose extern __shared__ buffer main() sizes from `threads` (declared by `declaration`,
@@ -182,7 +202,9 @@ std::string dynamic_shared_source(const std::string& declaration) {
          "}\n"
          "int main() {\n"
          "  int *d;\n"
-         "  " + declaration + "\n"
+         "  " +
+         declaration +
+         "\n"
          "  k<<<1, threads, threads * sizeof(int)>>>(d, 40);\n"
          "}\n";
 }
@@ -197,15 +219,20 @@ TEST(SourceLaunchCli, TheThirdLaunchArgumentSizesExternShared) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("warpdiv: note: launch from main() at " + file +
                        ":10:3: grid (1, 1, 1), block (64, 1, 1), dynamic shared memory 256 bytes; n = 40\n"),
-            std::string::npos) << r.err;
-  EXPECT_NE(r.out.find("256 bytes dynamic (--dynamic-smem) for extern __shared__ buf"), std::string::npos) << r.out;
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("256 bytes dynamic (--dynamic-smem) for extern __shared__ buf"), std::string::npos)
+      << r.out;
   // --dynamic-smem 128 overrides it: 32 ints, and thread 32's store is the first outside.
   const CliResult small = run_warpdiv({"analyze", file, "--dynamic-smem", "128"});
   EXPECT_EQ(small.status, 2);
-  EXPECT_NE(small.err.find(file + ":3:3: error: out of bounds: 'buf[threadIdx.x]' writes element 32 of "
-                           "'buf', which holds 32 elements of 4 bytes (0 to 31), in block (0, 0, 0), thread (32, 0, 0) "
-                           "[warpdiv-out-of-bounds]\n"),
-            std::string::npos) << small.err;
+  EXPECT_NE(
+      small.err.find(
+          file + ":3:3: error: out of bounds: 'buf[threadIdx.x]' writes element 32 of "
+                 "'buf', which holds 32 elements of 4 bytes (0 to 31), in block (0, 0, 0), thread (32, 0, 0) "
+                 "[warpdiv-out-of-bounds]\n"),
+      std::string::npos)
+      << small.err;
 }
 
 TEST(SourceLaunchCli, BlockGivenOnTheCommandLineSizesTheSourcesDynamicSharedMemory) {
@@ -217,11 +244,15 @@ TEST(SourceLaunchCli, BlockGivenOnTheCommandLineSizesTheSourcesDynamicSharedMemo
   // hold 64 ints, and thread 64's store would be outside buf).
   const CliResult r = run_warpdiv({"analyze", file, "--block", "128", "--csv", dir.file("out.csv")});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.err.find("warpdiv: note: launch from main() at " + file +
-                       ":10:3: grid (1, 1, 1), block (128, 1, 1), dynamic shared memory 512 bytes; n = 40 (from the "
-                       "command line: --block); the host code followed with --block: 'threads' (" + file + ":9:7) = 128\n"),
-            std::string::npos) << r.err;
-  EXPECT_NE(r.out.find("512 bytes dynamic (--dynamic-smem) for extern __shared__ buf"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find(
+                "warpdiv: note: launch from main() at " + file +
+                ":10:3: grid (1, 1, 1), block (128, 1, 1), dynamic shared memory 512 bytes; n = 40 (from the "
+                "command line: --block); the host code followed with --block: 'threads' (" +
+                file + ":9:7) = 128\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("512 bytes dynamic (--dynamic-smem) for extern __shared__ buf"), std::string::npos)
+      << r.out;
   // 4 warps reach the if; n = 40: warp 0 all true, warp 1 (32 .. 63) split at 40, warps 2 and 3
   // all false: 1 divergent.
   const std::string row = csv_row(read_file(dir.file("out.csv")), 5, "if");
@@ -230,13 +261,18 @@ TEST(SourceLaunchCli, BlockGivenOnTheCommandLineSizesTheSourcesDynamicSharedMemo
   std::string again = read_file(file);
   again.replace(again.find("  k<<<"), 0, "  threads *= 1;\n");
   write_file(dir.file("again.cu"), again);
-  const CliResult asked = run_warpdiv({"analyze", dir.file("again.cu"), "--block", "128", "--csv", dir.file("out2.csv")});
+  const CliResult asked =
+      run_warpdiv({"analyze", dir.file("again.cu"), "--block", "128", "--csv", dir.file("out2.csv")});
   EXPECT_EQ(asked.status, 2);
   const std::string at = dir.file("again.cu");
-  EXPECT_EQ(asked.err, "warpdiv: error: " + at + ":11:19: the dynamic shared memory is not computable from the source: "
-                       "'threads' (" + at + ":9:7) gives the launch's block, which --block replaces, and the host "
-                       "code is not followed with --block's value: 'threads' (" + at + ":9:7) is written at " + at +
-                       ":10:3 as well; give --dynamic-smem [warpdiv-host-value-unknown]\n");
+  EXPECT_EQ(asked.err, "warpdiv: error: " + at +
+                           ":11:19: the dynamic shared memory is not computable from the source: "
+                           "'threads' (" +
+                           at +
+                           ":9:7) gives the launch's block, which --block replaces, and the host "
+                           "code is not followed with --block's value: 'threads' (" +
+                           at + ":9:7) is written at " + at +
+                           ":10:3 as well; give --dynamic-smem [warpdiv-host-value-unknown]\n");
   EXPECT_FALSE(file_exists(dir.file("out2.csv")));
 }
 
@@ -265,25 +301,31 @@ int main() {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("warpdiv: note: launch 1 of 3 from main() at " + file +
                        ":10:3: grid (391, 1, 1), block (256, 1, 1); n = 100010\n"),
-            std::string::npos) << r.err;
+            std::string::npos)
+      << r.err;
   const std::string row = csv_row(read_file(dir.file("out.csv")), 4, "if");
   EXPECT_NE(row.find(",if,,3128,1,"), std::string::npos) << row;
   // Every run notes Clang's error in main() (launch 3's literal), outside the kernel.
   const std::string message = "integer literal is too large to be represented in any integer type";
-  const std::string note = "warpdiv: note: " + file + ":12:7: error in host code the kernel does not reach (main): " +
-                           message + "\n";
+  const std::string note = "warpdiv: note: " + file +
+                           ":12:7: error in host code the kernel does not reach (main): " + message + "\n";
   // 2^32 into dim3's unsigned int (C++ would take 0): refused, with its place and the range.
   const CliResult wide = run_warpdiv({"analyze", file, "--launch", "2", "--csv", dir.file("out2.csv")});
   EXPECT_EQ(wide.status, 2);
-  EXPECT_EQ(wide.err, note + "warpdiv: error: " + file + ":11:7: grid's x is not taken from the source: '4294967296' (" + file +
-                          ":11:7) is 4294967296, outside unsigned int's range 0 .. 4294967295; fix it or give --grid [warpdiv-host-value-unknown]\n");
+  EXPECT_EQ(wide.err, note + "warpdiv: error: " + file +
+                          ":11:7: grid's x is not taken from the source: '4294967296' (" + file +
+                          ":11:7) is 4294967296, outside unsigned int's range 0 .. 4294967295; fix it or "
+                          "give --grid [warpdiv-host-value-unknown]\n");
   EXPECT_FALSE(file_exists(dir.file("out2.csv")));
   // A literal Clang rejects (it would take it wrapped, as 1): Clang's error, after the note that
   // lists it among the errors outside the kernel.
   const CliResult rejected = run_warpdiv({"analyze", file, "--launch", "3", "--csv", dir.file("out3.csv")});
   EXPECT_EQ(rejected.status, 2);
-  EXPECT_EQ(rejected.err, note + "warpdiv: error: " + file + ":12:7: grid's x is not taken from the source: "
-                              "Clang rejects it: " + file + ":12:7: error: " + message + "; fix it or give --grid [warpdiv-host-value-unknown]\n");
+  EXPECT_EQ(rejected.err, note + "warpdiv: error: " + file +
+                              ":12:7: grid's x is not taken from the source: "
+                              "Clang rejects it: " +
+                              file + ":12:7: error: " + message +
+                              "; fix it or give --grid [warpdiv-host-value-unknown]\n");
   EXPECT_FALSE(file_exists(dir.file("out3.csv")));
   // --grid given: the source's grid is not needed.
   const CliResult given = run_warpdiv({"analyze", file, "--launch", "3", "--grid", "2"});
@@ -314,7 +356,8 @@ TEST(SourceLaunchCli, BuildDirGivesTheDatabasesIncludesAndDefines) {
   write_file(dir.file("proj/CMakeLists.txt"),
              std::string("cmake_minimum_required(VERSION 3.18)\n") +
                  (nvcc ? "project(thr LANGUAGES CUDA)\n"
-                       : "project(thr LANGUAGES CXX)\nset_source_files_properties(src/thr.cu PROPERTIES LANGUAGE CXX)\n") +
+                       : "project(thr LANGUAGES CXX)\nset_source_files_properties(src/thr.cu PROPERTIES "
+                         "LANGUAGE CXX)\n") +
                  "add_library(thr STATIC src/thr.cu)\n"
                  "target_include_directories(thr PRIVATE include)\n"
                  "target_compile_definitions(thr PRIVATE THRESHOLD=40)\n");
@@ -336,10 +379,11 @@ int main() {
   ASSERT_EQ(configured.status, 0) << configured.out << configured.err;
   ASSERT_TRUE(file_exists(project + "/build/compile_commands.json"));
 
-  const CliResult r = run_warpdiv({"analyze", kernel, "-p", project + "/build", "--csv", dir.file("out.csv")});
+  const CliResult r =
+      run_warpdiv({"analyze", kernel, "-p", project + "/build", "--csv", dir.file("out.csv")});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.err, "warpdiv: note: launch from main() at " + kernel +
-                       ":8:3: grid (4, 1, 1), block (96, 1, 1)\n");
+  EXPECT_EQ(r.err,
+            "warpdiv: note: launch from main() at " + kernel + ":8:3: grid (4, 1, 1), block (96, 1, 1)\n");
   // BLOCK_SIZE 96: 3 warps a block, 4 blocks. THRESHOLD 40: warp 0 (threads 0..31) all true, warp 1
   // (32..63) true for 32..39 only: divergent, warp 2 (64..95) all false. The if: 12 warp
   // evaluations, 4 divergent, 4 x 96 = 384 active lanes, 4 x 40 = 160 taken. The store: warps 0
@@ -365,17 +409,20 @@ int main() {
 
   // No entry for a file outside the project; no database; a malformed one.
   write_file(dir.file("other.cu"), "__global__ void k(int *a) { a[0] = 1; }\n");
-  const CliResult no_entry = run_warpdiv({"analyze", dir.file("other.cu"), "-p", project + "/build", "--grid", "1", "--block", "32"});
+  const CliResult no_entry = run_warpdiv(
+      {"analyze", dir.file("other.cu"), "-p", project + "/build", "--grid", "1", "--block", "32"});
   EXPECT_EQ(no_entry.status, 2);
   EXPECT_EQ(no_entry.err, "warpdiv: error: " + project + "/build/compile_commands.json has no entry for " +
                               dir.file("other.cu") + " [warpdiv-file-content]\n");
-  const CliResult no_database = run_warpdiv({"analyze", kernel, "-p", project, "--grid", "1", "--block", "32"});
+  const CliResult no_database =
+      run_warpdiv({"analyze", kernel, "-p", project, "--grid", "1", "--block", "32"});
   EXPECT_EQ(no_database.status, 2);
   EXPECT_EQ(no_database.err, "warpdiv: error: -p " + project +
                                  ": no compile_commands.json in it (CMake writes one when configured "
                                  "with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON) [warpdiv-file-unreadable]\n");
   write_file(dir.file("compile_commands.json"), "{\"not\": \"a list\"");
-  const CliResult malformed = run_warpdiv({"analyze", kernel, "-p", dir.path(), "--grid", "1", "--block", "32"});
+  const CliResult malformed =
+      run_warpdiv({"analyze", kernel, "-p", dir.path(), "--grid", "1", "--block", "32"});
   EXPECT_EQ(malformed.status, 2);
   // 16 bytes, cut before the closing brace: the end of the text, line 1, column 17.
   EXPECT_NE(malformed.err.find("compile_commands.json:1:17: not a JSON compilation database: syntax error"),

@@ -90,8 +90,7 @@ FifoReader::~FifoReader() { text(); }
 SocketReader::SocketReader(std::string path) : path_(std::move(path)) {
   listener_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   const sockaddr_un address = socket_address(path_);
-  if (listener_ < 0 ||
-      ::bind(listener_, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0 ||
+  if (listener_ < 0 || ::bind(listener_, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0 ||
       ::listen(listener_, 1) != 0)
     throw std::runtime_error("cannot listen on a Unix socket");
   thread_ = std::thread([this] {

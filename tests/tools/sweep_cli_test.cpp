@@ -35,8 +35,8 @@ struct Row {
 
 std::vector<Row> read_sweep_csv(const std::string& path) {
   io::CSVReader<9> reader(path);
-  reader.read_header(io::ignore_no_column, "rows", "inner", "cols", "tile", "warp_size",
-                     "condition", "warp_phases", "divergent_warp_phases", "fraction");
+  reader.read_header(io::ignore_no_column, "rows", "inner", "cols", "tile", "warp_size", "condition",
+                     "warp_phases", "divergent_warp_phases", "fraction");
   std::vector<Row> rows;
   Row r;
   while (reader.read_row(r.rows, r.inner, r.cols, r.tile, r.warp_size, r.condition, r.warp_phases,
@@ -91,8 +91,8 @@ TEST(SweepCli, WritesOneRowPerLaunchAndCondition) {
 TEST(SweepCli, RangesIncludeStopAndWarpSizeIsRecorded) {
   TempDir dir;
   const std::string csv = dir.file("r.csv");
-  const CliResult r = run_warpdiv({"sweep", "--sizes", "10:40:15", "--tiles", "2:8:3",
-                                   "--warp-size", "64", "--csv", csv});
+  const CliResult r =
+      run_warpdiv({"sweep", "--sizes", "10:40:15", "--tiles", "2:8:3", "--warp-size", "64", "--csv", csv});
   ASSERT_EQ(r.status, 0) << r.err;
   const std::vector<Row> rows = read_sweep_csv(csv);
   // Sizes 10, 25, 40; tiles 2, 5, 8: 9 launches, 36 rows.
@@ -117,9 +117,7 @@ TEST(SweepCli, HelpNeedsNoOtherFlag) {
 
 class SweepBadInput : public ::testing::TestWithParam<BadInput> {};
 
-TEST_P(SweepBadInput, ExitsTwoWithOneLineAndNoFile) {
-  expect_refused_leaving_no_file("sweep", GetParam());
-}
+TEST_P(SweepBadInput, ExitsTwoWithOneLineAndNoFile) { expect_refused_leaving_no_file("sweep", GetParam()); }
 
 const std::string kSizesList =
     "--sizes must be a comma-separated list of integers from 1 to 2147483647, or START:STOP:STEP";
@@ -150,7 +148,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--sizes", "1::1", "--tiles", "16"}, kSizesRange},
         BadInput{{"--sizes", "100", "--tiles", "33"},
                  "--tiles must be a comma-separated list of integers from 1 to 32"},
-        BadInput{{"--sizes", "100", "--tiles", "0:32:1"}, "--tiles START:STOP:STEP must be integers from 1 to 32"},
+        BadInput{{"--sizes", "100", "--tiles", "0:32:1"},
+                 "--tiles START:STOP:STEP must be integers from 1 to 32"},
         BadInput{{"--sizes", "100", "--tiles", "16", "--inner", "x"},
                  "--inner must be a comma-separated list of integers from 1 to 2147483647"},
         BadInput{{"--sizes", "100", "--tiles", "16", "--warp-size", "48"},
@@ -178,8 +177,8 @@ TEST(SweepCli, UnwritableCsvIsRefusedAndFailedRunKeepsTheOldFile) {
 TEST(SweepCli, ProgressBarOnATerminal) {
   // stderr (and stdout) on a pseudo-terminal: the bar is drawn with '\r' and ends at 100%.
   TempDir dir;
-  const PtyRun run = run_on_pty({WARPDIV_BINARY, "sweep", "--sizes", "1:20000:1", "--tiles",
-                                  "16,32", "--csv", dir.file("p.csv")});
+  const PtyRun run = run_on_pty(
+      {WARPDIV_BINARY, "sweep", "--sizes", "1:20000:1", "--tiles", "16,32", "--csv", dir.file("p.csv")});
   const std::string& screen = run.screen;
   EXPECT_EQ(run.status, 0) << screen;
   EXPECT_TRUE(contains(screen, "\rsweep [")) << screen;
@@ -194,8 +193,7 @@ TEST(SweepCli, CtrlCTypedOnTheTerminal) {
   TempDir dir;
   bool sent = false;
   const PtyRun run = run_on_pty(
-      {WARPDIV_BINARY, "sweep", "--sizes", "1:1000000:1", "--tiles", "32", "--csv",
-       dir.file("t.csv")},
+      {WARPDIV_BINARY, "sweep", "--sizes", "1:1000000:1", "--tiles", "32", "--csv", dir.file("t.csv")},
       [&sent](const std::string& screen, int master) {
         if (!sent && contains(screen, " launches")) {  // the bar is up: the sweep is running
           const char ctrl_c = '\x03';
@@ -219,7 +217,7 @@ TEST(SweepCli, CtrlCKeepsEveryFinishedRow) {
   const std::string csv = dir.file("c.csv");
   const std::string err = dir.file("stderr.txt");
   std::vector<std::string> args = {WARPDIV_BINARY, "sweep", "--sizes", "1:1000000:1",
-                                   "--tiles", "32", "--csv", csv};
+                                   "--tiles",      "32",    "--csv",   csv};
   std::vector<char*> argv = argv_of(args);
   const pid_t pid = ::fork();
   ASSERT_GE(pid, 0);

@@ -28,8 +28,7 @@ std::size_t count(const std::string& text, const std::string& part) {
 TEST(SweepHtmlCli, PageWithoutCsv) {
   TempDir dir;
   const std::string page = dir.file("sweep.html");
-  const CliResult r =
-      run_warpdiv({"sweep", "--sizes", "100,1000", "--tiles", "16,32", "--html", page});
+  const CliResult r = run_warpdiv({"sweep", "--sizes", "100,1000", "--tiles", "16,32", "--html", page});
   ASSERT_EQ(r.status, 0) << r.err;
   // No CSV: the summary must not say the page holds the rows as a CSV would.
   EXPECT_EQ(r.out, "warpdiv sweep: 4 launches plotted in " + page +
@@ -44,9 +43,8 @@ TEST(SweepHtmlCli, PageWithoutCsv) {
 
 TEST(SweepHtmlCli, PageAndCsvWithGpu) {
   TempDir dir;
-  const CliResult r = run_warpdiv({"sweep", "--sizes", "100", "--tiles", "16,32", "--csv",
-                                   dir.file("s.csv"), "--html", dir.file("s.html"), "--gpu",
-                                   "lecture-16k", "--regs", "16"});
+  const CliResult r = run_warpdiv({"sweep", "--sizes", "100", "--tiles", "16,32", "--csv", dir.file("s.csv"),
+                                   "--html", dir.file("s.html"), "--gpu", "lecture-16k", "--regs", "16"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(dir.entries(), (std::vector<std::string>{"s.csv", "s.html"}));
   EXPECT_EQ(count_lines(read_file(dir.file("s.csv"))), 1u + 8u);
@@ -54,8 +52,9 @@ TEST(SweepHtmlCli, PageAndCsvWithGpu) {
   EXPECT_EQ(count(html, "<svg class=\"plot\""), 5u);
   // The lecture: a 32 x 32 tile on its SM is limited to 1 block (1,024 of 1,536 threads), 32 of
   // 48 warps = 66.67%.
-  EXPECT_TRUE(contains(html, "<tr class=\"swept\"><td>32</td><td>1024</td><td>8,192</td><td>1</td>"
-                             "<td>32</td><td>66.67%</td>"));
+  EXPECT_TRUE(contains(html,
+                       "<tr class=\"swept\"><td>32</td><td>1024</td><td>8,192</td><td>1</td>"
+                       "<td>32</td><td>66.67%</td>"));
 }
 
 class SweepHtmlBadInput : public ::testing::TestWithParam<BadInput> {};
@@ -86,8 +85,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--html", "@html", "--regs", "16"}, "--regs and --gpu-file need --gpu NAME"},
         BadInput{{"--html", "@html", "--gpu", "h100", "--regs", "x"}, "--regs must be an integer"},
         BadInput{{"--html", "@html", "--gpu", "h100", "--warp-size", "16"}, "warp size"},
-        BadInput{{"--html", "@html", "--sizes", "1:200000:1"},
-                 "--html plots at most 100000 launches"},
+        BadInput{{"--html", "@html", "--sizes", "1:200000:1"}, "--html plots at most 100000 launches"},
         BadInput{{"--html", "/proc/warpdiv/sweep.html"}, "--html"}));
 
 // Size of the CSV's temporary file in `dir`, or 0: the largest ".wd.XXXXXX" (the page's stays
@@ -97,8 +95,7 @@ off_t temp_csv_size(const TempDir& dir) {
   for (const std::string& name : dir.entries()) {
     if (name.rfind(".wd.", 0) != 0) continue;
     struct stat info {};
-    if (::stat(dir.file(name).c_str(), &info) == 0 && info.st_size > largest)
-      largest = info.st_size;
+    if (::stat(dir.file(name).c_str(), &info) == 0 && info.st_size > largest) largest = info.st_size;
   }
   return largest;
 }
@@ -109,7 +106,7 @@ TEST(SweepHtmlCli, CtrlCStillWritesThePage) {
   TempDir dir;
   const std::string csv = dir.file("c.csv"), page = dir.file("c.html");
   std::vector<std::string> args = {WARPDIV_BINARY, "sweep", "--sizes", "1:100000:1", "--tiles",
-                                   "32", "--csv", csv, "--html", page};
+                                   "32",           "--csv", csv,       "--html",     page};
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

@@ -114,11 +114,11 @@ TEST_F(SweepSource, DataFilesAreSweptLikeArguments) {
   const std::string root = std::string(WARPDIV_SOURCE_DIR);
   const std::string tiny = root + "/data/samples/spmv_tiny/", sample = root + "/data/samples/spmv/";
   const std::string csv = dir_.file("d.csv");
-  const CliResult r = run_warpdiv({"sweep", root + "/kernels/zoo/data/spmv_csr_scalar.cu", "--grid", "1", "--block",
-                                   "32", "--arg", "num_rows=5", "--data",
-                                   "row_ptr=" + tiny + "row_ptr.npy," + tiny + "A.mtx:csr.row_ptr," + sample +
-                                       "row_ptr.npy",
-                                   "--csv", csv});
+  const CliResult r =
+      run_warpdiv({"sweep", root + "/kernels/zoo/data/spmv_csr_scalar.cu", "--grid", "1", "--block", "32",
+                   "--arg", "num_rows=5", "--data",
+                   "row_ptr=" + tiny + "row_ptr.npy," + tiny + "A.mtx:csr.row_ptr," + sample + "row_ptr.npy",
+                   "--csv", csv});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "3 launches, ")) << r.out;
   const std::vector<std::string> lines = lines_of(read_file(csv));
@@ -138,12 +138,13 @@ TEST_F(SweepSource, DataFilesAreSweptLikeArguments) {
   EXPECT_EQ(loops[2][1], sample + "row_ptr.npy");
   EXPECT_EQ(figures(loops[2]), "6 3 19 14");
   // A list of files cannot be an axis of the page.
-  const CliResult html = run_warpdiv({"sweep", root + "/kernels/zoo/data/spmv_csr_scalar.cu", "--grid", "1", "--block",
-                                      "32", "--arg", "num_rows=5", "--data",
+  const CliResult html = run_warpdiv({"sweep", root + "/kernels/zoo/data/spmv_csr_scalar.cu", "--grid", "1",
+                                      "--block", "32", "--arg", "num_rows=5", "--data",
                                       "row_ptr=" + tiny + "row_ptr.npy," + sample + "row_ptr.npy", "--html",
                                       dir_.file("d.html")});
   EXPECT_EQ(html.status, 2);
-  EXPECT_TRUE(contains(html.err, "--html plots against numbers: --data row_ptr with several files needs --csv alone"))
+  EXPECT_TRUE(
+      contains(html.err, "--html plots against numbers: --data row_ptr with several files needs --csv alone"))
       << html.err;
 }
 
@@ -152,8 +153,7 @@ TEST_F(SweepSource, GridFollowsTheSweptBlockAndRangesIncludeStop) {
   // one; n = 100, 200, 300 with 64 and 256 threads per block.
   const std::string csv = dir_.file("g.csv");
   const CliResult r = run_warpdiv({"sweep", kSaxpy, "--grid", "(n+block_x-1)/block_x", "--block",
-                                   "64:256:192", "--arg", "n=100:300:100", "--arg", "a=1",
-                                   "--csv", csv});
+                                   "64:256:192", "--arg", "n=100:300:100", "--arg", "a=1", "--csv", csv});
   ASSERT_EQ(r.status, 0) << r.err;
   const std::vector<std::string> lines = lines_of(read_file(csv));
   ASSERT_EQ(lines.size(), 1u + 6u * 4u);
@@ -166,8 +166,8 @@ TEST_F(SweepSource, GridFollowsTheSweptBlockAndRangesIncludeStop) {
 
 TEST_F(SweepSource, HtmlPlotsEachBranchAgainstTheSweptValue) {
   const std::string html = dir_.file("s.html");
-  const CliResult r = run_warpdiv({"sweep", kSaxpy, "--grid", "4", "--block", "64,128,256",
-                                   "--arg", "n=1000:100000:1000", "--arg", "a=2", "--html", html});
+  const CliResult r = run_warpdiv({"sweep", kSaxpy, "--grid", "4", "--block", "64,128,256", "--arg",
+                                   "n=1000:100000:1000", "--arg", "a=2", "--html", html});
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string page = read_file(html);
   EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
@@ -185,9 +185,8 @@ TEST_F(SweepSource, HtmlPlotsFractionsInPercent) {
   // 188 of its 288 warp evaluations (65.3%) at n = 2048 and at n = 4096 alike (per block the
   // same), so its plot's axis reaches past 60% and its curve is flat there.
   const std::string html = dir_.file("r.html");
-  const CliResult r = run_warpdiv({"sweep", kZoo + "reduction_interleaved.cu", "--grid",
-                                   "n/(2*block_x)", "--block", "256", "--arg", "n=2048,4096",
-                                   "--html", html});
+  const CliResult r = run_warpdiv({"sweep", kZoo + "reduction_interleaved.cu", "--grid", "n/(2*block_x)",
+                                   "--block", "256", "--arg", "n=2048,4096", "--html", html});
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string page = read_file(html);
   EXPECT_TRUE(contains(page, ">60%</text>")) << page;
@@ -201,30 +200,29 @@ TEST_P(SweepSourceFlags, ExitsTwoWithOneLineAndNoFile) {
 
 INSTANTIATE_TEST_SUITE_P(
     Launch, SweepSourceFlags,
-    ::testing::Values(
-        BadInput{{kSaxpy, "--block", "64", "--arg", "n=5"}, "needs --grid"},
-        BadInput{{kSaxpy, "--grid", "4", "--arg", "n=5"}, "needs --block"},
-        BadInput{{kSaxpy, "--grid", "4", "--block", "64,2000", "--arg", "n=5"},
-                 "--block must be an integer from 1 to 1024"},
-        BadInput{{kSaxpy, "--grid", "4", "--block", "64,64", "--arg", "n=5"},
-                 "--block names a block size more than once"},
-        BadInput{{kSaxpy, "--grid", "4", "--block", "64x64", "--arg", "n=5"},
-                 "--block 64,64,1 has 4096 threads"},
-        BadInput{{kSaxpy, "--grid", "4", "--block", "64", "--arg", "n=9:1:1"},
-                 "--arg n START:STOP:STEP must be integers"},
-        BadInput{{kSaxpy, "--grid", "4", "--block", "64", "--arg", "block_x=3"},
-                 "the name is taken by the swept block's size"},
-        // The last launch's grid is 0: refused before anything runs.
-        BadInput{{kSaxpy, "--grid", "(n-99)/100", "--block", "64", "--arg", "n=500,99", "--arg",
-                  "a=1"},
-                 "--grid x must be from 1 to 2147483647"},
-        BadInput{{kSaxpy, "--grid", "4", "--block", "64", "--arg", "n=1:2000000:1"},
-                 "above the limit of 1000000"},
-        BadInput{{kZoo + "missing.cu", "--grid", "4", "--block", "64"}, "cannot read"}));
+    ::testing::Values(BadInput{{kSaxpy, "--block", "64", "--arg", "n=5"}, "needs --grid"},
+                      BadInput{{kSaxpy, "--grid", "4", "--arg", "n=5"}, "needs --block"},
+                      BadInput{{kSaxpy, "--grid", "4", "--block", "64,2000", "--arg", "n=5"},
+                               "--block must be an integer from 1 to 1024"},
+                      BadInput{{kSaxpy, "--grid", "4", "--block", "64,64", "--arg", "n=5"},
+                               "--block names a block size more than once"},
+                      BadInput{{kSaxpy, "--grid", "4", "--block", "64x64", "--arg", "n=5"},
+                               "--block 64,64,1 has 4096 threads"},
+                      BadInput{{kSaxpy, "--grid", "4", "--block", "64", "--arg", "n=9:1:1"},
+                               "--arg n START:STOP:STEP must be integers"},
+                      BadInput{{kSaxpy, "--grid", "4", "--block", "64", "--arg", "block_x=3"},
+                               "the name is taken by the swept block's size"},
+                      // The last launch's grid is 0: refused before anything runs.
+                      BadInput{{kSaxpy, "--grid", "(n-99)/100", "--block", "64", "--arg", "n=500,99", "--arg",
+                                "a=1"},
+                               "--grid x must be from 1 to 2147483647"},
+                      BadInput{{kSaxpy, "--grid", "4", "--block", "64", "--arg", "n=1:2000000:1"},
+                               "above the limit of 1000000"},
+                      BadInput{{kZoo + "missing.cu", "--grid", "4", "--block", "64"}, "cannot read"}));
 
 TEST_F(SweepSource, MissingArgIsNamedBeforeAnyRow) {
-  const CliResult r = run_warpdiv({"sweep", kSaxpy, "--grid", "4", "--block", "64", "--csv",
-                                   dir_.file("x.csv")});
+  const CliResult r =
+      run_warpdiv({"sweep", kSaxpy, "--grid", "4", "--block", "64", "--csv", dir_.file("x.csv")});
   expect_refusal(r, {{}, "parameter n (int32) needs a value: give --arg n=VALUE"});
   EXPECT_TRUE(dir_.entries().empty());
 }
@@ -236,8 +234,8 @@ TEST_F(SweepSource, CtrlCKeepsEveryFinishedLaunch) {
   ChildSetup setup;
   setup.stdout_path = err;  // stdout too: the summary would go there
   setup.stderr_path = err;
-  const pid_t pid = spawn_warpdiv({"sweep", kSaxpy, "--grid", "4", "--block", "64", "--arg",
-                                   "n=1:100000:1", "--arg", "a=1", "--csv", csv},
+  const pid_t pid = spawn_warpdiv({"sweep", kSaxpy, "--grid", "4", "--block", "64", "--arg", "n=1:100000:1",
+                                   "--arg", "a=1", "--csv", csv},
                                   setup);
   ASSERT_GT(pid, 0);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
@@ -264,9 +262,8 @@ TEST_F(SweepSource, CtrlCKeepsEveryFinishedLaunch) {
 }
 
 TEST_F(SweepSource, ProgressBarOnATerminal) {
-  const PtyRun run = run_on_pty({WARPDIV_BINARY, "sweep", kSaxpy, "--grid", "4", "--block",
-                                 "32,64", "--arg", "n=1:500:1", "--arg", "a=1", "--csv",
-                                 dir_.file("p.csv")});
+  const PtyRun run = run_on_pty({WARPDIV_BINARY, "sweep", kSaxpy, "--grid", "4", "--block", "32,64", "--arg",
+                                 "n=1:500:1", "--arg", "a=1", "--csv", dir_.file("p.csv")});
   EXPECT_EQ(run.status, 0) << run.screen;
   EXPECT_TRUE(contains(run.screen, "\rsweep [")) << run.screen;
   EXPECT_TRUE(contains(run.screen, "] 100% 1000/1000 launches")) << run.screen;

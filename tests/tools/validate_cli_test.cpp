@@ -38,8 +38,7 @@ TEST(ValidateCli, WithoutAGpuExitsThreeWithOneLine) {
 TEST(ValidateCli, HelpListsEveryFlag) {
   const CliResult r = run_warpdiv({"validate", "--help"});
   ASSERT_EQ(r.status, 0) << r.err;
-  for (const char* flag : {"--width", "--rows", "--inner", "--cols", "--tile", "--repeat", "--seed",
-                           "--csv"})
+  for (const char* flag : {"--width", "--rows", "--inner", "--cols", "--tile", "--repeat", "--seed", "--csv"})
     EXPECT_TRUE(contains(r.out, flag)) << flag;
 }
 
@@ -66,18 +65,17 @@ TEST_P(ValidateBadInput, ExitsTwoWithOneLineAndNoFile) {
 
 INSTANTIATE_TEST_SUITE_P(
     Flags, ValidateBadInput,
-    ::testing::Values(
-        BadInput{{"--tile", "0"}, "--tile must be an integer from 1 to 32 (got '0')"},
-        BadInput{{"--tile", "33"}, "--tile must be an integer from 1 to 32"},
-        BadInput{{"--repeat", "0"}, "--repeat must be an integer from 1 to 10000 (got '0')"},
-        BadInput{{"--repeat", "1e3"}, "--repeat must be an integer from 1 to 10000"},
-        BadInput{{"--seed", "-1"}, "--seed must be an integer from 0 to 9223372036854775807"},
-        BadInput{{"--width", "0"}, "--width must be an integer from 1 to 2147483647"},
-        BadInput{{"--width", "10", "--rows", "10"}, "--width cannot be combined"},
-        BadInput{{"--rows", "10", "--cols", "10"}, "must be given together"},
-        BadInput{{"--warp-size", "32"}, "warp-size"},  // the GPU's warp size is not a choice
-        // A positional argument is a kernel source (warpdiv validate FILE.cu): it must exist.
-        BadInput{{"extra"}, "cannot read 'extra': no such file"}));
+    ::testing::Values(BadInput{{"--tile", "0"}, "--tile must be an integer from 1 to 32 (got '0')"},
+                      BadInput{{"--tile", "33"}, "--tile must be an integer from 1 to 32"},
+                      BadInput{{"--repeat", "0"}, "--repeat must be an integer from 1 to 10000 (got '0')"},
+                      BadInput{{"--repeat", "1e3"}, "--repeat must be an integer from 1 to 10000"},
+                      BadInput{{"--seed", "-1"}, "--seed must be an integer from 0 to 9223372036854775807"},
+                      BadInput{{"--width", "0"}, "--width must be an integer from 1 to 2147483647"},
+                      BadInput{{"--width", "10", "--rows", "10"}, "--width cannot be combined"},
+                      BadInput{{"--rows", "10", "--cols", "10"}, "must be given together"},
+                      BadInput{{"--warp-size", "32"}, "warp-size"},  // the GPU's warp size is not a choice
+                      // A positional argument is a kernel source (warpdiv validate FILE.cu): it must exist.
+                      BadInput{{"extra"}, "cannot read 'extra': no such file"}));
 
 TEST(ValidateCli, UnwritableCsvIsRefusedBeforeTheGpu) {
   const CliResult r = run_warpdiv({"validate", "--csv", "/nonexistent-folder/v.csv"});
@@ -85,7 +83,6 @@ TEST(ValidateCli, UnwritableCsvIsRefusedBeforeTheGpu) {
   EXPECT_TRUE(contains(r.err, "--csv")) << r.err;
   EXPECT_EQ(count_lines(r.err), 1u) << r.err;
 }
-
 
 // ---- warpdiv ncu-check on the ncu CSV recorded on an H200 ------------------------------------
 
@@ -122,8 +119,8 @@ TEST(NcuCheckCli, BadInputExitsTwo) {
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"ncu-check"},
         std::vector<std::string>{"ncu-check", "--ncu-csv", "/nonexistent/ncu.csv"},
-        std::vector<std::string>{"ncu-check", "--ncu-csv", recorded("ncu_100x100x100_T16.csv"),
-                                 "--tile", "32"},
+        std::vector<std::string>{"ncu-check", "--ncu-csv", recorded("ncu_100x100x100_T16.csv"), "--tile",
+                                 "32"},
         std::vector<std::string>{"ncu-check", "--ncu-csv", recorded("validate_100x100x100_T16.csv")}}) {
     const CliResult r = run_warpdiv(args);
     EXPECT_EQ(r.status, 2) << args.back() << ": " << r.out << r.err;

@@ -50,8 +50,8 @@ TEST(ValidateGpuCli, TooLargeForTheGpuIsRefused) {
   const std::string why = no_device_reason();
   if (!why.empty()) GTEST_SKIP() << "no CUDA device: " << why;
   // 200000^2 floats per matrix is 160 GB: more than the host's memory (M, N, P) or the GPU's.
-  const CliResult r = run_warpdiv({"validate", "--rows", "200000", "--inner", "200000", "--cols",
-                                   "200000", "--tile", "32"});
+  const CliResult r =
+      run_warpdiv({"validate", "--rows", "200000", "--inner", "200000", "--cols", "200000", "--tile", "32"});
   EXPECT_EQ(r.status, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("memory"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("use smaller sizes"), std::string::npos) << r.err;

@@ -2,8 +2,9 @@
 // the comparison of the output buffer with a stand-in for the GPU's, on the 64-bit SAXPY of
 // tests/tools/data/saxpy_grid_stride_64.cu over zero-filled --alloc buffers (y = 2 * 0 + 0: every
 // element 0, worked out by hand). Run in a child process, whose peak resident set (getrusage) must
-// grow by less than validate's estimate of it (20.5 x the launch's buffers here). WARPDIV_MEMORY_TEST_ELEMENTS sets n
-// (default 4000000) to measure other sizes; the child's figures are printed.
+// grow by less than validate's estimate of it (20.5 x the launch's buffers here).
+// WARPDIV_MEMORY_TEST_ELEMENTS sets n (default 4000000) to measure other sizes; the child's figures are
+// printed.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -59,12 +60,13 @@ void model_side(const std::string& path, std::uint64_t n, int fd) {
   ir::ReplayResult model = ir::replay(kernel, launch, options);
   std::vector<std::vector<std::uint8_t>> gpu(kernel.parameters.size());
   gpu[3].assign(n * 4, 0);  // y after the GPU's run: 2 * 0 + 0 everywhere
-  const analysis::OutputComparison c = analysis::compare_outputs(kernel, model.stored, model.stores_not_captured, gpu);
+  const analysis::OutputComparison c =
+      analysis::compare_outputs(kernel, model.stored, model.stores_not_captured, gpu);
   const long growth = (peak_kib() - before) * 1024;
   const unsigned long long compared = c.buffers.empty() ? 0 : c.buffers[0].compared;
   const sim::Count need = validate_host_memory(kernel, launch, ir::estimate(kernel, launch, options)).total();
-  const std::string line = std::to_string(growth) + " " + std::to_string(compared) + " " + (c.agree() ? "1" : "0") +
-                           " " + sim::to_decimal(need);
+  const std::string line = std::to_string(growth) + " " + std::to_string(compared) + " " +
+                           (c.agree() ? "1" : "0") + " " + sim::to_decimal(need);
   if (write(fd, line.data(), line.size()) < 0) _exit(3);
 }
 
@@ -100,10 +102,11 @@ TEST(ValidateMemory, ModelSideGrowsByASmallMultipleOfTheBuffers) {
   unsigned long long need = 0;
   ASSERT_EQ(std::sscanf(text, "%lld %llu %d %llu", &growth, &compared, &agree, &need), 4);
   const double buffers = 8.0 * static_cast<double>(n);  // x and y, 4 bytes an element
-  std::printf("n = %llu: peak RSS grew by %lld bytes, %.1f bytes per element, %.2f x the buffers' %.0f bytes; "
-              "estimate %llu\n",
-              static_cast<unsigned long long>(n), growth, static_cast<double>(growth) / static_cast<double>(n),
-              static_cast<double>(growth) / buffers, buffers, need);
+  std::printf(
+      "n = %llu: peak RSS grew by %lld bytes, %.1f bytes per element, %.2f x the buffers' %.0f bytes; "
+      "estimate %llu\n",
+      static_cast<unsigned long long>(n), growth, static_cast<double>(growth) / static_cast<double>(n),
+      static_cast<double>(growth) / buffers, buffers, need);
   EXPECT_EQ(compared, n);  // every y[i] held by the model and compared
   EXPECT_EQ(agree, 1);
   // The estimate (y followed by value, 100 bytes an element; records of 56 bytes a store; y's values
@@ -127,8 +130,9 @@ ir::Kernel saxpy_kernel() {
   return ir::load_kernel(model);
 }
 
-const std::vector<std::string> kSmallLaunch = {"validate", kSaxpy, "--grid", "4", "--block", "128", "--arg",
-                                               "n=1000", "--arg", "a=2", "--alloc", "x=1000", "--alloc", "y=1000"};
+const std::vector<std::string> kSmallLaunch = {"validate", kSaxpy,   "--grid",  "4",     "--block",
+                                               "128",      "--arg",  "n=1000",  "--arg", "a=2",
+                                               "--alloc",  "x=1000", "--alloc", "y=1000"};
 
 TEST(ValidateMemory, EstimateIsWorkedOutByHand) {
   const ir::Kernel kernel = saxpy_kernel();
@@ -196,7 +200,8 @@ TEST(ValidateMemory, ALaunchAboveTheHostsMemoryIsRefusedWithExitTwo) {
 TEST(ValidateMemory, StoresOfOneThreadReplaceOthersConflict) {
   const std::string model = ::testing::TempDir() + "/overwrite_model.json";
   const std::string source = std::string(WARPDIV_SOURCE_DIR) + "/tests/tools/data/overwrite.cu";
-  if (testing::run_warpdiv({"analyze", source, "--grid", "1", "--block", "4", "--save-model", model}).status != 0)
+  if (testing::run_warpdiv({"analyze", source, "--grid", "1", "--block", "4", "--save-model", model})
+          .status != 0)
     GTEST_SKIP() << "this warpdiv has no Clang front-end to save a model with";
   const ir::Kernel kernel = ir::load_kernel(model);
   ir::Launch shape;

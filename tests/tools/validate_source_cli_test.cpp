@@ -32,8 +32,7 @@ std::string saved_model(const TempDir& dir) {
   return r.status == 0 ? path : std::string();
 }
 
-void expect_no_gpu_line(const std::vector<std::string>& args, const TempDir& dir,
-                        std::size_t files_before) {
+void expect_no_gpu_line(const std::vector<std::string>& args, const TempDir& dir, std::size_t files_before) {
   const CliResult r = run_warpdiv(args);
   EXPECT_EQ(r.status, 3) << r.out << r.err;
   EXPECT_EQ(count_lines(r.err), 1u) << r.err;
@@ -48,19 +47,19 @@ TEST(ValidateSourceCli, WithoutAGpuExitsThreeWithOneLine) {
   TempDir dir;
   const std::string model = saved_model(dir);
   if (model.empty()) GTEST_SKIP() << "this warpdiv has no Clang front-end to save a model with";
-  expect_no_gpu_line({"validate", kNaive, "--grid", "7,7", "--block", "16,16", "--arg",
-                      "Width=100", "--csv", dir.file("v.csv")},
+  expect_no_gpu_line({"validate", kNaive, "--grid", "7,7", "--block", "16,16", "--arg", "Width=100", "--csv",
+                      dir.file("v.csv")},
                      dir, 1);
-  expect_no_gpu_line({"validate", "--model", model, "--grid", "7,7", "--block", "16,16", "--arg",
-                      "Width=100", "--csv", dir.file("v.csv")},
+  expect_no_gpu_line({"validate", "--model", model, "--grid", "7,7", "--block", "16,16", "--arg", "Width=100",
+                      "--csv", dir.file("v.csv")},
                      dir, 1);
 }
 
 TEST(ValidateSourceCli, HelpListsEveryFlag) {
   const CliResult r = run_warpdiv({"validate", kNaive, "--help"});
   ASSERT_EQ(r.status, 0) << r.err;
-  for (const char* flag : {"--model", "--kernel", "--define", "--include-dir", "--grid", "--block",
-                           "--arg", "--warp-size", "--records", "--csv"})
+  for (const char* flag : {"--model", "--kernel", "--define", "--include-dir", "--grid", "--block", "--arg",
+                           "--warp-size", "--records", "--csv"})
     EXPECT_TRUE(contains(r.out, flag)) << flag;
 }
 
@@ -81,8 +80,7 @@ TEST_P(ValidateSourceBadInput, ExitsTwoWithOneLineAndNoFile) {
 INSTANTIATE_TEST_SUITE_P(
     Flags, ValidateSourceBadInput,
     ::testing::Values(
-        BadInput{{"NAIVE", "--grid", "7,7", "--block", "16,16", "--arg", "Width=100",
-                  "--warp-size", "16"},
+        BadInput{{"NAIVE", "--grid", "7,7", "--block", "16,16", "--arg", "Width=100", "--warp-size", "16"},
                  "--warp-size must be 32 for a GPU run (got 16)"},
         BadInput{{"NAIVE", "--grid", "7", "--block", "16", "--arg", "Width=100", "--records", "-1"},
                  "--records must be an integer from 0 to 100000000"},
@@ -91,15 +89,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"NAIVE", "--model", "NAIVE", "--grid", "1", "--block", "1"},
                  "give FILE.cu or --model FILE, not both"},
         BadInput{{"NAIVE", "--grid", "1", "--block", "2000", "--arg", "Width=1"}, "--block"},
-        BadInput{{"--model", "NAIVE", "--grid", "1", "--block", "1"},
-                 "kernel model JSON: not valid JSON"}));
+        BadInput{{"--model", "NAIVE", "--grid", "1", "--block", "1"}, "kernel model JSON: not valid JSON"}));
 
 TEST(ValidateSourceCli, AMissingArgumentIsNamed) {
   TempDir dir;
   const std::string model = saved_model(dir);
   if (model.empty()) GTEST_SKIP() << "this warpdiv has no Clang front-end to save a model with";
-  const CliResult r =
-      run_warpdiv({"validate", "--model", model, "--grid", "7,7", "--block", "16,16"});
+  const CliResult r = run_warpdiv({"validate", "--model", model, "--grid", "7,7", "--block", "16,16"});
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_TRUE(contains(r.err, "needs a value: give --arg Width=VALUE")) << r.err;
   EXPECT_EQ(count_lines(r.err), 1u) << r.err;

@@ -19,15 +19,14 @@ ir::Launch bind_launch(const ir::Kernel& kernel, ir::Launch launch, const ArgVal
   return launch;
 }
 
-std::optional<KernelOccupancy> source_occupancy(const AnalyzeSourceRequest& request,
-                                                const ir::Kernel& kernel,
+std::optional<KernelOccupancy> source_occupancy(const AnalyzeSourceRequest& request, const ir::Kernel& kernel,
                                                 const ir::Launch& launch) {
   if (request.gpu.name.empty()) return std::nullopt;
   const analysis::GpuSpec gpu = find_requested_gpu(request.gpu);
   if (gpu.warp_size != launch.warp_size)
     throw InvalidInput(Diag::flag_usage, "--warp-size " + std::to_string(launch.warp_size) +
-                       " differs from the warp size " + std::to_string(gpu.warp_size) +
-                       " of --gpu " + gpu.name);
+                                             " differs from the warp size " + std::to_string(gpu.warp_size) +
+                                             " of --gpu " + gpu.name);
   kernels::CompileRequest compile = kernels::compile_request(kernel, gpu.cc_major, gpu.cc_minor);
   const KernelSource& source = request.source;
   if (!source.file.empty()) {
@@ -42,21 +41,23 @@ std::optional<KernelOccupancy> source_occupancy(const AnalyzeSourceRequest& requ
   KernelOccupancy k = kernel_occupancy(gpu, compile, resources, request.gpu.registers, request.static_shared);
   const analysis::OccupancyResult& r = k.result;
   if (request.dynamic_shared > 0 && r.shared_bytes_per_block > r.shared_memory_limit_per_block) {
-    const std::int64_t room = r.shared_memory_limit_per_block - k.launch.static_shared_bytes -
-                              gpu.reserved_shared_memory_per_block;
-    throw InvalidInput(Diag::launch_invalid, "--dynamic-smem " + std::to_string(request.dynamic_shared) + ": a block would need " +
-                       std::to_string(r.shared_bytes_per_block) + " bytes of shared memory (" +
-                       std::to_string(k.launch.static_shared_bytes) + " static, " +
-                       std::to_string(gpu.reserved_shared_memory_per_block) + " reserved), past " +
-                       gpu.name + "'s limit of " + std::to_string(r.shared_memory_limit_per_block) +
-                       " per block (allowed: --dynamic-smem 0 to " + std::to_string(std::max<std::int64_t>(0, room)) + ")");
+    const std::int64_t room =
+        r.shared_memory_limit_per_block - k.launch.static_shared_bytes - gpu.reserved_shared_memory_per_block;
+    throw InvalidInput(Diag::launch_invalid,
+                       "--dynamic-smem " + std::to_string(request.dynamic_shared) + ": a block would need " +
+                           std::to_string(r.shared_bytes_per_block) + " bytes of shared memory (" +
+                           std::to_string(k.launch.static_shared_bytes) + " static, " +
+                           std::to_string(gpu.reserved_shared_memory_per_block) + " reserved), past " +
+                           gpu.name + "'s limit of " + std::to_string(r.shared_memory_limit_per_block) +
+                           " per block (allowed: --dynamic-smem 0 to " +
+                           std::to_string(std::max<std::int64_t>(0, room)) + ")");
   }
   return k;
 }
 
-AnalyzeSourceReport run_analyze_source(const AnalyzeSourceRequest& request,
-                                       const ir::Kernel& kernel, const ir::Launch& launch,
-                                       bool with_page, const std::atomic<bool>* stop) {
+AnalyzeSourceReport run_analyze_source(const AnalyzeSourceRequest& request, const ir::Kernel& kernel,
+                                       const ir::Launch& launch, bool with_page,
+                                       const std::atomic<bool>* stop) {
   ir::ReplayOptions options = request.replay_options;
   options.stop = stop;
   std::atomic<std::uint64_t> blocks_done{0};

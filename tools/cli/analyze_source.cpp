@@ -34,9 +34,10 @@ namespace {
 
 // Flags that only `analyze FILE.cu` / `analyze --model` takes: any of them selects that mode.
 constexpr const char* kSourceOnlyFlags[] = {
-    "--model", "--kernel", "--grid", "--block", "--arg", "--by-iteration", "--only-block",
-    "--only-warp", "--save-model", "--define", "--include-dir", "-D", "-I", "--smem", "--by-class",
-    "--dynamic-smem", "--data", "--alloc", "--launch", "--build-dir", "-p", "--by-call-site"};
+    "--model",      "--kernel",    "--grid",       "--block",        "--arg",         "--by-iteration",
+    "--only-block", "--only-warp", "--save-model", "--define",       "--include-dir", "-D",
+    "-I",           "--smem",      "--by-class",   "--dynamic-smem", "--data",        "--alloc",
+    "--launch",     "--build-dir", "-p",           "--by-call-site"};
 
 // The shorthand's flags all take a value; so does every flag of analyze but these.
 bool takes_no_value(const std::string& flag) {
@@ -52,8 +53,8 @@ ir::Dim3 parse_block_index(const std::string& text, const ir::Dim3& grid) {
   if (commas < 1) at.y = 0;
   const auto inside = [](std::int64_t v, std::uint32_t size) { return v >= 0 && v < size; };
   if (!inside(at.x, grid.x) || !inside(at.y, grid.y) || !inside(at.z, grid.z))
-    throw InvalidInput(Diag::flag_value, "--only-block " + text + " is outside the grid " + ir::to_string(grid) +
-                       " (each index from 0 to its size - 1)");
+    throw InvalidInput(Diag::flag_value, "--only-block " + text + " is outside the grid " +
+                                             ir::to_string(grid) + " (each index from 0 to its size - 1)");
   return ir::Dim3{static_cast<std::uint32_t>(at.x), static_cast<std::uint32_t>(at.y),
                   static_cast<std::uint32_t>(at.z)};
 }
@@ -126,54 +127,54 @@ const char* const kAnalyzeSourceNotes =
 
 // What analyze writes and how much of the launch it counts.
 void add_report_options(po::options_description& options) {
-  options.add_options()
-      ("csv", po::value<std::string>()->value_name("FILE"),
-       ("also write one row per statement, and per call of an inlined function (inlined_at): " +
-        analysis::source_csv_header() + " (complete: no when some figure of the launch is not "
-        "counted)").c_str())
-      ("html", po::value<std::string>()->value_name("FILE"),
-       "also write a self-contained HTML page: the annotated source shaded by divergence and "
-       "SIMD efficiency, the block classes on the grid, warp x iteration maps per class")
-      ("by-class", ("with --csv: one row per block class and statement (" +
-                    analysis::source_class_csv_header() +
-                    "), then per iteration class of each loop run as classes one row per statement "
-                    "inside the loop (the last four columns filled); needs the class engine").c_str())
-      ("by-call-site", "in the text report, under a line of an inlined function called from "
-                       "several places (summed there), each call's figures")
-      ("by-iteration", "break down statements inside loops by the iteration of their innermost "
-                       "loop (1 = the first)")
-      ("only-block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
-       "count only this block (blockIdx)")
-      ("only-warp", po::value<std::string>()->value_name("W"),
-       "count only this warp (index within its block; of every block unless --only-block)")
-      ("save-model", po::value<std::string>()->value_name("FILE"),
-       "save the kernel's model as JSON, for --model on a machine without Clang");
+  options.add_options()(
+      "csv", po::value<std::string>()->value_name("FILE"),
+      ("also write one row per statement, and per call of an inlined function (inlined_at): " +
+       analysis::source_csv_header() +
+       " (complete: no when some figure of the launch is not "
+       "counted)")
+          .c_str())("html", po::value<std::string>()->value_name("FILE"),
+                    "also write a self-contained HTML page: the annotated source shaded by divergence and "
+                    "SIMD efficiency, the block classes on the grid, warp x iteration maps per class")(
+      "by-class",
+      ("with --csv: one row per block class and statement (" + analysis::source_class_csv_header() +
+       "), then per iteration class of each loop run as classes one row per statement "
+       "inside the loop (the last four columns filled); needs the class engine")
+          .c_str())("by-call-site",
+                    "in the text report, under a line of an inlined function called from "
+                    "several places (summed there), each call's figures")(
+      "by-iteration",
+      "break down statements inside loops by the iteration of their innermost "
+      "loop (1 = the first)")("only-block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
+                              "count only this block (blockIdx)")(
+      "only-warp", po::value<std::string>()->value_name("W"),
+      "count only this warp (index within its block; of every block unless --only-block)")(
+      "save-model", po::value<std::string>()->value_name("FILE"),
+      "save the kernel's model as JSON, for --model on a machine without Clang");
 }
 
 po::options_description analyze_source_options() {
-  po::options_description options(kAnalyzeSourceUsage + shorthand_usage("analyze") +
-                                  kAnalyzeSourceNotes);
+  po::options_description options(kAnalyzeSourceUsage + shorthand_usage("analyze") + kAnalyzeSourceNotes);
   options.add_options()("help,h", "show this help");
   add_kernel_source_options(options);
   add_launch_source_options(options);
-  options.add_options()
-      ("warp-size", po::value<std::string>()->value_name("S"),
-       "warp size, a power of two 1 .. 64 (default 32)")
-      ("engine", po::value<std::string>()->value_name("E"),
-       "auto (default: the class engine where it can prove its classes, else the replay, said in "
-       "one line), exact (the class engine or exit 2 naming the condition), replay (visits "
-       "every warp of every block) or all (every engine that applies, the class engine, the "
-       "replay's interpreter and native code, compared figure by figure: the replay's report and "
-       "a note that they agree, or exit 1 naming the first figure that differs)");
+  options.add_options()("warp-size", po::value<std::string>()->value_name("S"),
+                        "warp size, a power of two 1 .. 64 (default 32)")(
+      "engine", po::value<std::string>()->value_name("E"),
+      "auto (default: the class engine where it can prove its classes, else the replay, said in "
+      "one line), exact (the class engine or exit 2 naming the condition), replay (visits "
+      "every warp of every block) or all (every engine that applies, the class engine, the "
+      "replay's interpreter and native code, compared figure by figure: the replay's report and "
+      "a note that they agree, or exit 1 naming the first figure that differs)");
   add_report_options(options);
   add_buffer_options(options);
   add_gpu_options(options);
   options.add_options()("smem", po::value<std::string>()->value_name("BYTES"),
                         "static shared memory per block for --gpu (0 .. 1073741824; default: "
-                        "compiled)")
-      ("dynamic-smem", po::value<std::string>()->value_name("BYTES"),
-       "dynamic shared memory per block, the launch's third <<< >>> argument: sizes extern "
-       "__shared__ arrays, and counts in --gpu's occupancy (0 .. 1073741824; default 0)");
+                        "compiled)")(
+      "dynamic-smem", po::value<std::string>()->value_name("BYTES"),
+      "dynamic shared memory per block, the launch's third <<< >>> argument: sizes extern "
+      "__shared__ arrays, and counts in --gpu's occupancy (0 .. 1073741824; default 0)");
   return options;
 }
 
@@ -182,17 +183,20 @@ void check_flag_combinations(const po::variables_map& vm, const AnalyzeSourceReq
   if (r.by_class && !has(vm, "csv"))
     throw InvalidInput(Diag::flag_usage, "--by-class needs --csv FILE (the CSV it shapes)");
   if (r.by_class && (r.engine == SourceEngine::replay || r.engine == SourceEngine::all))
-    throw InvalidInput(Diag::flag_usage, std::string("--by-class needs the class engine: use --engine auto or exact, not ") +
-                       (r.engine == SourceEngine::all ? "all" : "replay"));
+    throw InvalidInput(Diag::flag_usage,
+                       std::string("--by-class needs the class engine: use --engine auto or exact, not ") +
+                           (r.engine == SourceEngine::all ? "all" : "replay"));
   if (r.save_only)
-    for (const char* flag : {"csv", "html", "arg", "by-iteration", "by-call-site", "only-block", "only-warp",
-                             "warp-size", "engine", "gpu", "regs", "smem", "gpu-file",
-                             "dynamic-smem", "alloc", "data", "launch"})
+    for (const char* flag :
+         {"csv", "html", "arg", "by-iteration", "by-call-site", "only-block", "only-warp", "warp-size",
+          "engine", "gpu", "regs", "smem", "gpu-file", "dynamic-smem", "alloc", "data", "launch"})
       if (has(vm, flag))
-        throw InvalidInput(Diag::flag_usage, std::string("--") + flag +
-                           " needs a launch: give --grid and --block (or use --save-model alone)");
+        throw InvalidInput(Diag::flag_usage,
+                           std::string("--") + flag +
+                               " needs a launch: give --grid and --block (or use --save-model alone)");
   if (has(vm, "gpu") && has(vm, "build-dir"))
-    throw InvalidInput(Diag::flag_usage, "--gpu compiles FILE.cu with nvcc for its registers, with the -D and -I of the "
+    throw InvalidInput(Diag::flag_usage,
+                       "--gpu compiles FILE.cu with nvcc for its registers, with the -D and -I of the "
                        "command line only, not -p's compile_commands.json: give them with -D and -I "
                        "instead of -p (or leave out --gpu)");
   if (!has(vm, "gpu"))
@@ -294,8 +298,8 @@ void write_analyze(const AnalyzeSourceRequest& request, AnalyzeSourceReport& run
   analysis::write_source_text(outputs.report(), run.report);
   if (occupancy) {
     outputs.report() << '\n';
-    analysis::write_occupancy_text(outputs.report(), occupancy->gpu, occupancy->launch,
-                                   occupancy->result, &occupancy->origins);
+    analysis::write_occupancy_text(outputs.report(), occupancy->gpu, occupancy->launch, occupancy->result,
+                                   &occupancy->origins);
   }
 }
 

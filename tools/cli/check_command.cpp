@@ -46,25 +46,26 @@ po::options_description check_options() {
       "exit status 0: every limit holds and nothing regressed; 1: a limit is crossed, a share\n"
       "got worse than the baseline's or a kernel could not be read; 2: bad input\n"
       "(CONFIG:LINE:COL: names the key).\n\noptions");
-  options.add_options()("help,h", "show this help")
-      ("sarif", po::value<std::string>()->value_name("FILE"),
-       "also write the findings as SARIF 2.1.0 (for code scanning and editors)")
-      ("write-baseline", po::value<std::string>()->value_name("FILE"),
-       "record every statement's figures as a baseline CSV (compares with no baseline)")
-      ("baseline", po::value<std::string>()->value_name("FILE"),
-       "compare with this baseline instead of the one CONFIG names")
-      ("no-baseline", "compare with no baseline, even if CONFIG names one");
+  options.add_options()("help,h", "show this help")(
+      "sarif", po::value<std::string>()->value_name("FILE"),
+      "also write the findings as SARIF 2.1.0 (for code scanning and editors)")(
+      "write-baseline", po::value<std::string>()->value_name("FILE"),
+      "record every statement's figures as a baseline CSV (compares with no baseline)")(
+      "baseline", po::value<std::string>()->value_name("FILE"),
+      "compare with this baseline instead of the one CONFIG names")(
+      "no-baseline", "compare with no baseline, even if CONFIG names one");
   return options;
 }
-
 
 // The shared launch code words its refusals for the command line; in a configuration the same
 // things are keys.
 std::string in_config_words(std::string message) {
   static const std::pair<const char*, const char*> kWords[] = {
-      {"--arg ", "args "}, {"--grid", "grid"}, {"--block", "block"}, {"--alloc", "alloc"},
-      {"--data", "data"}, {"--dynamic-smem", "dynamic_smem"}, {"--warp-size", "warp_size"},
-      {"--max-evaluations", "max_evaluations"}, {"--engine", "engine"}, {"--launch", "launch"}};
+      {"--arg ", "args "},          {"--grid", "grid"},
+      {"--block", "block"},         {"--alloc", "alloc"},
+      {"--data", "data"},           {"--dynamic-smem", "dynamic_smem"},
+      {"--warp-size", "warp_size"}, {"--max-evaluations", "max_evaluations"},
+      {"--engine", "engine"},       {"--launch", "launch"}};
   for (const auto& [flag, key] : kWords)
     for (std::size_t at = 0; (at = message.find(flag, at)) != std::string::npos; at += std::strlen(key))
       message.replace(at, std::strlen(flag), key);
@@ -98,7 +99,8 @@ CheckRequest parse_check(const Args& args) {
     return r;
   }
   if (!has(vm, "config"))
-    throw InvalidInput(Diag::flag_usage, "warpdiv check needs CONFIG, a TOML file of kernels, launches and limits "
+    throw InvalidInput(Diag::flag_usage,
+                       "warpdiv check needs CONFIG, a TOML file of kernels, launches and limits "
                        "(see warpdiv check --help)");
   r.config = get(vm, "config");
   r.sarif = get_optional(vm, "sarif");
@@ -106,12 +108,15 @@ CheckRequest parse_check(const Args& args) {
   r.baseline = get_optional(vm, "baseline");
   r.no_baseline = has(vm, "no-baseline");
   if (r.write_baseline && (r.baseline || r.no_baseline))
-    throw InvalidInput(Diag::flag_usage, std::string("--write-baseline records the figures afresh and compares with "
+    throw InvalidInput(Diag::flag_usage,
+                       std::string("--write-baseline records the figures afresh and compares with "
                                    "no baseline: drop ") +
-                       (r.baseline ? "--baseline" : "--no-baseline"));
-  if (r.baseline && r.no_baseline) throw InvalidInput(Diag::flag_usage, "give --baseline FILE or --no-baseline, not both");
+                           (r.baseline ? "--baseline" : "--no-baseline"));
+  if (r.baseline && r.no_baseline)
+    throw InvalidInput(Diag::flag_usage, "give --baseline FILE or --no-baseline, not both");
   if (r.write_baseline && r.sarif && *r.write_baseline == *r.sarif && *r.sarif != "-")
-    throw InvalidInput(Diag::output_clash, "--write-baseline and --sarif name the same file " + sim::quote_value(*r.sarif));
+    throw InvalidInput(Diag::output_clash,
+                       "--write-baseline and --sarif name the same file " + sim::quote_value(*r.sarif));
   return r;
 }
 
@@ -205,7 +210,8 @@ std::optional<SourceKernel> read_keeping_first_error(const KernelSource& source,
 void add_kernel_inputs(const CheckLaunch& l, std::vector<std::string>& files) {
   const analysis::CheckKernel& k = *l.config;
   files.push_back(k.model.empty() ? k.file : k.model);
-  if (!l.request.source.build_dir.empty()) files.push_back(l.request.source.build_dir + "/compile_commands.json");
+  if (!l.request.source.build_dir.empty())
+    files.push_back(l.request.source.build_dir + "/compile_commands.json");
   files.insert(files.end(), l.files_tried.begin(), l.files_tried.end());
   for (const std::string& f : source_files(l.kernel.kernel, l.kernel.files_read)) files.push_back(f);
   try {
@@ -252,19 +258,22 @@ std::optional<CheckInputs> prepare_check(const CheckRequest& request) {
   in.config = analysis::parse_check_config(text, request.config);
   std::error_code error;
   if (!std::filesystem::is_directory(in.config.root, error))
-    throw InvalidInput(Diag::file_content, request.config + ": root " + sim::quote_value(in.config.root) +
-                       " is not a folder (findings, baselines and SARIF name files relative to it; "
-                       "give an existing folder)");
+    throw InvalidInput(Diag::file_content,
+                       request.config + ": root " + sim::quote_value(in.config.root) +
+                           " is not a folder (findings, baselines and SARIF name files relative to it; "
+                           "give an existing folder)");
   in.files.push_back(request.config);
   if (request.baseline) {
     in.baseline_path = request.baseline;
     in.baseline = analysis::read_baseline(
-        analysis::read_input_file(*request.baseline, "--baseline", analysis::InputFormat::csv), *request.baseline);
+        analysis::read_input_file(*request.baseline, "--baseline", analysis::InputFormat::csv),
+        *request.baseline);
   } else if (in.config.baseline && !request.no_baseline && !request.write_baseline) {
     in.baseline_path = in.config.baseline;
     in.baseline = at_place(in.config, in.config.baseline_place, "", [&] {
       return analysis::read_baseline(
-          analysis::read_input_file(*in.config.baseline, "baseline", analysis::InputFormat::csv), *in.config.baseline);
+          analysis::read_input_file(*in.config.baseline, "baseline", analysis::InputFormat::csv),
+          *in.config.baseline);
     });
   }
   if (in.baseline_path) in.files.push_back(*in.baseline_path);
@@ -276,8 +285,8 @@ std::optional<CheckInputs> prepare_check(const CheckRequest& request) {
     add_kernel_inputs(l, in.files);
     if (why) {
       const std::string& input = k.model.empty() ? k.file : k.model;
-      in.unread.push_back(analysis::unreadable_kernel(k.name, analysis::relative_to_root(input, in.config.root),
-                                                      *why, in.config.root));
+      in.unread.push_back(analysis::unreadable_kernel(
+          k.name, analysis::relative_to_root(input, in.config.root), *why, in.config.root));
       continue;
     }
     in.launches.push_back(std::move(l));
@@ -294,10 +303,11 @@ void check_launch(const analysis::CheckConfig& config, CheckLaunch& l, CheckRun&
   // A saved model's own file is the source it was read from (where line tables apply).
   if (k.file.empty() && !l.kernel.kernel.files.empty()) k.file = l.kernel.kernel.files[0].path;
   const AnalyzeSourceReport report = run_analyze_source(l.request, l.kernel.kernel, l.launch, false, stop);
-  if (!report.counts.note.empty()) std::cerr << "warpdiv: note: " << k.name << ": " << report.counts.note << '\n';
+  if (!report.counts.note.empty())
+    std::cerr << "warpdiv: note: " << k.name << ": " << report.counts.note << '\n';
   std::vector<analysis::Finding>& findings = run.outcome.findings;
-  const std::vector<analysis::CheckRow> rows =
-      analysis::make_check_rows(k.name, report.report, l.kernel.kernel, l.launch.warp_size, config.root, findings);
+  const std::vector<analysis::CheckRow> rows = analysis::make_check_rows(
+      k.name, report.report, l.kernel.kernel, l.launch.warp_size, config.root, findings);
   for (analysis::Finding& f : analysis::check_limits(k, rows, config.root)) findings.push_back(std::move(f));
   for (analysis::Finding& f : analysis::config_table_notes(k, rows, config.path, config.root))
     findings.push_back(std::move(f));
@@ -315,8 +325,10 @@ void settle_single_lane(const analysis::CheckConfig& config, analysis::CheckOutc
   for (analysis::Finding& f : outcome.findings) {
     const bool hidden = f.rule == "single-lane-branch" && !f.suppressed &&
                         std::find(reported.begin(), reported.end(), f.check) == reported.end();
-    if (hidden) ++outcome.single_lane_hidden;
-    else kept.push_back(std::move(f));
+    if (hidden)
+      ++outcome.single_lane_hidden;
+    else
+      kept.push_back(std::move(f));
   }
   outcome.findings = std::move(kept);
 }
@@ -400,8 +412,9 @@ int check_command(const Args& args, std::ostream& out) {
               << (run.unread == 1 ? " was" : " were") << " not read (the error findings above)\n";
     return 1;
   }
-  if (sarif) analysis::write_check_sarif(sarif->stream(), run.outcome, inputs->config.root, WARPDIV_VERSION,
-                                         sarif_sources(*inputs));
+  if (sarif)
+    analysis::write_check_sarif(sarif->stream(), run.outcome, inputs->config.root, WARPDIV_VERSION,
+                                sarif_sources(*inputs));
   if (baseline) analysis::write_baseline(baseline->stream(), run.rows);
   outputs.commit();
   analysis::write_check_text(outputs.report(), run.outcome);

@@ -22,11 +22,11 @@ namespace warpdiv::cli {
 
 struct CheckRequest {
   std::string help;
-  std::string config;                   // CONFIG (a TOML file)
-  std::optional<std::string> sarif;     // --sarif FILE
+  std::string config;                         // CONFIG (a TOML file)
+  std::optional<std::string> sarif;           // --sarif FILE
   std::optional<std::string> write_baseline;  // --write-baseline FILE: record, compare with none
-  std::optional<std::string> baseline;  // --baseline FILE: instead of the configuration's
-  bool no_baseline = false;             // --no-baseline: ignore the configuration's
+  std::optional<std::string> baseline;        // --baseline FILE: instead of the configuration's
+  bool no_baseline = false;                   // --no-baseline: ignore the configuration's
 };
 CheckRequest parse_check(const Args& args);
 

@@ -9,8 +9,7 @@
 
 namespace warpdiv::cli {
 
-std::vector<RunInput> run_inputs(const KernelSource& source,
-                                 const std::optional<std::string>& gpu_file,
+std::vector<RunInput> run_inputs(const KernelSource& source, const std::optional<std::string>& gpu_file,
                                  const std::vector<std::string>& sources) {
   std::vector<RunInput> inputs;
   if (!source.file.empty()) inputs.emplace_back("the kernel source", source.file);
@@ -45,8 +44,7 @@ CommandOutputs::CommandOutputs(std::ostream& standard_output, const std::vector<
   for (const std::string& path : gpu_file_candidates()) files_.protect("warpdiv's GPU presets", path);
 }
 
-analysis::Output* CommandOutputs::open(const std::string& flag,
-                                       const std::optional<std::string>& path,
+analysis::Output* CommandOutputs::open(const std::string& flag, const std::optional<std::string>& path,
                                        const std::string& label) {
   if (!path) return nullptr;
   analysis::Output& output = files_.open(flag, *path);

@@ -23,14 +23,12 @@ using RunInput = std::pair<std::string, std::string>;
 /// compile_commands.json, then `sources` (the files a kernel model was read from: its source, then
 /// its headers, then every file read for it: Clang's includes, -include files, the database's
 /// response files; tools/cli/source_kernel.hpp's source_files).
-std::vector<RunInput> run_inputs(const KernelSource& source,
-                                 const std::optional<std::string>& gpu_file,
+std::vector<RunInput> run_inputs(const KernelSource& source, const std::optional<std::string>& gpu_file,
                                  const std::vector<std::string>& sources = {});
 
 /// What a request may ask for instead of any work: its `help` (printed when not empty) or, with
 /// `gpus`, the GPU presets (--gpu list). True when that was all, and the command exits 0.
-bool answered_at_once(std::ostream& out, const std::string& help,
-                      const GpuRequest* gpus = nullptr);
+bool answered_at_once(std::ostream& out, const std::string& help, const GpuRequest* gpus = nullptr);
 
 class CommandOutputs {
  public:

@@ -47,19 +47,16 @@ std::string default_gpu_file() {
     if (fs::is_regular_file(p, error)) return p;
     looked += (looked.empty() ? "" : ", ") + p;
   }
-  throw InvalidInput(Diag::file_unreadable, "no GPU presets file found (looked at " + looked +
-                     "); give one with --gpu-file FILE");
+  throw InvalidInput(Diag::file_unreadable,
+                     "no GPU presets file found (looked at " + looked + "); give one with --gpu-file FILE");
 }
 
 void add_gpu_options(po::options_description& options) {
-  options.add_options()
-      ("gpu", po::value<std::string>()->value_name("NAME"),
-       "GPU preset (case-insensitive); 'list' prints the presets (with no other flag but "
-       "--gpu-file)")
-      ("gpu-file", po::value<std::string>()->value_name("FILE"),
-       "read the GPU presets from FILE (same columns as data/gpus.csv)")
-      ("regs", po::value<std::string>()->value_name("R"),
-       "registers per thread: 0 .. 1024 (default 32)");
+  options.add_options()("gpu", po::value<std::string>()->value_name("NAME"),
+                        "GPU preset (case-insensitive); 'list' prints the presets (with no other flag but "
+                        "--gpu-file)")("gpu-file", po::value<std::string>()->value_name("FILE"),
+                                       "read the GPU presets from FILE (same columns as data/gpus.csv)")(
+      "regs", po::value<std::string>()->value_name("R"), "registers per thread: 0 .. 1024 (default 32)");
 }
 
 GpuRequest gpu_request(const po::variables_map& vm) {
@@ -78,8 +75,9 @@ bool gpu_list_asked(const po::variables_map& vm, GpuRequest& gpu) {
   if (wanted != "list") return false;
   const std::vector<std::string> ignored = flags_other_than(vm, {"gpu", "gpu-file"});
   if (!ignored.empty())
-    throw InvalidInput(Diag::flag_usage, "--gpu list prints the presets and takes no flag but --gpu-file (got " +
-                       sim::listed(ignored) + ")");
+    throw InvalidInput(
+        Diag::flag_usage,
+        "--gpu list prints the presets and takes no flag but --gpu-file (got " + sim::listed(ignored) + ")");
   gpu = gpu_request(vm);
   return true;
 }
@@ -87,8 +85,7 @@ bool gpu_list_asked(const po::variables_map& vm, GpuRequest& gpu) {
 GpuCatalogue load_gpu_catalogue(const GpuRequest& gpu) {
   GpuCatalogue catalogue;
   catalogue.file = gpu.file ? *gpu.file : default_gpu_file();
-  catalogue.gpus =
-      analysis::load_gpu_file(catalogue.file, gpu.file ? "--gpu-file" : "the GPU presets file");
+  catalogue.gpus = analysis::load_gpu_file(catalogue.file, gpu.file ? "--gpu-file" : "the GPU presets file");
   return catalogue;
 }
 

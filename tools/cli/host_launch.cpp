@@ -23,10 +23,12 @@ std::string triple(const frontend::HostValue (&v)[3]) {
 /// why the source's value is not to be taken (Clang rejects its expression, it does not fit its type).
 const std::string& needed(const frontend::HostValue& v, const std::string& what, const std::string& flag) {
   if (!v.refused.empty())
-    throw InvalidInput(Diag::host_value_unknown, v.where + ": " + what + " is not taken from the source: " + v.refused + "; fix it or give " + flag);
+    throw InvalidInput(Diag::host_value_unknown, v.where + ": " + what + " is not taken from the source: " +
+                                                     v.refused + "; fix it or give " + flag);
   if (!v.known)
-    throw InvalidInput(Diag::host_value_unknown, v.where + ": " + what + " is not computable from the source: " +
-                       (v.reason.empty() ? "the front-end gave no value" : v.reason) + "; give " + flag);
+    throw InvalidInput(Diag::host_value_unknown,
+                       v.where + ": " + what + " is not computable from the source: " +
+                           (v.reason.empty() ? "the front-end gave no value" : v.reason) + "; give " + flag);
   return v.value;
 }
 
@@ -67,18 +69,21 @@ const frontend::HostLaunch& pick_launch(const ir::Kernel& kernel,
                               (flags.grid || flags.block ? "" : " and ") +
                               (flags.block ? "" : "--block X[,Y[,Z]]");
   if (launches.empty())
-    throw InvalidInput(Diag::kernel_choice, file + " launches " + kernel.name + " nowhere in its host code (no " +
-                       kernel.name + "<<<...>>>(...)): give " + missing);
+    throw InvalidInput(Diag::kernel_choice, file + " launches " + kernel.name +
+                                                " nowhere in its host code (no " + kernel.name +
+                                                "<<<...>>>(...)): give " + missing);
   const std::string count = std::to_string(launches.size());
   if (flags.launch && (*flags.launch < 1 || *flags.launch > static_cast<std::int64_t>(launches.size())))
-    throw InvalidInput(Diag::flag_value, "--launch " + std::to_string(*flags.launch) + " is outside 1 .. " + count + " (" +
-                       file + " launches " + kernel.name + " " + sim::counted(launches.size(), "time") + ")");
+    throw InvalidInput(Diag::flag_value, "--launch " + std::to_string(*flags.launch) + " is outside 1 .. " +
+                                             count + " (" + file + " launches " + kernel.name + " " +
+                                             sim::counted(launches.size(), "time") + ")");
   if (!flags.launch && launches.size() > 1) {
     std::string list;
     for (std::size_t i = 0; i < launches.size(); ++i)
       list += " [" + std::to_string(i + 1) + "] " + describe_host_launch(kernel, launches[i]);
-    throw InvalidInput(Diag::kernel_choice, file + " launches " + kernel.name + " " + count + " times: choose one with --launch N (1 .. " +
-                       count + "), or give " + missing + ":" + list);
+    throw InvalidInput(Diag::kernel_choice, file + " launches " + kernel.name + " " + count +
+                                                " times: choose one with --launch N (1 .. " + count +
+                                                "), or give " + missing + ":" + list);
   }
   return launches[flags.launch ? static_cast<std::size_t>(*flags.launch - 1) : 0];
 }
@@ -90,7 +95,7 @@ std::string launch_note(const ir::Kernel& kernel, const std::vector<frontend::Ho
                         const ChosenLaunch& chosen, const std::vector<std::string>& given) {
   const std::string count = std::to_string(launches.size());
   frontend::HostLaunch shown = launch;
-  const auto set = [](frontend::HostValue (&to)[3], const Extent3& e) {
+  const auto set = [](frontend::HostValue(&to)[3], const Extent3& e) {
     const std::int64_t c[3] = {e.x, e.y, e.z};
     for (int i = 0; i < 3; ++i) to[i] = frontend::HostValue{true, std::to_string(c[i]), to[i].where, "", ""};
   };
@@ -100,8 +105,9 @@ std::string launch_note(const ir::Kernel& kernel, const std::vector<frontend::Ho
   for (std::size_t i = 0; i < kernel.parameters.size() && i < shown.arguments.size(); ++i)
     if (const auto v = chosen.values.find(kernel.parameters[i].name); v != chosen.values.end())
       shown.arguments[i] = frontend::HostValue{true, v->second.text(), "", "", ""};
-  std::string note = (launches.size() > 1 ? "launch " + std::to_string(*flags.launch) + " of " + count : "launch") +
-                " from " + describe_host_launch(kernel, shown);
+  std::string note =
+      (launches.size() > 1 ? "launch " + std::to_string(*flags.launch) + " of " + count : "launch") +
+      " from " + describe_host_launch(kernel, shown);
   if (!given.empty()) note += " (from the command line: " + sim::listed(given) + ")";
   // (Joined as they are: each names places in the file, which listed() would cut.)
   const auto joined = [](const std::vector<std::string>& items) {
@@ -112,14 +118,13 @@ std::string launch_note(const ir::Kernel& kernel, const std::vector<frontend::Ho
   if (!launch.followed.empty()) note += "; the host code followed with " + joined(launch.followed);
   if (!launch.unfollowed.empty())
     note += "; given values the host code does not take (the rest of the launch is the source's): " +
-                   joined(launch.unfollowed);
+            joined(launch.unfollowed);
   return note;
 }
 
 }  // namespace
 
-ChosenLaunch choose_host_launch(const ir::Kernel& kernel,
-                                const std::vector<frontend::HostLaunch>& launches,
+ChosenLaunch choose_host_launch(const ir::Kernel& kernel, const std::vector<frontend::HostLaunch>& launches,
                                 const LaunchFlags& flags, const std::string& file) {
   const frontend::HostLaunch& launch = pick_launch(kernel, launches, flags, file);
   ChosenLaunch chosen;
@@ -141,7 +146,7 @@ ChosenLaunch choose_host_launch(const ir::Kernel& kernel,
     }
   }
   // --grid / --block as given (expressions of the values), else the source's; CUDA's limits either way.
-  const auto extent = [&](const std::optional<std::string>& text, const frontend::HostValue (&v)[3],
+  const auto extent = [&](const std::optional<std::string>& text, const frontend::HostValue(&v)[3],
                           const std::string& name, void (*check)(const std::string&, const Extent3&)) {
     const std::string flag = "--" + name;
     if (text) given.push_back(flag);
@@ -156,9 +161,9 @@ ChosenLaunch choose_host_launch(const ir::Kernel& kernel,
     given.push_back("--dynamic-smem");
   } else {
     const frontend::HostValue& v = launch.dynamic_shared;
-    chosen.dynamic_shared = parse_integer(v.where + ": the dynamic shared memory",
-                                          needed(v, "the dynamic shared memory", "--dynamic-smem"), 0,
-                                          kMaxDynamicShared);
+    chosen.dynamic_shared =
+        parse_integer(v.where + ": the dynamic shared memory",
+                      needed(v, "the dynamic shared memory", "--dynamic-smem"), 0, kMaxDynamicShared);
   }
   chosen.launch_text = flags.grid.value_or("") + " " + flags.block.value_or("");
   chosen.note = launch_note(kernel, launches, flags, launch, chosen, given);

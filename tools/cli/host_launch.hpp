@@ -20,18 +20,18 @@ namespace warpdiv::cli {
 
 /// The launch flags as given, which override the launch read from the source.
 struct LaunchFlags {
-  std::optional<std::string> grid, block;       // --grid, --block (expressions)
-  ArgValues values;                              // --arg
-  std::optional<std::int64_t> dynamic_shared;    // --dynamic-smem
-  std::optional<std::int64_t> launch;            // --launch N (1 = the first)
+  std::optional<std::string> grid, block;      // --grid, --block (expressions)
+  ArgValues values;                            // --arg
+  std::optional<std::int64_t> dynamic_shared;  // --dynamic-smem
+  std::optional<std::int64_t> launch;          // --launch N (1 = the first)
 };
 
 /// The launch once chosen and completed by the flags.
 struct ChosenLaunch {
   Extent3 grid, block;
-  ArgValues values;            // the --arg values, then the source's for the scalar parameters left
+  ArgValues values;  // the --arg values, then the source's for the scalar parameters left
   std::int64_t dynamic_shared = 0;
-  std::string launch_text;     // the --grid and --block text given (names --arg may use)
+  std::string launch_text;  // the --grid and --block text given (names --arg may use)
   /// "launch from main() at hw.cu:41:3: grid (5, 7, 1), block (16, 16, 1); rows = 100, cols = 70",
   /// for one line "warpdiv: note: ..." on stderr.
   std::string note;
@@ -49,8 +49,8 @@ constexpr std::int64_t kMaxDynamicShared = std::int64_t{1} << 30;
 /// grid's x is not taken from the source: ...; fix it or give --grid"); a size outside CUDA's
 /// limits.
 ChosenLaunch choose_host_launch(const sim::ir::Kernel& kernel,
-                                const std::vector<frontend::HostLaunch>& launches,
-                                const LaunchFlags& flags, const std::string& file);
+                                const std::vector<frontend::HostLaunch>& launches, const LaunchFlags& flags,
+                                const std::string& file);
 
 /// The integer --arg values by name, as the front-end follows them in the host code
 /// (FrontendOptions::host_arguments).

@@ -23,8 +23,8 @@ std::vector<std::int64_t> IntegerSet::expand() const {
   out.reserve(n);
   // By index, so that the last value + STEP never overflows.
   for (std::uint64_t i = 0; i < n; ++i)
-    out.push_back(static_cast<std::int64_t>(static_cast<std::uint64_t>(start) +
-                                            i * static_cast<std::uint64_t>(step)));
+    out.push_back(
+        static_cast<std::int64_t>(static_cast<std::uint64_t>(start) + i * static_cast<std::uint64_t>(step)));
   return out;
 }
 
@@ -54,9 +54,9 @@ IntegerSet parse_integer_set(const std::string& flag, const std::string& text, s
   };
   IntegerSet set;
   if (text.find(':') != std::string::npos) {
-    const std::string range = flag + " START:STOP:STEP must be integers from " +
-                              std::to_string(min) + " to " + std::to_string(max) +
-                              " with START <= STOP and STEP >= 1 (got " + sim::quote_value(text) + ")";
+    const std::string range = flag + " START:STOP:STEP must be integers from " + std::to_string(min) +
+                              " to " + std::to_string(max) + " with START <= STOP and STEP >= 1 (got " +
+                              sim::quote_value(text) + ")";
     const std::vector<std::string> parts = split(text, ':');
     if (parts.size() != 3) throw InvalidInput(Diag::flag_value, range);
     set.is_range = true;
@@ -77,7 +77,8 @@ IntegerSet parse_integer_set(const std::string& flag, const std::string& text, s
   const auto repeated = std::adjacent_find(sorted.begin(), sorted.end());
   if (repeated != sorted.end())
     throw InvalidInput(Diag::flag_usage, flag + " names " + std::to_string(*repeated) +
-                       " more than once; give each value once (got " + sim::quote_value(text) + ")");
+                                             " more than once; give each value once (got " +
+                                             sim::quote_value(text) + ")");
   return set;
 }
 

@@ -17,8 +17,7 @@ std::optional<std::int64_t> static_shared_from(const boost::program_options::var
 }
 
 KernelOccupancy kernel_occupancy(const analysis::GpuSpec& gpu, kernels::CompileRequest request,
-                                 const analysis::LaunchResources& launch,
-                                 std::optional<int> registers,
+                                 const analysis::LaunchResources& launch, std::optional<int> registers,
                                  std::optional<std::int64_t> static_shared) {
   KernelOccupancy k;
   k.gpu = gpu;
@@ -62,8 +61,7 @@ KernelOccupancy run_occupancy(const OccupancyRequest& request, const analysis::G
   if (request.source.kernel) compile.kernel = *request.source.kernel;
   compile.defines = request.source.defines;
   compile.include_dirs = request.source.include_dirs;
-  return kernel_occupancy(gpu, compile, request.launch, request.gpu.registers,
-                          request.static_shared);
+  return kernel_occupancy(gpu, compile, request.launch, request.gpu.registers, request.static_shared);
 }
 
 }  // namespace warpdiv::cli

@@ -29,8 +29,7 @@ struct KernelOccupancy {
 /// compute capability; nothing is compiled when both are given). Throws what
 /// kernels::compile_resources throws.
 KernelOccupancy kernel_occupancy(const analysis::GpuSpec& gpu, kernels::CompileRequest request,
-                                 const analysis::LaunchResources& launch,
-                                 std::optional<int> registers,
+                                 const analysis::LaunchResources& launch, std::optional<int> registers,
                                  std::optional<std::int64_t> static_shared);
 
 /// --smem BYTES: 0 .. 1073741824.

@@ -69,7 +69,6 @@ bool is_decimal_number(const std::string& text) {
   return i == text.size();
 }
 
-
 // Recursive descent over C's grammar for + - * / % and parentheses:
 //   sum := product (('+' | '-') product)*
 //   product := unary (('*' | '/' | '%') unary)*
@@ -79,8 +78,8 @@ bool is_decimal_number(const std::string& text) {
 void check_length(const std::string& flag, const std::string& text) {
   if (text.size() > expression_limits::kMaxTextBytes)
     throw InvalidInput(Diag::flag_value, flag + " " + sim::quote_value(text) + " is longer than " +
-                       std::to_string(expression_limits::kMaxTextBytes) +
-                       " bytes, the limit for a launch expression");
+                                             std::to_string(expression_limits::kMaxTextBytes) +
+                                             " bytes, the limit for a launch expression");
 }
 
 class ExpressionParser {
@@ -100,9 +99,7 @@ class ExpressionParser {
   [[noreturn]] void fail(const std::string& what) const {
     throw InvalidInput(Diag::flag_value, flag_ + " " + sim::quote_value(text_) + ": " + what);
   }
-  [[noreturn]] void overflow() const {
-    fail("the value does not fit in a 64-bit signed integer");
-  }
+  [[noreturn]] void overflow() const { fail("the value does not fit in a 64-bit signed integer"); }
 
   void skip_space() {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -155,9 +152,10 @@ class ExpressionParser {
    public:
     explicit Level(ExpressionParser& parser) : parser_(parser) {
       if (++parser_.depth_ > expression_limits::kMaxNesting)
-        throw InvalidInput(Diag::flag_value, "nesting deeper than " + std::to_string(expression_limits::kMaxNesting) +
-                           " in " + parser_.flag_ + " " + sim::quote_value(parser_.text_) +
-                           " (parentheses and unary signs)");
+        throw InvalidInput(Diag::flag_value, "nesting deeper than " +
+                                                 std::to_string(expression_limits::kMaxNesting) + " in " +
+                                                 parser_.flag_ + " " + sim::quote_value(parser_.text_) +
+                                                 " (parentheses and unary signs)");
     }
     ~Level() { --parser_.depth_; }
     Level(const Level&) = delete;
@@ -203,8 +201,7 @@ class ExpressionParser {
       while (pos_ < text_.size() && is_identifier_char(text_[pos_])) ++pos_;
     if (pos_ == begin) {
       if (pos_ == text_.size()) fail("expression ends early");
-      fail("unexpected '" + text_.substr(pos_, 1) +
-           "' (only + - * / % ( ), integers and --arg names)");
+      fail("unexpected '" + text_.substr(pos_, 1) + "' (only + - * / % ( ), integers and --arg names)");
     }
     const std::string name = text_.substr(begin, pos_ - begin);
     const auto found = values_.find(name);
@@ -227,11 +224,11 @@ class ExpressionParser {
   int depth_ = 0;
 };
 
-void check_range(const std::string& flag, const char* component, std::int64_t value,
-                 std::int64_t max) {
+void check_range(const std::string& flag, const char* component, std::int64_t value, std::int64_t max) {
   if (value < 1 || value > max)
-    throw InvalidInput(Diag::launch_invalid, flag + " " + component + " must be from 1 to " + std::to_string(max) +
-                       " (CUDA's limit; got " + std::to_string(value) + ")");
+    throw InvalidInput(Diag::launch_invalid, flag + " " + component + " must be from 1 to " +
+                                                 std::to_string(max) + " (CUDA's limit; got " +
+                                                 std::to_string(value) + ")");
 }
 
 }  // namespace
@@ -243,7 +240,7 @@ ArgValues parse_arg_values(const std::vector<std::string>& pairs) {
     const std::string name = pair.substr(0, equals);
     if (equals == std::string::npos || !is_identifier(name))
       throw InvalidInput(Diag::flag_value, "--arg must be NAME=VALUE with NAME a C identifier (got " +
-                         sim::quote_value(pair) + ")");
+                                               sim::quote_value(pair) + ")");
     const std::string text = pair.substr(equals + 1);
     const bool negative = !text.empty() && text[0] == '-';
     std::size_t i = (!text.empty() && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
@@ -258,25 +255,25 @@ ArgValues parse_arg_values(const std::vector<std::string>& pairs) {
     constexpr std::uint64_t kMinMagnitude = std::uint64_t{1} << 63;  // of -2^63
     if (digits && negative && magnitude > kMinMagnitude) digits = false;
     if (!digits && !is_decimal_number(text))
-      throw InvalidInput(Diag::flag_value, "--arg " + sim::quote_value(name) + " must be a decimal integer from " +
-                         std::to_string(std::numeric_limits<std::int64_t>::min()) + " to " +
-                         std::to_string(std::numeric_limits<std::uint64_t>::max()) +
-                         " (the parameter's type narrows it), or for a float or double parameter a "
-                         "decimal number such as -2.5 or 1e-3 (got " + sim::quote_value(text) + ")");
-    const ArgValue value =
-        !digits    ? ArgValue::decimal(text)
-        : negative ? ArgValue(static_cast<std::int64_t>(0 - magnitude))
-        : magnitude > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
-            ? ArgValue::above_int64(magnitude)
-            : ArgValue(static_cast<std::int64_t>(magnitude));
+      throw InvalidInput(Diag::flag_value,
+                         "--arg " + sim::quote_value(name) + " must be a decimal integer from " +
+                             std::to_string(std::numeric_limits<std::int64_t>::min()) + " to " +
+                             std::to_string(std::numeric_limits<std::uint64_t>::max()) +
+                             " (the parameter's type narrows it), or for a float or double parameter a "
+                             "decimal number such as -2.5 or 1e-3 (got " +
+                             sim::quote_value(text) + ")");
+    const ArgValue value = !digits    ? ArgValue::decimal(text)
+                           : negative ? ArgValue(static_cast<std::int64_t>(0 - magnitude))
+                           : magnitude > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
+                               ? ArgValue::above_int64(magnitude)
+                               : ArgValue(static_cast<std::int64_t>(magnitude));
     if (!values.emplace(name, value).second)
       throw InvalidInput(Diag::flag_usage, "--arg " + name + " is given twice");
   }
   return values;
 }
 
-std::int64_t evaluate_expression(const std::string& flag, const std::string& text,
-                                 const ArgValues& values) {
+std::int64_t evaluate_expression(const std::string& flag, const std::string& text, const ArgValues& values) {
   return ExpressionParser(flag, text, values).parse();
 }
 
@@ -291,11 +288,10 @@ Extent3 parse_extent(const std::string& flag, const std::string& text, const Arg
     begin = comma + 1;
   }
   if (parts.size() > 3)
-    throw InvalidInput(Diag::flag_value, flag + " takes X[,Y[,Z]]: at most three sizes (got " + sim::quote_value(text) +
-                       ")");
+    throw InvalidInput(Diag::flag_value,
+                       flag + " takes X[,Y[,Z]]: at most three sizes (got " + sim::quote_value(text) + ")");
   std::int64_t component[3] = {1, 1, 1};
-  for (std::size_t i = 0; i < parts.size(); ++i)
-    component[i] = evaluate_expression(flag, parts[i], values);
+  for (std::size_t i = 0; i < parts.size(); ++i) component[i] = evaluate_expression(flag, parts[i], values);
   return Extent3{component[0], component[1], component[2]};
 }
 
@@ -306,10 +302,11 @@ void check_block(const std::string& flag, const Extent3& block) {
   check_range(flag, "z", block.z, lim::kMaxBlockZ);
   const std::int64_t threads = block.x * block.y * block.z;  // <= 1024 * 1024 * 64: no overflow
   if (threads > lim::kMaxThreadsPerBlock)
-    throw InvalidInput(Diag::launch_invalid, flag + " " + std::to_string(block.x) + "," + std::to_string(block.y) + "," +
-                       std::to_string(block.z) + " has " + std::to_string(threads) +
-                       " threads, above CUDA's limit of " +
-                       std::to_string(lim::kMaxThreadsPerBlock) + " per block");
+    throw InvalidInput(Diag::launch_invalid, flag + " " + std::to_string(block.x) + "," +
+                                                 std::to_string(block.y) + "," + std::to_string(block.z) +
+                                                 " has " + std::to_string(threads) +
+                                                 " threads, above CUDA's limit of " +
+                                                 std::to_string(lim::kMaxThreadsPerBlock) + " per block");
 }
 
 void check_grid(const std::string& flag, const Extent3& grid) {

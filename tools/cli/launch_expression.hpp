@@ -22,7 +22,7 @@ struct ArgValue {
   bool integer() const { return decimal_.empty(); }
   /// The value as an int64; false above 2^63 - 1 and for a decimal.
   bool fits_int64() const { return integer() && !above_; }
-  std::int64_t value = 0;   // fits_int64()
+  std::int64_t value = 0;  // fits_int64()
   std::uint64_t bits() const { return static_cast<std::uint64_t>(value); }
   /// Decimal text ("18446744073709551615"; a decimal as written).
   std::string text() const;
@@ -60,8 +60,7 @@ constexpr int kMaxNesting = 256;
 /// division by zero, an unknown name, a syntax error, a text longer than
 /// expression_limits::kMaxTextBytes or nesting deeper than expression_limits::kMaxNesting throws
 /// InvalidInput that quotes `flag` and `text` (cut after 60 bytes: sim::quote_value).
-std::int64_t evaluate_expression(const std::string& flag, const std::string& text,
-                                 const ArgValues& values);
+std::int64_t evaluate_expression(const std::string& flag, const std::string& text, const ArgValues& values);
 
 /// A launch dimension (gridDim or blockDim).
 struct Extent3 {

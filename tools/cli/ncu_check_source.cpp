@@ -82,12 +82,12 @@ std::vector<Figure> model_figures(const ir::Kernel& kernel, const ir::ReplayResu
        at_req},
       {"shared load requests", "smsp__sass_inst_executed_op_shared_ld.sum", sh_ld_req, false},
       {"shared load wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", sh_ld_wf, false},
-      {"shared load bank conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-       sh_ld_cf, false},
+      {"shared load bank conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", sh_ld_cf,
+       false},
       {"shared store requests", "smsp__sass_inst_executed_op_shared_st.sum", sh_st_req, false},
       {"shared store wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", sh_st_wf, false},
-      {"shared store bank conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-       sh_st_cf, false},
+      {"shared store bank conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", sh_st_cf,
+       false},
   };
 }
 
@@ -124,14 +124,18 @@ std::string own_flag(const Args& args, const std::string& flag) {
   bool seen = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] != flag) continue;
-    if (seen) throw InvalidInput(Diag::flag_usage, "option '" + flag + "' cannot be specified more than once (see warpdiv ncu-check --help)");
+    if (seen)
+      throw InvalidInput(
+          Diag::flag_usage,
+          "option '" + flag + "' cannot be specified more than once (see warpdiv ncu-check --help)");
     const std::string wanted = flag + " needs a value (see warpdiv ncu-check --help)";
     if (i + 1 == args.size()) throw InvalidInput(Diag::flag_value, wanted);
     seen = true;
     value = args[++i];
     if (value.rfind("--", 0) == 0)  // as every flag's value (tools/cli/options.cpp)
-      throw InvalidInput(Diag::flag_value, wanted + ", not " + sim::quote_value(value) +
-                         " (a value cannot start with '--'; write ./--NAME for a file of that name)");
+      throw InvalidInput(Diag::flag_value,
+                         wanted + ", not " + sim::quote_value(value) +
+                             " (a value cannot start with '--'; write ./--NAME for a file of that name)");
   }
   return value;
 }
@@ -187,7 +191,8 @@ Args without_ncu(const Args& args) {
 
 /// The model's global sectors per line of the kernel's file (ncu-check has refused a launch with
 /// a global access not counted).
-std::map<std::uint32_t, sim::Count> model_sectors_per_line(const ir::Kernel& kernel, const ir::ReplayResult& r) {
+std::map<std::uint32_t, sim::Count> model_sectors_per_line(const ir::Kernel& kernel,
+                                                           const ir::ReplayResult& r) {
   std::map<std::uint32_t, sim::Count> out;
   for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
     const ir::MemoryAccess& a = kernel.accesses[i];
@@ -198,7 +203,8 @@ std::map<std::uint32_t, sim::Count> model_sectors_per_line(const ir::Kernel& ker
 
 /// ncu's standard output profiling, with `flags`, one launch of the kernel that `child` (this
 /// binary as ncu-check's child) runs. Throws NoDevice when there is no GPU, no ncu, or ncu fails.
-std::string profile(const Args& args, const ir::Kernel& kernel, const std::string& child, const std::string& flags) {
+std::string profile(const Args& args, const ir::Kernel& kernel, const std::string& child,
+                    const std::string& flags) {
   if (!runnable(ncu_path(args)))
     throw NoDevice("no ncu: '" + ncu_path(args) + "' was not found (give --ncu PATH)");
   const auto [text, status] = capture(std::string(kChildVariable) + "=1 " + shell_quote(ncu_path(args)) +
@@ -207,7 +213,8 @@ std::string profile(const Args& args, const ir::Kernel& kernel, const std::strin
   if (status == 3) throw NoDevice("no CUDA device for the real kernel (ncu's run exited 3)");
   if (status == 127) throw NoDevice("no ncu: '" + ncu_path(args) + "' was not found (give --ncu PATH)");
   if (status != 0)
-    throw NoDevice("ncu's run of the real kernel exited " + std::to_string(status) + " (its messages are above)");
+    throw NoDevice("ncu's run of the real kernel exited " + std::to_string(status) +
+                   " (its messages are above)");
   return text;
 }
 
@@ -222,14 +229,16 @@ void write_per_line(std::ostream& out, const std::map<std::uint32_t, sim::Count>
     if (sectors != 0 || lines.count(line) != 0) lines[line].second = sectors;
   out << "\nGlobal sectors per source line (ncu's source counters: L2 Theoretical Sectors Global of\n"
          "the SASS instructions -lineinfo puts on the line):\n"
-      << std::setw(6) << "line" << std::setw(16) << "model" << std::setw(16) << "ncu" << "  source\n";
+      << std::setw(6) << "line" << std::setw(16) << "model" << std::setw(16) << "ncu"
+      << "  source\n";
   std::size_t equal = 0;
   for (const auto& [line, figures] : lines) {
     const sim::Count ncu = figures.second.value_or(0);
     const bool same = figures.first == ncu;
     equal += same ? 1 : 0;
     std::string text = line >= 1 && !kernel.files.empty() && line <= kernel.files[0].lines.size()
-                           ? kernel.files[0].lines[line - 1] : std::string();
+                           ? kernel.files[0].lines[line - 1]
+                           : std::string();
     text.erase(0, text.find_first_not_of(" \t"));
     out << std::setw(6) << line << std::setw(16) << sim::to_decimal(figures.first) << std::setw(16)
         << sim::to_decimal(ncu) << "  " << (same ? "equal  " : "differs") << "  " << text << '\n';
@@ -269,11 +278,15 @@ void check_comparable(const ir::Kernel& kernel, const ir::ReplayResult& model) {
   for (std::size_t i = 0; i < kernel.accesses.size(); ++i) {
     const ir::MemoryAccess& a = kernel.accesses[i];
     if (!not_counted[i].empty() && (a.base == ir::kNone || a.space == ir::AddressSpace::Global))
-      throw InvalidInput(Diag::unsupported_construct, ir::source_location(kernel, a.range), "ncu-check cannot compare this launch: the access '" +
-                         a.text + "' is not counted (" + not_counted[i] +
-                         "); every global access must be placed, to compare its figures and size its buffer");
+      throw InvalidInput(
+          Diag::unsupported_construct, ir::source_location(kernel, a.range),
+          "ncu-check cannot compare this launch: the access '" + a.text + "' is not counted (" +
+              not_counted[i] +
+              "); every global access must be placed, to compare its figures and size its buffer");
     if (!model.access_faults[i].empty())
-      throw ir::located(Diag::out_of_bounds, kernel, model.access_faults[i] + "; ncu-check does not run a launch the model finds undefined");
+      throw ir::located(
+          Diag::out_of_bounds, kernel,
+          model.access_faults[i] + "; ncu-check does not run a launch the model finds undefined");
   }
 }
 
@@ -292,16 +305,18 @@ std::string child_command(const Args& analyze_args) {
 // parent prints the note of a launch read from host code.
 ir::Launch ncu_check_launch(AnalyzeSourceRequest& request, const SourceKernel& read) {
   const std::string note = request.from_host ? complete_host_launch(request, read.kernel, read.launches) : "";
-  ir::Launch launch =
-      bind_launch(read.kernel, request.launch, request.values, request.launch_text, request.allocs, request.data);
-  if (request.from_host && std::getenv(kChildVariable) == nullptr) std::cerr << "warpdiv: note: " << note << '\n';
+  ir::Launch launch = bind_launch(read.kernel, request.launch, request.values, request.launch_text,
+                                  request.allocs, request.data);
+  if (request.from_host && std::getenv(kChildVariable) == nullptr)
+    std::cerr << "warpdiv: note: " << note << '\n';
   launch.dynamic_shared_bytes = static_cast<std::uint64_t>(request.dynamic_shared);
   return launch;
 }
 
 // The inputs ncu-check protects: the kernel's files and --data's.
 std::vector<RunInput> ncu_check_inputs(const AnalyzeSourceRequest& request, const SourceKernel& read) {
-  std::vector<RunInput> inputs = run_inputs(request.source, std::nullopt, source_files(read.kernel, read.files_read));
+  std::vector<RunInput> inputs =
+      run_inputs(request.source, std::nullopt, source_files(read.kernel, read.files_read));
   for (const std::string& f : data_files(request.data)) inputs.emplace_back("--data", f);
   return inputs;
 }
@@ -314,8 +329,9 @@ std::map<std::uint32_t, std::uint64_t> source_sectors(const std::string& page) {
 // The table of figures, model beside ncu; true when every required figure is equal.
 bool write_comparison(std::ostream& report, const std::vector<Figure>& figures,
                       const analysis::NcuLaunch& measured) {
-  report << std::left << std::setw(30) << "figure" << std::right << std::setw(16) << "model"
-         << std::setw(16) << "ncu" << "  \n";
+  report << std::left << std::setw(30) << "figure" << std::right << std::setw(16) << "model" << std::setw(16)
+         << "ncu"
+         << "  \n";
   bool agree = true;
   for (const Figure& f : figures) {
     double value = 0;
@@ -328,10 +344,12 @@ bool write_comparison(std::ostream& report, const std::vector<Figure>& figures,
     const auto measured_count = static_cast<sim::Count>(value);
     const bool same = present && measured_count == f.model;
     if (f.required && !same) agree = false;
-    report << std::left << std::setw(30) << f.name << std::right << std::setw(16)
-           << sim::to_decimal(f.model) << std::setw(16)
-           << (present ? sim::to_decimal(measured_count) : std::string("n/a")) << "  "
-           << (same ? "equal" : f.required ? "DIFFERS" : "differs (reported)") << '\n';
+    report << std::left << std::setw(30) << f.name << std::right << std::setw(16) << sim::to_decimal(f.model)
+           << std::setw(16) << (present ? sim::to_decimal(measured_count) : std::string("n/a")) << "  "
+           << (same         ? "equal"
+               : f.required ? "DIFFERS"
+                            : "differs (reported)")
+           << '\n';
   }
   return agree;
 }
@@ -347,7 +365,8 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
     print_help(out);
     return 0;
   }
-  if (request.save_only) throw InvalidInput(Diag::flag_usage, "ncu-check needs a launch: give --grid and --block");
+  if (request.save_only)
+    throw InvalidInput(Diag::flag_usage, "ncu-check needs a launch: give --grid and --block");
   const std::optional<SourceKernel> read = read_source_kernel(request.source);
   if (!read) return 2;
   const ir::Kernel& kernel = read->kernel;
@@ -369,9 +388,10 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   CommandOutputs outputs(out, ncu_check_inputs(request, *read));
   analysis::Output* raw_file =
       outputs.open("--save-ncu", save.empty() ? std::nullopt : std::optional<std::string>(save), "ncu's CSV");
-  analysis::Output* page_file =
-      outputs.open("--save-ncu", save.empty() || !per_line ? std::nullopt : std::optional<std::string>(save + ".source.csv"),
-                   "ncu's source page");
+  analysis::Output* page_file = outputs.open(
+      "--save-ncu",
+      save.empty() || !per_line ? std::nullopt : std::optional<std::string>(save + ".source.csv"),
+      "ncu's source page");
 
   std::vector<Figure> figures = model_figures(kernel, model);
   std::string metrics;
@@ -381,14 +401,16 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   const std::string csv = profile(args, kernel, child, "--page raw --metrics " + metrics);
   const analysis::NcuLaunch measured = analysis::parse_ncu_csv(csv, "ncu's CSV").back();
   std::string page;
-  if (per_line) page = profile(args, kernel, child, "--section SourceCounters --page source --print-source cuda,sass");
+  if (per_line)
+    page = profile(args, kernel, child, "--section SourceCounters --page source --print-source cuda,sass");
   if (raw_file) raw_file->stream() << csv;
   if (page_file) page_file->stream() << page;
   outputs.commit();
 
   std::ostream& report = outputs.report();
-  report << "warpdiv ncu-check: " << kernel.name << " in " << (kernel.files.empty() ? "" : kernel.files[0].path)
-         << "\nlaunch: grid " << ir::to_string(launch.grid) << ", block " << ir::to_string(launch.block)
+  report << "warpdiv ncu-check: " << kernel.name << " in "
+         << (kernel.files.empty() ? "" : kernel.files[0].path) << "\nlaunch: grid "
+         << ir::to_string(launch.grid) << ", block " << ir::to_string(launch.block)
          << "\nmeasured: one launch under Nsight Compute (ncu " << ncu_path(args) << ")\n\n";
   const bool agree = write_comparison(report, figures, measured);
   if (per_line) write_per_line(report, model_sectors_per_line(kernel, model), source_sectors(page), kernel);

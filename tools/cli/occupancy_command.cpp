@@ -20,9 +20,9 @@ namespace po = boost::program_options;
 namespace warpdiv::cli {
 
 namespace {
-constexpr std::int64_t kMaxTile = 256;              // 65,536 threads: far past any block limit
+constexpr std::int64_t kMaxTile = 256;  // 65,536 threads: far past any block limit
 constexpr std::int64_t kMaxThreads = 65536;
-constexpr std::int64_t kMaxSharedBytes = 1 << 30;   // 1 GiB: far past any per-block limit
+constexpr std::int64_t kMaxSharedBytes = 1 << 30;  // 1 GiB: far past any per-block limit
 constexpr int kDefaultTile = 16;
 
 po::options_description occupancy_options() {
@@ -39,33 +39,33 @@ po::options_description occupancy_options() {
       "--regs and --smem override them.\n\noptions");
   options.add_options()("help,h", "show this help");
   add_gpu_options(options);
-  options.add_options()
-      ("tile", po::value<std::string>()->value_name("T"),
-       "the tiled kernel's launch: T*T threads, 2*T*T*4 bytes static shared memory (1 .. 256; "
-       "default 16)")
-      ("threads", po::value<std::string>()->value_name("N"), "threads per block (1 .. 65536)")
-      ("block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
-       "blockDim of FILE.cu's launch: x and y 1 .. 1024, z 1 .. 64, at most 1024 threads");
+  options.add_options()(
+      "tile", po::value<std::string>()->value_name("T"),
+      "the tiled kernel's launch: T*T threads, 2*T*T*4 bytes static shared memory (1 .. 256; "
+      "default 16)")("threads", po::value<std::string>()->value_name("N"), "threads per block (1 .. 65536)")(
+      "block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
+      "blockDim of FILE.cu's launch: x and y 1 .. 1024, z 1 .. 64, at most 1024 threads");
   add_compiler_options(options, "the compiler");
-  options.add_options()
-      ("smem", po::value<std::string>()->value_name("BYTES"),
-       "static shared memory per block (0 .. 1073741824); overrides --tile's")
-      ("dynamic-smem", po::value<std::string>()->value_name("BYTES"),
-       "dynamic shared memory per block (0 .. 1073741824; default 0)")
-      ("carveout", po::value<std::string>()->value_name("PCT"),
-       "preferred shared-memory carveout, % of the largest (0 .. 100; default: the largest)")
-      ("csv", po::value<std::string>()->value_name("FILE"), "also write the one-row CSV to FILE");
+  options.add_options()("smem", po::value<std::string>()->value_name("BYTES"),
+                        "static shared memory per block (0 .. 1073741824); overrides --tile's")(
+      "dynamic-smem", po::value<std::string>()->value_name("BYTES"),
+      "dynamic shared memory per block (0 .. 1073741824; default 0)")(
+      "carveout", po::value<std::string>()->value_name("PCT"),
+      "preferred shared-memory carveout, % of the largest (0 .. 100; default: the largest)")(
+      "csv", po::value<std::string>()->value_name("FILE"), "also write the one-row CSV to FILE");
   return options;
 }
 
 // FILE.cu's launch: its block (registers and shared memory come from the compiler or the flags).
 void parse_file_launch(const po::variables_map& vm, OccupancyRequest& r) {
   if (!std::ifstream(get(vm, "file")))
-    throw InvalidInput(Diag::file_unreadable, "cannot read " + get(vm, "file") + ": no such file or not readable");
+    throw InvalidInput(Diag::file_unreadable,
+                       "cannot read " + get(vm, "file") + ": no such file or not readable");
   for (const char* flag : {"tile", "threads"})
     if (has(vm, flag))
-      throw InvalidInput(Diag::flag_usage, std::string("--") + flag + " does not apply to a kernel file: give its "
-                         "launch's --block X[,Y[,Z]]");
+      throw InvalidInput(Diag::flag_usage, std::string("--") + flag +
+                                               " does not apply to a kernel file: give its "
+                                               "launch's --block X[,Y[,Z]]");
   if (!has(vm, "block"))
     throw InvalidInput(Diag::flag_usage, "warpdiv occupancy " + get(vm, "file") + " needs --block X[,Y[,Z]]");
   const Extent3 block = parse_extent("--block", get(vm, "block"), {});
@@ -81,10 +81,12 @@ void parse_file_launch(const po::variables_map& vm, OccupancyRequest& r) {
 void parse_flag_launch(const po::variables_map& vm, OccupancyRequest& r) {
   for (const char* flag : {"block", "kernel", "define", "include-dir"})
     if (has(vm, flag))
-      throw InvalidInput(Diag::flag_usage, std::string("--") + flag + " applies to a kernel file: warpdiv "
-                         "occupancy FILE.cu --block X[,Y[,Z]] --gpu NAME");
+      throw InvalidInput(Diag::flag_usage, std::string("--") + flag +
+                                               " applies to a kernel file: warpdiv "
+                                               "occupancy FILE.cu --block X[,Y[,Z]] --gpu NAME");
   if (has(vm, "tile") && has(vm, "threads"))
-    throw InvalidInput(Diag::flag_usage, "--tile and --threads cannot be combined (--tile T means T*T threads)");
+    throw InvalidInput(Diag::flag_usage,
+                       "--tile and --threads cannot be combined (--tile T means T*T threads)");
   const int regs = r.gpu.registers.value_or(analysis::occupancy_limits::kDefaultRegistersPerThread);
   if (has(vm, "threads")) {
     r.launch.threads_per_block = parse_integer("--threads", get(vm, "threads"), 1, kMaxThreads);
@@ -108,7 +110,8 @@ OccupancyRequest parse_occupancy(const Args& args) {
     return r;
   }
   if (!has(vm, "gpu"))
-    throw InvalidInput(Diag::flag_usage, "--gpu NAME is required (warpdiv occupancy --gpu list prints the presets)");
+    throw InvalidInput(Diag::flag_usage,
+                       "--gpu NAME is required (warpdiv occupancy --gpu list prints the presets)");
   if ((r.list_gpus = gpu_list_asked(vm, r.gpu))) return r;
   r.gpu = gpu_request(vm);
   r.static_shared = static_shared_from(vm);
@@ -133,8 +136,7 @@ int occupancy_command(const Args& args, std::ostream& out) {
   CommandOutputs outputs(out, run_inputs(request.source, request.gpu.file));
   analysis::Output* csv = outputs.open("--csv", request.csv, "CSV");
   const KernelOccupancy occupancy = run_occupancy(request, gpu);
-  for (const std::string& file : occupancy.files_read)
-    outputs.protect("a file the compiler read", file);
+  for (const std::string& file : occupancy.files_read) outputs.protect("a file the compiler read", file);
   if (csv) analysis::write_occupancy_csv(csv->stream(), gpu, occupancy.launch, occupancy.result);
   outputs.commit();
   analysis::write_occupancy_text(outputs.report(), gpu, occupancy.launch, occupancy.result,

@@ -20,7 +20,7 @@ std::int64_t parse_integer(const std::string& flag, const std::string& text, std
                            std::int64_t max) {
   const auto refuse = [&] {
     return InvalidInput(Diag::flag_value, flag + " must be an integer from " + std::to_string(min) + " to " +
-                        std::to_string(max) + " (got " + sim::quote_value(text) + ")");
+                                              std::to_string(max) + " (got " + sim::quote_value(text) + ")");
   };
   std::size_t i = 0;
   bool negative = false;
@@ -97,12 +97,12 @@ std::vector<std::string> checked_args(const std::string& command, const std::vec
     }
     const auto equals = arg.find('=');
     const std::string name = arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
-    const po::option_description* option =
-        name.empty() ? nullptr : options.find_nothrow(name, false);
+    const po::option_description* option = name.empty() ? nullptr : options.find_nothrow(name, false);
     if (option == nullptr) {
       const std::string guess = sim::closest_name(name, long_names(options));
       throw InvalidInput(Diag::flag_usage, "unrecognised option " + sim::quote_value("--" + name) +
-                         (guess.empty() ? "" : "; did you mean --" + guess + "?") + see);
+                                               (guess.empty() ? "" : "; did you mean --" + guess + "?") +
+                                               see);
     }
     // A switch (--help) or a flag whose value is optional takes no next argument; Boost judges
     // "--help=x" itself.
@@ -112,8 +112,8 @@ std::vector<std::string> checked_args(const std::string& command, const std::vec
       continue;
     }
     const std::string flag = "--" + name;
-    const std::string wanted = flag + " needs a value (" + option->format_parameter() + ": " +
-                               option->description() + ")";
+    const std::string wanted =
+        flag + " needs a value (" + option->format_parameter() + ": " + option->description() + ")";
     std::string value;
     if (equals != std::string::npos) {
       value = arg.substr(equals + 1);
@@ -124,10 +124,12 @@ std::vector<std::string> checked_args(const std::string& command, const std::vec
     }
     // A lone "-" (stdout) and "-5" are values; a flag's name or anything starting with "--" is not.
     if (names_a_flag(value, options))
-      throw InvalidInput(Diag::flag_value, wanted + ", not the flag " + sim::quote_value(value.substr(0, value.find('='))));
+      throw InvalidInput(Diag::flag_value,
+                         wanted + ", not the flag " + sim::quote_value(value.substr(0, value.find('='))));
     if (value.rfind("--", 0) == 0)
-      throw InvalidInput(Diag::flag_value, wanted + ", not " + sim::quote_value(value) +
-                         " (a value cannot start with '--'; write ./--NAME for a file of that name)");
+      throw InvalidInput(Diag::flag_value,
+                         wanted + ", not " + sim::quote_value(value) +
+                             " (a value cannot start with '--'; write ./--NAME for a file of that name)");
     if (value.empty()) {
       out.push_back(flag);
       out.push_back(value);
@@ -140,8 +142,7 @@ std::vector<std::string> checked_args(const std::string& command, const std::vec
 
 }  // namespace
 
-po::variables_map parse_command_line(const std::string& command,
-                                     const std::vector<std::string>& args,
+po::variables_map parse_command_line(const std::string& command, const std::vector<std::string>& args,
                                      const po::options_description& options,
                                      const po::positional_options_description* positionals) {
   const std::vector<std::string> checked = checked_args(command, args, options);
@@ -156,9 +157,10 @@ po::variables_map parse_command_line(const std::string& command,
               vm);
     po::notify(vm);
   } catch (const po::too_many_positional_options_error&) {
-    throw InvalidInput(Diag::flag_usage, "warpdiv " + command +
-                       (positionals ? " takes one file" : " takes no positional arguments") +
-                       " (see warpdiv " + command + " --help)");
+    throw InvalidInput(Diag::flag_usage,
+                       "warpdiv " + command +
+                           (positionals ? " takes one file" : " takes no positional arguments") +
+                           " (see warpdiv " + command + " --help)");
   } catch (const po::error& e) {
     throw InvalidInput(Diag::flag_usage, std::string(e.what()) + " (see warpdiv " + command + " --help)");
   }
@@ -201,9 +203,8 @@ bool asks_for_help(const std::vector<std::string>& args) {
 }
 
 bool asks_only_for_help(const std::vector<std::string>& args) {
-  return !args.empty() && std::all_of(args.begin(), args.end(), [](const std::string& a) {
-           return a == "--help" || a == "-h";
-         });
+  return !args.empty() && std::all_of(args.begin(), args.end(),
+                                      [](const std::string& a) { return a == "--help" || a == "-h"; });
 }
 
 bool has(const po::variables_map& vm, const char* flag) { return vm.count(flag) > 0; }
@@ -213,9 +214,7 @@ std::optional<std::string> get_optional(const po::variables_map& vm, const char*
   return get(vm, flag);
 }
 
-std::string get(const po::variables_map& vm, const char* flag) {
-  return vm[flag].as<std::string>();
-}
+std::string get(const po::variables_map& vm, const char* flag) { return vm[flag].as<std::string>(); }
 
 }  // namespace warpdiv::cli
 
@@ -223,9 +222,10 @@ namespace warpdiv::cli {
 
 void protect_inputs(analysis::OutputFiles& outputs, const boost::program_options::variables_map& vm,
                     const std::vector<std::string>& sources) {
-  static const std::pair<const char*, const char*> flags[] = {
-      {"file", "the kernel source"}, {"model", "--model"}, {"gpu-file", "--gpu-file"},
-      {"ncu-csv", "--ncu-csv"}};
+  static const std::pair<const char*, const char*> flags[] = {{"file", "the kernel source"},
+                                                              {"model", "--model"},
+                                                              {"gpu-file", "--gpu-file"},
+                                                              {"ncu-csv", "--ncu-csv"}};
   for (const auto& [flag, what] : flags)
     if (vm.count(flag) != 0) outputs.protect(what, get(vm, flag));
   for (std::size_t i = 0; i < sources.size(); ++i)

@@ -47,10 +47,8 @@ boost::program_options::variables_map parse_with_positional(
 std::vector<std::string> flags_other_than(const boost::program_options::variables_map& vm,
                                           const std::vector<std::string>& allowed);
 
-
 /// The value of `flag` if given.
-std::optional<std::string> get_optional(const boost::program_options::variables_map& vm,
-                                        const char* flag);
+std::optional<std::string> get_optional(const boost::program_options::variables_map& vm, const char* flag);
 
 /// What every --help ends with.
 constexpr const char* kExitStatusHelp =

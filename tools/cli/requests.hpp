@@ -34,13 +34,13 @@ struct GpuRequest {
 /// Where a source command reads its kernel: FILE.cu through the Clang front-end (with the
 /// compiler flags), or a model saved with --save-model.
 struct KernelSource {
-  std::string file;   // FILE.cu; empty with --model
-  std::string model;  // --model FILE; empty with FILE.cu
-  std::optional<std::string> kernel;  // --kernel NAME
+  std::string file;                       // FILE.cu; empty with --model
+  std::string model;                      // --model FILE; empty with FILE.cu
+  std::optional<std::string> kernel;      // --kernel NAME
   std::vector<std::string> defines;       // -D
   std::vector<std::string> include_dirs;  // -I
   std::optional<std::string> cuda_headers, cuda_path;
-  bool fmad = true;  // --fmad (nvcc's -fmad): contract multiplies and adds as nvcc does
+  bool fmad = true;       // --fmad (nvcc's -fmad): contract multiplies and adds as nvcc does
   std::string build_dir;  // -p BUILD_DIR: compile_commands.json's flags for the file
   /// Read the kernel's launches in the file's host code too (SourceKernel::launches).
   bool host_launches = false;
@@ -71,14 +71,14 @@ struct AnalyzeSourceRequest {
   /// launch, values, launch_text, dynamic_shared and the --only-block/--only-warp choices.
   std::optional<LaunchFlags> from_host;
   std::optional<std::string> only_block, only_warp;  // --only-block, --only-warp as given
-  sim::ir::ReplayOptions replay_options;  // by_iteration, only_block, only_warp, the budget
+  sim::ir::ReplayOptions replay_options;             // by_iteration, only_block, only_warp, the budget
   analysis::SourceReportOptions report_options;
   GpuRequest gpu;
   std::optional<std::int64_t> static_shared;  // --smem, with --gpu
   std::int64_t dynamic_shared = 0;            // --dynamic-smem: extern __shared__ bytes per block
   std::optional<std::string> csv, html, save_model;
-  std::vector<std::string> allocs;            // --alloc NAME=COUNT (bind_allocs)
-  std::vector<std::string> data;              // --data NAME=FILE (bind_data)
+  std::vector<std::string> allocs;  // --alloc NAME=COUNT (bind_allocs)
+  std::vector<std::string> data;    // --data NAME=FILE (bind_data)
 };
 AnalyzeSourceRequest parse_analyze_source(const Args& args);
 /// With from_host: the launch chosen from the file's host code (the kernel read) put in the
@@ -106,8 +106,8 @@ struct SweepSourceRequest {
   KernelSource source;
   SourceEngine engine = SourceEngine::automatic;
   std::vector<SweptArg> args;
-  std::vector<SweptData> data;            // --data NAME=FILE[,FILE]... (bind_data), swept
-  std::vector<std::string> allocs;        // --alloc NAME=COUNT (bind_allocs), fixed
+  std::vector<SweptData> data;      // --data NAME=FILE[,FILE]... (bind_data), swept
+  std::vector<std::string> allocs;  // --alloc NAME=COUNT (bind_allocs), fixed
   std::vector<Extent3> blocks;
   std::string grid_text;  // --grid, expressions of the args and block_x, block_y, block_z
   int warp_size = 32;

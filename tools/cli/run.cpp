@@ -31,8 +31,7 @@ constexpr Command kCommands[] = {
     {"occupancy", occupancy_command, "theoretical occupancy of a launch on a GPU preset, limit by limit"},
     {"validate", validate_command,
      "run the real kernel on GPU 0 and compare it with the model (exit 3 without a GPU)"},
-    {"ncu-check", ncu_check_command,
-     "FILE.cu's memory figures under Nsight Compute on GPU 0"},
+    {"ncu-check", ncu_check_command, "FILE.cu's memory figures under Nsight Compute on GPU 0"},
     {"check", check_command,
      "a divergence gate for CI: kernels, launches and limits from a TOML file (SARIF too)"},
     {"diagnostics", diagnostics_command, "every error's id [warpdiv-ID], category, exit status and meaning"},
@@ -41,10 +40,13 @@ constexpr Command kCommands[] = {
 /// `warpdiv diagnostics`: the table of sim/diagnostics.def, one id a line.
 int diagnostics_command(const Args& args, std::ostream& out) {
   if (!args.empty())
-    throw InvalidInput(Diag::flag_usage, "warpdiv diagnostics takes no arguments (got " + sim::quote_value(args.front()) + ")");
-  out << "Errors print as FILE:LINE:COL: error: MESSAGE [warpdiv-ID], or warpdiv: error: MESSAGE [warpdiv-ID]\n"
+    throw InvalidInput(Diag::flag_usage,
+                       "warpdiv diagnostics takes no arguments (got " + sim::quote_value(args.front()) + ")");
+  out << "Errors print as FILE:LINE:COL: error: MESSAGE [warpdiv-ID], or warpdiv: error: MESSAGE "
+         "[warpdiv-ID]\n"
          "without a place; the category sets the exit status.\n\n";
-  out << std::left << std::setw(32) << "id" << std::setw(21) << "category" << "exit  meaning\n";
+  out << std::left << std::setw(32) << "id" << std::setw(21) << "category"
+      << "exit  meaning\n";
   for (const DiagnosticInfo& d : diagnostic_table())
     out << std::setw(32) << diagnostic_tag(d.diag) << std::setw(21) << category_name(d.category)
         << std::setw(6) << exit_status(d.category) << d.meaning << '\n';
@@ -57,8 +59,7 @@ void usage(std::ostream& out) {
          "       warpdiv --version\n\n"
          "commands:\n";
   for (const Command& c : kCommands)
-    out << "  " << std::left << std::setw(13) << c.name << c.summary << shorthand_summary(c.name)
-        << '\n';
+    out << "  " << std::left << std::setw(13) << c.name << c.summary << shorthand_summary(c.name) << '\n';
   out << '\n' << kExitStatusHelp;
 }
 
@@ -67,8 +68,8 @@ void usage(std::ostream& out) {
   for (const Command& c : kCommands) names.emplace_back(c.name);
   const std::string guess = sim::closest_name(name, names);
   throw InvalidInput(Diag::unknown_command, "unknown command " + sim::quote_value(name) +
-                     (guess.empty() ? "" : "; did you mean '" + guess + "'?") +
-                     " (see warpdiv --help)");
+                                                (guess.empty() ? "" : "; did you mean '" + guess + "'?") +
+                                                " (see warpdiv --help)");
 }
 
 /// The one line of an error, and the exit status its category gives.
@@ -123,7 +124,7 @@ int finish_standard_output(int status, std::ostream& out, std::ostream& err) {
   if (out || status != 0) return status;
   const int error = errno;  // 0 when the failed write was an earlier one
   return report(err, WriteFailed("writing to standard output failed" +
-                                  (error != 0 ? std::string(": ") + std::strerror(error) : std::string())));
+                                 (error != 0 ? std::string(": ") + std::strerror(error) : std::string())));
 }
 
 }  // namespace warpdiv::cli

@@ -32,28 +32,25 @@ namespace warpdiv::cli {
 
 /// The request's launch with the kernel's arguments bound (--arg values to its parameters, and
 /// --alloc sizes to its pointer parameters) and checked against the kernel.
-sim::ir::Launch bind_launch(const sim::ir::Kernel& kernel, sim::ir::Launch launch,
-                            const ArgValues& values, const std::string& launch_text,
-                            const std::vector<std::string>& allocs = {},
+sim::ir::Launch bind_launch(const sim::ir::Kernel& kernel, sim::ir::Launch launch, const ArgValues& values,
+                            const std::string& launch_text, const std::vector<std::string>& allocs = {},
                             const std::vector<std::string>& data = {});
 
 /// With --gpu NAME: the launch's occupancy, the kernel compiled for that GPU's architecture
 /// (FILE.cu itself with its -D and -I; a --model's source text). Call before opening the outputs,
 /// so that a compiler's refusal comes before any work.
 std::optional<KernelOccupancy> source_occupancy(const AnalyzeSourceRequest& request,
-                                                const sim::ir::Kernel& kernel,
-                                                const sim::ir::Launch& launch);
+                                                const sim::ir::Kernel& kernel, const sim::ir::Launch& launch);
 
 /// What `warpdiv analyze FILE.cu` found.
 struct AnalyzeSourceReport {
-  SourceCounts counts;  // the engine's counts, classes and its note for stderr
+  SourceCounts counts;            // the engine's counts, classes and its note for stderr
   analysis::SourceReport report;  // rows and block classes
   analysis::SourceHtmlPage page;  // with_page only: the classes on the grid and the maps
 };
 /// Counts the launch with the request's engine (a progress bar of blocks on a terminal) and
 /// builds the report. Throws Interrupted when `stop` is set.
-AnalyzeSourceReport run_analyze_source(const AnalyzeSourceRequest& request,
-                                       const sim::ir::Kernel& kernel,
+AnalyzeSourceReport run_analyze_source(const AnalyzeSourceRequest& request, const sim::ir::Kernel& kernel,
                                        const sim::ir::Launch& launch, bool with_page,
                                        const std::atomic<bool>* stop);
 
@@ -73,8 +70,7 @@ struct SourceSweepOutcome {
 /// set (the launch in hand is dropped) or `failed()` is true.
 SourceSweepOutcome run_sweep_source(
     const SweepSourceRequest& request, const sim::ir::Kernel& kernel,
-    const std::function<void(const analysis::SourceSweepLaunch&, const analysis::SourceReport&)>&
-        take,
+    const std::function<void(const analysis::SourceSweepLaunch&, const analysis::SourceReport&)>& take,
     const std::atomic<bool>* stop, const std::function<bool()>& failed);
 
 // ---- occupancy ----------------------------------------------------------------------------
@@ -122,10 +118,8 @@ sim::Count available_host_memory();
 /// InvalidInput (exit 2) when `need` exceeds available_host_memory(), naming both.
 void check_validate_host_memory(const ValidateHostMemory& need);
 
-ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
-                                         const sim::ir::Kernel& kernel,
-                                         const sim::ir::Launch& launch,
-                                         const std::atomic<bool>* stop);
+ValidateSourceReport run_validate_source(const ValidateSourceRequest& request, const sim::ir::Kernel& kernel,
+                                         const sim::ir::Launch& launch, const std::atomic<bool>* stop);
 /// The text report: device, launch, probe, kernel resources, the statements' figures, the outcome.
 void write_validate_source_text(std::ostream& out, const ValidateSourceRequest& request,
                                 const sim::ir::Kernel& kernel, const ValidateSourceReport& report);

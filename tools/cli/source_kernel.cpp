@@ -30,39 +30,39 @@ namespace ir = warpdiv::sim::ir;
 namespace warpdiv::cli {
 
 void add_compiler_options(po::options_description& options, const std::string& compiler) {
-  options.add_options()
-      ("kernel", po::value<std::string>()->value_name("NAME"),
-       "the __global__ function of FILE.cu (needed when it defines several; a template as red<16>, "
-       "an overload by its parameter types as 'ov(float*)')")
-      ("define,D", po::value<std::vector<std::string>>()->value_name("NAME[=VALUE]")->composing(),
-       ("a macro for " + compiler + ", as -D NAME=VALUE").c_str())
-      ("include-dir,I", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
-       ("a folder " + compiler + " searches for #include files").c_str());
+  options.add_options()(
+      "kernel", po::value<std::string>()->value_name("NAME"),
+      "the __global__ function of FILE.cu (needed when it defines several; a template as red<16>, "
+      "an overload by its parameter types as 'ov(float*)')")(
+      "define,D", po::value<std::vector<std::string>>()->value_name("NAME[=VALUE]")->composing(),
+      ("a macro for " + compiler + ", as -D NAME=VALUE").c_str())(
+      "include-dir,I", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
+      ("a folder " + compiler + " searches for #include files").c_str());
 }
 
 void add_kernel_source_options(po::options_description& options) {
   options.add_options()("model", po::value<std::string>()->value_name("FILE"),
                         "a kernel model saved with --save-model, in place of FILE.cu (no Clang needed)");
   add_compiler_options(options, "Clang");
-  options.add_options()
-      ("build-dir,p", po::value<std::string>()->value_name("BUILD_DIR"),
-       "read FILE.cu's flags from BUILD_DIR/compile_commands.json (as clang-tidy -p; CMake writes "
-       "it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON): the entry for FILE.cu's absolute path gives "
-       "-I, -isystem, -iquote, -idirafter, -D, -U, -include and -std (nvcc's --include-path, "
-       "--system-include, --define-macro, --undefine-macro, --pre-include and --std too), relative "
-       "paths taken from the entry's directory; nvcc's code generation, -Xcompiler ..., -o and -c "
-       "are left out. -D and -I given here come after the database's")
-      ("cuda-headers", po::value<std::string>()->value_name("WHICH"),
-       "which headers declare CUDA for Clang: builtin (warpdiv's own, no toolkit needed; the "
-       "default), toolkit (the CUDA Toolkit's, as nvcc reads them; slower) or auto (toolkit "
-       "where one is found)")
-      ("cuda-path", po::value<std::string>()->value_name("DIR"),
-       "the CUDA Toolkit's folder for --cuda-headers toolkit/auto (default: $CUDA_PATH, else "
-       "/usr/local/cuda)")
-      ("fmad", po::value<std::string>()->value_name("true|false"),
-       "as nvcc's -fmad: true (the default) contracts floating-point multiplies and adds into "
-       "FMAs where nvcc does; false rounds every operation on its own (for code compiled with "
-       "-fmad=false)");
+  options.add_options()(
+      "build-dir,p", po::value<std::string>()->value_name("BUILD_DIR"),
+      "read FILE.cu's flags from BUILD_DIR/compile_commands.json (as clang-tidy -p; CMake writes "
+      "it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON): the entry for FILE.cu's absolute path gives "
+      "-I, -isystem, -iquote, -idirafter, -D, -U, -include and -std (nvcc's --include-path, "
+      "--system-include, --define-macro, --undefine-macro, --pre-include and --std too), relative "
+      "paths taken from the entry's directory; nvcc's code generation, -Xcompiler ..., -o and -c "
+      "are left out. -D and -I given here come after the database's")(
+      "cuda-headers", po::value<std::string>()->value_name("WHICH"),
+      "which headers declare CUDA for Clang: builtin (warpdiv's own, no toolkit needed; the "
+      "default), toolkit (the CUDA Toolkit's, as nvcc reads them; slower) or auto (toolkit "
+      "where one is found)")(
+      "cuda-path", po::value<std::string>()->value_name("DIR"),
+      "the CUDA Toolkit's folder for --cuda-headers toolkit/auto (default: $CUDA_PATH, else "
+      "/usr/local/cuda)")(
+      "fmad", po::value<std::string>()->value_name("true|false"),
+      "as nvcc's -fmad: true (the default) contracts floating-point multiplies and adds into "
+      "FMAs where nvcc does; false rounds every operation on its own (for code compiled with "
+      "-fmad=false)");
 }
 
 /// A --cuda-headers value other than builtin, toolkit and auto is refused before anything is read.
@@ -71,7 +71,8 @@ static void check_cuda_headers(const po::variables_map& vm) {
   if (!has(vm, "cuda-headers")) return;
   const std::string value = get(vm, "cuda-headers");
   if (value != "builtin" && value != "toolkit" && value != "auto")
-    throw InvalidInput(Diag::flag_value, "--cuda-headers " + sim::quote_value(value) + " is not one of " + choices);
+    throw InvalidInput(Diag::flag_value,
+                       "--cuda-headers " + sim::quote_value(value) + " is not one of " + choices);
 }
 
 /// --fmad takes true or false.
@@ -83,30 +84,30 @@ static void check_fmad(const po::variables_map& vm) {
 }
 
 void add_buffer_options(po::options_description& options) {
-  options.add_options()
-      ("alloc", po::value<std::vector<std::string>>()->value_name("NAME=COUNT")->composing(),
-       "pointer parameter NAME's buffer holds COUNT elements of its type (1 .. 2^40), zeros: "
-       "every global access through it is bounds-checked, one outside it is an error naming the "
-       "access, the element and the first thread (repeat for each)")
-      ("data", po::value<std::vector<std::string>>()->value_name("NAME=FILE")->composing(),
-       "pointer parameter NAME's buffer holds FILE's elements (.npy of the pointee's type, .bin "
-       "raw little-endian elements, .txt for char, FILE.mtx:VIEW a Matrix Market file as csr.row_ptr, csr.col_idx, csr.values, coo.row, coo.col or coo.values): bounds-checked as --alloc, and branches on "
-       "integers loaded from it are counted on these values (repeat for each)");
+  options.add_options()(
+      "alloc", po::value<std::vector<std::string>>()->value_name("NAME=COUNT")->composing(),
+      "pointer parameter NAME's buffer holds COUNT elements of its type (1 .. 2^40), zeros: "
+      "every global access through it is bounds-checked, one outside it is an error naming the "
+      "access, the element and the first thread (repeat for each)")(
+      "data", po::value<std::vector<std::string>>()->value_name("NAME=FILE")->composing(),
+      "pointer parameter NAME's buffer holds FILE's elements (.npy of the pointee's type, .bin "
+      "raw little-endian elements, .txt for char, FILE.mtx:VIEW a Matrix Market file as csr.row_ptr, "
+      "csr.col_idx, csr.values, coo.row, coo.col or coo.values): bounds-checked as --alloc, and branches on "
+      "integers loaded from it are counted on these values (repeat for each)");
 }
 
 void add_launch_source_options(po::options_description& options) {
-  options.add_options()
-      ("grid", po::value<std::string>()->value_name("X[,Y[,Z]]"),
-       "gridDim: x 1 .. 2147483647, y and z 1 .. 65535")
-      ("block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
-       "blockDim: x and y 1 .. 1024, z 1 .. 64, at most 1024 threads")
-      ("arg", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
-       "a kernel parameter's value (repeat for each): an integer, also usable in --grid and "
-       "--block, or for a float or double parameter a decimal such as -2.5 or 1e-3, rounded once "
-       "to the parameter's type")
-      ("launch", po::value<std::string>()->value_name("N"),
-       "without --grid or --block: which launch of the kernel in FILE.cu's host code (1 = the "
-       "first in the file), when it has several");
+  options.add_options()("grid", po::value<std::string>()->value_name("X[,Y[,Z]]"),
+                        "gridDim: x 1 .. 2147483647, y and z 1 .. 65535")(
+      "block", po::value<std::string>()->value_name("X[,Y[,Z]]"),
+      "blockDim: x and y 1 .. 1024, z 1 .. 64, at most 1024 threads")(
+      "arg", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
+      "a kernel parameter's value (repeat for each): an integer, also usable in --grid and "
+      "--block, or for a float or double parameter a decimal such as -2.5 or 1e-3, rounded once "
+      "to the parameter's type")(
+      "launch", po::value<std::string>()->value_name("N"),
+      "without --grid or --block: which launch of the kernel in FILE.cu's host code (1 = the "
+      "first in the file), when it has several");
   add_budget_option(options);
 }
 
@@ -114,14 +115,17 @@ std::optional<LaunchFlags> host_launch_flags(const po::variables_map& vm, const 
                                              const ArgValues& values) {
   const bool both = has(vm, "grid") && has(vm, "block");
   if (has(vm, "launch") && has(vm, "model"))
-    throw InvalidInput(Diag::flag_usage, "--launch chooses a launch in FILE.cu's host code; a --model has none");
+    throw InvalidInput(Diag::flag_usage,
+                       "--launch chooses a launch in FILE.cu's host code; a --model has none");
   if (has(vm, "launch") && both)
-    throw InvalidInput(Diag::flag_usage, "--launch chooses a launch in FILE.cu's host code, which --grid and --block "
+    throw InvalidInput(Diag::flag_usage,
+                       "--launch chooses a launch in FILE.cu's host code, which --grid and --block "
                        "given together replace: leave out --launch, or one of them");
   if (both) return std::nullopt;
   if (!has(vm, "file"))
-    throw InvalidInput(Diag::flag_usage, "warpdiv " + command + " --model needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] "
-                       "(a model has no host code to read the launch from)");
+    throw InvalidInput(Diag::flag_usage, "warpdiv " + command +
+                                             " --model needs --grid X[,Y[,Z]] and --block X[,Y[,Z]] "
+                                             "(a model has no host code to read the launch from)");
   LaunchFlags flags;
   flags.grid = get_optional(vm, "grid");
   flags.block = get_optional(vm, "block");
@@ -136,9 +140,11 @@ std::optional<LaunchFlags> host_launch_flags(const po::variables_map& vm, const 
 void add_budget_option(po::options_description& options) {
   options.add_options()("max-evaluations", po::value<std::string>()->value_name("N"),
                         ("the run's budget of warp-statement evaluations, 1 .. 9223372036854775807 "
-                         "(default " + sim::to_decimal(ir::kDefaultMaxEvaluations) +
+                         "(default " +
+                         sim::to_decimal(ir::kDefaultMaxEvaluations) +
                          ", about a minute): a run past it stops with exit 2 naming the loop "
-                         "that was running").c_str());
+                         "that was running")
+                            .c_str());
 }
 
 sim::Count max_evaluations_from(const po::variables_map& vm) {
@@ -147,15 +153,14 @@ sim::Count max_evaluations_from(const po::variables_map& vm) {
                                                std::numeric_limits<std::int64_t>::max()));
 }
 
-po::variables_map parse_source_command_line(const std::string& command,
-                                            const std::vector<std::string>& args,
-                                            const po::options_description& options,
-                                            std::string& input) {
+po::variables_map parse_source_command_line(const std::string& command, const std::vector<std::string>& args,
+                                            const po::options_description& options, std::string& input) {
   po::variables_map vm = parse_with_positional(command, args, options, "file");
   if (has(vm, "help")) return vm;
   if (has(vm, "file") == has(vm, "model"))
-    throw InvalidInput(Diag::flag_usage, has(vm, "file") ? "give FILE.cu or --model FILE, not both"
-                                       : "warpdiv " + command + " needs FILE.cu or --model FILE");
+    throw InvalidInput(Diag::flag_usage, has(vm, "file")
+                                             ? "give FILE.cu or --model FILE, not both"
+                                             : "warpdiv " + command + " needs FILE.cu or --model FILE");
   // A misspelt path is the likeliest mistake: name it before anything else.
   input = has(vm, "file") ? get(vm, "file") : get(vm, "model");
   check_kernel_input(vm);
@@ -168,10 +173,11 @@ void check_kernel_input(const po::variables_map& vm) {
   const std::string input = has(vm, "file") ? get(vm, "file") : get(vm, "model");
   struct stat info {};
   if (::stat(input.c_str(), &info) != 0 || ::access(input.c_str(), R_OK) != 0)
-    throw InvalidInput(Diag::file_unreadable, "cannot read " + sim::quote_value(input) + ": no such file or not readable");
+    throw InvalidInput(Diag::file_unreadable,
+                       "cannot read " + sim::quote_value(input) + ": no such file or not readable");
   if (has(vm, "file") && !S_ISREG(info.st_mode))
     throw InvalidInput(Diag::file_unreadable, "cannot read " + sim::quote_value(input) +
-                       ": not a regular file (give the kernel's .cu source file)");
+                                                  ": not a regular file (give the kernel's .cu source file)");
 }
 
 std::vector<std::string> get_all(const po::variables_map& vm, const char* flag) {
@@ -191,21 +197,22 @@ KernelSource kernel_source(const po::variables_map& vm) {
   if (has(vm, "fmad")) source.fmad = get(vm, "fmad") == "true";
   if (has(vm, "build-dir")) source.build_dir = get(vm, "build-dir");
   if (has(vm, "model"))
-    for (const char* flag : {"kernel", "define", "include-dir", "cuda-headers", "cuda-path", "fmad",
-                             "build-dir"})
+    for (const char* flag :
+         {"kernel", "define", "include-dir", "cuda-headers", "cuda-path", "fmad", "build-dir"})
       if (has(vm, flag))
-        throw InvalidInput(Diag::flag_usage, std::string("--") + flag +
-                           " applies to a source file; a --model holds one kernel already read");
+        throw InvalidInput(
+            Diag::flag_usage,
+            std::string("--") + flag + " applies to a source file; a --model holds one kernel already read");
   return source;
 }
 
 namespace {
 
 ir::Kernel read_kernel(const KernelSource& source, std::vector<std::string>& notes,
-                       std::vector<std::string>* files_read,
-                       std::vector<frontend::HostLaunch>* launches) {
+                       std::vector<std::string>* files_read, std::vector<frontend::HostLaunch>* launches) {
   if (!source.model.empty()) {
-    const std::string text = analysis::read_input_file(source.model, "--model", analysis::InputFormat::model_json);
+    const std::string text =
+        analysis::read_input_file(source.model, "--model", analysis::InputFormat::model_json);
     try {
       return ir::kernel_from_json(text);
     } catch (const InvalidInput& e) {
@@ -231,10 +238,10 @@ ir::Kernel read_kernel(const KernelSource& source, std::vector<std::string>& not
   (void)notes;
   (void)files_read;
   (void)launches;
-  throw InvalidInput(Diag::plugin_unavailable, "this warpdiv was built without the Clang front-end, so it cannot read " +
-                     source.file +
-                     "; save the kernel's model where it was built (warpdiv analyze FILE.cu "
-                     "--save-model K.json) and analyse that with --model K.json");
+  throw InvalidInput(Diag::plugin_unavailable,
+                     "this warpdiv was built without the Clang front-end, so it cannot read " + source.file +
+                         "; save the kernel's model where it was built (warpdiv analyze FILE.cu "
+                         "--save-model K.json) and analyse that with --model K.json");
 #endif
 }
 
@@ -275,14 +282,18 @@ namespace {
 // correctly), as its bits; a value past the type's finite range, or so small that it rounds to
 // zero, is refused.
 template <typename F>
-std::uint64_t rounded_bits(const ir::Parameter& p, const std::string& text, const char* type, const char* range) {
+std::uint64_t rounded_bits(const ir::Parameter& p, const std::string& text, const char* type,
+                           const char* range) {
   F value = 0;
   const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
   if (r.ptr != text.data() + text.size() || (r.ec != std::errc() && r.ec != std::errc::result_out_of_range))
-    throw InvalidInput(Diag::flag_value, "--arg " + p.name + ": " + sim::quote_value(text) + " is not a decimal number");
+    throw InvalidInput(Diag::flag_value,
+                       "--arg " + p.name + ": " + sim::quote_value(text) + " is not a decimal number");
   if (r.ec == std::errc::result_out_of_range)
-    throw InvalidInput(Diag::flag_value, "--arg " + p.name + ": " + text + " is outside " + type + "'s range (" + p.name + " is " +
-                       type + ": a finite nonzero value from " + range + " in magnitude; give 0 for zero)");
+    throw InvalidInput(Diag::flag_value, "--arg " + p.name + ": " + text + " is outside " + type +
+                                             "'s range (" + p.name + " is " + type +
+                                             ": a finite nonzero value from " + range +
+                                             " in magnitude; give 0 for zero)");
   std::uint64_t bits = 0;
   std::memcpy(&bits, &value, sizeof value);
   return bits;
@@ -324,10 +335,11 @@ std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues&
     // --block use the name (then it is theirs).
     const bool pointer = p.type_spelling.find_first_of("*[") != std::string::npos;
     if (!p.scalar && p.floating == 0 && values.count(p.name) != 0 && used.count(p.name) == 0)
-      throw InvalidInput(Diag::flag_value, "--arg " + sim::quote_value(p.name) + ": the parameter " + p.name + " of " +
-                         kernel.name + " is " + (pointer ? "a pointer" : "of type") + " ('" +
-                         p.type_spelling + "'), which takes no value" +
-                         (pointer ? " (the model reads no memory)" : "") + "; leave it out");
+      throw InvalidInput(Diag::flag_value,
+                         "--arg " + sim::quote_value(p.name) + ": the parameter " + p.name + " of " +
+                             kernel.name + " is " + (pointer ? "a pointer" : "of type") + " ('" +
+                             p.type_spelling + "'), which takes no value" +
+                             (pointer ? " (the model reads no memory)" : "") + "; leave it out");
     used.insert(p.name);
     if (p.scalar || p.floating != 0) parameters.push_back(p.name);
   }
@@ -335,9 +347,10 @@ std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues&
     if (used.count(name) == 0) {
       const std::string guess = sim::closest_name(name, parameters);
       throw InvalidInput(Diag::flag_value, "--arg " + sim::quote_value(name) + " names no parameter of " +
-                         kernel.name + " (" + (parameters.empty() ? "none" : sim::listed(parameters)) +
-                         ") and no name in --grid or --block" +
-                         (guess.empty() ? "" : "; did you mean " + guess + "?"));
+                                               kernel.name + " (" +
+                                               (parameters.empty() ? "none" : sim::listed(parameters)) +
+                                               ") and no name in --grid or --block" +
+                                               (guess.empty() ? "" : "; did you mean " + guess + "?"));
     }
   std::vector<ir::Value> arguments;
   for (const ir::Parameter& p : kernel.parameters) {
@@ -353,11 +366,13 @@ std::vector<ir::Value> bind_arguments(const ir::Kernel& kernel, const ArgValues&
     const auto found = values.find(p.name);
     if (found == values.end())
       throw InvalidInput(Diag::flag_usage, "kernel " + kernel.name + "'s parameter " + p.name + " (" +
-                         ir::name(p.type) + ") needs a value: give --arg " + p.name + "=VALUE");
+                                               ir::name(p.type) + ") needs a value: give --arg " + p.name +
+                                               "=VALUE");
     if (!found->second.integer())
       throw InvalidInput(Diag::flag_value, "--arg " + p.name + ": " + p.name + " is " + ir::name(p.type) +
-                         ", which takes a decimal integer from " + ir::range_text(p.type) + " (got " +
-                         sim::quote_value(found->second.text()) + ")");
+                                               ", which takes a decimal integer from " +
+                                               ir::range_text(p.type) + " (got " +
+                                               sim::quote_value(found->second.text()) + ")");
     try {
       const ArgValue& a = found->second;
       arguments.push_back(a.fits_int64() ? ir::Value::of(p.type, a.value)
@@ -392,7 +407,8 @@ SourceEngine parse_source_engine(const std::string& text) {
   if (text == "exact") return SourceEngine::exact;
   if (text == "replay") return SourceEngine::replay;
   if (text == "all") return SourceEngine::all;
-  throw InvalidInput(Diag::flag_value, "--engine must be auto, exact, replay or all (got " + sim::quote_value(text) + ")");
+  throw InvalidInput(Diag::flag_value,
+                     "--engine must be auto, exact, replay or all (got " + sim::quote_value(text) + ")");
 }
 
 namespace {
@@ -406,9 +422,11 @@ std::size_t pointer_parameter(const ir::Kernel& kernel, const std::string& name,
   for (const ir::Parameter& p : kernel.parameters)
     if (p.element_bytes != 0) pointers.push_back(p.name);
   const std::string guess = sim::closest_name(name, pointers);
-  throw InvalidInput(Diag::flag_value, flag + " " + sim::quote_value(name) + " names no pointer parameter of " + kernel.name +
-                     " whose element size is known (" + (pointers.empty() ? "none" : sim::listed(pointers)) + ")" +
-                     (guess.empty() ? "" : "; did you mean " + guess + "?"));
+  throw InvalidInput(Diag::flag_value, flag + " " + sim::quote_value(name) +
+                                           " names no pointer parameter of " + kernel.name +
+                                           " whose element size is known (" +
+                                           (pointers.empty() ? "none" : sim::listed(pointers)) + ")" +
+                                           (guess.empty() ? "" : "; did you mean " + guess + "?"));
 }
 
 }  // namespace
@@ -459,13 +477,16 @@ namespace {
 std::string file_values(const std::string& file, const std::string& name, const ir::Parameter& p,
                         const std::string& what) {
   const auto ends_with = [&](const std::string& suffix) {
-    return file.size() >= suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return file.size() >= suffix.size() &&
+           file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
   const std::string pointee = p.element_type.empty() ? "an unknown type" : p.element_type;
   if (!ends_with(".npy") && !ends_with(".bin") && !ends_with(".txt"))
-    throw InvalidInput(Diag::flag_value, what + ": the file type is not known from its name (allowed: .npy, NumPy's format; "
-                              ".bin, raw little-endian elements; .txt, text for a char buffer; FILE.mtx:VIEW, "
-                              "a view of a Matrix Market file)");
+    throw InvalidInput(Diag::flag_value,
+                       what +
+                           ": the file type is not known from its name (allowed: .npy, NumPy's format; "
+                           ".bin, raw little-endian elements; .txt, text for a char buffer; FILE.mtx:VIEW, "
+                           "a view of a Matrix Market file)");
   const analysis::InputFormat format = ends_with(".npy")   ? analysis::InputFormat::npy
                                        : ends_with(".bin") ? analysis::InputFormat::raw_binary
                                                            : analysis::InputFormat::text;
@@ -478,13 +499,14 @@ std::string file_values(const std::string& file, const std::string& name, const 
   }
   if (format == analysis::InputFormat::raw_binary) {
     if (bytes.size() % p.element_bytes != 0)
-      throw InvalidInput(Diag::file_content, what + ": " + std::to_string(bytes.size()) + " bytes are not a whole number of " +
-                         pointee + " elements of " + std::to_string(p.element_bytes) + " bytes");
+      throw InvalidInput(Diag::file_content,
+                         what + ": " + std::to_string(bytes.size()) + " bytes are not a whole number of " +
+                             pointee + " elements of " + std::to_string(p.element_bytes) + " bytes");
     return bytes;
   }
   if (p.element_bytes != 1 || (pointee != "char" && pointee != "unsigned char" && pointee != "signed char"))
-    throw InvalidInput(Diag::file_content, what + ": a text file gives a char buffer's bytes, but '" + name + "' points to " + pointee +
-                       " (use .npy or .bin)");
+    throw InvalidInput(Diag::file_content, what + ": a text file gives a char buffer's bytes, but '" + name +
+                                               "' points to " + pointee + " (use .npy or .bin)");
   return bytes;
 }
 
@@ -503,23 +525,30 @@ void bind_data(const ir::Kernel& kernel, const std::vector<std::string>& pairs, 
     const auto [file, view] = file_and_view(pair.substr(equals + 1));
     const std::size_t i = pointer_parameter(kernel, name, "--data");
     const ir::Parameter& p = kernel.parameters[i];
-    if (launch.buffer_data[i] != nullptr) throw InvalidInput(Diag::flag_usage, "--data " + name + " is given twice");
+    if (launch.buffer_data[i] != nullptr)
+      throw InvalidInput(Diag::flag_usage, "--data " + name + " is given twice");
     if (launch.buffer_bytes[i] != 0)
-      throw InvalidInput(Diag::flag_usage, "--data " + name + " and --alloc " + name + " both give its buffer: choose one");
+      throw InvalidInput(Diag::flag_usage,
+                         "--data " + name + " and --alloc " + name + " both give its buffer: choose one");
     const std::string what = "--data " + name + "=" + pair.substr(equals + 1);
     std::string values;
     if (!view.empty() || (file.size() >= 4 && file.compare(file.size() - 4, 4, ".mtx") == 0)) {
       if (view.empty())
         throw InvalidInput(Diag::flag_value, what + ": a Matrix Market file needs a view, FILE.mtx:VIEW (" +
-                           sim::listed(analysis::matrix_market_views()) + ")");
+                                                 sim::listed(analysis::matrix_market_views()) + ")");
       auto& matrix = matrices[file];
       if (matrix == nullptr)
-        matrix = std::make_shared<analysis::SparseMatrix>(analysis::read_matrix_market(file, "--data " + name));
+        matrix =
+            std::make_shared<analysis::SparseMatrix>(analysis::read_matrix_market(file, "--data " + name));
       values = analysis::matrix_market_view(*matrix, view, p.element_type, p.element_bytes, what);
-      if (values.empty()) throw InvalidInput(Diag::file_content, what + ": the view holds no elements (a buffer needs at least one)");
+      if (values.empty())
+        throw InvalidInput(Diag::file_content,
+                           what + ": the view holds no elements (a buffer needs at least one)");
     } else {
       values = file_values(file, name, p, what);
-      if (values.empty()) throw InvalidInput(Diag::file_content, what + ": the file holds no elements (a buffer needs at least one)");
+      if (values.empty())
+        throw InvalidInput(Diag::file_content,
+                           what + ": the file holds no elements (a buffer needs at least one)");
     }
     launch.buffer_bytes[i] = values.size();
     launch.buffer_data[i] = std::make_shared<const std::string>(std::move(values));
@@ -539,24 +568,28 @@ void check_bounds(const ir::Kernel& kernel, const ir::Launch& launch, SourceCoun
   for (std::size_t a = 0; a < r.access_out_of_bounds.size() && a < r.access_faults.size(); ++a)
     if (r.access_out_of_bounds[a]) throw ir::located(Diag::out_of_bounds, kernel, r.access_faults[a]);
   if (counts.class_memory_out_of_bounds && !r.memory_counted)
-    throw ir::located(Diag::out_of_bounds, kernel, counts.class_memory_unproven + ", here " + sim::to_decimal(r.warp_statement_evaluations) +
-                       " warp-statement evaluations, above its budget of " + sim::to_decimal(kMemoryReplayBudget) +
-                       " (--engine replay runs it all)");
+    throw ir::located(Diag::out_of_bounds, kernel,
+                      counts.class_memory_unproven + ", here " +
+                          sim::to_decimal(r.warp_statement_evaluations) +
+                          " warp-statement evaluations, above its budget of " +
+                          sim::to_decimal(kMemoryReplayBudget) + " (--engine replay runs it all)");
   if (!r.memory_counted) {
-    counts.memory_note += given ? "; so the accesses were not checked against --alloc's buffers either"
-                                : "; so the accesses were not checked against the declared arrays' sizes either";
+    counts.memory_note +=
+        given ? "; so the accesses were not checked against --alloc's buffers either"
+              : "; so the accesses were not checked against the declared arrays' sizes either";
     return;
   }
   // A backstop: every access in bounds means every base's extent is.
   for (std::size_t b = 0; b < kernel.bases.size() && b < r.extents.size(); ++b) {
     const ir::MemoryBase& base = kernel.bases[b];
-    if (base.parameter < 0 || static_cast<std::size_t>(base.parameter) >= launch.buffer_bytes.size()) continue;
+    if (base.parameter < 0 || static_cast<std::size_t>(base.parameter) >= launch.buffer_bytes.size())
+      continue;
     const std::uint64_t bound = launch.buffer_bytes[static_cast<std::size_t>(base.parameter)];
     const ir::BaseExtent& e = r.extents[b];
     if (bound != 0 && e.touched && (e.lowest < 0 || static_cast<std::uint64_t>(e.end) > bound))
       throw InternalError("the accesses through '" + base.name + "' reach bytes " + std::to_string(e.lowest) +
-                             " to " + std::to_string(e.end) + " of a buffer of " + std::to_string(bound) +
-                             " bytes, yet no access was found out of bounds");
+                          " to " + std::to_string(e.end) + " of a buffer of " + std::to_string(bound) +
+                          " bytes, yet no access was found out of bounds");
   }
 }
 
@@ -569,8 +602,7 @@ SourceCounts count_source(const ir::Kernel& kernel, const ir::Launch& launch,
 }
 
 analysis::SourceHtmlPage source_html_page(const ir::Kernel& kernel, const ir::Launch& launch,
-                                          const ir::ReplayOptions& options,
-                                          const SourceCounts& counts) {
+                                          const ir::ReplayOptions& options, const SourceCounts& counts) {
   analysis::SourceHtmlPage page;
   for (std::size_t i = 0; i < counts.classes.size(); ++i) {
     const ir::BlockClass& c = counts.classes[i];
@@ -584,10 +616,10 @@ analysis::SourceHtmlPage source_html_page(const ir::Kernel& kernel, const ir::La
     v.representative = c.representative;
     page.classes.push_back(v);
   }
-  page.engine_note = counts.classes.empty()
-                         ? counts.engine_line + " Block classes are found by the class engine "
-                                                "(--engine exact or auto)."
-                         : counts.engine_line;
+  page.engine_note = counts.classes.empty() ? counts.engine_line +
+                                                  " Block classes are found by the class engine "
+                                                  "(--engine exact or auto)."
+                                            : counts.engine_line;
   page.memory_note = counts.memory_line;
   const auto add = [&](const std::string& title, const ir::Dim3& block) {
     std::string note;
@@ -622,8 +654,8 @@ analysis::SourceHtmlPage source_html_page(const ir::Kernel& kernel, const ir::La
   return page;
 }
 
-ProgressThread::ProgressThread(const std::string& label, const std::string& unit,
-                               std::uint64_t total, const std::atomic<std::uint64_t>& done)
+ProgressThread::ProgressThread(const std::string& label, const std::string& unit, std::uint64_t total,
+                               const std::atomic<std::uint64_t>& done)
     : bar_(label, unit, total), done_(done), thread_([this] {
         std::unique_lock<std::mutex> lock(mutex_);
         while (!finished_) {

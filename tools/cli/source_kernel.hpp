@@ -30,8 +30,7 @@ namespace warpdiv::cli {
 
 /// Adds --kernel, --define/-D and --include-dir/-I: which __global__ function of FILE.cu, and
 /// how `compiler` ("Clang", "nvcc") preprocesses it.
-void add_compiler_options(boost::program_options::options_description& options,
-                          const std::string& compiler);
+void add_compiler_options(boost::program_options::options_description& options, const std::string& compiler);
 
 /// Adds --model and the compiler options (for Clang).
 void add_kernel_source_options(boost::program_options::options_description& options);
@@ -62,8 +61,7 @@ boost::program_options::variables_map parse_source_command_line(
     const boost::program_options::options_description& options, std::string& input);
 
 /// Every value of a repeatable flag (none when not given).
-std::vector<std::string> get_all(const boost::program_options::variables_map& vm,
-                                 const char* flag);
+std::vector<std::string> get_all(const boost::program_options::variables_map& vm, const char* flag);
 
 /// FILE.cu (the positional "file") or --model, and the compiler flags, as given. A --model with
 /// any compiler flag is refused: the model holds one kernel already read.
@@ -111,8 +109,7 @@ std::vector<sim::ir::Value> bind_arguments(const sim::ir::Kernel& kernel, const 
                                            const std::string& expressions);
 
 /// The launch of --grid, --block and --warp-size (without arguments: they need the kernel).
-sim::ir::Launch launch_from_flags(const boost::program_options::variables_map& vm,
-                                  const ArgValues& values);
+sim::ir::Launch launch_from_flags(const boost::program_options::variables_map& vm, const ArgValues& values);
 
 /// A launch extent within CUDA's limits (check_grid / check_block) as the IR's Dim3.
 sim::ir::Dim3 to_dim3(const Extent3& extent);
@@ -155,10 +152,8 @@ SourceCounts count_source(const sim::ir::Kernel& kernel, const sim::ir::Launch& 
 
 /// The HTML page's classes and maps: a map set per class (its representative block), or without
 /// classes for the first and the last block (or the --only-block).
-analysis::SourceHtmlPage source_html_page(const sim::ir::Kernel& kernel,
-                                          const sim::ir::Launch& launch,
-                                          const sim::ir::ReplayOptions& options,
-                                          const SourceCounts& counts);
+analysis::SourceHtmlPage source_html_page(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
+                                          const sim::ir::ReplayOptions& options, const SourceCounts& counts);
 
 /// Draws a progress bar from a counter another thread advances, until destroyed.
 class ProgressThread {

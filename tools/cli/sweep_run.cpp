@@ -62,8 +62,8 @@ namespace {
 
 // Launch i of the sweep, bound to the kernel; `described` receives its values. Made twice
 // (checked, then counted) rather than held: a million launches would hold hundreds of MB.
-ir::Launch sweep_launch(const SweepSourceRequest& request, const ir::Kernel& kernel,
-                        std::size_t i, analysis::SourceSweepLaunch& described) {
+ir::Launch sweep_launch(const SweepSourceRequest& request, const ir::Kernel& kernel, std::size_t i,
+                        analysis::SourceSweepLaunch& described) {
   ArgValues values;
   described = request.launch(i, values);
   ir::Launch launch;
@@ -71,12 +71,13 @@ ir::Launch sweep_launch(const SweepSourceRequest& request, const ir::Kernel& ker
   launch.block = described.block;
   launch.warp_size = request.warp_size;
   // `values` also holds the swept block's sizes (block_x ...) for --grid; they name no parameter.
-  launch.arguments =
-      bind_arguments(kernel, values, request.grid_text + " " + kSweepBlockNames[0] + " " +
-                                         kSweepBlockNames[1] + " " + kSweepBlockNames[2]);
+  launch.arguments = bind_arguments(
+      kernel, values,
+      request.grid_text + " " + kSweepBlockNames[0] + " " + kSweepBlockNames[1] + " " + kSweepBlockNames[2]);
   launch.buffer_bytes = bind_allocs(kernel, request.allocs);
   std::vector<std::string> data;
-  for (std::size_t k = 0; k < request.data.size(); ++k) data.push_back(request.data[k].name + "=" + described.data[k]);
+  for (std::size_t k = 0; k < request.data.size(); ++k)
+    data.push_back(request.data[k].name + "=" + described.data[k]);
   bind_data(kernel, data, launch);
   ir::validate(launch, kernel);
   return launch;
@@ -91,8 +92,7 @@ void check_sweep_launches(const SweepSourceRequest& request, const ir::Kernel& k
 
 SourceSweepOutcome run_sweep_source(
     const SweepSourceRequest& request, const ir::Kernel& kernel,
-    const std::function<void(const analysis::SourceSweepLaunch&, const analysis::SourceReport&)>&
-        take,
+    const std::function<void(const analysis::SourceSweepLaunch&, const analysis::SourceReport&)>& take,
     const std::atomic<bool>* stop, const std::function<bool()>& failed) {
   ir::ReplayOptions replay_options;
   replay_options.stop = stop;

@@ -33,29 +33,32 @@ namespace {
 constexpr std::uint64_t kMaxSourceSweepLaunches = 1'000'000;
 constexpr std::uint64_t kMaxSourceSweepHtmlLaunches = 100'000;
 
-
 std::vector<SweptArg> parse_swept_args(const std::vector<std::string>& pairs) {
   std::vector<SweptArg> args;
   for (const std::string& pair : pairs) {
     const auto eq = pair.find('=');
     // Reuse the single-value parser for the name (a C identifier, given once).
     if (eq == std::string::npos)
-      throw InvalidInput(Diag::flag_value, "--arg must be NAME=VALUE, NAME=LIST or NAME=START:STOP:STEP (got " +
-                         sim::quote_value(pair) + ")");
+      throw InvalidInput(
+          Diag::flag_value,
+          "--arg must be NAME=VALUE, NAME=LIST or NAME=START:STOP:STEP (got " + sim::quote_value(pair) + ")");
     const std::string name = pair.substr(0, eq);
     parse_arg_values({name + "=0"});  // checks the name
     for (const SweptArg& a : args)
-      if (a.name == name) throw InvalidInput(Diag::flag_usage, "--arg " + name + " is given twice; give it once");
+      if (a.name == name)
+        throw InvalidInput(Diag::flag_usage, "--arg " + name + " is given twice; give it once");
     for (const char* reserved : kSweepBlockNames)
       if (name == reserved)
-        throw InvalidInput(Diag::flag_value, "--arg " + name + ": the name is taken by the swept block's size");
-    const IntegerSet set = parse_integer_set("--arg " + name, pair.substr(eq + 1),
-                                             std::numeric_limits<std::int64_t>::min(),
-                                             std::numeric_limits<std::int64_t>::max());
+        throw InvalidInput(Diag::flag_value,
+                           "--arg " + name + ": the name is taken by the swept block's size");
+    const IntegerSet set =
+        parse_integer_set("--arg " + name, pair.substr(eq + 1), std::numeric_limits<std::int64_t>::min(),
+                          std::numeric_limits<std::int64_t>::max());
     if (set.count() > kMaxSourceSweepLaunches)
       throw InvalidInput(Diag::launch_budget, "--arg " + name + " gives " + std::to_string(set.count()) +
-                         " values, above the limit of " + std::to_string(kMaxSourceSweepLaunches) +
-                         " launches per sweep");
+                                                  " values, above the limit of " +
+                                                  std::to_string(kMaxSourceSweepLaunches) +
+                                                  " launches per sweep");
     args.push_back({name, set.expand()});
   }
   return args;
@@ -71,8 +74,10 @@ std::vector<Extent3> parse_block_list(const std::string& text) {
     for (const std::string& element : split(text, ',')) {
       const std::vector<std::string> parts = split(element, 'x');
       if (parts.size() > 3)
-        throw InvalidInput(Diag::flag_value, "--block takes a list of block sizes X, XxY or XxYxZ, e.g. "
-                           "64,128,256 or 16x16,32x32 (got " + sim::quote_value(text) + ")");
+        throw InvalidInput(Diag::flag_value,
+                           "--block takes a list of block sizes X, XxY or XxYxZ, e.g. "
+                           "64,128,256 or 16x16,32x32 (got " +
+                               sim::quote_value(text) + ")");
       Extent3 e;
       const std::int64_t limits[] = {cuda_limits::kMaxBlockX, cuda_limits::kMaxBlockY,
                                      cuda_limits::kMaxBlockZ};
@@ -85,8 +90,8 @@ std::vector<Extent3> parse_block_list(const std::string& text) {
   for (std::size_t i = 0; i < blocks.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (blocks[i].x == blocks[j].x && blocks[i].y == blocks[j].y && blocks[i].z == blocks[j].z)
-        throw InvalidInput(Diag::flag_usage, "--block names a block size more than once (got " +
-                           sim::quote_value(text) + ")");
+        throw InvalidInput(Diag::flag_usage,
+                           "--block names a block size more than once (got " + sim::quote_value(text) + ")");
   for (const Extent3& b : blocks) check_block("--block", b);
   return blocks;
 }
@@ -104,8 +109,7 @@ std::string sweep_summary(std::size_t done, std::size_t planned, std::size_t row
       std::to_string(done) + " of " + sim::counted(planned, "launch", "launches") + " finished";
   std::string text;
   if (!csv.empty()) text = csv + " holds the " + row_text + " of the " + finished;
-  if (!html.empty())
-    text += csv.empty() ? html + " plots the " + finished : "; " + html + " plots them";
+  if (!html.empty()) text += csv.empty() ? html + " plots the " + finished : "; " + html + " plots them";
   return text;
 }
 
@@ -128,25 +132,24 @@ po::options_description sweep_source_options() {
       "--data NAME=FILE,FILE,... sweeps the buffer's files too (one CSV column data_NAME).\n\noptions");
   options.add_options()("help,h", "show this help");
   add_kernel_source_options(options);
-  options.add_options()
-      ("grid", po::value<std::string>()->value_name("X[,Y[,Z]]"),
-       "gridDim, expressions of the --arg names and block_x, block_y, block_z: x 1 .. 2147483647, "
-       "y and z 1 .. 65535")
-      ("block", po::value<std::string>()->value_name("LIST"),
-       "block sizes to sweep: X, XxY or XxYxZ, comma-separated (64,128,256 or 16x16,32x32), or "
-       "START:STOP:STEP of X; at most 1024 threads each")
-      ("arg", po::value<std::vector<std::string>>()->value_name("NAME=VALUES")->composing(),
-       "a kernel parameter's value, list (1,2,3) or range (START:STOP:STEP, STOP included); "
-       "repeat for each parameter")
-      ("warp-size", po::value<std::string>()->value_name("S"),
-       "warp size, a power of two 1 .. 64 (default 32)")
-      ("engine", po::value<std::string>()->value_name("E"),
-       "auto (default: the class engine where it can prove its classes, else the replay, said "
-       "once), exact, replay or all, as for warpdiv analyze FILE.cu")
-      ("csv", po::value<std::string>()->value_name("FILE"), "the CSV to write")
-      ("html", po::value<std::string>()->value_name("FILE"),
-       "a self-contained HTML page: each branch's divergent fraction against the first swept "
-       "value, a curve per value of the others");
+  options.add_options()(
+      "grid", po::value<std::string>()->value_name("X[,Y[,Z]]"),
+      "gridDim, expressions of the --arg names and block_x, block_y, block_z: x 1 .. 2147483647, "
+      "y and z 1 .. 65535")(
+      "block", po::value<std::string>()->value_name("LIST"),
+      "block sizes to sweep: X, XxY or XxYxZ, comma-separated (64,128,256 or 16x16,32x32), or "
+      "START:STOP:STEP of X; at most 1024 threads each")(
+      "arg", po::value<std::vector<std::string>>()->value_name("NAME=VALUES")->composing(),
+      "a kernel parameter's value, list (1,2,3) or range (START:STOP:STEP, STOP included); "
+      "repeat for each parameter")("warp-size", po::value<std::string>()->value_name("S"),
+                                   "warp size, a power of two 1 .. 64 (default 32)")(
+      "engine", po::value<std::string>()->value_name("E"),
+      "auto (default: the class engine where it can prove its classes, else the replay, said "
+      "once), exact, replay or all, as for warpdiv analyze FILE.cu")(
+      "csv", po::value<std::string>()->value_name("FILE"), "the CSV to write")(
+      "html", po::value<std::string>()->value_name("FILE"),
+      "a self-contained HTML page: each branch's divergent fraction against the first swept "
+      "value, a curve per value of the others");
   add_budget_option(options);  // per launch
   add_buffer_options(options);
   return options;
@@ -159,12 +162,17 @@ std::vector<SweptData> parse_swept_data(const std::vector<std::string>& pairs) {
     const auto eq = pair.find('=');
     const std::string name = pair.substr(0, eq);
     if (eq == std::string::npos || name.empty() || eq + 1 == pair.size())
-      throw InvalidInput(Diag::flag_value, "--data must be NAME=FILE or NAME=FILE,FILE,... (got " + sim::quote_value(pair) + ")");
+      throw InvalidInput(Diag::flag_value, "--data must be NAME=FILE or NAME=FILE,FILE,... (got " +
+                                               sim::quote_value(pair) + ")");
     for (const SweptData& d : data)
-      if (d.name == name) throw InvalidInput(Diag::flag_usage, "--data " + name + " is given twice; list its files once, comma-separated");
+      if (d.name == name)
+        throw InvalidInput(Diag::flag_usage,
+                           "--data " + name + " is given twice; list its files once, comma-separated");
     SweptData d{name, split(pair.substr(eq + 1), ',')};
     for (const std::string& f : d.files)
-      if (f.empty()) throw InvalidInput(Diag::flag_value, "--data " + name + " has an empty file name in " + sim::quote_value(pair));
+      if (f.empty())
+        throw InvalidInput(Diag::flag_value,
+                           "--data " + name + " has an empty file name in " + sim::quote_value(pair));
     data.push_back(std::move(d));
   }
   return data;
@@ -179,15 +187,18 @@ void check_launch_count(const SweepSourceRequest& r) {
     for (const SweptData& d : r.data)
       if (d.files.size() > 1)
         throw InvalidInput(Diag::flag_usage, "--html plots against numbers: --data " + d.name +
-                           " with several files needs --csv alone (its data_" + d.name + " column)");
+                                                 " with several files needs --csv alone (its data_" + d.name +
+                                                 " column)");
   if (planned > kMaxSourceSweepLaunches)
     throw InvalidInput(Diag::launch_budget, "--arg and --block give " + sim::to_decimal(planned) +
-                       " launches, above the limit of " +
-                       std::to_string(kMaxSourceSweepLaunches) + " per sweep; split it");
+                                                " launches, above the limit of " +
+                                                std::to_string(kMaxSourceSweepLaunches) +
+                                                " per sweep; split it");
   if (r.html && planned > kMaxSourceSweepHtmlLaunches)
-    throw InvalidInput(Diag::launch_budget, "--html plots at most " + std::to_string(kMaxSourceSweepHtmlLaunches) +
-                       " launches (this sweep has " + sim::to_decimal(planned) +
-                       "); use a coarser START:STOP:STEP or --csv alone");
+    throw InvalidInput(Diag::launch_budget, "--html plots at most " +
+                                                std::to_string(kMaxSourceSweepHtmlLaunches) +
+                                                " launches (this sweep has " + sim::to_decimal(planned) +
+                                                "); use a coarser START:STOP:STEP or --csv alone");
 }
 
 }  // namespace
@@ -204,8 +215,8 @@ SweepSourceRequest parse_sweep_source(const Args& args) {
   for (const char* flag : {"grid", "block"})
     if (!has(vm, flag))
       throw InvalidInput(Diag::flag_usage, std::string("warpdiv sweep ") + input + " needs --" + flag +
-                         (std::string(flag) == "grid" ? " X[,Y[,Z]]" : " LIST") +
-                         " (see warpdiv sweep FILE.cu --help)");
+                                               (std::string(flag) == "grid" ? " X[,Y[,Z]]" : " LIST") +
+                                               " (see warpdiv sweep FILE.cu --help)");
   if (!has(vm, "csv") && !has(vm, "html"))
     throw InvalidInput(Diag::flag_usage, "warpdiv sweep needs --csv FILE, --html FILE or both");
   r.csv = get_optional(vm, "csv");
@@ -239,7 +250,8 @@ int sweep_source_command(const Args& args, std::ostream& out) {
   page.plan.file = read->kernel.files.empty() ? request.source.input() : read->kernel.files[0].path;
   check_sweep_launches(request, read->kernel);
 
-  std::vector<RunInput> inputs = run_inputs(request.source, std::nullopt, source_files(read->kernel, read->files_read));
+  std::vector<RunInput> inputs =
+      run_inputs(request.source, std::nullopt, source_files(read->kernel, read->files_read));
   std::vector<std::string> pairs;  // NAME=FILE[:VIEW], as data_files() takes them
   for (const SweptData& d : request.data)
     for (const std::string& f : d.files) pairs.push_back(d.name + "=" + f);

@@ -51,8 +51,8 @@ void ProgressBar::update(std::uint64_t done) {
   const std::uint64_t filled = total_ == 0 ? kProgressBarWidth : done * kProgressBarWidth / total_;
   std::string bar(filled, '#');
   bar.resize(kProgressBarWidth, '.');
-  std::cerr << '\r' << label_ << " [" << bar << "] " << (total_ == 0 ? 100 : done * 100 / total_)
-            << "% " << done << '/' << total_ << ' ' << unit_ << std::flush;
+  std::cerr << '\r' << label_ << " [" << bar << "] " << (total_ == 0 ? 100 : done * 100 / total_) << "% "
+            << done << '/' << total_ << ' ' << unit_ << std::flush;
 }
 
 void ProgressBar::finish() {

@@ -167,9 +167,11 @@ analysis::OutputComparison real_kernel_outputs(const ir::Kernel& kernel, const i
   }
   bool stores = false;
   for (const ir::StoredBuffer& b : model.stored) stores = stores || !b.bytes.empty();
-  if (!stores && model.stores_not_captured.empty()) return analysis::compare_outputs(kernel, model.stored, "", {});
+  if (!stores && model.stores_not_captured.empty())
+    return analysis::compare_outputs(kernel, model.stored, "", {});
   try {
-    const kernels::RealKernelRun real = kernels::run_real_kernel(kernel, launch, model.extents, dynamic_shared);
+    const kernels::RealKernelRun real =
+        kernels::run_real_kernel(kernel, launch, model.extents, dynamic_shared);
     return analysis::compare_outputs(kernel, model.stored, model.stores_not_captured, real.outputs);
   } catch (const std::exception& e) {  // a template, a parameter it cannot pass, no source ...
     none.not_compared = std::string("the real kernel did not run: ") + e.what();
@@ -223,31 +225,33 @@ sim::Count available_host_memory() {
   while (meminfo >> key >> kib >> unit)
     if (key == "MemAvailable:") return sim::checked_mul(sim::Count{kib}, 1024);
   const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? sim::checked_mul(sim::Count{static_cast<unsigned long long>(pages)}, page) : 0;
+  return pages > 0 && page > 0 ? sim::checked_mul(sim::Count{static_cast<unsigned long long>(pages)}, page)
+                               : 0;
 }
 
 void check_validate_host_memory(const ValidateHostMemory& need) {
   const sim::Count available = available_host_memory();
   if (available == 0 || need.total() <= available) return;
-  throw InvalidInput(Diag::memory_budget, "validate would need about " + sim::to_decimal(need.total()) +
-                     " bytes of host memory to compare the real kernel's outputs with the model's stores (" +
-                     sim::to_decimal(need.followed) + " for the buffers followed by value, " +
-                     sim::to_decimal(need.records) + " for the stores' records, " + sim::to_decimal(need.stored) +
-                     " for the model's values, " + sim::to_decimal(need.read_back) + " read back, " +
-                     sim::to_decimal(need.inputs) + " of --data), more than the " + sim::to_decimal(available) +
-                     " bytes this host has available; use a smaller launch");
+  throw InvalidInput(
+      Diag::memory_budget,
+      "validate would need about " + sim::to_decimal(need.total()) +
+          " bytes of host memory to compare the real kernel's outputs with the model's stores (" +
+          sim::to_decimal(need.followed) + " for the buffers followed by value, " +
+          sim::to_decimal(need.records) + " for the stores' records, " + sim::to_decimal(need.stored) +
+          " for the model's values, " + sim::to_decimal(need.read_back) + " read back, " +
+          sim::to_decimal(need.inputs) + " of --data), more than the " + sim::to_decimal(available) +
+          " bytes this host has available; use a smaller launch");
 }
 
-ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
-                                         const ir::Kernel& kernel, const ir::Launch& launch,
-                                         const std::atomic<bool>* stop) {
+ValidateSourceReport run_validate_source(const ValidateSourceRequest& request, const ir::Kernel& kernel,
+                                         const ir::Launch& launch, const std::atomic<bool>* stop) {
   ValidateSourceReport r;
   ir::ReplayOptions replay_options;
   replay_options.max_evaluations = request.max_evaluations;
   replay_options.capture_stores = request.compare_outputs;
   // The GPU before any run of the model (the estimate samples it): without one there is nothing
   // to compare with.
-  r.device = kernels::open_probe_device();  // NoDevice: exit 3
+  r.device = kernels::open_probe_device();                     // NoDevice: exit 3
   kernels::check_probe_supports(kernel, launch.buffer_bytes);  // before any run of the model
   // The host memory the outputs' comparison needs, refused before anything runs on the GPU.
   const ir::ReplayEstimate estimate = ir::estimate(kernel, launch, replay_options);
@@ -264,13 +268,14 @@ ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
     recorder = std::make_unique<ir::WarpTraceRecorder>(launch, kMaxRecordedWarps);
     replay_options.observer = recorder.get();
   }
-  r.model = model_totals(kernel, launch, replay_options,
-                         r.warp_by_warp ? 0 : r.estimated_evaluations);
+  r.model = model_totals(kernel, launch, replay_options, r.warp_by_warp ? 0 : r.estimated_evaluations);
   // A branch on values threads pass through memory in an order the GPU does not fix: the GPU's
   // counts may differ from run to run, nothing to compare warp by warp.
   for (const ir::OrderDependence& o : ir::order_dependence(kernel, launch, r.model))
     if (o.condition)
-      throw InvalidInput(Diag::unsupported_launch, o.message + "; validate compares warp by warp, which only an order-free launch allows");
+      throw InvalidInput(
+          Diag::unsupported_launch,
+          o.message + "; validate compares warp by warp, which only an order-free launch allows");
   ir::WarpTrace model_trace;
   if (recorder) model_trace = recorder->flatten();
   recorder.reset();
@@ -285,7 +290,8 @@ ValidateSourceReport run_validate_source(const ValidateSourceRequest& request,
       analysis::compare_probe(kernel, launch, r.model, r.gpu.statements, trace,
                               r.warp_by_warp ? &r.gpu.warps : nullptr, r.gpu.lane_order_faults);
   r.record = probe_record(kernel, launch, r, comparison);
-  if (request.compare_outputs) r.outputs = real_kernel_outputs(kernel, launch, r.model, request.dynamic_shared);
+  if (request.compare_outputs)
+    r.outputs = real_kernel_outputs(kernel, launch, r.model, request.dynamic_shared);
   return r;
 }
 
@@ -293,30 +299,27 @@ void write_validate_source_text(std::ostream& text, const ValidateSourceRequest&
                                 const ir::Kernel& kernel, const ValidateSourceReport& r) {
   const analysis::ProbeRecord& record = r.record;
   text << "warpdiv validate " << kernel.name << " (" << record.file << ") on " << r.device.name
-       << " (compute capability " << record.compute_capability << ", driver " << record.driver
-       << ", NVRTC " << r.gpu.nvrtc_version << ", " << r.gpu.architecture << ")\n"
+       << " (compute capability " << record.compute_capability << ", driver " << record.driver << ", NVRTC "
+       << r.gpu.nvrtc_version << ", " << r.gpu.architecture << ")\n"
        << "launch: grid " << record.grid << ", block " << record.block
-       << (record.arguments.empty() ? "" : ", " + record.arguments) << "; " << record.warps
-       << " warps, " << sim::to_decimal(r.model.warp_statement_evaluations)
-       << " warp evaluations in the model\n"
+       << (record.arguments.empty() ? "" : ", " + record.arguments) << "; " << record.warps << " warps, "
+       << sim::to_decimal(r.model.warp_statement_evaluations) << " warp evaluations in the model\n"
        << "probe: " << r.gpu.resources.registers_per_thread << " registers per thread, "
-       << r.gpu.resources.local_bytes << " bytes of local memory; compiled in "
-       << r.gpu.compile_seconds << " s, ran in " << r.gpu.kernel_seconds << " s\n";
+       << r.gpu.resources.local_bytes << " bytes of local memory; compiled in " << r.gpu.compile_seconds
+       << " s, ran in " << r.gpu.kernel_seconds << " s\n";
   if (record.kernel_registers_runtime >= 0)
     text << "kernel: " << record.kernel_registers_compiled << " registers per thread and "
          << record.kernel_static_shared_compiled << " bytes of static shared memory compiled ("
-         << record.kernel_compiled_by << "); loaded, the runtime reports "
-         << record.kernel_registers_runtime << " and " << record.kernel_static_shared_runtime
-         << " (cudaFuncGetAttributes)\n";
+         << record.kernel_compiled_by << "); loaded, the runtime reports " << record.kernel_registers_runtime
+         << " and " << record.kernel_static_shared_runtime << " (cudaFuncGetAttributes)\n";
   else
     text << "kernel: resources not compiled (" << record.kernel_resources_note << ")\n";
   write_statements(text, kernel, r.model, r.gpu.statements);
   if (!r.warp_by_warp)
-    text << "warp by warp: not compared (the model makes about "
-         << sim::to_decimal(r.estimated_evaluations) << " warp evaluations, above --records "
-         << request.record_limit << ")\n";
-  text << (record.comparison.agree() ? "Model and GPU: " : "Model and GPU DIFFER: ")
-       << record.outcome << '\n';
+    text << "warp by warp: not compared (the model makes about " << sim::to_decimal(r.estimated_evaluations)
+         << " warp evaluations, above --records " << request.record_limit << ")\n";
+  text << (record.comparison.agree() ? "Model and GPU: " : "Model and GPU DIFFER: ") << record.outcome
+       << '\n';
   if (request.compare_outputs)
     text << (r.outputs.agree() ? "Real kernel: " : "Real kernel DIFFERS: ") << r.outputs.summary() << '\n';
 }

@@ -51,16 +51,16 @@ po::options_description validate_source_options() {
   add_kernel_source_options(options);
   add_launch_source_options(options);
   add_buffer_options(options);
-  options.add_options()
-      ("warp-size", po::value<std::string>()->value_name("S"), "32, the GPU's (the default)")
-      ("records", po::value<std::string>()->value_name("N"),
-       "compare warp by warp when the model makes at most N warp evaluations, 0 .. 100000000 "
-       "(default 4000000; 0 = totals only)")
-      ("dynamic-smem", po::value<std::string>()->value_name("BYTES"),
-       "extern __shared__ bytes per block for the real kernel's run, 0 .. 1073741824 (default 0: "
-       "a kernel with extern __shared__ is then not run)")
-      ("csv", po::value<std::string>()->value_name("FILE"),
-       "also write the header and one row: device, launch, figures, outcome");
+  options.add_options()("warp-size", po::value<std::string>()->value_name("S"),
+                        "32, the GPU's (the default)")(
+      "records", po::value<std::string>()->value_name("N"),
+      "compare warp by warp when the model makes at most N warp evaluations, 0 .. 100000000 "
+      "(default 4000000; 0 = totals only)")(
+      "dynamic-smem", po::value<std::string>()->value_name("BYTES"),
+      "extern __shared__ bytes per block for the real kernel's run, 0 .. 1073741824 (default 0: "
+      "a kernel with extern __shared__ is then not run)")(
+      "csv", po::value<std::string>()->value_name("FILE"),
+      "also write the header and one row: device, launch, figures, outcome");
   return options;
 }
 
@@ -103,10 +103,9 @@ ValidateSourceRequest parse_validate_source(const Args& args) {
   }
   if (r.launch.warp_size != kernels::kProbeWarpSize)
     throw InvalidInput(Diag::unsupported_launch, "--warp-size must be 32 for a GPU run (got " +
-                       std::to_string(r.launch.warp_size) + ")");
-  r.record_limit = has(vm, "records")
-                       ? parse_integer("--records", get(vm, "records"), 0, kMaxWarpRecords)
-                       : kDefaultWarpRecords;
+                                                     std::to_string(r.launch.warp_size) + ")");
+  r.record_limit = has(vm, "records") ? parse_integer("--records", get(vm, "records"), 0, kMaxWarpRecords)
+                                      : kDefaultWarpRecords;
   r.max_evaluations = max_evaluations_from(vm);
   r.csv = get_optional(vm, "csv");
   r.allocs = get_all(vm, "alloc");
@@ -123,7 +122,8 @@ int validate_source_command(const Args& args, std::ostream& out) {
   if (!read) return 2;  // Clang's diagnostics are on stderr
   std::string note;
   if (request.from_host) {
-    const ChosenLaunch chosen = choose_host_launch(read->kernel, read->launches, *request.from_host, request.source.file);
+    const ChosenLaunch chosen =
+        choose_host_launch(read->kernel, read->launches, *request.from_host, request.source.file);
     request.launch.grid = to_dim3(chosen.grid);
     request.launch.block = to_dim3(chosen.block);
     request.values = chosen.values;
@@ -131,11 +131,12 @@ int validate_source_command(const Args& args, std::ostream& out) {
     request.dynamic_shared = chosen.dynamic_shared;
     note = chosen.note;
   }
-  ir::Launch launch =
-      bind_launch(read->kernel, request.launch, request.values, request.launch_text, request.allocs, request.data);
+  ir::Launch launch = bind_launch(read->kernel, request.launch, request.values, request.launch_text,
+                                  request.allocs, request.data);
   if (request.from_host) std::cerr << "warpdiv: note: " << note << '\n';  // once the values are bound
   launch.dynamic_shared_bytes = static_cast<std::uint64_t>(request.dynamic_shared);
-  std::vector<RunInput> inputs = run_inputs(request.source, std::nullopt, source_files(read->kernel, read->files_read));
+  std::vector<RunInput> inputs =
+      run_inputs(request.source, std::nullopt, source_files(read->kernel, read->files_read));
   for (const std::string& f : data_files(request.data)) inputs.emplace_back("--data", f);
   CommandOutputs outputs(out, inputs);
   analysis::Output* csv = outputs.open("--csv", request.csv, "CSV");

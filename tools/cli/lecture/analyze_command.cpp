@@ -28,7 +28,8 @@ LectureEngine engine_from(const std::string& text) {
   if (text == "exact") return LectureEngine::exact;
   if (text == "replay") return LectureEngine::replay;
   if (text == "all") return LectureEngine::all;
-  throw InvalidInput(Diag::flag_value, "--engine must be exact, replay or all (got " + sim::quote_value(text) + ")");
+  throw InvalidInput(Diag::flag_value,
+                     "--engine must be exact, replay or all (got " + sim::quote_value(text) + ")");
 }
 
 po::options_description analyze_options() {
@@ -72,11 +73,11 @@ AnalyzeRequest parse_analyze(const Args& args) {
     const sim::Count cost = analysis::lecture_replay_cost(r.config);
     const sim::Count limit = sim::ir::ReplayOptions{}.max_evaluations;
     if (cost > limit)
-      throw InvalidInput(Diag::evaluation_budget, "--engine " + get(vm, "engine") + " would make " + sim::to_decimal(cost) +
-                         " warp-statement evaluations, above its limit of " +
-                         sim::to_decimal(limit) +
-                         " (about a minute); use --engine exact (the default), which counts any "
-                         "size exactly");
+      throw InvalidInput(Diag::evaluation_budget,
+                         "--engine " + get(vm, "engine") + " would make " + sim::to_decimal(cost) +
+                             " warp-statement evaluations, above its limit of " + sim::to_decimal(limit) +
+                             " (about a minute); use --engine exact (the default), which counts any "
+                             "size exactly");
   }
   r.gpu = tiled_gpu_request(vm);
   r.csv = get_optional(vm, "csv");
@@ -103,8 +104,7 @@ int analyze_lecture_command(const Args& args, std::ostream& out) {
   if (html) {
     analysis::DivergenceHtmlOptions page;
     if (occupancy)
-      page.occupancy =
-          analysis::occupancy_html_section(occupancy->gpu, occupancy->launch, occupancy->result);
+      page.occupancy = analysis::occupancy_html_section(occupancy->gpu, occupancy->launch, occupancy->result);
     html->stream() << analysis::render_divergence_html(result, page);
   }
   outputs.commit();

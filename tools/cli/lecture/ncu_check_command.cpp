@@ -30,8 +30,7 @@ const analysis::ValidateRun& pick_validate_run(const std::vector<analysis::Valid
                                                const lecture::LaunchConfig& flags, bool sizes_given,
                                                bool tile_given) {
   const auto matches = [&](const analysis::ValidateRun& r) {
-    return (!sizes_given ||
-            (r.rows == flags.rows && r.inner == flags.inner && r.cols == flags.cols)) &&
+    return (!sizes_given || (r.rows == flags.rows && r.inner == flags.inner && r.cols == flags.cols)) &&
            (!tile_given || r.tile == flags.tile);
   };
   const analysis::ValidateRun* chosen = nullptr;
@@ -44,16 +43,18 @@ const analysis::ValidateRun& pick_validate_run(const std::vector<analysis::Valid
   const std::string file = get(vm, "validate-csv");
   if (!chosen) {
     const analysis::ValidateRun& r = runs.front();
-    throw InvalidInput(Diag::file_content, 
-        "--validate-csv: " + r.where + " is the launch " + sizes_text(r.rows, r.inner, r.cols, r.tile) +
-        (runs.size() > 1 ? " (and no other row matches)" : "") + ", not the " +
-        (sizes_given ? sizes_text(flags.rows, flags.inner, flags.cols, flags.tile)
-                     : "T = " + std::to_string(flags.tile)) +
-        " given by the flags");
+    throw InvalidInput(Diag::file_content,
+                       "--validate-csv: " + r.where + " is the launch " +
+                           sizes_text(r.rows, r.inner, r.cols, r.tile) +
+                           (runs.size() > 1 ? " (and no other row matches)" : "") + ", not the " +
+                           (sizes_given ? sizes_text(flags.rows, flags.inner, flags.cols, flags.tile)
+                                        : "T = " + std::to_string(flags.tile)) +
+                           " given by the flags");
   }
   if (launches.size() > 1)
-    throw InvalidInput(Diag::file_content, "--validate-csv: '" + file + "' holds " + std::to_string(launches.size()) +
-                       " launches; choose one with --width or --rows/--inner/--cols and --tile");
+    throw InvalidInput(Diag::file_content,
+                       "--validate-csv: '" + file + "' holds " + std::to_string(launches.size()) +
+                           " launches; choose one with --width or --rows/--inner/--cols and --tile");
   return *chosen;
 }
 
@@ -70,8 +71,8 @@ po::options_description ncu_check_options() {
       "does not hold the sizes, so without --validate-csv give them.\n\n"
       "usage: warpdiv ncu-check --ncu-csv FILE [--width W | --rows J --inner K --cols L]\n"
       "                         [--tile T] [--validate-csv FILE]\n\noptions");
-  options.add_options()("help,h", "show this help")(
-      "ncu-csv", po::value<std::string>()->value_name("FILE"), "ncu's CSV (--csv --page raw)")(
+  options.add_options()("help,h", "show this help")("ncu-csv", po::value<std::string>()->value_name("FILE"),
+                                                    "ncu's CSV (--csv --page raw)")(
       "validate-csv", po::value<std::string>()->value_name("FILE"),
       "`warpdiv validate --csv` of the same launch: its sizes and the runtime's registers")(
       "width", po::value<std::string>()->value_name("W"), "the profiled launch: J = K = L = W")(
@@ -91,7 +92,8 @@ struct NcuCheckInput {
 };
 
 NcuCheckInput ncu_check_input(const po::variables_map& vm) {
-  if (!has(vm, "ncu-csv")) throw InvalidInput(Diag::flag_usage, "--ncu-csv FILE is required (see warpdiv ncu-check --help)");
+  if (!has(vm, "ncu-csv"))
+    throw InvalidInput(Diag::flag_usage, "--ncu-csv FILE is required (see warpdiv ncu-check --help)");
   NcuCheckInput input;
   lecture::LaunchConfig& config = input.config;
   config = launch_from(vm);
@@ -100,9 +102,9 @@ NcuCheckInput ncu_check_input(const po::variables_map& vm) {
   bool tile_known = has(vm, "tile");
   bool sizes_known = sizes_given;
   if (has(vm, "validate-csv")) {
-    const analysis::ValidateRun& run = pick_validate_run(
-        analysis::read_validate_csv(get(vm, "validate-csv"), "--validate-csv"), vm, config,
-        sizes_given, tile_known);
+    const analysis::ValidateRun& run =
+        pick_validate_run(analysis::read_validate_csv(get(vm, "validate-csv"), "--validate-csv"), vm, config,
+                          sizes_given, tile_known);
     config.rows = run.rows;
     config.inner = run.inner;
     config.cols = run.cols;
@@ -119,9 +121,10 @@ NcuCheckInput ncu_check_input(const po::variables_map& vm) {
     for (const analysis::NcuLaunch& l : launches)
       if (!first && !analysis::lecture_kernel_kind(l.kernel_name).empty()) first = &l;
     if (!sizes_known)
-      throw InvalidInput(Diag::flag_usage, "ncu-check needs the sizes of the profiled launch: ncu's CSV gives only " +
-                         std::string(first ? "its grid " + first->grid_size : "grids") +
-                         "; pass --width W or --rows J --inner K --cols L, or --validate-csv FILE");
+      throw InvalidInput(Diag::flag_usage,
+                         "ncu-check needs the sizes of the profiled launch: ncu's CSV gives only " +
+                             std::string(first ? "its grid " + first->grid_size : "grids") +
+                             "; pass --width W or --rows J --inner K --cols L, or --validate-csv FILE");
     if (first && first->block.size() >= 2 && first->block[0] == first->block[1] &&
         first->block[0] <= lecture::limits::kMaxTile)
       config.tile = static_cast<int>(first->block[0]);
@@ -140,8 +143,7 @@ int ncu_check_lecture_command(const Args& args, std::ostream& out) {
   }
   const NcuCheckInput input = ncu_check_input(vm);
   const analysis::NcuCrosscheck check =
-      analysis::crosscheck_ncu(input.launches, analysis::lecture_counts(input.config),
-                               input.registers);
+      analysis::crosscheck_ncu(input.launches, analysis::lecture_counts(input.config), input.registers);
   analysis::write_ncu_crosscheck_text(out, check);
   if (!check.matched()) throw Mismatch("ncu's occupancy figures differ from the calculator's");
   return 0;

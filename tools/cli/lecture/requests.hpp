@@ -19,7 +19,7 @@ enum class LectureEngine { exact, replay, all };
 
 /// `warpdiv analyze [--width W | --rows J --inner K --cols L] ...`: the lecture's table.
 struct AnalyzeRequest {
-  std::string help;  // --help: the text to print, and nothing else to do
+  std::string help;        // --help: the text to print, and nothing else to do
   bool list_gpus = false;  // --gpu list
   lecture::LaunchConfig config;
   LectureEngine engine = LectureEngine::exact;

@@ -27,9 +27,12 @@ constexpr std::int64_t kLectureWarpRecords = 32'000'000;
 
 lecture::DivergenceResult run_analyze(const AnalyzeRequest& request, std::string& note) {
   switch (request.engine) {
-    case LectureEngine::exact: return analysis::lecture_counts(request.config);
-    case LectureEngine::replay: return analysis::lecture_replay(request.config, ir::ReplayOptions{});
-    case LectureEngine::all: break;
+    case LectureEngine::exact:
+      return analysis::lecture_counts(request.config);
+    case LectureEngine::replay:
+      return analysis::lecture_replay(request.config, ir::ReplayOptions{});
+    case LectureEngine::all:
+      break;
   }
   return analysis::lecture_all_engines(request.config, note);
 }
@@ -58,8 +61,7 @@ std::size_t run_sweep_lecture(const analysis::SweepPlan& plan,
   return done;
 }
 
-analysis::ValidationRecord run_validate(const ValidateRequest& request,
-                                        const std::atomic<bool>* stop) {
+analysis::ValidationRecord run_validate(const ValidateRequest& request, const std::atomic<bool>* stop) {
   const lecture::LaunchConfig& config = request.config;
   const ir::Kernel& model = analysis::lecture_model();
   const ir::Launch launch = analysis::lecture_source_launch(model, config);

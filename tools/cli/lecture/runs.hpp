@@ -31,7 +31,6 @@ std::size_t run_sweep_lecture(const analysis::SweepPlan& plan,
 /// the real kernel (kernels/zoo/tiled_matmul_rect.cu, compiled in) run on random inputs, its P
 /// checked against the host's product, its occupancy and time measured. Throws NoDevice (exit 3),
 /// InvalidInput (a launch the GPU or this host cannot hold), Interrupted.
-analysis::ValidationRecord run_validate(const ValidateRequest& request,
-                                        const std::atomic<bool>* stop);
+analysis::ValidationRecord run_validate(const ValidateRequest& request, const std::atomic<bool>* stop);
 
 }  // namespace warpdiv::cli

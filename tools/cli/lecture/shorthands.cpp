@@ -30,9 +30,10 @@ void refuse_lecture_flags(const Args& args) {
   for (const std::string& a : args)
     for (const char* lecture : {"--width", "--rows", "--inner", "--cols", "--tile"})
       if (a == lecture || a.rfind(std::string(lecture) + "=", 0) == 0)
-        throw InvalidInput(Diag::flag_usage, std::string(lecture) +
-                           " sets the lecture kernel's launch (warpdiv analyze without a file); for "
-                           "FILE.cu give --grid, --block and --arg NAME=VALUE");
+        throw InvalidInput(Diag::flag_usage,
+                           std::string(lecture) +
+                               " sets the lecture kernel's launch (warpdiv analyze without a file); for "
+                               "FILE.cu give --grid, --block and --arg NAME=VALUE");
 }
 
 }  // namespace
@@ -48,8 +49,8 @@ const std::vector<Shorthand>& shorthands() {
        "                     its flags in warpdiv sweep --help)\n",
        "", nullptr},
       {"validate", takes_lecture_form, validate_lecture_command,
-       "       warpdiv validate [--width W | --rows J --inner K --cols L] ... (the lecture's kernels)\n",
-       "", nullptr},
+       "       warpdiv validate [--width W | --rows J --inner K --cols L] ... (the lecture's kernels)\n", "",
+       nullptr},
       {"ncu-check", takes_lecture_form, ncu_check_lecture_command, "", ", or ncu's CSV for the lecture",
        nullptr},
   };
