@@ -8,8 +8,8 @@
 #include <tuple>
 
 #include "analysis/check_source.hpp"
-#include "sim/errors.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/message_text.hpp"
 
 namespace warpdiv::analysis {
 

@@ -15,9 +15,9 @@
 #include "analysis/check_config.hpp"
 #include "analysis/csv.hpp"
 #include "analysis/source_report.hpp"
-#include "sim/errors.hpp"
-#include "sim/count.hpp"
-#include "sim/ir.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/count.hpp"
+#include "sim/model/ir.hpp"
 
 namespace warpdiv::analysis {
 

@@ -27,8 +27,8 @@
 #undef WARPDIV_NDEBUG_WAS_SET
 #endif
 
-#include "sim/errors.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/message_text.hpp"
 
 namespace warpdiv::analysis {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::analysis {
 

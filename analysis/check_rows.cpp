@@ -9,7 +9,7 @@
 
 #include "analysis/check.hpp"
 #include "analysis/check_source.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/message_text.hpp"
 
 namespace warpdiv::analysis {
 

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::analysis {
 
@@ -105,7 +105,7 @@ json figure_value(const std::string& text) {
 namespace {
 
 // The check's rules, then the diagnostics (warpdiv-ID) that stopped a kernel in this outcome: ids
-// and summaries from sim/diagnostics.def, levels from their categories.
+// and summaries from sim/support/diagnostics.def, levels from their categories.
 std::vector<CheckRule> rules_of(const CheckOutcome& outcome) {
   std::vector<CheckRule> all = check_rules();
   static const std::vector<std::string> tags = [] {

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <map>
 
-#include "sim/errors.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/message_text.hpp"
 
 namespace warpdiv::analysis {
 

@@ -12,8 +12,8 @@
 
 #include "analysis/csv.hpp"
 #include "analysis/input_file.hpp"
-#include "sim/errors.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/message_text.hpp"
 
 namespace warpdiv::analysis {
 

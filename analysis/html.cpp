@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "sim/message_text.hpp"
+#include "sim/support/message_text.hpp"
 
 namespace warpdiv::analysis::html {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "analysis/memory_report.hpp"
-#include "sim/count.hpp"
+#include "sim/support/count.hpp"
 
 namespace warpdiv::analysis {
 

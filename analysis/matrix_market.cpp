@@ -7,9 +7,9 @@
 #include <map>
 
 #include "analysis/input_file.hpp"
-#include "sim/errors.hpp"
-#include "sim/ir.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/model/ir.hpp"
+#include "sim/support/message_text.hpp"
 
 namespace warpdiv::analysis {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "sim/ir_events.hpp"
-#include "sim/message_text.hpp"
+#include "sim/engine/ir_events.hpp"
+#include "sim/support/message_text.hpp"
 
 namespace warpdiv::analysis {
 
@@ -48,7 +48,7 @@ std::optional<double> conflicts_per_request(const MemoryFigures& m) {
 
 namespace {
 
-// The memory figures of a statement, from its accesses' events (sim/ir_events.hpp): each counted
+// The memory figures of a statement, from its accesses' events (sim/engine/ir_events.hpp): each counted
 // access adds its figures to its space's.
 struct StatementMemoryObserver : ir::IgnoreEvents {
   using IgnoreEvents::on;

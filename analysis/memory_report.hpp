@@ -1,6 +1,6 @@
 // The memory side of `warpdiv analyze FILE.cu`: per statement, global requests,
 // 32-byte sectors and bytes the lanes ask for, shared requests, wavefronts and bank conflicts,
-// floating-point operations (sim/ir_memory.hpp says how each is counted); per access the same
+// floating-point operations (sim/memory/ir_memory.hpp says how each is counted); per access the same
 // with its source text, or why it is not counted; per launch the traffic (what L1 asks of L2:
 // sectors x 32 bytes, which is not DRAM traffic), the arithmetic intensity and, for a GPU with a
 // known peak rate and bandwidth, the bandwidth-bound ceiling min(peak, intensity x bandwidth).
@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/count.hpp"
-#include "sim/ir.hpp"
-#include "sim/ir_memory.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/support/count.hpp"
+#include "sim/model/ir.hpp"
+#include "sim/memory/ir_memory.hpp"
+#include "sim/engine/ir_replay.hpp"
 
 namespace warpdiv::analysis {
 
@@ -32,7 +32,7 @@ struct MemoryFigures {
   sim::Count global_atomic_requests = 0;
   sim::Count shared_requests = 0;
   sim::Count shared_wavefronts = 0;
-  sim::Count shared_bank_conflicts = 0;  // wavefronts beyond one per phase (sim/ir_memory.hpp)
+  sim::Count shared_bank_conflicts = 0;  // wavefronts beyond one per phase (sim/memory/ir_memory.hpp)
   sim::Count flops = 0;
   bool has_global = false;  // the statement has a counted global / shared access
   bool has_shared = false;

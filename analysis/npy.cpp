@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <map>
 
-#include "sim/errors.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/message_text.hpp"
 
 namespace warpdiv::analysis {
 

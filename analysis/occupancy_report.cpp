@@ -6,7 +6,7 @@
 
 #include "analysis/csv.hpp"
 #include "analysis/gpu_presets.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/message_text.hpp"
 
 namespace warpdiv::analysis {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/ir.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/model/ir.hpp"
+#include "sim/engine/ir_replay.hpp"
 
 namespace warpdiv::analysis {
 

@@ -22,7 +22,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::analysis {
 

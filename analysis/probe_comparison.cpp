@@ -6,8 +6,8 @@
 
 #include "analysis/csv.hpp"
 
-#include "sim/count.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/count.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::analysis {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/ir.hpp"
-#include "sim/ir_replay.hpp"
-#include "sim/ir_trace.hpp"
+#include "sim/model/ir.hpp"
+#include "sim/engine/ir_replay.hpp"
+#include "sim/engine/ir_trace.hpp"
 
 namespace warpdiv::analysis {
 

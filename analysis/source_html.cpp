@@ -9,8 +9,8 @@
 #include "analysis/html.hpp"
 #include "analysis/line_columns.hpp"
 #include "analysis/memory_report.hpp"
-#include "sim/errors.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/message_text.hpp"
 #include "sim/session.hpp"
 
 namespace warpdiv::analysis {

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "analysis/source_report.hpp"
-#include "sim/ir.hpp"
-#include "sim/ir_classes.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/model/ir.hpp"
+#include "sim/classes/ir_classes.hpp"
+#include "sim/engine/ir_replay.hpp"
 
 namespace warpdiv::analysis {
 

@@ -9,7 +9,7 @@
 
 #include "analysis/csv.hpp"
 #include "analysis/line_columns.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/message_text.hpp"
 
 namespace warpdiv::analysis {
 

@@ -12,9 +12,9 @@
 
 #include "analysis/csv.hpp"
 #include "analysis/memory_report.hpp"
-#include "sim/ir.hpp"
-#include "sim/ir_classes.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/model/ir.hpp"
+#include "sim/classes/ir_classes.hpp"
+#include "sim/engine/ir_replay.hpp"
 
 namespace warpdiv::analysis {
 

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "analysis/html.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::analysis {
 

@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "kernels/frontend/frontend.hpp"
-#include "sim/errors.hpp"
-#include "sim/ir_classes.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/classes/ir_classes.hpp"
+#include "sim/engine/ir_replay.hpp"
 #ifdef WARPDIV_HAVE_NATIVE_REPLAY
 #include "jit/native_replay.hpp"
 #endif
@@ -151,7 +151,7 @@ const ZooLaunch kReplayLaunches[] = {
 
 // kMemory: native code (jit/native_replay.hpp; ReplayOptions::native Always: compiled in the first
 // iteration, compile_ms says how long that took); kInterpreted: the interpreter with its fast path
-// for offsets (sim/ir_lane_pattern.hpp); kLanes: the interpreter with every offset lane by lane
+// for offsets (sim/engine/ir_lane_pattern.hpp); kLanes: the interpreter with every offset lane by lane
 // (ReplayOptions::affine_offsets = false, the reference); kNoMemory: native code with no access
 // evaluated (the statements alone, the floor under the others).
 enum class ReplayMode { kMemory, kInterpreted, kLanes, kNoMemory };
@@ -337,7 +337,7 @@ void BM_ReplayFloat(benchmark::State& state) {
   replay_rate(state, kernel, launch);
 }
 
-// What the replay's probes before the run cost (sim/ir_prerun.hpp): the naive multiply on 2^31 - 1
+// What the replay's probes before the run cost (sim/engine/ir_prerun.hpp): the naive multiply on 2^31 - 1
 // x 65,535 blocks with Width = 2^31 - 1, refused at once (the overflow in M's address and the
 // budget) where the replay's sample blocks ran into the budget after 81 s.
 void BM_ReplayRefusedBeforeRunning(benchmark::State& state) {

@@ -1,4 +1,4 @@
-// Speed of the IR replay (sim/ir_replay.hpp) on a tiled matrix multiply written as IR
+// Speed of the IR replay (sim/engine/ir_replay.hpp) on a tiled matrix multiply written as IR
 // (tests/sim/tiled_matmul_ir.hpp). Target: at least 1e8 warp-statement evaluations per
 // second on the 2-core machine at 2048^3, T = 32. Counted: every statement but `{ }` blocks, so
 // the figure is the rows a report shows, not padded by grouping.
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/ir_replay.hpp"
+#include "sim/engine/ir_replay.hpp"
 #include "tests/sim/tiled_matmul_ir.hpp"
 
 namespace {

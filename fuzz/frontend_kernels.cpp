@@ -17,9 +17,9 @@
 
 #include "fuzz/fuzz_common.hpp"
 #include "kernels/frontend/frontend.hpp"
-#include "sim/ir_classes.hpp"
-#include "sim/ir_replay.hpp"
-#include "sim/large_stack.hpp"
+#include "sim/classes/ir_classes.hpp"
+#include "sim/engine/ir_replay.hpp"
+#include "sim/support/large_stack.hpp"
 
 namespace {
 

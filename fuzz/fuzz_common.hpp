@@ -1,5 +1,5 @@
 // Shared by the fuzz targets: what counts as a normal outcome. The project's typed errors
-// (sim/errors.hpp) are answers to bad input; each must be one short line. Anything else (another
+// (sim/support/errors.hpp) are answers to bad input; each must be one short line. Anything else (another
 // exception, a crash, a sanitizer report, a leak, a hang) is a finding.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <cstring>
 #include <exception>
 
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::fuzz {
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "fuzz/fuzz_common.hpp"
-#include "sim/ir.hpp"
-#include "sim/ir_json.hpp"
+#include "sim/model/ir.hpp"
+#include "sim/model/ir_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   namespace ir = warpdiv::sim::ir;

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/errors.hpp"
-#include "sim/ir_native.hpp"
-#include "sim/plugin_file.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/engine/ir_native.hpp"
+#include "sim/support/plugin_file.hpp"
 
 namespace warpdiv::jit {
 namespace {

@@ -1,13 +1,13 @@
-// The native replay for the CLI: installs, as the replay's native compiler (sim/ir_native.hpp), a
+// The native replay for the CLI: installs, as the replay's native compiler (sim/engine/ir_native.hpp), a
 // stand-in that loads the plugin (libwarpdiv-jit.so, jit/plugin.cpp) the first time a replay is
 // worth compiling, and passes every request on to it. Where the plugin is missing or of another
 // build (the statically linked GPU bundle), the replay interprets, with the same counts.
 // WARPDIV_NATIVE=off leaves every replay to the interpreter (sim/session.hpp decides it, and the
 // plugin is then never loaded); WARPDIV_NATIVE_PLUGIN names the
 // plugin's file (else: beside the binary, then where `cmake --install` puts it). A plugin file
-// that is there but not a sound shared object (sim/plugin_file.hpp: a FIFO, a truncated file) or
+// that is there but not a sound shared object (sim/support/plugin_file.hpp: a FIFO, a truncated file) or
 // that dlopen refuses is refused, InvalidInput naming it, from the replay that would have loaded
-// it; the plugin's entry point checks the ABI (sim/ir_native.hpp's kNativeAbi) and hands nothing
+// it; the plugin's entry point checks the ABI (sim/engine/ir_native.hpp's kNativeAbi) and hands nothing
 // to another build (refused where WARPDIV_NATIVE_PLUGIN names it, else the replay interprets).
 #pragma once
 

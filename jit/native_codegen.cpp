@@ -30,8 +30,8 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include "jit/ops_lanes.hpp"
-#include "sim/ir_memory.hpp"
-#include "sim/ir_ops.hpp"
+#include "sim/memory/ir_memory.hpp"
+#include "sim/model/ir_ops.hpp"
 
 namespace warpdiv::jit::native {
 namespace {
@@ -347,7 +347,7 @@ class Codegen {
     throw Unsupported{"unknown expression kind"};
   }
 
-  // ---- Operations: sim/ir_ops.hpp's semantics, the lane functions of jit/ops_lanes.cpp (linked
+  // ---- Operations: sim/model/ir_ops.hpp's semantics, the lane functions of jit/ops_lanes.cpp (linked
   // into the module from their bitcode, then inlined): no operation is restated here.
 
   // A <32 x T> vector as the lanes' normalised bits (<32 x i64>), and back.

@@ -11,7 +11,7 @@
 #include <llvm/IR/Module.h>
 
 #include "jit/native_replay.hpp"
-#include "sim/ir_native.hpp"
+#include "sim/engine/ir_native.hpp"
 
 namespace warpdiv::jit::native {
 
@@ -47,7 +47,7 @@ struct WarpContext {
 /// over to the interpreter (which then replays the whole launch and reports what it finds).
 enum class HandOverReason : std::int32_t {
   None = 0,
-  UndefinedOperation,  // an operation's undefined behaviour in an active lane (sim/ir_ops.hpp)
+  UndefinedOperation,  // an operation's undefined behaviour in an active lane (sim/model/ir_ops.hpp)
   UndefinedLocal,      // a local read where it holds no value
   Load,                // a load outside its buffer or misaligned
   Access,              // an access outside its buffer, misaligned, or its end past int64

@@ -32,9 +32,9 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
-#include "sim/ir_json.hpp"
-#include "sim/ir_memory.hpp"
-#include "sim/ir_native.hpp"
+#include "sim/model/ir_json.hpp"
+#include "sim/memory/ir_memory.hpp"
+#include "sim/engine/ir_native.hpp"
 
 #include "jit/native_codegen.hpp"
 

@@ -1,6 +1,6 @@
 // The native replay (for speed): each kernel model compiled once per process by LLVM's
 // ORC JIT into a function that runs one warp over 32-lane vectors, installed as the replay's
-// native compiler (sim/ir_native.hpp). The only target of the project that links LLVM's code
+// native compiler (sim/engine/ir_native.hpp). The only target of the project that links LLVM's code
 // generator; sim/ knows it only through that hook.
 //
 // Scope (anything else is replayed by the interpreter, decided per launch): a plain replay (no
@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/ir_native.hpp"
+#include "sim/engine/ir_native.hpp"
 
 namespace warpdiv::jit {
 

@@ -1,5 +1,5 @@
-// sim/ir_ops.hpp's semantics over a warp's 32 lanes, one function per operation and type of
-// sim/ir_ops.def (names and signature: jit/ops_lanes.hpp). Not compiled into any target: clang++
+// sim/model/ir_ops.hpp's semantics over a warp's 32 lanes, one function per operation and type of
+// sim/model/ir_ops.def (names and signature: jit/ops_lanes.hpp). Not compiled into any target: clang++
 // compiles it to LLVM bitcode at build time (jit/CMakeLists.txt), the plugin embeds the bitcode,
 // and the native replay links it into every module it generates, whose code calls these
 // functions; LLVM inlines them there. The loops are vectorised 32 lanes wide here, so that each
@@ -7,7 +7,7 @@
 // it is inlined.
 #include <cstdint>
 
-#include "sim/ir_ops.hpp"
+#include "sim/model/ir_ops.hpp"
 
 namespace {
 
@@ -49,7 +49,7 @@ inline __attribute__((always_inline)) void lanes(Bits* __restrict r, Fault* __re
   WARPDIV_BINARY_ON(Enum, F32) \
   WARPDIV_BINARY_ON(Enum, F64)
 // clang-format on
-#include "sim/ir_ops.def"
+#include "sim/model/ir_ops.def"
 
 #define WARPDIV_UNARY_ON(Enum, T)                                                                       \
   WARPDIV_LANE_FUNCTION(warpdiv_unary_##Enum##_##T) {                                                   \
@@ -66,7 +66,7 @@ inline __attribute__((always_inline)) void lanes(Bits* __restrict r, Fault* __re
   WARPDIV_UNARY_ON(Enum, F32) \
   WARPDIV_UNARY_ON(Enum, F64)
 // clang-format on
-#include "sim/ir_ops.def"
+#include "sim/model/ir_ops.def"
 
 #define WARPDIV_INTRINSIC_ON(Enum, T)                                             \
   WARPDIV_LANE_FUNCTION(warpdiv_intrinsic_##Enum##_##T) {                         \
@@ -79,7 +79,7 @@ inline __attribute__((always_inline)) void lanes(Bits* __restrict r, Fault* __re
   WARPDIV_INTRINSIC_ON(Enum, F32) \
   WARPDIV_INTRINSIC_ON(Enum, F64)
 // clang-format on
-#include "sim/ir_ops.def"
+#include "sim/model/ir_ops.def"
 
 // Conversions from every type to every type.
 #define WARPDIV_CONVERT(From, To)                                                                      \

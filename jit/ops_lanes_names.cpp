@@ -1,7 +1,7 @@
-// The names of jit/ops_lanes.cpp's lane functions (jit/ops_lanes.hpp), from sim/ir_ops.def.
+// The names of jit/ops_lanes.cpp's lane functions (jit/ops_lanes.hpp), from sim/model/ir_ops.def.
 #include "jit/ops_lanes.hpp"
 
-#include "sim/ir_ops.hpp"
+#include "sim/model/ir_ops.hpp"
 
 namespace warpdiv::jit::ops_lanes {
 
@@ -21,7 +21,7 @@ std::string binary(BinaryOp op, ScalarType type) {
 #define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) \
   case BinaryOp::Enum:                                            \
     return "warpdiv_binary_" #Enum "_" + type_id(type);
-#include "sim/ir_ops.def"
+#include "sim/model/ir_ops.def"
   }
   return "";
 }
@@ -31,7 +31,7 @@ std::string unary(UnaryOp op, ScalarType type) {
 #define WARPDIV_UNARY_OP(Enum, spelling, operands, fault) \
   case UnaryOp::Enum:                                     \
     return "warpdiv_unary_" #Enum "_" + type_id(type);
-#include "sim/ir_ops.def"
+#include "sim/model/ir_ops.def"
   }
   return "";
 }
@@ -41,7 +41,7 @@ std::string intrinsic(Intrinsic which, ScalarType type) {
 #define WARPDIV_INTRINSIC(Enum, name, operands, flops) \
   case Intrinsic::Enum:                                \
     return "warpdiv_intrinsic_" #Enum "_" + type_id(type);
-#include "sim/ir_ops.def"
+#include "sim/model/ir_ops.def"
   }
   return "";
 }

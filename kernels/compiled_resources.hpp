@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/errors.hpp"
-#include "sim/ir.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/model/ir.hpp"
 
 namespace warpdiv::kernels {
 

@@ -4,7 +4,7 @@
 #include <cuda_runtime.h>
 
 #include "kernels/cuda_check.cuh"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::kernels {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "kernels/cuda_check.cuh"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::kernels::detail {
 

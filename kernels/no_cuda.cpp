@@ -1,7 +1,7 @@
 // The stand-in used when nvcc is not found: everything that needs the GPU reports "no GPU" (exit
 // status 3), so the rest of warpdiv builds and tests without CUDA.
 #include "kernels/probe.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::kernels {
 

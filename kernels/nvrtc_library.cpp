@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <vector>
 
-#include "sim/errors.hpp"
-#include "sim/plugin_file.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/plugin_file.hpp"
 
 namespace warpdiv::kernels {
 

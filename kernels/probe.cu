@@ -17,7 +17,7 @@
 #include "kernels/nvrtc_library.hpp"
 #include "kernels/probe.hpp"
 #include "kernels/probe_source.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::kernels {
 

@@ -10,9 +10,9 @@
 
 #include "kernels/probe_source.hpp"
 #include "kernels/device.hpp"
-#include "sim/ir.hpp"
-#include "sim/ir_replay.hpp"
-#include "sim/ir_trace.hpp"
+#include "sim/model/ir.hpp"
+#include "sim/engine/ir_replay.hpp"
+#include "sim/engine/ir_trace.hpp"
 
 namespace warpdiv::kernels {
 

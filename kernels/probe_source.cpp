@@ -4,7 +4,7 @@
 #include <sstream>
 #include <vector>
 
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::kernels {
 

@@ -1,4 +1,4 @@
-// The GPU probe of a kernel model: CUDA source, generated from the IR (sim/ir.hpp), that reproduces
+// The GPU probe of a kernel model: CUDA source, generated from the IR (sim/model/ir.hpp), that reproduces
 // the kernel's control flow (its conditions, loops, break/continue/return, calls and barriers)
 // without its memory work, and records each warp evaluation with warp votes. Plain C++: the
 // source is compiled at run time (NVRTC, kernels/probe.hpp) or by nvcc in a test.
@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/ir.hpp"
+#include "sim/model/ir.hpp"
 
 namespace warpdiv::kernels {
 

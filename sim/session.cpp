@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <utility>
 
-#include "sim/errors.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/message_text.hpp"
 
 namespace warpdiv::sim {
 

@@ -1,6 +1,6 @@
 // The one place that chooses which engine counts a launch: the class engine (plan_classes,
 // class_replay), the replay's interpreter, or the replay as native code (jit/, installed through
-// sim/ir_native.hpp). Every command and report asks it (count_launch) rather than calling an
+// sim/engine/ir_native.hpp). Every command and report asks it (count_launch) rather than calling an
 // engine itself, so the choice, its fallback, its wording and the native decision (WARPDIV_NATIVE
 // and the size above which native code pays) are made here once.
 #pragma once
@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/count.hpp"
-#include "sim/ir.hpp"
-#include "sim/ir_classes.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/support/count.hpp"
+#include "sim/model/ir.hpp"
+#include "sim/classes/ir_classes.hpp"
+#include "sim/engine/ir_replay.hpp"
 
 namespace warpdiv::sim {
 

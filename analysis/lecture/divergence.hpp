@@ -4,7 +4,7 @@
 #include <array>
 
 #include "analysis/lecture/conditions.hpp"
-#include "sim/count.hpp"
+#include "sim/support/count.hpp"
 #include "analysis/lecture/launch.hpp"
 
 namespace warpdiv::lecture {

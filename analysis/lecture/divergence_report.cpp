@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "analysis/csv.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/message_text.hpp"
 
 namespace warpdiv::analysis {
 

@@ -2,8 +2,8 @@
 
 #include <sstream>
 
-#include "sim/count.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/count.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::lecture {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/count.hpp"
+#include "sim/support/count.hpp"
 
 namespace warpdiv::lecture {
 

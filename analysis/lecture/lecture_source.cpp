@@ -9,11 +9,11 @@
 #include <tuple>
 #include <vector>
 
-#include "sim/count.hpp"
-#include "sim/errors.hpp"
-#include "sim/ir_json.hpp"
-#include "sim/ir_replay.hpp"
-#include "sim/ir_trace.hpp"
+#include "sim/support/count.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/model/ir_json.hpp"
+#include "sim/engine/ir_replay.hpp"
+#include "sim/engine/ir_trace.hpp"
 #include "sim/session.hpp"
 
 namespace warpdiv::analysis {

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "analysis/lecture/divergence.hpp"
-#include "sim/ir.hpp"
-#include "sim/ir_classes.hpp"
-#include "sim/ir_replay.hpp"
-#include "sim/ir_trace.hpp"
+#include "sim/model/ir.hpp"
+#include "sim/classes/ir_classes.hpp"
+#include "sim/engine/ir_replay.hpp"
+#include "sim/engine/ir_trace.hpp"
 #include "analysis/lecture/launch.hpp"
 #include "analysis/lecture/warp_map.hpp"
 
@@ -76,7 +76,7 @@ std::vector<lecture::WarpPhaseMap> lecture_warp_maps(const lecture::LaunchConfig
                                                      const std::vector<lecture::PhaseColumn>& columns);
 
 /// The lecture's table of a warp trace of lecture_model() at `config` (a GPU probe's or a replay's,
-/// sim/ir_trace.hpp): each evaluation of one of the four ifs counted in its block's class, a
+/// sim/engine/ir_trace.hpp): each evaluation of one of the four ifs counted in its block's class, a
 /// divergent one where some active lanes take it and some do not; the barrier hazard counts the
 /// blocks where some warp reaches the store's guard with lanes for which it is false. The same
 /// table as lecture_counts() when the trace is the model's. Throws std::invalid_argument when the

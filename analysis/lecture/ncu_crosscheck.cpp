@@ -9,7 +9,7 @@
 #include "analysis/csv.hpp"
 #include "analysis/lecture/divergence_report.hpp"
 #include "analysis/input_file.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 #include "analysis/lecture/launch.hpp"
 
 namespace warpdiv::analysis {

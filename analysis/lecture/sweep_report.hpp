@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "analysis/lecture/conditions.hpp"
-#include "sim/count.hpp"
+#include "sim/support/count.hpp"
 #include "analysis/lecture/divergence.hpp"
 #include "analysis/lecture/launch.hpp"
 

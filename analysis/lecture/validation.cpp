@@ -11,9 +11,9 @@
 #include "analysis/csv.hpp"
 #include "analysis/lecture/divergence_report.hpp"
 #include "analysis/lecture/lecture_source.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/message_text.hpp"
 #include "analysis/lecture/conditions.hpp"
-#include "sim/parallel.hpp"
+#include "sim/support/parallel.hpp"
 
 namespace warpdiv::analysis {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/count.hpp"
+#include "sim/support/count.hpp"
 #include "analysis/lecture/divergence.hpp"
 #include "analysis/probe_comparison.hpp"
 #include "analysis/lecture/launch.hpp"

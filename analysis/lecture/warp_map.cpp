@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::lecture {
 

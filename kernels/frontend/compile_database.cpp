@@ -14,9 +14,9 @@
 #include <optional>
 #include <set>
 
-#include "sim/errors.hpp"
-#include "sim/json_check.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/json_check.hpp"
+#include "sim/support/message_text.hpp"
 
 namespace warpdiv::frontend::detail {
 namespace {

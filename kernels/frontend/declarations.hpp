@@ -1,6 +1,6 @@
 // Internal to the front-end (used by tests only): the functions that a header set declares, as
 // plain data, so that the prelude can be checked against the CUDA Toolkit's headers
-// (tests/kernels/prelude_drift_test.cpp). No Clang type crosses this header.
+// (tests/kernels/frontend/prelude_drift_test.cpp). No Clang type crosses this header.
 #pragma once
 
 #include <string>

@@ -3,8 +3,8 @@
 
 #include <cctype>
 
-#include "sim/ir_contract.hpp"
-#include "sim/large_stack.hpp"
+#include "sim/model/ir_contract.hpp"
+#include "sim/support/large_stack.hpp"
 #include "kernels/frontend/clang_parse.hpp"
 #include "kernels/frontend/host_launch.hpp"
 #include "kernels/frontend/lower.hpp"
@@ -86,7 +86,7 @@ const detail::FoundKernel& choose(const detail::ParsedSource& source, const Fron
 
 }  // namespace
 
-// Both entry points run Clang and the lowering on a large stack (sim/large_stack.hpp): Clang's
+// Both entry points run Clang and the lowering on a large stack (sim/support/large_stack.hpp): Clang's
 // parser recurses once per nested statement, and an else-if chain is as deep as it is long.
 
 std::vector<KernelInfo> list_kernels(const FrontendOptions& options) {

@@ -1,5 +1,5 @@
 // The Clang front-end: reads a CUDA source file with Clang (as device code, without the CUDA
-// Toolkit) and lowers one __global__ function to the kernel model (sim/ir.hpp). No Clang type
+// Toolkit) and lowers one __global__ function to the kernel model (sim/model/ir.hpp). No Clang type
 // crosses this header; only kernels/frontend/*.cpp include Clang.
 //
 // Available when the build defines WARPDIV_HAVE_FRONTEND; off in the statically linked GPU bundle.
@@ -15,7 +15,7 @@
 // (cudaThreadSynchronize, texture references, cudaDeviceProp's old fields), the math, intrinsic,
 // atomic, warp, texture and surface functions, the vector types, and at its end the C and C++
 // headers nvcc's cuda_runtime.h includes), with stub cuda_runtime.h, cuda.h ... and a built-in
-// <cooperative_groups.h> (cooperative_groups.cuh). tests/kernels/prelude_drift_test.cpp checks
+// <cooperative_groups.h> (cooperative_groups.cuh). tests/kernels/frontend/prelude_drift_test.cpp checks
 // the prelude's declarations against the installed toolkit's. Host code in the file (main,
 // cudaMalloc, <<<...>>>) parses; it is read only for the kernel's launches, when asked
 // (FrontendOptions::host_launches, HostLaunch: host_launch.cpp computes the launches' sizes and
@@ -36,7 +36,7 @@
 // "cuda.h" ... are forwarded from an -iquote folder in memory, so a user -I folder with its own
 // cuda.h does not hide the toolkit's. Defined: __WARPDIV__ (Clang defines __CUDACC__ and
 // __CUDA_ARCH__; __NVCC__ is not defined). The same kernels give the same model on both routes
-// (tests/kernels/frontend_toolkit_test.cpp); a parse takes ~0.45 s instead of ~0.04 s (1.8 s
+// (tests/kernels/frontend/frontend_toolkit_test.cpp); a parse takes ~0.45 s instead of ~0.04 s (1.8 s
 // with <cooperative_groups.h>).
 //
 // Clang's errors: only the chosen kernel and what it reaches must be clean (reach.hpp). Its reach
@@ -87,7 +87,7 @@
 // preprocessor, kMaxChain for what Clang's parser and Sema follow (Sema is quadratic in the length
 // of a chain like a || b || c ...: Stmt::getBeginLoc walks the left spine at every operator), and
 // kMaxNesting for the lowering (lower*.cpp). Clang runs on a thread with a large stack
-// (sim/large_stack.hpp);
+// (sim/support/large_stack.hpp);
 // the CLI runs it in a child process as well (loader.cpp), so that a crash or a runaway parse ends
 // in a one-line refusal.
 #pragma once
@@ -97,8 +97,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/errors.hpp"
-#include "sim/ir.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/model/ir.hpp"
 
 namespace warpdiv::frontend {
 
@@ -116,7 +116,7 @@ constexpr std::uint64_t kMaxTokens = 20'000'000;
 /// too, up to kMaxNesting (Clang's name lookup walks every enclosing scope).
 constexpr int kMaxChain = 10'000;
 /// The deepest statement or expression nesting the lowering follows (lower*.cpp): the model's own
-/// limit (sim/ir.hpp), refused as the lowering meets it with "nesting deeper than 1000 at
+/// limit (sim/model/ir.hpp), refused as the lowering meets it with "nesting deeper than 1000 at
 /// FILE:LINE". An else-if chain is not nesting (its length is free).
 constexpr int kMaxNesting = sim::ir::kMaxNesting;
 /// The CLI's wall-time limit for one front-end request (loader.cpp's child process): a kernel
@@ -139,7 +139,7 @@ struct FrontendOptions {
   /// The toolkit's folder; empty: $CUDA_PATH when set, else /usr/local/cuda.
   std::string cuda_path;
   /// nvcc's -fmad: true (its default) contracts floating-point multiplies and adds into FMAs where
-  /// nvcc does (sim/ir_contract.hpp); false keeps every operation rounded on its own.
+  /// nvcc does (sim/model/ir_contract.hpp); false keeps every operation rounded on its own.
   bool fmad = true;
   /// A build folder holding compile_commands.json (`-p BUILD_DIR`, as clang-tidy -p reads it):
   /// the entry for `file` (by absolute path) gives include folders, macros and language flags

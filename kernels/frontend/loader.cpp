@@ -2,12 +2,12 @@
 // LLVM inside) on first use and talks to it through plugin_abi.hpp's JSON requests. The plugin is
 // looked for beside the binary (the build folder, a copied bundle), then where `cmake --install`
 // puts it relative to the binary; WARPDIV_FRONTEND_PLUGIN names another file. The file is checked
-// before dlopen (sim/plugin_file.hpp: a FIFO or a truncated file refused, naming it), and the
+// before dlopen (sim/support/plugin_file.hpp: a FIFO or a truncated file refused, naming it), and the
 // plugin's ABI version after (plugin_abi.hpp).
 //
 // Each request runs in a child process forked once the plugin is loaded (the plugin itself runs
-// Clang on a thread with a large stack: sim/large_stack.hpp). The child sends the JSON reply back through
-// a pipe; the parent waits at most kFrontendSeconds. So a crash inside Clang (a signal: a parse
+// Clang on a thread with a large stack: sim/support/large_stack.hpp). The child sends the JSON reply back
+// through a pipe; the parent waits at most kFrontendSeconds. So a crash inside Clang (a signal: a parse
 // deeper than even the large stack, a Clang bug) or a runaway parse ends in a one-line refusal that
 // names the file, not in a SIGSEGV or a hang of warpdiv, and whatever Clang allocated goes with
 // the child (a sweep that reads several sources starts each from the loaded plugin's clean state).
@@ -37,10 +37,10 @@
 
 #include "kernels/frontend/frontend.hpp"
 #include "kernels/frontend/plugin_abi.hpp"
-#include "sim/ir_json.hpp"
-#include "sim/json_bytes.hpp"
-#include "sim/message_text.hpp"
-#include "sim/plugin_file.hpp"
+#include "sim/model/ir_json.hpp"
+#include "sim/support/json_bytes.hpp"
+#include "sim/support/message_text.hpp"
+#include "sim/support/plugin_file.hpp"
 
 namespace warpdiv::frontend {
 

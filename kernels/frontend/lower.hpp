@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/ir.hpp"
+#include "sim/model/ir.hpp"
 
 namespace clang {
 class ASTContext;

@@ -522,7 +522,7 @@ void Lowerer::stored_value(const clang::BinaryOperator* op, std::size_t store) {
 /// atomicAdd / Sub / Min / Max / And / Or / Xor / Exch / CAS / Inc / Dec (and their _block,
 /// _system forms) on a scalar element: the operation and its operand (a CAS's compared value
 /// too), as PTX's atom has them: add and exch also on float and double, inc and dec on
-/// unsigned int. The replay runs them in its documented order (sim/ir.hpp AtomicOp); others,
+/// unsigned int. The replay runs them in its documented order (sim/model/ir.hpp AtomicOp); others,
 /// or an operand the model does not hold, stay Other.
 void Lowerer::atomic_operand(const clang::CallExpr* call, const clang::FunctionDecl* callee,
                              std::size_t access) {

@@ -29,8 +29,8 @@
 #include "kernels/frontend/clang_parse.hpp"
 #include "kernels/frontend/frontend.hpp"
 #include "kernels/frontend/prelude_text.hpp"
-#include "sim/errors.hpp"
-#include "sim/ir.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/model/ir.hpp"
 
 namespace warpdiv::frontend::detail::lowering {
 

@@ -12,8 +12,8 @@
 
 #include "kernels/frontend/frontend.hpp"
 #include "kernels/frontend/plugin_abi.hpp"
-#include "sim/ir_json.hpp"
-#include "sim/json_bytes.hpp"
+#include "sim/model/ir_json.hpp"
+#include "sim/support/json_bytes.hpp"
 
 namespace {
 

@@ -15,7 +15,7 @@
 //            {"error": {"kind": "clang" | "input" | "internal", "message": ...}, "files_read": [...]}
 //                                      (files_read: those read before the failure, for op "load")
 // Every string of a request and reply (object keys included) is a byte string carried as valid
-// UTF-8 by sim/json_bytes.hpp's escape_bytes (a byte that is not part of UTF-8, as in a Latin-1
+// UTF-8 by sim/support/json_bytes.hpp's escape_bytes (a byte that is not part of UTF-8, as in a Latin-1
 // path or comment, becomes a private code point) and read back with unescape_bytes, so that any
 // path, -D value or source line crosses exactly; the model's strings are escaped by sim/ir_json.
 #pragma once

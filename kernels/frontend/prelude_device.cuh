@@ -7,7 +7,7 @@
 // The API part lists the CUDA 13.0 headers' declarations, printed by Clang from their AST (one a
 // line, bodies left out); device functions are `static __device__` here, so that a host
 // declaration of the same name (<math.h>'s sinf) is a separate overload rather than a conflict;
-// vector_functions.h's make_* are __host__ __device__. tests/kernels/prelude_drift_test.cpp checks
+// vector_functions.h's make_* are __host__ __device__. tests/kernels/frontend/prelude_drift_test.cpp checks
 // every function against an installed toolkit's headers.
 
 // Traits the texture and surface templates name (every type is accepted here).

@@ -4,7 +4,7 @@
 // 13 removed and old code still calls (legacy texture references, cudaThread*, cudaBindTexture).
 // Declarations only, none recognised by the front-end: host code parses and is ignored.
 // The API part lists the CUDA 13.0 headers' declarations, printed by Clang from their AST (one a
-// line, comments and bodies left out); tests/kernels/prelude_drift_test.cpp checks every function
+// line, comments and bodies left out); tests/kernels/frontend/prelude_drift_test.cpp checks every function
 // against an installed toolkit's headers.
 
 // ---- Types ------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // The stand-in for tiled_matmul.cu when nvcc is not found: every call reports "no GPU" (exit
 // status 3), as kernels/no_cuda.cpp does for the rest of kernels/.
 #include "kernels/lecture/tiled_matmul.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::kernels {
 

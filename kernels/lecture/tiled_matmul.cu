@@ -10,8 +10,8 @@
 
 #include "kernels/cuda_check.cuh"
 #include "kernels/device_memory.cuh"
-#include "sim/count.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/count.hpp"
+#include "sim/support/errors.hpp"
 
 // The kernel itself: the file the lecture's model is read from, compiled as it stands.
 #include "kernels/zoo/tiled_matmul_rect.cu"

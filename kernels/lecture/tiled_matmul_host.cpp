@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "kernels/lecture/tiled_matmul.hpp"
-#include "sim/count.hpp"
+#include "sim/support/count.hpp"
 
 namespace warpdiv::kernels {
 

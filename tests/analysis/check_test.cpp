@@ -10,7 +10,7 @@
 #include "analysis/check_sarif.hpp"
 #include "analysis/check_config.hpp"
 #include "analysis/check_source.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::analysis {
 namespace {

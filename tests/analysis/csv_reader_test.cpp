@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "analysis/csv.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::analysis {
 namespace {

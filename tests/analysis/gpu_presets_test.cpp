@@ -6,7 +6,7 @@
 #include <string>
 
 #include "analysis/gpu_presets.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::analysis {
 namespace {

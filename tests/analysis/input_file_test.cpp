@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "analysis/input_file.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::analysis {
 namespace {

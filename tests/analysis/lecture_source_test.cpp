@@ -11,7 +11,7 @@
 #include "analysis/lecture/lecture_source.hpp"
 #include "tests/oracle/exact.hpp"
 #include "tests/oracle/replay.hpp"
-#include "sim/ir_json.hpp"
+#include "sim/model/ir_json.hpp"
 
 namespace warpdiv::analysis {
 namespace {

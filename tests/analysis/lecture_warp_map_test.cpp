@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 #include "analysis/lecture/warp_map.hpp"
 
 namespace warpdiv::sim {

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "analysis/matrix_market.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::analysis {
 namespace {

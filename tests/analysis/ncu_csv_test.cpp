@@ -12,7 +12,7 @@
 
 #include "analysis/lecture/ncu_crosscheck.hpp"
 #include "analysis/ncu_csv.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 #include "analysis/lecture/lecture_source.hpp"
 
 namespace warpdiv::analysis {

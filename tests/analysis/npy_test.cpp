@@ -9,7 +9,7 @@
 #include <string>
 
 #include "analysis/npy.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::analysis {
 namespace {

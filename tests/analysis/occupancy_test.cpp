@@ -8,7 +8,7 @@
 #include "analysis/gpu_presets.hpp"
 #include "analysis/occupancy.hpp"
 #include "analysis/occupancy_report.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::analysis {
 namespace {

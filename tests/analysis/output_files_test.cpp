@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "analysis/output_files.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 #include "tests/tools/cli_runner.hpp"
 #include "tests/tools/special_files.hpp"
 

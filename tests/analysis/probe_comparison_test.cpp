@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "analysis/probe_comparison.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::analysis {
 namespace {

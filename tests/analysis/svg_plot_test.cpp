@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "analysis/svg_plot.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::analysis {
 namespace {

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "kernels/probe_source.hpp"
-#include "sim/errors.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/engine/ir_replay.hpp"
 #include "tests/kernels/model_text.hpp"
 #include "tests/kernels/source_dir.hpp"
 

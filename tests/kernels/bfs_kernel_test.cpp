@@ -14,8 +14,8 @@
 
 #include "analysis/npy.hpp"
 #include "kernels/frontend/frontend.hpp"
-#include "sim/count.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/support/count.hpp"
+#include "sim/engine/ir_replay.hpp"
 #include "tests/kernels/model_text.hpp"
 
 namespace warpdiv::sim::ir {

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "kernels/frontend/frontend.hpp"
-#include "sim/count.hpp"
-#include "sim/errors.hpp"
-#include "sim/ir_classes.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/support/count.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/classes/ir_classes.hpp"
+#include "sim/engine/ir_replay.hpp"
 #include "tests/kernels/zoo_launches.hpp"
 
 namespace warpdiv::sim::ir {

@@ -25,11 +25,11 @@
 #include "kernels/probe.hpp"
 #include "kernels/probe_source.hpp"
 #include "kernels/frontend/frontend.hpp"
-#include "sim/count.hpp"
-#include "sim/errors.hpp"
-#include "sim/ir.hpp"
-#include "sim/ir_memory.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/support/count.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/model/ir.hpp"
+#include "sim/memory/ir_memory.hpp"
+#include "sim/engine/ir_replay.hpp"
 
 namespace warpdiv::sim::ir {
 namespace {

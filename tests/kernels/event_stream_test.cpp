@@ -1,4 +1,4 @@
-// The interpreter's event stream (sim/ir_events.hpp) on tests/kernels/memory/request_split.cu at
+// The interpreter's event stream (sim/engine/ir_events.hpp) on tests/kernels/memory/request_split.cu at
 // grid 1 x block 64, every event worked out by hand: the warps in order, the if's lane masks, each
 // memory request with its kind, lanes and (lane by lane) addresses; and the per-line split that
 // an observer of these events adds up against the one a finished count's totals give.
@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "kernels/frontend/frontend.hpp"
-#include "sim/ir_events.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/engine/ir_events.hpp"
+#include "sim/engine/ir_replay.hpp"
 
 namespace warpdiv::sim::ir {
 namespace {

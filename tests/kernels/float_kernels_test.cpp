@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "kernels/frontend/frontend.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/engine/ir_replay.hpp"
 #include "tests/kernels/model_text.hpp"
 
 namespace warpdiv::sim::ir {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/ir.hpp"
+#include "sim/model/ir.hpp"
 
 namespace warpdiv::testing {
 

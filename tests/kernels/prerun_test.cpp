@@ -1,5 +1,5 @@
 // What probes of single threads prove before the replay or the class engine runs a launch
-// (sim/ir_prerun.hpp): a signed overflow named at once with its thread and lowest block, as the
+// (sim/engine/ir_prerun.hpp): a signed overflow named at once with its thread and lowest block, as the
 // replay names it, and a run over its budget refused at once with a lower bound of its
 // evaluations (for the class engine, only of what it runs), worked out by hand below. Each launch
 // refused would take minutes (the budgets are lowered so that a broken mechanism fails fast).
@@ -7,9 +7,9 @@
 
 #include <string>
 
-#include "sim/errors.hpp"
-#include "sim/ir_classes.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/classes/ir_classes.hpp"
+#include "sim/engine/ir_replay.hpp"
 #include "tests/kernels/source_dir.hpp"
 #include "tests/kernels/zoo_launches.hpp"
 

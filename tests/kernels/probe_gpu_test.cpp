@@ -4,9 +4,9 @@
 
 #include "analysis/probe_comparison.hpp"
 #include "kernels/probe.hpp"
-#include "sim/errors.hpp"
-#include "sim/ir_replay.hpp"
-#include "sim/ir_trace.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/engine/ir_replay.hpp"
+#include "sim/engine/ir_trace.hpp"
 #include "tests/kernels/probe_models.hpp"
 
 namespace warpdiv::testing {

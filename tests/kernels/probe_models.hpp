@@ -4,7 +4,7 @@
 // partial barriers, unsigned wrap-around, negative % and /, ?:, && and ||, an opaque value).
 #pragma once
 
-#include "sim/ir.hpp"
+#include "sim/model/ir.hpp"
 
 namespace warpdiv::testing {
 

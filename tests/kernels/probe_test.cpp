@@ -9,7 +9,7 @@
 
 #include "kernels/probe.hpp"
 #include "kernels/probe_source.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 #include "tests/kernels/probe_models.hpp"
 
 namespace warpdiv::testing {

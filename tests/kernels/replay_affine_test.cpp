@@ -1,4 +1,4 @@
-// The replay's fast path for access offsets (sim/ir_lane_pattern.hpp: offsets as a base plus a
+// The replay's fast path for access offsets (sim/engine/ir_lane_pattern.hpp: offsets as a base plus a
 // lane pattern, each pattern's sectors and wavefronts counted once per address residue) against
 // the lane-by-lane evaluation it stands in for (ReplayOptions::affine_offsets = false): every
 // figure, every fault message and every extent equal, on random zoo launches (arguments up to
@@ -16,10 +16,10 @@
 #include <random>
 #include <string>
 
-#include "sim/count.hpp"
-#include "sim/errors.hpp"
-#include "sim/ir_lane_pattern.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/support/count.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/engine/ir_lane_pattern.hpp"
+#include "sim/engine/ir_replay.hpp"
 #include "tests/kernels/replay_compare.hpp"
 #include "tests/kernels/source_dir.hpp"
 #include "tests/kernels/zoo_launches.hpp"

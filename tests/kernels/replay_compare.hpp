@@ -9,9 +9,9 @@
 #include <optional>
 #include <string>
 
-#include "sim/count.hpp"
-#include "sim/errors.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/support/count.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/engine/ir_replay.hpp"
 
 namespace warpdiv::testing {
 

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/errors.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/engine/ir_replay.hpp"
 #include "tests/kernels/source_dir.hpp"
 
 namespace warpdiv::testing {

@@ -13,7 +13,7 @@
 
 #include "analysis/lecture/validation.hpp"
 #include "kernels/lecture/tiled_matmul.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 #include "analysis/lecture/lecture_source.hpp"
 #include "tools/cli/lecture/device_occupancy.hpp"
 #include "tools/cli/lecture/runs.hpp"

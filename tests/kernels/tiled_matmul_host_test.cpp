@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "kernels/lecture/tiled_matmul.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::kernels {
 namespace {

@@ -1,11 +1,11 @@
-// Warp functions (sim/ir.hpp, WarpOp) read from CUDA source and run by the replay: shuffles,
+// Warp functions (sim/model/ir.hpp, WarpOp) read from CUDA source and run by the replay: shuffles,
 // ballot, any, all, activemask; values worked out by hand, and CUDA's undefined cases refused.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <string>
 
-#include "sim/ir_replay.hpp"
+#include "sim/engine/ir_replay.hpp"
 #include "tests/kernels/model_text.hpp"
 #include "tests/kernels/source_dir.hpp"
 

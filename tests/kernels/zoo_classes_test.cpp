@@ -1,7 +1,7 @@
-// The class engine (sim/ir_classes.hpp) against the replay of every block (sim/ir_replay.hpp) on
-// every kernel of the zoo (kernels/zoo/*.cu, read by the Clang front-end): 10,000 random launches
-// in all (block shapes, grids, warp sizes and arguments, negative ones included), every field of
-// every statement equal, or both engines refusing the launch (undefined behaviour).
+// The class engine (sim/classes/ir_classes.hpp) against the replay of every block (sim/engine/ir_replay.hpp)
+// on every kernel of the zoo (kernels/zoo/*.cu, read by the Clang front-end): 10,000 random launches in all
+// (block shapes, grids, warp sizes and arguments, negative ones included), every field of every statement
+// equal, or both engines refusing the launch (undefined behaviour).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "sim/count.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/count.hpp"
+#include "sim/support/errors.hpp"
 #include "tests/oracle/exact.hpp"
-#include "sim/ir_classes.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/classes/ir_classes.hpp"
+#include "sim/engine/ir_replay.hpp"
 #include "tests/kernels/zoo_launches.hpp"
 
 namespace warpdiv::sim::ir {

@@ -1,4 +1,4 @@
-// Iteration classes (sim/ir_classes.hpp: BlockClass::iteration_classes) on the kernel zoo, read by
+// Iteration classes (sim/classes/ir_classes.hpp: BlockClass::iteration_classes) on the kernel zoo, read by
 // the Clang front-end: against a second implementation that numbers every warp evaluation of a
 // plain replay by the iteration of each enclosing loop (an EvaluationObserver: an instance of a
 // loop starts at its first condition evaluation and ends at the one that no lane takes), against
@@ -17,10 +17,10 @@
 #include <tuple>
 #include <vector>
 
-#include "sim/count.hpp"
-#include "sim/errors.hpp"
-#include "sim/ir_classes.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/support/count.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/classes/ir_classes.hpp"
+#include "sim/engine/ir_replay.hpp"
 #include "tests/kernels/model_text.hpp"
 #include "tests/kernels/zoo_launches.hpp"
 

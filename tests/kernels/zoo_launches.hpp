@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "kernels/frontend/frontend.hpp"
-#include "sim/ir.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/model/ir.hpp"
+#include "sim/engine/ir_replay.hpp"
 
 namespace warpdiv::sim::ir::zoo {
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/ir_replay.hpp"
+#include "sim/engine/ir_replay.hpp"
 #include "tests/kernels/zoo_launches.hpp"
 
 namespace warpdiv::sim::ir {

@@ -1,4 +1,4 @@
-// Memory figures of the replay (sim/ir_memory.hpp) against an independent per-lane oracle: for
+// Memory figures of the replay (sim/memory/ir_memory.hpp) against an independent per-lane oracle: for
 // each access of a zoo kernel, plain C++ loops over the blocks, warps and lanes of the launch
 // say which threads make the access (in which instance of its loop) and at which byte address,
 // and count requests, 32-byte sectors (a std::set per request) and shared wavefronts (a
@@ -15,9 +15,9 @@
 #include <set>
 #include <string>
 
-#include "sim/ir_classes.hpp"
-#include "sim/ir_memory.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/classes/ir_classes.hpp"
+#include "sim/memory/ir_memory.hpp"
+#include "sim/engine/ir_replay.hpp"
 #include "tests/kernels/source_dir.hpp"
 #include "tests/kernels/zoo_launches.hpp"
 

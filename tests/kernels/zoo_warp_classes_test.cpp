@@ -10,9 +10,9 @@
 #include <cstdio>
 #include <random>
 
-#include "sim/count.hpp"
-#include "sim/ir_classes.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/support/count.hpp"
+#include "sim/classes/ir_classes.hpp"
+#include "sim/engine/ir_replay.hpp"
 #include "tests/kernels/zoo_launches.hpp"
 
 namespace warpdiv::sim::ir {

@@ -6,7 +6,7 @@
 
 #include "tests/oracle/lane_masks.hpp"
 #include "analysis/lecture/conditions.hpp"
-#include "sim/count.hpp"
+#include "sim/support/count.hpp"
 
 namespace warpdiv::sim {
 

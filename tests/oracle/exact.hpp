@@ -11,7 +11,7 @@
 // Not the lecture flags' model: `warpdiv analyze --width ...` counts through the
 // class engine over kernels/zoo/tiled_matmul_rect.cu (analysis/lecture/lecture_source.hpp). Kept as an
 // independent oracle for it (tests/analysis/lecture_source_test.cpp, tests/kernels/
-// zoo_classes_test.cpp, tests/sim/ir_tiled_test.cpp), and still what `--engine replay` and
+// zoo_classes_test.cpp, tests/sim/engine/ir_tiled_test.cpp), and still what `--engine replay` and
 // `warpdiv sweep --sizes` run.
 #pragma once
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <random>
 
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 #include "tests/oracle/exact.hpp"
 #include "tests/oracle/replay.hpp"
 

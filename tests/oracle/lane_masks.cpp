@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::sim {
 

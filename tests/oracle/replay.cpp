@@ -8,7 +8,7 @@
 
 #include "tests/oracle/lane_masks.hpp"
 #include "analysis/lecture/conditions.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::sim {
 

@@ -1,7 +1,7 @@
 // The replay engine against figures worked out by hand (in the comments) and from the lecture.
 #include <gtest/gtest.h>
 
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 #include "tests/oracle/replay.hpp"
 
 namespace warpdiv::sim {

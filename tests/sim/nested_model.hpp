@@ -1,12 +1,12 @@
-// A kernel model nested as deep as asked, for the nesting limit (sim/ir.hpp: kMaxNesting).
+// A kernel model nested as deep as asked, for the nesting limit (sim/model/ir.hpp: kMaxNesting).
 #pragma once
 
-#include "sim/ir.hpp"
+#include "sim/model/ir.hpp"
 
 namespace warpdiv::sim::ir::testing {
 
 /// The root block holds `stmt_depth - 2` ifs inside one another around a work statement (at least
-/// 3; as sim/ir.hpp counts nesting, the ifs are at levels 1 to stmt_depth - 2 and the work at
+/// 3; as sim/model/ir.hpp counts nesting, the ifs are at levels 1 to stmt_depth - 2 and the work at
 /// stmt_depth - 1: the body's block is no level). The innermost if's condition is -(-( ... -(1) ... )) > 0
 /// with `expr_depth - 2` minus signs (at least 0): an expression `expr_depth` deep; the other ifs test the
 /// constant true. With an even number of minus signs every condition holds. Ids, in the order they are made:

@@ -5,8 +5,8 @@
 
 #include <cstdlib>
 
-#include "sim/errors.hpp"
-#include "sim/ir_native.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/engine/ir_native.hpp"
 #include "sim/session.hpp"
 
 namespace warpdiv::sim {

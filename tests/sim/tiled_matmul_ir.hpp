@@ -24,8 +24,8 @@
 // wrong variant): `if (Row < J && Col < L) { __syncthreads(); for (k ...) ...; __syncthreads(); }`.
 #pragma once
 
-#include "sim/ir.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/model/ir.hpp"
+#include "sim/engine/ir_replay.hpp"
 #include "analysis/lecture/launch.hpp"
 
 namespace warpdiv::sim::ir::testing {

@@ -10,8 +10,8 @@
 #include <sys/resource.h>
 
 #include "kernels/probe.hpp"
-#include "sim/ir_json.hpp"
-#include "sim/errors.hpp"
+#include "sim/model/ir_json.hpp"
+#include "sim/support/errors.hpp"
 #include "tests/tools/cli_runner.hpp"
 
 namespace warpdiv::testing {
@@ -208,9 +208,9 @@ TEST(Memory, TenThousandSmallLoopsAreCountedUnderOneGigabyte) {
 }
 
 // A saved model of an else-if chain of 50,000 branches (the engines' side; Clang 14 itself is
-// quadratic in such a chain; 100,000 are counted in tests/sim/ir_limits_test.cpp, but their saved
+// quadratic in such a chain; 100,000 are counted in tests/sim/model/ir_limits_test.cpp, but their saved
 // model passes the 64 MiB limit on an input file) is read, counted and reported: 64 threads take one branch
-// each, so test i is reached by 2 warps below 32, by 1 below 64 (see tests/sim/ir_limits_test.cpp).
+// each, so test i is reached by 2 warps below 32, by 1 below 64 (see tests/sim/model/ir_limits_test.cpp).
 TEST(LongChains, AModelOfAnElseIfChainOf50000BranchesIsCounted) {
   namespace ir = sim::ir;
   ir::Kernel k;

@@ -290,7 +290,7 @@ TEST(AdversarialFrontendCli, AFileNamedInLatin1IsAnalysed) {
   const std::string source = dir.file("caf\xE9.cu");
   write_file(source, kIfKernel);
   expect_if_kernel_figures(analyze_and_reread(source, out), source, out);
-  // The saved model names the file with byte 0xE9 as U+10FFE9 (F4 8F BF A9), sim/json_bytes.hpp.
+  // The saved model names the file with byte 0xE9 as U+10FFE9 (F4 8F BF A9), sim/support/json_bytes.hpp.
   EXPECT_TRUE(contains(read_file(out.file("m.json")), "caf\xF4\x8F\xBF\xA9.cu\""));
 }
 

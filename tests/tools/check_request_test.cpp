@@ -5,7 +5,7 @@
 #include <string>
 
 #include "analysis/check_config.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 #include "tools/cli/check_command.hpp"
 
 namespace warpdiv::cli {

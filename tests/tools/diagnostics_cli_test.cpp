@@ -1,7 +1,7 @@
 // Typed diagnostics through the binary: one real input per category gives its id, its exit status
 // and its printed form (the place first when the source has one); `warpdiv check` carries the id
 // into SARIF; `warpdiv diagnostics` and docs/guide/diagnostics.md list the table of
-// sim/diagnostics.def.
+// sim/support/diagnostics.def.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 #include "tests/tools/cli_runner.hpp"
 
 namespace warpdiv::testing {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 #include "tests/text_helpers.hpp"
 #include "tools/cli/launch_expression.hpp"
 

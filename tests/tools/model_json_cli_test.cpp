@@ -1,4 +1,4 @@
-// `warpdiv analyze --model` through the real binary: models at the nesting limit (sim/ir.hpp) and
+// `warpdiv analyze --model` through the real binary: models at the nesting limit (sim/model/ir.hpp) and
 // beyond (at the limit every output is made on the default stack; beyond it, and for ifs 30,000
 // deep, one line and exit status 2); a model of a Latin-1 file, its bytes escaped in the JSON.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <string>
 #include <tuple>
 
-#include "sim/ir_json.hpp"
+#include "sim/model/ir_json.hpp"
 #include "tests/sim/nested_model.hpp"
 #include "tests/tools/cli_runner.hpp"
 
@@ -73,7 +73,7 @@ Kernel latin1_model() {
 TEST(ModelJsonCli, AModelOfALatin1SourceGivesItsBytesBack) {
   TempDir dir;
   const std::string json = to_json(latin1_model());
-  // 0xE9 saved as U+10FFE9 (F4 8F BF A9), 0xB5 as U+10FFB5 (F4 8F BE B5): sim/json_bytes.hpp.
+  // 0xE9 saved as U+10FFE9 (F4 8F BF A9), 0xB5 as U+10FFB5 (F4 8F BE B5): sim/support/json_bytes.hpp.
   ASSERT_TRUE(contains(json, "\"d\xF4\x8F\xBF\xA9/k.cu\"")) << json;
   ASSERT_TRUE(contains(json, "work();  // 5 \xF4\x8F\xBE\xB5s\""));
   write_file(dir.file("m.json"), json);

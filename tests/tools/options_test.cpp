@@ -6,8 +6,8 @@
 #include <limits>
 #include <string>
 
-#include "sim/errors.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/message_text.hpp"
 #include "tools/cli/options.hpp"
 
 namespace warpdiv::cli {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 #include "tools/cli/command_outputs.hpp"
 #include "tools/cli/lecture/requests.hpp"
 #include "tools/cli/requests.hpp"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "kernels/lecture/tiled_matmul.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 #include "tests/tools/cli_runner.hpp"
 
 namespace warpdiv::testing {

@@ -8,7 +8,7 @@
 
 #include "analysis/lecture/validation.hpp"
 #include "kernels/lecture/tiled_matmul.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 #include "tests/tools/cli_runner.hpp"
 
 namespace warpdiv::testing {

@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "analysis/output_comparison.hpp"
-#include "sim/count.hpp"
-#include "sim/errors.hpp"
-#include "sim/ir_json.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/support/count.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/model/ir_json.hpp"
+#include "sim/engine/ir_replay.hpp"
 #include "tests/tools/cli_runner.hpp"
 #include "tools/cli/launch_expression.hpp"
 #include "tools/cli/runs.hpp"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "kernels/probe.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 #include "tests/tools/cli_runner.hpp"
 
 namespace warpdiv::testing {

@@ -17,8 +17,8 @@
 
 #include "analysis/check_sarif.hpp"
 #include "analysis/input_file.hpp"
-#include "sim/errors.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/message_text.hpp"
 #include "tools/cli/command_outputs.hpp"
 #include "tools/cli/launch_expression.hpp"
 #include "tools/cli/options.hpp"

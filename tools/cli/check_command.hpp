@@ -13,7 +13,7 @@
 
 #include "analysis/check.hpp"
 #include "analysis/check_config.hpp"
-#include "sim/ir.hpp"
+#include "sim/model/ir.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/requests.hpp"
 #include "tools/cli/source_kernel.hpp"

@@ -4,8 +4,8 @@
 #include <filesystem>
 
 #include "analysis/gpu_presets.hpp"
-#include "sim/errors.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/message_text.hpp"
 #include "tools/cli/options.hpp"
 
 namespace po = boost::program_options;

@@ -2,8 +2,8 @@
 
 #include <limits>
 
-#include "sim/errors.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/message_text.hpp"
 #include "tools/cli/options.hpp"
 
 namespace ir = warpdiv::sim::ir;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "kernels/frontend/frontend.hpp"
-#include "sim/ir.hpp"
+#include "sim/model/ir.hpp"
 #include "tools/cli/launch_expression.hpp"
 
 namespace warpdiv::cli {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "sim/errors.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/message_text.hpp"
 #include "tools/cli/options.hpp"
 
 namespace warpdiv::cli {

@@ -1,6 +1,6 @@
 #include "tools/cli/kernel_occupancy.hpp"
 
-#include "sim/message_text.hpp"
+#include "sim/support/message_text.hpp"
 #include "tools/cli/gpu_options.hpp"
 #include "tools/cli/options.hpp"
 #include "tools/cli/runs.hpp"

@@ -21,9 +21,9 @@
 
 #include "analysis/ncu_csv.hpp"
 #include "kernels/probe.hpp"
-#include "sim/errors.hpp"
-#include "sim/ir_memory.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/memory/ir_memory.hpp"
+#include "sim/support/message_text.hpp"
 #include "sim/session.hpp"
 #include "tools/cli/command_outputs.hpp"
 #include "tools/cli/commands.hpp"

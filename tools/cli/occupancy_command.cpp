@@ -4,7 +4,7 @@
 
 #include "analysis/gpu_presets.hpp"
 #include "analysis/occupancy_report.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 #include "tools/cli/command_outputs.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gpu_options.hpp"

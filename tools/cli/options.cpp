@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "analysis/output_files.hpp"
-#include "sim/errors.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/message_text.hpp"
 #include "sim/session.hpp"
 
 namespace po = boost::program_options;

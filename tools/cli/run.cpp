@@ -5,8 +5,8 @@
 #include <iostream>
 #include <new>
 
-#include "sim/errors.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/message_text.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/options.hpp"
 #include "tools/cli/shorthand.hpp"
@@ -37,7 +37,7 @@ constexpr Command kCommands[] = {
     {"diagnostics", diagnostics_command, "every error's id [warpdiv-ID], category, exit status and meaning"},
 };
 
-/// `warpdiv diagnostics`: the table of sim/diagnostics.def, one id a line.
+/// `warpdiv diagnostics`: the table of sim/support/diagnostics.def, one id a line.
 int diagnostics_command(const Args& args, std::ostream& out) {
   if (!args.empty())
     throw InvalidInput(Diag::flag_usage,
@@ -107,7 +107,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   } catch (const Diagnostic& d) {
     return report(err, d);
   } catch (const std::bad_alloc&) {
-    // Memory grows with the kernel's size (statements, expressions, locals: sim/ir.hpp's limits)
+    // Memory grows with the kernel's size (statements, expressions, locals: sim/model/ir.hpp's limits)
     // and with what is kept per launch; past what the machine gives, one line and exit 2.
     return report(err, Diagnostic(Diag::memory_budget,
                                   "out of memory: this kernel and launch need more memory than the machine "

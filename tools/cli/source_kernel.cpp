@@ -18,9 +18,9 @@
 #include "analysis/input_file.hpp"
 #include "analysis/matrix_market.hpp"
 #include "analysis/npy.hpp"
-#include "sim/errors.hpp"
-#include "sim/message_text.hpp"
-#include "sim/ir_json.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/message_text.hpp"
+#include "sim/model/ir_json.hpp"
 #include "tools/cli/options.hpp"
 #include "kernels/frontend/frontend.hpp"
 

@@ -17,9 +17,9 @@
 
 #include "analysis/source_html.hpp"
 #include "kernels/frontend/frontend.hpp"
-#include "sim/ir.hpp"
-#include "sim/ir_classes.hpp"
-#include "sim/ir_replay.hpp"
+#include "sim/model/ir.hpp"
+#include "sim/classes/ir_classes.hpp"
+#include "sim/engine/ir_replay.hpp"
 #include "sim/session.hpp"
 #include "tools/cli/host_launch.hpp"
 #include "tools/cli/launch_expression.hpp"

@@ -3,8 +3,8 @@
 #include <iostream>
 #include <thread>
 
-#include "sim/errors.hpp"
-#include "sim/parallel.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/parallel.hpp"
 #include "tools/cli/runs.hpp"
 #include "tools/cli/terminal.hpp"
 

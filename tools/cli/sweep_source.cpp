@@ -8,8 +8,8 @@
 
 #include "analysis/source_report.hpp"
 #include "analysis/source_sweep.hpp"
-#include "sim/errors.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/message_text.hpp"
 #include "tools/cli/command_outputs.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/integer_set.hpp"

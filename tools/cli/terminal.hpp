@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 
 namespace warpdiv::cli {
 

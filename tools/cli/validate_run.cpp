@@ -12,10 +12,10 @@
 
 #include "kernels/compiled_resources.hpp"
 #include "kernels/probe_source.hpp"
-#include "sim/errors.hpp"
-#include "sim/ir_classes.hpp"
-#include "sim/ir_trace.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/classes/ir_classes.hpp"
+#include "sim/engine/ir_trace.hpp"
+#include "sim/support/message_text.hpp"
 #include "sim/session.hpp"
 #include "tools/cli/runs.hpp"
 

@@ -5,8 +5,8 @@
 
 #include "analysis/probe_comparison.hpp"
 #include "kernels/probe.hpp"
-#include "sim/errors.hpp"
-#include "sim/ir.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/model/ir.hpp"
 #include "tools/cli/command_outputs.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/options.hpp"

@@ -15,7 +15,7 @@ WARPDIV_PACKAGES=(cmake make ccache libboost-program-options-dev libfccp-dev goo
                   # The Clang front-end (kernels/frontend): Clang's C++ API and headers, LLVM's headers
                   # and library, and Clang's resource headers (stddef.h ...) that a parse needs.
                   libclang-cpp14-dev libclang-14-dev llvm-14-dev libclang-common-14-dev
-                  # The native replay's operations: sim/ir_ops.hpp compiled to LLVM bitcode
+                  # The native replay's operations: sim/model/ir_ops.hpp compiled to LLVM bitcode
                   # (jit/ops_lanes.cpp) by the Clang of the LLVM the JIT links.
                   clang-14)
 # Only tools/test needs these: the browser test renders the HTML reports in headless Chromium (with a

@@ -1,5 +1,5 @@
 // What CUDA's atomics do with their operands on an sm_90 GPU, as warpdiv models them
-// (sim/ir_ops.hpp ops::atomic): float atomicAdd's subnormals on global and shared memory
+// (sim/model/ir_ops.hpp ops::atomic): float atomicAdd's subnormals on global and shared memory
 // (PTX's atom.add.f32 flushes them on global memory only), double atomicAdd's, atomicInc /
 // atomicDec's wrap-around, atomicCAS and atomicExch. One thread makes each atomic, so nothing
 // depends on the threads' order. Build and run: nvcc -arch=sm_90 -o a atomic_semantics.cu && ./a

@@ -1,4 +1,4 @@
-// The shapes of FMA contraction that decide how the model rounds (sim/ir_contract.hpp, measured
+// The shapes of FMA contraction that decide how the model rounds (sim/model/ir_contract.hpp, measured
 // in data/validation/fma-contraction/), each result stored so that `warpdiv validate` compares
 // the real kernel's output with the model's bit for bit, and one branch on a float.
 //   warpdiv validate kernels/zoo/data/fma_shapes.cu --grid 4 --block 64 --arg a=1.1 --arg b=2.3

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 #include "tools/cli/gpu_options.hpp"
 #include "tools/cli/options.hpp"
 

@@ -4,7 +4,7 @@
 #include <tuple>
 
 #include "analysis/lecture/ncu_crosscheck.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 #include "analysis/lecture/lecture_source.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/lecture/commands.hpp"

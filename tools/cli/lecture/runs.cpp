@@ -9,7 +9,7 @@
 
 #include "analysis/lecture/lecture_source.hpp"
 #include "kernels/lecture/tiled_matmul.hpp"
-#include "sim/parallel.hpp"
+#include "sim/support/parallel.hpp"
 #include "tools/cli/lecture/device_occupancy.hpp"
 #include "tools/cli/runs.hpp"
 #include "tools/cli/terminal.hpp"

@@ -8,8 +8,8 @@
 
 #include "analysis/lecture/sweep_html.hpp"
 #include "analysis/lecture/sweep_report.hpp"
-#include "sim/errors.hpp"
-#include "sim/message_text.hpp"
+#include "sim/support/errors.hpp"
+#include "sim/support/message_text.hpp"
 #include "tools/cli/command_outputs.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/gpu_options.hpp"

@@ -15,7 +15,7 @@
 #include "tools/cli/lecture/requests.hpp"
 #include "tools/cli/lecture/runs.hpp"
 #include "tools/cli/terminal.hpp"
-#include "sim/errors.hpp"
+#include "sim/support/errors.hpp"
 #include "analysis/lecture/lecture_source.hpp"
 #include "tools/cli/commands.hpp"
 #include "tools/cli/options.hpp"

@@ -1,0 +1,223 @@
+// Floating point read from CUDA source: float and double locals, parameters, literals,
+// conversions, math functions, and where multiplies and adds contract into FMAs as nvcc 13 does
+// on sm_90 by default (-fmad=true). The expected contractions are nvcc's own, read from the PTX and
+// SASS it made of the same statements (data/validation/fma-contraction/README.md: kernels k1..k9,
+// e1..e9, m1, m3), not from the code under test.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include "sim/engine/ir_replay.hpp"
+#include "tests/kernels/model_text.hpp"
+#include "tests/kernels/source_dir.hpp"
+
+namespace warpdiv::testing {
+namespace {
+
+namespace ir = sim::ir;
+
+class FrontendFloat : public SnippetTest {
+ protected:
+  FrontendFloat() : SnippetTest("warpdiv_frontend_float_") {}
+
+  /// The value the local `name` is given by its last Declare or Assign, as an s-expression.
+  static std::string given(const ir::Kernel& k, const std::string& name) {
+    std::string out = "(not given)";
+    for (const ir::Stmt& s : k.stmts)
+      if ((s.kind == ir::StmtKind::Declare || s.kind == ir::StmtKind::Assign) && s.local != ir::kNone &&
+          k.locals.at(static_cast<std::size_t>(s.local)).name == name && s.value != ir::kNone)
+        out = sexpr(k, s.value);
+    return out;
+  }
+
+  /// `body` in a kernel of float parameters a, b, c, d and an int n; `o` decides a branch so
+  /// that it is not dead.
+  ir::Kernel kernel(const std::string& body, bool fmad = true) {
+    frontend::FrontendOptions o =
+        options("__global__ void k(int* out, float a, float b, float c, float d, int n) {\n" + body +
+                "\n  if (o > 0.0f) out[threadIdx.x] = 1;\n}\n");
+    o.fmad = fmad;
+    return frontend::load_kernel(o);
+  }
+};
+
+TEST_F(FrontendFloat, ProductsFeedingOneAddContract) {
+  // k1, and the product on the right: FFMA.
+  EXPECT_EQ(given(kernel("  float o = a * b + c;"), "o"), "fma(param:a, param:b, param:c)");
+  EXPECT_EQ(given(kernel("  float o = c + a * b;"), "o"), "fma(param:a, param:b, param:c)");
+  // k6: a*b - c is FFMA(a, b, -c); k5: c - a*b is FFMA(-a, b, c).
+  EXPECT_EQ(given(kernel("  float o = a * b - c;"), "o"), "fms(param:a, param:b, param:c)");
+  EXPECT_EQ(given(kernel("  float o = c - a * b;"), "o"), "fnma(param:a, param:b, param:c)");
+  // k2: through a local read once, across statements.
+  const ir::Kernel k2 = kernel("  float t = a * b;\n  float o = t + c;");
+  EXPECT_EQ(given(k2, "o"), "fma(param:a, param:b, param:c)");
+  EXPECT_EQ(given(k2, "t"), "(param:a * param:b)");
+  // m3: the product's single use under an if (nvcc moves the multiply there).
+  EXPECT_EQ(given(kernel("  float t = a * b;\n  float o = 0.0f;\n  if (n > 3) o = t + c;"), "o"),
+            "fma(param:a, param:b, param:c)");
+  // e1: a*b does not change in the loop; PTX computes it once before the loop, but ptxas, every
+  // use being a sum, makes each add an FFMA (the SASS: one FFMA per unrolled iteration).
+  EXPECT_EQ(given(kernel("  float o = c;\n  for (int i = 0; i < n; ++i) o = o + a * b;"), "o"),
+            "fma(param:a, param:b, o)");
+  // e2: the same through a local given the product outside the loop.
+  EXPECT_EQ(
+      given(kernel("  float o = c;\n  float t = a * b;\n  for (int i = 0; i < n; ++i) o = o + t;"), "o"),
+      "fma(param:a, param:b, o)");
+  // A product used by two sums: both contract.
+  const ir::Kernel two =
+      kernel("  float t = a * b;\n  float o = t + c;\n  float o2 = d - t;\n  if (o2 > 0.0f) return;");
+  EXPECT_EQ(given(two, "o"), "fma(param:a, param:b, param:c)");
+  EXPECT_EQ(given(two, "o2"), "fnma(param:a, param:b, param:d)");
+  // -fmad=false: every operation rounded on its own.
+  EXPECT_EQ(given(kernel("  float o = a * b + c;", false), "o"), "((param:a * param:b) + param:c)");
+}
+
+TEST_F(FrontendFloat, ProductsWithAnotherUseDoNotContract) {
+  // k3: the product also used on its own.
+  EXPECT_EQ(
+      given(kernel("  float t = a * b;\n  float o = t + c;\n  float o2 = t;\n  if (o2 > 1.0f) return;"), "o"),
+      "(t + param:c)");
+  // k9: one use is a stored copy (here compared), the other a sum.
+  EXPECT_EQ(given(kernel("  float t = a * b;\n  float o = 0.0f;\n  if (t > 0.0f) o = t + c;"), "o"),
+            "(t + param:c)");
+  // A copy to another local is no use (SSA): both sums contract (the real kernel, fma_shapes).
+  const ir::Kernel copy =
+      kernel("  float p = a * b;\n  float q = p;\n  float r = p + c;\n  float o = q + r;");
+  EXPECT_EQ(given(copy, "r"), "fma(param:a, param:b, param:c)");
+  EXPECT_EQ(given(copy, "o"), "fma(param:a, param:b, r)");
+  // m1: x*x and y*y in the loop's condition and again in its body are one value each.
+  const ir::Kernel m1 = kernel(
+      "  float x = a, y = b, o = 0.0f;\n"
+      "  while (n > 0 && x * x + y * y <= 4.0f) {\n"
+      "    float xt = x * x - y * y + c;\n"
+      "    y = 2.0f * x * y + d;\n"
+      "    x = xt;\n"
+      "    o = o + 1.0f;\n"
+      "  }");
+  EXPECT_EQ(given(m1, "xt"), "(((x * x) - (y * y)) + param:c)");
+  EXPECT_EQ(given(m1, "y"), "fma((2:float32 * x), y, param:d)");
+}
+
+TEST_F(FrontendFloat, TwoContractibleProductsAreNotGuessed) {
+  // k4 fused the left product, e9 the right one: the model does not choose; a branch on the sum
+  // is refused with the reason.
+  const std::string why = refusal(
+      "__global__ void k(int* out, float a, float b, float c, float d) {\n"
+      "  float o = a * b + c * d;\n"
+      "  if (o > 0.0f) out[0] = 1;\n}\n");
+  EXPECT_NE(why.find("of two products, either of which nvcc may contract into an FMA"), std::string::npos)
+      << why;
+}
+
+TEST_F(FrontendFloat, LiteralsConversionsAndMathFunctions) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int* out, float a, double w) {
+  float x = threadIdx.x * 0.5f;
+  double z = sqrt(w) + fabs(-w);
+  float r = sqrtf(a) + fabsf(x);
+  int i = (int)x;
+  float e = expf(a);
+  if (x < 3.0f && i > 0 && z > 1.0 && r > 0.0f) out[i] = 1;
+}
+)");
+  EXPECT_EQ(given(k, "x"), "((float32)threadIdx.x * 0.5:float32)");
+  EXPECT_EQ(given(k, "z"), "(sqrt(param:w) + fabs((-param:w)))");
+  EXPECT_EQ(given(k, "r"), "(sqrt(param:a) + fabs(x))");
+  EXPECT_EQ(given(k, "i"), "(int32)x");
+  // expf is not correctly rounded on the GPU: opaque, so the second if is data-dependent.
+  EXPECT_NE(given(k, "e").find("opaque:float32{expf(a)"), std::string::npos) << given(k, "e");
+  const std::string why =
+      refusal("__global__ void k(int* out, float a) {\n  if (expf(a) > 2.0f) out[0] = 1;\n}\n");
+  EXPECT_NE(why.find("data-dependent branch"), std::string::npos) << why;
+}
+
+// Stored values (MemoryAccess::value) and what the replay's stores leave in the buffers
+// (capture_stores), worked by hand for one block of 4 threads: a[i] = 3i; b[0] = i from every
+// thread (order-dependent); b[1] = 7 from every thread (the same value); c[i] = i * 0.5f; a[4 + i]
+// = in[i], a load the launch gives no values for (unknown).
+TEST_F(FrontendFloat, StoresLeaveTheirValuesInTheBuffers) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int* a, int* b, float* c, const int* in, int n) {
+  int i = threadIdx.x;
+  a[i] = i * 3;
+  b[0] = i;
+  b[1] = 7;
+  c[i] = i * 0.5f;
+  a[n + i] = in[i];
+}
+)");
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{4, 1, 1};
+  l.arguments.assign(5, ir::Value{});
+  l.arguments[4] = ir::Value::of(ir::ScalarType::I32, 4);
+  ir::ReplayOptions o;
+  o.capture_stores = true;
+  const ir::ReplayResult r = ir::replay(k, l, o);
+  EXPECT_EQ(r.stores_not_captured, "");
+  const auto word = [&](std::size_t parameter, std::size_t element) {
+    std::int32_t v = 0;
+    std::memcpy(&v, r.stored[parameter].bytes.data() + element * 4, 4);
+    return v;
+  };
+  const auto state = [&](std::size_t parameter, std::size_t element) {
+    return static_cast<int>(r.stored[parameter].state[element * 4]);
+  };
+  ASSERT_EQ(r.stored[0].bytes.size(), 32u);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(state(0, i), ir::StoredBuffer::kWritten);
+    EXPECT_EQ(word(0, i), 3 * i);
+    EXPECT_EQ(state(0, 4 + i), ir::StoredBuffer::kUnknown);
+  }
+  EXPECT_EQ(state(1, 0), ir::StoredBuffer::kConflict);
+  EXPECT_EQ(state(1, 1), ir::StoredBuffer::kWritten);
+  EXPECT_EQ(word(1, 1), 7);
+  for (int i = 0; i < 4; ++i) {
+    float f = 0;
+    std::memcpy(&f, r.stored[2].bytes.data() + i * 4, 4);
+    EXPECT_EQ(f, 0.5f * static_cast<float>(i));
+  }
+  EXPECT_TRUE(r.stored[3].bytes.empty());  // `in` is only read
+}
+
+// Atomics whose final results do not depend on the threads' order are combined with the buffer
+// (zeros here), by hand for 4 threads: atomicMax(&a[0], i - 2) over -2 .. 1 from 0 gives 1
+// (signed), atomicMin(&a[1], i - 2) gives -2, atomicOr(&u[0], 1u << i) gives 15; an element both
+// stored and updated (m[0]) is unknown; an atomicExch by the 4 threads (m[1]) leaves the last
+// thread's i, 3, in the replay's order (threads ascending), which the GPU does not keep: kOrdered.
+TEST_F(FrontendFloat, OrderIndependentAtomicsAreCombined) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int* a, unsigned* u, int* m) {
+  int i = threadIdx.x;
+  atomicMax(&a[0], i - 2);
+  atomicMin(&a[1], i - 2);
+  atomicOr(&u[0], 1u << i);
+  atomicAdd(&m[0], 1);
+  m[0] = 5;
+  atomicExch(&m[1], i);
+}
+)");
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{4, 1, 1};
+  l.arguments.assign(3, ir::Value{});
+  ir::ReplayOptions o;
+  o.capture_stores = true;
+  const ir::ReplayResult r = ir::replay(k, l, o);
+  const auto word = [&](std::size_t p, std::size_t e) {
+    std::int32_t v = 0;
+    std::memcpy(&v, r.stored[p].bytes.data() + 4 * e, 4);
+    return v;
+  };
+  EXPECT_EQ(word(0, 0), 1);
+  EXPECT_EQ(word(0, 1), -2);
+  EXPECT_EQ(word(1, 0), 15);
+  EXPECT_EQ(r.stored[0].state[0], ir::StoredBuffer::kWritten);
+  EXPECT_EQ(r.stored[2].state[0], ir::StoredBuffer::kUnknown);
+  EXPECT_EQ(r.stored[2].state[4], ir::StoredBuffer::kOrdered);
+  EXPECT_EQ(word(2, 1), 3);
+}
+
+}  // namespace
+}  // namespace warpdiv::testing

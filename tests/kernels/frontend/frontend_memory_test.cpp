@@ -1,0 +1,304 @@
+// The front-end's memory accesses (sim/model/ir.hpp, MemoryAccess): each load, store and atomic of a
+// CUDA snippet with its base and byte offset, written out by hand from the C types (sizeof,
+// member offsets, the index's conversion to a 64-bit byte count) as an s-expression
+// (tests/kernels/model_text.hpp), and what the model cannot place with its reason.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "sim/model/ir_json.hpp"
+#include "tests/kernels/model_text.hpp"
+#include "tests/kernels/source_dir.hpp"
+
+namespace warpdiv::testing {
+namespace {
+
+namespace ir = sim::ir;
+
+class FrontendMemory : public SnippetTest {
+ protected:
+  FrontendMemory() : SnippetTest("warpdiv_frontend_memory_") {}
+
+  /// Floating-point operations per statement with their guard, "N" or "N if guard", in id order.
+  static std::vector<std::string> flops(const ir::Kernel& k) {
+    std::vector<std::string> out;
+    for (const ir::Stmt& s : k.stmts)
+      for (const ir::FloatOps& f : s.flops)
+        out.push_back(std::to_string(f.operations) +
+                      (f.guard != ir::kNone ? " if " + sexpr(k, f.guard) : ""));
+    return out;
+  }
+};
+
+using Lines = std::vector<std::string>;
+
+TEST_F(FrontendMemory, SubscriptsOfParametersAndSharedArrays) {
+  const ir::Kernel k = load(R"(
+__global__ void k(float* a, const float* b, int n, unsigned u, size_t z) {
+  __shared__ float s[4][8];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  a[i] = b[u] + b[z];
+  s[threadIdx.y][threadIdx.x] = a[i + 1];
+}
+)");
+  EXPECT_EQ(
+      accesses(k),
+      (Lines{// a[i] = ...: an int index, 4-byte floats.
+             "store global 4 a @ ((int64)i * 4:int64)",
+             // unsigned and size_t indices convert to the 64-bit byte count as C converts them.
+             "load global 4 b @ ((int64)param:u * 4:int64)", "load global 4 b @ ((int64)param:z * 4:int64)",
+             // float[4][8]: a row is 8 x 4 = 32 bytes.
+             "store shared 4 s @ (((int64)threadIdx.y * 32:int64) + ((int64)threadIdx.x * 4:int64))",
+             "load global 4 a @ ((int64)(i + 1:int32) * 4:int64)"}));
+  ASSERT_EQ(k.bases.size(), 3u);          // the pointer parameters a, b (in order), then s
+  EXPECT_EQ(k.bases[0].alignment, 256u);  // cudaMalloc's guarantee
+  EXPECT_EQ(k.bases[2].name, "s");
+  EXPECT_EQ(k.bases[2].bytes, 128u);  // 4 x 8 floats
+  EXPECT_EQ(ir::name(k.bases[2].space), "shared");
+  EXPECT_EQ(flops(k), (Lines{"1"}));  // b[u] + b[z]
+}
+
+TEST_F(FrontendMemory, PointersTheModelFollows) {
+  const ir::Kernel k = load(R"(
+__device__ float get(const float* p, int j) { return p[j]; }
+__global__ void k(float* a, const float* b, int n) {
+  int i = threadIdx.x;
+  const float* row = b + i * n;
+  float acc = 0;
+  for (int c = 0; c < n; ++c) acc += row[c];
+  float* p = a + 2;
+  p += n;
+  p[0] = acc;
+  ++p;
+  *p = get(b, i + 3);
+}
+)");
+  EXPECT_EQ(accesses(k), (Lines{// row holds b's offset i * n * 4 (its declaration); row[c] adds c * 4.
+                                "load global 4 b @ (row + ((int64)c * 4:int64))",
+                                // p = a + 2, then p += n, ++p: p[0] and *p at p's offset.
+                                "store global 4 a @ p",
+                                // get's p is b (offset 0), j = i + 3.
+                                "load global 4 b @ (p + ((int64)j * 4:int64))", "store global 4 a @ p"}));
+  // The offsets' locals: row = (int64)(i * n) * 4 ...
+  std::vector<std::string> declared;
+  for (const ir::Stmt& s : k.stmts)
+    if (s.kind == ir::StmtKind::Declare && k.locals[s.local].type == ir::ScalarType::I64)
+      declared.push_back(k.locals[s.local].name + " = " + sexpr(k, s.value));
+  EXPECT_EQ(declared, (Lines{"row = ((int64)(i * param:n) * 4:int64)", "p = 8:int64", "p = 0:int64"}));
+  std::vector<std::string> assigned;
+  for (const ir::Stmt& s : k.stmts)
+    if (s.kind == ir::StmtKind::Assign && k.locals[s.local].type == ir::ScalarType::I64)
+      assigned.push_back(k.locals[s.local].name + " = " + sexpr(k, s.value));
+  EXPECT_EQ(assigned, (Lines{"p = (p + ((int64)param:n * 4:int64))", "p = (p + 4:int64)"}));
+}
+
+TEST_F(FrontendMemory, MembersVectorsAtomicsAndGuards) {
+  const ir::Kernel k = load(R"(
+struct P { float x; float y; int tag; };
+__global__ void k(float* a, const float* b, P* pts, int* hist, int n) {
+  int i = threadIdx.x;
+  a[0] = pts[i].y;
+  atomicAdd(&hist[i % 16], 1);
+  float v = (i < n) ? a[i] : 0.0f;
+  a[i] = fmaf(v, v, 1.0f) * 2.0f;
+  float w = reinterpret_cast<const float4*>(b)[i].z;
+  a[i + 1] = w;
+}
+)");
+  EXPECT_EQ(accesses(k), (Lines{"store global 4 a @ 0:int64",
+                                // sizeof(P) = 12, y at 4.
+                                "load global 4 pts @ (((int64)i * 12:int64) + 4:int64)",
+                                "atomic global 4 hist @ ((int64)(i % 16:int32) * 4:int64)",
+                                // Only the lanes with i < n read a[i].
+                                "load global 4 a @ ((int64)i * 4:int64) if (i < param:n)",
+                                "store global 4 a @ ((int64)i * 4:int64)",
+                                // float4 is 16 bytes, z at 8.
+                                "load global 4 b @ (((int64)i * 16:int64) + 8:int64)",
+                                "store global 4 a @ ((int64)(i + 1:int32) * 4:int64)"}));
+  // fmaf is 2, the multiply 1.
+  EXPECT_EQ(flops(k), (Lines{"3"}));
+}
+
+TEST_F(FrontendMemory, WholeObjectsMoveAsTheCompilerMovesThem) {
+  const ir::Kernel k = load(R"(
+struct P { float x; float y; int tag; };
+struct Q { float x, y; };
+__global__ void k(float* a, const float* b, P* pts, Q* qs) {
+  int i = threadIdx.x;
+  float4 v4 = reinterpret_cast<const float4*>(b)[i];
+  reinterpret_cast<float4*>(a)[i] = v4;
+  float2 v2 = reinterpret_cast<const float2*>(b)[i];
+  P q = pts[i];
+  Q r = qs[i];
+  qs[i + 1] = r;
+}
+)");
+  EXPECT_EQ(
+      accesses(k),
+      (Lines{// float4 and float2: size = alignment, one 16- and one 8-byte access.
+             "load global 16 b @ ((int64)i * 16:int64)", "store global 16 a @ ((int64)i * 16:int64)",
+             "load global 8 b @ ((int64)i * 8:int64)",
+             // P (12 bytes, aligned to 4) and Q (8 bytes, aligned to 4): member by member.
+             "load global 4 pts @ ((int64)i * 12:int64)",
+             "load global 4 pts @ (((int64)i * 12:int64) + 4:int64)",
+             "load global 4 pts @ (((int64)i * 12:int64) + 8:int64)",
+             "load global 4 qs @ ((int64)i * 8:int64)", "load global 4 qs @ (((int64)i * 8:int64) + 4:int64)",
+             "store global 4 qs @ ((int64)(i + 1:int32) * 8:int64)",
+             "store global 4 qs @ (((int64)(i + 1:int32) * 8:int64) + 4:int64)"}));
+}
+
+TEST_F(FrontendMemory, WhatCannotBePlacedSaysWhy) {
+  const ir::Kernel k = load(R"(
+__global__ void k(float* a, float** ptrs, int n) {
+  extern __shared__ float dyn[];
+  int i = threadIdx.x;
+  float* q = a;
+  if (i > 2) q = a + i;
+  a[i] = (i < n ? a : a + 1)[0] + ptrs[i][1] + q[0];
+  dyn[i] = 1.0f;
+}
+)");
+  EXPECT_EQ(accesses(k),
+            (Lines{"store global 4 a @ ((int64)i * 4:int64)",
+                   "load global 4 (i < n ? a : a + 1)[0] not placed: the pointer is chosen by a condition",
+                   "load global 4 ptrs[i][1] not placed: the pointer 'ptrs[i]' is read from memory",
+                   // ptrs[i] itself: an 8-byte pointer.
+                   "load global 8 ptrs @ ((int64)i * 8:int64)",
+                   // q = a, then a + i on one path: a's buffer either way, at q's offset.
+                   "load global 4 a @ q",
+                   // extern __shared__: a base of 0 bytes, sized at launch.
+                   "store shared 4 dyn @ ((int64)i * 4:int64)"}));
+  EXPECT_EQ(k.bases.back().name, "dyn");
+  EXPECT_EQ(k.bases.back().bytes, 0u);
+}
+
+// A pointer reassigned from affine values is followed by the value it has at each access: its
+// buffer along each path, its offset in its local; only the accesses where it cannot be followed
+// (a value read from memory, two buffers meeting at a join) are not placed, never earlier ones.
+TEST_F(FrontendMemory, PointersFollowedByValue) {
+  const ir::Kernel k = load(R"(
+__global__ void k(float* out, const float* in, float** ptrs, int C) {
+  int idx = threadIdx.x;
+  float* x;
+  x = out + idx * C;
+  x[0] = 1.0f;
+  x = out + 2;
+  x[1] = 2.0f;
+  if (idx > 3) x = out + idx; else x = out + 5;
+  x[2] = 3.0f;
+  if (idx > 4) x = (float*)in;
+  x[3] = 4.0f;
+  x = ptrs[idx];
+  x[4] = 5.0f;
+  x = out;
+  x[5] = 6.0f;
+  float* y = out;
+  for (int j = 0; j < C; ++j) {
+    y[j] = 7.0f;
+    y = out + j;
+  }
+  y[0] = 8.0f;
+  float* z = out;
+  for (int j = 0; j < C; ++j) {
+    z[j] = 9.0f;
+    z = (float*)in + j;
+  }
+}
+)");
+  EXPECT_EQ(accesses(k),
+            (Lines{// x = out + idx * C: out's buffer at x's offset; element 1 of out + 2 and so on.
+                   "store global 4 out @ x", "store global 4 out @ (x + 4:int64)",
+                   // Both branches point into out.
+                   "store global 4 out @ (x + 8:int64)",
+                   // out on one path and in on the other: this access alone is lost.
+                   "store global 4 x[3] not placed: the pointer 'x' points into 'in' on one path and into "
+                   "'out' on another, which meet after the if at line 11",
+                   // The pointer read from memory: its load is counted, the access through it is not.
+                   "load global 8 ptrs @ ((int64)idx * 8:int64)",
+                   "store global 4 x[4] not placed: the pointer 'x' is set to 'ptrs[idx]': the pointer "
+                   "'ptrs[idx]' is read from memory",
+                   // Set again from out: followed again.
+                   "store global 4 out @ (x + 20:int64)",
+                   // A loop whose every value of y points into out: followed inside and after it.
+                   "store global 4 out @ (y + ((int64)j * 4:int64))", "store global 4 out @ y",
+                   // A loop that moves z into in after an iteration: out and in meet at its head.
+                   "store global 4 z[j] not placed: the pointer 'z' points into 'out' on one path and into "
+                   "'in' on another, which meet at the head of the for loop at line 24"}));
+  std::vector<std::string> offsets;
+  for (const ir::Stmt& s : k.stmts)
+    if ((s.kind == ir::StmtKind::Declare || s.kind == ir::StmtKind::Assign) && s.local != ir::kNone &&
+        k.locals[s.local].name == "x")
+      offsets.push_back(s.value == ir::kNone ? "(none)" : sexpr(k, s.value));
+  // Declared without a value; idx * C is an int product converted to the 64-bit byte count.
+  EXPECT_EQ(offsets, (Lines{"(none)", "((int64)(idx * param:C) * 4:int64)", "8:int64",
+                            "((int64)idx * 4:int64)", "20:int64", "0:int64", "0:int64"}));
+}
+
+// A pointer bound to a reference through which it may change (a T*& parameter, a T*& local) is
+// not followed: the callee or the reference may move it where the model cannot see. A T* const&
+// cannot move it, and an int& moves only an integer the model follows.
+TEST_F(FrontendMemory, APointerBoundToAChangingReferenceIsNotPlaced) {
+  const ir::Kernel k = load(R"(
+__device__ void advance(float*& p, int k) { p += k; }
+__device__ float first(float* const& p) { return p[0]; }
+__device__ void step(int& i, int k) { i += k; }
+__global__ void k(float* a, float* b, float* c, float* out) {
+  int t = threadIdx.x;
+  float* p = a;
+  advance(p, t);
+  out[0] = *p;
+  float* q = b;
+  float*& r = q;
+  r = r + 32;
+  out[1] = q[0];
+  float* s = c;
+  out[2] = first(s);
+  int i = 0;
+  step(i, t);
+  out[3] = s[i];
+}
+)");
+  const std::string why =
+      "' (the model follows a pointer changed only by statements of their own: "
+      "p = q + k, p += k, p -= k, ++p, p++)";
+  EXPECT_EQ(
+      accesses(k),
+      (Lines{
+          // Each store's access comes first, then the loads of its value.
+          "store global 4 out @ 0:int64",
+          "load global 4 *p not placed: the pointer 'p' is bound to a reference in 'advance(p, t)" + why,
+          "store global 4 out @ 4:int64",
+          "load global 4 q[0] not placed: the pointer 'q' is bound to a reference in 'float*& r = q;" + why,
+          // first(s) reads c's element 0 through its T* const& parameter, in the call, which runs
+          // before the statement's own accesses.
+          "load global 4 c @ p", "store global 4 out @ 8:int64", "store global 4 out @ 12:int64",
+          "load global 4 c @ (s + ((int64)i * 4:int64))"}));
+}
+
+TEST_F(FrontendMemory, ModelsSaveAndLoadWithTheirAccesses) {
+  const ir::Kernel k = load(R"(
+__global__ void k(float* a, int n) {
+  __shared__ float s[64];
+  int i = threadIdx.x;
+  s[i] = (i < n) ? a[i] * 2.0f : 0.0f;
+  __syncthreads();
+  a[i] = s[63 - i];
+}
+)");
+  const ir::Kernel again = ir::kernel_from_json(ir::to_json(k));
+  EXPECT_EQ(accesses(again), accesses(k));
+  EXPECT_EQ(flops(again), flops(k));
+  EXPECT_EQ(flops(k), (Lines{"1 if (i < param:n)"}));
+  ASSERT_EQ(again.bases.size(), k.bases.size());
+  for (std::size_t b = 0; b < k.bases.size(); ++b) {
+    EXPECT_EQ(again.bases[b].name, k.bases[b].name);
+    EXPECT_EQ(again.bases[b].bytes, k.bases[b].bytes);
+    EXPECT_EQ(again.bases[b].alignment, k.bases[b].alignment);
+    EXPECT_EQ(again.bases[b].parameter, k.bases[b].parameter);
+  }
+  EXPECT_EQ(ir::to_json(again), ir::to_json(k));
+}
+
+}  // namespace
+}  // namespace warpdiv::testing
