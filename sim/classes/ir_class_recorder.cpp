@@ -152,7 +152,7 @@ ClassRecorder::ClassRecorder(const ClassProgram& classes, WarpMachine& machine) 
 
 ClassRecorder::~ClassRecorder() { m_.set_recorder(nullptr); }
 
-void ClassRecorder::warp_begin(WarpMachine&) {
+void ClassRecorder::on(const WarpEvent&) {
   class_frames_.clear();
   log_depth_ = 0;
   if (log_ != nullptr && m_.counted() && !log_->outcomes.empty())
@@ -161,7 +161,7 @@ void ClassRecorder::warp_begin(WarpMachine&) {
 
 // The warp's outcome of each condition over its whole run, into the log's rows (of every warp it
 // stands for).
-void ClassRecorder::warp_end(WarpMachine&) {
+void ClassRecorder::on(const WarpEndEvent&) {
   if (log_ == nullptr || !m_.counted() || log_->outcomes.empty()) return;
   const Kernel& k = m_.kernel();
   const StatementCounts* counts = m_.counts();
@@ -180,7 +180,7 @@ void ClassRecorder::warp_end(WarpMachine&) {
 
 // Accelerated loops (not do loops) run here while a trace is set; a logged one's instance also
 // notes its variable's start.
-bool ClassRecorder::loop_begin(WarpMachine&, StmtId loop, LaneMask in) {
+bool ClassRecorder::loop_begin(StmtId loop, LaneMask in) {
   const auto id = static_cast<std::size_t>(loop);
   if (trace_ == nullptr || c_.accelerated.empty() || !c_.accelerated[id].has_value() ||
       m_.kernel().stmts[id].loop_kind == LoopKind::Do)
@@ -190,7 +190,7 @@ bool ClassRecorder::loop_begin(WarpMachine&, StmtId loop, LaneMask in) {
   return true;
 }
 
-LaneMask ClassRecorder::iterations(WarpMachine&, StmtId id, std::size_t frame, LaneMask in, LaneMask& exits,
+LaneMask ClassRecorder::iterations(StmtId id, std::size_t frame, LaneMask in, LaneMask& exits,
                                    std::uint64_t& k) {
   const Stmt& s = m_.kernel().stmts[static_cast<std::size_t>(id)];
   const int shape = log_ != nullptr && m_.counted() ? c_.loop_shape[static_cast<std::size_t>(id)] : -1;
@@ -366,8 +366,12 @@ __attribute__((always_inline)) inline Extremes extremes(const CompiledExpr& e, c
 // block index (and each accelerated loop's iterations) some lane's outcome changes. For one lane,
 // a - b = D now and D + c * delta at a block index (iteration) delta further on: its sign changes
 // at delta = ceil(-D / c) (to or from 0) and floor(-D / c) + 1 (past 0).
-void ClassRecorder::comparison(WarpMachine&, ExprId id, LaneMask active, const Operand& a, const Operand& b) {
+void ClassRecorder::on(const ComparisonEvent& event) {
   if (trace_ == nullptr) return;  // between blocks: nothing to record into
+  const ExprId id = event.site;
+  const LaneMask active = event.active;
+  const Operand& a = event.a;
+  const Operand& b = event.b;
   const CompiledExpr& e = m_.program().exprs[id];
   const TrackedComparison& t = *c_.tracked[id];
   const Difference diff{a, b, e.signed_operands};

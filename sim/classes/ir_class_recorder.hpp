@@ -253,14 +253,18 @@ class ClassRecorder final : public Recorder {
   /// rows of all of them.
   void set_log_copies(std::uint32_t copies) { log_copies_ = copies; }
 
-  void warp_begin(WarpMachine& m) override;
-  void warp_end(WarpMachine& m) override;
-  void comparison(WarpMachine& m, ExprId id, LaneMask active, const Operand& a, const Operand& b) override;
+  /// Its events (the class engine never runs warps phase by phase: its plan refuses shared memory
+  /// followed by value, so each WarpEvent starts a warp): the warps' starts and ends, the tracked
+  /// comparisons.
+  unsigned wants() const override { return kWarpEvents | kWarpEndEvents | kComparisonEvents; }
+  void on(const WarpEvent&) override;
+  void on(const WarpEndEvent&) override;
+  void on(const ComparisonEvent& e) override;
   /// Trace entries of a comparison's wrap guards: ids from here on (guard g of comparison e:
   /// kGuardEntries + e * 2 + side).
   static constexpr std::int64_t kGuardEntries = std::int64_t{1} << 40;
-  bool loop_begin(WarpMachine& m, StmtId loop, LaneMask in) override;
-  LaneMask iterations(WarpMachine& m, StmtId loop, std::size_t frame, LaneMask in, LaneMask& exits,
+  bool loop_begin(StmtId loop, LaneMask in) override;
+  LaneMask iterations(StmtId loop, std::size_t frame, LaneMask in, LaneMask& exits,
                       std::uint64_t& k) override;
 
  private:

@@ -84,16 +84,45 @@ class EvaluationRelay final : public EventObserver {
   }
   void on(const BarrierEvent& e) override { forward(e); }
   void on(const AccessEvent& e) override { forward(e); }
+  void on(const WarpEndEvent& e) override { forward(e); }
+  void on(const ComparisonEvent& e) override { forward(e); }
 
  private:
   template <class Event>
   void forward(const Event& e) {
-    if (next_ != nullptr) next_->on(e);
+    if (next_ != nullptr && (next_->wants() & kEventBit<Event>) != 0) next_->on(e);
   }
   EvaluationObserver& observer_;
   EventObserver* next_;
   Dim3 block_;
   std::uint32_t warp_ = 0;
+};
+
+// Two observers of one machine (the class engine's recorder and an EvaluationObserver's relay):
+// each event goes to each that wants it, the first one first.
+class EventTee final : public EventObserver {
+ public:
+  EventTee(EventObserver& first, EventObserver& second)
+      : first_(first), second_(second), first_wants_(first.wants()), second_wants_(second.wants()) {}
+  unsigned wants() const override { return first_wants_ | second_wants_; }
+  void on(const WarpEvent& e) override { forward(e); }
+  void on(const WarpEndEvent& e) override { forward(e); }
+  void on(const StatementEvent& e) override { forward(e); }
+  void on(const BranchEvent& e) override { forward(e); }
+  void on(const LoopHeadEvent& e) override { forward(e); }
+  void on(const BarrierEvent& e) override { forward(e); }
+  void on(const AccessEvent& e) override { forward(e); }
+  void on(const ComparisonEvent& e) override { forward(e); }
+
+ private:
+  template <class Event>
+  void forward(const Event& e) {
+    if ((first_wants_ & kEventBit<Event>) != 0) first_.on(e);
+    if ((second_wants_ & kEventBit<Event>) != 0) second_.on(e);
+  }
+  EventObserver& first_;
+  EventObserver& second_;
+  unsigned first_wants_, second_wants_;
 };
 
 }  // namespace
@@ -211,11 +240,13 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
   const std::uint64_t affine_before = affine_requests_;
   skipped_evaluations_ = 0;
   counted_ = counted;
-  events_ = p_.sampling ? nullptr : dynamic_;  // estimate()'s sample blocks are replayed again for real
+  // estimate()'s sample blocks are replayed again for real: no observer sees them (a recorder, which
+  // steers the run, always does).
+  events_ = p_.sampling ? recorder_ : dynamic_;
+  wanted_ = events_ != nullptr ? events_->wants() : 0;
   emit_warp();
-  if (recorder_ != nullptr) recorder_->warp_begin(*this);
   exec(k_.root, threads_->existing);
-  if (recorder_ != nullptr) recorder_->warp_end(*this);
+  emit_warp_end();
   if (counted) {
     tally.evaluations += evaluations_ - before + skipped_evaluations_;
     tally.warps += 1;
@@ -390,11 +421,27 @@ __attribute__((always_inline)) inline void WarpMachine::count_loop_head(StmtId i
 }
 
 void WarpMachine::emit_warp() {
-  if (events_ != nullptr)
+  if ((wanted_ & kWarpEvents) != 0)
     events_->on(
         WarpEvent{{static_cast<std::uint32_t>(block_index_[0]), static_cast<std::uint32_t>(block_index_[1]),
                    static_cast<std::uint32_t>(block_index_[2])},
                   static_cast<std::uint32_t>(warp_)});
+}
+
+void WarpMachine::emit_warp_end() {
+  if ((wanted_ & kWarpEndEvents) != 0)
+    events_->on(WarpEndEvent{
+        {static_cast<std::uint32_t>(block_index_[0]), static_cast<std::uint32_t>(block_index_[1]),
+         static_cast<std::uint32_t>(block_index_[2])},
+        static_cast<std::uint32_t>(warp_)});
+}
+
+void WarpMachine::set_recorder(Recorder* recorder) {
+  recorder_ = recorder;
+  EventObserver* observer = relay_ ? relay_.get() : p_.options.events;
+  tee_.reset();
+  if (recorder != nullptr && observer != nullptr) tee_ = std::make_unique<EventTee>(*recorder, *observer);
+  dynamic_ = tee_ ? tee_.get() : recorder != nullptr ? recorder : observer;
 }
 
 void WarpMachine::arrive(StmtId id, LaneMask active) {
@@ -841,8 +888,7 @@ inline LaneMask WarpMachine::compare_mask(const CompiledExpr& e, LaneMask active
   }
   const Val a = operand(e.operands[0], active);
   const Val b = operand(e.operands[1], active);
-  if (e.recorded && recorder_ != nullptr)
-    recorder_->comparison(*this, static_cast<ExprId>(&e - p_.exprs.data()), active, a, b);
+  if (e.recorded && recorder_ != nullptr) emit(ComparisonEvent{id, active, a, b});
   if (a.lanes == nullptr && b.lanes == nullptr) {
     if (e.floating_operands) {
       bool fault = false;
@@ -1065,14 +1111,13 @@ LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
   const std::size_t frame = frames_.size() - 1;
   LaneMask exits = 0;
   // A recorder may run this instance's iterations its own way (the class engine: by classes).
-  const bool recorded = recorder_ != nullptr && recorder_->loop_begin(*this, id, in);
+  const bool recorded = recorder_ != nullptr && recorder_->loop_begin(id, in);
   std::unique_ptr<RepeatWatch> watch;
   std::uint64_t heads = 0;
   for (std::uint64_t k = 0; in != 0; ++k) {
     if (++heads >= kRepeatWatchStart) watch_repeat(id, watch, heads, in);
     loop_iteration_[id] = k;
-    in =
-        recorded ? recorder_->iterations(*this, id, frame, in, exits, k) : iteration(id, s, frame, in, exits);
+    in = recorded ? recorder_->iterations(id, frame, in, exits, k) : iteration(id, s, frame, in, exits);
     if ((++ticks_ & 0x3FFF) == 0) check_limits();
   }
   frames_.pop_back();

@@ -1,10 +1,11 @@
 // Inside the replay (sim/engine/ir_replay.hpp): one kernel and launch compiled for fast evaluation
 // (Program), and the machine that runs one warp at a time over it (WarpMachine). Internal to sim/;
 // the tests use WarpMachine::evaluate to check C's semantics on lane arrays. The machine knows
-// nothing of the engines built on it: the class engine watches it through a Recorder (sim/
-// ir_recorder.hpp), which the plain replay leaves unset. What it observes it emits as events
-// keyed by source site (sim/engine/ir_events.hpp): to the observers compiled in (LineCounter: the
-// per-line counts; AccessFigures: the memory figures), then to the one chosen at run time, if any.
+// nothing of the engines built on it. What it observes it emits as events keyed by source site
+// (sim/engine/ir_events.hpp): to the observers compiled in (LineCounter: the per-line counts;
+// AccessFigures: the memory figures), then to the one chosen at run time, if any, for the events
+// it wants: a trace, a test's, or the class engine's Recorder (sim/engine/ir_recorder.hpp), which
+// also steers the loops it chooses; the plain replay leaves it unset.
 //
 // Speed: values that are the same in every active lane (constants, parameters, blockIdx, locals
 // assigned such values, and threadIdx components that happen to be constant over a warp) are kept
@@ -138,7 +139,7 @@ struct CompiledExpr {
   std::array<CompareLaneFn, 3> compare_lanes{};
   UnaryLaneFn unary_lanes = nullptr;
   CastLaneFn cast_lanes = nullptr;
-  bool recorded = false;  // a comparison the Recorder is told of (Recorder::comparison)
+  bool recorded = false;  // a comparison the Recorder is told of (a ComparisonEvent)
 };
 
 /// threadIdx of each lane of one warp, and whether a component is the same in all its lanes.
@@ -371,7 +372,9 @@ class WarpMachine {
   /// (Tally::order_reads; every one of the base's when several accesses read the byte).
   void finish(Tally& tally) const;
   /// The recorder told of this machine's runs (sim/engine/ir_recorder.hpp); nullptr = none (a plain replay).
-  void set_recorder(Recorder* recorder) { recorder_ = recorder; }
+  /// The recorder that steers this machine's loops and observes its events (null: none), beside
+  /// ReplayOptions::events or ::observer where one is set (each told of the events it wants).
+  void set_recorder(Recorder* recorder);
 
   // For tests: evaluate an expression in warp 0 of block (0, 0, 0) with the given lane values of
   // locals (lanes beyond the warp's existing ones are ignored). Throws InvalidInput on UB.
@@ -575,12 +578,15 @@ class WarpMachine {
   struct AccessFigures;  // memory requests: access_counts_, extents_
   template <class Event>
   void emit(const Event& e);
-  void emit_warp();  // a WarpEvent for the warp now running, when an observer is chosen
+  void emit_warp();      // a WarpEvent for the warp now running
+  void emit_warp_end();  // a WarpEndEvent for it
   void request(const CompiledAccess& a, LaneMask lanes, const std::int64_t* addresses, std::int64_t lowest,
                std::int64_t highest, std::uint64_t figure, std::uint64_t conflicts);
   EventObserver* events_ = nullptr;       // dynamic_, but none while estimate() samples
+  unsigned wanted_ = 0;                   // events_->wants(), 0 without events_
   EventObserver* dynamic_ = nullptr;      // ReplayOptions::events, or relay_
   std::unique_ptr<EventObserver> relay_;  // ReplayOptions::observer's evaluations
+  std::unique_ptr<EventObserver> tee_;    // the recorder and relay_ or ReplayOptions::events
   void count_condition(StmtId id, LaneMask active, LaneMask taken);
   void count_loop_head(StmtId id, LaneMask active, LaneMask stay);
   StatementCounts* iteration_counts(StmtId id);
@@ -781,7 +787,7 @@ template <class Event>
 __attribute__((always_inline)) inline void WarpMachine::emit(const Event& e) {
   LineCounter(*this).on(e);
   AccessFigures(*this).on(e);
-  if (events_ != nullptr) events_->on(e);
+  if ((wanted_ & kEventBit<Event>) != 0) events_->on(e);
 }
 
 // Whether lanes kept at `stamp` for `kept_active` (of expression `expr`'s value, or of what was

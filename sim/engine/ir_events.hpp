@@ -1,7 +1,10 @@
-// One event stream for everything the engines observe, keyed by source site: statements, branches
-// and loop heads (with lane masks), barriers, and memory requests (with their access's kind,
-// address space, lanes and, where the engine has them, addresses). Engines emit; observers consume:
-// the per-line counts, the memory figures, traces, and any per-line figure a report adds.
+// One event stream for everything the engines observe, keyed by source site: warps' starts and
+// ends, statements, branches and loop heads (with lane masks), barriers, memory requests (with
+// their access's kind, address space, lanes and, where the engine has them, addresses) and the
+// comparisons the class engine tracks (with their operands). Engines emit; observers consume: the
+// per-line counts, the memory figures, traces, the class engine's recorder, and any per-line
+// figure a report adds. An observer chosen at run time says which events it takes (wants()), and
+// the machine tests that bit before its virtual call, as it tests a null pointer when there is none.
 //
 // Two producers, one vocabulary:
 //   - the warp machine (sim/engine/ir_engine.hpp) emits each warp's events as it runs them, into the
@@ -30,6 +33,24 @@ namespace warpdiv::sim::ir {
 struct WarpEvent {
   std::uint32_t block[3];  // blockIdx x, y, z
   std::uint32_t warp;      // the warp's index within its block
+};
+/// The warp the last WarpEvent named has run its last statement.
+struct WarpEndEvent {
+  std::uint32_t block[3];
+  std::uint32_t warp;
+};
+/// A value in a warp: one per lane (`lanes`, up to 64 of them), or the same in every lane
+/// (`lanes` null, `value`).
+struct Operand {
+  const std::uint64_t* lanes;
+  std::uint64_t value;
+};
+/// A comparison the class engine tracks (CompiledExpr::recorded) is evaluated in the lanes
+/// `active`, with operands a and b (before the machine computes its outcome).
+struct ComparisonEvent {
+  ExprId site;
+  std::uint64_t active;
+  Operand a, b;
 };
 /// A warp reaches a statement that decides nothing (work, return, break ...) with lanes `active`.
 struct StatementEvent {
@@ -79,6 +100,37 @@ struct AccessEvent {
   Count conflicts;   // shared: wavefronts beyond one per phase with a lane
 };
 
+/// Which events an observer chosen at run time takes (EventObserver::wants): a bit per event type.
+enum EventKinds : unsigned {
+  kWarpEvents = 1u << 0,
+  kWarpEndEvents = 1u << 1,
+  kStatementEvents = 1u << 2,
+  kBranchEvents = 1u << 3,
+  kLoopHeadEvents = 1u << 4,
+  kBarrierEvents = 1u << 5,
+  kAccessEvents = 1u << 6,
+  kComparisonEvents = 1u << 7,
+  kAllEvents = (1u << 8) - 1,
+};
+template <class Event>
+constexpr unsigned kEventBit = 0;
+template <>
+constexpr unsigned kEventBit<WarpEvent> = kWarpEvents;
+template <>
+constexpr unsigned kEventBit<WarpEndEvent> = kWarpEndEvents;
+template <>
+constexpr unsigned kEventBit<StatementEvent> = kStatementEvents;
+template <>
+constexpr unsigned kEventBit<BranchEvent> = kBranchEvents;
+template <>
+constexpr unsigned kEventBit<LoopHeadEvent> = kLoopHeadEvents;
+template <>
+constexpr unsigned kEventBit<BarrierEvent> = kBarrierEvents;
+template <>
+constexpr unsigned kEventBit<AccessEvent> = kAccessEvents;
+template <>
+constexpr unsigned kEventBit<ComparisonEvent> = kComparisonEvents;
+
 /// The base of an observer known at compile time: it ignores every event it does not handle
 /// itself (an observer writes `using IgnoreEvents::on;` and the on() it wants).
 struct IgnoreEvents {
@@ -100,13 +152,18 @@ class EventFanout {
   std::tuple<Observers&...> observers_;
 };
 
-/// An observer chosen at run time (a trace, a test): one virtual call per event. The replay calls
-/// it from its worker threads: concurrently for different blocks, never for two events of one
-/// block at once (with one thread, in the replay's order: blocks, then warps, ascending).
+/// An observer chosen at run time (a trace, a test, the class engine's recorder): one virtual call
+/// per event it wants. The replay calls it from its worker threads: concurrently for different
+/// blocks, never for two events of one block at once (with one thread, in the replay's order:
+/// blocks, then warps, ascending).
 class EventObserver {
  public:
   virtual ~EventObserver() = default;
+  /// The events this observer takes (EventKinds); asked once per warp.
+  virtual unsigned wants() const { return kAllEvents; }
   virtual void on(const WarpEvent&) {}
+  virtual void on(const WarpEndEvent&) {}
+  virtual void on(const ComparisonEvent&) {}
   virtual void on(const StatementEvent&) {}
   virtual void on(const BranchEvent&) {}
   virtual void on(const LoopHeadEvent&) {}

@@ -145,6 +145,35 @@ TEST(EventStream, TheInterpretersEventsByHand) {
   EXPECT_EQ(recording.addresses[std::make_pair(store, 1)], expected_addresses);
 }
 
+// An observer told only of what it wants: here the warps' starts and ends and the branches (the
+// if on line 8: warp 0 all lanes taken, warp 1 lanes 0..7 of 32), nothing else (the statements
+// and requests above would come between them).
+class WarpsAndBranches final : public EventObserver {
+ public:
+  unsigned wants() const override { return kWarpEvents | kWarpEndEvents | kBranchEvents; }
+  void on(const WarpEvent& e) override { log.push_back("warp " + std::to_string(e.warp)); }
+  void on(const WarpEndEvent& e) override { log.push_back("end " + std::to_string(e.warp)); }
+  void on(const BranchEvent& e) override {
+    log.push_back("branch " + std::to_string(e.active) + " taken " + std::to_string(e.taken));
+  }
+  void on(const StatementEvent&) override { log.push_back("statement"); }
+  void on(const AccessEvent&) override { log.push_back("access"); }
+  std::vector<std::string> log;
+};
+
+TEST(EventStream, AnObserverIsToldOnlyTheEventsItWants) {
+  const Kernel k = load();
+  const Launch l = launch64(k);
+  WarpsAndBranches observer;
+  ReplayOptions o;
+  o.threads = 1;
+  o.events = &observer;
+  replay(k, l, o);
+  const std::vector<std::string> expected = {"warp 0", "branch 4294967295 taken 4294967295", "end 0",
+                                             "warp 1", "branch 4294967295 taken 255",        "end 1"};
+  EXPECT_EQ(observer.log, expected);
+}
+
 // The split an observer adds up from the warps' events is the one from the count's totals, and
 // both are the hand-worked one: line 6 two loads; line 7 two stores; line 8 two atomics (one per
 // warp); line 9 two loads and two stores.
