@@ -100,6 +100,10 @@ const std::vector<CheckRule>& check_rules() {
        "A statement under a memory limit has accesses the model cannot place: "
        "the limit cannot be judged there",
        "", FindingLevel::warning},
+      {"undefined-behaviour",
+       "A statement's access meets undefined behaviour at this launch (an address that overflows, "
+       "a misaligned address: the GPU stops the kernel there), whatever the limits",
+       "", FindingLevel::error},
       {"baseline-vanished",
        "A statement of the baseline has no statement now: write the baseline "
        "again",
@@ -154,9 +158,30 @@ bool same_file(const std::string& a, const std::string& b) {
   return fs::absolute(a).lexically_normal() == fs::absolute(b).lexically_normal();
 }
 
+// `key` without the bracketed group it ends with ("f(int *, int)" -> "f", "g<16>" -> "g"), or
+// itself when it does not end with `close`.
+std::string without_last_group(const std::string& key, char open, char close) {
+  if (key.empty() || key.back() != close) return key;
+  int depth = 0;
+  for (std::size_t i = key.size(); i-- > 0;) {
+    if (key[i] == close) ++depth;
+    if (key[i] == open && --depth == 0) return key.substr(0, i);
+  }
+  return key;
+}
+
+bool function_matches(const std::string& configured, const std::string& key) {
+  if (configured == key) return true;
+  const std::string qualified = without_last_group(without_last_group(key, '(', ')'), '<', '>');
+  if (configured == qualified) return true;
+  const std::size_t scope = qualified.rfind("::");
+  return scope != std::string::npos && configured == qualified.substr(scope + 2);
+}
+
 bool matches(const StatementLimits& s, const CheckRow& row) {
   return statement_token_key(s.statement) == statement_token_key(row.statement) &&
-         (!s.function || *s.function == row.function) && (!s.ordinal || *s.ordinal == row.ordinal);
+         (!s.function || function_matches(*s.function, row.function)) &&
+         (!s.ordinal || *s.ordinal == row.ordinal);
 }
 
 // The [[kernel.line]] tables of the row's line (a table without `file` is for the kernel's own).
@@ -191,6 +216,19 @@ Finding not_counted(const CheckRow& row) {
                          (row.not_counted.size() == 1 ? "is" : "are") +
                          " not counted, so its memory limits cannot be judged: " + why);
   f.figures.emplace_back("accesses_not_counted", std::to_string(row.not_counted.size()));
+  return f;
+}
+
+// A statement whose access meets undefined behaviour: a defect whatever the limits, never
+// folded into the single-lane idiom's rule.
+Finding undefined_behaviour(const CheckRow& row) {
+  CheckRow plain = row;
+  plain.single_lane.clear();
+  std::string why;
+  for (const std::string& access : row.undefined) why += (why.empty() ? "" : "; ") + access;
+  Finding f = at_row(plain, "undefined-behaviour", "undefined behaviour in an access: " + why);
+  f.level = FindingLevel::error;
+  f.figures.emplace_back("accesses", std::to_string(row.undefined.size()));
   return f;
 }
 
@@ -262,6 +300,7 @@ std::vector<Finding> check_limits(CheckKernel& kernel, const std::vector<CheckRo
       out.push_back(std::move(f));
     }
     if (!row.not_counted.empty() && has_memory_limit(l)) out.push_back(not_counted(row));
+    if (!row.undefined.empty()) out.push_back(undefined_behaviour(row));
     if (!row.memory) continue;
     const MemoryFigures& m = *row.memory;
     if (m.has_global && m.global_requests > 0) {
@@ -349,7 +388,7 @@ std::string statement_key_text(const CheckRow& row) {
 std::string nearest_statement(const StatementLimits& s, const std::vector<CheckRow>& rows) {
   std::vector<std::string> texts;
   for (const CheckRow& row : rows)
-    if (!s.function || *s.function == row.function) texts.push_back(row.statement);
+    if (!s.function || function_matches(*s.function, row.function)) texts.push_back(row.statement);
   const std::string near = sim::closest_name(s.statement, texts);
   return near.empty() ? "" : "; did you mean " + sim::quote_value(near) + "?";
 }

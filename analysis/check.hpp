@@ -74,6 +74,8 @@ struct CheckRow {
   /// The statement's memory accesses the count has no figures for: "FILE:LINE:COL: load 'x[i]':
   /// why", each once (the memory figures above leave them out).
   std::vector<std::string> not_counted;
+  /// Those of them the run met undefined behaviour in (AccessRow::undefined), likewise.
+  std::vector<std::string> undefined;
   std::size_t copies = 1;  // report rows summed into this one
   /// "LINE:COL" of the single-lane branch (single_lane_branch()) the statement is, or lies in the
   /// taken side of; empty otherwise.

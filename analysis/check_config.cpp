@@ -63,9 +63,22 @@ CheckLimits overlay(const CheckLimits& base, const CheckLimits& over) {
 }
 
 std::string normalise_statement(const std::string& text) {
+  // Line splices (a backslash ending a line) are nothing, as the compiler reads them.
+  std::string joined;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\') {
+      std::size_t next = i + 1;
+      if (next < text.size() && text[next] == '\r') ++next;
+      if (next < text.size() && text[next] == '\n') {
+        i = next;
+        continue;
+      }
+    }
+    joined += text[i];
+  }
   std::string out;
   bool space = false;
-  for (const char c : text) {
+  for (const char c : joined) {
     if (std::isspace(static_cast<unsigned char>(c))) {
       space = !out.empty();
       continue;

@@ -26,15 +26,15 @@ const std::vector<std::pair<std::string, std::string>>& check_suppression_groups
       {"simd", "simd-efficiency,simd-efficiency-regressed"},
       {"memory",
        "sector-efficiency,sectors-per-request,bank-conflicts-per-request,bank-conflicts,"
-       "sector-efficiency-regressed,bank-conflicts-regressed,memory-not-counted"},
+       "sector-efficiency-regressed,bank-conflicts-regressed,memory-not-counted,undefined-behaviour"},
       {"barrier", "partial-barrier,partial-barrier-regressed"},
       {"single-lane", "single-lane-branch"},
       {"all",
        "divergent-branch,divergent-evaluations,divergence-regressed,simd-efficiency,"
        "simd-efficiency-regressed,sector-efficiency,sectors-per-request,"
        "bank-conflicts-per-request,bank-conflicts,sector-efficiency-regressed,"
-       "bank-conflicts-regressed,memory-not-counted,partial-barrier,partial-barrier-regressed,"
-       "single-lane-branch"},
+       "bank-conflicts-regressed,memory-not-counted,undefined-behaviour,partial-barrier,"
+       "partial-barrier-regressed,single-lane-branch"},
   };
   return groups;
 }
@@ -197,19 +197,28 @@ ir::SourceRange key_end(const ir::Kernel& k, const ir::Stmt& s) {
 // The source text from the statement's start to `end` (inclusive, byte columns), lines joined,
 // with a closing parenthesis that follows a condition; empty when the lines are not known.
 std::string source_text(SourceLines& lines, const ir::Stmt& s, const ir::SourceRange& end, bool branch) {
+  // A token spelled across a line splice (a backslash ending the line): Clang's end column runs
+  // past its line, into the next ones.
+  std::uint32_t last = end.end_line;
+  std::size_t last_column = end.end_column;
+  for (const std::string* l = lines.line(s.range.file, last);
+       l != nullptr && last_column > l->size() && !l->empty() && l->back() == '\\';
+       l = lines.line(s.range.file, last)) {
+    last_column -= l->size() + 1;
+    ++last;
+  }
   std::string text;
-  for (std::uint32_t n = s.range.line; n != 0 && n <= end.end_line; ++n) {
+  for (std::uint32_t n = s.range.line; n != 0 && n <= last; ++n) {
     const std::string* line = lines.line(s.range.file, n);
     if (!line) return "";
     const std::size_t from = n == s.range.line ? s.range.column - 1 : 0;
-    const std::size_t to =
-        n == end.end_line ? std::min<std::size_t>(end.end_column, line->size()) : line->size();
+    const std::size_t to = n == last ? std::min<std::size_t>(last_column, line->size()) : line->size();
     if (from > to) return "";
     text += (text.empty() ? "" : "\n") + line->substr(from, to - from);
   }
   if (branch && !text.empty()) {  // the ')' closing the condition or the header
-    std::uint32_t n = end.end_line;
-    std::size_t at = end.end_column;
+    std::uint32_t n = last;
+    std::size_t at = last_column;
     for (const std::string* line = lines.line(s.range.file, n); line;
          line = lines.line(s.range.file, ++n), at = 0) {
       const std::size_t next = line->find_first_not_of(" \t\r", at);
@@ -387,9 +396,11 @@ class RowBuilder {
       if (a.not_counted.empty() || !known(a.statement)) continue;
       const auto found = index_.find(key(a.statement));
       if (found == index_.end()) continue;
-      std::vector<std::string>& list = groups_[found->second].row.not_counted;
+      CheckRow& row = groups_[found->second].row;
       const std::string text = a.where + ": " + a.kind + " '" + a.text + "': " + a.not_counted;
-      if (std::find(list.begin(), list.end(), text) == list.end()) list.push_back(text);
+      for (std::vector<std::string>* list : {&row.not_counted, a.undefined ? &row.undefined : nullptr})
+        if (list != nullptr && std::find(list->begin(), list->end(), text) == list->end())
+          list->push_back(text);
     }
   }
 

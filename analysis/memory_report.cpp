@@ -116,6 +116,8 @@ MemorySection make_memory_section(const ir::Kernel& kernel, const ir::ReplayResu
     row.space = ir::name(a.space);
     row.width = a.width;
     row.not_counted = why[i];
+    row.undefined = m.counted && !row.not_counted.empty() && i < result.access_faults.size() &&
+                    row.not_counted == result.access_faults[i];
     if (m.counted && row.not_counted.empty()) row.counts = result.accesses[i];
     m.accesses.push_back(row);
     if (!m.counted || !row.not_counted.empty()) continue;

@@ -59,6 +59,9 @@ struct AccessRow {
   std::uint32_t width = 0;
   sim::ir::AccessCounts counts;
   std::string not_counted;  // "" when counted, else why
+  /// Not counted for undefined behaviour the run met in it (an address that overflows, a
+  /// misaligned address): a defect of the kernel, where the other reasons are the model's.
+  bool undefined = false;
 };
 
 /// What a launch moves, by kind of access.

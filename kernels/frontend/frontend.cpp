@@ -5,6 +5,7 @@
 
 #include "sim/model/ir_contract.hpp"
 #include "sim/support/large_stack.hpp"
+#include "sim/support/message_text.hpp"
 #include "kernels/frontend/clang_parse.hpp"
 #include "kernels/frontend/host_launch.hpp"
 #include "kernels/frontend/lower.hpp"
@@ -35,7 +36,9 @@ std::string without_spaces(const std::string& text) {
 const detail::FoundKernel& choose(const detail::ParsedSource& source, const FrontendOptions& options) {
   const std::vector<detail::FoundKernel>& kernels = source.kernels();
   const auto not_found = [&](const std::string& message) {
-    if (source.has_errors()) throw ClangDiagnostics(source.all_errors() + "\nwarpdiv: error: " + message);
+    if (source.has_errors())  // Clang's errors, then this one as the CLI prints diagnostics
+      throw ClangDiagnostics(source.all_errors() + "\nwarpdiv: error: " + sim::one_line(message) + " [" +
+                             diagnostic_tag(Diag::kernel_choice) + "]");
     throw InvalidInput(Diag::kernel_choice, message);
   };
   std::vector<KernelInfo> infos;

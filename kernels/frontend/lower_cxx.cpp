@@ -156,7 +156,23 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
   hoisted_ = outer;
   call_stack_.pop_back();
   this_stack_.pop_back();
-  return k_.inlined_call(callee->getNameAsString(), result, k_.block(body, where), where);
+  return k_.inlined_call(function_key(*definition), result, k_.block(body, where), where);
+}
+
+/// The function as `warpdiv check` keys its statements: qualified, with template arguments and
+/// parameter types ("a::f<16>(int *, int)"), so that functions of one name (in two namespaces,
+/// overloads, instantiations) stay apart wherever they move in the file.
+std::string Lowerer::function_key(const clang::FunctionDecl& f) const {
+  clang::PrintingPolicy policy(context_.getLangOpts());
+  policy.SuppressTagKeyword = true;
+  std::string key;
+  llvm::raw_string_ostream out(key);
+  f.getNameForDiagnostic(out, policy, /*Qualified=*/true);
+  out << '(';
+  for (unsigned i = 0; i < f.getNumParams(); ++i)
+    out << (i == 0 ? "" : ", ") << f.getParamDecl(i)->getType().getAsString(policy);
+  out << ')';
+  return out.str();
 }
 
 /// The class of `type` (or of what it references) when the model can follow its members.

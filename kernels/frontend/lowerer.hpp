@@ -377,6 +377,7 @@ class Lowerer {
                                                         const clang::FunctionDecl* callee);
   static const clang::Expr* call_object(const clang::CallExpr* call);
   ir::StmtId inline_call(const clang::CallExpr* call, const clang::FunctionDecl* callee, ir::LocalId result);
+  std::string function_key(const clang::FunctionDecl& f) const;
   ir::StmtId inline_function(const clang::Expr* call, const clang::FunctionDecl* callee,
                              const std::vector<const clang::Expr*>& args, ir::LocalId result,
                              int this_object = kUnknownObject);

@@ -779,11 +779,12 @@ PreRun pre_run(const Kernel& kernel, const Launch& launch, const BlockRange& ran
   Prober prober(kernel, launch, only_warp);
   const std::uint64_t blocks = range.volume();
   // A first look at one warp: a launch of few warps whose first warp runs briefly is left to the
-  // replay, which meets at once what the probes would.
+  // replay, which meets at once what the probes would; but not where the lowest block that meets
+  // undefined behaviour is looked for (`search`): the replay's threads meet it in any block.
   const std::uint64_t w = static_cast<std::uint64_t>(launch.warp_size);
   const Count warps = Count{blocks} * ((launch.block.volume() + w - 1) / w);
   const Block glance = prober.probe(range.first, false, 1);
-  if (!glance.long_run && warps <= Count{kFewWarps}) {
+  if (!search && !glance.long_run && warps <= Count{kFewWarps}) {
     out.least_evaluations = glance.evaluations;
     return out;
   }

@@ -677,14 +677,16 @@ void trial_run(Program& program, const BlockRange& range) {
   program.sampling = false;
 }
 
-void refuse_before_running(Program& program, const BlockRange& range, bool many_blocks) {
+// `search`: look for the lowest block where a probe meets undefined behaviour (a launch of more
+// than one block), which the replay's threads would meet in any block.
+void refuse_before_running(Program& program, const BlockRange& range, bool search) {
   const Kernel& kernel = program.kernel;
   const Launch& launch = program.launch;
   const ReplayOptions& options = program.options;
-  const PreRun pre = pre_run(kernel, launch, range, options.only_warp, many_blocks);
+  const PreRun pre = pre_run(kernel, launch, range, options.only_warp, search);
   if (!pre.undefined.empty()) throw located(Diag::undefined_arithmetic, kernel, pre.undefined);
   if (pre.least_evaluations <= options.max_evaluations) return;
-  const PreRun named = many_blocks ? pre : pre_run(kernel, launch, range, options.only_warp, true);
+  const PreRun named = search ? pre : pre_run(kernel, launch, range, options.only_warp, true);
   if (!named.undefined.empty()) throw located(Diag::undefined_arithmetic, kernel, named.undefined);
   if (named.address_undefined.empty()) trial_run(program, range);
   throw InvalidInput(Diag::evaluation_budget,
@@ -702,7 +704,7 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
   const BlockRange range = blocks_of(launch, options);
   const Count blocks = range.volume();
   const bool estimated = blocks > kSampleBlocks;
-  refuse_before_running(program, range, estimated);
+  refuse_before_running(program, range, blocks > 1);
   ReplayEstimate e;
   if (estimated) {
     e = sample(program, range);
@@ -716,9 +718,8 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
   }
   std::atomic<std::uint64_t> shared{0};
   program.shared_evaluations = &shared;
-  // The budget; twice it where an estimate from sample blocks let the run start.
-  program.evaluation_cap =
-      to_u64_saturated(estimated ? checked_mul(options.max_evaluations, 2) : options.max_evaluations);
+  // The budget, as given: a run that an estimate from sample blocks let start stops there too.
+  program.evaluation_cap = to_u64_saturated(options.max_evaluations);
 
   const auto total = static_cast<std::uint64_t>(blocks);
   // Buffers followed by value across blocks: one thread, blocks in ascending order.

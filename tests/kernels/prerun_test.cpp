@@ -343,5 +343,43 @@ __global__ void k(int* out, int w) {
                 "thread (0, 0, 0)");
 }
 
+// A launch of few warps (at most 65,536, which the probes otherwise leave to the replay): the
+// lowest block is named all the same, by both engines. (int)blockIdx.x * 65,536 passes 2^31 - 1
+// from block 2^15 = 32,768 on, its thread 0; grids of 40,000 and 65,536 blocks of 16 threads.
+TEST_F(PreRunTest, TheLowestBlockIsNamedInALaunchOfFewWarps) {
+  const Kernel k = load(R"(
+__global__ void k(int* out, int w) {
+  int c = (int)blockIdx.x * 65536;
+  if (c < w) out[threadIdx.x] = 1;
+}
+)");
+  const std::string named = dir_.string() +
+                            "/k.cu:3:11: undefined behaviour: signed overflow in '*' (int32) in "
+                            "block (32768, 0, 0), thread (0, 0, 0)";
+  for (const std::uint32_t grid : {40000u, 65536u}) {
+    SCOPED_TRACE(grid);
+    const Launch l = launch(k, {grid, 1, 1}, {16, 1, 1}, 10);
+    EXPECT_EQ(refusal(k, l, kDefaultMaxEvaluations), named);
+    EXPECT_EQ(class_refusal(k, l, kDefaultMaxEvaluations), named);
+  }
+}
+
+// A heavy block that neither the probes (blocks 0, 1, 2, 4 ... 512 and 999) nor the estimate's
+// samples meet: the run starts and stops at the budget given, 10^7, as its message says.
+TEST_F(PreRunTest, ARunThatPassesItsBudgetStopsAtTheBudgetGiven) {
+  const Kernel k = load(R"(
+__global__ void k(int* out, int n) {
+  unsigned s = 0;
+  int m = (blockIdx.x == 777u) ? n : 1;
+  for (int j = 0; j < m; ++j) { if (((j ^ threadIdx.x) * 2654435761u) >> 31) s += j; }
+  out[threadIdx.x] = s;
+}
+)");
+  const std::string m = refusal(k, launch(k, {1000, 1, 1}, {32, 1, 1}, 200000000), 10000000);
+  EXPECT_NE(m.find("the run passed 10000000 warp-statement evaluations (its budget, --max-evaluations)"),
+            std::string::npos)
+      << m;
+}
+
 }  // namespace
 }  // namespace warpdiv::sim::ir

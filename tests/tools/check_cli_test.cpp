@@ -402,7 +402,10 @@ TEST(CheckCli, TheLaunchFromHostCodeAndACompilationDatabase) {
   const CliResult no_db = check(dir, "[[kernel]]\nname = \"hw\"\nfile = \"hw.cu\"\n");
   EXPECT_EQ(no_db.status, 1);
   EXPECT_NE(no_db.err.find("sizes.h"), std::string::npos) << no_db.err;
-  EXPECT_NE(no_db.out.find("hw.cu: error: cannot check this kernel: Clang refused it: "), std::string::npos)
+  EXPECT_NE(
+      no_db.out.find("hw.cu:1:10: error: cannot check this kernel: Clang refused it: 'sizes.h' file not "
+                     "found (its diagnostics on stderr)"),
+      std::string::npos)
       << no_db.out;
   // A second launch must be chosen with launch = N.
   std::string twice = kHomework;
@@ -587,22 +590,26 @@ TEST(CheckCli, AnUnreadableKernelAmongReadableOnesIsAFindingAndTheRestIsChecked)
                              "[[kernel]]\nname = \"gone\"\nfile = \"gone.cu\"\ngrid = 1\nblock = 32\n";
   const CliResult r = check(dir, config, {"--sarif", dir.file("o.sarif")});
   EXPECT_EQ(r.status, 1);
-  EXPECT_EQ(r.out, "broken.cu: error: cannot check this kernel: Clang refused it: " + dir.file("broken.cu") +
-                       ":2:20: error: expected expression (its diagnostics on stderr) (check 'broken') "
-                       "[warpdiv-source-errors]\n"
-                       "gone.cu: error: cannot check this kernel: file '" +
-                       dir.file("gone.cu") +
-                       "' is not a readable regular file (check 'gone') [warpdiv-file-unreadable]\n"
-                       "idiom.cu:7:3: warning: branch diverges in 12.5% of its warp evaluations (1 of 8), "
-                       "limit 10% (check 'idiom') [divergent-branch]\n"
-                       "warpdiv check: 1 kernel, 6 statements: 2 kernels unreadable, 1 limit crossed, 1 in "
-                       "single-lane branches not reported: FAILED\nSARIF written to " +
-                       dir.file("o.sarif") + "\n");
+  // Clang's first error is the finding's place (broken.cu:2:20, the `;` where an expression
+  // should be).
+  EXPECT_EQ(r.out,
+            "broken.cu:2:20: error: cannot check this kernel: Clang refused it: expected expression "
+            "(its diagnostics on stderr) (check 'broken') [warpdiv-source-errors]\n"
+            "gone.cu: error: cannot check this kernel: file '" +
+                dir.file("gone.cu") +
+                "' is not a readable regular file (check 'gone') [warpdiv-file-unreadable]\n"
+                "idiom.cu:7:3: warning: branch diverges in 12.5% of its warp evaluations (1 of 8), "
+                "limit 10% (check 'idiom') [divergent-branch]\n"
+                "warpdiv check: 1 kernel, 6 statements: 2 kernels unreadable, 1 limit crossed, 1 in "
+                "single-lane branches not reported: FAILED\nSARIF written to " +
+                dir.file("o.sarif") + "\n");
   EXPECT_NE(r.err.find("broken.cu:2:20: error: expected expression\n"), std::string::npos) << r.err;
   const std::string sarif = read_file(dir.file("o.sarif"));
   EXPECT_NE(sarif.find("\"ruleId\": \"warpdiv-source-errors\""), std::string::npos);
   EXPECT_NE(sarif.find("\"ruleId\": \"warpdiv-file-unreadable\""), std::string::npos);
   EXPECT_NE(sarif.find("\"level\": \"error\""), std::string::npos);
+  EXPECT_NE(sarif.find("\"startColumn\": 20,\n                  \"startLine\": 2"), std::string::npos)
+      << sarif;
   // A baseline must hold every kernel: none is written.
   const CliResult baseline = check(dir, config, {"--write-baseline", dir.file("b.csv")});
   EXPECT_EQ(baseline.status, 1);
@@ -683,10 +690,88 @@ TEST(CheckCli, InlinedCopiesAreOneStatementOfTheirFunctionAndOrdinalsTellTextsAp
             "Baseline written to " +
                 dir.file("b.csv") + "\n");
   const std::string csv = read_file(dir.file("b.csv"));
-  EXPECT_NE(csv.find("\ncalls,clampit,if (v >= n),1,if,calls.cu,2,3,32,8,256,8,2,"), std::string::npos)
+  EXPECT_NE(csv.find("\ncalls,\"clampit(int, int)\",if (v >= n),1,if,calls.cu,2,3,32,8,256,8,2,"),
+            std::string::npos)
       << csv;
   EXPECT_NE(csv.find("\ncalls,twice,if (i < n),2,if,calls.cu,11,3,32,4,128,4,1,"), std::string::npos) << csv;
   EXPECT_NE(csv.find("\ncalls,twice,\"clampit(i, n)\",1,"), std::string::npos) << csv;
+}
+
+// Two functions of one name (a::f and b::f, the same body) keyed by their qualified names and
+// parameter types: moving one above the other changes no key. In the baseline, a::f's `if (i & 2)`
+// runs in lanes 0 .. 3 (i < 4) of the one warp, b::f's in all 32 (i + 1 over lanes 0 .. 31);
+// swapped, each statement is compared with its own row, so nothing regressed. A statement table
+// names a function by its key, its qualified name or its name.
+TEST(CheckCli, FunctionsOfOneNameKeepTheirKeysWhereverTheyMove) {
+  TempDir dir;
+  const std::string a = "namespace a { __device__ void f(int *p, int i) { if (i & 2) p[i] = 2; } }\n";
+  const std::string b = "namespace b { __device__ void f(int *p, int i) { if (i & 2) p[i] = 2; } }\n";
+  const std::string kernel =
+      "__global__ void k(int *o, int n) {\n  int i = threadIdx.x;\n  if (i < 4) a::f(o, i);\n"
+      "  b::f(o, i + n);\n}\n";
+  write_file(dir.file("mv.cu"), a + b + kernel);
+  const std::string config =
+      "baseline = \"base.csv\"\n[[kernel]]\nfile = \"mv.cu\"\ngrid = 1\nblock = 32\nargs = { n = 1 }\n";
+  ASSERT_EQ(check(dir, config, {"--write-baseline", dir.file("base.csv")}).status, 0);
+  const std::string csv = read_file(dir.file("base.csv"));
+  EXPECT_NE(csv.find("\nmv,\"a::f(int *, int)\",if (i & 2),1,if,mv.cu,1,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nmv,\"b::f(int *, int)\",if (i & 2),1,if,mv.cu,2,"), std::string::npos) << csv;
+  write_file(dir.file("mv.cu"), b + a + kernel);
+  const CliResult moved = check(dir, config);
+  EXPECT_EQ(moved.status, 0) << moved.out << moved.err;
+  for (const char* name : {"a::f(int *, int)", "a::f", "f"}) {
+    SCOPED_TRACE(name);
+    const CliResult r = check(dir, config + "[[kernel.statement]]\nfunction = \"" + name +
+                                       "\"\nstatement = \"if (i & 2)\"\nmax_divergent = 0\n");
+    // a::f's branch: lanes 0 .. 3 in, 2 and 3 take it: divergent once; b::f's (i + 1 = 1 .. 32,
+    // bit 1 set in half of them) too, where the name matches it.
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("mv.cu:2:"), std::string::npos) << r.out;  // a::f, now on line 2
+    EXPECT_EQ(r.out.find("mv.cu:1:") != std::string::npos, std::string(name) == "f") << r.out;
+  }
+}
+
+// A backslash-newline inside a statement is nothing, as the compiler reads it: the key is the
+// joined text, the same as the statement written on one line.
+TEST(CheckCli, ALineSpliceInsideAStatementIsPartOfItsKey) {
+  TempDir dir;
+  write_file(dir.file("s.cu"),
+             "__global__ void k(int *o) {\n  int i = threadIdx.x;\n  if (i % 3 == \\\n0) o[i] = 1;\n"
+             "  if (i % 3 == \\\n1) o[i] = 2;\n}\n");
+  const std::string config = "baseline = \"base.csv\"\n[[kernel]]\nfile = \"s.cu\"\ngrid = 1\nblock = 32\n";
+  ASSERT_EQ(check(dir, config, {"--write-baseline", dir.file("base.csv")}).status, 0);
+  const std::string csv = read_file(dir.file("base.csv"));
+  EXPECT_NE(csv.find("\ns,k,if (i % 3 == 0),1,if,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\ns,k,if (i % 3 == 1),1,if,"), std::string::npos) << csv;
+  write_file(dir.file("s.cu"),
+             "__global__ void k(int *o) {\n  int i = threadIdx.x;\n  if (i % 3 == 0) o[i] = 1;\n"
+             "  if (i % 3 == 1) o[i] = 2;\n}\n");
+  const CliResult r = check(dir, config);
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("vanished"), std::string::npos) << r.out;
+}
+
+// A misaligned load (8-byte float2 elements from byte 4 of f: lane 0 reads bytes 4 .. 11) is
+// undefined behaviour the GPU stops the kernel at: an error finding without any limit set.
+TEST(CheckCli, AnAccessThatMeetsUndefinedBehaviourFailsWhateverTheLimits) {
+  TempDir dir;
+  write_file(dir.file("mis.cu"),
+             "__global__ void k(int *o, float *f) {\n  int i = threadIdx.x;\n"
+             "  float2 v = reinterpret_cast<float2 *>(f + 1)[i];\n  o[i] = (int)v.x;\n}\n");
+  const CliResult r =
+      check(dir, "[[kernel]]\nfile = \"mis.cu\"\ngrid = 1\nblock = 32\nalloc = { o = 32, f = 128 }\n");
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("mis.cu:3:3: error: undefined behaviour in an access: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("moves 8 bytes at byte 4 of 'f', not a multiple of 8"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[undefined-behaviour]\n"), std::string::npos) << r.out;
+  // The comment allows it, as any rule.
+  write_file(dir.file("mis.cu"),
+             "__global__ void k(int *o, float *f) {\n  int i = threadIdx.x;\n"
+             "  float2 v = reinterpret_cast<float2 *>(f + 1)[i];  // warpdiv: allow(undefined-behaviour)\n"
+             "  o[i] = (int)v.x;\n}\n");
+  const CliResult allowed =
+      check(dir, "[[kernel]]\nfile = \"mis.cu\"\ngrid = 1\nblock = 32\nalloc = { o = 32, f = 128 }\n");
+  EXPECT_EQ(allowed.status, 0) << allowed.out << allowed.err;
 }
 
 // `guard` at grid 1, block 32, n = 5: `if (i < n)` splits its one warp evaluation (lanes 0 .. 4

@@ -204,6 +204,34 @@ std::optional<SourceKernel> read_keeping_first_error(const KernelSource& source,
   return read;
 }
 
+// Clang's first error ("FILE:LINE:COL: error: MESSAGE", as Clang prints it) as the refusal of the
+// kernel, at that place.
+Diagnostic clang_refusal(const std::string& first_error) {
+  const std::string suffix = " (its diagnostics on stderr)";
+  if (first_error.empty()) return Diagnostic(Diag::source_errors, "Clang refused it" + suffix);
+  std::size_t cut = first_error.find(": error: ");
+  std::size_t skip = 9;
+  if (cut == std::string::npos) cut = first_error.find(": fatal error: "), skip = 15;
+  SourceLocation at;
+  const std::string place = first_error.substr(0, cut);
+  const std::size_t second = place.rfind(':');
+  const std::size_t first =
+      second == std::string::npos || second == 0 ? std::string::npos : place.rfind(':', second - 1);
+  const auto number = [](const std::string& text, std::uint32_t& out) {
+    if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
+      return false;
+    out = static_cast<std::uint32_t>(std::stoul(text));
+    return out > 0;
+  };
+  if (first != std::string::npos && number(place.substr(first + 1, second - first - 1), at.line) &&
+      number(place.substr(second + 1), at.column)) {
+    at.file = place.substr(0, first);
+    return Diagnostic(Diag::source_errors, at,
+                      "Clang refused it: " + first_error.substr(cut + skip) + suffix);
+  }
+  return Diagnostic(Diag::source_errors, "Clang refused it: " + first_error + suffix);
+}
+
 // The inputs of a kernel, which the outputs must not replace, whether it could be read or not: its
 // file or model, the compilation database, the data files, every file the front-end read (before
 // it failed, where it did) and the model's files.
@@ -228,10 +256,7 @@ std::optional<Diagnostic> read_launch(CheckLaunch& l) {
   try {
     std::string first_error;
     std::optional<SourceKernel> read = read_keeping_first_error(l.request.source, first_error, l.files_tried);
-    if (!read)
-      return Diagnostic(Diag::source_errors, "Clang refused it" +
-                                                 (first_error.empty() ? std::string() : ": " + first_error) +
-                                                 " (its diagnostics on stderr)");
+    if (!read) return clang_refusal(first_error);
     l.kernel = std::move(*read);
     if (l.request.from_host) {  // the launch in the file's host code, the table's keys over it
       const std::string note = complete_host_launch(l.request, l.kernel.kernel, l.kernel.launches);
@@ -341,9 +366,11 @@ std::vector<std::string> file_lines(const std::string& path) {
   return lines;
 }
 
-// The lines of every file a finding may name, for SARIF's UTF-16 columns: the configuration and
-// each kernel's source files.
-analysis::SourceLinesByFile sarif_sources(const CheckInputs& inputs) {
+// The lines of every file a finding may name, for SARIF's UTF-16 columns: the configuration,
+// each kernel's source files, and the files named by the findings of kernels that could not be
+// read (regular files only: they were read once already).
+analysis::SourceLinesByFile sarif_sources(const CheckInputs& inputs,
+                                          const std::vector<analysis::Finding>& findings) {
   const std::string& root = inputs.config.root;
   analysis::SourceLinesByFile sources;
   sources[analysis::relative_to_root(inputs.config.path, root)] = file_lines(inputs.config.path);
@@ -352,6 +379,12 @@ analysis::SourceLinesByFile sarif_sources(const CheckInputs& inputs) {
       const std::string name = analysis::relative_to_root(f.path, root);
       if (sources.count(name) == 0) sources[name] = f.lines.empty() ? file_lines(f.path) : f.lines;
     }
+  for (const analysis::Finding& f : findings) {
+    if (f.file.empty() || f.line == 0 || sources.count(f.file) != 0) continue;
+    const std::filesystem::path path = std::filesystem::path(root) / f.file;
+    std::error_code error;
+    if (std::filesystem::is_regular_file(path, error)) sources[f.file] = file_lines(path.string());
+  }
   return sources;
 }
 
@@ -414,7 +447,7 @@ int check_command(const Args& args, std::ostream& out) {
   }
   if (sarif)
     analysis::write_check_sarif(sarif->stream(), run.outcome, inputs->config.root, WARPDIV_VERSION,
-                                sarif_sources(*inputs));
+                                sarif_sources(*inputs, run.outcome.findings));
   if (baseline) analysis::write_baseline(baseline->stream(), run.rows);
   outputs.commit();
   analysis::write_check_text(outputs.report(), run.outcome);
