@@ -111,7 +111,8 @@ using Corner = std::array<std::uint32_t, 3>;
 
 /// A machine with the class engine's recorder attached (one per worker).
 struct ClassMachine {
-  explicit ClassMachine(const ClassProgram& classes) : machine(classes.program), recorder(classes, machine) {
+  explicit ClassMachine(const ClassProgram& classes)
+      : machine(classes.program, classes.run), recorder(classes, machine) {
     if (classes.memory) machine.set_fault_flag(&classes.memory_faulted);
   }
   WarpMachine machine;
