@@ -376,7 +376,9 @@ struct Compiler {
   std::mutex mutex;
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::unique_ptr<llvm::TargetMachine> machine;
-  std::map<std::string, std::shared_ptr<const Code>> cache;  // null: refused
+  std::map<std::string, std::shared_ptr<const Code>> cache;     // null: refused
+  std::map<std::string, std::shared_ptr<const Kernel>> models;  // by their JSON: each read once
+  const std::string* model_text = nullptr;                      // the plan's being read
   NativeStats stats;
   std::uint64_t functions = 0;
 };
@@ -486,9 +488,20 @@ std::shared_ptr<const Code> compile(const Program& p, Compiler& c) {
   return std::make_shared<const Code>(reinterpret_cast<WarpFunction>(symbol->getAddress()), std::move(slots));
 }
 
-// The code of plan `p`'s model: from the cache, or compiled now (when `compile_new`); null when
-// outside the scope or compiling failed. Under the compiler's lock.
-std::shared_ptr<const Code> code_of(const Program& p, bool compile_new, Compiler& c) {
+// A plan's model from its JSON: read once, then the one read (under the compiler's lock).
+std::shared_ptr<const Kernel> read_model(const std::string& json, void* state) {
+  Compiler& c = *static_cast<Compiler*>(state);
+  auto found = c.models.find(json);
+  if (found == c.models.end())
+    found = c.models.emplace(json, std::make_shared<const Kernel>(kernel_from_json(json))).first;
+  c.model_text = &found->first;
+  return found->second;
+}
+
+// The code of plan `p` (its model's JSON `model`): from the cache, or compiled now (when
+// `compile_new`); null when outside the scope or compiling failed. Under the compiler's lock.
+std::shared_ptr<const Code> code_of(const Program& p, const std::string& model, bool compile_new,
+                                    Compiler& c) {
   const std::string why = out_of_scope(p);
   if (!why.empty()) {
     ++c.stats.refused;
@@ -496,7 +509,7 @@ std::shared_ptr<const Code> code_of(const Program& p, bool compile_new, Compiler
     return nullptr;
   }
   // The model, and which loads' values the launch computes (they decide what the code reads).
-  std::string key = std::string(p.options.memory ? "m" : "-") + to_json(p.kernel) + "\nloads";
+  std::string key = std::string(p.options.memory ? "m" : "-") + model + "\nloads";
   for (std::size_t i = 0; i < p.exprs.size(); ++i)
     if (p.exprs[i].kind == ExprKind::Opaque && p.exprs[i].index != kNone) key += " " + std::to_string(i);
   const auto found = c.cache.find(key);
@@ -532,8 +545,9 @@ detail::NativeCompiled compile_plan(const char* bytes, std::size_t size, bool co
     const std::string_view text(bytes, size);
     if (detail::plan_version(text) != detail::kLaunchPlanVersion)
       return {nullptr, "the launch plan is of another version than the native replay reads"};
-    Program plan = detail::deserialize(text);
-    std::shared_ptr<const Code> code = code_of(plan, compile_new, c);
+    c.model_text = nullptr;
+    Program plan = detail::deserialize(text, &read_model, &c);
+    std::shared_ptr<const Code> code = code_of(plan, *c.model_text, compile_new, c);
     if (code == nullptr) return {};
     return {std::make_shared<const PlannedCode>(std::move(code), std::move(plan))};
   } catch (const std::exception&) {

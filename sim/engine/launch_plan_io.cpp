@@ -113,7 +113,9 @@ struct Writer {
   std::string out;
 
   void bytes(std::uint64_t v, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) out.push_back(static_cast<char>(v >> (8 * i)));
+    char b[8];
+    for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<char>(v >> (8 * i));
+    out.append(b, n);
   }
   template <class... T>
   void operator()(const T&... v) {
@@ -269,7 +271,7 @@ std::uint32_t plan_version(std::string_view bytes) {
   return static_cast<std::uint32_t>(r.bytes(4));
 }
 
-LaunchPlan deserialize(std::string_view bytes) {
+LaunchPlan deserialize(std::string_view bytes, ModelReader read_model, void* state) {
   if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
     malformed("it is not a launch plan (no header)");
   Reader r{bytes, sizeof kMagic};
@@ -281,7 +283,8 @@ LaunchPlan deserialize(std::string_view bytes) {
   r.one(model);
   std::shared_ptr<const Kernel> kernel;
   try {
-    kernel = std::make_shared<const Kernel>(kernel_from_json(model));
+    kernel = read_model != nullptr ? read_model(model, state)
+                                   : std::make_shared<const Kernel>(kernel_from_json(model));
   } catch (const InvalidInput& e) {
     malformed(std::string("its model: ") + e.what());
   }
