@@ -210,7 +210,7 @@ struct ClassProgram {
   bool warp_classes = false;
   /// The class engine counts memory figures (ReplayOptions::memory, and the plan proves them).
   bool memory = false;
-  /// Set by the first fault any machine of the run meets (WarpMachine::set_fault_flag).
+  /// Set by the first fault any machine of the run meets (RunContext::fault_flag, with `memory`).
   mutable std::atomic<bool> memory_faulted{false};
   /// [access id] with `memory` (the program's accesses then follow their residues:
   /// CompiledAccess::shifts); empty without.

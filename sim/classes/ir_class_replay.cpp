@@ -264,8 +264,9 @@ std::string fault_met(const ClassProgram& classes, const ReplayOptions& options,
   const auto zero = refinement.runs().find(Corner{0, 0, 0});
   if (zero != refinement.runs().end())
     if (const detail::MemoryFault* f = first(zero->second)) return with_reason(*f);
-  ClassMachine m(classes);
-  m.machine.set_fault_flag(nullptr);
+  detail::RunContext unflagged = classes.run;
+  unflagged.fault_flag = nullptr;
+  ClassMachine m(classes, unflagged);
   std::set<Corner> done;
   for (const Box& b : refinement.boxes())
     for (const Corner& c : corners(b)) {
@@ -374,6 +375,7 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
     for (const StmtId loop : analysis.memory_wild_loops) accelerated[static_cast<std::size_t>(loop)].reset();
   const ClassProgram classes(program, run, analysis.tracked, std::move(accelerated), warp_classes, memory,
                              shifts);
+  if (memory) run.fault_flag = &classes.memory_faulted;
   run.evaluation_cap = options.max_evaluations > Count{~std::uint64_t{0} >> 2}
                            ? ~std::uint64_t{0} >> 2
                            : static_cast<std::uint64_t>(options.max_evaluations);

@@ -285,7 +285,6 @@ void WarpMachine::run_phased(Tally& tally, const std::optional<std::uint32_t>& o
       m.shared_ = shared_;
       m.global_ = global_;
       m.lead_ = this;
-      m.fault_flag_ = fault_flag_;
       m.begin_block(static_cast<std::uint32_t>(block_index_[0]), static_cast<std::uint32_t>(block_index_[1]),
                     static_cast<std::uint32_t>(block_index_[2]));
     }
@@ -1042,7 +1041,7 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
 }
 
 void WarpMachine::fault(std::size_t item, const std::string& message, bool out_of_bounds) {
-  if (fault_flag_ != nullptr) fault_flag_->store(true, std::memory_order_relaxed);
+  if (run_.fault_flag != nullptr) run_.fault_flag->store(true, std::memory_order_relaxed);
   MemoryFault& f = faults_[item];
   const std::uint64_t block =
       block_index_[0] +

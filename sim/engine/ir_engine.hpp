@@ -224,10 +224,6 @@ class WarpMachine {
   std::uint64_t* flop_counts() { return flop_counts_; }
   std::uint64_t* shifted_counts() { return shifted_counts_; }
   bool memory_counted() const { return memory_counted_; }
-  /// The class engine's: set by the first fault (undefined behaviour or a misaligned address in
-  /// an access or its lanes) any of its machines meets, which makes its memory figures unproven;
-  /// once set, memory() counts nothing more (nullptr: no flag).
-  void set_fault_flag(std::atomic<bool>* flag) { fault_flag_ = flag; }
   /// Evaluations this machine made, and those of iterations a recorder stood for without running
   /// them in the current warp (added to the tally's evaluations with it).
   std::uint64_t evaluations() const { return evaluations_; }
@@ -489,7 +485,6 @@ class WarpMachine {
   std::uint64_t* shifted_counts_ = nullptr;
   std::vector<std::uint64_t> sink_shifted_;
   bool memory_counted_ = false;
-  std::atomic<bool>* fault_flag_ = nullptr;
   PatternStore patterns_;
   std::uint64_t affine_requests_ = 0;  // requests affine_access() counted, all warps
   struct PatternOf {                   // a local's (or thread index's) lanes as a pattern

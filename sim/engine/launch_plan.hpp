@@ -248,6 +248,10 @@ struct RunContext {
   const std::atomic<bool>* stop = nullptr;  // ReplayOptions::stop
   EvaluationObserver* observer = nullptr;   // ReplayOptions::observer
   EventObserver* events = nullptr;          // ReplayOptions::events
+  /// The class engine's: set by the first fault (undefined behaviour or a misaligned address in
+  /// an access or its lanes) any machine of the run meets, which makes its memory figures
+  /// unproven; once set, the machines count no more memory (nullptr: no flag).
+  std::atomic<bool>* fault_flag = nullptr;
 };
 /// The context of a run of `plan` over `launch`'s data, with `options`' stop flag and observers.
 RunContext run_context(const LaunchPlan& plan, const Launch& launch, const ReplayOptions& options);

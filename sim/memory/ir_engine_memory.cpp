@@ -48,7 +48,7 @@ __attribute__((always_inline)) inline void WarpMachine::request(const CompiledAc
 void WarpMachine::memory(StmtId id, LaneMask active) {
   const StatementMemory& m = p_.memory[static_cast<std::size_t>(id)];
   if (!m.kept.empty()) follow_values(m, id, active);
-  if (fault_flag_ != nullptr && fault_flag_->load(std::memory_order_relaxed)) return;
+  if (run_.fault_flag != nullptr && run_.fault_flag->load(std::memory_order_relaxed)) return;
   count_flops(m, id, active);
   FiguredAccess figured;
   for (std::size_t position = 0; position < m.accesses.size(); ++position) {
