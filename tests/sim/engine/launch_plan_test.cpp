@@ -1,12 +1,15 @@
 // The launch plan (sim/engine/launch_plan.hpp) as a value: serialised and read back, every field
 // is the original's and the interpreter counts the same on it as on the original and as replay();
-// bytes of another version, cut short or followed by more are refused; a plan holds its model.
+// bytes of another version, cut short or followed by more are refused; a plan holds its model and
+// none of a launch's data.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sim/engine/launch_plan.hpp"
 #include "sim/model/ir_json.hpp"
@@ -208,6 +211,40 @@ TEST(LaunchPlan, HoldsItsModel) {
     EXPECT_EQ(sim::to_decimal(own.result->statements[s].divergent), "1");
   }
   EXPECT_EQ(ifs, 2);
+}
+
+// A plan holds no data: one plan of the zoo's CSR product runs on two launches' row pointers
+// (Launch::buffer_data, the run's), each counted as replay() counts it. 4 rows in one warp: rows
+// of 2 entries each make 3 heads of the row loop (8 lanes staying in), one row of 8 entries
+// (the others empty) 9 heads (8 lanes staying in).
+TEST(LaunchPlan, OnePlanRunsOnEachLaunchsData) {
+  const ir::Kernel k = ir::zoo::load("spmv_csr_scalar.cu", ir::zoo::folder() + "data/");
+  ir::Launch l;
+  l.block = {32, 1, 1};
+  l.arguments = {ir::Value::of(ir::ScalarType::I32, 4), {}, {}, {}, {}, {}};
+  l.buffer_bytes = {0, 5 * 4, 8 * 4, 8 * 4, 4 * 4, 4 * 4};
+  l.buffer_data.resize(6);
+  const auto rows = [](std::vector<std::int32_t> ptr) {
+    return std::make_shared<const std::string>(reinterpret_cast<const char*>(ptr.data()), ptr.size() * 4);
+  };
+  ir::Launch even = l, one = l;
+  even.buffer_data[1] = rows({0, 2, 4, 6, 8});
+  one.buffer_data[1] = rows({0, 0, 0, 0, 8});
+  const detail::LaunchPlan plan(std::make_shared<const ir::Kernel>(k), even,
+                                detail::plan_options(interpreted()));
+  ir::StmtId loop = ir::kNone;
+  for (std::size_t s = 0; s < k.stmts.size(); ++s)
+    if (k.stmts[s].kind == ir::StmtKind::Loop) loop = static_cast<ir::StmtId>(s);
+  ASSERT_NE(loop, ir::kNone);
+  for (const auto& [launch, heads] : {std::pair{&even, "3"}, std::pair{&one, "9"}}) {
+    const ReplayOutcome own = run(plan, *launch, interpreted());
+    const ReplayOutcome reference = replay_outcome(k, *launch, interpreted());
+    ASSERT_TRUE(own.result && reference.result) << own.refusal << reference.refusal;
+    expect_same_figures(k, *own.result, *reference.result);
+    EXPECT_EQ(sim::to_decimal(own.result->statements[static_cast<std::size_t>(loop)].warp_evaluations),
+              heads);
+    EXPECT_EQ(sim::to_decimal(own.result->statements[static_cast<std::size_t>(loop)].taken_lanes), "8");
+  }
 }
 
 }  // namespace
