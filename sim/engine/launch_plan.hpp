@@ -272,8 +272,8 @@ std::string serialize(const LaunchPlan& plan);
 /// that keeps the models it read (the native compiler, which meets one model in many launches).
 using ModelReader = std::shared_ptr<const Kernel> (*)(const std::string& json, void* state);
 /// The plan `bytes` hold. Throws InvalidInput (Diag::file_format) naming what is wrong: not a
-/// plan, another version ("version 2, this build reads 1"), bytes missing, bytes after its end, a
-/// model that does not read, a table that does not fit its model.
+/// plan, another version ("it is of version 2, this build reads version 1"), bytes missing, bytes
+/// after its end, a model that does not read, a table that does not fit its model.
 LaunchPlan deserialize(std::string_view bytes, ModelReader read_model = nullptr, void* state = nullptr);
 /// The version a plan's bytes say they are of (their header), or 0 where they have no header.
 std::uint32_t plan_version(std::string_view bytes);
