@@ -52,9 +52,10 @@ std::vector<std::string> candidates() {
 }
 
 // The plugin's compiler, or null where there is none to load (looked for once). A plugin that
-// is there but cannot be loaded is refused; one of another build (its ABI) is refused where
-// WARPDIV_NATIVE_PLUGIN names it, and otherwise left alone (the replay interprets).
-detail::NativeCompiler load() {
+// is there but cannot be loaded is refused; one of another version of the launch plan
+// (kLaunchPlanVersion) is refused where WARPDIV_NATIVE_PLUGIN names it, and otherwise left alone
+// (the replay interprets).
+detail::NativePlanCompiler load() {
   using Entry = void* (*)(std::uint64_t);
   const bool named = !named_plugin().empty();
   for (const std::string& path : candidates()) {
@@ -71,26 +72,29 @@ detail::NativeCompiler load() {
     const auto entry = reinterpret_cast<Entry>(::dlsym(handle, "warpdiv_native_compiler"));
     if (entry == nullptr)
       refuse(path, "it has no warpdiv_native_compiler (not warpdiv's native-replay plugin)");
-    const auto compiler = reinterpret_cast<detail::NativeCompiler>(entry(detail::kNativeAbi));
+    const auto compiler = reinterpret_cast<detail::NativePlanCompiler>(entry(detail::kLaunchPlanVersion));
     if (compiler == nullptr && named)
-      refuse(path, "it belongs to another build of warpdiv (its ABI differs)");
+      refuse(path, "it reads another version of the launch plan than this warpdiv (version " +
+                       std::to_string(detail::kLaunchPlanVersion) + ")");
     return compiler;
   }
   return nullptr;
 }
 
 std::once_flag loaded;
-detail::NativeCompiler plugin = nullptr;
+detail::NativePlanCompiler plugin = nullptr;
 std::atomic<bool> ready{false};
 
-std::shared_ptr<const detail::NativeCode> stand_in(const detail::Program& program, bool compile) {
+detail::NativeCompiled stand_in(const detail::LaunchPlan& plan, bool compile) {
   // Nothing to reuse before the plugin is loaded: load it only for a launch worth compiling.
-  if (!ready.load() && !compile) return nullptr;
+  if (!ready.load() && !compile) return {};
   std::call_once(loaded, [] {
     plugin = load();
     ready = true;
   });
-  return plugin != nullptr ? plugin(program, compile) : nullptr;
+  if (plugin == nullptr) return {};
+  const std::string bytes = detail::serialize(plan);  // the plan crosses as bytes, never as a struct
+  return plugin(bytes.data(), bytes.size(), compile);
 }
 
 }  // namespace

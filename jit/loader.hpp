@@ -7,8 +7,9 @@
 // plugin's file (else: beside the binary, then where `cmake --install` puts it). A plugin file
 // that is there but not a sound shared object (sim/support/plugin_file.hpp: a FIFO, a truncated file) or
 // that dlopen refuses is refused, InvalidInput naming it, from the replay that would have loaded
-// it; the plugin's entry point checks the ABI (sim/engine/ir_native.hpp's kNativeAbi) and hands nothing
-// to another build (refused where WARPDIV_NATIVE_PLUGIN names it, else the replay interprets).
+// it; the plugin's entry point checks the launch plan's version (sim/engine/launch_plan.hpp's
+// kLaunchPlanVersion) and hands nothing to another version (refused where WARPDIV_NATIVE_PLUGIN
+// names it, else the replay interprets). Each plan crosses to the plugin serialised.
 #pragma once
 
 #include <string>

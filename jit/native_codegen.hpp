@@ -17,8 +17,7 @@ namespace warpdiv::jit::native {
 
 using namespace warpdiv::sim::ir;
 using detail::CompiledAccess;
-using detail::Program;
-using detail::Tally;
+using Program = detail::LaunchPlan;  // the launch plan (sim/engine/launch_plan.hpp)
 
 constexpr unsigned kLanes = 32;
 
@@ -64,7 +63,7 @@ const char* hand_over_text(HandOverReason why);
 using WarpFunction = HandOverReason (*)(WarpContext*);
 
 // An access the code passes to the helper: its statement, its position among the statement's
-// counted accesses (Program::memory), and its id (each launch's Program is checked against it).
+// counted accesses (LaunchPlan::memory), and its id (each launch's plan is checked against it).
 struct Slot {
   StmtId statement = kNone;
   int position = 0;

@@ -51,10 +51,10 @@ using namespace native;
 // ---------------------------------------------------------------------------------------------
 // The compiled code, its workers, and the compiler's cache.
 
-class Code final : public detail::NativeCode {
+// A model's compiled warp function (shared by every launch of the model).
+class Code {
  public:
   Code(WarpFunction compiled, std::vector<Slot> slots) : function_(compiled), slots_(std::move(slots)) {}
-  std::unique_ptr<detail::NativeWorker> worker(const Program& program) const override;
   WarpFunction function() const { return function_; }
   const std::vector<Slot>& slots() const { return slots_; }
 
@@ -63,13 +63,26 @@ class Code final : public detail::NativeCode {
   std::vector<Slot> slots_;
 };
 
+// One launch's plan with its model's code: what the compiler hands out.
+class PlannedCode final : public detail::NativeCode {
+ public:
+  PlannedCode(std::shared_ptr<const Code> code, Program plan)
+      : code_(std::move(code)), plan_(std::move(plan)) {}
+  std::unique_ptr<detail::NativeWorker> worker(const detail::NativeRun& run) const override;
+
+ private:
+  std::shared_ptr<const Code> code_;
+  Program plan_;
+};
+
 }  // namespace
 
 namespace native {
 
 class Worker final : public detail::NativeWorker {
  public:
-  Worker(const Program& program, const Code& code) : p_(program), code_(code) {
+  Worker(const Program& program, const Code& code, const detail::NativeRun& run)
+      : p_(program), code_(code), run_(run) {
     const auto warps = static_cast<std::size_t>(p_.warps_per_block);
     threads_.assign(warps * 3 * kLanes, 0);
     for (std::size_t w = 0; w < warps; ++w)
@@ -105,25 +118,26 @@ class Worker final : public detail::NativeWorker {
     ctx_.worker = this;
   }
 
-  detail::NativeOutcome run_block(std::uint32_t x, std::uint32_t y, std::uint32_t z, Tally& tally) override {
+  detail::NativeOutcome run_block(std::uint32_t x, std::uint32_t y, std::uint32_t z,
+                                  detail::NativeTally& tally) override {
     if (mismatch_) return hand_over(HandOverReason::Mismatch);
     tally_ = &tally;
     ctx_.block[0] = x;
     ctx_.block[1] = y;
     ctx_.block[2] = z;
-    ctx_.counts = tally.statements.data();
-    ctx_.flops = tally.flops.data();
+    ctx_.counts = tally.statements;
+    ctx_.flops = tally.flops;
     std::fill(block_max_.begin(), block_max_.end(), 0);
     std::fill(block_min_.begin(), block_min_.end(), ~std::uint64_t{0});
     const std::uint64_t done =
-        p_.shared_evaluations != nullptr ? p_.shared_evaluations->load(std::memory_order_relaxed) : 0;
+        run_.shared_evaluations != nullptr ? run_.shared_evaluations->load(std::memory_order_relaxed) : 0;
     std::uint64_t block_evaluations = 0;
     for (int w = 0; w < p_.warps_per_block; ++w) {
       const detail::WarpThreads& wt = p_.warps[static_cast<std::size_t>(w)];
       for (int d = 0; d < 3; ++d) ctx_.thread[d] = &threads_[(std::size_t(w) * 3 + std::size_t(d)) * kLanes];
       ctx_.existing = static_cast<std::uint32_t>(wt.existing);
       const std::uint64_t used = done + block_evaluations;
-      ctx_.evaluation_limit = p_.evaluation_cap > used ? p_.evaluation_cap - used : 0;
+      ctx_.evaluation_limit = run_.evaluation_cap > used ? run_.evaluation_cap - used : 0;
       ctx_.evaluations = 0;
       std::fill(full_.begin(), full_.end(), 0);
       std::fill(lanes_.begin(), lanes_.end(), 0);
@@ -232,7 +246,7 @@ class Worker final : public detail::NativeWorker {
   static std::int32_t read(Worker* w, std::int32_t access, std::uint32_t lanes, const std::int64_t* offsets,
                            std::uint64_t* values) {
     const MemoryAccess& a = w->p_.kernel.accesses[static_cast<std::size_t>(access)];
-    const std::string* data = w->p_.base_data[static_cast<std::size_t>(a.base)];
+    const char* data = w->run_.data[static_cast<std::size_t>(a.base)];
     const std::uint64_t bound = w->p_.base_bytes[static_cast<std::size_t>(a.base)];
     const std::uint64_t width = a.width;
     for (unsigned l = 0; l < kLanes; ++l) values[l] = 0;
@@ -242,7 +256,7 @@ class Worker final : public detail::NativeWorker {
       if (at < 0 || static_cast<std::uint64_t>(at) + width > bound ||
           (static_cast<std::uint64_t>(at) & (width - 1)) != 0)
         return 1;
-      if (data != nullptr) std::memcpy(&values[l], data->data() + at, width);  // little-endian, as on the GPU
+      if (data != nullptr) std::memcpy(&values[l], data + at, width);  // little-endian, as on the GPU
     }
     return 0;
   }
@@ -322,7 +336,8 @@ class Worker final : public detail::NativeWorker {
 
   const Program& p_;
   const Code& code_;
-  Tally* tally_ = nullptr;
+  const detail::NativeRun& run_;
+  detail::NativeTally* tally_ = nullptr;
   WarpContext ctx_{};
   std::vector<std::uint32_t> threads_;  // [warp][dimension][lane]
   std::vector<const CompiledAccess*> slots_;
@@ -335,16 +350,15 @@ class Worker final : public detail::NativeWorker {
 
 namespace {
 
-std::unique_ptr<detail::NativeWorker> Code::worker(const Program& program) const {
-  return std::make_unique<Worker>(program, *this);
+std::unique_ptr<detail::NativeWorker> PlannedCode::worker(const detail::NativeRun& run) const {
+  return std::make_unique<Worker>(plan_, *code_, run);
 }
 
 // Why a launch is outside the native replay's scope ("" when it is not).
 std::string out_of_scope(const Program& p) {
-  const ReplayOptions& o = p.options;
-  if (o.observer != nullptr) return "an observer sees the evaluations";
+  // (The run's observers and part of the grid are decided by the caller, sim/engine/ir_replay.cpp.)
+  const detail::PlanOptions& o = p.options;
   if (o.by_iteration) return "counts by iteration";
-  if (o.only_block || o.only_warp || o.only_blocks) return "part of the grid";
   if (o.capture_stores) return "stores captured";
   if (p.warp_size != static_cast<int>(kLanes)) return "a warp size other than 32";
   if (p.shared_values || p.global_values || p.local_size > 0) return "memory followed by value";
@@ -362,7 +376,9 @@ struct Compiler {
   std::mutex mutex;
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::unique_ptr<llvm::TargetMachine> machine;
-  std::map<std::string, std::shared_ptr<const Code>> cache;  // null: refused
+  std::map<std::string, std::shared_ptr<const Code>> cache;     // null: refused
+  std::map<std::string, std::shared_ptr<const Kernel>> models;  // by their JSON: each read once
+  const std::string* model_text = nullptr;                      // the plan's being read
   NativeStats stats;
   std::uint64_t functions = 0;
 };
@@ -472,18 +488,28 @@ std::shared_ptr<const Code> compile(const Program& p, Compiler& c) {
   return std::make_shared<const Code>(reinterpret_cast<WarpFunction>(symbol->getAddress()), std::move(slots));
 }
 
-std::shared_ptr<const detail::NativeCode> native_compile(const Program& p, bool compile_new) {
-  Compiler& c = compiler();
-  const std::lock_guard<std::mutex> lock(c.mutex);
+// A plan's model from its JSON: read once, then the one read (under the compiler's lock).
+std::shared_ptr<const Kernel> read_model(const std::string& json, void* state) {
+  Compiler& c = *static_cast<Compiler*>(state);
+  auto found = c.models.find(json);
+  if (found == c.models.end())
+    found = c.models.emplace(json, std::make_shared<const Kernel>(kernel_from_json(json))).first;
+  c.model_text = &found->first;
+  return found->second;
+}
+
+// The code of plan `p` (its model's JSON `model`): from the cache, or compiled now (when
+// `compile_new`); null when outside the scope or compiling failed. Under the compiler's lock.
+std::shared_ptr<const Code> code_of(const Program& p, const std::string& model, bool compile_new,
+                                    Compiler& c) {
   const std::string why = out_of_scope(p);
   if (!why.empty()) {
     ++c.stats.refused;
     c.stats.last_refusal = why;
     return nullptr;
   }
-  if (!compile_new && c.cache.empty()) return nullptr;  // nothing to find (and no key to make)
   // The model, and which loads' values the launch computes (they decide what the code reads).
-  std::string key = std::string(p.options.memory ? "m" : "-") + to_json(p.kernel) + "\nloads";
+  std::string key = std::string(p.options.memory ? "m" : "-") + model + "\nloads";
   for (std::size_t i = 0; i < p.exprs.size(); ++i)
     if (p.exprs[i].kind == ExprKind::Opaque && p.exprs[i].index != kNone) key += " " + std::to_string(i);
   const auto found = c.cache.find(key);
@@ -509,6 +535,32 @@ std::shared_ptr<const detail::NativeCode> native_compile(const Program& p, bool 
   return code;
 }
 
+// The compiler the plugin hands out (detail::NativePlanCompiler): the plan read back from its
+// bytes (its version checked), then its code. Nothing is thrown across the plugin's boundary.
+detail::NativeCompiled compile_plan(const char* bytes, std::size_t size, bool compile_new) noexcept {
+  try {
+    Compiler& c = compiler();
+    const std::lock_guard<std::mutex> lock(c.mutex);
+    if (!compile_new && c.cache.empty()) return {};  // nothing to find (and no plan to read)
+    const std::string_view text(bytes, size);
+    if (detail::plan_version(text) != detail::kLaunchPlanVersion)
+      return {nullptr, "the launch plan is of another version than the native replay reads"};
+    c.model_text = nullptr;
+    Program plan = detail::deserialize(text, &read_model, &c);
+    std::shared_ptr<const Code> code = code_of(plan, *c.model_text, compile_new, c);
+    if (code == nullptr) return {};
+    return {std::make_shared<const PlannedCode>(std::move(code), std::move(plan))};
+  } catch (const std::exception&) {
+    return {nullptr, "the native replay could not read or compile the launch plan"};
+  }
+}
+
+// In process (jit/ linked in): the plan passed as the plugin passes it, serialised.
+detail::NativeCompiled native_compile(const Program& p, bool compile_new) {
+  const std::string bytes = detail::serialize(p);
+  return compile_plan(bytes.data(), bytes.size(), compile_new);
+}
+
 // Installed when the target is linked in (before main()).
 const bool installed = (install_native_replay(), true);
 
@@ -516,7 +568,7 @@ const bool installed = (install_native_replay(), true);
 
 void install_native_replay() { detail::set_native_compiler(&native_compile); }
 
-detail::NativeCompiler native_compiler() { return &native_compile; }
+detail::NativePlanCompiler plan_compiler() { return &compile_plan; }
 
 NativeStats native_stats() {
   Compiler& c = compiler();

@@ -29,8 +29,9 @@ constexpr std::uint64_t kMaxNativeHeads = std::uint64_t{1} << 16;
 /// too, before main() runs.
 void install_native_replay();
 
-/// The compiler install_native_replay() installs (for the plugin, jit/plugin.cpp).
-sim::ir::detail::NativeCompiler native_compiler();
+/// The compiler of serialised launch plans (sim/engine/ir_native.hpp) that the plugin hands out
+/// (jit/plugin.cpp); install_native_replay() installs one that serialises each plan and calls it.
+sim::ir::detail::NativePlanCompiler plan_compiler();
 
 /// What the compiler did so far in this process (for benchmarks and tests).
 struct NativeStats {

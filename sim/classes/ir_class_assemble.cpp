@@ -174,7 +174,7 @@ ClassReplayResult one_block(const Kernel& kernel, const Launch& launch, const Re
 // One class per box: its blocks' counts are its representative's times their number.
 namespace {
 BlockClass box_class(const ClassProgram& classes, const Box& b, BlockRun& r) {
-  const Program& program = classes.program;
+  const LaunchPlan& program = classes.program;
   const std::size_t stmts = program.kernel.stmts.size();
   const std::uint64_t grid[3] = {program.launch.grid.x, program.launch.grid.y, program.launch.grid.z};
   const Corner rep = b.representative();

@@ -61,7 +61,7 @@ using Intervals = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
 // The two ends of every interval of warps recorded the same trace and counts, and the block
 // ranges of their records span few enough indices: those go into `filled` (the breakpoints of
 // the warps between). False when the warps do not fall into classes that way.
-bool ends_agree(const Program& program, const std::vector<WarpRun>& runs, const Intervals& intervals,
+bool ends_agree(const LaunchPlan& program, const std::vector<WarpRun>& runs, const Intervals& intervals,
                 std::array<std::vector<std::uint64_t>, 3>& filled) {
   const std::uint64_t grid[3] = {program.launch.grid.x, program.launch.grid.y, program.launch.grid.z};
   for (const auto& [first, last] : intervals) {
@@ -93,7 +93,7 @@ bool ends_agree(const Program& program, const std::vector<WarpRun>& runs, const 
 void add_warp_classes(const ClassProgram& classes, const std::vector<WarpRun>& runs,
                       const Intervals& intervals, const std::array<std::vector<std::uint64_t>, 3>& filled,
                       BlockRun& r) {
-  const Program& program = classes.program;
+  const LaunchPlan& program = classes.program;
   const std::size_t stmts = program.kernel.stmts.size();
   std::size_t entries = 0;
   for (const auto& [first, last] : intervals)
@@ -136,7 +136,7 @@ void add_warp_classes(const ClassProgram& classes, const std::vector<WarpRun>& r
 // each standing for its class, unless they ran with it (classes of one warp).
 void log_warp_classes(ClassMachine& m, const std::vector<WarpRun>& runs, const Intervals& intervals,
                       IterationLog& log, BlockRun& r) {
-  const Program& program = m.machine.program();
+  const LaunchPlan& program = m.machine.program();
   copy_first_warp(log, intervals.front().second + 1, static_cast<std::size_t>(program.warps_per_block));
   thread_local Tally scratch;
   thread_local ClassTrace trace;
@@ -161,7 +161,7 @@ void log_warp_classes(ClassMachine& m, const std::vector<WarpRun>& runs, const I
 // breakpoints; false when the warps do not fall into classes that way (nothing in `r` changed
 // but warps_run, and the log as it was).
 bool run_warp_classes(ClassMachine& m, const ClassProgram& classes, IterationLog* log, BlockRun& r) {
-  const Program& program = m.machine.program();
+  const LaunchPlan& program = m.machine.program();
   const int warps = program.warps_per_block;
   // [warp]; kept from block to block on each thread, so that their vectors keep their storage.
   thread_local std::vector<WarpRun> runs;
@@ -240,7 +240,7 @@ BlockRun run_block(ClassMachine& m, const ClassProgram& classes, const ReplayOpt
       r.set_log_copies(1);
     }
   } detach{m.recorder};
-  const Program& program = classes.program;
+  const LaunchPlan& program = classes.program;
   BlockRun r;
   r.tally.statements.resize(program.kernel.stmts.size());
   r.tally.iterations.resize(program.kernel.stmts.size());

@@ -111,9 +111,10 @@ using Corner = std::array<std::uint32_t, 3>;
 
 /// A machine with the class engine's recorder attached (one per worker).
 struct ClassMachine {
-  explicit ClassMachine(const ClassProgram& classes) : machine(classes.program), recorder(classes, machine) {
-    if (classes.memory) machine.set_fault_flag(&classes.memory_faulted);
-  }
+  explicit ClassMachine(const ClassProgram& classes) : ClassMachine(classes, classes.run) {}
+  /// One running in `run` instead of the run's context (outliving it).
+  ClassMachine(const ClassProgram& classes, const RunContext& run)
+      : machine(classes.program, run), recorder(classes, machine) {}
   WarpMachine machine;
   ClassRecorder recorder;
 };

@@ -64,32 +64,34 @@ __attribute__((always_inline)) inline LaneScan scan_lanes(const std::int64_t* d,
 // ---------------------------------------------------------------------------------------------
 // ClassProgram
 
-ClassProgram::ClassProgram(Program& p, std::vector<std::optional<TrackedComparison>> comparisons,
+PlanOptions class_plan_options(const ReplayOptions& options,
+                               const std::vector<std::optional<TrackedComparison>>& tracked,
+                               const std::vector<AccessShift>& shifts) {
+  PlanOptions o = plan_options(options);
+  o.recorded.resize(tracked.size());
+  for (std::size_t i = 0; i < tracked.size(); ++i) o.recorded[i] = tracked[i].has_value();
+  o.shifts.resize(shifts.size());
+  for (std::size_t a = 0; a < shifts.size(); ++a)
+    o.shifts[a] = PlanOptions::Shift{shifts[a].count, shifts[a].step};
+  return o;
+}
+
+ClassProgram::ClassProgram(const LaunchPlan& p, const RunContext& run_,
+                           std::vector<std::optional<TrackedComparison>> comparisons,
                            std::vector<std::optional<AcceleratedLoop>> loops, bool warp_classes_,
                            bool memory_, std::vector<AccessShift> shifts_)
     : program(p),
+      run(run_),
       tracked(std::move(comparisons)),
       accelerated(std::move(loops)),
       warp_classes(warp_classes_),
       memory(memory_),
       shifts(std::move(shifts_)) {
   const Kernel& kernel = p.kernel;
-  // The residues each counted access follows, and where the tally keeps them.
+  // The compiled accesses (the residues each follows, and where the tally keeps them).
   compiled.assign(kernel.accesses.size(), nullptr);
-  p.shifted_size = 0;
-  for (StatementMemory& m : p.memory)
-    for (CompiledAccess& a : m.accesses) {
-      compiled[static_cast<std::size_t>(a.id)] = &a;
-      a.shifts = 1;
-      if (shifts.empty() || shifts[static_cast<std::size_t>(a.id)].count <= 1) continue;
-      const AccessShift& sh = shifts[static_cast<std::size_t>(a.id)];
-      a.shifts = sh.count;
-      a.shift_step = sh.step;
-      a.shifted_at = static_cast<std::uint32_t>(p.shifted_size);
-      p.shifted_size += static_cast<std::size_t>(sh.count - 1);
-    }
-  for (std::size_t i = 0; i < p.exprs.size() && i < tracked.size(); ++i)
-    p.exprs[i].recorded = tracked[i].has_value();
+  for (const StatementMemory& m : p.memory)
+    for (const CompiledAccess& a : m.accesses) compiled[static_cast<std::size_t>(a.id)] = &a;
   loop_shape.assign(kernel.stmts.size(), -1);
   // A statement is inside loop L when L is among its enclosing loops: its innermost loop, then
   // the loop around each loop in turn (a loop's init is outside it).

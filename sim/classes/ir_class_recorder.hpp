@@ -193,21 +193,24 @@ class IterationClassMismatch : public std::logic_error {
   using std::logic_error::logic_error;
 };
 
-/// The class engine's additions to a Program, shared (read-only) by every recorder of a run.
+/// The class engine's additions to a launch plan, shared (read-only) by every recorder of a run.
 struct ClassProgram {
-  /// Marks the tracked comparisons in `program` (CompiledExpr::recorded) and finds the shapes of
-  /// the accelerated loops. `warp_classes`: record warp breakpoints and block ranges.
-  ClassProgram(Program& program, std::vector<std::optional<TrackedComparison>> comparisons,
+  /// Finds the shapes of the accelerated loops of `program`, a plan compiled with
+  /// class_plan_options (its tracked comparisons recorded, its accesses following their residues),
+  /// run in `run`. `warp_classes`: record warp breakpoints and block ranges.
+  ClassProgram(const LaunchPlan& program, const RunContext& run,
+               std::vector<std::optional<TrackedComparison>> comparisons,
                std::vector<std::optional<AcceleratedLoop>> loops, bool warp_classes, bool memory = false,
                std::vector<AccessShift> shifts = {});
 
-  const Program& program;
+  const LaunchPlan& program;
+  const RunContext& run;
   std::vector<std::optional<TrackedComparison>> tracked;    // [ExprId]
   std::vector<std::optional<AcceleratedLoop>> accelerated;  // [StmtId]
   bool warp_classes = false;
   /// The class engine counts memory figures (ReplayOptions::memory, and the plan proves them).
   bool memory = false;
-  /// Set by the first fault any machine of the run meets (WarpMachine::set_fault_flag).
+  /// Set by the first fault any machine of the run meets (RunContext::fault_flag, with `memory`).
   mutable std::atomic<bool> memory_faulted{false};
   /// [access id] with `memory` (the program's accesses then follow their residues:
   /// CompiledAccess::shifts); empty without.
@@ -226,6 +229,12 @@ struct ClassProgram {
   std::vector<LoopShape> loop_shapes;
   std::vector<std::int32_t> loop_shape;  // [StmtId]: index into loop_shapes, or -1
 };
+
+/// The plan options of a class engine's run: `options`' with the comparisons `tracked` recorded and
+/// the residues of `shifts` ([access id]; empty: none) followed.
+PlanOptions class_plan_options(const ReplayOptions& options,
+                               const std::vector<std::optional<TrackedComparison>>& tracked,
+                               const std::vector<AccessShift>& shifts);
 
 /// Sizes (and zeroes) a tally's memory figures for `classes.program` with classes.memory; else
 /// empties them (the machine then counts none).

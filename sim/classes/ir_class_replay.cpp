@@ -264,8 +264,9 @@ std::string fault_met(const ClassProgram& classes, const ReplayOptions& options,
   const auto zero = refinement.runs().find(Corner{0, 0, 0});
   if (zero != refinement.runs().end())
     if (const detail::MemoryFault* f = first(zero->second)) return with_reason(*f);
-  ClassMachine m(classes);
-  m.machine.set_fault_flag(nullptr);
+  detail::RunContext unflagged = classes.run;
+  unflagged.fault_flag = nullptr;
+  ClassMachine m(classes, unflagged);
   std::set<Corner> done;
   for (const Box& b : refinement.boxes())
     for (const Corner& c : corners(b)) {
@@ -304,7 +305,7 @@ constexpr std::uint64_t kTrialEvaluations = 5'000'000;
 // one: undefined behaviour that the probes' search of the grid finds, or that the first block meets
 // in a trial run of a moment, is named instead.
 void refuse_before_running(const Kernel& kernel, const Launch& launch, const ReplayOptions& options,
-                           detail::Program& program, const ClassProgram& classes, ClassMachine& machine) {
+                           detail::RunContext& run, const ClassProgram& classes, ClassMachine& machine) {
   std::vector<bool> compressed(kernel.stmts.size(), false);
   for (std::size_t i = 0; i < compressed.size() && i < classes.accelerated.size(); ++i)
     compressed[i] = classes.accelerated[i].has_value();
@@ -317,8 +318,8 @@ void refuse_before_running(const Kernel& kernel, const Launch& launch, const Rep
                               " warp-statement evaluations" + floor.longest_loop + ", above its budget of " +
                               to_decimal(options.max_evaluations) + " (--max-evaluations)");
   name_probed_undefined(kernel, launch, options);
-  const std::uint64_t cap = program.evaluation_cap;
-  program.evaluation_cap = std::min(kTrialEvaluations, cap);
+  const std::uint64_t cap = run.evaluation_cap;
+  run.evaluation_cap = std::min(kTrialEvaluations, cap);
   try {
     detail::run_block(machine, classes, options, Corner{0, 0, 0}, nullptr);
   } catch (const ClassesUnproven&) {
@@ -326,7 +327,7 @@ void refuse_before_running(const Kernel& kernel, const Launch& launch, const Rep
   } catch (const InvalidInput& e) {
     if (e.diag() == Diag::undefined_arithmetic || e.diag() == Diag::endless_loop) throw;
   }
-  program.evaluation_cap = cap;
+  run.evaluation_cap = cap;
   throw over;
 }
 
@@ -352,7 +353,11 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   run_options.memory = memory;
   run_options.events =
       nullptr;  // the runs stand for warps they are not: no event stream (ReplayOptions::events)
-  detail::Program program(kernel, launch, run_options);
+  const std::vector<detail::AccessShift> shifts =
+      memory ? analysis.shifts : std::vector<detail::AccessShift>{};
+  const detail::LaunchPlan program(std::make_shared<const Kernel>(kernel), launch,
+                                   detail::class_plan_options(run_options, analysis.tracked, shifts));
+  detail::RunContext run = detail::run_context(program, launch, run_options);
   if (options.only_warp && *options.only_warp >= static_cast<std::uint32_t>(program.warps_per_block))
     throw InvalidInput(Diag::flag_value,
                        "warp " + std::to_string(*options.only_warp) + " does not exist (a block of " +
@@ -368,13 +373,14 @@ ClassReplayResult class_replay(const Kernel& kernel, const Launch& launch, const
   std::vector<std::optional<detail::AcceleratedLoop>> accelerated = analysis.accelerated;
   if (memory)
     for (const StmtId loop : analysis.memory_wild_loops) accelerated[static_cast<std::size_t>(loop)].reset();
-  const ClassProgram classes(program, analysis.tracked, std::move(accelerated), warp_classes, memory,
-                             memory ? analysis.shifts : std::vector<detail::AccessShift>{});
-  program.evaluation_cap = options.max_evaluations > Count{~std::uint64_t{0} >> 2}
-                               ? ~std::uint64_t{0} >> 2
-                               : static_cast<std::uint64_t>(options.max_evaluations);
+  const ClassProgram classes(program, run, analysis.tracked, std::move(accelerated), warp_classes, memory,
+                             shifts);
+  if (memory) run.fault_flag = &classes.memory_faulted;
+  run.evaluation_cap = options.max_evaluations > Count{~std::uint64_t{0} >> 2}
+                           ? ~std::uint64_t{0} >> 2
+                           : static_cast<std::uint64_t>(options.max_evaluations);
   ClassMachine machine(classes);
-  if (!options.only_block) refuse_before_running(kernel, launch, options, program, classes, machine);
+  if (!options.only_block) refuse_before_running(kernel, launch, options, run, classes, machine);
   if (options.only_block) {
     // The block was replayed; its run by classes gives its iteration classes (none when its
     // loops do not fall into classes).

@@ -127,14 +127,14 @@ class EventTee final : public EventObserver {
 
 }  // namespace
 
-WarpMachine::WarpMachine(const Program& program)
+WarpMachine::WarpMachine(const LaunchPlan& program, const RunContext& run)
     : p_(program),
+      run_(run),
       k_(program.kernel),
       patterns_(program.warp_size),
       by_iteration_(program.options.by_iteration) {
-  if (p_.options.observer != nullptr)
-    relay_ = std::make_unique<EvaluationRelay>(*p_.options.observer, p_.options.events);
-  dynamic_ = relay_ ? relay_.get() : p_.options.events;
+  if (run_.observer != nullptr) relay_ = std::make_unique<EvaluationRelay>(*run_.observer, run_.events);
+  dynamic_ = relay_ ? relay_.get() : run_.events;
   local_pattern_.resize(k_.locals.size());
   thread_pattern_.resize(static_cast<std::size_t>(p_.warps_per_block) * 3);
   affine_cache_.resize(k_.accesses.size());
@@ -167,9 +167,9 @@ WarpMachine::WarpMachine(const Program& program)
     own_global_->bytes.assign(p_.global_size, 0);
     own_global_->state.assign(p_.global_size, GlobalByte{});
     for (std::size_t b = 0; b < k_.bases.size(); ++b)
-      if (p_.global_at[b] >= 0 && p_.base_data[b] != nullptr)
-        std::memcpy(own_global_->bytes.data() + p_.global_at[b], p_.base_data[b]->data(),
-                    std::min<std::size_t>(p_.base_data[b]->size(), p_.base_bytes[b]));
+      if (p_.global_at[b] >= 0 && run_.base_data[b] != nullptr)
+        std::memcpy(own_global_->bytes.data() + p_.global_at[b], run_.base_data[b]->data(),
+                    std::min<std::size_t>(run_.base_data[b]->size(), p_.base_bytes[b]));
     global_ = own_global_.get();
   }
   if (p_.global_values || p_.shared_values) atomic_old_.assign(k_.accesses.size() * kMaxLanes, 0);
@@ -242,7 +242,7 @@ void WarpMachine::run_warp(int warp, Tally& tally, bool counted) {
   counted_ = counted;
   // estimate()'s sample blocks are replayed again for real: no observer sees them (a recorder, which
   // steers the run, always does).
-  events_ = p_.sampling ? recorder_ : dynamic_;
+  events_ = run_.sampling ? recorder_ : dynamic_;
   wanted_ = events_ != nullptr ? events_->wants() : 0;
   emit_warp();
   exec(k_.root, threads_->existing);
@@ -310,13 +310,12 @@ void WarpMachine::run_phased(Tally& tally, const std::optional<std::uint32_t>& o
   // Each fiber's stack: reserved address space, committed as the warp's statements nest.
   constexpr std::size_t kFiberStack = std::size_t{256} << 20;
   for (std::size_t w = 0; w < warps; ++w) {
-    if (w > 0 && !crew_->machines[w]) crew_->machines[w] = std::make_unique<WarpMachine>(p_);
+    if (w > 0 && !crew_->machines[w]) crew_->machines[w] = std::make_unique<WarpMachine>(p_, run_);
     WarpMachine& m = w == 0 ? *this : *crew_->machines[w];
     if (w > 0) {
       m.shared_ = shared_;
       m.global_ = global_;
       m.lead_ = this;
-      m.fault_flag_ = fault_flag_;
       m.begin_block(static_cast<std::uint32_t>(block_index_[0]), static_cast<std::uint32_t>(block_index_[1]),
                     static_cast<std::uint32_t>(block_index_[2]));
     }
@@ -438,7 +437,7 @@ void WarpMachine::emit_warp_end() {
 
 void WarpMachine::set_recorder(Recorder* recorder) {
   recorder_ = recorder;
-  EventObserver* observer = relay_ ? relay_.get() : p_.options.events;
+  EventObserver* observer = relay_ ? relay_.get() : run_.events;
   tee_.reset();
   if (recorder != nullptr && observer != nullptr) tee_ = std::make_unique<EventTee>(*recorder, *observer);
   dynamic_ = tee_ ? tee_.get() : recorder != nullptr ? recorder : observer;
@@ -472,19 +471,19 @@ void WarpMachine::too_many_iterations(StmtId loop) const {
 }
 
 void WarpMachine::check_limits() {
-  if (p_.options.stop != nullptr && p_.options.stop->load(std::memory_order_relaxed))
+  if (run_.stop != nullptr && run_.stop->load(std::memory_order_relaxed))
     throw Interrupted("replay interrupted");
   const std::uint64_t done =
-      p_.shared_evaluations != nullptr ? p_.shared_evaluations->load(std::memory_order_relaxed) : 0;
-  if (done + (evaluations_ - block_start_evaluations_) > p_.evaluation_cap) {
-    if (p_.sampling)
+      run_.shared_evaluations != nullptr ? run_.shared_evaluations->load(std::memory_order_relaxed) : 0;
+  if (done + (evaluations_ - block_start_evaluations_) > run_.evaluation_cap) {
+    if (run_.sampling)
       throw InvalidInput(Diag::evaluation_budget,
                          "one block of the replay alone makes more than " +
-                             std::to_string(p_.evaluation_cap) +
+                             std::to_string(run_.evaluation_cap) +
                              " warp-statement evaluations, the budget for a whole run (--max-evaluations)" +
                              running_loop() + "; a loop that does not end?");
     throw InvalidInput(Diag::evaluation_budget,
-                       "the run passed " + std::to_string(p_.evaluation_cap) +
+                       "the run passed " + std::to_string(run_.evaluation_cap) +
                            " warp-statement evaluations (its budget, --max-evaluations) and was stopped" +
                            running_loop() + "; a loop that does not end, or a launch bigger than estimated");
   }
@@ -566,6 +565,23 @@ inline WarpMachine::Val WarpMachine::operand(ExprId id, LaneMask active) {
   return eval(id, active);
 }
 
+inline WarpMachine::Val WarpMachine::eval_cast(ExprId id, const CompiledExpr& e, LaneMask active) {
+  if (e.cast_lanes == nullptr) return eval_conversion(id, e, active);
+  const Val a = operand(e.operands[0], active);
+  if (a.lanes == nullptr) return {nullptr, normalise(e.type, a.value)};
+  // To a 64-bit type the normalised bits stay as they are (int32 values are kept
+  // sign-extended, uint32 ones zero-extended): the operand's lanes are the result.
+  if (e.type == ScalarType::I64 || e.type == ScalarType::U64) return a;
+  std::uint64_t* out = scratch(id);
+  if (sparse(active)) {
+    for (LaneMask m = active; m != 0; m &= m - 1)
+      out[lowest_lane(m)] = normalise(e.type, a.lanes[lowest_lane(m)]);
+    return {out, 0};
+  }
+  e.cast_lanes(a.lanes, out, lanes_);
+  return {out, 0};
+}
+
 WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
   const CompiledExpr& e = p_.exprs[id];
   const CompiledExpr& c = e;
@@ -595,22 +611,8 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
     case ExprKind::Opaque:
       if (e.index != kNone) return load(id, e, active);
       break;
-    case ExprKind::Cast: {
-      if (c.cast_lanes == nullptr) return eval_conversion(id, e, active);
-      const Val a = operand(e.operands[0], active);
-      if (a.lanes == nullptr) return {nullptr, normalise(e.type, a.value)};
-      // To a 64-bit type the normalised bits stay as they are (int32 values are kept
-      // sign-extended, uint32 ones zero-extended): the operand's lanes are the result.
-      if (e.type == ScalarType::I64 || e.type == ScalarType::U64) return a;
-      std::uint64_t* out = scratch(id);
-      if (sparse(active)) {
-        for (LaneMask m = active; m != 0; m &= m - 1)
-          out[lowest_lane(m)] = normalise(e.type, a.lanes[lowest_lane(m)]);
-        return {out, 0};
-      }
-      c.cast_lanes(a.lanes, out, lanes_);
-      return {out, 0};
-    }
+    case ExprKind::Cast:
+      return eval_cast(id, e, active);
     case ExprKind::Unary:
       return eval_unary(id, e, active);
     case ExprKind::Binary: {
@@ -623,7 +625,7 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
       }
       // Kept lanes: computed for a superset of these lanes from locals not written since.
       const std::uint8_t kept = p_.kept[id];
-      if (kept != Program::kNotKept && recorder_ == nullptr) {
+      if (kept != LaunchPlan::kNotKept && recorder_ == nullptr) {
         if (still_kept(id, kept_[id].stamp, kept_[id].active, active)) return {scratch(id), 0};
         const ExprId same = p_.canonical[id];  // the same operators over the same leaves
         if (same != id && still_kept(same, kept_[same].stamp, kept_[same].active, active))
@@ -658,7 +660,7 @@ WarpMachine::Val WarpMachine::eval(ExprId id, LaneMask active) {
             undefined(id, ops::describe_fault(e.binary_op, k_.exprs[e.operands[0]].type, x, y), bit(l));
         }
       }
-      if (kept != Program::kNotKept) kept_[id] = Kept{++stamp_, active};
+      if (kept != LaunchPlan::kNotKept) kept_[id] = Kept{++stamp_, active};
       return {out, 0};
     }
     case ExprKind::Logical:
@@ -881,8 +883,8 @@ inline LaneMask WarpMachine::compare_mask(const CompiledExpr& e, LaneMask active
   // A comparison over lanes whose locals did not change since (`xIndex < width` in a loop): the
   // lanes it gave then.
   const auto id = static_cast<ExprId>(&e - p_.exprs.data());
-  const std::uint8_t kept = recorder_ == nullptr ? p_.kept[id] : Program::kNotKept;
-  if (kept != Program::kNotKept) {
+  const std::uint8_t kept = recorder_ == nullptr ? p_.kept[id] : LaunchPlan::kNotKept;
+  if (kept != LaunchPlan::kNotKept) {
     const KeptValue& k = kept_mask_[static_cast<std::size_t>(id)];
     if (still_kept(id, k.stamp, k.active, active)) return k.value & active;
   }
@@ -910,7 +912,7 @@ inline LaneMask WarpMachine::compare_mask(const CompiledExpr& e, LaneMask active
   const int variant = a.lanes == nullptr ? 1 : b.lanes == nullptr ? 2 : 0;
   const LaneMask m = e.compare_lanes[variant](a.lanes != nullptr ? a.lanes : &a.value,
                                               b.lanes != nullptr ? b.lanes : &b.value, lanes_);
-  if (kept != Program::kNotKept) kept_mask_[static_cast<std::size_t>(id)] = KeptValue{++stamp_, active, m};
+  if (kept != LaunchPlan::kNotKept) kept_mask_[static_cast<std::size_t>(id)] = KeptValue{++stamp_, active, m};
   return m & active;
 }
 
@@ -1085,7 +1087,7 @@ LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
 }
 
 void WarpMachine::fault(std::size_t item, const std::string& message, bool out_of_bounds) {
-  if (fault_flag_ != nullptr) fault_flag_->store(true, std::memory_order_relaxed);
+  if (run_.fault_flag != nullptr) run_.fault_flag->store(true, std::memory_order_relaxed);
   MemoryFault& f = faults_[item];
   const std::uint64_t block =
       block_index_[0] +
@@ -1139,73 +1141,6 @@ std::string lane_ranges(LaneMask lanes) {
 }
 
 }  // namespace
-
-void WarpMachine::watch_repeat(StmtId loop, std::unique_ptr<RepeatWatch>& watch, std::uint64_t heads,
-                               LaneMask in) {
-  if (watch == nullptr) {
-    watch = std::make_unique<RepeatWatch>();
-    watch->written = &written_in(loop);
-  } else if ((heads & (heads - 1)) != 0) {
-    // Compared every 16th head: a cycle of period p is still found, within 16 p heads of a save.
-    if (((heads - watch->saved_at) & 15) == 0 && same_state(*watch, in))
-      never_ends(loop, in, heads - watch->saved_at);
-    return;
-  }
-  if ((heads & (heads - 1)) == 0) {  // a power of two: the state to compare the next heads with
-    save_state(*watch, in);
-    watch->saved_at = heads;
-  }
-}
-
-const std::vector<LocalId>& WarpMachine::written_in(StmtId loop) {
-  if (written_in_.empty()) written_in_.resize(k_.stmts.size());
-  auto& written = written_in_[static_cast<std::size_t>(loop)];
-  if (written == nullptr)
-    written = std::make_unique<std::vector<LocalId>>(locals_written(
-        k_, {k_.stmts[static_cast<std::size_t>(loop)].body, k_.stmts[static_cast<std::size_t>(loop)].step}));
-  return *written;
-}
-
-std::uint64_t WarpMachine::memory_changes() const {
-  return local_changes_ + (global_ != nullptr ? global_->changes : 0) +
-         (shared_ != nullptr ? shared_->changes : 0);
-}
-
-void WarpMachine::save_state(RepeatWatch& w, LaneMask in) {
-  w.in = in;
-  w.memory = memory_changes();
-  w.values.assign(w.written->size() * std::size_t(lanes_), 0);
-  w.defined.assign(w.written->size(), 0);
-  for (std::size_t i = 0; i < w.written->size(); ++i) {
-    const LocalState& st = locals_[(*w.written)[i]];
-    const std::uint64_t* lanes = local_lanes((*w.written)[i]);
-    w.defined[i] = st.defined;
-    for (int l = 0; l < lanes_; ++l)
-      if (st.defined >> l & 1) w.values[i * std::size_t(lanes_) + l] = st.uniform ? st.value : lanes[l];
-  }
-}
-
-bool WarpMachine::same_state(const RepeatWatch& w, LaneMask in) const {
-  if (in != w.in || memory_changes() != w.memory) return false;
-  for (std::size_t i = 0; i < w.written->size(); ++i) {
-    const LocalState& st = locals_[(*w.written)[i]];
-    if (st.defined != w.defined[i]) return false;
-    const std::uint64_t* lanes = local_lanes_.data() + std::size_t((*w.written)[i]) * kMaxLanes;
-    for (int l = 0; l < lanes_; ++l)
-      if ((st.defined >> l & 1) &&
-          (st.uniform ? st.value : lanes[l]) != w.values[i * std::size_t(lanes_) + l])
-        return false;
-  }
-  return true;
-}
-
-std::string WarpMachine::block_and_thread(int lane) const {
-  const std::uint64_t t = std::uint64_t(warp_) * p_.warp_size + lane;
-  const std::uint64_t bx = p_.launch.block.x, by = p_.launch.block.y;
-  return "block (" + std::to_string(block_index_[0]) + ", " + std::to_string(block_index_[1]) + ", " +
-         std::to_string(block_index_[2]) + "), thread (" + std::to_string(t % bx) + ", " +
-         std::to_string(t / bx % by) + ", " + std::to_string(t / (bx * by)) + ")";
-}
 
 void WarpMachine::never_ends(StmtId loop, LaneMask in, std::uint64_t period) const {
   throw InvalidInput(

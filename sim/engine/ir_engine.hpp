@@ -1,5 +1,5 @@
-// Inside the replay (sim/engine/ir_replay.hpp): one kernel and launch compiled for fast evaluation
-// (Program), and the machine that runs one warp at a time over it (WarpMachine). Internal to sim/;
+// Inside the replay (sim/engine/ir_replay.hpp): the machine that runs one warp at a time (WarpMachine)
+// over a launch plan (sim/engine/launch_plan.hpp) and its run's context. Internal to sim/;
 // the tests use WarpMachine::evaluate to check C's semantics on lane arrays. The machine knows
 // nothing of the engines built on it. What it observes it emits as events keyed by source site
 // (sim/engine/ir_events.hpp): to the observers compiled in (LineCounter: the per-line counts;
@@ -27,6 +27,7 @@
 #include "sim/support/fiber.hpp"
 #include "sim/model/ir.hpp"
 #include "sim/engine/ir_lane_pattern.hpp"
+#include "sim/engine/launch_plan.hpp"
 #include "sim/engine/ir_recorder.hpp"
 #include "sim/engine/ir_replay.hpp"
 
@@ -110,105 +111,7 @@ struct Tally {
   std::string store_fault;                  // the first undefined behaviour in a stored value
 };
 
-using BinaryLaneFn = bool (*)(const std::uint64_t*, const std::uint64_t*, std::uint64_t*, int, LaneMask);
-using CompareLaneFn = LaneMask (*)(const std::uint64_t*, const std::uint64_t*, int);
-using UnaryLaneFn = bool (*)(const std::uint64_t*, std::uint64_t*, int, LaneMask);
-using CastLaneFn = void (*)(const std::uint64_t*, std::uint64_t*, int);
-
-/// The fields of an Expr the hot loops read (a compact copy: an Expr also carries strings and
-/// source ranges), plus the functions picked for its operator and operand type.
-struct CompiledExpr {
-  ExprKind kind = ExprKind::Constant;
-  ScalarType type = ScalarType::I32;
-  Builtin builtin = Builtin::ThreadIdxX;
-  UnaryOp unary_op = UnaryOp::Neg;
-  BinaryOp binary_op = BinaryOp::Add;
-  LogicalOp logical_op = LogicalOp::And;
-  bool signed_operands = false;          // Binary: the operands' type is signed
-  bool narrow_operands = false;          // Binary: the operands' type has at most 32 bits
-  bool floating_operands = false;        // Binary: the operands' type is float32 or float64
-  ScalarType from = ScalarType::I32;     // Cast: the operand's type
-  Intrinsic intrinsic = Intrinsic::Fma;  // Intrinsic
-  WarpOp warp_op = WarpOp::Shfl;         // Warp (a shuffle's width: constant)
-  std::int32_t index = kNone;
-  ExprId operands[3] = {kNone, kNone, kNone};
-  std::uint64_t constant = 0;
-  std::uint64_t (*binary)(std::uint64_t, std::uint64_t, bool&) = nullptr;
-  std::uint64_t (*unary)(std::uint64_t, bool&) = nullptr;
-  std::array<BinaryLaneFn, 3> binary_lanes{};  // [both varying, left uniform, right uniform]
-  std::array<CompareLaneFn, 3> compare_lanes{};
-  UnaryLaneFn unary_lanes = nullptr;
-  CastLaneFn cast_lanes = nullptr;
-  bool recorded = false;  // a comparison the Recorder is told of (a ComparisonEvent)
-};
-
-/// threadIdx of each lane of one warp, and whether a component is the same in all its lanes.
-struct WarpThreads {
-  LaneMask existing = 0;
-  int lanes = 0;
-  std::array<std::array<std::uint64_t, kMaxLanes>, 3> index{};  // [x, y, z][lane]
-  std::array<bool, 3> uniform{};
-};
-
-/// An access the machine counts (sim/memory/ir_memory.hpp): its offset and guard, width and space.
-struct CompiledAccess {
-  std::int32_t id = kNone;
-  std::int32_t base = kNone;
-  ExprId offset = kNone;
-  ExprId guard = kNone;
-  int width = 4;
-  bool shared = false;  // shared memory (wavefronts), else global (sectors)
-  bool load = false;    // a load (shared: its lanes may pair up, sim/memory/ir_memory.hpp)
-  AccessKind kind = AccessKind::Load;
-  StmtId statement = kNone;  // the statement that makes it
-  /// The class engine's address residues (sim/classes/ir_class_memory.cpp): with shifts > 1 the machine
-  /// also counts the access's sectors (wavefronts) as if every lane's address were shift_step x s
-  /// bytes further on, s = 1 .. shifts - 1, into Tally::shifted[shifted_at + s - 1].
-  int shifts = 1;
-  std::int64_t shift_step = 0;
-  std::uint32_t shifted_at = 0;
-  // The offset's linear form in Program::affine_offsets (kNone: lane by lane only).
-  std::int32_t affine = kNone;
-  // The latest earlier access of the statement (its position in StatementMemory::accesses) with
-  // the same offset expression, guard, width and space (`values[jj]` and `col_idx[jj]`): its
-  // addresses are this one's, so are its sectors or wavefronts (kNone: none).
-  std::int32_t same_as = kNone;
-  // ReplayOptions::capture_stores: a store or atomic into a pointer parameter's buffer is kept
-  // (capture), with its value where the model computes it (value; kNone: unknown).
-  bool capture = false;
-  std::int32_t parameter = kNone;
-  ExprId value = kNone;
-  AtomicOp atomic = AtomicOp::Other;  // a modelled atomic with its operand in `value`
-  ScalarType type = ScalarType::U64;  // `value`'s type
-  ExprId compare = kNone;             // a cas's compared value
-  bool after_atomics = false;         // `value` reads what an atomic of its statement returns
-};
-
-/// An access to memory whose values the replay follows: shared memory (Program::shared_values)
-/// or a buffer the kernel writes (Program::global_values, `global`).
-struct KeptAccess {
-  std::int32_t id = kNone;
-  std::int32_t base = kNone;
-  AccessKind kind = AccessKind::Load;  // Load, Store, or (global) Atomic
-  ExprId offset = kNone;
-  ExprId guard = kNone;
-  ExprId value = kNone;  // a store's value, an atomic's operand
-  int width = 4;
-  bool global = false;
-  bool local = false;  // a local array (each lane's own)
-  AtomicOp atomic = AtomicOp::Other;
-  ScalarType type = ScalarType::I32;  // the value's (element's) type
-  ExprId compare = kNone;             // a cas's compared value
-};
-
-/// A statement's memory work: its counted accesses and floating-point operations.
-struct StatementMemory {
-  std::vector<CompiledAccess> accesses;
-  std::vector<FloatOps> flops;   // those whose lanes the model knows
-  std::vector<KeptAccess> kept;  // shared memory followed by value: its loads, then its stores
-};
-
-/// One byte of a block's shared memory as the replay follows it (Program::shared_values): which
+/// One byte of a block's shared memory as the replay follows it (LaunchPlan::shared_values): which
 /// warp wrote and read it in which phase (the stretch between two barriers; phases are numbered
 /// on across blocks, so a byte last written before the block's first phase was never written in
 /// it), and whether its value is known.
@@ -230,7 +133,7 @@ struct SharedByte {
   bool order_dependent = false;
 };
 
-/// A block's shared memory (the bases of Program::shared_at) and its bookkeeping, shared by the
+/// A block's shared memory (the bases of LaunchPlan::shared_at) and its bookkeeping, shared by the
 /// machines that run the block's warps.
 struct SharedState {
   std::vector<std::uint8_t> bytes;
@@ -248,7 +151,7 @@ struct SharedState {
   std::string pending_message;
 };
 
-/// The buffers the kernel writes that the replay follows by value (Program::global_values), one
+/// The buffers the kernel writes that the replay follows by value (LaunchPlan::global_values), one
 /// after the other, and which threads touched each byte: `writer` / `reader` 0 none, the
 /// thread's linear index + 1, or kManyThreads; `read_by` the access (a load, or an atomic, which
 /// returns the byte) that read it: kNone, its id, or kManyAccesses. A byte written by one thread
@@ -270,92 +173,11 @@ struct GlobalState {
 /// Thrown inside a warp by a read of unwritten shared memory (SharedState::pending).
 struct UnwrittenRead {};
 
-/// The lowest lane of a non-empty mask, and the mask of one lane.
-inline int lowest_lane(LaneMask m) { return __builtin_ctzll(m); }
-inline LaneMask bit(int lane) { return LaneMask{1} << lane; }
-
-/// A kernel and launch, compiled once and shared (read-only) by every worker.
-struct Program {
-  Program(const Kernel& kernel, const Launch& launch, const ReplayOptions& options);
-
-  const Kernel& kernel;
-  Launch launch;
-  ReplayOptions options;
-  int warp_size = 32;
-  int warps_per_block = 0;
-  std::uint64_t threads_per_block = 0;
-  std::vector<WarpThreads> warps;
-  std::vector<CompiledExpr> exprs;
-  std::vector<StmtId> innermost_loop;  // [StmtId]
-  std::vector<std::int32_t> barrier;   // [StmtId]: barrier index, or kNone
-  int barriers = 0;
-  std::vector<std::uint8_t> skip_value;       // [StmtId]: the assigned value is opaque (not computed)
-  std::vector<std::uint8_t> has_memory;       // [StmtId]: memory[id] has work
-  std::vector<StatementMemory> memory;        // [StmtId]
-  std::vector<AffineOffset> affine_offsets;   // CompiledAccess::affine
-  std::vector<std::uint64_t> base_bytes;      // [base]: its buffer's size (0: not checked)
-  std::vector<const std::string*> base_data;  // [base]: its values (Launch::buffer_data; null: zeros)
-  /// Shared memory followed by value: some shared load's value is computed at this
-  /// launch (sim/model/ir.hpp computed_loads). The replay then keeps each block's shared memory,
-  /// runs its warps phase by phase between barriers (each warp up to its next __syncthreads()
-  /// before any goes past it), and checks every kept access: a read of a byte never written in
-  /// the block, and two warps touching a byte in one phase, one writing (a race), are errors.
-  bool shared_values = false;
-  std::vector<std::int64_t> shared_at;  // [base]: its start in SharedState::bytes, or -1
-  std::uint64_t shared_size = 0;        // bytes of SharedState
-  /// Buffers the kernel writes, followed by value: some load or atomic result of such a
-  /// buffer is computed at this launch. The replay then runs blocks, warps and lanes in ascending
-  /// order on one thread, keeping the buffers (GlobalState) as that order leaves them.
-  bool global_values = false;
-  std::vector<std::int64_t> global_at;  // [base]: its start in GlobalState::bytes, or -1
-  std::uint64_t global_size = 0;
-  /// Local arrays followed by value: each lane's copy of them, one after the other.
-  std::vector<std::int64_t> local_at;  // [base]: its start in a lane's local bytes, or -1
-  /// [base]: its values are followed (shared memory, a local array or a buffer the kernel writes,
-  /// above); a load of any other base reads the launch's data, which nothing changes.
-  std::vector<std::uint8_t> followed;
-  std::uint64_t local_size = 0;
-  std::size_t shifted_size = 0;     // Tally::shifted's size (the class engine's residues)
-  std::string stores_not_captured;  // capture_stores: why the buffers' contents are not known
-  /// Binary expressions whose lane values the machine keeps for reuse while the locals they read
-  /// are not written (in the same warp): kNotKept, or how many locals (up to kKeptLocals) the
-  /// expression reads, listed in kept_locals[expr].
-  static constexpr std::uint8_t kNotKept = 0xFF;
-  static constexpr int kKeptLocals = 4;
-  std::vector<std::uint8_t> kept;                             // [ExprId]
-  std::vector<std::array<LocalId, kKeptLocals>> kept_locals;  // [ExprId]
-  /// [ExprId]: the first expression of the same operators, types and operands (their
-  /// representatives) over the same constants, parameters, builtins and locals; itself if none.
-  std::vector<ExprId> canonical;
-  std::vector<std::uint64_t> arguments;                      // bits per parameter
-  std::uint64_t evaluation_cap = 0;                          // a run stops past this many evaluations
-  std::atomic<std::uint64_t>* shared_evaluations = nullptr;  // finished blocks' evaluations
-  bool sampling = false;  // estimating: passing the cap means the block is too big
-
- private:
-  // The constructor's steps, in order.
-  void lay_out_threads();  // warps: each lane's threadIdx, which lanes exist, uniform dimensions
-  /// The loads whose values the machine computes at this launch ([access]).
-  std::vector<bool> computed_loads_at_launch() const;
-  void compile_exprs(const std::vector<bool>& loaded);
-  void find_canonical();  // canonical: one representative of expressions alike
-  /// memory and has_memory: each statement's counted accesses and floating-point operations.
-  void compile_memory(const std::vector<bool>& loaded, const std::vector<ExprId>& origins);
-  void bind_launch();  // arguments (then fold_constants), base_bytes, base_data
-  void lay_out_values(const std::vector<bool>& loaded);    // memory followed by value
-  void keep_accesses(const std::vector<ExprId>& origins);  // StatementMemory::kept
-  void choose_kept_expressions();                          // followed, kept, kept_locals
-  void compile_affine_offsets();
-  /// Integer expressions of constants, scalar parameters, blockDim, gridDim and warpSize
-  /// (`2*FILTER_RADIUS+1`, `(unsigned)1`, `width * 4`) computed once for the launch: their
-  /// CompiledExpr becomes a Constant. Comparisons stay (the class engine's recorder is told of
-  /// them), and so does an expression whose value is undefined (the warp reaching it reports it).
-  void fold_constants();
-};
-
 class WarpMachine {
  public:
-  explicit WarpMachine(const Program& program);
+  /// A machine for runs of `plan` in `run` (both outlive it; the run's fields may change between
+  /// blocks: its budget, sampling).
+  WarpMachine(const LaunchPlan& plan, const RunContext& run);
 
   /// Starts block (x, y, z): resets the block's barrier arrivals.
   void begin_block(std::uint32_t x, std::uint32_t y, std::uint32_t z);
@@ -388,7 +210,8 @@ class WarpMachine {
     std::uint64_t value = 0;
     LaneMask defined = 0;
   };
-  const Program& program() const { return p_; }
+  const LaunchPlan& program() const { return p_; }
+  const RunContext& run() const { return run_; }
   const Kernel& kernel() const { return k_; }
   int warp() const { return warp_; }
   const std::array<std::uint64_t, 3>& block_index() const { return block_index_; }
@@ -404,10 +227,6 @@ class WarpMachine {
   std::uint64_t* flop_counts() { return flop_counts_; }
   std::uint64_t* shifted_counts() { return shifted_counts_; }
   bool memory_counted() const { return memory_counted_; }
-  /// The class engine's: set by the first fault (undefined behaviour or a misaligned address in
-  /// an access or its lanes) any of its machines meets, which makes its memory figures unproven;
-  /// once set, memory() counts nothing more (nullptr: no flag).
-  void set_fault_flag(std::atomic<bool>* flag) { fault_flag_ = flag; }
   /// Evaluations this machine made, and those of iterations a recorder stood for without running
   /// them in the current warp (added to the tally's evaluations with it).
   std::uint64_t evaluations() const { return evaluations_; }
@@ -446,6 +265,7 @@ class WarpMachine {
   LaneMask exec_switch(StmtId id, const Stmt& s, LaneMask active);
   Val eval(ExprId id, LaneMask active);
   Val eval_unary(ExprId id, const CompiledExpr& e, LaneMask active);
+  inline Val eval_cast(ExprId id, const CompiledExpr& e, LaneMask active);
   Val eval_conversion(ExprId id, const CompiledExpr& e, LaneMask active);
   Val eval_intrinsic(ExprId id, const CompiledExpr& e, LaneMask active);
   Val eval_warp(ExprId id, const CompiledExpr& e, LaneMask active);
@@ -495,7 +315,7 @@ class WarpMachine {
   void count_lane_addresses(const CompiledAccess& a, LaneMask lanes, const std::uint64_t* offsets,
                             std::size_t position, FiguredAccess& figured);
   void capture(const CompiledAccess& a, LaneMask lanes);
-  // Shared memory followed by value (Program::shared_values).
+  // Shared memory followed by value (LaunchPlan::shared_values).
   void keep(StmtId id, LaneMask active);
   void keep_read(const KeptAccess& a, std::int64_t at, int lane);
   void keep_write(const KeptAccess& a, std::int64_t at, int lane, std::uint64_t bits, bool known);
@@ -544,7 +364,7 @@ class WarpMachine {
   InvalidInput out_of_bounds_error(const MemoryAccess& access, std::int64_t at, int lane) const;
   Val load(ExprId id, const CompiledExpr& e, LaneMask active);
   Val read_data(ExprId id, const CompiledExpr& e, const MemoryAccess& a, const Val& offset, LaneMask active);
-  // An access reaching past its buffer (Program::base_bytes): the lowest such lane's fault.
+  // An access reaching past its buffer (LaunchPlan::base_bytes): the lowest such lane's fault.
   void out_of_bounds(const CompiledAccess& a, LaneMask lanes, const std::int64_t* addresses,
                      std::int64_t uniform);
   // The fast path (sim/engine/ir_lane_pattern.hpp): counts the access made by `lanes` and returns true,
@@ -616,7 +436,8 @@ class WarpMachine {
   [[noreturn]] void undefined(ExprId expr, const std::string& what, LaneMask lanes) const;
   std::size_t frame_for(FrameKind a, FrameKind b) const;
 
-  const Program& p_;
+  const LaunchPlan& p_;
+  const RunContext& run_;
   const Kernel& k_;
   Recorder* recorder_ = nullptr;
   bool counted_ = false;                   // the current warp's counts are kept
@@ -630,7 +451,7 @@ class WarpMachine {
   std::vector<LocalState> locals_;
   std::vector<std::uint64_t> local_lanes_;
   std::vector<std::uint64_t> scratch_;
-  // Lane values kept (Program::kept): an expression's scratch holds its value for the lanes of
+  // Lane values kept (LaunchPlan::kept): an expression's scratch holds its value for the lanes of
   // `active` as computed at `stamp`; still so while no local it reads has been written since
   // (local_version_ < stamp) within the warp (stamp > warp_stamp_). Off with a recorder.
   struct Kept {
@@ -670,7 +491,6 @@ class WarpMachine {
   std::uint64_t* shifted_counts_ = nullptr;
   std::vector<std::uint64_t> sink_shifted_;
   bool memory_counted_ = false;
-  std::atomic<bool>* fault_flag_ = nullptr;
   PatternStore patterns_;
   std::uint64_t affine_requests_ = 0;  // requests affine_access() counted, all warps
   struct PatternOf {                   // a local's (or thread index's) lanes as a pattern

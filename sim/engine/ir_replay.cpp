@@ -18,7 +18,8 @@
 
 namespace warpdiv::sim::ir {
 
-using detail::Program;
+using detail::LaunchPlan;
+using detail::RunContext;
 using detail::StoreWrite;
 using detail::Tally;
 using detail::WarpMachine;
@@ -83,13 +84,13 @@ BlockRange blocks_of(const Launch& launch, const ReplayOptions& options) {
 }
 
 // Replays block `linear` (in x, y, z order) of the run's blocks with one machine into `tally`.
-void replay_block(const Program& program, const BlockRange& range, WarpMachine& machine, std::uint64_t linear,
-                  Tally& tally) {
+void replay_block(const ReplayOptions& options, const BlockRange& range, WarpMachine& machine,
+                  std::uint64_t linear, Tally& tally) {
   const Dim3 extent{range.last.x - range.first.x + 1, range.last.y - range.first.y + 1,
                     range.last.z - range.first.z + 1};
   const auto [x, y, z] = block_of(extent, linear);
   machine.begin_block(range.first.x + x, range.first.y + y, range.first.z + z);
-  machine.run_warps(tally, program.options.only_warp);
+  machine.run_warps(tally, options.only_warp);
   machine.end_block(tally);
 }
 
@@ -123,21 +124,22 @@ std::uint64_t to_u64_saturated(Count c) {
   return c > Count{~std::uint64_t{0} >> 1} ? ~std::uint64_t{0} >> 1 : static_cast<std::uint64_t>(c);
 }
 
-ReplayEstimate sample(Program& program, const BlockRange& range) {
+ReplayEstimate sample(const LaunchPlan& program, RunContext& run, const ReplayOptions& options,
+                      const BlockRange& range) {
   const Count blocks = range.volume();
   ReplayEstimate e;
   e.blocks = blocks;
   const std::uint64_t samples = blocks < kSampleBlocks ? static_cast<std::uint64_t>(blocks) : kSampleBlocks;
-  WarpMachine machine(program);
+  WarpMachine machine(program, run);
   Tally tally = make_tally(program.kernel);
-  program.evaluation_cap = to_u64_saturated(program.options.max_evaluations);
-  program.sampling = true;
+  run.evaluation_cap = to_u64_saturated(options.max_evaluations);
+  run.sampling = true;
   for (std::uint64_t i = 0; i < samples; ++i) {
     const std::uint64_t linear =
         samples <= 1 ? 0 : static_cast<std::uint64_t>((blocks - 1) * i / (samples - 1));
-    replay_block(program, range, machine, linear, tally);
+    replay_block(options, range, machine, linear, tally);
   }
-  program.sampling = false;
+  run.sampling = false;
   e.warp_statement_evaluations = samples == 0 ? 0 : checked_mul(Count{tally.evaluations}, blocks) / samples;
   std::uint64_t stores = 0;
   for (std::size_t a = 0; a < tally.accesses.size() && a < program.kernel.accesses.size(); ++a) {
@@ -216,11 +218,10 @@ constexpr std::uint64_t kFinish = ~std::uint64_t{0};
 // each worker gets a block runner from make_runner and blocks in chunks from one counter, so
 // uneven blocks balance out; the runner is last called with kFinish. `shared` gathers finished
 // blocks' evaluations (the budget's), `done` the blocks (added to the caller's progress too).
-void run_blocks(const Program& program, std::uint64_t total, unsigned workers,
+void run_blocks(const Kernel& kernel, const ReplayOptions& options, std::uint64_t total, unsigned workers,
                 std::atomic<std::uint64_t>& shared, std::atomic<std::uint64_t>& done,
                 std::vector<Tally>& tallies,
                 const std::function<std::function<void(std::uint64_t, Tally&)>()>& make_runner) {
-  const ReplayOptions& options = program.options;
   const std::uint64_t chunk =
       std::max<std::uint64_t>(1, std::min<std::uint64_t>(64, total / (workers * 16ull) + 1));
   std::atomic<std::uint64_t> next{0};
@@ -230,7 +231,7 @@ void run_blocks(const Program& program, std::uint64_t total, unsigned workers,
   std::mutex mutex;
   std::uint64_t failed_block = ~std::uint64_t{0};
   std::exception_ptr error;
-  tallies.assign(workers, make_tally(program.kernel));
+  tallies.assign(workers, make_tally(kernel));
   // One item per worker, each with a runner of its own, taking chunks until none is left.
   parallel_for(workers, workers, [&](std::size_t item, unsigned) {
     std::uint64_t b = kFinish;
@@ -343,15 +344,18 @@ std::size_t capture_record_bytes() { return sizeof(StoreWrite); }
 
 ReplayEstimate estimate(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
   prepare(kernel, launch, options);
-  Program program(kernel, launch, options);
+  const auto model = std::make_shared<const Kernel>(kernel);
+  const LaunchPlan program(model, launch, detail::plan_options(options));
   const Count followed =
       program.global_values ? checked_mul(Count{program.global_size}, 1 + sizeof(detail::GlobalByte)) : 0;
   // The buffers followed for the stores' contents alone are not allocated to sample: the samples'
   // counts do not depend on them (conditions and addresses follow what they read either way).
-  ReplayOptions counting = options;
+  detail::PlanOptions counting = program.options;
   counting.capture_stores = false;
-  Program plain(kernel, launch, counting);
-  ReplayEstimate e = sample(options.capture_stores ? plain : program, blocks_of(launch, options));
+  const LaunchPlan plain(model, launch, counting);
+  const LaunchPlan& sampled = options.capture_stores ? plain : program;
+  RunContext run = detail::run_context(sampled, launch, options);
+  ReplayEstimate e = sample(sampled, run, options, blocks_of(launch, options));
   e.followed_bytes = followed;
   return e;
 }
@@ -365,7 +369,7 @@ namespace {
 // that do not commute (exch, cas, inc, dec, float add, different operations) leave a result that
 // depends on their order (kOrdered). An element also written by a plain store, or by atomics of
 // different widths, is unknown.
-void combine_atomics(const Program& program, std::vector<const StoreWrite*>& atomics, ReplayResult& result) {
+void combine_atomics(const Launch& launch, std::vector<const StoreWrite*>& atomics, ReplayResult& result) {
   std::sort(atomics.begin(), atomics.end(), [](const StoreWrite* a, const StoreWrite* b) {
     return std::tie(a->parameter, a->offset, a->thread, a->sequence) <
            std::tie(b->parameter, b->offset, b->thread, b->sequence);
@@ -392,8 +396,7 @@ void combine_atomics(const Program& program, std::vector<const StoreWrite*>& ato
     bool stored = false;
     for (std::size_t b = at; b < end; ++b) stored = stored || buffer.state[b] != StoredBuffer::kUnwritten;
     std::uint64_t value = 0;  // the element before the launch, little-endian
-    const std::string* data =
-        p < program.launch.buffer_data.size() ? program.launch.buffer_data[p].get() : nullptr;
+    const std::string* data = p < launch.buffer_data.size() ? launch.buffer_data[p].get() : nullptr;
     if (data != nullptr && end <= data->size()) std::memcpy(&value, data->data() + at, first.width);
     for (std::size_t k = i; k < j && !mixed; ++k)
       value = ops::atomic(atomics[k]->atomic, first.type, static_cast<int>(first.width), value,
@@ -451,8 +454,8 @@ void assemble_write(const StoreWrite& w, StoredBuffer& buffer) {
 // their order on the GPU and is marked, not guessed. Each worker's writes are sorted where they
 // are and merged, threads ascending: no second copy of them, and no per-byte record of the writer
 // (a flag in the state marks the bytes of the thread being assembled).
-void assemble_stores(const Kernel& kernel, const Program& program, std::vector<Tally>& tallies,
-                     ReplayResult& result) {
+void assemble_stores(const Kernel& kernel, const Launch& launch, const LaunchPlan& program,
+                     std::vector<Tally>& tallies, ReplayResult& result) {
   result.stored.assign(kernel.parameters.size(), StoredBuffer{});
   result.stores_not_captured = program.stores_not_captured;
   for (const Tally& t : tallies)
@@ -492,7 +495,7 @@ void assemble_stores(const Kernel& kernel, const Program& program, std::vector<T
     thread.push_back(&w);
   }
   end_thread();
-  combine_atomics(program, atomics, result);
+  combine_atomics(launch, atomics, result);
   for (Tally& t : tallies) std::deque<StoreWrite>().swap(t.stores);
 }
 
@@ -664,31 +667,31 @@ constexpr std::uint64_t kTrialEvaluations = 5'000'000;  // 0.05 to 0.5 s
 // for a moment (at most its budget): undefined behaviour in a value, or a loop that never ends, met that
 // early is what the replay would name, rather than its budget. (The run is refused after it: what the trial
 // leaves in followed memory does not matter.)
-void trial_run(Program& program, const BlockRange& range) {
-  WarpMachine machine(program);
+void trial_run(const LaunchPlan& program, RunContext& run, const ReplayOptions& options,
+               const BlockRange& range) {
+  WarpMachine machine(program, run);
   Tally tally = make_tally(program.kernel);
-  program.evaluation_cap = std::min(kTrialEvaluations, to_u64_saturated(program.options.max_evaluations));
-  program.sampling = true;
+  run.evaluation_cap = std::min(kTrialEvaluations, to_u64_saturated(options.max_evaluations));
+  run.sampling = true;
   try {
-    replay_block(program, range, machine, 0, tally);
+    replay_block(options, range, machine, 0, tally);
   } catch (const InvalidInput& e) {
     if (e.diag() == Diag::undefined_arithmetic || e.diag() == Diag::endless_loop) throw;
   }
-  program.sampling = false;
+  run.sampling = false;
 }
 
 // `search`: look for the lowest block where a probe meets undefined behaviour (a launch of more
 // than one block), which the replay's threads would meet in any block.
-void refuse_before_running(Program& program, const BlockRange& range, bool search) {
+void refuse_before_running(const LaunchPlan& program, RunContext& run, const Launch& launch,
+                           const ReplayOptions& options, const BlockRange& range, bool search) {
   const Kernel& kernel = program.kernel;
-  const Launch& launch = program.launch;
-  const ReplayOptions& options = program.options;
   const PreRun pre = pre_run(kernel, launch, range, options.only_warp, search);
   if (!pre.undefined.empty()) throw located(Diag::undefined_arithmetic, kernel, pre.undefined);
   if (pre.least_evaluations <= options.max_evaluations) return;
   const PreRun named = search ? pre : pre_run(kernel, launch, range, options.only_warp, true);
   if (!named.undefined.empty()) throw located(Diag::undefined_arithmetic, kernel, named.undefined);
-  if (named.address_undefined.empty()) trial_run(program, range);
+  if (named.address_undefined.empty()) trial_run(program, run, options, range);
   throw InvalidInput(Diag::evaluation_budget,
                      (named.address_undefined.empty() ? std::string() : named.address_undefined + "; and ") +
                          "the replay would make at least " + to_decimal(pre.least_evaluations) +
@@ -696,18 +699,77 @@ void refuse_before_running(Program& program, const BlockRange& range, bool searc
                          to_decimal(options.max_evaluations) + " (--max-evaluations)");
 }
 
+// Runs blocks of `range` as native code where a compiler is installed and takes the plan
+// (sim/engine/ir_native.hpp): true when it ran them all into `tallies`; false with `hand_over` the
+// reason where native code handed the launch over (or its compiler refused the plan with one),
+// the run then left to the interpreter, from the start.
+bool run_native(const LaunchPlan& program, RunContext& run, const ReplayOptions& options,
+                const BlockRange& range, unsigned workers, bool worth, std::atomic<std::uint64_t>& shared,
+                std::vector<Tally>& tallies, std::string& hand_over) {
+  // The run's parts native code does not do: observers, part of the grid.
+  if (options.native == NativeReplay::Off || options.events != nullptr || options.observer != nullptr ||
+      options.only_block || options.only_warp || options.only_blocks || detail::native_compiler() == nullptr)
+    return false;
+  const detail::NativeCompiled compiled = detail::native_compiler()(program, worth);
+  if (compiled.code == nullptr) {
+    hand_over = compiled.refusal;
+    return false;
+  }
+  std::vector<const char*> data(run.base_data.size(), nullptr);
+  for (std::size_t b = 0; b < data.size(); ++b)
+    if (run.base_data[b] != nullptr) data[b] = run.base_data[b]->data();
+  detail::NativeRun native_run;
+  native_run.data = data.data();
+  native_run.evaluation_cap = run.evaluation_cap;
+  native_run.shared_evaluations = run.shared_evaluations;
+  std::atomic<std::uint64_t> done{0};
+  try {
+    run_blocks(program.kernel, options, range.volume(), workers, shared, done, tallies,
+               [&]() -> std::function<void(std::uint64_t, Tally&)> {
+                 std::shared_ptr<detail::NativeWorker> worker = compiled.code->worker(native_run);
+                 return [worker, &range](std::uint64_t linear, Tally& tally) {
+                   if (linear == kFinish) return;
+                   const Dim3 extent{range.last.x - range.first.x + 1, range.last.y - range.first.y + 1,
+                                     range.last.z - range.first.z + 1};
+                   const auto [x, y, z] = block_of(extent, linear);
+                   detail::NativeTally counts{tally.statements.data(), tally.accesses.data(),
+                                              tally.flops.data(), tally.extents.data()};
+                   const detail::NativeOutcome outcome =
+                       worker->run_block(range.first.x + x, range.first.y + y, range.first.z + z, counts);
+                   tally.evaluations += counts.evaluations;
+                   tally.blocks += counts.blocks;
+                   tally.warps += counts.warps;
+                   if (outcome.kind == detail::NativeOutcome::Kind::HandOver) throw HandOver{outcome.reason};
+                 };
+               });
+    return true;
+  } catch (const HandOver& h) {
+    hand_over = h.reason;
+    shared = 0;
+    if (options.blocks_done != nullptr) options.blocks_done->fetch_sub(done.load());
+    return false;
+  }
+}
+
 }  // namespace
 
 ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOptions& options) {
   prepare(kernel, launch, options);
-  Program program(kernel, launch, options);
+  const LaunchPlan program(std::make_shared<const Kernel>(kernel), launch, detail::plan_options(options));
+  return detail::replay_plan(program, launch, options);
+}
+
+ReplayResult detail::replay_plan(const LaunchPlan& program, const Launch& launch,
+                                 const ReplayOptions& options) {
+  const Kernel& kernel = program.kernel;
+  RunContext run = detail::run_context(program, launch, options);
   const BlockRange range = blocks_of(launch, options);
   const Count blocks = range.volume();
   const bool estimated = blocks > kSampleBlocks;
-  refuse_before_running(program, range, blocks > 1);
+  refuse_before_running(program, run, launch, options, range, blocks > 1);
   ReplayEstimate e;
   if (estimated) {
-    e = sample(program, range);
+    e = sample(program, run, options, range);
     if (e.warp_statement_evaluations > options.max_evaluations)
       throw InvalidInput(Diag::evaluation_budget,
                          "the replay would make about " + to_decimal(e.warp_statement_evaluations) +
@@ -717,59 +779,30 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
                              " (about a minute); use a smaller launch or restrict it to one block");
   }
   std::atomic<std::uint64_t> shared{0};
-  program.shared_evaluations = &shared;
+  run.shared_evaluations = &shared;
   // The budget, as given: a run that an estimate from sample blocks let start stops there too.
-  program.evaluation_cap = to_u64_saturated(options.max_evaluations);
+  run.evaluation_cap = to_u64_saturated(options.max_evaluations);
 
   const auto total = static_cast<std::uint64_t>(blocks);
   // Buffers followed by value across blocks: one thread, blocks in ascending order.
   const unsigned workers = program.global_values ? 1u : parallel_workers(total, options.threads);
   std::vector<Tally> tallies;
-  bool native = false;
   std::string hand_over;
-  // Native code where a compiler is installed and takes the launch (sim/engine/ir_native.hpp); a hand-over
-  // leaves the run to the interpreter, from the start.
-  if (options.native != NativeReplay::Off && options.events == nullptr &&
-      detail::native_compiler() != nullptr) {
-    const bool worth = options.native == NativeReplay::Always ||
-                       (estimated && e.warp_statement_evaluations >= options.native_min_evaluations);
-    if (const std::shared_ptr<const detail::NativeCode> code = detail::native_compiler()(program, worth)) {
-      std::atomic<std::uint64_t> done{0};
-      try {
-        run_blocks(program, total, workers, shared, done, tallies,
-                   [&]() -> std::function<void(std::uint64_t, Tally&)> {
-                     std::shared_ptr<detail::NativeWorker> worker = code->worker(program);
-                     return [worker, &range](std::uint64_t linear, Tally& tally) {
-                       if (linear == kFinish) return;
-                       const Dim3 extent{range.last.x - range.first.x + 1, range.last.y - range.first.y + 1,
-                                         range.last.z - range.first.z + 1};
-                       const auto [x, y, z] = block_of(extent, linear);
-                       const detail::NativeOutcome outcome =
-                           worker->run_block(range.first.x + x, range.first.y + y, range.first.z + z, tally);
-                       if (outcome.kind == detail::NativeOutcome::Kind::HandOver)
-                         throw HandOver{outcome.reason};
-                     };
-                   });
-        native = true;
-      } catch (const HandOver& h) {
-        hand_over = h.reason;
-        shared = 0;
-        if (options.blocks_done != nullptr) options.blocks_done->fetch_sub(done.load());
-      }
-    }
-  }
+  const bool worth = options.native == NativeReplay::Always ||
+                     (estimated && e.warp_statement_evaluations >= options.native_min_evaluations);
+  const bool native = run_native(program, run, options, range, workers, worth, shared, tallies, hand_over);
   if (!native) {
     std::atomic<std::uint64_t> done{0};
-    run_blocks(program, total, workers, shared, done, tallies,
+    run_blocks(kernel, options, total, workers, shared, done, tallies,
                [&]() -> std::function<void(std::uint64_t, Tally&)> {
-                 auto machine = std::make_shared<WarpMachine>(program);
-                 return [machine, &program, &range](std::uint64_t linear, Tally& tally) {
+                 auto machine = std::make_shared<WarpMachine>(program, run);
+                 return [machine, &options, &range](std::uint64_t linear, Tally& tally) {
                    if (linear == kFinish) return machine->finish(tally);
-                   replay_block(program, range, *machine, linear, tally);
+                   replay_block(options, range, *machine, linear, tally);
                  };
                });
   }
-  ReplayResult result = to_result(kernel, tallies, options.memory);
+  ReplayResult result = to_result(kernel, tallies, program.options.memory);
   result.native = native;
   result.native_hand_over = hand_over;
   const std::vector<bool> values = buffers_with_values(kernel, launch);
@@ -785,7 +818,7 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
   result.communicating = gathered(&Tally::communicating);
   result.order_atomics = gathered(&Tally::order_atomics);
   result.order_reads = gathered(&Tally::order_reads);
-  if (options.capture_stores) {
+  if (program.options.capture_stores) {
     // What the GPU's order decides is not known: the writes of an access whose address, lanes or
     // value depends on it, and every write when a branch does (which threads write then varies).
     const std::vector<OrderDependence> order = order_dependence(kernel, launch, result);
@@ -797,7 +830,7 @@ ReplayResult replay(const Kernel& kernel, const Launch& launch, const ReplayOpti
     for (Tally& t : tallies)
       for (StoreWrite& w : t.stores)
         if (w.access != kNone && unknown[static_cast<std::size_t>(w.access)]) w.known = false;
-    assemble_stores(kernel, program, tallies, result);
+    assemble_stores(kernel, launch, program, tallies, result);
   }
   return result;
 }

@@ -48,7 +48,7 @@ __attribute__((always_inline)) inline void WarpMachine::request(const CompiledAc
 void WarpMachine::memory(StmtId id, LaneMask active) {
   const StatementMemory& m = p_.memory[static_cast<std::size_t>(id)];
   if (!m.kept.empty()) follow_values(m, id, active);
-  if (fault_flag_ != nullptr && fault_flag_->load(std::memory_order_relaxed)) return;
+  if (run_.fault_flag != nullptr && run_.fault_flag->load(std::memory_order_relaxed)) return;
   count_flops(m, id, active);
   FiguredAccess figured;
   for (std::size_t position = 0; position < m.accesses.size(); ++position) {
@@ -965,7 +965,7 @@ InvalidInput WarpMachine::out_of_bounds_error(const MemoryAccess& access, std::i
                           where + ", in " + block_and_thread(lane));
 }
 
-// A load whose value the model computes (Expr::access; Program::base_data): each active lane's
+// A load whose value the model computes (Expr::access; RunContext::base_data): each active lane's
 // element, read from the launch's data (or zeros). Outside the buffer, or misaligned, the value
 // does not exist: an error (InvalidInput) naming the first thread.
 WarpMachine::Val WarpMachine::load(ExprId id, const CompiledExpr& e, LaneMask active) {
@@ -980,8 +980,8 @@ WarpMachine::Val WarpMachine::load(ExprId id, const CompiledExpr& e, LaneMask ac
   // From the launch's read-only data, at the same offset as last time (its locals not written
   // since, for a superset of these lanes): the same elements, not read (nor the offset computed)
   // again.
-  const std::uint8_t kept = !followed && recorder_ == nullptr ? p_.kept[a.offset] : Program::kNotKept;
-  if (kept != Program::kNotKept) {
+  const std::uint8_t kept = !followed && recorder_ == nullptr ? p_.kept[a.offset] : LaunchPlan::kNotKept;
+  if (kept != LaunchPlan::kNotKept) {
     const KeptValue& k = kept_load_[id];
     if (still_kept(a.offset, k.stamp, k.active, active))
       return k.uniform ? Val{nullptr, k.value} : Val{scratch(id), 0};
@@ -1009,7 +1009,7 @@ WarpMachine::Val WarpMachine::load(ExprId id, const CompiledExpr& e, LaneMask ac
     return each_lane([&](std::int64_t at, int lane) { return shared_load(a, at, lane, e.type); }, false);
   }
   const Val loaded = read_data(id, e, a, offset, active);
-  if (kept != Program::kNotKept)
+  if (kept != LaunchPlan::kNotKept)
     kept_load_[id] = KeptValue{++stamp_, active, loaded.value, loaded.lanes == nullptr};
   return loaded;
 }
@@ -1017,7 +1017,7 @@ WarpMachine::Val WarpMachine::load(ExprId id, const CompiledExpr& e, LaneMask ac
 // A load's elements from the launch's data (or zeros), each active lane's (load()).
 WarpMachine::Val WarpMachine::read_data(ExprId id, const CompiledExpr& e, const MemoryAccess& a,
                                         const Val& offset, LaneMask active) {
-  const std::string* data = p_.base_data[static_cast<std::size_t>(a.base)];
+  const std::string* data = run_.base_data[static_cast<std::size_t>(a.base)];
   const std::uint64_t bound = p_.base_bytes[static_cast<std::size_t>(a.base)];
   const auto width = static_cast<std::uint64_t>(a.width);
   const auto read = [&](std::uint64_t bits, int lane) {

@@ -11,11 +11,14 @@
 #include <cstring>
 #include <optional>
 #include <random>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "jit/native_replay.hpp"
 #include "sim/support/count.hpp"
 #include "sim/support/errors.hpp"
+#include "sim/engine/ir_native.hpp"
 #include "sim/engine/ir_replay.hpp"
 #include "tests/kernels/replay_compare.hpp"
 #include "tests/kernels/source_dir.hpp"
@@ -488,6 +491,55 @@ __global__ void k(int* a, int n) {
   o.native = ir::NativeReplay::Auto;
   EXPECT_TRUE(ir::replay(fresh, big, o).native);
   EXPECT_TRUE(run(fresh, l, ir::NativeReplay::Auto).result->native);  // compiled now
+}
+
+// What crosses the plugin's boundary is the plan serialised: its compiler reads the plan's bytes,
+// refuses those of another version, cut short or not a plan, with a reason (the launch then
+// interpreted), and the code of bytes it reads counts as the interpreter.
+TEST_F(NativeReplaySnippet, ThePluginsCompilerChecksThePlansVersion) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int* a, int n) {
+  if (threadIdx.x < n) a[threadIdx.x] = 3;
+}
+)");
+  ir::Launch l;
+  l.block = {64, 1, 1};
+  l.grid = {2, 1, 1};
+  l.arguments = {ir::Value{}, ir::Value::of(ir::ScalarType::I32, 40)};
+  const ir::detail::LaunchPlan plan(std::make_shared<const ir::Kernel>(k), l, ir::detail::PlanOptions{});
+  const std::string bytes = ir::detail::serialize(plan);
+  const ir::detail::NativePlanCompiler compile = jit::plan_compiler();
+  const ir::detail::NativeCompiled good = compile(bytes.data(), bytes.size(), true);
+  ASSERT_NE(good.code, nullptr) << good.refusal;
+  std::string other = bytes;
+  other[8] = static_cast<char>(other[8] + 1);  // the version, after the 8-byte magic
+  const ir::detail::NativeCompiled refused = compile(other.data(), other.size(), true);
+  EXPECT_EQ(refused.code, nullptr);
+  EXPECT_STREQ(refused.refusal, "the launch plan is of another version than the native replay reads");
+  const ir::detail::NativeCompiled cut = compile(bytes.data(), bytes.size() / 2, true);
+  EXPECT_EQ(cut.code, nullptr);
+  EXPECT_STREQ(cut.refusal, "the native replay could not read or compile the launch plan");
+  // The code of the bytes read back: 2 blocks of 2 warps, `if (threadIdx.x < 40)` taken by 40
+  // lanes a block (warp 1 divided: lanes 32 .. 39).
+  const std::vector<const char*> data(k.bases.size(), nullptr);  // no buffer's data: zeros
+  ir::detail::NativeRun native_run;
+  native_run.data = data.data();
+  const std::unique_ptr<ir::detail::NativeWorker> worker = good.code->worker(native_run);
+  std::vector<ir::StatementCounts> statements(k.stmts.size());
+  std::vector<ir::AccessCounts> accesses(k.accesses.size());
+  std::vector<std::uint64_t> flops(k.stmts.size());
+  std::vector<ir::BaseExtent> extents(k.accesses.size());
+  ir::detail::NativeTally tally{statements.data(), accesses.data(), flops.data(), extents.data()};
+  for (std::uint32_t b = 0; b < 2; ++b)
+    EXPECT_EQ(worker->run_block(b, 0, 0, tally).kind, ir::detail::NativeOutcome::Kind::Done);
+  EXPECT_EQ(tally.blocks, 2u);
+  EXPECT_EQ(tally.warps, 4u);
+  for (std::size_t s = 0; s < k.stmts.size(); ++s)
+    if (k.stmts[s].kind == ir::StmtKind::If) {
+      EXPECT_EQ(sim::to_decimal(statements[s].warp_evaluations), "4");
+      EXPECT_EQ(sim::to_decimal(statements[s].taken_lanes), "80");
+      EXPECT_EQ(sim::to_decimal(statements[s].divergent), "2");
+    }
 }
 
 }  // namespace

@@ -4,8 +4,8 @@
 // values and the same first fault); a load from read-only data whose offset's locals did not change
 // is not read again (WarpMachine::kept_load_), and is read again when they did; an expression over
 // such a load (`idx[j + t] * 2`, a gather's offset) is computed again when the load's offset's
-// locals change (Program::kept); an expression takes the kept lanes of another of the same
-// operators over the same locals (Program::canonical), and only while those are unchanged; a
+// locals change (LaunchPlan::kept); an expression takes the kept lanes of another of the same
+// operators over the same locals (LaunchPlan::canonical), and only while those are unchanged; a
 // condition's lanes are kept likewise (WarpMachine::kept_mask_).
 #include <gtest/gtest.h>
 

@@ -354,8 +354,9 @@ TEST(IrSemantics, LaneArraysMatchNativeArithmetic) {
   launch.warp_size = 64;
   launch.arguments.resize(k.parameters.size());
   for (std::size_t i = 0; i < k.parameters.size(); ++i) launch.arguments[i] = Value{k.parameters[i].type, 0};
-  const detail::Program program(k, launch, ReplayOptions{});
-  detail::WarpMachine machine(program);
+  const detail::LaunchPlan program(std::make_shared<const Kernel>(k), launch, detail::PlanOptions{});
+  const detail::RunContext run = detail::run_context(program, launch, ReplayOptions{});
+  detail::WarpMachine machine(program, run);
   int checked_lanes = 0, refused = 0;
   for (std::size_t n = 0; n < exprs.size(); ++n) {
     // Lane-varying leaves; some locals are the same in every lane (kept uniform by the engine).
@@ -401,7 +402,7 @@ TEST(IrSemantics, LaneArraysMatchNativeArithmetic) {
   EXPECT_GT(refused, 100);
 }
 
-// Expressions of parameters and constants are computed once per launch (Program folds them into
+// Expressions of parameters and constants are computed once per launch (the launch plan folds them into
 // constants): each must still give C's value, checked against native arithmetic on the same
 // parameter values, and undefined behaviour must still be reported when a warp evaluates the
 // expression (not when the launch is compiled, where no warp may ever reach it).
@@ -423,8 +424,10 @@ TEST(IrSemantics, FoldedLaunchConstantsMatchNativeArithmetic) {
     values[i] = g.random_value(t);
     launch.arguments[i] = Value{t, normalise(t, static_cast<std::uint64_t>(values[i]))};
   }
-  const detail::Program program(k, launch, ReplayOptions{});  // no fault is reported here
-  detail::WarpMachine machine(program);
+  // no fault is reported here
+  const detail::LaunchPlan program(std::make_shared<const Kernel>(k), launch, detail::PlanOptions{});
+  const detail::RunContext run = detail::run_context(program, launch, ReplayOptions{});
+  detail::WarpMachine machine(program, run);
   int folded = 0, folded_checked = 0, refused = 0;
   for (std::size_t n = 0; n < exprs.size(); ++n) {
     const ExprId e = exprs[n];

@@ -1,6 +1,6 @@
-// The interpreter's compiled form of a kernel and launch (Program, sim/engine/ir_engine.hpp): each
-// expression's lane functions, representatives, memory to count and follow, affine offsets.
-#include "sim/engine/ir_engine.hpp"
+// The launch plan (sim/engine/launch_plan.hpp) compiled: each expression's lane functions,
+// representatives, memory to count and follow, affine offsets; and the run context beside it.
+#include "sim/engine/launch_plan.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,8 +8,10 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "sim/support/errors.hpp"
 #include "sim/memory/ir_memory.hpp"
@@ -150,7 +152,7 @@ CastLaneFn cast_fn(ScalarType to) {
       return &cast_lanes<ScalarType::U64>;
     case ScalarType::F32:
     case ScalarType::F64:
-      break;  // Program converts these value by value
+      break;  // converted value by value
   }
   return &cast_lanes<ScalarType::U64>;
 }
@@ -294,13 +296,65 @@ bool reads_atomic_of(const Kernel& k, ExprId e, const std::vector<std::int32_t>&
   return false;
 }
 
+// The lane functions of expression `e` of model `k` (its operator and operands' type) into `c`.
+void bind_expr_functions(const Kernel& k, const Expr& e, CompiledExpr& c) {
+  switch (e.kind) {
+    case ExprKind::Binary:
+      compile_binary(c, e.binary_op, k.exprs[e.operands[0]].type);
+      break;
+    case ExprKind::Unary:
+      c.unary = ops::unary_fn(e.unary_op, k.exprs[e.operands[0]].type);
+      c.unary_lanes = unary_lane_fn(e.unary_op, k.exprs[e.operands[0]].type);
+      break;
+    case ExprKind::Cast:
+      // Conversions from or to a floating type go value by value (ops::convert); the others
+      // depend on the target only (the operand's bits are normalised).
+      if (!is_floating(k.exprs[e.operands[0]].type) && !is_floating(e.type)) c.cast_lanes = cast_fn(e.type);
+      break;
+    default:
+      break;
+  }
+}
+
 }  // namespace
 
-// ---------------------------------------------------------------------------------------------
-// Program
+PlanOptions plan_options(const ReplayOptions& o) {
+  PlanOptions p;
+  p.by_iteration = o.by_iteration;
+  p.memory = o.memory;
+  p.affine_offsets = o.affine_offsets;
+  p.capture_stores = o.capture_stores;
+  return p;
+}
 
-Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
-    : kernel(k), launch(l), options(o), warp_size(l.warp_size) {
+RunContext run_context(const LaunchPlan& plan, const Launch& l, const ReplayOptions& o) {
+  RunContext r;
+  const Kernel& k = plan.kernel;
+  r.base_data.assign(k.bases.size(), nullptr);
+  for (std::size_t b = 0; b < k.bases.size(); ++b) {
+    const auto parameter = static_cast<std::size_t>(k.bases[b].parameter);
+    if (k.bases[b].parameter >= 0 && parameter < l.buffer_data.size())
+      r.base_data[b] = l.buffer_data[parameter].get();
+  }
+  r.stop = o.stop;
+  r.observer = o.observer;
+  r.events = o.events;
+  return r;
+}
+
+void bind_functions(LaunchPlan& plan) {
+  const Kernel& k = plan.kernel;
+  for (std::size_t i = 0; i < k.exprs.size() && i < plan.exprs.size(); ++i)
+    bind_expr_functions(k, k.exprs[i], plan.exprs[i]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// LaunchPlan
+
+LaunchPlan::LaunchPlan(std::shared_ptr<const Kernel> m, const Launch& l, const PlanOptions& o)
+    : model(std::move(m)), kernel(*model), launch(l), options(o), warp_size(l.warp_size) {
+  const Kernel& k = kernel;
+  launch.buffer_data.clear();  // the run's (RunContext::base_data)
   lay_out_threads();
   const std::vector<bool> loaded = computed_loads_at_launch();
   compile_exprs(loaded);
@@ -321,10 +375,26 @@ Program::Program(const Kernel& k, const Launch& l, const ReplayOptions& o)
   keep_accesses(origins);
   choose_kept_expressions();
   compile_affine_offsets();
-  evaluation_cap = ~std::uint64_t{0};
+  apply_class_options();
 }
 
-void Program::lay_out_threads() {
+LaunchPlan::LaunchPlan(std::shared_ptr<const Kernel> m, Blank) : model(std::move(m)), kernel(*model) {}
+
+void LaunchPlan::apply_class_options() {
+  for (StatementMemory& m : memory)
+    for (CompiledAccess& a : m.accesses) {
+      const auto id = static_cast<std::size_t>(a.id);
+      if (id >= options.shifts.size() || options.shifts[id].count <= 1) continue;
+      a.shifts = options.shifts[id].count;
+      a.shift_step = options.shifts[id].step;
+      a.shifted_at = static_cast<std::uint32_t>(shifted_size);
+      shifted_size += static_cast<std::size_t>(options.shifts[id].count - 1);
+    }
+  for (std::size_t i = 0; i < exprs.size() && i < options.recorded.size(); ++i)
+    exprs[i].recorded = options.recorded[i];
+}
+
+void LaunchPlan::lay_out_threads() {
   const Launch& l = launch;
   threads_per_block = l.block.volume();
   warps_per_block = static_cast<int>((threads_per_block + warp_size - 1) / warp_size);
@@ -350,10 +420,10 @@ void Program::lay_out_threads() {
   }
 }
 
-std::vector<bool> Program::computed_loads_at_launch() const {
+std::vector<bool> LaunchPlan::computed_loads_at_launch() const {
   const Kernel& k = kernel;
   const Launch& l = launch;
-  const ReplayOptions& o = options;
+  const PlanOptions& o = options;
   // Loads with values at this launch (Launch::buffer_bytes, buffer_data).
   const std::vector<bool> values = buffers_with_values(k, l);
   std::vector<bool> loaded = computed_loads(k, &values);
@@ -392,7 +462,7 @@ std::vector<bool> Program::computed_loads_at_launch() const {
   return loaded;
 }
 
-void Program::compile_exprs(const std::vector<bool>& loaded) {
+void LaunchPlan::compile_exprs(const std::vector<bool>& loaded) {
   const Kernel& k = kernel;
   exprs.resize(k.exprs.size());
   for (std::size_t i = 0; i < k.exprs.size(); ++i) {
@@ -414,33 +484,14 @@ void Program::compile_exprs(const std::vector<bool>& loaded) {
       c.narrow_operands = bit_width(k.exprs[e.operands[0]].type) <= 32;
       c.floating_operands = is_floating(k.exprs[e.operands[0]].type);
     }
-    switch (e.kind) {
-      case ExprKind::Binary:
-        compile_binary(c, e.binary_op, k.exprs[e.operands[0]].type);
-        break;
-      case ExprKind::Unary:
-        c.unary = ops::unary_fn(e.unary_op, k.exprs[e.operands[0]].type);
-        c.unary_lanes = unary_lane_fn(e.unary_op, k.exprs[e.operands[0]].type);
-        break;
-      case ExprKind::Cast:
-        c.from = k.exprs[e.operands[0]].type;
-        // Conversions from or to a floating type go value by value (ops::convert); the others
-        // depend on the target only (the operand's bits are normalised).
-        if (!is_floating(c.from) && !is_floating(e.type)) c.cast_lanes = cast_fn(e.type);
-        break;
-      case ExprKind::Intrinsic:
-        c.intrinsic = e.intrinsic;
-        break;
-      case ExprKind::Warp:
-        c.warp_op = e.warp_op;
-        break;
-      default:
-        break;
-    }
+    if (e.kind == ExprKind::Cast) c.from = k.exprs[e.operands[0]].type;
+    if (e.kind == ExprKind::Intrinsic) c.intrinsic = e.intrinsic;
+    if (e.kind == ExprKind::Warp) c.warp_op = e.warp_op;
+    bind_expr_functions(k, e, c);
   }
 }
 
-void Program::find_canonical() {
+void LaunchPlan::find_canonical() {
   const Kernel& k = kernel;
   // Expressions of the same operators over the same leaves (`values[jj]` and `col_idx[jj]`'s
   // offsets) have one representative: they share kept lanes, and accesses whose offsets share one
@@ -483,9 +534,9 @@ void Program::find_canonical() {
   }
 }
 
-void Program::compile_memory(const std::vector<bool>& loaded, const std::vector<ExprId>& origins) {
+void LaunchPlan::compile_memory(const std::vector<bool>& loaded, const std::vector<ExprId>& origins) {
   const Kernel& k = kernel;
-  const ReplayOptions& o = options;
+  const PlanOptions& o = options;
   const std::vector<std::string> uncounted = uncounted_accesses(k, loaded);
   has_memory.assign(k.stmts.size(), 0);
   memory.resize(k.stmts.size());
@@ -537,7 +588,7 @@ void Program::compile_memory(const std::vector<bool>& loaded, const std::vector<
   }
 }
 
-void Program::bind_launch() {
+void LaunchPlan::bind_launch() {
   const Kernel& k = kernel;
   const Launch& l = launch;
   arguments.resize(k.parameters.size(), 0);
@@ -545,7 +596,6 @@ void Program::bind_launch() {
     arguments[i] = l.arguments[i].bits;
   fold_constants();
   base_bytes.assign(k.bases.size(), 0);
-  base_data.assign(k.bases.size(), nullptr);
   for (std::size_t b = 0; b < k.bases.size(); ++b) {
     const auto parameter = static_cast<std::size_t>(k.bases[b].parameter);
     if (k.bases[b].parameter >= 0 && parameter < l.buffer_bytes.size())
@@ -555,12 +605,10 @@ void Program::bind_launch() {
     if (k.bases[b].parameter < 0) base_bytes[b] = k.bases[b].bytes;
     if (k.bases[b].parameter < 0 && k.bases[b].bytes == 0 && k.bases[b].space == AddressSpace::Shared)
       base_bytes[b] = l.dynamic_shared_bytes;  // extern __shared__: as the launch sizes it
-    if (k.bases[b].parameter >= 0 && parameter < l.buffer_data.size())
-      base_data[b] = l.buffer_data[parameter].get();
   }
 }
 
-void Program::lay_out_values(const std::vector<bool>& loaded) {
+void LaunchPlan::lay_out_values(const std::vector<bool>& loaded) {
   const Kernel& k = kernel;
   const Launch& l = launch;
   // Memory followed by value (sim/model/ir.hpp memory_layout): shared memory, local arrays, and the
@@ -583,7 +631,7 @@ void Program::lay_out_values(const std::vector<bool>& loaded) {
   }
 }
 
-void Program::keep_accesses(const std::vector<ExprId>& origins) {
+void LaunchPlan::keep_accesses(const std::vector<ExprId>& origins) {
   const Kernel& k = kernel;
   if (shared_values || global_values || local_size > 0) {
     for (std::size_t i = 0; i < k.stmts.size(); ++i) {
@@ -617,7 +665,7 @@ void Program::keep_accesses(const std::vector<ExprId>& origins) {
   }
 }
 
-void Program::choose_kept_expressions() {
+void LaunchPlan::choose_kept_expressions() {
   const Kernel& k = kernel;
   followed.assign(k.bases.size(), 0);
   for (std::size_t b = 0; b < k.bases.size(); ++b)
@@ -671,10 +719,10 @@ void Program::choose_kept_expressions() {
   }
 }
 
-void Program::compile_affine_offsets() {
+void LaunchPlan::compile_affine_offsets() {
   const Kernel& k = kernel;
   const Launch& l = launch;
-  const ReplayOptions& o = options;
+  const PlanOptions& o = options;
   if (o.memory && o.affine_offsets) {
     for (StatementMemory& m : memory)
       for (CompiledAccess& a : m.accesses) {
@@ -686,7 +734,7 @@ void Program::compile_affine_offsets() {
   }
 }
 
-void Program::fold_constants() {
+void LaunchPlan::fold_constants() {
   // The value of operand x (an earlier expression) when it is a launch constant.
   const auto known = [&](ExprId x, std::uint64_t& bits) {
     const CompiledExpr& c = exprs[static_cast<std::size_t>(x)];
