@@ -605,14 +605,14 @@ __global__ void k(float* a, int n) {
 }
 )");
   EXPECT_EQ(body(k),
-            "{ { call clampi->clampi() { decl v = (int32)threadIdx.x; decl hi = param:n;"
+            "{ { call clampi(int, int)->clampi() { decl v = (int32)threadIdx.x; decl hi = param:n;"
             " { if (v > hi) return hi; else - return v; } }"
             " decl c = (clampi() + 1:int32); }"
             // mark's pointer parameter: an int64 local holding its byte offset into a's buffer.
-            " call mark->- { decl a = 0:int64; decl i = (uint32)c;"
+            " call mark(float *, unsigned int)->- { decl a = 0:int64; decl i = (uint32)c;"
             " { if ((i % (uint32)2:int32) == (uint32)0:int32)"
             " work[a[i] = 1.0f]; else - } }"
-            " { call clampi->clampi() { decl v = c; decl hi = 4:int32;"
+            " { call clampi(int, int)->clampi() { decl v = c; decl hi = 4:int32;"
             " { if (v > hi) return hi; else - return v; } }"
             " if (clampi() == 4:int32) work[a[0] = 0]; else - } }");
 }
