@@ -285,11 +285,7 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
     const FunctionDecl* callee = call->getDirectCallee();
     const std::string called = callee != nullptr ? f_.name(callee) : "a function";
     for (unsigned i = 0; i < call->getNumArgs(); ++i) {
-      const bool by_reference =
-          callee == nullptr || i >= callee->getNumParams() ||
-          (callee->getParamDecl(i)->getType()->isReferenceType() &&
-           !callee->getParamDecl(i)->getType().getNonReferenceType().isConstQualified());
-      if (by_reference && call->getArg(i)->isGLValue())
+      if (binds_writable(callee, i, call->getArg(i)))
         for (const auto& target : targets_of(call->getArg(i)))
           escape(target.first, "is passed by reference to " + called + " at " + at);
     }
@@ -300,6 +296,36 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
     if (const auto* member = dyn_cast<CXXMemberCallExpr>(call))
       if (const auto* object = member->getImplicitObjectArgument())
         escape(target_of(object).first, "has " + called + " called on it at " + at);
+  } else if (const auto* construct = dyn_cast<CXXConstructExpr>(s)) {
+    // std::pair<int&, int> p(n, 1), std::reference_wrapper<int> w = n, std::tuple<int&>(n): the
+    // object may hold a reference to n, and writes through it are not followed.
+    const CXXConstructorDecl* constructor = construct->getConstructor();
+    const std::string made = "a " + construct->getType().getUnqualifiedType().getAsString();
+    for (unsigned i = 0; i < construct->getNumArgs(); ++i)
+      if (binds_writable(constructor, i, construct->getArg(i)))
+        for (const auto& target : targets_of(construct->getArg(i)))
+          escape(target.first, "is bound to a reference by the constructor of " + made + " at " + at);
+  } else if (const auto* list = dyn_cast<InitListExpr>(s)) {
+    // struct S { int &r; } s = {n}: the member r refers to n.
+    const CXXRecordDecl* record = list->getType()->getAsCXXRecordDecl();
+    if (record != nullptr && record->hasDefinition() && !record->isUnion()) {
+      unsigned i = record->getNumBases();  // a C++17 aggregate's bases come first
+      for (const FieldDecl* field : record->fields()) {
+        if (i >= list->getNumInits()) break;
+        const Expr* init = list->getInit(i++);
+        const QualType type = field->getType();
+        if (type->isReferenceType() && !type.getNonReferenceType().isConstQualified())
+          for (const auto& target : targets_of(init))
+            escape(target.first,
+                   "is bound to the reference member '" + field->getNameAsString() + "' at " + at);
+      }
+    }
+  } else if (const auto* cast = dyn_cast<ExplicitCastExpr>(s); cast != nullptr && casts_away_const(cast)) {
+    // const_cast<int&>(std::min(n, n)): whatever the operand refers to may be written through it.
+    std::set<const VarDecl*> mentioned;
+    mentions(cast->getSubExpr(), mentioned);
+    for (const VarDecl* v : mentioned)
+      escape(v, "has its constness cast away at " + at + " (it may be written through the result)");
   } else if (const auto* lambda = dyn_cast<LambdaExpr>(s)) {
     for (const LambdaCapture& capture : lambda->captures())
       if (capture.capturesVariable() && capture.getCaptureKind() == LCK_ByRef)
@@ -314,6 +340,41 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
           escape(target.first, "is bound to the reference '" + v->getNameAsString() + "' at " + at);
   }
   for (const Stmt* child : s->children()) invalidate(child, how);
+}
+
+bool Frame::binds_writable(const clang::FunctionDecl* callee, unsigned i, const clang::Expr* argument) {
+  if (!argument->isGLValue()) return false;
+  if (callee == nullptr || i >= callee->getNumParams()) return true;
+  const clang::QualType type = callee->getParamDecl(i)->getType();
+  return type->isReferenceType() && !type.getNonReferenceType().isConstQualified();
+}
+
+bool Frame::casts_away_const(const clang::ExplicitCastExpr* cast) {
+  if (llvm::isa<clang::CXXConstCastExpr>(cast)) return true;
+  if (cast->getCastKind() != clang::CK_NoOp) return false;
+  const clang::QualType to = cast->getTypeAsWritten();
+  const clang::QualType from = cast->getSubExpr()->getType();
+  if (to->isReferenceType()) return from.isConstQualified() && !to.getNonReferenceType().isConstQualified();
+  if (to->isPointerType() && from->isPointerType())
+    return from->getPointeeType().isConstQualified() && !to->getPointeeType().isConstQualified();
+  return false;
+}
+
+void Frame::mentions(const clang::Stmt* s, std::set<const clang::VarDecl*>& out) {
+  if (s == nullptr) return;
+  if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(s))
+    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d->getDecl());
+        v != nullptr && (is_integer(v->getType()) || is_dim3(v->getType())))
+      out.insert(v);
+  for (const clang::Stmt* child : s->children()) mentions(child, out);
+}
+
+void Frame::escape(const clang::VarDecl* v, const std::string& tail, int depth) {
+  if (v == nullptr || state_.escaped.count(v) != 0) return;
+  state_.escaped[v] = named(v) + " " + tail;
+  // A reference: what it refers to escapes with it (const int &c = n; const_cast<int&>(c) = 9).
+  if (v->getType()->isReferenceType() && v->getInit() != nullptr && depth < kMaxCallDepth)
+    for (const auto& target : targets_of(v->getInit())) escape(target.first, tail, depth + 1);
 }
 
 // --- Values -------------------------------------------------------------------------------------

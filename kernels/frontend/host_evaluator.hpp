@@ -258,10 +258,16 @@ class Frame {
   /// reference ((int&)n, static_cast<int&>(n)) and either side of an lvalue ?: (c ? n : m).
   std::vector<std::pair<const clang::VarDecl*, int>> targets_of(const clang::Expr* e) const;
   void set_unknown(const clang::VarDecl* v, int component, const std::string& tail);
-  void escape(const clang::VarDecl* v, const std::string& tail) {
-    if (v == nullptr || state_.escaped.count(v) != 0) return;
-    state_.escaped[v] = named(v) + " " + tail;
-  }
+  /// `v` is not computable from here on (it may be written where the walk does not follow), nor
+  /// what a reference `v` refers to.
+  void escape(const clang::VarDecl* v, const std::string& tail, int depth = 0);
+  /// Whether argument `i` of a call of `callee` (null: not known) is bound to a reference it may
+  /// write through (T&, T&&, or C's variadic arguments).
+  static bool binds_writable(const clang::FunctionDecl* callee, unsigned i, const clang::Expr* argument);
+  /// const_cast, or a C-style or functional cast that does what it does (to T& from a const T).
+  static bool casts_away_const(const clang::ExplicitCastExpr* cast);
+  /// The integer and dim3 variables `s` names.
+  static void mentions(const clang::Stmt* s, std::set<const clang::VarDecl*>& out);
 
   const Finder& f_;
   clang::ASTContext& ctx_;

@@ -14,12 +14,16 @@
 // dynamic shared memory (size_t) converts it to. A local written
 // anywhere else before the launch (inside an if, a loop or a switch that does not hold the
 // launch, inside a larger expression), set from a call, from memory or from anything else the
-// evaluator does not compute, whose address is taken, that is bound to a reference or passed by
-// reference, or that changes inside a loop holding the launch (its variable, say) is not
+// evaluator does not compute, whose address is taken, that is bound to a writable reference
+// (declared, a T& parameter of a function or constructor, a reference member, const_cast of an
+// expression naming it), or that changes inside a loop holding the launch (its variable, say) is not
 // computable from then on, with the reason. A parameter of a helper function is computed at its
-// one call site in the file (main's are not computable; a helper called from several places
-// neither). Float and double kernel arguments are taken when Clang folds them to finite constants.
-// --grid and --block given pin the variable the launch passes for that size (pin_size).
+// one call site in the file (main's are not computable; a helper called from several places, one
+// whose address is taken or that a global's initialiser calls neither); a function template's
+// instantiations are host functions of their own. Float and double kernel arguments are taken when Clang
+// folds them to finite constants.
+// --grid and --block given pin the variable the launch passes for that size (pin_size), and the
+// integer locals a dim3 size is built from (flow_back).
 //
 // One walk per host function (and set of pins) follows all its launches, so that reading N
 // launches costs O(N) statements, not O(N^2): a statement before a launch is executed once; one

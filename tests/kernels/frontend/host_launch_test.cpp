@@ -228,6 +228,75 @@ int main(int argc, char **argv) {
   EXPECT_EQ(found[4].arguments[1].value, "5");
 }
 
+// A reference to a local held in an object (a pair, a reference_wrapper, a tuple, a struct's
+// reference member) or made writable by const_cast: writes through it are not followed, so the
+// local is not computable from the binding on, naming its place; a const reference is a read.
+TEST_F(HostLaunchTest, AReferenceHeldInAnObjectOrConstCastMakesTheLocalNotComputable) {
+  const auto found = launches(R"(#include <algorithm>
+#include <functional>
+#include <tuple>
+#include <utility>
+__global__ void k(int *a, int n) { a[0] = n; }
+int main() {
+  int *a = 0;
+  int n = 100;
+  std::pair<int&, int> p(n, 1);
+  p.first = 9;
+  k<<<1, 32>>>(a, n);
+  int w0 = 100;
+  std::reference_wrapper<int> w = w0;
+  w.get() = 9;
+  k<<<1, 32>>>(a, w0);
+  int s0 = 100;
+  struct S { int &r; } s = {s0};
+  s.r += 1;
+  k<<<1, 32>>>(a, s0);
+  int t0 = 100;
+  auto t = std::tuple<int&>(t0);
+  std::get<0>(t) = 9;
+  k<<<1, 32>>>(a, t0);
+  int m = 100;
+  ++const_cast<int&>(std::min(m, m));
+  k<<<1, 32>>>(a, m);
+  int x = 100;
+  const_cast<int&>(std::max(x, 3)) = 9;
+  k<<<1, 32>>>(a, x);
+  int c0 = 100;
+  const int &c = c0;
+  const_cast<int&>(c) = 9;
+  k<<<1, 32>>>(a, c0);
+  int r0 = 5;
+  const int &rc = r0;
+  int lo = std::min(r0, 7);
+  k<<<1, 32>>>(a, r0 + lo);
+}
+)");
+  ASSERT_EQ(found.size(), 8u);
+  EXPECT_EQ(found[0].arguments[1].reason, "'n' (" + at(8, 7) +
+                                              ") is bound to a reference by the constructor of a "
+                                              "std::pair<int &, int> at " +
+                                              at(9, 24));
+  EXPECT_EQ(found[1].arguments[1].reason, "'w0' (" + at(12, 7) +
+                                              ") is bound to a reference by the constructor of a "
+                                              "std::reference_wrapper<int> at " +
+                                              at(13, 35));
+  EXPECT_EQ(found[2].arguments[1].reason,
+            "'s0' (" + at(16, 7) + ") is bound to the reference member 'r' at " + at(17, 28));
+  EXPECT_EQ(found[3].arguments[1].reason, "'t0' (" + at(20, 7) +
+                                              ") is bound to a reference by the constructor of a "
+                                              "std::tuple<int &> at " +
+                                              at(21, 12));
+  const std::string cast = " (it may be written through the result)";
+  EXPECT_EQ(found[4].arguments[1].reason,
+            "'m' (" + at(24, 7) + ") has its constness cast away at " + at(25, 5) + cast);
+  EXPECT_EQ(found[5].arguments[1].reason,
+            "'x' (" + at(27, 7) + ") has its constness cast away at " + at(28, 3) + cast);
+  EXPECT_EQ(found[6].arguments[1].reason,
+            "'c0' (" + at(30, 7) + ") has its constness cast away at " + at(32, 3) + cast);
+  // r0 = 5, lo = min(5, 7) = 5: 10.
+  EXPECT_EQ(found[7].arguments[1].value, "10");
+}
+
 TEST_F(HostLaunchTest, WhatCannotBeComputedSaysWhy) {
   const auto found = launches(R"(#include <cstdlib>
 #include <cstdio>
