@@ -655,4 +655,63 @@ int main() {
             std::vector<std::string>{"--block: --block is computed from values the source gives"});
 }
 
+// --block given for a dim3 built from integer locals flows back into them (dim3 b(threads):
+// threads holds the x given throughout), so the grid and the dynamic shared memory computed from
+// them follow; a dim3 built from anything else makes what it is built from not computable.
+TEST_F(HostLaunchTest, AGivenBlockFlowsBackIntoTheIntegersItsDim3IsBuiltFrom) {
+  const char* source = R"(__global__ void k(int *a, int n) { a[0] = n; }
+int main() {
+  int *a;
+  int n = 1000;
+  int threads = 64;
+  dim3 g((n + threads - 1) / threads);
+  dim3 b(threads);
+  k<<<g, b, threads * sizeof(float)>>>(a, n);
+  int w = 32, h = 4;
+  dim3 b2(w, h);
+  k<<<1, b2, w * h * sizeof(int)>>>(a, w);
+  int t = 16;
+  dim3 b3(t * 2);
+  k<<<1, b3, t * sizeof(int)>>>(a, t);
+}
+)";
+  // The source: grid (1000 + 63) / 64 = 16, 64 x 4 = 256 bytes; 32 x 4 x 4 = 512; block 32, 16 x 4 = 64.
+  auto found = launches(source);
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_EQ(dims(found[0].grid), "16,1,1");
+  EXPECT_EQ(found[0].dynamic_shared.value, "256");
+  EXPECT_EQ(found[1].dynamic_shared.value, "512");
+  EXPECT_EQ(found[2].dynamic_shared.value, "64");
+  // --block 128: threads = 128: grid (1000 + 127) / 128 = 8, 128 x 4 = 512 bytes; w = 128, h = 1:
+  // 128 x 1 x 4 = 512 bytes, the argument 128.
+  found = sized(source, {}, {"128", "1", "1"});
+  EXPECT_EQ(dims(found[0].grid), "8,1,1");
+  EXPECT_EQ(found[0].dynamic_shared.value, "512");
+  EXPECT_EQ(found[0].followed,
+            std::vector<std::string>{"--block: 'b' (" + at(7, 8) + ") = (128, 1, 1), 'threads' (" + at(5, 7) +
+                                     ") = 128"});
+  EXPECT_EQ(found[1].followed,
+            std::vector<std::string>{"--block: 'b2' (" + at(10, 8) + ") = (128, 1, 1), 'w' (" + at(9, 7) +
+                                     ") = 128, 'h' (" + at(9, 15) + ") = 1"});
+  EXPECT_EQ(found[1].dynamic_shared.value, "512");
+  EXPECT_EQ(found[1].arguments[1].value, "128");
+  // --block 16,4: threads = 16 (b's y is its own): grid (1000 + 15) / 16 = 63, 16 x 4 = 64 bytes;
+  // w = 16, h = 4: 16 x 4 x 4 = 256 bytes.
+  found = sized(source, {}, {"16", "4", "1"});
+  EXPECT_EQ(dims(found[0].grid), "63,1,1");
+  EXPECT_EQ(found[0].dynamic_shared.value, "64");
+  EXPECT_EQ(found[1].dynamic_shared.value, "256");
+  EXPECT_EQ(found[1].arguments[1].value, "16");
+  // b3 is built from t * 2: t cannot hold a value the block gives, so what reads it is not
+  // computable (never the source's 16).
+  const std::string why =
+      "'b3' (" + at(13, 8) + ")'s x is computed from t * 2 (" + at(13, 11) + "), not a variable of its own";
+  EXPECT_EQ(found[2].unfollowed, std::vector<std::string>{"--block: " + why});
+  EXPECT_FALSE(found[2].dynamic_shared.known);
+  EXPECT_EQ(found[2].arguments[1].reason, "'t' (" + at(12, 7) +
+                                              ") gives the launch's block, which --block replaces, and the "
+                                              "host code is not followed with --block's value: " +
+                                              why);
+}
+
 }  // namespace
