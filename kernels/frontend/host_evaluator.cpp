@@ -386,6 +386,10 @@ std::unique_ptr<Frame> Frame::call_site(const clang::ParmVarDecl* p, std::string
     why = who;
     return nullptr;
   }
+  if (const auto other = f_.other_calls.find(function_->getCanonicalDecl()); other != f_.other_calls.end()) {
+    why = who + ", which " + other->second;
+    return nullptr;
+  }
   const auto found = f_.callers.find(function_->getCanonicalDecl());
   const std::size_t sites = found == f_.callers.end() ? 0 : found->second.size();
   if (sites != 1) {

@@ -107,6 +107,9 @@ class Finder {
   clang::ASTContext& context;
   const std::vector<ClangError>& errors;
   std::map<const clang::FunctionDecl*, std::vector<CallSite>> callers;  // by canonical declaration
+  /// Functions also called where callers cannot list: the first such place, as the end of a
+  /// sentence about the function ("is also called through a pointer or reference bound at ...").
+  std::map<const clang::FunctionDecl*, std::string> other_calls;  // by canonical declaration
   /// written_in of a variable in its own function, once per variable (many launches pass it).
   mutable std::map<const clang::VarDecl*, std::string> written;
 

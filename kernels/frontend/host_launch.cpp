@@ -82,29 +82,75 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
   Collector(Finder& finder, const clang::FunctionDecl& kernel)
       : finder_(finder), kernel_(kernel.getCanonicalDecl()) {}
 
+  /// A function template's instantiations (run<300>) are host functions of their own.
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
   bool VisitFunctionDecl(clang::FunctionDecl* function) {
     if (!function->doesThisDeclarationHaveABody() || function->isDependentContext()) return true;
     if (function->hasAttr<clang::CUDAGlobalAttr>()) return true;
     if (function->hasAttr<clang::CUDADeviceAttr>() && !function->hasAttr<clang::CUDAHostAttr>()) return true;
-    const auto& sources = finder_.context.getSourceManager();
-    if (sources.isInSystemHeader(sources.getExpansionLoc(function->getLocation()))) return true;
+    if (in_system_header(function)) return true;
     collect(function, function->getBody());
+    return true;
+  }
+
+  /// A global's initialiser runs before main: a function it calls has a call site the walk does
+  /// not follow.
+  bool VisitVarDecl(clang::VarDecl* v) {
+    if (!v->hasGlobalStorage() || v->isStaticLocal() || v->getInit() == nullptr || in_system_header(v) ||
+        v->getDeclContext()->isDependentContext() || v->getDeclContext()->isFunctionOrMethod())
+      return true;
+    note_other_calls(v->getInit(),
+                     "is also called from the initialiser of the global '" + v->getNameAsString() + "' at ");
     return true;
   }
 
   std::vector<std::pair<const clang::CUDAKernelCallExpr*, const clang::FunctionDecl*>> launches;
 
  private:
-  void collect(const clang::FunctionDecl* function, const clang::Stmt* s) {
+  bool in_system_header(const clang::Decl* d) const {
+    const auto& sources = finder_.context.getSourceManager();
+    return sources.isInSystemHeader(sources.getExpansionLoc(d->getLocation()));
+  }
+  void other_call(const clang::FunctionDecl* callee, const std::string& how, clang::SourceLocation at) {
+    finder_.other_calls.emplace(callee->getCanonicalDecl(), how + finder_.where(at));
+  }
+  /// The functions `s` calls or names (outside a function's body).
+  void note_other_calls(const clang::Stmt* s, const std::string& how, const clang::Stmt* callee = nullptr) {
     if (s == nullptr) return;
+    const clang::Stmt* direct = nullptr;
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s))
+      if (const clang::FunctionDecl* called = call->getDirectCallee()) {
+        other_call(called, how, call->getBeginLoc());
+        direct = call->getCallee()->IgnoreParenImpCasts();
+      }
+    named_function(s, callee);
+    for (const clang::Stmt* child : s->children())
+      note_other_calls(child, how, direct != nullptr ? direct : callee);
+  }
+  /// A function named other than as a direct call's callee (its address taken, a reference bound
+  /// to it): it may be called from anywhere.
+  void named_function(const clang::Stmt* s, const clang::Stmt* callee) {
+    if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(s); d != nullptr && s != callee)
+      if (const auto* named = llvm::dyn_cast<clang::FunctionDecl>(d->getDecl()))
+        other_call(named, "may also be called through a pointer or reference, bound at ", d->getBeginLoc());
+  }
+
+  void collect(const clang::FunctionDecl* function, const clang::Stmt* s,
+               const clang::Stmt* callee = nullptr) {
+    if (s == nullptr) return;
+    const clang::Stmt* direct = nullptr;  // the callee's name in a direct call
     if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s)) {
-      if (const clang::FunctionDecl* callee = call->getDirectCallee()) {
-        if (llvm::isa<clang::CUDAKernelCallExpr>(call) && callee->getCanonicalDecl() == kernel_)
+      if (const clang::FunctionDecl* called = call->getDirectCallee()) {
+        if (llvm::isa<clang::CUDAKernelCallExpr>(call) && called->getCanonicalDecl() == kernel_)
           launches.emplace_back(llvm::cast<clang::CUDAKernelCallExpr>(call), function);
-        finder_.callers[callee->getCanonicalDecl()].push_back(CallSite{call, function});
+        finder_.callers[called->getCanonicalDecl()].push_back(CallSite{call, function});
+        direct = call->getCallee()->IgnoreParenImpCasts();
       }
     }
-    for (const clang::Stmt* child : s->children()) collect(function, child);
+    named_function(s, callee);
+    for (const clang::Stmt* child : s->children())
+      collect(function, child, direct != nullptr ? direct : callee);
   }
 
   Finder& finder_;

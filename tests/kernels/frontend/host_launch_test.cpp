@@ -355,6 +355,64 @@ again:
             "jumps() uses goto (" + at(13, 16) + "), so the order of its statements is not followed");
 }
 
+// A helper whose address is taken (a pointer or a reference bound to it) or that a global's
+// initialiser calls has call sites the walk cannot list: its parameters are not computable.
+TEST_F(HostLaunchTest, AHelperCalledThroughAPointerOrBeforeMainHasNoOneCallSite) {
+  const auto found = launches(R"(__global__ void k(int *a, int n) { a[0] = n; }
+void by_pointer(int *a, int n) { k<<<1, 32>>>(a, n); }
+void by_reference(int *a, int n) { k<<<1, 32>>>(a, n); }
+int before_main(int *a, int n) { k<<<1, 32>>>(a, n); return 0; }
+int g = before_main(0, 300);
+int main() {
+  int *a = 0;
+  void (*f)(int *, int) = by_pointer;
+  f(a, 300);
+  by_pointer(a, 100);
+  void (&r)(int *, int) = by_reference;
+  r(a, 300);
+  by_reference(a, 100);
+  before_main(a, 100);
+}
+)");
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_EQ(found[0].arguments[1].reason,
+            "'n' (" + at(2, 29) +
+                ") is a parameter of by_pointer(), which may also be called through a "
+                "pointer or reference, bound at " +
+                at(8, 27));
+  EXPECT_EQ(found[1].arguments[1].reason,
+            "'n' (" + at(3, 31) +
+                ") is a parameter of by_reference(), which may also be called through a "
+                "pointer or reference, bound at " +
+                at(11, 27));
+  EXPECT_EQ(found[2].arguments[1].reason,
+            "'n' (" + at(4, 29) +
+                ") is a parameter of before_main(), which is also called from the "
+                "initialiser of the global 'g' at " +
+                at(5, 9));
+}
+
+// A launch in a function template is followed in each instantiation, with its arguments.
+TEST_F(HostLaunchTest, ALaunchInAFunctionTemplateIsFollowedInEachInstantiation) {
+  const auto found = launches(R"(__global__ void k(int *a, int n) { a[0] = n; }
+template <int N> void templated(int *a) { k<<<(N + 63) / 64, 64>>>(a, N); }
+int main() {
+  int *a = 0;
+  templated<300>(a);
+  templated<64>(a);
+}
+)");
+  ASSERT_EQ(found.size(), 2u);
+  // templated<300>: grid (300 + 63) / 64 = 5, block 64, n = 300; templated<64>: 127 / 64 = 1.
+  EXPECT_EQ(found[0].location, at(2, 43));
+  EXPECT_EQ(dims(found[0].grid), "5,1,1");
+  EXPECT_EQ(dims(found[0].block), "64,1,1");
+  EXPECT_EQ(found[0].arguments[1].value, "300");
+  EXPECT_EQ(found[1].location, at(2, 43));
+  EXPECT_EQ(dims(found[1].grid), "1,1,1");
+  EXPECT_EQ(found[1].arguments[1].value, "64");
+}
+
 TEST_F(HostLaunchTest, OnlyTheChosenKernelsLaunchesAndATemplatesInstantiation) {
   const auto found = launches(R"(template <int N> __global__ void t(int *a) { a[0] = N; }
 __global__ void other(int *a) { a[0] = 0; }
