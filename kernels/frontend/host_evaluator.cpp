@@ -268,35 +268,9 @@ void Frame::set_unknown(const clang::VarDecl* v, int component, const std::strin
   }
 }
 
-void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
+void Frame::escape_held(const clang::Stmt* s, const std::string& at) {
   using namespace clang;
-  if (s == nullptr) return;
-  const std::string at = f_.where(s->getBeginLoc());
-  if (const auto* b = dyn_cast<BinaryOperator>(s); b != nullptr && b->isAssignmentOp()) {
-    for (const auto& [v, component] : targets_of(b->getLHS())) set_unknown(v, component, how);
-  } else if (const auto* u = dyn_cast<UnaryOperator>(s)) {
-    if (u->isIncrementDecrementOp()) {
-      for (const auto& [v, component] : targets_of(u->getSubExpr())) set_unknown(v, component, how);
-    } else if (u->getOpcode() == UO_AddrOf) {
-      for (const auto& target : targets_of(u->getSubExpr()))
-        escape(target.first, "has its address taken at " + at + " (it may be set through a pointer)");
-    }
-  } else if (const auto* call = dyn_cast<CallExpr>(s)) {
-    const FunctionDecl* callee = call->getDirectCallee();
-    const std::string called = callee != nullptr ? f_.name(callee) : "a function";
-    for (unsigned i = 0; i < call->getNumArgs(); ++i) {
-      if (binds_writable(callee, i, call->getArg(i)))
-        for (const auto& target : targets_of(call->getArg(i)))
-          escape(target.first, "is passed by reference to " + called + " at " + at);
-    }
-    if (const auto* op = dyn_cast<CXXOperatorCallExpr>(call);
-        op != nullptr && op->isAssignmentOp() && op->getNumArgs() > 0) {
-      for (const auto& [v, component] : targets_of(op->getArg(0))) set_unknown(v, component, how);
-    }
-    if (const auto* member = dyn_cast<CXXMemberCallExpr>(call))
-      if (const auto* object = member->getImplicitObjectArgument())
-        escape(target_of(object).first, "has " + called + " called on it at " + at);
-  } else if (const auto* construct = dyn_cast<CXXConstructExpr>(s)) {
+  if (const auto* construct = dyn_cast<CXXConstructExpr>(s)) {
     // std::pair<int&, int> p(n, 1), std::reference_wrapper<int> w = n, std::tuple<int&>(n): the
     // object may hold a reference to n, and writes through it are not followed.
     const CXXConstructorDecl* constructor = construct->getConstructor();
@@ -326,6 +300,38 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
     mentions(cast->getSubExpr(), mentioned);
     for (const VarDecl* v : mentioned)
       escape(v, "has its constness cast away at " + at + " (it may be written through the result)");
+  }
+}
+
+void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
+  using namespace clang;
+  if (s == nullptr) return;
+  const std::string at = f_.where(s->getBeginLoc());
+  escape_held(s, at);
+  if (const auto* b = dyn_cast<BinaryOperator>(s); b != nullptr && b->isAssignmentOp()) {
+    for (const auto& [v, component] : targets_of(b->getLHS())) set_unknown(v, component, how);
+  } else if (const auto* u = dyn_cast<UnaryOperator>(s)) {
+    if (u->isIncrementDecrementOp()) {
+      for (const auto& [v, component] : targets_of(u->getSubExpr())) set_unknown(v, component, how);
+    } else if (u->getOpcode() == UO_AddrOf) {
+      for (const auto& target : targets_of(u->getSubExpr()))
+        escape(target.first, "has its address taken at " + at + " (it may be set through a pointer)");
+    }
+  } else if (const auto* call = dyn_cast<CallExpr>(s)) {
+    const FunctionDecl* callee = call->getDirectCallee();
+    const std::string called = callee != nullptr ? f_.name(callee) : "a function";
+    for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+      if (binds_writable(callee, i, call->getArg(i)))
+        for (const auto& target : targets_of(call->getArg(i)))
+          escape(target.first, "is passed by reference to " + called + " at " + at);
+    }
+    if (const auto* op = dyn_cast<CXXOperatorCallExpr>(call);
+        op != nullptr && op->isAssignmentOp() && op->getNumArgs() > 0) {
+      for (const auto& [v, component] : targets_of(op->getArg(0))) set_unknown(v, component, how);
+    }
+    if (const auto* member = dyn_cast<CXXMemberCallExpr>(call))
+      if (const auto* object = member->getImplicitObjectArgument())
+        escape(target_of(object).first, "has " + called + " called on it at " + at);
   } else if (const auto* lambda = dyn_cast<LambdaExpr>(s)) {
     for (const LambdaCapture& capture : lambda->captures())
       if (capture.capturesVariable() && capture.getCaptureKind() == LCK_ByRef)

@@ -261,6 +261,9 @@ class Frame {
   /// reference ((int&)n, static_cast<int&>(n)) and either side of an lvalue ?: (c ? n : m).
   std::vector<std::pair<const clang::VarDecl*, int>> targets_of(const clang::Expr* e) const;
   void set_unknown(const clang::VarDecl* v, int component, const std::string& tail);
+  /// The locals `s` (at `at`) binds to a reference an object holds (std::pair<int&, int> p(n, 1),
+  /// a reference member) or whose constness it casts away: they escape.
+  void escape_held(const clang::Stmt* s, const std::string& at);
   /// `v` is not computable from here on (it may be written where the walk does not follow), nor
   /// what a reference `v` refers to.
   void escape(const clang::VarDecl* v, const std::string& tail, int depth = 0);
