@@ -275,10 +275,13 @@ void Frame::escape_held(const clang::Stmt* s, const std::string& at) {
     // object may hold a reference to n, and writes through it are not followed.
     const CXXConstructorDecl* constructor = construct->getConstructor();
     const std::string made = "a " + construct->getType().getUnqualifiedType().getAsString();
-    for (unsigned i = 0; i < construct->getNumArgs(); ++i)
+    for (unsigned i = 0; i < construct->getNumArgs(); ++i) {
       if (binds_writable(constructor, i, construct->getArg(i)))
         for (const auto& target : targets_of(construct->getArg(i)))
           escape(target.first, "is bound to a reference by the constructor of " + made + " at " + at);
+      else if (i < constructor->getNumParams() && constructor->getParamDecl(i)->getType()->isReferenceType())
+        hold(construct->getArg(i), at);  // a const reference the object may keep
+    }
   } else if (const auto* list = dyn_cast<InitListExpr>(s)) {
     // struct S { int &r; } s = {n}: the member r refers to n.
     const CXXRecordDecl* record = list->getType()->getAsCXXRecordDecl();
@@ -292,6 +295,8 @@ void Frame::escape_held(const clang::Stmt* s, const std::string& at) {
           for (const auto& target : targets_of(init))
             escape(target.first,
                    "is bound to the reference member '" + field->getNameAsString() + "' at " + at);
+        else if (type->isReferenceType())
+          hold(init, at);
       }
     }
   } else if (const auto* cast = dyn_cast<ExplicitCastExpr>(s); cast != nullptr && casts_away_const(cast)) {
@@ -300,6 +305,13 @@ void Frame::escape_held(const clang::Stmt* s, const std::string& at) {
     mentions(cast->getSubExpr(), mentioned);
     for (const VarDecl* v : mentioned)
       escape(v, "has its constness cast away at " + at + " (it may be written through the result)");
+    // const_cast<int&>(s.r), s holding a const reference to n: what objects hold escapes.
+    if (names_object(cast->getSubExpr())) {
+      const std::map<const VarDecl*, std::string> held = state_.held;
+      for (const auto& [v, bound] : held)
+        escape(v, "is bound to a const reference an object may hold at " + bound + ", and the cast at " + at +
+                      " casts the constness of an object away");
+    }
   }
 }
 
@@ -378,9 +390,33 @@ void Frame::mentions(const clang::Stmt* s, std::set<const clang::VarDecl*>& out)
 void Frame::escape(const clang::VarDecl* v, const std::string& tail, int depth) {
   if (v == nullptr || state_.escaped.count(v) != 0) return;
   state_.escaped[v] = named(v) + " " + tail;
-  // A reference: what it refers to escapes with it (const int &c = n; const_cast<int&>(c) = 9).
-  if (v->getType()->isReferenceType() && v->getInit() != nullptr && depth < kMaxCallDepth)
-    for (const auto& target : targets_of(v->getInit())) escape(target.first, tail, depth + 1);
+  // A reference: what it refers to escapes with it (const int &c = n; const_cast<int&>(c) = 9),
+  // also through a call returning a reference to an argument (const int &c = std::min(n, m)).
+  if (!v->getType()->isReferenceType() || v->getInit() == nullptr || depth >= kMaxCallDepth) return;
+  const clang::Expr* init = v->getInit()->IgnoreParenImpCasts();
+  std::vector<const clang::Expr*> referred{init};
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(init))
+    referred.assign(call->arg_begin(), call->arg_end());
+  for (const clang::Expr* e : referred)
+    if (e->isGLValue())
+      for (const auto& target : targets_of(e)) escape(target.first, tail, depth + 1);
+}
+
+void Frame::hold(const clang::Expr* argument, const std::string& at) {
+  if (!argument->isGLValue()) return;
+  for (const auto& target : targets_of(argument))
+    if (target.first != nullptr) state_.held.emplace(target.first, at);
+}
+
+bool Frame::names_object(const clang::Stmt* s) {
+  if (s == nullptr) return false;
+  if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(s))
+    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d->getDecl());
+        v != nullptr && v->getType().getNonReferenceType()->isRecordType() && !is_dim3(v->getType()))
+      return true;
+  for (const clang::Stmt* child : s->children())
+    if (names_object(child)) return true;
+  return false;
 }
 
 // --- Values -------------------------------------------------------------------------------------

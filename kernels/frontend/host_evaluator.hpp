@@ -272,6 +272,10 @@ class Frame {
   static bool binds_writable(const clang::FunctionDecl* callee, unsigned i, const clang::Expr* argument);
   /// const_cast, or a C-style or functional cast that does what it does (to T& from a const T).
   static bool casts_away_const(const clang::ExplicitCastExpr* cast);
+  /// `argument` (a local) is bound at `at` to a const reference an object may keep (State::held).
+  void hold(const clang::Expr* argument, const std::string& at);
+  /// Whether `s` names a local object (of a class other than dim3).
+  static bool names_object(const clang::Stmt* s);
   /// The integer and dim3 variables `s` names.
   static void mentions(const clang::Stmt* s, std::set<const clang::VarDecl*>& out);
 
@@ -288,6 +292,9 @@ class Frame {
     std::map<const clang::VarDecl*, Val> ints;
     std::map<const clang::VarDecl*, Dim> dims;
     std::map<const clang::VarDecl*, std::string> escaped;
+    /// Locals bound to a const reference an object may keep (std::pair<const int&, int> p(n, 1)),
+    /// with the place: a cast of an object's constness makes them escape.
+    std::map<const clang::VarDecl*, std::string> held;
     std::string blocked;  // not empty: nothing is computable, for this reason
     bool frozen = false;  // inside a switch: statements before the launch are not followed
   } state_;

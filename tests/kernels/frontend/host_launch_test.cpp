@@ -269,9 +269,17 @@ int main() {
   const int &rc = r0;
   int lo = std::min(r0, 7);
   k<<<1, 32>>>(a, r0 + lo);
+  int h0 = 4;
+  struct H { const int &r; } hs = {h0};
+  const_cast<int&>(hs.r) = 9;
+  k<<<1, 32>>>(a, h0);
+  int e0 = 6, e1 = 8;
+  const int &em = std::min(e0, e1);
+  const_cast<int&>(em) = 1;
+  k<<<1, 32>>>(a, e0);
 }
 )");
-  ASSERT_EQ(found.size(), 8u);
+  ASSERT_EQ(found.size(), 10u);
   EXPECT_EQ(found[0].arguments[1].reason, "'n' (" + at(8, 7) +
                                               ") is bound to a reference by the constructor of a "
                                               "std::pair<int &, int> at " +
@@ -295,6 +303,13 @@ int main() {
             "'c0' (" + at(30, 7) + ") has its constness cast away at " + at(32, 3) + cast);
   // r0 = 5, lo = min(5, 7) = 5: 10.
   EXPECT_EQ(found[7].arguments[1].value, "10");
+  // A const reference an object holds, then its constness cast away through the object; a const
+  // reference to what std::min returns, cast.
+  EXPECT_EQ(found[8].arguments[1].reason,
+            "'h0' (" + at(38, 7) + ") is bound to a const reference an object may hold at " + at(39, 35) +
+                ", and the cast at " + at(40, 3) + " casts the constness of an object away");
+  EXPECT_EQ(found[9].arguments[1].reason,
+            "'e0' (" + at(42, 7) + ") has its constness cast away at " + at(44, 3) + cast);
 }
 
 TEST_F(HostLaunchTest, WhatCannotBeComputedSaysWhy) {
