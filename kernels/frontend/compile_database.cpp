@@ -171,8 +171,9 @@ std::string checked_database_text(const std::string& database) {
 
 /// What the expansion of one command line's response files has read so far.
 struct Expansion {
-  std::vector<std::string> open;  // the response files being expanded, outermost first
-  std::uintmax_t bytes = 0;       // read in all, every reading counted
+  std::vector<std::string> open;   // the response files being expanded, outermost first (canonical)
+  std::vector<std::string> names;  // the same, as named
+  std::uintmax_t bytes = 0;        // read in all, every reading counted
   std::vector<std::string>* files_read = nullptr;
 };
 
@@ -213,7 +214,32 @@ std::string read_response_file(const fs::path& path, Expansion& expansion) {
   expansion.bytes += content.size();
   if (expansion.files_read != nullptr) expansion.files_read->push_back(name);
   expansion.open.push_back(canonical);
+  expansion.names.push_back(name);
   return content;
+}
+
+/// The problem with the text of a response file (a NUL byte, a quote not closed: Clang's reader
+/// would drop the rest, or read on to the file's end, silently), with its line; "" when none.
+std::string response_text_problem(const std::string& content) {
+  std::size_t line = 1, quote_line = 0;
+  char quote = 0;
+  for (std::size_t i = 0; i < content.size(); ++i) {
+    const char c = content[i];
+    if (c == '\0') return "line " + std::to_string(line) + " holds a NUL byte (a response file is text)";
+    if (c == '\n') ++line;
+    if (c == '\\' && i + 1 < content.size()) {  // escapes the next character, quoted or not (LLVM's reader)
+      if (content[i + 1] == '\n') ++line;
+      if (content[i + 1] != '\0') ++i;
+    } else if (quote == 0 && (c == '"' || c == '\'')) {
+      quote = c;
+      quote_line = line;
+    } else if (c == quote) {
+      quote = 0;
+    }
+  }
+  if (quote == 0) return "";
+  return std::string("the quote (") + quote + ") opened on line " + std::to_string(quote_line) +
+         " is not closed";
 }
 
 /// `command_line` with its response files (nvcc's --options-file FILE and -optf FILE, which CMake
@@ -221,21 +247,34 @@ std::string read_response_file(const fs::path& path, Expansion& expansion) {
 /// shell would split them, relative to `directory`.
 void expand(const std::vector<std::string>& command_line, std::size_t first, const std::string& directory,
             Expansion& expansion, std::vector<std::string>& out) {
+  // Where the words come from, for a problem with one.
+  const std::string from = expansion.names.empty()
+                               ? "the compile command"
+                               : "the response file " + expansion.names.back() + " of the compile command";
   for (std::size_t i = first; i < command_line.size(); ++i) {
     const std::string& a = command_line[i];
     std::string file;
-    if ((a == "--options-file" || a == "-optf") && i + 1 < command_line.size()) {
+    if (a == "--options-file" || a == "-optf") {
+      if (i + 1 >= command_line.size())
+        throw InvalidInput(Diag::file_format,
+                           from + " ends with " + a + ", which needs a response file's name");
       file = command_line[++i];
     } else if (a.rfind("--options-file=", 0) == 0) {
       file = a.substr(std::string("--options-file=").size());
-    } else if (a.size() > 1 && a[0] == '@') {
+    } else if (!a.empty() && a[0] == '@') {
       file = a.substr(1);
     } else {
       out.push_back(a);
       continue;
     }
+    if (file.empty())
+      throw InvalidInput(Diag::file_format,
+                         from + " gives '" + a + "' with no response file's name after it");
     const fs::path path = fs::path(file).is_relative() ? fs::path(directory) / file : fs::path(file);
     const std::string content = read_response_file(path, expansion);
+    if (const std::string problem = response_text_problem(content); !problem.empty())
+      throw InvalidInput(Diag::file_format,
+                         "the response file " + path.string() + " of the compile command: " + problem);
     llvm::BumpPtrAllocator allocator;
     llvm::StringSaver saver(allocator);
     llvm::SmallVector<const char*, 32> tokens;
@@ -243,6 +282,7 @@ void expand(const std::vector<std::string>& command_line, std::size_t first, con
     const std::vector<std::string> inner(tokens.begin(), tokens.end());
     expand(inner, 0, directory, expansion, out);
     expansion.open.pop_back();
+    expansion.names.pop_back();
   }
 }
 

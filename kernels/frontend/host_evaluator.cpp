@@ -268,10 +268,58 @@ void Frame::set_unknown(const clang::VarDecl* v, int component, const std::strin
   }
 }
 
+void Frame::escape_held(const clang::Stmt* s, const std::string& at) {
+  using namespace clang;
+  if (const auto* construct = dyn_cast<CXXConstructExpr>(s)) {
+    // std::pair<int&, int> p(n, 1), std::reference_wrapper<int> w = n, std::tuple<int&>(n): the
+    // object may hold a reference to n, and writes through it are not followed.
+    const CXXConstructorDecl* constructor = construct->getConstructor();
+    const std::string made = "a " + construct->getType().getUnqualifiedType().getAsString();
+    for (unsigned i = 0; i < construct->getNumArgs(); ++i) {
+      if (binds_writable(constructor, i, construct->getArg(i)))
+        for (const auto& target : targets_of(construct->getArg(i)))
+          escape(target.first, "is bound to a reference by the constructor of " + made + " at " + at);
+      else if (i < constructor->getNumParams() && constructor->getParamDecl(i)->getType()->isReferenceType())
+        hold(construct->getArg(i), at);  // a const reference the object may keep
+    }
+  } else if (const auto* list = dyn_cast<InitListExpr>(s)) {
+    // struct S { int &r; } s = {n}: the member r refers to n.
+    const CXXRecordDecl* record = list->getType()->getAsCXXRecordDecl();
+    if (record != nullptr && record->hasDefinition() && !record->isUnion()) {
+      unsigned i = record->getNumBases();  // a C++17 aggregate's bases come first
+      for (const FieldDecl* field : record->fields()) {
+        if (i >= list->getNumInits()) break;
+        const Expr* init = list->getInit(i++);
+        const QualType type = field->getType();
+        if (type->isReferenceType() && !type.getNonReferenceType().isConstQualified())
+          for (const auto& target : targets_of(init))
+            escape(target.first,
+                   "is bound to the reference member '" + field->getNameAsString() + "' at " + at);
+        else if (type->isReferenceType())
+          hold(init, at);
+      }
+    }
+  } else if (const auto* cast = dyn_cast<ExplicitCastExpr>(s); cast != nullptr && casts_away_const(cast)) {
+    // const_cast<int&>(std::min(n, n)): whatever the operand refers to may be written through it.
+    std::set<const VarDecl*> mentioned;
+    mentions(cast->getSubExpr(), mentioned);
+    for (const VarDecl* v : mentioned)
+      escape(v, "has its constness cast away at " + at + " (it may be written through the result)");
+    // const_cast<int&>(s.r), s holding a const reference to n: what objects hold escapes.
+    if (names_object(cast->getSubExpr())) {
+      const std::map<const VarDecl*, std::string> held = state_.held;
+      for (const auto& [v, bound] : held)
+        escape(v, "is bound to a const reference an object may hold at " + bound + ", and the cast at " + at +
+                      " casts the constness of an object away");
+    }
+  }
+}
+
 void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
   using namespace clang;
   if (s == nullptr) return;
   const std::string at = f_.where(s->getBeginLoc());
+  escape_held(s, at);
   if (const auto* b = dyn_cast<BinaryOperator>(s); b != nullptr && b->isAssignmentOp()) {
     for (const auto& [v, component] : targets_of(b->getLHS())) set_unknown(v, component, how);
   } else if (const auto* u = dyn_cast<UnaryOperator>(s)) {
@@ -285,11 +333,7 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
     const FunctionDecl* callee = call->getDirectCallee();
     const std::string called = callee != nullptr ? f_.name(callee) : "a function";
     for (unsigned i = 0; i < call->getNumArgs(); ++i) {
-      const bool by_reference =
-          callee == nullptr || i >= callee->getNumParams() ||
-          (callee->getParamDecl(i)->getType()->isReferenceType() &&
-           !callee->getParamDecl(i)->getType().getNonReferenceType().isConstQualified());
-      if (by_reference && call->getArg(i)->isGLValue())
+      if (binds_writable(callee, i, call->getArg(i)))
         for (const auto& target : targets_of(call->getArg(i)))
           escape(target.first, "is passed by reference to " + called + " at " + at);
     }
@@ -316,6 +360,65 @@ void Frame::invalidate(const clang::Stmt* s, const std::string& how) {
   for (const Stmt* child : s->children()) invalidate(child, how);
 }
 
+bool Frame::binds_writable(const clang::FunctionDecl* callee, unsigned i, const clang::Expr* argument) {
+  if (!argument->isGLValue()) return false;
+  if (callee == nullptr || i >= callee->getNumParams()) return true;
+  const clang::QualType type = callee->getParamDecl(i)->getType();
+  return type->isReferenceType() && !type.getNonReferenceType().isConstQualified();
+}
+
+bool Frame::casts_away_const(const clang::ExplicitCastExpr* cast) {
+  if (llvm::isa<clang::CXXConstCastExpr>(cast)) return true;
+  if (cast->getCastKind() != clang::CK_NoOp) return false;
+  const clang::QualType to = cast->getTypeAsWritten();
+  const clang::QualType from = cast->getSubExpr()->getType();
+  if (to->isReferenceType()) return from.isConstQualified() && !to.getNonReferenceType().isConstQualified();
+  if (to->isPointerType() && from->isPointerType())
+    return from->getPointeeType().isConstQualified() && !to->getPointeeType().isConstQualified();
+  return false;
+}
+
+void Frame::mentions(const clang::Stmt* s, std::set<const clang::VarDecl*>& out) {
+  if (s == nullptr) return;
+  if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(s))
+    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d->getDecl());
+        v != nullptr && (is_integer(v->getType()) || is_dim3(v->getType())))
+      out.insert(v);
+  for (const clang::Stmt* child : s->children()) mentions(child, out);
+}
+
+void Frame::escape(const clang::VarDecl* v, const std::string& tail, int depth) {
+  if (v == nullptr || state_.escaped.count(v) != 0) return;
+  state_.escaped[v] = named(v) + " " + tail;
+  // A reference: what it refers to escapes with it (const int &c = n; const_cast<int&>(c) = 9),
+  // also through a call returning a reference to an argument (const int &c = std::min(n, m)).
+  if (!v->getType()->isReferenceType() || v->getInit() == nullptr || depth >= kMaxCallDepth) return;
+  const clang::Expr* init = v->getInit()->IgnoreParenImpCasts();
+  std::vector<const clang::Expr*> referred{init};
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(init))
+    referred.assign(call->arg_begin(), call->arg_end());
+  for (const clang::Expr* e : referred)
+    if (e->isGLValue())
+      for (const auto& target : targets_of(e)) escape(target.first, tail, depth + 1);
+}
+
+void Frame::hold(const clang::Expr* argument, const std::string& at) {
+  if (!argument->isGLValue()) return;
+  for (const auto& target : targets_of(argument))
+    if (target.first != nullptr) state_.held.emplace(target.first, at);
+}
+
+bool Frame::names_object(const clang::Stmt* s) {
+  if (s == nullptr) return false;
+  if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(s))
+    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d->getDecl());
+        v != nullptr && v->getType().getNonReferenceType()->isRecordType() && !is_dim3(v->getType()))
+      return true;
+  for (const clang::Stmt* child : s->children())
+    if (names_object(child)) return true;
+  return false;
+}
+
 // --- Values -------------------------------------------------------------------------------------
 
 std::unique_ptr<Frame> Frame::call_site(const clang::ParmVarDecl* p, std::string& why,
@@ -323,6 +426,10 @@ std::unique_ptr<Frame> Frame::call_site(const clang::ParmVarDecl* p, std::string
   const std::string who = named(p) + " is a parameter of " + f_.name(function_);
   if (function_->isMain()) {
     why = who;
+    return nullptr;
+  }
+  if (const auto other = f_.other_calls.find(function_->getCanonicalDecl()); other != f_.other_calls.end()) {
+    why = who + ", which " + other->second;
     return nullptr;
   }
   const auto found = f_.callers.find(function_->getCanonicalDecl());

@@ -107,6 +107,9 @@ class Finder {
   clang::ASTContext& context;
   const std::vector<ClangError>& errors;
   std::map<const clang::FunctionDecl*, std::vector<CallSite>> callers;  // by canonical declaration
+  /// Functions also called where callers cannot list: the first such place, as the end of a
+  /// sentence about the function ("is also called through a pointer or reference bound at ...").
+  std::map<const clang::FunctionDecl*, std::string> other_calls;  // by canonical declaration
   /// written_in of a variable in its own function, once per variable (many launches pass it).
   mutable std::map<const clang::VarDecl*, std::string> written;
 
@@ -258,10 +261,23 @@ class Frame {
   /// reference ((int&)n, static_cast<int&>(n)) and either side of an lvalue ?: (c ? n : m).
   std::vector<std::pair<const clang::VarDecl*, int>> targets_of(const clang::Expr* e) const;
   void set_unknown(const clang::VarDecl* v, int component, const std::string& tail);
-  void escape(const clang::VarDecl* v, const std::string& tail) {
-    if (v == nullptr || state_.escaped.count(v) != 0) return;
-    state_.escaped[v] = named(v) + " " + tail;
-  }
+  /// The locals `s` (at `at`) binds to a reference an object holds (std::pair<int&, int> p(n, 1),
+  /// a reference member) or whose constness it casts away: they escape.
+  void escape_held(const clang::Stmt* s, const std::string& at);
+  /// `v` is not computable from here on (it may be written where the walk does not follow), nor
+  /// what a reference `v` refers to.
+  void escape(const clang::VarDecl* v, const std::string& tail, int depth = 0);
+  /// Whether argument `i` of a call of `callee` (null: not known) is bound to a reference it may
+  /// write through (T&, T&&, or C's variadic arguments).
+  static bool binds_writable(const clang::FunctionDecl* callee, unsigned i, const clang::Expr* argument);
+  /// const_cast, or a C-style or functional cast that does what it does (to T& from a const T).
+  static bool casts_away_const(const clang::ExplicitCastExpr* cast);
+  /// `argument` (a local) is bound at `at` to a const reference an object may keep (State::held).
+  void hold(const clang::Expr* argument, const std::string& at);
+  /// Whether `s` names a local object (of a class other than dim3).
+  static bool names_object(const clang::Stmt* s);
+  /// The integer and dim3 variables `s` names.
+  static void mentions(const clang::Stmt* s, std::set<const clang::VarDecl*>& out);
 
   const Finder& f_;
   clang::ASTContext& ctx_;
@@ -276,6 +292,9 @@ class Frame {
     std::map<const clang::VarDecl*, Val> ints;
     std::map<const clang::VarDecl*, Dim> dims;
     std::map<const clang::VarDecl*, std::string> escaped;
+    /// Locals bound to a const reference an object may keep (std::pair<const int&, int> p(n, 1)),
+    /// with the place: a cast of an object's constness makes them escape.
+    std::map<const clang::VarDecl*, std::string> held;
     std::string blocked;  // not empty: nothing is computable, for this reason
     bool frozen = false;  // inside a switch: statements before the launch are not followed
   } state_;

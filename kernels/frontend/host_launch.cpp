@@ -14,12 +14,16 @@
 // dynamic shared memory (size_t) converts it to. A local written
 // anywhere else before the launch (inside an if, a loop or a switch that does not hold the
 // launch, inside a larger expression), set from a call, from memory or from anything else the
-// evaluator does not compute, whose address is taken, that is bound to a reference or passed by
-// reference, or that changes inside a loop holding the launch (its variable, say) is not
+// evaluator does not compute, whose address is taken, that is bound to a writable reference
+// (declared, a T& parameter of a function or constructor, a reference member, const_cast of an
+// expression naming it), or that changes inside a loop holding the launch (its variable, say) is not
 // computable from then on, with the reason. A parameter of a helper function is computed at its
-// one call site in the file (main's are not computable; a helper called from several places
-// neither). Float and double kernel arguments are taken when Clang folds them to finite constants.
-// --grid and --block given pin the variable the launch passes for that size (pin_size).
+// one call site in the file (main's are not computable; a helper called from several places, one
+// whose address is taken or that a global's initialiser calls neither); a function template's
+// instantiations are host functions of their own. Float and double kernel arguments are taken when Clang
+// folds them to finite constants.
+// --grid and --block given pin the variable the launch passes for that size (pin_size), and the
+// integer locals a dim3 size is built from (flow_back).
 //
 // One walk per host function (and set of pins) follows all its launches, so that reading N
 // launches costs O(N) statements, not O(N^2): a statement before a launch is executed once; one
@@ -78,29 +82,75 @@ class Collector : public clang::RecursiveASTVisitor<Collector> {
   Collector(Finder& finder, const clang::FunctionDecl& kernel)
       : finder_(finder), kernel_(kernel.getCanonicalDecl()) {}
 
+  /// A function template's instantiations (run<300>) are host functions of their own.
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
   bool VisitFunctionDecl(clang::FunctionDecl* function) {
     if (!function->doesThisDeclarationHaveABody() || function->isDependentContext()) return true;
     if (function->hasAttr<clang::CUDAGlobalAttr>()) return true;
     if (function->hasAttr<clang::CUDADeviceAttr>() && !function->hasAttr<clang::CUDAHostAttr>()) return true;
-    const auto& sources = finder_.context.getSourceManager();
-    if (sources.isInSystemHeader(sources.getExpansionLoc(function->getLocation()))) return true;
+    if (in_system_header(function)) return true;
     collect(function, function->getBody());
+    return true;
+  }
+
+  /// A global's initialiser runs before main: a function it calls has a call site the walk does
+  /// not follow.
+  bool VisitVarDecl(clang::VarDecl* v) {
+    if (!v->hasGlobalStorage() || v->isStaticLocal() || v->getInit() == nullptr || in_system_header(v) ||
+        v->getDeclContext()->isDependentContext() || v->getDeclContext()->isFunctionOrMethod())
+      return true;
+    note_other_calls(v->getInit(),
+                     "is also called from the initialiser of the global '" + v->getNameAsString() + "' at ");
     return true;
   }
 
   std::vector<std::pair<const clang::CUDAKernelCallExpr*, const clang::FunctionDecl*>> launches;
 
  private:
-  void collect(const clang::FunctionDecl* function, const clang::Stmt* s) {
+  bool in_system_header(const clang::Decl* d) const {
+    const auto& sources = finder_.context.getSourceManager();
+    return sources.isInSystemHeader(sources.getExpansionLoc(d->getLocation()));
+  }
+  void other_call(const clang::FunctionDecl* callee, const std::string& how, clang::SourceLocation at) {
+    finder_.other_calls.emplace(callee->getCanonicalDecl(), how + finder_.where(at));
+  }
+  /// The functions `s` calls or names (outside a function's body).
+  void note_other_calls(const clang::Stmt* s, const std::string& how, const clang::Stmt* callee = nullptr) {
     if (s == nullptr) return;
+    const clang::Stmt* direct = nullptr;
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s))
+      if (const clang::FunctionDecl* called = call->getDirectCallee()) {
+        other_call(called, how, call->getBeginLoc());
+        direct = call->getCallee()->IgnoreParenImpCasts();
+      }
+    named_function(s, callee);
+    for (const clang::Stmt* child : s->children())
+      note_other_calls(child, how, direct != nullptr ? direct : callee);
+  }
+  /// A function named other than as a direct call's callee (its address taken, a reference bound
+  /// to it): it may be called from anywhere.
+  void named_function(const clang::Stmt* s, const clang::Stmt* callee) {
+    if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(s); d != nullptr && s != callee)
+      if (const auto* named = llvm::dyn_cast<clang::FunctionDecl>(d->getDecl()))
+        other_call(named, "may also be called through a pointer or reference, bound at ", d->getBeginLoc());
+  }
+
+  void collect(const clang::FunctionDecl* function, const clang::Stmt* s,
+               const clang::Stmt* callee = nullptr) {
+    if (s == nullptr) return;
+    const clang::Stmt* direct = nullptr;  // the callee's name in a direct call
     if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s)) {
-      if (const clang::FunctionDecl* callee = call->getDirectCallee()) {
-        if (llvm::isa<clang::CUDAKernelCallExpr>(call) && callee->getCanonicalDecl() == kernel_)
+      if (const clang::FunctionDecl* called = call->getDirectCallee()) {
+        if (llvm::isa<clang::CUDAKernelCallExpr>(call) && called->getCanonicalDecl() == kernel_)
           launches.emplace_back(llvm::cast<clang::CUDAKernelCallExpr>(call), function);
-        finder_.callers[callee->getCanonicalDecl()].push_back(CallSite{call, function});
+        finder_.callers[called->getCanonicalDecl()].push_back(CallSite{call, function});
+        direct = call->getCallee()->IgnoreParenImpCasts();
       }
     }
-    for (const clang::Stmt* child : s->children()) collect(function, child);
+    named_function(s, callee);
+    for (const clang::Stmt* child : s->children())
+      collect(function, child, direct != nullptr ? direct : callee);
   }
 
   Finder& finder_;
@@ -292,6 +342,87 @@ void variables_read(const clang::Stmt* s, const clang::FunctionDecl* function,
   for (const clang::Stmt* child : s->children()) variables_read(child, function, out);
 }
 
+/// The variables `size` reads and, for a dim3 among them, those its initialiser reads (dim3
+/// b(threads): threads gives the size too), transitively.
+std::set<const clang::VarDecl*> size_sources(const clang::Expr* size, const clang::FunctionDecl* function) {
+  std::set<const clang::VarDecl*> read;
+  variables_read(size, function, read);
+  std::vector<const clang::VarDecl*> todo(read.begin(), read.end());
+  while (!todo.empty()) {
+    const clang::VarDecl* v = todo.back();
+    todo.pop_back();
+    if (!is_dim3(v->getType())) continue;
+    std::set<const clang::VarDecl*> more;
+    variables_read(v->getInit(), function, more);
+    for (const clang::VarDecl* m : more)
+      if (read.insert(m).second) todo.push_back(m);
+  }
+  return read;
+}
+
+/// The arguments of the constructor that `v`'s initialiser is (dim3 b(x, y), dim3 b = x), below
+/// copies and conversions, defaults left out; false when it is something else.
+bool dim3_arguments(const clang::VarDecl* v, std::vector<const clang::Expr*>& arguments) {
+  using namespace clang;
+  const Expr* e = v->getInit();
+  while (e != nullptr) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* x = dyn_cast<ExprWithCleanups>(e))
+      e = x->getSubExpr();
+    else if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e))
+      e = m->getSubExpr();
+    else if (const auto* t = dyn_cast<CXXBindTemporaryExpr>(e))
+      e = t->getSubExpr();
+    else if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(e))
+      e = f->getSubExpr();
+    else
+      break;
+  }
+  const auto* construct = dyn_cast_or_null<CXXConstructExpr>(e);
+  if (construct == nullptr || construct->getConstructor()->isCopyOrMoveConstructor()) return false;
+  for (const Expr* a : construct->arguments())
+    if (!isa<CXXDefaultArgExpr>(a)) arguments.push_back(a);
+  return true;
+}
+
+/// A dim3 `v` given on the command line (`dim`) flows back into the integer locals it is built
+/// from (int threads = 64; dim3 b(threads): threads holds --block's x throughout), so that what
+/// else reads them follows; why not ("" when it does, `pins` then holding them and `text` naming
+/// them: ", 'threads' (f.cu:9:7) = 128").
+std::string flow_back(const Finder& f, const clang::VarDecl* v, const clang::FunctionDecl* function,
+                      const Dim& dim, Pins& pins, std::string& text) {
+  std::vector<const clang::Expr*> arguments;
+  std::set<const clang::VarDecl*> read;
+  variables_read(v->getInit(), function, read);
+  if (read.empty()) return "";  // built from constants: nothing else reads what it is built from
+  if (!dim3_arguments(v, arguments))
+    return var_text(f, v) + " is set from " + f.quoted(v->getInit()) + " (" +
+           f.where(v->getInit()->getBeginLoc()) + "), not from integers (dim3 " + v->getNameAsString() +
+           "(x, y, z))";
+  for (std::size_t c = 0; c < arguments.size() && c < 3; ++c) {
+    const clang::Expr* argument = arguments[c]->IgnoreParenImpCasts();
+    std::set<const clang::VarDecl*> named;
+    variables_read(argument, function, named);
+    if (named.empty()) continue;  // a constant: nothing else reads it
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(argument);
+    const auto* local = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+    const std::string axis = var_text(f, v) + "'s " + "xyz"[c];
+    if (local == nullptr || !is_integer(local->getType()) || local->getType()->isReferenceType())
+      return axis + " is computed from " + f.quoted(argument) + " (" + f.where(argument->getBeginLoc()) +
+             "), not a variable of its own";
+    if (const std::string why = unpinnable(f, local, function); !why.empty())
+      return axis + " is " + var_text(f, local) + ", which " + why;
+    const Val value = given_value(f, decimal(dim.c[c].v), local->getType(), var_text(f, local));
+    if (!value.known) return value.reason;
+    const auto pinned = pins.ints.find(local);
+    if (pinned != pins.ints.end() && (!pinned->second.known || pinned->second.v != value.v))
+      return var_text(f, local) + " gives two values: " + axis + " and another given value";
+    pins.ints[local] = value;
+    text += ", " + var_text(f, local) + " = " + decimal(value.v);
+  }
+  return "";
+}
+
 /// Why the host code cannot be followed with a size given on the command line (`given`: its x, y,
 /// z; {"?"} when computed from the source's values) for the launch's `size`, variable `v`; "" when
 /// it can, with `value` set (a Val for an integer, a Dim for a dim3).
@@ -337,9 +468,14 @@ void pin_size(const Finder& f, const clang::CUDAKernelCallExpr* call, const clan
     if (pinned != pins.ints.end() && (!pinned->second.known || pinned->second.v != value.v))
       why = var_text(f, v) + " is passed for the " + name + " and for a parameter given another value";
   }
+  Pins flowed = pins;
+  std::string flowed_text;
+  if (why.empty() && !value.known) why = flow_back(f, v, function, dim, flowed, flowed_text);
   if (why.empty()) {
-    const std::string text =
-        value.known ? decimal(value.v) : "(" + given[0] + ", " + given[1] + ", " + given[2] + ")";
+    const std::string text = value.known
+                                 ? decimal(value.v)
+                                 : "(" + given[0] + ", " + given[1] + ", " + given[2] + ")" + flowed_text;
+    if (!value.known) pins = std::move(flowed);
     if (value.known)
       pins.ints[v] = value;
     else
@@ -347,10 +483,9 @@ void pin_size(const Finder& f, const clang::CUDAKernelCallExpr* call, const clan
     launch.followed.push_back(flag + ": " + var_text(f, v) + " = " + text);
     return;
   }
-  // The variables the size reads, less those the --arg values hold already (what reads them
-  // follows those).
-  std::set<const clang::VarDecl*> read;
-  variables_read(size, function, read);
+  // The variables the size reads (and those a dim3 it reads is built from), less those the --arg
+  // values hold already (what reads them follows those).
+  std::set<const clang::VarDecl*> read = size_sources(size, function);
   for (auto r = read.begin(); r != read.end();) {
     const auto pinned = pins.ints.find(*r);
     r = pinned != pins.ints.end() && pinned->second.known ? read.erase(r) : std::next(r);

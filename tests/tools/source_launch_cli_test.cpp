@@ -276,6 +276,67 @@ TEST(SourceLaunchCli, BlockGivenOnTheCommandLineSizesTheSourcesDynamicSharedMemo
   EXPECT_FALSE(file_exists(dir.file("out2.csv")));
 }
 
+// --block for a dim3 built from an int: the int holds the x given, so the dynamic shared memory
+// computed from it follows (128 x 4 = 512 bytes, not the source's 256, which would put thread 64's
+// store outside s).
+TEST(SourceLaunchCli, BlockGivenForADim3BuiltFromAnIntSizesTheDynamicSharedMemory) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  const std::string file = dir.file("s1.cu");
+  write_file(file, R"(__global__ void k(float *o, int n) {
+  extern __shared__ float s[];
+  s[threadIdx.x] = 1.0f;
+  __syncthreads();
+  o[threadIdx.x] = s[threadIdx.x];
+}
+int main() {
+  float *d = 0;
+  int threads = 64;
+  dim3 b(threads);
+  k<<<4, b, threads * sizeof(float)>>>(d, 1);
+}
+)");
+  const CliResult r = run_warpdiv({"analyze", file, "--block", "128"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(
+      r.err.find("warpdiv: note: launch from main() at " + file +
+                 ":11:3: grid (4, 1, 1), block (128, 1, 1), dynamic shared memory 512 bytes; n = 1 (from the "
+                 "command line: --block); the host code followed with --block: 'b' (" +
+                 file + ":10:8) = (128, 1, 1), 'threads' (" + file + ":9:7) = 128\n"),
+      std::string::npos)
+      << r.err;
+}
+
+// A write through a reference a std::pair holds: the argument is not computable (exit 2, naming
+// where the reference is bound, no output file); with --arg the flag's value is taken.
+TEST(SourceLaunchCli, ALocalAnObjectHoldsAReferenceToIsRefusedNamingTheBinding) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  const std::string file = dir.file("pair.cu");
+  write_file(file, R"(#include <utility>
+__global__ void k(int *o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) o[i] = 1; }
+int main() {
+  int *d = 0;
+  int n = 100;
+  std::pair<int&, int> p(n, 1);
+  p.first = 300;
+  k<<<1, 128>>>(d, n);
+}
+)");
+  const CliResult r = run_warpdiv({"analyze", file, "--csv", dir.file("out.csv")});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "warpdiv: error: " + file +
+                       ":8:20: the argument n is not computable from the source: 'n' (" + file +
+                       ":5:7) is bound to a reference by the constructor of a std::pair<int &, int> at " +
+                       file + ":6:24; give --arg n=VALUE [warpdiv-host-value-unknown]\n");
+  EXPECT_FALSE(file_exists(dir.file("out.csv")));
+  const CliResult given = run_warpdiv({"analyze", file, "--arg", "n=300"});
+  ASSERT_EQ(given.status, 0) << given.err;
+  EXPECT_NE(given.err.find("grid (1, 1, 1), block (128, 1, 1); n = 300 (from the command line: --arg n)"),
+            std::string::npos)
+      << given.err;
+}
+
 TEST(SourceLaunchCli, MinOfTheGridAndValuesThatDoNotFitOrClangRejects) {
   SKIP_WITHOUT_FRONTEND();
   TempDir dir;

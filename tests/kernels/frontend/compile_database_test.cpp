@@ -163,6 +163,36 @@ TEST_F(CompileDatabaseFiles, AFifoIsRefusedAsAResponseFileAndAsAnIncludeFile) {
             (Args{"-include", (dir_ / "missing.h").string()}));
 }
 
+TEST_F(CompileDatabaseFiles, AResponseFileThatIsNotCleanTextOrAnAtWithNoNameIsRefused) {
+  // A quote opened on line 2 and never closed (Clang's reader would take the rest of the file as
+  // one word and say nothing).
+  write("unterminated.rsp", "-DX=5\n-DY=1 \"-DZ\n-DW\n");
+  EXPECT_EQ(refusal({"nvcc", "@unterminated.rsp"}, dir_.string()),
+            "the response file " + (dir_ / "unterminated.rsp").string() +
+                " of the compile command: the quote (\") opened on line 2 is not closed");
+  write("single.rsp", "'-DA\n");
+  EXPECT_EQ(refusal({"nvcc", "--options-file", "single.rsp"}, dir_.string()),
+            "the response file " + (dir_ / "single.rsp").string() +
+                " of the compile command: the quote (') opened on line 1 is not closed");
+  // A quote closed, an escaped quote, a quote inside the other kind: all clean.
+  write("clean.rsp", "\"-DA=1\" -DB=\\\" '-DC=\"'\n");
+  EXPECT_EQ(usable_arguments({"nvcc", "@clean.rsp"}, dir_.string()), (Args{"-DA=1", "-DB=\"", "-DC=\""}));
+  // A NUL byte on line 2 (Clang's reader would drop what follows it).
+  write("nul.rsp", std::string("-DX=5\n-DY\0-DX=7\n", 16));
+  EXPECT_EQ(refusal({"nvcc", "@nul.rsp"}, dir_.string()),
+            "the response file " + (dir_ / "nul.rsp").string() +
+                " of the compile command: line 2 holds a NUL byte (a response file is text)");
+  // '@' alone, or --options-file last: no file named.
+  EXPECT_EQ(refusal({"nvcc", "@", "-c", "k.cu"}, dir_.string()),
+            "the compile command gives '@' with no response file's name after it");
+  EXPECT_EQ(refusal({"nvcc", "-c", "k.cu", "--options-file"}, dir_.string()),
+            "the compile command ends with --options-file, which needs a response file's name");
+  write("at.rsp", "-DA @\n");
+  EXPECT_EQ(refusal({"nvcc", "@at.rsp"}, dir_.string()),
+            "the response file " + (dir_ / "at.rsp").string() +
+                " of the compile command gives '@' with no response file's name after it");
+}
+
 /// The message of the InvalidInput that database_arguments throws for dir_'s database ("" if none).
 std::string database_refusal(const std::string& dir) {
   try {

@@ -228,6 +228,90 @@ int main(int argc, char **argv) {
   EXPECT_EQ(found[4].arguments[1].value, "5");
 }
 
+// A reference to a local held in an object (a pair, a reference_wrapper, a tuple, a struct's
+// reference member) or made writable by const_cast: writes through it are not followed, so the
+// local is not computable from the binding on, naming its place; a const reference is a read.
+TEST_F(HostLaunchTest, AReferenceHeldInAnObjectOrConstCastMakesTheLocalNotComputable) {
+  const auto found = launches(R"(#include <algorithm>
+#include <functional>
+#include <tuple>
+#include <utility>
+__global__ void k(int *a, int n) { a[0] = n; }
+int main() {
+  int *a = 0;
+  int n = 100;
+  std::pair<int&, int> p(n, 1);
+  p.first = 9;
+  k<<<1, 32>>>(a, n);
+  int w0 = 100;
+  std::reference_wrapper<int> w = w0;
+  w.get() = 9;
+  k<<<1, 32>>>(a, w0);
+  int s0 = 100;
+  struct S { int &r; } s = {s0};
+  s.r += 1;
+  k<<<1, 32>>>(a, s0);
+  int t0 = 100;
+  auto t = std::tuple<int&>(t0);
+  std::get<0>(t) = 9;
+  k<<<1, 32>>>(a, t0);
+  int m = 100;
+  ++const_cast<int&>(std::min(m, m));
+  k<<<1, 32>>>(a, m);
+  int x = 100;
+  const_cast<int&>(std::max(x, 3)) = 9;
+  k<<<1, 32>>>(a, x);
+  int c0 = 100;
+  const int &c = c0;
+  const_cast<int&>(c) = 9;
+  k<<<1, 32>>>(a, c0);
+  int r0 = 5;
+  const int &rc = r0;
+  int lo = std::min(r0, 7);
+  k<<<1, 32>>>(a, r0 + lo);
+  int h0 = 4;
+  struct H { const int &r; } hs = {h0};
+  const_cast<int&>(hs.r) = 9;
+  k<<<1, 32>>>(a, h0);
+  int e0 = 6, e1 = 8;
+  const int &em = std::min(e0, e1);
+  const_cast<int&>(em) = 1;
+  k<<<1, 32>>>(a, e0);
+}
+)");
+  ASSERT_EQ(found.size(), 10u);
+  EXPECT_EQ(found[0].arguments[1].reason, "'n' (" + at(8, 7) +
+                                              ") is bound to a reference by the constructor of a "
+                                              "std::pair<int &, int> at " +
+                                              at(9, 24));
+  EXPECT_EQ(found[1].arguments[1].reason, "'w0' (" + at(12, 7) +
+                                              ") is bound to a reference by the constructor of a "
+                                              "std::reference_wrapper<int> at " +
+                                              at(13, 35));
+  EXPECT_EQ(found[2].arguments[1].reason,
+            "'s0' (" + at(16, 7) + ") is bound to the reference member 'r' at " + at(17, 28));
+  EXPECT_EQ(found[3].arguments[1].reason, "'t0' (" + at(20, 7) +
+                                              ") is bound to a reference by the constructor of a "
+                                              "std::tuple<int &> at " +
+                                              at(21, 12));
+  const std::string cast = " (it may be written through the result)";
+  EXPECT_EQ(found[4].arguments[1].reason,
+            "'m' (" + at(24, 7) + ") has its constness cast away at " + at(25, 5) + cast);
+  EXPECT_EQ(found[5].arguments[1].reason,
+            "'x' (" + at(27, 7) + ") has its constness cast away at " + at(28, 3) + cast);
+  EXPECT_EQ(found[6].arguments[1].reason,
+            "'c0' (" + at(30, 7) + ") has its constness cast away at " + at(32, 3) + cast);
+  // r0 = 5, lo = min(5, 7) = 5: 10.
+  EXPECT_EQ(found[7].arguments[1].value, "10");
+  // A const reference an object holds, then its constness cast away through the object; a const
+  // reference to what std::min returns, cast.
+  EXPECT_EQ(found[8].arguments[1].reason,
+            "'h0' (" + at(38, 7) + ") is bound to a const reference an object may hold at " + at(39, 35) +
+                ", and the cast at " + at(40, 3) + " casts the constness of an object away");
+  EXPECT_EQ(found[9].arguments[1].reason,
+            "'e0' (" + at(42, 7) + ") has its constness cast away at " + at(44, 3) + cast);
+}
+
 TEST_F(HostLaunchTest, WhatCannotBeComputedSaysWhy) {
   const auto found = launches(R"(#include <cstdlib>
 #include <cstdio>
@@ -284,6 +368,64 @@ again:
   EXPECT_EQ(found[0].block[0].reason, found[0].grid[0].reason);
   EXPECT_EQ(found[1].grid[0].reason,
             "jumps() uses goto (" + at(13, 16) + "), so the order of its statements is not followed");
+}
+
+// A helper whose address is taken (a pointer or a reference bound to it) or that a global's
+// initialiser calls has call sites the walk cannot list: its parameters are not computable.
+TEST_F(HostLaunchTest, AHelperCalledThroughAPointerOrBeforeMainHasNoOneCallSite) {
+  const auto found = launches(R"(__global__ void k(int *a, int n) { a[0] = n; }
+void by_pointer(int *a, int n) { k<<<1, 32>>>(a, n); }
+void by_reference(int *a, int n) { k<<<1, 32>>>(a, n); }
+int before_main(int *a, int n) { k<<<1, 32>>>(a, n); return 0; }
+int g = before_main(0, 300);
+int main() {
+  int *a = 0;
+  void (*f)(int *, int) = by_pointer;
+  f(a, 300);
+  by_pointer(a, 100);
+  void (&r)(int *, int) = by_reference;
+  r(a, 300);
+  by_reference(a, 100);
+  before_main(a, 100);
+}
+)");
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_EQ(found[0].arguments[1].reason,
+            "'n' (" + at(2, 29) +
+                ") is a parameter of by_pointer(), which may also be called through a "
+                "pointer or reference, bound at " +
+                at(8, 27));
+  EXPECT_EQ(found[1].arguments[1].reason,
+            "'n' (" + at(3, 31) +
+                ") is a parameter of by_reference(), which may also be called through a "
+                "pointer or reference, bound at " +
+                at(11, 27));
+  EXPECT_EQ(found[2].arguments[1].reason,
+            "'n' (" + at(4, 29) +
+                ") is a parameter of before_main(), which is also called from the "
+                "initialiser of the global 'g' at " +
+                at(5, 9));
+}
+
+// A launch in a function template is followed in each instantiation, with its arguments.
+TEST_F(HostLaunchTest, ALaunchInAFunctionTemplateIsFollowedInEachInstantiation) {
+  const auto found = launches(R"(__global__ void k(int *a, int n) { a[0] = n; }
+template <int N> void templated(int *a) { k<<<(N + 63) / 64, 64>>>(a, N); }
+int main() {
+  int *a = 0;
+  templated<300>(a);
+  templated<64>(a);
+}
+)");
+  ASSERT_EQ(found.size(), 2u);
+  // templated<300>: grid (300 + 63) / 64 = 5, block 64, n = 300; templated<64>: 127 / 64 = 1.
+  EXPECT_EQ(found[0].location, at(2, 43));
+  EXPECT_EQ(dims(found[0].grid), "5,1,1");
+  EXPECT_EQ(dims(found[0].block), "64,1,1");
+  EXPECT_EQ(found[0].arguments[1].value, "300");
+  EXPECT_EQ(found[1].location, at(2, 43));
+  EXPECT_EQ(dims(found[1].grid), "1,1,1");
+  EXPECT_EQ(found[1].arguments[1].value, "64");
 }
 
 TEST_F(HostLaunchTest, OnlyTheChosenKernelsLaunchesAndATemplatesInstantiation) {
@@ -584,6 +726,65 @@ int main() {
   EXPECT_FALSE(found[0].dynamic_shared.known);
   EXPECT_EQ(found[0].unfollowed,
             std::vector<std::string>{"--block: --block is computed from values the source gives"});
+}
+
+// --block given for a dim3 built from integer locals flows back into them (dim3 b(threads):
+// threads holds the x given throughout), so the grid and the dynamic shared memory computed from
+// them follow; a dim3 built from anything else makes what it is built from not computable.
+TEST_F(HostLaunchTest, AGivenBlockFlowsBackIntoTheIntegersItsDim3IsBuiltFrom) {
+  const char* source = R"(__global__ void k(int *a, int n) { a[0] = n; }
+int main() {
+  int *a;
+  int n = 1000;
+  int threads = 64;
+  dim3 g((n + threads - 1) / threads);
+  dim3 b(threads);
+  k<<<g, b, threads * sizeof(float)>>>(a, n);
+  int w = 32, h = 4;
+  dim3 b2(w, h);
+  k<<<1, b2, w * h * sizeof(int)>>>(a, w);
+  int t = 16;
+  dim3 b3(t * 2);
+  k<<<1, b3, t * sizeof(int)>>>(a, t);
+}
+)";
+  // The source: grid (1000 + 63) / 64 = 16, 64 x 4 = 256 bytes; 32 x 4 x 4 = 512; block 32, 16 x 4 = 64.
+  auto found = launches(source);
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_EQ(dims(found[0].grid), "16,1,1");
+  EXPECT_EQ(found[0].dynamic_shared.value, "256");
+  EXPECT_EQ(found[1].dynamic_shared.value, "512");
+  EXPECT_EQ(found[2].dynamic_shared.value, "64");
+  // --block 128: threads = 128: grid (1000 + 127) / 128 = 8, 128 x 4 = 512 bytes; w = 128, h = 1:
+  // 128 x 1 x 4 = 512 bytes, the argument 128.
+  found = sized(source, {}, {"128", "1", "1"});
+  EXPECT_EQ(dims(found[0].grid), "8,1,1");
+  EXPECT_EQ(found[0].dynamic_shared.value, "512");
+  EXPECT_EQ(found[0].followed,
+            std::vector<std::string>{"--block: 'b' (" + at(7, 8) + ") = (128, 1, 1), 'threads' (" + at(5, 7) +
+                                     ") = 128"});
+  EXPECT_EQ(found[1].followed,
+            std::vector<std::string>{"--block: 'b2' (" + at(10, 8) + ") = (128, 1, 1), 'w' (" + at(9, 7) +
+                                     ") = 128, 'h' (" + at(9, 15) + ") = 1"});
+  EXPECT_EQ(found[1].dynamic_shared.value, "512");
+  EXPECT_EQ(found[1].arguments[1].value, "128");
+  // --block 16,4: threads = 16 (b's y is its own): grid (1000 + 15) / 16 = 63, 16 x 4 = 64 bytes;
+  // w = 16, h = 4: 16 x 4 x 4 = 256 bytes.
+  found = sized(source, {}, {"16", "4", "1"});
+  EXPECT_EQ(dims(found[0].grid), "63,1,1");
+  EXPECT_EQ(found[0].dynamic_shared.value, "64");
+  EXPECT_EQ(found[1].dynamic_shared.value, "256");
+  EXPECT_EQ(found[1].arguments[1].value, "16");
+  // b3 is built from t * 2: t cannot hold a value the block gives, so what reads it is not
+  // computable (never the source's 16).
+  const std::string why =
+      "'b3' (" + at(13, 8) + ")'s x is computed from t * 2 (" + at(13, 11) + "), not a variable of its own";
+  EXPECT_EQ(found[2].unfollowed, std::vector<std::string>{"--block: " + why});
+  EXPECT_FALSE(found[2].dynamic_shared.known);
+  EXPECT_EQ(found[2].arguments[1].reason, "'t' (" + at(12, 7) +
+                                              ") gives the launch's block, which --block replaces, and the "
+                                              "host code is not followed with --block's value: " +
+                                              why);
 }
 
 }  // namespace
