@@ -152,7 +152,7 @@ ir::StmtId Lowerer::lower_decl_stmt(const clang::DeclStmt* s) {
         continue;
       }
       if (type) {
-        const auto binding = reference_binding(init, *type);
+        const auto binding = reference_binding(init, *type, var->getNameAsString(), declared);
         if (!binding)
           refuse(s, "the reference '" + var->getNameAsString() + "' is bound to '" + text(init) +
                         "', which the model cannot change through it");

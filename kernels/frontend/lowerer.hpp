@@ -47,9 +47,21 @@ inline ir::ScalarType promoted(ir::ScalarType type) {
 
 inline const clang::Expr* strip(const clang::Expr* e) { return e->IgnoreParenImpCasts(); }
 
-/// The variable an lvalue expression names directly (x, (x)), or null.
+/// Whether evaluating `e` can neither fail, read memory, call nor change anything: names of
+/// local variables and parameters, literals, comparisons, logical and bitwise operators.
+bool harmless(const clang::Expr* e);
+
+/// The lvalue that `e` designates, seen through parentheses, casts to a reference of its own
+/// type (static_cast<int &>(x), (int &)x, reinterpret_cast<int &>(x), static_cast<int &&>(x),
+/// const_cast) and a ?: whose arms name the same variable and whose condition is harmless
+/// (c ? x : x is x); `e` itself otherwise.
+const clang::Expr* written_lvalue(const clang::Expr* e);
+
+/// The variable an lvalue expression names directly (x, (x), a cast of x to a reference of its
+/// own type, c ? x : x), or null.
 inline const clang::VarDecl* named_variable(const clang::Expr* e) {
-  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts()))
+  const clang::Expr* bare = written_lvalue(e->IgnoreParenImpCasts())->IgnoreParenImpCasts();
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(bare))
     return llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
   return nullptr;
 }
@@ -127,9 +139,19 @@ class Lowerer {
 
  private:
   struct Binding {
-    // Memory: a reference to memory (int& c = a[i]): reads are opaque, writes are work.
+    // Memory: a reference to memory (int& c = a[i]): an address, fixed where the reference is
+    // bound: `base`, the int64 local `offset` holding its byte offset (kNone: none) plus
+    // `constant`. Base kNone:
+    // the model cannot place it (`unplaced` says why); its accesses are then not counted.
     enum Kind { Local, Param, Memory } kind = Local;
+    Binding() = default;
+    Binding(Kind k, std::int32_t i) : kind(k), id(i) {}
     std::int32_t id = ir::kNone;
+    std::int32_t base = ir::kNone;
+    ir::LocalId offset = ir::kNone;
+    std::int64_t constant = 0;            // Memory: the offset's constant part
+    const clang::Expr* target = nullptr;  // Memory: the lvalue bound (for its memory space)
+    std::string unplaced;
   };
 
   class AssignmentFinder;
@@ -371,7 +393,11 @@ class Lowerer {
   std::optional<ir::AccessKind> memory_intrinsic(const clang::FunctionDecl* callee) const;
 
   // lower_cxx.cpp
-  std::optional<Binding> reference_binding(const clang::Expr* target, ir::ScalarType type);
+  std::optional<Binding> reference_binding(const clang::Expr* target, ir::ScalarType type,
+                                           const std::string& name, std::vector<ir::StmtId>& out);
+  Binding memory_binding(const clang::Expr* target, const std::string& name, std::vector<ir::StmtId>& out);
+  bool holds_modelled(const clang::Expr* lvalue) const;
+  void check_write(const clang::Expr* at, const clang::Expr* target);
   std::optional<ir::LocalId> pointed_local(const clang::Expr* e);
   static std::vector<const clang::Expr*> call_arguments(const clang::CallExpr* call,
                                                         const clang::FunctionDecl* callee);

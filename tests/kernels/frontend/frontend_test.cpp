@@ -1151,15 +1151,40 @@ __global__ void k(int* out, int n) {
   const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {0}));
   EXPECT_EQ(counts(r, statement_at(k, 8, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
   EXPECT_EQ(counts(r, statement_at(k, 11, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
-  // A reference to memory reads memory: a branch on it is data-dependent, even after a write.
-  EXPECT_PRED2(warpdiv::testing::contains, refusal(R"(
-__global__ void k(int* out) {
-  int& m = out[threadIdx.x];
-  m = 3;
-  if (m == 3) out[0] = 1;
 }
-)"),
-               "k.cu:5:7");
+
+TEST_F(FrontendTest, WritesThroughCastsAndConditionalLvaluesReachTheLocal) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int* out) {
+  int t = threadIdx.x;
+  int a = 0, b = 0, c = 0, d = 0, e = 0;
+  reinterpret_cast<int &>(a) = 3;
+  static_cast<int &>(b) += 5;
+  ++(int &)c;
+  (t < 100 ? d : d) = 6;
+  int &r = (t < 100) ? e : e;
+  r = 2;
+  int &&rr = static_cast<int &&>(a);
+  rr += 1;
+  const_cast<int &>(static_cast<const int &>(b)) = 7;
+  if (t < a + b + c + d + e) out[t] = 1;
+}
+)");
+  // a = 3 + 1, b = 7, c = 1, d = 6, e = 2: t < 20 for 20 of the 32 threads.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {32, 1, 1}, 32, {}));
+  EXPECT_EQ(counts(r, statement_at(k, 14, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 32, 20}));
+  // Writes the model cannot follow to one local are refused where they are, never dropped.
+  const std::string head = "__global__ void k(int* out) {\n  int t = threadIdx.x, x = 0, y = 0;\n";
+  EXPECT_PRED2(warpdiv::testing::contains, refusal(head + "  (t < 5 ? x : y) = 1;\n  out[t] = x + y;\n}\n"),
+               "k.cu:3:3: '(t < 5 ? x : y) = 1' writes to '(t < 5 ? x : y)', which the model cannot follow");
+  EXPECT_PRED2(warpdiv::testing::contains, refusal(head + "  (t / 2 ? x : x) = 1;\n  out[t] = x;\n}\n"),
+               "k.cu:3:3: '(t / 2 ? x : x) = 1' writes to");
+  EXPECT_PRED2(warpdiv::testing::contains,
+               refusal(head + "  struct S { int &r; } s{x};\n  s.r = 16;\n  out[t] = x;\n}\n"),
+               "k.cu:4:3: 's.r = 16' writes to 's.r', which the model cannot follow");
+  EXPECT_PRED2(warpdiv::testing::contains,
+               refusal(head + "  struct S { int &r; } s{x};\n  ++s.r;\n  out[t] = x;\n}\n"),
+               "k.cu:4:3: '++s.r' writes to 's.r'");
 }
 
 TEST_F(FrontendTest, LocalObjectsAreFollowedMemberByMember) {
