@@ -170,9 +170,13 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
     pointer_targets_.erase(param);  // a binding of an earlier call does not carry over
     const auto type = scalar_type(param->getType());
     const bool reference = param->getType()->isReferenceType();
+    // The binding is a statement at its argument (a default argument's: at the parameter), not
+    // at the call: the call's line counts one evaluation per call.
+    const ir::SourceRange bound = llvm::isa<clang::CXXDefaultArgExpr>(arg) ? range(param->getSourceRange())
+                                                                           : range(arg);
     if (type && (!reference || param->getType().getNonReferenceType().isConstQualified())) {
       const ir::LocalId local = k_.add_local(param->getNameAsString(), *type, range(param->getSourceRange()));
-      body.push_back(k_.declare(local, convert(lower_int(arg), *type, where), where));
+      body.push_back(k_.declare(local, convert(lower_int(arg), *type, where), bound));
       bindings_[param] = Binding{Binding::Local, local};
     } else if (type) {
       // int& d: the callee's d is the caller's local itself (writes reach it). Bound to
@@ -209,7 +213,7 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
       }
     } else if (param->getType().getNonReferenceType()->isPointerType() &&
                (!reference || param->getType().getNonReferenceType().isConstQualified()) &&
-               bind_pointer(param, arg, range(param->getSourceRange()), body)) {
+               bind_pointer(param, arg, bound, body)) {
       // A pointer into memory the model follows (p[i] is placed), passed by value or as T* const&.
       bindings_.erase(param);
     } else {

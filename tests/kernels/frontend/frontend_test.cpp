@@ -1187,6 +1187,25 @@ __global__ void k(int* out) {
                "k.cu:4:3: '++s.r' writes to 's.r'");
 }
 
+TEST_F(FrontendTest, ACallIsOneStatementOfItsLineAndItsBindingsAreAtTheirArguments) {
+  const ir::Kernel k = load(R"(
+__device__ void st(int *p, int i, int v) { p[i] = v; }
+__global__ void k(int *x) {
+  st(x, threadIdx.x, 2);
+}
+)");
+  // The statements (braces aside) starting on line 4, by column: the call at 3, the bindings of
+  // p (x, column 6), i (threadIdx.x, column 9) and v (2, column 22).
+  std::vector<std::uint32_t> columns;
+  for (const ir::Stmt& s : k.stmts)
+    if (s.kind != ir::StmtKind::Block && s.range.line == 4) columns.push_back(s.range.column);
+  std::sort(columns.begin(), columns.end());
+  EXPECT_EQ(columns, (std::vector<std::uint32_t>{3, 6, 9, 22}));
+  // One warp calls it once: one evaluation of the call.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {32, 1, 1}, 32, {}));
+  EXPECT_EQ(counts(r, statement_at(k, 4, ir::StmtKind::InlinedCall)), (std::vector<std::uint64_t>{1, 0, 32, 0}));
+}
+
 TEST_F(FrontendTest, LocalObjectsAreFollowedMemberByMember) {
   const ir::Kernel k = load(R"(
 struct Loader {
