@@ -121,6 +121,24 @@ void Lowerer::lower(const clang::FunctionDecl& kernel) {
   } else {
     k_.root = k_.block(body, range(definition->getBody()->getSourceRange()));
   }
+  unchecked_stored_values();
+}
+
+/// A stored value (an atomic's operand) evaluated as a local's value is (lower_expr_stmt) where it
+/// depends on a value the model does not hold: its statement is work again, as the engines
+/// would skip the value (opaque_origins), and evaluating it would only hold the loop summaries
+/// back.
+void Lowerer::unchecked_stored_values() {
+  if (stored_values_.empty()) return;
+  const std::vector<ir::ExprId> origins = ir::opaque_origins(k_);
+  for (const auto& [id, what] : stored_values_) {
+    ir::Stmt& s = k_.stmts[static_cast<std::size_t>(id)];
+    if (origins[static_cast<std::size_t>(s.value)] == ir::kNone) continue;
+    s.kind = ir::StmtKind::Work;
+    s.value = ir::kNone;
+    s.local = ir::kNone;
+    s.description = what;
+  }
 }
 
 std::uint32_t Lowerer::file_index(clang::FileID file) {

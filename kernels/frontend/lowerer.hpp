@@ -341,6 +341,7 @@ class Lowerer {
   bool address_taken_float(const clang::VarDecl* var);
   void find_assigned_parameters(const clang::FunctionDecl& function);
   void bind_floating_parameter(const clang::ParmVarDecl* param, std::int32_t index);
+  void unchecked_stored_values();
 
   // lower_statements.cpp
   ir::StmtId lower_stmt(const clang::Stmt* s);
@@ -354,6 +355,11 @@ class Lowerer {
   ir::StmtId lower_return(const clang::ReturnStmt* s);
   ir::StmtId lower_switch(const clang::SwitchStmt* s);
   ir::StmtId lower_expr_stmt(const clang::Expr* e);
+  ir::ExprId written_value(std::size_t first) const;
+  ir::ExprId copied(ir::ExprId id);
+  bool holds_unknown(ir::ExprId id);
+  bool depends_on_unknown(ir::ExprId id) const;
+  bool may_fail(ir::ExprId id) const;
 
   // lower_expressions.cpp
   std::optional<ir::LocalId> dereferenced_local(const clang::Expr* e) const;
@@ -553,6 +559,9 @@ class Lowerer {
   std::set<const clang::FunctionDecl*> pointer_writes_scanned_;
   std::set<const clang::FunctionDecl*> address_scanned_;
   std::set<const clang::VarDecl*> address_taken_floats_;
+  std::vector<std::pair<ir::StmtId, std::string>> stored_values_;  // (statement, text): lower_expr_stmt
+  std::size_t taint_checked_ = 0;       // holds_unknown: the statements looked at
+  std::vector<bool> unknown_locals_;    // holds_unknown: locals assigned an unknown value so far
 };
 
 }  // namespace warpdiv::frontend::detail::lowering

@@ -1206,6 +1206,30 @@ __global__ void k(int *x) {
   EXPECT_EQ(counts(r, statement_at(k, 4, ir::StmtKind::InlinedCall)), (std::vector<std::uint64_t>{1, 0, 32, 0}));
 }
 
+TEST_F(FrontendTest, UndefinedBehaviourInAStoredValueIsNamed) {
+  // n = 3: 10 / (i - 5) divides by zero in thread 5; 1 << (i + n) shifts by 32 in thread 29;
+  // atomicAdd's operand n / (i - 5) in thread 5. Each alone in its kernel, at its operator.
+  const auto error = [&](const std::string& statement) {
+    const ir::Kernel k = load("__global__ void k(int* o, int n) {\n  int i = threadIdx.x;\n" + statement + "\n}\n");
+    try {
+      ir::replay(k, launch(k, {1, 1, 1}, {32, 1, 1}, 32, {3}));
+    } catch (const InvalidInput& e) {
+      const std::string what = e.what();
+      return what.substr(what.find("k.cu:"));
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error("  o[i] = 10 / (i - 5);"),
+            "k.cu:3:10: undefined behaviour: division by zero in '/' (int32) in block (0, 0, 0), thread (5, 0, 0)");
+  EXPECT_EQ(error("  o[i] = 1 << (i + n);"),
+            "k.cu:3:10: undefined behaviour: shift amount out of range 0..31 in '<<' (int32) in block (0, 0, 0), "
+            "thread (29, 0, 0)");
+  EXPECT_EQ(error("  atomicAdd(&o[0], n / (i - 5));"),
+            "k.cu:3:20: undefined behaviour: division by zero in '/' (int32) in block (0, 0, 0), thread (5, 0, 0)");
+  // Only the lanes that store compute the value: thread 5 does not.
+  EXPECT_EQ(error("  if (i != 5) o[i] = 10 / (i - 5);"), "");
+}
+
 TEST_F(FrontendTest, LocalObjectsAreFollowedMemberByMember) {
   const ir::Kernel k = load(R"(
 struct Loader {
