@@ -163,7 +163,7 @@ ir::ExprId Lowerer::lower_builtin_call(const clang::CallExpr* call, ir::ScalarTy
   // The integer functions take integers, as many as their row says.
   if (!integers || builtin == nullptr || builtin->arity < 0 ||
       call->getNumArgs() != static_cast<unsigned>(builtin->arity))
-    return opaque(call, type);
+    return unevaluated_call(call, type);
   switch (kind) {
     case BuiltinKind::Minimum:
     case BuiltinKind::Maximum:
@@ -181,7 +181,20 @@ ir::ExprId Lowerer::lower_builtin_call(const clang::CallExpr* call, ir::ScalarTy
     default:
       break;
   }
-  return opaque(call, type);  // atomics, __ballot_sync ...: values the model does not compute
+  return unevaluated_call(call, type);  // atomics, __ballot_sync ...: values the model does not compute
+}
+
+/// The opaque result of a CUDA API call the model does not evaluate. Unless it reads memory (an
+/// atomic, a load, a texture or surface read: a value the model does not hold), it is an
+/// intrinsic the model does not model: a branch on it is an unsupported construct.
+ir::ExprId Lowerer::unevaluated_call(const clang::CallExpr* call, ir::ScalarType type) {
+  const std::string name = call->getDirectCallee()->getNameAsString();
+  const ir::ExprId id = opaque(call, type);
+  const BuiltinKind family = builtin_family(name);
+  if (family != BuiltinKind::Atomic && family != BuiltinKind::Load && family != BuiltinKind::Texture &&
+      family != BuiltinKind::Surface && memory_intrinsic(call->getDirectCallee()) == std::nullopt)
+    unmodelled_[id] = name + " is an intrinsic the model does not evaluate";
+  return id;
 }
 
 /// min(a, b) / max(a, b) of integers: a < b ? a : b (a > b for max), both converted to the

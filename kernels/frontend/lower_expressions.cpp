@@ -334,7 +334,12 @@ ir::ExprId Lowerer::lower_member(const clang::MemberExpr* member, ir::ScalarType
     const ir::SourceRange where = range(member);
     return convert(k_.builtin(*builtin, where), type, where);
   }
-  return opaque(member, type);
+  const bool memory = is_memory(member);
+  const ir::ExprId id = opaque(member, type);
+  if (!memory && named_variable(base) != nullptr && !named_variable(base)->hasGlobalStorage() &&
+      !llvm::isa<clang::ParmVarDecl>(named_variable(base)))
+    unmodelled_[id] = "a member of a local object the model does not follow member by member";
+  return id;
 }
 
 /// The toolkit route's launch built-ins: Clang's __clang_cuda_builtin_vars.h declares threadIdx
@@ -435,7 +440,11 @@ ir::ExprId Lowerer::lower_binary(const clang::BinaryOperator* op, ir::ScalarType
                       where);
   }
   // Comparisons of pointers, pointer differences: values the model does not compute.
-  if (!scalar_type(op->getLHS()->getType()) || !scalar_type(op->getRHS()->getType())) return opaque(op, type);
+  if (!scalar_type(op->getLHS()->getType()) || !scalar_type(op->getRHS()->getType())) {
+    const ir::ExprId id = opaque(op, type);
+    unmodelled_[id] = "a comparison or difference of pointers, which the model does not compute";
+    return id;
+  }
   const ir::BinaryOp binary = binary_op(op, op->getOpcode());
   const ir::ExprId lhs = lower_int(op->getLHS());
   const ir::ExprId rhs = lower_int(op->getRHS());

@@ -342,6 +342,7 @@ class Lowerer {
   void find_assigned_parameters(const clang::FunctionDecl& function);
   void bind_floating_parameter(const clang::ParmVarDecl* param, std::int32_t index);
   void unchecked_stored_values();
+  void refuse_unmodelled_conditions();
 
   // lower_statements.cpp
   ir::StmtId lower_stmt(const clang::Stmt* s);
@@ -388,6 +389,7 @@ class Lowerer {
   void check_function(const clang::Expr* call, const clang::FunctionDecl* callee);
   ir::ExprId lower_call(const clang::CallExpr* call, ir::ScalarType type);
   ir::ExprId lower_builtin_call(const clang::CallExpr* call, ir::ScalarType type);
+  ir::ExprId unevaluated_call(const clang::CallExpr* call, ir::ScalarType type);
   ir::ExprId min_max(const clang::CallExpr* call, bool minimum, ir::ScalarType result_type);
   ir::ExprId absolute(const clang::CallExpr* call, ir::ScalarType type);
   std::optional<ir::ExprId> warp_function(const clang::CallExpr* call, const BuiltinFunction& builtin);
@@ -560,6 +562,7 @@ class Lowerer {
   std::set<const clang::FunctionDecl*> address_scanned_;
   std::set<const clang::VarDecl*> address_taken_floats_;
   std::vector<std::pair<ir::StmtId, std::string>> stored_values_;  // (statement, text): lower_expr_stmt
+  std::map<ir::ExprId, std::string> unmodelled_;  // opaque values the model does not evaluate: why
   std::size_t taint_checked_ = 0;       // holds_unknown: the statements looked at
   std::vector<bool> unknown_locals_;    // holds_unknown: locals assigned an unknown value so far
 };

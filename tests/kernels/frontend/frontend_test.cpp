@@ -1230,6 +1230,29 @@ TEST_F(FrontendTest, UndefinedBehaviourInAStoredValueIsNamed) {
   EXPECT_EQ(error("  if (i != 5) o[i] = 10 / (i - 5);"), "");
 }
 
+TEST_F(FrontendTest, ABranchOnWhatTheModelDoesNotEvaluateIsUnsupported) {
+  const auto refused = [&](const std::string& lines) {
+    std::string what = refusal("__global__ void k(int* o, float s) {\n  unsigned t = threadIdx.x;\n" + lines + "}\n");
+    const std::string folder = dir_.string() + "/";
+    for (std::size_t at = what.find(folder); at != std::string::npos; at = what.find(folder)) what.erase(at, folder.size());
+    return what;
+  };
+  // Through a local too: the condition's value comes from the intrinsic.
+  EXPECT_EQ(refused("  unsigned b = __brev(t);\n  if (b > 5u) o[t] = 1;\n"),
+            "k.cu:4:3: the condition of this if depends on __brev(t) (result of __brev) (k.cu:3:16), __brev is an "
+            "intrinsic the model does not evaluate: not supported");
+  EXPECT_EQ(refused("  while (__clz((int)t) < 30) o[t] = 1;\n"),
+            "k.cu:3:3: the condition of this while depends on __clz((int)t) (result of __clz) (k.cu:3:10), "
+            "__clz is an intrinsic the model does not evaluate: not supported");
+  EXPECT_PRED2(warpdiv::testing::contains, refused("  if (o + t - o > 3) o[t] = 1;\n"),
+               "k.cu:3:3: the condition of this if depends on o + t - o (pointer) (k.cu:3:7), a comparison or "
+               "difference of pointers, which the model does not compute: not supported");
+  EXPECT_PRED2(warpdiv::testing::contains, refused("  float2 v = make_float2(s, s);\n  if (v.x > 1.5f) o[t] = 1;\n"),
+               "a member of a local object the model does not follow member by member: not supported");
+  // Memory and atomics stay values the launch may give (or a data-dependent branch there).
+  EXPECT_EQ(refused("  if (atomicAdd(o, 1) > 3) o[t] = 1;\n  if (o[t] > 3) o[t] = 2;\n"), "");
+}
+
 TEST_F(FrontendTest, LocalObjectsAreFollowedMemberByMember) {
   const ir::Kernel k = load(R"(
 struct Loader {
