@@ -29,7 +29,8 @@ class Lowerer::AssignmentFinder : public clang::RecursiveASTVisitor<Lowerer::Ass
   /// int& r = n, int&& r = static_cast<int&&>(n): r may assign n.
   bool VisitVarDecl(clang::VarDecl* var) {
     const clang::QualType type = var->getType();
-    if (type->isReferenceType() && !type.getNonReferenceType().isConstQualified() && var->getInit() != nullptr)
+    if (type->isReferenceType() && !type.getNonReferenceType().isConstQualified() &&
+        var->getInit() != nullptr)
       note(var->getInit());
     return true;
   }

@@ -65,15 +65,17 @@ bool Lowerer::holds_modelled(const clang::Expr* e) const {
     e = written_lvalue(e->IgnoreParenCasts())->IgnoreParenCasts();
     if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
       if (member->getMemberDecl()->getType()->isReferenceType()) return true;
-      if (member->isArrow()) return llvm::isa<clang::CXXThisExpr>(member->getBase()->IgnoreParenImpCasts()) &&
-                                    !this_stack_.empty() && this_stack_.back() != kUnknownObject;
+      if (member->isArrow())
+        return llvm::isa<clang::CXXThisExpr>(member->getBase()->IgnoreParenImpCasts()) &&
+               !this_stack_.empty() && this_stack_.back() != kUnknownObject;
       e = member->getBase();
       continue;
     }
     if (const auto* conditional = llvm::dyn_cast<clang::AbstractConditionalOperator>(e))
       return holds_modelled(conditional->getTrueExpr()) || holds_modelled(conditional->getFalseExpr());
     if (llvm::isa<clang::ArraySubscriptExpr>(e)) return false;
-    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e); op != nullptr && op->getOpcode() == clang::UO_Deref)
+    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
+        op != nullptr && op->getOpcode() == clang::UO_Deref)
       return false;
     if (llvm::isa<clang::CXXThisExpr>(e)) return !this_stack_.empty() && this_stack_.back() != kUnknownObject;
     const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e);
@@ -87,7 +89,8 @@ bool Lowerer::holds_modelled(const clang::Expr* e) const {
       if (type->isRecordType()) return false;  // an object the model does not track
       // T*& p: the pointer it is bound to is no longer followed.
       if (type->isPointerType() && llvm::isa<clang::ParmVarDecl>(var)) return false;
-      return var->getInit() == nullptr || llvm::isa<clang::ParmVarDecl>(var) || holds_modelled(var->getInit());
+      return var->getInit() == nullptr || llvm::isa<clang::ParmVarDecl>(var) ||
+             holds_modelled(var->getInit());
     }
     if (type->isPointerType()) return pointers_.count(var) != 0;
     return !var->hasGlobalStorage() && !type->isArrayType() && !type->isRecordType();
@@ -98,7 +101,8 @@ bool Lowerer::holds_modelled(const clang::Expr* e) const {
 /// it may change what the model holds (it would otherwise go unseen).
 void Lowerer::check_write(const clang::Expr* at, const clang::Expr* target) {
   if (pointer_variable(target) != nullptr) return;  // followed by pointer_update, or lost
-  if (const clang::VarDecl* var = named_variable(target); var != nullptr && address_taken_floats_.count(var) != 0)
+  if (const clang::VarDecl* var = named_variable(target);
+      var != nullptr && address_taken_floats_.count(var) != 0)
     return;
   if (!holds_modelled(target)) return;
   refuse(at, "'" + text(at) + "' writes to '" + text(target) +
@@ -172,8 +176,8 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
     const bool reference = param->getType()->isReferenceType();
     // The binding is a statement at its argument (a default argument's: at the parameter), not
     // at the call: the call's line counts one evaluation per call.
-    const ir::SourceRange bound = llvm::isa<clang::CXXDefaultArgExpr>(arg) ? range(param->getSourceRange())
-                                                                           : range(arg);
+    const ir::SourceRange bound =
+        llvm::isa<clang::CXXDefaultArgExpr>(arg) ? range(param->getSourceRange()) : range(arg);
     if (type && (!reference || param->getType().getNonReferenceType().isConstQualified())) {
       const ir::LocalId local = k_.add_local(param->getNameAsString(), *type, range(param->getSourceRange()));
       body.push_back(k_.declare(local, convert(lower_int(arg), *type, where), bound));

@@ -83,7 +83,8 @@ bool harmless(const clang::Expr* e) {
     return plain && harmless(op->getLHS()) && harmless(op->getRHS());
   }
   if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e))
-    return (op->getOpcode() == clang::UO_LNot || op->getOpcode() == clang::UO_Not) && harmless(op->getSubExpr());
+    return (op->getOpcode() == clang::UO_LNot || op->getOpcode() == clang::UO_Not) &&
+           harmless(op->getSubExpr());
   return false;
 }
 

@@ -424,7 +424,8 @@ ir::StmtId Lowerer::lower_expr_stmt(const clang::Expr* e) {
       value != ir::kNone && may_fail(value) && !holds_unknown(value)) {
     const ir::SourceRange where = range(e);
     if (const ir::ExprId copy = copied(value); copy != ir::kNone) {
-      const ir::StmtId id = k_.declare(k_.add_local("stored value", k_.exprs[value].type, where), copy, where);
+      const ir::StmtId id =
+          k_.declare(k_.add_local("stored value", k_.exprs[value].type, where), copy, where);
       stored_values_.emplace_back(id, text(e));
       return id;
     }

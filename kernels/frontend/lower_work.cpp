@@ -83,8 +83,8 @@ std::string Lowerer::describe(const clang::Expr* e) const {
   } else if (bare->getType()->isPointerType()) {
     what = "pointer";
   } else if (const clang::VarDecl* var = named_variable(bare);
-             var != nullptr && (var->hasGlobalStorage() || (bindings_.count(var) != 0 &&
-                                                            bindings_.at(var).kind == Binding::Memory))) {
+             var != nullptr && (var->hasGlobalStorage() ||
+                                (bindings_.count(var) != 0 && bindings_.at(var).kind == Binding::Memory))) {
     what = memory_space(bare);
   } else {
     what = "unmodelled value";

@@ -563,8 +563,8 @@ class Lowerer {
   std::set<const clang::VarDecl*> address_taken_floats_;
   std::vector<std::pair<ir::StmtId, std::string>> stored_values_;  // (statement, text): lower_expr_stmt
   std::map<ir::ExprId, std::string> unmodelled_;  // opaque values the model does not evaluate: why
-  std::size_t taint_checked_ = 0;       // holds_unknown: the statements looked at
-  std::vector<bool> unknown_locals_;    // holds_unknown: locals assigned an unknown value so far
+  std::size_t taint_checked_ = 0;                 // holds_unknown: the statements looked at
+  std::vector<bool> unknown_locals_;              // holds_unknown: locals assigned an unknown value so far
 };
 
 }  // namespace warpdiv::frontend::detail::lowering

@@ -130,9 +130,11 @@ __global__ void k(int* out, float a, double w) {
   EXPECT_NE(given(k, "e").find("opaque:float32{expf(a)"), std::string::npos) << given(k, "e");
   const std::string why =
       refusal("__global__ void k(int* out, float a) {\n  if (expf(a) > 2.0f) out[0] = 1;\n}\n");
-  EXPECT_NE(why.find("k.cu:2:3: the condition of this if depends on expf(a) (result of expf) ("), std::string::npos)
+  EXPECT_NE(why.find("k.cu:2:3: the condition of this if depends on expf(a) (result of expf) ("),
+            std::string::npos)
       << why;
-  EXPECT_NE(why.find("k.cu:2:7), expf is an intrinsic the model does not evaluate: not supported"), std::string::npos)
+  EXPECT_NE(why.find("k.cu:2:7), expf is an intrinsic the model does not evaluate: not supported"),
+            std::string::npos)
       << why;
 }
 

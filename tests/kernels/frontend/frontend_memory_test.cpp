@@ -292,10 +292,11 @@ __global__ void k(float* a, float* b, int c) {
   q[0] = 4.0f;
 }
 )");
-  EXPECT_EQ(accesses(k), (Lines{"store global 4 b @ p", "store global 4 b @ (p + 4:int64)",
-                                "store global 4 a @ (p + 8:int64)",
-                                "store global 4 q[0] not placed: the pointer 'q' is set to '(c & 1) ? a : b': "
-                                "the pointer is chosen by a condition"}));
+  EXPECT_EQ(
+      accesses(k),
+      (Lines{"store global 4 b @ p", "store global 4 b @ (p + 4:int64)", "store global 4 a @ (p + 8:int64)",
+             "store global 4 q[0] not placed: the pointer 'q' is set to '(c & 1) ? a : b': "
+             "the pointer is chosen by a condition"}));
   // p's offsets: b + 1 is byte 4 of b, b + 2 byte 8, a + 3 byte 12 of a.
   EXPECT_PRED2(contains, body(k), "decl p = 0:int64; p = 4:int64; work[p[0] = 1.0f]; p = 8:int64;");
   EXPECT_PRED2(contains, body(k), "work[p[1] = 2.0f]; p = 12:int64; work[p[2] = 3.0f];");
@@ -317,12 +318,12 @@ __global__ void k(int* out) {
   if (t < cnt + arr[2] + q) out[t] = 1;
 }
 )");
-  EXPECT_EQ(accesses(k), (Lines{// x is cnt (byte 0), r is arr[t] (its offset held by the local &r), q is m[1]
-                                "store shared 4 cnt @ 0:int64", "store shared 4 arr @ &r",
-                                "store local 4 m @ 4:int64",
-                                // the if's body, then its condition's loads
-                                "store global 4 out @ ((int64)t * 4:int64)", "load shared 4 cnt @ 0:int64",
-                                "load shared 4 arr @ 8:int64", "load local 4 m @ 4:int64"}));
+  EXPECT_EQ(accesses(k),
+            (Lines{// x is cnt (byte 0), r is arr[t] (its offset held by the local &r), q is m[1]
+                   "store shared 4 cnt @ 0:int64", "store shared 4 arr @ &r", "store local 4 m @ 4:int64",
+                   // the if's body, then its condition's loads
+                   "store global 4 out @ ((int64)t * 4:int64)", "load shared 4 cnt @ 0:int64",
+                   "load shared 4 arr @ 8:int64", "load local 4 m @ 4:int64"}));
   EXPECT_PRED2(contains, body(k), "decl &r = ((int64)t * 4:int64); work[r = t];");
   EXPECT_PRED2(contains, body(k), "opaque:int32{q (local array)}");
   // cnt = 16, arr[2] = 2, m[1] = 5: t < 23 for 23 of 32 threads, no read of memory never written.

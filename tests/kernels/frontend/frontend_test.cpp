@@ -1203,14 +1203,16 @@ __global__ void k(int *x) {
   EXPECT_EQ(columns, (std::vector<std::uint32_t>{3, 6, 9, 22}));
   // One warp calls it once: one evaluation of the call.
   const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {32, 1, 1}, 32, {}));
-  EXPECT_EQ(counts(r, statement_at(k, 4, ir::StmtKind::InlinedCall)), (std::vector<std::uint64_t>{1, 0, 32, 0}));
+  EXPECT_EQ(counts(r, statement_at(k, 4, ir::StmtKind::InlinedCall)),
+            (std::vector<std::uint64_t>{1, 0, 32, 0}));
 }
 
 TEST_F(FrontendTest, UndefinedBehaviourInAStoredValueIsNamed) {
   // n = 3: 10 / (i - 5) divides by zero in thread 5; 1 << (i + n) shifts by 32 in thread 29;
   // atomicAdd's operand n / (i - 5) in thread 5. Each alone in its kernel, at its operator.
   const auto error = [&](const std::string& statement) {
-    const ir::Kernel k = load("__global__ void k(int* o, int n) {\n  int i = threadIdx.x;\n" + statement + "\n}\n");
+    const ir::Kernel k =
+        load("__global__ void k(int* o, int n) {\n  int i = threadIdx.x;\n" + statement + "\n}\n");
     try {
       ir::replay(k, launch(k, {1, 1, 1}, {32, 1, 1}, 32, {3}));
     } catch (const InvalidInput& e) {
@@ -1219,35 +1221,43 @@ TEST_F(FrontendTest, UndefinedBehaviourInAStoredValueIsNamed) {
     }
     return std::string();
   };
-  EXPECT_EQ(error("  o[i] = 10 / (i - 5);"),
-            "k.cu:3:10: undefined behaviour: division by zero in '/' (int32) in block (0, 0, 0), thread (5, 0, 0)");
-  EXPECT_EQ(error("  o[i] = 1 << (i + n);"),
-            "k.cu:3:10: undefined behaviour: shift amount out of range 0..31 in '<<' (int32) in block (0, 0, 0), "
-            "thread (29, 0, 0)");
-  EXPECT_EQ(error("  atomicAdd(&o[0], n / (i - 5));"),
-            "k.cu:3:20: undefined behaviour: division by zero in '/' (int32) in block (0, 0, 0), thread (5, 0, 0)");
+  EXPECT_EQ(
+      error("  o[i] = 10 / (i - 5);"),
+      "k.cu:3:10: undefined behaviour: division by zero in '/' (int32) in block (0, 0, 0), thread (5, 0, 0)");
+  EXPECT_EQ(
+      error("  o[i] = 1 << (i + n);"),
+      "k.cu:3:10: undefined behaviour: shift amount out of range 0..31 in '<<' (int32) in block (0, 0, 0), "
+      "thread (29, 0, 0)");
+  EXPECT_EQ(
+      error("  atomicAdd(&o[0], n / (i - 5));"),
+      "k.cu:3:20: undefined behaviour: division by zero in '/' (int32) in block (0, 0, 0), thread (5, 0, 0)");
   // Only the lanes that store compute the value: thread 5 does not.
   EXPECT_EQ(error("  if (i != 5) o[i] = 10 / (i - 5);"), "");
 }
 
 TEST_F(FrontendTest, ABranchOnWhatTheModelDoesNotEvaluateIsUnsupported) {
   const auto refused = [&](const std::string& lines) {
-    std::string what = refusal("__global__ void k(int* o, float s) {\n  unsigned t = threadIdx.x;\n" + lines + "}\n");
+    std::string what =
+        refusal("__global__ void k(int* o, float s) {\n  unsigned t = threadIdx.x;\n" + lines + "}\n");
     const std::string folder = dir_.string() + "/";
-    for (std::size_t at = what.find(folder); at != std::string::npos; at = what.find(folder)) what.erase(at, folder.size());
+    for (std::size_t at = what.find(folder); at != std::string::npos; at = what.find(folder))
+      what.erase(at, folder.size());
     return what;
   };
   // Through a local too: the condition's value comes from the intrinsic.
-  EXPECT_EQ(refused("  unsigned b = __brev(t);\n  if (b > 5u) o[t] = 1;\n"),
-            "k.cu:4:3: the condition of this if depends on __brev(t) (result of __brev) (k.cu:3:16), __brev is an "
-            "intrinsic the model does not evaluate: not supported");
+  EXPECT_EQ(
+      refused("  unsigned b = __brev(t);\n  if (b > 5u) o[t] = 1;\n"),
+      "k.cu:4:3: the condition of this if depends on __brev(t) (result of __brev) (k.cu:3:16), __brev is an "
+      "intrinsic the model does not evaluate: not supported");
   EXPECT_EQ(refused("  while (__clz((int)t) < 30) o[t] = 1;\n"),
             "k.cu:3:3: the condition of this while depends on __clz((int)t) (result of __clz) (k.cu:3:10), "
             "__clz is an intrinsic the model does not evaluate: not supported");
-  EXPECT_PRED2(warpdiv::testing::contains, refused("  if (o + t - o > 3) o[t] = 1;\n"),
-               "k.cu:3:3: the condition of this if depends on o + t - o (pointer) (k.cu:3:7), a comparison or "
-               "difference of pointers, which the model does not compute: not supported");
-  EXPECT_PRED2(warpdiv::testing::contains, refused("  float2 v = make_float2(s, s);\n  if (v.x > 1.5f) o[t] = 1;\n"),
+  EXPECT_PRED2(
+      warpdiv::testing::contains, refused("  if (o + t - o > 3) o[t] = 1;\n"),
+      "k.cu:3:3: the condition of this if depends on o + t - o (pointer) (k.cu:3:7), a comparison or "
+      "difference of pointers, which the model does not compute: not supported");
+  EXPECT_PRED2(warpdiv::testing::contains,
+               refused("  float2 v = make_float2(s, s);\n  if (v.x > 1.5f) o[t] = 1;\n"),
                "a member of a local object the model does not follow member by member: not supported");
   // Memory and atomics stay values the launch may give (or a data-dependent branch there).
   EXPECT_EQ(refused("  if (atomicAdd(o, 1) > 3) o[t] = 1;\n  if (o[t] > 3) o[t] = 2;\n"), "");
