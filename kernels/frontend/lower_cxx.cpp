@@ -58,43 +58,36 @@ Lowerer::Binding Lowerer::memory_binding(const clang::Expr* target, const std::s
 }
 
 /// Whether a write to the lvalue `e` may change what the model holds: a modelled local, a
-/// followed pointer, a tracked object's member, or something reached through a reference the
-/// model does not know. False for memory and for untracked local objects (read as opaque).
+/// followed pointer, or something reached through a reference the model does not know. False
+/// for memory and for members it does not hold (read as opaque).
 bool Lowerer::holds_modelled(const clang::Expr* e) const {
-  while (true) {
-    e = written_lvalue(e->IgnoreParenCasts())->IgnoreParenCasts();
-    if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
-      if (member->getMemberDecl()->getType()->isReferenceType()) return true;
-      if (member->isArrow())
-        return llvm::isa<clang::CXXThisExpr>(member->getBase()->IgnoreParenImpCasts()) &&
-               !this_stack_.empty() && this_stack_.back() != kUnknownObject;
-      e = member->getBase();
-      continue;
-    }
-    if (const auto* conditional = llvm::dyn_cast<clang::AbstractConditionalOperator>(e))
-      return holds_modelled(conditional->getTrueExpr()) || holds_modelled(conditional->getFalseExpr());
-    if (llvm::isa<clang::ArraySubscriptExpr>(e)) return false;
-    if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
-        op != nullptr && op->getOpcode() == clang::UO_Deref)
-      return false;
-    if (llvm::isa<clang::CXXThisExpr>(e)) return !this_stack_.empty() && this_stack_.back() != kUnknownObject;
-    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e);
-    const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
-    if (var == nullptr) return true;  // a call's result, an assignment, a comma ...: not followed
-    const auto found = bindings_.find(var);
-    if (found != bindings_.end()) return found->second.kind != Binding::Memory;
-    if (object_vars_.count(var) != 0 || pointer_targets_.count(var) != 0) return true;
-    const clang::QualType type = var->getType().getNonReferenceType();
-    if (var->getType()->isReferenceType()) {
-      if (type->isRecordType()) return false;  // an object the model does not track
-      // T*& p: the pointer it is bound to is no longer followed.
-      if (type->isPointerType() && llvm::isa<clang::ParmVarDecl>(var)) return false;
-      return var->getInit() == nullptr || llvm::isa<clang::ParmVarDecl>(var) ||
-             holds_modelled(var->getInit());
-    }
-    if (type->isPointerType()) return pointers_.count(var) != 0;
-    return !var->hasGlobalStorage() && !type->isArrayType() && !type->isRecordType();
+  e = written_lvalue(e->IgnoreParenCasts())->IgnoreParenCasts();
+  // A member the model holds is a local (bound_local); any other (a pointer member, one of an
+  // object it does not track) it does not hold, unless it is a reference to something else.
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e))
+    return member->getMemberDecl()->getType()->isReferenceType();
+  if (const auto* conditional = llvm::dyn_cast<clang::AbstractConditionalOperator>(e))
+    return holds_modelled(conditional->getTrueExpr()) || holds_modelled(conditional->getFalseExpr());
+  if (llvm::isa<clang::ArraySubscriptExpr>(e)) return false;
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
+      op != nullptr && op->getOpcode() == clang::UO_Deref)
+    return false;
+  if (llvm::isa<clang::CXXThisExpr>(e)) return !this_stack_.empty() && this_stack_.back() != kUnknownObject;
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e);
+  const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  if (var == nullptr) return true;  // a call's result, an assignment, a comma ...: not followed
+  const auto found = bindings_.find(var);
+  if (found != bindings_.end()) return found->second.kind != Binding::Memory;
+  if (object_vars_.count(var) != 0 || pointer_targets_.count(var) != 0) return true;
+  const clang::QualType type = var->getType().getNonReferenceType();
+  if (var->getType()->isReferenceType()) {
+    if (type->isRecordType()) return false;  // an object the model does not track
+    // T*& p: the pointer it is bound to is no longer followed.
+    if (type->isPointerType() && llvm::isa<clang::ParmVarDecl>(var)) return false;
+    return var->getInit() == nullptr || llvm::isa<clang::ParmVarDecl>(var) || holds_modelled(var->getInit());
   }
+  if (type->isPointerType()) return pointers_.count(var) != 0;
+  return !var->hasGlobalStorage() && !type->isArrayType() && !type->isRecordType();
 }
 
 /// A write to `target` (by `at`) that is neither to a modelled local nor to memory: refused when

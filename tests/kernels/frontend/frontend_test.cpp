@@ -1185,6 +1185,9 @@ __global__ void k(int* out) {
   EXPECT_PRED2(warpdiv::testing::contains,
                refusal(head + "  struct S { int &r; } s{x};\n  ++s.r;\n  out[t] = x;\n}\n"),
                "k.cu:4:3: '++s.r' writes to 's.r'");
+  // A pointer member of an object the model follows is not held: writing it is no refusal.
+  EXPECT_EQ(
+      refusal(head + "  struct P { int *p; int n; } s;\n  s.p = out;\n  s.n = 1;\n  out[t] = s.n;\n}\n"), "");
 }
 
 TEST_F(FrontendTest, ACallIsOneStatementOfItsLineAndItsBindingsAreAtTheirArguments) {
