@@ -17,6 +17,7 @@
 #include <llvm/ADT/StringRef.h>
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -79,6 +80,8 @@ enum class BuiltinKind {
   Maximum,           // max of integers
   PopCount,          // the set bits of an integer
   FindFirstSet,      // 1 + the index of the lowest set bit
+  ReverseBits,       // the bits of an integer in reverse order
+  LeadingZeros,      // the zero bits above the highest set bit
   Multiply24,        // the product of the low 24 bits
   Abs,               // the absolute value of an integer
   Atomic,            // a read-modify-write of *p: an ir::AtomicOp
@@ -396,6 +399,9 @@ class Lowerer {
   std::optional<ir::ExprId> math_function(const clang::CallExpr* call, const BuiltinFunction& builtin);
   ir::ExprId multiply_24(const clang::CallExpr* call, bool is_signed);
   ir::ExprId bit_count(const clang::CallExpr* call, bool find_first_set, bool wide);
+  std::function<ir::ExprId()> copies(const clang::Expr* arg, ir::ScalarType u, ir::SourceRange where);
+  ir::ExprId reverse_bits(const clang::CallExpr* call, bool wide);
+  ir::ExprId leading_zeros(const clang::CallExpr* call, bool wide);
   void hoist(const clang::Stmt* at, ir::StmtId statement);
   static bool is_fma(const clang::FunctionDecl* callee);
   std::optional<ir::AccessKind> memory_intrinsic(const clang::FunctionDecl* callee) const;

@@ -1249,12 +1249,13 @@ TEST_F(FrontendTest, ABranchOnWhatTheModelDoesNotEvaluateIsUnsupported) {
   };
   // Through a local too: the condition's value comes from the intrinsic.
   EXPECT_EQ(
-      refused("  unsigned b = __brev(t);\n  if (b > 5u) o[t] = 1;\n"),
-      "k.cu:4:3: the condition of this if depends on __brev(t) (result of __brev) (k.cu:3:16), __brev is an "
-      "intrinsic the model does not evaluate: not supported");
-  EXPECT_EQ(refused("  while (__clz((int)t) < 30) o[t] = 1;\n"),
-            "k.cu:3:3: the condition of this while depends on __clz((int)t) (result of __clz) (k.cu:3:10), "
-            "__clz is an intrinsic the model does not evaluate: not supported");
+      refused("  int b = __float2int_rn((float)t);\n  if (b > 5) o[t] = 1;\n"),
+      "k.cu:4:3: the condition of this if depends on __float2int_rn((float)t) (result of __float2int_rn) "
+      "(k.cu:3:11), __float2int_rn is an intrinsic the model does not evaluate: not supported");
+  EXPECT_EQ(
+      refused("  while (__sinf((float)t) < 0.5f) o[t] = 1;\n"),
+      "k.cu:3:3: the condition of this while depends on __sinf((float)t) (result of __sinf) (k.cu:3:10), "
+      "__sinf is an intrinsic the model does not evaluate: not supported");
   EXPECT_PRED2(
       warpdiv::testing::contains, refused("  if (o + t - o > 3) o[t] = 1;\n"),
       "k.cu:3:3: the condition of this if depends on o + t - o (pointer) (k.cu:3:7), a comparison or "
@@ -1441,6 +1442,28 @@ __global__ void k(int* a, unsigned long long big) {
   EXPECT_EQ(counts(r, statement_at(k, 6, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
   // __ffs(t) = 0, 1, 2, 1, 3, 1, 2, 1 iterations: 11 taken; the warp tests 4 times (max 3 + 1).
   EXPECT_EQ(counts(r, statement_at(k, 7, ir::StmtKind::Loop)).at(3), 11u);
+}
+
+TEST_F(FrontendTest, BitReversalAndLeadingZerosAreComputed) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int *o) {
+  unsigned t = threadIdx.x;
+  if (__brev(t) > 0x80000000u) o[t] = 1;
+  if (__clz((int)t) < 30) o[t] = 2;
+  if (__clzll((long long)t) < 62) o[t] = 3;
+  if (__brevll((unsigned long long)t) >= 0x4000000000000000ull) o[t] = 4;
+  if (__clz(0) == 32 && __clz(-1) == 0 && __brev(1u) == 0x80000000u) o[t] = 5;
+}
+)");
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {32, 1, 1}, 32, {}));
+  // __brev(t) has bit 31 set for odd t, and is above 2^31 for odd t from 3: 15 of 32.
+  EXPECT_EQ(counts(r, statement_at(k, 4, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 32, 15}));
+  // clz: 32 for 0, 31 for 1, 30 for 2 and 3, 29 and fewer from 4 (62 and fewer in 64 bits): 28.
+  EXPECT_EQ(counts(r, statement_at(k, 5, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 32, 28}));
+  EXPECT_EQ(counts(r, statement_at(k, 6, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 32, 28}));
+  // __brevll(t) >= 2^62 when bit 0 or bit 1 of t is set: 24 of 32.
+  EXPECT_EQ(counts(r, statement_at(k, 7, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 32, 24}));
+  EXPECT_EQ(counts(r, statement_at(k, 8, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 0, 32, 32}));
 }
 
 TEST_F(FrontendTest, APointerToALocalWritesTheLocal) {
