@@ -26,10 +26,10 @@ class Lowerer::AssignmentFinder : public clang::RecursiveASTVisitor<Lowerer::Ass
     return true;
   }
 
-  /// int& r = n: r may assign n.
+  /// int& r = n, int&& r = static_cast<int&&>(n): r may assign n.
   bool VisitVarDecl(clang::VarDecl* var) {
     const clang::QualType type = var->getType();
-    if (type->isLValueReferenceType() && !type.getNonReferenceType().isConstQualified() &&
+    if (type->isReferenceType() && !type.getNonReferenceType().isConstQualified() &&
         var->getInit() != nullptr)
       note(var->getInit());
     return true;
@@ -121,6 +121,44 @@ void Lowerer::lower(const clang::FunctionDecl& kernel) {
     k_.root = statements;
   } else {
     k_.root = k_.block(body, range(definition->getBody()->getSourceRange()));
+  }
+  unchecked_stored_values();
+  refuse_unmodelled_conditions();
+}
+
+/// A condition that depends on a value the model does not evaluate by construction (an
+/// intrinsic it does not model, a pointer comparison, a member of an object it does not follow)
+/// is an unsupported construct, not a value the launch could give: refused naming it.
+void Lowerer::refuse_unmodelled_conditions() {
+  if (unmodelled_.empty()) return;
+  const std::vector<ir::ExprId> origins = ir::opaque_origins(k_);
+  for (const ir::Stmt& s : k_.stmts) {
+    const bool condition =
+        s.kind == ir::StmtKind::If || s.kind == ir::StmtKind::Loop || s.kind == ir::StmtKind::Switch;
+    if (!condition || s.value == ir::kNone) continue;
+    const auto found = unmodelled_.find(origins[static_cast<std::size_t>(s.value)]);
+    if (found == unmodelled_.end()) continue;
+    const ir::Expr& value = k_.exprs[static_cast<std::size_t>(found->first)];
+    throw InvalidInput(Diag::unsupported_construct, ir::source_location(k_, s.range),
+                       "the condition of this " + ir::report_kind(s) + " depends on " + value.description +
+                           " (" + ir::location(k_, value.range) + "), " + found->second + ": not supported");
+  }
+}
+
+/// A stored value (an atomic's operand) evaluated as a local's value is (lower_expr_stmt) where it
+/// depends on a value the model does not hold: its statement is work again, as the engines
+/// would skip the value (opaque_origins), and evaluating it would only hold the loop summaries
+/// back.
+void Lowerer::unchecked_stored_values() {
+  if (stored_values_.empty()) return;
+  const std::vector<ir::ExprId> origins = ir::opaque_origins(k_);
+  for (const auto& [id, what] : stored_values_) {
+    ir::Stmt& s = k_.stmts[static_cast<std::size_t>(id)];
+    if (origins[static_cast<std::size_t>(s.value)] == ir::kNone) continue;
+    s.kind = ir::StmtKind::Work;
+    s.value = ir::kNone;
+    s.local = ir::kNone;
+    s.description = what;
   }
 }
 

@@ -6,6 +6,7 @@
 #include <llvm/ADT/StringMap.h>
 
 #include <functional>
+#include <memory>
 #include <type_traits>
 
 namespace warpdiv::frontend::detail::lowering {
@@ -163,7 +164,7 @@ ir::ExprId Lowerer::lower_builtin_call(const clang::CallExpr* call, ir::ScalarTy
   // The integer functions take integers, as many as their row says.
   if (!integers || builtin == nullptr || builtin->arity < 0 ||
       call->getNumArgs() != static_cast<unsigned>(builtin->arity))
-    return opaque(call, type);
+    return unevaluated_call(call, type);
   switch (kind) {
     case BuiltinKind::Minimum:
     case BuiltinKind::Maximum:
@@ -174,6 +175,10 @@ ir::ExprId Lowerer::lower_builtin_call(const clang::CallExpr* call, ir::ScalarTy
     case BuiltinKind::FindFirstSet:
       return convert(bit_count(call, kind == BuiltinKind::FindFirstSet, builtin->operation == 64), type,
                      where);
+    case BuiltinKind::ReverseBits:
+      return convert(reverse_bits(call, builtin->operation == 64), type, where);
+    case BuiltinKind::LeadingZeros:
+      return convert(leading_zeros(call, builtin->operation == 64), type, where);
     case BuiltinKind::Multiply24:
       return convert(multiply_24(call, builtin->operation == 1), type, where);
     case BuiltinKind::Abs:
@@ -181,7 +186,20 @@ ir::ExprId Lowerer::lower_builtin_call(const clang::CallExpr* call, ir::ScalarTy
     default:
       break;
   }
-  return opaque(call, type);  // atomics, __ballot_sync ...: values the model does not compute
+  return unevaluated_call(call, type);  // atomics, __ballot_sync ...: values the model does not compute
+}
+
+/// The opaque result of a CUDA API call the model does not evaluate. Unless it reads memory (an
+/// atomic, a load, a texture or surface read: a value the model does not hold), it is an
+/// intrinsic the model does not model: a branch on it is an unsupported construct.
+ir::ExprId Lowerer::unevaluated_call(const clang::CallExpr* call, ir::ScalarType type) {
+  const std::string name = call->getDirectCallee()->getNameAsString();
+  const ir::ExprId id = opaque(call, type);
+  const BuiltinKind family = builtin_family(name);
+  if (family != BuiltinKind::Atomic && family != BuiltinKind::Load && family != BuiltinKind::Texture &&
+      family != BuiltinKind::Surface && memory_intrinsic(call->getDirectCallee()) == std::nullopt)
+    unmodelled_[id] = name + " is an intrinsic the model does not evaluate";
+  return id;
 }
 
 /// min(a, b) / max(a, b) of integers: a < b ? a : b (a > b for max), both converted to the
@@ -292,6 +310,52 @@ ir::ExprId Lowerer::multiply_24(const clang::CallExpr* call, bool is_signed) {
   return convert(product, is_signed ? ir::ScalarType::I32 : ir::ScalarType::U32, where);
 }
 
+namespace {
+
+/// Integer operations of one width, at one place, for the bit functions.
+struct BitOps {
+  ir::Kernel& k;
+  ir::SourceRange where;
+  ir::ScalarType u;
+  ir::ExprId c(std::uint64_t value) const { return k.constant(u, static_cast<std::int64_t>(value), where); }
+  ir::ExprId bin(ir::BinaryOp op, ir::ExprId a, ir::ExprId b) const { return k.binary(op, a, b, where); }
+
+  /// The set bits of v (an int32), the classic SWAR count; each use of v builds its own copy.
+  ir::ExprId popcount(const std::function<ir::ExprId()>& v) const {
+    using ir::BinaryOp;
+    const auto v1 = [&] {
+      return bin(BinaryOp::Sub, v(),
+                 bin(BinaryOp::BitAnd, bin(BinaryOp::Shr, v(), c(1)), c(0x5555555555555555ULL)));
+    };
+    const auto v2 = [&] {
+      return bin(BinaryOp::Add, bin(BinaryOp::BitAnd, v1(), c(0x3333333333333333ULL)),
+                 bin(BinaryOp::BitAnd, bin(BinaryOp::Shr, v1(), c(2)), c(0x3333333333333333ULL)));
+    };
+    const ir::ExprId v3 = bin(BinaryOp::BitAnd, bin(BinaryOp::Add, v2(), bin(BinaryOp::Shr, v2(), c(4))),
+                              c(0x0F0F0F0F0F0F0F0FULL));
+    const bool wide = u == ir::ScalarType::U64;
+    return k.cast(ir::ScalarType::I32,
+                  bin(BinaryOp::Shr, bin(BinaryOp::Mul, v3, c(0x0101010101010101ULL)), c(wide ? 56 : 24)),
+                  where);
+  }
+};
+
+}  // namespace
+
+/// The argument `arg` as a value of `u`, a fresh copy at each call (the model is a tree): its
+/// loads are recorded by the first and linked by the others.
+std::function<ir::ExprId()> Lowerer::copies(const clang::Expr* arg, ir::ScalarType u, ir::SourceRange where) {
+  auto first = std::make_shared<bool>(true);
+  return [this, arg, u, where, first] {
+    if (*first) {
+      *first = false;
+      return convert(lower_int(arg), u, where);
+    }
+    const Quiet quiet(*this);
+    return convert(lower_int(arg), u, where);
+  };
+}
+
 /// __popc / __popcll (set bits) and __ffs / __ffsll (1 + the index of the lowest set bit, 0 for
 /// none) as integer arithmetic: the classic SWAR population count, on the argument as unsigned
 /// (wrap-around is defined there), x & -x isolating the lowest set bit.
@@ -303,21 +367,8 @@ ir::ExprId Lowerer::bit_count(const clang::CallExpr* call, bool find_first_set, 
   const auto c = [&](std::uint64_t value) { return k_.constant(u, static_cast<std::int64_t>(value), where); };
   const auto bin = [&](BinaryOp op, ir::ExprId a, ir::ExprId b) { return k_.binary(op, a, b, where); };
   const auto argument = [&] { return convert(lower_int(call->getArg(0)), u, where); };
-  // Each use of v builds its own copy (the model is a tree).
-  const auto popcount = [&](const std::function<ir::ExprId()>& v) {
-    const auto v1 = [&] {
-      return bin(BinaryOp::Sub, v(),
-                 bin(BinaryOp::BitAnd, bin(BinaryOp::Shr, v(), c(1)), c(0x5555555555555555ULL)));
-    };
-    const auto v2 = [&] {
-      return bin(BinaryOp::Add, bin(BinaryOp::BitAnd, v1(), c(0x3333333333333333ULL)),
-                 bin(BinaryOp::BitAnd, bin(BinaryOp::Shr, v1(), c(2)), c(0x3333333333333333ULL)));
-    };
-    const ir::ExprId v3 = bin(BinaryOp::BitAnd, bin(BinaryOp::Add, v2(), bin(BinaryOp::Shr, v2(), c(4))),
-                              c(0x0F0F0F0F0F0F0F0FULL));
-    return convert(bin(BinaryOp::Shr, bin(BinaryOp::Mul, v3, c(0x0101010101010101ULL)), c(wide ? 56 : 24)),
-                   ir::ScalarType::I32, where);
-  };
+  const BitOps ops{k_, where, u};
+  const auto popcount = [&](const std::function<ir::ExprId()>& v) { return ops.popcount(v); };
   if (!find_first_set) return popcount(argument);
   // __ffs: x == 0 ? 0 : popc((x & -x) - 1) + 1.
   const auto below_lowest = [&] {
@@ -327,6 +378,41 @@ ir::ExprId Lowerer::bit_count(const clang::CallExpr* call, bool find_first_set, 
       k_.binary(BinaryOp::Add, popcount(below_lowest), k_.constant(ir::ScalarType::I32, 1, where), where);
   return k_.select(bin(BinaryOp::Eq, argument(), c(0)), k_.constant(ir::ScalarType::I32, 0, where), index,
                    where);
+}
+
+/// __brev, __brevll: the bits swapped in pairs, then pairs of pairs ..., each step on copies of
+/// the one before (the model is a tree).
+ir::ExprId Lowerer::reverse_bits(const clang::CallExpr* call, bool wide) {
+  using ir::BinaryOp;
+  NoHoist no_hoist(*this, "an argument of __brev");
+  const BitOps ops{k_, range(call), wide ? ir::ScalarType::U64 : ir::ScalarType::U32};
+  std::function<ir::ExprId()> v = copies(call->getArg(0), ops.u, ops.where);
+  const std::uint64_t masks[] = {0x5555555555555555ULL, 0x3333333333333333ULL, 0x0F0F0F0F0F0F0F0FULL,
+                                 0x00FF00FF00FF00FFULL, 0x0000FFFF0000FFFFULL, 0x00000000FFFFFFFFULL};
+  for (int step = 0; step < (wide ? 6 : 5); ++step)
+    v = [&ops, previous = v, shift = std::uint64_t{1} << step, mask = masks[step]] {
+      const ir::ExprId high =
+          ops.bin(BinaryOp::BitAnd, ops.bin(BinaryOp::Shr, previous(), ops.c(shift)), ops.c(mask));
+      const ir::ExprId low =
+          ops.bin(BinaryOp::Shl, ops.bin(BinaryOp::BitAnd, previous(), ops.c(mask)), ops.c(shift));
+      return ops.bin(BinaryOp::BitOr, high, low);
+    };
+  return v();
+}
+
+/// __clz, __clzll: the width less the bits up to the highest set one (the argument smeared
+/// right, x | x >> 1 | x >> 2 ..., counted as __popc counts).
+ir::ExprId Lowerer::leading_zeros(const clang::CallExpr* call, bool wide) {
+  using ir::BinaryOp;
+  NoHoist no_hoist(*this, "an argument of __clz");
+  const BitOps ops{k_, range(call), wide ? ir::ScalarType::U64 : ir::ScalarType::U32};
+  std::function<ir::ExprId()> v = copies(call->getArg(0), ops.u, ops.where);
+  for (int step = 0; step < (wide ? 6 : 5); ++step)
+    v = [&ops, previous = v, shift = std::uint64_t{1} << step] {
+      return ops.bin(BinaryOp::BitOr, previous(), ops.bin(BinaryOp::Shr, previous(), ops.c(shift)));
+    };
+  return k_.binary(BinaryOp::Sub, k_.constant(ir::ScalarType::I32, wide ? 64 : 32, ops.where),
+                   ops.popcount(v), ops.where);
 }
 
 void Lowerer::hoist(const clang::Stmt* at, ir::StmtId statement) {

@@ -9,10 +9,13 @@
 
 namespace warpdiv::frontend::detail::lowering {
 
-/// What an int& bound to `target` is: the local itself (writes through it reach the local),
-/// memory (a[i], s.n: opaque reads, writes as work), or nothing the model can follow (a
-/// kernel parameter, a local of another type).
-std::optional<Lowerer::Binding> Lowerer::reference_binding(const clang::Expr* target, ir::ScalarType type) {
+/// What an int& bound to `target` (named `name`) is: the local itself (writes through it reach
+/// the local), memory (a[i], s.n: an address, whose offset is held by a local declared in
+/// `out`), or nothing the model can follow (a kernel parameter, a local of another type, an
+/// lvalue that may designate a modelled local).
+std::optional<Lowerer::Binding> Lowerer::reference_binding(const clang::Expr* target, ir::ScalarType type,
+                                                           const std::string& name,
+                                                           std::vector<ir::StmtId>& out) {
   if (const auto local = bound_local(target))
     return k_.locals[*local].type == type ? std::optional<Binding>(Binding{Binding::Local, *local})
                                           : std::nullopt;
@@ -24,8 +27,79 @@ std::optional<Lowerer::Binding> Lowerer::reference_binding(const clang::Expr* ta
     }
     if (!var->hasGlobalStorage()) return std::nullopt;
   }
+  if (holds_modelled(target)) return std::nullopt;
+  return memory_binding(target, name, out);
+}
+
+/// A reference bound to the memory lvalue `target`: its address, fixed here (the offset in a
+/// local "&name" declared in `out`), or unplaced with why.
+Lowerer::Binding Lowerer::memory_binding(const clang::Expr* target, const std::string& name,
+                                         std::vector<ir::StmtId>& out) {
+  Binding binding{Binding::Memory, ir::kNone};
+  binding.target = target;
+  const std::size_t exprs = k_.exprs.size();
+  const std::size_t pending = pending_ != nullptr ? pending_->accesses.size() : 0;
+  try {
+    const Address a = address_of(target);
+    binding.base = a.base;
+    binding.constant = a.offset.constant;
+    if (a.offset.expr != ir::kNone) {
+      const ir::SourceRange where = range(target);
+      binding.offset = k_.add_local("&" + name, ir::ScalarType::I64, where);
+      out.push_back(k_.declare(binding.offset, a.offset.expr, where));
+    }
+    return binding;
+  } catch (const Unplaced& unplaced) {
+    binding.unplaced = unplaced.reason;
+  }
+  rollback(exprs, pending);
   scan_work(target);
-  return Binding{Binding::Memory, ir::kNone};
+  return binding;
+}
+
+/// Whether a write to the lvalue `e` may change what the model holds: a modelled local, a
+/// followed pointer, or something reached through a reference the model does not know. False
+/// for memory and for members it does not hold (read as opaque).
+bool Lowerer::holds_modelled(const clang::Expr* e) const {
+  e = written_lvalue(e->IgnoreParenCasts())->IgnoreParenCasts();
+  // A member the model holds is a local (bound_local); any other (a pointer member, one of an
+  // object it does not track) it does not hold, unless it is a reference to something else.
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e))
+    return member->getMemberDecl()->getType()->isReferenceType();
+  if (const auto* conditional = llvm::dyn_cast<clang::AbstractConditionalOperator>(e))
+    return holds_modelled(conditional->getTrueExpr()) || holds_modelled(conditional->getFalseExpr());
+  if (llvm::isa<clang::ArraySubscriptExpr>(e)) return false;
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
+      op != nullptr && op->getOpcode() == clang::UO_Deref)
+    return false;
+  if (llvm::isa<clang::CXXThisExpr>(e)) return !this_stack_.empty() && this_stack_.back() != kUnknownObject;
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e);
+  const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  if (var == nullptr) return true;  // a call's result, an assignment, a comma ...: not followed
+  const auto found = bindings_.find(var);
+  if (found != bindings_.end()) return found->second.kind != Binding::Memory;
+  if (object_vars_.count(var) != 0 || pointer_targets_.count(var) != 0) return true;
+  const clang::QualType type = var->getType().getNonReferenceType();
+  if (var->getType()->isReferenceType()) {
+    if (type->isRecordType()) return false;  // an object the model does not track
+    // T*& p: the pointer it is bound to is no longer followed.
+    if (type->isPointerType() && llvm::isa<clang::ParmVarDecl>(var)) return false;
+    return var->getInit() == nullptr || llvm::isa<clang::ParmVarDecl>(var) || holds_modelled(var->getInit());
+  }
+  if (type->isPointerType()) return pointers_.count(var) != 0;
+  return !var->hasGlobalStorage() && !type->isArrayType() && !type->isRecordType();
+}
+
+/// A write to `target` (by `at`) that is neither to a modelled local nor to memory: refused when
+/// it may change what the model holds (it would otherwise go unseen).
+void Lowerer::check_write(const clang::Expr* at, const clang::Expr* target) {
+  if (pointer_variable(target) != nullptr) return;  // followed by pointer_update, or lost
+  if (const clang::VarDecl* var = named_variable(target);
+      var != nullptr && address_taken_floats_.count(var) != 0)
+    return;
+  if (!holds_modelled(target)) return;
+  refuse(at, "'" + text(at) + "' writes to '" + text(target) +
+                 "', which the model cannot follow to one variable or to memory: not supported");
 }
 
 /// A pointer parameter bound to a local of the caller (f(&x) with f(int* p)): *p and p[0] are x.
@@ -93,14 +167,18 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
     pointer_targets_.erase(param);  // a binding of an earlier call does not carry over
     const auto type = scalar_type(param->getType());
     const bool reference = param->getType()->isReferenceType();
+    // The binding is a statement at its argument (a default argument's: at the parameter), not
+    // at the call: the call's line counts one evaluation per call.
+    const ir::SourceRange bound =
+        llvm::isa<clang::CXXDefaultArgExpr>(arg) ? range(param->getSourceRange()) : range(arg);
     if (type && (!reference || param->getType().getNonReferenceType().isConstQualified())) {
       const ir::LocalId local = k_.add_local(param->getNameAsString(), *type, range(param->getSourceRange()));
-      body.push_back(k_.declare(local, convert(lower_int(arg), *type, where), where));
+      body.push_back(k_.declare(local, convert(lower_int(arg), *type, where), bound));
       bindings_[param] = Binding{Binding::Local, local};
     } else if (type) {
       // int& d: the callee's d is the caller's local itself (writes reach it). Bound to
       // anything else (a[i], s.n), it reads that memory (opaque) and its writes are memory work.
-      const auto binding = reference_binding(arg, *type);
+      const auto binding = reference_binding(arg, *type, param->getNameAsString(), body);
       if (!binding)
         refuse(call, "the reference parameter '" + param->getNameAsString() + "' of '" +
                          callee->getNameAsString() + "' is bound to '" + text(arg) +
@@ -132,7 +210,7 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
       }
     } else if (param->getType().getNonReferenceType()->isPointerType() &&
                (!reference || param->getType().getNonReferenceType().isConstQualified()) &&
-               bind_pointer(param, arg, range(param->getSourceRange()), body)) {
+               bind_pointer(param, arg, bound, body)) {
       // A pointer into memory the model follows (p[i] is placed), passed by value or as T* const&.
       bindings_.erase(param);
     } else {

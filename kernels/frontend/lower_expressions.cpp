@@ -50,6 +50,68 @@ std::optional<ir::ScalarType> scalar_type(clang::QualType type) {
   }
 }
 
+bool harmless(const clang::Expr* e) {
+  e = e->IgnoreParens();
+  if (llvm::isa<clang::IntegerLiteral>(e) || llvm::isa<clang::CXXBoolLiteralExpr>(e) ||
+      llvm::isa<clang::CharacterLiteral>(e) || llvm::isa<clang::FloatingLiteral>(e))
+    return true;
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+    if (llvm::isa<clang::EnumConstantDecl>(ref->getDecl())) return true;
+    const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+    return var != nullptr && !var->hasGlobalStorage() && !var->getType()->isReferenceType() &&
+           !var->getType()->isArrayType();
+  }
+  if (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) {
+    switch (cast->getCastKind()) {
+      case clang::CK_LValueToRValue:
+      case clang::CK_NoOp:
+      case clang::CK_IntegralCast:
+      case clang::CK_IntegralToBoolean:
+      case clang::CK_FloatingCast:
+      case clang::CK_FloatingToBoolean:
+      case clang::CK_IntegralToFloating:
+      case clang::CK_PointerToBoolean:
+        return harmless(cast->getSubExpr());
+      default:
+        return false;
+    }
+  }
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(e)) {
+    const clang::BinaryOperatorKind kind = op->getOpcode();
+    const bool plain = op->isComparisonOp() || op->isLogicalOp() || kind == clang::BO_And ||
+                       kind == clang::BO_Or || kind == clang::BO_Xor;
+    return plain && harmless(op->getLHS()) && harmless(op->getRHS());
+  }
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e))
+    return (op->getOpcode() == clang::UO_LNot || op->getOpcode() == clang::UO_Not) &&
+           harmless(op->getSubExpr());
+  return false;
+}
+
+const clang::Expr* written_lvalue(const clang::Expr* e) {
+  while (true) {
+    e = e->IgnoreParens();
+    if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(e)) {
+      const clang::Expr* operand = cast->getSubExpr();
+      const clang::CastKind kind = cast->getCastKind();
+      const bool same = cast->getType().getCanonicalType().getUnqualifiedType() ==
+                        operand->getType().getCanonicalType().getUnqualifiedType();
+      if (!cast->isGLValue() || !operand->isGLValue() || !same ||
+          (kind != clang::CK_NoOp && kind != clang::CK_LValueBitCast))
+        return e;
+      e = operand;
+      continue;
+    }
+    const auto* conditional = llvm::dyn_cast<clang::ConditionalOperator>(e);
+    if (conditional == nullptr || !conditional->isGLValue() || !harmless(conditional->getCond())) return e;
+    const clang::Expr* yes = written_lvalue(conditional->getTrueExpr());
+    const auto* left = llvm::dyn_cast<clang::DeclRefExpr>(yes);
+    const auto* right = llvm::dyn_cast<clang::DeclRefExpr>(written_lvalue(conditional->getFalseExpr()));
+    if (left == nullptr || right == nullptr || left->getDecl() != right->getDecl()) return e;
+    e = yes;
+  }
+}
+
 /// *p or p[0] where p points to a local: that local.
 std::optional<ir::LocalId> Lowerer::dereferenced_local(const clang::Expr* e) const {
   if (pointer_targets_.empty()) return std::nullopt;  // the common case: no index evaluated
@@ -71,6 +133,7 @@ std::optional<ir::LocalId> Lowerer::dereferenced_local(const clang::Expr* e) con
 }
 
 std::optional<ir::LocalId> Lowerer::bound_local(const clang::Expr* target) {
+  target = written_lvalue(target->IgnoreParenImpCasts());
   if (const auto local = dereferenced_local(target)) return local;
   if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(target->IgnoreParenImpCasts()))
     return field_local(member);
@@ -272,7 +335,12 @@ ir::ExprId Lowerer::lower_member(const clang::MemberExpr* member, ir::ScalarType
     const ir::SourceRange where = range(member);
     return convert(k_.builtin(*builtin, where), type, where);
   }
-  return opaque(member, type);
+  const bool memory = is_memory(member);
+  const ir::ExprId id = opaque(member, type);
+  if (!memory && named_variable(base) != nullptr && !named_variable(base)->hasGlobalStorage() &&
+      !llvm::isa<clang::ParmVarDecl>(named_variable(base)))
+    unmodelled_[id] = "a member of a local object the model does not follow member by member";
+  return id;
 }
 
 /// The toolkit route's launch built-ins: Clang's __clang_cuda_builtin_vars.h declares threadIdx
@@ -373,7 +441,11 @@ ir::ExprId Lowerer::lower_binary(const clang::BinaryOperator* op, ir::ScalarType
                       where);
   }
   // Comparisons of pointers, pointer differences: values the model does not compute.
-  if (!scalar_type(op->getLHS()->getType()) || !scalar_type(op->getRHS()->getType())) return opaque(op, type);
+  if (!scalar_type(op->getLHS()->getType()) || !scalar_type(op->getRHS()->getType())) {
+    const ir::ExprId id = opaque(op, type);
+    unmodelled_[id] = "a comparison or difference of pointers, which the model does not compute";
+    return id;
+  }
   const ir::BinaryOp binary = binary_op(op, op->getOpcode());
   const ir::ExprId lhs = lower_int(op->getLHS());
   const ir::ExprId rhs = lower_int(op->getRHS());

@@ -149,7 +149,7 @@ std::int32_t Lowerer::parameter_base(std::int32_t index, const clang::ParmVarDec
 
 /// Where an lvalue of the source lives; throws Unplaced.
 Lowerer::Address Lowerer::address_of(const clang::Expr* e) {
-  e = e->IgnoreParens();
+  e = written_lvalue(e);
   const ir::SourceRange where = range(e);
   if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) {
     Address a = pointer_value(subscript->getBase());
@@ -184,8 +184,14 @@ Lowerer::Address Lowerer::address_of(const clang::Expr* e) {
     const auto* var = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
     if (var == nullptr) throw Unplaced{"not a variable"};
     const auto bound = bindings_.find(var);
-    if (bound != bindings_.end() && bound->second.kind == Binding::Memory)
-      throw Unplaced{"reached through the reference '" + var->getNameAsString() + "'"};
+    if (bound != bindings_.end() && bound->second.kind == Binding::Memory) {
+      if (bound->second.base == ir::kNone)
+        throw Unplaced{"reached through the reference '" + var->getNameAsString() + "'" +
+                       (bound->second.unplaced.empty() ? "" : " (" + bound->second.unplaced + ")")};
+      Address a{bound->second.base, {ir::kNone, bound->second.constant}};
+      if (bound->second.offset != ir::kNone) a.offset.expr = k_.local(bound->second.offset, where);
+      return a;
+    }
     if (var->getType()->isReferenceType())
       throw Unplaced{"reached through the reference '" + var->getNameAsString() + "'"};
     if (!var->hasGlobalStorage() && !var->getType()->isArrayType())
@@ -211,7 +217,7 @@ std::int64_t Lowerer::base_class_offset(const clang::CastExpr* cast) const {
 /// Whether an lvalue is memory the model counts accesses to (not a modelled local, a launch
 /// built-in or a compile-time constant).
 bool Lowerer::is_memory(const clang::Expr* e) {
-  e = e->IgnoreParens();
+  e = written_lvalue(e);
   if (!e->isGLValue() || dereferenced_local(e)) return false;
   if (llvm::isa<clang::ArraySubscriptExpr>(e)) return true;
   if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e)) return op->getOpcode() == clang::UO_Deref;

@@ -72,8 +72,10 @@ Lowerer::Address Lowerer::pointer_value(const clang::Expr* e) {
 /// with why not: `e` is no variable (the pointer is read from memory), or one the model does not
 /// follow, or has lost, or that has no value yet.
 Lowerer::Address Lowerer::variable_value(const clang::Expr* e) {
-  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e);
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(written_lvalue(e));
   const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  if (var == nullptr && llvm::isa<clang::AbstractConditionalOperator>(written_lvalue(e)))
+    throw Unplaced{"the pointer is chosen by a condition"};
   if (var == nullptr) throw Unplaced{"the pointer '" + text(e) + "' is read from memory"};
   const auto found = pointers_.find(var);
   if (found == pointers_.end()) {
@@ -91,10 +93,9 @@ Lowerer::Address Lowerer::variable_value(const clang::Expr* e) {
   return a;
 }
 
-/// The pointer variable an lvalue names (p, (p)), or null.
+/// The pointer variable an lvalue names (p, (p), reinterpret_cast<float *&>(p), c ? p : p), or null.
 const clang::VarDecl* Lowerer::pointer_variable(const clang::Expr* e) {
-  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
-  const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  const clang::VarDecl* var = named_variable(e);
   return var != nullptr && var->getType()->isPointerType() ? var : nullptr;
 }
 

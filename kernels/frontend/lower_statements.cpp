@@ -152,7 +152,7 @@ ir::StmtId Lowerer::lower_decl_stmt(const clang::DeclStmt* s) {
         continue;
       }
       if (type) {
-        const auto binding = reference_binding(init, *type);
+        const auto binding = reference_binding(init, *type, var->getNameAsString(), declared);
         if (!binding)
           refuse(s, "the reference '" + var->getNameAsString() + "' is bound to '" + text(init) +
                         "', which the model cannot change through it");
@@ -415,9 +415,104 @@ ir::StmtId Lowerer::lower_expr_stmt(const clang::Expr* e) {
   }
   if (const auto update = pointer_update(bare)) return *update;
 
-  // Anything else (a memory write, float work, printf, an atomic ...) is opaque work.
+  // Anything else (a memory write, float work, printf, an atomic ...) is opaque work; a value it
+  // stores (or an atomic's operand) that the model computes is evaluated as a local's value is,
+  // so that undefined behaviour in it is named.
+  const std::size_t first = pending_ != nullptr ? pending_->accesses.size() : 0;
   scan_work(bare);
+  if (const ir::ExprId value = written_value(first);
+      value != ir::kNone && may_fail(value) && !holds_unknown(value)) {
+    const ir::SourceRange where = range(e);
+    if (const ir::ExprId copy = copied(value); copy != ir::kNone) {
+      const ir::StmtId id =
+          k_.declare(k_.add_local("stored value", k_.exprs[value].type, where), copy, where);
+      stored_values_.emplace_back(id, text(e));
+      return id;
+    }
+  }
   return k_.work(text(e), range(e));
+}
+
+/// The one value that the statement's stores and atomics from access `first` on write, when
+/// every lane that runs the statement computes it (no guard); kNone otherwise.
+ir::ExprId Lowerer::written_value(std::size_t first) const {
+  if (pending_ == nullptr) return ir::kNone;
+  ir::ExprId value = ir::kNone;
+  for (std::size_t a = first; a < pending_->accesses.size(); ++a) {
+    const ir::MemoryAccess& access = pending_->accesses[a];
+    if (access.kind == ir::AccessKind::Load || access.value == ir::kNone) continue;
+    if (access.guard != ir::kNone || (value != ir::kNone && value != access.value)) return ir::kNone;
+    value = access.value;
+  }
+  return value;
+}
+
+}  // namespace warpdiv::frontend::detail::lowering
+
+namespace warpdiv::frontend::detail::lowering {
+
+/// A copy of the expression tree `id` (the model's expressions are trees), its opaque values
+/// linked to the loads the originals are linked to; kNone for a tree with a warp function (it
+/// would run twice).
+ir::ExprId Lowerer::copied(ir::ExprId id) {
+  ir::Expr e = k_.exprs[static_cast<std::size_t>(id)];
+  if (e.kind == ir::ExprKind::Warp) return ir::kNone;
+  for (ir::ExprId& operand : e.operands) {
+    if (operand == ir::kNone) continue;
+    operand = copied(operand);
+    if (operand == ir::kNone) return ir::kNone;
+  }
+  const ir::ExprId copy = k_.add(e);
+  for (std::size_t i = 0, n = pending_->loads.size(); i < n; ++i)
+    if (pending_->loads[i].first == id) pending_->loads.emplace_back(copy, pending_->loads[i].second);
+  return copy;
+}
+
+}  // namespace warpdiv::frontend::detail::lowering
+
+namespace warpdiv::frontend::detail::lowering {
+
+/// Whether the value `id` depends on a value the model does not hold: an opaque value, or a
+/// local assigned one in the statements lowered so far (or a call's result), as opaque_origins
+/// finds over the whole kernel (the engines skip such values).
+bool Lowerer::holds_unknown(ir::ExprId id) {
+  for (; taint_checked_ < k_.stmts.size(); ++taint_checked_) {
+    const ir::Stmt& s = k_.stmts[taint_checked_];
+    unknown_locals_.resize(k_.locals.size(), false);
+    if (s.kind == ir::StmtKind::InlinedCall && s.local != ir::kNone) unknown_locals_[s.local] = true;
+    if ((s.kind == ir::StmtKind::Declare || s.kind == ir::StmtKind::Assign) && s.value != ir::kNone &&
+        depends_on_unknown(s.value))
+      unknown_locals_[s.local] = true;
+  }
+  return depends_on_unknown(id);
+}
+
+/// Whether evaluating `id` may be undefined behaviour: an integer operation that can overflow,
+/// divide by zero or shift too far, or a conversion of a floating value to an integer.
+bool Lowerer::may_fail(ir::ExprId id) const {
+  const ir::Expr& e = k_.exprs[static_cast<std::size_t>(id)];
+  const auto integer = [&](ir::ExprId operand) { return !ir::is_floating(k_.exprs[operand].type); };
+  // Signed overflow only in a signed type; division by zero and shifts in any integer type.
+  const auto faults = [&](ir::FaultRule rule) {
+    return rule != ir::FaultRule::None && integer(e.operands[0]) &&
+           (rule != ir::FaultRule::SignedOverflow || ir::is_signed(k_.exprs[e.operands[0]].type));
+  };
+  if (e.kind == ir::ExprKind::Binary && faults(ir::fault_rule(e.binary_op))) return true;
+  if (e.kind == ir::ExprKind::Unary && faults(ir::fault_rule(e.unary_op))) return true;
+  if (e.kind == ir::ExprKind::Cast && !ir::is_floating(e.type) && !integer(e.operands[0])) return true;
+  for (const ir::ExprId operand : e.operands)
+    if (operand != ir::kNone && may_fail(operand)) return true;
+  return false;
+}
+
+bool Lowerer::depends_on_unknown(ir::ExprId id) const {
+  const ir::Expr& e = k_.exprs[static_cast<std::size_t>(id)];
+  if (e.kind == ir::ExprKind::Opaque) return true;
+  if (e.kind == ir::ExprKind::Local)
+    return static_cast<std::size_t>(e.index) >= unknown_locals_.size() || unknown_locals_[e.index];
+  for (const ir::ExprId operand : e.operands)
+    if (operand != ir::kNone && depends_on_unknown(operand)) return true;
+  return false;
 }
 
 }  // namespace warpdiv::frontend::detail::lowering

@@ -28,6 +28,9 @@ std::string Lowerer::memory_space(const clang::Expr* e) const {
   }
   const clang::VarDecl* var = named_variable(base);
   if (var == nullptr) return "memory";
+  if (const auto bound = bindings_.find(var);
+      bound != bindings_.end() && bound->second.kind == Binding::Memory && bound->second.target != nullptr)
+    return memory_space(bound->second.target);  // a reference to memory: the memory's
   if (var->hasAttr<clang::CUDASharedAttr>()) return "shared memory";
   if (var->hasAttr<clang::CUDAConstantAttr>()) return "constant memory";
   if (var->hasGlobalStorage()) return "global memory";
@@ -79,7 +82,9 @@ std::string Lowerer::describe(const clang::Expr* e) const {
     what = "floating point";
   } else if (bare->getType()->isPointerType()) {
     what = "pointer";
-  } else if (const clang::VarDecl* var = named_variable(bare); var != nullptr && var->hasGlobalStorage()) {
+  } else if (const clang::VarDecl* var = named_variable(bare);
+             var != nullptr && (var->hasGlobalStorage() ||
+                                (bindings_.count(var) != 0 && bindings_.at(var).kind == Binding::Memory))) {
     what = memory_space(bare);
   } else {
     what = "unmodelled value";
@@ -173,6 +178,12 @@ bool Lowerer::scan_binary(const clang::BinaryOperator* op) {
   if (op->isAssignmentOp() && bound_local(op->getLHS()))
     refuse(op, "'" + text(op) + "' changes the local '" + text(op->getLHS()) +
                    "' inside a larger expression: not supported (write it as its own statement)");
+  if (op->isAssignmentOp() && !is_memory(op->getLHS())) {  // after its parts (an inlined call's refusal)
+    scan_work(op->getLHS());
+    scan_work(op->getRHS());
+    check_write(op, op->getLHS());
+    return true;
+  }
   if (op->isAssignmentOp() && is_memory(op->getLHS())) {  // a store (a load first for op=)
     const bool placed = load_and_store(op->getLHS(), op->isCompoundAssignmentOp());
     if (!placed) scan_work(op->getLHS());
@@ -203,6 +214,7 @@ bool Lowerer::scan_unary(const clang::UnaryOperator* op) {
     refuse(op, "'" + text(op) +
                    "' changes a local inside a larger expression: not supported "
                    "(write it as its own statement)");
+  if (op->isIncrementDecrementOp() && !is_memory(op->getSubExpr())) check_write(op, op->getSubExpr());
   if (op->isIncrementDecrementOp() && is_memory(op->getSubExpr())) {
     if (!load_and_store(op->getSubExpr(), true))
       scan_work(op->getSubExpr());

@@ -17,6 +17,7 @@
 #include <llvm/ADT/StringRef.h>
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -47,9 +48,21 @@ inline ir::ScalarType promoted(ir::ScalarType type) {
 
 inline const clang::Expr* strip(const clang::Expr* e) { return e->IgnoreParenImpCasts(); }
 
-/// The variable an lvalue expression names directly (x, (x)), or null.
+/// Whether evaluating `e` can neither fail, read memory, call nor change anything: names of
+/// local variables and parameters, literals, comparisons, logical and bitwise operators.
+bool harmless(const clang::Expr* e);
+
+/// The lvalue that `e` designates, seen through parentheses, casts to a reference of its own
+/// type (static_cast<int &>(x), (int &)x, reinterpret_cast<int &>(x), static_cast<int &&>(x),
+/// const_cast) and a ?: whose arms name the same variable and whose condition is harmless
+/// (c ? x : x is x); `e` itself otherwise.
+const clang::Expr* written_lvalue(const clang::Expr* e);
+
+/// The variable an lvalue expression names directly (x, (x), a cast of x to a reference of its
+/// own type, c ? x : x), or null.
 inline const clang::VarDecl* named_variable(const clang::Expr* e) {
-  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts()))
+  const clang::Expr* bare = written_lvalue(e->IgnoreParenImpCasts())->IgnoreParenImpCasts();
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(bare))
     return llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
   return nullptr;
 }
@@ -67,6 +80,8 @@ enum class BuiltinKind {
   Maximum,           // max of integers
   PopCount,          // the set bits of an integer
   FindFirstSet,      // 1 + the index of the lowest set bit
+  ReverseBits,       // the bits of an integer in reverse order
+  LeadingZeros,      // the zero bits above the highest set bit
   Multiply24,        // the product of the low 24 bits
   Abs,               // the absolute value of an integer
   Atomic,            // a read-modify-write of *p: an ir::AtomicOp
@@ -127,9 +142,19 @@ class Lowerer {
 
  private:
   struct Binding {
-    // Memory: a reference to memory (int& c = a[i]): reads are opaque, writes are work.
+    // Memory: a reference to memory (int& c = a[i]): an address, fixed where the reference is
+    // bound: `base`, the int64 local `offset` holding its byte offset (kNone: none) plus
+    // `constant`. Base kNone:
+    // the model cannot place it (`unplaced` says why); its accesses are then not counted.
     enum Kind { Local, Param, Memory } kind = Local;
+    Binding() = default;
+    Binding(Kind k, std::int32_t i) : kind(k), id(i) {}
     std::int32_t id = ir::kNone;
+    std::int32_t base = ir::kNone;
+    ir::LocalId offset = ir::kNone;
+    std::int64_t constant = 0;            // Memory: the offset's constant part
+    const clang::Expr* target = nullptr;  // Memory: the lvalue bound (for its memory space)
+    std::string unplaced;
   };
 
   class AssignmentFinder;
@@ -319,6 +344,8 @@ class Lowerer {
   bool address_taken_float(const clang::VarDecl* var);
   void find_assigned_parameters(const clang::FunctionDecl& function);
   void bind_floating_parameter(const clang::ParmVarDecl* param, std::int32_t index);
+  void unchecked_stored_values();
+  void refuse_unmodelled_conditions();
 
   // lower_statements.cpp
   ir::StmtId lower_stmt(const clang::Stmt* s);
@@ -332,6 +359,11 @@ class Lowerer {
   ir::StmtId lower_return(const clang::ReturnStmt* s);
   ir::StmtId lower_switch(const clang::SwitchStmt* s);
   ir::StmtId lower_expr_stmt(const clang::Expr* e);
+  ir::ExprId written_value(std::size_t first) const;
+  ir::ExprId copied(ir::ExprId id);
+  bool holds_unknown(ir::ExprId id);
+  bool depends_on_unknown(ir::ExprId id) const;
+  bool may_fail(ir::ExprId id) const;
 
   // lower_expressions.cpp
   std::optional<ir::LocalId> dereferenced_local(const clang::Expr* e) const;
@@ -360,18 +392,26 @@ class Lowerer {
   void check_function(const clang::Expr* call, const clang::FunctionDecl* callee);
   ir::ExprId lower_call(const clang::CallExpr* call, ir::ScalarType type);
   ir::ExprId lower_builtin_call(const clang::CallExpr* call, ir::ScalarType type);
+  ir::ExprId unevaluated_call(const clang::CallExpr* call, ir::ScalarType type);
   ir::ExprId min_max(const clang::CallExpr* call, bool minimum, ir::ScalarType result_type);
   ir::ExprId absolute(const clang::CallExpr* call, ir::ScalarType type);
   std::optional<ir::ExprId> warp_function(const clang::CallExpr* call, const BuiltinFunction& builtin);
   std::optional<ir::ExprId> math_function(const clang::CallExpr* call, const BuiltinFunction& builtin);
   ir::ExprId multiply_24(const clang::CallExpr* call, bool is_signed);
   ir::ExprId bit_count(const clang::CallExpr* call, bool find_first_set, bool wide);
+  std::function<ir::ExprId()> copies(const clang::Expr* arg, ir::ScalarType u, ir::SourceRange where);
+  ir::ExprId reverse_bits(const clang::CallExpr* call, bool wide);
+  ir::ExprId leading_zeros(const clang::CallExpr* call, bool wide);
   void hoist(const clang::Stmt* at, ir::StmtId statement);
   static bool is_fma(const clang::FunctionDecl* callee);
   std::optional<ir::AccessKind> memory_intrinsic(const clang::FunctionDecl* callee) const;
 
   // lower_cxx.cpp
-  std::optional<Binding> reference_binding(const clang::Expr* target, ir::ScalarType type);
+  std::optional<Binding> reference_binding(const clang::Expr* target, ir::ScalarType type,
+                                           const std::string& name, std::vector<ir::StmtId>& out);
+  Binding memory_binding(const clang::Expr* target, const std::string& name, std::vector<ir::StmtId>& out);
+  bool holds_modelled(const clang::Expr* lvalue) const;
+  void check_write(const clang::Expr* at, const clang::Expr* target);
   std::optional<ir::LocalId> pointed_local(const clang::Expr* e);
   static std::vector<const clang::Expr*> call_arguments(const clang::CallExpr* call,
                                                         const clang::FunctionDecl* callee);
@@ -528,6 +568,10 @@ class Lowerer {
   std::set<const clang::FunctionDecl*> pointer_writes_scanned_;
   std::set<const clang::FunctionDecl*> address_scanned_;
   std::set<const clang::VarDecl*> address_taken_floats_;
+  std::vector<std::pair<ir::StmtId, std::string>> stored_values_;  // (statement, text): lower_expr_stmt
+  std::map<ir::ExprId, std::string> unmodelled_;  // opaque values the model does not evaluate: why
+  std::size_t taint_checked_ = 0;                 // holds_unknown: the statements looked at
+  std::vector<bool> unknown_locals_;              // holds_unknown: locals assigned an unknown value so far
 };
 
 }  // namespace warpdiv::frontend::detail::lowering

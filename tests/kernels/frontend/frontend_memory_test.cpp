@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "sim/engine/ir_replay.hpp"
 #include "sim/model/ir_json.hpp"
 #include "tests/kernels/model_text.hpp"
 #include "tests/kernels/source_dir.hpp"
+#include "tests/text_helpers.hpp"
 
 namespace warpdiv::testing {
 namespace {
@@ -274,6 +276,66 @@ __global__ void k(float* a, float* b, float* c, float* out) {
           // before the statement's own accesses.
           "load global 4 c @ p", "store global 4 out @ 8:int64", "store global 4 out @ 12:int64",
           "load global 4 c @ (s + ((int64)i * 4:int64))"}));
+}
+
+TEST_F(FrontendMemory, APointerWrittenThroughACastOrAConditionalIsFollowed) {
+  const ir::Kernel k = load(R"(
+__global__ void k(float* a, float* b, int c) {
+  float* p = a;
+  reinterpret_cast<float*&>(p) = b + 1;
+  p[0] = 1.0f;
+  (c > 0 ? p : p) = b + 2;
+  p[1] = 2.0f;
+  const_cast<float*&>(static_cast<float* const&>(p)) = a + 3;
+  p[2] = 3.0f;
+  float* q = (c & 1) ? a : b;
+  q[0] = 4.0f;
+}
+)");
+  EXPECT_EQ(
+      accesses(k),
+      (Lines{"store global 4 b @ p", "store global 4 b @ (p + 4:int64)", "store global 4 a @ (p + 8:int64)",
+             "store global 4 q[0] not placed: the pointer 'q' is set to '(c & 1) ? a : b': "
+             "the pointer is chosen by a condition"}));
+  // p's offsets: b + 1 is byte 4 of b, b + 2 byte 8, a + 3 byte 12 of a.
+  EXPECT_PRED2(contains, body(k), "decl p = 0:int64; p = 4:int64; work[p[0] = 1.0f]; p = 8:int64;");
+  EXPECT_PRED2(contains, body(k), "work[p[1] = 2.0f]; p = 12:int64; work[p[2] = 3.0f];");
+}
+
+TEST_F(FrontendMemory, AReferenceToMemoryIsItsAddress) {
+  const ir::Kernel k = load(R"(
+__device__ void set(int& x, int v) { x = v; }
+__global__ void k(int* out) {
+  int t = threadIdx.x;
+  __shared__ int cnt;
+  __shared__ int arr[4];
+  if (t == 0) set(cnt, 16);
+  if (t < 4) { int& r = arr[t]; r = t; }
+  int m[2];
+  int& q = m[1];
+  q = 5;
+  __syncthreads();
+  if (t < cnt + arr[2] + q) out[t] = 1;
+}
+)");
+  EXPECT_EQ(accesses(k),
+            (Lines{// x is cnt (byte 0), r is arr[t] (its offset held by the local &r), q is m[1]
+                   "store shared 4 cnt @ 0:int64", "store shared 4 arr @ &r", "store local 4 m @ 4:int64",
+                   // the if's body, then its condition's loads
+                   "store global 4 out @ ((int64)t * 4:int64)", "load shared 4 cnt @ 0:int64",
+                   "load shared 4 arr @ 8:int64", "load local 4 m @ 4:int64"}));
+  EXPECT_PRED2(contains, body(k), "decl &r = ((int64)t * 4:int64); work[r = t];");
+  EXPECT_PRED2(contains, body(k), "opaque:int32{q (local array)}");
+  // cnt = 16, arr[2] = 2, m[1] = 5: t < 23 for 23 of 32 threads, no read of memory never written.
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{32, 1, 1};
+  l.arguments.assign(k.parameters.size(), ir::Value{});
+  const ir::ReplayResult r = ir::replay(k, l);
+  const ir::StatementCounts& c = r.statements.at(statement_at(k, 13, ir::StmtKind::If));
+  EXPECT_EQ(c.warp_evaluations, 1u);
+  EXPECT_EQ(c.divergent, 1u);
+  EXPECT_EQ(c.taken_lanes, 23u);
 }
 
 TEST_F(FrontendMemory, ModelsSaveAndLoadWithTheirAccesses) {

@@ -1151,15 +1151,120 @@ __global__ void k(int* out, int n) {
   const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {8, 1, 1}, 8, {0}));
   EXPECT_EQ(counts(r, statement_at(k, 8, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 8, 1}));
   EXPECT_EQ(counts(r, statement_at(k, 11, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
-  // A reference to memory reads memory: a branch on it is data-dependent, even after a write.
-  EXPECT_PRED2(warpdiv::testing::contains, refusal(R"(
-__global__ void k(int* out) {
-  int& m = out[threadIdx.x];
-  m = 3;
-  if (m == 3) out[0] = 1;
 }
-)"),
-               "k.cu:5:7");
+
+TEST_F(FrontendTest, WritesThroughCastsAndConditionalLvaluesReachTheLocal) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int* out) {
+  int t = threadIdx.x;
+  int a = 0, b = 0, c = 0, d = 0, e = 0;
+  reinterpret_cast<int &>(a) = 3;
+  static_cast<int &>(b) += 5;
+  ++(int &)c;
+  (t < 100 ? d : d) = 6;
+  int &r = (t < 100) ? e : e;
+  r = 2;
+  int &&rr = static_cast<int &&>(a);
+  rr += 1;
+  const_cast<int &>(static_cast<const int &>(b)) = 7;
+  if (t < a + b + c + d + e) out[t] = 1;
+}
+)");
+  // a = 3 + 1, b = 7, c = 1, d = 6, e = 2: t < 20 for 20 of the 32 threads.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {32, 1, 1}, 32, {}));
+  EXPECT_EQ(counts(r, statement_at(k, 14, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 32, 20}));
+  // Writes the model cannot follow to one local are refused where they are, never dropped.
+  const std::string head = "__global__ void k(int* out) {\n  int t = threadIdx.x, x = 0, y = 0;\n";
+  EXPECT_PRED2(warpdiv::testing::contains, refusal(head + "  (t < 5 ? x : y) = 1;\n  out[t] = x + y;\n}\n"),
+               "k.cu:3:3: '(t < 5 ? x : y) = 1' writes to '(t < 5 ? x : y)', which the model cannot follow");
+  EXPECT_PRED2(warpdiv::testing::contains, refusal(head + "  (t / 2 ? x : x) = 1;\n  out[t] = x;\n}\n"),
+               "k.cu:3:3: '(t / 2 ? x : x) = 1' writes to");
+  EXPECT_PRED2(warpdiv::testing::contains,
+               refusal(head + "  struct S { int &r; } s{x};\n  s.r = 16;\n  out[t] = x;\n}\n"),
+               "k.cu:4:3: 's.r = 16' writes to 's.r', which the model cannot follow");
+  EXPECT_PRED2(warpdiv::testing::contains,
+               refusal(head + "  struct S { int &r; } s{x};\n  ++s.r;\n  out[t] = x;\n}\n"),
+               "k.cu:4:3: '++s.r' writes to 's.r'");
+  // A pointer member of an object the model follows is not held: writing it is no refusal.
+  EXPECT_EQ(
+      refusal(head + "  struct P { int *p; int n; } s;\n  s.p = out;\n  s.n = 1;\n  out[t] = s.n;\n}\n"), "");
+}
+
+TEST_F(FrontendTest, ACallIsOneStatementOfItsLineAndItsBindingsAreAtTheirArguments) {
+  const ir::Kernel k = load(R"(
+__device__ void st(int *p, int i, int v) { p[i] = v; }
+__global__ void k(int *x) {
+  st(x, threadIdx.x, 2);
+}
+)");
+  // The statements (braces aside) starting on line 4, by column: the call at 3, the bindings of
+  // p (x, column 6), i (threadIdx.x, column 9) and v (2, column 22).
+  std::vector<std::uint32_t> columns;
+  for (const ir::Stmt& s : k.stmts)
+    if (s.kind != ir::StmtKind::Block && s.range.line == 4) columns.push_back(s.range.column);
+  std::sort(columns.begin(), columns.end());
+  EXPECT_EQ(columns, (std::vector<std::uint32_t>{3, 6, 9, 22}));
+  // One warp calls it once: one evaluation of the call.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {32, 1, 1}, 32, {}));
+  EXPECT_EQ(counts(r, statement_at(k, 4, ir::StmtKind::InlinedCall)),
+            (std::vector<std::uint64_t>{1, 0, 32, 0}));
+}
+
+TEST_F(FrontendTest, UndefinedBehaviourInAStoredValueIsNamed) {
+  // n = 3: 10 / (i - 5) divides by zero in thread 5; 1 << (i + n) shifts by 32 in thread 29;
+  // atomicAdd's operand n / (i - 5) in thread 5. Each alone in its kernel, at its operator.
+  const auto error = [&](const std::string& statement) {
+    const ir::Kernel k =
+        load("__global__ void k(int* o, int n) {\n  int i = threadIdx.x;\n" + statement + "\n}\n");
+    try {
+      ir::replay(k, launch(k, {1, 1, 1}, {32, 1, 1}, 32, {3}));
+    } catch (const InvalidInput& e) {
+      const std::string what = e.what();
+      return what.substr(what.find("k.cu:"));
+    }
+    return std::string();
+  };
+  EXPECT_EQ(
+      error("  o[i] = 10 / (i - 5);"),
+      "k.cu:3:10: undefined behaviour: division by zero in '/' (int32) in block (0, 0, 0), thread (5, 0, 0)");
+  EXPECT_EQ(
+      error("  o[i] = 1 << (i + n);"),
+      "k.cu:3:10: undefined behaviour: shift amount out of range 0..31 in '<<' (int32) in block (0, 0, 0), "
+      "thread (29, 0, 0)");
+  EXPECT_EQ(
+      error("  atomicAdd(&o[0], n / (i - 5));"),
+      "k.cu:3:20: undefined behaviour: division by zero in '/' (int32) in block (0, 0, 0), thread (5, 0, 0)");
+  // Only the lanes that store compute the value: thread 5 does not.
+  EXPECT_EQ(error("  if (i != 5) o[i] = 10 / (i - 5);"), "");
+}
+
+TEST_F(FrontendTest, ABranchOnWhatTheModelDoesNotEvaluateIsUnsupported) {
+  const auto refused = [&](const std::string& lines) {
+    std::string what =
+        refusal("__global__ void k(int* o, float s) {\n  unsigned t = threadIdx.x;\n" + lines + "}\n");
+    const std::string folder = dir_.string() + "/";
+    for (std::size_t at = what.find(folder); at != std::string::npos; at = what.find(folder))
+      what.erase(at, folder.size());
+    return what;
+  };
+  // Through a local too: the condition's value comes from the intrinsic.
+  EXPECT_EQ(
+      refused("  int b = __float2int_rn((float)t);\n  if (b > 5) o[t] = 1;\n"),
+      "k.cu:4:3: the condition of this if depends on __float2int_rn((float)t) (result of __float2int_rn) "
+      "(k.cu:3:11), __float2int_rn is an intrinsic the model does not evaluate: not supported");
+  EXPECT_EQ(
+      refused("  while (__sinf((float)t) < 0.5f) o[t] = 1;\n"),
+      "k.cu:3:3: the condition of this while depends on __sinf((float)t) (result of __sinf) (k.cu:3:10), "
+      "__sinf is an intrinsic the model does not evaluate: not supported");
+  EXPECT_PRED2(
+      warpdiv::testing::contains, refused("  if (o + t - o > 3) o[t] = 1;\n"),
+      "k.cu:3:3: the condition of this if depends on o + t - o (pointer) (k.cu:3:7), a comparison or "
+      "difference of pointers, which the model does not compute: not supported");
+  EXPECT_PRED2(warpdiv::testing::contains,
+               refused("  float2 v = make_float2(s, s);\n  if (v.x > 1.5f) o[t] = 1;\n"),
+               "a member of a local object the model does not follow member by member: not supported");
+  // Memory and atomics stay values the launch may give (or a data-dependent branch there).
+  EXPECT_EQ(refused("  if (atomicAdd(o, 1) > 3) o[t] = 1;\n  if (o[t] > 3) o[t] = 2;\n"), "");
 }
 
 TEST_F(FrontendTest, LocalObjectsAreFollowedMemberByMember) {
@@ -1337,6 +1442,28 @@ __global__ void k(int* a, unsigned long long big) {
   EXPECT_EQ(counts(r, statement_at(k, 6, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
   // __ffs(t) = 0, 1, 2, 1, 3, 1, 2, 1 iterations: 11 taken; the warp tests 4 times (max 3 + 1).
   EXPECT_EQ(counts(r, statement_at(k, 7, ir::StmtKind::Loop)).at(3), 11u);
+}
+
+TEST_F(FrontendTest, BitReversalAndLeadingZerosAreComputed) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int *o) {
+  unsigned t = threadIdx.x;
+  if (__brev(t) > 0x80000000u) o[t] = 1;
+  if (__clz((int)t) < 30) o[t] = 2;
+  if (__clzll((long long)t) < 62) o[t] = 3;
+  if (__brevll((unsigned long long)t) >= 0x4000000000000000ull) o[t] = 4;
+  if (__clz(0) == 32 && __clz(-1) == 0 && __brev(1u) == 0x80000000u) o[t] = 5;
+}
+)");
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {32, 1, 1}, 32, {}));
+  // __brev(t) has bit 31 set for odd t, and is above 2^31 for odd t from 3: 15 of 32.
+  EXPECT_EQ(counts(r, statement_at(k, 4, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 32, 15}));
+  // clz: 32 for 0, 31 for 1, 30 for 2 and 3, 29 and fewer from 4 (62 and fewer in 64 bits): 28.
+  EXPECT_EQ(counts(r, statement_at(k, 5, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 32, 28}));
+  EXPECT_EQ(counts(r, statement_at(k, 6, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 32, 28}));
+  // __brevll(t) >= 2^62 when bit 0 or bit 1 of t is set: 24 of 32.
+  EXPECT_EQ(counts(r, statement_at(k, 7, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 32, 24}));
+  EXPECT_EQ(counts(r, statement_at(k, 8, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 0, 32, 32}));
 }
 
 TEST_F(FrontendTest, APointerToALocalWritesTheLocal) {
