@@ -17,7 +17,8 @@ using namespace llvm::PatternMatch;
 // The overflow bit that `(p ^ q) & (s ^ t) <s 0` tests, as an intrinsic call's second result:
 // r = a + b with the pairs {r, a} and {r, b}, or r = a - b with the pairs {a, b} and {a, r} (in
 // any order). Null where it is neither.
-llvm::Value* overflow_of(llvm::Value* p, llvm::Value* q, llvm::Value* s, llvm::Value* t, llvm::IRBuilder<>& at) {
+llvm::Value* overflow_of(llvm::Value* p, llvm::Value* q, llvm::Value* s, llvm::Value* t,
+                         llvm::IRBuilder<>& at) {
   for (llvm::Value* common : {p, q}) {
     if (common != s && common != t) continue;
     llvm::Value* x = common == p ? q : p;  // the first pair's other value
@@ -25,7 +26,8 @@ llvm::Value* overflow_of(llvm::Value* p, llvm::Value* q, llvm::Value* s, llvm::V
     llvm::Value *a = nullptr, *b = nullptr;
     if (match(common, m_Add(m_Value(a), m_Value(b))) && ((x == a && y == b) || (x == b && y == a)))
       return at.CreateExtractValue(at.CreateBinaryIntrinsic(llvm::Intrinsic::sadd_with_overflow, a, b), 1);
-    if (match(y, m_Sub(m_Specific(common), m_Specific(x))) || match(x, m_Sub(m_Specific(common), m_Specific(y)))) {
+    if (match(y, m_Sub(m_Specific(common), m_Specific(x))) ||
+        match(x, m_Sub(m_Specific(common), m_Specific(y)))) {
       llvm::Value* subtrahend = match(y, m_Sub(m_Specific(common), m_Specific(x))) ? x : y;
       return at.CreateExtractValue(
           at.CreateBinaryIntrinsic(llvm::Intrinsic::ssub_with_overflow, common, subtrahend), 1);

@@ -53,8 +53,9 @@ void optimise(llvm::Module& m, bool with_pass) {
   passes.registerLoopAnalyses(lam);
   passes.crossRegisterProxies(lam, fam, cgam, mam);
   if (with_pass)
-    passes.registerPeepholeEPCallback(
-        [](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) { fpm.addPass(jit::native::OverflowIdioms()); });
+    passes.registerPeepholeEPCallback([](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
+      fpm.addPass(jit::native::OverflowIdioms());
+    });
   passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
 }
 
@@ -62,15 +63,16 @@ int calls_to(const llvm::Function& f, llvm::Intrinsic::ID id) {
   int n = 0;
   for (const llvm::BasicBlock& b : f)
     for (const llvm::Instruction& i : b)
-      if (const auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&i); call && call->getIntrinsicID() == id) ++n;
+      if (const auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&i); call && call->getIntrinsicID() == id)
+        ++n;
   return n;
 }
 
 // What @test returns for constant operands a and b, after O2 with the pass (-1: not a constant).
 int folded(const std::string& type, const std::string& op, const std::string& a, const std::string& b) {
   llvm::LLVMContext c;
-  auto m = parse(c, idiom(type, op) + "define i1 @use() {\n  %v = call i1 @test(" + type + " " + a + ", " + type +
-                        " " + b + ")\n  ret i1 %v\n}\n");
+  auto m = parse(c, idiom(type, op) + "define i1 @use() {\n  %v = call i1 @test(" + type + " " + a + ", " +
+                        type + " " + b + ")\n  ret i1 %v\n}\n");
   optimise(*m, true);
   const auto* ret = llvm::cast<llvm::ReturnInst>(m->getFunction("use")->getEntryBlock().getTerminator());
   const auto* value = llvm::dyn_cast<llvm::ConstantInt>(ret->getReturnValue());
