@@ -36,20 +36,68 @@ llvm::Value* overflow_of(llvm::Value* p, llvm::Value* q, llvm::Value* s, llvm::V
   return nullptr;
 }
 
+// `wide`'s value in `type` where `wide` is its sign extension (a sext from `type`, or a constant
+// that fits it), else null.
+llvm::Value* narrowed(llvm::Value* wide, llvm::Type* type) {
+  llvm::Value* x = nullptr;
+  if (match(wide, m_SExt(m_Value(x))) && x->getType() == type) return x;
+  const llvm::APInt* c = nullptr;
+  const unsigned bits = type->getScalarSizeInBits();
+  if (match(wide, m_APInt(c)) && c->isSignedIntN(bits)) return llvm::ConstantInt::get(type, c->trunc(bits));
+  return nullptr;
+}
+
+// The overflow bit of the n-bit product a * b that `test` computes from the exact one in at
+// least 2n bits (p = sext(a) * sext(b), or sext(a) << s): whether p does not fit n bits, as
+// InstCombine writes it, (p - 2^(n-1)) <u -2^n. Null where `test` is not that.
+llvm::Value* product_overflow_of(llvm::Instruction& test, llvm::IRBuilder<>& at) {
+  llvm::Value *p = nullptr, *x = nullptr, *y = nullptr, *a = nullptr, *b = nullptr;
+  const llvm::APInt *low = nullptr, *high = nullptr, *shift = nullptr;
+  llvm::ICmpInst::Predicate predicate{};
+  if (!match(&test, m_ICmp(predicate, m_Add(m_Value(p), m_APInt(low)), m_APInt(high))) ||
+      predicate != llvm::ICmpInst::ICMP_ULT)
+    return nullptr;
+  if (match(p, m_Mul(m_Value(x), m_Value(y)))) {
+    llvm::Value* source = nullptr;
+    if (!match(x, m_SExt(m_Value(source))) && !match(y, m_SExt(m_Value(source)))) return nullptr;
+    a = narrowed(x, source->getType());
+    b = narrowed(y, source->getType());
+  } else if (match(p, m_Shl(m_SExt(m_Value(a)), m_APInt(shift)))) {
+    const unsigned n = a->getType()->getScalarSizeInBits();
+    if (shift->uge(n - 1)) return nullptr;
+    b = llvm::ConstantInt::get(a->getType(),
+                               llvm::APInt(n, 1).shl(static_cast<unsigned>(shift->getZExtValue())));
+  }
+  if (a == nullptr || b == nullptr) return nullptr;
+  const unsigned n = a->getType()->getScalarSizeInBits(), w = p->getType()->getScalarSizeInBits();
+  if (w < 2 * n || *low != llvm::APInt::getSignedMinValue(n).sext(w) ||
+      *high != llvm::APInt::getHighBitsSet(w, w - n))
+    return nullptr;
+  return at.CreateExtractValue(at.CreateBinaryIntrinsic(llvm::Intrinsic::smul_with_overflow, a, b), 1);
+}
+
+// The overflow bit of a + or a - that `test` computes as the sign bit of (p ^ q) & (s ^ t).
+llvm::Value* sum_overflow_of(llvm::Instruction& test, llvm::IRBuilder<>& at) {
+  llvm::Value *p = nullptr, *q = nullptr, *s = nullptr, *t = nullptr;
+  llvm::ICmpInst::Predicate predicate{};
+  if (!match(&test, m_ICmp(predicate, m_And(m_Xor(m_Value(p), m_Value(q)), m_Xor(m_Value(s), m_Value(t))),
+                           m_Zero())) ||
+      predicate != llvm::ICmpInst::ICMP_SLT)
+    return nullptr;
+  return overflow_of(p, q, s, t, at);
+}
+
 }  // namespace
 
 llvm::PreservedAnalyses OverflowIdioms::run(llvm::Function& f, llvm::FunctionAnalysisManager&) {
   std::vector<std::pair<llvm::Instruction*, llvm::Value*>> found;
   for (llvm::BasicBlock& block : f)
     for (llvm::Instruction& i : block) {
-      llvm::Value *p = nullptr, *q = nullptr, *s = nullptr, *t = nullptr;
-      llvm::ICmpInst::Predicate predicate{};
-      if (!match(&i, m_ICmp(predicate, m_And(m_Xor(m_Value(p), m_Value(q)), m_Xor(m_Value(s), m_Value(t))),
-                            m_Zero())) ||
-          predicate != llvm::ICmpInst::ICMP_SLT)
-        continue;
+      if (!llvm::isa<llvm::ICmpInst>(i)) continue;
       llvm::IRBuilder<> at(&i);
-      if (llvm::Value* overflow = overflow_of(p, q, s, t, at)) found.emplace_back(&i, overflow);
+      llvm::Value* overflow = sum_overflow_of(i, at);
+      if (overflow == nullptr) overflow = product_overflow_of(i, at);
+      if (overflow != nullptr) found.emplace_back(&i, overflow);
     }
   for (auto& [test, overflow] : found) {
     test->replaceAllUsesWith(overflow);

@@ -68,11 +68,12 @@ int calls_to(const llvm::Function& f, llvm::Intrinsic::ID id) {
   return n;
 }
 
-// What @test returns for constant operands a and b, after O2 with the pass (-1: not a constant).
-int folded(const std::string& type, const std::string& op, const std::string& a, const std::string& b) {
+// What @test of `text` returns for constant operands a and b of `type`, after O2 with the pass (-1:
+// not a constant).
+int folded(const std::string& text, const std::string& type, const std::string& a, const std::string& b) {
   llvm::LLVMContext c;
-  auto m = parse(c, idiom(type, op) + "define i1 @use() {\n  %v = call i1 @test(" + type + " " + a + ", " +
-                        type + " " + b + ")\n  ret i1 %v\n}\n");
+  auto m = parse(c, text + "define i1 @use() {\n  %v = call i1 @test(" + type + " " + a + ", " + type + " " +
+                        b + ")\n  ret i1 %v\n}\n");
   optimise(*m, true);
   const auto* ret = llvm::cast<llvm::ReturnInst>(m->getFunction("use")->getEntryBlock().getTerminator());
   const auto* value = llvm::dyn_cast<llvm::ConstantInt>(ret->getReturnValue());
@@ -93,12 +94,34 @@ TEST(OverflowIdioms, TheAddAndSubFormulasBecomeTheIntrinsics) {
 
 TEST(OverflowIdioms, SameTruthValues) {
   // 2^63 - 1 + 1 and -2^63 - 1 overflow int64; 5 + 7, -3 - 5, 2^62 + 2^62 - 1 do not.
-  EXPECT_EQ(folded("i64", "add", "9223372036854775807", "1"), 1);
-  EXPECT_EQ(folded("i64", "add", "5", "7"), 0);
-  EXPECT_EQ(folded("i64", "add", "4611686018427387904", "4611686018427387903"), 0);
-  EXPECT_EQ(folded("i64", "sub", "-9223372036854775808", "1"), 1);
-  EXPECT_EQ(folded("i64", "sub", "-3", "5"), 0);
-  EXPECT_EQ(folded("i64", "sub", "0", "-9223372036854775808"), 1);
+  EXPECT_EQ(folded(idiom("i64", "add"), "i64", "9223372036854775807", "1"), 1);
+  EXPECT_EQ(folded(idiom("i64", "add"), "i64", "5", "7"), 0);
+  EXPECT_EQ(folded(idiom("i64", "add"), "i64", "4611686018427387904", "4611686018427387903"), 0);
+  EXPECT_EQ(folded(idiom("i64", "sub"), "i64", "-9223372036854775808", "1"), 1);
+  EXPECT_EQ(folded(idiom("i64", "sub"), "i64", "-3", "5"), 0);
+  EXPECT_EQ(folded(idiom("i64", "sub"), "i64", "0", "-9223372036854775808"), 1);
+}
+
+// @test(x, y): whether the int32 product x * y overflows, as sim/model/ir_ops.hpp computes it: the
+// exact product in int64 compared with its own low 32 bits sign-extended.
+const char* const kProduct =
+    "define i1 @test(i32 %x, i32 %y) {\n  %a = sext i32 %x to i64\n  %b = sext i32 %y to i64\n"
+    "  %p = mul i64 %a, %b\n  %t = trunc i64 %p to i32\n  %e = sext i32 %t to i64\n"
+    "  %c = icmp ne i64 %e, %p\n  ret i1 %c\n}\n";
+
+TEST(OverflowIdioms, TheProductTestBecomesTheIntrinsic) {
+  for (const bool with_pass : {true, false}) {
+    llvm::LLVMContext c;
+    auto m = parse(c, kProduct);
+    optimise(*m, with_pass);
+    EXPECT_EQ(calls_to(*m->getFunction("test"), llvm::Intrinsic::smul_with_overflow), with_pass ? 1 : 0);
+  }
+  // 65536 * 32768 = 2^31 and -46341 * 46341 < -2^31 overflow int32; -65536 * 32768 = -2^31 and
+  // 46341 * 46340 = 2147441940 do not.
+  EXPECT_EQ(folded(kProduct, "i32", "65536", "32768"), 1);
+  EXPECT_EQ(folded(kProduct, "i32", "-46341", "46341"), 1);
+  EXPECT_EQ(folded(kProduct, "i32", "-65536", "32768"), 0);
+  EXPECT_EQ(folded(kProduct, "i32", "46341", "46340"), 0);
 }
 
 TEST(OverflowIdioms, OtherFormulasAreLeft) {
