@@ -37,6 +37,7 @@
 #include "sim/engine/ir_native.hpp"
 
 #include "jit/native_codegen.hpp"
+#include "jit/overflow_idioms.hpp"
 
 namespace warpdiv::jit {
 
@@ -472,6 +473,8 @@ std::shared_ptr<const Code> compile(const Program& p, Compiler& c) {
     passes.registerFunctionAnalyses(fam);
     passes.registerLoopAnalyses(lam);
     passes.crossRegisterProxies(lam, fam, cgam, mam);
+    passes.registerPeepholeEPCallback(
+        [](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) { fpm.addPass(OverflowIdioms()); });
     llvm::ModulePassManager mpm = passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
     mpm.run(*module, mam);
   }
