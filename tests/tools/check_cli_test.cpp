@@ -694,7 +694,11 @@ TEST(CheckCli, InlinedCopiesAreOneStatementOfTheirFunctionAndOrdinalsTellTextsAp
             std::string::npos)
       << csv;
   EXPECT_NE(csv.find("\ncalls,twice,if (i < n),2,if,calls.cu,11,3,32,4,128,4,1,"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("\ncalls,twice,\"clampit(i, n)\",1,"), std::string::npos) << csv;
+  // Each call is one warp evaluation per warp (4, all 128 lanes); its arguments' bindings are part
+  // of it, no row of their own and no evaluation added.
+  EXPECT_NE(csv.find("\ncalls,twice,\"clampit(i, n)\",1,statement,calls.cu,8,7,32,4,128,"), std::string::npos)
+      << csv;
+  EXPECT_EQ(csv.find(",i + 7,"), std::string::npos) << csv;
 }
 
 // Two functions of one name (a::f and b::f, the same body) keyed by their qualified names and
