@@ -1,6 +1,7 @@
 // The front-end's public API: parse, choose the kernel, lower, validate.
 #include "kernels/frontend/frontend.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include "sim/model/ir_contract.hpp"
@@ -46,6 +47,13 @@ const detail::FoundKernel& choose(const detail::ParsedSource& source, const Fron
   if (kernels.empty()) not_found(options.file + ": no __global__ function is defined");
   if (options.kernel.empty()) {
     if (kernels.size() == 1) return kernels[0];
+    const bool one_again = std::all_of(
+        infos.begin(), infos.end(), [&](const KernelInfo& i) { return i.signature == infos[0].signature; });
+    if (one_again && source.has_errors())  // a file included again and again (itself, or no guard)
+      not_found(options.file + " defines the __global__ function " + infos[0].signature + " " +
+                std::to_string(kernels.size()) +
+                " times: the file is included again and again (it includes itself, or a header without an "
+                "include guard does), as Clang's errors above say");
     not_found(options.file + " defines " + std::to_string(kernels.size()) + " __global__ functions (" +
               kernel_names(infos) + "): choose one with --kernel NAME");
   }

@@ -246,10 +246,14 @@ TEST_F(FrontendAdversarialTest, OverloadedKernelsAreChosenBySignature) {
 TEST_F(FrontendAdversarialTest, AFileThatIncludesItselfShowsClangsIncludeDepthErrorFirst) {
   // Clang follows the self-include until its depth limit of 200, so the one kernel is defined once
   // per inclusion; the reason, "#include nested too deeply" at line 1, column 10, comes before
-  // the kernel count it causes.
+  // the refusal, which says the one kernel is defined again and again.
   const std::string message = refusal("#include \"k.cu\"\n__global__ void k(int* a) { a[0] = 1; }\n");
   const std::size_t depth = message.find("k.cu:1:10: error: #include nested too deeply");
-  const std::size_t count = message.find("warpdiv: error: " + file() + " defines 200 __global__ functions");
+  const std::size_t count = message.find(
+      "warpdiv: error: " + file() +
+      " defines the __global__ function k(int *) 200 times: the file is included again and again (it "
+      "includes itself, or a header without an include guard does), as Clang's errors above say "
+      "[warpdiv-kernel-choice]");
   ASSERT_NE(depth, std::string::npos) << message.substr(0, 2000);
   ASSERT_NE(count, std::string::npos) << message.substr(message.size() > 2000 ? message.size() - 2000 : 0);
   EXPECT_LT(depth, count);
