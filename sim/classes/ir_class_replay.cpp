@@ -297,9 +297,6 @@ void name_first_undefined(const Kernel& kernel, const Launch& launch, const Repl
   if (met.diag() == Diag::undefined_arithmetic) name_probed_undefined(kernel, launch, options);
 }
 
-// What the first block runs for before a refusal (as the replay's trial): 0.1 to 0.5 s.
-constexpr std::uint64_t kTrialEvaluations = 5'000'000;
-
 // Each block the class engine runs has the whole budget; a launch whose first block alone makes
 // more, as its probes prove (class_engine_floor), is refused before it runs, as the replay refuses
 // one: undefined behaviour that the probes' search of the grid finds, or that the first block meets

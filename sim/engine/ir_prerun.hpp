@@ -21,6 +21,11 @@
 
 namespace warpdiv::sim::ir {
 
+/// What the first block of a run about to be refused over its budget runs for first, a moment
+/// (0.05 to 0.5 s), by either engine: undefined behaviour or a loop that never ends met that early
+/// is named rather than the budget.
+constexpr std::uint64_t kTrialEvaluations = 5'000'000;
+
 struct PreRun {
   /// Undefined behaviour in a value the replay computes for control flow or a local, proven by a
   /// thread that reaches it: "FILE:LINE:COL: undefined behaviour: signed overflow in '*' (int32)

@@ -542,6 +542,27 @@ std::vector<OrderDependence> describe_order_dependence(const Kernel& kernel,
 
 }  // namespace
 
+namespace {
+
+bool is_extern_shared(const Kernel& kernel, std::int32_t b) {
+  const MemoryBase& base = kernel.bases[static_cast<std::size_t>(b)];
+  return base.parameter == kNone && base.space == AddressSpace::Shared && base.bytes == 0;
+}
+
+// The bases the kernel writes; `extern_shared`: it writes an extern __shared__ array (every such
+// array is one).
+std::vector<bool> written_bases(const Kernel& kernel, bool& extern_shared) {
+  std::vector<bool> written(kernel.bases.size(), false);
+  for (const MemoryAccess& m : kernel.accesses)
+    if (m.kind != AccessKind::Load && m.base != kNone) written[static_cast<std::size_t>(m.base)] = true;
+  extern_shared = false;
+  for (std::size_t b = 0; b < written.size(); ++b)
+    extern_shared = extern_shared || (written[b] && is_extern_shared(kernel, static_cast<std::int32_t>(b)));
+  return written;
+}
+
+}  // namespace
+
 std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch& launch,
                                               const ReplayResult& result) {
   if (result.order_reads.empty() && result.order_atomics.empty()) return {};
@@ -557,10 +578,7 @@ std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch
     return x != kNone && all[static_cast<std::size_t>(x)] == kNone ? without[static_cast<std::size_t>(x)]
                                                                    : kNone;
   };
-  const auto extern_shared = [&](std::int32_t b) {
-    const MemoryBase& base = kernel.bases[static_cast<std::size_t>(b)];
-    return base.parameter == kNone && base.space == AddressSpace::Shared && base.bytes == 0;
-  };
+  const auto extern_shared = [&](std::int32_t b) { return is_extern_shared(kernel, b); };
   // The replay saw which bytes each access read and wrote in its order only; which ones they are
   // on the GPU depends on the order where an address does (the taint carries it to the value
   // read; a write's blocks its memory in computed_loads), where an access's lanes do, and where a
@@ -579,14 +597,8 @@ std::vector<OrderDependence> order_dependence(const Kernel& kernel, const Launch
       if (loaded[a] && m.kind != AccessKind::Store && m.base != kNone && base(m.base)) mark(a);
     }
   };
-  // The bases the kernel writes (every extern __shared__ array when it writes one: they are one).
-  std::vector<bool> written(kernel.bases.size(), false);
-  for (const MemoryAccess& m : kernel.accesses)
-    if (m.kind != AccessKind::Load && m.base != kNone) written[static_cast<std::size_t>(m.base)] = true;
   bool writes_extern_shared = false;
-  for (std::size_t b = 0; b < written.size(); ++b)
-    writes_extern_shared =
-        writes_extern_shared || (written[b] && extern_shared(static_cast<std::int32_t>(b)));
+  const std::vector<bool> written = written_bases(kernel, writes_extern_shared);
   bool jumps = false;
   const std::function<void(StmtId, bool)> walk = [&](StmtId id, bool under) {
     if (id == kNone) return;
@@ -660,8 +672,7 @@ namespace {
 // What probes of single threads prove before the run (sim/engine/ir_prerun.hpp): undefined behaviour in a
 // value, where the launch has many blocks (a small one meets it at once itself) or more
 // evaluations than its budget, and a run over its budget, named with the overflow in an address
-// a probe met.
-constexpr std::uint64_t kTrialEvaluations = 5'000'000;  // 0.05 to 0.5 s
+// a probe met. The trial before a refusal runs for kTrialEvaluations.
 
 // The first block of a run about to be refused (where the probes found no overflow to name), run
 // for a moment (at most its budget): undefined behaviour in a value, or a loop that never ends, met that

@@ -356,6 +356,26 @@ bool write_comparison(std::ostream& report, const std::vector<Figure>& figures,
 
 }  // namespace
 
+namespace {
+
+// ncu's metrics for the figures, comma-separated (a figure's sum of metrics split).
+std::string metric_list(const std::vector<Figure>& figures) {
+  std::string metrics;
+  for (const Figure& f : figures)
+    for (const std::string& m : split(f.metric, '+')) metrics += (metrics.empty() ? "" : ",") + m;
+  return metrics;
+}
+
+void write_header(std::ostream& report, const ir::Kernel& kernel, const ir::Launch& launch,
+                  const std::string& ncu) {
+  report << "warpdiv ncu-check: " << kernel.name << " in "
+         << (kernel.files.empty() ? "" : kernel.files[0].path) << "\nlaunch: grid "
+         << ir::to_string(launch.grid) << ", block " << ir::to_string(launch.block)
+         << "\nmeasured: one launch under Nsight Compute (ncu " << ncu << ")\n\n";
+}
+
+}  // namespace
+
 int ncu_check_source_command(const Args& args, std::ostream& out) {
   own_flag(args, "--ncu");  // refuses a repeated or missing value before anything runs
   own_flag(args, "--save-ncu");
@@ -394,11 +414,8 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
       "ncu's source page");
 
   std::vector<Figure> figures = model_figures(kernel, model);
-  std::string metrics;
-  for (const Figure& f : figures)
-    for (const std::string& m : split(f.metric, '+')) metrics += (metrics.empty() ? "" : ",") + m;
   const std::string child = child_command(analyze_args);
-  const std::string csv = profile(args, kernel, child, "--page raw --metrics " + metrics);
+  const std::string csv = profile(args, kernel, child, "--page raw --metrics " + metric_list(figures));
   const analysis::NcuLaunch measured = analysis::parse_ncu_csv(csv, "ncu's CSV").back();
   std::string page;
   if (per_line)
@@ -408,10 +425,7 @@ int ncu_check_source_command(const Args& args, std::ostream& out) {
   outputs.commit();
 
   std::ostream& report = outputs.report();
-  report << "warpdiv ncu-check: " << kernel.name << " in "
-         << (kernel.files.empty() ? "" : kernel.files[0].path) << "\nlaunch: grid "
-         << ir::to_string(launch.grid) << ", block " << ir::to_string(launch.block)
-         << "\nmeasured: one launch under Nsight Compute (ncu " << ncu_path(args) << ")\n\n";
+  write_header(report, kernel, launch, ncu_path(args));
   const bool agree = write_comparison(report, figures, measured);
   if (per_line) write_per_line(report, model_sectors_per_line(kernel, model), source_sectors(page), kernel);
   if (agree) report << "\nGlobal requests and sectors agree.\n";
