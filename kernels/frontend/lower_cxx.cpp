@@ -90,6 +90,82 @@ bool Lowerer::holds_modelled(const clang::Expr* e) const {
   return !var->hasGlobalStorage() && !type->isArrayType() && !type->isRecordType();
 }
 
+namespace {
+
+/// Adds the `return` statements of `s` (a function's body) to `out`, not those of lambdas in it.
+void returns_of(const clang::Stmt* s, std::vector<const clang::ReturnStmt*>& out) {
+  if (s == nullptr || llvm::isa<clang::LambdaExpr>(s)) return;
+  if (const auto* ret = llvm::dyn_cast<clang::ReturnStmt>(s)) out.push_back(ret);
+  for (const clang::Stmt* child : s->children()) returns_of(child, out);
+}
+
+/// Whether `e`, a returned lvalue, is memory that no parameter of the function leads to: an element
+/// of an array, or a pointer dereferenced, where the array or pointer is a member of the object or
+/// a variable of global storage (never a parameter, which may be bound to a caller's local).
+bool memory_of_no_parameter(const clang::Expr* e) {
+  e = written_lvalue(e->IgnoreParenCasts())->IgnoreParenCasts();
+  const clang::Expr* base = nullptr;
+  if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) base = subscript->getBase();
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(e);
+      op != nullptr && op->getOpcode() == clang::UO_Deref)
+    base = op->getSubExpr();
+  if (base == nullptr) return false;
+  base = base->IgnoreParenImpCasts();
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(base))
+    return llvm::isa<clang::CXXThisExpr>(member->getBase()->IgnoreParenImpCasts()) &&
+           !member->getMemberDecl()->getType()->isReferenceType();
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(base);
+  const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  return var != nullptr && var->hasGlobalStorage() && !var->getType()->isReferenceType();
+}
+
+}  // namespace
+
+/// Whether the call `call` returns a reference to memory whatever its arguments: its callee's body
+/// is known and every `return` in it gives memory that none of its parameters leads to (a member
+/// operator[] returning an element of the object's array). A write through it is then no write to
+/// anything the model holds.
+bool Lowerer::returns_memory(const clang::CallExpr* call) const {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  const clang::FunctionDecl* defined = nullptr;
+  if (callee == nullptr || !callee->getReturnType()->isReferenceType() || !callee->hasBody(defined))
+    return false;
+  std::vector<const clang::ReturnStmt*> returns;
+  returns_of(defined->getBody(), returns);
+  if (returns.empty()) return false;
+  for (const clang::ReturnStmt* ret : returns)
+    if (ret->getRetValue() == nullptr || !memory_of_no_parameter(ret->getRetValue())) return false;
+  return true;
+}
+
+/// A write (by `at`) to the memory that the call `call` returns a reference to: an access the
+/// model cannot place (not counted, and it stops the model following that space's values),
+/// recorded in the space of the object the call is on. False when the call may return something
+/// else, or the space is not known.
+bool Lowerer::unplaced_write_through(const clang::Expr* at, const clang::CallExpr* call) {
+  if (pending_ == nullptr || quiet_ > 0 || !returns_memory(call)) return false;
+  const clang::Expr* object = call_object(call);
+  const std::string space = object != nullptr ? memory_space(object) : "";
+  if (space != "shared memory" && space != "global memory" && space != "local array") return false;
+  ir::MemoryAccess access;
+  access.kind = ir::AccessKind::Store;
+  access.text = text(call);
+  access.range = range(call);
+  access.width = 1;
+  access.space = guessed_space(object);
+  const auto* op = llvm::dyn_cast<clang::BinaryOperator>(at);
+  const bool reads = (op != nullptr && op->isCompoundAssignmentOp()) || llvm::isa<clang::UnaryOperator>(at);
+  const std::string why =
+      "written through the reference that '" + call->getDirectCallee()->getNameAsString() + "' returns";
+  if (reads) {
+    ir::MemoryAccess load = access;
+    load.kind = ir::AccessKind::Load;
+    pending_->accesses.push_back(unplaced(load, why));
+  }
+  pending_->accesses.push_back(unplaced(access, why));
+  return true;
+}
+
 /// A write to `target` (by `at`) that is neither to a modelled local nor to memory: refused when
 /// it may change what the model holds (it would otherwise go unseen).
 void Lowerer::check_write(const clang::Expr* at, const clang::Expr* target) {
@@ -98,6 +174,9 @@ void Lowerer::check_write(const clang::Expr* at, const clang::Expr* target) {
       var != nullptr && address_taken_floats_.count(var) != 0)
     return;
   if (!holds_modelled(target)) return;
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(written_lvalue(target)->IgnoreParenCasts());
+      call != nullptr && unplaced_write_through(at, call))
+    return;
   refuse(at, "'" + text(at) + "' writes to '" + text(target) +
                  "', which the model cannot follow to one variable or to memory: not supported");
 }
@@ -221,6 +300,8 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
   const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(definition);
   const bool has_this = method != nullptr && !method->isStatic();
   this_stack_.push_back(has_this ? this_object : kUnknownObject);
+  const auto* call_expr = llvm::dyn_cast<clang::CallExpr>(call);
+  this_exprs_.push_back(has_this && call_expr != nullptr ? call_object(call_expr) : nullptr);
   if (const auto* constructor = llvm::dyn_cast<clang::CXXConstructorDecl>(definition)) {
     for (const clang::CXXCtorInitializer* init : constructor->inits())
       initialise_member(init, this_object, body);
@@ -234,6 +315,7 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
   hoisted_ = outer;
   call_stack_.pop_back();
   this_stack_.pop_back();
+  this_exprs_.pop_back();
   return k_.inlined_call(function_key(*definition), result, k_.block(body, where), where);
 }
 

@@ -10,6 +10,12 @@ namespace warpdiv::frontend::detail::lowering {
 
 /// Where an lvalue lives: "global memory", "shared memory", "constant memory", "local array" ...
 std::string Lowerer::memory_space(const clang::Expr* e) const {
+  return memory_space_in(e, this_exprs_.size());
+}
+
+/// memory_space() of `e` as written in the function the first `frames` inlined calls lead to: its
+/// `this` is the object that call was made on, in its caller.
+std::string Lowerer::memory_space_in(const clang::Expr* e, std::size_t frames) const {
   const clang::Expr* base = strip(e);
   while (true) {
     if (const auto* subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(base)) {
@@ -26,11 +32,13 @@ std::string Lowerer::memory_space(const clang::Expr* e) const {
       break;
     }
   }
+  if (llvm::isa<clang::CXXThisExpr>(base) && frames > 0 && this_exprs_[frames - 1] != nullptr)
+    return memory_space_in(this_exprs_[frames - 1], frames - 1);
   const clang::VarDecl* var = named_variable(base);
   if (var == nullptr) return "memory";
   if (const auto bound = bindings_.find(var);
       bound != bindings_.end() && bound->second.kind == Binding::Memory && bound->second.target != nullptr)
-    return memory_space(bound->second.target);  // a reference to memory: the memory's
+    return memory_space_in(bound->second.target, frames);  // a reference to memory: the memory's
   if (var->hasAttr<clang::CUDASharedAttr>()) return "shared memory";
   if (var->hasAttr<clang::CUDAConstantAttr>()) return "constant memory";
   if (var->hasGlobalStorage()) return "global memory";
@@ -41,9 +49,12 @@ std::string Lowerer::memory_space(const clang::Expr* e) const {
   if (var->getType()->isArrayType()) return "local array";
   if (var->getType()->isPointerType()) return "memory";
   if (llvm::isa<clang::ParmVarDecl>(var)) return "parameter";
-  if (var->getType()->isRecordType() && trackable(var->getType()) == nullptr)
-    return "a local object the model does not follow member by member (a union, bit-fields or "
-           "virtual functions)";
+  const clang::CXXRecordDecl* record = var->getType()->getAsCXXRecordDecl();
+  if (record != nullptr && trackable(var->getType()) == nullptr)
+    return record->hasDefinition() && plain_layout(record->getDefinition())
+               ? "a local object of a CUDA or system type, which the model does not follow member by member"
+               : "a local object the model does not follow member by member (a union, bit-fields or "
+                 "virtual functions)";
   if (var->getType()->isRecordType()) return "a member the model does not compute";
   return "local variable";
 }

@@ -411,6 +411,8 @@ class Lowerer {
                                            const std::string& name, std::vector<ir::StmtId>& out);
   Binding memory_binding(const clang::Expr* target, const std::string& name, std::vector<ir::StmtId>& out);
   bool holds_modelled(const clang::Expr* lvalue) const;
+  bool returns_memory(const clang::CallExpr* call) const;
+  bool unplaced_write_through(const clang::Expr* at, const clang::CallExpr* call);
   void check_write(const clang::Expr* at, const clang::Expr* target);
   std::optional<ir::LocalId> pointed_local(const clang::Expr* e);
   static std::vector<const clang::Expr*> call_arguments(const clang::CallExpr* call,
@@ -530,6 +532,7 @@ class Lowerer {
 
   // lower_work.cpp
   std::string memory_space(const clang::Expr* e) const;
+  std::string memory_space_in(const clang::Expr* e, std::size_t frames) const;
   std::string describe(const clang::Expr* e) const;
   ir::ExprId opaque(const clang::Expr* e, ir::ScalarType type, const clang::Expr* at = nullptr);
   void link_load(ir::ExprId id, std::size_t index, clang::QualType type);
@@ -551,6 +554,8 @@ class Lowerer {
   std::vector<Object> objects_;
   std::unordered_map<const clang::VarDecl*, int> object_vars_;
   std::vector<int> this_stack_;  // the object of each inlined call (kUnknownObject: none known)
+  // The expression each inlined call's object is in its caller (null: none, or a constructor's).
+  std::vector<const clang::Expr*> this_exprs_;
   std::set<const clang::VarDecl*> assigned_parameters_;
   std::vector<ir::StmtId> parameter_copies_;
   std::vector<const clang::FunctionDecl*> call_stack_;

@@ -949,7 +949,16 @@ InvalidInput WarpMachine::out_of_bounds_error(const MemoryAccess& access, std::i
                                     : access.width;
   std::string where = "bytes " + std::to_string(at) + " to " + std::to_string(at + access.width - 1) +
                       " of '" + base.name + "', which holds " + std::to_string(bound) + " bytes";
-  if (element != 0 && bound % element == 0) {
+  if (bound == 0) {
+    // Nothing may be read or written: say so, and for an extern __shared__ array where its size
+    // comes from.
+    const bool dynamic = base.space == AddressSpace::Shared && base.parameter < 0 && base.bytes == 0;
+    where = "bytes " + std::to_string(at) + " to " + std::to_string(at + access.width - 1) + " of '" +
+            base.name + "', which holds no bytes" +
+            (dynamic ? " (an extern __shared__ array: the launch's dynamic shared memory, the third <<< >>> "
+                       "argument, is 0 bytes; give it with --dynamic-smem BYTES)"
+                     : "");
+  } else if (element != 0 && bound % element == 0) {
     // Floor division: an index before the buffer is negative.
     const auto size = static_cast<std::int64_t>(element);
     const std::int64_t index = at >= 0 ? at / size : -((-at + size - 1) / size);

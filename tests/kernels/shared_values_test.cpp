@@ -314,6 +314,15 @@ TEST_F(SharedValues, ExternSharedSizedByTheLaunch) {
                 "elements of 4 bytes (0 to 31), in block (0, 0, 0), thread (32, 0, 0)"),
             std::string::npos)
       << error(k, l);
+  // No dynamic shared memory (the launch's default): no element at all, and where its size comes from.
+  l.dynamic_shared_bytes = 0;
+  EXPECT_NE(
+      error(k, l).find("k.cu:3:3: out of bounds: 'buf[threadIdx.x]' writes bytes 0 to 3 of 'buf', which "
+                       "holds no bytes (an extern __shared__ array: the launch's dynamic shared memory, "
+                       "the third <<< >>> argument, is 0 bytes; give it with --dynamic-smem BYTES), in "
+                       "block (0, 0, 0), thread (0, 0, 0)"),
+      std::string::npos)
+      << error(k, l);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -35,6 +35,56 @@ class FrontendMemory : public SnippetTest {
 
 using Lines = std::vector<std::string>;
 
+// A member operator[] returning an element of its object's array (rodinia dwt2d's transform
+// buffer): a write through it is memory the model cannot place, in the space of the object it is
+// called on (through `this` too), never a refusal; a write through a call that may return a
+// local is.
+TEST_F(FrontendMemory, WritesThroughAnAccessorReturningAnElementAreUnplacedInTheObjectsSpace) {
+  const std::string accessor = R"(
+struct Buf {
+  int data[64];
+  __device__ int &operator[](const int i) { return data[i]; }
+  __device__ void fill(int i, int v) { (*this)[i] = v; }
+};
+)";
+  const ir::Kernel k = load(accessor + R"(
+__global__ void k(int *out) {
+  __shared__ Buf buffer;
+  int t = threadIdx.x;
+  buffer[t] = t;
+  buffer.fill(t, 1);
+  buffer[t] += 2;
+}
+)");
+  const std::string why = " not placed: written through the reference that 'operator[]' returns";
+  Lines stores;
+  for (const std::string& a : accesses(k))
+    if (a.find(why) != std::string::npos) stores.push_back(a);
+  EXPECT_EQ(stores, (Lines{"store shared 1 buffer[t]" + why, "store shared 1 (*this)[i]" + why,
+                           "load shared 1 buffer[t]" + why, "store shared 1 buffer[t]" + why}));
+  // Its values are then not followed: a branch on them names the write.
+  EXPECT_PRED2(warpdiv::testing::contains, refusal(accessor + R"(
+__global__ void k(int *out) {
+  __shared__ Buf buffer;
+  int t = threadIdx.x;
+  buffer.data[t] = 0;
+  buffer[t] = t;
+  __syncthreads();
+  if (buffer.data[t] < 16) out[t] = 1;
+}
+)"),
+               "the kernel writes shared memory where the model cannot place it ('buffer[t]' at ");
+  EXPECT_PRED2(warpdiv::testing::contains, refusal(R"(
+__device__ int &pick(int *p, int &a) { if (p) return p[0]; return a; }
+__global__ void k(int *out) {
+  int m = 0;
+  pick(out, m) = 16;
+  if (threadIdx.x < m) out[0] = 1;
+}
+)"),
+               "not supported");
+}
+
 TEST_F(FrontendMemory, SubscriptsOfParametersAndSharedArrays) {
   const ir::Kernel k = load(R"(
 __global__ void k(float* a, const float* b, int n, unsigned u, size_t z) {

@@ -1262,7 +1262,9 @@ TEST_F(FrontendTest, ABranchOnWhatTheModelDoesNotEvaluateIsUnsupported) {
       "difference of pointers, which the model does not compute: not supported");
   EXPECT_PRED2(warpdiv::testing::contains,
                refused("  float2 v = make_float2(s, s);\n  if (v.x > 1.5f) o[t] = 1;\n"),
-               "a member of a local object the model does not follow member by member: not supported");
+               "depends on v.x (a local object of a CUDA or system type, which the model does not follow "
+               "member by member) (k.cu:4:7), a member of a local object the model does not follow member by "
+               "member: not supported");
   // Memory and atomics stay values the launch may give (or a data-dependent branch there).
   EXPECT_EQ(refused("  if (atomicAdd(o, 1) > 3) o[t] = 1;\n  if (o[t] > 3) o[t] = 2;\n"), "");
 }
