@@ -289,7 +289,8 @@ Mask ControlWalk<Backend, Mask, Var>::inlined_call(StmtId id, const Stmt& s, Mas
   f.result = s.local;
   f.returned = be().variable(be().zero());
   frames_.push_back(f);
-  const Mask out = be().or_(exec(s.body, active), be().get(frames_.back().returned));
+  const Mask fell_off = exec(s.body, active);  // before the returned lanes are read
+  const Mask out = be().or_(fell_off, be().get(frames_.back().returned));
   frames_.pop_back();
   return out;
 }
