@@ -617,7 +617,8 @@ class Codegen : public detail::ControlWalk<Codegen, llvm::Value*, llvm::AllocaIn
   }
   llvm::Value* several(const std::vector<llvm::Value*>& masks) {
     llvm::Value* points = llvm::ConstantInt::get(i64_, 0);
-    for (llvm::Value* m : masks) points = b_.CreateAdd(points, b_.CreateZExt(b_.CreateICmpNE(m, zero()), i64_));
+    for (llvm::Value* m : masks)
+      points = b_.CreateAdd(points, b_.CreateZExt(b_.CreateICmpNE(m, zero()), i64_));
     return b_.CreateICmpUGT(points, llvm::ConstantInt::get(i64_, 1));
   }
   template <typename Make>

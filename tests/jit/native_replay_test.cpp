@@ -328,31 +328,31 @@ __global__ void k(int* h) {
     int evaluations, active, taken, divergent;  // taken and divergent: conditions only
   };
   const Expected expected[] = {
-      {8, K::If, 1, 8, 1, 1},        // t == 7: lane 7 leaves the kernel
-      {8, K::Return, 1, 1, 0, 0},    //
-      {9, K::If, 1, 7, 2, 1},        // t < 2 of 0 .. 6
-      {10, K::If, 1, 5, 3, 1},       // t < 5 of 2 .. 6
-      {13, K::Loop, 4, 22, 18, 4},   // heads i = 0 .. 3: lanes 0..6, 1..6, 2..6, 3..6 in; t > i stay
-      {14, K::If, 4, 18, 3, 0},      // i == 3 on 6, 5, 4, 3 lanes: all 3 at i = 3
-      {14, K::Break, 1, 3, 0, 0},    //
-      {15, K::If, 3, 15, 5, 0},      // i & 1 on 6, 5, 4 lanes (none left at i = 3): all 5 at i = 1
+      {8, K::If, 1, 8, 1, 1},         // t == 7: lane 7 leaves the kernel
+      {8, K::Return, 1, 1, 0, 0},     //
+      {9, K::If, 1, 7, 2, 1},         // t < 2 of 0 .. 6
+      {10, K::If, 1, 5, 3, 1},        // t < 5 of 2 .. 6
+      {13, K::Loop, 4, 22, 18, 4},    // heads i = 0 .. 3: lanes 0..6, 1..6, 2..6, 3..6 in; t > i stay
+      {14, K::If, 4, 18, 3, 0},       // i == 3 on 6, 5, 4, 3 lanes: all 3 at i = 3
+      {14, K::Break, 1, 3, 0, 0},     //
+      {15, K::If, 3, 15, 5, 0},       // i & 1 on 6, 5, 4 lanes (none left at i = 3): all 5 at i = 1
       {15, K::Continue, 1, 5, 0, 0},  //
-      {16, K::Assign, 2, 10, 0, 0},  // s += i at i = 0 (6 lanes) and 2 (4 lanes)
-      {13, K::Assign, 3, 15, 0, 0},  // ++i: continued lanes rejoin at i = 1; none after the break
-      {18, K::Switch, 1, 7, 6, 1},   // t % 4: cases 0 {0, 4}, 1 {1, 5}, 2 {2, 6}; default {3}
-      {19, K::Work, 1, 2, 0, 0},     // h[3] = 4 in lanes 0, 4
-      {20, K::Work, 1, 4, 0, 0},     // case 0 falls through into case 1: 0, 4, 1, 5
-      {20, K::Break, 1, 4, 0, 0},    //
-      {21, K::Work, 1, 2, 0, 0},     // lanes 2, 6
-      {22, K::Work, 1, 3, 0, 0},     // 2, 6 falling through, 3 by default
-      {25, K::Loop, 2, 10, 3, 1},    // j = t - 3 > 0 for t = 4, 5, 6; then none
-      {25, K::Assign, 2, 10, 0, 0},  //
-      {3, K::If, 1, 7, 2, 1},        // v < 2
-      {3, K::Return, 1, 2, 0, 0},    //
-      {4, K::Return, 1, 5, 0, 0},    // the others
-      {27, K::If, 1, 7, 2, 1},       // r == 10 in lanes 0, 1: the call's result, every lane back
-      {27, K::Barrier, 1, 2, 0, 0},  //
-      {28, K::Work, 1, 7, 0, 0},     // lanes 0 .. 6: all that did not leave the kernel
+      {16, K::Assign, 2, 10, 0, 0},   // s += i at i = 0 (6 lanes) and 2 (4 lanes)
+      {13, K::Assign, 3, 15, 0, 0},   // ++i: continued lanes rejoin at i = 1; none after the break
+      {18, K::Switch, 1, 7, 6, 1},    // t % 4: cases 0 {0, 4}, 1 {1, 5}, 2 {2, 6}; default {3}
+      {19, K::Work, 1, 2, 0, 0},      // h[3] = 4 in lanes 0, 4
+      {20, K::Work, 1, 4, 0, 0},      // case 0 falls through into case 1: 0, 4, 1, 5
+      {20, K::Break, 1, 4, 0, 0},     //
+      {21, K::Work, 1, 2, 0, 0},      // lanes 2, 6
+      {22, K::Work, 1, 3, 0, 0},      // 2, 6 falling through, 3 by default
+      {25, K::Loop, 2, 10, 3, 1},     // j = t - 3 > 0 for t = 4, 5, 6; then none
+      {25, K::Assign, 2, 10, 0, 0},   //
+      {3, K::If, 1, 7, 2, 1},         // v < 2
+      {3, K::Return, 1, 2, 0, 0},     //
+      {4, K::Return, 1, 5, 0, 0},     // the others
+      {27, K::If, 1, 7, 2, 1},        // r == 10 in lanes 0, 1: the call's result, every lane back
+      {27, K::Barrier, 1, 2, 0, 0},   //
+      {28, K::Work, 1, 7, 0, 0},      // lanes 0 .. 6: all that did not leave the kernel
   };
   ir::Launch l;
   l.block = {8, 1, 1};
