@@ -292,12 +292,12 @@ __global__ void k(float* a, int* h, int n, unsigned u, long long big, float x) {
 // inlined call whose early return rejoins its lanes with their value, a barrier after it.
 TEST_F(NativeReplaySnippet, ControlFlowCountsAsWorkedOutByHand) {
   const ir::Kernel k = load(R"(
-__device__ int pick(int v) {
+__device__ int pick(const int v) {
   if (v < 2) return 10;
   return v;
 }
 __global__ void k(int* h) {
-  int t = threadIdx.x;
+  const int t = threadIdx.x;
   if (t == 7) return;
   if (t < 2) h[0] = 1;
   else if (t < 5) h[1] = 2;
