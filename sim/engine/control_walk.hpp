@@ -4,8 +4,8 @@
 // warp walk the model with it: the interpreter (WarpMachine, sim/engine/ir_engine.hpp) over lane
 // masks it holds, the native code generator (jit/native_codegen.cpp) emitting LLVM IR over masks
 // held in the generated code. Each is the walker's Backend (CRTP: `class WarpMachine : public
-// ControlWalk<WarpMachine, LaneMask, LaneMask>`), so the interpreter's calls to its own leaves
-// inline and cost what hand-written control flow would.
+// LaneMaskWalk<WarpMachine>`, the primitives over LaneMask values below), so the interpreter's
+// calls to its own leaves inline and cost what hand-written control flow would.
 //
 // The backend supplies the masks and the statement-level leaves; the walker, the rules:
 //   masks:     Mask zero(); Mask or_(Mask, Mask); Mask and_not(Mask a, Mask b) (a & ~b);
@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/engine/ir_recorder.hpp"
 #include "sim/engine/launch_plan.hpp"
 #include "sim/model/ir.hpp"
 
@@ -294,5 +295,43 @@ Mask ControlWalk<Backend, Mask, Var>::inlined_call(StmtId id, const Stmt& s, Mas
   frames_.pop_back();
   return out;
 }
+
+// The mask primitives of a backend that runs the walk itself over LaneMask values (the
+// interpreter, a test's): plain values, "only where a lane runs" an `if`. It adds the loop's
+// hooks (repeat) and the leaves.
+template <class Backend>
+class LaneMaskWalk : public ControlWalk<Backend, LaneMask, LaneMask> {
+ public:
+  static LaneMask zero() { return 0; }
+  static LaneMask or_(LaneMask a, LaneMask b) { return a | b; }
+  static LaneMask and_not(LaneMask a, LaneMask b) { return a & ~b; }
+  static LaneMask variable(LaneMask m) { return m; }
+  static LaneMask get(LaneMask v) { return v; }
+  static void set(LaneMask& v, LaneMask m) { v = m; }
+  static void or_into(LaneMask& v, LaneMask m) { v |= m; }
+  static bool divergent(LaneMask active, LaneMask taken) { return taken != 0 && taken != active; }
+  static bool several(const std::vector<LaneMask>& masks) {
+    int points = 0;
+    for (LaneMask m : masks) points += m != 0;
+    return points > 1;
+  }
+  template <class F>
+  static LaneMask when_any(LaneMask m, F&& f) {
+    return m != 0 ? f() : 0;
+  }
+  struct Lanes {  // a sequence's lanes left
+    LaneMask left;
+    LaneMask now() const { return left; }
+    bool go_on(LaneMask m) {
+      left = m;
+      return m != 0;
+    }
+    LaneMask end() const { return left; }
+  };
+  static Lanes sequence(LaneMask m) { return Lanes{m}; }
+
+ protected:
+  explicit LaneMaskWalk(const LaunchPlan& plan) : ControlWalk<Backend, LaneMask, LaneMask>(plan) {}
+};
 
 }  // namespace warpdiv::sim::ir::detail

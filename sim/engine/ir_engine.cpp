@@ -59,7 +59,7 @@ inline bool compare(BinaryOp op, bool is_signed_type, std::uint64_t a, std::uint
 // WarpMachine
 
 WarpMachine::WarpMachine(const LaunchPlan& program, const RunContext& run)
-    : Walk(program),
+    : LaneMaskWalk(program),
       p_(program),
       run_(run),
       k_(program.kernel),

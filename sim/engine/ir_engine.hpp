@@ -174,7 +174,7 @@ struct GlobalState {
 /// Thrown inside a warp by a read of unwritten shared memory (SharedState::pending).
 struct UnwrittenRead {};
 
-class WarpMachine : public ControlWalk<WarpMachine, LaneMask, LaneMask> {
+class WarpMachine : public LaneMaskWalk<WarpMachine> {
  public:
   /// A machine for runs of `plan` in `run` (both outlive it; the run's fields may change between
   /// blocks: its budget, sampling).
@@ -250,37 +250,10 @@ class WarpMachine : public ControlWalk<WarpMachine, LaneMask, LaneMask> {
   LaneMask iteration(StmtId id, const Stmt& s, std::size_t frame, LaneMask in, LaneMask& exits);
 
  private:
-  // ---- The control walk's backend (sim/engine/control_walk.hpp): masks and mask variables are
-  // plain LaneMask values; the leaves are the machine's own.
+  // ---- The control walk's backend (sim/engine/control_walk.hpp): LaneMaskWalk's primitives, the
+  // loop's hooks and the machine's own leaves.
   using Walk = ControlWalk<WarpMachine, LaneMask, LaneMask>;
   friend Walk;
-  static LaneMask zero() { return 0; }
-  static LaneMask or_(LaneMask a, LaneMask b) { return a | b; }
-  static LaneMask and_not(LaneMask a, LaneMask b) { return a & ~b; }
-  static LaneMask variable(LaneMask m) { return m; }
-  static LaneMask get(LaneMask v) { return v; }
-  static void set(LaneMask& v, LaneMask m) { v = m; }
-  static void or_into(LaneMask& v, LaneMask m) { v |= m; }
-  static bool divergent(LaneMask active, LaneMask taken) { return taken != 0 && taken != active; }
-  static bool several(const std::vector<LaneMask>& masks) {
-    int points = 0;
-    for (LaneMask m : masks) points += m != 0;
-    return points > 1;
-  }
-  template <class F>
-  static LaneMask when_any(LaneMask m, F&& f) {
-    return m != 0 ? f() : 0;
-  }
-  struct Lanes {  // a sequence's lanes left
-    LaneMask left;
-    LaneMask now() const { return left; }
-    bool go_on(LaneMask m) {
-      left = m;
-      return m != 0;
-    }
-    LaneMask end() const { return left; }
-  };
-  static Lanes sequence(LaneMask m) { return Lanes{m}; }
   // A loop instance's iterations, with its hooks at each head: the recorder that runs them its
   // own way, the repeat watch, the iteration by number, the limits' ticks.
   template <class F>
