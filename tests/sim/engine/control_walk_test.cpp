@@ -70,23 +70,27 @@ struct Built {
     names[id] = name;
     return id;
   }
+  std::map<ExprId, std::deque<LaneMask>> conditions;
+  std::map<std::uint64_t, LaneMask> cases;
   ExprId condition() { return k->constant(ScalarType::Bool, 1); }
-  std::unique_ptr<LaunchPlan> plan(StmtId root) {
+  // Walks `start` of the kernel whose body is `root` for `active`: the trace; `out` the lanes that
+  // go on after it.
+  std::vector<std::string> walk(StmtId root, StmtId start, LaneMask active, LaneMask& out) {
     k->name = "k";
     k->files.push_back(SourceFile{"k.cu", {}});
     k->root = root;
     Launch l;
     l.grid = {1, 1, 1};
     l.block = {32, 1, 1};
-    return std::make_unique<LaunchPlan>(k, l, PlanOptions{});
+    const LaunchPlan plan(k, l, PlanOptions{});
+    Script s(plan);
+    s.names = names;
+    s.conditions = conditions;
+    s.cases = cases;
+    out = s.run(start, active);
+    return s.trace;
   }
 };
-
-std::string lines(const std::vector<std::string>& trace) {
-  std::string text;
-  for (const std::string& line : trace) text += line + "\n";
-  return text;
-}
 
 // for (; c; ++i) { if (b) break; if (k) continue; W; } over lanes 0..3 (f):
 // head 1: all stay; lane 0 breaks, lane 1 continues, W on 2, 3 (c); the step on 1..3 (e), the
@@ -102,30 +106,15 @@ TEST(ControlWalk, LoopBreakContinueAndStep) {
                                   b.named("W", b.k->work("W"))}));
   const StmtId step = b.named("step", b.k->assign(i, b.k->constant(ScalarType::I32, 1)));
   const StmtId loop = b.named("loop", b.k->loop(LoopKind::For, kNone, c, step, body));
-  const auto plan = b.plan(b.k->block({loop}));
-  Script s(*plan);
-  s.names = b.names;
-  s.conditions = {{c, {0xf, 0x6, 0x0}}, {brk_if, {0x1, 0x0}}, {cont_if, {0x2, 0x4}}};
-  EXPECT_EQ(s.run(loop, 0xf), 0xfu);
-  EXPECT_EQ(lines(s.trace),
-            "head loop f f 0\n"
-            "count body f\n"
-            "branch if_b f 1 1\n"
-            "count break 1\n"
-            "branch if_k e 2 1\n"
-            "count continue 2\n"
-            "count W c\n"
-            "count step e\n"
-            "assign 0 e\n"
-            "head loop e 6 1\n"
-            "count body 6\n"
-            "branch if_b 6 0 0\n"
-            "branch if_k 6 4 1\n"
-            "count continue 4\n"
-            "count W 2\n"
-            "count step 6\n"
-            "assign 0 6\n"
-            "head loop 6 0 0\n");
+  b.conditions = {{c, {0xf, 0x6, 0x0}}, {brk_if, {0x1, 0x0}}, {cont_if, {0x2, 0x4}}};
+  LaneMask out = 0;
+  EXPECT_EQ(b.walk(b.k->block({loop}), loop, 0xf, out),
+            (std::vector<std::string>{"head loop f f 0", "count body f", "branch if_b f 1 1", "count break 1",
+                                      "branch if_k e 2 1", "count continue 2", "count W c", "count step e",
+                                      "assign 0 e", "head loop e 6 1", "count body 6", "branch if_b 6 0 0",
+                                      "branch if_k 6 4 1", "count continue 4", "count W 2", "count step 6",
+                                      "assign 0 6", "head loop 6 0 0"}));
+  EXPECT_EQ(out, 0xfu);
 }
 
 // switch: case 0 (lanes 0, 4) A; case 1 (1, 5) { B; break; }; case 2 (2, 6) C; default (3, 7) D.
@@ -140,19 +129,12 @@ TEST(ControlWalk, SwitchFallsThroughAndBreaks) {
   const StmtId c = b.named("C", b.k->work("C")), d = b.named("D", b.k->work("D"));
   const StmtId sw = b.named("switch", b.k->switch_(b.k->constant(ScalarType::I32, 0), {a, case1, c, d},
                                                    {{0, 0}, {1, 1}, {2, 2}}, 3));
-  const auto plan = b.plan(b.k->block({sw}));
-  Script s(*plan);
-  s.names = b.names;
-  s.cases = {{0, 0x11}, {1, 0x22}, {2, 0x44}};
-  EXPECT_EQ(s.run(sw, 0xff), 0xffu);
-  EXPECT_EQ(lines(s.trace),
-            "branch switch ff 77 1\n"
-            "count A 11\n"
-            "count case1 33\n"
-            "count B 33\n"
-            "count break 33\n"
-            "count C 44\n"
-            "count D cc\n");
+  b.cases = {{0, 0x11}, {1, 0x22}, {2, 0x44}};
+  LaneMask out = 0;
+  EXPECT_EQ(b.walk(b.k->block({sw}), sw, 0xff, out),
+            (std::vector<std::string>{"branch switch ff 77 1", "count A 11", "count case1 33", "count B 33",
+                                      "count break 33", "count C 44", "count D cc"}));
+  EXPECT_EQ(out, 0xffu);
 }
 
 // { call r = f() { if (c) return 1; X; return 2; U; }; if (e) return; Y; __syncthreads(); } over
@@ -173,31 +155,15 @@ TEST(ControlWalk, ReturnsFromACallAndFromTheKernel) {
   const StmtId exit = b.named("if_e", b.k->if_(e, b.named("exit", b.k->return_())));
   const StmtId root = b.named(
       "root", b.k->block({call, exit, b.named("Y", b.k->work("Y")), b.named("sync", b.k->barrier())}));
-  const auto plan = b.plan(root);
-  Script s(*plan);
-  s.names = b.names;
-  s.conditions = {{c, {0x3}}, {e, {0x1}}};
-  EXPECT_EQ(s.run(root, 0xf), 0xeu);
-  EXPECT_EQ(lines(s.trace),
-            "count root f\n"
-            "count call f\n"
-            "count callee f\n"
-            "branch if_c f 3 1\n"
-            "count ret1 3\n"
-            "assign " +
-                std::to_string(r) +
-                " 3\n"
-                "count X c\n"
-                "count ret2 c\n"
-                "assign " +
-                std::to_string(r) +
-                " c\n"
-                "branch if_e f 1 1\n"
-                "count exit 1\n"
-                "exit 1\n"
-                "count Y e\n"
-                "count sync e\n"
-                "arrive sync e\n");
+  b.conditions = {{c, {0x3}}, {e, {0x1}}};
+  LaneMask out = 0;
+  EXPECT_EQ(
+      b.walk(root, root, 0xf, out),
+      (std::vector<std::string>{"count root f", "count call f", "count callee f", "branch if_c f 3 1",
+                                "count ret1 3", "assign " + std::to_string(r) + " 3", "count X c",
+                                "count ret2 c", "assign " + std::to_string(r) + " c", "branch if_e f 1 1",
+                                "count exit 1", "exit 1", "count Y e", "count sync e", "arrive sync e"}));
+  EXPECT_EQ(out, 0xeu);
 }
 
 }  // namespace
