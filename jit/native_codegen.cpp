@@ -30,6 +30,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include "jit/ops_lanes.hpp"
+#include "sim/engine/control_walk.hpp"
 #include "sim/memory/ir_memory.hpp"
 #include "sim/model/ir_ops.hpp"
 
@@ -40,10 +41,12 @@ namespace {
 // Code generation: one function `i32 (i8* context)` per model, running one warp; it returns
 // HandOverReason::None when it finished, else why it hands the launch over.
 
-class Codegen {
+// The control flow is sim/engine/control_walk.hpp's, this class its backend: masks are i32 values
+// (<32 x i1> as bits), mask variables allocas, "only where a lane runs" conditional branches.
+class Codegen : public detail::ControlWalk<Codegen, llvm::Value*, llvm::AllocaInst*> {
  public:
   Codegen(const Kernel& k, const Program& p, llvm::Module& m, std::vector<Slot>& slots)
-      : k_(k), p_(p), c_(m.getContext()), m_(m), b_(c_), slots_(slots) {}
+      : Walk(p), k_(k), p_(p), c_(m.getContext()), m_(m), b_(c_), slots_(slots) {}
 
   llvm::Function* build(const std::string& name) {
     i1_ = llvm::Type::getInt1Ty(c_);
@@ -75,7 +78,7 @@ class Codegen {
     alive_ = alloca(i32_);
     in_entry([&](llvm::IRBuilder<>& e) { e.CreateStore(existing_, alive_); });
 
-    emit(k_.root, existing_);
+    exec(k_.root, existing_);
     // Counts kept in registers go to the context's arrays (StatementCounts: seven 128-bit fields).
     llvm::Type* i128 = llvm::Type::getInt128Ty(c_);
     for (const auto& [id, fields] : counters_) {
@@ -99,14 +102,8 @@ class Codegen {
   }
 
  private:
-  enum class FrameKind { Loop, Switch, Call };
-  struct Frame {
-    FrameKind kind;
-    llvm::AllocaInst* broken = nullptr;     // Loop / Switch
-    llvm::AllocaInst* continued = nullptr;  // Loop
-    llvm::AllocaInst* returned = nullptr;   // Call
-    LocalId result = kNone;                 // Call
-  };
+  using Walk = detail::ControlWalk<Codegen, llvm::Value*, llvm::AllocaInst*>;
+  friend Walk;
 
   // ---- Helpers
 
@@ -227,11 +224,14 @@ class Codegen {
     add(count_field(id, 2), popcount(active));
     add(evaluations_, llvm::ConstantInt::get(i64_, 1));
   }
-  void count_condition(StmtId id, llvm::Value* active, llvm::Value* taken) {
+  // A condition's evaluation (an if's, a loop head's, a switch's): its taken lanes and divergence.
+  void count_branch(StmtId id, llvm::Value* active, llvm::Value* taken, llvm::Value* divergent) {
     count(id, active);
-    llvm::Value* divergent = b_.CreateAnd(b_.CreateICmpNE(taken, zero()), b_.CreateICmpNE(taken, active));
     add(count_field(id, 1), b_.CreateZExt(divergent, i64_));
     add(count_field(id, 3), popcount(taken));
+  }
+  void count_loop_head(StmtId id, llvm::Value* active, llvm::Value* stay, llvm::Value* divergent) {
+    count_branch(id, active, stay, divergent);
   }
 
   // ---- Expressions: a <32 x T> vector of every lane; lanes outside `mask` hold anything and
@@ -604,134 +604,84 @@ class Codegen {
     }
   }
 
-  // ---- Statements (WarpMachine::exec): runs `id` for `active` (never 0 here), returns the lanes
-  // that go on after it.
+  // ---- The control walk's backend (sim/engine/control_walk.hpp): mask primitives and the
+  // statement-level leaves, emitted as IR.
 
-  std::size_t frame_for(FrameKind a, FrameKind b) const {
-    for (std::size_t i = frames_.size(); i-- > 0;)
-      if (frames_[i].kind == a || frames_[i].kind == b) return i;
-    return frames_.size();
+  llvm::Value* or_(llvm::Value* a, llvm::Value* b) { return b_.CreateOr(a, b); }
+  llvm::Value* and_not(llvm::Value* a, llvm::Value* b) { return b_.CreateAnd(a, b_.CreateNot(b)); }
+  llvm::AllocaInst* variable(llvm::Value* initial) { return mask_variable(initial); }
+  llvm::Value* get(llvm::AllocaInst* a) { return load_mask(a); }
+  void set(llvm::AllocaInst* a, llvm::Value* m) { b_.CreateStore(m, a); }
+  llvm::Value* divergent(llvm::Value* active, llvm::Value* taken) {
+    return b_.CreateAnd(b_.CreateICmpNE(taken, zero()), b_.CreateICmpNE(taken, active));
   }
-
-  // Runs `id` where `mask` may be 0: lanes go on as `out` (0 stays 0).
-  llvm::Value* emit_if_any(StmtId id, llvm::Value* mask) {
-    return if_any(mask, zero(), [&] { return emit(id, mask); });
+  llvm::Value* several(const std::vector<llvm::Value*>& masks) {
+    llvm::Value* points = llvm::ConstantInt::get(i64_, 0);
+    for (llvm::Value* m : masks)
+      points = b_.CreateAdd(points, b_.CreateZExt(b_.CreateICmpNE(m, zero()), i64_));
+    return b_.CreateICmpUGT(points, llvm::ConstantInt::get(i64_, 1));
   }
-
-  llvm::Value* emit(StmtId id, llvm::Value* active) {
-    const Stmt& s = k_.stmts[static_cast<std::size_t>(id)];
-    const auto skip = [&](StmtId x) { return p_.skip_value[static_cast<std::size_t>(x)] != 0; };
-    switch (s.kind) {
-      case StmtKind::Block:
-        return block_(id, s, active);
-      case StmtKind::Declare:
-      case StmtKind::Assign:
-        count(id, active);
-        memory(id, active);
-        if (s.value == kNone) {
-          llvm::AllocaInst* d = defined_[static_cast<std::size_t>(s.local)];
-          b_.CreateStore(b_.CreateAnd(load_mask(d), b_.CreateNot(active)), d);
-        } else if (!skip(id)) {
-          write(s.local, expr(s.value, active), active);
-        }
-        return active;
-      case StmtKind::Work:
-        count(id, active);
-        memory(id, active);
-        return active;
-      case StmtKind::If:
-        return if_(id, active);
-      case StmtKind::Loop:
-        return loop(id, s, active);
-      case StmtKind::Break:
-        count(id, active);
-        or_into(frames_[frame_for(FrameKind::Loop, FrameKind::Switch)].broken, active);
-        return zero();
-      case StmtKind::Continue:
-        count(id, active);
-        or_into(frames_[frame_for(FrameKind::Loop, FrameKind::Loop)].continued, active);
-        return zero();
-      case StmtKind::Return:
-        return return_(id, s, active);
-      case StmtKind::Barrier:
-        return barrier_(id, active);
-      case StmtKind::InlinedCall:
-        return inlined_call(id, s, active);
-      case StmtKind::Switch:
-        return switch_(id, s, active);
+  template <typename Make>
+  llvm::Value* when_any(llvm::Value* mask, Make&& make) {
+    return if_any(mask, zero(), std::forward<Make>(make));
+  }
+  // A sequence's lanes left: each step stores them and branches to the end when none is left.
+  struct Lanes {
+    Codegen& g;
+    llvm::AllocaInst* left;
+    llvm::BasicBlock* done;
+    llvm::Value* now() { return g.load_mask(left); }
+    bool go_on(llvm::Value* m) {
+      g.b_.CreateStore(m, left);
+      auto* next = g.block("next");
+      g.b_.CreateCondBr(g.b_.CreateICmpEQ(m, g.zero()), done, next);
+      g.b_.SetInsertPoint(next);
+      return true;  // the steps after it are emitted (they run where a lane is left)
     }
-    throw Unsupported{"unknown statement kind"};
-  }
-
-  llvm::Value* block_(StmtId id, const Stmt& s, llvm::Value* active) {
-    count(id, active);
-    llvm::AllocaInst* cur = mask_variable(active);
-    auto* end = block("block_end");
-    for (std::size_t i = 0; i < s.children.size(); ++i) {
-      const StmtId child = s.children[i];
-      llvm::Value* now = load_mask(cur);
-      if (k_.stmts[static_cast<std::size_t>(child)].kind == StmtKind::Work) {
-        count(child, now);
-        memory(child, now);
-        continue;
-      }
-      b_.CreateStore(emit(child, now), cur);
-      auto* next = block("next");
-      b_.CreateCondBr(b_.CreateICmpEQ(load_mask(cur), zero()), end, next);
-      b_.SetInsertPoint(next);
+    llvm::Value* end() {
+      g.b_.CreateBr(done);
+      g.b_.SetInsertPoint(done);
+      return g.load_mask(left);
     }
-    b_.CreateBr(end);
+  };
+  Lanes sequence(llvm::Value* m) { return Lanes{*this, mask_variable(m), block("lanes_end")}; }
+  // A loop instance: head, iteration and end blocks; past the head limit or the budget the
+  // interpreter takes the launch over.
+  template <typename Iteration>
+  void repeat(StmtId, std::size_t, llvm::AllocaInst* in, llvm::AllocaInst*, Iteration&& iteration) {
+    llvm::AllocaInst* heads = alloca(i64_);
+    b_.CreateStore(llvm::ConstantInt::get(i64_, 0), heads);
+    auto* head = block("loop_head");
+    auto* body = block("loop_iteration");
+    auto* end = block("loop_end");
+    b_.CreateBr(head);
+    b_.SetInsertPoint(head);
+    b_.CreateCondBr(b_.CreateICmpEQ(load_mask(in), zero()), end, body);
+    b_.SetInsertPoint(body);
+    llvm::Value* h = b_.CreateAdd(b_.CreateLoad(i64_, heads), llvm::ConstantInt::get(i64_, 1));
+    b_.CreateStore(h, heads);
+    fail_if(b_.CreateOr(b_.CreateICmpUGT(h, llvm::ConstantInt::get(i64_, kMaxNativeHeads)),
+                        b_.CreateICmpUGT(b_.CreateLoad(i64_, evaluations_), limit_)),
+            HandOverReason::LoopLimit);
+    b_.CreateStore(iteration(load_mask(in)), in);
+    b_.CreateBr(head);
     b_.SetInsertPoint(end);
-    return load_mask(cur);
   }
-
-  llvm::Value* if_(StmtId id, llvm::Value* active) {
-    llvm::AllocaInst* out = mask_variable(zero());
-    llvm::AllocaInst* rest = mask_variable(active);
-    auto* end = block("if_end");
-    for (StmtId at = id;;) {
-      const Stmt& link = k_.stmts[static_cast<std::size_t>(at)];
-      llvm::Value* now = load_mask(rest);
-      memory(at, now);
-      llvm::Value* taken = condition(link.value, now);
-      count_condition(at, now, taken);
-      or_into(out, emit_if_any(link.then_stmt, taken));
-      llvm::Value* left = b_.CreateAnd(now, b_.CreateNot(taken));
-      b_.CreateStore(left, rest);
-      auto* more = block("else");
-      b_.CreateCondBr(b_.CreateICmpEQ(left, zero()), end, more);
-      b_.SetInsertPoint(more);
-      if (link.else_stmt == kNone) {
-        or_into(out, left);
-        break;
-      }
-      if (k_.stmts[static_cast<std::size_t>(link.else_stmt)].kind != StmtKind::If) {
-        or_into(out, emit(link.else_stmt, left));
-        break;
-      }
-      at = link.else_stmt;
-    }
-    b_.CreateBr(end);
-    b_.SetInsertPoint(end);
-    return load_mask(out);
+  void assign(LocalId local, ExprId value, llvm::Value* active) { write(local, expr(value, active), active); }
+  void undefine(LocalId local, llvm::Value* active) {
+    llvm::AllocaInst* d = defined_[static_cast<std::size_t>(local)];
+    b_.CreateStore(b_.CreateAnd(load_mask(d), b_.CreateNot(active)), d);
   }
-
-  llvm::Value* return_(StmtId id, const Stmt& s, llvm::Value* active) {
-    count(id, active);
-    memory(id, active);
-    const std::size_t call = frame_for(FrameKind::Call, FrameKind::Call);
-    if (call == frames_.size()) {  // leaves the kernel
-      b_.CreateStore(b_.CreateAnd(load_mask(alive_), b_.CreateNot(active)), alive_);
-      return zero();
-    }
-    if (s.value != kNone && p_.skip_value[static_cast<std::size_t>(id)] == 0)
-      write(frames_[call].result, expr(s.value, active), active);
-    or_into(frames_[call].returned, active);
-    return zero();
+  void exit_kernel(llvm::Value* active) {
+    b_.CreateStore(b_.CreateAnd(load_mask(alive_), b_.CreateNot(active)), alive_);
   }
-
-  llvm::Value* barrier_(StmtId id, llvm::Value* active) {
-    count(id, active);
+  llvm::Value* switch_value(ExprId value, llvm::Value* active) { return expr(value, active); }
+  llvm::Value* case_lanes(llvm::Value* v, ExprId value, std::uint64_t c, llvm::Value* active) {
+    const ScalarType type = k_.exprs[static_cast<std::size_t>(value)].type;
+    return b_.CreateAnd(to_mask(b_.CreateICmpEQ(v, constant(type, c))), active);
+  }
+  // A barrier's arrivals: the whole warp's in its counter, single lanes' through the runtime.
+  void arrive(StmtId id, llvm::Value* active) {
     const std::int32_t index = p_.barrier[static_cast<std::size_t>(id)];
     auto* full = block("full");
     auto* partial = block("partial");
@@ -750,111 +700,6 @@ class Codegen {
     b_.CreateCall(fn_type, fn, {ctx_, llvm::ConstantInt::get(i32_, std::uint64_t(index)), active});
     b_.CreateBr(after);
     b_.SetInsertPoint(after);
-    return active;
-  }
-
-  llvm::Value* inlined_call(StmtId id, const Stmt& s, llvm::Value* active) {
-    count(id, active);
-    Frame f{FrameKind::Call};
-    f.result = s.local;
-    f.returned = mask_variable(zero());
-    frames_.push_back(f);
-    llvm::Value* out = emit(s.body, active);
-    out = b_.CreateOr(out, load_mask(frames_.back().returned));
-    frames_.pop_back();
-    return out;
-  }
-
-  // Heads of a loop, one condition and its count (WarpMachine::iteration's).
-  void loop_condition(StmtId id, const Stmt& s, llvm::AllocaInst* in, llvm::AllocaInst* exits) {
-    llvm::Value* now = load_mask(in);
-    memory(id, now);
-    llvm::Value* stay = s.value != kNone ? condition(s.value, now) : now;
-    count_condition(id, now, stay);
-    or_into(exits, b_.CreateAnd(now, b_.CreateNot(stay)));
-    b_.CreateStore(stay, in);
-  }
-
-  llvm::Value* loop(StmtId id, const Stmt& s, llvm::Value* active) {
-    llvm::AllocaInst* in = mask_variable(s.init != kNone ? emit(s.init, active) : active);
-    llvm::AllocaInst* exits = mask_variable(zero());
-    llvm::AllocaInst* heads = alloca(i64_);
-    b_.CreateStore(llvm::ConstantInt::get(i64_, 0), heads);
-    Frame frame{FrameKind::Loop};
-    frame.broken = alloca(i32_);
-    frame.continued = alloca(i32_);
-    frames_.push_back(frame);
-    auto* head = block("loop_head");
-    auto* iteration = block("loop_iteration");
-    auto* end = block("loop_end");
-    b_.CreateBr(head);
-    b_.SetInsertPoint(head);
-    b_.CreateCondBr(b_.CreateICmpEQ(load_mask(in), zero()), end, iteration);
-    b_.SetInsertPoint(iteration);
-    // Past the head limit or the budget: the interpreter takes over.
-    llvm::Value* h = b_.CreateAdd(b_.CreateLoad(i64_, heads), llvm::ConstantInt::get(i64_, 1));
-    b_.CreateStore(h, heads);
-    fail_if(b_.CreateOr(b_.CreateICmpUGT(h, llvm::ConstantInt::get(i64_, kMaxNativeHeads)),
-                        b_.CreateICmpUGT(b_.CreateLoad(i64_, evaluations_), limit_)),
-            HandOverReason::LoopLimit);
-    const bool check_first = s.loop_kind != LoopKind::Do;
-    if (check_first) {
-      loop_condition(id, s, in, exits);
-      auto* go = block("loop_body");
-      b_.CreateCondBr(b_.CreateICmpEQ(load_mask(in), zero()), end, go);
-      b_.SetInsertPoint(go);
-    }
-    b_.CreateStore(zero(), frames_.back().broken);
-    b_.CreateStore(zero(), frames_.back().continued);
-    llvm::Value* after = emit(s.body, load_mask(in));
-    after = b_.CreateOr(after, load_mask(frames_.back().continued));
-    or_into(exits, load_mask(frames_.back().broken));
-    b_.CreateStore(after, in);
-    if (s.step != kNone) b_.CreateStore(emit_if_any(s.step, load_mask(in)), in);
-    if (!check_first) {
-      auto* check = block("loop_check");
-      b_.CreateCondBr(b_.CreateICmpEQ(load_mask(in), zero()), head, check);
-      b_.SetInsertPoint(check);
-      loop_condition(id, s, in, exits);
-    }
-    b_.CreateBr(head);
-    frames_.pop_back();
-    b_.SetInsertPoint(end);
-    return load_mask(exits);
-  }
-
-  llvm::Value* switch_(StmtId id, const Stmt& s, llvm::Value* active) {
-    memory(id, active);
-    llvm::Value* v = expr(s.value, active);
-    const auto n = s.children.size();
-    std::vector<llvm::Value*> entry(n + 1, zero());
-    llvm::Value* matched = zero();
-    const ScalarType type = k_.exprs[static_cast<std::size_t>(s.value)].type;
-    for (const SwitchCase& c : s.cases) {
-      llvm::Value* m = b_.CreateAnd(to_mask(b_.CreateICmpEQ(v, constant(type, c.value))), active);
-      entry[static_cast<std::size_t>(c.child)] = b_.CreateOr(entry[static_cast<std::size_t>(c.child)], m);
-      matched = b_.CreateOr(matched, m);
-    }
-    const std::size_t fallback = s.default_child != kNone ? static_cast<std::size_t>(s.default_child) : n;
-    entry[fallback] = b_.CreateOr(entry[fallback], b_.CreateAnd(active, b_.CreateNot(matched)));
-    llvm::Value* points = llvm::ConstantInt::get(i64_, 0);
-    for (llvm::Value* m : entry)
-      points = b_.CreateAdd(points, b_.CreateZExt(b_.CreateICmpNE(m, zero()), i64_));
-    count(id, active);
-    add(count_field(id, 3), popcount(matched));
-    add(count_field(id, 1), b_.CreateZExt(b_.CreateICmpUGT(points, llvm::ConstantInt::get(i64_, 1)), i64_));
-    Frame frame{FrameKind::Switch};
-    frame.broken = mask_variable(zero());
-    frames_.push_back(frame);
-    llvm::AllocaInst* running = mask_variable(zero());
-    for (std::size_t i = 0; i < n; ++i) {
-      or_into(running, entry[i]);
-      b_.CreateStore(emit_if_any(s.children[i], load_mask(running)), running);
-    }
-    llvm::Value* out =
-        b_.CreateOr(b_.CreateOr(load_mask(running), entry[n]), load_mask(frames_.back().broken));
-    frames_.pop_back();
-    return out;
   }
 
   const Kernel& k_;
@@ -882,7 +727,6 @@ class Codegen {
   std::map<int, llvm::Value*> builtins_;
   std::map<StmtId, std::array<llvm::AllocaInst*, 4>> counters_;
   std::map<StmtId, llvm::AllocaInst*> flop_counters_;
-  std::vector<Frame> frames_;
 };
 
 }  // namespace

@@ -59,7 +59,8 @@ inline bool compare(BinaryOp op, bool is_signed_type, std::uint64_t a, std::uint
 // WarpMachine
 
 WarpMachine::WarpMachine(const LaunchPlan& program, const RunContext& run)
-    : p_(program),
+    : LaneMaskWalk(program),
+      p_(program),
       run_(run),
       k_(program.kernel),
       patterns_(program.warp_size),
@@ -338,16 +339,16 @@ __attribute__((always_inline)) inline void WarpMachine::count(StmtId id, LaneMas
   emit(StatementEvent{id, active});
 }
 
-__attribute__((always_inline)) inline void WarpMachine::count_condition(StmtId id, LaneMask active,
-                                                                        LaneMask taken) {
+__attribute__((always_inline)) inline void WarpMachine::count_branch(StmtId id, LaneMask active,
+                                                                     LaneMask taken, bool divergent) {
   evaluations_ += 1;
-  emit(BranchEvent{id, active, taken, taken != 0 && taken != active});
+  emit(BranchEvent{id, active, taken, divergent});
 }
 
 __attribute__((always_inline)) inline void WarpMachine::count_loop_head(StmtId id, LaneMask active,
-                                                                        LaneMask stay) {
+                                                                        LaneMask stay, bool divergent) {
   evaluations_ += 1;
-  emit(LoopHeadEvent{id, active, stay, stay != 0 && stay != active});
+  emit(LoopHeadEvent{id, active, stay, divergent});
 }
 
 void WarpMachine::emit_warp() {
@@ -391,6 +392,10 @@ void WarpMachine::arrive(StmtId id, LaneMask active) {
       per_k.resize(k + 1);
     }
     for (LaneMask m = active; m != 0; m &= m - 1) per_k[k].lanes[lowest_lane(m)] += 1;
+  }
+  if (phased_) {
+    Fiber::yield();  // the other warps run up to this barrier too
+    emit_warp();
   }
 }
 
@@ -888,6 +893,10 @@ LaneMask WarpMachine::eval_mask(ExprId id, LaneMask active) {
   return m & active;
 }
 
+inline void WarpMachine::assign(LocalId local, ExprId value, LaneMask active) {
+  write(local, operand(value, active), active);
+}
+
 void WarpMachine::write(LocalId local, Val v, LaneMask mask) {
   changed(local);
   LocalState& st = locals_[local];
@@ -917,106 +926,6 @@ void WarpMachine::write(LocalId local, Val v, LaneMask mask) {
 // ---------------------------------------------------------------------------------------------
 // Statements
 
-std::size_t WarpMachine::frame_for(FrameKind a, FrameKind b) const {
-  for (std::size_t i = frames_.size(); i-- > 0;)
-    if (frames_[i].kind == a || frames_[i].kind == b) return i;
-  return frames_.size();  // none (validate() makes this impossible for break and continue)
-}
-
-LaneMask WarpMachine::exec(StmtId id, LaneMask active) {
-  const Stmt& s = k_.stmts[id];
-  switch (s.kind) {
-    case StmtKind::Block:
-      count(id, active);
-      for (StmtId child : s.children) {
-        // Work statements (a third of a typical kernel's) are only counted: no call for them.
-        if (k_.stmts[child].kind == StmtKind::Work) {
-          count(child, active);
-          if (p_.has_memory[child]) memory(child, active);
-          continue;
-        }
-        active = exec(child, active);
-        if (active == 0) break;
-      }
-      return active;
-    case StmtKind::Declare:
-    case StmtKind::Assign:
-      count(id, active);
-      if (p_.has_memory[id]) memory(id, active);
-      if (s.value == kNone) {
-        locals_[s.local].defined &= ~active;  // declared without a value: indeterminate again
-        changed(s.local);
-      } else if (!p_.skip_value[id]) {
-        write(s.local, operand(s.value, active), active);
-      }
-      return active;
-    case StmtKind::Work:
-      count(id, active);
-      if (p_.has_memory[id]) memory(id, active);
-      return active;
-    case StmtKind::If: {
-      // An else-if chain runs as a loop, link by link: its length costs no stack.
-      LaneMask out = 0;
-      for (StmtId at = id;;) {
-        const Stmt& link = k_.stmts[at];
-        if (p_.has_memory[at]) memory(at, active);  // the condition's loads
-        const LaneMask taken = condition(link.value, active);
-        count_condition(at, active, taken);
-        if (taken != 0) out |= exec(link.then_stmt, taken);
-        active &= ~taken;
-        if (active == 0) return out;
-        if (link.else_stmt == kNone) return out | active;
-        if (k_.stmts[link.else_stmt].kind != StmtKind::If) return out | exec(link.else_stmt, active);
-        at = link.else_stmt;
-      }
-    }
-    case StmtKind::Loop:
-      return exec_loop(id, s, active);
-    case StmtKind::Break:
-      count(id, active);
-      frames_[frame_for(FrameKind::Loop, FrameKind::Switch)].broken |= active;
-      return 0;
-    case StmtKind::Continue:
-      count(id, active);
-      frames_[frame_for(FrameKind::Loop, FrameKind::Loop)].continued |= active;
-      return 0;
-    case StmtKind::Return: {
-      count(id, active);
-      if (p_.has_memory[id]) memory(id, active);
-      const std::size_t call = frame_for(FrameKind::Call, FrameKind::Call);
-      if (call == frames_.size()) {
-        alive_ &= ~active;  // leaves the kernel
-        return 0;
-      }
-      if (s.value != kNone && !p_.skip_value[id]) {
-        write(frames_[call].result, eval(s.value, active), active);
-      }
-      frames_[call].returned |= active;
-      return 0;
-    }
-    case StmtKind::Barrier:
-      count(id, active);
-      arrive(id, active);
-      if (phased_) {
-        Fiber::yield();  // the other warps run up to this barrier too
-        emit_warp();
-      }
-      return active;
-    case StmtKind::InlinedCall: {
-      count(id, active);
-      Frame f{FrameKind::Call};
-      f.result = s.local;
-      frames_.push_back(f);
-      const LaneMask out = exec(s.body, active) | frames_.back().returned;
-      frames_.pop_back();
-      return out;
-    }
-    case StmtKind::Switch:
-      return exec_switch(id, s, active);
-  }
-  return active;
-}
-
 void WarpMachine::fault(std::size_t item, const std::string& message, bool out_of_bounds) {
   if (run_.fault_flag != nullptr) run_.fault_flag->store(true, std::memory_order_relaxed);
   MemoryFault& f = faults_[item];
@@ -1035,14 +944,8 @@ void counts_overflow(bool wide) {
                      std::string("the counts of one block pass 2^") + (wide ? "128" : "64"));
 }
 
-LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
-  LaneMask in = active;
-  if (s.init != kNone) in = exec(s.init, in);
-  Frame loop_frame{FrameKind::Loop};
-  loop_frame.loop = id;
-  frames_.push_back(loop_frame);
-  const std::size_t frame = frames_.size() - 1;
-  LaneMask exits = 0;
+template <class F>
+inline void WarpMachine::repeat(StmtId id, std::size_t frame, LaneMask& in, LaneMask& exits, F&& iteration) {
   // A recorder may run this instance's iterations its own way (the class engine: by classes).
   const bool recorded = recorder_ != nullptr && recorder_->loop_begin(id, in);
   std::unique_ptr<RepeatWatch> watch;
@@ -1050,11 +953,13 @@ LaneMask WarpMachine::exec_loop(StmtId id, const Stmt& s, LaneMask active) {
   for (std::uint64_t k = 0; in != 0; ++k) {
     if (++heads >= kRepeatWatchStart) watch_repeat(id, watch, heads, in);
     loop_iteration_[id] = k;
-    in = recorded ? recorder_->iterations(id, frame, in, exits, k) : iteration(id, s, frame, in, exits);
+    in = recorded ? recorder_->iterations(id, frame, in, exits, k) : iteration(in);
     if ((++ticks_ & 0x3FFF) == 0) check_limits();
   }
-  frames_.pop_back();
-  return exits;
+}
+
+LaneMask WarpMachine::iteration(StmtId id, const Stmt& s, std::size_t frame, LaneMask in, LaneMask& exits) {
+  return loop_iteration(id, s, frame, in, exits);
 }
 
 namespace {
@@ -1082,81 +987,11 @@ void WarpMachine::never_ends(StmtId loop, LaneMask in, std::uint64_t period) con
           " before, so it repeats forever (first thread: " + block_and_thread(lowest_lane(in)) + ")");
 }
 
-LaneMask WarpMachine::iteration(StmtId id, const Stmt& s, std::size_t frame, LaneMask in, LaneMask& exits) {
-  const bool check_first = s.loop_kind != LoopKind::Do;
-  if (check_first) {
-    if (p_.has_memory[id]) memory(id, in);  // the condition's loads
-    const LaneMask stay = s.value != kNone ? condition(s.value, in) : in;
-    count_loop_head(id, in, stay);
-    exits |= in & ~stay;
-    in = stay;
-    if (in == 0) return 0;
-  }
-  frames_[frame].broken = 0;
-  frames_[frame].continued = 0;
-  LaneMask after = in;
-  if (k_.stmts[s.body].kind == StmtKind::Work) {
-    count(s.body, in);
-    if (p_.has_memory[s.body]) memory(s.body, in);
-  } else
-    after = exec(s.body, in);
-  after |= frames_[frame].continued;
-  exits |= frames_[frame].broken;
-  if (s.step != kNone && after != 0) {
-    const Stmt& step = k_.stmts[s.step];
-    if (step.kind == StmtKind::Assign && !p_.skip_value[s.step] && !p_.has_memory[s.step]) {  // `++i`, inline
-      count(s.step, after);
-      write(step.local, operand(step.value, after), after);
-    } else {
-      after = exec(s.step, after);
-    }
-  }
-  in = after;
-  if (!check_first && in != 0) {
-    if (p_.has_memory[id]) memory(id, in);
-    const LaneMask stay = s.value != kNone ? condition(s.value, in) : in;
-    count_loop_head(id, in, stay);
-    exits |= in & ~stay;
-    in = stay;
-  }
-  return in;
-}
-
-LaneMask WarpMachine::exec_switch(StmtId id, const Stmt& s, LaneMask active) {
-  if (p_.has_memory[id]) memory(id, active);
-  const Val v = eval(s.value, active);
-  // Entry point of each active lane: a case's child, the default's, or past the end (none).
-  const auto n = static_cast<std::int32_t>(s.children.size());
-  std::vector<LaneMask> entry(static_cast<std::size_t>(n) + 1, 0);
-  LaneMask matched = 0;
-  for (const SwitchCase& c : s.cases) {
-    LaneMask m = 0;
-    if (v.lanes == nullptr) {
-      m = v.value == c.value ? active : 0;
-    } else {
-      for (int l = 0; l < lanes_; ++l) m |= static_cast<LaneMask>(v.lanes[l] == c.value) << l;
-      m &= active;
-    }
-    entry[c.child] |= m;
-    matched |= m;
-  }
-  const LaneMask unmatched = active & ~matched;
-  entry[s.default_child != kNone ? s.default_child : n] |= unmatched;
-  // Divergent when the active lanes enter at more than one point.
-  int points = 0;
-  for (LaneMask m : entry) points += m != 0;
-  evaluations_ += 1;
-  emit(BranchEvent{id, active, matched, points > 1});
-  frames_.push_back(Frame{FrameKind::Switch});
-  const std::size_t frame = frames_.size() - 1;
-  LaneMask running = 0;
-  for (std::int32_t i = 0; i < n; ++i) {
-    running |= entry[i];
-    if (running != 0) running = exec(s.children[i], running);
-  }
-  running |= entry[n] | frames_[frame].broken;
-  frames_.pop_back();
-  return running;
+LaneMask WarpMachine::case_lanes(const Val& v, ExprId, std::uint64_t c, LaneMask active) const {
+  if (v.lanes == nullptr) return v.value == c ? active : 0;
+  LaneMask m = 0;
+  for (int l = 0; l < lanes_; ++l) m |= static_cast<LaneMask>(v.lanes[l] == c) << l;
+  return m & active;
 }
 
 }  // namespace warpdiv::sim::ir::detail

@@ -26,6 +26,7 @@
 
 #include "sim/support/fiber.hpp"
 #include "sim/model/ir.hpp"
+#include "sim/engine/control_walk.hpp"
 #include "sim/engine/ir_lane_pattern.hpp"
 #include "sim/engine/launch_plan.hpp"
 #include "sim/engine/ir_recorder.hpp"
@@ -173,7 +174,7 @@ struct GlobalState {
 /// Thrown inside a warp by a read of unwritten shared memory (SharedState::pending).
 struct UnwrittenRead {};
 
-class WarpMachine {
+class WarpMachine : public LaneMaskWalk<WarpMachine> {
  public:
   /// A machine for runs of `plan` in `run` (both outlive it; the run's fields may change between
   /// blocks: its budget, sampling).
@@ -249,20 +250,26 @@ class WarpMachine {
   LaneMask iteration(StmtId id, const Stmt& s, std::size_t frame, LaneMask in, LaneMask& exits);
 
  private:
-  enum class FrameKind : std::uint8_t { Loop, Switch, Call };
-  struct Frame {
-    FrameKind kind;
-    LaneMask broken = 0;     // Loop / Switch: lanes that left by break
-    LaneMask continued = 0;  // Loop
-    LaneMask returned = 0;   // Call
-    LocalId result = kNone;  // Call: the local a return's value goes to
-    StmtId loop = kNone;     // Loop: the loop statement
-  };
+  // ---- The control walk's backend (sim/engine/control_walk.hpp): LaneMaskWalk's primitives, the
+  // loop's hooks and the machine's own leaves.
+  using Walk = ControlWalk<WarpMachine, LaneMask, LaneMask>;
+  friend Walk;
+  // A loop instance's iterations, with its hooks at each head: the recorder that runs them its
+  // own way, the repeat watch, the iteration by number, the limits' ticks.
+  template <class F>
+  void repeat(StmtId loop, std::size_t frame, LaneMask& in, LaneMask& exits, F&& iteration);
+  void count_branch(StmtId id, LaneMask active, LaneMask taken, bool divergent);
+  void count_loop_head(StmtId id, LaneMask active, LaneMask stay, bool divergent);
+  inline void assign(LocalId local, ExprId value, LaneMask active);
+  void undefine(LocalId local, LaneMask active) {
+    locals_[local].defined &= ~active;  // declared without a value: indeterminate again
+    changed(local);
+  }
+  void exit_kernel(LaneMask active) { alive_ &= ~active; }
+  Val switch_value(ExprId value, LaneMask active) { return eval(value, active); }
+  LaneMask case_lanes(const Val& v, ExprId value, std::uint64_t c, LaneMask active) const;
 
   void start_warp(int warp);
-  LaneMask exec(StmtId id, LaneMask active);
-  LaneMask exec_loop(StmtId id, const Stmt& s, LaneMask active);
-  LaneMask exec_switch(StmtId id, const Stmt& s, LaneMask active);
   Val eval(ExprId id, LaneMask active);
   Val eval_unary(ExprId id, const CompiledExpr& e, LaneMask active);
   inline Val eval_cast(ExprId id, const CompiledExpr& e, LaneMask active);
@@ -407,10 +414,8 @@ class WarpMachine {
   EventObserver* dynamic_ = nullptr;      // ReplayOptions::events, or relay_
   std::unique_ptr<EventObserver> relay_;  // ReplayOptions::observer's evaluations
   std::unique_ptr<EventObserver> tee_;    // the recorder and relay_ or ReplayOptions::events
-  void count_condition(StmtId id, LaneMask active, LaneMask taken);
-  void count_loop_head(StmtId id, LaneMask active, LaneMask stay);
   StatementCounts* iteration_counts(StmtId id);
-  void arrive(StmtId id, LaneMask active);
+  void arrive(StmtId id, LaneMask active);  // a barrier's arrivals (phased: then the other warps')
   void check_limits();
   [[noreturn]] void too_many_iterations(StmtId loop) const;
   // A loop whose warp comes back to a state it was in at its head never ends (a warp runs on its
@@ -434,7 +439,6 @@ class WarpMachine {
   std::string block_and_thread(int lane) const;
   std::string running_loop() const;  // " in the for loop at FILE:LINE:COL (block ..., warp N)"
   [[noreturn]] void undefined(ExprId expr, const std::string& what, LaneMask lanes) const;
-  std::size_t frame_for(FrameKind a, FrameKind b) const;
 
   const LaunchPlan& p_;
   const RunContext& run_;
@@ -475,7 +479,6 @@ class WarpMachine {
   std::uint64_t stamp_ = 0;
   std::uint64_t warp_stamp_ = 0;
   void changed(LocalId local) { local_version_[static_cast<std::size_t>(local)] = ++stamp_; }
-  std::vector<Frame> frames_;
   std::vector<std::uint64_t> loop_iteration_;  // [StmtId of a loop]
   StatementCounts* counts_ = nullptr;          // statements of the counted tally, or a sink
   std::vector<std::vector<StatementCounts>>* iterations_ = nullptr;

@@ -20,6 +20,7 @@
 #include "sim/support/errors.hpp"
 #include "sim/engine/ir_native.hpp"
 #include "sim/engine/ir_replay.hpp"
+#include "tests/kernels/model_text.hpp"
 #include "tests/kernels/replay_compare.hpp"
 #include "tests/kernels/source_dir.hpp"
 #include "tests/kernels/zoo_launches.hpp"
@@ -282,6 +283,95 @@ __global__ void k(float* a, int* h, int n, unsigned u, long long big, float x) {
       if (::testing::Test::HasFailure()) return;
     }
   EXPECT_EQ(native, launch);  // none handed over: nothing here is undefined
+}
+
+// The control rules both engines walk (sim/engine/control_walk.hpp), checked against counts
+// worked out by hand for one warp of 8 threads (t = 0 .. 7), in the interpreter and in native
+// code: a kernel-level return, an else-if chain, a loop with break and continue (continued lanes
+// rejoin at the step, broken ones leave), a switch with fall-through and default, a do-while, an
+// inlined call whose early return rejoins its lanes with their value, a barrier after it.
+TEST_F(NativeReplaySnippet, ControlFlowCountsAsWorkedOutByHand) {
+  const ir::Kernel k = load(R"(
+__device__ int pick(const int v) {
+  if (v < 2) return 10;
+  return v;
+}
+__global__ void k(int* h) {
+  const int t = threadIdx.x;
+  if (t == 7) return;
+  if (t < 2) h[0] = 1;
+  else if (t < 5) h[1] = 2;
+  else h[2] = 3;
+  int s = 0;
+  for (int i = 0; i < t; ++i) {
+    if (i == 3) break;
+    if (i & 1) continue;
+    s += i;
+  }
+  switch (t % 4) {
+    case 0: h[3] = 4;
+    case 1: h[4] = 5; break;
+    case 2: h[5] = 6;
+    default: h[6] = 7;
+  }
+  int j = t;
+  do { j -= 3; } while (j > 0);
+  int r = pick(t);
+  if (r == 10) __syncthreads();
+  h[7] = s + r;
+}
+)");
+  using K = ir::StmtKind;
+  struct Expected {
+    std::uint32_t line;
+    K kind;
+    int evaluations, active, taken, divergent;  // taken and divergent: conditions only
+  };
+  const Expected expected[] = {
+      {8, K::If, 1, 8, 1, 1},         // t == 7: lane 7 leaves the kernel
+      {8, K::Return, 1, 1, 0, 0},     //
+      {9, K::If, 1, 7, 2, 1},         // t < 2 of 0 .. 6
+      {10, K::If, 1, 5, 3, 1},        // t < 5 of 2 .. 6
+      {13, K::Loop, 4, 22, 18, 4},    // heads i = 0 .. 3: lanes 0..6, 1..6, 2..6, 3..6 in; t > i stay
+      {14, K::If, 4, 18, 3, 0},       // i == 3 on 6, 5, 4, 3 lanes: all 3 at i = 3
+      {14, K::Break, 1, 3, 0, 0},     //
+      {15, K::If, 3, 15, 5, 0},       // i & 1 on 6, 5, 4 lanes (none left at i = 3): all 5 at i = 1
+      {15, K::Continue, 1, 5, 0, 0},  //
+      {16, K::Assign, 2, 10, 0, 0},   // s += i at i = 0 (6 lanes) and 2 (4 lanes)
+      {13, K::Assign, 3, 15, 0, 0},   // ++i: continued lanes rejoin at i = 1; none after the break
+      {18, K::Switch, 1, 7, 6, 1},    // t % 4: cases 0 {0, 4}, 1 {1, 5}, 2 {2, 6}; default {3}
+      {19, K::Work, 1, 2, 0, 0},      // h[3] = 4 in lanes 0, 4
+      {20, K::Work, 1, 4, 0, 0},      // case 0 falls through into case 1: 0, 4, 1, 5
+      {20, K::Break, 1, 4, 0, 0},     //
+      {21, K::Work, 1, 2, 0, 0},      // lanes 2, 6
+      {22, K::Work, 1, 3, 0, 0},      // 2, 6 falling through, 3 by default
+      {25, K::Loop, 2, 10, 3, 1},     // j = t - 3 > 0 for t = 4, 5, 6; then none
+      {25, K::Assign, 2, 10, 0, 0},   //
+      {3, K::If, 1, 7, 2, 1},         // v < 2
+      {3, K::Return, 1, 2, 0, 0},     //
+      {4, K::Return, 1, 5, 0, 0},     // the others
+      {27, K::If, 1, 7, 2, 1},        // r == 10 in lanes 0, 1: the call's result, every lane back
+      {27, K::Barrier, 1, 2, 0, 0},   //
+      {28, K::Work, 1, 7, 0, 0},      // lanes 0 .. 6: all that did not leave the kernel
+  };
+  ir::Launch l;
+  l.block = {8, 1, 1};
+  l.grid = {1, 1, 1};
+  l.arguments = {ir::Value{}};
+  for (const ir::NativeReplay mode : {ir::NativeReplay::Off, ir::NativeReplay::Always}) {
+    const Outcome o = run(k, l, mode);
+    ASSERT_TRUE(o.result) << o.refusal;
+    EXPECT_EQ(o.result->native, mode == ir::NativeReplay::Always);
+    for (const Expected& e : expected) {
+      const ir::StatementCounts& c = o.result->statements[statement_at(k, e.line, e.kind)];
+      SCOPED_TRACE(std::string(mode == ir::NativeReplay::Off ? "interpreter" : "native") + ": line " +
+                   std::to_string(e.line) + " " + ir::name(e.kind));
+      EXPECT_EQ(sim::to_decimal(c.warp_evaluations), std::to_string(e.evaluations));
+      EXPECT_EQ(sim::to_decimal(c.active_lanes), std::to_string(e.active));
+      EXPECT_EQ(sim::to_decimal(c.taken_lanes), std::to_string(e.taken));
+      EXPECT_EQ(sim::to_decimal(c.divergent), std::to_string(e.divergent));
+    }
+  }
 }
 
 // What native code does not decide itself it hands over, and the interpreter reports it as always:
