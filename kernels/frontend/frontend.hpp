@@ -212,6 +212,9 @@ struct HostLaunch {
   std::vector<std::string> followed;
   /// Those it could not be: "rows: 'rows' (hw.cu:9:13) is assigned at hw.cu:12:3 as well".
   std::vector<std::string> unfollowed;
+  /// Not empty: the program never makes this launch, and why ("the condition 'n == 7' of the if at
+  /// hw.cu:7:3 is false").
+  std::string never_made;
 };
 
 /// Clang reported errors: what() is Clang's text, as Clang prints it (one or more lines, each

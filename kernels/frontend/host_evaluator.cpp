@@ -15,28 +15,41 @@ void Frame::walk(const clang::Stmt* s) {
   if (const auto* c = dyn_cast<CompoundStmt>(s)) {
     for (const Stmt* child : c->body()) {
       if (holds(child)) branch(child);
+      // Whether the function always leaves at `child`, from the values before it.
+      const std::string leaves = state_.unreached.empty() ? leaves_at(child) : "";
       if (!state_.frozen) exec(child);
+      if (!leaves.empty()) state_.unreached = leaves;
     }
     return;
   }
   const std::string at = f_.where(s->getBeginLoc());
   const std::string in_loop = "changes inside the loop at " + at;
   std::vector<const Stmt*> walked;  // the children walked into; targets elsewhere in `s` come last
+  std::vector<std::string> never;   // for each walked child: why the program never gets there
   if (const auto* i = dyn_cast<IfStmt>(s)) {
     exec(i->getInit());
-    if (i->getConditionVariableDeclStmt() != nullptr)
+    if (i->getConditionVariableDeclStmt() != nullptr) {
       exec(i->getConditionVariableDeclStmt());
-    else
+    } else {
+      const std::string taken = truth(i->getCond());
+      never = {taken == "false" ? condition_text(i->getCond(), "if", at, "false") : "",
+               taken == "true" ? condition_text(i->getCond(), "if", at, "true") : ""};
       invalidate(i->getCond(), "changes in the condition at " + at);
+    }
     walked = {i->getThen(), i->getElse()};
   } else if (const auto* l = dyn_cast<ForStmt>(s)) {
     exec(l->getInit());
+    if (l->getCond() != nullptr && l->getConditionVariableDeclStmt() == nullptr &&
+        truth(l->getCond()) == "false")
+      never = {condition_text(l->getCond(), "for", at, "false") + " before the first iteration"};
     invalidate(l->getCond(), in_loop);
     invalidate(l->getInc(), in_loop);
     invalidate(l->getBody(), in_loop);
     if (l->getConditionVariableDeclStmt() != nullptr) invalidate(l->getConditionVariableDeclStmt(), in_loop);
     walked = {l->getBody()};
   } else if (const auto* w = dyn_cast<WhileStmt>(s)) {
+    if (w->getConditionVariableDeclStmt() == nullptr && truth(w->getCond()) == "false")
+      never = {condition_text(w->getCond(), "while", at, "false") + " before the first iteration"};
     invalidate(w->getCond(), in_loop);
     invalidate(w->getBody(), in_loop);
     walked = {w->getBody()};
@@ -66,8 +79,8 @@ void Frame::walk(const clang::Stmt* s) {
   } else if (const auto* t = dyn_cast<CXXTryStmt>(s)) {
     walked = {t->getTryBlock()};
   }
-  for (const Stmt* child : walked)
-    if (holds(child)) branch(child);
+  for (std::size_t c = 0; c < walked.size(); ++c)
+    if (holds(walked[c])) branch(walked[c], c < never.size() ? never[c] : "");
   // The rest (a condition, an initialiser, a handler, a statement not followed): at the values here.
   const bool followed = !walked.empty() && !isa<CXXTryStmt>(s);
   for (const Stmt* child : s->children()) {
@@ -79,12 +92,73 @@ void Frame::walk(const clang::Stmt* s) {
   }
 }
 
-void Frame::branch(const clang::Stmt* s) {
+void Frame::branch(const clang::Stmt* s, const std::string& never) {
   using namespace clang;
-  if (isa<Expr>(s) || isa<DeclStmt>(s) || isa<ReturnStmt>(s)) return evaluate_in(s);
   State outside = state_;
-  walk(s);
+  if (state_.unreached.empty()) state_.unreached = never;
+  if (isa<Expr>(s) || isa<DeclStmt>(s) || isa<ReturnStmt>(s))
+    evaluate_in(s);
+  else
+    walk(s);
   state_ = std::move(outside);
+}
+
+// --- Where the program never gets -----------------------------------------------------------------
+
+std::string Frame::truth(const clang::Expr* condition) {
+  if (!state_.blocked.empty()) return "";
+  const Val v = eval(condition);
+  if (!v.known) return "";
+  return v.v.isZero() ? "false" : "true";
+}
+
+std::string Frame::condition_text(const clang::Expr* condition, const char* kind, const std::string& at,
+                                  const char* value) const {
+  return "the condition '" + f_.quoted(condition) + "' of the " + kind + " at " + at + " is " + value;
+}
+
+/// Whether running `s` always leaves the function (a return, or a call that does not return, such
+/// as exit()), not counting a break, continue or goto before it, which may go elsewhere.
+bool Frame::always_leaves(const clang::Stmt* s) {
+  using namespace clang;
+  if (s == nullptr) return false;
+  if (isa<ReturnStmt>(s)) return true;
+  if (const auto* e = dyn_cast<Expr>(s)) {
+    const auto* call = dyn_cast<CallExpr>(e->IgnoreImplicit());
+    return call != nullptr && call->getDirectCallee() != nullptr && call->getDirectCallee()->isNoReturn();
+  }
+  if (const auto* c = dyn_cast<CompoundStmt>(s)) {
+    for (const Stmt* child : c->body()) {
+      if (jumps(child)) return false;
+      if (always_leaves(child)) return true;
+    }
+  }
+  return false;
+}
+
+bool Frame::jumps(const clang::Stmt* s) {
+  using namespace clang;
+  if (s == nullptr) return false;
+  if (isa<BreakStmt>(s) || isa<ContinueStmt>(s) || isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s) ||
+      isa<SwitchCase>(s) || isa<LabelStmt>(s) || isa<CXXTryStmt>(s))
+    return true;
+  for (const Stmt* child : s->children())
+    if (jumps(child)) return true;
+  return false;
+}
+
+std::string Frame::leaves_at(const clang::Stmt* s) {
+  using namespace clang;
+  const std::string at = f_.where(s->getBeginLoc());
+  const std::string leaves = "the function " + f_.name(function_) + " leaves before it, at ";
+  if (always_leaves(s)) return leaves + at;
+  const auto* i = dyn_cast<IfStmt>(s);
+  if (i == nullptr || i->getInit() != nullptr || i->getConditionVariableDeclStmt() != nullptr) return "";
+  const std::string taken = truth(i->getCond());
+  const Stmt* branch = taken == "true" ? i->getThen() : taken == "false" ? i->getElse() : nullptr;
+  if (branch == nullptr || !always_leaves(branch)) return "";
+  return leaves + f_.where(branch->getBeginLoc()) + " (" +
+         condition_text(i->getCond(), "if", at, taken.c_str()) + ")";
 }
 
 void Frame::evaluate_in(const clang::Stmt* s, const clang::Stmt* lambda) {

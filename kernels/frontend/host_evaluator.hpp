@@ -171,6 +171,9 @@ class Frame {
 
   Val eval(const clang::Expr* e);
   Dim eval_dim(const clang::Expr* e);
+  /// Why the program never gets where the walk is (a condition known false on the way, a return
+  /// before it), or "" where it may.
+  const std::string& unreached() const { return state_.unreached; }
   /// `e` (with the conversions Clang made implicit) converted to `type`: refused where the value
   /// of what is converted does not fit `type` (C++ would wrap it around).
   Val fitted(const clang::Expr* e, clang::QualType type);
@@ -215,7 +218,16 @@ class Frame {
   }
 
   void walk(const clang::Stmt* s);
-  void branch(const clang::Stmt* s);
+  /// Walks into `s` on a copy of the values; `never`: why the program never gets there (when known).
+  void branch(const clang::Stmt* s, const std::string& never = "");
+  /// "true" or "false" where `condition` has a value from the values here, else "".
+  std::string truth(const clang::Expr* condition);
+  std::string condition_text(const clang::Expr* condition, const char* kind, const std::string& at,
+                             const char* value) const;
+  static bool always_leaves(const clang::Stmt* s);
+  static bool jumps(const clang::Stmt* s);
+  /// Why the function always leaves at `s` (a return, exit(), an if whose taken branch does), or "".
+  std::string leaves_at(const clang::Stmt* s);
   void evaluate_in(const clang::Stmt* s, const clang::Stmt* lambda = nullptr);
   void exec(const clang::Stmt* s);
   void declare(const clang::VarDecl* v);
@@ -295,8 +307,9 @@ class Frame {
     /// Locals bound to a const reference an object may keep (std::pair<const int&, int> p(n, 1)),
     /// with the place: a cast of an object's constness makes them escape.
     std::map<const clang::VarDecl*, std::string> held;
-    std::string blocked;  // not empty: nothing is computable, for this reason
-    bool frozen = false;  // inside a switch: statements before the launch are not followed
+    std::string blocked;    // not empty: nothing is computable, for this reason
+    std::string unreached;  // not empty: the program never gets here, for this reason
+    bool frozen = false;    // inside a switch: statements before the launch are not followed
   } state_;
 };
 

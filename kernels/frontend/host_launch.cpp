@@ -510,6 +510,7 @@ void pin_size(const Finder& f, const clang::CUDAKernelCallExpr* call, const clan
 /// The sizes and arguments of `call` with the values `frame` has there.
 void take_values(Frame& frame, const Finder& finder, const clang::FunctionDecl& kernel,
                  const clang::CUDAKernelCallExpr* call, HostLaunch& launch) {
+  launch.never_made = frame.unreached();
   const clang::CallExpr* config = call->getConfig();
   if (config != nullptr && config->getNumArgs() >= 2) {
     const Dim grid = frame.eval_dim(config->getArg(0));

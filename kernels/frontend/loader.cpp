@@ -289,6 +289,7 @@ sim::ir::Kernel load_kernel(const FrontendOptions& options, std::vector<std::str
       for (const json& a : l.at("arguments")) launch.arguments.push_back(host_value(a));
       launch.followed = l.value("followed", std::vector<std::string>());
       launch.unfollowed = l.value("unfollowed", std::vector<std::string>());
+      launch.never_made = l.value("never_made", std::string());
       launches->push_back(std::move(launch));
     }
   }

@@ -92,7 +92,8 @@ json answer(const std::string& request_text) {
              {"dynamic_shared", value(launch.dynamic_shared)},
              {"arguments", arguments},
              {"followed", launch.followed},
-             {"unfollowed", launch.unfollowed}});
+             {"unfollowed", launch.unfollowed},
+             {"never_made", launch.never_made}});
       }
       json reply = escaped({{"notes", notes}, {"files_read", files_read}, {"launches", launches_json}});
       reply["model"] = json::parse(warpdiv::sim::ir::to_json(kernel));  // escaped by to_json

@@ -492,5 +492,60 @@ int main() {
   EXPECT_EQ(std::count(malformed.err.begin(), malformed.err.end(), '\n'), 1) << malformed.err;
 }
 
+// A launch the program never makes (under a condition that is false, in a loop of no iteration,
+// after the function has returned or exited) is not a launch: refused naming why, and of two
+// launches where the program makes one, that one is taken.
+TEST(SourceLaunchCli, ALaunchTheProgramNeverMakesIsRefusedNamingWhy) {
+  SKIP_WITHOUT_FRONTEND();
+  TempDir dir;
+  const std::string kernel =
+      "#include <cstdlib>\n__global__ void k(int *d, int n) { if (threadIdx.x < n) d[threadIdx.x] = 1; }\n";
+  const auto refusal = [&](const std::string& host) {
+    write_file(dir.file("p.cu"), kernel + host);
+    const CliResult r = run_warpdiv({"analyze", dir.file("p.cu"), "--csv", dir.file("out.csv")});
+    EXPECT_EQ(r.status, 2) << host;
+    EXPECT_FALSE(file_exists(dir.file("out.csv")));
+    return r.err;
+  };
+  const std::string at = dir.file("p.cu") + ":";
+  EXPECT_EQ(refusal("int main() { int *d; int n = 1000;\n  if (n == 7) k<<<1, 32>>>(d, n);\n}\n"),
+            "warpdiv: error: " + at +
+                "4:15: the program never makes this launch of k: the condition 'n == 7' "
+                "of the if at " +
+                at +
+                "4:3 is false; give --grid X[,Y[,Z]] and --block X[,Y[,Z]] "
+                "[warpdiv-kernel-choice]\n");
+  EXPECT_NE(
+      refusal("int main() { int *d; int n = 10;\n  for (int r = 0; r < n - 10; ++r) k<<<1, 32>>>(d, n);\n}\n")
+          .find("the condition 'r < n - 10' of the for at " + at + "4:3 is false before the first iteration"),
+      std::string::npos);
+  EXPECT_NE(refusal("int main() { int *d; int n = 10;\n  exit(0);\n  k<<<1, 32>>>(d, n);\n}\n")
+                .find("the function main() leaves before it, at " + at + "4:3"),
+            std::string::npos);
+  EXPECT_NE(refusal("void go(int *d, int n) {\n  if (n < 500) { return; }\n  k<<<1, 32>>>(d, n);\n}\n"
+                    "int main() { int *d; go(d, 100); }\n")
+                .find("the function go() leaves before it, at " + at +
+                      "4:16 (the condition 'n < 500' of the if "
+                      "at " +
+                      at + "4:3 is true)"),
+            std::string::npos);
+  // Where the condition is not known (argc), the launch is taken as before.
+  write_file(dir.file("q.cu"),
+             kernel + "int main(int argc, char **) { int *d; if (argc > 1) k<<<1, 32>>>(d, 5); }\n");
+  EXPECT_EQ(run_warpdiv({"analyze", dir.file("q.cu")}).status, 0);
+  // Two launches, one never made: the other is the launch (5 of 32 lanes: one divergent evaluation).
+  write_file(dir.file("two.cu"), kernel +
+                                     "int main() { int *d; int n = 5;\n  if (n > 8) k<<<1, 32>>>(d, 32);\n"
+                                     "  else k<<<1, 32>>>(d, n);\n}\n");
+  const CliResult two = run_warpdiv({"analyze", dir.file("two.cu"), "--csv", dir.file("two.csv")});
+  EXPECT_EQ(two.status, 0) << two.err;
+  EXPECT_NE(two.err.find("launch 2 of 2 (the only one the program makes) from main() at " +
+                         dir.file("two.cu") + ":5:8: grid (1, 1, 1), block (32, 1, 1); n = 5"),
+            std::string::npos)
+      << two.err;
+  const std::string row = csv_row(read_file(dir.file("two.csv")), 2, "if");
+  EXPECT_NE(row.find(",if,,1,1,32,5,"), std::string::npos) << row;
+}
+
 }  // namespace
 }  // namespace warpdiv::testing

@@ -77,15 +77,29 @@ const frontend::HostLaunch& pick_launch(const ir::Kernel& kernel,
     throw InvalidInput(Diag::flag_value, "--launch " + std::to_string(*flags.launch) + " is outside 1 .. " +
                                              count + " (" + file + " launches " + kernel.name + " " +
                                              sim::counted(launches.size(), "time") + ")");
+  // Of several, the one launch the program makes (the others never made) is the launch.
+  std::size_t made = 0, first_made = 0;
+  for (std::size_t i = launches.size(); i-- > 0;)
+    if (launches[i].never_made.empty()) ++made, first_made = i;
+  if (!flags.launch && launches.size() > 1 && made == 1) return launches[first_made];
   if (!flags.launch && launches.size() > 1) {
     std::string list;
     for (std::size_t i = 0; i < launches.size(); ++i)
-      list += " [" + std::to_string(i + 1) + "] " + describe_host_launch(kernel, launches[i]);
+      list += " [" + std::to_string(i + 1) + "] " + describe_host_launch(kernel, launches[i]) +
+              (launches[i].never_made.empty() ? "" : " (never made: " + launches[i].never_made + ")");
     throw InvalidInput(Diag::kernel_choice, file + " launches " + kernel.name + " " + count +
                                                 " times: choose one with --launch N (1 .. " + count +
                                                 "), or give " + missing + ":" + list);
   }
-  return launches[flags.launch ? static_cast<std::size_t>(*flags.launch - 1) : 0];
+  const frontend::HostLaunch& launch =
+      launches[flags.launch ? static_cast<std::size_t>(*flags.launch - 1) : 0];
+  if (!launch.never_made.empty())
+    throw InvalidInput(Diag::kernel_choice,
+                       launch.location + ": the program never makes this launch of " + kernel.name + ": " +
+                           launch.never_made + "; give " +
+                           (missing.empty() ? "--arg NAME=VALUE for its arguments" : missing) +
+                           (launches.size() > 1 ? ", or choose another with --launch N" : ""));
+  return launch;
 }
 
 // The note: the launch as it will run (the source's values with the flags' over them), what the
@@ -106,7 +120,9 @@ std::string launch_note(const ir::Kernel& kernel, const std::vector<frontend::Ho
     if (const auto v = chosen.values.find(kernel.parameters[i].name); v != chosen.values.end())
       shown.arguments[i] = frontend::HostValue{true, v->second.text(), "", "", ""};
   std::string note =
-      (launches.size() > 1 ? "launch " + std::to_string(*flags.launch) + " of " + count : "launch") +
+      (launches.size() > 1 ? "launch " + std::to_string(&launch - launches.data() + 1) + " of " + count +
+                                 (flags.launch ? "" : " (the only one the program makes)")
+                           : "launch") +
       " from " + describe_host_launch(kernel, shown);
   if (!given.empty()) note += " (from the command line: " + sim::listed(given) + ")";
   // (Joined as they are: each names places in the file, which listed() would cut.)
