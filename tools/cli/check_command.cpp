@@ -260,7 +260,7 @@ std::optional<Diagnostic> read_launch(CheckLaunch& l) {
     l.kernel = std::move(*read);
     if (l.request.from_host) {  // the launch in the file's host code, the table's keys over it
       const std::string note = complete_host_launch(l.request, l.kernel.kernel, l.kernel.launches);
-      std::cerr << "warpdiv: note: " << k.name << ": " << note << '\n';
+      print_note(Diag::host_launch, k.name + ": " + note);
     }
     l.launch = bind_launch(l.kernel.kernel, l.request.launch, l.request.values, l.request.launch_text,
                            l.request.allocs, l.request.data);
@@ -328,8 +328,7 @@ void check_launch(const analysis::CheckConfig& config, CheckLaunch& l, CheckRun&
   // A saved model's own file is the source it was read from (where line tables apply).
   if (k.file.empty() && !l.kernel.kernel.files.empty()) k.file = l.kernel.kernel.files[0].path;
   const AnalyzeSourceReport report = run_analyze_source(l.request, l.kernel.kernel, l.launch, false, stop);
-  if (!report.counts.note.empty())
-    std::cerr << "warpdiv: note: " << k.name << ": " << report.counts.note << '\n';
+  if (!report.counts.note.empty()) print_note(report.counts.note_id, k.name + ": " + report.counts.note);
   std::vector<analysis::Finding>& findings = run.outcome.findings;
   const std::vector<analysis::CheckRow> rows = analysis::make_check_rows(
       k.name, report.report, l.kernel.kernel, l.launch.warp_size, config.root, findings);

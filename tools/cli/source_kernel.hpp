@@ -97,8 +97,8 @@ inline std::vector<std::string> source_files(const sim::ir::Kernel& kernel,
 
 /// At most this many front-end notes are printed, then "and N more".
 constexpr std::size_t kMaxSourceNotes = 5;
-/// The front-end's notes, "warpdiv: note: NOTE" each, at most kMaxSourceNotes of them then one
-/// line "warpdiv: note: and N more errors in code the kernel does not reach".
+/// The front-end's notes, "warpdiv: note: NOTE [warpdiv-unreached-error]" each, at most kMaxSourceNotes of
+/// them then one line "warpdiv: note: and N more errors in code the kernel does not reach".
 void print_source_notes(std::ostream& out, const std::vector<std::string>& notes);
 
 /// One value per kernel parameter: the --arg of each scalar one (refusing a missing one by
