@@ -143,6 +143,45 @@ TEST(DiagnosticsCli, CheckFindingsAndSarifCarryTheDiagnostic) {
   }
 }
 
+// A kernel Clang refuses is a finding at Clang's first error, taken from Clang's source manager:
+// in the file itself, after a two-byte UTF-8 character (SARIF's columns are UTF-16 code units, as
+// its run declares: one fewer there), and in an included header the kernel calls into.
+TEST(DiagnosticsCli, AnUnreadableKernelIsFoundAtClangsFirstError) {
+  TempDir dir;
+  // Line 2: the ';' where an expression should be is byte 29 (the comment's 'é' takes bytes 23
+  // and 24), UTF-16 code unit 28.
+  write_file(dir.file("utf.cu"), "__global__ void k(int *o) {\n  o[threadIdx.x] = /* \xc3\xa9 */ ;\n}\n");
+  // bad.h line 2: the ';' after 'x *' is column 42 (ASCII).
+  write_file(dir.file("bad.h"), "// a helper\n__device__ int twice(int x) { return x * ; }\n");
+  write_file(dir.file("hdr.cu"),
+             "#include \"bad.h\"\n__global__ void k(int *o) { o[threadIdx.x] = twice(1); }\n");
+  write_file(dir.file("c.toml"),
+             "[[kernel]]\nname = \"utf\"\nfile = \"utf.cu\"\ngrid = 1\nblock = 32\n"
+             "[[kernel]]\nname = \"hdr\"\nfile = \"hdr.cu\"\ngrid = 1\nblock = 32\n");
+  const CliResult r = run_warpdiv({"check", dir.file("c.toml"), "--sarif", dir.file("o.sarif")});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("utf.cu:2:29: error: cannot check this kernel: Clang refused it: expected expression "
+                       "(its diagnostics on stderr) (check 'utf') [warpdiv-source-errors]\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("bad.h:2:42: error: cannot check this kernel: Clang refused it: expected expression "
+                       "(its diagnostics on stderr) (check 'hdr') [warpdiv-source-errors]\n"),
+            std::string::npos)
+      << r.out;
+  const nlohmann::json sarif = nlohmann::json::parse(read_file(dir.file("o.sarif")));
+  const nlohmann::json& run = sarif.at("runs").at(0);
+  EXPECT_EQ(run.at("columnKind"), "utf16CodeUnits");
+  ASSERT_EQ(run.at("results").size(), 2u);
+  for (const nlohmann::json& result : run.at("results")) {
+    EXPECT_EQ(result.at("ruleId"), "warpdiv-source-errors");
+    const bool utf = result.at("properties").at("check") == "utf";
+    const nlohmann::json& where = result.at("locations").at(0).at("physicalLocation");
+    EXPECT_EQ(where.at("artifactLocation").at("uri"), utf ? "utf.cu" : "bad.h");
+    EXPECT_EQ(where.at("region").at("startLine"), 2);
+    EXPECT_EQ(where.at("region").at("startColumn"), utf ? 28 : 42);
+  }
+}
+
 // Every "warpdiv: note: " line of `err` ends in " [warpdiv-ID]" with ID a note of the table; the ids
 // seen are added to `seen`.
 void expect_table_notes(const std::string& err, std::set<std::string>& seen) {

@@ -259,7 +259,8 @@ void print_source_notes(std::ostream& out, const std::vector<std::string>& notes
 }
 
 std::optional<SourceKernel> read_source_kernel(const KernelSource& source,
-                                               std::vector<std::string>* files_tried) {
+                                               std::vector<std::string>* files_tried,
+                                               frontend::FirstClangError* first_error) {
   SourceKernel read;
   std::vector<std::string> notes;
   try {
@@ -267,8 +268,11 @@ std::optional<SourceKernel> read_source_kernel(const KernelSource& source,
 #ifdef WARPDIV_HAVE_FRONTEND
   } catch (const frontend::ClangDiagnostics& e) {
     if (files_tried != nullptr) *files_tried = read.files_read;
+    if (first_error != nullptr) *first_error = e.first();
     std::cerr << e.what() << '\n';  // as Clang prints them: file:line:col: error: ...
     return std::nullopt;
+#else
+    (void)first_error;
 #endif
   } catch (...) {
     if (files_tried != nullptr) *files_tried = read.files_read;
