@@ -68,16 +68,20 @@ int calls_to(const llvm::Function& f, llvm::Intrinsic::ID id) {
   return n;
 }
 
-// What @test of `text` returns for constant operands a and b of `type`, after O2 with the pass (-1:
-// not a constant).
-int folded(const std::string& text, const std::string& type, const std::string& a, const std::string& b) {
+// What @test of `text` returns called with `operands` ("i64 5, i64 7"), after O2 with the pass
+// (-1: not a constant).
+int returned(const std::string& text, const std::string& operands) {
   llvm::LLVMContext c;
-  auto m = parse(c, text + "define i1 @use() {\n  %v = call i1 @test(" + type + " " + a + ", " + type + " " +
-                        b + ")\n  ret i1 %v\n}\n");
+  auto m = parse(c, text + "define i1 @use() {\n  %v = call i1 @test(" + operands + ")\n  ret i1 %v\n}\n");
   optimise(*m, true);
   const auto* ret = llvm::cast<llvm::ReturnInst>(m->getFunction("use")->getEntryBlock().getTerminator());
   const auto* value = llvm::dyn_cast<llvm::ConstantInt>(ret->getReturnValue());
   return value == nullptr ? -1 : static_cast<int>(value->getZExtValue());
+}
+
+// What @test of `text` returns for constant operands a and b of `type` (see returned).
+int folded(const std::string& text, const std::string& type, const std::string& a, const std::string& b) {
+  return returned(text, type + " " + a + ", " + type + " " + b);
 }
 
 TEST(OverflowIdioms, TheAddAndSubFormulasBecomeTheIntrinsics) {
@@ -142,16 +146,8 @@ int count_of(const llvm::Function& f, unsigned opcode) {
   return n;
 }
 
-// What @test of `text` returns for the constant int32 operand a, after O2 with the pass (-1: not a
-// constant).
-int folded_one(const std::string& text, const std::string& a) {
-  llvm::LLVMContext c;
-  auto m = parse(c, text + "define i1 @use() {\n  %v = call i1 @test(i32 " + a + ")\n  ret i1 %v\n}\n");
-  optimise(*m, true);
-  const auto* ret = llvm::cast<llvm::ReturnInst>(m->getFunction("use")->getEntryBlock().getTerminator());
-  const auto* value = llvm::dyn_cast<llvm::ConstantInt>(ret->getReturnValue());
-  return value == nullptr ? -1 : static_cast<int>(value->getZExtValue());
-}
+// What @test of `text` returns for the constant int32 operand a (see returned).
+int folded_one(const std::string& text, const std::string& a) { return returned(text, "i32 " + a); }
 
 // Adding a constant: InstCombine first rewrites the formula with the constant's sign known
 // ((r & ~a) <s 0 for C > 0, (a & ~r) <s 0 with ~r = (-C - 1) - a for C < 0), which the pass then
