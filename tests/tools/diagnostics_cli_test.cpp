@@ -200,8 +200,9 @@ void expect_table_notes(const std::string& err, std::set<std::string>& seen) {
 }
 
 // Each path that notes something (the launch from host code, Clang's errors the kernel does not
-// reach, the fallback to the replay, --engine all; in analyze, sweep, check and the lecture's
-// analyze) prints its note with its id from the table, and every note of the table is met.
+// reach, the fallback to the replay, --engine all; in analyze, sweep, check, validate, ncu-check
+// and the lecture's analyze) prints its note with its id from the table, and every note of the
+// table is met.
 TEST(DiagnosticsCli, EveryNoteCarriesAnIdOfTheTable) {
   TempDir dir;
   // Launched by main() with 7 blocks of 64 threads; blockIdx.x % 3 is not affine, so the class
@@ -227,6 +228,12 @@ TEST(DiagnosticsCli, EveryNoteCarriesAnIdOfTheTable) {
     const CliResult r = run_warpdiv(args);
     EXPECT_EQ(r.status, 0) << args[0] << " " << args[1] << "\n" << r.err;
     EXPECT_NE(r.err.find("warpdiv: note: "), std::string::npos) << args[0] << " " << args[1];
+    expect_table_notes(r.err, seen);
+  }
+  // validate and ncu-check note the launch before they look for a GPU or ncu (exit 3 without).
+  for (const char* command : {"validate", "ncu-check"}) {
+    const CliResult r = run_warpdiv({command, dir.file("host.cu")});
+    EXPECT_NE(r.err.find("warpdiv: note: launch from main() at "), std::string::npos) << command << r.err;
     expect_table_notes(r.err, seen);
   }
   for (const DiagnosticInfo& d : diagnostic_table())
