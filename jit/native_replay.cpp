@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -52,16 +53,61 @@ using namespace native;
 // ---------------------------------------------------------------------------------------------
 // The compiled code, its workers, and the compiler's cache.
 
-// A model's compiled warp function (shared by every launch of the model).
+// A model's compiled warp function (shared by every launch of the model). Its machine code is
+// freed with the last copy (its module's resource tracker removed from the JIT).
 class Code {
  public:
-  Code(WarpFunction compiled, std::vector<Slot> slots) : function_(compiled), slots_(std::move(slots)) {}
+  Code(WarpFunction compiled, std::vector<Slot> slots, llvm::orc::ResourceTrackerSP tracker)
+      : function_(compiled), slots_(std::move(slots)), tracker_(std::move(tracker)) {}
+  ~Code() {
+    if (tracker_) llvm::consumeError(tracker_->remove());
+  }
+  Code(const Code&) = delete;
+  Code& operator=(const Code&) = delete;
   WarpFunction function() const { return function_; }
   const std::vector<Slot>& slots() const { return slots_; }
 
  private:
   WarpFunction function_;
   std::vector<Slot> slots_;
+  llvm::orc::ResourceTrackerSP tracker_;
+};
+
+// A map by string that keeps its `limit` most recently used entries: find and insert make an
+// entry the most recent; an insert past the limit drops the least recent.
+template <class V>
+class LruMap {
+ public:
+  explicit LruMap(std::size_t limit) : limit_(limit) {}
+  bool empty() const { return entries_.empty(); }
+
+  // The entry of `key`, now the most recent, with its key as stored (valid while the entry is);
+  // nulls when there is none.
+  std::pair<const std::string*, V*> find(const std::string& key) {
+    const auto found = entries_.find(key);
+    if (found == entries_.end()) return {nullptr, nullptr};
+    order_.splice(order_.begin(), order_, found->second.second);
+    return {&found->first, &found->second.first};
+  }
+  // Inserts `value` under `key` (absent) as the most recent; returns its key as stored (valid
+  // while the entry is) and how many entries were dropped.
+  std::pair<const std::string*, std::size_t> insert(std::string key, V value) {
+    const auto at = entries_.emplace(std::move(key), Entry{std::move(value), {}}).first;
+    order_.push_front(&at->first);
+    at->second.second = order_.begin();
+    std::size_t dropped = 0;
+    for (; entries_.size() > limit_; ++dropped) {
+      entries_.erase(*order_.back());
+      order_.pop_back();
+    }
+    return {&at->first, dropped};
+  }
+
+ private:
+  using Entry = std::pair<V, std::list<const std::string*>::iterator>;
+  std::size_t limit_;
+  std::list<const std::string*> order_;  // the keys, most recent first
+  std::map<std::string, Entry> entries_;
 };
 
 // One launch's plan with its model's code: what the compiler hands out.
@@ -377,9 +423,9 @@ struct Compiler {
   std::mutex mutex;
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::unique_ptr<llvm::TargetMachine> machine;
-  std::map<std::string, std::shared_ptr<const Code>> cache;     // null: refused
-  std::map<std::string, std::shared_ptr<const Kernel>> models;  // by their JSON: each read once
-  const std::string* model_text = nullptr;                      // the plan's being read
+  LruMap<std::shared_ptr<const Code>> cache{kMaxCachedCodes};     // null: refused
+  LruMap<std::shared_ptr<const Kernel>> models{kMaxCachedCodes};  // by their JSON: each read once
+  const std::string* model_text = nullptr;                        // the plan's being read
   NativeStats stats;
   std::uint64_t functions = 0;
 };
@@ -478,27 +524,32 @@ std::shared_ptr<const Code> compile(const Program& p, Compiler& c) {
     llvm::ModulePassManager mpm = passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
     mpm.run(*module, mam);
   }
+  llvm::orc::ResourceTrackerSP tracker = c.jit->getMainJITDylib().createResourceTracker();
   if (llvm::Error e =
-          c.jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
+          c.jit->addIRModule(tracker, llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
     llvm::consumeError(std::move(e));
     return nullptr;
   }
   auto symbol = c.jit->lookup(name);
   if (!symbol) {
     llvm::consumeError(symbol.takeError());
+    llvm::consumeError(tracker->remove());
     return nullptr;
   }
-  return std::make_shared<const Code>(reinterpret_cast<WarpFunction>(symbol->getAddress()), std::move(slots));
+  return std::make_shared<const Code>(reinterpret_cast<WarpFunction>(symbol->getAddress()), std::move(slots),
+                                      std::move(tracker));
 }
 
 // A plan's model from its JSON: read once, then the one read (under the compiler's lock).
 std::shared_ptr<const Kernel> read_model(const std::string& json, void* state) {
   Compiler& c = *static_cast<Compiler*>(state);
-  auto found = c.models.find(json);
-  if (found == c.models.end())
-    found = c.models.emplace(json, std::make_shared<const Kernel>(kernel_from_json(json))).first;
-  c.model_text = &found->first;
-  return found->second;
+  if (const auto [key, found] = c.models.find(json); found != nullptr) {
+    c.model_text = key;
+    return *found;
+  }
+  auto kernel = std::make_shared<const Kernel>(kernel_from_json(json));
+  c.model_text = c.models.insert(json, kernel).first;
+  return kernel;
 }
 
 // The code of plan `p` (its model's JSON `model`): from the cache, or compiled now (when
@@ -515,13 +566,12 @@ std::shared_ptr<const Code> code_of(const Program& p, const std::string& model, 
   std::string key = std::string(p.options.memory ? "m" : "-") + model + "\nloads";
   for (std::size_t i = 0; i < p.exprs.size(); ++i)
     if (p.exprs[i].kind == ExprKind::Opaque && p.exprs[i].index != kNone) key += " " + std::to_string(i);
-  const auto found = c.cache.find(key);
-  if (found != c.cache.end()) {
-    if (found->second == nullptr)
+  if (const std::shared_ptr<const Code>* found = c.cache.find(key).second) {
+    if (*found == nullptr)
       ++c.stats.refused;
     else
       ++c.stats.cache_hits;
-    return found->second;
+    return *found;
   }
   if (!compile_new) return nullptr;
   const auto start = std::chrono::steady_clock::now();
@@ -534,7 +584,7 @@ std::shared_ptr<const Code> code_of(const Program& p, const std::string& model, 
   }
   c.stats.compile_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (code != nullptr) ++c.stats.compiled;
-  c.cache.emplace(key, code);
+  c.stats.evicted += c.cache.insert(std::move(key), code).second;
   return code;
 }
 

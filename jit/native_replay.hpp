@@ -33,10 +33,18 @@ void install_native_replay();
 /// (jit/plugin.cpp); install_native_replay() installs one that serialises each plan and calls it.
 sim::ir::detail::NativePlanCompiler plan_compiler();
 
+/// The compiled models the compiler keeps (the least recently used dropped, its machine code
+/// freed; a model dropped and met again is compiled again). A long run (a sweep, a check over many
+/// kernels) meets one model per kernel and memory option, and each model's code with its JIT
+/// state takes tens to hundreds of KiB: 64 keeps a check of 64 kernels compiled once, within tens of
+/// MiB. The models read from plans are kept as many.
+constexpr std::size_t kMaxCachedCodes = 64;
+
 /// What the compiler did so far in this process (for benchmarks and tests).
 struct NativeStats {
   std::uint64_t compiled = 0;    // kernel models compiled
   std::uint64_t cache_hits = 0;  // launches that found their model compiled
+  std::uint64_t evicted = 0;     // compiled models dropped (kMaxCachedCodes)
   std::uint64_t refused = 0;     // launches outside the scope
   double compile_seconds = 0;    // spent compiling, in all
   std::string last_refusal;      // why the last refused launch was

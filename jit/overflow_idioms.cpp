@@ -2,6 +2,7 @@
 // (jit/overflow_idioms.hpp).
 #include "jit/overflow_idioms.hpp"
 
+#include <utility>
 #include <vector>
 
 #include <llvm/IR/IRBuilder.h>
@@ -87,6 +88,32 @@ llvm::Value* sum_overflow_of(llvm::Instruction& test, llvm::IRBuilder<>& at) {
   return overflow_of(p, q, s, t, at);
 }
 
+// The overflow bit of r = a + C, C a constant (or a vector of one), in the form InstCombine leaves
+// the sum's test in once C's sign is known: C > 0, (r & ~a) <s 0 (r negative, a not); C < 0,
+// (a & ~r) <s 0 (a negative, r not), ~r written as (-C - 1) - a or r ^ -1. Null where `test` is
+// neither.
+llvm::Value* constant_sum_overflow_of(llvm::Instruction& test, llvm::IRBuilder<>& at) {
+  llvm::Value *x = nullptr, *y = nullptr;
+  llvm::ICmpInst::Predicate predicate{};
+  if (!match(&test, m_ICmp(predicate, m_And(m_Value(x), m_Value(y)), m_Zero())) ||
+      predicate != llvm::ICmpInst::ICMP_SLT)
+    return nullptr;
+  const auto sum_overflow = [&](llvm::Value* a, const llvm::APInt& c) {
+    return at.CreateExtractValue(at.CreateBinaryIntrinsic(llvm::Intrinsic::sadd_with_overflow, a,
+                                                          llvm::ConstantInt::get(a->getType(), c)),
+                                 1);
+  };
+  for (const auto& [u, v] : {std::pair{x, y}, std::pair{y, x}}) {
+    llvm::Value* a = nullptr;
+    const llvm::APInt* c = nullptr;
+    if (match(u, m_Add(m_Value(a), m_APInt(c))) && c->isStrictlyPositive() && match(v, m_Not(m_Specific(a))))
+      return sum_overflow(a, *c);
+    if (match(v, m_Sub(m_APInt(c), m_Specific(u))) && c->isNonNegative()) return sum_overflow(u, -*c - 1);
+    if (match(v, m_Not(m_Add(m_Specific(u), m_APInt(c)))) && c->isNegative()) return sum_overflow(u, *c);
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 llvm::PreservedAnalyses OverflowIdioms::run(llvm::Function& f, llvm::FunctionAnalysisManager&) {
@@ -97,6 +124,7 @@ llvm::PreservedAnalyses OverflowIdioms::run(llvm::Function& f, llvm::FunctionAna
       llvm::IRBuilder<> at(&i);
       llvm::Value* overflow = sum_overflow_of(i, at);
       if (overflow == nullptr) overflow = product_overflow_of(i, at);
+      if (overflow == nullptr) overflow = constant_sum_overflow_of(i, at);
       if (overflow != nullptr) found.emplace_back(&i, overflow);
     }
   for (auto& [test, overflow] : found) {

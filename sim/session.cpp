@@ -289,6 +289,7 @@ EngineCounts count_every_engine(const ir::Kernel& kernel, const ir::Launch& laun
     if (!d.empty()) throw Mismatch("the engines disagree: " + d);
     agreeing.push_back(run->name);
   }
+  counts.note_id = Diag::engines_compared;
   counts.note = agreeing.size() == 1
                     ? "only the replay counts this launch (" + listed(not_applied) + "): nothing to compare"
                     : "all " + std::to_string(agreeing.size()) + " engines agree (" + listed(agreeing) + ")";

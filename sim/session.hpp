@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/support/count.hpp"
+#include "sim/support/errors.hpp"
 #include "sim/model/ir.hpp"
 #include "sim/classes/ir_classes.hpp"
 #include "sim/engine/ir_replay.hpp"
@@ -59,9 +60,10 @@ struct EngineCounts {
   /// The class engine's blocks and warps actually replayed.
   Count blocks_replayed = 0;
   Count warps_replayed = 0;
-  /// One line for stderr: why --engine auto fell back to the replay, or, for Engine::all, that
-  /// the engines agree; else empty.
+  /// One line for stderr: why --engine auto fell back to the replay (Diag::engine_fallback), or,
+  /// for Engine::all, that the engines agree (Diag::engines_compared); else empty.
   std::string note;
+  Diag note_id = Diag::engine_fallback;
   /// How the counts were made ("Counted by the class engine: 3 block classes, 9 blocks replayed.").
   std::string engine_line;
   /// Why the class engine gave no memory figures (ClassReplayResult::memory_unproven), "" when

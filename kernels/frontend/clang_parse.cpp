@@ -257,9 +257,19 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system(const Route& route) 
 /// One error Clang reported, with the notes that followed it.
 struct ReportedError {
   clang::SourceLocation location;
-  std::string message;  // Clang's message alone: "use of undeclared identifier 'x'"
-  std::string text;     // as Clang printed it: location, message, source line, caret, notes
+  std::string message;    // Clang's message alone: "use of undeclared identifier 'x'"
+  std::string text;       // as Clang printed it: location, message, source line, caret, notes
+  FirstClangError first;  // its place as Clang prints it (line 0: none), and its message
 };
+
+/// The place Clang prints for a diagnostic at `loc`: its expansion's presumed file, line and
+/// column (bytes, from 1); line 0 when it has none.
+SourceLocation printed_place(const clang::SourceManager& sources, clang::SourceLocation loc) {
+  if (loc.isInvalid()) return {};
+  const clang::PresumedLoc presumed = sources.getPresumedLoc(sources.getExpansionLoc(loc));
+  if (presumed.isInvalid()) return {};
+  return {presumed.getFilename(), presumed.getLine(), presumed.getColumn()};
+}
 
 /// Prints every diagnostic as Clang's TextDiagnosticPrinter does (into one text) and keeps each
 /// error apart, with its place and its notes, so that errors can be judged one by one.
@@ -285,7 +295,10 @@ class RecordingConsumer : public clang::DiagnosticConsumer {
       std::string line(message.str());
       for (char& c : line)
         if (c == '\n') c = ' ';
-      errors.push_back(ReportedError{info.getLocation(), line, printed});
+      const SourceLocation place = info.hasSourceManager()
+                                       ? printed_place(info.getSourceManager(), info.getLocation())
+                                       : SourceLocation{};
+      errors.push_back(ReportedError{info.getLocation(), line, printed, FirstClangError{place, line}});
     } else if (level == clang::DiagnosticsEngine::Note && !errors.empty()) {
       errors.back().text += printed;
     }
@@ -596,6 +609,12 @@ struct ParsedSource::Clang {
 
   /// Clang's text as printed, without the trailing newline.
   std::string text() { return trimmed(consumer->text()); }
+  /// Clang's first error, structured (none: an empty message).
+  FirstClangError first() const {
+    return consumer->errors.empty() ? FirstClangError{} : consumer->errors[0].first;
+  }
+  /// ClangDiagnostics of everything Clang printed, its first error structured.
+  ClangDiagnostics refusal() { return ClangDiagnostics(text(), first()); }
 };
 
 ParsedSource::ParsedSource(const FrontendOptions& options, std::vector<std::string>* files_on_failure)
@@ -638,7 +657,7 @@ void ParsedSource::parse(const FrontendOptions& options) {
   for (const auto& arg : args) argv.push_back(arg.c_str());
   std::shared_ptr<clang::CompilerInvocation> invocation =
       clang::createInvocationFromCommandLine(argv, c.diagnostics, files);
-  if (!invocation || c.diagnostics->hasErrorOccurred()) throw ClangDiagnostics(c.text());
+  if (!invocation || c.diagnostics->hasErrorOccurred()) throw c.refusal();
   invocation->getFrontendOpts().DisableFree = false;  // free the AST with this object
   // The command line's -w and -Wno-... configure the engine made before the invocation existed.
   clang::ProcessWarningOptions(*c.diagnostics, invocation->getDiagnosticOpts(),
@@ -651,11 +670,11 @@ void ParsedSource::parse(const FrontendOptions& options) {
   c.instance->setVerboseOutputStream(c.consumer->stream());
   c.instance->createFileManager(files);
   c.instance->createSourceManager(c.instance->getFileManager());
-  if (!c.instance->createTarget()) throw ClangDiagnostics(c.text());
+  if (!c.instance->createTarget()) throw c.refusal();
   c.action = std::make_unique<clang::SyntaxOnlyAction>();
   if (c.instance->getFrontendOpts().Inputs.empty() ||
       !c.action->BeginSourceFile(*c.instance, c.instance->getFrontendOpts().Inputs[0])) {
-    throw ClangDiagnostics(c.text());
+    throw c.refusal();
   }
   c.begun = true;
   // The tokens, for the reach's check of names of invalid declarations (reach.hpp).
@@ -682,11 +701,11 @@ void ParsedSource::parse(const FrontendOptions& options) {
   }();
   if (c.limits->stopped())
     throw InvalidInput(Diag::time_budget, c.limits->message());  // Clang's errors after it are moot
-  if (!executed) throw ClangDiagnostics(c.text());
+  if (!executed) throw c.refusal();
   // A fatal error (a missing #include) stops Clang, and it reports nothing after it: what the
   // file would have declared is unknown, so no part of it can be trusted. Other errors are
   // judged against the chosen kernel (notes_for).
-  if (c.diagnostics->hasFatalErrorOccurred()) throw ClangDiagnostics(c.text());
+  if (c.diagnostics->hasFatalErrorOccurred()) throw c.refusal();
 
   KernelFinder finder(context());
   finder.TraverseDecl(context().getTranslationUnitDecl());
@@ -713,16 +732,20 @@ bool ParsedSource::has_errors() const { return !clang_->consumer->errors.empty()
 
 std::string ParsedSource::all_errors() const { return clang_->text(); }
 
+FirstClangError ParsedSource::first_error() const { return clang_->first(); }
+
 std::vector<std::string> ParsedSource::notes_for(const FoundKernel& kernel) const {
   const auto& errors = clang_->consumer->errors;
   if (errors.empty() || kernel.decl == nullptr) return {};
   const KernelReach reach(*kernel.decl, context(), clang_->tokens);
   const auto& sources = context().getSourceManager();
   std::string in_reach;
+  FirstClangError first_in_reach;
   std::vector<std::string> notes;
   for (const ReportedError& error : errors) {
     const ErrorPlace place = reach.place(error.location);
     if (place.in_reach) {
+      if (in_reach.empty()) first_in_reach = error.first;
       in_reach += error.text;
       continue;
     }
@@ -732,10 +755,11 @@ std::vector<std::string> ParsedSource::notes_for(const FoundKernel& kernel) cons
     notes.push_back(location_of(sources, error.location) + ": error in " + where + " (" + place.owner +
                     "): " + error.message);
   }
-  if (!in_reach.empty()) throw ClangDiagnostics(trimmed(in_reach));
+  if (!in_reach.empty()) throw ClangDiagnostics(trimmed(in_reach), first_in_reach);
   if (reach.broken()) {
-    throw ClangDiagnostics(clang_->text() + "\nnote: the kernel " + kernel.info.name + " " +
-                           reach.broken_reason());
+    throw ClangDiagnostics(
+        clang_->text() + "\nnote: the kernel " + kernel.info.name + " " + reach.broken_reason(),
+        clang_->first());
   }
   return notes;
 }

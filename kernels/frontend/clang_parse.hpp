@@ -56,6 +56,8 @@ class ParsedSource {
   bool has_errors() const;
   /// Clang's text of every error, with its notes, as Clang printed it (no trailing newline).
   std::string all_errors() const;
+  /// The first of them, structured.
+  FirstClangError first_error() const;
   /// Judges the errors against `kernel` (a definition; see reach.hpp): throws ClangDiagnostics
   /// with Clang's text of those in its reach, or of all of them when the kernel reaches a
   /// declaration Clang marked invalid; otherwise returns one line per error, "FILE:LINE:COL: error

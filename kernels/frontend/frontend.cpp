@@ -39,7 +39,8 @@ const detail::FoundKernel& choose(const detail::ParsedSource& source, const Fron
   const auto not_found = [&](const std::string& message) {
     if (source.has_errors())  // Clang's errors, then this one as the CLI prints diagnostics
       throw ClangDiagnostics(source.all_errors() + "\nwarpdiv: error: " + sim::one_line(message) + " [" +
-                             diagnostic_tag(Diag::kernel_choice) + "]");
+                                 diagnostic_tag(Diag::kernel_choice) + "]",
+                             source.first_error());
     throw InvalidInput(Diag::kernel_choice, message);
   };
   std::vector<KernelInfo> infos;

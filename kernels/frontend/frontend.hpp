@@ -217,12 +217,26 @@ struct HostLaunch {
   std::string never_made;
 };
 
+/// Clang's first error among those a ClangDiagnostics shows: its place, from Clang's source
+/// manager (the file as Clang names it, the line, the column in bytes from 1, as Clang prints
+/// them; line 0 for an error without a place, such as a bad flag), and Clang's message alone.
+struct FirstClangError {
+  SourceLocation at;
+  std::string message;  // "expected expression"; "" when Clang reported no error
+};
+
 /// Clang reported errors: what() is Clang's text, as Clang prints it (one or more lines, each
 /// diagnostic "FILE:LINE:COL: error: ...", with the source line and caret), without a trailing
-/// newline. The CLI prints it as it is (no "warpdiv: error: " prefix) and exits 2.
+/// newline. The CLI prints it as it is (no "warpdiv: error: " prefix) and exits 2. first() is the
+/// first of those errors, structured.
 class ClangDiagnostics : public InvalidInput {
  public:
-  explicit ClangDiagnostics(const std::string& text) : InvalidInput(Diag::source_errors, text) {}
+  explicit ClangDiagnostics(const std::string& text, FirstClangError first = {})
+      : InvalidInput(Diag::source_errors, text), first_(std::move(first)) {}
+  const FirstClangError& first() const { return first_; }
+
+ private:
+  FirstClangError first_;
 };
 
 /// Where the front-end plugin is looked for, in order (WARPDIV_FRONTEND_PLUGIN's file alone, made

@@ -849,6 +849,27 @@ Val Frame::eval(const clang::Expr* e) {
   return leaf(e);
 }
 
+const clang::Expr* unwrap_dim3(const clang::Expr* e, Dim3Wrappers wrappers) {
+  using namespace clang;
+  while (e != nullptr) {
+    e = wrappers.every_conversion ? e->IgnoreParenImpCasts() : e->IgnoreParens();
+    if (const auto* x = dyn_cast<ExprWithCleanups>(e))
+      e = x->getSubExpr();
+    else if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e))
+      e = m->getSubExpr();
+    else if (const auto* t = dyn_cast<CXXBindTemporaryExpr>(e))
+      e = t->getSubExpr();
+    else if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(e); f != nullptr && wrappers.functional_casts)
+      e = f->getSubExpr();
+    else if (const auto* i = dyn_cast<ImplicitCastExpr>(e);
+             i != nullptr && is_dim3(i->getSubExpr()->getType()))
+      e = i->getSubExpr();
+    else
+      break;
+  }
+  return e;
+}
+
 Dim Frame::eval_dim(const clang::Expr* e) {
   using namespace clang;
   Dim d;
@@ -860,22 +881,7 @@ Dim Frame::eval_dim(const clang::Expr* e) {
     for (Val& c : d.c) c = rejected(*error);
     return d;
   }
-  while (true) {
-    e = e->IgnoreParens();
-    if (const auto* x = dyn_cast<ExprWithCleanups>(e))
-      e = x->getSubExpr();
-    else if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e))
-      e = m->getSubExpr();
-    else if (const auto* t = dyn_cast<CXXBindTemporaryExpr>(e))
-      e = t->getSubExpr();
-    else if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(e))
-      e = f->getSubExpr();
-    else if (const auto* i = dyn_cast<ImplicitCastExpr>(e);
-             i != nullptr && is_dim3(i->getSubExpr()->getType()))
-      e = i->getSubExpr();
-    else
-      break;
-  }
+  e = unwrap_dim3(e, {});
   if (is_integer(e->getType())) {
     d.c[0] = fitted(e, ctx_.UnsignedIntTy);
     for (int c = 1; c < 3; ++c) d.c[c] = Val::of(APSInt(llvm::APInt(32, 1), true));

@@ -90,6 +90,17 @@ inline bool is_dim3(clang::QualType type) {
   return record != nullptr && record->getName() == "dim3";
 }
 
+/// What unwrap_dim3 sees through besides parentheses, cleanups and temporaries (materialised or
+/// bound): functional casts (`dim3(b)`), and implicit conversions: those of a dim3 only, or every
+/// one (with what Expr::IgnoreParenImpCasts skips).
+struct Dim3Wrappers {
+  bool functional_casts = true;
+  bool every_conversion = false;
+};
+/// `e` below the nodes Clang wraps a dim3 value in (`k<<<dim3(g), b>>>`, `dim3 b = dim3(x)`), as
+/// `wrappers` says.
+const clang::Expr* unwrap_dim3(const clang::Expr* e, Dim3Wrappers wrappers);
+
 inline bool is_integer(clang::QualType type) {
   return type.getNonReferenceType()->isIntegralOrEnumerationType();
 }

@@ -307,18 +307,10 @@ Pins pins_of(const Finder& f, const clang::FunctionDecl& kernel, const clang::Ca
 const clang::VarDecl* size_variable(const clang::Expr* e) {
   using namespace clang;
   while (true) {
-    e = e->IgnoreParens();
+    e = unwrap_dim3(e, {false, true});
     const auto* construct = dyn_cast<CXXConstructExpr>(e);
-    if (const auto* x = dyn_cast<ExprWithCleanups>(e))
-      e = x->getSubExpr();
-    else if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e))
-      e = m->getSubExpr();
-    else if (const auto* t = dyn_cast<CXXBindTemporaryExpr>(e))
-      e = t->getSubExpr();
-    else if (const auto* i = dyn_cast<ImplicitCastExpr>(e))
-      e = i->getSubExpr();
-    else if (construct != nullptr && construct->getNumArgs() >= 1 &&
-             (construct->getNumArgs() == 1 || llvm::isa<CXXDefaultArgExpr>(construct->getArg(1))))
+    if (construct != nullptr && construct->getNumArgs() >= 1 &&
+        (construct->getNumArgs() == 1 || llvm::isa<CXXDefaultArgExpr>(construct->getArg(1))))
       e = construct->getArg(0);  // a copy, or dim3(x) with y and z left to their defaults
     else
       break;
@@ -364,20 +356,7 @@ std::set<const clang::VarDecl*> size_sources(const clang::Expr* size, const clan
 /// copies and conversions, defaults left out; false when it is something else.
 bool dim3_arguments(const clang::VarDecl* v, std::vector<const clang::Expr*>& arguments) {
   using namespace clang;
-  const Expr* e = v->getInit();
-  while (e != nullptr) {
-    e = e->IgnoreParenImpCasts();
-    if (const auto* x = dyn_cast<ExprWithCleanups>(e))
-      e = x->getSubExpr();
-    else if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e))
-      e = m->getSubExpr();
-    else if (const auto* t = dyn_cast<CXXBindTemporaryExpr>(e))
-      e = t->getSubExpr();
-    else if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(e))
-      e = f->getSubExpr();
-    else
-      break;
-  }
+  const Expr* e = unwrap_dim3(v->getInit(), {true, true});
   const auto* construct = dyn_cast_or_null<CXXConstructExpr>(e);
   if (construct == nullptr || construct->getConstructor()->isCopyOrMoveConstructor()) return false;
   for (const Expr* a : construct->arguments())

@@ -213,6 +213,18 @@ InvalidInput diagnostic_from_reply(const json& error) {
   return InvalidInput(*diag, at, message);
 }
 
+/// The first of Clang's errors a "clang" error of the plugin's reply carries.
+FirstClangError first_error_from_reply(const json& error) {
+  FirstClangError first;
+  const auto f = error.find("first");
+  if (f == error.end()) return first;
+  first.at.file = f->value("file", std::string());
+  first.at.line = f->value("line", 0u);
+  first.at.column = f->value("column", 0u);
+  first.message = f->value("message", std::string());
+  return first;
+}
+
 /// The plugin's reply to `op`; its error as an exception, `files_read` (when given) filled first
 /// with the files it read before failing.
 json ask(const char* op, const FrontendOptions& options, std::vector<std::string>* files_read = nullptr) {
@@ -242,7 +254,7 @@ json ask(const char* op, const FrontendOptions& options, std::vector<std::string
     if (files_read != nullptr) *files_read = answer.value("files_read", std::vector<std::string>());
     const std::string kind = e->at("kind").get<std::string>();
     const std::string message = e->at("message").get<std::string>();
-    if (kind == "clang") throw ClangDiagnostics(message);
+    if (kind == "clang") throw ClangDiagnostics(message, first_error_from_reply(*e));
     if (kind == "input") throw diagnostic_from_reply(*e);
     throw Diagnostic(Diag::frontend_failed, "Clang front-end: " + message);
   }

@@ -110,7 +110,13 @@ json answer(const std::string& request_text) {
     }
     return error("internal", "unknown front-end request '" + op + "'", files_read);
   } catch (const warpdiv::frontend::ClangDiagnostics& e) {
-    return error("clang", e.what(), files_read);
+    json reply = error("clang", e.what(), files_read);
+    const warpdiv::frontend::FirstClangError& first = e.first();
+    reply["error"]["first"] = escaped(json{{"file", first.at.file},
+                                           {"line", first.at.line},
+                                           {"column", first.at.column},
+                                           {"message", first.message}});
+    return reply;
   } catch (const warpdiv::InvalidInput& e) {
     return error("input", e, files_read);
   } catch (const std::exception& e) {

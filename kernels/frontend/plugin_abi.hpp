@@ -13,7 +13,9 @@
 //            {"kernels": [{"name", "location", "uninstantiated_template", "signature"}]}
 //                                                                              (op "list")
 //            {"error": {"kind": "clang" | "input" | "internal", "message": ...}, "files_read": [...]}
-//                                      (files_read: those read before the failure, for op "load")
+//                                      (files_read: those read before the failure, for op "load";
+//                                      kind "clang" with "first": {"file", "line", "column",
+//                                      "message"}, frontend.hpp's FirstClangError)
 // Every string of a request and reply (object keys included) is a byte string carried as valid
 // UTF-8 by sim/support/json_bytes.hpp's escape_bytes (a byte that is not part of UTF-8, as in a Latin-1
 // path or comment, becomes a private code point) and read back with unescape_bytes, so that any
@@ -23,7 +25,7 @@
 namespace warpdiv::frontend::plugin_abi {
 
 /// Bumped whenever the request or reply changes: the loader refuses a plugin of another version.
-constexpr int kVersion = 10;
+constexpr int kVersion = 11;
 constexpr const char* kFileName = "libwarpdiv-frontend.so";
 constexpr const char* kVersionSymbol = "warpdiv_frontend_abi_version";
 constexpr const char* kRequestSymbol = "warpdiv_frontend_request";

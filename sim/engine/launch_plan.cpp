@@ -342,12 +342,6 @@ RunContext run_context(const LaunchPlan& plan, const Launch& l, const ReplayOpti
   return r;
 }
 
-void bind_functions(LaunchPlan& plan) {
-  const Kernel& k = plan.kernel;
-  for (std::size_t i = 0; i < k.exprs.size() && i < plan.exprs.size(); ++i)
-    bind_expr_functions(k, k.exprs[i], plan.exprs[i]);
-}
-
 // ---------------------------------------------------------------------------------------------
 // LaunchPlan
 
@@ -462,21 +456,52 @@ std::vector<bool> LaunchPlan::computed_loads_at_launch() const {
   return loaded;
 }
 
+namespace {
+
+// The operands an expression of e's kind has.
+int expr_operands(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::Cast:
+    case ExprKind::Unary:
+      return 1;
+    case ExprKind::Binary:
+    case ExprKind::Logical:
+      return 2;
+    case ExprKind::Select:
+      return 3;
+    case ExprKind::Intrinsic:
+      return operand_count(e.intrinsic);
+    case ExprKind::Warp:
+      return operand_count(e.warp_op);
+    default:
+      return 0;
+  }
+}
+
+// The fields of `e` its kind uses (the model's JSON keeps those alone: a plan compiled from the
+// model read back is the same), the others left at CompiledExpr's defaults.
+void copy_expr_fields(const Expr& e, CompiledExpr& c) {
+  c.kind = e.kind;
+  c.type = e.type;
+  if (e.kind == ExprKind::Builtin) c.builtin = e.builtin;
+  if (e.kind == ExprKind::Unary) c.unary_op = e.unary_op;
+  if (e.kind == ExprKind::Binary) c.binary_op = e.binary_op;
+  if (e.kind == ExprKind::Logical) c.logical_op = e.logical_op;
+  if (e.kind == ExprKind::Param || e.kind == ExprKind::Local) c.index = e.index;
+  std::copy(std::begin(e.operands), std::begin(e.operands) + expr_operands(e), std::begin(c.operands));
+  if (e.kind == ExprKind::Constant || (e.kind == ExprKind::Warp && e.warp_op <= WarpOp::ShflXor))
+    c.constant = e.constant;
+}
+
+}  // namespace
+
 void LaunchPlan::compile_exprs(const std::vector<bool>& loaded) {
   const Kernel& k = kernel;
   exprs.resize(k.exprs.size());
   for (std::size_t i = 0; i < k.exprs.size(); ++i) {
     const Expr& e = k.exprs[i];
     CompiledExpr& c = exprs[i];
-    c.kind = e.kind;
-    c.type = e.type;
-    c.builtin = e.builtin;
-    c.unary_op = e.unary_op;
-    c.binary_op = e.binary_op;
-    c.logical_op = e.logical_op;
-    c.index = e.index;
-    std::copy(std::begin(e.operands), std::end(e.operands), std::begin(c.operands));
-    c.constant = e.constant;
+    copy_expr_fields(e, c);
     if (e.kind == ExprKind::Opaque)  // a load the machine computes (its access), or kNone
       c.index = e.access != kNone && loaded[static_cast<std::size_t>(e.access)] ? e.access : kNone;
     if (e.kind == ExprKind::Binary) {

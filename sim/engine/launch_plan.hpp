@@ -261,10 +261,6 @@ RunContext run_context(const LaunchPlan& plan, const Launch& launch, const Repla
 /// run's part (the blocks, threads, budget, observers; its plan options are the plan's).
 ReplayResult replay_plan(const LaunchPlan& plan, const Launch& launch, const ReplayOptions& options);
 
-/// Binds the lane functions of a plan's expressions (CompiledExpr's function pointers) from its
-/// model, as compiling does: for a plan read back by deserialize.
-void bind_functions(LaunchPlan& plan);
-
 /// The plan as bytes: a header (magic, kLaunchPlanVersion), the model (sim/model/ir_json.hpp), then
 /// every field, little-endian, each vector with its length.
 std::string serialize(const LaunchPlan& plan);
@@ -273,7 +269,10 @@ std::string serialize(const LaunchPlan& plan);
 using ModelReader = std::shared_ptr<const Kernel> (*)(const std::string& json, void* state);
 /// The plan `bytes` hold. Throws InvalidInput (Diag::file_format) naming what is wrong: not a
 /// plan, another version ("it is of version 2, this build reads version 1"), bytes missing, bytes
-/// after its end, a model that does not read, a table that does not fit its model.
+/// after its end, a model that does not read, a table that does not fit its model, a launch the
+/// model does not take, or a field (an index in its tables: "its exprs[12] is not what ...") other
+/// than what its model compiles to for its launch and options. The plan returned is that one,
+/// compiled again (so its function pointers are this process's).
 LaunchPlan deserialize(std::string_view bytes, ModelReader read_model = nullptr, void* state = nullptr);
 /// The version a plan's bytes say they are of (their header), or 0 where they have no header.
 std::uint32_t plan_version(std::string_view bytes);

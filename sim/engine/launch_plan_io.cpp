@@ -209,23 +209,123 @@ struct Reader {
   void one(T (&a)[N]) {
     for (T& x : a) one(x);
   }
+  // Element by element, so that memory grows with the bytes read, never with a length claimed.
   template <class T>
   void one(std::vector<T>& v) {
-    v.resize(length());
-    for (T& x : v) one(x);
+    const std::size_t n = length();
+    v.clear();
+    for (std::size_t i = 0; i < n; ++i) one(v.emplace_back());
   }
   void one(std::vector<bool>& v) {
-    v.resize(length());
-    for (std::size_t i = 0; i < v.size(); ++i) {
+    const std::size_t n = length();
+    v.clear();
+    for (std::size_t i = 0; i < n; ++i) {
       bool b = false;
       one(b);
-      v[i] = b;
+      v.push_back(b);
     }
   }
 };
 
-// Every table sized as its model says, and the ids the engines index with in range: a plan whose
-// tables do not fit its model is refused, not run.
+// The names of plan_fields' fields, in its order: a refusal names the field that differs.
+constexpr const char* kPlanFieldNames[] = {"launch.grid",
+                                           "launch.block",
+                                           "launch.warp_size",
+                                           "launch.arguments",
+                                           "launch.buffer_bytes",
+                                           "launch.dynamic_shared_bytes",
+                                           "options.by_iteration",
+                                           "options.memory",
+                                           "options.affine_offsets",
+                                           "options.capture_stores",
+                                           "options.shifts",
+                                           "options.recorded",
+                                           "warp_size",
+                                           "warps_per_block",
+                                           "threads_per_block",
+                                           "warps",
+                                           "exprs",
+                                           "innermost_loop",
+                                           "barrier",
+                                           "barriers",
+                                           "skip_value",
+                                           "has_memory",
+                                           "memory",
+                                           "affine_offsets",
+                                           "base_bytes",
+                                           "shared_values",
+                                           "shared_at",
+                                           "shared_size",
+                                           "global_values",
+                                           "global_at",
+                                           "global_size",
+                                           "local_at",
+                                           "followed",
+                                           "local_size",
+                                           "shifted_size",
+                                           "stores_not_captured",
+                                           "kept",
+                                           "kept_locals",
+                                           "canonical",
+                                           "arguments"};
+
+template <class T>
+struct IsVector : std::false_type {};
+template <class T, class A>
+struct IsVector<std::vector<T, A>> : std::true_type {};
+
+// Each field of a plan as the bytes serialize writes, a vector's element by element.
+struct FieldBytes {
+  std::vector<std::vector<std::string>> fields;  // [field][element] (not a vector: one element)
+  std::vector<bool> indexed;                     // [field]: a vector, its elements named by index
+
+  template <class... T>
+  void operator()(T&... v) {
+    (one(v), ...);
+  }
+  template <class T>
+  static std::string bytes_of(const T& v) {
+    Writer w;
+    w.one(v);
+    return std::move(w.out);
+  }
+  template <class T>
+  void one(T& v) {
+    std::vector<std::string> parts;
+    if constexpr (IsVector<T>::value) {
+      for (const auto& x : v) parts.push_back(bytes_of(static_cast<const typename T::value_type&>(x)));
+    } else {
+      parts.push_back(bytes_of(v));
+    }
+    fields.push_back(std::move(parts));
+    indexed.push_back(IsVector<T>::value);
+  }
+};
+
+// Refuses `read` unless every field is what its model compiles to for its launch and options
+// (`compiled`): every index in its tables (expressions, statements, locals, bases, accesses,
+// barriers, affine offsets, their operands and kinds) is then one the engines can follow.
+void check_compiled(LaunchPlan& read, LaunchPlan& compiled) {
+  FieldBytes a, b;
+  plan_fields(a, read);
+  plan_fields(b, compiled);
+  constexpr std::size_t kNames = sizeof kPlanFieldNames / sizeof kPlanFieldNames[0];
+  if (a.fields.size() != kNames) throw InternalError("kPlanFieldNames does not list plan_fields");
+  for (std::size_t f = 0; f < kNames; ++f) {
+    const std::vector<std::string>&x = a.fields[f], &y = b.fields[f];
+    if (x.size() != y.size())
+      malformed(std::string("its ") + kPlanFieldNames[f] + " has " + std::to_string(x.size()) +
+                " entries, its model and launch compile to " + std::to_string(y.size()));
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (x[i] != y[i])
+        malformed(std::string("its ") + kPlanFieldNames[f] +
+                  (a.indexed[f] ? "[" + std::to_string(i) + "]" : std::string()) +
+                  " is not what its model compiles to for its launch");
+  }
+}
+
+// Every table sized as its model says: a plan whose tables do not fit its model is refused, not
+// run (check_compiled then compares their contents).
 void check_fits(const LaunchPlan& p) {
   const Kernel& k = p.kernel;
   const auto sized = [](const auto& table, std::size_t n, const char* what) {
@@ -246,12 +346,6 @@ void check_fits(const LaunchPlan& p) {
   sized(p.followed, k.bases.size(), "followed");
   sized(p.arguments, k.parameters.size(), "arguments");
   sized(p.warps, static_cast<std::size_t>(p.warps_per_block), "warps");
-  for (const StatementMemory& m : p.memory)
-    for (const CompiledAccess& a : m.accesses)
-      if (a.id < 0 || static_cast<std::size_t>(a.id) >= k.accesses.size() ||
-          (a.affine != kNone &&
-           (a.affine < 0 || static_cast<std::size_t>(a.affine) >= p.affine_offsets.size())))
-        malformed("access " + std::to_string(a.id) + " is not one of its model's");
 }
 
 }  // namespace
@@ -294,8 +388,14 @@ LaunchPlan deserialize(std::string_view bytes, ModelReader read_model, void* sta
     malformed(std::to_string(bytes.size() - r.at) + " bytes follow its end (at byte " + std::to_string(r.at) +
               ")");
   check_fits(plan);
-  bind_functions(plan);
-  return plan;
+  try {
+    validate(plan.launch, plan.kernel);
+  } catch (const InvalidInput& e) {
+    malformed(std::string("its launch: ") + e.what());
+  }
+  LaunchPlan compiled(plan.model, plan.launch, plan.options);
+  check_compiled(plan, compiled);
+  return compiled;
 }
 
 bool operator==(const LaunchPlan& a, const LaunchPlan& b) {

@@ -14,8 +14,11 @@ std::string located(const SourceLocation& location, const std::string& message) 
 
 const std::vector<DiagnosticInfo>& diagnostic_table() {
   static const std::vector<DiagnosticInfo> table = {
-#define WARPDIV_DIAGNOSTIC(name, id, category, meaning) {Diag::name, id, Category::category, meaning},
+#define WARPDIV_DIAGNOSTIC(name, id, category, meaning) \
+  {Diag::name, id, Category::category, meaning, Level::error},
+#define WARPDIV_NOTE(name, id, category, meaning) {Diag::name, id, Category::category, meaning, Level::note},
 #include "sim/support/diagnostics.def"
+#undef WARPDIV_NOTE
 #undef WARPDIV_DIAGNOSTIC
   };
   return table;
@@ -74,6 +77,12 @@ std::string format_diagnostic(const Diagnostic& d, Severity severity) {
   const std::string prefix =
       d.location().known() ? sim::one_line(d.location().text()) : std::string("warpdiv");
   return prefix + ": " + level + ": " + sim::one_line(d.message()) + " [" + diagnostic_tag(d.diag()) + "]";
+}
+
+std::string format_note(Diag note, const std::string& text) {
+  if (info(note).level != Level::note)
+    throw InternalError(std::string("format_note given the error ") + diagnostic_tag(note));
+  return "warpdiv: note: " + text + " [" + diagnostic_tag(note) + "]";
 }
 
 }  // namespace warpdiv

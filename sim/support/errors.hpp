@@ -25,12 +25,17 @@ enum class Category {
   internal,     // a bug in warpdiv
 };
 
-/// The diagnostics' ids, one per entry of sim/support/diagnostics.def.
+/// The diagnostics' ids, one per entry of sim/support/diagnostics.def (errors, then notes).
 enum class Diag {
 #define WARPDIV_DIAGNOSTIC(name, id, category, meaning) name,
+#define WARPDIV_NOTE(name, id, category, meaning) name,
 #include "sim/support/diagnostics.def"
+#undef WARPDIV_NOTE
 #undef WARPDIV_DIAGNOSTIC
 };
+
+/// An error stops the run (its category sets the exit status); a note is said by a run that goes on.
+enum class Level { error, note };
 
 /// One entry of the table.
 struct DiagnosticInfo {
@@ -38,6 +43,7 @@ struct DiagnosticInfo {
   const char* id;  // "flag-value"
   Category category;
   const char* meaning;
+  Level level;
 };
 
 /// The whole table, in its order.
@@ -104,6 +110,10 @@ class Diagnostic : public std::runtime_error {
 /// "warpdiv: error: MESSAGE [warpdiv-ID]" ("warning:" for a warning). One line: the message is
 /// escaped and bounded (sim/message_text).
 std::string format_diagnostic(const Diagnostic& d, Severity severity = Severity::error);
+
+/// A note's printed form: "warpdiv: note: TEXT [warpdiv-ID]". `note` is a note of the table
+/// (Level::note; InternalError otherwise); the text is printed as it is (it names places itself).
+std::string format_note(Diag note, const std::string& text);
 
 /// A run refused before or while counting, exit status 2: bad input, an unsupported construct,
 /// an unknown value, undefined behaviour, a budget. Catch sites that stop on any refusal catch it.

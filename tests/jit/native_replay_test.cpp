@@ -583,6 +583,57 @@ __global__ void k(int* a, int n) {
   EXPECT_TRUE(run(fresh, l, ir::NativeReplay::Auto).result->native);  // compiled now
 }
 
+// The compiler keeps kMaxCachedCodes models: compiling that many more after one model drops it
+// (the least recently used), and meeting it again compiles it again, to the same counts; a model
+// used since stays (a cache hit). Each copy of one kernel under another name is another model.
+TEST_F(NativeReplaySnippet, TheCompiledCodeCacheDropsTheLeastRecentlyUsed) {
+  ir::Kernel k = load(R"(
+__global__ void k(int* a, int n) {
+  if (threadIdx.x < n) a[threadIdx.x] = 4;
+}
+)");
+  ir::Launch l;
+  l.block = {64, 1, 1};
+  l.grid = {3, 1, 1};
+  l.arguments = {ir::Value{}, ir::Value::of(ir::ScalarType::I32, 20)};
+  const auto named = [&](std::size_t i) {
+    ir::Kernel copy = k;
+    copy.name = "cache_probe_" + std::to_string(i);
+    return copy;
+  };
+  const auto compiled = [] { return jit::native_stats().compiled; };
+  const ir::Kernel first = named(0);
+  const jit::NativeStats before = jit::native_stats();
+  const Outcome one = run(first, l, ir::NativeReplay::Always);
+  ASSERT_TRUE(one.result && one.result->native) << one.refusal;
+  // 3 blocks of 2 warps reach the if: warp 0's lanes 0 .. 19 take it (divergent), warp 1's none.
+  for (std::size_t s = 0; s < k.stmts.size(); ++s)
+    if (k.stmts[s].kind == ir::StmtKind::If) {
+      EXPECT_EQ(sim::to_decimal(one.result->statements[s].warp_evaluations), "6");
+      EXPECT_EQ(sim::to_decimal(one.result->statements[s].divergent), "3");
+      EXPECT_EQ(sim::to_decimal(one.result->statements[s].taken_lanes), "60");
+    }
+  EXPECT_EQ(compiled(), before.compiled + 1);
+  // A model used again: found, not compiled.
+  const jit::NativeStats again = jit::native_stats();
+  EXPECT_TRUE(run(first, l, ir::NativeReplay::Always).result->native);
+  EXPECT_EQ(compiled(), again.compiled);
+  EXPECT_EQ(jit::native_stats().cache_hits, again.cache_hits + 1);
+  for (std::size_t i = 1; i <= jit::kMaxCachedCodes; ++i)
+    ASSERT_TRUE(run(named(i), l, ir::NativeReplay::Always).result->native) << i;
+  EXPECT_EQ(compiled(), before.compiled + 1 + jit::kMaxCachedCodes);
+  EXPECT_GE(jit::native_stats().evicted, before.evicted + 1);
+  // The last one stays; the first was dropped and compiles again, to the same counts.
+  const jit::NativeStats after = jit::native_stats();
+  EXPECT_TRUE(run(named(jit::kMaxCachedCodes), l, ir::NativeReplay::Always).result->native);
+  EXPECT_EQ(compiled(), after.compiled);
+  const Outcome back = run(first, l, ir::NativeReplay::Always);
+  ASSERT_TRUE(back.result && back.result->native) << back.refusal;
+  EXPECT_EQ(compiled(), after.compiled + 1);
+  expect_same_figures(first, *back.result, *one.result);
+  expect_equal(first, back, run(first, l, ir::NativeReplay::Off));
+}
+
 // What crosses the plugin's boundary is the plan serialised: its compiler reads the plan's bytes,
 // refuses those of another version, cut short or not a plan, with a reason (the launch then
 // interpreted), and the code of bytes it reads counts as the interpreter.

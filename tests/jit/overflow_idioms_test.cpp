@@ -68,16 +68,20 @@ int calls_to(const llvm::Function& f, llvm::Intrinsic::ID id) {
   return n;
 }
 
-// What @test of `text` returns for constant operands a and b of `type`, after O2 with the pass (-1:
-// not a constant).
-int folded(const std::string& text, const std::string& type, const std::string& a, const std::string& b) {
+// What @test of `text` returns called with `operands` ("i64 5, i64 7"), after O2 with the pass
+// (-1: not a constant).
+int returned(const std::string& text, const std::string& operands) {
   llvm::LLVMContext c;
-  auto m = parse(c, text + "define i1 @use() {\n  %v = call i1 @test(" + type + " " + a + ", " + type + " " +
-                        b + ")\n  ret i1 %v\n}\n");
+  auto m = parse(c, text + "define i1 @use() {\n  %v = call i1 @test(" + operands + ")\n  ret i1 %v\n}\n");
   optimise(*m, true);
   const auto* ret = llvm::cast<llvm::ReturnInst>(m->getFunction("use")->getEntryBlock().getTerminator());
   const auto* value = llvm::dyn_cast<llvm::ConstantInt>(ret->getReturnValue());
   return value == nullptr ? -1 : static_cast<int>(value->getZExtValue());
+}
+
+// What @test of `text` returns for constant operands a and b of `type` (see returned).
+int folded(const std::string& text, const std::string& type, const std::string& a, const std::string& b) {
+  return returned(text, type + " " + a + ", " + type + " " + b);
 }
 
 TEST(OverflowIdioms, TheAddAndSubFormulasBecomeTheIntrinsics) {
@@ -122,6 +126,59 @@ TEST(OverflowIdioms, TheProductTestBecomesTheIntrinsic) {
   EXPECT_EQ(folded(kProduct, "i32", "-46341", "46341"), 1);
   EXPECT_EQ(folded(kProduct, "i32", "-65536", "32768"), 0);
   EXPECT_EQ(folded(kProduct, "i32", "46341", "46340"), 0);
+}
+
+// @test(a): the template's formula for r = a + C, C a constant of `type` (i32, or a splat over
+// <4 x i32>): the sign bit of (r ^ a) & (r ^ C).
+std::string constant_idiom(const std::string& type, const std::string& c) {
+  const std::string constant =
+      type[0] == '<' ? "<i32 " + c + ", i32 " + c + ", i32 " + c + ", i32 " + c + ">" : c;
+  const std::string i1 = type[0] == '<' ? "<4 x i1>" : "i1";
+  return "define " + i1 + " @test(" + type + " %a) {\n  %r = add " + type + " %a, " + constant +
+         "\n  %x = xor " + type + " %r, %a\n  %y = xor " + type + " %r, " + constant + "\n  %m = and " +
+         type + " %x, %y\n  %c = icmp slt " + type + " %m, zeroinitializer\n  ret " + i1 + " %c\n}\n";
+}
+
+int count_of(const llvm::Function& f, unsigned opcode) {
+  int n = 0;
+  for (const llvm::BasicBlock& b : f)
+    for (const llvm::Instruction& i : b) n += i.getOpcode() == opcode ? 1 : 0;
+  return n;
+}
+
+// What @test of `text` returns for the constant int32 operand a (see returned).
+int folded_one(const std::string& text, const std::string& a) { return returned(text, "i32 " + a); }
+
+// Adding a constant: InstCombine first rewrites the formula with the constant's sign known
+// ((r & ~a) <s 0 for C > 0, (a & ~r) <s 0 with ~r = (-C - 1) - a for C < 0), which the pass then
+// reads as the intrinsic: one comparison of a with a constant is left (a >s 2^31 - 1 - C, or
+// a <s -2^31 - C), where without the pass the add, the mask and the and stay.
+TEST(OverflowIdioms, AddingAConstantBecomesOneComparison) {
+  for (const std::string type : {"i32", "<4 x i32>"})
+    for (const std::string constant : {"5", "1", "2147483647", "-1", "-7", "-2147483648"})
+      for (const bool with_pass : {true, false}) {
+        llvm::LLVMContext c;
+        auto m = parse(c, constant_idiom(type, constant));
+        optimise(*m, with_pass);
+        const llvm::Function& f = *m->getFunction("test");
+        if (with_pass) {
+          EXPECT_EQ(count_of(f, llvm::Instruction::And), 0) << type << " + " << constant;
+          EXPECT_EQ(count_of(f, llvm::Instruction::ICmp), 1) << type << " + " << constant;
+        } else if (constant != "-2147483648") {  // (+ -2^31: a <s 0, which LLVM finds alone)
+          EXPECT_EQ(count_of(f, llvm::Instruction::And), 1) << type << " + " << constant;
+        }
+      }
+  // + 5 overflows int32 from 2^31 - 5 = 2147483643 up; + -7 below -2^31 + 7 = -2147483641.
+  EXPECT_EQ(folded_one(constant_idiom("i32", "5"), "2147483642"), 0);
+  EXPECT_EQ(folded_one(constant_idiom("i32", "5"), "2147483643"), 1);
+  EXPECT_EQ(folded_one(constant_idiom("i32", "5"), "-2147483648"), 0);
+  EXPECT_EQ(folded_one(constant_idiom("i32", "-7"), "-2147483642"), 1);
+  EXPECT_EQ(folded_one(constant_idiom("i32", "-7"), "-2147483641"), 0);
+  EXPECT_EQ(folded_one(constant_idiom("i32", "-7"), "2147483647"), 0);
+  EXPECT_EQ(folded_one(constant_idiom("i32", "-2147483648"), "-1"), 1);
+  EXPECT_EQ(folded_one(constant_idiom("i32", "-2147483648"), "0"), 0);
+  EXPECT_EQ(folded_one(constant_idiom("i32", "2147483647"), "1"), 1);
+  EXPECT_EQ(folded_one(constant_idiom("i32", "2147483647"), "0"), 0);
 }
 
 TEST(OverflowIdioms, OtherFormulasAreLeft) {

@@ -97,6 +97,7 @@ TEST(CountLaunch, AllEnginesAgreeOnTheHandCountsAndReportTheReplays) {
   expect_if_counts(all.result, t.branch, 3);
   EXPECT_EQ(all.note, native_installed() ? "all 3 engines agree (the replay, the class engine, native code)"
                                          : "all 2 engines agree (the replay, the class engine)");
+  EXPECT_EQ(all.note_id, Diag::engines_compared);
   EXPECT_EQ(all.engine_line, "Counted by the replay engine: every warp of every block.");
   EXPECT_TRUE(all.classes.empty());
   request.engine = Engine::replay;

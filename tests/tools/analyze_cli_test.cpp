@@ -168,7 +168,8 @@ TEST(AnalyzeCli, EngineAllPrintsTheReplaysReportAndTheirAgreement) {
   ASSERT_EQ(replay.status, 0) << replay.err;
   EXPECT_EQ(all.out, replay.out);
   EXPECT_EQ(all_csv, read_file(dir.file("out.csv")));
-  EXPECT_EQ(all.err, "warpdiv: note: all 2 engines agree (the class engine, the replay)\n");
+  EXPECT_EQ(all.err,
+            "warpdiv: note: all 2 engines agree (the class engine, the replay) [warpdiv-engines-compared]\n");
   EXPECT_EQ(replay.err, "");
 }
 

@@ -222,8 +222,12 @@ TEST(AnalyzeSource, EngineAllComparesEveryEngineAndReportsTheReplays) {
   EXPECT_EQ(all.out, replay.out);
   EXPECT_EQ(all_csv, read_file(dir.file("out.csv")));
   EXPECT_TRUE(
-      contains(all.err, "warpdiv: note: all 3 engines agree (the replay, the class engine, native code)\n") ||
-      contains(all.err, "warpdiv: note: all 2 engines agree (the replay, the class engine)\n"))
+      contains(all.err,
+               "warpdiv: note: all 3 engines agree (the replay, the class engine, native code) "
+               "[warpdiv-engines-compared]\n") ||
+      contains(
+          all.err,
+          "warpdiv: note: all 2 engines agree (the replay, the class engine) [warpdiv-engines-compared]\n"))
       << all.err;
   EXPECT_FALSE(contains(replay.err, "engines agree")) << replay.err;
   const CliResult off = run_shell("WARPDIV_NATIVE=off '" + std::string(WARPDIV_BINARY) + "' analyze '" +
@@ -231,7 +235,9 @@ TEST(AnalyzeSource, EngineAllComparesEveryEngineAndReportsTheReplays) {
                                   dir.file("out.csv") + "'");
   ASSERT_EQ(off.status, 0) << off.err;
   EXPECT_EQ(off.out, replay.out);
-  EXPECT_TRUE(contains(off.err, "warpdiv: note: all 2 engines agree (the replay, the class engine)\n"))
+  EXPECT_TRUE(contains(
+      off.err,
+      "warpdiv: note: all 2 engines agree (the replay, the class engine) [warpdiv-engines-compared]\n"))
       << off.err;
 }
 
@@ -335,7 +341,7 @@ TEST_F(AnalyzeSourceFile, ErrorsInHostCodeAreNotesAndTheKernelIsRead) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "warpdiv: note: " + file +
                        ":3:3: error in host code the kernel does not reach (main): use of "
-                       "undeclared identifier 'glewInit'\n");
+                       "undeclared identifier 'glewInit' [warpdiv-unreached-error]\n");
   EXPECT_TRUE(contains(r.out, "counted: 1 block, 1 warp")) << r.out;
 }
 
@@ -352,9 +358,10 @@ TEST_F(AnalyzeSourceFile, ManyHostErrorsAreCappedAndAnErrorInTheKernelStillFails
   ASSERT_EQ(err.size(), 6u) << r.err;
   EXPECT_EQ(err[0], "warpdiv: note: " + file +
                         ":3:3: error in host code the kernel does not reach (main): use of "
-                        "undeclared identifier 'host_api_0'");
+                        "undeclared identifier 'host_api_0' [warpdiv-unreached-error]");
   EXPECT_TRUE(contains(err[4], "'host_api_4'")) << err[4];
-  EXPECT_EQ(err[5], "warpdiv: note: and 3 more errors in code the kernel does not reach");
+  EXPECT_EQ(err[5],
+            "warpdiv: note: and 3 more errors in code the kernel does not reach [warpdiv-unreached-error]");
 
   TempDir out;
   const std::string broken = source("broken_kernel.cu",
@@ -825,7 +832,8 @@ TEST_F(AnalyzeSourceFile, EngineExactRefusesWhatItCannotProveAndAutoFallsBack) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(count_lines(r.err), 1u) << r.err;
   EXPECT_TRUE(contains(r.err, "warpdiv: note: ")) << r.err;
-  EXPECT_TRUE(contains(r.err, "counting every block with the replay instead")) << r.err;
+  EXPECT_TRUE(contains(r.err, "counting every block with the replay instead [warpdiv-engine-fallback]\n"))
+      << r.err;
   // 7 blocks x 2 warps test the condition; each block takes it or not as a whole.
   EXPECT_TRUE(contains(r.out, "    2           14           0   100.0%    if (blockIdx.x % 3 == 0)"))
       << r.out;

@@ -386,8 +386,9 @@ TEST(CheckCli, TheLaunchFromHostCodeAndACompilationDatabase) {
             "hw.cu:5:3: warning: branch diverges in 17.86% of its warp evaluations (50 of 280), "
             "limit 15% (check 'hw') [divergent-branch]\n"
             "warpdiv check: 1 kernel, 4 statements: 1 limit crossed: FAILED\n");
-  EXPECT_EQ(r.err, "warpdiv: note: hw: launch from main() at " + dir.file("hw.cu") +
-                       ":15:3: grid (5, 7, 1), block (16, 16, 1); rows = 100, cols = 70\n");
+  EXPECT_EQ(r.err,
+            "warpdiv: note: hw: launch from main() at " + dir.file("hw.cu") +
+                ":15:3: grid (5, 7, 1), block (16, 16, 1); rows = 100, cols = 70 [warpdiv-host-launch]\n");
   // The table's args override main()'s, one by one, and the host code follows them.
   const CliResult rows16 = check(dir, table + "args = { rows = 16 }\n[kernel.limits]\nmax_divergent = 8\n");
   EXPECT_EQ(rows16.status, 0) << rows16.out << rows16.err;

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -141,7 +143,105 @@ TEST(DiagnosticsCli, CheckFindingsAndSarifCarryTheDiagnostic) {
   }
 }
 
-// The rows of docs/guide/diagnostics.md's table: id, category, exit status, meaning.
+// A kernel Clang refuses is a finding at Clang's first error, taken from Clang's source manager:
+// in the file itself, after a two-byte UTF-8 character (SARIF's columns are UTF-16 code units, as
+// its run declares: one fewer there), and in an included header the kernel calls into.
+TEST(DiagnosticsCli, AnUnreadableKernelIsFoundAtClangsFirstError) {
+  TempDir dir;
+  // Line 2: the ';' where an expression should be is byte 29 (the comment's 'é' takes bytes 23
+  // and 24), UTF-16 code unit 28.
+  write_file(dir.file("utf.cu"), "__global__ void k(int *o) {\n  o[threadIdx.x] = /* \xc3\xa9 */ ;\n}\n");
+  // bad.h line 2: the ';' after 'x *' is column 42 (ASCII).
+  write_file(dir.file("bad.h"), "// a helper\n__device__ int twice(int x) { return x * ; }\n");
+  write_file(dir.file("hdr.cu"),
+             "#include \"bad.h\"\n__global__ void k(int *o) { o[threadIdx.x] = twice(1); }\n");
+  write_file(dir.file("c.toml"),
+             "[[kernel]]\nname = \"utf\"\nfile = \"utf.cu\"\ngrid = 1\nblock = 32\n"
+             "[[kernel]]\nname = \"hdr\"\nfile = \"hdr.cu\"\ngrid = 1\nblock = 32\n");
+  const CliResult r = run_warpdiv({"check", dir.file("c.toml"), "--sarif", dir.file("o.sarif")});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("utf.cu:2:29: error: cannot check this kernel: Clang refused it: expected expression "
+                       "(its diagnostics on stderr) (check 'utf') [warpdiv-source-errors]\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("bad.h:2:42: error: cannot check this kernel: Clang refused it: expected expression "
+                       "(its diagnostics on stderr) (check 'hdr') [warpdiv-source-errors]\n"),
+            std::string::npos)
+      << r.out;
+  const nlohmann::json sarif = nlohmann::json::parse(read_file(dir.file("o.sarif")));
+  const nlohmann::json& run = sarif.at("runs").at(0);
+  EXPECT_EQ(run.at("columnKind"), "utf16CodeUnits");
+  ASSERT_EQ(run.at("results").size(), 2u);
+  for (const nlohmann::json& result : run.at("results")) {
+    EXPECT_EQ(result.at("ruleId"), "warpdiv-source-errors");
+    const bool utf = result.at("properties").at("check") == "utf";
+    const nlohmann::json& where = result.at("locations").at(0).at("physicalLocation");
+    EXPECT_EQ(where.at("artifactLocation").at("uri"), utf ? "utf.cu" : "bad.h");
+    EXPECT_EQ(where.at("region").at("startLine"), 2);
+    EXPECT_EQ(where.at("region").at("startColumn"), utf ? 28 : 42);
+  }
+}
+
+// Every "warpdiv: note: " line of `err` ends in " [warpdiv-ID]" with ID a note of the table; the ids
+// seen are added to `seen`.
+void expect_table_notes(const std::string& err, std::set<std::string>& seen) {
+  std::istringstream lines(err);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("warpdiv: note: ", 0) != 0) continue;
+    const std::size_t open = line.rfind(" [warpdiv-");
+    ASSERT_NE(open, std::string::npos) << line;
+    ASSERT_EQ(line.back(), ']') << line;
+    const std::string id = line.substr(open + 10, line.size() - open - 11);
+    const std::optional<Diag> diag = diagnostic_named(id);
+    ASSERT_TRUE(diag.has_value()) << line;
+    EXPECT_EQ(info(*diag).level, Level::note) << line;
+    seen.insert(id);
+  }
+}
+
+// Each path that notes something (the launch from host code, Clang's errors the kernel does not
+// reach, the fallback to the replay, --engine all; in analyze, sweep, check, validate, ncu-check
+// and the lecture's analyze) prints its note with its id from the table, and every note of the
+// table is met.
+TEST(DiagnosticsCli, EveryNoteCarriesAnIdOfTheTable) {
+  TempDir dir;
+  // Launched by main() with 7 blocks of 64 threads; blockIdx.x % 3 is not affine, so the class
+  // engine hands over to the replay; glewInit is undeclared in host code the kernel does not reach.
+  write_file(dir.file("host.cu"),
+             "__global__ void k(int *a) {\n"
+             "  if (blockIdx.x % 3 == 0) a[threadIdx.x] = 1;\n"
+             "}\n"
+             "int main() {\n"
+             "  glewInit();\n"
+             "  int *d = 0;\n"
+             "  k<<<7, 64>>>(d);\n"
+             "}\n");
+  write_file(dir.file("check.toml"), "[[kernel]]\nname = \"k\"\nfile = \"host.cu\"\n");
+  const std::vector<std::vector<std::string>> runs = {
+      {"analyze", dir.file("host.cu")},
+      {"analyze", dir.file("host.cu"), "--engine", "all"},
+      {"sweep", dir.file("host.cu"), "--grid", "7", "--block", "64,128", "--csv", dir.file("s.csv")},
+      {"check", dir.file("check.toml")},
+      {"analyze", "--engine", "all"}};
+  std::set<std::string> seen;
+  for (const std::vector<std::string>& args : runs) {
+    const CliResult r = run_warpdiv(args);
+    EXPECT_EQ(r.status, 0) << args[0] << " " << args[1] << "\n" << r.err;
+    EXPECT_NE(r.err.find("warpdiv: note: "), std::string::npos) << args[0] << " " << args[1];
+    expect_table_notes(r.err, seen);
+  }
+  // validate and ncu-check note the launch before they look for a GPU or ncu (exit 3 without).
+  for (const char* command : {"validate", "ncu-check"}) {
+    const CliResult r = run_warpdiv({command, dir.file("host.cu")});
+    EXPECT_NE(r.err.find("warpdiv: note: launch from main() at "), std::string::npos) << command << r.err;
+    expect_table_notes(r.err, seen);
+  }
+  for (const DiagnosticInfo& d : diagnostic_table())
+    if (d.level == Level::note) EXPECT_EQ(seen.count(d.id), 1u) << d.id;
+}
+
+// The rows of docs/guide/diagnostics.md's tables: id, category, exit status ("-" for a note),
+// meaning.
 std::vector<std::vector<std::string>> documented_rows() {
   std::ifstream in(kRoot + "/docs/guide/diagnostics.md");
   std::vector<std::vector<std::string>> rows;
@@ -166,8 +266,9 @@ TEST(DiagnosticsCli, TheGuideAndTheListingShowTheTable) {
   EXPECT_EQ(listing.status, 0);
   for (std::size_t i = 0; i < table.size(); ++i) {
     const DiagnosticInfo& d = table[i];
+    const std::string exit = d.level == Level::note ? "-" : std::to_string(exit_status(d.category));
     const std::vector<std::string> expected = {"`" + diagnostic_tag(d.diag) + "`", category_name(d.category),
-                                               std::to_string(exit_status(d.category)), d.meaning};
+                                               exit, d.meaning};
     EXPECT_EQ(documented[i], expected);
     EXPECT_NE(listing.out.find(diagnostic_tag(d.diag) + " "), std::string::npos) << d.id;
     EXPECT_NE(listing.out.find(std::string(d.meaning) + "\n"), std::string::npos) << d.id;

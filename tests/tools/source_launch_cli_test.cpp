@@ -70,8 +70,9 @@ TEST(SourceLaunchCli, TakesTheLaunchFromMainAndSaysSoInOneLine) {
   write_file(file, kHomework);
   const CliResult r = run_warpdiv({"analyze", file, "--launch", "1", "--csv", dir.file("out.csv")});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.err, "warpdiv: note: launch 1 of 2 from main() at " + file +
-                       ":14:3: grid (5, 7, 1), block (16, 16, 1); rows = 100, cols = 70\n");
+  EXPECT_EQ(r.err,
+            "warpdiv: note: launch 1 of 2 from main() at " + file +
+                ":14:3: grid (5, 7, 1), block (16, 16, 1); rows = 100, cols = 70 [warpdiv-host-launch]\n");
   // grid (85 / 16, 115 / 16) = (5, 7): 35 blocks of 16 x 16 threads, 8 warps each: 280 warps reach
   // the if. A warp is two rows of 16 threads. Divergent: the last block column (c = 64 .. 79,
   // cols = 70) splits every warp, 7 blocks x 8 warps = 56, less its last block row's warps
@@ -95,7 +96,7 @@ TEST(SourceLaunchCli, FlagsOverrideTheSourceOneByOne) {
   EXPECT_EQ(r.err, "warpdiv: note: launch 1 of 2 from main() at " + file +
                        ":14:3: grid (5, 1, 1), block (16, 16, 1); rows = 8, cols = 70 (from the "
                        "command line: --arg rows); the host code followed with 'rows' (" +
-                       file + ":9:13) = 8\n");
+                       file + ":9:13) = 8 [warpdiv-host-launch]\n");
   // 5 blocks of 8 warps: 40 evaluations of the if. rows = 8: warps 0..3 (r = 0..7) have true
   // lanes, warps 4..7 none. Columns 0..3: warps 0..3 all true; column 4 (c = 64..79, cols = 70):
   // warps 0..3 divergent: 4.
@@ -109,7 +110,7 @@ TEST(SourceLaunchCli, FlagsOverrideTheSourceOneByOne) {
   EXPECT_EQ(second.err, "warpdiv: note: launch 2 of 2 from main() at " + file +
                             ":16:3: grid (4, 1, 1), block (16, 1, 1); rows = 1, cols = 64 (from the "
                             "command line: --arg cols, --grid); the host code followed with 'width' (" +
-                            file + ":15:7) = 64\n");
+                            file + ":15:7) = 64 [warpdiv-host-launch]\n");
   // rows written a second time before the launch: the value given changes the argument only, the
   // grid stays the source's (5, 7), and the note says why.
   std::string twice = kHomework;
@@ -126,7 +127,7 @@ TEST(SourceLaunchCli, FlagsOverrideTheSourceOneByOne) {
                 ":15:3: grid (5, 7, 1), block (16, 16, 1); rows = 8, cols = 70 (from the command line: "
                 "--arg rows); given values the host code does not take (the rest of the launch is the "
                 "source's): rows: 'rows' (" +
-                file2 + ":9:7) is written at " + file2 + ":10:3 as well\n");
+                file2 + ":9:7) is written at " + file2 + ":10:3 as well [warpdiv-host-launch]\n");
   // 35 blocks of 8 warps: 280 evaluations; rows = 8: only block row 0's warps 0..3 have true
   // lanes, and in column 4 they split: 4.
   const std::string row2 = csv_row(read_file(dir.file("out2.csv")), 6, "if");
@@ -218,7 +219,8 @@ TEST(SourceLaunchCli, TheThirdLaunchArgumentSizesExternShared) {
   const CliResult r = run_warpdiv({"analyze", file});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("warpdiv: note: launch from main() at " + file +
-                       ":10:3: grid (1, 1, 1), block (64, 1, 1), dynamic shared memory 256 bytes; n = 40\n"),
+                       ":10:3: grid (1, 1, 1), block (64, 1, 1), dynamic shared memory 256 bytes; n = 40 "
+                       "[warpdiv-host-launch]\n"),
             std::string::npos)
       << r.err;
   EXPECT_NE(r.out.find("256 bytes dynamic (--dynamic-smem) for extern __shared__ buf"), std::string::npos)
@@ -248,7 +250,7 @@ TEST(SourceLaunchCli, BlockGivenOnTheCommandLineSizesTheSourcesDynamicSharedMemo
                 "warpdiv: note: launch from main() at " + file +
                 ":10:3: grid (1, 1, 1), block (128, 1, 1), dynamic shared memory 512 bytes; n = 40 (from the "
                 "command line: --block); the host code followed with --block: 'threads' (" +
-                file + ":9:7) = 128\n"),
+                file + ":9:7) = 128 [warpdiv-host-launch]\n"),
             std::string::npos)
       << r.err;
   EXPECT_NE(r.out.find("512 bytes dynamic (--dynamic-smem) for extern __shared__ buf"), std::string::npos)
@@ -302,7 +304,7 @@ int main() {
       r.err.find("warpdiv: note: launch from main() at " + file +
                  ":11:3: grid (4, 1, 1), block (128, 1, 1), dynamic shared memory 512 bytes; n = 1 (from the "
                  "command line: --block); the host code followed with --block: 'b' (" +
-                 file + ":10:8) = (128, 1, 1), 'threads' (" + file + ":9:7) = 128\n"),
+                 file + ":10:8) = (128, 1, 1), 'threads' (" + file + ":9:7) = 128 [warpdiv-host-launch]\n"),
       std::string::npos)
       << r.err;
 }
@@ -361,7 +363,7 @@ int main() {
   const CliResult r = run_warpdiv({"analyze", file, "--launch", "1", "--csv", dir.file("out.csv")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("warpdiv: note: launch 1 of 3 from main() at " + file +
-                       ":10:3: grid (391, 1, 1), block (256, 1, 1); n = 100010\n"),
+                       ":10:3: grid (391, 1, 1), block (256, 1, 1); n = 100010 [warpdiv-host-launch]\n"),
             std::string::npos)
       << r.err;
   const std::string row = csv_row(read_file(dir.file("out.csv")), 4, "if");
@@ -369,7 +371,8 @@ int main() {
   // Every run notes Clang's error in main() (launch 3's literal), outside the kernel.
   const std::string message = "integer literal is too large to be represented in any integer type";
   const std::string note = "warpdiv: note: " + file +
-                           ":12:7: error in host code the kernel does not reach (main): " + message + "\n";
+                           ":12:7: error in host code the kernel does not reach (main): " + message +
+                           " [warpdiv-unreached-error]\n";
   // 2^32 into dim3's unsigned int (C++ would take 0): refused, with its place and the range.
   const CliResult wide = run_warpdiv({"analyze", file, "--launch", "2", "--csv", dir.file("out2.csv")});
   EXPECT_EQ(wide.status, 2);
@@ -443,8 +446,8 @@ int main() {
   const CliResult r =
       run_warpdiv({"analyze", kernel, "-p", project + "/build", "--csv", dir.file("out.csv")});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.err,
-            "warpdiv: note: launch from main() at " + kernel + ":8:3: grid (4, 1, 1), block (96, 1, 1)\n");
+  EXPECT_EQ(r.err, "warpdiv: note: launch from main() at " + kernel +
+                       ":8:3: grid (4, 1, 1), block (96, 1, 1) [warpdiv-host-launch]\n");
   // BLOCK_SIZE 96: 3 warps a block, 4 blocks. THRESHOLD 40: warp 0 (threads 0..31) all true, warp 1
   // (32..63) true for 32..39 only: divergent, warp 2 (64..95) all false. The if: 12 warp
   // evaluations, 4 divergent, 4 x 96 = 384 active lanes, 4 x 40 = 160 taken. The store: warps 0

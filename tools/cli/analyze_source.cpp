@@ -317,7 +317,7 @@ int analyze_source_command(const Args& args, std::ostream& out) {
   ir::Launch launch = request.save_only ? ir::Launch{}
                                         : bind_launch(kernel, request.launch, request.values,
                                                       request.launch_text, request.allocs, request.data);
-  if (request.from_host) std::cerr << "warpdiv: note: " << note << '\n';
+  if (request.from_host) print_note(Diag::host_launch, note);
   launch.dynamic_shared_bytes = static_cast<std::uint64_t>(request.dynamic_shared);
   // Compiled before the outputs are opened and the replay runs, so that a compiler's refusal
   // comes before any work.
@@ -343,7 +343,7 @@ int analyze_source_command(const Args& args, std::ostream& out) {
     std::cerr << "warpdiv analyze: interrupted: no file written\n";
     return kInterruptedStatus;
   }
-  if (!run.counts.note.empty()) std::cerr << "warpdiv: note: " << run.counts.note << '\n';
+  if (!run.counts.note.empty()) print_note(run.counts.note_id, run.counts.note);
   write_analyze(request, run, occupancy, csv, html, outputs);
   outputs.announce();
   return 0;

@@ -9,7 +9,6 @@
 #include <filesystem>
 #include <fstream>
 #include <new>
-#include <sstream>
 #include <iostream>
 #include <limits>
 #include <sys/stat.h>
@@ -181,55 +180,11 @@ std::optional<Diagnostic> unreadable_input(const analysis::CheckKernel& k) {
   return std::nullopt;
 }
 
-// read_source_kernel with what it prints on stderr (Clang's diagnostics) passed on, and the first
-// error line among them kept in `first_error`.
-std::optional<SourceKernel> read_keeping_first_error(const KernelSource& source, std::string& first_error,
-                                                     std::vector<std::string>& files_tried) {
-  std::ostringstream captured;
-  std::streambuf* const stderr_buffer = std::cerr.rdbuf(captured.rdbuf());
-  std::optional<SourceKernel> read;
-  try {
-    read = read_source_kernel(source, &files_tried);
-  } catch (...) {
-    std::cerr.rdbuf(stderr_buffer);
-    std::cerr << captured.str();
-    throw;
-  }
-  std::cerr.rdbuf(stderr_buffer);
-  std::cerr << captured.str();
-  std::istringstream lines(captured.str());
-  for (std::string line; first_error.empty() && std::getline(lines, line);)
-    if (line.find(": error: ") != std::string::npos || line.find(": fatal error: ") != std::string::npos)
-      first_error = line;
-  return read;
-}
-
-// Clang's first error ("FILE:LINE:COL: error: MESSAGE", as Clang prints it) as the refusal of the
-// kernel, at that place.
-Diagnostic clang_refusal(const std::string& first_error) {
+// Clang's first error as the refusal of the kernel, at its place when it has one.
+Diagnostic clang_refusal(const frontend::FirstClangError& first) {
   const std::string suffix = " (its diagnostics on stderr)";
-  if (first_error.empty()) return Diagnostic(Diag::source_errors, "Clang refused it" + suffix);
-  std::size_t cut = first_error.find(": error: ");
-  std::size_t skip = 9;
-  if (cut == std::string::npos) cut = first_error.find(": fatal error: "), skip = 15;
-  SourceLocation at;
-  const std::string place = first_error.substr(0, cut);
-  const std::size_t second = place.rfind(':');
-  const std::size_t first =
-      second == std::string::npos || second == 0 ? std::string::npos : place.rfind(':', second - 1);
-  const auto number = [](const std::string& text, std::uint32_t& out) {
-    if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
-      return false;
-    out = static_cast<std::uint32_t>(std::stoul(text));
-    return out > 0;
-  };
-  if (first != std::string::npos && number(place.substr(first + 1, second - first - 1), at.line) &&
-      number(place.substr(second + 1), at.column)) {
-    at.file = place.substr(0, first);
-    return Diagnostic(Diag::source_errors, at,
-                      "Clang refused it: " + first_error.substr(cut + skip) + suffix);
-  }
-  return Diagnostic(Diag::source_errors, "Clang refused it: " + first_error + suffix);
+  if (first.message.empty()) return Diagnostic(Diag::source_errors, "Clang refused it" + suffix);
+  return Diagnostic(Diag::source_errors, first.at, "Clang refused it: " + first.message + suffix);
 }
 
 // The inputs of a kernel, which the outputs must not replace, whether it could be read or not: its
@@ -254,13 +209,13 @@ std::optional<Diagnostic> read_launch(CheckLaunch& l) {
   analysis::CheckKernel& k = *l.config;
   if (std::optional<Diagnostic> why = unreadable_input(k)) return why;
   try {
-    std::string first_error;
-    std::optional<SourceKernel> read = read_keeping_first_error(l.request.source, first_error, l.files_tried);
+    frontend::FirstClangError first_error;
+    std::optional<SourceKernel> read = read_source_kernel(l.request.source, &l.files_tried, &first_error);
     if (!read) return clang_refusal(first_error);
     l.kernel = std::move(*read);
     if (l.request.from_host) {  // the launch in the file's host code, the table's keys over it
       const std::string note = complete_host_launch(l.request, l.kernel.kernel, l.kernel.launches);
-      std::cerr << "warpdiv: note: " << k.name << ": " << note << '\n';
+      print_note(Diag::host_launch, k.name + ": " + note);
     }
     l.launch = bind_launch(l.kernel.kernel, l.request.launch, l.request.values, l.request.launch_text,
                            l.request.allocs, l.request.data);
@@ -328,8 +283,7 @@ void check_launch(const analysis::CheckConfig& config, CheckLaunch& l, CheckRun&
   // A saved model's own file is the source it was read from (where line tables apply).
   if (k.file.empty() && !l.kernel.kernel.files.empty()) k.file = l.kernel.kernel.files[0].path;
   const AnalyzeSourceReport report = run_analyze_source(l.request, l.kernel.kernel, l.launch, false, stop);
-  if (!report.counts.note.empty())
-    std::cerr << "warpdiv: note: " << k.name << ": " << report.counts.note << '\n';
+  if (!report.counts.note.empty()) print_note(report.counts.note_id, k.name + ": " + report.counts.note);
   std::vector<analysis::Finding>& findings = run.outcome.findings;
   const std::vector<analysis::CheckRow> rows = analysis::make_check_rows(
       k.name, report.report, l.kernel.kernel, l.launch.warp_size, config.root, findings);

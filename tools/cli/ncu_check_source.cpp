@@ -31,6 +31,7 @@
 #include "tools/cli/runs.hpp"
 #include "tools/cli/shorthand.hpp"
 #include "tools/cli/source_kernel.hpp"
+#include "tools/cli/terminal.hpp"
 
 namespace ir = warpdiv::sim::ir;
 
@@ -307,8 +308,7 @@ ir::Launch ncu_check_launch(AnalyzeSourceRequest& request, const SourceKernel& r
   const std::string note = request.from_host ? complete_host_launch(request, read.kernel, read.launches) : "";
   ir::Launch launch = bind_launch(read.kernel, request.launch, request.values, request.launch_text,
                                   request.allocs, request.data);
-  if (request.from_host && std::getenv(kChildVariable) == nullptr)
-    std::cerr << "warpdiv: note: " << note << '\n';
+  if (request.from_host && std::getenv(kChildVariable) == nullptr) print_note(Diag::host_launch, note);
   launch.dynamic_shared_bytes = static_cast<std::uint64_t>(request.dynamic_shared);
   return launch;
 }

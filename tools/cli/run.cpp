@@ -34,7 +34,8 @@ constexpr Command kCommands[] = {
     {"ncu-check", ncu_check_command, "FILE.cu's memory figures under Nsight Compute on GPU 0"},
     {"check", check_command,
      "a divergence gate for CI: kernels, launches and limits from a TOML file (SARIF too)"},
-    {"diagnostics", diagnostics_command, "every error's id [warpdiv-ID], category, exit status and meaning"},
+    {"diagnostics", diagnostics_command,
+     "every error's and note's id [warpdiv-ID], category, exit status and meaning"},
 };
 
 /// `warpdiv diagnostics`: the table of sim/support/diagnostics.def, one id a line.
@@ -48,8 +49,17 @@ int diagnostics_command(const Args& args, std::ostream& out) {
   out << std::left << std::setw(32) << "id" << std::setw(21) << "category"
       << "exit  meaning\n";
   for (const DiagnosticInfo& d : diagnostic_table())
-    out << std::setw(32) << diagnostic_tag(d.diag) << std::setw(21) << category_name(d.category)
-        << std::setw(6) << exit_status(d.category) << d.meaning << '\n';
+    if (d.level == Level::error)
+      out << std::setw(32) << diagnostic_tag(d.diag) << std::setw(21) << category_name(d.category)
+          << std::setw(6) << exit_status(d.category) << d.meaning << '\n';
+  out << "\nNotes print as warpdiv: note: TEXT [warpdiv-ID] on stderr; a run that notes goes on, and\n"
+         "a note never changes the exit status.\n\n";
+  out << std::setw(32) << "id" << std::setw(21) << "category"
+      << "exit  meaning\n";
+  for (const DiagnosticInfo& d : diagnostic_table())
+    if (d.level == Level::note)
+      out << std::setw(32) << diagnostic_tag(d.diag) << std::setw(21) << category_name(d.category)
+          << std::setw(6) << "-" << d.meaning << '\n';
   return 0;
 }
 

@@ -22,6 +22,7 @@
 #include "sim/support/message_text.hpp"
 #include "sim/model/ir_json.hpp"
 #include "tools/cli/options.hpp"
+#include "tools/cli/terminal.hpp"
 #include "kernels/frontend/frontend.hpp"
 
 namespace po = boost::program_options;
@@ -249,14 +250,17 @@ ir::Kernel read_kernel(const KernelSource& source, std::vector<std::string>& not
 
 void print_source_notes(std::ostream& out, const std::vector<std::string>& notes) {
   const std::size_t shown = notes.size() <= kMaxSourceNotes + 1 ? notes.size() : kMaxSourceNotes;
-  for (std::size_t i = 0; i < shown; ++i) out << "warpdiv: note: " << notes[i] << '\n';
+  for (std::size_t i = 0; i < shown; ++i) print_note(Diag::unreached_error, notes[i], out);
   if (shown < notes.size())
-    out << "warpdiv: note: and " << notes.size() - shown
-        << " more errors in code the kernel does not reach\n";
+    print_note(
+        Diag::unreached_error,
+        "and " + std::to_string(notes.size() - shown) + " more errors in code the kernel does not reach",
+        out);
 }
 
 std::optional<SourceKernel> read_source_kernel(const KernelSource& source,
-                                               std::vector<std::string>* files_tried) {
+                                               std::vector<std::string>* files_tried,
+                                               frontend::FirstClangError* first_error) {
   SourceKernel read;
   std::vector<std::string> notes;
   try {
@@ -264,8 +268,11 @@ std::optional<SourceKernel> read_source_kernel(const KernelSource& source,
 #ifdef WARPDIV_HAVE_FRONTEND
   } catch (const frontend::ClangDiagnostics& e) {
     if (files_tried != nullptr) *files_tried = read.files_read;
+    if (first_error != nullptr) *first_error = e.first();
     std::cerr << e.what() << '\n';  // as Clang prints them: file:line:col: error: ...
     return std::nullopt;
+#else
+    (void)first_error;
 #endif
   } catch (...) {
     if (files_tried != nullptr) *files_tried = read.files_read;

@@ -81,9 +81,11 @@ struct SourceKernel {
 /// errors outside the kernel's reach (host code) are printed to stderr as notes, one line each
 /// (print_source_notes), and the kernel is read. `files_tried`, when given, receives the files
 /// read for it, also when it cannot be read (Clang's errors, a refused construct: then those Clang
-/// had read by then), so that a caller that goes on can keep its outputs off them.
+/// had read by then), so that a caller that goes on can keep its outputs off them. `first_error`,
+/// when given, receives Clang's first error when the return is empty.
 std::optional<SourceKernel> read_source_kernel(const KernelSource& source,
-                                               std::vector<std::string>* files_tried = nullptr);
+                                               std::vector<std::string>* files_tried = nullptr,
+                                               frontend::FirstClangError* first_error = nullptr);
 
 /// The paths of the files the kernel model was read from (its source, then its headers), then
 /// `files_read` (every file Clang read for it).
@@ -97,8 +99,8 @@ inline std::vector<std::string> source_files(const sim::ir::Kernel& kernel,
 
 /// At most this many front-end notes are printed, then "and N more".
 constexpr std::size_t kMaxSourceNotes = 5;
-/// The front-end's notes, "warpdiv: note: NOTE" each, at most kMaxSourceNotes of them then one
-/// line "warpdiv: note: and N more errors in code the kernel does not reach".
+/// The front-end's notes, "warpdiv: note: NOTE [warpdiv-unreached-error]" each, at most kMaxSourceNotes of
+/// them then one line "warpdiv: note: and N more errors in code the kernel does not reach".
 void print_source_notes(std::ostream& out, const std::vector<std::string>& notes);
 
 /// One value per kernel parameter: the --arg of each scalar one (refusing a missing one by

@@ -111,7 +111,7 @@ SourceSweepOutcome run_sweep_source(
       report = analysis::make_source_report(kernel, launch, counts.result, report_options);
       if (!counts.note.empty() && !noted) {
         progress.finish();
-        std::cerr << "warpdiv: note: " << counts.note << '\n';
+        print_note(counts.note_id, counts.note);
         noted = true;
       }
     } catch (const Interrupted&) {

@@ -60,4 +60,8 @@ void ProgressBar::finish() {
   drawn_ = false;
 }
 
+void print_note(Diag note, const std::string& text, std::ostream& err) {
+  err << format_note(note, text) << '\n';
+}
+
 }  // namespace warpdiv::cli

@@ -5,11 +5,15 @@
 #include <chrono>
 #include <csignal>
 #include <cstdint>
+#include <iostream>
 #include <string>
 
 #include "sim/support/errors.hpp"
 
 namespace warpdiv::cli {
+
+/// A note on `err`: "warpdiv: note: TEXT [warpdiv-ID]" (format_note), the one way a command says one.
+void print_note(Diag note, const std::string& text, std::ostream& err = std::cerr);
 
 /// Exit status after Ctrl-C, as a shell reports a process ended by SIGINT (128 + 2).
 constexpr int kInterruptedStatus = exit_status(Category::interrupted);

@@ -133,7 +133,7 @@ int validate_source_command(const Args& args, std::ostream& out) {
   }
   ir::Launch launch = bind_launch(read->kernel, request.launch, request.values, request.launch_text,
                                   request.allocs, request.data);
-  if (request.from_host) std::cerr << "warpdiv: note: " << note << '\n';  // once the values are bound
+  if (request.from_host) print_note(Diag::host_launch, note);  // once the values are bound
   launch.dynamic_shared_bytes = static_cast<std::uint64_t>(request.dynamic_shared);
   std::vector<RunInput> inputs =
       run_inputs(request.source, std::nullopt, source_files(read->kernel, read->files_read));

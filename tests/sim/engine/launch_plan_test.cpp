@@ -4,7 +4,10 @@
 // none of a launch's data.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
@@ -187,6 +190,122 @@ TEST(LaunchPlan, TruncatedOrTrailingBytesAreRefused) {
             "the launch plan does not read: it ends early, at byte " + std::to_string(v.bytes.size() - 1));
   EXPECT_EQ(refusal(v.bytes + "xy"), "the launch plan does not read: 2 bytes follow its end (at byte " +
                                          std::to_string(v.bytes.size()) + ")");
+}
+
+// Zoo plans whose every index is set, in turn, out of its range (past its table's end, far past
+// it, the largest int32, below kNone): each such plan is refused as a file-format error that names
+// the field, and none crashes. (Sizes per kernel: exprs, statements, locals, accesses, bases,
+// barriers, affine offsets, parameters of its model.)
+struct Corruption {
+  std::string field;                                     // the name the refusal gives
+  std::function<std::int32_t*(detail::LaunchPlan&)> at;  // the index in a copy of the plan
+  std::int32_t size;                                     // its table's size: the first value out of range
+};
+
+std::vector<Corruption> index_fields(const detail::LaunchPlan& plan) {
+  std::vector<Corruption> all;
+  const auto n = [](std::size_t size) { return static_cast<std::int32_t>(size); };
+  const ir::Kernel& k = plan.kernel;
+  for (std::size_t i = 0; i < plan.exprs.size(); ++i) {
+    const detail::CompiledExpr& e = plan.exprs[i];
+    for (int o = 0; o < 3; ++o)
+      if (e.operands[o] != ir::kNone)
+        all.push_back({"exprs[" + std::to_string(i) + "]", [=](auto& p) { return &p.exprs[i].operands[o]; },
+                       n(k.exprs.size())});
+    if (e.index != ir::kNone)
+      all.push_back({"exprs[" + std::to_string(i) + "]", [=](auto& p) { return &p.exprs[i].index; },
+                     n(k.locals.size() + k.parameters.size() + k.accesses.size())});
+    all.push_back({"canonical[" + std::to_string(i) + "]", [=](auto& p) { return &p.canonical[i]; },
+                   n(k.exprs.size())});
+    for (int j = 0; j < detail::LaunchPlan::kKeptLocals; ++j)
+      all.push_back({"kept_locals[" + std::to_string(i) + "]",
+                     [=](auto& p) { return &p.kept_locals[i][static_cast<std::size_t>(j)]; },
+                     n(k.locals.size())});
+  }
+  for (std::size_t s = 0; s < plan.memory.size(); ++s) {
+    const std::string where = "memory[" + std::to_string(s) + "]";
+    all.push_back({"innermost_loop[" + std::to_string(s) + "]", [=](auto& p) { return &p.innermost_loop[s]; },
+                   n(k.stmts.size())});
+    all.push_back(
+        {"barrier[" + std::to_string(s) + "]", [=](auto& p) { return &p.barrier[s]; }, plan.barriers});
+    for (std::size_t a = 0; a < plan.memory[s].accesses.size(); ++a) {
+      const auto access = [=](auto& p) -> detail::CompiledAccess& { return p.memory[s].accesses[a]; };
+      for (auto member : {&detail::CompiledAccess::offset, &detail::CompiledAccess::guard,
+                          &detail::CompiledAccess::statement, &detail::CompiledAccess::value,
+                          &detail::CompiledAccess::compare})
+        all.push_back({where, [=](auto& p) { return &(access(p).*member); }, n(k.exprs.size())});
+      for (auto member : {&detail::CompiledAccess::base, &detail::CompiledAccess::affine,
+                          &detail::CompiledAccess::same_as, &detail::CompiledAccess::parameter})
+        all.push_back({where, [=](auto& p) { return &(access(p).*member); },
+                       n(std::max({k.bases.size(), plan.affine_offsets.size(), k.parameters.size(),
+                                   plan.memory[s].accesses.size()}))});
+      all.push_back({where, [=](auto& p) { return &access(p).id; }, n(k.accesses.size())});
+    }
+    for (std::size_t f = 0; f < plan.memory[s].flops.size(); ++f)
+      all.push_back({where, [=](auto& p) { return &p.memory[s].flops[f].guard; }, n(k.exprs.size())});
+    for (std::size_t a = 0; a < plan.memory[s].kept.size(); ++a)
+      for (auto member :
+           {&detail::KeptAccess::id, &detail::KeptAccess::base, &detail::KeptAccess::offset,
+            &detail::KeptAccess::guard, &detail::KeptAccess::value, &detail::KeptAccess::compare})
+        all.push_back({where, [=](auto& p) { return &(p.memory[s].kept[a].*member); },
+                       n(std::max({k.exprs.size(), k.accesses.size(), k.bases.size()}))});
+  }
+  return all;
+}
+
+TEST(LaunchPlan, EveryIndexOutOfRangeIsRefusedNamingItsField) {
+  std::mt19937_64 rng(20261129);
+  std::size_t refused = 0;
+  for (const char* file : {"tiled_transpose.cu", "convolution_2d.cu", "spmv_csr_scalar.cu"}) {
+    const ir::Kernel k = std::string(file) == "spmv_csr_scalar.cu"
+                             ? ir::zoo::load(file, ir::zoo::folder() + "data/")
+                             : ir::zoo::load(file);
+    std::string what;
+    ir::Launch l = ir::zoo::random_launch(k, rng, 2, 2, 40, what);
+    ir::zoo::random_buffers(k, l, rng, what);
+    SCOPED_TRACE(std::string(file) + ": " + what);
+    ir::ReplayOptions o = interpreted();
+    o.capture_stores = true;
+    const detail::LaunchPlan plan(std::make_shared<const ir::Kernel>(k), l, detail::plan_options(o));
+    ASSERT_EQ(refusal(detail::serialize(plan)), "");
+    for (const Corruption& c : index_fields(plan))
+      for (const std::int32_t bad : {c.size, std::numeric_limits<std::int32_t>::max(), -2}) {
+        detail::LaunchPlan copy(plan);
+        std::int32_t* index = c.at(copy);
+        if (*index == bad) continue;
+        *index = bad;
+        const std::string why = refusal(detail::serialize(copy));
+        ASSERT_NE(why, "") << c.field << " set to " << bad;
+        EXPECT_NE(why.find(c.field), std::string::npos) << why;
+        ++refused;
+      }
+  }
+  EXPECT_GT(refused, 1000u);
+}
+
+// Every byte of a plan's fields (after its model) set to 0xFF, 0x80 and 0x01 in turn: each plan
+// read is refused as a file-format error or is one that serialises back to its own bytes; none
+// crashes or reads out of its bytes.
+TEST(LaunchPlan, EveryByteCorruptedIsRefusedOrReadsBackExactly) {
+  const VectorCopy v;
+  // The magic (8 bytes), the version (4), the model's length (8) and its JSON.
+  const std::size_t fields_at = 8 + 4 + 8 + ir::to_json(v.kernel).size();
+  ASSERT_LT(fields_at, v.bytes.size());
+  std::size_t refused = 0;
+  for (std::size_t at = fields_at; at < v.bytes.size(); ++at)
+    for (const unsigned char value : {0xFF, 0x80, 0x01}) {
+      std::string bytes = v.bytes;
+      if (static_cast<unsigned char>(bytes[at]) == value) continue;
+      bytes[at] = static_cast<char>(value);
+      try {
+        const detail::LaunchPlan back = detail::deserialize(bytes);
+        EXPECT_EQ(detail::serialize(back), bytes) << "byte " << at;
+      } catch (const InvalidInput& e) {
+        EXPECT_EQ(e.diag(), Diag::file_format);
+        ++refused;
+      }
+    }
+  EXPECT_GT(refused, v.bytes.size() - fields_at);
 }
 
 // A plan holds its model: the caller's copy gone, it still runs, and counts as replay().

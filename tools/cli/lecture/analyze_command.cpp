@@ -17,6 +17,7 @@
 #include "tools/cli/lecture/requests.hpp"
 #include "tools/cli/lecture/runs.hpp"
 #include "tools/cli/options.hpp"
+#include "tools/cli/terminal.hpp"
 
 namespace po = boost::program_options;
 
@@ -97,7 +98,7 @@ int analyze_lecture_command(const Args& args, std::ostream& out) {
 
   std::string note;
   const lecture::DivergenceResult result = run_analyze(request, note);
-  if (!note.empty()) std::cerr << "warpdiv: note: " << note << '\n';
+  if (!note.empty()) print_note(Diag::engines_compared, note);
 
   // Everything is rendered before anything is committed, so a failure leaves no file half-updated.
   if (csv) analysis::write_divergence_csv(csv->stream(), result);
