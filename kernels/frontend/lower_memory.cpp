@@ -84,11 +84,38 @@ std::int64_t Lowerer::size_of(clang::QualType type, const clang::Expr* at) const
   return context_.getTypeSizeInChars(type).getQuantity();
 }
 
+/// Whether `e` may change something when evaluated: Clang's answer, except that a read of a launch
+/// built-in (threadIdx.x) is none, though the toolkit's headers declare it as a property whose
+/// getter Clang counts as a call that may have effects.
+bool Lowerer::side_effects(const clang::Expr* e) const {
+  if (!e->HasSideEffects(context_)) return false;
+  if (e->HasSideEffects(context_, /*IncludePossibleEffects=*/false)) return true;  // =, ++, ...
+  e = e->IgnoreParens();
+  if (const auto* pseudo = llvm::dyn_cast<clang::PseudoObjectExpr>(e)) {
+    const auto* property =
+        llvm::dyn_cast<clang::MSPropertyRefExpr>(pseudo->getSyntacticForm()->IgnoreParens());
+    return property == nullptr ||
+           !launch_builtin(property->getBaseExpr(), property->getPropertyDecl()->getNameAsString());
+  }
+  // Possible effects only below an operator that has none of its own: those of its operands.
+  const auto* binary = llvm::dyn_cast<clang::BinaryOperator>(e);
+  const auto* unary = llvm::dyn_cast<clang::UnaryOperator>(e);
+  const bool plain = (binary != nullptr && !binary->isAssignmentOp()) ||
+                     (unary != nullptr && !unary->isIncrementDecrementOp()) ||
+                     llvm::isa<clang::CastExpr>(e) || llvm::isa<clang::ConditionalOperator>(e);
+  if (!plain) return true;
+  for (const clang::Stmt* child : e->children())
+    if (const auto* operand = llvm::dyn_cast_or_null<clang::Expr>(child);
+        operand != nullptr && side_effects(operand))
+      return true;
+  return false;
+}
+
 /// index * size in bytes, index an integer expression of the source.
 Lowerer::Offset Lowerer::scaled(const clang::Expr* index, std::int64_t size, bool negate,
                                 ir::SourceRange where) {
   if (!scalar_type(index->getType())) throw Unplaced{"the index is not an integer"};
-  if (index->HasSideEffects(context_)) throw Unplaced{"the index '" + text(index) + "' has side effects"};
+  if (side_effects(index)) throw Unplaced{"the index '" + text(index) + "' has side effects"};
   clang::Expr::EvalResult constant;
   if (index->EvaluateAsInt(constant, context_)) {
     const llvm::APSInt v = constant.Val.getInt();

@@ -411,6 +411,7 @@ class Lowerer {
                                            const std::string& name, std::vector<ir::StmtId>& out);
   Binding memory_binding(const clang::Expr* target, const std::string& name, std::vector<ir::StmtId>& out);
   bool holds_modelled(const clang::Expr* lvalue) const;
+  bool side_effects(const clang::Expr* e) const;
   bool returns_memory(const clang::CallExpr* call) const;
   bool unplaced_write_through(const clang::Expr* at, const clang::CallExpr* call);
   void check_write(const clang::Expr* at, const clang::Expr* target);

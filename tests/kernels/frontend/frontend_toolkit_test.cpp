@@ -50,6 +50,13 @@ void expect_same_counts(const ir::Kernel& builtin, const ir::Kernel& toolkit, co
   // The statements match one for one; expressions may not (the prelude's constexpr size() folds
   // to one constant where the toolkit's size() is computed as a group query).
   ASSERT_EQ(builtin.stmts.size(), toolkit.stmts.size());
+  // The same accesses placed: a read of a launch built-in (a property on the toolkit's route) is
+  // no side effect of an index.
+  ASSERT_EQ(builtin.accesses.size(), toolkit.accesses.size());
+  for (std::size_t i = 0; i < builtin.accesses.size(); ++i)
+    EXPECT_EQ(builtin.accesses[i].base == ir::kNone, toolkit.accesses[i].base == ir::kNone)
+        << builtin.accesses[i].text << ": " << builtin.accesses[i].reason << " / "
+        << toolkit.accesses[i].reason;
   const ir::ReplayResult a = ir::replay(builtin, launch);
   const ir::ReplayResult b = ir::replay(toolkit, launch);
   ASSERT_EQ(a.statements.size(), b.statements.size());
@@ -103,6 +110,16 @@ int main() {
 )",
      {{ir::Dim3{2, 2, 1}, ir::Dim3{16, 16, 1}}, {ir::Dim3{3, 1, 1}, ir::Dim3{8, 4, 2}}},
      {20}},
+    {"an index of built-ins through pointer arithmetic (rodinia gaussian's Fan1)",
+     R"(
+__global__ void fan1(float* m, float* a, int size, int t) {
+  if (threadIdx.x + blockIdx.x * blockDim.x >= size - 1 - t) return;
+  *(m + size * (blockDim.x * blockIdx.x + threadIdx.x + t + 1) + t) =
+      *(a + size * (blockDim.x * blockIdx.x + threadIdx.x + t + 1) + t) / *(a + size * t + t);
+}
+)",
+     {{ir::Dim3{1, 1, 1}, ir::Dim3{32, 1, 1}}},
+     {16, 0}},
     {"2-D block with threadIdx.y and gridDim",
      R"(
 __global__ void k2(int* out, int w) {
