@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 #include "sim/model/ir_contract.hpp"
 #include "sim/support/large_stack.hpp"
@@ -29,8 +30,31 @@ std::string without_spaces(const std::string& text) {
   return result;
 }
 
+/// `name` as its template arguments may be written: without spaces, and an integer argument without
+/// its suffix ("reduce4<int,256>" for Clang's "reduce4<int, 256U>", "k<16>" for "k<16UL>").
+std::string as_written(const std::string& name) {
+  const std::string bare = without_spaces(name);
+  std::string result;
+  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  for (std::size_t i = 0; i < bare.size();) {
+    if (std::isdigit(static_cast<unsigned char>(bare[i])) != 0 && (i == 0 || !word(bare[i - 1]))) {
+      std::size_t end = i;
+      while (end < bare.size() && std::isdigit(static_cast<unsigned char>(bare[end])) != 0) ++end;
+      std::size_t suffix = end;
+      while (suffix < bare.size() && std::strchr("uUlL", bare[suffix]) != nullptr && bare[suffix] != '\0')
+        ++suffix;
+      result += bare.substr(i, end - i);
+      i = (suffix == bare.size() || !word(bare[suffix])) ? suffix : end;
+      continue;
+    }
+    result += bare[i++];
+  }
+  return result;
+}
+
 /// The kernel `wanted` names: with '(' its signature (spaces ignored); else its full name, when
-/// no other kernel has it (overloads); else the only one whose name without template arguments,
+/// no other kernel has it (overloads); else the only one it names with its template arguments as
+/// the source writes them (as_written); else the only one whose name without template arguments,
 /// or without namespaces, is `wanted`. Where Clang reported errors and no kernel, or no single
 /// kernel, is found, the errors may be why (a file that includes itself defines its kernels once
 /// per inclusion): they are shown, with the reason after them.
@@ -78,6 +102,13 @@ const detail::FoundKernel& choose(const detail::ParsedSource& source, const Fron
               matches.back()->info.signature + "'");
   }
   if (matches.size() == 1) return *matches[0];
+  // Template arguments as the source writes them (256 for Clang's 256U), namespaces or not.
+  const std::string written = as_written(options.kernel);
+  for (const auto& kernel : kernels)
+    if (as_written(kernel.info.name) == written || as_written(unqualified(kernel.info.name)) == written)
+      matches.push_back(&kernel);
+  if (matches.size() == 1) return *matches[0];
+  matches.clear();
   for (const auto& kernel : kernels) {
     const std::string base = without_template_arguments(kernel.info.name);
     if (base == options.kernel || unqualified(base) == options.kernel ||

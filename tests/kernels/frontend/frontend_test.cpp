@@ -129,6 +129,29 @@ int main() { red<16><<<1, 32>>>(0); red<8><<<1, 32>>>(0); }
   EXPECT_NE(refusal(source, "unused").find("has no instantiation in this file"), std::string::npos);
 }
 
+// Template arguments as the source writes them: Clang prints an unsigned or long argument with its
+// suffix (reduce4<int, 256U>), the source and the user write 256.
+TEST_F(FrontendTest, TemplateArgumentsNameAKernelAsTheSourceWritesThem) {
+  const std::string source = R"(
+template <typename T, unsigned B> __global__ void reduce4(T* a) { if (threadIdx.x < B) a[0] = 1; }
+template <typename T, unsigned long B, bool F> __global__ void r6(T* a) { if (F && threadIdx.x < B) a[0] = 1; }
+template <int N> __global__ void grid2(int* a) { a[0] = N; }
+int main() { reduce4<int, 256><<<1, 32>>>(0); reduce4<int, 25><<<1, 32>>>(0); r6<float, 64, true><<<1, 32>>>(0);
+             grid2<2><<<1, 32>>>(0); }
+)";
+  const auto kernels = list_kernels(options(source));
+  ASSERT_EQ(kernels.size(), 4u);
+  EXPECT_EQ(kernels[0].name, "reduce4<int, 256U>");  // as Clang prints it
+  EXPECT_EQ(load(source, "reduce4<int, 256>").name, "reduce4<int, 256U>");
+  EXPECT_EQ(load(source, "reduce4<int,256u>").name, "reduce4<int, 256U>");
+  EXPECT_EQ(load(source, "reduce4<int, 25>").name, "reduce4<int, 25U>");
+  EXPECT_EQ(load(source, "r6<float, 64, true>").name, "r6<float, 64UL, true>");
+  EXPECT_EQ(load(source, "grid2<2>").name, "grid2<2>");
+  // A number is a whole token: 2 is not 25, nor the 2 of a name.
+  EXPECT_NE(refusal(source, "reduce4<int, 2>").find("no __global__ function named 'reduce4<int, 2>'"),
+            std::string::npos);
+}
+
 TEST_F(FrontendTest, IfConstexprKeepsOnlyTheBranchTheCompilerKeeps) {
   const std::string source = R"(
 template <int B> __global__ void k(int* a) {
