@@ -433,9 +433,12 @@ void Lowerer::carry_accesses(Pending& p, ir::StmtId target) {
 
 /// The conjunction of the guards, lowered afresh (each access owns its expressions); kNone
 /// without guards. Throws Unplaced when a condition cannot be lowered again.
-ir::ExprId Lowerer::guard_expr(const std::vector<Guard>& guards, ir::SourceRange where) {
+ir::ExprId Lowerer::guard_expr(const std::vector<Guard>& in_force, ir::SourceRange where) {
   ir::ExprId all = ir::kNone;
   const Quiet quiet(*this);  // the condition's own loads and flops were counted where it ran
+  // A copy: lowering a condition that holds && or || pushes guards of its own (on guards_, which
+  // `in_force` may be).
+  const std::vector<Guard> guards = in_force;
   for (const Guard& g : guards) {
     if (g.condition->HasSideEffects(context_))
       throw Unplaced{"it is made only where '" + text(g.condition) +

@@ -172,6 +172,23 @@ __global__ void k(float* a, const float* b, P* pts, int* hist, int n) {
   EXPECT_EQ(flops(k), (Lines{"3"}));
 }
 
+// A load under && and || whose guards themselves hold && (cuda-samples' mergeSort binary search):
+// each guard is the conditions before it, the inner ones lowered with guards of their own.
+TEST_F(FrontendMemory, AGuardHoldingLogicalOperatorsGuardsTheLoadsAfterIt) {
+  const ir::Kernel k = load(R"(
+__global__ void k(unsigned *d, unsigned v, unsigned s) {
+  unsigned i = threadIdx.x;
+  if ((s && (d[i] < v)) || (!s && (d[i + 1] > v))) d[i] = 0;
+}
+)");
+  // d[i] where s holds (the left of s && ...); d[i + 1] where the left of || failed and !s holds.
+  EXPECT_EQ(accesses(k),
+            (Lines{"store global 4 d @ ((int64)i * 4:int64)",
+                   "load global 4 d @ ((int64)i * 4:int64) if (bool)param:s",
+                   "load global 4 d @ ((int64)(i + (uint32)1:int32) * 4:int64) if ((!((bool)param:s && "
+                   "(opaque:uint32{d[i] (global memory)} < param:v))) && (!(bool)param:s))"}));
+}
+
 TEST_F(FrontendMemory, WholeObjectsMoveAsTheCompilerMovesThem) {
   const ir::Kernel k = load(R"(
 struct P { float x; float y; int tag; };
