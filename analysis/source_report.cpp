@@ -73,6 +73,8 @@ SourceRow make_row(const ir::Kernel& kernel, ir::StmtId id, const ir::StatementC
   row.file = stmt.range.file < kernel.files.size() ? kernel.files[stmt.range.file].path : "";
   row.line = stmt.range.line;
   row.column = stmt.range.column;
+  row.end_line = stmt.range.end_line;
+  row.end_column = stmt.range.end_column;
   row.kind = ir::report_kind(stmt);
   row.condition = is_condition(stmt.kind);
   row.barrier = stmt.kind == ir::StmtKind::Barrier;
@@ -146,9 +148,10 @@ bool shows_before(const SourceRow& a, const SourceRow& b) {
 }
 
 // The statement a row counts, wherever its function was inlined, and the row's iteration.
-using StatementKey = std::tuple<std::string, std::uint32_t, std::uint32_t, std::string, std::uint64_t>;
+using StatementKey = std::tuple<std::string, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
+                                std::string, std::uint64_t>;
 StatementKey statement_key(const SourceRow& r) {
-  return {r.file, r.line, r.column, r.kind, r.iteration ? *r.iteration : 0};
+  return {r.file, r.line, r.column, r.end_line, r.end_column, r.kind, r.iteration ? *r.iteration : 0};
 }
 
 // `rows` with the rows of one source statement summed over the calls of its function, at the

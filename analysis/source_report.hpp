@@ -23,6 +23,9 @@ struct SourceRow {
   std::string file;
   std::uint32_t line = 0;
   std::uint32_t column = 0;
+  /// Where the statement ends: two statements starting at one place (`buffer[t] = t`, whose
+  /// operator[] call starts where the assignment does) are told apart by it.
+  std::uint32_t end_line = 0, end_column = 0;
   std::string kind;                        // sim::ir::report_kind
   std::optional<std::uint64_t> iteration;  // 1 = the first iteration (only with --by-iteration)
   bool condition = false;                  // if, loop or switch: taken_lanes means something

@@ -678,6 +678,26 @@ TEST_F(AnalyzeSourceFile, FunctionCalledTwiceIsCountedAtEachCall) {
       << split.out;
 }
 
+// An assignment through a member operator[] starts where its call does: two statements at one
+// place, each reached once per warp, never one statement counted twice.
+TEST_F(AnalyzeSourceFile, AnAssignmentAndTheCallItStartsWithAreTwoStatements) {
+  const std::string file = source("accessor.cu",
+                                  "struct Buf {\n"
+                                  "  int data[64];\n"
+                                  "  __device__ int &operator[](int i) { return data[i]; }\n"
+                                  "};\n"
+                                  "__global__ void k(int *out) {\n"
+                                  "  __shared__ Buf buffer;\n"
+                                  "  int t = threadIdx.x;\n"
+                                  "  buffer[t] = t;\n"
+                                  "  out[t] = t;\n"
+                                  "}\n");
+  const CliResult r = run_warpdiv({"analyze", file, "--grid", "1", "--block", "64"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  // Two warps reach line 8 once each: 2 warp evaluations, all 64 lanes.
+  EXPECT_TRUE(contains(r.out, "    8            2           -   100.0%    buffer[t] = t;\n")) << r.out;
+}
+
 // An access the model cannot place (an index read from memory without values): the report says
 // it is incomplete in its summary, the CSV's complete column and the HTML, and withholds the
 // figures derived from the traffic.
