@@ -57,6 +57,25 @@ Lowerer::Binding Lowerer::memory_binding(const clang::Expr* target, const std::s
   return binding;
 }
 
+/// Whether a reference initialised with `init` is bound to a temporary (`const int& r = a + b`,
+/// a conversion, a default argument's literal): a copy of the value, not an object that changes.
+bool Lowerer::binds_temporary(const clang::Expr* init) {
+  const clang::Expr* e = init->IgnoreParens();
+  if (const auto* arg = llvm::dyn_cast<clang::CXXDefaultArgExpr>(e)) e = arg->getExpr()->IgnoreParens();
+  if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(e)) e = cleanups->getSubExpr()->IgnoreParens();
+  return llvm::isa<clang::MaterializeTemporaryExpr>(e) || !e->isGLValue();
+}
+
+/// What a const T& initialised with `init` is: bound to an lvalue, that object (the local, or the
+/// memory element, whose later writes its reads see); bound to a temporary, or to an lvalue the
+/// model cannot follow, none (the caller copies the value).
+std::optional<Lowerer::Binding> Lowerer::const_reference_binding(const clang::Expr* init, ir::ScalarType type,
+                                                                 const std::string& name,
+                                                                 std::vector<ir::StmtId>& out) {
+  if (binds_temporary(init)) return std::nullopt;
+  return reference_binding(init, type, name, out);
+}
+
 /// Whether a write to the lvalue `e` may change what the model holds: a modelled local, a
 /// followed pointer, or something reached through a reference the model does not know. False
 /// for memory and for members it does not hold (read as opaque).
@@ -171,7 +190,12 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
     // at the call: the call's line counts one evaluation per call.
     const ir::SourceRange bound =
         llvm::isa<clang::CXXDefaultArgExpr>(arg) ? range(param->getSourceRange()) : range(arg);
-    if (type && (!reference || param->getType().getNonReferenceType().isConstQualified())) {
+    const bool constant = reference && param->getType().getNonReferenceType().isConstQualified();
+    std::optional<Binding> shared;  // const int& x bound to an lvalue: that object
+    if (type && constant) shared = const_reference_binding(arg, *type, param->getNameAsString(), body);
+    if (shared) {
+      bindings_[param] = *shared;
+    } else if (type && (!reference || constant)) {
       const ir::LocalId local = k_.add_local(param->getNameAsString(), *type, range(param->getSourceRange()));
       body.push_back(k_.declare(local, convert(lower_int(arg), *type, where), bound));
       bindings_[param] = Binding{Binding::Local, local};

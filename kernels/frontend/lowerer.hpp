@@ -410,6 +410,9 @@ class Lowerer {
   std::optional<Binding> reference_binding(const clang::Expr* target, ir::ScalarType type,
                                            const std::string& name, std::vector<ir::StmtId>& out);
   Binding memory_binding(const clang::Expr* target, const std::string& name, std::vector<ir::StmtId>& out);
+  static bool binds_temporary(const clang::Expr* init);
+  std::optional<Binding> const_reference_binding(const clang::Expr* init, ir::ScalarType type,
+                                                 const std::string& name, std::vector<ir::StmtId>& out);
   bool holds_modelled(const clang::Expr* lvalue) const;
   void check_write(const clang::Expr* at, const clang::Expr* target);
   std::optional<ir::LocalId> pointed_local(const clang::Expr* e);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/engine/ir_replay.hpp"
@@ -300,6 +301,40 @@ __global__ void k(float* a, float* b, int c) {
   // p's offsets: b + 1 is byte 4 of b, b + 2 byte 8, a + 3 byte 12 of a.
   EXPECT_PRED2(contains, body(k), "decl p = 0:int64; p = 4:int64; work[p[0] = 1.0f]; p = 8:int64;");
   EXPECT_PRED2(contains, body(k), "work[p[1] = 2.0f]; p = 12:int64; work[p[2] = 3.0f];");
+}
+
+TEST_F(FrontendMemory, AConstReferenceToMemoryIsItsAddressAndToATemporaryACopy) {
+  const ir::Kernel k = load(R"(
+__device__ int get(const int& x, int* s) { s[threadIdx.x] = 8; return x; }
+__global__ void k(int* out) {
+  __shared__ int s[32];
+  int t = threadIdx.x;
+  s[t] = 0;
+  __syncthreads();
+  const int& c = s[t];
+  s[t] = 16;
+  if (t < c) out[t] = 1;
+  int v = get(s[t], s);
+  if (t < v) out[t] = 2;
+  int u = 4;
+  const int& w = u + 1;
+  u = 20;
+  if (t < w) out[t] = 3;
+}
+)");
+  // c is s[t], read where the if reads it: 16 by then. x is s[t] too: get() writes 8 there
+  // before it reads x. w is bound to the temporary u + 1 = 5, which u = 20 does not change.
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{32, 1, 1};
+  l.arguments.assign(k.parameters.size(), ir::Value{});
+  const ir::ReplayResult r = ir::replay(k, l);
+  for (const auto& [line, taken] : std::vector<std::pair<int, std::uint64_t>>{{10, 16}, {12, 8}, {16, 5}}) {
+    const ir::StatementCounts& c = r.statements.at(statement_at(k, line, ir::StmtKind::If));
+    EXPECT_EQ(c.warp_evaluations, 1u) << line;
+    EXPECT_EQ(c.divergent, 1u) << line;
+    EXPECT_EQ(c.taken_lanes, taken) << line;
+  }
 }
 
 TEST_F(FrontendMemory, AReferenceToMemoryIsItsAddress) {
