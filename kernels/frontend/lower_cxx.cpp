@@ -226,11 +226,11 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
           object_vars_[param] = object;
         else
           scan_work(arg);
-      } else {  // S s: a copy
+      } else {  // S s: initialised from the argument as a local is (its copy constructor, braces ...)
         const int object =
             make_object(record, param->getNameAsString(), range(param->getSourceRange()), body);
         object_vars_[param] = object;
-        copy_object(object, arg, body);
+        initialise(object, arg, body);
       }
     } else if (param->getType().getNonReferenceType()->isPointerType() &&
                (!reference || param->getType().getNonReferenceType().isConstQualified()) &&
