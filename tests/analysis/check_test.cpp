@@ -713,6 +713,14 @@ TEST(CheckBaseline, AStatementOfTheSameTextAddedOrRemovedElsewhereLeavesTheOther
                        "0) is not among the statements now: write the baseline again",
                        "4 baseline-vanished note: statement 'o[i] = 1' in 'k' of the baseline (its line 0) is "
                        "not among the statements now: write the baseline again"}));
+  // The same with other edits at both ends (nothing in common there): the table pairs them.
+  const std::vector<Finding> inner = compare_with_baseline(
+      {guard(3, "if (i < 8)", 2, 1), store(4, 1, 8, 1), guard(6, "if (i < 48)", 2, 1), store(7, 2, 48, 2),
+       plain(8, 3, 2, 64, "y = 2")},
+      {guard(3, "if (i < 48)", 2, 1), store(4, 2, 48, 1), plain(5, 3, 2, 64, "x = 1")}, how);
+  ASSERT_EQ(inner.size(), 1u);
+  EXPECT_EQ(inner[0].rule, "baseline-vanished");
+  EXPECT_EQ(inner[0].line, 5u);
   // Statements of one text with nothing else changed pair in order, as their ordinals do.
   EXPECT_EQ(paired_with_baseline({store(4, 1, 8, 1), store(5, 1, 8, 2)}, {store(4, 1, 8, 1), store(5, 1, 8, 2)}),
             (std::vector<std::optional<std::size_t>>{0, 1}));
