@@ -62,7 +62,8 @@ Lowerer::Binding Lowerer::memory_binding(const clang::Expr* target, const std::s
 bool Lowerer::binds_temporary(const clang::Expr* init) {
   const clang::Expr* e = init->IgnoreParens();
   if (const auto* arg = llvm::dyn_cast<clang::CXXDefaultArgExpr>(e)) e = arg->getExpr()->IgnoreParens();
-  if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(e)) e = cleanups->getSubExpr()->IgnoreParens();
+  if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(e))
+    e = cleanups->getSubExpr()->IgnoreParens();
   return llvm::isa<clang::MaterializeTemporaryExpr>(e) || !e->isGLValue();
 }
 

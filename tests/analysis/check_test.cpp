@@ -701,18 +701,18 @@ TEST(CheckBaseline, AStatementOfTheSameTextAddedOrRemovedElsewhereLeavesTheOther
   // The other way: the upper copy removed while the lower store drops to 32 of 64 lanes (50%):
   // compared with its own 75%, not with the removed copy's 25%.
   const std::vector<CheckRow> removed = {guard(3, "if (i < 48)", 2, 1), store(4, 2, 32, 1)};
-  EXPECT_EQ(paired_with_baseline(removed, added),
-            (std::vector<std::optional<std::size_t>>{2, 3}));
+  EXPECT_EQ(paired_with_baseline(removed, added), (std::vector<std::optional<std::size_t>>{2, 3}));
   std::vector<std::string> lines;
   for (const Finding& x : compare_with_baseline(removed, added, how))
     lines.push_back(std::to_string(x.line) + " " + x.rule + (x.fails ? " fails: " : " note: ") + x.message);
-  EXPECT_EQ(lines, (std::vector<std::string>{
-                       "4 simd-efficiency-regressed fails: statement runs at 50% SIMD efficiency (32 of 64 "
-                       "lanes), 75% in the baseline (48 of 64)",
-                       "3 baseline-vanished note: if condition 'if (i < 8)' in 'k' of the baseline (its line "
-                       "0) is not among the statements now: write the baseline again",
-                       "4 baseline-vanished note: statement 'o[i] = 1' in 'k' of the baseline (its line 0) is "
-                       "not among the statements now: write the baseline again"}));
+  EXPECT_EQ(lines,
+            (std::vector<std::string>{
+                "4 simd-efficiency-regressed fails: statement runs at 50% SIMD efficiency (32 of 64 "
+                "lanes), 75% in the baseline (48 of 64)",
+                "3 baseline-vanished note: if condition 'if (i < 8)' in 'k' of the baseline (its line "
+                "0) is not among the statements now: write the baseline again",
+                "4 baseline-vanished note: statement 'o[i] = 1' in 'k' of the baseline (its line 0) is "
+                "not among the statements now: write the baseline again"}));
   // The same with other edits at both ends (nothing in common there): the table pairs them.
   const std::vector<Finding> inner = compare_with_baseline(
       {guard(3, "if (i < 8)", 2, 1), store(4, 1, 8, 1), guard(6, "if (i < 48)", 2, 1), store(7, 2, 48, 2),
@@ -722,8 +722,9 @@ TEST(CheckBaseline, AStatementOfTheSameTextAddedOrRemovedElsewhereLeavesTheOther
   EXPECT_EQ(inner[0].rule, "baseline-vanished");
   EXPECT_EQ(inner[0].line, 5u);
   // Statements of one text with nothing else changed pair in order, as their ordinals do.
-  EXPECT_EQ(paired_with_baseline({store(4, 1, 8, 1), store(5, 1, 8, 2)}, {store(4, 1, 8, 1), store(5, 1, 8, 2)}),
-            (std::vector<std::optional<std::size_t>>{0, 1}));
+  EXPECT_EQ(
+      paired_with_baseline({store(4, 1, 8, 1), store(5, 1, 8, 2)}, {store(4, 1, 8, 1), store(5, 1, 8, 2)}),
+      (std::vector<std::optional<std::size_t>>{0, 1}));
 }
 
 TEST(CheckText, OneLinePerFindingThenTheSummary) {
