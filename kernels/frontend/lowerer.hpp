@@ -541,6 +541,7 @@ class Lowerer {
   bool scan_unary(const clang::UnaryOperator* op);
   bool scan_object_code(const clang::Stmt* s);
   bool scan_call(const clang::CallExpr* call);
+  void refuse_unseen_writes(const clang::CallExpr* call, const clang::FunctionDecl* callee);
 
   clang::ASTContext& context_;
   const clang::SourceManager& sources_;

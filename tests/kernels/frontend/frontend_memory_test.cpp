@@ -337,6 +337,25 @@ __global__ void k(int* out) {
   }
 }
 
+// memset(&s[t], 1, 1) makes s[t] 1 on the GPU; a model that let it pass would count `if (s[t] > 0)`
+// with s[t] = 0 (no lane), reported complete. A function it neither inlines nor models, given a
+// pointer to writable memory, is refused where it is called, whatever the pointer points to.
+TEST_F(FrontendMemory, ACallThatMayWriteMemoryUnseenIsRefused) {
+  const std::string head =
+      "__global__ void k(int* out, float* f) {\n  __shared__ int s[32], u[32];\n  int t = threadIdx.x;\n";
+  EXPECT_PRED2(contains, refusal(head + "  memset(&s[t], 1, 1);\n  if (s[t] > 0) out[t] = 1;\n}\n"),
+               "k.cu:4:3: 'memset' may write through its argument '&s[t]', which the model cannot follow: "
+               "not supported");
+  EXPECT_PRED2(contains, refusal(head + "  memcpy(s, u, sizeof(s));\n  if (s[t] > 0) out[t] = 1;\n}\n"),
+               "'memcpy' may write through its argument 's'");
+  EXPECT_PRED2(contains, refusal(head + "  if (memcpy(out, u, 4) != 0) out[t] = 1;\n}\n"),
+               "'memcpy' may write through its argument 'out'");
+  EXPECT_PRED2(contains, refusal(head + "  sincosf(f[t], &f[t], &f[t + 1]);\n}\n"),
+               "'sincosf' may write through its argument '&f[t]'");
+  // Reading through a pointer (a const parameter, printf's extra arguments) and free() write nothing.
+  EXPECT_EQ(refusal(head + "  printf(\"%p %d\", s, s[t]);\n  free(f);\n  out[t] = s[t];\n}\n"), "");
+}
+
 TEST_F(FrontendMemory, AReferenceToMemoryIsItsAddress) {
   const ir::Kernel k = load(R"(
 __device__ void set(int& x, int v) { x = v; }
