@@ -165,7 +165,10 @@ ir::StmtId Lowerer::lower_decl_stmt(const clang::DeclStmt* s) {
         bindings_[var] = *binding;
         continue;
       }
-      scan_work(init);  // float& c = a[i] ...: memory the model does not follow
+      // int (&r)[32] = s, float4& v = a[i]: that memory itself where its address is known, as
+      // for an int&; else (float*& r = q ...) its accesses are not counted, with the reason.
+      const Binding memory = memory_binding(init, var->getNameAsString(), declared);
+      if (memory.base != ir::kNone) bindings_[var] = memory;
       continue;
     }
     if (var->getType()->isReferenceType())

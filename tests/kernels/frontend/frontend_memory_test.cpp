@@ -340,6 +340,37 @@ __global__ void k(int* out) {
 // memset(&s[t], 1, 1) makes s[t] 1 on the GPU; a model that let it pass would count `if (s[t] > 0)`
 // with s[t] = 0 (no lane), reported complete. A function it neither inlines nor models, given a
 // pointer to writable memory, is refused where it is called, whatever the pointer points to.
+TEST_F(FrontendMemory, AReferenceToAnArrayIsTheArray) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int* out) {
+  __shared__ int s[32];
+  int t = threadIdx.x;
+  s[t] = 0;
+  __syncthreads();
+  int (&rs)[32] = s;
+  rs[t] = 16;
+  int a[2] = {0, 0};
+  int (&ra)[2] = a;
+  ra[1] = 4;
+  if (t < s[t] + a[1]) out[t] = 1;
+}
+)");
+  // rs[t] is s[t] (byte 4t of s), ra[1] is a[1] (byte 4 of a): s[t] + a[1] = 20 for every thread.
+  EXPECT_EQ(accesses(k),
+            (Lines{"store shared 4 s @ ((int64)t * 4:int64)", "store shared 4 s @ ((int64)t * 4:int64)",
+                   "store local 4 a @ 0:int64", "store local 4 a @ 4:int64", "store local 4 a @ 4:int64",
+                   "store global 4 out @ ((int64)t * 4:int64)", "load shared 4 s @ ((int64)t * 4:int64)",
+                   "load local 4 a @ 4:int64"}));
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{32, 1, 1};
+  l.arguments.assign(k.parameters.size(), ir::Value{});
+  const ir::StatementCounts& c = ir::replay(k, l).statements.at(statement_at(k, 12, ir::StmtKind::If));
+  EXPECT_EQ(c.warp_evaluations, 1u);
+  EXPECT_EQ(c.divergent, 1u);
+  EXPECT_EQ(c.taken_lanes, 20u);
+}
+
 TEST_F(FrontendMemory, ACallThatMayWriteMemoryUnseenIsRefused) {
   const std::string head =
       "__global__ void k(int* out, float* f) {\n  __shared__ int s[32], u[32];\n  int t = threadIdx.x;\n";
