@@ -411,6 +411,7 @@ class Lowerer {
                                            const std::string& name, std::vector<ir::StmtId>& out);
   Binding memory_binding(const clang::Expr* target, const std::string& name, std::vector<ir::StmtId>& out);
   static bool binds_temporary(const clang::Expr* init);
+  bool may_write_memory(const clang::Stmt* s, std::vector<const clang::FunctionDecl*>& seen) const;
   std::optional<Binding> const_reference_binding(const clang::Expr* init, ir::ScalarType type,
                                                  const std::string& name, std::vector<ir::StmtId>& out);
   bool holds_modelled(const clang::Expr* lvalue) const;

@@ -4,6 +4,7 @@
 // (tests/kernels/model_text.hpp), and what the model cannot place with its reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -340,6 +341,25 @@ __global__ void k(int* out) {
 // memset(&s[t], 1, 1) makes s[t] 1 on the GPU; a model that let it pass would count `if (s[t] > 0)`
 // with s[t] = 0 (no lane), reported complete. A function it neither inlines nor models, given a
 // pointer to writable memory, is refused where it is called, whatever the pointer points to.
+// A const int& parameter of a function that writes no memory cannot change while it runs: read
+// once where it is bound, as nvcc reads it (one load for x + x), not once per read.
+TEST_F(FrontendMemory, AConstReferenceParameterOfAFunctionThatWritesNothingIsReadOnce) {
+  const ir::Kernel k = load(R"(
+__device__ int twice(const int& x) { return x + x; }
+__global__ void k(int* out) {
+  __shared__ int s[32];
+  int t = threadIdx.x;
+  s[t] = t;
+  __syncthreads();
+  out[t] = twice(s[t]);
+}
+)");
+  const Lines all = accesses(k);
+  EXPECT_EQ(std::count(all.begin(), all.end(), "load shared 4 s @ ((int64)t * 4:int64)"), 1)
+      << ::testing::PrintToString(all);
+  EXPECT_EQ(all.size(), 3u) << ::testing::PrintToString(all);  // and the stores to s and out
+}
+
 TEST_F(FrontendMemory, AReferenceToAnArrayIsTheArray) {
   const ir::Kernel k = load(R"(
 __global__ void k(int* out) {
