@@ -346,6 +346,7 @@ class Lowerer {
   void bind_floating_parameter(const clang::ParmVarDecl* param, std::int32_t index);
   void unchecked_stored_values();
   void refuse_unmodelled_conditions();
+  void mark_unplaced_writes();
 
   // lower_statements.cpp
   ir::StmtId lower_stmt(const clang::Stmt* s);

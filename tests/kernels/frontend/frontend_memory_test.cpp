@@ -391,6 +391,38 @@ __global__ void k(int* out) {
   EXPECT_EQ(c.taken_lanes, 20u);
 }
 
+// p = (t & 1) ? s : u writes s[t] = 16 in the odd threads; a model that dropped the store would
+// count `if (t < s[t])` with s[t] = 0 (no lane) where 8 threads take it. The write is shared
+// memory's (the kernel reads shared memory), so a branch on s is refused, naming the write.
+TEST_F(FrontendMemory, AWriteThatCannotBePlacedMakesTheMemoryReadUnknown) {
+  const std::string head =
+      "__global__ void k(int* out) {\n  __shared__ int s[32], u[32];\n  int t = threadIdx.x;\n"
+      "  s[t] = 0;\n  u[t] = 0;\n  __syncthreads();\n";
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{32, 1, 1};
+  const auto replayed = [&](const std::string& body) {
+    try {  // the load checks the model, the replay the run
+      const ir::Kernel k = load(head + body);
+      l.arguments.assign(k.parameters.size(), ir::Value{});
+      ir::replay(k, l);
+    } catch (const std::exception& e) {  // the unknown value's diagnostic
+      return std::string(e.what());
+    }
+    return std::string("(counted)");
+  };
+  const std::string why = "the kernel writes shared memory where the model cannot place it ('p[t]' at ";
+  EXPECT_PRED2(contains,
+               replayed("  int *p = (t & 1) ? s : u;\n  p[t] = 16;\n  __syncthreads();\n"
+                        "  if (t < s[t]) out[t] = 1;\n}\n"),
+               why);
+  EXPECT_PRED2(contains, replayed("  int *p = s + t;\n  *p++ = 16;\n  if (t < s[t]) out[t] = 1;\n}\n"),
+               "the kernel writes shared memory where the model cannot place it ('*p++' at ");
+  // Shared values that no branch or address uses: counted, the write not counted as before.
+  EXPECT_EQ(replayed("  int *p = (t & 1) ? s : u;\n  p[t] = 16;\n  __syncthreads();\n  out[t] = s[t];\n}\n"),
+            "(counted)");
+}
+
 TEST_F(FrontendMemory, ACallThatMayWriteMemoryUnseenIsRefused) {
   const std::string head =
       "__global__ void k(int* out, float* f) {\n  __shared__ int s[32], u[32];\n  int t = threadIdx.x;\n";
