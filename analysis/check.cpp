@@ -735,24 +735,99 @@ void compare_row(const CheckRow& r, const CheckRow& b, double tolerance, std::ve
   }
 }
 
+// The indices of `rows` grouped by check and function, each group in source order (file, line,
+// column; a baseline's rows by where the statement was), its statements' texts as compared.
+struct FunctionRows {
+  std::vector<std::size_t> index;
+  std::vector<std::string> text;
+};
+std::map<std::pair<std::string, std::string>, FunctionRows> by_function(const std::vector<CheckRow>& rows) {
+  std::vector<std::size_t> order(rows.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::tie(rows[a].file, rows[a].line, rows[a].column, rows[a].ordinal) <
+           std::tie(rows[b].file, rows[b].line, rows[b].column, rows[b].ordinal);
+  });
+  std::map<std::pair<std::string, std::string>, FunctionRows> groups;
+  for (const std::size_t i : order) {
+    FunctionRows& g = groups[{rows[i].check, rows[i].function}];
+    g.index.push_back(i);
+    g.text.push_back(statement_token_key(rows[i].statement));
+  }
+  return groups;
+}
+
+// The largest table pair_function() builds (16 Mi cells, 64 MiB); beyond it, ordinals pair.
+constexpr std::size_t kMaxPairingCells = std::size_t{1} << 24;
+
+// Pairs the statements of one function now with those of the baseline: the longest common
+// subsequence of their texts in source order, the earliest statements first where several pairings
+// are as long. A statement added or removed elsewhere, even one of the same text, leaves the others
+// paired with their own rows (pairing by ordinal would shift every later one of that text).
+void pair_function(const FunctionRows& now, const FunctionRows& before,
+                   std::vector<std::optional<std::size_t>>& pairs) {
+  const std::size_t n = now.text.size(), m = before.text.size();
+  std::size_t head = 0, tail = 0;  // the common ends, paired without the table
+  while (head < n && head < m && now.text[head] == before.text[head]) ++head;
+  while (tail < n - head && tail < m - head && now.text[n - 1 - tail] == before.text[m - 1 - tail]) ++tail;
+  for (std::size_t k = 0; k < head; ++k) pairs[now.index[k]] = before.index[k];
+  for (std::size_t k = 0; k < tail; ++k) pairs[now.index[n - 1 - k]] = before.index[m - 1 - k];
+  const std::size_t rows = n - head - tail, cols = m - head - tail;
+  if (rows * cols > kMaxPairingCells) {  // too large a table: each text's statements in order
+    std::map<std::string, std::vector<std::size_t>> left;
+    for (std::size_t j = cols; j-- > 0;) left[before.text[head + j]].push_back(before.index[head + j]);
+    for (std::size_t i = 0; i < rows; ++i) {
+      auto found = left.find(now.text[head + i]);
+      if (found == left.end() || found->second.empty()) continue;
+      pairs[now.index[head + i]] = found->second.back();
+      found->second.pop_back();
+    }
+    return;
+  }
+  // lcs[i][j]: the longest common subsequence of the middle parts from i and j on.
+  std::vector<std::vector<std::uint32_t>> lcs(rows + 1, std::vector<std::uint32_t>(cols + 1, 0));
+  for (std::size_t i = rows; i-- > 0;)
+    for (std::size_t j = cols; j-- > 0;)
+      lcs[i][j] = now.text[head + i] == before.text[head + j] ? lcs[i + 1][j + 1] + 1
+                                                              : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+  for (std::size_t i = 0, j = 0; i < rows && j < cols;) {
+    if (now.text[head + i] == before.text[head + j] && lcs[i][j] == lcs[i + 1][j + 1] + 1) {
+      pairs[now.index[head + i++]] = before.index[head + j++];
+    } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+}
+
 bool listed(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 }  // namespace
 
+std::vector<std::optional<std::size_t>> paired_with_baseline(const std::vector<CheckRow>& rows,
+                                                             const std::vector<CheckRow>& baseline) {
+  std::vector<std::optional<std::size_t>> pairs(rows.size());
+  const auto before = by_function(baseline);
+  for (const auto& [function, now] : by_function(rows)) {
+    const auto found = before.find(function);
+    if (found != before.end()) pair_function(now, found->second, pairs);
+  }
+  return pairs;
+}
+
 std::vector<Finding> compare_with_baseline(const std::vector<CheckRow>& rows,
                                            const std::vector<CheckRow>& baseline,
                                            const BaselineComparison& how) {
   std::vector<Finding> out;
-  std::map<BaselineKey, std::size_t> by_key;
-  for (std::size_t i = 0; i < baseline.size(); ++i) by_key.emplace(baseline_key(baseline[i]), i);
   std::vector<bool> used(baseline.size(), false);
-  for (const CheckRow& r : rows) {
-    const auto it = by_key.find(baseline_key(r));
-    if (it == by_key.end() || used[it->second]) continue;
-    used[it->second] = true;
-    compare_row(r, baseline[it->second], how.tolerance, out);
+  const std::vector<std::optional<std::size_t>> pairs = paired_with_baseline(rows, baseline);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (!pairs[i]) continue;
+    used[*pairs[i]] = true;
+    compare_row(rows[i], baseline[*pairs[i]], how.tolerance, out);
   }
   for (std::size_t j = 0; j < baseline.size(); ++j) {
     const CheckRow& b = baseline[j];

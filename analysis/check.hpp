@@ -136,7 +136,14 @@ struct BaselineComparison {
   double tolerance = 0.0;
 };
 
-/// The rows against a baseline's, matched by check, function, statement text and ordinal. A
+/// For each row, the baseline row it is compared with: within each check and function, the
+/// statements now and those of the baseline paired by the longest common subsequence of their
+/// texts in source order (a statement added or removed, even one of the same text, leaves the
+/// others paired with their own rows); none for a statement the baseline does not have.
+std::vector<std::optional<std::size_t>> paired_with_baseline(const std::vector<CheckRow>& rows,
+                                                             const std::vector<CheckRow>& baseline);
+
+/// The rows against a baseline's, matched by paired_with_baseline(). A
 /// matched row whose fractions got worse (divergent evaluations / branch evaluations, SIMD
 /// efficiency, sector efficiency, bank conflicts per shared request, partial / all block
 /// executions of a barrier: compared exactly, so a launch of another size is no regression by

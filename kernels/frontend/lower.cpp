@@ -124,6 +124,37 @@ void Lowerer::lower(const clang::FunctionDecl& kernel) {
   }
   unchecked_stored_values();
   refuse_unmodelled_conditions();
+  mark_unplaced_writes();
+}
+
+/// A store or atomic the model cannot place through a pointer is taken as global (its space is
+/// not known), yet it may write shared memory or a local array, whose values the model follows:
+/// what it writes there would go unseen, and branches and addresses made from that memory be
+/// counted with the old values. Where the kernel reads one of the two, the write is marked as
+/// that memory's, so that its values are not known after it (a branch on them is refused, naming
+/// the write); where it reads both, it is refused. A pointer read from memory, a null pointer or
+/// one made from an integer points into neither.
+void Lowerer::mark_unplaced_writes() {
+  bool shared = false, local = false;
+  for (const ir::MemoryAccess& a : k_.accesses) {
+    if (a.base == ir::kNone || a.kind == ir::AccessKind::Store) continue;
+    shared |= a.space == ir::AddressSpace::Shared;
+    local |= a.space == ir::AddressSpace::Local;
+  }
+  if (!shared && !local) return;
+  for (ir::MemoryAccess& a : k_.accesses) {
+    if (a.base != ir::kNone || a.kind == ir::AccessKind::Load || a.space != ir::AddressSpace::Global)
+      continue;
+    const auto says = [&](const char* text) { return a.reason.find(text) != std::string::npos; };
+    if (says("is read from memory") || says("a null pointer") || says("a pointer made from an integer"))
+      continue;
+    if (shared && local)
+      throw InvalidInput(Diag::unsupported_construct, ir::source_location(k_, a.range),
+                         "'" + a.text + "' writes where the model cannot place it (" + a.reason +
+                             "), and the kernel reads both shared memory and local arrays, whose values "
+                             "the model follows: what it writes there would go unseen; not supported");
+    a.space = shared ? ir::AddressSpace::Shared : ir::AddressSpace::Local;
+  }
 }
 
 /// A condition that depends on a value the model does not evaluate by construction (an

@@ -130,6 +130,7 @@ ir::ExprId Lowerer::lower_call(const clang::CallExpr* call, ir::ScalarType type)
   if (in_group_namespace(callee)) return lower_group_query(call, type);
   const std::string qualified = callee->getQualifiedNameAsString();
   const bool std_min_max = qualified == "std::min" || qualified == "std::max";
+  refuse_unseen_writes(call, callee);
   if (is_cuda_api(callee) || std_min_max) return lower_builtin_call(call, type);
   if (!inlinable(callee)) return opaque(call, type);  // a system header's function
   check_callee(call, callee);

@@ -7,6 +7,8 @@
 // bit-fields) reads as opaque memory and is written as work.
 #include "kernels/frontend/lowerer.hpp"
 
+#include <algorithm>
+
 namespace warpdiv::frontend::detail::lowering {
 
 /// What an int& bound to `target` (named `name`) is: the local itself (writes through it reach
@@ -55,6 +57,66 @@ Lowerer::Binding Lowerer::memory_binding(const clang::Expr* target, const std::s
   rollback(exprs, pending);
   scan_work(target);
   return binding;
+}
+
+/// Whether a reference initialised with `init` is bound to a temporary (`const int& r = a + b`,
+/// a conversion, a default argument's literal): a copy of the value, not an object that changes.
+bool Lowerer::binds_temporary(const clang::Expr* init) {
+  const clang::Expr* e = init->IgnoreParens();
+  if (const auto* arg = llvm::dyn_cast<clang::CXXDefaultArgExpr>(e)) e = arg->getExpr()->IgnoreParens();
+  if (const auto* cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(e))
+    e = cleanups->getSubExpr()->IgnoreParens();
+  return llvm::isa<clang::MaterializeTemporaryExpr>(e) || !e->isGLValue();
+}
+
+/// What a const T& initialised with `init` is: bound to an lvalue, that object (the local, or the
+/// memory element, whose later writes its reads see); bound to a temporary, or to an lvalue the
+/// model cannot follow, none (the caller copies the value).
+std::optional<Lowerer::Binding> Lowerer::const_reference_binding(const clang::Expr* init, ir::ScalarType type,
+                                                                 const std::string& name,
+                                                                 std::vector<ir::StmtId>& out) {
+  if (binds_temporary(init)) return std::nullopt;
+  return reference_binding(init, type, name, out);
+}
+
+/// Whether the lvalue `target` is a local that holds no memory (a scalar, pointer or object local
+/// of the function, not a reference, an array or a static).
+static bool plain_local(const clang::Expr* target) {
+  const clang::VarDecl* var = named_variable(target);
+  return var != nullptr && var->hasLocalStorage() && !var->getType()->isReferenceType() &&
+         !var->getType()->isArrayType();
+}
+
+/// Whether `s` (a function's body, inlined functions it calls included) may change memory while
+/// it runs: a write to anything but a plain local, an atomic or store intrinsic, a barrier (other
+/// threads write then), inline assembly. A const T& parameter of a function that cannot is read
+/// once, where it is bound, as nvcc reads it; of one that can, each read sees the memory then.
+bool Lowerer::may_write_memory(const clang::Stmt* s, std::vector<const clang::FunctionDecl*>& seen) const {
+  if (s == nullptr) return false;
+  if (llvm::isa<clang::AsmStmt>(s)) return true;
+  if (const auto* op = llvm::dyn_cast<clang::BinaryOperator>(s);
+      op != nullptr && op->isAssignmentOp() && !plain_local(op->getLHS()))
+    return true;
+  if (const auto* op = llvm::dyn_cast<clang::UnaryOperator>(s);
+      op != nullptr && op->isIncrementDecrementOp() && !plain_local(op->getSubExpr()))
+    return true;
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(s)) {
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    if (callee == nullptr || is_syncthreads(callee) || is_group_sync(call)) return true;
+    if (const auto kind = memory_intrinsic(callee); kind && *kind != ir::AccessKind::Load) return true;
+    if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
+        op != nullptr && op->isAssignmentOp() && op->getNumArgs() > 0 && !plain_local(op->getArg(0)))
+      return true;
+    const clang::FunctionDecl* definition = nullptr;
+    if (inlinable(callee) && callee->hasBody(definition) &&
+        std::find(seen.begin(), seen.end(), definition) == seen.end()) {
+      seen.push_back(definition);
+      if (may_write_memory(definition->getBody(), seen)) return true;
+    }
+  }
+  for (const clang::Stmt* child : s->children())
+    if (may_write_memory(child, seen)) return true;
+  return false;
 }
 
 /// Whether a write to the lvalue `e` may change what the model holds: a modelled local, a
@@ -240,6 +302,12 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
   callee->hasBody(definition);
   const ir::SourceRange where = range(call);
   std::vector<ir::StmtId> body;
+  std::optional<bool> callee_writes;  // may_write_memory(definition), worked out when needed
+  const auto writes = [&] {
+    std::vector<const clang::FunctionDecl*> seen{definition};
+    if (!callee_writes) callee_writes = may_write_memory(definition->getBody(), seen);
+    return *callee_writes;
+  };
   for (unsigned i = 0; i < definition->getNumParams() && i < args.size(); ++i) {
     const clang::ParmVarDecl* param = definition->getParamDecl(i);
     const clang::Expr* arg = args[i];
@@ -250,7 +318,13 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
     // at the call: the call's line counts one evaluation per call.
     const ir::SourceRange bound =
         llvm::isa<clang::CXXDefaultArgExpr>(arg) ? range(param->getSourceRange()) : range(arg);
-    if (type && (!reference || param->getType().getNonReferenceType().isConstQualified())) {
+    const bool constant = reference && param->getType().getNonReferenceType().isConstQualified();
+    std::optional<Binding> shared;  // const int& x bound to an lvalue that may change: that object
+    if (type && constant && writes())
+      shared = const_reference_binding(arg, *type, param->getNameAsString(), body);
+    if (shared) {
+      bindings_[param] = *shared;
+    } else if (type && (!reference || constant)) {
       const ir::LocalId local = k_.add_local(param->getNameAsString(), *type, range(param->getSourceRange()));
       body.push_back(k_.declare(local, convert(lower_int(arg), *type, where), bound));
       bindings_[param] = Binding{Binding::Local, local};
@@ -281,11 +355,11 @@ ir::StmtId Lowerer::inline_function(const clang::Expr* call, const clang::Functi
           object_vars_[param] = object;
         else
           scan_work(arg);
-      } else {  // S s: a copy
+      } else {  // S s: initialised from the argument as a local is (its copy constructor, braces ...)
         const int object =
             make_object(record, param->getNameAsString(), range(param->getSourceRange()), body);
         object_vars_[param] = object;
-        copy_object(object, arg, body);
+        initialise(object, arg, body);
       }
     } else if (param->getType().getNonReferenceType()->isPointerType() &&
                (!reference || param->getType().getNonReferenceType().isConstQualified()) &&

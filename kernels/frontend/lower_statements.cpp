@@ -144,8 +144,14 @@ ir::StmtId Lowerer::lower_decl_stmt(const clang::DeclStmt* s) {
     const auto type = scalar_type(var->getType());
     if (var->getType()->isReferenceType() && var->getInit() != nullptr) {
       const clang::Expr* init = var->getInit();
-      if (type && var->getType().getNonReferenceType().isConstQualified() &&
-          !bound_local(init)) {  // const int& r = a + b: a copy of the value
+      const bool constant = var->getType().getNonReferenceType().isConstQualified();
+      std::optional<Binding> shared;  // const int& r = s[t]: s[t] itself, as int& r would be
+      if (type && constant) shared = const_reference_binding(init, *type, var->getNameAsString(), declared);
+      if (shared) {
+        bindings_[var] = *shared;
+        continue;
+      }
+      if (type && constant) {  // const int& r = a + b: a copy of the value
         const ir::LocalId local = k_.add_local(var->getNameAsString(), *type, range(var->getSourceRange()));
         bindings_[var] = Binding{Binding::Local, local};
         declared.push_back(k_.declare(local, lower_int(init), range(var->getSourceRange())));
@@ -159,7 +165,10 @@ ir::StmtId Lowerer::lower_decl_stmt(const clang::DeclStmt* s) {
         bindings_[var] = *binding;
         continue;
       }
-      scan_work(init);  // float& c = a[i] ...: memory the model does not follow
+      // int (&r)[32] = s, float4& v = a[i]: that memory itself where its address is known, as
+      // for an int&; else (float*& r = q ...) its accesses are not counted, with the reason.
+      const Binding memory = memory_binding(init, var->getNameAsString(), declared);
+      if (memory.base != ir::kNone) bindings_[var] = memory;
       continue;
     }
     if (var->getType()->isReferenceType())

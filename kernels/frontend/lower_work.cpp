@@ -308,7 +308,23 @@ bool Lowerer::scan_call(const clang::CallExpr* call) {
     hoist(call, inline_call(call, callee, result));
     return true;
   }
+  refuse_unseen_writes(call, callee);
   return false;
+}
+
+/// A function the model neither inlines nor models (memset, memcpy, sincosf ...) given a pointer
+/// to writable memory may write there: shared memory, a local array or a buffer whose values the
+/// model follows would change unseen, and every branch on them be counted with the old values.
+/// Refused; free() only releases its memory. Atomics and the load and store intrinsics are
+/// modelled (memory_intrinsic), and a variadic function's extra arguments (printf's) are read.
+void Lowerer::refuse_unseen_writes(const clang::CallExpr* call, const clang::FunctionDecl* callee) {
+  if (inlinable(callee) || memory_intrinsic(callee) || callee->getNameAsString() == "free") return;
+  for (unsigned i = 0; i < callee->getNumParams() && i < call->getNumArgs(); ++i) {
+    const clang::QualType type = callee->getParamDecl(i)->getType();
+    if (!type->isPointerType() || type->getPointeeType().isConstQualified()) continue;
+    refuse(call, "'" + callee->getNameAsString() + "' may write through its argument '" +
+                     text(call->getArg(i)) + "', which the model cannot follow: not supported");
+  }
 }
 
 }  // namespace warpdiv::frontend::detail::lowering

@@ -346,6 +346,7 @@ class Lowerer {
   void bind_floating_parameter(const clang::ParmVarDecl* param, std::int32_t index);
   void unchecked_stored_values();
   void refuse_unmodelled_conditions();
+  void mark_unplaced_writes();
 
   // lower_statements.cpp
   ir::StmtId lower_stmt(const clang::Stmt* s);
@@ -410,6 +411,10 @@ class Lowerer {
   std::optional<Binding> reference_binding(const clang::Expr* target, ir::ScalarType type,
                                            const std::string& name, std::vector<ir::StmtId>& out);
   Binding memory_binding(const clang::Expr* target, const std::string& name, std::vector<ir::StmtId>& out);
+  static bool binds_temporary(const clang::Expr* init);
+  bool may_write_memory(const clang::Stmt* s, std::vector<const clang::FunctionDecl*>& seen) const;
+  std::optional<Binding> const_reference_binding(const clang::Expr* init, ir::ScalarType type,
+                                                 const std::string& name, std::vector<ir::StmtId>& out);
   bool holds_modelled(const clang::Expr* lvalue) const;
   bool side_effects(const clang::Expr* e) const;
   bool returns_memory(const clang::CallExpr* call) const;
@@ -542,6 +547,7 @@ class Lowerer {
   bool scan_unary(const clang::UnaryOperator* op);
   bool scan_object_code(const clang::Stmt* s);
   bool scan_call(const clang::CallExpr* call);
+  void refuse_unseen_writes(const clang::CallExpr* call, const clang::FunctionDecl* callee);
 
   clang::ASTContext& context_;
   const clang::SourceManager& sources_;

@@ -673,6 +673,60 @@ TEST(CheckBaseline, RowsMatchByKeyAndWorseFractionsRegress) {
   EXPECT_TRUE(compare_with_baseline({}, {if_then}, how).empty());
 }
 
+// A guarded store `o[i] = 1` under `if (i < 48)` in a block of 64 (2 warp evaluations, 48 lanes:
+// 75%), and a copy of the same text under `if (i < 8)` (1 evaluation, 8 lanes: 25%).
+CheckRow guard(std::uint32_t line, const std::string& text, sim::Count evaluations, sim::Count divergent) {
+  CheckRow r = branch(line, evaluations, divergent);
+  r.statement = text;
+  return r;
+}
+CheckRow store(std::uint32_t line, sim::Count evaluations, sim::Count lanes, std::uint32_t ordinal) {
+  CheckRow r = plain(line, 5, evaluations, lanes, "o[i] = 1");
+  r.ordinal = ordinal;
+  return r;
+}
+
+TEST(CheckBaseline, AStatementOfTheSameTextAddedOrRemovedElsewhereLeavesTheOthersPaired) {
+  BaselineComparison how;
+  how.checks = {"k"};
+  // Baseline: the guard at line 3 and its store at line 4.
+  const std::vector<CheckRow> before = {guard(3, "if (i < 48)", 2, 1), store(4, 2, 48, 1)};
+  // A copy added above: the new store is the first of its text, the old one (line 7) the second.
+  const std::vector<CheckRow> added = {guard(3, "if (i < 8)", 2, 1), store(4, 1, 8, 1),
+                                       guard(6, "if (i < 48)", 2, 1), store(7, 2, 48, 2)};
+  EXPECT_EQ(paired_with_baseline(added, before),
+            (std::vector<std::optional<std::size_t>>{std::nullopt, std::nullopt, 0, 1}));
+  const std::vector<Finding> none = compare_with_baseline(added, before, how);
+  EXPECT_TRUE(none.empty()) << none[0].message;
+  // The other way: the upper copy removed while the lower store drops to 32 of 64 lanes (50%):
+  // compared with its own 75%, not with the removed copy's 25%.
+  const std::vector<CheckRow> removed = {guard(3, "if (i < 48)", 2, 1), store(4, 2, 32, 1)};
+  EXPECT_EQ(paired_with_baseline(removed, added), (std::vector<std::optional<std::size_t>>{2, 3}));
+  std::vector<std::string> lines;
+  for (const Finding& x : compare_with_baseline(removed, added, how))
+    lines.push_back(std::to_string(x.line) + " " + x.rule + (x.fails ? " fails: " : " note: ") + x.message);
+  EXPECT_EQ(lines,
+            (std::vector<std::string>{
+                "4 simd-efficiency-regressed fails: statement runs at 50% SIMD efficiency (32 of 64 "
+                "lanes), 75% in the baseline (48 of 64)",
+                "3 baseline-vanished note: if condition 'if (i < 8)' in 'k' of the baseline (its line "
+                "0) is not among the statements now: write the baseline again",
+                "4 baseline-vanished note: statement 'o[i] = 1' in 'k' of the baseline (its line 0) is "
+                "not among the statements now: write the baseline again"}));
+  // The same with other edits at both ends (nothing in common there): the table pairs them.
+  const std::vector<Finding> inner = compare_with_baseline(
+      {guard(3, "if (i < 8)", 2, 1), store(4, 1, 8, 1), guard(6, "if (i < 48)", 2, 1), store(7, 2, 48, 2),
+       plain(8, 3, 2, 64, "y = 2")},
+      {guard(3, "if (i < 48)", 2, 1), store(4, 2, 48, 1), plain(5, 3, 2, 64, "x = 1")}, how);
+  ASSERT_EQ(inner.size(), 1u);
+  EXPECT_EQ(inner[0].rule, "baseline-vanished");
+  EXPECT_EQ(inner[0].line, 5u);
+  // Statements of one text with nothing else changed pair in order, as their ordinals do.
+  EXPECT_EQ(
+      paired_with_baseline({store(4, 1, 8, 1), store(5, 1, 8, 2)}, {store(4, 1, 8, 1), store(5, 1, 8, 2)}),
+      (std::vector<std::optional<std::size_t>>{0, 1}));
+}
+
 TEST(CheckText, OneLinePerFindingThenTheSummary) {
   CheckOutcome o;
   o.kernels = 2;

@@ -77,6 +77,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"analyze", "--csv", "-h"}, "--csv needs a value (FILE: "},
         BadInput{{"analyze", "--csv=--html=x.html"}, "not the flag '--html'"},
         BadInput{{"analyze", "--csv", "--no-such-flag"}, "a value cannot start with '--'"},
+        // "--" alone is no flag's name (Boost finds every flag for its empty name).
+        BadInput{{"analyze", "--csv", "--"}, "--csv needs a value (FILE: "},
+        BadInput{{"analyze", "--grid", "--", "--block", "32"}, "not '--' (a value cannot start with '--'"},
+        BadInput{{"occupancy", "--gpu", "h100", "--csv", "--"}, "a value cannot start with '--'"},
+        BadInput{{"check", "c.toml", "--sarif", "--"}, "--sarif needs a value (FILE: "},
+        BadInput{{"sweep", "--sizes", "100", "--tiles", "16", "--csv", "--"}, "--csv needs a value"},
         BadInput{{"sweep", "--sizes", "--tiles", "16", "--csv", "s.csv"}, "--sizes needs a value"},
         BadInput{{"sweep", "--sizes", "100", "--tiles", "16", "--csv", "--html", "p.html"},
                  "--csv needs a value"},

@@ -71,10 +71,13 @@ std::vector<std::string> long_names(const po::options_description& options) {
   return names;
 }
 
-/// Whether `value` names one of the command's flags: "--csv", "--csv=x" or "-h".
+/// Whether `value` names one of the command's flags: "--csv", "--csv=x" or "-h" ("--" names
+/// none: Boost would find every flag for its empty name).
 bool names_a_flag(const std::string& value, const po::options_description& options) {
-  if (value.rfind("--", 0) == 0)
-    return options.find_nothrow(value.substr(2, value.find('=') - 2), false) != nullptr;
+  if (value.rfind("--", 0) == 0) {
+    const std::string name = value.substr(2, value.find('=') - 2);
+    return !name.empty() && options.find_nothrow(name, false) != nullptr;
+  }
   return value.size() == 2 && value[0] == '-' && options.find_nothrow(value, false) != nullptr;
 }
 

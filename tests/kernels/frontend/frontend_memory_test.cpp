@@ -4,7 +4,9 @@
 // (tests/kernels/model_text.hpp), and what the model cannot place with its reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/engine/ir_replay.hpp"
@@ -367,6 +369,141 @@ __global__ void k(float* a, float* b, int c) {
   // p's offsets: b + 1 is byte 4 of b, b + 2 byte 8, a + 3 byte 12 of a.
   EXPECT_PRED2(contains, body(k), "decl p = 0:int64; p = 4:int64; work[p[0] = 1.0f]; p = 8:int64;");
   EXPECT_PRED2(contains, body(k), "work[p[1] = 2.0f]; p = 12:int64; work[p[2] = 3.0f];");
+}
+
+TEST_F(FrontendMemory, AConstReferenceToMemoryIsItsAddressAndToATemporaryACopy) {
+  const ir::Kernel k = load(R"(
+__device__ int get(const int& x, int* s) { s[threadIdx.x] = 8; return x; }
+__global__ void k(int* out) {
+  __shared__ int s[32];
+  int t = threadIdx.x;
+  s[t] = 0;
+  __syncthreads();
+  const int& c = s[t];
+  s[t] = 16;
+  if (t < c) out[t] = 1;
+  int v = get(s[t], s);
+  if (t < v) out[t] = 2;
+  int u = 4;
+  const int& w = u + 1;
+  u = 20;
+  if (t < w) out[t] = 3;
+}
+)");
+  // c is s[t], read where the if reads it: 16 by then. x is s[t] too: get() writes 8 there
+  // before it reads x. w is bound to the temporary u + 1 = 5, which u = 20 does not change.
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{32, 1, 1};
+  l.arguments.assign(k.parameters.size(), ir::Value{});
+  const ir::ReplayResult r = ir::replay(k, l);
+  for (const auto& [line, taken] : std::vector<std::pair<int, std::uint64_t>>{{10, 16}, {12, 8}, {16, 5}}) {
+    const ir::StatementCounts& c = r.statements.at(statement_at(k, line, ir::StmtKind::If));
+    EXPECT_EQ(c.warp_evaluations, 1u) << line;
+    EXPECT_EQ(c.divergent, 1u) << line;
+    EXPECT_EQ(c.taken_lanes, taken) << line;
+  }
+}
+
+// memset(&s[t], 1, 1) makes s[t] 1 on the GPU; a model that let it pass would count `if (s[t] > 0)`
+// with s[t] = 0 (no lane), reported complete. A function it neither inlines nor models, given a
+// pointer to writable memory, is refused where it is called, whatever the pointer points to.
+// A const int& parameter of a function that writes no memory cannot change while it runs: read
+// once where it is bound, as nvcc reads it (one load for x + x), not once per read.
+TEST_F(FrontendMemory, AConstReferenceParameterOfAFunctionThatWritesNothingIsReadOnce) {
+  const ir::Kernel k = load(R"(
+__device__ int twice(const int& x) { return x + x; }
+__global__ void k(int* out) {
+  __shared__ int s[32];
+  int t = threadIdx.x;
+  s[t] = t;
+  __syncthreads();
+  out[t] = twice(s[t]);
+}
+)");
+  const Lines all = accesses(k);
+  EXPECT_EQ(std::count(all.begin(), all.end(), "load shared 4 s @ ((int64)t * 4:int64)"), 1)
+      << ::testing::PrintToString(all);
+  EXPECT_EQ(all.size(), 3u) << ::testing::PrintToString(all);  // and the stores to s and out
+}
+
+TEST_F(FrontendMemory, AReferenceToAnArrayIsTheArray) {
+  const ir::Kernel k = load(R"(
+__global__ void k(int* out) {
+  __shared__ int s[32];
+  int t = threadIdx.x;
+  s[t] = 0;
+  __syncthreads();
+  int (&rs)[32] = s;
+  rs[t] = 16;
+  int a[2] = {0, 0};
+  int (&ra)[2] = a;
+  ra[1] = 4;
+  if (t < s[t] + a[1]) out[t] = 1;
+}
+)");
+  // rs[t] is s[t] (byte 4t of s), ra[1] is a[1] (byte 4 of a): s[t] + a[1] = 20 for every thread.
+  EXPECT_EQ(accesses(k),
+            (Lines{"store shared 4 s @ ((int64)t * 4:int64)", "store shared 4 s @ ((int64)t * 4:int64)",
+                   "store local 4 a @ 0:int64", "store local 4 a @ 4:int64", "store local 4 a @ 4:int64",
+                   "store global 4 out @ ((int64)t * 4:int64)", "load shared 4 s @ ((int64)t * 4:int64)",
+                   "load local 4 a @ 4:int64"}));
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{32, 1, 1};
+  l.arguments.assign(k.parameters.size(), ir::Value{});
+  const ir::StatementCounts& c = ir::replay(k, l).statements.at(statement_at(k, 12, ir::StmtKind::If));
+  EXPECT_EQ(c.warp_evaluations, 1u);
+  EXPECT_EQ(c.divergent, 1u);
+  EXPECT_EQ(c.taken_lanes, 20u);
+}
+
+// p = (t & 1) ? s : u writes s[t] = 16 in the odd threads; a model that dropped the store would
+// count `if (t < s[t])` with s[t] = 0 (no lane) where 8 threads take it. The write is shared
+// memory's (the kernel reads shared memory), so a branch on s is refused, naming the write.
+TEST_F(FrontendMemory, AWriteThatCannotBePlacedMakesTheMemoryReadUnknown) {
+  const std::string head =
+      "__global__ void k(int* out) {\n  __shared__ int s[32], u[32];\n  int t = threadIdx.x;\n"
+      "  s[t] = 0;\n  u[t] = 0;\n  __syncthreads();\n";
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{32, 1, 1};
+  const auto replayed = [&](const std::string& body) {
+    try {  // the load checks the model, the replay the run
+      const ir::Kernel k = load(head + body);
+      l.arguments.assign(k.parameters.size(), ir::Value{});
+      ir::replay(k, l);
+    } catch (const std::exception& e) {  // the unknown value's diagnostic
+      return std::string(e.what());
+    }
+    return std::string("(counted)");
+  };
+  const std::string why = "the kernel writes shared memory where the model cannot place it ('p[t]' at ";
+  EXPECT_PRED2(contains,
+               replayed("  int *p = (t & 1) ? s : u;\n  p[t] = 16;\n  __syncthreads();\n"
+                        "  if (t < s[t]) out[t] = 1;\n}\n"),
+               why);
+  EXPECT_PRED2(contains, replayed("  int *p = s + t;\n  *p++ = 16;\n  if (t < s[t]) out[t] = 1;\n}\n"),
+               "the kernel writes shared memory where the model cannot place it ('*p++' at ");
+  // Shared values that no branch or address uses: counted, the write not counted as before.
+  EXPECT_EQ(replayed("  int *p = (t & 1) ? s : u;\n  p[t] = 16;\n  __syncthreads();\n  out[t] = s[t];\n}\n"),
+            "(counted)");
+}
+
+TEST_F(FrontendMemory, ACallThatMayWriteMemoryUnseenIsRefused) {
+  const std::string head =
+      "__global__ void k(int* out, float* f) {\n  __shared__ int s[32], u[32];\n  int t = threadIdx.x;\n";
+  EXPECT_PRED2(contains, refusal(head + "  memset(&s[t], 1, 1);\n  if (s[t] > 0) out[t] = 1;\n}\n"),
+               "k.cu:4:3: 'memset' may write through its argument '&s[t]', which the model cannot follow: "
+               "not supported");
+  EXPECT_PRED2(contains, refusal(head + "  memcpy(s, u, sizeof(s));\n  if (s[t] > 0) out[t] = 1;\n}\n"),
+               "'memcpy' may write through its argument 's'");
+  EXPECT_PRED2(contains, refusal(head + "  if (memcpy(out, u, 4) != 0) out[t] = 1;\n}\n"),
+               "'memcpy' may write through its argument 'out'");
+  EXPECT_PRED2(contains, refusal(head + "  sincosf(f[t], &f[t], &f[t + 1]);\n}\n"),
+               "'sincosf' may write through its argument '&f[t]'");
+  // Reading through a pointer (a const parameter, printf's extra arguments) and free() write nothing.
+  EXPECT_EQ(refusal(head + "  printf(\"%p %d\", s, s[t]);\n  free(f);\n  out[t] = s[t];\n}\n"), "");
 }
 
 TEST_F(FrontendMemory, AReferenceToMemoryIsItsAddress) {

@@ -1176,6 +1176,39 @@ __global__ void k(int* out, int n) {
   EXPECT_EQ(counts(r, statement_at(k, 11, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 0, 8, 8}));
 }
 
+TEST_F(FrontendTest, AConstReferenceParameterIsTheLocalItNames) {
+  const ir::Kernel k = load(R"(
+__device__ void add(int& y, const int& x) { y = 0; y += x; y += 16; }
+__global__ void k(int* out) {
+  int t = threadIdx.x;
+  int m = 8;
+  add(m, m);
+  if (t < m) out[t] = 1;
+}
+)");
+  // x is m, which y = 0 clears first: m = 0 + 0 + 16 (a copy of m would make it 24).
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {32, 1, 1}, 32, {}));
+  EXPECT_EQ(counts(r, statement_at(k, 7, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 32, 16}));
+}
+
+TEST_F(FrontendTest, AnObjectPassedByValueIsCopiedMemberByMember) {
+  const ir::Kernel k = load(R"(
+struct P { int lo, hi; };
+__device__ bool in(P q, int x) { return x >= q.lo && x < q.hi; }
+__device__ int width(P q) { q.hi -= q.lo; return q.hi; }
+__global__ void k(int* out) {
+  P p{4, 8};
+  int t = threadIdx.x;
+  if (in(p, t)) out[t] = 1;
+  if (t < width(p) + p.hi) out[t] = 2;
+}
+)");
+  // 32 threads: 4 <= t < 8 for 4 of them; width() changes its own copy: 4 + 8 = 12 threads.
+  const ir::ReplayResult r = ir::replay(k, launch(k, {1, 1, 1}, {32, 1, 1}, 32, {}));
+  EXPECT_EQ(counts(r, statement_at(k, 8, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 32, 4}));
+  EXPECT_EQ(counts(r, statement_at(k, 9, ir::StmtKind::If)), (std::vector<std::uint64_t>{1, 1, 32, 12}));
+}
+
 TEST_F(FrontendTest, WritesThroughCastsAndConditionalLvaluesReachTheLocal) {
   const ir::Kernel k = load(R"(
 __global__ void k(int* out) {
