@@ -32,6 +32,7 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/IPO/AlwaysInliner.h>
 
 #include "sim/model/ir_json.hpp"
 #include "sim/memory/ir_memory.hpp"
@@ -519,6 +520,11 @@ std::shared_ptr<const Code> compile(const Program& p, Compiler& c) {
     passes.registerFunctionAnalyses(fam);
     passes.registerLoopAnalyses(lam);
     passes.crossRegisterProxies(lam, fam, cgam, mam);
+    // The lane functions inlined first, so that the pipeline simplifies only the warp function
+    // (else each lane function, already optimised, went through it before it was inlined).
+    passes.registerPipelineStartEPCallback([](llvm::ModulePassManager& start, llvm::OptimizationLevel) {
+      start.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
+    });
     passes.registerPeepholeEPCallback(
         [](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) { fpm.addPass(OverflowIdioms()); });
     llvm::ModulePassManager mpm = passes.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
