@@ -433,8 +433,8 @@ class Codegen : public detail::ControlWalk<Codegen, llvm::Value*, llvm::AllocaIn
       throw Unsupported{"operator " + name(e.binary_op) + " on a floating type"};
     const bool shift = e.binary_op == BinaryOp::Shl || e.binary_op == BinaryOp::Shr;
     return apply(ops_lanes::binary(e.binary_op, t),
-                 {{a, t}, shift ? std::pair{normalised(b, tb), ScalarType::U64} : std::pair{b, tb}}, e.type, mask,
-                 fault_rule(e.binary_op) != FaultRule::None && !is_floating(t));
+                 {{a, t}, shift ? std::pair{normalised(b, tb), ScalarType::U64} : std::pair{b, tb}}, e.type,
+                 mask, fault_rule(e.binary_op) != FaultRule::None && !is_floating(t));
   }
 
   llvm::Value* intrinsic(const Expr& e, llvm::Value* mask) {

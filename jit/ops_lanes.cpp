@@ -39,8 +39,8 @@ inline __attribute__((always_inline)) void lanes(const void* __restrict a, const
 #pragma clang loop vectorize_width(32) interleave_count(1)
   for (int l = 0; l < kLanes; ++l) {
     bool f = false;
-    out[l] = static_cast<Stored<R>>(
-        op(ops::wrap<A>(std::uint64_t{x[l]}), ops::wrap<B>(std::uint64_t{y[l]}), ops::wrap<A>(std::uint64_t{z[l]}), f));
+    out[l] = static_cast<Stored<R>>(op(ops::wrap<A>(std::uint64_t{x[l]}), ops::wrap<B>(std::uint64_t{y[l]}),
+                                       ops::wrap<A>(std::uint64_t{z[l]}), f));
     fault[l] = f;
   }
 }
@@ -54,15 +54,15 @@ inline __attribute__((always_inline)) void lanes(const void* __restrict a, const
 // Binary operators on the promoted and floating types (those an operator does not take are never
 // called): a shift's amount as normalised 64-bit bits (of any promoted type), a comparison's
 // result a bool.
-#define WARPDIV_BINARY_ON(Enum, T, operands)                                                         \
-  WARPDIV_LANE_FUNCTION(warpdiv_binary_##Enum##_##T) {                                             \
-    constexpr bool shift = BinaryOp::Enum == BinaryOp::Shl || BinaryOp::Enum == BinaryOp::Shr;     \
-    constexpr bool comparison = OperandClass::operands == OperandClass::Comparison;                \
-    lanes<ScalarType::T, shift ? ScalarType::U64 : ScalarType::T,                                  \
-          comparison ? ScalarType::Bool : ScalarType::T>(                                          \
-        a, b, c, r, fault, [](std::uint64_t x, std::uint64_t y, std::uint64_t, bool& f) {          \
-          return ops::binary<BinaryOp::Enum, ScalarType::T>(x, y, f);                              \
-        });                                                                                        \
+#define WARPDIV_BINARY_ON(Enum, T, operands)                                                   \
+  WARPDIV_LANE_FUNCTION(warpdiv_binary_##Enum##_##T) {                                         \
+    constexpr bool shift = BinaryOp::Enum == BinaryOp::Shl || BinaryOp::Enum == BinaryOp::Shr; \
+    constexpr bool comparison = OperandClass::operands == OperandClass::Comparison;            \
+    lanes<ScalarType::T, shift ? ScalarType::U64 : ScalarType::T,                              \
+          comparison ? ScalarType::Bool : ScalarType::T>(                                      \
+        a, b, c, r, fault, [](std::uint64_t x, std::uint64_t y, std::uint64_t, bool& f) {      \
+          return ops::binary<BinaryOp::Enum, ScalarType::T>(x, y, f);                          \
+        });                                                                                    \
   }
 // clang-format off
 #define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) \
@@ -75,13 +75,15 @@ inline __attribute__((always_inline)) void lanes(const void* __restrict a, const
 // clang-format on
 #include "sim/model/ir_ops.def"
 
-#define WARPDIV_UNARY_ON(Enum, T)                                                                  \
-  WARPDIV_LANE_FUNCTION(warpdiv_unary_##Enum##_##T) {                                              \
-    lanes<ScalarType::T, ScalarType::T, ScalarType::T>(                                            \
-        a, b, c, r, fault, [](std::uint64_t x, std::uint64_t, std::uint64_t, bool& f) {            \
-          return ops::unary<UnaryOp::Enum, ScalarType::T>(x, f);                                   \
-        });                                                                                        \
+// A lane function of one operand x of type A, its result `value` (of x and the fault f) of type R.
+#define WARPDIV_ONE_OPERAND(name, A, R, value)                                                            \
+  WARPDIV_LANE_FUNCTION(name) {                                                                           \
+    lanes<ScalarType::A, ScalarType::A, ScalarType::R>(                                                   \
+        a, b, c, r, fault, [](std::uint64_t x, std::uint64_t, std::uint64_t, bool& f) { return value; }); \
   }
+
+#define WARPDIV_UNARY_ON(Enum, T) \
+  WARPDIV_ONE_OPERAND(warpdiv_unary_##Enum##_##T, T, T, (ops::unary<UnaryOp::Enum, ScalarType::T>(x, f)))
 // clang-format off
 #define WARPDIV_UNARY_OP(Enum, spelling, operands, fault) \
   WARPDIV_UNARY_ON(Enum, Bool) \
@@ -94,12 +96,12 @@ inline __attribute__((always_inline)) void lanes(const void* __restrict a, const
 // clang-format on
 #include "sim/model/ir_ops.def"
 
-#define WARPDIV_INTRINSIC_ON(Enum, T)                                                              \
-  WARPDIV_LANE_FUNCTION(warpdiv_intrinsic_##Enum##_##T) {                                          \
-    lanes<ScalarType::T, ScalarType::T, ScalarType::T>(                                            \
-        a, b, c, r, fault, [](std::uint64_t x, std::uint64_t y, std::uint64_t z, bool&) {          \
-          return ops::intrinsic_of<Intrinsic::Enum, ScalarType::T>(x, y, z);                       \
-        });                                                                                        \
+#define WARPDIV_INTRINSIC_ON(Enum, T)                                                     \
+  WARPDIV_LANE_FUNCTION(warpdiv_intrinsic_##Enum##_##T) {                                 \
+    lanes<ScalarType::T, ScalarType::T, ScalarType::T>(                                   \
+        a, b, c, r, fault, [](std::uint64_t x, std::uint64_t y, std::uint64_t z, bool&) { \
+          return ops::intrinsic_of<Intrinsic::Enum, ScalarType::T>(x, y, z);              \
+        });                                                                               \
   }
 // clang-format off
 #define WARPDIV_INTRINSIC(Enum, name, operands, flops) \
@@ -109,13 +111,9 @@ inline __attribute__((always_inline)) void lanes(const void* __restrict a, const
 #include "sim/model/ir_ops.def"
 
 // Conversions from every type to every type.
-#define WARPDIV_CONVERT(From, To)                                                                  \
-  WARPDIV_LANE_FUNCTION(warpdiv_convert_##From##_##To) {                                           \
-    lanes<ScalarType::From, ScalarType::From, ScalarType::To>(                                     \
-        a, b, c, r, fault, [](std::uint64_t x, std::uint64_t, std::uint64_t, bool& f) {            \
-          return ops::convert_to<ScalarType::From, ScalarType::To>(x, f);                          \
-        });                                                                                        \
-  }
+#define WARPDIV_CONVERT(From, To)                              \
+  WARPDIV_ONE_OPERAND(warpdiv_convert_##From##_##To, From, To, \
+                      (ops::convert_to<ScalarType::From, ScalarType::To>(x, f)))
 // clang-format off
 #define WARPDIV_CONVERT_FROM(From) \
   WARPDIV_CONVERT(From, Bool) \

@@ -48,21 +48,16 @@ std::string accessed(const llvm::Instruction& i) {
   return out.str();
 }
 
-// The types the function's loads read and its stores write, in order.
-std::vector<std::string> loads(const llvm::Function& f) {
+// The types the function's loads read (or its stores write), in order.
+std::vector<std::string> accesses(const llvm::Function& f, unsigned opcode) {
   std::vector<std::string> types;
   for (const llvm::BasicBlock& b : f)
     for (const llvm::Instruction& i : b)
-      if (llvm::isa<llvm::LoadInst>(i)) types.push_back(accessed(i));
+      if (i.getOpcode() == opcode) types.push_back(accessed(i));
   return types;
 }
-std::vector<std::string> stores(const llvm::Function& f) {
-  std::vector<std::string> types;
-  for (const llvm::BasicBlock& b : f)
-    for (const llvm::Instruction& i : b)
-      if (llvm::isa<llvm::StoreInst>(i)) types.push_back(accessed(i));
-  return types;
-}
+std::vector<std::string> loads(const llvm::Function& f) { return accesses(f, llvm::Instruction::Load); }
+std::vector<std::string> stores(const llvm::Function& f) { return accesses(f, llvm::Instruction::Store); }
 
 TEST(OpsLanes, EveryLaneFunctionIsOneBlockOfWholeVectors) {
   llvm::LLVMContext c;
