@@ -350,19 +350,34 @@ class Codegen : public detail::ControlWalk<Codegen, llvm::Value*, llvm::AllocaIn
   // ---- Operations: sim/model/ir_ops.hpp's semantics, the lane functions of jit/ops_lanes.cpp (linked
   // into the module from their bitcode, then inlined): no operation is restated here.
 
-  // A <32 x T> vector as the lanes' normalised bits (<32 x i64>), and back.
-  llvm::Value* lanes_to_bits(llvm::Value* v, ScalarType t) {
-    llvm::Type* v64 = vector_type(ScalarType::U64);
-    if (t == ScalarType::F32) return b_.CreateZExt(b_.CreateBitCast(v, vector_type(ScalarType::U32)), v64);
-    if (t == ScalarType::F64) return b_.CreateBitCast(v, v64);
-    if (bit_width(t) == 64) return v;
-    return is_signed(t) ? b_.CreateSExt(v, v64) : b_.CreateZExt(v, v64);
+  // A <32 x T> vector as the lane functions' arrays hold it (jit/ops_lanes.hpp): integers as they
+  // are, floating values as their bits, bools as bytes; and back.
+  llvm::Type* stored_type(ScalarType t) {
+    if (t == ScalarType::Bool) return llvm::FixedVectorType::get(i8_, kLanes);
+    if (is_floating(t)) return llvm::FixedVectorType::get(b_.getIntNTy(bit_width(t)), kLanes);
+    return vector_type(t);
   }
-  llvm::Value* lanes_from_bits(llvm::Value* bits, ScalarType t) {
-    if (t == ScalarType::F32)
-      return b_.CreateBitCast(b_.CreateTrunc(bits, vector_type(ScalarType::U32)), vector_type(t));
-    if (t == ScalarType::F64) return b_.CreateBitCast(bits, vector_type(t));
-    return bit_width(t) == 64 ? bits : b_.CreateTrunc(bits, vector_type(t));
+  llvm::Value* to_stored(llvm::Value* v, ScalarType t) {
+    if (t == ScalarType::Bool) return b_.CreateZExt(v, stored_type(t));
+    return is_floating(t) ? b_.CreateBitCast(v, stored_type(t)) : v;
+  }
+  llvm::Value* from_stored(llvm::Value* v, ScalarType t) {
+    if (t == ScalarType::Bool) return b_.CreateTrunc(v, vector_type(t));
+    return is_floating(t) ? b_.CreateBitCast(v, vector_type(t)) : v;
+  }
+  // A promoted integer's normalised 64-bit bits (a shift's amount).
+  llvm::Value* normalised(llvm::Value* v, ScalarType t) {
+    if (bit_width(t) == 64) return v;
+    return is_signed(t) ? b_.CreateSExt(v, vector_type(ScalarType::U64))
+                        : b_.CreateZExt(v, vector_type(ScalarType::U64));
+  }
+  // The array of operand `position` for values of `type` (one per position and type, for every
+  // call: each is written whole before it is read, so that the optimiser keeps them in registers
+  // once the functions are inlined).
+  llvm::Value* lane_array(int position, llvm::Type* type) {
+    llvm::AllocaInst*& a = lane_arrays_[{position, type}];
+    if (a == nullptr) a = alloca(type);
+    return b_.CreateBitCast(a, i8_->getPointerTo());
   }
 
   // The lane function `name` (jit/ops_lanes.hpp) on `operands` of their types, its result of type
@@ -370,33 +385,30 @@ class Codegen : public detail::ControlWalk<Codegen, llvm::Value*, llvm::AllocaIn
   llvm::Value* apply(const std::string& name,
                      const std::vector<std::pair<llvm::Value*, ScalarType>>& operands, ScalarType result,
                      llvm::Value* mask, bool may_fault) {
-    llvm::Type* v64 = vector_type(ScalarType::U64);
-    llvm::Type* p64 = i64_->getPointerTo();
-    auto* type =
-        llvm::FunctionType::get(llvm::Type::getVoidTy(c_), {p64, p64, p64, p64, i8_->getPointerTo()}, false);
+    llvm::Type* p8 = i8_->getPointerTo();
+    auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(c_), {p8, p8, p8, p8, p8}, false);
     const llvm::FunctionCallee fn = m_.getOrInsertFunction(name, type);
-    // One set of arrays for every call (each is written whole before it is read, so that the
-    // optimiser keeps them in registers once the function is inlined).
-    llvm::Type* faults_type = llvm::FixedVectorType::get(i8_, kLanes);
-    if (lane_arrays_.empty()) {
-      for (int i = 0; i < 4; ++i) lane_arrays_.push_back(alloca(v64));
-      lane_arrays_.push_back(alloca(faults_type));
-    }
     std::vector<llvm::Value*> args;
     for (std::size_t i = 0; i < operands.size(); ++i) {
-      b_.CreateStore(lanes_to_bits(operands[i].first, operands[i].second), lane_arrays_[i]);
-      args.push_back(b_.CreateBitCast(lane_arrays_[i], p64));
+      llvm::Value* v = to_stored(operands[i].first, operands[i].second);
+      llvm::Value* at = lane_array(static_cast<int>(i), v->getType());
+      b_.CreateStore(v, b_.CreateBitCast(at, v->getType()->getPointerTo()));
+      args.push_back(at);
     }
     while (args.size() < 3) args.push_back(args.front());  // operands it does not take
-    llvm::AllocaInst* r = lane_arrays_[3];
-    llvm::AllocaInst* faults = lane_arrays_[4];
-    args.push_back(b_.CreateBitCast(r, p64));
-    args.push_back(b_.CreateBitCast(faults, i8_->getPointerTo()));
+    llvm::Type* r_type = stored_type(result);
+    llvm::Type* faults_type = llvm::FixedVectorType::get(i8_, kLanes);
+    llvm::Value* r = lane_array(3, r_type);
+    llvm::Value* faults = lane_array(4, faults_type);
+    args.push_back(r);
+    args.push_back(faults);
     b_.CreateCall(fn, args);
-    if (may_fault)
-      fault_if(b_.CreateICmpNE(b_.CreateLoad(faults_type, faults), llvm::Constant::getNullValue(faults_type)),
-               mask, HandOverReason::UndefinedOperation);
-    return lanes_from_bits(b_.CreateLoad(v64, r), result);
+    if (may_fault) {
+      llvm::Value* f = b_.CreateLoad(faults_type, b_.CreateBitCast(faults, faults_type->getPointerTo()));
+      fault_if(b_.CreateICmpNE(f, llvm::Constant::getNullValue(faults_type)), mask,
+               HandOverReason::UndefinedOperation);
+    }
+    return from_stored(b_.CreateLoad(r_type, b_.CreateBitCast(r, r_type->getPointerTo())), result);
   }
 
   llvm::Value* cast(const Expr& e, llvm::Value* a, llvm::Value* mask) {
@@ -419,8 +431,10 @@ class Codegen : public detail::ControlWalk<Codegen, llvm::Value*, llvm::AllocaIn
     llvm::Value* b = expr(e.operands[1], mask);
     if (is_floating(t) && !ops::floating_operator(e.binary_op))
       throw Unsupported{"operator " + name(e.binary_op) + " on a floating type"};
-    return apply(ops_lanes::binary(e.binary_op, t), {{a, t}, {b, tb}}, e.type, mask,
-                 fault_rule(e.binary_op) != FaultRule::None && !is_floating(t));
+    const bool shift = e.binary_op == BinaryOp::Shl || e.binary_op == BinaryOp::Shr;
+    return apply(ops_lanes::binary(e.binary_op, t),
+                 {{a, t}, shift ? std::pair{normalised(b, tb), ScalarType::U64} : std::pair{b, tb}}, e.type,
+                 mask, fault_rule(e.binary_op) != FaultRule::None && !is_floating(t));
   }
 
   llvm::Value* intrinsic(const Expr& e, llvm::Value* mask) {
@@ -711,9 +725,9 @@ class Codegen : public detail::ControlWalk<Codegen, llvm::Value*, llvm::AllocaIn
   llvm::Type *i1_ = nullptr, *i8_ = nullptr, *i32_ = nullptr, *i64_ = nullptr;
   llvm::Function* f_ = nullptr;
   llvm::Value* ctx_ = nullptr;
-  std::map<HandOverReason, llvm::BasicBlock*> hand_overs_;
-  std::vector<llvm::AllocaInst*>
-      lane_arrays_;  // apply()'s operands a, b, c, result, faults  // a `ret reason` block each
+  std::map<HandOverReason, llvm::BasicBlock*> hand_overs_;  // a `ret reason` block each
+  // apply()'s arrays by position (operands a, b, c, result, faults) and type
+  std::map<std::pair<int, llvm::Type*>, llvm::AllocaInst*> lane_arrays_;
   llvm::Instruction* entry_ = nullptr;  // the entry block's terminator: hoisted reads go before it
   std::vector<llvm::AllocaInst*> values_, defined_;
   llvm::AllocaInst* evaluations_ = nullptr;

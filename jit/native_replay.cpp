@@ -32,6 +32,7 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 
 #include "sim/model/ir_json.hpp"
 #include "sim/memory/ir_memory.hpp"
@@ -453,7 +454,8 @@ void drop_alias_scopes(llvm::Function& f) {
 }
 
 // Links the lane functions the generated code calls (jit/ops_lanes.hpp) from their embedded
-// bitcode into `module`, each internal and always inlined, for this machine's features.
+// bitcode into `module` and inlines every call (so that the pipeline simplifies only the warp
+// function, not each lane function, already optimised, before inlining it); none is left.
 void link_lane_functions(llvm::Module& module) {
   auto buffer = llvm::MemoryBuffer::getMemBuffer(
       llvm::StringRef(reinterpret_cast<const char*>(kOpsBitcode), kOpsBitcode_size), "ops_lanes.bc", false);
@@ -467,13 +469,23 @@ void link_lane_functions(llvm::Module& module) {
     if (f.isDeclaration() && f.getName().startswith("warpdiv_")) wanted.push_back(f.getName().str());
   if (llvm::Linker::linkModules(module, std::move(*lanes), llvm::Linker::LinkOnlyNeeded))
     throw Unsupported{"the lane functions do not link"};
+  std::vector<llvm::Function*> lanes_functions;
   for (const std::string& name : wanted) {
     llvm::Function* f = module.getFunction(name);
     if (f == nullptr || f->isDeclaration()) throw Unsupported{"no lane function " + name};
-    f->setLinkage(llvm::GlobalValue::InternalLinkage);
-    for (const char* attribute : {"target-cpu", "target-features", "tune-cpu"}) f->removeFnAttr(attribute);
-    f->addFnAttr(llvm::Attribute::AlwaysInline);
     drop_alias_scopes(*f);
+    lanes_functions.push_back(f);
+  }
+  for (llvm::Function* f : lanes_functions) {
+    std::vector<llvm::CallBase*> calls;
+    for (llvm::User* u : f->users())
+      if (auto* call = llvm::dyn_cast<llvm::CallBase>(u)) calls.push_back(call);
+    for (llvm::CallBase* call : calls) {
+      llvm::InlineFunctionInfo info;
+      if (!llvm::InlineFunction(*call, info, nullptr, /*InsertLifetime=*/false).isSuccess())
+        throw Unsupported{"the lane function " + f->getName().str() + " does not inline"};
+    }
+    f->eraseFromParent();
   }
 }
 

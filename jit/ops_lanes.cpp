@@ -4,24 +4,43 @@
 // and the native replay links it into every module it generates, whose code calls these
 // functions; LLVM inlines them there. The loops are vectorised 32 lanes wide here, so that each
 // function is straight-line vector code and the arrays it reads and writes become registers once
-// it is inlined.
+// it is inlined. The arrays hold each value in its type's width (Stored), so that the inlined
+// code computes in the width the kernel does: a 32-bit operation on <32 x i32>, not on 64-bit
+// normalised bits that the optimiser must narrow again.
 #include <cstdint>
+#include <type_traits>
 
 #include "sim/model/ir_ops.hpp"
 
 namespace {
 
 using namespace warpdiv::sim::ir;
-using Bits = std::uint64_t;
 using Fault = std::uint8_t;
 constexpr int kLanes = 32;
 
-template <typename Op>
-inline __attribute__((always_inline)) void lanes(Bits* __restrict r, Fault* __restrict fault, Op&& op) {
+// A value of type T as the arrays hold it: its normalised bits cut to T's width (bool: 0 or 1 in
+// a byte). ops::wrap<T> restores the normalised 64-bit value.
+template <ScalarType T>
+using Stored = std::conditional_t<
+    ops::kBits<T> <= 8, std::uint8_t,
+    std::conditional_t<ops::kBits<T> == 16, std::uint16_t,
+                       std::conditional_t<ops::kBits<T> == 32, std::uint32_t, std::uint64_t>>>;
+
+// r[l] = op(a[l], b[l], c[l], fault) on normalised bits, a and c of type A, b of type B, the
+// result of type R.
+template <ScalarType A, ScalarType B, ScalarType R, typename Op>
+inline __attribute__((always_inline)) void lanes(const void* __restrict a, const void* __restrict b,
+                                                 const void* __restrict c, void* __restrict r,
+                                                 Fault* __restrict fault, Op&& op) {
+  const auto* x = static_cast<const Stored<A>*>(a);
+  const auto* y = static_cast<const Stored<B>*>(b);
+  const auto* z = static_cast<const Stored<A>*>(c);
+  auto* out = static_cast<Stored<R>*>(r);
 #pragma clang loop vectorize_width(32) interleave_count(1)
   for (int l = 0; l < kLanes; ++l) {
     bool f = false;
-    r[l] = op(l, f);
+    out[l] = static_cast<Stored<R>>(op(ops::wrap<A>(std::uint64_t{x[l]}), ops::wrap<B>(std::uint64_t{y[l]}),
+                                       ops::wrap<A>(std::uint64_t{z[l]}), f));
     fault[l] = f;
   }
 }
@@ -29,33 +48,42 @@ inline __attribute__((always_inline)) void lanes(Bits* __restrict r, Fault* __re
 }  // namespace
 
 #define WARPDIV_LANE_FUNCTION(name)                                                                  \
-  extern "C" void name(const Bits* __restrict a, const Bits* __restrict b, const Bits* __restrict c, \
-                       Bits* __restrict r, Fault* __restrict fault)
+  extern "C" void name(const void* __restrict a, const void* __restrict b, const void* __restrict c, \
+                       void* __restrict r, Fault* __restrict fault)
 
 // Binary operators on the promoted and floating types (those an operator does not take are never
-// called).
-#define WARPDIV_BINARY_ON(Enum, T)                                                                    \
-  WARPDIV_LANE_FUNCTION(warpdiv_binary_##Enum##_##T) {                                                \
-    (void)c;                                                                                          \
-    lanes(r, fault,                                                                                   \
-          [&](int l, bool& f) { return ops::binary<BinaryOp::Enum, ScalarType::T>(a[l], b[l], f); }); \
+// called): a shift's amount as normalised 64-bit bits (of any promoted type), a comparison's
+// result a bool.
+#define WARPDIV_BINARY_ON(Enum, T, operands)                                                   \
+  WARPDIV_LANE_FUNCTION(warpdiv_binary_##Enum##_##T) {                                         \
+    constexpr bool shift = BinaryOp::Enum == BinaryOp::Shl || BinaryOp::Enum == BinaryOp::Shr; \
+    constexpr bool comparison = OperandClass::operands == OperandClass::Comparison;            \
+    lanes<ScalarType::T, shift ? ScalarType::U64 : ScalarType::T,                              \
+          comparison ? ScalarType::Bool : ScalarType::T>(                                      \
+        a, b, c, r, fault, [](std::uint64_t x, std::uint64_t y, std::uint64_t, bool& f) {      \
+          return ops::binary<BinaryOp::Enum, ScalarType::T>(x, y, f);                          \
+        });                                                                                    \
   }
 // clang-format off
 #define WARPDIV_BINARY_OP(Enum, spelling, operands, fault, flops) \
-  WARPDIV_BINARY_ON(Enum, I32) \
-  WARPDIV_BINARY_ON(Enum, U32) \
-  WARPDIV_BINARY_ON(Enum, I64) \
-  WARPDIV_BINARY_ON(Enum, U64) \
-  WARPDIV_BINARY_ON(Enum, F32) \
-  WARPDIV_BINARY_ON(Enum, F64)
+  WARPDIV_BINARY_ON(Enum, I32, operands) \
+  WARPDIV_BINARY_ON(Enum, U32, operands) \
+  WARPDIV_BINARY_ON(Enum, I64, operands) \
+  WARPDIV_BINARY_ON(Enum, U64, operands) \
+  WARPDIV_BINARY_ON(Enum, F32, operands) \
+  WARPDIV_BINARY_ON(Enum, F64, operands)
 // clang-format on
 #include "sim/model/ir_ops.def"
 
-#define WARPDIV_UNARY_ON(Enum, T)                                                                       \
-  WARPDIV_LANE_FUNCTION(warpdiv_unary_##Enum##_##T) {                                                   \
-    (void)b, (void)c;                                                                                   \
-    lanes(r, fault, [&](int l, bool& f) { return ops::unary<UnaryOp::Enum, ScalarType::T>(a[l], f); }); \
+// A lane function of one operand x of type A, its result `value` (of x and the fault f) of type R.
+#define WARPDIV_ONE_OPERAND(name, A, R, value)                                                            \
+  WARPDIV_LANE_FUNCTION(name) {                                                                           \
+    lanes<ScalarType::A, ScalarType::A, ScalarType::R>(                                                   \
+        a, b, c, r, fault, [](std::uint64_t x, std::uint64_t, std::uint64_t, bool& f) { return value; }); \
   }
+
+#define WARPDIV_UNARY_ON(Enum, T) \
+  WARPDIV_ONE_OPERAND(warpdiv_unary_##Enum##_##T, T, T, (ops::unary<UnaryOp::Enum, ScalarType::T>(x, f)))
 // clang-format off
 #define WARPDIV_UNARY_OP(Enum, spelling, operands, fault) \
   WARPDIV_UNARY_ON(Enum, Bool) \
@@ -68,11 +96,12 @@ inline __attribute__((always_inline)) void lanes(Bits* __restrict r, Fault* __re
 // clang-format on
 #include "sim/model/ir_ops.def"
 
-#define WARPDIV_INTRINSIC_ON(Enum, T)                                             \
-  WARPDIV_LANE_FUNCTION(warpdiv_intrinsic_##Enum##_##T) {                         \
-    lanes(r, fault, [&](int l, bool&) {                                           \
-      return ops::intrinsic_of<Intrinsic::Enum, ScalarType::T>(a[l], b[l], c[l]); \
-    });                                                                           \
+#define WARPDIV_INTRINSIC_ON(Enum, T)                                                     \
+  WARPDIV_LANE_FUNCTION(warpdiv_intrinsic_##Enum##_##T) {                                 \
+    lanes<ScalarType::T, ScalarType::T, ScalarType::T>(                                   \
+        a, b, c, r, fault, [](std::uint64_t x, std::uint64_t y, std::uint64_t z, bool&) { \
+          return ops::intrinsic_of<Intrinsic::Enum, ScalarType::T>(x, y, z);              \
+        });                                                                               \
   }
 // clang-format off
 #define WARPDIV_INTRINSIC(Enum, name, operands, flops) \
@@ -82,12 +111,9 @@ inline __attribute__((always_inline)) void lanes(Bits* __restrict r, Fault* __re
 #include "sim/model/ir_ops.def"
 
 // Conversions from every type to every type.
-#define WARPDIV_CONVERT(From, To)                                                                      \
-  WARPDIV_LANE_FUNCTION(warpdiv_convert_##From##_##To) {                                               \
-    (void)b, (void)c;                                                                                  \
-    lanes(r, fault,                                                                                    \
-          [&](int l, bool& f) { return ops::convert_to<ScalarType::From, ScalarType::To>(a[l], f); }); \
-  }
+#define WARPDIV_CONVERT(From, To)                              \
+  WARPDIV_ONE_OPERAND(warpdiv_convert_##From##_##To, From, To, \
+                      (ops::convert_to<ScalarType::From, ScalarType::To>(x, f)))
 // clang-format off
 #define WARPDIV_CONVERT_FROM(From) \
   WARPDIV_CONVERT(From, Bool) \

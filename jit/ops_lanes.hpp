@@ -1,10 +1,12 @@
 // The names of the lane functions of jit/ops_lanes.cpp: sim/model/ir_ops.hpp's semantics over a warp's 32
 // lanes, compiled to LLVM bitcode at build time and called by the generated code
 // (jit/native_codegen.cpp). Each has the signature
-//   void (const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* result, uint8_t* fault)
-// over arrays of 32 normalised values (operands a, b, c as the operation takes them; an operand it
-// does not take is ignored): result[l] = the operation on lane l's operands, fault[l] = 1 where
-// that is undefined behaviour (sim/model/ir_ops.hpp's `fault`), else 0. Private to jit/.
+//   void (const void* a, const void* b, const void* c, void* result, uint8_t* fault)
+// over arrays of 32 values, each in its type's width (a normalised value cut to it: int32 and
+// float as 32 bits, bool as a byte 0 or 1; a shift's amount as normalised 64-bit bits), operands
+// a, b, c as the operation takes them (an operand it does not take is ignored): result[l] = the
+// operation on lane l's operands, fault[l] = 1 where that is undefined behaviour
+// (sim/model/ir_ops.hpp's `fault`), else 0. Private to jit/.
 #pragma once
 
 #include <string>
