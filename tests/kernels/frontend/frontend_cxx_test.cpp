@@ -526,5 +526,4 @@ __global__ void k(const unsigned* in, int* out) {
                "bit-fields or virtual functions))");
 }
 
-
 }  // namespace

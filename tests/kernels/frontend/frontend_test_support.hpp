@@ -42,7 +42,7 @@ inline std::vector<std::uint64_t> counts(const ir::ReplayResult& r, ir::StmtId i
 }
 
 inline ir::Launch launch(const ir::Kernel& k, ir::Dim3 grid, ir::Dim3 block, int warp_size,
-                  const std::vector<std::int64_t>& scalar_arguments) {
+                         const std::vector<std::int64_t>& scalar_arguments) {
   ir::Launch l;
   l.grid = grid;
   l.block = block;
