@@ -322,9 +322,22 @@ void Lowerer::refuse_unseen_writes(const clang::CallExpr* call, const clang::Fun
   for (unsigned i = 0; i < callee->getNumParams() && i < call->getNumArgs(); ++i) {
     const clang::QualType type = callee->getParamDecl(i)->getType();
     if (!type->isPointerType() || type->getPointeeType().isConstQualified()) continue;
+    if (writes_opaque_float(call->getArg(i))) continue;
     refuse(call, "'" + callee->getNameAsString() + "' may write through its argument '" +
                      text(call->getArg(i)) + "', which the model cannot follow: not supported");
   }
+}
+
+/// Whether `argument` is the address of a floating-point local whose address is taken (`&s` of
+/// sincosf(x, &s, &c)): the model holds no value of it (it reads it as opaque), so a write
+/// through the pointer changes nothing the model holds.
+bool Lowerer::writes_opaque_float(const clang::Expr* argument) {
+  const auto* op = llvm::dyn_cast<clang::UnaryOperator>(argument->IgnoreParenImpCasts());
+  if (op == nullptr || op->getOpcode() != clang::UO_AddrOf) return false;
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(op->getSubExpr()->IgnoreParenImpCasts());
+  const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  return var != nullptr && !var->hasGlobalStorage() && var->getType()->isRealFloatingType() &&
+         address_taken_float(var);
 }
 
 }  // namespace warpdiv::frontend::detail::lowering

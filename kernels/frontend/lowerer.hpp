@@ -416,6 +416,7 @@ class Lowerer {
   std::optional<Binding> const_reference_binding(const clang::Expr* init, ir::ScalarType type,
                                                  const std::string& name, std::vector<ir::StmtId>& out);
   bool holds_modelled(const clang::Expr* lvalue) const;
+  bool writes_opaque_float(const clang::Expr* argument);
   bool side_effects(const clang::Expr* e) const;
   bool returns_memory(const clang::CallExpr* call) const;
   bool unplaced_write_through(const clang::Expr* at, const clang::CallExpr* call);

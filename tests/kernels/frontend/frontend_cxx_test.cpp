@@ -526,4 +526,17 @@ __global__ void k(const unsigned* in, int* out) {
                "bit-fields or virtual functions))");
 }
 
+// sincosf(x, &s, &c) writes floats whose address is taken, which the model reads as opaque
+// anyway: no refusal, and a branch on them is a data-dependent one. memset on memory the model may
+// follow is refused, naming the call.
+TEST_F(FrontendTest, AMathCallWritingFloatLocalsThroughTheirAddressIsNoRefusal) {
+  const std::string head = "__global__ void k(float* o, int* d) {\n  int t = threadIdx.x;\n  float s, c;\n";
+  EXPECT_EQ(refusal(head + "  sincosf(o[t], &s, &c);\n  o[t] = s + c;\n}\n"), "");
+  EXPECT_PRED2(warpdiv::testing::contains,
+               refusal(head + "  sincosf(o[t], &s, &c);\n  if (s < 0.5f) o[t] = 1;\n}\n"),
+               "k.cu:5:3: data-dependent branch: the condition of this if depends on s (floating point)");
+  EXPECT_PRED2(warpdiv::testing::contains, refusal(head + "  memset(d + t, 0, 4);\n}\n"),
+               "k.cu:4:3: 'memset' may write through its argument 'd + t', which the model cannot follow");
+}
+
 }  // namespace
