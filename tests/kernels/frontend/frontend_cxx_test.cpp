@@ -13,26 +13,11 @@
 #include <memory>
 #include <string>
 
-#include "sim/model/ir_json.hpp"
-#include "sim/engine/ir_replay.hpp"
-#include "tests/kernels/model_text.hpp"
 #include "tests/kernels/frontend/frontend_test_support.hpp"
-#include "tests/kernels/source_dir.hpp"
-#include "tests/text_helpers.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
-namespace ir = warpdiv::sim::ir;
-using warpdiv::InvalidInput;
-using warpdiv::frontend::ClangDiagnostics;
-using warpdiv::frontend::FrontendOptions;
-using warpdiv::frontend::list_kernels;
-using warpdiv::frontend::load_kernel;
-using warpdiv::testing::body;
-using warpdiv::testing::sexpr;
-using warpdiv::testing::sstmt;
-using warpdiv::testing::statement_at;
 using namespace warpdiv::testing::frontend_tests;
 
 // ---------------------------------------------------------------------------------------------

@@ -9,11 +9,23 @@
 
 #include "kernels/frontend/frontend.hpp"
 #include "sim/engine/ir_replay.hpp"
+#include "sim/model/ir_json.hpp"
+#include "tests/kernels/model_text.hpp"
 #include "tests/kernels/source_dir.hpp"
+#include "tests/text_helpers.hpp"
 
 namespace warpdiv::testing::frontend_tests {
 
 namespace ir = warpdiv::sim::ir;
+using warpdiv::InvalidInput;
+using warpdiv::frontend::ClangDiagnostics;
+using warpdiv::frontend::FrontendOptions;
+using warpdiv::frontend::list_kernels;
+using warpdiv::frontend::load_kernel;
+using warpdiv::testing::body;
+using warpdiv::testing::sexpr;
+using warpdiv::testing::sstmt;
+using warpdiv::testing::statement_at;
 
 class FrontendTest : public warpdiv::testing::SnippetTest {
  protected:
