@@ -79,18 +79,17 @@ std::vector<std::string> allowed_rules(const std::string& names, std::vector<std
 namespace {
 
 // Where each statement of the kernel sits: its function (the kernel's, or the innermost inlined
-// __device__ function's), the statement findings count it for (a loop for its init and step), and
-// the innermost `if` whose taken side holds it.
+// __device__ function's), the statement findings count it for (a loop for its init and step, a
+// statement for its parts: statement_parts), and the innermost `if` whose taken side holds it.
 struct Place {
   std::string function;
   ir::StmtId owner = ir::kNone;
   ir::StmtId then_of = ir::kNone;
-  bool binding = false;  // an argument bound to a parameter: part of its call (`owner`)
 };
 
 class Placer {
  public:
-  explicit Placer(const ir::Kernel& k) : kernel_(k), places_(k.stmts.size()) {}
+  explicit Placer(const ir::Kernel& k) : kernel_(k), places_(k.stmts.size()), parts_(statement_parts(k)) {}
   std::vector<Place> run() {
     Context top;
     top.function = top.caller = kernel_.name;
@@ -101,31 +100,24 @@ class Placer {
  private:
   struct Context {
     std::string function, caller;  // the innermost function, and the one calling it
-    ir::SourceRange call;          // the innermost call's range (its arguments lie in it)
-    ir::StmtId call_id = ir::kNone;
     ir::StmtId owner = ir::kNone, then_of = ir::kNone;
   };
-
-  static bool inside(const ir::SourceRange& r, const ir::SourceRange& of) {
-    const auto before = [](std::uint32_t l1, std::uint32_t c1, std::uint32_t l2, std::uint32_t c2) {
-      return l1 < l2 || (l1 == l2 && c1 <= c2);
-    };
-    return r.file == of.file && r.line != 0 && before(of.line, of.column, r.line, r.column) &&
-           before(r.end_line, r.end_column, of.end_line, of.end_column);
-  }
 
   void visit(ir::StmtId id, const Context& c) {
     if (id < 0 || static_cast<std::size_t>(id) >= kernel_.stmts.size()) return;
     const ir::Stmt& s = kernel_.stmts[id];
-    // A statement within the call's range (an argument bound to a parameter) is part of the call,
-    // in the caller: the call's row takes its memory figures, not its evaluations.
-    if (c.call.line != 0 && inside(s.range, c.call)) {
-      places_[id] = {c.caller, c.call_id, c.then_of, true};
+    const StatementPart& part = parts_[id];
+    if (part.argument) {  // part of the call, in the caller
+      places_[id] = {c.caller, part.whole, c.then_of};
       for (const ir::StmtId child : s.children) visit(child, c);
       if (s.kind == ir::StmtKind::InlinedCall) visit_call(id, s, c);
       return;
     }
-    places_[id] = {c.function, c.owner == ir::kNone ? id : c.owner, c.then_of};
+    places_[id] = {c.function,
+                   part.whole != ir::kNone ? part.whole
+                   : c.owner == ir::kNone  ? id
+                                           : c.owner,
+                   c.then_of};
     Context inner = c;
     switch (s.kind) {
       case ir::StmtKind::If:
@@ -150,12 +142,11 @@ class Placer {
     Context inner = c;
     inner.caller = places_[id].function;
     inner.function = s.description.empty() ? c.function : s.description;
-    inner.call = s.range;
-    inner.call_id = places_[id].binding ? places_[id].owner : id;
     visit(s.body, inner);
   }
   const ir::Kernel& kernel_;
   std::vector<Place> places_;
+  std::vector<StatementPart> parts_;
 };
 
 // The lines of the kernel's files: from the model, else read from disk (empty when unreadable).
@@ -358,12 +349,9 @@ class Suppressions {
   std::map<std::uint32_t, File> files_;
 };
 
-// `binding`: an argument bound to a parameter, whose evaluations are its call's.
-void add_counts(CheckRow& c, const SourceRow& r, bool own, bool binding = false) {
-  if (!binding) {
-    c.warp_evaluations += r.counts.warp_evaluations;
-    c.active_lanes += r.counts.active_lanes;
-  }
+void add_counts(CheckRow& c, const SourceRow& r, bool own) {
+  c.warp_evaluations += r.counts.warp_evaluations;
+  c.active_lanes += r.counts.active_lanes;
   if (r.condition && own) {
     c.condition = true;
     c.branch_evaluations += r.counts.warp_evaluations;
@@ -411,7 +399,7 @@ class RowBuilder {
     if (r.iteration || !known(r.statement)) return;
     const std::size_t g = group(r.statement, r);
     ++groups_[g].row.copies;
-    add_counts(groups_[g].row, r, r.statement == owner(r.statement), places_[r.statement].binding);
+    add_counts(groups_[g].row, r, r.statement == owner(r.statement));
   }
 
   // The accesses the count has no figures for, each on its statement's row.

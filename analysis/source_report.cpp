@@ -181,9 +181,102 @@ std::vector<SourceRow> sum_call_sites(const std::vector<SourceRow>& rows, int wa
   return out;
 }
 
+// True when `r` lies within `of` (both ranges of one file, `r` placed).
+bool inside(const ir::SourceRange& r, const ir::SourceRange& of) {
+  const auto before = [](std::uint32_t l1, std::uint32_t c1, std::uint32_t l2, std::uint32_t c2) {
+    return l1 < l2 || (l1 == l2 && c1 <= c2);
+  };
+  return r.file == of.file && r.line != 0 && before(of.line, of.column, r.line, r.column) &&
+         before(r.end_line, r.end_column, of.end_line, of.end_column);
+}
+
+// One row per statement but blocks and parts of statements (statement_parts), in display order;
+// a part's memory figures are added to its whole's row.
+template <typename RowOf>
+std::vector<SourceRow> statement_rows(const ir::Kernel& kernel, const ir::ReplayResult& result,
+                                      const std::vector<StatementPart>& parts, const RowOf& row_of) {
+  const std::vector<std::string> not_counted = analysis::accesses_not_counted(kernel, result);
+  const std::size_t count = std::min(kernel.stmts.size(), result.statements.size());
+  constexpr std::size_t kNoRow = static_cast<std::size_t>(-1);
+  std::vector<SourceRow> rows;
+  std::vector<std::size_t> row_of_statement(count, kNoRow);
+  for (std::size_t id = 0; id < count; ++id) {
+    if (kernel.stmts[id].kind == ir::StmtKind::Block || parts[id].whole != ir::kNone) continue;
+    row_of_statement[id] = rows.size();
+    rows.push_back(row_of(static_cast<ir::StmtId>(id), result.statements[id]));
+    if (result.memory_counted)
+      rows.back().memory = statement_memory(kernel, result, not_counted, ir::StmtId(id));
+  }
+  for (std::size_t id = 0; result.memory_counted && id < count; ++id) {
+    const ir::StmtId whole = parts[id].whole;
+    if (whole == ir::kNone || kernel.stmts[id].kind == ir::StmtKind::Block ||
+        static_cast<std::size_t>(whole) >= count ||
+        row_of_statement[static_cast<std::size_t>(whole)] == kNoRow)
+      continue;
+    *rows[row_of_statement[static_cast<std::size_t>(whole)]].memory +=
+        statement_memory(kernel, result, not_counted, ir::StmtId(id));
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const SourceRow& a, const SourceRow& b) {
+    if (a.file != b.file) return a.file < b.file;
+    if (a.line != b.line) return a.line < b.line;
+    return shows_before(a, b);
+  });
+  return rows;
+}
+
+bool same_range(const ir::SourceRange& a, const ir::SourceRange& b) {
+  return std::tie(a.file, a.line, a.column, a.end_line, a.end_column) ==
+         std::tie(b.file, b.line, b.column, b.end_line, b.end_column);
+}
+
+// The Work statement the front-end puts before a statement that holds no memory accesses, to hold
+// them: `next` follows `s` in their block.
+bool holds_accesses_of(const ir::Stmt& s, const ir::Stmt& next) {
+  static constexpr ir::StmtKind kHolders[] = {ir::StmtKind::Declare, ir::StmtKind::Assign, ir::StmtKind::Work,
+                                              ir::StmtKind::Return, ir::StmtKind::Block};
+  return s.kind == ir::StmtKind::Work && s.range.line != 0 && same_range(s.range, next.range) &&
+         std::find(std::begin(kHolders), std::end(kHolders), next.kind) == std::end(kHolders);
+}
+
 }  // namespace
 
 bool same_statement(const SourceRow& a, const SourceRow& b) { return statement_key(a) == statement_key(b); }
+
+std::vector<StatementPart> statement_parts(const ir::Kernel& kernel) {
+  std::vector<StatementPart> parts(kernel.stmts.size());
+  struct Visit {
+    ir::StmtId id;
+    ir::StmtId call;  // the innermost inlined call whose body holds the statement (kNone: none)
+  };
+  std::vector<Visit> todo{{kernel.root, ir::kNone}};
+  while (!todo.empty()) {
+    const Visit v = todo.back();
+    todo.pop_back();
+    if (v.id < 0 || static_cast<std::size_t>(v.id) >= kernel.stmts.size()) continue;
+    const ir::Stmt& s = kernel.stmts[static_cast<std::size_t>(v.id)];
+    if (v.call != ir::kNone) {
+      const StatementPart& call = parts[static_cast<std::size_t>(v.call)];  // set before its body is visited
+      const ir::SourceRange& range = kernel.stmts[static_cast<std::size_t>(v.call)].range;
+      if (range.line != 0 && inside(s.range, range))
+        parts[static_cast<std::size_t>(v.id)] = {call.argument ? call.whole : v.call, true};
+    }
+    for (std::size_t i = 0; i + 1 < s.children.size(); ++i) {
+      const auto part = static_cast<std::size_t>(s.children[i]),
+                 next = static_cast<std::size_t>(s.children[i + 1]);
+      if (std::max(part, next) < kernel.stmts.size() &&
+          holds_accesses_of(kernel.stmts[part], kernel.stmts[next]))
+        parts[part] = {s.children[i + 1], false};
+    }
+    for (const ir::StmtId c : s.children) todo.push_back({c, v.call});
+    for (const ir::StmtId c : {s.init, s.then_stmt, s.else_stmt, s.step}) todo.push_back({c, v.call});
+    todo.push_back({s.body, s.kind == ir::StmtKind::InlinedCall ? v.id : v.call});
+  }
+  // A part of a part (the statement holding an argument's accesses) is part of that one's whole.
+  for (StatementPart& p : parts)
+    while (p.whole != ir::kNone && parts[static_cast<std::size_t>(p.whole)].whole != ir::kNone)
+      p.whole = parts[static_cast<std::size_t>(p.whole)].whole;
+  return parts;
+}
 
 namespace {
 
@@ -258,8 +351,6 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
   report.memory = make_memory_section(kernel, result, options.memory_not_counted);
   report.incomplete = incomplete_memory(report.memory);
 
-  std::vector<SourceRow> statements;
-  const std::vector<std::string> not_counted = analysis::accesses_not_counted(kernel, result);
   const std::vector<std::string> inlined_at = call_sites(kernel);
   const auto row_of = [&](ir::StmtId id, const ir::StatementCounts& counts) {
     SourceRow row = make_row(kernel, id, counts, launch.warp_size);
@@ -267,18 +358,8 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
     row.launch_complete = report.incomplete.empty();
     return row;
   };
-  for (std::size_t id = 0; id < kernel.stmts.size() && id < result.statements.size(); ++id) {
-    if (kernel.stmts[id].kind == ir::StmtKind::Block) continue;
-    statements.push_back(row_of(static_cast<ir::StmtId>(id), result.statements[id]));
-    if (result.memory_counted)
-      statements.back().memory = statement_memory(kernel, result, not_counted, static_cast<ir::StmtId>(id));
-  }
-  std::stable_sort(statements.begin(), statements.end(), [](const SourceRow& a, const SourceRow& b) {
-    if (a.file != b.file) return a.file < b.file;
-    if (a.line != b.line) return a.line < b.line;
-    return shows_before(a, b);
-  });
-  for (const SourceRow& row : statements) {
+  const std::vector<StatementPart> parts = statement_parts(kernel);
+  for (const SourceRow& row : statement_rows(kernel, result, parts, row_of)) {
     report.rows.push_back(row);
     if (row.barrier) report.barriers.push_back(row);
     const auto id = static_cast<std::size_t>(row.statement);
@@ -311,8 +392,10 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
     shown.emplace(std::make_pair(range.file, range.line), i);  // rows are in display order
   }
   // Per line, the memory figures of the statements starting on it and their accesses not counted.
-  const auto line_of = [&](ir::StmtId statement) {
-    const ir::SourceRange& range = kernel.stmts[static_cast<std::size_t>(statement)].range;
+  const auto line_of = [&](ir::StmtId statement) {  // a part's is its whole's
+    const ir::StmtId whole = parts[static_cast<std::size_t>(statement)].whole;
+    const ir::SourceRange& range =
+        kernel.stmts[static_cast<std::size_t>(whole != ir::kNone ? whole : statement)].range;
     return std::make_pair(range.file, range.line);
   };
   std::map<std::pair<std::uint32_t, std::uint32_t>, MemoryFigures> memory;

@@ -159,8 +159,26 @@ struct SourceReportOptions {
 /// iteration, wherever its function was inlined: the rows SourceReport::summed adds up.
 bool same_statement(const SourceRow& a, const SourceRow& b);
 
+/// A statement of the model that is part of another source statement, whose row counts it: its
+/// memory figures are that row's, its evaluations (the same warps and lanes) are not added.
+struct StatementPart {
+  sim::ir::StmtId whole = sim::ir::kNone;  // the statement whose row counts it; kNone: a row of its own
+  bool argument = false;                   // an argument bound to a parameter: counted in the caller
+};
+
+/// Per statement of `kernel`, the statement it is part of:
+/// - an argument of a call to a __device__ function, which the front-end lowers as a statement at
+///   the argument inside the call's body (a statement there within the call's source range): the
+///   call's ("a call's arguments are part of the call's statement"); in an argument that is
+///   itself a call, the outermost call's;
+/// - the Work statement the front-end puts just before a statement that holds no memory accesses
+///   (a call) to hold that statement's (the same source range, next in its block): that one's.
+/// The reports and `warpdiv check` give such a statement no row of its own.
+std::vector<StatementPart> statement_parts(const sim::ir::Kernel& kernel);
+
 /// Builds the rows from a replay of `kernel` at `launch` (made with the same by_iteration,
-/// only_block and only_warp). Block statements (braces) get no row: their children do.
+/// only_block and only_warp). Block statements (braces) get no row: their children do. Nor do
+/// the parts of statements (statement_parts): the whole's row carries their memory figures.
 SourceReport make_source_report(const sim::ir::Kernel& kernel, const sim::ir::Launch& launch,
                                 const sim::ir::ReplayResult& result, const SourceReportOptions& options);
 

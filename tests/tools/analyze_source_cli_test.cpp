@@ -5,7 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
-
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/csv.hpp"
 #include "tests/tools/cli_runner.hpp"
 #include "tests/tools/pty_runner.hpp"
 
@@ -676,6 +677,80 @@ TEST_F(AnalyzeSourceFile, FunctionCalledTwiceIsCountedAtEachCall) {
                            "                 2           -    60.9%        inlined at " +
                            at10 + "\n"))
       << split.out;
+}
+
+// The CSV's whole-kernel rows of `file` summed by line: per line, the `columns` (an empty cell
+// is 0).
+std::map<std::uint32_t, std::vector<unsigned long long>> csv_by_line(
+    const std::string& csv, const std::string& file, const std::vector<std::string>& columns) {
+  analysis::CsvTokenizer rows(csv, "out.csv");
+  const std::vector<std::string> header = rows.next().fields;
+  const auto at = [&](const std::string& name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  std::map<std::uint32_t, std::vector<unsigned long long>> sums;
+  while (!rows.at_end()) {
+    const std::vector<std::string> f = rows.next().fields;
+    if (f.at(at("file")) != file || !f.at(at("iteration")).empty()) continue;
+    std::vector<unsigned long long>& sum = sums[static_cast<std::uint32_t>(std::stoul(f.at(at("line"))))];
+    sum.resize(columns.size());
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      if (!f.at(at(columns[c])).empty()) sum[c] += std::stoull(f.at(at(columns[c])));
+  }
+  return sums;
+}
+
+// A call's arguments are part of the call's statement: `st(out, t, a[t])` is one row in the CSV,
+// with the load of a[t], and no argument has a row of its own, not even one on a line of its own.
+// The CSV summed by line gives the text report's figures; st, inlined at two calls, keeps a row per
+// call. One block of 64 threads, two warps; the buffers' bases are aligned:
+//   line 3: 2 warp evaluations, 64 lanes;
+//   line 4: 2 evaluations, 64 lanes; a[t]: per warp one request for 128 bytes, 4 sectors;
+//   line 5: `if (t < 8)`: 2 evaluations, 64 lanes, warp 0 divergent (lanes 0..7 in), warp 1 not;
+//   line 6: the call in warp 0, 8 lanes: 1 evaluation; a[2 * t] (line 7) reads 8 floats 8 bytes
+//           apart, bytes 0..59: 1 request, 2 sectors, 32 bytes asked;
+//   line 1: `p[i] = v` from line 4 (2 evaluations, 64 lanes, 2 requests, 8 sectors, 256 bytes) and
+//           from line 6 (1, 8 lanes, out[64..71]: bytes 256..287, 1 request, 1 sector, 32 bytes).
+TEST_F(AnalyzeSourceFile, ACallsArgumentsArePartOfItsRowInTheCsv) {
+  const std::string file = source("args.cu",
+                                  "__device__ void st(float *p, int i, float v) { p[i] = v; }\n"
+                                  "__global__ void k(float *out, const float *a) {\n"
+                                  "  int t = threadIdx.x;\n"
+                                  "  st(out, t, a[t]);\n"
+                                  "  if (t < 8)\n"
+                                  "    st(out,\n"
+                                  "       t + 64, a[2 * t]);\n"
+                                  "}\n");
+  TempDir dir;
+  const CliResult r =
+      run_warpdiv({"analyze", file, "--grid", "1", "--block", "64", "--csv", dir.file("k.csv")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string csv = read_file(dir.file("k.csv"));
+  using Sums = std::vector<unsigned long long>;
+  const std::map<std::uint32_t, Sums> expected = {
+      // warp evaluations, active lanes, divergent, global requests, sectors, bytes
+      {1, {3, 72, 0, 3, 9, 288}}, {3, {2, 64, 0, 0, 0, 0}}, {4, {2, 64, 0, 2, 8, 256}},
+      {5, {2, 64, 1, 0, 0, 0}},   {6, {1, 8, 0, 1, 2, 32}},
+  };
+  EXPECT_EQ(csv_by_line(csv, file,
+                        {"warp_evaluations", "active_lanes", "divergent", "global_requests", "global_sectors",
+                         "global_bytes"}),
+            expected)
+      << csv;
+  // A row per call of st: lines 4 and 6.
+  EXPECT_TRUE(contains(csv, ",1.0000,p[i] = v; }," + file + ":4:3,yes\n")) << csv;
+  EXPECT_TRUE(contains(csv, ",0.2500,p[i] = v; }," + file + ":6:5,yes\n")) << csv;
+  // The text report: the same evaluations and SIMD efficiency by line, the same memory by line.
+  EXPECT_TRUE(contains(r.out,
+                       "    4            2           -   100.0%    st(out, t, a[t]);\n"
+                       "    5            2           1   100.0%    if (t < 8)\n"
+                       "    6            1           -    25.0%      st(out,\n"
+                       "    7                                           t + 64, a[2 * t]);\n"))
+      << r.out;
+  const std::string memory = r.out.substr(r.out.find("\n line  global req"));
+  EXPECT_TRUE(contains(memory, "\n    4           2        8  100.0%       2       0         0  ")) << r.out;
+  EXPECT_TRUE(contains(memory, "\n    6           1        2   50.0%       1       0         0  ")) << r.out;
+  EXPECT_FALSE(contains(memory, "\n    7 ")) << r.out;
 }
 
 // An assignment through a member operator[] starts where its call does: two statements at one

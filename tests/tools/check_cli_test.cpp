@@ -702,6 +702,28 @@ TEST(CheckCli, InlinedCopiesAreOneStatementOfTheirFunctionAndOrdinalsTellTextsAp
   EXPECT_EQ(csv.find(",i + 7,"), std::string::npos) << csv;
 }
 
+// A call whose argument loads memory (`a[t]`, bound to a float parameter) is one statement reached
+// once per warp: two warps of 32 lanes, 2 warp evaluations and 64 active lanes, with the load's
+// figures (per warp one request for 128 contiguous bytes, 4 sectors); the arguments have no rows.
+TEST(CheckCli, ACallWithALoadInAnArgumentIsOneEvaluationPerWarp) {
+  TempDir dir;
+  write_file(dir.file("a.cu"),
+             "__device__ void st(float *p, int i, float v) { p[i] = v; }\n"
+             "__global__ void k(float *out, const float *a) {\n"
+             "  int t = threadIdx.x;\n"
+             "  st(out, t, a[t]);\n"
+             "}\n");
+  const CliResult r = check(dir, "[[kernel]]\nfile = \"a.cu\"\ngrid = 1\nblock = 64\n",
+                            {"--write-baseline", dir.file("b.csv")});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
+            "warpdiv check: 1 kernel, 3 statements: 0 limits crossed: passed");
+  EXPECT_NE(read_file(dir.file("b.csv"))
+                .find("\na,k,\"st(out, t, a[t])\",1,statement,a.cu,4,3,32,2,64,,,,,2,8,256,,,\n"),
+            std::string::npos)
+      << read_file(dir.file("b.csv"));
+}
+
 // Two functions of one name (a::f and b::f, the same body) keyed by their qualified names and
 // parameter types: moving one above the other changes no key. In the baseline, a::f's `if (i & 2)`
 // runs in lanes 0 .. 3 (i < 4) of the one warp, b::f's in all 32 (i + 1 over lanes 0 .. 31);
