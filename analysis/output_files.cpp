@@ -489,7 +489,7 @@ Output& OutputFiles::open(const std::string& flag, const std::string& path) {
 
 bool OutputFiles::uses_standard_output() const {
   for (const std::unique_ptr<Output>& o : outputs_)
-    if (o->kind_ == Output::Kind::standard_output) return true;
+    if (o->kind_ == Output::Kind::standard_output && !o->withdrawn_) return true;
   return false;
 }
 
@@ -497,7 +497,7 @@ std::ostream& OutputFiles::report() { return uses_standard_output() ? discarded_
 
 bool OutputFiles::failed() const {
   for (const std::unique_ptr<Output>& o : outputs_)
-    if (!*o->stream_) return true;
+    if (!o->withdrawn_ && !*o->stream_) return true;
   return false;
 }
 
@@ -543,6 +543,7 @@ void OutputFiles::commit() {
   throw_if_stopped();
   std::string failure;
   for (const std::unique_ptr<Output>& o : outputs_) {
+    if (o->withdrawn_) continue;
     const std::string problem = finish(*o);
     if (failure.empty()) failure = problem;
   }
@@ -552,7 +553,7 @@ void OutputFiles::commit() {
     throw WriteFailed(failure);
   }
   for (const std::unique_ptr<Output>& o : outputs_) {
-    if (o->kind_ != Output::Kind::replaced) continue;
+    if (o->kind_ != Output::Kind::replaced || o->withdrawn_) continue;
     if (::rename(o->temporary_.c_str(), o->target_.c_str()) != 0) {
       const std::string reason = std::strerror(errno);
       discard();
@@ -564,18 +565,25 @@ void OutputFiles::commit() {
   committed_ = true;
 }
 
-void OutputFiles::discard() noexcept {
-  for (const std::unique_ptr<Output>& o : outputs_) {
-    if (o->fd_ >= 0) {
-      ::close(o->fd_);
-      o->fd_ = -1;
-    }
-    if (o->slot_ >= 0) {
-      ::unlink(o->temporary_.c_str());
-      unlist_temporary_file(o->slot_);
-      o->slot_ = -1;
-    }
+void OutputFiles::drop(Output& o) noexcept {
+  if (o.fd_ >= 0) {
+    ::close(o.fd_);
+    o.fd_ = -1;
   }
+  if (o.slot_ >= 0) {
+    ::unlink(o.temporary_.c_str());
+    unlist_temporary_file(o.slot_);
+    o.slot_ = -1;
+  }
+}
+
+void OutputFiles::discard() noexcept {
+  for (const std::unique_ptr<Output>& o : outputs_) drop(*o);
+}
+
+void OutputFiles::withdraw(Output& o) noexcept {
+  drop(o);
+  o.withdrawn_ = true;
 }
 
 }  // namespace warpdiv::analysis

@@ -70,12 +70,15 @@ class Output {
   /// The path as the user gave it ("standard output" for `-`), for messages.
   const std::string& name() const { return name_; }
   Kind kind() const { return kind_; }
+  /// True once OutputFiles::withdraw took it out of the command's outputs.
+  bool withdrawn() const { return withdrawn_; }
 
  private:
   friend class OutputFiles;
   Output() = default;
 
   Kind kind_ = Kind::replaced;
+  bool withdrawn_ = false;
   std::string flag_;  // the option that named it (--csv), for messages
   std::string name_;
   std::string target_;  // replaced: the resolved path the temporary file is renamed onto
@@ -110,7 +113,7 @@ class OutputFiles {
   /// regular file is refused with InvalidInput naming both. A path that does not exist is ignored.
   void protect(const std::string& what, const std::string& path);
 
-  /// True when an output goes to standard output.
+  /// True when an output (not withdrawn) goes to standard output.
   bool uses_standard_output() const;
   /// Where the command's text report goes: the standard output stream, or a stream that discards
   /// everything when an output already goes there.
@@ -127,11 +130,19 @@ class OutputFiles {
   /// file is then removed and no existing file has been replaced.
   void commit();
 
+  /// Takes `o` out of the outputs before commit(), when the run shows that it must not be written
+  /// (a baseline missing a kernel): its temporary file is removed, its target left as it was, and
+  /// commit() writes the others. Call it before writing to `o`: what went to standard output or
+  /// straight through (a FIFO, a device) is written already.
+  void withdraw(Output& o) noexcept;
+
  private:
   /// Flushes `o` and, for a temporary file, syncs and closes it: "" when all went well, else the
   /// message naming the output.
   static std::string finish(Output& o);
   void discard() noexcept;
+  /// Closes `o` and removes its temporary file.
+  static void drop(Output& o) noexcept;
   /// When the stop flag is set: discard() and throw Interrupted.
   void throw_if_stopped();
 

@@ -158,6 +158,34 @@ TEST(OutputFiles, NothingIsReplacedWithoutCommit) {
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"keep.csv"});
 }
 
+// An output withdrawn before the commit: an existing file keeps its bytes, a new one is never made,
+// its temporary file is gone, and the other outputs are committed; `-` withdrawn (before any
+// write: what goes to standard output or straight through is written at once) leaves standard
+// output to the text report.
+TEST(OutputFiles, AWithdrawnOutputIsNotWrittenAndTheOthersAre) {
+  TempDir dir;
+  write_file(dir.file("keep.csv"), "precious\n");
+  std::ostringstream out;
+  OutputFiles outputs(out);
+  Output& kept = outputs.open("--write-baseline", dir.file("keep.csv"));
+  kept.stream() << "new rows\n";
+  Output& fresh = outputs.open("--csv", dir.file("new.csv"));
+  fresh.stream() << "never\n";
+  outputs.open("--sarif", dir.file("s.sarif")).stream() << "{}\n";
+  Output& dash = outputs.open("--html", "-");  // withdrawn before anything went to it
+  EXPECT_FALSE(kept.withdrawn());
+  for (Output* o : {&kept, &fresh, &dash}) outputs.withdraw(*o);
+  EXPECT_TRUE(kept.withdrawn());
+  EXPECT_EQ(temporary_files(dir.path()).size(), 1u);  // the SARIF's
+  EXPECT_FALSE(outputs.uses_standard_output());
+  outputs.commit();
+  outputs.report() << "the text report\n";
+  EXPECT_EQ(read_file(dir.file("keep.csv")), "precious\n");
+  EXPECT_EQ(read_file(dir.file("s.sarif")), "{}\n");
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"keep.csv", "s.sarif"}));
+  EXPECT_EQ(out.str(), "the text report\n");
+}
+
 // Ctrl-C's flag given to stop_on: set before the writes, between the writes and the commit, or
 // while a large output is written, commit() throws Interrupted and leaves the existing file and no
 // temporary file; a flag never set changes nothing.

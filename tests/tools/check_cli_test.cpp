@@ -611,13 +611,29 @@ TEST(CheckCli, AnUnreadableKernelAmongReadableOnesIsAFindingAndTheRestIsChecked)
   EXPECT_NE(sarif.find("\"level\": \"error\""), std::string::npos);
   EXPECT_NE(sarif.find("\"startColumn\": 20,\n                  \"startLine\": 2"), std::string::npos)
       << sarif;
-  // A baseline must hold every kernel: none is written.
-  const CliResult baseline = check(dir, config, {"--write-baseline", dir.file("b.csv")});
-  EXPECT_EQ(baseline.status, 1);
+  // A baseline must hold every kernel: none is written, and one there is left as it was; the
+  // SARIF asked for with it is written, with the unreadable kernels' findings.
+  const CliResult none = check(dir, config, {"--write-baseline", dir.file("b.csv")});
+  EXPECT_EQ(none.status, 1);
   EXPECT_FALSE(file_exists(dir.file("b.csv")));
-  EXPECT_NE(baseline.err.find("no file written: a baseline needs every kernel, and 2 were not read"),
-            std::string::npos)
-      << baseline.err;
+  EXPECT_NE(
+      none.err.find("\nwarpdiv check: --write-baseline: no baseline written to '" + dir.file("b.csv") +
+                    "': a baseline needs every kernel, and 2 were not read (the error findings above)\n"),
+      std::string::npos)
+      << none.err;
+  write_file(dir.file("old.csv"), "an earlier baseline\n");
+  const CliResult both =
+      check(dir, config, {"--sarif", dir.file("both.sarif"), "--write-baseline", dir.file("old.csv")});
+  EXPECT_EQ(both.status, 1);
+  EXPECT_EQ(read_file(dir.file("old.csv")), "an earlier baseline\n");
+  const std::string written = read_file(dir.file("both.sarif"));
+  EXPECT_NE(written.find("\"ruleId\": \"warpdiv-source-errors\""), std::string::npos) << written;
+  EXPECT_NE(written.find("\"ruleId\": \"warpdiv-file-unreadable\""), std::string::npos) << written;
+  EXPECT_NE(both.out.find("FAILED\nSARIF written to " + dir.file("both.sarif") + "\n"), std::string::npos)
+      << both.out;
+  EXPECT_EQ(both.out.find("Baseline written"), std::string::npos) << both.out;
+  EXPECT_NE(both.err.find("no baseline written to '" + dir.file("old.csv") + "'"), std::string::npos)
+      << both.err;
 }
 
 TEST(CheckCli, AFileNameThatIsNotUtf8IsPercentEncodedInSarif) {

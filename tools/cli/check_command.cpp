@@ -393,20 +393,20 @@ int check_command(const Args& args, std::ostream& out) {
     std::cerr << "warpdiv check: interrupted: no file written\n";
     return kInterruptedStatus;
   }
-  if (baseline && run.unread > 0) {  // a baseline without some kernels' rows: none
-    analysis::write_check_text(out, run.outcome);
-    std::cerr << "warpdiv check: no file written: a baseline needs every kernel, and " << run.unread
-              << (run.unread == 1 ? " was" : " were") << " not read (the error findings above)\n";
-    return 1;
-  }
+  const bool withheld = baseline && run.unread > 0;  // a baseline without some kernels' rows: none
+  if (withheld) outputs.withdraw(*baseline);
   if (sarif)
     analysis::write_check_sarif(sarif->stream(), run.outcome, inputs->config.root, WARPDIV_VERSION,
                                 sarif_sources(*inputs, run.outcome.findings));
-  if (baseline) analysis::write_baseline(baseline->stream(), run.rows);
+  if (baseline && !withheld) analysis::write_baseline(baseline->stream(), run.rows);
   outputs.commit();
   analysis::write_check_text(outputs.report(), run.outcome);
+  if (withheld)
+    std::cerr << "warpdiv check: --write-baseline: no baseline written to "
+              << sim::quote_value(baseline->name()) << ": a baseline needs every kernel, and " << run.unread
+              << (run.unread == 1 ? " was" : " were") << " not read (the error findings above)\n";
   outputs.announce(CommandOutputs::Spacing::none);
-  return run.outcome.passed() ? 0 : 1;
+  return run.outcome.passed() && run.unread == 0 ? 0 : 1;
 }
 
 }  // namespace warpdiv::cli

@@ -1,5 +1,6 @@
 #include "tools/cli/command_outputs.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 
@@ -54,8 +55,10 @@ analysis::Output* CommandOutputs::open(const std::string& flag, const std::optio
 
 void CommandOutputs::announce(Spacing spacing) {
   std::ostream& text = files_.report();
-  if (spacing == Spacing::blank_line && !opened_.empty()) text << '\n';
-  for (const auto& [label, output] : opened_) text << label << " written to " << output->name() << '\n';
+  const auto written = [](const auto& opened) { return !opened.second->withdrawn(); };
+  if (spacing == Spacing::blank_line && std::any_of(opened_.begin(), opened_.end(), written)) text << '\n';
+  for (const auto& opened : opened_)
+    if (written(opened)) text << opened.first << " written to " << opened.second->name() << '\n';
 }
 
 }  // namespace warpdiv::cli

@@ -56,6 +56,9 @@ class CommandOutputs {
 
   /// Commits every output: call once everything is rendered, before the text report.
   void commit() { files_.commit(); }
+  /// Takes an output opened by open() out before commit(): nothing is written to it, and no
+  /// "written to" line names it (analysis::OutputFiles::withdraw).
+  void withdraw(analysis::Output& output) noexcept { files_.withdraw(output); }
 
   /// How the "written to" lines follow the text report.
   enum class Spacing { blank_line, none };
