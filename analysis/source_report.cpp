@@ -318,9 +318,12 @@ const CsvColumns<SourceRow>& source_csv_columns() {
   return columns;
 }
 
-SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& launch,
-                                const ir::ReplayResult& result, const SourceReportOptions& options) {
-  SourceReport report;
+namespace {
+
+// The report's heading: the kernel, its launch and arguments, the scope counted, and the figures
+// that depend on the replay's order.
+void describe_launch(SourceReport& report, const ir::Kernel& kernel, const ir::Launch& launch,
+                     const ir::ReplayResult& result, const SourceReportOptions& options) {
   for (const ir::OrderDependence& o : ir::order_dependence(kernel, launch, result)) {
     // The message without its closing clause (said once in the section's heading).
     const std::string clause = ", a value other threads change: counted with";
@@ -345,7 +348,14 @@ SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& laun
   report.blocks = result.blocks;
   report.warps = result.warps;
   report.by_iteration = options.by_iteration;
+}
 
+}  // namespace
+
+SourceReport make_source_report(const ir::Kernel& kernel, const ir::Launch& launch,
+                                const ir::ReplayResult& result, const SourceReportOptions& options) {
+  SourceReport report;
+  describe_launch(report, kernel, launch, result, options);
   report.by_call_site = options.by_call_site;
   report.warp_size = launch.warp_size;
   report.memory = make_memory_section(kernel, result, options.memory_not_counted);
