@@ -206,8 +206,36 @@ ir::SourceRange key_end(const ir::Kernel& k, const ir::Stmt& s) {
   return found ? end : s.range;
 }
 
+// The parentheses `text` leaves open (in its tokens: none in a literal or a comment).
+std::size_t open_parens(const std::string& text) {
+  std::size_t open = 0;
+  for (const SourceToken& t : source_tokens(text)) {
+    if (t.kind != SourceToken::Kind::punctuator || t.end != t.begin + 1) continue;
+    if (text[t.begin] == '(') ++open;
+    if (text[t.begin] == ')' && open > 0) --open;
+  }
+  return open;
+}
+
+// How many of the tokens after (line n, byte `at`) up to line `until`, comments aside, are ')' in a
+// row, at most `open`: those closing a condition or a header (and parentheses around the condition).
+std::size_t closing_parens(SourceLines& lines, std::uint32_t file, std::uint32_t n, std::size_t at,
+                           std::uint32_t until, std::size_t open) {
+  std::string rest;
+  for (const std::string* line = lines.line(file, n); line && n <= until;
+       line = lines.line(file, ++n), at = 0)
+    rest += (at < line->size() ? line->substr(at) : std::string()) + "\n";
+  std::size_t closing = 0;
+  for (const SourceToken& t : source_tokens(rest)) {
+    if (t.kind == SourceToken::Kind::comment) continue;
+    if (closing == open || rest.compare(t.begin, t.end - t.begin, ")") != 0) break;
+    ++closing;
+  }
+  return closing;
+}
+
 // The source text from the statement's start to `end` (inclusive, byte columns), lines joined,
-// with a closing parenthesis that follows a condition; empty when the lines are not known.
+// with the closing parentheses that follow a condition; empty when the lines are not known.
 std::string source_text(SourceLines& lines, const ir::Stmt& s, const ir::SourceRange& end, bool branch) {
   // A token spelled across a line splice (a backslash ending the line): Clang's end column runs
   // past its line, into the next ones.
@@ -228,17 +256,9 @@ std::string source_text(SourceLines& lines, const ir::Stmt& s, const ir::SourceR
     if (from > to) return "";
     text += (text.empty() ? "" : "\n") + line->substr(from, to - from);
   }
-  if (branch && !text.empty()) {  // the ')' closing the condition or the header
-    std::uint32_t n = last;
-    std::size_t at = last_column;
-    for (const std::string* line = lines.line(s.range.file, n); line;
-         line = lines.line(s.range.file, ++n), at = 0) {
-      const std::size_t next = line->find_first_not_of(" \t\r", at);
-      if (next == std::string::npos) continue;
-      if ((*line)[next] == ')') text += ")";
-      break;
-    }
-  }
+  if (branch && !text.empty())  // the ')' closing the condition or the header
+    text.append(closing_parens(lines, s.range.file, last, last_column, s.range.end_line, open_parens(text)),
+                ')');
   return normalise_statement(text);
 }
 

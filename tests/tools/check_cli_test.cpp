@@ -963,5 +963,38 @@ TEST(CheckCli, AStatementTableMatchesWhateverWhitespaceAndAnUnmatchedOneIsANote)
                           "warpdiv check: 1 kernel, 3 statements: 1 limit crossed, 1 note: FAILED\n");
 }
 
+// A comment between a condition and its ')' (on the line, or a `//` comment with the ')' on the
+// next line) is no part of the key: the statement is `if (i < n)` as written without it, so a
+// statement table names it and the baseline keeps its row.
+TEST(CheckCli, ACommentBeforeAConditionsParenthesisLeavesTheKey) {
+  const std::string config =
+      "[[kernel]]\nfile = \"k.cu\"\ngrid = 1\nblock = 32\nargs = { n = 20 }\n"
+      "[[kernel.statement]]\nstatement = \"if (i < n)\"\nmax_divergent_fraction = 0\n";
+  const auto kernel = [](const std::string& branch) {
+    return "__global__ void k(int *o, int n) {\n  int i = threadIdx.x;\n  " + branch + "\n}\n";
+  };
+  for (const std::string branch :
+       {"if (i < n /* b */) o[i] = 1;", "if (i < n // b\n  ) o[i] = 1;", "if (i < n) o[i] = 1;"}) {
+    TempDir dir;
+    write_file(dir.file("k.cu"), kernel(branch));
+    // Lanes 0 .. 19 take it, 20 .. 31 do not: 1 divergent evaluation of 1, over the table's 0.
+    const CliResult r = check(dir, config);
+    EXPECT_EQ(r.status, 1) << branch << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("k.cu:3:3: warning: branch diverges"), std::string::npos) << branch << "\n" << r.out;
+    EXPECT_EQ(r.out.find("apply to nothing"), std::string::npos) << branch << "\n" << r.out;
+    ASSERT_EQ(check(dir, config, {"--write-baseline", dir.file("b.csv")}).status, 1);
+    EXPECT_NE(read_file(dir.file("b.csv")).find("\nk,k,if (i < n),1,if,"), std::string::npos) << branch;
+  }
+  // Parentheses around the condition are part of the key, all of them, a comment before them or not.
+  for (const auto& [branch, key] :
+       std::vector<std::pair<std::string, std::string>>{{"if ((i < n) /* b */) o[i] = 1;", "if ((i < n))"},
+                                                        {"if (((i < n))) o[i] = 1;", "if (((i < n)))"}}) {
+    TempDir dir;
+    write_file(dir.file("k.cu"), kernel(branch));
+    check(dir, config, {"--write-baseline", dir.file("b.csv")});
+    EXPECT_NE(read_file(dir.file("b.csv")).find("\nk,k," + key + ",1,if,"), std::string::npos) << branch;
+  }
+}
+
 }  // namespace
 }  // namespace warpdiv::testing
