@@ -490,6 +490,118 @@ TEST_F(FrontendMemory, AWriteThatCannotBePlacedMakesTheMemoryReadUnknown) {
             "(counted)");
 }
 
+// A store through a pointer held in a local whose address is taken (`int **pp = &p`) may write
+// shared memory: `(*pp)[t] = 16` makes s[t] 16, so `if (t < s[t])` takes 16 of 32 lanes on the
+// GPU; a model that took the write as global would count it with s[t] = 0 (no lane). A pointer
+// read from a kernel's buffer (global memory) points into global memory: a branch on shared
+// memory after a write through it is counted (s[t] = t: lanes 0 .. 31 with t < t, none taken).
+TEST_F(FrontendMemory, AWriteThroughAPointerReadFromALocalMakesSharedMemoryUnknown) {
+  const std::string head =
+      "__global__ void k(int* out, int** ptrs) {\n  __shared__ int s[32];\n  int t = threadIdx.x;\n"
+      "  s[t] = t;\n  __syncthreads();\n";
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{32, 1, 1};
+  const auto taken = [&](const std::string& body) {
+    try {
+      const ir::Kernel k = load(head + body);
+      l.arguments.assign(k.parameters.size(), ir::Value{});
+      return std::to_string(ir::replay(k, l).statements.at(statement_at(k, 9, ir::StmtKind::If)).taken_lanes);
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+  };
+  EXPECT_PRED2(contains, taken("  int *p = s;\n  int **pp = &p;\n  (*pp)[t] = 16;\n  if (t < s[t]) out[t] = 1;\n}\n"),
+               "the kernel writes shared memory where the model cannot place it ('(*pp)[t]' at k.cu:8:3: the "
+               "pointer '*pp' is read from where the model does not follow it (not global memory");
+  EXPECT_EQ(taken("  int *p = s;\n  p = ptrs[t];\n  p[t] = 16;\n  if (t < s[t]) out[t] = 1;\n}\n"), "0");
+}
+
+// `const int &r = pick(s[t])` where pick returns its reference parameter is s[t] itself: the
+// store s[t] = 16 after it is what `if (t < r)` reads, 16 lanes of 32 taken (1 divergent
+// evaluation); a copy made at the binding (s[t] = 0) would take none. A call returning a reference
+// other than its parameter (here the smaller of two) is refused, naming the call.
+TEST_F(FrontendMemory, AConstReferenceReturnedByACallIsTheArgumentItReturns) {
+  const ir::Kernel k = load(R"(
+__device__ const int& pick(const int& a) { return a; }
+__global__ void k(int* out) {
+  __shared__ int s[32];
+  int t = threadIdx.x;
+  s[t] = 0;
+  __syncthreads();
+  const int& r = pick(s[t]);
+  s[t] = 16;
+  if (t < r) out[t] = 1;
+}
+)");
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{32, 1, 1};
+  l.arguments.assign(k.parameters.size(), ir::Value{});
+  const ir::StatementCounts& c = ir::replay(k, l).statements.at(statement_at(k, 10, ir::StmtKind::If));
+  EXPECT_EQ(c.warp_evaluations, 1u);
+  EXPECT_EQ(c.divergent, 1u);
+  EXPECT_EQ(c.taken_lanes, 16u);
+  EXPECT_PRED2(contains, refusal(R"(
+__device__ const int& least(const int& a, const int& b) { return b < a ? b : a; }
+__global__ void k(int* out) {
+  __shared__ int s[32];
+  int t = threadIdx.x;
+  const int& r = least(s[t], s[0]);
+  if (t < r) out[t] = 1;
+}
+)"),
+               "k.cu:6:18: the const reference 'r' is bound to the reference that 'least' returns, which the "
+               "model does not follow");
+}
+
+// A load or store through a null pointer stops the kernel on the GPU (an illegal address): undefined
+// behaviour, named at the access, in the lanes that make it and only there. The null pointer is a
+// base of its own (MemoryBase::null); a pointer null in some lanes only (`p = o` in lane 31) splits
+// its access in two by its null flag: o's where it is 0, the null pointer's where it is 1.
+TEST_F(FrontendMemory, AnAccessThroughANullPointerIsUndefinedInTheLanesThatMakeIt) {
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{32, 1, 1};
+  l.buffer_bytes = {128};
+  const auto run = [&](const std::string& body, ir::Kernel& k) {
+    k = load("__global__ void k(int* o) {\n  int t = threadIdx.x;\n" + body + "}\n");
+    l.arguments.assign(k.parameters.size(), ir::Value{});
+    return ir::replay(k, l);
+  };
+  ir::Kernel k;
+  // Every lane stores through null: thread 0 is the first to fault.
+  ir::ReplayResult r = run("  int *p = nullptr;\n  p[t] = 1;\n", k);
+  EXPECT_EQ(accesses(k), (Lines{"store global 4 nullptr @ 0:int64"}));
+  EXPECT_EQ(r.access_faults.at(0),
+            "k.cu:4:3: null pointer: 'p[t]' writes 4 bytes through a null pointer (the GPU stops the kernel "
+            "there) in block (0, 0, 0), thread (0, 0, 0)");
+  // A load through `int *p = 0` in threads 0 .. 4; o[t] itself is stored by those 5 lanes.
+  r = run("  int *p = 0;\n  if (t < 5) o[t] = *p;\n", k);
+  ASSERT_EQ(k.accesses.size(), 2u);
+  EXPECT_PRED2(contains, r.access_faults.at(1), "null pointer: '*p' reads 4 bytes through a null pointer");
+  EXPECT_EQ(r.accesses.at(0).lanes, 5u);
+  // Set to null after o, in a branch no lane takes (t > 40 in a block of 32): no fault.
+  r = run("  int *p = o;\n  p = nullptr;\n  if (t > 40) p[t] = 1;\n", k);
+  EXPECT_EQ(r.access_faults.at(0), "");
+  // Null in lanes 0 .. 30, o in lane 31: o's store by lane 31 (1 request, 1 lane, 4 bytes), the
+  // null pointer's by lanes 0 .. 30, thread 0 the first.
+  r = run("  int *p = nullptr;\n  if (t == 31) p = o;\n  p[t] = 1;\n", k);
+  ASSERT_EQ(k.accesses.size(), 2u);
+  EXPECT_EQ(k.bases[static_cast<std::size_t>(k.accesses[0].base)].name, "o");
+  EXPECT_EQ(r.access_faults.at(0), "");
+  EXPECT_EQ(r.accesses.at(0).requests, 1u);
+  EXPECT_EQ(r.accesses.at(0).lanes, 1u);
+  EXPECT_EQ(r.accesses.at(0).bytes, 4u);
+  EXPECT_EQ(r.access_faults.at(1),
+            "k.cu:5:3: null pointer: 'p[t]' writes 4 bytes through a null pointer (the GPU stops the kernel "
+            "there) in block (0, 0, 0), thread (0, 0, 0)");
+  // The same store made by lane 31 alone: o's, and no fault.
+  r = run("  int *p = nullptr;\n  if (t == 31) p = o;\n  if (t == 31) p[t] = 1;\n", k);
+  EXPECT_EQ(r.access_faults.at(1), "");
+  EXPECT_EQ(r.accesses.at(0).lanes, 1u);
+}
+
 TEST_F(FrontendMemory, ACallThatMayWriteMemoryUnseenIsRefused) {
   const std::string head =
       "__global__ void k(int* out, float* f) {\n  __shared__ int s[32], u[32];\n  int t = threadIdx.x;\n";
