@@ -317,11 +317,11 @@ void Lowerer::join_null(PointerBinding& a, const PointerBinding& b, const clang:
     if (a.base == null_base_) a.base = b.base;
     return;
   }
-  const auto into = [&](std::int32_t base) {
-    return base == null_base_ ? std::string("is null") : "points into '" + k_.bases[base].name + "'";
+  const auto into = [&](std::int32_t base, const char* verb) {
+    return base == null_base_ ? std::string("is null") : verb + ("into '" + k_.bases[base].name + "'");
   };
-  a.lost = "the pointer '" + var->getNameAsString() + "' " + into(a.base) + " on one path and " +
-           into(b.base) + " on another, which meet " + where;
+  a.lost = "the pointer '" + var->getNameAsString() + "' " + into(a.base, "points ") + " on one path and " +
+           into(b.base, "") + " on another, which meet " + where;
 }
 
 /// The buffer a pointer expression points into, as a binding (its offset not made): base
