@@ -598,6 +598,10 @@ TEST_F(FrontendMemory, AnAccessThroughANullPointerIsUndefinedInTheLanesThatMakeI
   EXPECT_PRED2(contains, r.access_faults.at(1),
             "k.cu:5:3: null pointer: 'p[t]' writes 4 bytes through a null pointer (the GPU stops the kernel "
             "there) in block (0, 0, 0), thread (0, 0, 0)");
+  // Saved and loaded (--model), the null pointer stays one: the same fault.
+  const ir::Kernel again = ir::kernel_from_json(ir::to_json(k));
+  EXPECT_TRUE(again.bases.at(static_cast<std::size_t>(again.accesses.at(1).base)).null);
+  EXPECT_EQ(ir::replay(again, l).access_faults.at(1), r.access_faults.at(1));
   // The same store made by lane 31 alone: o's, and no fault.
   r = run("  int *p = nullptr;\n  if (t == 31) p = o;\n  if (t == 31) p[t] = 1;\n", k);
   EXPECT_EQ(r.access_faults.at(1), "");
