@@ -445,12 +445,10 @@ bool Lowerer::bind_pointer(const clang::VarDecl* var, const clang::Expr* init, i
   const std::optional<Address> a = init != nullptr ? try_pointer_value(init, why) : std::optional<Address>();
   out.push_back(k_.declare(local, a ? offset_expr(a->offset, where) : ir::kNone, where));
   PointerBinding bound{a ? a->base : ir::kNone, local, a || init == nullptr ? "" : lost_value(var, text(init), why)};
-  if (set_to_null(var)) {  // 1 in the lanes where it is null
+  if (set_to_null(var) || (a && a->null != ir::kNone)) {  // 1 in the lanes where it is null
     bound.null = k_.add_local(var->getNameAsString() + " is null", ir::ScalarType::I32, where);
     out.push_back(k_.declare(bound.null, a ? null_flag(*a, where) : k_.constant(ir::ScalarType::I32, 0, where),
                              where));
-  } else if (a && a->null != ir::kNone) {
-    bound.lost = lost_value(var, text(init), "a pointer that is null in some lanes");
   }
   pointers_[var] = bound;
   return a.has_value() || init == nullptr;

@@ -579,6 +579,11 @@ TEST_F(FrontendMemory, AnAccessThroughANullPointerIsUndefinedInTheLanesThatMakeI
   EXPECT_PRED2(contains, r.access_faults.at(1),
             "k.cu:5:3: null pointer: 'p[t]' writes 4 bytes through a null pointer (the GPU stops the kernel "
             "there) in block (0, 0, 0), thread (0, 0, 0)");
+  // A copy of such a pointer takes its null flag with it: the same split, the same fault.
+  r = run("  int *p = nullptr;\n  if (t == 31) p = o;\n  int *q = p;\n  q[t] = 1;\n", k);
+  EXPECT_EQ(r.accesses.at(0).lanes, 1u);
+  EXPECT_PRED2(contains, r.access_faults.at(1), "k.cu:6:3: null pointer: 'q[t]' writes 4 bytes");
+  r = run("  int *p = nullptr;\n  if (t == 31) p = o;\n  p[t] = 1;\n", k);
   // Saved and loaded (--model), the null pointer stays one: the same fault.
   const ir::Kernel again = ir::kernel_from_json(ir::to_json(k));
   EXPECT_TRUE(again.bases.at(static_cast<std::size_t>(again.accesses.at(1).base)).null);
