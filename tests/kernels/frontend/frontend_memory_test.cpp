@@ -584,6 +584,13 @@ TEST_F(FrontendMemory, AnAccessThroughANullPointerIsUndefinedInTheLanesThatMakeI
   EXPECT_EQ(r.accesses.at(0).lanes, 1u);
   EXPECT_PRED2(contains, r.access_faults.at(1), "k.cu:6:3: null pointer: 'q[t]' writes 4 bytes");
   r = run("  int *p = nullptr;\n  if (t == 31) p = o;\n  p[t] = 1;\n", k);
+  // A value the model cannot follow on one path (a pointer made from an integer) and o on the
+  // other: not placed, naming that value; no read of an offset never assigned.
+  const ir::Kernel joined = load(
+      "__global__ void k(int* o, long long a) {\n  int t = threadIdx.x;\n  int *p = (int *)a;\n"
+      "  if (t == 31) p = o;\n  p[t] = 1;\n}\n");
+  EXPECT_EQ(accesses(joined), (Lines{"store global 4 p[t] not placed: the pointer 'p' is set to '(int *)a': a "
+                                     "pointer made from an integer"}));
   // Saved and loaded (--model), the null pointer stays one: the same fault.
   const ir::Kernel again = ir::kernel_from_json(ir::to_json(k));
   EXPECT_TRUE(again.bases.at(static_cast<std::size_t>(again.accesses.at(1).base)).null);
