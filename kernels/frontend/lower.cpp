@@ -146,8 +146,7 @@ void Lowerer::mark_unplaced_writes() {
     if (a.base != ir::kNone || a.kind == ir::AccessKind::Load || a.space != ir::AddressSpace::Global)
       continue;
     const auto says = [&](const char* text) { return a.reason.find(text) != std::string::npos; };
-    if (says("is read from memory") || says("a pointer made from an integer"))
-      continue;
+    if (says("is read from memory") || says("a pointer made from an integer")) continue;
     if (shared && local)
       throw InvalidInput(Diag::unsupported_construct, ir::source_location(k_, a.range),
                          "'" + a.text + "' writes where the model cannot place it (" + a.reason +

@@ -104,8 +104,8 @@ const clang::Expr* Lowerer::forwarded_argument(const clang::CallExpr* call) cons
   if (callee == nullptr || !callee->getReturnType()->isReferenceType() || !callee->hasBody(definition))
     return nullptr;
   const auto* body = llvm::dyn_cast<clang::CompoundStmt>(definition->getBody());
-  const auto* ret = body != nullptr && body->size() == 1 ? llvm::dyn_cast<clang::ReturnStmt>(body->body_front())
-                                                         : nullptr;
+  const auto* ret =
+      body != nullptr && body->size() == 1 ? llvm::dyn_cast<clang::ReturnStmt>(body->body_front()) : nullptr;
   if (ret == nullptr || ret->getRetValue() == nullptr) return nullptr;
   const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(ret->getRetValue()->IgnoreParenImpCasts());
   const auto* param = ref != nullptr ? llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl()) : nullptr;

@@ -154,7 +154,8 @@ ir::StmtId Lowerer::assign_pointer(PointerBinding& bound, const Address& a, cons
   const ir::StmtId offset = k_.assign(bound.offset, offset_expr(a.offset, where), where);
   if (bound.null == ir::kNone) {
     if (a.null != ir::kNone)
-      bound.lost = "the pointer '" + var->getNameAsString() + "' is set to a pointer that is null in some lanes";
+      bound.lost =
+          "the pointer '" + var->getNameAsString() + "' is set to a pointer that is null in some lanes";
     return offset;
   }
   return k_.block({offset, k_.assign(bound.null, null_flag(a, where), where)}, where);
@@ -444,11 +445,12 @@ bool Lowerer::bind_pointer(const clang::VarDecl* var, const clang::Expr* init, i
   std::string why;
   const std::optional<Address> a = init != nullptr ? try_pointer_value(init, why) : std::optional<Address>();
   out.push_back(k_.declare(local, a ? offset_expr(a->offset, where) : ir::kNone, where));
-  PointerBinding bound{a ? a->base : ir::kNone, local, a || init == nullptr ? "" : lost_value(var, text(init), why)};
+  PointerBinding bound{a ? a->base : ir::kNone, local,
+                       a || init == nullptr ? "" : lost_value(var, text(init), why)};
   if (set_to_null(var) || (a && a->null != ir::kNone)) {  // 1 in the lanes where it is null
     bound.null = k_.add_local(var->getNameAsString() + " is null", ir::ScalarType::I32, where);
-    out.push_back(k_.declare(bound.null, a ? null_flag(*a, where) : k_.constant(ir::ScalarType::I32, 0, where),
-                             where));
+    out.push_back(
+        k_.declare(bound.null, a ? null_flag(*a, where) : k_.constant(ir::ScalarType::I32, 0, where), where));
   }
   pointers_[var] = bound;
   return a.has_value() || init == nullptr;

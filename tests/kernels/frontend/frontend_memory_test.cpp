@@ -24,6 +24,15 @@ class FrontendMemory : public SnippetTest {
  protected:
   FrontendMemory() : SnippetTest("warpdiv_frontend_memory_") {}
 
+  /// The counts of the if on `line` in a launch of one block of 32 threads.
+  static ir::StatementCounts branch_at(const ir::Kernel& k, std::uint32_t line) {
+    ir::Launch l;
+    l.grid = ir::Dim3{1, 1, 1};
+    l.block = ir::Dim3{32, 1, 1};
+    l.arguments.assign(k.parameters.size(), ir::Value{});
+    return ir::replay(k, l).statements.at(statement_at(k, line, ir::StmtKind::If));
+  }
+
   /// Floating-point operations per statement with their guard, "N" or "N if guard", in id order.
   static std::vector<std::string> flops(const ir::Kernel& k) {
     std::vector<std::string> out;
@@ -448,11 +457,7 @@ __global__ void k(int* out) {
                    "store local 4 a @ 0:int64", "store local 4 a @ 4:int64", "store local 4 a @ 4:int64",
                    "store global 4 out @ ((int64)t * 4:int64)", "load shared 4 s @ ((int64)t * 4:int64)",
                    "load local 4 a @ 4:int64"}));
-  ir::Launch l;
-  l.grid = ir::Dim3{1, 1, 1};
-  l.block = ir::Dim3{32, 1, 1};
-  l.arguments.assign(k.parameters.size(), ir::Value{});
-  const ir::StatementCounts& c = ir::replay(k, l).statements.at(statement_at(k, 12, ir::StmtKind::If));
+  const ir::StatementCounts c = branch_at(k, 12);
   EXPECT_EQ(c.warp_evaluations, 1u);
   EXPECT_EQ(c.divergent, 1u);
   EXPECT_EQ(c.taken_lanes, 20u);
@@ -488,12 +493,14 @@ TEST_F(FrontendMemory, AWriteThatCannotBePlacedMakesTheMemoryReadUnknown) {
                why);
   EXPECT_PRED2(contains, replayed("  int *p = s + t;\n  *p++ = 16;\n  if (t < s[t]) out[t] = 1;\n}\n"),
                "the kernel writes shared memory where the model cannot place it ('*p++' at ");
-  EXPECT_PRED2(contains,
-               replayed("  int *p = s;\n  int **pp = &p;\n  (*pp)[t] = 16;\n  if (t < s[t]) out[t] = 1;\n}\n"),
-               "('(*pp)[t]' at ");
-  EXPECT_PRED2(contains,
-               replayed("  int *p = s;\n  int **pp = &p;\n  (*pp)[t] = 16;\n  if (t < s[t]) out[t] = 1;\n}\n"),
-               "k.cu:9:3: the pointer '*pp' is read from where the model does not follow it (not global memory");
+  EXPECT_PRED2(
+      contains,
+      replayed("  int *p = s;\n  int **pp = &p;\n  (*pp)[t] = 16;\n  if (t < s[t]) out[t] = 1;\n}\n"),
+      "('(*pp)[t]' at ");
+  EXPECT_PRED2(
+      contains,
+      replayed("  int *p = s;\n  int **pp = &p;\n  (*pp)[t] = 16;\n  if (t < s[t]) out[t] = 1;\n}\n"),
+      "k.cu:9:3: the pointer '*pp' is read from where the model does not follow it (not global memory");
   EXPECT_EQ(replayed("  int *p = ptrs[t];\n  p[t] = 16;\n  if (t < s[t]) out[t] = 1;\n}\n"), "(counted)");
   // Shared values that no branch or address uses: counted, the write not counted as before.
   EXPECT_EQ(replayed("  int *p = (t & 1) ? s : u;\n  p[t] = 16;\n  __syncthreads();\n  out[t] = s[t];\n}\n"),
@@ -517,11 +524,7 @@ __global__ void k(int* out) {
   if (t < r) out[t] = 1;
 }
 )");
-  ir::Launch l;
-  l.grid = ir::Dim3{1, 1, 1};
-  l.block = ir::Dim3{32, 1, 1};
-  l.arguments.assign(k.parameters.size(), ir::Value{});
-  const ir::StatementCounts& c = ir::replay(k, l).statements.at(statement_at(k, 10, ir::StmtKind::If));
+  const ir::StatementCounts c = branch_at(k, 10);
   EXPECT_EQ(c.warp_evaluations, 1u);
   EXPECT_EQ(c.divergent, 1u);
   EXPECT_EQ(c.taken_lanes, 16u);
@@ -556,9 +559,10 @@ TEST_F(FrontendMemory, AnAccessThroughANullPointerIsUndefinedInTheLanesThatMakeI
   // Every lane stores through null: thread 0 is the first to fault.
   ir::ReplayResult r = run("  int *p = nullptr;\n  p[t] = 1;\n", k);
   EXPECT_EQ(accesses(k), (Lines{"store global 4 nullptr @ (p + ((int64)t * 4:int64))"}));
-  EXPECT_PRED2(contains, r.access_faults.at(0),
-            "k.cu:4:3: null pointer: 'p[t]' writes 4 bytes through a null pointer (the GPU stops the kernel "
-            "there) in block (0, 0, 0), thread (0, 0, 0)");
+  EXPECT_PRED2(
+      contains, r.access_faults.at(0),
+      "k.cu:4:3: null pointer: 'p[t]' writes 4 bytes through a null pointer (the GPU stops the kernel "
+      "there) in block (0, 0, 0), thread (0, 0, 0)");
   // A load through `int *p = 0` in threads 0 .. 4; o[t] itself is stored by those 5 lanes.
   r = run("  int *p = 0;\n  if (t < 5) o[t] = *p;\n", k);
   ASSERT_EQ(k.accesses.size(), 2u);
@@ -576,9 +580,10 @@ TEST_F(FrontendMemory, AnAccessThroughANullPointerIsUndefinedInTheLanesThatMakeI
   EXPECT_EQ(r.accesses.at(0).requests, 1u);
   EXPECT_EQ(r.accesses.at(0).lanes, 1u);
   EXPECT_EQ(r.accesses.at(0).bytes, 4u);
-  EXPECT_PRED2(contains, r.access_faults.at(1),
-            "k.cu:5:3: null pointer: 'p[t]' writes 4 bytes through a null pointer (the GPU stops the kernel "
-            "there) in block (0, 0, 0), thread (0, 0, 0)");
+  EXPECT_PRED2(
+      contains, r.access_faults.at(1),
+      "k.cu:5:3: null pointer: 'p[t]' writes 4 bytes through a null pointer (the GPU stops the kernel "
+      "there) in block (0, 0, 0), thread (0, 0, 0)");
   // A copy of such a pointer takes its null flag with it: the same split, the same fault.
   r = run("  int *p = nullptr;\n  if (t == 31) p = o;\n  int *q = p;\n  q[t] = 1;\n", k);
   EXPECT_EQ(r.accesses.at(0).lanes, 1u);
@@ -589,8 +594,9 @@ TEST_F(FrontendMemory, AnAccessThroughANullPointerIsUndefinedInTheLanesThatMakeI
   const ir::Kernel joined = load(
       "__global__ void k(int* o, long long a) {\n  int t = threadIdx.x;\n  int *p = (int *)a;\n"
       "  if (t == 31) p = o;\n  p[t] = 1;\n}\n");
-  EXPECT_EQ(accesses(joined), (Lines{"store global 4 p[t] not placed: the pointer 'p' is set to '(int *)a': a "
-                                     "pointer made from an integer"}));
+  EXPECT_EQ(accesses(joined),
+            (Lines{"store global 4 p[t] not placed: the pointer 'p' is set to '(int *)a': a "
+                   "pointer made from an integer"}));
   // Saved and loaded (--model), the null pointer stays one: the same fault.
   const ir::Kernel again = ir::kernel_from_json(ir::to_json(k));
   EXPECT_TRUE(again.bases.at(static_cast<std::size_t>(again.accesses.at(1).base)).null);

@@ -518,9 +518,10 @@ TEST(IrReplay, AStoreThroughTheNullPointerFaultsOnlyWhereALaneMakesIt) {
   const ReplayResult r = replay(b.done({none, some}), launch(Dim3{1, 1, 1}, Dim3{64, 1, 1}, 32));
   EXPECT_EQ(r.access_faults.at(0), "");
   EXPECT_EQ(to_decimal(r.accesses.at(0).requests), "0");
-  EXPECT_EQ(r.access_faults.at(1),
-            "test.cu:2:3: null pointer: 'p[t]' writes 4 bytes through a null pointer (the GPU stops the kernel "
-            "there) in block (0, 0, 0), thread (40, 0, 0)");
+  EXPECT_EQ(
+      r.access_faults.at(1),
+      "test.cu:2:3: null pointer: 'p[t]' writes 4 bytes through a null pointer (the GPU stops the kernel "
+      "there) in block (0, 0, 0), thread (40, 0, 0)");
 }
 
 }  // namespace
