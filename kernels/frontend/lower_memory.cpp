@@ -337,10 +337,7 @@ bool Lowerer::record_access(ir::AccessKind kind, const clang::Expr* e, bool poin
 /// An access through a pointer that is null in the lanes where the int32 local `null` is 1: made
 /// where it is not (its guard), and its twin, returned, through the null pointer where it is.
 ir::MemoryAccess Lowerer::split_null(ir::MemoryAccess& access, ir::LocalId null) {
-  const auto is_null = [&] {
-    return k_.binary(ir::BinaryOp::Ne, k_.local(null, access.range),
-                     k_.constant(ir::ScalarType::I32, 0, access.range), access.range);
-  };
+  const auto is_null = [&] { return null_test(null, access.range); };
   const auto and_guard = [&](ir::ExprId guard, ir::ExprId c) {
     return guard == ir::kNone ? c : k_.logical(ir::LogicalOp::And, guard, c, access.range);
   };

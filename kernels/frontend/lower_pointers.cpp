@@ -108,6 +108,29 @@ std::string Lowerer::read_from_memory(const clang::Expr* e) {
          "shared memory or a local array)";
 }
 
+/// A bool true in the lanes where the pointer expression `e` is null, where the model knows:
+/// the null pointer, a pointer with a null flag, an address in a declared array or variable
+/// (never null); nullopt for a kernel's buffer (the host may pass null) or a pointer it does
+/// not follow.
+std::optional<ir::ExprId> Lowerer::pointer_is_null(const clang::Expr* e) {
+  const ir::SourceRange where = range(e);
+  const std::size_t exprs = k_.exprs.size();
+  const std::size_t pending = pending_ != nullptr ? pending_->accesses.size() : 0;
+  std::string why;
+  const std::optional<Address> a = try_pointer_value(e, why);
+  if (!a) return std::nullopt;
+  rollback(exprs, pending);  // its offset is not needed
+  if (a->base == null_base_) return k_.constant(ir::ScalarType::Bool, 1, where);
+  if (a->null != ir::kNone) return null_test(a->null, where);
+  if (k_.bases[a->base].parameter == ir::kNone) return k_.constant(ir::ScalarType::Bool, 0, where);
+  return std::nullopt;
+}
+
+/// A bool true in the lanes where the null flag `null` (an int32 local) is set.
+ir::ExprId Lowerer::null_test(ir::LocalId null, ir::SourceRange where) {
+  return k_.binary(ir::BinaryOp::Ne, k_.local(null, where), k_.constant(ir::ScalarType::I32, 0, where), where);
+}
+
 /// The null pointer's base (one per kernel, made the first time a null pointer is met).
 std::int32_t Lowerer::null_base() {
   if (null_base_ != ir::kNone) return null_base_;

@@ -546,6 +546,8 @@ class Lowerer {
                     std::vector<ir::StmtId>& out);
   std::optional<ir::StmtId> pointer_update(const clang::Expr* e);
   std::int32_t null_base();
+  std::optional<ir::ExprId> pointer_is_null(const clang::Expr* e);
+  ir::ExprId null_test(ir::LocalId null, ir::SourceRange where);
   ir::MemoryAccess split_null(ir::MemoryAccess& access, ir::LocalId null);
   static bool null_value(const clang::Expr* e);
   bool set_to_null(const clang::VarDecl* var);

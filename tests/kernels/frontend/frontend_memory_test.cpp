@@ -605,6 +605,19 @@ TEST_F(FrontendMemory, AnAccessThroughANullPointerIsUndefinedInTheLanesThatMakeI
   r = run("  int *p = nullptr;\n  if (t == 31) p = o;\n  if (t == 31) p[t] = 1;\n", k);
   EXPECT_EQ(r.access_faults.at(1), "");
   EXPECT_EQ(r.accesses.at(0).lanes, 1u);
+  // `if (p)` with p null in threads 0 .. 30 and o in 31: thread 31 alone takes it (1 divergent
+  // evaluation, 1 lane) and stores; no fault. A pointer into a declared array is never null
+  // (`p == nullptr`: no lane); a kernel's buffer may be (the host passes it): not known.
+  r = run("  int *p = nullptr;\n  if (t == 31) p = o;\n  if (p) p[t] = 1;\n", k);
+  const ir::StatementCounts& guarded = r.statements.at(statement_at(k, 5, ir::StmtKind::If));
+  EXPECT_EQ(guarded.divergent, 1u);
+  EXPECT_EQ(guarded.taken_lanes, 1u);
+  EXPECT_EQ(r.access_faults.at(1), "");
+  r = run("  __shared__ int s[32];\n  int *p = s;\n  if (p == nullptr) o[t] = 1;\n", k);
+  EXPECT_EQ(r.statements.at(statement_at(k, 5, ir::StmtKind::If)).taken_lanes, 0u);
+  EXPECT_EQ(r.statements.at(statement_at(k, 5, ir::StmtKind::If)).warp_evaluations, 1u);
+  EXPECT_PRED2(contains, refusal("__global__ void k(int* o) {\n  if (o) o[threadIdx.x] = 1;\n}\n"),
+               "depends on o (pointer)");
 }
 
 TEST_F(FrontendMemory, ACallThatMayWriteMemoryUnseenIsRefused) {
