@@ -455,8 +455,9 @@ ir::ExprId Lowerer::lower_binary(const clang::BinaryOperator* op, ir::ScalarType
                           ? pointer_is_null(pointer)
                           : std::nullopt;
     if (null)
-      return convert(op->getOpcode() == clang::BO_EQ ? *null : k_.unary(ir::UnaryOp::LogicalNot, *null, where),
-                     type, where);
+      return convert(
+          op->getOpcode() == clang::BO_EQ ? *null : k_.unary(ir::UnaryOp::LogicalNot, *null, where), type,
+          where);
     const ir::ExprId id = opaque(op, type);
     unmodelled_[id] = "a comparison or difference of pointers, which the model does not compute";
     return id;

@@ -128,7 +128,8 @@ std::optional<ir::ExprId> Lowerer::pointer_is_null(const clang::Expr* e) {
 
 /// A bool true in the lanes where the null flag `null` (an int32 local) is set.
 ir::ExprId Lowerer::null_test(ir::LocalId null, ir::SourceRange where) {
-  return k_.binary(ir::BinaryOp::Ne, k_.local(null, where), k_.constant(ir::ScalarType::I32, 0, where), where);
+  return k_.binary(ir::BinaryOp::Ne, k_.local(null, where), k_.constant(ir::ScalarType::I32, 0, where),
+                   where);
 }
 
 /// The null pointer's base (one per kernel, made the first time a null pointer is met).
