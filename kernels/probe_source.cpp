@@ -276,6 +276,8 @@ class Generator {
         const ir::MemoryAccess& a = k_.accesses[static_cast<std::size_t>(e.access)];
         // An atomic's returned value: never decides control flow here (check_probe_supports).
         if (a.kind == ir::AccessKind::Atomic) return "((" + t + ")0)";
+        // Through the null pointer: the model faults in any lane that makes it, so none gets here.
+        if (k_.bases[static_cast<std::size_t>(a.base)].null) return "((" + t + ")0)";
         if (layout_.local_at[static_cast<std::size_t>(a.base)] >= 0)
           return "wd_sload<" + t + ">(wd_local + " +
                  std::to_string(layout_.local_at[static_cast<std::size_t>(a.base)]) + ", (long long)(" +

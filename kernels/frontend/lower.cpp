@@ -132,8 +132,8 @@ void Lowerer::lower(const clang::FunctionDecl& kernel) {
 /// what it writes there would go unseen, and branches and addresses made from that memory be
 /// counted with the old values. Where the kernel reads one of the two, the write is marked as
 /// that memory's, so that its values are not known after it (a branch on them is refused, naming
-/// the write); where it reads both, it is refused. A pointer read from memory, a null pointer or
-/// one made from an integer points into neither.
+/// the write); where it reads both, it is refused. A pointer read from global memory, or one made
+/// from an integer, points into neither.
 void Lowerer::mark_unplaced_writes() {
   bool shared = false, local = false;
   for (const ir::MemoryAccess& a : k_.accesses) {
@@ -146,8 +146,7 @@ void Lowerer::mark_unplaced_writes() {
     if (a.base != ir::kNone || a.kind == ir::AccessKind::Load || a.space != ir::AddressSpace::Global)
       continue;
     const auto says = [&](const char* text) { return a.reason.find(text) != std::string::npos; };
-    if (says("is read from memory") || says("a null pointer") || says("a pointer made from an integer"))
-      continue;
+    if (says("is read from memory") || says("a pointer made from an integer")) continue;
     if (shared && local)
       throw InvalidInput(Diag::unsupported_construct, ir::source_location(k_, a.range),
                          "'" + a.text + "' writes where the model cannot place it (" + a.reason +

@@ -43,6 +43,7 @@ Lowerer::Binding Lowerer::memory_binding(const clang::Expr* target, const std::s
   const std::size_t pending = pending_ != nullptr ? pending_->accesses.size() : 0;
   try {
     const Address a = address_of(target);
+    if (a.null != ir::kNone) throw Unplaced{"the pointer is null in some lanes"};
     binding.base = a.base;
     binding.constant = a.offset.constant;
     if (a.offset.expr != ir::kNone) {
@@ -71,12 +72,48 @@ bool Lowerer::binds_temporary(const clang::Expr* init) {
 
 /// What a const T& initialised with `init` is: bound to an lvalue, that object (the local, or the
 /// memory element, whose later writes its reads see); bound to a temporary, or to an lvalue the
-/// model cannot follow, none (the caller copies the value).
+/// model cannot follow, none (the caller copies the value). Bound to the reference a call returns:
+/// the argument it returns where its body is `return p;` for a reference parameter p; refused
+/// for any other call (what the reference names, and so what its reads see, is not known).
 std::optional<Lowerer::Binding> Lowerer::const_reference_binding(const clang::Expr* init, ir::ScalarType type,
                                                                  const std::string& name,
                                                                  std::vector<ir::StmtId>& out) {
   if (binds_temporary(init)) return std::nullopt;
+  const clang::Expr* bare = init->IgnoreParens();
+  while (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(bare)) {
+    if (cast->getCastKind() != clang::CK_NoOp) break;
+    bare = cast->getSubExpr()->IgnoreParens();
+  }
+  if (const auto* call = llvm::dyn_cast<clang::CallExpr>(bare)) {
+    if (const clang::Expr* argument = forwarded_argument(call))
+      return const_reference_binding(argument, type, name, out);
+    const clang::FunctionDecl* callee = call->getDirectCallee();
+    refuse(call, "the const reference '" + name + "' is bound to the reference that '" +
+                     (callee != nullptr ? callee->getNameAsString() : text(call)) +
+                     "' returns, which the model does not follow (it follows a function whose body is "
+                     "'return p;' for a reference parameter p): not supported");
+  }
   return reference_binding(init, type, name, out);
+}
+
+/// The argument a call returns by reference where its callee's body is `return p;` for a
+/// reference parameter p (as `const T& pick(const T& a) { return a; }`); null otherwise.
+const clang::Expr* Lowerer::forwarded_argument(const clang::CallExpr* call) const {
+  const clang::FunctionDecl* callee = call->getDirectCallee();
+  const clang::FunctionDecl* definition = nullptr;
+  if (callee == nullptr || !callee->getReturnType()->isReferenceType() || !callee->hasBody(definition))
+    return nullptr;
+  const auto* body = llvm::dyn_cast<clang::CompoundStmt>(definition->getBody());
+  const auto* ret =
+      body != nullptr && body->size() == 1 ? llvm::dyn_cast<clang::ReturnStmt>(body->body_front()) : nullptr;
+  if (ret == nullptr || ret->getRetValue() == nullptr) return nullptr;
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(ret->getRetValue()->IgnoreParenImpCasts());
+  const auto* param = ref != nullptr ? llvm::dyn_cast<clang::ParmVarDecl>(ref->getDecl()) : nullptr;
+  if (param == nullptr || !param->getType()->isReferenceType()) return nullptr;
+  const std::vector<const clang::Expr*> args = call_arguments(call, callee);
+  for (unsigned i = 0; i < definition->getNumParams() && i < args.size(); ++i)
+    if (definition->getParamDecl(i) == param) return args[i];
+  return nullptr;
 }
 
 /// Whether the lvalue `target` is a local that holds no memory (a scalar, pointer or object local

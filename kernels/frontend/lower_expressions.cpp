@@ -290,6 +290,12 @@ ir::ExprId Lowerer::lower_cast(const clang::CastExpr* cast, ir::ScalarType type)
     case clang::CK_ConstructorConversion:
     case clang::CK_UserDefinedConversion:
       refuse(cast, "a user-defined conversion is not supported");
+    case clang::CK_PointerToBoolean:  // if (p): not null
+      if (const auto null = pointer_is_null(operand)) {
+        const ir::SourceRange where = range(cast);
+        return convert(k_.unary(ir::UnaryOp::LogicalNot, *null, where), type, where);
+      }
+      return opaque(operand, type, cast);
     default:
       // From a float, a pointer, a member pointer ...: a value the model does not compute.
       return opaque(operand, type, cast);
@@ -440,8 +446,18 @@ ir::ExprId Lowerer::lower_binary(const clang::BinaryOperator* op, ir::ScalarType
     return k_.logical(op->getOpcode() == clang::BO_LAnd ? ir::LogicalOp::And : ir::LogicalOp::Or, lhs, rhs,
                       where);
   }
-  // Comparisons of pointers, pointer differences: values the model does not compute.
+  // Comparisons of pointers, pointer differences: values the model does not compute, but for
+  // p == nullptr and p != nullptr where the model knows whether p is null.
   if (!scalar_type(op->getLHS()->getType()) || !scalar_type(op->getRHS()->getType())) {
+    const bool equality = op->getOpcode() == clang::BO_EQ || op->getOpcode() == clang::BO_NE;
+    const clang::Expr* pointer = null_value(op->getRHS()) ? op->getLHS() : op->getRHS();
+    const auto null = equality && (null_value(op->getLHS()) || null_value(op->getRHS()))
+                          ? pointer_is_null(pointer)
+                          : std::nullopt;
+    if (null)
+      return convert(
+          op->getOpcode() == clang::BO_EQ ? *null : k_.unary(ir::UnaryOp::LogicalNot, *null, where), type,
+          where);
     const ir::ExprId id = opaque(op, type);
     unmodelled_[id] = "a comparison or difference of pointers, which the model does not compute";
     return id;

@@ -290,6 +290,7 @@ bool Lowerer::record_access(ir::AccessKind kind, const clang::Expr* e, bool poin
   if (pending_ == nullptr || quiet_ > 0) return false;
   const clang::QualType type = pointer ? e->getType()->getPointeeType() : e->getType();
   ir::MemoryAccess access;
+  std::optional<ir::MemoryAccess> null_twin;
   access.kind = kind;
   access.text = text(e) + (part != nullptr ? part->path : "");
   access.range = range(e);
@@ -313,6 +314,7 @@ bool Lowerer::record_access(ir::AccessKind kind, const clang::Expr* e, bool poin
     access.space = k_.bases[a.base].space;
     access.offset = offset_expr(a.offset, access.range);
     access.guard = guard_expr(guards_, access.range);
+    if (a.null != ir::kNone) null_twin = split_null(access, a.null);
   } catch (const Unplaced& why) {
     rollback(exprs, pending);
     access = unplaced(access, why.reason);
@@ -328,7 +330,24 @@ bool Lowerer::record_access(ir::AccessKind kind, const clang::Expr* e, bool poin
   }
   pending_->accesses.push_back(access);
   if (kind == ir::AccessKind::Load && part == nullptr) pending_->load_at[e] = pending_->accesses.size() - 1;
+  if (null_twin) pending_->null_twins.emplace_back(pending_->accesses.size() - 1, *null_twin);
   return true;
+}
+
+/// An access through a pointer that is null in the lanes where the int32 local `null` is 1: made
+/// where it is not (its guard), and its twin, returned, through the null pointer where it is.
+ir::MemoryAccess Lowerer::split_null(ir::MemoryAccess& access, ir::LocalId null) {
+  const auto is_null = [&] { return null_test(null, access.range); };
+  const auto and_guard = [&](ir::ExprId guard, ir::ExprId c) {
+    return guard == ir::kNone ? c : k_.logical(ir::LogicalOp::And, guard, c, access.range);
+  };
+  ir::MemoryAccess twin = access;
+  twin.base = null_base();
+  twin.space = ir::AddressSpace::Global;
+  twin.offset = i64(0, access.range);
+  twin.guard = and_guard(guard_expr(guards_, access.range), is_null());
+  access.guard = and_guard(access.guard, k_.unary(ir::UnaryOp::LogicalNot, is_null(), access.range));
+  return twin;
 }
 
 /// A copy of a whole object from or to memory (`float4 v = p4[i]`, `qs[i] = q`): one access
@@ -413,6 +432,9 @@ void Lowerer::rollback(std::size_t exprs, std::size_t pending) {
   k_.exprs.resize(exprs);
   if (pending_ == nullptr) return;
   pending_->accesses.resize(pending);
+  auto& twins = pending_->null_twins;
+  twins.erase(std::remove_if(twins.begin(), twins.end(), [&](const auto& t) { return t.first >= pending; }),
+              twins.end());
   auto& loads = pending_->loads;
   loads.erase(std::remove_if(loads.begin(), loads.end(),
                              [&](const auto& l) {
@@ -427,6 +449,8 @@ void Lowerer::carry_accesses(Pending& p, ir::StmtId target) {
   const auto first = static_cast<std::int32_t>(k_.accesses.size());
   for (ir::MemoryAccess& a : p.accesses) k_.stmts[target].accesses.push_back(k_.add_access(a));
   for (const auto& [expr, index] : p.loads) k_.exprs[expr].access = first + static_cast<std::int32_t>(index);
+  for (auto& twin : p.null_twins) k_.stmts[target].accesses.push_back(k_.add_access(twin.second));
+  p.null_twins.clear();
   p.accesses.clear();
   p.loads.clear();
 }

@@ -8,6 +8,7 @@
 // with every value an assignment inside may give.
 #include "kernels/frontend/lowerer.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 
@@ -34,7 +35,7 @@ Lowerer::Address Lowerer::pointer_value(const clang::Expr* e) {
       case clang::CK_LValueToRValue:
         return variable_value(cast->getSubExpr()->IgnoreParens());
       case clang::CK_NullToPointer:
-        throw Unplaced{"a null pointer"};
+        return Address{null_base(), {}, ir::kNone};
       case clang::CK_IntegralToPointer:
         throw Unplaced{"a pointer made from an integer"};
       default:
@@ -76,7 +77,7 @@ Lowerer::Address Lowerer::variable_value(const clang::Expr* e) {
   const auto* var = ref != nullptr ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
   if (var == nullptr && llvm::isa<clang::AbstractConditionalOperator>(written_lvalue(e)))
     throw Unplaced{"the pointer is chosen by a condition"};
-  if (var == nullptr) throw Unplaced{"the pointer '" + text(e) + "' is read from memory"};
+  if (var == nullptr) throw Unplaced{read_from_memory(written_lvalue(e))};
   const auto found = pointers_.find(var);
   if (found == pointers_.end()) {
     const auto why = unfollowed_pointers_.find(var);
@@ -88,9 +89,100 @@ Lowerer::Address Lowerer::variable_value(const clang::Expr* e) {
   if (!bound.lost.empty()) throw Unplaced{bound.lost};
   if (bound.base == ir::kNone)
     throw Unplaced{"the pointer '" + var->getNameAsString() + "' has no value here"};
-  Address a{bound.base, {}};
+  Address a{bound.base, {}, bound.base != null_base_ ? bound.null : ir::kNone};
   if (bound.offset != ir::kNone) a.offset.expr = k_.local(bound.offset, range(e));
   return a;
+}
+
+/// Why a pointer read from the lvalue `e` is not placed. One read from global (or constant)
+/// memory points into global memory; one read from anywhere else (a local whose address is
+/// taken, shared memory, a local array) may point into shared memory or a local array.
+std::string Lowerer::read_from_memory(const clang::Expr* e) {
+  const PointerBinding root = lvalue_root(e);
+  const bool global = root.lost.empty() && root.base != ir::kNone && !k_.bases[root.base].null &&
+                      (k_.bases[root.base].space == ir::AddressSpace::Global ||
+                       k_.bases[root.base].space == ir::AddressSpace::Constant);
+  if (global) return "the pointer '" + text(e) + "' is read from memory";
+  return "the pointer '" + text(e) +
+         "' is read from where the model does not follow it (not global memory: it may point into "
+         "shared memory or a local array)";
+}
+
+/// A bool true in the lanes where the pointer expression `e` is null, where the model knows:
+/// the null pointer, a pointer with a null flag, an address in a declared array or variable
+/// (never null); nullopt for a kernel's buffer (the host may pass null) or a pointer it does
+/// not follow.
+std::optional<ir::ExprId> Lowerer::pointer_is_null(const clang::Expr* e) {
+  const ir::SourceRange where = range(e);
+  const std::size_t exprs = k_.exprs.size();
+  const std::size_t pending = pending_ != nullptr ? pending_->accesses.size() : 0;
+  std::string why;
+  const std::optional<Address> a = try_pointer_value(e, why);
+  if (!a) return std::nullopt;
+  rollback(exprs, pending);  // its offset is not needed
+  if (a->base == null_base_) return k_.constant(ir::ScalarType::Bool, 1, where);
+  if (a->null != ir::kNone) return null_test(a->null, where);
+  if (k_.bases[a->base].parameter == ir::kNone) return k_.constant(ir::ScalarType::Bool, 0, where);
+  return std::nullopt;
+}
+
+/// A bool true in the lanes where the null flag `null` (an int32 local) is set.
+ir::ExprId Lowerer::null_test(ir::LocalId null, ir::SourceRange where) {
+  return k_.binary(ir::BinaryOp::Ne, k_.local(null, where), k_.constant(ir::ScalarType::I32, 0, where),
+                   where);
+}
+
+/// The null pointer's base (one per kernel, made the first time a null pointer is met).
+std::int32_t Lowerer::null_base() {
+  if (null_base_ != ir::kNone) return null_base_;
+  ir::MemoryBase base;
+  base.name = "nullptr";
+  base.null = true;
+  null_base_ = k_.add_base(base);
+  return null_base_;
+}
+
+/// Whether the pointer expression `e` is a null pointer constant (nullptr, 0, NULL, a cast of one).
+bool Lowerer::null_value(const clang::Expr* e) {
+  const auto* cast = llvm::dyn_cast<clang::CastExpr>(e->IgnoreParens());
+  if (cast == nullptr) return false;
+  const clang::CastKind kind = cast->getCastKind();
+  if (kind == clang::CK_NullToPointer) return true;
+  return (kind == clang::CK_NoOp || kind == clang::CK_BitCast || kind == clang::CK_AddressSpaceConversion) &&
+         null_value(cast->getSubExpr());
+}
+
+/// Whether some definition of the pointer variable (its initialiser, an assignment) is null.
+bool Lowerer::set_to_null(const clang::VarDecl* var) {
+  const auto* function = llvm::dyn_cast_or_null<clang::FunctionDecl>(var->getParentFunctionOrMethod());
+  const clang::FunctionDecl* definition = nullptr;
+  if (function == nullptr || !function->hasBody(definition)) return false;
+  std::vector<std::pair<const clang::VarDecl*, const clang::Expr*>> definitions;
+  pointer_definitions(definition->getBody(), definitions);
+  return std::any_of(definitions.begin(), definitions.end(),
+                     [&](const auto& d) { return d.first == var && null_value(d.second); });
+}
+
+/// The int32 value of a pointer's null flag where it is set to the address `a`.
+ir::ExprId Lowerer::null_flag(const Address& a, ir::SourceRange where) {
+  if (a.base == null_base_) return k_.constant(ir::ScalarType::I32, 1, where);
+  if (a.null != ir::kNone) return k_.local(a.null, where);
+  return k_.constant(ir::ScalarType::I32, 0, where);
+}
+
+/// The pointer `bound` (of `var`) set to `a`: its offset local, and its null flag where it has one.
+ir::StmtId Lowerer::assign_pointer(PointerBinding& bound, const Address& a, const clang::VarDecl* var,
+                                   ir::SourceRange where) {
+  bound.base = a.base;
+  bound.lost.clear();
+  const ir::StmtId offset = k_.assign(bound.offset, offset_expr(a.offset, where), where);
+  if (bound.null == ir::kNone) {
+    if (a.null != ir::kNone)
+      bound.lost =
+          "the pointer '" + var->getNameAsString() + "' is set to a pointer that is null in some lanes";
+    return offset;
+  }
+  return k_.block({offset, k_.assign(bound.null, null_flag(a, where), where)}, where);
 }
 
 /// The pointer variable an lvalue names (p, (p), reinterpret_cast<float *&>(p), c ? p : p), or null.
@@ -229,15 +321,32 @@ void Lowerer::join_pointers(PointerState& into, const PointerState& other, const
       continue;
     }
     PointerBinding& a = found->second;
-    if (!a.lost.empty() || b.base == ir::kNone || a.base == b.base) continue;
+    if (!a.lost.empty()) continue;
     if (!b.lost.empty())
-      a.lost = b.lost;
+      a.lost = b.lost;  // a value the model cannot follow on one path (base kNone or not)
+    else if (b.base == ir::kNone || a.base == b.base)
+      continue;
     else if (a.base == ir::kNone)
       a.base = b.base;
     else
-      a.lost = "the pointer '" + var->getNameAsString() + "' points into '" + k_.bases[a.base].name +
-               "' on one path and into '" + k_.bases[b.base].name + "' on another, which meet " + where;
+      join_null(a, b, var, where);
   }
+}
+
+/// Two buffers `a` and `b` of `var` meeting `where`: where one is the null pointer and the
+/// pointer has a null flag (its lanes tell them apart), the other; else lost.
+void Lowerer::join_null(PointerBinding& a, const PointerBinding& b, const clang::VarDecl* var,
+                        const std::string& where) const {
+  const bool one_null = a.base == null_base_ || b.base == null_base_;
+  if (one_null && (a.null != ir::kNone || b.null != ir::kNone)) {
+    if (a.base == null_base_) a.base = b.base;
+    return;
+  }
+  const auto into = [&](std::int32_t base, const char* verb) {
+    return base == null_base_ ? std::string("is null") : verb + ("into '" + k_.bases[base].name + "'");
+  };
+  a.lost = "the pointer '" + var->getNameAsString() + "' " + into(a.base, "points ") + " on one path and " +
+           into(b.base, "") + " on another, which meet " + where;
 }
 
 /// The buffer a pointer expression points into, as a binding (its offset not made): base
@@ -246,6 +355,7 @@ Lowerer::PointerBinding Lowerer::pointer_root(const clang::Expr* e) {
   e = e->IgnoreParens();
   if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(e)) {
     if (cast->getCastKind() == clang::CK_ArrayToPointerDecay) return lvalue_root(cast->getSubExpr());
+    if (cast->getCastKind() == clang::CK_NullToPointer) return PointerBinding{null_base(), ir::kNone, ""};
     if (cast->getCastKind() == clang::CK_LValueToRValue) {
       const clang::VarDecl* var = pointer_variable(cast->getSubExpr());
       const auto found = var != nullptr ? pointers_.find(var) : pointers_.end();
@@ -359,8 +469,14 @@ bool Lowerer::bind_pointer(const clang::VarDecl* var, const clang::Expr* init, i
   std::string why;
   const std::optional<Address> a = init != nullptr ? try_pointer_value(init, why) : std::optional<Address>();
   out.push_back(k_.declare(local, a ? offset_expr(a->offset, where) : ir::kNone, where));
-  pointers_[var] = PointerBinding{a ? a->base : ir::kNone, local,
-                                  a || init == nullptr ? "" : lost_value(var, text(init), why)};
+  PointerBinding bound{a ? a->base : ir::kNone, local,
+                       a || init == nullptr ? "" : lost_value(var, text(init), why)};
+  if (set_to_null(var) || (a && a->null != ir::kNone)) {  // 1 in the lanes where it is null
+    bound.null = k_.add_local(var->getNameAsString() + " is null", ir::ScalarType::I32, where);
+    out.push_back(
+        k_.declare(bound.null, a ? null_flag(*a, where) : k_.constant(ir::ScalarType::I32, 0, where), where));
+  }
+  pointers_[var] = bound;
   return a.has_value() || init == nullptr;
 }
 
@@ -394,11 +510,7 @@ std::optional<ir::StmtId> Lowerer::pointer_update(const clang::Expr* e) {
   const ir::SourceRange where = range(e);
   std::string why;
   if (assigned != nullptr) {
-    if (const auto a = try_pointer_value(assigned, why)) {
-      bound.base = a->base;
-      bound.lost.clear();
-      return k_.assign(bound.offset, offset_expr(a->offset, where), where);
-    }
+    if (const auto a = try_pointer_value(assigned, why)) return assign_pointer(bound, *a, var, where);
     bound.lost = lost_value(var, text(assigned), why);
   } else if (bound.lost.empty() && bound.base == ir::kNone) {
     bound.lost =

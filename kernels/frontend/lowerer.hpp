@@ -190,9 +190,12 @@ class Lowerer {
     std::int64_t constant = 0;
   };
 
+  /// A base (null_base(): the null pointer) and offset; `null`, an int32 local that is 1 in the
+  /// lanes where the pointer is null when that differs from lane to lane (kNone otherwise).
   struct Address {
     std::int32_t base = ir::kNone;
     Offset offset;
+    ir::LocalId null = ir::kNone;
   };
 
   /// A pointer variable the model follows, at the statement being lowered: its buffer, and the
@@ -200,10 +203,13 @@ class Lowerer {
   /// kNone: no value yet (declared without one). `lost`: why the model cannot follow it here (a
   /// value it cannot place, or two buffers meeting at a join); a later assignment of a value it
   /// can place follows it again.
+  /// `null`: an int32 local, 1 in the lanes where the pointer is null, for a pointer some
+  /// definition sets to null (kNone otherwise); `base` is then the other buffer where the two meet.
   struct PointerBinding {
     std::int32_t base = ir::kNone;
     ir::LocalId offset = ir::kNone;
     std::string lost;
+    ir::LocalId null = ir::kNone;
   };
 
   using PointerState = std::unordered_map<const clang::VarDecl*, PointerBinding>;
@@ -246,6 +252,8 @@ class Lowerer {
     /// The access recorded for each call of a memory intrinsic (__ldg, atomicAdd ...): its value
     /// (the element loaded, the element before the atomic) links to it.
     std::map<const clang::Expr*, std::size_t> intrinsic_at;
+    /// (index in `accesses`, its twin through the null pointer: split_null), after them.
+    std::vector<std::pair<std::size_t, ir::MemoryAccess>> null_twins;
   };
 
   /// While alive, loads and flops met are not recorded (an expression lowered a second time).
@@ -415,6 +423,7 @@ class Lowerer {
   bool may_write_memory(const clang::Stmt* s, std::vector<const clang::FunctionDecl*>& seen) const;
   std::optional<Binding> const_reference_binding(const clang::Expr* init, ir::ScalarType type,
                                                  const std::string& name, std::vector<ir::StmtId>& out);
+  const clang::Expr* forwarded_argument(const clang::CallExpr* call) const;
   bool holds_modelled(const clang::Expr* lvalue) const;
   bool writes_opaque_float(const clang::Expr* argument);
   bool side_effects(const clang::Expr* e) const;
@@ -536,6 +545,18 @@ class Lowerer {
   bool bind_pointer(const clang::VarDecl* var, const clang::Expr* init, ir::SourceRange where,
                     std::vector<ir::StmtId>& out);
   std::optional<ir::StmtId> pointer_update(const clang::Expr* e);
+  std::int32_t null_base();
+  std::optional<ir::ExprId> pointer_is_null(const clang::Expr* e);
+  ir::ExprId null_test(ir::LocalId null, ir::SourceRange where);
+  ir::MemoryAccess split_null(ir::MemoryAccess& access, ir::LocalId null);
+  static bool null_value(const clang::Expr* e);
+  bool set_to_null(const clang::VarDecl* var);
+  ir::ExprId null_flag(const Address& a, ir::SourceRange where);
+  void join_null(PointerBinding& a, const PointerBinding& b, const clang::VarDecl* var,
+                 const std::string& where) const;
+  ir::StmtId assign_pointer(PointerBinding& bound, const Address& a, const clang::VarDecl* var,
+                            ir::SourceRange where);
+  std::string read_from_memory(const clang::Expr* e);
 
   // lower_work.cpp
   std::string memory_space(const clang::Expr* e) const;
@@ -576,6 +597,7 @@ class Lowerer {
   int quiet_ = 0;               // Quiet's count
   std::unordered_map<const clang::VarDecl*, std::int32_t> variable_bases_;
   std::map<std::int32_t, std::int32_t> parameter_bases_;  // kernel parameter index -> base
+  std::int32_t null_base_ = ir::kNone;                    // null_base()
   std::unordered_map<const clang::VarDecl*, PointerBinding> pointers_;
   std::unordered_map<const clang::VarDecl*, std::string> unfollowed_pointers_;  // why not
   std::set<const clang::FunctionDecl*> pointer_writes_scanned_;

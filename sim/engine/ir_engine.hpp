@@ -367,6 +367,10 @@ class WarpMachine : public LaneMaskWalk<WarpMachine> {
   std::string sink_store_fault_;
   std::uint64_t store_sequence_ = 0;
   void misaligned(const CompiledAccess& a, int lane, std::int64_t offset);
+  /// Whether `a` goes through the null pointer (MemoryBase::null); then the fault is kept for
+  /// `lanes`, the lanes that make it.
+  bool null_access(const CompiledAccess& a, LaneMask lanes);
+  InvalidInput null_pointer_error(const MemoryAccess& access, int lane) const;
   std::string out_of_bounds_text(const MemoryAccess& access, std::int64_t at, int lane) const;
   InvalidInput out_of_bounds_error(const MemoryAccess& access, std::int64_t at, int lane) const;
   Val load(ExprId id, const CompiledExpr& e, LaneMask active);

@@ -721,6 +721,12 @@ bool run_native(const LaunchPlan& program, RunContext& run, const ReplayOptions&
   if (options.native == NativeReplay::Off || options.events != nullptr || options.observer != nullptr ||
       options.only_block || options.only_warp || options.only_blocks || detail::native_compiler() == nullptr)
     return false;
+  // An access through the null pointer faults in the interpreter only (WarpMachine::null_access).
+  if (std::any_of(program.kernel.bases.begin(), program.kernel.bases.end(),
+                  [](const MemoryBase& b) { return b.null; })) {
+    hand_over = "an access through a null pointer";
+    return false;
+  }
   const detail::NativeCompiled compiled = detail::native_compiler()(program, worth);
   if (compiled.code == nullptr) {
     hand_over = compiled.refusal;

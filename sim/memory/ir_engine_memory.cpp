@@ -58,7 +58,7 @@ void WarpMachine::memory(StmtId id, LaneMask active) {
     Val offset{};
     try {
       if (a.guard != kNone) lanes = eval_mask(a.guard, active);
-      if (lanes == 0) continue;
+      if (lanes == 0 || null_access(a, lanes)) continue;
       if (a.capture && m.kept.empty()) capture(a, lanes);
       if (!p_.options.memory) continue;
       if (a.same_as != kNone && a.same_as == figured.at && lanes == figured.lanes && a.shifts == 1 &&
@@ -89,7 +89,7 @@ void WarpMachine::follow_values(const StatementMemory& m, StmtId id, LaneMask ac
       if (!a.capture || a.after_atomics != after_atomics || faults_[a.id].met) continue;
       try {
         const LaneMask lanes = a.guard != kNone ? eval_mask(a.guard, active) : active;
-        if (lanes != 0) capture(a, lanes);
+        if (lanes != 0 && !null_access(a, lanes)) capture(a, lanes);
       } catch (const InvalidInput& e) {
         fault(static_cast<std::size_t>(a.id), e.what());
       }
@@ -919,6 +919,24 @@ void WarpMachine::misaligned(const CompiledAccess& a, int lane, std::int64_t off
                                             " (the GPU stops the kernel there) in " + block_and_thread(lane));
 }
 
+bool WarpMachine::null_access(const CompiledAccess& a, LaneMask lanes) {
+  if (!k_.bases[static_cast<std::size_t>(a.base)].null) return false;
+  fault(static_cast<std::size_t>(a.id),
+        null_pointer_error(k_.accesses[static_cast<std::size_t>(a.id)], lowest_lane(lanes)).what());
+  return true;
+}
+
+InvalidInput WarpMachine::null_pointer_error(const MemoryAccess& access, int lane) const {
+  return InvalidInput(Diag::null_pointer, source_location(k_, access.range),
+                      "null pointer: '" + access.text + "' " +
+                          (access.kind == AccessKind::Load    ? "reads "
+                           : access.kind == AccessKind::Store ? "writes "
+                                                              : "updates ") +
+                          std::to_string(access.width) +
+                          " bytes through a null pointer (the GPU stops the kernel there) in " +
+                          block_and_thread(lane));
+}
+
 void WarpMachine::out_of_bounds(const CompiledAccess& a, LaneMask lanes, const std::int64_t* addresses,
                                 std::int64_t uniform) {
   const MemoryAccess& access = k_.accesses[static_cast<std::size_t>(a.id)];
@@ -985,6 +1003,7 @@ WarpMachine::Val WarpMachine::load(ExprId id, const CompiledExpr& e, LaneMask ac
     for (LaneMask l = active; l != 0; l &= l - 1) out[lowest_lane(l)] = old[lowest_lane(l)];
     return {out, 0};
   }
+  if (k_.bases[static_cast<std::size_t>(a.base)].null) throw null_pointer_error(a, lowest_lane(active));
   const bool followed = p_.followed[static_cast<std::size_t>(a.base)] != 0;
   // From the launch's read-only data, at the same offset as last time (its locals not written
   // since, for a superset of these lanes): the same elements, not read (nor the offset computed)

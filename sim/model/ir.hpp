@@ -371,6 +371,9 @@ struct MemoryBase {
   std::uint64_t bytes = 0;         // a variable's size (0 for a parameter's buffer / extern)
   std::uint32_t alignment = 256;   // the start's alignment in bytes (a power of two)
   SourceRange declared;
+  /// The null pointer (no parameter, 0 bytes): no memory at all. An access to it by a lane that
+  /// makes it is undefined behaviour (the GPU stops the kernel there); one no lane makes is none.
+  bool null = false;
 };
 
 enum class AccessKind : std::uint8_t { Load, Store, Atomic };

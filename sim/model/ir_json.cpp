@@ -171,6 +171,7 @@ Json base_json(const MemoryBase& b) {
   j["bytes"] = b.bytes;
   j["alignment"] = b.alignment;
   j["range"] = range_json(b.declared);
+  if (b.null) j["null"] = true;
   return j;
 }
 
@@ -501,6 +502,7 @@ MemoryBase read_base(const Kernel& k, const Reader& r) {
       r.at("bytes").integer(0, std::numeric_limits<std::int64_t>::max(), "a size in bytes"));
   b.alignment = static_cast<std::uint32_t>(r.at("alignment").integer(1, 1 << 30, "an alignment"));
   if (r.has("range")) b.declared = r.at("range").range(k.files.size());
+  if (r.has("null")) b.null = r.at("null").boolean();
   return b;
 }
 

@@ -526,6 +526,8 @@ class Validator {
       const std::string what = "base " + std::to_string(b) + " ('" + base.name + "')";
       if (base.alignment == 0 || (base.alignment & (base.alignment - 1)) != 0)
         fail(what + " has alignment " + std::to_string(base.alignment) + " (allowed: a power of two)");
+      if (base.null && (base.parameter != kNone || base.bytes != 0 || base.space != AddressSpace::Global))
+        fail(what + " is the null pointer, yet has a parameter, bytes or a space other than global");
       if (base.parameter != kNone) {
         if (base.parameter < 0 || static_cast<std::size_t>(base.parameter) >= k_.parameters.size())
           fail(what + " names parameter " + std::to_string(base.parameter) + ", which does not exist");

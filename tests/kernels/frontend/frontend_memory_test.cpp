@@ -24,6 +24,15 @@ class FrontendMemory : public SnippetTest {
  protected:
   FrontendMemory() : SnippetTest("warpdiv_frontend_memory_") {}
 
+  /// The counts of the if on `line` in a launch of one block of 32 threads.
+  static ir::StatementCounts branch_at(const ir::Kernel& k, std::uint32_t line) {
+    ir::Launch l;
+    l.grid = ir::Dim3{1, 1, 1};
+    l.block = ir::Dim3{32, 1, 1};
+    l.arguments.assign(k.parameters.size(), ir::Value{});
+    return ir::replay(k, l).statements.at(statement_at(k, line, ir::StmtKind::If));
+  }
+
   /// Floating-point operations per statement with their guard, "N" or "N if guard", in id order.
   static std::vector<std::string> flops(const ir::Kernel& k) {
     std::vector<std::string> out;
@@ -448,11 +457,7 @@ __global__ void k(int* out) {
                    "store local 4 a @ 0:int64", "store local 4 a @ 4:int64", "store local 4 a @ 4:int64",
                    "store global 4 out @ ((int64)t * 4:int64)", "load shared 4 s @ ((int64)t * 4:int64)",
                    "load local 4 a @ 4:int64"}));
-  ir::Launch l;
-  l.grid = ir::Dim3{1, 1, 1};
-  l.block = ir::Dim3{32, 1, 1};
-  l.arguments.assign(k.parameters.size(), ir::Value{});
-  const ir::StatementCounts& c = ir::replay(k, l).statements.at(statement_at(k, 12, ir::StmtKind::If));
+  const ir::StatementCounts c = branch_at(k, 12);
   EXPECT_EQ(c.warp_evaluations, 1u);
   EXPECT_EQ(c.divergent, 1u);
   EXPECT_EQ(c.taken_lanes, 20u);
@@ -460,10 +465,13 @@ __global__ void k(int* out) {
 
 // p = (t & 1) ? s : u writes s[t] = 16 in the odd threads; a model that dropped the store would
 // count `if (t < s[t])` with s[t] = 0 (no lane) where 8 threads take it. The write is shared
-// memory's (the kernel reads shared memory), so a branch on s is refused, naming the write.
+// memory's (the kernel reads shared memory), so a branch on s is refused, naming the write. So is
+// one through a pointer held in a local whose address is taken (`int **pp = &p`: s[t] = 16, 16
+// lanes taken on the GPU); one read from a kernel's buffer (global memory) points into global
+// memory.
 TEST_F(FrontendMemory, AWriteThatCannotBePlacedMakesTheMemoryReadUnknown) {
   const std::string head =
-      "__global__ void k(int* out) {\n  __shared__ int s[32], u[32];\n  int t = threadIdx.x;\n"
+      "__global__ void k(int* out, int** ptrs) {\n  __shared__ int s[32], u[32];\n  int t = threadIdx.x;\n"
       "  s[t] = 0;\n  u[t] = 0;\n  __syncthreads();\n";
   ir::Launch l;
   l.grid = ir::Dim3{1, 1, 1};
@@ -485,9 +493,131 @@ TEST_F(FrontendMemory, AWriteThatCannotBePlacedMakesTheMemoryReadUnknown) {
                why);
   EXPECT_PRED2(contains, replayed("  int *p = s + t;\n  *p++ = 16;\n  if (t < s[t]) out[t] = 1;\n}\n"),
                "the kernel writes shared memory where the model cannot place it ('*p++' at ");
+  EXPECT_PRED2(
+      contains,
+      replayed("  int *p = s;\n  int **pp = &p;\n  (*pp)[t] = 16;\n  if (t < s[t]) out[t] = 1;\n}\n"),
+      "('(*pp)[t]' at ");
+  EXPECT_PRED2(
+      contains,
+      replayed("  int *p = s;\n  int **pp = &p;\n  (*pp)[t] = 16;\n  if (t < s[t]) out[t] = 1;\n}\n"),
+      "k.cu:9:3: the pointer '*pp' is read from where the model does not follow it (not global memory");
+  EXPECT_EQ(replayed("  int *p = ptrs[t];\n  p[t] = 16;\n  if (t < s[t]) out[t] = 1;\n}\n"), "(counted)");
   // Shared values that no branch or address uses: counted, the write not counted as before.
   EXPECT_EQ(replayed("  int *p = (t & 1) ? s : u;\n  p[t] = 16;\n  __syncthreads();\n  out[t] = s[t];\n}\n"),
             "(counted)");
+}
+
+// `const int &r = pick(s[t])` where pick returns its reference parameter is s[t] itself: the
+// store s[t] = 16 after it is what `if (t < r)` reads, 16 lanes of 32 taken (1 divergent
+// evaluation); a copy made at the binding (s[t] = 0) would take none. A call returning a reference
+// other than its parameter (here the smaller of two) is refused, naming the call.
+TEST_F(FrontendMemory, AConstReferenceReturnedByACallIsTheArgumentItReturns) {
+  const ir::Kernel k = load(R"(
+__device__ const int& pick(const int& a) { return a; }
+__global__ void k(int* out) {
+  __shared__ int s[32];
+  int t = threadIdx.x;
+  s[t] = 0;
+  __syncthreads();
+  const int& r = pick(s[t]);
+  s[t] = 16;
+  if (t < r) out[t] = 1;
+}
+)");
+  const ir::StatementCounts c = branch_at(k, 10);
+  EXPECT_EQ(c.warp_evaluations, 1u);
+  EXPECT_EQ(c.divergent, 1u);
+  EXPECT_EQ(c.taken_lanes, 16u);
+  EXPECT_PRED2(contains, refusal(R"(
+__device__ const int& least(const int& a, const int& b) { return b < a ? b : a; }
+__global__ void k(int* out) {
+  __shared__ int s[32];
+  int t = threadIdx.x;
+  const int& r = least(s[t], s[0]);
+  if (t < r) out[t] = 1;
+}
+)"),
+               "k.cu:6:18: the const reference 'r' is bound to the reference that 'least' returns, which the "
+               "model does not follow");
+}
+
+// A load or store through a null pointer stops the kernel on the GPU (an illegal address): undefined
+// behaviour, named at the access, in the lanes that make it and only there. The null pointer is a
+// base of its own (MemoryBase::null); a pointer null in some lanes only (`p = o` in lane 31) splits
+// its access in two by its null flag: o's where it is 0, the null pointer's where it is 1.
+TEST_F(FrontendMemory, AnAccessThroughANullPointerIsUndefinedInTheLanesThatMakeIt) {
+  ir::Launch l;
+  l.grid = ir::Dim3{1, 1, 1};
+  l.block = ir::Dim3{32, 1, 1};
+  l.buffer_bytes = {128};
+  const auto run = [&](const std::string& body, ir::Kernel& k) {
+    k = load("__global__ void k(int* o) {\n  int t = threadIdx.x;\n" + body + "}\n");
+    l.arguments.assign(k.parameters.size(), ir::Value{});
+    return ir::replay(k, l);
+  };
+  ir::Kernel k;
+  // Every lane stores through null: thread 0 is the first to fault.
+  ir::ReplayResult r = run("  int *p = nullptr;\n  p[t] = 1;\n", k);
+  EXPECT_EQ(accesses(k), (Lines{"store global 4 nullptr @ (p + ((int64)t * 4:int64))"}));
+  EXPECT_PRED2(
+      contains, r.access_faults.at(0),
+      "k.cu:4:3: null pointer: 'p[t]' writes 4 bytes through a null pointer (the GPU stops the kernel "
+      "there) in block (0, 0, 0), thread (0, 0, 0)");
+  // A load through `int *p = 0` in threads 0 .. 4; o[t] itself is stored by those 5 lanes.
+  r = run("  int *p = 0;\n  if (t < 5) o[t] = *p;\n", k);
+  ASSERT_EQ(k.accesses.size(), 2u);
+  EXPECT_PRED2(contains, r.access_faults.at(1), "null pointer: '*p' reads 4 bytes through a null pointer");
+  EXPECT_EQ(r.accesses.at(0).lanes, 5u);
+  // Set to null after o, in a branch no lane takes (t > 40 in a block of 32): no fault.
+  r = run("  int *p = o;\n  p = nullptr;\n  if (t > 40) p[t] = 1;\n", k);
+  EXPECT_EQ(r.access_faults.at(0), "");
+  // Null in lanes 0 .. 30, o in lane 31: o's store by lane 31 (1 request, 1 lane, 4 bytes), the
+  // null pointer's by lanes 0 .. 30, thread 0 the first.
+  r = run("  int *p = nullptr;\n  if (t == 31) p = o;\n  p[t] = 1;\n", k);
+  ASSERT_EQ(k.accesses.size(), 2u);
+  EXPECT_EQ(k.bases[static_cast<std::size_t>(k.accesses[0].base)].name, "o");
+  EXPECT_EQ(r.access_faults.at(0), "");
+  EXPECT_EQ(r.accesses.at(0).requests, 1u);
+  EXPECT_EQ(r.accesses.at(0).lanes, 1u);
+  EXPECT_EQ(r.accesses.at(0).bytes, 4u);
+  EXPECT_PRED2(
+      contains, r.access_faults.at(1),
+      "k.cu:5:3: null pointer: 'p[t]' writes 4 bytes through a null pointer (the GPU stops the kernel "
+      "there) in block (0, 0, 0), thread (0, 0, 0)");
+  // A copy of such a pointer takes its null flag with it: the same split, the same fault.
+  r = run("  int *p = nullptr;\n  if (t == 31) p = o;\n  int *q = p;\n  q[t] = 1;\n", k);
+  EXPECT_EQ(r.accesses.at(0).lanes, 1u);
+  EXPECT_PRED2(contains, r.access_faults.at(1), "k.cu:6:3: null pointer: 'q[t]' writes 4 bytes");
+  r = run("  int *p = nullptr;\n  if (t == 31) p = o;\n  p[t] = 1;\n", k);
+  // A value the model cannot follow on one path (a pointer made from an integer) and o on the
+  // other: not placed, naming that value; no read of an offset never assigned.
+  const ir::Kernel joined = load(
+      "__global__ void k(int* o, long long a) {\n  int t = threadIdx.x;\n  int *p = (int *)a;\n"
+      "  if (t == 31) p = o;\n  p[t] = 1;\n}\n");
+  EXPECT_EQ(accesses(joined),
+            (Lines{"store global 4 p[t] not placed: the pointer 'p' is set to '(int *)a': a "
+                   "pointer made from an integer"}));
+  // Saved and loaded (--model), the null pointer stays one: the same fault.
+  const ir::Kernel again = ir::kernel_from_json(ir::to_json(k));
+  EXPECT_TRUE(again.bases.at(static_cast<std::size_t>(again.accesses.at(1).base)).null);
+  EXPECT_EQ(ir::replay(again, l).access_faults.at(1), r.access_faults.at(1));
+  // The same store made by lane 31 alone: o's, and no fault.
+  r = run("  int *p = nullptr;\n  if (t == 31) p = o;\n  if (t == 31) p[t] = 1;\n", k);
+  EXPECT_EQ(r.access_faults.at(1), "");
+  EXPECT_EQ(r.accesses.at(0).lanes, 1u);
+  // `if (p)` with p null in threads 0 .. 30 and o in 31: thread 31 alone takes it (1 divergent
+  // evaluation, 1 lane) and stores; no fault. A pointer into a declared array is never null
+  // (`p == nullptr`: no lane); a kernel's buffer may be (the host passes it): not known.
+  r = run("  int *p = nullptr;\n  if (t == 31) p = o;\n  if (p) p[t] = 1;\n", k);
+  const ir::StatementCounts& guarded = r.statements.at(statement_at(k, 5, ir::StmtKind::If));
+  EXPECT_EQ(guarded.divergent, 1u);
+  EXPECT_EQ(guarded.taken_lanes, 1u);
+  EXPECT_EQ(r.access_faults.at(1), "");
+  r = run("  __shared__ int s[32];\n  int *p = s;\n  if (p == nullptr) o[t] = 1;\n", k);
+  EXPECT_EQ(r.statements.at(statement_at(k, 5, ir::StmtKind::If)).taken_lanes, 0u);
+  EXPECT_EQ(r.statements.at(statement_at(k, 5, ir::StmtKind::If)).warp_evaluations, 1u);
+  EXPECT_PRED2(contains, refusal("__global__ void k(int* o) {\n  if (o) o[threadIdx.x] = 1;\n}\n"),
+               "depends on o (pointer)");
 }
 
 TEST_F(FrontendMemory, ACallThatMayWriteMemoryUnseenIsRefused) {

@@ -492,5 +492,37 @@ TEST(IrReplay, EvaluateUniformComputesGridSizes) {
   EXPECT_THROW(evaluate_uniform(k, t, {Value::of(I, 1)}), InvalidInput);
 }
 
+// A store through the null pointer (MemoryBase::null) by the lanes its guard leaves: in one block of
+// 64 threads, `tx >= 40` leaves none of warp 0 and threads 40 .. 63 of warp 1, so the first fault
+// is thread 40's; `tx > 100` leaves no lane, so that store is no fault (and makes no request).
+TEST(IrReplay, AStoreThroughTheNullPointerFaultsOnlyWhereALaneMakesIt) {
+  K b;
+  MemoryBase null;
+  null.name = "nullptr";
+  null.null = true;
+  const std::int32_t base = b.k.add_base(null);
+  const auto store = [&](std::uint32_t line, BinaryOp op, std::int64_t bound) {
+    const StmtId s = b.work("p[t] = 1", line);
+    MemoryAccess a;
+    a.kind = AccessKind::Store;
+    a.base = base;
+    a.offset = b.k.cast(ScalarType::I64, b.bin(BinaryOp::Mul, b.tx(), b.c(4)));
+    a.guard = b.bin(op, b.tx(), b.c(bound));
+    a.text = "p[t]";
+    a.range = SourceRange{0, line, 3, line, 7};
+    b.k.stmts[static_cast<std::size_t>(s)].accesses.push_back(b.k.add_access(a));
+    return s;
+  };
+  const StmtId none = store(1, BinaryOp::Gt, 100);
+  const StmtId some = store(2, BinaryOp::Ge, 40);
+  const ReplayResult r = replay(b.done({none, some}), launch(Dim3{1, 1, 1}, Dim3{64, 1, 1}, 32));
+  EXPECT_EQ(r.access_faults.at(0), "");
+  EXPECT_EQ(to_decimal(r.accesses.at(0).requests), "0");
+  EXPECT_EQ(
+      r.access_faults.at(1),
+      "test.cu:2:3: null pointer: 'p[t]' writes 4 bytes through a null pointer (the GPU stops the kernel "
+      "there) in block (0, 0, 0), thread (40, 0, 0)");
+}
+
 }  // namespace
 }  // namespace warpdiv::sim::ir
