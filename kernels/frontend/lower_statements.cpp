@@ -461,11 +461,10 @@ ir::ExprId Lowerer::written_value(std::size_t first) const {
 namespace warpdiv::frontend::detail::lowering {
 
 /// A copy of the expression tree `id` (the model's expressions are trees), its opaque values
-/// linked to the loads the originals are linked to; kNone for a tree with a warp function (it
-/// would run twice).
+/// linked to the loads the originals are linked to. A warp function in it runs twice, over the
+/// same lanes: it has no effect, so the second gives the same value and the same faults.
 ir::ExprId Lowerer::copied(ir::ExprId id) {
   ir::Expr e = k_.exprs[static_cast<std::size_t>(id)];
-  if (e.kind == ir::ExprKind::Warp) return ir::kNone;
   for (ir::ExprId& operand : e.operands) {
     if (operand == ir::kNone) continue;
     operand = copied(operand);
@@ -497,7 +496,8 @@ bool Lowerer::holds_unknown(ir::ExprId id) {
 }
 
 /// Whether evaluating `id` may be undefined behaviour: an integer operation that can overflow,
-/// divide by zero or shift too far, or a conversion of a floating value to an integer.
+/// divide by zero or shift too far, a conversion of a floating value to an integer, or a warp
+/// function (its mask and a shuffle's source lane: every one but __activemask).
 bool Lowerer::may_fail(ir::ExprId id) const {
   const ir::Expr& e = k_.exprs[static_cast<std::size_t>(id)];
   const auto integer = [&](ir::ExprId operand) { return !ir::is_floating(k_.exprs[operand].type); };
@@ -509,6 +509,7 @@ bool Lowerer::may_fail(ir::ExprId id) const {
   if (e.kind == ir::ExprKind::Binary && faults(ir::fault_rule(e.binary_op))) return true;
   if (e.kind == ir::ExprKind::Unary && faults(ir::fault_rule(e.unary_op))) return true;
   if (e.kind == ir::ExprKind::Cast && !ir::is_floating(e.type) && !integer(e.operands[0])) return true;
+  if (e.kind == ir::ExprKind::Warp && e.warp_op != ir::WarpOp::ActiveMask) return true;
   for (const ir::ExprId operand : e.operands)
     if (operand != ir::kNone && may_fail(operand)) return true;
   return false;

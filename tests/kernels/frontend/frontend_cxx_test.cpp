@@ -236,6 +236,18 @@ TEST_F(FrontendTest, UndefinedBehaviourInAStoredValueIsNamed) {
       "k.cu:3:20: undefined behaviour: division by zero in '/' (int32) in block (0, 0, 0), thread (5, 0, 0)");
   // Only the lanes that store compute the value: thread 5 does not.
   EXPECT_EQ(error("  if (i != 5) o[i] = 10 / (i - 5);"), "");
+  // A warp function stored or given to an atomic, run by lanes 0 .. 7: lanes 8 .. 15 of the mask
+  // 0xffff never run it (the first named is thread 8); with the mask 0xff, lane 0 reads lane 12,
+  // which does not run it. Run by the whole warp, reading lane i + 1 (mod 32) is defined.
+  const std::string not_running = " has not exited and does not run it in block (0, 0, 0), thread (8, 0, 0)";
+  EXPECT_EQ(error("  if (i < 8) o[i] = __shfl_sync(0xffffu, i, 0);"),
+            "k.cu:3:21: undefined behaviour: a lane named in the mask of shfl" + not_running);
+  EXPECT_EQ(error("  if (i < 8) o[i] = __shfl_sync(0xffu, i, 12);"),
+            "k.cu:3:21: undefined behaviour: shfl reads lane 12, which does not run it in block (0, 0, 0), "
+            "thread (0, 0, 0)");
+  EXPECT_EQ(error("  if (i < 8) atomicAdd(&o[0], __ballot_sync(0xffffu, i > n));"),
+            "k.cu:3:31: undefined behaviour: a lane named in the mask of ballot" + not_running);
+  EXPECT_EQ(error("  o[i] = __shfl_sync(0xffffffffu, i, i + 1);"), "");
 }
 
 TEST_F(FrontendTest, ABranchOnWhatTheModelDoesNotEvaluateIsUnsupported) {
