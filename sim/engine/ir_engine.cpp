@@ -706,8 +706,8 @@ WarpMachine::Val WarpMachine::eval_intrinsic(ExprId id, const CompiledExpr& e, L
 }
 
 // A warp function over the lanes that run it (sim/model/ir.hpp, WarpOp), with CUDA's undefined cases
-// (a lane outside the mask, a lane of the mask that does not run it, a shuffle's source lane
-// that does not run it) reported as undefined behaviour.
+// (ops::warp_mask_fault: a lane outside the mask, a lane of the mask that does not run it; a
+// shuffle's source lane that does not run it, ops::shuffle_read) reported as undefined behaviour.
 WarpMachine::Val WarpMachine::eval_warp(ExprId id, const CompiledExpr& e, LaneMask active) {
   const std::string what = name(e.warp_op);
   if (p_.warp_size != 32)
@@ -715,17 +715,7 @@ WarpMachine::Val WarpMachine::eval_warp(ExprId id, const CompiledExpr& e, LaneMa
                        std::string(what) + " needs warps of 32 lanes (this launch has " +
                            std::to_string(p_.warp_size) + ")");
   if (e.warp_op == WarpOp::ActiveMask) return {nullptr, active & 0xFFFFFFFFULL};
-  const Val m = operand(e.operands[0], active);
-  std::uint64_t mask = m.lanes == nullptr ? m.value : m.lanes[lowest_lane(active)];
-  if (m.lanes != nullptr)
-    for (int l = 0; l < lanes_; ++l)
-      if ((active >> l & 1) && m.lanes[l] != mask)
-        undefined(id, "the lanes running " + what + " give different masks", bit(l));
-  mask &= 0xFFFFFFFFULL;
-  if ((active & ~mask) != 0) undefined(id, "a lane runs " + what + " outside its mask", active & ~mask);
-  const LaneMask waiting = mask & alive_ & threads_->existing & ~active;
-  if (waiting != 0)
-    undefined(id, "a lane named in the mask of " + what + " has not exited and does not run it", waiting);
+  check_warp_mask(id, e, active);
   if (e.warp_op == WarpOp::Ballot || e.warp_op == WarpOp::Any || e.warp_op == WarpOp::All) {
     const LaneMask holds = eval_mask(e.operands[1], active);
     if (e.warp_op == WarpOp::Ballot) return {nullptr, holds};
@@ -734,36 +724,45 @@ WarpMachine::Val WarpMachine::eval_warp(ExprId id, const CompiledExpr& e, LaneMa
   }
   const Val value = operand(e.operands[1], active);
   const Val lane = operand(e.operands[2], active);
-  const int width = static_cast<int>(e.constant);
+  const auto width = static_cast<std::uint32_t>(e.constant);
+  const auto running = static_cast<std::uint32_t>(active);
   std::uint64_t* out = scratch(id);
   for (int l = 0; l < lanes_; ++l) {
     if (!(active >> l & 1)) continue;
     const auto arg = static_cast<std::uint32_t>(lane.lanes != nullptr ? lane.lanes[l] : lane.value);
-    const int group = l & ~(width - 1), in_group = l & (width - 1);
-    int source = l;
-    switch (e.warp_op) {
-      case WarpOp::Shfl:
-        source = group + static_cast<int>(arg & static_cast<std::uint32_t>(width - 1));
-        break;
-      case WarpOp::ShflUp:
-        source = static_cast<std::uint32_t>(in_group) >= arg ? l - static_cast<int>(arg) : l;
-        break;
-      case WarpOp::ShflDown:
-        source = static_cast<std::uint64_t>(in_group) + arg < static_cast<std::uint64_t>(width)
-                     ? l + static_cast<int>(arg)
-                     : l;
-        break;
-      default: {  // xor: earlier groups may be read, later ones give the lane its own value
-        const int x = l ^ static_cast<int>(arg & 31u);
-        source = (x & ~(width - 1)) > group ? l : x;
-        break;
-      }
-    }
-    if (source != l && !(active >> source & 1))
+    bool fault = false;
+    const std::uint32_t source =
+        ops::shuffle_read(e.warp_op, static_cast<std::uint32_t>(l), arg, width, running, fault);
+    if (fault)
       undefined(id, what + " reads lane " + std::to_string(source) + ", which does not run it", bit(l));
     out[l] = value.lanes != nullptr ? value.lanes[source] : value.value;
   }
   return {out, 0};
+}
+
+// A warp function's mask (its first operand) as CUDA requires it (ops::warp_mask_fault), else
+// undefined behaviour: the first lane giving another mask than the lowest running lane's, else the
+// running lanes it leaves out, else the lanes it names that wait.
+void WarpMachine::check_warp_mask(ExprId id, const CompiledExpr& e, LaneMask active) {
+  const std::string what = name(e.warp_op);
+  const Val m = operand(e.operands[0], active);
+  const auto given = [&](int l) { return static_cast<std::uint32_t>(m.lanes != nullptr ? m.lanes[l] : m.value); };
+  const std::uint32_t mask = given(lowest_lane(active));
+  const auto running = static_cast<std::uint32_t>(active);
+  const auto present = static_cast<std::uint32_t>(alive_ & threads_->existing);
+  LaneMask faults[4] = {0, 0, 0, 0};
+  for (int l = 0; l < lanes_; ++l)
+    faults[static_cast<int>(ops::warp_mask_fault(static_cast<std::uint32_t>(l), given(l), mask, running,
+                                                 present))] |= bit(l);
+  const auto lanes = [&](ops::WarpMaskFault f) { return faults[static_cast<int>(f)]; };
+  if (lanes(ops::WarpMaskFault::DifferentMask) != 0)
+    undefined(id, "the lanes running " + what + " give different masks",
+              bit(lowest_lane(lanes(ops::WarpMaskFault::DifferentMask))));
+  if (lanes(ops::WarpMaskFault::OutsideMask) != 0)
+    undefined(id, "a lane runs " + what + " outside its mask", lanes(ops::WarpMaskFault::OutsideMask));
+  if (lanes(ops::WarpMaskFault::Waiting) != 0)
+    undefined(id, "a lane named in the mask of " + what + " has not exited and does not run it",
+              lanes(ops::WarpMaskFault::Waiting));
 }
 
 // A unary operator, lane by lane (a fault in an active lane is undefined behaviour).

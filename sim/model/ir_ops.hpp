@@ -302,6 +302,77 @@ std::uint64_t intrinsic(Intrinsic which, ScalarType type, std::uint64_t a, std::
 std::string describe_fault(BinaryOp op, ScalarType type, std::uint64_t a, std::uint64_t b);
 std::string describe_fault(UnaryOp op, ScalarType type);
 
+// ---- Warp functions over the 32 lanes of a warp. CUDA's __shfl*_sync compile to PTX's
+// shfl.sync (PTX ISA, "Parallel Synchronization and Communication Instructions: shfl.sync"), whose
+// pseudocode these follow; an H200 computed the same for every kind, width 1 .. 32 and argument
+// tested (tests/jit/warp_shuffle_test.cpp holds its table).
+
+/// The lane whose value lane `lane` (0 .. 31) receives from shuffle OP (Shfl, ShflUp, ShflDown,
+/// ShflXor) with argument `arg` (srcLane, delta or laneMask, as unsigned bits) in groups of `width`
+/// lanes (1, 2, 4, 8, 16 or 32): only the argument's low 5 bits count (33 acts as 1); shfl reads
+/// lane arg modulo width of the lane's group; up reads lane - arg, down lane + arg, xor lane ^ arg,
+/// where that lane lies in the lane's group (xor: or in an earlier one), else the lane's own.
+template <WarpOp OP>
+constexpr std::uint32_t shuffle_source(std::uint32_t lane, std::uint32_t arg, std::uint32_t width) {
+  const std::uint32_t b = arg & 31u, first = lane & ~(width - 1), last = first + width - 1;
+  if constexpr (OP == WarpOp::Shfl) {
+    return first | (b & (width - 1));
+  } else if constexpr (OP == WarpOp::ShflUp) {
+    return lane - first >= b ? lane - b : lane;
+  } else if constexpr (OP == WarpOp::ShflDown) {
+    return lane + b <= last ? lane + b : lane;
+  } else {
+    return (lane ^ b) <= last ? lane ^ b : lane;
+  }
+}
+
+/// The lane whose value lane `lane` receives from shuffle OP run by the lanes of `running` (bit l:
+/// lane l runs the call): its shuffle_source where it runs the call, and a fault (undefined
+/// behaviour) where that lane does not run it; a lane that does not run the call reads its own.
+template <WarpOp OP>
+constexpr std::uint32_t shuffle_read(std::uint32_t lane, std::uint32_t arg, std::uint32_t width,
+                                     std::uint32_t running, bool& fault) {
+  const bool runs = (running >> lane & 1u) != 0;
+  const std::uint32_t source = shuffle_source<OP>(lane, arg, width);  // computed in every lane: no branch
+  fault |= runs && (running >> source & 1u) == 0;
+  return runs ? source : lane;
+}
+/// shuffle_read of the shuffle `op`.
+constexpr std::uint32_t shuffle_read(WarpOp op, std::uint32_t lane, std::uint32_t arg, std::uint32_t width,
+                                     std::uint32_t running, bool& fault) {
+  switch (op) {
+    case WarpOp::Shfl:
+      return shuffle_read<WarpOp::Shfl>(lane, arg, width, running, fault);
+    case WarpOp::ShflUp:
+      return shuffle_read<WarpOp::ShflUp>(lane, arg, width, running, fault);
+    case WarpOp::ShflDown:
+      return shuffle_read<WarpOp::ShflDown>(lane, arg, width, running, fault);
+    default:
+      return shuffle_read<WarpOp::ShflXor>(lane, arg, width, running, fault);
+  }
+}
+
+/// What makes a warp function's call undefined in one lane (CUDA C++ Programming Guide, warp
+/// functions: every lane running the call names itself in its mask, all with the same mask, and
+/// every lane the mask names that has not exited runs it).
+enum class WarpMaskFault : std::uint8_t {
+  None,
+  DifferentMask,  // the lane runs the call with a mask other than the lowest running lane's
+  OutsideMask,    // the lane runs the call and its mask leaves it out
+  Waiting,        // the lane is named in the mask, has not exited and does not run the call
+};
+/// The fault of lane `lane` in a warp function's call run by the lanes of `running`, the lane's
+/// mask operand `given` (anything where it does not run), `mask` the lowest running lane's,
+/// `present` the lanes that exist and have not exited.
+constexpr WarpMaskFault warp_mask_fault(std::uint32_t lane, std::uint32_t given, std::uint32_t mask,
+                                        std::uint32_t running, std::uint32_t present) {
+  const bool runs = (running >> lane & 1u) != 0, named = (mask >> lane & 1u) != 0;
+  return runs && given != mask                     ? WarpMaskFault::DifferentMask
+         : runs && !named                          ? WarpMaskFault::OutsideMask
+         : !runs && named && (present >> lane & 1u) ? WarpMaskFault::Waiting
+                                                    : WarpMaskFault::None;
+}
+
 /// A binary32 subnormal (bits) flushed to the zero of its sign; other values as they are.
 inline std::uint32_t flush_subnormal(std::uint32_t bits) {
   return (bits & 0x7F800000u) == 0 ? bits & 0x80000000u : bits;
