@@ -1,9 +1,10 @@
+// CUDA's rules for warp functions (sim/model/ir_ops.hpp) on the interpreter and native code alike.
 // Warp shuffles of each kind (shfl, up, down, xor) at every width and with arguments in and out of
-// range, through the interpreter and native code, each lane's value compared with a reference
-// written here from PTX's shfl.sync pseudocode, which CUDA's __shfl*_sync compile to; the
-// reference itself checked against the lanes an H200 read (data/validation/shuffles/). With lanes
-// gone, a lane reading one of them is undefined behaviour: refused by the interpreter, handed
-// over by native code.
+// range, each lane's value compared with a reference written here from PTX's shfl.sync
+// pseudocode, which CUDA's __shfl*_sync compile to; the reference itself checked against the lanes
+// an H200 read (data/validation/shuffles/). With lanes gone, a lane reading one of them is
+// undefined behaviour: refused by the interpreter, handed over by native code. A warp function's
+// masks, case by case as CUDA's rule gives them.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -113,23 +114,35 @@ class WarpShuffle : public SnippetTest {
     return 6 * kind + w;
   }
 
-  // The launch of case `which` on one warp of which lanes 0 .. n-1 run, `want` each lane's
-  // expected value.
-  static ir::Launch launch(const ir::Kernel& k, std::uint32_t arg, int which, int n,
-                           const std::vector<std::int32_t>& want) {
+  // A launch on one warp with `arguments`, the first parameter's buffer holding `data`.
+  static ir::Launch launch(const ir::Kernel& k, std::vector<ir::Value> arguments,
+                           const std::vector<std::int32_t>& data) {
     ir::Launch l;
     l.block = {32, 1, 1};
     l.grid = {1, 1, 1};
-    l.arguments = {ir::Value{}, ir::Value::of(ir::ScalarType::U32, arg),
-                   ir::Value::of(ir::ScalarType::I32, which), ir::Value::of(ir::ScalarType::I32, n),
-                   ir::Value{}};
-    std::string bytes(4 * want.size(), '\0');
-    std::memcpy(bytes.data(), want.data(), bytes.size());
+    l.arguments = std::move(arguments);
+    std::string bytes(4 * data.size(), '\0');
+    std::memcpy(bytes.data(), data.data(), bytes.size());
     l.buffer_bytes.assign(k.parameters.size(), 0);
     l.buffer_data.assign(k.parameters.size(), nullptr);
     l.buffer_bytes[0] = bytes.size();
     l.buffer_data[0] = std::make_shared<const std::string>(std::move(bytes));
     return l;
+  }
+  // Case `which` (source()) with argument `arg`, lanes 0 .. n-1 running it, `want` each lane's
+  // expected value.
+  static ir::Launch shuffle_launch(const ir::Kernel& k, std::uint32_t arg, int which, int n,
+                                   const std::vector<std::int32_t>& want) {
+    return launch(k,
+                  {ir::Value{}, ir::Value::of(ir::ScalarType::U32, arg), ir::Value::of(ir::ScalarType::I32, which),
+                   ir::Value::of(ir::ScalarType::I32, n), ir::Value{}},
+                  want);
+  }
+  // The ballot kernel's launch (WarpMask): lanes from `gone` on exited, from n on not running it.
+  static ir::Launch mask_launch(const ir::Kernel& k, int gone, int n, const std::vector<std::int32_t>& masks) {
+    return launch(
+        k, {ir::Value{}, ir::Value::of(ir::ScalarType::I32, gone), ir::Value::of(ir::ScalarType::I32, n), ir::Value{}},
+        masks);
   }
 
   static ReplayOutcome run(const ir::Kernel& k, const ir::Launch& l, ir::NativeReplay native) {
@@ -153,7 +166,7 @@ TEST_F(WarpShuffle, EveryLaneAsTheReferenceOnBothEngines) {
         for (int lane = 0; lane < 32; ++lane) want[lane] = 100 + reference(kKinds[kind], width, arg, lane);
         const int which = case_of(kind, width);
         const ir::StmtId at = statement_at(k, static_cast<std::uint32_t>(6 + which), ir::StmtKind::If);
-        const ir::Launch l = launch(k, arg, which, 32, want);
+        const ir::Launch l = shuffle_launch(k, arg, which, 32, want);
         for (const ir::NativeReplay engine : {ir::NativeReplay::Off, ir::NativeReplay::Always}) {
           const bool on_native = engine == ir::NativeReplay::Always;
           SCOPED_TRACE(std::string(kKinds[kind]) + " width " + std::to_string(width) + " argument " +
@@ -190,7 +203,7 @@ TEST_F(WarpShuffle, ReadingAGoneLaneIsUndefinedOnBothEngines) {
           const ir::StmtId at = statement_at(k, static_cast<std::uint32_t>(6 + which), ir::StmtKind::If);
           SCOPED_TRACE(std::string(kKinds[kind]) + " width " + std::to_string(width) + " argument " +
                        std::to_string(arg) + " lanes " + std::to_string(n));
-          const ir::Launch l = launch(k, arg, which, n, want);
+          const ir::Launch l = shuffle_launch(k, arg, which, n, want);
           const ReplayOutcome reference_run = run(k, l, ir::NativeReplay::Off);
           const ReplayOutcome native_run = run(k, l, ir::NativeReplay::Always);
           EXPECT_EQ(native_run.refusal, reference_run.refusal);
@@ -214,6 +227,69 @@ TEST_F(WarpShuffle, ReadingAGoneLaneIsUndefinedOnBothEngines) {
   // Both outcomes reached, each in at least a fifth of the 360 cases.
   EXPECT_GT(undefined, 72);
   EXPECT_GT(defined, 72);
+}
+
+// __ballot_sync with each lane's mask read from `masks`, lanes from `gone` on exited and lanes from n
+// on not running it: CUDA C++ Programming Guide, warp functions: every lane running the call gives
+// the same mask, which names it, and every lane it names that has not exited runs the call.
+class WarpMask : public WarpShuffle {};
+
+TEST_F(WarpMask, CasesOfCudasRuleOnBothEngines) {
+  const ir::Kernel k = load(
+      "__global__ void k(const unsigned* masks, int gone, int n, int* out) {\n"
+      "  int lane = threadIdx.x;\n"
+      "  if (lane >= gone) return;\n"
+      "  if (lane < n && __ballot_sync(masks[lane], lane % 3 == 0) != 0) out[lane] = 1;\n"
+      "}\n");
+  const ir::StmtId at = statement_at(k, 4, ir::StmtKind::If);
+  struct Case {
+    std::uint32_t mask, odd_mask;  // every lane's mask but lane `odd`'s
+    int odd, gone, n;
+    const char* refusal;  // "" where the call is defined
+  };
+  const std::string prefix = "undefined behaviour: ";
+  const Case cases[] = {
+      {0xFFFFFFFFu, 0, -1, 32, 32, ""},
+      {0xFFFFFFFFu, 0, -1, 20, 20, ""},      // lanes 20 .. 31 named, but exited
+      {0x000FFFFFu, 0, -1, 32, 20, ""},      // lanes 0 .. 19, all running
+      {0x0000FFFFu, 0x1234, 20, 32, 16, ""},  // lane 20 does not run it: its mask is no one's
+      {0xFFFFFFFFu, 0, -1, 32, 20, "a lane named in the mask of ballot has not exited and does not run it"},
+      {0x0000FFFFu, 0, -1, 32, 20, "a lane runs ballot outside its mask"},  // lanes 16 .. 19
+      {0xFFFFFFFFu, 0x7FFFFFFFu, 5, 32, 32, "the lanes running ballot give different masks"},
+      {0xFFFFFFFFu, 0x0000FFFFu, 0, 32, 32, "the lanes running ballot give different masks"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::int32_t> masks(32);
+    for (int lane = 0; lane < 32; ++lane)
+      masks[lane] = static_cast<std::int32_t>(lane == c.odd ? c.odd_mask : c.mask);
+    const ir::Launch l = mask_launch(k, c.gone, c.n, masks);
+    SCOPED_TRACE("mask " + std::to_string(c.mask) + ", lane " + std::to_string(c.odd) + "'s " +
+                 std::to_string(c.odd_mask) + ", gone " + std::to_string(c.gone) + ", n " +
+                 std::to_string(c.n));
+    const ReplayOutcome reference_run = run(k, l, ir::NativeReplay::Off);
+    const ReplayOutcome native_run = run(k, l, ir::NativeReplay::Always);
+    EXPECT_EQ(native_run.refusal, reference_run.refusal);
+    if (*c.refusal != '\0') {
+      EXPECT_NE(reference_run.refusal.find(prefix + c.refusal), std::string::npos) << reference_run.refusal;
+      EXPECT_FALSE(native_run.result.has_value());
+      continue;
+    }
+    for (const ReplayOutcome* r : {&reference_run, &native_run}) {
+      ASSERT_TRUE(r->result.has_value()) << r->refusal;
+      // Lane 0 runs it and votes: the ballot is not 0 in every running lane.
+      EXPECT_EQ(sim::to_decimal(r->result->statements[at].taken_lanes), std::to_string(c.n));
+    }
+    EXPECT_TRUE(native_run.result->native);
+  }
+  // The lane named: the first whose mask differs from the lowest running lane's (lane 0's).
+  std::vector<std::int32_t> masks(32, -1);
+  masks[0] = 0xFFFF;
+  EXPECT_NE(run(k, mask_launch(k, 32, 32, masks), ir::NativeReplay::Off).refusal.find("thread (1, 0, 0)"),
+            std::string::npos);
+  masks[0] = -1;
+  masks[5] = 0x7FFFFFFF;
+  EXPECT_NE(run(k, mask_launch(k, 32, 32, masks), ir::NativeReplay::Off).refusal.find("thread (5, 0, 0)"),
+            std::string::npos);
 }
 
 }  // namespace
