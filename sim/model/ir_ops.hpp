@@ -305,7 +305,7 @@ std::string describe_fault(UnaryOp op, ScalarType type);
 // ---- Warp functions over the 32 lanes of a warp. CUDA's __shfl*_sync compile to PTX's
 // shfl.sync (PTX ISA, "Parallel Synchronization and Communication Instructions: shfl.sync"), whose
 // pseudocode these follow; an H200 computed the same for every kind, width 1 .. 32 and argument
-// tested (tests/jit/warp_shuffle_test.cpp holds its table).
+// tried (data/validation/shuffles/; tests/jit/warp_rules_test.cpp runs both engines against it).
 
 /// The lane whose value lane `lane` (0 .. 31) receives from shuffle OP (Shfl, ShflUp, ShflDown,
 /// ShflXor) with argument `arg` (srcLane, delta or laneMask, as unsigned bits) in groups of `width`
