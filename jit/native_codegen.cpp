@@ -517,10 +517,11 @@ class Codegen : public detail::ControlWalk<Codegen, llvm::Value*, llvm::AllocaIn
     }
     llvm::Value* value = expr(e.operands[1], active);
     llvm::Value* arg = expr(e.operands[2], active);  // int32: its bits as unsigned
-    llvm::Value* source = apply(
-        ops_lanes::shuffle(e.warp_op),
-        {u32(arg), u32(splat_int(ScalarType::U32, static_cast<std::uint64_t>(e.constant))), u32(splat(active))},
-        ScalarType::U32, active, true, HandOverReason::WarpSource);
+    llvm::Value* source =
+        apply(ops_lanes::shuffle(e.warp_op),
+              {u32(arg), u32(splat_int(ScalarType::U32, static_cast<std::uint64_t>(e.constant))),
+               u32(splat(active))},
+              ScalarType::U32, active, true, HandOverReason::WarpSource);
     // Each lane's value from its source lane (every source is a lane, 0 .. 31).
     llvm::Type* element = value->getType()->getScalarType();
     const bool bits = element->isIntegerTy(1);

@@ -156,10 +156,10 @@ inline __attribute__((always_inline)) void numbered_lanes(const void* __restrict
 
 // A shuffle: a its argument (srcLane, delta or laneMask), b its width, c the lanes running the call
 // (each the same in every lane); r the lane each lane reads, fault where that lane does not run it.
-#define WARPDIV_SHUFFLE(Enum)                                                                        \
-  WARPDIV_LANE_FUNCTION(warpdiv_shuffle_##Enum) {                                                    \
-    numbered_lanes(a, b, c, r, fault,                                                                \
-                   [](std::uint32_t lane, std::uint32_t arg, std::uint32_t width, std::uint32_t running, \
+#define WARPDIV_SHUFFLE(Enum)                                                                              \
+  WARPDIV_LANE_FUNCTION(warpdiv_shuffle_##Enum) {                                                          \
+    numbered_lanes(a, b, c, r, fault,                                                                      \
+                   [](std::uint32_t lane, std::uint32_t arg, std::uint32_t width, std::uint32_t running,   \
                       bool& f) { return ops::shuffle_read<WarpOp::Enum>(lane, arg, width, running, f); }); \
   }
 WARPDIV_SHUFFLE(Shfl)
@@ -177,14 +177,14 @@ WARPDIV_LANE_FUNCTION(warpdiv_warp_mask) {
   std::uint32_t mask = 0;
 #pragma clang loop vectorize_width(32) interleave_count(1)
   for (int l = 0; l < kLanes; ++l) {
-    const std::uint32_t own = given[l];  // read in every lane: no branch
+    const std::uint32_t own = given[l];                              // read in every lane: no branch
     const bool lowest = (running[l] & ((2u << l) - 1u)) == 1u << l;  // it runs, no lower lane does
     mask |= own & (0u - static_cast<std::uint32_t>(lowest));
   }
-  numbered_lanes(a, b, c, r, fault,
-                 [mask](std::uint32_t lane, std::uint32_t own, std::uint32_t runs, std::uint32_t present,
-                        bool& f) {
-                   f = ops::warp_mask_fault(lane, own, mask, runs, present) != ops::WarpMaskFault::None;
-                   return mask;
-                 });
+  numbered_lanes(
+      a, b, c, r, fault,
+      [mask](std::uint32_t lane, std::uint32_t own, std::uint32_t runs, std::uint32_t present, bool& f) {
+        f = ops::warp_mask_fault(lane, own, mask, runs, present) != ops::WarpMaskFault::None;
+        return mask;
+      });
 }

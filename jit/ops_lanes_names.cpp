@@ -49,7 +49,7 @@ std::string intrinsic(Intrinsic which, ScalarType type) {
 std::string shuffle(WarpOp op) {
   switch (op) {
 #define WARPDIV_WARP_OP(Enum, name, operands) \
-  case WarpOp::Enum:                           \
+  case WarpOp::Enum:                          \
     return "warpdiv_shuffle_" #Enum;
 #include "sim/model/ir_ops.def"
   }

@@ -746,14 +746,16 @@ WarpMachine::Val WarpMachine::eval_warp(ExprId id, const CompiledExpr& e, LaneMa
 void WarpMachine::check_warp_mask(ExprId id, const CompiledExpr& e, LaneMask active) {
   const std::string what = name(e.warp_op);
   const Val m = operand(e.operands[0], active);
-  const auto given = [&](int l) { return static_cast<std::uint32_t>(m.lanes != nullptr ? m.lanes[l] : m.value); };
+  const auto given = [&](int l) {
+    return static_cast<std::uint32_t>(m.lanes != nullptr ? m.lanes[l] : m.value);
+  };
   const std::uint32_t mask = given(lowest_lane(active));
   const auto running = static_cast<std::uint32_t>(active);
   const auto present = static_cast<std::uint32_t>(alive_ & threads_->existing);
   LaneMask faults[4] = {0, 0, 0, 0};
   for (int l = 0; l < lanes_; ++l)
-    faults[static_cast<int>(ops::warp_mask_fault(static_cast<std::uint32_t>(l), given(l), mask, running,
-                                                 present))] |= bit(l);
+    faults[static_cast<int>(
+        ops::warp_mask_fault(static_cast<std::uint32_t>(l), given(l), mask, running, present))] |= bit(l);
   const auto lanes = [&](ops::WarpMaskFault f) { return faults[static_cast<int>(f)]; };
   if (lanes(ops::WarpMaskFault::DifferentMask) != 0)
     undefined(id, "the lanes running " + what + " give different masks",

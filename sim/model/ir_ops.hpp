@@ -367,8 +367,8 @@ enum class WarpMaskFault : std::uint8_t {
 constexpr WarpMaskFault warp_mask_fault(std::uint32_t lane, std::uint32_t given, std::uint32_t mask,
                                         std::uint32_t running, std::uint32_t present) {
   const bool runs = (running >> lane & 1u) != 0, named = (mask >> lane & 1u) != 0;
-  return runs && given != mask                     ? WarpMaskFault::DifferentMask
-         : runs && !named                          ? WarpMaskFault::OutsideMask
+  return runs && given != mask                      ? WarpMaskFault::DifferentMask
+         : runs && !named                           ? WarpMaskFault::OutsideMask
          : !runs && named && (present >> lane & 1u) ? WarpMaskFault::Waiting
                                                     : WarpMaskFault::None;
 }

@@ -110,8 +110,8 @@ TEST(OpsLanes, ArraysHoldEachValueInItsTypesWidth) {
   // A shuffle: its argument, width and running lanes as int32, the source lanes and fault bytes; the
   // warp functions' mask likewise (each lane's mask read twice: by the reduction that finds the
   // lowest running lane's, then by the check).
-  for (const char* shuffle :
-       {"warpdiv_shuffle_Shfl", "warpdiv_shuffle_ShflUp", "warpdiv_shuffle_ShflDown", "warpdiv_shuffle_ShflXor"}) {
+  for (const char* shuffle : {"warpdiv_shuffle_Shfl", "warpdiv_shuffle_ShflUp", "warpdiv_shuffle_ShflDown",
+                              "warpdiv_shuffle_ShflXor"}) {
     EXPECT_EQ(loads(f(shuffle)), (Types{"<32 x i32>", "<32 x i32>", "<32 x i32>"})) << shuffle;
     EXPECT_EQ(stores(f(shuffle)), (Types{"<32 x i32>", "<32 x i8>"})) << shuffle;
   }

@@ -31,7 +31,8 @@ namespace ir = sim::ir;
 const char* const kKinds[4] = {"shfl", "up", "down", "xor"};
 const std::uint32_t kWidths[6] = {1, 2, 4, 8, 16, 32};
 // Those of the H200's table (data/validation/shuffles/nvidia-h200.txt).
-const std::uint32_t kArguments[16] = {0, 1, 2, 3, 5, 7, 15, 16, 17, 31, 32, 33, 63, 64, 0x80000000u, 0xFFFFFFFFu};
+const std::uint32_t kArguments[16] = {0,  1,  2,  3,  5,  7,  15,          16,
+                                      17, 31, 32, 33, 63, 64, 0x80000000u, 0xFFFFFFFFu};
 
 // The lane whose value `lane` receives, as the PTX ISA writes shfl.sync ("Parallel
 // Synchronization and Communication Instructions: shfl.sync"):
@@ -80,7 +81,8 @@ TEST(WarpShuffleReference, IsWhatAnH200Computed) {
     for (int lane = 0; lane < 32; ++lane) {
       int read = -1;
       in >> read;
-      EXPECT_EQ(reference(kind, width, static_cast<std::uint32_t>(b), lane), read) << line << ", lane " << lane;
+      EXPECT_EQ(reference(kind, width, static_cast<std::uint32_t>(b), lane), read)
+          << line << ", lane " << lane;
     }
     ++cases;
   }
@@ -133,16 +135,19 @@ class WarpShuffle : public SnippetTest {
   // expected value.
   static ir::Launch shuffle_launch(const ir::Kernel& k, std::uint32_t arg, int which, int n,
                                    const std::vector<std::int32_t>& want) {
-    return launch(k,
-                  {ir::Value{}, ir::Value::of(ir::ScalarType::U32, arg), ir::Value::of(ir::ScalarType::I32, which),
-                   ir::Value::of(ir::ScalarType::I32, n), ir::Value{}},
-                  want);
+    return launch(
+        k,
+        {ir::Value{}, ir::Value::of(ir::ScalarType::U32, arg), ir::Value::of(ir::ScalarType::I32, which),
+         ir::Value::of(ir::ScalarType::I32, n), ir::Value{}},
+        want);
   }
   // The ballot kernel's launch (WarpMask): lanes from `gone` on exited, from n on not running it.
-  static ir::Launch mask_launch(const ir::Kernel& k, int gone, int n, const std::vector<std::int32_t>& masks) {
-    return launch(
-        k, {ir::Value{}, ir::Value::of(ir::ScalarType::I32, gone), ir::Value::of(ir::ScalarType::I32, n), ir::Value{}},
-        masks);
+  static ir::Launch mask_launch(const ir::Kernel& k, int gone, int n,
+                                const std::vector<std::int32_t>& masks) {
+    return launch(k,
+                  {ir::Value{}, ir::Value::of(ir::ScalarType::I32, gone),
+                   ir::Value::of(ir::ScalarType::I32, n), ir::Value{}},
+                  masks);
   }
 
   static ReplayOutcome run(const ir::Kernel& k, const ir::Launch& l, ir::NativeReplay native) {
@@ -250,8 +255,8 @@ TEST_F(WarpMask, CasesOfCudasRuleOnBothEngines) {
   const std::string prefix = "undefined behaviour: ";
   const Case cases[] = {
       {0xFFFFFFFFu, 0, -1, 32, 32, ""},
-      {0xFFFFFFFFu, 0, -1, 20, 20, ""},      // lanes 20 .. 31 named, but exited
-      {0x000FFFFFu, 0, -1, 32, 20, ""},      // lanes 0 .. 19, all running
+      {0xFFFFFFFFu, 0, -1, 20, 20, ""},       // lanes 20 .. 31 named, but exited
+      {0x000FFFFFu, 0, -1, 32, 20, ""},       // lanes 0 .. 19, all running
       {0x0000FFFFu, 0x1234, 20, 32, 16, ""},  // lane 20 does not run it: its mask is no one's
       {0xFFFFFFFFu, 0, -1, 32, 20, "a lane named in the mask of ballot has not exited and does not run it"},
       {0x0000FFFFu, 0, -1, 32, 20, "a lane runs ballot outside its mask"},  // lanes 16 .. 19
