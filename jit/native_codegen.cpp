@@ -478,7 +478,7 @@ class Codegen : public detail::ControlWalk<Codegen, llvm::Value*, llvm::AllocaIn
     return is_floating(e.type) ? b_.CreateBitCast(v, vector_type(e.type)) : v;
   }
 
-  // A warp-level function (WarpMachine::eval_warp): its mask as ops::warp_mask_fault requires, a
+  // A warp-level function (WarpMachine::eval_warp): its mask as ops::warp_mask_faults requires, a
   // shuffle's source lanes by ops::shuffle_read (the lane functions of jit/ops_lanes.cpp), else
   // undefined.
   llvm::Value* warp(const Expr& e, llvm::Value* active) {

@@ -132,7 +132,7 @@ inline __attribute__((always_inline)) void lanes(const void* __restrict a, const
 WARPDIV_SCALAR_TYPES
 #undef WARPDIV_SCALAR_TYPE
 
-// Warp functions (sim/model/ir_ops.hpp: ops::shuffle_read, ops::warp_mask_fault) over uint32
+// Warp functions (sim/model/ir_ops.hpp: ops::shuffle_read, ops::warp_mask_faults) over uint32
 // operands, each lane with its number: r[l] = op(l, a[l], b[l], c[l], fault).
 namespace {
 
@@ -169,22 +169,30 @@ WARPDIV_SHUFFLE(ShflXor)
 
 // A warp function's mask: a each lane's mask operand, b the lanes running the call, c the lanes that
 // exist and have not exited (each the same in every lane); r the lowest running lane's mask, fault
-// where ops::warp_mask_fault finds one. That mask is found by a reduction over the lanes, not read
-// from one lane, so that the function stays whole vectors.
+// where ops::warp_mask_faults finds one. The masks are gathered by reductions over the lanes, not
+// read from one lane, so that the function stays whole vectors.
 WARPDIV_LANE_FUNCTION(warpdiv_warp_mask) {
   const auto* given = static_cast<const std::uint32_t*>(a);
   const auto* running = static_cast<const std::uint32_t*>(b);
-  std::uint32_t mask = 0;
+  const auto* present = static_cast<const std::uint32_t*>(c);
+  std::uint32_t mask = 0, runs = 0, exists = 0;
 #pragma clang loop vectorize_width(32) interleave_count(1)
   for (int l = 0; l < kLanes; ++l) {
-    const std::uint32_t own = given[l];                              // read in every lane: no branch
-    const bool lowest = (running[l] & ((2u << l) - 1u)) == 1u << l;  // it runs, no lower lane does
+    const std::uint32_t own = given[l], one = 1u << l;           // read in every lane: no branch
+    const bool lowest = (running[l] & ((2u << l) - 1u)) == one;  // it runs, no lower lane does
     mask |= own & (0u - static_cast<std::uint32_t>(lowest));
+    runs |= running[l] & one;
+    exists |= present[l] & one;
   }
-  numbered_lanes(
-      a, b, c, r, fault,
-      [mask](std::uint32_t lane, std::uint32_t own, std::uint32_t runs, std::uint32_t present, bool& f) {
-        f = ops::warp_mask_fault(lane, own, mask, runs, present) != ops::WarpMaskFault::None;
-        return mask;
-      });
+  std::uint32_t differs = 0;
+#pragma clang loop vectorize_width(32) interleave_count(1)
+  for (int l = 0; l < kLanes; ++l) differs |= static_cast<std::uint32_t>(given[l] != mask) << l;
+  const ops::WarpMaskFaults f = ops::warp_mask_faults(differs, mask, runs, exists);
+  const std::uint32_t bad = f.different | f.outside | f.waiting;
+  auto* out = static_cast<std::uint32_t*>(r);
+#pragma clang loop vectorize_width(32) interleave_count(1)
+  for (int l = 0; l < kLanes; ++l) {
+    out[l] = mask;
+    fault[l] = static_cast<Fault>(bad >> l & 1u);
+  }
 }

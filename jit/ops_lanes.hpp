@@ -37,7 +37,7 @@ std::string convert(ScalarType from, ScalarType to);
 /// (srcLane, delta or laneMask), b its width, c the lanes running the call; result[l] the lane
 /// whose value lane l receives, fault[l] = 1 where that lane does not run the call.
 std::string shuffle(WarpOp op);
-/// A warp function's mask (ops::warp_mask_fault): a each lane's mask operand, b the lanes running
+/// A warp function's mask (ops::warp_mask_faults): a each lane's mask operand, b the lanes running
 /// the call, c the lanes that exist and have not exited; result[l] the lowest running lane's mask,
 /// fault[l] = 1 where the lane breaks CUDA's rule.
 constexpr const char* kWarpMask = "warpdiv_warp_mask";

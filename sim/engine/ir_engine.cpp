@@ -730,7 +730,7 @@ int shuffle_lanes(const std::uint64_t* values, std::uint64_t value, const std::u
 }  // namespace
 
 // A warp function over the lanes that run it (sim/model/ir.hpp, WarpOp), with CUDA's undefined cases
-// (ops::warp_mask_fault: a lane outside the mask, a lane of the mask that does not run it; a
+// (ops::warp_mask_faults: a lane outside the mask, a lane of the mask that does not run it; a
 // shuffle's source lane that does not run it, ops::shuffle_read) reported as undefined behaviour.
 WarpMachine::Val WarpMachine::eval_warp(ExprId id, const CompiledExpr& e, LaneMask active) {
   if (p_.warp_size != 32)

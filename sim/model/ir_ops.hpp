@@ -352,35 +352,19 @@ constexpr std::uint32_t shuffle_read(WarpOp op, std::uint32_t lane, std::uint32_
   }
 }
 
-/// What makes a warp function's call undefined (CUDA C++ Programming Guide, warp functions: every
-/// lane running the call names itself in its mask, all with the same mask, and every lane the mask
-/// names that has not exited runs it).
-enum class WarpMaskFault : std::uint8_t {
-  None,
-  DifferentMask,  // the lane runs the call with a mask other than the lowest running lane's
-  OutsideMask,    // the lane runs the call and its mask leaves it out
-  Waiting,        // the lane is named in the mask, has not exited and does not run the call
-};
-/// The lanes (bit l: lane l) at each fault of a warp function's call run by the lanes of
-/// `running`: `differs` the lanes whose mask operand is not `mask`, the lowest running lane's;
-/// `present` the lanes that exist and have not exited.
+/// The lanes (bit l: lane l) that make a warp function's call undefined (CUDA C++ Programming Guide,
+/// warp functions: every lane running the call names itself in its mask, all with the same mask,
+/// and every lane the mask names that has not exited runs it), for a call run by the lanes of
+/// `running`, `differs` the lanes whose mask operand is not `mask`, the lowest running lane's (any
+/// where a lane does not run the call), `present` the lanes that exist and have not exited:
+/// `different` the running lanes of another mask, `outside` those the mask leaves out, `waiting`
+/// the lanes it names that have not exited and do not run the call.
 struct WarpMaskFaults {
   std::uint32_t different, outside, waiting;
 };
 constexpr WarpMaskFaults warp_mask_faults(std::uint32_t differs, std::uint32_t mask, std::uint32_t running,
                                           std::uint32_t present) {
   return {running & differs, running & ~differs & ~mask, ~running & mask & present};
-}
-/// The fault of lane `lane` (warp_mask_faults), its mask operand `given` (anything where it does not
-/// run the call).
-constexpr WarpMaskFault warp_mask_fault(std::uint32_t lane, std::uint32_t given, std::uint32_t mask,
-                                        std::uint32_t running, std::uint32_t present) {
-  const std::uint32_t one = 1u << lane;
-  const WarpMaskFaults f = warp_mask_faults(given != mask ? one : 0u, mask, running, present);
-  return (f.different & one) != 0 ? WarpMaskFault::DifferentMask
-         : (f.outside & one) != 0 ? WarpMaskFault::OutsideMask
-         : (f.waiting & one) != 0 ? WarpMaskFault::Waiting
-                                  : WarpMaskFault::None;
 }
 
 /// A binary32 subnormal (bits) flushed to the zero of its sign; other values as they are.
