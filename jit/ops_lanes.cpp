@@ -132,8 +132,8 @@ inline __attribute__((always_inline)) void lanes(const void* __restrict a, const
 WARPDIV_SCALAR_TYPES
 #undef WARPDIV_SCALAR_TYPE
 
-// Warp functions (sim/model/ir_ops.hpp: ops::shuffle_read, ops::warp_mask_faults) over uint32
-// operands, each lane with its number: r[l] = op(l, a[l], b[l], c[l], fault).
+// Warp functions (sim/model/ir_ops.hpp: ops::shuffle_read, ops::warp_mask_faults). A shuffle's
+// operands are uint32, each lane with its number: r[l] = op(l, a[l], b[l], c[l], fault).
 namespace {
 
 template <typename Op>

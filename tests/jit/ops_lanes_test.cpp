@@ -109,12 +109,13 @@ TEST(OpsLanes, ArraysHoldEachValueInItsTypesWidth) {
   EXPECT_EQ(stores(f("warpdiv_convert_I64_I16")), (Types{"<32 x i16>"}));
   // A shuffle: its argument, width and running lanes as int32, the source lanes and fault bytes; the
   // warp functions' mask likewise (each lane's mask read twice: by the reduction that finds the
-  // lowest running lane's, then by the check).
+  // lowest running lane's, then by the one that finds the lanes of another mask).
   for (const char* shuffle : {"warpdiv_shuffle_Shfl", "warpdiv_shuffle_ShflUp", "warpdiv_shuffle_ShflDown",
                               "warpdiv_shuffle_ShflXor"}) {
     EXPECT_EQ(loads(f(shuffle)), (Types{"<32 x i32>", "<32 x i32>", "<32 x i32>"})) << shuffle;
     EXPECT_EQ(stores(f(shuffle)), (Types{"<32 x i32>", "<32 x i8>"})) << shuffle;
   }
+  EXPECT_EQ(loads(f("warpdiv_warp_mask")), (Types{"<32 x i32>", "<32 x i32>", "<32 x i32>", "<32 x i32>"}));
   EXPECT_EQ(stores(f("warpdiv_warp_mask")), (Types{"<32 x i32>", "<32 x i8>"}));
 }
 
